@@ -1,0 +1,60 @@
+/*
+ * analyze.c - hes_analyze(), the one call that does orbit -> monodromy ->
+ * multipliers, with the optional independent check: the analysed matrix
+ * recomputed by central differences of the full nonlinear return map.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hes_internal.h"
+
+void hes_analysis_free(hes_analysis *res)
+{
+    if (!res)
+        return;
+    hes_orbit_free(&res->orbit);
+    hes_monodromy_free(&res->mono);
+    hes_stability_free(&res->stab);
+    memset(res, 0, sizeof *res);
+}
+
+hes_status hes_analyze(hes_system *sys, int check, hes_analysis *res)
+{
+    memset(res, 0, sizeof *res);
+    if (!sys)
+        return HES_EINVAL;
+    hes_status st = hes_orbit_find(sys, &res->orbit);
+    if (st == HES_OK)
+        st = hes_monodromy_compute(sys, &res->orbit.traj, res->orbit.autonomous, &res->mono);
+    if (st == HES_OK) {
+        st = hes_stability_compute(&res->mono, &res->stab);
+        if (st == HES_EDEFECTIVE)
+            hes__fail(sys, st, "no left eigenvector of the return-map Jacobian lies along the "
+                      "section normal: the orbit or its linearisation is inconsistent");
+        else if (st != HES_OK)
+            hes__fail(sys, st, "eigenvalue computation (dgeev) failed");
+    }
+    if (st == HES_OK && check) {
+        int n = res->mono.n;
+        const double *M = res->mono.autonomous ? res->mono.proj : res->mono.phi;
+        double *fd = malloc(sizeof(double) * (size_t)n * n);
+        if (!fd)
+            st = hes__fail(sys, HES_ENOMEM, "out of memory");
+        else if ((st = hes_return_map_fd(sys, &res->orbit, fd)) == HES_OK) {
+            double d = 0;
+            for (int i = 0; i < n * n; i++)
+                d = fmax(d, fabs(M[i] - fd[i]));
+            res->have_check = 1;
+            res->check_max_abs_diff = d;
+        }
+        free(fd);
+    }
+    if (st != HES_OK) {
+        char keep[sizeof sys->errmsg];
+        memcpy(keep, sys->errmsg, sizeof keep);
+        hes_analysis_free(res);
+        memcpy(sys->errmsg, keep, sizeof keep);
+    }
+    return st;
+}

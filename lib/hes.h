@@ -1,0 +1,452 @@
+/*
+ * hes.h - public interface of libhes: stability of periodic hybrid orbits and
+ * hybrid event shaping.
+ *
+ * The pipeline (DESIGN.md section 1):
+ *   model (plain data + callbacks)  ->  hes_system (model + parameter values
+ *   + settings + workspaces)  ->  simulate across events (hes_traj)  ->
+ *   periodic orbit by Newton shooting (hes_orbit)  ->  variational matrices
+ *   A_i and saltation matrices Xi_i  ->  monodromy Phi = Xi_N A_N ... Xi_1 A_1
+ *   ->  multipliers, psi = max |lambda| over the nontrivial multipliers.
+ *
+ * Conventions: matrices are double arrays in column-major order (LAPACK's)
+ * with explicit dimensions; a saltation matrix of a transition I -> J is
+ * n_J x n_I.  Every fallible call returns hes_status; hes_strerror() names the
+ * status and hes_system_errmsg() gives the detail of the last failure.  The
+ * library keeps no global mutable state: use one hes_system per thread.
+ */
+#ifndef HES_H
+#define HES_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------ status */
+
+typedef enum {
+    HES_OK = 0,
+    HES_EINVAL,     /* invalid argument, model or parameter value */
+    HES_ENOMEM,     /* allocation failed */
+    HES_ESOLVER,    /* the integrator (CVODES) or LAPACK failed */
+    HES_EGRAZING,   /* guard reached tangentially: |Dtg + Dxg F_I| tiny */
+    HES_EZENO,      /* too many events in too short a time */
+    HES_ENOEVENT,   /* no event before the time limit */
+    HES_ENONFINITE, /* the state or a model output became NaN or infinite */
+    HES_EMODEL,     /* a model callback reported failure */
+    HES_ENOORBIT,   /* no periodic orbit found (or it is not an orbit of the full system) */
+    HES_EMAXITER,   /* iteration limit reached */
+    HES_EDEFECTIVE, /* eigen-decomposition unusable (defective or repeated eigenvalue) */
+    HES_ENOTFOUND,  /* unknown problem, parameter, mode or transition name */
+    HES_EDIVERGED   /* a perturbed trajectory left every neighbourhood of the orbit */
+} hes_status;
+
+/* Short, stable name of a status, e.g. "grazing event". */
+const char *hes_strerror(hes_status status);
+
+/* Exit status the program uses for a library status: 0 OK, 2 bad input
+ * (HES_EINVAL, HES_ENOTFOUND), 1 any numerical failure. */
+int hes_status_exit_code(hes_status status);
+
+/* ------------------------------------------------------------------- model */
+
+/* The version of hes_model a model was written against (plugins carry it). */
+#define HES_MODEL_ABI 1
+
+/*
+ * Every model function has NLopt's calling habit:
+ *   f(t, x, p, out, data)  ->  0 on success, nonzero to report failure
+ * t is the model time (see hes_transition.clock_reset), x the state of the
+ * mode the function belongs to, p the full parameter vector, data the model's
+ * data pointer.  Output sizes are given where each callback is declared.
+ */
+typedef int (*hes_fn)(double t, const double *x, const double *p,
+                      double *out, void *data);
+
+typedef enum { HES_ADAMS = 0, HES_BDF = 1 } hes_integrator;
+
+typedef struct {
+    const char *name;
+    int dim;                 /* state dimension n_I of this mode */
+    const char *const *state_names; /* dim names, may be NULL */
+    hes_fn field;            /* out[n_I] = F_I(t, x, p) */
+    hes_fn field_dx;         /* out[n_I * n_I] = dF_I/dx (column-major); NULL: central differences */
+} hes_mode;
+
+/* Crossing directions of a guard g (the event is g = 0). */
+#define HES_DOWN (-1) /* g crosses zero while decreasing */
+#define HES_UP     1  /* g crosses zero while increasing */
+#define HES_ANY    0
+
+typedef struct {
+    const char *name;
+    int from, to;            /* mode indices I -> J */
+    int direction;           /* HES_DOWN, HES_UP or HES_ANY */
+    hes_fn guard;            /* out[0] = g(t, x, p), x in mode I */
+    hes_fn reset;            /* out[n_J] = R(t, x, p); NULL: identity (requires n_I == n_J) */
+    hes_fn guard_dx;         /* out[n_I] = Dxg;  NULL: central differences */
+    hes_fn guard_dt;         /* out[0] = Dtg;    NULL: central differences */
+    hes_fn reset_dx;         /* out[n_J * n_I] = DxR; NULL: central differences */
+    hes_fn reset_dt;         /* out[n_J] = DtR;  NULL: central differences */
+    int clock_reset;         /* nonzero: model time restarts at 0 after this event
+                                (e.g. "time since the most recent apex") */
+} hes_transition;
+
+/* Parameter flags. */
+#define HES_PARAM_SHAPE    1u /* appears only in derivatives of guards/resets at the nominal events */
+#define HES_PARAM_SOLVED   2u /* an unknown of the orbit solver; the value given is the initial guess */
+#define HES_PARAM_POSITIVE 4u /* must be > 0 */
+
+typedef struct {
+    const char *name;
+    double value;            /* default */
+    const char *unit;
+    const char *description;
+    unsigned flags;
+    double min, max;         /* valid closed range (use -HUGE_VAL/HUGE_VAL for none) */
+} hes_param;
+
+/*
+ * How to find the model's periodic orbit.  A period starts just after an
+ * event of transition `section` in mode `mode` and ends at the next event of
+ * `section` (autonomous), or at time t0 + period (non-autonomous: the
+ * stroboscopic map; the section event then only fixes the phase).
+ * `sequence` lists the transitions of one period in order, ending with
+ * `section`; while shooting only the expected guard is armed, and the converged
+ * orbit is then re-simulated with every guard armed, which must reproduce the
+ * same events.  The unknowns are the state components `free_states` of x0 and
+ * the parameters `free_params` (flagged HES_PARAM_SOLVED); the residual is
+ * (x_return - x0) restricted to the components `residual`, as many as unknowns.
+ */
+typedef struct {
+    int mode;
+    int section;
+    int n_sequence;
+    const int *sequence;
+    const char *period_param;  /* name of the period parameter; NULL: autonomous */
+    int n_free_states;
+    const int *free_states;
+    int n_free_params;
+    const char *const *free_params;
+    int n_residual;
+    const int *residual;
+    /* Initial guess: fills x0[dim of mode] and may refine the guesses of the
+     * solved parameters in p.  Returns 0 or nonzero on failure.  A model
+     * without a periodic orbit (simulation only) leaves guess NULL. */
+    int (*guess)(double *p, double *x0, void *data);
+} hes_orbit_spec;
+
+typedef struct {
+    int abi;                       /* HES_MODEL_ABI */
+    const char *name;
+    const char *description;       /* one line */
+    int n_modes;
+    const hes_mode *modes;
+    int n_transitions;
+    const hes_transition *transitions;
+    int n_params;
+    const hes_param *params;
+    hes_orbit_spec orbit;
+    hes_integrator integrator;
+    double max_phase_time;         /* no-event time limit per phase; 0: default 100 */
+    /* Optional consistency check of a parameter vector beyond the ranges in
+     * hes_param; writes a message and returns nonzero when invalid. */
+    int (*validate)(const double *p, char *msg, size_t msglen, void *data);
+    void *data;
+} hes_model;
+
+/* Checks the structure of a model (indices, dimensions, names); on failure
+ * writes the reason to msg. */
+hes_status hes_model_validate(const hes_model *model, char *msg, size_t msglen);
+
+/* Index of a parameter, mode or transition by name, or -1. */
+int hes_model_param_index(const hes_model *model, const char *name);
+int hes_model_mode_index(const hes_model *model, const char *name);
+int hes_model_transition_index(const hes_model *model, const char *name);
+
+/* Report of hes_model_check_derivatives(): the worst relative discrepancy
+ * between a supplied Jacobian and central differences, and where. */
+typedef struct {
+    double max_rel_err;
+    char where[128];         /* e.g. "transition touchdown: DxR[1,0]" */
+    int n_checked;           /* number of supplied Jacobians compared */
+} hes_deriv_report;
+
+/* Compares every supplied Jacobian (field_dx, guard_dx, guard_dt, reset_dx,
+ * reset_dt) with central differences at the state x (of the mode the callback
+ * belongs to) and time t given per mode: xs[I] is a state of mode I.
+ * Relative error: |a - d| / max(1, |d|). */
+hes_status hes_model_check_derivatives(const hes_model *model, const double *p,
+                                       double t, const double *const *xs,
+                                       hes_deriv_report *report);
+
+/* ---------------------------------------------------------------- problems */
+
+/* The built-in problems (problems/): NULL-terminated lookup by name. */
+const hes_model *hes_problem_find(const char *name);
+int hes_problem_count(void);
+const hes_model *hes_problem_get(int i);
+
+/* ------------------------------------------------------------------ system */
+
+typedef struct hes_system hes_system;
+
+typedef struct {
+    double rtol, atol;       /* integrator tolerances (default 1e-12, 1e-12) */
+    double graze_tol;        /* grazing if |Dtg + Dxg F_I| <= graze_tol * |(Dtg, Dxg)| |(1, F_I)|,
+                                i.e. the flow is within that angle of the guard surface (1e-6) */
+    int zeno_events;         /* Zeno: this many events ... (10) */
+    double zeno_window;      /* ... within this much time (1e-3) */
+    int max_events;          /* per simulation call (100000) */
+    double max_phase_time;   /* per phase; from the model or 100 */
+    double newton_tol;       /* orbit residual, max norm (1e-10) */
+    int newton_maxiter;      /* (50) */
+    double fd_step;          /* relative step of central differences (1e-6) */
+} hes_settings;
+
+/* Creates a system for a model with default parameter values and settings.
+ * Returns NULL on allocation failure or an invalid model. */
+hes_system *hes_system_create(const hes_model *model);
+void hes_system_destroy(hes_system *sys);
+
+const hes_model *hes_system_model(const hes_system *sys);
+/* Detail of the last failure ("" if none). */
+const char *hes_system_errmsg(const hes_system *sys);
+
+hes_settings hes_system_get_settings(const hes_system *sys);
+hes_status hes_system_set_settings(hes_system *sys, const hes_settings *s);
+
+/* Parameter values.  set_param validates (finite, range, positivity). */
+hes_status hes_system_set_param(hes_system *sys, const char *name, double value);
+hes_status hes_system_get_param(const hes_system *sys, const char *name, double *value);
+const double *hes_system_params(const hes_system *sys);
+/* Runs the range checks and the model's validate() on the current values. */
+hes_status hes_system_check_params(hes_system *sys);
+
+/* -------------------------------------------------------------- simulation */
+
+typedef struct {
+    int transition;          /* index into model->transitions */
+    double t;                /* absolute time of the event */
+    double tm;               /* model time of the event (before any clock reset) */
+    double *x_minus;         /* n_I */
+    double *x_plus;          /* n_J */
+} hes_event;
+
+typedef struct {
+    int mode;
+    double t0, t1;           /* absolute start and end time */
+    double tm0;              /* model time at the start */
+    double *x0, *x1;         /* state at start and end (dim of mode) */
+    double *A;               /* variational matrix dim x dim, or NULL */
+} hes_phase;
+
+typedef struct {
+    int n_phases, n_events;
+    hes_phase *phases;       /* phase k ends with event k (if k < n_events) */
+    hes_event *events;
+    hes_status status;       /* why the simulation ended: HES_OK when its stop rule was met */
+} hes_traj;
+
+void hes_traj_free(hes_traj *traj);
+
+/* How a simulation stops.  A run stops at the first of: `n_section` events of
+ * transition `section` (if n_section > 0), absolute time t_end (if finite),
+ * a failure. */
+typedef struct {
+    int section;
+    int n_section;
+    double t_end;
+    int sequence_only;       /* arm only the next transition of the model's orbit sequence */
+    int after_transition;    /* the start state lies just after an event of this
+                                transition (-1: none); its own root right at the
+                                start is ignored */
+    int sensitivities;       /* compute A for every phase */
+} hes_sim_opts;
+
+hes_sim_opts hes_sim_opts_default(void);
+
+/* Simulates from state x0 (mode `mode`) at absolute time t0 and model time
+ * tm0.  The trajectory is returned even on failure (traj->status says why);
+ * the return value is traj->status. */
+hes_status hes_simulate(hes_system *sys, int mode, double t0, double tm0,
+                        const double *x0, const hes_sim_opts *opts,
+                        hes_traj *traj);
+
+/* ------------------------------------------------------ saltation matrices */
+
+/*
+ * Saltation matrix of transition I -> J at time t (model time) and pre-event
+ * state x (paper eq. 2):
+ *   Xi = DxR + (F_J - DxR F_I - DtR) Dxg / (Dtg + Dxg F_I)
+ * with F_J evaluated at R(t, x).  xi receives n_J x n_I values.  Fails with
+ * HES_EGRAZING when the denominator is tiny relative to its terms.
+ */
+hes_status hes_saltation(hes_system *sys, int transition, double t,
+                         const double *x, double *xi);
+
+/* ------------------------------------------------- variational (one phase) */
+
+/* Variational matrix A = d phi(t1; t0, x0) / d x0 of mode `mode` over model
+ * time [tm0, tm0 + duration], from CVODES forward sensitivities; no guard is
+ * armed.  x1 (may be NULL) receives the final state. */
+hes_status hes_variational(hes_system *sys, int mode, double tm0, double duration,
+                           const double *x0, double *x1, double *A);
+
+/* --------------------------------------------------------------- monodromy */
+
+typedef enum { HES_FACTOR_PHASE, HES_FACTOR_EVENT } hes_factor_kind;
+
+typedef struct {
+    hes_factor_kind kind;
+    int index;               /* mode (phase) or transition (event) */
+    int rows, cols;
+    double *m;               /* rows x cols, column-major */
+    double t;                /* absolute time of the event or the end of the phase */
+} hes_factor;
+
+/* Phi = F_k ... F_2 F_1 in the order of `factors` (factors[0] applied first). */
+typedef struct {
+    int n;                   /* dimension of the state at the section */
+    int n_factors;
+    hes_factor *factors;
+    double *phi;             /* n x n monodromy */
+    double *proj;            /* n x n return-map Jacobian (autonomous), else NULL */
+    double *normal;          /* n: left null vector of proj (normal^T proj = 0), else NULL */
+    int autonomous;
+} hes_monodromy;
+
+/* Builds the monodromy from a periodic trajectory computed with
+ * sensitivities: one factor per phase (A_i) and per event (Xi_i).  For an
+ * autonomous orbit also the return-map Jacobian (projection onto the Poincare
+ * section at the section event, DESIGN.md section 4):
+ *   P = DxR_s (I - F_I Dxg_s / (Dxg_s F_I)) A_N Xi_{N-1} ... A_1
+ * which equals (I - F g^T / (g^T F)) Phi when the section reset is the
+ * identity.  Its range lies in the section, so normal^T P = 0 with
+ * normal = DxR_s^{-T} Dxg_s^T (least squares when DxR_s is not square): its
+ * eigenvalues are the nontrivial multipliers plus a 0 whose left eigenvector is
+ * the section normal.  (The right eigenvector of that 0 is the flow direction
+ * F only when nothing in the model depends on the time since the section
+ * event; with a clock reset at the section, as in the SLIP touchdown law,
+ * a shift along the flow also shifts the clock and is not trivial.) */
+hes_status hes_monodromy_compute(hes_system *sys, const hes_traj *period,
+                                 int autonomous, hes_monodromy *mono);
+void hes_monodromy_free(hes_monodromy *mono);
+
+/* --------------------------------------------------------------- stability */
+
+typedef struct {
+    int n;                   /* dimension of the analysed matrix */
+    int n_mult;              /* nontrivial multipliers (n, or n - 1 autonomous) */
+    double *re, *im;         /* n_mult multipliers sorted by modulus, descending */
+    double *vr, *vl;         /* n x n right/left eigenvectors of the full
+                                eigenproblem in LAPACK dgeev layout */
+    double *all_re, *all_im; /* all n eigenvalues in dgeev order */
+    int *order;              /* order[k]: dgeev index of multiplier k */
+    int trivial;             /* dgeev index of the dropped trivial eigenvalue, or -1 */
+    double trivial_abs;      /* its modulus (should be ~0) */
+    double psi;              /* max |lambda| of the nontrivial multipliers */
+    double cond;             /* condition number 1/|w^H v| (unit eigenvectors) of the
+                                maximising multiplier; huge when it is repeated or
+                                defective and psi is then accurate only to ~sqrt(eps) */
+    int stable;              /* psi < 1 */
+} hes_stability;
+
+/* Multipliers of a monodromy (dgeev with left and right eigenvectors).  For
+ * an autonomous monodromy it analyses mono->proj and drops the eigenvalue
+ * whose left eigenvector is most nearly parallel to mono->normal (never "the
+ * eigenvalue nearest 1" or nearest 0); HES_EDEFECTIVE if none is parallel to
+ * within 1e-2. */
+hes_status hes_stability_compute(const hes_monodromy *mono, hes_stability *st);
+void hes_stability_free(hes_stability *st);
+
+/* ------------------------------------------------------------------- orbit */
+
+typedef struct {
+    int mode;                /* mode of x0 */
+    double t0;               /* absolute start time (0) */
+    double period;
+    int n;                   /* dim of x0 */
+    double *x0;              /* section state */
+    double *flow;            /* F(x0) in mode `mode` */
+    hes_traj traj;           /* one period with sensitivities */
+    int iterations;
+    double residual;         /* final residual (max norm) */
+    int autonomous;
+} hes_orbit;
+
+/* Finds the periodic orbit of the model's orbit spec by damped Newton
+ * shooting, converging to settings.newton_tol, writes the solved parameters
+ * into the system, and verifies the orbit against a simulation with every
+ * guard armed.  HES_ENOORBIT (with the last residual in the message) when it
+ * fails. */
+hes_status hes_orbit_find(hes_system *sys, hes_orbit *orbit);
+void hes_orbit_free(hes_orbit *orbit);
+
+/* Return map of the orbit spec from a section state x0 (no Newton): the state
+ * after one period (x_ret, dim n).  Used by the finite-difference checks. */
+hes_status hes_orbit_return_map(hes_system *sys, const double *x0, double *x_ret);
+
+/* ----------------------------------------------------------------- analyze */
+
+typedef struct {
+    hes_orbit orbit;
+    hes_monodromy mono;
+    hes_stability stab;
+    int have_check;
+    double check_max_abs_diff; /* |M - M_fd| max over entries, M = proj or phi */
+} hes_analysis;
+
+/* orbit -> monodromy -> multipliers.  With check != 0 also recomputes the
+ * analysed matrix by central differences of the full nonlinear return map. */
+hes_status hes_analyze(hes_system *sys, int check, hes_analysis *res);
+void hes_analysis_free(hes_analysis *res);
+
+/* Jacobian of the return map by central differences of full re-simulations
+ * (independent of the saltation pipeline); out is n x n. */
+hes_status hes_return_map_fd(hes_system *sys, const hes_orbit *orbit, double *out);
+
+/* --------------------------------------------------- perturbation trials */
+
+typedef struct {
+    double *x0;              /* n */
+    int steps_completed;
+    hes_status failure;      /* HES_OK if all steps completed */
+    char failure_msg[512];
+    double *error;           /* steps_completed values: |x_k - x*|_2 after period k */
+} hes_trial;
+
+typedef struct {
+    int n_trials, steps, n;
+    hes_trial *trials;
+    int converged;           /* trials completing all steps with final error < tol */
+    double tol;
+} hes_trials;
+
+/* The paper's Fig. 3 experiment: n_trials initial states uniform in the ball
+ * of radius `radius` around the orbit's section state, `steps` periods each,
+ * the 2-norm error to the section state after every period.  Deterministic for
+ * a given seed. */
+hes_status hes_trials_run(hes_system *sys, const hes_orbit *orbit, int n_trials,
+                          double radius, int steps, unsigned long seed,
+                          double tol, hes_trials *out);
+void hes_trials_free(hes_trials *t);
+
+/* -------------------------------------------------------------------- JSON */
+
+/* JSON documents of DESIGN.md section 5 (Jansson), as malloc'd strings the
+ * caller frees; NULL on allocation failure.  hes_analysis_json gives
+ * "problem", "params", "orbit", "monodromy", "multipliers", "psi", "stable"
+ * and, when res->have_check, "check". */
+char *hes_analysis_json(const hes_system *sys, const hes_analysis *res);
+/* "problem", "params", "orbit" (section state), "trials", "converged", "tol". */
+char *hes_trials_json(const hes_system *sys, const hes_orbit *orbit,
+                      const hes_trials *trials);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HES_H */

@@ -1,0 +1,111 @@
+/*
+ * hes_internal.h - what the library's files share and users never see: the
+ * layout of hes_system (model, parameter values, settings, per-mode CVODES
+ * workspaces) and the helpers that evaluate model callbacks with finite
+ * difference fallbacks.
+ */
+#ifndef HES_INTERNAL_H
+#define HES_INTERNAL_H
+
+#include <stdarg.h>
+#include <cvodes/cvodes.h>
+#include <nvector/nvector_serial.h>
+#include <sunmatrix/sunmatrix_dense.h>
+#include <sunlinsol/sunlinsol_dense.h>
+
+#include "hes.h"
+
+/* One CVODES integrator per mode (state dimensions differ between modes and
+ * a CVODES memory block is tied to its vector length). */
+typedef struct {
+    struct hes_system *sys;
+    int mode;
+    int n;
+    void *cvode;
+    N_Vector y;
+    N_Vector *yS;          /* n sensitivity vectors */
+    SUNMatrix J;
+    SUNLinearSolver LS;
+    int n_roots;
+    int *root_tr;          /* transition index of each root function */
+    int *rootsfound;
+    double *jac;           /* n x n scratch for dF/dx in the sensitivity rhs */
+} hes_mode_ws;
+
+struct hes_system {
+    const hes_model *model;
+    double *p;
+    hes_settings set;
+    char errmsg[512];
+    SUNContext ctx;
+    hes_mode_ws *ws;
+    int nmax;              /* largest mode dimension */
+    unsigned char *armed;  /* per transition: guard watched by the root finder */
+    double *work;          /* scratch for callbacks and finite differences */
+    size_t work_len;
+    hes_status cb_status;  /* first failure inside a CVODES callback */
+    char cvode_msg[256];   /* last message of the CVODES error handler */
+};
+
+/* Records a failure message on the system and returns status. */
+hes_status hes__fail(hes_system *sys, hes_status status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Model evaluations with finite-difference fallbacks (model.c).  Each checks
+ * the callback's return value and the finiteness of its output. */
+hes_status hes__field(hes_system *sys, int mode, double t, const double *x, double *out);
+hes_status hes__field_dx(hes_system *sys, int mode, double t, const double *x, double *out);
+hes_status hes__guard(hes_system *sys, int tr, double t, const double *x, double *g);
+hes_status hes__guard_dx(hes_system *sys, int tr, double t, const double *x, double *out);
+hes_status hes__guard_dt(hes_system *sys, int tr, double t, const double *x, double *out);
+hes_status hes__reset(hes_system *sys, int tr, double t, const double *x, double *out);
+hes_status hes__reset_dx(hes_system *sys, int tr, double t, const double *x, double *out);
+hes_status hes__reset_dt(hes_system *sys, int tr, double t, const double *x, double *out);
+
+/* Central differences (fd.c).  f maps (t, x) to n_out values; the Jacobian
+ * d f / d x is n_out x n_in column-major.  work needs 2*n_out + n_in doubles.
+ * Return the callback's first nonzero return value, else 0. */
+typedef int (*hes__vec_fn)(void *ctx, double t, const double *x, double *out);
+int hes__fd_dx(hes__vec_fn f, void *ctx, double t, const double *x, int n_in,
+               int n_out, double *jac, double *work);
+int hes__fd_dt(hes__vec_fn f, void *ctx, double t, const double *x, int n_in,
+               int n_out, double *out, double *work);
+
+/* Small dense linear algebra (column-major). */
+void hes__matmul(int m, int k, int n, const double *a, const double *b, double *c);
+int hes__all_finite(const double *v, int n);
+
+/* Model time after an event of transition tr that happened at model time tm. */
+double hes__time_after(const hes_model *m, int tr, double tm);
+
+/* CVODES callbacks; user_data is the hes_mode_ws of the mode integrated.
+ * The right-hand side, root and Jacobian functions live in simulate.c, the
+ * sensitivity right-hand side fS = (dF/dx) s in variational.c. */
+int hes__cv_rhs(sunrealtype t, N_Vector y, N_Vector ydot, void *ud);
+int hes__cv_root(sunrealtype t, N_Vector y, sunrealtype *gout, void *ud);
+int hes__cv_jac(sunrealtype t, N_Vector y, N_Vector fy, SUNMatrix J, void *ud,
+                N_Vector t1, N_Vector t2, N_Vector t3);
+int hes__cv_sens(int Ns, sunrealtype t, N_Vector y, N_Vector ydot, N_Vector *yS,
+                 N_Vector *ySdot, void *ud, N_Vector t1, N_Vector t2);
+
+/* Starts a CVODES integration of mode `mode` at model time tm from x, with
+ * identity initial sensitivities when sens != 0 (variational.c). */
+hes_status hes__cv_start(hes_system *sys, int mode, double tm, const double *x, int sens);
+/* Copies the sensitivities at the last returned time into A (n x n). */
+hes_status hes__cv_get_sens(hes_system *sys, int mode, double *A);
+
+/* HES_EGRAZING unless the event of transition tr at (t, x) is transversal
+ * (saltation.c). */
+hes_status hes__event_transversal(hes_system *sys, int tr, double t, const double *x);
+
+/* Appends a phase (copies of x0, x1 and, if not NULL, A) to a trajectory
+ * (simulate.c). */
+hes_status hes__traj_append_phase(hes_traj *traj, int mode, int n, double t0, double t1,
+                                  double tm0, const double *x0, const double *x1,
+                                  const double *A);
+
+/* Periodic-orbit shooting used by orbit.c and the finite-difference check. */
+hes_status hes__shoot(hes_system *sys, const double *x0, int sensitivities,
+                      hes_traj *traj, double *x_ret);
+
+#endif

@@ -1,0 +1,294 @@
+/*
+ * json.c - the JSON documents of DESIGN.md section 5 (hes_analysis_json,
+ * hes_trials_json), built with Jansson.
+ *
+ * The keys are a contract that other tools read; do not change their meaning.
+ * Numbers are written with 17 significant digits so that they read back as
+ * the same doubles.  JSON has no NaN or infinity: such values become null.
+ * Matrices, column-major in memory, are written row-major as a list of rows.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <assert.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include <jansson.h>
+
+#include "hes.h"
+
+#define DUMP_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17))
+
+/* Every builder below returns a new reference, or NULL on allocation
+ * failure; the json_*_set_new/append_new calls take ownership of their value
+ * even when they fail, and fail on a NULL value, so a NULL propagates up. */
+
+static json_t *number_json(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *vector_json(const double *v, int n)
+{
+    json_t *a = json_array();
+    int i;
+
+    if (!a)
+        return NULL;
+    for (i = 0; i < n; i++) {
+        if (json_array_append_new(a, number_json(v[i])) != 0) {
+            json_decref(a);
+            return NULL;
+        }
+    }
+    return a;
+}
+
+/* Rows of the n x n column-major matrix m. */
+static json_t *matrix_rows_json(const double *m, int n)
+{
+    json_t *rows = json_array();
+    int i, j;
+
+    if (!rows)
+        return NULL;
+    for (i = 0; i < n; i++) {
+        json_t *row = json_array();
+
+        for (j = 0; row && j < n; j++) {
+            if (json_array_append_new(row, number_json(m[i + (size_t)j * n])) != 0) {
+                json_decref(row);
+                row = NULL;
+            }
+        }
+        if (json_array_append_new(rows, row) != 0) {
+            json_decref(rows);
+            return NULL;
+        }
+    }
+    return rows;
+}
+
+/* Sets obj[key] = val (taking val); returns nonzero on failure. */
+static int put(json_t *obj, const char *key, json_t *val)
+{
+    return json_object_set_new(obj, key, val) != 0;
+}
+
+/* {"NAME": value, ...} for every parameter, current values. */
+static json_t *params_json(const hes_system *sys)
+{
+    const hes_model *model = hes_system_model(sys);
+    const double *p = hes_system_params(sys);
+    json_t *obj = json_object();
+    int i, err = 0;
+
+    if (!obj)
+        return NULL;
+    for (i = 0; i < model->n_params; i++)
+        err |= put(obj, model->params[i].name, number_json(p[i]));
+    if (err) {
+        json_decref(obj);
+        return NULL;
+    }
+    return obj;
+}
+
+static const char *mode_name(const hes_model *model, int mode)
+{
+    assert(mode >= 0 && mode < model->n_modes);
+    return model->modes[mode].name;
+}
+
+static json_t *event_json(const hes_model *model, const hes_event *ev)
+{
+    const hes_transition *tr;
+    json_t *obj;
+    int err = 0;
+
+    assert(ev->transition >= 0 && ev->transition < model->n_transitions);
+    tr = &model->transitions[ev->transition];
+    obj = json_object();
+    if (!obj)
+        return NULL;
+    err |= put(obj, "transition", json_string(tr->name));
+    err |= put(obj, "t", number_json(ev->t));
+    err |= put(obj, "x_minus", vector_json(ev->x_minus, model->modes[tr->from].dim));
+    err |= put(obj, "x_plus", vector_json(ev->x_plus, model->modes[tr->to].dim));
+    if (err) {
+        json_decref(obj);
+        return NULL;
+    }
+    return obj;
+}
+
+/* {"period", "x0", "mode0"} and, with_events, "events" of one period. */
+static json_t *orbit_json(const hes_model *model, const hes_orbit *orbit,
+                          int with_events)
+{
+    json_t *obj = json_object();
+    int err = 0, k;
+
+    if (!obj)
+        return NULL;
+    err |= put(obj, "period", number_json(orbit->period));
+    err |= put(obj, "x0", vector_json(orbit->x0, orbit->n));
+    err |= put(obj, "mode0", json_string(mode_name(model, orbit->mode)));
+    if (with_events) {
+        json_t *events = json_array();
+
+        for (k = 0; events && k < orbit->traj.n_events; k++) {
+            if (json_array_append_new(events,
+                                      event_json(model, &orbit->traj.events[k])) != 0) {
+                json_decref(events);
+                events = NULL;
+            }
+        }
+        err |= put(obj, "events", events);
+    }
+    if (err) {
+        json_decref(obj);
+        return NULL;
+    }
+    return obj;
+}
+
+static json_t *multipliers_json(const hes_stability *st)
+{
+    json_t *a = json_array();
+    int k;
+
+    if (!a)
+        return NULL;
+    for (k = 0; k < st->n_mult; k++) {
+        json_t *m = json_object();
+        int err = 0;
+
+        if (m) {
+            err |= put(m, "re", number_json(st->re[k]));
+            err |= put(m, "im", number_json(st->im[k]));
+            err |= put(m, "abs", number_json(hypot(st->re[k], st->im[k])));
+            if (err) {
+                json_decref(m);
+                m = NULL;
+            }
+        }
+        if (json_array_append_new(a, m) != 0) {
+            json_decref(a);
+            return NULL;
+        }
+    }
+    return a;
+}
+
+static json_t *check_json(double max_abs_diff)
+{
+    json_t *obj = json_object();
+    int err = 0;
+
+    if (!obj)
+        return NULL;
+    err |= put(obj, "method", json_string("finite-differences"));
+    err |= put(obj, "max_abs_diff", number_json(max_abs_diff));
+    if (err) {
+        json_decref(obj);
+        return NULL;
+    }
+    return obj;
+}
+
+/* Serialises and releases doc; NULL if doc is NULL or on failure. */
+static char *dump_and_release(json_t *doc)
+{
+    char *text;
+
+    if (!doc)
+        return NULL;
+    text = json_dumps(doc, DUMP_FLAGS);
+    json_decref(doc);
+    return text;
+}
+
+char *hes_analysis_json(const hes_system *sys, const hes_analysis *res)
+{
+    const hes_model *model = hes_system_model(sys);
+    json_t *doc = json_object();
+    int err = 0;
+
+    if (!doc)
+        return NULL;
+    assert(res->mono.n == res->orbit.n);
+    err |= put(doc, "problem", json_string(model->name));
+    err |= put(doc, "params", params_json(sys));
+    err |= put(doc, "orbit", orbit_json(model, &res->orbit, 1));
+    err |= put(doc, "monodromy", matrix_rows_json(res->mono.phi, res->mono.n));
+    err |= put(doc, "multipliers", multipliers_json(&res->stab));
+    err |= put(doc, "psi", number_json(res->stab.psi));
+    err |= put(doc, "stable", json_boolean(res->stab.stable));
+    if (res->have_check)
+        err |= put(doc, "check", check_json(res->check_max_abs_diff));
+    if (err) {
+        json_decref(doc);
+        return NULL;
+    }
+    return dump_and_release(doc);
+}
+
+/* null when the trial completed, else "<status name>: <detail>". */
+static json_t *failure_json(const hes_trial *trial)
+{
+    if (trial->failure == HES_OK)
+        return json_null();
+    if (trial->failure_msg[0] == '\0')
+        return json_string(hes_strerror(trial->failure));
+    return json_sprintf("%s: %s", hes_strerror(trial->failure), trial->failure_msg);
+}
+
+static json_t *trial_json(const hes_trial *trial, int n)
+{
+    json_t *obj = json_object();
+    int err = 0;
+
+    if (!obj)
+        return NULL;
+    err |= put(obj, "x0", vector_json(trial->x0, n));
+    err |= put(obj, "steps_completed", json_integer(trial->steps_completed));
+    err |= put(obj, "failure", failure_json(trial));
+    err |= put(obj, "error", vector_json(trial->error, trial->steps_completed));
+    if (err) {
+        json_decref(obj);
+        return NULL;
+    }
+    return obj;
+}
+
+char *hes_trials_json(const hes_system *sys, const hes_orbit *orbit,
+                      const hes_trials *trials)
+{
+    const hes_model *model = hes_system_model(sys);
+    json_t *doc = json_object(), *list;
+    int err = 0, k;
+
+    if (!doc)
+        return NULL;
+    list = json_array();
+    for (k = 0; list && k < trials->n_trials; k++) {
+        if (json_array_append_new(list, trial_json(&trials->trials[k], trials->n)) != 0) {
+            json_decref(list);
+            list = NULL;
+        }
+    }
+    err |= put(doc, "problem", json_string(model->name));
+    err |= put(doc, "params", params_json(sys));
+    err |= put(doc, "orbit", orbit_json(model, orbit, 0));
+    err |= put(doc, "trials", list);
+    err |= put(doc, "converged", json_integer(trials->converged));
+    err |= put(doc, "tol", number_json(trials->tol));
+    if (err) {
+        json_decref(doc);
+        return NULL;
+    }
+    return dump_and_release(doc);
+}

@@ -1,0 +1,178 @@
+/*
+ * monodromy.c - the monodromy matrix of a periodic hybrid orbit (paper eq. 4)
+ *
+ *   Phi = Xi_N A_N ... Xi_2 A_2 Xi_1 A_1
+ *
+ * composed from the variational matrix A_i of every phase and the saltation
+ * matrix Xi_i of every event, all kept as factors (gradients of the
+ * stability measure differentiate through them).  For autonomous orbits the
+ * return-map Jacobian on the Poincare section at the orbit's start event is
+ * formed as well (DESIGN.md section 4).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <lapacke.h>
+
+#include "hes_internal.h"
+
+void hes_monodromy_free(hes_monodromy *mono)
+{
+    if (!mono)
+        return;
+    for (int k = 0; k < mono->n_factors; k++)
+        free(mono->factors[k].m);
+    free(mono->factors);
+    free(mono->phi);
+    free(mono->proj);
+    free(mono->normal);
+    memset(mono, 0, sizeof *mono);
+}
+
+/* M <- F M where F is r x c and M is c x n0; *rows tracks M's row count. */
+static int apply(const hes_factor *f, double **M, int *rows, int n0)
+{
+    if (f->cols != *rows)
+        return -1;
+    double *out = malloc(sizeof(double) * (size_t)f->rows * n0);
+    if (!out)
+        return -1;
+    hes__matmul(f->rows, f->cols, n0, f->m, *M, out);
+    free(*M);
+    *M = out;
+    *rows = f->rows;
+    return 0;
+}
+
+/* The return-map Jacobian from the product Q of every factor before the
+ * section event (x_minus its pre-event state at model time tm):
+ *   P = DxR (I - F_I Dxg / (Dxg F_I)) Q,
+ * and the section normal carried through the reset, DxR^T normal = Dxg^T,
+ * for which normal^T P = 0. */
+static hes_status section_projection(hes_system *sys, int tr, double tm,
+                                     const double *x_minus, const double *Q, int n0,
+                                     double *P, double *normal)
+{
+    const hes_transition *T = &sys->model->transitions[tr];
+    int ni = sys->model->modes[T->from].dim, nj = sys->model->modes[T->to].dim;
+    double *buf = malloc(sizeof(double) * (size_t)(2 * ni + ni * ni + ni * n0 + nj * ni));
+    if (!buf)
+        return hes__fail(sys, HES_ENOMEM, "out of memory");
+    double *F = buf, *g = F + ni, *proj = g + ni, *tmp = proj + ni * ni, *DxR = tmp + ni * n0;
+    hes_status st;
+    if ((st = hes__field(sys, T->from, tm, x_minus, F)) != HES_OK ||
+        (st = hes__guard_dx(sys, tr, tm, x_minus, g)) != HES_OK ||
+        (st = hes__reset_dx(sys, tr, tm, x_minus, DxR)) != HES_OK)
+        goto out;
+    double gF = 0.0;
+    for (int i = 0; i < ni; i++)
+        gF += g[i] * F[i];
+    for (int j = 0; j < ni; j++)
+        for (int i = 0; i < ni; i++)
+            proj[i + (size_t)j * ni] = (i == j) - F[i] * g[j] / gF;
+    hes__matmul(ni, ni, n0, proj, Q, tmp);
+    hes__matmul(nj, ni, n0, DxR, tmp, P);
+    /* normal: least-squares / minimum-norm solution of DxR^T y = Dxg^T */
+    int lb = ni > nj ? ni : nj;
+    double *b = proj; /* reuse: ni*ni >= lb unless nj > ni*ni, checked below */
+    if (lb > ni * ni) {
+        st = hes__fail(sys, HES_EINVAL, "section reset too rectangular (%d -> %d)", ni, nj);
+        goto out;
+    }
+    memcpy(tmp, DxR, sizeof(double) * (size_t)nj * ni);
+    memset(b, 0, sizeof(double) * (size_t)lb);
+    memcpy(b, g, sizeof(double) * (size_t)ni);
+    if (LAPACKE_dgels(LAPACK_COL_MAJOR, 'T', nj, ni, 1, tmp, nj, b, lb) != 0) {
+        st = hes__fail(sys, HES_ESOLVER, "section reset Jacobian is rank deficient");
+        goto out;
+    }
+    memcpy(normal, b, sizeof(double) * (size_t)nj);
+out:
+    free(buf);
+    return st;
+}
+
+hes_status hes_monodromy_compute(hes_system *sys, const hes_traj *traj, int autonomous,
+                                 hes_monodromy *mono)
+{
+    memset(mono, 0, sizeof *mono);
+    if (!traj || traj->n_phases < 1 || !traj->phases[0].A)
+        return hes__fail(sys, HES_EINVAL, "monodromy needs a trajectory with sensitivities");
+    const hes_model *m = sys->model;
+    int n0 = m->modes[traj->phases[0].mode].dim;
+    int nf = traj->n_phases + traj->n_events;
+    mono->n = n0;
+    mono->autonomous = autonomous;
+    mono->factors = calloc((size_t)nf, sizeof *mono->factors);
+    if (!mono->factors)
+        return hes__fail(sys, HES_ENOMEM, "out of memory");
+    hes_status st = HES_OK;
+    for (int k = 0; k < traj->n_phases && st == HES_OK; k++) {
+        const hes_phase *ph = &traj->phases[k];
+        int n = m->modes[ph->mode].dim;
+        hes_factor *f = &mono->factors[mono->n_factors++];
+        f->kind = HES_FACTOR_PHASE;
+        f->index = ph->mode;
+        f->rows = f->cols = n;
+        f->t = ph->t1;
+        if (!ph->A || !(f->m = malloc(sizeof(double) * (size_t)n * n))) {
+            st = hes__fail(sys, ph->A ? HES_ENOMEM : HES_EINVAL, "phase %d has no variational matrix", k);
+            break;
+        }
+        memcpy(f->m, ph->A, sizeof(double) * (size_t)n * n);
+        if (k >= traj->n_events)
+            continue;
+        const hes_event *ev = &traj->events[k];
+        const hes_transition *T = &m->transitions[ev->transition];
+        f = &mono->factors[mono->n_factors++];
+        f->kind = HES_FACTOR_EVENT;
+        f->index = ev->transition;
+        f->rows = m->modes[T->to].dim;
+        f->cols = m->modes[T->from].dim;
+        f->t = ev->t;
+        if (!(f->m = malloc(sizeof(double) * (size_t)f->rows * f->cols)))
+            st = hes__fail(sys, HES_ENOMEM, "out of memory");
+        else
+            st = hes_saltation(sys, ev->transition, ev->tm, ev->x_minus, f->m);
+    }
+    if (st != HES_OK) {
+        hes_monodromy_free(mono);
+        return st;
+    }
+    /* Phi, and for autonomous orbits the product Q up to the section event. */
+    int rows = n0, last = mono->n_factors - 1;
+    double *M = calloc((size_t)n0 * n0, sizeof *M);
+    if (!M) {
+        hes_monodromy_free(mono);
+        return hes__fail(sys, HES_ENOMEM, "out of memory");
+    }
+    for (int i = 0; i < n0; i++)
+        M[i + (size_t)i * n0] = 1.0;
+    for (int k = 0; k < mono->n_factors; k++) {
+        if (autonomous && k == last) {
+            const hes_event *ev = &traj->events[traj->n_events - 1];
+            if (mono->factors[k].kind != HES_FACTOR_EVENT ||
+                !(mono->proj = malloc(sizeof(double) * (size_t)n0 * n0)) ||
+                !(mono->normal = malloc(sizeof(double) * (size_t)n0))) {
+                st = hes__fail(sys, HES_EINVAL, "autonomous period must end with its section event");
+                break;
+            }
+            if ((st = section_projection(sys, ev->transition, ev->tm, ev->x_minus, M, n0,
+                                         mono->proj, mono->normal)) != HES_OK)
+                break;
+        }
+        if (apply(&mono->factors[k], &M, &rows, n0) != 0) {
+            st = hes__fail(sys, HES_EINVAL, "factor %d has mismatched dimensions", k);
+            break;
+        }
+    }
+    if (st == HES_OK && rows != n0)
+        st = hes__fail(sys, HES_EINVAL, "period ends in a state of dimension %d, starts in %d", rows, n0);
+    if (st != HES_OK) {
+        free(M);
+        hes_monodromy_free(mono);
+        return st;
+    }
+    mono->phi = M;
+    return HES_OK;
+}

@@ -1,0 +1,330 @@
+/*
+ * orbit.c - periodic orbits by damped Newton shooting.
+ *
+ * One period runs from just after an event of the section transition to the
+ * next one (autonomous), or is the stroboscopic map over the period T
+ * (non-autonomous: the run to the next section event is extended by the
+ * flow of the start mode to exactly t0 + T).  Unknowns are components of the
+ * section state and parameters flagged HES_PARAM_SOLVED; the Jacobian
+ * columns of state unknowns come from the monodromy (return-map Jacobian),
+ * those of parameter unknowns from central differences of the return map.
+ * While shooting only the next guard of the expected event sequence is armed;
+ * the converged orbit is then re-simulated with every guard armed and must
+ * reproduce the same events, or it is not an orbit of the full system.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <lapacke.h>
+
+#include "hes_internal.h"
+
+void hes_orbit_free(hes_orbit *orbit)
+{
+    if (!orbit)
+        return;
+    free(orbit->x0);
+    free(orbit->flow);
+    hes_traj_free(&orbit->traj);
+    memset(orbit, 0, sizeof *orbit);
+}
+
+static double period_of(const hes_system *sys)
+{
+    const hes_orbit_spec *o = &sys->model->orbit;
+    return o->period_param ? sys->p[hes_model_param_index(sys->model, o->period_param)] : NAN;
+}
+
+hes_status hes__shoot(hes_system *sys, const double *x0, int sens, hes_traj *traj,
+                      double *x_ret)
+{
+    const hes_model *m = sys->model;
+    const hes_orbit_spec *o = &m->orbit;
+    int n = m->modes[o->mode].dim;
+    hes_sim_opts opts = hes_sim_opts_default();
+    opts.section = o->section;
+    opts.n_section = 1;
+    opts.sequence_only = o->n_sequence > 0;
+    opts.after_transition = o->section;
+    opts.sensitivities = sens;
+    hes_status st = hes_simulate(sys, o->mode, 0.0, 0.0, x0, &opts, traj);
+    if (st != HES_OK)
+        return st;
+    const hes_event *ev = &traj->events[traj->n_events - 1];
+    if (!o->period_param) {
+        memcpy(x_ret, ev->x_plus, sizeof(double) * (size_t)n);
+        return HES_OK;
+    }
+    /* stroboscopic map: continue (or go back) with the start mode's flow */
+    double T = period_of(sys), dt = T - ev->t, tm = hes__time_after(m, o->section, ev->tm);
+    double *A = sens ? malloc(sizeof(double) * (size_t)n * n) : NULL;
+    if (sens && !A)
+        return hes__fail(sys, HES_ENOMEM, "out of memory");
+    st = hes_variational(sys, o->mode, tm, dt, ev->x_plus, x_ret, A);
+    if (st == HES_OK && sens &&
+        hes__traj_append_phase(traj, o->mode, n, ev->t, T, tm, ev->x_plus, x_ret, A) != HES_OK)
+        st = hes__fail(sys, HES_ENOMEM, "out of memory");
+    free(A);
+    return st;
+}
+
+hes_status hes_orbit_return_map(hes_system *sys, const double *x0, double *x_ret)
+{
+    if (!sys->model->orbit.guess)
+        return hes__fail(sys, HES_EINVAL, "model '%s' declares no periodic orbit", sys->model->name);
+    hes_traj traj;
+    hes_status st = hes__shoot(sys, x0, 0, &traj, x_ret);
+    hes_traj_free(&traj);
+    return st;
+}
+
+/* Newton state: unknowns u = (x0[free_states], p[free_params]). */
+typedef struct {
+    hes_system *sys;
+    int n, nu;
+    int *pidx;               /* parameter index of each free parameter */
+    double *x0, *xr;
+} shooter;
+
+static void put_unknowns(shooter *s, const double *u)
+{
+    const hes_orbit_spec *o = &s->sys->model->orbit;
+    for (int i = 0; i < o->n_free_states; i++)
+        s->x0[o->free_states[i]] = u[i];
+    for (int i = 0; i < o->n_free_params; i++)
+        s->sys->p[s->pidx[i]] = u[o->n_free_states + i];
+}
+
+/* r(u) = (x_return - x0)[residual]; with traj != NULL keeps the run (with
+ * sensitivities). */
+static hes_status residual(shooter *s, const double *u, double *r, hes_traj *traj)
+{
+    const hes_orbit_spec *o = &s->sys->model->orbit;
+    hes_traj local = { 0 };
+    put_unknowns(s, u);
+    hes_status st = hes_system_check_params(s->sys);
+    if (st == HES_OK)
+        st = hes__shoot(s->sys, s->x0, traj != NULL, traj ? traj : &local, s->xr);
+    if (!traj)
+        hes_traj_free(&local);
+    if (st != HES_OK)
+        return st;
+    for (int i = 0; i < o->n_residual; i++)
+        r[i] = s->xr[o->residual[i]] - s->x0[o->residual[i]];
+    return HES_OK;
+}
+
+static double max_norm(const double *v, int n)
+{
+    double m = 0;
+    for (int i = 0; i < n; i++)
+        m = fmax(m, fabs(v[i]));
+    return m;
+}
+
+/* Jacobian dr/du at u (where r = r(u)): state columns from the return-map
+ * Jacobian M (n x n), parameter columns by central differences, one-sided
+ * where a step leaves the parameter's valid range. */
+static hes_status jacobian(shooter *s, const double *u, const double *r, const double *M,
+                           double *J, double *work)
+{
+    const hes_orbit_spec *o = &s->sys->model->orbit;
+    int nu = s->nu, n = s->n;
+    for (int j = 0; j < o->n_free_states; j++)
+        for (int i = 0; i < nu; i++) {
+            int ri = o->residual[i], cj = o->free_states[j];
+            J[i + (size_t)j * nu] = M[ri + (size_t)cj * n] - (ri == cj);
+        }
+    double *up = work, *rp = work + nu, *rm = work + 2 * nu;
+    hes_status st = HES_OK;
+    for (int j = o->n_free_states; j < nu && st == HES_OK; j++) {
+        double h = s->sys->set.fd_step * fmax(1.0, fabs(u[j]));
+        memcpy(up, u, sizeof(double) * (size_t)nu);
+        up[j] = u[j] + h;
+        int okp = residual(s, up, rp, NULL) == HES_OK;
+        up[j] = u[j] - h;
+        int okm = residual(s, up, rm, NULL) == HES_OK;
+        if (!okp && !okm) {
+            st = HES_ENOORBIT;
+            break;
+        }
+        double *a = okp ? rp : (double *)r, *b = okm ? rm : (double *)r;
+        double span = (okp ? h : 0.0) + (okm ? h : 0.0);
+        for (int i = 0; i < nu; i++)
+            J[i + (size_t)j * nu] = (a[i] - b[i]) / span;
+    }
+    put_unknowns(s, u);
+    return st;
+}
+
+/* The orbit with every guard armed must take the same events at the same
+ * times as the sequence-constrained shooting. */
+static hes_status verify_full_system(hes_system *sys, const double *x0, const hes_traj *nominal,
+                                     double period)
+{
+    const hes_model *m = sys->model;
+    const hes_orbit_spec *o = &m->orbit;
+    hes_sim_opts opts = hes_sim_opts_default();
+    hes_traj full;
+    opts.section = o->section;
+    opts.n_section = 1;
+    opts.after_transition = o->section;
+    hes_status st = hes_simulate(sys, o->mode, 0.0, 0.0, x0, &opts, &full);
+    double ttol = 1e-7 * (1.0 + fabs(period));
+    if (st == HES_OK) {
+        for (int k = 0; k < nominal->n_events; k++) {
+            const hes_event *a = &nominal->events[k];
+            if (k >= full.n_events || full.events[k].transition != a->transition ||
+                fabs(full.events[k].t - a->t) > ttol) {
+                const hes_event *b = k < full.n_events ? &full.events[k] : NULL;
+                if (b)
+                    st = hes__fail(sys, HES_ENOORBIT,
+                                   "the period-1 orbit does not exist: with every guard armed, event %d "
+                                   "is '%s' at t = %.10g instead of '%s' at t = %.10g",
+                                   k + 1, m->transitions[b->transition].name, b->t,
+                                   m->transitions[a->transition].name, a->t);
+                else
+                    st = hes__fail(sys, HES_ENOORBIT,
+                                   "the period-1 orbit does not exist: with every guard armed the "
+                                   "period has %d events, expected %d", full.n_events, nominal->n_events);
+                break;
+            }
+        }
+    } else {
+        char msg[sizeof sys->errmsg];
+        snprintf(msg, sizeof msg, "%s", sys->errmsg);
+        st = hes__fail(sys, HES_ENOORBIT,
+                       "the period-1 orbit does not exist: with every guard armed the simulation fails (%s: %s)",
+                       hes_strerror(st), msg);
+    }
+    hes_traj_free(&full);
+    return st;
+}
+
+hes_status hes_orbit_find(hes_system *sys, hes_orbit *orbit)
+{
+    memset(orbit, 0, sizeof *orbit);
+    const hes_model *m = sys->model;
+    const hes_orbit_spec *o = &m->orbit;
+    if (!o->guess)
+        return hes__fail(sys, HES_EINVAL, "model '%s' declares no periodic orbit", m->name);
+    hes_status st = hes_system_check_params(sys);
+    if (st != HES_OK)
+        return st;
+    shooter s = { sys, m->modes[o->mode].dim, o->n_free_states + o->n_free_params, NULL, NULL, NULL };
+    int n = s.n, nu = s.nu;
+    double *mem = calloc((size_t)(2 * n + 8 * nu + nu * nu + 2), sizeof(double));
+    s.pidx = calloc((size_t)o->n_free_params + 1, sizeof(int));
+    if (!mem || !s.pidx) {
+        free(mem);
+        free(s.pidx);
+        return hes__fail(sys, HES_ENOMEM, "out of memory");
+    }
+    s.x0 = mem;
+    s.xr = s.x0 + n;
+    double *u = s.xr + n, *r = u + nu, *du = r + nu, *ut = du + nu, *rt = ut + nu,
+           *work = rt + nu, *J = work + 3 * nu;
+    int *ipiv = (int *)malloc(sizeof(int) * (size_t)nu);
+    for (int i = 0; i < o->n_free_params; i++)
+        s.pidx[i] = hes_model_param_index(m, o->free_params[i]);
+    if (!ipiv || o->guess(sys->p, s.x0, m->data) != 0) {
+        st = ipiv ? hes__fail(sys, HES_EINVAL, "model '%s' could not make an initial guess for its orbit", m->name)
+                  : hes__fail(sys, HES_ENOMEM, "out of memory");
+        goto out;
+    }
+    for (int i = 0; i < o->n_free_states; i++)
+        u[i] = s.x0[o->free_states[i]];
+    for (int i = 0; i < o->n_free_params; i++)
+        u[o->n_free_states + i] = sys->p[s.pidx[i]];
+
+    hes_traj traj = { 0 };
+    double rn = INFINITY;
+    int it;
+    for (it = 0;; it++) {
+        hes_traj_free(&traj);
+        if ((st = residual(&s, u, r, &traj)) != HES_OK) {
+            char msg[sizeof sys->errmsg];
+            snprintf(msg, sizeof msg, "%s", sys->errmsg);
+            st = hes__fail(sys, HES_ENOORBIT, "shooting from the %s failed (%s: %s)",
+                           it ? "current iterate" : "initial guess", hes_strerror(st), msg);
+            break;
+        }
+        rn = max_norm(r, nu);
+        if (rn < sys->set.newton_tol)
+            break;
+        if (it >= sys->set.newton_maxiter) {
+            st = hes__fail(sys, HES_ENOORBIT, "Newton did not converge in %d iterations "
+                           "(last residual %.3g)", it, rn);
+            break;
+        }
+        hes_monodromy mono;
+        if ((st = hes_monodromy_compute(sys, &traj, !o->period_param, &mono)) != HES_OK)
+            break;
+        st = jacobian(&s, u, r, o->period_param ? mono.phi : mono.proj, J, work);
+        hes_monodromy_free(&mono);
+        if (st != HES_OK) {
+            char msg[sizeof sys->errmsg];
+            snprintf(msg, sizeof msg, "%s", sys->errmsg);
+            st = hes__fail(sys, HES_ENOORBIT, "shooting Jacobian failed at residual %.3g (%s: %s)",
+                           rn, hes_strerror(st), msg);
+            break;
+        }
+        for (int i = 0; i < nu; i++)
+            du[i] = -r[i];
+        if (LAPACKE_dgesv(LAPACK_COL_MAJOR, nu, 1, J, nu, ipiv, du, nu) != 0) {
+            st = hes__fail(sys, HES_ENOORBIT, "singular shooting Jacobian "
+                           "(residual %.3g)", rn);
+            break;
+        }
+        /* backtracking line search on the max-norm of the residual */
+        double lambda = 1.0;
+        int accepted = 0;
+        for (int ls = 0; ls < 30 && !accepted; ls++, lambda *= 0.5) {
+            for (int i = 0; i < nu; i++)
+                ut[i] = u[i] + lambda * du[i];
+            if (residual(&s, ut, rt, NULL) == HES_OK &&
+                max_norm(rt, nu) < (1.0 - 1e-4 * lambda) * rn)
+                accepted = 1;
+        }
+        if (!accepted) {
+            st = hes__fail(sys, HES_ENOORBIT, "line search failed after %d "
+                           "iterations (last residual %.3g)", it, rn);
+            break;
+        }
+        memcpy(u, ut, sizeof(double) * (size_t)nu);
+    }
+    put_unknowns(&s, u);
+    if (st != HES_OK) {
+        hes_traj_free(&traj);
+        goto out;
+    }
+    double period = o->period_param ? period_of(sys) : traj.events[traj.n_events - 1].t;
+    if ((st = verify_full_system(sys, s.x0, &traj, period)) != HES_OK) {
+        hes_traj_free(&traj);
+        goto out;
+    }
+    orbit->mode = o->mode;
+    orbit->t0 = 0.0;
+    orbit->period = period;
+    orbit->n = n;
+    orbit->x0 = malloc(sizeof(double) * (size_t)n);
+    orbit->flow = malloc(sizeof(double) * (size_t)n);
+    orbit->traj = traj;
+    orbit->iterations = it;
+    orbit->residual = rn;
+    orbit->autonomous = !o->period_param;
+    if (!orbit->x0 || !orbit->flow) {
+        st = hes__fail(sys, HES_ENOMEM, "out of memory");
+    } else {
+        memcpy(orbit->x0, s.x0, sizeof(double) * (size_t)n);
+        st = hes__field(sys, o->mode, 0.0, s.x0, orbit->flow);
+    }
+    if (st != HES_OK)
+        hes_orbit_free(orbit);
+out:
+    free(ipiv);
+    free(mem);
+    free(s.pidx);
+    return st;
+}

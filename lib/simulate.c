@@ -1,0 +1,327 @@
+/*
+ * simulate.c - execution of a hybrid system: CVODES integration of the
+ * current mode with rootfinding on the guards of that mode, event location,
+ * reset maps, and the event log (hes_traj).  A run stops with a clear status
+ * on Zeno behaviour (too many events in too short a time), grazing events,
+ * no event before the time limit, non-finite states or model failures.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hes_internal.h"
+
+hes_sim_opts hes_sim_opts_default(void)
+{
+    hes_sim_opts o;
+    o.section = -1;
+    o.n_section = 0;
+    o.t_end = INFINITY;
+    o.sequence_only = 0;
+    o.after_transition = -1;
+    o.sensitivities = 0;
+    return o;
+}
+
+/* ------------------------------------------------------ CVODES callbacks */
+
+static int record(hes_system *sys, hes_status st)
+{
+    if (sys->cb_status == HES_OK)
+        sys->cb_status = st;
+    return -1;
+}
+
+int hes__cv_rhs(sunrealtype t, N_Vector y, N_Vector ydot, void *ud)
+{
+    hes_mode_ws *ws = ud;
+    hes_status st = hes__field(ws->sys, ws->mode, t, NV_DATA_S(y), NV_DATA_S(ydot));
+    return st == HES_OK ? 0 : record(ws->sys, st);
+}
+
+/* Disarmed guards return a constant, so the root finder never sees them. */
+int hes__cv_root(sunrealtype t, N_Vector y, sunrealtype *gout, void *ud)
+{
+    hes_mode_ws *ws = ud;
+    for (int r = 0; r < ws->n_roots; r++) {
+        int k = ws->root_tr[r];
+        gout[r] = 1.0;
+        if (ws->sys->armed[k]) {
+            hes_status st = hes__guard(ws->sys, k, t, NV_DATA_S(y), &gout[r]);
+            if (st != HES_OK)
+                return record(ws->sys, st);
+        }
+    }
+    return 0;
+}
+
+int hes__cv_jac(sunrealtype t, N_Vector y, N_Vector fy, SUNMatrix J, void *ud,
+                N_Vector t1, N_Vector t2, N_Vector t3)
+{
+    hes_mode_ws *ws = ud;
+    (void)fy; (void)t1; (void)t2; (void)t3;
+    hes_status st = hes__field_dx(ws->sys, ws->mode, t, NV_DATA_S(y), ws->jac);
+    if (st != HES_OK)
+        return record(ws->sys, st);
+    for (int j = 0; j < ws->n; j++)
+        memcpy(SM_COLUMN_D(J, j), ws->jac + (size_t)j * ws->n, (size_t)ws->n * sizeof(double));
+    return 0;
+}
+
+/* ------------------------------------------------------------ trajectory */
+
+void hes_traj_free(hes_traj *traj)
+{
+    if (!traj)
+        return;
+    for (int k = 0; k < traj->n_phases; k++) {
+        free(traj->phases[k].x0);
+        free(traj->phases[k].x1);
+        free(traj->phases[k].A);
+    }
+    for (int k = 0; k < traj->n_events; k++) {
+        free(traj->events[k].x_minus);
+        free(traj->events[k].x_plus);
+    }
+    free(traj->phases);
+    free(traj->events);
+    memset(traj, 0, sizeof *traj);
+}
+
+static double *dup(const double *v, int n)
+{
+    double *c = malloc(sizeof(double) * (size_t)n);
+    if (c)
+        memcpy(c, v, sizeof(double) * (size_t)n);
+    return c;
+}
+
+static hes_phase *push_phase(hes_traj *tr, int *cap, int mode, double t0, double tm0,
+                             const double *x0, int n, int sens)
+{
+    if (tr->n_phases == *cap) {
+        int c = *cap ? 2 * *cap : 8;
+        hes_phase *p = realloc(tr->phases, sizeof *p * (size_t)c);
+        if (!p)
+            return NULL;
+        tr->phases = p;
+        *cap = c;
+    }
+    hes_phase *ph = &tr->phases[tr->n_phases];
+    memset(ph, 0, sizeof *ph);
+    ph->mode = mode;
+    ph->t0 = ph->t1 = t0;
+    ph->tm0 = tm0;
+    ph->x0 = dup(x0, n);
+    ph->x1 = dup(x0, n);
+    ph->A = sens ? calloc((size_t)n * n, sizeof(double)) : NULL;
+    tr->n_phases++; /* counted now so hes_traj_free releases it */
+    if (!ph->x0 || !ph->x1 || (sens && !ph->A))
+        return NULL;
+    for (int i = 0; sens && i < n; i++)
+        ph->A[i + (size_t)i * n] = 1.0;
+    return ph;
+}
+
+static hes_event *push_event(hes_traj *tr, int *cap)
+{
+    if (tr->n_events == *cap) {
+        int c = *cap ? 2 * *cap : 8;
+        hes_event *e = realloc(tr->events, sizeof *e * (size_t)c);
+        if (!e)
+            return NULL;
+        tr->events = e;
+        *cap = c;
+    }
+    hes_event *ev = &tr->events[tr->n_events++];
+    memset(ev, 0, sizeof *ev);
+    return ev;
+}
+
+/* Arms the guards of mode `mode`: all of them, or only the next one of the
+ * model's orbit sequence. */
+static void arm(hes_system *sys, int mode, int sequence_only, int seq_pos)
+{
+    const hes_model *m = sys->model;
+    const hes_orbit_spec *o = &m->orbit;
+    for (int k = 0; k < m->n_transitions; k++)
+        sys->armed[k] = m->transitions[k].from == mode;
+    if (sequence_only && o->n_sequence > 0) {
+        int want = o->sequence[seq_pos % o->n_sequence];
+        for (int k = 0; k < m->n_transitions; k++)
+            sys->armed[k] = k == want;
+    }
+}
+
+/* Integrates the current phase until an armed guard fires (returns its
+ * transition in *fired) or the stop time is reached (*fired = -1). */
+static hes_status integrate_phase(hes_system *sys, int mode, double tm_start,
+                                  double tstop, int end_by_time, int ignore_tr,
+                                  double *tret_out, int *fired)
+{
+    const hes_model *m = sys->model;
+    hes_mode_ws *ws = &sys->ws[mode];
+    double dwell = 1e-9 * (1.0 + fabs(tm_start));
+    CVodeSetStopTime(ws->cvode, tstop);
+    for (;;) {
+        sunrealtype tret = tm_start;
+        int flag = CVode(ws->cvode, tstop, ws->y, &tret, CV_NORMAL);
+        *tret_out = tret;
+        if (flag == CV_ROOT_RETURN) {
+            CVodeGetRootInfo(ws->cvode, ws->rootsfound);
+            int k = -1, nfound = 0;
+            for (int r = 0; r < ws->n_roots; r++)
+                if (ws->rootsfound[r] && sys->armed[ws->root_tr[r]]) {
+                    if (k >= 0)
+                        return hes__fail(sys, HES_ESOLVER,
+                                         "simultaneous events '%s' and '%s' at model time %.17g "
+                                         "(simultaneous impacts need the mechanical layer)",
+                                         m->transitions[k].name,
+                                         m->transitions[ws->root_tr[r]].name, (double)tret);
+                    k = ws->root_tr[r];
+                    nfound++;
+                }
+            /* The guard of the event that started this phase may still sit
+             * at zero within rounding: not a new event. */
+            if (k < 0 || (k == ignore_tr && tret - tm_start <= dwell))
+                continue;
+            *fired = k;
+            return HES_OK;
+        }
+        if (flag == CV_TSTOP_RETURN || flag == CV_SUCCESS) {
+            *fired = -1;
+            if (end_by_time)
+                return HES_OK;
+            return hes__fail(sys, HES_ENOEVENT,
+                             "no event within %g time units in mode '%s' (phase started at model time %.17g)",
+                             tstop - tm_start, m->modes[mode].name, tm_start);
+        }
+        if (sys->cb_status != HES_OK)
+            return sys->cb_status;
+        return hes__fail(sys, HES_ESOLVER, "CVODES failed in mode '%s' at model time %.17g (flag %d): %s",
+                         m->modes[mode].name, (double)tret, flag, sys->cvode_msg);
+    }
+}
+
+hes_status hes_simulate(hes_system *sys, int mode, double t0, double tm0,
+                        const double *x0, const hes_sim_opts *opts_in, hes_traj *traj)
+{
+    if (!traj)
+        return HES_EINVAL;
+    memset(traj, 0, sizeof *traj);
+    if (!sys)
+        return traj->status = HES_EINVAL;
+    const hes_model *m = sys->model;
+    hes_sim_opts opts = opts_in ? *opts_in : hes_sim_opts_default();
+    if (mode < 0 || mode >= m->n_modes || !x0 || !isfinite(t0) || !isfinite(tm0) ||
+        isnan(opts.t_end) || opts.section >= m->n_transitions)
+        return traj->status = hes__fail(sys, HES_EINVAL, "hes_simulate: invalid arguments");
+    if (!hes__all_finite(x0, m->modes[mode].dim))
+        return traj->status = hes__fail(sys, HES_ENONFINITE, "initial state is not finite");
+
+    int pcap = 0, ecap = 0, seq_pos = 0, n_sec = 0, cur = mode, just = opts.after_transition;
+    int nz = sys->set.zeno_events;
+    double t_abs = t0, tm = tm0;
+    double *x = malloc(sizeof(double) * (size_t)sys->nmax);
+    hes_status st = HES_OK;
+    if (!x) {
+        st = hes__fail(sys, HES_ENOMEM, "out of memory");
+        goto done;
+    }
+    memcpy(x, x0, sizeof(double) * (size_t)m->modes[mode].dim);
+    for (;;) {
+        int n = m->modes[cur].dim;
+        hes_phase *ph = push_phase(traj, &pcap, cur, t_abs, tm, x, n, opts.sensitivities);
+        if (!ph) {
+            st = hes__fail(sys, HES_ENOMEM, "out of memory");
+            break;
+        }
+        arm(sys, cur, opts.sequence_only, seq_pos);
+        double tstop = tm + sys->set.max_phase_time;
+        int end_by_time = 0;
+        if (isfinite(opts.t_end) && tm + (opts.t_end - t_abs) <= tstop) {
+            tstop = tm + (opts.t_end - t_abs);
+            end_by_time = 1;
+            if (tstop - tm <= 1e-14 * (1.0 + fabs(tm)))
+                break; /* already at t_end: empty final phase */
+        }
+        if ((st = hes__cv_start(sys, cur, tm, x, opts.sensitivities)) != HES_OK)
+            break;
+        double tret;
+        int k;
+        if ((st = integrate_phase(sys, cur, tm, tstop, end_by_time, just, &tret, &k)) != HES_OK)
+            break;
+        /* close the phase at tret */
+        const double *y = NV_DATA_S(sys->ws[cur].y);
+        memcpy(ph->x1, y, sizeof(double) * (size_t)n);
+        ph->t1 = t_abs + (tret - tm);
+        if (opts.sensitivities && (st = hes__cv_get_sens(sys, cur, ph->A)) != HES_OK)
+            break;
+        if (!hes__all_finite(ph->x1, n)) {
+            st = hes__fail(sys, HES_ENONFINITE, "state not finite in mode '%s'", m->modes[cur].name);
+            break;
+        }
+        if (k < 0)
+            break; /* reached t_end */
+
+        /* the event */
+        const hes_transition *T = &m->transitions[k];
+        int nj = m->modes[T->to].dim;
+        if ((st = hes__event_transversal(sys, k, tret, ph->x1)) != HES_OK)
+            break;
+        hes_event *ev = push_event(traj, &ecap);
+        if (!ev || !(ev->x_minus = dup(ph->x1, n)) || !(ev->x_plus = malloc(sizeof(double) * (size_t)nj))) {
+            st = hes__fail(sys, HES_ENOMEM, "out of memory");
+            break;
+        }
+        ev->transition = k;
+        ev->t = ph->t1;
+        ev->tm = tret;
+        if ((st = hes__reset(sys, k, tret, ph->x1, ev->x_plus)) != HES_OK)
+            break;
+        int ne = traj->n_events;
+        if (ne >= nz && ev->t - traj->events[ne - nz].t <= sys->set.zeno_window) {
+            st = hes__fail(sys, HES_EZENO,
+                           "%d events within %.3g time units (last '%s' at t = %.17g)",
+                           nz, ev->t - traj->events[ne - nz].t, T->name, ev->t);
+            break;
+        }
+        if (ne >= sys->set.max_events) {
+            st = hes__fail(sys, HES_EZENO, "more than %d events in one simulation", sys->set.max_events);
+            break;
+        }
+        seq_pos++;
+        cur = T->to;
+        tm = hes__time_after(m, k, tret);
+        t_abs = ev->t;
+        memcpy(x, ev->x_plus, sizeof(double) * (size_t)nj);
+        just = k;
+        if (k == opts.section && opts.n_section > 0 && ++n_sec >= opts.n_section)
+            break;
+    }
+done:
+    free(x);
+    traj->status = st;
+    return st;
+}
+
+hes_status hes__traj_append_phase(hes_traj *traj, int mode, int n, double t0, double t1,
+                                  double tm0, const double *x0, const double *x1,
+                                  const double *A)
+{
+    hes_phase *p = realloc(traj->phases, sizeof *p * (size_t)(traj->n_phases + 1));
+    if (!p)
+        return HES_ENOMEM;
+    traj->phases = p;
+    hes_phase *ph = &p[traj->n_phases];
+    memset(ph, 0, sizeof *ph);
+    traj->n_phases++;
+    ph->mode = mode;
+    ph->t0 = t0;
+    ph->t1 = t1;
+    ph->tm0 = tm0;
+    ph->x0 = dup(x0, n);
+    ph->x1 = dup(x1, n);
+    ph->A = A ? dup(A, n * n) : NULL;
+    return ph->x0 && ph->x1 && (!A || ph->A) ? HES_OK : HES_ENOMEM;
+}

@@ -1,0 +1,35 @@
+/*
+ * status.c - names of hes_status values and their mapping to the program's
+ * exit codes (DESIGN.md section 5: 0 success, 1 computation failed, 2 bad input).
+ */
+#include "hes.h"
+
+const char *hes_strerror(hes_status status)
+{
+    switch (status) {
+    case HES_OK: return "success";
+    case HES_EINVAL: return "invalid input";
+    case HES_ENOMEM: return "out of memory";
+    case HES_ESOLVER: return "solver failure";
+    case HES_EGRAZING: return "grazing event";
+    case HES_EZENO: return "Zeno execution";
+    case HES_ENOEVENT: return "no event before the time limit";
+    case HES_ENONFINITE: return "non-finite value";
+    case HES_EMODEL: return "model failure";
+    case HES_ENOORBIT: return "no periodic orbit";
+    case HES_EMAXITER: return "iteration limit reached";
+    case HES_EDEFECTIVE: return "defective eigenvalue problem";
+    case HES_ENOTFOUND: return "not found";
+    case HES_EDIVERGED: return "diverged";
+    }
+    return "unknown status";
+}
+
+int hes_status_exit_code(hes_status status)
+{
+    if (status == HES_OK)
+        return 0;
+    if (status == HES_EINVAL || status == HES_ENOTFOUND)
+        return 2;
+    return 1;
+}

@@ -1,0 +1,238 @@
+/*
+ * system.c - hes_system: a model together with parameter values, solver
+ * settings and the workspaces every computation reuses (one CVODES
+ * integrator per mode, scratch arrays).  All mutable state of the library
+ * lives here, so independent systems can run in separate threads.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hes_internal.h"
+
+hes_status hes__fail(hes_system *sys, hes_status status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(sys->errmsg, sizeof sys->errmsg, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+/* CVODES reports errors through this handler instead of printing them. */
+static void cv_error_handler(int code, const char *module, const char *function,
+                             char *msg, void *data)
+{
+    hes_system *sys = data;
+    (void)module;
+    if (code < 0) /* keep errors; ignore warnings */
+        snprintf(sys->cvode_msg, sizeof sys->cvode_msg, "%s: %s", function, msg);
+}
+
+static hes_settings default_settings(const hes_model *m)
+{
+    hes_settings s;
+    s.rtol = 1e-12;
+    s.atol = 1e-12;
+    s.graze_tol = 1e-6;
+    s.zeno_events = 10;
+    s.zeno_window = 1e-3;
+    s.max_events = 100000;
+    s.max_phase_time = m->max_phase_time > 0 ? m->max_phase_time : 100.0;
+    s.newton_tol = 1e-10;
+    s.newton_maxiter = 50;
+    s.fd_step = 1e-5;
+    return s;
+}
+
+static int ws_init(hes_system *sys, hes_mode_ws *ws, int mode)
+{
+    const hes_model *m = sys->model;
+    int n = m->modes[mode].dim;
+    ws->sys = sys;
+    ws->mode = mode;
+    ws->n = n;
+    ws->y = N_VNew_Serial(n, sys->ctx);
+    if (!ws->y)
+        return -1;
+    N_VConst(0.0, ws->y);
+    ws->cvode = CVodeCreate(m->integrator == HES_BDF ? CV_BDF : CV_ADAMS, sys->ctx);
+    if (!ws->cvode)
+        return -1;
+    if (CVodeSetErrHandlerFn(ws->cvode, cv_error_handler, sys) != CV_SUCCESS ||
+        CVodeInit(ws->cvode, hes__cv_rhs, 0.0, ws->y) != CV_SUCCESS ||
+        CVodeSetUserData(ws->cvode, ws) != CV_SUCCESS ||
+        CVodeSetMaxNumSteps(ws->cvode, 1000000) != CV_SUCCESS)
+        return -1;
+    ws->J = SUNDenseMatrix(n, n, sys->ctx);
+    ws->LS = ws->J ? SUNLinSol_Dense(ws->y, ws->J, sys->ctx) : NULL;
+    if (!ws->LS || CVodeSetLinearSolver(ws->cvode, ws->LS, ws->J) != CV_SUCCESS ||
+        CVodeSetJacFn(ws->cvode, hes__cv_jac) != CV_SUCCESS)
+        return -1;
+    for (int k = 0; k < m->n_transitions; k++)
+        if (m->transitions[k].from == mode)
+            ws->n_roots++;
+    if (ws->n_roots > 0) {
+        ws->root_tr = malloc(sizeof(int) * (size_t)ws->n_roots);
+        ws->rootsfound = malloc(sizeof(int) * (size_t)ws->n_roots);
+        int *dir = malloc(sizeof(int) * (size_t)ws->n_roots);
+        if (!ws->root_tr || !ws->rootsfound || !dir) {
+            free(dir);
+            return -1;
+        }
+        for (int k = 0, r = 0; k < m->n_transitions; k++)
+            if (m->transitions[k].from == mode) {
+                ws->root_tr[r] = k;
+                dir[r++] = m->transitions[k].direction;
+            }
+        int rc = CVodeRootInit(ws->cvode, ws->n_roots, hes__cv_root) != CV_SUCCESS ||
+                 CVodeSetRootDirection(ws->cvode, dir) != CV_SUCCESS ||
+                 CVodeSetNoInactiveRootWarn(ws->cvode) != CV_SUCCESS;
+        free(dir);
+        if (rc)
+            return -1;
+    }
+    ws->jac = malloc(sizeof(double) * (size_t)n * (size_t)n);
+    ws->yS = N_VCloneVectorArray(n, ws->y);
+    if (!ws->yS || !ws->jac)
+        return -1;
+    for (int j = 0; j < n; j++) {
+        N_VConst(0.0, ws->yS[j]);
+        NV_Ith_S(ws->yS[j], j) = 1.0;
+    }
+    if (CVodeSensInit(ws->cvode, n, CV_SIMULTANEOUS, hes__cv_sens, ws->yS) != CV_SUCCESS ||
+        CVodeSetSensErrCon(ws->cvode, SUNTRUE) != CV_SUCCESS ||
+        CVodeSensToggleOff(ws->cvode) != CV_SUCCESS)
+        return -1;
+    return 0;
+}
+
+static void ws_free(hes_mode_ws *ws)
+{
+    if (ws->cvode)
+        CVodeFree(&ws->cvode);
+    if (ws->yS)
+        N_VDestroyVectorArray(ws->yS, ws->n);
+    if (ws->LS)
+        SUNLinSolFree(ws->LS);
+    if (ws->J)
+        SUNMatDestroy(ws->J);
+    if (ws->y)
+        N_VDestroy(ws->y);
+    free(ws->root_tr);
+    free(ws->rootsfound);
+    free(ws->jac);
+}
+
+hes_system *hes_system_create(const hes_model *model)
+{
+    if (hes_model_validate(model, NULL, 0) != HES_OK)
+        return NULL;
+    hes_system *sys = calloc(1, sizeof *sys);
+    if (!sys)
+        return NULL;
+    sys->model = model;
+    sys->set = default_settings(model);
+    sys->p = malloc(sizeof(double) * (size_t)(model->n_params > 0 ? model->n_params : 1));
+    sys->armed = calloc((size_t)model->n_transitions + 1, 1);
+    sys->ws = calloc((size_t)model->n_modes, sizeof *sys->ws);
+    for (int i = 0; i < model->n_modes; i++)
+        if (model->modes[i].dim > sys->nmax)
+            sys->nmax = model->modes[i].dim;
+    sys->work_len = (size_t)(3 * sys->nmax + 4);
+    sys->work = malloc(sizeof(double) * sys->work_len);
+    if (!sys->p || !sys->armed || !sys->ws || !sys->work ||
+        SUNContext_Create(NULL, &sys->ctx) != 0) {
+        hes_system_destroy(sys);
+        return NULL;
+    }
+    for (int i = 0; i < model->n_params; i++)
+        sys->p[i] = model->params[i].value;
+    for (int i = 0; i < model->n_modes; i++)
+        if (ws_init(sys, &sys->ws[i], i) != 0) {
+            hes_system_destroy(sys);
+            return NULL;
+        }
+    return sys;
+}
+
+void hes_system_destroy(hes_system *sys)
+{
+    if (!sys)
+        return;
+    if (sys->ws)
+        for (int i = 0; i < sys->model->n_modes; i++)
+            ws_free(&sys->ws[i]);
+    free(sys->ws);
+    if (sys->ctx)
+        SUNContext_Free(&sys->ctx);
+    free(sys->p);
+    free(sys->armed);
+    free(sys->work);
+    free(sys);
+}
+
+const hes_model *hes_system_model(const hes_system *sys) { return sys->model; }
+const char *hes_system_errmsg(const hes_system *sys) { return sys->errmsg; }
+hes_settings hes_system_get_settings(const hes_system *sys) { return sys->set; }
+const double *hes_system_params(const hes_system *sys) { return sys->p; }
+
+hes_status hes_system_set_settings(hes_system *sys, const hes_settings *s)
+{
+    if (!(s->rtol > 0 && s->atol > 0 && s->graze_tol >= 0 && s->zeno_events >= 2 &&
+          s->zeno_window >= 0 && s->max_events > 0 && s->max_phase_time > 0 &&
+          s->newton_tol > 0 && s->newton_maxiter > 0 && s->fd_step > 0 && s->fd_step < 1))
+        return hes__fail(sys, HES_EINVAL, "invalid solver settings");
+    sys->set = *s;
+    return HES_OK;
+}
+
+static hes_status check_value(hes_system *sys, int i, double v)
+{
+    const hes_param *pp = &sys->model->params[i];
+    if (!isfinite(v))
+        return hes__fail(sys, HES_EINVAL, "parameter %s = %g is not a finite number", pp->name, v);
+    if ((pp->flags & HES_PARAM_POSITIVE) && !(v > 0))
+        return hes__fail(sys, HES_EINVAL, "parameter %s = %g must be positive", pp->name, v);
+    if (v < pp->min || v > pp->max)
+        return hes__fail(sys, HES_EINVAL, "parameter %s = %g is outside its valid range [%g, %g]",
+                         pp->name, v, pp->min, pp->max);
+    return HES_OK;
+}
+
+hes_status hes_system_set_param(hes_system *sys, const char *name, double value)
+{
+    int i = hes_model_param_index(sys->model, name);
+    if (i < 0)
+        return hes__fail(sys, HES_ENOTFOUND, "model '%s' has no parameter '%s'",
+                         sys->model->name, name ? name : "(null)");
+    hes_status st = check_value(sys, i, value);
+    if (st == HES_OK)
+        sys->p[i] = value;
+    return st;
+}
+
+hes_status hes_system_get_param(const hes_system *sys, const char *name, double *value)
+{
+    int i = hes_model_param_index(sys->model, name);
+    if (i < 0)
+        return HES_ENOTFOUND;
+    *value = sys->p[i];
+    return HES_OK;
+}
+
+hes_status hes_system_check_params(hes_system *sys)
+{
+    for (int i = 0; i < sys->model->n_params; i++) {
+        hes_status st = check_value(sys, i, sys->p[i]);
+        if (st != HES_OK)
+            return st;
+    }
+    if (sys->model->validate) {
+        char msg[256] = "";
+        if (sys->model->validate(sys->p, msg, sizeof msg, sys->model->data) != 0)
+            return hes__fail(sys, HES_EINVAL, "%s", msg[0] ? msg : "invalid parameters");
+    }
+    return HES_OK;
+}

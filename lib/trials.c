@@ -1,0 +1,188 @@
+/*
+ * trials.c - the perturbation experiment of the paper's Fig. 3: initial
+ * states drawn uniformly in a ball around the orbit's section state, each
+ * simulated for a number of periods with every guard armed, recording the
+ * 2-norm error to the section state after every period (at each section
+ * event for autonomous orbits, at t0 + kT for non-autonomous ones).
+ * The random generator (splitmix64) lives on the stack: no global state.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hes_internal.h"
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
+static unsigned long long splitmix64(unsigned long long *s)
+{
+    unsigned long long z = (*s += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static double uniform01(unsigned long long *s)
+{
+    return (double)(splitmix64(s) >> 11) * 0x1.0p-53;
+}
+
+static double gaussian(unsigned long long *s)
+{
+    double u = uniform01(s), v = uniform01(s);
+    return sqrt(-2.0 * log(1.0 - u)) * cos(2.0 * M_PI * v);
+}
+
+/* Uniform in the n-ball of radius r: gaussian direction, radius r U^(1/n). */
+static void ball_point(unsigned long long *s, int n, double r, double *d)
+{
+    double nn = 0;
+    for (int i = 0; i < n; i++) {
+        d[i] = gaussian(s);
+        nn += d[i] * d[i];
+    }
+    double scale = nn > 0 ? r * pow(uniform01(s), 1.0 / n) / sqrt(nn) : 0.0;
+    for (int i = 0; i < n; i++)
+        d[i] *= scale;
+}
+
+static double dist(const double *a, const double *b, int n)
+{
+    double s = 0;
+    for (int i = 0; i < n; i++)
+        s += (a[i] - b[i]) * (a[i] - b[i]);
+    return sqrt(s);
+}
+
+void hes_trials_free(hes_trials *t)
+{
+    if (!t)
+        return;
+    for (int i = 0; t->trials && i < t->n_trials; i++) {
+        free(t->trials[i].x0);
+        free(t->trials[i].error);
+    }
+    free(t->trials);
+    memset(t, 0, sizeof *t);
+}
+
+/* A trajectory that strays this far has left the orbit for good. */
+static double divergence_bound(const double *x, int n)
+{
+    double s = 0;
+    for (int i = 0; i < n; i++)
+        s += x[i] * x[i];
+    return 1e3 * (1.0 + sqrt(s));
+}
+
+static void run_trial(hes_system *sys, const hes_orbit *orbit, int steps, hes_trial *tr)
+{
+    const hes_orbit_spec *o = &sys->model->orbit;
+    int n = orbit->n;
+    double bound = divergence_bound(orbit->x0, n);
+    hes_traj traj;
+    hes_sim_opts opts = hes_sim_opts_default();
+    opts.after_transition = o->section;
+    tr->failure = HES_OK;
+    if (orbit->autonomous) {
+        opts.section = o->section;
+        opts.n_section = steps;
+        hes_status st = hes_simulate(sys, orbit->mode, 0.0, 0.0, tr->x0, &opts, &traj);
+        for (int k = 0; k < traj.n_events && tr->steps_completed < steps; k++) {
+            const hes_event *ev = &traj.events[k];
+            if (ev->transition != o->section)
+                continue;
+            double e = dist(ev->x_plus, orbit->x0, n);
+            tr->error[tr->steps_completed++] = e;
+            if (e > bound) {
+                st = HES_EDIVERGED;
+                break;
+            }
+        }
+        if (st != HES_OK) {
+            tr->failure = st;
+            snprintf(tr->failure_msg, sizeof tr->failure_msg, "%s",
+                     st == HES_EDIVERGED ? "error exceeded the divergence bound" : sys->errmsg);
+        }
+        hes_traj_free(&traj);
+        return;
+    }
+    /* non-autonomous: sample the stroboscopic map at t0 + kT */
+    int mode = orbit->mode;
+    double t = orbit->t0, *x = malloc(sizeof(double) * (size_t)sys->nmax);
+    if (!x) {
+        tr->failure = HES_ENOMEM;
+        return;
+    }
+    memcpy(x, tr->x0, sizeof(double) * (size_t)n);
+    for (int k = 1; k <= steps; k++) {
+        opts.t_end = orbit->t0 + k * orbit->period;
+        hes_status st = hes_simulate(sys, mode, t, t, x, &opts, &traj);
+        opts.after_transition = -1;
+        if (st == HES_OK) {
+            const hes_phase *ph = &traj.phases[traj.n_phases - 1];
+            mode = ph->mode;
+            t = opts.t_end;
+            memcpy(x, ph->x1, sizeof(double) * (size_t)sys->model->modes[mode].dim);
+            if (mode != orbit->mode) {
+                st = hes__fail(sys, HES_EDIVERGED, "in mode '%s' at t0 + %d T",
+                               sys->model->modes[mode].name, k);
+            } else {
+                double e = dist(x, orbit->x0, n);
+                tr->error[tr->steps_completed++] = e;
+                if (e > bound)
+                    st = HES_EDIVERGED;
+            }
+        }
+        hes_traj_free(&traj);
+        if (st != HES_OK) {
+            tr->failure = st;
+            snprintf(tr->failure_msg, sizeof tr->failure_msg, "%s",
+                     st == HES_EDIVERGED && tr->steps_completed > 0 &&
+                     tr->error[tr->steps_completed - 1] > bound
+                         ? "error exceeded the divergence bound" : sys->errmsg);
+            break;
+        }
+    }
+    free(x);
+}
+
+hes_status hes_trials_run(hes_system *sys, const hes_orbit *orbit, int n_trials,
+                          double radius, int steps, unsigned long seed, double tol,
+                          hes_trials *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!sys || !orbit || !orbit->x0 || n_trials < 1 || steps < 1 || !(radius >= 0) ||
+        !isfinite(radius) || !(tol > 0))
+        return sys ? hes__fail(sys, HES_EINVAL, "trials: need trials >= 1, steps >= 1, "
+                               "radius >= 0 and tol > 0") : HES_EINVAL;
+    int n = orbit->n;
+    unsigned long long s = seed;
+    out->n_trials = n_trials;
+    out->steps = steps;
+    out->n = n;
+    out->tol = tol;
+    out->trials = calloc((size_t)n_trials, sizeof *out->trials);
+    if (!out->trials)
+        return hes__fail(sys, HES_ENOMEM, "out of memory");
+    for (int i = 0; i < n_trials; i++) {
+        hes_trial *tr = &out->trials[i];
+        tr->x0 = malloc(sizeof(double) * (size_t)n);
+        tr->error = malloc(sizeof(double) * (size_t)steps);
+        if (!tr->x0 || !tr->error) {
+            hes_trials_free(out);
+            return hes__fail(sys, HES_ENOMEM, "out of memory");
+        }
+        ball_point(&s, n, radius, tr->x0);
+        for (int j = 0; j < n; j++)
+            tr->x0[j] += orbit->x0[j];
+        run_trial(sys, orbit, steps, tr);
+        if (tr->failure == HES_OK && tr->steps_completed == steps &&
+            tr->error[steps - 1] < tol)
+            out->converged++;
+    }
+    return HES_OK;
+}

@@ -1,0 +1,13 @@
+/*
+ * problems.h - the built-in models (one file each in problems/), listed by
+ * registry.c.  Each is the same plain data + callbacks a user plugin provides.
+ */
+#ifndef HES_PROBLEMS_H
+#define HES_PROBLEMS_H
+
+#include "hes.h"
+
+extern const hes_model hes_problem_paddle_juggler;
+extern const hes_model hes_problem_slip_hopper;
+
+#endif

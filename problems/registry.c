@@ -1,0 +1,29 @@
+/*
+ * registry.c - the table of built-in problems and their lookup by name.
+ */
+#include <string.h>
+
+#include "problems.h"
+
+static const hes_model *const problems[] = {
+    &hes_problem_paddle_juggler,
+    &hes_problem_slip_hopper,
+};
+
+int hes_problem_count(void)
+{
+    return (int)(sizeof problems / sizeof problems[0]);
+}
+
+const hes_model *hes_problem_get(int i)
+{
+    return i >= 0 && i < hes_problem_count() ? problems[i] : NULL;
+}
+
+const hes_model *hes_problem_find(const char *name)
+{
+    for (int i = 0; name && i < hes_problem_count(); i++)
+        if (strcmp(problems[i]->name, name) == 0)
+            return problems[i];
+    return NULL;
+}

@@ -341,12 +341,15 @@ typedef struct {
     int n;                   /* dimension of the analysed matrix */
     int n_mult;              /* nontrivial multipliers (n, or n - 1 autonomous) */
     double *re, *im;         /* n_mult multipliers sorted by modulus, descending */
-    double *vr, *vl;         /* n x n right/left eigenvectors of the full
-                                eigenproblem in LAPACK dgeev layout */
-    double *all_re, *all_im; /* all n eigenvalues in dgeev order */
-    int *order;              /* order[k]: dgeev index of multiplier k */
-    int trivial;             /* dgeev index of the dropped trivial eigenvalue, or -1 */
-    double trivial_abs;      /* its modulus (should be ~0) */
+    double *abs;             /* their moduli */
+    double *vr, *vl;         /* n x n right/left eigenvectors of the analysed
+                                matrix in LAPACK dgeev layout (column j, or the
+                                pair j, j+1 as real and imaginary parts) */
+    double *all_re, *all_im; /* all n eigenvalues of the analysed matrix */
+    int *order;              /* order[k]: index in all_* of multiplier k */
+    int trivial;             /* index of the trivial eigenvalue 0 (autonomous: n - 1), or -1 */
+    double trivial_abs;      /* |normal^T P| / max(1, |P|_F): how far P is from mapping
+                                into the section (~1e-16; above 1e-8 is an error) */
     double psi;              /* max |lambda| of the nontrivial multipliers */
     double cond;             /* condition number 1/|w^H v| (unit eigenvectors) of the
                                 maximising multiplier; huge when it is repeated or
@@ -354,11 +357,13 @@ typedef struct {
     int stable;              /* psi < 1 */
 } hes_stability;
 
-/* Multipliers of a monodromy (dgeev with left and right eigenvectors).  For
- * an autonomous monodromy it analyses mono->proj and drops the eigenvalue
- * whose left eigenvector is most nearly parallel to mono->normal (never "the
- * eigenvalue nearest 1" or nearest 0); HES_EDEFECTIVE if none is parallel to
- * within 1e-2. */
+/* Multipliers of a monodromy (dgeev with left and right eigenvectors).
+ * Non-autonomous: the eigenvalues of mono->phi.  Autonomous: mono->proj maps
+ * into the section (normal^T P = 0), so in an orthonormal basis [Q, normal]
+ * it is block triangular [[Q^T P Q, *], [0, 0]]: the nontrivial multipliers
+ * are exactly the eigenvalues of Q^T P Q, the trivial one is the 0 of the
+ * normal direction (never "the eigenvalue nearest 1" or nearest 0).
+ * HES_EDEFECTIVE if P does not map into the section. */
 hes_status hes_stability_compute(const hes_monodromy *mono, hes_stability *st);
 void hes_stability_free(hes_stability *st);
 
@@ -400,7 +405,9 @@ typedef struct {
 } hes_analysis;
 
 /* orbit -> monodromy -> multipliers.  With check != 0 also recomputes the
- * analysed matrix by central differences of the full nonlinear return map. */
+ * analysed matrix by central differences of the full nonlinear return map.
+ * On failure *res is left empty (nothing to free); on success release it with
+ * hes_analysis_free(). */
 hes_status hes_analyze(hes_system *sys, int check, hes_analysis *res);
 void hes_analysis_free(hes_analysis *res);
 
@@ -423,6 +430,8 @@ typedef struct {
     hes_trial *trials;
     int converged;           /* trials completing all steps with final error < tol */
     double tol;
+    double radius;           /* of the ball the initial states were drawn from */
+    unsigned long seed;
 } hes_trials;
 
 /* The paper's Fig. 3 experiment: n_trials initial states uniform in the ball
@@ -438,10 +447,12 @@ void hes_trials_free(hes_trials *t);
 
 /* JSON documents of DESIGN.md section 5 (Jansson), as malloc'd strings the
  * caller frees; NULL on allocation failure.  hes_analysis_json gives
- * "problem", "params", "orbit", "monodromy", "multipliers", "psi", "stable"
- * and, when res->have_check, "check". */
+ * "problem", "params", "orbit", "monodromy", "multipliers", "psi", "stable",
+ * for autonomous orbits "return_map" (the projected matrix the multipliers
+ * come from) and, when res->have_check, "check". */
 char *hes_analysis_json(const hes_system *sys, const hes_analysis *res);
-/* "problem", "params", "orbit" (section state), "trials", "converged", "tol". */
+/* "problem", "params", "orbit" (section state), "trials", "converged", "tol",
+ * "radius", "seed". */
 char *hes_trials_json(const hes_system *sys, const hes_orbit *orbit,
                       const hes_trials *trials);
 

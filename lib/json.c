@@ -169,7 +169,7 @@ static json_t *multipliers_json(const hes_stability *st)
         if (m) {
             err |= put(m, "re", number_json(st->re[k]));
             err |= put(m, "im", number_json(st->im[k]));
-            err |= put(m, "abs", number_json(hypot(st->re[k], st->im[k])));
+            err |= put(m, "abs", number_json(st->abs[k]));
             if (err) {
                 json_decref(m);
                 m = NULL;
@@ -224,6 +224,8 @@ char *hes_analysis_json(const hes_system *sys, const hes_analysis *res)
     err |= put(doc, "params", params_json(sys));
     err |= put(doc, "orbit", orbit_json(model, &res->orbit, 1));
     err |= put(doc, "monodromy", matrix_rows_json(res->mono.phi, res->mono.n));
+    if (res->mono.autonomous && res->mono.proj)
+        err |= put(doc, "return_map", matrix_rows_json(res->mono.proj, res->mono.n));
     err |= put(doc, "multipliers", multipliers_json(&res->stab));
     err |= put(doc, "psi", number_json(res->stab.psi));
     err |= put(doc, "stable", json_boolean(res->stab.stable));
@@ -286,6 +288,8 @@ char *hes_trials_json(const hes_system *sys, const hes_orbit *orbit,
     err |= put(doc, "trials", list);
     err |= put(doc, "converged", json_integer(trials->converged));
     err |= put(doc, "tol", number_json(trials->tol));
+    err |= put(doc, "radius", number_json(trials->radius));
+    err |= put(doc, "seed", json_integer((json_int_t)trials->seed));
     if (err) {
         json_decref(doc);
         return NULL;

@@ -264,10 +264,13 @@ hes_status hes_simulate(hes_system *sys, int mode, double t0, double tm0,
         if (k < 0)
             break; /* reached t_end */
 
-        /* the event */
+        /* the event: Zeno is judged first (the events of a Zeno execution
+         * also become tangential as they accumulate), then transversality */
         const hes_transition *T = &m->transitions[k];
-        int nj = m->modes[T->to].dim;
-        if ((st = hes__event_transversal(sys, k, tret, ph->x1)) != HES_OK)
+        int nj = m->modes[T->to].dim, ne = traj->n_events + 1;
+        int zeno = (ne >= nz && ph->t1 - traj->events[ne - nz].t <= sys->set.zeno_window) ||
+                   ne > sys->set.max_events;
+        if (!zeno && (st = hes__event_transversal(sys, k, tret, ph->x1)) != HES_OK)
             break;
         hes_event *ev = push_event(traj, &ecap);
         if (!ev || !(ev->x_minus = dup(ph->x1, n)) || !(ev->x_plus = malloc(sizeof(double) * (size_t)nj))) {
@@ -279,15 +282,14 @@ hes_status hes_simulate(hes_system *sys, int mode, double t0, double tm0,
         ev->tm = tret;
         if ((st = hes__reset(sys, k, tret, ph->x1, ev->x_plus)) != HES_OK)
             break;
-        int ne = traj->n_events;
-        if (ne >= nz && ev->t - traj->events[ne - nz].t <= sys->set.zeno_window) {
-            st = hes__fail(sys, HES_EZENO,
-                           "%d events within %.3g time units (last '%s' at t = %.17g)",
-                           nz, ev->t - traj->events[ne - nz].t, T->name, ev->t);
-            break;
-        }
-        if (ne >= sys->set.max_events) {
-            st = hes__fail(sys, HES_EZENO, "more than %d events in one simulation", sys->set.max_events);
+        if (zeno) { /* the event is logged, the execution stops */
+            if (ne > sys->set.max_events)
+                st = hes__fail(sys, HES_EZENO, "more than %d events in one simulation",
+                               sys->set.max_events);
+            else
+                st = hes__fail(sys, HES_EZENO,
+                               "%d events within %.3g time units (last '%s' at t = %.17g)",
+                               nz, ev->t - traj->events[ne - nz].t, T->name, ev->t);
             break;
         }
         seq_pos++;

@@ -20,6 +20,7 @@ void hes_stability_free(hes_stability *st)
         return;
     free(st->re);
     free(st->im);
+    free(st->abs);
     free(st->vr);
     free(st->vl);
     free(st->all_re);
@@ -63,64 +64,185 @@ static double eig_condition(const double *vl, const double *vr, const double *wi
     return s > 0 ? 1.0 / s : INFINITY;
 }
 
+/* Orthonormal basis Q (n x (n-1)) of the plane normal to the unit vector nh:
+ * columns 2..n of the Householder reflector that maps nh to -+e_1. */
+static void section_basis(const double *nh, int n, double *Q, double *u)
+{
+    double s = nh[0] >= 0 ? 1.0 : -1.0, uu = 0;
+    for (int i = 0; i < n; i++)
+        u[i] = nh[i];
+    u[0] += s;
+    for (int i = 0; i < n; i++)
+        uu += u[i] * u[i];
+    for (int j = 1; j < n; j++)
+        for (int i = 0; i < n; i++)
+            Q[i + (size_t)(j - 1) * n] = (i == j) - 2.0 * u[i] * u[j] / uu;
+}
+
+/*
+ * Autonomous case.  The return-map Jacobian maps into the section:
+ * normal^T P = 0.  In the orthonormal basis [Q, nh] (nh the unit normal)
+ *     P = [[M, b], [0, 0]],   M = Q^T P Q,  b = Q^T P nh,
+ * so its eigenvalues are eig(M) and the trivial 0, exactly, whatever the
+ * nontrivial multipliers are (one may be 0 as well, e.g. after a plastic
+ * impact).  Eigenvectors of P for an eigenvalue lambda of M: right Q v,
+ * left Q w + nh d with conj(d) = w^H b / lambda (0 when lambda = 0).
+ * The trivial eigenvalue is stored last (index n - 1): left eigenvector nh,
+ * right eigenvector Q y + nh with M y = -b (zero if M is singular).
+ */
+static hes_status deflate_section(const double *P, const double *normal, int n,
+                                  hes_stability *st)
+{
+    int m = n - 1;
+    size_t nn = (size_t)n * n;
+    double *mem = malloc(sizeof(double) * (4 * nn + 4 * (size_t)n));
+    if (!mem)
+        return HES_ENOMEM;
+    double *Q = mem, *M = Q + nn, *VL = M + nn, *VR = VL + nn, *nh = VR + nn,
+           *b = nh + n, *u = b + n, *t = u + n;
+    hes_status status = HES_OK;
+    double nn2 = 0, pf = 0, res = 0;
+    for (int i = 0; i < n; i++)
+        nn2 += normal[i] * normal[i];
+    for (size_t i = 0; i < nn; i++)
+        pf += P[i] * P[i];
+    if (!(nn2 > 0)) {
+        status = HES_EDEFECTIVE;
+        goto out;
+    }
+    for (int i = 0; i < n; i++)
+        nh[i] = normal[i] / sqrt(nn2);
+    for (int j = 0; j < n; j++) { /* |P^T nh| */
+        double d = 0;
+        for (int i = 0; i < n; i++)
+            d += nh[i] * P[i + (size_t)j * n];
+        res += d * d;
+    }
+    st->trivial_abs = sqrt(res) / fmax(1.0, sqrt(pf));
+    if (!(st->trivial_abs <= 1e-8)) { /* P does not map into the section */
+        status = HES_EDEFECTIVE;
+        goto out;
+    }
+    section_basis(nh, n, Q, u);
+    /* t = P nh, b = Q^T t; M = Q^T P Q (PQ in VR as scratch) */
+    hes__matmul(n, n, 1, P, nh, t);
+    for (int j = 0; j < m; j++) {
+        double s = 0;
+        for (int i = 0; i < n; i++)
+            s += Q[i + (size_t)j * n] * t[i];
+        b[j] = s;
+    }
+    hes__matmul(n, n, m, P, Q, VR);
+    for (int j = 0; j < m; j++)
+        for (int i = 0; i < m; i++) {
+            double s = 0;
+            for (int l = 0; l < n; l++)
+                s += Q[l + (size_t)i * n] * VR[l + (size_t)j * n];
+            M[i + (size_t)j * m] = s;
+        }
+    st->trivial = m;
+    st->all_re[m] = st->all_im[m] = 0.0;
+    if (m > 0 && LAPACKE_dgeev(LAPACK_COL_MAJOR, 'V', 'V', m, M, m, st->all_re, st->all_im,
+                               VL, m, VR, m) != 0) {
+        status = HES_ESOLVER;
+        goto out;
+    }
+    for (int j = 0; j < m; j++) {
+        /* right: Q v (real and imaginary columns alike) */
+        hes__matmul(n, m, 1, Q, VR + (size_t)j * m, st->vr + (size_t)j * n);
+        hes__matmul(n, m, 1, Q, VL + (size_t)j * m, st->vl + (size_t)j * n);
+    }
+    for (int j = 0; j < m; j++) {
+        double lr = st->all_re[j], li = st->all_im[j];
+        if (li < 0)
+            continue; /* handled with its conjugate */
+        const double *a = VL + (size_t)j * m, *c = li > 0 ? VL + (size_t)(j + 1) * m : NULL;
+        double sr = 0, si = 0; /* s = w^H b */
+        for (int i = 0; i < m; i++) {
+            sr += a[i] * b[i];
+            if (c)
+                si -= c[i] * b[i];
+        }
+        double den = lr * lr + li * li, dr = 0, di = 0;
+        if (den > 0) { /* d = conj(s / lambda) */
+            dr = (sr * lr + si * li) / den;
+            di = -(si * lr - sr * li) / den;
+        }
+        for (int i = 0; i < n; i++) {
+            st->vl[i + (size_t)j * n] += nh[i] * dr;
+            if (c)
+                st->vl[i + (size_t)(j + 1) * n] += nh[i] * di;
+        }
+    }
+    /* trivial eigenvector pair */
+    for (int i = 0; i < n; i++)
+        st->vl[i + (size_t)m * n] = nh[i];
+    memset(st->vr + (size_t)m * n, 0, sizeof(double) * (size_t)n);
+    if (m > 0) {
+        int *ipiv = (int *)u; /* n doubles hold m ints */
+        double *Mc = VL;
+        hes__matmul(n, n, m, P, Q, VR);
+        for (int j = 0; j < m; j++)
+            for (int i = 0; i < m; i++) {
+                double s = 0;
+                for (int l = 0; l < n; l++)
+                    s += Q[l + (size_t)i * n] * VR[l + (size_t)j * n];
+                Mc[i + (size_t)j * m] = s;
+            }
+        for (int i = 0; i < m; i++)
+            t[i] = -b[i];
+        if (LAPACKE_dgesv(LAPACK_COL_MAJOR, m, 1, Mc, m, ipiv, t, m) == 0) {
+            hes__matmul(n, m, 1, Q, t, st->vr + (size_t)m * n);
+            for (int i = 0; i < n; i++)
+                st->vr[i + (size_t)m * n] += nh[i];
+        }
+    } else {
+        st->vr[0] = 1.0;
+    }
+out:
+    free(mem);
+    return status;
+}
+
 hes_status hes_stability_compute(const hes_monodromy *mono, hes_stability *st)
 {
     memset(st, 0, sizeof *st);
     const double *M = mono->autonomous ? mono->proj : mono->phi;
     int n = mono->n;
-    const double *normal = mono->normal;
-    if (!M || n < 1 || (mono->autonomous && !normal))
+    if (!M || n < 1 || (mono->autonomous && !mono->normal))
         return HES_EINVAL;
     double *a = malloc(sizeof(double) * (size_t)n * n);
     double *buf = malloc(sizeof(double) * 4 * (size_t)n);
     st->n = n;
     st->all_re = malloc(sizeof(double) * (size_t)n);
     st->all_im = malloc(sizeof(double) * (size_t)n);
-    st->vr = malloc(sizeof(double) * (size_t)n * n);
-    st->vl = malloc(sizeof(double) * (size_t)n * n);
+    st->vr = calloc((size_t)n * n, sizeof(double));
+    st->vl = calloc((size_t)n * n, sizeof(double));
     st->re = malloc(sizeof(double) * (size_t)n);
     st->im = malloc(sizeof(double) * (size_t)n);
+    st->abs = malloc(sizeof(double) * (size_t)n);
     st->order = malloc(sizeof(int) * (size_t)n);
     hes_status status = HES_OK;
     if (!a || !buf || !st->all_re || !st->all_im || !st->vr || !st->vl || !st->re ||
-        !st->im || !st->order) {
+        !st->im || !st->abs || !st->order) {
         status = HES_ENOMEM;
         goto out;
     }
-    if (!hes__all_finite(M, n * n)) {
+    if (!hes__all_finite(M, n * n) || (mono->autonomous && !hes__all_finite(mono->normal, n))) {
         status = HES_ENONFINITE;
-        goto out;
-    }
-    memcpy(a, M, sizeof(double) * (size_t)n * n);
-    if (LAPACKE_dgeev(LAPACK_COL_MAJOR, 'V', 'V', n, a, n, st->all_re, st->all_im,
-                      st->vl, n, st->vr, n) != 0) {
-        status = HES_ESOLVER;
         goto out;
     }
     st->trivial = -1;
     if (mono->autonomous) {
-        double fn = 0, best = -1;
-        for (int i = 0; i < n; i++)
-            fn += normal[i] * normal[i];
-        for (int j = 0; j < n; j++) {
-            if (st->all_im[j] != 0.0)
-                continue;
-            double d = 0, vn = 0;
-            for (int i = 0; i < n; i++) {
-                d += st->vl[i + (size_t)j * n] * normal[i];
-                vn += st->vl[i + (size_t)j * n] * st->vl[i + (size_t)j * n];
-            }
-            double c = fabs(d) / sqrt(fn * vn);
-            if (c > best) {
-                best = c;
-                st->trivial = j;
-            }
-        }
-        if (st->trivial < 0 || best < 0.99) {
-            status = HES_EDEFECTIVE; /* no left eigenvector along the section normal */
+        if ((status = deflate_section(M, mono->normal, n, st)) != HES_OK)
+            goto out;
+    } else {
+        memcpy(a, M, sizeof(double) * (size_t)n * n);
+        if (LAPACKE_dgeev(LAPACK_COL_MAJOR, 'V', 'V', n, a, n, st->all_re, st->all_im,
+                          st->vl, n, st->vr, n) != 0) {
+            status = HES_ESOLVER;
             goto out;
         }
-        st->trivial_abs = fabs(st->all_re[st->trivial]);
     }
     int k = 0;
     for (int j = 0; j < n; j++)
@@ -140,8 +262,9 @@ hes_status hes_stability_compute(const hes_monodromy *mono, hes_stability *st)
     for (int i = 0; i < k; i++) {
         st->re[i] = st->all_re[st->order[i]];
         st->im[i] = st->all_im[st->order[i]];
+        st->abs[i] = hypot(st->re[i], st->im[i]);
     }
-    st->psi = k > 0 ? hypot(st->re[0], st->im[0]) : 0.0;
+    st->psi = k > 0 ? st->abs[0] : 0.0;
     st->cond = k > 0 ? eig_condition(st->vl, st->vr, st->all_im, n, st->order[0], buf) : 1.0;
     st->stable = st->psi < 1.0;
 out:

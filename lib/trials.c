@@ -165,6 +165,8 @@ hes_status hes_trials_run(hes_system *sys, const hes_orbit *orbit, int n_trials,
     out->steps = steps;
     out->n = n;
     out->tol = tol;
+    out->radius = radius;
+    out->seed = seed;
     out->trials = calloc((size_t)n_trials, sizeof *out->trials);
     if (!out->trials)
         return hes__fail(sys, HES_ENOMEM, "out of memory");

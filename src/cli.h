@@ -1,0 +1,84 @@
+/*
+ * cli.h - shared pieces of the hes program: the subcommand entry points that
+ * main.c dispatches to, and the helpers every subcommand uses to look up a
+ * problem, parse numbers and -p NAME=VALUE assignments, and turn a library
+ * status into a message and an exit status (DESIGN.md section 5: 0 success,
+ * 1 the computation failed, 2 bad usage or bad input).
+ *
+ * The program only parses, calls libhes and prints; nothing here computes.
+ */
+#ifndef HES_CLI_H
+#define HES_CLI_H
+
+#include <stdio.h>
+
+#include "hes.h"
+
+/* Exit statuses of the program. */
+#define CLI_EXIT_OK      0
+#define CLI_EXIT_FAILURE 1
+#define CLI_EXIT_USAGE   2
+
+/*
+ * Subcommands.  argv[0] is the display name of the command ("hes analyze"),
+ * which getopt uses in its own messages; the remaining arguments are the
+ * command's.  Each returns the exit status.
+ */
+int cmd_list(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+int cmd_analyze(int argc, char **argv);
+int cmd_simulate(int argc, char **argv);
+
+/* Usage texts, printed by `hes CMD --help` (stdout) and on bad usage (stderr). */
+void cmd_list_usage(FILE *out);
+void cmd_info_usage(FILE *out);
+void cmd_analyze_usage(FILE *out);
+void cmd_simulate_usage(FILE *out);
+
+/* The built-in problem called `name`; prints "hes: unknown problem 'X' (try
+ * 'hes list')" to stderr and returns NULL when there is none. */
+const hes_model *cli_find_problem(const char *name);
+
+/* Strict number parsing: the whole of `text` must be a number (no empty
+ * string, no surrounding blanks or trailing characters).  Return 0 on
+ * success, -1 when `text` is not a number (or out of range for an integer),
+ * and cli_parse_double -2 for NaN and infinities.  Nothing is printed. */
+int cli_parse_double(const char *text, double *value);
+int cli_parse_int(const char *text, int *value);
+int cli_parse_ulong(const char *text, unsigned long *value);
+
+/* The -p NAME=VALUE assignments of a command line, in the order given; they
+ * point into argv. */
+typedef struct {
+    int n, cap;
+    const char **items;
+} cli_assignments;
+
+void cli_assignments_init(cli_assignments *a);
+/* Appends one assignment; returns -1 (after printing) on allocation failure. */
+int cli_assignments_add(cli_assignments *a, const char *item);
+void cli_assignments_free(cli_assignments *a);
+
+/* Applies the assignments to the system in order.  Returns 0, or
+ * CLI_EXIT_USAGE after printing why: malformed "NAME=VALUE", unknown name
+ * (with the list of valid ones), not a finite number, or a value the library
+ * refuses (with hes_system_errmsg). */
+int cli_apply_params(hes_system *sys, const cli_assignments *a);
+
+/* Prints "hes: <hes_strerror>: <hes_system_errmsg>" to stderr (the detail is
+ * left out when the system has none, or sys is NULL) and returns the exit
+ * status for the status (hes_status_exit_code). */
+int cli_report_status(hes_status status, const hes_system *sys);
+
+/* Creates the system of `model` and applies the assignments.  Returns the
+ * system, or NULL with *exit_code set after printing why. */
+hes_system *cli_system_setup(const hes_model *model, const cli_assignments *a,
+                             int *exit_code);
+
+/* Prints a vector as "[a, b, c]" with the given printf conversion for doubles. */
+void cli_print_vector(FILE *out, const double *v, int n, const char *fmt);
+
+/* Name of state `i` of mode `mode`, or NULL when the model gives no names. */
+const char *cli_state_name(const hes_model *model, int mode, int i);
+
+#endif /* HES_CLI_H */

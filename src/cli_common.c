@@ -1,0 +1,255 @@
+/*
+ * cli_common.c - helpers shared by the subcommands of the hes program:
+ * problem lookup, strict number parsing, the -p NAME=VALUE assignments, and
+ * the mapping of a library status to a message and an exit status.
+ *
+ * All messages go to stderr and start with "hes: "; stdout is reserved for
+ * the command's result (one JSON object with --json).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+const hes_model *cli_find_problem(const char *name)
+{
+    const hes_model *model = hes_problem_find(name);
+
+    if (!model)
+        fprintf(stderr, "hes: unknown problem '%s' (try 'hes list')\n", name);
+    return model;
+}
+
+/* strtod/strtol skip leading blanks and accept an empty string as 0; a
+ * command-line number must be exactly a number. */
+static int number_text_plausible(const char *text)
+{
+    return text && text[0] != '\0' && !isspace((unsigned char)text[0]);
+}
+
+int cli_parse_double(const char *text, double *value)
+{
+    char *end;
+    double v;
+
+    if (!number_text_plausible(text))
+        return -1;
+    errno = 0;
+    v = strtod(text, &end);
+    if (end == text || *end != '\0')
+        return -1;
+    if (!isfinite(v))
+        return -2; /* "nan", "inf", or an overflow to HUGE_VAL */
+    *value = v;
+    return 0;
+}
+
+int cli_parse_int(const char *text, int *value)
+{
+    char *end;
+    long v;
+
+    if (!number_text_plausible(text))
+        return -1;
+    errno = 0;
+    v = strtol(text, &end, 10);
+    if (end == text || *end != '\0' || errno == ERANGE || v < INT_MIN || v > INT_MAX)
+        return -1;
+    *value = (int)v;
+    return 0;
+}
+
+int cli_parse_ulong(const char *text, unsigned long *value)
+{
+    char *end;
+    unsigned long v;
+
+    /* strtoul accepts "-1" and wraps it around; a seed is never negative. */
+    if (!number_text_plausible(text) || text[0] == '-')
+        return -1;
+    errno = 0;
+    v = strtoul(text, &end, 10);
+    if (end == text || *end != '\0' || errno == ERANGE)
+        return -1;
+    *value = v;
+    return 0;
+}
+
+void cli_assignments_init(cli_assignments *a)
+{
+    a->n = 0;
+    a->cap = 0;
+    a->items = NULL;
+}
+
+int cli_assignments_add(cli_assignments *a, const char *item)
+{
+    if (a->n == a->cap) {
+        int cap = a->cap ? 2 * a->cap : 8;
+        const char **items = realloc(a->items, (size_t)cap * sizeof *items);
+
+        if (!items) {
+            fprintf(stderr, "hes: out of memory\n");
+            return -1;
+        }
+        a->items = items;
+        a->cap = cap;
+    }
+    a->items[a->n++] = item;
+    return 0;
+}
+
+void cli_assignments_free(cli_assignments *a)
+{
+    free(a->items);
+    cli_assignments_init(a);
+}
+
+static void print_valid_params(FILE *out, const hes_model *model)
+{
+    int i;
+
+    if (model->n_params == 0) {
+        fprintf(out, "hes: problem '%s' has no parameters\n", model->name);
+        return;
+    }
+    fprintf(out, "hes: valid parameters of '%s':", model->name);
+    for (i = 0; i < model->n_params; i++)
+        fprintf(out, "%s %s", i ? "," : "", model->params[i].name);
+    fputc('\n', out);
+}
+
+/* Applies one "NAME=VALUE"; returns 0 or CLI_EXIT_USAGE after printing. */
+static int apply_one(hes_system *sys, const char *item)
+{
+    const hes_model *model = hes_system_model(sys);
+    const char *eq = strchr(item, '=');
+    char name[128];
+    size_t len;
+    double value;
+    int rc;
+    hes_status st;
+
+    if (!eq || eq == item) {
+        fprintf(stderr, "hes: -p expects NAME=VALUE, got '%s'\n", item);
+        return CLI_EXIT_USAGE;
+    }
+    len = (size_t)(eq - item);
+    if (len >= sizeof name) {
+        fprintf(stderr, "hes: unknown parameter '%.*s'\n", (int)len, item);
+        print_valid_params(stderr, model);
+        return CLI_EXIT_USAGE;
+    }
+    memcpy(name, item, len);
+    name[len] = '\0';
+
+    if (hes_model_param_index(model, name) < 0) {
+        fprintf(stderr, "hes: unknown parameter '%s' for problem '%s'\n",
+                name, model->name);
+        print_valid_params(stderr, model);
+        return CLI_EXIT_USAGE;
+    }
+    rc = cli_parse_double(eq + 1, &value);
+    if (rc == -2) {
+        fprintf(stderr, "hes: parameter '%s': '%s' is not a finite number\n",
+                name, eq + 1);
+        return CLI_EXIT_USAGE;
+    }
+    if (rc != 0) {
+        fprintf(stderr, "hes: parameter '%s': '%s' is not a number\n",
+                name, eq + 1);
+        return CLI_EXIT_USAGE;
+    }
+    st = hes_system_set_param(sys, name, value);
+    if (st != HES_OK) {
+        const char *detail = hes_system_errmsg(sys);
+
+        fprintf(stderr, "hes: -p %s: %s\n", item,
+                detail && detail[0] ? detail : hes_strerror(st));
+        return CLI_EXIT_USAGE;
+    }
+    return 0;
+}
+
+int cli_apply_params(hes_system *sys, const cli_assignments *a)
+{
+    int i, rc;
+
+    for (i = 0; i < a->n; i++) {
+        rc = apply_one(sys, a->items[i]);
+        if (rc != 0)
+            return rc;
+    }
+    return 0;
+}
+
+int cli_report_status(hes_status status, const hes_system *sys)
+{
+    const char *detail = sys ? hes_system_errmsg(sys) : NULL;
+
+    if (detail && detail[0])
+        fprintf(stderr, "hes: %s: %s\n", hes_strerror(status), detail);
+    else
+        fprintf(stderr, "hes: %s\n", hes_strerror(status));
+    return hes_status_exit_code(status);
+}
+
+hes_system *cli_system_setup(const hes_model *model, const cli_assignments *a,
+                             int *exit_code)
+{
+    hes_system *sys = hes_system_create(model);
+    hes_status st;
+    int rc;
+
+    if (!sys) {
+        fprintf(stderr, "hes: cannot create a system for problem '%s' "
+                "(out of memory or invalid model)\n", model->name);
+        *exit_code = CLI_EXIT_FAILURE;
+        return NULL;
+    }
+    rc = cli_apply_params(sys, a);
+    if (rc != 0) {
+        hes_system_destroy(sys);
+        *exit_code = rc;
+        return NULL;
+    }
+    /* Each value passed its own range check; the model's validate() judges
+     * the combination. */
+    st = hes_system_check_params(sys);
+    if (st != HES_OK) {
+        *exit_code = cli_report_status(st, sys);
+        hes_system_destroy(sys);
+        return NULL;
+    }
+    *exit_code = CLI_EXIT_OK;
+    return sys;
+}
+
+void cli_print_vector(FILE *out, const double *v, int n, const char *fmt)
+{
+    int i;
+
+    fputc('[', out);
+    for (i = 0; i < n; i++) {
+        if (i)
+            fputs(", ", out);
+        fprintf(out, fmt, v[i]);
+    }
+    fputc(']', out);
+}
+
+const char *cli_state_name(const hes_model *model, int mode, int i)
+{
+    const hes_mode *m;
+
+    if (mode < 0 || mode >= model->n_modes)
+        return NULL;
+    m = &model->modes[mode];
+    if (!m->state_names || i < 0 || i >= m->dim)
+        return NULL;
+    return m->state_names[i];
+}

@@ -1,0 +1,250 @@
+/*
+ * cmd_analyze.c - `hes analyze PROBLEM [-p NAME=VALUE]... [--check] [--json]`:
+ * finds the problem's periodic orbit and its stability with hes_analyze()
+ * (orbit -> monodromy -> multipliers -> psi) and reports them: the parameter
+ * values (solved ones as the solver left them), the orbit, its events, the
+ * monodromy, the multipliers and the verdict.  --check also prints the
+ * discrepancy to the finite-difference return map.  --json prints exactly
+ * hes_analysis_json() (DESIGN.md section 5) on stdout.
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+void cmd_analyze_usage(FILE *out)
+{
+    fputs("Usage: hes analyze PROBLEM [-p NAME=VALUE]... [--check] [--json]\n"
+          "Find the periodic orbit of PROBLEM and its stability: the monodromy\n"
+          "matrix (saltation matrices across the events), its nontrivial\n"
+          "multipliers and psi, the largest of their moduli (stable if psi < 1).\n"
+          "\n"
+          "  -p, --param NAME=VALUE  set a parameter (repeatable; see 'hes info PROBLEM');\n"
+          "                          for a solved parameter it is the initial guess\n"
+          "      --check             also differentiate the full nonlinear return map\n"
+          "                          by finite differences and print the discrepancy\n"
+          "      --json              print one JSON object instead of text\n"
+          "  -h, --help              show this help\n", out);
+}
+
+/* Label of state i of the section mode: its name or x[i]. */
+static void print_state_label(const hes_model *m, int mode, int i, int width)
+{
+    const char *name = cli_state_name(m, mode, i);
+    char buf[32];
+
+    if (!name) {
+        snprintf(buf, sizeof buf, "x[%d]", i);
+        name = buf;
+    }
+    printf("%-*s", width, name);
+}
+
+static void print_params(const hes_system *sys)
+{
+    const hes_model *m = hes_system_model(sys);
+    const double *p = hes_system_params(sys);
+    int i, w = 0;
+
+    for (i = 0; i < m->n_params; i++)
+        if ((int)strlen(m->params[i].name) > w)
+            w = (int)strlen(m->params[i].name);
+    printf("parameters:\n");
+    for (i = 0; i < m->n_params; i++) {
+        const hes_param *hp = &m->params[i];
+
+        printf("  %-*s = %.12g", w, hp->name, p[i]);
+        if (hp->unit && hp->unit[0] && strcmp(hp->unit, "1") != 0) /* "1": dimensionless */
+            printf(" %s", hp->unit);
+        if (hp->flags & HES_PARAM_SOLVED)
+            printf("  (solved)");
+        printf("\n");
+    }
+}
+
+static void print_orbit(const hes_model *m, const hes_orbit *o)
+{
+    int i;
+
+    printf("\norbit: period %.12g, starts in mode %s (%s), "
+           "%d Newton iterations, residual %.3g\n",
+           o->period, m->modes[o->mode].name,
+           o->autonomous ? "autonomous" : "non-autonomous",
+           o->iterations, o->residual);
+    printf("section state:\n");
+    for (i = 0; i < o->n; i++) {
+        printf("  ");
+        print_state_label(m, o->mode, i, 12);
+        printf(" % .12g\n", o->x0[i]);
+    }
+}
+
+static void print_events(const hes_model *m, const hes_traj *traj)
+{
+    int k, w = 10;
+
+    for (k = 0; k < traj->n_events; k++) {
+        int len = (int)strlen(m->transitions[traj->events[k].transition].name);
+
+        if (len > w)
+            w = len;
+    }
+    printf("\nevents:\n");
+    printf("  %-*s %16s  %s -> %s\n", w, "transition", "t", "x_minus", "x_plus");
+    for (k = 0; k < traj->n_events; k++) {
+        const hes_event *ev = &traj->events[k];
+        const hes_transition *tr = &m->transitions[ev->transition];
+
+        printf("  %-*s %16.10g  ", w, tr->name, ev->t);
+        cli_print_vector(stdout, ev->x_minus, m->modes[tr->from].dim, "%.8g");
+        printf(" -> ");
+        cli_print_vector(stdout, ev->x_plus, m->modes[tr->to].dim, "%.8g");
+        printf("\n");
+    }
+}
+
+/* n x n column-major matrix, one row per line. */
+static void print_matrix(const double *a, int n)
+{
+    int i, j;
+
+    for (i = 0; i < n; i++) {
+        printf(" ");
+        for (j = 0; j < n; j++)
+            printf(" % .10e", a[i + (size_t)j * n]);
+        printf("\n");
+    }
+}
+
+static void print_stability(const hes_analysis *res)
+{
+    const hes_stability *st = &res->stab;
+    int k;
+
+    printf("\nmonodromy matrix Phi (%d x %d):\n", res->mono.n, res->mono.n);
+    print_matrix(res->mono.phi, res->mono.n);
+    if (res->mono.autonomous && res->mono.proj) {
+        printf("return-map Jacobian P (Phi projected onto the section):\n");
+        print_matrix(res->mono.proj, res->mono.n);
+    }
+
+    printf("\nmultipliers (nontrivial, by modulus):\n");
+    printf("  %20s %20s %20s\n", "re", "im", "|.|");
+    for (k = 0; k < st->n_mult; k++)
+        printf("  % 20.12e % 20.12e % 20.12e\n", st->re[k], st->im[k],
+               st->abs[k]);
+    if (st->trivial >= 0)
+        printf("  (dropped the trivial eigenvalue of P, whose left eigenvector is the "
+               "section normal: |.| = %.3g)\n", st->trivial_abs);
+    printf("psi = %.12g\n\n", st->psi);
+    if (st->stable)
+        printf("stable: psi = %.6g < 1\n", st->psi);
+    else
+        printf("unstable: psi = %.6g >= 1\n", st->psi);
+}
+
+static void print_text(const hes_system *sys, const hes_analysis *res)
+{
+    const hes_model *m = hes_system_model(sys);
+
+    printf("problem: %s\n", m->name);
+    print_params(sys);
+    print_orbit(m, &res->orbit);
+    print_events(m, &res->orbit.traj);
+    print_stability(res);
+    if (res->have_check)
+        printf("check: finite differences of the return map, "
+               "max |difference| = %.3e\n", res->check_max_abs_diff);
+}
+
+static int print_json(const hes_system *sys, const hes_analysis *res)
+{
+    char *text = hes_analysis_json(sys, res);
+
+    if (!text) {
+        fprintf(stderr, "hes analyze: cannot build the JSON document (out of memory)\n");
+        return CLI_EXIT_FAILURE;
+    }
+    printf("%s\n", text);
+    free(text);
+    return CLI_EXIT_OK;
+}
+
+int cmd_analyze(int argc, char **argv)
+{
+    enum { OPT_JSON = 256, OPT_CHECK };
+    static const struct option longopts[] = {
+        {"param", required_argument, NULL, 'p'},
+        {"json", no_argument, NULL, OPT_JSON},
+        {"check", no_argument, NULL, OPT_CHECK},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}
+    };
+    cli_assignments params;
+    const hes_model *model;
+    hes_system *sys;
+    hes_analysis res;
+    hes_status st;
+    int c, json = 0, check = 0, rc;
+
+    cli_assignments_init(&params);
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "p:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'p':
+            if (cli_assignments_add(&params, optarg) != 0) {
+                cli_assignments_free(&params);
+                return CLI_EXIT_FAILURE;
+            }
+            break;
+        case OPT_JSON:
+            json = 1;
+            break;
+        case OPT_CHECK:
+            check = 1;
+            break;
+        case 'h':
+            cli_assignments_free(&params);
+            cmd_analyze_usage(stdout);
+            return CLI_EXIT_OK;
+        default:
+            cli_assignments_free(&params);
+            cmd_analyze_usage(stderr);
+            return CLI_EXIT_USAGE;
+        }
+    }
+    if (argc - optind != 1) {
+        fprintf(stderr, "hes analyze: expected exactly one PROBLEM\n");
+        cli_assignments_free(&params);
+        cmd_analyze_usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    model = cli_find_problem(argv[optind]);
+    if (!model) {
+        cli_assignments_free(&params);
+        return CLI_EXIT_USAGE;
+    }
+    sys = cli_system_setup(model, &params, &rc);
+    cli_assignments_free(&params);
+    if (!sys)
+        return rc;
+
+    st = hes_analyze(sys, check, &res);
+    if (st != HES_OK) {
+        rc = cli_report_status(st, sys);
+        hes_system_destroy(sys);
+        return rc;
+    }
+    if (json) {
+        rc = print_json(sys, &res);
+    } else {
+        print_text(sys, &res);
+        rc = CLI_EXIT_OK;
+    }
+    hes_analysis_free(&res);
+    hes_system_destroy(sys);
+    return rc;
+}

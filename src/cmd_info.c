@@ -1,0 +1,361 @@
+/*
+ * cmd_info.c - `hes info PROBLEM [--json]`: what a built-in problem is made
+ * of: its modes (dimension, state names), transitions (from -> to, guard
+ * crossing direction, clock reset), parameters (default, unit, flags, valid
+ * range, description) and the orbit spec the orbit solver uses (section,
+ * sequence, autonomous or period parameter, unknowns and residual).
+ *
+ * --json prints the same as one JSON object (Jansson):
+ *   {"name", "description",
+ *    "modes": [{"name", "dim", "states": [...]}],
+ *    "transitions": [{"name", "from", "to", "direction": "down"|"up"|"any",
+ *                     "clock_reset": bool}],
+ *    "params": [{"name", "default", "unit", "description", "shape", "solved",
+ *                "positive", "min", "max"}],          (null: unbounded)
+ *    "orbit": {"mode", "section", "sequence": [...], "autonomous": bool,
+ *              "period_param": name|null, "free_states": [...],
+ *              "free_params": [...], "residual": [...]}}
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "cli.h"
+
+void cmd_info_usage(FILE *out)
+{
+    fputs("Usage: hes info PROBLEM [--json]\n"
+          "Describe a built-in problem: modes, transitions, parameters and the\n"
+          "periodic orbit the solver looks for.\n"
+          "\n"
+          "      --json   print one JSON object instead of text\n"
+          "  -h, --help   show this help\n", out);
+}
+
+static const char *mode_name(const hes_model *m, int i)
+{
+    return i >= 0 && i < m->n_modes ? m->modes[i].name : "?";
+}
+
+static const char *transition_name(const hes_model *m, int i)
+{
+    return i >= 0 && i < m->n_transitions ? m->transitions[i].name : "?";
+}
+
+static const char *direction_word(int direction)
+{
+    if (direction == HES_DOWN)
+        return "down";
+    if (direction == HES_UP)
+        return "up";
+    return "any";
+}
+
+/* State `i` of mode `mode` for people: its name, or "x[i]". */
+static void format_state(char *buf, size_t len, const hes_model *m, int mode, int i)
+{
+    const char *name = cli_state_name(m, mode, i);
+
+    if (name)
+        snprintf(buf, len, "%s", name);
+    else
+        snprintf(buf, len, "x[%d]", i);
+}
+
+static void format_range(char *buf, size_t len, const hes_param *p)
+{
+    int lo = isfinite(p->min), hi = isfinite(p->max);
+    int strict = (p->flags & HES_PARAM_POSITIVE) && !(p->min > 0);
+
+    if (strict && !hi)
+        snprintf(buf, len, "> 0");
+    else if (strict)
+        snprintf(buf, len, "(0, %g]", p->max);
+    else if (!lo && !hi)
+        snprintf(buf, len, "any");
+    else if (!hi)
+        snprintf(buf, len, ">= %g", p->min);
+    else if (!lo)
+        snprintf(buf, len, "<= %g", p->max);
+    else
+        snprintf(buf, len, "[%g, %g]", p->min, p->max);
+}
+
+static void format_flags(char *buf, size_t len, unsigned flags)
+{
+    buf[0] = '\0';
+    if (flags & HES_PARAM_SHAPE)
+        strncat(buf, "shape,", len - strlen(buf) - 1);
+    if (flags & HES_PARAM_SOLVED)
+        strncat(buf, "solved,", len - strlen(buf) - 1);
+    if (flags & HES_PARAM_POSITIVE)
+        strncat(buf, "positive,", len - strlen(buf) - 1);
+    if (buf[0])
+        buf[strlen(buf) - 1] = '\0';
+    else
+        snprintf(buf, len, "-");
+}
+
+static void print_state_list(const hes_model *m, int mode, const int *idx, int n)
+{
+    char buf[64];
+    int i;
+
+    for (i = 0; i < n; i++) {
+        format_state(buf, sizeof buf, m, mode, idx[i]);
+        printf("%s%s", i ? ", " : "", buf);
+    }
+}
+
+static void print_text(const hes_model *m)
+{
+    const hes_orbit_spec *o = &m->orbit;
+    char range[64], flags[40];
+    int i, j, w;
+
+    printf("%s: %s\n", m->name, m->description ? m->description : "");
+
+    printf("\nmodes:\n");
+    for (i = 0; i < m->n_modes; i++) {
+        const hes_mode *md = &m->modes[i];
+
+        printf("  %-16s dim %d", md->name, md->dim);
+        if (md->state_names) {
+            printf("  states: ");
+            for (j = 0; j < md->dim; j++)
+                printf("%s%s", j ? ", " : "", md->state_names[j]);
+        }
+        printf("\n");
+    }
+
+    printf("\ntransitions:\n");
+    for (i = 0; i < m->n_transitions; i++) {
+        const hes_transition *t = &m->transitions[i];
+
+        printf("  %-16s %s -> %s, guard crossing %s%s\n", t->name,
+               mode_name(m, t->from), mode_name(m, t->to),
+               direction_word(t->direction),
+               t->clock_reset ? ", resets the clock" : "");
+    }
+
+    printf("\nparameters:\n");
+    w = 4;
+    for (i = 0; i < m->n_params; i++)
+        if ((int)strlen(m->params[i].name) > w)
+            w = (int)strlen(m->params[i].name);
+    printf("  %-*s %12s %-8s %-15s %-20s %s\n", w, "name", "default", "unit",
+           "flags", "range", "description");
+    for (i = 0; i < m->n_params; i++) {
+        const hes_param *p = &m->params[i];
+
+        format_range(range, sizeof range, p);
+        format_flags(flags, sizeof flags, p->flags);
+        printf("  %-*s %12g %-8s %-15s %-20s %s\n", w, p->name, p->value,
+               p->unit && p->unit[0] ? p->unit : "-", flags, range,
+               p->description ? p->description : "");
+    }
+
+    printf("\norbit:\n");
+    printf("  starts in mode %s just after transition %s\n",
+           mode_name(m, o->mode), transition_name(m, o->section));
+    printf("  sequence: ");
+    for (i = 0; i < o->n_sequence; i++)
+        printf("%s%s", i ? " -> " : "", transition_name(m, o->sequence[i]));
+    printf("\n");
+    if (o->period_param)
+        printf("  non-autonomous: period given by parameter %s (stroboscopic map)\n",
+               o->period_param);
+    else
+        printf("  autonomous: a period ends at the next %s event\n",
+               transition_name(m, o->section));
+    printf("  unknowns: ");
+    if (o->n_free_states > 0) {
+        printf("states ");
+        print_state_list(m, o->mode, o->free_states, o->n_free_states);
+    }
+    if (o->n_free_params > 0) {
+        printf("%sparameters ", o->n_free_states > 0 ? "; " : "");
+        for (i = 0; i < o->n_free_params; i++)
+            printf("%s%s", i ? ", " : "", o->free_params[i]);
+    }
+    if (o->n_free_states + o->n_free_params == 0)
+        printf("none");
+    printf("\n  residual: x_return - x0 in ");
+    print_state_list(m, o->mode, o->residual, o->n_residual);
+    printf("\n\nintegrator: CVODES %s with forward sensitivities; rootfinding on the "
+           "guards of the current mode\n", m->integrator == HES_BDF ? "BDF" : "Adams");
+}
+
+/* ---------------------------------------------------------------- JSON */
+
+/* A finite number, or null (JSON has no infinities). */
+static json_t *number_or_null(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *string_or_null(const char *s)
+{
+    return s ? json_string(s) : json_null();
+}
+
+static json_t *state_names_json(const hes_model *m, int mode, const int *idx, int n)
+{
+    json_t *a = json_array();
+    char buf[64];
+    int i;
+
+    for (i = 0; a && i < n; i++) {
+        format_state(buf, sizeof buf, m, mode, idx[i]);
+        json_array_append_new(a, json_string(buf));
+    }
+    return a;
+}
+
+static json_t *modes_json(const hes_model *m)
+{
+    json_t *a = json_array();
+    int i, j;
+
+    for (i = 0; a && i < m->n_modes; i++) {
+        const hes_mode *md = &m->modes[i];
+        json_t *states = json_array();
+
+        for (j = 0; states && j < md->dim; j++) {
+            char buf[64];
+
+            format_state(buf, sizeof buf, m, i, j);
+            json_array_append_new(states, json_string(buf));
+        }
+        json_array_append_new(a, json_pack("{s:s, s:i, s:o}", "name", md->name,
+                                           "dim", md->dim, "states", states));
+    }
+    return a;
+}
+
+static json_t *transitions_json(const hes_model *m)
+{
+    json_t *a = json_array();
+    int i;
+
+    for (i = 0; a && i < m->n_transitions; i++) {
+        const hes_transition *t = &m->transitions[i];
+
+        json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:s, s:b}",
+                                           "name", t->name,
+                                           "from", mode_name(m, t->from),
+                                           "to", mode_name(m, t->to),
+                                           "direction", direction_word(t->direction),
+                                           "clock_reset", t->clock_reset != 0));
+    }
+    return a;
+}
+
+static json_t *params_json(const hes_model *m)
+{
+    json_t *a = json_array();
+    int i;
+
+    for (i = 0; a && i < m->n_params; i++) {
+        const hes_param *p = &m->params[i];
+
+        json_array_append_new(a, json_pack("{s:s, s:o, s:o, s:o, s:b, s:b, s:b, s:o, s:o}",
+                                           "name", p->name,
+                                           "default", number_or_null(p->value),
+                                           "unit", string_or_null(p->unit),
+                                           "description", string_or_null(p->description),
+                                           "shape", (p->flags & HES_PARAM_SHAPE) != 0,
+                                           "solved", (p->flags & HES_PARAM_SOLVED) != 0,
+                                           "positive", (p->flags & HES_PARAM_POSITIVE) != 0,
+                                           "min", number_or_null(p->min),
+                                           "max", number_or_null(p->max)));
+    }
+    return a;
+}
+
+static json_t *orbit_json(const hes_model *m)
+{
+    const hes_orbit_spec *o = &m->orbit;
+    json_t *seq = json_array(), *free_params = json_array();
+    int i;
+
+    for (i = 0; seq && i < o->n_sequence; i++)
+        json_array_append_new(seq, json_string(transition_name(m, o->sequence[i])));
+    for (i = 0; free_params && i < o->n_free_params; i++)
+        json_array_append_new(free_params, json_string(o->free_params[i]));
+    return json_pack("{s:s, s:s, s:o, s:b, s:o, s:o, s:o, s:o}",
+                     "mode", mode_name(m, o->mode),
+                     "section", transition_name(m, o->section),
+                     "sequence", seq,
+                     "autonomous", o->period_param == NULL,
+                     "period_param", string_or_null(o->period_param),
+                     "free_states", state_names_json(m, o->mode, o->free_states,
+                                                     o->n_free_states),
+                     "free_params", free_params,
+                     "residual", state_names_json(m, o->mode, o->residual,
+                                                  o->n_residual));
+}
+
+static int print_json(const hes_model *m)
+{
+    json_t *doc = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}",
+                            "name", m->name,
+                            "description", string_or_null(m->description),
+                            "modes", modes_json(m),
+                            "transitions", transitions_json(m),
+                            "params", params_json(m),
+                            "orbit", orbit_json(m));
+    char *text = doc ? json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+                                  JSON_REAL_PRECISION(17)) : NULL;
+
+    json_decref(doc);
+    if (!text) {
+        fprintf(stderr, "hes info: cannot build the JSON document (out of memory)\n");
+        return CLI_EXIT_FAILURE;
+    }
+    printf("%s\n", text);
+    free(text);
+    return CLI_EXIT_OK;
+}
+
+int cmd_info(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"json", no_argument, NULL, 'j'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}
+    };
+    const hes_model *model;
+    int c, json = 0;
+
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'j':
+            json = 1;
+            break;
+        case 'h':
+            cmd_info_usage(stdout);
+            return CLI_EXIT_OK;
+        default:
+            cmd_info_usage(stderr);
+            return CLI_EXIT_USAGE;
+        }
+    }
+    if (argc - optind != 1) {
+        fprintf(stderr, "hes info: expected exactly one PROBLEM\n");
+        cmd_info_usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    model = cli_find_problem(argv[optind]);
+    if (!model)
+        return CLI_EXIT_USAGE;
+    if (json)
+        return print_json(model);
+    print_text(model);
+    return CLI_EXIT_OK;
+}

@@ -1,0 +1,60 @@
+/*
+ * cmd_list.c - `hes list`: the built-in problems, one line each (name and
+ * one-line description), in the order of the problem registry.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+void cmd_list_usage(FILE *out)
+{
+    fputs("Usage: hes list\n"
+          "List the built-in problems, one per line: name and description.\n"
+          "\n"
+          "  -h, --help   show this help\n", out);
+}
+
+int cmd_list(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}
+    };
+    int c, i, n, width = 0;
+
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'h':
+            cmd_list_usage(stdout);
+            return CLI_EXIT_OK;
+        default:
+            cmd_list_usage(stderr);
+            return CLI_EXIT_USAGE;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "hes list: unexpected argument '%s'\n", argv[optind]);
+        cmd_list_usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+
+    n = hes_problem_count();
+    for (i = 0; i < n; i++) {
+        const hes_model *m = hes_problem_get(i);
+        int len = m ? (int)strlen(m->name) : 0;
+
+        if (len > width)
+            width = len;
+    }
+    for (i = 0; i < n; i++) {
+        const hes_model *m = hes_problem_get(i);
+
+        if (m)
+            printf("%-*s  %s\n", width, m->name,
+                   m->description ? m->description : "");
+    }
+    return CLI_EXIT_OK;
+}

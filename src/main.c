@@ -1,0 +1,91 @@
+/*
+ * main.c - entry point of the hes program: handles `hes --help` and
+ * `hes --version` and dispatches `hes CMD ...` to the subcommand's cmd_*()
+ * function (one file per subcommand, DESIGN.md section 2).  The subcommands
+ * parse their own options with getopt_long.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "unknown"
+#endif
+
+typedef struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} command;
+
+static const command commands[] = {
+    {"list", cmd_list, "list the built-in problems"},
+    {"info", cmd_info, "describe a problem: modes, transitions, parameters, orbit"},
+    {"analyze", cmd_analyze, "find the periodic orbit and its stability"},
+    {"simulate", cmd_simulate, "perturb the orbit and watch the errors decay or grow"},
+};
+
+#define N_COMMANDS (sizeof commands / sizeof commands[0])
+
+static void usage(FILE *out)
+{
+    size_t i;
+
+    fputs("Usage: hes COMMAND [OPTION]... [ARG]...\n"
+          "       hes --help | --version\n"
+          "Stability of periodic orbits of hybrid systems (saltation matrices).\n"
+          "\n"
+          "Commands:\n", out);
+    for (i = 0; i < N_COMMANDS; i++)
+        fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fputs("\n"
+          "Run 'hes COMMAND --help' for the options of a command.\n"
+          "Exit status: 0 success, 1 the computation failed, 2 bad usage or input.\n",
+          out);
+}
+
+static void version(void)
+{
+    printf("hes %s\n", PACKAGE_VERSION);
+}
+
+int main(int argc, char **argv)
+{
+    char display[64];
+    size_t i;
+
+    if (argc < 2) {
+        usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        usage(stdout);
+        return CLI_EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+        version();
+        return CLI_EXIT_OK;
+    }
+    if (argv[1][0] == '-') {
+        fprintf(stderr, "hes: unknown option '%s'\n", argv[1]);
+        usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    for (i = 0; i < N_COMMANDS; i++) {
+        if (strcmp(argv[1], commands[i].name) == 0) {
+            /* The command sees argv[0] = "hes CMD", which getopt prints in
+             * its own messages. */
+            snprintf(display, sizeof display, "hes %s", commands[i].name);
+            argv[1] = display;
+            return commands[i].run(argc - 1, argv + 1);
+        }
+    }
+    fprintf(stderr, "hes: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return CLI_EXIT_USAGE;
+}

@@ -1,0 +1,34 @@
+/*
+ * testmodels.h - models that exist only for the test suites (compiled once
+ * into tests/libtestmodels.la and linked by every suite).
+ *
+ * All are a ball on a fixed floor at height 0 (tests/testmodels.c states the
+ * model): simple enough that every quantity a test compares with has a
+ * closed form, and each variant breaks exactly one thing.  None declares a
+ * periodic orbit (orbit.guess == NULL: simulation only).
+ */
+#ifndef HES_TESTMODELS_H
+#define HES_TESTMODELS_H
+
+#include "hes.h"
+
+/* Mode "air" [y, v]; transition "bounce" air -> air, guard y crossed
+ * downward, reset [y, -alpha v]; parameters alpha (0.5, [0, 1]) and g
+ * (9.81, positive).  Every Jacobian is supplied and correct. */
+extern const hes_model test_bouncing_ball;
+
+/* The same ball, but the bounce guard fires only when y crosses zero
+ * upward: a ball falling from above the floor never takes an event. */
+extern const hes_model test_bouncing_ball_up;
+
+/* The same ball with one wrong Jacobian each, for
+ * hes_model_check_derivatives to catch:
+ *   ..._bad_field_dx:  dF/dx[0,1] = dy'/dv is 2 instead of 1;
+ *   ..._bad_reset_dx:  DxR[1,1] = dv+/dv- is +alpha instead of -alpha. */
+extern const hes_model test_bouncing_ball_bad_field_dx;
+extern const hes_model test_bouncing_ball_bad_reset_dx;
+
+/* Indices into the parameter vector of every ball above. */
+enum { TEST_BALL_ALPHA = 0, TEST_BALL_G = 1, TEST_BALL_NPARAMS = 2 };
+
+#endif

@@ -95,11 +95,11 @@ static hes_status deflate_section(const double *P, const double *normal, int n,
 {
     int m = n - 1;
     size_t nn = (size_t)n * n;
-    double *mem = malloc(sizeof(double) * (4 * nn + 4 * (size_t)n));
+    double *mem = malloc(sizeof(double) * (5 * nn + 4 * (size_t)n));
     if (!mem)
         return HES_ENOMEM;
     double *Q = mem, *M = Q + nn, *VL = M + nn, *VR = VL + nn, *nh = VR + nn,
-           *b = nh + n, *u = b + n, *t = u + n;
+           *b = nh + n, *u = b + n, *t = u + n, *Mc = t + n;
     hes_status status = HES_OK;
     double nn2 = 0, pf = 0, res = 0;
     for (int i = 0; i < n; i++)
@@ -140,6 +140,7 @@ static hes_status deflate_section(const double *P, const double *normal, int n,
                 s += Q[l + (size_t)i * n] * VR[l + (size_t)j * n];
             M[i + (size_t)j * m] = s;
         }
+    memcpy(Mc, M, sizeof(double) * (size_t)m * m); /* dgeev overwrites M */
     st->trivial = m;
     st->all_re[m] = st->all_im[m] = 0.0;
     if (m > 0 && LAPACKE_dgeev(LAPACK_COL_MAJOR, 'V', 'V', m, M, m, st->all_re, st->all_im,
@@ -180,15 +181,6 @@ static hes_status deflate_section(const double *P, const double *normal, int n,
     memset(st->vr + (size_t)m * n, 0, sizeof(double) * (size_t)n);
     if (m > 0) {
         int *ipiv = (int *)u; /* n doubles hold m ints */
-        double *Mc = VL;
-        hes__matmul(n, n, m, P, Q, VR);
-        for (int j = 0; j < m; j++)
-            for (int i = 0; i < m; i++) {
-                double s = 0;
-                for (int l = 0; l < n; l++)
-                    s += Q[l + (size_t)i * n] * VR[l + (size_t)j * n];
-                Mc[i + (size_t)j * m] = s;
-            }
         for (int i = 0; i < m; i++)
             t[i] = -b[i];
         if (LAPACKE_dgesv(LAPACK_COL_MAJOR, m, 1, Mc, m, ipiv, t, m) == 0) {

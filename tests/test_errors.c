@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "hes.h"
+#include "testutil.h"
 #include "testmodels.h"
 
 /* ---------------------------------------------------------------- helpers */
@@ -528,9 +529,5 @@ static Suite *errors_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(errors_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed != 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+    return test_run_suite(errors_suite());
 }

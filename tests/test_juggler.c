@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "hes.h"
+#include "testutil.h"
 
 typedef struct { double alpha, g, T, a; } jparams;
 
@@ -262,9 +263,5 @@ int main(void)
     tcase_add_test(tc, test_juggler_large_paddle_accel_has_no_period1_orbit);
     tcase_add_test(tc, test_juggler_perturbed_bounces_converge_only_when_stable);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return test_run_suite(s);
 }

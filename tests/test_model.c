@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "hes.h"
+#include "testutil.h"
 #include "testmodels.h"
 
 /* ---------------------------------------------------------------- helpers */
@@ -569,9 +570,5 @@ static Suite *model_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(model_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed != 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+    return test_run_suite(model_suite());
 }

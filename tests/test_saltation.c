@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "hes.h"
+#include "testutil.h"
 
 static double max_abs(const double *a, int n)
 {
@@ -223,9 +224,5 @@ int main(void)
     tcase_add_test(tc, test_saltation_without_model_jacobians_matches_analytic);
     tcase_add_test(tc, test_saltation_at_tangential_touchdown_is_grazing);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return test_run_suite(s);
 }

@@ -11,6 +11,7 @@
 #include <lapacke.h>
 
 #include "hes.h"
+#include "testutil.h"
 
 static hes_system *slip(double K, double thetadot)
 {
@@ -267,9 +268,5 @@ int main(void)
     tcase_add_test(tc, test_slip_dropping_eigenvalue_nearest_one_is_wrong_with_leg_retraction);
     tcase_add_test(tc, test_slip_perturbed_hops_converge_with_gain_and_diverge_without);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return test_run_suite(s);
 }

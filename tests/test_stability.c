@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "hes.h"
+#include "testutil.h"
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -468,9 +469,5 @@ static Suite *stability_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(stability_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed != 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+    return test_run_suite(stability_suite());
 }

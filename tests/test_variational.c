@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "hes.h"
+#include "testutil.h"
 
 START_TEST(test_ballistic_flight_variational_matrix_is_closed_form)
 {
@@ -96,9 +97,5 @@ int main(void)
     tcase_add_test(tc, test_variational_matrices_compose_over_split_intervals);
     tcase_add_test(tc, test_zero_duration_variational_matrix_is_identity);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return test_run_suite(s);
 }

@@ -155,6 +155,9 @@ typedef struct {
      * hes_param; writes a message and returns nonzero when invalid. */
     int (*validate)(const double *p, char *msg, size_t msglen, void *data);
     void *data;
+    /* Optional: what a nonzero return code of the model's callbacks means
+     * (e.g. "the body reached the ground"); used in error messages. */
+    const char *(*describe_error)(int code, void *data);
 } hes_model;
 
 /* Checks the structure of a model (indices, dimensions, names); on failure
@@ -176,7 +179,9 @@ typedef struct {
 
 /* Compares every supplied Jacobian (field_dx, guard_dx, guard_dt, reset_dx,
  * reset_dt) with central differences at the state x (of the mode the callback
- * belongs to) and time t given per mode: xs[I] is a state of mode I.
+ * belongs to) and time t given per mode: xs[I] is a state of mode I, which
+ * must lie where the callbacks are defined (a reset may refuse states off its
+ * physical domain; that is reported as HES_EMODEL).
  * Relative error: |a - d| / max(1, |d|). */
 hes_status hes_model_check_derivatives(const hes_model *model, const double *p,
                                        double t, const double *const *xs,

@@ -161,9 +161,12 @@ static int bound_call(void *ctx, double t, const double *x, double *out)
 static hes_status finish(hes_system *sys, int rc, const double *out, int n,
                          const char *what, const char *name, double t)
 {
-    if (rc != 0)
-        return hes__fail(sys, HES_EMODEL, "%s of '%s' failed (code %d) at t = %.17g",
-                         what, name, rc, t);
+    if (rc != 0) {
+        const hes_model *m = sys->model;
+        const char *why = m->describe_error ? m->describe_error(rc, m->data) : NULL;
+        return hes__fail(sys, HES_EMODEL, "%s of '%s' failed at model time %.17g: %s (code %d)",
+                         what, name, t, why ? why : "no description", rc);
+    }
     if (!hes__all_finite(out, n))
         return hes__fail(sys, HES_ENONFINITE, "%s of '%s' is not finite at t = %.17g",
                          what, name, t);

@@ -18,7 +18,8 @@
  *       orbit's apex-to-touchdown time; reset [-l_td sin theta, vx, y, vy].
  *   "liftoff" stance -> ascent: guard F, crossed downward; reset
  *       [vx, y, vy] = [vxs, ys, vys].
- *   "apex" ascent -> descent: guard vy, crossed downward; identity reset;
+ *   "apex" ascent -> descent: guard vy, crossed downward; identity reset
+ *       (which reports a fall when the apex is below the touchdown height);
  *       restarts the model clock.  The apex is the orbit's section.
  * The leg is massless: K and thetadot change the leg angle only away from
  * the nominal touchdown, so they are shape parameters.  The preload length
@@ -34,6 +35,20 @@
 enum { P_M, P_G, P_L0, P_K, P_B, P_H, P_V, P_KGAIN, P_THDOT, P_LTD, P_THTD, P_N };
 enum { M_DESCENT, M_ASCENT, M_STANCE };
 enum { T_TOUCHDOWN, T_LIFTOFF, T_APEX };
+/* failure codes of the callbacks */
+enum { E_GROUND = 1, E_LEG = 2, E_FALL = 3, E_SINK = 4 };
+
+static const char *describe_error(int code, void *d)
+{
+    (void)d;
+    switch (code) {
+    case E_GROUND: return "the body reached the ground during stance";
+    case E_LEG: return "zero leg length";
+    case E_FALL: return "the apex is below the touchdown height: the hopper fell";
+    case E_SINK: return "liftoff while moving down: no apex follows, the hopper fell";
+    }
+    return NULL;
+}
 
 /* ------------------------------------------------------------- flight */
 
@@ -67,7 +82,7 @@ static int leg(const double *x, const double *p, leg_state *s)
     double xs = x[0], vxs = x[1], ys = x[2], vys = x[3];
     s->l = hypot(xs, ys);
     if (!(s->l > 0.0))
-        return 1;
+        return E_LEG;
     s->ldot = (xs * vxs + ys * vys) / s->l;
     s->F = p[P_K] * (p[P_L0] - s->l) - p[P_B] * s->ldot;
     s->dl[0] = xs / s->l; s->dl[1] = 0.0; s->dl[2] = ys / s->l; s->dl[3] = 0.0;
@@ -84,8 +99,10 @@ static int stance(double t, const double *x, const double *p, double *f, void *d
 {
     leg_state s;
     (void)t; (void)d;
-    if (x[2] <= 0.0 || leg(x, p, &s))
-        return 1; /* the body reached the ground */
+    if (x[2] <= 0.0)
+        return E_GROUND;
+    if (leg(x, p, &s))
+        return E_LEG;
     double G = s.F / (p[P_M] * s.l);
     f[0] = x[1];
     f[1] = G * x[0];
@@ -99,7 +116,7 @@ static int stance_dx(double t, const double *x, const double *p, double *J, void
     leg_state s;
     (void)t; (void)d;
     if (leg(x, p, &s))
-        return 1;
+        return E_LEG;
     double ml = p[P_M] * s.l, G = s.F / ml;
     for (int j = 0; j < 4; j++) {
         double dG = s.dF[j] / ml - s.F / (ml * s.l) * s.dl[j];
@@ -185,7 +202,7 @@ static int lo_guard(double t, const double *x, const double *p, double *g, void 
     leg_state s;
     (void)t; (void)d;
     if (leg(x, p, &s))
-        return 1;
+        return E_LEG;
     g[0] = s.F;
     return 0;
 }
@@ -195,7 +212,7 @@ static int lo_guard_dx(double t, const double *x, const double *p, double *g, vo
     leg_state s;
     (void)t; (void)d;
     if (leg(x, p, &s))
-        return 1;
+        return E_LEG;
     for (int i = 0; i < 4; i++)
         g[i] = s.dF[i];
     return 0;
@@ -211,6 +228,8 @@ static int zero_dt(double t, const double *x, const double *p, double *g, void *
 static int lo_reset(double t, const double *x, const double *p, double *r, void *d)
 {
     (void)t; (void)p; (void)d;
+    if (!(x[3] > 0.0))
+        return E_SINK;
     r[0] = x[1];
     r[1] = x[2];
     r[2] = x[3];
@@ -250,6 +269,35 @@ static int apex_guard_dx(double t, const double *x, const double *p, double *g, 
     g[0] = 0.0;
     g[1] = 0.0;
     g[2] = 1.0;
+    return 0;
+}
+
+/* The apex starts a descent; with the toe already below the ground there
+ * is no touchdown to come. */
+static int apex_reset(double t, const double *x, const double *p, double *r, void *d)
+{
+    (void)d;
+    if (!(x[1] > p[P_LTD] * cos(leg_angle(0.0, x, p))))
+        return E_FALL;
+    (void)t;
+    r[0] = x[0];
+    r[1] = x[1];
+    r[2] = x[2];
+    return 0;
+}
+
+static int identity_dx(double t, const double *x, const double *p, double *R, void *d)
+{
+    (void)t; (void)x; (void)p; (void)d;
+    for (int i = 0; i < 9; i++)
+        R[i] = i % 4 == 0;
+    return 0;
+}
+
+static int zero_dt3(double t, const double *x, const double *p, double *r, void *d)
+{
+    (void)t; (void)x; (void)p; (void)d;
+    r[0] = r[1] = r[2] = 0.0;
     return 0;
 }
 
@@ -294,8 +342,8 @@ static const hes_transition transitions[] = {
       td_guard_dt, td_reset_dx, td_reset_dt, 0 },
     { "liftoff", M_STANCE, M_ASCENT, HES_DOWN, lo_guard, lo_reset, lo_guard_dx, zero_dt,
       lo_reset_dx, lo_reset_dt, 0 },
-    { "apex", M_ASCENT, M_DESCENT, HES_DOWN, apex_guard, NULL, apex_guard_dx, zero_dt,
-      NULL, NULL, 1 },
+    { "apex", M_ASCENT, M_DESCENT, HES_DOWN, apex_guard, apex_reset, apex_guard_dx, zero_dt,
+      identity_dx, zero_dt3, 1 },
 };
 
 static const hes_param params[P_N] = {
@@ -348,4 +396,5 @@ const hes_model hes_problem_slip_hopper = {
     .max_phase_time = 100.0,
     .validate = validate,
     .data = NULL,
+    .describe_error = describe_error,
 };

@@ -106,6 +106,8 @@ typedef struct {
     const char *description;
     unsigned flags;
     double min, max;         /* valid closed range (use -HUGE_VAL/HUGE_VAL for none) */
+    double search_lo, search_hi; /* default bounds of shape optimisation (shape
+                                    parameters; both 0: none given) */
 } hes_param;
 
 /*
@@ -420,6 +422,125 @@ void hes_analysis_free(hes_analysis *res);
  * (independent of the saltation pipeline); out is n x n. */
 hes_status hes_return_map_fd(hes_system *sys, const hes_orbit *orbit, double *out);
 
+/* ------------------------------------------------- hybrid event shaping */
+
+/*
+ * A shape context: the nominal orbit of an analysis, with its stored
+ * variational matrices, and the shape parameters h to vary.  Shape
+ * parameters enter only the saltation matrices at the nominal events (paper
+ * Sec. III-A), so psi(h) is re-evaluated by recomputing those saltation
+ * matrices (and, for autonomous orbits, the section matrix S of the
+ * return-map Jacobian P = S Q) and their product, without re-simulating.
+ *
+ * Gradient (paper eq. 5-6): for a simple multiplier lambda with right and
+ * left eigenvectors v, w of the analysed matrix M (Phi, or P),
+ *   dlambda/dh = w^H (dM/dh) v / (w^H v),
+ *   d|lambda|/dh = Re(conj(lambda) dlambda/dh) / |lambda|,
+ * with dM/dh = sum over events k of G_L ... G_{k+1} (dG_k/dh) G_{k-1} ... G_1
+ * by the product rule over the stored factors G, where dG_k/dh are central
+ * differences in h of the saltation (or section) formula evaluated with the
+ * model's Jacobian callbacks at the nominal event: no re-simulation.  Only
+ * the (event, parameter) pairs found to depend on each other are summed.
+ */
+typedef struct hes_shape hes_shape;
+
+/* Creates a context for the named parameters (all parameters flagged
+ * HES_PARAM_SHAPE when n == 0).  It first verifies the shape property: a
+ * parameter that changes a guard value, a reset or a vector field at a
+ * nominal event of res->orbit is refused (HES_EINVAL, naming the parameter,
+ * the event and what moved).  The context keeps pointers into res and sys,
+ * which must outlive it. */
+hes_status hes_shape_create(hes_system *sys, const hes_analysis *res, int n,
+                            const char *const *names, hes_shape **out);
+void hes_shape_destroy(hes_shape *sh);
+int hes_shape_count(const hes_shape *sh);
+/* Parameter index (into the model's parameters) of shape parameter j. */
+int hes_shape_param(const hes_shape *sh, int j);
+
+/* The stability measure and its derivatives at shape values h.  Arrays
+ * point into the context and stay valid until the next evaluation. */
+typedef struct {
+    int n_shape, n_mult;
+    double psi;
+    const double *abs;       /* n_mult multiplier moduli, descending */
+    const double *re, *im;   /* the multipliers */
+    const double *dpsi;      /* n_shape: dpsi/dh (NULL if not requested) */
+    const double *dabs;      /* n_mult x n_shape column-major: d|lambda_k|/dh_j;
+                                NaN where multiplier k is repeated or defective */
+    int fallback;            /* the maximising multiplier is repeated or defective
+                                (condition number > 1e5 or relative gap < 1e-5):
+                                dpsi came from one-sided differences of psi with
+                                relative step 1e-4 (a defective multiplier is only
+                                accurate to ~sqrt(eps)); where they agree, their mean */
+    int nonsmooth;           /* (with fallback) the one-sided differences disagree:
+                                dpsi_j is the element of least magnitude of the
+                                interval between them (0 if they differ in sign),
+                                i.e. of the generalized gradient along h_j, to
+                                within the accuracy of the defective multiplier */
+    double cond;             /* condition number of the maximising multiplier */
+} hes_shape_eval_result;
+
+/* Evaluates at h (n_shape values; NULL: the system's current values), which
+ * are written into the system's parameters.  With grad != 0 also fills
+ * dpsi and dabs. */
+hes_status hes_shape_eval(hes_shape *sh, const double *h, int grad,
+                          hes_shape_eval_result *out);
+
+typedef enum { HES_MEASURE_PSI = 0, HES_MEASURE_SMOOTH = 1 } hes_measure;
+
+/* The smooth surrogate of psi: the p-norm of the multiplier moduli,
+ * (sum |lambda_k|^p)^(1/p) with p = HES_SMOOTH_P, an upper bound of psi
+ * within a factor n_mult^(1/p); differentiable wherever every multiplier is
+ * simple. */
+#define HES_SMOOTH_P 16
+
+typedef struct {
+    int n;                   /* shape parameters to optimise; 0: every shape parameter */
+    const char *const *names;
+    const double *start;     /* n start values; NULL: the system's values */
+    const double *lo, *hi;   /* n bounds; NULL: the model's search bounds */
+    const char *algorithm;   /* NLopt name, e.g. "LD_MMA"; NULL: LD_SLSQP */
+    int starts;              /* the first from `start`, the rest uniform in the bounds */
+    unsigned long seed;
+    hes_measure measure;
+    int gradient;            /* 1: analytic (default); 0: central differences of the
+                                measure (each a fast re-evaluation), for comparison */
+    int polish;              /* derivative-free polish from the best point (LN_BOBYQA) */
+    int maxeval;             /* per start and for the polish */
+    double ftol_rel;
+    /* Called after every evaluation (may be NULL). */
+    void (*progress)(int evaluations, double best, void *data);
+    void *progress_data;
+} hes_shape_opts;
+
+hes_shape_opts hes_shape_opts_default(void);
+
+typedef struct {
+    int n;
+    int *param;              /* parameter index of each optimised shape parameter */
+    double *h;               /* the optimum (also written into the system) */
+    double *lo, *hi;         /* the bounds used */
+    double psi_initial;      /* psi at the start values */
+    double psi;              /* psi at the optimum from a full re-analysis */
+    double measure;          /* the optimised measure at the optimum */
+    int evaluations;         /* of the measure */
+    int gradients;           /* evaluations with a gradient */
+    int fallbacks;           /* gradients that fell back to differences of psi */
+    int gradient;            /* 1 analytic, 0 finite differences, -1 none */
+    char algorithm[48];      /* NLopt name of the main algorithm */
+    hes_analysis analysis;   /* the full re-analysis at the optimum */
+} hes_shape_result;
+
+/* Minimises psi (or the smooth surrogate) over the shape parameters within
+ * bounds: a gradient-based NLopt algorithm (default LD_SLSQP) from several
+ * starts, then a derivative-free polish (LN_BOBYQA) from the best point, then
+ * a full re-analysis (re-simulation and full-system verification) at the
+ * optimum, whose psi is reported.  The system's parameters must give an
+ * orbit; the orbit is found first. */
+hes_status hes_shape_optimize(hes_system *sys, const hes_shape_opts *opts,
+                              hes_shape_result *res);
+void hes_shape_result_free(hes_shape_result *res);
+
 /* --------------------------------------------------- perturbation trials */
 
 typedef struct {
@@ -460,6 +581,17 @@ char *hes_analysis_json(const hes_system *sys, const hes_analysis *res);
  * "radius", "seed". */
 char *hes_trials_json(const hes_system *sys, const hes_orbit *orbit,
                       const hes_trials *trials);
+/* hes_analysis_json plus "psi_gradient": {NAME: dpsi/dNAME} for every shape
+ * parameter and "psi_gradient_method": "analytic"|"finite-differences". */
+char *hes_analysis_gradient_json(const hes_system *sys, const hes_analysis *res,
+                                 const hes_shape *sh, const hes_shape_eval_result *ev);
+/* "problem", "params", "psi_initial", "psi", "stable", "shape" {NAME: value},
+ * "bounds" {NAME: [lo, hi]}, "evaluations", "gradient"
+ * ("analytic"|"finite-differences"|"none"), "fallbacks", "algorithm",
+ * "measure", "multipliers"; and "verify" (trials, converged, radius, steps)
+ * when trials != NULL. */
+char *hes_shape_json(const hes_system *sys, const hes_shape_result *res,
+                     hes_measure measure, const hes_trials *trials);
 
 #ifdef __cplusplus
 }

@@ -104,6 +104,26 @@ hes_status hes__traj_append_phase(hes_traj *traj, int mode, int n, double t0, do
                                   double tm0, const double *x0, const double *x1,
                                   const double *A);
 
+/* The section matrix S = DxR (I - F_I Dxg / (Dxg F_I)) (n_J x n_I) of the
+ * section event of transition tr at (tm, x_minus): the return-map Jacobian is
+ * P = S Q with Q the product of every factor before the event.  normal (may
+ * be NULL) receives the solution of DxR^T normal = Dxg^T, for which
+ * normal^T P = 0 (monodromy.c). */
+hes_status hes__section_matrix(hes_system *sys, int tr, double tm, const double *x_minus,
+                               double *S, double *normal);
+
+/* Eigenvector j of a dgeev eigenvector matrix V as a complex vector, and the
+ * condition number 1/|w^H v| (unit vectors) of eigenvalue j; buf holds 4n
+ * doubles (stability.c). */
+void hes__eigvec(const double *V, int n, const double *wi, int j, double *re, double *im);
+double hes__eig_condition(const double *vl, const double *vr, const double *wi, int n,
+                          int j, double *buf);
+
+/* splitmix64: a small, seedable generator kept by the caller (random.c). */
+unsigned long long hes__rng_next(unsigned long long *state);
+double hes__rng_uniform(unsigned long long *state);   /* in [0, 1) */
+double hes__rng_gaussian(unsigned long long *state);
+
 /* Periodic-orbit shooting used by orbit.c and the finite-difference check. */
 hes_status hes__shoot(hes_system *sys, const double *x0, int sensitivities,
                       hes_traj *traj, double *x_ret);

@@ -44,21 +44,17 @@ static int apply(const hes_factor *f, double **M, int *rows, int n0)
     return 0;
 }
 
-/* The return-map Jacobian from the product Q of every factor before the
- * section event (x_minus its pre-event state at model time tm):
- *   P = DxR (I - F_I Dxg / (Dxg F_I)) Q,
- * and the section normal carried through the reset, DxR^T normal = Dxg^T,
- * for which normal^T P = 0. */
-static hes_status section_projection(hes_system *sys, int tr, double tm,
-                                     const double *x_minus, const double *Q, int n0,
-                                     double *P, double *normal)
+hes_status hes__section_matrix(hes_system *sys, int tr, double tm, const double *x_minus,
+                               double *S, double *normal)
 {
     const hes_transition *T = &sys->model->transitions[tr];
     int ni = sys->model->modes[T->from].dim, nj = sys->model->modes[T->to].dim;
-    double *buf = malloc(sizeof(double) * (size_t)(2 * ni + ni * ni + ni * n0 + nj * ni));
+    int lb = ni > nj ? ni : nj;
+    double *buf = malloc(sizeof(double) * (size_t)(2 * ni + ni * ni + 2 * nj * ni + lb));
     if (!buf)
         return hes__fail(sys, HES_ENOMEM, "out of memory");
-    double *F = buf, *g = F + ni, *proj = g + ni, *tmp = proj + ni * ni, *DxR = tmp + ni * n0;
+    double *F = buf, *g = F + ni, *proj = g + ni, *DxR = proj + ni * ni, *tmp = DxR + nj * ni,
+           *b = tmp + nj * ni;
     hes_status st;
     if ((st = hes__field(sys, T->from, tm, x_minus, F)) != HES_OK ||
         (st = hes__guard_dx(sys, tr, tm, x_minus, g)) != HES_OK ||
@@ -70,25 +66,38 @@ static hes_status section_projection(hes_system *sys, int tr, double tm,
     for (int j = 0; j < ni; j++)
         for (int i = 0; i < ni; i++)
             proj[i + (size_t)j * ni] = (i == j) - F[i] * g[j] / gF;
-    hes__matmul(ni, ni, n0, proj, Q, tmp);
-    hes__matmul(nj, ni, n0, DxR, tmp, P);
-    /* normal: least-squares / minimum-norm solution of DxR^T y = Dxg^T */
-    int lb = ni > nj ? ni : nj;
-    double *b = proj; /* reuse: ni*ni >= lb unless nj > ni*ni, checked below */
-    if (lb > ni * ni) {
-        st = hes__fail(sys, HES_EINVAL, "section reset too rectangular (%d -> %d)", ni, nj);
-        goto out;
+    hes__matmul(nj, ni, ni, DxR, proj, S);
+    if (normal) {
+        /* least-squares / minimum-norm solution of DxR^T y = Dxg^T */
+        memcpy(tmp, DxR, sizeof(double) * (size_t)nj * ni);
+        memset(b, 0, sizeof(double) * (size_t)lb);
+        memcpy(b, g, sizeof(double) * (size_t)ni);
+        if (LAPACKE_dgels(LAPACK_COL_MAJOR, 'T', nj, ni, 1, tmp, nj, b, lb) != 0) {
+            st = hes__fail(sys, HES_ESOLVER, "section reset Jacobian is rank deficient");
+            goto out;
+        }
+        memcpy(normal, b, sizeof(double) * (size_t)nj);
     }
-    memcpy(tmp, DxR, sizeof(double) * (size_t)nj * ni);
-    memset(b, 0, sizeof(double) * (size_t)lb);
-    memcpy(b, g, sizeof(double) * (size_t)ni);
-    if (LAPACKE_dgels(LAPACK_COL_MAJOR, 'T', nj, ni, 1, tmp, nj, b, lb) != 0) {
-        st = hes__fail(sys, HES_ESOLVER, "section reset Jacobian is rank deficient");
-        goto out;
-    }
-    memcpy(normal, b, sizeof(double) * (size_t)nj);
 out:
     free(buf);
+    return st;
+}
+
+/* The return-map Jacobian P = S Q from the product Q (ni x n0) of every
+ * factor before the section event. */
+static hes_status section_projection(hes_system *sys, int tr, double tm,
+                                     const double *x_minus, const double *Q, int n0,
+                                     double *P, double *normal)
+{
+    const hes_transition *T = &sys->model->transitions[tr];
+    int ni = sys->model->modes[T->from].dim, nj = sys->model->modes[T->to].dim;
+    double *S = malloc(sizeof(double) * (size_t)nj * ni);
+    if (!S)
+        return hes__fail(sys, HES_ENOMEM, "out of memory");
+    hes_status st = hes__section_matrix(sys, tr, tm, x_minus, S, normal);
+    if (st == HES_OK)
+        hes__matmul(nj, ni, n0, S, Q, P);
+    free(S);
     return st;
 }
 

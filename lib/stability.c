@@ -29,8 +29,7 @@ void hes_stability_free(hes_stability *st)
     memset(st, 0, sizeof *st);
 }
 
-/* Column j of a dgeev eigenvector matrix as a complex vector (re, im). */
-static void eigvec(const double *V, int n, const double *wi, int j, double *re, double *im)
+void hes__eigvec(const double *V, int n, const double *wi, int j, double *re, double *im)
 {
     for (int i = 0; i < n; i++) {
         if (wi[j] == 0.0) {
@@ -46,13 +45,12 @@ static void eigvec(const double *V, int n, const double *wi, int j, double *re, 
     }
 }
 
-/* 1 / |w^H v| with unit w, v: the condition number of eigenvalue j. */
-static double eig_condition(const double *vl, const double *vr, const double *wi, int n,
-                            int j, double *buf)
+double hes__eig_condition(const double *vl, const double *vr, const double *wi, int n,
+                          int j, double *buf)
 {
     double *wr_ = buf, *wim = buf + n, *vre = buf + 2 * n, *vim = buf + 3 * n;
-    eigvec(vl, n, wi, j, wr_, wim);
-    eigvec(vr, n, wi, j, vre, vim);
+    hes__eigvec(vl, n, wi, j, wr_, wim);
+    hes__eigvec(vr, n, wi, j, vre, vim);
     double sr = 0, si = 0, nw = 0, nv = 0;
     for (int i = 0; i < n; i++) {
         sr += wr_[i] * vre[i] + wim[i] * vim[i];  /* conj(w) . v */
@@ -257,7 +255,7 @@ hes_status hes_stability_compute(const hes_monodromy *mono, hes_stability *st)
         st->abs[i] = hypot(st->re[i], st->im[i]);
     }
     st->psi = k > 0 ? st->abs[0] : 0.0;
-    st->cond = k > 0 ? eig_condition(st->vl, st->vr, st->all_im, n, st->order[0], buf) : 1.0;
+    st->cond = k > 0 ? hes__eig_condition(st->vl, st->vr, st->all_im, n, st->order[0], buf) : 1.0;
     st->stable = st->psi < 1.0;
 out:
     free(a);

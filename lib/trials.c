@@ -4,7 +4,7 @@
  * simulated for a number of periods with every guard armed, recording the
  * 2-norm error to the section state after every period (at each section
  * event for autonomous orbits, at t0 + kT for non-autonomous ones).
- * The random generator (splitmix64) lives on the stack: no global state.
+ * The random generator state lives on the stack: no global state.
  */
 #include <math.h>
 #include <stdio.h>
@@ -13,38 +13,16 @@
 
 #include "hes_internal.h"
 
-#ifndef M_PI
-#define M_PI 3.14159265358979323846
-#endif
-
-static unsigned long long splitmix64(unsigned long long *s)
-{
-    unsigned long long z = (*s += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
-static double uniform01(unsigned long long *s)
-{
-    return (double)(splitmix64(s) >> 11) * 0x1.0p-53;
-}
-
-static double gaussian(unsigned long long *s)
-{
-    double u = uniform01(s), v = uniform01(s);
-    return sqrt(-2.0 * log(1.0 - u)) * cos(2.0 * M_PI * v);
-}
 
 /* Uniform in the n-ball of radius r: gaussian direction, radius r U^(1/n). */
 static void ball_point(unsigned long long *s, int n, double r, double *d)
 {
     double nn = 0;
     for (int i = 0; i < n; i++) {
-        d[i] = gaussian(s);
+        d[i] = hes__rng_gaussian(s);
         nn += d[i] * d[i];
     }
-    double scale = nn > 0 ? r * pow(uniform01(s), 1.0 / n) / sqrt(nn) : 0.0;
+    double scale = nn > 0 ? r * pow(hes__rng_uniform(s), 1.0 / n) / sqrt(nn) : 0.0;
     for (int i = 0; i < n; i++)
         d[i] *= scale;
 }

@@ -20,7 +20,8 @@
  *   -2 g (1 + alpha^2) / (1 + alpha)^2 < paddle_accel < 0   (paper eq. 10).
  *
  * Parameters: alpha (restitution), g (m/s^2), period T (s), paddle_accel
- * (m/s^2, shape).
+ * (m/s^2, shape; searched in [-20, 10] by default, where the period-1 orbit
+ * exists for the default alpha, g and T).
  */
 #include <math.h>
 #include <stdio.h>
@@ -169,12 +170,12 @@ static const hes_transition transitions[] = {
 
 static const hes_param params[] = {
     { "alpha", 0.5, "1", "coefficient of restitution of the ball on the paddle",
-      0, 0.0, 1.0 },
-    { "g", 9.81, "m/s^2", "gravitational acceleration", HES_PARAM_POSITIVE, 0.0, HUGE_VAL },
+      0, 0.0, 1.0, 0, 0 },
+    { "g", 9.81, "m/s^2", "gravitational acceleration", HES_PARAM_POSITIVE, 0.0, HUGE_VAL, 0, 0 },
     { "period", 0.5, "s", "period of the paddle and of the bounce (flight time)",
-      HES_PARAM_POSITIVE, 0.0, HUGE_VAL },
+      HES_PARAM_POSITIVE, 0.0, HUGE_VAL, 0, 0 },
     { "paddle_accel", -5.45, "m/s^2", "paddle acceleration at impact",
-      HES_PARAM_SHAPE, -HUGE_VAL, HUGE_VAL },
+      HES_PARAM_SHAPE, -HUGE_VAL, HUGE_VAL, -20.0, 10.0 },
 };
 
 static const int sequence[] = { T_IMPACT, T_APEX };

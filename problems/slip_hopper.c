@@ -347,21 +347,21 @@ static const hes_transition transitions[] = {
 };
 
 static const hes_param params[P_N] = {
-    { "m", 1.0, "kg", "body mass", HES_PARAM_POSITIVE, 0.0, HUGE_VAL },
-    { "g", 9.81, "m/s^2", "gravitational acceleration", HES_PARAM_POSITIVE, 0.0, HUGE_VAL },
-    { "l0", 1.0, "m", "rest length of the leg spring", HES_PARAM_POSITIVE, 0.0, HUGE_VAL },
-    { "k", 500.0, "N/m", "leg spring stiffness", HES_PARAM_POSITIVE, 0.0, HUGE_VAL },
-    { "b", 1.0, "N s/m", "leg damping", 0, 0.0, HUGE_VAL },
-    { "apex_height", 2.5, "m", "apex height of the nominal orbit", HES_PARAM_POSITIVE, 0.0, HUGE_VAL },
-    { "apex_speed", 2.0, "m/s", "forward speed of the nominal orbit", 0, -HUGE_VAL, HUGE_VAL },
+    { "m", 1.0, "kg", "body mass", HES_PARAM_POSITIVE, 0.0, HUGE_VAL, 0, 0 },
+    { "g", 9.81, "m/s^2", "gravitational acceleration", HES_PARAM_POSITIVE, 0.0, HUGE_VAL, 0, 0 },
+    { "l0", 1.0, "m", "rest length of the leg spring", HES_PARAM_POSITIVE, 0.0, HUGE_VAL, 0, 0 },
+    { "k", 500.0, "N/m", "leg spring stiffness", HES_PARAM_POSITIVE, 0.0, HUGE_VAL, 0, 0 },
+    { "b", 1.0, "N s/m", "leg damping", 0, 0.0, HUGE_VAL, 0, 0 },
+    { "apex_height", 2.5, "m", "apex height of the nominal orbit", HES_PARAM_POSITIVE, 0.0, HUGE_VAL, 0, 0 },
+    { "apex_speed", 2.0, "m/s", "forward speed of the nominal orbit", 0, -HUGE_VAL, HUGE_VAL, 0, 0 },
     { "K", 0.0, "rad s/m", "Raibert gain on the forward speed error (touchdown law)",
-      HES_PARAM_SHAPE, -HUGE_VAL, HUGE_VAL },
+      HES_PARAM_SHAPE, -HUGE_VAL, HUGE_VAL, -0.2, 0.6 },
     { "thetadot", 0.0, "rad/s", "leg angular velocity at touchdown (negative: retraction)",
-      HES_PARAM_SHAPE, -HUGE_VAL, HUGE_VAL },
+      HES_PARAM_SHAPE, -HUGE_VAL, HUGE_VAL, -3.0, 1.0 },
     { "l_td", 0.9, "m", "preload leg length at touchdown (solved)",
-      HES_PARAM_SOLVED | HES_PARAM_POSITIVE, 0.0, HUGE_VAL },
+      HES_PARAM_SOLVED | HES_PARAM_POSITIVE, 0.0, HUGE_VAL, 0, 0 },
     { "theta_td", 0.2, "rad", "nominal touchdown angle from vertical, toe ahead (solved)",
-      HES_PARAM_SOLVED, -1.5707963267948966, 1.5707963267948966 },
+      HES_PARAM_SOLVED, -1.5707963267948966, 1.5707963267948966, 0, 0 },
 };
 
 static const int sequence[] = { T_TOUCHDOWN, T_LIFTOFF, T_APEX };

@@ -76,10 +76,10 @@ static const hes_transition transitions[] = {
       .guard = heelstrike_guard, .reset = heelstrike_reset },
 };
 static const hes_param params[] = {
-    { "g", 9.81, "m/s^2", "gravity", HES_PARAM_POSITIVE, 0.0, HUGE_VAL },
-    { "l", 1.0, "m", "spoke length", HES_PARAM_POSITIVE, 0.0, HUGE_VAL },
-    { "a", 0.3, "rad", "half the angle between spokes", HES_PARAM_POSITIVE, 0.0, 0.7 },
-    { "gamma", 0.08, "rad", "slope angle", HES_PARAM_POSITIVE, 0.0, 0.5 },
+    { "g", 9.81, "m/s^2", "gravity", HES_PARAM_POSITIVE, 0.0, HUGE_VAL, 0, 0 },
+    { "l", 1.0, "m", "spoke length", HES_PARAM_POSITIVE, 0.0, HUGE_VAL, 0, 0 },
+    { "a", 0.3, "rad", "half the angle between spokes", HES_PARAM_POSITIVE, 0.0, 0.7, 0, 0 },
+    { "gamma", 0.08, "rad", "slope angle", HES_PARAM_POSITIVE, 0.0, 0.5, 0, 0 },
 };
 static const int free_states[] = { 1 };   /* solve for omega at the section... */
 static const int residual[] = { 1 };      /* ...so that it returns to itself */

@@ -1,0 +1,309 @@
+/*
+ * optimize.c - shape-parameter optimisation with NLopt (paper Sec. III-D,
+ * problem (7)): minimise psi(h), or its smooth surrogate, over box bounds.
+ *
+ * Every evaluation is a fast re-evaluation over the nominal orbit's factors
+ * (shape.c): shape parameters do not move the orbit.  A gradient-based
+ * algorithm runs from several starts (max |lambda| is non-smooth where
+ * multipliers coalesce and can have several local minima), a
+ * derivative-free polish runs from the best point, and the optimum is then
+ * re-analysed from scratch (orbit, full-system verification, monodromy).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <nlopt.h>
+
+#include "hes_internal.h"
+
+hes_shape_opts hes_shape_opts_default(void)
+{
+    hes_shape_opts o;
+    memset(&o, 0, sizeof o);
+    o.starts = 8;
+    o.seed = 1;
+    o.measure = HES_MEASURE_PSI;
+    o.gradient = 1;
+    o.polish = 1;
+    o.maxeval = 400;
+    o.ftol_rel = 1e-12;
+    return o;
+}
+
+void hes_shape_result_free(hes_shape_result *res)
+{
+    if (!res)
+        return;
+    free(res->param);
+    free(res->h);
+    free(res->lo);
+    free(res->hi);
+    hes_analysis_free(&res->analysis);
+    memset(res, 0, sizeof *res);
+}
+
+typedef struct {
+    hes_shape *sh;
+    const hes_shape_opts *o;
+    hes_shape_result *res;
+    double best;
+    double *best_h, *xt;
+    hes_status err;
+    int use_gradient;        /* analytic gradients requested by the algorithm */
+} objective_ctx;
+
+/* The measure from an evaluation: psi, or the p-norm of the moduli scaled by
+ * psi for stability: psi (sum (|lambda_k| / psi)^p)^(1/p). */
+static double measure_of(const hes_shape_eval_result *ev, hes_measure m)
+{
+    if (m == HES_MEASURE_PSI || ev->n_mult == 0 || ev->psi == 0.0)
+        return ev->psi;
+    double s = 0;
+    for (int k = 0; k < ev->n_mult; k++)
+        s += pow(ev->abs[k] / ev->psi, HES_SMOOTH_P);
+    return ev->psi * pow(s, 1.0 / HES_SMOOTH_P);
+}
+
+/* Gradient of the smooth measure from the moduli gradients; 0 if one of
+ * them is undefined (a repeated or defective multiplier). */
+static int smooth_gradient(const hes_shape_eval_result *ev, double *grad)
+{
+    int n = ev->n_shape, m = ev->n_mult;
+    double s = 0;
+    for (int k = 0; k < m; k++)
+        s += pow(ev->abs[k] / ev->psi, HES_SMOOTH_P);
+    double c = pow(s, 1.0 / HES_SMOOTH_P - 1.0);
+    for (int j = 0; j < n; j++) {
+        double g = 0;
+        for (int k = 0; k < m; k++) {
+            double d = ev->dabs[k + (size_t)m * j];
+            if (isnan(d))
+                return 0;
+            g += pow(ev->abs[k] / ev->psi, HES_SMOOTH_P - 1) * d;
+        }
+        grad[j] = c * g;
+    }
+    return 1;
+}
+
+static int value_at(objective_ctx *c, const double *x, double *f)
+{
+    hes_shape_eval_result ev;
+    hes_status st = hes_shape_eval(c->sh, x, 0, &ev);
+    c->res->evaluations++;
+    if (st != HES_OK) {
+        if (c->err == HES_OK)
+            c->err = st;
+        return -1;
+    }
+    *f = measure_of(&ev, c->o->measure);
+    return 0;
+}
+
+/* Central differences of the measure (each a fast re-evaluation). */
+static int differences(objective_ctx *c, const double *x, double *grad)
+{
+    int n = c->res->n;
+    memcpy(c->xt, x, sizeof(double) * (size_t)n);
+    for (int j = 0; j < n; j++) {
+        double h = 1e-6 * fmax(1.0, fabs(x[j])), fp, fm;
+        c->xt[j] = x[j] + h;
+        if (value_at(c, c->xt, &fp))
+            return -1;
+        c->xt[j] = x[j] - h;
+        if (value_at(c, c->xt, &fm))
+            return -1;
+        c->xt[j] = x[j];
+        grad[j] = (fp - fm) / (2 * h);
+    }
+    return 0;
+}
+
+static double objective(unsigned n, const double *x, double *grad, void *data)
+{
+    objective_ctx *c = data;
+    hes_shape_eval_result ev;
+    int analytic = grad && c->o->gradient;
+    hes_status st = hes_shape_eval(c->sh, x, analytic, &ev);
+    double f;
+    c->res->evaluations++;
+    if (st != HES_OK) {
+        if (c->err == HES_OK)
+            c->err = st;
+        if (grad)
+            memset(grad, 0, sizeof(double) * n);
+        return HUGE_VAL;
+    }
+    f = measure_of(&ev, c->o->measure);
+    if (grad) {
+        c->res->gradients++;
+        if (analytic && c->o->measure == HES_MEASURE_PSI) {
+            memcpy(grad, ev.dpsi, sizeof(double) * n);
+            c->res->fallbacks += ev.fallback;
+        } else if (!(analytic && smooth_gradient(&ev, grad))) {
+            c->res->fallbacks += analytic;
+            if (differences(c, x, grad))
+                memset(grad, 0, sizeof(double) * n);
+        }
+    }
+    if (f < c->best) {
+        c->best = f;
+        memcpy(c->best_h, x, sizeof(double) * n);
+    }
+    if (c->o->progress)
+        c->o->progress(c->res->evaluations, c->best, c->o->progress_data);
+    return f;
+}
+
+/* Runs one NLopt minimisation from x (updated in place). */
+static hes_status run(objective_ctx *c, nlopt_algorithm alg, double *x, int maxeval)
+{
+    hes_shape_result *r = c->res;
+    nlopt_opt opt = nlopt_create(alg, (unsigned)r->n), local = NULL;
+    if (!opt)
+        return HES_ENOMEM;
+    const char *name = nlopt_algorithm_to_string(alg);
+    if (name && (strstr(name, "AUGLAG") || strstr(name, "MLSL"))) {
+        local = nlopt_create(c->o->gradient ? NLOPT_LD_MMA : NLOPT_LN_BOBYQA, (unsigned)r->n);
+        if (local) {
+            nlopt_set_ftol_rel(local, c->o->ftol_rel);
+            nlopt_set_local_optimizer(opt, local);
+        }
+    }
+    nlopt_set_lower_bounds(opt, r->lo);
+    nlopt_set_upper_bounds(opt, r->hi);
+    nlopt_set_min_objective(opt, objective, c);
+    nlopt_set_ftol_rel(opt, c->o->ftol_rel);
+    nlopt_set_xtol_rel(opt, 1e-12);
+    nlopt_set_maxeval(opt, maxeval);
+    double f;
+    nlopt_result nr = nlopt_optimize(opt, x, &f);
+    nlopt_destroy(opt);
+    if (local)
+        nlopt_destroy(local);
+    return nr == NLOPT_OUT_OF_MEMORY ? HES_ENOMEM : HES_OK;
+}
+
+static int is_gradient_based(nlopt_algorithm alg)
+{
+    const char *s = nlopt_algorithm_to_string(alg);
+    return s && (strncmp(s, "LD_", 3) == 0 || strncmp(s, "GD_", 3) == 0 ||
+                 strcmp(s, "AUGLAG") == 0 || strcmp(s, "AUGLAG_EQ") == 0 ||
+                 strcmp(s, "G_MLSL") == 0 || strcmp(s, "G_MLSL_LDS") == 0);
+}
+
+/* Bounds and start values of the optimised parameters. */
+static hes_status setup(hes_system *sys, const hes_shape_opts *o, hes_shape *sh,
+                        hes_shape_result *r, double *x0)
+{
+    const hes_model *m = sys->model;
+    for (int j = 0; j < r->n; j++) {
+        const hes_param *pp = &m->params[hes_shape_param(sh, j)];
+        r->param[j] = hes_shape_param(sh, j);
+        r->lo[j] = o->lo ? o->lo[j] : pp->search_lo;
+        r->hi[j] = o->hi ? o->hi[j] : pp->search_hi;
+        if (!o->lo && !o->hi && pp->search_lo == 0 && pp->search_hi == 0)
+            return hes__fail(sys, HES_EINVAL, "no search bounds for shape parameter '%s': give them "
+                             "(--bounds %s=LO:HI)", pp->name, pp->name);
+        if (!(isfinite(r->lo[j]) && isfinite(r->hi[j]) && r->lo[j] < r->hi[j]))
+            return hes__fail(sys, HES_EINVAL, "bounds of '%s' must be finite with LO < HI (got %g:%g)",
+                             pp->name, r->lo[j], r->hi[j]);
+        x0[j] = o->start ? o->start[j] : sys->p[r->param[j]];
+        if (!isfinite(x0[j]) || x0[j] < r->lo[j] || x0[j] > r->hi[j])
+            return hes__fail(sys, HES_EINVAL, "start value %s = %g lies outside its bounds [%g, %g]",
+                             pp->name, x0[j], r->lo[j], r->hi[j]);
+    }
+    return HES_OK;
+}
+
+hes_status hes_shape_optimize(hes_system *sys, const hes_shape_opts *opts_in,
+                              hes_shape_result *r)
+{
+    memset(r, 0, sizeof *r);
+    hes_shape_opts o = opts_in ? *opts_in : hes_shape_opts_default();
+    if (o.starts < 1 || o.maxeval < 1 || !(o.ftol_rel >= 0) || o.n < 0 ||
+        (o.measure != HES_MEASURE_PSI && o.measure != HES_MEASURE_SMOOTH))
+        return hes__fail(sys, HES_EINVAL, "shape optimisation: need starts >= 1, maxeval >= 1 and a known measure");
+    nlopt_algorithm alg = o.algorithm ? nlopt_algorithm_from_string(o.algorithm) : NLOPT_LD_SLSQP;
+    if ((int)alg < 0)
+        return hes__fail(sys, HES_EINVAL, "unknown NLopt algorithm '%s' (names as in NLopt, e.g. "
+                         "LD_MMA, LD_SLSQP, LN_BOBYQA, GN_DIRECT_L)", o.algorithm);
+    snprintf(r->algorithm, sizeof r->algorithm, "%s", nlopt_algorithm_to_string(alg));
+
+    hes_analysis nominal;
+    hes_status st = hes_analyze(sys, 0, &nominal);
+    if (st != HES_OK)
+        return st;
+    hes_shape *sh = NULL;
+    if ((st = hes_shape_create(sys, &nominal, o.n, o.names, &sh)) != HES_OK) {
+        hes_analysis_free(&nominal);
+        return st;
+    }
+    int n = r->n = hes_shape_count(sh);
+    r->param = malloc(sizeof(int) * (size_t)n);
+    r->h = malloc(sizeof(double) * (size_t)n);
+    r->lo = malloc(sizeof(double) * (size_t)n);
+    r->hi = malloc(sizeof(double) * (size_t)n);
+    double *work = malloc(sizeof(double) * 3 * (size_t)n);
+    objective_ctx c = { sh, &o, r, HUGE_VAL, work, work ? work + n : NULL, HES_OK, 0 };
+    double *x = work ? work + 2 * n : NULL;
+    if (!r->param || !r->h || !r->lo || !r->hi || !work) {
+        st = hes__fail(sys, HES_ENOMEM, "out of memory");
+        goto out;
+    }
+    if ((st = setup(sys, &o, sh, r, x)) != HES_OK)
+        goto out;
+    hes_shape_eval_result ev;
+    if ((st = hes_shape_eval(sh, x, 0, &ev)) != HES_OK)
+        goto out;
+    r->psi_initial = ev.psi;
+    r->gradient = is_gradient_based(alg) ? o.gradient != 0 : -1;
+
+    unsigned long long rng = o.seed;
+    double *start = malloc(sizeof(double) * (size_t)n);
+    if (!start) {
+        st = hes__fail(sys, HES_ENOMEM, "out of memory");
+        goto out;
+    }
+    memcpy(start, x, sizeof(double) * (size_t)n);
+    for (int s = 0; s < o.starts && st == HES_OK; s++) {
+        for (int j = 0; j < n; j++)
+            x[j] = s == 0 ? start[j] : r->lo[j] + (r->hi[j] - r->lo[j]) * hes__rng_uniform(&rng);
+        st = run(&c, alg, x, o.maxeval);
+    }
+    if (st == HES_OK && o.polish && isfinite(c.best)) {
+        memcpy(x, c.best_h, sizeof(double) * (size_t)n);
+        st = run(&c, n >= 2 ? NLOPT_LN_BOBYQA : NLOPT_LN_NELDERMEAD, x, o.maxeval);
+    }
+    free(start);
+    if (st != HES_OK)
+        goto out;
+    if (!isfinite(c.best)) {
+        st = hes__fail(sys, c.err != HES_OK ? c.err : HES_ESOLVER,
+                       "shape optimisation found no point where psi could be evaluated");
+        goto out;
+    }
+    memcpy(r->h, c.best_h, sizeof(double) * (size_t)n);
+    r->measure = c.best;
+    for (int j = 0; j < n; j++)
+        sys->p[r->param[j]] = r->h[j];
+    /* the optimum from scratch: orbit, full-system verification, monodromy */
+    hes_shape_destroy(sh);
+    sh = NULL;
+    hes_analysis_free(&nominal);
+    if ((st = hes_analyze(sys, 0, &r->analysis)) != HES_OK)
+        goto out;
+    r->psi = r->analysis.stab.psi;
+out:
+    hes_shape_destroy(sh);
+    hes_analysis_free(&nominal);
+    free(work);
+    if (st != HES_OK) {
+        char keep[sizeof sys->errmsg];
+        memcpy(keep, sys->errmsg, sizeof keep);
+        hes_shape_result_free(r);
+        memcpy(sys->errmsg, keep, sizeof keep);
+    }
+    return st;
+}

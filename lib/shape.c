@@ -1,0 +1,558 @@
+/*
+ * shape.c - hybrid event shaping (paper Sec. III): the shape-parameter
+ * property, fast re-evaluation of psi at new shape values over the stored
+ * factors of a nominal orbit, and the gradient of psi and of every
+ * multiplier modulus by eigenvalue perturbation (paper eq. 5-6).
+ *
+ * The analysed matrix is the product M = G_L ... G_1 of the factors of one
+ * period: the variational matrices of the phases (fixed: shape parameters do
+ * not move the orbit), the saltation matrices of the events and, for
+ * autonomous orbits, the section matrix S in place of the last saltation
+ * matrix (M = P, the return-map Jacobian).  Event factors are recomputed at
+ * the nominal events from the model's callbacks when h changes.
+ */
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hes_internal.h"
+
+/* A maximising multiplier with a larger condition number, or closer than
+ * this (relative) to another eigenvalue, is treated as repeated/defective. */
+#define SHAPE_COND_MAX 1e5
+#define SHAPE_GAP_MIN 1e-5
+/* Relative step of the fallback differences: a defective multiplier is
+ * computed only to ~sqrt(eps) (a Jordan block of size 2), so the step must
+ * be large enough for psi to change by much more than that. */
+#define SHAPE_FALLBACK_STEP 1e-4
+
+struct hes_shape {
+    hes_system *sys;
+    const hes_analysis *res;
+    int n;                   /* shape parameters */
+    int *pidx;
+    int n0, autonomous;
+    int nf;                  /* factors G_1..G_nf */
+    hes_factor *G;
+    int *event;              /* event index of factor k, or -1 for a phase */
+    unsigned char *dep;      /* dep[k + nf j]: G_k depends on h_j */
+    double **dG;             /* dG[k + nf j]: dG_k/dh_j, for dependent pairs */
+    double *M, *normal, *tmp;
+    hes_stability st;
+    int have_st;
+    /* gradient workspaces */
+    double *dpsi, *dabs;
+    double *ar, *ai, *br, *bi; /* nf x nmax each: left/right sweeps */
+    double *vr, *vi, *wr, *wi, *u, *x;
+    double *h;
+};
+
+int hes_shape_count(const hes_shape *sh) { return sh->n; }
+int hes_shape_param(const hes_shape *sh, int j) { return sh->pidx[j]; }
+
+void hes_shape_destroy(hes_shape *sh)
+{
+    if (!sh)
+        return;
+    for (int k = 0; sh->G && k < sh->nf; k++)
+        free(sh->G[k].m);
+    for (int i = 0; sh->dG && i < sh->nf * sh->n; i++)
+        free(sh->dG[i]);
+    free(sh->G);
+    free(sh->dG);
+    free(sh->event);
+    free(sh->dep);
+    free(sh->pidx);
+    free(sh->M);
+    free(sh->normal);
+    free(sh->tmp);
+    free(sh->dpsi);
+    free(sh->dabs);
+    free(sh->ar);
+    free(sh->h);
+    hes_stability_free(&sh->st);
+    free(sh);
+}
+
+/* Recomputes event factor k at the current parameters. */
+static hes_status event_factor(hes_shape *sh, int k, double *out, double *normal)
+{
+    const hes_event *ev = &sh->res->orbit.traj.events[sh->event[k]];
+    if (sh->autonomous && k == sh->nf - 1)
+        return hes__section_matrix(sh->sys, ev->transition, ev->tm, ev->x_minus, out, normal);
+    return hes_saltation(sh->sys, ev->transition, ev->tm, ev->x_minus, out);
+}
+
+static double max_abs_diff(const double *a, const double *b, int n, double *scale)
+{
+    double d = 0, s = 0;
+    for (int i = 0; i < n; i++) {
+        d = fmax(d, fabs(a[i] - b[i]));
+        s = fmax(s, fabs(b[i]));
+    }
+    *scale = s;
+    return d;
+}
+
+/* Step for differences in h_j, and the larger probe used for the property
+ * and dependency checks. */
+static double fd_step_h(double h) { return cbrt(DBL_EPSILON) * fmax(1.0, fabs(h)); }
+static double probe_step_h(double h) { return 1e-2 * fmax(1.0, fabs(h)); }
+
+/*
+ * The shape property: at every nominal event the guard value, the reset and
+ * the vector fields before and after do not change when h_j moves.
+ */
+static hes_status verify_property(hes_shape *sh, int j)
+{
+    hes_system *sys = sh->sys;
+    const hes_model *m = sys->model;
+    const hes_traj *tr = &sh->res->orbit.traj;
+    int pi = sh->pidx[j];
+    double h = sys->p[pi], delta = probe_step_h(h);
+    int nm = sys->nmax;
+    double *a = malloc(sizeof(double) * 8 * (size_t)nm), scale;
+    if (!a)
+        return hes__fail(sys, HES_ENOMEM, "out of memory");
+    double *g0 = a, *R0 = a + nm, *FI0 = R0 + nm, *FJ0 = FI0 + nm, *g1 = FJ0 + nm,
+           *R1 = g1 + nm, *FI1 = R1 + nm, *FJ1 = FI1 + nm;
+    hes_status st = HES_OK;
+    for (int e = 0; e < tr->n_events && st == HES_OK; e++) {
+        const hes_event *ev = &tr->events[e];
+        const hes_transition *T = &m->transitions[ev->transition];
+        int ni = m->modes[T->from].dim, nj = m->modes[T->to].dim;
+        double ta = hes__time_after(m, ev->transition, ev->tm);
+        for (int side = 0; side < 3 && st == HES_OK; side++) {
+            double *g = side ? g1 : g0, *R = side ? R1 : R0, *FI = side ? FI1 : FI0,
+                   *FJ = side ? FJ1 : FJ0;
+            sys->p[pi] = side == 0 ? h : side == 1 ? h + delta : h - delta;
+            if ((st = hes__guard(sys, ev->transition, ev->tm, ev->x_minus, g)) != HES_OK ||
+                (st = hes__reset(sys, ev->transition, ev->tm, ev->x_minus, R)) != HES_OK ||
+                (st = hes__field(sys, T->from, ev->tm, ev->x_minus, FI)) != HES_OK ||
+                (st = hes__field(sys, T->to, ta, R, FJ)) != HES_OK)
+                break;
+            if (side == 0)
+                continue;
+            double xs = 0;
+            for (int i = 0; i < ni; i++)
+                xs = fmax(xs, fabs(ev->x_minus[i]));
+            struct { const char *what; double d, s; } c[3];
+            c[0].what = "the guard value";
+            c[0].d = fabs(g1[0] - g0[0]);
+            c[0].s = xs;
+            c[1].what = "the reset";
+            c[1].d = max_abs_diff(R1, R0, nj, &c[1].s);
+            double d1 = max_abs_diff(FI1, FI0, ni, &scale), s1 = scale;
+            double d2 = max_abs_diff(FJ1, FJ0, nj, &scale);
+            c[2].what = "the vector field";
+            c[2].d = fmax(d1, d2);
+            c[2].s = fmax(s1, scale);
+            for (int q = 0; q < 3; q++)
+                if (!(c[q].d <= 1e-9 * (1.0 + c[q].s))) {
+                    st = hes__fail(sys, HES_EINVAL,
+                                   "'%s' is not a shape parameter: changing it by %.3g changes %s "
+                                   "at the nominal '%s' event (t = %.10g) by %.3g, so it moves the orbit",
+                                   m->params[pi].name, side == 1 ? delta : -delta, c[q].what,
+                                   T->name, ev->t, c[q].d);
+                    break;
+                }
+        }
+    }
+    sys->p[pi] = h;
+    free(a);
+    return st;
+}
+
+/* Which event factors depend on which shape parameter (paper Sec. III-C:
+ * typically each parameter appears in one saltation matrix). */
+static hes_status find_dependencies(hes_shape *sh)
+{
+    hes_system *sys = sh->sys;
+    size_t mm = (size_t)sys->nmax * sys->nmax;
+    double *a = malloc(sizeof(double) * 2 * mm), scale;
+    if (!a)
+        return hes__fail(sys, HES_ENOMEM, "out of memory");
+    hes_status st = HES_OK;
+    for (int j = 0; j < sh->n && st == HES_OK; j++) {
+        int pi = sh->pidx[j];
+        double h = sys->p[pi], delta = probe_step_h(h);
+        for (int k = 0; k < sh->nf && st == HES_OK; k++) {
+            if (sh->event[k] < 0)
+                continue;
+            int len = sh->G[k].rows * sh->G[k].cols;
+            for (int side = 0; side < 2 && st == HES_OK; side++) {
+                sys->p[pi] = side ? h - delta : h + delta;
+                st = event_factor(sh, k, a, NULL);
+                if (st == HES_OK) {
+                    double d = max_abs_diff(a, sh->G[k].m, len, &scale);
+                    if (d > 1e-12 * (1.0 + scale))
+                        sh->dep[k + sh->nf * j] = 1;
+                }
+            }
+            sys->p[pi] = h;
+        }
+    }
+    free(a);
+    return st;
+}
+
+hes_status hes_shape_create(hes_system *sys, const hes_analysis *res, int n,
+                            const char *const *names, hes_shape **out)
+{
+    *out = NULL;
+    const hes_model *m = sys->model;
+    if (!res || !res->mono.phi || res->mono.n_factors < 1)
+        return hes__fail(sys, HES_EINVAL, "shape: needs a completed analysis");
+    if (n == 0)
+        for (int i = 0; i < m->n_params; i++)
+            n += (m->params[i].flags & HES_PARAM_SHAPE) != 0;
+    if (n == 0)
+        return hes__fail(sys, HES_EINVAL, "model '%s' has no shape parameters", m->name);
+    hes_shape *sh = calloc(1, sizeof *sh);
+    if (!sh)
+        return hes__fail(sys, HES_ENOMEM, "out of memory");
+    sh->sys = sys;
+    sh->res = res;
+    sh->n = n;
+    sh->n0 = res->mono.n;
+    sh->autonomous = res->mono.autonomous;
+    sh->nf = res->mono.n_factors;
+    int nf = sh->nf, nm = sys->nmax, n0 = sh->n0;
+    sh->pidx = malloc(sizeof(int) * (size_t)n);
+    sh->G = calloc((size_t)nf, sizeof *sh->G);
+    sh->event = malloc(sizeof(int) * (size_t)nf);
+    sh->dep = calloc((size_t)nf * n, 1);
+    sh->dG = calloc((size_t)nf * n, sizeof *sh->dG);
+    sh->M = malloc(sizeof(double) * (size_t)nm * n0); /* running products can be nm x n0 */
+    sh->normal = malloc(sizeof(double) * (size_t)n0);
+    sh->tmp = malloc(sizeof(double) * (size_t)nm * n0);
+    sh->dpsi = malloc(sizeof(double) * (size_t)n);
+    sh->dabs = malloc(sizeof(double) * (size_t)n * n0);
+    sh->h = malloc(sizeof(double) * (size_t)n);
+    /* sweeps: ar, ai, br, bi (nf x nm each), then vr, vi, wr, wi, u, x (nm each) */
+    sh->ar = malloc(sizeof(double) * ((size_t)4 * nf * nm + 6 * (size_t)nm));
+    if (!sh->pidx || !sh->G || !sh->event || !sh->dep || !sh->dG || !sh->M || !sh->normal ||
+        !sh->tmp || !sh->dpsi || !sh->dabs || !sh->h || !sh->ar) {
+        hes_shape_destroy(sh);
+        return hes__fail(sys, HES_ENOMEM, "out of memory");
+    }
+    sh->ai = sh->ar + (size_t)nf * nm;
+    sh->br = sh->ai + (size_t)nf * nm;
+    sh->bi = sh->br + (size_t)nf * nm;
+    sh->vr = sh->bi + (size_t)nf * nm;
+    sh->vi = sh->vr + nm;
+    sh->wr = sh->vi + nm;
+    sh->wi = sh->wr + nm;
+    sh->u = sh->wi + nm;
+    sh->x = sh->u + nm;
+    for (int j = 0, i = 0; j < n; i++) {
+        if (names) {
+            sh->pidx[j] = hes_model_param_index(m, names[j]);
+            if (sh->pidx[j] < 0) {
+                hes_shape_destroy(sh);
+                return hes__fail(sys, HES_ENOTFOUND, "model '%s' has no parameter '%s'",
+                                 m->name, names[j]);
+            }
+            j++;
+        } else if (m->params[i].flags & HES_PARAM_SHAPE) {
+            sh->pidx[j++] = i;
+        }
+    }
+    /* factors: copies of the phases, event factors recomputed below */
+    hes_status st = HES_OK;
+    for (int k = 0, e = 0; k < nf; k++) {
+        const hes_factor *f = &res->mono.factors[k];
+        hes_factor *g = &sh->G[k];
+        *g = *f;
+        sh->event[k] = f->kind == HES_FACTOR_EVENT ? e++ : -1;
+        if (sh->autonomous && k == nf - 1) { /* S: n_J x n_I like the saltation matrix */
+            const hes_transition *T = &m->transitions[f->index];
+            g->rows = m->modes[T->to].dim;
+            g->cols = m->modes[T->from].dim;
+        }
+        g->m = malloc(sizeof(double) * (size_t)g->rows * g->cols);
+        if (!g->m) {
+            st = hes__fail(sys, HES_ENOMEM, "out of memory");
+            break;
+        }
+        if (sh->event[k] < 0)
+            memcpy(g->m, f->m, sizeof(double) * (size_t)g->rows * g->cols);
+        else if ((st = event_factor(sh, k, g->m, sh->autonomous && k == nf - 1 ? sh->normal : NULL)) != HES_OK)
+            break;
+    }
+    for (int j = 0; j < n && st == HES_OK; j++)
+        st = verify_property(sh, j);
+    if (st == HES_OK)
+        st = find_dependencies(sh);
+    for (int k = 0; k < nf && st == HES_OK; k++)
+        for (int j = 0; j < n; j++)
+            if (sh->dep[k + nf * j] &&
+                !(sh->dG[k + nf * j] = malloc(sizeof(double) * (size_t)sh->G[k].rows * sh->G[k].cols)))
+                st = hes__fail(sys, HES_ENOMEM, "out of memory");
+    if (st != HES_OK) {
+        hes_shape_destroy(sh);
+        return st;
+    }
+    *out = sh;
+    return HES_OK;
+}
+
+/* M = G_nf ... G_1 */
+static void compose(hes_shape *sh)
+{
+    int n0 = sh->n0, rows = n0;
+    double *cur = sh->M, *nxt = sh->tmp;
+    memset(cur, 0, sizeof(double) * (size_t)n0 * n0);
+    for (int i = 0; i < n0; i++)
+        cur[i + (size_t)i * n0] = 1.0;
+    for (int k = 0; k < sh->nf; k++) {
+        hes__matmul(sh->G[k].rows, rows, n0, sh->G[k].m, cur, nxt);
+        rows = sh->G[k].rows;
+        double *t = cur;
+        cur = nxt;
+        nxt = t;
+    }
+    if (cur != sh->M)
+        memcpy(sh->M, cur, sizeof(double) * (size_t)n0 * n0);
+}
+
+/* Factors and multipliers at the current parameters. */
+static hes_status refresh(hes_shape *sh)
+{
+    hes_status st = HES_OK;
+    for (int k = 0; k < sh->nf && st == HES_OK; k++) {
+        int depends = 0;
+        for (int j = 0; j < sh->n; j++)
+            depends |= sh->dep[k + sh->nf * j];
+        if (depends)
+            st = event_factor(sh, k, sh->G[k].m,
+                              sh->autonomous && k == sh->nf - 1 ? sh->normal : NULL);
+    }
+    if (st != HES_OK)
+        return st;
+    compose(sh);
+    hes_monodromy view;
+    memset(&view, 0, sizeof view);
+    view.n = sh->n0;
+    view.autonomous = sh->autonomous;
+    view.phi = sh->M;
+    view.proj = sh->autonomous ? sh->M : NULL;
+    view.normal = sh->autonomous ? sh->normal : NULL;
+    if (sh->have_st)
+        hes_stability_free(&sh->st);
+    sh->have_st = 0;
+    st = hes_stability_compute(&view, &sh->st);
+    if (st != HES_OK)
+        return hes__fail(sh->sys, st, "multipliers at the new shape values: %s", hes_strerror(st));
+    sh->have_st = 1;
+    return HES_OK;
+}
+
+/* dG_k/dh_j by central differences of the event formula in h_j. */
+static hes_status factor_derivatives(hes_shape *sh)
+{
+    hes_system *sys = sh->sys;
+    size_t mm = (size_t)sys->nmax * sys->nmax;
+    double *a = malloc(sizeof(double) * 2 * mm);
+    if (!a)
+        return hes__fail(sys, HES_ENOMEM, "out of memory");
+    hes_status st = HES_OK;
+    for (int j = 0; j < sh->n && st == HES_OK; j++) {
+        int pi = sh->pidx[j];
+        double h = sys->p[pi], d = fd_step_h(h);
+        volatile double hp = h + d, hm = h - d;
+        for (int k = 0; k < sh->nf && st == HES_OK; k++) {
+            double *D = sh->dG[k + sh->nf * j];
+            if (!D)
+                continue;
+            int len = sh->G[k].rows * sh->G[k].cols;
+            sys->p[pi] = hp;
+            if ((st = event_factor(sh, k, a, NULL)) != HES_OK)
+                break;
+            sys->p[pi] = hm;
+            if ((st = event_factor(sh, k, a + mm, NULL)) != HES_OK)
+                break;
+            for (int i = 0; i < len; i++)
+                D[i] = (a[i] - a[mm + i]) / (hp - hm);
+        }
+        sys->p[pi] = h;
+    }
+    free(a);
+    return st;
+}
+
+/* Is eigenvalue j (index into all_*) repeated or defective? */
+static int repeated(const hes_stability *st, int j, double *buf)
+{
+    double lr = st->all_re[j], li = st->all_im[j], scale = fmax(1.0, hypot(lr, li));
+    int partner = li > 0 ? j + 1 : li < 0 ? j - 1 : -1;
+    for (int l = 0; l < st->n; l++)
+        if (l != j && l != partner &&
+            hypot(st->all_re[l] - lr, st->all_im[l] - li) < SHAPE_GAP_MIN * scale)
+            return 1;
+    return hes__eig_condition(st->vl, st->vr, st->all_im, st->n, j, buf) > SHAPE_COND_MAX;
+}
+
+/* d|lambda_j|/dh for every shape parameter into out[n] (eigenvalue j). */
+static void modulus_gradient(hes_shape *sh, int j, double *out)
+{
+    const hes_stability *st = &sh->st;
+    int n0 = sh->n0, nf = sh->nf, nm = sh->sys->nmax;
+    double lr = st->all_re[j], li = st->all_im[j], mod = hypot(lr, li);
+    hes__eigvec(st->vr, n0, st->all_im, j, sh->vr, sh->vi);
+    hes__eigvec(st->vl, n0, st->all_im, j, sh->wr, sh->wi);
+    /* forward sweep: b_k = G_{k-1} ... G_1 v, the input of G_k */
+    int rows = n0;
+    memcpy(sh->br, sh->vr, sizeof(double) * (size_t)n0);
+    memcpy(sh->bi, sh->vi, sizeof(double) * (size_t)n0);
+    for (int k = 0; k + 1 < nf; k++) {
+        const hes_factor *g = &sh->G[k];
+        hes__matmul(g->rows, rows, 1, g->m, sh->br + (size_t)k * nm, sh->br + (size_t)(k + 1) * nm);
+        hes__matmul(g->rows, rows, 1, g->m, sh->bi + (size_t)k * nm, sh->bi + (size_t)(k + 1) * nm);
+        rows = g->rows;
+    }
+    /* backward sweep: a_k = w^H G_nf ... G_{k+1} (a row of length rows(G_k)),
+     * kept as (re, im) with w^H = (wr - i wi)^T */
+    double *arL = sh->ar + (size_t)(nf - 1) * nm, *aiL = sh->ai + (size_t)(nf - 1) * nm;
+    for (int i = 0; i < n0; i++) {
+        arL[i] = sh->wr[i];
+        aiL[i] = -sh->wi[i];
+    }
+    for (int k = nf - 1; k > 0; k--) {
+        const hes_factor *g = &sh->G[k];
+        const double *ar = sh->ar + (size_t)k * nm, *ai = sh->ai + (size_t)k * nm;
+        double *pr = sh->ar + (size_t)(k - 1) * nm, *pim = sh->ai + (size_t)(k - 1) * nm;
+        for (int c = 0; c < g->cols; c++) {
+            double sr = 0, si = 0;
+            for (int r = 0; r < g->rows; r++) {
+                sr += ar[r] * g->m[r + (size_t)c * g->rows];
+                si += ai[r] * g->m[r + (size_t)c * g->rows];
+            }
+            pr[c] = sr;
+            pim[c] = si;
+        }
+    }
+    /* w^H v */
+    double dr = 0, di = 0;
+    for (int i = 0; i < n0; i++) {
+        dr += sh->wr[i] * sh->vr[i] + sh->wi[i] * sh->vi[i];
+        di += sh->wr[i] * sh->vi[i] - sh->wi[i] * sh->vr[i];
+    }
+    double dd = dr * dr + di * di;
+    for (int p = 0; p < sh->n; p++) {
+        double nr = 0, ni = 0; /* sum_k a_k dG_k b_k */
+        for (int k = 0; k < nf; k++) {
+            const double *D = sh->dG[k + nf * p];
+            if (!D)
+                continue;
+            const hes_factor *g = &sh->G[k];
+            const double *ar = sh->ar + (size_t)k * nm, *ai = sh->ai + (size_t)k * nm;
+            const double *br = sh->br + (size_t)k * nm, *bi = sh->bi + (size_t)k * nm;
+            hes__matmul(g->rows, g->cols, 1, D, br, sh->u);
+            hes__matmul(g->rows, g->cols, 1, D, bi, sh->x);
+            for (int r = 0; r < g->rows; r++) {
+                nr += ar[r] * sh->u[r] - ai[r] * sh->x[r];
+                ni += ar[r] * sh->x[r] + ai[r] * sh->u[r];
+            }
+        }
+        /* dlambda = (nr + i ni) / (dr + i di) */
+        double lamr = (nr * dr + ni * di) / dd, lami = (ni * dr - nr * di) / dd;
+        out[p] = mod > 0 ? (lr * lamr + li * lami) / mod : 0.0;
+    }
+}
+
+/* One-sided differences of psi in each h_j (the fallback). */
+static hes_status psi_differences(hes_shape *sh, int *nonsmooth)
+{
+    hes_system *sys = sh->sys;
+    double psi0 = sh->st.psi;
+    hes_status st = HES_OK;
+    *nonsmooth = 0;
+    for (int j = 0; j < sh->n && st == HES_OK; j++) {
+        int pi = sh->pidx[j];
+        double h = sys->p[pi], d = SHAPE_FALLBACK_STEP * fmax(1.0, fabs(h)), psi[2];
+        for (int s = 0; s < 2 && st == HES_OK; s++) {
+            sys->p[pi] = s ? h - d : h + d;
+            if ((st = refresh(sh)) == HES_OK)
+                psi[s] = sh->st.psi;
+        }
+        sys->p[pi] = h;
+        if (st != HES_OK)
+            break;
+        double up = (psi[0] - psi0) / d, down = (psi0 - psi[1]) / d;
+        if (fabs(up - down) <= 1e-3 * fmax(1.0, fabs(up) + fabs(down))) {
+            sh->dpsi[j] = 0.5 * (up + down);
+        } else {
+            *nonsmooth = 1;
+            sh->dpsi[j] = up * down <= 0 ? 0.0 : fabs(up) < fabs(down) ? up : down;
+        }
+    }
+    if (st == HES_OK)
+        st = refresh(sh); /* back to h */
+    return st;
+}
+
+hes_status hes_shape_eval(hes_shape *sh, const double *h, int grad, hes_shape_eval_result *out)
+{
+    hes_system *sys = sh->sys;
+    memset(out, 0, sizeof *out);
+    for (int j = 0; h && j < sh->n; j++) {
+        if (!isfinite(h[j]))
+            return hes__fail(sys, HES_EINVAL, "shape value %s = %g is not finite",
+                             sys->model->params[sh->pidx[j]].name, h[j]);
+        sys->p[sh->pidx[j]] = h[j];
+    }
+    hes_status st = refresh(sh);
+    if (st != HES_OK)
+        return st;
+    const hes_stability *S = &sh->st;
+    out->n_shape = sh->n;
+    out->n_mult = S->n_mult;
+    out->psi = S->psi;
+    out->abs = S->abs;
+    out->re = S->re;
+    out->im = S->im;
+    out->cond = S->cond;
+    if (!grad)
+        return HES_OK;
+    if ((st = factor_derivatives(sh)) != HES_OK)
+        return st;
+    double buf[4 * 64], *b = sh->n0 <= 64 ? buf : malloc(sizeof(double) * 4 * (size_t)sh->n0);
+    if (!b)
+        return hes__fail(sys, HES_ENOMEM, "out of memory");
+    int max_repeated = 0;
+    for (int k = 0; k < S->n_mult; k++) {
+        double *col = sh->dabs + k; /* row k of the n_mult x n matrix, stride n_mult */
+        int j = S->order[k];
+        if (repeated(S, j, b)) {
+            for (int p = 0; p < sh->n; p++)
+                col[(size_t)p * S->n_mult] = NAN;
+            max_repeated |= k == 0;
+            continue;
+        }
+        modulus_gradient(sh, j, sh->dpsi);
+        for (int p = 0; p < sh->n; p++)
+            col[(size_t)p * S->n_mult] = sh->dpsi[p];
+    }
+    if (b != buf)
+        free(b);
+    if (S->n_mult == 0) {
+        memset(sh->dpsi, 0, sizeof(double) * (size_t)sh->n);
+    } else if (max_repeated) {
+        out->fallback = 1;
+        if ((st = psi_differences(sh, &out->nonsmooth)) != HES_OK)
+            return st;
+        S = &sh->st; /* refreshed */
+        out->abs = S->abs;
+        out->re = S->re;
+        out->im = S->im;
+    } else {
+        for (int p = 0; p < sh->n; p++)
+            sh->dpsi[p] = sh->dabs[(size_t)p * S->n_mult];
+    }
+    out->dpsi = sh->dpsi;
+    out->dabs = sh->dabs;
+    return HES_OK;
+}

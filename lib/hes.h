@@ -508,6 +508,7 @@ typedef struct {
     int polish;              /* derivative-free polish from the best point (LN_BOBYQA) */
     int maxeval;             /* per start and for the polish */
     double ftol_rel;
+    double stopval;          /* stop once the measure is <= stopval (-HUGE_VAL: never) */
     /* Called after every evaluation (may be NULL). */
     void (*progress)(int evaluations, double best, void *data);
     void *progress_data;
@@ -528,6 +529,9 @@ typedef struct {
     int fallbacks;           /* gradients that fell back to differences of psi */
     int gradient;            /* 1 analytic, 0 finite differences, -1 none */
     char algorithm[48];      /* NLopt name of the main algorithm */
+    char polish[48];         /* NLopt name of the polish ("" if none): LN_BOBYQA, or
+                                LN_NELDERMEAD for a single parameter */
+    int starts;              /* starts run (1 for a global algorithm) */
     hes_analysis analysis;   /* the full re-analysis at the optimum */
 } hes_shape_result;
 
@@ -582,14 +586,15 @@ char *hes_analysis_json(const hes_system *sys, const hes_analysis *res);
 char *hes_trials_json(const hes_system *sys, const hes_orbit *orbit,
                       const hes_trials *trials);
 /* hes_analysis_json plus "psi_gradient": {NAME: dpsi/dNAME} for every shape
- * parameter and "psi_gradient_method": "analytic"|"finite-differences". */
+ * parameter, "psi_gradient_method": "analytic"|"finite-differences" and
+ * "psi_gradient_nonsmooth": bool. */
 char *hes_analysis_gradient_json(const hes_system *sys, const hes_analysis *res,
                                  const hes_shape *sh, const hes_shape_eval_result *ev);
 /* "problem", "params", "psi_initial", "psi", "stable", "shape" {NAME: value},
  * "bounds" {NAME: [lo, hi]}, "evaluations", "gradient"
  * ("analytic"|"finite-differences"|"none"), "fallbacks", "algorithm",
- * "measure", "multipliers"; and "verify" (trials, converged, radius, steps)
- * when trials != NULL. */
+ * "measure", "multipliers", "orbit"; and "verify" (trials, converged,
+ * radius, steps, tol) when trials != NULL. */
 char *hes_shape_json(const hes_system *sys, const hes_shape_result *res,
                      hes_measure measure, const hes_trials *trials);
 

@@ -1,6 +1,7 @@
 /*
  * json.c - the JSON documents of DESIGN.md section 5 (hes_analysis_json,
- * hes_trials_json), built with Jansson.
+ * hes_trials_json, hes_analysis_gradient_json, hes_shape_json), built with
+ * Jansson.
  *
  * The keys are a contract that other tools read; do not change their meaning.
  * Numbers are written with 17 significant digits so that they read back as
@@ -211,7 +212,8 @@ static char *dump_and_release(json_t *doc)
     return text;
 }
 
-char *hes_analysis_json(const hes_system *sys, const hes_analysis *res)
+/* The document of hes_analysis_json, or NULL on allocation failure. */
+static json_t *analysis_doc(const hes_system *sys, const hes_analysis *res)
 {
     const hes_model *model = hes_system_model(sys);
     json_t *doc = json_object();
@@ -231,6 +233,55 @@ char *hes_analysis_json(const hes_system *sys, const hes_analysis *res)
     err |= put(doc, "stable", json_boolean(res->stab.stable));
     if (res->have_check)
         err |= put(doc, "check", check_json(res->check_max_abs_diff));
+    if (err) {
+        json_decref(doc);
+        return NULL;
+    }
+    return doc;
+}
+
+char *hes_analysis_json(const hes_system *sys, const hes_analysis *res)
+{
+    return dump_and_release(analysis_doc(sys, res));
+}
+
+/* {"NAME": dpsi/dNAME} over the shape parameters of sh (null where the
+ * evaluation has no gradient). */
+static json_t *gradient_json(const hes_model *model, const hes_shape *sh,
+                             const hes_shape_eval_result *ev)
+{
+    json_t *obj = json_object();
+    int j, err = 0;
+
+    if (!obj)
+        return NULL;
+    for (j = 0; j < hes_shape_count(sh); j++) {
+        int i = hes_shape_param(sh, j);
+
+        assert(i >= 0 && i < model->n_params);
+        err |= put(obj, model->params[i].name,
+                   ev->dpsi ? number_json(ev->dpsi[j]) : json_null());
+    }
+    if (err) {
+        json_decref(obj);
+        return NULL;
+    }
+    return obj;
+}
+
+char *hes_analysis_gradient_json(const hes_system *sys, const hes_analysis *res,
+                                 const hes_shape *sh, const hes_shape_eval_result *ev)
+{
+    const hes_model *model = hes_system_model(sys);
+    json_t *doc = analysis_doc(sys, res);
+    int err = 0;
+
+    if (!doc)
+        return NULL;
+    err |= put(doc, "psi_gradient", gradient_json(model, sh, ev));
+    err |= put(doc, "psi_gradient_method",
+               json_string(ev->fallback ? "finite-differences" : "analytic"));
+    err |= put(doc, "psi_gradient_nonsmooth", json_boolean(ev->nonsmooth));
     if (err) {
         json_decref(doc);
         return NULL;
@@ -290,6 +341,85 @@ char *hes_trials_json(const hes_system *sys, const hes_orbit *orbit,
     err |= put(doc, "tol", number_json(trials->tol));
     err |= put(doc, "radius", number_json(trials->radius));
     err |= put(doc, "seed", json_integer((json_int_t)trials->seed));
+    if (err) {
+        json_decref(doc);
+        return NULL;
+    }
+    return dump_and_release(doc);
+}
+
+/* "verify" of hes_shape_json: the perturbation trials at the optimum. */
+static json_t *verify_json(const hes_trials *trials)
+{
+    json_t *obj = json_object();
+    int err = 0;
+
+    if (!obj)
+        return NULL;
+    err |= put(obj, "trials", json_integer(trials->n_trials));
+    err |= put(obj, "converged", json_integer(trials->converged));
+    err |= put(obj, "radius", number_json(trials->radius));
+    err |= put(obj, "steps", json_integer(trials->steps));
+    err |= put(obj, "tol", number_json(trials->tol));
+    if (err) {
+        json_decref(obj);
+        return NULL;
+    }
+    return obj;
+}
+
+static const char *gradient_word(int gradient)
+{
+    if (gradient == 1)
+        return "analytic";
+    if (gradient == 0)
+        return "finite-differences";
+    return "none";
+}
+
+char *hes_shape_json(const hes_system *sys, const hes_shape_result *res,
+                     hes_measure measure, const hes_trials *trials)
+{
+    const hes_model *model = hes_system_model(sys);
+    json_t *doc = json_object(), *shape, *bounds;
+    int err = 0, j;
+
+    if (!doc)
+        return NULL;
+    shape = json_object();
+    bounds = json_object();
+    for (j = 0; j < res->n; j++) {
+        const double range[2] = {res->lo[j], res->hi[j]};
+        const char *name;
+
+        assert(res->param[j] >= 0 && res->param[j] < model->n_params);
+        name = model->params[res->param[j]].name;
+        if (shape && put(shape, name, number_json(res->h[j])) != 0) {
+            json_decref(shape);
+            shape = NULL;
+        }
+        if (bounds && put(bounds, name, vector_json(range, 2)) != 0) {
+            json_decref(bounds);
+            bounds = NULL;
+        }
+    }
+    err |= put(doc, "problem", json_string(model->name));
+    err |= put(doc, "params", params_json(sys));
+    err |= put(doc, "psi_initial", number_json(res->psi_initial));
+    err |= put(doc, "psi", number_json(res->psi));
+    err |= put(doc, "stable", json_boolean(res->psi < 1));
+    err |= put(doc, "shape", shape);
+    err |= put(doc, "bounds", bounds);
+    err |= put(doc, "evaluations", json_integer(res->evaluations));
+    err |= put(doc, "gradient", json_string(gradient_word(res->gradient)));
+    err |= put(doc, "fallbacks", json_integer(res->fallbacks));
+    err |= put(doc, "algorithm", json_string(res->algorithm));
+    err |= put(doc, "measure",
+               json_string(measure == HES_MEASURE_SMOOTH ? "smooth" : "psi"));
+    err |= put(doc, "multipliers", multipliers_json(&res->analysis.stab));
+    err |= put(doc, "orbit", orbit_json(model, &res->analysis.orbit, 1));
+    if (trials)
+        err |= put(doc, "verify", verify_json(trials));
     if (err) {
         json_decref(doc);
         return NULL;

@@ -28,6 +28,7 @@ hes_shape_opts hes_shape_opts_default(void)
     o.polish = 1;
     o.maxeval = 400;
     o.ftol_rel = 1e-12;
+    o.stopval = -HUGE_VAL;
     return o;
 }
 
@@ -177,6 +178,7 @@ static hes_status run(objective_ctx *c, nlopt_algorithm alg, double *x, int maxe
     nlopt_set_ftol_rel(opt, c->o->ftol_rel);
     nlopt_set_xtol_rel(opt, 1e-12);
     nlopt_set_maxeval(opt, maxeval);
+    nlopt_set_stopval(opt, c->o->stopval);
     double f;
     nlopt_result nr = nlopt_optimize(opt, x, &f);
     nlopt_destroy(opt);
@@ -203,9 +205,9 @@ static hes_status setup(hes_system *sys, const hes_shape_opts *o, hes_shape *sh,
         r->param[j] = hes_shape_param(sh, j);
         r->lo[j] = o->lo ? o->lo[j] : pp->search_lo;
         r->hi[j] = o->hi ? o->hi[j] : pp->search_hi;
-        if (!o->lo && !o->hi && pp->search_lo == 0 && pp->search_hi == 0)
-            return hes__fail(sys, HES_EINVAL, "no search bounds for shape parameter '%s': give them "
-                             "(--bounds %s=LO:HI)", pp->name, pp->name);
+        if ((!o->lo || !o->hi) && pp->search_lo == 0 && pp->search_hi == 0)
+            return hes__fail(sys, HES_EINVAL, "shape parameter '%s' has no default search bounds: "
+                             "both bounds must be given", pp->name);
         if (!(isfinite(r->lo[j]) && isfinite(r->hi[j]) && r->lo[j] < r->hi[j]))
             return hes__fail(sys, HES_EINVAL, "bounds of '%s' must be finite with LO < HI (got %g:%g)",
                              pp->name, r->lo[j], r->hi[j]);
@@ -260,6 +262,13 @@ hes_status hes_shape_optimize(hes_system *sys, const hes_shape_opts *opts_in,
     r->psi_initial = ev.psi;
     r->gradient = is_gradient_based(alg) ? o.gradient != 0 : -1;
 
+    /* a global algorithm covers the box itself: one run, no restarts */
+    const char *an = nlopt_algorithm_to_string(alg);
+    if (an && an[0] == 'G')
+        o.starts = 1;
+    snprintf(r->polish, sizeof r->polish, "%s",
+             o.polish ? (n >= 2 ? "LN_BOBYQA" : "LN_NELDERMEAD") : "");
+    r->starts = o.starts;
     unsigned long long rng = o.seed;
     double *start = malloc(sizeof(double) * (size_t)n);
     if (!start) {
@@ -267,14 +276,14 @@ hes_status hes_shape_optimize(hes_system *sys, const hes_shape_opts *opts_in,
         goto out;
     }
     memcpy(start, x, sizeof(double) * (size_t)n);
-    for (int s = 0; s < o.starts && st == HES_OK; s++) {
+    for (int s = 0; s < o.starts && st == HES_OK && !(c.best <= o.stopval); s++) {
         for (int j = 0; j < n; j++)
             x[j] = s == 0 ? start[j] : r->lo[j] + (r->hi[j] - r->lo[j]) * hes__rng_uniform(&rng);
         st = run(&c, alg, x, o.maxeval);
     }
-    if (st == HES_OK && o.polish && isfinite(c.best)) {
+    if (st == HES_OK && o.polish && isfinite(c.best) && !(c.best <= o.stopval)) {
         memcpy(x, c.best_h, sizeof(double) * (size_t)n);
-        st = run(&c, n >= 2 ? NLOPT_LN_BOBYQA : NLOPT_LN_NELDERMEAD, x, o.maxeval);
+        st = run(&c, nlopt_algorithm_from_string(r->polish), x, o.maxeval);
     }
     free(start);
     if (st != HES_OK)

@@ -101,6 +101,46 @@ static double max_abs_diff(const double *a, const double *b, int n, double *scal
 static double fd_step_h(double h) { return cbrt(DBL_EPSILON) * fmax(1.0, fabs(h)); }
 static double probe_step_h(double h) { return 1e-2 * fmax(1.0, fabs(h)); }
 
+/* A parameter the orbit solver solves for, or one that sets the components
+ * of the section state the solver keeps fixed, defines the orbit itself. */
+static hes_status verify_orbit_definition(hes_shape *sh, int j)
+{
+    hes_system *sys = sh->sys;
+    const hes_model *m = sys->model;
+    const hes_orbit_spec *o = &m->orbit;
+    int pi = sh->pidx[j], n0 = sh->n0;
+    if (m->params[pi].flags & HES_PARAM_SOLVED)
+        return hes__fail(sys, HES_EINVAL, "'%s' is not a shape parameter: it is solved for by "
+                         "the orbit solver", m->params[pi].name);
+    double *a = malloc(sizeof(double) * (2 * (size_t)n0 + (size_t)m->n_params)), scale;
+    if (!a)
+        return hes__fail(sys, HES_ENOMEM, "out of memory");
+    double *x0 = a, *x1 = a + n0, *p = x1 + n0, h = sys->p[pi];
+    hes_status st = HES_OK;
+    for (int side = 0; side < 3 && st == HES_OK; side++) {
+        memcpy(p, sys->p, sizeof(double) * (size_t)m->n_params);
+        p[pi] = side == 0 ? h : side == 1 ? h + probe_step_h(h) : h - probe_step_h(h);
+        if (o->guess(p, side ? x1 : x0, m->data) != 0) {
+            st = hes__fail(sys, HES_EMODEL, "the orbit's initial guess failed");
+            break;
+        }
+        for (int i = 0; side && i < n0; i++) {
+            int is_free = 0;
+            for (int f = 0; f < o->n_free_states; f++)
+                is_free |= o->free_states[f] == i;
+            if (!is_free && !(fabs(x1[i] - x0[i]) <= 1e-9 * (1.0 + fabs(x0[i])))) {
+                (void)scale;
+                st = hes__fail(sys, HES_EINVAL, "'%s' is not a shape parameter: it sets the "
+                               "section state of the orbit (component %d moves by %.3g)",
+                               m->params[pi].name, i, fabs(x1[i] - x0[i]));
+                break;
+            }
+        }
+    }
+    free(a);
+    return st;
+}
+
 /*
  * The shape property: at every nominal event the guard value, the reset and
  * the vector fields before and after do not change when h_j moves.
@@ -111,6 +151,9 @@ static hes_status verify_property(hes_shape *sh, int j)
     const hes_model *m = sys->model;
     const hes_traj *tr = &sh->res->orbit.traj;
     int pi = sh->pidx[j];
+    hes_status st0 = verify_orbit_definition(sh, j);
+    if (st0 != HES_OK)
+        return st0;
     double h = sys->p[pi], delta = probe_step_h(h);
     int nm = sys->nmax;
     double *a = malloc(sizeof(double) * 8 * (size_t)nm), scale;

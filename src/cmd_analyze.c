@@ -1,11 +1,14 @@
 /*
- * cmd_analyze.c - `hes analyze PROBLEM [-p NAME=VALUE]... [--check] [--json]`:
- * finds the problem's periodic orbit and its stability with hes_analyze()
- * (orbit -> monodromy -> multipliers -> psi) and reports them: the parameter
- * values (solved ones as the solver left them), the orbit, its events, the
- * monodromy, the multipliers and the verdict.  --check also prints the
- * discrepancy to the finite-difference return map.  --json prints exactly
- * hes_analysis_json() (DESIGN.md section 5) on stdout.
+ * cmd_analyze.c - `hes analyze PROBLEM [-p NAME=VALUE]... [--gradient]
+ * [--check] [--json]`: finds the problem's periodic orbit and its stability
+ * with hes_analyze() (orbit -> monodromy -> multipliers -> psi) and reports
+ * them: the parameter values (solved ones as the solver left them), the
+ * orbit, its events, the monodromy, the multipliers and the verdict.
+ * --check also prints the discrepancy to the finite-difference return map.
+ * --gradient also prints dpsi/dh for every shape parameter h, from a shape
+ * context over the analysed orbit (hes_shape_create, hes_shape_eval).
+ * --json prints exactly hes_analysis_json() (DESIGN.md section 5) on stdout,
+ * or hes_analysis_gradient_json() with --gradient.
  */
 #include <getopt.h>
 #include <math.h>
@@ -17,13 +20,17 @@
 
 void cmd_analyze_usage(FILE *out)
 {
-    fputs("Usage: hes analyze PROBLEM [-p NAME=VALUE]... [--check] [--json]\n"
+    fputs("Usage: hes analyze PROBLEM [-p NAME=VALUE]... [--gradient] [--check] [--json]\n"
           "Find the periodic orbit of PROBLEM and its stability: the monodromy\n"
           "matrix (saltation matrices across the events), its nontrivial\n"
           "multipliers and psi, the largest of their moduli (stable if psi < 1).\n"
           "\n"
           "  -p, --param NAME=VALUE  set a parameter (repeatable; see 'hes info PROBLEM');\n"
           "                          for a solved parameter it is the initial guess\n"
+          "      --gradient          also print dpsi/dNAME for every shape parameter\n"
+          "                          (eigenvalue perturbation; one-sided differences of\n"
+          "                          psi where the maximising multiplier is repeated\n"
+          "                          or defective)\n"
           "      --check             also differentiate the full nonlinear return map\n"
           "                          by finite differences and print the discrepancy\n"
           "      --json              print one JSON object instead of text\n"
@@ -160,9 +167,49 @@ static void print_text(const hes_system *sys, const hes_analysis *res)
                "max |difference| = %.3e\n", res->check_max_abs_diff);
 }
 
-static int print_json(const hes_system *sys, const hes_analysis *res)
+/* The --gradient section: dpsi/dh for every shape parameter of sh. */
+static void print_gradient(const hes_system *sys, const hes_shape *sh,
+                           const hes_shape_eval_result *ev)
 {
-    char *text = hes_analysis_json(sys, res);
+    const hes_model *m = hes_system_model(sys);
+    int j, w = 0;
+
+    for (j = 0; j < hes_shape_count(sh); j++)
+        if ((int)strlen(m->params[hes_shape_param(sh, j)].name) > w)
+            w = (int)strlen(m->params[hes_shape_param(sh, j)].name);
+    if (ev->fallback)
+        printf("\ngradient of psi (finite differences: the maximising multiplier is "
+               "repeated or defective):\n");
+    else
+        printf("\ngradient of psi (analytic, eigenvalue perturbation):\n");
+    for (j = 0; j < hes_shape_count(sh); j++)
+        printf("  dpsi/d%-*s = % .12g\n", w, m->params[hes_shape_param(sh, j)].name,
+               ev->dpsi[j]);
+    if (ev->fallback)
+        printf("  (one-sided differences of psi; condition number of the maximising "
+               "multiplier %.3g)\n", ev->cond);
+    if (ev->nonsmooth)
+        printf("  note: psi is not differentiable here (the one-sided differences "
+               "disagree);\n"
+               "  each entry is the element of least magnitude between them "
+               "(0 if they differ in sign)\n");
+}
+
+static int has_shape_params(const hes_model *m)
+{
+    int i;
+
+    for (i = 0; i < m->n_params; i++)
+        if (m->params[i].flags & HES_PARAM_SHAPE)
+            return 1;
+    return 0;
+}
+
+static int print_json(const hes_system *sys, const hes_analysis *res,
+                      const hes_shape *sh, const hes_shape_eval_result *ev)
+{
+    char *text = sh ? hes_analysis_gradient_json(sys, res, sh, ev)
+                    : hes_analysis_json(sys, res);
 
     if (!text) {
         fprintf(stderr, "hes analyze: cannot build the JSON document (out of memory)\n");
@@ -175,11 +222,12 @@ static int print_json(const hes_system *sys, const hes_analysis *res)
 
 int cmd_analyze(int argc, char **argv)
 {
-    enum { OPT_JSON = 256, OPT_CHECK };
+    enum { OPT_JSON = 256, OPT_CHECK, OPT_GRADIENT };
     static const struct option longopts[] = {
         {"param", required_argument, NULL, 'p'},
         {"json", no_argument, NULL, OPT_JSON},
         {"check", no_argument, NULL, OPT_CHECK},
+        {"gradient", no_argument, NULL, OPT_GRADIENT},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}
     };
@@ -187,8 +235,10 @@ int cmd_analyze(int argc, char **argv)
     const hes_model *model;
     hes_system *sys;
     hes_analysis res;
+    hes_shape *sh = NULL;
+    hes_shape_eval_result ev;
     hes_status st;
-    int c, json = 0, check = 0, rc;
+    int c, json = 0, check = 0, gradient = 0, rc;
 
     cli_assignments_init(&params);
     optind = 1;
@@ -205,6 +255,9 @@ int cmd_analyze(int argc, char **argv)
             break;
         case OPT_CHECK:
             check = 1;
+            break;
+        case OPT_GRADIENT:
+            gradient = 1;
             break;
         case 'h':
             cli_assignments_free(&params);
@@ -227,6 +280,11 @@ int cmd_analyze(int argc, char **argv)
         cli_assignments_free(&params);
         return CLI_EXIT_USAGE;
     }
+    if (gradient && !has_shape_params(model)) {
+        fprintf(stderr, "hes: problem '%s' has no shape parameters\n", model->name);
+        cli_assignments_free(&params);
+        return CLI_EXIT_USAGE;
+    }
     sys = cli_system_setup(model, &params, &rc);
     cli_assignments_free(&params);
     if (!sys)
@@ -238,12 +296,28 @@ int cmd_analyze(int argc, char **argv)
         hes_system_destroy(sys);
         return rc;
     }
+    if (gradient) {
+        /* every shape parameter, at the values just analysed */
+        st = hes_shape_create(sys, &res, 0, NULL, &sh);
+        if (st == HES_OK)
+            st = hes_shape_eval(sh, NULL, 1, &ev);
+        if (st != HES_OK) {
+            rc = cli_report_status(st, sys);
+            hes_shape_destroy(sh);
+            hes_analysis_free(&res);
+            hes_system_destroy(sys);
+            return rc;
+        }
+    }
     if (json) {
-        rc = print_json(sys, &res);
+        rc = print_json(sys, &res, sh, &ev);
     } else {
         print_text(sys, &res);
+        if (sh)
+            print_gradient(sys, sh, &ev);
         rc = CLI_EXIT_OK;
     }
+    hes_shape_destroy(sh);
     hes_analysis_free(&res);
     hes_system_destroy(sys);
     return rc;

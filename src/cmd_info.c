@@ -2,7 +2,8 @@
  * cmd_info.c - `hes info PROBLEM [--json]`: what a built-in problem is made
  * of: its modes (dimension, state names), transitions (from -> to, guard
  * crossing direction, clock reset), parameters (default, unit, flags, valid
- * range, description) and the orbit spec the orbit solver uses (section,
+ * range, default search bounds of shape parameters for `hes shape`,
+ * description) and the orbit spec the orbit solver uses (section,
  * sequence, autonomous or period parameter, unknowns and residual).
  *
  * --json prints the same as one JSON object (Jansson):
@@ -11,7 +12,8 @@
  *    "transitions": [{"name", "from", "to", "direction": "down"|"up"|"any",
  *                     "clock_reset": bool}],
  *    "params": [{"name", "default", "unit", "description", "shape", "solved",
- *                "positive", "min", "max"}],          (null: unbounded)
+ *                "positive", "min", "max",           (null: unbounded)
+ *                "search": [lo, hi]}],               (null: none given)
  *    "orbit": {"mode", "section", "sequence": [...], "autonomous": bool,
  *              "period_param": name|null, "free_states": [...],
  *              "free_params": [...], "residual": [...]}}
@@ -85,6 +87,21 @@ static void format_range(char *buf, size_t len, const hes_param *p)
         snprintf(buf, len, "[%g, %g]", p->min, p->max);
 }
 
+/* The default search bounds of a shape parameter (`hes shape`); both 0
+ * means the model gives none. */
+static int has_search(const hes_param *p)
+{
+    return (p->flags & HES_PARAM_SHAPE) && !(p->search_lo == 0 && p->search_hi == 0);
+}
+
+static void format_search(char *buf, size_t len, const hes_param *p)
+{
+    if (has_search(p))
+        snprintf(buf, len, "[%g, %g]", p->search_lo, p->search_hi);
+    else
+        snprintf(buf, len, "-");
+}
+
 static void format_flags(char *buf, size_t len, unsigned flags)
 {
     buf[0] = '\0';
@@ -114,7 +131,7 @@ static void print_state_list(const hes_model *m, int mode, const int *idx, int n
 static void print_text(const hes_model *m)
 {
     const hes_orbit_spec *o = &m->orbit;
-    char range[64], flags[40];
+    char range[64], flags[40], search[64];
     int i, j, w;
 
     printf("%s: %s\n", m->name, m->description ? m->description : "");
@@ -147,15 +164,16 @@ static void print_text(const hes_model *m)
     for (i = 0; i < m->n_params; i++)
         if ((int)strlen(m->params[i].name) > w)
             w = (int)strlen(m->params[i].name);
-    printf("  %-*s %12s %-8s %-15s %-20s %s\n", w, "name", "default", "unit",
-           "flags", "range", "description");
+    printf("  %-*s %12s %-8s %-15s %-20s %-14s %s\n", w, "name", "default", "unit",
+           "flags", "range", "search", "description");
     for (i = 0; i < m->n_params; i++) {
         const hes_param *p = &m->params[i];
 
         format_range(range, sizeof range, p);
         format_flags(flags, sizeof flags, p->flags);
-        printf("  %-*s %12g %-8s %-15s %-20s %s\n", w, p->name, p->value,
-               p->unit && p->unit[0] ? p->unit : "-", flags, range,
+        format_search(search, sizeof search, p);
+        printf("  %-*s %12g %-8s %-15s %-20s %-14s %s\n", w, p->name, p->value,
+               p->unit && p->unit[0] ? p->unit : "-", flags, range, search,
                p->description ? p->description : "");
     }
 
@@ -255,6 +273,13 @@ static json_t *transitions_json(const hes_model *m)
     return a;
 }
 
+static json_t *search_json(const hes_param *p)
+{
+    if (!has_search(p))
+        return json_null();
+    return json_pack("[o, o]", number_or_null(p->search_lo), number_or_null(p->search_hi));
+}
+
 static json_t *params_json(const hes_model *m)
 {
     json_t *a = json_array();
@@ -263,7 +288,7 @@ static json_t *params_json(const hes_model *m)
     for (i = 0; a && i < m->n_params; i++) {
         const hes_param *p = &m->params[i];
 
-        json_array_append_new(a, json_pack("{s:s, s:o, s:o, s:o, s:b, s:b, s:b, s:o, s:o}",
+        json_array_append_new(a, json_pack("{s:s, s:o, s:o, s:o, s:b, s:b, s:b, s:o, s:o, s:o}",
                                            "name", p->name,
                                            "default", number_or_null(p->value),
                                            "unit", string_or_null(p->unit),
@@ -272,7 +297,8 @@ static json_t *params_json(const hes_model *m)
                                            "solved", (p->flags & HES_PARAM_SOLVED) != 0,
                                            "positive", (p->flags & HES_PARAM_POSITIVE) != 0,
                                            "min", number_or_null(p->min),
-                                           "max", number_or_null(p->max)));
+                                           "max", number_or_null(p->max),
+                                           "search", search_json(p)));
     }
     return a;
 }

@@ -28,6 +28,7 @@ static const command commands[] = {
     {"info", cmd_info, "describe a problem: modes, transitions, parameters, orbit"},
     {"analyze", cmd_analyze, "find the periodic orbit and its stability"},
     {"simulate", cmd_simulate, "perturb the orbit and watch the errors decay or grow"},
+    {"shape", cmd_shape, "optimise the shape parameters to minimise psi"},
 };
 
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
@@ -38,7 +39,8 @@ static void usage(FILE *out)
 
     fputs("Usage: hes COMMAND [OPTION]... [ARG]...\n"
           "       hes --help | --version\n"
-          "Stability of periodic orbits of hybrid systems (saltation matrices).\n"
+          "Stability of periodic orbits of hybrid systems (saltation matrices) and\n"
+          "hybrid event shaping.\n"
           "\n"
           "Commands:\n", out);
     for (i = 0; i < N_COMMANDS; i++)

@@ -1,6 +1,7 @@
 #!/bin/sh
 # tests/cli.sh - tests of the hes program's contract (DESIGN.md section 5):
-# the output of list, info, analyze and simulate, the JSON documents, and
+# the output of list, info, analyze (with --gradient), simulate and shape,
+# the JSON documents, and
 # every error path with its exit status (0 ok, 1 computation failed, 2 bad
 # usage or input).  Run by `make check` with HES (the program),
 # top_srcdir and top_builddir in the environment.  Prints each failed check
@@ -151,6 +152,15 @@ expect_status infojson 0 "hes info paddle-juggler --json"
 expect_json infojson "hes info paddle-juggler --json"
 expect_json_value infojson 'd["name"]' paddle-juggler "info JSON names the problem"
 
+expect_grep info out '^  K .*\[-0\.2, 0\.6\]' "hes info slip-hopper shows the search bounds of K"
+
+run infojson_slip info slip-hopper --json
+expect_status infojson_slip 0 "hes info slip-hopper --json"
+expect_json_value infojson_slip '[p["search"] for p in d["params"] if p["name"] == "K"][0]' \
+    '[-0.2, 0.6]' "info JSON has the search bounds of K"
+expect_json_value infojson_slip '[p["search"] for p in d["params"] if p["name"] == "k"][0]' \
+    None "info JSON search is null for a parameter without search bounds"
+
 run infobad info no-such-problem
 expect_status infobad 2 "hes info of an unknown problem"
 
@@ -233,6 +243,29 @@ expect_json_value check_json 'd["check"]["max_abs_diff"] < 1e-5' True \
     "check JSON max_abs_diff < 1e-5"
 expect_json_value check_json 'd["check"]["method"]' finite-differences \
     "check JSON method"
+
+# --------------------------------------------------------- analyze --gradient
+run grad analyze paddle-juggler --gradient
+expect_status grad 0 "analyze paddle-juggler --gradient"
+expect_grep grad out '^gradient of psi \(' "analyze --gradient prints the gradient section"
+expect_grep grad out '^  dpsi/dpaddle_accel *= ' "analyze --gradient prints dpsi/dpaddle_accel"
+
+run grad_json analyze paddle-juggler --gradient --json
+expect_status grad_json 0 "analyze paddle-juggler --gradient --json"
+expect_json grad_json "analyze --gradient --json"
+expect_grep grad_json out '"psi_gradient"' "gradient JSON has psi_gradient"
+expect_grep grad_json out '"psi_gradient_method"' "gradient JSON has psi_gradient_method"
+expect_json_value grad_json 'list(d["psi_gradient"].keys())' "['paddle_accel']" \
+    "gradient JSON psi_gradient has exactly the key paddle_accel"
+expect_json_value grad_json 'd["psi_gradient_method"] in ("analytic", "finite-differences")' \
+    True "gradient JSON psi_gradient_method is analytic or finite-differences"
+expect_json_value grad_json '"monodromy" in d and "psi" in d' True \
+    "gradient JSON keeps the keys of analyze --json"
+
+run grad_slip analyze slip-hopper --gradient
+expect_status grad_slip 0 "analyze slip-hopper --gradient"
+expect_grep grad_slip out '^  dpsi/dK *= ' "slip-hopper --gradient prints dpsi/dK"
+expect_grep grad_slip out '^  dpsi/dthetadot *= ' "slip-hopper --gradient prints dpsi/dthetadot"
 
 # ---------------------------------------------------------- analyze errors
 run e_problem analyze no-such-problem
@@ -337,6 +370,128 @@ expect_status e_both 2 "simulate --json --csv"
 
 run e_simparam simulate paddle-juggler -p nosuch=1
 expect_status e_simparam 2 "simulate with an unknown parameter"
+
+# -------------------------------------------------------------------- shape
+run shapehelp shape --help
+expect_status shapehelp 0 "hes shape --help"
+expect_grep shapehelp out '^Usage: hes shape' "hes shape --help prints its usage"
+expect_grep help out 'shape' "hes --help lists the shape command"
+
+run sh_pj shape paddle-juggler --json
+expect_status sh_pj 0 "shape paddle-juggler --json"
+expect_json sh_pj "shape paddle-juggler --json"
+expect_grep sh_pj out '"psi_initial"' "shape JSON has psi_initial"
+expect_grep sh_pj out '"evaluations"' "shape JSON has evaluations"
+# psi >= sqrt(det Phi) = alpha, with equality exactly where the two multipliers
+# are a complex pair: for alpha = 0.5, g = 9.81 the interval [-9.81, -1.09]
+# of paddle_accel (closed form of the problem).
+expect_json_value sh_pj 'abs(d["psi"] - 0.5) < 1e-6' True "shape paddle-juggler psi = 0.5 (alpha)"
+expect_json_value sh_pj '-9.81 <= d["shape"]["paddle_accel"] <= -1.09' True \
+    "shape paddle-juggler optimum inside [-9.81, -1.09]"
+expect_json_value sh_pj 'd["gradient"]' analytic "shape JSON gradient is analytic"
+expect_json_value sh_pj 'd["algorithm"]' LD_SLSQP "shape JSON algorithm is LD_SLSQP"
+expect_json_value sh_pj 'd["measure"]' psi "shape JSON measure is psi"
+expect_json_value sh_pj 'd["bounds"]["paddle_accel"]' '[-20.0, 10.0]' \
+    "shape JSON bounds are the model's search bounds"
+expect_json_value sh_pj '"verify" in d' False "shape JSON has no verify without --verify"
+checks=$((checks + 1))
+if [ "$(head -n 1 "$tmp/sh_pj.out" | cut -c 1)" = "{" ] && [ ! -s "$tmp/sh_pj.err" ]; then
+    pass "shape --json: stdout is only the JSON object, stderr empty"
+else
+    fail "shape --json: stdout must start with '{' and stderr be empty"
+fi
+
+run sh_pj_text shape paddle-juggler
+expect_status sh_pj_text 0 "shape paddle-juggler (text)"
+expect_grep sh_pj_text out '^  paddle_accel ' "shape text lists paddle_accel"
+expect_grep sh_pj_text out '^psi at the optimum: ' "shape text reports psi at the optimum"
+expect_grep sh_pj_text out '^stable: psi = 0\.5 < 1' "shape text gives the verdict"
+
+run sh_slip shape slip-hopper --json
+expect_status sh_slip 0 "shape slip-hopper --json"
+expect_json sh_slip "shape slip-hopper --json"
+expect_json_value sh_slip 'd["psi"] < 1 and d["stable"]' True "shape slip-hopper psi < 1"
+expect_json_value sh_slip 'd["psi_initial"] > 1' True "shape slip-hopper starts unstable"
+expect_json_value sh_slip 'd["shape"]["K"] > 0' True "shape slip-hopper K > 0"
+expect_json_value sh_slip 'sorted(d["shape"])' "['K', 'thetadot']" \
+    "shape slip-hopper optimises K and thetadot"
+
+run sh_verify shape slip-hopper --verify --trials 5 --steps 60
+expect_status sh_verify 0 "shape slip-hopper --verify --trials 5 --steps 60"
+expect_grep sh_verify out '^verify: 5 of 5 perturbed trials converged \(radius 0\.1, 60 periods\)' \
+    "shape --verify: 5 of 5 converged"
+
+run sh_verify_json shape slip-hopper --verify --trials 3 --steps 60 --json
+expect_status sh_verify_json 0 "shape slip-hopper --verify --json"
+expect_json_value sh_verify_json \
+    '(d["verify"]["trials"], d["verify"]["converged"], d["verify"]["steps"], d["verify"]["tol"])' \
+    '(3, 3, 60, 1e-06)' "shape JSON verify"
+
+run sh_bobyqa shape slip-hopper --algorithm LN_BOBYQA --starts 2 --json
+expect_status sh_bobyqa 0 "shape slip-hopper --algorithm LN_BOBYQA"
+expect_json_value sh_bobyqa 'd["gradient"]' none "derivative-free algorithm: gradient none"
+
+run sh_fd shape paddle-juggler --fd-gradient --measure smooth --no-polish --json
+expect_status sh_fd 0 "shape paddle-juggler --fd-gradient --measure smooth --no-polish"
+expect_json_value sh_fd '(d["gradient"], d["measure"])' "('finite-differences', 'smooth')" \
+    "shape JSON reports finite-difference gradients and the smooth measure"
+
+run sh_seed1 shape slip-hopper --starts 3 --seed 5 --json
+run sh_seed2 shape slip-hopper --starts 3 --seed 5 --json
+checks=$((checks + 1))
+if cmp -s "$tmp/sh_seed1.out" "$tmp/sh_seed2.out"; then
+    pass "shape is deterministic for a given seed"
+else
+    fail "shape with the same seed gave different output"
+fi
+
+run e_sh_bounds shape slip-hopper --bounds K=1:0
+expect_status e_sh_bounds 2 "shape --bounds K=1:0 (LO > HI)"
+expect_grep e_sh_bounds err 'K=1:0' "--bounds K=1:0 is named"
+
+run e_sh_bounds_fmt shape slip-hopper --bounds K=1
+expect_status e_sh_bounds_fmt 2 "shape --bounds K=1 (no HI)"
+
+run e_sh_bounds_nan shape slip-hopper --bounds K=nan:1
+expect_status e_sh_bounds_nan 2 "shape --bounds K=nan:1"
+
+run e_sh_nosuch shape slip-hopper --bounds nosuch=0:1
+expect_status e_sh_nosuch 2 "shape --bounds nosuch=0:1"
+expect_grep e_sh_nosuch err "'nosuch'" "unknown shape parameter is named"
+expect_grep e_sh_nosuch err 'K, thetadot' "unknown shape parameter lists the shape parameters"
+
+run e_sh_notshape shape slip-hopper --start k=400
+expect_status e_sh_notshape 2 "shape --start of a parameter that is not a shape parameter"
+expect_grep e_sh_notshape err "'k' is not a shape parameter" "non-shape parameter is called so"
+
+run e_sh_start shape slip-hopper --start K=5
+expect_status e_sh_start 2 "shape --start K=5 outside the default bounds"
+expect_grep e_sh_start err 'K = 5' "start outside the bounds is named"
+
+run e_sh_startval shape slip-hopper --start K=abc
+expect_status e_sh_startval 2 "shape --start K=abc"
+
+run e_sh_alg shape slip-hopper --algorithm NOPE
+expect_status e_sh_alg 2 "shape --algorithm NOPE"
+expect_grep e_sh_alg err 'NOPE' "unknown algorithm is named"
+
+run e_sh_measure shape slip-hopper --measure bogus
+expect_status e_sh_measure 2 "shape --measure bogus"
+
+run e_sh_starts shape slip-hopper --starts 0
+expect_status e_sh_starts 2 "shape --starts 0"
+
+run e_sh_maxeval shape slip-hopper --maxeval 0
+expect_status e_sh_maxeval 2 "shape --maxeval 0"
+
+run e_sh_noproblem shape
+expect_status e_sh_noproblem 2 "shape without a problem"
+
+run e_sh_param shape slip-hopper -p nosuch=1
+expect_status e_sh_param 2 "shape with an unknown parameter"
+
+run e_sh_noorbit shape slip-hopper -p b=200
+expect_status e_sh_noorbit 1 "shape slip-hopper b=200 (no orbit: computation failed)"
 
 # ------------------------------------------------------------------ summary
 echo "cli.sh: $checks checks, $failures failed"

@@ -124,8 +124,8 @@ static const hes_transition bad_reset[] = {
 };
 
 static const hes_param params[TEST_BALL_NPARAMS] = {
-    { "alpha", 0.5, "1", "coefficient of restitution", 0, 0.0, 1.0 },
-    { "g", 9.81, "m/s^2", "gravitational acceleration", HES_PARAM_POSITIVE, 0.0, HUGE_VAL },
+    { "alpha", 0.5, "1", "coefficient of restitution", 0, 0.0, 1.0, 0, 0 },
+    { "g", 9.81, "m/s^2", "gravitational acceleration", HES_PARAM_POSITIVE, 0.0, HUGE_VAL, 0, 0 },
 };
 
 #define BALL(NAME, DESC, MODES, TRANSITIONS)                                   \

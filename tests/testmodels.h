@@ -28,6 +28,13 @@ extern const hes_model test_bouncing_ball_up;
 extern const hes_model test_bouncing_ball_bad_field_dx;
 extern const hes_model test_bouncing_ball_bad_reset_dx;
 
+/* A synthetic problem with many shape parameters (tests/hopf_kicks.c):
+ * the Hopf oscillator split by TEST_HOPF_EVENTS virtual events, each with a
+ * radial-kick shape parameter h_k (parameters mu, omega, h0..h19); closed
+ * form psi = exp(-4 pi mu / omega) prod |1 + h_k|. */
+#define TEST_HOPF_EVENTS 20
+extern const hes_model test_hopf_kicks;
+
 /* Indices into the parameter vector of every ball above. */
 enum { TEST_BALL_ALPHA = 0, TEST_BALL_G = 1, TEST_BALL_NPARAMS = 2 };
 

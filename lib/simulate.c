@@ -280,8 +280,13 @@ hes_status hes_simulate(hes_system *sys, int mode, double t0, double tm0,
         ev->transition = k;
         ev->t = ph->t1;
         ev->tm = tret;
-        if ((st = hes__reset(sys, k, tret, ph->x1, ev->x_plus)) != HES_OK)
+        if ((st = hes__reset(sys, k, tret, ph->x1, ev->x_plus)) != HES_OK) {
+            /* no post-event state: the event does not enter the log */
+            free(ev->x_minus);
+            free(ev->x_plus);
+            traj->n_events--;
             break;
+        }
         if (zeno) { /* the event is logged, the execution stops */
             if (ne > sys->set.max_events)
                 st = hes__fail(sys, HES_EZENO, "more than %d events in one simulation",

@@ -254,6 +254,26 @@ START_TEST(test_slip_perturbed_hops_converge_with_gain_and_diverge_without)
 }
 END_TEST
 
+START_TEST(test_slip_fall_is_reported_and_leaves_no_half_event)
+{
+    /* an apex below the touchdown height: the apex reset refuses it */
+    hes_system *sys = slip(0, 0);
+    hes_orbit o;
+    ck_assert_int_eq(hes_orbit_find(sys, &o), HES_OK);
+    int ascent = hes_model_mode_index(hes_system_model(sys), "ascent");
+    double x[3] = { 2.0, 0.5, 1.0 };
+    hes_traj tr;
+    ck_assert_int_eq(hes_simulate(sys, ascent, 0, 0, x, NULL, &tr), HES_EMODEL);
+    ck_assert_ptr_nonnull(strstr(hes_system_errmsg(sys), "fell"));
+    ck_assert_int_eq(tr.n_events, 0); /* the refused apex is not in the log */
+    ck_assert_int_eq(tr.n_phases, 1);
+    ck_assert_double_eq_tol(tr.phases[0].x1[1], 0.5 + 1.0 / (2 * 9.81), 1e-9); /* at the apex */
+    hes_traj_free(&tr);
+    hes_orbit_free(&o);
+    hes_system_destroy(sys);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("slip");
@@ -267,6 +287,7 @@ int main(void)
     tcase_add_test(tc, test_slip_skipping_projection_reports_the_trivial_multiplier_and_a_wrong_verdict);
     tcase_add_test(tc, test_slip_dropping_eigenvalue_nearest_one_is_wrong_with_leg_retraction);
     tcase_add_test(tc, test_slip_perturbed_hops_converge_with_gain_and_diverge_without);
+    tcase_add_test(tc, test_slip_fall_is_reported_and_leaves_no_half_event);
     suite_add_tcase(s, tc);
     return test_run_suite(s);
 }

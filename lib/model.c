@@ -173,16 +173,27 @@ static hes_status finish(hes_system *sys, int rc, const double *out, int n,
     return HES_OK;
 }
 
-static bound_fn bind(const hes_system *sys, hes_fn fn, int n_out)
+/* The data pointer a mode's or transition's callbacks receive. */
+static void *mode_data(const hes_model *m, int mode)
 {
-    bound_fn b = { fn, sys->p, sys->model->data, n_out, fn == NULL };
+    return m->modes[mode].data ? m->modes[mode].data : m->data;
+}
+
+static void *tr_data(const hes_model *m, int tr)
+{
+    return m->transitions[tr].data ? m->transitions[tr].data : m->data;
+}
+
+static bound_fn bind(const hes_system *sys, hes_fn fn, int n_out, void *data)
+{
+    bound_fn b = { fn, sys->p, data, n_out, fn == NULL };
     return b;
 }
 
 hes_status hes__field(hes_system *sys, int mode, double t, const double *x, double *out)
 {
     const hes_mode *md = &sys->model->modes[mode];
-    int rc = md->field(t, x, sys->p, out, sys->model->data);
+    int rc = md->field(t, x, sys->p, out, mode_data(sys->model, mode));
     return finish(sys, rc, out, md->dim, "vector field", md->name, t);
 }
 
@@ -191,9 +202,9 @@ hes_status hes__field_dx(hes_system *sys, int mode, double t, const double *x, d
     const hes_mode *md = &sys->model->modes[mode];
     int n = md->dim, rc;
     if (md->field_dx) {
-        rc = md->field_dx(t, x, sys->p, out, sys->model->data);
+        rc = md->field_dx(t, x, sys->p, out, mode_data(sys->model, mode));
     } else {
-        bound_fn b = bind(sys, md->field, n);
+        bound_fn b = bind(sys, md->field, n, mode_data(sys->model, mode));
         rc = hes__fd_dx(bound_call, &b, t, x, n, n, out, sys->work);
     }
     return finish(sys, rc, out, n * n, "Jacobian of the vector field", md->name, t);
@@ -202,7 +213,7 @@ hes_status hes__field_dx(hes_system *sys, int mode, double t, const double *x, d
 hes_status hes__guard(hes_system *sys, int tr, double t, const double *x, double *g)
 {
     const hes_transition *T = &sys->model->transitions[tr];
-    int rc = T->guard(t, x, sys->p, g, sys->model->data);
+    int rc = T->guard(t, x, sys->p, g, tr_data(sys->model, tr));
     return finish(sys, rc, g, 1, "guard", T->name, t);
 }
 
@@ -211,9 +222,9 @@ hes_status hes__guard_dx(hes_system *sys, int tr, double t, const double *x, dou
     const hes_transition *T = &sys->model->transitions[tr];
     int n = sys->model->modes[T->from].dim, rc;
     if (T->guard_dx) {
-        rc = T->guard_dx(t, x, sys->p, out, sys->model->data);
+        rc = T->guard_dx(t, x, sys->p, out, tr_data(sys->model, tr));
     } else {
-        bound_fn b = bind(sys, T->guard, 1);
+        bound_fn b = bind(sys, T->guard, 1, tr_data(sys->model, tr));
         rc = hes__fd_dx(bound_call, &b, t, x, n, 1, out, sys->work);
     }
     return finish(sys, rc, out, n, "guard gradient Dxg", T->name, t);
@@ -224,9 +235,9 @@ hes_status hes__guard_dt(hes_system *sys, int tr, double t, const double *x, dou
     const hes_transition *T = &sys->model->transitions[tr];
     int n = sys->model->modes[T->from].dim, rc;
     if (T->guard_dt) {
-        rc = T->guard_dt(t, x, sys->p, out, sys->model->data);
+        rc = T->guard_dt(t, x, sys->p, out, tr_data(sys->model, tr));
     } else {
-        bound_fn b = bind(sys, T->guard, 1);
+        bound_fn b = bind(sys, T->guard, 1, tr_data(sys->model, tr));
         rc = hes__fd_dt(bound_call, &b, t, x, n, 1, out, sys->work);
     }
     return finish(sys, rc, out, 1, "guard time derivative Dtg", T->name, t);
@@ -236,7 +247,7 @@ hes_status hes__reset(hes_system *sys, int tr, double t, const double *x, double
 {
     const hes_transition *T = &sys->model->transitions[tr];
     int nj = sys->model->modes[T->to].dim;
-    bound_fn b = bind(sys, T->reset, nj);
+    bound_fn b = bind(sys, T->reset, nj, tr_data(sys->model, tr));
     int rc = bound_call(&b, t, x, out);
     return finish(sys, rc, out, nj, "reset map", T->name, t);
 }
@@ -250,9 +261,9 @@ hes_status hes__reset_dx(hes_system *sys, int tr, double t, const double *x, dou
         for (int i = 0; i < ni; i++)
             out[i + (size_t)i * nj] = 1.0;
     } else if (T->reset_dx) {
-        rc = T->reset_dx(t, x, sys->p, out, sys->model->data);
+        rc = T->reset_dx(t, x, sys->p, out, tr_data(sys->model, tr));
     } else {
-        bound_fn b = bind(sys, T->reset, nj);
+        bound_fn b = bind(sys, T->reset, nj, tr_data(sys->model, tr));
         rc = hes__fd_dx(bound_call, &b, t, x, ni, nj, out, sys->work);
     }
     return finish(sys, rc, out, ni * nj, "reset Jacobian DxR", T->name, t);
@@ -265,9 +276,9 @@ hes_status hes__reset_dt(hes_system *sys, int tr, double t, const double *x, dou
     if (!T->reset) {
         memset(out, 0, (size_t)nj * sizeof *out);
     } else if (T->reset_dt) {
-        rc = T->reset_dt(t, x, sys->p, out, sys->model->data);
+        rc = T->reset_dt(t, x, sys->p, out, tr_data(sys->model, tr));
     } else {
-        bound_fn b = bind(sys, T->reset, nj);
+        bound_fn b = bind(sys, T->reset, nj, tr_data(sys->model, tr));
         rc = hes__fd_dt(bound_call, &b, t, x, ni, nj, out, sys->work);
     }
     return finish(sys, rc, out, nj, "reset time derivative DtR", T->name, t);
@@ -322,7 +333,7 @@ hes_status hes_model_check_derivatives(const hes_model *m, const double *p,
             continue;
         snprintf(label, sizeof label, "mode %s: dF/dx", md->name);
         if (compare(md->field_dx, md->field, md->dim, md->dim, 0, t, xs[i], p,
-                    m->data, label, rep))
+                    mode_data(m, i), label, rep))
             return HES_EMODEL;
     }
     for (int k = 0; k < m->n_transitions; k++) {
@@ -340,7 +351,7 @@ hes_status hes_model_check_derivatives(const hes_model *m, const double *p,
                 continue;
             snprintf(label, sizeof label, "transition %s: %s", T->name, c[j].what);
             if (compare(c[j].jac, c[j].fn, ni, c[j].n_out, c[j].wrt_t, t, x, p,
-                        m->data, label, rep))
+                        tr_data(m, k), label, rep))
                 return HES_EMODEL;
         }
     }

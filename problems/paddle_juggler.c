@@ -157,15 +157,15 @@ static int validate(const double *p, char *msg, size_t len, void *d)
 static const char *const state_names[] = { "xB", "vB" };
 
 static const hes_mode modes[] = {
-    { "flight", 2, state_names, field, field_dx },
+    { "flight", 2, state_names, field, field_dx, NULL },
 };
 
 enum { T_IMPACT, T_APEX };
 
 static const hes_transition transitions[] = {
     { "impact", 0, 0, HES_DOWN, impact_guard, impact_reset, impact_guard_dx,
-      impact_guard_dt, impact_reset_dx, impact_reset_dt, 0 },
-    { "apex", 0, 0, HES_DOWN, apex_guard, NULL, apex_guard_dx, zero_dt, NULL, NULL, 0 },
+      impact_guard_dt, impact_reset_dx, impact_reset_dt, 0, NULL },
+    { "apex", 0, 0, HES_DOWN, apex_guard, NULL, apex_guard_dx, zero_dt, NULL, NULL, 0, NULL },
 };
 
 static const hes_param params[] = {

@@ -332,18 +332,18 @@ static const char *const flight_names[] = { "vx", "y", "vy" };
 static const char *const stance_names[] = { "xs", "vxs", "ys", "vys" };
 
 static const hes_mode modes[] = {
-    { "descent", 3, flight_names, flight, flight_dx },
-    { "ascent", 3, flight_names, flight, flight_dx },
-    { "stance", 4, stance_names, stance, stance_dx },
+    { "descent", 3, flight_names, flight, flight_dx, NULL },
+    { "ascent", 3, flight_names, flight, flight_dx, NULL },
+    { "stance", 4, stance_names, stance, stance_dx, NULL },
 };
 
 static const hes_transition transitions[] = {
     { "touchdown", M_DESCENT, M_STANCE, HES_DOWN, td_guard, td_reset, td_guard_dx,
-      td_guard_dt, td_reset_dx, td_reset_dt, 0 },
+      td_guard_dt, td_reset_dx, td_reset_dt, 0, NULL },
     { "liftoff", M_STANCE, M_ASCENT, HES_DOWN, lo_guard, lo_reset, lo_guard_dx, zero_dt,
-      lo_reset_dx, lo_reset_dt, 0 },
+      lo_reset_dx, lo_reset_dt, 0, NULL },
     { "apex", M_ASCENT, M_DESCENT, HES_DOWN, apex_guard, apex_reset, apex_guard_dx, zero_dt,
-      identity_dx, zero_dt3, 1 },
+      identity_dx, zero_dt3, 1, NULL },
 };
 
 static const hes_param params[P_N] = {

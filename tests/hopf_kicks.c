@@ -103,8 +103,8 @@ static int zero_dt2(double t, const double *x, const double *p, double *g, void 
     { (void)t; (void)d; return reset_dx_at(k, x, p, R); }
 #define TRANSITION(k)                                                                     \
     { "kick" #k, k, (k + 1) % TEST_HOPF_EVENTS, HES_DOWN, guard_##k, reset_##k,          \
-      guard_dx_##k, zero_dt, reset_dx_##k, zero_dt2, 0 }
-#define MODE(k) { "arc" #k, 2, names, field, field_dx }
+      guard_dx_##k, zero_dt, reset_dx_##k, zero_dt2, 0, NULL }
+#define MODE(k) { "arc" #k, 2, names, field, field_dx, NULL }
 #define KICK_PARAM(k)                                                                     \
     { "h" #k, 0.0, "1", "radial kick gain at virtual event " #k, HES_PARAM_SHAPE,         \
       -HUGE_VAL, HUGE_VAL, -0.5, 0.5 }

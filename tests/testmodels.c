@@ -104,23 +104,23 @@ static int reset_dt(double t, const double *x, const double *p, double *r, void 
 static const char *const state_names[] = { "y", "v" };
 
 static const hes_mode modes[] = {
-    { "air", 2, state_names, field, field_dx },
+    { "air", 2, state_names, field, field_dx, NULL },
 };
 
 static const hes_mode bad_field_modes[] = {
-    { "air", 2, state_names, field, bad_field_dx },
+    { "air", 2, state_names, field, bad_field_dx, NULL },
 };
 
 static const hes_transition down[] = {
-    { "bounce", 0, 0, HES_DOWN, guard, reset, guard_dx, guard_dt, reset_dx, reset_dt, 0 },
+    { "bounce", 0, 0, HES_DOWN, guard, reset, guard_dx, guard_dt, reset_dx, reset_dt, 0, NULL },
 };
 
 static const hes_transition up[] = {
-    { "bounce", 0, 0, HES_UP, guard, reset, guard_dx, guard_dt, reset_dx, reset_dt, 0 },
+    { "bounce", 0, 0, HES_UP, guard, reset, guard_dx, guard_dt, reset_dx, reset_dt, 0, NULL },
 };
 
 static const hes_transition bad_reset[] = {
-    { "bounce", 0, 0, HES_DOWN, guard, reset, guard_dx, guard_dt, bad_reset_dx, reset_dt, 0 },
+    { "bounce", 0, 0, HES_DOWN, guard, reset, guard_dx, guard_dt, bad_reset_dx, reset_dt, 0, NULL },
 };
 
 static const hes_param params[TEST_BALL_NPARAMS] = {

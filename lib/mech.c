@@ -1,0 +1,468 @@
+/*
+ * mech.c - mechanical systems with unilateral constraints (decoupled-limbs
+ * paper, Sec. 2, eq. 1-4): the generic callbacks that turn a mass matrix,
+ * applied forces and constraint functions into the vector field, guards and
+ * impact resets of a hybrid model, and the physical-validity checks every
+ * impact gets for free.
+ *
+ * In a mode with chart q = phi(z) (Phi = Dphi, a = D^2 phi[z', z']) the
+ * reduced equations are
+ *     (Phi^T M Phi) z'' = Phi^T (f - c - M a),   q'' = Phi z'' + a,
+ * with c the Coriolis/centrifugal term derived from dM/dq, and the forces of
+ * the held constraints follow from the full equations:
+ *     (Da M^-1 Da^T) lambda = Da q'' - Da M^-1 (f - c).
+ * Every solve is a Cholesky factorisation (dpotrf/dpotrs).  All work arrays
+ * live on the stack (dimensions <= HES_MECH_MAX): the callbacks run inside
+ * the integrator and allocate nothing.
+ */
+#include <float.h>
+#include <math.h>
+#include <string.h>
+#include <lapacke.h>
+
+#include "hes_internal.h"
+
+enum {
+    E_CALLBACK = 901,  /* a mechanical callback failed */
+    E_MASS,            /* mass matrix not positive definite */
+    E_DEPENDENT,       /* constraint Jacobians dependent */
+    E_IMPACT,          /* post-impact velocity violates the impact law */
+    E_PULL,            /* an impulse would pull on a unilateral constraint */
+    E_NOSEPARATE,      /* a trailing contact does not separate */
+    E_ENERGY,          /* a plastic impact increases the kinetic energy */
+    E_DIM,             /* dimension above HES_MECH_MAX */
+    E_NOTHELD,         /* the released constraint is not held in the mode */
+    E_CHART            /* a chart without its derivatives */
+};
+
+const char *hes_mech_describe_error(int code, void *data)
+{
+    (void)data;
+    switch (code) {
+    case E_CALLBACK: return "a callback of the mechanical system failed";
+    case E_MASS: return "the mass matrix is not positive definite";
+    case E_DEPENDENT: return "the Jacobians of the constraints of the impact are dependent";
+    case E_IMPACT: return "the post-impact velocity violates the impact law Da q'+ = -Gamma Da q'-";
+    case E_PULL: return "an impact impulse would pull on a unilateral constraint: the chosen reset is not physically valid";
+    case E_NOSEPARATE: return "a trailing contact does not separate after the impact: the chosen reset is not physically valid";
+    case E_ENERGY: return "a plastic impact would increase the kinetic energy";
+    case E_DIM: return "a dimension of the mechanical system exceeds HES_MECH_MAX";
+    case E_NOTHELD: return "the released constraint is not held in the source mode";
+    case E_CHART: return "a mode's chart needs chart_dz and chart_acc";
+    }
+    return NULL;
+}
+
+#define N HES_MECH_MAX
+
+/* Fourth-order central-difference Jacobian (n_out x n_in) of a
+ * configuration function: step eps^(1/5), error ~1e-12 relative, so that the
+ * resets built on it can themselves be differenced (saltation matrices). */
+static int fd_config(hes_mech_config_fn fn, const double *x, int n_in, int n_out,
+                     const double *p, void *data, double *jac)
+{
+    double xx[N], f[4][N];
+    memcpy(xx, x, sizeof(double) * (size_t)n_in);
+    for (int j = 0; j < n_in; j++) {
+        double h = pow(DBL_EPSILON, 0.2) * fmax(1.0, fabs(x[j]));
+        const double off[4] = { h, -h, 2 * h, -2 * h };
+        for (int s = 0; s < 4; s++) {
+            xx[j] = x[j] + off[s];
+            if (fn(xx, p, f[s], data))
+                return E_CALLBACK;
+        }
+        xx[j] = x[j];
+        for (int i = 0; i < n_out; i++)
+            jac[i + (size_t)j * n_out] = (8.0 * (f[0][i] - f[1][i]) - (f[2][i] - f[3][i])) / (12.0 * h);
+    }
+    return 0;
+}
+
+/* a function with its Jacobian, analytic when given */
+static int eval_with_jac(hes_mech_config_fn fn, hes_mech_config_fn dfn, const double *x,
+                         int n_in, int n_out, const double *p, void *data, double *out,
+                         double *jac)
+{
+    if (fn(x, p, out, data))
+        return E_CALLBACK;
+    if (!jac)
+        return 0;
+    if (dfn)
+        return dfn(x, p, jac, data) ? E_CALLBACK : 0;
+    return fd_config(fn, x, n_in, n_out, p, data, jac);
+}
+
+/* Rows Da_j(q) of the listed constraints into D (n x d, column-major). */
+static int constraint_rows(const hes_mech *m, const double *q, const double *p, int n,
+                           const int *idx, double *D)
+{
+    double row[N], a;
+    for (int r = 0; r < n; r++) {
+        const hes_mech_constraint *c = &m->constraints[idx[r]];
+        int rc = eval_with_jac(c->a, c->Da, q, m->d, 1, p, m->data, &a, row);
+        if (rc)
+            return rc;
+        for (int j = 0; j < m->d; j++)
+            D[r + (size_t)j * n] = row[j];
+    }
+    return 0;
+}
+
+/* c(q, q') = Mdot q' - 1/2 d/dq (q'^T M q'), with dM/dq analytic or by
+ * fourth-order central differences, (8 (M(h) - M(-h)) - (M(2h) - M(-2h))) /
+ * 12h with h = eps^(1/5): truncation and rounding both ~1e-13, smooth enough
+ * for the integrator. */
+static int coriolis(const hes_mech *m, const double *q, const double *qd, const double *p,
+                    double *c)
+{
+    int d = m->d;
+    double dM[N * N * N], Mp[N * N], Mm[N * N], qq[N];
+    if (m->mass_dq) {
+        if (m->mass_dq(q, p, dM, m->data))
+            return E_CALLBACK;
+    } else {
+        double Mp2[N * N], Mm2[N * N];
+        memcpy(qq, q, sizeof(double) * (size_t)d);
+        for (int k = 0; k < d; k++) {
+            double h = pow(DBL_EPSILON, 0.2) * fmax(1.0, fabs(q[k]));
+            const double off[4] = { h, -h, 2 * h, -2 * h };
+            double *dst[4] = { Mp, Mm, Mp2, Mm2 };
+            for (int s = 0; s < 4; s++) {
+                qq[k] = q[k] + off[s];
+                if (m->mass(qq, p, dst[s], m->data))
+                    return E_CALLBACK;
+            }
+            qq[k] = q[k];
+            for (int i = 0; i < d * d; i++)
+                dM[(size_t)k * d * d + i] =
+                    (8.0 * (Mp[i] - Mm[i]) - (Mp2[i] - Mm2[i])) / (12.0 * h);
+        }
+    }
+    for (int i = 0; i < d; i++) {
+        double s = 0;
+        for (int k = 0; k < d; k++)
+            for (int j = 0; j < d; j++) {
+                s += dM[(size_t)k * d * d + i + (size_t)j * d] * qd[k] * qd[j];
+                s -= 0.5 * qd[k] * dM[(size_t)i * d * d + k + (size_t)j * d] * qd[j];
+            }
+        c[i] = s;
+    }
+    return 0;
+}
+
+/* Cholesky factor in place; E_MASS if not positive definite. */
+static int chol(double *A, int n)
+{
+    return LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', n, A, n) == 0 ? 0 : E_MASS;
+}
+
+static void chol_solve(const double *L, int n, double *B, int nrhs)
+{
+    LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', n, nrhs, L, n, B, n);
+}
+
+/* q = chart(z), Phi, q' = Phi z', a = D^2 chart[z', z']. */
+static int chart_state(const hes_mech_mode *md, const double *z, const double *zd,
+                       const double *p, double *q, double *Phi, double *qd, double *acc)
+{
+    const hes_mech *m = md->mech;
+    int d = m->d, k = md->k;
+    if (!md->chart) {
+        memcpy(q, z, sizeof(double) * (size_t)d);
+        memcpy(qd, zd, sizeof(double) * (size_t)d);
+        if (Phi)
+            for (int i = 0; i < d * d; i++)
+                Phi[i] = i % (d + 1) == 0;
+        if (acc)
+            memset(acc, 0, sizeof(double) * (size_t)d);
+        return 0;
+    }
+    double J[N * N];
+    if (!md->chart_dz || !md->chart_acc)
+        return E_CHART;
+    if (md->chart(z, p, q, m->data) || md->chart_dz(z, p, J, m->data))
+        return E_CALLBACK;
+    if (Phi)
+        memcpy(Phi, J, sizeof(double) * (size_t)d * k);
+    hes__matmul(d, k, 1, J, zd, qd);
+    if (acc && md->chart_acc(z, zd, p, acc, m->data))
+        return E_CALLBACK;
+    return 0;
+}
+
+/* The mode's dynamics at x = [z, z']: z'' and optionally q, q', the held
+ * constraints' forces and the kinetic energy. */
+static int mode_dynamics(const hes_mech_mode *md, double t, const double *x, const double *p,
+                         double *zdd, double *q_out, double *qd_out, double *lambda,
+                         double *kinetic)
+{
+    const hes_mech *m = md->mech;
+    int d = m->d, k = md->k, na = md->n_active;
+    if (d > N || k > N || na > N || m->m > N || (!md->chart && k != d))
+        return E_DIM;
+    const double *z = x, *zd = x + k;
+    double q[N], qd[N], Phi[N * N], acc[N], u[N] = { 0 }, M[N * N], f[N], c[N];
+    int rc;
+    if ((rc = chart_state(md, z, zd, p, q, Phi, qd, acc)))
+        return rc;
+    if (md->input && md->input(t, x, p, u, m->data))
+        return E_CALLBACK;
+    if (m->mass(q, p, M, m->data) || m->force(q, qd, u, p, f, m->data))
+        return E_CALLBACK;
+    if ((rc = coriolis(m, q, qd, p, c)))
+        return rc;
+    double rhs[N], Ma[N], Mz[N * N], MPhi[N * N], rz[N];
+    hes__matmul(d, d, 1, M, acc, Ma);
+    for (int i = 0; i < d; i++)
+        rhs[i] = f[i] - c[i] - Ma[i];
+    hes__matmul(d, d, k, M, Phi, MPhi);
+    for (int i = 0; i < k; i++) {
+        double s = 0;
+        for (int l = 0; l < d; l++)
+            s += Phi[l + (size_t)i * d] * rhs[l];
+        rz[i] = s;
+        for (int j = 0; j < k; j++) {
+            double v = 0;
+            for (int l = 0; l < d; l++)
+                v += Phi[l + (size_t)i * d] * MPhi[l + (size_t)j * d];
+            Mz[i + (size_t)j * k] = v;
+        }
+    }
+    if (kinetic) {
+        double s = 0;
+        for (int i = 0; i < d; i++)
+            for (int j = 0; j < d; j++)
+                s += qd[i] * M[i + (size_t)j * d] * qd[j];
+        *kinetic = 0.5 * s;
+    }
+    if ((rc = chol(Mz, k)))
+        return rc;
+    memcpy(zdd, rz, sizeof(double) * (size_t)k);
+    chol_solve(Mz, k, zdd, 1);
+    if (q_out)
+        memcpy(q_out, q, sizeof(double) * (size_t)d);
+    if (qd_out)
+        memcpy(qd_out, qd, sizeof(double) * (size_t)d);
+    if (lambda && na > 0) {
+        /* (Da M^-1 Da^T) lambda = Da q'' - Da M^-1 (f - c) */
+        double D[N * N], W[N * N], A[N * N], qdd[N], fm[N], r[N];
+        hes__matmul(d, k, 1, Phi, zdd, qdd);
+        for (int i = 0; i < d; i++) {
+            qdd[i] += acc[i];
+            fm[i] = f[i] - c[i];
+        }
+        if ((rc = constraint_rows(m, q, p, na, md->active, D)))
+            return rc;
+        if ((rc = chol(M, d)))
+            return rc;
+        for (int j = 0; j < na; j++) /* W = M^-1 Da^T */
+            for (int i = 0; i < d; i++)
+                W[i + (size_t)j * d] = D[j + (size_t)i * na];
+        chol_solve(M, d, W, na);
+        chol_solve(M, d, fm, 1);
+        hes__matmul(na, d, na, D, W, A);
+        for (int i = 0; i < na; i++) {
+            double s = 0;
+            for (int l = 0; l < d; l++)
+                s += D[i + (size_t)l * na] * (qdd[l] - fm[l]);
+            r[i] = s;
+        }
+        if (chol(A, na))
+            return E_DEPENDENT;
+        chol_solve(A, na, r, 1);
+        memcpy(lambda, r, sizeof(double) * (size_t)na);
+    }
+    return 0;
+}
+
+int hes_mech_field(double t, const double *x, const double *p, double *out, void *data)
+{
+    const hes_mech_mode *md = data;
+    int k = md->k;
+    memcpy(out, x + k, sizeof(double) * (size_t)k);
+    return mode_dynamics(md, t, x, p, out + k, NULL, NULL, NULL, NULL);
+}
+
+hes_status hes_mech_mode_state(const hes_mech_mode *md, double t, const double *x,
+                               const double *p, double *q, double *qd, double *lambda,
+                               double *kinetic)
+{
+    double zdd[N], lam[N];
+    int rc = mode_dynamics(md, t, x, p, zdd, q, qd, lambda ? lam : NULL, kinetic);
+    if (rc)
+        return HES_EMODEL;
+    if (lambda)
+        memcpy(lambda, lam, sizeof(double) * (size_t)md->n_active);
+    return HES_OK;
+}
+
+/* The event's configuration and velocity: through the lift, or the source
+ * mode's chart. */
+static int event_state(const hes_mech_transition *tr, const double *x, const double *p,
+                       double *q, double *qd, const hes_mech **em)
+{
+    const hes_mech_mode *md = tr->from;
+    const hes_mech *m = tr->mech ? tr->mech : md->mech;
+    int k = md->k, d = m->d;
+    *em = m;
+    if (d > N || k > N)
+        return E_DIM;
+    if (!tr->lift)
+        return tr->mech && tr->mech != md->mech ? E_DIM : chart_state(md, x, x + k, p, q, NULL, qd, NULL);
+    double J[N * N];
+    int rc = eval_with_jac(tr->lift, tr->lift_dz, x, k, d, p, m->data, q, J);
+    if (rc)
+        return rc;
+    hes__matmul(d, k, 1, J, x + k, qd);
+    return 0;
+}
+
+int hes_mech_guard(double t, const double *x, const double *p, double *out, void *data)
+{
+    const hes_mech_transition *tr = data;
+    if (tr->kind == HES_MECH_RELEASE) {
+        const hes_mech_mode *md = tr->from;
+        int pos = -1;
+        for (int i = 0; i < md->n_active; i++)
+            if (md->active[i] == tr->constraint)
+                pos = i;
+        if (pos < 0)
+            return E_NOTHELD;
+        double zdd[N], lam[N];
+        int rc = mode_dynamics(md, t, x, p, zdd, NULL, NULL, lam, NULL);
+        if (rc)
+            return rc;
+        out[0] = lam[pos];
+        return 0;
+    }
+    double q[N], qd[N];
+    const hes_mech *m;
+    int rc = event_state(tr, x, p, q, qd, &m);
+    if (rc)
+        return rc;
+    return m->constraints[tr->constraint].a(q, p, out, m->data) ? E_CALLBACK : 0;
+}
+
+static double kinetic_energy(const double *M, const double *v, int d)
+{
+    double s = 0;
+    for (int i = 0; i < d; i++)
+        for (int j = 0; j < d; j++)
+            s += v[i] * M[i + (size_t)j * d] * v[j];
+    return 0.5 * s;
+}
+
+/* The impact law with its checks: qd_plus and the impulses. */
+static int impact(const hes_mech_transition *tr, const double *x, const double *p, double *q,
+                  double *qdm, double *qdp, double *impulse)
+{
+    const hes_mech *m;
+    int rc = event_state(tr, x, p, q, qdm, &m);
+    if (rc)
+        return rc;
+    int d = m->d, na = tr->kind == HES_MECH_ACTIVATE ? tr->n_after : 0;
+    if (na > N)
+        return E_DIM;
+    memcpy(qdp, qdm, sizeof(double) * (size_t)d);
+    if (na == 0)
+        return 0;
+    double M[N * N], L[N * N], D[N * N], W[N * N], A[N * N], v[N], lam[N];
+    if (m->mass(q, p, M, m->data))
+        return E_CALLBACK;
+    memcpy(L, M, sizeof(double) * (size_t)d * d);
+    if ((rc = chol(L, d)))
+        return rc;
+    if ((rc = constraint_rows(m, q, p, na, tr->after, D)))
+        return rc;
+    for (int j = 0; j < na; j++)
+        for (int i = 0; i < d; i++)
+            W[i + (size_t)j * d] = D[j + (size_t)i * na];
+    chol_solve(L, d, W, na);               /* W = M^-1 Da^T */
+    hes__matmul(na, d, na, D, W, A);       /* A = Da M^-1 Da^T */
+    hes__matmul(na, d, 1, D, qdm, v);      /* Da q'- */
+    double gam[N], vscale = 0;
+    for (int i = 0; i < na; i++) {
+        gam[i] = m->constraints[tr->after[i]].restitution;
+        lam[i] = (1.0 + gam[i]) * v[i];
+        vscale = fmax(vscale, fabs(v[i]));
+    }
+    if (chol(A, na))
+        return E_DEPENDENT;
+    chol_solve(A, na, lam, 1);
+    for (int i = 0; i < d; i++) {
+        double s = 0;
+        for (int j = 0; j < na; j++)
+            s += W[i + (size_t)j * d] * lam[j];
+        qdp[i] = qdm[i] - s;
+    }
+    /* the impulse is -lam (it removes the approaching velocity) */
+    double vp[N], ke_m = kinetic_energy(M, qdm, d), ke_p = kinetic_energy(M, qdp, d);
+    hes__matmul(na, d, 1, D, qdp, vp);
+    int plastic_ish = 1;
+    for (int i = 0; i < na; i++) {
+        if (fabs(vp[i] + gam[i] * v[i]) > 1e-8 * (1.0 + vscale))
+            return E_IMPACT;
+        if (m->constraints[tr->after[i]].unilateral && -lam[i] < -1e-10 * (1.0 + fabs(lam[i])))
+            return E_PULL;
+        plastic_ish &= gam[i] <= 1.0;
+        if (impulse)
+            impulse[i] = -lam[i];
+    }
+    if (plastic_ish && ke_p > ke_m * (1 + 1e-10) + 1e-14)
+        return E_ENERGY;
+    for (int s = 0; s < tr->n_separate; s++) {
+        double row[N], a, sv = 0;
+        const hes_mech_constraint *c = &m->constraints[tr->separate[s]];
+        if ((rc = eval_with_jac(c->a, c->Da, q, d, 1, p, m->data, &a, row)))
+            return rc;
+        for (int i = 0; i < d; i++)
+            sv += row[i] * qdp[i];
+        if (sv < -1e-10 * (1.0 + vscale))
+            return E_NOSEPARATE;
+    }
+    return 0;
+}
+
+hes_status hes_mech_impact(const hes_mech_transition *tr, const double *x, const double *p,
+                           double *q, double *qd_minus, double *qd_plus, double *impulse)
+{
+    double qq[N], qm[N], qp[N], imp[N];
+    if (impact(tr, x, p, qq, qm, qp, imp))
+        return HES_EMODEL;
+    const hes_mech *m = tr->mech ? tr->mech : tr->from->mech;
+    size_t d = (size_t)m->d;
+    if (q)
+        memcpy(q, qq, sizeof(double) * d);
+    if (qd_minus)
+        memcpy(qd_minus, qm, sizeof(double) * d);
+    if (qd_plus)
+        memcpy(qd_plus, qp, sizeof(double) * d);
+    if (impulse && tr->kind == HES_MECH_ACTIVATE)
+        memcpy(impulse, imp, sizeof(double) * (size_t)tr->n_after);
+    return HES_OK;
+}
+
+int hes_mech_reset(double t, const double *x, const double *p, double *out, void *data)
+{
+    const hes_mech_transition *tr = data;
+    const hes_mech *m = tr->mech ? tr->mech : tr->from->mech;
+    int d = m->d, k = tr->to->k, rc;
+    double q[N], qdm[N], qdp[N];
+    (void)t;
+    if (k > N)
+        return E_DIM;
+    if ((rc = impact(tr, x, p, q, qdm, qdp, NULL)))
+        return rc;
+    if (!tr->to_chart) {
+        if (k != d)
+            return E_DIM;
+        memcpy(out, q, sizeof(double) * (size_t)d);
+        memcpy(out + k, qdp, sizeof(double) * (size_t)d);
+        return 0;
+    }
+    double J[N * N];
+    if ((rc = eval_with_jac(tr->to_chart, tr->to_chart_dq, q, d, k, p, m->data, out, J)))
+        return rc;
+    hes__matmul(k, d, 1, J, qdp, out + k);
+    return 0;
+}

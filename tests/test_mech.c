@@ -1,0 +1,280 @@
+/*
+ * test_mech.c - the mechanical layer against independent computations: a
+ * pendulum held by a chart (equation of motion and rod tension in closed
+ * form), a double pendulum whose Coriolis terms the library derives from
+ * M(q) (against the hand-derived equations, and energy conservation along a
+ * simulation), the impact law (restitution, plastic contacts, energy), and
+ * the physical-validity checks of an impact.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hes.h"
+#include "testutil.h"
+
+enum { P_M1, P_M2, P_L1, P_L2, P_G, P_E };
+static const double P[] = { 1.3, 0.7, 0.9, 0.6, 9.81, 0.6 };
+
+/* ---------------------------------------------- a point mass in the plane */
+
+static int point_mass(const double *q, const double *p, double *M, void *d)
+{
+    (void)q; (void)d;
+    M[0] = p[P_M1]; M[1] = 0; M[2] = 0; M[3] = p[P_M1];
+    return 0;
+}
+
+static int weight(const double *q, const double *qd, const double *u, const double *p,
+                  double *f, void *d)
+{
+    (void)q; (void)qd; (void)u; (void)d;
+    f[0] = 0;
+    f[1] = -p[P_M1] * p[P_G];
+    return 0;
+}
+
+static int rod(const double *q, const double *p, double *a, void *d)
+{
+    (void)d;
+    a[0] = hypot(q[0], q[1]) - p[P_L1];
+    return 0;
+}
+
+static int floor_height(const double *q, const double *p, double *a, void *d)
+{
+    (void)p; (void)d;
+    a[0] = q[1];
+    return 0;
+}
+
+static int wall(const double *q, const double *p, double *a, void *d)
+{
+    (void)p; (void)d;
+    a[0] = 1.0 - q[0]; /* a wall at x = 1 */
+    return 0;
+}
+
+static int slide(const double *q, const double *p, double *a, void *d)
+{
+    (void)p; (void)d;
+    a[0] = q[0]; /* tangential position (bilateral when held) */
+    return 0;
+}
+
+static int hang(const double *z, const double *p, double *q, void *d)
+{
+    (void)d;
+    q[0] = p[P_L1] * sin(z[0]);
+    q[1] = -p[P_L1] * cos(z[0]);
+    return 0;
+}
+
+static int hang_dz(const double *z, const double *p, double *J, void *d)
+{
+    (void)d;
+    J[0] = p[P_L1] * cos(z[0]);
+    J[1] = p[P_L1] * sin(z[0]);
+    return 0;
+}
+
+static int hang_acc(const double *z, const double *zd, const double *p, double *a, void *d)
+{
+    (void)d;
+    a[0] = -p[P_L1] * sin(z[0]) * zd[0] * zd[0];
+    a[1] = p[P_L1] * cos(z[0]) * zd[0] * zd[0];
+    return 0;
+}
+
+static const hes_mech_constraint plane_constraints[] = {
+    { "rod", rod, NULL, 0.0, 0 },
+    { "floor", floor_height, NULL, 0.6, 1 },
+    { "wall", wall, NULL, 0.0, 1 },
+    { "slide", slide, NULL, 0.0, 0 },
+};
+static const hes_mech plane = { "point mass", 2, point_mass, NULL, weight, 0, 4, plane_constraints, NULL };
+static const int rod_held[] = { 0 };
+static const hes_mech_mode pendulum = { &plane, 1, rod_held, 1, hang, hang_dz, hang_acc, NULL };
+static const hes_mech_mode free_flight = { &plane, 0, NULL, 2, NULL, NULL, NULL, NULL };
+
+START_TEST(test_pendulum_chart_gives_pendulum_dynamics_and_rod_tension)
+{
+    double p[6];
+    memcpy(p, P, sizeof p);
+    const double states[][2] = { { 0.3, 0.0 }, { -1.1, 2.5 }, { 2.0, -0.7 } };
+    for (int i = 0; i < 3; i++) {
+        double f[2], q[2], qd[2], lambda[1], ke;
+        ck_assert_int_eq(hes_mech_field(0.0, states[i], p, f, (void *)&pendulum), 0);
+        double th = states[i][0], w = states[i][1];
+        ck_assert_double_eq_tol(f[0], w, 1e-15);
+        ck_assert_double_eq_tol(f[1], -p[P_G] / p[P_L1] * sin(th), 1e-12);
+        ck_assert_int_eq(hes_mech_mode_state(&pendulum, 0.0, states[i], p, q, qd, lambda, &ke),
+                         HES_OK);
+        /* a = |q| - l, so the rod force is lambda q/|q|: the tension pulls in */
+        ck_assert_double_eq_tol(lambda[0], -p[P_M1] * (p[P_L1] * w * w + p[P_G] * cos(th)), 1e-10);
+        ck_assert_double_eq_tol(ke, 0.5 * p[P_M1] * p[P_L1] * p[P_L1] * w * w, 1e-12);
+    }
+}
+END_TEST
+
+/* ------------------------------------------------------ a double pendulum */
+
+static int dp_mass(const double *q, const double *p, double *M, void *d)
+{
+    (void)d;
+    double c = cos(q[0] - q[1]);
+    M[0] = (p[P_M1] + p[P_M2]) * p[P_L1] * p[P_L1];
+    M[1] = M[2] = p[P_M2] * p[P_L1] * p[P_L2] * c;
+    M[3] = p[P_M2] * p[P_L2] * p[P_L2];
+    return 0;
+}
+
+static int dp_gravity(const double *q, const double *qd, const double *u, const double *p,
+                      double *f, void *d)
+{
+    (void)qd; (void)u; (void)d;
+    f[0] = -(p[P_M1] + p[P_M2]) * p[P_G] * p[P_L1] * sin(q[0]);
+    f[1] = -p[P_M2] * p[P_G] * p[P_L2] * sin(q[1]);
+    return 0;
+}
+
+static const hes_mech double_pendulum = { "double pendulum", 2, dp_mass, NULL, dp_gravity, 0, 0, NULL, NULL };
+static const hes_mech_mode dp_mode = { &double_pendulum, 0, NULL, 2, NULL, NULL, NULL, NULL };
+
+/* The textbook equations: M th'' + c = f with
+ * c = m2 l1 l2 sin(th1 - th2) (th2'^2, -th1'^2). */
+static void dp_reference(const double *x, double *acc)
+{
+    const double *p = P;
+    double M[4], f[2], s = sin(x[0] - x[1]);
+    dp_mass(x, p, M, NULL);
+    dp_gravity(x, NULL, NULL, p, f, NULL);
+    double r0 = f[0] - p[P_M2] * p[P_L1] * p[P_L2] * s * x[3] * x[3];
+    double r1 = f[1] + p[P_M2] * p[P_L1] * p[P_L2] * s * x[2] * x[2];
+    double det = M[0] * M[3] - M[1] * M[2];
+    acc[0] = (M[3] * r0 - M[2] * r1) / det;
+    acc[1] = (-M[1] * r0 + M[0] * r1) / det;
+}
+
+START_TEST(test_coriolis_terms_derived_from_mass_matrix_match_textbook)
+{
+    const double states[][4] = { { 0.4, -0.9, 1.7, -2.2 }, { 2.5, 0.1, -3.0, 0.4 } };
+    for (int i = 0; i < 2; i++) {
+        double f[4], ref[2];
+        ck_assert_int_eq(hes_mech_field(0.0, states[i], P, f, (void *)&dp_mode), 0);
+        dp_reference(states[i], ref);
+        ck_assert_double_eq_tol(f[2], ref[0], 1e-10 * fmax(1, fabs(ref[0])));
+        ck_assert_double_eq_tol(f[3], ref[1], 1e-10 * fmax(1, fabs(ref[1])));
+    }
+}
+END_TEST
+
+static double dp_energy(const double *x)
+{
+    double M[4], ke, pe;
+    dp_mass(x, P, M, NULL);
+    ke = 0.5 * (M[0] * x[2] * x[2] + 2 * M[1] * x[2] * x[3] + M[3] * x[3] * x[3]);
+    pe = -(P[P_M1] + P[P_M2]) * P[P_G] * P[P_L1] * cos(x[0]) - P[P_M2] * P[P_G] * P[P_L2] * cos(x[1]);
+    return ke + pe;
+}
+
+static const char *const dp_names[] = { "th1", "th2", "w1", "w2" };
+static const hes_mode dp_modes[] = { { "swing", 4, dp_names, hes_mech_field, NULL, (void *)&dp_mode } };
+static const hes_param dp_params[] = {
+    { "m1", 1.3, "kg", "", HES_PARAM_POSITIVE, 0, HUGE_VAL, 0, 0 },
+    { "m2", 0.7, "kg", "", HES_PARAM_POSITIVE, 0, HUGE_VAL, 0, 0 },
+    { "l1", 0.9, "m", "", HES_PARAM_POSITIVE, 0, HUGE_VAL, 0, 0 },
+    { "l2", 0.6, "m", "", HES_PARAM_POSITIVE, 0, HUGE_VAL, 0, 0 },
+    { "g", 9.81, "m/s^2", "", HES_PARAM_POSITIVE, 0, HUGE_VAL, 0, 0 },
+    { "e", 0.6, "1", "", 0, 0, 1, 0, 0 },
+};
+static const hes_model dp_model = {
+    .abi = HES_MODEL_ABI, .name = "double-pendulum", .description = "",
+    .n_modes = 1, .modes = dp_modes, .n_params = 6, .params = dp_params,
+    .integrator = HES_ADAMS, .describe_error = hes_mech_describe_error,
+};
+
+START_TEST(test_double_pendulum_conserves_energy)
+{
+    hes_system *sys = hes_system_create(&dp_model);
+    ck_assert_ptr_nonnull(sys);
+    hes_sim_opts o = hes_sim_opts_default();
+    o.t_end = 5.0;
+    const double x0[4] = { 1.2, -0.4, 0.0, 1.5 };
+    hes_traj tr;
+    ck_assert_int_eq(hes_simulate(sys, 0, 0.0, 0.0, x0, &o, &tr), HES_OK);
+    double e0 = dp_energy(x0), e1 = dp_energy(tr.phases[tr.n_phases - 1].x1);
+    ck_assert_msg(fabs(e1 - e0) < 1e-8 * fabs(e0), "energy %.15g -> %.15g", e0, e1);
+    hes_traj_free(&tr);
+    hes_system_destroy(sys);
+}
+END_TEST
+
+/* ----------------------------------------------------------------- impacts */
+
+static const int floor_only[] = { 1 }, floor_and_slide[] = { 1, 3 }, wall_only[] = { 2 };
+static const hes_mech_transition bounce = {
+    &free_flight, &free_flight, HES_MECH_ACTIVATE, 1, NULL, NULL, NULL, 1, floor_only, 0, NULL, NULL, NULL,
+};
+static const hes_mech_transition stick = {
+    &free_flight, &free_flight, HES_MECH_ACTIVATE, 1, NULL, NULL, NULL, 2, floor_and_slide, 0, NULL, NULL, NULL,
+};
+static const hes_mech_transition bounce_but_wall_must_separate = {
+    &free_flight, &free_flight, HES_MECH_ACTIVATE, 1, NULL, NULL, NULL, 1, floor_only, 1, wall_only, NULL, NULL,
+};
+
+START_TEST(test_impact_law_restitution_and_plastic_contacts)
+{
+    double p[6], x[4] = { 0.3, 0.0, 1.2, -2.0 }, q[2], vm[2], vp[2], imp[2];
+    memcpy(p, P, sizeof p);
+    /* restitution 0.6 on the floor, frictionless: v_y -> -0.6 v_y */
+    ck_assert_int_eq(hes_mech_impact(&bounce, x, p, q, vm, vp, imp), HES_OK);
+    ck_assert_double_eq_tol(vp[0], 1.2, 1e-14);
+    ck_assert_double_eq_tol(vp[1], 1.2, 1e-14); /* -0.6 * -2 */
+    ck_assert_double_eq_tol(imp[0], p[P_M1] * 1.6 * 2.0, 1e-12); /* m (1 + e) |v_y| */
+    /* floor and a plastic tangential contact: the mass stops; the reset
+     * function itself returns the post-impact state */
+    double out[4];
+    ck_assert_int_eq(hes_mech_reset(0.0, x, p, out, (void *)&stick), 0);
+    ck_assert_double_eq_tol(out[2], 0.0, 1e-14);
+    ck_assert_double_eq_tol(out[3], 1.2, 1e-14); /* the floor keeps its restitution */
+    ck_assert_double_eq(out[0], 0.3); /* the configuration does not jump */
+}
+END_TEST
+
+START_TEST(test_unphysical_impacts_are_reported)
+{
+    double p[6], out[4], q[2];
+    memcpy(p, P, sizeof p);
+    /* moving away from the floor: the impulse would have to pull */
+    double away[4] = { 0.3, 0.0, 0.0, 1.0 };
+    int rc = hes_mech_reset(0.0, away, p, out, (void *)&bounce);
+    ck_assert_int_ne(rc, 0);
+    ck_assert_ptr_nonnull(strstr(hes_mech_describe_error(rc, NULL), "pull"));
+    /* a contact that must separate but keeps approaching (moving into the wall) */
+    double into_wall[4] = { 0.3, 0.0, 2.0, -1.0 };
+    rc = hes_mech_reset(0.0, into_wall, p, out, (void *)&bounce_but_wall_must_separate);
+    ck_assert_int_ne(rc, 0);
+    ck_assert_ptr_nonnull(strstr(hes_mech_describe_error(rc, NULL), "separate"));
+    ck_assert_int_eq(hes_mech_impact(&bounce_but_wall_must_separate, into_wall, p, q, NULL, NULL, NULL),
+                     HES_EMODEL);
+    /* moving away from the wall: fine */
+    double from_wall[4] = { 0.3, 0.0, -2.0, -1.0 };
+    ck_assert_int_eq(hes_mech_reset(0.0, from_wall, p, out, (void *)&bounce_but_wall_must_separate), 0);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("mech");
+    TCase *tc = tcase_create("mech");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_pendulum_chart_gives_pendulum_dynamics_and_rod_tension);
+    tcase_add_test(tc, test_coriolis_terms_derived_from_mass_matrix_match_textbook);
+    tcase_add_test(tc, test_double_pendulum_conserves_energy);
+    tcase_add_test(tc, test_impact_law_restitution_and_plastic_contacts);
+    tcase_add_test(tc, test_unphysical_impacts_are_reported);
+    suite_add_tcase(s, tc);
+    return test_run_suite(s);
+}

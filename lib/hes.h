@@ -132,6 +132,10 @@ typedef struct {
     int section;
     int n_sequence;
     const int *sequence;
+    /* Optional, n_sequence flags: any_order[i] != 0 lets events i and i + 1
+     * of the sequence happen in either order (simultaneous on the orbit, such
+     * as two feet landing together): both guards are armed. */
+    const int *any_order;
     const char *period_param;  /* name of the period parameter; NULL: autonomous */
     int n_free_states;
     const int *free_states;
@@ -548,6 +552,42 @@ void hes_analysis_free(hes_analysis *res);
 /* Jacobian of the return map by central differences of full re-simulations
  * (independent of the saltation pipeline); out is n x n. */
 hes_status hes_return_map_fd(hes_system *sys, const hes_orbit *orbit, double *out);
+
+/* -------------------------------------------------- simultaneous events */
+
+/*
+ * Two events of a trajectory within `tol` of each other (e.g. two feet
+ * landing together) have two activation orders.  Each order gives an outcome
+ * and a linearisation L = Xi_second Xi_first (the pieces of the piecewise-
+ * linear B-derivative of the flow, decoupled-limbs paper Sec. 4); the orders
+ * are evaluated at the first event's state, with the other order's
+ * transitions found in the model (for mechanical transitions: the same
+ * constraint of the same mechanical system; otherwise: the same names).  For
+ * mechanical transitions in one system also the decoupling measure of eq. 6,
+ * Da_a M^-1 Da_b^T normalised to a cosine in the M^-1 metric: 0 when the
+ * limbs are inertially decoupled.
+ */
+typedef struct {
+    int event;               /* index of the first event of the pair */
+    int first, second;       /* transitions in the order taken */
+    int alt_first, alt_second; /* the other order (-1: the model has none) */
+    double dt;               /* time between the two events */
+    double coupling;         /* eq. 6 cosine; NaN when not mechanical */
+    double outcome_gap;      /* max |x(first, second) - x(other order)|; NaN if incomparable */
+    double piece_gap;        /* max |L_taken - L_other| / max(1, |L_taken|) */
+    int continuous;          /* outcomes agree (1e-9) */
+    int differentiable;      /* pieces agree (1e-6): the ordinary monodromy is valid */
+    double psi_taken, psi_other; /* (orbits) psi with each piece; NaN otherwise */
+} hes_simultaneous;
+
+/* Finds the pairs of events closer than tol in traj and analyses them; at
+ * most max entries into out, their number into *n. */
+hes_status hes_simultaneous_find(hes_system *sys, const hes_traj *traj, double tol,
+                                 hes_simultaneous *out, int max, int *n);
+/* The same for the orbit of an analysis (tol = 1e-8 of the period), with psi
+ * of the monodromy built with each piece. */
+hes_status hes_simultaneous_orbit(hes_system *sys, const hes_analysis *res,
+                                  hes_simultaneous *out, int max, int *n);
 
 /* ------------------------------------------------- hybrid event shaping */
 

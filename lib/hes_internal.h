@@ -119,6 +119,12 @@ void hes__eigvec(const double *V, int n, const double *wi, int j, double *re, do
 double hes__eig_condition(const double *vl, const double *vr, const double *wi, int n,
                           int j, double *buf);
 
+/* eq. 6 of the decoupled-limbs paper for two mechanical activations at state
+ * x of their common source mode: the cosine of Da_a and Da_b in the M^-1
+ * metric; 1 = error or not both mechanical in one system (mech.c). */
+int hes__mech_coupling(const hes_transition *a, const hes_transition *b, const double *x,
+                       const double *p, double *cosine);
+
 /* splitmix64: a small, seedable generator kept by the caller (random.c). */
 unsigned long long hes__rng_next(unsigned long long *state);
 double hes__rng_uniform(unsigned long long *state);   /* in [0, 1) */

@@ -466,3 +466,30 @@ int hes_mech_reset(double t, const double *x, const double *p, double *out, void
     hes__matmul(k, d, 1, J, qdp, out + k);
     return 0;
 }
+
+int hes__mech_coupling(const hes_transition *a, const hes_transition *b, const double *x,
+                       const double *p, double *cosine)
+{
+    if (a->guard != hes_mech_guard || b->guard != hes_mech_guard)
+        return 1;
+    const hes_mech_transition *ta = a->data, *tb = b->data;
+    const hes_mech *m;
+    double q[N], qd[N];
+    if (!ta || !tb || ta->kind != HES_MECH_ACTIVATE || tb->kind != HES_MECH_ACTIVATE ||
+        (ta->mech ? ta->mech : ta->from->mech) != (tb->mech ? tb->mech : tb->from->mech))
+        return 1;
+    if (event_state(ta, x, p, q, qd, &m))
+        return 1;
+    int d = m->d, idx[2] = { ta->constraint, tb->constraint };
+    double D[2 * N], W[2 * N], M[N * N];
+    if (constraint_rows(m, q, p, 2, idx, D) || m->mass(q, p, M, m->data) || chol(M, d))
+        return 1;
+    for (int j = 0; j < 2; j++)
+        for (int i = 0; i < d; i++)
+            W[i + (size_t)j * d] = D[j + (size_t)i * 2];
+    chol_solve(M, d, W, 2);
+    double g[4];
+    hes__matmul(2, d, 2, D, W, g); /* Da M^-1 Da^T */
+    *cosine = g[2] / sqrt(g[0] * g[3]);
+    return 0;
+}

@@ -138,19 +138,87 @@ static hes_event *push_event(hes_traj *tr, int *cap)
     return ev;
 }
 
-/* Arms the guards of mode `mode`: all of them, or only the next one of the
- * model's orbit sequence. */
-static void arm(hes_system *sys, int mode, int sequence_only, int seq_pos)
+/* Position in the model's orbit sequence: the next event, or the first of
+ * an any-order pair whose second event came first (pending). */
+typedef struct {
+    int pos;
+    int pending;
+} seq_state;
+
+static int any_order_at(const hes_orbit_spec *o, int pos)
+{
+    return o->any_order && o->any_order[pos % o->n_sequence];
+}
+
+/* Arms the guards of mode `mode`: all of them, or only the next event(s) of
+ * the model's orbit sequence. */
+static void arm(hes_system *sys, int mode, int sequence_only, const seq_state *q)
 {
     const hes_model *m = sys->model;
     const hes_orbit_spec *o = &m->orbit;
     for (int k = 0; k < m->n_transitions; k++)
         sys->armed[k] = m->transitions[k].from == mode;
     if (sequence_only && o->n_sequence > 0) {
-        int want = o->sequence[seq_pos % o->n_sequence];
+        int n = o->n_sequence, want = q->pending >= 0 ? q->pending : o->sequence[q->pos % n];
+        int also = q->pending < 0 && any_order_at(o, q->pos) ? o->sequence[(q->pos + 1) % n] : -1;
         for (int k = 0; k < m->n_transitions; k++)
-            sys->armed[k] = k == want;
+            sys->armed[k] = k == want || k == also;
     }
+}
+
+static void advance(const hes_orbit_spec *o, seq_state *q, int taken)
+{
+    if (o->n_sequence == 0)
+        return;
+    int n = o->n_sequence;
+    if (q->pending >= 0) {
+        q->pending = -1;
+        q->pos += 2;
+    } else if (any_order_at(o, q->pos) && taken == o->sequence[(q->pos + 1) % n] &&
+               taken != o->sequence[q->pos % n]) {
+        q->pending = o->sequence[q->pos % n]; /* the pair came in the other order */
+    } else {
+        q->pos++;
+    }
+}
+
+/* An armed guard (other than that of the event just taken) that sits at zero
+ * at the start of a phase and is crossed in its direction: the second of two
+ * simultaneous events, fired without integrating. */
+static hes_status immediate_event(hes_system *sys, int mode, double tm, const double *x,
+                                  int just, int *fired)
+{
+    const hes_model *m = sys->model;
+    int n = m->modes[mode].dim;
+    double xs = 0, *F = sys->ws[mode].jac; /* n scratch values */
+    *fired = -1;
+    for (int i = 0; i < n; i++)
+        xs = fmax(xs, fabs(x[i]));
+    for (int k = 0; k < m->n_transitions; k++) {
+        const hes_transition *T = &m->transitions[k];
+        if (!sys->armed[k] || T->from != mode || k == just)
+            continue;
+        double g, dtg, rate;
+        double *dxg = F + n;
+        hes_status st;
+        if ((st = hes__guard(sys, k, tm, x, &g)) != HES_OK)
+            return st;
+        if (!(fabs(g) <= 1e-9 * (1.0 + xs)))
+            continue;
+        if ((st = hes__field(sys, mode, tm, x, F)) != HES_OK ||
+            (st = hes__guard_dx(sys, k, tm, x, dxg)) != HES_OK ||
+            (st = hes__guard_dt(sys, k, tm, x, &dtg)) != HES_OK)
+            return st;
+        rate = dtg;
+        for (int i = 0; i < n; i++)
+            rate += dxg[i] * F[i];
+        if ((T->direction == HES_DOWN && rate < 0) || (T->direction == HES_UP && rate > 0) ||
+            (T->direction == HES_ANY && rate != 0)) {
+            *fired = k;
+            return HES_OK;
+        }
+    }
+    return HES_OK;
 }
 
 /* Integrates the current phase until an armed guard fires (returns its
@@ -169,21 +237,17 @@ static hes_status integrate_phase(hes_system *sys, int mode, double tm_start,
         *tret_out = tret;
         if (flag == CV_ROOT_RETURN) {
             CVodeGetRootInfo(ws->cvode, ws->rootsfound);
-            int k = -1, nfound = 0;
-            for (int r = 0; r < ws->n_roots; r++)
-                if (ws->rootsfound[r] && sys->armed[ws->root_tr[r]]) {
-                    if (k >= 0)
-                        return hes__fail(sys, HES_ESOLVER,
-                                         "simultaneous events '%s' and '%s' at model time %.17g "
-                                         "(simultaneous impacts need the mechanical layer)",
-                                         m->transitions[k].name,
-                                         m->transitions[ws->root_tr[r]].name, (double)tret);
+            /* Several guards at once: the lowest transition index goes first;
+             * the others fire at the start of the next phase if their guard
+             * is still at zero and approaching (see immediate_event). */
+            int k = -1;
+            for (int r = ws->n_roots - 1; r >= 0; r--)
+                if (ws->rootsfound[r] && sys->armed[ws->root_tr[r]] &&
+                    !(ws->root_tr[r] == ignore_tr && tret - tm_start <= dwell))
                     k = ws->root_tr[r];
-                    nfound++;
-                }
             /* The guard of the event that started this phase may still sit
              * at zero within rounding: not a new event. */
-            if (k < 0 || (k == ignore_tr && tret - tm_start <= dwell))
+            if (k < 0)
                 continue;
             *fired = k;
             return HES_OK;
@@ -219,7 +283,8 @@ hes_status hes_simulate(hes_system *sys, int mode, double t0, double tm0,
     if (!hes__all_finite(x0, m->modes[mode].dim))
         return traj->status = hes__fail(sys, HES_ENONFINITE, "initial state is not finite");
 
-    int pcap = 0, ecap = 0, seq_pos = 0, n_sec = 0, cur = mode, just = opts.after_transition;
+    int pcap = 0, ecap = 0, n_sec = 0, cur = mode, just = opts.after_transition;
+    seq_state seq = { 0, -1 };
     int nz = sys->set.zeno_events;
     double t_abs = t0, tm = tm0;
     double *x = malloc(sizeof(double) * (size_t)sys->nmax);
@@ -236,7 +301,7 @@ hes_status hes_simulate(hes_system *sys, int mode, double t0, double tm0,
             st = hes__fail(sys, HES_ENOMEM, "out of memory");
             break;
         }
-        arm(sys, cur, opts.sequence_only, seq_pos);
+        arm(sys, cur, opts.sequence_only, &seq);
         double tstop = tm + sys->set.max_phase_time;
         int end_by_time = 0;
         if (isfinite(opts.t_end) && tm + (opts.t_end - t_abs) <= tstop) {
@@ -245,18 +310,22 @@ hes_status hes_simulate(hes_system *sys, int mode, double t0, double tm0,
             if (tstop - tm <= 1e-14 * (1.0 + fabs(tm)))
                 break; /* already at t_end: empty final phase */
         }
-        if ((st = hes__cv_start(sys, cur, tm, x, opts.sensitivities)) != HES_OK)
-            break;
-        double tret;
+        double tret = tm;
         int k;
-        if ((st = integrate_phase(sys, cur, tm, tstop, end_by_time, just, &tret, &k)) != HES_OK)
+        if ((st = immediate_event(sys, cur, tm, x, just, &k)) != HES_OK)
             break;
-        /* close the phase at tret */
-        const double *y = NV_DATA_S(sys->ws[cur].y);
-        memcpy(ph->x1, y, sizeof(double) * (size_t)n);
-        ph->t1 = t_abs + (tret - tm);
-        if (opts.sensitivities && (st = hes__cv_get_sens(sys, cur, ph->A)) != HES_OK)
-            break;
+        if (k < 0) {
+            if ((st = hes__cv_start(sys, cur, tm, x, opts.sensitivities)) != HES_OK)
+                break;
+            if ((st = integrate_phase(sys, cur, tm, tstop, end_by_time, just, &tret, &k)) != HES_OK)
+                break;
+            /* close the phase at tret */
+            const double *y = NV_DATA_S(sys->ws[cur].y);
+            memcpy(ph->x1, y, sizeof(double) * (size_t)n);
+            ph->t1 = t_abs + (tret - tm);
+            if (opts.sensitivities && (st = hes__cv_get_sens(sys, cur, ph->A)) != HES_OK)
+                break;
+        } /* else: a zero-length phase (x1 = x0, A = I) before the second of simultaneous events */
         if (!hes__all_finite(ph->x1, n)) {
             st = hes__fail(sys, HES_ENONFINITE, "state not finite in mode '%s'", m->modes[cur].name);
             break;
@@ -297,7 +366,7 @@ hes_status hes_simulate(hes_system *sys, int mode, double t0, double tm0,
                                nz, ev->t - traj->events[ne - nz].t, T->name, ev->t);
             break;
         }
-        seq_pos++;
+        advance(&m->orbit, &seq, k);
         cur = T->to;
         tm = hes__time_after(m, k, tret);
         t_abs = ev->t;

@@ -35,6 +35,8 @@ hes_status hes_analyze(hes_system *sys, int check, hes_analysis *res)
         else if (st != HES_OK)
             hes__fail(sys, st, "eigenvalue computation (dgeev) failed");
     }
+    if (st == HES_OK)
+        st = hes_simultaneous_orbit(sys, res, res->simultaneous, 4, &res->n_simultaneous);
     if (st == HES_OK && check) {
         int n = res->mono.n;
         const double *M = res->mono.autonomous ? res->mono.proj : res->mono.phi;

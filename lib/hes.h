@@ -532,27 +532,6 @@ void hes_orbit_free(hes_orbit *orbit);
  * after one period (x_ret, dim n).  Used by the finite-difference checks. */
 hes_status hes_orbit_return_map(hes_system *sys, const double *x0, double *x_ret);
 
-/* ----------------------------------------------------------------- analyze */
-
-typedef struct {
-    hes_orbit orbit;
-    hes_monodromy mono;
-    hes_stability stab;
-    int have_check;
-    double check_max_abs_diff; /* |M - M_fd| max over entries, M = proj or phi */
-} hes_analysis;
-
-/* orbit -> monodromy -> multipliers.  With check != 0 also recomputes the
- * analysed matrix by central differences of the full nonlinear return map.
- * On failure *res is left empty (nothing to free); on success release it with
- * hes_analysis_free(). */
-hes_status hes_analyze(hes_system *sys, int check, hes_analysis *res);
-void hes_analysis_free(hes_analysis *res);
-
-/* Jacobian of the return map by central differences of full re-simulations
- * (independent of the saltation pipeline); out is n x n. */
-hes_status hes_return_map_fd(hes_system *sys, const hes_orbit *orbit, double *out);
-
 /* -------------------------------------------------- simultaneous events */
 
 /*
@@ -579,6 +558,30 @@ typedef struct {
     int differentiable;      /* pieces agree (1e-6): the ordinary monodromy is valid */
     double psi_taken, psi_other; /* (orbits) psi with each piece; NaN otherwise */
 } hes_simultaneous;
+
+/* ----------------------------------------------------------------- analyze */
+
+typedef struct {
+    hes_orbit orbit;
+    hes_monodromy mono;
+    hes_stability stab;
+    int have_check;
+    double check_max_abs_diff; /* |M - M_fd| max over entries, M = proj or phi */
+    int n_simultaneous;      /* pairs of simultaneous events on the orbit (at most 4) */
+    hes_simultaneous simultaneous[4];
+} hes_analysis;
+
+/* orbit -> monodromy -> multipliers (and the report of simultaneous events,
+ * hes_simultaneous_orbit).  With check != 0 also recomputes the
+ * analysed matrix by central differences of the full nonlinear return map.
+ * On failure *res is left empty (nothing to free); on success release it with
+ * hes_analysis_free(). */
+hes_status hes_analyze(hes_system *sys, int check, hes_analysis *res);
+void hes_analysis_free(hes_analysis *res);
+
+/* Jacobian of the return map by central differences of full re-simulations
+ * (independent of the saltation pipeline); out is n x n. */
+hes_status hes_return_map_fd(hes_system *sys, const hes_orbit *orbit, double *out);
 
 /* Finds the pairs of events closer than tol in traj and analyses them; at
  * most max entries into out, their number into *n. */
@@ -746,7 +749,10 @@ void hes_trials_free(hes_trials *t);
  * caller frees; NULL on allocation failure.  hes_analysis_json gives
  * "problem", "params", "orbit", "monodromy", "multipliers", "psi", "stable",
  * for autonomous orbits "return_map" (the projected matrix the multipliers
- * come from) and, when res->have_check, "check". */
+ * come from), when res->have_check "check", and when the orbit has
+ * simultaneous events "simultaneous": [{"first", "second", "dt",
+ * "other_order", "coupling", "outcome_gap", "piece_gap", "continuous",
+ * "differentiable", "psi_taken", "psi_other"}]. */
 char *hes_analysis_json(const hes_system *sys, const hes_analysis *res);
 /* "problem", "params", "orbit" (section state), "trials", "converged", "tol",
  * "radius", "seed". */

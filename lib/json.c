@@ -201,6 +201,34 @@ static json_t *check_json(double max_abs_diff)
 }
 
 /* Serialises and releases doc; NULL if doc is NULL or on failure. */
+/* One pair of simultaneous events (hes_simultaneous). */
+static json_t *simultaneous_json(const hes_model *model, const hes_simultaneous *s)
+{
+    json_t *o = json_object();
+    int err = !o;
+    if (err)
+        return NULL;
+    err |= put(o, "first", json_string(model->transitions[s->first].name));
+    err |= put(o, "second", json_string(model->transitions[s->second].name));
+    err |= put(o, "dt", number_json(s->dt));
+    err |= put(o, "other_order", s->alt_first >= 0
+                   ? json_pack("[ss]", model->transitions[s->alt_second].name,
+                               model->transitions[s->alt_first].name)
+                   : json_null());
+    err |= put(o, "coupling", number_json(s->coupling));
+    err |= put(o, "outcome_gap", number_json(s->outcome_gap));
+    err |= put(o, "piece_gap", number_json(s->piece_gap));
+    err |= put(o, "continuous", json_boolean(s->continuous));
+    err |= put(o, "differentiable", json_boolean(s->differentiable));
+    err |= put(o, "psi_taken", number_json(s->psi_taken));
+    err |= put(o, "psi_other", number_json(s->psi_other));
+    if (err) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
 static char *dump_and_release(json_t *doc)
 {
     char *text;
@@ -233,6 +261,15 @@ static json_t *analysis_doc(const hes_system *sys, const hes_analysis *res)
     err |= put(doc, "stable", json_boolean(res->stab.stable));
     if (res->have_check)
         err |= put(doc, "check", check_json(res->check_max_abs_diff));
+    if (res->n_simultaneous > 0) {
+        json_t *list = json_array();
+        for (int k = 0; list && k < res->n_simultaneous; k++)
+            if (json_array_append_new(list, simultaneous_json(model, &res->simultaneous[k])) != 0) {
+                json_decref(list);
+                list = NULL;
+            }
+        err |= put(doc, "simultaneous", list);
+    }
     if (err) {
         json_decref(doc);
         return NULL;

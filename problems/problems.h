@@ -9,5 +9,7 @@
 
 extern const hes_model hes_problem_paddle_juggler;
 extern const hes_model hes_problem_slip_hopper;
+extern const hes_model hes_problem_twin_jugglers;
+extern const hes_model hes_problem_twin_jugglers_swapped;
 
 #endif

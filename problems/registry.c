@@ -8,6 +8,7 @@
 static const hes_model *const problems[] = {
     &hes_problem_paddle_juggler,
     &hes_problem_slip_hopper,
+    &hes_problem_twin_jugglers,
 };
 
 int hes_problem_count(void)

@@ -1,6 +1,6 @@
 /*
  * test_simultaneous.c - events that happen at once.  Two balls on one paddle
- * (tests/twin_jugglers.c) hit it at the same instant on their orbit.
+ * (problems/twin_jugglers.c) hit it at the same instant on their orbit.
  * Decoupled, the two activation orders give the same linearisation (the
  * ordinary monodromy is valid); coupled through the impacts, the return map
  * is continuous but only piecewise linear.  The psi reported for the other
@@ -35,7 +35,7 @@ START_TEST(test_decoupled_simultaneous_impacts_have_one_linearisation)
     hes_simultaneous s[4];
     hes_system *sys;
     int n;
-    analyse(&test_twin_jugglers, 0.0, 0.0, &res, s, &n, &sys);
+    analyse(hes_problem_find("twin-jugglers"), 0.0, 0.0, &res, s, &n, &sys);
     ck_assert_int_eq(n, 1);
     ck_assert_double_eq(s[0].dt, 0.0);
     ck_assert_int_ge(s[0].alt_first, 0);
@@ -55,8 +55,8 @@ START_TEST(test_coupled_simultaneous_impacts_give_two_pieces)
     hes_simultaneous sa[4], sb[4];
     hes_system *a, *b;
     int na, nb;
-    analyse(&test_twin_jugglers, 3.0, -2.0, &ra, sa, &na, &a);
-    analyse(&test_twin_jugglers_swapped, 3.0, -2.0, &rb, sb, &nb, &b);
+    analyse(hes_problem_find("twin-jugglers"), 3.0, -2.0, &ra, sa, &na, &a);
+    analyse(&hes_problem_twin_jugglers_swapped, 3.0, -2.0, &rb, sb, &nb, &b);
     ck_assert_int_eq(na, 1);
     ck_assert_int_eq(nb, 1);
     /* same orbit, same outcome in either order, different linearisations */

@@ -35,12 +35,9 @@ extern const hes_model test_bouncing_ball_bad_reset_dx;
 #define TEST_HOPF_EVENTS 20
 extern const hes_model test_hopf_kicks;
 
-/* Two balls on one paddle (tests/twin_jugglers.c): a non-autonomous orbit
- * whose two impacts are exactly simultaneous; parameter kappa couples them
- * in the linearisation only.  The _swapped model lists the impacts in the
- * other order. */
-extern const hes_model test_twin_jugglers;
-extern const hes_model test_twin_jugglers_swapped;
+/* The built-in twin jugglers with the two impacts listed in the other order
+ * (problems/twin_jugglers.c; exported by the library, not registered). */
+extern const hes_model hes_problem_twin_jugglers_swapped;
 
 /* Indices into the parameter vector of every ball above. */
 enum { TEST_BALL_ALPHA = 0, TEST_BALL_G = 1, TEST_BALL_NPARAMS = 2 };

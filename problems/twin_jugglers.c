@@ -1,6 +1,6 @@
 /*
- * twin_jugglers.c - an orbit whose events are exactly simultaneous, for the
- * tests of simultaneous events: two balls, state [x1, v1, x2, v2], over one
+ * twin_jugglers.c - an orbit whose events are exactly simultaneous: two
+ * balls, state [x1, v1, x2, v2], over one
  * paddle (the paddle of problems/paddle_juggler.c).  On the symmetric
  * period-1 orbit both balls hit the paddle at the same instant.  The first
  * ball's impact also kicks the second ball by kappa (v1 + g T / 2), the first
@@ -9,12 +9,14 @@
  * depend on the order to first order in the errors only when kappa = mu = 0
  * (the balls are decoupled and the orders commute); otherwise the two
  * orders give different linearisations (a continuous, piecewise-linear
- * return map).  test_twin_jugglers_swapped lists the two impacts in the other order,
- * so its nominal orbit takes the other piece.
+ * return map).  hes analyze reports both pieces.  The second model,
+ * hes_problem_twin_jugglers_swapped (not registered; for the tests), lists
+ * the two impacts in the other order, so its nominal orbit takes the other
+ * piece.
  */
 #include <math.h>
 
-#include "testmodels.h"
+#include "problems.h"
 
 enum { P_ALPHA, P_G, P_T, P_ACC, P_KAPPA, P_MU };
 
@@ -107,7 +109,7 @@ static const int all[] = { 0, 1, 2, 3 };
 
 #define TWIN(NAME, TRANSITIONS)                                                          \
     {                                                                                    \
-        .abi = HES_MODEL_ABI, .name = NAME, .description = "two balls on one paddle",    \
+        .abi = HES_MODEL_ABI, .name = NAME, .description = "two balls on one paddle, hitting it at the same instant (simultaneous events)",    \
         .n_modes = 1, .modes = modes, .n_transitions = 3, .transitions = TRANSITIONS,    \
         .n_params = 6, .params = params,                                                 \
         .orbit = { .mode = 0, .section = 2, .n_sequence = 3, .sequence = sequence,       \
@@ -117,5 +119,5 @@ static const int all[] = { 0, 1, 2, 3 };
         .integrator = HES_ADAMS,                                                         \
     }
 
-const hes_model test_twin_jugglers = TWIN("twin-jugglers", in_order);
-const hes_model test_twin_jugglers_swapped = TWIN("twin-jugglers-swapped", swapped);
+const hes_model hes_problem_twin_jugglers = TWIN("twin-jugglers", in_order);
+const hes_model hes_problem_twin_jugglers_swapped = TWIN("twin-jugglers-swapped", swapped);

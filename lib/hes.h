@@ -292,7 +292,9 @@ typedef struct {
     hes_mech_config_fn lift;     /* out[d] = q(z) in the event's mech */
     hes_mech_config_fn lift_dz;  /* out[d*k] = Dlift; NULL: central differences */
     int n_after;
-    const int *after;        /* constraints enforced by the impact (event mech indices) */
+    const int *after;        /* constraints enforced by the impact (event mech indices);
+                                must include every constraint the target mode holds
+                                (checked when there is no to_chart) */
     int n_separate;
     const int *separate;     /* constraints that must separate (event mech indices) */
     hes_mech_config_fn to_chart;    /* out[k_to] = z(q); NULL: identity */

@@ -32,7 +32,8 @@ enum {
     E_ENERGY,          /* a plastic impact increases the kinetic energy */
     E_DIM,             /* dimension above HES_MECH_MAX */
     E_NOTHELD,         /* the released constraint is not held in the mode */
-    E_CHART            /* a chart without its derivatives */
+    E_CHART,           /* a chart without its derivatives */
+    E_AFTER            /* the impact does not enforce a constraint the target mode holds */
 };
 
 const char *hes_mech_describe_error(int code, void *data)
@@ -49,6 +50,7 @@ const char *hes_mech_describe_error(int code, void *data)
     case E_DIM: return "a dimension of the mechanical system exceeds HES_MECH_MAX";
     case E_NOTHELD: return "the released constraint is not held in the source mode";
     case E_CHART: return "a mode's chart needs chart_dz and chart_acc";
+    case E_AFTER: return "the impact does not enforce a constraint that the target mode holds (add it to the transition's `after` set)";
     }
     return NULL;
 }
@@ -451,6 +453,16 @@ int hes_mech_reset(double t, const double *x, const double *p, double *out, void
     (void)t;
     if (k > N)
         return E_DIM;
+    /* a constraint held after the event must have been enforced by it (when
+     * the coordinates stay the same; a to_chart may relabel contacts) */
+    if (tr->kind == HES_MECH_ACTIVATE && tr->to->mech == m && !tr->to_chart)
+        for (int i = 0; i < tr->to->n_active; i++) {
+            int found = 0;
+            for (int j = 0; j < tr->n_after; j++)
+                found |= tr->after[j] == tr->to->active[i];
+            if (!found)
+                return E_AFTER;
+        }
     if ((rc = impact(tr, x, p, q, qdm, qdp, NULL)))
         return rc;
     if (!tr->to_chart) {

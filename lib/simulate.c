@@ -209,9 +209,18 @@ static hes_status immediate_event(hes_system *sys, int mode, double tm, const do
             (st = hes__guard_dx(sys, k, tm, x, dxg)) != HES_OK ||
             (st = hes__guard_dt(sys, k, tm, x, &dtg)) != HES_OK)
             return st;
+        double ng = dtg * dtg, nf = 1.0;
         rate = dtg;
-        for (int i = 0; i < n; i++)
+        for (int i = 0; i < n; i++) {
             rate += dxg[i] * F[i];
+            ng += dxg[i] * dxg[i];
+            nf += F[i] * F[i];
+        }
+        /* a tangential start (a foot just released, a knee just straight) is
+         * not an event now: left to the root finder, which sees a later
+         * crossing if there is one */
+        if (!(fabs(rate) > sys->set.graze_tol * sqrt(ng * nf)))
+            continue;
         if ((T->direction == HES_DOWN && rate < 0) || (T->direction == HES_UP && rate > 0) ||
             (T->direction == HES_ANY && rate != 0)) {
             *fired = k;

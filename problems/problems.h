@@ -11,5 +11,8 @@ extern const hes_model hes_problem_paddle_juggler;
 extern const hes_model hes_problem_slip_hopper;
 extern const hes_model hes_problem_twin_jugglers;
 extern const hes_model hes_problem_twin_jugglers_swapped;
+extern const hes_model hes_problem_trot_rigid;
+extern const hes_model hes_problem_trot_soft;
+extern const hes_model hes_problem_knee_biped;
 
 #endif

@@ -9,6 +9,9 @@ static const hes_model *const problems[] = {
     &hes_problem_paddle_juggler,
     &hes_problem_slip_hopper,
     &hes_problem_twin_jugglers,
+    &hes_problem_trot_rigid,
+    &hes_problem_trot_soft,
+    &hes_problem_knee_biped,
 };
 
 int hes_problem_count(void)

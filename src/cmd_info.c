@@ -128,6 +128,82 @@ static void print_state_list(const hes_model *m, int mode, const int *idx, int n
     }
 }
 
+/* Lists constraint indices of a mechanical system by name. */
+static void print_constraints(const hes_mech *ms, int n, const int *idx)
+{
+    if (n == 0)
+        printf("none");
+    for (int i = 0; i < n; i++)
+        printf("%s%s", i ? ", " : "", ms->constraints[idx[i]].name);
+}
+
+/* For models built with the mechanical layer: the systems, their
+ * constraints, what each mode holds and how each transition is derived. */
+static void print_mechanics(const hes_model *m)
+{
+    const hes_mech *seen[16];
+    int n_seen = 0;
+    for (int i = 0; i < m->n_modes; i++)
+        if (m->modes[i].field != hes_mech_field || !m->modes[i].data)
+            return;
+    printf("\nmechanical systems (vector fields, guards and resets derived by the library):\n");
+    for (int pass = 0; pass < m->n_modes + m->n_transitions; pass++) {
+        const hes_mech *ms;
+        if (pass < m->n_modes)
+            ms = ((const hes_mech_mode *)m->modes[pass].data)->mech;
+        else {
+            const hes_transition *t = &m->transitions[pass - m->n_modes];
+            const hes_mech_transition *mt = t->data;
+            if (t->guard != hes_mech_guard || !mt)
+                continue;
+            ms = mt->mech ? mt->mech : mt->from->mech;
+        }
+        int known = 0;
+        for (int k = 0; k < n_seen; k++)
+            known |= seen[k] == ms;
+        if (known || n_seen == 16)
+            continue;
+        seen[n_seen++] = ms;
+        printf("  %s: %d coordinates, %d inputs; constraints:\n", ms->name ? ms->name : "(unnamed)",
+               ms->d, ms->m);
+        for (int c = 0; c < ms->n_constraints; c++)
+            printf("    %-20s %s, restitution %g\n", ms->constraints[c].name,
+                   ms->constraints[c].unilateral ? "unilateral" : "bilateral",
+                   ms->constraints[c].restitution);
+    }
+    printf("  modes:\n");
+    for (int i = 0; i < m->n_modes; i++) {
+        const hes_mech_mode *mm = m->modes[i].data;
+        printf("    %-16s %s, holds ", m->modes[i].name, mm->mech->name ? mm->mech->name : "");
+        print_constraints(mm->mech, mm->n_active, mm->active);
+        printf(", %s\n", mm->chart ? "in a chart of the held constraints" : "in its own coordinates");
+    }
+    printf("  transitions:\n");
+    for (int i = 0; i < m->n_transitions; i++) {
+        const hes_transition *t = &m->transitions[i];
+        const hes_mech_transition *mt = t->data;
+        if (t->guard != hes_mech_guard || !mt) {
+            printf("    %-16s (not mechanical)\n", t->name);
+            continue;
+        }
+        const hes_mech *ms = mt->mech ? mt->mech : mt->from->mech;
+        if (mt->kind == HES_MECH_RELEASE) {
+            printf("    %-16s release of %s (its force crosses zero), no impulse\n", t->name,
+                   mt->from->mech->constraints[mt->constraint].name);
+            continue;
+        }
+        printf("    %-16s activation of %s in %s%s; impact enforces ", t->name,
+               ms->constraints[mt->constraint].name, ms->name ? ms->name : "",
+               mt->lift ? " (lifted)" : "");
+        print_constraints(ms, mt->n_after, mt->after);
+        if (mt->n_separate > 0) {
+            printf("; must separate: ");
+            print_constraints(ms, mt->n_separate, mt->separate);
+        }
+        printf("%s\n", mt->to_chart ? "; then new coordinates" : "");
+    }
+}
+
 static void print_text(const hes_model *m)
 {
     const hes_orbit_spec *o = &m->orbit;
@@ -159,6 +235,8 @@ static void print_text(const hes_model *m)
                t->clock_reset ? ", resets the clock" : "");
     }
 
+    print_mechanics(m);
+
     printf("\nparameters:\n");
     w = 4;
     for (i = 0; i < m->n_params; i++)
@@ -177,34 +255,39 @@ static void print_text(const hes_model *m)
                p->description ? p->description : "");
     }
 
-    printf("\norbit:\n");
-    printf("  starts in mode %s just after transition %s\n",
-           mode_name(m, o->mode), transition_name(m, o->section));
-    printf("  sequence: ");
-    for (i = 0; i < o->n_sequence; i++)
-        printf("%s%s", i ? " -> " : "", transition_name(m, o->sequence[i]));
-    printf("\n");
-    if (o->period_param)
-        printf("  non-autonomous: period given by parameter %s (stroboscopic map)\n",
-               o->period_param);
-    else
-        printf("  autonomous: a period ends at the next %s event\n",
-               transition_name(m, o->section));
-    printf("  unknowns: ");
-    if (o->n_free_states > 0) {
-        printf("states ");
-        print_state_list(m, o->mode, o->free_states, o->n_free_states);
+    if (!o->guess) {
+        printf("\norbit: none declared (simulation only; see hes simulate --sweep)\n");
+    } else {
+        printf("\norbit:\n");
+        printf("  starts in mode %s just after transition %s\n",
+               mode_name(m, o->mode), transition_name(m, o->section));
+        printf("  sequence: ");
+        for (i = 0; i < o->n_sequence; i++)
+            printf("%s%s", i ? " -> " : "", transition_name(m, o->sequence[i]));
+        printf("\n");
+        if (o->period_param)
+            printf("  non-autonomous: period given by parameter %s (stroboscopic map)\n",
+                   o->period_param);
+        else
+            printf("  autonomous: a period ends at the next %s event\n",
+                   transition_name(m, o->section));
+        printf("  unknowns: ");
+        if (o->n_free_states > 0) {
+            printf("states ");
+            print_state_list(m, o->mode, o->free_states, o->n_free_states);
+        }
+        if (o->n_free_params > 0) {
+            printf("%sparameters ", o->n_free_states > 0 ? "; " : "");
+            for (i = 0; i < o->n_free_params; i++)
+                printf("%s%s", i ? ", " : "", o->free_params[i]);
+        }
+        if (o->n_free_states + o->n_free_params == 0)
+            printf("none");
+        printf("\n  residual: x_return - x0 in ");
+        print_state_list(m, o->mode, o->residual, o->n_residual);
+        printf("\n");
     }
-    if (o->n_free_params > 0) {
-        printf("%sparameters ", o->n_free_states > 0 ? "; " : "");
-        for (i = 0; i < o->n_free_params; i++)
-            printf("%s%s", i ? ", " : "", o->free_params[i]);
-    }
-    if (o->n_free_states + o->n_free_params == 0)
-        printf("none");
-    printf("\n  residual: x_return - x0 in ");
-    print_state_list(m, o->mode, o->residual, o->n_residual);
-    printf("\n\nintegrator: CVODES %s with forward sensitivities; rootfinding on the "
+    printf("\nintegrator: CVODES %s with forward sensitivities; rootfinding on the "
            "guards of the current mode\n", m->integrator == HES_BDF ? "BDF" : "Adams");
 }
 

@@ -493,6 +493,177 @@ expect_status e_sh_param 2 "shape with an unknown parameter"
 run e_sh_noorbit shape slip-hopper -p b=200
 expect_status e_sh_noorbit 1 "shape slip-hopper b=200 (no orbit: computation failed)"
 
+# ---------------------------------------------------------- simulate --sweep
+# Trajectory outcomes through intermittent contact (decoupled-limbs paper,
+# Fig. 1): a trotter dropped level from rest at y0 = 0.6 m with initial
+# pitch theta0, simulated to t = 0.4 s (touchdown near t = 0.247 s); the
+# outcome compared is the final pitch rate omega.
+rigid_x0=0.6,0,0,0              # y, theta, vy, omega (mode flight)
+soft_x0=0.6,0,0.3,0.3,0,0,0,0   # y, theta, y1, y2 and rates: feet at hip height - l
+
+run sw_rigid simulate trot-rigid --sweep theta=-0.01:0.01:5 --x0 $rigid_x0 --time 0.4 --json
+expect_status sw_rigid 0 "simulate trot-rigid --sweep theta=-0.01:0.01:5 --json"
+expect_json sw_rigid "simulate --sweep --json"
+expect_json_value sw_rigid '(d["problem"], d["sweep"]["name"], d["sweep"]["values"])' \
+    "('trot-rigid', 'theta', [-0.01, -0.005, 0.0, 0.005, 0.01])" \
+    "sweep JSON: problem, swept state and its values (0 exactly in the middle)"
+expect_json_value sw_rigid '[(r["mode"], len(r["x"]), r["failure"]) for r in d["results"]]' \
+    "[('flight', 4, None), ('flight', 4, None), ('flight', 4, None), ('flight', 4, None), ('flight', 4, None)]" \
+    "trot-rigid: every simulation reaches t = 0.4 in flight"
+# The lower foot lands first; at theta0 = 0 both guards fire together and
+# the lower transition index ("front") is taken first.
+expect_json_value sw_rigid '[r["events"] for r in d["results"]]' \
+    "[['front', 'rear'], ['front', 'rear'], ['front', 'rear'], ['rear', 'front'], ['rear', 'front']]" \
+    "trot-rigid: the lower foot lands first"
+# Legs coupled through the body (Da_f M^-1 Da_r^T = 1/m - d^2/J = -0.25 at
+# theta = 0, A = Da M^-1 Da^T = 2.25, s = 2 |-0.25| / A = 2/9): the elastic
+# impact of the first foot speeds the second one down by the factor 1 + s,
+# and after both impacts omega = -+ v s (2 + s) / (2 d) = -+1.198 rad/s with
+# v = sqrt(2 g (y0 - l)) = 2.426 m/s, however small theta0 is (1.23 and 1.26
+# rad/s at |theta0| = 0.005 and 0.01).  The sign follows the foot that lands
+# first: the outcome jumps at theta0 = 0.
+expect_json_value sw_rigid 'all(abs(r["x"][3]) > 0.5 for r in d["results"] if r["value"] != 0)' \
+    True "trot-rigid: |final omega| > 0.5 rad/s for every theta0 != 0"
+expect_json_value sw_rigid '[r["x"][3] > 0 for r in d["results"] if r["value"] != 0]' \
+    '[False, False, True, True]' "trot-rigid: final omega changes sign with theta0"
+# theta0 = 0 taken as "front then rear": the closed form of the limit
+# theta0 -> 0- (not the zero pitch rate of one simultaneous two-foot impact).
+expect_json_value sw_rigid \
+    'abs(d["results"][2]["x"][3] - (-(2*9.81*0.3)**0.5 * (2/9) * (2 + 2/9) / (2*0.5))) < 1e-6' \
+    True "trot-rigid: omega at theta0 = 0 matches the closed form -1.19808 rad/s"
+# The jump does not shrink with the step: +-1e-6 apart it is still 2.396.
+run sw_rigid_fine simulate trot-rigid --sweep theta=-1e-6:1e-6:3 --x0 $rigid_x0 --time 0.4 --json
+expect_status sw_rigid_fine 0 "simulate trot-rigid --sweep theta=-1e-6:1e-6:3"
+expect_json_value sw_rigid_fine 'd["results"][2]["x"][3] - d["results"][0]["x"][3] > 2' True \
+    "trot-rigid: omega jumps by more than 2 rad/s between theta0 = -1e-6 and 1e-6"
+
+run sw_soft simulate trot-soft --sweep theta=-0.01:0.01:5 --x0 $soft_x0 --time 0.4 --json
+expect_status sw_soft 0 "simulate trot-soft --sweep theta=-0.01:0.01:5 --json"
+expect_json sw_soft "simulate trot-soft --sweep --json"
+expect_json_value sw_soft '[(r["mode"], len(r["x"]), len(r["events"]), r["failure"]) for r in d["results"]]' \
+    "[('flight', 8, 4, None), ('flight', 8, 4, None), ('flight', 8, 4, None), ('flight', 8, 4, None), ('flight', 8, 4, None)]" \
+    "trot-soft: every simulation lands, lifts off and reaches t = 0.4 in flight"
+# The contact sequence changes with the sign of theta0 as for trot-rigid ...
+expect_json_value sw_soft '[r["events"][0] for r in d["results"]]' \
+    "['front touchdown', 'front touchdown', 'front touchdown', 'rear touchdown', 'rear touchdown']" \
+    "trot-soft: the lower foot lands first"
+# ... but the limbs are decoupled (block-diagonal M, each constraint on its
+# own foot: Da_f M^-1 Da_r^T = 0), so omega (x[5]) is continuous, indeed
+# differentiable, in theta0 (paper Theorem 1): zero at theta0 = 0 by mirror
+# symmetry (computed: 1.5e-15), odd in theta0 (|omega(t) + omega(-t)| was
+# 2e-11, integrator noise), and adjacent values differ in proportion to the
+# step.  The slope is a property of the model: the pitch rings at
+# sqrt(2 k d^2 / J) = 71 rad/s in stance and leaves with omega = 25.44
+# theta0 near 0 (difference quotients 25.13 and 25.40 in this sweep; an
+# independent fixed-step integration of the model gave the same omegas to
+# 1e-9), so the bound is 30 step, where the rigid trotter jumps by 485 step
+# at this step size (and by 1.2e6 step at step 1e-6).
+expect_json_value sw_soft 'abs(d["results"][2]["x"][5]) < 1e-6' True \
+    "trot-soft: omega = 0 at theta0 = 0 (symmetry)"
+expect_json_value sw_soft 'max(abs(d["results"][i]["x"][5] + d["results"][4 - i]["x"][5]) for i in range(2)) < 1e-8' \
+    True "trot-soft: omega is odd in theta0"
+expect_json_value sw_soft 'max(abs(d["results"][i + 1]["x"][5] - d["results"][i]["x"][5]) for i in range(4)) < 30 * 0.005' \
+    True "trot-soft: adjacent omegas differ by less than 30 times the step"
+expect_json_value sw_soft 'all((d["results"][i + 1]["x"][5] - d["results"][i]["x"][5]) > 0 for i in range(4))' \
+    True "trot-soft: omega increases with theta0"
+# Differentiable through the change of contact sequence: the one-sided
+# difference quotients at theta0 = 0 with steps of 1e-6 (front first on the
+# left, rear first on the right) agree (computed: 25.4433 both, relative
+# difference 2e-7, integrator noise ~1e-12 / 1e-6), and agree with the
+# coarse sweep's 25.40 to the O(step^2) curvature term (0.2 %).
+run sw_soft_fine simulate trot-soft --sweep theta=-1e-6:1e-6:3 --x0 $soft_x0 --time 0.4 --json
+expect_status sw_soft_fine 0 "simulate trot-soft --sweep theta=-1e-6:1e-6:3"
+expect_json_value sw_soft_fine '[r["events"][0] for r in d["results"]]' \
+    "['front touchdown', 'front touchdown', 'rear touchdown']" \
+    "trot-soft: the fine sweep crosses the change of touchdown order"
+expect_json_value sw_soft_fine \
+    'abs((d["results"][2]["x"][5] - d["results"][1]["x"][5]) / (d["results"][1]["x"][5] - d["results"][0]["x"][5]) - 1) < 1e-4' \
+    True "trot-soft: left and right difference quotients of omega at theta0 = 0 agree"
+checks=$((checks + 1))
+if [ "$have_python" = yes ]; then
+    coarse=$(json_eval sw_soft '(d["results"][3]["x"][5] - d["results"][2]["x"][5]) / 0.005')
+    fine=$(json_eval sw_soft_fine '(d["results"][2]["x"][5] - d["results"][1]["x"][5]) / 1e-6')
+    if awk -v a="$coarse" -v b="$fine" 'BEGIN { r = a / b - 1; exit !(r < 0.01 && r > -0.01) }'; then
+        pass "trot-soft: slope of omega at theta0 = 0: $fine (fine), $coarse (coarse)"
+    else
+        fail "trot-soft: slope of omega at theta0 = 0: $fine (fine) vs $coarse (coarse)"
+    fi
+else
+    pass "trot-soft slope comparison skipped (no python3)"
+fi
+
+run sw_text simulate trot-rigid --sweep theta=-0.01:0.01:3 --x0 $rigid_x0 --time 0.4
+expect_status sw_text 0 "simulate --sweep (text)"
+expect_grep sw_text out '^  theta +events +mode +final state +transitions' "sweep text has its table header"
+expect_grep sw_text out '^  -0\.01 +2 +flight +\[.*\] +front, rear$' "sweep text row of theta0 = -0.01"
+expect_grep sw_text out '^states of mode flight: y, theta, vy, omega' "sweep text names the state components"
+
+run sw_csv simulate trot-soft --sweep theta=0:0.01:2 --x0 $soft_x0 --time 0.4 --csv
+expect_status sw_csv 0 "simulate --sweep --csv"
+checks=$((checks + 1))
+if [ "$(head -n 1 "$tmp/sw_csv.out")" = "value,n_events,transitions,mode,state,x,failure" ] &&
+   [ "$(wc -l < "$tmp/sw_csv.out")" -eq 17 ]; then
+    pass "sweep --csv: header and one row per final state component (2 x 8)"
+else
+    fail "sweep --csv: header '$(head -n 1 "$tmp/sw_csv.out")', $(wc -l < "$tmp/sw_csv.out") lines"
+fi
+expect_grep sw_csv out '^0\.01,4,rear touchdown;.*,flight,omega,' "sweep --csv row of omega"
+
+# --mode: start in double stance with the legs at rest length: the body
+# sinks onto the springs and both feet stay down (lambda = mf g + F > 0).
+run sw_mode simulate trot-soft --sweep vy=-0.1:0:2 --mode both --x0 0.3,0,0,0 --time 0.05 --json
+expect_status sw_mode 0 "simulate --sweep --mode both"
+expect_json_value sw_mode '(d["sweep"]["mode"], [r["mode"] for r in d["results"]], [r["events"] for r in d["results"]])' \
+    "('both', ['both', 'both'], [[], []])" "sweep from mode both stays in both"
+
+run e_sw_name simulate trot-rigid --sweep phi=-1:1:3 --x0 $rigid_x0 --time 0.4
+expect_status e_sw_name 2 "--sweep of an unknown state"
+expect_grep e_sw_name err "'phi'" "unknown state is named"
+expect_grep e_sw_name err 'y, theta, vy, omega' "unknown state lists the states"
+
+run e_sw_n simulate trot-rigid --sweep theta=-1:1:0 --x0 $rigid_x0 --time 0.4
+expect_status e_sw_n 2 "--sweep with N = 0"
+
+run e_sw_order simulate trot-rigid --sweep theta=1:-1:3 --x0 $rigid_x0 --time 0.4
+expect_status e_sw_order 2 "--sweep with LO > HI"
+expect_grep e_sw_order err 'LO <= HI' "LO > HI is explained"
+
+run e_sw_fmt simulate trot-rigid --sweep theta=-1:1 --x0 $rigid_x0 --time 0.4
+expect_status e_sw_fmt 2 "--sweep without N"
+
+run e_sw_nan simulate trot-rigid --sweep theta=nan:1:3 --x0 $rigid_x0 --time 0.4
+expect_status e_sw_nan 2 "--sweep with LO = nan"
+
+run e_sw_x0n simulate trot-rigid --sweep theta=-1:1:3 --x0 0.6,0,0 --time 0.4
+expect_status e_sw_x0n 2 "--x0 with too few values"
+expect_grep e_sw_x0n err 'has 3 values.*has 4' "wrong --x0 length is explained"
+
+run e_sw_x0bad simulate trot-rigid --sweep theta=-1:1:3 --x0 0.6,,0,0 --time 0.4
+expect_status e_sw_x0bad 2 "--x0 with an empty value"
+
+run e_sw_time simulate trot-rigid --sweep theta=-1:1:3 --x0 $rigid_x0 --time 0
+expect_status e_sw_time 2 "--time 0"
+
+run e_sw_notime simulate trot-rigid --sweep theta=-1:1:3 --x0 $rigid_x0
+expect_status e_sw_notime 2 "--sweep without --time"
+
+run e_sw_nox0 simulate trot-rigid --sweep theta=-1:1:3 --time 0.4
+expect_status e_sw_nox0 2 "--sweep without --x0"
+
+run e_sw_mode simulate trot-soft --sweep theta=-1:1:3 --x0 $soft_x0 --mode stance --time 0.4
+expect_status e_sw_mode 2 "--mode of an unknown mode"
+expect_grep e_sw_mode err 'flight, front, rear, both' "unknown mode lists the modes"
+
+run e_sw_alone simulate paddle-juggler --x0 1,2
+expect_status e_sw_alone 2 "--x0 without --sweep"
+
+run e_sw_trials simulate trot-rigid --sweep theta=-1:1:3 --x0 $rigid_x0 --time 0.4 --trials 3
+expect_status e_sw_trials 2 "--sweep with --trials"
+
+run e_sw_noorbit simulate trot-rigid
+expect_status e_sw_noorbit 2 "simulate trot-rigid without --sweep (no orbit to perturb)"
+expect_grep e_sw_noorbit err '--sweep' "a model without an orbit points to --sweep"
+
 # ------------------------------------------------------------------ summary
 echo "cli.sh: $checks checks, $failures failed"
 [ "$failures" -eq 0 ] || exit 1

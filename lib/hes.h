@@ -551,9 +551,12 @@ hes_status hes_orbit_return_map(hes_system *sys, const double *x0, double *x_ret
 typedef struct {
     int event;               /* index of the first event of the pair */
     int first, second;       /* transitions in the order taken */
-    int alt_first, alt_second; /* the other order (-1: the model has none) */
+    int alt_first, alt_second; /* the other order, which applies alt_second first
+                                (the counterpart of `second`) and then alt_first
+                                (that of `first`); -1: the model has none */
     double dt;               /* time between the two events */
-    double coupling;         /* eq. 6 cosine; NaN when not mechanical */
+    double coupling;         /* eq. 6 cosine for two mechanical activations (impacts)
+                                in one system; NaN otherwise (e.g. releases) */
     double outcome_gap;      /* max |x(first, second) - x(other order)|; NaN if incomparable */
     double piece_gap;        /* max |L_taken - L_other| / max(1, |L_taken|) */
     int continuous;          /* outcomes agree (1e-9) */

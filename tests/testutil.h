@@ -7,7 +7,16 @@
 
 #include <check.h>
 
+#include "hes.h"
+
 /* Runs every test of s (then frees it); EXIT_SUCCESS when all passed. */
 int test_run_suite(Suite *s);
+
+/* The saltation matrix of event ev (of an orbit of sys) against central
+ * differences of the full nonlinear flow across that one event: the flow
+ * from d before the event to d after it, with every guard armed, must have
+ * the Jacobian A_post(d) Xi A_pre(d).  Returns the relative difference
+ * max|lin - fd| / max(1, max|fd|) (dimensions up to 16). */
+double test_saltation_vs_flow(hes_system *sys, const hes_event *ev, double d);
 
 #endif

@@ -194,15 +194,27 @@ static void print_text(const hes_system *sys, const hes_orbit *orbit,
     }
 
     printf("\nconverged: %d of %d (final error < %g)\n", t->converged, t->n_trials, t->tol);
+    /* the others: failed (fell, diverged, solver), or completed with the
+     * error still shrinking (below the first period's) or not */
+    int failed = 0, shrinking = 0;
+    for (k = 0; k < t->n_trials; k++) {
+        const hes_trial *tr = &t->trials[k];
+        if (tr->failure != HES_OK)
+            failed++;
+        else if (tr->steps_completed == t->steps && tr->error[t->steps - 1] >= t->tol &&
+                 tr->error[t->steps - 1] < tr->error[0])
+            shrinking++;
+    }
     if (t->converged == t->n_trials)
         printf("verdict: every perturbed start returned to the orbit; "
                "it attracts the ball of radius %g\n", opts->perturb);
-    else if (t->converged == 0)
-        printf("verdict: no perturbed start returned to the orbit within %d periods\n",
-               t->steps);
+    else if (failed == 0 && shrinking == t->n_trials - t->converged)
+        printf("verdict: every perturbed start is returning to the orbit, but %d have not yet "
+               "reached the tolerance in %d periods (try more --steps)\n", shrinking, t->steps);
     else
-        printf("verdict: %d of %d perturbed starts did not return to the orbit "
-               "within %d periods\n", t->n_trials - t->converged, t->n_trials, t->steps);
+        printf("verdict: %d of %d perturbed starts did not return to the orbit within %d "
+               "periods (%d failed, %d still shrinking)\n", t->n_trials - t->converged,
+               t->n_trials, t->steps, failed, shrinking);
 }
 
 static void print_csv(const hes_trials *t)

@@ -720,6 +720,34 @@ hes_status hes_shape_optimize(hes_system *sys, const hes_shape_opts *opts,
                               hes_shape_result *res);
 void hes_shape_result_free(hes_shape_result *res);
 
+/* ------------------------------------------------------ direct collocation */
+
+/*
+ * Multi-phase direct collocation of the model's periodic orbit
+ * (lib/collocation.c: Hermite-Simpson, compressed form, over the orbit
+ * spec's event sequence, with free phase durations and the solved
+ * parameters as decision variables; autonomous orbit specs, no inputs yet).
+ * z holds, per phase, the states at `nodes` equally spaced nodes and the
+ * duration, then the solved parameters.
+ */
+typedef struct hes_colloc hes_colloc;
+
+hes_status hes_colloc_create(hes_system *sys, int nodes, hes_colloc **out);
+void hes_colloc_destroy(hes_colloc *c);
+int hes_colloc_nvars(const hes_colloc *c);
+int hes_colloc_ncons(const hes_colloc *c);
+/* z from a simulation of one period from the orbit spec's initial guess. */
+hes_status hes_colloc_guess(hes_colloc *c, double *z);
+/* The equality constraints (defects, events, resets with periodicity,
+ * anchors) and, if jac != NULL, their exact Jacobian (ncons x nvars,
+ * column-major). */
+hes_status hes_colloc_constraints(hes_colloc *c, const double *z, double *cv, double *jac);
+/* Solves the constraints with NLopt LD_SLSQP to tolerance tol (max norm);
+ * the solved parameters end in the system. */
+hes_status hes_colloc_solve(hes_colloc *c, double *z, double tol, double *violation);
+double hes_colloc_duration(const hes_colloc *c, const double *z, int phase);
+const double *hes_colloc_state(const hes_colloc *c, const double *z, int phase, int node);
+
 /* --------------------------------------------------- perturbation trials */
 
 typedef struct {

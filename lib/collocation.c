@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <nlopt.h>
+#include <lapacke.h>
 
 #include "hes_internal.h"
 
@@ -36,7 +37,9 @@ struct hes_colloc {
     int *mode, *tr, *dim;        /* per phase */
     int *xoff, *toff;            /* offsets of X_i,0 and of T_i in z */
     int *clock_start;            /* first phase after the last clock reset */
-    int n_fp, *pidx, poff;       /* solved parameters */
+    int n_fp, *pidx, poff;       /* solved parameters, then design parameters */
+    int n_solved;
+    double *plo, *phi;           /* bounds of the parameters in z */
     int n_anchor, *anchor;       /* anchored components of X_0,0 */
     double *anchor_value;
     int nv, nc;
@@ -53,6 +56,7 @@ void hes_colloc_destroy(hes_colloc *c)
         return;
     free(c->mode);
     free(c->pidx);
+    free(c->plo);
     free(c->anchor);
     free(c->anchor_value);
     free(c->work);
@@ -77,11 +81,12 @@ hes_status hes_colloc_create(hes_system *sys, int nodes, hes_colloc **out)
     c->nodes = nodes;
     c->n_phases = P;
     c->mode = malloc(sizeof(int) * 6 * (size_t)P);
-    c->n_fp = o->n_free_params;
-    c->pidx = malloc(sizeof(int) * (size_t)(c->n_fp + 1));
+    c->n_fp = c->n_solved = o->n_free_params;
+    c->pidx = malloc(sizeof(int) * (size_t)(c->n_fp + HES_COLLOC_MAX_DESIGN));
+    c->plo = malloc(sizeof(double) * 2 * (size_t)(c->n_fp + HES_COLLOC_MAX_DESIGN));
     c->anchor = malloc(sizeof(int) * (size_t)(o->n_residual + 1));
     c->anchor_value = malloc(sizeof(double) * (size_t)(sys->nmax + 1));
-    if (!c->mode || !c->pidx || !c->anchor || !c->anchor_value) {
+    if (!c->mode || !c->pidx || !c->plo || !c->anchor || !c->anchor_value) {
         hes_colloc_destroy(c);
         return hes__fail(sys, HES_ENOMEM, "out of memory");
     }
@@ -103,8 +108,12 @@ hes_status hes_colloc_create(hes_system *sys, int nodes, hes_colloc **out)
             start = i + 1;
     }
     c->poff = off;
-    for (int i = 0; i < c->n_fp; i++)
+    c->phi = c->plo + c->n_fp + HES_COLLOC_MAX_DESIGN;
+    for (int i = 0; i < c->n_fp; i++) {
         c->pidx[i] = hes_model_param_index(m, o->free_params[i]);
+        c->plo[i] = m->params[c->pidx[i]].min;
+        c->phi[i] = m->params[c->pidx[i]].max;
+    }
     c->nv = off + c->n_fp;
     /* anchors: residual components that are not free states */
     if (o->guess(sys->p, c->anchor_value, m->data) != 0) {
@@ -431,7 +440,14 @@ hes_status hes_colloc_solve(hes_colloc *c, double *z, double tol, double *violat
         lb[j] = -HUGE_VAL;
     for (int i = 0; i < c->n_phases; i++)
         lb[c->toff[i]] = 0.0; /* durations */
+    for (int j = 0; j < c->n_fp; j++)
+        lb[c->poff + j] = c->plo[j];
     nlopt_set_lower_bounds(opt, lb);
+    for (int j = 0; j < nv; j++)
+        lb[j] = HUGE_VAL;
+    for (int j = 0; j < c->n_fp; j++)
+        lb[c->poff + j] = c->phi[j];
+    nlopt_set_upper_bounds(opt, lb);
     nlopt_set_min_objective(opt, zero_objective, NULL);
     nlopt_add_equality_mconstraint(opt, (unsigned)nc, equality, &s, ctol);
     nlopt_set_xtol_rel(opt, 1e-14);
@@ -469,4 +485,382 @@ double hes_colloc_duration(const hes_colloc *c, const double *z, int phase)
 const double *hes_colloc_state(const hes_colloc *c, const double *z, int phase, int node)
 {
     return z + c->xoff[phase] + (size_t)node * c->dim[phase];
+}
+
+hes_status hes_colloc_set_design(hes_colloc *c, int n, const char *const *names,
+                                 const double *lo, const double *hi)
+{
+    hes_system *sys = c->sys;
+    if (n < 0 || n > HES_COLLOC_MAX_DESIGN)
+        return hes__fail(sys, HES_EINVAL, "at most %d design parameters", HES_COLLOC_MAX_DESIGN);
+    c->n_fp = c->n_solved;
+    for (int j = 0; j < n; j++) {
+        int pi = hes_model_param_index(sys->model, names[j]);
+        if (pi < 0)
+            return hes__fail(sys, HES_ENOTFOUND, "model '%s' has no parameter '%s'",
+                             sys->model->name, names[j]);
+        if (!(lo[j] < hi[j]) || sys->p[pi] < lo[j] || sys->p[pi] > hi[j])
+            return hes__fail(sys, HES_EINVAL, "design parameter %s = %g needs bounds LO < HI "
+                             "around it (got %g:%g)", names[j], sys->p[pi], lo[j], hi[j]);
+        c->pidx[c->n_fp] = pi;
+        c->plo[c->n_fp] = lo[j];
+        c->phi[c->n_fp] = hi[j];
+        c->n_fp++;
+    }
+    c->nv = c->poff + c->n_fp;
+    return HES_OK;
+}
+
+/* ------------------------------------------- psi of the collocated orbit */
+
+/*
+ * The variational matrix of one Hermite-Simpson step, consistent with the
+ * discretisation: the step is the implicit map d(X_k, X_k+1) = 0, so
+ * dX_k+1/dX_k = -(dd/dX_k+1)^-1 dd/dX_k (implicit function theorem).  The
+ * factors of the monodromy are these step matrices, the saltation matrix at
+ * every phase end, and for the last (section) event of an autonomous orbit
+ * the section matrix S of the return-map Jacobian P = S Q.
+ */
+static hes_status step_matrix(hes_colloc *c, const double *z, int i, int k, double *G)
+{
+    hes_system *sys = c->sys;
+    int n = c->dim[i], md = c->mode[i], N = c->nodes, nm = sys->nmax;
+    double T = z[c->toff[i]], h = T / (N - 1), t0 = phase_t0(c, z, i);
+    const double *xk = z + c->xoff[i] + (size_t)k * n, *xk1 = xk + n;
+    double *w = c->work, *fk = w, *fk1 = fk + nm, *xm = fk1 + nm, *Jk = xm + nm,
+           *Jk1 = Jk + (size_t)nm * nm, *Jm = Jk1 + (size_t)nm * nm, *Mx = Jm + (size_t)nm * nm,
+           *D0 = Mx + (size_t)nm * nm, *D1 = D0 + (size_t)nm * nm, *E = D1 + (size_t)nm * nm;
+    int *ipiv = (int *)(E + (size_t)nm * nm);
+    hes_status st;
+    if ((st = hes__field(sys, md, t0 + k * h, xk, fk)) != HES_OK ||
+        (st = hes__field(sys, md, t0 + (k + 1) * h, xk1, fk1)) != HES_OK)
+        return st;
+    for (int r = 0; r < n; r++)
+        xm[r] = 0.5 * (xk[r] + xk1[r]) + h / 8 * (fk[r] - fk1[r]);
+    if ((st = hes__field_dx(sys, md, t0 + k * h, xk, Jk)) != HES_OK ||
+        (st = hes__field_dx(sys, md, t0 + (k + 1) * h, xk1, Jk1)) != HES_OK ||
+        (st = hes__field_dx(sys, md, t0 + (k + 0.5) * h, xm, Jm)) != HES_OK)
+        return st;
+    for (int side = 0; side < 2; side++) {
+        const double *Js = side ? Jk1 : Jk;
+        double sg = side ? -1.0 : 1.0, *Dd = side ? D1 : D0;
+        for (int cc = 0; cc < n; cc++)
+            for (int r = 0; r < n; r++)
+                Mx[r + (size_t)cc * n] = 0.5 * (r == cc) + sg * h / 8 * Js[r + (size_t)cc * n];
+        hes__matmul(n, n, n, Jm, Mx, E);
+        for (int cc = 0; cc < n; cc++)
+            for (int r = 0; r < n; r++)
+                Dd[r + (size_t)cc * n] = (side ? 1.0 : -1.0) * (r == cc) -
+                                         h / 6 * (Js[r + (size_t)cc * n] + 4 * E[r + (size_t)cc * n]);
+    }
+    for (int q = 0; q < n * n; q++)
+        G[q] = -D0[q];
+    if (LAPACKE_dgesv(LAPACK_COL_MAJOR, n, n, D1, n, ipiv, G, n) != 0)
+        return hes__fail(sys, HES_ESOLVER, "singular Hermite-Simpson step (phase %d, interval %d)", i, k);
+    return HES_OK;
+}
+
+/* Factor f of the list: intervals of phase 0, its event, intervals of
+ * phase 1, ...; event factors of an autonomous orbit's last phase are S. */
+typedef struct {
+    int phase, interval;     /* interval -1: the event */
+    int rows, cols;
+} factor_id;
+
+static int factor_list(const hes_colloc *c, factor_id *f)
+{
+    int nf = 0, P = c->n_phases;
+    for (int i = 0; i < P; i++) {
+        for (int k = 0; k + 1 < c->nodes; k++)
+            f[nf++] = (factor_id){ i, k, c->dim[i], c->dim[i] };
+        f[nf++] = (factor_id){ i, -1, c->dim[(i + 1) % P], c->dim[i] };
+    }
+    return nf;
+}
+
+static hes_status factor_eval(hes_colloc *c, const double *z, const factor_id *f, double *G,
+                              double *normal)
+{
+    hes_system *sys = c->sys;
+    put_params(c, z);
+    if (f->interval >= 0)
+        return step_matrix(c, z, f->phase, f->interval, G);
+    int i = f->phase, n = c->dim[i];
+    double te = phase_t0(c, z, i) + z[c->toff[i]];
+    const double *xe = z + c->xoff[i] + (size_t)(c->nodes - 1) * n;
+    if (i == c->n_phases - 1)
+        return hes__section_matrix(sys, c->tr[i], te, xe, G, normal);
+    return hes_saltation(sys, c->tr[i], te, xe, G);
+}
+
+/* Decision variables a factor depends on (states of its nodes, durations
+ * on its clock, parameters); returns their number. */
+static int factor_vars(const hes_colloc *c, const factor_id *f, int *v)
+{
+    int nv = 0, i = f->phase, n = c->dim[i];
+    int first = f->interval >= 0 ? f->interval : c->nodes - 1, count = f->interval >= 0 ? 2 : 1;
+    for (int q = 0; q < count * n; q++)
+        v[nv++] = c->xoff[i] + first * n + q;
+    for (int j = c->clock_start[i]; j <= i; j++)
+        v[nv++] = c->toff[j];
+    for (int q = 0; q < c->n_fp; q++)
+        v[nv++] = c->poff + q;
+    return nv;
+}
+
+hes_status hes_colloc_psi(hes_colloc *c, const double *z, double *psi, double *grad, int *fallback)
+{
+    hes_system *sys = c->sys;
+    int nm = sys->nmax, n0 = c->dim[0], P = c->n_phases;
+    int nfac = P * c->nodes;
+    size_t mm = (size_t)nm * nm;
+    factor_id *F = malloc(sizeof *F * (size_t)nfac);
+    double *G = malloc(sizeof(double) * mm * (size_t)nfac), *cur = malloc(sizeof(double) * 6 * mm + 8 * (size_t)nm);
+    int *vars = malloc(sizeof(int) * (size_t)(2 * nm + P + c->n_fp + 1));
+    hes_status st = HES_OK;
+    hes_stability stab;
+    memset(&stab, 0, sizeof stab);
+    if (!F || !G || !cur || !vars) {
+        st = hes__fail(sys, HES_ENOMEM, "out of memory");
+        goto out;
+    }
+    double *nxt = cur + mm, *normal = nxt + mm, *M = normal + nm, *dG = M + mm, *zp = NULL;
+    double *ar = dG + mm, *ai = ar + nm, *br = ai + nm, *bi = br + nm, *u = bi + nm, *x = u + nm;
+    (void)zp;
+    nfac = factor_list(c, F);
+    for (int f = 0; f < nfac && st == HES_OK; f++)
+        st = factor_eval(c, z, &F[f], G + (size_t)f * mm, normal);
+    if (st != HES_OK)
+        goto out;
+    /* M = G_last ... G_1 (the last is S: M is the return-map Jacobian) */
+    int rows = n0;
+    memset(cur, 0, sizeof(double) * mm);
+    for (int r = 0; r < n0; r++)
+        cur[r + (size_t)r * n0] = 1.0;
+    for (int f = 0; f < nfac; f++) {
+        hes__matmul(F[f].rows, rows, n0, G + (size_t)f * mm, cur, nxt);
+        rows = F[f].rows;
+        memcpy(cur, nxt, sizeof(double) * (size_t)rows * n0);
+    }
+    memcpy(M, cur, sizeof(double) * (size_t)n0 * n0);
+    hes_monodromy view;
+    memset(&view, 0, sizeof view);
+    view.n = n0;
+    view.autonomous = 1;
+    view.phi = view.proj = M;
+    view.normal = normal;
+    if ((st = hes_stability_compute(&view, &stab)) != HES_OK) {
+        st = hes__fail(sys, st, "multipliers of the collocated orbit");
+        goto out;
+    }
+    *psi = stab.psi;
+    if (fallback)
+        *fallback = 0;
+    if (!grad)
+        goto out;
+    memset(grad, 0, sizeof(double) * (size_t)c->nv);
+    int j = stab.order[0];
+    double buf[4 * 64];
+    double cond = n0 <= 64 ? hes__eig_condition(stab.vl, stab.vr, stab.all_im, n0, j, buf) : 1.0;
+    int repeated = cond > 1e5;
+    for (int l = 0; l < n0 && !repeated; l++) {
+        int partner = stab.all_im[j] > 0 ? j + 1 : stab.all_im[j] < 0 ? j - 1 : -1;
+        if (l != j && l != partner &&
+            hypot(stab.all_re[l] - stab.all_re[j], stab.all_im[l] - stab.all_im[j]) <
+                1e-5 * fmax(1.0, stab.psi))
+            repeated = 1;
+    }
+    double *zz = malloc(sizeof(double) * (size_t)c->nv);
+    if (!zz) {
+        st = hes__fail(sys, HES_ENOMEM, "out of memory");
+        goto out;
+    }
+    memcpy(zz, z, sizeof(double) * (size_t)c->nv);
+    if (repeated) { /* central differences of psi in every variable */
+        if (fallback)
+            *fallback = 1;
+        for (int v = 0; v < c->nv && st == HES_OK; v++) {
+            double h = 1e-6 * fmax(1.0, fabs(z[v])), pp = 0, pm = 0;
+            zz[v] = z[v] + h;
+            st = hes_colloc_psi(c, zz, &pp, NULL, NULL);
+            zz[v] = z[v] - h;
+            if (st == HES_OK)
+                st = hes_colloc_psi(c, zz, &pm, NULL, NULL);
+            zz[v] = z[v];
+            grad[v] = (pp - pm) / (2 * h);
+        }
+        free(zz);
+        put_params(c, z);
+        goto out;
+    }
+    /* eigenvalue perturbation: sweeps b_f = G_{f-1}...G_1 v, a_f = w^H G_last...G_{f+1} */
+    double lr = stab.all_re[j], li = stab.all_im[j], mod = hypot(lr, li);
+    double *B = malloc(sizeof(double) * 4 * (size_t)nfac * nm);
+    if (!B) {
+        free(zz);
+        st = hes__fail(sys, HES_ENOMEM, "out of memory");
+        goto out;
+    }
+    double *Br = B, *Bi = Br + (size_t)nfac * nm, *Ar = Bi + (size_t)nfac * nm, *Ai = Ar + (size_t)nfac * nm;
+    hes__eigvec(stab.vr, n0, stab.all_im, j, br, bi);
+    hes__eigvec(stab.vl, n0, stab.all_im, j, ar, ai);
+    double dr = 0, di = 0;
+    for (int r = 0; r < n0; r++) {
+        dr += ar[r] * br[r] + ai[r] * bi[r];
+        di += ar[r] * bi[r] - ai[r] * br[r];
+    }
+    memcpy(Br, br, sizeof(double) * (size_t)n0);
+    memcpy(Bi, bi, sizeof(double) * (size_t)n0);
+    rows = n0;
+    for (int f = 0; f + 1 < nfac; f++) {
+        hes__matmul(F[f].rows, rows, 1, G + (size_t)f * mm, Br + (size_t)f * nm, Br + (size_t)(f + 1) * nm);
+        hes__matmul(F[f].rows, rows, 1, G + (size_t)f * mm, Bi + (size_t)f * nm, Bi + (size_t)(f + 1) * nm);
+        rows = F[f].rows;
+    }
+    for (int r = 0; r < n0; r++) {
+        Ar[(size_t)(nfac - 1) * nm + r] = ar[r];
+        Ai[(size_t)(nfac - 1) * nm + r] = -ai[r];
+    }
+    for (int f = nfac - 1; f > 0; f--)
+        for (int cc = 0; cc < F[f].cols; cc++) {
+            double sr = 0, si = 0;
+            for (int r = 0; r < F[f].rows; r++) {
+                sr += Ar[(size_t)f * nm + r] * G[(size_t)f * mm + r + (size_t)cc * F[f].rows];
+                si += Ai[(size_t)f * nm + r] * G[(size_t)f * mm + r + (size_t)cc * F[f].rows];
+            }
+            Ar[(size_t)(f - 1) * nm + cc] = sr;
+            Ai[(size_t)(f - 1) * nm + cc] = si;
+        }
+    double dd = dr * dr + di * di;
+    for (int f = 0; f < nfac && st == HES_OK; f++) {
+        int nvar = factor_vars(c, &F[f], vars), R = F[f].rows, C = F[f].cols;
+        for (int q = 0; q < nvar && st == HES_OK; q++) {
+            int v = vars[q];
+            double h = cbrt(DBL_EPSILON) * fmax(1.0, fabs(z[v]));
+            zz[v] = z[v] + h;
+            st = factor_eval(c, zz, &F[f], dG, x);
+            zz[v] = z[v] - h;
+            if (st == HES_OK)
+                st = factor_eval(c, zz, &F[f], nxt, x);
+            zz[v] = z[v];
+            if (st != HES_OK)
+                break;
+            double nr = 0, ni = 0;
+            for (int cc = 0; cc < C; cc++) {
+                double gr = 0;
+                for (int r = 0; r < R; r++) {
+                    double d = (dG[r + (size_t)cc * R] - nxt[r + (size_t)cc * R]) / (2 * h);
+                    nr += Ar[(size_t)f * nm + r] * d * Br[(size_t)f * nm + cc] -
+                          Ai[(size_t)f * nm + r] * d * Bi[(size_t)f * nm + cc];
+                    ni += Ar[(size_t)f * nm + r] * d * Bi[(size_t)f * nm + cc] +
+                          Ai[(size_t)f * nm + r] * d * Br[(size_t)f * nm + cc];
+                    gr += d;
+                }
+                (void)gr;
+            }
+            double lamr = (nr * dr + ni * di) / dd, lami = (ni * dr - nr * di) / dd;
+            grad[v] += mod > 0 ? (lr * lamr + li * lami) / mod : 0.0;
+        }
+    }
+    put_params(c, z);
+    free(B);
+    free(zz);
+out:
+    hes_stability_free(&stab);
+    free(F);
+    free(G);
+    free(cur);
+    free(vars);
+    return st;
+}
+
+/* ------------------------------------------- psi in the cost (problem 8) */
+
+typedef struct {
+    hes_colloc *c;
+    solve_ctx *s;
+    int evaluations, fallbacks;
+    hes_status err;
+    double best_psi;
+} psi_ctx;
+
+static double psi_objective(unsigned n, const double *x, double *grad, void *data)
+{
+    psi_ctx *p = data;
+    double psi;
+    int fb = 0;
+    p->evaluations++;
+    hes_status st = hes_colloc_psi(p->c, x, &psi, grad, &fb);
+    if (st != HES_OK) {
+        if (p->err == HES_OK)
+            p->err = st;
+        if (grad)
+            memset(grad, 0, sizeof(double) * n);
+        return HUGE_VAL;
+    }
+    p->fallbacks += fb;
+    return psi;
+}
+
+hes_status hes_colloc_optimize(hes_colloc *c, double *z, double tol, double *psi,
+                               double *violation, int *evaluations)
+{
+    hes_system *sys = c->sys;
+    int nv = c->nv, nc = c->nc;
+    solve_ctx s = { c, malloc(sizeof(double) * (size_t)nc),
+                    malloc(sizeof(double) * (size_t)nc * nv), HES_OK };
+    psi_ctx pc = { c, &s, 0, 0, HES_OK, HUGE_VAL };
+    double *ctol = malloc(sizeof(double) * (size_t)nc), *b = malloc(sizeof(double) * (size_t)nv);
+    nlopt_opt opt = nlopt_create(NLOPT_LD_SLSQP, (unsigned)nv);
+    hes_status st = HES_OK;
+    if (!s.cv || !s.jac || !ctol || !b || !opt) {
+        st = hes__fail(sys, HES_ENOMEM, "out of memory");
+        goto out;
+    }
+    for (int i = 0; i < nc; i++)
+        ctol[i] = tol;
+    for (int j = 0; j < nv; j++)
+        b[j] = -HUGE_VAL;
+    for (int i = 0; i < c->n_phases; i++)
+        b[c->toff[i]] = 0.0;
+    for (int j = 0; j < c->n_fp; j++)
+        b[c->poff + j] = c->plo[j];
+    nlopt_set_lower_bounds(opt, b);
+    for (int j = 0; j < nv; j++)
+        b[j] = HUGE_VAL;
+    for (int j = 0; j < c->n_fp; j++)
+        b[c->poff + j] = c->phi[j];
+    nlopt_set_upper_bounds(opt, b);
+    nlopt_set_min_objective(opt, psi_objective, &pc);
+    nlopt_add_equality_mconstraint(opt, (unsigned)nc, equality, &s, ctol);
+    nlopt_set_ftol_rel(opt, 1e-10);
+    nlopt_set_maxeval(opt, 1000);
+    double f;
+    nlopt_optimize(opt, z, &f);
+    if (s.err != HES_OK || pc.err != HES_OK) {
+        st = s.err != HES_OK ? s.err : pc.err;
+        goto out;
+    }
+    if ((st = hes_colloc_constraints(c, z, s.cv, NULL)) != HES_OK)
+        goto out;
+    double v = 0;
+    for (int i = 0; i < nc; i++)
+        v = fmax(v, fabs(s.cv[i]));
+    *violation = v;
+    if ((st = hes_colloc_psi(c, z, psi, NULL, NULL)) != HES_OK)
+        goto out;
+    if (evaluations)
+        *evaluations = pc.evaluations;
+    if (!(v <= 10 * tol))
+        st = hes__fail(sys, HES_ENOORBIT, "collocation with psi in the cost did not converge: "
+                       "constraint violation %.3g", v);
+out:
+    if (opt)
+        nlopt_destroy(opt);
+    free(s.cv);
+    free(s.jac);
+    free(ctol);
+    free(b);
+    put_params(c, z);
+    return st;
 }

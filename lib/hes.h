@@ -731,8 +731,13 @@ void hes_shape_result_free(hes_shape_result *res);
  * duration, then the solved parameters.
  */
 typedef struct hes_colloc hes_colloc;
+#define HES_COLLOC_MAX_DESIGN 16
 
 hes_status hes_colloc_create(hes_system *sys, int nodes, hes_colloc **out);
+/* Adds parameters (e.g. shape parameters) as decision variables within
+ * bounds, after the solved ones; call before hes_colloc_guess. */
+hes_status hes_colloc_set_design(hes_colloc *c, int n, const char *const *names,
+                                 const double *lo, const double *hi);
 void hes_colloc_destroy(hes_colloc *c);
 int hes_colloc_nvars(const hes_colloc *c);
 int hes_colloc_ncons(const hes_colloc *c);
@@ -745,6 +750,19 @@ hes_status hes_colloc_constraints(hes_colloc *c, const double *z, double *cv, do
 /* Solves the constraints with NLopt LD_SLSQP to tolerance tol (max norm);
  * the solved parameters end in the system. */
 hes_status hes_colloc_solve(hes_colloc *c, double *z, double tol, double *violation);
+/* psi of the orbit z describes: the monodromy from the Hermite-Simpson step
+ * matrices (implicit-function Jacobians of each step, consistent with the
+ * discretisation) and the saltation matrices at the phase ends, projected on
+ * the section; with grad (nvars) its gradient by eigenvalue perturbation
+ * over the factors, each factor differentiated (central differences) in the
+ * few variables it depends on; *fallback = 1 when the maximising multiplier
+ * is repeated or defective and the gradient came from differences of psi. */
+hes_status hes_colloc_psi(hes_colloc *c, const double *z, double *psi, double *grad,
+                          int *fallback);
+/* Minimises psi over z subject to the collocation constraints (paper
+ * problem (8)) with NLopt LD_SLSQP from z (a feasible z is a good start). */
+hes_status hes_colloc_optimize(hes_colloc *c, double *z, double tol, double *psi,
+                               double *violation, int *evaluations);
 double hes_colloc_duration(const hes_colloc *c, const double *z, int phase);
 const double *hes_colloc_state(const hes_colloc *c, const double *z, int phase, int node);
 

@@ -106,6 +106,104 @@ START_TEST(test_collocation_reproduces_the_slip_orbit_at_fourth_order)
 }
 END_TEST
 
+/* The SLIP at shape values (K, thetadot) with them as design variables,
+ * collocated with N nodes; z returned (caller frees). */
+static double *collocate(hes_system *sys, int nodes, hes_colloc **out)
+{
+    const char *names[] = { "K", "thetadot" };
+    const double lo[] = { -0.2, -3.0 }, hi[] = { 0.6, 1.0 };
+    ck_assert_int_eq(hes_colloc_create(sys, nodes, out), HES_OK);
+    ck_assert_int_eq(hes_colloc_set_design(*out, 2, names, lo, hi), HES_OK);
+    int nv = hes_colloc_nvars(*out);
+    ck_assert_int_eq(nv, hes_colloc_ncons(*out) + 2);
+    double *z = malloc(sizeof(double) * (size_t)nv), viol;
+    ck_assert_int_eq(hes_colloc_guess(*out, z), HES_OK);
+    ck_assert_int_eq(hes_colloc_solve(*out, z, 1e-12, &viol), HES_OK);
+    return z;
+}
+
+START_TEST(test_collocation_psi_matches_shooting_and_its_gradient_differences)
+{
+    hes_system *sys = hes_system_create(hes_problem_find("slip-hopper"));
+    ck_assert_int_eq(hes_system_set_param(sys, "K", 0.1), HES_OK);
+    ck_assert_int_eq(hes_system_set_param(sys, "thetadot", -0.3), HES_OK);
+    hes_analysis res;
+    ck_assert_int_eq(hes_analyze(sys, 0, &res), HES_OK);
+    hes_colloc *c;
+    double *z = collocate(sys, 21, &c), psi;
+    int nv = hes_colloc_nvars(c), fb;
+    double *g = malloc(sizeof(double) * (size_t)nv);
+    ck_assert_int_eq(hes_colloc_psi(c, z, &psi, g, &fb), HES_OK);
+    ck_assert(!fb);
+    /* the discrete monodromy converges to the shooting one at fourth order */
+    ck_assert_msg(fabs(psi - res.stab.psi) < 1e-5 * res.stab.psi, "collocation %.12g, shooting %.12g",
+                  psi, res.stab.psi);
+    /* the gradient against central differences of psi(z), every variable */
+    double worst = 0, scale = 0;
+    for (int v = 0; v < nv; v++) {
+        double h = 1e-6 * fmax(1.0, fabs(z[v])), zv = z[v], pp, pm;
+        z[v] = zv + h;
+        ck_assert_int_eq(hes_colloc_psi(c, z, &pp, NULL, NULL), HES_OK);
+        z[v] = zv - h;
+        ck_assert_int_eq(hes_colloc_psi(c, z, &pm, NULL, NULL), HES_OK);
+        z[v] = zv;
+        worst = fmax(worst, fabs((pp - pm) / (2 * h) - g[v]));
+        scale = fmax(scale, fabs((pp - pm) / (2 * h)));
+    }
+    ck_assert_msg(worst < 1e-6 * scale, "|grad - FD| = %g (scale %g)", worst, scale);
+    /* and dpsi/dK, dpsi/dthetadot against the shape gradient of issue 3,
+     * computed over the shooting orbit's factors */
+    hes_shape *sh;
+    hes_shape_eval_result ev;
+    ck_assert_int_eq(hes_shape_create(sys, &res, 0, NULL, &sh), HES_OK);
+    ck_assert_int_eq(hes_shape_eval(sh, NULL, 1, &ev), HES_OK);
+    for (int j = 0; j < 2; j++)
+        ck_assert_msg(fabs(g[nv - 2 + j] - ev.dpsi[j]) < 1e-4 * fmax(1.0, fabs(ev.dpsi[j])),
+                      "shape gradient %d: collocation %.10g, shooting %.10g", j, g[nv - 2 + j],
+                      ev.dpsi[j]);
+    hes_shape_destroy(sh);
+    free(g);
+    free(z);
+    hes_colloc_destroy(c);
+    hes_analysis_free(&res);
+    hes_system_destroy(sys);
+}
+END_TEST
+
+START_TEST(test_collocation_with_psi_in_the_cost_finds_the_shape_optimum)
+{
+    hes_system *sys = hes_system_create(hes_problem_find("slip-hopper"));
+    ck_assert_int_eq(hes_system_set_param(sys, "K", 0.05), HES_OK);
+    ck_assert_int_eq(hes_system_set_param(sys, "thetadot", -0.3), HES_OK);
+    hes_colloc *c;
+    double *z = collocate(sys, 21, &c), psi, viol;
+    int evals;
+    ck_assert_int_eq(hes_colloc_optimize(c, z, 1e-10, &psi, &viol, &evals), HES_OK);
+    ck_assert(viol < 1e-9);
+    /* the optimum of hes shape (issue 3): psi 0.66236 at K = 0.11875,
+     * thetadot = 1 (the bound), found here through the orbit's own NLP */
+    hes_shape_opts o = hes_shape_opts_default();
+    hes_shape_result r;
+    hes_system *ref = hes_system_create(hes_problem_find("slip-hopper"));
+    ck_assert_int_eq(hes_shape_optimize(ref, &o, &r), HES_OK);
+    ck_assert_msg(fabs(psi - r.psi) < 1e-4, "collocation psi %.10g, shape optimum %.10g", psi, r.psi);
+    double K;
+    hes_system_get_param(sys, "K", &K);
+    ck_assert_double_eq_tol(K, r.h[0], 1e-4);
+    /* the independent shooting analysis of the same orbit agrees to 1e-3 */
+    hes_analysis res;
+    ck_assert_int_eq(hes_analyze(sys, 0, &res), HES_OK);
+    ck_assert_msg(fabs(res.stab.psi - psi) < 1e-3 * psi, "shooting %.10g vs collocation %.10g",
+                  res.stab.psi, psi);
+    hes_analysis_free(&res);
+    hes_shape_result_free(&r);
+    hes_system_destroy(ref);
+    free(z);
+    hes_colloc_destroy(c);
+    hes_system_destroy(sys);
+}
+END_TEST
+
 START_TEST(test_collocation_refuses_what_it_does_not_handle_yet)
 {
     hes_system *sys = hes_system_create(hes_problem_find("paddle-juggler"));
@@ -126,6 +224,8 @@ int main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_collocation_jacobian_equals_central_differences);
     tcase_add_test(tc, test_collocation_reproduces_the_slip_orbit_at_fourth_order);
+    tcase_add_test(tc, test_collocation_psi_matches_shooting_and_its_gradient_differences);
+    tcase_add_test(tc, test_collocation_with_psi_in_the_cost_finds_the_shape_optimum);
     tcase_add_test(tc, test_collocation_refuses_what_it_does_not_handle_yet);
     suite_add_tcase(s, tc);
     return test_run_suite(s);

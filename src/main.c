@@ -29,6 +29,7 @@ static const command commands[] = {
     {"analyze", cmd_analyze, "find the periodic orbit and its stability"},
     {"simulate", cmd_simulate, "perturb the orbit and watch the errors decay or grow"},
     {"shape", cmd_shape, "optimise the shape parameters to minimise psi"},
+    {"trajopt", cmd_trajopt, "collocate the orbit and minimise its psi (direct collocation)"},
 };
 
 #define N_COMMANDS (sizeof commands / sizeof commands[0])

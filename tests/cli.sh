@@ -664,6 +664,32 @@ run e_sw_noorbit simulate trot-rigid
 expect_status e_sw_noorbit 2 "simulate trot-rigid without --sweep (no orbit to perturb)"
 expect_grep e_sw_noorbit err '--sweep' "a model without an orbit points to --sweep"
 
+# ------------------------------------------------------------------ trajopt
+# Collocation with psi in the cost: the orbit's own NLP reaches a stable hop,
+# and the shooting re-analysis of the result agrees with the collocated psi
+# (fourth-order discretisation: ~1e-5 relative at 11 nodes per phase).
+run tj_slip trajopt slip-hopper --nodes 11 --json
+expect_status tj_slip 0 "trajopt slip-hopper --nodes 11 --json"
+expect_json tj_slip "trajopt slip-hopper --json"
+expect_json_value tj_slip 'd["psi_collocation"] < 1 and d["design"]["K"] > 0' True \
+    "trajopt slip-hopper: psi < 1 with K > 0"
+expect_json_value tj_slip 'abs(d["psi_collocation"] - d["psi_shooting"]) < 1e-3 * d["psi_shooting"]' True \
+    "trajopt slip-hopper: collocation psi agrees with shooting to 1e-3"
+expect_json_value tj_slip 'd["constraint_violation"] < 1e-9' True "trajopt: constraints satisfied"
+
+run tj_feas trajopt slip-hopper --objective feasible -p K=0.1 --nodes 11
+expect_status tj_feas 0 "trajopt --objective feasible"
+expect_grep tj_feas out 'not optimised' "feasible objective reports psi without optimising"
+
+run e_tj_juggler trajopt paddle-juggler
+expect_status e_tj_juggler 2 "trajopt of a non-autonomous orbit is refused"
+run e_tj_bounds trajopt slip-hopper --design K=1:0
+expect_status e_tj_bounds 2 "trajopt --design with LO > HI"
+run e_tj_obj trajopt slip-hopper --objective energy
+expect_status e_tj_obj 2 "trajopt --objective energy (needs inputs) is refused"
+run e_tj_nodes trajopt slip-hopper --nodes 2
+expect_status e_tj_nodes 2 "trajopt --nodes 2"
+
 # ------------------------------------------------------------------ summary
 echo "cli.sh: $checks checks, $failures failed"
 [ "$failures" -eq 0 ] || exit 1

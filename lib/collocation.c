@@ -195,6 +195,29 @@ static hes_status guard_eval(hes_system *sys, int tr, double t, const double *x,
     return hes__guard(sys, tr, t, x, out);
 }
 
+/* The state blocks of a Hermite-Simpson defect d = X_k+1 - X_k - h/6 (f_k +
+ * 4 f_m + f_k+1) with x_m = (X_k + X_k+1)/2 + h/8 (f_k - f_k+1):
+ *   D0 = dd/dX_k   = -I - h/6 (J_k + 4 J_m (I/2 + h/8 J_k)),
+ *   D1 = dd/dX_k+1 =  I - h/6 (J_k+1 + 4 J_m (I/2 - h/8 J_k+1)),
+ * from the field Jacobians at the nodes and the midpoint (all n x n); Mx and
+ * E are n x n scratch. */
+static void defect_state_blocks(int n, double h, const double *Jk, const double *Jk1,
+                                const double *Jm, double *Mx, double *E, double *D0, double *D1)
+{
+    for (int side = 0; side < 2; side++) {
+        const double *Js = side ? Jk1 : Jk;
+        double sg = side ? -1.0 : 1.0, *Dd = side ? D1 : D0;
+        for (int cc = 0; cc < n; cc++)
+            for (int r = 0; r < n; r++)
+                Mx[r + (size_t)cc * n] = 0.5 * (r == cc) + sg * h / 8 * Js[r + (size_t)cc * n];
+        hes__matmul(n, n, n, Jm, Mx, E);
+        for (int cc = 0; cc < n; cc++)
+            for (int r = 0; r < n; r++)
+                Dd[r + (size_t)cc * n] = (side ? 1.0 : -1.0) * (r == cc) -
+                                         h / 6 * (Js[r + (size_t)cc * n] + 4 * E[r + (size_t)cc * n]);
+    }
+}
+
 /* J[row, col] in a column-major nc x nv matrix */
 #define JAC(r, col) jac[(size_t)(r) + (size_t)(col) * (size_t)nc]
 
@@ -213,7 +236,8 @@ hes_status hes_colloc_constraints(hes_colloc *c, const double *z, double *cv, do
            *a = tmp + nm, *b = a + nm, *R = b + nm, *gx = R + nm, *dv = gx + nm,
            *fp = dv + nm, *fpm = fp + (size_t)N * nm;
     double *Jk = fpm + nm, *Jk1 = Jk + (size_t)nm * nm, *Jm = Jk1 + (size_t)nm * nm,
-           *Mx = Jm + (size_t)nm * nm, *D = Mx + (size_t)nm * nm, *DR = D + (size_t)nm * nm;
+           *Mx = Jm + (size_t)nm * nm, *D = Mx + (size_t)nm * nm, *DR = D + (size_t)nm * nm,
+           *E2 = DR + (size_t)nm * nm;
     for (int i = 0; i < P && st == HES_OK; i++) {
         int n = c->dim[i], md = c->mode[i], tr = c->tr[i];
         double T = z[c->toff[i]], h = T / (N - 1), t0 = phase_t0(c, z, i);
@@ -241,18 +265,13 @@ hes_status hes_colloc_constraints(hes_colloc *c, const double *z, double *cv, do
                 (st = hes__field_dx(sys, md, tm, xm, Jm)) != HES_OK ||
                 (st = field_dt(sys, md, tm, xm, fmt, tmp)) != HES_OK)
                 break;
+            defect_state_blocks(n, h, Jk, Jk1, Jm, Mx, D, DR, E2);
             for (int side = 0; side < 2; side++) {
-                const double *Js = side ? Jk1 : Jk;
-                double sg = side ? -1.0 : 1.0; /* dx_m/dX = I/2 + sg h/8 J */
-                for (int cc = 0; cc < n; cc++)
-                    for (int r = 0; r < n; r++)
-                        Mx[r + (size_t)cc * n] = 0.5 * (r == cc) + sg * h / 8 * Js[r + (size_t)cc * n];
-                hes__matmul(n, n, n, Jm, Mx, D);
+                const double *Dd = side ? E2 : DR;
                 int col0 = c->xoff[i] + (k + side) * n;
                 for (int cc = 0; cc < n; cc++)
                     for (int r = 0; r < n; r++)
-                        JAC(row + r, col0 + cc) = (side ? 1.0 : -1.0) * (r == cc) -
-                            h / 6 * (Js[r + (size_t)cc * n] + 4 * D[r + (size_t)cc * n]);
+                        JAC(row + r, col0 + cc) = Dd[r + (size_t)cc * n];
             }
             /* time: t_k = t0 + k h; d/dT_i through h and t, d/dT_j (j earlier,
              * same clock) through t0 */
@@ -421,41 +440,48 @@ static void equality(unsigned m, double *result, unsigned n, const double *x, do
                 grad[(size_t)i * n + j] = s->jac[i + (size_t)j * m];
 }
 
-hes_status hes_colloc_solve(hes_colloc *c, double *z, double tol, double *violation)
+/* The NLP of the collocation: SLSQP on `objective` (with data obj) subject to
+ * the equality constraints, durations >= 0, parameters within their bounds;
+ * the final constraint violation into *violation.  ftol (relative) 0 for a
+ * zero objective, whose "relative change" is always 0. */
+static hes_status run_nlp(hes_colloc *c, double *z, double tol, nlopt_func objective, void *obj,
+                          hes_status *obj_err, double ftol, int maxeval, double *violation,
+                          const char *what)
 {
     hes_system *sys = c->sys;
     int nv = c->nv, nc = c->nc;
     solve_ctx s = { c, malloc(sizeof(double) * (size_t)nc),
                     malloc(sizeof(double) * (size_t)nc * nv), HES_OK };
-    double *ctol = malloc(sizeof(double) * (size_t)nc), *lb = malloc(sizeof(double) * (size_t)nv);
+    double *ctol = malloc(sizeof(double) * (size_t)nc), *b = malloc(sizeof(double) * (size_t)nv);
     nlopt_opt opt = nlopt_create(NLOPT_LD_SLSQP, (unsigned)nv);
     hes_status st = HES_OK;
-    if (!s.cv || !s.jac || !ctol || !lb || !opt) {
+    if (!s.cv || !s.jac || !ctol || !b || !opt) {
         st = hes__fail(sys, HES_ENOMEM, "out of memory");
         goto out;
     }
     for (int i = 0; i < nc; i++)
         ctol[i] = tol;
-    for (int j = 0; j < nv; j++)
-        lb[j] = -HUGE_VAL;
-    for (int i = 0; i < c->n_phases; i++)
-        lb[c->toff[i]] = 0.0; /* durations */
-    for (int j = 0; j < c->n_fp; j++)
-        lb[c->poff + j] = c->plo[j];
-    nlopt_set_lower_bounds(opt, lb);
-    for (int j = 0; j < nv; j++)
-        lb[j] = HUGE_VAL;
-    for (int j = 0; j < c->n_fp; j++)
-        lb[c->poff + j] = c->phi[j];
-    nlopt_set_upper_bounds(opt, lb);
-    nlopt_set_min_objective(opt, zero_objective, NULL);
+    for (int side = 0; side < 2; side++) { /* lower, then upper bounds */
+        for (int j = 0; j < nv; j++)
+            b[j] = side ? HUGE_VAL : -HUGE_VAL;
+        for (int i = 0; !side && i < c->n_phases; i++)
+            b[c->toff[i]] = 0.0; /* durations */
+        for (int j = 0; j < c->n_fp; j++)
+            b[c->poff + j] = side ? c->phi[j] : c->plo[j];
+        if (side)
+            nlopt_set_upper_bounds(opt, b);
+        else
+            nlopt_set_lower_bounds(opt, b);
+    }
+    nlopt_set_min_objective(opt, objective, obj);
     nlopt_add_equality_mconstraint(opt, (unsigned)nc, equality, &s, ctol);
     nlopt_set_xtol_rel(opt, 1e-14);
-    nlopt_set_maxeval(opt, 500);
+    nlopt_set_ftol_rel(opt, ftol);
+    nlopt_set_maxeval(opt, maxeval);
     double f;
     nlopt_result nr = nlopt_optimize(opt, z, &f);
-    if (s.err != HES_OK) {
-        st = s.err;
+    if (s.err != HES_OK || (obj_err && *obj_err != HES_OK)) {
+        st = s.err != HES_OK ? s.err : *obj_err;
         goto out;
     }
     if ((st = hes_colloc_constraints(c, z, s.cv, NULL)) != HES_OK)
@@ -465,16 +491,22 @@ hes_status hes_colloc_solve(hes_colloc *c, double *z, double tol, double *violat
         v = fmax(v, fabs(s.cv[i]));
     *violation = v;
     if (!(v <= 10 * tol))
-        st = hes__fail(sys, HES_ENOORBIT, "collocation did not converge: constraint violation %.3g "
-                       "(NLopt: %s)", v, nlopt_result_to_string(nr));
+        st = hes__fail(sys, HES_ENOORBIT, "%s did not converge: constraint violation %.3g "
+                       "(NLopt: %s)", what, v, nlopt_result_to_string(nr));
 out:
     if (opt)
         nlopt_destroy(opt);
     free(s.cv);
     free(s.jac);
     free(ctol);
-    free(lb);
+    free(b);
+    put_params(c, z);
     return st;
+}
+
+hes_status hes_colloc_solve(hes_colloc *c, double *z, double tol, double *violation)
+{
+    return run_nlp(c, z, tol, zero_objective, NULL, NULL, 0.0, 500, violation, "collocation");
 }
 
 double hes_colloc_duration(const hes_colloc *c, const double *z, int phase)
@@ -541,18 +573,7 @@ static hes_status step_matrix(hes_colloc *c, const double *z, int i, int k, doub
         (st = hes__field_dx(sys, md, t0 + (k + 1) * h, xk1, Jk1)) != HES_OK ||
         (st = hes__field_dx(sys, md, t0 + (k + 0.5) * h, xm, Jm)) != HES_OK)
         return st;
-    for (int side = 0; side < 2; side++) {
-        const double *Js = side ? Jk1 : Jk;
-        double sg = side ? -1.0 : 1.0, *Dd = side ? D1 : D0;
-        for (int cc = 0; cc < n; cc++)
-            for (int r = 0; r < n; r++)
-                Mx[r + (size_t)cc * n] = 0.5 * (r == cc) + sg * h / 8 * Js[r + (size_t)cc * n];
-        hes__matmul(n, n, n, Jm, Mx, E);
-        for (int cc = 0; cc < n; cc++)
-            for (int r = 0; r < n; r++)
-                Dd[r + (size_t)cc * n] = (side ? 1.0 : -1.0) * (r == cc) -
-                                         h / 6 * (Js[r + (size_t)cc * n] + 4 * E[r + (size_t)cc * n]);
-    }
+    defect_state_blocks(n, h, Jk, Jk1, Jm, Mx, E, D0, D1);
     for (int q = 0; q < n * n; q++)
         G[q] = -D0[q];
     if (LAPACKE_dgesv(LAPACK_COL_MAJOR, n, n, D1, n, ipiv, G, n) != 0)
@@ -778,10 +799,8 @@ out:
 
 typedef struct {
     hes_colloc *c;
-    solve_ctx *s;
     int evaluations, fallbacks;
     hes_status err;
-    double best_psi;
 } psi_ctx;
 
 static double psi_objective(unsigned n, const double *x, double *grad, void *data)
@@ -805,62 +824,15 @@ static double psi_objective(unsigned n, const double *x, double *grad, void *dat
 hes_status hes_colloc_optimize(hes_colloc *c, double *z, double tol, double *psi,
                                double *violation, int *evaluations)
 {
-    hes_system *sys = c->sys;
-    int nv = c->nv, nc = c->nc;
-    solve_ctx s = { c, malloc(sizeof(double) * (size_t)nc),
-                    malloc(sizeof(double) * (size_t)nc * nv), HES_OK };
-    psi_ctx pc = { c, &s, 0, 0, HES_OK, HUGE_VAL };
-    double *ctol = malloc(sizeof(double) * (size_t)nc), *b = malloc(sizeof(double) * (size_t)nv);
-    nlopt_opt opt = nlopt_create(NLOPT_LD_SLSQP, (unsigned)nv);
-    hes_status st = HES_OK;
-    if (!s.cv || !s.jac || !ctol || !b || !opt) {
-        st = hes__fail(sys, HES_ENOMEM, "out of memory");
-        goto out;
-    }
-    for (int i = 0; i < nc; i++)
-        ctol[i] = tol;
-    for (int j = 0; j < nv; j++)
-        b[j] = -HUGE_VAL;
-    for (int i = 0; i < c->n_phases; i++)
-        b[c->toff[i]] = 0.0;
-    for (int j = 0; j < c->n_fp; j++)
-        b[c->poff + j] = c->plo[j];
-    nlopt_set_lower_bounds(opt, b);
-    for (int j = 0; j < nv; j++)
-        b[j] = HUGE_VAL;
-    for (int j = 0; j < c->n_fp; j++)
-        b[c->poff + j] = c->phi[j];
-    nlopt_set_upper_bounds(opt, b);
-    nlopt_set_min_objective(opt, psi_objective, &pc);
-    nlopt_add_equality_mconstraint(opt, (unsigned)nc, equality, &s, ctol);
-    nlopt_set_ftol_rel(opt, 1e-10);
-    nlopt_set_maxeval(opt, 1000);
-    double f;
-    nlopt_optimize(opt, z, &f);
-    if (s.err != HES_OK || pc.err != HES_OK) {
-        st = s.err != HES_OK ? s.err : pc.err;
-        goto out;
-    }
-    if ((st = hes_colloc_constraints(c, z, s.cv, NULL)) != HES_OK)
-        goto out;
-    double v = 0;
-    for (int i = 0; i < nc; i++)
-        v = fmax(v, fabs(s.cv[i]));
-    *violation = v;
-    if ((st = hes_colloc_psi(c, z, psi, NULL, NULL)) != HES_OK)
-        goto out;
+    psi_ctx pc = { c, 0, 0, HES_OK };
+    hes_status st = run_nlp(c, z, tol, psi_objective, &pc, &pc.err, 1e-10, 1000, violation,
+                            "collocation with psi in the cost");
     if (evaluations)
         *evaluations = pc.evaluations;
-    if (!(v <= 10 * tol))
-        st = hes__fail(sys, HES_ENOORBIT, "collocation with psi in the cost did not converge: "
-                       "constraint violation %.3g", v);
-out:
-    if (opt)
-        nlopt_destroy(opt);
-    free(s.cv);
-    free(s.jac);
-    free(ctol);
-    free(b);
-    put_params(c, z);
+    if (st == HES_OK || st == HES_ENOORBIT) {
+        hes_status ps = hes_colloc_psi(c, z, psi, NULL, NULL);
+        if (st == HES_OK)
+            st = ps;
+    }
     return st;
 }

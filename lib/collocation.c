@@ -3,24 +3,31 @@
  * fixed event sequence of the model's orbit spec (core paper Sec. III-E,
  * problem (8)), by Hermite-Simpson in compressed form: fourth order, one
  * vector-field evaluation per interval midpoint, and defects that depend only
- * on neighbouring nodes, which keeps the constraint Jacobian block-sparse.
+ * on neighbouring nodes, which keeps the constraint Jacobian block-sparse and
+ * makes the variational matrix of a step a small implicit-function Jacobian.
+ * (Legendre-Gauss-Radau would give higher order per node but couples every
+ * node of a phase in each defect; the step matrices of the monodromy would
+ * then be dense per phase.)
  *
- * Decision variables: for every phase i (the mode before event i of the
- * sequence) the states X_i,0 .. X_i,N-1 at N equally spaced nodes and the
- * duration T_i, then the parameters the orbit spec solves for.  Equality
- * constraints, in order:
+ * Phases: the phase before event j of the sequence, split into v_j + 1
+ * sub-phases by v_j virtual events (g_j(t, x) + p = 0, identity reset).
+ * Decision variables, phase after phase: the states X_i,0 .. X_i,N_i-1 at
+ * equally spaced nodes, the duration T_i, the inputs U_i (one row per node,
+ * linear in between, or one row), the virtual offset p_i; then the solved and
+ * the design parameters.  Equality constraints, in order:
  *   defects   X_k+1 - X_k - h/6 (f_k + 4 f_m + f_k+1) = 0,
- *             x_m = (X_k + X_k+1)/2 + h/8 (f_k - f_k+1),  h = T_i / (N - 1);
- *   event     g_i(t_end, X_i,N-1) = 0;
- *   reset     X_i+1,0 - R_i(t_end, X_i,N-1) = 0 (the last phase wraps to the
- *             first: periodicity);
+ *             x_m = (X_k + X_k+1)/2 + h/8 (f_k - f_k+1),  h = T_i / (N_i - 1),
+ *             u_m = (u_k + u_k+1)/2;
+ *   event     g_i(t_end, X_i,N-1) (+ p_i) = 0;
+ *   reset     X_i+1,0 - R_i(t_end, X_i,N-1) = 0 (identity for a virtual event;
+ *             the last phase wraps to the first: periodicity);
  *   anchor    X_0,0[j] = the orbit spec's value for every residual component
  *             j that is not a free state (as the shooting solver fixes it).
- * Model time starts at 0 on the first phase and restarts after a
- * clock-resetting event.  This first version handles autonomous orbit specs
- * without inputs; the constraint Jacobian is exact (chain rule through the
- * model's Jacobians; derivatives in time and parameters by central
- * differences of the model callbacks).
+ * Inequalities: the model's path constraints at the interior nodes of every
+ * physical phase.  Model time starts at 0 on the first phase and restarts
+ * after a clock-resetting physical event.  The constraint Jacobian is exact
+ * (chain rule through the model's Jacobians; derivatives in time, parameters
+ * and inputs by central differences of the model callbacks at the point).
  */
 #include <float.h>
 #include <math.h>
@@ -33,28 +40,48 @@
 
 struct hes_colloc {
     hes_system *sys;
-    int nodes, n_phases;
-    int *mode, *tr, *dim;        /* per phase */
-    int *xoff, *toff;            /* offsets of X_i,0 and of T_i in z */
-    int *clock_start;            /* first phase after the last clock reset */
+    int n_phases, n_phys;
+    /* per phase */
+    int *mode, *tr, *virt, *dim, *nn, *xoff, *toff, *uoff, *voff, *urows, *clock_start,
+        *phys;
+    int phase_clock;             /* inputs or virtual events: clock-local saltation */
+    int n_in, *in_idx;           /* inputs */
+    double *in_lo, *in_hi;
+    double *x0_lo, *x0_hi, dmin, dmax;
     int n_fp, *pidx, poff;       /* solved parameters, then design parameters */
     int n_solved;
     double *plo, *phi;           /* bounds of the parameters in z */
     int n_anchor, *anchor;       /* anchored components of X_0,0 */
     double *anchor_value;
-    int nv, nc;
+    const hes_trajopt_spec *spec; /* path constraints when set */
+    int nv, nc, ni, max_nodes;
+    double last_violation;       /* of the last constraint evaluation in the NLP */
+    void (*progress)(void *, int, double, double, double);
+    void *progress_ctx;
     double *work;                /* scratch */
     size_t work_len;
 };
 
 int hes_colloc_nvars(const hes_colloc *c) { return c->nv; }
 int hes_colloc_ncons(const hes_colloc *c) { return c->nc; }
+int hes_colloc_nineq(const hes_colloc *c) { return c->ni; }
+int hes_colloc_phases(const hes_colloc *c) { return c->n_phases; }
+
+hes_colloc_options hes_colloc_options_default(void)
+{
+    hes_colloc_options o;
+    memset(&o, 0, sizeof o);
+    o.nodes = 21;
+    return o;
+}
 
 void hes_colloc_destroy(hes_colloc *c)
 {
     if (!c)
         return;
     free(c->mode);
+    free(c->in_idx);
+    free(c->in_lo);
     free(c->pidx);
     free(c->plo);
     free(c->anchor);
@@ -63,56 +90,145 @@ void hes_colloc_destroy(hes_colloc *c)
     free(c);
 }
 
+/* Is node k of phase i an interior node of its physical phase? */
+static int interior_node(const hes_colloc *c, int i, int k)
+{
+    return k > 0 && (k < c->nn[i] - 1 || c->virt[i]);
+}
+
+static int path_count(const hes_colloc *c, int mode)
+{
+    int n = 0;
+    for (int q = 0; c->spec && q < c->spec->n_path; q++)
+        if (c->spec->path[q].mode == mode)
+            n += c->spec->path[q].n;
+    return n;
+}
+
 hes_status hes_colloc_create(hes_system *sys, int nodes, hes_colloc **out)
+{
+    hes_colloc_options o = hes_colloc_options_default();
+    o.nodes = nodes;
+    return hes_colloc_create_opts(sys, &o, out);
+}
+
+hes_status hes_colloc_create_opts(hes_system *sys, const hes_colloc_options *opts,
+                                  hes_colloc **out)
 {
     const hes_model *m = sys->model;
     const hes_orbit_spec *o = &m->orbit;
+    int nodes = opts->nodes, S = o->n_sequence, P = 0, n_in = opts->n_inputs;
     *out = NULL;
-    if (!o->guess || o->n_sequence < 1 || o->period_param)
+    if (!o->guess || S < 1 || o->period_param)
         return hes__fail(sys, HES_EINVAL, "collocation needs an autonomous orbit spec with an "
                          "event sequence (model '%s')", m->name);
     if (nodes < 2)
         return hes__fail(sys, HES_EINVAL, "collocation needs at least 2 nodes per phase");
+    if (n_in < 0 || n_in > m->n_params)
+        return hes__fail(sys, HES_EINVAL, "invalid number of inputs %d", n_in);
+    for (int j = 0; j < S; j++) {
+        int v = opts->virtual_events ? opts->virtual_events[j] : 0;
+        if (v < 0 || v > 64)
+            return hes__fail(sys, HES_EINVAL, "%d virtual events before '%s': between 0 and 64",
+                             v, m->transitions[o->sequence[j]].name);
+        P += v + 1;
+    }
     hes_colloc *c = calloc(1, sizeof *c);
-    int P = o->n_sequence;
     if (!c)
         return hes__fail(sys, HES_ENOMEM, "out of memory");
     c->sys = sys;
-    c->nodes = nodes;
     c->n_phases = P;
-    c->mode = malloc(sizeof(int) * 6 * (size_t)P);
+    c->n_phys = S;
+    c->mode = malloc(sizeof(int) * 12 * (size_t)P);
     c->n_fp = c->n_solved = o->n_free_params;
     c->pidx = malloc(sizeof(int) * (size_t)(c->n_fp + HES_COLLOC_MAX_DESIGN));
     c->plo = malloc(sizeof(double) * 2 * (size_t)(c->n_fp + HES_COLLOC_MAX_DESIGN));
     c->anchor = malloc(sizeof(int) * (size_t)(o->n_residual + 1));
     c->anchor_value = malloc(sizeof(double) * (size_t)(sys->nmax + 1));
-    if (!c->mode || !c->pidx || !c->plo || !c->anchor || !c->anchor_value) {
+    c->in_idx = malloc(sizeof(int) * (size_t)(n_in + 1));
+    c->in_lo = malloc(sizeof(double) * (size_t)(2 * n_in + 2 * sys->nmax + 2));
+    if (!c->mode || !c->pidx || !c->plo || !c->anchor || !c->anchor_value || !c->in_idx ||
+        !c->in_lo) {
         hes_colloc_destroy(c);
         return hes__fail(sys, HES_ENOMEM, "out of memory");
     }
     c->tr = c->mode + P;
-    c->dim = c->tr + P;
-    c->xoff = c->dim + P;
+    c->virt = c->tr + P;
+    c->dim = c->virt + P;
+    c->nn = c->dim + P;
+    c->xoff = c->nn + P;
     c->toff = c->xoff + P;
-    c->clock_start = c->toff + P;
-    int off = 0, start = 0;
-    for (int i = 0; i < P; i++) {
-        c->tr[i] = o->sequence[i];
-        c->mode[i] = m->transitions[c->tr[i]].from;
-        c->dim[i] = m->modes[c->mode[i]].dim;
-        c->xoff[i] = off;
-        off += nodes * c->dim[i];
-        c->toff[i] = off++;
-        c->clock_start[i] = start;
-        if (m->transitions[c->tr[i]].clock_reset)
-            start = i + 1;
+    c->uoff = c->toff + P;
+    c->voff = c->uoff + P;
+    c->urows = c->voff + P;
+    c->clock_start = c->urows + P;
+    c->phys = c->clock_start + P;
+    c->in_hi = c->in_lo + n_in;
+    c->x0_lo = c->in_hi + n_in;
+    c->x0_hi = c->x0_lo + sys->nmax;
+    c->n_in = n_in;
+    for (int q = 0; q < n_in; q++) {
+        int pi = hes_model_param_index(m, opts->inputs[q]);
+        int solved = 0;
+        for (int f = 0; pi >= 0 && f < o->n_free_params; f++)
+            solved |= strcmp(o->free_params[f], opts->inputs[q]) == 0;
+        if (pi < 0 || solved) {
+            hes_colloc_destroy(c);
+            return hes__fail(sys, pi < 0 ? HES_ENOTFOUND : HES_EINVAL,
+                             pi < 0 ? "model '%s' has no parameter '%s' to use as an input"
+                                    : "model '%s': the solved parameter '%s' cannot be an input",
+                             m->name, opts->inputs[q]);
+        }
+        c->in_idx[q] = pi;
+        c->in_lo[q] = opts->input_lo ? opts->input_lo[q] : -HUGE_VAL;
+        c->in_hi[q] = opts->input_hi ? opts->input_hi[q] : HUGE_VAL;
     }
+    int n0 = m->modes[o->mode].dim;
+    for (int r = 0; r < n0; r++) {
+        c->x0_lo[r] = opts->x0_lo ? opts->x0_lo[r] : -HUGE_VAL;
+        c->x0_hi[r] = opts->x0_hi ? opts->x0_hi[r] : HUGE_VAL;
+    }
+    c->dmin = opts->min_duration;
+    c->dmax = opts->max_duration > 0 ? opts->max_duration : HUGE_VAL;
+    c->spec = opts->path ? m->trajopt : NULL;
+    c->progress = opts->progress;
+    c->progress_ctx = opts->progress_ctx;
+    int off = 0, start = 0, i = 0;
+    c->max_nodes = 2;
+    for (int j = 0; j < S; j++) {
+        int v = opts->virtual_events ? opts->virtual_events[j] : 0;
+        int sub_nodes = v == 0 ? nodes : ((nodes - 1) / (v + 1) + 1 < 3 ? 3 : (nodes - 1) / (v + 1) + 1);
+        for (int s = 0; s <= v; s++, i++) {
+            c->tr[i] = o->sequence[j];
+            c->virt[i] = s < v;
+            c->phys[i] = j;
+            c->mode[i] = m->transitions[c->tr[i]].from;
+            c->dim[i] = m->modes[c->mode[i]].dim;
+            c->nn[i] = sub_nodes;
+            if (sub_nodes > c->max_nodes)
+                c->max_nodes = sub_nodes;
+            c->urows[i] = n_in == 0 ? 0 : opts->constant_inputs ? 1 : sub_nodes;
+            c->xoff[i] = off;
+            off += sub_nodes * c->dim[i];
+            c->toff[i] = off++;
+            c->uoff[i] = off;
+            off += c->urows[i] * n_in;
+            c->voff[i] = c->virt[i] ? off++ : -1;
+            c->clock_start[i] = start;
+            if (!c->virt[i] && m->transitions[c->tr[i]].clock_reset)
+                start = i + 1;
+        }
+        if (v > 0)
+            c->phase_clock = 1;
+    }
+    if (n_in > 0)
+        c->phase_clock = 1;
     c->poff = off;
     c->phi = c->plo + c->n_fp + HES_COLLOC_MAX_DESIGN;
-    for (int i = 0; i < c->n_fp; i++) {
-        c->pidx[i] = hes_model_param_index(m, o->free_params[i]);
-        c->plo[i] = m->params[c->pidx[i]].min;
-        c->phi[i] = m->params[c->pidx[i]].max;
+    for (int q = 0; q < c->n_fp; q++) {
+        c->pidx[q] = hes_model_param_index(m, o->free_params[q]);
+        c->plo[q] = m->params[c->pidx[q]].min;
+        c->phi[q] = m->params[c->pidx[q]].max;
     }
     c->nv = off + c->n_fp;
     /* anchors: residual components that are not free states */
@@ -127,12 +243,18 @@ hes_status hes_colloc_create(hes_system *sys, int nodes, hes_colloc **out)
         if (!free_state)
             c->anchor[c->n_anchor++] = j;
     }
-    int nc = 0;
-    for (int i = 0; i < P; i++)
-        nc += (nodes - 1) * c->dim[i] + 1 + c->dim[(i + 1) % P];
+    int nc = 0, ni = 0;
+    for (int p = 0; p < P; p++) {
+        nc += (c->nn[p] - 1) * c->dim[p] + 1 + c->dim[(p + 1) % P];
+        for (int k = 0; k < c->nn[p]; k++)
+            if (interior_node(c, p, k))
+                ni += path_count(c, c->mode[p]);
+    }
     c->nc = nc + c->n_anchor;
+    c->ni = ni;
     int nm = sys->nmax;
-    c->work_len = (size_t)nodes * (4 * nm + 2) + 16 * (size_t)nm * nm + 16 * (size_t)nm + 16;
+    c->work_len = (size_t)c->max_nodes * (4 * nm + 2) + 16 * (size_t)nm * nm + 16 * (size_t)nm +
+                  (size_t)n_in * nm + 16;
     c->work = malloc(sizeof(double) * c->work_len);
     if (!c->work) {
         hes_colloc_destroy(c);
@@ -155,6 +277,18 @@ static void put_params(hes_colloc *c, const double *z)
 {
     for (int j = 0; j < c->n_fp; j++)
         c->sys->p[c->pidx[j]] = z[c->poff + j];
+}
+
+/* The inputs of phase i at node k (mid: the midpoint of interval k) into
+ * the system's parameters. */
+static void set_inputs(hes_colloc *c, const double *z, int i, int k, int mid)
+{
+    if (c->n_in == 0)
+        return;
+    const double *U = z + c->uoff[i];
+    int r0 = c->urows[i] == 1 ? 0 : k, r1 = c->urows[i] == 1 ? 0 : mid ? k + 1 : k;
+    for (int q = 0; q < c->n_in; q++)
+        c->sys->p[c->in_idx[q]] = 0.5 * (U[(size_t)r0 * c->n_in + q] + U[(size_t)r1 * c->n_in + q]);
 }
 
 /* d/dt and d/dp_j of the vector field by central differences */
@@ -218,31 +352,46 @@ static void defect_state_blocks(int n, double h, const double *Jk, const double 
     }
 }
 
+/* The derivative of a defect in a parameter or input p entering the field
+ * at node k (weight wk), the midpoint (wm) and node k+1 (wk1), where the
+ * field's p-derivatives are pk, pm, pk1:
+ *   dd/dp = -h/6 (wk pk + 4 (J_m h/8 (wk pk - wk1 pk1) + wm pm) + wk1 pk1). */
+static void defect_param_column(int n, double h, const double *Jm, const double *pk,
+                                const double *pm, const double *pk1, double wk, double wm,
+                                double wk1, double *a, double *b, double *out)
+{
+    for (int r = 0; r < n; r++)
+        a[r] = h / 8 * (wk * pk[r] - wk1 * pk1[r]);
+    hes__matmul(n, n, 1, Jm, a, b);
+    for (int r = 0; r < n; r++)
+        out[r] = -h / 6 * (wk * pk[r] + 4 * (b[r] + wm * pm[r]) + wk1 * pk1[r]);
+}
+
 /* J[row, col] in a column-major nc x nv matrix */
 #define JAC(r, col) jac[(size_t)(r) + (size_t)(col) * (size_t)nc]
 
 hes_status hes_colloc_constraints(hes_colloc *c, const double *z, double *cv, double *jac)
 {
     hes_system *sys = c->sys;
-    const hes_model *m = sys->model;
-    int P = c->n_phases, N = c->nodes, nc = c->nc, nm = sys->nmax, row = 0;
+    int P = c->n_phases, nc = c->nc, nm = sys->nmax, row = 0;
     hes_status st = HES_OK;
     put_params(c, z);
     if (jac)
         memset(jac, 0, sizeof(double) * (size_t)nc * (size_t)c->nv);
-    double *f = c->work;                          /* N x nm field values */
-    double *ft = f + (size_t)N * nm;              /* N x nm d/dt */
-    double *fm = ft + (size_t)N * nm, *xm = fm + nm, *fmt = xm + nm, *tmp = fmt + nm,
+    double *f = c->work;                                   /* nodes x nm field values */
+    double *ft = f + (size_t)c->max_nodes * nm;            /* nodes x nm d/dt */
+    double *fm = ft + (size_t)c->max_nodes * nm, *xm = fm + nm, *fmt = xm + nm, *tmp = fmt + nm,
            *a = tmp + nm, *b = a + nm, *R = b + nm, *gx = R + nm, *dv = gx + nm,
-           *fp = dv + nm, *fpm = fp + (size_t)N * nm;
+           *fp = dv + nm, *fpm = fp + 2 * (size_t)nm;
     double *Jk = fpm + nm, *Jk1 = Jk + (size_t)nm * nm, *Jm = Jk1 + (size_t)nm * nm,
            *Mx = Jm + (size_t)nm * nm, *D = Mx + (size_t)nm * nm, *DR = D + (size_t)nm * nm,
            *E2 = DR + (size_t)nm * nm;
     for (int i = 0; i < P && st == HES_OK; i++) {
-        int n = c->dim[i], md = c->mode[i], tr = c->tr[i];
+        int n = c->dim[i], md = c->mode[i], tr = c->tr[i], N = c->nn[i];
         double T = z[c->toff[i]], h = T / (N - 1), t0 = phase_t0(c, z, i);
         const double *X = z + c->xoff[i];
         for (int k = 0; k < N && st == HES_OK; k++) {
+            set_inputs(c, z, i, k, 0);
             st = hes__field(sys, md, t0 + k * h, X + (size_t)k * n, f + (size_t)k * nm);
             if (st == HES_OK && jac)
                 st = field_dt(sys, md, t0 + k * h, X + (size_t)k * n, ft + (size_t)k * nm, tmp);
@@ -253,17 +402,21 @@ hes_status hes_colloc_constraints(hes_colloc *c, const double *z, double *cv, do
             double tm = t0 + (k + 0.5) * h;
             for (int r = 0; r < n; r++)
                 xm[r] = 0.5 * (xk[r] + xk1[r]) + h / 8 * (fk[r] - fk1[r]);
+            set_inputs(c, z, i, k, 1);
             if ((st = hes__field(sys, md, tm, xm, fm)) != HES_OK)
                 break;
             for (int r = 0; r < n; r++)
                 cv[row + r] = xk1[r] - xk[r] - h / 6 * (fk[r] + 4 * fm[r] + fk1[r]);
             if (!jac)
                 continue;
-            /* states: d/dX_k = -I - h/6 (J_k + 4 J_m (I/2 + h/8 J_k)), similarly X_k+1 */
-            if ((st = hes__field_dx(sys, md, t0 + k * h, xk, Jk)) != HES_OK ||
-                (st = hes__field_dx(sys, md, t0 + (k + 1) * h, xk1, Jk1)) != HES_OK ||
-                (st = hes__field_dx(sys, md, tm, xm, Jm)) != HES_OK ||
+            if ((st = hes__field_dx(sys, md, tm, xm, Jm)) != HES_OK ||
                 (st = field_dt(sys, md, tm, xm, fmt, tmp)) != HES_OK)
+                break;
+            set_inputs(c, z, i, k, 0);
+            if ((st = hes__field_dx(sys, md, t0 + k * h, xk, Jk)) != HES_OK)
+                break;
+            set_inputs(c, z, i, k + 1, 0);
+            if ((st = hes__field_dx(sys, md, t0 + (k + 1) * h, xk1, Jk1)) != HES_OK)
                 break;
             defect_state_blocks(n, h, Jk, Jk1, Jm, Mx, D, DR, E2);
             for (int side = 0; side < 2; side++) {
@@ -299,28 +452,46 @@ hes_status hes_colloc_constraints(hes_colloc *c, const double *z, double *cv, do
                             JAC(row + r, c->toff[j]) += dv[r];
                 }
             }
-            /* solved parameters */
-            for (int q = 0; q < c->n_fp && st == HES_OK; q++) {
+            /* parameters (solved, design), then inputs: the field's
+             * derivatives at node k, the midpoint and node k+1 */
+            for (int q = 0; q < c->n_fp + c->n_in && st == HES_OK; q++) {
+                int pj = q < c->n_fp ? c->pidx[q] : c->in_idx[q - c->n_fp];
                 double *pk = fp, *pk1 = fp + nm;
-                if ((st = param_derivative(sys, hes__field, md, c->pidx[q], t0 + k * h, xk, n, pk, tmp)) != HES_OK ||
-                    (st = param_derivative(sys, hes__field, md, c->pidx[q], t0 + (k + 1) * h, xk1, n, pk1, tmp)) != HES_OK ||
-                    (st = param_derivative(sys, hes__field, md, c->pidx[q], tm, xm, n, fpm, tmp)) != HES_OK)
+                set_inputs(c, z, i, k, 0);
+                st = param_derivative(sys, hes__field, md, pj, t0 + k * h, xk, n, pk, tmp);
+                set_inputs(c, z, i, k + 1, 0);
+                if (st == HES_OK)
+                    st = param_derivative(sys, hes__field, md, pj, t0 + (k + 1) * h, xk1, n, pk1, tmp);
+                set_inputs(c, z, i, k, 1);
+                if (st == HES_OK)
+                    st = param_derivative(sys, hes__field, md, pj, tm, xm, n, fpm, tmp);
+                if (st != HES_OK)
                     break;
-                for (int r = 0; r < n; r++)
-                    a[r] = h / 8 * (pk[r] - pk1[r]);
-                hes__matmul(n, n, 1, Jm, a, b);
-                for (int r = 0; r < n; r++)
-                    JAC(row + r, c->poff + q) = -h / 6 * (pk[r] + 4 * (b[r] + fpm[r]) + pk1[r]);
+                if (q < c->n_fp) {
+                    defect_param_column(n, h, Jm, pk, fpm, pk1, 1, 1, 1, a, b, dv);
+                    for (int r = 0; r < n; r++)
+                        JAC(row + r, c->poff + q) = dv[r];
+                    continue;
+                }
+                int u = q - c->n_fp;
+                for (int side = 0; side < 2; side++) {
+                    int rowu = c->urows[i] == 1 ? 0 : k + side;
+                    defect_param_column(n, h, Jm, pk, fpm, pk1, side ? 0 : 1, 0.5, side ? 1 : 0,
+                                        a, b, dv);
+                    for (int r = 0; r < n; r++)
+                        JAC(row + r, c->uoff[i] + rowu * c->n_in + u) += dv[r];
+                }
             }
         }
         if (st != HES_OK)
             break;
-        /* event: g(t_end, X_N-1) = 0 */
+        /* event: g(t_end, X_N-1) (+ p) = 0 */
         const double *xe = X + (size_t)(N - 1) * n;
         double te = t0 + T, g;
+        set_inputs(c, z, i, N - 1, 0);
         if ((st = hes__guard(sys, tr, te, xe, &g)) != HES_OK)
             break;
-        cv[row] = g;
+        cv[row] = g + (c->virt[i] ? z[c->voff[i]] : 0.0);
         if (jac) {
             double gt;
             if ((st = hes__guard_dx(sys, tr, te, xe, gx)) != HES_OK ||
@@ -332,13 +503,26 @@ hes_status hes_colloc_constraints(hes_colloc *c, const double *z, double *cv, do
                 JAC(row, c->toff[j]) += gt;
             for (int q = 0; q < c->n_fp && st == HES_OK; q++)
                 st = param_derivative(sys, guard_eval, tr, c->pidx[q], te, xe, 1, &JAC(row, c->poff + q), tmp);
+            if (c->virt[i])
+                JAC(row, c->voff[i]) = 1.0;
         }
         row++;
         /* reset: X_next,0 - R(t_end, X_N-1) = 0 */
         int in = (i + 1) % P, nn = c->dim[in];
+        const double *xn = z + c->xoff[in];
+        if (c->virt[i]) {
+            for (int r = 0; r < nn; r++) {
+                cv[row + r] = xn[r] - xe[r];
+                if (jac) {
+                    JAC(row + r, c->xoff[in] + r) += 1.0;
+                    JAC(row + r, c->xoff[i] + (N - 1) * n + r) -= 1.0;
+                }
+            }
+            row += nn;
+            continue;
+        }
         if ((st = hes__reset(sys, tr, te, xe, R)) != HES_OK)
             break;
-        const double *xn = z + c->xoff[in];
         for (int r = 0; r < nn; r++)
             cv[row + r] = xn[r] - R[r];
         if (jac) {
@@ -366,8 +550,165 @@ hes_status hes_colloc_constraints(hes_colloc *c, const double *z, double *cv, do
         if (jac)
             JAC(row, c->xoff[0] + j) = 1.0;
     }
-    (void)m;
     return st;
+}
+#undef JAC
+
+/* Path constraints of the model at one state: out[path_count] values. */
+static hes_status path_eval(hes_colloc *c, int mode, double t, const double *x, double *out)
+{
+    hes_system *sys = c->sys;
+    int off = 0;
+    for (int q = 0; q < c->spec->n_path; q++) {
+        const hes_path_constraint *pc = &c->spec->path[q];
+        if (pc->mode != mode)
+            continue;
+        int rc = pc->fn(t, x, sys->p, out + off, sys->model->modes[mode].data
+                                                      ? sys->model->modes[mode].data
+                                                      : sys->model->data);
+        if (rc != 0 || !hes__all_finite(out + off, pc->n))
+            return hes__fail(sys, HES_EMODEL, "path constraint '%s' failed at t = %g",
+                             pc->names && pc->names[0] ? pc->names[0] : "?", t);
+        off += pc->n;
+    }
+    return HES_OK;
+}
+
+hes_status hes_colloc_path(hes_colloc *c, const double *z, double *cv, double *jac)
+{
+    int ni = c->ni, row = 0, nm = c->sys->nmax;
+    hes_status st = HES_OK;
+    if (jac)
+        memset(jac, 0, sizeof(double) * (size_t)ni * (size_t)c->nv);
+    if (ni == 0)
+        return HES_OK;
+    put_params(c, z);
+    double *x = c->work, *vp = x + nm, *vm = vp + 64;
+    for (int i = 0; i < c->n_phases && st == HES_OK; i++) {
+        int n = c->dim[i], np = path_count(c, c->mode[i]), N = c->nn[i];
+        if (np == 0 || np > 64)
+            continue;
+        double h = z[c->toff[i]] / (N - 1), t0 = phase_t0(c, z, i);
+        for (int k = 0; k < N && st == HES_OK; k++) {
+            if (!interior_node(c, i, k))
+                continue;
+            const double *xk = z + c->xoff[i] + (size_t)k * n;
+            set_inputs(c, z, i, k, 0);
+            if ((st = path_eval(c, c->mode[i], t0 + k * h, xk, cv + row)) != HES_OK)
+                break;
+            for (int r = 0; jac && r < n && st == HES_OK; r++) {
+                double hh = cbrt(DBL_EPSILON) * fmax(1.0, fabs(xk[r]));
+                memcpy(x, xk, sizeof(double) * (size_t)n);
+                x[r] = xk[r] + hh;
+                st = path_eval(c, c->mode[i], t0 + k * h, x, vp);
+                x[r] = xk[r] - hh;
+                if (st == HES_OK)
+                    st = path_eval(c, c->mode[i], t0 + k * h, x, vm);
+                for (int q = 0; st == HES_OK && q < np; q++)
+                    jac[(size_t)(row + q) + (size_t)(c->xoff[i] + k * n + r) * ni] =
+                        (vp[q] - vm[q]) / (2 * hh);
+            }
+            row += np;
+        }
+    }
+    return st;
+}
+
+double hes_colloc_energy(const hes_colloc *c, const double *z, double *grad)
+{
+    double e = 0;
+    int m = c->n_in;
+    if (grad)
+        memset(grad, 0, sizeof(double) * (size_t)c->nv);
+    for (int i = 0; i < c->n_phases && m > 0; i++) {
+        const double *U = z + c->uoff[i];
+        double T = z[c->toff[i]];
+        if (c->urows[i] == 1) {
+            for (int q = 0; q < m; q++) {
+                e += T * U[q] * U[q];
+                if (grad) {
+                    grad[c->uoff[i] + q] += 2 * T * U[q];
+                    grad[c->toff[i]] += U[q] * U[q];
+                }
+            }
+            continue;
+        }
+        int N = c->nn[i];
+        double h = T / (N - 1);
+        for (int k = 0; k + 1 < N; k++)
+            for (int q = 0; q < m; q++) { /* integral of the squared linear interpolant */
+                double a = U[(size_t)k * m + q], b = U[(size_t)(k + 1) * m + q],
+                       s = (a * a + a * b + b * b) / 3;
+                e += h * s;
+                if (grad) {
+                    grad[c->uoff[i] + k * m + q] += h / 3 * (2 * a + b);
+                    grad[c->uoff[i] + (k + 1) * m + q] += h / 3 * (a + 2 * b);
+                    grad[c->toff[i]] += s / (N - 1);
+                }
+            }
+    }
+    return e;
+}
+
+/* ---------------------------------------------------- initial guesses */
+
+/* Samples a physical phase at time tau since its start: state x, inputs u. */
+typedef hes_status (*phase_sampler)(void *ctx, double tau, double *x, double *u);
+
+/* Fills the sub-phases of physical phase j of z from a sampler, with the
+ * given sub-phase durations; the virtual offsets from the guard at the
+ * sub-phase ends (model time tm0 at the start of the physical phase). */
+static hes_status fill_phase(hes_colloc *c, double *z, int j, const double *dur, double tm0,
+                             phase_sampler fn, void *ctx)
+{
+    hes_system *sys = c->sys;
+    int first = 0;
+    while (c->phys[first] != j)
+        first++;
+    double tau0 = 0;
+    hes_status st = HES_OK;
+    for (int i = first; i < c->n_phases && c->phys[i] == j && st == HES_OK; i++) {
+        int n = c->dim[i], N = c->nn[i];
+        double *u = c->work + (size_t)c->work_len - (size_t)c->n_in - 1;
+        z[c->toff[i]] = dur[i - first];
+        for (int k = 0; k < N && st == HES_OK; k++) {
+            double tau = tau0 + dur[i - first] * k / (N - 1);
+            st = fn(ctx, tau, z + c->xoff[i] + (size_t)k * n, u);
+            if (c->urows[i] == N || (c->urows[i] == 1 && k == 0))
+                memcpy(z + c->uoff[i] + (size_t)k * c->n_in, u, sizeof(double) * (size_t)c->n_in);
+        }
+        tau0 += dur[i - first];
+        if (st == HES_OK && c->virt[i]) {
+            double g;
+            set_inputs(c, z, i, N - 1, 0);
+            st = hes__guard(sys, c->tr[i], tm0 + tau0, z + c->xoff[i] + (size_t)(N - 1) * n, &g);
+            z[c->voff[i]] = -g;
+        }
+    }
+    return st;
+}
+
+typedef struct {
+    hes_colloc *c;
+    const hes_phase *ph;
+} sim_sampler;
+
+static hes_status sample_simulation(void *ctx, double tau, double *x, double *u)
+{
+    sim_sampler *s = ctx;
+    hes_system *sys = s->c->sys;
+    for (int q = 0; q < s->c->n_in; q++)
+        u[q] = sys->p[s->c->in_idx[q]];
+    return hes_variational(sys, s->ph->mode, s->ph->tm0, tau, s->ph->x0, x, NULL);
+}
+
+static void equal_split(const hes_colloc *c, int j, double T, double *dur)
+{
+    int count = 0;
+    for (int i = 0; i < c->n_phases; i++)
+        count += c->phys[i] == j;
+    for (int s = 0; s < count; s++)
+        dur[s] = T / count;
 }
 
 hes_status hes_colloc_guess(hes_colloc *c, double *z)
@@ -375,10 +716,13 @@ hes_status hes_colloc_guess(hes_colloc *c, double *z)
     hes_system *sys = c->sys;
     const hes_model *m = sys->model;
     const hes_orbit_spec *o = &m->orbit;
-    int N = c->nodes, n0 = m->modes[o->mode].dim;
-    double *x0 = c->work, *x = x0 + sys->nmax;
-    if (o->guess(sys->p, x0, m->data) != 0)
+    double *x0 = malloc(sizeof(double) * (size_t)(sys->nmax + 65)), *dur = x0 + sys->nmax;
+    if (!x0)
+        return hes__fail(sys, HES_ENOMEM, "out of memory");
+    if (o->guess(sys->p, x0, m->data) != 0) {
+        free(x0);
         return hes__fail(sys, HES_EMODEL, "the orbit's initial guess failed");
+    }
     hes_sim_opts opts = hes_sim_opts_default();
     opts.section = o->section;
     opts.n_section = 1;
@@ -386,24 +730,176 @@ hes_status hes_colloc_guess(hes_colloc *c, double *z)
     opts.after_transition = o->section;
     hes_traj traj;
     hes_status st = hes_simulate(sys, o->mode, 0.0, 0.0, x0, &opts, &traj);
-    if (st == HES_OK && traj.n_phases != c->n_phases)
+    if (st == HES_OK && traj.n_phases != c->n_phys)
         st = hes__fail(sys, HES_EINVAL, "the simulated period has %d phases, the sequence %d",
-                       traj.n_phases, c->n_phases);
-    for (int i = 0; st == HES_OK && i < c->n_phases; i++) {
-        const hes_phase *ph = &traj.phases[i];
-        double T = ph->t1 - ph->t0;
-        int n = c->dim[i];
-        z[c->toff[i]] = T;
-        for (int k = 0; k < N && st == HES_OK; k++) {
-            st = hes_variational(sys, ph->mode, ph->tm0, T * k / (N - 1), ph->x0, x, NULL);
-            memcpy(z + c->xoff[i] + (size_t)k * n, x, sizeof(double) * (size_t)n);
-        }
+                       traj.n_phases, c->n_phys);
+    for (int j = 0; st == HES_OK && j < c->n_phys; j++) {
+        sim_sampler s = { c, &traj.phases[j] };
+        equal_split(c, j, traj.phases[j].t1 - traj.phases[j].t0, dur);
+        st = fill_phase(c, z, j, dur, traj.phases[j].tm0, sample_simulation, &s);
     }
     for (int j = 0; j < c->n_fp; j++)
         z[c->poff + j] = sys->p[c->pidx[j]];
-    (void)n0;
     hes_traj_free(&traj);
+    free(x0);
     return st;
+}
+
+/* A gait's physical phase j as samples (time, state, inputs) in order. */
+typedef struct {
+    hes_colloc *c;
+    int count, n, m;
+    double *t, *x, *u;
+    int *map;                    /* gait input of each collocation input, or -1 */
+} gait_sampler;
+
+static hes_status sample_gait(void *ctx, double tau, double *x, double *u)
+{
+    gait_sampler *s = ctx;
+    int k = 0;
+    while (k + 2 < s->count && s->t[k + 1] < tau)
+        k++;
+    double span = s->t[k + 1] - s->t[k], w = span > 0 ? (tau - s->t[k]) / span : 0.0;
+    w = w < 0 ? 0 : w > 1 ? 1 : w;
+    for (int r = 0; r < s->n; r++)
+        x[r] = (1 - w) * s->x[(size_t)k * s->n + r] + w * s->x[(size_t)(k + 1) * s->n + r];
+    for (int q = 0; q < s->c->n_in; q++) {
+        int g = s->map[q];
+        u[q] = g < 0 ? s->c->sys->p[s->c->in_idx[q]]
+                     : (1 - w) * s->u[(size_t)k * s->m + g] + w * s->u[(size_t)(k + 1) * s->m + g];
+    }
+    return HES_OK;
+}
+
+hes_status hes_colloc_from_gait(hes_colloc *c, const hes_gait *g, double *z)
+{
+    hes_system *sys = c->sys;
+    const hes_model *m = sys->model;
+    int phys = 0;
+    for (int i = 0; i < g->n_phases; i++)
+        phys += !g->phases[i].is_virtual;
+    if (g->n_params != m->n_params || phys != c->n_phys || g->n_phases < 1 ||
+        g->phases[g->n_phases - 1].is_virtual)
+        return hes__fail(sys, HES_EINVAL, "the gait does not fit model '%s' (%d physical phases, "
+                         "the orbit has %d)", m->name, phys, c->n_phys);
+    memcpy(sys->p, g->params, sizeof(double) * (size_t)m->n_params);
+    int total = 0;
+    for (int i = 0; i < g->n_phases; i++)
+        total += g->phases[i].nodes;
+    gait_sampler s = { c, 0, sys->nmax, g->n_inputs, NULL, NULL, NULL, NULL };
+    s.t = malloc(sizeof(double) * (size_t)total * (1 + (size_t)sys->nmax + (size_t)g->n_inputs) +
+                 sizeof(double) * 65);
+    s.map = malloc(sizeof(int) * (size_t)(c->n_in + 1));
+    hes_status st = HES_OK;
+    if (!s.t || !s.map) {
+        free(s.t);
+        free(s.map);
+        return hes__fail(sys, HES_ENOMEM, "out of memory");
+    }
+    s.x = s.t + total;
+    s.u = s.x + (size_t)total * sys->nmax;
+    double *dur = s.u + (size_t)total * g->n_inputs;
+    for (int q = 0; q < c->n_in; q++) {
+        s.map[q] = -1;
+        for (int r = 0; r < g->n_inputs; r++)
+            if (g->inputs[r] == c->in_idx[q])
+                s.map[q] = r;
+    }
+    int gi = 0;
+    for (int j = 0; j < c->n_phys && st == HES_OK; j++) {
+        int first = 0, count = 0, sub = 0;
+        while (c->phys[first] != j)
+            first++;
+        for (int i = first; i < c->n_phases && c->phys[i] == j; i++)
+            count++;
+        double tau0 = 0, total_T = 0;
+        s.count = 0;
+        s.n = c->dim[first];
+        int g0 = gi;
+        for (; gi < g->n_phases; gi++) {
+            const hes_gait_phase *ph = &g->phases[gi];
+            if (ph->mode != c->mode[first] || ph->nodes < 2) {
+                st = hes__fail(sys, HES_EINVAL, "gait phase %d is in mode %d, the orbit's phase "
+                               "in mode '%s'", gi, ph->mode, m->modes[c->mode[first]].name);
+                break;
+            }
+            for (int k = 0; k < ph->nodes; k++, s.count++) {
+                int row = ph->u_rows == 1 ? 0 : k;
+                s.t[s.count] = tau0 + ph->duration * k / (ph->nodes - 1);
+                memcpy(s.x + (size_t)s.count * s.n, ph->x + (size_t)k * s.n, sizeof(double) * (size_t)s.n);
+                if (g->n_inputs)
+                    memcpy(s.u + (size_t)s.count * g->n_inputs, ph->u + (size_t)row * g->n_inputs,
+                           sizeof(double) * (size_t)g->n_inputs);
+            }
+            tau0 += ph->duration;
+            sub++;
+            if (!ph->is_virtual) {
+                gi++;
+                break;
+            }
+        }
+        if (st != HES_OK)
+            break;
+        total_T = tau0;
+        if (sub == count && sub <= 64)
+            for (int q = 0; q < sub; q++)
+                dur[q] = g->phases[g0 + q].duration;
+        else
+            equal_split(c, j, total_T, dur);
+        double tm0 = 0;
+        for (int i = c->clock_start[first]; i < first; i++)
+            tm0 += z[c->toff[i]];
+        st = fill_phase(c, z, j, dur, tm0, sample_gait, &s);
+    }
+    for (int j = 0; j < c->n_fp; j++)
+        z[c->poff + j] = sys->p[c->pidx[j]];
+    free(s.t);
+    free(s.map);
+    return st;
+}
+
+hes_status hes_colloc_gait(hes_colloc *c, const double *z, hes_gait *g)
+{
+    hes_system *sys = c->sys;
+    const hes_model *m = sys->model;
+    memset(g, 0, sizeof *g);
+    put_params(c, z);
+    g->problem = strdup(m->name);
+    g->n_params = m->n_params;
+    g->params = malloc(sizeof(double) * (size_t)m->n_params);
+    g->n_inputs = c->n_in;
+    g->inputs = malloc(sizeof(int) * (size_t)(c->n_in + 1));
+    g->n_phases = c->n_phases;
+    g->phases = calloc((size_t)c->n_phases, sizeof *g->phases);
+    g->psi = g->energy = NAN;
+    if (!g->problem || !g->params || !g->inputs || !g->phases) {
+        hes_gait_free(g);
+        return hes__fail(sys, HES_ENOMEM, "out of memory");
+    }
+    memcpy(g->params, sys->p, sizeof(double) * (size_t)m->n_params);
+    memcpy(g->inputs, c->in_idx, sizeof(int) * (size_t)c->n_in);
+    for (int i = 0; i < c->n_phases; i++) {
+        hes_gait_phase *ph = &g->phases[i];
+        int n = c->dim[i];
+        ph->mode = c->mode[i];
+        ph->transition = c->tr[i];
+        ph->is_virtual = c->virt[i];
+        ph->offset = c->virt[i] ? z[c->voff[i]] : 0.0;
+        ph->duration = z[c->toff[i]];
+        ph->nodes = c->nn[i];
+        ph->u_rows = c->urows[i];
+        ph->x = malloc(sizeof(double) * (size_t)(ph->nodes * n));
+        ph->u = malloc(sizeof(double) * (size_t)(ph->u_rows * c->n_in + 1));
+        if (!ph->x || !ph->u) {
+            hes_gait_free(g);
+            return hes__fail(sys, HES_ENOMEM, "out of memory");
+        }
+        memcpy(ph->x, z + c->xoff[i], sizeof(double) * (size_t)(ph->nodes * n));
+        memcpy(ph->u, z + c->uoff[i], sizeof(double) * (size_t)(ph->u_rows * c->n_in));
+    }
+    if (c->n_in)
+        g->energy = hes_colloc_energy(c, z, NULL);
+    return HES_OK;
 }
 
 /* ------------------------------------------------------------ solving */
@@ -413,14 +909,6 @@ typedef struct {
     double *cv, *jac;
     hes_status err;
 } solve_ctx;
-
-static double zero_objective(unsigned n, const double *x, double *grad, void *data)
-{
-    (void)x; (void)data;
-    if (grad)
-        memset(grad, 0, sizeof(double) * n);
-    return 0.0;
-}
 
 static void equality(unsigned m, double *result, unsigned n, const double *x, double *grad,
                      void *data)
@@ -434,115 +922,36 @@ static void equality(unsigned m, double *result, unsigned n, const double *x, do
             result[i] = HUGE_VAL;
         return;
     }
+    double v = 0;
+    for (unsigned i = 0; i < m; i++)
+        v = fmax(v, fabs(result[i]));
+    s->c->last_violation = v;
     if (grad) /* NLopt wants row-major m x n */
         for (unsigned i = 0; i < m; i++)
             for (unsigned j = 0; j < n; j++)
                 grad[(size_t)i * n + j] = s->jac[i + (size_t)j * m];
 }
 
-/* The NLP of the collocation: SLSQP on `objective` (with data obj) subject to
- * the equality constraints, durations >= 0, parameters within their bounds;
- * the final constraint violation into *violation.  ftol (relative) 0 for a
- * zero objective, whose "relative change" is always 0. */
-static hes_status run_nlp(hes_colloc *c, double *z, double tol, nlopt_func objective, void *obj,
-                          hes_status *obj_err, double ftol, int maxeval, double *violation,
-                          const char *what)
+/* path constraints c >= 0 as NLopt's -c <= 0 */
+static void inequality(unsigned m, double *result, unsigned n, const double *x, double *grad,
+                       void *data)
 {
-    hes_system *sys = c->sys;
-    int nv = c->nv, nc = c->nc;
-    solve_ctx s = { c, malloc(sizeof(double) * (size_t)nc),
-                    malloc(sizeof(double) * (size_t)nc * nv), HES_OK };
-    double *ctol = malloc(sizeof(double) * (size_t)nc), *b = malloc(sizeof(double) * (size_t)nv);
-    nlopt_opt opt = nlopt_create(NLOPT_LD_SLSQP, (unsigned)nv);
-    hes_status st = HES_OK;
-    if (!s.cv || !s.jac || !ctol || !b || !opt) {
-        st = hes__fail(sys, HES_ENOMEM, "out of memory");
-        goto out;
+    solve_ctx *s = data;
+    hes_status st = hes_colloc_path(s->c, x, result, grad ? s->jac : NULL);
+    if (st != HES_OK) {
+        if (s->err == HES_OK)
+            s->err = st;
+        for (unsigned i = 0; i < m; i++)
+            result[i] = HUGE_VAL;
+        return;
     }
-    for (int i = 0; i < nc; i++)
-        ctol[i] = tol;
-    for (int side = 0; side < 2; side++) { /* lower, then upper bounds */
-        for (int j = 0; j < nv; j++)
-            b[j] = side ? HUGE_VAL : -HUGE_VAL;
-        for (int i = 0; !side && i < c->n_phases; i++)
-            b[c->toff[i]] = 0.0; /* durations */
-        for (int j = 0; j < c->n_fp; j++)
-            b[c->poff + j] = side ? c->phi[j] : c->plo[j];
-        if (side)
-            nlopt_set_upper_bounds(opt, b);
-        else
-            nlopt_set_lower_bounds(opt, b);
-    }
-    nlopt_set_min_objective(opt, objective, obj);
-    nlopt_add_equality_mconstraint(opt, (unsigned)nc, equality, &s, ctol);
-    nlopt_set_xtol_rel(opt, 1e-14);
-    nlopt_set_ftol_rel(opt, ftol);
-    nlopt_set_maxeval(opt, maxeval);
-    double f;
-    nlopt_result nr = nlopt_optimize(opt, z, &f);
-    if (s.err != HES_OK || (obj_err && *obj_err != HES_OK)) {
-        st = s.err != HES_OK ? s.err : *obj_err;
-        goto out;
-    }
-    if ((st = hes_colloc_constraints(c, z, s.cv, NULL)) != HES_OK)
-        goto out;
-    double v = 0;
-    for (int i = 0; i < nc; i++)
-        v = fmax(v, fabs(s.cv[i]));
-    *violation = v;
-    if (!(v <= 10 * tol))
-        st = hes__fail(sys, HES_ENOORBIT, "%s did not converge: constraint violation %.3g "
-                       "(NLopt: %s)", what, v, nlopt_result_to_string(nr));
-out:
-    if (opt)
-        nlopt_destroy(opt);
-    free(s.cv);
-    free(s.jac);
-    free(ctol);
-    free(b);
-    put_params(c, z);
-    return st;
+    for (unsigned i = 0; i < m; i++)
+        result[i] = -result[i];
+    if (grad)
+        for (unsigned i = 0; i < m; i++)
+            for (unsigned j = 0; j < n; j++)
+                grad[(size_t)i * n + j] = -s->jac[i + (size_t)j * m];
 }
-
-hes_status hes_colloc_solve(hes_colloc *c, double *z, double tol, double *violation)
-{
-    return run_nlp(c, z, tol, zero_objective, NULL, NULL, 0.0, 500, violation, "collocation");
-}
-
-double hes_colloc_duration(const hes_colloc *c, const double *z, int phase)
-{
-    return z[c->toff[phase]];
-}
-
-const double *hes_colloc_state(const hes_colloc *c, const double *z, int phase, int node)
-{
-    return z + c->xoff[phase] + (size_t)node * c->dim[phase];
-}
-
-hes_status hes_colloc_set_design(hes_colloc *c, int n, const char *const *names,
-                                 const double *lo, const double *hi)
-{
-    hes_system *sys = c->sys;
-    if (n < 0 || n > HES_COLLOC_MAX_DESIGN)
-        return hes__fail(sys, HES_EINVAL, "at most %d design parameters", HES_COLLOC_MAX_DESIGN);
-    c->n_fp = c->n_solved;
-    for (int j = 0; j < n; j++) {
-        int pi = hes_model_param_index(sys->model, names[j]);
-        if (pi < 0)
-            return hes__fail(sys, HES_ENOTFOUND, "model '%s' has no parameter '%s'",
-                             sys->model->name, names[j]);
-        if (!(lo[j] < hi[j]) || sys->p[pi] < lo[j] || sys->p[pi] > hi[j])
-            return hes__fail(sys, HES_EINVAL, "design parameter %s = %g needs bounds LO < HI "
-                             "around it (got %g:%g)", names[j], sys->p[pi], lo[j], hi[j]);
-        c->pidx[c->n_fp] = pi;
-        c->plo[c->n_fp] = lo[j];
-        c->phi[c->n_fp] = hi[j];
-        c->n_fp++;
-    }
-    c->nv = c->poff + c->n_fp;
-    return HES_OK;
-}
-
 /* ------------------------------------------- psi of the collocated orbit */
 
 /*
@@ -556,7 +965,7 @@ hes_status hes_colloc_set_design(hes_colloc *c, int n, const char *const *names,
 static hes_status step_matrix(hes_colloc *c, const double *z, int i, int k, double *G)
 {
     hes_system *sys = c->sys;
-    int n = c->dim[i], md = c->mode[i], N = c->nodes, nm = sys->nmax;
+    int n = c->dim[i], md = c->mode[i], N = c->nn[i], nm = sys->nmax;
     double T = z[c->toff[i]], h = T / (N - 1), t0 = phase_t0(c, z, i);
     const double *xk = z + c->xoff[i] + (size_t)k * n, *xk1 = xk + n;
     double *w = c->work, *fk = w, *fk1 = fk + nm, *xm = fk1 + nm, *Jk = xm + nm,
@@ -564,14 +973,18 @@ static hes_status step_matrix(hes_colloc *c, const double *z, int i, int k, doub
            *D0 = Mx + (size_t)nm * nm, *D1 = D0 + (size_t)nm * nm, *E = D1 + (size_t)nm * nm;
     int *ipiv = (int *)(E + (size_t)nm * nm);
     hes_status st;
+    set_inputs(c, z, i, k, 0);
     if ((st = hes__field(sys, md, t0 + k * h, xk, fk)) != HES_OK ||
-        (st = hes__field(sys, md, t0 + (k + 1) * h, xk1, fk1)) != HES_OK)
+        (st = hes__field_dx(sys, md, t0 + k * h, xk, Jk)) != HES_OK)
+        return st;
+    set_inputs(c, z, i, k + 1, 0);
+    if ((st = hes__field(sys, md, t0 + (k + 1) * h, xk1, fk1)) != HES_OK ||
+        (st = hes__field_dx(sys, md, t0 + (k + 1) * h, xk1, Jk1)) != HES_OK)
         return st;
     for (int r = 0; r < n; r++)
         xm[r] = 0.5 * (xk[r] + xk1[r]) + h / 8 * (fk[r] - fk1[r]);
-    if ((st = hes__field_dx(sys, md, t0 + k * h, xk, Jk)) != HES_OK ||
-        (st = hes__field_dx(sys, md, t0 + (k + 1) * h, xk1, Jk1)) != HES_OK ||
-        (st = hes__field_dx(sys, md, t0 + (k + 0.5) * h, xm, Jm)) != HES_OK)
+    set_inputs(c, z, i, k, 1);
+    if ((st = hes__field_dx(sys, md, t0 + (k + 0.5) * h, xm, Jm)) != HES_OK)
         return st;
     defect_state_blocks(n, h, Jk, Jk1, Jm, Mx, E, D0, D1);
     for (int q = 0; q < n * n; q++)
@@ -579,6 +992,55 @@ static hes_status step_matrix(hes_colloc *c, const double *z, int i, int k, doub
     if (LAPACKE_dgesv(LAPACK_COL_MAJOR, n, n, D1, n, ipiv, G, n) != 0)
         return hes__fail(sys, HES_ESOLVER, "singular Hermite-Simpson step (phase %d, interval %d)", i, k);
     return HES_OK;
+}
+
+/* The clock-local saltation matrix at the end of phase i (inputs or
+ * virtual events: the next phase's inputs start on their own clock, so the
+ * event-time shift is not carried into the next phase):
+ *   DxR - (DxR F_I + DtR) Dxg / (Dtg + Dxg F_I), identity reset if virtual. */
+static hes_status clock_saltation(hes_colloc *c, const double *z, int i, double *G)
+{
+    hes_system *sys = c->sys;
+    int n = c->dim[i], nj = c->dim[(i + 1) % c->n_phases], tr = c->tr[i], N = c->nn[i];
+    double te = phase_t0(c, z, i) + z[c->toff[i]], gt;
+    const double *xe = z + c->xoff[i] + (size_t)(N - 1) * n;
+    double *buf = malloc(sizeof(double) * (size_t)(3 * n + 2 * nj + nj * n));
+    if (!buf)
+        return hes__fail(sys, HES_ENOMEM, "out of memory");
+    double *F = buf, *gx = F + n, *DtR = gx + n, *v = DtR + nj, *DR = v + nj;
+    hes_status st;
+    set_inputs(c, z, i, N - 1, 0);
+    if ((st = hes__field(sys, c->mode[i], te, xe, F)) != HES_OK ||
+        (st = hes__guard_dx(sys, tr, te, xe, gx)) != HES_OK ||
+        (st = hes__guard_dt(sys, tr, te, xe, &gt)) != HES_OK)
+        goto out;
+    double den = gt, ng = gt * gt, nf = 1;
+    for (int r = 0; r < n; r++) {
+        den += gx[r] * F[r];
+        ng += gx[r] * gx[r];
+        nf += F[r] * F[r];
+    }
+    if (!(fabs(den) > sys->set.graze_tol * sqrt(ng * nf))) {
+        st = hes__fail(sys, HES_EGRAZING, "the event ending phase %d is reached tangentially "
+                       "(|Dtg + Dxg F| = %.3g): saltation matrix undefined", i, fabs(den));
+        goto out;
+    }
+    if (c->virt[i]) {
+        memset(DR, 0, sizeof(double) * (size_t)nj * n);
+        memset(DtR, 0, sizeof(double) * (size_t)nj);
+        for (int r = 0; r < n; r++)
+            DR[r + (size_t)r * nj] = 1.0;
+    } else if ((st = hes__reset_dx(sys, tr, te, xe, DR)) != HES_OK ||
+               (st = hes__reset_dt(sys, tr, te, xe, DtR)) != HES_OK) {
+        goto out;
+    }
+    hes__matmul(nj, n, 1, DR, F, v);
+    for (int cc = 0; cc < n; cc++)
+        for (int r = 0; r < nj; r++)
+            G[r + (size_t)cc * nj] = DR[r + (size_t)cc * nj] - (v[r] + DtR[r]) * gx[cc] / den;
+out:
+    free(buf);
+    return st;
 }
 
 /* Factor f of the list: intervals of phase 0, its event, intervals of
@@ -592,7 +1054,7 @@ static int factor_list(const hes_colloc *c, factor_id *f)
 {
     int nf = 0, P = c->n_phases;
     for (int i = 0; i < P; i++) {
-        for (int k = 0; k + 1 < c->nodes; k++)
+        for (int k = 0; k + 1 < c->nn[i]; k++)
             f[nf++] = (factor_id){ i, k, c->dim[i], c->dim[i] };
         f[nf++] = (factor_id){ i, -1, c->dim[(i + 1) % P], c->dim[i] };
     }
@@ -608,9 +1070,12 @@ static hes_status factor_eval(hes_colloc *c, const double *z, const factor_id *f
         return step_matrix(c, z, f->phase, f->interval, G);
     int i = f->phase, n = c->dim[i];
     double te = phase_t0(c, z, i) + z[c->toff[i]];
-    const double *xe = z + c->xoff[i] + (size_t)(c->nodes - 1) * n;
+    const double *xe = z + c->xoff[i] + (size_t)(c->nn[i] - 1) * n;
+    set_inputs(c, z, i, c->nn[i] - 1, 0);
     if (i == c->n_phases - 1)
         return hes__section_matrix(sys, c->tr[i], te, xe, G, normal);
+    if (c->phase_clock)
+        return clock_saltation(c, z, i, G);
     return hes_saltation(sys, c->tr[i], te, xe, G);
 }
 
@@ -619,13 +1084,17 @@ static hes_status factor_eval(hes_colloc *c, const double *z, const factor_id *f
 static int factor_vars(const hes_colloc *c, const factor_id *f, int *v)
 {
     int nv = 0, i = f->phase, n = c->dim[i];
-    int first = f->interval >= 0 ? f->interval : c->nodes - 1, count = f->interval >= 0 ? 2 : 1;
+    int first = f->interval >= 0 ? f->interval : c->nn[i] - 1, count = f->interval >= 0 ? 2 : 1;
     for (int q = 0; q < count * n; q++)
         v[nv++] = c->xoff[i] + first * n + q;
     for (int j = c->clock_start[i]; j <= i; j++)
         v[nv++] = c->toff[j];
     for (int q = 0; q < c->n_fp; q++)
         v[nv++] = c->poff + q;
+    if (c->urows[i] == 1)
+        count = 1, first = 0;
+    for (int q = 0; q < count * c->n_in; q++)
+        v[nv++] = c->uoff[i] + first * c->n_in + q;
     return nv;
 }
 
@@ -633,11 +1102,13 @@ hes_status hes_colloc_psi(hes_colloc *c, const double *z, double *psi, double *g
 {
     hes_system *sys = c->sys;
     int nm = sys->nmax, n0 = c->dim[0], P = c->n_phases;
-    int nfac = P * c->nodes;
+    int nfac = 0;
+    for (int i = 0; i < P; i++)
+        nfac += c->nn[i];
     size_t mm = (size_t)nm * nm;
     factor_id *F = malloc(sizeof *F * (size_t)nfac);
     double *G = malloc(sizeof(double) * mm * (size_t)nfac), *cur = malloc(sizeof(double) * 6 * mm + 8 * (size_t)nm);
-    int *vars = malloc(sizeof(int) * (size_t)(2 * nm + P + c->n_fp + 1));
+    int *vars = malloc(sizeof(int) * (size_t)(2 * nm + P + c->n_fp + 2 * c->n_in + 1));
     hes_status st = HES_OK;
     hes_stability stab;
     memset(&stab, 0, sizeof stab);
@@ -795,44 +1266,212 @@ out:
     return st;
 }
 
-/* ------------------------------------------- psi in the cost (problem 8) */
+/* ------------------------------------------- the cost (problem 8) */
 
 typedef struct {
     hes_colloc *c;
+    hes_colloc_objective objective;
+    double weight;
     int evaluations, fallbacks;
+    double last_psi;
     hes_status err;
-} psi_ctx;
+} cost_ctx;
 
-static double psi_objective(unsigned n, const double *x, double *grad, void *data)
+static double cost_function(unsigned n, const double *x, double *grad, void *data)
 {
-    psi_ctx *p = data;
-    double psi;
+    cost_ctx *p = data;
+    hes_colloc *c = p->c;
+    double cost = 0, psi = NAN;
     int fb = 0;
     p->evaluations++;
-    hes_status st = hes_colloc_psi(p->c, x, &psi, grad, &fb);
-    if (st != HES_OK) {
-        if (p->err == HES_OK)
-            p->err = st;
-        if (grad)
-            memset(grad, 0, sizeof(double) * n);
-        return HUGE_VAL;
+    if (grad)
+        memset(grad, 0, sizeof(double) * n);
+    if (p->objective == HES_COLLOC_STABILITY || p->objective == HES_COLLOC_WEIGHTED) {
+        hes_status st = hes_colloc_psi(c, x, &psi, grad, &fb);
+        if (st != HES_OK) {
+            if (p->err == HES_OK)
+                p->err = st;
+            if (grad)
+                memset(grad, 0, sizeof(double) * n);
+            return HUGE_VAL;
+        }
+        p->fallbacks += fb;
+        p->last_psi = psi;
+        cost = psi;
     }
-    p->fallbacks += fb;
-    return psi;
+    if (p->objective == HES_COLLOC_ENERGY || p->objective == HES_COLLOC_WEIGHTED) {
+        double *ge = grad ? malloc(sizeof(double) * n) : NULL;
+        double w = p->objective == HES_COLLOC_ENERGY ? 1.0 : p->weight;
+        cost += w * hes_colloc_energy(c, x, ge);
+        for (unsigned j = 0; ge && j < n; j++)
+            grad[j] += w * ge[j];
+        free(ge);
+    }
+    if (grad && c->progress)
+        c->progress(c->progress_ctx, p->evaluations, cost, c->last_violation, psi);
+    return cost;
+}
+
+/* The NLP of the collocation: SLSQP on the cost subject to the equality
+ * constraints, the path constraints and the bounds (durations >= 0 or as
+ * given, parameters, inputs, first state); the final constraint violation
+ * (equalities and path) into *violation.  ftol (relative) 0 for a zero
+ * objective, whose "relative change" is always 0. */
+static hes_status run_nlp(hes_colloc *c, double *z, double tol, cost_ctx *cc, double ftol,
+                          int maxeval, double *violation, const char *what)
+{
+    hes_system *sys = c->sys;
+    int nv = c->nv, nc = c->nc, ni = c->ni, nr = nc > ni ? nc : ni;
+    solve_ctx s = { c, malloc(sizeof(double) * (size_t)nr), malloc(sizeof(double) * (size_t)nr * nv),
+                    HES_OK };
+    double *ctol = malloc(sizeof(double) * (size_t)nr), *b = malloc(sizeof(double) * (size_t)nv);
+    nlopt_opt opt = nlopt_create(NLOPT_LD_SLSQP, (unsigned)nv);
+    hes_status st = HES_OK;
+    if (!s.cv || !s.jac || !ctol || !b || !opt) {
+        st = hes__fail(sys, HES_ENOMEM, "out of memory");
+        goto out;
+    }
+    for (int i = 0; i < nr; i++)
+        ctol[i] = tol;
+    for (int side = 0; side < 2; side++) { /* lower, then upper bounds */
+        for (int j = 0; j < nv; j++)
+            b[j] = side ? HUGE_VAL : -HUGE_VAL;
+        for (int i = 0; i < c->n_phases; i++) {
+            b[c->toff[i]] = side ? c->dmax : c->dmin; /* durations */
+            for (int k = 0; k < c->urows[i]; k++)
+                for (int q = 0; q < c->n_in; q++)
+                    b[c->uoff[i] + k * c->n_in + q] = side ? c->in_hi[q] : c->in_lo[q];
+        }
+        for (int r = 0; r < c->dim[0]; r++)
+            b[c->xoff[0] + r] = side ? c->x0_hi[r] : c->x0_lo[r];
+        for (int j = 0; j < c->n_fp; j++)
+            b[c->poff + j] = side ? c->phi[j] : c->plo[j];
+        for (int j = 0; j < nv; j++) /* a start outside the bounds is moved in */
+            if (side ? z[j] > b[j] : z[j] < b[j])
+                z[j] = b[j];
+        if (side)
+            nlopt_set_upper_bounds(opt, b);
+        else
+            nlopt_set_lower_bounds(opt, b);
+    }
+    nlopt_set_min_objective(opt, cost_function, cc);
+    nlopt_add_equality_mconstraint(opt, (unsigned)nc, equality, &s, ctol);
+    if (ni > 0)
+        nlopt_add_inequality_mconstraint(opt, (unsigned)ni, inequality, &s, ctol);
+    nlopt_set_xtol_rel(opt, 1e-14);
+    nlopt_set_ftol_rel(opt, ftol);
+    nlopt_set_maxeval(opt, maxeval);
+    double f;
+    c->last_violation = NAN;
+    nlopt_result nr_ = nlopt_optimize(opt, z, &f);
+    if (s.err != HES_OK || cc->err != HES_OK) {
+        st = s.err != HES_OK ? s.err : cc->err;
+        goto out;
+    }
+    if ((st = hes_colloc_constraints(c, z, s.cv, NULL)) != HES_OK)
+        goto out;
+    double v = 0;
+    for (int i = 0; i < nc; i++)
+        v = fmax(v, fabs(s.cv[i]));
+    if (ni > 0 && (st = hes_colloc_path(c, z, s.cv, NULL)) != HES_OK)
+        goto out;
+    for (int i = 0; i < ni; i++)
+        v = fmax(v, -s.cv[i]);
+    *violation = v;
+    if (!(v <= 10 * tol))
+        st = hes__fail(sys, HES_ENOORBIT, "%s did not converge: constraint violation %.3g "
+                       "(NLopt: %s)", what, v, nlopt_result_to_string(nr_));
+out:
+    if (opt)
+        nlopt_destroy(opt);
+    free(s.cv);
+    free(s.jac);
+    free(ctol);
+    free(b);
+    put_params(c, z);
+    return st;
+}
+
+hes_status hes_colloc_solve(hes_colloc *c, double *z, double tol, double *violation)
+{
+    cost_ctx cc = { c, HES_COLLOC_FEASIBLE, 0.0, 0, 0, NAN, HES_OK };
+    return run_nlp(c, z, tol, &cc, 0.0, 500, violation, "collocation");
+}
+
+hes_status hes_colloc_minimize(hes_colloc *c, double *z, hes_colloc_objective objective,
+                               double weight, double tol, int maxeval, hes_colloc_result *res)
+{
+    static const char *const what[] = { "collocation", "collocation with the energy cost",
+                                        "collocation with psi in the cost",
+                                        "collocation with psi and energy in the cost" };
+    cost_ctx cc = { c, objective, weight, 0, 0, NAN, HES_OK };
+    memset(res, 0, sizeof *res);
+    res->psi = res->energy = res->cost = res->violation = NAN;
+    if ((int)objective < 0 || objective > HES_COLLOC_WEIGHTED)
+        return hes__fail(c->sys, HES_EINVAL, "unknown collocation objective %d", (int)objective);
+    hes_status st = run_nlp(c, z, tol, &cc, objective == HES_COLLOC_FEASIBLE ? 0.0 : 1e-10,
+                            maxeval, &res->violation, what[objective]);
+    res->evaluations = cc.evaluations;
+    res->fallbacks = cc.fallbacks;
+    if (st == HES_OK || st == HES_ENOORBIT) {
+        res->energy = hes_colloc_energy(c, z, NULL);
+        hes_status ps = hes_colloc_psi(c, z, &res->psi, NULL, NULL);
+        if (st == HES_OK)
+            st = ps;
+        put_params(c, z);
+        res->cost = objective == HES_COLLOC_ENERGY ? res->energy
+                  : objective == HES_COLLOC_STABILITY ? res->psi
+                  : objective == HES_COLLOC_WEIGHTED ? res->psi + weight * res->energy : 0.0;
+    }
+    return st;
 }
 
 hes_status hes_colloc_optimize(hes_colloc *c, double *z, double tol, double *psi,
                                double *violation, int *evaluations)
 {
-    psi_ctx pc = { c, 0, 0, HES_OK };
-    hes_status st = run_nlp(c, z, tol, psi_objective, &pc, &pc.err, 1e-10, 1000, violation,
-                            "collocation with psi in the cost");
+    hes_colloc_result r;
+    hes_status st = hes_colloc_minimize(c, z, HES_COLLOC_STABILITY, 0.0, tol, 1000, &r);
+    *psi = r.psi;
+    *violation = r.violation;
     if (evaluations)
-        *evaluations = pc.evaluations;
-    if (st == HES_OK || st == HES_ENOORBIT) {
-        hes_status ps = hes_colloc_psi(c, z, psi, NULL, NULL);
-        if (st == HES_OK)
-            st = ps;
-    }
+        *evaluations = r.evaluations;
     return st;
+}
+
+double hes_colloc_duration(const hes_colloc *c, const double *z, int phase)
+{
+    return z[c->toff[phase]];
+}
+
+const double *hes_colloc_state(const hes_colloc *c, const double *z, int phase, int node)
+{
+    return z + c->xoff[phase] + (size_t)node * c->dim[phase];
+}
+
+hes_status hes_colloc_set_design(hes_colloc *c, int n, const char *const *names,
+                                 const double *lo, const double *hi)
+{
+    hes_system *sys = c->sys;
+    if (n < 0 || n > HES_COLLOC_MAX_DESIGN)
+        return hes__fail(sys, HES_EINVAL, "at most %d design parameters", HES_COLLOC_MAX_DESIGN);
+    c->n_fp = c->n_solved;
+    for (int j = 0; j < n; j++) {
+        int pi = hes_model_param_index(sys->model, names[j]);
+        if (pi < 0)
+            return hes__fail(sys, HES_ENOTFOUND, "model '%s' has no parameter '%s'",
+                             sys->model->name, names[j]);
+        for (int q = 0; q < c->n_in; q++)
+            if (c->in_idx[q] == pi)
+                return hes__fail(sys, HES_EINVAL, "'%s' is an input, not a design parameter",
+                                 names[j]);
+        if (!(lo[j] < hi[j]) || sys->p[pi] < lo[j] || sys->p[pi] > hi[j])
+            return hes__fail(sys, HES_EINVAL, "design parameter %s = %g needs bounds LO < HI "
+                             "around it (got %g:%g)", names[j], sys->p[pi], lo[j], hi[j]);
+        c->pidx[c->n_fp] = pi;
+        c->plo[c->n_fp] = lo[j];
+        c->phi[c->n_fp] = hi[j];
+        c->n_fp++;
+    }
+    c->nv = c->poff + c->n_fp;
+    return HES_OK;
 }

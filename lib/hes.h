@@ -19,6 +19,7 @@
 #define HES_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -149,6 +150,32 @@ typedef struct {
     int (*guess)(double *p, double *x0, void *data);
 } hes_orbit_spec;
 
+/*
+ * Optional description of the model's trajectory-optimisation problem
+ * (`hes trajopt`, lib/collocation.c): which parameters are inputs and their
+ * bounds, bounds on the state at the start of the orbit and on the phase
+ * durations, path constraints, and the default virtual events.
+ */
+typedef struct {
+    int mode;                      /* constraints on the states of this mode */
+    int n;                         /* number of values */
+    const char *const *names;      /* n names (e.g. "swing_foot_height") */
+    hes_fn fn;                     /* out[n] = c(t, x, p), >= 0 where satisfied; checked
+                                      at every node but the first and last of a
+                                      physical phase (where events fix the state) */
+} hes_path_constraint;
+
+typedef struct {
+    int n_inputs;
+    const char *const *inputs;     /* parameter names */
+    const double *input_lo, *input_hi;
+    const double *x0_lo, *x0_hi;   /* dim of the orbit mode; NULL: unbounded */
+    double min_duration, max_duration; /* per (sub-)phase; 0, 0: [0, inf) */
+    int n_path;
+    const hes_path_constraint *path;
+    const int *virtual_events;     /* default counts per sequence event (--virtual-events default) */
+} hes_trajopt_spec;
+
 typedef struct {
     int abi;                       /* HES_MODEL_ABI */
     const char *name;
@@ -169,6 +196,7 @@ typedef struct {
     /* Optional: what a nonzero return code of the model's callbacks means
      * (e.g. "the body reached the ground"); used in error messages. */
     const char *(*describe_error)(int code, void *data);
+    const hes_trajopt_spec *trajopt; /* optional (NULL) */
 } hes_model;
 
 /* Checks the structure of a model (indices, dimensions, names); on failure
@@ -724,29 +752,71 @@ void hes_shape_result_free(hes_shape_result *res);
 
 /*
  * Multi-phase direct collocation of the model's periodic orbit
- * (lib/collocation.c: Hermite-Simpson, compressed form, over the orbit
- * spec's event sequence, with free phase durations and the solved
- * parameters as decision variables; autonomous orbit specs, no inputs yet).
- * z holds, per phase, the states at `nodes` equally spaced nodes and the
- * duration, then the solved parameters.
+ * (lib/collocation.c: Hermite-Simpson in compressed form over the orbit
+ * spec's event sequence, optionally split by virtual events, with free phase
+ * durations, inputs at the nodes and the solved parameters as decision
+ * variables; autonomous orbit specs).
+ *
+ * Inputs are model parameters (e.g. hip_torque) that become per-node
+ * decision variables: between the nodes of a phase an input is the linear
+ * interpolation in the time since the start of the phase (or one constant
+ * value per phase), which is how gait files are re-simulated (lib/gait.c).
+ * Virtual events (core paper Sec. III-B) split the phase before event i of
+ * the sequence into sub-phases ending at g_i(t, x) + p = 0 (the physical
+ * guard plus an offset p that is a decision variable) with an identity
+ * reset; inputs may jump there.  With inputs or virtual events every phase
+ * boundary restarts the inputs' clock, and the monodromy uses the clock-local
+ * saltation matrix DxR - (DxR F_I + DtR) Dxg / (Dtg + Dxg F_I) at every event.
  */
 typedef struct hes_colloc hes_colloc;
 #define HES_COLLOC_MAX_DESIGN 16
 
+typedef struct {
+    int nodes;                   /* per phase, >= 2; virtual sub-phases of a phase
+                                    share them: max(3, (nodes - 1) / (v + 1) + 1) each */
+    int n_inputs;                /* parameters used as inputs at the nodes */
+    const char *const *inputs;
+    const double *input_lo, *input_hi; /* n_inputs bounds, or NULL: unbounded */
+    int constant_inputs;         /* nonzero: one input value per (sub-)phase */
+    const int *virtual_events;   /* n_sequence counts, or NULL: none */
+    const double *x0_lo, *x0_hi; /* bounds on the first state (dim of the orbit mode), or NULL */
+    double min_duration, max_duration; /* per (sub-)phase; 0, 0: [0, inf) */
+    int path;                    /* nonzero: the model's path constraints (hes_trajopt_spec) */
+    /* Progress report after every evaluation of the cost with its gradient
+     * (NULL: none): evaluation count, cost, the last constraint violation,
+     * psi (NaN when the cost does not compute it). */
+    void (*progress)(void *ctx, int evaluation, double cost, double violation, double psi);
+    void *progress_ctx;
+} hes_colloc_options;
+
+/* Defaults: nodes 21, no inputs, no virtual events, no bounds, no path. */
+hes_colloc_options hes_colloc_options_default(void);
+
 hes_status hes_colloc_create(hes_system *sys, int nodes, hes_colloc **out);
+hes_status hes_colloc_create_opts(hes_system *sys, const hes_colloc_options *opts,
+                                  hes_colloc **out);
 /* Adds parameters (e.g. shape parameters) as decision variables within
  * bounds, after the solved ones; call before hes_colloc_guess. */
 hes_status hes_colloc_set_design(hes_colloc *c, int n, const char *const *names,
                                  const double *lo, const double *hi);
 void hes_colloc_destroy(hes_colloc *c);
 int hes_colloc_nvars(const hes_colloc *c);
-int hes_colloc_ncons(const hes_colloc *c);
-/* z from a simulation of one period from the orbit spec's initial guess. */
+int hes_colloc_ncons(const hes_colloc *c);   /* equality constraints */
+int hes_colloc_nineq(const hes_colloc *c);   /* path constraints c(x) >= 0 at nodes */
+/* z from a simulation of one period from the orbit spec's initial guess
+ * (inputs at their current parameter values; virtual events split the
+ * simulated phases into equal times, offsets from the guard there). */
 hes_status hes_colloc_guess(hes_colloc *c, double *z);
 /* The equality constraints (defects, events, resets with periodicity,
  * anchors) and, if jac != NULL, their exact Jacobian (ncons x nvars,
  * column-major). */
 hes_status hes_colloc_constraints(hes_colloc *c, const double *z, double *cv, double *jac);
+/* The path constraints (nineq values, >= 0 when satisfied) and their
+ * Jacobian (nineq x nvars, column-major) if jac != NULL. */
+hes_status hes_colloc_path(hes_colloc *c, const double *z, double *cv, double *jac);
+/* Integral of the squared inputs over the period (exact for the
+ * interpolation used) and its gradient (nvars) if grad != NULL. */
+double hes_colloc_energy(const hes_colloc *c, const double *z, double *grad);
 /* Solves the constraints with NLopt LD_SLSQP to tolerance tol (max norm);
  * the solved parameters end in the system. */
 hes_status hes_colloc_solve(hes_colloc *c, double *z, double tol, double *violation);
@@ -759,12 +829,88 @@ hes_status hes_colloc_solve(hes_colloc *c, double *z, double tol, double *violat
  * is repeated or defective and the gradient came from differences of psi. */
 hes_status hes_colloc_psi(hes_colloc *c, const double *z, double *psi, double *grad,
                           int *fallback);
-/* Minimises psi over z subject to the collocation constraints (paper
- * problem (8)) with NLopt LD_SLSQP from z (a feasible z is a good start). */
+
+typedef enum {
+    HES_COLLOC_FEASIBLE,         /* no cost: a feasible orbit */
+    HES_COLLOC_ENERGY,           /* integral of the squared inputs */
+    HES_COLLOC_STABILITY,        /* psi (paper problem (8)) */
+    HES_COLLOC_WEIGHTED          /* psi + weight * energy */
+} hes_colloc_objective;
+
+typedef struct {
+    double cost, psi, energy, violation;
+    int evaluations;             /* of the cost (with or without gradient) */
+    int fallbacks;               /* psi gradients from differences (repeated multiplier) */
+} hes_colloc_result;
+
+/* Minimises the objective over z subject to the collocation constraints,
+ * the bounds and the path constraints, with NLopt LD_SLSQP from z. */
+hes_status hes_colloc_minimize(hes_colloc *c, double *z, hes_colloc_objective objective,
+                               double weight, double tol, int maxeval, hes_colloc_result *res);
+/* hes_colloc_minimize with HES_COLLOC_STABILITY and 1000 evaluations. */
 hes_status hes_colloc_optimize(hes_colloc *c, double *z, double tol, double *psi,
                                double *violation, int *evaluations);
+
+int hes_colloc_phases(const hes_colloc *c);
 double hes_colloc_duration(const hes_colloc *c, const double *z, int phase);
 const double *hes_colloc_state(const hes_colloc *c, const double *z, int phase, int node);
+
+/* ------------------------------------------------------------------ gaits */
+
+/*
+ * A gait: one period of a periodic orbit given as (sub-)phases with their
+ * durations, states at equally spaced nodes, inputs (parameters of the base
+ * model, linear in the time since the phase start between the nodes, or
+ * constant), and virtual events (lib/gait.c).  Written by `hes trajopt -o`
+ * as JSON and re-analysed and re-simulated through a derived model whose
+ * modes are the phases (hes_gait_model).
+ */
+typedef struct {
+    int mode;                    /* base mode */
+    int transition;              /* base transition whose guard ends the phase */
+    int is_virtual;              /* ends at guard + offset = 0 with an identity reset */
+    double offset;
+    double duration;
+    int nodes;
+    double *x;                   /* nodes x dim of the mode, node after node */
+    int u_rows;                  /* nodes (linear) or 1 (constant) */
+    double *u;                   /* u_rows x n_inputs */
+} hes_gait_phase;
+
+typedef struct {
+    char *problem;
+    double *params;              /* the base model's parameters, n_params of it */
+    int n_params;
+    int n_inputs;
+    int *inputs;                 /* base parameter indices */
+    int n_phases;
+    hes_gait_phase *phases;
+    char *objective;             /* how it was made (informative) */
+    double psi, energy;          /* from the collocation (informative) */
+} hes_gait;
+
+/* The gait z describes (parameters from the system).  Free with hes_gait_free. */
+hes_status hes_colloc_gait(hes_colloc *c, const double *z, hes_gait *g);
+/* z from a gait of the same model (--init FILE): per physical phase, states
+ * and inputs resampled in time; virtual offsets from the guard at the
+ * sub-phase ends.  Parameters of the gait go into the system. */
+hes_status hes_colloc_from_gait(hes_colloc *c, const hes_gait *g, double *z);
+void hes_gait_free(hes_gait *g);
+/* JSON file I/O (format "hes-gait" version 1); on failure msg says why. */
+int hes_gait_write(const hes_gait *g, const hes_model *base, FILE *out);
+int hes_gait_read(const char *path, const hes_model *base, hes_gait *g, char *msg, size_t len);
+/* The problem name a gait file is for (to find its base model). */
+int hes_gait_problem(const char *path, char *name, size_t name_len, char *msg, size_t len);
+/* The derived model of a gait: mode i = phase i of the gait (the base mode
+ * with the inputs set from the gait's schedule at the time since the phase
+ * start), transition i ends phase i (the base guard, plus the offset for a
+ * virtual event; the base reset or the identity), every transition restarts
+ * the clock; its orbit spec starts at the gait's first state and keeps the
+ * base spec's free states, residual and solved parameters.  Parameters are
+ * the base model's.  The gait must outlive the model. */
+hes_status hes_gait_model(const hes_gait *g, const hes_model *base, hes_model **out,
+                          char *msg, size_t len);
+void hes_gait_model_free(hes_model *m);
 
 /* --------------------------------------------------- perturbation trials */
 

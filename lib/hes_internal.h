@@ -109,6 +109,7 @@ hes_status hes__traj_append_phase(hes_traj *traj, int mode, int n, double t0, do
  * P = S Q with Q the product of every factor before the event.  normal (may
  * be NULL) receives the solution of DxR^T normal = Dxg^T, for which
  * normal^T P = 0 (monodromy.c). */
+hes_status hes__saltation_clock(hes_system *sys, int tr, double t, const double *x, double *xi);
 hes_status hes__section_matrix(hes_system *sys, int tr, double tm, const double *x_minus,
                                double *S, double *normal);
 

@@ -142,7 +142,9 @@ hes_status hes_monodromy_compute(hes_system *sys, const hes_traj *traj, int auto
         if (!(f->m = malloc(sizeof(double) * (size_t)f->rows * f->cols)))
             st = hes__fail(sys, HES_ENOMEM, "out of memory");
         else
-            st = hes_saltation(sys, ev->transition, ev->tm, ev->x_minus, f->m);
+            st = autonomous && T->clock_reset && k + 1 < traj->n_events
+                     ? hes__saltation_clock(sys, ev->transition, ev->tm, ev->x_minus, f->m)
+                     : hes_saltation(sys, ev->transition, ev->tm, ev->x_minus, f->m);
     }
     if (st != HES_OK) {
         hes_monodromy_free(mono);

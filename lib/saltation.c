@@ -59,7 +59,29 @@ hes_status hes__event_transversal(hes_system *sys, int tr, double t, const doubl
     return st;
 }
 
+static hes_status saltation(hes_system *sys, int tr, double t, const double *x, double *xi,
+                            int clock_local);
+
 hes_status hes_saltation(hes_system *sys, int tr, double t, const double *x, double *xi)
+{
+    return saltation(sys, tr, t, x, xi, 0);
+}
+
+/* The saltation matrix of a clock-resetting event seen from the next phase's
+ * own clock: the next phase starts at model time 0 whenever the event
+ * happens, so an event-time shift is not a shift along F_J:
+ *   DxR - (DxR F_I + DtR) Dxg / (Dtg + Dxg F_I).
+ * In a monodromy product it differs from hes_saltation only by a term along
+ * F_J, which the rest of the period maps along the flow (and the section
+ * removes) when the later phases are autonomous; when they depend on the
+ * time since the event (inputs on a phase clock) only this one is right. */
+hes_status hes__saltation_clock(hes_system *sys, int tr, double t, const double *x, double *xi)
+{
+    return saltation(sys, tr, t, x, xi, 1);
+}
+
+static hes_status saltation(hes_system *sys, int tr, double t, const double *x, double *xi,
+                            int clock_local)
 {
     if (!sys || tr < 0 || tr >= sys->model->n_transitions || !x || !xi)
         return sys ? hes__fail(sys, HES_EINVAL, "hes_saltation: invalid arguments") : HES_EINVAL;
@@ -80,7 +102,7 @@ hes_status hes_saltation(hes_system *sys, int tr, double t, const double *x, dou
     /* v = F_J - DxR F_I - DtR;  Xi = DxR + v Dxg / den */
     hes__matmul(nj, ni, 1, xi, F_I, v);
     for (int i = 0; i < nj; i++)
-        v[i] = F_J[i] - v[i] - DtR[i];
+        v[i] = (clock_local ? 0.0 : F_J[i]) - v[i] - DtR[i];
     for (int j = 0; j < ni; j++)
         for (int i = 0; i < nj; i++)
             xi[i + (size_t)j * nj] += v[i] * Dxg[j] / den;

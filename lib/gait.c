@@ -1,0 +1,313 @@
+/*
+ * gait.c - a gait (hes_gait: phases with durations, states and inputs at
+ * the nodes, virtual events) as a model of its own, so that the library's
+ * independent shooting analysis, simulation and perturbation trials apply
+ * to it unchanged: mode i of the derived model is phase i of the gait (the
+ * base mode's vector field with the inputs set from the gait's schedule),
+ * transition i ends phase i (the base guard, plus the offset of a virtual
+ * event; the base reset, or the identity for a virtual event).  Every
+ * transition restarts the clock, so the model time seen by the derived
+ * callbacks is the time since the phase started, which is what the inputs
+ * are functions of (linear between the nodes, constant after the last
+ * node).  The base callbacks receive the base model's time: the phase time
+ * plus the nominal durations of the earlier phases since the last physical
+ * clock reset (exact for autonomous base models and on the nominal orbit).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hes.h"
+
+#define GAIT_MAX_PARAMS 256
+
+typedef struct gait_model gait_model;
+
+typedef struct {
+    const gait_model *gm;
+    int i;                       /* phase */
+    double tbase0;               /* base model time at the phase start */
+} gait_phase_data;
+
+struct gait_model {
+    hes_model model;             /* first: hes_gait_model_free casts back */
+    const hes_gait *g;
+    const hes_model *base;
+    hes_mode *modes;
+    hes_transition *transitions;
+    hes_param *params;
+    gait_phase_data *pd;
+    int *sequence;
+    char *names;                 /* storage of mode and transition names */
+};
+
+/* Base parameters with the phase's inputs at time t since its start. */
+static void phase_params(const gait_phase_data *pd, double t, const double *p, double *q)
+{
+    const hes_gait *g = pd->gm->g;
+    const hes_gait_phase *ph = &g->phases[pd->i];
+    memcpy(q, p, sizeof(double) * (size_t)g->n_params);
+    if (g->n_inputs == 0)
+        return;
+    int k = 0;
+    double w = 0;
+    if (ph->u_rows > 1) {
+        double s = ph->duration > 0 ? t / ph->duration * (ph->nodes - 1) : 0;
+        s = s < 0 ? 0 : s > ph->nodes - 1 ? ph->nodes - 1 : s;
+        k = (int)s;
+        if (k > ph->nodes - 2)
+            k = ph->nodes - 2;
+        w = s - k;
+    }
+    for (int r = 0; r < g->n_inputs; r++) {
+        const double *u = ph->u + (size_t)k * g->n_inputs + r;
+        q[g->inputs[r]] = ph->u_rows > 1 ? (1 - w) * u[0] + w * u[g->n_inputs] : u[0];
+    }
+}
+
+static void *base_mode_data(const gait_phase_data *pd)
+{
+    const hes_model *b = pd->gm->base;
+    const hes_mode *m = &b->modes[pd->gm->g->phases[pd->i].mode];
+    return m->data ? m->data : b->data;
+}
+
+static const hes_transition *base_transition(const gait_phase_data *pd)
+{
+    return &pd->gm->base->transitions[pd->gm->g->phases[pd->i].transition];
+}
+
+static void *base_transition_data(const gait_phase_data *pd)
+{
+    const hes_transition *t = base_transition(pd);
+    return t->data ? t->data : pd->gm->base->data;
+}
+
+static int gait_field(double t, const double *x, const double *p, double *out, void *data)
+{
+    const gait_phase_data *pd = data;
+    double q[GAIT_MAX_PARAMS];
+    phase_params(pd, t, p, q);
+    return pd->gm->base->modes[pd->gm->g->phases[pd->i].mode].field(t + pd->tbase0, x, q, out,
+                                                                    base_mode_data(pd));
+}
+
+static int gait_field_dx(double t, const double *x, const double *p, double *out, void *data)
+{
+    const gait_phase_data *pd = data;
+    double q[GAIT_MAX_PARAMS];
+    phase_params(pd, t, p, q);
+    return pd->gm->base->modes[pd->gm->g->phases[pd->i].mode].field_dx(t + pd->tbase0, x, q, out,
+                                                                       base_mode_data(pd));
+}
+
+static int gait_guard(double t, const double *x, const double *p, double *out, void *data)
+{
+    const gait_phase_data *pd = data;
+    double q[GAIT_MAX_PARAMS];
+    phase_params(pd, t, p, q);
+    int rc = base_transition(pd)->guard(t + pd->tbase0, x, q, out, base_transition_data(pd));
+    if (rc == 0 && pd->gm->g->phases[pd->i].is_virtual)
+        out[0] += pd->gm->g->phases[pd->i].offset;
+    return rc;
+}
+
+/* The base transition's optional derivative callbacks, by offset. */
+#define GAIT_DELEGATE(fname, member)                                                   \
+    static int fname(double t, const double *x, const double *p, double *out, void *data) \
+    {                                                                                  \
+        const gait_phase_data *pd = data;                                              \
+        double q[GAIT_MAX_PARAMS];                                                     \
+        phase_params(pd, t, p, q);                                                     \
+        return base_transition(pd)->member(t + pd->tbase0, x, q, out,                 \
+                                           base_transition_data(pd));                 \
+    }
+GAIT_DELEGATE(gait_guard_dx, guard_dx)
+GAIT_DELEGATE(gait_guard_dt, guard_dt)
+GAIT_DELEGATE(gait_reset, reset)
+GAIT_DELEGATE(gait_reset_dx, reset_dx)
+GAIT_DELEGATE(gait_reset_dt, reset_dt)
+
+static int gait_guess(double *p, double *x0, void *data)
+{
+    const gait_model *gm = data;
+    (void)p;
+    const hes_gait_phase *ph = &gm->g->phases[0];
+    memcpy(x0, ph->x, sizeof(double) * (size_t)gm->base->modes[ph->mode].dim);
+    return 0;
+}
+
+static int gait_validate(const double *p, char *msg, size_t len, void *data)
+{
+    const gait_model *gm = data;
+    return gm->base->validate ? gm->base->validate(p, msg, len, gm->base->data) : 0;
+}
+
+static const char *gait_describe_error(int code, void *data)
+{
+    const gait_model *gm = data;
+    return gm->base->describe_error ? gm->base->describe_error(code, gm->base->data) : NULL;
+}
+
+void hes_gait_model_free(hes_model *m)
+{
+    gait_model *gm = (gait_model *)m;
+    if (!gm)
+        return;
+    free(gm->modes);
+    free(gm->transitions);
+    free(gm->params);
+    free(gm->pd);
+    free(gm->sequence);
+    free(gm->names);
+    free(gm);
+}
+
+hes_status hes_gait_model(const hes_gait *g, const hes_model *base, hes_model **out,
+                          char *msg, size_t len)
+{
+    const hes_orbit_spec *o = &base->orbit;
+    int P = g->n_phases, seq = 0;
+    *out = NULL;
+    if (g->n_params != base->n_params || base->n_params > GAIT_MAX_PARAMS) {
+        snprintf(msg, len, "the gait has %d parameters, model '%s' %d (at most %d)",
+                 g->n_params, base->name, base->n_params, GAIT_MAX_PARAMS);
+        return HES_EINVAL;
+    }
+    if (!o->guess || o->period_param || P < 1) {
+        snprintf(msg, len, "gaits need an autonomous orbit spec (model '%s')", base->name);
+        return HES_EINVAL;
+    }
+    for (int i = 0; i < P; i++) {
+        const hes_gait_phase *ph = &g->phases[i];
+        if (ph->transition < 0 || ph->transition >= base->n_transitions ||
+            base->transitions[ph->transition].from != ph->mode) {
+            snprintf(msg, len, "gait phase %d: its end event does not leave its mode", i + 1);
+            return HES_EINVAL;
+        }
+        if (!ph->is_virtual) {
+            if (seq >= o->n_sequence || o->sequence[seq] != ph->transition) {
+                snprintf(msg, len, "gait phase %d ends with '%s', but the orbit's event sequence "
+                         "of model '%s' does not have it there", i + 1,
+                         base->transitions[ph->transition].name, base->name);
+                return HES_EINVAL;
+            }
+            seq++;
+        }
+    }
+    if (seq != o->n_sequence || g->phases[0].mode != o->mode) {
+        snprintf(msg, len, "the gait's phases do not follow the orbit of model '%s' (%d of %d "
+                 "events, first mode %d)", base->name, seq, o->n_sequence, g->phases[0].mode);
+        return HES_EINVAL;
+    }
+    gait_model *gm = calloc(1, sizeof *gm);
+    size_t names_len = 0;
+    for (int i = 0; i < P; i++)
+        names_len += strlen(base->modes[g->phases[i].mode].name) +
+                     strlen(base->transitions[g->phases[i].transition].name) + 48;
+    if (gm) {
+        gm->modes = calloc((size_t)P, sizeof *gm->modes);
+        gm->transitions = calloc((size_t)P, sizeof *gm->transitions);
+        gm->params = malloc(sizeof *gm->params * (size_t)base->n_params);
+        gm->pd = calloc((size_t)P, sizeof *gm->pd);
+        gm->sequence = malloc(sizeof(int) * (size_t)P);
+        gm->names = malloc(names_len);
+    }
+    if (!gm || !gm->modes || !gm->transitions || !gm->params || !gm->pd || !gm->sequence ||
+        !gm->names) {
+        hes_gait_model_free((hes_model *)gm);
+        snprintf(msg, len, "out of memory");
+        return HES_ENOMEM;
+    }
+    gm->g = g;
+    gm->base = base;
+    memcpy(gm->params, base->params, sizeof *gm->params * (size_t)base->n_params);
+    for (int j = 0; j < base->n_params; j++)
+        gm->params[j].value = g->params[j];
+    char *nm = gm->names;
+    double tbase = 0;
+    int n_virtual = 0;
+    for (int i = 0; i < P; i++) {
+        const hes_gait_phase *ph = &g->phases[i];
+        const hes_mode *bm = &base->modes[ph->mode];
+        const hes_transition *bt = &base->transitions[ph->transition];
+        int same = 0, index = 0;
+        for (int k = 0; k < P; k++) {
+            same += g->phases[k].mode == ph->mode;
+            index += k < i && g->phases[k].mode == ph->mode;
+        }
+        gm->pd[i] = (gait_phase_data){ gm, i, tbase };
+        hes_mode *md = &gm->modes[i];
+        *md = *bm;
+        md->name = nm;
+        nm += (same > 1 ? sprintf(nm, "%s.%d", bm->name, index + 1) : sprintf(nm, "%s", bm->name)) + 1;
+        md->field = gait_field;
+        md->field_dx = bm->field_dx ? gait_field_dx : NULL;
+        md->data = &gm->pd[i];
+        hes_transition *tr = &gm->transitions[i];
+        memset(tr, 0, sizeof *tr);
+        tr->name = nm;
+        nm += (ph->is_virtual ? sprintf(nm, "virtual.%d", ++n_virtual) : sprintf(nm, "%s", bt->name)) + 1;
+        tr->from = i;
+        tr->to = (i + 1) % P;
+        tr->direction = bt->direction;
+        tr->guard = gait_guard;
+        tr->guard_dx = bt->guard_dx ? gait_guard_dx : NULL;
+        tr->guard_dt = bt->guard_dt ? gait_guard_dt : NULL;
+        if (!ph->is_virtual) {
+            tr->reset = bt->reset ? gait_reset : NULL;
+            tr->reset_dx = bt->reset_dx ? gait_reset_dx : NULL;
+            tr->reset_dt = bt->reset_dt ? gait_reset_dt : NULL;
+        }
+        tr->clock_reset = 1;
+        tr->data = &gm->pd[i];
+        gm->sequence[i] = i;
+        tbase = !ph->is_virtual && bt->clock_reset ? 0.0 : tbase + ph->duration;
+    }
+    hes_model *m = &gm->model;
+    m->abi = HES_MODEL_ABI;
+    m->name = base->name;
+    m->description = base->description;
+    m->n_modes = P;
+    m->modes = gm->modes;
+    m->n_transitions = P;
+    m->transitions = gm->transitions;
+    m->n_params = base->n_params;
+    m->params = gm->params;
+    m->orbit = *o;
+    m->orbit.mode = 0;
+    m->orbit.section = P - 1;
+    m->orbit.n_sequence = P;
+    m->orbit.sequence = gm->sequence;
+    m->orbit.any_order = NULL;
+    m->orbit.guess = gait_guess;
+    m->integrator = base->integrator;
+    m->max_phase_time = base->max_phase_time;
+    m->validate = gait_validate;
+    m->data = gm;
+    m->describe_error = gait_describe_error;
+    m->trajopt = NULL;
+    if (hes_model_validate(m, msg, len) != HES_OK) {
+        hes_gait_model_free(m);
+        return HES_EINVAL;
+    }
+    *out = m;
+    return HES_OK;
+}
+
+void hes_gait_free(hes_gait *g)
+{
+    if (!g)
+        return;
+    for (int i = 0; g->phases && i < g->n_phases; i++) {
+        free(g->phases[i].x);
+        free(g->phases[i].u);
+    }
+    free(g->phases);
+    free(g->problem);
+    free(g->params);
+    free(g->inputs);
+    free(g->objective);
+    memset(g, 0, sizeof *g);
+}

@@ -250,6 +250,8 @@ hes_status hes_colloc_create_opts(hes_system *sys, const hes_colloc_options *opt
             if (interior_node(c, p, k))
                 ni += path_count(c, c->mode[p]);
     }
+    for (int p = 0; c->spec && p < P; p++)
+        ni += !c->virt[p] && m->transitions[c->tr[p]].direction != HES_ANY;
     c->nc = nc + c->n_anchor;
     c->ni = ni;
     int nm = sys->nmax;
@@ -574,6 +576,72 @@ static hes_status path_eval(hes_colloc *c, int mode, double t, const double *x, 
     return HES_OK;
 }
 
+/* The rate at which the event ending phase i crosses its guard, signed so
+ * that it is positive in the transition's direction, at (x, inputs u). */
+static hes_status crossing_rate(hes_colloc *c, const double *z, int i, const double *x,
+                                double *rate)
+{
+    hes_system *sys = c->sys;
+    int n = c->dim[i], tr = c->tr[i];
+    double te = phase_t0(c, z, i) + z[c->toff[i]], gt, *F = c->work, *gx = F + sys->nmax, d;
+    hes_status st;
+    if ((st = hes__field(sys, c->mode[i], te, x, F)) != HES_OK ||
+        (st = hes__guard_dx(sys, tr, te, x, gx)) != HES_OK ||
+        (st = hes__guard_dt(sys, tr, te, x, &gt)) != HES_OK)
+        return st;
+    d = gt;
+    for (int r = 0; r < n; r++)
+        d += gx[r] * F[r];
+    *rate = sys->model->transitions[tr].direction == HES_DOWN ? -d : d;
+    return HES_OK;
+}
+
+/* Rows of the crossing-rate constraints from `row` on. */
+static hes_status crossing_constraints(hes_colloc *c, const double *z, double *cv, double *jac,
+                                       int row)
+{
+    hes_system *sys = c->sys;
+    int ni = c->ni, nm = sys->nmax;
+    double min_rate = c->spec->min_crossing_rate > 0 ? c->spec->min_crossing_rate : 1e-3;
+    double *x = c->work + 2 * (size_t)nm, *zz = NULL;
+    hes_status st = HES_OK;
+    for (int i = 0; i < c->n_phases && st == HES_OK; i++) {
+        if (c->virt[i] || sys->model->transitions[c->tr[i]].direction == HES_ANY)
+            continue;
+        int n = c->dim[i], N = c->nn[i], ur = c->urows[i] == 1 ? 0 : N - 1;
+        const double *xe = z + c->xoff[i] + (size_t)(N - 1) * n;
+        double rate, rp, rm;
+        set_inputs(c, z, i, N - 1, 0);
+        if ((st = crossing_rate(c, z, i, xe, &rate)) != HES_OK)
+            break;
+        cv[row] = rate - min_rate;
+        for (int r = 0; jac && r < n && st == HES_OK; r++) { /* states of the last node */
+            double h = cbrt(DBL_EPSILON) * fmax(1.0, fabs(xe[r]));
+            memcpy(x, xe, sizeof(double) * (size_t)n);
+            x[r] = xe[r] + h;
+            st = crossing_rate(c, z, i, x, &rp);
+            x[r] = xe[r] - h;
+            if (st == HES_OK)
+                st = crossing_rate(c, z, i, x, &rm);
+            jac[(size_t)row + (size_t)(c->xoff[i] + (N - 1) * n + r) * ni] = (rp - rm) / (2 * h);
+        }
+        for (int q = 0; jac && q < c->n_in && st == HES_OK; q++) { /* inputs there */
+            int col = c->uoff[i] + ur * c->n_in + q, pj = c->in_idx[q];
+            double u = sys->p[pj], h = cbrt(DBL_EPSILON) * fmax(1.0, fabs(u));
+            (void)zz;
+            sys->p[pj] = u + h;
+            st = crossing_rate(c, z, i, xe, &rp);
+            sys->p[pj] = u - h;
+            if (st == HES_OK)
+                st = crossing_rate(c, z, i, xe, &rm);
+            sys->p[pj] = u;
+            jac[(size_t)row + (size_t)col * ni] = (rp - rm) / (2 * h);
+        }
+        row++;
+    }
+    return st;
+}
+
 hes_status hes_colloc_path(hes_colloc *c, const double *z, double *cv, double *jac)
 {
     int ni = c->ni, row = 0, nm = c->sys->nmax;
@@ -611,6 +679,8 @@ hes_status hes_colloc_path(hes_colloc *c, const double *z, double *cv, double *j
             row += np;
         }
     }
+    if (st == HES_OK && c->spec)
+        st = crossing_constraints(c, z, cv, jac, row);
     return st;
 }
 
@@ -885,6 +955,20 @@ hes_status hes_colloc_gait(hes_colloc *c, const double *z, hes_gait *g)
         ph->transition = c->tr[i];
         ph->is_virtual = c->virt[i];
         ph->offset = c->virt[i] ? z[c->voff[i]] : 0.0;
+        ph->direction = m->transitions[c->tr[i]].direction;
+        if (c->virt[i]) { /* the way the virtual guard is crossed on this orbit */
+            double *F = c->work, *gx = F + sys->nmax, te = phase_t0(c, z, i) + z[c->toff[i]], d = 0;
+            const double *xe = z + c->xoff[i] + (size_t)(c->nn[i] - 1) * c->dim[i];
+            set_inputs(c, z, i, c->nn[i] - 1, 0);
+            if (hes__field(sys, c->mode[i], te, xe, F) != HES_OK ||
+                hes__guard_dx(sys, c->tr[i], te, xe, gx) != HES_OK) {
+                hes_gait_free(g);
+                return HES_EMODEL;
+            }
+            for (int r = 0; r < c->dim[i]; r++)
+                d += gx[r] * F[r];
+            ph->direction = d < 0 ? HES_DOWN : HES_UP;
+        }
         ph->duration = z[c->toff[i]];
         ph->nodes = c->nn[i];
         ph->u_rows = c->urows[i];
@@ -895,6 +979,7 @@ hes_status hes_colloc_gait(hes_colloc *c, const double *z, hes_gait *g)
             return hes__fail(sys, HES_ENOMEM, "out of memory");
         }
         memcpy(ph->x, z + c->xoff[i], sizeof(double) * (size_t)(ph->nodes * n));
+        put_params(c, z);
         memcpy(ph->u, z + c->uoff[i], sizeof(double) * (size_t)(ph->u_rows * c->n_in));
     }
     if (c->n_in)
@@ -1275,6 +1360,8 @@ typedef struct {
     int evaluations, fallbacks;
     double last_psi;
     hes_status err;
+    double *last_x;              /* the last iterate (cost with gradient), or NULL */
+    int have_last;
 } cost_ctx;
 
 static double cost_function(unsigned n, const double *x, double *grad, void *data)
@@ -1306,6 +1393,10 @@ static double cost_function(unsigned n, const double *x, double *grad, void *dat
         for (unsigned j = 0; ge && j < n; j++)
             grad[j] += w * ge[j];
         free(ge);
+    }
+    if (grad && p->last_x) {
+        memcpy(p->last_x, x, sizeof(double) * n);
+        p->have_last = 1;
     }
     if (grad && c->progress)
         c->progress(c->progress_ctx, p->evaluations, cost, c->last_violation, psi);
@@ -1394,7 +1485,7 @@ out:
 
 hes_status hes_colloc_solve(hes_colloc *c, double *z, double tol, double *violation)
 {
-    cost_ctx cc = { c, HES_COLLOC_FEASIBLE, 0.0, 0, 0, NAN, HES_OK };
+    cost_ctx cc = { c, HES_COLLOC_FEASIBLE, 0.0, 0, 0, NAN, HES_OK, NULL, 0 };
     return run_nlp(c, z, tol, &cc, 0.0, 500, violation, "collocation");
 }
 
@@ -1404,15 +1495,38 @@ hes_status hes_colloc_minimize(hes_colloc *c, double *z, hes_colloc_objective ob
     static const char *const what[] = { "collocation", "collocation with the energy cost",
                                         "collocation with psi in the cost",
                                         "collocation with psi and energy in the cost" };
-    cost_ctx cc = { c, objective, weight, 0, 0, NAN, HES_OK };
+    cost_ctx cc = { c, objective, weight, 0, 0, NAN, HES_OK, NULL, 0 };
     memset(res, 0, sizeof *res);
     res->psi = res->energy = res->cost = res->violation = NAN;
     if ((int)objective < 0 || objective > HES_COLLOC_WEIGHTED)
         return hes__fail(c->sys, HES_EINVAL, "unknown collocation objective %d", (int)objective);
+    double *zl = malloc(sizeof(double) * 2 * (size_t)c->nv);
+    if (!zl)
+        return hes__fail(c->sys, HES_ENOMEM, "out of memory");
+    cc.last_x = zl;
     hes_status st = run_nlp(c, z, tol, &cc, objective == HES_COLLOC_FEASIBLE ? 0.0 : 1e-10,
                             maxeval, &res->violation, what[objective]);
     res->evaluations = cc.evaluations;
     res->fallbacks = cc.fallbacks;
+    /* NLopt returns the best point that meets the constraint tolerances; when
+     * SLSQP stops (evaluation limit) with its iterates still slightly
+     * infeasible that is an early iterate.  The last iterate, made feasible
+     * by a feasibility solve, is taken when it is better. */
+    if (objective != HES_COLLOC_FEASIBLE && cc.have_last && cc.err == HES_OK) {
+        cost_ctx probe = { c, objective, weight, 0, 0, NAN, HES_OK, NULL, 0 };
+        double f_best = st == HES_OK ? cost_function((unsigned)c->nv, z, NULL, &probe) : HUGE_VAL,
+               viol = NAN, *zp = zl + c->nv;
+        memcpy(zp, zl, sizeof(double) * (size_t)c->nv);
+        hes_status ps = hes_colloc_solve(c, zp, tol, &viol);
+        double f_last = ps == HES_OK ? cost_function((unsigned)c->nv, zp, NULL, &probe) : HUGE_VAL;
+        if (ps == HES_OK && probe.err == HES_OK && f_last < f_best) {
+            memcpy(z, zp, sizeof(double) * (size_t)c->nv);
+            res->violation = viol;
+            st = HES_OK;
+        }
+        put_params(c, z);
+    }
+    free(zl);
     if (st == HES_OK || st == HES_ENOORBIT) {
         res->energy = hes_colloc_energy(c, z, NULL);
         hes_status ps = hes_colloc_psi(c, z, &res->psi, NULL, NULL);

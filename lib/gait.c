@@ -251,7 +251,7 @@ hes_status hes_gait_model(const hes_gait *g, const hes_model *base, hes_model **
         nm += (ph->is_virtual ? sprintf(nm, "virtual.%d", ++n_virtual) : sprintf(nm, "%s", bt->name)) + 1;
         tr->from = i;
         tr->to = (i + 1) % P;
-        tr->direction = bt->direction;
+        tr->direction = ph->is_virtual ? ph->direction : bt->direction;
         tr->guard = gait_guard;
         tr->guard_dx = bt->guard_dx ? gait_guard_dx : NULL;
         tr->guard_dt = bt->guard_dt ? gait_guard_dt : NULL;

@@ -50,6 +50,8 @@ int hes_gait_write(const hes_gait *g, const hes_model *base, FILE *out)
         json_object_set_new(o, "ends_with", json_string(base->transitions[ph->transition].name));
         json_object_set_new(o, "virtual", json_boolean(ph->is_virtual));
         json_object_set_new(o, "offset", json_real(ph->offset));
+        json_object_set_new(o, "direction", json_string(ph->direction == HES_UP ? "up"
+                                                        : ph->direction == HES_DOWN ? "down" : "any"));
         json_object_set_new(o, "duration", json_real(ph->duration));
         json_object_set_new(o, "nodes", json_integer(ph->nodes));
         json_object_set_new(o, "states", rows_json(ph->x, ph->nodes, base->modes[ph->mode].dim));
@@ -169,6 +171,9 @@ static int parse(json_t *doc, const hes_model *base, hes_gait *g, char *msg, siz
         ph->is_virtual = json_is_true(json_object_get(o, "virtual"));
         v = json_object_get(o, "offset");
         ph->offset = json_is_number(v) ? json_number_value(v) : 0.0;
+        const char *dir = json_string_value(json_object_get(o, "direction"));
+        ph->direction = !dir ? base->transitions[ph->transition].direction
+                      : strcmp(dir, "up") == 0 ? HES_UP : strcmp(dir, "down") == 0 ? HES_DOWN : HES_ANY;
         v = json_object_get(o, "duration");
         ph->duration = json_is_number(v) ? json_number_value(v) : -1;
         if (!(ph->duration > 0) || !isfinite(ph->duration) || !isfinite(ph->offset))

@@ -174,6 +174,9 @@ typedef struct {
     int n_path;
     const hes_path_constraint *path;
     const int *virtual_events;     /* default counts per sequence event (--virtual-events default) */
+    /* Every physical event must be crossed in its direction at a guard rate
+     * |Dtg + Dxg F| of at least this (> 0; 0: 1e-3): no grazing impacts. */
+    double min_crossing_rate;
 } hes_trajopt_spec;
 
 typedef struct {
@@ -802,7 +805,10 @@ hes_status hes_colloc_set_design(hes_colloc *c, int n, const char *const *names,
 void hes_colloc_destroy(hes_colloc *c);
 int hes_colloc_nvars(const hes_colloc *c);
 int hes_colloc_ncons(const hes_colloc *c);   /* equality constraints */
-int hes_colloc_nineq(const hes_colloc *c);   /* path constraints c(x) >= 0 at nodes */
+/* Inequalities: path constraints c(x) >= 0 at nodes, then (with the
+ * model's hes_trajopt_spec) the crossing rate of every physical event in
+ * its direction, minus min_crossing_rate. */
+int hes_colloc_nineq(const hes_colloc *c);
 /* z from a simulation of one period from the orbit spec's initial guess
  * (inputs at their current parameter values; virtual events split the
  * simulated phases into equal times, offsets from the guard there). */
@@ -869,6 +875,7 @@ typedef struct {
     int mode;                    /* base mode */
     int transition;              /* base transition whose guard ends the phase */
     int is_virtual;              /* ends at guard + offset = 0 with an identity reset */
+    int direction;               /* crossing direction of the end event (HES_DOWN, ...) */
     double offset;
     double duration;
     int nodes;
@@ -928,6 +935,7 @@ typedef struct {
     int converged;           /* trials completing all steps with final error < tol */
     double tol;
     double radius;           /* of the ball the initial states were drawn from */
+    int box;                 /* 1: from the box |dx_i| < radius instead (hes_trials_run_box) */
     unsigned long seed;
 } hes_trials;
 
@@ -938,6 +946,11 @@ typedef struct {
 hes_status hes_trials_run(hes_system *sys, const hes_orbit *orbit, int n_trials,
                           double radius, int steps, unsigned long seed,
                           double tol, hes_trials *out);
+/* The same with every state component perturbed independently, uniformly in
+ * (-half_width, half_width) (the paper's Fig. 5 experiment). */
+hes_status hes_trials_run_box(hes_system *sys, const hes_orbit *orbit, int n_trials,
+                              double half_width, int steps, unsigned long seed,
+                              double tol, hes_trials *out);
 void hes_trials_free(hes_trials *t);
 
 /* -------------------------------------------------------------------- JSON */
@@ -952,7 +965,7 @@ void hes_trials_free(hes_trials *t);
  * "differentiable", "psi_taken", "psi_other"}]. */
 char *hes_analysis_json(const hes_system *sys, const hes_analysis *res);
 /* "problem", "params", "orbit" (section state), "trials", "converged", "tol",
- * "radius", "seed". */
+ * "radius", "region" ("ball" or "box"), "seed". */
 char *hes_trials_json(const hes_system *sys, const hes_orbit *orbit,
                       const hes_trials *trials);
 /* hes_analysis_json plus "psi_gradient": {NAME: dpsi/dNAME} for every shape

@@ -377,6 +377,7 @@ char *hes_trials_json(const hes_system *sys, const hes_orbit *orbit,
     err |= put(doc, "converged", json_integer(trials->converged));
     err |= put(doc, "tol", number_json(trials->tol));
     err |= put(doc, "radius", number_json(trials->radius));
+    err |= put(doc, "region", json_string(trials->box ? "box" : "ball"));
     err |= put(doc, "seed", json_integer((json_int_t)trials->seed));
     if (err) {
         json_decref(doc);

@@ -84,12 +84,17 @@ hes_status hes_model_validate(const hes_model *m, char *msg, size_t len)
             if (m->transitions[o->sequence[k]].clock_reset)
                 BAD("orbit spec of '%s': a non-autonomous orbit cannot reset the clock", m->name);
     } else {
-        /* The model clock is part of the state of a period; only the event
-         * that starts a period may reset it (see orbit.c). */
+        /* The model clock is part of the state of a period: shooting starts
+         * every period at model time 0, so when an event within the period
+         * resets the clock the section event must reset it too (the
+         * monodromy then uses the clock-local saltation matrix at the
+         * intermediate resets, monodromy.c). */
         for (int k = 0; k + 1 < o->n_sequence; k++)
-            if (m->transitions[o->sequence[k]].clock_reset)
-                BAD("orbit spec of '%s': only the section event may reset the clock (transition '%s')",
-                    m->name, m->transitions[o->sequence[k]].name);
+            if (m->transitions[o->sequence[k]].clock_reset &&
+                !m->transitions[o->section].clock_reset)
+                BAD("orbit spec of '%s': transition '%s' resets the clock within the period, "
+                    "so the section event '%s' must reset it too", m->name,
+                    m->transitions[o->sequence[k]].name, m->transitions[o->section].name);
     }
     int n0 = m->modes[o->mode].dim;
     int nu = o->n_free_states + o->n_free_params;

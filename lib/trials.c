@@ -128,9 +128,27 @@ static void run_trial(hes_system *sys, const hes_orbit *orbit, int steps, hes_tr
     free(x);
 }
 
+static hes_status trials_run(hes_system *sys, const hes_orbit *orbit, int n_trials,
+                             double radius, int steps, unsigned long seed, double tol,
+                             int box, hes_trials *out);
+
 hes_status hes_trials_run(hes_system *sys, const hes_orbit *orbit, int n_trials,
                           double radius, int steps, unsigned long seed, double tol,
                           hes_trials *out)
+{
+    return trials_run(sys, orbit, n_trials, radius, steps, seed, tol, 0, out);
+}
+
+hes_status hes_trials_run_box(hes_system *sys, const hes_orbit *orbit, int n_trials,
+                              double half_width, int steps, unsigned long seed, double tol,
+                              hes_trials *out)
+{
+    return trials_run(sys, orbit, n_trials, half_width, steps, seed, tol, 1, out);
+}
+
+static hes_status trials_run(hes_system *sys, const hes_orbit *orbit, int n_trials,
+                             double radius, int steps, unsigned long seed, double tol,
+                             int box, hes_trials *out)
 {
     memset(out, 0, sizeof *out);
     if (!sys || !orbit || !orbit->x0 || n_trials < 1 || steps < 1 || !(radius >= 0) ||
@@ -144,6 +162,7 @@ hes_status hes_trials_run(hes_system *sys, const hes_orbit *orbit, int n_trials,
     out->n = n;
     out->tol = tol;
     out->radius = radius;
+    out->box = box;
     out->seed = seed;
     out->trials = calloc((size_t)n_trials, sizeof *out->trials);
     if (!out->trials)
@@ -156,7 +175,11 @@ hes_status hes_trials_run(hes_system *sys, const hes_orbit *orbit, int n_trials,
             hes_trials_free(out);
             return hes__fail(sys, HES_ENOMEM, "out of memory");
         }
-        ball_point(&s, n, radius, tr->x0);
+        if (box)
+            for (int j = 0; j < n; j++)
+                tr->x0[j] = radius * (2.0 * hes__rng_uniform(&s) - 1.0);
+        else
+            ball_point(&s, n, radius, tr->x0);
         for (int j = 0; j < n; j++)
             tr->x0[j] += orbit->x0[j];
         run_trial(sys, orbit, steps, tr);

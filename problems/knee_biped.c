@@ -619,6 +619,63 @@ static int validate(const double *p, char *msg, size_t len, void *d)
     return 0;
 }
 
+/* ------------------------------------------ trajectory optimisation */
+
+/* Path constraints (>= 0): the swing foot's height above the ground line,
+ * n.r with n.e(th) = cos(th + slope), and in the unlocked phase the knee
+ * angle th2 - th3 (no hyperextension). */
+static int path_unlocked(double t, const double *x, const double *p, double *out, void *d)
+{
+    geometry G = geom(p);
+    double s = p[P_SLOPE];
+    (void)t; (void)d;
+    out[0] = G.L * cos(x[0] + s) - G.lt * cos(x[1] + s) - G.ls * cos(x[2] + s);
+    out[1] = x[1] - x[2];
+    return 0;
+}
+
+static int path_locked(double t, const double *x, const double *p, double *out, void *d)
+{
+    geometry G = geom(p);
+    double s = p[P_SLOPE];
+    (void)t; (void)d;
+    out[0] = G.L * (cos(x[0] + s) - cos(x[1] + s));
+    return 0;
+}
+
+static const char *const path_unlocked_names[] = { "swing_foot_height", "knee_angle" };
+static const char *const path_locked_names[] = { "swing_foot_height" };
+static const hes_path_constraint paths[] = {
+    { M_UNLOCKED, 2, path_unlocked_names, path_unlocked },
+    { M_LOCKED, 1, path_locked_names, path_locked },
+};
+static const char *const inputs[] = { "hip_torque", "knee_torque", "ankle_torque" };
+static const double input_lo[] = { -10, -10, -10 }, input_hi[] = { 10, 10, 10 };
+/* The state just after heelstrike: the stance leg 0.2 rad ahead of the
+ * vertical (a step of 2 L sin 0.2 = 0.397 m) turning at -1.1 rad/s, so
+ * that gaits made with different costs walk the same step at the same
+ * speed and their energies compare; the other states bounded loosely.
+ * (Left free, the minimum-energy gait takes the shortest, slowest step
+ * the bounds allow.) */
+static const double x0_lo[] = { 0.2, -0.6, -0.6, -1.1, -3.0, -3.0 };
+static const double x0_hi[] = { 0.2, 0.0, 0.0, -1.1, 3.0, 3.0 };
+static const int virtual_default[] = { 5, 2 };   /* unlocked (before kneestrike), locked */
+
+static const hes_trajopt_spec trajopt = {
+    .n_inputs = 3,
+    .inputs = inputs,
+    .input_lo = input_lo,
+    .input_hi = input_hi,
+    .x0_lo = x0_lo,
+    .x0_hi = x0_hi,
+    .min_duration = 0.005,
+    .max_duration = 2.0,
+    .n_path = 2,
+    .path = paths,
+    .virtual_events = virtual_default,
+    .min_crossing_rate = 0.05,     /* rad/s at kneestrike, m/s at heelstrike */
+};
+
 static const int sequence[] = { T_KNEESTRIKE, T_HEELSTRIKE };
 static const int all_states[] = { 0, 1, 2, 3, 4, 5 };
 
@@ -651,4 +708,5 @@ const hes_model hes_problem_knee_biped = {
     .validate = validate,
     .data = NULL,
     .describe_error = describe_error,
+    .trajopt = &trajopt,
 };

@@ -43,6 +43,20 @@ void cmd_trajopt_usage(FILE *out);
  * 'hes list')" to stderr and returns NULL when there is none. */
 const hes_model *cli_find_problem(const char *name);
 
+/* A gait file given with --orbit FILE (hes_gait_read) and its derived
+ * model (hes_gait_model). */
+typedef struct {
+    hes_gait gait;
+    hes_model *model;
+} cli_orbit;
+
+/* The model a command works on: the built-in `problem`, or with orbit_file
+ * the derived model of that gait file (problem may then be NULL; if given it
+ * must be the gait's).  Returns NULL with *exit_code set after printing why. */
+const hes_model *cli_model_for(const char *problem, const char *orbit_file, cli_orbit *o,
+                               int *exit_code);
+void cli_orbit_free(cli_orbit *o);
+
 /* Strict number parsing: the whole of `text` must be a number (no empty
  * string, no surrounding blanks or trailing characters).  Return 0 on
  * success, -1 when `text` is not a number (or out of range for an integer),

@@ -253,3 +253,43 @@ const char *cli_state_name(const hes_model *model, int mode, int i)
         return NULL;
     return m->state_names[i];
 }
+
+const hes_model *cli_model_for(const char *problem, const char *orbit_file, cli_orbit *o,
+                               int *exit_code)
+{
+    char name[128], msg[512];
+    memset(o, 0, sizeof *o);
+    *exit_code = CLI_EXIT_USAGE;
+    if (!orbit_file)
+        return cli_find_problem(problem);
+    if (hes_gait_problem(orbit_file, name, sizeof name, msg, sizeof msg) != 0) {
+        fprintf(stderr, "hes: --orbit %s: %s\n", orbit_file, msg);
+        return NULL;
+    }
+    if (problem && strcmp(problem, name) != 0) {
+        fprintf(stderr, "hes: --orbit %s is a gait of '%s', not of '%s'\n", orbit_file, name,
+                problem);
+        return NULL;
+    }
+    const hes_model *base = cli_find_problem(name);
+    if (!base)
+        return NULL;
+    if (hes_gait_read(orbit_file, base, &o->gait, msg, sizeof msg) != 0) {
+        fprintf(stderr, "hes: --orbit %s: %s\n", orbit_file, msg);
+        return NULL;
+    }
+    if (hes_gait_model(&o->gait, base, &o->model, msg, sizeof msg) != HES_OK) {
+        fprintf(stderr, "hes: --orbit %s: %s\n", orbit_file, msg);
+        hes_gait_free(&o->gait);
+        return NULL;
+    }
+    *exit_code = CLI_EXIT_OK;
+    return o->model;
+}
+
+void cli_orbit_free(cli_orbit *o)
+{
+    hes_gait_model_free(o->model);
+    hes_gait_free(&o->gait);
+    memset(o, 0, sizeof *o);
+}

@@ -21,6 +21,7 @@
 void cmd_analyze_usage(FILE *out)
 {
     fputs("Usage: hes analyze PROBLEM [-p NAME=VALUE]... [--gradient] [--check] [--json]\n"
+          "       hes analyze --orbit FILE [-p NAME=VALUE]... [--check] [--json]\n"
           "Find the periodic orbit of PROBLEM and its stability: the monodromy\n"
           "matrix (saltation matrices across the events), its nontrivial\n"
           "multipliers and psi, the largest of their moduli (stable if psi < 1).\n"
@@ -31,6 +32,9 @@ void cmd_analyze_usage(FILE *out)
           "                          (eigenvalue perturbation; one-sided differences of\n"
           "                          psi where the maximising multiplier is repeated\n"
           "                          or defective)\n"
+          "      --orbit FILE        analyse the gait in FILE (written by 'hes trajopt -o'):\n"
+          "                          its phases as modes, its inputs as functions of the\n"
+          "                          time since each phase started, found again by shooting\n"
           "      --check             also differentiate the full nonlinear return map\n"
           "                          by finite differences and print the discrepancy\n"
           "      --json              print one JSON object instead of text\n"
@@ -257,12 +261,13 @@ static int print_json(const hes_system *sys, const hes_analysis *res,
 
 int cmd_analyze(int argc, char **argv)
 {
-    enum { OPT_JSON = 256, OPT_CHECK, OPT_GRADIENT };
+    enum { OPT_JSON = 256, OPT_CHECK, OPT_GRADIENT, OPT_ORBIT };
     static const struct option longopts[] = {
         {"param", required_argument, NULL, 'p'},
         {"json", no_argument, NULL, OPT_JSON},
         {"check", no_argument, NULL, OPT_CHECK},
         {"gradient", no_argument, NULL, OPT_GRADIENT},
+        {"orbit", required_argument, NULL, OPT_ORBIT},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}
     };
@@ -274,6 +279,8 @@ int cmd_analyze(int argc, char **argv)
     hes_shape_eval_result ev;
     hes_status st;
     int c, json = 0, check = 0, gradient = 0, rc;
+    const char *orbit_file = NULL;
+    cli_orbit orbit;
 
     cli_assignments_init(&params);
     optind = 1;
@@ -294,6 +301,9 @@ int cmd_analyze(int argc, char **argv)
         case OPT_GRADIENT:
             gradient = 1;
             break;
+        case OPT_ORBIT:
+            orbit_file = optarg;
+            break;
         case 'h':
             cli_assignments_free(&params);
             cmd_analyze_usage(stdout);
@@ -304,13 +314,13 @@ int cmd_analyze(int argc, char **argv)
             return CLI_EXIT_USAGE;
         }
     }
-    if (argc - optind != 1) {
-        fprintf(stderr, "hes analyze: expected exactly one PROBLEM\n");
+    if (argc - optind != 1 && !(orbit_file && argc == optind)) {
+        fprintf(stderr, "hes analyze: expected exactly one PROBLEM (or --orbit FILE)\n");
         cli_assignments_free(&params);
         cmd_analyze_usage(stderr);
         return CLI_EXIT_USAGE;
     }
-    model = cli_find_problem(argv[optind]);
+    model = cli_model_for(optind < argc ? argv[optind] : NULL, orbit_file, &orbit, &rc);
     if (!model) {
         cli_assignments_free(&params);
         return CLI_EXIT_USAGE;
@@ -322,13 +332,16 @@ int cmd_analyze(int argc, char **argv)
     }
     sys = cli_system_setup(model, &params, &rc);
     cli_assignments_free(&params);
-    if (!sys)
+    if (!sys) {
+        cli_orbit_free(&orbit);
         return rc;
+    }
 
     st = hes_analyze(sys, check, &res);
     if (st != HES_OK) {
         rc = cli_report_status(st, sys);
         hes_system_destroy(sys);
+        cli_orbit_free(&orbit);
         return rc;
     }
     if (gradient) {
@@ -341,6 +354,7 @@ int cmd_analyze(int argc, char **argv)
             hes_shape_destroy(sh);
             hes_analysis_free(&res);
             hes_system_destroy(sys);
+            cli_orbit_free(&orbit);
             return rc;
         }
     }
@@ -355,5 +369,6 @@ int cmd_analyze(int argc, char **argv)
     hes_shape_destroy(sh);
     hes_analysis_free(&res);
     hes_system_destroy(sys);
+    cli_orbit_free(&orbit);
     return rc;
 }

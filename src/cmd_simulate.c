@@ -49,6 +49,7 @@ typedef struct {
     unsigned long seed;
     double tol;
     output_kind output;
+    int box;                 /* --box: per-component uniform perturbation */
 } simulate_opts;
 
 /* --sweep NAME=LO:HI:N with its --x0, --mode and --time. */
@@ -69,6 +70,7 @@ void cmd_simulate_usage(FILE *out)
     fprintf(out,
             "Usage: hes simulate PROBLEM [-p NAME=VALUE]... [--perturb R] [--trials N]\n"
             "                    [--steps S] [--seed N] [--tol E] [--json|--csv]\n"
+            "       hes simulate --orbit FILE [-p NAME=VALUE]... [trial options]\n"
             "       hes simulate PROBLEM [-p NAME=VALUE]... --sweep NAME=LO:HI:N\n"
             "                    --x0 V1,V2,... [--mode MODE] --time T [--json|--csv]\n"
             "Find the periodic orbit of PROBLEM, start N trials uniformly in the ball of\n"
@@ -80,6 +82,8 @@ void cmd_simulate_usage(FILE *out)
             "\n"
             "  -p, --param NAME=VALUE  set a parameter (repeatable; see 'hes info PROBLEM')\n"
             "      --perturb R         radius of the perturbation ball, R >= 0 (%g)\n"
+            "      --box H             perturb every state component uniformly in (-H, H)\n"
+            "                          instead (the paper's Fig. 5 protocol)\n"
             "      --trials N          number of trials, N >= 1 (%d)\n"
             "      --steps S           periods per trial, S >= 1 (%d)\n"
             "      --seed N            seed of the random starts (%lu)\n"
@@ -103,7 +107,7 @@ static int bad_value(const char *option, const char *text, const char *expected)
     return CLI_EXIT_USAGE;
 }
 
-enum { OPT_PERTURB = 256, OPT_TRIALS, OPT_STEPS, OPT_SEED, OPT_TOL, OPT_JSON, OPT_CSV,
+enum { OPT_BOX = 200, OPT_PERTURB = 256, OPT_TRIALS, OPT_STEPS, OPT_SEED, OPT_TOL, OPT_JSON, OPT_CSV, OPT_ORBIT,
        OPT_SWEEP, OPT_X0, OPT_MODE, OPT_TIME };
 
 /* Parses the value of one numeric option into opts; 0 or CLI_EXIT_USAGE. */
@@ -172,9 +176,10 @@ static void print_text(const hes_system *sys, const hes_orbit *orbit,
     printf("orbit: period %.12g, section state ", orbit->period);
     cli_print_vector(stdout, orbit->x0, orbit->n, "%.10g");
     printf(" in mode %s\n", m->modes[orbit->mode].name);
-    printf("trials: %d starts uniform in the ball of radius %g around the section "
+    printf("trials: %d starts uniform in the %s %g around the section "
            "state, %d periods each, seed %lu\n\n",
-           t->n_trials, opts->perturb, t->steps, opts->seed);
+           t->n_trials, opts->box ? "box, every component within +-" : "ball of radius",
+           opts->perturb, t->steps, opts->seed);
 
     printf("  %5s  %6s  %12s  %s\n", "trial", "steps", "final error", "failure");
     for (k = 0; k < t->n_trials; k++) {
@@ -207,7 +212,8 @@ static void print_text(const hes_system *sys, const hes_orbit *orbit,
     }
     if (t->converged == t->n_trials)
         printf("verdict: every perturbed start returned to the orbit; "
-               "it attracts the ball of radius %g\n", opts->perturb);
+               "it attracts the %s %g\n", opts->box ? "box of half-width" : "ball of radius",
+               opts->perturb);
     else if (failed == 0 && shrinking == t->n_trials - t->converged)
         printf("verdict: every perturbed start is returning to the orbit, but %d have not yet "
                "reached the tolerance in %d periods (try more --steps)\n", shrinking, t->steps);
@@ -266,8 +272,9 @@ static int run(hes_system *sys, const simulate_opts *opts)
     snprintf(what, sizeof what, "running %d trials of %d periods ...",
              opts->trials, opts->steps);
     progress(tty, what);
-    st = hes_trials_run(sys, &orbit, opts->trials, opts->perturb, opts->steps,
-                        opts->seed, opts->tol, &trials);
+    st = (opts->box ? hes_trials_run_box : hes_trials_run)(sys, &orbit, opts->trials,
+                                                           opts->perturb, opts->steps,
+                                                           opts->seed, opts->tol, &trials);
     progress_done(tty);
     if (st != HES_OK) {
         rc = cli_report_status(st, sys);
@@ -732,6 +739,7 @@ int cmd_simulate(int argc, char **argv)
     static const struct option longopts[] = {
         {"param", required_argument, NULL, 'p'},
         {"perturb", required_argument, NULL, OPT_PERTURB},
+        {"box", required_argument, NULL, OPT_BOX},
         {"trials", required_argument, NULL, OPT_TRIALS},
         {"steps", required_argument, NULL, OPT_STEPS},
         {"seed", required_argument, NULL, OPT_SEED},
@@ -742,16 +750,18 @@ int cmd_simulate(int argc, char **argv)
         {"time", required_argument, NULL, OPT_TIME},
         {"json", no_argument, NULL, OPT_JSON},
         {"csv", no_argument, NULL, OPT_CSV},
+        {"orbit", required_argument, NULL, OPT_ORBIT},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}
     };
     simulate_opts opts = {DEFAULT_PERTURB, DEFAULT_TRIALS, DEFAULT_STEPS,
-                          DEFAULT_SEED, DEFAULT_TOL, OUT_TEXT};
+                          DEFAULT_SEED, DEFAULT_TOL, OUT_TEXT, 0};
     sweep_opts sweep;
     cli_assignments params;
     const hes_model *model;
     hes_system *sys;
-    const char *trial_option = NULL, *sweep_option = NULL;
+    const char *trial_option = NULL, *sweep_option = NULL, *orbit_file = NULL;
+    cli_orbit orbit;
     int c, rc = CLI_EXIT_OK, json = 0, csv = 0;
 
     memset(&sweep, 0, sizeof sweep);
@@ -763,6 +773,11 @@ int cmd_simulate(int argc, char **argv)
         case 'p':
             if (cli_assignments_add(&params, optarg) != 0)
                 rc = CLI_EXIT_FAILURE;
+            break;
+        case OPT_BOX:
+            opts.box = 1;
+            trial_option = "--box";
+            rc = parse_option_value(OPT_PERTURB, optarg, &opts);
             break;
         case OPT_PERTURB:
         case OPT_TRIALS:
@@ -795,6 +810,9 @@ int cmd_simulate(int argc, char **argv)
         case OPT_CSV:
             csv = 1;
             break;
+        case OPT_ORBIT:
+            orbit_file = optarg;
+            break;
         case 'h':
             cli_assignments_free(&params);
             free(sweep.x0);
@@ -824,8 +842,8 @@ int cmd_simulate(int argc, char **argv)
                 "time --time\n");
         rc = CLI_EXIT_USAGE;
     }
-    if (rc == CLI_EXIT_OK && argc - optind != 1) {
-        fprintf(stderr, "hes simulate: expected exactly one PROBLEM\n");
+    if (rc == CLI_EXIT_OK && argc - optind != 1 && !(orbit_file && argc == optind)) {
+        fprintf(stderr, "hes simulate: expected exactly one PROBLEM (or --orbit FILE)\n");
         cmd_simulate_usage(stderr);
         rc = CLI_EXIT_USAGE;
     }
@@ -836,7 +854,7 @@ int cmd_simulate(int argc, char **argv)
     }
     opts.output = json ? OUT_JSON : csv ? OUT_CSV : OUT_TEXT;
 
-    model = cli_find_problem(argv[optind]);
+    model = cli_model_for(optind < argc ? argv[optind] : NULL, orbit_file, &orbit, &rc);
     if (!model) {
         cli_assignments_free(&params);
         free(sweep.x0);
@@ -847,6 +865,7 @@ int cmd_simulate(int argc, char **argv)
     if (sys)
         rc = sweep.spec ? run_sweep(sys, &sweep, opts.output) : run(sys, &opts);
     hes_system_destroy(sys);
+    cli_orbit_free(&orbit);
     free(sweep.x0);
     return rc;
 }

@@ -1,14 +1,10 @@
 /*
  * cmd_trajopt.c - `hes trajopt`: the orbit itself as the unknown of a
- * multi-phase direct collocation (lib/collocation.c), with psi in the cost
- * (core paper problem (8)) over design parameters, or only the feasible orbit.
- *
- *   hes trajopt PROBLEM [-p NAME=VALUE]... [--objective stability|feasible]
- *               [--design NAME=LO:HI]... [--nodes N] [--json]
- *
- * This version handles autonomous orbits without inputs (the SLIP hopper);
- * inputs at the nodes, virtual events and the biped gaits come next.  The
- * result is re-analysed by shooting (hes_analyze) and both psi are printed.
+ * multi-phase direct collocation (lib/collocation.c) with the model's inputs
+ * at the nodes, virtual events, and psi and/or the input energy in the cost
+ * (core paper problem (8)); the gait is written as a gait file (-o) and
+ * re-analysed independently by shooting through its derived model
+ * (lib/gait.c), and both psi are printed.
  */
 #include <getopt.h>
 #include <jansson.h>
@@ -20,21 +16,41 @@
 
 #include "cli.h"
 
-enum { OPT_OBJECTIVE = 256, OPT_DESIGN, OPT_NODES, OPT_JSON };
+enum { OPT_OBJECTIVE = 256, OPT_DESIGN, OPT_NODES, OPT_JSON, OPT_WEIGHT, OPT_VIRTUAL,
+       OPT_INIT, OPT_INPUTS, OPT_MAXEVAL, OPT_QUIET, OPT_BOUND };
 
 void cmd_trajopt_usage(FILE *out)
 {
-    fputs("Usage: hes trajopt PROBLEM [-p NAME=VALUE]... [--objective stability|feasible]\n"
-          "                   [--design NAME=LO:HI]... [--nodes N] [--json]\n"
-          "Collocate the periodic orbit of PROBLEM (Hermite-Simpson over its event\n"
-          "sequence, free phase durations) and minimise psi of the collocated orbit over\n"
-          "the design parameters, then re-analyse the result by shooting.\n\n"
+    fputs("Usage: hes trajopt PROBLEM [-p NAME=VALUE]... [--objective OBJ] [--weight W]\n"
+          "                   [--virtual-events SPEC] [--inputs linear|constant]\n"
+          "                   [--design NAME=LO:HI]... [--nodes N] [--init FILE|default]\n"
+          "                   [--maxeval N] [--quiet] [--json] [-o FILE]\n"
+          "Collocate a periodic orbit of PROBLEM (Hermite-Simpson over its event sequence,\n"
+          "free phase durations, the model's inputs at the nodes, optional virtual events)\n"
+          "minimising the objective, then re-analyse the gait by shooting.\n\n"
           "  -p, --param NAME=VALUE  set a parameter (repeatable)\n"
-          "      --objective OBJ     stability (default: minimise psi) or feasible\n"
+          "      --objective OBJ     stability: psi (default); energy: integral of the\n"
+          "                          squared inputs; weighted: psi + W * energy;\n"
+          "                          feasible: no cost\n"
+          "      --weight W          the energy weight of 'weighted', W >= 0 (0.01)\n"
+          "      --virtual-events SPEC  virtual events per phase of the sequence: 'none'\n"
+          "                          (default), 'default' (the model's), or counts 'A,B,..'\n"
+          "      --inputs KIND       linear (default): per node, linear in between;\n"
+          "                          constant: one value per (sub-)phase\n"
+          "      --bound STATE=LO:HI bounds on a component of the first state (just after\n"
+          "                          the section event; repeatable; replaces the model's)\n"
           "      --design NAME=LO:HI a parameter to optimise within bounds (repeatable;\n"
-          "                          default: every shape parameter, its search bounds)\n"
-          "      --nodes N           nodes per phase, N >= 3 (21)\n"
+          "                          default without inputs: every shape parameter, its\n"
+          "                          search bounds)\n"
+          "      --nodes N           nodes per phase, N >= 3 (21); virtual sub-phases\n"
+          "                          share them\n"
+          "      --init FILE|default start from a gait file (resampled) or from a\n"
+          "                          simulation of the model's orbit guess (default)\n"
+          "      --maxeval N         evaluations of the cost, N >= 1 (1000)\n"
+          "      --quiet             no progress lines on stderr\n"
           "      --json              print one JSON object instead of text\n"
+          "  -o, --output FILE       write the gait (JSON) for 'hes analyze --orbit FILE'\n"
+          "                          and 'hes simulate --orbit FILE'\n"
           "  -h, --help              show this help\n", out);
 }
 
@@ -69,8 +85,8 @@ static int parse_design(const char *text, designs *d)
     lo[colon - eq - 1] = '\0';
     strcpy(hi, colon + 1);
     if (cli_parse_double(lo, &d->lo[d->n]) || cli_parse_double(hi, &d->hi[d->n]) ||
-        !(d->lo[d->n] < d->hi[d->n])) {
-        fprintf(stderr, "hes trajopt: --design %s: bounds must be numbers with LO < HI\n", text);
+        !(d->lo[d->n] <= d->hi[d->n])) {
+        fprintf(stderr, "hes trajopt: --design %s: bounds must be numbers with LO <= HI\n", text);
         return -1;
     }
     d->names[d->n] = d->store[d->n];
@@ -78,10 +94,90 @@ static int parse_design(const char *text, designs *d)
     return 0;
 }
 
-static void print_result(const hes_system *sys, const hes_colloc *c, const double *z, int nodes,
-                         int stability,
-                         const designs *d, double psi_c, double psi_s, double viol, int evals,
-                         double secs, int json)
+static const char *const objective_names[] = { "feasible", "energy", "stability", "weighted" };
+
+typedef struct {
+    int quiet, last;
+} progress_state;
+
+static void progress(void *ctx, int evaluation, double cost, double violation, double psi)
+{
+    progress_state *p = ctx;
+    if (p->quiet || (evaluation - p->last < 10 && p->last > 0))
+        return;
+    p->last = evaluation;
+    fprintf(stderr, "trajopt: evaluation %5d  cost %.8g  violation %.2e  psi %.6g\n", evaluation,
+            cost, violation, psi);
+}
+
+static int parse_virtual(const char *text, const hes_model *m, int *counts)
+{
+    const hes_orbit_spec *o = &m->orbit;
+    if (strcmp(text, "none") == 0) {
+        memset(counts, 0, sizeof(int) * (size_t)o->n_sequence);
+        return 0;
+    }
+    if (strcmp(text, "default") == 0) {
+        if (!m->trajopt || !m->trajopt->virtual_events) {
+            fprintf(stderr, "hes trajopt: problem '%s' has no default virtual events\n", m->name);
+            return -1;
+        }
+        memcpy(counts, m->trajopt->virtual_events, sizeof(int) * (size_t)o->n_sequence);
+        return 0;
+    }
+    const char *p = text;
+    for (int i = 0; i < o->n_sequence; i++) {
+        char *end;
+        long v = strtol(p, &end, 10);
+        if (end == p || v < 0 || v > 64 || (i + 1 < o->n_sequence ? *end != ',' : *end != '\0')) {
+            fprintf(stderr, "hes trajopt: --virtual-events needs 'none', 'default' or %d counts "
+                    "0..64 separated by commas (one per event of the sequence), got '%s'\n",
+                    o->n_sequence, text);
+            return -1;
+        }
+        counts[i] = (int)v;
+        p = end + 1;
+    }
+    return 0;
+}
+
+typedef struct {
+    double psi_c, psi_s, energy, viol, secs, period;
+    int evals, fallbacks, have_shoot;
+    hes_status shoot_status;
+    char shoot_msg[512];
+} outcome;
+
+/* The independent check: the gait as a model of its own, its orbit found
+ * again by shooting and its multipliers from CVODES sensitivities. */
+static void reanalyse(const hes_gait *g, const hes_model *base, outcome *r)
+{
+    hes_model *dm = NULL;
+    hes_system *sys = NULL;
+    hes_analysis res;
+    r->have_shoot = 0;
+    r->shoot_status = hes_gait_model(g, base, &dm, r->shoot_msg, sizeof r->shoot_msg);
+    if (r->shoot_status == HES_OK && !(sys = hes_system_create(dm))) {
+        r->shoot_status = HES_ENOMEM;
+        snprintf(r->shoot_msg, sizeof r->shoot_msg, "cannot create the gait's system");
+    }
+    if (r->shoot_status == HES_OK) {
+        r->shoot_status = hes_analyze(sys, 0, &res);
+        if (r->shoot_status == HES_OK) {
+            r->psi_s = res.stab.psi;
+            r->have_shoot = 1;
+            hes_analysis_free(&res);
+        } else {
+            snprintf(r->shoot_msg, sizeof r->shoot_msg, "%s", hes_system_errmsg(sys));
+        }
+    }
+    hes_system_destroy(sys);
+    hes_gait_model_free(dm);
+}
+
+static void print_result(const hes_system *sys, const hes_gait *g, const designs *d,
+                         hes_colloc_objective obj, double weight, int nodes, const hes_colloc *c,
+                         const outcome *r, int json)
 {
     const hes_model *m = hes_system_model(sys);
     const hes_orbit_spec *o = &m->orbit;
@@ -90,28 +186,38 @@ static void print_result(const hes_system *sys, const hes_colloc *c, const doubl
         json_t *doc = json_object(), *params = json_object(), *des = json_object(),
                *phases = json_array();
         for (int i = 0; i < m->n_params; i++)
-            json_object_set_new(params, m->params[i].name, json_real(hes_system_params(sys)[i]));
+            json_object_set_new(params, m->params[i].name, json_real(g->params[i]));
         for (int j = 0; j < d->n; j++) {
             hes_system_get_param(sys, d->names[j], &v);
             json_object_set_new(des, d->names[j], json_real(v));
         }
-        for (int i = 0; i < o->n_sequence; i++) {
-            const hes_transition *t = &m->transitions[o->sequence[i]];
-            json_array_append_new(phases, json_pack("{s:s, s:f, s:s}", "mode", m->modes[t->from].name,
-                                                    "duration", hes_colloc_duration(c, z, i),
-                                                    "ends_with", t->name));
+        for (int i = 0; i < g->n_phases; i++) {
+            const hes_gait_phase *ph = &g->phases[i];
+            json_t *pj = json_pack("{s:s, s:f, s:s, s:b}", "mode", m->modes[ph->mode].name,
+                                   "duration", ph->duration, "ends_with",
+                                   m->transitions[ph->transition].name, "virtual", ph->is_virtual);
+            if (ph->is_virtual)
+                json_object_set_new(pj, "offset", json_real(ph->offset));
+            json_array_append_new(phases, pj);
         }
         json_object_set_new(doc, "problem", json_string(m->name));
         json_object_set_new(doc, "params", params);
-        json_object_set_new(doc, "objective", json_string(stability ? "stability" : "feasible"));
+        json_object_set_new(doc, "objective", json_string(objective_names[obj]));
+        if (obj == HES_COLLOC_WEIGHTED)
+            json_object_set_new(doc, "weight", json_real(weight));
         json_object_set_new(doc, "nodes", json_integer(nodes));
+        json_object_set_new(doc, "variables", json_integer(hes_colloc_nvars(c)));
+        json_object_set_new(doc, "constraints", json_integer(hes_colloc_ncons(c)));
+        json_object_set_new(doc, "path_constraints", json_integer(hes_colloc_nineq(c)));
         json_object_set_new(doc, "design", des);
         json_object_set_new(doc, "phases", phases);
-        json_object_set_new(doc, "psi_collocation", json_real(psi_c));
-        json_object_set_new(doc, "psi_shooting", isfinite(psi_s) ? json_real(psi_s) : json_null());
-        json_object_set_new(doc, "constraint_violation", json_real(viol));
-        json_object_set_new(doc, "evaluations", json_integer(evals));
-        json_object_set_new(doc, "seconds", json_real(secs));
+        json_object_set_new(doc, "period", json_real(r->period));
+        json_object_set_new(doc, "energy", isfinite(r->energy) ? json_real(r->energy) : json_null());
+        json_object_set_new(doc, "psi_collocation", json_real(r->psi_c));
+        json_object_set_new(doc, "psi_shooting", r->have_shoot ? json_real(r->psi_s) : json_null());
+        json_object_set_new(doc, "constraint_violation", json_real(r->viol));
+        json_object_set_new(doc, "evaluations", json_integer(r->evals));
+        json_object_set_new(doc, "seconds", json_real(r->secs));
         char *text = json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
         if (text)
             puts(text);
@@ -120,14 +226,22 @@ static void print_result(const hes_system *sys, const hes_colloc *c, const doubl
         return;
     }
     printf("problem: %s\n", m->name);
-    printf("collocation: Hermite-Simpson, %d nodes per phase, %d variables, %d constraints, "
-           "violation %.2e\n", nodes, hes_colloc_nvars(c), hes_colloc_ncons(c), viol);
-    printf("phases:\n");
-    for (int i = 0; i < o->n_sequence; i++) {
-        const hes_transition *t = &m->transitions[o->sequence[i]];
-        printf("  %-12s %.10f s, ends with %s\n", m->modes[t->from].name,
-               hes_colloc_duration(c, z, i), t->name);
+    printf("collocation: Hermite-Simpson, %d nodes per phase, %d variables, %d equality and "
+           "%d path constraints, violation %.2e\n", nodes, hes_colloc_nvars(c),
+           hes_colloc_ncons(c), hes_colloc_nineq(c), r->viol);
+    printf("objective: %s", objective_names[obj]);
+    if (obj == HES_COLLOC_WEIGHTED)
+        printf(" (psi + %g * energy)", weight);
+    printf("\nphases:\n");
+    for (int i = 0; i < g->n_phases; i++) {
+        const hes_gait_phase *ph = &g->phases[i];
+        printf("  %-12s %.10f s, ends with %s", m->modes[ph->mode].name, ph->duration,
+               m->transitions[ph->transition].name);
+        if (ph->is_virtual)
+            printf(" guard %+.6f (virtual event)", ph->offset);
+        printf("\n");
     }
+    printf("period: %.10f s\n", r->period);
     for (int i = 0; i < o->n_free_params; i++) {
         hes_system_get_param(sys, o->free_params[i], &v);
         printf("solved  %-10s = %.12g\n", o->free_params[i], v);
@@ -136,14 +250,17 @@ static void print_result(const hes_system *sys, const hes_colloc *c, const doubl
         hes_system_get_param(sys, d->names[j], &v);
         printf("design  %-10s = %.12g  in [%g, %g]\n", d->names[j], v, d->lo[j], d->hi[j]);
     }
-    printf("psi of the collocated orbit: %.12g%s\n", psi_c,
-           stability ? "" : " (not optimised: --objective feasible)");
-    if (isfinite(psi_s))
-        printf("psi by shooting (re-analysis): %.12g, relative difference %.2e\n", psi_s,
-               fabs(psi_s - psi_c) / psi_s);
-    if (stability)
-        printf("%d evaluations of psi, %.3f s\n", evals, secs);
-    printf("%s: psi = %.6g %s 1\n", psi_c < 1 ? "stable" : "unstable", psi_c, psi_c < 1 ? "<" : ">=");
+    if (g->n_inputs > 0)
+        printf("energy (integral of the squared inputs): %.10g\n", r->energy);
+    printf("psi of the collocated orbit: %.12g\n", r->psi_c);
+    if (r->have_shoot)
+        printf("psi by shooting (re-analysis of the gait): %.12g, relative difference %.2e\n",
+               r->psi_s, fabs(r->psi_s - r->psi_c) / r->psi_s);
+    else
+        printf("re-analysis by shooting failed: %s\n", r->shoot_msg);
+    printf("%d evaluations of the cost, %.3f s\n", r->evals, r->secs);
+    printf("%s: psi = %.6g %s 1\n", r->psi_c < 1 ? "stable" : "unstable", r->psi_c,
+           r->psi_c < 1 ? "<" : ">=");
 }
 
 int cmd_trajopt(int argc, char **argv)
@@ -151,31 +268,65 @@ int cmd_trajopt(int argc, char **argv)
     static const struct option longopts[] = {
         {"param", required_argument, NULL, 'p'},
         {"objective", required_argument, NULL, OPT_OBJECTIVE},
+        {"weight", required_argument, NULL, OPT_WEIGHT},
+        {"virtual-events", required_argument, NULL, OPT_VIRTUAL},
+        {"inputs", required_argument, NULL, OPT_INPUTS},
         {"design", required_argument, NULL, OPT_DESIGN},
+        {"bound", required_argument, NULL, OPT_BOUND},
         {"nodes", required_argument, NULL, OPT_NODES},
+        {"init", required_argument, NULL, OPT_INIT},
+        {"maxeval", required_argument, NULL, OPT_MAXEVAL},
+        {"quiet", no_argument, NULL, OPT_QUIET},
         {"json", no_argument, NULL, OPT_JSON},
+        {"output", required_argument, NULL, 'o'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     cli_assignments params;
-    designs d;
-    int c, json = 0, nodes = 21, stability = 1, rc = CLI_EXIT_OK;
+    designs d, bounds;
+    progress_state prog = { 0, 0 };
+    const char *virtual_spec = "none", *init = "default", *out_path = NULL;
+    int c, json = 0, nodes = 21, constant = 0, maxeval = 1000, rc = CLI_EXIT_OK;
+    hes_colloc_objective obj = HES_COLLOC_STABILITY;
+    double weight = 0.01;
     memset(&d, 0, sizeof d);
+    memset(&bounds, 0, sizeof bounds);
     cli_assignments_init(&params);
-    while ((c = getopt_long(argc, argv, "p:h", longopts, NULL)) != -1) {
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "p:o:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'p':
             if (cli_assignments_add(&params, optarg))
                 rc = CLI_EXIT_FAILURE;
             break;
-        case OPT_OBJECTIVE:
-            if (strcmp(optarg, "stability") == 0)
-                stability = 1;
-            else if (strcmp(optarg, "feasible") == 0)
-                stability = 0;
-            else {
-                fprintf(stderr, "hes trajopt: --objective is stability or feasible (energy and "
-                        "weighted need inputs, not supported yet), got '%s'\n", optarg);
+        case OPT_OBJECTIVE: {
+            int found = 0;
+            for (int k = 0; k < 4; k++)
+                if (strcmp(optarg, objective_names[k]) == 0) {
+                    obj = (hes_colloc_objective)k;
+                    found = 1;
+                }
+            if (!found) {
+                fprintf(stderr, "hes trajopt: --objective is energy, stability, weighted or "
+                        "feasible, got '%s'\n", optarg);
+                rc = CLI_EXIT_USAGE;
+            }
+            break;
+        }
+        case OPT_WEIGHT:
+            if (cli_parse_double(optarg, &weight) || !(weight >= 0)) {
+                fprintf(stderr, "hes trajopt: --weight must be a number >= 0, got '%s'\n", optarg);
+                rc = CLI_EXIT_USAGE;
+            }
+            break;
+        case OPT_VIRTUAL:
+            virtual_spec = optarg;
+            break;
+        case OPT_INPUTS:
+            if (strcmp(optarg, "linear") == 0 || strcmp(optarg, "constant") == 0) {
+                constant = optarg[0] == 'c';
+            } else {
+                fprintf(stderr, "hes trajopt: --inputs is linear or constant, got '%s'\n", optarg);
                 rc = CLI_EXIT_USAGE;
             }
             break;
@@ -183,14 +334,34 @@ int cmd_trajopt(int argc, char **argv)
             if (parse_design(optarg, &d))
                 rc = CLI_EXIT_USAGE;
             break;
+        case OPT_BOUND:
+            if (parse_design(optarg, &bounds))
+                rc = CLI_EXIT_USAGE;
+            break;
         case OPT_NODES:
-            if (cli_parse_int(optarg, &nodes) || nodes < 3) {
-                fprintf(stderr, "hes trajopt: --nodes must be an integer >= 3, got '%s'\n", optarg);
+            if (cli_parse_int(optarg, &nodes) || nodes < 3 || nodes > 1000) {
+                fprintf(stderr, "hes trajopt: --nodes must be an integer from 3 to 1000, got '%s'\n",
+                        optarg);
                 rc = CLI_EXIT_USAGE;
             }
             break;
+        case OPT_INIT:
+            init = optarg;
+            break;
+        case OPT_MAXEVAL:
+            if (cli_parse_int(optarg, &maxeval) || maxeval < 1) {
+                fprintf(stderr, "hes trajopt: --maxeval must be an integer >= 1, got '%s'\n", optarg);
+                rc = CLI_EXIT_USAGE;
+            }
+            break;
+        case OPT_QUIET:
+            prog.quiet = 1;
+            break;
         case OPT_JSON:
             json = 1;
+            break;
+        case 'o':
+            out_path = optarg;
             break;
         case 'h':
             cmd_trajopt_usage(stdout);
@@ -210,11 +381,25 @@ int cmd_trajopt(int argc, char **argv)
     const hes_model *model = rc == CLI_EXIT_OK ? cli_find_problem(argv[optind]) : NULL;
     if (rc == CLI_EXIT_OK && !model)
         rc = CLI_EXIT_USAGE;
+    int counts[64] = { 0 };
+    if (rc == CLI_EXIT_OK && (model->orbit.n_sequence > 64 || !model->orbit.guess)) {
+        fprintf(stderr, "hes trajopt: problem '%s' has no orbit to collocate\n", model->name);
+        rc = CLI_EXIT_USAGE;
+    }
+    if (rc == CLI_EXIT_OK && parse_virtual(virtual_spec, model, counts))
+        rc = CLI_EXIT_USAGE;
+    const hes_trajopt_spec *spec = model ? model->trajopt : NULL;
+    if (rc == CLI_EXIT_OK && (obj == HES_COLLOC_ENERGY || obj == HES_COLLOC_WEIGHTED) &&
+        (!spec || spec->n_inputs == 0)) {
+        fprintf(stderr, "hes trajopt: problem '%s' has no inputs, so no energy cost\n", model->name);
+        rc = CLI_EXIT_USAGE;
+    }
     hes_system *sys = rc == CLI_EXIT_OK ? cli_system_setup(model, &params, &rc) : NULL;
     cli_assignments_free(&params);
     if (!sys)
         return rc;
-    if (d.n == 0 && stability) /* default: the shape parameters within their search bounds */
+    int uses_psi = obj == HES_COLLOC_STABILITY || obj == HES_COLLOC_WEIGHTED;
+    if (d.n == 0 && uses_psi && !(spec && spec->n_inputs > 0))
         for (int i = 0; i < model->n_params && d.n < MAX_DESIGN; i++) {
             const hes_param *pp = &model->params[i];
             if ((pp->flags & HES_PARAM_SHAPE) && (pp->search_lo != 0 || pp->search_hi != 0)) {
@@ -224,33 +409,113 @@ int cmd_trajopt(int argc, char **argv)
                 d.n++;
             }
         }
+    hes_colloc_options co = hes_colloc_options_default();
+    co.nodes = nodes;
+    co.virtual_events = counts;
+    co.constant_inputs = constant;
+    co.progress = progress;
+    co.progress_ctx = &prog;
+    if (spec) {
+        co.n_inputs = spec->n_inputs;
+        co.inputs = spec->inputs;
+        co.input_lo = spec->input_lo;
+        co.input_hi = spec->input_hi;
+        co.x0_lo = spec->x0_lo;
+        co.x0_hi = spec->x0_hi;
+        co.min_duration = spec->min_duration;
+        co.max_duration = spec->max_duration;
+        co.path = 1;
+    }
+    double x0_lo[64], x0_hi[64];
+    const hes_mode *m0 = &model->modes[model->orbit.mode];
+    if (bounds.n > 0) {
+        if (m0->dim > 64 || !m0->state_names) {
+            fprintf(stderr, "hes trajopt: --bound needs named states (at most 64)\n");
+            hes_system_destroy(sys);
+            return CLI_EXIT_USAGE;
+        }
+        for (int r = 0; r < m0->dim; r++) {
+            x0_lo[r] = co.x0_lo ? co.x0_lo[r] : -HUGE_VAL;
+            x0_hi[r] = co.x0_hi ? co.x0_hi[r] : HUGE_VAL;
+        }
+        for (int j = 0; j < bounds.n; j++) {
+            int r = 0;
+            while (r < m0->dim && strcmp(m0->state_names[r], bounds.names[j]) != 0)
+                r++;
+            if (r == m0->dim) {
+                fprintf(stderr, "hes trajopt: --bound: mode '%s' has no state '%s'\n", m0->name,
+                        bounds.names[j]);
+                hes_system_destroy(sys);
+                return CLI_EXIT_USAGE;
+            }
+            x0_lo[r] = bounds.lo[j];
+            x0_hi[r] = bounds.hi[j];
+        }
+        co.x0_lo = x0_lo;
+        co.x0_hi = x0_hi;
+    }
     hes_colloc *col = NULL;
-    double *z = NULL, viol = NAN, psi_c = NAN, psi_s = NAN, t0 = seconds_now(), secs;
-    int evals = 0;
-    hes_status st = hes_colloc_create(sys, nodes, &col);
+    hes_gait gait, start;
+    memset(&gait, 0, sizeof gait);
+    memset(&start, 0, sizeof start);
+    double *z = NULL, t0 = seconds_now();
+    outcome r;
+    memset(&r, 0, sizeof r);
+    r.psi_s = NAN;
+    char msg[512];
+    hes_colloc_result res;
+    hes_status st = hes_colloc_create_opts(sys, &co, &col);
     if (st == HES_OK)
         st = hes_colloc_set_design(col, d.n, d.names, d.lo, d.hi);
     if (st == HES_OK && !(z = malloc(sizeof(double) * (size_t)hes_colloc_nvars(col))))
         st = HES_ENOMEM;
-    if (st == HES_OK)
+    if (st == HES_OK && strcmp(init, "default") != 0) {
+        if (hes_gait_read(init, model, &start, msg, sizeof msg) != 0) {
+            fprintf(stderr, "hes trajopt: --init %s: %s\n", init, msg);
+            rc = CLI_EXIT_USAGE;
+            goto done;
+        }
+        st = hes_colloc_from_gait(col, &start, z);
+    } else if (st == HES_OK) {
         st = hes_colloc_guess(col, z);
+        if (st == HES_OK) /* a feasible start first */
+            st = hes_colloc_solve(col, z, 1e-9, &r.viol);
+    }
     if (st == HES_OK)
-        st = hes_colloc_solve(col, z, 1e-10, &viol);
-    if (st == HES_OK && stability)
-        st = hes_colloc_optimize(col, z, 1e-10, &psi_c, &viol, &evals);
-    else if (st == HES_OK)
-        st = hes_colloc_psi(col, z, &psi_c, NULL, NULL);
-    secs = seconds_now() - t0;
+        st = hes_colloc_minimize(col, z, obj, weight, 1e-9, maxeval, &res);
+    if (st == HES_OK) {
+        r.psi_c = res.psi;
+        r.energy = res.energy;
+        r.viol = res.violation;
+        r.evals = res.evaluations;
+        r.fallbacks = res.fallbacks;
+        st = hes_colloc_gait(col, z, &gait);
+    }
+    r.secs = seconds_now() - t0;
     if (st != HES_OK) {
         rc = cli_report_status(st, sys);
-    } else {
-        hes_analysis res;
-        if (hes_analyze(sys, 0, &res) == HES_OK) {
-            psi_s = res.stab.psi;
-            hes_analysis_free(&res);
-        }
-        print_result(sys, col, z, nodes, stability, &d, psi_c, psi_s, viol, evals, secs, json);
+        goto done;
     }
+    gait.objective = strdup(objective_names[obj]);
+    gait.psi = r.psi_c;
+    for (int i = 0; i < gait.n_phases; i++)
+        r.period += gait.phases[i].duration;
+    if (!spec || spec->n_inputs == 0)
+        r.energy = NAN;
+    reanalyse(&gait, model, &r);
+    if (out_path) {
+        FILE *f = fopen(out_path, "w");
+        if (!f || hes_gait_write(&gait, model, f) != 0) {
+            fprintf(stderr, "hes trajopt: cannot write %s\n", out_path);
+            rc = CLI_EXIT_FAILURE;
+        }
+        if (f && fclose(f) != 0)
+            rc = CLI_EXIT_FAILURE;
+    }
+    print_result(sys, &gait, &d, obj, weight, nodes, col, &r, json);
+done:
+    hes_gait_free(&gait);
+    hes_gait_free(&start);
     free(z);
     hes_colloc_destroy(col);
     hes_system_destroy(sys);

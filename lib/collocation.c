@@ -47,7 +47,8 @@ struct hes_colloc {
     int phase_clock;             /* inputs or virtual events: clock-local saltation */
     int n_in, *in_idx;           /* inputs */
     double *in_lo, *in_hi;
-    double *x0_lo, *x0_hi, dmin, dmax;
+    double *x0_lo, *x0_hi, dmin, dmax, smooth;
+    hes_measure measure;
     int n_fp, *pidx, poff;       /* solved parameters, then design parameters */
     int n_solved;
     double *plo, *phi;           /* bounds of the parameters in z */
@@ -56,6 +57,10 @@ struct hes_colloc {
     const hes_trajopt_spec *spec; /* path constraints when set */
     int nv, nc, ni, max_nodes;
     double last_violation;       /* of the last constraint evaluation in the NLP */
+    double last_cost;            /* of the last cost evaluation (same point: SLSQP
+                                    evaluates the cost, then the constraints) */
+    double *cand, cand_cost;     /* the cheapest nearly feasible iterate of the NLP */
+    int cand_valid, track;       /* track: record cand (the rounds of hes_colloc_minimize) */
     void (*progress)(void *, int, double, double, double);
     void *progress_ctx;
     double *work;                /* scratch */
@@ -87,20 +92,28 @@ void hes_colloc_destroy(hes_colloc *c)
     free(c->anchor);
     free(c->anchor_value);
     free(c->work);
+    free(c->cand);
     free(c);
 }
 
-/* Is node k of phase i an interior node of its physical phase? */
-static int interior_node(const hes_colloc *c, int i, int k)
+/* Which path constraints apply at node k of phase i: none at the first
+ * node of a physical phase (the reset's image, or the node the previous
+ * phase ended on), at the node of a physical event only those flagged
+ * at_end (the others the event itself fixes, e.g. a guard that is also a
+ * path constraint), all elsewhere.  0: none, 1: at_end ones, 2: all. */
+static int node_kind(const hes_colloc *c, int i, int k)
 {
-    return k > 0 && (k < c->nn[i] - 1 || c->virt[i]);
+    if (k == 0)
+        return 0;
+    return k == c->nn[i] - 1 && !c->virt[i] ? 1 : 2;
 }
 
-static int path_count(const hes_colloc *c, int mode)
+/* The number of path-constraint values at a node of that kind in mode. */
+static int path_count(const hes_colloc *c, int mode, int kind)
 {
     int n = 0;
-    for (int q = 0; c->spec && q < c->spec->n_path; q++)
-        if (c->spec->path[q].mode == mode)
+    for (int q = 0; c->spec && kind > 0 && q < c->spec->n_path; q++)
+        if (c->spec->path[q].mode == mode && (kind == 2 || c->spec->path[q].at_end))
             n += c->spec->path[q].n;
     return n;
 }
@@ -189,6 +202,8 @@ hes_status hes_colloc_create_opts(hes_system *sys, const hes_colloc_options *opt
         c->x0_hi[r] = opts->x0_hi ? opts->x0_hi[r] : HUGE_VAL;
     }
     c->dmin = opts->min_duration;
+    c->smooth = opts->smooth_weight > 0 ? opts->smooth_weight : 0.0;
+    c->measure = opts->measure == HES_MEASURE_SMOOTH ? HES_MEASURE_SMOOTH : HES_MEASURE_PSI;
     c->dmax = opts->max_duration > 0 ? opts->max_duration : HUGE_VAL;
     c->spec = opts->path ? m->trajopt : NULL;
     c->progress = opts->progress;
@@ -247,8 +262,7 @@ hes_status hes_colloc_create_opts(hes_system *sys, const hes_colloc_options *opt
     for (int p = 0; p < P; p++) {
         nc += (c->nn[p] - 1) * c->dim[p] + 1 + c->dim[(p + 1) % P];
         for (int k = 0; k < c->nn[p]; k++)
-            if (interior_node(c, p, k))
-                ni += path_count(c, c->mode[p]);
+            ni += path_count(c, c->mode[p], node_kind(c, p, k));
     }
     for (int p = 0; c->spec && p < P; p++)
         ni += !c->virt[p] && m->transitions[c->tr[p]].direction != HES_ANY;
@@ -556,14 +570,16 @@ hes_status hes_colloc_constraints(hes_colloc *c, const double *z, double *cv, do
 }
 #undef JAC
 
-/* Path constraints of the model at one state: out[path_count] values. */
-static hes_status path_eval(hes_colloc *c, int mode, double t, const double *x, double *out)
+/* Path constraints of the model at one state, those of a node of the
+ * given kind: out[path_count] values. */
+static hes_status path_eval(hes_colloc *c, int mode, int kind, double t, const double *x,
+                            double *out)
 {
     hes_system *sys = c->sys;
     int off = 0;
     for (int q = 0; q < c->spec->n_path; q++) {
         const hes_path_constraint *pc = &c->spec->path[q];
-        if (pc->mode != mode)
+        if (pc->mode != mode || !(kind == 2 || pc->at_end))
             continue;
         int rc = pc->fn(t, x, sys->p, out + off, sys->model->modes[mode].data
                                                       ? sys->model->modes[mode].data
@@ -653,25 +669,24 @@ hes_status hes_colloc_path(hes_colloc *c, const double *z, double *cv, double *j
     put_params(c, z);
     double *x = c->work, *vp = x + nm, *vm = vp + 64;
     for (int i = 0; i < c->n_phases && st == HES_OK; i++) {
-        int n = c->dim[i], np = path_count(c, c->mode[i]), N = c->nn[i];
-        if (np == 0 || np > 64)
-            continue;
+        int n = c->dim[i], N = c->nn[i];
         double h = z[c->toff[i]] / (N - 1), t0 = phase_t0(c, z, i);
         for (int k = 0; k < N && st == HES_OK; k++) {
-            if (!interior_node(c, i, k))
+            int kind = node_kind(c, i, k), np = path_count(c, c->mode[i], kind);
+            if (np == 0 || np > 64)
                 continue;
             const double *xk = z + c->xoff[i] + (size_t)k * n;
             set_inputs(c, z, i, k, 0);
-            if ((st = path_eval(c, c->mode[i], t0 + k * h, xk, cv + row)) != HES_OK)
+            if ((st = path_eval(c, c->mode[i], kind, t0 + k * h, xk, cv + row)) != HES_OK)
                 break;
             for (int r = 0; jac && r < n && st == HES_OK; r++) {
                 double hh = cbrt(DBL_EPSILON) * fmax(1.0, fabs(xk[r]));
                 memcpy(x, xk, sizeof(double) * (size_t)n);
                 x[r] = xk[r] + hh;
-                st = path_eval(c, c->mode[i], t0 + k * h, x, vp);
+                st = path_eval(c, c->mode[i], kind, t0 + k * h, x, vp);
                 x[r] = xk[r] - hh;
                 if (st == HES_OK)
-                    st = path_eval(c, c->mode[i], t0 + k * h, x, vm);
+                    st = path_eval(c, c->mode[i], kind, t0 + k * h, x, vm);
                 for (int q = 0; st == HES_OK && q < np; q++)
                     jac[(size_t)(row + q) + (size_t)(c->xoff[i] + k * n + r) * ni] =
                         (vp[q] - vm[q]) / (2 * hh);
@@ -718,6 +733,34 @@ double hes_colloc_energy(const hes_colloc *c, const double *z, double *grad)
             }
     }
     return e;
+}
+
+double hes_colloc_roughness(const hes_colloc *c, const double *z, double *grad)
+{
+    double r = 0;
+    int m = c->n_in;
+    if (grad)
+        memset(grad, 0, sizeof(double) * (size_t)c->nv);
+    for (int i = 0; i < c->n_phases && m > 0; i++) {
+        if (c->urows[i] < 2)
+            continue;
+        const double *U = z + c->uoff[i];
+        int N = c->nn[i];
+        double T = z[c->toff[i]], h = T / (N - 1), ri = 0;
+        for (int k = 0; k + 1 < N; k++)
+            for (int q = 0; q < m; q++) {
+                double d = U[(size_t)(k + 1) * m + q] - U[(size_t)k * m + q];
+                ri += d * d / h;
+                if (grad) {
+                    grad[c->uoff[i] + (k + 1) * m + q] += 2 * d / h;
+                    grad[c->uoff[i] + k * m + q] -= 2 * d / h;
+                }
+            }
+        r += ri;
+        if (grad)
+            grad[c->toff[i]] += -ri / T;
+    }
+    return r;
 }
 
 /* ---------------------------------------------------- initial guesses */
@@ -815,29 +858,48 @@ hes_status hes_colloc_guess(hes_colloc *c, double *z)
     return st;
 }
 
-/* A gait's physical phase j as samples (time, state, inputs) in order. */
+/* A gait's physical phase, sampled by simulating the gait's derived model
+ * (lib/gait.c) over it: the states at any time are consistent with the
+ * gait's inputs, and a gait re-collocated on another grid (or split by
+ * virtual events with equal inputs on both sides) starts on the same orbit. */
 typedef struct {
     hes_colloc *c;
-    int count, n, m;
-    double *t, *x, *u;
+    const hes_gait *g;
+    hes_system *ds;              /* the derived model's system */
+    const hes_traj *traj;        /* one simulated period of it */
+    int first, count;            /* its phases that make up the physical phase */
     int *map;                    /* gait input of each collocation input, or -1 */
 } gait_sampler;
+
+/* The gait's inputs of phase k at time t since the phase start. */
+static double gait_input(const hes_gait *g, int k, int r, double t)
+{
+    const hes_gait_phase *ph = &g->phases[k];
+    if (ph->u_rows <= 1)
+        return ph->u[r];
+    double s = ph->duration > 0 ? t / ph->duration * (ph->nodes - 1) : 0;
+    s = s < 0 ? 0 : s > ph->nodes - 1 ? ph->nodes - 1 : s;
+    int i = (int)s < ph->nodes - 2 ? (int)s : ph->nodes - 2;
+    double w = s - i;
+    return (1 - w) * ph->u[(size_t)i * g->n_inputs + r] + w * ph->u[(size_t)(i + 1) * g->n_inputs + r];
+}
 
 static hes_status sample_gait(void *ctx, double tau, double *x, double *u)
 {
     gait_sampler *s = ctx;
-    int k = 0;
-    while (k + 2 < s->count && s->t[k + 1] < tau)
+    int k = s->first;
+    double t0 = 0;
+    while (k + 1 < s->first + s->count &&
+           tau > t0 + (s->traj->phases[k].t1 - s->traj->phases[k].t0)) {
+        t0 += s->traj->phases[k].t1 - s->traj->phases[k].t0;
         k++;
-    double span = s->t[k + 1] - s->t[k], w = span > 0 ? (tau - s->t[k]) / span : 0.0;
-    w = w < 0 ? 0 : w > 1 ? 1 : w;
-    for (int r = 0; r < s->n; r++)
-        x[r] = (1 - w) * s->x[(size_t)k * s->n + r] + w * s->x[(size_t)(k + 1) * s->n + r];
-    for (int q = 0; q < s->c->n_in; q++) {
-        int g = s->map[q];
-        u[q] = g < 0 ? s->c->sys->p[s->c->in_idx[q]]
-                     : (1 - w) * s->u[(size_t)k * s->m + g] + w * s->u[(size_t)(k + 1) * s->m + g];
     }
+    const hes_phase *ph = &s->traj->phases[k];
+    for (int q = 0; q < s->c->n_in; q++)
+        u[q] = s->map[q] < 0 ? s->c->sys->p[s->c->in_idx[q]] : gait_input(s->g, k, s->map[q], tau - t0);
+    hes_status st = hes_variational(s->ds, ph->mode, ph->tm0, tau - t0, ph->x0, x, NULL);
+    if (st != HES_OK)
+        return hes__fail(s->c->sys, st, "simulating the initial gait: %s", hes_system_errmsg(s->ds));
     return HES_OK;
 }
 
@@ -845,6 +907,7 @@ hes_status hes_colloc_from_gait(hes_colloc *c, const hes_gait *g, double *z)
 {
     hes_system *sys = c->sys;
     const hes_model *m = sys->model;
+    char msg[256];
     int phys = 0;
     for (int i = 0; i < g->n_phases; i++)
         phys += !g->phases[i].is_virtual;
@@ -852,70 +915,62 @@ hes_status hes_colloc_from_gait(hes_colloc *c, const hes_gait *g, double *z)
         g->phases[g->n_phases - 1].is_virtual)
         return hes__fail(sys, HES_EINVAL, "the gait does not fit model '%s' (%d physical phases, "
                          "the orbit has %d)", m->name, phys, c->n_phys);
+    for (int i = 0, j = 0; i < g->n_phases; j += !g->phases[i].is_virtual, i++)
+        if (g->phases[i].mode != m->transitions[m->orbit.sequence[j]].from)
+            return hes__fail(sys, HES_EINVAL, "gait phase %d is in mode '%s', the orbit's "
+                             "phase there in '%s'", i + 1, m->modes[g->phases[i].mode].name,
+                             m->modes[m->transitions[m->orbit.sequence[j]].from].name);
     memcpy(sys->p, g->params, sizeof(double) * (size_t)m->n_params);
-    int total = 0;
-    for (int i = 0; i < g->n_phases; i++)
-        total += g->phases[i].nodes;
-    gait_sampler s = { c, 0, sys->nmax, g->n_inputs, NULL, NULL, NULL, NULL };
-    s.t = malloc(sizeof(double) * (size_t)total * (1 + (size_t)sys->nmax + (size_t)g->n_inputs) +
-                 sizeof(double) * 65);
-    s.map = malloc(sizeof(int) * (size_t)(c->n_in + 1));
-    hes_status st = HES_OK;
-    if (!s.t || !s.map) {
-        free(s.t);
-        free(s.map);
+    hes_model *dm = NULL;
+    hes_system *ds = NULL;
+    hes_traj traj;
+    memset(&traj, 0, sizeof traj);
+    if (hes_gait_model(g, m, &dm, msg, sizeof msg) != HES_OK)
+        return hes__fail(sys, HES_EINVAL, "the initial gait: %s", msg);
+    if (!(ds = hes_system_create(dm))) {
+        hes_gait_model_free(dm);
         return hes__fail(sys, HES_ENOMEM, "out of memory");
     }
-    s.x = s.t + total;
-    s.u = s.x + (size_t)total * sys->nmax;
-    double *dur = s.u + (size_t)total * g->n_inputs;
-    for (int q = 0; q < c->n_in; q++) {
+    hes_settings set = hes_system_get_settings(ds);
+    set.rtol = set.atol = 1e-10;
+    hes_system_set_settings(ds, &set);
+    hes_sim_opts opts = hes_sim_opts_default();
+    opts.section = dm->orbit.section;
+    opts.n_section = 1;
+    opts.sequence_only = 1;
+    opts.after_transition = dm->orbit.section;
+    hes_status st = hes_simulate(ds, 0, 0.0, 0.0, g->phases[0].x, &opts, &traj);
+    if (st != HES_OK || traj.n_phases != g->n_phases)
+        st = hes__fail(sys, st != HES_OK ? st : HES_EINVAL, "simulating the initial gait over "
+                       "one period failed: %s", hes_system_errmsg(ds));
+    gait_sampler s = { c, g, ds, &traj, 0, 0, malloc(sizeof(int) * (size_t)(c->n_in + 1)) };
+    double dur[65];
+    if (st == HES_OK && !s.map)
+        st = hes__fail(sys, HES_ENOMEM, "out of memory");
+    for (int q = 0; st == HES_OK && q < c->n_in; q++) {
         s.map[q] = -1;
         for (int r = 0; r < g->n_inputs; r++)
             if (g->inputs[r] == c->in_idx[q])
                 s.map[q] = r;
     }
-    int gi = 0;
-    for (int j = 0; j < c->n_phys && st == HES_OK; j++) {
-        int first = 0, count = 0, sub = 0;
+    for (int j = 0, gi = 0; st == HES_OK && j < c->n_phys; j++) {
+        int first = 0, count = 0;
         while (c->phys[first] != j)
             first++;
         for (int i = first; i < c->n_phases && c->phys[i] == j; i++)
             count++;
-        double tau0 = 0, total_T = 0;
+        s.first = gi;
         s.count = 0;
-        s.n = c->dim[first];
-        int g0 = gi;
-        for (; gi < g->n_phases; gi++) {
-            const hes_gait_phase *ph = &g->phases[gi];
-            if (ph->mode != c->mode[first] || ph->nodes < 2) {
-                st = hes__fail(sys, HES_EINVAL, "gait phase %d is in mode %d, the orbit's phase "
-                               "in mode '%s'", gi, ph->mode, m->modes[c->mode[first]].name);
-                break;
-            }
-            for (int k = 0; k < ph->nodes; k++, s.count++) {
-                int row = ph->u_rows == 1 ? 0 : k;
-                s.t[s.count] = tau0 + ph->duration * k / (ph->nodes - 1);
-                memcpy(s.x + (size_t)s.count * s.n, ph->x + (size_t)k * s.n, sizeof(double) * (size_t)s.n);
-                if (g->n_inputs)
-                    memcpy(s.u + (size_t)s.count * g->n_inputs, ph->u + (size_t)row * g->n_inputs,
-                           sizeof(double) * (size_t)g->n_inputs);
-            }
-            tau0 += ph->duration;
-            sub++;
-            if (!ph->is_virtual) {
-                gi++;
-                break;
-            }
-        }
-        if (st != HES_OK)
-            break;
-        total_T = tau0;
-        if (sub == count && sub <= 64)
-            for (int q = 0; q < sub; q++)
-                dur[q] = g->phases[g0 + q].duration;
+        double T = 0;
+        do {
+            T += traj.phases[gi].t1 - traj.phases[gi].t0;
+            s.count++;
+        } while (g->phases[gi++].is_virtual);
+        if (s.count == count && count <= 64)
+            for (int q = 0; q < count; q++)
+                dur[q] = traj.phases[s.first + q].t1 - traj.phases[s.first + q].t0;
         else
-            equal_split(c, j, total_T, dur);
+            equal_split(c, j, T, dur);
         double tm0 = 0;
         for (int i = c->clock_start[first]; i < first; i++)
             tm0 += z[c->toff[i]];
@@ -923,8 +978,10 @@ hes_status hes_colloc_from_gait(hes_colloc *c, const hes_gait *g, double *z)
     }
     for (int j = 0; j < c->n_fp; j++)
         z[c->poff + j] = sys->p[c->pidx[j]];
-    free(s.t);
     free(s.map);
+    hes_traj_free(&traj);
+    hes_system_destroy(ds);
+    hes_gait_model_free(dm);
     return st;
 }
 
@@ -995,22 +1052,36 @@ typedef struct {
     hes_status err;
 } solve_ctx;
 
+/* Where the model refuses a trial point of the NLP (an invalid impact, a
+ * failed callback) the constraints are reported as badly violated, so that
+ * SLSQP's line search steps back; the final point is checked separately. */
+#define FAILED_POINT 1e6
+static void fail_point(unsigned m, unsigned n, double *result, double *grad)
+{
+    for (unsigned i = 0; i < m; i++)
+        result[i] = FAILED_POINT;
+    if (grad)
+        memset(grad, 0, sizeof(double) * (size_t)m * n);
+}
+
 static void equality(unsigned m, double *result, unsigned n, const double *x, double *grad,
                      void *data)
 {
     solve_ctx *s = data;
     hes_status st = hes_colloc_constraints(s->c, x, result, grad ? s->jac : NULL);
-    if (st != HES_OK) {
-        if (s->err == HES_OK)
-            s->err = st;
-        for (unsigned i = 0; i < m; i++)
-            result[i] = HUGE_VAL;
+    if (st != HES_OK) { /* e.g. an impact law refusing the state: a step too far */
+        fail_point(m, n, result, grad);
         return;
     }
     double v = 0;
     for (unsigned i = 0; i < m; i++)
         v = fmax(v, fabs(result[i]));
     s->c->last_violation = v;
+    if (grad && s->c->track && v < 1e-3 && s->c->last_cost < s->c->cand_cost) {
+        memcpy(s->c->cand, x, sizeof(double) * n);
+        s->c->cand_cost = s->c->last_cost;
+        s->c->cand_valid = 1;
+    }
     if (grad) /* NLopt wants row-major m x n */
         for (unsigned i = 0; i < m; i++)
             for (unsigned j = 0; j < n; j++)
@@ -1024,10 +1095,7 @@ static void inequality(unsigned m, double *result, unsigned n, const double *x, 
     solve_ctx *s = data;
     hes_status st = hes_colloc_path(s->c, x, result, grad ? s->jac : NULL);
     if (st != HES_OK) {
-        if (s->err == HES_OK)
-            s->err = st;
-        for (unsigned i = 0; i < m; i++)
-            result[i] = HUGE_VAL;
+        fail_point(m, n, result, grad);
         return;
     }
     for (unsigned i = 0; i < m; i++)
@@ -1183,7 +1251,47 @@ static int factor_vars(const hes_colloc *c, const factor_id *f, int *v)
     return nv;
 }
 
+/* The measure of the multipliers: psi, or the p-norm of their moduli
+ * (HES_SMOOTH_P), and the weight of each multiplier's modulus in its
+ * derivative (weights[k] for multiplier k of stab). */
+static double measure_value(const hes_stability *stab, hes_measure measure, double *weights)
+{
+    double psi = stab->psi;
+    for (int k = 0; k < stab->n_mult; k++)
+        weights[k] = 0.0;
+    if (measure == HES_MEASURE_PSI || !(psi > 0)) {
+        weights[0] = 1.0;
+        return psi;
+    }
+    double sum = 0;
+    for (int k = 0; k < stab->n_mult; k++)
+        sum += pow(stab->abs[k] / psi, HES_SMOOTH_P);
+    double scale = pow(sum, 1.0 / HES_SMOOTH_P - 1.0);
+    for (int k = 0; k < stab->n_mult; k++) {
+        double w = scale * pow(stab->abs[k] / psi, HES_SMOOTH_P - 1);
+        weights[k] = w > 1e-10 ? w : 0.0; /* negligible: e.g. the exact zeros of plastic impacts */
+    }
+    return psi * pow(sum, 1.0 / HES_SMOOTH_P);
+}
+
+static hes_status colloc_measure(hes_colloc *c, const double *z, hes_measure measure,
+                                 double *value, double *grad, int *fallback);
+
 hes_status hes_colloc_psi(hes_colloc *c, const double *z, double *psi, double *grad, int *fallback)
+{
+    return colloc_measure(c, z, HES_MEASURE_PSI, psi, grad, fallback);
+}
+
+hes_status hes_colloc_measure(hes_colloc *c, const double *z, hes_measure measure, double *value,
+                              double *grad, int *fallback)
+{
+    if (measure != HES_MEASURE_PSI && measure != HES_MEASURE_SMOOTH)
+        return hes__fail(c->sys, HES_EINVAL, "unknown stability measure %d", (int)measure);
+    return colloc_measure(c, z, measure, value, grad, fallback);
+}
+
+static hes_status colloc_measure(hes_colloc *c, const double *z, hes_measure measure,
+                                 double *value, double *grad, int *fallback)
 {
     hes_system *sys = c->sys;
     int nm = sys->nmax, n0 = c->dim[0], P = c->n_phases;
@@ -1194,16 +1302,18 @@ hes_status hes_colloc_psi(hes_colloc *c, const double *z, double *psi, double *g
     factor_id *F = malloc(sizeof *F * (size_t)nfac);
     double *G = malloc(sizeof(double) * mm * (size_t)nfac), *cur = malloc(sizeof(double) * 6 * mm + 8 * (size_t)nm);
     int *vars = malloc(sizeof(int) * (size_t)(2 * nm + P + c->n_fp + 2 * c->n_in + 1));
+    double *B = NULL, *zz = NULL, weights[64];
     hes_status st = HES_OK;
     hes_stability stab;
     memset(&stab, 0, sizeof stab);
-    if (!F || !G || !cur || !vars) {
+    if (fallback)
+        *fallback = 0;
+    if (!F || !G || !cur || !vars || n0 > 64) {
         st = hes__fail(sys, HES_ENOMEM, "out of memory");
         goto out;
     }
-    double *nxt = cur + mm, *normal = nxt + mm, *M = normal + nm, *dG = M + mm, *zp = NULL;
-    double *ar = dG + mm, *ai = ar + nm, *br = ai + nm, *bi = br + nm, *u = bi + nm, *x = u + nm;
-    (void)zp;
+    double *nxt = cur + mm, *normal = nxt + mm, *M = normal + nm, *dG = M + mm;
+    double *x = dG + mm;
     nfac = factor_list(c, F);
     for (int f = 0; f < nfac && st == HES_OK; f++)
         st = factor_eval(c, z, &F[f], G + (size_t)f * mm, normal);
@@ -1230,85 +1340,92 @@ hes_status hes_colloc_psi(hes_colloc *c, const double *z, double *psi, double *g
         st = hes__fail(sys, st, "multipliers of the collocated orbit");
         goto out;
     }
-    *psi = stab.psi;
-    if (fallback)
-        *fallback = 0;
+    *value = measure_value(&stab, measure, weights);
     if (!grad)
         goto out;
     memset(grad, 0, sizeof(double) * (size_t)c->nv);
-    int j = stab.order[0];
+    /* the multipliers the derivative needs, each simple and well separated */
+    int use[64], nuse = 0, repeated = 0;
     double buf[4 * 64];
-    double cond = n0 <= 64 ? hes__eig_condition(stab.vl, stab.vr, stab.all_im, n0, j, buf) : 1.0;
-    int repeated = cond > 1e5;
-    for (int l = 0; l < n0 && !repeated; l++) {
+    for (int k = 0; k < stab.n_mult; k++) {
+        if (weights[k] == 0.0)
+            continue;
+        int j = stab.order[k];
+        double cond = hes__eig_condition(stab.vl, stab.vr, stab.all_im, n0, j, buf);
+        repeated |= cond > 1e5;
         int partner = stab.all_im[j] > 0 ? j + 1 : stab.all_im[j] < 0 ? j - 1 : -1;
-        if (l != j && l != partner &&
-            hypot(stab.all_re[l] - stab.all_re[j], stab.all_im[l] - stab.all_im[j]) <
-                1e-5 * fmax(1.0, stab.psi))
-            repeated = 1;
+        for (int l = 0; l < n0 && !repeated; l++)
+            if (l != j && l != partner &&
+                hypot(stab.all_re[l] - stab.all_re[j], stab.all_im[l] - stab.all_im[j]) <
+                    1e-5 * fmax(1.0, stab.psi))
+                repeated = 1;
+        use[nuse++] = k;
     }
-    double *zz = malloc(sizeof(double) * (size_t)c->nv);
-    if (!zz) {
+    if (!(zz = malloc(sizeof(double) * (size_t)c->nv))) {
         st = hes__fail(sys, HES_ENOMEM, "out of memory");
         goto out;
     }
     memcpy(zz, z, sizeof(double) * (size_t)c->nv);
-    if (repeated) { /* central differences of psi in every variable */
+    if (repeated) { /* central differences of the measure in every variable */
         if (fallback)
             *fallback = 1;
         for (int v = 0; v < c->nv && st == HES_OK; v++) {
             double h = 1e-6 * fmax(1.0, fabs(z[v])), pp = 0, pm = 0;
             zz[v] = z[v] + h;
-            st = hes_colloc_psi(c, zz, &pp, NULL, NULL);
+            st = colloc_measure(c, zz, measure, &pp, NULL, NULL);
             zz[v] = z[v] - h;
             if (st == HES_OK)
-                st = hes_colloc_psi(c, zz, &pm, NULL, NULL);
+                st = colloc_measure(c, zz, measure, &pm, NULL, NULL);
             zz[v] = z[v];
             grad[v] = (pp - pm) / (2 * h);
         }
-        free(zz);
         put_params(c, z);
         goto out;
     }
-    /* eigenvalue perturbation: sweeps b_f = G_{f-1}...G_1 v, a_f = w^H G_last...G_{f+1} */
-    double lr = stab.all_re[j], li = stab.all_im[j], mod = hypot(lr, li);
-    double *B = malloc(sizeof(double) * 4 * (size_t)nfac * nm);
-    if (!B) {
-        free(zz);
+    /* eigenvalue perturbation for each multiplier used: sweeps
+     * b_f = G_f-1 ... G_1 v and a_f = w^H G_last ... G_f+1, then for every
+     * factor and every variable it depends on, d|lambda| from
+     * dlambda = a_f dG_f b_f / (w^H v) */
+    size_t blk = (size_t)nfac * nm;
+    if (!(B = malloc(sizeof(double) * 4 * blk * (size_t)(nuse > 0 ? nuse : 1)))) {
         st = hes__fail(sys, HES_ENOMEM, "out of memory");
         goto out;
     }
-    double *Br = B, *Bi = Br + (size_t)nfac * nm, *Ar = Bi + (size_t)nfac * nm, *Ai = Ar + (size_t)nfac * nm;
-    hes__eigvec(stab.vr, n0, stab.all_im, j, br, bi);
-    hes__eigvec(stab.vl, n0, stab.all_im, j, ar, ai);
-    double dr = 0, di = 0;
-    for (int r = 0; r < n0; r++) {
-        dr += ar[r] * br[r] + ai[r] * bi[r];
-        di += ar[r] * bi[r] - ai[r] * br[r];
-    }
-    memcpy(Br, br, sizeof(double) * (size_t)n0);
-    memcpy(Bi, bi, sizeof(double) * (size_t)n0);
-    rows = n0;
-    for (int f = 0; f + 1 < nfac; f++) {
-        hes__matmul(F[f].rows, rows, 1, G + (size_t)f * mm, Br + (size_t)f * nm, Br + (size_t)(f + 1) * nm);
-        hes__matmul(F[f].rows, rows, 1, G + (size_t)f * mm, Bi + (size_t)f * nm, Bi + (size_t)(f + 1) * nm);
-        rows = F[f].rows;
-    }
-    for (int r = 0; r < n0; r++) {
-        Ar[(size_t)(nfac - 1) * nm + r] = ar[r];
-        Ai[(size_t)(nfac - 1) * nm + r] = -ai[r];
-    }
-    for (int f = nfac - 1; f > 0; f--)
-        for (int cc = 0; cc < F[f].cols; cc++) {
-            double sr = 0, si = 0;
-            for (int r = 0; r < F[f].rows; r++) {
-                sr += Ar[(size_t)f * nm + r] * G[(size_t)f * mm + r + (size_t)cc * F[f].rows];
-                si += Ai[(size_t)f * nm + r] * G[(size_t)f * mm + r + (size_t)cc * F[f].rows];
-            }
-            Ar[(size_t)(f - 1) * nm + cc] = sr;
-            Ai[(size_t)(f - 1) * nm + cc] = si;
+    double den_r[64], den_i[64];
+    for (int u = 0; u < nuse; u++) {
+        int j = stab.order[use[u]];
+        double *Br = B + 4 * blk * u, *Bi = Br + blk, *Ar = Bi + blk, *Ai = Ar + blk;
+        double ar[64], ai[64], br[64], bi[64];
+        hes__eigvec(stab.vr, n0, stab.all_im, j, br, bi);
+        hes__eigvec(stab.vl, n0, stab.all_im, j, ar, ai);
+        den_r[u] = den_i[u] = 0;
+        for (int r = 0; r < n0; r++) {
+            den_r[u] += ar[r] * br[r] + ai[r] * bi[r];
+            den_i[u] += ar[r] * bi[r] - ai[r] * br[r];
         }
-    double dd = dr * dr + di * di;
+        memcpy(Br, br, sizeof(double) * (size_t)n0);
+        memcpy(Bi, bi, sizeof(double) * (size_t)n0);
+        rows = n0;
+        for (int f = 0; f + 1 < nfac; f++) {
+            hes__matmul(F[f].rows, rows, 1, G + (size_t)f * mm, Br + (size_t)f * nm, Br + (size_t)(f + 1) * nm);
+            hes__matmul(F[f].rows, rows, 1, G + (size_t)f * mm, Bi + (size_t)f * nm, Bi + (size_t)(f + 1) * nm);
+            rows = F[f].rows;
+        }
+        for (int r = 0; r < n0; r++) {
+            Ar[(size_t)(nfac - 1) * nm + r] = ar[r];
+            Ai[(size_t)(nfac - 1) * nm + r] = -ai[r];
+        }
+        for (int f = nfac - 1; f > 0; f--)
+            for (int cc = 0; cc < F[f].cols; cc++) {
+                double sr = 0, si = 0;
+                for (int r = 0; r < F[f].rows; r++) {
+                    sr += Ar[(size_t)f * nm + r] * G[(size_t)f * mm + r + (size_t)cc * F[f].rows];
+                    si += Ai[(size_t)f * nm + r] * G[(size_t)f * mm + r + (size_t)cc * F[f].rows];
+                }
+                Ar[(size_t)(f - 1) * nm + cc] = sr;
+                Ai[(size_t)(f - 1) * nm + cc] = si;
+            }
+    }
     for (int f = 0; f < nfac && st == HES_OK; f++) {
         int nvar = factor_vars(c, &F[f], vars), R = F[f].rows, C = F[f].cols;
         for (int q = 0; q < nvar && st == HES_OK; q++) {
@@ -1322,28 +1439,32 @@ hes_status hes_colloc_psi(hes_colloc *c, const double *z, double *psi, double *g
             zz[v] = z[v];
             if (st != HES_OK)
                 break;
-            double nr = 0, ni = 0;
-            for (int cc = 0; cc < C; cc++) {
-                double gr = 0;
-                for (int r = 0; r < R; r++) {
-                    double d = (dG[r + (size_t)cc * R] - nxt[r + (size_t)cc * R]) / (2 * h);
-                    nr += Ar[(size_t)f * nm + r] * d * Br[(size_t)f * nm + cc] -
-                          Ai[(size_t)f * nm + r] * d * Bi[(size_t)f * nm + cc];
-                    ni += Ar[(size_t)f * nm + r] * d * Bi[(size_t)f * nm + cc] +
-                          Ai[(size_t)f * nm + r] * d * Br[(size_t)f * nm + cc];
-                    gr += d;
-                }
-                (void)gr;
+            for (int e = 0; e < R * C; e++)
+                dG[e] = (dG[e] - nxt[e]) / (2 * h);
+            for (int u = 0; u < nuse; u++) {
+                int k = use[u], j = stab.order[k];
+                const double *Br = B + 4 * blk * u + (size_t)f * nm, *Bi = Br + blk,
+                             *Ar = Bi + blk, *Ai = Ar + blk;
+                double nr = 0, ni = 0;
+                for (int cc = 0; cc < C; cc++)
+                    for (int r = 0; r < R; r++) {
+                        double d = dG[r + (size_t)cc * R];
+                        nr += Ar[r] * d * Br[cc] - Ai[r] * d * Bi[cc];
+                        ni += Ar[r] * d * Bi[cc] + Ai[r] * d * Br[cc];
+                    }
+                double dd = den_r[u] * den_r[u] + den_i[u] * den_i[u];
+                double lamr = (nr * den_r[u] + ni * den_i[u]) / dd,
+                       lami = (ni * den_r[u] - nr * den_i[u]) / dd;
+                double lr = stab.all_re[j], li = stab.all_im[j], mod = hypot(lr, li);
+                grad[v] += weights[k] * (mod > 0 ? (lr * lamr + li * lami) / mod : 0.0);
             }
-            double lamr = (nr * dr + ni * di) / dd, lami = (ni * dr - nr * di) / dd;
-            grad[v] += mod > 0 ? (lr * lamr + li * lami) / mod : 0.0;
         }
     }
     put_params(c, z);
-    free(B);
-    free(zz);
 out:
     hes_stability_free(&stab);
+    free(B);
+    free(zz);
     free(F);
     free(G);
     free(cur);
@@ -1374,17 +1495,22 @@ static double cost_function(unsigned n, const double *x, double *grad, void *dat
     if (grad)
         memset(grad, 0, sizeof(double) * n);
     if (p->objective == HES_COLLOC_STABILITY || p->objective == HES_COLLOC_WEIGHTED) {
-        hes_status st = hes_colloc_psi(c, x, &psi, grad, &fb);
-        if (st != HES_OK) {
-            if (p->err == HES_OK)
-                p->err = st;
+        hes_status st = colloc_measure(c, x, c->measure, &psi, grad, &fb);
+        if (st != HES_OK) { /* see fail_point */
             if (grad)
                 memset(grad, 0, sizeof(double) * n);
-            return HUGE_VAL;
+            return FAILED_POINT;
         }
         p->fallbacks += fb;
         p->last_psi = psi;
         cost = psi;
+    }
+    if (!isnan(psi) && c->smooth > 0 && c->n_in > 0) { /* input-rate regularisation */
+        double *gr = grad ? malloc(sizeof(double) * n) : NULL;
+        cost += c->smooth * hes_colloc_roughness(c, x, gr);
+        for (unsigned j = 0; gr && j < n; j++)
+            grad[j] += c->smooth * gr[j];
+        free(gr);
     }
     if (p->objective == HES_COLLOC_ENERGY || p->objective == HES_COLLOC_WEIGHTED) {
         double *ge = grad ? malloc(sizeof(double) * n) : NULL;
@@ -1394,6 +1520,7 @@ static double cost_function(unsigned n, const double *x, double *grad, void *dat
             grad[j] += w * ge[j];
         free(ge);
     }
+    c->last_cost = cost;
     if (grad && p->last_x) {
         memcpy(p->last_x, x, sizeof(double) * n);
         p->have_last = 1;
@@ -1489,6 +1616,41 @@ hes_status hes_colloc_solve(hes_colloc *c, double *z, double tol, double *violat
     return run_nlp(c, z, tol, &cc, 0.0, 500, violation, "collocation");
 }
 
+/* The largest violation of the equality and path constraints at z, or
+ * HUGE_VAL where the model refuses z. */
+static double max_violation(hes_colloc *c, const double *z)
+{
+    int nr = c->nc > c->ni ? c->nc : c->ni;
+    double *cv = malloc(sizeof(double) * (size_t)(nr + 1)), v = 0;
+    if (!cv || hes_colloc_constraints(c, z, cv, NULL) != HES_OK) {
+        free(cv);
+        return HUGE_VAL;
+    }
+    for (int i = 0; i < c->nc; i++)
+        v = fmax(v, fabs(cv[i]));
+    if (c->ni > 0 && hes_colloc_path(c, z, cv, NULL) != HES_OK)
+        v = HUGE_VAL;
+    for (int i = 0; i < c->ni && v < HUGE_VAL; i++)
+        v = fmax(v, -cv[i]);
+    free(cv);
+    return v;
+}
+
+/* Takes cand as the new best when it is feasible and cheaper. */
+static int consider(hes_colloc *c, const double *cand, hes_colloc_objective objective,
+                    double weight, double tol, double *f_best, double *z_best)
+{
+    cost_ctx probe = { c, objective, weight, 0, 0, NAN, HES_OK, NULL, 0 };
+    if (!(max_violation(c, cand) <= 10 * tol))
+        return 0;
+    double f = cost_function((unsigned)c->nv, cand, NULL, &probe);
+    if (!(f < FAILED_POINT) || (*f_best < HUGE_VAL && !(f < *f_best - 1e-9 * fabs(*f_best))))
+        return 0;
+    *f_best = f;
+    memcpy(z_best, cand, sizeof(double) * (size_t)c->nv);
+    return 1;
+}
+
 hes_status hes_colloc_minimize(hes_colloc *c, double *z, hes_colloc_objective objective,
                                double weight, double tol, int maxeval, hes_colloc_result *res)
 {
@@ -1500,42 +1662,68 @@ hes_status hes_colloc_minimize(hes_colloc *c, double *z, hes_colloc_objective ob
     res->psi = res->energy = res->cost = res->violation = NAN;
     if ((int)objective < 0 || objective > HES_COLLOC_WEIGHTED)
         return hes__fail(c->sys, HES_EINVAL, "unknown collocation objective %d", (int)objective);
-    double *zl = malloc(sizeof(double) * 2 * (size_t)c->nv);
+    size_t nv = (size_t)c->nv;
+    double *zl = malloc(sizeof(double) * 3 * nv);
     if (!zl)
         return hes__fail(c->sys, HES_ENOMEM, "out of memory");
+    double *zr = zl + nv, *zbest = zr + nv, f_best = HUGE_VAL, viol = NAN;
+    hes_status st = HES_OK;
     cc.last_x = zl;
-    hes_status st = run_nlp(c, z, tol, &cc, objective == HES_COLLOC_FEASIBLE ? 0.0 : 1e-10,
-                            maxeval, &res->violation, what[objective]);
+    if (!c->cand && !(c->cand = malloc(sizeof(double) * nv))) {
+        free(zl);
+        return hes__fail(c->sys, HES_ENOMEM, "out of memory");
+    }
+    /* SLSQP in rounds, each from the best feasible point so far with a fresh
+     * quasi-Newton matrix (psi is not smooth where multipliers cross, and a
+     * stale BFGS model stalls there), until a round brings nothing.  NLopt
+     * returns the best point meeting the constraint tolerances; a round whose
+     * iterates stay slightly infeasible also offers its last iterate and its
+     * cheapest nearly feasible one (violation < 1e-3), each made feasible by a
+     * feasibility solve. */
+    consider(c, z, objective, weight, tol, &f_best, zbest);
+    int round_max = objective == HES_COLLOC_FEASIBLE ? maxeval : (maxeval / 4 > 200 ? maxeval / 4 : 200);
+    while (cc.evaluations < maxeval) {
+        int budget = maxeval - cc.evaluations < round_max ? maxeval - cc.evaluations : round_max;
+        int before = cc.evaluations, improved = 0;
+        memcpy(zr, f_best < HUGE_VAL ? zbest : z, sizeof(double) * nv);
+        cc.have_last = 0;
+        c->cand_valid = 0;
+        c->cand_cost = HUGE_VAL;
+        c->last_cost = HUGE_VAL;
+        c->track = objective != HES_COLLOC_FEASIBLE;
+        st = run_nlp(c, zr, tol, &cc, objective == HES_COLLOC_FEASIBLE ? 0.0 : 1e-10, budget,
+                     &viol, what[objective]);
+        c->track = 0;
+        if (st == HES_OK || st == HES_ENOORBIT)
+            improved |= consider(c, zr, objective, weight, tol, &f_best, zbest);
+        for (int which = 0; objective != HES_COLLOC_FEASIBLE && which < 2; which++) {
+            if (which == 0 ? !c->cand_valid : !cc.have_last)
+                continue;
+            memcpy(zr, which == 0 ? c->cand : zl, sizeof(double) * nv);
+            if (hes_colloc_solve(c, zr, tol, &viol) == HES_OK)
+                improved |= consider(c, zr, objective, weight, tol, &f_best, zbest);
+        }
+        if (objective == HES_COLLOC_FEASIBLE || !improved || cc.evaluations == before)
+            break;
+    }
     res->evaluations = cc.evaluations;
     res->fallbacks = cc.fallbacks;
-    /* NLopt returns the best point that meets the constraint tolerances; when
-     * SLSQP stops (evaluation limit) with its iterates still slightly
-     * infeasible that is an early iterate.  The last iterate, made feasible
-     * by a feasibility solve, is taken when it is better. */
-    if (objective != HES_COLLOC_FEASIBLE && cc.have_last && cc.err == HES_OK) {
-        cost_ctx probe = { c, objective, weight, 0, 0, NAN, HES_OK, NULL, 0 };
-        double f_best = st == HES_OK ? cost_function((unsigned)c->nv, z, NULL, &probe) : HUGE_VAL,
-               viol = NAN, *zp = zl + c->nv;
-        memcpy(zp, zl, sizeof(double) * (size_t)c->nv);
-        hes_status ps = hes_colloc_solve(c, zp, tol, &viol);
-        double f_last = ps == HES_OK ? cost_function((unsigned)c->nv, zp, NULL, &probe) : HUGE_VAL;
-        if (ps == HES_OK && probe.err == HES_OK && f_last < f_best) {
-            memcpy(z, zp, sizeof(double) * (size_t)c->nv);
-            res->violation = viol;
-            st = HES_OK;
-        }
-        put_params(c, z);
+    if (f_best < HUGE_VAL) {
+        memcpy(z, zbest, sizeof(double) * nv);
+        st = HES_OK;
+    } else if (st == HES_OK) {
+        st = hes__fail(c->sys, HES_ENOORBIT, "%s found no feasible point", what[objective]);
     }
     free(zl);
-    if (st == HES_OK || st == HES_ENOORBIT) {
+    put_params(c, z);
+    res->violation = max_violation(c, z);
+    if (st == HES_OK) {
         res->energy = hes_colloc_energy(c, z, NULL);
-        hes_status ps = hes_colloc_psi(c, z, &res->psi, NULL, NULL);
-        if (st == HES_OK)
-            st = ps;
+        st = hes_colloc_psi(c, z, &res->psi, NULL, NULL);
         put_params(c, z);
-        res->cost = objective == HES_COLLOC_ENERGY ? res->energy
-                  : objective == HES_COLLOC_STABILITY ? res->psi
-                  : objective == HES_COLLOC_WEIGHTED ? res->psi + weight * res->energy : 0.0;
+        res->roughness = hes_colloc_roughness(c, z, NULL);
+        cost_ctx probe = { c, objective, weight, 0, 0, NAN, HES_OK, NULL, 0 };
+        res->cost = cost_function((unsigned)c->nv, z, NULL, &probe);
     }
     return st;
 }

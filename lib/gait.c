@@ -8,8 +8,9 @@
  * event; the base reset, or the identity for a virtual event).  Every
  * transition restarts the clock, so the model time seen by the derived
  * callbacks is the time since the phase started, which is what the inputs
- * are functions of (linear between the nodes, constant after the last
- * node).  The base callbacks receive the base model's time: the phase time
+ * are functions of (linear between the nodes, and after the last node the
+ * last segment continued, so that an event a little later than nominal sees
+ * a smooth input).  The base callbacks receive the base model's time: the phase time
  * plus the nominal durations of the earlier phases since the last physical
  * clock reset (exact for autonomous base models and on the nominal orbit).
  */
@@ -54,7 +55,7 @@ static void phase_params(const gait_phase_data *pd, double t, const double *p, d
     double w = 0;
     if (ph->u_rows > 1) {
         double s = ph->duration > 0 ? t / ph->duration * (ph->nodes - 1) : 0;
-        s = s < 0 ? 0 : s > ph->nodes - 1 ? ph->nodes - 1 : s;
+        s = s < 0 ? 0 : s;  /* past the nominal end: the last segment continues */
         k = (int)s;
         if (k > ph->nodes - 2)
             k = ph->nodes - 2;

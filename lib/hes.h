@@ -161,8 +161,10 @@ typedef struct {
     int n;                         /* number of values */
     const char *const *names;      /* n names (e.g. "swing_foot_height") */
     hes_fn fn;                     /* out[n] = c(t, x, p), >= 0 where satisfied; checked
-                                      at every node but the first and last of a
-                                      physical phase (where events fix the state) */
+                                      at every node but the first of a physical phase
+                                      (the reset's image) ... */
+    int at_end;                    /* ... and at its last node (the event) only if set
+                                      (leave it 0 where the event fixes the value) */
 } hes_path_constraint;
 
 typedef struct {
@@ -785,6 +787,16 @@ typedef struct {
     const double *x0_lo, *x0_hi; /* bounds on the first state (dim of the orbit mode), or NULL */
     double min_duration, max_duration; /* per (sub-)phase; 0, 0: [0, inf) */
     int path;                    /* nonzero: the model's path constraints (hes_trajopt_spec) */
+    /* Weight of the input-rate regularisation added to the psi objectives
+     * when there are inputs: sum over intervals of |u_k+1 - u_k|^2 / h, the
+     * integral of |du/dt|^2 (0: none).  Without it psi rewards inputs that
+     * alternate from node to node, which the discretisation cannot resolve
+     * (the collocated psi then drifts from the re-simulated one). */
+    double smooth_weight;
+    /* The stability term of the psi objectives: HES_MEASURE_PSI (default) or
+     * HES_MEASURE_SMOOTH, the p-norm of the multiplier moduli, which does not
+     * stall where the largest multipliers meet (the result's psi is psi). */
+    hes_measure measure;
     /* Progress report after every evaluation of the cost with its gradient
      * (NULL: none): evaluation count, cost, the last constraint violation,
      * psi (NaN when the cost does not compute it). */
@@ -823,6 +835,8 @@ hes_status hes_colloc_path(hes_colloc *c, const double *z, double *cv, double *j
 /* Integral of the squared inputs over the period (exact for the
  * interpolation used) and its gradient (nvars) if grad != NULL. */
 double hes_colloc_energy(const hes_colloc *c, const double *z, double *grad);
+/* Integral of the squared input rates (see smooth_weight) and its gradient. */
+double hes_colloc_roughness(const hes_colloc *c, const double *z, double *grad);
 /* Solves the constraints with NLopt LD_SLSQP to tolerance tol (max norm);
  * the solved parameters end in the system. */
 hes_status hes_colloc_solve(hes_colloc *c, double *z, double tol, double *violation);
@@ -836,15 +850,21 @@ hes_status hes_colloc_solve(hes_colloc *c, double *z, double tol, double *violat
 hes_status hes_colloc_psi(hes_colloc *c, const double *z, double *psi, double *grad,
                           int *fallback);
 
+/* The same for the measure of hes_colloc_options.measure. */
+hes_status hes_colloc_measure(hes_colloc *c, const double *z, hes_measure measure, double *value,
+                              double *grad, int *fallback);
+
 typedef enum {
     HES_COLLOC_FEASIBLE,         /* no cost: a feasible orbit */
     HES_COLLOC_ENERGY,           /* integral of the squared inputs */
-    HES_COLLOC_STABILITY,        /* psi (paper problem (8)) */
-    HES_COLLOC_WEIGHTED          /* psi + weight * energy */
+    HES_COLLOC_STABILITY,        /* psi (paper problem (8)) + smooth_weight * roughness
+                                    (psi: or the measure of the options) */
+    HES_COLLOC_WEIGHTED          /* psi + weight * energy + smooth_weight * roughness */
 } hes_colloc_objective;
 
 typedef struct {
     double cost, psi, energy, violation;
+    double roughness;            /* hes_colloc_roughness at the result */
     int evaluations;             /* of the cost (with or without gradient) */
     int fallbacks;               /* psi gradients from differences (repeated multiplier) */
 } hes_colloc_result;

@@ -17,7 +17,7 @@
 #include "cli.h"
 
 enum { OPT_OBJECTIVE = 256, OPT_DESIGN, OPT_NODES, OPT_JSON, OPT_WEIGHT, OPT_VIRTUAL,
-       OPT_INIT, OPT_INPUTS, OPT_MAXEVAL, OPT_QUIET, OPT_BOUND };
+       OPT_INIT, OPT_INPUTS, OPT_MAXEVAL, OPT_QUIET, OPT_BOUND, OPT_SMOOTH, OPT_MEASURE };
 
 void cmd_trajopt_usage(FILE *out)
 {
@@ -32,7 +32,12 @@ void cmd_trajopt_usage(FILE *out)
           "      --objective OBJ     stability: psi (default); energy: integral of the\n"
           "                          squared inputs; weighted: psi + W * energy;\n"
           "                          feasible: no cost\n"
-          "      --weight W          the energy weight of 'weighted', W >= 0 (0.01)\n"
+          "      --weight W          the energy weight of 'weighted', W >= 0 (0.1)\n"
+          "      --measure M         the stability term optimised: psi (default), or smooth:\n"
+          "                          the 16-norm of the multiplier moduli, which does not\n"
+          "                          stall where the largest multipliers meet\n"
+          "      --smooth S          weight of the input-rate regularisation added to psi\n"
+          "                          (integral of |du/dt|^2), S >= 0 (0.001)\n"
           "      --virtual-events SPEC  virtual events per phase of the sequence: 'none'\n"
           "                          (default), 'default' (the model's), or counts 'A,B,..'\n"
           "      --inputs KIND       linear (default): per node, linear in between;\n"
@@ -269,6 +274,8 @@ int cmd_trajopt(int argc, char **argv)
         {"param", required_argument, NULL, 'p'},
         {"objective", required_argument, NULL, OPT_OBJECTIVE},
         {"weight", required_argument, NULL, OPT_WEIGHT},
+        {"smooth", required_argument, NULL, OPT_SMOOTH},
+        {"measure", required_argument, NULL, OPT_MEASURE},
         {"virtual-events", required_argument, NULL, OPT_VIRTUAL},
         {"inputs", required_argument, NULL, OPT_INPUTS},
         {"design", required_argument, NULL, OPT_DESIGN},
@@ -288,7 +295,8 @@ int cmd_trajopt(int argc, char **argv)
     const char *virtual_spec = "none", *init = "default", *out_path = NULL;
     int c, json = 0, nodes = 21, constant = 0, maxeval = 1000, rc = CLI_EXIT_OK;
     hes_colloc_objective obj = HES_COLLOC_STABILITY;
-    double weight = 0.01;
+    double weight = 0.1, smooth = 1e-3;
+    hes_measure measure = HES_MEASURE_PSI;
     memset(&d, 0, sizeof d);
     memset(&bounds, 0, sizeof bounds);
     cli_assignments_init(&params);
@@ -316,6 +324,20 @@ int cmd_trajopt(int argc, char **argv)
         case OPT_WEIGHT:
             if (cli_parse_double(optarg, &weight) || !(weight >= 0)) {
                 fprintf(stderr, "hes trajopt: --weight must be a number >= 0, got '%s'\n", optarg);
+                rc = CLI_EXIT_USAGE;
+            }
+            break;
+        case OPT_SMOOTH:
+            if (cli_parse_double(optarg, &smooth) || !(smooth >= 0)) {
+                fprintf(stderr, "hes trajopt: --smooth must be a number >= 0, got '%s'\n", optarg);
+                rc = CLI_EXIT_USAGE;
+            }
+            break;
+        case OPT_MEASURE:
+            if (strcmp(optarg, "psi") == 0 || strcmp(optarg, "smooth") == 0) {
+                measure = optarg[0] == 'p' ? HES_MEASURE_PSI : HES_MEASURE_SMOOTH;
+            } else {
+                fprintf(stderr, "hes trajopt: --measure is psi or smooth, got '%s'\n", optarg);
                 rc = CLI_EXIT_USAGE;
             }
             break;
@@ -413,6 +435,8 @@ int cmd_trajopt(int argc, char **argv)
     co.nodes = nodes;
     co.virtual_events = counts;
     co.constant_inputs = constant;
+    co.smooth_weight = smooth;
+    co.measure = measure;
     co.progress = progress;
     co.progress_ctx = &prog;
     if (spec) {
@@ -478,9 +502,9 @@ int cmd_trajopt(int argc, char **argv)
         st = hes_colloc_from_gait(col, &start, z);
     } else if (st == HES_OK) {
         st = hes_colloc_guess(col, z);
-        if (st == HES_OK) /* a feasible start first */
-            st = hes_colloc_solve(col, z, 1e-9, &r.viol);
     }
+    if (st == HES_OK) /* a feasible start first */
+        st = hes_colloc_solve(col, z, 1e-9, &r.viol);
     if (st == HES_OK)
         st = hes_colloc_minimize(col, z, obj, weight, 1e-9, maxeval, &res);
     if (st == HES_OK) {

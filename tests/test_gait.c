@@ -1,0 +1,258 @@
+/*
+ * test_gait.c - collocation with inputs at the nodes and virtual events on
+ * the knee biped (problems/knee_biped.c), and gaits as models of their own
+ * (lib/gait.c, lib/gait_json.c): every derivative the NLP uses against
+ * central differences; psi of the collocated gait against the independent
+ * shooting analysis of its derived model (CVODES, phases as modes, inputs
+ * as functions of the phase time); a virtual event with equal inputs on both
+ * sides leaves psi unchanged; a gait file reads back bit for bit.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hes.h"
+#include "testutil.h"
+
+static const char *const inputs[] = { "hip_torque", "knee_torque", "ankle_torque" };
+
+/* The passive walker on its default slope, collocated with the three
+ * torques as inputs and the given virtual events. */
+static hes_colloc *biped_colloc(hes_system *sys, int nodes, int v0, int v1, int constant,
+                                const double *lo, const double *hi)
+{
+    int counts[2] = { v0, v1 };
+    hes_colloc_options o = hes_colloc_options_default();
+    hes_colloc *c = NULL;
+    o.nodes = nodes;
+    o.n_inputs = 3;
+    o.inputs = inputs;
+    o.input_lo = lo;
+    o.input_hi = hi;
+    o.constant_inputs = constant;
+    o.virtual_events = counts;
+    o.path = 1;
+    ck_assert_msg(hes_colloc_create_opts(sys, &o, &c) == HES_OK, "%s", hes_system_errmsg(sys));
+    return c;
+}
+
+/* max |a - b| / max(1, |b|) */
+static double rel_err(double a, double b)
+{
+    return fabs(a - b) / fmax(1.0, fabs(b));
+}
+
+START_TEST(test_gait_nlp_derivatives_equal_central_differences)
+{
+    hes_system *sys = hes_system_create(hes_problem_find("knee-biped"));
+    hes_colloc *c = biped_colloc(sys, 5, 1, 1, 0, NULL, NULL);
+    int nv = hes_colloc_nvars(c), nc = hes_colloc_ncons(c), ni = hes_colloc_nineq(c);
+    ck_assert_int_gt(ni, 0);
+    double *z = malloc(sizeof(double) * (size_t)nv), *J = malloc(sizeof(double) * (size_t)nc * nv),
+           *Jp = malloc(sizeof(double) * (size_t)ni * nv), *cp = malloc(sizeof(double) * (size_t)(nc + ni)),
+           *cm = malloc(sizeof(double) * (size_t)(nc + ni)), *cv = malloc(sizeof(double) * (size_t)(nc + ni)),
+           *ge = malloc(sizeof(double) * (size_t)nv), *gp = malloc(sizeof(double) * (size_t)nv);
+    ck_assert_int_eq(hes_colloc_guess(c, z), HES_OK);
+    /* inputs that differ from node to node: every variable after the
+     * states and durations gets a deterministic pattern where it is 0 */
+    for (int j = 0; j < nv; j++)
+        if (z[j] == 0.0)
+            z[j] = 0.05 * sin(1.3 * j);
+    ck_assert_int_eq(hes_colloc_constraints(c, z, cv, J), HES_OK);
+    ck_assert_int_eq(hes_colloc_path(c, z, cv, Jp), HES_OK);
+    double psi, e = hes_colloc_energy(c, z, ge), worst_c = 0, worst_p = 0, worst_e = 0, worst_g = 0;
+    int fb;
+    ck_assert_int_eq(hes_colloc_psi(c, z, &psi, gp, &fb), HES_OK);
+    ck_assert_int_eq(fb, 0);
+    ck_assert(e > 0);
+    for (int j = 0; j < nv; j++) {
+        double h = 1e-6 * fmax(1.0, fabs(z[j])), zj = z[j], pp, pm;
+        z[j] = zj + h;
+        ck_assert_int_eq(hes_colloc_constraints(c, z, cp, NULL), HES_OK);
+        ck_assert_int_eq(hes_colloc_path(c, z, cp + nc, NULL), HES_OK);
+        double ep = hes_colloc_energy(c, z, NULL);
+        ck_assert_int_eq(hes_colloc_psi(c, z, &pp, NULL, NULL), HES_OK);
+        z[j] = zj - h;
+        ck_assert_int_eq(hes_colloc_constraints(c, z, cm, NULL), HES_OK);
+        ck_assert_int_eq(hes_colloc_path(c, z, cm + nc, NULL), HES_OK);
+        double em = hes_colloc_energy(c, z, NULL);
+        ck_assert_int_eq(hes_colloc_psi(c, z, &pm, NULL, NULL), HES_OK);
+        z[j] = zj;
+        for (int i = 0; i < nc; i++)
+            worst_c = fmax(worst_c, rel_err(J[i + (size_t)j * nc], (cp[i] - cm[i]) / (2 * h)));
+        for (int i = 0; i < ni; i++)
+            worst_p = fmax(worst_p, rel_err(Jp[i + (size_t)j * ni], (cp[nc + i] - cm[nc + i]) / (2 * h)));
+        worst_e = fmax(worst_e, rel_err(ge[j], (ep - em) / (2 * h)));
+        worst_g = fmax(worst_g, rel_err(gp[j], (pp - pm) / (2 * h)));
+    }
+    ck_assert_msg(worst_c < 1e-6, "equality Jacobian off by %.3g", worst_c);
+    /* the crossing rate at heelstrike is Dxg F with Dxg itself from central
+     * differences (the guard goes through the lift), so its derivative is a
+     * difference of differences: 5e-6 of noise on both sides */
+    ck_assert_msg(worst_p < 2e-5, "path Jacobian off by %.3g", worst_p);
+    ck_assert_msg(worst_e < 1e-8, "energy gradient off by %.3g", worst_e);
+    /* The walker's vector field has no analytic Jacobian (the mechanical
+     * layer differentiates it by central differences), so every factor
+     * derivative in the psi gradient is a difference of differences, good
+     * to about 1e-5 of the largest component (the SLIP test in
+     * test_collocation, with analytic Jacobians, holds the same code to
+     * 1e-8).  A wrong factor or a missing dependence shows up as an O(1)
+     * error in whole columns. */
+    double gmax = 0;
+    for (int j = 0; j < nv; j++)
+        gmax = fmax(gmax, fabs(gp[j]));
+    ck_assert_msg(worst_g < 2e-5 * fmax(1.0, gmax), "psi gradient off by %.3g (largest %.3g, psi %.6g)",
+                  worst_g, gmax, psi);
+    free(z); free(J); free(Jp); free(cp); free(cm); free(cv); free(ge); free(gp);
+    hes_colloc_destroy(c);
+    hes_system_destroy(sys);
+}
+END_TEST
+
+/* psi of the gait's derived model by shooting, and its section state. */
+static double shooting_psi(const hes_gait *g, double *x0)
+{
+    char msg[256];
+    hes_model *m = NULL;
+    ck_assert_msg(hes_gait_model(g, hes_problem_find("knee-biped"), &m, msg, sizeof msg) == HES_OK,
+                  "%s", msg);
+    hes_system *sys = hes_system_create(m);
+    hes_analysis res;
+    ck_assert_msg(hes_analyze(sys, 0, &res) == HES_OK, "%s", hes_system_errmsg(sys));
+    double psi = res.stab.psi;
+    if (x0)
+        memcpy(x0, res.orbit.x0, sizeof(double) * 6);
+    hes_analysis_free(&res);
+    hes_system_destroy(sys);
+    hes_gait_model_free(m);
+    return psi;
+}
+
+START_TEST(test_gait_psi_matches_the_shooting_analysis_of_the_gait)
+{
+    /* a gait with torques that vary along it: from the passive gait with a
+     * constant hip torque, made periodic by the collocation */
+    hes_system *sys = hes_system_create(hes_problem_find("knee-biped"));
+    ck_assert_int_eq(hes_system_set_param(sys, "hip_torque", 0.05), HES_OK);
+    hes_colloc *c = biped_colloc(sys, 11, 0, 0, 0, NULL, NULL);
+    double *z = malloc(sizeof(double) * (size_t)hes_colloc_nvars(c)), viol, psi, x0[6];
+    ck_assert_int_eq(hes_colloc_guess(c, z), HES_OK);
+    ck_assert_msg(hes_colloc_solve(c, z, 1e-11, &viol) == HES_OK, "%s", hes_system_errmsg(sys));
+    ck_assert_int_eq(hes_colloc_psi(c, z, &psi, NULL, NULL), HES_OK);
+    hes_gait g;
+    ck_assert_int_eq(hes_colloc_gait(c, z, &g), HES_OK);
+    double umin = HUGE_VAL, umax = -HUGE_VAL;
+    for (int i = 0; i < g.n_phases; i++)
+        for (int k = 0; k < g.phases[i].u_rows * 3; k++) {
+            umin = fmin(umin, g.phases[i].u[k]);
+            umax = fmax(umax, g.phases[i].u[k]);
+        }
+    ck_assert_msg(umax - umin > 1e-3, "the inputs should vary (%g to %g)", umin, umax);
+    double ps = shooting_psi(&g, x0);
+    ck_assert_msg(fabs(ps - psi) < 1e-3 * ps, "collocation %.10g, shooting %.10g", psi, ps);
+    /* shooting found the collocated orbit again */
+    for (int r = 0; r < 6; r++)
+        ck_assert_msg(fabs(x0[r] - g.phases[0].x[r]) < 1e-4, "x0[%d]: %.10g vs %.10g", r, x0[r],
+                      g.phases[0].x[r]);
+    hes_gait_free(&g);
+    free(z);
+    hes_colloc_destroy(c);
+    hes_system_destroy(sys);
+}
+END_TEST
+
+START_TEST(test_virtual_event_with_equal_inputs_leaves_psi_unchanged)
+{
+    /* the passive gait (all torques 0 on both sides of every virtual event) */
+    hes_system *sys = hes_system_create(hes_problem_find("knee-biped"));
+    hes_analysis base;
+    ck_assert_int_eq(hes_analyze(sys, 0, &base), HES_OK);
+    static const double zero[3] = { 0, 0, 0 };
+    hes_colloc *c = biped_colloc(sys, 13, 2, 1, 1, zero, zero);
+    double *z = malloc(sizeof(double) * (size_t)hes_colloc_nvars(c)), viol, psi;
+    ck_assert_int_eq(hes_colloc_guess(c, z), HES_OK);
+    ck_assert_msg(hes_colloc_solve(c, z, 1e-11, &viol) == HES_OK, "%s", hes_system_errmsg(sys));
+    ck_assert_int_eq(hes_colloc_phases(c), 5);
+    ck_assert_int_eq(hes_colloc_psi(c, z, &psi, NULL, NULL), HES_OK);
+    hes_gait g;
+    ck_assert_int_eq(hes_colloc_gait(c, z, &g), HES_OK);
+    double ps = shooting_psi(&g, NULL);
+    /* the split orbit through its derived model (five modes, three virtual
+     * saltation matrices): the same psi as the unsplit model, to the
+     * integration tolerance */
+    ck_assert_msg(fabs(ps - base.stab.psi) < 1e-8, "with virtual events %.12g, without %.12g", ps,
+                  base.stab.psi);
+    /* and the collocation's psi, to its discretisation error */
+    ck_assert_msg(fabs(psi - base.stab.psi) < 1e-4, "collocation %.10g, shooting %.10g", psi,
+                  base.stab.psi);
+    hes_gait_free(&g);
+    hes_analysis_free(&base);
+    free(z);
+    hes_colloc_destroy(c);
+    hes_system_destroy(sys);
+}
+END_TEST
+
+START_TEST(test_gait_file_reads_back_bit_for_bit)
+{
+    hes_system *sys = hes_system_create(hes_problem_find("knee-biped"));
+    const hes_model *m = hes_problem_find("knee-biped");
+    hes_colloc *c = biped_colloc(sys, 5, 1, 0, 0, NULL, NULL);
+    double *z = malloc(sizeof(double) * (size_t)hes_colloc_nvars(c));
+    ck_assert_int_eq(hes_colloc_guess(c, z), HES_OK);
+    for (int j = 0; j < hes_colloc_nvars(c); j++)
+        if (z[j] == 0.0)
+            z[j] = 0.1 / 3 * cos(j);
+    hes_gait g, h;
+    ck_assert_int_eq(hes_colloc_gait(c, z, &g), HES_OK);
+    char path[] = "/tmp/hes_gait_XXXXXX", msg[256];
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    ck_assert_int_eq(hes_gait_write(&g, m, f), 0);
+    fclose(f);
+    ck_assert_msg(hes_gait_read(path, m, &h, msg, sizeof msg) == 0, "%s", msg);
+    ck_assert_int_eq(h.n_phases, g.n_phases);
+    ck_assert_int_eq(h.n_inputs, 3);
+    for (int i = 0; i < g.n_phases; i++) {
+        const hes_gait_phase *a = &g.phases[i], *b = &h.phases[i];
+        int n = m->modes[a->mode].dim;
+        ck_assert_int_eq(a->mode, b->mode);
+        ck_assert_int_eq(a->transition, b->transition);
+        ck_assert_int_eq(a->is_virtual, b->is_virtual);
+        ck_assert_int_eq(a->direction, b->direction);
+        ck_assert(a->offset == b->offset && a->duration == b->duration);
+        ck_assert_int_eq(memcmp(a->x, b->x, sizeof(double) * (size_t)(a->nodes * n)), 0);
+        ck_assert_int_eq(memcmp(a->u, b->u, sizeof(double) * (size_t)(a->u_rows * 3)), 0);
+    }
+    ck_assert_int_eq(memcmp(g.params, h.params, sizeof(double) * (size_t)m->n_params), 0);
+    /* a gait of another problem, a missing file and a broken one are refused */
+    ck_assert_int_ne(hes_gait_read(path, hes_problem_find("slip-hopper"), &h, msg, sizeof msg), 0);
+    ck_assert_ptr_nonnull(strstr(msg, "knee-biped"));
+    ck_assert_int_ne(hes_gait_read("/nonexistent/gait.json", m, &h, msg, sizeof msg), 0);
+    f = fopen(path, "w");
+    fputs("{\"format\": \"hes-gait\", \"version\": 1, \"problem\": \"knee-biped\"}", f);
+    fclose(f);
+    ck_assert_int_ne(hes_gait_read(path, m, &h, msg, sizeof msg), 0);
+    remove(path);
+    hes_gait_free(&g);
+    free(z);
+    hes_colloc_destroy(c);
+    hes_system_destroy(sys);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("gait");
+    TCase *tc = tcase_create("gait");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, test_gait_nlp_derivatives_equal_central_differences);
+    tcase_add_test(tc, test_gait_psi_matches_the_shooting_analysis_of_the_gait);
+    tcase_add_test(tc, test_virtual_event_with_equal_inputs_leaves_psi_unchanged);
+    tcase_add_test(tc, test_gait_file_reads_back_bit_for_bit);
+    suite_add_tcase(s, tc);
+    return test_run_suite(s);
+}

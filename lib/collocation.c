@@ -43,12 +43,13 @@ struct hes_colloc {
     int n_phases, n_phys;
     /* per phase */
     int *mode, *tr, *virt, *dim, *nn, *xoff, *toff, *uoff, *voff, *urows, *clock_start,
-        *phys;
+        *phys, *vdir;            /* vdir: crossing direction a virtual event keeps (HES_UP/DOWN) */
     int phase_clock;             /* inputs or virtual events: clock-local saltation */
     int n_in, *in_idx;           /* inputs */
     double *in_lo, *in_hi;
     double *x0_lo, *x0_hi, dmin, dmax, smooth;
     hes_measure measure;
+    int fix_inputs;
     int n_fp, *pidx, poff;       /* solved parameters, then design parameters */
     int n_solved;
     double *plo, *phi;           /* bounds of the parameters in z */
@@ -61,6 +62,7 @@ struct hes_colloc {
                                     evaluates the cost, then the constraints) */
     double *cand, cand_cost;     /* the cheapest nearly feasible iterate of the NLP */
     int cand_valid, track;       /* track: record cand (the rounds of hes_colloc_minimize) */
+    double *ret_map;             /* when set, colloc_measure copies the return map there */
     void (*progress)(void *, int, double, double, double);
     void *progress_ctx;
     double *work;                /* scratch */
@@ -152,7 +154,7 @@ hes_status hes_colloc_create_opts(hes_system *sys, const hes_colloc_options *opt
     c->sys = sys;
     c->n_phases = P;
     c->n_phys = S;
-    c->mode = malloc(sizeof(int) * 12 * (size_t)P);
+    c->mode = malloc(sizeof(int) * 13 * (size_t)P);
     c->n_fp = c->n_solved = o->n_free_params;
     c->pidx = malloc(sizeof(int) * (size_t)(c->n_fp + HES_COLLOC_MAX_DESIGN));
     c->plo = malloc(sizeof(double) * 2 * (size_t)(c->n_fp + HES_COLLOC_MAX_DESIGN));
@@ -176,6 +178,7 @@ hes_status hes_colloc_create_opts(hes_system *sys, const hes_colloc_options *opt
     c->urows = c->voff + P;
     c->clock_start = c->urows + P;
     c->phys = c->clock_start + P;
+    c->vdir = c->phys + P;
     c->in_hi = c->in_lo + n_in;
     c->x0_lo = c->in_hi + n_in;
     c->x0_hi = c->x0_lo + sys->nmax;
@@ -204,6 +207,7 @@ hes_status hes_colloc_create_opts(hes_system *sys, const hes_colloc_options *opt
     c->dmin = opts->min_duration;
     c->smooth = opts->smooth_weight > 0 ? opts->smooth_weight : 0.0;
     c->measure = opts->measure == HES_MEASURE_SMOOTH ? HES_MEASURE_SMOOTH : HES_MEASURE_PSI;
+    c->fix_inputs = opts->fix_inputs;
     c->dmax = opts->max_duration > 0 ? opts->max_duration : HUGE_VAL;
     c->spec = opts->path ? m->trajopt : NULL;
     c->progress = opts->progress;
@@ -264,8 +268,10 @@ hes_status hes_colloc_create_opts(hes_system *sys, const hes_colloc_options *opt
         for (int k = 0; k < c->nn[p]; k++)
             ni += path_count(c, c->mode[p], node_kind(c, p, k));
     }
-    for (int p = 0; c->spec && p < P; p++)
-        ni += !c->virt[p] && m->transitions[c->tr[p]].direction != HES_ANY;
+    for (int p = 0; p < P; p++) {
+        c->vdir[p] = m->transitions[c->tr[p]].direction;
+        ni += c->spec && (c->virt[p] || c->vdir[p] != HES_ANY);
+    }
     c->nc = nc + c->n_anchor;
     c->ni = ni;
     int nm = sys->nmax;
@@ -608,8 +614,25 @@ static hes_status crossing_rate(hes_colloc *c, const double *z, int i, const dou
     d = gt;
     for (int r = 0; r < n; r++)
         d += gx[r] * F[r];
-    *rate = sys->model->transitions[tr].direction == HES_DOWN ? -d : d;
+    *rate = c->vdir[i] == HES_DOWN ? -d : d;
     return HES_OK;
+}
+
+/* Virtual events keep the direction in which z crosses them (a sign change
+ * would pass through grazing). */
+static void virtual_directions(hes_colloc *c, const double *z)
+{
+    for (int i = 0; c->spec && i < c->n_phases; i++) {
+        if (!c->virt[i])
+            continue;
+        double rate;
+        c->vdir[i] = HES_UP;
+        set_inputs(c, z, i, c->nn[i] - 1, 0);
+        if (crossing_rate(c, z, i, z + c->xoff[i] + (size_t)(c->nn[i] - 1) * c->dim[i], &rate) == HES_OK &&
+            rate < 0)
+            c->vdir[i] = HES_DOWN;
+    }
+    put_params(c, z);
 }
 
 /* Rows of the crossing-rate constraints from `row` on. */
@@ -622,7 +645,7 @@ static hes_status crossing_constraints(hes_colloc *c, const double *z, double *c
     double *x = c->work + 2 * (size_t)nm, *zz = NULL;
     hes_status st = HES_OK;
     for (int i = 0; i < c->n_phases && st == HES_OK; i++) {
-        if (c->virt[i] || sys->model->transitions[c->tr[i]].direction == HES_ANY)
+        if (!c->virt[i] && c->vdir[i] == HES_ANY)
             continue;
         int n = c->dim[i], N = c->nn[i], ur = c->urows[i] == 1 ? 0 : N - 1;
         const double *xe = z + c->xoff[i] + (size_t)(N - 1) * n;
@@ -766,7 +789,8 @@ double hes_colloc_roughness(const hes_colloc *c, const double *z, double *grad)
 /* ---------------------------------------------------- initial guesses */
 
 /* Samples a physical phase at time tau since its start: state x, inputs u. */
-typedef hes_status (*phase_sampler)(void *ctx, double tau, double *x, double *u);
+typedef hes_status (*phase_sampler)(void *ctx, double tau, int sub, int node, double *x,
+                                    double *u);
 
 /* Fills the sub-phases of physical phase j of z from a sampler, with the
  * given sub-phase durations; the virtual offsets from the guard at the
@@ -786,7 +810,7 @@ static hes_status fill_phase(hes_colloc *c, double *z, int j, const double *dur,
         z[c->toff[i]] = dur[i - first];
         for (int k = 0; k < N && st == HES_OK; k++) {
             double tau = tau0 + dur[i - first] * k / (N - 1);
-            st = fn(ctx, tau, z + c->xoff[i] + (size_t)k * n, u);
+            st = fn(ctx, tau, i - first, k, z + c->xoff[i] + (size_t)k * n, u);
             if (c->urows[i] == N || (c->urows[i] == 1 && k == 0))
                 memcpy(z + c->uoff[i] + (size_t)k * c->n_in, u, sizeof(double) * (size_t)c->n_in);
         }
@@ -806,9 +830,10 @@ typedef struct {
     const hes_phase *ph;
 } sim_sampler;
 
-static hes_status sample_simulation(void *ctx, double tau, double *x, double *u)
+static hes_status sample_simulation(void *ctx, double tau, int sub, int node, double *x, double *u)
 {
     sim_sampler *s = ctx;
+    (void)sub; (void)node;
     hes_system *sys = s->c->sys;
     for (int q = 0; q < s->c->n_in; q++)
         u[q] = sys->p[s->c->in_idx[q]];
@@ -868,6 +893,7 @@ typedef struct {
     hes_system *ds;              /* the derived model's system */
     const hes_traj *traj;        /* one simulated period of it */
     int first, count;            /* its phases that make up the physical phase */
+    int same;                    /* as many as the collocation's sub-phases there */
     int *map;                    /* gait input of each collocation input, or -1 */
 } gait_sampler;
 
@@ -884,13 +910,18 @@ static double gait_input(const hes_gait *g, int k, int r, double t)
     return (1 - w) * ph->u[(size_t)i * g->n_inputs + r] + w * ph->u[(size_t)(i + 1) * g->n_inputs + r];
 }
 
-static hes_status sample_gait(void *ctx, double tau, double *x, double *u)
+static hes_status sample_gait(void *ctx, double tau, int sub, int node, double *x, double *u)
 {
     gait_sampler *s = ctx;
     int k = s->first;
     double t0 = 0;
-    while (k + 1 < s->first + s->count &&
-           tau > t0 + (s->traj->phases[k].t1 - s->traj->phases[k].t0)) {
+    /* the same sub-phases: sub-phase for sub-phase (the inputs jump exactly
+     * at their ends); otherwise by time, a node that starts a sub-phase in
+     * the later of two touching phases */
+    while (s->same ? k < s->first + sub
+                   : k + 1 < s->first + s->count &&
+                         (node == 0 ? tau >= t0 + (s->traj->phases[k].t1 - s->traj->phases[k].t0)
+                                    : tau > t0 + (s->traj->phases[k].t1 - s->traj->phases[k].t0))) {
         t0 += s->traj->phases[k].t1 - s->traj->phases[k].t0;
         k++;
     }
@@ -943,7 +974,7 @@ hes_status hes_colloc_from_gait(hes_colloc *c, const hes_gait *g, double *z)
     if (st != HES_OK || traj.n_phases != g->n_phases)
         st = hes__fail(sys, st != HES_OK ? st : HES_EINVAL, "simulating the initial gait over "
                        "one period failed: %s", hes_system_errmsg(ds));
-    gait_sampler s = { c, g, ds, &traj, 0, 0, malloc(sizeof(int) * (size_t)(c->n_in + 1)) };
+    gait_sampler s = { c, g, ds, &traj, 0, 0, 0, malloc(sizeof(int) * (size_t)(c->n_in + 1)) };
     double dur[65];
     if (st == HES_OK && !s.map)
         st = hes__fail(sys, HES_ENOMEM, "out of memory");
@@ -966,7 +997,8 @@ hes_status hes_colloc_from_gait(hes_colloc *c, const hes_gait *g, double *z)
             T += traj.phases[gi].t1 - traj.phases[gi].t0;
             s.count++;
         } while (g->phases[gi++].is_virtual);
-        if (s.count == count && count <= 64)
+        s.same = s.count == count && count <= 64;
+        if (s.same)
             for (int q = 0; q < count; q++)
                 dur[q] = traj.phases[s.first + q].t1 - traj.phases[s.first + q].t0;
         else
@@ -1005,6 +1037,8 @@ hes_status hes_colloc_gait(hes_colloc *c, const double *z, hes_gait *g)
     }
     memcpy(g->params, sys->p, sizeof(double) * (size_t)m->n_params);
     memcpy(g->inputs, c->in_idx, sizeof(int) * (size_t)c->n_in);
+    for (int q = 0; q < c->n_in; q++) /* set per phase by the schedule; the value is unused */
+        g->params[c->in_idx[q]] = 0.0;
     for (int i = 0; i < c->n_phases; i++) {
         hes_gait_phase *ph = &g->phases[i];
         int n = c->dim[i];
@@ -1277,6 +1311,15 @@ static double measure_value(const hes_stability *stab, hes_measure measure, doub
 static hes_status colloc_measure(hes_colloc *c, const double *z, hes_measure measure,
                                  double *value, double *grad, int *fallback);
 
+hes_status hes_colloc_return_map(hes_colloc *c, const double *z, double *P)
+{
+    double psi;
+    c->ret_map = P;
+    hes_status st = colloc_measure(c, z, HES_MEASURE_PSI, &psi, NULL, NULL);
+    c->ret_map = NULL;
+    return st;
+}
+
 hes_status hes_colloc_psi(hes_colloc *c, const double *z, double *psi, double *grad, int *fallback)
 {
     return colloc_measure(c, z, HES_MEASURE_PSI, psi, grad, fallback);
@@ -1330,6 +1373,8 @@ static hes_status colloc_measure(hes_colloc *c, const double *z, hes_measure mea
         memcpy(cur, nxt, sizeof(double) * (size_t)rows * n0);
     }
     memcpy(M, cur, sizeof(double) * (size_t)n0 * n0);
+    if (c->ret_map)
+        memcpy(c->ret_map, M, sizeof(double) * (size_t)n0 * n0);
     hes_monodromy view;
     memset(&view, 0, sizeof view);
     view.n = n0;
@@ -1564,6 +1609,12 @@ static hes_status run_nlp(hes_colloc *c, double *z, double tol, cost_ctx *cc, do
             b[c->xoff[0] + r] = side ? c->x0_hi[r] : c->x0_lo[r];
         for (int j = 0; j < c->n_fp; j++)
             b[c->poff + j] = side ? c->phi[j] : c->plo[j];
+        for (int i = 0; c->fix_inputs && i < c->n_phases; i++) {
+            for (int k = 0; k < c->urows[i] * c->n_in; k++)
+                b[c->uoff[i] + k] = z[c->uoff[i] + k];
+            if (c->virt[i])
+                b[c->voff[i]] = z[c->voff[i]];
+        }
         for (int j = 0; j < nv; j++) /* a start outside the bounds is moved in */
             if (side ? z[j] > b[j] : z[j] < b[j])
                 z[j] = b[j];
@@ -1572,6 +1623,7 @@ static hes_status run_nlp(hes_colloc *c, double *z, double tol, cost_ctx *cc, do
         else
             nlopt_set_lower_bounds(opt, b);
     }
+    virtual_directions(c, z);
     nlopt_set_min_objective(opt, cost_function, cc);
     nlopt_add_equality_mconstraint(opt, (unsigned)nc, equality, &s, ctol);
     if (ni > 0)

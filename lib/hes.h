@@ -176,8 +176,11 @@ typedef struct {
     int n_path;
     const hes_path_constraint *path;
     const int *virtual_events;     /* default counts per sequence event (--virtual-events default) */
-    /* Every physical event must be crossed in its direction at a guard rate
-     * |Dtg + Dxg F| of at least this (> 0; 0: 1e-3): no grazing impacts. */
+    /* Every physical event must be crossed in its direction, and every
+     * virtual event in the direction it is crossed at the start of the NLP,
+     * at a guard rate |Dtg + Dxg F| of at least this (> 0; 0: 1e-3): no
+     * grazing impacts, and no near-grazing virtual events (whose saltation
+     * matrices would make psi hypersensitive to the discretisation). */
     double min_crossing_rate;
 } hes_trajopt_spec;
 
@@ -797,6 +800,11 @@ typedef struct {
      * HES_MEASURE_SMOOTH, the p-norm of the multiplier moduli, which does not
      * stall where the largest multipliers meet (the result's psi is psi). */
     hes_measure measure;
+    /* Nonzero: the inputs and virtual offsets keep the values z starts with
+     * (bounds equal to them); only states, durations and parameters move.
+     * With a gait from hes_colloc_from_gait this re-collocates that gait on
+     * this grid (e.g. a finer one, to check or refine its psi). */
+    int fix_inputs;
     /* Progress report after every evaluation of the cost with its gradient
      * (NULL: none): evaluation count, cost, the last constraint violation,
      * psi (NaN when the cost does not compute it). */
@@ -818,8 +826,8 @@ void hes_colloc_destroy(hes_colloc *c);
 int hes_colloc_nvars(const hes_colloc *c);
 int hes_colloc_ncons(const hes_colloc *c);   /* equality constraints */
 /* Inequalities: path constraints c(x) >= 0 at nodes, then (with the
- * model's hes_trajopt_spec) the crossing rate of every physical event in
- * its direction, minus min_crossing_rate. */
+ * model's hes_trajopt_spec) the crossing rate of every event in its
+ * direction, minus min_crossing_rate. */
 int hes_colloc_nineq(const hes_colloc *c);
 /* z from a simulation of one period from the orbit spec's initial guess
  * (inputs at their current parameter values; virtual events split the
@@ -850,6 +858,11 @@ hes_status hes_colloc_solve(hes_colloc *c, double *z, double tol, double *violat
 hes_status hes_colloc_psi(hes_colloc *c, const double *z, double *psi, double *grad,
                           int *fallback);
 
+/* The return-map Jacobian P (n x n, n the dimension of the first phase,
+ * column-major) whose nontrivial eigenvalues hes_colloc_psi takes: compare
+ * it with hes_monodromy.proj of a shooting analysis of the same orbit (the
+ * multipliers can be far more sensitive than P where they nearly coincide). */
+hes_status hes_colloc_return_map(hes_colloc *c, const double *z, double *P);
 /* The same for the measure of hes_colloc_options.measure. */
 hes_status hes_colloc_measure(hes_colloc *c, const double *z, hes_measure measure, double *value,
                               double *grad, int *fallback);

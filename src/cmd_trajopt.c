@@ -17,7 +17,8 @@
 #include "cli.h"
 
 enum { OPT_OBJECTIVE = 256, OPT_DESIGN, OPT_NODES, OPT_JSON, OPT_WEIGHT, OPT_VIRTUAL,
-       OPT_INIT, OPT_INPUTS, OPT_MAXEVAL, OPT_QUIET, OPT_BOUND, OPT_SMOOTH, OPT_MEASURE };
+       OPT_INIT, OPT_INPUTS, OPT_MAXEVAL, OPT_QUIET, OPT_BOUND, OPT_SMOOTH, OPT_MEASURE,
+       OPT_NO_REFINE };
 
 void cmd_trajopt_usage(FILE *out)
 {
@@ -32,7 +33,7 @@ void cmd_trajopt_usage(FILE *out)
           "      --objective OBJ     stability: psi (default); energy: integral of the\n"
           "                          squared inputs; weighted: psi + W * energy;\n"
           "                          feasible: no cost\n"
-          "      --weight W          the energy weight of 'weighted', W >= 0 (0.1)\n"
+          "      --weight W          the energy weight of 'weighted', W >= 0 (1)\n"
           "      --measure M         the stability term optimised: psi (default), or smooth:\n"
           "                          the 16-norm of the multiplier moduli, which does not\n"
           "                          stall where the largest multipliers meet\n"
@@ -52,6 +53,9 @@ void cmd_trajopt_usage(FILE *out)
           "      --init FILE|default start from a gait file (resampled) or from a\n"
           "                          simulation of the model's orbit guess (default)\n"
           "      --maxeval N         evaluations of the cost, N >= 1 (1000)\n"
+          "      --no-refine         with inputs or virtual events the result is\n"
+          "                          re-collocated on 2N-1 nodes with its inputs held (the\n"
+          "                          gait written and its psi); this skips that\n"
           "      --quiet             no progress lines on stderr\n"
           "      --json              print one JSON object instead of text\n"
           "  -o, --output FILE       write the gait (JSON) for 'hes analyze --orbit FILE'\n"
@@ -148,6 +152,11 @@ static int parse_virtual(const char *text, const hes_model *m, int *counts)
 
 typedef struct {
     double psi_c, psi_s, energy, viol, secs, period;
+    double psi_fine;             /* psi of the refined collocation (refined_nodes > 0) */
+    double P[64 * 64];           /* the collocation's return map (final grid), n x n */
+    int n;
+    double map_diff;             /* max |P - P_shooting| / max |P_shooting| */
+    int refined_nodes;
     int evals, fallbacks, have_shoot;
     hes_status shoot_status;
     char shoot_msg[512];
@@ -171,6 +180,12 @@ static void reanalyse(const hes_gait *g, const hes_model *base, outcome *r)
         if (r->shoot_status == HES_OK) {
             r->psi_s = res.stab.psi;
             r->have_shoot = 1;
+            double num = 0, den = 0;
+            for (int k = 0; res.mono.proj && k < r->n * r->n; k++) {
+                num = fmax(num, fabs(r->P[k] - res.mono.proj[k]));
+                den = fmax(den, fabs(res.mono.proj[k]));
+            }
+            r->map_diff = den > 0 && res.mono.n == r->n ? num / den : NAN;
             hes_analysis_free(&res);
         } else {
             snprintf(r->shoot_msg, sizeof r->shoot_msg, "%s", hes_system_errmsg(sys));
@@ -220,6 +235,10 @@ static void print_result(const hes_system *sys, const hes_gait *g, const designs
         json_object_set_new(doc, "energy", isfinite(r->energy) ? json_real(r->energy) : json_null());
         json_object_set_new(doc, "psi_collocation", json_real(r->psi_c));
         json_object_set_new(doc, "psi_shooting", r->have_shoot ? json_real(r->psi_s) : json_null());
+        json_object_set_new(doc, "refined_nodes", json_integer(r->refined_nodes));
+        json_object_set_new(doc, "return_map_difference",
+                            r->have_shoot && isfinite(r->map_diff) ? json_real(r->map_diff) : json_null());
+        json_object_set_new(doc, "psi_refined", r->refined_nodes ? json_real(r->psi_fine) : json_null());
         json_object_set_new(doc, "constraint_violation", json_real(r->viol));
         json_object_set_new(doc, "evaluations", json_integer(r->evals));
         json_object_set_new(doc, "seconds", json_real(r->secs));
@@ -258,14 +277,74 @@ static void print_result(const hes_system *sys, const hes_gait *g, const designs
     if (g->n_inputs > 0)
         printf("energy (integral of the squared inputs): %.10g\n", r->energy);
     printf("psi of the collocated orbit: %.12g\n", r->psi_c);
+    if (r->refined_nodes)
+        printf("psi re-collocated on %d nodes per phase with the inputs held: %.12g\n",
+               r->refined_nodes, r->psi_fine);
     if (r->have_shoot)
         printf("psi by shooting (re-analysis of the gait): %.12g, relative difference %.2e\n",
-               r->psi_s, fabs(r->psi_s - r->psi_c) / r->psi_s);
+               r->psi_s, fabs(r->psi_s - (r->refined_nodes ? r->psi_fine : r->psi_c)) / r->psi_s);
     else
         printf("re-analysis by shooting failed: %s\n", r->shoot_msg);
+    if (r->have_shoot)
+        printf("return map: collocation vs shooting, max |difference| %.2e of its largest entry\n",
+               r->map_diff);
     printf("%d evaluations of the cost, %.3f s\n", r->evals, r->secs);
-    printf("%s: psi = %.6g %s 1\n", r->psi_c < 1 ? "stable" : "unstable", r->psi_c,
-           r->psi_c < 1 ? "<" : ">=");
+    double psi = r->have_shoot ? r->psi_s : r->refined_nodes ? r->psi_fine : r->psi_c;
+    printf("%s: psi = %.6g %s 1%s\n", psi < 1 ? "stable" : "unstable", psi, psi < 1 ? "<" : ">=",
+           r->have_shoot ? " (shooting)" : "");
+}
+
+static int has_virtual(const hes_model *m, const int *counts)
+{
+    for (int i = 0; i < m->orbit.n_sequence; i++)
+        if (counts[i] > 0)
+            return 1;
+    return 0;
+}
+
+/* The optimised gait re-collocated on a grid twice as fine with its inputs
+ * and virtual offsets held: the same gait, its states and psi more
+ * accurate (the optimiser may have used the coarse grid's discretisation
+ * error: the fine psi is the honest one).  Replaces the gait. */
+static hes_status refine_gait(hes_system *sys, const hes_colloc_options *co, const designs *d,
+                              hes_gait *gait, outcome *r)
+{
+    hes_colloc_options fine = *co;
+    hes_colloc *c = NULL;
+    double *z = NULL, viol;
+    hes_gait g;
+    fine.nodes = 2 * co->nodes - 1;
+    fine.fix_inputs = 1;
+    fine.progress = NULL;
+    /* held inputs determine the orbit: the bounds on its first state and the
+     * path constraints would over-determine it */
+    fine.x0_lo = fine.x0_hi = NULL;
+    fine.path = 0;
+    hes_status st = hes_colloc_create_opts(sys, &fine, &c);
+    if (st == HES_OK)
+        st = hes_colloc_set_design(c, d->n, d->names, d->lo, d->hi);
+    if (st == HES_OK && !(z = malloc(sizeof(double) * (size_t)hes_colloc_nvars(c))))
+        st = HES_ENOMEM;
+    if (st == HES_OK)
+        st = hes_colloc_from_gait(c, gait, z);
+    if (st == HES_OK)
+        st = hes_colloc_solve(c, z, 1e-10, &viol);
+    if (st == HES_OK)
+        st = hes_colloc_psi(c, z, &r->psi_fine, NULL, NULL);
+    if (st == HES_OK)
+        st = hes_colloc_return_map(c, z, r->P);
+    if (st == HES_OK)
+        st = hes_colloc_gait(c, z, &g);
+    if (st == HES_OK) {
+        r->refined_nodes = fine.nodes;
+        r->energy = g.energy;
+        r->viol = viol;
+        hes_gait_free(gait);
+        *gait = g;
+    }
+    free(z);
+    hes_colloc_destroy(c);
+    return st;
 }
 
 int cmd_trajopt(int argc, char **argv)
@@ -276,6 +355,7 @@ int cmd_trajopt(int argc, char **argv)
         {"weight", required_argument, NULL, OPT_WEIGHT},
         {"smooth", required_argument, NULL, OPT_SMOOTH},
         {"measure", required_argument, NULL, OPT_MEASURE},
+        {"no-refine", no_argument, NULL, OPT_NO_REFINE},
         {"virtual-events", required_argument, NULL, OPT_VIRTUAL},
         {"inputs", required_argument, NULL, OPT_INPUTS},
         {"design", required_argument, NULL, OPT_DESIGN},
@@ -293,9 +373,9 @@ int cmd_trajopt(int argc, char **argv)
     designs d, bounds;
     progress_state prog = { 0, 0 };
     const char *virtual_spec = "none", *init = "default", *out_path = NULL;
-    int c, json = 0, nodes = 21, constant = 0, maxeval = 1000, rc = CLI_EXIT_OK;
+    int c, json = 0, nodes = 21, constant = 0, maxeval = 1000, refine = 1, rc = CLI_EXIT_OK;
     hes_colloc_objective obj = HES_COLLOC_STABILITY;
-    double weight = 0.1, smooth = 1e-3;
+    double weight = 1.0, smooth = 1e-3;
     hes_measure measure = HES_MEASURE_PSI;
     memset(&d, 0, sizeof d);
     memset(&bounds, 0, sizeof bounds);
@@ -378,6 +458,9 @@ int cmd_trajopt(int argc, char **argv)
             break;
         case OPT_QUIET:
             prog.quiet = 1;
+            break;
+        case OPT_NO_REFINE:
+            refine = 0;
             break;
         case OPT_JSON:
             json = 1;
@@ -515,13 +598,22 @@ int cmd_trajopt(int argc, char **argv)
         r.fallbacks = res.fallbacks;
         st = hes_colloc_gait(col, z, &gait);
     }
+    if (st == HES_OK) {
+        r.n = model->modes[model->orbit.mode].dim;
+        if (r.n > 64)
+            st = HES_EINVAL;
+        else
+            st = hes_colloc_return_map(col, z, r.P);
+    }
+    if (st == HES_OK && refine && (co.n_inputs > 0 || has_virtual(model, counts)))
+        st = refine_gait(sys, &co, &d, &gait, &r);
     r.secs = seconds_now() - t0;
     if (st != HES_OK) {
         rc = cli_report_status(st, sys);
         goto done;
     }
     gait.objective = strdup(objective_names[obj]);
-    gait.psi = r.psi_c;
+    gait.psi = r.refined_nodes ? r.psi_fine : r.psi_c;
     for (int i = 0; i < gait.n_phases; i++)
         r.period += gait.phases[i].duration;
     if (!spec || spec->n_inputs == 0)

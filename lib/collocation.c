@@ -618,22 +618,8 @@ static hes_status crossing_rate(hes_colloc *c, const double *z, int i, const dou
     return HES_OK;
 }
 
-/* Virtual events keep the direction in which z crosses them (a sign change
- * would pass through grazing). */
-static void virtual_directions(hes_colloc *c, const double *z)
-{
-    for (int i = 0; c->spec && i < c->n_phases; i++) {
-        if (!c->virt[i])
-            continue;
-        double rate;
-        c->vdir[i] = HES_UP;
-        set_inputs(c, z, i, c->nn[i] - 1, 0);
-        if (crossing_rate(c, z, i, z + c->xoff[i] + (size_t)(c->nn[i] - 1) * c->dim[i], &rate) == HES_OK &&
-            rate < 0)
-            c->vdir[i] = HES_DOWN;
-    }
-    put_params(c, z);
-}
+
+
 
 /* Rows of the crossing-rate constraints from `row` on. */
 static hes_status crossing_constraints(hes_colloc *c, const double *z, double *cv, double *jac,
@@ -840,13 +826,43 @@ static hes_status sample_simulation(void *ctx, double tau, int sub, int node, do
     return hes_variational(sys, s->ph->mode, s->ph->tm0, tau, s->ph->x0, x, NULL);
 }
 
-static void equal_split(const hes_colloc *c, int j, double T, double *dur)
+/* Sub-phase durations for physical phase j of duration T (model time tm0
+ * at its start).  Virtual events are crossed in the direction of the
+ * physical event whose guard they shift (a shifted copy of the event
+ * surface, approached the same way; an event placed where the guard turns
+ * could be missed by a perturbed step), so they go where the guard already
+ * moves that way: equally spaced over the final stretch of the phase after
+ * the last time the guard moved the other way. */
+static void split_phase(hes_colloc *c, int j, double T, double tm0, phase_sampler fn, void *ctx,
+                        double *dur)
 {
-    int count = 0;
-    for (int i = 0; i < c->n_phases; i++)
-        count += c->phys[i] == j;
-    for (int s = 0; s < count; s++)
-        dur[s] = T / count;
+    hes_system *sys = c->sys;
+    int first = 0, count = 0, nm = sys->nmax, dir = sys->model->transitions[c->tr[0]].direction;
+    while (c->phys[first] != j)
+        first++;
+    for (int i = first; i < c->n_phases && c->phys[i] == j; i++)
+        count++;
+    dir = sys->model->transitions[c->tr[first]].direction;
+    double *x = malloc(sizeof(double) * (size_t)(3 * nm + c->n_in + 1)), t_turn = 0;
+    double *F = x + nm, *gx = F + nm, *u = gx + nm;
+    for (int q = 0; x && count > 1 && dir != HES_ANY && q <= 40; q++) {
+        double t = T * q / 40.0, d = 0;
+        if (fn(ctx, t, 0, 1, x, u) != HES_OK)
+            continue;
+        for (int r = 0; r < c->n_in; r++)
+            sys->p[c->in_idx[r]] = u[r];
+        if (hes__field(sys, c->mode[first], tm0 + t, x, F) != HES_OK ||
+            hes__guard_dx(sys, c->tr[first], tm0 + t, x, gx) != HES_OK)
+            continue;
+        for (int r = 0; r < c->dim[first]; r++)
+            d += gx[r] * F[r];
+        if (d * dir <= 0 && q < 40)
+            t_turn = T * (q + 1) / 40.0;
+    }
+    free(x);
+    double w = (T - t_turn) / count;
+    for (int q = 0; q < count; q++)
+        dur[q] = q == 0 ? t_turn + w : w;
 }
 
 hes_status hes_colloc_guess(hes_colloc *c, double *z)
@@ -873,7 +889,8 @@ hes_status hes_colloc_guess(hes_colloc *c, double *z)
                        traj.n_phases, c->n_phys);
     for (int j = 0; st == HES_OK && j < c->n_phys; j++) {
         sim_sampler s = { c, &traj.phases[j] };
-        equal_split(c, j, traj.phases[j].t1 - traj.phases[j].t0, dur);
+        split_phase(c, j, traj.phases[j].t1 - traj.phases[j].t0, traj.phases[j].tm0,
+                    sample_simulation, &s, dur);
         st = fill_phase(c, z, j, dur, traj.phases[j].tm0, sample_simulation, &s);
     }
     for (int j = 0; j < c->n_fp; j++)
@@ -1001,11 +1018,11 @@ hes_status hes_colloc_from_gait(hes_colloc *c, const hes_gait *g, double *z)
         if (s.same)
             for (int q = 0; q < count; q++)
                 dur[q] = traj.phases[s.first + q].t1 - traj.phases[s.first + q].t0;
-        else
-            equal_split(c, j, T, dur);
         double tm0 = 0;
         for (int i = c->clock_start[first]; i < first; i++)
             tm0 += z[c->toff[i]];
+        if (!s.same)
+            split_phase(c, j, T, tm0, sample_gait, &s, dur);
         st = fill_phase(c, z, j, dur, tm0, sample_gait, &s);
     }
     for (int j = 0; j < c->n_fp; j++)
@@ -1111,7 +1128,7 @@ static void equality(unsigned m, double *result, unsigned n, const double *x, do
     for (unsigned i = 0; i < m; i++)
         v = fmax(v, fabs(result[i]));
     s->c->last_violation = v;
-    if (grad && s->c->track && v < 1e-3 && s->c->last_cost < s->c->cand_cost) {
+    if (grad && s->c->track && v < 1e-2 && s->c->last_cost < s->c->cand_cost) {
         memcpy(s->c->cand, x, sizeof(double) * n);
         s->c->cand_cost = s->c->last_cost;
         s->c->cand_valid = 1;
@@ -1623,7 +1640,6 @@ static hes_status run_nlp(hes_colloc *c, double *z, double tol, cost_ctx *cc, do
         else
             nlopt_set_lower_bounds(opt, b);
     }
-    virtual_directions(c, z);
     nlopt_set_min_objective(opt, cost_function, cc);
     nlopt_add_equality_mconstraint(opt, (unsigned)nc, equality, &s, ctol);
     if (ni > 0)
@@ -1730,7 +1746,7 @@ hes_status hes_colloc_minimize(hes_colloc *c, double *z, hes_colloc_objective ob
      * stale BFGS model stalls there), until a round brings nothing.  NLopt
      * returns the best point meeting the constraint tolerances; a round whose
      * iterates stay slightly infeasible also offers its last iterate and its
-     * cheapest nearly feasible one (violation < 1e-3), each made feasible by a
+     * cheapest nearly feasible one (violation < 1e-2), each made feasible by a
      * feasibility solve. */
     consider(c, z, objective, weight, tol, &f_best, zbest);
     int round_max = objective == HES_COLLOC_FEASIBLE ? maxeval : (maxeval / 4 > 200 ? maxeval / 4 : 200);

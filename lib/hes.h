@@ -176,11 +176,11 @@ typedef struct {
     int n_path;
     const hes_path_constraint *path;
     const int *virtual_events;     /* default counts per sequence event (--virtual-events default) */
-    /* Every physical event must be crossed in its direction, and every
-     * virtual event in the direction it is crossed at the start of the NLP,
-     * at a guard rate |Dtg + Dxg F| of at least this (> 0; 0: 1e-3): no
-     * grazing impacts, and no near-grazing virtual events (whose saltation
-     * matrices would make psi hypersensitive to the discretisation). */
+    /* Every event, physical or virtual, must be crossed in the physical
+     * transition's direction at a guard rate |Dtg + Dxg F| of at least this
+     * (> 0; 0: 1e-3): no grazing impacts, and virtual events on the approach
+     * to their physical event, where a perturbed step crosses them as surely
+     * as the event itself. */
     double min_crossing_rate;
 } hes_trajopt_spec;
 

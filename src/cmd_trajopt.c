@@ -276,7 +276,8 @@ static void print_result(const hes_system *sys, const hes_gait *g, const designs
     }
     if (g->n_inputs > 0)
         printf("energy (integral of the squared inputs): %.10g\n", r->energy);
-    printf("psi of the collocated orbit: %.12g\n", r->psi_c);
+    printf("psi of the collocated orbit: %.12g%s\n", r->psi_c,
+           obj == HES_COLLOC_FEASIBLE ? " (not optimised: --objective feasible)" : "");
     if (r->refined_nodes)
         printf("psi re-collocated on %d nodes per phase with the inputs held: %.12g\n",
                r->refined_nodes, r->psi_fine);

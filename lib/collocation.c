@@ -98,6 +98,15 @@ void hes_colloc_destroy(hes_colloc *c)
     free(c);
 }
 
+/* Sub-phases after a virtual event start on the stretch where the guard
+ * already moves towards their end event: there the guard (plus offset)
+ * must stay on its side until the end, so that the end is the first
+ * crossing (what a simulation finds) and the offsets come in order. */
+static int order_checked(const hes_colloc *c, int i)
+{
+    return i > 0 && c->virt[i - 1] && c->phys[i - 1] == c->phys[i] && c->vdir[i] != HES_ANY;
+}
+
 /* Which path constraints apply at node k of phase i: none at the first
  * node of a physical phase (the reset's image, or the node the previous
  * phase ended on), at the node of a physical event only those flagged
@@ -133,6 +142,7 @@ hes_status hes_colloc_create_opts(hes_system *sys, const hes_colloc_options *opt
     const hes_model *m = sys->model;
     const hes_orbit_spec *o = &m->orbit;
     int nodes = opts->nodes, S = o->n_sequence, P = 0, n_in = opts->n_inputs;
+    int refine = opts->refine > 1 ? opts->refine : 1;
     *out = NULL;
     if (!o->guess || S < 1 || o->period_param)
         return hes__fail(sys, HES_EINVAL, "collocation needs an autonomous orbit spec with an "
@@ -216,8 +226,15 @@ hes_status hes_colloc_create_opts(hes_system *sys, const hes_colloc_options *opt
     c->max_nodes = 2;
     for (int j = 0; j < S; j++) {
         int v = opts->virtual_events ? opts->virtual_events[j] : 0;
-        int sub_nodes = v == 0 ? nodes : ((nodes - 1) / (v + 1) + 1 < 3 ? 3 : (nodes - 1) / (v + 1) + 1);
+        /* the first sub-phase (up to the guard's turn, see split_phase) gets
+         * half the phase's nodes, the others share the other half */
+        int first_nodes = v == 0 ? nodes : (nodes - 1) / 2 + 1,
+            later_nodes = v == 0 ? nodes : (nodes - 1) / (2 * v) + 1;
+        first_nodes = first_nodes < 3 ? 3 : first_nodes;
+        later_nodes = later_nodes < 3 ? 3 : later_nodes;
         for (int s = 0; s <= v; s++, i++) {
+            int sub_nodes = (s == 0 ? first_nodes : later_nodes);
+            sub_nodes = refine * (sub_nodes - 1) + 1;
             c->tr[i] = o->sequence[j];
             c->virt[i] = s < v;
             c->phys[i] = j;
@@ -272,6 +289,9 @@ hes_status hes_colloc_create_opts(hes_system *sys, const hes_colloc_options *opt
         c->vdir[p] = m->transitions[c->tr[p]].direction;
         ni += c->spec && (c->virt[p] || c->vdir[p] != HES_ANY);
     }
+    for (int p = 0; c->spec && p < P; p++)
+        if (order_checked(c, p))
+            ni += c->nn[p] - 1;
     c->nc = nc + c->n_anchor;
     c->ni = ni;
     int nm = sys->nmax;
@@ -667,6 +687,48 @@ static hes_status crossing_constraints(hes_colloc *c, const double *z, double *c
     return st;
 }
 
+static int crossing_count(const hes_colloc *c)
+{
+    int n = 0;
+    for (int i = 0; i < c->n_phases; i++)
+        n += c->virt[i] || c->vdir[i] != HES_ANY;
+    return n;
+}
+
+/* Rows of the order constraints from `row` on: -dir (g(x_k) + p) >= 0 at
+ * nodes 0 .. N-2 of the sub-phases order_checked. */
+static hes_status order_constraints(hes_colloc *c, const double *z, double *cv, double *jac,
+                                    int row)
+{
+    hes_system *sys = c->sys;
+    int ni = c->ni;
+    double *gx = c->work;
+    hes_status st = HES_OK;
+    for (int i = 0; i < c->n_phases && st == HES_OK; i++) {
+        if (!order_checked(c, i))
+            continue;
+        int n = c->dim[i], N = c->nn[i];
+        double sg = c->vdir[i] == HES_DOWN ? 1.0 : -1.0, p = c->virt[i] ? z[c->voff[i]] : 0.0,
+               h = z[c->toff[i]] / (N - 1), t0 = phase_t0(c, z, i), g;
+        for (int k = 0; k + 1 < N && st == HES_OK; k++, row++) {
+            const double *xk = z + c->xoff[i] + (size_t)k * n;
+            set_inputs(c, z, i, k, 0);
+            if ((st = hes__guard(sys, c->tr[i], t0 + k * h, xk, &g)) != HES_OK)
+                break;
+            cv[row] = sg * (g + p);
+            if (!jac)
+                continue;
+            if ((st = hes__guard_dx(sys, c->tr[i], t0 + k * h, xk, gx)) != HES_OK)
+                break;
+            for (int r = 0; r < n; r++)
+                jac[(size_t)row + (size_t)(c->xoff[i] + k * n + r) * ni] = sg * gx[r];
+            if (c->virt[i])
+                jac[(size_t)row + (size_t)c->voff[i] * ni] = sg;
+        }
+    }
+    return st;
+}
+
 hes_status hes_colloc_path(hes_colloc *c, const double *z, double *cv, double *jac)
 {
     int ni = c->ni, row = 0, nm = c->sys->nmax;
@@ -705,6 +767,8 @@ hes_status hes_colloc_path(hes_colloc *c, const double *z, double *cv, double *j
     }
     if (st == HES_OK && c->spec)
         st = crossing_constraints(c, z, cv, jac, row);
+    if (st == HES_OK && c->spec)
+        st = order_constraints(c, z, cv, jac, row + crossing_count(c));
     return st;
 }
 

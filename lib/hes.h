@@ -780,8 +780,12 @@ typedef struct hes_colloc hes_colloc;
 #define HES_COLLOC_MAX_DESIGN 16
 
 typedef struct {
-    int nodes;                   /* per phase, >= 2; virtual sub-phases of a phase
-                                    share them: max(3, (nodes - 1) / (v + 1) + 1) each */
+    int nodes;                   /* per phase, >= 2; with v virtual events in a phase
+                                    its first sub-phase (up to the guard's turn) gets
+                                    (nodes - 1) / 2 + 1, the others (nodes - 1) / (2 v)
+                                    + 1 each (at least 3) */
+    int refine;                  /* > 1: every sub-phase gets refine times as many
+                                    intervals (a finer copy of the same grid) */
     int n_inputs;                /* parameters used as inputs at the nodes */
     const char *const *inputs;
     const double *input_lo, *input_hi; /* n_inputs bounds, or NULL: unbounded */

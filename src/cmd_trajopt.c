@@ -314,7 +314,7 @@ static hes_status refine_gait(hes_system *sys, const hes_colloc_options *co, con
     hes_colloc *c = NULL;
     double *z = NULL, viol;
     hes_gait g;
-    fine.nodes = 2 * co->nodes - 1;
+    fine.refine = 2;
     fine.fix_inputs = 1;
     fine.progress = NULL;
     /* held inputs determine the orbit: the bounds on its first state and the
@@ -337,7 +337,7 @@ static hes_status refine_gait(hes_system *sys, const hes_colloc_options *co, con
     if (st == HES_OK)
         st = hes_colloc_gait(c, z, &g);
     if (st == HES_OK) {
-        r->refined_nodes = fine.nodes;
+        r->refined_nodes = 2 * co->nodes - 1;
         r->energy = g.energy;
         r->viol = viol;
         hes_gait_free(gait);

@@ -1,0 +1,28 @@
+#!/bin/sh
+# bench_gaits.sh - wall time and evaluations of the knee-biped gaits of
+# share/examples/biped_gaits.sh (run by `make bench`), with the machine's
+# core count (the computation is serial; OpenBLAS runs single-threaded).
+# Each line: the gait, its NLP size, evaluations of the cost, seconds
+# (including the refinement and the shooting re-analysis), psi by shooting.
+set -eu
+HES=${HES:-src/hes}
+tmp=${TMPDIR:-/tmp}/hes-bench-gaits.$$
+mkdir -p "$tmp"
+trap 'rm -rf "$tmp"' EXIT HUP INT TERM
+common="knee-biped -p slope=0 --inputs constant --nodes 15 --quiet --json"
+echo "knee-biped gaits (share/examples/biped_gaits.sh); $(nproc) cores online (serial computation)"
+printf '%-12s %9s %11s %8s %9s %12s\n' gait variables constraints evals seconds "psi shooting"
+run() {
+    name=$1
+    shift
+    "$HES" trajopt $common "$@" -o "$tmp/$name.json" > "$tmp/$name.out"
+    python3 - "$tmp/$name.out" "$name" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+print("%-12s %9d %11d %8d %9.2f %12.6f" % (sys.argv[2], d["variables"], d["constraints"] + d["path_constraints"],
+                                           d["evaluations"], d["seconds"], d["psi_shooting"]))
+PY
+}
+run ME --objective energy --maxeval 2000
+run HES --objective weighted --weight 1 --maxeval 2000 --init "$tmp/ME.json"
+run HES+VHE --objective weighted --weight 1 --virtual-events default --maxeval 2000 --init "$tmp/HES.json"

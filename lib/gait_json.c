@@ -184,10 +184,14 @@ static int parse(json_t *doc, const hes_model *base, hes_gait *g, char *msg, siz
         json_t *u = json_object_get(o, "inputs");
         ph->u_rows = g->n_inputs == 0 ? 0 : json_is_array(u) && json_array_size(u) == 1 ? 1 : ph->nodes;
         if (read_rows(json_object_get(o, "states"), ph->nodes, base->modes[ph->mode].dim, &ph->x,
-                      "states", i + 1, msg, len) ||
-            read_rows(g->n_inputs ? u : json_array(), ph->u_rows, g->n_inputs, &ph->u, "inputs",
-                      i + 1, msg, len))
+                      "states", i + 1, msg, len))
             return -1;
+        if (g->n_inputs == 0)
+            ph->u = malloc(sizeof(double));
+        else if (read_rows(u, ph->u_rows, g->n_inputs, &ph->u, "inputs", i + 1, msg, len))
+            return -1;
+        if (!ph->u)
+            return fail(msg, len, "out of memory");
     }
     return 0;
 }

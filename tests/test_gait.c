@@ -228,6 +228,7 @@ START_TEST(test_gait_file_reads_back_bit_for_bit)
         ck_assert_int_eq(memcmp(a->u, b->u, sizeof(double) * (size_t)(a->u_rows * 3)), 0);
     }
     ck_assert_int_eq(memcmp(g.params, h.params, sizeof(double) * (size_t)m->n_params), 0);
+    hes_gait_free(&h);
     /* a gait of another problem, a missing file and a broken one are refused */
     ck_assert_int_ne(hes_gait_read(path, hes_problem_find("slip-hopper"), &h, msg, sizeof msg), 0);
     ck_assert_ptr_nonnull(strstr(msg, "knee-biped"));

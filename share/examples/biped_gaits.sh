@@ -16,7 +16,8 @@
 # 50 starts perturbed uniformly in (-0.01, 0.01) in every state, 10 steps.
 # Prints a Markdown table; the gait files stay in DIR.
 #
-# Usage: sh share/examples/biped_gaits.sh [DIR]     (HES=path/to/hes to choose the program)
+# Usage: sh share/examples/biped_gaits.sh [DIR]
+# (HES=path/to/hes chooses the program, WEIGHT=W the energy weight, 1)
 set -eu
 HES=${HES:-hes}
 if ! command -v "$HES" >/dev/null 2>&1; then
@@ -24,16 +25,17 @@ if ! command -v "$HES" >/dev/null 2>&1; then
         echo "biped_gaits.sh: no hes program (build it, or set HES=path/to/hes)" >&2; exit 2; fi
 fi
 DIR=${1:-biped-gaits}
+WEIGHT=${WEIGHT:-1}
 mkdir -p "$DIR"
 common="knee-biped -p slope=0 --inputs constant --nodes 15 --quiet --json"
 
 echo "ME: minimum energy ..." >&2
 "$HES" trajopt $common --objective energy --maxeval 2000 -o "$DIR/me.json" > "$DIR/me.out"
 echo "HES without virtual events ..." >&2
-"$HES" trajopt $common --objective weighted --weight 1 --maxeval 2000 --init "$DIR/me.json" \
+"$HES" trajopt $common --objective weighted --weight "$WEIGHT" --maxeval 2000 --init "$DIR/me.json" \
     -o "$DIR/hes.json" > "$DIR/hes.out"
 echo "HES with virtual events ..." >&2
-"$HES" trajopt $common --objective weighted --weight 1 --virtual-events default --maxeval 2000 \
+"$HES" trajopt $common --objective weighted --weight "$WEIGHT" --virtual-events default --maxeval 2000 \
     --init "$DIR/hes.json" -o "$DIR/vhe.json" > "$DIR/vhe.out"
 for g in me hes vhe; do
     echo "perturbation trials of $g ..." >&2

@@ -50,6 +50,7 @@ struct hes_colloc {
     double *x0_lo, *x0_hi, dmin, dmax, smooth;
     hes_measure measure;
     int fix_inputs;
+    double psi_floor;
     int n_fp, *pidx, poff;       /* solved parameters, then design parameters */
     int n_solved;
     double *plo, *phi;           /* bounds of the parameters in z */
@@ -218,6 +219,7 @@ hes_status hes_colloc_create_opts(hes_system *sys, const hes_colloc_options *opt
     c->smooth = opts->smooth_weight > 0 ? opts->smooth_weight : 0.0;
     c->measure = opts->measure == HES_MEASURE_SMOOTH ? HES_MEASURE_SMOOTH : HES_MEASURE_PSI;
     c->fix_inputs = opts->fix_inputs;
+    c->psi_floor = opts->psi_floor > 0 ? opts->psi_floor : 0.0;
     c->dmax = opts->max_duration > 0 ? opts->max_duration : HUGE_VAL;
     c->spec = opts->path ? m->trajopt : NULL;
     c->progress = opts->progress;
@@ -1630,6 +1632,11 @@ static double cost_function(unsigned n, const double *x, double *grad, void *dat
         p->fallbacks += fb;
         p->last_psi = psi;
         cost = psi;
+        if (psi < c->psi_floor) { /* flat below the floor */
+            cost = c->psi_floor;
+            if (grad)
+                memset(grad, 0, sizeof(double) * n);
+        }
     }
     if (!isnan(psi) && c->smooth > 0 && c->n_in > 0) { /* input-rate regularisation */
         double *gr = grad ? malloc(sizeof(double) * n) : NULL;

@@ -809,6 +809,11 @@ typedef struct {
      * With a gait from hes_colloc_from_gait this re-collocates that gait on
      * this grid (e.g. a finer one, to check or refine its psi). */
     int fix_inputs;
+    /* > 0: in the psi objectives the stability term counts only down to this
+     * value (max(psi, psi_floor)); below it the optimiser spends its effort
+     * on the other terms instead of driving the multipliers together towards
+     * 0, where psi becomes hypersensitive and the basin small. */
+    double psi_floor;
     /* Progress report after every evaluation of the cost with its gradient
      * (NULL: none): evaluation count, cost, the last constraint violation,
      * psi (NaN when the cost does not compute it). */

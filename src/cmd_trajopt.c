@@ -18,7 +18,7 @@
 
 enum { OPT_OBJECTIVE = 256, OPT_DESIGN, OPT_NODES, OPT_JSON, OPT_WEIGHT, OPT_VIRTUAL,
        OPT_INIT, OPT_INPUTS, OPT_MAXEVAL, OPT_QUIET, OPT_BOUND, OPT_SMOOTH, OPT_MEASURE,
-       OPT_NO_REFINE };
+       OPT_REFINE, OPT_PSI_FLOOR };
 
 void cmd_trajopt_usage(FILE *out)
 {
@@ -37,6 +37,9 @@ void cmd_trajopt_usage(FILE *out)
           "      --measure M         the stability term optimised: psi (default), or smooth:\n"
           "                          the 16-norm of the multiplier moduli, which does not\n"
           "                          stall where the largest multipliers meet\n"
+          "      --psi-floor F       psi counts in the cost only down to F (0): below it\n"
+          "                          the other terms are optimised instead of driving the\n"
+          "                          multipliers together towards 0\n"
           "      --smooth S          weight of the input-rate regularisation added to psi\n"
           "                          (integral of |du/dt|^2), S >= 0 (0.001)\n"
           "      --virtual-events SPEC  virtual events per phase of the sequence: 'none'\n"
@@ -53,9 +56,10 @@ void cmd_trajopt_usage(FILE *out)
           "      --init FILE|default start from a gait file (resampled) or from a\n"
           "                          simulation of the model's orbit guess (default)\n"
           "      --maxeval N         evaluations of the cost, N >= 1 (1000)\n"
-          "      --no-refine         with inputs or virtual events the result is\n"
-          "                          re-collocated on 2N-1 nodes with its inputs held (the\n"
-          "                          gait written and its psi); this skips that\n"
+          "      --refine K          with inputs or virtual events the result is\n"
+          "                          re-collocated with K times as many intervals and its\n"
+          "                          inputs held (the gait written and its psi); K = 1\n"
+          "                          skips that (2)\n"
           "      --quiet             no progress lines on stderr\n"
           "      --json              print one JSON object instead of text\n"
           "  -o, --output FILE       write the gait (JSON) for 'hes analyze --orbit FILE'\n"
@@ -303,18 +307,18 @@ static int has_virtual(const hes_model *m, const int *counts)
     return 0;
 }
 
-/* The optimised gait re-collocated on a grid twice as fine with its inputs
- * and virtual offsets held: the same gait, its states and psi more
+/* The optimised gait re-collocated on a grid `factor` times as fine with its
+ * inputs and virtual offsets held: the same gait, its states and psi more
  * accurate (the optimiser may have used the coarse grid's discretisation
  * error: the fine psi is the honest one).  Replaces the gait. */
 static hes_status refine_gait(hes_system *sys, const hes_colloc_options *co, const designs *d,
-                              hes_gait *gait, outcome *r)
+                              int factor, hes_gait *gait, outcome *r)
 {
     hes_colloc_options fine = *co;
     hes_colloc *c = NULL;
     double *z = NULL, viol;
     hes_gait g;
-    fine.refine = 2;
+    fine.refine = factor;
     fine.fix_inputs = 1;
     fine.progress = NULL;
     /* held inputs determine the orbit: the bounds on its first state and the
@@ -337,7 +341,7 @@ static hes_status refine_gait(hes_system *sys, const hes_colloc_options *co, con
     if (st == HES_OK)
         st = hes_colloc_gait(c, z, &g);
     if (st == HES_OK) {
-        r->refined_nodes = 2 * co->nodes - 1;
+        r->refined_nodes = factor * (co->nodes - 1) + 1;
         r->energy = g.energy;
         r->viol = viol;
         hes_gait_free(gait);
@@ -356,7 +360,8 @@ int cmd_trajopt(int argc, char **argv)
         {"weight", required_argument, NULL, OPT_WEIGHT},
         {"smooth", required_argument, NULL, OPT_SMOOTH},
         {"measure", required_argument, NULL, OPT_MEASURE},
-        {"no-refine", no_argument, NULL, OPT_NO_REFINE},
+        {"refine", required_argument, NULL, OPT_REFINE},
+        {"psi-floor", required_argument, NULL, OPT_PSI_FLOOR},
         {"virtual-events", required_argument, NULL, OPT_VIRTUAL},
         {"inputs", required_argument, NULL, OPT_INPUTS},
         {"design", required_argument, NULL, OPT_DESIGN},
@@ -374,9 +379,9 @@ int cmd_trajopt(int argc, char **argv)
     designs d, bounds;
     progress_state prog = { 0, 0 };
     const char *virtual_spec = "none", *init = "default", *out_path = NULL;
-    int c, json = 0, nodes = 21, constant = 0, maxeval = 1000, refine = 1, rc = CLI_EXIT_OK;
+    int c, json = 0, nodes = 21, constant = 0, maxeval = 1000, refine = 2, rc = CLI_EXIT_OK;
     hes_colloc_objective obj = HES_COLLOC_STABILITY;
-    double weight = 1.0, smooth = 1e-3;
+    double weight = 1.0, smooth = 1e-3, psi_floor = 0.0;
     hes_measure measure = HES_MEASURE_PSI;
     memset(&d, 0, sizeof d);
     memset(&bounds, 0, sizeof bounds);
@@ -460,8 +465,18 @@ int cmd_trajopt(int argc, char **argv)
         case OPT_QUIET:
             prog.quiet = 1;
             break;
-        case OPT_NO_REFINE:
-            refine = 0;
+        case OPT_REFINE:
+            if (cli_parse_int(optarg, &refine) || refine < 1 || refine > 16) {
+                fprintf(stderr, "hes trajopt: --refine must be an integer from 1 to 16, got '%s'\n",
+                        optarg);
+                rc = CLI_EXIT_USAGE;
+            }
+            break;
+        case OPT_PSI_FLOOR:
+            if (cli_parse_double(optarg, &psi_floor) || !(psi_floor >= 0)) {
+                fprintf(stderr, "hes trajopt: --psi-floor must be a number >= 0, got '%s'\n", optarg);
+                rc = CLI_EXIT_USAGE;
+            }
             break;
         case OPT_JSON:
             json = 1;
@@ -520,6 +535,7 @@ int cmd_trajopt(int argc, char **argv)
     co.virtual_events = counts;
     co.constant_inputs = constant;
     co.smooth_weight = smooth;
+    co.psi_floor = psi_floor;
     co.measure = measure;
     co.progress = progress;
     co.progress_ctx = &prog;
@@ -606,8 +622,8 @@ int cmd_trajopt(int argc, char **argv)
         else
             st = hes_colloc_return_map(col, z, r.P);
     }
-    if (st == HES_OK && refine && (co.n_inputs > 0 || has_virtual(model, counts)))
-        st = refine_gait(sys, &co, &d, &gait, &r);
+    if (st == HES_OK && refine > 1 && (co.n_inputs > 0 || has_virtual(model, counts)))
+        st = refine_gait(sys, &co, &d, refine, &gait, &r);
     r.secs = seconds_now() - t0;
     if (st != HES_OK) {
         rc = cli_report_status(st, sys);

@@ -8,10 +8,12 @@
 #   ME   minimum energy: the integral of the squared torques, no psi;
 #   HES  psi + energy (weight 1) without virtual events, from ME;
 #   VHE  the same with 5 virtual events in the unlocked phase and 2 in the
-#        locked phase, from HES (so it starts on the HES orbit).
+#        locked phase, from HES (so it starts on the HES orbit);
+#   and VHE again with psi counted in the cost only down to 0.15
+#        (--psi-floor), which trades psi for energy and a larger basin.
 #
-# For each: psi of the collocation (re-collocated on a grid twice as fine
-# with the torques held) and of the independent shooting analysis of the
+# For each: psi of the collocation (re-collocated on a grid with 4 times
+# as many intervals and the torques held) and of the independent shooting analysis of the
 # gait file, the energy, the step period, and `hes simulate --orbit` with
 # 50 starts perturbed uniformly in (-0.01, 0.01) in every state, 10 steps.
 # Prints a Markdown table; the gait files stay in DIR.
@@ -27,7 +29,7 @@ fi
 DIR=${1:-biped-gaits}
 WEIGHT=${WEIGHT:-1}
 mkdir -p "$DIR"
-common="knee-biped -p slope=0 --inputs constant --nodes 15 --quiet --json"
+common="knee-biped -p slope=0 --inputs constant --nodes 15 --refine 4 --quiet --json"
 
 echo "ME: minimum energy ..." >&2
 "$HES" trajopt $common --objective energy --maxeval 2000 -o "$DIR/me.json" > "$DIR/me.out"
@@ -37,7 +39,10 @@ echo "HES without virtual events ..." >&2
 echo "HES with virtual events ..." >&2
 "$HES" trajopt $common --objective weighted --weight "$WEIGHT" --virtual-events default --maxeval 2000 \
     --init "$DIR/hes.json" -o "$DIR/vhe.json" > "$DIR/vhe.out"
-for g in me hes vhe; do
+echo "HES with virtual events, psi counted down to 0.15 only ..." >&2
+"$HES" trajopt $common --objective weighted --weight "$WEIGHT" --virtual-events default --maxeval 2000 \
+    --psi-floor 0.15 --init "$DIR/hes.json" -o "$DIR/vhe_floor.json" > "$DIR/vhe_floor.out"
+for g in me hes vhe vhe_floor; do
     echo "perturbation trials of $g ..." >&2
     "$HES" simulate --orbit "$DIR/$g.json" --box 0.01 --trials 50 --steps 10 --seed 1 --json \
         > "$DIR/$g.trials"
@@ -46,7 +51,8 @@ done
 python3 - "$DIR" <<'PY'
 import json, statistics, sys, os
 d = sys.argv[1]
-rows = [("ME", "me"), ("HES w/o VHE", "hes"), ("HES w/ VHE", "vhe")]
+rows = [("ME", "me"), ("HES w/o VHE", "hes"), ("HES w/ VHE", "vhe"),
+        ("HES w/ VHE, psi floor 0.15", "vhe_floor")]
 print("| gait | psi (collocation) | psi (shooting) | return map agreement | energy | period (s) | wall time (s) | trials: converging / falling | mean error after 10 steps |")
 print("|---|---|---|---|---|---|---|---|---|")
 for name, g in rows:

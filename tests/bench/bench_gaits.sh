@@ -9,7 +9,7 @@ HES=${HES:-src/hes}
 tmp=${TMPDIR:-/tmp}/hes-bench-gaits.$$
 mkdir -p "$tmp"
 trap 'rm -rf "$tmp"' EXIT HUP INT TERM
-common="knee-biped -p slope=0 --inputs constant --nodes 15 --quiet --json"
+common="knee-biped -p slope=0 --inputs constant --nodes 15 --refine 4 --quiet --json"
 echo "knee-biped gaits (share/examples/biped_gaits.sh); $(nproc) cores online (serial computation)"
 printf '%-12s %9s %11s %8s %9s %12s\n' gait variables constraints evals seconds "psi shooting"
 run() {

@@ -564,6 +564,11 @@ typedef struct {
  * guard armed.  HES_ENOORBIT (with the last residual in the message) when it
  * fails. */
 hes_status hes_orbit_find(hes_system *sys, hes_orbit *orbit);
+/* Where hes_orbit_find (and hes_analyze) start shooting: x0 (the section
+ * state, dimension of the orbit's mode) instead of the model's guess, e.g.
+ * the orbit of a neighbouring parameter point (a warm start; the solved
+ * parameters start from the system's values).  NULL: the model's guess. */
+hes_status hes_system_set_orbit_start(hes_system *sys, const double *x0);
 void hes_orbit_free(hes_orbit *orbit);
 
 /* Return map of the orbit spec from a section state x0 (no Newton): the state
@@ -960,6 +965,52 @@ int hes_gait_problem(const char *path, char *name, size_t name_len, char *msg, s
 hes_status hes_gait_model(const hes_gait *g, const hes_model *base, hes_model **out,
                           char *msg, size_t len);
 void hes_gait_model_free(hes_model *m);
+
+/* ------------------------------------------------------------------ sweeps */
+
+/*
+ * Batch stability analysis (lib/sweep.c): the orbit, multipliers and psi at
+ * every point of a list of parameter values, on `jobs` threads, each with
+ * its own system.  Consecutive points warm-start from each other's orbit;
+ * a point that fails is reported with its status and message.
+ */
+#define HES_SWEEP_MAX_MULT 16
+#define HES_SWEEP_MAX_PARAMS 64
+
+typedef struct {
+    int index;                   /* of the point */
+    hes_status status;           /* HES_OK, or why the point failed */
+    char message[320];           /* when it failed */
+    double psi, period;
+    int stable;
+    int n_mult;                  /* nontrivial multipliers, by modulus (at most 16) */
+    double re[HES_SWEEP_MAX_MULT], im[HES_SWEEP_MAX_MULT];
+    int n_values;                /* every parameter after the analysis (solved ones */
+    double values[HES_SWEEP_MAX_PARAMS]; /* solved, optimised ones optimised) */
+} hes_sweep_row;
+
+typedef struct {
+    int n_params;                /* swept parameters (indices into the model's) */
+    const int *params;
+    int n_points;
+    const double *values;        /* n_points x n_params, point after point */
+    int optimize;                /* nonzero: hes_shape_optimize at each point (defaults) */
+    int jobs;                    /* threads, >= 1 */
+    const unsigned char *skip;   /* n_points flags (e.g. done before a resume), or NULL */
+    /* Called once per point, serialised, in completion order; nonzero stops
+     * the sweep (points already running finish). */
+    int (*row)(void *ctx, const hes_sweep_row *row);
+    void *ctx;
+} hes_sweep_opts;
+
+/* params: the base parameter vector (NULL: the model's defaults).  Returns
+ * HES_OK, or HES_EINVAL for bad options or when the callback stopped it. */
+hes_status hes_sweep_run(const hes_model *model, const double *params, const hes_sweep_opts *o);
+
+/* n Latin hypercube samples in the box [lo, hi] (dim dimensions): every
+ * coordinate takes each of n equal strata once.  out: n x dim. */
+hes_status hes_latin_hypercube(int n, int dim, const double *lo, const double *hi,
+                               unsigned long seed, double *out);
 
 /* --------------------------------------------------- perturbation trials */
 

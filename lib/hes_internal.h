@@ -45,6 +45,7 @@ struct hes_system {
     size_t work_len;
     hes_status cb_status;  /* first failure inside a CVODES callback */
     char cvode_msg[256];   /* last message of the CVODES error handler */
+    double *orbit_start;   /* hes_system_set_orbit_start, or NULL: the model's guess */
 };
 
 /* Records a failure message on the system and returns status. */

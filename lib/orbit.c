@@ -228,7 +228,9 @@ hes_status hes_orbit_find(hes_system *sys, hes_orbit *orbit)
     int *ipiv = (int *)malloc(sizeof(int) * (size_t)nu);
     for (int i = 0; i < o->n_free_params; i++)
         s.pidx[i] = hes_model_param_index(m, o->free_params[i]);
-    if (!ipiv || o->guess(sys->p, s.x0, m->data) != 0) {
+    if (ipiv && sys->orbit_start) /* a warm start, e.g. a neighbouring point's orbit */
+        memcpy(s.x0, sys->orbit_start, sizeof(double) * (size_t)n);
+    else if (!ipiv || o->guess(sys->p, s.x0, m->data) != 0) {
         st = ipiv ? hes__fail(sys, HES_EINVAL, "model '%s' could not make an initial guess for its orbit", m->name)
                   : hes__fail(sys, HES_ENOMEM, "out of memory");
         goto out;

@@ -170,6 +170,7 @@ void hes_system_destroy(hes_system *sys)
     free(sys->p);
     free(sys->armed);
     free(sys->work);
+    free(sys->orbit_start);
     free(sys);
 }
 
@@ -234,5 +235,23 @@ hes_status hes_system_check_params(hes_system *sys)
         if (sys->model->validate(sys->p, msg, sizeof msg, sys->model->data) != 0)
             return hes__fail(sys, HES_EINVAL, "%s", msg[0] ? msg : "invalid parameters");
     }
+    return HES_OK;
+}
+
+hes_status hes_system_set_orbit_start(hes_system *sys, const double *x0)
+{
+    const hes_model *m = sys->model;
+    free(sys->orbit_start);
+    sys->orbit_start = NULL;
+    if (!x0)
+        return HES_OK;
+    if (!m->orbit.guess)
+        return hes__fail(sys, HES_EINVAL, "model '%s' declares no periodic orbit", m->name);
+    int n = m->modes[m->orbit.mode].dim;
+    if (!hes__all_finite(x0, n))
+        return hes__fail(sys, HES_EINVAL, "the orbit start must be finite");
+    if (!(sys->orbit_start = malloc(sizeof(double) * (size_t)n)))
+        return hes__fail(sys, HES_ENOMEM, "out of memory");
+    memcpy(sys->orbit_start, x0, sizeof(double) * (size_t)n);
     return HES_OK;
 }

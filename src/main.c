@@ -30,6 +30,7 @@ static const command commands[] = {
     {"simulate", cmd_simulate, "perturb the orbit and watch the errors decay or grow"},
     {"shape", cmd_shape, "optimise the shape parameters to minimise psi"},
     {"trajopt", cmd_trajopt, "collocate the orbit and minimise its psi (direct collocation)"},
+    {"sweep", cmd_sweep, "batch stability analysis over a grid, a list or a random sample"},
 };
 
 #define N_COMMANDS (sizeof commands / sizeof commands[0])

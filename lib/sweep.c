@@ -1,0 +1,191 @@
+/*
+ * sweep.c - batch stability analysis over a list of parameter points
+ * (hes_sweep_run), on N threads, each with its own hes_system (the library
+ * keeps no global state, so systems on different threads never share
+ * anything mutable).  Points are handed out in order from a shared counter
+ * in small blocks of consecutive indices; within a block each point starts
+ * shooting from the previous point's orbit (a warm start: neighbouring
+ * points of a grid or a sorted list have nearby orbits), falling back to the
+ * model's guess when that fails.  A point that fails is reported with its
+ * status and message and the sweep goes on.  Results go to a callback,
+ * serialised by a mutex, in completion order.  Also: Latin hypercube
+ * samples (hes_latin_hypercube).
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hes_internal.h"
+
+#define SWEEP_BLOCK 4
+
+typedef struct {
+    const hes_model *model;
+    const double *base;
+    const hes_sweep_opts *o;
+    pthread_mutex_t lock;
+    int next;                    /* next point to hand out */
+    int stop;
+} sweep_state;
+
+/* Analyses one point on sys; fills row. */
+static void run_point(sweep_state *S, hes_system *sys, int index, double *warm, int *have_warm,
+                      hes_sweep_row *row)
+{
+    const hes_sweep_opts *o = S->o;
+    const hes_model *m = S->model;
+    memset(row, 0, sizeof *row);
+    row->index = index;
+    row->psi = row->period = NAN;
+    memcpy(sys->p, S->base, sizeof(double) * (size_t)m->n_params);
+    hes_status st = HES_OK;
+    for (int j = 0; j < o->n_params && st == HES_OK; j++)
+        st = hes_system_set_param(sys, m->params[o->params[j]].name,
+                                  o->values[(size_t)index * o->n_params + j]);
+    hes_analysis res;
+    int analysed = 0;
+    if (st == HES_OK) {
+        hes_system_set_orbit_start(sys, *have_warm ? warm : NULL);
+        st = hes_analyze(sys, 0, &res);
+        if (st != HES_OK && *have_warm) { /* the warm start failed: the model's guess */
+            hes_system_set_orbit_start(sys, NULL);
+            st = hes_analyze(sys, 0, &res);
+        }
+        analysed = st == HES_OK;
+    }
+    if (st == HES_OK && o->optimize) {
+        hes_shape_opts so = hes_shape_opts_default();
+        hes_shape_result sr;
+        hes_analysis_free(&res);
+        analysed = 0;
+        st = hes_shape_optimize(sys, &so, &sr);
+        if (st == HES_OK) {
+            hes_shape_result_free(&sr);
+            hes_system_set_orbit_start(sys, NULL);
+            st = hes_analyze(sys, 0, &res); /* at the optimum */
+            analysed = st == HES_OK;
+        }
+    }
+    row->status = st;
+    if (!analysed) {
+        snprintf(row->message, sizeof row->message, "%s: %s", hes_strerror(st), hes_system_errmsg(sys));
+        *have_warm = 0;
+        return;
+    }
+    row->psi = res.stab.psi;
+    row->stable = res.stab.stable;
+    row->period = res.orbit.period;
+    row->n_mult = res.stab.n_mult < HES_SWEEP_MAX_MULT ? res.stab.n_mult : HES_SWEEP_MAX_MULT;
+    for (int k = 0; k < row->n_mult; k++) {
+        row->re[k] = res.stab.re[k];
+        row->im[k] = res.stab.im[k];
+    }
+    row->n_values = m->n_params < HES_SWEEP_MAX_PARAMS ? m->n_params : HES_SWEEP_MAX_PARAMS;
+    memcpy(row->values, sys->p, sizeof(double) * (size_t)row->n_values);
+    memcpy(warm, res.orbit.x0, sizeof(double) * (size_t)res.orbit.n);
+    *have_warm = 1;
+    hes_analysis_free(&res);
+}
+
+static void *worker(void *arg)
+{
+    sweep_state *S = arg;
+    const hes_sweep_opts *o = S->o;
+    hes_system *sys = hes_system_create(S->model);
+    double *warm = sys ? malloc(sizeof(double) * (size_t)(sys->nmax + 1)) : NULL;
+    hes_sweep_row row;
+    if (!sys || !warm) {
+        free(warm);
+        hes_system_destroy(sys);
+        return NULL;
+    }
+    for (;;) {
+        pthread_mutex_lock(&S->lock);
+        int first = S->next, stop = S->stop;
+        S->next += SWEEP_BLOCK;
+        pthread_mutex_unlock(&S->lock);
+        if (stop || first >= o->n_points)
+            break;
+        int have_warm = 0, last = first + SWEEP_BLOCK < o->n_points ? first + SWEEP_BLOCK : o->n_points;
+        for (int i = first; i < last; i++) {
+            if (o->skip && o->skip[i]) {
+                have_warm = 0;
+                continue;
+            }
+            run_point(S, sys, i, warm, &have_warm, &row);
+            pthread_mutex_lock(&S->lock);
+            if (o->row && o->row(o->ctx, &row) != 0)
+                S->stop = 1;
+            pthread_mutex_unlock(&S->lock);
+        }
+    }
+    free(warm);
+    hes_system_destroy(sys);
+    return NULL;
+}
+
+hes_status hes_sweep_run(const hes_model *model, const double *params, const hes_sweep_opts *o)
+{
+    if (!model || !o || o->n_points < 0 || o->n_params < 0 || (o->n_points > 0 && !o->values) ||
+        o->jobs < 1 || o->jobs > 1024 || model->n_params > HES_SWEEP_MAX_PARAMS)
+        return HES_EINVAL;
+    for (int j = 0; j < o->n_params; j++)
+        if (o->params[j] < 0 || o->params[j] >= model->n_params)
+            return HES_EINVAL;
+    sweep_state S = { model, params, o, PTHREAD_MUTEX_INITIALIZER, 0, 0 };
+    if (!params) {
+        double *def = malloc(sizeof(double) * (size_t)(model->n_params + 1));
+        if (!def)
+            return HES_ENOMEM;
+        for (int j = 0; j < model->n_params; j++)
+            def[j] = model->params[j].value;
+        hes_sweep_opts copy = *o;
+        hes_status st = hes_sweep_run(model, def, &copy);
+        free(def);
+        return st;
+    }
+    if (o->jobs == 1) {
+        worker(&S);
+    } else {
+        pthread_t *t = malloc(sizeof *t * (size_t)o->jobs);
+        int started = 0;
+        if (!t)
+            return HES_ENOMEM;
+        for (int k = 0; k < o->jobs; k++)
+            started += pthread_create(&t[started], NULL, worker, &S) == 0;
+        if (started == 0)
+            worker(&S);
+        for (int k = 0; k < started; k++)
+            pthread_join(t[k], NULL);
+        free(t);
+    }
+    pthread_mutex_destroy(&S.lock);
+    return S.stop ? HES_EINVAL : HES_OK;
+}
+
+hes_status hes_latin_hypercube(int n, int dim, const double *lo, const double *hi,
+                               unsigned long seed, double *out)
+{
+    if (n < 1 || dim < 1 || !lo || !hi || !out)
+        return HES_EINVAL;
+    int *perm = malloc(sizeof(int) * (size_t)n);
+    unsigned long long s = seed;
+    if (!perm)
+        return HES_ENOMEM;
+    for (int j = 0; j < dim; j++) {
+        for (int i = 0; i < n; i++)
+            perm[i] = i;
+        for (int i = n - 1; i > 0; i--) { /* Fisher-Yates */
+            int k = (int)(hes__rng_uniform(&s) * (i + 1));
+            int tmp = perm[i];
+            perm[i] = perm[k];
+            perm[k] = tmp;
+        }
+        for (int i = 0; i < n; i++) /* one point in each of the n strata */
+            out[(size_t)i * dim + j] = lo[j] + (hi[j] - lo[j]) * (perm[i] + hes__rng_uniform(&s)) / n;
+    }
+    free(perm);
+    return HES_OK;
+}

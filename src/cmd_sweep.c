@@ -1,0 +1,488 @@
+/*
+ * cmd_sweep.c - `hes sweep`: batch stability analysis over a tensor grid,
+ * a list of points or a Latin hypercube sample of parameters
+ * (hes_sweep_run), as CSV written and flushed row by row, resumable after
+ * the process was killed at any moment, on N threads.
+ *
+ *   hes sweep PROBLEM [-p NAME=VALUE]... (--grid NAME=LO:HI:N)...
+ *             | --list FILE.csv | --random N [--seed S] --bounds NAME=LO:HI...
+ *             [--optimize] [--jobs N] [-o FILE.csv [--resume]] [--json]
+ *
+ * Rows come in completion order, each with its point index; a resumed sweep
+ * keeps every complete row of the file (a row cut by the kill is dropped)
+ * and computes exactly the points that have none.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+#define MAX_SWEPT 16
+
+enum { OPT_GRID = 256, OPT_LIST, OPT_RANDOM, OPT_SEED, OPT_BOUNDS, OPT_OPTIMIZE, OPT_JOBS,
+       OPT_RESUME, OPT_JSON };
+
+void cmd_sweep_usage(FILE *out)
+{
+    fputs("Usage: hes sweep PROBLEM [-p NAME=VALUE]... POINTS [--optimize] [--jobs N]\n"
+          "                 [-o FILE.csv [--resume]] [--json]\n"
+          "POINTS: (--grid NAME=LO:HI:N)...      tensor grid (the first varies slowest)\n"
+          "      | --list FILE.csv                a header of parameter names, a row per point\n"
+          "      | --random N [--seed S] (--bounds NAME=LO:HI)...  Latin hypercube sample\n"
+          "Analyse the periodic orbit of PROBLEM at every point: psi, verdict, period,\n"
+          "multipliers, solved parameters; a point that fails gets its status and message.\n\n"
+          "  -p, --param NAME=VALUE  set a parameter for every point (repeatable)\n"
+          "      --optimize          optimise the shape parameters at every point first\n"
+          "      --jobs N            threads (1)\n"
+          "  -o, --output FILE.csv   write the rows there, flushed one by one (default:\n"
+          "                          standard output)\n"
+          "      --resume            keep the complete rows of FILE.csv (a sweep killed at\n"
+          "                          any moment) and compute only the missing points\n"
+          "      --json              also print each row as one JSON object per line on\n"
+          "                          standard output (instead of CSV without -o)\n"
+          "  -h, --help              show this help\n", out);
+}
+
+typedef struct {
+    int n;
+    char names[MAX_SWEPT][64];
+    double lo[MAX_SWEPT], hi[MAX_SWEPT];
+    int count[MAX_SWEPT];
+} ranges;
+
+/* NAME=LO:HI or NAME=LO:HI:N */
+static int parse_range(const char *opt, const char *text, int with_count, ranges *r)
+{
+    const char *eq = strchr(text, '=');
+    char buf[256];
+    if (r->n >= MAX_SWEPT || !eq || eq == text || (size_t)(eq - text) >= sizeof r->names[0] ||
+        strlen(eq + 1) >= sizeof buf) {
+        fprintf(stderr, "hes sweep: %s needs NAME=LO:HI%s (at most %d), got '%s'\n", opt,
+                with_count ? ":N" : "", MAX_SWEPT, text);
+        return -1;
+    }
+    memcpy(r->names[r->n], text, (size_t)(eq - text));
+    r->names[r->n][eq - text] = '\0';
+    strcpy(buf, eq + 1);
+    char *a = buf, *b = strchr(a, ':'), *c = b ? strchr(b + 1, ':') : NULL;
+    if (b)
+        *b++ = '\0';
+    if (c)
+        *c++ = '\0';
+    int n = 1;
+    if (!b || (with_count ? !c : c != NULL) || cli_parse_double(a, &r->lo[r->n]) ||
+        cli_parse_double(b, &r->hi[r->n]) || (with_count && (cli_parse_int(c, &n) || n < 1 || n > 1000000)) ||
+        !(r->lo[r->n] <= r->hi[r->n])) {
+        fprintf(stderr, "hes sweep: %s %s: expected NAME=LO:HI%s with numbers LO <= HI%s\n", opt,
+                text, with_count ? ":N" : "", with_count ? " and N >= 1" : "");
+        return -1;
+    }
+    r->count[r->n++] = n;
+    return 0;
+}
+
+/* The points of a CSV file: header of names, then numbers. */
+static int read_list(const char *path, ranges *r, double **values, int *n_points)
+{
+    FILE *f = fopen(path, "r");
+    char line[8192];
+    int cap = 0;
+    *values = NULL;
+    *n_points = 0;
+    if (!f) {
+        fprintf(stderr, "hes sweep: --list %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    if (!fgets(line, sizeof line, f)) {
+        fprintf(stderr, "hes sweep: --list %s: empty file\n", path);
+        fclose(f);
+        return -1;
+    }
+    line[strcspn(line, "\r\n")] = '\0';
+    for (char *tok = strtok(line, ","); tok; tok = strtok(NULL, ",")) {
+        while (*tok == ' ')
+            tok++;
+        if (r->n >= MAX_SWEPT || strlen(tok) >= sizeof r->names[0] || !*tok) {
+            fprintf(stderr, "hes sweep: --list %s: bad header (at most %d names)\n", path, MAX_SWEPT);
+            fclose(f);
+            return -1;
+        }
+        strcpy(r->names[r->n++], tok);
+    }
+    for (int lineno = 2; fgets(line, sizeof line, f); lineno++) {
+        line[strcspn(line, "\r\n")] = '\0';
+        if (!line[0])
+            continue;
+        if (*n_points >= cap) {
+            cap = cap ? 2 * cap : 64;
+            double *nv = realloc(*values, sizeof(double) * (size_t)cap * (size_t)r->n);
+            if (!nv) {
+                fclose(f);
+                return -1;
+            }
+            *values = nv;
+        }
+        int k = 0;
+        for (char *tok = strtok(line, ","); tok; tok = strtok(NULL, ","), k++) {
+            while (*tok == ' ')
+                tok++;
+            if (k >= r->n || cli_parse_double(tok, &(*values)[(size_t)*n_points * r->n + k])) {
+                fprintf(stderr, "hes sweep: --list %s: line %d: expected %d numbers\n", path,
+                        lineno, r->n);
+                fclose(f);
+                return -1;
+            }
+        }
+        if (k != r->n) {
+            fprintf(stderr, "hes sweep: --list %s: line %d: expected %d numbers\n", path, lineno, r->n);
+            fclose(f);
+            return -1;
+        }
+        (*n_points)++;
+    }
+    fclose(f);
+    return 0;
+}
+
+typedef struct {
+    const hes_model *m;
+    const ranges *r;
+    const int *pidx;
+    const double *values;
+    FILE *csv;
+    int json, n_mult, done, total, tty;
+    double t0;
+} writer;
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void header(const writer *w)
+{
+    fputs("index", w->csv);
+    for (int j = 0; j < w->r->n; j++)
+        fprintf(w->csv, ",%s", w->r->names[j]);
+    fputs(",status,psi,stable,period", w->csv);
+    for (int k = 0; k < w->n_mult; k++)
+        fprintf(w->csv, ",mult%d_re,mult%d_im", k + 1, k + 1);
+    for (int i = 0; i < w->m->orbit.n_free_params; i++)
+        fprintf(w->csv, ",%s", w->m->orbit.free_params[i]);
+    fputs(",message\n", w->csv);
+    fflush(w->csv);
+}
+
+static const char *status_name(hes_status st)
+{
+    return st == HES_OK ? "ok" : hes_strerror(st);
+}
+
+static int write_row(void *ctx, const hes_sweep_row *row)
+{
+    writer *w = ctx;
+    const double *pt = w->values + (size_t)row->index * w->r->n;
+    if (w->csv) {
+        fprintf(w->csv, "%d", row->index);
+        for (int j = 0; j < w->r->n; j++)
+            fprintf(w->csv, ",%.17g", pt[j]);
+        fprintf(w->csv, ",%s", status_name(row->status));
+        if (row->status == HES_OK)
+            fprintf(w->csv, ",%.17g,%d,%.17g", row->psi, row->stable, row->period);
+        else
+            fputs(",,,", w->csv);
+        for (int k = 0; k < w->n_mult; k++)
+            if (row->status == HES_OK && k < row->n_mult)
+                fprintf(w->csv, ",%.17g,%.17g", row->re[k], row->im[k]);
+            else
+                fputs(",,", w->csv);
+        for (int i = 0; i < w->m->orbit.n_free_params; i++) {
+            int pi = hes_model_param_index(w->m, w->m->orbit.free_params[i]);
+            if (row->status == HES_OK && pi < row->n_values)
+                fprintf(w->csv, ",%.17g", row->values[pi]);
+            else
+                fputs(",", w->csv);
+        }
+        fputc(',', w->csv);
+        for (const char *c = row->message; *c; c++) /* one field: no commas, quotes, newlines */
+            fputc(*c == ',' ? ';' : *c == '"' ? '\'' : *c == '\n' ? ' ' : *c, w->csv);
+        fputc('\n', w->csv);
+        fflush(w->csv);
+    }
+    if (w->json) {
+        printf("{\"index\": %d, \"params\": {", row->index);
+        for (int j = 0; j < w->r->n; j++)
+            printf("%s\"%s\": %.17g", j ? ", " : "", w->r->names[j], pt[j]);
+        printf("}, \"status\": \"%s\"", status_name(row->status));
+        if (row->status == HES_OK) {
+            printf(", \"psi\": %.17g, \"stable\": %s, \"period\": %.17g, \"multipliers\": [", row->psi,
+                   row->stable ? "true" : "false", row->period);
+            for (int k = 0; k < row->n_mult; k++)
+                printf("%s[%.17g, %.17g]", k ? ", " : "", row->re[k], row->im[k]);
+            printf("]");
+        } else {
+            printf(", \"message\": \"");
+            for (const char *c = row->message; *c; c++)
+                putchar(*c == '"' || *c == '\\' ? '\'' : *c == '\n' ? ' ' : *c);
+            printf("\"");
+        }
+        printf("}\n");
+        fflush(stdout);
+    }
+    w->done++;
+    if (w->tty) {
+        double el = now() - w->t0, rate = el > 0 ? w->done / el : 0;
+        int bar = w->total ? 30 * w->done / w->total : 30;
+        fprintf(stderr, "\r[%-30.*s] %d/%d  %.1f points/s  ETA %.0f s ", bar,
+                "##############################", w->done, w->total, rate,
+                rate > 0 ? (w->total - w->done) / rate : 0.0);
+        if (w->done == w->total)
+            fputc('\n', stderr);
+    }
+    return 0;
+}
+
+/* --resume: keeps the complete rows of path (drops a cut last line), marks
+ * their points done; returns the number kept, or -1. */
+static int resume_file(const char *path, const writer *w, int n_points, unsigned char *skip)
+{
+    FILE *f = fopen(path, "r+");
+    if (!f)
+        return errno == ENOENT ? 0 : -1;
+    char *line = NULL;
+    size_t cap = 0;
+    long keep = 0;
+    int kept = 0;
+    ssize_t len = getline(&line, &cap, f);
+    char want[4096];
+    FILE *h = fmemopen(want, sizeof want, "w");
+    writer hw = *w;
+    hw.csv = h;
+    if (h) {
+        header(&hw);
+        fclose(h);
+    }
+    if (len > 0 && strcmp(line, want) != 0) {
+        fprintf(stderr, "hes sweep: --resume %s: its header is not this sweep's\n", path);
+        free(line);
+        fclose(f);
+        return -1;
+    }
+    if (len > 0 && line[len - 1] == '\n')
+        keep = ftell(f);
+    while (len > 0 && (len = getline(&line, &cap, f)) > 0) {
+        if (line[len - 1] != '\n')
+            break; /* cut by the kill */
+        char *end;
+        long idx = strtol(line, &end, 10);
+        if (end == line || *end != ',' || idx < 0 || idx >= n_points || skip[idx])
+            break;
+        skip[idx] = 1;
+        kept++;
+        keep = ftell(f);
+    }
+    free(line);
+    int rc = ftruncate(fileno(f), keep);
+    fclose(f);
+    return rc == 0 ? kept : -1;
+}
+
+int cmd_sweep(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"param", required_argument, NULL, 'p'},
+        {"grid", required_argument, NULL, OPT_GRID},
+        {"list", required_argument, NULL, OPT_LIST},
+        {"random", required_argument, NULL, OPT_RANDOM},
+        {"seed", required_argument, NULL, OPT_SEED},
+        {"bounds", required_argument, NULL, OPT_BOUNDS},
+        {"optimize", no_argument, NULL, OPT_OPTIMIZE},
+        {"jobs", required_argument, NULL, OPT_JOBS},
+        {"output", required_argument, NULL, 'o'},
+        {"resume", no_argument, NULL, OPT_RESUME},
+        {"json", no_argument, NULL, OPT_JSON},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    cli_assignments params;
+    ranges grid, bounds, list;
+    const char *list_path = NULL, *out_path = NULL;
+    int c, rc = CLI_EXIT_OK, n_random = 0, optimize = 0, jobs = 1, resume = 0, json = 0;
+    unsigned long seed = 1;
+    memset(&grid, 0, sizeof grid);
+    memset(&bounds, 0, sizeof bounds);
+    memset(&list, 0, sizeof list);
+    cli_assignments_init(&params);
+    optind = 1;
+    while (rc == CLI_EXIT_OK && (c = getopt_long(argc, argv, "p:o:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'p':
+            if (cli_assignments_add(&params, optarg))
+                rc = CLI_EXIT_FAILURE;
+            break;
+        case OPT_GRID:
+            if (parse_range("--grid", optarg, 1, &grid))
+                rc = CLI_EXIT_USAGE;
+            break;
+        case OPT_BOUNDS:
+            if (parse_range("--bounds", optarg, 0, &bounds))
+                rc = CLI_EXIT_USAGE;
+            break;
+        case OPT_LIST:
+            list_path = optarg;
+            break;
+        case OPT_RANDOM:
+            if (cli_parse_int(optarg, &n_random) || n_random < 1) {
+                fprintf(stderr, "hes sweep: --random needs an integer N >= 1, got '%s'\n", optarg);
+                rc = CLI_EXIT_USAGE;
+            }
+            break;
+        case OPT_SEED:
+            if (cli_parse_ulong(optarg, &seed)) {
+                fprintf(stderr, "hes sweep: --seed needs a non-negative integer, got '%s'\n", optarg);
+                rc = CLI_EXIT_USAGE;
+            }
+            break;
+        case OPT_OPTIMIZE:
+            optimize = 1;
+            break;
+        case OPT_JOBS:
+            if (cli_parse_int(optarg, &jobs) || jobs < 1 || jobs > 1024) {
+                fprintf(stderr, "hes sweep: --jobs needs an integer from 1 to 1024, got '%s'\n", optarg);
+                rc = CLI_EXIT_USAGE;
+            }
+            break;
+        case 'o':
+            out_path = optarg;
+            break;
+        case OPT_RESUME:
+            resume = 1;
+            break;
+        case OPT_JSON:
+            json = 1;
+            break;
+        case 'h':
+            cmd_sweep_usage(stdout);
+            cli_assignments_free(&params);
+            return CLI_EXIT_OK;
+        default:
+            cmd_sweep_usage(stderr);
+            rc = CLI_EXIT_USAGE;
+        }
+    }
+    int kinds = (grid.n > 0) + (list_path != NULL) + (n_random > 0);
+    if (rc == CLI_EXIT_OK && kinds != 1) {
+        fprintf(stderr, "hes sweep: give exactly one of --grid, --list and --random\n");
+        rc = CLI_EXIT_USAGE;
+    }
+    if (rc == CLI_EXIT_OK && ((n_random > 0) != (bounds.n > 0))) {
+        fprintf(stderr, "hes sweep: --random and --bounds go together\n");
+        rc = CLI_EXIT_USAGE;
+    }
+    if (rc == CLI_EXIT_OK && resume && !out_path) {
+        fprintf(stderr, "hes sweep: --resume needs -o FILE.csv\n");
+        rc = CLI_EXIT_USAGE;
+    }
+    if (rc == CLI_EXIT_OK && argc - optind != 1) {
+        fprintf(stderr, "hes sweep: expected exactly one PROBLEM\n");
+        rc = CLI_EXIT_USAGE;
+    }
+    const hes_model *model = rc == CLI_EXIT_OK ? cli_find_problem(argv[optind]) : NULL;
+    if (rc == CLI_EXIT_OK && !model)
+        rc = CLI_EXIT_USAGE;
+    if (rc == CLI_EXIT_OK && !model->orbit.guess) {
+        fprintf(stderr, "hes sweep: problem '%s' has no periodic orbit to analyse\n", model->name);
+        rc = CLI_EXIT_USAGE;
+    }
+    hes_system *sys = rc == CLI_EXIT_OK ? cli_system_setup(model, &params, &rc) : NULL;
+    cli_assignments_free(&params);
+    if (!sys)
+        return rc;
+    /* the points */
+    const ranges *r = grid.n ? &grid : n_random ? &bounds : &list;
+    double *values = NULL;
+    int n_points = 0, pidx[MAX_SWEPT];
+    if (list_path && read_list(list_path, &list, &values, &n_points) != 0)
+        rc = CLI_EXIT_USAGE;
+    for (int j = 0; rc == CLI_EXIT_OK && j < r->n; j++)
+        if ((pidx[j] = hes_model_param_index(model, r->names[j])) < 0) {
+            fprintf(stderr, "hes sweep: problem '%s' has no parameter '%s'\n", model->name, r->names[j]);
+            rc = CLI_EXIT_USAGE;
+        }
+    if (rc == CLI_EXIT_OK && grid.n) {
+        long total = 1;
+        for (int j = 0; j < grid.n && total <= 10000000; j++)
+            total *= grid.count[j];
+        if (total < 1 || total > 10000000) {
+            fprintf(stderr, "hes sweep: more than 10000000 grid points\n");
+            rc = CLI_EXIT_USAGE;
+        } else if ((values = malloc(sizeof(double) * (size_t)total * (size_t)grid.n))) {
+            n_points = (int)total;
+            for (int i = 0; i < n_points; i++) {
+                int rem = i;
+                for (int j = grid.n - 1; j >= 0; j--) { /* the last varies fastest */
+                    int k = rem % grid.count[j];
+                    rem /= grid.count[j];
+                    values[(size_t)i * grid.n + j] = grid.count[j] == 1 ? grid.lo[j]
+                        : grid.lo[j] + (grid.hi[j] - grid.lo[j]) * k / (grid.count[j] - 1);
+                }
+            }
+        }
+    }
+    if (rc == CLI_EXIT_OK && n_random &&
+        (values = malloc(sizeof(double) * (size_t)n_random * (size_t)bounds.n))) {
+        n_points = n_random;
+        hes_latin_hypercube(n_random, bounds.n, bounds.lo, bounds.hi, seed, values);
+    }
+    if (rc == CLI_EXIT_OK && !values) {
+        fprintf(stderr, "hes sweep: out of memory\n");
+        rc = CLI_EXIT_FAILURE;
+    }
+    unsigned char *skip = rc == CLI_EXIT_OK ? calloc((size_t)n_points + 1, 1) : NULL;
+    writer w = { model, r, pidx, values, NULL, json, model->modes[model->orbit.mode].dim, 0, 0, 0, 0 };
+    if (w.n_mult > HES_SWEEP_MAX_MULT)
+        w.n_mult = HES_SWEEP_MAX_MULT;
+    if (rc == CLI_EXIT_OK) {
+        int kept = 0;
+        if (resume && (kept = resume_file(out_path, &w, n_points, skip)) < 0) {
+            if (errno)
+                fprintf(stderr, "hes sweep: --resume %s: cannot use the file\n", out_path);
+            rc = CLI_EXIT_USAGE;
+        } else if (out_path) {
+            w.csv = fopen(out_path, resume ? "a" : "w");
+            if (!w.csv) {
+                fprintf(stderr, "hes sweep: cannot write %s: %s\n", out_path, strerror(errno));
+                rc = CLI_EXIT_FAILURE;
+            } else if (ftell(w.csv) == 0) {
+                header(&w);
+            }
+        } else if (!json) {
+            w.csv = stdout;
+            header(&w);
+        }
+        w.total = n_points - kept;
+    }
+    if (rc == CLI_EXIT_OK) {
+        hes_sweep_opts so = { r->n, pidx, n_points, values, optimize, jobs, skip, write_row, &w };
+        w.tty = isatty(STDERR_FILENO);
+        w.t0 = now();
+        if (hes_sweep_run(model, hes_system_params(sys), &so) != HES_OK) {
+            fprintf(stderr, "hes sweep: the sweep could not run\n");
+            rc = CLI_EXIT_FAILURE;
+        }
+    }
+    if (w.csv && w.csv != stdout && fclose(w.csv) != 0)
+        rc = CLI_EXIT_FAILURE;
+    free(skip);
+    free(values);
+    hes_system_destroy(sys);
+    return rc;
+}

@@ -53,8 +53,9 @@ int hes_status_exit_code(hes_status status);
 
 /* ------------------------------------------------------------------- model */
 
-/* The version of hes_model a model was written against (plugins carry it). */
-#define HES_MODEL_ABI 1
+/* The version of hes_model a model was written against (plugins carry it):
+ * 2 since hes_model has the trajopt field. */
+#define HES_MODEL_ABI 2
 
 /*
  * Every model function has NLopt's calling habit:
@@ -965,6 +966,26 @@ int hes_gait_problem(const char *path, char *name, size_t name_len, char *msg, s
 hes_status hes_gait_model(const hes_gait *g, const hes_model *base, hes_model **out,
                           char *msg, size_t len);
 void hes_gait_model_free(hes_model *m);
+
+/* ----------------------------------------------------------------- plugins */
+
+/*
+ * A user model compiled as a shared module (lib/plugin.c, libltdl) exports
+ *     const hes_model *hes_plugin_model(void);
+ * returning its description, whose abi field is HES_MODEL_ABI of the hes.h
+ * it was compiled with (share/examples/rimless_wheel.c builds as one with
+ * -DHES_PLUGIN; share/examples/Makefile shows the pkg-config build).
+ * hes_plugin_load refuses a module without that function, with another ABI
+ * or with an invalid model, with a message in msg.  Load and close plugins
+ * from one thread (libltdl's own state); the model then serves any number
+ * of systems on any threads.
+ */
+#define HES_PLUGIN_ENTRY "hes_plugin_model"
+typedef struct hes_plugin hes_plugin;
+hes_status hes_plugin_load(const char *path, hes_plugin **plugin, const hes_model **model,
+                           char *msg, size_t len);
+/* Unloads the module: its model must not be used afterwards. */
+void hes_plugin_close(hes_plugin *plugin);
 
 /* ------------------------------------------------------------------ sweeps */
 

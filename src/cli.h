@@ -45,6 +45,13 @@ void cmd_sweep_usage(FILE *out);
  * 'hes list')" to stderr and returns NULL when there is none. */
 const hes_model *cli_find_problem(const char *name);
 
+/* --model PATH (or --model=PATH) anywhere after the command: loads the
+ * plugin (hes_plugin_load) and puts the model's name in place of the
+ * option, as the PROBLEM argument, which cli_find_problem then finds.
+ * Returns CLI_EXIT_OK (also without the option; *plugin NULL) or
+ * CLI_EXIT_USAGE after printing why the plugin was refused. */
+int cli_take_model_option(int *argc, char **argv, hes_plugin **plugin);
+
 /* A gait file given with --orbit FILE (hes_gait_read) and its derived
  * model (hes_gait_model). */
 typedef struct {

@@ -15,8 +15,14 @@
 
 #include "cli.h"
 
+/* The model of --model PATH, set once at start-up by cli_take_model_option
+ * (program state, not the library's). */
+static const hes_model *plugin_model;
+
 const hes_model *cli_find_problem(const char *name)
 {
+    if (plugin_model && strcmp(name, plugin_model->name) == 0)
+        return plugin_model;
     const hes_model *model = hes_problem_find(name);
 
     if (!model)
@@ -292,4 +298,45 @@ void cli_orbit_free(cli_orbit *o)
     hes_gait_model_free(o->model);
     hes_gait_free(&o->gait);
     memset(o, 0, sizeof *o);
+}
+
+int cli_take_model_option(int *argc, char **argv, hes_plugin **plugin)
+{
+    *plugin = NULL;
+    for (int i = 1; i < *argc; i++) {
+        const char *path = NULL;
+        int used = 0;
+        if (strcmp(argv[i], "--model") == 0) {
+            if (i + 1 >= *argc) {
+                fprintf(stderr, "hes: --model needs PATH (a plugin, e.g. ./model.so)\n");
+                return CLI_EXIT_USAGE;
+            }
+            path = argv[i + 1];
+            used = 2;
+        } else if (strncmp(argv[i], "--model=", 8) == 0) {
+            path = argv[i] + 8;
+            used = 1;
+        } else if (strcmp(argv[i], "--") == 0) {
+            break;
+        }
+        if (!path)
+            continue;
+        char msg[512];
+        const hes_model *m;
+        hes_status st = hes_plugin_load(path, plugin, &m, msg, sizeof msg);
+        if (st != HES_OK) {
+            fprintf(stderr, "hes: --model: %s\n", msg);
+            return CLI_EXIT_USAGE;
+        }
+        if (hes_problem_find(m->name))
+            fprintf(stderr, "hes: note: plugin model '%s' hides the built-in problem of that "
+                    "name\n", m->name);
+        plugin_model = m;
+        argv[i] = (char *)m->name; /* the model's name takes the place of PROBLEM */
+        for (int k = i + 1; k + used - 1 < *argc; k++)
+            argv[k] = argv[k + used - 1];
+        *argc -= used - 1;
+        return CLI_EXIT_OK;
+    }
+    return CLI_EXIT_OK;
 }

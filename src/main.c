@@ -48,7 +48,8 @@ static void usage(FILE *out)
     for (i = 0; i < N_COMMANDS; i++)
         fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
     fputs("\n"
-          "Run 'hes COMMAND --help' for the options of a command.\n"
+          "Run 'hes COMMAND --help' for the options of a command.  Every command that\n"
+          "takes a PROBLEM also takes --model PATH.so, a user model built as a plugin.\n"
           "Exit status: 0 success, 1 the computation failed, 2 bad usage or input.\n",
           out);
 }
@@ -96,7 +97,12 @@ int main(int argc, char **argv)
              * its own messages. */
             snprintf(display, sizeof display, "hes %s", commands[i].name);
             argv[1] = display;
-            return commands[i].run(argc - 1, argv + 1);
+            hes_plugin *plugin;
+            int rc = cli_take_model_option(&argc, argv, &plugin);
+            if (rc == CLI_EXIT_OK)
+                rc = commands[i].run(argc - 1, argv + 1);
+            hes_plugin_close(plugin);
+            return rc;
         }
     }
     fprintf(stderr, "hes: unknown command '%s'\n", argv[1]);

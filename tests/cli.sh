@@ -859,6 +859,34 @@ expect_status e_sw_resume_stdout 2 "sweep --resume without -o"
 run e_sw_jobs sweep slip-hopper --grid K=0:1:2 --jobs 0
 expect_status e_sw_jobs 2 "sweep --jobs 0"
 
+# ------------------------------------------------------------------ plugins
+# The rimless wheel example built as a plugin against the build tree: its
+# single multiplier is cos^2(2a) (closed form); one built for another model
+# ABI is refused with a message that names both versions.
+plugin=${top_builddir:-.}/tests/.libs/rimless_wheel_plugin.so
+wrong=${top_builddir:-.}/tests/.libs/rimless_wheel_wrong_abi.so
+if [ -f "$plugin" ]; then
+    run pl_an analyze --model "$plugin" -p a=0.3 --json
+    expect_status pl_an 0 "analyze --model rimless_wheel_plugin.so"
+    expect_json_value pl_an 'abs(d["psi"] - __import__("math").cos(0.6) ** 2) < 1e-8' True \
+        "the plugin's psi is the closed form cos^2(2a)"
+    run pl_info info --model="$plugin"
+    expect_status pl_info 0 "info --model=PATH"
+    expect_grep pl_info out 'rimless-wheel' "info names the plugin's model"
+    run pl_sweep sweep --model "$plugin" --grid a=0.2:0.4:3 --jobs 2
+    expect_status pl_sweep 0 "sweep --model PATH --jobs 2"
+    run e_pl_abi analyze --model "$wrong"
+    expect_status e_pl_abi 2 "a plugin built for another model ABI is refused"
+    expect_grep e_pl_abi err 'ABI 999, this hes uses ABI' "the refusal names both ABI versions"
+    run e_pl_missing analyze --model "$tmp/no-such-plugin.so"
+    expect_status e_pl_missing 2 "a missing plugin"
+    run e_pl_notplugin analyze --model "${top_builddir:-.}/lib/.libs/libhes.so"
+    expect_status e_pl_notplugin 2 "a shared object without hes_plugin_model()"
+    expect_grep e_pl_notplugin err 'hes_plugin_model' "the refusal says what is missing"
+else
+    echo "cli.sh: $plugin not built; plugin checks skipped"
+fi
+
 # ------------------------------------------------------------------ summary
 echo "cli.sh: $checks checks, $failures failed"
 [ "$failures" -eq 0 ] || exit 1

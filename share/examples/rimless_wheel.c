@@ -17,6 +17,10 @@
  * Build against the installed library:
  *     cc rimless_wheel.c $(pkg-config --cflags --libs hes) -lm -o rimless_wheel
  * Run:  ./rimless_wheel [a gamma]      (exit status 0 when psi matches)
+ * Or as a plugin for the hes program (share/examples/Makefile):
+ *     cc -shared -fPIC -DHES_PLUGIN rimless_wheel.c $(pkg-config --cflags hes) \
+ *        -o rimless_wheel.so
+ *     hes analyze --model ./rimless_wheel.so -p a=0.3
  */
 #include <math.h>
 #include <stdio.h>
@@ -85,8 +89,11 @@ static const int free_states[] = { 1 };   /* solve for omega at the section... *
 static const int residual[] = { 1 };      /* ...so that it returns to itself */
 static const int sequence[] = { 0 };
 
+#ifndef WHEEL_ABI
+#define WHEEL_ABI HES_MODEL_ABI /* the test of a wrong-version plugin sets another */
+#endif
 static const hes_model rimless_wheel = {
-    .abi = HES_MODEL_ABI,
+    .abi = WHEEL_ABI,
     .name = "rimless-wheel",
     .description = "rimless wheel rolling down a slope (McGeer 1990)",
     .n_modes = 1, .modes = modes,
@@ -102,6 +109,15 @@ static const hes_model rimless_wheel = {
     .integrator = HES_ADAMS,
 };
 
+#ifdef HES_PLUGIN
+/* Built as a plugin (-DHES_PLUGIN, a shared module): the entry point hes
+ * calls for `hes analyze --model ./rimless_wheel.so`. */
+const hes_model *hes_plugin_model(void);
+const hes_model *hes_plugin_model(void)
+{
+    return &rimless_wheel;
+}
+#else
 int main(int argc, char **argv)
 {
     hes_system *sys = hes_system_create(&rimless_wheel);
@@ -135,3 +151,4 @@ int main(int argc, char **argv)
     hes_system_destroy(sys);
     return ok ? 0 : 1;
 }
+#endif

@@ -1022,6 +1022,11 @@ typedef struct {
      * the sweep (points already running finish). */
     int (*row)(void *ctx, const hes_sweep_row *row);
     void *ctx;
+    /* Optional, for sweeps shared by several processes (hes sweep under
+     * mpirun): returns the first index of the next block of `block`
+     * consecutive points to compute (>= n_points: none left); called
+     * serialised.  NULL: a counter within this process. */
+    int (*next_block)(void *ctx, int block);
 } hes_sweep_opts;
 
 /* params: the base parameter vector (NULL: the model's defaults).  Returns

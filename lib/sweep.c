@@ -103,8 +103,13 @@ static void *worker(void *arg)
     }
     for (;;) {
         pthread_mutex_lock(&S->lock);
-        int first = S->next, stop = S->stop;
-        S->next += SWEEP_BLOCK;
+        int first, stop = S->stop;
+        if (o->next_block) {
+            first = stop ? o->n_points : o->next_block(o->ctx, SWEEP_BLOCK);
+        } else {
+            first = S->next;
+            S->next += SWEEP_BLOCK;
+        }
         pthread_mutex_unlock(&S->lock);
         if (stop || first >= o->n_points)
             break;

@@ -23,6 +23,10 @@
 
 #include "cli.h"
 
+#ifdef HAVE_MPI
+#include <mpi.h>
+#endif
+
 #define MAX_SWEPT 16
 
 enum { OPT_GRID = 256, OPT_LIST, OPT_RANDOM, OPT_SEED, OPT_BOUNDS, OPT_OPTIMIZE, OPT_JOBS,
@@ -158,6 +162,10 @@ typedef struct {
     FILE *csv;
     int json, n_mult, done, total, tty;
     double t0;
+    int rank, size;              /* MPI: this process, of how many (1: no MPI) */
+#ifdef HAVE_MPI
+    MPI_Win win;                 /* the shared point counter, on rank 0 */
+#endif
 } writer;
 
 static double now(void)
@@ -189,6 +197,12 @@ static const char *status_name(hes_status st)
 static int write_row(void *ctx, const hes_sweep_row *row)
 {
     writer *w = ctx;
+#ifdef HAVE_MPI
+    if (w->size > 1 && w->rank > 0) { /* rows go to rank 0, which writes them */
+        MPI_Send(row, (int)sizeof *row, MPI_BYTE, 0, 1, MPI_COMM_WORLD);
+        return 0;
+    }
+#endif
     const double *pt = w->values + (size_t)row->index * w->r->n;
     if (w->csv) {
         fprintf(w->csv, "%d", row->index);
@@ -238,6 +252,23 @@ static int write_row(void *ctx, const hes_sweep_row *row)
         fflush(stdout);
     }
     w->done++;
+#ifdef HAVE_MPI
+    if (w->size > 1) { /* rank 0: the rows other ranks have sent meanwhile */
+        int flag = 1;
+        while (flag) {
+            MPI_Status stat;
+            MPI_Iprobe(MPI_ANY_SOURCE, 1, MPI_COMM_WORLD, &flag, &stat);
+            if (flag) {
+                hes_sweep_row other;
+                MPI_Recv(&other, (int)sizeof other, MPI_BYTE, stat.MPI_SOURCE, 1, MPI_COMM_WORLD,
+                         MPI_STATUS_IGNORE);
+                w->size = -w->size; /* write it here, without draining again */
+                write_row(w, &other);
+                w->size = -w->size;
+            }
+        }
+    }
+#endif
     if (w->tty) {
         double el = now() - w->t0, rate = el > 0 ? w->done / el : 0;
         int bar = w->total ? 30 * w->done / w->total : 30;
@@ -295,7 +326,26 @@ static int resume_file(const char *path, const writer *w, int n_points, unsigned
     return rc == 0 ? kept : -1;
 }
 
-int cmd_sweep(int argc, char **argv)
+#ifdef HAVE_MPI
+/* Dynamic load balancing across ranks: one shared counter on rank 0,
+ * advanced atomically (MPI_Fetch_and_op). */
+static int mpi_next_block(void *ctx, int block)
+{
+    writer *w = ctx;
+    int first;
+    MPI_Fetch_and_op(&block, &first, MPI_INT, 0, 0, MPI_SUM, w->win);
+    MPI_Win_flush(0, w->win);
+    return first;
+}
+
+/* Under mpirun (OpenMPI or PMIx in the environment) the sweep is shared. */
+static int under_mpirun(void)
+{
+    return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMIX_RANK") || getenv("PMI_SIZE");
+}
+#endif
+
+static int sweep(int argc, char **argv, int rank, int size)
 {
     static const struct option longopts[] = {
         {"param", required_argument, NULL, 'p'},
@@ -447,11 +497,12 @@ int cmd_sweep(int argc, char **argv)
         rc = CLI_EXIT_FAILURE;
     }
     unsigned char *skip = rc == CLI_EXIT_OK ? calloc((size_t)n_points + 1, 1) : NULL;
-    writer w = { model, r, pidx, values, NULL, json, model->modes[model->orbit.mode].dim, 0, 0, 0, 0 };
+    writer w = { model, r, pidx, values, NULL, json && rank == 0,
+                 model->modes[model->orbit.mode].dim, 0, 0, 0, 0, rank, size };
     if (w.n_mult > HES_SWEEP_MAX_MULT)
         w.n_mult = HES_SWEEP_MAX_MULT;
-    if (rc == CLI_EXIT_OK) {
-        int kept = 0;
+    int kept = 0;
+    if (rc == CLI_EXIT_OK && rank == 0) { /* only rank 0 reads and writes the file */
         if (resume && (kept = resume_file(out_path, &w, n_points, skip)) < 0) {
             if (errno)
                 fprintf(stderr, "hes sweep: --resume %s: cannot use the file\n", out_path);
@@ -468,21 +519,88 @@ int cmd_sweep(int argc, char **argv)
             w.csv = stdout;
             header(&w);
         }
-        w.total = n_points - kept;
     }
+#ifdef HAVE_MPI
+    int *counter = NULL;
+    if (size > 1) { /* every rank has reached here with the same points */
+        MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        if (rc == CLI_EXIT_OK) {
+            MPI_Bcast(skip, n_points, MPI_UNSIGNED_CHAR, 0, MPI_COMM_WORLD);
+            MPI_Bcast(&kept, 1, MPI_INT, 0, MPI_COMM_WORLD);
+            MPI_Win_allocate(rank == 0 ? (MPI_Aint)sizeof(int) : 0, sizeof(int), MPI_INFO_NULL,
+                             MPI_COMM_WORLD, &counter, &w.win);
+            if (rank == 0)
+                *counter = 0;
+            MPI_Barrier(MPI_COMM_WORLD);
+            MPI_Win_lock_all(0, w.win);
+        }
+    }
+#endif
     if (rc == CLI_EXIT_OK) {
-        hes_sweep_opts so = { r->n, pidx, n_points, values, optimize, jobs, skip, write_row, &w };
-        w.tty = isatty(STDERR_FILENO);
+        hes_sweep_opts so = { r->n, pidx, n_points, values, optimize, jobs, skip, write_row, &w, NULL };
+#ifdef HAVE_MPI
+        if (size > 1)
+            so.next_block = mpi_next_block;
+#endif
+        w.total = n_points - kept;
+        w.tty = rank == 0 && isatty(STDERR_FILENO);
         w.t0 = now();
         if (hes_sweep_run(model, hes_system_params(sys), &so) != HES_OK) {
             fprintf(stderr, "hes sweep: the sweep could not run\n");
             rc = CLI_EXIT_FAILURE;
         }
     }
+#ifdef HAVE_MPI
+    if (size > 1 && counter) {
+        if (rank > 0) {
+            MPI_Send(NULL, 0, MPI_BYTE, 0, 2, MPI_COMM_WORLD); /* done */
+        } else {
+            for (int done = 0; done < size - 1;) { /* the last rows of the others */
+                MPI_Status stat;
+                MPI_Probe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &stat);
+                if (stat.MPI_TAG == 1) {
+                    hes_sweep_row other;
+                    MPI_Recv(&other, (int)sizeof other, MPI_BYTE, stat.MPI_SOURCE, 1,
+                             MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                    w.size = -w.size;
+                    write_row(&w, &other);
+                    w.size = -w.size;
+                } else {
+                    MPI_Recv(NULL, 0, MPI_BYTE, stat.MPI_SOURCE, 2, MPI_COMM_WORLD,
+                             MPI_STATUS_IGNORE);
+                    done++;
+                }
+            }
+        }
+        MPI_Win_unlock_all(w.win);
+        MPI_Win_free(&w.win);
+    }
+#endif
     if (w.csv && w.csv != stdout && fclose(w.csv) != 0)
         rc = CLI_EXIT_FAILURE;
     free(skip);
     free(values);
     hes_system_destroy(sys);
     return rc;
+}
+
+int cmd_sweep(int argc, char **argv)
+{
+#ifdef HAVE_MPI
+    if (under_mpirun()) { /* hes sweep under mpirun -np N: one sweep over all ranks */
+        int provided, rank, size, rc;
+        if (MPI_Init_thread(NULL, NULL, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS) {
+            fprintf(stderr, "hes sweep: MPI_Init_thread failed\n");
+            return CLI_EXIT_FAILURE;
+        }
+        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+        MPI_Comm_size(MPI_COMM_WORLD, &size);
+        if (provided < MPI_THREAD_SERIALIZED && size > 1)
+            fprintf(stderr, "hes sweep: this MPI does not support threads; use --jobs 1\n");
+        rc = sweep(argc, argv, rank, size);
+        MPI_Finalize();
+        return rc;
+    }
+#endif
+    return sweep(argc, argv, 0, 1);
 }

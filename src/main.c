@@ -56,7 +56,11 @@ static void usage(FILE *out)
 
 static void version(void)
 {
-    printf("hes %s\n", PACKAGE_VERSION);
+#ifdef HAVE_MPI
+    printf("hes %s (sweep: threads, MPI)\n", PACKAGE_VERSION);
+#else
+    printf("hes %s (sweep: threads)\n", PACKAGE_VERSION);
+#endif
 }
 
 #ifdef HAVE_OPENBLAS_SET_NUM_THREADS

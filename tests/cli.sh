@@ -848,6 +848,22 @@ else
     echo "cli.sh: valgrind not found; the helgrind check of sweep --jobs is skipped"
 fi
 
+# The same sweep on 2 MPI ranks (dynamic load balancing over one shared
+# counter): the rows of the serial run.
+if "$HES" --version | grep -q MPI && command -v mpirun >/dev/null 2>&1; then
+    checks=$((checks + 1))
+    if OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+        mpirun -np 2 --oversubscribe "$HES" sweep slip-hopper --grid K=-0.2:0.6:4 \
+        --grid thetadot=-3:1:4 -o "$tmp/mpi.csv" >"$tmp/mpi.log" 2>&1 &&
+        [ "$(sort "$tmp/mpi.csv")" = "$(sort "$tmp/s1.csv")" ]; then
+        pass "sweep under mpirun -np 2 gives the rows of the serial run"
+    else
+        fail "sweep under mpirun -np 2 gives the rows of the serial run: $(head -c 400 "$tmp/mpi.log")"
+    fi
+else
+    echo "cli.sh: hes built without MPI or no mpirun; the 2-rank sweep check is skipped"
+fi
+
 run e_sw_none sweep slip-hopper
 expect_status e_sw_none 2 "sweep without points"
 run e_sw_two sweep slip-hopper --grid K=0:1:2 --random 3 --bounds K=0:1

@@ -12,6 +12,10 @@
  * keeps every complete row of the file (a row cut by the kill is dropped)
  * and computes exactly the points that have none.
  */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -163,10 +167,13 @@ typedef struct {
     int json, n_mult, done, total, tty;
     double t0;
     int rank, size;              /* MPI: this process, of how many (1: no MPI) */
-#ifdef HAVE_MPI
-    MPI_Win win;                 /* the shared point counter, on rank 0 */
-#endif
+    int next;                    /* MPI, rank 0: the next point to hand out */
+    int size_done;               /* MPI, rank 0: ranks that said they are done */
 } writer;
+
+#ifdef HAVE_MPI
+static int serve(writer *w, int wait);
+#endif
 
 static double now(void)
 {
@@ -253,21 +260,8 @@ static int write_row(void *ctx, const hes_sweep_row *row)
     }
     w->done++;
 #ifdef HAVE_MPI
-    if (w->size > 1) { /* rank 0: the rows other ranks have sent meanwhile */
-        int flag = 1;
-        while (flag) {
-            MPI_Status stat;
-            MPI_Iprobe(MPI_ANY_SOURCE, 1, MPI_COMM_WORLD, &flag, &stat);
-            if (flag) {
-                hes_sweep_row other;
-                MPI_Recv(&other, (int)sizeof other, MPI_BYTE, stat.MPI_SOURCE, 1, MPI_COMM_WORLD,
-                         MPI_STATUS_IGNORE);
-                w->size = -w->size; /* write it here, without draining again */
-                write_row(w, &other);
-                w->size = -w->size;
-            }
-        }
-    }
+    if (w->size > 1) /* rank 0: serve the other ranks between its own points */
+        serve(w, 0);
 #endif
     if (w->tty) {
         double el = now() - w->t0, rate = el > 0 ? w->done / el : 0;
@@ -327,15 +321,60 @@ static int resume_file(const char *path, const writer *w, int n_points, unsigned
 }
 
 #ifdef HAVE_MPI
-/* Dynamic load balancing across ranks: one shared counter on rank 0,
- * advanced atomically (MPI_Fetch_and_op). */
+/* Dynamic load balancing across ranks: rank 0 hands out blocks of points
+ * (tag 3: a request, answered with tag 4: the first index; >= n_points:
+ * none left), takes rows (tag 1) and "done" (tag 2) messages, between its
+ * own points (serve with wait = 0) and at the end (wait = 1: until every
+ * other rank is done).  Two-sided messages only, so nothing waits on a rank
+ * that is computing for longer than its current point. */
 static int mpi_next_block(void *ctx, int block)
 {
     writer *w = ctx;
     int first;
-    MPI_Fetch_and_op(&block, &first, MPI_INT, 0, 0, MPI_SUM, w->win);
-    MPI_Win_flush(0, w->win);
+    if (w->rank == 0) {
+        first = w->next;
+        w->next += block;
+        return first;
+    }
+    MPI_Send(&block, 1, MPI_INT, 0, 3, MPI_COMM_WORLD);
+    MPI_Recv(&first, 1, MPI_INT, 0, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     return first;
+}
+
+static int serve(writer *w, int wait)
+{
+    int done = 0;
+    for (;;) {
+        MPI_Status stat;
+        int flag = 1;
+        if (wait)
+            MPI_Probe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &stat);
+        else
+            MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &stat);
+        if (!flag)
+            return done;
+        if (stat.MPI_TAG == 1) {
+            hes_sweep_row other;
+            MPI_Recv(&other, (int)sizeof other, MPI_BYTE, stat.MPI_SOURCE, 1, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
+            w->size = -w->size; /* write it here, without serving again */
+            write_row(w, &other);
+            w->size = -w->size;
+        } else if (stat.MPI_TAG == 3) {
+            int block, first = w->next;
+            MPI_Recv(&block, 1, MPI_INT, stat.MPI_SOURCE, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            w->next += block;
+            MPI_Send(&first, 1, MPI_INT, stat.MPI_SOURCE, 4, MPI_COMM_WORLD);
+        } else {
+            MPI_Recv(NULL, 0, MPI_BYTE, stat.MPI_SOURCE, stat.MPI_TAG, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
+            if (stat.MPI_TAG == 2) {
+                done++;
+                if (++w->size_done >= w->size - 1 && wait)
+                    return done;
+            }
+        }
+    }
 }
 
 /* Under mpirun (OpenMPI or PMIx in the environment) the sweep is shared. */
@@ -498,7 +537,7 @@ static int sweep(int argc, char **argv, int rank, int size)
     }
     unsigned char *skip = rc == CLI_EXIT_OK ? calloc((size_t)n_points + 1, 1) : NULL;
     writer w = { model, r, pidx, values, NULL, json && rank == 0,
-                 model->modes[model->orbit.mode].dim, 0, 0, 0, 0, rank, size };
+                 model->modes[model->orbit.mode].dim, 0, 0, 0, 0, rank, size, 0, 0 };
     if (w.n_mult > HES_SWEEP_MAX_MULT)
         w.n_mult = HES_SWEEP_MAX_MULT;
     int kept = 0;
@@ -521,18 +560,11 @@ static int sweep(int argc, char **argv, int rank, int size)
         }
     }
 #ifdef HAVE_MPI
-    int *counter = NULL;
     if (size > 1) { /* every rank has reached here with the same points */
         MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
         if (rc == CLI_EXIT_OK) {
             MPI_Bcast(skip, n_points, MPI_UNSIGNED_CHAR, 0, MPI_COMM_WORLD);
             MPI_Bcast(&kept, 1, MPI_INT, 0, MPI_COMM_WORLD);
-            MPI_Win_allocate(rank == 0 ? (MPI_Aint)sizeof(int) : 0, sizeof(int), MPI_INFO_NULL,
-                             MPI_COMM_WORLD, &counter, &w.win);
-            if (rank == 0)
-                *counter = 0;
-            MPI_Barrier(MPI_COMM_WORLD);
-            MPI_Win_lock_all(0, w.win);
         }
     }
 #endif
@@ -551,31 +583,19 @@ static int sweep(int argc, char **argv, int rank, int size)
         }
     }
 #ifdef HAVE_MPI
-    if (size > 1 && counter) {
-        if (rank > 0) {
+    if (size > 1 && rc == CLI_EXIT_OK) {
+        if (rank > 0)
             MPI_Send(NULL, 0, MPI_BYTE, 0, 2, MPI_COMM_WORLD); /* done */
-        } else {
-            for (int done = 0; done < size - 1;) { /* the last rows of the others */
-                MPI_Status stat;
-                MPI_Probe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &stat);
-                if (stat.MPI_TAG == 1) {
-                    hes_sweep_row other;
-                    MPI_Recv(&other, (int)sizeof other, MPI_BYTE, stat.MPI_SOURCE, 1,
-                             MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-                    w.size = -w.size;
-                    write_row(&w, &other);
-                    w.size = -w.size;
-                } else {
-                    MPI_Recv(NULL, 0, MPI_BYTE, stat.MPI_SOURCE, 2, MPI_COMM_WORLD,
-                             MPI_STATUS_IGNORE);
-                    done++;
-                }
-            }
-        }
-        MPI_Win_unlock_all(w.win);
-        MPI_Win_free(&w.win);
+        else if (w.size_done < size - 1)
+            serve(&w, 1); /* the others' last requests and rows */
     }
 #endif
+    if (rc == CLI_EXIT_OK && rank == 0) {
+        double el = now() - w.t0;
+        fprintf(stderr, "hes sweep: %d points in %.3f s (%.1f points/s) on %d rank%s x %d thread%s\n",
+                w.done, el, el > 0 ? w.done / el : 0.0, size, size == 1 ? "" : "s", jobs,
+                jobs == 1 ? "" : "s");
+    }
     if (w.csv && w.csv != stdout && fclose(w.csv) != 0)
         rc = CLI_EXIT_FAILURE;
     free(skip);

@@ -855,6 +855,7 @@ if "$HES" --version | grep -q MPI && command -v mpirun >/dev/null 2>&1; then
     if OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
         mpirun -np 2 --oversubscribe "$HES" sweep slip-hopper --grid K=-0.2:0.6:4 \
         --grid thetadot=-3:1:4 -o "$tmp/mpi.csv" >"$tmp/mpi.log" 2>&1 &&
+        grep -q 'on 2 ranks' "$tmp/mpi.log" && [ "$(grep -c 'points in' "$tmp/mpi.log")" -eq 1 ] &&
         [ "$(sort "$tmp/mpi.csv")" = "$(sort "$tmp/s1.csv")" ]; then
         pass "sweep under mpirun -np 2 gives the rows of the serial run"
     else

@@ -31,6 +31,7 @@ int cmd_simulate(int argc, char **argv);
 int cmd_shape(int argc, char **argv);
 int cmd_trajopt(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
 
 /* Usage texts, printed by `hes CMD --help` (stdout) and on bad usage (stderr). */
 void cmd_list_usage(FILE *out);
@@ -40,6 +41,7 @@ void cmd_simulate_usage(FILE *out);
 void cmd_shape_usage(FILE *out);
 void cmd_trajopt_usage(FILE *out);
 void cmd_sweep_usage(FILE *out);
+void cmd_plot_usage(FILE *out);
 
 /* The built-in problem called `name`; prints "hes: unknown problem 'X' (try
  * 'hes list')" to stderr and returns NULL when there is none. */

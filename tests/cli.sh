@@ -876,6 +876,35 @@ expect_status e_sw_resume_stdout 2 "sweep --resume without -o"
 run e_sw_jobs sweep slip-hopper --grid K=0:1:2 --jobs 0
 expect_status e_sw_jobs 2 "sweep --jobs 0"
 
+# ------------------------------------------------------------------ plot
+run e_plot_ext plot multipliers slip-hopper -o "$tmp/m.jpg"
+expect_status e_plot_ext 2 "plot -o with neither .png nor .svg"
+HES_GNUPLOT=/nonexistent/gnuplot
+export HES_GNUPLOT
+run e_plot_nognuplot plot multipliers slip-hopper -o "$tmp/m.png"
+unset HES_GNUPLOT
+expect_status e_plot_nognuplot 1 "plot without gnuplot"
+expect_grep e_plot_nognuplot err 'not found' "plot says gnuplot is missing"
+if command -v gnuplot >/dev/null 2>&1; then
+    run pl_map plot stability-map "$tmp/s1.csv" -o "$tmp/map.png"
+    expect_status pl_map 0 "plot stability-map of a sweep"
+    run pl_mult plot multipliers knee-biped -o "$tmp/mult.svg"
+    expect_status pl_mult 0 "plot multipliers (SVG)"
+    run pl_conv plot convergence slip-hopper -p K=0.12 -p thetadot=1 --trials 5 --steps 4 -o "$tmp/conv.png"
+    expect_status pl_conv 0 "plot convergence"
+    checks=$((checks + 1))
+    if [ "$(head -c 4 "$tmp/map.png" | od -An -c | tr -d ' ')" = '211PNG' ] &&
+        grep -q '<svg' "$tmp/mult.svg" && [ -s "$tmp/conv.png" ]; then
+        pass "plot writes PNG and SVG files"
+    else
+        fail "plot writes PNG and SVG files"
+    fi
+    run e_plot_map plot stability-map "$tmp/jug.csv" -o "$tmp/bad.png"
+    expect_status e_plot_map 2 "plot stability-map of a one-parameter sweep is refused"
+else
+    echo "cli.sh: gnuplot not found; plot checks skipped"
+fi
+
 # ------------------------------------------------------------------ plugins
 # The rimless wheel example built as a plugin against the build tree: its
 # single multiplier is cos^2(2a) (closed form); one built for another model

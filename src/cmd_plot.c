@@ -1,0 +1,388 @@
+/*
+ * cmd_plot.c - `hes plot`: pictures with gnuplot (needed at run time only;
+ * HES_GNUPLOT names another program):
+ *
+ *   hes plot stability-map FILE.csv -o OUT.png|svg   psi over the two swept
+ *        parameters of a `hes sweep --grid A --grid B` file, with the psi = 1
+ *        contour (failed points blank);
+ *   hes plot multipliers PROBLEM|--orbit FILE [-p ...] -o OUT   the
+ *        nontrivial multipliers in the complex plane with the unit circle;
+ *   hes plot convergence PROBLEM|--orbit FILE [-p ...] [--trials N]
+ *        [--steps S] [--box H | --perturb R] [--seed N] -o OUT   the error
+ *        after every period of perturbed trials (paper Figs. 3 and 5), each
+ *        trial thin, the mean bold, log scale.
+ *
+ * The program computes and writes the data; gnuplot only draws.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+void cmd_plot_usage(FILE *out)
+{
+    fputs("Usage: hes plot stability-map FILE.csv -o OUT.png|OUT.svg\n"
+          "       hes plot multipliers PROBLEM|--orbit FILE [-p NAME=VALUE]... -o OUT\n"
+          "       hes plot convergence PROBLEM|--orbit FILE [-p NAME=VALUE]... [--trials N]\n"
+          "                            [--steps S] [--box H | --perturb R] [--seed N] -o OUT\n"
+          "Draw with gnuplot (HES_GNUPLOT: another program): psi over the two parameters\n"
+          "of a 'hes sweep --grid A --grid B' file with the psi = 1 contour; the\n"
+          "multipliers in the complex plane with the unit circle; the error of\n"
+          "perturbed trials after every period.  The format follows OUT's extension.\n\n"
+          "  -o, --output OUT        the picture, .png or .svg (required)\n"
+          "  -p, --param NAME=VALUE  set a parameter (repeatable)\n"
+          "      --orbit FILE        a gait file instead of PROBLEM\n"
+          "      --trials N          trials (20)     --steps S   periods (10)\n"
+          "      --box H             starts uniform in (-H, H) per component (0.01)\n"
+          "      --perturb R         starts uniform in the ball of radius R instead\n"
+          "      --seed N            seed of the starts (1)\n"
+          "  -h, --help              show this help\n", out);
+}
+
+/* gnuplot terminal for OUT by its extension; NULL if neither. */
+static const char *terminal(const char *out)
+{
+    const char *dot = strrchr(out, '.');
+    if (dot && strcmp(dot, ".png") == 0)
+        return "pngcairo size 900,650 font 'sans,11'";
+    if (dot && strcmp(dot, ".svg") == 0)
+        return "svg size 900,650 font 'sans,11'";
+    return NULL;
+}
+
+static FILE *open_gnuplot(void)
+{
+    const char *prog = getenv("HES_GNUPLOT");
+    char cmd[600];
+    if (!prog || !*prog)
+        prog = "gnuplot";
+    snprintf(cmd, sizeof cmd, "command -v '%s' >/dev/null 2>&1", prog);
+    if (strchr(prog, '\'') || system(cmd) != 0) {
+        fprintf(stderr, "hes plot: %s not found: install gnuplot (Debian: gnuplot-nox) or set "
+                "HES_GNUPLOT\n", prog);
+        return NULL;
+    }
+    snprintf(cmd, sizeof cmd, "'%s'", prog);
+    FILE *g = popen(cmd, "w");
+    if (!g)
+        fprintf(stderr, "hes plot: cannot run %s: %s\n", prog, strerror(errno));
+    return g;
+}
+
+static int close_gnuplot(FILE *g, const char *out)
+{
+    int status = pclose(g);
+    FILE *f = status == 0 ? fopen(out, "r") : NULL;
+    if (!f) {
+        fprintf(stderr, "hes plot: gnuplot did not write %s\n", out);
+        return CLI_EXIT_FAILURE;
+    }
+    fclose(f);
+    return CLI_EXIT_OK;
+}
+
+/* A quoted gnuplot string (single quotes; a single quote itself refused). */
+static int safe(const char *s)
+{
+    return strchr(s, '\'') == NULL && strchr(s, '\n') == NULL;
+}
+
+/* ----------------------------------------------------------- stability map */
+
+typedef struct {
+    int index, ok;
+    double a, b, psi;
+} map_point;
+
+static int cmp_index(const void *x, const void *y)
+{
+    const map_point *p = x, *q = y;
+    return (p->index > q->index) - (p->index < q->index);
+}
+
+static int stability_map(const char *csv, const char *out, const char *tmpdir)
+{
+    FILE *f = fopen(csv, "r");
+    char line[16384], names[2][64];
+    if (!f) {
+        fprintf(stderr, "hes plot: %s: %s\n", csv, strerror(errno));
+        return CLI_EXIT_USAGE;
+    }
+    /* header: index,A,B,status,psi,... */
+    if (!fgets(line, sizeof line, f) || sscanf(line, "index,%63[^,],%63[^,],status,psi", names[0], names[1]) != 2 ||
+        strcmp(names[1], "status") == 0) {
+        fprintf(stderr, "hes plot: %s is not a sweep over two parameters (expected a header "
+                "index,A,B,status,psi,...)\n", csv);
+        fclose(f);
+        return CLI_EXIT_USAGE;
+    }
+    map_point *pts = NULL;
+    int n = 0, cap = 0;
+    while (fgets(line, sizeof line, f)) {
+        map_point p;
+        char status[64];
+        int got = sscanf(line, "%d,%lf,%lf,%63[^,],%lf", &p.index, &p.a, &p.b, status, &p.psi);
+        if (got < 4)
+            continue;
+        p.ok = got == 5 && strcmp(status, "ok") == 0 && isfinite(p.psi);
+        if (n == cap) {
+            cap = cap ? 2 * cap : 256;
+            map_point *np = realloc(pts, sizeof *pts * (size_t)cap);
+            if (!np)
+                break;
+            pts = np;
+        }
+        pts[n++] = p;
+    }
+    fclose(f);
+    if (n < 4) {
+        fprintf(stderr, "hes plot: %s has %d points; a map needs a grid of at least 2 x 2\n", csv, n);
+        free(pts);
+        return CLI_EXIT_USAGE;
+    }
+    qsort(pts, (size_t)n, sizeof *pts, cmp_index);
+    int nb = 1; /* points per scan line: the second parameter varies fastest */
+    while (nb < n && pts[nb].a == pts[0].a)
+        nb++;
+    if (n % nb != 0 || nb < 2 || n / nb < 2) {
+        fprintf(stderr, "hes plot: %s is not a complete grid (--grid A --grid B, every point)\n", csv);
+        free(pts);
+        return CLI_EXIT_USAGE;
+    }
+    char data[512];
+    snprintf(data, sizeof data, "%s/hes-map-%d.dat", tmpdir, (int)getpid());
+    FILE *d = fopen(data, "w");
+    if (!d) {
+        fprintf(stderr, "hes plot: cannot write %s\n", data);
+        free(pts);
+        return CLI_EXIT_FAILURE;
+    }
+    for (int i = 0; i < n; i++) {
+        if (i > 0 && i % nb == 0)
+            fputc('\n', d);
+        if (pts[i].ok)
+            fprintf(d, "%.17g %.17g %.17g\n", pts[i].a, pts[i].b, pts[i].psi);
+        else
+            fprintf(d, "%.17g %.17g NaN\n", pts[i].a, pts[i].b);
+    }
+    fclose(d);
+    free(pts);
+    FILE *g = open_gnuplot();
+    if (!g) {
+        remove(data);
+        return CLI_EXIT_FAILURE;
+    }
+    fprintf(g, "set terminal %s\nset output '%s'\n", terminal(out), out);
+    fprintf(g, "set table '%s.cont'\nset contour base\nset cntrparam levels discrete 1\n"
+               "unset surface\nset view map\nsplot '%s' using 1:2:3 with lines\nunset table\n"
+               "unset contour\nset surface\n", data, data);
+    fprintf(g, "set title 'psi over %s and %s (black: psi = 1; stable inside the blue)'\n"
+               "set xlabel '%s'\nset ylabel '%s'\nset cblabel 'psi'\n"
+               "set palette defined (0 '#08306b', 0.5 '#4292c6', 1 '#f7fbff', 1.5 '#fc9272', 3 '#67000d')\n"
+               "set cbrange [0:3]\nset view map\nset key off\n"
+               "plot '%s' using 1:2:3 with image, '%s.cont' using 1:2 with lines lw 2 lc rgb 'black'\n",
+            names[0], names[1], names[0], names[1], data, data);
+    int rc = close_gnuplot(g, out);
+    remove(data);
+    snprintf(line, sizeof line, "%s.cont", data);
+    remove(line);
+    return rc;
+}
+
+/* ------------------------------------------- multipliers and convergence */
+
+static int multipliers(hes_system *sys, const char *out)
+{
+    hes_analysis res;
+    hes_status st = hes_analyze(sys, 0, &res);
+    if (st != HES_OK)
+        return cli_report_status(st, sys);
+    FILE *g = open_gnuplot();
+    if (!g) {
+        hes_analysis_free(&res);
+        return CLI_EXIT_FAILURE;
+    }
+    double r = 1.1;
+    for (int k = 0; k < res.stab.n_mult; k++)
+        r = fmax(r, 1.1 * res.stab.abs[k]);
+    fprintf(g, "set terminal %s\nset output '%s'\nset size ratio -1\n", terminal(out), out);
+    fprintf(g, "set title 'multipliers of %s: psi = %.6g (%s)'\nset xlabel 'Re'\nset ylabel 'Im'\n"
+               "set xrange [%g:%g]\nset yrange [%g:%g]\nset grid\nset parametric\nset trange [0:2*pi]\n"
+               "set key bottom right\n"
+               "plot cos(t), sin(t) title 'unit circle' lw 2 lc rgb 'gray', "
+               "'-' using 1:2 with points pt 7 ps 1.6 lc rgb '#c00000' title 'multipliers'\n",
+            hes_system_model(sys)->name, res.stab.psi, res.stab.stable ? "stable" : "unstable",
+            -r, r, -r, r);
+    for (int k = 0; k < res.stab.n_mult; k++)
+        fprintf(g, "%.17g %.17g\n", res.stab.re[k], res.stab.im[k]);
+    fputs("e\n", g);
+    hes_analysis_free(&res);
+    return close_gnuplot(g, out);
+}
+
+static int convergence(hes_system *sys, const char *out, int trials, int steps, double size,
+                       int box, unsigned long seed)
+{
+    hes_orbit orbit;
+    hes_trials t;
+    hes_status st = hes_orbit_find(sys, &orbit);
+    if (st != HES_OK)
+        return cli_report_status(st, sys);
+    st = (box ? hes_trials_run_box : hes_trials_run)(sys, &orbit, trials, size, steps, seed, 1e-6, &t);
+    if (st != HES_OK) {
+        hes_orbit_free(&orbit);
+        return cli_report_status(st, sys);
+    }
+    FILE *g = open_gnuplot();
+    if (!g) {
+        hes_trials_free(&t);
+        hes_orbit_free(&orbit);
+        return CLI_EXIT_FAILURE;
+    }
+    fprintf(g, "set terminal %s\nset output '%s'\nset logscale y\nset grid\n", terminal(out), out);
+    fprintf(g, "set title '%s: %d perturbed starts (%s %g), error after each period; %d converged'\n"
+               "set xlabel 'period'\nset ylabel 'distance to the orbit'\nset key top right\n",
+            hes_system_model(sys)->name, trials, box ? "box" : "ball", size, t.converged);
+    fputs("plot ", g);
+    for (int i = 0; i < trials; i++)
+        fprintf(g, "'-' using 1:2 with lines lc rgb '#9ecae1' notitle, ");
+    fputs("'-' using 1:2 with linespoints lw 3 pt 7 lc rgb '#08519c' title 'mean of the trials that "
+          "completed'\n", g);
+    for (int i = 0; i < trials; i++) {
+        const hes_trial *tr = &t.trials[i];
+        for (int k = 0; k < tr->steps_completed; k++)
+            fprintf(g, "%d %.17g\n", k + 1, fmax(tr->error[k], 1e-300));
+        fputs(tr->steps_completed ? "e\n" : "0 NaN\ne\n", g);
+    }
+    for (int k = 0; k < steps; k++) {
+        double s = 0;
+        int m = 0;
+        for (int i = 0; i < trials; i++)
+            if (t.trials[i].steps_completed == steps) {
+                s += t.trials[i].error[k];
+                m++;
+            }
+        if (m)
+            fprintf(g, "%d %.17g\n", k + 1, fmax(s / m, 1e-300));
+    }
+    fputs("e\n", g);
+    hes_trials_free(&t);
+    hes_orbit_free(&orbit);
+    return close_gnuplot(g, out);
+}
+
+int cmd_plot(int argc, char **argv)
+{
+    enum { OPT_ORBIT = 256, OPT_TRIALS, OPT_STEPS, OPT_BOX, OPT_PERTURB, OPT_SEED };
+    static const struct option longopts[] = {
+        {"output", required_argument, NULL, 'o'},
+        {"param", required_argument, NULL, 'p'},
+        {"orbit", required_argument, NULL, OPT_ORBIT},
+        {"trials", required_argument, NULL, OPT_TRIALS},
+        {"steps", required_argument, NULL, OPT_STEPS},
+        {"box", required_argument, NULL, OPT_BOX},
+        {"perturb", required_argument, NULL, OPT_PERTURB},
+        {"seed", required_argument, NULL, OPT_SEED},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    cli_assignments params;
+    const char *out = NULL, *orbit_file = NULL;
+    int c, rc = CLI_EXIT_OK, trials = 20, steps = 10, box = 1;
+    double size = 0.01;
+    unsigned long seed = 1;
+    cli_assignments_init(&params);
+    optind = 1;
+    while (rc == CLI_EXIT_OK && (c = getopt_long(argc, argv, "o:p:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'o':
+            out = optarg;
+            break;
+        case 'p':
+            if (cli_assignments_add(&params, optarg))
+                rc = CLI_EXIT_FAILURE;
+            break;
+        case OPT_ORBIT:
+            orbit_file = optarg;
+            break;
+        case OPT_TRIALS:
+        case OPT_STEPS:
+            if (cli_parse_int(optarg, c == OPT_TRIALS ? &trials : &steps) ||
+                (c == OPT_TRIALS ? trials : steps) < 1 || (c == OPT_TRIALS ? trials : steps) > 10000) {
+                fprintf(stderr, "hes plot: %s needs an integer from 1 to 10000, got '%s'\n",
+                        c == OPT_TRIALS ? "--trials" : "--steps", optarg);
+                rc = CLI_EXIT_USAGE;
+            }
+            break;
+        case OPT_BOX:
+        case OPT_PERTURB:
+            box = c == OPT_BOX;
+            if (cli_parse_double(optarg, &size) || !(size >= 0)) {
+                fprintf(stderr, "hes plot: %s needs a number >= 0, got '%s'\n",
+                        box ? "--box" : "--perturb", optarg);
+                rc = CLI_EXIT_USAGE;
+            }
+            break;
+        case OPT_SEED:
+            if (cli_parse_ulong(optarg, &seed)) {
+                fprintf(stderr, "hes plot: --seed needs a non-negative integer, got '%s'\n", optarg);
+                rc = CLI_EXIT_USAGE;
+            }
+            break;
+        case 'h':
+            cmd_plot_usage(stdout);
+            cli_assignments_free(&params);
+            return CLI_EXIT_OK;
+        default:
+            cmd_plot_usage(stderr);
+            rc = CLI_EXIT_USAGE;
+        }
+    }
+    const char *kind = optind < argc ? argv[optind] : NULL;
+    if (rc == CLI_EXIT_OK && !kind) {
+        fprintf(stderr, "hes plot: which plot? stability-map, multipliers or convergence\n");
+        rc = CLI_EXIT_USAGE;
+    }
+    if (rc == CLI_EXIT_OK && (!out || !terminal(out) || !safe(out))) {
+        fprintf(stderr, "hes plot: -o OUT.png or OUT.svg is required (a name without quotes)\n");
+        rc = CLI_EXIT_USAGE;
+    }
+    if (rc == CLI_EXIT_OK && strcmp(kind, "stability-map") == 0) {
+        cli_assignments_free(&params);
+        if (argc - optind != 2) {
+            fprintf(stderr, "hes plot stability-map: expected one sweep FILE.csv\n");
+            return CLI_EXIT_USAGE;
+        }
+        const char *tmp = getenv("TMPDIR");
+        return stability_map(argv[optind + 1], out, tmp && *tmp && safe(tmp) ? tmp : "/tmp");
+    }
+    if (rc == CLI_EXIT_OK && strcmp(kind, "multipliers") != 0 && strcmp(kind, "convergence") != 0) {
+        fprintf(stderr, "hes plot: unknown plot '%s' (stability-map, multipliers, convergence)\n", kind);
+        rc = CLI_EXIT_USAGE;
+    }
+    if (rc == CLI_EXIT_OK && argc - optind != 2 && !(orbit_file && argc - optind == 1)) {
+        fprintf(stderr, "hes plot %s: expected PROBLEM (or --orbit FILE)\n", kind);
+        rc = CLI_EXIT_USAGE;
+    }
+    if (rc != CLI_EXIT_OK) {
+        cli_assignments_free(&params);
+        return rc;
+    }
+    cli_orbit orbit;
+    const hes_model *model = cli_model_for(argc - optind == 2 ? argv[optind + 1] : NULL, orbit_file,
+                                           &orbit, &rc);
+    hes_system *sys = model ? cli_system_setup(model, &params, &rc) : NULL;
+    cli_assignments_free(&params);
+    if (sys)
+        rc = kind[0] == 'm' ? multipliers(sys, out)
+                            : convergence(sys, out, trials, steps, size, box, seed);
+    hes_system_destroy(sys);
+    if (model)
+        cli_orbit_free(&orbit);
+    return rc;
+}

@@ -876,6 +876,34 @@ expect_status e_sw_resume_stdout 2 "sweep --resume without -o"
 run e_sw_jobs sweep slip-hopper --grid K=0:1:2 --jobs 0
 expect_status e_sw_jobs 2 "sweep --jobs 0"
 
+# --optimize: the shape optimisation at every point (the SLIP optimum of
+# hes shape, psi 0.66236, at the default stiffness).
+run sw_opt sweep slip-hopper --grid k=500:500:1 --optimize
+expect_status sw_opt 0 "sweep --optimize"
+checks=$((checks + 1))
+if awk -F, 'NR == 2 { exit !($3 == "ok" && $4 > 0.6622 && $4 < 0.6626) }' "$tmp/sw_opt.out"; then
+    pass "sweep --optimize reaches the shape optimum"
+else
+    fail "sweep --optimize reaches the shape optimum: $(sed -n 2p "$tmp/sw_opt.out" | cut -c1-80)"
+fi
+
+# The man page documents every option that every command's --help shows.
+man1=${top_srcdir:-.}/share/hes.1
+before=$failures
+for cmd in list info analyze simulate shape trajopt sweep plot; do
+    "$HES" $cmd --help > "$tmp/help.$cmd" 2>&1
+    for opt in $(grep -o -- '--[a-z][a-z-]*' "$tmp/help.$cmd" | sort -u); do
+        checks=$((checks + 1))
+        esc=$(printf '%s' "$opt" | sed 's/-/\\\\-/g')
+        if grep -q -- "$esc" "$man1"; then
+            :
+        else
+            fail "hes $cmd --help shows $opt, which share/hes.1 does not document"
+        fi
+    done
+done
+[ "$failures" -eq "$before" ] && pass "the man page documents the options of every command's --help"
+
 # ------------------------------------------------------------------ plot
 run e_plot_ext plot multipliers slip-hopper -o "$tmp/m.jpg"
 expect_status e_plot_ext 2 "plot -o with neither .png nor .svg"

@@ -44,7 +44,8 @@ void cmd_sweep_usage(FILE *out)
           "      | --list FILE.csv                a header of parameter names, a row per point\n"
           "      | --random N [--seed S] (--bounds NAME=LO:HI)...  Latin hypercube sample\n"
           "Analyse the periodic orbit of PROBLEM at every point: psi, verdict, period,\n"
-          "multipliers, solved parameters; a point that fails gets its status and message.\n\n"
+          "multipliers and every parameter (p.NAME: solved ones solved); a point that\n"
+          "fails gets its status and message.\n\n"
           "  -p, --param NAME=VALUE  set a parameter for every point (repeatable)\n"
           "      --optimize          optimise the shape parameters at every point first\n"
           "      --jobs N            threads (1)\n"
@@ -190,8 +191,8 @@ static void header(const writer *w)
     fputs(",status,psi,stable,period", w->csv);
     for (int k = 0; k < w->n_mult; k++)
         fprintf(w->csv, ",mult%d_re,mult%d_im", k + 1, k + 1);
-    for (int i = 0; i < w->m->orbit.n_free_params; i++)
-        fprintf(w->csv, ",%s", w->m->orbit.free_params[i]);
+    for (int i = 0; i < w->m->n_params && i < HES_SWEEP_MAX_PARAMS; i++)
+        fprintf(w->csv, ",p.%s", w->m->params[i].name);
     fputs(",message\n", w->csv);
     fflush(w->csv);
 }
@@ -225,10 +226,9 @@ static int write_row(void *ctx, const hes_sweep_row *row)
                 fprintf(w->csv, ",%.17g,%.17g", row->re[k], row->im[k]);
             else
                 fputs(",,", w->csv);
-        for (int i = 0; i < w->m->orbit.n_free_params; i++) {
-            int pi = hes_model_param_index(w->m, w->m->orbit.free_params[i]);
-            if (row->status == HES_OK && pi < row->n_values)
-                fprintf(w->csv, ",%.17g", row->values[pi]);
+        for (int i = 0; i < w->m->n_params && i < HES_SWEEP_MAX_PARAMS; i++) {
+            if (row->status == HES_OK && i < row->n_values)
+                fprintf(w->csv, ",%.17g", row->values[i]);
             else
                 fputs(",", w->csv);
         }

@@ -980,19 +980,6 @@ typedef struct {
     int *map;                    /* gait input of each collocation input, or -1 */
 } gait_sampler;
 
-/* The gait's inputs of phase k at time t since the phase start. */
-static double gait_input(const hes_gait *g, int k, int r, double t)
-{
-    const hes_gait_phase *ph = &g->phases[k];
-    if (ph->u_rows <= 1)
-        return ph->u[r];
-    double s = ph->duration > 0 ? t / ph->duration * (ph->nodes - 1) : 0;
-    s = s < 0 ? 0 : s > ph->nodes - 1 ? ph->nodes - 1 : s;
-    int i = (int)s < ph->nodes - 2 ? (int)s : ph->nodes - 2;
-    double w = s - i;
-    return (1 - w) * ph->u[(size_t)i * g->n_inputs + r] + w * ph->u[(size_t)(i + 1) * g->n_inputs + r];
-}
-
 static hes_status sample_gait(void *ctx, double tau, int sub, int node, double *x, double *u)
 {
     gait_sampler *s = ctx;
@@ -1010,7 +997,7 @@ static hes_status sample_gait(void *ctx, double tau, int sub, int node, double *
     }
     const hes_phase *ph = &s->traj->phases[k];
     for (int q = 0; q < s->c->n_in; q++)
-        u[q] = s->map[q] < 0 ? s->c->sys->p[s->c->in_idx[q]] : gait_input(s->g, k, s->map[q], tau - t0);
+        u[q] = s->map[q] < 0 ? s->c->sys->p[s->c->in_idx[q]] : hes__gait_input(s->g, k, s->map[q], tau - t0);
     hes_status st = hes_variational(s->ds, ph->mode, ph->tm0, tau - t0, ph->x0, x, NULL);
     if (st != HES_OK)
         return hes__fail(s->c->sys, st, "simulating the initial gait: %s", hes_system_errmsg(s->ds));

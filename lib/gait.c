@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hes.h"
+#include "hes_internal.h"
 
 #define GAIT_MAX_PARAMS 256
 
@@ -43,28 +43,26 @@ struct gait_model {
     char *names;                 /* storage of mode and transition names */
 };
 
+double hes__gait_input(const hes_gait *g, int phase, int r, double t)
+{
+    const hes_gait_phase *ph = &g->phases[phase];
+    if (ph->u_rows <= 1)
+        return ph->u[r];
+    double s = ph->duration > 0 ? t / ph->duration * (ph->nodes - 1) : 0;
+    s = s < 0 ? 0 : s; /* past the nominal end: the last segment continues */
+    int k = (int)s < ph->nodes - 2 ? (int)s : ph->nodes - 2;
+    double w = s - k;
+    const double *u = ph->u + (size_t)k * g->n_inputs + r;
+    return (1 - w) * u[0] + w * u[g->n_inputs];
+}
+
 /* Base parameters with the phase's inputs at time t since its start. */
 static void phase_params(const gait_phase_data *pd, double t, const double *p, double *q)
 {
     const hes_gait *g = pd->gm->g;
-    const hes_gait_phase *ph = &g->phases[pd->i];
     memcpy(q, p, sizeof(double) * (size_t)g->n_params);
-    if (g->n_inputs == 0)
-        return;
-    int k = 0;
-    double w = 0;
-    if (ph->u_rows > 1) {
-        double s = ph->duration > 0 ? t / ph->duration * (ph->nodes - 1) : 0;
-        s = s < 0 ? 0 : s;  /* past the nominal end: the last segment continues */
-        k = (int)s;
-        if (k > ph->nodes - 2)
-            k = ph->nodes - 2;
-        w = s - k;
-    }
-    for (int r = 0; r < g->n_inputs; r++) {
-        const double *u = ph->u + (size_t)k * g->n_inputs + r;
-        q[g->inputs[r]] = ph->u_rows > 1 ? (1 - w) * u[0] + w * u[g->n_inputs] : u[0];
-    }
+    for (int r = 0; r < g->n_inputs; r++)
+        q[g->inputs[r]] = hes__gait_input(g, pd->i, r, t);
 }
 
 static void *base_mode_data(const gait_phase_data *pd)

@@ -110,6 +110,10 @@ hes_status hes__traj_append_phase(hes_traj *traj, int mode, int n, double t0, do
  * P = S Q with Q the product of every factor before the event.  normal (may
  * be NULL) receives the solution of DxR^T normal = Dxg^T, for which
  * normal^T P = 0 (monodromy.c). */
+/* Input r of a gait's phase at time t since the phase started: linear
+ * between the nodes (the last segment continued past the end) or constant
+ * (gait.c; the derived model and the collocation's resampling share it). */
+double hes__gait_input(const hes_gait *g, int phase, int r, double t);
 hes_status hes__saltation_clock(hes_system *sys, int tr, double t, const double *x, double *xi);
 hes_status hes__section_matrix(hes_system *sys, int tr, double tm, const double *x_minus,
                                double *S, double *normal);

@@ -491,7 +491,8 @@ typedef struct {
     hes_factor *factors;
     double *phi;             /* n x n monodromy */
     double *proj;            /* n x n return-map Jacobian (autonomous), else NULL */
-    double *normal;          /* n: left null vector of proj (normal^T proj = 0), else NULL */
+    double *normal;          /* n: unit left null vector of proj (normal^T proj = 0); the zero
+                                vector when the return map has no trivial multiplier; else NULL */
     int autonomous;
 } hes_monodromy;
 
@@ -501,8 +502,10 @@ typedef struct {
  * section at the section event, DESIGN.md section 4):
  *   P = DxR_s (I - F_I Dxg_s / (Dxg_s F_I)) A_N Xi_{N-1} ... A_1
  * which equals (I - F g^T / (g^T F)) Phi when the section reset is the
- * identity.  Its range lies in the section, so normal^T P = 0 with
- * normal = DxR_s^{-T} Dxg_s^T (least squares when DxR_s is not square): its
+ * identity.  Its range lies in the section, so normal^T P = 0 with normal a
+ * unit left null vector of DxR_s (I - F_I Dxg_s / (Dxg_s F_I)), which is
+ * DxR_s^{-T} Dxg_s^T normalised when DxR_s is invertible and exists whatever
+ * its rank (a plastic impact at the section: see monodromy.c): its
  * eigenvalues are the nontrivial multipliers plus a 0 whose left eigenvector is
  * the section normal.  (The right eigenvector of that 0 is the flow direction
  * F only when nothing in the model depends on the time since the section

@@ -105,16 +105,18 @@ hes_status hes__traj_append_phase(hes_traj *traj, int mode, int n, double t0, do
                                   double tm0, const double *x0, const double *x1,
                                   const double *A);
 
-/* The section matrix S = DxR (I - F_I Dxg / (Dxg F_I)) (n_J x n_I) of the
- * section event of transition tr at (tm, x_minus): the return-map Jacobian is
- * P = S Q with Q the product of every factor before the event.  normal (may
- * be NULL) receives the solution of DxR^T normal = Dxg^T, for which
- * normal^T P = 0 (monodromy.c). */
 /* Input r of a gait's phase at time t since the phase started: linear
  * between the nodes (the last segment continued past the end) or constant
  * (gait.c; the derived model and the collocation's resampling share it). */
 double hes__gait_input(const hes_gait *g, int phase, int r, double t);
 hes_status hes__saltation_clock(hes_system *sys, int tr, double t, const double *x, double *xi);
+
+/* The section matrix S = DxR (I - F_I Dxg / (Dxg F_I)) (n_J x n_I) of the
+ * section event of transition tr at (tm, x_minus): the return-map Jacobian is
+ * P = S Q with Q the product of every factor before the event.  normal (may
+ * be NULL) receives a unit vector with normal^T S = 0, hence normal^T P = 0,
+ * whatever the rank of the reset, or the zero vector when S has full row rank
+ * and the return map has no trivial multiplier (monodromy.c). */
 hes_status hes__section_matrix(hes_system *sys, int tr, double tm, const double *x_minus,
                                double *S, double *normal);
 

@@ -44,17 +44,61 @@ static int apply(const hes_factor *f, double **M, int *rows, int n0)
     return 0;
 }
 
+/*
+ * The normal of the Poincare section on the post-event side: a unit vector n
+ * with n^T S = 0, so that n^T P = n^T S Q = 0 for the return-map Jacobian
+ * P = S Q whatever the factors Q before the section event.  With the section
+ * matrix S = DxR (I - F_I Dxg / (Dxg F_I)) of rank r:
+ *  - r < n_J (always when n_J >= n_I, since (I - F Dxg / (Dxg F)) has rank
+ *    n_I - 1): n is a left singular vector of S for a zero singular value.
+ *    When DxR has full rank this is DxR^-T Dxg^T normalised, the image of the
+ *    guard's normal; when the reset is rank deficient (a plastic impact: the
+ *    post-impact velocities depend on fewer coordinates, the standard
+ *    section just after heelstrike of a walking model) DxR^T y = Dxg^T has no
+ *    solution and the left null space of S has dimension > 1.  Any unit
+ *    vector of it serves: in the basis [Q', n], P = [[M, b], [0, 0]] and
+ *    eig(P) = eig(M) + {0} exactly, so dropping "the" trivial 0 drops one of
+ *    the structural zeros of P, and the nontrivial multipliers (with the
+ *    zeros that the impact puts there) equal those of any other section of
+ *    the same orbit whose mode has the same dimension.
+ *  - r = n_J < n_I (a reset that drops dimensions at a section where the
+ *    guard's normal is not in the range of DxR^T): the post-event states
+ *    near the orbit fill a neighbourhood, the return map has no trivial
+ *    multiplier and n is the zero vector (hes_stability_compute then keeps
+ *    all n_J eigenvalues).
+ * Rank is judged by sigma_min <= 1e-8 sigma_max (structural zeros are at
+ * rounding level, ~1e-16, or ~1e-10 with finite-difference Jacobians).
+ */
+static hes_status section_normal(hes_system *sys, const double *S, int nj, int ni,
+                                 double *normal)
+{
+    int ns = nj < ni ? nj : ni;
+    double *mem = malloc(sizeof(double) * ((size_t)nj * ni + (size_t)nj * nj + 2 * (size_t)ns + 1));
+    if (!mem)
+        return hes__fail(sys, HES_ENOMEM, "out of memory");
+    double *a = mem, *U = a + (size_t)nj * ni, *sv = U + (size_t)nj * nj, *superb = sv + ns;
+    hes_status st = HES_OK;
+    memcpy(a, S, sizeof(double) * (size_t)nj * ni);
+    if (LAPACKE_dgesvd(LAPACK_COL_MAJOR, 'A', 'N', nj, ni, a, nj, sv, U, nj, NULL, 1, superb) != 0) {
+        st = hes__fail(sys, HES_ESOLVER, "singular value decomposition of the section matrix failed");
+    } else if (nj > ns || sv[nj - 1] <= 1e-8 * sv[0]) {
+        memcpy(normal, U + (size_t)(nj - 1) * nj, sizeof(double) * (size_t)nj);
+    } else {
+        memset(normal, 0, sizeof(double) * (size_t)nj);
+    }
+    free(mem);
+    return st;
+}
+
 hes_status hes__section_matrix(hes_system *sys, int tr, double tm, const double *x_minus,
                                double *S, double *normal)
 {
     const hes_transition *T = &sys->model->transitions[tr];
     int ni = sys->model->modes[T->from].dim, nj = sys->model->modes[T->to].dim;
-    int lb = ni > nj ? ni : nj;
-    double *buf = malloc(sizeof(double) * (size_t)(2 * ni + ni * ni + 2 * nj * ni + lb));
+    double *buf = malloc(sizeof(double) * (size_t)(2 * ni + ni * ni + nj * ni));
     if (!buf)
         return hes__fail(sys, HES_ENOMEM, "out of memory");
-    double *F = buf, *g = F + ni, *proj = g + ni, *DxR = proj + ni * ni, *tmp = DxR + nj * ni,
-           *b = tmp + nj * ni;
+    double *F = buf, *g = F + ni, *proj = g + ni, *DxR = proj + ni * ni;
     hes_status st;
     if ((st = hes__field(sys, T->from, tm, x_minus, F)) != HES_OK ||
         (st = hes__guard_dx(sys, tr, tm, x_minus, g)) != HES_OK ||
@@ -67,17 +111,8 @@ hes_status hes__section_matrix(hes_system *sys, int tr, double tm, const double 
         for (int i = 0; i < ni; i++)
             proj[i + (size_t)j * ni] = (i == j) - F[i] * g[j] / gF;
     hes__matmul(nj, ni, ni, DxR, proj, S);
-    if (normal) {
-        /* least-squares / minimum-norm solution of DxR^T y = Dxg^T */
-        memcpy(tmp, DxR, sizeof(double) * (size_t)nj * ni);
-        memset(b, 0, sizeof(double) * (size_t)lb);
-        memcpy(b, g, sizeof(double) * (size_t)ni);
-        if (LAPACKE_dgels(LAPACK_COL_MAJOR, 'T', nj, ni, 1, tmp, nj, b, lb) != 0) {
-            st = hes__fail(sys, HES_ESOLVER, "section reset Jacobian is rank deficient");
-            goto out;
-        }
-        memcpy(normal, b, sizeof(double) * (size_t)nj);
-    }
+    if (normal)
+        st = section_normal(sys, S, nj, ni, normal);
 out:
     free(buf);
     return st;

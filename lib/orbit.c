@@ -11,6 +11,16 @@
  * While shooting only the next guard of the expected event sequence is armed;
  * the converged orbit is then re-simulated with every guard armed and must
  * reproduce the same events, or it is not an orbit of the full system.
+ *
+ * Acceptance is relative: component i of the residual is measured against
+ * the scale s_i = max(|x0_i|, |x_return_i|, T |F_i(x0)|) of that state over
+ * the period (T the period: the model's own time scale), so an "orbit" that
+ * shrinks to a point is never accepted because its absolute residual is
+ * small.  Then the whole state, every component and not just the residual's,
+ * must return (to 1e-7 of its scale), and the period must not be so short
+ * that repeating it would be a Zeno execution by the simulator's own rule
+ * (settings.zeno_events events within settings.zeno_window): otherwise
+ * HES_ENOORBIT or HES_EZENO with the reason.
  */
 #include <math.h>
 #include <stdio.h>
@@ -112,6 +122,85 @@ static hes_status residual(shooter *s, const double *u, double *r, hes_traj *tra
         return st;
     for (int i = 0; i < o->n_residual; i++)
         r[i] = s->xr[o->residual[i]] - s->x0[o->residual[i]];
+    return HES_OK;
+}
+
+/* Tolerance on the components that the residual does not cover, relative to
+ * their scale: they return only as well as the integration and the event
+ * location allow. */
+#define FULL_STATE_RTOL 1e-7
+
+/* Period of a shooting run: the stroboscopic period, or the time of the
+ * section event. */
+static double run_period(const hes_system *sys, const hes_traj *traj)
+{
+    return sys->model->orbit.period_param ? period_of(sys)
+                                          : traj->events[traj->n_events - 1].t;
+}
+
+/* Scales s_i = max(|x0_i|, |xr_i|, T |F_i(x0)|) (see the top of the file);
+ * a component whose scale is zero (constant zero over the period) is
+ * measured against the largest scale times 1e-6.  Returns the largest. */
+static hes_status state_scales(hes_system *sys, const double *x0, const double *xr, double T,
+                               double *scale, double *F, double *largest)
+{
+    const hes_orbit_spec *o = &sys->model->orbit;
+    int n = sys->model->modes[o->mode].dim;
+    hes_status st = hes__field(sys, o->mode, 0.0, x0, F);
+    if (st != HES_OK)
+        return st;
+    double big = 0;
+    for (int i = 0; i < n; i++) {
+        scale[i] = fmax(fmax(fabs(x0[i]), fabs(xr[i])), fabs(T * F[i]));
+        big = fmax(big, scale[i]);
+    }
+    for (int i = 0; i < n; i++)
+        scale[i] = fmax(scale[i], 1e-6 * big);
+    *largest = big;
+    return HES_OK;
+}
+
+/* The shortest period that is not Zeno: k events per period repeated
+ * ceil(zeno_events / k) times must take longer than zeno_window. */
+static double zeno_period(const hes_system *sys, int events_per_period)
+{
+    int k = events_per_period > 0 ? events_per_period : 1;
+    int periods = (sys->set.zeno_events + k - 1) / k;
+    return sys->set.zeno_window / periods;
+}
+
+/* After convergence: the whole state returns, and the period is not Zeno. */
+static hes_status accept_orbit(hes_system *sys, const shooter *s, const hes_traj *traj,
+                               double period, const double *scale, double largest)
+{
+    const hes_model *m = sys->model;
+    const hes_orbit_spec *o = &m->orbit;
+    if (!(largest > 0))
+        return hes__fail(sys, HES_ENOORBIT, "the solution is a rest point (the state and the "
+                         "vector field vanish at the section): not a periodic orbit");
+    double tz = zeno_period(sys, traj->n_events);
+    if (!(period > tz))
+        return hes__fail(sys, HES_EZENO, "the solution's period %.3g s is shorter than %.3g s "
+                         "(%d events per period; %d events within %g s is Zeno): the orbit "
+                         "collapses to a Zeno point (section state at scale %.3g)",
+                         period, tz, traj->n_events, sys->set.zeno_events,
+                         sys->set.zeno_window, largest);
+    for (int i = 0; i < s->n; i++) {
+        double d = fabs(s->xr[i] - s->x0[i]);
+        if (!(d <= FULL_STATE_RTOL * scale[i])) {
+            const char *name = m->modes[o->mode].state_names ? m->modes[o->mode].state_names[i] : NULL;
+            char label[64];
+            if (name)
+                snprintf(label, sizeof label, "'%s'", name);
+            else
+                snprintf(label, sizeof label, "%d", i);
+            return hes__fail(sys, HES_ENOORBIT,
+                             "the trajectory is not periodic: state component %s goes from %.10g "
+                             "to %.10g over the period (the orbit spec's residual does not cover "
+                             "it; its difference %.3g exceeds %.0e of its scale %.3g)",
+                             label, s->x0[i], s->xr[i], d, FULL_STATE_RTOL, scale[i]);
+        }
+    }
     return HES_OK;
 }
 
@@ -223,9 +312,11 @@ hes_status hes_orbit_find(hes_system *sys, hes_orbit *orbit)
     }
     s.x0 = mem;
     s.xr = s.x0 + n;
+    double *scale = malloc(sizeof(double) * 2 * (size_t)n), *Fs = scale ? scale + n : NULL;
+    double largest = 0;
     double *u = s.xr + n, *r = u + nu, *du = r + nu, *ut = du + nu, *rt = ut + nu,
            *work = rt + nu, *J = work + 3 * nu;
-    int *ipiv = (int *)malloc(sizeof(int) * (size_t)nu);
+    int *ipiv = scale ? (int *)malloc(sizeof(int) * (size_t)nu) : NULL;
     for (int i = 0; i < o->n_free_params; i++)
         s.pidx[i] = hes_model_param_index(m, o->free_params[i]);
     if (ipiv && sys->orbit_start) /* a warm start, e.g. a neighbouring point's orbit */
@@ -252,12 +343,24 @@ hes_status hes_orbit_find(hes_system *sys, hes_orbit *orbit)
                            it ? "current iterate" : "initial guess", hes_strerror(st), msg);
             break;
         }
-        rn = max_norm(r, nu);
-        if (rn < sys->set.newton_tol)
+        double T = run_period(sys, &traj), rel = 0;
+        if ((st = state_scales(sys, s.x0, s.xr, T, scale, Fs, &largest)) != HES_OK)
             break;
+        rn = max_norm(r, nu);
+        for (int i = 0; i < nu; i++)
+            rel = fmax(rel, fabs(r[i]) / scale[o->residual[i]]);
+        if (rel < sys->set.newton_tol || largest == 0)
+            break;
+        if (T <= zeno_period(sys, traj.n_events)) {
+            st = hes__fail(sys, HES_EZENO, "Newton's iterates collapse to a Zeno point: after "
+                           "%d iterations the period is %.3g s with %d events (relative "
+                           "residual %.3g at state scale %.3g)", it, T, traj.n_events, rel,
+                           largest);
+            break;
+        }
         if (it >= sys->set.newton_maxiter) {
             st = hes__fail(sys, HES_ENOORBIT, "Newton did not converge in %d iterations "
-                           "(last residual %.3g)", it, rn);
+                           "(last residual %.3g, relative %.3g)", it, rn, rel);
             break;
         }
         hes_monodromy mono;
@@ -301,8 +404,9 @@ hes_status hes_orbit_find(hes_system *sys, hes_orbit *orbit)
         hes_traj_free(&traj);
         goto out;
     }
-    double period = o->period_param ? period_of(sys) : traj.events[traj.n_events - 1].t;
-    if ((st = verify_full_system(sys, s.x0, &traj, period)) != HES_OK) {
+    double period = run_period(sys, &traj);
+    if ((st = accept_orbit(sys, &s, &traj, period, scale, largest)) != HES_OK ||
+        (st = verify_full_system(sys, s.x0, &traj, period)) != HES_OK) {
         hes_traj_free(&traj);
         goto out;
     }
@@ -326,6 +430,7 @@ hes_status hes_orbit_find(hes_system *sys, hes_orbit *orbit)
         hes_orbit_free(orbit);
 out:
     free(ipiv);
+    free(scale);
     free(mem);
     free(s.pidx);
     return st;

@@ -182,50 +182,108 @@ static void advance(const hes_orbit_spec *o, seq_state *q, int taken)
     }
 }
 
-/* An armed guard (other than that of the event just taken) that sits at zero
- * at the start of a phase and is crossed in its direction: the second of two
- * simultaneous events, fired without integrating. */
+/* Rate of guard k along the flow at (tm, x), rate = Dtg + Dxg F, and the
+ * scale |(Dtg, Dxg)| |(1, F)| that a grazing rate is judged against.  F and
+ * dxg are n scratch values each. */
+static hes_status guard_rate(hes_system *sys, int mode, int k, double tm, const double *x,
+                             double *F, double *dxg, double *rate, double *scale)
+{
+    int n = sys->model->modes[mode].dim;
+    double dtg, ng, nf = 1.0;
+    hes_status st;
+    if ((st = hes__field(sys, mode, tm, x, F)) != HES_OK ||
+        (st = hes__guard_dx(sys, k, tm, x, dxg)) != HES_OK ||
+        (st = hes__guard_dt(sys, k, tm, x, &dtg)) != HES_OK)
+        return st;
+    ng = dtg * dtg;
+    *rate = dtg;
+    for (int i = 0; i < n; i++) {
+        *rate += dxg[i] * F[i];
+        ng += dxg[i] * dxg[i];
+        nf += F[i] * F[i];
+    }
+    *scale = sqrt(ng * nf);
+    return HES_OK;
+}
+
+/* Whether a guard with `direction` is crossed when g moves with sign s. */
+static int crosses(int direction, double s)
+{
+    return (direction == HES_DOWN && s < 0) || (direction == HES_UP && s > 0) ||
+           (direction == HES_ANY && s != 0);
+}
+
+/*
+ * Guards that sit at zero at the start of a phase (CVODES never reports a
+ * root at its initial point, it waits for a sign change away from zero):
+ *  - crossed in their direction at a transversal rate: the event happens now,
+ *    without integrating (the second of two simultaneous events, or a start
+ *    state given exactly on a guard);
+ *  - tangential (rate ~ 0) with the second derivative of g along the flow,
+ *        d/dt (Dtg + Dxg F) ~ [rate(t + h, x + h F) - rate(t, x)] / h,
+ *    pointing across: the flow enters the guard's far side at once, where
+ *    the model is not defined (sustained contact: a ball resting on a paddle
+ *    after a plastic impact, a body standing on rigid feet).  The event
+ *    cannot be taken (it grazes) and integrating would pass through the
+ *    guard unseen: HES_EGRAZING.  Tangential starts that curve back into the
+ *    domain (a foot just released, a knee just straight) are left to the
+ *    root finder, which sees a later crossing if there is one.
+ * The guard of the event just taken is checked for the tangential case only,
+ * with a rate at rounding level (see below).
+ */
 static hes_status immediate_event(hes_system *sys, int mode, double tm, const double *x,
                                   int just, int *fired)
 {
     const hes_model *m = sys->model;
     int n = m->modes[mode].dim;
-    double xs = 0, *F = sys->ws[mode].jac; /* n scratch values */
+    double xs = 0, *F = sys->ws[mode].jac; /* 4n scratch values */
+    double *dxg = F + n, *y = dxg + n, *F2 = y + n;
     *fired = -1;
     for (int i = 0; i < n; i++)
         xs = fmax(xs, fabs(x[i]));
     for (int k = 0; k < m->n_transitions; k++) {
         const hes_transition *T = &m->transitions[k];
-        if (!sys->armed[k] || T->from != mode || k == just)
+        if (!sys->armed[k] || T->from != mode)
             continue;
-        double g, dtg, rate;
-        double *dxg = F + n;
+        double g, rate, scale;
         hes_status st;
         if ((st = hes__guard(sys, k, tm, x, &g)) != HES_OK)
             return st;
         if (!(fabs(g) <= 1e-9 * (1.0 + xs)))
             continue;
-        if ((st = hes__field(sys, mode, tm, x, F)) != HES_OK ||
-            (st = hes__guard_dx(sys, k, tm, x, dxg)) != HES_OK ||
-            (st = hes__guard_dt(sys, k, tm, x, &dtg)) != HES_OK)
+        if ((st = guard_rate(sys, mode, k, tm, x, F, dxg, &rate, &scale)) != HES_OK)
             return st;
-        double ng = dtg * dtg, nf = 1.0;
-        rate = dtg;
-        for (int i = 0; i < n; i++) {
-            rate += dxg[i] * F[i];
-            ng += dxg[i] * dxg[i];
-            nf += F[i] * F[i];
-        }
-        /* a tangential start (a foot just released, a knee just straight) is
-         * not an event now: left to the root finder, which sees a later
-         * crossing if there is one */
-        if (!(fabs(rate) > sys->set.graze_tol * sqrt(ng * nf)))
+        /* the guard of the event just taken is tangential only when the reset
+         * left its rate at rounding level (a plastic impact: sustained
+         * contact); a small but resolved rebound is left to the root finder
+         * and the Zeno rule */
+        double tangential = (k == just ? 1e-12 : sys->set.graze_tol) * scale;
+        if (fabs(rate) > tangential) {
+            if (k != just && crosses(T->direction, rate)) {
+                *fired = k;
+                return HES_OK;
+            }
             continue;
-        if ((T->direction == HES_DOWN && rate < 0) || (T->direction == HES_UP && rate > 0) ||
-            (T->direction == HES_ANY && rate != 0)) {
-            *fired = k;
-            return HES_OK;
         }
+        /* tangential: where does the flow go? */
+        double fn = 0, rate2, scale2;
+        for (int i = 0; i < n; i++)
+            fn += F[i] * F[i];
+        double h = sys->set.fd_step * (1.0 + fabs(tm)) * fmax(1.0, (1.0 + xs) / fmax(sqrt(fn), 1e-300));
+        h = fmin(h, 1e-3 * (1.0 + fabs(tm)));
+        for (int i = 0; i < n; i++)
+            y[i] = x[i] + h * F[i];
+        if ((st = guard_rate(sys, mode, k, tm + h, y, F2, dxg, &rate2, &scale2)) != HES_OK)
+            return st;
+        double acc = (rate2 - rate) / h;
+        if (crosses(T->direction, acc) && fabs(acc) * h > sys->set.graze_tol * scale)
+            return hes__fail(sys, HES_EGRAZING,
+                             "in mode '%s' at model time %.10g the state lies on the guard of '%s' "
+                             "(g = %.3g) with zero crossing rate (%.3g) and the flow enters its far "
+                             "side (d/dt rate = %.3g): sustained contact, which the model does not "
+                             "describe; the event cannot be taken and integrating would pass "
+                             "through the guard",
+                             m->modes[mode].name, tm, T->name, g, rate, acc);
     }
     return HES_OK;
 }

@@ -223,7 +223,10 @@ hes_status hes_stability_compute(const hes_monodromy *mono, hes_stability *st)
         goto out;
     }
     st->trivial = -1;
-    if (mono->autonomous) {
+    int deflate = 0;
+    for (int i = 0; mono->autonomous && i < n; i++)
+        deflate |= mono->normal[i] != 0.0;
+    if (deflate) {
         if ((status = deflate_section(M, mono->normal, n, st)) != HES_OK)
             goto out;
     } else {

@@ -93,7 +93,7 @@ static int ws_init(hes_system *sys, hes_mode_ws *ws, int mode)
         if (rc)
             return -1;
     }
-    ws->jac = malloc(sizeof(double) * (size_t)(n * n > 2 * n ? n * n : 2 * n)); /* also 2n scratch */
+    ws->jac = malloc(sizeof(double) * (size_t)(n * n > 4 * n ? n * n : 4 * n)); /* also 4n scratch */
     ws->yS = N_VCloneVectorArray(n, ws->y);
     if (!ws->yS || !ws->jac)
         return -1;

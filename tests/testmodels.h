@@ -39,6 +39,17 @@ extern const hes_model test_hopf_kicks;
  * (problems/twin_jugglers.c; exported by the library, not registered). */
 extern const hes_model hes_problem_twin_jugglers_swapped;
 
+/* Models with a periodic orbit (tests/orbit_models.c, which states them):
+ * the simplest walking model of Garcia et al. (1998) with its section just
+ * after the plastic heelstrike (rank-2 reset Jacobian) or at midstance; a
+ * bouncing ball whose apex height is the unknown (a Zeno rest point for
+ * e < 1, a neutral family for e = 1); a model whose orbit residual misses a
+ * state that its reset changes. */
+extern const hes_model test_walker_heelstrike;
+extern const hes_model test_walker_midstance;
+extern const hes_model test_zeno_ball;
+extern const hes_model test_drifting_counter;
+
 /* Indices into the parameter vector of every ball above. */
 enum { TEST_BALL_ALPHA = 0, TEST_BALL_G = 1, TEST_BALL_NPARAMS = 2 };
 

@@ -491,6 +491,10 @@ typedef struct {
     hes_factor *factors;
     double *phi;             /* n x n monodromy */
     double *proj;            /* n x n return-map Jacobian (autonomous), else NULL */
+    double accuracy;         /* estimated error of the analysed matrix's entries relative
+                                to its norm: 100 max(rtol, atol) of the integration or
+                                the orbit's Newton tolerance, whichever is larger (0 in
+                                matrices assembled by hand: rounding only) */
     double *normal;          /* n: unit left null vector of proj (normal^T proj = 0); the zero
                                 vector when the return map has no trivial multiplier; else NULL */
     int autonomous;
@@ -517,6 +521,15 @@ void hes_monodromy_free(hes_monodromy *mono);
 
 /* --------------------------------------------------------------- stability */
 
+/* The verdict on a stability measure psi known to within tol: stable when
+ * psi < 1 - tol, unstable when psi > 1 + tol, and marginal (neither: psi = 1
+ * within the accuracy of the computation, e.g. a neutral family of orbits or
+ * a parameter exactly on the boundary of the stable region) otherwise. */
+typedef enum { HES_UNSTABLE = 0, HES_STABLE = 1, HES_MARGINAL = 2 } hes_verdict;
+hes_verdict hes_verdict_of(double psi, double tol);
+/* "stable", "unstable" or "marginal". */
+const char *hes_verdict_name(hes_verdict verdict);
+
 typedef struct {
     int n;                   /* dimension of the analysed matrix */
     int n_mult;              /* nontrivial multipliers (n, or n - 1 autonomous) */
@@ -534,7 +547,12 @@ typedef struct {
     double cond;             /* condition number 1/|w^H v| (unit eigenvectors) of the
                                 maximising multiplier; huge when it is repeated or
                                 defective and psi is then accurate only to ~sqrt(eps) */
-    int stable;              /* psi < 1 */
+    double psi_tol;          /* accuracy of psi: min(cond delta, sqrt(delta)) with delta =
+                                mono->accuracy max(1, |M|_F) the error of the matrix
+                                (sqrt: a defective or repeated eigenvalue moves with the
+                                square root of a perturbation), at least 4 eps */
+    hes_verdict verdict;     /* hes_verdict_of(psi, psi_tol) */
+    int stable;              /* verdict == HES_STABLE: psi < 1 - psi_tol */
 } hes_stability;
 
 /* Multipliers of a monodromy (dgeev with left and right eigenvectors).
@@ -1006,7 +1024,8 @@ typedef struct {
     hes_status status;           /* HES_OK, or why the point failed */
     char message[320];           /* when it failed */
     double psi, period;
-    int stable;
+    int stable;                  /* verdict == HES_STABLE */
+    hes_verdict verdict;
     int n_mult;                  /* nontrivial multipliers, by modulus (at most 16) */
     double re[HES_SWEEP_MAX_MULT], im[HES_SWEEP_MAX_MULT];
     int n_values;                /* every parameter after the analysis (solved ones */

@@ -259,6 +259,8 @@ static json_t *analysis_doc(const hes_system *sys, const hes_analysis *res)
     err |= put(doc, "multipliers", multipliers_json(&res->stab));
     err |= put(doc, "psi", number_json(res->stab.psi));
     err |= put(doc, "stable", json_boolean(res->stab.stable));
+    err |= put(doc, "verdict", json_string(hes_verdict_name(res->stab.verdict)));
+    err |= put(doc, "psi_tolerance", number_json(res->stab.psi_tol));
     if (res->have_check)
         err |= put(doc, "check", check_json(res->check_max_abs_diff));
     if (res->n_simultaneous > 0) {
@@ -445,7 +447,9 @@ char *hes_shape_json(const hes_system *sys, const hes_shape_result *res,
     err |= put(doc, "params", params_json(sys));
     err |= put(doc, "psi_initial", number_json(res->psi_initial));
     err |= put(doc, "psi", number_json(res->psi));
-    err |= put(doc, "stable", json_boolean(res->psi < 1));
+    err |= put(doc, "stable", json_boolean(res->analysis.stab.stable));
+    err |= put(doc, "verdict", json_string(hes_verdict_name(res->analysis.stab.verdict)));
+    err |= put(doc, "psi_tolerance", number_json(res->analysis.stab.psi_tol));
     err |= put(doc, "shape", shape);
     err |= put(doc, "bounds", bounds);
     err |= put(doc, "evaluations", json_integer(res->evaluations));

@@ -383,6 +383,7 @@ static hes_status refresh(hes_shape *sh)
     view.phi = sh->M;
     view.proj = sh->autonomous ? sh->M : NULL;
     view.normal = sh->autonomous ? sh->normal : NULL;
+    view.accuracy = sh->res->mono.accuracy;
     if (sh->have_st)
         hes_stability_free(&sh->st);
     sh->have_st = 0;

@@ -182,6 +182,7 @@ static hes_status piece_psi(hes_system *sys, const hes_analysis *res, int k, con
         memcpy(M, cur, sizeof(double) * (size_t)n0 * n0);
         view.n = n0;
         view.autonomous = mono->autonomous;
+        view.accuracy = mono->accuracy;
         view.phi = M;
         view.proj = mono->autonomous ? M : NULL;
         view.normal = mono->autonomous ? normal : NULL;

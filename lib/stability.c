@@ -194,6 +194,45 @@ out:
     return status;
 }
 
+hes_verdict hes_verdict_of(double psi, double tol)
+{
+    if (psi < 1.0 - tol)
+        return HES_STABLE;
+    if (psi > 1.0 + tol)
+        return HES_UNSTABLE;
+    return HES_MARGINAL;
+}
+
+const char *hes_verdict_name(hes_verdict verdict)
+{
+    switch (verdict) {
+    case HES_STABLE:
+        return "stable";
+    case HES_UNSTABLE:
+        return "unstable";
+    default:
+        return "marginal";
+    }
+}
+
+/*
+ * How well psi is known.  The analysed matrix M carries an error of about
+ * delta = accuracy max(1, |M|_F) (accuracy: the relative accuracy of the
+ * integration and the orbit, hes_monodromy.accuracy).  A simple eigenvalue
+ * moves by at most cond delta to first order (cond = 1 / |w^H v|, Wilkinson);
+ * a defective or repeated one by up to delta^(1/2) (a 2x2 Jordan block), and
+ * the smaller bound applies.  At least 4 eps: rounding in dgeev itself.
+ */
+static double psi_accuracy(const double *M, int n, double accuracy, double cond)
+{
+    double f = 0;
+    for (int i = 0; i < n * n; i++)
+        f += M[i] * M[i];
+    double delta = fmax(accuracy, 0.0) * fmax(1.0, sqrt(f));
+    double tol = isfinite(cond) ? fmin(cond * delta, sqrt(delta)) : sqrt(delta);
+    return fmax(tol, 4.0 * 2.220446049250313e-16);
+}
+
 hes_status hes_stability_compute(const hes_monodromy *mono, hes_stability *st)
 {
     memset(st, 0, sizeof *st);
@@ -259,7 +298,9 @@ hes_status hes_stability_compute(const hes_monodromy *mono, hes_stability *st)
     }
     st->psi = k > 0 ? st->abs[0] : 0.0;
     st->cond = k > 0 ? hes__eig_condition(st->vl, st->vr, st->all_im, n, st->order[0], buf) : 1.0;
-    st->stable = st->psi < 1.0;
+    st->psi_tol = psi_accuracy(M, n, mono->accuracy, st->cond);
+    st->verdict = hes_verdict_of(st->psi, st->psi_tol);
+    st->stable = st->verdict == HES_STABLE;
 out:
     free(a);
     free(buf);

@@ -76,6 +76,7 @@ static void run_point(sweep_state *S, hes_system *sys, int index, double *warm, 
     }
     row->psi = res.stab.psi;
     row->stable = res.stab.stable;
+    row->verdict = res.stab.verdict;
     row->period = res.orbit.period;
     row->n_mult = res.stab.n_mult < HES_SWEEP_MAX_MULT ? res.stab.n_mult : HES_SWEEP_MAX_MULT;
     for (int k = 0; k < row->n_mult; k++) {

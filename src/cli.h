@@ -104,6 +104,11 @@ int cli_report_status(hes_status status, const hes_system *sys);
 hes_system *cli_system_setup(const hes_model *model, const cli_assignments *a,
                              int *exit_code);
 
+/* Prints the verdict line of a stability analysis:
+ *   "stable: psi = 0.5 < 1", "unstable: psi = 2 > 1", or
+ *   "marginal: psi = 0.999999999998 is within 2.8e-09 (its accuracy) of 1 ...". */
+void cli_print_verdict(const hes_stability *st);
+
 /* Prints a vector as "[a, b, c]" with the given printf conversion for doubles. */
 void cli_print_vector(FILE *out, const double *v, int n, const char *fmt);
 

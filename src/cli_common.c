@@ -235,6 +235,22 @@ hes_system *cli_system_setup(const hes_model *model, const cli_assignments *a,
     return sys;
 }
 
+void cli_print_verdict(const hes_stability *st)
+{
+    switch (st->verdict) {
+    case HES_STABLE:
+        printf("stable: psi = %.6g < 1\n", st->psi);
+        break;
+    case HES_UNSTABLE:
+        printf("unstable: psi = %.6g > 1\n", st->psi);
+        break;
+    default:
+        printf("marginal: psi = %.12g is within %.2g (its accuracy) of 1: neither stable nor "
+               "unstable as far as this computation can tell\n", st->psi, st->psi_tol);
+        break;
+    }
+}
+
 void cli_print_vector(FILE *out, const double *v, int n, const char *fmt)
 {
     int i;

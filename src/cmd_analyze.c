@@ -151,10 +151,7 @@ static void print_stability(const hes_analysis *res)
         printf("  (dropped the trivial eigenvalue of P, whose left eigenvector is the "
                "section normal: |.| = %.3g)\n", st->trivial_abs);
     printf("psi = %.12g\n\n", st->psi);
-    if (st->stable)
-        printf("stable: psi = %.6g < 1\n", st->psi);
-    else
-        printf("unstable: psi = %.6g >= 1\n", st->psi);
+    cli_print_verdict(st);
 }
 
 /* The report of simultaneous events (hes_simultaneous_orbit). */

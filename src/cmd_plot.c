@@ -216,7 +216,7 @@ static int multipliers(hes_system *sys, const char *out)
                "set key bottom right\n"
                "plot cos(t), sin(t) title 'unit circle' lw 2 lc rgb 'gray', "
                "'-' using 1:2 with points pt 7 ps 1.6 lc rgb '#c00000' title 'multipliers'\n",
-            hes_system_model(sys)->name, res.stab.psi, res.stab.stable ? "stable" : "unstable",
+            hes_system_model(sys)->name, res.stab.psi, hes_verdict_name(res.stab.verdict),
             -r, r, -r, r);
     for (int k = 0; k < res.stab.n_mult; k++)
         fprintf(g, "%.17g %.17g\n", res.stab.re[k], res.stab.im[k]);

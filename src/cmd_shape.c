@@ -419,11 +419,9 @@ static void print_text(const hes_system *sys, const hes_shape_result *res,
     if (opts->measure == HES_MEASURE_SMOOTH)
         printf("smooth measure at the optimum: %.12g (%d-norm of the multiplier moduli)\n",
                res->measure, HES_SMOOTH_P);
-    if (res->psi < 1)
-        printf("stable: psi = %.6g < 1 at the optimum\n", res->psi);
-    else
-        printf("unstable: psi = %.6g >= 1 even at the optimum; these bounds do not "
-               "stabilise the orbit\n", res->psi);
+    cli_print_verdict(&res->analysis.stab);
+    if (res->analysis.stab.verdict != HES_STABLE)
+        printf("(at the optimum: these bounds do not stabilise the orbit)\n");
 
     printf("\nsearch: %s from %d start%s (seed %lu), at most %d evaluations each",
            res->algorithm, res->starts, res->starts == 1 ? "" : "s", opts->seed,

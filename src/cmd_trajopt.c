@@ -156,6 +156,8 @@ static int parse_virtual(const char *text, const hes_model *m, int *counts)
 
 typedef struct {
     double psi_c, psi_s, energy, viol, secs, period;
+    hes_verdict verdict;         /* of the shooting analysis (have_shoot) */
+    double psi_tol;
     double psi_fine;             /* psi of the refined collocation (refined_nodes > 0) */
     double P[64 * 64];           /* the collocation's return map (final grid), n x n */
     int n;
@@ -183,6 +185,8 @@ static void reanalyse(const hes_gait *g, const hes_model *base, outcome *r)
         r->shoot_status = hes_analyze(sys, 0, &res);
         if (r->shoot_status == HES_OK) {
             r->psi_s = res.stab.psi;
+            r->verdict = res.stab.verdict;
+            r->psi_tol = res.stab.psi_tol;
             r->have_shoot = 1;
             double num = 0, den = 0;
             for (int k = 0; res.mono.proj && k < r->n * r->n; k++) {
@@ -239,6 +243,8 @@ static void print_result(const hes_system *sys, const hes_gait *g, const designs
         json_object_set_new(doc, "energy", isfinite(r->energy) ? json_real(r->energy) : json_null());
         json_object_set_new(doc, "psi_collocation", json_real(r->psi_c));
         json_object_set_new(doc, "psi_shooting", r->have_shoot ? json_real(r->psi_s) : json_null());
+        json_object_set_new(doc, "verdict", r->have_shoot ? json_string(hes_verdict_name(r->verdict))
+                                                          : json_null());
         json_object_set_new(doc, "refined_nodes", json_integer(r->refined_nodes));
         json_object_set_new(doc, "return_map_difference",
                             r->have_shoot && isfinite(r->map_diff) ? json_real(r->map_diff) : json_null());
@@ -295,8 +301,13 @@ static void print_result(const hes_system *sys, const hes_gait *g, const designs
                r->map_diff);
     printf("%d evaluations of the cost, %.3f s\n", r->evals, r->secs);
     double psi = r->have_shoot ? r->psi_s : r->refined_nodes ? r->psi_fine : r->psi_c;
-    printf("%s: psi = %.6g %s 1%s\n", psi < 1 ? "stable" : "unstable", psi, psi < 1 ? "<" : ">=",
-           r->have_shoot ? " (shooting)" : "");
+    if (r->have_shoot) {
+        hes_stability v = { .psi = psi, .psi_tol = r->psi_tol, .verdict = r->verdict };
+        cli_print_verdict(&v);
+    } else {
+        printf("%s: psi = %.6g %s 1 (collocation only: the shooting re-analysis failed)\n",
+               psi < 1 ? "stable" : "unstable", psi, psi < 1 ? "<" : ">=");
+    }
 }
 
 static int has_virtual(const hes_model *m, const int *counts)

@@ -109,6 +109,21 @@ static int read_rows(json_t *a, int rows, int cols, double **out, const char *wh
     return 0;
 }
 
+/* Whether a phase's "inputs" holds any value: absent, [] and rows of [] do not. */
+static int has_values(const json_t *u)
+{
+    if (!u)
+        return 0;
+    if (!json_is_array(u))
+        return 1;
+    for (size_t r = 0; r < json_array_size(u); r++) {
+        const json_t *row = json_array_get(u, r);
+        if (!json_is_array(row) || json_array_size(row) > 0)
+            return 1;
+    }
+    return 0;
+}
+
 static int parse(json_t *doc, const hes_model *base, hes_gait *g, char *msg, size_t len)
 {
     json_t *v, *phases, *inputs, *params;
@@ -151,6 +166,9 @@ static int parse(json_t *doc, const hes_model *base, hes_gait *g, char *msg, siz
         s = json_string_value(json_array_get(inputs, (size_t)r));
         if (!s || (g->inputs[r] = hes_model_param_index(base, s)) < 0)
             return fail(msg, len, "input '%s' is not a parameter of '%s'", s ? s : "?", base->name);
+        for (int q = 0; q < r; q++)
+            if (g->inputs[q] == g->inputs[r])
+                return fail(msg, len, "input '%s' is listed twice in \"inputs\"", s);
     }
     phases = json_object_get(doc, "phases");
     if (!json_is_array(phases) || json_array_size(phases) < 1 || json_array_size(phases) > 10000)
@@ -186,6 +204,9 @@ static int parse(json_t *doc, const hes_model *base, hes_gait *g, char *msg, siz
         if (read_rows(json_object_get(o, "states"), ph->nodes, base->modes[ph->mode].dim, &ph->x,
                       "states", i + 1, msg, len))
             return -1;
+        if (g->n_inputs == 0 && has_values(u))
+            return fail(msg, len, "phase %d has input values but the gait's \"inputs\" list is "
+                        "empty: name the parameters they drive (values would be dropped)", i + 1);
         if (g->n_inputs == 0)
             ph->u = malloc(sizeof(double));
         else if (read_rows(u, ph->u_rows, g->n_inputs, &ph->u, "inputs", i + 1, msg, len))

@@ -76,6 +76,11 @@ int cli_parse_double(const char *text, double *value);
 int cli_parse_int(const char *text, int *value);
 int cli_parse_ulong(const char *text, unsigned long *value);
 
+/* "V1,V2,...": comma-separated finite numbers into a malloc'd array of *n
+ * values.  Returns 0, -1 when text is malformed (nothing printed; *v NULL),
+ * -2 on allocation failure. */
+int cli_parse_vector(const char *text, double **v, int *n);
+
 /* The -p NAME=VALUE assignments of a command line, in the order given; they
  * point into argv. */
 typedef struct {

@@ -235,6 +235,40 @@ hes_system *cli_system_setup(const hes_model *model, const cli_assignments *a,
     return sys;
 }
 
+int cli_parse_vector(const char *text, double **v, int *n)
+{
+    int count = 1, i = 0;
+    const char *s;
+    char item[128];
+
+    *v = NULL;
+    *n = 0;
+    for (s = text; *s; s++)
+        count += *s == ',';
+    double *out = malloc(sizeof(double) * (size_t)count);
+    if (!out)
+        return -2;
+    for (s = text; i < count; i++) {
+        const char *end = strchr(s, ',');
+        size_t len = end ? (size_t)(end - s) : strlen(s);
+
+        if (len >= sizeof item)
+            break;
+        memcpy(item, s, len);
+        item[len] = '\0';
+        if (cli_parse_double(item, &out[i]) != 0)
+            break;
+        s += len + 1;
+    }
+    if (i < count) {
+        free(out);
+        return -1;
+    }
+    *v = out;
+    *n = count;
+    return 0;
+}
+
 void cli_print_verdict(const hes_stability *st)
 {
     switch (st->verdict) {

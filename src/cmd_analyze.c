@@ -9,6 +9,9 @@
  * context over the analysed orbit (hes_shape_create, hes_shape_eval).
  * --json prints exactly hes_analysis_json() (DESIGN.md section 5) on stdout,
  * or hes_analysis_gradient_json() with --gradient.
+ * --x0 V1,V2,... starts the orbit search from that section state (of the
+ * orbit's mode, which --mode may name) instead of the model's guess: the way
+ * to select one of several orbits, e.g. a walker's unstable short-step gait.
  */
 #include <getopt.h>
 #include <math.h>
@@ -20,7 +23,8 @@
 
 void cmd_analyze_usage(FILE *out)
 {
-    fputs("Usage: hes analyze PROBLEM [-p NAME=VALUE]... [--gradient] [--check] [--json]\n"
+    fputs("Usage: hes analyze PROBLEM [-p NAME=VALUE]... [--x0 V1,V2,... [--mode MODE]]\n"
+          "                   [--gradient] [--check] [--json]\n"
           "       hes analyze --orbit FILE [-p NAME=VALUE]... [--check] [--json]\n"
           "Find the periodic orbit of PROBLEM and its stability: the monodromy\n"
           "matrix (saltation matrices across the events), its nontrivial\n"
@@ -28,6 +32,10 @@ void cmd_analyze_usage(FILE *out)
           "\n"
           "  -p, --param NAME=VALUE  set a parameter (repeatable; see 'hes info PROBLEM');\n"
           "                          for a solved parameter it is the initial guess\n"
+          "      --x0 V1,V2,...      start the orbit search from this section state (all\n"
+          "                          components of the orbit's mode, see 'hes info')\n"
+          "                          instead of the model's guess: selects among orbits\n"
+          "      --mode MODE         the mode of --x0; must be the mode the orbit starts in\n"
           "      --gradient          also print dpsi/dNAME for every shape parameter\n"
           "                          (eigenvalue perturbation; one-sided differences of\n"
           "                          psi where the maximising multiplier is repeated\n"
@@ -256,15 +264,62 @@ static int print_json(const hes_system *sys, const hes_analysis *res,
     return CLI_EXIT_OK;
 }
 
+/* --x0 (and --mode): the section state the orbit search starts from. */
+static int apply_x0(hes_system *sys, const char *text, const char *mode_name)
+{
+    const hes_model *m = hes_system_model(sys);
+    int mode = m->orbit.mode, n = m->modes[mode].dim, count;
+    double *x0;
+
+    if (!m->orbit.guess) {
+        fprintf(stderr, "hes analyze: problem '%s' declares no periodic orbit; --x0 has "
+                "nothing to start\n", m->name);
+        return CLI_EXIT_USAGE;
+    }
+    if (mode_name && strcmp(mode_name, m->modes[mode].name) != 0) {
+        if (hes_model_mode_index(m, mode_name) < 0)
+            fprintf(stderr, "hes analyze: --mode %s: problem '%s' has no such mode\n",
+                    mode_name, m->name);
+        else
+            fprintf(stderr, "hes analyze: --mode %s: the orbit of '%s' starts in mode '%s' "
+                    "(its section), so --x0 must be a state of that mode\n", mode_name,
+                    m->name, m->modes[mode].name);
+        return CLI_EXIT_USAGE;
+    }
+    int rc = cli_parse_vector(text, &x0, &count);
+    if (rc == -2) {
+        fprintf(stderr, "hes analyze: out of memory\n");
+        return CLI_EXIT_FAILURE;
+    }
+    if (rc != 0) {
+        fprintf(stderr, "hes analyze: --x0 '%s': expected comma-separated finite numbers\n", text);
+        return CLI_EXIT_USAGE;
+    }
+    if (count != n) {
+        fprintf(stderr, "hes analyze: --x0 has %d value%s, but mode '%s' of '%s' has %d states",
+                count, count == 1 ? "" : "s", m->modes[mode].name, m->name, n);
+        for (int i = 0; i < n && cli_state_name(m, mode, i); i++)
+            fprintf(stderr, "%s%s", i ? ", " : " (", cli_state_name(m, mode, i));
+        fprintf(stderr, "%s\n", cli_state_name(m, mode, 0) ? ")" : "");
+        free(x0);
+        return CLI_EXIT_USAGE;
+    }
+    hes_status st = hes_system_set_orbit_start(sys, x0);
+    free(x0);
+    return st == HES_OK ? CLI_EXIT_OK : cli_report_status(st, sys);
+}
+
 int cmd_analyze(int argc, char **argv)
 {
-    enum { OPT_JSON = 256, OPT_CHECK, OPT_GRADIENT, OPT_ORBIT };
+    enum { OPT_JSON = 256, OPT_CHECK, OPT_GRADIENT, OPT_ORBIT, OPT_X0, OPT_MODE };
     static const struct option longopts[] = {
         {"param", required_argument, NULL, 'p'},
         {"json", no_argument, NULL, OPT_JSON},
         {"check", no_argument, NULL, OPT_CHECK},
         {"gradient", no_argument, NULL, OPT_GRADIENT},
         {"orbit", required_argument, NULL, OPT_ORBIT},
+        {"x0", required_argument, NULL, OPT_X0},
+        {"mode", required_argument, NULL, OPT_MODE},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}
     };
@@ -276,7 +331,7 @@ int cmd_analyze(int argc, char **argv)
     hes_shape_eval_result ev;
     hes_status st;
     int c, json = 0, check = 0, gradient = 0, rc;
-    const char *orbit_file = NULL;
+    const char *orbit_file = NULL, *x0_text = NULL, *mode_name = NULL;
     cli_orbit orbit;
 
     cli_assignments_init(&params);
@@ -301,6 +356,15 @@ int cmd_analyze(int argc, char **argv)
         case OPT_ORBIT:
             orbit_file = optarg;
             break;
+        case OPT_X0:
+        case OPT_MODE:
+            if ((c == OPT_X0 ? x0_text : mode_name) != NULL) {
+                fprintf(stderr, "hes analyze: %s given twice\n", c == OPT_X0 ? "--x0" : "--mode");
+                cli_assignments_free(&params);
+                return CLI_EXIT_USAGE;
+            }
+            *(c == OPT_X0 ? &x0_text : &mode_name) = optarg;
+            break;
         case 'h':
             cli_assignments_free(&params);
             cmd_analyze_usage(stdout);
@@ -322,6 +386,12 @@ int cmd_analyze(int argc, char **argv)
         cli_assignments_free(&params);
         return CLI_EXIT_USAGE;
     }
+    if (mode_name && !x0_text) {
+        fprintf(stderr, "hes analyze: --mode names the mode of --x0, which is missing\n");
+        cli_assignments_free(&params);
+        cli_orbit_free(&orbit);
+        return CLI_EXIT_USAGE;
+    }
     if (gradient && !has_shape_params(model)) {
         fprintf(stderr, "hes: problem '%s' has no shape parameters\n", model->name);
         cli_assignments_free(&params);
@@ -334,6 +404,11 @@ int cmd_analyze(int argc, char **argv)
         return rc;
     }
 
+    if (x0_text && (rc = apply_x0(sys, x0_text, mode_name)) != CLI_EXIT_OK) {
+        hes_system_destroy(sys);
+        cli_orbit_free(&orbit);
+        return rc;
+    }
     st = hes_analyze(sys, check, &res);
     if (st != HES_OK) {
         rc = cli_report_status(st, sys);

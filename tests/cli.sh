@@ -729,6 +729,17 @@ run an_vhe analyze --orbit "$tmp/vhe.json"
 expect_status an_vhe 0 "analyze --orbit a gait with virtual events"
 expect_grep an_vhe out 'virtual.2' "the derived model names its virtual events"
 
+# A gait whose "inputs" list is emptied while its phases keep their input
+# values must be refused, not analysed as the passive gait.
+if [ "$have_python" = yes ]; then
+    python3 -c "
+import json; d = json.load(open('$tmp/biped.json')); assert d['inputs']
+d['inputs'] = []; json.dump(d, open('$tmp/biped-noinputs.json', 'w'))"
+    run e_gait_noinputs analyze --orbit "$tmp/biped-noinputs.json"
+    expect_status e_gait_noinputs 2 "a gait with input values but an empty inputs list is refused"
+    expect_grep e_gait_noinputs err 'input values but' "the refusal says the values would be dropped"
+fi
+
 run e_orbit_missing analyze --orbit "$tmp/no-such-gait.json"
 expect_status e_orbit_missing 2 "analyze --orbit of a missing file"
 run e_orbit_other analyze slip-hopper --orbit "$tmp/biped.json"
@@ -962,6 +973,65 @@ if [ -f "$plugin" ]; then
     expect_grep e_pl_notplugin err 'hes_plugin_model' "the refusal says what is missing"
 else
     echo "cli.sh: $plugin not built; plugin checks skipped"
+fi
+
+# ---------------------------------------------------- verdicts and starts
+# psi = 1 exactly (theory) is neither stable nor unstable: the elastic
+# juggler (alpha = 1) and both ends of the stable interval of paddle_accel.
+for a in alpha=1 paddle_accel=0 paddle_accel=-10.9; do
+    run v_marg analyze paddle-juggler -p $a --json
+    expect_status v_marg 0 "analyze paddle-juggler -p $a"
+    expect_json_value v_marg '(d["verdict"], d["stable"], abs(d["psi"] - 1) <= d["psi_tolerance"] < 1e-8)' \
+        "('marginal', False, True)" "-p $a: verdict marginal, stable false, |psi - 1| within the tolerance"
+done
+run v_marg_text analyze paddle-juggler -p alpha=1
+expect_grep v_marg_text out '^marginal: psi = .* within .* of 1' "the text verdict says marginal"
+run v_stable analyze paddle-juggler -p paddle_accel=-1e-6 --json
+expect_json_value v_stable '(d["verdict"], d["stable"])' "('stable', True)" \
+    "1e-6 inside the stable interval is stable"
+run v_unstable analyze paddle-juggler -p paddle_accel=1e-6 --json
+expect_json_value v_unstable '(d["verdict"], d["stable"])' "('unstable', False)" \
+    "1e-6 outside the stable interval is unstable"
+
+# A start state on a guard whose flow enters the guard's far side (a body
+# standing on rigid feet; the ball resting on the paddle after a plastic
+# impact) is reported, never integrated through the guard.
+run st_guard simulate trot-rigid --sweep theta=0:0:1 --x0 0.3,0,0,0 --time 1 --json
+expect_status st_guard 0 "simulate trot-rigid from feet on the ground"
+expect_json_value st_guard '(d["results"][0]["failure"].startswith("grazing event"), d["results"][0]["x"][0] >= 0.3)' \
+    "(True, True)" "the run stops at the start with a grazing event, not 4.6 m underground"
+run st_plastic simulate paddle-juggler -p alpha=0 --sweep vB=0:0:1 --x0 1,0 --time 20
+expect_grep st_plastic out 'sustained contact' "a plastic impact on the paddle is reported as sustained contact"
+expect_no_grep st_plastic out '-1905' "the ball does not fall through the paddle"
+
+# --x0 and --mode of analyze: the start of the orbit search.
+run e_x0_count analyze knee-biped --x0 1,2
+expect_status e_x0_count 2 "analyze --x0 with the wrong number of values"
+expect_grep e_x0_count err 'has 6 states' "the message gives the mode's dimension"
+run e_x0_mode analyze knee-biped --mode locked --x0 1,2,3,4
+expect_status e_x0_mode 2 "analyze --mode other than the orbit's"
+expect_grep e_x0_mode err "starts in mode 'unlocked'" "the message names the orbit's mode"
+run e_x0_bad analyze knee-biped --x0 1,x,3,4,5,6
+expect_status e_x0_bad 2 "analyze --x0 with a non-number"
+run e_mode_alone analyze knee-biped --mode unlocked
+expect_status e_mode_alone 2 "analyze --mode without --x0"
+
+# The simplest walking model (Garcia et al. 1998) as a plugin, its section
+# just after the plastic heelstrike: the stable long-period gait from the
+# model's guess, the unstable short-period gait from --x0 (the paper's two
+# gaits at slope 0.009).
+walker=${top_builddir:-.}/tests/.libs/simplest_walker_plugin.so
+if [ -f "$walker" ]; then
+    run wk_long analyze --model "$walker" --json
+    expect_status wk_long 0 "analyze the simplest walker at its heelstrike section"
+    expect_json_value wk_long '(round(d["orbit"]["x0"][0], 5), d["verdict"], len(d["multipliers"]))' \
+        "(0.20031, 'stable', 3)" "the long-period gait: theta = 0.20031, stable, 3 multipliers"
+    run wk_short analyze --model "$walker" --x0 0.1939374,0.3878748,-0.2038669,-0.0148 --json
+    expect_status wk_short 0 "analyze --x0 selects the short-period gait"
+    expect_json_value wk_short '(round(d["orbit"]["x0"][0], 5), d["verdict"], round(d["psi"], 2))' \
+        "(0.19394, 'unstable', 4.0)" "the short-period gait: theta = 0.19394, unstable, psi 4.00"
+else
+    echo "cli.sh: $walker not built; walker checks skipped"
 fi
 
 # ------------------------------------------------------------------ summary

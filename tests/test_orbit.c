@@ -50,7 +50,8 @@ static int nonzero_multipliers(const hes_stability *st, double *re, double *im)
 
 START_TEST(test_walker_heelstrike_section_gives_the_multipliers_of_midstance)
 {
-    hes_system *heel = create(&test_walker_heelstrike), *mid = create(&test_walker_midstance);
+    hes_system *heel = create(&simplest_walker_heelstrike),
+               *mid = create(&simplest_walker_midstance);
     hes_analysis a, b;
     ck_assert_msg(hes_analyze(heel, 1, &a) == HES_OK, "%s", hes_system_errmsg(heel));
     ck_assert_msg(hes_analyze(mid, 1, &b) == HES_OK, "%s", hes_system_errmsg(mid));

@@ -39,14 +39,16 @@ extern const hes_model test_hopf_kicks;
  * (problems/twin_jugglers.c; exported by the library, not registered). */
 extern const hes_model hes_problem_twin_jugglers_swapped;
 
+/* The simplest walking model of Garcia et al. (1998) with its section just
+ * after the plastic heelstrike (rank-2 reset Jacobian) or at midstance
+ * (share/examples/simplest_walker.c, compiled into this library). */
+extern const hes_model simplest_walker_heelstrike;
+extern const hes_model simplest_walker_midstance;
+
 /* Models with a periodic orbit (tests/orbit_models.c, which states them):
- * the simplest walking model of Garcia et al. (1998) with its section just
- * after the plastic heelstrike (rank-2 reset Jacobian) or at midstance; a
- * bouncing ball whose apex height is the unknown (a Zeno rest point for
+ * a bouncing ball whose apex height is the unknown (a Zeno rest point for
  * e < 1, a neutral family for e = 1); a model whose orbit residual misses a
  * state that its reset changes. */
-extern const hes_model test_walker_heelstrike;
-extern const hes_model test_walker_midstance;
 extern const hes_model test_zeno_ball;
 extern const hes_model test_drifting_counter;
 

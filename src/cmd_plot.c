@@ -74,10 +74,11 @@ static FILE *open_gnuplot(void)
         return NULL;
     }
     snprintf(cmd, sizeof cmd, "'%s'", prog);
-    signal(SIGPIPE, SIG_IGN); /* a gnuplot that quits early: a write error, not a kill */
     FILE *g = popen(cmd, "w");
     if (!g)
         fprintf(stderr, "hes plot: cannot run %s: %s\n", prog, strerror(errno));
+    else /* (after the fork: gnuplot keeps the default) */
+        signal(SIGPIPE, SIG_IGN); /* a gnuplot that quits early: a write error, not a kill */
     return g;
 }
 

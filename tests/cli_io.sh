@@ -166,6 +166,17 @@ else
     echo "cli_io.sh: gnuplot not found; the plot check is skipped"
 fi
 
+# A gnuplot that stops reading its commands: exit 1 with the reason, not a
+# death by SIGPIPE.
+printf '#!/bin/sh\nexit 0\n' > "$tmp/quitter"
+chmod +x "$tmp/quitter"
+HES_GNUPLOT="$tmp/quitter"
+export HES_GNUPLOT
+run pl_quit plot convergence slip-hopper --trials 200 --steps 30 -o "$tmp/conv.png"
+unset HES_GNUPLOT
+expect_status pl_quit 1 "plot with a gnuplot that quits at once"
+expect_grep pl_quit err 'gnuplot stopped reading its commands' "plot says gnuplot stopped reading"
+
 # ------------------------------------------------ a sweep onto a full disk
 # The disk fills after a few rows: exit 1 with the reason; --resume with a
 # little more room keeps the rows, adds some and still fails (rows are

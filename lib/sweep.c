@@ -124,7 +124,10 @@ static void *worker(void *arg)
             pthread_mutex_lock(&S->lock);
             if (o->row && o->row(o->ctx, &row) != 0)
                 S->stop = 1;
+            stop = S->stop;
             pthread_mutex_unlock(&S->lock);
+            if (stop) /* a row could not be written: not one point more */
+                break;
         }
     }
     free(warm);

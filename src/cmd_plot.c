@@ -12,17 +12,23 @@
  *        after every period of perturbed trials (paper Figs. 3 and 5), each
  *        trial thin, the mean bold, log scale.
  *
- * The program computes and writes the data; gnuplot only draws.
+ * The program computes and writes the data; gnuplot only draws, into a
+ * temporary file that is checked to be a complete picture and then copied
+ * to OUT with every write checked (gnuplot itself exits 0 when it cannot
+ * write).  A sweep file's '#' lines are skipped.
  */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "csv_line.h"
 
 void cmd_plot_usage(FILE *out)
 {
@@ -71,19 +77,86 @@ static FILE *open_gnuplot(void)
     FILE *g = popen(cmd, "w");
     if (!g)
         fprintf(stderr, "hes plot: cannot run %s: %s\n", prog, strerror(errno));
+    else /* (after the fork: gnuplot keeps the default) */
+        signal(SIGPIPE, SIG_IGN); /* a gnuplot that quits early: a write error, not a kill */
     return g;
 }
 
-static int close_gnuplot(FILE *g, const char *out)
+/* gnuplot's picture pic is complete: a PNG ends with its IEND chunk, an SVG
+ * with </svg>. */
+static int complete_picture(const char *pic)
 {
-    int status = pclose(g);
-    FILE *f = status == 0 ? fopen(out, "r") : NULL;
-    if (!f) {
-        fprintf(stderr, "hes plot: gnuplot did not write %s\n", out);
+    static const unsigned char iend[12] = {0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xae, 0x42, 0x60, 0x82};
+    unsigned char tail[64];
+    FILE *f = fopen(pic, "rb");
+    if (!f)
+        return 0;
+    long n = fseek(f, -(long)sizeof tail, SEEK_END) == 0 ? (long)sizeof tail : 0;
+    if (n == 0)
+        rewind(f);
+    n = (long)fread(tail, 1, sizeof tail, f);
+    fclose(f);
+    const char *dot = strrchr(pic, '.');
+    if (dot && strcmp(dot, ".png") == 0)
+        return n >= 12 && memcmp(tail + n - 12, iend, 12) == 0;
+    for (long i = 0; i + 6 <= n; i++)
+        if (memcmp(tail + i, "</svg>", 6) == 0)
+            return 1;
+    return 0;
+}
+
+/* Copies the picture pic to out, every write checked; on failure says why
+ * and removes a regular out rather than leave it cut. */
+static int deliver(const char *pic, const char *out)
+{
+    char buf[65536];
+    struct stat st;
+    int err = 0, regular = 0;
+    FILE *in = fopen(pic, "rb"), *o = in ? fopen(out, "wb") : NULL;
+    if (!in || !o) {
+        int e = errno;
+        if (in)
+            fclose(in);
+        fprintf(stderr, "hes plot: cannot write %s: %s\n", in ? out : pic, strerror(e));
         return CLI_EXIT_FAILURE;
     }
-    fclose(f);
-    return CLI_EXIT_OK;
+    regular = fstat(fileno(o), &st) == 0 && S_ISREG(st.st_mode);
+    for (size_t n; !err && (n = fread(buf, 1, sizeof buf, in)) > 0;)
+        if (fwrite(buf, 1, n, o) != n)
+            err = errno ? errno : EIO;
+    if (!err && ferror(in))
+        err = EIO;
+    if (!err && fflush(o) != 0)
+        err = errno ? errno : EIO;
+    errno = 0;
+    if (fclose(o) != 0 && !err)
+        err = errno ? errno : EIO;
+    fclose(in);
+    if (!err)
+        return CLI_EXIT_OK;
+    int removed = regular && remove(out) == 0;
+    fprintf(stderr, "hes plot: cannot write %s: %s%s\n", out, strerror(err),
+            removed ? " (the incomplete file is removed)" : "");
+    return CLI_EXIT_FAILURE;
+}
+
+/* gnuplot done: its commands all written, it exited 0, and its picture pic
+ * is complete; then the picture goes to out. */
+static int close_gnuplot(FILE *g, const char *pic, const char *out)
+{
+    int write_err = ferror(g) || fflush(g) != 0;
+    int status = pclose(g);
+    if (write_err || status != 0) {
+        fprintf(stderr, "hes plot: gnuplot %s\n", write_err ? "stopped reading its commands"
+                                                            : "failed (its messages are above)");
+        return CLI_EXIT_FAILURE;
+    }
+    if (!complete_picture(pic)) {
+        fprintf(stderr, "hes plot: gnuplot did not write a complete picture to %s (is the disk "
+                "full?)\n", pic);
+        return CLI_EXIT_FAILURE;
+    }
+    return deliver(pic, out);
 }
 
 /* A quoted gnuplot string (single quotes; a single quote itself refused). */
@@ -105,41 +178,68 @@ static int cmp_index(const void *x, const void *y)
     return (p->index > q->index) - (p->index < q->index);
 }
 
-static int stability_map(const char *csv, const char *out, const char *tmpdir)
+static int stability_map(const char *csv, const char *pic, const char *out, const char *tmpdir)
 {
     FILE *f = fopen(csv, "r");
-    char line[16384], names[2][64];
-    if (!f) {
-        fprintf(stderr, "hes plot: %s: %s\n", csv, strerror(errno));
+    char line[600], names[2][64];
+    csv_line l;
+    struct stat st;
+    if (!f || (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode))) {
+        fprintf(stderr, "hes plot: %s: %s\n", csv, strerror(f ? EISDIR : errno));
+        if (f)
+            fclose(f);
         return CLI_EXIT_USAGE;
     }
+    csv_line_init(&l);
+    int got_line, bad = 0;
+    while ((got_line = csv_line_read(f, &l)) == 1 && l.text[0] == '#' && !l.too_long)
+        ; /* the '#' lines of a sweep file */
     /* header: index,A,B,status,psi,... */
-    if (!fgets(line, sizeof line, f) || sscanf(line, "index,%63[^,],%63[^,],status,psi", names[0], names[1]) != 2 ||
+    if (got_line != 1 || l.too_long || l.has_nul ||
+        sscanf(l.text, "index,%63[^,],%63[^,],status,psi", names[0], names[1]) != 2 ||
         strcmp(names[1], "status") == 0) {
         fprintf(stderr, "hes plot: %s is not a sweep over two parameters (expected a header "
                 "index,A,B,status,psi,...)\n", csv);
+        csv_line_free(&l);
         fclose(f);
         return CLI_EXIT_USAGE;
     }
     map_point *pts = NULL;
     int n = 0, cap = 0;
-    while (fgets(line, sizeof line, f)) {
+    while (!bad && (got_line = csv_line_read(f, &l)) == 1) {
         map_point p;
         char status[64];
-        int got = sscanf(line, "%d,%lf,%lf,%63[^,],%lf", &p.index, &p.a, &p.b, status, &p.psi);
+        if (l.too_long || l.has_nul) {
+            fprintf(stderr, "hes plot: %s: line %d is not a row of a sweep\n", csv, l.number);
+            bad = CLI_EXIT_USAGE;
+            break;
+        }
+        int got = sscanf(l.text, "%d,%lf,%lf,%63[^,],%lf", &p.index, &p.a, &p.b, status, &p.psi);
         if (got < 4)
             continue;
         p.ok = got == 5 && strcmp(status, "ok") == 0 && isfinite(p.psi);
         if (n == cap) {
             cap = cap ? 2 * cap : 256;
             map_point *np = realloc(pts, sizeof *pts * (size_t)cap);
-            if (!np)
+            if (!np) {
+                fprintf(stderr, "hes plot: out of memory\n");
+                bad = CLI_EXIT_FAILURE;
                 break;
+            }
             pts = np;
         }
         pts[n++] = p;
     }
+    if (!bad && got_line < 0) {
+        fprintf(stderr, "hes plot: %s: %s\n", csv, strerror(errno));
+        bad = CLI_EXIT_FAILURE;
+    }
+    csv_line_free(&l);
     fclose(f);
+    if (bad) {
+        free(pts);
+        return bad;
+    }
     if (n < 4) {
         fprintf(stderr, "hes plot: %s has %d points; a map needs a grid of at least 2 x 2\n", csv, n);
         free(pts);
@@ -158,7 +258,7 @@ static int stability_map(const char *csv, const char *out, const char *tmpdir)
     snprintf(data, sizeof data, "%s/hes-map-%d.dat", tmpdir, (int)getpid());
     FILE *d = fopen(data, "w");
     if (!d) {
-        fprintf(stderr, "hes plot: cannot write %s\n", data);
+        fprintf(stderr, "hes plot: cannot write %s: %s\n", data, strerror(errno));
         free(pts);
         return CLI_EXIT_FAILURE;
     }
@@ -170,14 +270,21 @@ static int stability_map(const char *csv, const char *out, const char *tmpdir)
         else
             fprintf(d, "%.17g %.17g NaN\n", pts[i].a, pts[i].b);
     }
-    fclose(d);
     free(pts);
+    int werr = ferror(d) || fflush(d) != 0 ? (errno ? errno : EIO) : 0;
+    if (fclose(d) != 0 && !werr)
+        werr = errno ? errno : EIO;
+    if (werr) {
+        fprintf(stderr, "hes plot: cannot write %s: %s\n", data, strerror(werr));
+        remove(data);
+        return CLI_EXIT_FAILURE;
+    }
     FILE *g = open_gnuplot();
     if (!g) {
         remove(data);
         return CLI_EXIT_FAILURE;
     }
-    fprintf(g, "set terminal %s\nset output '%s'\n", terminal(out), out);
+    fprintf(g, "set terminal %s\nset output '%s'\n", terminal(out), pic);
     fprintf(g, "set table '%s.cont'\nset contour base\nset cntrparam levels discrete 1\n"
                "unset surface\nset view map\nsplot '%s' using 1:2:3 with lines\nunset table\n"
                "unset contour\nset surface\n", data, data);
@@ -187,7 +294,7 @@ static int stability_map(const char *csv, const char *out, const char *tmpdir)
                "set cbrange [0:3]\nset view map\nset key off\n"
                "plot '%s' using 1:2:3 with image, '%s.cont' using 1:2 with lines lw 2 lc rgb 'black'\n",
             names[0], names[1], names[0], names[1], data, data);
-    int rc = close_gnuplot(g, out);
+    int rc = close_gnuplot(g, pic, out);
     remove(data);
     snprintf(line, sizeof line, "%s.cont", data);
     remove(line);
@@ -196,7 +303,7 @@ static int stability_map(const char *csv, const char *out, const char *tmpdir)
 
 /* ------------------------------------------- multipliers and convergence */
 
-static int multipliers(hes_system *sys, const char *out)
+static int multipliers(hes_system *sys, const char *pic, const char *out)
 {
     hes_analysis res;
     hes_status st = hes_analyze(sys, 0, &res);
@@ -210,7 +317,7 @@ static int multipliers(hes_system *sys, const char *out)
     double r = 1.1;
     for (int k = 0; k < res.stab.n_mult; k++)
         r = fmax(r, 1.1 * res.stab.abs[k]);
-    fprintf(g, "set terminal %s\nset output '%s'\nset size ratio -1\n", terminal(out), out);
+    fprintf(g, "set terminal %s\nset output '%s'\nset size ratio -1\n", terminal(out), pic);
     fprintf(g, "set title 'multipliers of %s: psi = %.6g (%s)'\nset xlabel 'Re'\nset ylabel 'Im'\n"
                "set xrange [%g:%g]\nset yrange [%g:%g]\nset grid\nset parametric\nset trange [0:2*pi]\n"
                "set key bottom right\n"
@@ -222,10 +329,10 @@ static int multipliers(hes_system *sys, const char *out)
         fprintf(g, "%.17g %.17g\n", res.stab.re[k], res.stab.im[k]);
     fputs("e\n", g);
     hes_analysis_free(&res);
-    return close_gnuplot(g, out);
+    return close_gnuplot(g, pic, out);
 }
 
-static int convergence(hes_system *sys, const char *out, int trials, int steps, double size,
+static int convergence(hes_system *sys, const char *pic, const char *out, int trials, int steps, double size,
                        int box, unsigned long seed)
 {
     hes_orbit orbit;
@@ -244,7 +351,7 @@ static int convergence(hes_system *sys, const char *out, int trials, int steps, 
         hes_orbit_free(&orbit);
         return CLI_EXIT_FAILURE;
     }
-    fprintf(g, "set terminal %s\nset output '%s'\nset logscale y\nset grid\n", terminal(out), out);
+    fprintf(g, "set terminal %s\nset output '%s'\nset logscale y\nset grid\n", terminal(out), pic);
     fprintf(g, "set title '%s: %d perturbed starts (%s %g), error after each period; %d converged'\n"
                "set xlabel 'period'\nset ylabel 'distance to the orbit'\nset key top right\n",
             hes_system_model(sys)->name, trials, box ? "box" : "ball", size, t.converged);
@@ -273,7 +380,21 @@ static int convergence(hes_system *sys, const char *out, int trials, int steps, 
     fputs("e\n", g);
     hes_trials_free(&t);
     hes_orbit_free(&orbit);
-    return close_gnuplot(g, out);
+    return close_gnuplot(g, pic, out);
+}
+
+/* A new file in tmpdir, with out's extension, for gnuplot to draw into. */
+static int temp_picture(char *pic, size_t len, const char *tmpdir, const char *out)
+{
+    const char *ext = strrchr(out, '.');
+    snprintf(pic, len, "%s/hes-plot-XXXXXX%s", tmpdir, ext);
+    int fd = mkstemps(pic, (int)strlen(ext));
+    if (fd < 0) {
+        fprintf(stderr, "hes plot: cannot create a file in %s: %s\n", tmpdir, strerror(errno));
+        return -1;
+    }
+    close(fd);
+    return 0;
 }
 
 int cmd_plot(int argc, char **argv)
@@ -292,7 +413,8 @@ int cmd_plot(int argc, char **argv)
         {NULL, 0, NULL, 0},
     };
     cli_assignments params;
-    const char *out = NULL, *orbit_file = NULL;
+    const char *out = NULL, *orbit_file = NULL, *tmpdir = getenv("TMPDIR");
+    char pic[600];
     int c, rc = CLI_EXIT_OK, trials = 20, steps = 10, box = 1;
     double size = 0.01;
     unsigned long seed = 1;
@@ -344,6 +466,8 @@ int cmd_plot(int argc, char **argv)
         }
     }
     const char *kind = optind < argc ? argv[optind] : NULL;
+    if (!tmpdir || !*tmpdir || !safe(tmpdir) || strlen(tmpdir) > 400)
+        tmpdir = "/tmp";
     if (rc == CLI_EXIT_OK && !kind) {
         fprintf(stderr, "hes plot: which plot? stability-map, multipliers or convergence\n");
         rc = CLI_EXIT_USAGE;
@@ -358,8 +482,11 @@ int cmd_plot(int argc, char **argv)
             fprintf(stderr, "hes plot stability-map: expected one sweep FILE.csv\n");
             return CLI_EXIT_USAGE;
         }
-        const char *tmp = getenv("TMPDIR");
-        return stability_map(argv[optind + 1], out, tmp && *tmp && safe(tmp) ? tmp : "/tmp");
+        if (temp_picture(pic, sizeof pic, tmpdir, out) != 0)
+            return CLI_EXIT_FAILURE;
+        rc = stability_map(argv[optind + 1], pic, out, tmpdir);
+        remove(pic);
+        return rc;
     }
     if (rc == CLI_EXIT_OK && strcmp(kind, "multipliers") != 0 && strcmp(kind, "convergence") != 0) {
         fprintf(stderr, "hes plot: unknown plot '%s' (stability-map, multipliers, convergence)\n", kind);
@@ -378,9 +505,13 @@ int cmd_plot(int argc, char **argv)
                                            &orbit, &rc);
     hes_system *sys = model ? cli_system_setup(model, &params, &rc) : NULL;
     cli_assignments_free(&params);
-    if (sys)
-        rc = kind[0] == 'm' ? multipliers(sys, out)
-                            : convergence(sys, out, trials, steps, size, box, seed);
+    if (sys && temp_picture(pic, sizeof pic, tmpdir, out) != 0) {
+        rc = CLI_EXIT_FAILURE;
+    } else if (sys) {
+        rc = kind[0] == 'm' ? multipliers(sys, pic, out)
+                            : convergence(sys, pic, out, trials, steps, size, box, seed);
+        remove(pic);
+    }
     hes_system_destroy(sys);
     if (model)
         cli_orbit_free(&orbit);

@@ -8,9 +8,12 @@
  *             | --list FILE.csv | --random N [--seed S] --bounds NAME=LO:HI...
  *             [--optimize] [--jobs N] [-o FILE.csv [--resume]] [--json]
  *
- * Rows come in completion order, each with its point index; a resumed sweep
- * keeps every complete row of the file (a row cut by the kill is dropped)
- * and computes exactly the points that have none.
+ * Rows come in completion order, each with its point index and a checksum;
+ * the file (sweep_file.h: '#' lines that say what defines the sweep, locked
+ * while it is written) is checked again on --resume, which keeps every valid
+ * row of the same sweep (a row cut by the kill or corrupted is dropped) and
+ * computes exactly the points that have none.  Every write is checked: a
+ * failed one stops the sweep with exit status 1 and the reason.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -18,6 +21,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,12 +30,18 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "point_list.h"
+#include "sweep_file.h"
+
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "unknown"
+#endif
 
 #ifdef HAVE_MPI
 #include <mpi.h>
 #endif
 
-#define MAX_SWEPT 16
+#define MAX_SWEPT POINT_LIST_MAX_NAMES
 
 enum { OPT_GRID = 256, OPT_LIST, OPT_RANDOM, OPT_SEED, OPT_BOUNDS, OPT_OPTIMIZE, OPT_JOBS,
        OPT_RESUME, OPT_JSON };
@@ -51,8 +61,8 @@ void cmd_sweep_usage(FILE *out)
           "      --jobs N            threads (1)\n"
           "  -o, --output FILE.csv   write the rows there, flushed one by one (default:\n"
           "                          standard output)\n"
-          "      --resume            keep the complete rows of FILE.csv (a sweep killed at\n"
-          "                          any moment) and compute only the missing points\n"
+          "      --resume            keep the valid rows of FILE.csv (the same sweep, killed\n"
+          "                          at any moment) and compute only the missing points\n"
           "      --json              also print each row as one JSON object per line on\n"
           "                          standard output (instead of CSV without -o)\n"
           "  -h, --help              show this help\n", out);
@@ -60,7 +70,7 @@ void cmd_sweep_usage(FILE *out)
 
 typedef struct {
     int n;
-    char names[MAX_SWEPT][64];
+    char names[MAX_SWEPT][POINT_LIST_NAME_MAX];
     double lo[MAX_SWEPT], hi[MAX_SWEPT];
     int count[MAX_SWEPT];
 } ranges;
@@ -96,67 +106,21 @@ static int parse_range(const char *opt, const char *text, int with_count, ranges
     return 0;
 }
 
-/* The points of a CSV file: header of names, then numbers. */
+/* --list FILE: the points of a CSV file (point_list.h), names into r. */
 static int read_list(const char *path, ranges *r, double **values, int *n_points)
 {
-    FILE *f = fopen(path, "r");
-    char line[8192];
-    int cap = 0;
-    *values = NULL;
-    *n_points = 0;
-    if (!f) {
-        fprintf(stderr, "hes sweep: --list %s: %s\n", path, strerror(errno));
-        return -1;
+    point_list pl;
+    char msg[512];
+    int st = point_list_load(path, &pl, msg, sizeof msg);
+    if (st != POINT_LIST_OK) {
+        fprintf(stderr, "hes sweep: --list %s: %s\n", path, msg);
+        return st == POINT_LIST_BAD ? CLI_EXIT_USAGE : CLI_EXIT_FAILURE;
     }
-    if (!fgets(line, sizeof line, f)) {
-        fprintf(stderr, "hes sweep: --list %s: empty file\n", path);
-        fclose(f);
-        return -1;
-    }
-    line[strcspn(line, "\r\n")] = '\0';
-    for (char *tok = strtok(line, ","); tok; tok = strtok(NULL, ",")) {
-        while (*tok == ' ')
-            tok++;
-        if (r->n >= MAX_SWEPT || strlen(tok) >= sizeof r->names[0] || !*tok) {
-            fprintf(stderr, "hes sweep: --list %s: bad header (at most %d names)\n", path, MAX_SWEPT);
-            fclose(f);
-            return -1;
-        }
-        strcpy(r->names[r->n++], tok);
-    }
-    for (int lineno = 2; fgets(line, sizeof line, f); lineno++) {
-        line[strcspn(line, "\r\n")] = '\0';
-        if (!line[0])
-            continue;
-        if (*n_points >= cap) {
-            cap = cap ? 2 * cap : 64;
-            double *nv = realloc(*values, sizeof(double) * (size_t)cap * (size_t)r->n);
-            if (!nv) {
-                fclose(f);
-                return -1;
-            }
-            *values = nv;
-        }
-        int k = 0;
-        for (char *tok = strtok(line, ","); tok; tok = strtok(NULL, ","), k++) {
-            while (*tok == ' ')
-                tok++;
-            if (k >= r->n || cli_parse_double(tok, &(*values)[(size_t)*n_points * r->n + k])) {
-                fprintf(stderr, "hes sweep: --list %s: line %d: expected %d numbers\n", path,
-                        lineno, r->n);
-                fclose(f);
-                return -1;
-            }
-        }
-        if (k != r->n) {
-            fprintf(stderr, "hes sweep: --list %s: line %d: expected %d numbers\n", path, lineno, r->n);
-            fclose(f);
-            return -1;
-        }
-        (*n_points)++;
-    }
-    fclose(f);
-    return 0;
+    r->n = pl.n_names;
+    memcpy(r->names, pl.names, sizeof pl.names);
+    *values = pl.values;
+    *n_points = pl.n_points;
+    return CLI_EXIT_OK;
 }
 
 typedef struct {
@@ -164,7 +128,11 @@ typedef struct {
     const ranges *r;
     const int *pidx;
     const double *values;
-    FILE *csv;
+    FILE *csv;                   /* the rows (NULL: none) */
+    const char *label;           /* its name in messages */
+    int regular;                 /* csv is a regular file: fsync it */
+    int failed;                  /* a write failed (and was reported) */
+    double synced;               /* when csv was last fsync'd */
     int json, n_mult, done, total, tty;
     double t0;
     int rank, size;              /* MPI: this process, of how many (1: no MPI) */
@@ -183,23 +151,86 @@ static double now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-static void header(const writer *w)
+/* The CSV header of the rows (malloc'd, without newline; NULL: out of memory). */
+static char *columns(const writer *w)
 {
-    fputs("index", w->csv);
+    char *text = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&text, &size);
+    if (!f)
+        return NULL;
+    fputs("index", f);
     for (int j = 0; j < w->r->n; j++)
-        fprintf(w->csv, ",%s", w->r->names[j]);
-    fputs(",status,psi,stable,period", w->csv);
+        fprintf(f, ",%s", w->r->names[j]);
+    fputs(",status,psi,stable,period", f);
     for (int k = 0; k < w->n_mult; k++)
-        fprintf(w->csv, ",mult%d_re,mult%d_im", k + 1, k + 1);
+        fprintf(f, ",mult%d_re,mult%d_im", k + 1, k + 1);
     for (int i = 0; i < w->m->n_params && i < HES_SWEEP_MAX_PARAMS; i++)
-        fprintf(w->csv, ",p.%s", w->m->params[i].name);
-    fputs(",message\n", w->csv);
-    fflush(w->csv);
+        fprintf(f, ",p.%s", w->m->params[i].name);
+    fputs(",message,crc32", f);
+    if (fclose(f) != 0) {
+        free(text);
+        return NULL;
+    }
+    return text;
 }
 
 static const char *status_name(hes_status st)
 {
     return st == HES_OK ? "ok" : hes_strerror(st);
+}
+
+/* A write to w->label failed (errno says why): said once; the sweep stops. */
+static int write_failed(writer *w, const char *label)
+{
+    int e = errno;
+    if (!w->failed)
+        fprintf(stderr, "hes sweep: %s %s: %s\n",
+                strcmp(label, "standard output") == 0 ? "write error on" : "cannot write",
+                label, strerror(e ? e : EIO));
+    w->failed = 1;
+#ifdef HAVE_MPI
+    if (w->size > 1 || w->size < -1) /* the other ranks would wait for rank 0 */
+        MPI_Abort(MPI_COMM_WORLD, CLI_EXIT_FAILURE);
+#endif
+    return -1;
+}
+
+/* The text of a row's CSV line before its checksum (malloc'd, *len bytes). */
+static char *row_text(const writer *w, const hes_sweep_row *row, size_t *len)
+{
+    const double *pt = w->values + (size_t)row->index * w->r->n;
+    char *text = NULL;
+    FILE *f = open_memstream(&text, len);
+    if (!f)
+        return NULL;
+    fprintf(f, "%d", row->index);
+    for (int j = 0; j < w->r->n; j++)
+        fprintf(f, ",%.17g", pt[j]);
+    fprintf(f, ",%s", status_name(row->status));
+    if (row->status == HES_OK)
+        fprintf(f, ",%.17g,%d,%.17g", row->psi, row->stable, row->period);
+    else
+        fputs(",,,", f);
+    for (int k = 0; k < w->n_mult; k++)
+        if (row->status == HES_OK && k < row->n_mult)
+            fprintf(f, ",%.17g,%.17g", row->re[k], row->im[k]);
+        else
+            fputs(",,", f);
+    for (int i = 0; i < w->m->n_params && i < HES_SWEEP_MAX_PARAMS; i++) {
+        if (row->status == HES_OK && i < row->n_values)
+            fprintf(f, ",%.17g", row->values[i]);
+        else
+            fputs(",", f);
+    }
+    fputc(',', f);
+    for (const char *c = row->message; *c; c++) /* one field: no commas, quotes, newlines */
+        fputc(*c == ',' ? ';' : *c == '"' ? '\'' : *c == '\n' || *c == '\r' ? ' ' : *c, f);
+    if (fclose(f) != 0) {
+        free(text);
+        return NULL;
+    }
+    return text;
 }
 
 static int write_row(void *ctx, const hes_sweep_row *row)
@@ -211,32 +242,26 @@ static int write_row(void *ctx, const hes_sweep_row *row)
         return 0;
     }
 #endif
+    if (w->failed)
+        return -1;
     const double *pt = w->values + (size_t)row->index * w->r->n;
     if (w->csv) {
-        fprintf(w->csv, "%d", row->index);
-        for (int j = 0; j < w->r->n; j++)
-            fprintf(w->csv, ",%.17g", pt[j]);
-        fprintf(w->csv, ",%s", status_name(row->status));
-        if (row->status == HES_OK)
-            fprintf(w->csv, ",%.17g,%d,%.17g", row->psi, row->stable, row->period);
-        else
-            fputs(",,,", w->csv);
-        for (int k = 0; k < w->n_mult; k++)
-            if (row->status == HES_OK && k < row->n_mult)
-                fprintf(w->csv, ",%.17g,%.17g", row->re[k], row->im[k]);
-            else
-                fputs(",,", w->csv);
-        for (int i = 0; i < w->m->n_params && i < HES_SWEEP_MAX_PARAMS; i++) {
-            if (row->status == HES_OK && i < row->n_values)
-                fprintf(w->csv, ",%.17g", row->values[i]);
-            else
-                fputs(",", w->csv);
+        size_t len;
+        char *text = row_text(w, row, &len);
+        if (!text) {
+            fprintf(stderr, "hes sweep: out of memory\n");
+            w->failed = 1;
+            return -1;
         }
-        fputc(',', w->csv);
-        for (const char *c = row->message; *c; c++) /* one field: no commas, quotes, newlines */
-            fputc(*c == ',' ? ';' : *c == '"' ? '\'' : *c == '\n' ? ' ' : *c, w->csv);
-        fputc('\n', w->csv);
-        fflush(w->csv);
+        int bad = sweep_file_put_row(w->csv, text, len);
+        free(text);
+        if (bad)
+            return write_failed(w, w->label);
+        if (w->regular && now() - w->synced >= 1.0) { /* durable, at most a second behind */
+            if (fsync(fileno(w->csv)) != 0)
+                return write_failed(w, w->label);
+            w->synced = now();
+        }
     }
     if (w->json) {
         printf("{\"index\": %d, \"params\": {", row->index);
@@ -256,7 +281,8 @@ static int write_row(void *ctx, const hes_sweep_row *row)
             printf("\"");
         }
         printf("}\n");
-        fflush(stdout);
+        if (fflush(stdout) != 0 || ferror(stdout))
+            return write_failed(w, "standard output");
     }
     w->done++;
 #ifdef HAVE_MPI
@@ -275,49 +301,141 @@ static int write_row(void *ctx, const hes_sweep_row *row)
     return 0;
 }
 
-/* --resume: keeps the complete rows of path (drops a cut last line), marks
- * their points done; returns the number kept, or -1. */
-static int resume_file(const char *path, const writer *w, int n_points, unsigned char *skip)
+/* The text that says which points a sweep has (the "# points:" line). */
+static char *points_text(const ranges *grid, const ranges *bounds, int n_random, unsigned long seed,
+                         const ranges *list, const double *values, int n_points)
 {
-    FILE *f = fopen(path, "r+");
+    char *text = NULL, v[3][32];
+    size_t size = 0;
+    FILE *f = open_memstream(&text, &size);
     if (!f)
-        return errno == ENOENT ? 0 : -1;
-    char *line = NULL;
-    size_t cap = 0;
-    long keep = 0;
-    int kept = 0;
-    ssize_t len = getline(&line, &cap, f);
-    char want[4096];
-    FILE *h = fmemopen(want, sizeof want, "w");
-    writer hw = *w;
-    hw.csv = h;
-    if (h) {
-        header(&hw);
-        fclose(h);
+        return NULL;
+    if (grid->n) {
+        fputs("grid", f);
+        for (int j = 0; j < grid->n; j++) {
+            sweep_file_format_double(v[0], sizeof v[0], grid->lo[j]);
+            sweep_file_format_double(v[1], sizeof v[1], grid->hi[j]);
+            fprintf(f, " %s=%s:%s:%d", grid->names[j], v[0], v[1], grid->count[j]);
+        }
+    } else if (n_random) {
+        fprintf(f, "random %d seed=%lu", n_random, seed);
+        for (int j = 0; j < bounds->n; j++) {
+            sweep_file_format_double(v[0], sizeof v[0], bounds->lo[j]);
+            sweep_file_format_double(v[1], sizeof v[1], bounds->hi[j]);
+            fprintf(f, " %s=%s:%s", bounds->names[j], v[0], v[1]);
+        }
+    } else { /* the list's names and numbers, hashed */
+        uint64_t h = SWEEP_FILE_FNV_START;
+        fputs("list ", f);
+        for (int j = 0; j < list->n; j++) {
+            fprintf(f, "%s%s", j ? "," : "", list->names[j]);
+            h = sweep_file_fnv1a64(h, list->names[j], strlen(list->names[j]) + 1);
+        }
+        for (size_t i = 0; i < (size_t)n_points * list->n; i++) {
+            int n = snprintf(v[2], sizeof v[2], "%.17g", values[i]);
+            h = sweep_file_fnv1a64(h, v[2], (size_t)n + 1);
+        }
+        fprintf(f, " %d point%s fnv1a64=%016" PRIx64, n_points, n_points == 1 ? "" : "s", h);
     }
-    if (len > 0 && strcmp(line, want) != 0) {
-        fprintf(stderr, "hes sweep: --resume %s: its header is not this sweep's\n", path);
-        free(line);
-        fclose(f);
-        return -1;
+    if (fclose(f) != 0) {
+        free(text);
+        return NULL;
     }
-    if (len > 0 && line[len - 1] == '\n')
-        keep = ftell(f);
-    while (len > 0 && (len = getline(&line, &cap, f)) > 0) {
-        if (line[len - 1] != '\n')
-            break; /* cut by the kill */
-        char *end;
-        long idx = strtol(line, &end, 10);
-        if (end == line || *end != ',' || idx < 0 || idx >= n_points || skip[idx])
-            break;
-        skip[idx] = 1;
-        kept++;
-        keep = ftell(f);
+    return text;
+}
+
+/* The '#' lines and header of this sweep's file (malloc'd; NULL: out of
+ * memory): problem, every parameter that is not swept, the points,
+ * --optimize, the version. */
+static char *preamble_text(const writer *w, const double *params, const char *points, int optimize)
+{
+    const char *names[HES_SWEEP_MAX_PARAMS];
+    double vals[HES_SWEEP_MAX_PARAMS];
+    int n = 0;
+    for (int i = 0; i < w->m->n_params && i < HES_SWEEP_MAX_PARAMS; i++) {
+        int swept = 0;
+        for (int j = 0; j < w->r->n; j++)
+            swept |= w->pidx[j] == i;
+        if (!swept) {
+            names[n] = w->m->params[i].name;
+            vals[n++] = params[i];
+        }
     }
-    free(line);
-    int rc = ftruncate(fileno(f), keep);
-    fclose(f);
-    return rc == 0 ? kept : -1;
+    char *cols = columns(w);
+    sweep_file_id id = { PACKAGE_VERSION, w->m->name, points, optimize, n, names, vals, cols };
+    char *text = cols ? sweep_file_preamble(&id) : NULL;
+    free(cols);
+    return text;
+}
+
+/* -o FILE (rank 0): opened and locked; with --resume its valid rows kept
+ * (their points marked in skip, *kept of them), else emptied; the '#'
+ * lines and header written when it has none.  Returns the exit status. */
+static int open_output(writer *w, const char *path, int resume, const char *preamble, int n_points,
+                       unsigned char *skip, int *kept)
+{
+    char msg[1024];
+    int fd, st = sweep_file_open(path, resume, &fd, &w->regular, msg, sizeof msg);
+    long long end = 0;
+    if (st != SWEEP_FILE_OK) {
+        fprintf(stderr, "hes sweep: %s%s: %s\n", resume ? "--resume " : "", path, msg);
+        return st == SWEEP_FILE_IO ? CLI_EXIT_FAILURE : CLI_EXIT_USAGE;
+    }
+    if (msg[0])
+        fprintf(stderr, "hes sweep: warning: %s: %s\n", path, msg);
+    if (resume) {
+        int rfd = dup(fd);
+        FILE *in = rfd >= 0 ? fdopen(rfd, "r") : NULL;
+        sweep_file_points pts = { n_points, w->r->n, w->values };
+        sweep_file_scan_result res;
+        if (!in) {
+            snprintf(msg, sizeof msg, "%s", strerror(errno));
+            st = SWEEP_FILE_IO;
+            if (rfd >= 0)
+                close(rfd);
+        } else {
+            st = sweep_file_scan(in, fd, preamble, &pts, skip, &res, msg, sizeof msg);
+            fclose(in);
+        }
+        if (st != SWEEP_FILE_OK) {
+            fprintf(stderr, "hes sweep: --resume %s: %s\n", path, msg);
+            close(fd);
+            return st == SWEEP_FILE_REFUSED ? CLI_EXIT_USAGE : CLI_EXIT_FAILURE;
+        }
+        int dropped = res.corrupted + res.duplicates + res.cut;
+        if (dropped) {
+            fprintf(stderr, "hes sweep: --resume %s: dropped", path);
+            if (res.corrupted)
+                fprintf(stderr, " %d corrupted row%s (checksum, index or values wrong)%s", res.corrupted,
+                        res.corrupted == 1 ? "" : "s", res.duplicates || res.cut ? "," : "");
+            if (res.duplicates)
+                fprintf(stderr, " %d duplicate row%s%s", res.duplicates, res.duplicates == 1 ? "" : "s",
+                        res.cut ? "," : "");
+            if (res.cut)
+                fputs(" a last row cut short", stderr);
+            fputs("; the points without a valid row are computed again\n", stderr);
+        }
+        end = res.end;
+        *kept = res.kept;
+    }
+    if (w->regular && lseek(fd, (off_t)end, SEEK_SET) < 0) {
+        fprintf(stderr, "hes sweep: cannot write %s: %s\n", path, strerror(errno));
+        close(fd);
+        return CLI_EXIT_FAILURE;
+    }
+    if (!(w->csv = fdopen(fd, "w"))) {
+        fprintf(stderr, "hes sweep: cannot write %s: %s\n", path, strerror(errno));
+        close(fd);
+        return CLI_EXIT_FAILURE;
+    }
+    w->label = path;
+    w->synced = now();
+    if (end == 0 && (fputs(preamble, w->csv) == EOF || fflush(w->csv) != 0 ||
+                     (w->regular && fsync(fd) != 0))) {
+        write_failed(w, path);
+        return CLI_EXIT_FAILURE;
+    }
+    return CLI_EXIT_OK;
 }
 
 #ifdef HAVE_MPI
@@ -499,8 +617,8 @@ static int sweep(int argc, char **argv, int rank, int size)
     const ranges *r = grid.n ? &grid : n_random ? &bounds : &list;
     double *values = NULL;
     int n_points = 0, pidx[MAX_SWEPT];
-    if (list_path && read_list(list_path, &list, &values, &n_points) != 0)
-        rc = CLI_EXIT_USAGE;
+    if (list_path)
+        rc = read_list(list_path, &list, &values, &n_points);
     for (int j = 0; rc == CLI_EXIT_OK && j < r->n; j++)
         if ((pidx[j] = hes_model_param_index(model, r->names[j])) < 0) {
             fprintf(stderr, "hes sweep: problem '%s' has no parameter '%s'\n", model->name, r->names[j]);
@@ -536,28 +654,35 @@ static int sweep(int argc, char **argv, int rank, int size)
         rc = CLI_EXIT_FAILURE;
     }
     unsigned char *skip = rc == CLI_EXIT_OK ? calloc((size_t)n_points + 1, 1) : NULL;
-    writer w = { model, r, pidx, values, NULL, json && rank == 0,
+    if (rc == CLI_EXIT_OK && !skip) {
+        fprintf(stderr, "hes sweep: out of memory\n");
+        rc = CLI_EXIT_FAILURE;
+    }
+    writer w = { model, r, pidx, values, NULL, NULL, 0, 0, 0.0, json && rank == 0,
                  model->modes[model->orbit.mode].dim, 0, 0, 0, 0, rank, size, 0, 0 };
     if (w.n_mult > HES_SWEEP_MAX_MULT)
         w.n_mult = HES_SWEEP_MAX_MULT;
     int kept = 0;
     if (rc == CLI_EXIT_OK && rank == 0) { /* only rank 0 reads and writes the file */
-        if (resume && (kept = resume_file(out_path, &w, n_points, skip)) < 0) {
-            if (errno)
-                fprintf(stderr, "hes sweep: --resume %s: cannot use the file\n", out_path);
-            rc = CLI_EXIT_USAGE;
+        char *points = points_text(&grid, &bounds, n_random, seed, &list, values, n_points);
+        char *pre = points ? preamble_text(&w, hes_system_params(sys), points, optimize) : NULL;
+        char *cols = columns(&w);
+        if (!pre || !cols) {
+            fprintf(stderr, "hes sweep: out of memory\n");
+            rc = CLI_EXIT_FAILURE;
         } else if (out_path) {
-            w.csv = fopen(out_path, resume ? "a" : "w");
-            if (!w.csv) {
-                fprintf(stderr, "hes sweep: cannot write %s: %s\n", out_path, strerror(errno));
-                rc = CLI_EXIT_FAILURE;
-            } else if (ftell(w.csv) == 0) {
-                header(&w);
-            }
-        } else if (!json) {
+            rc = open_output(&w, out_path, resume, pre, n_points, skip, &kept);
+        } else if (!json) { /* standard output: the CSV header and rows only */
             w.csv = stdout;
-            header(&w);
+            w.label = "standard output";
+            if (printf("%s\n", cols) < 0 || fflush(stdout) != 0) {
+                write_failed(&w, w.label);
+                rc = CLI_EXIT_FAILURE;
+            }
         }
+        free(cols);
+        free(pre);
+        free(points);
     }
 #ifdef HAVE_MPI
     if (size > 1) { /* every rank has reached here with the same points */
@@ -578,7 +703,8 @@ static int sweep(int argc, char **argv, int rank, int size)
         w.tty = rank == 0 && isatty(STDERR_FILENO);
         w.t0 = now();
         if (hes_sweep_run(model, hes_system_params(sys), &so) != HES_OK) {
-            fprintf(stderr, "hes sweep: the sweep could not run\n");
+            if (!w.failed)
+                fprintf(stderr, "hes sweep: the sweep could not run\n");
             rc = CLI_EXIT_FAILURE;
         }
     }
@@ -590,14 +716,32 @@ static int sweep(int argc, char **argv, int rank, int size)
             serve(&w, 1); /* the others' last requests and rows */
     }
 #endif
+    /* success only with every row written, flushed and (in a file) synced */
+    if (rc == CLI_EXIT_OK && rank == 0 && kept + w.done != n_points) {
+        fprintf(stderr, "hes sweep: only %d of %d points have a row%s%s\n", kept + w.done, n_points,
+                out_path ? " in " : "", out_path ? out_path : "");
+        rc = CLI_EXIT_FAILURE;
+    }
+    if (w.csv && w.csv != stdout) {
+        if (rc == CLI_EXIT_OK && (fflush(w.csv) != 0 || (w.regular && fsync(fileno(w.csv)) != 0))) {
+            write_failed(&w, w.label);
+            rc = CLI_EXIT_FAILURE;
+        }
+        if (fclose(w.csv) != 0 && rc == CLI_EXIT_OK) {
+            write_failed(&w, w.label);
+            rc = CLI_EXIT_FAILURE;
+        }
+    }
+    if (rc == CLI_EXIT_OK && rank == 0 && (w.csv == stdout || w.json) && fflush(stdout) != 0) {
+        write_failed(&w, "standard output");
+        rc = CLI_EXIT_FAILURE;
+    }
     if (rc == CLI_EXIT_OK && rank == 0) {
         double el = now() - w.t0;
         fprintf(stderr, "hes sweep: %d points in %.3f s (%.1f points/s) on %d rank%s x %d thread%s\n",
                 w.done, el, el > 0 ? w.done / el : 0.0, size, size == 1 ? "" : "s", jobs,
                 jobs == 1 ? "" : "s");
     }
-    if (w.csv && w.csv != stdout && fclose(w.csv) != 0)
-        rc = CLI_EXIT_FAILURE;
     free(skip);
     free(values);
     hes_system_destroy(sys);

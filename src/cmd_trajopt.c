@@ -6,12 +6,14 @@
  * re-analysed independently by shooting through its derived model
  * (lib/gait.c), and both psi are printed.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "cli.h"
@@ -363,6 +365,32 @@ static hes_status refine_gait(hes_system *sys, const hes_colloc_options *co, con
     return st;
 }
 
+/* -o FILE: the gait file, every write checked.  On failure the reason is
+ * printed and a regular file is removed rather than left empty or cut. */
+static int write_gait(const char *path, const hes_gait *gait, const hes_model *model)
+{
+    struct stat st;
+    int err = 0, regular = 0;
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        err = errno;
+    } else {
+        regular = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
+        errno = 0;
+        if (hes_gait_write(gait, model, f) != 0 || fflush(f) != 0)
+            err = errno ? errno : EIO;
+        errno = 0;
+        if (fclose(f) != 0 && !err)
+            err = errno ? errno : EIO;
+    }
+    if (!err)
+        return 0;
+    int removed = regular && remove(path) == 0;
+    fprintf(stderr, "hes trajopt: cannot write %s: %s%s\n", path, strerror(err),
+            removed ? " (the incomplete file is removed)" : "");
+    return -1;
+}
+
 int cmd_trajopt(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -647,15 +675,8 @@ int cmd_trajopt(int argc, char **argv)
     if (!spec || spec->n_inputs == 0)
         r.energy = NAN;
     reanalyse(&gait, model, &r);
-    if (out_path) {
-        FILE *f = fopen(out_path, "w");
-        if (!f || hes_gait_write(&gait, model, f) != 0) {
-            fprintf(stderr, "hes trajopt: cannot write %s\n", out_path);
-            rc = CLI_EXIT_FAILURE;
-        }
-        if (f && fclose(f) != 0)
-            rc = CLI_EXIT_FAILURE;
-    }
+    if (out_path && write_gait(out_path, &gait, model) != 0)
+        rc = CLI_EXIT_FAILURE;
     print_result(sys, &gait, &d, obj, weight, nodes, col, &r, json);
 done:
     hes_gait_free(&gait);

@@ -2,12 +2,15 @@
  * main.c - entry point of the hes program: handles `hes --help` and
  * `hes --version` and dispatches `hes CMD ...` to the subcommand's cmd_*()
  * function (one file per subcommand, DESIGN.md section 2).  The subcommands
- * parse their own options with getopt_long.
+ * parse their own options with getopt_long.  Whatever a command printed,
+ * standard output is flushed and closed here and a failed write (a full
+ * disk, /dev/full, a closed descriptor) is exit status 1 with the reason.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -68,7 +71,25 @@ static void version(void)
 void openblas_set_num_threads(int n);
 #endif
 
-int main(int argc, char **argv)
+/* Standard output written out and closed: the exit status rc, or 1 after
+ * saying why when a write failed and the command itself succeeded (a
+ * command that failed has said why already). */
+static int close_stdout(int rc)
+{
+    int failed = ferror(stdout);
+    errno = 0;
+    if (fclose(stdout) != 0)
+        failed = 1;
+    else
+        errno = failed ? EIO : 0;
+    if (failed && rc == CLI_EXIT_OK) {
+        fprintf(stderr, "hes: write error on standard output: %s\n", strerror(errno ? errno : EIO));
+        rc = CLI_EXIT_FAILURE;
+    }
+    return rc;
+}
+
+static int run(int argc, char **argv)
 {
     char display[64];
     size_t i;
@@ -113,4 +134,9 @@ int main(int argc, char **argv)
     fprintf(stderr, "hes: unknown command '%s'\n", argv[1]);
     usage(stderr);
     return CLI_EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+    return close_stdout(run(argc, argv));
 }

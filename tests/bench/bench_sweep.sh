@@ -35,7 +35,8 @@ fi
 PY=python3
 python3 -c 'import scipy' 2>/dev/null || PY=/usr/bin/python3
 if "$PY" -c 'import scipy' 2>/dev/null; then
-    points=$(awk -F, 'NR > 1 { printf "%s,%s ", $2, $3 }' "$tmp/j1.csv")
+    grep -v '^#' "$tmp/j1.csv" > "$tmp/j1.rows" # the sweep file's '#' lines off
+    points=$(awk -F, 'NR > 1 { printf "%s,%s ", $2, $3 }' "$tmp/j1.rows")
     t5=$(now); "$PY" "$srcdir/tests/bench/slip_scipy.py" $points > "$tmp/py.txt"; t6=$(now)
     s5=$(echo "$t6 - $t5" | bc -l)
     printf '%-22s %8.3f s  %8.1f points/s  hes (1 thread) is %.1f times faster\n' "Python + SciPy" "$s5" \
@@ -43,7 +44,7 @@ if "$PY" -c 'import scipy' 2>/dev/null; then
     awk -F, 'NR == FNR { if (FNR > 1) psi[FNR - 1] = $5; next }
              { if ($3 != "failed") { d = $3 - psi[FNR]; if (d < 0) d = -d; if (d > m) m = d; k++ } }
              END { printf "psi of SciPy vs hes: max |difference| %.2e over %d points\n", m, k }' \
-        "$tmp/j1.csv" FS=' ' "$tmp/py.txt"
+        "$tmp/j1.rows" FS=' ' "$tmp/py.txt"
 else
     echo "Python + SciPy: skipped (install python3-scipy)"
 fi

@@ -162,7 +162,7 @@ static char *columns(const writer *w)
     fputs("index", f);
     for (int j = 0; j < w->r->n; j++)
         fprintf(f, ",%s", w->r->names[j]);
-    fputs(",status,psi,stable,period", f);
+    fputs(",status,psi,stable,verdict,period", f);
     for (int k = 0; k < w->n_mult; k++)
         fprintf(f, ",mult%d_re,mult%d_im", k + 1, k + 1);
     for (int i = 0; i < w->m->n_params && i < HES_SWEEP_MAX_PARAMS; i++)
@@ -209,9 +209,10 @@ static char *row_text(const writer *w, const hes_sweep_row *row, size_t *len)
         fprintf(f, ",%.17g", pt[j]);
     fprintf(f, ",%s", status_name(row->status));
     if (row->status == HES_OK)
-        fprintf(f, ",%.17g,%d,%.17g", row->psi, row->stable, row->period);
+        fprintf(f, ",%.17g,%d,%s,%.17g", row->psi, row->stable, hes_verdict_name(row->verdict),
+                row->period);
     else
-        fputs(",,,", f);
+        fputs(",,,,", f);
     for (int k = 0; k < w->n_mult; k++)
         if (row->status == HES_OK && k < row->n_mult)
             fprintf(f, ",%.17g,%.17g", row->re[k], row->im[k]);
@@ -269,8 +270,9 @@ static int write_row(void *ctx, const hes_sweep_row *row)
             printf("%s\"%s\": %.17g", j ? ", " : "", w->r->names[j], pt[j]);
         printf("}, \"status\": \"%s\"", status_name(row->status));
         if (row->status == HES_OK) {
-            printf(", \"psi\": %.17g, \"stable\": %s, \"period\": %.17g, \"multipliers\": [", row->psi,
-                   row->stable ? "true" : "false", row->period);
+            printf(", \"psi\": %.17g, \"stable\": %s, \"verdict\": \"%s\", \"period\": %.17g, "
+                   "\"multipliers\": [", row->psi, row->stable ? "true" : "false",
+                   hes_verdict_name(row->verdict), row->period);
             for (int k = 0; k < row->n_mult; k++)
                 printf("%s[%.17g, %.17g]", k ? ", " : "", row->re[k], row->im[k]);
             printf("]");

@@ -197,7 +197,9 @@ START_TEST(test_validate_rejects_empty_parameter_range)
     ck_assert_int_eq(hes_model_validate(&m, msg, sizeof msg), HES_EINVAL);
     ck_assert_msg(has_word(msg, "alpha"), "message does not name the parameter: '%s'", msg);
 
-    params[0].min = params[0].max = 0.25; /* a single point is a valid closed range */
+    /* a single point is a valid closed range (with the default on it: a
+     * default outside the range is refused) */
+    params[0].min = params[0].max = params[0].value = 0.25;
     ck_assert_int_eq(hes_model_validate(&m, msg, sizeof msg), HES_OK);
 }
 END_TEST

@@ -381,10 +381,21 @@ typedef struct {
     double newton_tol;       /* orbit residual, max norm (1e-10) */
     int newton_maxiter;      /* (50) */
     double fd_step;          /* relative step of central differences (1e-6) */
+    /* Budgets that make a hopeless simulation fail fast with a message
+     * instead of running for minutes (HES_ESOLVER): */
+    int max_steps;           /* integrator steps per phase (100000; a phase of the
+                                built-in models takes at most a few thousand) */
+    double max_wall_time;    /* seconds of wall-clock time per simulation call
+                                (hes_simulate, hes_variational) (10); HUGE_VAL: none */
 } hes_settings;
 
 /* Creates a system for a model with default parameter values and settings.
- * Returns NULL on allocation failure or an invalid model. */
+ * Returns HES_OK and the system in *out, or HES_EINVAL for an invalid model
+ * (msg, if not NULL, says what is wrong: hes_model_validate's message) or
+ * HES_ENOMEM with *out NULL. */
+hes_status hes_system_new(const hes_model *model, hes_system **out, char *msg, size_t len);
+/* hes_system_new without the reason: NULL on an invalid model or
+ * allocation failure. */
 hes_system *hes_system_create(const hes_model *model);
 void hes_system_destroy(hes_system *sys);
 

@@ -161,11 +161,15 @@ static hes_status check_params(const hes_model *m, char *msg, size_t len)
                 pp->name, pp->min, pp->max);
         if (pp->flags & ~(unsigned)(HES_PARAM_SHAPE | HES_PARAM_SOLVED | HES_PARAM_POSITIVE))
             BAD("model '%s': parameter '%s': unknown flags 0x%x", m->name, pp->name, pp->flags);
-        if (!isfinite(pp->value) || pp->value < pp->min || pp->value > pp->max ||
-            ((pp->flags & HES_PARAM_POSITIVE) && !(pp->value > 0)))
-            BAD("model '%s': parameter '%s': value %g is not a finite number in its valid "
-                "range [%g, %g]%s", m->name, pp->name, pp->value, pp->min, pp->max,
-                pp->flags & HES_PARAM_POSITIVE ? " and > 0" : "");
+        if (!isfinite(pp->value))
+            BAD("model '%s': parameter '%s': value %g is not a finite number", m->name,
+                pp->name, pp->value);
+        if (pp->value < pp->min || pp->value > pp->max)
+            BAD("model '%s': parameter '%s': value %g is outside its valid range [%g, %g]",
+                m->name, pp->name, pp->value, pp->min, pp->max);
+        if ((pp->flags & HES_PARAM_POSITIVE) && !(pp->value > 0))
+            BAD("model '%s': parameter '%s': value %g must be positive (HES_PARAM_POSITIVE)",
+                m->name, pp->name, pp->value);
         if (!isfinite(pp->search_lo) || !isfinite(pp->search_hi) ||
             !(pp->search_lo <= pp->search_hi))
             BAD("model '%s': parameter '%s': search bounds [search_lo, search_hi] = [%g, %g] "
@@ -363,7 +367,7 @@ hes_status hes_model_validate(const hes_model *m, char *msg, size_t len)
             m->name ? m->name : "?", m->abi, HES_MODEL_ABI);
     if (!m->name || !*m->name)
         BAD("model has no name");
-    if (m->n_modes < 1 || !m->modes)
+    if (m->n_modes < 1)
         BAD("model '%s' has no modes (n_modes = %d)", m->name, m->n_modes);
     if ((st = check_count(m->name, "n_modes", m->n_modes, m->modes, 1, msg, len)) != HES_OK)
         return st;

@@ -57,6 +57,7 @@ refused() {
 # counts only together with the check of its outcome just before: a slow
 # run with the right message is still a failure.
 within() {
+    checks=$((checks + 1))
     if [ "$took" -ge "$2" ]; then
         fail "$1 took $took s, expected under $2 s"
     else

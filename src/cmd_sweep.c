@@ -519,6 +519,14 @@ static int sweep(int argc, char **argv, int rank, int size)
         fprintf(stderr, "hes sweep: problem '%s' has no periodic orbit to analyse\n", model->name);
         rc = CLI_EXIT_USAGE;
     }
+    int n_shape = 0;
+    for (int i = 0; rc == CLI_EXIT_OK && i < model->n_params; i++)
+        n_shape += (model->params[i].flags & HES_PARAM_SHAPE) != 0;
+    if (rc == CLI_EXIT_OK && optimize && n_shape == 0) {
+        fprintf(stderr, "hes sweep: --optimize: problem '%s' has no shape parameters\n",
+                model->name);
+        rc = CLI_EXIT_USAGE;
+    }
     hes_system *sys = rc == CLI_EXIT_OK ? cli_system_setup(model, &params, &rc) : NULL;
     cli_assignments_free(&params);
     if (!sys)

@@ -522,6 +522,11 @@ static int sweep(int argc, char **argv, int rank, int size)
     int n_shape = 0;
     for (int i = 0; rc == CLI_EXIT_OK && i < model->n_params; i++)
         n_shape += (model->params[i].flags & HES_PARAM_SHAPE) != 0;
+    if (rc == CLI_EXIT_OK && model->n_params > HES_SWEEP_MAX_PARAMS) {
+        fprintf(stderr, "hes sweep: problem '%s' has %d parameters; a sweep handles at most %d\n",
+                model->name, model->n_params, HES_SWEEP_MAX_PARAMS);
+        rc = CLI_EXIT_USAGE;
+    }
     if (rc == CLI_EXIT_OK && optimize && n_shape == 0) {
         fprintf(stderr, "hes sweep: --optimize: problem '%s' has no shape parameters\n",
                 model->name);

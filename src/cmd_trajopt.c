@@ -522,6 +522,11 @@ int cmd_trajopt(int argc, char **argv)
         fprintf(stderr, "hes trajopt: problem '%s' has no orbit to collocate\n", model->name);
         rc = CLI_EXIT_USAGE;
     }
+    if (rc == CLI_EXIT_OK && model->modes[model->orbit.mode].dim > 64) {
+        fprintf(stderr, "hes trajopt: the orbit of '%s' starts in a mode of %d states; "
+                "trajopt handles at most 64\n", model->name, model->modes[model->orbit.mode].dim);
+        rc = CLI_EXIT_USAGE;
+    }
     if (rc == CLI_EXIT_OK && parse_virtual(virtual_spec, model, counts))
         rc = CLI_EXIT_USAGE;
     const hes_trajopt_spec *spec = model ? model->trajopt : NULL;

@@ -19,7 +19,8 @@
 HES=${HES:-${top_builddir:-.}/src/hes}
 tmp=${TMPDIR:-/tmp}/hes-bad-input.$$
 mkdir -p "$tmp" || exit 1
-trap 'rm -rf "$tmp"' EXIT HUP INT TERM
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
 plugin=${top_builddir:-.}/tests/.libs/bad_plugin.so
 wrong_abi=${top_builddir:-.}/tests/.libs/rimless_wheel_wrong_abi.so
 libhes=${top_builddir:-.}/lib/.libs/libhes.so

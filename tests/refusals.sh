@@ -14,7 +14,8 @@
 HES=${HES:-${top_builddir:-.}/src/hes}
 tmp=${TMPDIR:-/tmp}/hes-refusals.$$
 mkdir -p "$tmp" || exit 1
-trap 'rm -rf "$tmp"' EXIT HUP INT TERM
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
 
 failures=0
 checks=0

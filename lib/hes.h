@@ -71,7 +71,7 @@ typedef enum { HES_ADAMS = 0, HES_BDF = 1 } hes_integrator;
 
 typedef struct {
     const char *name;
-    int dim;                 /* state dimension n_I of this mode */
+    int dim;                 /* state dimension n_I of this mode (1 to 10000) */
     const char *const *state_names; /* dim names, may be NULL */
     hes_fn field;            /* out[n_I] = F_I(t, x, p) */
     hes_fn field_dx;         /* out[n_I * n_I] = dF_I/dx (column-major); NULL: central differences */
@@ -197,7 +197,7 @@ typedef struct {
     const hes_param *params;
     hes_orbit_spec orbit;
     hes_integrator integrator;
-    double max_phase_time;         /* no-event time limit per phase; 0: default 100 */
+    double max_phase_time;         /* no-event time limit per phase, finite; 0: default 100 */
     /* Optional consistency check of a parameter vector beyond the ranges in
      * hes_param; writes a message and returns nonzero when invalid. */
     int (*validate)(const double *p, char *msg, size_t msglen, void *data);
@@ -208,8 +208,17 @@ typedef struct {
     const hes_trajopt_spec *trajopt; /* optional (NULL) */
 } hes_model;
 
-/* Checks the structure of a model (indices, dimensions, names); on failure
- * writes the reason to msg. */
+/* Checks every field of a model before any callback runs: counts within
+ * range and consistent with each other (at most 100000 of anything, mode
+ * dimensions 1 to 10000), arrays present where a count is positive, indices
+ * in range and distinct, names present and mode and parameter names unique,
+ * the direction and integrator enums, max_phase_time finite and >= 0,
+ * parameter ranges, defaults and search bounds, the orbit spec (at least one
+ * unknown, as many residual components), the trajopt spec, and the
+ * mechanical structures behind hes_mech_field / hes_mech_guard /
+ * hes_mech_reset.  On failure (HES_EINVAL) writes the reason to msg (may be
+ * NULL), naming the field, e.g. "model 'x': orbit.n_sequence = -1 must be
+ * from 0 to 100000". */
 hes_status hes_model_validate(const hes_model *model, char *msg, size_t msglen);
 
 /* Index of a parameter, mode or transition by name, or -1. */

@@ -338,7 +338,7 @@ for v in "" x 0 17 -1; do
 done
 bad trajopt slip-hopper --refine 3
 bad trajopt slip-hopper --nodes 5 --nodes 7
-bad trajopt slip-hopper -o a.json -o b.json
+bad trajopt slip-hopper -o "$tmp/a.json" -o "$tmp/b.json"
 for f in $files; do
     bad trajopt slip-hopper --init "$f"
 done
@@ -381,7 +381,7 @@ bad sweep slip-hopper --grid K=0:1:2 --random 2 --bounds K=0:1
 bad sweep slip-hopper --grid K=0:1:2 --resume
 bad sweep slip-hopper --grid K=0:1:2 -o "$tmp/dir"
 bad sweep slip-hopper --grid K=0:1:2 -o "$nofile/x.csv"
-bad sweep slip-hopper --grid K=0:1:2 -o a.csv -o b.csv
+bad sweep slip-hopper --grid K=0:1:2 -o "$tmp/a.csv" -o "$tmp/b.csv"
 printf 'index,a,b,status\n' > "$tmp/other-header.csv"
 bad sweep slip-hopper --grid K=0:1:2 -o "$tmp/other-header.csv" --resume
 bad sweep trot-rigid --grid theta=0:1:2
@@ -430,7 +430,7 @@ bad plot stability-map -o "$tmp/x.png"
 for f in $files; do
     bad plot stability-map "$f" -o "$tmp/x.png"
 done
-bad plot stability-map a.csv b.csv -o "$tmp/x.png"
+bad plot stability-map "$tmp/a.csv" "$tmp/b.csv" -o "$tmp/x.png"
 bad plot stability-map "$tmp/text.txt" -p K=1 -o "$tmp/x.png"
 bad plot stability-map "$tmp/text.txt" --trials 3 -o "$tmp/x.png"
 bad plot stability-map "$tmp/text.txt" --orbit "$nofile" -o "$tmp/x.png"

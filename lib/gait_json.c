@@ -186,10 +186,20 @@ static int parse(json_t *doc, const hes_model *base, hes_gait *g, char *msg, siz
             return fail(msg, len, "phase %d: unknown mode '%s'", i + 1, mode ? mode : "?");
         if (!ends || (ph->transition = hes_model_transition_index(base, ends)) < 0)
             return fail(msg, len, "phase %d: unknown transition '%s'", i + 1, ends ? ends : "?");
-        ph->is_virtual = json_is_true(json_object_get(o, "virtual"));
+        v = json_object_get(o, "virtual");
+        if (v && !json_is_boolean(v))
+            return fail(msg, len, "phase %d: \"virtual\" must be true or false", i + 1);
+        ph->is_virtual = json_is_true(v);
         v = json_object_get(o, "offset");
+        if (v && !json_is_number(v))
+            return fail(msg, len, "phase %d: \"offset\" must be a number", i + 1);
         ph->offset = json_is_number(v) ? json_number_value(v) : 0.0;
-        const char *dir = json_string_value(json_object_get(o, "direction"));
+        json_t *dj = json_object_get(o, "direction");
+        const char *dir = json_string_value(dj);
+        if (dj && !(dir && (strcmp(dir, "down") == 0 || strcmp(dir, "up") == 0 ||
+                            strcmp(dir, "any") == 0)))
+            return fail(msg, len, "phase %d: \"direction\" must be \"down\", \"up\" or "
+                        "\"any\", got '%s'", i + 1, dir ? dir : "(not a string)");
         ph->direction = !dir ? base->transitions[ph->transition].direction
                       : strcmp(dir, "up") == 0 ? HES_UP : strcmp(dir, "down") == 0 ? HES_DOWN : HES_ANY;
         v = json_object_get(o, "duration");

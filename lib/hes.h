@@ -71,7 +71,7 @@ typedef enum { HES_ADAMS = 0, HES_BDF = 1 } hes_integrator;
 
 typedef struct {
     const char *name;
-    int dim;                 /* state dimension n_I of this mode */
+    int dim;                 /* state dimension n_I of this mode (1 to 10000) */
     const char *const *state_names; /* dim names, may be NULL */
     hes_fn field;            /* out[n_I] = F_I(t, x, p) */
     hes_fn field_dx;         /* out[n_I * n_I] = dF_I/dx (column-major); NULL: central differences */
@@ -197,7 +197,7 @@ typedef struct {
     const hes_param *params;
     hes_orbit_spec orbit;
     hes_integrator integrator;
-    double max_phase_time;         /* no-event time limit per phase; 0: default 100 */
+    double max_phase_time;         /* no-event time limit per phase, finite; 0: default 100 */
     /* Optional consistency check of a parameter vector beyond the ranges in
      * hes_param; writes a message and returns nonzero when invalid. */
     int (*validate)(const double *p, char *msg, size_t msglen, void *data);
@@ -208,8 +208,17 @@ typedef struct {
     const hes_trajopt_spec *trajopt; /* optional (NULL) */
 } hes_model;
 
-/* Checks the structure of a model (indices, dimensions, names); on failure
- * writes the reason to msg. */
+/* Checks every field of a model before any callback runs: counts within
+ * range and consistent with each other (at most 100000 of anything, mode
+ * dimensions 1 to 10000), arrays present where a count is positive, indices
+ * in range and distinct, names present and mode and parameter names unique,
+ * the direction and integrator enums, max_phase_time finite and >= 0,
+ * parameter ranges, defaults and search bounds, the orbit spec (at least one
+ * unknown, as many residual components), the trajopt spec, and the
+ * mechanical structures behind hes_mech_field / hes_mech_guard /
+ * hes_mech_reset.  On failure (HES_EINVAL) writes the reason to msg (may be
+ * NULL), naming the field, e.g. "model 'x': orbit.n_sequence = -1 must be
+ * from 0 to 100000". */
 hes_status hes_model_validate(const hes_model *model, char *msg, size_t msglen);
 
 /* Index of a parameter, mode or transition by name, or -1. */
@@ -381,10 +390,21 @@ typedef struct {
     double newton_tol;       /* orbit residual, max norm (1e-10) */
     int newton_maxiter;      /* (50) */
     double fd_step;          /* relative step of central differences (1e-6) */
+    /* Budgets that make a hopeless simulation fail fast with a message
+     * instead of running for minutes (HES_ESOLVER): */
+    int max_steps;           /* integrator steps per phase (100000; a phase of the
+                                built-in models takes at most a few thousand) */
+    double max_wall_time;    /* seconds of wall-clock time per simulation call
+                                (hes_simulate, hes_variational) (10); HUGE_VAL: none */
 } hes_settings;
 
 /* Creates a system for a model with default parameter values and settings.
- * Returns NULL on allocation failure or an invalid model. */
+ * Returns HES_OK and the system in *out, or HES_EINVAL for an invalid model
+ * (msg, if not NULL, says what is wrong: hes_model_validate's message) or
+ * HES_ENOMEM with *out NULL. */
+hes_status hes_system_new(const hes_model *model, hes_system **out, char *msg, size_t len);
+/* hes_system_new without the reason: NULL on an invalid model or
+ * allocation failure. */
 hes_system *hes_system_create(const hes_model *model);
 void hes_system_destroy(hes_system *sys);
 

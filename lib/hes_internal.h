@@ -46,7 +46,21 @@ struct hes_system {
     hes_status cb_status;  /* first failure inside a CVODES callback */
     char cvode_msg[256];   /* last message of the CVODES error handler */
     double *orbit_start;   /* hes_system_set_orbit_start, or NULL: the model's guess */
+    double deadline;       /* monotonic clock time at which the current simulation call
+                              exceeds settings.max_wall_time (hes__budget_start) */
 };
+
+/* CVODES integrates in chunks of this many steps (its mxstep), so that the
+ * step and wall-time budgets are checked between them (hes__cv_budget). */
+#define HES__STEP_CHUNK 1000
+
+/* Starts the wall-time budget of a simulation call (sys->deadline). */
+void hes__budget_start(hes_system *sys);
+/* After CVODES returned CV_TOO_MUCH_WORK, or at the start of a phase:
+ * HES_OK to go on, or HES_ESOLVER with a message when the phase of `mode`
+ * has taken settings.max_steps steps or the call has run out of wall time
+ * (variational.c). */
+hes_status hes__cv_budget(hes_system *sys, int mode, double t);
 
 /* Records a failure message on the system and returns status. */
 hes_status hes__fail(hes_system *sys, hes_status status, const char *fmt, ...)

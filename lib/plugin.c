@@ -9,19 +9,87 @@
  * library's HES_MODEL_ABI (the layout of hes_model and of everything it
  * points to); a plugin built against another version is refused with a
  * message naming both, before any of its callbacks runs.  The model is then
- * checked like a built-in one (hes_model_validate).
+ * checked like a built-in one (hes_model_validate).  A path that cannot be
+ * loaded is refused with what it is instead (a directory, an empty file, not
+ * a shared library, or the dynamic loader's own reason).
  */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <ltdl.h>
+#if defined HAVE_DLFCN_H && defined HAVE_DLOPEN
+#include <dlfcn.h>
+#endif
 
 #include "hes.h"
 
 struct hes_plugin {
     lt_dlhandle handle;
 };
+
+/* Why lt_dlopen could not load path (its own message, "file not found",
+ * says the same for most causes). */
+static hes_status why_not_loaded(const char *path, const char *ltdl_error, char *msg, size_t len)
+{
+    struct stat sb;
+    unsigned char magic[4];
+    if (stat(path, &sb) != 0) {
+        snprintf(msg, len, "cannot load plugin %s: %s", path, strerror(errno));
+        return errno == ENOENT ? HES_ENOTFOUND : HES_EINVAL;
+    }
+    if (S_ISDIR(sb.st_mode)) {
+        snprintf(msg, len, "%s is a directory, not a plugin (a shared library such as "
+                 "./model.so)", path);
+        return HES_EINVAL;
+    }
+    if (!S_ISREG(sb.st_mode)) {
+        snprintf(msg, len, "%s is not a regular file (a device, pipe or socket), not a plugin "
+                 "(a shared library such as ./model.so)", path);
+        return HES_EINVAL;
+    }
+    if (sb.st_size == 0) {
+        snprintf(msg, len, "%s is an empty file, not a plugin (a shared library)", path);
+        return HES_EINVAL;
+    }
+    int fd = open(path, O_RDONLY);
+    ssize_t got = fd >= 0 ? read(fd, magic, sizeof magic) : -1;
+    int err = errno;
+    if (fd >= 0)
+        close(fd);
+    if (got < 0) {
+        snprintf(msg, len, "cannot read plugin %s: %s", path, strerror(err));
+        return HES_EINVAL;
+    }
+#ifdef __ELF__
+    if (got < 4 || memcmp(magic, "\177ELF", 4) != 0) {
+        snprintf(msg, len, "%s is not a shared library (no ELF header: a text or data file?); "
+                 "build the plugin with cc -shared -fPIC", path);
+        return HES_EINVAL;
+    }
+#endif
+#if defined HAVE_DLFCN_H && defined HAVE_DLOPEN
+    /* the dynamic loader's reason (wrong architecture, an executable, an
+     * undefined symbol, ...) */
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        const char *e = dlerror();
+        snprintf(msg, len, "cannot load plugin %s: %s", path, e ? e : "unknown error");
+        return HES_EINVAL;
+    }
+    dlclose(h);
+#endif
+    snprintf(msg, len, "cannot load plugin %s: %s", path, ltdl_error ? ltdl_error : "unknown error");
+    return HES_EINVAL;
+}
 
 hes_status hes_plugin_load(const char *path, hes_plugin **out, const hes_model **model,
                            char *msg, size_t len)
@@ -38,10 +106,9 @@ hes_status hes_plugin_load(const char *path, hes_plugin **out, const hes_model *
     }
     lt_dlhandle h = lt_dlopen(path);
     if (!h) {
-        const char *e = lt_dlerror();
-        snprintf(msg, len, "cannot load plugin %s: %s", path, e ? e : "unknown error");
+        hes_status st = why_not_loaded(path, lt_dlerror(), msg, len);
         lt_dlexit();
-        return HES_ENOTFOUND;
+        return st;
     }
     union {
         void *p;

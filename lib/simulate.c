@@ -297,11 +297,20 @@ static hes_status integrate_phase(hes_system *sys, int mode, double tm_start,
     const hes_model *m = sys->model;
     hes_mode_ws *ws = &sys->ws[mode];
     double dwell = 1e-9 * (1.0 + fabs(tm_start));
+    hes_status st = hes__cv_budget(sys, mode, tm_start);
+    if (st != HES_OK)
+        return st;
     CVodeSetStopTime(ws->cvode, tstop);
     for (;;) {
         sunrealtype tret = tm_start;
         int flag = CVode(ws->cvode, tstop, ws->y, &tret, CV_NORMAL);
         *tret_out = tret;
+        /* a chunk of steps done (HES__STEP_CHUNK): go on within the budgets */
+        if (flag == CV_TOO_MUCH_WORK && sys->cb_status == HES_OK) {
+            if ((st = hes__cv_budget(sys, mode, tret)) != HES_OK)
+                return st;
+            continue;
+        }
         if (flag == CV_ROOT_RETURN) {
             CVodeGetRootInfo(ws->cvode, ws->rootsfound);
             /* Several guards at once: the lowest transition index goes first;
@@ -361,6 +370,7 @@ hes_status hes_simulate(hes_system *sys, int mode, double t0, double tm0,
         goto done;
     }
     memcpy(x, x0, sizeof(double) * (size_t)m->modes[mode].dim);
+    hes__budget_start(sys);
     for (;;) {
         int n = m->modes[cur].dim;
         hes_phase *ph = push_phase(traj, &pcap, cur, t_abs, tm, x, n, opts.sensitivities);

@@ -43,6 +43,8 @@ static hes_settings default_settings(const hes_model *m)
     s.newton_tol = 1e-10;
     s.newton_maxiter = 50;
     s.fd_step = 1e-5;
+    s.max_steps = 100000;
+    s.max_wall_time = 10.0;
     return s;
 }
 
@@ -63,7 +65,7 @@ static int ws_init(hes_system *sys, hes_mode_ws *ws, int mode)
     if (CVodeSetErrHandlerFn(ws->cvode, cv_error_handler, sys) != CV_SUCCESS ||
         CVodeInit(ws->cvode, hes__cv_rhs, 0.0, ws->y) != CV_SUCCESS ||
         CVodeSetUserData(ws->cvode, ws) != CV_SUCCESS ||
-        CVodeSetMaxNumSteps(ws->cvode, 1000000) != CV_SUCCESS)
+        CVodeSetMaxNumSteps(ws->cvode, HES__STEP_CHUNK) != CV_SUCCESS)
         return -1;
     ws->J = SUNDenseMatrix(n, n, sys->ctx);
     ws->LS = ws->J ? SUNLinSol_Dense(ws->y, ws->J, sys->ctx) : NULL;
@@ -125,13 +127,28 @@ static void ws_free(hes_mode_ws *ws)
     free(ws->jac);
 }
 
-hes_system *hes_system_create(const hes_model *model)
+hes_status hes_system_new(const hes_model *model, hes_system **out, char *msg, size_t len)
 {
-    if (hes_model_validate(model, NULL, 0) != HES_OK)
-        return NULL;
+    char why[512];
+    if (msg && len)
+        msg[0] = '\0';
+    if (!out) {
+        if (msg && len)
+            snprintf(msg, len, "hes_system_new: no place for the system (out is NULL)");
+        return HES_EINVAL;
+    }
+    *out = NULL;
+    if (hes_model_validate(model, why, sizeof why) != HES_OK) {
+        if (msg && len)
+            snprintf(msg, len, "invalid model: %s", why);
+        return HES_EINVAL;
+    }
     hes_system *sys = calloc(1, sizeof *sys);
-    if (!sys)
-        return NULL;
+    if (!sys) {
+        if (msg && len)
+            snprintf(msg, len, "out of memory");
+        return HES_ENOMEM;
+    }
     sys->model = model;
     sys->set = default_settings(model);
     sys->p = malloc(sizeof(double) * (size_t)(model->n_params > 0 ? model->n_params : 1));
@@ -145,16 +162,29 @@ hes_system *hes_system_create(const hes_model *model)
     if (!sys->p || !sys->armed || !sys->ws || !sys->work ||
         SUNContext_Create(NULL, &sys->ctx) != 0) {
         hes_system_destroy(sys);
-        return NULL;
+        if (msg && len)
+            snprintf(msg, len, "out of memory (or SUNDIALS could not create its context)");
+        return HES_ENOMEM;
     }
     for (int i = 0; i < model->n_params; i++)
         sys->p[i] = model->params[i].value;
     for (int i = 0; i < model->n_modes; i++)
         if (ws_init(sys, &sys->ws[i], i) != 0) {
+            if (msg && len)
+                snprintf(msg, len, "cannot set up the integrator (CVODES) of mode '%s' "
+                         "(dimension %d): out of memory%s%s", model->modes[i].name,
+                         model->modes[i].dim, sys->cvode_msg[0] ? " or " : "", sys->cvode_msg);
             hes_system_destroy(sys);
-            return NULL;
+            return HES_ENOMEM;
         }
-    return sys;
+    *out = sys;
+    return HES_OK;
+}
+
+hes_system *hes_system_create(const hes_model *model)
+{
+    hes_system *sys;
+    return hes_system_new(model, &sys, NULL, 0) == HES_OK ? sys : NULL;
 }
 
 void hes_system_destroy(hes_system *sys)
@@ -183,7 +213,8 @@ hes_status hes_system_set_settings(hes_system *sys, const hes_settings *s)
 {
     if (!(s->rtol > 0 && s->atol > 0 && s->graze_tol >= 0 && s->zeno_events >= 2 &&
           s->zeno_window >= 0 && s->max_events > 0 && s->max_phase_time > 0 &&
-          s->newton_tol > 0 && s->newton_maxiter > 0 && s->fd_step > 0 && s->fd_step < 1))
+          s->newton_tol > 0 && s->newton_maxiter > 0 && s->fd_step > 0 && s->fd_step < 1 &&
+          s->max_steps > 0 && s->max_wall_time > 0))
         return hes__fail(sys, HES_EINVAL, "invalid solver settings");
     sys->set = *s;
     return HES_OK;

@@ -156,6 +156,15 @@ static hes_status trials_run(hes_system *sys, const hes_orbit *orbit, int n_tria
         return sys ? hes__fail(sys, HES_EINVAL, "trials: need trials >= 1, steps >= 1, "
                                "radius >= 0 and tol > 0") : HES_EINVAL;
     int n = orbit->n;
+    /* a start beyond the divergence bound would count as diverged before
+     * its first period: refused instead of simulated (a hopeless start
+     * may take the whole step budget of every trial) */
+    double bound = divergence_bound(orbit->x0, n), reach = box ? radius * sqrt((double)n) : radius;
+    if (reach > bound)
+        return hes__fail(sys, HES_EINVAL, "trials: starts %s %g reach %g from the orbit, beyond "
+                         "the divergence bound %g (1e3 (1 + |x*|)) past which a trial counts as "
+                         "diverged", box ? "in the box of half-width" : "in the ball of radius",
+                         radius, reach, bound);
     unsigned long long s = seed;
     out->n_trials = n_trials;
     out->steps = steps;

@@ -5,9 +5,12 @@
  * we supply their right-hand side ourselves (the model's Jacobian, or central
  * differences of F), since CVODES's difference-quotient option perturbs
  * problem parameters, not initial states (DESIGN.md section 4).
+ * Also the integrator's start (hes__cv_start) and its budgets: steps per
+ * phase and wall-clock time per simulation call (hes__cv_budget).
  */
 #include <math.h>
 #include <string.h>
+#include <time.h>
 
 #include "hes_internal.h"
 
@@ -27,6 +30,38 @@ int hes__cv_sens(int Ns, sunrealtype t, N_Vector y, N_Vector ydot, N_Vector *yS,
     for (int j = 0; j < Ns; j++)
         hes__matmul(n, n, 1, ws->jac, NV_DATA_S(yS[j]), NV_DATA_S(ySdot[j]));
     return 0;
+}
+
+static double monotonic_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+void hes__budget_start(hes_system *sys)
+{
+    sys->deadline = monotonic_seconds() + sys->set.max_wall_time;
+}
+
+hes_status hes__cv_budget(hes_system *sys, int mode, double t)
+{
+    hes_mode_ws *ws = &sys->ws[mode];
+    long steps = 0;
+    sunrealtype h = 0;
+    CVodeGetNumSteps(ws->cvode, &steps);
+    CVodeGetLastStep(ws->cvode, &h);
+    if (steps >= sys->set.max_steps)
+        return hes__fail(sys, HES_ESOLVER, "the integrator took %ld steps in mode '%s' up to "
+                         "model time %.10g (last step %.3g) without reaching an event: the "
+                         "motion is too fast or the state too large for the tolerances "
+                         "(hes_settings.max_steps = %d)", steps, sys->model->modes[mode].name,
+                         t, (double)h, sys->set.max_steps);
+    if (monotonic_seconds() > sys->deadline)
+        return hes__fail(sys, HES_ESOLVER, "the simulation exceeded its wall-time budget of "
+                         "%g s (hes_settings.max_wall_time) in mode '%s' at model time %.10g",
+                         sys->set.max_wall_time, sys->model->modes[mode].name, t);
+    return HES_OK;
 }
 
 hes_status hes__cv_start(hes_system *sys, int mode, double tm, const double *x, int sens)
@@ -101,7 +136,12 @@ hes_status hes_variational(hes_system *sys, int mode, double tm0, double duratio
     double tout = tm0 + duration;
     sunrealtype tret;
     CVodeSetStopTime(ws->cvode, tout);
-    int flag = CVode(ws->cvode, tout, ws->y, &tret, CV_NORMAL);
+    hes__budget_start(sys);
+    int flag;
+    while ((flag = CVode(ws->cvode, tout, ws->y, &tret, CV_NORMAL)) == CV_TOO_MUCH_WORK &&
+           sys->cb_status == HES_OK)
+        if ((st = hes__cv_budget(sys, mode, tret)) != HES_OK)
+            return st;
     if (flag < 0) {
         if (sys->cb_status != HES_OK)
             return sys->cb_status;

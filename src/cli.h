@@ -10,6 +10,7 @@
 #ifndef HES_CLI_H
 #define HES_CLI_H
 
+#include <getopt.h>
 #include <stdio.h>
 
 #include "hes.h"
@@ -18,6 +19,31 @@
 #define CLI_EXIT_OK      0
 #define CLI_EXIT_FAILURE 1
 #define CLI_EXIT_USAGE   2
+
+/* The largest counts the program accepts (each command's --help and hes.1
+ * give them): a count above is refused with exit 2, naming the option and
+ * the limit, instead of running for days or exhausting memory. */
+#define CLI_MAX_POINTS      10000000 /* sweep points: --grid (their product), --random */
+#define CLI_MAX_VALUES      100000   /* simulate --sweep NAME=LO:HI:N values */
+#define CLI_MAX_TRIALS      100000   /* --trials */
+#define CLI_MAX_STEPS       100000   /* --steps */
+#define CLI_MAX_TRIAL_STEPS 10000000 /* --trials x --steps (the table of errors) */
+#define CLI_MAX_STARTS      1000     /* shape --starts */
+#define CLI_MAX_EVALS       100000   /* --maxeval */
+
+/* A macro's value as a string literal: "--trials expects 1 to " STR(CLI_MAX_TRIALS). */
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+/* Option codes are below this (getopt_long's val: letters, and enums from
+ * 200 or 256 on). */
+#define CLI_OPTION_CODES 512
+
+/* Refuses the second occurrence of an option that takes one value (which
+ * would silently replace the first): seen[] holds CLI_OPTION_CODES flags,
+ * zero at the start.  Returns 0, or CLI_EXIT_USAGE after printing
+ * "hes CMD: --NAME given twice" (cmd is argv[0], "hes CMD"). */
+int cli_once(const char *cmd, const struct option *longopts, int code, unsigned char *seen);
 
 /*
  * Subcommands.  argv[0] is the display name of the command ("hes analyze"),
@@ -95,8 +121,8 @@ void cli_assignments_free(cli_assignments *a);
 
 /* Applies the assignments to the system in order.  Returns 0, or
  * CLI_EXIT_USAGE after printing why: malformed "NAME=VALUE", unknown name
- * (with the list of valid ones), not a finite number, or a value the library
- * refuses (with hes_system_errmsg). */
+ * (with the list of valid ones), a name given twice, not a finite number,
+ * or a value the library refuses (with hes_system_errmsg). */
 int cli_apply_params(hes_system *sys, const cli_assignments *a);
 
 /* Prints "hes: <hes_strerror>: <hes_system_errmsg>" to stderr (the detail is

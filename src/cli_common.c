@@ -181,16 +181,54 @@ static int apply_one(hes_system *sys, const char *item)
     return 0;
 }
 
+/* Length of the NAME of "NAME=VALUE" (the whole item without '='). */
+static size_t name_length(const char *item)
+{
+    const char *eq = strchr(item, '=');
+    return eq ? (size_t)(eq - item) : strlen(item);
+}
+
 int cli_apply_params(hes_system *sys, const cli_assignments *a)
 {
-    int i, rc;
+    int i, j, rc;
 
+    /* a second value for a name would silently replace the first */
+    for (i = 0; i < a->n; i++)
+        for (j = 0; j < i; j++) {
+            size_t len = name_length(a->items[i]);
+            if (len > 0 && len == name_length(a->items[j]) &&
+                strncmp(a->items[i], a->items[j], len) == 0) {
+                fprintf(stderr, "hes: -p %.*s given twice ('%s' and '%s')\n", (int)len,
+                        a->items[i], a->items[j], a->items[i]);
+                return CLI_EXIT_USAGE;
+            }
+        }
     for (i = 0; i < a->n; i++) {
         rc = apply_one(sys, a->items[i]);
         if (rc != 0)
             return rc;
     }
     return 0;
+}
+
+int cli_once(const char *cmd, const struct option *longopts, int code, unsigned char *seen)
+{
+    const struct option *o;
+
+    if (code < 0 || code >= CLI_OPTION_CODES)
+        return 0;
+    if (!seen[code]) {
+        seen[code] = 1;
+        return 0;
+    }
+    for (o = longopts; o->name; o++)
+        if (o->val == code && !o->flag)
+            break;
+    if (o->name)
+        fprintf(stderr, "%s: --%s given twice (one value only)\n", cmd, o->name);
+    else
+        fprintf(stderr, "%s: -%c given twice (one value only)\n", cmd, code);
+    return CLI_EXIT_USAGE;
 }
 
 int cli_report_status(hes_status status, const hes_system *sys)
@@ -207,14 +245,14 @@ int cli_report_status(hes_status status, const hes_system *sys)
 hes_system *cli_system_setup(const hes_model *model, const cli_assignments *a,
                              int *exit_code)
 {
-    hes_system *sys = hes_system_create(model);
-    hes_status st;
+    hes_system *sys;
+    char msg[512];
+    hes_status st = hes_system_new(model, &sys, msg, sizeof msg);
     int rc;
 
-    if (!sys) {
-        fprintf(stderr, "hes: cannot create a system for problem '%s' "
-                "(out of memory or invalid model)\n", model->name);
-        *exit_code = CLI_EXIT_FAILURE;
+    if (st != HES_OK) {
+        fprintf(stderr, "hes: cannot create a system for problem '%s': %s\n", model->name, msg);
+        *exit_code = hes_status_exit_code(st);
         return NULL;
     }
     rc = cli_apply_params(sys, a);
@@ -371,6 +409,11 @@ int cli_take_model_option(int *argc, char **argv, hes_plugin **plugin)
         }
         if (!path)
             continue;
+        for (int k = i + used; k < *argc && strcmp(argv[k], "--") != 0; k++)
+            if (strcmp(argv[k], "--model") == 0 || strncmp(argv[k], "--model=", 8) == 0) {
+                fprintf(stderr, "hes: --model given twice (one plugin only)\n");
+                return CLI_EXIT_USAGE;
+            }
         char msg[512];
         const hes_model *m;
         hes_status st = hes_plugin_load(path, plugin, &m, msg, sizeof msg);

@@ -43,9 +43,12 @@ void cmd_plot_usage(FILE *out)
           "  -o, --output OUT        the picture, .png or .svg (required)\n"
           "  -p, --param NAME=VALUE  set a parameter (repeatable)\n"
           "      --orbit FILE        a gait file instead of PROBLEM\n"
-          "      --trials N          trials (20)     --steps S   periods (10)\n"
+          "convergence only:\n"
+          "      --trials N          trials, 1 <= N <= 10000 (20)\n"
+          "      --steps S           periods, 1 <= S <= 10000 (10)\n"
           "      --box H             starts uniform in (-H, H) per component (0.01)\n"
-          "      --perturb R         starts uniform in the ball of radius R instead\n"
+          "      --perturb R         starts uniform in the ball of radius R instead (not\n"
+          "                          with --box)\n"
           "      --seed N            seed of the starts (1)\n"
           "  -h, --help              show this help\n", out);
 }
@@ -181,7 +184,7 @@ static int cmp_index(const void *x, const void *y)
 static int stability_map(const char *csv, const char *pic, const char *out, const char *tmpdir)
 {
     FILE *f = fopen(csv, "r");
-    char line[600], names[2][64];
+    char names[2][64];
     csv_line l;
     struct stat st;
     if (!f || (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode))) {
@@ -205,7 +208,7 @@ static int stability_map(const char *csv, const char *pic, const char *out, cons
         return CLI_EXIT_USAGE;
     }
     map_point *pts = NULL;
-    int n = 0, cap = 0;
+    int n = 0, cap = 0, n_ok = 0;
     while (!bad && (got_line = csv_line_read(f, &l)) == 1) {
         map_point p;
         char status[64];
@@ -214,10 +217,17 @@ static int stability_map(const char *csv, const char *pic, const char *out, cons
             bad = CLI_EXIT_USAGE;
             break;
         }
+        if (l.text[strspn(l.text, " \t\r\n")] == '\0')
+            continue; /* a blank line */
         int got = sscanf(l.text, "%d,%lf,%lf,%63[^,],%lf", &p.index, &p.a, &p.b, status, &p.psi);
-        if (got < 4)
-            continue;
+        if (got < 4 || p.index < 0 || !isfinite(p.a) || !isfinite(p.b)) {
+            fprintf(stderr, "hes plot: %s: line %d is not a row of a sweep over two parameters "
+                    "(index,A,B,status,psi,... with finite A and B)\n", csv, l.number);
+            bad = CLI_EXIT_USAGE;
+            break;
+        }
         p.ok = got == 5 && strcmp(status, "ok") == 0 && isfinite(p.psi);
+        n_ok += p.ok;
         if (n == cap) {
             cap = cap ? 2 * cap : 256;
             map_point *np = realloc(pts, sizeof *pts * (size_t)cap);
@@ -245,7 +255,22 @@ static int stability_map(const char *csv, const char *pic, const char *out, cons
         free(pts);
         return CLI_EXIT_USAGE;
     }
+    if (n_ok == 0) {
+        fprintf(stderr, "hes plot: %s: no successful points to plot (every point of the sweep "
+                "failed; see its status and message columns)\n", csv);
+        free(pts);
+        return CLI_EXIT_USAGE;
+    }
     qsort(pts, (size_t)n, sizeof *pts, cmp_index);
+    for (int i = 0; i < n; i++)
+        if (pts[i].index != i) {
+            int twice = pts[i].index < i;
+            fprintf(stderr, "hes plot: %s: point %d %s (a complete sweep has the indices 0 to "
+                    "%d once each)\n", csv, twice ? pts[i].index : i,
+                    twice ? "appears twice" : "is missing", n - 1);
+            free(pts);
+            return CLI_EXIT_USAGE;
+        }
     int nb = 1; /* points per scan line: the second parameter varies fastest */
     while (nb < n && pts[nb].a == pts[0].a)
         nb++;
@@ -296,8 +321,9 @@ static int stability_map(const char *csv, const char *pic, const char *out, cons
             names[0], names[1], names[0], names[1], data, data);
     int rc = close_gnuplot(g, pic, out);
     remove(data);
-    snprintf(line, sizeof line, "%s.cont", data);
-    remove(line);
+    char cont[sizeof data + 8];
+    snprintf(cont, sizeof cont, "%s.cont", data);
+    remove(cont);
     return rc;
 }
 
@@ -416,11 +442,20 @@ int cmd_plot(int argc, char **argv)
     const char *out = NULL, *orbit_file = NULL, *tmpdir = getenv("TMPDIR");
     char pic[600];
     int c, rc = CLI_EXIT_OK, trials = 20, steps = 10, box = 1;
+    unsigned char seen[CLI_OPTION_CODES] = {0};
     double size = 0.01;
     unsigned long seed = 1;
     cli_assignments_init(&params);
     optind = 1;
     while (rc == CLI_EXIT_OK && (c = getopt_long(argc, argv, "o:p:h", longopts, NULL)) != -1) {
+        if (c != 'p' && c != 'h' && c != '?' && (rc = cli_once(argv[0], longopts, c, seen)) != 0)
+            break;
+        if ((c == OPT_BOX && seen[OPT_PERTURB]) || (c == OPT_PERTURB && seen[OPT_BOX])) {
+            fprintf(stderr, "hes plot: --box and --perturb exclude each other (a box or a ball "
+                    "of starts)\n");
+            rc = CLI_EXIT_USAGE;
+            break;
+        }
         switch (c) {
         case 'o':
             out = optarg;
@@ -433,7 +468,7 @@ int cmd_plot(int argc, char **argv)
             orbit_file = optarg;
             break;
         case OPT_TRIALS:
-        case OPT_STEPS:
+        case OPT_STEPS: /* (the limits keep the gnuplot script small) */
             if (cli_parse_int(optarg, c == OPT_TRIALS ? &trials : &steps) ||
                 (c == OPT_TRIALS ? trials : steps) < 1 || (c == OPT_TRIALS ? trials : steps) > 10000) {
                 fprintf(stderr, "hes plot: %s needs an integer from 1 to 10000, got '%s'\n",
@@ -474,6 +509,21 @@ int cmd_plot(int argc, char **argv)
     }
     if (rc == CLI_EXIT_OK && (!out || !terminal(out) || !safe(out))) {
         fprintf(stderr, "hes plot: -o OUT.png or OUT.svg is required (a name without quotes)\n");
+        rc = CLI_EXIT_USAGE;
+    }
+    /* the options of the other kinds of plot would be ignored */
+    static const int trial_codes[] = { OPT_TRIALS, OPT_STEPS, OPT_BOX, OPT_PERTURB, OPT_SEED };
+    static const char *const trial_names[] = { "trials", "steps", "box", "perturb", "seed" };
+    for (size_t k = 0; rc == CLI_EXIT_OK && kind && k < sizeof trial_codes / sizeof *trial_codes; k++)
+        if (seen[trial_codes[k]] && strcmp(kind, "convergence") != 0) {
+            fprintf(stderr, "hes plot %s: --%s is an option of 'hes plot convergence' only\n",
+                    kind, trial_names[k]);
+            rc = CLI_EXIT_USAGE;
+        }
+    if (rc == CLI_EXIT_OK && kind && strcmp(kind, "stability-map") == 0 &&
+        (params.n > 0 || orbit_file)) {
+        fprintf(stderr, "hes plot stability-map: %s does not apply: the map draws the sweep "
+                "file as it is\n", params.n > 0 ? "-p" : "--orbit");
         rc = CLI_EXIT_USAGE;
     }
     if (rc == CLI_EXIT_OK && strcmp(kind, "stability-map") == 0) {

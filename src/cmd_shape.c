@@ -79,27 +79,30 @@ void cmd_shape_usage(FILE *out)
             "      --algorithm NAME     NLopt algorithm, e.g. LD_SLSQP, LD_MMA, LN_BOBYQA,\n"
             "                           GN_DIRECT_L (LD_SLSQP)\n"
             "      --starts N           starts, the first from the start values, the rest\n"
-            "                           uniform in the bounds, N >= 1 (%d)\n"
+            "                           uniform in the bounds, 1 <= N <= %d (%d)\n"
             "      --seed N             seed of the random starts and of --verify (%lu)\n"
             "      --measure psi|smooth minimise psi, or the 16-norm of the multiplier\n"
             "                           moduli (psi)\n"
             "      --fd-gradient        central differences of the measure instead of the\n"
-            "                           eigenvalue-perturbation gradient\n"
+            "                           eigenvalue-perturbation gradient (LD_ algorithms)\n"
             "      --no-polish          skip the derivative-free polish from the best point\n"
             "                           (LN_BOBYQA; LN_NELDERMEAD for one parameter)\n"
             "      --maxeval N          evaluation limit of each start and of the polish,\n"
-            "                           N >= 1 (%d)\n"
+            "                           1 <= N <= %d (%d)\n"
             "      --verify             then run perturbation trials around the optimum\n"
-            "      --trials N           verify: number of trials, N >= 1 (%d)\n"
+            "      --trials N           verify: number of trials, 1 <= N <= %d (%d)\n"
             "      --perturb R          verify: radius of the perturbation ball, R >= 0 (%g)\n"
-            "      --steps S            verify: periods per trial, S >= 1 (%d)\n"
+            "      --steps S            verify: periods per trial, 1 <= S <= %d (%d);\n"
+            "                           N x S at most %d\n"
             "      --tol E              verify: a trial converged if its final error < E,\n"
             "                           E > 0 (%g)\n"
             "      --json               print one JSON object instead of text\n"
             "  -h, --help               show this help\n"
-            "--trials, --perturb, --steps and --tol imply --verify.\n",
-            DEFAULT_STARTS, DEFAULT_SEED, DEFAULT_MAXEVAL, DEFAULT_TRIALS,
-            DEFAULT_PERTURB, DEFAULT_STEPS, DEFAULT_TOL);
+            "--trials, --perturb, --steps and --tol imply --verify.  --start and --bounds\n"
+            "take each shape parameter once.\n",
+            CLI_MAX_STARTS, DEFAULT_STARTS, DEFAULT_SEED, CLI_MAX_EVALS, DEFAULT_MAXEVAL,
+            CLI_MAX_TRIALS, DEFAULT_TRIALS, DEFAULT_PERTURB, CLI_MAX_STEPS, DEFAULT_STEPS,
+            CLI_MAX_TRIAL_STEPS, DEFAULT_TOL);
 }
 
 static int bad_value(const char *option, const char *text, const char *expected)
@@ -124,8 +127,9 @@ static int parse_option_value(int c, const char *text, shape_cli_opts *opts)
         opts->algorithm = text;
         return 0;
     case OPT_STARTS:
-        if (cli_parse_int(text, &opts->starts) != 0 || opts->starts < 1)
-            return bad_value("--starts", text, "an integer >= 1");
+        if (cli_parse_int(text, &opts->starts) != 0 || opts->starts < 1 ||
+            opts->starts > CLI_MAX_STARTS)
+            return bad_value("--starts", text, "an integer from 1 to " STR(CLI_MAX_STARTS));
         return 0;
     case OPT_SEED:
         if (cli_parse_ulong(text, &opts->seed) != 0)
@@ -140,12 +144,14 @@ static int parse_option_value(int c, const char *text, shape_cli_opts *opts)
             return bad_value("--measure", text, "'psi' or 'smooth'");
         return 0;
     case OPT_MAXEVAL:
-        if (cli_parse_int(text, &opts->maxeval) != 0 || opts->maxeval < 1)
-            return bad_value("--maxeval", text, "an integer >= 1");
+        if (cli_parse_int(text, &opts->maxeval) != 0 || opts->maxeval < 1 ||
+            opts->maxeval > CLI_MAX_EVALS)
+            return bad_value("--maxeval", text, "an integer from 1 to " STR(CLI_MAX_EVALS));
         return 0;
     case OPT_TRIALS:
-        if (cli_parse_int(text, &opts->trials) != 0 || opts->trials < 1)
-            return bad_value("--trials", text, "an integer >= 1");
+        if (cli_parse_int(text, &opts->trials) != 0 || opts->trials < 1 ||
+            opts->trials > CLI_MAX_TRIALS)
+            return bad_value("--trials", text, "an integer from 1 to " STR(CLI_MAX_TRIALS));
         opts->verify = 1;
         return 0;
     case OPT_PERTURB:
@@ -154,8 +160,9 @@ static int parse_option_value(int c, const char *text, shape_cli_opts *opts)
         opts->verify = 1;
         return 0;
     case OPT_STEPS:
-        if (cli_parse_int(text, &opts->steps) != 0 || opts->steps < 1)
-            return bad_value("--steps", text, "an integer >= 1");
+        if (cli_parse_int(text, &opts->steps) != 0 || opts->steps < 1 ||
+            opts->steps > CLI_MAX_STEPS)
+            return bad_value("--steps", text, "an integer from 1 to " STR(CLI_MAX_STEPS));
         opts->verify = 1;
         return 0;
     case OPT_TOL:
@@ -269,19 +276,25 @@ static int apply_starts_bounds(shape_arrays *a, const hes_model *m,
                                const cli_assignments *starts,
                                const cli_assignments *bounds)
 {
-    unsigned char *given = calloc((size_t)a->n, 1);
+    unsigned char *given = calloc((size_t)a->n, 1), *started = calloc((size_t)a->n, 1);
     const char *rest;
     char lo_text[64];
     const char *colon;
     double v, lo, hi;
     int i, j, parsed, rc = 0;
 
-    if (!given) {
+    if (!given || !started) {
+        free(given);
+        free(started);
         fprintf(stderr, "hes: out of memory\n");
         return CLI_EXIT_FAILURE;
     }
     for (i = 0; rc == 0 && i < starts->n; i++) {
         if ((j = find_shape_param(m, a, "--start", starts->items[i], &rest)) < 0) {
+            rc = CLI_EXIT_USAGE;
+        } else if (started[j]) {
+            fprintf(stderr, "hes shape: --start %s given twice (one start value each)\n",
+                    m->params[a->param[j]].name);
             rc = CLI_EXIT_USAGE;
         } else if ((parsed = cli_parse_double(rest, &v)) != 0) {
             fprintf(stderr, "hes shape: --start %s: '%s' is not a %snumber\n",
@@ -289,10 +302,17 @@ static int apply_starts_bounds(shape_arrays *a, const hes_model *m,
             rc = CLI_EXIT_USAGE;
         } else {
             a->start[j] = v;
+            started[j] = 1;
         }
     }
     for (i = 0; rc == 0 && i < bounds->n; i++) {
         if ((j = find_shape_param(m, a, "--bounds", bounds->items[i], &rest)) < 0) {
+            rc = CLI_EXIT_USAGE;
+            break;
+        }
+        if (given[j]) {
+            fprintf(stderr, "hes shape: --bounds %s given twice (one pair of bounds each)\n",
+                    m->params[a->param[j]].name);
             rc = CLI_EXIT_USAGE;
             break;
         }
@@ -333,6 +353,7 @@ static int apply_starts_bounds(shape_arrays *a, const hes_model *m,
         }
     }
     free(given);
+    free(started);
     return rc;
 }
 
@@ -553,6 +574,7 @@ int cmd_shape(int argc, char **argv)
     hes_system *sys = NULL;
     shape_arrays arrays = {0, NULL, NULL, NULL, NULL};
     int c, rc = CLI_EXIT_OK;
+    unsigned char seen[CLI_OPTION_CODES] = {0};
 
     cli_assignments_init(&params);
     cli_assignments_init(&starts);
@@ -560,6 +582,10 @@ int cmd_shape(int argc, char **argv)
     optind = 1;
     while (rc == CLI_EXIT_OK &&
            (c = getopt_long(argc, argv, "p:h", longopts, NULL)) != -1) {
+        if ((c == OPT_ALGORITHM || c == OPT_STARTS || c == OPT_SEED || c == OPT_MEASURE ||
+             c == OPT_MAXEVAL || c == OPT_TRIALS || c == OPT_PERTURB || c == OPT_STEPS ||
+             c == OPT_TOL) && (rc = cli_once(argv[0], longopts, c, seen)) != CLI_EXIT_OK)
+            break;
         switch (c) {
         case 'p':
             if (cli_assignments_add(&params, optarg) != 0)
@@ -607,6 +633,23 @@ int cmd_shape(int argc, char **argv)
             rc = CLI_EXIT_USAGE;
             break;
         }
+    }
+    if (rc == CLI_EXIT_OK && opts.fd_gradient && opts.algorithm && strlen(opts.algorithm) > 2 &&
+        opts.algorithm[1] == 'N' && opts.algorithm[2] == '_') {
+        fprintf(stderr, "hes shape: --fd-gradient: --algorithm %s uses no gradient\n",
+                opts.algorithm);
+        rc = CLI_EXIT_USAGE;
+    }
+    if (rc == CLI_EXIT_OK && seen[OPT_STARTS] && opts.starts > 1 && opts.algorithm &&
+        opts.algorithm[0] == 'G') {
+        fprintf(stderr, "hes shape: --starts: the global algorithm %s searches the bounds once "
+                "(no starts)\n", opts.algorithm);
+        rc = CLI_EXIT_USAGE;
+    }
+    if (rc == CLI_EXIT_OK && (long)opts.trials * opts.steps > CLI_MAX_TRIAL_STEPS) {
+        fprintf(stderr, "hes shape: --trials %d x --steps %d is more than %d periods in all\n",
+                opts.trials, opts.steps, CLI_MAX_TRIAL_STEPS);
+        rc = CLI_EXIT_USAGE;
     }
     if (rc == CLI_EXIT_OK && argc - optind != 1) {
         fprintf(stderr, "hes shape: expected exactly one PROBLEM\n");

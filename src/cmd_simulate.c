@@ -83,13 +83,15 @@ void cmd_simulate_usage(FILE *out)
             "  -p, --param NAME=VALUE  set a parameter (repeatable; see 'hes info PROBLEM')\n"
             "      --perturb R         radius of the perturbation ball, R >= 0 (%g)\n"
             "      --box H             perturb every state component uniformly in (-H, H)\n"
-            "                          instead (the paper's Fig. 5 protocol)\n"
-            "      --trials N          number of trials, N >= 1 (%d)\n"
-            "      --steps S           periods per trial, S >= 1 (%d)\n"
+            "                          instead (the paper's Fig. 5 protocol; not with\n"
+            "                          --perturb)\n"
+            "      --trials N          number of trials, 1 <= N <= %d (%d)\n"
+            "      --steps S           periods per trial, 1 <= S <= %d (%d); N x S at most\n"
+            "                          %d\n"
             "      --seed N            seed of the random starts (%lu)\n"
             "      --tol E             a trial converged if its final error < E, E > 0 (%g)\n"
-            "      --sweep NAME=LO:HI:N  sweep state NAME of MODE over N >= 1 values in\n"
-            "                          [LO, HI] (N = 1: LO only)\n"
+            "      --sweep NAME=LO:HI:N  sweep state NAME of MODE over N values in [LO, HI],\n"
+            "                          1 <= N <= %d (N = 1: LO only)\n"
             "      --x0 V1,V2,...      the full initial state of MODE (with --sweep)\n"
             "      --mode MODE         the mode of --x0 (default: the model's first mode)\n"
             "      --time T            simulated time of each sweep value, T > 0\n"
@@ -97,8 +99,11 @@ void cmd_simulate_usage(FILE *out)
             "      --csv               print rows trial,step,error (both counted from 1);\n"
             "                          with --sweep value,n_events,transitions,mode,state,x,\n"
             "                          failure (one row per final state component)\n"
-            "  -h, --help              show this help\n",
-            DEFAULT_PERTURB, DEFAULT_TRIALS, DEFAULT_STEPS, DEFAULT_SEED, DEFAULT_TOL);
+            "  -h, --help              show this help\n"
+            "Each simulation has a budget of integrator steps per phase and of wall-clock\n"
+            "time (10 s); a trial or sweep value that exceeds it fails with a message.\n",
+            DEFAULT_PERTURB, CLI_MAX_TRIALS, DEFAULT_TRIALS, CLI_MAX_STEPS, DEFAULT_STEPS,
+            CLI_MAX_TRIAL_STEPS, DEFAULT_SEED, DEFAULT_TOL, CLI_MAX_VALUES);
 }
 
 static int bad_value(const char *option, const char *text, const char *expected)
@@ -119,12 +124,14 @@ static int parse_option_value(int c, const char *text, simulate_opts *opts)
             return bad_value("--perturb", text, "a finite number >= 0");
         return 0;
     case OPT_TRIALS:
-        if (cli_parse_int(text, &opts->trials) != 0 || opts->trials < 1)
-            return bad_value("--trials", text, "an integer >= 1");
+        if (cli_parse_int(text, &opts->trials) != 0 || opts->trials < 1 ||
+            opts->trials > CLI_MAX_TRIALS)
+            return bad_value("--trials", text, "an integer from 1 to " STR(CLI_MAX_TRIALS));
         return 0;
     case OPT_STEPS:
-        if (cli_parse_int(text, &opts->steps) != 0 || opts->steps < 1)
-            return bad_value("--steps", text, "an integer >= 1");
+        if (cli_parse_int(text, &opts->steps) != 0 || opts->steps < 1 ||
+            opts->steps > CLI_MAX_STEPS)
+            return bad_value("--steps", text, "an integer from 1 to " STR(CLI_MAX_STEPS));
         return 0;
     case OPT_SEED:
         if (cli_parse_ulong(text, &opts->seed) != 0)
@@ -326,8 +333,9 @@ static int parse_sweep(const char *text, sweep_opts *sw)
         return bad_value("--sweep", text, "NAME=LO:HI:N with finite numbers LO and HI");
     if (!(sw->lo <= sw->hi) || !isfinite(sw->hi - sw->lo))
         return bad_value("--sweep", text, "NAME=LO:HI:N with LO <= HI");
-    if (cli_parse_int(n, &sw->n) != 0 || sw->n < 1)
-        return bad_value("--sweep", text, "NAME=LO:HI:N with an integer N >= 1");
+    if (cli_parse_int(n, &sw->n) != 0 || sw->n < 1 || sw->n > CLI_MAX_VALUES)
+        return bad_value("--sweep", text, "NAME=LO:HI:N with an integer N from 1 to "
+                         STR(CLI_MAX_VALUES));
     return 0;
 }
 
@@ -762,24 +770,42 @@ int cmd_simulate(int argc, char **argv)
     hes_system *sys;
     const char *trial_option = NULL, *sweep_option = NULL, *orbit_file = NULL;
     cli_orbit orbit;
-    int c, rc = CLI_EXIT_OK, json = 0, csv = 0;
+    int c, rc = CLI_EXIT_OK, json = 0, csv = 0, perturb_given = 0;
+    unsigned char seen[CLI_OPTION_CODES] = {0};
 
     memset(&sweep, 0, sizeof sweep);
     cli_assignments_init(&params);
     optind = 1;
     while (rc == CLI_EXIT_OK &&
            (c = getopt_long(argc, argv, "p:h", longopts, NULL)) != -1) {
+        if (c != 'p' && c != 'h' && c != '?' && c != OPT_JSON && c != OPT_CSV &&
+            (rc = cli_once(argv[0], longopts, c, seen)) != CLI_EXIT_OK)
+            break;
         switch (c) {
         case 'p':
             if (cli_assignments_add(&params, optarg) != 0)
                 rc = CLI_EXIT_FAILURE;
             break;
         case OPT_BOX:
+            if (perturb_given) {
+                fprintf(stderr, "hes simulate: --box and --perturb exclude each other (a box "
+                        "or a ball of starts)\n");
+                rc = CLI_EXIT_USAGE;
+                break;
+            }
             opts.box = 1;
             trial_option = "--box";
             rc = parse_option_value(OPT_PERTURB, optarg, &opts);
             break;
         case OPT_PERTURB:
+            if (opts.box) {
+                fprintf(stderr, "hes simulate: --box and --perturb exclude each other (a box "
+                        "or a ball of starts)\n");
+                rc = CLI_EXIT_USAGE;
+                break;
+            }
+            perturb_given = 1;
+            /* fall through */
         case OPT_TRIALS:
         case OPT_STEPS:
         case OPT_SEED:
@@ -823,6 +849,11 @@ int cmd_simulate(int argc, char **argv)
             rc = CLI_EXIT_USAGE;
             break;
         }
+    }
+    if (rc == CLI_EXIT_OK && (long)opts.trials * opts.steps > CLI_MAX_TRIAL_STEPS) {
+        fprintf(stderr, "hes simulate: --trials %d x --steps %d is more than %d periods in all\n",
+                opts.trials, opts.steps, CLI_MAX_TRIAL_STEPS);
+        rc = CLI_EXIT_USAGE;
     }
     if (rc == CLI_EXIT_OK && json && csv) {
         fprintf(stderr, "hes simulate: --json and --csv exclude each other\n");

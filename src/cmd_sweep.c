@@ -53,6 +53,8 @@ void cmd_sweep_usage(FILE *out)
           "POINTS: (--grid NAME=LO:HI:N)...      tensor grid (the first varies slowest)\n"
           "      | --list FILE.csv                a header of parameter names, a row per point\n"
           "      | --random N [--seed S] (--bounds NAME=LO:HI)...  Latin hypercube sample\n"
+          "At most " STR(CLI_MAX_POINTS) " points (N, or the product of the grid's);\n"
+          "each parameter is swept once.\n"
           "Analyse the periodic orbit of PROBLEM at every point: psi, verdict, period,\n"
           "multipliers and every parameter (p.NAME: solved ones solved); a point that\n"
           "fails gets its status and message.\n\n"
@@ -88,6 +90,11 @@ static int parse_range(const char *opt, const char *text, int with_count, ranges
     }
     memcpy(r->names[r->n], text, (size_t)(eq - text));
     r->names[r->n][eq - text] = '\0';
+    for (int j = 0; j < r->n; j++)
+        if (strcmp(r->names[j], r->names[r->n]) == 0) {
+            fprintf(stderr, "hes sweep: %s %s given twice\n", opt, r->names[j]);
+            return -1;
+        }
     strcpy(buf, eq + 1);
     char *a = buf, *b = strchr(a, ':'), *c = b ? strchr(b + 1, ':') : NULL;
     if (b)
@@ -525,13 +532,18 @@ static int sweep(int argc, char **argv, int rank, int size)
     ranges grid, bounds, list;
     const char *list_path = NULL, *out_path = NULL;
     int c, rc = CLI_EXIT_OK, n_random = 0, optimize = 0, jobs = 1, resume = 0, json = 0;
+    int seed_given = 0;
     unsigned long seed = 1;
     memset(&grid, 0, sizeof grid);
     memset(&bounds, 0, sizeof bounds);
     memset(&list, 0, sizeof list);
     cli_assignments_init(&params);
     optind = 1;
+    unsigned char seen[CLI_OPTION_CODES] = {0};
     while (rc == CLI_EXIT_OK && (c = getopt_long(argc, argv, "p:o:h", longopts, NULL)) != -1) {
+        if ((c == OPT_LIST || c == OPT_RANDOM || c == OPT_SEED || c == OPT_JOBS || c == 'o') &&
+            (rc = cli_once(argv[0], longopts, c, seen)) != CLI_EXIT_OK)
+            break;
         switch (c) {
         case 'p':
             if (cli_assignments_add(&params, optarg))
@@ -549,12 +561,14 @@ static int sweep(int argc, char **argv, int rank, int size)
             list_path = optarg;
             break;
         case OPT_RANDOM:
-            if (cli_parse_int(optarg, &n_random) || n_random < 1) {
-                fprintf(stderr, "hes sweep: --random needs an integer N >= 1, got '%s'\n", optarg);
+            if (cli_parse_int(optarg, &n_random) || n_random < 1 || n_random > CLI_MAX_POINTS) {
+                fprintf(stderr, "hes sweep: --random needs an integer N from 1 to %d, got '%s'\n",
+                        CLI_MAX_POINTS, optarg);
                 rc = CLI_EXIT_USAGE;
             }
             break;
         case OPT_SEED:
+            seed_given = 1;
             if (cli_parse_ulong(optarg, &seed)) {
                 fprintf(stderr, "hes sweep: --seed needs a non-negative integer, got '%s'\n", optarg);
                 rc = CLI_EXIT_USAGE;
@@ -596,6 +610,20 @@ static int sweep(int argc, char **argv, int rank, int size)
         fprintf(stderr, "hes sweep: --random and --bounds go together\n");
         rc = CLI_EXIT_USAGE;
     }
+    for (int j = 0; rc == CLI_EXIT_OK && j < params.n; j++) { /* -p NAME of a swept NAME */
+        const ranges *sw = grid.n ? &grid : &bounds;
+        for (int k = 0; k < sw->n; k++)
+            if (strncmp(params.items[j], sw->names[k], strlen(sw->names[k])) == 0 &&
+                params.items[j][strlen(sw->names[k])] == '=') {
+                fprintf(stderr, "hes sweep: -p %s: %s is swept (--%s)\n", params.items[j],
+                        sw->names[k], grid.n ? "grid" : "bounds");
+                rc = CLI_EXIT_USAGE;
+            }
+    }
+    if (rc == CLI_EXIT_OK && seed_given && !n_random) {
+        fprintf(stderr, "hes sweep: --seed only goes with --random\n");
+        rc = CLI_EXIT_USAGE;
+    }
     if (rc == CLI_EXIT_OK && resume && !out_path) {
         fprintf(stderr, "hes sweep: --resume needs -o FILE.csv\n");
         rc = CLI_EXIT_USAGE;
@@ -609,6 +637,19 @@ static int sweep(int argc, char **argv, int rank, int size)
         rc = CLI_EXIT_USAGE;
     if (rc == CLI_EXIT_OK && !model->orbit.guess) {
         fprintf(stderr, "hes sweep: problem '%s' has no periodic orbit to analyse\n", model->name);
+        rc = CLI_EXIT_USAGE;
+    }
+    int n_shape = 0;
+    for (int i = 0; rc == CLI_EXIT_OK && i < model->n_params; i++)
+        n_shape += (model->params[i].flags & HES_PARAM_SHAPE) != 0;
+    if (rc == CLI_EXIT_OK && model->n_params > HES_SWEEP_MAX_PARAMS) {
+        fprintf(stderr, "hes sweep: problem '%s' has %d parameters; a sweep handles at most %d\n",
+                model->name, model->n_params, HES_SWEEP_MAX_PARAMS);
+        rc = CLI_EXIT_USAGE;
+    }
+    if (rc == CLI_EXIT_OK && optimize && n_shape == 0) {
+        fprintf(stderr, "hes sweep: --optimize: problem '%s' has no shape parameters\n",
+                model->name);
         rc = CLI_EXIT_USAGE;
     }
     hes_system *sys = rc == CLI_EXIT_OK ? cli_system_setup(model, &params, &rc) : NULL;

@@ -57,7 +57,7 @@ void cmd_trajopt_usage(FILE *out)
           "                          share them\n"
           "      --init FILE|default start from a gait file (resampled) or from a\n"
           "                          simulation of the model's orbit guess (default)\n"
-          "      --maxeval N         evaluations of the cost, N >= 1 (1000)\n"
+          "      --maxeval N         evaluations of the cost, 1 <= N <= " STR(CLI_MAX_EVALS) " (1000)\n"
           "      --refine K          with inputs or virtual events the result is\n"
           "                          re-collocated with K times as many intervals and its\n"
           "                          inputs held (the gait written and its psi); K = 1\n"
@@ -85,23 +85,35 @@ typedef struct {
     double lo[MAX_DESIGN], hi[MAX_DESIGN];
 } designs;
 
-static int parse_design(const char *text, designs *d)
+/* NAME=LO:HI of `option` (--design or --bound) into d. */
+static int parse_design(const char *option, const char *text, designs *d)
 {
     const char *eq = strchr(text, '='), *colon = eq ? strchr(eq + 1, ':') : NULL;
     char lo[64], hi[64];
+    if (d->n >= MAX_DESIGN) {
+        fprintf(stderr, "hes trajopt: %s: at most %d of them\n", option, MAX_DESIGN);
+        return -1;
+    }
     if (!eq || !colon || eq == text || (size_t)(eq - text) >= sizeof d->store[0] ||
-        (size_t)(colon - eq - 1) >= sizeof lo || strlen(colon + 1) >= sizeof hi || d->n >= MAX_DESIGN) {
-        fprintf(stderr, "hes trajopt: --design needs NAME=LO:HI, got '%s'\n", text);
+        (size_t)(colon - eq - 1) >= sizeof lo || strlen(colon + 1) >= sizeof hi) {
+        fprintf(stderr, "hes trajopt: %s needs NAME=LO:HI, got '%s'\n", option, text);
         return -1;
     }
     memcpy(d->store[d->n], text, (size_t)(eq - text));
     d->store[d->n][eq - text] = '\0';
+    for (int j = 0; j < d->n; j++)
+        if (strcmp(d->store[j], d->store[d->n]) == 0) {
+            fprintf(stderr, "hes trajopt: %s %s given twice (one pair of bounds each)\n", option,
+                    d->store[j]);
+            return -1;
+        }
     memcpy(lo, eq + 1, (size_t)(colon - eq - 1));
     lo[colon - eq - 1] = '\0';
     strcpy(hi, colon + 1);
     if (cli_parse_double(lo, &d->lo[d->n]) || cli_parse_double(hi, &d->hi[d->n]) ||
         !(d->lo[d->n] <= d->hi[d->n])) {
-        fprintf(stderr, "hes trajopt: --design %s: bounds must be numbers with LO <= HI\n", text);
+        fprintf(stderr, "hes trajopt: %s %s: bounds must be finite numbers with LO <= HI\n",
+                option, text);
         return -1;
     }
     d->names[d->n] = d->store[d->n];
@@ -179,10 +191,8 @@ static void reanalyse(const hes_gait *g, const hes_model *base, outcome *r)
     hes_analysis res;
     r->have_shoot = 0;
     r->shoot_status = hes_gait_model(g, base, &dm, r->shoot_msg, sizeof r->shoot_msg);
-    if (r->shoot_status == HES_OK && !(sys = hes_system_create(dm))) {
-        r->shoot_status = HES_ENOMEM;
-        snprintf(r->shoot_msg, sizeof r->shoot_msg, "cannot create the gait's system");
-    }
+    if (r->shoot_status == HES_OK)
+        r->shoot_status = hes_system_new(dm, &sys, r->shoot_msg, sizeof r->shoot_msg);
     if (r->shoot_status == HES_OK) {
         r->shoot_status = hes_analyze(sys, 0, &res);
         if (r->shoot_status == HES_OK) {
@@ -419,6 +429,7 @@ int cmd_trajopt(int argc, char **argv)
     progress_state prog = { 0, 0 };
     const char *virtual_spec = "none", *init = "default", *out_path = NULL;
     int c, json = 0, nodes = 21, constant = 0, maxeval = 1000, refine = 2, rc = CLI_EXIT_OK;
+    unsigned char seen[CLI_OPTION_CODES] = {0};
     hes_colloc_objective obj = HES_COLLOC_STABILITY;
     double weight = 1.0, smooth = 1e-3, psi_floor = 0.0;
     hes_measure measure = HES_MEASURE_PSI;
@@ -426,7 +437,10 @@ int cmd_trajopt(int argc, char **argv)
     memset(&bounds, 0, sizeof bounds);
     cli_assignments_init(&params);
     optind = 1;
-    while ((c = getopt_long(argc, argv, "p:o:h", longopts, NULL)) != -1) {
+    while (rc == CLI_EXIT_OK && (c = getopt_long(argc, argv, "p:o:h", longopts, NULL)) != -1) {
+        if (c != 'p' && c != 'h' && c != '?' && c != OPT_DESIGN && c != OPT_BOUND &&
+            c != OPT_QUIET && c != OPT_JSON && (rc = cli_once(argv[0], longopts, c, seen)) != 0)
+            break;
         switch (c) {
         case 'p':
             if (cli_assignments_add(&params, optarg))
@@ -478,11 +492,11 @@ int cmd_trajopt(int argc, char **argv)
             }
             break;
         case OPT_DESIGN:
-            if (parse_design(optarg, &d))
+            if (parse_design("--design", optarg, &d))
                 rc = CLI_EXIT_USAGE;
             break;
         case OPT_BOUND:
-            if (parse_design(optarg, &bounds))
+            if (parse_design("--bound", optarg, &bounds))
                 rc = CLI_EXIT_USAGE;
             break;
         case OPT_NODES:
@@ -496,8 +510,9 @@ int cmd_trajopt(int argc, char **argv)
             init = optarg;
             break;
         case OPT_MAXEVAL:
-            if (cli_parse_int(optarg, &maxeval) || maxeval < 1) {
-                fprintf(stderr, "hes trajopt: --maxeval must be an integer >= 1, got '%s'\n", optarg);
+            if (cli_parse_int(optarg, &maxeval) || maxeval < 1 || maxeval > CLI_MAX_EVALS) {
+                fprintf(stderr, "hes trajopt: --maxeval must be an integer from 1 to %d, got '%s'\n",
+                        CLI_MAX_EVALS, optarg);
                 rc = CLI_EXIT_USAGE;
             }
             break;
@@ -546,12 +561,44 @@ int cmd_trajopt(int argc, char **argv)
         fprintf(stderr, "hes trajopt: problem '%s' has no orbit to collocate\n", model->name);
         rc = CLI_EXIT_USAGE;
     }
+    if (rc == CLI_EXIT_OK && model->modes[model->orbit.mode].dim > 64) {
+        fprintf(stderr, "hes trajopt: the orbit of '%s' starts in a mode of %d states; "
+                "trajopt handles at most 64\n", model->name, model->modes[model->orbit.mode].dim);
+        rc = CLI_EXIT_USAGE;
+    }
     if (rc == CLI_EXIT_OK && parse_virtual(virtual_spec, model, counts))
         rc = CLI_EXIT_USAGE;
     const hes_trajopt_spec *spec = model ? model->trajopt : NULL;
     if (rc == CLI_EXIT_OK && (obj == HES_COLLOC_ENERGY || obj == HES_COLLOC_WEIGHTED) &&
         (!spec || spec->n_inputs == 0)) {
         fprintf(stderr, "hes trajopt: problem '%s' has no inputs, so no energy cost\n", model->name);
+        rc = CLI_EXIT_USAGE;
+    }
+    /* options that would be ignored */
+    int psi_objective = obj == HES_COLLOC_STABILITY || obj == HES_COLLOC_WEIGHTED;
+    const char *ignored = NULL;
+    if (seen[OPT_WEIGHT] && obj != HES_COLLOC_WEIGHTED)
+        ignored = "--weight";
+    else if (seen[OPT_MEASURE] && !psi_objective)
+        ignored = "--measure";
+    else if (seen[OPT_PSI_FLOOR] && !psi_objective)
+        ignored = "--psi-floor";
+    else if (seen[OPT_SMOOTH] && !psi_objective)
+        ignored = "--smooth";
+    if (rc == CLI_EXIT_OK && ignored) {
+        fprintf(stderr, "hes trajopt: %s does not apply to --objective %s (only to %s)\n", ignored,
+                objective_names[obj], strcmp(ignored, "--weight") == 0 ? "weighted"
+                                                                      : "stability and weighted");
+        rc = CLI_EXIT_USAGE;
+    }
+    if (rc == CLI_EXIT_OK && seen[OPT_INPUTS] && (!spec || spec->n_inputs == 0)) {
+        fprintf(stderr, "hes trajopt: --inputs: problem '%s' has no inputs\n", model->name);
+        rc = CLI_EXIT_USAGE;
+    }
+    if (rc == CLI_EXIT_OK && seen[OPT_REFINE] && refine > 1 && !(spec && spec->n_inputs > 0) &&
+        !has_virtual(model, counts)) {
+        fprintf(stderr, "hes trajopt: --refine applies only with inputs or virtual events: "
+                "problem '%s' has no inputs and --virtual-events gives none\n", model->name);
         rc = CLI_EXIT_USAGE;
     }
     hes_system *sys = rc == CLI_EXIT_OK ? cli_system_setup(model, &params, &rc) : NULL;

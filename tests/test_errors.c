@@ -3,14 +3,16 @@
  * failure is provoked on purpose and must come back with its own status
  * AND a message from hes_system_errmsg() that names what went wrong
  * (Zeno executions, guards never reached, grazing events, missing orbits,
- * non-finite or invalid input, invalid parameters and settings), plus the
- * names and exit codes of every status (DESIGN.md sections 3 and 5).
+ * non-finite or invalid input, invalid parameters and settings, the step
+ * and wall-time budgets of a simulation), plus the names and exit codes of
+ * every status (DESIGN.md sections 3 and 5).
  */
 #include <check.h>
 #include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "hes.h"
 #include "testutil.h"
@@ -442,6 +444,99 @@ START_TEST(test_invalid_settings_are_rejected_and_not_applied)
 }
 END_TEST
 
+/* ---------------------------------------------------------------- budgets */
+
+/* A fast oscillator, x'' = -omega^2 x with omega = 1e4, and no event: over
+ * its 100 time units the integrator needs some 10^8 steps, far beyond either
+ * budget, so a simulation must stop at the budget with a message. */
+static int spin_field(double t, const double *x, const double *p, double *f, void *data)
+{
+    (void)t; (void)data;
+    f[0] = x[1];
+    f[1] = -p[0] * p[0] * x[0];
+    return 0;
+}
+
+static const char *const spin_states[] = { "x", "v" };
+static const hes_mode spin_modes[] = { { "spin", 2, spin_states, spin_field, NULL, NULL } };
+static const hes_param spin_params[] = {
+    { "omega", 1e4, "1/s", "angular frequency", HES_PARAM_POSITIVE, 0.0, HUGE_VAL, 0, 0 },
+};
+static const hes_model spin_model = {
+    .abi = HES_MODEL_ABI, .name = "fast-spin", .description = "a fast oscillator",
+    .n_modes = 1, .modes = spin_modes, .n_params = 1, .params = spin_params,
+    .integrator = HES_ADAMS, .max_phase_time = 100.0,
+};
+
+static double seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+START_TEST(test_step_budget_stops_a_simulation_with_its_message)
+{
+    hes_system *sys = create_model(&spin_model);
+    hes_settings set = hes_system_get_settings(sys);
+    ck_assert_int_eq(set.max_steps, 100000);       /* the documented defaults */
+    ck_assert_double_eq(set.max_wall_time, 10.0);
+    set.max_steps = 3000;
+    ck_assert_int_eq(hes_system_set_settings(sys, &set), HES_OK);
+    const double x0[2] = { 1.0, 0.0 };
+    hes_traj traj;
+    double t0 = seconds();
+    ck_assert_int_eq(hes_simulate(sys, 0, 0.0, 0.0, x0, NULL, &traj), HES_ESOLVER);
+    ck_assert_errmsg_names(sys, "max_steps");
+    ck_assert_errmsg_names(sys, "spin");
+    hes_traj_free(&traj);
+    /* the same for the variational matrix over the same time */
+    double x1[2], A[4];
+    ck_assert_int_eq(hes_variational(sys, 0, 0.0, 100.0, x0, x1, A), HES_ESOLVER);
+    ck_assert_errmsg_names(sys, "max_steps");
+    ck_assert_msg(seconds() - t0 < 20.0, "3000 steps took %g s", seconds() - t0);
+    hes_system_destroy(sys);
+}
+END_TEST
+
+START_TEST(test_wall_time_budget_stops_a_simulation_with_its_message)
+{
+    hes_system *sys = create_model(&spin_model);
+    hes_settings set = hes_system_get_settings(sys);
+    set.max_steps = 2000000000;
+    set.max_wall_time = 0.2;
+    ck_assert_int_eq(hes_system_set_settings(sys, &set), HES_OK);
+    const double x0[2] = { 1.0, 0.0 };
+    hes_traj traj;
+    double t0 = seconds();
+    ck_assert_int_eq(hes_simulate(sys, 0, 0.0, 0.0, x0, NULL, &traj), HES_ESOLVER);
+    double took = seconds() - t0;
+    ck_assert_errmsg_names(sys, "max_wall_time");
+    ck_assert_msg(strstr(hes_system_errmsg(sys), "wall-time budget"),
+                  "message does not say the budget ran out: '%s'", hes_system_errmsg(sys));
+    ck_assert_msg(took >= 0.2 && took < 20.0, "a 0.2 s budget stopped after %g s", took);
+    hes_traj_free(&traj);
+    hes_system_destroy(sys);
+}
+END_TEST
+
+START_TEST(test_invalid_budgets_are_rejected)
+{
+    hes_system *sys = create_model(&spin_model);
+    hes_settings set = hes_system_get_settings(sys);
+    set.max_steps = 0;
+    ck_assert_int_eq(hes_system_set_settings(sys, &set), HES_EINVAL);
+    set = hes_system_get_settings(sys);
+    set.max_wall_time = NAN;
+    ck_assert_int_eq(hes_system_set_settings(sys, &set), HES_EINVAL);
+    set.max_wall_time = -1.0;
+    ck_assert_int_eq(hes_system_set_settings(sys, &set), HES_EINVAL);
+    set.max_wall_time = HUGE_VAL; /* no limit */
+    ck_assert_int_eq(hes_system_set_settings(sys, &set), HES_OK);
+    hes_system_destroy(sys);
+}
+END_TEST
+
 /* ------------------------------------------------------ statuses, exits */
 
 static const hes_status all_statuses[] = {
@@ -516,6 +611,13 @@ static Suite *errors_suite(void)
     tcase_add_test(tc, test_invalid_parameter_values_are_rejected);
     tcase_add_test(tc, test_analyze_refuses_parameters_failing_model_validate);
     tcase_add_test(tc, test_invalid_settings_are_rejected_and_not_applied);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("budgets");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_step_budget_stops_a_simulation_with_its_message);
+    tcase_add_test(tc, test_wall_time_budget_stops_a_simulation_with_its_message);
+    tcase_add_test(tc, test_invalid_budgets_are_rejected);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("status");

@@ -1,8 +1,10 @@
 /*
  * test_model.c - Check suite for the model description (lib/model.c,
  * problems/registry.c, parameter handling in lib/system.c):
- * hes_model_validate rejects each kind of broken model with a message and
- * accepts the built-ins; lookups by name; hes_model_check_derivatives agrees
+ * hes_model_validate rejects each kind of broken model with a message naming
+ * the field (counts, indices, enums, times, parameters, the orbit and
+ * trajopt specs, the mechanical structures) and accepts the built-ins;
+ * hes_system_new says why it refuses a model; lookups by name; hes_model_check_derivatives agrees
  * with every Jacobian of the built-in models and catches a wrong one;
  * hes_system_set_param refuses unknown names and invalid values.
  */
@@ -197,8 +199,300 @@ START_TEST(test_validate_rejects_empty_parameter_range)
     ck_assert_int_eq(hes_model_validate(&m, msg, sizeof msg), HES_EINVAL);
     ck_assert_msg(has_word(msg, "alpha"), "message does not name the parameter: '%s'", msg);
 
-    params[0].min = params[0].max = 0.25; /* a single point is a valid closed range */
+    /* a single point is a valid closed range (with the default on it: a
+     * default outside the range is refused) */
+    params[0].min = params[0].max = params[0].value = 0.25;
     ck_assert_int_eq(hes_model_validate(&m, msg, sizeof msg), HES_OK);
+}
+END_TEST
+
+/* A built-in model with its tables copied, to break one field at a time. */
+typedef struct {
+    hes_model m;
+    hes_mode modes[8];
+    hes_transition tr[8];
+    hes_param params[32];
+    int sequence[8], free_states[16], residual[16];
+    const char *free_params[8];
+    const char *state_names[16];
+    hes_trajopt_spec spec;
+    hes_path_constraint path[8];
+    const char *inputs[8];
+    double input_lo[8], input_hi[8], x0_lo[16], x0_hi[16];
+    int virtual_events[8];
+    hes_mech_mode mech_mode;
+    hes_mech_transition mech_tr;
+} model_copy;
+
+static void copy_model(model_copy *c, const char *problem)
+{
+    const hes_model *src = hes_problem_find(problem);
+    ck_assert_ptr_nonnull(src);
+    memset(c, 0, sizeof *c);
+    c->m = *src;
+    const hes_orbit_spec *o = &src->orbit;
+    ck_assert(src->n_modes <= 8 && src->n_transitions <= 8 && src->n_params <= 32 &&
+              o->n_sequence <= 8 && o->n_free_states <= 16 && o->n_free_params <= 8);
+    memcpy(c->modes, src->modes, sizeof *c->modes * (size_t)src->n_modes);
+    memcpy(c->tr, src->transitions, sizeof *c->tr * (size_t)src->n_transitions);
+    memcpy(c->params, src->params, sizeof *c->params * (size_t)src->n_params);
+    memcpy(c->sequence, o->sequence, sizeof(int) * (size_t)o->n_sequence);
+    memcpy(c->free_states, o->free_states, sizeof(int) * (size_t)o->n_free_states);
+    memcpy(c->residual, o->residual, sizeof(int) * (size_t)o->n_residual);
+    for (int i = 0; i < o->n_free_params; i++)
+        c->free_params[i] = o->free_params[i];
+    c->m.modes = c->modes;
+    c->m.transitions = c->tr;
+    c->m.params = c->params;
+    c->m.orbit.sequence = c->sequence;
+    c->m.orbit.free_states = c->free_states;
+    c->m.orbit.residual = c->residual;
+    c->m.orbit.free_params = c->free_params;
+    if (src->trajopt) {
+        const hes_trajopt_spec *t = src->trajopt;
+        int n0 = src->modes[o->mode].dim;
+        ck_assert(t->n_inputs <= 8 && t->n_path <= 8 && n0 <= 16);
+        c->spec = *t;
+        memcpy(c->path, t->path, sizeof *c->path * (size_t)t->n_path);
+        for (int q = 0; q < t->n_inputs; q++) {
+            c->inputs[q] = t->inputs[q];
+            c->input_lo[q] = t->input_lo ? t->input_lo[q] : -HUGE_VAL;
+            c->input_hi[q] = t->input_hi ? t->input_hi[q] : HUGE_VAL;
+        }
+        for (int r = 0; r < n0; r++) {
+            c->x0_lo[r] = t->x0_lo ? t->x0_lo[r] : -HUGE_VAL;
+            c->x0_hi[r] = t->x0_hi ? t->x0_hi[r] : HUGE_VAL;
+        }
+        for (int j = 0; j < o->n_sequence; j++)
+            c->virtual_events[j] = t->virtual_events ? t->virtual_events[j] : 0;
+        c->spec.path = c->path;
+        c->spec.inputs = c->inputs;
+        c->spec.input_lo = c->input_lo;
+        c->spec.input_hi = c->input_hi;
+        c->spec.x0_lo = c->x0_lo;
+        c->spec.x0_hi = c->x0_hi;
+        c->spec.virtual_events = c->virtual_events;
+        c->m.trajopt = &c->spec;
+    }
+    char msg[512] = "";
+    ck_assert_msg(hes_model_validate(&c->m, msg, sizeof msg) == HES_OK,
+                  "the copy of '%s' is invalid: %s", problem, msg);
+}
+
+/* The copy is refused, and the message names `word`. */
+#define ck_assert_refused_naming(c, word)                                              \
+    do {                                                                               \
+        char msg_[512] = "";                                                           \
+        ck_assert_msg(hes_model_validate(&(c)->m, msg_, sizeof msg_) == HES_EINVAL,    \
+                      "a model with a bad %s is accepted", (word));                    \
+        ck_assert_msg(has_word(msg_, (word)), "message does not name '%s': '%s'",      \
+                      (word), msg_);                                                   \
+    } while (0)
+
+START_TEST(test_validate_names_each_bad_orbit_field)
+{
+    model_copy c;
+    /* (issue 10: n_sequence = -1 passed validation and crashed hes trajopt) */
+    copy_model(&c, "knee-biped");
+    c.m.orbit.n_sequence = -1;
+    ck_assert_refused_naming(&c, "n_sequence");
+    copy_model(&c, "knee-biped");
+    c.m.orbit.sequence = NULL;
+    ck_assert_refused_naming(&c, "n_sequence");
+    copy_model(&c, "knee-biped");
+    c.sequence[0] = 7;
+    ck_assert_refused_naming(&c, "sequence");
+    copy_model(&c, "knee-biped");
+    c.m.orbit.section = 9;
+    ck_assert_refused_naming(&c, "section");
+    copy_model(&c, "knee-biped");
+    c.m.orbit.mode = -1;
+    ck_assert_refused_naming(&c, "mode");
+    copy_model(&c, "knee-biped");
+    c.m.orbit.n_free_states = -1;
+    ck_assert_refused_naming(&c, "n_free_states");
+    copy_model(&c, "knee-biped");
+    c.free_states[0] = 6; /* the mode has 6 states */
+    ck_assert_refused_naming(&c, "free_states");
+    copy_model(&c, "knee-biped");
+    c.free_states[1] = c.free_states[0];
+    ck_assert_refused_naming(&c, "free_states");
+    copy_model(&c, "knee-biped");
+    c.residual[2] = -1;
+    ck_assert_refused_naming(&c, "residual");
+    copy_model(&c, "knee-biped");
+    c.m.orbit.n_residual = 5;
+    ck_assert_refused_naming(&c, "n_residual");
+    copy_model(&c, "knee-biped");
+    c.m.orbit.n_free_params = -2;
+    ck_assert_refused_naming(&c, "n_free_params");
+    copy_model(&c, "slip-hopper");
+    c.free_params[1] = "nosuch";
+    ck_assert_refused_naming(&c, "free_params");
+    copy_model(&c, "slip-hopper");
+    for (int i = 0; i < c.m.n_params; i++)
+        c.params[i].flags &= ~HES_PARAM_SOLVED;
+    ck_assert_refused_naming(&c, "HES_PARAM_SOLVED");
+    copy_model(&c, "paddle-juggler");
+    c.m.orbit.period_param = "nosuch";
+    ck_assert_refused_naming(&c, "period_param");
+}
+END_TEST
+
+START_TEST(test_validate_says_an_orbit_spec_without_unknowns_has_nothing_to_solve)
+{
+    model_copy c;
+    char msg[512] = "";
+    copy_model(&c, "knee-biped");
+    c.m.orbit.n_free_states = 0;
+    c.m.orbit.n_residual = 0;
+    ck_assert_int_eq(hes_model_validate(&c.m, msg, sizeof msg), HES_EINVAL);
+    /* not "0 unknowns but 0 residual components" */
+    ck_assert_msg(strstr(msg, "nothing to solve"), "message: '%s'", msg);
+    ck_assert_msg(has_word(msg, "n_free_states") && has_word(msg, "n_free_params"),
+                  "message does not name the fields: '%s'", msg);
+}
+END_TEST
+
+START_TEST(test_validate_names_each_bad_model_field)
+{
+    model_copy c;
+    copy_model(&c, "knee-biped");
+    c.m.integrator = (hes_integrator)9;
+    ck_assert_refused_naming(&c, "integrator");
+    copy_model(&c, "knee-biped");
+    c.m.max_phase_time = -1.0;
+    ck_assert_refused_naming(&c, "max_phase_time");
+    c.m.max_phase_time = NAN;
+    ck_assert_refused_naming(&c, "max_phase_time");
+    c.m.max_phase_time = HUGE_VAL;
+    ck_assert_refused_naming(&c, "max_phase_time");
+    copy_model(&c, "knee-biped");
+    c.tr[1].direction = 5;
+    ck_assert_refused_naming(&c, "direction");
+    copy_model(&c, "knee-biped");
+    c.m.n_params = -1;
+    ck_assert_refused_naming(&c, "n_params");
+    copy_model(&c, "knee-biped");
+    c.m.n_transitions = -3;
+    ck_assert_refused_naming(&c, "n_transitions");
+    copy_model(&c, "knee-biped");
+    c.m.n_transitions = 2;
+    c.m.transitions = NULL;
+    ck_assert_refused_naming(&c, "n_transitions");
+    copy_model(&c, "knee-biped");
+    c.modes[1].dim = 0;
+    ck_assert_refused_naming(&c, "dim");
+    copy_model(&c, "knee-biped");
+    c.modes[1].dim = 2000000000;
+    ck_assert_refused_naming(&c, "dim");
+    copy_model(&c, "knee-biped");
+    for (int i = 0; i < 6; i++)
+        c.state_names[i] = c.modes[0].state_names[i];
+    c.state_names[3] = NULL;
+    c.modes[0].state_names = c.state_names;
+    ck_assert_refused_naming(&c, "state_names");
+    copy_model(&c, "knee-biped");
+    c.modes[1].name = c.modes[0].name;
+    ck_assert_refused_naming(&c, "unlocked");
+    /* a default outside its range, or not positive where it must be */
+    copy_model(&c, "knee-biped");
+    c.params[0].value = -0.5;
+    ck_assert_refused_naming(&c, "mh");
+    copy_model(&c, "knee-biped");
+    c.params[8].value = 0.9; /* slope in [-0.5, 0.5] */
+    ck_assert_refused_naming(&c, "slope");
+    c.params[8].value = NAN;
+    ck_assert_refused_naming(&c, "slope");
+    copy_model(&c, "slip-hopper");
+    int k = hes_model_param_index(&c.m, "K");
+    c.params[k].search_lo = 1.0;
+    c.params[k].search_hi = -1.0;
+    ck_assert_refused_naming(&c, "K");
+}
+END_TEST
+
+START_TEST(test_validate_names_each_bad_trajopt_field)
+{
+    model_copy c;
+    copy_model(&c, "knee-biped");
+    c.spec.n_inputs = -1;
+    ck_assert_refused_naming(&c, "n_inputs");
+    copy_model(&c, "knee-biped");
+    c.inputs[1] = "nosuch";
+    ck_assert_refused_naming(&c, "inputs");
+    copy_model(&c, "knee-biped");
+    c.input_lo[0] = 5.0;
+    c.input_hi[0] = -5.0;
+    ck_assert_refused_naming(&c, "input_lo");
+    copy_model(&c, "knee-biped");
+    c.input_hi[2] = NAN;
+    ck_assert_refused_naming(&c, "input_lo");
+    copy_model(&c, "knee-biped");
+    c.x0_lo[1] = 1.0;
+    ck_assert_refused_naming(&c, "x0_lo");
+    copy_model(&c, "knee-biped");
+    c.spec.min_duration = 3.0; /* above max_duration 2 */
+    ck_assert_refused_naming(&c, "min_duration");
+    c.spec.min_duration = NAN;
+    ck_assert_refused_naming(&c, "min_duration");
+    copy_model(&c, "knee-biped");
+    c.spec.n_path = -1;
+    ck_assert_refused_naming(&c, "n_path");
+    copy_model(&c, "knee-biped");
+    c.path[2].mode = 5;
+    ck_assert_refused_naming(&c, "mode");
+    copy_model(&c, "knee-biped");
+    c.path[0].fn = NULL;
+    ck_assert_refused_naming(&c, "fn");
+    copy_model(&c, "knee-biped");
+    c.virtual_events[1] = -1;
+    ck_assert_refused_naming(&c, "virtual_events");
+    c.virtual_events[1] = 65;
+    ck_assert_refused_naming(&c, "virtual_events");
+    copy_model(&c, "knee-biped");
+    c.spec.min_crossing_rate = NAN;
+    ck_assert_refused_naming(&c, "min_crossing_rate");
+    c.spec.min_crossing_rate = -1.0;
+    ck_assert_refused_naming(&c, "min_crossing_rate");
+}
+END_TEST
+
+START_TEST(test_validate_checks_the_mechanical_structures)
+{
+    model_copy c;
+    /* hes_mech_field without its hes_mech_mode (the model has no data either) */
+    copy_model(&c, "knee-biped");
+    c.modes[1].data = NULL;
+    ck_assert_refused_naming(&c, "locked");
+    /* a hes_mech_mode whose k does not match the mode's dimension */
+    copy_model(&c, "knee-biped");
+    c.mech_mode = *(const hes_mech_mode *)c.modes[0].data;
+    c.mech_mode.k = 2; /* the mode has 6 states: k = 3 */
+    c.modes[0].data = &c.mech_mode;
+    ck_assert_refused_naming(&c, "k");
+    /* an active constraint that the mechanical system does not have */
+    copy_model(&c, "knee-biped");
+    c.mech_mode = *(const hes_mech_mode *)c.modes[0].data;
+    c.mech_mode.n_active = 1;
+    c.mech_mode.active = (const int[]){ 5 };
+    c.modes[0].data = &c.mech_mode;
+    ck_assert_refused_naming(&c, "n_active");
+    /* hes_mech_guard without its hes_mech_transition */
+    copy_model(&c, "knee-biped");
+    c.tr[0].data = NULL;
+    ck_assert_refused_naming(&c, "kneestrike");
+    /* an impact enforcing a constraint that does not exist */
+    copy_model(&c, "knee-biped");
+    c.mech_tr = *(const hes_mech_transition *)c.tr[0].data;
+    c.mech_tr.constraint = 9;
+    c.tr[0].data = &c.mech_tr;
+    ck_assert_refused_naming(&c, "constraint");
+    copy_model(&c, "knee-biped");
+    c.mech_tr = *(const hes_mech_transition *)c.tr[1].data;
+    c.mech_tr.kind = (hes_mech_event)7;
+    c.tr[1].data = &c.mech_tr;
+    ck_assert_refused_naming(&c, "kind");
 }
 END_TEST
 
@@ -445,6 +739,30 @@ START_TEST(test_system_create_refuses_invalid_model)
 }
 END_TEST
 
+START_TEST(test_system_new_says_why_a_model_is_refused)
+{
+    model_copy c;
+    hes_system *sys = (hes_system *)&c; /* must be set to NULL on failure */
+    char msg[512] = "";
+    copy_model(&c, "knee-biped");
+    c.m.orbit.n_sequence = -1;
+    ck_assert_int_eq(hes_system_new(&c.m, &sys, msg, sizeof msg), HES_EINVAL);
+    ck_assert_ptr_null(sys);
+    ck_assert_msg(has_word(msg, "n_sequence"), "message does not say why: '%s'", msg);
+    ck_assert_ptr_null(hes_system_create(&c.m));
+    /* a NULL message buffer is allowed */
+    ck_assert_int_eq(hes_system_new(&c.m, &sys, NULL, 0), HES_EINVAL);
+    ck_assert_int_eq(hes_system_new(NULL, &sys, msg, sizeof msg), HES_EINVAL);
+    ck_assert_msg(msg[0] != '\0', "no message for a NULL model");
+    /* and a valid model gives a system and an empty message */
+    ck_assert_int_eq(hes_system_new(hes_problem_find("knee-biped"), &sys, msg, sizeof msg),
+                     HES_OK);
+    ck_assert_ptr_nonnull(sys);
+    ck_assert_str_eq(msg, "");
+    hes_system_destroy(sys);
+}
+END_TEST
+
 START_TEST(test_set_param_unknown_name_is_not_found)
 {
     hes_system *sys = hes_system_create(slip());
@@ -535,6 +853,11 @@ static Suite *model_suite(void)
     tcase_add_test(tc, test_validate_rejects_dimension_change_without_reset);
     tcase_add_test(tc, test_validate_rejects_duplicate_parameter_names);
     tcase_add_test(tc, test_validate_rejects_empty_parameter_range);
+    tcase_add_test(tc, test_validate_names_each_bad_orbit_field);
+    tcase_add_test(tc, test_validate_says_an_orbit_spec_without_unknowns_has_nothing_to_solve);
+    tcase_add_test(tc, test_validate_names_each_bad_model_field);
+    tcase_add_test(tc, test_validate_names_each_bad_trajopt_field);
+    tcase_add_test(tc, test_validate_checks_the_mechanical_structures);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("lookup");
@@ -561,6 +884,7 @@ static Suite *model_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_new_system_starts_from_default_parameters);
     tcase_add_test(tc, test_system_create_refuses_invalid_model);
+    tcase_add_test(tc, test_system_new_says_why_a_model_is_refused);
     tcase_add_test(tc, test_set_param_unknown_name_is_not_found);
     tcase_add_test(tc, test_set_param_rejects_non_finite_values);
     tcase_add_test(tc, test_set_param_rejects_negative_stiffness_naming_k);

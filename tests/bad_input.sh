@@ -1,0 +1,561 @@
+#!/bin/sh
+# tests/bad_input.sh - hundreds of malformed command lines over every command
+# of the program (top level, list, info, analyze, simulate, shape, trajopt,
+# sweep, plot, --model): for every option a missing value, a non-number,
+# NaN, infinities, negatives, zero where invalid, huge values, empty
+# strings, unknown names, unknown options, options given twice, conflicting
+# options; nonexistent, directory, empty and non-regular files; malformed
+# gait files, sweep CSV files and plugins (tests/bad_plugin.c, broken in the
+# field HES_TEST_BAD_MODEL names).  Each line must
+#   - exit with status 1 (the computation failed) or 2 (bad usage or input),
+#   - print a message on stderr,
+#   - not crash (no exit status >= 128) and finish within 30 s,
+#   - print no sanitizer report (in an ASan/UBSan build).
+# Run by `make check` with HES, top_srcdir and top_builddir in the
+# environment; prints each failed line and a summary, exits 1 if any failed.
+# With BAD_INPUT_LOG=FILE it also appends every line and its first message
+# to FILE.
+
+HES=${HES:-${top_builddir:-.}/src/hes}
+tmp=${TMPDIR:-/tmp}/hes-bad-input.$$
+mkdir -p "$tmp" || exit 1
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+plugin=${top_builddir:-.}/tests/.libs/bad_plugin.so
+wrong_abi=${top_builddir:-.}/tests/.libs/rimless_wheel_wrong_abi.so
+libhes=${top_builddir:-.}/lib/.libs/libhes.so
+LIMIT=30
+
+lines=0
+failures=0
+slowest=0
+slowest_line=
+
+if [ ! -x "$HES" ]; then
+    echo "FAIL: the program '$HES' does not exist or is not executable"
+    exit 1
+fi
+# Uninstalled, $HES is libtool's wrapper script, which costs more than most
+# of the lines below: run the program behind it, with the library path the
+# wrapper would set.
+if [ -x "${top_builddir:-.}/libtool" ]; then
+    real=$("${top_builddir:-.}/libtool" --mode=execute sh -c \
+        'printf "%s\n%s\n" "$1" "$LD_LIBRARY_PATH"' sh "$HES" 2>/dev/null)
+    program=$(printf '%s\n' "$real" | sed -n 1p)
+    libpath=$(printf '%s\n' "$real" | sed -n 2p)
+    if [ -n "$program" ] && [ "$program" != "$HES" ] && [ -x "$program" ] &&
+        LD_LIBRARY_PATH=$libpath "$program" --version >/dev/null 2>&1; then
+        HES=$program
+        LD_LIBRARY_PATH=$libpath
+        export LD_LIBRARY_PATH
+    fi
+fi
+# plots never reach gnuplot here: every line below is refused before
+HES_GNUPLOT=/nonexistent/gnuplot
+export HES_GNUPLOT
+OPENBLAS_NUM_THREADS=1
+export OPENBLAS_NUM_THREADS
+
+# milliseconds (GNU date), or whole seconds elsewhere
+now_ms() {
+    ms=$(date +%s%3N)
+    case $ms in
+    *N*) echo $(($(date +%s) * 1000)) ;;
+    *) echo "$ms" ;;
+    esac
+}
+
+# bad ARGS...: one malformed command line.
+bad() {
+    lines=$((lines + 1))
+    start=$(now_ms)
+    timeout "$LIMIT" "$HES" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+    st=$?
+    took=$(($(now_ms) - start))
+    if [ "$took" -gt "$slowest" ]; then
+        slowest=$took
+        slowest_line="$*"
+    fi
+    why=
+    if [ "$st" -eq 124 ]; then
+        why="no result within $LIMIT s"
+    elif [ "$st" -ge 128 ]; then
+        why="killed by signal $((st - 128))"
+    elif [ "$st" -ne 1 ] && [ "$st" -ne 2 ]; then
+        why="exit status $st, expected 1 or 2"
+    elif ! grep -q '[^[:space:]]' "$tmp/err"; then
+        why="exit status $st with nothing on stderr"
+    fi
+    if grep -E -q 'runtime error|AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer' \
+        "$tmp/err"; then
+        why="${why:+$why; }a sanitizer report"
+    fi
+    if [ -n "${BAD_INPUT_LOG:-}" ]; then # every line and its first message, to read them
+        printf '%s\n    => %s: %s\n' "hes $*" "$st" "$(head -n 1 "$tmp/err")" >> "$BAD_INPUT_LOG"
+    fi
+    if [ -n "$why" ]; then
+        failures=$((failures + 1))
+        echo "FAIL: hes $*: $why"
+        sed 's/^/    /' "$tmp/err" | head -8
+    fi
+}
+
+# with_model VARIANT ARGS...: bad ARGS with the bad plugin broken in VARIANT.
+with_model() {
+    HES_TEST_BAD_MODEL=$1
+    export HES_TEST_BAD_MODEL
+    shift
+    bad "$@"
+    unset HES_TEST_BAD_MODEL
+}
+
+# ------------------------------------------------------------------- files
+printf 'hello, not a library\n' > "$tmp/text.txt"
+: > "$tmp/empty"
+mkdir -p "$tmp/dir"
+printf '\177ELF\002\001\001\000garbage' > "$tmp/fake.so"
+printf '\000\001\002\003\377\376binary' > "$tmp/binary"
+nofile=$tmp/no-such-file
+files="$nofile $tmp/dir $tmp/empty /dev/null $tmp/text.txt $tmp/binary"
+
+# ------------------------------------------------------------------ top level
+bad
+bad ""
+bad --bogus
+bad -x
+bad -
+bad --
+bad bogus
+bad help
+bad LIST
+bad " list"
+bad --model
+bad --model "$tmp/text.txt" list
+
+# ---------------------------------------------------------------------- list
+bad list extra
+bad list --bogus
+bad list --json
+bad list -p K=1
+bad list --model
+bad list --model "$nofile"
+
+# ---------------------------------------------------------------------- info
+bad info
+bad info nosuch
+bad info ""
+bad info slip-hopper extra
+bad info --bogus slip-hopper
+bad info slip-hopper --json=yes
+bad info -p K=1 slip-hopper
+for f in $files "$tmp/fake.so" "$libhes" "$wrong_abi"; do
+    bad info --model "$f"
+done
+bad info --model
+bad info --model=
+bad info --model "$plugin" --model "$plugin"
+
+# ------------------------------------------------------- -p on every command
+for cmd in analyze simulate shape trajopt sweep; do
+    extra=
+    [ "$cmd" = sweep ] && extra="--grid K=0:0.1:2"
+    for p in "" K "=1" K= "K=x" "K=nan" "K=inf" "K=-inf" "K=1e999" "K=0x" "K= 1" "K=1 " \
+             "nosuch=1" "k=-5" "k=0" "k=nan" "g=0" "apex_height=-1" \
+             "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa=1"; do
+        bad $cmd slip-hopper $extra -p "$p"
+    done
+    bad $cmd slip-hopper $extra -p K=0.1 -p K=0.2
+    bad $cmd slip-hopper $extra -p
+    bad $cmd nosuch $extra
+    bad $cmd $extra
+    bad $cmd slip-hopper extra $extra
+    bad $cmd slip-hopper $extra --bogus
+    bad $cmd --help=x
+done
+bad plot multipliers slip-hopper -p K=x -o "$tmp/x.png"
+bad plot convergence slip-hopper -p nosuch=1 -o "$tmp/x.png"
+
+# -------------------------------------------------------------------- analyze
+bad analyze trot-rigid
+bad analyze trot-soft
+bad analyze knee-biped --gradient
+bad analyze twin-jugglers -p period=0
+bad analyze paddle-juggler -p paddle_accel=60
+bad analyze slip-hopper --orbit
+for f in $files; do
+    bad analyze --orbit "$f"
+done
+bad analyze slip-hopper --json --check --orbit "$nofile"
+bad analyze --model "$tmp/dir" slip-hopper
+
+# ------------------------------------------------------------------- simulate
+for v in "" x nan inf -inf -1 -0.5 1e999 1,2 1e --1; do
+    bad simulate slip-hopper --perturb "$v"
+    bad simulate slip-hopper --box "$v"
+done
+for v in "" x 0 -1 1.5 nan inf 100001 99999999999 2147483648 "1 "; do
+    bad simulate slip-hopper --trials "$v"
+    bad simulate slip-hopper --steps "$v"
+done
+for v in "" x -1 1.5 nan 99999999999999999999999 " 1"; do
+    bad simulate slip-hopper --seed "$v"
+done
+for v in "" x 0 -1 nan inf -inf; do
+    bad simulate slip-hopper --tol "$v"
+done
+bad simulate slip-hopper --trials 100000 --steps 101
+bad simulate slip-hopper --box 0.1 --perturb 0.1
+bad simulate slip-hopper --perturb 0.1 --box 0.1
+bad simulate slip-hopper --trials 2 --trials 3
+bad simulate slip-hopper --seed 1 --seed 1
+bad simulate slip-hopper --json --csv
+bad simulate slip-hopper --perturb 1e6
+bad simulate slip-hopper --box 1e6
+bad simulate trot-rigid
+bad simulate trot-rigid --trials 3
+rigid="trot-rigid --x0 0.6,0,0,0 --time 1"
+for s in "" theta "theta=" "theta=0" "theta=0:1" "theta=0:1:2:3" "=0:1:2" "theta=1:0:3" \
+         "theta=0:1:0" "theta=0:1:-1" "theta=0:1:x" "theta=0:1:1.5" "theta=nan:1:2" \
+         "theta=0:inf:2" "theta=-1e308:1e308:3" "theta=0:1:100001" "theta=0:0.01:2000000" \
+         "nosuch=0:1:2" "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa=0:1:2"; do
+    bad simulate $rigid --sweep "$s"
+done
+for x in "" "," "1,,2,3" "a,b,c,d" "0.6,0,0" "0.6,0,0,0,0" "nan,0,0,0" "inf,0,0,0" "0.6;0;0;0"; do
+    bad simulate trot-rigid --sweep theta=0:1:2 --x0 "$x" --time 1
+done
+for t in "" x 0 -1 nan inf; do
+    bad simulate trot-rigid --sweep theta=0:1:2 --x0 0.6,0,0,0 --time "$t"
+done
+bad simulate trot-rigid --sweep theta=0:1:2 --x0 0.6,0,0,0 --time 1 --mode nosuch
+bad simulate trot-rigid --sweep theta=0:1:2 --x0 0.6,0,0,0 --time 1 --mode ""
+bad simulate trot-rigid --sweep theta=0:1:2 --time 1
+bad simulate trot-rigid --sweep theta=0:1:2 --x0 0.6,0,0,0
+bad simulate trot-rigid --x0 0.6,0,0,0
+bad simulate trot-rigid --mode flight
+bad simulate trot-rigid --time 1
+bad simulate trot-rigid --sweep theta=0:1:2 --x0 0.6,0,0,0 --time 1 --trials 3
+bad simulate trot-rigid --sweep theta=0:1:2 --x0 0.6,0,0,0 --time 1 --seed 3
+bad simulate trot-rigid --sweep theta=0:1:2 --x0 0.6,0,0,0 --time 1 --json --csv
+bad simulate trot-rigid --sweep theta=0:1:2 --sweep theta=0:1:3 --x0 0.6,0,0,0 --time 1
+bad simulate trot-rigid --sweep theta=0:1:2 --x0 0.6,0,0,0 --x0 0.6,0,0,0 --time 1
+bad simulate trot-soft --sweep y1=0:1:2 --x0 0.6,0,0.3,0.3,0,0,0,0 --mode both --time 1
+bad simulate slip-hopper --orbit
+for f in $files; do
+    bad simulate --orbit "$f"
+done
+
+# ---------------------------------------------------------------------- shape
+for v in "" K K= "K=x" "K=nan" "K=inf" "nosuch=1" "k=1" "K=100" "=1"; do
+    bad shape slip-hopper --start "$v"
+done
+for v in "" K "K=" "K=0" "K=1:0" "K=0:0" "K=x:1" "K=0:x" "K=0:inf" "K=nan:1" "K=0:1:2" \
+         "nosuch=0:1" "k=0:1" ":0:1"; do
+    bad shape slip-hopper --bounds "$v"
+done
+bad shape slip-hopper --start K=0.1 --start K=0.2
+bad shape slip-hopper --bounds K=0:0.2 --bounds K=0:0.3
+bad shape slip-hopper --start K=0.5 --bounds K=0:0.2
+for v in "" nosuch LD_NOSUCH ld_slsqp; do
+    bad shape slip-hopper --algorithm "$v"
+done
+bad shape slip-hopper --algorithm LN_BOBYQA --fd-gradient
+bad shape slip-hopper --algorithm GN_DIRECT_L --starts 3
+bad shape slip-hopper --algorithm LD_MMA --algorithm LD_SLSQP
+for v in "" x 0 -1 1001 1.5 nan; do
+    bad shape slip-hopper --starts "$v"
+done
+for v in "" x 0 -1 100001 nan; do
+    bad shape slip-hopper --maxeval "$v"
+done
+for v in "" bogus PSI "psi "; do
+    bad shape slip-hopper --measure "$v"
+done
+for v in "" x -1; do
+    bad shape slip-hopper --seed "$v"
+done
+for v in "" x 0 -1 100001; do
+    bad shape slip-hopper --trials "$v"
+    bad shape slip-hopper --steps "$v"
+done
+for v in "" x -1 nan inf; do
+    bad shape slip-hopper --perturb "$v"
+done
+for v in "" x 0 -1 nan; do
+    bad shape slip-hopper --tol "$v"
+done
+bad shape slip-hopper --trials 100000 --steps 200
+bad shape knee-biped
+bad shape trot-rigid
+bad shape slip-hopper --verify=1
+
+# -------------------------------------------------------------------- trajopt
+for v in "" bogus Stability "energy "; do
+    bad trajopt slip-hopper --objective "$v"
+done
+bad trajopt slip-hopper --objective energy
+bad trajopt slip-hopper --objective weighted
+for v in "" x -1 nan inf; do
+    bad trajopt knee-biped --objective weighted --weight "$v"
+    bad trajopt knee-biped --smooth "$v"
+    bad trajopt knee-biped --psi-floor "$v"
+done
+bad trajopt slip-hopper --weight 1
+bad trajopt knee-biped --objective energy --measure smooth
+bad trajopt knee-biped --objective feasible --psi-floor 0.1
+bad trajopt knee-biped --objective energy --smooth 0.1
+for v in "" bogus PSI; do
+    bad trajopt slip-hopper --measure "$v"
+done
+for v in "" x "1,x" 1 "1,2,3" "-1,0" "65,0" "1,,2" ",1" "1,2," "1 ,2" "99999999999,0"; do
+    bad trajopt knee-biped --virtual-events "$v"
+done
+bad trajopt slip-hopper --virtual-events default
+for v in "" bogus Linear; do
+    bad trajopt knee-biped --inputs "$v"
+done
+bad trajopt slip-hopper --inputs constant
+for v in "" K K=1 "K=1:0" "K=x:1" "K=0:inf" "K=nan:1" "=0:1" "K=0:1:2" "nosuch=0:1"; do
+    bad trajopt slip-hopper --design "$v"
+done
+bad trajopt slip-hopper --design K=0:1 --design K=0:2
+seventeen=
+for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17; do
+    seventeen="$seventeen --design p$i=0:1"
+done
+bad trajopt slip-hopper $seventeen
+for v in "" vx "vx=1:0" "vx=x:1" "vx=0:inf" "nosuch=0:1" "th1=0:1"; do
+    bad trajopt slip-hopper --bound "$v"
+done
+bad trajopt slip-hopper --bound vx=0:3 --bound vx=0:4
+for v in "" x 0 2 1001 -1 nan 1.5; do
+    bad trajopt slip-hopper --nodes "$v"
+done
+for v in "" x 0 -1 100001; do
+    bad trajopt slip-hopper --maxeval "$v"
+done
+for v in "" x 0 17 -1; do
+    bad trajopt knee-biped --refine "$v"
+done
+bad trajopt slip-hopper --refine 3
+bad trajopt slip-hopper --nodes 5 --nodes 7
+bad trajopt slip-hopper -o "$tmp/a.json" -o "$tmp/b.json"
+for f in $files; do
+    bad trajopt slip-hopper --init "$f"
+done
+bad trajopt paddle-juggler
+bad trajopt trot-rigid
+bad trajopt twin-jugglers
+
+# ---------------------------------------------------------------------- sweep
+for v in "" K "K=0:1" "K=0:1:0" "K=1:0:3" "K=0:1:x" "K=0:1:1.5" "K=0:1:1000001" "K=nan:1:2" \
+         "K=0:inf:2" "=0:1:2" "nosuch=0:1:2" "K=0:1:2:3"; do
+    bad sweep slip-hopper --grid "$v"
+done
+bad sweep slip-hopper --grid K=0:1:10000 --grid thetadot=0:1:10000
+bad sweep slip-hopper --grid K=0:1:2 --grid K=0:1:3
+seventeen=
+for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17; do
+    seventeen="$seventeen --grid p$i=0:1:1"
+done
+bad sweep slip-hopper $seventeen
+for v in "" x 0 -1 1.5 10000001 2000000000 99999999999; do
+    bad sweep slip-hopper --random "$v" --bounds K=0:1
+done
+for v in "" K "K=0" "K=1:0" "K=0:1:2" "K=x:1" "nosuch=0:1"; do
+    bad sweep slip-hopper --random 2 --bounds "$v"
+done
+bad sweep slip-hopper --random 2
+bad sweep slip-hopper --bounds K=0:1
+bad sweep slip-hopper --random 2 --bounds K=0:1 --bounds K=0:2
+bad sweep slip-hopper --random 2 --random 3 --bounds K=0:1
+for v in "" x -1; do
+    bad sweep slip-hopper --random 2 --bounds K=0:1 --seed "$v"
+done
+bad sweep slip-hopper --grid K=0:1:2 --seed 3
+bad sweep slip-hopper --grid K=0:1:2 -p K=0.5
+for v in "" x 0 -1 1025; do
+    bad sweep slip-hopper --grid K=0:1:2 --jobs "$v"
+done
+bad sweep slip-hopper
+bad sweep slip-hopper --grid K=0:1:2 --random 2 --bounds K=0:1
+bad sweep slip-hopper --grid K=0:1:2 --resume
+bad sweep slip-hopper --grid K=0:1:2 -o "$tmp/dir"
+bad sweep slip-hopper --grid K=0:1:2 -o "$nofile/x.csv"
+bad sweep slip-hopper --grid K=0:1:2 -o "$tmp/a.csv" -o "$tmp/b.csv"
+printf 'index,a,b,status\n' > "$tmp/other-header.csv"
+bad sweep slip-hopper --grid K=0:1:2 -o "$tmp/other-header.csv" --resume
+bad sweep trot-rigid --grid theta=0:1:2
+bad sweep knee-biped --grid slope=0.04:0.05:2 --optimize
+bad sweep knee-biped --grid nosuch=0:1:2
+for f in $files; do
+    bad sweep slip-hopper --list "$f"
+done
+printf 'K\nx\n' > "$tmp/list-text.csv"
+printf 'K,thetadot\n0.1\n' > "$tmp/list-short.csv"
+printf 'K\n0.1,0.2\n' > "$tmp/list-long.csv"
+printf 'nosuch\n0.1\n' > "$tmp/list-name.csv"
+printf ',\n0.1\n' > "$tmp/list-noname.csv"
+printf 'K\nnan\n' > "$tmp/list-nan.csv"
+for f in text short long name noname nan; do
+    bad sweep slip-hopper --list "$tmp/list-$f.csv"
+done
+
+# ----------------------------------------------------------------------- plot
+bad plot
+bad plot bogus -o "$tmp/x.png"
+bad plot multipliers slip-hopper
+bad plot multipliers slip-hopper -o "$tmp/x.jpg"
+bad plot multipliers slip-hopper -o "$tmp/x"
+bad plot multipliers slip-hopper -o "$tmp/it's.png"
+bad plot multipliers slip-hopper -o ""
+bad plot multipliers -o "$tmp/x.png"
+bad plot multipliers nosuch -o "$tmp/x.png"
+bad plot multipliers trot-rigid -o "$tmp/x.png"
+bad plot multipliers slip-hopper --trials 3 -o "$tmp/x.png"
+bad plot multipliers slip-hopper --seed 3 -o "$tmp/x.png"
+bad plot multipliers slip-hopper --box 0.1 -o "$tmp/x.png"
+bad plot multipliers slip-hopper -o "$tmp/x.png" -o "$tmp/y.png"
+bad plot convergence slip-hopper -o "$tmp/x.png" --box 0.1 --perturb 0.1
+for v in "" x 0 -1 10001 nan; do
+    bad plot convergence slip-hopper --trials "$v" -o "$tmp/x.png"
+    bad plot convergence slip-hopper --steps "$v" -o "$tmp/x.png"
+done
+for v in "" x -1 nan inf; do
+    bad plot convergence slip-hopper --box "$v" -o "$tmp/x.png"
+    bad plot convergence slip-hopper --perturb "$v" -o "$tmp/x.png"
+done
+bad plot convergence slip-hopper --seed -1 -o "$tmp/x.png"
+bad plot convergence --orbit "$nofile" -o "$tmp/x.png"
+bad plot stability-map -o "$tmp/x.png"
+for f in $files; do
+    bad plot stability-map "$f" -o "$tmp/x.png"
+done
+bad plot stability-map "$tmp/a.csv" "$tmp/b.csv" -o "$tmp/x.png"
+bad plot stability-map "$tmp/text.txt" -p K=1 -o "$tmp/x.png"
+bad plot stability-map "$tmp/text.txt" --trials 3 -o "$tmp/x.png"
+bad plot stability-map "$tmp/text.txt" --orbit "$nofile" -o "$tmp/x.png"
+head='index,K,thetadot,status,psi'
+printf '%s\n' "$head" > "$tmp/map-header.csv"
+printf '%s\n0,0,0,ok,0.5\n1,0,1,ok,0.5\n2,1,0,ok,0.5\n' "$head" > "$tmp/map-three.csv"
+printf '%s\n0,0,0,ok,0.5\n1,0,1,ok,0.5\n2,1,0,ok,0.5\n4,1,1,ok,0.5\n' "$head" > "$tmp/map-gap.csv"
+printf '%s\n0,0,0,ok,0.5\n1,0,1,ok,0.5\n1,1,0,ok,0.5\n3,1,1,ok,0.5\n' "$head" > "$tmp/map-twice.csv"
+printf '%s\n0,0,0,ok,0.5\n1,0,nan,ok,0.5\n2,1,0,ok,0.5\n3,1,1,ok,0.5\n' "$head" > "$tmp/map-nan.csv"
+printf '%s\n0,0,0,ok,0.5\nrubbish\n2,1,0,ok,0.5\n3,1,1,ok,0.5\n' "$head" > "$tmp/map-rubbish.csv"
+printf '%s\n0,0,0,x,\n1,0,1,x,\n2,1,0,x,\n3,1,1,x,\n' "$head" > "$tmp/map-failed.csv"
+printf 'index,K,status,psi\n0,0,ok,0.5\n1,1,ok,0.5\n' > "$tmp/map-one.csv"
+printf 'index,K,thetadot,status,psi\n-1,0,0,ok,0.5\n0,0,1,ok,0.5\n1,1,0,ok,0.5\n2,1,1,ok,0.5\n' \
+    > "$tmp/map-negative.csv"
+printf '%s\n0,0,0,ok,0.5\n1,0,1,ok,0.5\n2,0,2,ok,0.5\n3,1,0,ok,0.5\n4,1,1,ok,0.5\n' "$head" \
+    > "$tmp/map-ragged.csv"
+for f in header three gap twice nan rubbish failed one negative ragged; do
+    bad plot stability-map "$tmp/map-$f.csv" -o "$tmp/x.png"
+done
+
+# ----------------------------------------------------------------- gait files
+if command -v python3 >/dev/null 2>&1 &&
+    "$HES" trajopt slip-hopper --nodes 9 --quiet -o "$tmp/gait.json" >/dev/null 2>&1; then
+    python3 - "$tmp/gait.json" "$tmp" <<'EOF'
+import copy, json, sys
+base = json.load(open(sys.argv[1]))
+out = sys.argv[2]
+def phase(d, i=0):
+    return d["phases"][i]
+cases = {
+    "format": lambda d: d.update(format="other"),
+    "no-format": lambda d: d.pop("format"),
+    "version": lambda d: d.update(version=2),
+    "version-text": lambda d: d.update(version="1"),
+    "problem": lambda d: d.update(problem="nosuch"),
+    "no-problem": lambda d: d.pop("problem"),
+    "problem-number": lambda d: d.update(problem=5),
+    "params": lambda d: d.pop("params"),
+    "param-missing": lambda d: d["params"].pop("k"),
+    "param-text": lambda d: d["params"].update(k="500"),
+    "param-range": lambda d: d["params"].update(k=-5.0),
+    "param-huge": lambda d: d["params"].update(apex_height=1e308),
+    "inputs": lambda d: d.update(inputs="none"),
+    "input-unknown": lambda d: d.update(inputs=["nosuch"]),
+    "phases-empty": lambda d: d.update(phases=[]),
+    "phases-object": lambda d: d.update(phases={}),
+    "phases-one": lambda d: d.update(phases=d["phases"][:1]),
+    "phases-reversed": lambda d: d.update(phases=d["phases"][::-1]),
+    "phases-twice": lambda d: d.update(phases=d["phases"] * 2),
+    "mode": lambda d: phase(d).update(mode="nosuch"),
+    "mode-missing": lambda d: phase(d).pop("mode"),
+    "ends-with": lambda d: phase(d).update(ends_with="nosuch"),
+    "ends-with-other": lambda d: phase(d).update(ends_with="liftoff"),
+    "direction": lambda d: phase(d).update(direction="sideways"),
+    "direction-number": lambda d: phase(d).update(direction=5),
+    "duration-zero": lambda d: phase(d).update(duration=0),
+    "duration-negative": lambda d: phase(d).update(duration=-1),
+    "duration-text": lambda d: phase(d).update(duration="1"),
+    "nodes-one": lambda d: phase(d).update(nodes=1),
+    "nodes-huge": lambda d: phase(d).update(nodes=2000000000),
+    "nodes-negative": lambda d: phase(d).update(nodes=-3),
+    "nodes-text": lambda d: phase(d).update(nodes="9"),
+    "nodes-more": lambda d: phase(d).update(nodes=phase(d)["nodes"] + 1),
+    "states-missing": lambda d: phase(d).pop("states"),
+    "states-row": lambda d: phase(d)["states"][0].append(1.0),
+    "states-short": lambda d: phase(d)["states"][0].pop(),
+    "states-text": lambda d: phase(d)["states"][0].__setitem__(0, "x"),
+    "states-null": lambda d: phase(d)["states"][0].__setitem__(0, None),
+    "state-1e10": lambda d: phase(d)["states"][0].__setitem__(1, 1e10),
+    "state-1e300": lambda d: phase(d)["states"][0].__setitem__(2, 1e300),
+    "offset-text": lambda d: phase(d).update(offset="x"),
+    "virtual-text": lambda d: phase(d).update(virtual="yes"),
+}
+for name, f in cases.items():
+    d = copy.deepcopy(base)
+    f(d)
+    json.dump(d, open("%s/gait-%s.json" % (out, name), "w"))
+open("%s/gait-truncated.json" % out, "w").write(json.dumps(base)[:200])
+open("%s/gait-array.json" % out, "w").write("[1, 2, 3]")
+open("%s/gait-nan.json" % out, "w").write(json.dumps(base).replace('"k": 500.0', '"k": NaN'))
+open("%s/gait-deep.json" % out, "w").write("[" * 100000 + "]" * 100000)
+EOF
+    for g in "$tmp"/gait-*.json; do
+        bad analyze --orbit "$g"
+    done
+    for g in direction nodes-huge states-row param-range phases-twice state-1e300; do
+        bad simulate --orbit "$tmp/gait-$g.json" --trials 2 --steps 2
+        bad trajopt slip-hopper --init "$tmp/gait-$g.json" --quiet
+        bad plot multipliers --orbit "$tmp/gait-$g.json" -o "$tmp/x.png"
+    done
+    bad analyze paddle-juggler --orbit "$tmp/gait.json"
+    bad simulate --orbit "$tmp/gait.json" --box 0.1 --perturb 0.1
+    bad simulate --orbit "$tmp/gait.json" --orbit "$tmp/gait.json"
+    bad trajopt knee-biped --init "$tmp/gait.json"
+else
+    echo "bad_input.sh: no python3 or no SLIP gait; the gait-file lines are skipped"
+fi
+
+# -------------------------------------------------------- malformed plugins
+if [ -f "$plugin" ]; then
+    for v in abi name n_modes modes dim dim_huge field state_name n_transitions transitions \
+             from direction guard n_params params param_name param_twice param_range \
+             param_default param_default_nan param_search param_flags integrator \
+             max_phase_time max_phase_time_nan max_phase_time_inf orbit_mode section \
+             n_sequence n_sequence_big sequence sequence_entry nothing_to_solve n_free_states \
+             free_states free_states_null free_states_twice n_residual residual \
+             n_free_params free_params period_param trajopt_n_inputs trajopt_inputs \
+             trajopt_inputs_null trajopt_input_bounds trajopt_input_nan trajopt_x0_bounds \
+             trajopt_n_path trajopt_path_mode trajopt_path_fn trajopt_durations \
+             trajopt_duration_nan trajopt_virtual_events trajopt_crossing_rate \
+             trajopt_crossing_rate_nan mech_no_data mech_guard_no_data unknown-variant; do
+        with_model $v analyze --model "$plugin"
+    done
+    for cmd in "info" "analyze --check" "simulate --trials 2 --steps 2" "shape" "trajopt --quiet" \
+               "sweep --grid a=0.2:0.3:2" "plot multipliers -o $tmp/x.png"; do
+        with_model n_sequence $cmd --model "$plugin"
+        with_model integrator $cmd --model "$plugin"
+        with_model max_phase_time_nan $cmd --model "$plugin"
+    done
+    # the valid variant with bad options
+    with_model none trajopt --model "$plugin" --virtual-events 1,1 --quiet
+    with_model none analyze --model "$plugin" -p tau=2
+    with_model none shape --model "$plugin"
+fi
+
+echo "bad_input.sh: $lines command lines, $failures failed (slowest: $slowest ms, hes $slowest_line)"
+[ "$failures" -eq 0 ] || exit 1
+exit 0

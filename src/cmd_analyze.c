@@ -331,12 +331,18 @@ int cmd_analyze(int argc, char **argv)
     hes_shape_eval_result ev;
     hes_status st;
     int c, json = 0, check = 0, gradient = 0, rc;
+    unsigned char seen[CLI_OPTION_CODES] = {0};
     const char *orbit_file = NULL, *x0_text = NULL, *mode_name = NULL;
     cli_orbit orbit;
 
     cli_assignments_init(&params);
     optind = 1;
     while ((c = getopt_long(argc, argv, "p:h", longopts, NULL)) != -1) {
+        if ((c == OPT_ORBIT || c == OPT_X0 || c == OPT_MODE) &&
+            cli_once(argv[0], longopts, c, seen) != CLI_EXIT_OK) {
+            cli_assignments_free(&params);
+            return CLI_EXIT_USAGE;
+        }
         switch (c) {
         case 'p':
             if (cli_assignments_add(&params, optarg) != 0) {
@@ -357,13 +363,10 @@ int cmd_analyze(int argc, char **argv)
             orbit_file = optarg;
             break;
         case OPT_X0:
+            x0_text = optarg;
+            break;
         case OPT_MODE:
-            if ((c == OPT_X0 ? x0_text : mode_name) != NULL) {
-                fprintf(stderr, "hes analyze: %s given twice\n", c == OPT_X0 ? "--x0" : "--mode");
-                cli_assignments_free(&params);
-                return CLI_EXIT_USAGE;
-            }
-            *(c == OPT_X0 ? &x0_text : &mode_name) = optarg;
+            mode_name = optarg;
             break;
         case 'h':
             cli_assignments_free(&params);

@@ -342,33 +342,13 @@ static int parse_sweep(const char *text, sweep_opts *sw)
 /* Parses "V1,V2,..." into a malloc'd array; 0 or an exit status. */
 static int parse_x0(const char *text, sweep_opts *sw)
 {
-    int n = 1, i = 0;
-    const char *s;
-    char item[128];
-
-    for (s = text; *s; s++)
-        n += *s == ',';
     free(sw->x0);
-    sw->n_x0 = 0;
-    sw->x0 = malloc(sizeof(double) * (size_t)n);
-    if (!sw->x0) {
+    int rc = cli_parse_vector(text, &sw->x0, &sw->n_x0);
+    if (rc == -2) {
         fprintf(stderr, "hes simulate: out of memory\n");
         return CLI_EXIT_FAILURE;
     }
-    for (s = text; i < n; i++) {
-        const char *end = strchr(s, ',');
-        size_t len = end ? (size_t)(end - s) : strlen(s);
-
-        if (len >= sizeof item)
-            return bad_value("--x0", text, "comma-separated finite numbers");
-        memcpy(item, s, len);
-        item[len] = '\0';
-        if (cli_parse_double(item, &sw->x0[i]) != 0)
-            return bad_value("--x0", text, "comma-separated finite numbers");
-        s += len + 1;
-    }
-    sw->n_x0 = n;
-    return 0;
+    return rc == 0 ? 0 : bad_value("--x0", text, "comma-separated finite numbers");
 }
 
 /* Value k of n evenly spaced in [lo, hi], stepped from the nearer end: the

@@ -104,6 +104,12 @@ static int run(int argc, char **argv)
         usage(stderr);
         return CLI_EXIT_USAGE;
     }
+    if (argc > 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+                     strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0)) {
+        fprintf(stderr, "hes: %s takes no arguments (got '%s'); for a command's help: "
+                "hes COMMAND --help\n", argv[1], argv[2]);
+        return CLI_EXIT_USAGE;
+    }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         usage(stdout);
         return CLI_EXIT_OK;

@@ -187,6 +187,18 @@ for f in $files; do
 done
 bad analyze slip-hopper --json --check --orbit "$nofile"
 bad analyze --model "$tmp/dir" slip-hopper
+for v in "" x 1 1,2 1,x,0 1,,0 nan,0,0 inf,0,0 "2, 2.5, 0" 1e999,2.5,0; do
+    bad analyze slip-hopper --x0 "$v"
+done
+bad analyze slip-hopper --x0 2,2.5,0 --x0 2,2.5,0
+bad analyze slip-hopper --mode descent
+bad analyze slip-hopper --mode stance --x0 0,2,1,0
+bad analyze slip-hopper --mode nosuch --x0 2,2.5,0
+bad analyze slip-hopper --mode descent --mode descent --x0 2,2.5,0
+bad analyze trot-rigid --x0 0.6,0,0,0
+bad analyze --orbit "$nofile" --orbit "$nofile"
+bad --version extra
+bad --help extra
 
 # ------------------------------------------------------------------- simulate
 for v in "" x nan inf -inf -1 -0.5 1e999 1,2 1e --1; do

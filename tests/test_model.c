@@ -236,9 +236,12 @@ static void copy_model(model_copy *c, const char *problem)
     memcpy(c->modes, src->modes, sizeof *c->modes * (size_t)src->n_modes);
     memcpy(c->tr, src->transitions, sizeof *c->tr * (size_t)src->n_transitions);
     memcpy(c->params, src->params, sizeof *c->params * (size_t)src->n_params);
-    memcpy(c->sequence, o->sequence, sizeof(int) * (size_t)o->n_sequence);
-    memcpy(c->free_states, o->free_states, sizeof(int) * (size_t)o->n_free_states);
-    memcpy(c->residual, o->residual, sizeof(int) * (size_t)o->n_residual);
+    if (o->n_sequence > 0) /* the arrays of empty lists may be NULL */
+        memcpy(c->sequence, o->sequence, sizeof(int) * (size_t)o->n_sequence);
+    if (o->n_free_states > 0)
+        memcpy(c->free_states, o->free_states, sizeof(int) * (size_t)o->n_free_states);
+    if (o->n_residual > 0)
+        memcpy(c->residual, o->residual, sizeof(int) * (size_t)o->n_residual);
     for (int i = 0; i < o->n_free_params; i++)
         c->free_params[i] = o->free_params[i];
     c->m.modes = c->modes;

@@ -601,10 +601,16 @@ typedef struct {
 } hes_orbit;
 
 /* Finds the periodic orbit of the model's orbit spec by damped Newton
- * shooting, converging to settings.newton_tol, writes the solved parameters
- * into the system, and verifies the orbit against a simulation with every
- * guard armed.  HES_ENOORBIT (with the last residual in the message) when it
- * fails. */
+ * shooting, converging to settings.newton_tol relative to the scale of each
+ * residual component, max(|x0_i|, |x_return_i|, T |F_i(x0)|) with T the
+ * period (an "orbit" shrinking to a point is never accepted for its small
+ * absolute residual), and writes the solved parameters into the system.  It
+ * then requires every state component to return (also those the residual
+ * does not cover, to 1e-7 of its scale), a period that is not Zeno by the
+ * simulator's rule (zeno_events events within zeno_window), and the same
+ * events in a simulation with every guard armed.  HES_ENOORBIT (with the
+ * last residual or the failed test in the message), HES_EZENO when the
+ * iterates or the solution collapse to a Zeno point. */
 hes_status hes_orbit_find(hes_system *sys, hes_orbit *orbit);
 /* Where hes_orbit_find (and hes_analyze) start shooting: x0 (the section
  * state, dimension of the orbit's mode) instead of the model's guess, e.g.

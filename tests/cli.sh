@@ -13,9 +13,6 @@ tmp=${TMPDIR:-/tmp}/hes-cli-test.$$
 mkdir -p "$tmp" || exit 1
 trap 'rm -rf "$tmp"' EXIT HUP INT TERM
 
-failures=0
-checks=0
-
 if command -v python3 >/dev/null 2>&1; then
     have_python=yes
 else
@@ -23,87 +20,7 @@ else
     echo "cli.sh: python3 not found; JSON validity checks skipped" >&2
 fi
 
-fail() {
-    failures=$((failures + 1))
-    echo "FAIL: $*"
-}
-
-pass() {
-    echo "ok: $*"
-}
-
-# run NAME ARGS...: runs the program, output in $tmp/NAME.out and .err,
-# exit status in $status.
-run() {
-    name=$1
-    shift
-    "$HES" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
-    status=$?
-}
-
-# expect_status NAME WANT DESCRIPTION
-expect_status() {
-    checks=$((checks + 1))
-    if [ "$status" -eq "$2" ]; then
-        pass "$3 (exit $2)"
-    else
-        fail "$3: exit status $status, expected $2"
-        sed 's/^/    stderr: /' "$tmp/$1.err" | head -5
-    fi
-}
-
-# expect_grep NAME FILE-SUFFIX PATTERN DESCRIPTION: the output matches the
-# extended regular expression PATTERN.
-expect_grep() {
-    checks=$((checks + 1))
-    if grep -E -q -- "$3" "$tmp/$1.$2"; then
-        pass "$4"
-    else
-        fail "$4: no line matching '$3' in std$2"
-        sed 's/^/    /' "$tmp/$1.$2" | head -10
-    fi
-}
-
-expect_no_grep() {
-    checks=$((checks + 1))
-    if grep -E -q -- "$3" "$tmp/$1.$2"; then
-        fail "$4: unexpected line matching '$3'"
-    else
-        pass "$4"
-    fi
-}
-
-# expect_json NAME DESCRIPTION: stdout is one valid JSON document.
-expect_json() {
-    [ "$have_python" = yes ] || return 0
-    checks=$((checks + 1))
-    if python3 -m json.tool "$tmp/$1.out" >/dev/null 2>"$tmp/$1.jsonerr"; then
-        pass "$2: valid JSON"
-    else
-        fail "$2: stdout is not valid JSON: $(cat "$tmp/$1.jsonerr")"
-    fi
-}
-
-# json_eval NAME EXPR: prints the Python expression EXPR of the document d
-# (empty when python3 is missing or the document is invalid).
-json_eval() {
-    [ "$have_python" = yes ] || return 0
-    python3 -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-print(eval(sys.argv[2]))' "$tmp/$1.out" "$2" 2>/dev/null
-}
-
-# expect_json_value NAME EXPR WANT DESCRIPTION
-expect_json_value() {
-    [ "$have_python" = yes ] || return 0
-    checks=$((checks + 1))
-    got=$(json_eval "$1" "$2")
-    if [ "$got" = "$3" ]; then
-        pass "$4"
-    else
-        fail "$4: $2 is '$got', expected '$3'"
-    fi
-}
+. "${top_srcdir:-.}/tests/testlib.sh"
 
 if [ ! -x "$HES" ]; then
     echo "FAIL: the program '$HES' does not exist or is not executable"
@@ -1037,6 +954,4 @@ else
 fi
 
 # ------------------------------------------------------------------ summary
-echo "cli.sh: $checks checks, $failures failed"
-[ "$failures" -eq 0 ] || exit 1
-exit 0
+testlib_summary cli.sh

@@ -15,26 +15,9 @@ tmp=${TMPDIR:-/tmp}/hes-cli-io-test.$$
 mkdir -p "$tmp" || exit 1
 trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT HUP INT TERM
 
-failures=0
-checks=0
-
-fail() {
-    failures=$((failures + 1))
-    echo "FAIL: $*"
-}
-
-pass() {
-    echo "ok: $*"
-}
-
-# run NAME ARGS...: runs the program, output in $tmp/NAME.out and .err,
-# exit status in $status.
-run() {
-    name=$1
-    shift
-    "$HES" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
-    status=$?
-}
+have_python=no
+command -v python3 >/dev/null 2>&1 && have_python=yes
+. "${top_srcdir:-.}/tests/testlib.sh"
 
 # run_full NAME ARGS...: the same with standard output on /dev/full.
 run_full() {
@@ -53,41 +36,6 @@ run_limited() {
     shift 2
     (trap '' XFSZ; ulimit -f "$blocks" && exec timeout 60 "$HES" "$@") >"$tmp/$name.out" 2>"$tmp/$name.err"
     status=$?
-}
-
-# expect_status NAME WANT DESCRIPTION
-expect_status() {
-    checks=$((checks + 1))
-    if [ "$status" -eq "$2" ]; then
-        pass "$3 (exit $2)"
-    else
-        fail "$3: exit status $status, expected $2"
-        sed 's/^/    stderr: /' "$tmp/$1.err" | head -5
-    fi
-}
-
-# expect_grep NAME FILE-SUFFIX PATTERN DESCRIPTION: the output matches the
-# extended regular expression PATTERN.
-expect_grep() {
-    checks=$((checks + 1))
-    if grep -E -q -- "$3" "$tmp/$1.$2"; then
-        pass "$4"
-    else
-        fail "$4: no line matching '$3' in std$2"
-        sed 's/^/    /' "$tmp/$1.$2" | head -10
-    fi
-}
-
-# expect_true DESCRIPTION COMMAND...: the command succeeds.
-expect_true() {
-    what=$1
-    shift
-    checks=$((checks + 1))
-    if "$@"; then
-        pass "$what"
-    else
-        fail "$what"
-    fi
 }
 
 # same_rows A B: the two files have the same lines, in any order.
@@ -363,6 +311,4 @@ else
 fi
 
 # ------------------------------------------------------------------ summary
-echo "cli_io.sh: $checks checks, $failures failed"
-[ "$failures" -eq 0 ] || exit 1
-exit 0
+testlib_summary cli_io.sh

@@ -85,6 +85,30 @@ START_TEST(test_walker_heelstrike_section_gives_the_multipliers_of_midstance)
 }
 END_TEST
 
+/* Garcia et al. (1998) report the period-doubling bifurcation of the long
+ * gait at gamma ~ 0.0151: a multiplier crosses -1 there. */
+START_TEST(test_walker_period_doubles_where_garcia_reports)
+{
+    double gammas[2] = { 0.01505, 0.0151 }, psi[2], re[2];
+    for (int i = 0; i < 2; i++) {
+        hes_system *sys = create(&simplest_walker_heelstrike);
+        ck_assert_int_eq(hes_system_set_param(sys, "gamma", gammas[i]), HES_OK);
+        hes_analysis a;
+        ck_assert_msg(hes_analyze(sys, 0, &a) == HES_OK, "%s", hes_system_errmsg(sys));
+        ck_assert_double_gt(a.orbit.period, 3.8); /* the long gait, not the short one */
+        psi[i] = a.stab.psi;
+        re[i] = a.stab.re[0];
+        ck_assert_double_eq(a.stab.im[0], 0.0);
+        hes_analysis_free(&a);
+        hes_system_destroy(sys);
+    }
+    ck_assert_msg(psi[0] < 1.0 && psi[1] > 1.0, "psi %.6f at %g, %.6f at %g", psi[0], gammas[0],
+                  psi[1], gammas[1]);
+    ck_assert_double_lt(re[0], -0.99);
+    ck_assert_double_lt(re[1], -1.0);
+}
+END_TEST
+
 /* The knee biped analysed at its kneestrike (6 -> 4 states): the section
  * matrix has full row rank, so the post-event states near the orbit fill a
  * neighbourhood and the return map has no trivial multiplier: 4 multipliers,
@@ -293,6 +317,7 @@ static Suite *orbit_suite(void)
     TCase *sec = tcase_create("section");
     tcase_set_timeout(sec, 120);
     tcase_add_test(sec, test_walker_heelstrike_section_gives_the_multipliers_of_midstance);
+    tcase_add_test(sec, test_walker_period_doubles_where_garcia_reports);
     tcase_add_test(sec, test_section_at_a_dimension_dropping_event_keeps_every_multiplier);
     suite_add_tcase(s, sec);
     TCase *acc = tcase_create("acceptance");

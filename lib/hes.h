@@ -389,7 +389,7 @@ typedef struct {
     double max_phase_time;   /* per phase; from the model or 100 */
     double newton_tol;       /* orbit residual, max norm (1e-10) */
     int newton_maxiter;      /* (50) */
-    double fd_step;          /* relative step of central differences (1e-6) */
+    double fd_step;          /* relative step of central differences (1e-5) */
     /* Budgets that make a hopeless simulation fail fast with a message
      * instead of running for minutes (HES_ESOLVER): */
     int max_steps;           /* integrator steps per phase (100000; a phase of the

@@ -387,7 +387,8 @@ typedef struct {
     double zeno_window;      /* ... within this much time (1e-3) */
     int max_events;          /* per simulation call (100000) */
     double max_phase_time;   /* per phase; from the model or 100 */
-    double newton_tol;       /* orbit residual, max norm (1e-10) */
+    double newton_tol;       /* orbit residual, max norm relative to each component's
+                                scale (hes_orbit_find) (1e-10) */
     int newton_maxiter;      /* (50) */
     double fd_step;          /* relative step of central differences (1e-5) */
     /* Budgets that make a hopeless simulation fail fast with a message

@@ -1355,29 +1355,6 @@ static int factor_vars(const hes_colloc *c, const factor_id *f, int *v)
     return nv;
 }
 
-/* The measure of the multipliers: psi, or the p-norm of their moduli
- * (HES_SMOOTH_P), and the weight of each multiplier's modulus in its
- * derivative (weights[k] for multiplier k of stab). */
-static double measure_value(const hes_stability *stab, hes_measure measure, double *weights)
-{
-    double psi = stab->psi;
-    for (int k = 0; k < stab->n_mult; k++)
-        weights[k] = 0.0;
-    if (measure == HES_MEASURE_PSI || !(psi > 0)) {
-        weights[0] = 1.0;
-        return psi;
-    }
-    double sum = 0;
-    for (int k = 0; k < stab->n_mult; k++)
-        sum += pow(stab->abs[k] / psi, HES_SMOOTH_P);
-    double scale = pow(sum, 1.0 / HES_SMOOTH_P - 1.0);
-    for (int k = 0; k < stab->n_mult; k++) {
-        double w = scale * pow(stab->abs[k] / psi, HES_SMOOTH_P - 1);
-        weights[k] = w > 1e-10 ? w : 0.0; /* negligible: e.g. the exact zeros of plastic impacts */
-    }
-    return psi * pow(sum, 1.0 / HES_SMOOTH_P);
-}
-
 static hes_status colloc_measure(hes_colloc *c, const double *z, hes_measure measure,
                                  double *value, double *grad, int *fallback);
 
@@ -1455,7 +1432,7 @@ static hes_status colloc_measure(hes_colloc *c, const double *z, hes_measure mea
         st = hes__fail(sys, st, "multipliers of the collocated orbit");
         goto out;
     }
-    *value = measure_value(&stab, measure, weights);
+    *value = hes__measure(stab.abs, stab.n_mult, measure, weights);
     if (!grad)
         goto out;
     memset(grad, 0, sizeof(double) * (size_t)c->nv);

@@ -134,6 +134,16 @@ hes_status hes__saltation_clock(hes_system *sys, int tr, double t, const double 
 hes_status hes__section_matrix(hes_system *sys, int tr, double tm, const double *x_minus,
                                double *S, double *normal);
 
+/* The stability measure of the multiplier moduli abs[0..n) (descending,
+ * abs[0] = psi): psi itself, or the smooth measure
+ *     psi (sum_k (|lambda_k| / psi)^p)^(1/p) = (sum_k |lambda_k|^p)^(1/p),
+ * p = HES_SMOOTH_P.  weights (n values, may be NULL) receives
+ * d measure / d |lambda_k|: 1 for psi's multiplier (psi), and for the smooth
+ * measure (sum_j (|lambda_j| / psi)^p)^(1/p - 1) (|lambda_k| / psi)^(p - 1),
+ * set to 0 below 1e-10 (negligible multipliers, such as the exact zeros of
+ * plastic impacts, whose derivatives are not needed) (stability.c). */
+double hes__measure(const double *abs, int n, hes_measure measure, double *weights);
+
 /* Eigenvector j of a dgeev eigenvector matrix V as a complex vector, and the
  * condition number 1/|w^H v| (unit vectors) of eigenvalue j; buf holds 4n
  * doubles (stability.c). */

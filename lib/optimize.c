@@ -54,36 +54,33 @@ typedef struct {
     int use_gradient;        /* analytic gradients requested by the algorithm */
 } objective_ctx;
 
-/* The measure from an evaluation: psi, or the p-norm of the moduli scaled by
- * psi for stability: psi (sum (|lambda_k| / psi)^p)^(1/p). */
+/* The measure from an evaluation (hes__measure). */
 static double measure_of(const hes_shape_eval_result *ev, hes_measure m)
 {
-    if (m == HES_MEASURE_PSI || ev->n_mult == 0 || ev->psi == 0.0)
-        return ev->psi;
-    double s = 0;
-    for (int k = 0; k < ev->n_mult; k++)
-        s += pow(ev->abs[k] / ev->psi, HES_SMOOTH_P);
-    return ev->psi * pow(s, 1.0 / HES_SMOOTH_P);
+    return hes__measure(ev->abs, ev->n_mult, m, NULL);
 }
 
-/* Gradient of the smooth measure from the moduli gradients; 0 if one of
- * them is undefined (a repeated or defective multiplier). */
+/* Gradient of the smooth measure by the chain rule over the moduli,
+ * sum_k (d measure / d |lambda_k|) d|lambda_k|/dh_j; 0 if a modulus that
+ * counts has no derivative (a repeated or defective multiplier). */
 static int smooth_gradient(const hes_shape_eval_result *ev, double *grad)
 {
     int n = ev->n_shape, m = ev->n_mult;
-    double s = 0;
-    for (int k = 0; k < m; k++)
-        s += pow(ev->abs[k] / ev->psi, HES_SMOOTH_P);
-    double c = pow(s, 1.0 / HES_SMOOTH_P - 1.0);
+    double w[64];
+    if (m > 64)
+        return 0;
+    hes__measure(ev->abs, m, HES_MEASURE_SMOOTH, w);
     for (int j = 0; j < n; j++) {
         double g = 0;
         for (int k = 0; k < m; k++) {
             double d = ev->dabs[k + (size_t)m * j];
+            if (w[k] == 0.0)
+                continue;
             if (isnan(d))
                 return 0;
-            g += pow(ev->abs[k] / ev->psi, HES_SMOOTH_P - 1) * d;
+            g += w[k] * d;
         }
-        grad[j] = c * g;
+        grad[j] = g;
     }
     return 1;
 }

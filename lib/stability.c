@@ -194,6 +194,27 @@ out:
     return status;
 }
 
+double hes__measure(const double *abs, int n, hes_measure measure, double *weights)
+{
+    double psi = n > 0 ? abs[0] : 0.0;
+    for (int k = 0; weights && k < n; k++)
+        weights[k] = 0.0;
+    if (measure == HES_MEASURE_PSI || !(psi > 0)) {
+        if (weights && n > 0)
+            weights[0] = 1.0;
+        return psi;
+    }
+    double sum = 0;
+    for (int k = 0; k < n; k++)
+        sum += pow(abs[k] / psi, HES_SMOOTH_P);
+    double scale = pow(sum, 1.0 / HES_SMOOTH_P - 1.0);
+    for (int k = 0; weights && k < n; k++) {
+        double w = scale * pow(abs[k] / psi, HES_SMOOTH_P - 1);
+        weights[k] = w > 1e-10 ? w : 0.0;
+    }
+    return psi * pow(sum, 1.0 / HES_SMOOTH_P);
+}
+
 hes_verdict hes_verdict_of(double psi, double tol)
 {
     if (psi < 1.0 - tol)

@@ -1442,15 +1442,7 @@ static hes_status colloc_measure(hes_colloc *c, const double *z, hes_measure mea
     for (int k = 0; k < stab.n_mult; k++) {
         if (weights[k] == 0.0)
             continue;
-        int j = stab.order[k];
-        double cond = hes__eig_condition(stab.vl, stab.vr, stab.all_im, n0, j, buf);
-        repeated |= cond > 1e5;
-        int partner = stab.all_im[j] > 0 ? j + 1 : stab.all_im[j] < 0 ? j - 1 : -1;
-        for (int l = 0; l < n0 && !repeated; l++)
-            if (l != j && l != partner &&
-                hypot(stab.all_re[l] - stab.all_re[j], stab.all_im[l] - stab.all_im[j]) <
-                    1e-5 * fmax(1.0, stab.psi))
-                repeated = 1;
+        repeated |= hes__eig_repeated(&stab, stab.order[k], buf);
         use[nuse++] = k;
     }
     if (!(zz = malloc(sizeof(double) * (size_t)c->nv))) {

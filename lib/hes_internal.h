@@ -134,6 +134,15 @@ hes_status hes__saltation_clock(hes_system *sys, int tr, double t, const double 
 hes_status hes__section_matrix(hes_system *sys, int tr, double tm, const double *x_minus,
                                double *S, double *normal);
 
+/* Whether eigenvalue j (index into st->all_*) of a stability analysis is
+ * repeated or defective, so that eigenvalue perturbation does not give its
+ * derivative: another eigenvalue (not its conjugate) within
+ * HES_EIG_GAP_MIN max(1, |lambda_j|), or a condition number 1 / |w^H v|
+ * above HES_EIG_COND_MAX.  buf holds 4 n doubles (stability.c). */
+#define HES_EIG_GAP_MIN 1e-5
+#define HES_EIG_COND_MAX 1e5
+int hes__eig_repeated(const hes_stability *st, int j, double *buf);
+
 /* The stability measure of the multiplier moduli abs[0..n) (descending,
  * abs[0] = psi): psi itself, or the smooth measure
  *     psi (sum_k (|lambda_k| / psi)^p)^(1/p) = (sum_k |lambda_k|^p)^(1/p),

@@ -19,10 +19,6 @@
 
 #include "hes_internal.h"
 
-/* A maximising multiplier with a larger condition number, or closer than
- * this (relative) to another eigenvalue, is treated as repeated/defective. */
-#define SHAPE_COND_MAX 1e5
-#define SHAPE_GAP_MIN 1e-5
 /* Relative step of the fallback differences: a defective multiplier is
  * computed only to ~sqrt(eps) (a Jordan block of size 2), so the step must
  * be large enough for psi to change by much more than that. */
@@ -427,18 +423,6 @@ static hes_status factor_derivatives(hes_shape *sh)
     return st;
 }
 
-/* Is eigenvalue j (index into all_*) repeated or defective? */
-static int repeated(const hes_stability *st, int j, double *buf)
-{
-    double lr = st->all_re[j], li = st->all_im[j], scale = fmax(1.0, hypot(lr, li));
-    int partner = li > 0 ? j + 1 : li < 0 ? j - 1 : -1;
-    for (int l = 0; l < st->n; l++)
-        if (l != j && l != partner &&
-            hypot(st->all_re[l] - lr, st->all_im[l] - li) < SHAPE_GAP_MIN * scale)
-            return 1;
-    return hes__eig_condition(st->vl, st->vr, st->all_im, st->n, j, buf) > SHAPE_COND_MAX;
-}
-
 /* d|lambda_j|/dh for every shape parameter into out[n] (eigenvalue j). */
 static void modulus_gradient(hes_shape *sh, int j, double *out)
 {
@@ -570,7 +554,7 @@ hes_status hes_shape_eval(hes_shape *sh, const double *h, int grad, hes_shape_ev
     for (int k = 0; k < S->n_mult; k++) {
         double *col = sh->dabs + k; /* row k of the n_mult x n matrix, stride n_mult */
         int j = S->order[k];
-        if (repeated(S, j, b)) {
+        if (hes__eig_repeated(S, j, b)) {
             for (int p = 0; p < sh->n; p++)
                 col[(size_t)p * S->n_mult] = NAN;
             max_repeated |= k == 0;

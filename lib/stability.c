@@ -194,6 +194,17 @@ out:
     return status;
 }
 
+int hes__eig_repeated(const hes_stability *st, int j, double *buf)
+{
+    double lr = st->all_re[j], li = st->all_im[j], scale = fmax(1.0, hypot(lr, li));
+    int partner = li > 0 ? j + 1 : li < 0 ? j - 1 : -1;
+    for (int l = 0; l < st->n; l++)
+        if (l != j && l != partner &&
+            hypot(st->all_re[l] - lr, st->all_im[l] - li) < HES_EIG_GAP_MIN * scale)
+            return 1;
+    return hes__eig_condition(st->vl, st->vr, st->all_im, st->n, j, buf) > HES_EIG_COND_MAX;
+}
+
 double hes__measure(const double *abs, int n, hes_measure measure, double *weights)
 {
     double psi = n > 0 ? abs[0] : 0.0;

@@ -1259,25 +1259,19 @@ static hes_status clock_saltation(hes_colloc *c, const double *z, int i, double 
 {
     hes_system *sys = c->sys;
     int n = c->dim[i], nj = c->dim[(i + 1) % c->n_phases], tr = c->tr[i], N = c->nn[i];
-    double te = phase_t0(c, z, i) + z[c->toff[i]], gt;
+    double te = phase_t0(c, z, i) + z[c->toff[i]];
     const double *xe = z + c->xoff[i] + (size_t)(N - 1) * n;
-    double *buf = malloc(sizeof(double) * (size_t)(3 * n + 2 * nj + nj * n));
+    double *buf = malloc(sizeof(double) * (size_t)(2 * n + nj + nj * n));
     if (!buf)
         return hes__fail(sys, HES_ENOMEM, "out of memory");
-    double *F = buf, *gx = F + n, *DtR = gx + n, *v = DtR + nj, *DR = v + nj;
+    double *F = buf, *gx = F + n, *DtR = gx + n, *DR = DtR + nj, den, scale;
     hes_status st;
     set_inputs(c, z, i, N - 1, 0);
-    if ((st = hes__field(sys, c->mode[i], te, xe, F)) != HES_OK ||
-        (st = hes__guard_dx(sys, tr, te, xe, gx)) != HES_OK ||
-        (st = hes__guard_dt(sys, tr, te, xe, &gt)) != HES_OK)
+    /* a virtual event's guard is the physical one plus a constant offset:
+     * the same derivatives */
+    if ((st = hes__guard_rate(sys, tr, te, xe, F, gx, &den, &scale)) != HES_OK)
         goto out;
-    double den = gt, ng = gt * gt, nf = 1;
-    for (int r = 0; r < n; r++) {
-        den += gx[r] * F[r];
-        ng += gx[r] * gx[r];
-        nf += F[r] * F[r];
-    }
-    if (!(fabs(den) > sys->set.graze_tol * sqrt(ng * nf))) {
+    if (hes__grazing(sys, den, scale)) {
         st = hes__fail(sys, HES_EGRAZING, "the event ending phase %d is reached tangentially "
                        "(|Dtg + Dxg F| = %.3g): saltation matrix undefined", i, fabs(den));
         goto out;
@@ -1291,10 +1285,7 @@ static hes_status clock_saltation(hes_colloc *c, const double *z, int i, double 
                (st = hes__reset_dt(sys, tr, te, xe, DtR)) != HES_OK) {
         goto out;
     }
-    hes__matmul(nj, n, 1, DR, F, v);
-    for (int cc = 0; cc < n; cc++)
-        for (int r = 0; r < nj; r++)
-            G[r + (size_t)cc * nj] = DR[r + (size_t)cc * nj] - (v[r] + DtR[r]) * gx[cc] / den;
+    hes__saltation_formula(n, nj, DR, DtR, F, gx, den, NULL, G);
 out:
     free(buf);
     return st;

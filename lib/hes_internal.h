@@ -109,6 +109,23 @@ hes_status hes__cv_start(hes_system *sys, int mode, double tm, const double *x, 
 /* Copies the sensitivities at the last returned time into A (n x n). */
 hes_status hes__cv_get_sens(hes_system *sys, int mode, double *A);
 
+/* The rate at which the guard of transition tr is crossed at (t, x) of its
+ * source mode, rate = Dtg + Dxg F_I, and the scale |(Dtg, Dxg)| |(1, F_I)|:
+ * in (t, x) space the flow (1, F_I) meets the guard surface, normal
+ * (Dtg, Dxg), at an angle whose sine is |rate| / scale.  F_I and Dxg (n_I
+ * values each) are returned for reuse (saltation.c). */
+hes_status hes__guard_rate(hes_system *sys, int tr, double t, const double *x, double *F_I,
+                           double *Dxg, double *rate, double *scale);
+/* Grazing: the sine of the crossing angle is at most settings.graze_tol. */
+int hes__grazing(const hes_system *sys, double rate, double scale);
+/* The saltation formula (paper eq. 2), n_J x n_I into xi:
+ *     Xi = DxR + (F_J - DxR F_I - DtR) Dxg / den,   den = Dtg + Dxg F_I,
+ * or with F_J = NULL the clock-local matrix DxR - (DxR F_I + DtR) Dxg / den
+ * (hes__saltation_clock).  xi must not alias DxR. */
+void hes__saltation_formula(int ni, int nj, const double *DxR, const double *DtR,
+                            const double *F_I, const double *Dxg, double den,
+                            const double *F_J, double *xi);
+
 /* HES_EGRAZING unless the event of transition tr at (t, x) is transversal
  * (saltation.c). */
 hes_status hes__event_transversal(hes_system *sys, int tr, double t, const double *x);

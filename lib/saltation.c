@@ -9,20 +9,15 @@
  * is the rate at which the guard is crossed; when it is tiny relative to its
  * terms the event is grazing and Xi does not exist (HES_EGRAZING).
  */
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hes_internal.h"
 
-/* Dtg + Dxg F_I at (t, x), with F_I and Dxg returned for reuse, and the
- * grazing test: in (t, x) space the flow (1, F_I) meets the guard surface,
- * normal (Dtg, Dxg), at an angle whose sine is
- *   |Dtg + Dxg F_I| / (|(Dtg, Dxg)| |(1, F_I)|);
- * below graze_tol the crossing is tangential. */
-static hes_status saltation_denominator(hes_system *sys, int tr, double t,
-                                        const double *x, double *F_I,
-                                        double *Dxg, double *den)
+hes_status hes__guard_rate(hes_system *sys, int tr, double t, const double *x, double *F_I,
+                           double *Dxg, double *rate, double *scale)
 {
     const hes_transition *T = &sys->model->transitions[tr];
     int ni = sys->model->modes[T->from].dim;
@@ -38,14 +33,46 @@ static hes_status saltation_denominator(hes_system *sys, int tr, double t,
         ng += Dxg[i] * Dxg[i];
         nf += F_I[i] * F_I[i];
     }
-    double scale = sqrt(ng * nf);
-    *den = d;
-    if (!(fabs(d) > sys->set.graze_tol * scale) || scale == 0.0)
+    *rate = d;
+    *scale = sqrt(ng * nf);
+    return HES_OK;
+}
+
+int hes__grazing(const hes_system *sys, double rate, double scale)
+{
+    return !(fabs(rate) > sys->set.graze_tol * scale) || scale == 0.0;
+}
+
+void hes__saltation_formula(int ni, int nj, const double *DxR, const double *DtR,
+                            const double *F_I, const double *Dxg, double den,
+                            const double *F_J, double *xi)
+{
+    assert(ni > 0 && nj > 0 && den != 0.0);
+    for (int i = 0; i < nj; i++) { /* v = F_J - DxR F_I - DtR, row by row */
+        double v = (F_J ? F_J[i] : 0.0) - DtR[i];
+        for (int j = 0; j < ni; j++)
+            v -= DxR[i + (size_t)j * nj] * F_I[j];
+        for (int j = 0; j < ni; j++)
+            xi[i + (size_t)j * nj] = DxR[i + (size_t)j * nj] + v * Dxg[j] / den;
+    }
+}
+
+/* The denominator Dtg + Dxg F_I with the grazing test (hes__guard_rate). */
+static hes_status saltation_denominator(hes_system *sys, int tr, double t,
+                                        const double *x, double *F_I,
+                                        double *Dxg, double *den)
+{
+    double scale;
+    hes_status st = hes__guard_rate(sys, tr, t, x, F_I, Dxg, den, &scale);
+    if (st != HES_OK)
+        return st;
+    if (hes__grazing(sys, *den, scale))
         return hes__fail(sys, HES_EGRAZING,
                          "transition '%s' reached tangentially at model time t = %.17g: "
                          "|Dtg + Dxg F| = %.3g, sine of the crossing angle %.3g <= %.3g "
                          "(saltation matrix undefined)",
-                         T->name, t, fabs(d), scale > 0 ? fabs(d) / scale : 0.0, sys->set.graze_tol);
+                         sys->model->transitions[tr].name, t, fabs(*den),
+                         scale > 0 ? fabs(*den) / scale : 0.0, sys->set.graze_tol);
     return HES_OK;
 }
 
@@ -87,25 +114,19 @@ static hes_status saltation(hes_system *sys, int tr, double t, const double *x, 
         return sys ? hes__fail(sys, HES_EINVAL, "hes_saltation: invalid arguments") : HES_EINVAL;
     const hes_transition *T = &sys->model->transitions[tr];
     int ni = sys->model->modes[T->from].dim, nj = sys->model->modes[T->to].dim;
-    double *buf = malloc(sizeof(double) * (size_t)(2 * ni + 4 * nj));
+    double *buf = malloc(sizeof(double) * (size_t)(2 * ni + 3 * nj + nj * ni));
     if (!buf)
         return hes__fail(sys, HES_ENOMEM, "out of memory");
     double *F_I = buf, *Dxg = F_I + ni, *R = Dxg + ni, *F_J = R + nj, *DtR = F_J + nj,
-           *v = DtR + nj, den;
+           *DxR = DtR + nj, den;
     hes_status st;
     if ((st = saltation_denominator(sys, tr, t, x, F_I, Dxg, &den)) != HES_OK ||
         (st = hes__reset(sys, tr, t, x, R)) != HES_OK ||
         (st = hes__field(sys, T->to, hes__time_after(sys->model, tr, t), R, F_J)) != HES_OK ||
-        (st = hes__reset_dx(sys, tr, t, x, xi)) != HES_OK ||
+        (st = hes__reset_dx(sys, tr, t, x, DxR)) != HES_OK ||
         (st = hes__reset_dt(sys, tr, t, x, DtR)) != HES_OK)
         goto out;
-    /* v = F_J - DxR F_I - DtR;  Xi = DxR + v Dxg / den */
-    hes__matmul(nj, ni, 1, xi, F_I, v);
-    for (int i = 0; i < nj; i++)
-        v[i] = (clock_local ? 0.0 : F_J[i]) - v[i] - DtR[i];
-    for (int j = 0; j < ni; j++)
-        for (int i = 0; i < nj; i++)
-            xi[i + (size_t)j * nj] += v[i] * Dxg[j] / den;
+    hes__saltation_formula(ni, nj, DxR, DtR, F_I, Dxg, den, clock_local ? NULL : F_J, xi);
 out:
     free(buf);
     return st;

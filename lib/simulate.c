@@ -182,30 +182,6 @@ static void advance(const hes_orbit_spec *o, seq_state *q, int taken)
     }
 }
 
-/* Rate of guard k along the flow at (tm, x), rate = Dtg + Dxg F, and the
- * scale |(Dtg, Dxg)| |(1, F)| that a grazing rate is judged against.  F and
- * dxg are n scratch values each. */
-static hes_status guard_rate(hes_system *sys, int mode, int k, double tm, const double *x,
-                             double *F, double *dxg, double *rate, double *scale)
-{
-    int n = sys->model->modes[mode].dim;
-    double dtg, ng, nf = 1.0;
-    hes_status st;
-    if ((st = hes__field(sys, mode, tm, x, F)) != HES_OK ||
-        (st = hes__guard_dx(sys, k, tm, x, dxg)) != HES_OK ||
-        (st = hes__guard_dt(sys, k, tm, x, &dtg)) != HES_OK)
-        return st;
-    ng = dtg * dtg;
-    *rate = dtg;
-    for (int i = 0; i < n; i++) {
-        *rate += dxg[i] * F[i];
-        ng += dxg[i] * dxg[i];
-        nf += F[i] * F[i];
-    }
-    *scale = sqrt(ng * nf);
-    return HES_OK;
-}
-
 /* Whether a guard with `direction` is crossed when g moves with sign s. */
 static int crosses(int direction, double s)
 {
@@ -251,7 +227,7 @@ static hes_status immediate_event(hes_system *sys, int mode, double tm, const do
             return st;
         if (!(fabs(g) <= 1e-9 * (1.0 + xs)))
             continue;
-        if ((st = guard_rate(sys, mode, k, tm, x, F, dxg, &rate, &scale)) != HES_OK)
+        if ((st = hes__guard_rate(sys, k, tm, x, F, dxg, &rate, &scale)) != HES_OK)
             return st;
         /* the guard of the event just taken is tangential only when the reset
          * left its rate at rounding level (a plastic impact: sustained
@@ -273,7 +249,7 @@ static hes_status immediate_event(hes_system *sys, int mode, double tm, const do
         h = fmin(h, 1e-3 * (1.0 + fabs(tm)));
         for (int i = 0; i < n; i++)
             y[i] = x[i] + h * F[i];
-        if ((st = guard_rate(sys, mode, k, tm + h, y, F2, dxg, &rate2, &scale2)) != HES_OK)
+        if ((st = hes__guard_rate(sys, k, tm + h, y, F2, dxg, &rate2, &scale2)) != HES_OK)
             return st;
         double acc = (rate2 - rate) / h;
         if (crosses(T->direction, acc) && fabs(acc) * h > sys->set.graze_tol * scale)

@@ -1384,6 +1384,7 @@ static hes_status colloc_measure(hes_colloc *c, const double *z, hes_measure mea
     double *G = malloc(sizeof(double) * mm * (size_t)nfac), *cur = malloc(sizeof(double) * 6 * mm + 8 * (size_t)nm);
     int *vars = malloc(sizeof(int) * (size_t)(2 * nm + P + c->n_fp + 2 * c->n_in + 1));
     double *B = NULL, *zz = NULL, weights[64];
+    hes_factor *GF = NULL;
     hes_status st = HES_OK;
     hes_stability stab;
     memset(&stab, 0, sizeof stab);
@@ -1457,50 +1458,20 @@ static hes_status colloc_measure(hes_colloc *c, const double *z, hes_measure mea
         put_params(c, z);
         goto out;
     }
-    /* eigenvalue perturbation for each multiplier used: sweeps
-     * b_f = G_f-1 ... G_1 v and a_f = w^H G_last ... G_f+1, then for every
-     * factor and every variable it depends on, d|lambda| from
-     * dlambda = a_f dG_f b_f / (w^H v) */
+    /* eigenvalue perturbation for each multiplier used (eigsens.c): the
+     * sweeps once per multiplier, then for every factor and every variable
+     * it depends on, d|lambda| from a_f dG_f b_f */
     size_t blk = (size_t)nfac * nm;
-    if (!(B = malloc(sizeof(double) * 4 * blk * (size_t)(nuse > 0 ? nuse : 1)))) {
+    hes__eig_sens es[64];
+    if (!(B = malloc(sizeof(double) * 4 * blk * (size_t)(nuse > 0 ? nuse : 1))) ||
+        !(GF = malloc(sizeof *GF * (size_t)nfac))) {
         st = hes__fail(sys, HES_ENOMEM, "out of memory");
         goto out;
     }
-    double den_r[64], den_i[64];
-    for (int u = 0; u < nuse; u++) {
-        int j = stab.order[use[u]];
-        double *Br = B + 4 * blk * u, *Bi = Br + blk, *Ar = Bi + blk, *Ai = Ar + blk;
-        double ar[64], ai[64], br[64], bi[64];
-        hes__eigvec(stab.vr, n0, stab.all_im, j, br, bi);
-        hes__eigvec(stab.vl, n0, stab.all_im, j, ar, ai);
-        den_r[u] = den_i[u] = 0;
-        for (int r = 0; r < n0; r++) {
-            den_r[u] += ar[r] * br[r] + ai[r] * bi[r];
-            den_i[u] += ar[r] * bi[r] - ai[r] * br[r];
-        }
-        memcpy(Br, br, sizeof(double) * (size_t)n0);
-        memcpy(Bi, bi, sizeof(double) * (size_t)n0);
-        rows = n0;
-        for (int f = 0; f + 1 < nfac; f++) {
-            hes__matmul(F[f].rows, rows, 1, G + (size_t)f * mm, Br + (size_t)f * nm, Br + (size_t)(f + 1) * nm);
-            hes__matmul(F[f].rows, rows, 1, G + (size_t)f * mm, Bi + (size_t)f * nm, Bi + (size_t)(f + 1) * nm);
-            rows = F[f].rows;
-        }
-        for (int r = 0; r < n0; r++) {
-            Ar[(size_t)(nfac - 1) * nm + r] = ar[r];
-            Ai[(size_t)(nfac - 1) * nm + r] = -ai[r];
-        }
-        for (int f = nfac - 1; f > 0; f--)
-            for (int cc = 0; cc < F[f].cols; cc++) {
-                double sr = 0, si = 0;
-                for (int r = 0; r < F[f].rows; r++) {
-                    sr += Ar[(size_t)f * nm + r] * G[(size_t)f * mm + r + (size_t)cc * F[f].rows];
-                    si += Ai[(size_t)f * nm + r] * G[(size_t)f * mm + r + (size_t)cc * F[f].rows];
-                }
-                Ar[(size_t)(f - 1) * nm + cc] = sr;
-                Ai[(size_t)(f - 1) * nm + cc] = si;
-            }
-    }
+    for (int f = 0; f < nfac; f++)
+        GF[f] = (hes_factor){ .rows = F[f].rows, .cols = F[f].cols, .m = G + (size_t)f * mm };
+    for (int u = 0; u < nuse; u++)
+        hes__eig_sens_init(&es[u], &stab, stab.order[use[u]], nfac, GF, nm, B + 4 * blk * u);
     for (int f = 0; f < nfac && st == HES_OK; f++) {
         int nvar = factor_vars(c, &F[f], vars), R = F[f].rows, C = F[f].cols;
         for (int q = 0; q < nvar && st == HES_OK; q++) {
@@ -1517,21 +1488,9 @@ static hes_status colloc_measure(hes_colloc *c, const double *z, hes_measure mea
             for (int e = 0; e < R * C; e++)
                 dG[e] = (dG[e] - nxt[e]) / (2 * h);
             for (int u = 0; u < nuse; u++) {
-                int k = use[u], j = stab.order[k];
-                const double *Br = B + 4 * blk * u + (size_t)f * nm, *Bi = Br + blk,
-                             *Ar = Bi + blk, *Ai = Ar + blk;
                 double nr = 0, ni = 0;
-                for (int cc = 0; cc < C; cc++)
-                    for (int r = 0; r < R; r++) {
-                        double d = dG[r + (size_t)cc * R];
-                        nr += Ar[r] * d * Br[cc] - Ai[r] * d * Bi[cc];
-                        ni += Ar[r] * d * Bi[cc] + Ai[r] * d * Br[cc];
-                    }
-                double dd = den_r[u] * den_r[u] + den_i[u] * den_i[u];
-                double lamr = (nr * den_r[u] + ni * den_i[u]) / dd,
-                       lami = (ni * den_r[u] - nr * den_i[u]) / dd;
-                double lr = stab.all_re[j], li = stab.all_im[j], mod = hypot(lr, li);
-                grad[v] += weights[k] * (mod > 0 ? (lr * lamr + li * lami) / mod : 0.0);
+                hes__eig_sens_term(&es[u], f, R, C, dG, &nr, &ni);
+                grad[v] += weights[use[u]] * hes__eig_sens_modulus(&es[u], nr, ni);
             }
         }
     }
@@ -1539,6 +1498,7 @@ static hes_status colloc_measure(hes_colloc *c, const double *z, hes_measure mea
 out:
     hes_stability_free(&stab);
     free(B);
+    free(GF);
     free(zz);
     free(F);
     free(G);

@@ -151,6 +151,24 @@ hes_status hes__saltation_clock(hes_system *sys, int tr, double t, const double 
 hes_status hes__section_matrix(hes_system *sys, int tr, double tm, const double *x_minus,
                                double *S, double *normal);
 
+/* Derivative of eigenvalue j of st, the eigenvalues of the product
+ * M = G[nf-1] ... G[0] (st->n x st->n), by eigenvalue perturbation over the
+ * factors (eigsens.c): init computes w^H v and the sweeps b_k, a_k into
+ * storage (4 nf nm doubles, nm >= every factor's row count); term adds
+ * a_k dG_k b_k (dG_k rows x cols, column-major) into (nr, ni); modulus turns
+ * that sum into d|lambda| = Re(conj(lambda) (nr + i ni) / (w^H v)) / |lambda|. */
+typedef struct {
+    int nf, nm;
+    double lr, li;           /* the eigenvalue */
+    double den_r, den_i;     /* w^H v */
+    double *br, *bi, *ar, *ai;
+} hes__eig_sens;
+void hes__eig_sens_init(hes__eig_sens *s, const hes_stability *st, int j, int nf,
+                        const hes_factor *G, int nm, double *storage);
+void hes__eig_sens_term(const hes__eig_sens *s, int k, int rows, int cols, const double *dG,
+                        double *nr, double *ni);
+double hes__eig_sens_modulus(const hes__eig_sens *s, double nr, double ni);
+
 /* Whether eigenvalue j (index into st->all_*) of a stability analysis is
  * repeated or defective, so that eigenvalue perturbation does not give its
  * derivative: another eigenvalue (not its conjugate) within

@@ -40,8 +40,7 @@ struct hes_shape {
     int have_st;
     /* gradient workspaces */
     double *dpsi, *dabs;
-    double *ar, *ai, *br, *bi; /* nf x nmax each: left/right sweeps */
-    double *vr, *vi, *wr, *wi, *u, *x;
+    double *sens;              /* 4 nf nmax: the sweeps of hes__eig_sens */
     double *h;
 };
 
@@ -66,7 +65,7 @@ void hes_shape_destroy(hes_shape *sh)
     free(sh->tmp);
     free(sh->dpsi);
     free(sh->dabs);
-    free(sh->ar);
+    free(sh->sens);
     free(sh->h);
     hes_stability_free(&sh->st);
     free(sh);
@@ -270,22 +269,12 @@ hes_status hes_shape_create(hes_system *sys, const hes_analysis *res, int n,
     sh->dpsi = malloc(sizeof(double) * (size_t)n);
     sh->dabs = malloc(sizeof(double) * (size_t)n * n0);
     sh->h = malloc(sizeof(double) * (size_t)n);
-    /* sweeps: ar, ai, br, bi (nf x nm each), then vr, vi, wr, wi, u, x (nm each) */
-    sh->ar = malloc(sizeof(double) * ((size_t)4 * nf * nm + 6 * (size_t)nm));
+    sh->sens = malloc(sizeof(double) * (size_t)4 * nf * nm);
     if (!sh->pidx || !sh->G || !sh->event || !sh->dep || !sh->dG || !sh->M || !sh->normal ||
-        !sh->tmp || !sh->dpsi || !sh->dabs || !sh->h || !sh->ar) {
+        !sh->tmp || !sh->dpsi || !sh->dabs || !sh->h || !sh->sens) {
         hes_shape_destroy(sh);
         return hes__fail(sys, HES_ENOMEM, "out of memory");
     }
-    sh->ai = sh->ar + (size_t)nf * nm;
-    sh->br = sh->ai + (size_t)nf * nm;
-    sh->bi = sh->br + (size_t)nf * nm;
-    sh->vr = sh->bi + (size_t)nf * nm;
-    sh->vi = sh->vr + nm;
-    sh->wr = sh->vi + nm;
-    sh->wi = sh->wr + nm;
-    sh->u = sh->wi + nm;
-    sh->x = sh->u + nm;
     for (int j = 0, i = 0; j < n; i++) {
         if (names) {
             sh->pidx[j] = hes_model_param_index(m, names[j]);
@@ -423,71 +412,20 @@ static hes_status factor_derivatives(hes_shape *sh)
     return st;
 }
 
-/* d|lambda_j|/dh for every shape parameter into out[n] (eigenvalue j). */
+/* d|lambda_j|/dh for every shape parameter into out[n] (eigenvalue j), by
+ * eigenvalue perturbation over the stored factors (eigsens.c). */
 static void modulus_gradient(hes_shape *sh, int j, double *out)
 {
-    const hes_stability *st = &sh->st;
-    int n0 = sh->n0, nf = sh->nf, nm = sh->sys->nmax;
-    double lr = st->all_re[j], li = st->all_im[j], mod = hypot(lr, li);
-    hes__eigvec(st->vr, n0, st->all_im, j, sh->vr, sh->vi);
-    hes__eigvec(st->vl, n0, st->all_im, j, sh->wr, sh->wi);
-    /* forward sweep: b_k = G_{k-1} ... G_1 v, the input of G_k */
-    int rows = n0;
-    memcpy(sh->br, sh->vr, sizeof(double) * (size_t)n0);
-    memcpy(sh->bi, sh->vi, sizeof(double) * (size_t)n0);
-    for (int k = 0; k + 1 < nf; k++) {
-        const hes_factor *g = &sh->G[k];
-        hes__matmul(g->rows, rows, 1, g->m, sh->br + (size_t)k * nm, sh->br + (size_t)(k + 1) * nm);
-        hes__matmul(g->rows, rows, 1, g->m, sh->bi + (size_t)k * nm, sh->bi + (size_t)(k + 1) * nm);
-        rows = g->rows;
-    }
-    /* backward sweep: a_k = w^H G_nf ... G_{k+1} (a row of length rows(G_k)),
-     * kept as (re, im) with w^H = (wr - i wi)^T */
-    double *arL = sh->ar + (size_t)(nf - 1) * nm, *aiL = sh->ai + (size_t)(nf - 1) * nm;
-    for (int i = 0; i < n0; i++) {
-        arL[i] = sh->wr[i];
-        aiL[i] = -sh->wi[i];
-    }
-    for (int k = nf - 1; k > 0; k--) {
-        const hes_factor *g = &sh->G[k];
-        const double *ar = sh->ar + (size_t)k * nm, *ai = sh->ai + (size_t)k * nm;
-        double *pr = sh->ar + (size_t)(k - 1) * nm, *pim = sh->ai + (size_t)(k - 1) * nm;
-        for (int c = 0; c < g->cols; c++) {
-            double sr = 0, si = 0;
-            for (int r = 0; r < g->rows; r++) {
-                sr += ar[r] * g->m[r + (size_t)c * g->rows];
-                si += ai[r] * g->m[r + (size_t)c * g->rows];
-            }
-            pr[c] = sr;
-            pim[c] = si;
-        }
-    }
-    /* w^H v */
-    double dr = 0, di = 0;
-    for (int i = 0; i < n0; i++) {
-        dr += sh->wr[i] * sh->vr[i] + sh->wi[i] * sh->vi[i];
-        di += sh->wr[i] * sh->vi[i] - sh->wi[i] * sh->vr[i];
-    }
-    double dd = dr * dr + di * di;
+    hes__eig_sens es;
+    hes__eig_sens_init(&es, &sh->st, j, sh->nf, sh->G, sh->sys->nmax, sh->sens);
     for (int p = 0; p < sh->n; p++) {
         double nr = 0, ni = 0; /* sum_k a_k dG_k b_k */
-        for (int k = 0; k < nf; k++) {
-            const double *D = sh->dG[k + nf * p];
-            if (!D)
-                continue;
-            const hes_factor *g = &sh->G[k];
-            const double *ar = sh->ar + (size_t)k * nm, *ai = sh->ai + (size_t)k * nm;
-            const double *br = sh->br + (size_t)k * nm, *bi = sh->bi + (size_t)k * nm;
-            hes__matmul(g->rows, g->cols, 1, D, br, sh->u);
-            hes__matmul(g->rows, g->cols, 1, D, bi, sh->x);
-            for (int r = 0; r < g->rows; r++) {
-                nr += ar[r] * sh->u[r] - ai[r] * sh->x[r];
-                ni += ar[r] * sh->x[r] + ai[r] * sh->u[r];
-            }
+        for (int k = 0; k < sh->nf; k++) {
+            const double *D = sh->dG[k + sh->nf * p];
+            if (D)
+                hes__eig_sens_term(&es, k, sh->G[k].rows, sh->G[k].cols, D, &nr, &ni);
         }
-        /* dlambda = (nr + i ni) / (dr + i di) */
-        double lamr = (nr * dr + ni * di) / dd, lami = (ni * dr - nr * di) / dd;
-        out[p] = mod > 0 ? (lr * lamr + li * lami) / mod : 0.0;
+        out[p] = hes__eig_sens_modulus(&es, nr, ni);
     }
 }
 

@@ -138,6 +138,7 @@ static void *worker(void *arg)
 hes_status hes_sweep_run(const hes_model *model, const double *params, const hes_sweep_opts *o)
 {
     if (!model || !o || o->n_points < 0 || o->n_params < 0 || (o->n_points > 0 && !o->values) ||
+        (o->n_params > 0 && !o->params) ||
         o->jobs < 1 || o->jobs > 1024 || model->n_params > HES_SWEEP_MAX_PARAMS)
         return HES_EINVAL;
     for (int j = 0; j < o->n_params; j++)

@@ -340,7 +340,7 @@ static hes_status field_dt(hes_system *sys, int mode, double t, const double *x,
                            double *tmp)
 {
     int n = sys->model->modes[mode].dim;
-    double h = cbrt(DBL_EPSILON) * fmax(1.0, fabs(t));
+    double h = hes__fd_step(t);
     hes_status st;
     if ((st = hes__field(sys, mode, t + h, x, out)) != HES_OK ||
         (st = hes__field(sys, mode, t - h, x, tmp)) != HES_OK)
@@ -355,7 +355,7 @@ typedef hes_status (*model_eval)(hes_system *, int, double, const double *, doub
 static hes_status param_derivative(hes_system *sys, model_eval fn, int index, int pj, double t,
                                    const double *x, int n_out, double *out, double *tmp)
 {
-    double p = sys->p[pj], h = cbrt(DBL_EPSILON) * fmax(1.0, fabs(p));
+    double p = sys->p[pj], h = hes__fd_step(p);
     hes_status st;
     sys->p[pj] = p + h;
     st = fn(sys, index, t, x, out);
@@ -663,7 +663,7 @@ static hes_status crossing_constraints(hes_colloc *c, const double *z, double *c
             break;
         cv[row] = rate - min_rate;
         for (int r = 0; jac && r < n && st == HES_OK; r++) { /* states of the last node */
-            double h = cbrt(DBL_EPSILON) * fmax(1.0, fabs(xe[r]));
+            double h = hes__fd_step(xe[r]);
             memcpy(x, xe, sizeof(double) * (size_t)n);
             x[r] = xe[r] + h;
             st = crossing_rate(c, z, i, x, &rp);
@@ -674,7 +674,7 @@ static hes_status crossing_constraints(hes_colloc *c, const double *z, double *c
         }
         for (int q = 0; jac && q < c->n_in && st == HES_OK; q++) { /* inputs there */
             int col = c->uoff[i] + ur * c->n_in + q, pj = c->in_idx[q];
-            double u = sys->p[pj], h = cbrt(DBL_EPSILON) * fmax(1.0, fabs(u));
+            double u = sys->p[pj], h = hes__fd_step(u);
             (void)zz;
             sys->p[pj] = u + h;
             st = crossing_rate(c, z, i, xe, &rp);
@@ -753,7 +753,7 @@ hes_status hes_colloc_path(hes_colloc *c, const double *z, double *cv, double *j
             if ((st = path_eval(c, c->mode[i], kind, t0 + k * h, xk, cv + row)) != HES_OK)
                 break;
             for (int r = 0; jac && r < n && st == HES_OK; r++) {
-                double hh = cbrt(DBL_EPSILON) * fmax(1.0, fabs(xk[r]));
+                double hh = hes__fd_step(xk[r]);
                 memcpy(x, xk, sizeof(double) * (size_t)n);
                 x[r] = xk[r] + hh;
                 st = path_eval(c, c->mode[i], kind, t0 + k * h, x, vp);
@@ -1476,7 +1476,7 @@ static hes_status colloc_measure(hes_colloc *c, const double *z, hes_measure mea
         int nvar = factor_vars(c, &F[f], vars), R = F[f].rows, C = F[f].cols;
         for (int q = 0; q < nvar && st == HES_OK; q++) {
             int v = vars[q];
-            double h = cbrt(DBL_EPSILON) * fmax(1.0, fabs(z[v]));
+            double h = hes__fd_step(z[v]);
             zz[v] = z[v] + h;
             st = factor_eval(c, zz, &F[f], dG, x);
             zz[v] = z[v] - h;

@@ -13,7 +13,7 @@
 
 #include "hes_internal.h"
 
-static double fd_step(double v)
+double hes__fd_step(double v)
 {
     return cbrt(DBL_EPSILON) * fmax(1.0, fabs(v));
 }
@@ -24,7 +24,7 @@ int hes__fd_dx(hes__vec_fn f, void *ctx, double t, const double *x, int n_in,
     double *fp = work, *fm = work + n_out, *xx = work + 2 * n_out;
     memcpy(xx, x, (size_t)n_in * sizeof *xx);
     for (int j = 0; j < n_in; j++) {
-        double h = fd_step(x[j]);
+        double h = hes__fd_step(x[j]);
         volatile double xp = x[j] + h, xm = x[j] - h; /* exact representable step */
         int rc;
         xx[j] = xp;
@@ -44,7 +44,7 @@ int hes__fd_dt(hes__vec_fn f, void *ctx, double t, const double *x, int n_in,
                int n_out, double *out, double *work)
 {
     double *fp = work, *fm = work + n_out;
-    double h = fd_step(t);
+    double h = hes__fd_step(t);
     volatile double tp = t + h, tm = t - h;
     int rc;
     (void)n_in;

@@ -77,6 +77,15 @@ hes_status hes__reset(hes_system *sys, int tr, double t, const double *x, double
 hes_status hes__reset_dx(hes_system *sys, int tr, double t, const double *x, double *out);
 hes_status hes__reset_dt(hes_system *sys, int tr, double t, const double *x, double *out);
 
+/* The step of a central difference in a value v: cbrt(eps) max(1, |v|),
+ * which balances the O(h^2) truncation error against the O(eps / h)
+ * rounding error (fd.c).  Every central difference of the library uses it,
+ * except where a rule of its own is stated (the fourth-order differences of
+ * the mass matrix, the user-set relative step settings.fd_step of the
+ * shooting Jacobian and the return-map check, the larger steps of fallbacks
+ * across a non-smooth psi). */
+double hes__fd_step(double v);
+
 /* Central differences (fd.c).  f maps (t, x) to n_out values; the Jacobian
  * d f / d x is n_out x n_in column-major.  work needs 2*n_out + n_in doubles.
  * Return the callback's first nonzero return value, else 0. */

@@ -91,9 +91,8 @@ static double max_abs_diff(const double *a, const double *b, int n, double *scal
     return d;
 }
 
-/* Step for differences in h_j, and the larger probe used for the property
- * and dependency checks. */
-static double fd_step_h(double h) { return cbrt(DBL_EPSILON) * fmax(1.0, fabs(h)); }
+/* The larger probe step used for the property and dependency checks
+ * (differences themselves use hes__fd_step). */
 static double probe_step_h(double h) { return 1e-2 * fmax(1.0, fabs(h)); }
 
 /* A parameter the orbit solver solves for, or one that sets the components
@@ -390,7 +389,7 @@ static hes_status factor_derivatives(hes_shape *sh)
     hes_status st = HES_OK;
     for (int j = 0; j < sh->n && st == HES_OK; j++) {
         int pi = sh->pidx[j];
-        double h = sys->p[pi], d = fd_step_h(h);
+        double h = sys->p[pi], d = hes__fd_step(h);
         volatile double hp = h + d, hm = h - d;
         for (int k = 0; k < sh->nf && st == HES_OK; k++) {
             double *D = sh->dG[k + sh->nf * j];

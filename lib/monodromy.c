@@ -9,6 +9,7 @@
  * return-map Jacobian on the Poincare section at the orbit's start event is
  * formed as well (DESIGN.md section 4).
  */
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +85,18 @@ static hes_status section_normal(hes_system *sys, const double *S, int nj, int n
         st = hes__fail(sys, HES_ESOLVER, "singular value decomposition of the section matrix failed");
     } else if (nj > ns || sv[nj - 1] <= 1e-8 * sv[0]) {
         memcpy(normal, U + (size_t)(nj - 1) * nj, sizeof(double) * (size_t)nj);
+#ifndef NDEBUG
+        double nn = 0, res = 0; /* a unit vector of the left null space of S */
+        for (int i = 0; i < nj; i++)
+            nn += normal[i] * normal[i];
+        for (int j = 0; j < ni; j++) {
+            double d = 0;
+            for (int i = 0; i < nj; i++)
+                d += normal[i] * S[i + (size_t)j * nj];
+            res = fmax(res, fabs(d));
+        }
+        assert(fabs(nn - 1.0) < 1e-12 && res <= 1e-7 * fmax(1.0, sv[0]));
+#endif
     } else {
         memset(normal, 0, sizeof(double) * (size_t)nj);
     }
@@ -230,6 +243,10 @@ hes_status hes_monodromy_compute(hes_system *sys, const hes_traj *traj, int auto
         hes_monodromy_free(mono);
         return st;
     }
+    /* one factor per phase and per event, alternating, chained in dimension */
+    assert(mono->n_factors == traj->n_phases + traj->n_events);
+    for (int k = 1; k < mono->n_factors; k++)
+        assert(mono->factors[k].cols == mono->factors[k - 1].rows);
     mono->phi = M;
     return HES_OK;
 }

@@ -7,6 +7,7 @@
  * left eigenvector is the section normal; it is identified by that
  * eigenvector, never by its value.
  */
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -328,6 +329,10 @@ hes_status hes_stability_compute(const hes_monodromy *mono, hes_stability *st)
         st->im[i] = st->all_im[st->order[i]];
         st->abs[i] = hypot(st->re[i], st->im[i]);
     }
+    /* every eigenvalue is a multiplier but the trivial one, in descending modulus */
+    assert(k == n - (st->trivial >= 0));
+    for (int i = 1; i < k; i++)
+        assert(st->abs[i] <= st->abs[i - 1]);
     st->psi = k > 0 ? st->abs[0] : 0.0;
     st->cond = k > 0 ? hes__eig_condition(st->vl, st->vr, st->all_im, n, st->order[0], buf) : 1.0;
     st->psi_tol = psi_accuracy(M, n, mono->accuracy, st->cond);

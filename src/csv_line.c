@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -104,4 +105,13 @@ int csv_parse_double(const char *s, double *v)
         return -1;
     *v = x;
     return 0;
+}
+
+int csv_message(int code, char *msg, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, len, fmt, ap);
+    va_end(ap);
+    return code;
 }

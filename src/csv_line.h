@@ -48,4 +48,9 @@ char *csv_trim(char *s);
  * no blanks, no hexadecimal, no nan or inf).  Returns 0, or -1. */
 int csv_parse_double(const char *s, double *v);
 
+/* Writes the printf-style message into msg (len bytes) and returns code: the
+ * readers' way of failing with a reason. */
+int csv_message(int code, char *msg, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
 #endif /* HES_CSV_LINE_H */

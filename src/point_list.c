@@ -12,27 +12,16 @@
 #include "csv_line.h"
 #include "point_list.h"
 
-static int bad(int code, char *msg, size_t len, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static int bad(int code, char *msg, size_t len, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, len, fmt, ap);
-    va_end(ap);
-    return code;
-}
-
 /* The line's text ready to split: a DOS line end dropped; NULL after
  * setting msg when the line is unusable. */
 static char *line_text(csv_line *l, char *msg, size_t len)
 {
     if (l->too_long) {
-        bad(0, msg, len, "line %d is longer than %d bytes", l->number, CSV_LINE_MAX);
+        csv_message(0, msg, len, "line %d is longer than %d bytes", l->number, CSV_LINE_MAX);
         return NULL;
     }
     if (l->has_nul) {
-        bad(0, msg, len, "line %d contains a NUL byte (not a text file?)", l->number);
+        csv_message(0, msg, len, "line %d contains a NUL byte (not a text file?)", l->number);
         return NULL;
     }
     if (l->len > 0 && l->text[l->len - 1] == '\r')
@@ -56,25 +45,25 @@ static int read_header(FILE *f, csv_line *l, point_list *pl, char *msg, size_t l
             break;
     }
     if (rc < 0)
-        return bad(POINT_LIST_IO, msg, len, "%s", strerror(errno));
+        return csv_message(POINT_LIST_IO, msg, len, "%s", strerror(errno));
     if (rc == 0)
-        return bad(POINT_LIST_BAD, msg, len, "empty file (expected a header of parameter names, "
+        return csv_message(POINT_LIST_BAD, msg, len, "empty file (expected a header of parameter names, "
                    "then one row of numbers per point)");
     int n = csv_split(text, fields, POINT_LIST_MAX_NAMES);
     if (n > POINT_LIST_MAX_NAMES)
-        return bad(POINT_LIST_BAD, msg, len, "line %d: more than %d columns", l->number,
+        return csv_message(POINT_LIST_BAD, msg, len, "line %d: more than %d columns", l->number,
                    POINT_LIST_MAX_NAMES);
     for (int j = 0; j < n; j++) {
         char *name = csv_trim(fields[j]);
         if (!*name)
-            return bad(POINT_LIST_BAD, msg, len, "line %d (the header): column %d has no name",
+            return csv_message(POINT_LIST_BAD, msg, len, "line %d (the header): column %d has no name",
                        l->number, j + 1);
         if (strlen(name) >= POINT_LIST_NAME_MAX)
-            return bad(POINT_LIST_BAD, msg, len, "line %d (the header): the name of column %d is "
+            return csv_message(POINT_LIST_BAD, msg, len, "line %d (the header): the name of column %d is "
                        "longer than %d bytes", l->number, j + 1, POINT_LIST_NAME_MAX - 1);
         for (int k = 0; k < j; k++)
             if (strcmp(pl->names[k], name) == 0)
-                return bad(POINT_LIST_BAD, msg, len, "line %d (the header): column '%s' appears "
+                return csv_message(POINT_LIST_BAD, msg, len, "line %d (the header): column '%s' appears "
                            "twice", l->number, name);
         strcpy(pl->names[j], name);
     }
@@ -94,32 +83,32 @@ static int read_points(FILE *f, csv_line *l, point_list *pl, char *msg, size_t l
             continue;
         int k = csv_split(text, fields, n);
         if (k != n)
-            return bad(POINT_LIST_BAD, msg, len, "line %d: %s%d fields, the header has %d", l->number,
+            return csv_message(POINT_LIST_BAD, msg, len, "line %d: %s%d fields, the header has %d", l->number,
                        k > n ? "more than " : "", k > n ? n : k, n);
         if (pl->n_points >= POINT_LIST_MAX_POINTS)
-            return bad(POINT_LIST_BAD, msg, len, "more than %d points", POINT_LIST_MAX_POINTS);
+            return csv_message(POINT_LIST_BAD, msg, len, "more than %d points", POINT_LIST_MAX_POINTS);
         if ((size_t)pl->n_points >= cap) {
             cap = cap ? 2 * cap : 64;
             double *v = realloc(pl->values, sizeof(double) * cap * (size_t)n);
             if (!v)
-                return bad(POINT_LIST_IO, msg, len, "out of memory");
+                return csv_message(POINT_LIST_IO, msg, len, "out of memory");
             pl->values = v;
         }
         for (int j = 0; j < n; j++) {
             char *s = csv_trim(fields[j]);
             if (!*s)
-                return bad(POINT_LIST_BAD, msg, len, "line %d: field %d (%s) is empty", l->number,
+                return csv_message(POINT_LIST_BAD, msg, len, "line %d: field %d (%s) is empty", l->number,
                            j + 1, pl->names[j]);
             if (csv_parse_double(s, &pl->values[(size_t)pl->n_points * n + j]))
-                return bad(POINT_LIST_BAD, msg, len, "line %d: field %d (%s): '%.40s' is not a "
+                return csv_message(POINT_LIST_BAD, msg, len, "line %d: field %d (%s): '%.40s' is not a "
                            "finite number", l->number, j + 1, pl->names[j], s);
         }
         pl->n_points++;
     }
     if (rc < 0)
-        return bad(POINT_LIST_IO, msg, len, "%s", strerror(errno));
+        return csv_message(POINT_LIST_IO, msg, len, "%s", strerror(errno));
     if (pl->n_points == 0)
-        return bad(POINT_LIST_BAD, msg, len, "no points (a header and no rows of numbers)");
+        return csv_message(POINT_LIST_BAD, msg, len, "no points (a header and no rows of numbers)");
     return POINT_LIST_OK;
 }
 
@@ -143,11 +132,11 @@ int point_list_load(const char *path, point_list *pl, char *msg, size_t len)
     memset(pl, 0, sizeof *pl);
     FILE *f = fopen(path, "r");
     if (!f)
-        return bad(errno == ENOENT || errno == EACCES || errno == ENOTDIR ? POINT_LIST_BAD : POINT_LIST_IO,
+        return csv_message(errno == ENOENT || errno == EACCES || errno == ENOTDIR ? POINT_LIST_BAD : POINT_LIST_IO,
                    msg, len, "%s", strerror(errno));
     if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
         fclose(f);
-        return bad(POINT_LIST_BAD, msg, len, "%s", strerror(EISDIR));
+        return csv_message(POINT_LIST_BAD, msg, len, "%s", strerror(EISDIR));
     }
     int rc = point_list_read(f, pl, msg, len);
     fclose(f);

@@ -24,17 +24,6 @@
 /* At most this many '#' lines are read before a file is called foreign. */
 #define MAX_HASH_LINES 4096
 
-static int say(int code, char *msg, size_t len, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static int say(int code, char *msg, size_t len, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, len, fmt, ap);
-    va_end(ap);
-    return code;
-}
-
 /* ------------------------------------------------------------- writing */
 
 void sweep_file_format_double(char *buf, size_t len, double v)
@@ -115,30 +104,30 @@ int sweep_file_open(const char *path, int resume, int *fd, int *regular, char *m
     msg[0] = '\0';
     *fd = open(path, (resume ? O_RDWR : O_WRONLY) | O_CREAT | O_CLOEXEC, 0666);
     if (*fd < 0)
-        return say(SWEEP_FILE_IO, msg, len, "cannot open it for writing: %s", strerror(errno));
+        return csv_message(SWEEP_FILE_IO, msg, len, "cannot open it for writing: %s", strerror(errno));
     if (fstat(*fd, &st) != 0) {
         int e = errno;
         close(*fd);
-        return say(SWEEP_FILE_IO, msg, len, "%s", strerror(e));
+        return csv_message(SWEEP_FILE_IO, msg, len, "%s", strerror(e));
     }
     *regular = S_ISREG(st.st_mode);
     if (resume && !*regular) {
         close(*fd);
-        return say(SWEEP_FILE_REFUSED, msg, len, "not a regular file (--resume reads the rows back)");
+        return csv_message(SWEEP_FILE_REFUSED, msg, len, "not a regular file (--resume reads the rows back)");
     }
     if (*regular && flock(*fd, LOCK_EX | LOCK_NB) != 0) {
         if (errno == EWOULDBLOCK) {
             close(*fd);
-            return say(SWEEP_FILE_LOCKED, msg, len, "locked by another hes process (a sweep is "
+            return csv_message(SWEEP_FILE_LOCKED, msg, len, "locked by another hes process (a sweep is "
                        "writing it); wait for it to end or choose another file");
         }
-        say(SWEEP_FILE_OK, msg, len, "cannot lock it (%s): do not let two sweeps write it",
+        csv_message(SWEEP_FILE_OK, msg, len, "cannot lock it (%s): do not let two sweeps write it",
             strerror(errno));
     }
     if (!resume && *regular && ftruncate(*fd, 0) != 0) {
         int e = errno;
         close(*fd);
-        return say(SWEEP_FILE_IO, msg, len, "cannot empty it: %s", strerror(e));
+        return csv_message(SWEEP_FILE_IO, msg, len, "cannot empty it: %s", strerror(e));
     }
     return SWEEP_FILE_OK;
 }
@@ -189,18 +178,18 @@ static int key_differs(char *const *file, int nf, char *const *run, int nr, cons
     if (!b || (a && strcmp(a, b) == 0))
         return 0;
     if (!a)
-        say(0, msg, len, "the file has no '# %s:' line", key);
+        csv_message(0, msg, len, "the file has no '# %s:' line", key);
     else if (strcmp(key, "problem") == 0)
-        say(0, msg, len, "the file is a sweep of problem '%.100s', this run's problem is '%s'", a, b);
+        csv_message(0, msg, len, "the file is a sweep of problem '%.100s', this run's problem is '%s'", a, b);
     else if (strcmp(key, "points") == 0)
-        say(0, msg, len, "the file's points are '%.200s', this run's are '%s'", a, b);
+        csv_message(0, msg, len, "the file's points are '%.200s', this run's are '%s'", a, b);
     else if (strcmp(key, "optimize") == 0)
-        say(0, msg, len, "the file was written %s --optimize, this run is %s it",
+        csv_message(0, msg, len, "the file was written %s --optimize, this run is %s it",
             strcmp(a, "yes") == 0 ? "with" : "without", strcmp(b, "yes") == 0 ? "with" : "without");
     else if (strcmp(key, "hes") == 0)
-        say(0, msg, len, "the file was written by hes %.100s, this is hes %s", a, b);
+        csv_message(0, msg, len, "the file was written by hes %.100s, this is hes %s", a, b);
     else
-        say(0, msg, len, "the file has '# %s: %.100s', this run has '# %s: %s'", key, a, key, b);
+        csv_message(0, msg, len, "the file has '# %s: %.100s', this run has '# %s: %s'", key, a, key, b);
     return 1;
 }
 
@@ -211,12 +200,12 @@ static void explain(char *const *file, int nf, char *const *run, int nr, char *m
     static const char *const keys[] = {"problem", "points", "optimize"};
     if (strcmp(file[0], run[0]) != 0) {
         if (strncmp(file[0], "# hes sweep file, format ", 25) == 0)
-            say(0, msg, len, "the file is in format %.20s; this hes reads format 1", file[0] + 25);
+            csv_message(0, msg, len, "the file is in format %.20s; this hes reads format 1", file[0] + 25);
         else if (strncmp(file[0], "index,", 6) == 0)
-            say(0, msg, len, "the file has no '%s' lines: it was written by an older hes or "
+            csv_message(0, msg, len, "the file has no '%s' lines: it was written by an older hes or "
                 "to standard output, and cannot be resumed (start a new file)", SWEEP_FILE_FIRST_LINE);
         else
-            say(0, msg, len, "not a file of 'hes sweep -o' (its first line is not '%s')",
+            csv_message(0, msg, len, "not a file of 'hes sweep -o' (its first line is not '%s')",
                 SWEEP_FILE_FIRST_LINE);
         return;
     }
@@ -229,12 +218,12 @@ static void explain(char *const *file, int nf, char *const *run, int nr, char *m
         const char *name = run[i] + 9, *eq = strchr(name, '=');
         const char *v = param_of(file, nf, name, (size_t)(eq - name));
         if (!v) {
-            say(0, msg, len, "this run has %s, the file has no value for %.*s (it sweeps it, or it "
+            csv_message(0, msg, len, "this run has %s, the file has no value for %.*s (it sweeps it, or it "
                 "is another model)", name, (int)(eq - name), name);
             return;
         }
         if (strcmp(v, eq + 1) != 0) {
-            say(0, msg, len, "the file was written with -p %.*s=%.60s, this run has %s",
+            csv_message(0, msg, len, "the file was written with -p %.*s=%.60s, this run has %s",
                 (int)(eq - name), name, v, name);
             return;
         }
@@ -244,7 +233,7 @@ static void explain(char *const *file, int nf, char *const *run, int nr, char *m
             continue;
         const char *name = file[i] + 9, *eq = strchr(name, '=');
         if (!eq || !param_of(run, nr, name, (size_t)(eq - name))) {
-            say(0, msg, len, "the file was written with -p %.100s, this run has no such fixed "
+            csv_message(0, msg, len, "the file was written with -p %.100s, this run has no such fixed "
                 "parameter (it sweeps it, or it is another model)", name);
             return;
         }
@@ -254,13 +243,13 @@ static void explain(char *const *file, int nf, char *const *run, int nr, char *m
     for (int i = 0; i < nr && i < nf; i++)
         if (strcmp(file[i], run[i]) != 0) {
             if (run[i][0] != '#')
-                say(0, msg, len, "its columns are not this sweep's (line %d: '%.100s')", i + 1, file[i]);
+                csv_message(0, msg, len, "its columns are not this sweep's (line %d: '%.100s')", i + 1, file[i]);
             else
-                say(0, msg, len, "its line %d is '%.100s', this run's is '%.100s'", i + 1, file[i],
+                csv_message(0, msg, len, "its line %d is '%.100s', this run's is '%.100s'", i + 1, file[i],
                     run[i]);
             return;
         }
-    say(0, msg, len, "its '#' lines are not this sweep's (line %d)", (nf < nr ? nf : nr) + 1);
+    csv_message(0, msg, len, "its '#' lines are not this sweep's (line %d)", (nf < nr ? nf : nr) + 1);
 }
 
 /* The preamble split at its newlines (in a copy); NULL when out of memory. */
@@ -350,7 +339,7 @@ int sweep_file_scan(FILE *in, int fd, const char *preamble, const sweep_file_poi
     msg[0] = '\0';
     csv_line_init(&l);
     if (!(file = malloc(sizeof *file * (MAX_HASH_LINES + 1)))) {
-        status = say(SWEEP_FILE_IO, msg, len, "out of memory");
+        status = csv_message(SWEEP_FILE_IO, msg, len, "out of memory");
         goto done;
     }
     /* the '#' lines and the header: this run's, or a prefix of them */
@@ -360,7 +349,7 @@ int sweep_file_scan(FILE *in, int fd, const char *preamble, const sweep_file_poi
                        (l.newline && preamble[l.start + l.len] != '\n')))
             prefix = 0;
         if (!(file[nf++] = printable_copy(&l))) {
-            status = say(SWEEP_FILE_IO, msg, len, "out of memory");
+            status = csv_message(SWEEP_FILE_IO, msg, len, "out of memory");
             goto done;
         }
         if (l.text[0] != '#' || l.has_nul) {
@@ -369,18 +358,18 @@ int sweep_file_scan(FILE *in, int fd, const char *preamble, const sweep_file_poi
         }
     }
     if (rc < 0) {
-        status = say(SWEEP_FILE_IO, msg, len, "%s", strerror(errno));
+        status = csv_message(SWEEP_FILE_IO, msg, len, "%s", strerror(errno));
         goto done;
     }
     if (nf == 0 || (prefix && !header && (rc == 0 || !l.newline))) { /* empty, or cut in its '#' lines */
         res->fresh = 1;
         if (fd >= 0 && (ftruncate(fd, 0) != 0 || fsync(fd) != 0))
-            status = say(SWEEP_FILE_IO, msg, len, "cannot empty it: %s", strerror(errno));
+            status = csv_message(SWEEP_FILE_IO, msg, len, "cannot empty it: %s", strerror(errno));
         goto done;
     }
     if (!prefix || (size_t)l.next != pre_len) {
         if (!(run = split_lines(preamble, &nr, &run_copy)))
-            status = say(SWEEP_FILE_IO, msg, len, "out of memory");
+            status = csv_message(SWEEP_FILE_IO, msg, len, "out of memory");
         else
             explain(file, nf, run, nr, msg, len);
         status = status ? status : SWEEP_FILE_REFUSED;
@@ -407,7 +396,7 @@ int sweep_file_scan(FILE *in, int fd, const char *preamble, const sweep_file_poi
                 int w = write_all(fd, l.text, l.len + 1, end);
                 l.text[l.len] = '\0';
                 if (w != 0) {
-                    status = say(SWEEP_FILE_IO, msg, len, "cannot rewrite it: %s", strerror(errno));
+                    status = csv_message(SWEEP_FILE_IO, msg, len, "cannot rewrite it: %s", strerror(errno));
                     goto done;
                 }
             }
@@ -417,11 +406,11 @@ int sweep_file_scan(FILE *in, int fd, const char *preamble, const sweep_file_poi
         changed = 1;
     }
     if (rc < 0) {
-        status = say(SWEEP_FILE_IO, msg, len, "%s", strerror(errno));
+        status = csv_message(SWEEP_FILE_IO, msg, len, "%s", strerror(errno));
         goto done;
     }
     if (fd >= 0 && changed && (ftruncate(fd, (off_t)end) != 0 || fsync(fd) != 0)) {
-        status = say(SWEEP_FILE_IO, msg, len, "cannot rewrite it: %s", strerror(errno));
+        status = csv_message(SWEEP_FILE_IO, msg, len, "cannot rewrite it: %s", strerror(errno));
         goto done;
     }
     res->end = end;

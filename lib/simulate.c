@@ -255,10 +255,10 @@ static hes_status immediate_event(hes_system *sys, int mode, double tm, const do
         if (crosses(T->direction, acc) && fabs(acc) * h > sys->set.graze_tol * scale)
             return hes__fail(sys, HES_EGRAZING,
                              "in mode '%s' at model time %.10g the state lies on the guard of '%s' "
-                             "(g = %.3g) with zero crossing rate (%.3g) and the flow enters its far "
-                             "side (d/dt rate = %.3g): sustained contact, which the model does not "
-                             "describe; the event cannot be taken and integrating would pass "
-                             "through the guard",
+                             "(g = %.3g) with zero crossing rate (%.3g) and the flow crosses it at "
+                             "once (d/dt rate = %.3g): a grazing event, which cannot be taken and "
+                             "which integration would pass unseen (at a contact: sustained "
+                             "contact, which an impact model does not describe)",
                              m->modes[mode].name, tm, T->name, g, rate, acc);
     }
     return HES_OK;

@@ -153,7 +153,7 @@ typedef struct {
 
 /*
  * Optional description of the model's trajectory-optimisation problem
- * (`hes trajopt`, lib/collocation.c): which parameters are inputs and their
+ * (`hes trajopt`, lib/shaping/collocation.c): which parameters are inputs and their
  * bounds, bounds on the state at the start of the orbit and on the phase
  * durations, path constraints, and the default virtual events.
  */
@@ -814,7 +814,7 @@ void hes_shape_result_free(hes_shape_result *res);
 
 /*
  * Multi-phase direct collocation of the model's periodic orbit
- * (lib/collocation.c: Hermite-Simpson in compressed form over the orbit
+ * (lib/shaping/collocation.c: Hermite-Simpson in compressed form over the orbit
  * spec's event sequence, optionally split by virtual events, with free phase
  * durations, inputs at the nodes and the solved parameters as decision
  * variables; autonomous orbit specs).
@@ -822,7 +822,7 @@ void hes_shape_result_free(hes_shape_result *res);
  * Inputs are model parameters (e.g. hip_torque) that become per-node
  * decision variables: between the nodes of a phase an input is the linear
  * interpolation in the time since the start of the phase (or one constant
- * value per phase), which is how gait files are re-simulated (lib/gait.c).
+ * value per phase), which is how gait files are re-simulated (lib/shaping/gait.c).
  * Virtual events (core paper Sec. III-B) split the phase before event i of
  * the sequence into sub-phases ending at g_i(t, x) + p = 0 (the physical
  * guard plus an offset p that is a decision variable) with an identity
@@ -963,7 +963,7 @@ const double *hes_colloc_state(const hes_colloc *c, const double *z, int phase, 
  * A gait: one period of a periodic orbit given as (sub-)phases with their
  * durations, states at equally spaced nodes, inputs (parameters of the base
  * model, linear in the time since the phase start between the nodes, or
- * constant), and virtual events (lib/gait.c).  Written by `hes trajopt -o`
+ * constant), and virtual events (lib/shaping/gait.c).  Written by `hes trajopt -o`
  * as JSON and re-analysed and re-simulated through a derived model whose
  * modes are the phases (hes_gait_model).
  */
@@ -1018,7 +1018,7 @@ void hes_gait_model_free(hes_model *m);
 /* ----------------------------------------------------------------- plugins */
 
 /*
- * A user model compiled as a shared module (lib/plugin.c, libltdl) exports
+ * A user model compiled as a shared module (lib/batch/plugin.c, libltdl) exports
  *     const hes_model *hes_plugin_model(void);
  * returning its description, whose abi field is HES_MODEL_ABI of the hes.h
  * it was compiled with (share/examples/rimless_wheel.c builds as one with
@@ -1038,7 +1038,7 @@ void hes_plugin_close(hes_plugin *plugin);
 /* ------------------------------------------------------------------ sweeps */
 
 /*
- * Batch stability analysis (lib/sweep.c): the orbit, multipliers and psi at
+ * Batch stability analysis (lib/batch/sweep.c): the orbit, multipliers and psi at
  * every point of a list of parameter values, on `jobs` threads, each with
  * its own system.  Consecutive points warm-start from each other's orbit;
  * a point that fails is reported with its status and message.

@@ -4,7 +4,7 @@
  * knees: a point foot model", MIT master's thesis, 2007), written with the
  * mechanical layer: the file gives mass matrices, applied forces and
  * constraint functions; vector fields, guards, impacts and saltation
- * matrices are derived by the library (lib/mech.c).
+ * matrices are derived by the library (lib/model/mech.c).
  *
  * Geometry.  Each leg: shank of length ls = a1 + b1 (foot -> shank mass a1,
  * shank mass -> knee b1) and thigh of length lt = a2 + b2 (knee -> thigh

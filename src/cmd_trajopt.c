@@ -1,10 +1,10 @@
 /*
  * cmd_trajopt.c - `hes trajopt`: the orbit itself as the unknown of a
- * multi-phase direct collocation (lib/collocation.c) with the model's inputs
+ * multi-phase direct collocation (lib/shaping/collocation.c) with the model's inputs
  * at the nodes, virtual events, and psi and/or the input energy in the cost
  * (core paper problem (8)); the gait is written as a gait file (-o) and
  * re-analysed independently by shooting through its derived model
- * (lib/gait.c), and both psi are printed.
+ * (lib/shaping/gait.c), and both psi are printed.
  */
 #include <errno.h>
 #include <getopt.h>

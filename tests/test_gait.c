@@ -1,7 +1,7 @@
 /*
  * test_gait.c - collocation with inputs at the nodes and virtual events on
  * the knee biped (problems/knee_biped.c), and gaits as models of their own
- * (lib/gait.c, lib/gait_json.c): every derivative the NLP uses against
+ * (lib/shaping/gait.c, lib/io/gait_json.c): every derivative the NLP uses against
  * central differences; psi of the collocated gait against the independent
  * shooting analysis of its derived model (CVODES, phases as modes, inputs
  * as functions of the phase time); a virtual event with equal inputs on both

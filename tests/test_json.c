@@ -3,7 +3,7 @@
  * hes_shape_json, hes_analysis_gradient_json): each parses, carries the keys
  * hes.h lists, and its numbers are the C structs' numbers bit for bit;
  * matrices (column-major in memory) are written as lists of rows; NaN and
- * infinity, which JSON lacks, are written as null (lib/json.c).
+ * infinity, which JSON lacks, are written as null (lib/io/json.c).
  *
  * Independent computation: Jansson's own parser (json_loads, strict: a
  * NaN or a trailing comma would not parse) reading the text back, compared

@@ -1,6 +1,6 @@
 /*
- * test_model.c - Check suite for the model description (lib/model.c,
- * problems/registry.c, parameter handling in lib/system.c):
+ * test_model.c - Check suite for the model description (lib/model/model.c,
+ * problems/registry.c, parameter handling in lib/hybrid/system.c):
  * hes_model_validate rejects each kind of broken model with a message naming
  * the field (counts, indices, enums, times, parameters, the orbit and
  * trajopt specs, the mechanical structures) and accepts the built-ins;

@@ -1,5 +1,5 @@
 /*
- * test_stability.c - Check suite for hes_stability_compute (lib/stability.c)
+ * test_stability.c - Check suite for hes_stability_compute (lib/hybrid/stability.c)
  * on hand-built monodromies whose eigenvalues are known in closed form:
  * multipliers and their order, psi and stability for non-autonomous
  * matrices; for autonomous ones the trivial eigenvalue of the section

@@ -3,7 +3,7 @@
  * gait file (in a memfd, read through its /proc/self/fd path, as `hes
  * analyze --orbit FILE` reads one), its problem found (hes_gait_problem,
  * hes_problem_find), read (hes_gait_read) and, when it reads, its derived
- * model built and freed (hes_gait_model).  lib/gait_json.c and lib/gait.c
+ * model built and freed (hes_gait_model).  lib/io/gait_json.c and lib/shaping/gait.c
  * are compiled into the target with the sanitizers; the rest comes from
  * libhes.  Built by `make fuzz`; seeds in tests/fuzz/corpus_gait.
  */

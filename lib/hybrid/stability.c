@@ -13,7 +13,7 @@
 #include <string.h>
 #include <lapacke.h>
 
-#include "hes_internal.h"
+#include "hybrid/hybrid.h"
 
 void hes_stability_free(hes_stability *st)
 {

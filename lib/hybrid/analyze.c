@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hes_internal.h"
+#include "hybrid/hybrid.h"
 
 void hes_analysis_free(hes_analysis *res)
 {

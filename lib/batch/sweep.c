@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hes_internal.h"
+#include "hybrid/hybrid.h"
 
 #define SWEEP_BLOCK 4
 

@@ -36,7 +36,7 @@
 #include <nlopt.h>
 #include <lapacke.h>
 
-#include "hes_internal.h"
+#include "shaping/shaping.h"
 
 struct hes_colloc {
     hes_system *sys;
@@ -967,7 +967,7 @@ hes_status hes_colloc_guess(hes_colloc *c, double *z)
 }
 
 /* A gait's physical phase, sampled by simulating the gait's derived model
- * (lib/gait.c) over it: the states at any time are consistent with the
+ * (lib/shaping/gait.c) over it: the states at any time are consistent with the
  * gait's inputs, and a gait re-collocated on another grid (or split by
  * virtual events with equal inputs on both sides) starts on the same orbit. */
 typedef struct {

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hes_internal.h"
+#include "hybrid/hybrid.h"
 
 hes_sim_opts hes_sim_opts_default(void)
 {

@@ -1,16 +1,16 @@
 /*
- * model.c - the model description: structural validation, lookup by name, and
- * evaluation of the model's callbacks.  Every evaluation checks the callback's
- * return value and the finiteness of what it wrote; a Jacobian the model does
- * not supply is replaced by central differences (fd.c), and
- * hes_model_check_derivatives() compares the supplied ones with them.
+ * model.c - the model description: structural validation, lookup by name,
+ * the model's functions bound to parameter values, and
+ * hes_model_check_derivatives(), which compares the Jacobians a model
+ * supplies with central differences (base/fd.c).  The evaluation of the
+ * callbacks inside a computation is hybrid/eval.c.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "hes_internal.h"
+#include "model/model_internal.h"
 
 /* Structural validation.  Every field a model (a plugin) can set is checked
  * before any callback runs, and each failure names the field ("orbit.
@@ -465,20 +465,12 @@ double hes__time_after(const hes_model *m, int tr, double tm)
     return m->transitions[tr].clock_reset ? 0.0 : tm;
 }
 
-/* ---------------------------------------------------------- evaluations */
+/* ------------------------------------------------ bound model functions */
 
-/* A model function bound to its parameters, as a function of (t, x). */
-typedef struct {
-    hes_fn fn;
-    const double *p;
-    void *data;
-    int n_out;
-    int identity;          /* reset == NULL: R(t, x) = x */
-} bound_fn;
 
-static int bound_call(void *ctx, double t, const double *x, double *out)
+int hes__bound_call(void *ctx, double t, const double *x, double *out)
 {
-    const bound_fn *b = ctx;
+    const hes__bound_fn *b = ctx;
     if (b->identity) {
         memcpy(out, x, (size_t)b->n_out * sizeof *out);
         return 0;
@@ -486,130 +478,14 @@ static int bound_call(void *ctx, double t, const double *x, double *out)
     return b->fn(t, x, b->p, out, b->data);
 }
 
-static hes_status finish(hes_system *sys, int rc, const double *out, int n,
-                         const char *what, const char *name, double t)
-{
-    if (rc != 0) {
-        const hes_model *m = sys->model;
-        const char *why = m->describe_error ? m->describe_error(rc, m->data) : NULL;
-        return hes__fail(sys, HES_EMODEL, "%s of '%s' failed at model time %.17g: %s (code %d)",
-                         what, name, t, why ? why : "no description", rc);
-    }
-    if (!hes__all_finite(out, n))
-        return hes__fail(sys, HES_ENONFINITE, "%s of '%s' is not finite at t = %.17g",
-                         what, name, t);
-    return HES_OK;
-}
-
-/* The data pointer a mode's or transition's callbacks receive. */
-static void *mode_data(const hes_model *m, int mode)
+void *hes__mode_data(const hes_model *m, int mode)
 {
     return m->modes[mode].data ? m->modes[mode].data : m->data;
 }
 
-static void *tr_data(const hes_model *m, int tr)
+void *hes__tr_data(const hes_model *m, int tr)
 {
     return m->transitions[tr].data ? m->transitions[tr].data : m->data;
-}
-
-static bound_fn bind(const hes_system *sys, hes_fn fn, int n_out, void *data)
-{
-    bound_fn b = { fn, sys->p, data, n_out, fn == NULL };
-    return b;
-}
-
-hes_status hes__field(hes_system *sys, int mode, double t, const double *x, double *out)
-{
-    const hes_mode *md = &sys->model->modes[mode];
-    int rc = md->field(t, x, sys->p, out, mode_data(sys->model, mode));
-    return finish(sys, rc, out, md->dim, "vector field", md->name, t);
-}
-
-hes_status hes__field_dx(hes_system *sys, int mode, double t, const double *x, double *out)
-{
-    const hes_mode *md = &sys->model->modes[mode];
-    int n = md->dim, rc;
-    if (md->field_dx) {
-        rc = md->field_dx(t, x, sys->p, out, mode_data(sys->model, mode));
-    } else {
-        bound_fn b = bind(sys, md->field, n, mode_data(sys->model, mode));
-        rc = hes__fd_dx(bound_call, &b, t, x, n, n, out, sys->work);
-    }
-    return finish(sys, rc, out, n * n, "Jacobian of the vector field", md->name, t);
-}
-
-hes_status hes__guard(hes_system *sys, int tr, double t, const double *x, double *g)
-{
-    const hes_transition *T = &sys->model->transitions[tr];
-    int rc = T->guard(t, x, sys->p, g, tr_data(sys->model, tr));
-    return finish(sys, rc, g, 1, "guard", T->name, t);
-}
-
-hes_status hes__guard_dx(hes_system *sys, int tr, double t, const double *x, double *out)
-{
-    const hes_transition *T = &sys->model->transitions[tr];
-    int n = sys->model->modes[T->from].dim, rc;
-    if (T->guard_dx) {
-        rc = T->guard_dx(t, x, sys->p, out, tr_data(sys->model, tr));
-    } else {
-        bound_fn b = bind(sys, T->guard, 1, tr_data(sys->model, tr));
-        rc = hes__fd_dx(bound_call, &b, t, x, n, 1, out, sys->work);
-    }
-    return finish(sys, rc, out, n, "guard gradient Dxg", T->name, t);
-}
-
-hes_status hes__guard_dt(hes_system *sys, int tr, double t, const double *x, double *out)
-{
-    const hes_transition *T = &sys->model->transitions[tr];
-    int n = sys->model->modes[T->from].dim, rc;
-    if (T->guard_dt) {
-        rc = T->guard_dt(t, x, sys->p, out, tr_data(sys->model, tr));
-    } else {
-        bound_fn b = bind(sys, T->guard, 1, tr_data(sys->model, tr));
-        rc = hes__fd_dt(bound_call, &b, t, x, n, 1, out, sys->work);
-    }
-    return finish(sys, rc, out, 1, "guard time derivative Dtg", T->name, t);
-}
-
-hes_status hes__reset(hes_system *sys, int tr, double t, const double *x, double *out)
-{
-    const hes_transition *T = &sys->model->transitions[tr];
-    int nj = sys->model->modes[T->to].dim;
-    bound_fn b = bind(sys, T->reset, nj, tr_data(sys->model, tr));
-    int rc = bound_call(&b, t, x, out);
-    return finish(sys, rc, out, nj, "reset map", T->name, t);
-}
-
-hes_status hes__reset_dx(hes_system *sys, int tr, double t, const double *x, double *out)
-{
-    const hes_transition *T = &sys->model->transitions[tr];
-    int ni = sys->model->modes[T->from].dim, nj = sys->model->modes[T->to].dim, rc = 0;
-    if (!T->reset) {
-        memset(out, 0, (size_t)ni * nj * sizeof *out);
-        for (int i = 0; i < ni; i++)
-            out[i + (size_t)i * nj] = 1.0;
-    } else if (T->reset_dx) {
-        rc = T->reset_dx(t, x, sys->p, out, tr_data(sys->model, tr));
-    } else {
-        bound_fn b = bind(sys, T->reset, nj, tr_data(sys->model, tr));
-        rc = hes__fd_dx(bound_call, &b, t, x, ni, nj, out, sys->work);
-    }
-    return finish(sys, rc, out, ni * nj, "reset Jacobian DxR", T->name, t);
-}
-
-hes_status hes__reset_dt(hes_system *sys, int tr, double t, const double *x, double *out)
-{
-    const hes_transition *T = &sys->model->transitions[tr];
-    int ni = sys->model->modes[T->from].dim, nj = sys->model->modes[T->to].dim, rc = 0;
-    if (!T->reset) {
-        memset(out, 0, (size_t)nj * sizeof *out);
-    } else if (T->reset_dt) {
-        rc = T->reset_dt(t, x, sys->p, out, tr_data(sys->model, tr));
-    } else {
-        bound_fn b = bind(sys, T->reset, nj, tr_data(sys->model, tr));
-        rc = hes__fd_dt(bound_call, &b, t, x, ni, nj, out, sys->work);
-    }
-    return finish(sys, rc, out, nj, "reset time derivative DtR", T->name, t);
 }
 
 /* ---------------------------------------------------- derivative checks */
@@ -624,11 +500,11 @@ static int compare(hes_fn jac_fn, hes_fn fn, int n_in, int n_out, int wrt_t,
     if (!a)
         return -1;
     double *d = a + len, *work = d + len;
-    bound_fn b = { fn, p, data, n_out, 0 };
+    hes__bound_fn b = { fn, p, data, n_out, 0 };
     int rc = jac_fn(t, x, p, a, data);
     if (rc == 0)
-        rc = wrt_t ? hes__fd_dt(bound_call, &b, t, x, n_in, n_out, d, work)
-                   : hes__fd_dx(bound_call, &b, t, x, n_in, n_out, d, work);
+        rc = wrt_t ? hes__fd_dt(hes__bound_call, &b, t, x, n_in, n_out, d, work)
+                   : hes__fd_dx(hes__bound_call, &b, t, x, n_in, n_out, d, work);
     if (rc == 0) {
         rep->n_checked++;
         for (int k = 0; k < len; k++) {
@@ -661,7 +537,7 @@ hes_status hes_model_check_derivatives(const hes_model *m, const double *p,
             continue;
         snprintf(label, sizeof label, "mode %s: dF/dx", md->name);
         if (compare(md->field_dx, md->field, md->dim, md->dim, 0, t, xs[i], p,
-                    mode_data(m, i), label, rep))
+                    hes__mode_data(m, i), label, rep))
             return HES_EMODEL;
     }
     for (int k = 0; k < m->n_transitions; k++) {
@@ -679,7 +555,7 @@ hes_status hes_model_check_derivatives(const hes_model *m, const double *p,
                 continue;
             snprintf(label, sizeof label, "transition %s: %s", T->name, c[j].what);
             if (compare(c[j].jac, c[j].fn, ni, c[j].n_out, c[j].wrt_t, t, x, p,
-                        tr_data(m, k), label, rep))
+                        hes__tr_data(m, k), label, rep))
                 return HES_EMODEL;
         }
     }

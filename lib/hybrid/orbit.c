@@ -28,7 +28,7 @@
 #include <string.h>
 #include <lapacke.h>
 
-#include "hes_internal.h"
+#include "hybrid/hybrid.h"
 
 void hes_orbit_free(hes_orbit *orbit)
 {

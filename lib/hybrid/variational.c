@@ -12,7 +12,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "hes_internal.h"
+#include "hybrid/hybrid.h"
 
 int hes__cv_sens(int Ns, sunrealtype t, N_Vector y, N_Vector ydot, N_Vector *yS,
                  N_Vector *ySdot, void *ud, N_Vector t1, N_Vector t2)

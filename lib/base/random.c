@@ -5,7 +5,7 @@
  */
 #include <math.h>
 
-#include "hes_internal.h"
+#include "base/base.h"
 
 unsigned long long hes__rng_next(unsigned long long *s)
 {

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <nlopt.h>
 
-#include "hes_internal.h"
+#include "shaping/shaping.h"
 
 hes_shape_opts hes_shape_opts_default(void)
 {

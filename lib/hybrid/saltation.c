@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hes_internal.h"
+#include "hybrid/hybrid.h"
 
 hes_status hes__guard_rate(hes_system *sys, int tr, double t, const double *x, double *F_I,
                            double *Dxg, double *rate, double *scale)

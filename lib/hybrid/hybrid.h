@@ -1,11 +1,13 @@
 /*
- * hes_internal.h - what the library's files share and users never see: the
- * layout of hes_system (model, parameter values, settings, per-mode CVODES
- * workspaces) and the helpers that evaluate model callbacks with finite
- * difference fallbacks.
+ * hybrid/hybrid.h - the hybrid layer's internals: the layout of hes_system
+ * (model, parameter values, settings, per-mode CVODES workspaces), the
+ * evaluation of model callbacks with finite-difference fallbacks (eval.c),
+ * the CVODES callbacks, and the one implementation of each formula the
+ * layers above share: saltation, section matrix, eigenvalue tests, the
+ * stability measure.
  */
-#ifndef HES_INTERNAL_H
-#define HES_INTERNAL_H
+#ifndef HES_HYBRID_H
+#define HES_HYBRID_H
 
 #include <stdarg.h>
 #include <cvodes/cvodes.h>
@@ -13,7 +15,7 @@
 #include <sunmatrix/sunmatrix_dense.h>
 #include <sunlinsol/sunlinsol_dense.h>
 
-#include "hes.h"
+#include "model/model_internal.h"
 
 /* One CVODES integrator per mode (state dimensions differ between modes and
  * a CVODES memory block is tied to its vector length). */
@@ -66,7 +68,7 @@ hes_status hes__cv_budget(hes_system *sys, int mode, double t);
 hes_status hes__fail(hes_system *sys, hes_status status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* Model evaluations with finite-difference fallbacks (model.c).  Each checks
+/* Model evaluations with finite-difference fallbacks (eval.c).  Each checks
  * the callback's return value and the finiteness of its output. */
 hes_status hes__field(hes_system *sys, int mode, double t, const double *x, double *out);
 hes_status hes__field_dx(hes_system *sys, int mode, double t, const double *x, double *out);
@@ -76,31 +78,6 @@ hes_status hes__guard_dt(hes_system *sys, int tr, double t, const double *x, dou
 hes_status hes__reset(hes_system *sys, int tr, double t, const double *x, double *out);
 hes_status hes__reset_dx(hes_system *sys, int tr, double t, const double *x, double *out);
 hes_status hes__reset_dt(hes_system *sys, int tr, double t, const double *x, double *out);
-
-/* The step of a central difference in a value v: cbrt(eps) max(1, |v|),
- * which balances the O(h^2) truncation error against the O(eps / h)
- * rounding error (fd.c).  Every central difference of the library uses it,
- * except where a rule of its own is stated (the fourth-order differences of
- * the mass matrix, the user-set relative step settings.fd_step of the
- * shooting Jacobian and the return-map check, the larger steps of fallbacks
- * across a non-smooth psi). */
-double hes__fd_step(double v);
-
-/* Central differences (fd.c).  f maps (t, x) to n_out values; the Jacobian
- * d f / d x is n_out x n_in column-major.  work needs 2*n_out + n_in doubles.
- * Return the callback's first nonzero return value, else 0. */
-typedef int (*hes__vec_fn)(void *ctx, double t, const double *x, double *out);
-int hes__fd_dx(hes__vec_fn f, void *ctx, double t, const double *x, int n_in,
-               int n_out, double *jac, double *work);
-int hes__fd_dt(hes__vec_fn f, void *ctx, double t, const double *x, int n_in,
-               int n_out, double *out, double *work);
-
-/* Small dense linear algebra (column-major). */
-void hes__matmul(int m, int k, int n, const double *a, const double *b, double *c);
-int hes__all_finite(const double *v, int n);
-
-/* Model time after an event of transition tr that happened at model time tm. */
-double hes__time_after(const hes_model *m, int tr, double tm);
 
 /* CVODES callbacks; user_data is the hes_mode_ws of the mode integrated.
  * The right-hand side, root and Jacobian functions live in simulate.c, the
@@ -145,10 +122,6 @@ hes_status hes__traj_append_phase(hes_traj *traj, int mode, int n, double t0, do
                                   double tm0, const double *x0, const double *x1,
                                   const double *A);
 
-/* Input r of a gait's phase at time t since the phase started: linear
- * between the nodes (the last segment continued past the end) or constant
- * (gait.c; the derived model and the collocation's resampling share it). */
-double hes__gait_input(const hes_gait *g, int phase, int r, double t);
 hes_status hes__saltation_clock(hes_system *sys, int tr, double t, const double *x, double *xi);
 
 /* The section matrix S = DxR (I - F_I Dxg / (Dxg F_I)) (n_J x n_I) of the
@@ -159,24 +132,6 @@ hes_status hes__saltation_clock(hes_system *sys, int tr, double t, const double 
  * and the return map has no trivial multiplier (monodromy.c). */
 hes_status hes__section_matrix(hes_system *sys, int tr, double tm, const double *x_minus,
                                double *S, double *normal);
-
-/* Derivative of eigenvalue j of st, the eigenvalues of the product
- * M = G[nf-1] ... G[0] (st->n x st->n), by eigenvalue perturbation over the
- * factors (eigsens.c): init computes w^H v and the sweeps b_k, a_k into
- * storage (4 nf nm doubles, nm >= every factor's row count); term adds
- * a_k dG_k b_k (dG_k rows x cols, column-major) into (nr, ni); modulus turns
- * that sum into d|lambda| = Re(conj(lambda) (nr + i ni) / (w^H v)) / |lambda|. */
-typedef struct {
-    int nf, nm;
-    double lr, li;           /* the eigenvalue */
-    double den_r, den_i;     /* w^H v */
-    double *br, *bi, *ar, *ai;
-} hes__eig_sens;
-void hes__eig_sens_init(hes__eig_sens *s, const hes_stability *st, int j, int nf,
-                        const hes_factor *G, int nm, double *storage);
-void hes__eig_sens_term(const hes__eig_sens *s, int k, int rows, int cols, const double *dG,
-                        double *nr, double *ni);
-double hes__eig_sens_modulus(const hes__eig_sens *s, double nr, double ni);
 
 /* Whether eigenvalue j (index into st->all_*) of a stability analysis is
  * repeated or defective, so that eigenvalue perturbation does not give its
@@ -203,17 +158,6 @@ double hes__measure(const double *abs, int n, hes_measure measure, double *weigh
 void hes__eigvec(const double *V, int n, const double *wi, int j, double *re, double *im);
 double hes__eig_condition(const double *vl, const double *vr, const double *wi, int n,
                           int j, double *buf);
-
-/* eq. 6 of the decoupled-limbs paper for two mechanical activations at state
- * x of their common source mode: the cosine of Da_a and Da_b in the M^-1
- * metric; 1 = error or not both mechanical in one system (mech.c). */
-int hes__mech_coupling(const hes_transition *a, const hes_transition *b, const double *x,
-                       const double *p, double *cosine);
-
-/* splitmix64: a small, seedable generator kept by the caller (random.c). */
-unsigned long long hes__rng_next(unsigned long long *state);
-double hes__rng_uniform(unsigned long long *state);   /* in [0, 1) */
-double hes__rng_gaussian(unsigned long long *state);
 
 /* Periodic-orbit shooting used by orbit.c and the finite-difference check. */
 hes_status hes__shoot(hes_system *sys, const double *x0, int sensitivities,

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hes_internal.h"
+#include "hybrid/hybrid.h"
 
 /* Do transitions t1 and t2 stand for the same physical event? */
 static int same_event(const hes_model *m, int t1, int t2)

@@ -17,7 +17,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "hes_internal.h"
+#include "shaping/shaping.h"
 
 void hes__eig_sens_init(hes__eig_sens *s, const hes_stability *st, int j, int nf,
                         const hes_factor *G, int nm, double *storage)

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hes_internal.h"
+#include "hybrid/hybrid.h"
 
 
 /* Uniform in the n-ball of radius r: gaussian direction, radius r U^(1/n). */

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hes_internal.h"
+#include "shaping/shaping.h"
 
 #define GAIT_MAX_PARAMS 256
 

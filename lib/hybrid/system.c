@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hes_internal.h"
+#include "hybrid/hybrid.h"
 
 hes_status hes__fail(hes_system *sys, hes_status status, const char *fmt, ...)
 {

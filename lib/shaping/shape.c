@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hes_internal.h"
+#include "shaping/shaping.h"
 
 /* Relative step of the fallback differences: a defective multiplier is
  * computed only to ~sqrt(eps) (a Jordan block of size 2), so the step must

@@ -20,7 +20,7 @@
 #include <string.h>
 #include <lapacke.h>
 
-#include "hes_internal.h"
+#include "model/model_internal.h"
 
 enum {
     E_CALLBACK = 901,  /* a mechanical callback failed */

@@ -16,7 +16,7 @@
 
 #include <lapacke.h>
 
-#include "hes_internal.h"
+#include "hybrid/hybrid.h"
 
 void hes_monodromy_free(hes_monodromy *mono)
 {

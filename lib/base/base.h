@@ -1,0 +1,41 @@
+/*
+ * base/base.h - the base layer's internals, shared by every layer above it:
+ * the one finite-difference step rule and central differences (fd.c), small
+ * dense linear algebra (linalg.c), and a seedable random generator
+ * (random.c).  Nothing here knows what a model is.
+ */
+#ifndef HES_BASE_H
+#define HES_BASE_H
+
+#include <stddef.h>
+
+#include "hes.h"
+
+/* The step of a central difference in a value v: cbrt(eps) max(1, |v|),
+ * which balances the O(h^2) truncation error against the O(eps / h)
+ * rounding error (fd.c).  Every central difference of the library uses it,
+ * except where a rule of its own is stated (the fourth-order differences of
+ * the mass matrix, the user-set relative step settings.fd_step of the
+ * shooting Jacobian and the return-map check, the larger steps of fallbacks
+ * across a non-smooth psi). */
+double hes__fd_step(double v);
+
+/* Central differences (fd.c).  f maps (t, x) to n_out values; the Jacobian
+ * d f / d x is n_out x n_in column-major.  work needs 2*n_out + n_in doubles.
+ * Return the callback's first nonzero return value, else 0. */
+typedef int (*hes__vec_fn)(void *ctx, double t, const double *x, double *out);
+int hes__fd_dx(hes__vec_fn f, void *ctx, double t, const double *x, int n_in,
+               int n_out, double *jac, double *work);
+int hes__fd_dt(hes__vec_fn f, void *ctx, double t, const double *x, int n_in,
+               int n_out, double *out, double *work);
+
+/* Small dense linear algebra (column-major). */
+void hes__matmul(int m, int k, int n, const double *a, const double *b, double *c);
+int hes__all_finite(const double *v, int n);
+
+/* splitmix64: a small, seedable generator kept by the caller (random.c). */
+unsigned long long hes__rng_next(unsigned long long *state);
+double hes__rng_uniform(unsigned long long *state);   /* in [0, 1) */
+double hes__rng_gaussian(unsigned long long *state);
+
+#endif

@@ -1,0 +1,30 @@
+/*
+ * linalg.c - the small dense linear algebra every layer shares (column-major
+ * storage, as LAPACK): a matrix product and a finiteness test.  Anything
+ * larger (eigenvalues, SVD, solves) goes to LAPACKE.
+ */
+#include <math.h>
+#include <stddef.h>
+
+#include "base/base.h"
+
+/* c (m x n) = a (m x k) b (k x n). */
+void hes__matmul(int m, int k, int n, const double *a, const double *b, double *c)
+{
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < m; i++) {
+            double s = 0.0;
+            for (int l = 0; l < k; l++)
+                s += a[i + (size_t)l * m] * b[l + (size_t)j * k];
+            c[i + (size_t)j * m] = s;
+        }
+}
+
+/* 1 when all n values are finite (no NaN, no infinity), else 0. */
+int hes__all_finite(const double *v, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (!isfinite(v[i]))
+            return 0;
+    return 1;
+}

@@ -1,0 +1,34 @@
+/*
+ * shaping/shaping.h - the shaping layer's internals: the eigenvalue
+ * perturbation gradient over a product of factors (eigsens.c), shared by
+ * hybrid event shaping and collocation, and a gait's inputs (gait.c).
+ */
+#ifndef HES_SHAPING_H
+#define HES_SHAPING_H
+
+#include "hybrid/hybrid.h"
+
+/* Derivative of eigenvalue j of st, the eigenvalues of the product
+ * M = G[nf-1] ... G[0] (st->n x st->n), by eigenvalue perturbation over the
+ * factors (eigsens.c): init computes w^H v and the sweeps b_k, a_k into
+ * storage (4 nf nm doubles, nm >= every factor's row count); term adds
+ * a_k dG_k b_k (dG_k rows x cols, column-major) into (nr, ni); modulus turns
+ * that sum into d|lambda| = Re(conj(lambda) (nr + i ni) / (w^H v)) / |lambda|. */
+typedef struct {
+    int nf, nm;
+    double lr, li;           /* the eigenvalue */
+    double den_r, den_i;     /* w^H v */
+    double *br, *bi, *ar, *ai;
+} hes__eig_sens;
+void hes__eig_sens_init(hes__eig_sens *s, const hes_stability *st, int j, int nf,
+                        const hes_factor *G, int nm, double *storage);
+void hes__eig_sens_term(const hes__eig_sens *s, int k, int rows, int cols, const double *dG,
+                        double *nr, double *ni);
+double hes__eig_sens_modulus(const hes__eig_sens *s, double nr, double ni);
+
+/* Input r of a gait's phase at time t since the phase started: linear
+ * between the nodes (the last segment continued past the end) or constant
+ * (gait.c; the derived model and the collocation's resampling share it). */
+double hes__gait_input(const hes_gait *g, int phase, int r, double t);
+
+#endif

@@ -10,24 +10,18 @@
 #define HES_HYBRID_H
 
 #include <stdarg.h>
-#include <cvodes/cvodes.h>
-#include <nvector/nvector_serial.h>
-#include <sunmatrix/sunmatrix_dense.h>
-#include <sunlinsol/sunlinsol_dense.h>
 
+#include "base/ode.h"
 #include "model/model_internal.h"
 
-/* One CVODES integrator per mode (state dimensions differ between modes and
- * a CVODES memory block is tied to its vector length). */
+/* A mode's workspace: its CVODES integrator (created on first use; state
+ * dimensions differ between modes and a CVODES memory block is tied to its
+ * vector length), the transitions its root functions watch, and scratch. */
 typedef struct {
     struct hes_system *sys;
     int mode;
     int n;
-    void *cvode;
-    N_Vector y;
-    N_Vector *yS;          /* n sensitivity vectors */
-    SUNMatrix J;
-    SUNLinearSolver LS;
+    hes__ode ode;
     int n_roots;
     int *root_tr;          /* transition index of each root function */
     int *rootsfound;
@@ -61,7 +55,7 @@ void hes__budget_start(hes_system *sys);
 /* After CVODES returned CV_TOO_MUCH_WORK, or at the start of a phase:
  * HES_OK to go on, or HES_ESOLVER with a message when the phase of `mode`
  * has taken settings.max_steps steps or the call has run out of wall time
- * (variational.c). */
+ * (integrator.c). */
 hes_status hes__cv_budget(hes_system *sys, int mode, double t);
 
 /* Records a failure message on the system and returns status. */
@@ -79,18 +73,8 @@ hes_status hes__reset(hes_system *sys, int tr, double t, const double *x, double
 hes_status hes__reset_dx(hes_system *sys, int tr, double t, const double *x, double *out);
 hes_status hes__reset_dt(hes_system *sys, int tr, double t, const double *x, double *out);
 
-/* CVODES callbacks; user_data is the hes_mode_ws of the mode integrated.
- * The right-hand side, root and Jacobian functions live in simulate.c, the
- * sensitivity right-hand side fS = (dF/dx) s in variational.c. */
-int hes__cv_rhs(sunrealtype t, N_Vector y, N_Vector ydot, void *ud);
-int hes__cv_root(sunrealtype t, N_Vector y, sunrealtype *gout, void *ud);
-int hes__cv_jac(sunrealtype t, N_Vector y, N_Vector fy, SUNMatrix J, void *ud,
-                N_Vector t1, N_Vector t2, N_Vector t3);
-int hes__cv_sens(int Ns, sunrealtype t, N_Vector y, N_Vector ydot, N_Vector *yS,
-                 N_Vector *ySdot, void *ud, N_Vector t1, N_Vector t2);
-
 /* Starts a CVODES integration of mode `mode` at model time tm from x, with
- * identity initial sensitivities when sens != 0 (variational.c). */
+ * identity initial sensitivities when sens != 0 (integrator.c). */
 hes_status hes__cv_start(hes_system *sys, int mode, double tm, const double *x, int sens);
 /* Copies the sensitivities at the last returned time into A (n x n). */
 hes_status hes__cv_get_sens(hes_system *sys, int mode, double *A);

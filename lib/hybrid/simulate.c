@@ -23,51 +23,6 @@ hes_sim_opts hes_sim_opts_default(void)
     return o;
 }
 
-/* ------------------------------------------------------ CVODES callbacks */
-
-static int record(hes_system *sys, hes_status st)
-{
-    if (sys->cb_status == HES_OK)
-        sys->cb_status = st;
-    return -1;
-}
-
-int hes__cv_rhs(sunrealtype t, N_Vector y, N_Vector ydot, void *ud)
-{
-    hes_mode_ws *ws = ud;
-    hes_status st = hes__field(ws->sys, ws->mode, t, NV_DATA_S(y), NV_DATA_S(ydot));
-    return st == HES_OK ? 0 : record(ws->sys, st);
-}
-
-/* Disarmed guards return a constant, so the root finder never sees them. */
-int hes__cv_root(sunrealtype t, N_Vector y, sunrealtype *gout, void *ud)
-{
-    hes_mode_ws *ws = ud;
-    for (int r = 0; r < ws->n_roots; r++) {
-        int k = ws->root_tr[r];
-        gout[r] = 1.0;
-        if (ws->sys->armed[k]) {
-            hes_status st = hes__guard(ws->sys, k, t, NV_DATA_S(y), &gout[r]);
-            if (st != HES_OK)
-                return record(ws->sys, st);
-        }
-    }
-    return 0;
-}
-
-int hes__cv_jac(sunrealtype t, N_Vector y, N_Vector fy, SUNMatrix J, void *ud,
-                N_Vector t1, N_Vector t2, N_Vector t3)
-{
-    hes_mode_ws *ws = ud;
-    (void)fy; (void)t1; (void)t2; (void)t3;
-    hes_status st = hes__field_dx(ws->sys, ws->mode, t, NV_DATA_S(y), ws->jac);
-    if (st != HES_OK)
-        return record(ws->sys, st);
-    for (int j = 0; j < ws->n; j++)
-        memcpy(SM_COLUMN_D(J, j), ws->jac + (size_t)j * ws->n, (size_t)ws->n * sizeof(double));
-    return 0;
-}
-
 /* ------------------------------------------------------------ trajectory */
 
 void hes_traj_free(hes_traj *traj)
@@ -276,10 +231,10 @@ static hes_status integrate_phase(hes_system *sys, int mode, double tm_start,
     hes_status st = hes__cv_budget(sys, mode, tm_start);
     if (st != HES_OK)
         return st;
-    CVodeSetStopTime(ws->cvode, tstop);
+    CVodeSetStopTime(ws->ode.cvode, tstop);
     for (;;) {
         sunrealtype tret = tm_start;
-        int flag = CVode(ws->cvode, tstop, ws->y, &tret, CV_NORMAL);
+        int flag = CVode(ws->ode.cvode, tstop, ws->ode.y, &tret, CV_NORMAL);
         *tret_out = tret;
         /* a chunk of steps done (HES__STEP_CHUNK): go on within the budgets */
         if (flag == CV_TOO_MUCH_WORK && sys->cb_status == HES_OK) {
@@ -288,7 +243,7 @@ static hes_status integrate_phase(hes_system *sys, int mode, double tm_start,
             continue;
         }
         if (flag == CV_ROOT_RETURN) {
-            CVodeGetRootInfo(ws->cvode, ws->rootsfound);
+            CVodeGetRootInfo(ws->ode.cvode, ws->rootsfound);
             /* Several guards at once: the lowest transition index goes first;
              * the others fire at the start of the next phase if their guard
              * is still at zero and approaching (see immediate_event). */
@@ -373,7 +328,7 @@ hes_status hes_simulate(hes_system *sys, int mode, double t0, double tm0,
             if ((st = integrate_phase(sys, cur, tm, tstop, end_by_time, just, &tret, &k)) != HES_OK)
                 break;
             /* close the phase at tret */
-            const double *y = NV_DATA_S(sys->ws[cur].y);
+            const double *y = NV_DATA_S(sys->ws[cur].ode.y);
             memcpy(ph->x1, y, sizeof(double) * (size_t)n);
             ph->t1 = t_abs + (tret - tm);
             if (opts.sensitivities && (st = hes__cv_get_sens(sys, cur, ph->A)) != HES_OK)

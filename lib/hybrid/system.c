@@ -20,16 +20,6 @@ hes_status hes__fail(hes_system *sys, hes_status status, const char *fmt, ...)
     return status;
 }
 
-/* CVODES reports errors through this handler instead of printing them. */
-static void cv_error_handler(int code, const char *module, const char *function,
-                             char *msg, void *data)
-{
-    hes_system *sys = data;
-    (void)module;
-    if (code < 0) /* keep errors; ignore warnings */
-        snprintf(sys->cvode_msg, sizeof sys->cvode_msg, "%s: %s", function, msg);
-}
-
 static hes_settings default_settings(const hes_model *m)
 {
     hes_settings s;
@@ -48,6 +38,9 @@ static hes_settings default_settings(const hes_model *m)
     return s;
 }
 
+/* The part of a mode's workspace that needs no integrator: the transitions
+ * whose guards its root functions are, and scratch.  The CVODES integrator is
+ * created on the mode's first integration (integrator.c). */
 static int ws_init(hes_system *sys, hes_mode_ws *ws, int mode)
 {
     const hes_model *m = sys->model;
@@ -55,73 +48,25 @@ static int ws_init(hes_system *sys, hes_mode_ws *ws, int mode)
     ws->sys = sys;
     ws->mode = mode;
     ws->n = n;
-    ws->y = N_VNew_Serial(n, sys->ctx);
-    if (!ws->y)
-        return -1;
-    N_VConst(0.0, ws->y);
-    ws->cvode = CVodeCreate(m->integrator == HES_BDF ? CV_BDF : CV_ADAMS, sys->ctx);
-    if (!ws->cvode)
-        return -1;
-    if (CVodeSetErrHandlerFn(ws->cvode, cv_error_handler, sys) != CV_SUCCESS ||
-        CVodeInit(ws->cvode, hes__cv_rhs, 0.0, ws->y) != CV_SUCCESS ||
-        CVodeSetUserData(ws->cvode, ws) != CV_SUCCESS ||
-        CVodeSetMaxNumSteps(ws->cvode, HES__STEP_CHUNK) != CV_SUCCESS)
-        return -1;
-    ws->J = SUNDenseMatrix(n, n, sys->ctx);
-    ws->LS = ws->J ? SUNLinSol_Dense(ws->y, ws->J, sys->ctx) : NULL;
-    if (!ws->LS || CVodeSetLinearSolver(ws->cvode, ws->LS, ws->J) != CV_SUCCESS ||
-        CVodeSetJacFn(ws->cvode, hes__cv_jac) != CV_SUCCESS)
-        return -1;
     for (int k = 0; k < m->n_transitions; k++)
         if (m->transitions[k].from == mode)
             ws->n_roots++;
     if (ws->n_roots > 0) {
         ws->root_tr = malloc(sizeof(int) * (size_t)ws->n_roots);
         ws->rootsfound = malloc(sizeof(int) * (size_t)ws->n_roots);
-        int *dir = malloc(sizeof(int) * (size_t)ws->n_roots);
-        if (!ws->root_tr || !ws->rootsfound || !dir) {
-            free(dir);
+        if (!ws->root_tr || !ws->rootsfound)
             return -1;
-        }
         for (int k = 0, r = 0; k < m->n_transitions; k++)
-            if (m->transitions[k].from == mode) {
-                ws->root_tr[r] = k;
-                dir[r++] = m->transitions[k].direction;
-            }
-        int rc = CVodeRootInit(ws->cvode, ws->n_roots, hes__cv_root) != CV_SUCCESS ||
-                 CVodeSetRootDirection(ws->cvode, dir) != CV_SUCCESS ||
-                 CVodeSetNoInactiveRootWarn(ws->cvode) != CV_SUCCESS;
-        free(dir);
-        if (rc)
-            return -1;
+            if (m->transitions[k].from == mode)
+                ws->root_tr[r++] = k;
     }
     ws->jac = malloc(sizeof(double) * (size_t)(n * n > 4 * n ? n * n : 4 * n)); /* also 4n scratch */
-    ws->yS = N_VCloneVectorArray(n, ws->y);
-    if (!ws->yS || !ws->jac)
-        return -1;
-    for (int j = 0; j < n; j++) {
-        N_VConst(0.0, ws->yS[j]);
-        NV_Ith_S(ws->yS[j], j) = 1.0;
-    }
-    if (CVodeSensInit(ws->cvode, n, CV_SIMULTANEOUS, hes__cv_sens, ws->yS) != CV_SUCCESS ||
-        CVodeSetSensErrCon(ws->cvode, SUNTRUE) != CV_SUCCESS ||
-        CVodeSensToggleOff(ws->cvode) != CV_SUCCESS)
-        return -1;
-    return 0;
+    return ws->jac ? 0 : -1;
 }
 
 static void ws_free(hes_mode_ws *ws)
 {
-    if (ws->cvode)
-        CVodeFree(&ws->cvode);
-    if (ws->yS)
-        N_VDestroyVectorArray(ws->yS, ws->n);
-    if (ws->LS)
-        SUNLinSolFree(ws->LS);
-    if (ws->J)
-        SUNMatDestroy(ws->J);
-    if (ws->y)
-        N_VDestroy(ws->y);
+    hes__ode_free(&ws->ode);
     free(ws->root_tr);
     free(ws->rootsfound);
     free(ws->jac);
@@ -171,9 +116,8 @@ hes_status hes_system_new(const hes_model *model, hes_system **out, char *msg, s
     for (int i = 0; i < model->n_modes; i++)
         if (ws_init(sys, &sys->ws[i], i) != 0) {
             if (msg && len)
-                snprintf(msg, len, "cannot set up the integrator (CVODES) of mode '%s' "
-                         "(dimension %d): out of memory%s%s", model->modes[i].name,
-                         model->modes[i].dim, sys->cvode_msg[0] ? " or " : "", sys->cvode_msg);
+                snprintf(msg, len, "out of memory for the workspace of mode '%s' "
+                         "(dimension %d)", model->modes[i].name, model->modes[i].dim);
             hes_system_destroy(sys);
             return HES_ENOMEM;
         }

@@ -1,0 +1,91 @@
+/*
+ * ode.c - the CVODES glue (base/ode.h): creation, restart and teardown of
+ * one integrator and the read-out of its forward sensitivities.  Everything
+ * that evaluates a model is passed in as CVODES callbacks.
+ */
+#include <string.h>
+
+#include "base/ode.h"
+
+int hes__ode_create(hes__ode *o, SUNContext ctx, int n, const hes__ode_spec *s)
+{
+    memset(o, 0, sizeof *o);
+    o->n = n;
+    if (!(o->y = N_VNew_Serial(n, ctx)))
+        return -1;
+    N_VConst(0.0, o->y);
+    if (!(o->cvode = CVodeCreate(s->bdf ? CV_BDF : CV_ADAMS, ctx)))
+        return -1;
+    if (CVodeSetErrHandlerFn(o->cvode, s->err, s->err_data) != CV_SUCCESS ||
+        CVodeInit(o->cvode, s->f, 0.0, o->y) != CV_SUCCESS ||
+        CVodeSetUserData(o->cvode, s->user_data) != CV_SUCCESS ||
+        CVodeSetMaxNumSteps(o->cvode, s->mxstep) != CV_SUCCESS)
+        return -1;
+    o->J = SUNDenseMatrix(n, n, ctx);
+    o->LS = o->J ? SUNLinSol_Dense(o->y, o->J, ctx) : NULL;
+    if (!o->LS || CVodeSetLinearSolver(o->cvode, o->LS, o->J) != CV_SUCCESS ||
+        (s->jac && CVodeSetJacFn(o->cvode, s->jac) != CV_SUCCESS))
+        return -1;
+    if (s->n_roots > 0 &&
+        (CVodeRootInit(o->cvode, s->n_roots, s->g) != CV_SUCCESS ||
+         CVodeSetRootDirection(o->cvode, (int *)s->dirs) != CV_SUCCESS ||
+         CVodeSetNoInactiveRootWarn(o->cvode) != CV_SUCCESS))
+        return -1;
+    if (!(o->yS = N_VCloneVectorArray(n, o->y)))
+        return -1;
+    for (int j = 0; j < n; j++) {
+        N_VConst(0.0, o->yS[j]);
+        NV_Ith_S(o->yS[j], j) = 1.0;
+    }
+    if (CVodeSensInit(o->cvode, n, CV_SIMULTANEOUS, s->fS, o->yS) != CV_SUCCESS ||
+        CVodeSetSensErrCon(o->cvode, SUNTRUE) != CV_SUCCESS ||
+        CVodeSensToggleOff(o->cvode) != CV_SUCCESS)
+        return -1;
+    return 0;
+}
+
+void hes__ode_free(hes__ode *o)
+{
+    if (o->cvode)
+        CVodeFree(&o->cvode);
+    if (o->yS)
+        N_VDestroyVectorArray(o->yS, o->n);
+    if (o->LS)
+        SUNLinSolFree(o->LS);
+    if (o->J)
+        SUNMatDestroy(o->J);
+    if (o->y)
+        N_VDestroy(o->y);
+    memset(o, 0, sizeof *o);
+}
+
+int hes__ode_start(hes__ode *o, double t0, const double *x, double rtol, double atol,
+                   int sens, double *atolS)
+{
+    int n = o->n;
+    memcpy(NV_DATA_S(o->y), x, (size_t)n * sizeof(double));
+    if (CVodeReInit(o->cvode, t0, o->y) != CV_SUCCESS ||
+        CVodeSStolerances(o->cvode, rtol, atol) != CV_SUCCESS)
+        return -1;
+    if (!sens)
+        return CVodeSensToggleOff(o->cvode) == CV_SUCCESS ? 0 : -1;
+    for (int j = 0; j < n; j++) {
+        N_VConst(0.0, o->yS[j]);
+        NV_Ith_S(o->yS[j], j) = 1.0;
+        atolS[j] = atol;
+    }
+    if (CVodeSensReInit(o->cvode, CV_SIMULTANEOUS, o->yS) != CV_SUCCESS ||
+        CVodeSensSStolerances(o->cvode, rtol, atolS) != CV_SUCCESS)
+        return -2;
+    return 0;
+}
+
+int hes__ode_get_sens(hes__ode *o, double *A)
+{
+    sunrealtype t;
+    if (CVodeGetSens(o->cvode, &t, o->yS) != CV_SUCCESS)
+        return -1;
+    for (int j = 0; j < o->n; j++)
+        memcpy(A + (size_t)j * o->n, NV_DATA_S(o->yS[j]), (size_t)o->n * sizeof(double));
+    return 0;
+}

@@ -1,0 +1,59 @@
+/*
+ * base/ode.h - the CVODES glue: one integrator of an n-dimensional ODE with
+ * a dense direct linear solver, optional root functions and optional forward
+ * sensitivities with a user right-hand side (ode.c).  It knows nothing of
+ * models: the hybrid layer passes its callbacks in (hybrid/integrator.c).
+ */
+#ifndef HES_BASE_ODE_H
+#define HES_BASE_ODE_H
+
+#include <cvodes/cvodes.h>
+#include <nvector/nvector_serial.h>
+#include <sunmatrix/sunmatrix_dense.h>
+#include <sunlinsol/sunlinsol_dense.h>
+
+typedef struct {
+    int n;
+    void *cvode;           /* NULL until hes__ode_create succeeds */
+    N_Vector y;
+    N_Vector *yS;          /* n sensitivity vectors, s_j(t0) = e_j */
+    SUNMatrix J;
+    SUNLinearSolver LS;
+} hes__ode;
+
+/* What an integrator is made of: the method (BDF or Adams), the right-hand
+ * side f and its Jacobian, n_roots root functions g with their crossing
+ * directions (dirs: +1, -1 or 0 each), the sensitivity right-hand side fS,
+ * the data every callback receives, the error handler, and the number of
+ * steps CVODE takes per call (its mxstep). */
+typedef struct {
+    int bdf;
+    CVRhsFn f;
+    CVLsJacFn jac;
+    int n_roots;
+    CVRootFn g;
+    const int *dirs;
+    CVSensRhsFn fS;
+    void *user_data;
+    CVErrHandlerFn err;
+    void *err_data;
+    long mxstep;
+} hes__ode_spec;
+
+/* Creates the integrator of an n-dimensional ODE (sensitivities set up and
+ * toggled off).  0, or -1 on failure (out of memory or a CVODES error,
+ * reported through spec->err); o is then partly built and must be freed. */
+int hes__ode_create(hes__ode *o, SUNContext ctx, int n, const hes__ode_spec *spec);
+/* Frees what hes__ode_create built; o may be partly built or empty. */
+void hes__ode_free(hes__ode *o);
+/* Restarts at (t0, x) with tolerances rtol, atol; with sens != 0 also the
+ * sensitivities from the identity (atolS: n values of scratch), else
+ * sensitivities off.  0, -1 when the state could not be restarted, -2 when
+ * the sensitivities could not. */
+int hes__ode_start(hes__ode *o, double t0, const double *x, double rtol, double atol,
+                   int sens, double *atolS);
+/* The sensitivities at the last returned time as the n x n column-major
+ * matrix A = d x(t) / d x(t0).  0 or -1. */
+int hes__ode_get_sens(hes__ode *o, double *A);
+
+#endif

@@ -574,6 +574,9 @@ typedef struct {
                                 square root of a perturbation), at least 4 eps */
     hes_verdict verdict;     /* hes_verdict_of(psi, psi_tol) */
     int stable;              /* verdict == HES_STABLE: psi < 1 - psi_tol */
+    double *work;            /* private: the workspace hes_stability_update reuses */
+    size_t lwork_at;
+    int lwork;
 } hes_stability;
 
 /* Multipliers of a monodromy (dgeev with left and right eigenvectors).
@@ -584,6 +587,12 @@ typedef struct {
  * normal direction (never "the eigenvalue nearest 1" or nearest 0).
  * HES_EDEFECTIVE if P does not map into the section. */
 hes_status hes_stability_compute(const hes_monodromy *mono, hes_stability *st);
+/* The same into an st that a previous hes_stability_compute or
+ * hes_stability_update filled (or a zeroed one), reusing its arrays and
+ * workspace when the dimension is unchanged: no allocation then, for loops
+ * that evaluate psi many times.  On failure st keeps its storage (free it
+ * with hes_stability_free) and its values are undefined. */
+hes_status hes_stability_update(const hes_monodromy *mono, hes_stability *st);
 void hes_stability_free(hes_stability *st);
 
 /* ------------------------------------------------------------------- orbit */

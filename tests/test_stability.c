@@ -407,6 +407,54 @@ END_TEST
 
 /* ------------------------------------------------------------- bad input */
 
+/* hes_stability_update on a second matrix of the same order gives, in the
+ * same storage, exactly what a fresh hes_stability_compute gives; on a
+ * matrix of another order it reallocates; the autonomous (deflated) path as
+ * well. */
+START_TEST(test_update_reuses_storage_and_equals_compute)
+{
+    section_case a, b;
+    build_section_case(&a, 0.5, -0.3);
+    build_section_case(&b, 0.9, 0.2);
+    hes_monodromy ma = autonomous(3, a.phi, a.proj, a.normal);
+    hes_monodromy mb = autonomous(3, b.phi, b.proj, b.normal);
+    hes_stability st, ref;
+    ck_assert_int_eq(hes_stability_compute(&ma, &st), HES_OK);
+    double *work = st.work, *vr = st.vr;
+    ck_assert_int_eq(hes_stability_update(&mb, &st), HES_OK);
+    ck_assert_ptr_eq(st.work, work);
+    ck_assert_ptr_eq(st.vr, vr);
+    ck_assert_int_eq(hes_stability_compute(&mb, &ref), HES_OK);
+    ck_assert_int_eq(st.n_mult, ref.n_mult);
+    ck_assert_int_eq(st.trivial, ref.trivial);
+    for (int k = 0; k < ref.n_mult; k++) {
+        ck_assert(st.re[k] == ref.re[k] && st.im[k] == ref.im[k]);
+        ck_assert(st.abs[k] == ref.abs[k]);
+    }
+    for (int k = 0; k < 9; k++)
+        ck_assert(st.vl[k] == ref.vl[k] && st.vr[k] == ref.vr[k]);
+    ck_assert(st.psi == ref.psi && st.cond == ref.cond && st.psi_tol == ref.psi_tol);
+    ck_assert_double_eq_tol(st.psi, 0.9, 1e-12);
+    /* another order: a 2 x 2 non-autonomous monodromy */
+    double phi2[4] = { 0.3, 0.0, 0.0, -1.5 };
+    hes_monodromy m2 = nonautonomous(2, phi2);
+    ck_assert_int_eq(hes_stability_update(&m2, &st), HES_OK);
+    ck_assert_int_eq(st.n, 2);
+    ck_assert_double_eq_tol(st.psi, 1.5, 1e-14);
+    ck_assert_int_eq(st.verdict, HES_UNSTABLE);
+    /* a zeroed struct is accepted; a missing matrix is refused */
+    hes_stability z;
+    memset(&z, 0, sizeof z);
+    ck_assert_int_eq(hes_stability_update(&m2, &z), HES_OK);
+    ck_assert(z.psi == st.psi);
+    hes_monodromy none = nonautonomous(2, NULL);
+    ck_assert_int_eq(hes_stability_update(&none, &z), HES_EINVAL);
+    hes_stability_free(&z);
+    hes_stability_free(&st);
+    hes_stability_free(&ref);
+}
+END_TEST
+
 START_TEST(test_missing_or_non_finite_matrices_are_rejected)
 {
     hes_stability st;
@@ -462,6 +510,7 @@ static Suite *stability_suite(void)
     tc = tcase_create("input");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_missing_or_non_finite_matrices_are_rejected);
+    tcase_add_test(tc, test_update_reuses_storage_and_equals_compute);
     suite_add_tcase(s, tc);
 
     return s;

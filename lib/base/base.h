@@ -32,6 +32,9 @@ int hes__fd_dt(hes__vec_fn f, void *ctx, double t, const double *x, int n_in,
 /* Small dense linear algebra (column-major). */
 void hes__matmul(int m, int k, int n, const double *a, const double *b, double *c);
 int hes__all_finite(const double *v, int n);
+/* A workspace length for LAPACK dgesvd (jobu 'A', jobvt 'N') of any
+ * matrix of at most nmax rows and columns (linalg.c). */
+int hes__svd_lwork(int nmax);
 
 /* splitmix64: a small, seedable generator kept by the caller (random.c). */
 unsigned long long hes__rng_next(unsigned long long *state);

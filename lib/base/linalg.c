@@ -6,6 +6,8 @@
 #include <math.h>
 #include <stddef.h>
 
+#include <lapacke.h>
+
 #include "base/base.h"
 
 /* c (m x n) = a (m x k) b (k x n). */
@@ -27,4 +29,17 @@ int hes__all_finite(const double *v, int n)
         if (!isfinite(v[i]))
             return 0;
     return 1;
+}
+
+/* A dgesvd workspace length (jobu 'A', jobvt 'N') that serves every m x n
+ * matrix with m, n <= nmax: LAPACK's optimum for nmax x nmax, and at least
+ * its minimum max(3 min(m,n) + max(m,n), 5 min(m,n)) <= 5 nmax. */
+int hes__svd_lwork(int nmax)
+{
+    double q = 0, dummy = 0;
+    int n = nmax > 0 ? nmax : 1;
+    if (LAPACKE_dgesvd_work(LAPACK_COL_MAJOR, 'A', 'N', n, n, &dummy, n, &dummy, &dummy, n,
+                            NULL, 1, &q, -1) != 0)
+        q = 0;
+    return (int)fmax(q, 5.0 * n + 1.0);
 }

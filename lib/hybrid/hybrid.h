@@ -39,6 +39,12 @@ struct hes_system {
     unsigned char *armed;  /* per transition: guard watched by the root finder */
     double *work;          /* scratch for callbacks and finite differences */
     size_t work_len;
+    /* Scratch of the event linearisations, sized for the largest mode at
+     * creation so that they never allocate (hes_system_new): */
+    double *salt_ws;       /* saltation(): 5 nmax + nmax^2 */
+    double *sec_ws;        /* hes__section_matrix: 2 nmax + 2 nmax^2 */
+    double *svd_ws;        /* its SVD: 2 nmax^2 + 2 nmax + 1, then svd_lwork for dgesvd */
+    int svd_lwork;
     hes_status cb_status;  /* first failure inside a CVODES callback */
     char cvode_msg[256];   /* last message of the CVODES error handler */
     double *orbit_start;   /* hes_system_set_orbit_start, or NULL: the model's guess */

@@ -75,13 +75,13 @@ static hes_status section_normal(hes_system *sys, const double *S, int nj, int n
                                  double *normal)
 {
     int ns = nj < ni ? nj : ni;
-    double *mem = malloc(sizeof(double) * ((size_t)nj * ni + (size_t)nj * nj + 2 * (size_t)ns + 1));
-    if (!mem)
-        return hes__fail(sys, HES_ENOMEM, "out of memory");
-    double *a = mem, *U = a + (size_t)nj * ni, *sv = U + (size_t)nj * nj, *superb = sv + ns;
+    assert(ni <= sys->nmax && nj <= sys->nmax);
+    double *a = sys->svd_ws, *U = a + (size_t)nj * ni, *sv = U + (size_t)nj * nj,
+           *work = sv + ns + 1;
     hes_status st = HES_OK;
     memcpy(a, S, sizeof(double) * (size_t)nj * ni);
-    if (LAPACKE_dgesvd(LAPACK_COL_MAJOR, 'A', 'N', nj, ni, a, nj, sv, U, nj, NULL, 1, superb) != 0) {
+    if (LAPACKE_dgesvd_work(LAPACK_COL_MAJOR, 'A', 'N', nj, ni, a, nj, sv, U, nj, NULL, 1,
+                            work, sys->svd_lwork) != 0) {
         st = hes__fail(sys, HES_ESOLVER, "singular value decomposition of the section matrix failed");
     } else if (nj > ns || sv[nj - 1] <= 1e-8 * sv[0]) {
         memcpy(normal, U + (size_t)(nj - 1) * nj, sizeof(double) * (size_t)nj);
@@ -100,7 +100,6 @@ static hes_status section_normal(hes_system *sys, const double *S, int nj, int n
     } else {
         memset(normal, 0, sizeof(double) * (size_t)nj);
     }
-    free(mem);
     return st;
 }
 
@@ -109,15 +108,13 @@ hes_status hes__section_matrix(hes_system *sys, int tr, double tm, const double 
 {
     const hes_transition *T = &sys->model->transitions[tr];
     int ni = sys->model->modes[T->from].dim, nj = sys->model->modes[T->to].dim;
-    double *buf = malloc(sizeof(double) * (size_t)(2 * ni + ni * ni + nj * ni));
-    if (!buf)
-        return hes__fail(sys, HES_ENOMEM, "out of memory");
-    double *F = buf, *g = F + ni, *proj = g + ni, *DxR = proj + ni * ni;
+    assert(ni <= sys->nmax && nj <= sys->nmax);
+    double *F = sys->sec_ws, *g = F + ni, *proj = g + ni, *DxR = proj + ni * ni;
     hes_status st;
     if ((st = hes__field(sys, T->from, tm, x_minus, F)) != HES_OK ||
         (st = hes__guard_dx(sys, tr, tm, x_minus, g)) != HES_OK ||
         (st = hes__reset_dx(sys, tr, tm, x_minus, DxR)) != HES_OK)
-        goto out;
+        return st;
     double gF = 0.0;
     for (int i = 0; i < ni; i++)
         gF += g[i] * F[i];
@@ -125,11 +122,7 @@ hes_status hes__section_matrix(hes_system *sys, int tr, double tm, const double 
         for (int i = 0; i < ni; i++)
             proj[i + (size_t)j * ni] = (i == j) - F[i] * g[j] / gF;
     hes__matmul(nj, ni, ni, DxR, proj, S);
-    if (normal)
-        st = section_normal(sys, S, nj, ni, normal);
-out:
-    free(buf);
-    return st;
+    return normal ? section_normal(sys, S, nj, ni, normal) : HES_OK;
 }
 
 /* The return-map Jacobian P = S Q from the product Q (ni x n0) of every

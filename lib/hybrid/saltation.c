@@ -11,7 +11,6 @@
  */
 #include <assert.h>
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "hybrid/hybrid.h"
@@ -78,12 +77,8 @@ static hes_status saltation_denominator(hes_system *sys, int tr, double t,
 
 hes_status hes__event_transversal(hes_system *sys, int tr, double t, const double *x)
 {
-    double *buf = malloc(sizeof(double) * 2 * (size_t)sys->nmax), den;
-    if (!buf)
-        return hes__fail(sys, HES_ENOMEM, "out of memory");
-    hes_status st = saltation_denominator(sys, tr, t, x, buf, buf + sys->nmax, &den);
-    free(buf);
-    return st;
+    double *buf = sys->salt_ws, den; /* F_I, Dxg */
+    return saltation_denominator(sys, tr, t, x, buf, buf + sys->nmax, &den);
 }
 
 static hes_status saltation(hes_system *sys, int tr, double t, const double *x, double *xi,
@@ -114,9 +109,8 @@ static hes_status saltation(hes_system *sys, int tr, double t, const double *x, 
         return sys ? hes__fail(sys, HES_EINVAL, "hes_saltation: invalid arguments") : HES_EINVAL;
     const hes_transition *T = &sys->model->transitions[tr];
     int ni = sys->model->modes[T->from].dim, nj = sys->model->modes[T->to].dim;
-    double *buf = malloc(sizeof(double) * (size_t)(2 * ni + 3 * nj + nj * ni));
-    if (!buf)
-        return hes__fail(sys, HES_ENOMEM, "out of memory");
+    assert(ni <= sys->nmax && nj <= sys->nmax);
+    double *buf = sys->salt_ws; /* 2 ni + 3 nj + nj ni <= 5 nmax + nmax^2 */
     double *F_I = buf, *Dxg = F_I + ni, *R = Dxg + ni, *F_J = R + nj, *DtR = F_J + nj,
            *DxR = DtR + nj, den;
     hes_status st;
@@ -125,9 +119,7 @@ static hes_status saltation(hes_system *sys, int tr, double t, const double *x, 
         (st = hes__field(sys, T->to, hes__time_after(sys->model, tr, t), R, F_J)) != HES_OK ||
         (st = hes__reset_dx(sys, tr, t, x, DxR)) != HES_OK ||
         (st = hes__reset_dt(sys, tr, t, x, DtR)) != HES_OK)
-        goto out;
+        return st;
     hes__saltation_formula(ni, nj, DxR, DtR, F_I, Dxg, den, clock_local ? NULL : F_J, xi);
-out:
-    free(buf);
-    return st;
+    return HES_OK;
 }

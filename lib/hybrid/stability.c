@@ -27,6 +27,7 @@ void hes_stability_free(hes_stability *st)
     free(st->all_re);
     free(st->all_im);
     free(st->order);
+    free(st->work);
     memset(st, 0, sizeof *st);
 }
 
@@ -94,9 +95,7 @@ static hes_status deflate_section(const double *P, const double *normal, int n,
 {
     int m = n - 1;
     size_t nn = (size_t)n * n;
-    double *mem = malloc(sizeof(double) * (5 * nn + 4 * (size_t)n));
-    if (!mem)
-        return HES_ENOMEM;
+    double *mem = st->work + nn + 4 * (size_t)n; /* after compute's a and buf */
     double *Q = mem, *M = Q + nn, *VL = M + nn, *VR = VL + nn, *nh = VR + nn,
            *b = nh + n, *u = b + n, *t = u + n, *Mc = t + n;
     hes_status status = HES_OK;
@@ -142,8 +141,8 @@ static hes_status deflate_section(const double *P, const double *normal, int n,
     memcpy(Mc, M, sizeof(double) * (size_t)m * m); /* dgeev overwrites M */
     st->trivial = m;
     st->all_re[m] = st->all_im[m] = 0.0;
-    if (m > 0 && LAPACKE_dgeev(LAPACK_COL_MAJOR, 'V', 'V', m, M, m, st->all_re, st->all_im,
-                               VL, m, VR, m) != 0) {
+    if (m > 0 && LAPACKE_dgeev_work(LAPACK_COL_MAJOR, 'V', 'V', m, M, m, st->all_re, st->all_im,
+                                    VL, m, VR, m, st->work + st->lwork_at, st->lwork) != 0) {
         status = HES_ESOLVER;
         goto out;
     }
@@ -191,7 +190,6 @@ static hes_status deflate_section(const double *P, const double *normal, int n,
         st->vr[0] = 1.0;
     }
 out:
-    free(mem);
     return status;
 }
 
@@ -266,30 +264,83 @@ static double psi_accuracy(const double *M, int n, double accuracy, double cond)
     return fmax(tol, 4.0 * 2.220446049250313e-16);
 }
 
-hes_status hes_stability_compute(const hes_monodromy *mono, hes_stability *st)
+/* dgeev's workspace length for order n matrices (a query, which allocates
+ * nothing), at least its minimum 4n. */
+static int dgeev_lwork(int n)
 {
-    memset(st, 0, sizeof *st);
-    const double *M = mono->autonomous ? mono->proj : mono->phi;
-    int n = mono->n;
-    if (!M || n < 1 || (mono->autonomous && !mono->normal))
-        return HES_EINVAL;
-    double *a = malloc(sizeof(double) * (size_t)n * n);
-    double *buf = malloc(sizeof(double) * 4 * (size_t)n);
+    double q = 0, d = 0;
+    if (n < 1 || LAPACKE_dgeev_work(LAPACK_COL_MAJOR, 'V', 'V', n, &d, n, &d, &d, &d, n, &d, n,
+                                    &q, -1) != 0)
+        q = 0;
+    return (int)fmax(q, 4.0 * (n > 0 ? n : 1));
+}
+
+/* The arrays of st for an n x n matrix, and its workspace: a (n^2) and buf
+ * (4n) of the computation, deflate_section's 5 n^2 + 4 n, then dgeev's. */
+static hes_status stability_alloc(hes_stability *st, int n)
+{
+    size_t nn = (size_t)n * n;
+    int lw = dgeev_lwork(n), lw1 = dgeev_lwork(n - 1);
     st->n = n;
+    st->lwork = lw > lw1 ? lw : lw1;
+    st->lwork_at = 6 * nn + 8 * (size_t)n;
     st->all_re = malloc(sizeof(double) * (size_t)n);
     st->all_im = malloc(sizeof(double) * (size_t)n);
-    st->vr = calloc((size_t)n * n, sizeof(double));
-    st->vl = calloc((size_t)n * n, sizeof(double));
+    st->vr = calloc(nn, sizeof(double));
+    st->vl = calloc(nn, sizeof(double));
     st->re = malloc(sizeof(double) * (size_t)n);
     st->im = malloc(sizeof(double) * (size_t)n);
     st->abs = malloc(sizeof(double) * (size_t)n);
     st->order = malloc(sizeof(int) * (size_t)n);
-    hes_status status = HES_OK;
-    if (!a || !buf || !st->all_re || !st->all_im || !st->vr || !st->vl || !st->re ||
-        !st->im || !st->abs || !st->order) {
-        status = HES_ENOMEM;
-        goto out;
+    st->work = malloc(sizeof(double) * (st->lwork_at + (size_t)st->lwork));
+    if (!st->all_re || !st->all_im || !st->vr || !st->vl || !st->re || !st->im || !st->abs ||
+        !st->order || !st->work)
+        return HES_ENOMEM;
+    return HES_OK;
+}
+
+static hes_status stability_run(const hes_monodromy *mono, hes_stability *st);
+
+hes_status hes_stability_compute(const hes_monodromy *mono, hes_stability *st)
+{
+    memset(st, 0, sizeof *st);
+    const double *M = mono->autonomous ? mono->proj : mono->phi;
+    if (!M || mono->n < 1 || (mono->autonomous && !mono->normal))
+        return HES_EINVAL;
+    hes_status status = stability_alloc(st, mono->n);
+    if (status == HES_OK)
+        status = stability_run(mono, st);
+    if (status != HES_OK)
+        hes_stability_free(st);
+    return status;
+}
+
+hes_status hes_stability_update(const hes_monodromy *mono, hes_stability *st)
+{
+    const double *M = mono->autonomous ? mono->proj : mono->phi;
+    if (!M || mono->n < 1 || (mono->autonomous && !mono->normal))
+        return HES_EINVAL;
+    if (st->n != mono->n || !st->work) {
+        hes_stability_free(st);
+        hes_status status = stability_alloc(st, mono->n);
+        if (status != HES_OK) {
+            hes_stability_free(st);
+            return status;
+        }
     }
+    return stability_run(mono, st);
+}
+
+/* The analysis of M (mono->proj or mono->phi) into st's arrays, which are
+ * allocated for n = mono->n: no allocation. */
+static hes_status stability_run(const hes_monodromy *mono, hes_stability *st)
+{
+    const double *M = mono->autonomous ? mono->proj : mono->phi;
+    int n = mono->n;
+    assert(st->n == n && st->work);
+    double *a = st->work, *buf = a + (size_t)n * n;
+    hes_status status = HES_OK;
+    st->trivial_abs = 0;
     if (!hes__all_finite(M, n * n) || (mono->autonomous && !hes__all_finite(mono->normal, n))) {
         status = HES_ENONFINITE;
         goto out;
@@ -303,8 +354,8 @@ hes_status hes_stability_compute(const hes_monodromy *mono, hes_stability *st)
             goto out;
     } else {
         memcpy(a, M, sizeof(double) * (size_t)n * n);
-        if (LAPACKE_dgeev(LAPACK_COL_MAJOR, 'V', 'V', n, a, n, st->all_re, st->all_im,
-                          st->vl, n, st->vr, n) != 0) {
+        if (LAPACKE_dgeev_work(LAPACK_COL_MAJOR, 'V', 'V', n, a, n, st->all_re, st->all_im,
+                               st->vl, n, st->vr, n, st->work + st->lwork_at, st->lwork) != 0) {
             status = HES_ESOLVER;
             goto out;
         }
@@ -339,9 +390,5 @@ hes_status hes_stability_compute(const hes_monodromy *mono, hes_stability *st)
     st->verdict = hes_verdict_of(st->psi, st->psi_tol);
     st->stable = st->verdict == HES_STABLE;
 out:
-    free(a);
-    free(buf);
-    if (status != HES_OK)
-        hes_stability_free(st);
     return status;
 }

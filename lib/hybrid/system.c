@@ -104,7 +104,13 @@ hes_status hes_system_new(const hes_model *model, hes_system **out, char *msg, s
             sys->nmax = model->modes[i].dim;
     sys->work_len = (size_t)(3 * sys->nmax + 4);
     sys->work = malloc(sizeof(double) * sys->work_len);
-    if (!sys->p || !sys->armed || !sys->ws || !sys->work ||
+    size_t nm = (size_t)sys->nmax;
+    sys->svd_lwork = hes__svd_lwork(sys->nmax);
+    sys->salt_ws = malloc(sizeof(double) * (5 * nm + nm * nm));
+    sys->sec_ws = malloc(sizeof(double) * (2 * nm + 2 * nm * nm));
+    sys->svd_ws = malloc(sizeof(double) * (2 * nm * nm + 2 * nm + 1 + (size_t)sys->svd_lwork));
+    if (!sys->p || !sys->armed || !sys->ws || !sys->work || !sys->salt_ws || !sys->sec_ws ||
+        !sys->svd_ws ||
         SUNContext_Create(NULL, &sys->ctx) != 0) {
         hes_system_destroy(sys);
         if (msg && len)
@@ -144,6 +150,9 @@ void hes_system_destroy(hes_system *sys)
     free(sys->p);
     free(sys->armed);
     free(sys->work);
+    free(sys->salt_ws);
+    free(sys->sec_ws);
+    free(sys->svd_ws);
     free(sys->orbit_start);
     free(sys);
 }

@@ -52,11 +52,7 @@ hes_status hes_analyze(hes_system *sys, int check, hes_analysis *res)
         }
         free(fd);
     }
-    if (st != HES_OK) {
-        char keep[sizeof sys->errmsg];
-        memcpy(keep, sys->errmsg, sizeof keep);
+    if (st != HES_OK) /* the message stays: freeing results does not touch the system */
         hes_analysis_free(res);
-        memcpy(sys->errmsg, keep, sizeof keep);
-    }
     return st;
 }

@@ -83,22 +83,28 @@ static void *base_transition_data(const gait_phase_data *pd)
     return t->data ? t->data : pd->gm->base->data;
 }
 
+/* A function of the base mode of phase pd->i, at the base model's time and
+ * with the parameters the gait's inputs set. */
+static int base_mode_call(hes_fn fn, const gait_phase_data *pd, double t, const double *x,
+                          const double *p, double *out)
+{
+    double q[GAIT_MAX_PARAMS];
+    phase_params(pd, t, p, q);
+    return fn(t + pd->tbase0, x, q, out, base_mode_data(pd));
+}
+
 static int gait_field(double t, const double *x, const double *p, double *out, void *data)
 {
     const gait_phase_data *pd = data;
-    double q[GAIT_MAX_PARAMS];
-    phase_params(pd, t, p, q);
-    return pd->gm->base->modes[pd->gm->g->phases[pd->i].mode].field(t + pd->tbase0, x, q, out,
-                                                                    base_mode_data(pd));
+    return base_mode_call(pd->gm->base->modes[pd->gm->g->phases[pd->i].mode].field, pd, t, x,
+                          p, out);
 }
 
 static int gait_field_dx(double t, const double *x, const double *p, double *out, void *data)
 {
     const gait_phase_data *pd = data;
-    double q[GAIT_MAX_PARAMS];
-    phase_params(pd, t, p, q);
-    return pd->gm->base->modes[pd->gm->g->phases[pd->i].mode].field_dx(t + pd->tbase0, x, q, out,
-                                                                       base_mode_data(pd));
+    return base_mode_call(pd->gm->base->modes[pd->gm->g->phases[pd->i].mode].field_dx, pd, t,
+                          x, p, out);
 }
 
 static int gait_guard(double t, const double *x, const double *p, double *out, void *data)

@@ -305,11 +305,7 @@ out:
     hes_shape_destroy(sh);
     hes_analysis_free(&nominal);
     free(work);
-    if (st != HES_OK) {
-        char keep[sizeof sys->errmsg];
-        memcpy(keep, sys->errmsg, sizeof keep);
+    if (st != HES_OK) /* the message stays: freeing results does not touch the system */
         hes_shape_result_free(r);
-        memcpy(sys->errmsg, keep, sizeof keep);
-    }
     return st;
 }

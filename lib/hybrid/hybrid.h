@@ -123,6 +123,11 @@ hes_status hes__traj_append_phase(hes_traj *traj, int mode, int n, double t0, do
                                   const double *A);
 
 hes_status hes__saltation_clock(hes_system *sys, int tr, double t, const double *x, double *xi);
+/* hes_saltation (clock_local 0) or hes__saltation_clock (1) in the caller's
+ * scratch of hes__saltation_work_len(sys->nmax) doubles: no allocation. */
+size_t hes__saltation_work_len(int nm);
+hes_status hes__saltation_ws(hes_system *sys, int tr, double t, const double *x, double *xi,
+                             int clock_local, double *work);
 
 /* The section matrix S = DxR (I - F_I Dxg / (Dxg F_I)) (n_J x n_I) of the
  * section event of transition tr at (tm, x_minus): the return-map Jacobian is
@@ -132,6 +137,21 @@ hes_status hes__saltation_clock(hes_system *sys, int tr, double t, const double 
  * and the return map has no trivial multiplier (monodromy.c). */
 hes_status hes__section_matrix(hes_system *sys, int tr, double tm, const double *x_minus,
                                double *S, double *normal);
+/* The same in the caller's scratch of hes__section_work_len(n_I, n_J) doubles
+ * (LAPACK's dgesvd workspace included): no allocation. */
+size_t hes__section_work_len(int ni, int nj);
+hes_status hes__section_matrix_ws(hes_system *sys, int tr, double tm, const double *x_minus,
+                                  double *S, double *normal, double *work);
+
+/* hes_stability_compute without allocation, for repeated evaluations:
+ * hes__stability_alloc gives st storage for n x n matrices (freed by
+ * hes_stability_free), hes__stability_into fills it (same results) using
+ * work of hes__stability_work_len(n) doubles (LAPACK's dgeev workspace
+ * included); on failure st keeps its storage (stability.c). */
+hes_status hes__stability_alloc(hes_stability *st, int n);
+size_t hes__stability_work_len(int n);
+hes_status hes__stability_into(const hes_monodromy *mono, hes_stability *st, double *work,
+                               size_t len);
 
 /* Whether eigenvalue j (index into st->all_*) of a stability analysis is
  * repeated or defective, so that eigenvalue perturbation does not give its

@@ -46,6 +46,25 @@ static int apply(const hes_factor *f, double **M, int *rows, int n0)
     return 0;
 }
 
+/* The optimal dgesvd workspace (jobu 'A', jobvt 'N') of an nj x ni matrix:
+ * what LAPACKE_dgesvd would allocate, queried without allocating. */
+static lapack_int svd_lwork(int nj, int ni)
+{
+    double q = 0, dummy = 0;
+    if (LAPACKE_dgesvd_work(LAPACK_COL_MAJOR, 'A', 'N', nj, ni, &dummy, nj > 1 ? nj : 1, &dummy,
+                            &dummy, nj > 1 ? nj : 1, NULL, 1, &q, -1) != 0)
+        return -1;
+    return (lapack_int)q;
+}
+
+size_t hes__section_work_len(int ni, int nj)
+{
+    lapack_int lw = svd_lwork(nj, ni);
+    int ns = nj < ni ? nj : ni;
+    return 2 * (size_t)ni + (size_t)ni * ni + (size_t)nj * ni + /* hes__section_matrix_ws */
+           (size_t)nj * ni + (size_t)nj * nj + (size_t)ns + (size_t)(lw > 1 ? lw : 1);
+}
+
 /*
  * The normal of the Poincare section on the post-event side: a unit vector n
  * with n^T S = 0, so that n^T P = n^T S Q = 0 for the return-map Jacobian
@@ -70,18 +89,19 @@ static int apply(const hes_factor *f, double **M, int *rows, int n0)
  *    all n_J eigenvalues).
  * Rank is judged by sigma_min <= 1e-8 sigma_max (structural zeros are at
  * rounding level, ~1e-16, or ~1e-10 with finite-difference Jacobians).
+ * work: nj ni + nj nj + min(nj, ni) + svd_lwork(nj, ni) doubles.
  */
 static hes_status section_normal(hes_system *sys, const double *S, int nj, int ni,
-                                 double *normal)
+                                 double *normal, double *work)
 {
     int ns = nj < ni ? nj : ni;
-    double *mem = malloc(sizeof(double) * ((size_t)nj * ni + (size_t)nj * nj + 2 * (size_t)ns + 1));
-    if (!mem)
-        return hes__fail(sys, HES_ENOMEM, "out of memory");
-    double *a = mem, *U = a + (size_t)nj * ni, *sv = U + (size_t)nj * nj, *superb = sv + ns;
+    lapack_int lwork = svd_lwork(nj, ni);
+    double *a = work, *U = a + (size_t)nj * ni, *sv = U + (size_t)nj * nj, *w = sv + ns;
     hes_status st = HES_OK;
     memcpy(a, S, sizeof(double) * (size_t)nj * ni);
-    if (LAPACKE_dgesvd(LAPACK_COL_MAJOR, 'A', 'N', nj, ni, a, nj, sv, U, nj, NULL, 1, superb) != 0) {
+    if (lwork < 1 || !hes__all_finite(a, nj * ni) || /* as LAPACKE_dgesvd's NaN check */
+        LAPACKE_dgesvd_work(LAPACK_COL_MAJOR, 'A', 'N', nj, ni, a, nj, sv, U, nj,
+                                         NULL, 1, w, lwork) != 0) {
         st = hes__fail(sys, HES_ESOLVER, "singular value decomposition of the section matrix failed");
     } else if (nj > ns || sv[nj - 1] <= 1e-8 * sv[0]) {
         memcpy(normal, U + (size_t)(nj - 1) * nj, sizeof(double) * (size_t)nj);
@@ -100,7 +120,6 @@ static hes_status section_normal(hes_system *sys, const double *S, int nj, int n
     } else {
         memset(normal, 0, sizeof(double) * (size_t)nj);
     }
-    free(mem);
     return st;
 }
 
@@ -109,15 +128,25 @@ hes_status hes__section_matrix(hes_system *sys, int tr, double tm, const double 
 {
     const hes_transition *T = &sys->model->transitions[tr];
     int ni = sys->model->modes[T->from].dim, nj = sys->model->modes[T->to].dim;
-    double *buf = malloc(sizeof(double) * (size_t)(2 * ni + ni * ni + nj * ni));
+    double *buf = malloc(sizeof(double) * hes__section_work_len(ni, nj));
     if (!buf)
         return hes__fail(sys, HES_ENOMEM, "out of memory");
-    double *F = buf, *g = F + ni, *proj = g + ni, *DxR = proj + ni * ni;
+    hes_status st = hes__section_matrix_ws(sys, tr, tm, x_minus, S, normal, buf);
+    free(buf);
+    return st;
+}
+
+hes_status hes__section_matrix_ws(hes_system *sys, int tr, double tm, const double *x_minus,
+                                  double *S, double *normal, double *work)
+{
+    const hes_transition *T = &sys->model->transitions[tr];
+    int ni = sys->model->modes[T->from].dim, nj = sys->model->modes[T->to].dim;
+    double *F = work, *g = F + ni, *proj = g + ni, *DxR = proj + ni * ni;
     hes_status st;
     if ((st = hes__field(sys, T->from, tm, x_minus, F)) != HES_OK ||
         (st = hes__guard_dx(sys, tr, tm, x_minus, g)) != HES_OK ||
         (st = hes__reset_dx(sys, tr, tm, x_minus, DxR)) != HES_OK)
-        goto out;
+        return st;
     double gF = 0.0;
     for (int i = 0; i < ni; i++)
         gF += g[i] * F[i];
@@ -126,9 +155,7 @@ hes_status hes__section_matrix(hes_system *sys, int tr, double tm, const double 
             proj[i + (size_t)j * ni] = (i == j) - F[i] * g[j] / gF;
     hes__matmul(nj, ni, ni, DxR, proj, S);
     if (normal)
-        st = section_normal(sys, S, nj, ni, normal);
-out:
-    free(buf);
+        st = section_normal(sys, S, nj, ni, normal, DxR + (size_t)nj * ni);
     return st;
 }
 

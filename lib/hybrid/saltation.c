@@ -86,8 +86,24 @@ hes_status hes__event_transversal(hes_system *sys, int tr, double t, const doubl
     return st;
 }
 
+size_t hes__saltation_work_len(int nm)
+{
+    return 5 * (size_t)nm + (size_t)nm * nm;
+}
+
+/* hes_saltation and hes__saltation_clock with scratch of their own. */
 static hes_status saltation(hes_system *sys, int tr, double t, const double *x, double *xi,
-                            int clock_local);
+                            int clock_local)
+{
+    if (!sys || tr < 0 || tr >= sys->model->n_transitions || !x || !xi)
+        return sys ? hes__fail(sys, HES_EINVAL, "hes_saltation: invalid arguments") : HES_EINVAL;
+    double *work = malloc(sizeof(double) * hes__saltation_work_len(sys->nmax));
+    if (!work)
+        return hes__fail(sys, HES_ENOMEM, "out of memory");
+    hes_status st = hes__saltation_ws(sys, tr, t, x, xi, clock_local, work);
+    free(work);
+    return st;
+}
 
 hes_status hes_saltation(hes_system *sys, int tr, double t, const double *x, double *xi)
 {
@@ -107,17 +123,15 @@ hes_status hes__saltation_clock(hes_system *sys, int tr, double t, const double 
     return saltation(sys, tr, t, x, xi, 1);
 }
 
-static hes_status saltation(hes_system *sys, int tr, double t, const double *x, double *xi,
-                            int clock_local)
+hes_status hes__saltation_ws(hes_system *sys, int tr, double t, const double *x, double *xi,
+                             int clock_local, double *work)
 {
-    if (!sys || tr < 0 || tr >= sys->model->n_transitions || !x || !xi)
+    if (!sys || tr < 0 || tr >= sys->model->n_transitions || !x || !xi || !work)
         return sys ? hes__fail(sys, HES_EINVAL, "hes_saltation: invalid arguments") : HES_EINVAL;
     const hes_transition *T = &sys->model->transitions[tr];
     int ni = sys->model->modes[T->from].dim, nj = sys->model->modes[T->to].dim;
-    double *buf = malloc(sizeof(double) * (size_t)(2 * ni + 3 * nj + nj * ni));
-    if (!buf)
-        return hes__fail(sys, HES_ENOMEM, "out of memory");
-    double *F_I = buf, *Dxg = F_I + ni, *R = Dxg + ni, *F_J = R + nj, *DtR = F_J + nj,
+    assert(ni <= sys->nmax && nj <= sys->nmax);
+    double *F_I = work, *Dxg = F_I + ni, *R = Dxg + ni, *F_J = R + nj, *DtR = F_J + nj,
            *DxR = DtR + nj, den;
     hes_status st;
     if ((st = saltation_denominator(sys, tr, t, x, F_I, Dxg, &den)) != HES_OK ||
@@ -125,9 +139,7 @@ static hes_status saltation(hes_system *sys, int tr, double t, const double *x, 
         (st = hes__field(sys, T->to, hes__time_after(sys->model, tr, t), R, F_J)) != HES_OK ||
         (st = hes__reset_dx(sys, tr, t, x, DxR)) != HES_OK ||
         (st = hes__reset_dt(sys, tr, t, x, DtR)) != HES_OK)
-        goto out;
+        return st;
     hes__saltation_formula(ni, nj, DxR, DtR, F_I, Dxg, den, clock_local ? NULL : F_J, xi);
-out:
-    free(buf);
-    return st;
+    return HES_OK;
 }

@@ -63,6 +63,18 @@ double hes__eig_condition(const double *vl, const double *vr, const double *wi, 
     return s > 0 ? 1.0 / s : INFINITY;
 }
 
+/* The optimal dgeev workspace (left and right eigenvectors) of an n x n
+ * matrix: what LAPACKE_dgeev would allocate, queried without allocating. */
+static lapack_int geev_lwork(int n)
+{
+    double q = 0, dummy = 0;
+    int ld = n > 1 ? n : 1;
+    if (n < 1 || LAPACKE_dgeev_work(LAPACK_COL_MAJOR, 'V', 'V', n, &dummy, ld, &dummy, &dummy,
+                                    &dummy, ld, &dummy, ld, &q, -1) != 0)
+        return 1;
+    return (lapack_int)q > 1 ? (lapack_int)q : 1;
+}
+
 /* Orthonormal basis Q (n x (n-1)) of the plane normal to the unit vector nh:
  * columns 2..n of the Householder reflector that maps nh to -+e_1. */
 static void section_basis(const double *nh, int n, double *Q, double *u)
@@ -90,13 +102,10 @@ static void section_basis(const double *nh, int n, double *Q, double *u)
  * right eigenvector Q y + nh with M y = -b (zero if M is singular).
  */
 static hes_status deflate_section(const double *P, const double *normal, int n,
-                                  hes_stability *st)
+                                  hes_stability *st, double *mem, double *gwork)
 {
     int m = n - 1;
     size_t nn = (size_t)n * n;
-    double *mem = malloc(sizeof(double) * (5 * nn + 4 * (size_t)n));
-    if (!mem)
-        return HES_ENOMEM;
     double *Q = mem, *M = Q + nn, *VL = M + nn, *VR = VL + nn, *nh = VR + nn,
            *b = nh + n, *u = b + n, *t = u + n, *Mc = t + n;
     hes_status status = HES_OK;
@@ -142,8 +151,8 @@ static hes_status deflate_section(const double *P, const double *normal, int n,
     memcpy(Mc, M, sizeof(double) * (size_t)m * m); /* dgeev overwrites M */
     st->trivial = m;
     st->all_re[m] = st->all_im[m] = 0.0;
-    if (m > 0 && LAPACKE_dgeev(LAPACK_COL_MAJOR, 'V', 'V', m, M, m, st->all_re, st->all_im,
-                               VL, m, VR, m) != 0) {
+    if (m > 0 && LAPACKE_dgeev_work(LAPACK_COL_MAJOR, 'V', 'V', m, M, m, st->all_re, st->all_im,
+                                    VL, m, VR, m, gwork, geev_lwork(m)) != 0) {
         status = HES_ESOLVER;
         goto out;
     }
@@ -191,7 +200,6 @@ static hes_status deflate_section(const double *P, const double *normal, int n,
         st->vr[0] = 1.0;
     }
 out:
-    free(mem);
     return status;
 }
 
@@ -266,15 +274,17 @@ static double psi_accuracy(const double *M, int n, double accuracy, double cond)
     return fmax(tol, 4.0 * 2.220446049250313e-16);
 }
 
-hes_status hes_stability_compute(const hes_monodromy *mono, hes_stability *st)
+size_t hes__stability_work_len(int n)
+{
+    lapack_int a = geev_lwork(n), b = geev_lwork(n - 1);
+    return 5 * (size_t)n * n + 8 * (size_t)n + (size_t)(a > b ? a : b);
+}
+
+hes_status hes__stability_alloc(hes_stability *st, int n)
 {
     memset(st, 0, sizeof *st);
-    const double *M = mono->autonomous ? mono->proj : mono->phi;
-    int n = mono->n;
-    if (!M || n < 1 || (mono->autonomous && !mono->normal))
+    if (n < 1)
         return HES_EINVAL;
-    double *a = malloc(sizeof(double) * (size_t)n * n);
-    double *buf = malloc(sizeof(double) * 4 * (size_t)n);
     st->n = n;
     st->all_re = malloc(sizeof(double) * (size_t)n);
     st->all_im = malloc(sizeof(double) * (size_t)n);
@@ -284,30 +294,75 @@ hes_status hes_stability_compute(const hes_monodromy *mono, hes_stability *st)
     st->im = malloc(sizeof(double) * (size_t)n);
     st->abs = malloc(sizeof(double) * (size_t)n);
     st->order = malloc(sizeof(int) * (size_t)n);
-    hes_status status = HES_OK;
-    if (!a || !buf || !st->all_re || !st->all_im || !st->vr || !st->vl || !st->re ||
-        !st->im || !st->abs || !st->order) {
-        status = HES_ENOMEM;
-        goto out;
+    if (!st->all_re || !st->all_im || !st->vr || !st->vl || !st->re || !st->im || !st->abs ||
+        !st->order) {
+        hes_stability_free(st);
+        return HES_ENOMEM;
     }
-    if (!hes__all_finite(M, n * n) || (mono->autonomous && !hes__all_finite(mono->normal, n))) {
-        status = HES_ENONFINITE;
-        goto out;
-    }
+    return HES_OK;
+}
+
+hes_status hes_stability_compute(const hes_monodromy *mono, hes_stability *st)
+{
+    memset(st, 0, sizeof *st);
+    const double *M = mono->autonomous ? mono->proj : mono->phi;
+    int n = mono->n;
+    if (!M || n < 1 || (mono->autonomous && !mono->normal))
+        return HES_EINVAL;
+    size_t len = hes__stability_work_len(n);
+    double *work = malloc(sizeof(double) * len);
+    hes_status status = work ? hes__stability_alloc(st, n) : HES_ENOMEM;
+    if (status == HES_OK)
+        status = hes__stability_into(mono, st, work, len);
+    free(work);
+    if (status != HES_OK)
+        hes_stability_free(st);
+    return status;
+}
+
+hes_status hes__stability_into(const hes_monodromy *mono, hes_stability *st, double *work,
+                               size_t len)
+{
+    const double *M = mono->autonomous ? mono->proj : mono->phi;
+    int n = mono->n;
+    if (!M || n < 1 || (mono->autonomous && !mono->normal))
+        return HES_EINVAL;
+    assert(st->n == n && st->all_re && st->order && len >= hes__stability_work_len(n));
+    (void)len;
+    /* work: buf (4 n) | a, or deflate_section's 5 n^2 + 4 n | dgeev's workspace */
+    double *buf = work, *a = buf + 4 * (size_t)n,
+           *gwork = a + 5 * (size_t)n * n + 4 * (size_t)n;
+    /* as freshly allocated by hes_stability_compute: every field 0 but the
+     * storage, the eigenvector storage zero */
+    hes_stability keep = *st;
+    memset(st, 0, sizeof *st);
+    st->n = n;
+    st->re = keep.re;
+    st->im = keep.im;
+    st->abs = keep.abs;
+    st->vr = keep.vr;
+    st->vl = keep.vl;
+    st->all_re = keep.all_re;
+    st->all_im = keep.all_im;
+    st->order = keep.order;
+    memset(st->vr, 0, sizeof(double) * (size_t)n * n);
+    memset(st->vl, 0, sizeof(double) * (size_t)n * n);
+    if (!hes__all_finite(M, n * n) || (mono->autonomous && !hes__all_finite(mono->normal, n)))
+        return HES_ENONFINITE;
     st->trivial = -1;
     int deflate = 0;
+    hes_status status;
     for (int i = 0; mono->autonomous && i < n; i++)
         deflate |= mono->normal[i] != 0.0;
     if (deflate) {
-        if ((status = deflate_section(M, mono->normal, n, st)) != HES_OK)
-            goto out;
+        /* deflate_section: 5 n^2 + 4 n doubles, then dgeev's workspace */
+        if ((status = deflate_section(M, mono->normal, n, st, a, gwork)) != HES_OK)
+            return status;
     } else {
         memcpy(a, M, sizeof(double) * (size_t)n * n);
-        if (LAPACKE_dgeev(LAPACK_COL_MAJOR, 'V', 'V', n, a, n, st->all_re, st->all_im,
-                          st->vl, n, st->vr, n) != 0) {
-            status = HES_ESOLVER;
-            goto out;
-        }
+        if (LAPACKE_dgeev_work(LAPACK_COL_MAJOR, 'V', 'V', n, a, n, st->all_re, st->all_im,
+                               st->vl, n, st->vr, n, gwork, geev_lwork(n)) != 0)
+            return HES_ESOLVER;
     }
     int k = 0;
     for (int j = 0; j < n; j++)
@@ -338,10 +393,5 @@ hes_status hes_stability_compute(const hes_monodromy *mono, hes_stability *st)
     st->psi_tol = psi_accuracy(M, n, mono->accuracy, st->cond);
     st->verdict = hes_verdict_of(st->psi, st->psi_tol);
     st->stable = st->verdict == HES_STABLE;
-out:
-    free(a);
-    free(buf);
-    if (status != HES_OK)
-        hes_stability_free(st);
-    return status;
+    return HES_OK;
 }

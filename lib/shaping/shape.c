@@ -36,12 +36,17 @@ struct hes_shape {
     unsigned char *dep;      /* dep[k + nf j]: G_k depends on h_j */
     double **dG;             /* dG[k + nf j]: dG_k/dh_j, for dependent pairs */
     double *M, *normal, *tmp;
-    hes_stability st;
-    int have_st;
+    hes_stability st;          /* storage for n0 x n0, filled by refresh */
     /* gradient workspaces */
     double *dpsi, *dabs;
     double *sens;              /* 4 nf nmax: the sweeps of hes__eig_sens */
     double *h;
+    /* evaluation workspaces, so that hes_shape_eval does not allocate */
+    double *ework;             /* an event factor (saltation or section matrix) */
+    double *fd;                /* 2 nmax^2: the two sides of a difference */
+    double *eigbuf;            /* 4 n0: hes__eig_repeated */
+    double *swork;             /* hes__stability_work_len(n0) */
+    size_t swork_len;
 };
 
 int hes_shape_count(const hes_shape *sh) { return sh->n; }
@@ -67,6 +72,10 @@ void hes_shape_destroy(hes_shape *sh)
     free(sh->dabs);
     free(sh->sens);
     free(sh->h);
+    free(sh->ework);
+    free(sh->fd);
+    free(sh->eigbuf);
+    free(sh->swork);
     hes_stability_free(&sh->st);
     free(sh);
 }
@@ -76,8 +85,9 @@ static hes_status event_factor(hes_shape *sh, int k, double *out, double *normal
 {
     const hes_event *ev = &sh->res->orbit.traj.events[sh->event[k]];
     if (sh->autonomous && k == sh->nf - 1)
-        return hes__section_matrix(sh->sys, ev->transition, ev->tm, ev->x_minus, out, normal);
-    return hes_saltation(sh->sys, ev->transition, ev->tm, ev->x_minus, out);
+        return hes__section_matrix_ws(sh->sys, ev->transition, ev->tm, ev->x_minus, out, normal,
+                                      sh->ework);
+    return hes__saltation_ws(sh->sys, ev->transition, ev->tm, ev->x_minus, out, 0, sh->ework);
 }
 
 static double max_abs_diff(const double *a, const double *b, int n, double *scale)
@@ -269,8 +279,22 @@ hes_status hes_shape_create(hes_system *sys, const hes_analysis *res, int n,
     sh->dabs = malloc(sizeof(double) * (size_t)n * n0);
     sh->h = malloc(sizeof(double) * (size_t)n);
     sh->sens = malloc(sizeof(double) * (size_t)4 * nf * nm);
+    /* an event factor's scratch: the saltation matrix's, or the section
+     * matrix's of the last (section) event */
+    size_t elen = hes__saltation_work_len(nm);
+    if (sh->autonomous) {
+        const hes_transition *T = &m->transitions[res->mono.factors[nf - 1].index];
+        size_t sec = hes__section_work_len(m->modes[T->from].dim, m->modes[T->to].dim);
+        elen = sec > elen ? sec : elen;
+    }
+    sh->ework = malloc(sizeof(double) * elen);
+    sh->fd = malloc(sizeof(double) * 2 * (size_t)nm * nm);
+    sh->eigbuf = malloc(sizeof(double) * 4 * (size_t)n0);
+    sh->swork_len = hes__stability_work_len(n0);
+    sh->swork = malloc(sizeof(double) * sh->swork_len);
     if (!sh->pidx || !sh->G || !sh->event || !sh->dep || !sh->dG || !sh->M || !sh->normal ||
-        !sh->tmp || !sh->dpsi || !sh->dabs || !sh->h || !sh->sens) {
+        !sh->tmp || !sh->dpsi || !sh->dabs || !sh->h || !sh->sens || !sh->ework || !sh->fd ||
+        !sh->eigbuf || !sh->swork || hes__stability_alloc(&sh->st, n0) != HES_OK) {
         hes_shape_destroy(sh);
         return hes__fail(sys, HES_ENOMEM, "out of memory");
     }
@@ -368,13 +392,9 @@ static hes_status refresh(hes_shape *sh)
     view.proj = sh->autonomous ? sh->M : NULL;
     view.normal = sh->autonomous ? sh->normal : NULL;
     view.accuracy = sh->res->mono.accuracy;
-    if (sh->have_st)
-        hes_stability_free(&sh->st);
-    sh->have_st = 0;
-    st = hes_stability_compute(&view, &sh->st);
+    st = hes__stability_into(&view, &sh->st, sh->swork, sh->swork_len);
     if (st != HES_OK)
         return hes__fail(sh->sys, st, "multipliers at the new shape values: %s", hes_strerror(st));
-    sh->have_st = 1;
     return HES_OK;
 }
 
@@ -383,9 +403,7 @@ static hes_status factor_derivatives(hes_shape *sh)
 {
     hes_system *sys = sh->sys;
     size_t mm = (size_t)sys->nmax * sys->nmax;
-    double *a = malloc(sizeof(double) * 2 * mm);
-    if (!a)
-        return hes__fail(sys, HES_ENOMEM, "out of memory");
+    double *a = sh->fd;
     hes_status st = HES_OK;
     for (int j = 0; j < sh->n && st == HES_OK; j++) {
         int pi = sh->pidx[j];
@@ -407,7 +425,6 @@ static hes_status factor_derivatives(hes_shape *sh)
         }
         sys->p[pi] = h;
     }
-    free(a);
     return st;
 }
 
@@ -484,9 +501,7 @@ hes_status hes_shape_eval(hes_shape *sh, const double *h, int grad, hes_shape_ev
         return HES_OK;
     if ((st = factor_derivatives(sh)) != HES_OK)
         return st;
-    double buf[4 * 64], *b = sh->n0 <= 64 ? buf : malloc(sizeof(double) * 4 * (size_t)sh->n0);
-    if (!b)
-        return hes__fail(sys, HES_ENOMEM, "out of memory");
+    double *b = sh->eigbuf;
     int max_repeated = 0;
     for (int k = 0; k < S->n_mult; k++) {
         double *col = sh->dabs + k; /* row k of the n_mult x n matrix, stride n_mult */
@@ -501,8 +516,6 @@ hes_status hes_shape_eval(hes_shape *sh, const double *h, int grad, hes_shape_ev
         for (int p = 0; p < sh->n; p++)
             col[(size_t)p * S->n_mult] = sh->dpsi[p];
     }
-    if (b != buf)
-        free(b);
     if (S->n_mult == 0) {
         memset(sh->dpsi, 0, sizeof(double) * (size_t)sh->n);
     } else if (max_repeated) {

@@ -36,6 +36,7 @@ static hes_status fill_phase(hes_colloc *c, double *z, int j, const double *dur,
 {
     hes_system *sys = c->sys;
     int first = 0;
+    assert(j >= 0 && j < c->n_phys);
     while (c->phys[first] != j)
         first++;
     double tau0 = 0;
@@ -110,6 +111,7 @@ static void split_phase(hes_colloc *c, int j, double T, double tm0, phase_sample
             t_turn = T * (q + 1) / 40.0;
     }
     free(x);
+    assert(count >= 1 && count <= 65); /* at most 64 virtual events: dur[65] */
     double w = (T - t_turn) / count;
     for (int q = 0; q < count; q++)
         dur[q] = q == 0 ? t_turn + w : w;

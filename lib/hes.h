@@ -823,7 +823,7 @@ void hes_shape_result_free(hes_shape_result *res);
 
 /*
  * Multi-phase direct collocation of the model's periodic orbit
- * (lib/shaping/collocation.c: Hermite-Simpson in compressed form over the orbit
+ * (lib/shaping/collocation.c and colloc_*.c: Hermite-Simpson in compressed form over the orbit
  * spec's event sequence, optionally split by virtual events, with free phase
  * durations, inputs at the nodes and the solved parameters as decision
  * variables; autonomous orbit specs).
@@ -905,20 +905,9 @@ int hes_colloc_nineq(const hes_colloc *c);
  * (inputs at their current parameter values; virtual events split the
  * simulated phases into equal times, offsets from the guard there). */
 hes_status hes_colloc_guess(hes_colloc *c, double *z);
-/* The equality constraints (defects, events, resets with periodicity,
- * anchors) and, if jac != NULL, their exact Jacobian (ncons x nvars,
- * column-major). */
-hes_status hes_colloc_constraints(hes_colloc *c, const double *z, double *cv, double *jac);
-/* The path constraints (nineq values, >= 0 when satisfied) and their
- * Jacobian (nineq x nvars, column-major) if jac != NULL. */
-hes_status hes_colloc_path(hes_colloc *c, const double *z, double *cv, double *jac);
-/* Integral of the squared inputs over the period (exact for the
- * interpolation used) and its gradient (nvars) if grad != NULL. */
-double hes_colloc_energy(const hes_colloc *c, const double *z, double *grad);
-/* Integral of the squared input rates (see smooth_weight) and its gradient. */
-double hes_colloc_roughness(const hes_colloc *c, const double *z, double *grad);
-/* Solves the constraints with NLopt LD_SLSQP to tolerance tol (max norm);
- * the solved parameters end in the system. */
+/* Solves the constraints (defects, events, resets with periodicity,
+ * anchors; path constraints) with NLopt LD_SLSQP to tolerance tol (max
+ * norm); the solved parameters end in the system. */
 hes_status hes_colloc_solve(hes_colloc *c, double *z, double tol, double *violation);
 /* psi of the orbit z describes: the monodromy from the Hermite-Simpson step
  * matrices (implicit-function Jacobians of each step, consistent with the
@@ -935,9 +924,6 @@ hes_status hes_colloc_psi(hes_colloc *c, const double *z, double *psi, double *g
  * it with hes_monodromy.proj of a shooting analysis of the same orbit (the
  * multipliers can be far more sensitive than P where they nearly coincide). */
 hes_status hes_colloc_return_map(hes_colloc *c, const double *z, double *P);
-/* The same for the measure of hes_colloc_options.measure. */
-hes_status hes_colloc_measure(hes_colloc *c, const double *z, hes_measure measure, double *value,
-                              double *grad, int *fallback);
 
 typedef enum {
     HES_COLLOC_FEASIBLE,         /* no cost: a feasible orbit */
@@ -949,7 +935,7 @@ typedef enum {
 
 typedef struct {
     double cost, psi, energy, violation;
-    double roughness;            /* hes_colloc_roughness at the result */
+    double roughness;            /* integral of |du/dt|^2 (smooth_weight) at the result */
     int evaluations;             /* of the cost (with or without gradient) */
     int fallbacks;               /* psi gradients from differences (repeated multiplier) */
 } hes_colloc_result;

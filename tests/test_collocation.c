@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "hes.h"
+#include "shaping/colloc_internal.h"
 #include "testutil.h"
 
 typedef struct {

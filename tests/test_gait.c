@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "hes.h"
+#include "shaping/colloc_internal.h"
 #include "testutil.h"
 
 static const char *const inputs[] = { "hip_torque", "knee_torque", "ankle_torque" };

@@ -123,6 +123,11 @@ hes_status hes__saltation_clock(hes_system *sys, int tr, double t, const double 
 hes_status hes__section_matrix(hes_system *sys, int tr, double tm, const double *x_minus,
                                double *S, double *normal);
 
+/* Storage of st for n x n matrices (arrays and the workspace that
+ * hes_stability_update then reuses without allocating), freed by
+ * hes_stability_free (stability.c). */
+hes_status hes__stability_alloc(hes_stability *st, int n);
+
 /* Whether eigenvalue j (index into st->all_*) of a stability analysis is
  * repeated or defective, so that eigenvalue perturbation does not give its
  * derivative: another eigenvalue (not its conjugate) within

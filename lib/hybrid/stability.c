@@ -277,7 +277,7 @@ static int dgeev_lwork(int n)
 
 /* The arrays of st for an n x n matrix, and its workspace: a (n^2) and buf
  * (4n) of the computation, deflate_section's 5 n^2 + 4 n, then dgeev's. */
-static hes_status stability_alloc(hes_stability *st, int n)
+hes_status hes__stability_alloc(hes_stability *st, int n)
 {
     size_t nn = (size_t)n * n;
     int lw = dgeev_lwork(n), lw1 = dgeev_lwork(n - 1);
@@ -307,7 +307,7 @@ hes_status hes_stability_compute(const hes_monodromy *mono, hes_stability *st)
     const double *M = mono->autonomous ? mono->proj : mono->phi;
     if (!M || mono->n < 1 || (mono->autonomous && !mono->normal))
         return HES_EINVAL;
-    hes_status status = stability_alloc(st, mono->n);
+    hes_status status = hes__stability_alloc(st, mono->n);
     if (status == HES_OK)
         status = stability_run(mono, st);
     if (status != HES_OK)
@@ -322,7 +322,7 @@ hes_status hes_stability_update(const hes_monodromy *mono, hes_stability *st)
         return HES_EINVAL;
     if (st->n != mono->n || !st->work) {
         hes_stability_free(st);
-        hes_status status = stability_alloc(st, mono->n);
+        hes_status status = hes__stability_alloc(st, mono->n);
         if (status != HES_OK) {
             hes_stability_free(st);
             return status;

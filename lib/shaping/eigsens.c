@@ -10,7 +10,7 @@
  *     dlambda = sum_k a_k dG_k b_k / (w^H v),
  *     d|lambda| = Re(conj(lambda) dlambda) / |lambda|.
  * The shape gradient (shape.c) and the collocation's psi gradient
- * (collocation.c) both use it; whether lambda is simple enough is
+ * (colloc_psi.c) both use it; whether lambda is simple enough is
  * hes__eig_repeated's question (stability.c).
  */
 #include <assert.h>

@@ -36,12 +36,14 @@ struct hes_shape {
     unsigned char *dep;      /* dep[k + nf j]: G_k depends on h_j */
     double **dG;             /* dG[k + nf j]: dG_k/dh_j, for dependent pairs */
     double *M, *normal, *tmp;
-    hes_stability st;
-    int have_st;
+    hes_stability st;          /* storage for n0 x n0, filled by refresh */
     /* gradient workspaces */
     double *dpsi, *dabs;
     double *sens;              /* 4 nf nmax: the sweeps of hes__eig_sens */
     double *h;
+    /* evaluation workspaces, so that hes_shape_eval does not allocate */
+    double *fd;                /* 2 nmax^2: the two sides of a difference */
+    double *eigbuf;            /* 4 n0: hes__eig_repeated */
 };
 
 int hes_shape_count(const hes_shape *sh) { return sh->n; }
@@ -67,6 +69,8 @@ void hes_shape_destroy(hes_shape *sh)
     free(sh->dabs);
     free(sh->sens);
     free(sh->h);
+    free(sh->fd);
+    free(sh->eigbuf);
     hes_stability_free(&sh->st);
     free(sh);
 }
@@ -269,8 +273,11 @@ hes_status hes_shape_create(hes_system *sys, const hes_analysis *res, int n,
     sh->dabs = malloc(sizeof(double) * (size_t)n * n0);
     sh->h = malloc(sizeof(double) * (size_t)n);
     sh->sens = malloc(sizeof(double) * (size_t)4 * nf * nm);
+    sh->fd = malloc(sizeof(double) * 2 * (size_t)nm * nm);
+    sh->eigbuf = malloc(sizeof(double) * 4 * (size_t)n0);
     if (!sh->pidx || !sh->G || !sh->event || !sh->dep || !sh->dG || !sh->M || !sh->normal ||
-        !sh->tmp || !sh->dpsi || !sh->dabs || !sh->h || !sh->sens) {
+        !sh->tmp || !sh->dpsi || !sh->dabs || !sh->h || !sh->sens || !sh->fd ||
+        !sh->eigbuf || hes__stability_alloc(&sh->st, n0) != HES_OK) {
         hes_shape_destroy(sh);
         return hes__fail(sys, HES_ENOMEM, "out of memory");
     }
@@ -368,13 +375,9 @@ static hes_status refresh(hes_shape *sh)
     view.proj = sh->autonomous ? sh->M : NULL;
     view.normal = sh->autonomous ? sh->normal : NULL;
     view.accuracy = sh->res->mono.accuracy;
-    if (sh->have_st)
-        hes_stability_free(&sh->st);
-    sh->have_st = 0;
-    st = hes_stability_compute(&view, &sh->st);
+    st = hes_stability_update(&view, &sh->st);
     if (st != HES_OK)
         return hes__fail(sh->sys, st, "multipliers at the new shape values: %s", hes_strerror(st));
-    sh->have_st = 1;
     return HES_OK;
 }
 
@@ -383,9 +386,7 @@ static hes_status factor_derivatives(hes_shape *sh)
 {
     hes_system *sys = sh->sys;
     size_t mm = (size_t)sys->nmax * sys->nmax;
-    double *a = malloc(sizeof(double) * 2 * mm);
-    if (!a)
-        return hes__fail(sys, HES_ENOMEM, "out of memory");
+    double *a = sh->fd;
     hes_status st = HES_OK;
     for (int j = 0; j < sh->n && st == HES_OK; j++) {
         int pi = sh->pidx[j];
@@ -407,7 +408,6 @@ static hes_status factor_derivatives(hes_shape *sh)
         }
         sys->p[pi] = h;
     }
-    free(a);
     return st;
 }
 
@@ -484,9 +484,7 @@ hes_status hes_shape_eval(hes_shape *sh, const double *h, int grad, hes_shape_ev
         return HES_OK;
     if ((st = factor_derivatives(sh)) != HES_OK)
         return st;
-    double buf[4 * 64], *b = sh->n0 <= 64 ? buf : malloc(sizeof(double) * 4 * (size_t)sh->n0);
-    if (!b)
-        return hes__fail(sys, HES_ENOMEM, "out of memory");
+    double *b = sh->eigbuf;
     int max_repeated = 0;
     for (int k = 0; k < S->n_mult; k++) {
         double *col = sh->dabs + k; /* row k of the n_mult x n matrix, stride n_mult */
@@ -501,8 +499,6 @@ hes_status hes_shape_eval(hes_shape *sh, const double *h, int grad, hes_shape_ev
         for (int p = 0; p < sh->n; p++)
             col[(size_t)p * S->n_mult] = sh->dpsi[p];
     }
-    if (b != buf)
-        free(b);
     if (S->n_mult == 0) {
         memset(sh->dpsi, 0, sizeof(double) * (size_t)sh->n);
     } else if (max_repeated) {

@@ -1,0 +1,147 @@
+/*
+ * shaping/colloc_internal.h - the internals of the direct collocation
+ * (lib/shaping/colloc*.c; not installed): the layout of a hes_colloc, its
+ * workspaces, and what its files share.  The files, each using only those
+ * listed before it:
+ *
+ *   collocation.c      the object: options, the layout of the decision
+ *                      vector z, the workspaces, the helpers every file uses
+ *   colloc_defects.c   Hermite-Simpson defects and their Jacobian blocks
+ *   colloc_events.c    event, reset (periodicity) and anchor constraints;
+ *                      the assembly of all equality constraints
+ *   colloc_path.c      the inequalities: path constraints, crossing rates,
+ *                      the order of virtual events
+ *   colloc_cost.c      the input costs: energy and roughness
+ *   colloc_guess.c     initial guesses (a simulation, a gait) and the gait
+ *                      of a solution
+ *   colloc_psi.c       the monodromy of the collocated orbit from its
+ *                      Hermite-Simpson steps; psi and its gradient
+ *   colloc_solve.c     the NLP: SLSQP (NLopt) solve and minimise
+ *
+ * The test suites include this header ("shaping/colloc_internal.h") for the
+ * functions below that are exported under hes_colloc_ names but are not
+ * part of the public interface (lib/hes.h).
+ */
+#ifndef HES_COLLOC_INTERNAL_H
+#define HES_COLLOC_INTERNAL_H
+
+#include "shaping/shaping.h"
+
+/* Factor f of the monodromy of the collocated orbit (colloc_psi.c): the
+ * intervals of phase 0, its event, the intervals of phase 1, ...; the event
+ * factor of the last phase of an autonomous orbit is the section matrix S. */
+typedef struct {
+    int phase, interval;     /* interval -1: the event */
+    int rows, cols;
+} hes__colloc_factor;
+
+struct hes_colloc {
+    hes_system *sys;
+    int n_phases, n_phys;
+    /* per phase */
+    int *mode, *tr, *virt, *dim, *nn, *xoff, *toff, *uoff, *voff, *urows, *clock_start,
+        *phys, *vdir;            /* vdir: crossing direction a virtual event keeps (HES_UP/DOWN) */
+    int phase_clock;             /* inputs or virtual events: clock-local saltation */
+    int n_in, *in_idx;           /* inputs */
+    double *in_lo, *in_hi;
+    double *x0_lo, *x0_hi, dmin, dmax, smooth;
+    hes_measure measure;
+    int fix_inputs;
+    double psi_floor;
+    int n_fp, *pidx, poff;       /* solved parameters, then design parameters */
+    int n_solved;
+    double *plo, *phi;           /* bounds of the parameters in z */
+    int n_anchor, *anchor;       /* anchored components of X_0,0 */
+    double *anchor_value;
+    const hes_trajopt_spec *spec; /* path constraints when set */
+    int nv, nc, ni, max_nodes;
+    int nv_max;                  /* nv with HES_COLLOC_MAX_DESIGN design parameters */
+    double last_violation;       /* of the last constraint evaluation in the NLP */
+    double last_cost;            /* of the last cost evaluation (same point: SLSQP
+                                    evaluates the cost, then the constraints) */
+    double *cand, cand_cost;     /* the cheapest nearly feasible iterate of the NLP */
+    int cand_valid, track;       /* track: record cand (the rounds of hes_colloc_minimize) */
+    double *ret_map;             /* when set, the psi evaluation copies the return map there */
+    void (*progress)(void *, int, double, double, double);
+    void *progress_ctx;
+
+    /* Workspaces, allocated once by hes_colloc_create_opts, so that no
+     * evaluation inside the NLP (constraints, path constraints, cost, psi
+     * and its gradient) allocates. */
+    double *work;                /* scratch of one evaluation: constraints, path,
+                                    a step matrix, a crossing rate, a guess */
+    size_t work_len;
+    double *ework;               /* an event factor: saltation or section matrix */
+    size_t ework_len;
+    int nfac;                    /* factors of the monodromy (sum of the node counts) */
+    hes__colloc_factor *fac;     /* their list */
+    double *G;                   /* nfac nm^2: the factors, stride nm^2 */
+    hes_factor *GF;              /* nfac views of G for the eigenvalue sensitivities */
+    double *chain;               /* 6 nm^2 + 8 nm: running product, M, dG, normals */
+    int *vars;                   /* the decision variables one factor depends on */
+    double *zz;                  /* nv_max: z perturbed */
+    double *sens;                /* 4 nfac nm max(1, n0): the sweeps of hes__eig_sens */
+    hes_stability stab;          /* multipliers, storage for n0 x n0 */
+    double *gtmp;                /* nv_max: a cost term's gradient */
+    double *cvtmp;               /* max(nc, ni) + 1: constraint values */
+};
+
+/* --- collocation.c: the layout */
+
+/* Model time at the start of phase i: the durations since the last
+ * clock-resetting event. */
+double hes__colloc_phase_t0(const hes_colloc *c, const double *z, int i);
+/* The solved and design parameters of z into the system's parameters. */
+void hes__colloc_put_params(hes_colloc *c, const double *z);
+/* The inputs of phase i at node k (mid: the midpoint of interval k) into
+ * the system's parameters. */
+void hes__colloc_set_inputs(hes_colloc *c, const double *z, int i, int k, int mid);
+/* Whether sub-phase i keeps its guard (plus offset) on one side until its
+ * end event: after a virtual event of the same physical phase. */
+int hes__colloc_order_checked(const hes_colloc *c, int i);
+/* Which path constraints apply at node k of phase i: 0 none (the first
+ * node), 1 those flagged at_end (the node of a physical event), 2 all. */
+int hes__colloc_node_kind(const hes_colloc *c, int i, int k);
+/* The number of path-constraint values at a node of that kind in mode. */
+int hes__colloc_path_count(const hes_colloc *c, int mode, int kind);
+
+/* --- colloc_defects.c: Hermite-Simpson */
+
+/* A model callback fn(sys, index, t, x, out) of n_out values. */
+typedef hes_status (*hes__colloc_model_fn)(hes_system *, int, double, const double *, double *);
+/* out = d fn / d p_pj by central differences (tmp: n_out scratch). */
+hes_status hes__colloc_param_derivative(hes_system *sys, hes__colloc_model_fn fn, int index,
+                                        int pj, double t, const double *x, int n_out,
+                                        double *out, double *tmp);
+/* The state blocks D0 = dd/dX_k, D1 = dd/dX_k+1 of a defect (n x n; Mx, E
+ * scratch). */
+void hes__colloc_defect_blocks(int n, double h, const double *Jk, const double *Jk1,
+                               const double *Jm, double *Mx, double *E, double *D0, double *D1);
+/* The defect rows of phase i from `row` on (values into cv, the Jacobian,
+ * column-major nc x nv, into jac unless NULL); returns the next row. */
+hes_status hes__colloc_defects(hes_colloc *c, const double *z, int i, int row, double *cv,
+                               double *jac, int *next);
+
+/* --- exported for the test suites, not in hes.h */
+
+/* The equality constraints (defects, events, resets with periodicity,
+ * anchors) and, if jac != NULL, their exact Jacobian (ncons x nvars,
+ * column-major) (colloc_events.c). */
+hes_status hes_colloc_constraints(hes_colloc *c, const double *z, double *cv, double *jac);
+/* The inequality constraints (nineq values, >= 0 when satisfied: path
+ * constraints, crossing rates, order of virtual events) and their Jacobian
+ * (nineq x nvars, column-major) if jac != NULL (colloc_path.c). */
+hes_status hes_colloc_path(hes_colloc *c, const double *z, double *cv, double *jac);
+/* Integral of the squared inputs over the period (exact for the
+ * interpolation used) and its gradient (nvars) if grad != NULL
+ * (colloc_cost.c). */
+double hes_colloc_energy(const hes_colloc *c, const double *z, double *grad);
+/* Integral of the squared input rates (see smooth_weight) and its gradient
+ * (colloc_cost.c). */
+double hes_colloc_roughness(const hes_colloc *c, const double *z, double *grad);
+/* hes_colloc_psi for either stability measure (HES_MEASURE_PSI or
+ * HES_MEASURE_SMOOTH) (colloc_psi.c). */
+hes_status hes_colloc_measure(hes_colloc *c, const double *z, hes_measure measure, double *value,
+                              double *grad, int *fallback);
+
+#endif

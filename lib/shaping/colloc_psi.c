@@ -1,0 +1,308 @@
+/*
+ * colloc_psi.c - the multipliers of the collocated orbit and the gradient of
+ * psi (or the smooth measure) in the decision variables, from the
+ * discretisation itself rather than a re-simulation.
+ *
+ * A Hermite-Simpson step is the implicit map d(X_k, X_k+1) = 0
+ * (colloc_defects.c), so its variational matrix is, by the implicit
+ * function theorem,
+ *
+ *   G_k = dX_k+1/dX_k = -(dd/dX_k+1)^-1 dd/dX_k.
+ *
+ * The factors of the monodromy are these step matrices, the saltation
+ * matrix at every phase end (paper eq. 2; clock-local,
+ *   DxR - (DxR F_I + DtR) Dxg / (Dtg + Dxg F_I),
+ * with inputs or virtual events, whose next phase runs on its own clock;
+ * the identity reset of a virtual event), and for the last (section) event
+ * the section matrix S, so that M = S G_L ... G_1 is the return-map
+ * Jacobian P (lib/hybrid/monodromy.c), whose nontrivial eigenvalues are the
+ * multipliers (lib/hybrid/stability.c).
+ *
+ * The gradient is by eigenvalue perturbation over the factors (paper eq.
+ * 5-6, lib/shaping/eigsens.c): for a simple multiplier lambda with left and
+ * right eigenvectors w, v,
+ *
+ *   d|lambda|/dz = Re(conj(lambda) sum_f a_f (dG_f/dz) b_f / (w^H v)) / |lambda|,
+ *
+ * b_f the product of the factors before f applied to v, a_f w^H times those
+ * after; dG_f/dz by central differences of the factor in the variables it
+ * depends on (its nodes, the durations on its clock, the parameters, its
+ * inputs).  Where a multiplier used is repeated or defective
+ * (hes__eig_repeated), central differences of the measure in every
+ * variable instead (*fallback = 1).  Every evaluation runs in the
+ * workspaces of the hes_colloc: none allocates.
+ */
+#include <assert.h>
+#include <math.h>
+#include <string.h>
+#include <lapacke.h>
+
+#include "shaping/colloc_internal.h"
+
+/*
+ * The variational matrix of one Hermite-Simpson step, consistent with the
+ * discretisation: the step is the implicit map d(X_k, X_k+1) = 0, so
+ * dX_k+1/dX_k = -(dd/dX_k+1)^-1 dd/dX_k (implicit function theorem).  The
+ * factors of the monodromy are these step matrices, the saltation matrix at
+ * every phase end, and for the last (section) event of an autonomous orbit
+ * the section matrix S of the return-map Jacobian P = S Q.
+ */
+static hes_status step_matrix(hes_colloc *c, const double *z, int i, int k, double *G)
+{
+    hes_system *sys = c->sys;
+    int n = c->dim[i], md = c->mode[i], N = c->nn[i], nm = sys->nmax;
+    double T = z[c->toff[i]], h = T / (N - 1), t0 = hes__colloc_phase_t0(c, z, i);
+    const double *xk = z + c->xoff[i] + (size_t)k * n, *xk1 = xk + n;
+    double *w = c->work, *fk = w, *fk1 = fk + nm, *xm = fk1 + nm, *Jk = xm + nm,
+           *Jk1 = Jk + (size_t)nm * nm, *Jm = Jk1 + (size_t)nm * nm, *Mx = Jm + (size_t)nm * nm,
+           *D0 = Mx + (size_t)nm * nm, *D1 = D0 + (size_t)nm * nm, *E = D1 + (size_t)nm * nm;
+    int *ipiv = (int *)(E + (size_t)nm * nm);
+    hes_status st;
+    assert(k >= 0 && k + 1 < N && n <= nm);
+    assert((size_t)(E + 2 * (size_t)nm * nm - c->work) <= c->work_len);
+    hes__colloc_set_inputs(c, z, i, k, 0);
+    if ((st = hes__field(sys, md, t0 + k * h, xk, fk)) != HES_OK ||
+        (st = hes__field_dx(sys, md, t0 + k * h, xk, Jk)) != HES_OK)
+        return st;
+    hes__colloc_set_inputs(c, z, i, k + 1, 0);
+    if ((st = hes__field(sys, md, t0 + (k + 1) * h, xk1, fk1)) != HES_OK ||
+        (st = hes__field_dx(sys, md, t0 + (k + 1) * h, xk1, Jk1)) != HES_OK)
+        return st;
+    for (int r = 0; r < n; r++)
+        xm[r] = 0.5 * (xk[r] + xk1[r]) + h / 8 * (fk[r] - fk1[r]);
+    hes__colloc_set_inputs(c, z, i, k, 1);
+    if ((st = hes__field_dx(sys, md, t0 + (k + 0.5) * h, xm, Jm)) != HES_OK)
+        return st;
+    hes__colloc_defect_blocks(n, h, Jk, Jk1, Jm, Mx, E, D0, D1);
+    for (int q = 0; q < n * n; q++)
+        G[q] = -D0[q];
+    if (LAPACKE_dgesv(LAPACK_COL_MAJOR, n, n, D1, n, ipiv, G, n) != 0)
+        return hes__fail(sys, HES_ESOLVER, "singular Hermite-Simpson step (phase %d, interval %d)", i, k);
+    return HES_OK;
+}
+
+/* The clock-local saltation matrix at the end of phase i (inputs or
+ * virtual events: the next phase's inputs start on their own clock, so the
+ * event-time shift is not carried into the next phase):
+ *   DxR - (DxR F_I + DtR) Dxg / (Dtg + Dxg F_I), identity reset if virtual. */
+static hes_status clock_saltation(hes_colloc *c, const double *z, int i, double *G)
+{
+    hes_system *sys = c->sys;
+    int n = c->dim[i], nj = c->dim[(i + 1) % c->n_phases], tr = c->tr[i], N = c->nn[i];
+    double te = hes__colloc_phase_t0(c, z, i) + z[c->toff[i]];
+    const double *xe = z + c->xoff[i] + (size_t)(N - 1) * n;
+    double *F = c->ework, *gx = F + n, *DtR = gx + n, *DR = DtR + nj, den, scale;
+    assert(2 * (size_t)n + nj + (size_t)nj * n <= c->ework_len);
+    hes_status st;
+    hes__colloc_set_inputs(c, z, i, N - 1, 0);
+    /* a virtual event's guard is the physical one plus a constant offset:
+     * the same derivatives */
+    if ((st = hes__guard_rate(sys, tr, te, xe, F, gx, &den, &scale)) != HES_OK)
+        return st;
+    if (hes__grazing(sys, den, scale))
+        return hes__fail(sys, HES_EGRAZING, "the event ending phase %d is reached tangentially "
+                         "(|Dtg + Dxg F| = %.3g): saltation matrix undefined", i, fabs(den));
+    if (c->virt[i]) {
+        memset(DR, 0, sizeof(double) * (size_t)nj * n);
+        memset(DtR, 0, sizeof(double) * (size_t)nj);
+        for (int r = 0; r < n; r++)
+            DR[r + (size_t)r * nj] = 1.0;
+    } else if ((st = hes__reset_dx(sys, tr, te, xe, DR)) != HES_OK ||
+               (st = hes__reset_dt(sys, tr, te, xe, DtR)) != HES_OK) {
+        return st;
+    }
+    hes__saltation_formula(n, nj, DR, DtR, F, gx, den, NULL, G);
+    return HES_OK;
+}
+
+/* The factor list (hes__colloc_factor): intervals of phase 0, its event,
+ * intervals of phase 1, ...; returns their number. */
+static int factor_list(const hes_colloc *c, hes__colloc_factor *f)
+{
+    int nf = 0, P = c->n_phases;
+    for (int i = 0; i < P; i++) {
+        for (int k = 0; k + 1 < c->nn[i]; k++)
+            f[nf++] = (hes__colloc_factor){ i, k, c->dim[i], c->dim[i] };
+        f[nf++] = (hes__colloc_factor){ i, -1, c->dim[(i + 1) % P], c->dim[i] };
+    }
+    assert(nf == c->nfac);
+    return nf;
+}
+
+static hes_status factor_eval(hes_colloc *c, const double *z, const hes__colloc_factor *f, double *G,
+                              double *normal)
+{
+    hes_system *sys = c->sys;
+    hes__colloc_put_params(c, z);
+    if (f->interval >= 0)
+        return step_matrix(c, z, f->phase, f->interval, G);
+    int i = f->phase, n = c->dim[i];
+    double te = hes__colloc_phase_t0(c, z, i) + z[c->toff[i]];
+    const double *xe = z + c->xoff[i] + (size_t)(c->nn[i] - 1) * n;
+    hes__colloc_set_inputs(c, z, i, c->nn[i] - 1, 0);
+    if (i == c->n_phases - 1)
+        return hes__section_matrix(sys, c->tr[i], te, xe, G, normal);
+    if (c->phase_clock)
+        return clock_saltation(c, z, i, G);
+    return hes_saltation(sys, c->tr[i], te, xe, G);
+}
+
+/* Decision variables a factor depends on (states of its nodes, durations
+ * on its clock, parameters); returns their number. */
+static int factor_vars(const hes_colloc *c, const hes__colloc_factor *f, int *v)
+{
+    int nv = 0, i = f->phase, n = c->dim[i];
+    int first = f->interval >= 0 ? f->interval : c->nn[i] - 1, count = f->interval >= 0 ? 2 : 1;
+    for (int q = 0; q < count * n; q++)
+        v[nv++] = c->xoff[i] + first * n + q;
+    for (int j = c->clock_start[i]; j <= i; j++)
+        v[nv++] = c->toff[j];
+    for (int q = 0; q < c->n_fp; q++)
+        v[nv++] = c->poff + q;
+    if (c->urows[i] == 1)
+        count = 1, first = 0;
+    for (int q = 0; q < count * c->n_in; q++)
+        v[nv++] = c->uoff[i] + first * c->n_in + q;
+    assert(nv <= 2 * c->sys->nmax + c->n_phases + c->n_solved + HES_COLLOC_MAX_DESIGN +
+                     2 * c->n_in + 1);
+    return nv;
+}
+
+static hes_status colloc_measure(hes_colloc *c, const double *z, hes_measure measure,
+                                 double *value, double *grad, int *fallback);
+
+hes_status hes_colloc_return_map(hes_colloc *c, const double *z, double *P)
+{
+    double psi;
+    c->ret_map = P;
+    hes_status st = colloc_measure(c, z, HES_MEASURE_PSI, &psi, NULL, NULL);
+    c->ret_map = NULL;
+    return st;
+}
+
+hes_status hes_colloc_psi(hes_colloc *c, const double *z, double *psi, double *grad, int *fallback)
+{
+    return colloc_measure(c, z, HES_MEASURE_PSI, psi, grad, fallback);
+}
+
+hes_status hes_colloc_measure(hes_colloc *c, const double *z, hes_measure measure, double *value,
+                              double *grad, int *fallback)
+{
+    if (measure != HES_MEASURE_PSI && measure != HES_MEASURE_SMOOTH)
+        return hes__fail(c->sys, HES_EINVAL, "unknown stability measure %d", (int)measure);
+    return colloc_measure(c, z, measure, value, grad, fallback);
+}
+
+static hes_status colloc_measure(hes_colloc *c, const double *z, hes_measure measure,
+                                 double *value, double *grad, int *fallback)
+{
+    hes_system *sys = c->sys;
+    int nm = sys->nmax, n0 = c->dim[0];
+    size_t mm = (size_t)nm * nm;
+    hes__colloc_factor *F = c->fac;
+    double *G = c->G, *cur = c->chain, *zz = c->zz, weights[64];
+    int *vars = c->vars;
+    hes_stability *stab = &c->stab;
+    hes_status st = HES_OK;
+    if (fallback)
+        *fallback = 0;
+    if (n0 > 64)
+        return hes__fail(sys, HES_ENOMEM, "out of memory");
+    double *nxt = cur + mm, *normal = nxt + mm, *M = normal + nm, *dG = M + mm;
+    double *x = dG + mm;
+    int nfac = factor_list(c, F);
+    for (int f = 0; f < nfac && st == HES_OK; f++)
+        st = factor_eval(c, z, &F[f], G + (size_t)f * mm, normal);
+    if (st != HES_OK)
+        return st;
+    /* M = G_last ... G_1 (the last is S: M is the return-map Jacobian) */
+    int rows = n0;
+    memset(cur, 0, sizeof(double) * mm);
+    for (int r = 0; r < n0; r++)
+        cur[r + (size_t)r * n0] = 1.0;
+    for (int f = 0; f < nfac; f++) {
+        assert(F[f].cols == rows && F[f].rows <= nm); /* the factors chain */
+        hes__matmul(F[f].rows, rows, n0, G + (size_t)f * mm, cur, nxt);
+        rows = F[f].rows;
+        memcpy(cur, nxt, sizeof(double) * (size_t)rows * n0);
+    }
+    assert(rows == n0);
+    memcpy(M, cur, sizeof(double) * (size_t)n0 * n0);
+    if (c->ret_map)
+        memcpy(c->ret_map, M, sizeof(double) * (size_t)n0 * n0);
+    hes_monodromy view;
+    memset(&view, 0, sizeof view);
+    view.n = n0;
+    view.autonomous = 1;
+    view.phi = view.proj = M;
+    view.normal = normal;
+    if ((st = hes_stability_update(&view, stab)) != HES_OK)
+        return hes__fail(sys, st, "multipliers of the collocated orbit");
+    *value = hes__measure(stab->abs, stab->n_mult, measure, weights);
+    if (!grad)
+        return HES_OK;
+    memset(grad, 0, sizeof(double) * (size_t)c->nv);
+    /* the multipliers the derivative needs, each simple and well separated */
+    int use[64], nuse = 0, repeated = 0;
+    double buf[4 * 64];
+    for (int k = 0; k < stab->n_mult; k++) {
+        if (weights[k] == 0.0)
+            continue;
+        repeated |= hes__eig_repeated(stab, stab->order[k], buf);
+        use[nuse++] = k;
+    }
+    assert(c->nv <= c->nv_max);
+    memcpy(zz, z, sizeof(double) * (size_t)c->nv);
+    if (repeated) { /* central differences of the measure in every variable */
+        if (fallback)
+            *fallback = 1;
+        for (int v = 0; v < c->nv && st == HES_OK; v++) {
+            double h = 1e-6 * fmax(1.0, fabs(z[v])), pp = 0, pm = 0;
+            zz[v] = z[v] + h;
+            st = colloc_measure(c, zz, measure, &pp, NULL, NULL);
+            zz[v] = z[v] - h;
+            if (st == HES_OK)
+                st = colloc_measure(c, zz, measure, &pm, NULL, NULL);
+            zz[v] = z[v];
+            grad[v] = (pp - pm) / (2 * h);
+        }
+        hes__colloc_put_params(c, z);
+        return st;
+    }
+    /* eigenvalue perturbation for each multiplier used (eigsens.c): the
+     * sweeps once per multiplier, then for every factor and every variable
+     * it depends on, d|lambda| from a_f dG_f b_f */
+    size_t blk = (size_t)nfac * nm;
+    hes__eig_sens es[64];
+    double *B = c->sens;
+    assert(nuse <= (n0 > 1 ? n0 : 1));
+    for (int f = 0; f < nfac; f++)
+        c->GF[f] = (hes_factor){ .rows = F[f].rows, .cols = F[f].cols, .m = G + (size_t)f * mm };
+    for (int u = 0; u < nuse; u++)
+        hes__eig_sens_init(&es[u], stab, stab->order[use[u]], nfac, c->GF, nm, B + 4 * blk * u);
+    for (int f = 0; f < nfac && st == HES_OK; f++) {
+        int nvar = factor_vars(c, &F[f], vars), R = F[f].rows, C = F[f].cols;
+        for (int q = 0; q < nvar && st == HES_OK; q++) {
+            int v = vars[q];
+            assert(v >= 0 && v < c->nv);
+            double h = hes__fd_step(z[v]);
+            zz[v] = z[v] + h;
+            st = factor_eval(c, zz, &F[f], dG, x);
+            zz[v] = z[v] - h;
+            if (st == HES_OK)
+                st = factor_eval(c, zz, &F[f], nxt, x);
+            zz[v] = z[v];
+            if (st != HES_OK)
+                break;
+            for (int e = 0; e < R * C; e++)
+                dG[e] = (dG[e] - nxt[e]) / (2 * h);
+            for (int u = 0; u < nuse; u++) {
+                double nr = 0, ni = 0;
+                hes__eig_sens_term(&es[u], f, R, C, dG, &nr, &ni);
+                grad[v] += weights[use[u]] * hes__eig_sens_modulus(&es[u], nr, ni);
+            }
+        }
+    }
+    hes__colloc_put_params(c, z);
+    return st;
+}

@@ -1,0 +1,362 @@
+/*
+ * colloc_solve.c - the nonlinear program of the collocation (core paper
+ * Sec. III-E, problem (8)), solved by SLSQP (Kraft, DFVLR-FB 88-28, 1988;
+ * NLopt's NLOPT_LD_SLSQP):
+ *
+ *   minimise   J(z) = [psi or smooth measure](z)       (stability objectives,
+ *                     + s R(z)                          flat below psi_floor;
+ *                     + w E(z)                          R, E: colloc_cost.c)
+ *   subject to c_eq(z) = 0   (defects, events, resets, anchors)
+ *              c_in(z) >= 0  (path, crossing and order constraints)
+ *              bounds: durations in [min, max], inputs, parameters, the
+ *              first state,
+ *
+ * with the exact constraint Jacobians (colloc_defects.c, colloc_events.c,
+ * colloc_path.c) and the gradient of psi by eigenvalue perturbation
+ * (colloc_psi.c).  hes_colloc_solve finds a feasible point (no cost);
+ * hes_colloc_minimize runs SLSQP in rounds, each from the best feasible
+ * point so far with a fresh quasi-Newton matrix, until a round brings
+ * nothing.  The evaluations inside NLopt run in the hes_colloc's
+ * workspaces (no allocation); each run allocates its constraint buffers
+ * once.
+ */
+#include <assert.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <nlopt.h>
+
+#include "shaping/colloc_internal.h"
+
+typedef struct {
+    hes_colloc *c;
+    double *cv, *jac;
+    hes_status err;
+} solve_ctx;
+
+/* Where the model refuses a trial point of the NLP (an invalid impact, a
+ * failed callback) the constraints are reported as badly violated, so that
+ * SLSQP's line search steps back; the final point is checked separately. */
+#define FAILED_POINT 1e6
+static void fail_point(unsigned m, unsigned n, double *result, double *grad)
+{
+    for (unsigned i = 0; i < m; i++)
+        result[i] = FAILED_POINT;
+    if (grad)
+        memset(grad, 0, sizeof(double) * (size_t)m * n);
+}
+
+static void equality(unsigned m, double *result, unsigned n, const double *x, double *grad,
+                     void *data)
+{
+    solve_ctx *s = data;
+    hes_status st = hes_colloc_constraints(s->c, x, result, grad ? s->jac : NULL);
+    if (st != HES_OK) { /* e.g. an impact law refusing the state: a step too far */
+        fail_point(m, n, result, grad);
+        return;
+    }
+    double v = 0;
+    for (unsigned i = 0; i < m; i++)
+        v = fmax(v, fabs(result[i]));
+    s->c->last_violation = v;
+    if (grad && s->c->track && v < 1e-2 && s->c->last_cost < s->c->cand_cost) {
+        memcpy(s->c->cand, x, sizeof(double) * n);
+        s->c->cand_cost = s->c->last_cost;
+        s->c->cand_valid = 1;
+    }
+    if (grad) /* NLopt wants row-major m x n */
+        for (unsigned i = 0; i < m; i++)
+            for (unsigned j = 0; j < n; j++)
+                grad[(size_t)i * n + j] = s->jac[i + (size_t)j * m];
+}
+
+/* path constraints c >= 0 as NLopt's -c <= 0 */
+static void inequality(unsigned m, double *result, unsigned n, const double *x, double *grad,
+                       void *data)
+{
+    solve_ctx *s = data;
+    hes_status st = hes_colloc_path(s->c, x, result, grad ? s->jac : NULL);
+    if (st != HES_OK) {
+        fail_point(m, n, result, grad);
+        return;
+    }
+    for (unsigned i = 0; i < m; i++)
+        result[i] = -result[i];
+    if (grad)
+        for (unsigned i = 0; i < m; i++)
+            for (unsigned j = 0; j < n; j++)
+                grad[(size_t)i * n + j] = -s->jac[i + (size_t)j * m];
+}
+/* ------------------------------------------- the cost (problem 8) */
+
+typedef struct {
+    hes_colloc *c;
+    hes_colloc_objective objective;
+    double weight;
+    int evaluations, fallbacks;
+    double last_psi;
+    hes_status err;
+    double *last_x;              /* the last iterate (cost with gradient), or NULL */
+    int have_last;
+} cost_ctx;
+
+static double cost_function(unsigned n, const double *x, double *grad, void *data)
+{
+    cost_ctx *p = data;
+    hes_colloc *c = p->c;
+    double cost = 0, psi = NAN;
+    int fb = 0;
+    assert((int)n == c->nv && c->nv <= c->nv_max);
+    p->evaluations++;
+    if (grad)
+        memset(grad, 0, sizeof(double) * n);
+    if (p->objective == HES_COLLOC_STABILITY || p->objective == HES_COLLOC_WEIGHTED) {
+        hes_status st = hes_colloc_measure(c, x, c->measure, &psi, grad, &fb);
+        if (st != HES_OK) { /* see fail_point */
+            if (grad)
+                memset(grad, 0, sizeof(double) * n);
+            return FAILED_POINT;
+        }
+        p->fallbacks += fb;
+        p->last_psi = psi;
+        cost = psi;
+        if (psi < c->psi_floor) { /* flat below the floor */
+            cost = c->psi_floor;
+            if (grad)
+                memset(grad, 0, sizeof(double) * n);
+        }
+    }
+    if (!isnan(psi) && c->smooth > 0 && c->n_in > 0) { /* input-rate regularisation */
+        double *gr = grad ? c->gtmp : NULL;
+        cost += c->smooth * hes_colloc_roughness(c, x, gr);
+        for (unsigned j = 0; gr && j < n; j++)
+            grad[j] += c->smooth * gr[j];
+    }
+    if (p->objective == HES_COLLOC_ENERGY || p->objective == HES_COLLOC_WEIGHTED) {
+        double *ge = grad ? c->gtmp : NULL;
+        double w = p->objective == HES_COLLOC_ENERGY ? 1.0 : p->weight;
+        cost += w * hes_colloc_energy(c, x, ge);
+        for (unsigned j = 0; ge && j < n; j++)
+            grad[j] += w * ge[j];
+    }
+    c->last_cost = cost;
+    if (grad && p->last_x) {
+        memcpy(p->last_x, x, sizeof(double) * n);
+        p->have_last = 1;
+    }
+    if (grad && c->progress)
+        c->progress(c->progress_ctx, p->evaluations, cost, c->last_violation, psi);
+    return cost;
+}
+
+/* The NLP of the collocation: SLSQP on the cost subject to the equality
+ * constraints, the path constraints and the bounds (durations >= 0 or as
+ * given, parameters, inputs, first state); the final constraint violation
+ * (equalities and path) into *violation.  ftol (relative) 0 for a zero
+ * objective, whose "relative change" is always 0. */
+static hes_status run_nlp(hes_colloc *c, double *z, double tol, cost_ctx *cc, double ftol,
+                          int maxeval, double *violation, const char *what)
+{
+    hes_system *sys = c->sys;
+    int nv = c->nv, nc = c->nc, ni = c->ni, nr = nc > ni ? nc : ni;
+    solve_ctx s = { c, malloc(sizeof(double) * (size_t)nr), malloc(sizeof(double) * (size_t)nr * nv),
+                    HES_OK };
+    double *ctol = malloc(sizeof(double) * (size_t)nr), *b = malloc(sizeof(double) * (size_t)nv);
+    nlopt_opt opt = nlopt_create(NLOPT_LD_SLSQP, (unsigned)nv);
+    hes_status st = HES_OK;
+    if (!s.cv || !s.jac || !ctol || !b || !opt) {
+        st = hes__fail(sys, HES_ENOMEM, "out of memory");
+        goto out;
+    }
+    for (int i = 0; i < nr; i++)
+        ctol[i] = tol;
+    for (int side = 0; side < 2; side++) { /* lower, then upper bounds */
+        for (int j = 0; j < nv; j++)
+            b[j] = side ? HUGE_VAL : -HUGE_VAL;
+        for (int i = 0; i < c->n_phases; i++) {
+            b[c->toff[i]] = side ? c->dmax : c->dmin; /* durations */
+            for (int k = 0; k < c->urows[i]; k++)
+                for (int q = 0; q < c->n_in; q++)
+                    b[c->uoff[i] + k * c->n_in + q] = side ? c->in_hi[q] : c->in_lo[q];
+        }
+        for (int r = 0; r < c->dim[0]; r++)
+            b[c->xoff[0] + r] = side ? c->x0_hi[r] : c->x0_lo[r];
+        for (int j = 0; j < c->n_fp; j++)
+            b[c->poff + j] = side ? c->phi[j] : c->plo[j];
+        for (int i = 0; c->fix_inputs && i < c->n_phases; i++) {
+            for (int k = 0; k < c->urows[i] * c->n_in; k++)
+                b[c->uoff[i] + k] = z[c->uoff[i] + k];
+            if (c->virt[i])
+                b[c->voff[i]] = z[c->voff[i]];
+        }
+        for (int j = 0; j < nv; j++) /* a start outside the bounds is moved in */
+            if (side ? z[j] > b[j] : z[j] < b[j])
+                z[j] = b[j];
+        if (side)
+            nlopt_set_upper_bounds(opt, b);
+        else
+            nlopt_set_lower_bounds(opt, b);
+    }
+    nlopt_set_min_objective(opt, cost_function, cc);
+    nlopt_add_equality_mconstraint(opt, (unsigned)nc, equality, &s, ctol);
+    if (ni > 0)
+        nlopt_add_inequality_mconstraint(opt, (unsigned)ni, inequality, &s, ctol);
+    nlopt_set_xtol_rel(opt, 1e-14);
+    nlopt_set_ftol_rel(opt, ftol);
+    nlopt_set_maxeval(opt, maxeval);
+    double f;
+    c->last_violation = NAN;
+    nlopt_result nr_ = nlopt_optimize(opt, z, &f);
+    if (s.err != HES_OK || cc->err != HES_OK) {
+        st = s.err != HES_OK ? s.err : cc->err;
+        goto out;
+    }
+    if ((st = hes_colloc_constraints(c, z, s.cv, NULL)) != HES_OK)
+        goto out;
+    double v = 0;
+    for (int i = 0; i < nc; i++)
+        v = fmax(v, fabs(s.cv[i]));
+    if (ni > 0 && (st = hes_colloc_path(c, z, s.cv, NULL)) != HES_OK)
+        goto out;
+    for (int i = 0; i < ni; i++)
+        v = fmax(v, -s.cv[i]);
+    *violation = v;
+    if (!(v <= 10 * tol))
+        st = hes__fail(sys, HES_ENOORBIT, "%s did not converge: constraint violation %.3g "
+                       "(NLopt: %s)", what, v, nlopt_result_to_string(nr_));
+out:
+    if (opt)
+        nlopt_destroy(opt);
+    free(s.cv);
+    free(s.jac);
+    free(ctol);
+    free(b);
+    hes__colloc_put_params(c, z);
+    return st;
+}
+
+hes_status hes_colloc_solve(hes_colloc *c, double *z, double tol, double *violation)
+{
+    cost_ctx cc = { c, HES_COLLOC_FEASIBLE, 0.0, 0, 0, NAN, HES_OK, NULL, 0 };
+    return run_nlp(c, z, tol, &cc, 0.0, 500, violation, "collocation");
+}
+
+/* The largest violation of the equality and path constraints at z, or
+ * HUGE_VAL where the model refuses z. */
+static double max_violation(hes_colloc *c, const double *z)
+{
+    double *cv = c->cvtmp, v = 0;
+    if (hes_colloc_constraints(c, z, cv, NULL) != HES_OK)
+        return HUGE_VAL;
+    for (int i = 0; i < c->nc; i++)
+        v = fmax(v, fabs(cv[i]));
+    if (c->ni > 0 && hes_colloc_path(c, z, cv, NULL) != HES_OK)
+        v = HUGE_VAL;
+    for (int i = 0; i < c->ni && v < HUGE_VAL; i++)
+        v = fmax(v, -cv[i]);
+    return v;
+}
+
+/* Takes cand as the new best when it is feasible and cheaper. */
+static int consider(hes_colloc *c, const double *cand, hes_colloc_objective objective,
+                    double weight, double tol, double *f_best, double *z_best)
+{
+    cost_ctx probe = { c, objective, weight, 0, 0, NAN, HES_OK, NULL, 0 };
+    if (!(max_violation(c, cand) <= 10 * tol))
+        return 0;
+    double f = cost_function((unsigned)c->nv, cand, NULL, &probe);
+    if (!(f < FAILED_POINT) || (*f_best < HUGE_VAL && !(f < *f_best - 1e-9 * fabs(*f_best))))
+        return 0;
+    *f_best = f;
+    memcpy(z_best, cand, sizeof(double) * (size_t)c->nv);
+    return 1;
+}
+
+hes_status hes_colloc_minimize(hes_colloc *c, double *z, hes_colloc_objective objective,
+                               double weight, double tol, int maxeval, hes_colloc_result *res)
+{
+    static const char *const what[] = { "collocation", "collocation with the energy cost",
+                                        "collocation with psi in the cost",
+                                        "collocation with psi and energy in the cost" };
+    cost_ctx cc = { c, objective, weight, 0, 0, NAN, HES_OK, NULL, 0 };
+    memset(res, 0, sizeof *res);
+    res->psi = res->energy = res->cost = res->violation = NAN;
+    if ((int)objective < 0 || objective > HES_COLLOC_WEIGHTED)
+        return hes__fail(c->sys, HES_EINVAL, "unknown collocation objective %d", (int)objective);
+    size_t nv = (size_t)c->nv;
+    double *zl = malloc(sizeof(double) * 3 * nv);
+    if (!zl)
+        return hes__fail(c->sys, HES_ENOMEM, "out of memory");
+    double *zr = zl + nv, *zbest = zr + nv, f_best = HUGE_VAL, viol = NAN;
+    hes_status st = HES_OK;
+    cc.last_x = zl;
+    if (!c->cand && !(c->cand = malloc(sizeof(double) * (size_t)c->nv_max))) {
+        free(zl);
+        return hes__fail(c->sys, HES_ENOMEM, "out of memory");
+    }
+    /* SLSQP in rounds, each from the best feasible point so far with a fresh
+     * quasi-Newton matrix (psi is not smooth where multipliers cross, and a
+     * stale BFGS model stalls there), until a round brings nothing.  NLopt
+     * returns the best point meeting the constraint tolerances; a round whose
+     * iterates stay slightly infeasible also offers its last iterate and its
+     * cheapest nearly feasible one (violation < 1e-2), each made feasible by a
+     * feasibility solve. */
+    consider(c, z, objective, weight, tol, &f_best, zbest);
+    int round_max = objective == HES_COLLOC_FEASIBLE ? maxeval : (maxeval / 4 > 200 ? maxeval / 4 : 200);
+    while (cc.evaluations < maxeval) {
+        int budget = maxeval - cc.evaluations < round_max ? maxeval - cc.evaluations : round_max;
+        int before = cc.evaluations, improved = 0;
+        memcpy(zr, f_best < HUGE_VAL ? zbest : z, sizeof(double) * nv);
+        cc.have_last = 0;
+        c->cand_valid = 0;
+        c->cand_cost = HUGE_VAL;
+        c->last_cost = HUGE_VAL;
+        c->track = objective != HES_COLLOC_FEASIBLE;
+        st = run_nlp(c, zr, tol, &cc, objective == HES_COLLOC_FEASIBLE ? 0.0 : 1e-10, budget,
+                     &viol, what[objective]);
+        c->track = 0;
+        if (st == HES_OK || st == HES_ENOORBIT)
+            improved |= consider(c, zr, objective, weight, tol, &f_best, zbest);
+        for (int which = 0; objective != HES_COLLOC_FEASIBLE && which < 2; which++) {
+            if (which == 0 ? !c->cand_valid : !cc.have_last)
+                continue;
+            memcpy(zr, which == 0 ? c->cand : zl, sizeof(double) * nv);
+            if (hes_colloc_solve(c, zr, tol, &viol) == HES_OK)
+                improved |= consider(c, zr, objective, weight, tol, &f_best, zbest);
+        }
+        if (objective == HES_COLLOC_FEASIBLE || !improved || cc.evaluations == before)
+            break;
+    }
+    res->evaluations = cc.evaluations;
+    res->fallbacks = cc.fallbacks;
+    if (f_best < HUGE_VAL) {
+        memcpy(z, zbest, sizeof(double) * nv);
+        st = HES_OK;
+    } else if (st == HES_OK) {
+        st = hes__fail(c->sys, HES_ENOORBIT, "%s found no feasible point", what[objective]);
+    }
+    free(zl);
+    hes__colloc_put_params(c, z);
+    res->violation = max_violation(c, z);
+    if (st == HES_OK) {
+        res->energy = hes_colloc_energy(c, z, NULL);
+        st = hes_colloc_psi(c, z, &res->psi, NULL, NULL);
+        hes__colloc_put_params(c, z);
+        res->roughness = hes_colloc_roughness(c, z, NULL);
+        cost_ctx probe = { c, objective, weight, 0, 0, NAN, HES_OK, NULL, 0 };
+        res->cost = cost_function((unsigned)c->nv, z, NULL, &probe);
+    }
+    return st;
+}
+
+hes_status hes_colloc_optimize(hes_colloc *c, double *z, double tol, double *psi,
+                               double *violation, int *evaluations)
+{
+    hes_colloc_result r;
+    hes_status st = hes_colloc_minimize(c, z, HES_COLLOC_STABILITY, 0.0, tol, 1000, &r);
+    *psi = r.psi;
+    *violation = r.violation;
+    if (evaluations)
+        *evaluations = r.evaluations;
+    return st;
+}

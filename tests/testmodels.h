@@ -55,4 +55,21 @@ extern const hes_model test_drifting_counter;
 /* Indices into the parameter vector of every ball above. */
 enum { TEST_BALL_ALPHA = 0, TEST_BALL_G = 1, TEST_BALL_NPARAMS = 2 };
 
+/* Models of tests/test_statuses.c (tests/status_models.c, which states
+ * them): a kicked bouncing ball with an orbit (psi = e), shape parameters
+ * h_bounce and h_apex and a bit mask "fault" of broken callbacks; a fast
+ * oscillator; a mechanical mode of a point mass whose mass is p[0]. */
+enum {
+    STATUS_FAULT_RESET_DX_FAILS = 1, /* the bounce's reset_dx returns 5 */
+    STATUS_FAULT_RESET_DX_NAN = 2,   /* ... or writes NaN */
+    STATUS_FAULT_GUESS_FAILS = 4,    /* the orbit guess returns 1 */
+    STATUS_FAULT_GUESS_PICKY = 8,    /* ... unless h_bounce is 0 */
+    STATUS_FAULT_GUESS_OFF = 16,     /* the guessed apex height is 10% off */
+    STATUS_FAULT_FIELD_NAN = 32,     /* the field is NaN below y = -0.25 */
+    STATUS_FAULT_FLOOR = 64          /* the field refuses y < -1000 (code 3) */
+};
+extern const hes_model test_status_probe;
+extern const hes_model test_status_spin;
+extern const hes_mech_mode test_status_mech_mode;
+
 #endif

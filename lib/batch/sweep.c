@@ -141,6 +141,10 @@ hes_status hes_sweep_run(const hes_model *model, const double *params, const hes
         (o->n_params > 0 && !o->params) ||
         o->jobs < 1 || o->jobs > 1024 || model->n_params > HES_SWEEP_MAX_PARAMS)
         return HES_EINVAL;
+    /* a worker without a system computes nothing: an invalid model would
+     * otherwise be a sweep that succeeds with no rows */
+    if (hes_model_validate(model, NULL, 0) != HES_OK)
+        return HES_EINVAL;
     for (int j = 0; j < o->n_params; j++)
         if (o->params[j] < 0 || o->params[j] >= model->n_params)
             return HES_EINVAL;

@@ -115,9 +115,21 @@ hes_status hes__section_matrix(hes_system *sys, int tr, double tm, const double 
         (st = hes__guard_dx(sys, tr, tm, x_minus, g)) != HES_OK ||
         (st = hes__reset_dx(sys, tr, tm, x_minus, DxR)) != HES_OK)
         return st;
-    double gF = 0.0;
-    for (int i = 0; i < ni; i++)
+    double gF = 0.0, gg = 0.0, FF = 0.0;
+    for (int i = 0; i < ni; i++) {
         gF += g[i] * F[i];
+        gg += g[i] * g[i];
+        FF += F[i] * F[i];
+    }
+    /* the projection along F onto the section divides by Dxg F: a flow
+     * (nearly) tangent to the section has none (e.g. after a shape
+     * parameter turned the guard's gradient) */
+    if (hes__grazing(sys, gF, sqrt(gg * FF)))
+        return hes__fail(sys, HES_EGRAZING,
+                         "the flow is tangent to the section of transition '%s' at model time "
+                         "%.17g: |Dxg F| = %.3g, sine of the angle %.3g <= %.3g (section matrix "
+                         "undefined)", T->name, tm, fabs(gF),
+                         gg * FF > 0 ? fabs(gF) / sqrt(gg * FF) : 0.0, sys->set.graze_tol);
     for (int j = 0; j < ni; j++)
         for (int i = 0; i < ni; i++)
             proj[i + (size_t)j * ni] = (i == j) - F[i] * g[j] / gF;

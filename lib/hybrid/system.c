@@ -164,11 +164,25 @@ const double *hes_system_params(const hes_system *sys) { return sys->p; }
 
 hes_status hes_system_set_settings(hes_system *sys, const hes_settings *s)
 {
-    if (!(s->rtol > 0 && s->atol > 0 && s->graze_tol >= 0 && s->zeno_events >= 2 &&
-          s->zeno_window >= 0 && s->max_events > 0 && s->max_phase_time > 0 &&
-          s->newton_tol > 0 && s->newton_maxiter > 0 && s->fd_step > 0 && s->fd_step < 1 &&
-          s->max_steps > 0 && s->max_wall_time > 0))
-        return hes__fail(sys, HES_EINVAL, "invalid solver settings");
+    /* every rule, so that the message names the first setting broken */
+    const struct { int ok; const char *rule; double value; } rules[] = {
+        { s->rtol > 0, "rtol > 0", s->rtol },
+        { s->atol > 0, "atol > 0", s->atol },
+        { s->graze_tol >= 0, "graze_tol >= 0", s->graze_tol },
+        { s->zeno_events >= 2, "zeno_events >= 2", s->zeno_events },
+        { s->zeno_window >= 0, "zeno_window >= 0", s->zeno_window },
+        { s->max_events > 0, "max_events > 0", s->max_events },
+        { s->max_phase_time > 0, "max_phase_time > 0", s->max_phase_time },
+        { s->newton_tol > 0, "newton_tol > 0", s->newton_tol },
+        { s->newton_maxiter > 0, "newton_maxiter > 0", s->newton_maxiter },
+        { s->fd_step > 0 && s->fd_step < 1, "fd_step in (0, 1)", s->fd_step },
+        { s->max_steps > 0, "max_steps > 0", s->max_steps },
+        { s->max_wall_time > 0, "max_wall_time > 0", s->max_wall_time },
+    };
+    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
+        if (!rules[i].ok)
+            return hes__fail(sys, HES_EINVAL, "invalid solver settings: %s is required, got %g",
+                             rules[i].rule, rules[i].value);
     sys->set = *s;
     return HES_OK;
 }

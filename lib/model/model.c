@@ -502,9 +502,16 @@ static int compare(hes_fn jac_fn, hes_fn fn, int n_in, int n_out, int wrt_t,
     double *d = a + len, *work = d + len;
     hes__bound_fn b = { fn, p, data, n_out, 0 };
     int rc = jac_fn(t, x, p, a, data);
-    if (rc == 0)
+    if (rc != 0) {
+        snprintf(rep->where, sizeof rep->where, "%s: the Jacobian callback failed (code %d)",
+                 label, rc);
+    } else {
         rc = wrt_t ? hes__fd_dt(hes__bound_call, &b, t, x, n_in, n_out, d, work)
                    : hes__fd_dx(hes__bound_call, &b, t, x, n_in, n_out, d, work);
+        if (rc != 0)
+            snprintf(rep->where, sizeof rep->where, "%s: the function failed near the state "
+                     "(code %d)", label, rc);
+    }
     if (rc == 0) {
         rep->n_checked++;
         for (int k = 0; k < len; k++) {
@@ -529,7 +536,11 @@ hes_status hes_model_check_derivatives(const hes_model *m, const double *p,
 {
     char label[96];
     memset(rep, 0, sizeof *rep);
-    if (hes_model_validate(m, NULL, 0) != HES_OK || !p || !xs)
+    if (!p || !xs) {
+        snprintf(rep->where, sizeof rep->where, "no %s given", !p ? "parameters" : "states");
+        return HES_EINVAL;
+    }
+    if (hes_model_validate(m, rep->where, sizeof rep->where) != HES_OK)
         return HES_EINVAL;
     for (int i = 0; i < m->n_modes; i++) {
         const hes_mode *md = &m->modes[i];

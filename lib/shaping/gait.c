@@ -184,6 +184,35 @@ hes_status hes_gait_model(const hes_gait *g, const hes_model *base, hes_model **
         snprintf(msg, len, "gaits need an autonomous orbit spec (model '%s')", base->name);
         return HES_EINVAL;
     }
+    /* what the derived callbacks index with (a gait read from a file is
+     * checked by the reader; one built by hand is checked here) */
+    if (!g->params || !g->phases || g->n_inputs < 0 || g->n_inputs > base->n_params ||
+        (g->n_inputs > 0 && !g->inputs)) {
+        snprintf(msg, len, "the gait lacks its parameters, phases or inputs (%d inputs)",
+                 g->n_inputs);
+        return HES_EINVAL;
+    }
+    for (int r = 0; r < g->n_inputs; r++) {
+        int dup = 0;
+        for (int q = 0; q < r; q++)
+            dup |= g->inputs[q] == g->inputs[r];
+        if (g->inputs[r] < 0 || g->inputs[r] >= base->n_params || dup) {
+            snprintf(msg, len, "gait input %d is parameter %d: not a parameter of model '%s' "
+                     "(0 to %d) or listed twice", r + 1, g->inputs[r], base->name,
+                     base->n_params - 1);
+            return HES_EINVAL;
+        }
+    }
+    for (int i = 0; i < P; i++) {
+        const hes_gait_phase *ph = &g->phases[i];
+        if (ph->nodes < 2 || !ph->x || !(isfinite(ph->duration) && ph->duration >= 0) ||
+            (g->n_inputs > 0 && (!ph->u || (ph->u_rows != 1 && ph->u_rows != ph->nodes)))) {
+            snprintf(msg, len, "gait phase %d: needs nodes >= 2 (has %d) with their states, a "
+                     "finite duration >= 0 (has %g) and 1 or nodes rows of inputs (has %d)",
+                     i + 1, ph->nodes, ph->duration, g->n_inputs > 0 ? ph->u_rows : 0);
+            return HES_EINVAL;
+        }
+    }
     for (int i = 0; i < P; i++) {
         const hes_gait_phase *ph = &g->phases[i];
         if (ph->transition < 0 || ph->transition >= base->n_transitions ||

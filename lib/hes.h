@@ -230,7 +230,8 @@ int hes_model_transition_index(const hes_model *model, const char *name);
  * between a supplied Jacobian and central differences, and where. */
 typedef struct {
     double max_rel_err;
-    char where[128];         /* e.g. "transition touchdown: DxR[1,0]" */
+    char where[128];         /* e.g. "transition touchdown: DxR[1,0]"; on failure
+                                (HES_EMODEL, HES_EINVAL) what failed and why */
     int n_checked;           /* number of supplied Jacobians compared */
 } hes_deriv_report;
 

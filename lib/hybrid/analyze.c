@@ -32,8 +32,11 @@ hes_status hes_analyze(hes_system *sys, int check, hes_analysis *res)
         if (st == HES_EDEFECTIVE)
             hes__fail(sys, st, "no left eigenvector of the return-map Jacobian lies along the "
                       "section normal: the orbit or its linearisation is inconsistent");
+        else if (st == HES_ENONFINITE)
+            hes__fail(sys, st, "the return-map Jacobian (or the section normal) has a "
+                      "non-finite entry");
         else if (st != HES_OK)
-            hes__fail(sys, st, "eigenvalue computation (dgeev) failed");
+            hes__fail(sys, st, "eigenvalue computation (dgeev) failed: %s", hes_strerror(st));
     }
     if (st == HES_OK)
         st = hes_simultaneous_orbit(sys, res, res->simultaneous, 4, &res->n_simultaneous);

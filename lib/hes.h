@@ -68,6 +68,12 @@ typedef int (*hes_fn)(double t, const double *x, const double *p,
                       double *out, void *data);
 
 typedef enum { HES_ADAMS = 0, HES_BDF = 1 } hes_integrator;
+/* The integrator's name, "adams" or "bdf" (NULL for a value out of range),
+ * and the integrator of a name (as NLopt's nlopt_algorithm_from_string):
+ * HES_OK, or HES_EINVAL for NULL or an unknown name (*integrator is then
+ * left as it was). */
+const char *hes_integrator_name(hes_integrator integrator);
+hes_status hes_integrator_from_name(const char *name, hes_integrator *integrator);
 
 typedef struct {
     const char *name;
@@ -752,6 +758,10 @@ hes_status hes_shape_eval(hes_shape *sh, const double *h, int grad,
                           hes_shape_eval_result *out);
 
 typedef enum { HES_MEASURE_PSI = 0, HES_MEASURE_SMOOTH = 1 } hes_measure;
+/* "psi" or "smooth" (NULL out of range), and the measure of a name: HES_OK,
+ * or HES_EINVAL for NULL or an unknown name (*measure left as it was). */
+const char *hes_measure_name(hes_measure measure);
+hes_status hes_measure_from_name(const char *name, hes_measure *measure);
 
 /* The smooth surrogate of psi: the p-norm of the multiplier moduli,
  * (sum |lambda_k|^p)^(1/p) with p = HES_SMOOTH_P, an upper bound of psi
@@ -937,6 +947,11 @@ typedef enum {
                                     (psi: or the measure of the options) */
     HES_COLLOC_WEIGHTED          /* psi + weight * energy + smooth_weight * roughness */
 } hes_colloc_objective;
+/* "feasible", "energy", "stability" or "weighted" (NULL out of range), and
+ * the objective of a name: HES_OK, or HES_EINVAL for NULL or an unknown name
+ * (*objective left as it was). */
+const char *hes_colloc_objective_name(hes_colloc_objective objective);
+hes_status hes_colloc_objective_from_name(const char *name, hes_colloc_objective *objective);
 
 typedef struct {
     double cost, psi, energy, violation;
@@ -1087,6 +1102,21 @@ hes_status hes_sweep_run(const hes_model *model, const double *params, const hes
 hes_status hes_latin_hypercube(int n, int dim, const double *lo, const double *hi,
                                unsigned long seed, double *out);
 
+/* n evenly spaced values in [lo, hi] (lib/batch/grid.c): out[k] = lo + k (hi -
+ * lo) / (n - 1), computed from the nearer end so that out[0] = lo and
+ * out[n-1] = hi exactly and a range symmetric about 0 gives symmetric values
+ * (0 itself in the middle for n odd); n = 1 gives lo.  HES_EINVAL unless
+ * n >= 1, lo <= hi, both and hi - lo finite, and out != NULL. */
+hes_status hes_grid_linspace(double lo, double hi, int n, double *out);
+/* The number of points of a tensor grid with count[j] values in dimension j
+ * (dim >= 1): HES_EINVAL for a count < 1 or a product above INT_MAX. */
+hes_status hes_grid_tensor_size(int dim, const int *count, long *n_points);
+/* The tensor grid itself, point after point (out: n_points x dim), the first
+ * dimension varying slowest and the last fastest; dimension j takes the
+ * hes_grid_linspace values of [lo[j], hi[j]].  HES_EINVAL as those two. */
+hes_status hes_grid_tensor(int dim, const double *lo, const double *hi, const int *count,
+                           double *out);
+
 /* --------------------------------------------------- perturbation trials */
 
 typedef struct {
@@ -1148,6 +1178,14 @@ char *hes_analysis_gradient_json(const hes_system *sys, const hes_analysis *res,
  * radius, steps, tol) when trials != NULL. */
 char *hes_shape_json(const hes_system *sys, const hes_shape_result *res,
                      hes_measure measure, const hes_trials *trials);
+/* What a model is made of (lib/io/json_model.c; `hes info --json`):
+ * "name", "description", "modes" [{"name", "dim", "states"}], "transitions"
+ * [{"name", "from", "to", "direction", "clock_reset"}], "params" [{"name",
+ * "default", "unit", "description", "shape", "solved", "positive", "min",
+ * "max", "search"}], "orbit" {"mode", "section", "sequence", "autonomous",
+ * "period_param", "free_states", "free_params", "residual"}; NULL also for
+ * a NULL model. */
+char *hes_model_json(const hes_model *model);
 
 #ifdef __cplusplus
 }

@@ -668,22 +668,15 @@ static int sweep(int argc, char **argv, int rank, int size)
             rc = CLI_EXIT_USAGE;
         }
     if (rc == CLI_EXIT_OK && grid.n) {
-        long total = 1;
-        for (int j = 0; j < grid.n && total <= 10000000; j++)
-            total *= grid.count[j];
-        if (total < 1 || total > 10000000) {
+        long total;
+        if (hes_grid_tensor_size(grid.n, grid.count, &total) != HES_OK || total > 10000000) {
             fprintf(stderr, "hes sweep: more than 10000000 grid points\n");
             rc = CLI_EXIT_USAGE;
         } else if ((values = malloc(sizeof(double) * (size_t)total * (size_t)grid.n))) {
             n_points = (int)total;
-            for (int i = 0; i < n_points; i++) {
-                int rem = i;
-                for (int j = grid.n - 1; j >= 0; j--) { /* the last varies fastest */
-                    int k = rem % grid.count[j];
-                    rem /= grid.count[j];
-                    values[(size_t)i * grid.n + j] = grid.count[j] == 1 ? grid.lo[j]
-                        : grid.lo[j] + (grid.hi[j] - grid.lo[j]) * k / (grid.count[j] - 1);
-                }
+            if (hes_grid_tensor(grid.n, grid.lo, grid.hi, grid.count, values) != HES_OK) {
+                fprintf(stderr, "hes sweep: --grid: HI - LO must be a finite number\n");
+                rc = CLI_EXIT_USAGE;
             }
         }
     }

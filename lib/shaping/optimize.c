@@ -313,3 +313,20 @@ out:
     }
     return st;
 }
+
+static const char *const measure_names[] = { "psi", "smooth" };
+
+const char *hes_measure_name(hes_measure measure)
+{
+    return measure == HES_MEASURE_PSI || measure == HES_MEASURE_SMOOTH ? measure_names[measure]
+                                                                      : NULL;
+}
+
+hes_status hes_measure_from_name(const char *name, hes_measure *measure)
+{
+    int i = hes__name_index(measure_names, 2, name);
+    if (i < 0 || !measure)
+        return HES_EINVAL;
+    *measure = (hes_measure)i;
+    return HES_OK;
+}

@@ -1117,6 +1117,47 @@ hes_status hes_grid_tensor_size(int dim, const int *count, long *n_points);
 hes_status hes_grid_tensor(int dim, const double *lo, const double *hi, const int *count,
                            double *out);
 
+/* A sweep of one component of an initial state (lib/batch/state_sweep.c;
+ * `hes simulate --sweep`, decoupled-limbs paper Fig. 1): x0 (of `mode`) with
+ * component `state` set to each of the n values hes_grid_linspace(lo, hi, n)
+ * gives, simulated with every guard armed over [0, time] (hes_simulate with
+ * t_end = time), one trajectory.  Works for any model, with or without a
+ * periodic orbit. */
+typedef struct {
+    int mode;                    /* the mode of x0 */
+    int dim;                     /* the number of values of x0: that mode's dim */
+    const double *x0;
+    int state;                   /* the swept component, 0 <= state < dim */
+    double lo, hi;               /* finite, lo <= hi */
+    int n;                       /* values, >= 1 (1: lo) */
+    double time;                 /* > 0 */
+    /* Called before simulation k of n, of value `value` (may be NULL). */
+    void (*progress)(void *ctx, int k, int n, double value);
+    void *progress_ctx;
+} hes_state_sweep_opts;
+
+typedef struct {
+    double value;                /* of the swept component */
+    hes_traj traj;               /* the run, also up to where a failed one stopped */
+    hes_status status;           /* HES_OK, or why the run failed (a result too) */
+    char message[512];           /* hes_system_errmsg at the failure */
+} hes_state_sweep_point;
+
+typedef struct {
+    int mode, state, dim;
+    double *x0;                  /* dim values, as given */
+    double lo, hi, time;
+    int n;
+    hes_state_sweep_point *points; /* n of them */
+} hes_state_sweep;
+
+/* HES_OK when every value was simulated (some may have failed: see their
+ * status); HES_EINVAL for bad options, HES_ENOMEM, with the message in the
+ * system's.  Free the result with hes_state_sweep_free. */
+hes_status hes_state_sweep_run(hes_system *sys, const hes_state_sweep_opts *opts,
+                               hes_state_sweep *out);
+void hes_state_sweep_free(hes_state_sweep *sweep);
+
 /* --------------------------------------------------- perturbation trials */
 
 typedef struct {
@@ -1186,6 +1227,12 @@ char *hes_shape_json(const hes_system *sys, const hes_shape_result *res,
  * "period_param", "free_states", "free_params", "residual"}; NULL also for
  * a NULL model. */
 char *hes_model_json(const hes_model *model);
+/* A state sweep (`hes simulate --sweep --json`): "problem", "params",
+ * "sweep" {"name" (of the state; "x[i]" without names), "values", "mode",
+ * "x0", "time"}, "results" [{"value", "events" [transition names],
+ * "event_times", "mode", "t", "x" (the final state), "failure": null or
+ * "status: message"}]. */
+char *hes_state_sweep_json(const hes_system *sys, const hes_state_sweep *sweep);
 
 #ifdef __cplusplus
 }

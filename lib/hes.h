@@ -1030,6 +1030,93 @@ hes_status hes_gait_model(const hes_gait *g, const hes_model *base, hes_model **
                           char *msg, size_t len);
 void hes_gait_model_free(hes_model *m);
 
+/* ------------------------------------------------- trajectory optimisation */
+
+/*
+ * The pipeline of `hes trajopt` (lib/shaping/trajopt.c, core paper problem
+ * (8)): collocate the model's periodic orbit (hes_colloc with the model's
+ * hes_trajopt_spec: inputs, bounds, path constraints), solve for a feasible
+ * start, minimise the objective, re-collocate the result on a finer grid
+ * with its inputs held (with inputs or virtual events), and re-analyse the
+ * gait independently by shooting through its derived model
+ * (hes_gait_model, hes_analyze), comparing the two return maps.
+ */
+typedef struct {
+    hes_colloc_objective objective; /* HES_COLLOC_STABILITY */
+    double weight;               /* of the energy in HES_COLLOC_WEIGHTED, >= 0 (1) */
+    hes_measure measure;         /* the stability term (HES_MEASURE_PSI) */
+    double smooth_weight;        /* hes_colloc_options.smooth_weight (1e-3) */
+    double psi_floor;            /* hes_colloc_options.psi_floor (0) */
+    int nodes;                   /* per phase, >= 3 (21) */
+    const int *virtual_events;   /* n_sequence counts, or NULL: none */
+    int constant_inputs;         /* one input value per (sub-)phase (0: linear) */
+    /* Parameters optimised within bounds (at most HES_COLLOC_MAX_DESIGN);
+     * 0: for the psi objectives of a model without inputs every shape
+     * parameter with search bounds, else none. */
+    int n_design;
+    const char *const *design;
+    const double *design_lo, *design_hi;
+    /* Bounds on components of the first state (by state name), replacing
+     * the model's for those components. */
+    int n_bounds;
+    const char *const *bound_states;
+    const double *bound_lo, *bound_hi;
+    const hes_gait *init;        /* the start (resampled); NULL: a simulation
+                                    of the model's orbit guess */
+    int maxeval;                 /* evaluations of the cost, >= 1 (1000) */
+    int refine;                  /* the finer grid's factor; 1: no refinement (2) */
+    /* hes_colloc_options.progress of the minimisation (may be NULL). */
+    void (*progress)(void *ctx, int evaluation, double cost, double violation, double psi);
+    void *progress_ctx;
+} hes_trajopt_options;
+
+hes_trajopt_options hes_trajopt_options_default(void);
+
+typedef struct {
+    hes_gait gait;               /* the result (the refined one when refined_nodes > 0),
+                                    its objective and psi set */
+    int nodes;                   /* per phase of the first collocation */
+    int variables, constraints, path_constraints; /* of the first collocation */
+    int n_design;                /* the design parameters used (parameter indices) */
+    int *design;
+    double *design_lo, *design_hi;
+    double psi_collocation;      /* psi of the optimised collocation */
+    int refined_nodes;           /* nodes per phase of the refinement; 0: none */
+    double psi_refined;          /* psi re-collocated on the finer grid (NaN: none) */
+    double energy;               /* integral of the squared inputs (NaN without inputs) */
+    double violation;            /* of the constraints at the end */
+    double period;               /* sum of the phase durations */
+    int evaluations, fallbacks;  /* of the minimisation (hes_colloc_result) */
+    double seconds;              /* wall-clock time of collocation and refinement */
+    int n;                       /* dimension of the first state */
+    double *return_map;          /* n x n, of the last collocation (hes_colloc_return_map) */
+    /* The shooting re-analysis: its status (HES_OK: have_shooting) and
+     * message, psi, verdict and psi's accuracy, max |P - P_shooting| /
+     * max |P_shooting| (NaN where the maps do not compare), and
+     * |psi_shooting - gait.psi| / psi_shooting. */
+    int have_shooting;
+    hes_status shooting_status;
+    char shooting_message[512];
+    double psi_shooting;
+    hes_verdict verdict;
+    double psi_tol;
+    double return_map_difference;
+    double psi_difference;
+    hes_colloc_objective objective; /* of the options, for the report */
+    double weight;
+} hes_trajopt_result;
+
+/* Runs the pipeline on the system's model and parameters (the solved and
+ * design parameters end in the system).  HES_OK also when the shooting
+ * re-analysis failed (have_shooting 0: its status and message say why);
+ * otherwise the status of the failed step with the message in the system
+ * (HES_EINVAL: a model without an orbit to collocate, an energy objective
+ * without inputs, unknown states or parameters, options out of range).
+ * Free the result with hes_trajopt_result_free (also after a failure). */
+hes_status hes_trajopt_run(hes_system *sys, const hes_trajopt_options *opts,
+                           hes_trajopt_result *res);
+void hes_trajopt_result_free(hes_trajopt_result *res);
+
 /* ----------------------------------------------------------------- plugins */
 
 /*
@@ -1233,6 +1320,15 @@ char *hes_model_json(const hes_model *model);
  * "event_times", "mode", "t", "x" (the final state), "failure": null or
  * "status: message"}]. */
 char *hes_state_sweep_json(const hes_system *sys, const hes_state_sweep *sweep);
+/* A trajopt result (`hes trajopt --json`): "problem", "params" (the gait's),
+ * "objective", "weight" (weighted only), "nodes", "variables",
+ * "constraints", "path_constraints", "design" {NAME: value}, "phases"
+ * [{"mode", "duration", "ends_with", "virtual", "offset" (virtual only)}],
+ * "period", "energy", "psi_collocation", "psi_shooting", "verdict",
+ * "refined_nodes", "return_map_difference", "psi_refined",
+ * "constraint_violation", "evaluations", "seconds" (null where there is no
+ * value). */
+char *hes_trajopt_json(const hes_system *sys, const hes_trajopt_result *res);
 
 #ifdef __cplusplus
 }

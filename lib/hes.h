@@ -772,8 +772,8 @@ hes_status hes_measure_from_name(const char *name, hes_measure *measure);
 typedef struct {
     int n;                   /* shape parameters to optimise; 0: every shape parameter */
     const char *const *names;
-    const double *start;     /* n start values; NULL: the system's values */
-    const double *lo, *hi;   /* n bounds; NULL: the model's search bounds */
+    const double *start;     /* n start values; NULL or a NaN entry: the system's value */
+    const double *lo, *hi;   /* n bounds; NULL or a NaN entry: the model's search bound */
     const char *algorithm;   /* NLopt name, e.g. "LD_MMA"; NULL: LD_SLSQP */
     int starts;              /* the first from `start`, the rest uniform in the bounds */
     unsigned long seed;
@@ -796,6 +796,7 @@ typedef struct {
     int *param;              /* parameter index of each optimised shape parameter */
     double *h;               /* the optimum (also written into the system) */
     double *lo, *hi;         /* the bounds used */
+    double *start;           /* the (first) start values used */
     double psi_initial;      /* psi at the start values */
     double psi;              /* psi at the optimum from a full re-analysis */
     double measure;          /* the optimised measure at the optimum */

@@ -272,24 +272,14 @@ static int write_row(void *ctx, const hes_sweep_row *row)
         }
     }
     if (w->json) {
-        printf("{\"index\": %d, \"params\": {", row->index);
-        for (int j = 0; j < w->r->n; j++)
-            printf("%s\"%s\": %.17g", j ? ", " : "", w->r->names[j], pt[j]);
-        printf("}, \"status\": \"%s\"", status_name(row->status));
-        if (row->status == HES_OK) {
-            printf(", \"psi\": %.17g, \"stable\": %s, \"verdict\": \"%s\", \"period\": %.17g, "
-                   "\"multipliers\": [", row->psi, row->stable ? "true" : "false",
-                   hes_verdict_name(row->verdict), row->period);
-            for (int k = 0; k < row->n_mult; k++)
-                printf("%s[%.17g, %.17g]", k ? ", " : "", row->re[k], row->im[k]);
-            printf("]");
-        } else {
-            printf(", \"message\": \"");
-            for (const char *c = row->message; *c; c++)
-                putchar(*c == '"' || *c == '\\' ? '\'' : *c == '\n' ? ' ' : *c);
-            printf("\"");
+        char *line = hes_sweep_row_json(w->m, w->r->n, w->pidx, pt, row);
+        if (!line) {
+            fprintf(stderr, "hes sweep: out of memory\n");
+            w->failed = 1;
+            return -1;
         }
-        printf("}\n");
+        puts(line);
+        free(line);
         if (fflush(stdout) != 0 || ferror(stdout))
             return write_failed(w, "standard output");
     }

@@ -1112,7 +1112,8 @@ typedef struct {
  * re-analysis failed (have_shooting 0: its status and message say why);
  * otherwise the status of the failed step with the message in the system
  * (HES_EINVAL: a model without an orbit to collocate, an energy objective
- * without inputs, unknown states or parameters, options out of range).
+ * without inputs, an unknown bounded state, options out of range;
+ * HES_ENOTFOUND: an unknown design parameter).
  * Free the result with hes_trajopt_result_free (also after a failure). */
 hes_status hes_trajopt_run(hes_system *sys, const hes_trajopt_options *opts,
                            hes_trajopt_result *res);

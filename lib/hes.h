@@ -90,6 +90,8 @@ typedef struct {
 #define HES_DOWN (-1) /* g crosses zero while decreasing */
 #define HES_UP     1  /* g crosses zero while increasing */
 #define HES_ANY    0
+/* "down", "up" or "any" (any other value) for a crossing direction. */
+const char *hes_direction_name(int direction);
 
 typedef struct {
     const char *name;

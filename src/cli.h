@@ -146,6 +146,12 @@ void cli_print_vector(FILE *out, const double *v, int n, const char *fmt);
 /* Name of state `i` of mode `mode`, or NULL when the model gives no names. */
 const char *cli_state_name(const hes_model *model, int mode, int i);
 
+/* Prints a JSON document the library built (text, malloc'd, freed here) and
+ * a newline on stdout; NULL (the library's allocation failure) prints "CMD:
+ * cannot build the JSON document (out of memory)" instead.  Returns the
+ * exit status. */
+int cli_print_document(const char *cmd, char *text);
+
 /* "CMD: OPTION expects EXPECTED, got 'TEXT'" on stderr (cmd is argv[0],
  * "hes CMD"); returns CLI_EXIT_USAGE. */
 int cli_bad_value(const char *cmd, const char *option, const char *text, const char *expected);

@@ -4,10 +4,22 @@
  * --verify) and the transient progress line on a terminal.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
+
+int cli_print_document(const char *cmd, char *text)
+{
+    if (!text) {
+        fprintf(stderr, "%s: cannot build the JSON document (out of memory)\n", cmd);
+        return CLI_EXIT_FAILURE;
+    }
+    printf("%s\n", text);
+    free(text);
+    return CLI_EXIT_OK;
+}
 
 int cli_bad_value(const char *cmd, const char *option, const char *text, const char *expected)
 {

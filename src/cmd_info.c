@@ -46,15 +46,6 @@ static const char *transition_name(const hes_model *m, int i)
     return i >= 0 && i < m->n_transitions ? m->transitions[i].name : "?";
 }
 
-static const char *direction_word(int direction)
-{
-    if (direction == HES_DOWN)
-        return "down";
-    if (direction == HES_UP)
-        return "up";
-    return "any";
-}
-
 /* State `i` of mode `mode` for people: its name, or "x[i]". */
 static void format_state(char *buf, size_t len, const hes_model *m, int mode, int i)
 {
@@ -229,7 +220,7 @@ static void print_text(const hes_model *m)
 
         printf("  %-16s %s -> %s, guard crossing %s%s\n", t->name,
                mode_name(m, t->from), mode_name(m, t->to),
-               direction_word(t->direction),
+               hes_direction_name(t->direction),
                t->clock_reset ? ", resets the clock" : "");
     }
 
@@ -289,19 +280,6 @@ static void print_text(const hes_model *m)
            "guards of the current mode\n", m->integrator == HES_BDF ? "BDF" : "Adams");
 }
 
-static int print_json(const hes_model *m)
-{
-    char *text = hes_model_json(m);
-
-    if (!text) {
-        fprintf(stderr, "hes info: cannot build the JSON document (out of memory)\n");
-        return CLI_EXIT_FAILURE;
-    }
-    printf("%s\n", text);
-    free(text);
-    return CLI_EXIT_OK;
-}
-
 int cmd_info(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -335,7 +313,7 @@ int cmd_info(int argc, char **argv)
     if (!model)
         return CLI_EXIT_USAGE;
     if (json)
-        return print_json(model);
+        return cli_print_document("hes info", hes_model_json(model));
     print_text(model);
     return CLI_EXIT_OK;
 }

@@ -397,20 +397,6 @@ static void print_text(const hes_system *sys, const hes_shape_result *res,
     }
 }
 
-static int print_json(const hes_system *sys, const hes_shape_result *res,
-                      hes_measure measure, const hes_trials *trials)
-{
-    char *text = hes_shape_json(sys, res, measure, trials);
-
-    if (!text) {
-        fprintf(stderr, "hes shape: cannot build the JSON document (out of memory)\n");
-        return CLI_EXIT_FAILURE;
-    }
-    printf("%s\n", text);
-    free(text);
-    return CLI_EXIT_OK;
-}
-
 /* Optimisation, verification, output; the system and arrays are set up. */
 static int run(hes_system *sys, const shape_arrays *a, const shape_cli_opts *opts)
 {
@@ -460,7 +446,8 @@ static int run(hes_system *sys, const shape_arrays *a, const shape_cli_opts *opt
     }
 
     if (opts->json) {
-        rc = print_json(sys, &res, opts->measure, opts->verify ? &trials : NULL);
+        rc = cli_print_document(CMD, hes_shape_json(sys, &res, opts->measure,
+                                                     opts->verify ? &trials : NULL));
     } else {
         print_text(sys, &res, opts, opts->verify ? &trials : NULL);
         rc = CLI_EXIT_OK;

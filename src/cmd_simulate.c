@@ -139,20 +139,6 @@ static void print_csv(const hes_trials *t)
             printf("%d,%d,%.17g\n", k + 1, s + 1, t->trials[k].error[s]);
 }
 
-static int print_json(const hes_system *sys, const hes_orbit *orbit,
-                      const hes_trials *t)
-{
-    char *text = hes_trials_json(sys, orbit, t);
-
-    if (!text) {
-        fprintf(stderr, "hes simulate: cannot build the JSON document (out of memory)\n");
-        return CLI_EXIT_FAILURE;
-    }
-    printf("%s\n", text);
-    free(text);
-    return CLI_EXIT_OK;
-}
-
 /* Orbit, trials, output; the system is set up. */
 static int run(hes_system *sys, const simulate_opts *opts)
 {
@@ -191,7 +177,7 @@ static int run(hes_system *sys, const simulate_opts *opts)
 
     switch (opts->output) {
     case OUT_JSON:
-        rc = print_json(sys, &orbit, &trials);
+        rc = cli_print_document(CMD, hes_trials_json(sys, &orbit, &trials));
         break;
     case OUT_CSV:
         print_csv(&trials);

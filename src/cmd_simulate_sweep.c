@@ -278,19 +278,6 @@ static void print_sweep_csv(const hes_system *sys, const simulate_sweep_opts *sw
     }
 }
 
-static int print_sweep_json(const hes_system *sys, const hes_state_sweep *res)
-{
-    char *text = hes_state_sweep_json(sys, res);
-
-    if (!text) {
-        fprintf(stderr, "hes simulate: cannot build the JSON document (out of memory)\n");
-        return CLI_EXIT_FAILURE;
-    }
-    printf("%s\n", text);
-    free(text);
-    return CLI_EXIT_OK;
-}
-
 typedef struct {
     const char *name;
     cli_progress *progress;
@@ -332,7 +319,7 @@ int simulate_sweep(hes_system *sys, const simulate_sweep_opts *sw, simulate_outp
         return cli_report_status(st, sys);
     switch (output) {
     case OUT_JSON:
-        rc = print_sweep_json(sys, &res);
+        rc = cli_print_document(CMD, hes_state_sweep_json(sys, &res));
         break;
     case OUT_CSV:
         print_sweep_csv(sys, sw, res.points);

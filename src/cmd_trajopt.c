@@ -237,19 +237,6 @@ static void print_text(const hes_system *sys, const hes_trajopt_result *r)
     }
 }
 
-static int print_json(const hes_system *sys, const hes_trajopt_result *r)
-{
-    char *text = hes_trajopt_json(sys, r);
-
-    if (!text) {
-        fprintf(stderr, "hes trajopt: cannot build the JSON document (out of memory)\n");
-        return CLI_EXIT_FAILURE;
-    }
-    puts(text);
-    free(text);
-    return CLI_EXIT_OK;
-}
-
 /* -o FILE: the gait file, every write checked.  On failure the reason is
  * printed and a regular file is removed rather than left empty or cut. */
 static int write_gait(const char *path, const hes_gait *gait, const hes_model *model)
@@ -510,7 +497,7 @@ int cmd_trajopt(int argc, char **argv)
         if (out_path && write_gait(out_path, &r.gait, model) != 0)
             rc = CLI_EXIT_FAILURE;
         if (json) {
-            int jrc = print_json(sys, &r);
+            int jrc = cli_print_document("hes trajopt", hes_trajopt_json(sys, &r));
             if (rc == CLI_EXIT_OK)
                 rc = jrc;
         } else {

@@ -31,15 +31,6 @@ static const char *transition_name(const hes_model *m, int i)
     return i >= 0 && i < m->n_transitions ? m->transitions[i].name : "?";
 }
 
-static const char *direction_word(int direction)
-{
-    if (direction == HES_DOWN)
-        return "down";
-    if (direction == HES_UP)
-        return "up";
-    return "any";
-}
-
 static json_t *string_or_null(const char *s)
 {
     return s ? json_string(s) : json_null();
@@ -93,7 +84,7 @@ static json_t *transitions_json(const hes_model *m)
                                            "name", t->name,
                                            "from", mode_name(m, t->from),
                                            "to", mode_name(m, t->to),
-                                           "direction", direction_word(t->direction),
+                                           "direction", hes_direction_name(t->direction),
                                            "clock_reset", t->clock_reset != 0));
     }
     return a;

@@ -577,3 +577,8 @@ hes_status hes_integrator_from_name(const char *name, hes_integrator *integrator
     *integrator = (hes_integrator)i;
     return HES_OK;
 }
+
+const char *hes_direction_name(int direction)
+{
+    return direction == HES_DOWN ? "down" : direction == HES_UP ? "up" : "any";
+}

@@ -207,7 +207,7 @@ static hes_status bounds_of(hes_system *sys, const hes_shape_opts *o, int j, int
         return hes__fail(sys, HES_EINVAL, "shape parameter '%s' has no default search bounds: "
                          "both bounds must be given", pp->name);
     if (!(isfinite(*lo) && isfinite(*hi) && *lo < *hi))
-        return hes__fail(sys, HES_EINVAL, "bounds of '%s' must be finite with LO < HI (got %g:%g)",
+        return hes__fail(sys, HES_EINVAL, "bounds %s=%g:%g: LO must be less than HI, both finite",
                          pp->name, *lo, *hi);
     *x0 = o->start && !isnan(o->start[j]) ? o->start[j] : sys->p[param];
     if (!isfinite(*x0) || *x0 < *lo || *x0 > *hi)

@@ -18,18 +18,9 @@
 
 #include "testutil.h"
 
-static hes_system *create(const char *problem)
-{
-    const hes_model *m = hes_problem_find(problem);
-    ck_assert_ptr_nonnull(m);
-    hes_system *sys = hes_system_create(m);
-    ck_assert_ptr_nonnull(sys);
-    return sys;
-}
-
 START_TEST(test_slip_hopper_feasible_gives_the_psi_of_the_program)
 {
-    hes_system *sys = create("slip-hopper");
+    hes_system *sys = test_system("slip-hopper");
     hes_trajopt_options o = hes_trajopt_options_default();
     o.objective = HES_COLLOC_FEASIBLE;
     o.nodes = 9;
@@ -66,7 +57,7 @@ END_TEST
 
 START_TEST(test_knee_biped_with_inputs_is_refined)
 {
-    hes_system *sys = create("knee-biped");
+    hes_system *sys = test_system("knee-biped");
     hes_trajopt_options o = hes_trajopt_options_default();
     o.nodes = 9;
     o.maxeval = 20;
@@ -88,8 +79,8 @@ START_TEST(test_refusals_have_a_status_and_a_message)
 {
     hes_trajopt_result r;
     hes_trajopt_options o = hes_trajopt_options_default();
-    hes_system *juggler = create("paddle-juggler"), *trot = create("trot-rigid"),
-               *slip = create("slip-hopper");
+    hes_system *juggler = test_system("paddle-juggler"), *trot = test_system("trot-rigid"),
+               *slip = test_system("slip-hopper");
 
     ck_assert_int_eq(hes_trajopt_run(trot, &o, &r), HES_EINVAL); /* no orbit guess */
     ck_assert_ptr_nonnull(strstr(hes_system_errmsg(trot), "no orbit to collocate"));

@@ -68,6 +68,12 @@ typedef int (*hes_fn)(double t, const double *x, const double *p,
                       double *out, void *data);
 
 typedef enum { HES_ADAMS = 0, HES_BDF = 1 } hes_integrator;
+/* The integrator's name, "adams" or "bdf" (NULL for a value out of range),
+ * and the integrator of a name (as NLopt's nlopt_algorithm_from_string):
+ * HES_OK, or HES_EINVAL for NULL or an unknown name (*integrator is then
+ * left as it was). */
+const char *hes_integrator_name(hes_integrator integrator);
+hes_status hes_integrator_from_name(const char *name, hes_integrator *integrator);
 
 typedef struct {
     const char *name;
@@ -84,6 +90,8 @@ typedef struct {
 #define HES_DOWN (-1) /* g crosses zero while decreasing */
 #define HES_UP     1  /* g crosses zero while increasing */
 #define HES_ANY    0
+/* "down", "up" or "any" (any other value) for a crossing direction. */
+const char *hes_direction_name(int direction);
 
 typedef struct {
     const char *name;
@@ -762,6 +770,10 @@ hes_status hes_shape_eval(hes_shape *sh, const double *h, int grad,
                           hes_shape_eval_result *out);
 
 typedef enum { HES_MEASURE_PSI = 0, HES_MEASURE_SMOOTH = 1 } hes_measure;
+/* "psi" or "smooth" (NULL out of range), and the measure of a name: HES_OK,
+ * or HES_EINVAL for NULL or an unknown name (*measure left as it was). */
+const char *hes_measure_name(hes_measure measure);
+hes_status hes_measure_from_name(const char *name, hes_measure *measure);
 
 /* The smooth surrogate of psi: the p-norm of the multiplier moduli,
  * (sum |lambda_k|^p)^(1/p) with p = HES_SMOOTH_P, an upper bound of psi
@@ -772,8 +784,8 @@ typedef enum { HES_MEASURE_PSI = 0, HES_MEASURE_SMOOTH = 1 } hes_measure;
 typedef struct {
     int n;                   /* shape parameters to optimise; 0: every shape parameter */
     const char *const *names;
-    const double *start;     /* n start values; NULL: the system's values */
-    const double *lo, *hi;   /* n bounds; NULL: the model's search bounds */
+    const double *start;     /* n start values; NULL or a NaN entry: the system's value */
+    const double *lo, *hi;   /* n bounds; NULL or a NaN entry: the model's search bound */
     const char *algorithm;   /* NLopt name, e.g. "LD_MMA"; NULL: LD_SLSQP */
     int starts;              /* the first from `start`, the rest uniform in the bounds */
     unsigned long seed;
@@ -796,6 +808,7 @@ typedef struct {
     int *param;              /* parameter index of each optimised shape parameter */
     double *h;               /* the optimum (also written into the system) */
     double *lo, *hi;         /* the bounds used */
+    double *start;           /* the (first) start values used */
     double psi_initial;      /* psi at the start values */
     double psi;              /* psi at the optimum from a full re-analysis */
     double measure;          /* the optimised measure at the optimum */
@@ -933,6 +946,11 @@ typedef enum {
                                     (psi: or the measure of the options) */
     HES_COLLOC_WEIGHTED          /* psi + weight * energy + smooth_weight * roughness */
 } hes_colloc_objective;
+/* "feasible", "energy", "stability" or "weighted" (NULL out of range), and
+ * the objective of a name: HES_OK, or HES_EINVAL for NULL or an unknown name
+ * (*objective left as it was). */
+const char *hes_colloc_objective_name(hes_colloc_objective objective);
+hes_status hes_colloc_objective_from_name(const char *name, hes_colloc_objective *objective);
 
 typedef struct {
     double cost, psi, energy, violation;
@@ -1011,6 +1029,94 @@ hes_status hes_gait_model(const hes_gait *g, const hes_model *base, hes_model **
                           char *msg, size_t len);
 void hes_gait_model_free(hes_model *m);
 
+/* ------------------------------------------------- trajectory optimisation */
+
+/*
+ * The pipeline of `hes trajopt` (lib/shaping/trajopt.c, core paper problem
+ * (8)): collocate the model's periodic orbit (hes_colloc with the model's
+ * hes_trajopt_spec: inputs, bounds, path constraints), solve for a feasible
+ * start, minimise the objective, re-collocate the result on a finer grid
+ * with its inputs held (with inputs or virtual events), and re-analyse the
+ * gait independently by shooting through its derived model
+ * (hes_gait_model, hes_analyze), comparing the two return maps.
+ */
+typedef struct {
+    hes_colloc_objective objective; /* HES_COLLOC_STABILITY */
+    double weight;               /* of the energy in HES_COLLOC_WEIGHTED, >= 0 (1) */
+    hes_measure measure;         /* the stability term (HES_MEASURE_PSI) */
+    double smooth_weight;        /* hes_colloc_options.smooth_weight (1e-3) */
+    double psi_floor;            /* hes_colloc_options.psi_floor (0) */
+    int nodes;                   /* per phase, >= 3 (21) */
+    const int *virtual_events;   /* n_sequence counts, or NULL: none */
+    int constant_inputs;         /* one input value per (sub-)phase (0: linear) */
+    /* Parameters optimised within bounds (at most HES_COLLOC_MAX_DESIGN);
+     * 0: for the psi objectives of a model without inputs every shape
+     * parameter with search bounds, else none. */
+    int n_design;
+    const char *const *design;
+    const double *design_lo, *design_hi;
+    /* Bounds on components of the first state (by state name), replacing
+     * the model's for those components. */
+    int n_bounds;
+    const char *const *bound_states;
+    const double *bound_lo, *bound_hi;
+    const hes_gait *init;        /* the start (resampled); NULL: a simulation
+                                    of the model's orbit guess */
+    int maxeval;                 /* evaluations of the cost, >= 1 (1000) */
+    int refine;                  /* the finer grid's factor; 1: no refinement (2) */
+    /* hes_colloc_options.progress of the minimisation (may be NULL). */
+    void (*progress)(void *ctx, int evaluation, double cost, double violation, double psi);
+    void *progress_ctx;
+} hes_trajopt_options;
+
+hes_trajopt_options hes_trajopt_options_default(void);
+
+typedef struct {
+    hes_gait gait;               /* the result (the refined one when refined_nodes > 0),
+                                    its objective and psi set */
+    int nodes;                   /* per phase of the first collocation */
+    int variables, constraints, path_constraints; /* of the first collocation */
+    int n_design;                /* the design parameters used (parameter indices) */
+    int *design;
+    double *design_lo, *design_hi;
+    double psi_collocation;      /* psi of the optimised collocation */
+    int refined_nodes;           /* nodes per phase of the refinement; 0: none */
+    double psi_refined;          /* psi re-collocated on the finer grid (NaN: none) */
+    double energy;               /* integral of the squared inputs (NaN without inputs) */
+    double violation;            /* of the constraints at the end */
+    double period;               /* sum of the phase durations */
+    int evaluations, fallbacks;  /* of the minimisation (hes_colloc_result) */
+    double seconds;              /* wall-clock time of collocation and refinement */
+    int n;                       /* dimension of the first state */
+    double *return_map;          /* n x n, of the last collocation (hes_colloc_return_map) */
+    /* The shooting re-analysis: its status (HES_OK: have_shooting) and
+     * message, psi, verdict and psi's accuracy, max |P - P_shooting| /
+     * max |P_shooting| (NaN where the maps do not compare), and
+     * |psi_shooting - gait.psi| / psi_shooting. */
+    int have_shooting;
+    hes_status shooting_status;
+    char shooting_message[512];
+    double psi_shooting;
+    hes_verdict verdict;
+    double psi_tol;
+    double return_map_difference;
+    double psi_difference;
+    hes_colloc_objective objective; /* of the options, for the report */
+    double weight;
+} hes_trajopt_result;
+
+/* Runs the pipeline on the system's model and parameters (the solved and
+ * design parameters end in the system).  HES_OK also when the shooting
+ * re-analysis failed (have_shooting 0: its status and message say why);
+ * otherwise the status of the failed step with the message in the system
+ * (HES_EINVAL: a model without an orbit to collocate, an energy objective
+ * without inputs, an unknown bounded state, options out of range;
+ * HES_ENOTFOUND: an unknown design parameter).
+ * Free the result with hes_trajopt_result_free (also after a failure). */
+hes_status hes_trajopt_run(hes_system *sys, const hes_trajopt_options *opts,
+                           hes_trajopt_result *res);
+void hes_trajopt_result_free(hes_trajopt_result *res);
+
 /* ----------------------------------------------------------------- plugins */
 
 /*
@@ -1083,6 +1189,62 @@ hes_status hes_sweep_run(const hes_model *model, const double *params, const hes
 hes_status hes_latin_hypercube(int n, int dim, const double *lo, const double *hi,
                                unsigned long seed, double *out);
 
+/* n evenly spaced values in [lo, hi] (lib/batch/grid.c): out[k] = lo + k (hi -
+ * lo) / (n - 1), computed from the nearer end so that out[0] = lo and
+ * out[n-1] = hi exactly and a range symmetric about 0 gives symmetric values
+ * (0 itself in the middle for n odd); n = 1 gives lo.  HES_EINVAL unless
+ * n >= 1, lo <= hi, both and hi - lo finite, and out != NULL. */
+hes_status hes_grid_linspace(double lo, double hi, int n, double *out);
+/* The number of points of a tensor grid with count[j] values in dimension j
+ * (dim >= 1): HES_EINVAL for a count < 1 or a product above INT_MAX. */
+hes_status hes_grid_tensor_size(int dim, const int *count, long *n_points);
+/* The tensor grid itself, point after point (out: n_points x dim), the first
+ * dimension varying slowest and the last fastest; dimension j takes the
+ * hes_grid_linspace values of [lo[j], hi[j]].  HES_EINVAL as those two. */
+hes_status hes_grid_tensor(int dim, const double *lo, const double *hi, const int *count,
+                           double *out);
+
+/* A sweep of one component of an initial state (lib/batch/state_sweep.c;
+ * `hes simulate --sweep`, decoupled-limbs paper Fig. 1): x0 (of `mode`) with
+ * component `state` set to each of the n values hes_grid_linspace(lo, hi, n)
+ * gives, simulated with every guard armed over [0, time] (hes_simulate with
+ * t_end = time), one trajectory.  Works for any model, with or without a
+ * periodic orbit. */
+typedef struct {
+    int mode;                    /* the mode of x0 */
+    int dim;                     /* the number of values of x0: that mode's dim */
+    const double *x0;
+    int state;                   /* the swept component, 0 <= state < dim */
+    double lo, hi;               /* finite, lo <= hi */
+    int n;                       /* values, >= 1 (1: lo) */
+    double time;                 /* > 0 */
+    /* Called before simulation k of n, of value `value` (may be NULL). */
+    void (*progress)(void *ctx, int k, int n, double value);
+    void *progress_ctx;
+} hes_state_sweep_opts;
+
+typedef struct {
+    double value;                /* of the swept component */
+    hes_traj traj;               /* the run, also up to where a failed one stopped */
+    hes_status status;           /* HES_OK, or why the run failed (a result too) */
+    char message[512];           /* hes_system_errmsg at the failure */
+} hes_state_sweep_point;
+
+typedef struct {
+    int mode, state, dim;
+    double *x0;                  /* dim values, as given */
+    double lo, hi, time;
+    int n;
+    hes_state_sweep_point *points; /* n of them */
+} hes_state_sweep;
+
+/* HES_OK when every value was simulated (some may have failed: see their
+ * status); HES_EINVAL for bad options, HES_ENOMEM, with the message in the
+ * system's.  Free the result with hes_state_sweep_free. */
+hes_status hes_state_sweep_run(hes_system *sys, const hes_state_sweep_opts *opts,
+                               hes_state_sweep *out);
+void hes_state_sweep_free(hes_state_sweep *sweep);
+
 /* --------------------------------------------------- perturbation trials */
 
 typedef struct {
@@ -1144,6 +1306,37 @@ char *hes_analysis_gradient_json(const hes_system *sys, const hes_analysis *res,
  * radius, steps, tol) when trials != NULL. */
 char *hes_shape_json(const hes_system *sys, const hes_shape_result *res,
                      hes_measure measure, const hes_trials *trials);
+/* What a model is made of (lib/io/json_model.c; `hes info --json`):
+ * "name", "description", "modes" [{"name", "dim", "states"}], "transitions"
+ * [{"name", "from", "to", "direction", "clock_reset"}], "params" [{"name",
+ * "default", "unit", "description", "shape", "solved", "positive", "min",
+ * "max", "search"}], "orbit" {"mode", "section", "sequence", "autonomous",
+ * "period_param", "free_states", "free_params", "residual"}; NULL also for
+ * a NULL model. */
+char *hes_model_json(const hes_model *model);
+/* A state sweep (`hes simulate --sweep --json`): "problem", "params",
+ * "sweep" {"name" (of the state; "x[i]" without names), "values", "mode",
+ * "x0", "time"}, "results" [{"value", "events" [transition names],
+ * "event_times", "mode", "t", "x" (the final state), "failure": null or
+ * "status: message"}]. */
+char *hes_state_sweep_json(const hes_system *sys, const hes_state_sweep *sweep);
+/* A trajopt result (`hes trajopt --json`): "problem", "params" (the gait's),
+ * "objective", "weight" (weighted only), "nodes", "variables",
+ * "constraints", "path_constraints", "design" {NAME: value}, "phases"
+ * [{"mode", "duration", "ends_with", "virtual", "offset" (virtual only)}],
+ * "period", "energy", "psi_collocation", "psi_shooting", "verdict",
+ * "refined_nodes", "return_map_difference", "psi_refined",
+ * "constraint_violation", "evaluations", "seconds" (null where there is no
+ * value). */
+char *hes_trajopt_json(const hes_system *sys, const hes_trajopt_result *res);
+/* One row of a parameter sweep as one line of JSON (`hes sweep --json`;
+ * lib/io/json_sweep.c), without a newline: {"index", "params": {NAME: value}
+ * for the n_swept parameters swept (indices into the model's) at `point`,
+ * "status": "ok" or hes_strerror, then "psi", "stable", "verdict", "period",
+ * "multipliers": [[re, im], ...] or, for a failed row, "message" (its quotes
+ * and backslashes as ', its line breaks as blanks)}; numbers as %.17g. */
+char *hes_sweep_row_json(const hes_model *model, int n_swept, const int *swept,
+                         const double *point, const hes_sweep_row *row);
 
 #ifdef __cplusplus
 }

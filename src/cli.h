@@ -146,4 +146,43 @@ void cli_print_vector(FILE *out, const double *v, int n, const char *fmt);
 /* Name of state `i` of mode `mode`, or NULL when the model gives no names. */
 const char *cli_state_name(const hes_model *model, int mode, int i);
 
+/* Prints a JSON document the library built (text, malloc'd, freed here) and
+ * a newline on stdout; NULL (the library's allocation failure) prints "CMD:
+ * cannot build the JSON document (out of memory)" instead.  Returns the
+ * exit status. */
+int cli_print_document(const char *cmd, char *text);
+
+/* "CMD: OPTION expects EXPECTED, got 'TEXT'" on stderr (cmd is argv[0],
+ * "hes CMD"); returns CLI_EXIT_USAGE. */
+int cli_bad_value(const char *cmd, const char *option, const char *text, const char *expected);
+
+/* The options of perturbation trials (hes simulate, hes shape --verify):
+ * --perturb R, --trials N, --steps S, --seed N, --tol E (src/cli_trials.c). */
+typedef struct {
+    double perturb;
+    int trials, steps;
+    unsigned long seed;
+    double tol;
+} cli_trial_opts;
+#define CLI_TRIAL_DEFAULTS { 0.1, 20, 100, 1UL, 1e-6 }
+
+/* Parses the value of trial option `option` ("--perturb", "--trials",
+ * "--steps", "--seed" or "--tol") into t: 0, or CLI_EXIT_USAGE after
+ * printing (cli_bad_value). */
+int cli_parse_trial_option(const char *cmd, const char *option, const char *text,
+                           cli_trial_opts *t);
+/* 0, or CLI_EXIT_USAGE after printing that trials x steps is too many. */
+int cli_check_trial_total(const char *cmd, const cli_trial_opts *t);
+
+/* A transient status line on stderr ("\rCMD: WHAT"), only when stderr is a
+ * terminal; cli_progress_clear blanks it once something was shown. */
+typedef struct {
+    const char *cmd;
+    int tty;                 /* stderr is a terminal */
+    int shown;               /* a line is on the terminal */
+} cli_progress;
+void cli_progress_init(cli_progress *p, const char *cmd);
+void cli_progress_say(cli_progress *p, const char *what);
+void cli_progress_clear(cli_progress *p);
+
 #endif /* HES_CLI_H */

@@ -249,21 +249,6 @@ static int has_shape_params(const hes_model *m)
     return 0;
 }
 
-static int print_json(const hes_system *sys, const hes_analysis *res,
-                      const hes_shape *sh, const hes_shape_eval_result *ev)
-{
-    char *text = sh ? hes_analysis_gradient_json(sys, res, sh, ev)
-                    : hes_analysis_json(sys, res);
-
-    if (!text) {
-        fprintf(stderr, "hes analyze: cannot build the JSON document (out of memory)\n");
-        return CLI_EXIT_FAILURE;
-    }
-    printf("%s\n", text);
-    free(text);
-    return CLI_EXIT_OK;
-}
-
 /* --x0 (and --mode): the section state the orbit search starts from. */
 static int apply_x0(hes_system *sys, const char *text, const char *mode_name)
 {
@@ -434,7 +419,8 @@ int cmd_analyze(int argc, char **argv)
         }
     }
     if (json) {
-        rc = print_json(sys, &res, sh, &ev);
+        rc = cli_print_document("hes analyze", sh ? hes_analysis_gradient_json(sys, &res, sh, &ev)
+                                                   : hes_analysis_json(sys, &res));
     } else {
         print_text(sys, &res);
         if (sh)

@@ -6,7 +6,7 @@
  * description) and the orbit spec the orbit solver uses (section,
  * sequence, autonomous or period parameter, unknowns and residual).
  *
- * --json prints the same as one JSON object (Jansson):
+ * --json prints the same as one JSON object, hes_model_json():
  *   {"name", "description",
  *    "modes": [{"name", "dim", "states": [...]}],
  *    "transitions": [{"name", "from", "to", "direction": "down"|"up"|"any",
@@ -23,8 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <jansson.h>
 
 #include "cli.h"
 
@@ -46,15 +44,6 @@ static const char *mode_name(const hes_model *m, int i)
 static const char *transition_name(const hes_model *m, int i)
 {
     return i >= 0 && i < m->n_transitions ? m->transitions[i].name : "?";
-}
-
-static const char *direction_word(int direction)
-{
-    if (direction == HES_DOWN)
-        return "down";
-    if (direction == HES_UP)
-        return "up";
-    return "any";
 }
 
 /* State `i` of mode `mode` for people: its name, or "x[i]". */
@@ -231,7 +220,7 @@ static void print_text(const hes_model *m)
 
         printf("  %-16s %s -> %s, guard crossing %s%s\n", t->name,
                mode_name(m, t->from), mode_name(m, t->to),
-               direction_word(t->direction),
+               hes_direction_name(t->direction),
                t->clock_reset ? ", resets the clock" : "");
     }
 
@@ -291,146 +280,6 @@ static void print_text(const hes_model *m)
            "guards of the current mode\n", m->integrator == HES_BDF ? "BDF" : "Adams");
 }
 
-/* ---------------------------------------------------------------- JSON */
-
-/* A finite number, or null (JSON has no infinities). */
-static json_t *number_or_null(double v)
-{
-    return isfinite(v) ? json_real(v) : json_null();
-}
-
-static json_t *string_or_null(const char *s)
-{
-    return s ? json_string(s) : json_null();
-}
-
-static json_t *state_names_json(const hes_model *m, int mode, const int *idx, int n)
-{
-    json_t *a = json_array();
-    char buf[64];
-    int i;
-
-    for (i = 0; a && i < n; i++) {
-        format_state(buf, sizeof buf, m, mode, idx[i]);
-        json_array_append_new(a, json_string(buf));
-    }
-    return a;
-}
-
-static json_t *modes_json(const hes_model *m)
-{
-    json_t *a = json_array();
-    int i, j;
-
-    for (i = 0; a && i < m->n_modes; i++) {
-        const hes_mode *md = &m->modes[i];
-        json_t *states = json_array();
-
-        for (j = 0; states && j < md->dim; j++) {
-            char buf[64];
-
-            format_state(buf, sizeof buf, m, i, j);
-            json_array_append_new(states, json_string(buf));
-        }
-        json_array_append_new(a, json_pack("{s:s, s:i, s:o}", "name", md->name,
-                                           "dim", md->dim, "states", states));
-    }
-    return a;
-}
-
-static json_t *transitions_json(const hes_model *m)
-{
-    json_t *a = json_array();
-    int i;
-
-    for (i = 0; a && i < m->n_transitions; i++) {
-        const hes_transition *t = &m->transitions[i];
-
-        json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:s, s:b}",
-                                           "name", t->name,
-                                           "from", mode_name(m, t->from),
-                                           "to", mode_name(m, t->to),
-                                           "direction", direction_word(t->direction),
-                                           "clock_reset", t->clock_reset != 0));
-    }
-    return a;
-}
-
-static json_t *search_json(const hes_param *p)
-{
-    if (!has_search(p))
-        return json_null();
-    return json_pack("[o, o]", number_or_null(p->search_lo), number_or_null(p->search_hi));
-}
-
-static json_t *params_json(const hes_model *m)
-{
-    json_t *a = json_array();
-    int i;
-
-    for (i = 0; a && i < m->n_params; i++) {
-        const hes_param *p = &m->params[i];
-
-        json_array_append_new(a, json_pack("{s:s, s:o, s:o, s:o, s:b, s:b, s:b, s:o, s:o, s:o}",
-                                           "name", p->name,
-                                           "default", number_or_null(p->value),
-                                           "unit", string_or_null(p->unit),
-                                           "description", string_or_null(p->description),
-                                           "shape", (p->flags & HES_PARAM_SHAPE) != 0,
-                                           "solved", (p->flags & HES_PARAM_SOLVED) != 0,
-                                           "positive", (p->flags & HES_PARAM_POSITIVE) != 0,
-                                           "min", number_or_null(p->min),
-                                           "max", number_or_null(p->max),
-                                           "search", search_json(p)));
-    }
-    return a;
-}
-
-static json_t *orbit_json(const hes_model *m)
-{
-    const hes_orbit_spec *o = &m->orbit;
-    json_t *seq = json_array(), *free_params = json_array();
-    int i;
-
-    for (i = 0; seq && i < o->n_sequence; i++)
-        json_array_append_new(seq, json_string(transition_name(m, o->sequence[i])));
-    for (i = 0; free_params && i < o->n_free_params; i++)
-        json_array_append_new(free_params, json_string(o->free_params[i]));
-    return json_pack("{s:s, s:s, s:o, s:b, s:o, s:o, s:o, s:o}",
-                     "mode", mode_name(m, o->mode),
-                     "section", transition_name(m, o->section),
-                     "sequence", seq,
-                     "autonomous", o->period_param == NULL,
-                     "period_param", string_or_null(o->period_param),
-                     "free_states", state_names_json(m, o->mode, o->free_states,
-                                                     o->n_free_states),
-                     "free_params", free_params,
-                     "residual", state_names_json(m, o->mode, o->residual,
-                                                  o->n_residual));
-}
-
-static int print_json(const hes_model *m)
-{
-    json_t *doc = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}",
-                            "name", m->name,
-                            "description", string_or_null(m->description),
-                            "modes", modes_json(m),
-                            "transitions", transitions_json(m),
-                            "params", params_json(m),
-                            "orbit", orbit_json(m));
-    char *text = doc ? json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
-                                  JSON_REAL_PRECISION(17)) : NULL;
-
-    json_decref(doc);
-    if (!text) {
-        fprintf(stderr, "hes info: cannot build the JSON document (out of memory)\n");
-        return CLI_EXIT_FAILURE;
-    }
-    printf("%s\n", text);
-    free(text);
-    return CLI_EXIT_OK;
-}
-
 int cmd_info(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -464,7 +313,7 @@ int cmd_info(int argc, char **argv)
     if (!model)
         return CLI_EXIT_USAGE;
     if (json)
-        return print_json(model);
+        return cli_print_document("hes info", hes_model_json(model));
     print_text(model);
     return CLI_EXIT_OK;
 }

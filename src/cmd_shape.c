@@ -18,36 +18,30 @@
  * model's search bounds unless --bounds gives them.
  */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 
 #define DEFAULT_STARTS   8
-#define DEFAULT_SEED     1UL
 #define DEFAULT_MAXEVAL  400
-#define DEFAULT_TRIALS   20
-#define DEFAULT_PERTURB  0.1
-#define DEFAULT_STEPS    100
-#define DEFAULT_TOL      1e-6
+#define CMD "hes shape"
+
+static const cli_trial_opts trial_defaults = CLI_TRIAL_DEFAULTS;
 /* The progress line is redrawn every this many evaluations. */
 #define PROGRESS_EVERY   50
 
 typedef struct {
     const char *algorithm;   /* NULL: the library's default (LD_SLSQP) */
     int starts;
-    unsigned long seed;
     hes_measure measure;
     int fd_gradient;
     int polish;
     int maxeval;
     int verify;
-    int trials;
-    double perturb;
-    int steps;
-    double tol;
+    cli_trial_opts t;        /* --trials ... and --seed (also the starts') */
     int json;
 } shape_cli_opts;
 
@@ -100,15 +94,9 @@ void cmd_shape_usage(FILE *out)
             "  -h, --help               show this help\n"
             "--trials, --perturb, --steps and --tol imply --verify.  --start and --bounds\n"
             "take each shape parameter once.\n",
-            CLI_MAX_STARTS, DEFAULT_STARTS, DEFAULT_SEED, CLI_MAX_EVALS, DEFAULT_MAXEVAL,
-            CLI_MAX_TRIALS, DEFAULT_TRIALS, DEFAULT_PERTURB, CLI_MAX_STEPS, DEFAULT_STEPS,
-            CLI_MAX_TRIAL_STEPS, DEFAULT_TOL);
-}
-
-static int bad_value(const char *option, const char *text, const char *expected)
-{
-    fprintf(stderr, "hes shape: %s expects %s, got '%s'\n", option, expected, text);
-    return CLI_EXIT_USAGE;
+            CLI_MAX_STARTS, DEFAULT_STARTS, trial_defaults.seed, CLI_MAX_EVALS, DEFAULT_MAXEVAL,
+            CLI_MAX_TRIALS, trial_defaults.trials, trial_defaults.perturb, CLI_MAX_STEPS,
+            trial_defaults.steps, CLI_MAX_TRIAL_STEPS, trial_defaults.tol);
 }
 
 enum {
@@ -129,47 +117,27 @@ static int parse_option_value(int c, const char *text, shape_cli_opts *opts)
     case OPT_STARTS:
         if (cli_parse_int(text, &opts->starts) != 0 || opts->starts < 1 ||
             opts->starts > CLI_MAX_STARTS)
-            return bad_value("--starts", text, "an integer from 1 to " STR(CLI_MAX_STARTS));
-        return 0;
-    case OPT_SEED:
-        if (cli_parse_ulong(text, &opts->seed) != 0)
-            return bad_value("--seed", text, "a non-negative integer");
+            return cli_bad_value(CMD, "--starts", text, "an integer from 1 to " STR(CLI_MAX_STARTS));
         return 0;
     case OPT_MEASURE:
-        if (strcmp(text, "psi") == 0)
-            opts->measure = HES_MEASURE_PSI;
-        else if (strcmp(text, "smooth") == 0)
-            opts->measure = HES_MEASURE_SMOOTH;
-        else
-            return bad_value("--measure", text, "'psi' or 'smooth'");
+        if (hes_measure_from_name(text, &opts->measure) != HES_OK)
+            return cli_bad_value(CMD, "--measure", text, "'psi' or 'smooth'");
         return 0;
     case OPT_MAXEVAL:
         if (cli_parse_int(text, &opts->maxeval) != 0 || opts->maxeval < 1 ||
             opts->maxeval > CLI_MAX_EVALS)
-            return bad_value("--maxeval", text, "an integer from 1 to " STR(CLI_MAX_EVALS));
+            return cli_bad_value(CMD, "--maxeval", text, "an integer from 1 to " STR(CLI_MAX_EVALS));
         return 0;
+    case OPT_SEED:
+        return cli_parse_trial_option(CMD, "--seed", text, &opts->t);
     case OPT_TRIALS:
-        if (cli_parse_int(text, &opts->trials) != 0 || opts->trials < 1 ||
-            opts->trials > CLI_MAX_TRIALS)
-            return bad_value("--trials", text, "an integer from 1 to " STR(CLI_MAX_TRIALS));
-        opts->verify = 1;
-        return 0;
     case OPT_PERTURB:
-        if (cli_parse_double(text, &opts->perturb) != 0 || opts->perturb < 0)
-            return bad_value("--perturb", text, "a finite number >= 0");
-        opts->verify = 1;
-        return 0;
     case OPT_STEPS:
-        if (cli_parse_int(text, &opts->steps) != 0 || opts->steps < 1 ||
-            opts->steps > CLI_MAX_STEPS)
-            return bad_value("--steps", text, "an integer from 1 to " STR(CLI_MAX_STEPS));
-        opts->verify = 1;
-        return 0;
     case OPT_TOL:
-        if (cli_parse_double(text, &opts->tol) != 0 || !(opts->tol > 0))
-            return bad_value("--tol", text, "a finite number > 0");
         opts->verify = 1;
-        return 0;
+        return cli_parse_trial_option(CMD, c == OPT_TRIALS ? "--trials" : c == OPT_PERTURB
+                                      ? "--perturb" : c == OPT_STEPS ? "--steps" : "--tol",
+                                      text, &opts->t);
     default:
         return CLI_EXIT_USAGE;
     }
@@ -197,26 +165,22 @@ static void shape_arrays_free(shape_arrays *a)
     memset(a, 0, sizeof *a);
 }
 
-/* The shape parameters of the model in model order, start values from the
- * system, bounds from the model.  0, or CLI_EXIT_USAGE / CLI_EXIT_FAILURE
+/* The shape parameters of the model in model order, every start value and
+ * bound NaN: the library's default (the system's value, the model's search
+ * bounds) unless --start or --bounds gives one.  0, or CLI_EXIT_FAILURE
  * after printing why. */
 static int shape_arrays_init(shape_arrays *a, const hes_system *sys)
 {
     const hes_model *m = hes_system_model(sys);
-    const double *p = hes_system_params(sys);
     int i, n = 0;
 
     memset(a, 0, sizeof *a);
     for (i = 0; i < m->n_params; i++)
         n += (m->params[i].flags & HES_PARAM_SHAPE) != 0;
-    if (n == 0) {
-        fprintf(stderr, "hes: problem '%s' has no shape parameters\n", m->name);
-        return CLI_EXIT_USAGE;
-    }
-    a->param = malloc(sizeof *a->param * (size_t)n);
-    a->start = malloc(sizeof *a->start * (size_t)n);
-    a->lo = malloc(sizeof *a->lo * (size_t)n);
-    a->hi = malloc(sizeof *a->hi * (size_t)n);
+    a->param = malloc(sizeof *a->param * (size_t)(n + 1));
+    a->start = malloc(sizeof *a->start * (size_t)(n + 1));
+    a->lo = malloc(sizeof *a->lo * (size_t)(n + 1));
+    a->hi = malloc(sizeof *a->hi * (size_t)(n + 1));
     if (!a->param || !a->start || !a->lo || !a->hi) {
         shape_arrays_free(a);
         fprintf(stderr, "hes: out of memory\n");
@@ -225,9 +189,7 @@ static int shape_arrays_init(shape_arrays *a, const hes_system *sys)
     for (i = 0; i < m->n_params; i++) {
         if (m->params[i].flags & HES_PARAM_SHAPE) {
             a->param[a->n] = i;
-            a->start[a->n] = p[i];
-            a->lo[a->n] = m->params[i].search_lo;
-            a->hi[a->n] = m->params[i].search_hi;
+            a->start[a->n] = a->lo[a->n] = a->hi[a->n] = NAN;
             a->n++;
         }
     }
@@ -270,8 +232,9 @@ static int find_shape_param(const hes_model *m, const shape_arrays *a,
     return -1;
 }
 
-/* Applies the --start and --bounds items, then checks that every parameter
- * has bounds and a start inside them.  0 or CLI_EXIT_USAGE after printing. */
+/* Applies the --start and --bounds items (hes_shape_optimize checks that
+ * every parameter has bounds and a start inside them).  0 or CLI_EXIT_USAGE
+ * after printing. */
 static int apply_starts_bounds(shape_arrays *a, const hes_model *m,
                                const cli_assignments *starts,
                                const cli_assignments *bounds)
@@ -328,28 +291,10 @@ static int apply_starts_bounds(shape_arrays *a, const hes_model *m,
             fprintf(stderr, "hes shape: --bounds %s: LO and HI must be finite numbers\n",
                     bounds->items[i]);
             rc = CLI_EXIT_USAGE;
-        } else if (!(lo < hi)) {
-            fprintf(stderr, "hes shape: --bounds %s: LO must be less than HI\n",
-                    bounds->items[i]);
-            rc = CLI_EXIT_USAGE;
         } else {
             a->lo[j] = lo;
             a->hi[j] = hi;
             given[j] = 1;
-        }
-    }
-    for (j = 0; rc == 0 && j < a->n; j++) {
-        const char *name = m->params[a->param[j]].name;
-
-        if (!given[j] && a->lo[j] == 0 && a->hi[j] == 0) {
-            fprintf(stderr, "hes shape: shape parameter '%s' has no default search "
-                    "bounds: give --bounds %s=LO:HI\n", name, name);
-            rc = CLI_EXIT_USAGE;
-        } else if (!(a->start[j] >= a->lo[j] && a->start[j] <= a->hi[j])) {
-            fprintf(stderr, "hes shape: the start value %s = %g lies outside its "
-                    "bounds [%g, %g] (see --start and --bounds)\n",
-                    name, a->start[j], a->lo[j], a->hi[j]);
-            rc = CLI_EXIT_USAGE;
         }
     }
     free(given);
@@ -360,7 +305,7 @@ static int apply_starts_bounds(shape_arrays *a, const hes_model *m,
 /* ---------------------------------------------------------------- progress */
 
 typedef struct {
-    int shown;               /* a progress line is on the terminal */
+    cli_progress line;       /* the terminal's progress line */
     int last;                /* evaluations at the last redraw */
 } progress_state;
 
@@ -377,25 +322,7 @@ static void progress(int evaluations, double best, void *data)
     snprintf(line, sizeof line, "  evaluation %d, best %.9g", evaluations, best);
     fprintf(stderr, "\r%-56s", line);
     fflush(stderr);
-    ps->shown = 1;
-}
-
-static void progress_message(int tty, progress_state *ps, const char *what)
-{
-    if (tty) {
-        fprintf(stderr, "\rhes shape: %-45s", what);
-        fflush(stderr);
-        ps->shown = 1;
-    }
-}
-
-static void progress_done(progress_state *ps)
-{
-    if (ps->shown) {
-        fprintf(stderr, "\r%60s\r", "");
-        fflush(stderr);
-        ps->shown = 0;
-    }
+    ps->line.shown = 1;
 }
 
 /* ------------------------------------------------------------------ output */
@@ -410,7 +337,7 @@ static const char *gradient_words(int gradient)
 }
 
 static void print_text(const hes_system *sys, const hes_shape_result *res,
-                       const shape_arrays *a, const shape_cli_opts *opts,
+                       const shape_cli_opts *opts,
                        const hes_trials *trials)
 {
     const hes_model *m = hes_system_model(sys);
@@ -429,7 +356,7 @@ static void print_text(const hes_system *sys, const hes_shape_result *res,
         const hes_param *hp = &m->params[res->param[j]];
 
         snprintf(range, sizeof range, "[%g, %g]", res->lo[j], res->hi[j]);
-        printf("  %-*s %16.10g %20.14g  %s", w, hp->name, a->start[j], res->h[j], range);
+        printf("  %-*s %16.10g %20.14g  %s", w, hp->name, res->start[j], res->h[j], range);
         if (hp->unit && hp->unit[0] && strcmp(hp->unit, "1") != 0)
             printf(" %s", hp->unit);
         printf("\n");
@@ -445,7 +372,7 @@ static void print_text(const hes_system *sys, const hes_shape_result *res,
         printf("(at the optimum: these bounds do not stabilise the orbit)\n");
 
     printf("\nsearch: %s from %d start%s (seed %lu), at most %d evaluations each",
-           res->algorithm, res->starts, res->starts == 1 ? "" : "s", opts->seed,
+           res->algorithm, res->starts, res->starts == 1 ? "" : "s", opts->t.seed,
            opts->maxeval);
     if (res->polish[0])
         printf(", then %s polish", res->polish);
@@ -470,25 +397,10 @@ static void print_text(const hes_system *sys, const hes_shape_result *res,
     }
 }
 
-static int print_json(const hes_system *sys, const hes_shape_result *res,
-                      hes_measure measure, const hes_trials *trials)
-{
-    char *text = hes_shape_json(sys, res, measure, trials);
-
-    if (!text) {
-        fprintf(stderr, "hes shape: cannot build the JSON document (out of memory)\n");
-        return CLI_EXIT_FAILURE;
-    }
-    printf("%s\n", text);
-    free(text);
-    return CLI_EXIT_OK;
-}
-
 /* Optimisation, verification, output; the system and arrays are set up. */
 static int run(hes_system *sys, const shape_arrays *a, const shape_cli_opts *opts)
 {
-    int tty = isatty(STDERR_FILENO);
-    progress_state ps = {0};
+    progress_state ps = {{NULL, 0, 0}, 0};
     hes_shape_opts so = hes_shape_opts_default();
     hes_shape_result res;
     hes_trials trials;
@@ -503,28 +415,29 @@ static int run(hes_system *sys, const shape_arrays *a, const shape_cli_opts *opt
     so.hi = a->hi;
     so.algorithm = opts->algorithm;
     so.starts = opts->starts;
-    so.seed = opts->seed;
+    so.seed = opts->t.seed;
     so.measure = opts->measure;
     so.gradient = !opts->fd_gradient;
     so.polish = opts->polish;
     so.maxeval = opts->maxeval;
-    if (tty) {
+    cli_progress_init(&ps.line, CMD);
+    if (ps.line.tty) {
         so.progress = progress;
         so.progress_data = &ps;
     }
-    progress_message(tty, &ps, "optimising the shape parameters ...");
+    cli_progress_say(&ps.line, "optimising the shape parameters ...");
     st = hes_shape_optimize(sys, &so, &res);
-    progress_done(&ps);
+    cli_progress_clear(&ps.line);
     if (st != HES_OK)
         return cli_report_status(st, sys);
 
     if (opts->verify) {
         snprintf(what, sizeof what, "verifying: %d trials of %d periods ...",
-                 opts->trials, opts->steps);
-        progress_message(tty, &ps, what);
-        st = hes_trials_run(sys, &res.analysis.orbit, opts->trials, opts->perturb,
-                            opts->steps, opts->seed, opts->tol, &trials);
-        progress_done(&ps);
+                 opts->t.trials, opts->t.steps);
+        cli_progress_say(&ps.line, what);
+        st = hes_trials_run(sys, &res.analysis.orbit, opts->t.trials, opts->t.perturb,
+                            opts->t.steps, opts->t.seed, opts->t.tol, &trials);
+        cli_progress_clear(&ps.line);
         if (st != HES_OK) {
             rc = cli_report_status(st, sys);
             hes_shape_result_free(&res);
@@ -533,9 +446,10 @@ static int run(hes_system *sys, const shape_arrays *a, const shape_cli_opts *opt
     }
 
     if (opts->json) {
-        rc = print_json(sys, &res, opts->measure, opts->verify ? &trials : NULL);
+        rc = cli_print_document(CMD, hes_shape_json(sys, &res, opts->measure,
+                                                     opts->verify ? &trials : NULL));
     } else {
-        print_text(sys, &res, a, opts, opts->verify ? &trials : NULL);
+        print_text(sys, &res, opts, opts->verify ? &trials : NULL);
         rc = CLI_EXIT_OK;
     }
     if (opts->verify)
@@ -566,9 +480,8 @@ int cmd_shape(int argc, char **argv)
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}
     };
-    shape_cli_opts opts = {NULL, DEFAULT_STARTS, DEFAULT_SEED, HES_MEASURE_PSI, 0, 1,
-                           DEFAULT_MAXEVAL, 0, DEFAULT_TRIALS, DEFAULT_PERTURB,
-                           DEFAULT_STEPS, DEFAULT_TOL, 0};
+    shape_cli_opts opts = {NULL, DEFAULT_STARTS, HES_MEASURE_PSI, 0, 1, DEFAULT_MAXEVAL, 0,
+                           CLI_TRIAL_DEFAULTS, 0};
     cli_assignments params, starts, bounds;
     const hes_model *model = NULL;
     hes_system *sys = NULL;
@@ -646,11 +559,8 @@ int cmd_shape(int argc, char **argv)
                 "(no starts)\n", opts.algorithm);
         rc = CLI_EXIT_USAGE;
     }
-    if (rc == CLI_EXIT_OK && (long)opts.trials * opts.steps > CLI_MAX_TRIAL_STEPS) {
-        fprintf(stderr, "hes shape: --trials %d x --steps %d is more than %d periods in all\n",
-                opts.trials, opts.steps, CLI_MAX_TRIAL_STEPS);
-        rc = CLI_EXIT_USAGE;
-    }
+    if (rc == CLI_EXIT_OK)
+        rc = cli_check_trial_total(CMD, &opts.t);
     if (rc == CLI_EXIT_OK && argc - optind != 1) {
         fprintf(stderr, "hes shape: expected exactly one PROBLEM\n");
         cmd_shape_usage(stderr);

@@ -272,24 +272,14 @@ static int write_row(void *ctx, const hes_sweep_row *row)
         }
     }
     if (w->json) {
-        printf("{\"index\": %d, \"params\": {", row->index);
-        for (int j = 0; j < w->r->n; j++)
-            printf("%s\"%s\": %.17g", j ? ", " : "", w->r->names[j], pt[j]);
-        printf("}, \"status\": \"%s\"", status_name(row->status));
-        if (row->status == HES_OK) {
-            printf(", \"psi\": %.17g, \"stable\": %s, \"verdict\": \"%s\", \"period\": %.17g, "
-                   "\"multipliers\": [", row->psi, row->stable ? "true" : "false",
-                   hes_verdict_name(row->verdict), row->period);
-            for (int k = 0; k < row->n_mult; k++)
-                printf("%s[%.17g, %.17g]", k ? ", " : "", row->re[k], row->im[k]);
-            printf("]");
-        } else {
-            printf(", \"message\": \"");
-            for (const char *c = row->message; *c; c++)
-                putchar(*c == '"' || *c == '\\' ? '\'' : *c == '\n' ? ' ' : *c);
-            printf("\"");
+        char *line = hes_sweep_row_json(w->m, w->r->n, w->pidx, pt, row);
+        if (!line) {
+            fprintf(stderr, "hes sweep: out of memory\n");
+            w->failed = 1;
+            return -1;
         }
-        printf("}\n");
+        puts(line);
+        free(line);
         if (fflush(stdout) != 0 || ferror(stdout))
             return write_failed(w, "standard output");
     }
@@ -668,22 +658,15 @@ static int sweep(int argc, char **argv, int rank, int size)
             rc = CLI_EXIT_USAGE;
         }
     if (rc == CLI_EXIT_OK && grid.n) {
-        long total = 1;
-        for (int j = 0; j < grid.n && total <= 10000000; j++)
-            total *= grid.count[j];
-        if (total < 1 || total > 10000000) {
+        long total;
+        if (hes_grid_tensor_size(grid.n, grid.count, &total) != HES_OK || total > 10000000) {
             fprintf(stderr, "hes sweep: more than 10000000 grid points\n");
             rc = CLI_EXIT_USAGE;
         } else if ((values = malloc(sizeof(double) * (size_t)total * (size_t)grid.n))) {
             n_points = (int)total;
-            for (int i = 0; i < n_points; i++) {
-                int rem = i;
-                for (int j = grid.n - 1; j >= 0; j--) { /* the last varies fastest */
-                    int k = rem % grid.count[j];
-                    rem /= grid.count[j];
-                    values[(size_t)i * grid.n + j] = grid.count[j] == 1 ? grid.lo[j]
-                        : grid.lo[j] + (grid.hi[j] - grid.lo[j]) * k / (grid.count[j] - 1);
-                }
+            if (hes_grid_tensor(grid.n, grid.lo, grid.hi, grid.count, values) != HES_OK) {
+                fprintf(stderr, "hes sweep: --grid: HI - LO must be a finite number\n");
+                rc = CLI_EXIT_USAGE;
             }
         }
     }

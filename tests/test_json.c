@@ -318,6 +318,116 @@ START_TEST(test_gradient_json_adds_the_gradient_to_the_analysis)
 }
 END_TEST
 
+START_TEST(test_model_json_describes_the_model)
+{
+    const hes_model *m = hes_problem_find("slip-hopper");
+    json_t *doc = parse(hes_model_json(m));
+    ck_assert_str_eq(json_string_value(get(doc, "name")), m->name);
+    const json_t *modes = get(doc, "modes"), *params = get(doc, "params");
+    ck_assert_int_eq((int)json_array_size(modes), m->n_modes);
+    ck_assert_int_eq((int)json_array_size(get(doc, "transitions")), m->n_transitions);
+    ck_assert_int_eq((int)json_array_size(params), m->n_params);
+    for (int i = 0; i < m->n_params; i++) {
+        const json_t *p = json_array_get(params, (size_t)i);
+        ck_assert_str_eq(json_string_value(get(p, "name")), m->params[i].name);
+        ck_assert_json_bits(get(p, "default"), m->params[i].value);
+    }
+    const json_t *orbit = get(doc, "orbit");
+    ck_assert_int_eq((int)json_array_size(get(orbit, "sequence")), m->orbit.n_sequence);
+    json_decref(doc);
+    ck_assert_ptr_null(hes_model_json(NULL));
+}
+END_TEST
+
+START_TEST(test_state_sweep_json_carries_every_run)
+{
+    hes_system *sys = create("trot-rigid");
+    const double x0[4] = { 0.6, 0, 0, 0 };
+    hes_state_sweep_opts o = { 0, 4, x0, 1, -0.01, 0.01, 3, 0.4, NULL, NULL };
+    hes_state_sweep sw;
+    ck_assert_int_eq(hes_state_sweep_run(sys, &o, &sw), HES_OK);
+    json_t *doc = parse(hes_state_sweep_json(sys, &sw));
+    const json_t *sweep = get(doc, "sweep"), *results = get(doc, "results");
+    ck_assert_str_eq(json_string_value(get(sweep, "name")), "theta");
+    ck_assert_int_eq((int)json_array_size(results), 3);
+    for (int k = 0; k < 3; k++) {
+        const json_t *r = json_array_get(results, (size_t)k);
+        const hes_traj *t = &sw.points[k].traj;
+        ck_assert_json_bits(get(r, "value"), sw.points[k].value);
+        ck_assert_json_bits(json_array_get(get(sweep, "values"), (size_t)k), sw.points[k].value);
+        ck_assert_int_eq((int)json_array_size(get(r, "events")), t->n_events);
+        check_vector(get(r, "x"), t->phases[t->n_phases - 1].x1, 4);
+        ck_assert(json_is_null(get(r, "failure")) == (sw.points[k].status == HES_OK));
+    }
+    json_decref(doc);
+    hes_state_sweep_free(&sw);
+    hes_system_destroy(sys);
+}
+END_TEST
+
+START_TEST(test_trajopt_json_carries_the_result)
+{
+    hes_system *sys = create("knee-biped");
+    hes_trajopt_options o = hes_trajopt_options_default();
+    o.objective = HES_COLLOC_WEIGHTED;
+    o.weight = 0.5;
+    o.nodes = 9;
+    o.maxeval = 5;
+    o.refine = 1;
+    hes_trajopt_result r;
+    ck_assert_int_eq(hes_trajopt_run(sys, &o, &r), HES_OK);
+    json_t *doc = parse(hes_trajopt_json(sys, &r));
+    ck_assert_str_eq(json_string_value(get(doc, "objective")), "weighted");
+    ck_assert_json_bits(get(doc, "weight"), 0.5);
+    ck_assert_json_bits(get(doc, "psi_collocation"), r.psi_collocation);
+    if (r.have_shooting)
+        ck_assert_json_bits(get(doc, "psi_shooting"), r.psi_shooting);
+    ck_assert_json_bits(get(doc, "period"), r.period);
+    ck_assert_json_bits(get(doc, "energy"), r.energy);
+    ck_assert(json_is_null(get(doc, "psi_refined")));
+    ck_assert_int_eq((int)json_array_size(get(doc, "phases")), r.gait.n_phases);
+    ck_assert_int_eq((int)json_integer_value(get(doc, "variables")), r.variables);
+    json_decref(doc);
+    ck_assert_ptr_null(hes_trajopt_json(sys, NULL));
+    hes_trajopt_result_free(&r);
+    hes_system_destroy(sys);
+}
+END_TEST
+
+START_TEST(test_sweep_row_json_is_one_line_of_json)
+{
+    const hes_model *m = hes_problem_find("paddle-juggler");
+    int swept[1] = { hes_model_param_index(m, "paddle_accel") };
+    double point[1] = { -5.5 };
+    hes_sweep_row row;
+    memset(&row, 0, sizeof row);
+    row.index = 3;
+    row.psi = 0.25;
+    row.period = 0.5;
+    row.verdict = HES_STABLE;
+    row.stable = 1;
+    row.n_mult = 1;
+    row.re[0] = 0.25;
+    row.im[0] = -0.125;
+    char *text = hes_sweep_row_json(m, 1, swept, point, &row);
+    ck_assert_ptr_nonnull(text);
+    ck_assert_ptr_null(strchr(text, '\n'));
+    ck_assert_str_eq(text, "{\"index\": 3, \"params\": {\"paddle_accel\": -5.5}, \"status\": "
+                     "\"ok\", \"psi\": 0.25, \"stable\": true, \"verdict\": \"stable\", "
+                     "\"period\": 0.5, \"multipliers\": [[0.25, -0.125]]}");
+    free(text);
+    row.status = HES_ENOORBIT;
+    snprintf(row.message, sizeof row.message, "no \"orbit\"\nhere");
+    json_t *doc = parse(hes_sweep_row_json(m, 1, swept, point, &row));
+    ck_assert_str_eq(json_string_value(get(doc, "status")), hes_strerror(HES_ENOORBIT));
+    ck_assert_str_eq(json_string_value(get(doc, "message")), "no 'orbit' here");
+    json_decref(doc);
+    swept[0] = m->n_params;
+    ck_assert_ptr_null(hes_sweep_row_json(m, 1, swept, point, &row));
+    ck_assert_ptr_null(hes_sweep_row_json(NULL, 1, swept, point, &row));
+}
+END_TEST
+
 static Suite *json_suite(void)
 {
     Suite *s = suite_create("json");
@@ -329,6 +439,10 @@ static Suite *json_suite(void)
     tcase_add_test(tc, test_trials_json_carries_every_trial_bit_for_bit);
     tcase_add_test(tc, test_shape_json_has_the_documented_keys_and_values);
     tcase_add_test(tc, test_gradient_json_adds_the_gradient_to_the_analysis);
+    tcase_add_test(tc, test_model_json_describes_the_model);
+    tcase_add_test(tc, test_state_sweep_json_carries_every_run);
+    tcase_add_test(tc, test_trajopt_json_carries_the_result);
+    tcase_add_test(tc, test_sweep_row_json_is_one_line_of_json);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -79,3 +79,12 @@ double test_saltation_vs_flow(hes_system *sys, const hes_event *ev, double d)
     }
     return diff / fmax(1.0, scale);
 }
+
+hes_system *test_system(const char *name)
+{
+    const hes_model *m = hes_problem_find(name);
+    ck_assert_ptr_nonnull(m);
+    hes_system *sys = hes_system_create(m);
+    ck_assert_ptr_nonnull(sys);
+    return sys;
+}

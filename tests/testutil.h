@@ -12,6 +12,9 @@
 /* Runs every test of s (then frees it); EXIT_SUCCESS when all passed. */
 int test_run_suite(Suite *s);
 
+/* A new system of the built-in problem `name` (asserted to exist). */
+hes_system *test_system(const char *name);
+
 /* The saltation matrix of event ev (of an orbit of sys) against central
  * differences of the full nonlinear flow across that one event: the flow
  * from d before the event to d after it, with every guard armed, must have

@@ -41,4 +41,8 @@ unsigned long long hes__rng_next(unsigned long long *state);
 double hes__rng_uniform(unsigned long long *state);   /* in [0, 1) */
 double hes__rng_gaussian(unsigned long long *state);
 
+/* Index of `name` in the table names[0..n-1] (exact match), or -1 when it
+ * is not there or NULL: the from-name lookups of the enums (status.c). */
+int hes__name_index(const char *const *names, int n, const char *name);
+
 #endif

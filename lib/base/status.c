@@ -1,8 +1,11 @@
 /*
  * status.c - names of hes_status values and their mapping to the program's
- * exit codes (DESIGN.md section 5: 0 success, 1 computation failed, 2 bad input).
+ * exit codes (DESIGN.md section 5: 0 success, 1 computation failed, 2 bad input),
+ * and the name-table lookup behind the enums' from-name functions.
  */
-#include "hes.h"
+#include <string.h>
+
+#include "base/base.h"
 
 const char *hes_strerror(hes_status status)
 {
@@ -32,4 +35,12 @@ int hes_status_exit_code(hes_status status)
     if (status == HES_EINVAL || status == HES_ENOTFOUND)
         return 2;
     return 1;
+}
+
+int hes__name_index(const char *const *names, int n, const char *name)
+{
+    for (int i = 0; name && i < n; i++)
+        if (strcmp(names[i], name) == 0)
+            return i;
+    return -1;
 }

@@ -18,20 +18,18 @@
 
 #include <jansson.h>
 
-#include "hes.h"
-
-#define DUMP_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17))
+#include "io/io.h"
 
 /* Every builder below returns a new reference, or NULL on allocation
  * failure; the json_*_set_new/append_new calls take ownership of their value
  * even when they fail, and fail on a NULL value, so a NULL propagates up. */
 
-static json_t *number_json(double v)
+json_t *hes__json_number(double v)
 {
     return isfinite(v) ? json_real(v) : json_null();
 }
 
-static json_t *vector_json(const double *v, int n)
+json_t *hes__json_vector(const double *v, int n)
 {
     json_t *a = json_array();
     int i;
@@ -39,7 +37,7 @@ static json_t *vector_json(const double *v, int n)
     if (!a)
         return NULL;
     for (i = 0; i < n; i++) {
-        if (json_array_append_new(a, number_json(v[i])) != 0) {
+        if (json_array_append_new(a, hes__json_number(v[i])) != 0) {
             json_decref(a);
             return NULL;
         }
@@ -59,7 +57,7 @@ static json_t *matrix_rows_json(const double *m, int n)
         json_t *row = json_array();
 
         for (j = 0; row && j < n; j++) {
-            if (json_array_append_new(row, number_json(m[i + (size_t)j * n])) != 0) {
+            if (json_array_append_new(row, hes__json_number(m[i + (size_t)j * n])) != 0) {
                 json_decref(row);
                 row = NULL;
             }
@@ -73,7 +71,7 @@ static json_t *matrix_rows_json(const double *m, int n)
 }
 
 /* Sets obj[key] = val (taking val); returns nonzero on failure. */
-static int put(json_t *obj, const char *key, json_t *val)
+int hes__json_put(json_t *obj, const char *key, json_t *val)
 {
     return json_object_set_new(obj, key, val) != 0;
 }
@@ -89,7 +87,7 @@ static json_t *params_json(const hes_system *sys)
     if (!obj)
         return NULL;
     for (i = 0; i < model->n_params; i++)
-        err |= put(obj, model->params[i].name, number_json(p[i]));
+        err |= hes__json_put(obj, model->params[i].name, hes__json_number(p[i]));
     if (err) {
         json_decref(obj);
         return NULL;
@@ -114,10 +112,10 @@ static json_t *event_json(const hes_model *model, const hes_event *ev)
     obj = json_object();
     if (!obj)
         return NULL;
-    err |= put(obj, "transition", json_string(tr->name));
-    err |= put(obj, "t", number_json(ev->t));
-    err |= put(obj, "x_minus", vector_json(ev->x_minus, model->modes[tr->from].dim));
-    err |= put(obj, "x_plus", vector_json(ev->x_plus, model->modes[tr->to].dim));
+    err |= hes__json_put(obj, "transition", json_string(tr->name));
+    err |= hes__json_put(obj, "t", hes__json_number(ev->t));
+    err |= hes__json_put(obj, "x_minus", hes__json_vector(ev->x_minus, model->modes[tr->from].dim));
+    err |= hes__json_put(obj, "x_plus", hes__json_vector(ev->x_plus, model->modes[tr->to].dim));
     if (err) {
         json_decref(obj);
         return NULL;
@@ -134,9 +132,9 @@ static json_t *orbit_json(const hes_model *model, const hes_orbit *orbit,
 
     if (!obj)
         return NULL;
-    err |= put(obj, "period", number_json(orbit->period));
-    err |= put(obj, "x0", vector_json(orbit->x0, orbit->n));
-    err |= put(obj, "mode0", json_string(mode_name(model, orbit->mode)));
+    err |= hes__json_put(obj, "period", hes__json_number(orbit->period));
+    err |= hes__json_put(obj, "x0", hes__json_vector(orbit->x0, orbit->n));
+    err |= hes__json_put(obj, "mode0", json_string(mode_name(model, orbit->mode)));
     if (with_events) {
         json_t *events = json_array();
 
@@ -147,7 +145,7 @@ static json_t *orbit_json(const hes_model *model, const hes_orbit *orbit,
                 events = NULL;
             }
         }
-        err |= put(obj, "events", events);
+        err |= hes__json_put(obj, "events", events);
     }
     if (err) {
         json_decref(obj);
@@ -168,9 +166,9 @@ static json_t *multipliers_json(const hes_stability *st)
         int err = 0;
 
         if (m) {
-            err |= put(m, "re", number_json(st->re[k]));
-            err |= put(m, "im", number_json(st->im[k]));
-            err |= put(m, "abs", number_json(st->abs[k]));
+            err |= hes__json_put(m, "re", hes__json_number(st->re[k]));
+            err |= hes__json_put(m, "im", hes__json_number(st->im[k]));
+            err |= hes__json_put(m, "abs", hes__json_number(st->abs[k]));
             if (err) {
                 json_decref(m);
                 m = NULL;
@@ -191,8 +189,8 @@ static json_t *check_json(double max_abs_diff)
 
     if (!obj)
         return NULL;
-    err |= put(obj, "method", json_string("finite-differences"));
-    err |= put(obj, "max_abs_diff", number_json(max_abs_diff));
+    err |= hes__json_put(obj, "method", json_string("finite-differences"));
+    err |= hes__json_put(obj, "max_abs_diff", hes__json_number(max_abs_diff));
     if (err) {
         json_decref(obj);
         return NULL;
@@ -208,20 +206,20 @@ static json_t *simultaneous_json(const hes_model *model, const hes_simultaneous 
     int err = !o;
     if (err)
         return NULL;
-    err |= put(o, "first", json_string(model->transitions[s->first].name));
-    err |= put(o, "second", json_string(model->transitions[s->second].name));
-    err |= put(o, "dt", number_json(s->dt));
-    err |= put(o, "other_order", s->alt_first >= 0
+    err |= hes__json_put(o, "first", json_string(model->transitions[s->first].name));
+    err |= hes__json_put(o, "second", json_string(model->transitions[s->second].name));
+    err |= hes__json_put(o, "dt", hes__json_number(s->dt));
+    err |= hes__json_put(o, "other_order", s->alt_first >= 0
                    ? json_pack("[ss]", model->transitions[s->alt_second].name,
                                model->transitions[s->alt_first].name)
                    : json_null());
-    err |= put(o, "coupling", number_json(s->coupling));
-    err |= put(o, "outcome_gap", number_json(s->outcome_gap));
-    err |= put(o, "piece_gap", number_json(s->piece_gap));
-    err |= put(o, "continuous", json_boolean(s->continuous));
-    err |= put(o, "differentiable", json_boolean(s->differentiable));
-    err |= put(o, "psi_taken", number_json(s->psi_taken));
-    err |= put(o, "psi_other", number_json(s->psi_other));
+    err |= hes__json_put(o, "coupling", hes__json_number(s->coupling));
+    err |= hes__json_put(o, "outcome_gap", hes__json_number(s->outcome_gap));
+    err |= hes__json_put(o, "piece_gap", hes__json_number(s->piece_gap));
+    err |= hes__json_put(o, "continuous", json_boolean(s->continuous));
+    err |= hes__json_put(o, "differentiable", json_boolean(s->differentiable));
+    err |= hes__json_put(o, "psi_taken", hes__json_number(s->psi_taken));
+    err |= hes__json_put(o, "psi_other", hes__json_number(s->psi_other));
     if (err) {
         json_decref(o);
         return NULL;
@@ -229,7 +227,7 @@ static json_t *simultaneous_json(const hes_model *model, const hes_simultaneous 
     return o;
 }
 
-static char *dump_and_release(json_t *doc)
+char *hes__json_dump(json_t *doc)
 {
     char *text;
 
@@ -250,19 +248,19 @@ static json_t *analysis_doc(const hes_system *sys, const hes_analysis *res)
     if (!doc)
         return NULL;
     assert(res->mono.n == res->orbit.n);
-    err |= put(doc, "problem", json_string(model->name));
-    err |= put(doc, "params", params_json(sys));
-    err |= put(doc, "orbit", orbit_json(model, &res->orbit, 1));
-    err |= put(doc, "monodromy", matrix_rows_json(res->mono.phi, res->mono.n));
+    err |= hes__json_put(doc, "problem", json_string(model->name));
+    err |= hes__json_put(doc, "params", params_json(sys));
+    err |= hes__json_put(doc, "orbit", orbit_json(model, &res->orbit, 1));
+    err |= hes__json_put(doc, "monodromy", matrix_rows_json(res->mono.phi, res->mono.n));
     if (res->mono.autonomous && res->mono.proj)
-        err |= put(doc, "return_map", matrix_rows_json(res->mono.proj, res->mono.n));
-    err |= put(doc, "multipliers", multipliers_json(&res->stab));
-    err |= put(doc, "psi", number_json(res->stab.psi));
-    err |= put(doc, "stable", json_boolean(res->stab.stable));
-    err |= put(doc, "verdict", json_string(hes_verdict_name(res->stab.verdict)));
-    err |= put(doc, "psi_tolerance", number_json(res->stab.psi_tol));
+        err |= hes__json_put(doc, "return_map", matrix_rows_json(res->mono.proj, res->mono.n));
+    err |= hes__json_put(doc, "multipliers", multipliers_json(&res->stab));
+    err |= hes__json_put(doc, "psi", hes__json_number(res->stab.psi));
+    err |= hes__json_put(doc, "stable", json_boolean(res->stab.stable));
+    err |= hes__json_put(doc, "verdict", json_string(hes_verdict_name(res->stab.verdict)));
+    err |= hes__json_put(doc, "psi_tolerance", hes__json_number(res->stab.psi_tol));
     if (res->have_check)
-        err |= put(doc, "check", check_json(res->check_max_abs_diff));
+        err |= hes__json_put(doc, "check", check_json(res->check_max_abs_diff));
     if (res->n_simultaneous > 0) {
         json_t *list = json_array();
         for (int k = 0; list && k < res->n_simultaneous; k++)
@@ -270,7 +268,7 @@ static json_t *analysis_doc(const hes_system *sys, const hes_analysis *res)
                 json_decref(list);
                 list = NULL;
             }
-        err |= put(doc, "simultaneous", list);
+        err |= hes__json_put(doc, "simultaneous", list);
     }
     if (err) {
         json_decref(doc);
@@ -281,7 +279,7 @@ static json_t *analysis_doc(const hes_system *sys, const hes_analysis *res)
 
 char *hes_analysis_json(const hes_system *sys, const hes_analysis *res)
 {
-    return dump_and_release(analysis_doc(sys, res));
+    return hes__json_dump(analysis_doc(sys, res));
 }
 
 /* {"NAME": dpsi/dNAME} over the shape parameters of sh (null where the
@@ -298,8 +296,8 @@ static json_t *gradient_json(const hes_model *model, const hes_shape *sh,
         int i = hes_shape_param(sh, j);
 
         assert(i >= 0 && i < model->n_params);
-        err |= put(obj, model->params[i].name,
-                   ev->dpsi ? number_json(ev->dpsi[j]) : json_null());
+        err |= hes__json_put(obj, model->params[i].name,
+                   ev->dpsi ? hes__json_number(ev->dpsi[j]) : json_null());
     }
     if (err) {
         json_decref(obj);
@@ -317,15 +315,15 @@ char *hes_analysis_gradient_json(const hes_system *sys, const hes_analysis *res,
 
     if (!doc)
         return NULL;
-    err |= put(doc, "psi_gradient", gradient_json(model, sh, ev));
-    err |= put(doc, "psi_gradient_method",
+    err |= hes__json_put(doc, "psi_gradient", gradient_json(model, sh, ev));
+    err |= hes__json_put(doc, "psi_gradient_method",
                json_string(ev->fallback ? "finite-differences" : "analytic"));
-    err |= put(doc, "psi_gradient_nonsmooth", json_boolean(ev->nonsmooth));
+    err |= hes__json_put(doc, "psi_gradient_nonsmooth", json_boolean(ev->nonsmooth));
     if (err) {
         json_decref(doc);
         return NULL;
     }
-    return dump_and_release(doc);
+    return hes__json_dump(doc);
 }
 
 /* null when the trial completed, else "<status name>: <detail>". */
@@ -345,10 +343,10 @@ static json_t *trial_json(const hes_trial *trial, int n)
 
     if (!obj)
         return NULL;
-    err |= put(obj, "x0", vector_json(trial->x0, n));
-    err |= put(obj, "steps_completed", json_integer(trial->steps_completed));
-    err |= put(obj, "failure", failure_json(trial));
-    err |= put(obj, "error", vector_json(trial->error, trial->steps_completed));
+    err |= hes__json_put(obj, "x0", hes__json_vector(trial->x0, n));
+    err |= hes__json_put(obj, "steps_completed", json_integer(trial->steps_completed));
+    err |= hes__json_put(obj, "failure", failure_json(trial));
+    err |= hes__json_put(obj, "error", hes__json_vector(trial->error, trial->steps_completed));
     if (err) {
         json_decref(obj);
         return NULL;
@@ -372,20 +370,20 @@ char *hes_trials_json(const hes_system *sys, const hes_orbit *orbit,
             list = NULL;
         }
     }
-    err |= put(doc, "problem", json_string(model->name));
-    err |= put(doc, "params", params_json(sys));
-    err |= put(doc, "orbit", orbit_json(model, orbit, 0));
-    err |= put(doc, "trials", list);
-    err |= put(doc, "converged", json_integer(trials->converged));
-    err |= put(doc, "tol", number_json(trials->tol));
-    err |= put(doc, "radius", number_json(trials->radius));
-    err |= put(doc, "region", json_string(trials->box ? "box" : "ball"));
-    err |= put(doc, "seed", json_integer((json_int_t)trials->seed));
+    err |= hes__json_put(doc, "problem", json_string(model->name));
+    err |= hes__json_put(doc, "params", params_json(sys));
+    err |= hes__json_put(doc, "orbit", orbit_json(model, orbit, 0));
+    err |= hes__json_put(doc, "trials", list);
+    err |= hes__json_put(doc, "converged", json_integer(trials->converged));
+    err |= hes__json_put(doc, "tol", hes__json_number(trials->tol));
+    err |= hes__json_put(doc, "radius", hes__json_number(trials->radius));
+    err |= hes__json_put(doc, "region", json_string(trials->box ? "box" : "ball"));
+    err |= hes__json_put(doc, "seed", json_integer((json_int_t)trials->seed));
     if (err) {
         json_decref(doc);
         return NULL;
     }
-    return dump_and_release(doc);
+    return hes__json_dump(doc);
 }
 
 /* "verify" of hes_shape_json: the perturbation trials at the optimum. */
@@ -396,11 +394,11 @@ static json_t *verify_json(const hes_trials *trials)
 
     if (!obj)
         return NULL;
-    err |= put(obj, "trials", json_integer(trials->n_trials));
-    err |= put(obj, "converged", json_integer(trials->converged));
-    err |= put(obj, "radius", number_json(trials->radius));
-    err |= put(obj, "steps", json_integer(trials->steps));
-    err |= put(obj, "tol", number_json(trials->tol));
+    err |= hes__json_put(obj, "trials", json_integer(trials->n_trials));
+    err |= hes__json_put(obj, "converged", json_integer(trials->converged));
+    err |= hes__json_put(obj, "radius", hes__json_number(trials->radius));
+    err |= hes__json_put(obj, "steps", json_integer(trials->steps));
+    err |= hes__json_put(obj, "tol", hes__json_number(trials->tol));
     if (err) {
         json_decref(obj);
         return NULL;
@@ -434,37 +432,38 @@ char *hes_shape_json(const hes_system *sys, const hes_shape_result *res,
 
         assert(res->param[j] >= 0 && res->param[j] < model->n_params);
         name = model->params[res->param[j]].name;
-        if (shape && put(shape, name, number_json(res->h[j])) != 0) {
+        if (shape && hes__json_put(shape, name, hes__json_number(res->h[j])) != 0) {
             json_decref(shape);
             shape = NULL;
         }
-        if (bounds && put(bounds, name, vector_json(range, 2)) != 0) {
+        if (bounds && hes__json_put(bounds, name, hes__json_vector(range, 2)) != 0) {
             json_decref(bounds);
             bounds = NULL;
         }
     }
-    err |= put(doc, "problem", json_string(model->name));
-    err |= put(doc, "params", params_json(sys));
-    err |= put(doc, "psi_initial", number_json(res->psi_initial));
-    err |= put(doc, "psi", number_json(res->psi));
-    err |= put(doc, "stable", json_boolean(res->analysis.stab.stable));
-    err |= put(doc, "verdict", json_string(hes_verdict_name(res->analysis.stab.verdict)));
-    err |= put(doc, "psi_tolerance", number_json(res->analysis.stab.psi_tol));
-    err |= put(doc, "shape", shape);
-    err |= put(doc, "bounds", bounds);
-    err |= put(doc, "evaluations", json_integer(res->evaluations));
-    err |= put(doc, "gradient", json_string(gradient_word(res->gradient)));
-    err |= put(doc, "fallbacks", json_integer(res->fallbacks));
-    err |= put(doc, "algorithm", json_string(res->algorithm));
-    err |= put(doc, "measure",
-               json_string(measure == HES_MEASURE_SMOOTH ? "smooth" : "psi"));
-    err |= put(doc, "multipliers", multipliers_json(&res->analysis.stab));
-    err |= put(doc, "orbit", orbit_json(model, &res->analysis.orbit, 1));
+    err |= hes__json_put(doc, "problem", json_string(model->name));
+    err |= hes__json_put(doc, "params", params_json(sys));
+    err |= hes__json_put(doc, "psi_initial", hes__json_number(res->psi_initial));
+    err |= hes__json_put(doc, "psi", hes__json_number(res->psi));
+    err |= hes__json_put(doc, "stable", json_boolean(res->analysis.stab.stable));
+    err |= hes__json_put(doc, "verdict", json_string(hes_verdict_name(res->analysis.stab.verdict)));
+    err |= hes__json_put(doc, "psi_tolerance", hes__json_number(res->analysis.stab.psi_tol));
+    err |= hes__json_put(doc, "shape", shape);
+    err |= hes__json_put(doc, "bounds", bounds);
+    err |= hes__json_put(doc, "evaluations", json_integer(res->evaluations));
+    err |= hes__json_put(doc, "gradient", json_string(gradient_word(res->gradient)));
+    err |= hes__json_put(doc, "fallbacks", json_integer(res->fallbacks));
+    err |= hes__json_put(doc, "algorithm", json_string(res->algorithm));
+    err |= hes__json_put(doc, "measure",
+               json_string(hes_measure_name(measure == HES_MEASURE_SMOOTH ? measure
+                                                                          : HES_MEASURE_PSI)));
+    err |= hes__json_put(doc, "multipliers", multipliers_json(&res->analysis.stab));
+    err |= hes__json_put(doc, "orbit", orbit_json(model, &res->analysis.orbit, 1));
     if (trials)
-        err |= put(doc, "verify", verify_json(trials));
+        err |= hes__json_put(doc, "verify", verify_json(trials));
     if (err) {
         json_decref(doc);
         return NULL;
     }
-    return dump_and_release(doc);
+    return hes__json_dump(doc);
 }

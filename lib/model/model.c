@@ -572,3 +572,24 @@ hes_status hes_model_check_derivatives(const hes_model *m, const double *p,
     }
     return HES_OK;
 }
+
+static const char *const integrator_names[] = { "adams", "bdf" };
+
+const char *hes_integrator_name(hes_integrator integrator)
+{
+    return integrator == HES_ADAMS || integrator == HES_BDF ? integrator_names[integrator] : NULL;
+}
+
+hes_status hes_integrator_from_name(const char *name, hes_integrator *integrator)
+{
+    int i = hes__name_index(integrator_names, 2, name);
+    if (i < 0 || !integrator)
+        return HES_EINVAL;
+    *integrator = (hes_integrator)i;
+    return HES_OK;
+}
+
+const char *hes_direction_name(int direction)
+{
+    return direction == HES_DOWN ? "down" : direction == HES_UP ? "up" : "any";
+}

@@ -40,6 +40,7 @@ void hes_shape_result_free(hes_shape_result *res)
     free(res->h);
     free(res->lo);
     free(res->hi);
+    free(res->start);
     hes_analysis_free(&res->analysis);
     memset(res, 0, sizeof *res);
 }
@@ -192,26 +193,63 @@ static int is_gradient_based(nlopt_algorithm alg)
                  strcmp(s, "G_MLSL") == 0 || strcmp(s, "G_MLSL_LDS") == 0);
 }
 
+/* Bounds and start value of optimised parameter j (parameter index `param`):
+ * the options' (a NaN entry: the default), else the model's search bounds
+ * and the system's value; checked. */
+static hes_status bounds_of(hes_system *sys, const hes_shape_opts *o, int j, int param,
+                            double *lo, double *hi, double *x0)
+{
+    const hes_param *pp = &sys->model->params[param];
+    int lo_given = o->lo && !isnan(o->lo[j]), hi_given = o->hi && !isnan(o->hi[j]);
+    *lo = lo_given ? o->lo[j] : pp->search_lo;
+    *hi = hi_given ? o->hi[j] : pp->search_hi;
+    if ((!lo_given || !hi_given) && pp->search_lo == 0 && pp->search_hi == 0)
+        return hes__fail(sys, HES_EINVAL, "shape parameter '%s' has no default search bounds: "
+                         "both bounds must be given", pp->name);
+    if (!(isfinite(*lo) && isfinite(*hi) && *lo < *hi))
+        return hes__fail(sys, HES_EINVAL, "bounds %s=%g:%g: LO must be less than HI, both finite",
+                         pp->name, *lo, *hi);
+    *x0 = o->start && !isnan(o->start[j]) ? o->start[j] : sys->p[param];
+    if (!isfinite(*x0) || *x0 < *lo || *x0 > *hi)
+        return hes__fail(sys, HES_EINVAL, "the start value %s = %g lies outside its bounds "
+                         "[%g, %g]", pp->name, *x0, *lo, *hi);
+    return HES_OK;
+}
+
+/* The bounds and starts checked before any computation, so that bad ones
+ * are refused at once (the names themselves are hes_shape_create's). */
+static hes_status precheck(hes_system *sys, const hes_shape_opts *o)
+{
+    const hes_model *m = sys->model;
+    double lo, hi, x0;
+    int j = 0;
+    hes_status st = HES_OK;
+    if (o->n > 0) {
+        for (; j < o->n && st == HES_OK; j++) {
+            int i = o->names && o->names[j] ? hes_model_param_index(m, o->names[j]) : -1;
+            if (i >= 0 && (m->params[i].flags & HES_PARAM_SHAPE))
+                st = bounds_of(sys, o, j, i, &lo, &hi, &x0);
+        }
+        return st;
+    }
+    for (int i = 0; i < m->n_params && st == HES_OK; i++)
+        if (m->params[i].flags & HES_PARAM_SHAPE)
+            st = bounds_of(sys, o, j++, i, &lo, &hi, &x0);
+    if (st == HES_OK && j == 0)
+        st = hes__fail(sys, HES_EINVAL, "model '%s' has no shape parameters", m->name);
+    return st;
+}
+
 /* Bounds and start values of the optimised parameters. */
 static hes_status setup(hes_system *sys, const hes_shape_opts *o, hes_shape *sh,
                         hes_shape_result *r, double *x0)
 {
-    const hes_model *m = sys->model;
     for (int j = 0; j < r->n; j++) {
-        const hes_param *pp = &m->params[hes_shape_param(sh, j)];
+        hes_status st;
         r->param[j] = hes_shape_param(sh, j);
-        r->lo[j] = o->lo ? o->lo[j] : pp->search_lo;
-        r->hi[j] = o->hi ? o->hi[j] : pp->search_hi;
-        if ((!o->lo || !o->hi) && pp->search_lo == 0 && pp->search_hi == 0)
-            return hes__fail(sys, HES_EINVAL, "shape parameter '%s' has no default search bounds: "
-                             "both bounds must be given", pp->name);
-        if (!(isfinite(r->lo[j]) && isfinite(r->hi[j]) && r->lo[j] < r->hi[j]))
-            return hes__fail(sys, HES_EINVAL, "bounds of '%s' must be finite with LO < HI (got %g:%g)",
-                             pp->name, r->lo[j], r->hi[j]);
-        x0[j] = o->start ? o->start[j] : sys->p[r->param[j]];
-        if (!isfinite(x0[j]) || x0[j] < r->lo[j] || x0[j] > r->hi[j])
-            return hes__fail(sys, HES_EINVAL, "start value %s = %g lies outside its bounds [%g, %g]",
-                             pp->name, x0[j], r->lo[j], r->hi[j]);
+        if ((st = bounds_of(sys, o, j, r->param[j], &r->lo[j], &r->hi[j], &x0[j])) != HES_OK)
+            return st;
+        r->start[j] = x0[j];
     }
     return HES_OK;
 }
@@ -229,9 +267,12 @@ hes_status hes_shape_optimize(hes_system *sys, const hes_shape_opts *opts_in,
         return hes__fail(sys, HES_EINVAL, "unknown NLopt algorithm '%s' (names as in NLopt, e.g. "
                          "LD_MMA, LD_SLSQP, LN_BOBYQA, GN_DIRECT_L)", o.algorithm);
     snprintf(r->algorithm, sizeof r->algorithm, "%s", nlopt_algorithm_to_string(alg));
+    hes_status st = precheck(sys, &o);
+    if (st != HES_OK)
+        return st;
 
     hes_analysis nominal;
-    hes_status st = hes_analyze(sys, 0, &nominal);
+    st = hes_analyze(sys, 0, &nominal);
     if (st != HES_OK)
         return st;
     hes_shape *sh = NULL;
@@ -244,10 +285,11 @@ hes_status hes_shape_optimize(hes_system *sys, const hes_shape_opts *opts_in,
     r->h = malloc(sizeof(double) * (size_t)n);
     r->lo = malloc(sizeof(double) * (size_t)n);
     r->hi = malloc(sizeof(double) * (size_t)n);
+    r->start = malloc(sizeof(double) * (size_t)n);
     double *work = malloc(sizeof(double) * 3 * (size_t)n);
     objective_ctx c = { sh, &o, r, HUGE_VAL, work, work ? work + n : NULL, HES_OK, 0 };
     double *x = work ? work + 2 * n : NULL;
-    if (!r->param || !r->h || !r->lo || !r->hi || !work) {
+    if (!r->param || !r->h || !r->lo || !r->hi || !r->start || !work) {
         st = hes__fail(sys, HES_ENOMEM, "out of memory");
         goto out;
     }
@@ -308,4 +350,21 @@ out:
     if (st != HES_OK) /* the message stays: freeing results does not touch the system */
         hes_shape_result_free(r);
     return st;
+}
+
+static const char *const measure_names[] = { "psi", "smooth" };
+
+const char *hes_measure_name(hes_measure measure)
+{
+    return measure == HES_MEASURE_PSI || measure == HES_MEASURE_SMOOTH ? measure_names[measure]
+                                                                      : NULL;
+}
+
+hes_status hes_measure_from_name(const char *name, hes_measure *measure)
+{
+    int i = hes__name_index(measure_names, 2, name);
+    if (i < 0 || !measure)
+        return HES_EINVAL;
+    *measure = (hes_measure)i;
+    return HES_OK;
 }

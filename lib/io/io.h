@@ -1,0 +1,25 @@
+/*
+ * io/io.h - the io layer's internals: the Jansson helpers every JSON
+ * document of the library shares (json.c).  Numbers are written with 17
+ * significant digits so that they read back as the same doubles; JSON has
+ * no NaN or infinity, so such values become null.
+ */
+#ifndef HES_IO_H
+#define HES_IO_H
+
+#include <jansson.h>
+
+#include "hes.h"
+
+#define DUMP_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17))
+
+/* Each returns a new reference, or NULL on allocation failure. */
+json_t *hes__json_number(double v);                 /* a finite number, or null */
+json_t *hes__json_vector(const double *v, int n);   /* [v0, v1, ...] */
+/* Sets obj[key] = val (taking val, also on failure); nonzero on failure. */
+int hes__json_put(json_t *obj, const char *key, json_t *val);
+/* The text of doc with DUMP_FLAGS (malloc'd; NULL for a NULL doc or on
+ * allocation failure); releases doc. */
+char *hes__json_dump(json_t *doc);
+
+#endif

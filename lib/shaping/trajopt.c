@@ -1,0 +1,380 @@
+/*
+ * trajopt.c - hes_trajopt_run: the trajectory-optimisation pipeline of
+ * `hes trajopt` (core paper problem (8)) on the public collocation API
+ * (lib/shaping/collocation.c) and the gait's derived model (gait.c):
+ *
+ *   1. collocate the orbit (from the model's guess or a gait) and solve the
+ *      constraints for a feasible start;
+ *   2. minimise the objective (psi, the input energy, both, or none);
+ *   3. with inputs or virtual events, re-collocate the result on a grid
+ *      `refine` times as fine with its inputs and virtual offsets held: the
+ *      same gait, its states and psi more accurate (the optimiser may have
+ *      used the coarse grid's discretisation error: the fine psi is the
+ *      honest one);
+ *   4. re-analyse the gait independently by shooting through its derived
+ *      model (orbit found again, multipliers from CVODES sensitivities) and
+ *      compare the collocation's return map with the shooting one.
+ *
+ * Any state dimension; every array is allocated to size.  Also the names of
+ * the collocation objectives (hes_colloc_objective_name/_from_name).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "shaping/shaping.h"
+
+static const char *const objective_names[] = { "feasible", "energy", "stability", "weighted" };
+#define N_OBJECTIVES ((int)(sizeof objective_names / sizeof objective_names[0]))
+
+const char *hes_colloc_objective_name(hes_colloc_objective objective)
+{
+    return (int)objective >= 0 && (int)objective < N_OBJECTIVES ? objective_names[objective]
+                                                                : NULL;
+}
+
+hes_status hes_colloc_objective_from_name(const char *name, hes_colloc_objective *objective)
+{
+    int i = hes__name_index(objective_names, N_OBJECTIVES, name);
+    if (i < 0 || !objective)
+        return HES_EINVAL;
+    *objective = (hes_colloc_objective)i;
+    return HES_OK;
+}
+
+hes_trajopt_options hes_trajopt_options_default(void)
+{
+    hes_trajopt_options o;
+    memset(&o, 0, sizeof o);
+    o.objective = HES_COLLOC_STABILITY;
+    o.weight = 1.0;
+    o.measure = HES_MEASURE_PSI;
+    o.smooth_weight = 1e-3;
+    o.psi_floor = 0.0;
+    o.nodes = 21;
+    o.maxeval = 1000;
+    o.refine = 2;
+    return o;
+}
+
+static double seconds_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int has_virtual(const hes_model *m, const int *counts)
+{
+    for (int i = 0; counts && i < m->orbit.n_sequence; i++)
+        if (counts[i] > 0)
+            return 1;
+    return 0;
+}
+
+/* Checks the options against the model; HES_OK or HES_EINVAL with the
+ * message in the system. */
+static hes_status check_options(hes_system *sys, const hes_trajopt_options *o)
+{
+    const hes_model *m = sys->model;
+    const hes_trajopt_spec *spec = m->trajopt;
+    int n_inputs = spec ? spec->n_inputs : 0;
+
+    if (!m->orbit.guess || m->orbit.n_sequence < 1)
+        return hes__fail(sys, HES_EINVAL, "problem '%s' has no orbit to collocate", m->name);
+    if (!hes_colloc_objective_name(o->objective))
+        return hes__fail(sys, HES_EINVAL, "trajopt: unknown objective %d", (int)o->objective);
+    if (!hes_measure_name(o->measure))
+        return hes__fail(sys, HES_EINVAL, "trajopt: unknown measure %d", (int)o->measure);
+    if ((o->objective == HES_COLLOC_ENERGY || o->objective == HES_COLLOC_WEIGHTED) && n_inputs == 0)
+        return hes__fail(sys, HES_EINVAL, "problem '%s' has no inputs, so no energy cost", m->name);
+    if (!(o->weight >= 0) || !isfinite(o->weight) || !(o->smooth_weight >= 0) ||
+        !isfinite(o->smooth_weight) || !(o->psi_floor >= 0) || !isfinite(o->psi_floor))
+        return hes__fail(sys, HES_EINVAL, "trajopt: the weight, smooth weight and psi floor must "
+                         "be finite numbers >= 0");
+    if (o->nodes < 3 || o->maxeval < 1 || o->refine < 1)
+        return hes__fail(sys, HES_EINVAL, "trajopt: need nodes >= 3, maxeval >= 1 and refine >= 1 "
+                         "(got %d, %d, %d)", o->nodes, o->maxeval, o->refine);
+    if (o->n_design < 0 || o->n_design > HES_COLLOC_MAX_DESIGN ||
+        (o->n_design > 0 && (!o->design || !o->design_lo || !o->design_hi)))
+        return hes__fail(sys, HES_EINVAL, "trajopt: need 0 to %d design parameters, each with "
+                         "its bounds", HES_COLLOC_MAX_DESIGN);
+    if (o->n_bounds < 0 || (o->n_bounds > 0 && (!o->bound_states || !o->bound_lo || !o->bound_hi)))
+        return hes__fail(sys, HES_EINVAL, "trajopt: every bounded state needs its name and bounds");
+    for (int i = 0; o->virtual_events && i < m->orbit.n_sequence; i++)
+        if (o->virtual_events[i] < 0)
+            return hes__fail(sys, HES_EINVAL, "trajopt: virtual event counts must be >= 0");
+    return HES_OK;
+}
+
+/* The first state's bounds: the model's, with the named states of the
+ * options replacing theirs (lo, hi: dim values each). */
+static hes_status state_bounds(hes_system *sys, const hes_trajopt_options *o,
+                               const hes_colloc_options *co, double *lo, double *hi)
+{
+    const hes_model *m = sys->model;
+    const hes_mode *m0 = &m->modes[m->orbit.mode];
+
+    if (!m0->state_names)
+        return hes__fail(sys, HES_EINVAL, "bounds on the first state need named states (mode "
+                         "'%s' has none)", m0->name);
+    for (int r = 0; r < m0->dim; r++) {
+        lo[r] = co->x0_lo ? co->x0_lo[r] : -HUGE_VAL;
+        hi[r] = co->x0_hi ? co->x0_hi[r] : HUGE_VAL;
+    }
+    for (int j = 0; j < o->n_bounds; j++) {
+        int r = 0;
+        while (r < m0->dim && (!o->bound_states[j] ||
+                               strcmp(m0->state_names[r], o->bound_states[j]) != 0))
+            r++;
+        if (r == m0->dim)
+            return hes__fail(sys, HES_EINVAL, "bounds on the first state: mode '%s' has no state '%s'", m0->name,
+                             o->bound_states[j] ? o->bound_states[j] : "(null)");
+        lo[r] = o->bound_lo[j];
+        hi[r] = o->bound_hi[j];
+    }
+    return HES_OK;
+}
+
+/* The design parameters: the options', or without them (and without
+ * inputs) for the psi objectives every shape parameter with search bounds. */
+static hes_status choose_design(hes_system *sys, const hes_trajopt_options *o,
+                                hes_trajopt_result *r, const char **names)
+{
+    const hes_model *m = sys->model;
+    const hes_trajopt_spec *spec = m->trajopt;
+    int uses_psi = o->objective == HES_COLLOC_STABILITY || o->objective == HES_COLLOC_WEIGHTED;
+    int n = 0;
+
+    r->design = malloc(sizeof(int) * HES_COLLOC_MAX_DESIGN);
+    r->design_lo = malloc(sizeof(double) * HES_COLLOC_MAX_DESIGN);
+    r->design_hi = malloc(sizeof(double) * HES_COLLOC_MAX_DESIGN);
+    if (!r->design || !r->design_lo || !r->design_hi)
+        return hes__fail(sys, HES_ENOMEM, "out of memory");
+    if (o->n_design > 0) {
+        for (; n < o->n_design; n++) {
+            names[n] = o->design[n];
+            r->design[n] = o->design[n] ? hes_model_param_index(m, o->design[n]) : -1;
+            r->design_lo[n] = o->design_lo[n];
+            r->design_hi[n] = o->design_hi[n];
+        }
+    } else if (uses_psi && !(spec && spec->n_inputs > 0)) {
+        for (int i = 0; i < m->n_params && n < HES_COLLOC_MAX_DESIGN; i++) {
+            const hes_param *pp = &m->params[i];
+            if ((pp->flags & HES_PARAM_SHAPE) && (pp->search_lo != 0 || pp->search_hi != 0)) {
+                names[n] = pp->name;
+                r->design[n] = i;
+                r->design_lo[n] = pp->search_lo;
+                r->design_hi[n] = pp->search_hi;
+                n++;
+            }
+        }
+    }
+    r->n_design = n;
+    return HES_OK;
+}
+
+/* Step 3: the gait re-collocated `factor` times as fine with its inputs and
+ * virtual offsets held; replaces r->gait and the map. */
+static hes_status refine_gait(hes_system *sys, const hes_colloc_options *co, const char **names,
+                              int factor, hes_trajopt_result *r)
+{
+    hes_colloc_options fine = *co;
+    hes_colloc *c = NULL;
+    double *z = NULL, viol;
+    hes_gait g;
+    fine.refine = factor;
+    fine.fix_inputs = 1;
+    fine.progress = NULL;
+    /* held inputs determine the orbit: the bounds on its first state and the
+     * path constraints would over-determine it */
+    fine.x0_lo = fine.x0_hi = NULL;
+    fine.path = 0;
+    hes_status st = hes_colloc_create_opts(sys, &fine, &c);
+    if (st == HES_OK)
+        st = hes_colloc_set_design(c, r->n_design, names, r->design_lo, r->design_hi);
+    if (st == HES_OK && !(z = malloc(sizeof(double) * (size_t)hes_colloc_nvars(c))))
+        st = hes__fail(sys, HES_ENOMEM, "out of memory");
+    if (st == HES_OK)
+        st = hes_colloc_from_gait(c, &r->gait, z);
+    if (st == HES_OK)
+        st = hes_colloc_solve(c, z, 1e-10, &viol);
+    if (st == HES_OK)
+        st = hes_colloc_psi(c, z, &r->psi_refined, NULL, NULL);
+    if (st == HES_OK)
+        st = hes_colloc_return_map(c, z, r->return_map);
+    if (st == HES_OK)
+        st = hes_colloc_gait(c, z, &g);
+    if (st == HES_OK) {
+        r->refined_nodes = factor * (co->nodes - 1) + 1;
+        r->energy = g.energy;
+        r->violation = viol;
+        hes_gait_free(&r->gait);
+        r->gait = g;
+    }
+    free(z);
+    hes_colloc_destroy(c);
+    return st;
+}
+
+/* Step 4: the gait as a model of its own, its orbit found again by
+ * shooting and its multipliers from CVODES sensitivities. */
+static void reanalyse(const hes_model *base, hes_trajopt_result *r)
+{
+    hes_model *dm = NULL;
+    hes_system *sys = NULL;
+    hes_analysis res;
+    char *msg = r->shooting_message;
+    size_t len = sizeof r->shooting_message;
+
+    r->have_shooting = 0;
+    r->shooting_status = hes_gait_model(&r->gait, base, &dm, msg, len);
+    if (r->shooting_status == HES_OK)
+        r->shooting_status = hes_system_new(dm, &sys, msg, len);
+    if (r->shooting_status == HES_OK) {
+        r->shooting_status = hes_analyze(sys, 0, &res);
+        if (r->shooting_status == HES_OK) {
+            r->psi_shooting = res.stab.psi;
+            r->verdict = res.stab.verdict;
+            r->psi_tol = res.stab.psi_tol;
+            r->have_shooting = 1;
+            double num = 0, den = 0;
+            for (int k = 0; res.mono.proj && k < r->n * r->n; k++) {
+                num = fmax(num, fabs(r->return_map[k] - res.mono.proj[k]));
+                den = fmax(den, fabs(res.mono.proj[k]));
+            }
+            r->return_map_difference = den > 0 && res.mono.n == r->n ? num / den : NAN;
+            r->psi_difference = fabs(r->psi_shooting - r->gait.psi) / r->psi_shooting;
+            hes_analysis_free(&res);
+        } else {
+            snprintf(msg, len, "%s", hes_system_errmsg(sys));
+        }
+    }
+    hes_system_destroy(sys);
+    hes_gait_model_free(dm);
+}
+
+hes_status hes_trajopt_run(hes_system *sys, const hes_trajopt_options *opts,
+                           hes_trajopt_result *r)
+{
+    if (!r)
+        return sys ? hes__fail(sys, HES_EINVAL, "hes_trajopt_run: no result to fill") : HES_EINVAL;
+    memset(r, 0, sizeof *r);
+    r->psi_collocation = r->psi_refined = r->psi_shooting = NAN;
+    r->return_map_difference = r->psi_difference = NAN;
+    if (!sys)
+        return HES_EINVAL;
+    hes_trajopt_options o = opts ? *opts : hes_trajopt_options_default();
+    hes_status st = check_options(sys, &o);
+    if (st != HES_OK)
+        return st;
+
+    const hes_model *m = sys->model;
+    const hes_trajopt_spec *spec = m->trajopt;
+    int dim = m->modes[m->orbit.mode].dim;
+    const char *names[HES_COLLOC_MAX_DESIGN];
+    double *x0_lo = NULL, *x0_hi = NULL, *z = NULL, t0 = seconds_now();
+    hes_colloc *col = NULL;
+    hes_colloc_result res;
+
+    hes_colloc_options co = hes_colloc_options_default();
+    co.nodes = o.nodes;
+    co.virtual_events = o.virtual_events;
+    co.constant_inputs = o.constant_inputs;
+    co.smooth_weight = o.smooth_weight;
+    co.psi_floor = o.psi_floor;
+    co.measure = o.measure;
+    co.progress = o.progress;
+    co.progress_ctx = o.progress_ctx;
+    if (spec) {
+        co.n_inputs = spec->n_inputs;
+        co.inputs = spec->inputs;
+        co.input_lo = spec->input_lo;
+        co.input_hi = spec->input_hi;
+        co.x0_lo = spec->x0_lo;
+        co.x0_hi = spec->x0_hi;
+        co.min_duration = spec->min_duration;
+        co.max_duration = spec->max_duration;
+        co.path = 1;
+    }
+    r->n = dim;
+    r->nodes = o.nodes;
+    r->objective = o.objective;
+    r->weight = o.weight;
+    r->return_map = malloc(sizeof(double) * (size_t)dim * (size_t)dim);
+    if (!r->return_map)
+        st = hes__fail(sys, HES_ENOMEM, "out of memory");
+    if (st == HES_OK && o.n_bounds > 0) {
+        x0_lo = malloc(sizeof(double) * (size_t)dim);
+        x0_hi = malloc(sizeof(double) * (size_t)dim);
+        st = x0_lo && x0_hi ? state_bounds(sys, &o, &co, x0_lo, x0_hi)
+                            : hes__fail(sys, HES_ENOMEM, "out of memory");
+        co.x0_lo = x0_lo;
+        co.x0_hi = x0_hi;
+    }
+    if (st == HES_OK)
+        st = choose_design(sys, &o, r, names);
+    /* 1. the collocation and a feasible start */
+    if (st == HES_OK)
+        st = hes_colloc_create_opts(sys, &co, &col);
+    if (st == HES_OK)
+        st = hes_colloc_set_design(col, r->n_design, names, r->design_lo, r->design_hi);
+    if (st == HES_OK && !(z = malloc(sizeof(double) * (size_t)hes_colloc_nvars(col))))
+        st = hes__fail(sys, HES_ENOMEM, "out of memory");
+    if (st == HES_OK)
+        st = o.init ? hes_colloc_from_gait(col, o.init, z) : hes_colloc_guess(col, z);
+    if (st == HES_OK)
+        st = hes_colloc_solve(col, z, 1e-9, &r->violation);
+    /* 2. the objective */
+    if (st == HES_OK)
+        st = hes_colloc_minimize(col, z, o.objective, o.weight, 1e-9, o.maxeval, &res);
+    if (st == HES_OK) {
+        r->variables = hes_colloc_nvars(col);
+        r->constraints = hes_colloc_ncons(col);
+        r->path_constraints = hes_colloc_nineq(col);
+        r->psi_collocation = res.psi;
+        r->energy = res.energy;
+        r->violation = res.violation;
+        r->evaluations = res.evaluations;
+        r->fallbacks = res.fallbacks;
+        st = hes_colloc_gait(col, z, &r->gait);
+    }
+    if (st == HES_OK)
+        st = hes_colloc_return_map(col, z, r->return_map);
+    /* 3. the refinement */
+    if (st == HES_OK && o.refine > 1 && (co.n_inputs > 0 || has_virtual(m, o.virtual_events)))
+        st = refine_gait(sys, &co, names, o.refine, r);
+    r->seconds = seconds_now() - t0;
+    free(z);
+    free(x0_lo);
+    free(x0_hi);
+    hes_colloc_destroy(col);
+    if (st == HES_OK && !(r->gait.objective = strdup(objective_names[o.objective])))
+        st = hes__fail(sys, HES_ENOMEM, "out of memory");
+    if (st != HES_OK) {
+        hes_trajopt_result_free(r);
+        return st;
+    }
+    r->gait.psi = r->refined_nodes ? r->psi_refined : r->psi_collocation;
+    for (int i = 0; i < r->gait.n_phases; i++)
+        r->period += r->gait.phases[i].duration;
+    if (!spec || spec->n_inputs == 0)
+        r->energy = NAN;
+    /* 4. the independent check */
+    reanalyse(m, r);
+    return HES_OK;
+}
+
+void hes_trajopt_result_free(hes_trajopt_result *r)
+{
+    if (!r)
+        return;
+    hes_gait_free(&r->gait);
+    free(r->return_map);
+    free(r->design);
+    free(r->design_lo);
+    free(r->design_hi);
+    memset(r, 0, sizeof *r);
+}

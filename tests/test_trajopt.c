@@ -1,0 +1,155 @@
+/*
+ * test_trajopt.c - the trajectory-optimisation pipeline (hes_trajopt_run):
+ * the slip hopper collocated without a cost gives the psi `hes trajopt
+ * slip-hopper --objective feasible --nodes 9` prints (the program calls the
+ * same function), the shooting re-analysis agrees with the collocation, the
+ * knee biped with inputs is refined on the finer grid, and every refusal
+ * comes with HES_EINVAL and a message.
+ *
+ * Independent checks: psi of the re-analysis by shooting (CVODES
+ * sensitivities on the gait's derived model) against psi of the collocation
+ * (Hermite-Simpson step matrices); the period against the sum of the
+ * gait's phase durations; the refined grid's node count (refine (nodes - 1)
+ * + 1).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+START_TEST(test_slip_hopper_feasible_gives_the_psi_of_the_program)
+{
+    hes_system *sys = test_system("slip-hopper");
+    hes_trajopt_options o = hes_trajopt_options_default();
+    o.objective = HES_COLLOC_FEASIBLE;
+    o.nodes = 9;
+    hes_trajopt_result r;
+    ck_assert_int_eq(hes_trajopt_run(sys, &o, &r), HES_OK);
+    /* `hes trajopt slip-hopper --quiet --objective feasible --nodes 9 --json` */
+    ck_assert_double_eq_tol(r.psi_collocation, 2.0061790367227861, 1e-9);
+    ck_assert_double_eq_tol(r.psi_shooting, 2.0061182402587838, 1e-9);
+    ck_assert_int_eq(r.variables, 95);
+    ck_assert(r.have_shooting);
+    ck_assert_int_eq(r.shooting_status, HES_OK);
+    ck_assert_int_eq(r.verdict, HES_UNSTABLE);
+    ck_assert_int_eq(r.refined_nodes, 0); /* no inputs, no virtual events */
+    ck_assert(isnan(r.psi_refined));
+    ck_assert(isnan(r.energy));
+    ck_assert(r.gait.psi == r.psi_collocation);
+    ck_assert_str_eq(r.gait.objective, "feasible");
+    /* the two computations of psi agree to the collocation's accuracy */
+    ck_assert_double_eq_tol(r.psi_difference, fabs(r.psi_shooting - r.psi_collocation) /
+                            r.psi_shooting, 1e-15);
+    ck_assert(r.psi_difference < 1e-4);
+    ck_assert(r.return_map_difference < 1e-3);
+    double period = 0;
+    for (int i = 0; i < r.gait.n_phases; i++)
+        period += r.gait.phases[i].duration;
+    ck_assert(period == r.period);
+    ck_assert_int_eq(r.n, hes_system_model(sys)->modes[hes_system_model(sys)->orbit.mode].dim);
+    ck_assert_int_eq(r.n_design, 0); /* feasible: no design parameters by default */
+    hes_trajopt_result_free(&r);
+    hes_trajopt_result_free(&r);
+    hes_system_destroy(sys);
+}
+END_TEST
+
+START_TEST(test_knee_biped_with_inputs_is_refined)
+{
+    hes_system *sys = test_system("knee-biped");
+    hes_trajopt_options o = hes_trajopt_options_default();
+    o.nodes = 9;
+    o.maxeval = 20;
+    hes_trajopt_result r;
+    ck_assert_int_eq(hes_trajopt_run(sys, &o, &r), HES_OK);
+    ck_assert_int_eq(r.refined_nodes, 2 * (9 - 1) + 1);
+    ck_assert(isfinite(r.psi_refined));
+    ck_assert(r.gait.psi == r.psi_refined);
+    ck_assert(isfinite(r.energy) && r.energy >= 0);
+    ck_assert(r.have_shooting);
+    ck_assert(fabs(r.psi_shooting - r.psi_refined) < 1e-2 * r.psi_shooting);
+    ck_assert(r.evaluations >= 1 && r.evaluations <= 20 + 2);
+    hes_trajopt_result_free(&r);
+    hes_system_destroy(sys);
+}
+END_TEST
+
+START_TEST(test_refusals_have_a_status_and_a_message)
+{
+    hes_trajopt_result r;
+    hes_trajopt_options o = hes_trajopt_options_default();
+    hes_system *juggler = test_system("paddle-juggler"), *trot = test_system("trot-rigid"),
+               *slip = test_system("slip-hopper");
+
+    ck_assert_int_eq(hes_trajopt_run(trot, &o, &r), HES_EINVAL); /* no orbit guess */
+    ck_assert_ptr_nonnull(strstr(hes_system_errmsg(trot), "no orbit to collocate"));
+    ck_assert_int_eq(hes_trajopt_run(juggler, &o, &r), HES_EINVAL); /* not autonomous */
+    ck_assert_ptr_nonnull(strstr(hes_system_errmsg(juggler), "autonomous"));
+
+    o.objective = HES_COLLOC_ENERGY;
+    ck_assert_int_eq(hes_trajopt_run(slip, &o, &r), HES_EINVAL);
+    ck_assert_ptr_nonnull(strstr(hes_system_errmsg(slip), "no inputs, so no energy cost"));
+    o.objective = (hes_colloc_objective)7;
+    ck_assert_int_eq(hes_trajopt_run(slip, &o, &r), HES_EINVAL);
+    ck_assert_ptr_nonnull(strstr(hes_system_errmsg(slip), "objective"));
+
+    o = hes_trajopt_options_default();
+    o.nodes = 2;
+    ck_assert_int_eq(hes_trajopt_run(slip, &o, &r), HES_EINVAL);
+    o = hes_trajopt_options_default();
+    o.refine = 0;
+    ck_assert_int_eq(hes_trajopt_run(slip, &o, &r), HES_EINVAL);
+    o = hes_trajopt_options_default();
+    o.weight = -1;
+    ck_assert_int_eq(hes_trajopt_run(slip, &o, &r), HES_EINVAL);
+    o = hes_trajopt_options_default();
+    o.n_design = HES_COLLOC_MAX_DESIGN + 1;
+    ck_assert_int_eq(hes_trajopt_run(slip, &o, &r), HES_EINVAL);
+
+    const char *state[1] = { "nosuch" }, *param[1] = { "nosuch" };
+    const double lo[1] = { 0 }, hi[1] = { 1 };
+    o = hes_trajopt_options_default();
+    o.n_bounds = 1;
+    o.bound_states = state;
+    o.bound_lo = lo;
+    o.bound_hi = hi;
+    ck_assert_int_eq(hes_trajopt_run(slip, &o, &r), HES_EINVAL);
+    ck_assert_ptr_nonnull(strstr(hes_system_errmsg(slip), "no state 'nosuch'"));
+    o = hes_trajopt_options_default();
+    o.n_design = 1;
+    o.design = param;
+    o.design_lo = lo;
+    o.design_hi = hi;
+    ck_assert_int_eq(hes_trajopt_run(slip, &o, &r), HES_ENOTFOUND); /* hes_colloc_set_design's */
+    ck_assert_ptr_nonnull(strstr(hes_system_errmsg(slip), "nosuch"));
+    o.design_lo = NULL;
+    ck_assert_int_eq(hes_trajopt_run(slip, &o, &r), HES_EINVAL);
+
+    ck_assert_int_eq(hes_trajopt_run(slip, &o, NULL), HES_EINVAL);
+    ck_assert_int_eq(hes_trajopt_run(NULL, &o, &r), HES_EINVAL);
+    ck_assert_ptr_null(r.return_map); /* nothing left to free after a refusal */
+    hes_trajopt_result_free(&r);
+    hes_trajopt_result_free(NULL);
+    hes_system_destroy(juggler);
+    hes_system_destroy(trot);
+    hes_system_destroy(slip);
+}
+END_TEST
+
+static Suite *trajopt_suite(void)
+{
+    Suite *s = suite_create("trajopt");
+    TCase *tc = tcase_create("pipeline");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, test_slip_hopper_feasible_gives_the_psi_of_the_program);
+    tcase_add_test(tc, test_knee_biped_with_inputs_is_refined);
+    tcase_add_test(tc, test_refusals_have_a_status_and_a_message);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return test_run_suite(trajopt_suite());
+}

@@ -670,7 +670,10 @@ typedef struct {
     int continuous;          /* outcomes agree (1e-9) */
     int differentiable;      /* pieces agree (1e-6): the ordinary monodromy is valid */
     double psi_taken, psi_other; /* (orbits) psi with each piece; NaN otherwise */
+    int decoupled;           /* |coupling| < HES_DECOUPLED_TOL: the limbs are inertially
+                                decoupled (0 when coupling is NaN) */
 } hes_simultaneous;
+#define HES_DECOUPLED_TOL 1e-9
 
 /* ----------------------------------------------------------------- analyze */
 
@@ -1259,6 +1262,9 @@ typedef struct {
     int n_trials, steps, n;
     hes_trial *trials;
     int converged;           /* trials completing all steps with final error < tol */
+    int n_complete;          /* trials completing all steps */
+    double *mean_error;      /* steps values: the mean error after period k over the
+                                n_complete trials (NaN when there are none) */
     double tol;
     double radius;           /* of the ball the initial states were drawn from */
     int box;                 /* 1: from the box |dx_i| < radius instead (hes_trials_run_box) */

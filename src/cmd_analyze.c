@@ -171,7 +171,7 @@ static void print_simultaneous(const hes_model *m, const hes_analysis *res)
                m->transitions[s->first].name, m->transitions[s->second].name, s->dt);
         if (!isnan(s->coupling))
             printf("  limb coupling (eq. 6, cosine in the M^-1 metric): %.3g%s\n", s->coupling,
-                   fabs(s->coupling) < 1e-9 ? " (decoupled)" : " (coupled)");
+                   s->decoupled ? " (decoupled)" : " (coupled)");
         if (s->alt_first < 0) {
             printf("  the model has no transitions for the other order: not compared\n");
             continue;

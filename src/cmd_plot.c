@@ -392,17 +392,8 @@ static int convergence(hes_system *sys, const char *pic, const char *out, int tr
             fprintf(g, "%d %.17g\n", k + 1, fmax(tr->error[k], 1e-300));
         fputs(tr->steps_completed ? "e\n" : "0 NaN\ne\n", g);
     }
-    for (int k = 0; k < steps; k++) {
-        double s = 0;
-        int m = 0;
-        for (int i = 0; i < trials; i++)
-            if (t.trials[i].steps_completed == steps) {
-                s += t.trials[i].error[k];
-                m++;
-            }
-        if (m)
-            fprintf(g, "%d %.17g\n", k + 1, fmax(s / m, 1e-300));
-    }
+    for (int k = 0; t.n_complete && k < steps; k++)
+        fprintf(g, "%d %.17g\n", k + 1, fmax(t.mean_error[k], 1e-300));
     fputs("e\n", g);
     hes_trials_free(&t);
     hes_orbit_free(&orbit);

@@ -541,6 +541,7 @@ START_TEST(test_trotters_coupling_measure_separates_rigid_from_soft)
     ck_assert_msg(fabs(s[0].coupling - want) < 1e-12, "coupling %.17g, closed form %.17g",
                   s[0].coupling, want);
     ck_assert(fabs(s[0].coupling) > 0.1);
+    ck_assert_int_eq(s[0].decoupled, 0);
     ck_assert_int_eq(s[0].continuous, 0);
     ck_assert_int_eq(s[0].differentiable, 0);
     ck_assert_msg(fabs(s[0].outcome_gap - gap) < 1e-9 * gap, "outcome gap %.17g, by hand %.17g",
@@ -569,6 +570,7 @@ START_TEST(test_trotters_coupling_measure_separates_rigid_from_soft)
     /* the feet fall freely from y1 = y2 = 0.3 with the body */
     ck_assert_double_eq_tol(tr.events[0].t, sqrt(2 * xs[2] / param(soft, "g")), 1e-9);
     ck_assert_msg(fabs(s[0].coupling) < 1e-12, "coupling %g", s[0].coupling);
+    ck_assert_int_eq(s[0].decoupled, 1);
     ck_assert(s[0].continuous);
     ck_assert(s[0].differentiable);
     ck_assert_msg(s[0].outcome_gap < 1e-12, "outcome gap %g", s[0].outcome_gap);

@@ -236,6 +236,14 @@ START_TEST(test_juggler_perturbed_bounces_converge_only_when_stable)
     ck_assert_int_eq(t.converged, 8);
     for (int i = 0; i < 8; i++)
         ck_assert(t.trials[i].error[39] < 1e-9); /* 0.5^40 * 0.01 */
+    /* the mean over the trials that completed, period by period */
+    ck_assert_int_eq(t.n_complete, 8);
+    for (int k = 0; k < 40; k++) {
+        double s = 0;
+        for (int i = 0; i < 8; i++)
+            s += t.trials[i].error[k];
+        ck_assert_double_eq_tol(t.mean_error[k], s / 8, 1e-15 * (s / 8));
+    }
     hes_trials_free(&t);
     hes_orbit_free(&o);
     ck_assert_int_eq(hes_system_set_param(sys, "paddle_accel", 2.0), HES_OK);

@@ -82,6 +82,7 @@ static hes_status analyse_pair(hes_system *sys, const hes_traj *traj, int k, hes
         if (hes__mech_coupling(&m->transitions[a], &m->transitions[s->alt_second], e0->x_minus,
                                sys->p, &c) == 0)
             s->coupling = c;
+        s->decoupled = fabs(s->coupling) < HES_DECOUPLED_TOL;
     }
     if (s->alt_first < 0)
         return HES_OK;

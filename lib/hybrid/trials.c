@@ -44,7 +44,25 @@ void hes_trials_free(hes_trials *t)
         free(t->trials[i].error);
     }
     free(t->trials);
+    free(t->mean_error);
     memset(t, 0, sizeof *t);
+}
+
+/* The mean error after each period over the trials that completed every
+ * period: mean_k = (1/m) sum_i error_i[k]; NaN when m = 0. */
+static void mean_error(hes_trials *t)
+{
+    t->n_complete = 0;
+    for (int k = 0; k < t->steps; k++)
+        t->mean_error[k] = 0.0;
+    for (int i = 0; i < t->n_trials; i++)
+        if (t->trials[i].steps_completed == t->steps) {
+            t->n_complete++;
+            for (int k = 0; k < t->steps; k++)
+                t->mean_error[k] += t->trials[i].error[k];
+        }
+    for (int k = 0; k < t->steps; k++)
+        t->mean_error[k] = t->n_complete ? t->mean_error[k] / t->n_complete : NAN;
 }
 
 /* A trajectory that strays this far has left the orbit for good. */
@@ -174,8 +192,11 @@ static hes_status trials_run(hes_system *sys, const hes_orbit *orbit, int n_tria
     out->box = box;
     out->seed = seed;
     out->trials = calloc((size_t)n_trials, sizeof *out->trials);
-    if (!out->trials)
+    out->mean_error = malloc(sizeof(double) * (size_t)steps);
+    if (!out->trials || !out->mean_error) {
+        hes_trials_free(out);
         return hes__fail(sys, HES_ENOMEM, "out of memory");
+    }
     for (int i = 0; i < n_trials; i++) {
         hes_trial *tr = &out->trials[i];
         tr->x0 = malloc(sizeof(double) * (size_t)n);
@@ -196,5 +217,6 @@ static hes_status trials_run(hes_system *sys, const hes_orbit *orbit, int n_tria
             tr->error[steps - 1] < tol)
             out->converged++;
     }
+    mean_error(out);
     return HES_OK;
 }

@@ -41,7 +41,8 @@ typedef enum {
     HES_EMAXITER,   /* iteration limit reached */
     HES_EDEFECTIVE, /* eigen-decomposition unusable (defective or repeated eigenvalue) */
     HES_ENOTFOUND,  /* unknown problem, parameter, mode or transition name */
-    HES_EDIVERGED   /* a perturbed trajectory left every neighbourhood of the orbit */
+    HES_EDIVERGED,  /* a perturbed trajectory left every neighbourhood of the orbit */
+    HES_EIO         /* a file or stream could not be written */
 } hes_status;
 
 /* Short, stable name of a status, e.g. "grazing event". */
@@ -1016,11 +1017,17 @@ hes_status hes_colloc_gait(hes_colloc *c, const double *z, hes_gait *g);
  * sub-phase ends.  Parameters of the gait go into the system. */
 hes_status hes_colloc_from_gait(hes_colloc *c, const hes_gait *g, double *z);
 void hes_gait_free(hes_gait *g);
-/* JSON file I/O (format "hes-gait" version 1); on failure msg says why. */
-int hes_gait_write(const hes_gait *g, const hes_model *base, FILE *out);
-int hes_gait_read(const char *path, const hes_model *base, hes_gait *g, char *msg, size_t len);
-/* The problem name a gait file is for (to find its base model). */
-int hes_gait_problem(const char *path, char *name, size_t name_len, char *msg, size_t len);
+/* Gait files: JSON, format "hes-gait" version 1 (lib/io/gait_json.c).
+ * hes_gait_write: HES_OK, HES_EINVAL (NULL argument) or HES_EIO (the stream
+ * failed).  hes_gait_read: HES_OK, HES_EINVAL (unreadable or malformed file,
+ * or not a gait of base) or HES_ENOMEM, with msg saying why; on failure *g is
+ * left empty.  hes_gait_problem: the problem name a gait file is for (to find
+ * its base model), with the same statuses as hes_gait_read. */
+hes_status hes_gait_write(const hes_gait *g, const hes_model *base, FILE *out);
+hes_status hes_gait_read(const char *path, const hes_model *base, hes_gait *g, char *msg,
+                         size_t len);
+hes_status hes_gait_problem(const char *path, char *name, size_t name_len, char *msg,
+                            size_t len);
 /* The derived model of a gait: mode i = phase i of the gait (the base mode
  * with the inputs set from the gait's schedule at the time since the phase
  * start), transition i ends phase i (the base guard, plus the offset for a
@@ -1030,7 +1037,7 @@ int hes_gait_problem(const char *path, char *name, size_t name_len, char *msg, s
  * the base model's.  The gait must outlive the model. */
 hes_status hes_gait_model(const hes_gait *g, const hes_model *base, hes_model **out,
                           char *msg, size_t len);
-void hes_gait_model_free(hes_model *m);
+void hes_gait_model_destroy(hes_model *m);
 
 /* ------------------------------------------------- trajectory optimisation */
 
@@ -1138,7 +1145,7 @@ typedef struct hes_plugin hes_plugin;
 hes_status hes_plugin_load(const char *path, hes_plugin **plugin, const hes_model **model,
                            char *msg, size_t len);
 /* Unloads the module: its model must not be used afterwards. */
-void hes_plugin_close(hes_plugin *plugin);
+void hes_plugin_destroy(hes_plugin *plugin);
 
 /* ------------------------------------------------------------------ sweeps */
 

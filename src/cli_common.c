@@ -356,7 +356,7 @@ const hes_model *cli_model_for(const char *problem, const char *orbit_file, cli_
     *exit_code = CLI_EXIT_USAGE;
     if (!orbit_file)
         return cli_find_problem(problem);
-    if (hes_gait_problem(orbit_file, name, sizeof name, msg, sizeof msg) != 0) {
+    if (hes_gait_problem(orbit_file, name, sizeof name, msg, sizeof msg) != HES_OK) {
         fprintf(stderr, "hes: --orbit %s: %s\n", orbit_file, msg);
         return NULL;
     }
@@ -368,7 +368,7 @@ const hes_model *cli_model_for(const char *problem, const char *orbit_file, cli_
     const hes_model *base = cli_find_problem(name);
     if (!base)
         return NULL;
-    if (hes_gait_read(orbit_file, base, &o->gait, msg, sizeof msg) != 0) {
+    if (hes_gait_read(orbit_file, base, &o->gait, msg, sizeof msg) != HES_OK) {
         fprintf(stderr, "hes: --orbit %s: %s\n", orbit_file, msg);
         return NULL;
     }
@@ -383,7 +383,7 @@ const hes_model *cli_model_for(const char *problem, const char *orbit_file, cli_
 
 void cli_orbit_free(cli_orbit *o)
 {
-    hes_gait_model_free(o->model);
+    hes_gait_model_destroy(o->model);
     hes_gait_free(&o->gait);
     memset(o, 0, sizeof *o);
 }

@@ -249,7 +249,7 @@ static int write_gait(const char *path, const hes_gait *gait, const hes_model *m
     } else {
         regular = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
         errno = 0;
-        if (hes_gait_write(gait, model, f) != 0 || fflush(f) != 0)
+        if (hes_gait_write(gait, model, f) != HES_OK || fflush(f) != 0)
             err = errno ? errno : EIO;
         errno = 0;
         if (fclose(f) != 0 && !err)
@@ -455,7 +455,7 @@ int cmd_trajopt(int argc, char **argv)
     memset(&start, 0, sizeof start);
     char msg[512];
     int have_start = sys && strcmp(init, "default") != 0;
-    if (have_start && hes_gait_read(init, model, &start, msg, sizeof msg) != 0) {
+    if (have_start && hes_gait_read(init, model, &start, msg, sizeof msg) != HES_OK) {
         fprintf(stderr, "hes trajopt: --init %s: %s\n", init, msg);
         rc = CLI_EXIT_USAGE;
         hes_system_destroy(sys);

@@ -133,7 +133,7 @@ static int run(int argc, char **argv)
             int rc = cli_take_model_option(&argc, argv, &plugin);
             if (rc == CLI_EXIT_OK)
                 rc = commands[i].run(argc - 1, argv + 1);
-            hes_plugin_close(plugin);
+            hes_plugin_destroy(plugin);
             return rc;
         }
     }

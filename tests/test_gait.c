@@ -127,7 +127,7 @@ static double shooting_psi(const hes_gait *g, double *x0)
         memcpy(x0, res.orbit.x0, sizeof(double) * 6);
     hes_analysis_free(&res);
     hes_system_destroy(sys);
-    hes_gait_model_free(m);
+    hes_gait_model_destroy(m);
     return psi;
 }
 
@@ -212,9 +212,9 @@ START_TEST(test_gait_file_reads_back_bit_for_bit)
     int fd = mkstemp(path);
     ck_assert_int_ge(fd, 0);
     FILE *f = fdopen(fd, "w");
-    ck_assert_int_eq(hes_gait_write(&g, m, f), 0);
+    ck_assert_int_eq(hes_gait_write(&g, m, f), HES_OK);
     fclose(f);
-    ck_assert_msg(hes_gait_read(path, m, &h, msg, sizeof msg) == 0, "%s", msg);
+    ck_assert_msg(hes_gait_read(path, m, &h, msg, sizeof msg) == HES_OK, "%s", msg);
     ck_assert_int_eq(h.n_phases, g.n_phases);
     ck_assert_int_eq(h.n_inputs, 3);
     for (int i = 0; i < g.n_phases; i++) {
@@ -231,13 +231,29 @@ START_TEST(test_gait_file_reads_back_bit_for_bit)
     ck_assert_int_eq(memcmp(g.params, h.params, sizeof(double) * (size_t)m->n_params), 0);
     hes_gait_free(&h);
     /* a gait of another problem, a missing file and a broken one are refused */
-    ck_assert_int_ne(hes_gait_read(path, hes_problem_find("slip-hopper"), &h, msg, sizeof msg), 0);
+    ck_assert_int_eq(hes_gait_read(path, hes_problem_find("slip-hopper"), &h, msg, sizeof msg),
+                     HES_EINVAL);
     ck_assert_ptr_nonnull(strstr(msg, "knee-biped"));
-    ck_assert_int_ne(hes_gait_read("/nonexistent/gait.json", m, &h, msg, sizeof msg), 0);
+    char name[64];
+    ck_assert_int_eq(hes_gait_problem(path, name, sizeof name, msg, sizeof msg), HES_OK);
+    ck_assert_str_eq(name, "knee-biped");
+    ck_assert_int_eq(hes_gait_read("/nonexistent/gait.json", m, &h, msg, sizeof msg), HES_EINVAL);
+    ck_assert_ptr_nonnull(strstr(msg, "/nonexistent/gait.json"));
+    ck_assert_int_eq(hes_gait_problem("/nonexistent/gait.json", name, sizeof name, msg,
+                                      sizeof msg), HES_EINVAL);
+    /* a stream that cannot be written: HES_EIO */
+    FILE *full = fopen("/dev/full", "w");
+    if (full) {
+        setvbuf(full, NULL, _IONBF, 0);
+        ck_assert_int_eq(hes_gait_write(&g, m, full), HES_EIO);
+        fclose(full);
+    }
+    ck_assert_int_eq(hes_gait_write(&g, m, NULL), HES_EINVAL);
     f = fopen(path, "w");
     fputs("{\"format\": \"hes-gait\", \"version\": 1, \"problem\": \"knee-biped\"}", f);
     fclose(f);
-    ck_assert_int_ne(hes_gait_read(path, m, &h, msg, sizeof msg), 0);
+    ck_assert_int_eq(hes_gait_read(path, m, &h, msg, sizeof msg), HES_EINVAL);
+    ck_assert_int_eq(h.n_phases, 0); /* left empty */
     remove(path);
     hes_gait_free(&g);
     free(z);

@@ -24,6 +24,7 @@ const char *hes_strerror(hes_status status)
     case HES_EDEFECTIVE: return "defective eigenvalue problem";
     case HES_ENOTFOUND: return "not found";
     case HES_EDIVERGED: return "diverged";
+    case HES_EIO: return "input/output error";
     }
     return "unknown status";
 }

@@ -150,7 +150,7 @@ hes_status hes_plugin_load(const char *path, hes_plugin **out, const hes_model *
     return HES_OK;
 }
 
-void hes_plugin_close(hes_plugin *p)
+void hes_plugin_destroy(hes_plugin *p)
 {
     if (!p)
         return;

@@ -35,8 +35,10 @@ static json_t *rows_json(const double *v, int rows, int cols)
     return a;
 }
 
-int hes_gait_write(const hes_gait *g, const hes_model *base, FILE *out)
+hes_status hes_gait_write(const hes_gait *g, const hes_model *base, FILE *out)
 {
+    if (!g || !base || !out)
+        return HES_EINVAL;
     json_t *doc = json_object(), *params = json_object(), *inputs = json_array(),
            *phases = json_array();
     for (int j = 0; j < g->n_params; j++)
@@ -71,17 +73,31 @@ int hes_gait_write(const hes_gait *g, const hes_model *base, FILE *out)
     if (rc == 0)
         fputc('\n', out);
     json_decref(doc);
-    return rc == 0 && !ferror(out) ? 0 : -1;
+    return rc == 0 && !ferror(out) ? HES_OK : HES_EIO;
 }
 
+/* A failure of the reader: its message into msg, and -1 (HES_EINVAL). */
 static int fail(char *msg, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int fail(char *msg, size_t len, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, len, fmt, ap);
+    if (msg && len)
+        vsnprintf(msg, len, fmt, ap);
     va_end(ap);
     return -1;
+}
+
+/* An allocation failure of the reader: -2 (HES_ENOMEM). */
+static int oom(char *msg, size_t len)
+{
+    fail(msg, len, "out of memory");
+    return -2;
+}
+
+static hes_status reader_status(int rc)
+{
+    return rc == 0 ? HES_OK : rc == -2 ? HES_ENOMEM : HES_EINVAL;
 }
 
 /* rows x cols numbers from an array of arrays into out (malloc'd) */
@@ -92,7 +108,7 @@ static int read_rows(json_t *a, int rows, int cols, double **out, const char *wh
         return fail(msg, len, "phase %d: \"%s\" must be a list of %d rows", phase, what, rows);
     *out = malloc(sizeof(double) * (size_t)(rows * cols + 1));
     if (!*out)
-        return fail(msg, len, "out of memory");
+        return oom(msg, len);
     for (int r = 0; r < rows; r++) {
         json_t *row = json_array_get(a, (size_t)r);
         if (!json_is_array(row) || (int)json_array_size(row) != cols)
@@ -146,7 +162,7 @@ static int parse(json_t *doc, const hes_model *base, hes_gait *g, char *msg, siz
     g->n_params = base->n_params;
     g->params = malloc(sizeof(double) * (size_t)base->n_params);
     if (!g->problem || !g->objective || !g->params)
-        return fail(msg, len, "out of memory");
+        return oom(msg, len);
     params = json_object_get(doc, "params");
     for (int j = 0; j < base->n_params; j++) {
         v = json_object_get(params, base->params[j].name);
@@ -161,7 +177,7 @@ static int parse(json_t *doc, const hes_model *base, hes_gait *g, char *msg, siz
     g->n_inputs = (int)json_array_size(inputs);
     g->inputs = malloc(sizeof(int) * (size_t)(g->n_inputs + 1));
     if (!g->inputs)
-        return fail(msg, len, "out of memory");
+        return oom(msg, len);
     for (int r = 0; r < g->n_inputs; r++) {
         s = json_string_value(json_array_get(inputs, (size_t)r));
         if (!s || (g->inputs[r] = hes_model_param_index(base, s)) < 0)
@@ -176,7 +192,7 @@ static int parse(json_t *doc, const hes_model *base, hes_gait *g, char *msg, siz
     g->n_phases = (int)json_array_size(phases);
     g->phases = calloc((size_t)g->n_phases, sizeof *g->phases);
     if (!g->phases)
-        return fail(msg, len, "out of memory");
+        return oom(msg, len);
     for (int i = 0; i < g->n_phases; i++) {
         json_t *o = json_array_get(phases, (size_t)i);
         hes_gait_phase *ph = &g->phases[i];
@@ -211,42 +227,51 @@ static int parse(json_t *doc, const hes_model *base, hes_gait *g, char *msg, siz
             return fail(msg, len, "phase %d: \"nodes\" must be an integer >= 2", i + 1);
         json_t *u = json_object_get(o, "inputs");
         ph->u_rows = g->n_inputs == 0 ? 0 : json_is_array(u) && json_array_size(u) == 1 ? 1 : ph->nodes;
-        if (read_rows(json_object_get(o, "states"), ph->nodes, base->modes[ph->mode].dim, &ph->x,
-                      "states", i + 1, msg, len))
-            return -1;
+        int rr = read_rows(json_object_get(o, "states"), ph->nodes, base->modes[ph->mode].dim,
+                           &ph->x, "states", i + 1, msg, len);
+        if (rr)
+            return rr;
         if (g->n_inputs == 0 && has_values(u))
             return fail(msg, len, "phase %d has input values but the gait's \"inputs\" list is "
                         "empty: name the parameters they drive (values would be dropped)", i + 1);
         if (g->n_inputs == 0)
             ph->u = malloc(sizeof(double));
-        else if (read_rows(u, ph->u_rows, g->n_inputs, &ph->u, "inputs", i + 1, msg, len))
-            return -1;
+        else if ((rr = read_rows(u, ph->u_rows, g->n_inputs, &ph->u, "inputs", i + 1, msg, len)))
+            return rr;
         if (!ph->u)
-            return fail(msg, len, "out of memory");
+            return oom(msg, len);
     }
     return 0;
 }
 
-int hes_gait_read(const char *path, const hes_model *base, hes_gait *g, char *msg, size_t len)
+hes_status hes_gait_read(const char *path, const hes_model *base, hes_gait *g, char *msg,
+                         size_t len)
 {
     json_error_t err;
+    if (!g)
+        return reader_status(fail(msg, len, "hes_gait_read: no gait to fill (g is NULL)"));
     memset(g, 0, sizeof *g);
+    if (!path || !base)
+        return reader_status(fail(msg, len, "hes_gait_read: no file or no base model"));
     json_t *doc = json_load_file(path, 0, &err);
     if (!doc)
-        return fail(msg, len, "%s: line %d: %s", path, err.line, err.text);
+        return reader_status(fail(msg, len, "%s: line %d: %s", path, err.line, err.text));
     int rc = parse(doc, base, g, msg, len);
     json_decref(doc);
     if (rc != 0)
         hes_gait_free(g);
-    return rc;
+    return reader_status(rc);
 }
 
-int hes_gait_problem(const char *path, char *name, size_t name_len, char *msg, size_t len)
+hes_status hes_gait_problem(const char *path, char *name, size_t name_len, char *msg,
+                            size_t len)
 {
     json_error_t err;
+    if (!path || !name || !name_len)
+        return reader_status(fail(msg, len, "hes_gait_problem: no file or no place for the name"));
     json_t *doc = json_load_file(path, 0, &err);
     if (!doc)
-        return fail(msg, len, "%s: line %d: %s", path, err.line, err.text);
+        return reader_status(fail(msg, len, "%s: line %d: %s", path, err.line, err.text));
     const char *s = json_string_value(json_object_get(doc, "problem"));
     int rc = 0;
     if (!s || strlen(s) >= name_len)
@@ -254,5 +279,5 @@ int hes_gait_problem(const char *path, char *name, size_t name_len, char *msg, s
     else
         strcpy(name, s);
     json_decref(doc);
-    return rc;
+    return reader_status(rc);
 }

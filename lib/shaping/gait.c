@@ -32,7 +32,7 @@ typedef struct {
 } gait_phase_data;
 
 struct gait_model {
-    hes_model model;             /* first: hes_gait_model_free casts back */
+    hes_model model;             /* first: hes_gait_model_destroy casts back */
     const hes_gait *g;
     const hes_model *base;
     hes_mode *modes;
@@ -155,7 +155,7 @@ static const char *gait_describe_error(int code, void *data)
     return gm->base->describe_error ? gm->base->describe_error(code, gm->base->data) : NULL;
 }
 
-void hes_gait_model_free(hes_model *m)
+void hes_gait_model_destroy(hes_model *m)
 {
     gait_model *gm = (gait_model *)m;
     if (!gm)
@@ -250,7 +250,7 @@ hes_status hes_gait_model(const hes_gait *g, const hes_model *base, hes_model **
     }
     if (!gm || !gm->modes || !gm->transitions || !gm->params || !gm->pd || !gm->sequence ||
         !gm->names) {
-        hes_gait_model_free((hes_model *)gm);
+        hes_gait_model_destroy((hes_model *)gm);
         snprintf(msg, len, "out of memory");
         return HES_ENOMEM;
     }
@@ -323,7 +323,7 @@ hes_status hes_gait_model(const hes_gait *g, const hes_model *base, hes_model **
     m->describe_error = gait_describe_error;
     m->trajopt = NULL;
     if (hes_model_validate(m, msg, len) != HES_OK) {
-        hes_gait_model_free(m);
+        hes_gait_model_destroy(m);
         return HES_EINVAL;
     }
     *out = m;

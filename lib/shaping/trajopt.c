@@ -253,7 +253,7 @@ static void reanalyse(const hes_model *base, hes_trajopt_result *r)
         }
     }
     hes_system_destroy(sys);
-    hes_gait_model_free(dm);
+    hes_gait_model_destroy(dm);
 }
 
 hes_status hes_trajopt_run(hes_system *sys, const hes_trajopt_options *opts,

@@ -2,7 +2,8 @@
  * hes.h - public interface of libhes: stability of periodic hybrid orbits and
  * hybrid event shaping.
  *
- * The pipeline (DESIGN.md section 1):
+ * The declarations follow the pipeline and the library's layers (lib/README.md):
+ * base, model, hybrid, shaping, batch, io.  The pipeline:
  *   model (plain data + callbacks)  ->  hes_system (model + parameter values
  *   + settings + workspaces)  ->  simulate across events (hes_traj)  ->
  *   periodic orbit by Newton shooting (hes_orbit)  ->  variational matrices
@@ -24,6 +25,8 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* =========================================================== base: status */
 
 /* ------------------------------------------------------------------ status */
 
@@ -51,6 +54,8 @@ const char *hes_strerror(hes_status status);
 /* Exit status the program uses for a library status: 0 OK, 2 bad input
  * (HES_EINVAL, HES_ENOTFOUND), 1 any numerical failure. */
 int hes_status_exit_code(hes_status status);
+
+/* ========================================= model: what a hybrid system is */
 
 /* ------------------------------------------------------------------- model */
 
@@ -385,6 +390,8 @@ const hes_model *hes_problem_find(const char *name);
 int hes_problem_count(void);
 const hes_model *hes_problem_get(int i);
 
+/* ======================================== hybrid: computing on one system */
+
 /* ------------------------------------------------------------------ system */
 
 typedef struct hes_system hes_system;
@@ -483,6 +490,14 @@ hes_status hes_simulate(hes_system *sys, int mode, double t0, double tm0,
                         const double *x0, const hes_sim_opts *opts,
                         hes_traj *traj);
 
+/* ------------------------------------------------- variational (one phase) */
+
+/* Variational matrix A = d phi(t1; t0, x0) / d x0 of mode `mode` over model
+ * time [tm0, tm0 + duration], from CVODES forward sensitivities; no guard is
+ * armed.  x1 (may be NULL) receives the final state. */
+hes_status hes_variational(hes_system *sys, int mode, double tm0, double duration,
+                           const double *x0, double *x1, double *A);
+
 /* ------------------------------------------------------ saltation matrices */
 
 /*
@@ -494,14 +509,6 @@ hes_status hes_simulate(hes_system *sys, int mode, double t0, double tm0,
  */
 hes_status hes_saltation(hes_system *sys, int transition, double t,
                          const double *x, double *xi);
-
-/* ------------------------------------------------- variational (one phase) */
-
-/* Variational matrix A = d phi(t1; t0, x0) / d x0 of mode `mode` over model
- * time [tm0, tm0 + duration], from CVODES forward sensitivities; no guard is
- * armed.  x1 (may be NULL) receives the final state. */
-hes_status hes_variational(hes_system *sys, int mode, double tm0, double duration,
-                           const double *x0, double *x1, double *A);
 
 /* --------------------------------------------------------------- monodromy */
 
@@ -708,6 +715,45 @@ hes_status hes_simultaneous_find(hes_system *sys, const hes_traj *traj, double t
  * of the monodromy built with each piece. */
 hes_status hes_simultaneous_orbit(hes_system *sys, const hes_analysis *res,
                                   hes_simultaneous *out, int max, int *n);
+
+/* --------------------------------------------------- perturbation trials */
+
+typedef struct {
+    double *x0;              /* n */
+    int steps_completed;
+    hes_status failure;      /* HES_OK if all steps completed */
+    char failure_msg[512];
+    double *error;           /* steps_completed values: |x_k - x*|_2 after period k */
+} hes_trial;
+
+typedef struct {
+    int n_trials, steps, n;
+    hes_trial *trials;
+    int converged;           /* trials completing all steps with final error < tol */
+    int n_complete;          /* trials completing all steps */
+    double *mean_error;      /* steps values: the mean error after period k over the
+                                n_complete trials (NaN when there are none) */
+    double tol;
+    double radius;           /* of the ball the initial states were drawn from */
+    int box;                 /* 1: from the box |dx_i| < radius instead (hes_trials_run_box) */
+    unsigned long seed;
+} hes_trials;
+
+/* The paper's Fig. 3 experiment: n_trials initial states uniform in the ball
+ * of radius `radius` around the orbit's section state, `steps` periods each,
+ * the 2-norm error to the section state after every period.  Deterministic for
+ * a given seed. */
+hes_status hes_trials_run(hes_system *sys, const hes_orbit *orbit, int n_trials,
+                          double radius, int steps, unsigned long seed,
+                          double tol, hes_trials *out);
+/* The same with every state component perturbed independently, uniformly in
+ * (-half_width, half_width) (the paper's Fig. 5 experiment). */
+hes_status hes_trials_run_box(hes_system *sys, const hes_orbit *orbit, int n_trials,
+                              double half_width, int steps, unsigned long seed,
+                              double tol, hes_trials *out);
+void hes_trials_free(hes_trials *t);
+
+/* ================================ shaping: choosing parameters and orbits */
 
 /* ------------------------------------------------- hybrid event shaping */
 
@@ -1017,17 +1063,6 @@ hes_status hes_colloc_gait(hes_colloc *c, const double *z, hes_gait *g);
  * sub-phase ends.  Parameters of the gait go into the system. */
 hes_status hes_colloc_from_gait(hes_colloc *c, const hes_gait *g, double *z);
 void hes_gait_free(hes_gait *g);
-/* Gait files: JSON, format "hes-gait" version 1 (lib/io/gait_json.c).
- * hes_gait_write: HES_OK, HES_EINVAL (NULL argument) or HES_EIO (the stream
- * failed).  hes_gait_read: HES_OK, HES_EINVAL (unreadable or malformed file,
- * or not a gait of base) or HES_ENOMEM, with msg saying why; on failure *g is
- * left empty.  hes_gait_problem: the problem name a gait file is for (to find
- * its base model), with the same statuses as hes_gait_read. */
-hes_status hes_gait_write(const hes_gait *g, const hes_model *base, FILE *out);
-hes_status hes_gait_read(const char *path, const hes_model *base, hes_gait *g, char *msg,
-                         size_t len);
-hes_status hes_gait_problem(const char *path, char *name, size_t name_len, char *msg,
-                            size_t len);
 /* The derived model of a gait: mode i = phase i of the gait (the base mode
  * with the inputs set from the gait's schedule at the time since the phase
  * start), transition i ends phase i (the base guard, plus the offset for a
@@ -1126,6 +1161,8 @@ typedef struct {
 hes_status hes_trajopt_run(hes_system *sys, const hes_trajopt_options *opts,
                            hes_trajopt_result *res);
 void hes_trajopt_result_free(hes_trajopt_result *res);
+
+/* ==================================================== batch: many systems */
 
 /* ----------------------------------------------------------------- plugins */
 
@@ -1255,42 +1292,7 @@ hes_status hes_state_sweep_run(hes_system *sys, const hes_state_sweep_opts *opts
                                hes_state_sweep *out);
 void hes_state_sweep_free(hes_state_sweep *sweep);
 
-/* --------------------------------------------------- perturbation trials */
-
-typedef struct {
-    double *x0;              /* n */
-    int steps_completed;
-    hes_status failure;      /* HES_OK if all steps completed */
-    char failure_msg[512];
-    double *error;           /* steps_completed values: |x_k - x*|_2 after period k */
-} hes_trial;
-
-typedef struct {
-    int n_trials, steps, n;
-    hes_trial *trials;
-    int converged;           /* trials completing all steps with final error < tol */
-    int n_complete;          /* trials completing all steps */
-    double *mean_error;      /* steps values: the mean error after period k over the
-                                n_complete trials (NaN when there are none) */
-    double tol;
-    double radius;           /* of the ball the initial states were drawn from */
-    int box;                 /* 1: from the box |dx_i| < radius instead (hes_trials_run_box) */
-    unsigned long seed;
-} hes_trials;
-
-/* The paper's Fig. 3 experiment: n_trials initial states uniform in the ball
- * of radius `radius` around the orbit's section state, `steps` periods each,
- * the 2-norm error to the section state after every period.  Deterministic for
- * a given seed. */
-hes_status hes_trials_run(hes_system *sys, const hes_orbit *orbit, int n_trials,
-                          double radius, int steps, unsigned long seed,
-                          double tol, hes_trials *out);
-/* The same with every state component perturbed independently, uniformly in
- * (-half_width, half_width) (the paper's Fig. 5 experiment). */
-hes_status hes_trials_run_box(hes_system *sys, const hes_orbit *orbit, int n_trials,
-                              double half_width, int steps, unsigned long seed,
-                              double tol, hes_trials *out);
-void hes_trials_free(hes_trials *t);
+/* ========================================================== io: documents */
 
 /* -------------------------------------------------------------------- JSON */
 
@@ -1350,6 +1352,20 @@ char *hes_trajopt_json(const hes_system *sys, const hes_trajopt_result *res);
  * and backslashes as ', its line breaks as blanks)}; numbers as %.17g. */
 char *hes_sweep_row_json(const hes_model *model, int n_swept, const int *swept,
                          const double *point, const hes_sweep_row *row);
+
+/* ------------------------------------------------------------- gait files */
+
+/* Gait files: JSON, format "hes-gait" version 1 (lib/io/gait_json.c).
+ * hes_gait_write: HES_OK, HES_EINVAL (NULL argument) or HES_EIO (the stream
+ * failed).  hes_gait_read: HES_OK, HES_EINVAL (unreadable or malformed file,
+ * or not a gait of base) or HES_ENOMEM, with msg saying why; on failure *g is
+ * left empty.  hes_gait_problem: the problem name a gait file is for (to find
+ * its base model), with the same statuses as hes_gait_read. */
+hes_status hes_gait_write(const hes_gait *g, const hes_model *base, FILE *out);
+hes_status hes_gait_read(const char *path, const hes_model *base, hes_gait *g, char *msg,
+                         size_t len);
+hes_status hes_gait_problem(const char *path, char *name, size_t name_len, char *msg,
+                            size_t len);
 
 #ifdef __cplusplus
 }

@@ -152,6 +152,11 @@ const char *cli_state_name(const hes_model *model, int mode, int i);
  * exit status. */
 int cli_print_document(const char *cmd, char *text);
 
+/* An integer option from lo to hi: 0 and *value set, or CLI_EXIT_USAGE after
+ * the message "CMD: OPTION expects an integer from LO to HI, got 'TEXT'". */
+int cli_int_option(const char *cmd, const char *option, const char *text, int lo, int hi,
+                   int *value);
+
 /* "CMD: OPTION expects EXPECTED, got 'TEXT'" on stderr (cmd is argv[0],
  * "hes CMD"); returns CLI_EXIT_USAGE. */
 int cli_bad_value(const char *cmd, const char *option, const char *text, const char *expected);

@@ -27,6 +27,19 @@ int cli_bad_value(const char *cmd, const char *option, const char *text, const c
     return CLI_EXIT_USAGE;
 }
 
+int cli_int_option(const char *cmd, const char *option, const char *text, int lo, int hi,
+                   int *value)
+{
+    int v;
+    if (cli_parse_int(text, &v) != 0 || v < lo || v > hi) {
+        fprintf(stderr, "%s: %s expects an integer from %d to %d, got '%s'\n", cmd, option, lo,
+                hi, text);
+        return CLI_EXIT_USAGE;
+    }
+    *value = v;
+    return 0;
+}
+
 int cli_parse_trial_option(const char *cmd, const char *option, const char *text,
                            cli_trial_opts *t)
 {
@@ -34,11 +47,9 @@ int cli_parse_trial_option(const char *cmd, const char *option, const char *text
         if (cli_parse_double(text, &t->perturb) != 0 || t->perturb < 0)
             return cli_bad_value(cmd, option, text, "a finite number >= 0");
     } else if (strcmp(option, "--trials") == 0) {
-        if (cli_parse_int(text, &t->trials) != 0 || t->trials < 1 || t->trials > CLI_MAX_TRIALS)
-            return cli_bad_value(cmd, option, text, "an integer from 1 to " STR(CLI_MAX_TRIALS));
+        return cli_int_option(cmd, option, text, 1, CLI_MAX_TRIALS, &t->trials);
     } else if (strcmp(option, "--steps") == 0) {
-        if (cli_parse_int(text, &t->steps) != 0 || t->steps < 1 || t->steps > CLI_MAX_STEPS)
-            return cli_bad_value(cmd, option, text, "an integer from 1 to " STR(CLI_MAX_STEPS));
+        return cli_int_option(cmd, option, text, 1, CLI_MAX_STEPS, &t->steps);
     } else if (strcmp(option, "--seed") == 0) {
         if (cli_parse_ulong(text, &t->seed) != 0)
             return cli_bad_value(cmd, option, text, "a non-negative integer");

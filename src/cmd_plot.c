@@ -460,10 +460,8 @@ int cmd_plot(int argc, char **argv)
             break;
         case OPT_TRIALS:
         case OPT_STEPS: /* (the limits keep the gnuplot script small) */
-            if (cli_parse_int(optarg, c == OPT_TRIALS ? &trials : &steps) ||
-                (c == OPT_TRIALS ? trials : steps) < 1 || (c == OPT_TRIALS ? trials : steps) > 10000) {
-                fprintf(stderr, "hes plot: %s needs an integer from 1 to 10000, got '%s'\n",
-                        c == OPT_TRIALS ? "--trials" : "--steps", optarg);
+            if (cli_int_option("hes plot", c == OPT_TRIALS ? "--trials" : "--steps", optarg, 1,
+                               10000, c == OPT_TRIALS ? &trials : &steps)) {
                 rc = CLI_EXIT_USAGE;
             }
             break;

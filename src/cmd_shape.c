@@ -115,19 +115,13 @@ static int parse_option_value(int c, const char *text, shape_cli_opts *opts)
         opts->algorithm = text;
         return 0;
     case OPT_STARTS:
-        if (cli_parse_int(text, &opts->starts) != 0 || opts->starts < 1 ||
-            opts->starts > CLI_MAX_STARTS)
-            return cli_bad_value(CMD, "--starts", text, "an integer from 1 to " STR(CLI_MAX_STARTS));
-        return 0;
+        return cli_int_option(CMD, "--starts", text, 1, CLI_MAX_STARTS, &opts->starts);
     case OPT_MEASURE:
         if (hes_measure_from_name(text, &opts->measure) != HES_OK)
             return cli_bad_value(CMD, "--measure", text, "'psi' or 'smooth'");
         return 0;
     case OPT_MAXEVAL:
-        if (cli_parse_int(text, &opts->maxeval) != 0 || opts->maxeval < 1 ||
-            opts->maxeval > CLI_MAX_EVALS)
-            return cli_bad_value(CMD, "--maxeval", text, "an integer from 1 to " STR(CLI_MAX_EVALS));
-        return 0;
+        return cli_int_option(CMD, "--maxeval", text, 1, CLI_MAX_EVALS, &opts->maxeval);
     case OPT_SEED:
         return cli_parse_trial_option(CMD, "--seed", text, &opts->t);
     case OPT_TRIALS:

@@ -551,11 +551,8 @@ static int sweep(int argc, char **argv, int rank, int size)
             list_path = optarg;
             break;
         case OPT_RANDOM:
-            if (cli_parse_int(optarg, &n_random) || n_random < 1 || n_random > CLI_MAX_POINTS) {
-                fprintf(stderr, "hes sweep: --random needs an integer N from 1 to %d, got '%s'\n",
-                        CLI_MAX_POINTS, optarg);
+            if (cli_int_option("hes sweep", "--random", optarg, 1, CLI_MAX_POINTS, &n_random))
                 rc = CLI_EXIT_USAGE;
-            }
             break;
         case OPT_SEED:
             seed_given = 1;
@@ -568,10 +565,8 @@ static int sweep(int argc, char **argv, int rank, int size)
             optimize = 1;
             break;
         case OPT_JOBS:
-            if (cli_parse_int(optarg, &jobs) || jobs < 1 || jobs > 1024) {
-                fprintf(stderr, "hes sweep: --jobs needs an integer from 1 to 1024, got '%s'\n", optarg);
+            if (cli_int_option("hes sweep", "--jobs", optarg, 1, 1024, &jobs))
                 rc = CLI_EXIT_USAGE;
-            }
             break;
         case 'o':
             out_path = optarg;

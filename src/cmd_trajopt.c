@@ -353,31 +353,22 @@ int cmd_trajopt(int argc, char **argv)
                 rc = CLI_EXIT_USAGE;
             break;
         case OPT_NODES:
-            if (cli_parse_int(optarg, &nodes) || nodes < 3 || nodes > 1000) {
-                fprintf(stderr, "hes trajopt: --nodes must be an integer from 3 to 1000, got '%s'\n",
-                        optarg);
+            if (cli_int_option("hes trajopt", "--nodes", optarg, 3, 1000, &nodes))
                 rc = CLI_EXIT_USAGE;
-            }
             break;
         case OPT_INIT:
             init = optarg;
             break;
         case OPT_MAXEVAL:
-            if (cli_parse_int(optarg, &maxeval) || maxeval < 1 || maxeval > CLI_MAX_EVALS) {
-                fprintf(stderr, "hes trajopt: --maxeval must be an integer from 1 to %d, got '%s'\n",
-                        CLI_MAX_EVALS, optarg);
+            if (cli_int_option("hes trajopt", "--maxeval", optarg, 1, CLI_MAX_EVALS, &maxeval))
                 rc = CLI_EXIT_USAGE;
-            }
             break;
         case OPT_QUIET:
             prog.quiet = 1;
             break;
         case OPT_REFINE:
-            if (cli_parse_int(optarg, &refine) || refine < 1 || refine > 16) {
-                fprintf(stderr, "hes trajopt: --refine must be an integer from 1 to 16, got '%s'\n",
-                        optarg);
+            if (cli_int_option("hes trajopt", "--refine", optarg, 1, 16, &refine))
                 rc = CLI_EXIT_USAGE;
-            }
             break;
         case OPT_PSI_FLOOR:
             if (cli_parse_double(optarg, &psi_floor) || !(psi_floor >= 0)) {

@@ -1173,7 +1173,7 @@ void hes_trajopt_result_free(hes_trajopt_result *res);
  * it was compiled with (share/examples/rimless_wheel.c builds as one with
  * -DHES_PLUGIN; share/examples/Makefile shows the pkg-config build).
  * hes_plugin_load refuses a module without that function, with another ABI
- * or with an invalid model, with a message in msg.  Load and close plugins
+ * or with an invalid model, with a message in msg.  Load and destroy plugins
  * from one thread (libltdl's own state); the model then serves any number
  * of systems on any threads.
  */

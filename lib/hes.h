@@ -1228,8 +1228,11 @@ typedef struct {
 } hes_sweep_opts;
 
 /* params: the base parameter vector (NULL: the model's defaults).  Returns
- * HES_OK, or HES_EINVAL for bad options or when the callback stopped it. */
-hes_status hes_sweep_run(const hes_model *model, const double *params, const hes_sweep_opts *o);
+ * HES_OK, or HES_EINVAL for an invalid model, bad options or when the
+ * callback stopped it (HES_ENOMEM), with msg (may be NULL) saying why; each
+ * point's own failure is in its row. */
+hes_status hes_sweep_run(const hes_model *model, const double *params, const hes_sweep_opts *o,
+                         char *msg, size_t len);
 
 /* n Latin hypercube samples in the box [lo, hi] (dim dimensions): every
  * coordinate takes each of n equal strata once.  out: n x dim. */

@@ -723,9 +723,10 @@ static int sweep(int argc, char **argv, int rank, int size)
         w.total = n_points - kept;
         w.tty = rank == 0 && isatty(STDERR_FILENO);
         w.t0 = now();
-        if (hes_sweep_run(model, hes_system_params(sys), &so) != HES_OK) {
+        char why[512];
+        if (hes_sweep_run(model, hes_system_params(sys), &so, why, sizeof why) != HES_OK) {
             if (!w.failed)
-                fprintf(stderr, "hes sweep: the sweep could not run\n");
+                fprintf(stderr, "hes sweep: the sweep could not run: %s\n", why);
             rc = CLI_EXIT_FAILURE;
         }
     }

@@ -805,8 +805,19 @@ START_TEST(test_sweep_refuses_an_invalid_model)
     rows_seen seen = { 0 };
     hes_sweep_opts o = { .n_params = 1, .params = which, .n_points = 2, .values = values,
                          .jobs = 1, .row = keep_row, .ctx = &seen };
-    ck_assert_int_eq(hes_sweep_run(&bad, NULL, &o), HES_EINVAL);
+    char msg[512];
+    ck_assert_int_eq(hes_sweep_run(&bad, NULL, &o, msg, sizeof msg), HES_EINVAL);
     ck_assert_int_eq(seen.n, 0);
+    ck_assert_msg(strstr(msg, "invalid model") && strstr(msg, "n_modes"), "%s", msg);
+    /* bad options name what is wrong */
+    o.jobs = 0;
+    ck_assert_int_eq(hes_sweep_run(&test_status_probe, NULL, &o, msg, sizeof msg), HES_EINVAL);
+    ck_assert_msg(strstr(msg, "jobs = 0") != NULL, "%s", msg);
+    o.jobs = 1;
+    const int out_of_range[1] = { 999 };
+    o.params = out_of_range;
+    ck_assert_int_eq(hes_sweep_run(&test_status_probe, NULL, &o, msg, sizeof msg), HES_EINVAL);
+    ck_assert_msg(strstr(msg, "index 999") != NULL, "%s", msg);
 }
 END_TEST
 
@@ -817,7 +828,7 @@ START_TEST(test_sweep_row_reports_failing_jacobian_as_emodel)
     rows_seen seen = { 0 };
     hes_sweep_opts o = { .n_params = 1, .params = which, .n_points = 2, .values = values,
                          .jobs = 1, .row = keep_row, .ctx = &seen };
-    ck_assert_int_eq(hes_sweep_run(&test_status_probe, NULL, &o), HES_OK);
+    ck_assert_int_eq(hes_sweep_run(&test_status_probe, NULL, &o, NULL, 0), HES_OK);
     ck_assert_int_eq(seen.n, 2);
     for (int i = 0; i < 2; i++) {
         const hes_sweep_row *r = &seen.rows[i];

@@ -135,28 +135,44 @@ static void *worker(void *arg)
     return NULL;
 }
 
-hes_status hes_sweep_run(const hes_model *model, const double *params, const hes_sweep_opts *o)
+#define SWEEP_FAIL(st, ...) \
+    do { if (msg && len) snprintf(msg, len, __VA_ARGS__); return (st); } while (0)
+
+hes_status hes_sweep_run(const hes_model *model, const double *params, const hes_sweep_opts *o,
+                         char *msg, size_t len)
 {
-    if (!model || !o || o->n_points < 0 || o->n_params < 0 || (o->n_points > 0 && !o->values) ||
-        (o->n_params > 0 && !o->params) ||
-        o->jobs < 1 || o->jobs > 1024 || model->n_params > HES_SWEEP_MAX_PARAMS)
-        return HES_EINVAL;
+    char why[512];
+    if (msg && len)
+        msg[0] = '\0';
+    if (!model || !o)
+        SWEEP_FAIL(HES_EINVAL, "hes_sweep_run: no model or no options");
+    if (o->n_points < 0 || o->n_params < 0 || (o->n_points > 0 && !o->values) ||
+        (o->n_params > 0 && !o->params))
+        SWEEP_FAIL(HES_EINVAL, "hes_sweep_run: %d points of %d parameters, values %s, "
+                   "parameter indices %s", o->n_points, o->n_params, o->values ? "given" : "NULL",
+                   o->params ? "given" : "NULL");
+    if (o->jobs < 1 || o->jobs > 1024)
+        SWEEP_FAIL(HES_EINVAL, "hes_sweep_run: jobs = %d, not from 1 to 1024", o->jobs);
+    if (model->n_params > HES_SWEEP_MAX_PARAMS)
+        SWEEP_FAIL(HES_EINVAL, "hes_sweep_run: model '%s' has %d parameters, more than a row "
+                   "holds (%d)", model->name, model->n_params, HES_SWEEP_MAX_PARAMS);
     /* a worker without a system computes nothing: an invalid model would
      * otherwise be a sweep that succeeds with no rows */
-    if (hes_model_validate(model, NULL, 0) != HES_OK)
-        return HES_EINVAL;
+    if (hes_model_validate(model, why, sizeof why) != HES_OK)
+        SWEEP_FAIL(HES_EINVAL, "invalid model: %s", why);
     for (int j = 0; j < o->n_params; j++)
         if (o->params[j] < 0 || o->params[j] >= model->n_params)
-            return HES_EINVAL;
+            SWEEP_FAIL(HES_EINVAL, "hes_sweep_run: swept parameter %d has index %d, not one of "
+                       "the model's %d", j, o->params[j], model->n_params);
     sweep_state S = { model, params, o, PTHREAD_MUTEX_INITIALIZER, 0, 0 };
     if (!params) {
         double *def = malloc(sizeof(double) * (size_t)(model->n_params + 1));
         if (!def)
-            return HES_ENOMEM;
+            SWEEP_FAIL(HES_ENOMEM, "out of memory");
         for (int j = 0; j < model->n_params; j++)
             def[j] = model->params[j].value;
         hes_sweep_opts copy = *o;
-        hes_status st = hes_sweep_run(model, def, &copy);
+        hes_status st = hes_sweep_run(model, def, &copy, msg, len);
         free(def);
         return st;
     }
@@ -166,7 +182,7 @@ hes_status hes_sweep_run(const hes_model *model, const double *params, const hes
         pthread_t *t = malloc(sizeof *t * (size_t)o->jobs);
         int started = 0;
         if (!t)
-            return HES_ENOMEM;
+            SWEEP_FAIL(HES_ENOMEM, "out of memory");
         for (int k = 0; k < o->jobs; k++)
             started += pthread_create(&t[started], NULL, worker, &S) == 0;
         if (started == 0)
@@ -176,7 +192,9 @@ hes_status hes_sweep_run(const hes_model *model, const double *params, const hes
         free(t);
     }
     pthread_mutex_destroy(&S.lock);
-    return S.stop ? HES_EINVAL : HES_OK;
+    if (S.stop)
+        SWEEP_FAIL(HES_EINVAL, "the sweep was stopped by its callback");
+    return HES_OK;
 }
 
 hes_status hes_latin_hypercube(int n, int dim, const double *lo, const double *hi,

@@ -21,9 +21,12 @@
  * independently of the other contacts (R dominates A).  The bench reads Ahat
  * from the compiled model and sets S = k Ahat, B = c Ahat, so the contact is
  * a spring of stiffness k and damper c on the penetration, up to O(d)
- * relative errors, and unilateral (MuJoCo keeps f >= 0).  The hopper's RMS
- * error at time steps dt, dt/10, dt/100 shows what is left of the difference
- * when the time step goes to 0.
+ * relative errors, and unilateral (MuJoCo keeps f >= 0).  Exactly, MuJoCo's
+ * force is f = ((-(S r + B v)) - d a1) / ((1-d) Ahat) with a1 the contact's
+ * actual acceleration: the O(d) rest is an added mass d/Ahat per active
+ * contact along its normal.  The hopper's RMS error at time steps dt, dt/10,
+ * dt/100 shows what is left of the difference when the time step goes to 0
+ * (that floor is this O(d) term: it grows tenfold with d = 1e-3).
  *
  * a. 1-D hopper (Sec. 5.1, undamped): a body of mass m on a vertical slide
  *    joint (qpos = height y of the body), carrying a sphere "foot" of radius
@@ -35,25 +38,35 @@
  *    stance about l0 - m g/k, exact touchdown and liftoff times; the motion is
  *    periodic).  hopper_exact() is this file's own; the ESS worker's library
  *    version can replace it.
- * b. Plate in SE(2) (Sec. 5.2): a plate (mass M, length L, a thin box whose
- *    box, 1 m thick so that no leg tunnels through it, whose
- *    bottom face passes through its centre of mass; joints: slide x, slide z,
- *    hinge theta about -y, so the bottom face is at height
- *    z + (xi - x) tan(theta) above xi) falls onto N legs at xi evenly spaced
- *    over [-a, a].  Leg i is a sphere of radius 0.005 fixed at the top of a
- *    vertical spring of rest length l0; frictionless (condim 1), so the force
- *    is along the plate's normal: a rolling contact; its spring-damper is
- *    k = K/N, c = C/N (the bed's total stiffness and damping do not change
- *    with N, so the motion, and MuJoCo's accuracy at its fixed step, stay
- *    comparable across N).  120 initial conditions from rest, centred
+ * b. Plate in SE(2) (Sec. 5.2): a plate of mass M, length L, inertia I (a
+ *    box 1 m thick, so that no leg tunnels through it, whose bottom face
+ *    passes through the centre of mass; joints: slide x, slide z, hinge theta
+ *    about -y, so that the bottom face is at height z + (xi - x) tan(theta)
+ *    above xi) falls onto N legs at xi evenly spaced over [-a, a].  Leg i is
+ *    a roller: a sphere of radius rho = ROLLER fixed with its top at the rest
+ *    length l0, frictionless (condim 1), so that the force is along the
+ *    plate's normal; its spring-damper is k = K/N, c = C/N (the bed's total
+ *    stiffness and damping do not change with N, so the motion, and MuJoCo's
+ *    accuracy at its fixed step, stay comparable across N).  The law MuJoCo
+ *    integrates (up to the O(d) terms above), for the ESS side to match:
+ *    with q = (x, z, theta) and the penetration of leg i
+ *        p_i(q) = rho - (z - l0 + rho) cos(theta) - (xi - x) sin(theta),
+ *        diag(M, M, I) q'' = (0, -M g, 0)
+ *                            - sum over p_i > 0 of max(0, k p_i + c p_i') grad p_i
+ *    (-grad p_i is the plate's normal at the contact, in generalised
+ *    coordinates); as rho -> 0, p_i tends to the vertical compression
+ *    l0 - (z + (xi - x) tan theta) times cos(theta).  A roller's centre must
+ *    stay outside the plate, hence rho larger than any compression: the bench
+ *    checks it, and that the plate, which slides on the frictionless rollers,
+ *    stays over every leg.  120 initial conditions from rest, centred
  *    (x = 0), with z - l0 uniform in [0.25, 0.5] m and theta uniform in
- *    [-0.2, 0.2] rad (no leg touches at t = 0: a tan 0.2 < 0.25), from a
- *    fixed seed; each simulated for T.  Measured: the wall time of the
- *    simulation loop only (reset, initial state, T/dt calls of mj_step; the
- *    model is compiled once per N), its median over the 120 runs per N, and
- *    the marginal cost per contact: the least-squares slope of the median
- *    time against N.  Also the median number of contacts at the end (all N
- *    when the plate has settled on the bed).
+ *    [-0.2, 0.2] rad (every p_i < 0 at t = 0), from a fixed seed; each
+ *    simulated for T.  Measured: the wall time of the simulation loop only
+ *    (reset, initial state, T/dt calls of mj_step; the model is compiled once
+ *    per N, and the checks above run in a second, untimed pass), its median
+ *    over the 120 runs per N, and the marginal cost per contact: the
+ *    least-squares slope of the median time against N.  Also the median
+ *    number of contacts at the end.
  * c. Printed: cores online, mj_version(), the hopper calibration (time step,
  *    RMS error), per N the median times of hes and MuJoCo and their ratio,
  *    and both slopes.

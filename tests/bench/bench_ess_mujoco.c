@@ -1,0 +1,586 @@
+/*
+ * bench_ess_mujoco.c - the head-to-head of issue 12 (make bench): the ESS
+ * integrator of hes against MuJoCo on the two models of the ESS paper
+ * (../shared/papers/ess-multicontact-integrator.txt, Sec. 5).  Built only when
+ * configure found MuJoCo (Debian's libmujoco-dev); the hes side plugs in at
+ * the HAVE_ESS hooks below (the table prints "-" for it until then).
+ *
+ * Both models are generated here as MJCF strings and loaded with mj_loadXML
+ * from MuJoCo's virtual file system (no temporary file).  MuJoCo runs with
+ * its defaults (time step 0.002 s, semi-implicit Euler, Newton solver).
+ *
+ * How a MuJoCo contact becomes a linear spring-damper.  Every contact geom
+ * has solimp = (d, d, 0.001) with d = 1e-4 (MuJoCo's smallest impedance,
+ * constant in the penetration) and a "direct" solref = (-S, -B).  For such a
+ * contact the solver returns the normal force
+ *     f = (aref - a0) / (A + R),  aref = -(B v + S r) / d,  R = (1-d)/d Ahat,
+ * (r the signed distance, negative in penetration, v its rate, a0 the
+ * unconstrained acceleration, A the contact's inverse inertia, Ahat MuJoCo's
+ * diagonal approximation of A, m->body_invweight0), so that as d -> 0
+ *     f -> -(S r + B v) / Ahat,
+ * independently of the other contacts (R dominates A).  The bench reads Ahat
+ * from the compiled model and sets S = k Ahat, B = c Ahat, so the contact is
+ * a spring of stiffness k and damper c on the penetration, up to O(d)
+ * relative errors, and unilateral (MuJoCo keeps f >= 0).  Exactly, MuJoCo's
+ * force is f = ((-(S r + B v)) - d a1) / ((1-d) Ahat) with a1 the contact's
+ * actual acceleration: the O(d) rest is an added mass d/Ahat per active
+ * contact along its normal.  The hopper's RMS error at time steps dt, dt/10,
+ * dt/100 shows what is left of the difference when the time step goes to 0
+ * (that floor is this O(d) term: it grows tenfold with d = 1e-3).
+ *
+ * a. 1-D hopper (Sec. 5.1, undamped): a body of mass m on a vertical slide
+ *    joint (qpos = height y of the body), carrying a sphere "foot" of radius
+ *    0.005 whose bottom is l0 below the body, over a ground plane at 0; the
+ *    foot-ground contact is a spring k as above, so in stance
+ *    y'' = -g + (k/m)(l0 - y) and in flight y'' = -g.  From rest at y0 over
+ *    [0, T] at MuJoCo's time step: RMS of y - y_exact over every step, with
+ *    y_exact the closed form hopper_exact() (ballistic flight, harmonic
+ *    stance about l0 - m g/k, exact touchdown and liftoff times; the motion is
+ *    periodic).  hopper_exact() is this file's own; the ESS worker's library
+ *    version can replace it.
+ * b. Plate in SE(2) (Sec. 5.2): a plate of mass M, length L, inertia I (a
+ *    box 1 m thick, so that no leg tunnels through it, whose bottom face
+ *    passes through the centre of mass; joints: slide x, slide z, hinge theta
+ *    about -y, so that the bottom face is at height z + (xi - x) tan(theta)
+ *    above xi) falls onto N legs at xi evenly spaced over [-a, a].  Leg i is
+ *    a roller: a sphere of radius rho = ROLLER fixed with its top at the rest
+ *    length l0, frictionless (condim 1), so that the force is along the
+ *    plate's normal; its spring-damper is k = K/N, c = C/N (the bed's total
+ *    stiffness and damping do not change with N, so the motion, and MuJoCo's
+ *    accuracy at its fixed step, stay comparable across N).  The law MuJoCo
+ *    integrates (up to the O(d) terms above), for the ESS side to match:
+ *    with q = (x, z, theta) and the penetration of leg i
+ *        p_i(q) = rho - (z - l0 + rho) cos(theta) - (xi - x) sin(theta),
+ *        diag(M, M, I) q'' = (0, -M g, 0)
+ *                            - sum over p_i > 0 of max(0, k p_i + c p_i') grad p_i
+ *    (-grad p_i is the plate's normal at the contact, in generalised
+ *    coordinates); as rho -> 0, p_i tends to the vertical compression
+ *    l0 - (z + (xi - x) tan theta) times cos(theta).  A roller's centre must
+ *    stay outside the plate, hence rho larger than any compression: the bench
+ *    checks it, and that the plate, which slides on the frictionless rollers,
+ *    stays over every leg.  120 initial conditions from rest, centred
+ *    (x = 0), with z - l0 uniform in [0.25, 0.5] m and theta uniform in
+ *    [-0.2, 0.2] rad (every p_i < 0 at t = 0), from a fixed seed; each
+ *    simulated for T.  Measured: the wall time of the simulation loop only
+ *    (reset, initial state, T/dt calls of mj_step; the model is compiled once
+ *    per N, and the checks above run in a second, untimed pass), its median
+ *    over the 120 runs per N, and the marginal cost per contact: the
+ *    least-squares slope of the median time against N.  Also the median
+ *    number of contacts at the end.
+ * c. Printed: cores online, mj_version(), the hopper calibration (time step,
+ *    RMS error), per N the median times of hes and MuJoCo and their ratio,
+ *    and both slopes.
+ *
+ * Usage: bench_ess_mujoco [runs]   (runs: initial conditions per N, 120)
+ */
+#include <config.h>
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <mujoco/mujoco.h>
+
+/* ------------------------------------------------------------ the models */
+
+typedef struct {
+    double m, k, l0, g; /* mass (kg), leg stiffness (N/m), rest length (m), gravity */
+    double y0, T;       /* initial height at rest (m), simulated time (s) */
+} hopper_params;
+
+static const hopper_params HOPPER = { 1.0, 1000.0, 1.0, 9.81, 1.5, 4.0 };
+
+typedef struct {
+    double M, L, I;     /* plate mass (kg), length (m), inertia about y (kg m^2) */
+    double K, C;        /* total stiffness (N/m) and damping (N s/m) of the bed */
+    double l0, a, g;    /* leg rest length, half width of the bed (m), gravity */
+    double T;           /* simulated time (s) */
+    double dz_lo, dz_hi, th_max; /* initial z - l0 in [dz_lo, dz_hi], |theta| <= th_max */
+} plate_params;
+
+static const plate_params PLATE = {
+    1.0, 6.0, 1.0 * 6.0 * 6.0 / 12.0, 1000.0, 30.0, 0.5, 1.0, 9.81, 2.0, 0.25, 0.5, 0.2
+};
+
+typedef struct {
+    double x, z, theta; /* from rest */
+} plate_ic;
+
+static const int NS[] = { 2, 5, 10, 20, 50, 100, 200 };
+#define NN ((int)(sizeof NS / sizeof NS[0]))
+#define RUNS 120
+#define SEED 20240612u
+
+#define IMPEDANCE 1e-4   /* MuJoCo's smallest d (mjMINIMP) */
+#define FOOT 0.005       /* radius of the hopper's foot (on a plane: any radius) */
+#define ROLLER 0.25      /* radius of the plate's rollers: more than any compression, so that no
+                            roller's centre enters the plate (MuJoCo's sphere-box distance is
+                            then no longer the penetration) */
+
+/* --------------------------------------------- the hopper's closed form */
+
+/* Height and velocity of the undamped 1-D hopper at time t, from rest at
+   p->y0 > p->l0.  Flight from y0 to l0 (t1), stance as a harmonic
+   oscillation about l0 - m g/k at w = sqrt(k/m) (ts), flight back to y0 (t1);
+   period 2 t1 + ts. */
+static void hopper_exact(const hopper_params *p, double t, double *y, double *v)
+{
+    double w = sqrt(p->k / p->m), ye = p->l0 - p->m * p->g / p->k;
+    double t1 = sqrt(2.0 * (p->y0 - p->l0) / p->g), v1 = -p->g * t1;
+    double A = p->l0 - ye, Bc = v1 / w;              /* y - ye = A cos + Bc sin */
+    double phi = atan2(Bc, A);                        /* in (-pi/2, 0) */
+    double ts = (2.0 * M_PI + 2.0 * phi) / w;         /* next root of cos(w s - phi) = cos phi */
+    double P = 2.0 * t1 + ts;
+    double s = fmod(t, P);
+    if (s < t1) {
+        *y = p->y0 - 0.5 * p->g * s * s;
+        *v = -p->g * s;
+    } else if (s < t1 + ts) {
+        s -= t1;
+        *y = ye + A * cos(w * s) + Bc * sin(w * s);
+        *v = w * (-A * sin(w * s) + Bc * cos(w * s));
+    } else {
+        s -= t1 + ts;
+        *y = p->l0 - v1 * s - 0.5 * p->g * s * s;
+        *v = -v1 - p->g * s;
+    }
+}
+
+/* ---------------------------------------------------------------- helpers */
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* splitmix64: the initial conditions are the same on every machine */
+static uint64_t rng_state = SEED;
+static double uniform(double lo, double hi)
+{
+    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    return lo + (hi - lo) * (double)(z >> 11) * 0x1.0p-53;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *x, int n)
+{
+    qsort(x, (size_t)n, sizeof *x, cmp_double);
+    return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
+}
+
+/* least-squares slope of y against x */
+static double slope(const double *x, const double *y, int n)
+{
+    double mx = 0, my = 0, sxy = 0, sxx = 0;
+    for (int i = 0; i < n; i++) {
+        mx += x[i] / n;
+        my += y[i] / n;
+    }
+    for (int i = 0; i < n; i++) {
+        sxy += (x[i] - mx) * (y[i] - my);
+        sxx += (x[i] - mx) * (x[i] - mx);
+    }
+    return sxy / sxx;
+}
+
+/* a growing string for the MJCF text */
+typedef struct {
+    char *s;
+    size_t len, cap;
+} strbuf;
+
+static void sb_printf(strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_printf(strbuf *b, const char *fmt, ...)
+{
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(b->s ? b->s + b->len : NULL, b->s ? b->cap - b->len : 0, fmt, ap);
+        va_end(ap);
+        if (n < 0) {
+            fprintf(stderr, "bench_ess_mujoco: vsnprintf failed\n");
+            exit(1);
+        }
+        if (b->s && b->len + (size_t)n < b->cap) {
+            b->len += (size_t)n;
+            return;
+        }
+        size_t cap = 2 * (b->cap + (size_t)n + 256);
+        char *s = realloc(b->s, cap);
+        if (!s) {
+            fprintf(stderr, "bench_ess_mujoco: out of memory\n");
+            exit(1);
+        }
+        b->s = s;
+        b->cap = cap;
+    }
+}
+
+/* ------------------------------------------------------------- the engines */
+
+/* One integrator under test; a NULL function prints "-" in its column.
+   Every function returns 0 on success. */
+typedef struct {
+    const char *name;
+    /* 1-D hopper from rest at time step (or initial step) dt: RMS of y - y_exact
+       over the engine's own samples in [0, T], and the wall time. */
+    int (*hopper)(const hopper_params *p, double dt, double *rms, double *secs);
+    /* match a target RMS error on the hopper (hes: bisection on eps at time
+       step dt); the accuracy the plate runs use afterwards. */
+    int (*calibrate)(const hopper_params *p, double dt, double target_rms, double *rms);
+    /* the plate on N legs: build, run one initial condition (wall time of the
+       simulation only, contacts at the end), free */
+    void *(*plate_new)(const plate_params *p, int N);
+    int (*plate_run)(void *model, const plate_params *p, const plate_ic *ic, double *secs, int *ncon);
+    void (*plate_free)(void *model);
+} bench_engine;
+
+/* ---- MuJoCo */
+
+static mjModel *mj_load_string(const char *name, const strbuf *xml)
+{
+    char err[1000] = "";
+    mjVFS *vfs = malloc(sizeof *vfs); /* about 2 MB in MuJoCo 2.2: not on the stack */
+    if (!vfs)
+        return NULL;
+    mj_defaultVFS(vfs);
+    mjModel *m = NULL;
+    if (mj_makeEmptyFileVFS(vfs, name, (int)xml->len) == 0) {
+        int i = mj_findFileVFS(vfs, name);
+        memcpy(vfs->filedata[i], xml->s, xml->len);
+        m = mj_loadXML(name, vfs, err, (int)sizeof err);
+        if (!m)
+            fprintf(stderr, "bench_ess_mujoco: %s: %s\n", name, err);
+    }
+    mj_deleteVFS(vfs);
+    free(vfs);
+    return m;
+}
+
+/* Make every contact of geoms attached to body b a spring k, damper c (see the
+   comment at the top): MuJoCo's force is -(S r + B v) / Ahat with Ahat the
+   translational invweight0 of the moving body (the world's is 0). */
+static void mj_spring_contacts(mjModel *m, int b, double k, double c)
+{
+    double Ahat = m->body_invweight0[2 * b];
+    for (int g = 0; g < m->ngeom; g++) {
+        m->geom_solref[2 * g] = -k * Ahat;
+        m->geom_solref[2 * g + 1] = -c * Ahat;
+    }
+}
+
+static mjModel *mj_hopper_model(const hopper_params *p)
+{
+    strbuf x = { 0 };
+    sb_printf(&x,
+              "<mujoco model=\"hopper-1d\">\n"
+              "  <option gravity=\"0 0 %.17g\"/>\n"
+              "  <default><geom condim=\"1\" solimp=\"%g %g 0.001\"/></default>\n"
+              "  <worldbody>\n"
+              "    <geom name=\"ground\" type=\"plane\" size=\"10 10 0.1\"/>\n"
+              "    <body name=\"hopper\">\n"
+              "      <joint name=\"y\" type=\"slide\" axis=\"0 0 1\"/>\n"
+              "      <inertial pos=\"0 0 0\" mass=\"%.17g\" diaginertia=\"1 1 1\"/>\n"
+              "      <geom name=\"foot\" type=\"sphere\" size=\"%g\" pos=\"0 0 %.17g\"/>\n"
+              "    </body>\n"
+              "  </worldbody>\n"
+              "</mujoco>\n",
+              -p->g, IMPEDANCE, IMPEDANCE, p->m, FOOT, -(p->l0 - FOOT));
+    mjModel *m = mj_load_string("hopper.xml", &x);
+    free(x.s);
+    if (m)
+        mj_spring_contacts(m, mj_name2id(m, mjOBJ_BODY, "hopper"), p->k, 0.0);
+    return m;
+}
+
+static int mj_hopper(const hopper_params *p, double dt, double *rms, double *secs)
+{
+    mjModel *m = mj_hopper_model(p);
+    if (!m)
+        return -1;
+    if (dt > 0)
+        m->opt.timestep = dt;
+    mjData *d = mj_makeData(m);
+    long n = lround(p->T / m->opt.timestep);
+    double sum = 0, t0 = now();
+    d->qpos[0] = p->y0;
+    d->qvel[0] = 0;
+    for (long i = 0; i < n; i++) {
+        double y, v;
+        mj_step(m, d);
+        hopper_exact(p, d->time, &y, &v);
+        sum += (d->qpos[0] - y) * (d->qpos[0] - y);
+    }
+    *secs = now() - t0;
+    *rms = sqrt(sum / (double)n);
+    mj_deleteData(d);
+    mj_deleteModel(m);
+    return 0;
+}
+
+typedef struct {
+    mjModel *m;
+    mjData *d;
+    int N;
+    double maxpen;   /* deepest penetration seen (m) */
+    double maxdrift; /* largest |x| seen (m) */
+} mj_plate;
+
+static void *mj_plate_new(const plate_params *p, int N)
+{
+    strbuf x = { 0 };
+    sb_printf(&x,
+              "<mujoco model=\"plate-springs-%d\">\n"
+              "  <option gravity=\"0 0 %.17g\"/>\n"
+              "  <size njmax=\"%d\" nconmax=\"%d\"/>\n"
+              "  <default><geom condim=\"1\" solimp=\"%g %g 0.001\"/></default>\n"
+              "  <worldbody>\n",
+              N, -p->g, N + 8, N + 8, IMPEDANCE, IMPEDANCE);
+    for (int i = 0; i < N; i++)
+        sb_printf(&x, "    <geom name=\"leg%d\" type=\"sphere\" size=\"%g\" pos=\"%.17g 0 %.17g\"/>\n", i,
+                  ROLLER, -p->a + 2.0 * p->a * i / (N - 1), p->l0 - ROLLER);
+    sb_printf(&x,
+              "    <body name=\"plate\">\n"
+              "      <joint name=\"x\" type=\"slide\" axis=\"1 0 0\"/>\n"
+              "      <joint name=\"z\" type=\"slide\" axis=\"0 0 1\"/>\n"
+              "      <joint name=\"theta\" type=\"hinge\" axis=\"0 -1 0\"/>\n"
+              "      <inertial pos=\"0 0 0\" mass=\"%.17g\" diaginertia=\"%.17g %.17g %.17g\"/>\n"
+              "      <geom name=\"plate\" type=\"box\" size=\"%.17g 0.1 0.5\" pos=\"0 0 0.5\"/>\n"
+              "    </body>\n"
+              "  </worldbody>\n"
+              "</mujoco>\n",
+              p->M, p->I, p->I, p->I, 0.5 * p->L);
+    mj_plate *mp = calloc(1, sizeof *mp);
+    mp->m = mj_load_string("plate.xml", &x);
+    free(x.s);
+    if (!mp->m) {
+        free(mp);
+        return NULL;
+    }
+    mj_spring_contacts(mp->m, mj_name2id(mp->m, mjOBJ_BODY, "plate"), p->K / N, p->C / N);
+    mp->d = mj_makeData(mp->m);
+    mp->N = N;
+    return mp;
+}
+
+static int mj_plate_run(void *model, const plate_params *p, const plate_ic *ic, double *secs, int *ncon)
+{
+    mj_plate *mp = model;
+    mjModel *m = mp->m;
+    mjData *d = mp->d;
+    long n = lround(p->T / m->opt.timestep);
+    double t0 = now();
+    mj_resetData(m, d);
+    d->qpos[0] = ic->x;
+    d->qpos[1] = ic->z;
+    d->qpos[2] = ic->theta;
+    for (long i = 0; i < n; i++)
+        mj_step(m, d);
+    *secs = now() - t0;
+    *ncon = d->ncon;
+    /* the same run again, untimed, checking that no roller's centre entered
+       the plate (penetration < ROLLER) and that the plate stays over every leg */
+    mj_resetData(m, d);
+    d->qpos[0] = ic->x;
+    d->qpos[1] = ic->z;
+    d->qpos[2] = ic->theta;
+    for (long i = 0; i < n; i++) {
+        mj_step(m, d);
+        for (int j = 0; j < d->nefc; j++)
+            if (-d->efc_pos[j] > mp->maxpen)
+                mp->maxpen = -d->efc_pos[j];
+        if (fabs(d->qpos[0]) > mp->maxdrift)
+            mp->maxdrift = fabs(d->qpos[0]);
+    }
+    if (mp->maxdrift + p->a + ROLLER >= 0.5 * p->L * cos(p->th_max)) {
+        fprintf(stderr, "bench_ess_mujoco: N = %d: the plate slid %g m: no longer over every leg\n", mp->N,
+                mp->maxdrift);
+        return -1;
+    }
+    if (mp->maxpen >= ROLLER) {
+        fprintf(stderr, "bench_ess_mujoco: N = %d: penetration %g m, more than the rollers' radius\n", mp->N,
+                mp->maxpen);
+        return -1;
+    }
+    for (int w = 0; w < mjNWARNING; w++)
+        if (d->warning[w].number) {
+            fprintf(stderr, "bench_ess_mujoco: N = %d: MuJoCo warning %d (%d times)\n", mp->N, w,
+                    d->warning[w].number);
+            return -1;
+        }
+    return 0;
+}
+
+static void mj_plate_free(void *model)
+{
+    mj_plate *mp = model;
+    mj_deleteData(mp->d);
+    mj_deleteModel(mp->m);
+    free(mp);
+}
+
+static const bench_engine mujoco_engine = {
+    "MuJoCo", mj_hopper, NULL, mj_plate_new, mj_plate_run, mj_plate_free,
+};
+
+/* ---- hes (the ESS integrator of issue 12)
+   HOOK: when lib/ has the ESS integrator, configure defines HAVE_ESS and these
+   run hes's hopper-1d and plate-springs with the parameters HOPPER and PLATE
+   (plate_ic: x, z, theta from rest), hopper_exact() giving way to the
+   library's closed form.  Until then the hes columns print "-". */
+#ifdef HAVE_ESS
+static const bench_engine hes_engine = {
+    "hes", NULL /* hopper */, NULL /* calibrate: bisection on eps */,
+    NULL /* plate_new */, NULL /* plate_run */, NULL /* plate_free */,
+};
+#endif
+
+/* -------------------------------------------------------------------- main */
+
+typedef struct {
+    double med[NN];     /* median wall time per N, NAN when not run */
+    int ncon[NN];       /* median contacts at the end */
+    double slope;
+} plate_result;
+
+static int run_plate(const bench_engine *e, const plate_ic *ics, int runs, plate_result *r)
+{
+    double *t = malloc(sizeof *t * (size_t)runs), *c = malloc(sizeof *c * (size_t)runs);
+    double xs[NN], ys[NN];
+    int ok = 0;
+    for (int j = 0; j < NN; j++) {
+        r->med[j] = NAN;
+        r->ncon[j] = -1;
+        void *model = e->plate_new && e->plate_run ? e->plate_new(&PLATE, NS[j]) : NULL;
+        if (!model)
+            continue;
+        int i;
+        for (i = 0; i < runs; i++) {
+            int nc;
+            if (e->plate_run(model, &PLATE, &ics[i], &t[i], &nc))
+                break;
+            c[i] = nc;
+        }
+        e->plate_free(model);
+        if (i < runs)
+            continue;
+        r->med[j] = median(t, runs);
+        r->ncon[j] = (int)median(c, runs);
+        xs[ok] = NS[j];
+        ys[ok++] = r->med[j];
+    }
+    r->slope = ok >= 2 ? slope(xs, ys, ok) : NAN;
+    free(t);
+    free(c);
+    return ok;
+}
+
+static void cell(double x, const char *fmt)
+{
+    if (isnan(x))
+        printf("%12s", "-");
+    else
+        printf(fmt, x);
+}
+
+int main(int argc, char **argv)
+{
+    int runs = argc > 1 ? atoi(argv[1]) : RUNS;
+    if (runs < 1) {
+        fprintf(stderr, "usage: %s [runs per N, default %d]\n", argv[0], RUNS);
+        return 2;
+    }
+    const bench_engine *hes = NULL;
+#ifdef HAVE_ESS
+    hes = &hes_engine;
+#endif
+
+    printf("ESS integrator (hes) against MuJoCo %d (header %d): %ld cores online (both run serially)\n\n",
+           mj_version(), mjVERSION_HEADER, sysconf(_SC_NPROCESSORS_ONLN));
+
+    /* a. calibration */
+    const hopper_params *hp = &HOPPER;
+    printf("1-D hopper, undamped: m %g kg, k %g N/m, l0 %g m, g %g, from rest at y0 %g m over %g s\n", hp->m,
+           hp->k, hp->l0, hp->g, hp->y0, hp->T);
+    double rms, secs, dt = 0;
+    {
+        mjModel *m = mj_hopper_model(hp);
+        if (!m)
+            return 1;
+        dt = m->opt.timestep;
+        mj_deleteModel(m);
+    }
+    printf("%-10s %12s %14s %12s\n", "", "time step", "RMS error (m)", "seconds");
+    for (int i = 0; i < 3; i++) {
+        double h = dt / pow(10.0, i);
+        if (mujoco_engine.hopper(hp, h, &rms, &secs))
+            return 1;
+        printf("%-10s %12g %14.6e %12.6f%s\n", "MuJoCo", h, rms, secs, i ? "" : "   (its default step)");
+    }
+    double target;
+    if (mujoco_engine.hopper(hp, dt, &target, &secs))
+        return 1;
+    if (hes && hes->calibrate && hes->hopper && hes->calibrate(hp, dt, target, &rms) == 0 &&
+        hes->hopper(hp, dt, &rms, &secs) == 0)
+        printf("%-10s %12g %14.6e %12.6f   (calibrated to MuJoCo's RMS error)\n", "hes", dt, rms, secs);
+    else
+        printf("%-10s %12g %14s %12s   (hes's ESS integrator not built in: HAVE_ESS)\n", "hes", dt, "-", "-");
+
+    /* b. the plate */
+    plate_ic *ics = malloc(sizeof *ics * (size_t)runs);
+    for (int i = 0; i < runs; i++) {
+        ics[i].x = 0;
+        ics[i].z = PLATE.l0 + uniform(PLATE.dz_lo, PLATE.dz_hi);
+        ics[i].theta = uniform(-PLATE.th_max, PLATE.th_max);
+    }
+    printf("\nplate in SE(2) on N legs over [%g, %g] m: M %g kg, L %g m, I %g kg m^2, bed K %g N/m, C %g N s/m "
+           "(k = K/N, c = C/N per leg), l0 %g m;\n%d initial conditions from rest, x 0, z - l0 in [%g, %g] m, "
+           "theta in [%g, %g] rad (seed %u); %g s simulated; median wall seconds per run\n",
+           -PLATE.a, PLATE.a, PLATE.M, PLATE.L, PLATE.I, PLATE.K, PLATE.C, PLATE.l0, runs, PLATE.dz_lo,
+           PLATE.dz_hi, -PLATE.th_max, PLATE.th_max, SEED, PLATE.T);
+    plate_result rm, rh;
+    if (run_plate(&mujoco_engine, ics, runs, &rm) < NN) {
+        fprintf(stderr, "bench_ess_mujoco: MuJoCo failed on the plate\n");
+        return 1;
+    }
+    if (hes)
+        run_plate(hes, ics, runs, &rh);
+    else {
+        for (int j = 0; j < NN; j++)
+            rh.med[j] = NAN;
+        rh.slope = NAN;
+    }
+    printf("%6s %12s %12s %12s %12s\n", "N", "hes s", "MuJoCo s", "hes/MuJoCo", "contacts end");
+    for (int j = 0; j < NN; j++) {
+        printf("%6d ", NS[j]);
+        cell(rh.med[j], "%12.6f");
+        printf(" ");
+        cell(rm.med[j], "%12.6f");
+        printf(" ");
+        cell(rh.med[j] / rm.med[j], "%12.3f");
+        printf(" %12d\n", rm.ncon[j]);
+    }
+    printf("marginal cost per contact (least-squares slope of the median time against N):\n"
+           "  hes    ");
+    cell(rh.slope * 1e6, "%12.3f");
+    printf(" us/contact\n  MuJoCo ");
+    cell(rm.slope * 1e6, "%12.3f");
+    printf(" us/contact\n");
+    free(ics);
+    return 0;
+}

@@ -39,24 +39,12 @@
  */
 #include <float.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "contact/contact.h"
-
-hes_status hes__ess_fail(hes_ess *e, hes_status status, const char *fmt, ...)
-{
-    if (e->msg[0] == '\0') { /* the first failure is the cause */
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(e->msg, sizeof e->msg, fmt, ap);
-        va_end(ap);
-    }
-    return status;
-}
 
 /* ------------------------------------------------------ CVODES callbacks */
 

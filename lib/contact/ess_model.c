@@ -3,7 +3,8 @@
  * (hes_ess_validate) and the checked evaluation of their callbacks (a
  * nonzero return is HES_EMODEL, a non-finite value HES_ENONFINITE, each
  * with a message naming the callback), with central differences of f
- * (base/fd.c) when f_dx is absent.
+ * (base/fd.c) when f_dx is absent; the integrator's failure message
+ * (hes__ess_fail).
  */
 #include <math.h>
 #include <stdarg.h>
@@ -76,6 +77,17 @@ hes_status hes_ess_validate(const hes_ess_model *md, char *msg, size_t len)
                        q->name, q->value);
     }
     return HES_OK;
+}
+
+hes_status hes__ess_fail(hes_ess *e, hes_status status, const char *fmt, ...)
+{
+    if (e->msg[0] == '\0') { /* the first failure is the cause */
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+        va_end(ap);
+    }
+    return status;
 }
 
 const char *hes__ess_event_name(const hes_ess *e, int i, char *buf, size_t len)

@@ -390,6 +390,150 @@ const hes_model *hes_problem_find(const char *name);
 int hes_problem_count(void);
 const hes_model *hes_problem_get(int i);
 
+/* =========== contact: event-selected systems (ESS) and their integrator */
+
+/* ------------------------------------------------------------ ESS model */
+/*
+ * An event-selected system (Burden, Sastry, Koditschek and Revzen 2016;
+ * the integrator of shared/papers/ess-multicontact-integrator.txt, Sec. 2):
+ * a state x of dimension n, m event functions h(x) and a vector field
+ * f(x, s) that depends on the state also through the sign pattern s of h:
+ *
+ *   s_i = +1 when h_i(x) >= 0 (guard i crossed, its positive side)
+ *   s_i = -1 when h_i(x) <  0
+ *
+ * A guard is crossed from negative to positive h_i; the paper's liveness
+ * condition (its requirement 4) asks Dh_i f(x, s) > 0 on the band
+ * -eps < h_i of each guard the state is about to cross, which the integrator
+ * checks at every projection.  Model callbacks return 0, or nonzero to
+ * report failure (HES_EMODEL).
+ */
+typedef int (*hes_ess_field_fn)(const double *x, const int *s, const double *p,
+                                double *out, void *data);
+typedef int (*hes_ess_event_fn)(const double *x, const double *p, double *out, void *data);
+/* The guard reset rule: which guards become candidates again (pool[i] = 1)
+ * when the pool of candidates is empty and an integration step has ended
+ * at the band entry of a guard with h_i < 0.  h: the m event values there.
+ * Default (NULL): the paper's rule, pool[i] = (h_i < 0). */
+typedef void (*hes_ess_rearm_fn)(const double *x, const double *h, const int *s,
+                                 int *pool, void *data);
+
+typedef struct {
+    const char *name;
+    const char *description;      /* one line */
+    int n;                        /* state dimension, 1 to 10000 */
+    int m;                        /* number of event functions, 1 to 10000 */
+    const char *const *state_names; /* n names, may be NULL */
+    const char *const *event_names; /* m names, may be NULL (messages then say "h[i]") */
+    int n_params;
+    const hes_param *params;      /* as a hes_model's (flags other than
+                                     HES_PARAM_POSITIVE are ignored) */
+    hes_ess_field_fn f;           /* out[n] = f(x, s) */
+    hes_ess_field_fn f_dx;        /* out[n * n] = df/dx at fixed s; NULL: central differences */
+    hes_ess_event_fn h;           /* out[m] = h(x) */
+    hes_ess_event_fn Dh;          /* out[m * n] = dh/dx (m x n, column-major) */
+    hes_ess_rearm_fn rearm;       /* NULL: the paper's rule (above) */
+    void *data;
+} hes_ess_model;
+
+/* Structural checks before any callback runs: n and m from 1 to 10000,
+ * callbacks f, h and Dh present, names present where an array is given and
+ * parameter names unique, parameter defaults finite and within their ranges.
+ * HES_EINVAL with the reason in msg (may be NULL), naming the field. */
+hes_status hes_ess_validate(const hes_ess_model *model, char *msg, size_t len);
+
+/* ----------------------------------------------------------- ESS integrator */
+/*
+ * The integrator (lib/contact/ess.c) alternates two steps, with a pool of
+ * candidate guards (those with h_i < 0 at the start, not crossed since):
+ *
+ * - integration step: CVODES (Adams, dense Newton) on f(x, s) with s fixed,
+ *   stopped by root finding where a candidate enters its band
+ *   (h_i + eps = 0, rising), where a crossed guard changes sign outside a
+ *   projection (h_i = 0: s_i follows; the field may jump), and, with the pool
+ *   empty, where a guard with h_i < 0 enters its band (then the rearm rule
+ *   refills the pool), or at t_end;
+ * - projection step, whenever a candidate lies in its band h_i >= -eps:
+ *   G = f(x, s), dt_i = -h_i / (Dh_i G) for the candidates in the band, j the
+ *   argmin, x += G dt_j, t += dt_j, s_j = +1, j leaves the pool.  Every
+ *   candidate in the band must be live, Dh_i G > live_tol |Dh_i| |G|;
+ *   otherwise HES_EGRAZING, naming the guard.
+ *
+ * With `jacobian` set it also returns J = d x(t_end) / d x0, the exact
+ * derivative of this discrete flow (variational equations over the
+ * integration steps, the event times' dependence on x0, and the exact
+ * Jacobian of each projection), up to the integration tolerances.
+ */
+typedef struct {
+    double eps;         /* band width (> 0): the accuracy knob, error O(eps^2) */
+    double rtol, atol;  /* CVODES tolerances (> 0) */
+    int jacobian;       /* nonzero: compute J */
+    int record;         /* nonzero: keep (t, x) at each step boundary */
+    int n_out;          /* optional output times (increasing, within [t0, t_end]) */
+    const double *t_out;
+    double live_tol;    /* liveness threshold (>= 0) */
+    long max_loops;     /* budget of integration plus projection steps (> 0) */
+    double max_wall_time; /* seconds (> 0) */
+} hes_ess_options;
+
+/* eps 1e-3, rtol 1e-8, atol 1e-10, no Jacobian, no record, no output
+ * times, live_tol 1e-9, max_loops 10^7, max_wall_time 60. */
+void hes_ess_options_default(hes_ess_options *opts);
+
+typedef struct {
+    int n, m;
+    double t_end;
+    double *x_end;      /* n */
+    int *s_end;         /* m: the sign pattern at t_end */
+    double *jac;        /* n x n, d x(t_end) / d x0 (jacobian set), else NULL */
+    int n_samples;      /* with record: step boundaries, in loop order */
+    double *t;          /* n_samples */
+    double *x;          /* n x n_samples (column k: the state at t[k]) */
+    double *x_out;      /* n x n_out: the state at the output times (NULL without) */
+    long n_integrations, n_projections, n_sign_changes, n_rearms;
+} hes_ess_result;
+
+typedef struct hes_ess hes_ess;
+
+/* An integrator of a model (validated: HES_EINVAL with the reason in msg)
+ * with the model's default parameter values; its CVODES integrator and
+ * workspaces are made here.  One object serves one thread at a time. */
+hes_status hes_ess_new(const hes_ess_model *model, hes_ess **out, char *msg, size_t len);
+void hes_ess_destroy(hes_ess *ess);
+const hes_ess_model *hes_ess_get_model(const hes_ess *ess);
+/* The message of the last failure ("" after success). */
+const char *hes_ess_errmsg(const hes_ess *ess);
+/* Sets a parameter by name: HES_ENOTFOUND, or HES_EINVAL outside its range. */
+hes_status hes_ess_set_param(hes_ess *ess, const char *name, double value);
+const double *hes_ess_params(const hes_ess *ess);
+
+/* Integrates from (t0, x0) to t_end > t0 (opts NULL: the defaults).  res is
+ * filled (release with hes_ess_result_free) also on failure, up to where
+ * the run stopped.  HES_EINVAL for bad arguments, HES_EGRAZING for a
+ * liveness violation, HES_EMODEL for a failing callback, HES_ENONFINITE,
+ * HES_ESOLVER (CVODES, budgets), HES_ENOMEM. */
+hes_status hes_ess_run(hes_ess *ess, const hes_ess_options *opts, double t0,
+                       const double *x0, double t_end, hes_ess_result *res);
+void hes_ess_result_free(hes_ess_result *res);
+
+/* ------------------------------------------------------------ ESS problems */
+
+/* The built-in ESS models (problems/): lookup by name, count, index.
+ * "hopper-1d": the paper's undamped 1-D hopper, state (y, v), parameters
+ * g, k, mass, l0; flight y'' = -g, stance y'' = -g + (k / mass)(l0 - y);
+ * h_1 = l0 - y (touchdown, live while v < 0), h_2 = y - l0 (liftoff, live
+ * while v > 0); stance when s_1 = +1 and s_2 = -1, flight otherwise (the
+ * fields agree at y = l0). */
+const hes_ess_model *hes_ess_problem_find(const char *name);
+int hes_ess_problem_count(void);
+const hes_ess_model *hes_ess_problem_get(int i);
+
+/* The hopper's closed form: the state out[2] at time t from x0 = (y, v) at
+ * time 0 (p: g, k, mass, l0; NULL: the defaults): ballistic parabolas above
+ * l0, harmonic oscillations about l0 - mass g / k below, joined at y = l0.
+ * HES_EINVAL for t < 0, non-finite input or non-positive parameters. */
+hes_status hes_hopper_1d_exact(const double *p, double t, const double *x0, double *out);
+
 /* ======================================== hybrid: computing on one system */
 
 /* ------------------------------------------------------------------ system */

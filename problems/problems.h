@@ -15,4 +15,7 @@ extern const hes_model hes_problem_trot_rigid;
 extern const hes_model hes_problem_trot_soft;
 extern const hes_model hes_problem_knee_biped;
 
+/* Event-selected systems (lib/contact's integrator). */
+extern const hes_ess_model hes_ess_problem_hopper_1d;
+
 #endif

@@ -1,5 +1,7 @@
 /*
- * registry.c - the table of built-in problems and their lookup by name.
+ * registry.c - the tables of built-in problems and their lookup by name:
+ * hybrid models (hes_model) and event-selected systems (hes_ess_model), in
+ * two tables because the two descriptions are different structs.
  */
 #include <string.h>
 
@@ -29,5 +31,27 @@ const hes_model *hes_problem_find(const char *name)
     for (int i = 0; name && i < hes_problem_count(); i++)
         if (strcmp(problems[i]->name, name) == 0)
             return problems[i];
+    return NULL;
+}
+
+static const hes_ess_model *const ess_problems[] = {
+    &hes_ess_problem_hopper_1d,
+};
+
+int hes_ess_problem_count(void)
+{
+    return (int)(sizeof ess_problems / sizeof ess_problems[0]);
+}
+
+const hes_ess_model *hes_ess_problem_get(int i)
+{
+    return i >= 0 && i < hes_ess_problem_count() ? ess_problems[i] : NULL;
+}
+
+const hes_ess_model *hes_ess_problem_find(const char *name)
+{
+    for (int i = 0; name && i < hes_ess_problem_count(); i++)
+        if (strcmp(ess_problems[i]->name, name) == 0)
+            return ess_problems[i];
     return NULL;
 }

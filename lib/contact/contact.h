@@ -1,0 +1,53 @@
+/*
+ * contact/contact.h - the contact layer's internals: the ESS integrator
+ * object (ess.c) and its projection step (ess_project.c).  Includes the
+ * base layer's headers; nothing here knows hybrid systems.
+ */
+#ifndef HES_CONTACT_H
+#define HES_CONTACT_H
+
+#include "base/base.h"
+#include "base/ode.h"
+
+struct hes_ess {
+    const hes_ess_model *model;
+    int n, m;
+    double *p;                /* n_params values */
+    SUNContext ctx;
+    hes__ode ode;
+    /* what the CVODES callbacks see during an integration step */
+    int *s;                   /* m: the sign pattern, fixed within a step */
+    int *watch;               /* 2m root slots: 0 off; slot i: h_i + eps rising
+                                 (band entry), slot m + i: h_i = 0 (sign change) */
+    double eps;
+    hes_status cb_status;     /* first failure inside a callback */
+    long n_rhs;
+    /* workspaces, sized at creation */
+    double *h, *Dh, *Dh2, *G, *Fp, *DG, *fdwork, *xs, *row, *tmpn, *Jtmp, *A;
+    double *x, *J, *w;        /* the run's state, dx/dx0 and dt/dx0 */
+    int *pool, *hit, *roots;   /* m, m, 2m */
+    char msg[512];
+    char cvode_msg[256];
+};
+
+/* The first failure is kept with its message; returns status. */
+hes_status hes__ess_fail(hes_ess *e, hes_status status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Model callbacks with checks (model failure, non-finite output). */
+hes_status hes__ess_f(hes_ess *e, const double *x, const int *s, double *out);
+hes_status hes__ess_f_dx(hes_ess *e, const double *x, const int *s, double *out);
+hes_status hes__ess_h(hes_ess *e, const double *x, double *out);
+hes_status hes__ess_Dh(hes_ess *e, const double *x, double *out);
+/* The name of event i for messages ("touchdown" or "h[3]"), in buf. */
+const char *hes__ess_event_name(const hes_ess *e, int i, char *buf, size_t len);
+
+/* The projection step (ess_project.c) from (t, x) with sign pattern s
+ * (updated: s_j = +1) across the first candidate j of the band set
+ * inband (m flags), or up to t_stop if it comes first (*j = -1).  With
+ * J != NULL also J <- DP J, w <- w + Ddt J (J n x n, w n).  j and the
+ * time moved are returned. */
+hes_status hes__ess_project(hes_ess *e, double *t, double *x, int *s, const int *inband,
+                            double live_tol, double t_stop, double *J, double *w, int *j,
+                            double *dt);
+
+#endif

@@ -1,0 +1,596 @@
+/*
+ * ess.c - the event-selected-system (ESS) integrator: the object, its
+ * CVODES callbacks, and the loop of integration and projection steps with
+ * the Jacobian of the discrete flow (shared/papers/ess-multicontact-
+ * integrator.txt, Sec. 2.2 and 3.1; the projection step is ess_project.c).
+ *
+ * Integration step.  CVODES (Adams: the fields between events are smooth
+ * and non-stiff, and variable order up to 12 takes few right-hand sides at
+ * tight tolerances; base/ode.c also gives error-controlled forward
+ * sensitivities and directional root finding) integrates f(x, s) with s
+ * fixed.  Root slots, 2m of them (inactive ones are the constant 1):
+ *   slot i      h_i + eps, rising: band entry of candidate i (a projection
+ *               follows), or, with the pool empty, of a guard with s_i = -1
+ *               (the guard reset rule refills the pool: by default, the
+ *               paper's, every guard with h_i < 0 is a candidate again);
+ *   slot m + i  h_i, either way, for guards not in the pool: a sign change
+ *               outside a projection (the hopper's h_2 = -h_1 at touchdown);
+ *               s_i follows the direction of the crossing.
+ * At the start of a step s_i = sign(h_i) (h_i >= 0: +1) for guards not in
+ * the pool, and -1 for candidates; a guard at zero to rounding
+ * (|h_i| <= 1e3 DBL_EPSILON (1 + |Dh_i|_1 |x|_inf), as after a projection
+ * across it or across a guard with the same surface) takes the sign of its
+ * rate Dh_i f(x, s) with s_i = +1, the side the flow is going to.
+ *
+ * Jacobian of the discrete flow.  Along with (t, x) the loop carries
+ * J = dx/dx0 and the row w = dt/dx0 (the current time depends on x0 once an
+ * event has ended a step).  Over an integration step from (t, x) with
+ * sensitivities A = d phi / dx (CVODES, from the identity; the sensitivity
+ * right-hand side is (df/dx) S):
+ *   ended by the root g(y) = 0 of a slot (g = h_i + eps or h_i, F = f(y, s)):
+ *     dtau = w - Dg A J / (Dg F),   J <- (I - F Dg / (Dg F)) A J,   w <- dtau;
+ *   ended at the fixed t_end:  J <- A J - f(x_end, s) w,   w <- 0.
+ * A field that jumps at a sign change needs no term of its own: the next
+ * step's end formula brings in the new field, and the composition is the
+ * saltation matrix I + (F+ - F-) Dg / (Dg F-) (Aizerman and Gantmacher).
+ * At a band entry the field is the same on both sides (s does not change),
+ * so that saltation term is zero; the entry time still matters because the
+ * projection that follows starts there, which w carries.
+ */
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "contact/contact.h"
+
+/* ------------------------------------------------------ CVODES callbacks */
+
+static int record(hes_ess *e, hes_status st)
+{
+    if (e->cb_status == HES_OK)
+        e->cb_status = st;
+    return -1;
+}
+
+static int cv_rhs(sunrealtype t, N_Vector y, N_Vector ydot, void *ud)
+{
+    hes_ess *e = ud;
+    (void)t;
+    hes_status st = hes__ess_f(e, NV_DATA_S(y), e->s, NV_DATA_S(ydot));
+    return st == HES_OK ? 0 : record(e, st);
+}
+
+static int cv_jac(sunrealtype t, N_Vector y, N_Vector fy, SUNMatrix Jm, void *ud,
+                  N_Vector t1, N_Vector t2, N_Vector t3)
+{
+    hes_ess *e = ud;
+    (void)t; (void)fy; (void)t1; (void)t2; (void)t3;
+    hes_status st = hes__ess_f_dx(e, NV_DATA_S(y), e->s, e->DG);
+    if (st != HES_OK)
+        return record(e, st);
+    for (int j = 0; j < e->n; j++)
+        memcpy(SM_COLUMN_D(Jm, j), e->DG + (size_t)j * e->n, (size_t)e->n * sizeof(double));
+    return 0;
+}
+
+static int cv_sens(int Ns, sunrealtype t, N_Vector y, N_Vector ydot, N_Vector *yS,
+                   N_Vector *ySdot, void *ud, N_Vector t1, N_Vector t2)
+{
+    hes_ess *e = ud;
+    (void)t; (void)ydot; (void)t1; (void)t2;
+    hes_status st = hes__ess_f_dx(e, NV_DATA_S(y), e->s, e->DG);
+    if (st != HES_OK)
+        return record(e, st);
+    for (int j = 0; j < Ns; j++)
+        hes__matmul(e->n, e->n, 1, e->DG, NV_DATA_S(yS[j]), NV_DATA_S(ySdot[j]));
+    return 0;
+}
+
+static int cv_root(sunrealtype t, N_Vector y, sunrealtype *g, void *ud)
+{
+    hes_ess *e = ud;
+    int m = e->m;
+    (void)t;
+    hes_status st = hes__ess_h(e, NV_DATA_S(y), e->h);
+    if (st != HES_OK)
+        return record(e, st);
+    for (int i = 0; i < m; i++) {
+        g[i] = e->watch[i] ? e->h[i] + e->eps : 1.0;
+        g[m + i] = e->watch[m + i] ? e->h[i] : 1.0;
+    }
+    return 0;
+}
+
+static void cv_error_handler(int code, const char *module, const char *function,
+                             char *msg, void *data)
+{
+    hes_ess *e = data;
+    (void)module;
+    if (code < 0)
+        snprintf(e->cvode_msg, sizeof e->cvode_msg, "%s: %s", function, msg);
+}
+
+/* --------------------------------------------------------------- object */
+
+void hes_ess_options_default(hes_ess_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->eps = 1e-3;
+    o->rtol = 1e-8;
+    o->atol = 1e-10;
+    o->live_tol = 1e-9;
+    o->max_loops = 10000000;
+    o->max_wall_time = 60;
+}
+
+hes_status hes_ess_new(const hes_ess_model *model, hes_ess **out, char *msg, size_t len)
+{
+    if (!out)
+        return HES_EINVAL;
+    *out = NULL;
+    hes_status st = hes_ess_validate(model, msg, len);
+    if (st != HES_OK)
+        return st;
+    hes_ess *e = calloc(1, sizeof *e);
+    if (!e)
+        return HES_ENOMEM;
+    int n = model->n, m = model->m;
+    size_t N = (size_t)n, M = (size_t)m;
+    e->model = model;
+    e->n = n;
+    e->m = m;
+    e->p = calloc((size_t)(model->n_params > 0 ? model->n_params : 1), sizeof *e->p);
+    for (int k = 0; e->p && k < model->n_params; k++)
+        e->p[k] = model->params[k].value;
+    e->s = calloc(M, sizeof *e->s);
+    e->watch = calloc(2 * M, sizeof *e->watch);
+    e->pool = calloc(M, sizeof *e->pool);
+    e->hit = calloc(M, sizeof *e->hit);
+    e->roots = calloc(2 * M, sizeof *e->roots);
+    e->h = calloc(M, sizeof(double));
+    e->Dh = calloc(M * N, sizeof(double));
+    e->Dh2 = calloc(M * N, sizeof(double));
+    e->G = calloc(N, sizeof(double));
+    e->Fp = calloc(N, sizeof(double));
+    e->DG = calloc(N * N, sizeof(double));
+    e->fdwork = calloc(3 * N, sizeof(double));
+    e->xs = calloc(N, sizeof(double));
+    e->row = calloc(N, sizeof(double));
+    e->tmpn = calloc(N, sizeof(double));
+    e->Jtmp = calloc(N * N, sizeof(double));
+    e->A = calloc(N * N, sizeof(double));
+    e->x = calloc(N, sizeof(double));
+    e->J = calloc(N * N, sizeof(double));
+    e->w = calloc(N, sizeof(double));
+    if (!e->p || !e->s || !e->watch || !e->pool || !e->hit || !e->roots || !e->h || !e->Dh ||
+        !e->Dh2 || !e->G || !e->Fp || !e->DG || !e->fdwork || !e->xs || !e->row || !e->tmpn ||
+        !e->Jtmp || !e->A || !e->x || !e->J || !e->w) {
+        hes_ess_destroy(e);
+        return HES_ENOMEM;
+    }
+    int *dirs = malloc(2 * M * sizeof *dirs);
+    if (!dirs || SUNContext_Create(NULL, &e->ctx) != 0) {
+        free(dirs);
+        hes_ess_destroy(e);
+        return HES_ENOMEM;
+    }
+    for (int i = 0; i < m; i++) {
+        dirs[i] = 1;      /* band entry: h_i + eps rising */
+        dirs[m + i] = 0;  /* sign change, either way */
+    }
+    hes__ode_spec spec = { 0, cv_rhs, cv_jac, 2 * m, cv_root, dirs, cv_sens, e,
+                           cv_error_handler, e, 500000 };
+    int rc = hes__ode_create(&e->ode, e->ctx, n, &spec);
+    free(dirs);
+    if (rc != 0) {
+        if (msg && len > 0)
+            snprintf(msg, len, "cannot set up CVODES for ESS model '%s' (n = %d): %s",
+                     model->name, n, e->cvode_msg[0] ? e->cvode_msg : "out of memory");
+        hes_ess_destroy(e);
+        return HES_ENOMEM;
+    }
+    *out = e;
+    return HES_OK;
+}
+
+void hes_ess_destroy(hes_ess *e)
+{
+    if (!e)
+        return;
+    hes__ode_free(&e->ode);
+    if (e->ctx)
+        SUNContext_Free(&e->ctx);
+    free(e->p); free(e->s); free(e->watch); free(e->pool); free(e->hit); free(e->roots);
+    free(e->h); free(e->Dh); free(e->Dh2); free(e->G); free(e->Fp); free(e->DG);
+    free(e->fdwork); free(e->xs); free(e->row); free(e->tmpn); free(e->Jtmp); free(e->A);
+    free(e->x); free(e->J); free(e->w);
+    free(e);
+}
+
+const hes_ess_model *hes_ess_get_model(const hes_ess *e) { return e ? e->model : NULL; }
+const char *hes_ess_errmsg(const hes_ess *e) { return e ? e->msg : "no ESS integrator"; }
+const double *hes_ess_params(const hes_ess *e) { return e ? e->p : NULL; }
+
+hes_status hes_ess_set_param(hes_ess *e, const char *name, double value)
+{
+    if (!e || !name)
+        return HES_EINVAL;
+    e->msg[0] = '\0';
+    for (int k = 0; k < e->model->n_params; k++) {
+        const hes_param *q = &e->model->params[k];
+        if (strcmp(q->name, name) != 0)
+            continue;
+        if (!isfinite(value) || value < q->min || value > q->max ||
+            ((q->flags & HES_PARAM_POSITIVE) && !(value > 0)))
+            return hes__ess_fail(e, HES_EINVAL, "parameter '%s' = %g is outside [%g, %g]%s",
+                                 name, value, q->min, q->max,
+                                 (q->flags & HES_PARAM_POSITIVE) ? " or not > 0" : "");
+        e->p[k] = value;
+        return HES_OK;
+    }
+    return hes__ess_fail(e, HES_ENOTFOUND, "ESS model '%s' has no parameter '%s'",
+                         e->model->name, name);
+}
+
+void hes_ess_result_free(hes_ess_result *r)
+{
+    if (!r)
+        return;
+    free(r->x_end); free(r->s_end); free(r->jac); free(r->t); free(r->x); free(r->x_out);
+    memset(r, 0, sizeof *r);
+}
+
+/* ------------------------------------------------------------------ run */
+
+static double seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static hes_status add_sample(hes_ess *e, hes_ess_result *r, int *cap, double t, const double *x)
+{
+    int n = e->n;
+    if (r->n_samples == *cap) {
+        int nc = *cap ? 2 * *cap : 64;
+        double *tt = realloc(r->t, (size_t)nc * sizeof *tt);
+        if (!tt)
+            return hes__ess_fail(e, HES_ENOMEM, "out of memory recording the trajectory");
+        r->t = tt;
+        double *xx = realloc(r->x, (size_t)nc * (size_t)n * sizeof *xx);
+        if (!xx)
+            return hes__ess_fail(e, HES_ENOMEM, "out of memory recording the trajectory");
+        r->x = xx;
+        *cap = nc;
+    }
+    r->t[r->n_samples] = t;
+    memcpy(r->x + (size_t)r->n_samples * n, x, (size_t)n * sizeof *x);
+    r->n_samples++;
+    return HES_OK;
+}
+
+static hes_status check_args(hes_ess *e, const hes_ess_options *o, double t0, const double *x0,
+                             double t_end, hes_ess_result *res)
+{
+    if (!res)
+        return hes__ess_fail(e, HES_EINVAL, "hes_ess_run: res is NULL");
+    if (!x0)
+        return hes__ess_fail(e, HES_EINVAL, "hes_ess_run: x0 is NULL");
+    if (!hes__all_finite(x0, e->n))
+        return hes__ess_fail(e, HES_EINVAL, "hes_ess_run: x0 is not finite");
+    if (!isfinite(t0) || !isfinite(t_end) || !(t_end > t0))
+        return hes__ess_fail(e, HES_EINVAL, "hes_ess_run: t_end = %g must be finite and "
+                             "after t0 = %g", t_end, t0);
+    if (!(o->eps > 0) || !isfinite(o->eps))
+        return hes__ess_fail(e, HES_EINVAL, "hes_ess_run: eps = %g must be finite and > 0",
+                             o->eps);
+    if (!(o->rtol > 0) || !(o->atol > 0) || !(o->rtol < 1))
+        return hes__ess_fail(e, HES_EINVAL, "hes_ess_run: rtol = %g and atol = %g must be > 0 "
+                             "(rtol < 1)", o->rtol, o->atol);
+    if (!(o->live_tol >= 0) || !(o->max_loops > 0) || !(o->max_wall_time > 0))
+        return hes__ess_fail(e, HES_EINVAL, "hes_ess_run: live_tol = %g must be >= 0, "
+                             "max_loops = %ld and max_wall_time = %g > 0", o->live_tol,
+                             o->max_loops, o->max_wall_time);
+    if (o->n_out < 0 || (o->n_out > 0 && !o->t_out))
+        return hes__ess_fail(e, HES_EINVAL, "hes_ess_run: n_out = %d with t_out %s", o->n_out,
+                             o->t_out ? "given" : "NULL");
+    for (int k = 0; k < o->n_out; k++)
+        if (!(o->t_out[k] >= t0 && o->t_out[k] <= t_end) ||
+            (k > 0 && !(o->t_out[k] >= o->t_out[k - 1])))
+            return hes__ess_fail(e, HES_EINVAL, "hes_ess_run: t_out[%d] = %g is not within "
+                                 "[t0, t_end] = [%g, %g] or not in increasing order", k,
+                                 o->t_out[k], t0, t_end);
+    return HES_OK;
+}
+
+/* s at the start of an integration step: candidates -1, other guards the
+ * sign of h_i, those at zero to rounding the sign of their rate. */
+static hes_status start_signs(hes_ess *e)
+{
+    int n = e->n, m = e->m, need = 0;
+    double xinf = 0;
+    hes_status st;
+    for (int k = 0; k < n; k++)
+        xinf = fmax(xinf, fabs(e->x[k]));
+    for (int i = 0; i < m; i++) {
+        if (e->pool[i]) {
+            e->s[i] = -1;
+            continue;
+        }
+        e->s[i] = e->h[i] >= 0 ? 1 : -1;
+        if (fabs(e->h[i]) < e->eps)
+            need = 1;
+    }
+    if (!need)
+        return HES_OK;
+    if ((st = hes__ess_Dh(e, e->x, e->Dh)) != HES_OK)
+        return st;
+    for (int i = 0; i < m; i++) {
+        if (e->pool[i])
+            continue;
+        double d1 = 0;
+        for (int k = 0; k < n; k++)
+            d1 += fabs(e->Dh[i + (size_t)k * m]);
+        if (!(fabs(e->h[i]) <= 1e3 * DBL_EPSILON * (1 + d1 * xinf)))
+            continue;
+        e->s[i] = 1;
+        if ((st = hes__ess_f(e, e->x, e->s, e->Fp)) != HES_OK)
+            return st;
+        double a = 0;
+        for (int k = 0; k < n; k++)
+            a += e->Dh[i + (size_t)k * m] * e->Fp[k];
+        e->s[i] = a > 0 ? 1 : -1;
+    }
+    return HES_OK;
+}
+
+/* J <- (I - F Dg / (Dg F)) A J and w <- w - Dg A J / (Dg F) at the root of
+ * slot r (Dg = Dh_i), or J <- A J - F w, w <- 0 at the fixed end time
+ * (r < 0).  F = f(x, s) at the step's end. */
+static hes_status step_jacobian(hes_ess *e, int r, double t)
+{
+    int n = e->n, m = e->m;
+    hes_status st;
+    if (hes__ode_get_sens(&e->ode, e->A) != 0)
+        return hes__ess_fail(e, HES_ESOLVER, "CVODES could not return the sensitivities: %s",
+                             e->cvode_msg);
+    if ((st = hes__ess_f(e, e->x, e->s, e->Fp)) != HES_OK)
+        return st;
+    hes__matmul(n, n, n, e->A, e->J, e->Jtmp);           /* A J */
+    if (r < 0) {
+        for (int k = 0; k < n; k++)
+            for (int i = 0; i < n; i++)
+                e->J[i + (size_t)k * n] = e->Jtmp[i + (size_t)k * n] - e->Fp[i] * e->w[k];
+        memset(e->w, 0, (size_t)n * sizeof *e->w);
+        return HES_OK;
+    }
+    int i = r % m;
+    if ((st = hes__ess_Dh(e, e->x, e->Dh)) != HES_OK)
+        return st;
+    double a = 0, dn = 0, fn = 0;
+    for (int k = 0; k < n; k++) {
+        a += e->Dh[i + (size_t)k * m] * e->Fp[k];
+        dn += e->Dh[i + (size_t)k * m] * e->Dh[i + (size_t)k * m];
+        fn += e->Fp[k] * e->Fp[k];
+    }
+    if (!(fabs(a) > 1e-12 * sqrt(dn * fn))) {
+        char buf[32];
+        return hes__ess_fail(e, HES_EGRAZING, "the flow reaches %s of guard '%s' (event %d) "
+                             "tangentially at t = %.10g (Dh f = %.3g): its time is not a "
+                             "differentiable function of x0", r < m ? "the band" : "the zero",
+                             hes__ess_event_name(e, i, buf, sizeof buf), i, t, a);
+    }
+    for (int k = 0; k < n; k++) {
+        double dgaj = 0;                                /* (Dg A J)_k / (Dg F) */
+        for (int l = 0; l < n; l++)
+            dgaj += e->Dh[i + (size_t)l * m] * e->Jtmp[l + (size_t)k * n];
+        dgaj /= a;
+        e->w[k] -= dgaj;
+        for (int l = 0; l < n; l++)
+            e->J[l + (size_t)k * n] = e->Jtmp[l + (size_t)k * n] - e->Fp[l] * dgaj;
+    }
+    return HES_OK;
+}
+
+/* One integration step from (t, x): to the first root or t_end.  *ended:
+ * the root slot, or -1 at t_end. */
+static hes_status integrate(hes_ess *e, const hes_ess_options *o, double *t, double t_end,
+                            hes_ess_result *res, int *k_out, int *ended)
+{
+    int n = e->n, m = e->m, empty = 1;
+    for (int i = 0; i < m; i++)
+        empty &= !e->pool[i];
+    for (int i = 0; i < m; i++) {
+        e->watch[i] = e->pool[i] || (empty && e->s[i] < 0);
+        e->watch[m + i] = !e->pool[i];
+        e->hit[i] = 0;
+    }
+    e->cb_status = HES_OK;
+    e->cvode_msg[0] = '\0';
+    int rc = hes__ode_start(&e->ode, *t, e->x, o->rtol, o->atol, o->jacobian, e->tmpn);
+    if (rc != 0)
+        return hes__ess_fail(e, e->cb_status != HES_OK ? e->cb_status : HES_ESOLVER,
+                             "CVODES could not start at t = %.10g: %s", *t, e->cvode_msg);
+    *ended = -1;
+    for (;;) {
+        double tout = t_end;
+        int is_out = *k_out < o->n_out && o->t_out[*k_out] < t_end;
+        if (is_out)
+            tout = o->t_out[*k_out];
+        sunrealtype tret;
+        int flag = CVode(e->ode.cvode, tout, e->ode.y, &tret, CV_NORMAL);
+        if (flag < 0) {
+            if (e->cb_status != HES_OK)
+                return e->cb_status;
+            return hes__ess_fail(e, HES_ESOLVER, "CVODES failed at t = %.10g (flag %d): %s",
+                                 (double)tret, flag, e->cvode_msg);
+        }
+        *t = tret;
+        memcpy(e->x, NV_DATA_S(e->ode.y), (size_t)n * sizeof(double));
+        if (flag == CV_ROOT_RETURN) {
+            if (CVodeGetRootInfo(e->ode.cvode, e->roots) != CV_SUCCESS)
+                return hes__ess_fail(e, HES_ESOLVER, "CVODES gave no root information");
+            for (int r = 0; r < 2 * m && *ended < 0; r++)
+                if (e->roots[r] != 0)
+                    *ended = r;
+            break;
+        }
+        if (is_out && tret >= tout) {
+            memcpy(res->x_out + (size_t)(*k_out) * n, e->x, (size_t)n * sizeof(double));
+            ++*k_out;
+            continue;
+        }
+        break; /* t_end */
+    }
+    return HES_OK;
+}
+
+/* The guard reset rule after a band entry with the pool empty. */
+static void rearm(hes_ess *e, int trigger)
+{
+    if (e->model->rearm)
+        e->model->rearm(e->x, e->h, e->s, e->pool, e->model->data);
+    else
+        for (int i = 0; i < e->m; i++)
+            e->pool[i] = e->h[i] < 0;
+    for (int i = 0; i < e->m; i++)
+        e->pool[i] = e->pool[i] != 0;
+    if (trigger >= 0 && e->pool[trigger])
+        e->hit[trigger] = 1;  /* at -eps to the root's accuracy: in the band */
+}
+
+static hes_status run(hes_ess *e, const hes_ess_options *o, double t0, const double *x0,
+                      double t_end, hes_ess_result *res)
+{
+    int n = e->n, m = e->m, cap = 0, k_out = 0;
+    hes_status st;
+    double t = t0, deadline = seconds() + o->max_wall_time;
+    memcpy(e->x, x0, (size_t)n * sizeof *x0);
+    memset(e->J, 0, (size_t)n * (size_t)n * sizeof *e->J);
+    for (int k = 0; k < n; k++)
+        e->J[k + (size_t)k * n] = 1;
+    memset(e->w, 0, (size_t)n * sizeof *e->w);
+    if ((st = hes__ess_h(e, e->x, e->h)) != HES_OK)
+        return st;
+    for (int i = 0; i < m; i++) {
+        e->pool[i] = e->h[i] < 0;
+        e->s[i] = e->h[i] >= 0 ? 1 : -1;
+        e->hit[i] = 0;
+    }
+    if (o->record && (st = add_sample(e, res, &cap, t, e->x)) != HES_OK)
+        return st;
+    while (k_out < o->n_out && o->t_out[k_out] <= t0)
+        memcpy(res->x_out + (size_t)(k_out++) * n, x0, (size_t)n * sizeof *x0);
+    for (long loop = 0; t < t_end; loop++) {
+        if (loop >= o->max_loops)
+            return hes__ess_fail(e, HES_ESOLVER, "the ESS integrator took %ld steps "
+                                 "(max_loops) and reached t = %.10g of t_end = %.10g", loop, t,
+                                 t_end);
+        if ((loop & 63) == 0 && seconds() > deadline)
+            return hes__ess_fail(e, HES_ESOLVER, "the ESS integrator exceeded its wall-time "
+                                 "budget of %g s at t = %.10g", o->max_wall_time, t);
+        if ((st = hes__ess_h(e, e->x, e->h)) != HES_OK)
+            return st;
+        int any = 0;
+        for (int i = 0; i < m; i++) {
+            e->hit[i] = e->pool[i] && (e->h[i] >= -o->eps || e->hit[i]);
+            any |= e->hit[i];
+        }
+        if (any) { /* projection step */
+            double tp = t, dt;
+            int j;
+            memcpy(e->xs, e->x, (size_t)n * sizeof *e->xs);  /* x before, for outputs */
+            if ((st = hes__ess_project(e, &t, e->x, e->s, e->hit, o->live_tol, t_end,
+                                       o->jacobian ? e->J : NULL, e->w, &j, &dt)) != HES_OK)
+                return st;
+            for (; k_out < o->n_out && o->t_out[k_out] <= t; k_out++)
+                for (int k = 0; k < n; k++)   /* along the constant field G */
+                    res->x_out[k + (size_t)k_out * n] = e->xs[k] + e->G[k] * (o->t_out[k_out] - tp);
+            if (j >= 0) {
+                e->pool[j] = 0;
+                e->hit[j] = 0;
+                res->n_projections++;
+            }
+        } else {  /* integration step */
+            int ended;
+            if ((st = start_signs(e)) != HES_OK)
+                return st;
+            if ((st = integrate(e, o, &t, t_end, res, &k_out, &ended)) != HES_OK)
+                return st;
+            res->n_integrations++;
+            if (o->jacobian && (st = step_jacobian(e, ended, t)) != HES_OK)
+                return st;
+            if (ended >= 0) {
+                int empty = 1, trigger = -1;
+                for (int i = 0; i < m; i++)
+                    empty &= !e->pool[i];
+                if ((st = hes__ess_h(e, e->x, e->h)) != HES_OK)
+                    return st;
+                for (int r = 0; r < 2 * m; r++) {
+                    if (!e->roots[r])
+                        continue;
+                    if (r >= m) {          /* sign change: s follows the crossing */
+                        e->s[r - m] = e->roots[r] > 0 ? 1 : -1;
+                        res->n_sign_changes++;
+                    } else if (e->pool[r]) /* band entry of a candidate */
+                        e->hit[r] = 1;
+                    else if (empty && trigger < 0)
+                        trigger = r;       /* band entry with the pool empty */
+                }
+                if (trigger >= 0) {
+                    rearm(e, trigger);
+                    res->n_rearms++;
+                }
+            }
+        }
+        if (o->record && (st = add_sample(e, res, &cap, t, e->x)) != HES_OK)
+            return st;
+    }
+    for (; k_out < o->n_out; k_out++)   /* output times at t_end */
+        memcpy(res->x_out + (size_t)k_out * n, e->x, (size_t)n * sizeof *e->x);
+    return HES_OK;
+}
+
+hes_status hes_ess_run(hes_ess *e, const hes_ess_options *opts, double t0, const double *x0,
+                       double t_end, hes_ess_result *res)
+{
+    if (!e)
+        return HES_EINVAL;
+    e->msg[0] = '\0';
+    e->n_rhs = 0;
+    hes_ess_options def;
+    if (!opts) {
+        hes_ess_options_default(&def);
+        opts = &def;
+    }
+    if (res)
+        memset(res, 0, sizeof *res);
+    hes_status st = check_args(e, opts, t0, x0, t_end, res);
+    if (st != HES_OK)
+        return st;
+    int n = e->n, m = e->m;
+    res->n = n;
+    res->m = m;
+    res->x_end = calloc((size_t)n, sizeof *res->x_end);
+    res->s_end = calloc((size_t)m, sizeof *res->s_end);
+    res->jac = opts->jacobian ? calloc((size_t)n * (size_t)n, sizeof *res->jac) : NULL;
+    res->x_out = opts->n_out > 0 ? calloc((size_t)n * (size_t)opts->n_out, sizeof *res->x_out)
+                                 : NULL;
+    if (!res->x_end || !res->s_end || (opts->jacobian && !res->jac) ||
+        (opts->n_out > 0 && !res->x_out)) {
+        hes_ess_result_free(res);
+        return hes__ess_fail(e, HES_ENOMEM, "out of memory for the ESS result");
+    }
+    e->eps = opts->eps;
+    st = run(e, opts, t0, x0, t_end, res);
+    res->t_end = st == HES_OK ? t_end : (res->n_samples ? res->t[res->n_samples - 1] : t0);
+    memcpy(res->x_end, e->x, (size_t)n * sizeof *e->x);
+    memcpy(res->s_end, e->s, (size_t)m * sizeof *e->s);
+    if (res->jac)
+        memcpy(res->jac, e->J, (size_t)n * (size_t)n * sizeof *e->J);
+    return st;
+}

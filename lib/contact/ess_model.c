@@ -1,0 +1,146 @@
+/*
+ * ess_model.c - event-selected system models: structural validation
+ * (hes_ess_validate) and the checked evaluation of their callbacks (a
+ * nonzero return is HES_EMODEL, a non-finite value HES_ENONFINITE, each
+ * with a message naming the callback), with central differences of f
+ * (base/fd.c) when f_dx is absent; the integrator's failure message
+ * (hes__ess_fail).
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "contact/contact.h"
+
+#define ESS_MAX_DIM 10000
+
+static hes_status bad(char *msg, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static hes_status bad(char *msg, size_t len, const char *fmt, ...)
+{
+    if (msg && len > 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, len, fmt, ap);
+        va_end(ap);
+    }
+    return HES_EINVAL;
+}
+
+hes_status hes_ess_validate(const hes_ess_model *md, char *msg, size_t len)
+{
+    if (msg && len > 0)
+        msg[0] = '\0';
+    if (!md)
+        return bad(msg, len, "ESS model is NULL");
+    const char *nm = md->name ? md->name : "(unnamed)";
+    if (!md->name || !md->name[0])
+        return bad(msg, len, "ESS model: name is missing");
+    if (md->n < 1 || md->n > ESS_MAX_DIM)
+        return bad(msg, len, "ESS model '%s': n = %d must be from 1 to %d", nm, md->n, ESS_MAX_DIM);
+    if (md->m < 1 || md->m > ESS_MAX_DIM)
+        return bad(msg, len, "ESS model '%s': m = %d must be from 1 to %d (at least one "
+                   "event function)", nm, md->m, ESS_MAX_DIM);
+    if (!md->f)
+        return bad(msg, len, "ESS model '%s': the vector field f is NULL", nm);
+    if (!md->h)
+        return bad(msg, len, "ESS model '%s': the event functions h are NULL", nm);
+    if (!md->Dh)
+        return bad(msg, len, "ESS model '%s': the event Jacobian Dh is NULL", nm);
+    for (int i = 0; md->state_names && i < md->n; i++)
+        if (!md->state_names[i])
+            return bad(msg, len, "ESS model '%s': state_names[%d] is NULL", nm, i);
+    for (int i = 0; md->event_names && i < md->m; i++)
+        if (!md->event_names[i])
+            return bad(msg, len, "ESS model '%s': event_names[%d] is NULL", nm, i);
+    if (md->n_params < 0 || md->n_params > ESS_MAX_DIM)
+        return bad(msg, len, "ESS model '%s': n_params = %d must be from 0 to %d", nm,
+                   md->n_params, ESS_MAX_DIM);
+    if (md->n_params > 0 && !md->params)
+        return bad(msg, len, "ESS model '%s': params is NULL but n_params = %d", nm,
+                   md->n_params);
+    for (int k = 0; k < md->n_params; k++) {
+        const hes_param *q = &md->params[k];
+        if (!q->name || !q->name[0])
+            return bad(msg, len, "ESS model '%s': params[%d].name is missing", nm, k);
+        for (int l = 0; l < k; l++)
+            if (strcmp(md->params[l].name, q->name) == 0)
+                return bad(msg, len, "ESS model '%s': parameter name '%s' appears twice", nm,
+                           q->name);
+        if (!isfinite(q->value) || isnan(q->min) || isnan(q->max) || q->min > q->max ||
+            q->value < q->min || q->value > q->max)
+            return bad(msg, len, "ESS model '%s': parameter '%s' = %g is not finite or not "
+                       "within [%g, %g]", nm, q->name, q->value, q->min, q->max);
+        if ((q->flags & HES_PARAM_POSITIVE) && !(q->value > 0))
+            return bad(msg, len, "ESS model '%s': parameter '%s' = %g must be > 0", nm,
+                       q->name, q->value);
+    }
+    return HES_OK;
+}
+
+hes_status hes__ess_fail(hes_ess *e, hes_status status, const char *fmt, ...)
+{
+    if (e->msg[0] == '\0') { /* the first failure is the cause */
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+        va_end(ap);
+    }
+    return status;
+}
+
+const char *hes__ess_event_name(const hes_ess *e, int i, char *buf, size_t len)
+{
+    if (e->model->event_names)
+        return e->model->event_names[i];
+    snprintf(buf, len, "h[%d]", i);
+    return buf;
+}
+
+static hes_status checked(hes_ess *e, int rc, const double *out, int k, const char *what)
+{
+    if (rc != 0)
+        return hes__ess_fail(e, HES_EMODEL, "ESS model '%s': %s returned %d", e->model->name,
+                             what, rc);
+    if (!hes__all_finite(out, k))
+        return hes__ess_fail(e, HES_ENONFINITE, "ESS model '%s': %s gave a non-finite value",
+                             e->model->name, what);
+    return HES_OK;
+}
+
+hes_status hes__ess_f(hes_ess *e, const double *x, const int *s, double *out)
+{
+    e->n_rhs++;
+    return checked(e, e->model->f(x, s, e->p, out, e->model->data), out, e->n, "f");
+}
+
+struct fd_ctx { hes_ess *e; const int *s; };
+
+static int f_vec(void *ctx, double t, const double *x, double *out)
+{
+    struct fd_ctx *c = ctx;
+    (void)t;
+    return hes__ess_f(c->e, x, c->s, out) == HES_OK ? 0 : 1;
+}
+
+hes_status hes__ess_f_dx(hes_ess *e, const double *x, const int *s, double *out)
+{
+    if (e->model->f_dx)
+        return checked(e, e->model->f_dx(x, s, e->p, out, e->model->data), out,
+                       e->n * e->n, "f_dx");
+    struct fd_ctx c = { e, s };
+    if (hes__fd_dx(f_vec, &c, 0.0, x, e->n, e->n, out, e->fdwork) != 0)
+        return HES_EMODEL; /* hes__ess_f has failed with its message */
+    return HES_OK;
+}
+
+hes_status hes__ess_h(hes_ess *e, const double *x, double *out)
+{
+    return checked(e, e->model->h(x, e->p, out, e->model->data), out, e->m, "h");
+}
+
+hes_status hes__ess_Dh(hes_ess *e, const double *x, double *out)
+{
+    return checked(e, e->model->Dh(x, e->p, out, e->model->data), out, e->m * e->n, "Dh");
+}

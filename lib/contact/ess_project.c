@@ -1,0 +1,156 @@
+/*
+ * ess_project.c - the projection step of the ESS integrator and its exact
+ * Jacobian (shared/papers/ess-multicontact-integrator.txt, Sec. 3.1, from
+ * the prose; its Listing 1 tests the band on the crossed guards, which reads
+ * inverted: the band that matters is that of the candidates).
+ *
+ * At (t, x) with sign pattern s, B the candidate guards in their band
+ * (h_i >= -eps):
+ *
+ *   G = f(x, s),  a_i = Dh_i(x) G,  dt_i = -h_i(x) / a_i   (i in B)
+ *   j = argmin_i dt_i,  x+ = x + G dt_j,  t+ = t + dt_j,  s_j = +1.
+ *
+ * This is the exact impact map of the constant field G on the tangent plane
+ * of guard j (first order in the distance to the guard, error O(eps^2) per
+ * crossing).  Liveness (the paper's requirement 4) must hold for every i in
+ * B: a_i > live_tol |Dh_i| |G|, else HES_EGRAZING naming the guard.  dt_j is
+ * positive for h_j < 0; when a candidate is already past its guard (h_j >= 0,
+ * e.g. moved there by the projection across another guard) dt_j <= 0 and the
+ * step moves back onto the guard: the same formula, so the same Jacobian.
+ *
+ * Jacobian.  The integrator carries J = dx/dx0 and the row w = dt/dx0 of
+ * the current (t, x).  With s fixed within the step, dt(x) = -h_j(x) / a(x),
+ * a(x) = Dh_j(x) G(x):
+ *
+ *   Ddt = -Dh_j / a + (h_j / a^2) Da,   Da = G^T Hess(h_j) + Dh_j DG,
+ *   DP  = I + G Ddt + dt DG,            (DG = df/dx at s)
+ *   J+  = DP J,   w+ = w + Ddt J.
+ *
+ * G^T Hess(h_j) is the derivative of Dh_j along G (the Hessian is
+ * symmetric), by a central difference of Dh_j at x -+ delta G; it is
+ * multiplied by h_j = O(eps), so its O(delta^2) error does not matter.
+ *
+ * When t + dt_j passes t_stop (the run's end) the step stops there:
+ * x+ = x + G (t_stop - t), J+ = J + (t_stop - t) DG J - G w, w+ = 0.
+ */
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include "contact/contact.h"
+
+static double norm2(const double *v, int n, int stride)
+{
+    double s = 0;
+    for (int k = 0; k < n; k++)
+        s += v[(size_t)k * stride] * v[(size_t)k * stride];
+    return sqrt(s);
+}
+
+hes_status hes__ess_project(hes_ess *e, double *t, double *x, int *s, const int *inband,
+                            double live_tol, double t_stop, double *J, double *w, int *jout,
+                            double *dtout)
+{
+    int n = e->n, m = e->m;
+    hes_status st;
+    if ((st = hes__ess_h(e, x, e->h)) != HES_OK || (st = hes__ess_Dh(e, x, e->Dh)) != HES_OK ||
+        (st = hes__ess_f(e, x, s, e->G)) != HES_OK)
+        return st;
+    double gnorm = norm2(e->G, n, 1);
+    int j = -1;
+    double dtj = HUGE_VAL, aj = 0;
+    for (int i = 0; i < m; i++) {
+        if (!inband[i])
+            continue;
+        double a = 0;
+        for (int k = 0; k < n; k++)
+            a += e->Dh[i + (size_t)k * m] * e->G[k];
+        if (!(a > live_tol * norm2(e->Dh + i, n, m) * gnorm)) {
+            char buf[32];
+            return hes__ess_fail(e, HES_EGRAZING, "liveness violated at t = %.10g: guard '%s' "
+                                 "(event %d) is in its band (h = %.6g >= -eps = %.6g) but the "
+                                 "field does not cross it: Dh f = %.6g <= %g |Dh| |f| (the "
+                                 "ESS requirement Dh_i f > 0 on the band)", *t,
+                                 hes__ess_event_name(e, i, buf, sizeof buf), i, e->h[i],
+                                 -e->eps, a, live_tol);
+        }
+        double dt = -e->h[i] / a;
+        if (dt < dtj) {
+            dtj = dt;
+            j = i;
+            aj = a;
+        }
+    }
+    if (j < 0)
+        return hes__ess_fail(e, HES_EINVAL, "projection step without a candidate in the band");
+    if (*t + dtj > t_stop) { /* stop inside the step: x + G (t_stop - t) */
+        double tau = t_stop - *t;
+        if (J) { /* J <- J + tau DG J - G w,  w <- 0 */
+            if ((st = hes__ess_f_dx(e, x, s, e->DG)) != HES_OK)
+                return st;
+            hes__matmul(n, n, n, e->DG, J, e->Jtmp);
+            for (int k = 0; k < n; k++)
+                for (int i = 0; i < n; i++)
+                    J[i + (size_t)k * n] += tau * e->Jtmp[i + (size_t)k * n] - e->G[i] * w[k];
+            memset(w, 0, (size_t)n * sizeof *w);
+        }
+        for (int k = 0; k < n; k++)
+            x[k] += e->G[k] * tau;
+        *t = t_stop;
+        *jout = -1;
+        *dtout = tau;
+        return HES_OK;
+    }
+    if (J) {
+        /* Ddt = -Dh_j / a + (h_j / a^2) (G^T Hess h_j + Dh_j DG) */
+        if ((st = hes__ess_f_dx(e, x, s, e->DG)) != HES_OK)
+            return st;
+        double hj = e->h[j], c = hj / (aj * aj);
+        for (int k = 0; k < n; k++) {
+            double dgk = 0; /* (Dh_j DG)_k */
+            for (int l = 0; l < n; l++)
+                dgk += e->Dh[j + (size_t)l * m] * e->DG[l + (size_t)k * n];
+            e->row[k] = -e->Dh[j + (size_t)k * m] / aj + c * dgk;
+        }
+        if (hj != 0) {
+            double xinf = 0, ginf = 0;
+            for (int k = 0; k < n; k++) {
+                xinf = fmax(xinf, fabs(x[k]));
+                ginf = fmax(ginf, fabs(e->G[k]));
+            }
+            double delta = hes__fd_step(xinf) / fmax(ginf, DBL_MIN);
+            for (int k = 0; k < n; k++)
+                e->xs[k] = x[k] + delta * e->G[k];
+            if ((st = hes__ess_Dh(e, e->xs, e->Dh2)) != HES_OK)
+                return st;
+            for (int k = 0; k < n; k++)
+                e->tmpn[k] = e->Dh2[j + (size_t)k * m];
+            for (int k = 0; k < n; k++)
+                e->xs[k] = x[k] - delta * e->G[k];
+            if ((st = hes__ess_Dh(e, e->xs, e->Dh2)) != HES_OK)
+                return st;
+            for (int k = 0; k < n; k++)
+                e->row[k] += c * (e->tmpn[k] - e->Dh2[j + (size_t)k * m]) / (2 * delta);
+        }
+        /* w += Ddt J;  J <- (I + G Ddt + dt DG) J */
+        for (int k = 0; k < n; k++) {
+            double r = 0;
+            for (int l = 0; l < n; l++)
+                r += e->row[l] * J[l + (size_t)k * n];
+            e->tmpn[k] = r;                         /* (Ddt J)_k */
+        }
+        hes__matmul(n, n, n, e->DG, J, e->Jtmp);    /* DG J */
+        for (int k = 0; k < n; k++) {
+            w[k] += e->tmpn[k];
+            for (int i = 0; i < n; i++)
+                J[i + (size_t)k * n] += e->G[i] * e->tmpn[k] + dtj * e->Jtmp[i + (size_t)k * n];
+        }
+    }
+    for (int k = 0; k < n; k++)
+        x[k] += e->G[k] * dtj;
+    *t += dtj;
+    s[j] = 1;
+    *jout = j;
+    *dtout = dtj;
+    return HES_OK;
+}

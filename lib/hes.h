@@ -516,6 +516,18 @@ hes_status hes_ess_run(hes_ess *ess, const hes_ess_options *opts, double t0,
                        const double *x0, double t_end, hes_ess_result *res);
 void hes_ess_result_free(hes_ess_result *res);
 
+/* ------------------------------------------------- choosing the integrator */
+
+/* How a trajectory is integrated (`hes simulate --integrator NAME`): the
+ * event-driven hybrid pipeline of lib/hybrid ("event": modes, guards,
+ * resets, saltation) or the ESS integrator above ("ess").  A problem is
+ * one or the other: built-in hes_model problems take "event", built-in
+ * ESS problems (hes_ess_problem_find) take "ess". */
+typedef enum { HES_SIM_EVENT = 0, HES_SIM_ESS = 1 } hes_sim_method;
+const char *hes_sim_method_name(hes_sim_method method);  /* NULL if unknown */
+/* HES_EINVAL for an unknown name (or a NULL argument). */
+hes_status hes_sim_method_from_name(const char *name, hes_sim_method *method);
+
 /* ------------------------------------------------------------ ESS problems */
 
 /* The built-in ESS models (problems/): lookup by name, count, index.
@@ -1476,6 +1488,20 @@ char *hes_shape_json(const hes_system *sys, const hes_shape_result *res,
  * "period_param", "free_states", "free_params", "residual"}; NULL also for
  * a NULL model. */
 char *hes_model_json(const hes_model *model);
+/* What an ESS model is made of (lib/io/json_ess.c; `hes info --json` of an
+ * ESS problem): {"name", "description", "integrator": "ess", "states":
+ * [...], "events": [...], "params": [as hes_model_json's, "shape" and
+ * "solved" false, "search" null]}.  Unnamed states and events are "x[i]"
+ * and "h[i]". */
+char *hes_ess_model_json(const hes_ess_model *model);
+/* An ESS run (`hes simulate --integrator ess --json`): {"problem",
+ * "integrator": "ess", "eps", "params": {NAME: value}, "states": [...],
+ * "t0", "x0", "t_end", "samples": [{"t", "x": [...]}] (the output times
+ * of opts, or else the recorded step boundaries), "x_end", "signs_end",
+ * "counts": {"integration_steps", "projections", "sign_changes",
+ * "rearms"}, "jacobian": rows of d x(t_end)/d x0, or null}. */
+char *hes_ess_result_json(const hes_ess *ess, const hes_ess_options *opts, double t0,
+                          const double *x0, const hes_ess_result *res);
 /* A state sweep (`hes simulate --sweep --json`): "problem", "params",
  * "sweep" {"name" (of the state; "x[i]" without names), "values", "mode",
  * "x0", "time"}, "results" [{"value", "events" [transition names],

@@ -25,7 +25,10 @@ const hes_model *cli_find_problem(const char *name)
         return plugin_model;
     const hes_model *model = hes_problem_find(name);
 
-    if (!model)
+    if (!model && hes_ess_problem_find(name))
+        fprintf(stderr, "hes: '%s' is an event-selected system: only 'hes info' and 'hes "
+                "simulate --integrator ess' take it\n", name);
+    else if (!model)
         fprintf(stderr, "hes: unknown problem '%s' (try 'hes list')\n", name);
     return model;
 }

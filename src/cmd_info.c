@@ -17,6 +17,10 @@
  *    "orbit": {"mode", "section", "sequence": [...], "autonomous": bool,
  *              "period_param": name|null, "free_states": [...],
  *              "free_params": [...], "residual": [...]}}
+ *
+ * An event-selected system (`hes list` marks them [ess]) is described by
+ * its states, event functions and parameters; --json prints
+ * hes_ess_model_json().
  */
 #include <getopt.h>
 #include <math.h>
@@ -30,7 +34,8 @@ void cmd_info_usage(FILE *out)
 {
     fputs("Usage: hes info PROBLEM [--json]\n"
           "Describe a built-in problem: modes, transitions, parameters and the\n"
-          "periodic orbit the solver looks for.\n"
+          "periodic orbit the solver looks for; for an event-selected system (marked\n"
+          "[ess] by 'hes list'): states, event functions and parameters.\n"
           "\n"
           "      --json   print one JSON object instead of text\n"
           "  -h, --help   show this help\n", out);
@@ -193,11 +198,32 @@ static void print_mechanics(const hes_model *m)
     }
 }
 
+static void print_param_table(const hes_param *params, int n)
+{
+    char range[64], flags[40], search[64];
+    int i, w = 4;
+
+    for (i = 0; i < n; i++)
+        if ((int)strlen(params[i].name) > w)
+            w = (int)strlen(params[i].name);
+    printf("  %-*s %12s %-8s %-15s %-20s %-14s %s\n", w, "name", "default", "unit",
+           "flags", "range", "search", "description");
+    for (i = 0; i < n; i++) {
+        const hes_param *p = &params[i];
+
+        format_range(range, sizeof range, p);
+        format_flags(flags, sizeof flags, p->flags);
+        format_search(search, sizeof search, p);
+        printf("  %-*s %12g %-8s %-15s %-20s %-14s %s\n", w, p->name, p->value,
+               p->unit && p->unit[0] ? p->unit : "-", flags, range, search,
+               p->description ? p->description : "");
+    }
+}
+
 static void print_text(const hes_model *m)
 {
     const hes_orbit_spec *o = &m->orbit;
-    char range[64], flags[40], search[64];
-    int i, j, w;
+    int i, j;
 
     printf("%s: %s\n", m->name, m->description ? m->description : "");
 
@@ -227,22 +253,7 @@ static void print_text(const hes_model *m)
     print_mechanics(m);
 
     printf("\nparameters:\n");
-    w = 4;
-    for (i = 0; i < m->n_params; i++)
-        if ((int)strlen(m->params[i].name) > w)
-            w = (int)strlen(m->params[i].name);
-    printf("  %-*s %12s %-8s %-15s %-20s %-14s %s\n", w, "name", "default", "unit",
-           "flags", "range", "search", "description");
-    for (i = 0; i < m->n_params; i++) {
-        const hes_param *p = &m->params[i];
-
-        format_range(range, sizeof range, p);
-        format_flags(flags, sizeof flags, p->flags);
-        format_search(search, sizeof search, p);
-        printf("  %-*s %12g %-8s %-15s %-20s %-14s %s\n", w, p->name, p->value,
-               p->unit && p->unit[0] ? p->unit : "-", flags, range, search,
-               p->description ? p->description : "");
-    }
+    print_param_table(m->params, m->n_params);
 
     if (!o->guess) {
         printf("\norbit: none declared (simulation only; see hes simulate --sweep)\n");
@@ -280,6 +291,34 @@ static void print_text(const hes_model *m)
            "guards of the current mode\n", m->integrator == HES_BDF ? "BDF" : "Adams");
 }
 
+static void print_names(const char *const *names, int n, const char *prefix)
+{
+    for (int i = 0; i < n; i++) {
+        if (names)
+            printf("%s%s", i ? ", " : "", names[i]);
+        else
+            printf("%s%s[%d]", i ? ", " : "", prefix, i);
+    }
+    printf("\n");
+}
+
+static void print_ess_text(const hes_ess_model *m)
+{
+    printf("%s: %s\n", m->name, m->description ? m->description : "");
+    printf("\nevent-selected system: the vector field f(x, s) depends on the state and on\n"
+           "the sign pattern s of the event functions h(x) (s_i = +1 where h_i >= 0); a\n"
+           "guard is crossed from h_i < 0 to h_i >= 0\n");
+    printf("\nstates (%d): ", m->n);
+    print_names(m->state_names, m->n, "x");
+    printf("event functions (%d): ", m->m);
+    print_names(m->event_names, m->m, "h");
+    printf("\nparameters:\n");
+    print_param_table(m->params, m->n_params);
+    printf("\nintegrator: ESS (hes simulate %s --integrator ess --eps E --time T --x0 ...):\n"
+           "CVODES Adams steps stopped at the eps-band of the next guard, projection steps\n"
+           "across it; --jacobian adds d x(T) / d x0\n", m->name);
+}
+
 int cmd_info(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -308,6 +347,13 @@ int cmd_info(int argc, char **argv)
         fprintf(stderr, "hes info: expected exactly one PROBLEM\n");
         cmd_info_usage(stderr);
         return CLI_EXIT_USAGE;
+    }
+    const hes_ess_model *ess = hes_ess_problem_find(argv[optind]);
+    if (ess) {
+        if (json)
+            return cli_print_document("hes info", hes_ess_model_json(ess));
+        print_ess_text(ess);
+        return CLI_EXIT_OK;
     }
     model = cli_find_problem(argv[optind]);
     if (!model)

@@ -1,6 +1,8 @@
 /*
  * cmd_list.c - `hes list`: the built-in problems, one line each (name and
- * one-line description), in the order of the problem registry.
+ * one-line description), in the order of the problem registry: the hybrid
+ * models, then the event-selected systems, whose description starts with
+ * "[ess]" (they take `hes simulate --integrator ess`).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -11,7 +13,9 @@
 void cmd_list_usage(FILE *out)
 {
     fputs("Usage: hes list\n"
-          "List the built-in problems, one per line: name and description.\n"
+          "List the built-in problems, one per line: name and description.  The\n"
+          "event-selected systems (integrated by 'hes simulate --integrator ess')\n"
+          "come last, their description marked [ess].\n"
           "\n"
           "  -h, --help   show this help\n", out);
 }
@@ -49,12 +53,25 @@ int cmd_list(int argc, char **argv)
         if (len > width)
             width = len;
     }
+    for (i = 0; i < hes_ess_problem_count(); i++) {
+        const hes_ess_model *m = hes_ess_problem_get(i);
+        int len = m ? (int)strlen(m->name) : 0;
+
+        if (len > width)
+            width = len;
+    }
     for (i = 0; i < n; i++) {
         const hes_model *m = hes_problem_get(i);
 
         if (m)
             printf("%-*s  %s\n", width, m->name,
                    m->description ? m->description : "");
+    }
+    for (i = 0; i < hes_ess_problem_count(); i++) {
+        const hes_ess_model *m = hes_ess_problem_get(i);
+
+        if (m)
+            printf("%-*s  [ess] %s\n", width, m->name, m->description ? m->description : "");
     }
     return CLI_EXIT_OK;
 }

@@ -16,6 +16,12 @@
 /* Each returns a new reference, or NULL on allocation failure. */
 json_t *hes__json_number(double v);                 /* a finite number, or null */
 json_t *hes__json_vector(const double *v, int n);   /* [v0, v1, ...] */
+/* [[row 0], [row 1], ...] of the n x n column-major matrix m. */
+json_t *hes__json_matrix_rows(const double *m, int n);
+/* [{"name", "default", "unit", "description", "shape", "solved",
+ *   "positive", "min", "max", "search"}] of n parameter descriptions
+ * (json_model.c). */
+json_t *hes__json_param_list(const hes_param *params, int n);
 /* Sets obj[key] = val (taking val, also on failure); nonzero on failure. */
 int hes__json_put(json_t *obj, const char *key, json_t *val);
 /* The text of doc with DUMP_FLAGS (malloc'd; NULL for a NULL doc or on

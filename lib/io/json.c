@@ -46,7 +46,7 @@ json_t *hes__json_vector(const double *v, int n)
 }
 
 /* Rows of the n x n column-major matrix m. */
-static json_t *matrix_rows_json(const double *m, int n)
+json_t *hes__json_matrix_rows(const double *m, int n)
 {
     json_t *rows = json_array();
     int i, j;
@@ -251,9 +251,9 @@ static json_t *analysis_doc(const hes_system *sys, const hes_analysis *res)
     err |= hes__json_put(doc, "problem", json_string(model->name));
     err |= hes__json_put(doc, "params", params_json(sys));
     err |= hes__json_put(doc, "orbit", orbit_json(model, &res->orbit, 1));
-    err |= hes__json_put(doc, "monodromy", matrix_rows_json(res->mono.phi, res->mono.n));
+    err |= hes__json_put(doc, "monodromy", hes__json_matrix_rows(res->mono.phi, res->mono.n));
     if (res->mono.autonomous && res->mono.proj)
-        err |= hes__json_put(doc, "return_map", matrix_rows_json(res->mono.proj, res->mono.n));
+        err |= hes__json_put(doc, "return_map", hes__json_matrix_rows(res->mono.proj, res->mono.n));
     err |= hes__json_put(doc, "multipliers", multipliers_json(&res->stab));
     err |= hes__json_put(doc, "psi", hes__json_number(res->stab.psi));
     err |= hes__json_put(doc, "stable", json_boolean(res->stab.stable));

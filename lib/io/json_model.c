@@ -98,12 +98,12 @@ static json_t *search_json(const hes_param *p)
     return json_pack("[o, o]", hes__json_number(p->search_lo), hes__json_number(p->search_hi));
 }
 
-static json_t *params_json(const hes_model *m)
+json_t *hes__json_param_list(const hes_param *params, int n)
 {
     json_t *a = json_array();
 
-    for (int i = 0; a && i < m->n_params; i++) {
-        const hes_param *p = &m->params[i];
+    for (int i = 0; a && i < n; i++) {
+        const hes_param *p = &params[i];
 
         json_array_append_new(a, json_pack("{s:s, s:o, s:o, s:o, s:b, s:b, s:b, s:o, s:o, s:o}",
                                            "name", p->name,
@@ -151,6 +151,6 @@ char *hes_model_json(const hes_model *m)
                                     "description", string_or_null(m->description),
                                     "modes", modes_json(m),
                                     "transitions", transitions_json(m),
-                                    "params", params_json(m),
+                                    "params", hes__json_param_list(m->params, m->n_params),
                                     "orbit", orbit_json(m)));
 }

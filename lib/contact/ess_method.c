@@ -1,0 +1,26 @@
+/*
+ * ess_method.c - the names of the two ways to integrate a trajectory
+ * (`hes simulate --integrator NAME`): "event" (lib/hybrid's event-driven
+ * pipeline) and "ess" (this layer's event-selected integrator).
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "contact/contact.h"
+
+static const char *const method_names[] = { "event", "ess" };
+
+const char *hes_sim_method_name(hes_sim_method method)
+{
+    return method == HES_SIM_EVENT || method == HES_SIM_ESS ? method_names[method] : NULL;
+}
+
+hes_status hes_sim_method_from_name(const char *name, hes_sim_method *method)
+{
+    int i = hes__name_index(method_names, 2, name);
+    if (i < 0 || !method)
+        return HES_EINVAL;
+    *method = (hes_sim_method)i;
+    return HES_OK;
+}

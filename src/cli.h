@@ -30,6 +30,7 @@
 #define CLI_MAX_TRIAL_STEPS 10000000 /* --trials x --steps (the table of errors) */
 #define CLI_MAX_STARTS      1000     /* shape --starts */
 #define CLI_MAX_EVALS       100000   /* --maxeval */
+#define CLI_MAX_SAMPLES     1000000  /* simulate --samples */
 
 /* A macro's value as a string literal: "--trials expects 1 to " STR(CLI_MAX_TRIALS). */
 #define STR_(x) #x
@@ -124,6 +125,9 @@ void cli_assignments_free(cli_assignments *a);
  * (with the list of valid ones), a name given twice, not a finite number,
  * or a value the library refuses (with hes_system_errmsg). */
 int cli_apply_params(hes_system *sys, const cli_assignments *a);
+
+/* The same for the parameters of an ESS integrator (hes_ess_set_param). */
+int cli_apply_ess_params(hes_ess *ess, const cli_assignments *a);
 
 /* Prints "hes: <hes_strerror>: <hes_system_errmsg>" to stderr (the detail is
  * left out when the system has none, or sys is NULL) and returns the exit

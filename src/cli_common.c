@@ -118,24 +118,41 @@ void cli_assignments_free(cli_assignments *a)
     cli_assignments_init(a);
 }
 
-static void print_valid_params(FILE *out, const hes_model *model)
+/* What -p NAME=VALUE assigns to: a hybrid system or an ESS integrator. */
+typedef struct {
+    const char *problem;
+    const hes_param *params;
+    int n_params;
+    hes_status (*set)(void *obj, const char *name, double value);
+    const char *(*errmsg)(const void *obj);
+    void *obj;
+} param_target;
+
+static void print_valid_params(FILE *out, const param_target *t)
 {
     int i;
 
-    if (model->n_params == 0) {
-        fprintf(out, "hes: problem '%s' has no parameters\n", model->name);
+    if (t->n_params == 0) {
+        fprintf(out, "hes: problem '%s' has no parameters\n", t->problem);
         return;
     }
-    fprintf(out, "hes: valid parameters of '%s':", model->name);
-    for (i = 0; i < model->n_params; i++)
-        fprintf(out, "%s %s", i ? "," : "", model->params[i].name);
+    fprintf(out, "hes: valid parameters of '%s':", t->problem);
+    for (i = 0; i < t->n_params; i++)
+        fprintf(out, "%s %s", i ? "," : "", t->params[i].name);
     fputc('\n', out);
 }
 
-/* Applies one "NAME=VALUE"; returns 0 or CLI_EXIT_USAGE after printing. */
-static int apply_one(hes_system *sys, const char *item)
+static int param_known(const param_target *t, const char *name)
 {
-    const hes_model *model = hes_system_model(sys);
+    for (int i = 0; i < t->n_params; i++)
+        if (strcmp(t->params[i].name, name) == 0)
+            return 1;
+    return 0;
+}
+
+/* Applies one "NAME=VALUE"; returns 0 or CLI_EXIT_USAGE after printing. */
+static int apply_one(const param_target *t, const char *item)
+{
     const char *eq = strchr(item, '=');
     char name[128];
     size_t len;
@@ -150,16 +167,16 @@ static int apply_one(hes_system *sys, const char *item)
     len = (size_t)(eq - item);
     if (len >= sizeof name) {
         fprintf(stderr, "hes: unknown parameter '%.*s'\n", (int)len, item);
-        print_valid_params(stderr, model);
+        print_valid_params(stderr, t);
         return CLI_EXIT_USAGE;
     }
     memcpy(name, item, len);
     name[len] = '\0';
 
-    if (hes_model_param_index(model, name) < 0) {
+    if (!param_known(t, name)) {
         fprintf(stderr, "hes: unknown parameter '%s' for problem '%s'\n",
-                name, model->name);
-        print_valid_params(stderr, model);
+                name, t->problem);
+        print_valid_params(stderr, t);
         return CLI_EXIT_USAGE;
     }
     rc = cli_parse_double(eq + 1, &value);
@@ -173,9 +190,9 @@ static int apply_one(hes_system *sys, const char *item)
                 name, eq + 1);
         return CLI_EXIT_USAGE;
     }
-    st = hes_system_set_param(sys, name, value);
+    st = t->set(t->obj, name, value);
     if (st != HES_OK) {
-        const char *detail = hes_system_errmsg(sys);
+        const char *detail = t->errmsg(t->obj);
 
         fprintf(stderr, "hes: -p %s: %s\n", item,
                 detail && detail[0] ? detail : hes_strerror(st));
@@ -191,7 +208,7 @@ static size_t name_length(const char *item)
     return eq ? (size_t)(eq - item) : strlen(item);
 }
 
-int cli_apply_params(hes_system *sys, const cli_assignments *a)
+static int apply_all(const param_target *t, const cli_assignments *a)
 {
     int i, j, rc;
 
@@ -207,11 +224,45 @@ int cli_apply_params(hes_system *sys, const cli_assignments *a)
             }
         }
     for (i = 0; i < a->n; i++) {
-        rc = apply_one(sys, a->items[i]);
+        rc = apply_one(t, a->items[i]);
         if (rc != 0)
             return rc;
     }
     return 0;
+}
+
+static hes_status system_set(void *obj, const char *name, double value)
+{
+    return hes_system_set_param(obj, name, value);
+}
+
+static const char *system_errmsg(const void *obj)
+{
+    return hes_system_errmsg(obj);
+}
+
+int cli_apply_params(hes_system *sys, const cli_assignments *a)
+{
+    const hes_model *m = hes_system_model(sys);
+    param_target t = { m->name, m->params, m->n_params, system_set, system_errmsg, sys };
+    return apply_all(&t, a);
+}
+
+static hes_status ess_set(void *obj, const char *name, double value)
+{
+    return hes_ess_set_param(obj, name, value);
+}
+
+static const char *ess_errmsg(const void *obj)
+{
+    return hes_ess_errmsg(obj);
+}
+
+int cli_apply_ess_params(hes_ess *ess, const cli_assignments *a)
+{
+    const hes_ess_model *m = hes_ess_get_model(ess);
+    param_target t = { m->name, m->params, m->n_params, ess_set, ess_errmsg, ess };
+    return apply_all(&t, a);
 }
 
 int cli_once(const char *cmd, const struct option *longopts, int code, unsigned char *seen)

@@ -7,8 +7,9 @@
  * state after every period: a table, CSV rows (trial,step,error), or
  * hes_trials_json() (DESIGN.md section 5).
  *
- * `hes simulate PROBLEM --sweep NAME=LO:HI:N ...` is cmd_simulate_sweep.c;
- * this file parses the command line of both.
+ * `hes simulate PROBLEM --sweep NAME=LO:HI:N ...` is cmd_simulate_sweep.c,
+ * `hes simulate PROBLEM --integrator ess ...` (an event-selected system)
+ * cmd_simulate_ess.c; this file parses the command line of all three.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -35,12 +36,17 @@ void cmd_simulate_usage(FILE *out)
             "       hes simulate --orbit FILE [-p NAME=VALUE]... [trial options]\n"
             "       hes simulate PROBLEM [-p NAME=VALUE]... --sweep NAME=LO:HI:N\n"
             "                    --x0 V1,V2,... [--mode MODE] --time T [--json|--csv]\n"
+            "       hes simulate PROBLEM --integrator ess [-p NAME=VALUE]... --x0 V1,V2,...\n"
+            "                    --time T [--eps E] [--samples N] [--jacobian] [--json|--csv]\n"
             "Find the periodic orbit of PROBLEM, start N trials uniformly in the ball of\n"
             "radius R around its section state, follow each for S periods and report the\n"
             "distance to the section state after every period.\n"
             "With --sweep: simulate from the state x0 of MODE with its component NAME set\n"
             "to each of N values evenly spaced in [LO, HI], every guard armed, up to time\n"
             "T, and report the events and the final mode and state of each.\n"
+            "With --integrator ess (the default for the event-selected systems, marked\n"
+            "[ess] by 'hes list'): integrate from x0 at time 0 to T by the ESS\n"
+            "integrator and print the trajectory, the step counts and the final state.\n"
             "\n"
             "  -p, --param NAME=VALUE  set a parameter (repeatable; see 'hes info PROBLEM')\n"
             "      --perturb R         radius of the perturbation ball, R >= 0 (%g)\n"
@@ -56,21 +62,31 @@ void cmd_simulate_usage(FILE *out)
             "                          1 <= N <= %d (N = 1: LO only)\n"
             "      --x0 V1,V2,...      the full initial state of MODE (with --sweep)\n"
             "      --mode MODE         the mode of --x0 (default: the model's first mode)\n"
-            "      --time T            simulated time of each sweep value, T > 0\n"
+            "      --time T            simulated time of each sweep value (or of the ESS\n"
+            "                          run), T > 0\n"
+            "      --integrator NAME   event (the event-driven hybrid pipeline; the default\n"
+            "                          for hybrid models) or ess (event-selected systems)\n"
+            "      --eps E             ESS band width, the accuracy knob (error O(E^2)),\n"
+            "                          E > 0 (1e-3)\n"
+            "      --samples N         ESS output at N evenly spaced times in [0, T],\n"
+            "                          2 <= N <= %d (default: the step boundaries)\n"
+            "      --jacobian          ESS: also the n x n derivative d x(T) / d x0\n"
             "      --json              print one JSON object instead of text\n"
             "      --csv               print rows trial,step,error (both counted from 1);\n"
             "                          with --sweep value,n_events,transitions,mode,state,x,\n"
-            "                          failure (one row per final state component)\n"
+            "                          failure (one row per final state component); with\n"
+            "                          --integrator ess t,STATE1,STATE2,... per sample\n"
             "  -h, --help              show this help\n"
             "Each simulation has a budget of integrator steps per phase and of wall-clock\n"
             "time (10 s); a trial or sweep value that exceeds it fails with a message.\n",
             trial_defaults.perturb, CLI_MAX_TRIALS, trial_defaults.trials, CLI_MAX_STEPS,
             trial_defaults.steps, CLI_MAX_TRIAL_STEPS, trial_defaults.seed, trial_defaults.tol,
-            CLI_MAX_VALUES);
+            CLI_MAX_VALUES, CLI_MAX_SAMPLES);
 }
 
 enum { OPT_BOX = 200, OPT_PERTURB = 256, OPT_TRIALS, OPT_STEPS, OPT_SEED, OPT_TOL, OPT_JSON, OPT_CSV, OPT_ORBIT,
-       OPT_SWEEP, OPT_X0, OPT_MODE, OPT_TIME };
+       OPT_SWEEP, OPT_X0, OPT_MODE, OPT_TIME, OPT_INTEGRATOR, OPT_EPS, OPT_SAMPLES,
+       OPT_JACOBIAN };
 
 static void print_text(const hes_system *sys, const hes_orbit *orbit,
                        const hes_trials *t, const simulate_opts *opts)
@@ -205,6 +221,10 @@ int cmd_simulate(int argc, char **argv)
         {"x0", required_argument, NULL, OPT_X0},
         {"mode", required_argument, NULL, OPT_MODE},
         {"time", required_argument, NULL, OPT_TIME},
+        {"integrator", required_argument, NULL, OPT_INTEGRATOR},
+        {"eps", required_argument, NULL, OPT_EPS},
+        {"samples", required_argument, NULL, OPT_SAMPLES},
+        {"jacobian", no_argument, NULL, OPT_JACOBIAN},
         {"json", no_argument, NULL, OPT_JSON},
         {"csv", no_argument, NULL, OPT_CSV},
         {"orbit", required_argument, NULL, OPT_ORBIT},
@@ -217,6 +237,8 @@ int cmd_simulate(int argc, char **argv)
     const hes_model *model;
     hes_system *sys;
     const char *trial_option = NULL, *sweep_option = NULL, *orbit_file = NULL;
+    const char *integrator = NULL, *ess_option = NULL;
+    simulate_ess_opts ess_opts = {0, 0, 0, 0};
     cli_orbit orbit;
     int c, rc = CLI_EXIT_OK, json = 0, csv = 0, perturb_given = 0;
     unsigned char seen[CLI_OPTION_CODES] = {0};
@@ -279,6 +301,23 @@ int cmd_simulate(int argc, char **argv)
                 rc = cli_bad_value(CMD, "--time", optarg, "a finite number > 0");
             sweep.have_time = 1;
             break;
+        case OPT_INTEGRATOR:
+            integrator = optarg;
+            break;
+        case OPT_EPS:
+            ess_option = "--eps";
+            if (cli_parse_double(optarg, &ess_opts.eps) != 0 || !(ess_opts.eps > 0))
+                rc = cli_bad_value(CMD, "--eps", optarg, "a finite number > 0");
+            ess_opts.have_eps = 1;
+            break;
+        case OPT_SAMPLES:
+            ess_option = "--samples";
+            rc = cli_int_option(CMD, "--samples", optarg, 2, CLI_MAX_SAMPLES, &ess_opts.samples);
+            break;
+        case OPT_JACOBIAN:
+            ess_option = "--jacobian";
+            ess_opts.jacobian = 1;
+            break;
         case OPT_JSON:
             json = 1;
             break;
@@ -305,6 +344,61 @@ int cmd_simulate(int argc, char **argv)
         fprintf(stderr, "hes simulate: --json and --csv exclude each other\n");
         rc = CLI_EXIT_USAGE;
     }
+    if (rc == CLI_EXIT_OK && argc - optind != 1 && !(orbit_file && argc == optind)) {
+        fprintf(stderr, "hes simulate: expected exactly one PROBLEM (or --orbit FILE)\n");
+        cmd_simulate_usage(stderr);
+        rc = CLI_EXIT_USAGE;
+    }
+    /* the integrator: named, or the one the problem has */
+    const hes_ess_model *ess_model = NULL;
+    hes_sim_method method = HES_SIM_EVENT;
+    if (rc == CLI_EXIT_OK && !orbit_file)
+        ess_model = hes_ess_problem_find(argv[optind]);
+    if (rc == CLI_EXIT_OK && integrator && hes_sim_method_from_name(integrator, &method) != HES_OK)
+        rc = cli_bad_value(CMD, "--integrator", integrator, "event or ess");
+    else if (rc == CLI_EXIT_OK && !integrator && ess_model)
+        method = HES_SIM_ESS;
+    if (rc == CLI_EXIT_OK && method == HES_SIM_ESS && !ess_model) {
+        if (orbit_file)
+            fprintf(stderr, "hes simulate: --integrator ess integrates an event-selected "
+                    "system, not a gait file (--orbit)\n");
+        else if (cli_find_problem(argv[optind]))
+            fprintf(stderr, "hes simulate: problem '%s' is a hybrid model with no ESS form; "
+                    "--integrator ess takes the event-selected systems, marked [ess] by "
+                    "'hes list'\n", argv[optind]);
+        rc = CLI_EXIT_USAGE;
+    }
+    if (rc == CLI_EXIT_OK && method == HES_SIM_EVENT && ess_model) {
+        fprintf(stderr, "hes simulate: '%s' is an event-selected system: it takes "
+                "--integrator ess only\n", ess_model->name);
+        rc = CLI_EXIT_USAGE;
+    }
+    if (rc == CLI_EXIT_OK && method == HES_SIM_EVENT && ess_option) {
+        fprintf(stderr, "hes simulate: %s only goes with --integrator ess\n", ess_option);
+        rc = CLI_EXIT_USAGE;
+    }
+    if (rc == CLI_EXIT_OK && method == HES_SIM_ESS) {
+        const char *other = trial_option ? trial_option : sweep.spec ? "--sweep"
+                          : sweep.mode ? "--mode" : NULL;
+        if (other) {
+            fprintf(stderr, "hes simulate: %s does not go with --integrator ess\n", other);
+            rc = CLI_EXIT_USAGE;
+        } else if (!sweep.x0 || !sweep.have_time) {
+            fprintf(stderr, "hes simulate: --integrator ess needs the initial state --x0 "
+                    "and the time --time\n");
+            rc = CLI_EXIT_USAGE;
+        } else if (ess_opts.jacobian && csv) {
+            fprintf(stderr, "hes simulate: --jacobian goes with the text or --json output, "
+                    "not --csv (one table of samples)\n");
+            rc = CLI_EXIT_USAGE;
+        }
+        if (rc == CLI_EXIT_OK)
+            rc = simulate_ess(ess_model, &params, &sweep,
+                              &ess_opts, json ? OUT_JSON : csv ? OUT_CSV : OUT_TEXT);
+        cli_assignments_free(&params);
+        free(sweep.x0);
+        return rc;
+    }
     if (rc == CLI_EXIT_OK && !sweep.spec && sweep_option) {
         fprintf(stderr, "hes simulate: %s only goes with --sweep\n", sweep_option);
         rc = CLI_EXIT_USAGE;
@@ -317,11 +411,6 @@ int cmd_simulate(int argc, char **argv)
     if (rc == CLI_EXIT_OK && sweep.spec && (!sweep.x0 || !sweep.have_time)) {
         fprintf(stderr, "hes simulate: --sweep needs the initial state --x0 and the "
                 "time --time\n");
-        rc = CLI_EXIT_USAGE;
-    }
-    if (rc == CLI_EXIT_OK && argc - optind != 1 && !(orbit_file && argc == optind)) {
-        fprintf(stderr, "hes simulate: expected exactly one PROBLEM (or --orbit FILE)\n");
-        cmd_simulate_usage(stderr);
         rc = CLI_EXIT_USAGE;
     }
     if (rc != CLI_EXIT_OK) {

@@ -1,7 +1,8 @@
 /*
- * cmd_simulate.h - the two halves of `hes simulate`: the perturbation
- * trials (cmd_simulate.c, which also parses the command line) and the
- * sweep of an initial state component (cmd_simulate_sweep.c).
+ * cmd_simulate.h - the three parts of `hes simulate`: the perturbation
+ * trials (cmd_simulate.c, which also parses the command line), the
+ * sweep of an initial state component (cmd_simulate_sweep.c) and one run
+ * of the ESS integrator (cmd_simulate_ess.c).
  */
 #ifndef HES_CMD_SIMULATE_H
 #define HES_CMD_SIMULATE_H
@@ -29,5 +30,20 @@ int simulate_sweep_parse(const char *text, simulate_sweep_opts *sw);
 int simulate_sweep_x0(const char *text, simulate_sweep_opts *sw);
 /* The sweep on the set-up system, then the output; the exit status. */
 int simulate_sweep(hes_system *sys, const simulate_sweep_opts *sw, simulate_output output);
+
+/* --integrator ess: the options of its own (with --x0 and --time of sw). */
+typedef struct {
+    double eps;              /* --eps */
+    int have_eps;
+    int samples;             /* --samples N, 0: the step boundaries */
+    int jacobian;            /* --jacobian */
+} simulate_ess_opts;
+
+/* One ESS run of an event-selected system from sw->x0 at time 0 to
+ * sw->time with the -p assignments, then the output; the exit status
+ * (cmd_simulate_ess.c). */
+int simulate_ess(const hes_ess_model *model, const cli_assignments *params,
+                 const simulate_sweep_opts *sw, const simulate_ess_opts *eo,
+                 simulate_output output);
 
 #endif

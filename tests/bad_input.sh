@@ -251,6 +251,49 @@ bad simulate trot-rigid --sweep theta=0:1:2 --x0 0.6,0,0,0 --time 1 --json --csv
 bad simulate trot-rigid --sweep theta=0:1:2 --sweep theta=0:1:3 --x0 0.6,0,0,0 --time 1
 bad simulate trot-rigid --sweep theta=0:1:2 --x0 0.6,0,0,0 --x0 0.6,0,0,0 --time 1
 bad simulate trot-soft --sweep y1=0:1:2 --x0 0.6,0,0.3,0.3,0,0,0,0 --mode both --time 1
+# the ESS integrator (an event-selected system: hopper-1d)
+ess="hopper-1d --x0 1.2,0 --time 1"
+for i in "" rk4 ESS "ess " event; do
+    bad simulate $ess --integrator "$i"
+done
+bad simulate slip-hopper --integrator ess --x0 1,2 --time 1
+bad simulate trot-rigid --integrator ess --x0 0.6,0,0,0 --time 1
+bad simulate nosuch --integrator ess --x0 1,2 --time 1
+bad simulate --orbit "$tmp/text.txt" --integrator ess --x0 1,2 --time 1
+for e in "" x 0 -1 nan inf; do
+    bad simulate $ess --eps "$e"
+done
+for n in "" x 0 1 1000001 2.5 -3; do
+    bad simulate $ess --samples "$n"
+done
+for x in "" 1 1,2,3 a,b nan,0 "1.2;0"; do
+    bad simulate hopper-1d --x0 "$x" --time 1
+done
+for t in "" x 0 -1 nan inf; do
+    bad simulate hopper-1d --x0 1.2,0 --time "$t"
+done
+for p in "" k "k=x" "k=-1" "k=0" "nosuch=1" "K=1"; do
+    bad simulate $ess -p "$p"
+done
+bad simulate $ess -p k=1 -p k=2
+bad simulate $ess --csv --jacobian
+bad simulate $ess --json --csv
+bad simulate $ess --trials 3
+bad simulate $ess --perturb 0.1
+bad simulate $ess --sweep y=0:1:2
+bad simulate $ess --mode flight
+bad simulate $ess --eps 1e-3 --eps 1e-3
+bad simulate $ess --integrator ess --integrator ess
+bad simulate hopper-1d --x0 1.2,0
+bad simulate hopper-1d --time 1
+bad simulate hopper-1d
+bad simulate hopper-1d --x0 0.9995,0 --time 1
+bad simulate slip-hopper --eps 1e-3
+bad simulate slip-hopper --samples 3
+bad simulate slip-hopper --jacobian
+bad simulate trot-rigid --sweep theta=0:1:2 --x0 0.6,0,0,0 --time 1 --jacobian
+bad analyze hopper-1d
+bad info hopper-1d extra
 bad simulate slip-hopper --orbit
 for f in $files; do
     bad simulate --orbit "$f"

@@ -57,6 +57,22 @@ run list list
 expect_status list 0 "hes list"
 expect_grep list out '^paddle-juggler ' "hes list lists paddle-juggler"
 expect_grep list out '^slip-hopper ' "hes list lists slip-hopper"
+expect_grep list out '^hopper-1d +\[ess\] ' "hes list lists hopper-1d, marked [ess]"
+
+run info_ess info hopper-1d
+expect_status info_ess 0 "hes info hopper-1d"
+expect_grep info_ess out '^states \(2\): y, v$' "hes info hopper-1d names its states"
+expect_grep info_ess out '^event functions \(2\): touchdown, liftoff$' \
+    "hes info hopper-1d names its event functions"
+expect_grep info_ess out '^  k +1000 ' "hes info hopper-1d lists parameter k"
+run info_ess_json info hopper-1d --json
+expect_status info_ess_json 0 "hes info hopper-1d --json"
+expect_json info_ess_json "info hopper-1d --json"
+expect_json_value info_ess_json 'list(d)' "['name', 'description', 'integrator', 'states', 'events', 'params']" \
+    "info --json of an ESS problem has its keys"
+expect_json_value info_ess_json '(d["integrator"], d["events"], [p["name"] for p in d["params"]])' \
+    "('ess', ['touchdown', 'liftoff'], ['g', 'k', 'mass', 'l0'])" \
+    "info --json of hopper-1d: integrator, events, parameters"
 
 # --------------------------------------------------------------------- info
 run info info slip-hopper
@@ -287,6 +303,47 @@ expect_status e_both 2 "simulate --json --csv"
 
 run e_simparam simulate paddle-juggler -p nosuch=1
 expect_status e_simparam 2 "simulate with an unknown parameter"
+
+# ------------------------------------------------- simulate --integrator ess
+# hopper-1d from rest at 1.2 m: one fall (0.2 m, 0.2019 s), stance, the
+# return to the apex after one period (0.6131 s), ... ; at t = 0.5 two
+# crossings (touchdown, liftoff).
+run ess_csv simulate hopper-1d --x0 1.2,0 --time 0.5 --samples 6 --csv
+expect_status ess_csv 0 "simulate hopper-1d --samples 6 --csv (ESS by default)"
+expect_grep ess_csv out '^t,y,v$' "ESS CSV header t,y,v"
+checks=$((checks + 1))
+n=$(wc -l < "$tmp/ess_csv.out")
+if [ "$n" -eq 7 ]; then pass "ESS CSV has 6 sample rows"; else fail "ESS CSV has $((n - 1)) rows, expected 6"; fi
+expect_grep ess_csv out '^0,1.2,0$' "ESS CSV starts at x0"
+expect_grep ess_csv out '^0.5,' "ESS CSV ends at T"
+run ess_json simulate hopper-1d --integrator ess --eps 1e-4 --x0 1.2,0 --time 0.5 --jacobian --json
+expect_status ess_json 0 "simulate hopper-1d --integrator ess --jacobian --json"
+expect_json ess_json "simulate --integrator ess --json"
+expect_json_value ess_json 'list(d)' \
+    "['problem', 'integrator', 'eps', 'params', 'states', 't0', 'x0', 't_end', 'samples', 'x_end', 'signs_end', 'counts', 'jacobian']" \
+    "ESS JSON has its keys"
+expect_json_value ess_json '(d["counts"]["projections"], d["signs_end"], len(d["jacobian"]), len(d["jacobian"][0]))' \
+    "(2, [-1, 1], 2, 2)" "ESS JSON: two crossings before t = 0.5, in flight after liftoff, a 2 x 2 Jacobian"
+expect_json_value ess_json 'd["samples"][0] == {"t": 0, "x": [1.2, 0]} and d["samples"][-1]["t"] == 0.5' \
+    True "ESS JSON samples: the step boundaries from x0 to T"
+# the flow preserves phase-space area (Hamiltonian in both phases): det J = 1
+expect_json_value ess_json 'abs(d["jacobian"][0][0]*d["jacobian"][1][1] - d["jacobian"][0][1]*d["jacobian"][1][0] - 1) < 1e-3' \
+    True "ESS JSON: det d x(T)/d x0 = 1 (area-preserving flow)"
+run ess_text simulate hopper-1d --x0 1.2,0 --time 1 --jacobian -p k=2000
+expect_status ess_text 0 "simulate hopper-1d --jacobian -p k=2000 (text)"
+expect_grep ess_text out '^steps: [0-9]+ integration, 4 projection' "ESS text counts 4 crossings before t = 1"
+expect_grep ess_text out '^jacobian d x\(T\) / d x0:' "ESS text prints the Jacobian"
+run ess_refuse simulate slip-hopper --integrator ess --x0 1,2 --time 1
+expect_status ess_refuse 2 "--integrator ess on a hybrid model is refused"
+expect_grep ess_refuse err 'no ESS form' "the refusal says the problem has no ESS form"
+run ess_refuse2 simulate hopper-1d --integrator event --x0 1.2,0 --time 1
+expect_status ess_refuse2 2 "--integrator event on an ESS problem is refused"
+run ess_badname simulate hopper-1d --integrator rk4 --x0 1.2,0 --time 1
+expect_status ess_badname 2 "an unknown integrator is refused"
+expect_grep ess_badname err "rk4" "the unknown integrator is named"
+run ess_live simulate hopper-1d --x0 0.9995,0 --time 1
+expect_status ess_live 1 "a liveness violation is a failed computation"
+expect_grep ess_live err "liveness.*'liftoff'" "the liveness message names the guard"
 
 # -------------------------------------------------------------------- shape
 run shapehelp shape --help

@@ -1,0 +1,440 @@
+/*
+ * test_ess_orbit.c - the Jacobian of the ESS integrator's flow against the
+ * saltation pipeline of lib/hybrid (issue 12):
+ *
+ * 1. a hopping orbit: the undamped hopper-1d is conservative, so every start
+ *    is periodic; the same hopper written as a hybrid hes_model (flight and
+ *    stance, touchdown and liftoff guards, identity resets) gives the
+ *    full-state monodromy Phi = d x(T) / d x0 over one period T (hes_simulate
+ *    with sensitivities, hes_saltation at every event); the ESS Jacobian over
+ *    the same T converges to it as eps -> 0;
+ * 2. the soft trotter's simultaneous touchdown: its ESS form (the body of
+ *    trot-soft on massless spring-damper legs that push while compressed:
+ *    the field depends on the signs of the two leg event functions) and the
+ *    same system as a hybrid model with four contact modes; for a start
+ *    perturbed so that the front leg lands first, the ESS Jacobian equals
+ *    the B-derivative piece A_both Xi_rear|front Xi_front A_flight of the
+ *    pipeline (hes_variational, hes_saltation), for rear-first the other
+ *    piece.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hes.h"
+#include "testutil.h"
+
+static int verbose(void) { return getenv("HES_TEST_VERBOSE") != NULL; }
+
+/* c = a b, n x n column-major */
+static void mul(int n, const double *a, const double *b, double *c)
+{
+    double t[64];
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) {
+            double s = 0;
+            for (int l = 0; l < n; l++)
+                s += a[i + n * l] * b[l + n * j];
+            t[i + n * j] = s;
+        }
+    memcpy(c, t, (size_t)(n * n) * sizeof *c);
+}
+
+/* max |a - b| / max(1, max |b|) */
+static double rel_diff(int n, const double *a, const double *b)
+{
+    double d = 0, s = 1;
+    for (int i = 0; i < n * n; i++) {
+        d = fmax(d, fabs(a[i] - b[i]));
+        s = fmax(s, fabs(b[i]));
+    }
+    return d / s;
+}
+
+/* least-squares slope of log err against log eps */
+static double fitted_order(int k, const double *eps, const double *err)
+{
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (int q = 0; q < k; q++) {
+        double lx = log(eps[q]), ly = log(err[q]);
+        sx += lx; sy += ly; sxx += lx * lx; sxy += lx * ly;
+    }
+    return (k * sxy - sx * sy) / (k * sxx - sx * sx);
+}
+
+/* The ESS Jacobian d x(T) / d x0 from (0, x0); *proj: projections taken. */
+static void ess_jacobian(hes_ess *ess, const double *x0, double T, double eps, double *J,
+                         long *proj)
+{
+    int n = hes_ess_get_model(ess)->n;
+    hes_ess_options o;
+    hes_ess_options_default(&o);
+    o.eps = eps;
+    o.rtol = 1e-12;
+    o.atol = 1e-14;
+    o.jacobian = 1;
+    hes_ess_result r;
+    ck_assert_msg(hes_ess_run(ess, &o, 0.0, x0, T, &r) == HES_OK, "%s", hes_ess_errmsg(ess));
+    memcpy(J, r.jac, (size_t)(n * n) * sizeof *J);
+    *proj = r.n_projections;
+    hes_ess_result_free(&r);
+}
+
+/* --------------------------------------------- the hopper as a hybrid model
+ * Parameters g, k, mass, l0 as hopper-1d's.  Modes flight and stance, state
+ * (y, v); touchdown: flight -> stance where g = y - l0 crosses downward;
+ * liftoff: stance -> flight where y - l0 crosses upward; identity resets.
+ * The two fields agree at y = l0, so the saltation matrices are the
+ * identity and Phi is the product of the phases' variational matrices. */
+enum { HP_G, HP_K, HP_MASS, HP_L0 };
+
+static int hop_flight(double t, const double *x, const double *p, double *out, void *d)
+{
+    (void)t; (void)d;
+    out[0] = x[1];
+    out[1] = -p[HP_G];
+    return 0;
+}
+
+static int hop_stance(double t, const double *x, const double *p, double *out, void *d)
+{
+    (void)t; (void)d;
+    out[0] = x[1];
+    out[1] = -p[HP_G] + p[HP_K] / p[HP_MASS] * (p[HP_L0] - x[0]);
+    return 0;
+}
+
+static int hop_guard(double t, const double *x, const double *p, double *out, void *d)
+{
+    (void)t; (void)d;
+    out[0] = x[0] - p[HP_L0];
+    return 0;
+}
+
+static const char *const hop_states[] = { "y", "v" };
+static const hes_mode hop_modes[] = {
+    { "flight", 2, hop_states, hop_flight, NULL, NULL },
+    { "stance", 2, hop_states, hop_stance, NULL, NULL },
+};
+static const hes_transition hop_transitions[] = {
+    { "touchdown", 0, 1, HES_DOWN, hop_guard, NULL, NULL, NULL, NULL, NULL, 0, NULL },
+    { "liftoff", 1, 0, HES_UP, hop_guard, NULL, NULL, NULL, NULL, NULL, 0, NULL },
+};
+
+static hes_model hopper_hybrid(void)
+{
+    const hes_ess_model *e = hes_ess_problem_find("hopper-1d");
+    ck_assert_ptr_nonnull(e);
+    hes_model m;
+    memset(&m, 0, sizeof m);
+    m.abi = HES_MODEL_ABI;
+    m.name = "hopper-1d-hybrid";
+    m.description = "hopper-1d as a hybrid model";
+    m.n_modes = 2;
+    m.modes = hop_modes;
+    m.n_transitions = 2;
+    m.transitions = hop_transitions;
+    m.n_params = e->n_params;   /* the same parameters (names, defaults) */
+    m.params = e->params;
+    m.integrator = HES_ADAMS;
+    return m;
+}
+
+/* Phi = d x(T) / d x0 of a hybrid model from mode `mode`: the phases'
+ * variational matrices and the saltation matrices of the events between
+ * them.  *events: the number of events. */
+static void pipeline_phi(hes_system *sys, int mode, const double *x0, double T, int n,
+                         double *Phi, int *events)
+{
+    hes_sim_opts so = hes_sim_opts_default();
+    so.t_end = T;
+    so.sensitivities = 1;
+    hes_traj tr;
+    ck_assert_msg(hes_simulate(sys, mode, 0.0, 0.0, x0, &so, &tr) == HES_OK, "%s",
+                  hes_system_errmsg(sys));
+    ck_assert_double_eq_tol(tr.phases[tr.n_phases - 1].t1, T, 1e-12);
+    double xi[64];
+    for (int i = 0; i < n * n; i++)
+        Phi[i] = (i % (n + 1) == 0);
+    for (int k = 0; k < tr.n_phases; k++) {
+        mul(n, tr.phases[k].A, Phi, Phi);
+        if (k < tr.n_events) {
+            const hes_event *ev = &tr.events[k];
+            ck_assert_int_eq(hes_saltation(sys, ev->transition, ev->tm, ev->x_minus, xi), HES_OK);
+            mul(n, xi, Phi, Phi);
+        }
+    }
+    *events = tr.n_events;
+    hes_traj_free(&tr);
+}
+
+START_TEST(test_ess_jacobian_converges_to_the_monodromy_of_a_hopping_orbit)
+{
+    /* a start between apex and touchdown, rising: apex 1.1 + 0.5^2 / (2 g) */
+    const double g = 9.81, k = 1000, l0 = 1, x0[2] = { 1.1, 0.5 };
+    double ya = x0[0] + x0[1] * x0[1] / (2 * g), vt = sqrt(2 * g * (ya - l0));
+    double w = sqrt(k), c = g / k, R = sqrt(c * c + vt * vt / (w * w));
+    double T = 2 * sqrt(2 * (ya - l0) / g) + (2 * M_PI - 2 * acos(c / R)) / w;
+    double y[2];
+    ck_assert_int_eq(hes_hopper_1d_exact(NULL, T, x0, y), HES_OK);
+    ck_assert_double_eq_tol(y[0], x0[0], 1e-12);   /* T is one period */
+    ck_assert_double_eq_tol(y[1], x0[1], 1e-11);
+
+    hes_model hm = hopper_hybrid();
+    hes_system *sys;
+    char msg[256];
+    ck_assert_msg(hes_system_new(&hm, &sys, msg, sizeof msg) == HES_OK, "%s", msg);
+    double Phi[4];
+    int events;
+    pipeline_phi(sys, 0, x0, T, 2, Phi, &events);
+    ck_assert_int_eq(events, 2);                   /* touchdown, liftoff */
+    /* area preserving: det Phi = 1; the flow direction F(x0) is an
+     * eigenvector with multiplier 1 (Phi F(x0) = F(x(T)) = F(x0)) */
+    ck_assert_double_eq_tol(Phi[0] * Phi[3] - Phi[1] * Phi[2], 1.0, 1e-8);
+    double F[2] = { x0[1], -g };
+    ck_assert_double_eq_tol(Phi[0] * F[0] + Phi[2] * F[1], F[0], 1e-7);
+    ck_assert_double_eq_tol(Phi[1] * F[0] + Phi[3] * F[1], F[1], 1e-7);
+
+    hes_ess *ess;
+    ck_assert_int_eq(hes_ess_new(hes_ess_problem_find("hopper-1d"), &ess, NULL, 0), HES_OK);
+    double eps[] = { 1e-2, 1e-3, 1e-4 }, err[3], J[4];
+    for (int q = 0; q < 3; q++) {
+        long proj;
+        ess_jacobian(ess, x0, T, eps[q], J, &proj);
+        ck_assert_int_eq(proj, 2);
+        err[q] = rel_diff(2, J, Phi);
+        if (verbose())
+            printf("hopper orbit: eps %g |J_ess - Phi| / max(1, |Phi|) = %.3e\n", eps[q], err[q]);
+    }
+    double order = fitted_order(3, eps, err);
+    if (verbose())
+        printf("hopper orbit: T = %.10f, |Phi| = %.3g, fitted order %.3f\n", T,
+               fmax(fmax(fabs(Phi[0]), fabs(Phi[1])), fmax(fabs(Phi[2]), fabs(Phi[3]))), order);
+    /* measured: 1.4e-2, 1.5e-4, 1.5e-6 (order 2.0, as the trajectory's) */
+    ck_assert_msg(err[1] < err[0] / 50 && err[2] < err[1] / 50, "errors %g, %g, %g", err[0],
+                  err[1], err[2]);
+    ck_assert_msg(order >= 1.9, "fitted order %g < 1.9", order);
+    ck_assert_msg(err[2] < 1e-5, "|J_ess - Phi| = %g at eps 1e-4", err[2]);
+    hes_ess_destroy(ess);
+    hes_system_destroy(sys);
+}
+END_TEST
+
+/* ---------------------------------------- the soft trotter, ESS and hybrid
+ * The body of trot-soft (parameters m, J, d, l, k, c, g, its defaults) on
+ * massless legs: state (y, theta, vy, omega); hips at heights
+ * y +- d sin(theta) (front +); leg i pushes while compressed, with the
+ * force F_i = k (l - L_i) - c L_i', L_i the hip height; event functions
+ * h_1 = l - L_1 (front), h_2 = l - L_2 (rear), positive in contact;
+ *   vy' = -g + (F_1 + F_2) / m,  omega' = d cos(theta) (F_1 - F_2) / J.
+ * The damping makes the field jump at touchdown (F_i = -c L_i' there), so
+ * the saltation matrices are not the identity. */
+enum { T_M, T_J, T_D, T_L, T_K, T_C, T_G, T_N };
+static const char *const trot_param_names[T_N] = { "m", "J", "d", "l", "k", "c", "g" };
+
+static void trot_field(const double *x, int front, int rear, const double *p, double *out)
+{
+    double s = sin(x[1]), co = cos(x[1]), d = p[T_D], F[2] = { 0, 0 };
+    int on[2] = { front, rear };
+    for (int i = 0; i < 2; i++) {
+        double sg = i == 0 ? 1 : -1;
+        double L = x[0] + sg * d * s, Ld = x[2] + sg * d * co * x[3];
+        if (on[i])
+            F[i] = p[T_K] * (p[T_L] - L) - p[T_C] * Ld;
+    }
+    out[0] = x[2];
+    out[1] = x[3];
+    out[2] = -p[T_G] + (F[0] + F[1]) / p[T_M];
+    out[3] = d * co * (F[0] - F[1]) / p[T_J];
+}
+
+static int trot_ess_f(const double *x, const int *s, const double *p, double *out, void *data)
+{
+    (void)data;
+    trot_field(x, s[0] > 0, s[1] > 0, p, out);
+    return 0;
+}
+
+static int trot_ess_h(const double *x, const double *p, double *out, void *data)
+{
+    (void)data;
+    out[0] = p[T_L] - (x[0] + p[T_D] * sin(x[1]));
+    out[1] = p[T_L] - (x[0] - p[T_D] * sin(x[1]));
+    return 0;
+}
+
+static int trot_ess_Dh(const double *x, const double *p, double *out, void *data)
+{
+    (void)data;
+    double dc = p[T_D] * cos(x[1]);
+    memset(out, 0, 8 * sizeof *out);
+    out[0] = -1; out[1] = -1;     /* column y */
+    out[2] = -dc; out[3] = dc;    /* column theta */
+    return 0;
+}
+
+static hes_param trot_params[T_N];
+static const char *const trot_states[] = { "y", "theta", "vy", "omega" };
+static const char *const trot_events[] = { "front", "rear" };
+
+/* trot-soft's parameters of the same names (its defaults) */
+static void trot_params_init(void)
+{
+    const hes_model *soft = hes_problem_find("trot-soft");
+    ck_assert_ptr_nonnull(soft);
+    for (int i = 0; i < T_N; i++) {
+        int k = hes_model_param_index(soft, trot_param_names[i]);
+        ck_assert_int_ge(k, 0);
+        trot_params[i] = soft->params[k];
+    }
+}
+
+/* hybrid modes: which legs push, as the mode's data */
+static const int legs_flight[2] = { 0, 0 }, legs_front[2] = { 1, 0 }, legs_rear[2] = { 0, 1 },
+                 legs_both[2] = { 1, 1 };
+
+static int trot_mode_f(double t, const double *x, const double *p, double *out, void *data)
+{
+    const int *legs = data;
+    (void)t;
+    trot_field(x, legs[0], legs[1], p, out);
+    return 0;
+}
+
+/* guard of a touchdown: the hip height minus l, crossed downward; the
+ * transition's data: 0 front, 1 rear */
+static const int leg_front = 0, leg_rear = 1;
+
+static int trot_guard(double t, const double *x, const double *p, double *out, void *data)
+{
+    (void)t;
+    double sg = *(const int *)data == 0 ? 1 : -1;
+    out[0] = x[0] + sg * p[T_D] * sin(x[1]) - p[T_L];
+    return 0;
+}
+
+enum { TM_FLIGHT, TM_FRONT, TM_REAR, TM_BOTH };
+enum { TT_FRONT, TT_REAR, TT_REAR_AFTER_FRONT, TT_FRONT_AFTER_REAR };
+static const hes_mode trot_modes[] = {
+    { "flight", 4, trot_states, trot_mode_f, NULL, (void *)legs_flight },
+    { "front", 4, trot_states, trot_mode_f, NULL, (void *)legs_front },
+    { "rear", 4, trot_states, trot_mode_f, NULL, (void *)legs_rear },
+    { "both", 4, trot_states, trot_mode_f, NULL, (void *)legs_both },
+};
+static const hes_transition trot_transitions[] = {
+    { "front touchdown", TM_FLIGHT, TM_FRONT, HES_DOWN, trot_guard, NULL, NULL, NULL, NULL, NULL,
+      0, (void *)&leg_front },
+    { "rear touchdown", TM_FLIGHT, TM_REAR, HES_DOWN, trot_guard, NULL, NULL, NULL, NULL, NULL,
+      0, (void *)&leg_rear },
+    { "rear touchdown (front stance)", TM_FRONT, TM_BOTH, HES_DOWN, trot_guard, NULL, NULL, NULL,
+      NULL, NULL, 0, (void *)&leg_rear },
+    { "front touchdown (rear stance)", TM_REAR, TM_BOTH, HES_DOWN, trot_guard, NULL, NULL, NULL,
+      NULL, NULL, 0, (void *)&leg_front },
+};
+
+START_TEST(test_ess_jacobian_through_simultaneous_touchdown_is_the_piece_of_the_order_taken)
+{
+    trot_params_init();
+    hes_ess_model em = { "trot-soft-ess", "soft trotter on massless legs", 4, 2, trot_states,
+                         trot_events, T_N, trot_params, trot_ess_f, NULL, trot_ess_h,
+                         trot_ess_Dh, NULL, NULL };
+    hes_model hm;
+    memset(&hm, 0, sizeof hm);
+    hm.abi = HES_MODEL_ABI;
+    hm.name = "trot-soft-massless";
+    hm.description = "soft trotter on massless legs, four contact modes";
+    hm.n_modes = 4;
+    hm.modes = trot_modes;
+    hm.n_transitions = 4;
+    hm.transitions = trot_transitions;
+    hm.n_params = T_N;
+    hm.params = trot_params;
+    hm.integrator = HES_ADAMS;
+    hes_system *sys;
+    char msg[256];
+    ck_assert_msg(hes_system_new(&hm, &sys, msg, sizeof msg) == HES_OK, "%s", msg);
+    const double *p = hes_system_params(sys);
+
+    /* the symmetric start: body level at rest, hips 0.3 m above touchdown;
+     * both legs land at t* = sqrt(2 (y0 - l) / g); T = t* + 0.015 s (inside
+     * the stance, before any liftoff: the heave's half period is 0.05 s) */
+    const double y0 = 0.6, xs0[4] = { y0, 0, 0, 0 };
+    double ts = sqrt(2 * (y0 - p[T_L]) / p[T_G]), T = ts + 0.015;
+    double xs[4] = { p[T_L], 0, -p[T_G] * ts, 0 }, x1[4];
+
+    /* the pipeline's pieces at the simultaneous touchdown */
+    double Af[16], Ab[16], Xf[16], Xr_f[16], Xr[16], Xf_r[16], FR[16], RF[16], smooth[16];
+    ck_assert_int_eq(hes_variational(sys, TM_FLIGHT, 0, ts, xs0, x1, Af), HES_OK);
+    for (int i = 0; i < 4; i++)
+        ck_assert_double_eq_tol(x1[i], xs[i], 1e-9);
+    ck_assert_int_eq(hes_variational(sys, TM_BOTH, ts, T - ts, xs, NULL, Ab), HES_OK);
+    ck_assert_int_eq(hes_saltation(sys, TT_FRONT, ts, xs, Xf), HES_OK);
+    ck_assert_int_eq(hes_saltation(sys, TT_REAR_AFTER_FRONT, ts, xs, Xr_f), HES_OK);
+    ck_assert_int_eq(hes_saltation(sys, TT_REAR, ts, xs, Xr), HES_OK);
+    ck_assert_int_eq(hes_saltation(sys, TT_FRONT_AFTER_REAR, ts, xs, Xf_r), HES_OK);
+    mul(4, Xr_f, Xf, FR);           /* front, then rear */
+    mul(4, FR, Af, FR);
+    mul(4, Ab, FR, FR);
+    mul(4, Xf_r, Xr, RF);           /* rear, then front */
+    mul(4, RF, Af, RF);
+    mul(4, Ab, RF, RF);
+    mul(4, Ab, Af, smooth);         /* no saltation at all */
+    double pieces = rel_diff(4, FR, RF), salt = rel_diff(4, smooth, FR);
+    if (verbose())
+        printf("trotter: |FR - RF| = %.3e, |A_both A_flight - FR| = %.3e (relative)\n", pieces,
+               salt);
+    /* the legs are decoupled: each leg's field jump acts on the velocities
+     * only, the other leg's event function depends on positions only
+     * (Dh_j dF_i = 0), so Xi_rear|front Xi_front = Xi_front|rear Xi_rear:
+     * the two pieces are equal and the flow is C^1 there (decoupled-limbs
+     * paper, Theorem 1) */
+    ck_assert_msg(pieces < 1e-9, "|FR - RF| = %g", pieces);
+    ck_assert_msg(salt > 1e-2, "the touchdown's saltation changes the Jacobian by only %g", salt);
+
+    /* the ESS Jacobian from starts tilted by -+1e-9 rad: front first, rear
+     * first */
+    hes_ess *ess;
+    ck_assert_int_eq(hes_ess_new(&em, &ess, msg, sizeof msg), HES_OK);
+    double eps[] = { 1e-2, 1e-3, 1e-4 }, err[2][3], J[16];
+    for (int side = 0; side < 2; side++) {
+        double x0[4] = { y0, side == 0 ? -1e-9 : 1e-9, 0, 0 };
+        for (int q = 0; q < 3; q++) {
+            long proj;
+            ess_jacobian(ess, x0, T, eps[q], J, &proj);
+            ck_assert_int_eq(proj, 2);
+            err[side][q] = rel_diff(4, J, side == 0 ? FR : RF);
+            if (verbose())
+                printf("trotter, %s first: eps %g |J_ess - piece| = %.3e\n",
+                       side == 0 ? "front" : "rear", eps[q], err[side][q]);
+        }
+        double order = fitted_order(3, eps, err[side]);
+        if (verbose())
+            printf("trotter, %s first: fitted order %.3f\n", side == 0 ? "front" : "rear", order);
+        /* measured: 1.4e-3, 1.3e-5, 1.3e-7 (order 2.0) on both sides */
+        ck_assert_msg(order >= 1.9, "fitted order %g < 1.9", order);
+        ck_assert_msg(err[side][2] < 1e-6, "|J_ess - piece| = %g at eps 1e-4", err[side][2]);
+        ck_assert_msg(err[side][2] < salt / 100, "J_ess no closer to the piece (%g) than the "
+                      "smooth product is (%g)", err[side][2], salt);
+    }
+    hes_ess_destroy(ess);
+    hes_system_destroy(sys);
+}
+END_TEST
+
+static Suite *ess_orbit_suite(void)
+{
+    Suite *s = suite_create("ess_orbit");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_ess_jacobian_converges_to_the_monodromy_of_a_hopping_orbit);
+    tcase_add_test(tc, test_ess_jacobian_through_simultaneous_touchdown_is_the_piece_of_the_order_taken);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return test_run_suite(ess_orbit_suite());
+}

@@ -15,29 +15,47 @@
 
 #define CMD "hes simulate"
 
-static void print_text(const hes_ess *ess, const hes_ess_options *o, const hes_ess_result *r)
+/* The samples as a table: text columns or CSV (header t,STATES...). */
+static void print_samples(const hes_ess *ess, const hes_ess_options *o, const hes_ess_result *r,
+                          int csv)
 {
     const hes_ess_model *m = hes_ess_get_model(ess);
     int n = m->n, count = o->n_out > 0 ? o->n_out : r->n_samples;
+    const char *sep = csv ? "," : "  ", *num = csv ? "%.17g" : "%14.8g";
+
+    char name[32];
+
+    printf(csv ? "t" : "  %14s", "t");
+    for (int i = 0; i < n; i++) {
+        if (m->state_names)
+            snprintf(name, sizeof name, "%s", m->state_names[i]);
+        else
+            snprintf(name, sizeof name, "x[%d]", i);
+        printf(csv ? ",%s" : "  %14s", name);
+    }
+    printf("\n");
+    for (int k = 0; k < count; k++) {
+        const double *x = o->n_out > 0 ? &r->x_out[(size_t)k * n] : &r->x[(size_t)k * n];
+        printf("%s", csv ? "" : "  ");
+        printf(num, o->n_out > 0 ? o->t_out[k] : r->t[k]);
+        for (int i = 0; i < n; i++) {
+            printf("%s", sep);
+            printf(num, x[i]);
+        }
+        printf("\n");
+    }
+}
+
+static void print_text(const hes_ess *ess, const hes_ess_options *o, const hes_ess_result *r)
+{
+    const hes_ess_model *m = hes_ess_get_model(ess);
+    int n = m->n;
 
     printf("problem: %s (event-selected system), integrator ess, eps %g\n", m->name, o->eps);
     printf("steps: %ld integration, %ld projection (guard crossings), %ld sign changes, "
            "%ld re-armings\n\n", r->n_integrations, r->n_projections, r->n_sign_changes,
            r->n_rearms);
-    printf("  %14s", "t");
-    for (int i = 0; i < n; i++)
-        if (m->state_names)
-            printf("  %14s", m->state_names[i]);
-        else
-            printf("  %11s[%d]", "x", i);
-    printf("\n");
-    for (int k = 0; k < count; k++) {
-        const double *x = o->n_out > 0 ? &r->x_out[(size_t)k * n] : &r->x[(size_t)k * n];
-        printf("  %14.8g", o->n_out > 0 ? o->t_out[k] : r->t[k]);
-        for (int i = 0; i < n; i++)
-            printf("  %14.8g", x[i]);
-        printf("\n");
-    }
+    print_samples(ess, o, r, 0);
     printf("\nfinal state at t = %.12g: ", r->t_end);
     cli_print_vector(stdout, r->x_end, n, "%.12g");
     printf("\nsigns of the event functions there: [");
@@ -52,27 +70,6 @@ static void print_text(const hes_ess *ess, const hes_ess_options *o, const hes_e
                 printf("%s%17.10e", j ? ", " : "", r->jac[i + (size_t)n * j]);
             printf("]\n");
         }
-    }
-}
-
-static void print_csv(const hes_ess *ess, const hes_ess_options *o, const hes_ess_result *r)
-{
-    const hes_ess_model *m = hes_ess_get_model(ess);
-    int n = m->n, count = o->n_out > 0 ? o->n_out : r->n_samples;
-
-    printf("t");
-    for (int i = 0; i < n; i++)
-        if (m->state_names)
-            printf(",%s", m->state_names[i]);
-        else
-            printf(",x[%d]", i);
-    printf("\n");
-    for (int k = 0; k < count; k++) {
-        const double *x = o->n_out > 0 ? &r->x_out[(size_t)k * n] : &r->x[(size_t)k * n];
-        printf("%.17g", o->n_out > 0 ? o->t_out[k] : r->t[k]);
-        for (int i = 0; i < n; i++)
-            printf(",%.17g", x[i]);
-        printf("\n");
     }
 }
 
@@ -126,7 +123,7 @@ int simulate_ess(const hes_ess_model *model, const cli_assignments *params,
     } else if (output == OUT_JSON)
         rc = cli_print_document(CMD, hes_ess_result_json(ess, &o, 0.0, sw->x0, &r));
     else if (output == OUT_CSV)
-        print_csv(ess, &o, &r);
+        print_samples(ess, &o, &r, 1);
     else
         print_text(ess, &o, &r);
     hes_ess_result_free(&r);

@@ -123,23 +123,34 @@ static const hes_transition hop_transitions[] = {
     { "liftoff", 1, 0, HES_UP, hop_guard, NULL, NULL, NULL, NULL, NULL, 0, NULL },
 };
 
+/* A hybrid model of the given modes and transitions, identity resets,
+ * no orbit spec (simulation only). */
+static hes_model hybrid_model(const char *name, int n_modes, const hes_mode *modes,
+                              int n_transitions, const hes_transition *transitions,
+                              int n_params, const hes_param *params)
+{
+    hes_model m;
+    memset(&m, 0, sizeof m);
+    m.abi = HES_MODEL_ABI;
+    m.name = name;
+    m.description = name;
+    m.n_modes = n_modes;
+    m.modes = modes;
+    m.n_transitions = n_transitions;
+    m.transitions = transitions;
+    m.n_params = n_params;
+    m.params = params;
+    m.integrator = HES_ADAMS;
+    return m;
+}
+
 static hes_model hopper_hybrid(void)
 {
     const hes_ess_model *e = hes_ess_problem_find("hopper-1d");
     ck_assert_ptr_nonnull(e);
-    hes_model m;
-    memset(&m, 0, sizeof m);
-    m.abi = HES_MODEL_ABI;
-    m.name = "hopper-1d-hybrid";
-    m.description = "hopper-1d as a hybrid model";
-    m.n_modes = 2;
-    m.modes = hop_modes;
-    m.n_transitions = 2;
-    m.transitions = hop_transitions;
-    m.n_params = e->n_params;   /* the same parameters (names, defaults) */
-    m.params = e->params;
-    m.integrator = HES_ADAMS;
-    return m;
+    /* the same parameters (names, defaults) */
+    return hybrid_model("hopper-1d-hybrid", 2, hop_modes, 2, hop_transitions, e->n_params,
+                        e->params);
 }
 
 /* Phi = d x(T) / d x0 of a hybrid model from mode `mode`: the phases'
@@ -340,18 +351,9 @@ START_TEST(test_ess_jacobian_through_simultaneous_touchdown_is_the_piece_of_the_
     hes_ess_model em = { "trot-soft-ess", "soft trotter on massless legs", 4, 2, trot_states,
                          trot_events, T_N, trot_params, trot_ess_f, NULL, trot_ess_h,
                          trot_ess_Dh, NULL, NULL };
-    hes_model hm;
-    memset(&hm, 0, sizeof hm);
-    hm.abi = HES_MODEL_ABI;
-    hm.name = "trot-soft-massless";
-    hm.description = "soft trotter on massless legs, four contact modes";
-    hm.n_modes = 4;
-    hm.modes = trot_modes;
-    hm.n_transitions = 4;
-    hm.transitions = trot_transitions;
-    hm.n_params = T_N;
-    hm.params = trot_params;
-    hm.integrator = HES_ADAMS;
+    /* the same system with four contact modes */
+    hes_model hm = hybrid_model("trot-soft-massless", 4, trot_modes, 4, trot_transitions, T_N,
+                                trot_params);
     hes_system *sys;
     char msg[256];
     ck_assert_msg(hes_system_new(&hm, &sys, msg, sizeof msg) == HES_OK, "%s", msg);

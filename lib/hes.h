@@ -474,10 +474,17 @@ typedef struct {
     double live_tol;    /* liveness threshold (>= 0) */
     long max_loops;     /* budget of integration plus projection steps (> 0) */
     double max_wall_time; /* seconds (> 0) */
+    int near_miss;      /* 0 (default): a candidate in its band that is not live is
+                           HES_EGRAZING.  Nonzero: such a candidate (a contact the
+                           state comes within eps of but turns away from: a near miss)
+                           is left out of the projection and watched by root finding
+                           on h_i = 0 (crossing it is then a sign change: exact, not
+                           projected) until an integration step ends with it below
+                           its band (h_i < -eps) */
 } hes_ess_options;
 
 /* eps 1e-3, rtol 1e-8, atol 1e-10, no Jacobian, no record, no output
- * times, live_tol 1e-9, max_loops 10^7, max_wall_time 60. */
+ * times, live_tol 1e-9, max_loops 10^7, max_wall_time 60, near_miss 0. */
 void hes_ess_options_default(hes_ess_options *opts);
 
 typedef struct {

@@ -201,6 +201,144 @@ START_TEST(test_jacobian_equals_central_differences_for_five_legs)
 }
 END_TEST
 
+/* ----------------------------------------------------------- near misses */
+
+START_TEST(test_near_miss_is_an_error_by_default_and_exact_with_the_option)
+{
+    hes_ess_model *md = hes_plate_springs_model(5);
+    ck_assert_ptr_nonnull(md);
+    hes_ess *ess;
+    ck_assert_int_eq(hes_ess_new(md, &ess, NULL, 0), HES_OK);
+    /* near t = 0.31 the rocking plate comes within 5e-4 of leg 1 and turns
+     * away: inside the band eps = 1e-2, not live */
+    double x0[6] = { 0.02, 0.58, 0.06, 0.1, -1.0, 0.3 }, T = 0.4;
+    hes_ess_options o;
+    options(&o, 1e-2);
+    hes_ess_result r, rp, rm;
+    ck_assert_int_eq(hes_ess_run(ess, &o, 0, x0, T, &r), HES_EGRAZING);
+    ck_assert_msg(strstr(hes_ess_errmsg(ess), "'touchdown 1'"), "%s", hes_ess_errmsg(ess));
+    hes_ess_result_free(&r);
+    /* with near_miss the run goes on (its accuracy at this coarse eps is
+     * that of the projections: the 1-D case below checks the near miss
+     * itself against a closed form) */
+    o.near_miss = 1;
+    o.jacobian = 1;
+    ck_assert_msg(hes_ess_run(ess, &o, 0, x0, T, &r) == HES_OK, "%s", hes_ess_errmsg(ess));
+    /* and the Jacobian still equals central differences of the integrator */
+    o.jacobian = 0;
+    double worst = 0, xx[6];
+    for (int j = 0; j < 6; j++) {
+        double h = 1e-5 * fmax(1, fabs(x0[j]));
+        memcpy(xx, x0, sizeof xx);
+        xx[j] = x0[j] + h;
+        ck_assert_int_eq(hes_ess_run(ess, &o, 0, xx, T, &rp), HES_OK);
+        xx[j] = x0[j] - h;
+        ck_assert_int_eq(hes_ess_run(ess, &o, 0, xx, T, &rm), HES_OK);
+        ck_assert_int_eq(rp.n_projections, r.n_projections);
+        ck_assert_int_eq(rm.n_projections, r.n_projections);
+        for (int i = 0; i < 6; i++) {
+            double fd = (rp.x_end[i] - rm.x_end[i]) / (2 * h);
+            worst = fmax(worst, fabs(r.jac[i + 6 * j] - fd) / fmax(1, fabs(fd)));
+        }
+        hes_ess_result_free(&rp);
+        hes_ess_result_free(&rm);
+    }
+    if (getenv("HES_TEST_VERBOSE"))
+        printf("near miss: %ld projections, |J - FD| = %.3e\n", r.n_projections, worst);
+    ck_assert_msg(worst < 1e-6, "near miss: |J - FD| / max(1, |FD|) = %g", worst);
+    hes_ess_result_free(&r);
+    hes_ess_destroy(ess);
+    hes_plate_springs_model_free(md);
+}
+END_TEST
+
+/* A 1-D near miss with a closed form: y'' = 1 below the guard h = y,
+ * y'' = 1 + 5 = 6 above it, from y0 = -0.01 (inside the band eps = 0.05)
+ * moving away at v0.  v0 = -0.2: y stays in the band (its minimum is
+ * -0.03), turns and crosses h = 0 at t1 = 0.2 + sqrt(0.06): with near_miss
+ * an exact crossing (a sign change, no projection).  v0 = -0.3: y leaves
+ * the band (minimum -0.055) and comes back within the same step. */
+static int nm_f(const double *x, const int *s, const double *p, double *out, void *d)
+{
+    (void)p; (void)d;
+    out[0] = x[1];
+    out[1] = s[0] > 0 ? 6 : 1;
+    return 0;
+}
+
+static int nm_h(const double *x, const double *p, double *out, void *d)
+{
+    (void)p; (void)d;
+    out[0] = x[0];
+    return 0;
+}
+
+static int nm_Dh(const double *x, const double *p, double *out, void *d)
+{
+    (void)x; (void)p; (void)d;
+    out[0] = 1;
+    out[1] = 0;
+    return 0;
+}
+
+static void nm_exact(double v0, double t, double *y)
+{
+    double t1 = -v0 + sqrt(v0 * v0 + 0.02), v1 = v0 + t1; /* -0.01 + v0 t + t^2 / 2 = 0 */
+    if (t <= t1) {
+        y[0] = -0.01 + v0 * t + 0.5 * t * t;
+        y[1] = v0 + t;
+    } else {
+        y[0] = v1 * (t - t1) + 3 * (t - t1) * (t - t1);
+        y[1] = v1 + 6 * (t - t1);
+    }
+}
+
+START_TEST(test_near_miss_in_the_band_is_crossed_exactly)
+{
+    static const char *const nm_names[] = { "floor" };
+    hes_ess_model md = { "near-miss", "", 2, 1, NULL, nm_names, 0, NULL, nm_f, NULL, nm_h, nm_Dh,
+                         NULL, NULL };
+    hes_ess *ess;
+    ck_assert_int_eq(hes_ess_new(&md, &ess, NULL, 0), HES_OK);
+    hes_ess_options o;
+    options(&o, 0.05);
+    hes_ess_result r;
+    double x0[2] = { -0.01, -0.2 }, y[2];
+    ck_assert_int_eq(hes_ess_run(ess, &o, 0, x0, 1.0, &r), HES_EGRAZING);
+    ck_assert_msg(strstr(hes_ess_errmsg(ess), "'floor'"), "%s", hes_ess_errmsg(ess));
+    hes_ess_result_free(&r);
+    o.near_miss = 1;
+    ck_assert_msg(hes_ess_run(ess, &o, 0, x0, 1.0, &r) == HES_OK, "%s", hes_ess_errmsg(ess));
+    nm_exact(-0.2, 1.0, y);
+    ck_assert_int_eq(r.n_projections, 0);
+    ck_assert_int_eq(r.n_sign_changes, 1);
+    ck_assert_int_eq(r.s_end[0], 1);
+    ck_assert_double_eq_tol(r.x_end[0], y[0], 1e-9);
+    ck_assert_double_eq_tol(r.x_end[1], y[1], 1e-9);
+    hes_ess_result_free(&r);
+    /* leaves the band and comes back within one integration step: still
+     * watched at h = 0 (a near miss is projected again only after a step
+     * has ended with it below its band), so still exact */
+    x0[1] = -0.3;
+    ck_assert_msg(hes_ess_run(ess, &o, 0, x0, 1.0, &r) == HES_OK, "%s", hes_ess_errmsg(ess));
+    nm_exact(-0.3, 1.0, y);
+    ck_assert_int_eq(r.n_projections, 0);
+    ck_assert_int_eq(r.n_sign_changes, 1);
+    ck_assert_double_eq_tol(r.x_end[0], y[0], 1e-9);
+    ck_assert_double_eq_tol(r.x_end[1], y[1], 1e-9);
+    hes_ess_result_free(&r);
+    /* the same from below the band: an ordinary candidate, projected with
+     * an error O(eps^2) */
+    x0[0] = -0.06;
+    x0[1] = 0.2;
+    ck_assert_msg(hes_ess_run(ess, &o, 0, x0, 1.0, &r) == HES_OK, "%s", hes_ess_errmsg(ess));
+    ck_assert_int_eq(r.n_projections, 1);
+    ck_assert_int_eq(r.n_sign_changes, 0);
+    hes_ess_result_free(&r);
+    hes_ess_destroy(ess);
+}
+END_TEST
+
 /* ----------------------------------------------------------- a typical fall */
 
 START_TEST(test_typical_fall_is_live)
@@ -292,6 +430,8 @@ static Suite *plate_suite(void)
     tcase_add_test(tc, test_one_leg_under_a_level_plate_is_the_hopper);
     tcase_add_test(tc, test_undamped_plate_conserves_energy_and_damped_one_loses_it);
     tcase_add_test(tc, test_jacobian_equals_central_differences_for_five_legs);
+    tcase_add_test(tc, test_near_miss_is_an_error_by_default_and_exact_with_the_option);
+    tcase_add_test(tc, test_near_miss_in_the_band_is_crossed_exactly);
     tcase_add_test(tc, test_typical_fall_is_live);
     tcase_add_test(tc, test_level_drop_touches_all_legs_at_once_and_settles);
     tcase_add_test(tc, test_sizes_and_registry);

@@ -84,16 +84,27 @@ static double leg_x(int i, int N, const double *p)
     return N > 1 ? -p[P_A] + 2.0 * p[P_A] * i / (N - 1) : 0.0;
 }
 
-/* p_i, its gradient in q and its rate p_i' = grad p_i . v */
-static void penetration(const double *x, int i, int N, const double *p, double *pen,
-                        double grad[3], double *rate)
+/* What every leg shares: cos and sin of theta, z - l0 + rho (one sincos
+ * per call, not per leg: the legs differ only in xi). */
+typedef struct {
+    double c, s, u;
+} pose;
+
+static pose pose_of(const double *x, const double *p)
 {
-    double c = cos(x[2]), s = sin(x[2]);
-    double u = x[1] - p[P_L0] + p[P_RHO], d = leg_x(i, N, p) - x[0];
-    *pen = p[P_RHO] - u * c - d * s;
-    grad[0] = s;
-    grad[1] = -c;
-    grad[2] = u * s - d * c;
+    pose q = { cos(x[2]), sin(x[2]), x[1] - p[P_L0] + p[P_RHO] };
+    return q;
+}
+
+/* p_i, its gradient in q and its rate p_i' = grad p_i . v */
+static void penetration(const double *x, const pose *q, int i, int N, const double *p,
+                        double *pen, double grad[3], double *rate)
+{
+    double d = leg_x(i, N, p) - x[0];
+    *pen = p[P_RHO] - q->u * q->c - d * q->s;
+    grad[0] = q->s;
+    grad[1] = -q->c;
+    grad[2] = q->u * q->s - d * q->c;
     *rate = grad[0] * x[3] + grad[1] * x[4] + grad[2] * x[5];
 }
 
@@ -102,13 +113,14 @@ static int stance(const int *s, int i) { return s[2 * i] > 0 && s[2 * i + 1] < 0
 static int field(const double *x, const int *s, const double *p, double *out, void *data)
 {
     const plate_data *pd = data;
+    pose q = pose_of(x, p);
     int N = pd->N;
     double k = p[P_K] / N, c = p[P_C] / N, gen[3] = { 0, -p[P_M] * p[P_G], 0 };
     for (int i = 0; i < N; i++) {
         if (!stance(s, i))
             continue;
         double pen, gr[3], rate;
-        penetration(x, i, N, p, &pen, gr, &rate);
+        penetration(x, &q, i, N, p, &pen, gr, &rate);
         double F = k * pen + c * rate;
         for (int a = 0; a < 3; a++)
             gen[a] -= F * gr[a];
@@ -123,13 +135,13 @@ static int field(const double *x, const int *s, const double *p, double *out, vo
 }
 
 /* Hessian of p_i in q (symmetric 3 x 3, row-major) */
-static void penetration_hess(const double *x, int i, int N, const double *p, double H[9])
+static void penetration_hess(const double *x, const pose *q, int i, int N, const double *p,
+                             double H[9])
 {
-    double c = cos(x[2]), s = sin(x[2]);
-    double u = x[1] - p[P_L0] + p[P_RHO], d = leg_x(i, N, p) - x[0];
-    H[0] = 0; H[1] = 0; H[2] = c;
-    H[3] = 0; H[4] = 0; H[5] = s;
-    H[6] = c; H[7] = s; H[8] = u * c + d * s;
+    double d = leg_x(i, N, p) - x[0];
+    H[0] = 0; H[1] = 0; H[2] = q->c;
+    H[3] = 0; H[4] = 0; H[5] = q->s;
+    H[6] = q->c; H[7] = q->s; H[8] = q->u * q->c + d * q->s;
 }
 
 /* df/dx, column-major 6 x 6: d(F_i grad p_i)/dq = grad p_i (k grad p_i +
@@ -138,6 +150,7 @@ static void penetration_hess(const double *x, int i, int N, const double *p, dou
 static int field_dx(const double *x, const int *s, const double *p, double *out, void *data)
 {
     const plate_data *pd = data;
+    pose q = pose_of(x, p);
     int N = pd->N;
     double k = p[P_K] / N, c = p[P_C] / N, Dq[9] = { 0 }, Dv[9] = { 0 }; /* row-major */
     memset(out, 0, 36 * sizeof *out);
@@ -147,8 +160,8 @@ static int field_dx(const double *x, const int *s, const double *p, double *out,
         if (!stance(s, i))
             continue;
         double pen, gr[3], rate, H[9], dr[3];
-        penetration(x, i, N, p, &pen, gr, &rate);
-        penetration_hess(x, i, N, p, H);
+        penetration(x, &q, i, N, p, &pen, gr, &rate);
+        penetration_hess(x, &q, i, N, p, H);
         double F = k * pen + c * rate;
         for (int a = 0; a < 3; a++)
             dr[a] = H[3 * a] * x[3] + H[3 * a + 1] * x[4] + H[3 * a + 2] * x[5];
@@ -170,11 +183,12 @@ static int field_dx(const double *x, const int *s, const double *p, double *out,
 static int events(const double *x, const double *p, double *out, void *data)
 {
     const plate_data *pd = data;
+    pose q = pose_of(x, p);
     int N = pd->N;
     double tau = p[P_C] / p[P_K];
     for (int i = 0; i < N; i++) {
         double pen, gr[3], rate;
-        penetration(x, i, N, p, &pen, gr, &rate);
+        penetration(x, &q, i, N, p, &pen, gr, &rate);
         out[2 * i] = pen;
         out[2 * i + 1] = -(pen + tau * rate);
     }
@@ -186,12 +200,13 @@ static int events(const double *x, const double *p, double *out, void *data)
 static int events_dx(const double *x, const double *p, double *out, void *data)
 {
     const plate_data *pd = data;
+    pose q = pose_of(x, p);
     int N = pd->N, m = 2 * N;
     double tau = p[P_C] / p[P_K];
     for (int i = 0; i < N; i++) {
         double pen, gr[3], rate, H[9];
-        penetration(x, i, N, p, &pen, gr, &rate);
-        penetration_hess(x, i, N, p, H);
+        penetration(x, &q, i, N, p, &pen, gr, &rate);
+        penetration_hess(x, &q, i, N, p, H);
         for (int a = 0; a < 3; a++) {
             double dr = H[3 * a] * x[3] + H[3 * a + 1] * x[4] + H[3 * a + 2] * x[5];
             out[2 * i + (size_t)a * m] = gr[a];

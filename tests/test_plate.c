@@ -157,6 +157,38 @@ END_TEST
 
 /* ---------------------------------------------------------- the Jacobian */
 
+/* max |J - FD| / max(1, |FD|) of the run from x0 to T with options o (its
+ * jacobian flag is set here), FD the central differences of the integrator
+ * itself, whose runs must take the same crossings; *r: the run with J. */
+static double jacobian_vs_fd(hes_ess *ess, hes_ess_options o, const double *x0, double T,
+                             hes_ess_result *r)
+{
+    hes_ess_result rp, rm;
+    o.jacobian = 1;
+    ck_assert_msg(hes_ess_run(ess, &o, 0, x0, T, r) == HES_OK, "%s", hes_ess_errmsg(ess));
+    o.jacobian = 0;
+    double worst = 0, xx[6];
+    for (int j = 0; j < 6; j++) {
+        double h = 1e-5 * fmax(1, fabs(x0[j]));
+        memcpy(xx, x0, sizeof xx);
+        xx[j] = x0[j] + h;
+        ck_assert_int_eq(hes_ess_run(ess, &o, 0, xx, T, &rp), HES_OK);
+        xx[j] = x0[j] - h;
+        ck_assert_int_eq(hes_ess_run(ess, &o, 0, xx, T, &rm), HES_OK);
+        ck_assert_int_eq(rp.n_projections, r->n_projections);
+        ck_assert_int_eq(rm.n_projections, r->n_projections);
+        ck_assert_int_eq(rp.n_sign_changes, r->n_sign_changes);
+        ck_assert_int_eq(rm.n_sign_changes, r->n_sign_changes);
+        for (int i = 0; i < 6; i++) {
+            double fd = (rp.x_end[i] - rm.x_end[i]) / (2 * h);
+            worst = fmax(worst, fabs(r->jac[i + 6 * j] - fd) / fmax(1, fabs(fd)));
+        }
+        hes_ess_result_free(&rp);
+        hes_ess_result_free(&rm);
+    }
+    return worst;
+}
+
 START_TEST(test_jacobian_equals_central_differences_for_five_legs)
 {
     hes_ess_model *md = hes_plate_springs_model(5);
@@ -168,29 +200,9 @@ START_TEST(test_jacobian_equals_central_differences_for_five_legs)
     double x0[6] = { 0.02, 0.58, 0.06, 0.1, -1.0, 0.3 }, T = 0.25;
     hes_ess_options o;
     options(&o, 1e-2);
-    o.jacobian = 1;
-    hes_ess_result r, rp, rm;
-    ck_assert_msg(hes_ess_run(ess, &o, 0, x0, T, &r) == HES_OK, "%s", hes_ess_errmsg(ess));
+    hes_ess_result r;
+    double worst = jacobian_vs_fd(ess, o, x0, T, &r);
     ck_assert_int_ge(r.n_projections, 5);
-    o.jacobian = 0;
-    double worst = 0, xx[6];
-    for (int j = 0; j < 6; j++) {
-        double h = 1e-5 * fmax(1, fabs(x0[j]));
-        memcpy(xx, x0, sizeof xx);
-        xx[j] = x0[j] + h;
-        ck_assert_int_eq(hes_ess_run(ess, &o, 0, xx, T, &rp), HES_OK);
-        xx[j] = x0[j] - h;
-        ck_assert_int_eq(hes_ess_run(ess, &o, 0, xx, T, &rm), HES_OK);
-        ck_assert_int_eq(rp.n_projections, r.n_projections);
-        ck_assert_int_eq(rm.n_projections, r.n_projections);
-        ck_assert_int_eq(rp.n_sign_changes, r.n_sign_changes);
-        for (int i = 0; i < 6; i++) {
-            double fd = (rp.x_end[i] - rm.x_end[i]) / (2 * h);
-            worst = fmax(worst, fabs(r.jac[i + 6 * j] - fd) / fmax(1, fabs(fd)));
-        }
-        hes_ess_result_free(&rp);
-        hes_ess_result_free(&rm);
-    }
     if (getenv("HES_TEST_VERBOSE"))
         printf("plate N = 5: %ld projections, %ld sign changes; max |J - FD| / max(1, |FD|) = "
                "%.3e\n", r.n_projections, r.n_sign_changes, worst);
@@ -214,35 +226,16 @@ START_TEST(test_near_miss_is_an_error_by_default_and_exact_with_the_option)
     double x0[6] = { 0.02, 0.58, 0.06, 0.1, -1.0, 0.3 }, T = 0.4;
     hes_ess_options o;
     options(&o, 1e-2);
-    hes_ess_result r, rp, rm;
+    hes_ess_result r;
     ck_assert_int_eq(hes_ess_run(ess, &o, 0, x0, T, &r), HES_EGRAZING);
     ck_assert_msg(strstr(hes_ess_errmsg(ess), "'touchdown 1'"), "%s", hes_ess_errmsg(ess));
     hes_ess_result_free(&r);
     /* with near_miss the run goes on (its accuracy at this coarse eps is
      * that of the projections: the 1-D case below checks the near miss
-     * itself against a closed form) */
+     * itself against a closed form), and its Jacobian still equals central
+     * differences of the integrator */
     o.near_miss = 1;
-    o.jacobian = 1;
-    ck_assert_msg(hes_ess_run(ess, &o, 0, x0, T, &r) == HES_OK, "%s", hes_ess_errmsg(ess));
-    /* and the Jacobian still equals central differences of the integrator */
-    o.jacobian = 0;
-    double worst = 0, xx[6];
-    for (int j = 0; j < 6; j++) {
-        double h = 1e-5 * fmax(1, fabs(x0[j]));
-        memcpy(xx, x0, sizeof xx);
-        xx[j] = x0[j] + h;
-        ck_assert_int_eq(hes_ess_run(ess, &o, 0, xx, T, &rp), HES_OK);
-        xx[j] = x0[j] - h;
-        ck_assert_int_eq(hes_ess_run(ess, &o, 0, xx, T, &rm), HES_OK);
-        ck_assert_int_eq(rp.n_projections, r.n_projections);
-        ck_assert_int_eq(rm.n_projections, r.n_projections);
-        for (int i = 0; i < 6; i++) {
-            double fd = (rp.x_end[i] - rm.x_end[i]) / (2 * h);
-            worst = fmax(worst, fabs(r.jac[i + 6 * j] - fd) / fmax(1, fabs(fd)));
-        }
-        hes_ess_result_free(&rp);
-        hes_ess_result_free(&rm);
-    }
+    double worst = jacobian_vs_fd(ess, o, x0, T, &r);
     if (getenv("HES_TEST_VERBOSE"))
         printf("near miss: %ld projections, |J - FD| = %.3e\n", r.n_projections, worst);
     ck_assert_msg(worst < 1e-6, "near miss: |J - FD| / max(1, |FD|) = %g", worst);

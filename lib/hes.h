@@ -474,10 +474,17 @@ typedef struct {
     double live_tol;    /* liveness threshold (>= 0) */
     long max_loops;     /* budget of integration plus projection steps (> 0) */
     double max_wall_time; /* seconds (> 0) */
+    int near_miss;      /* 0 (default): a candidate in its band that is not live is
+                           HES_EGRAZING.  Nonzero: such a candidate (a contact the
+                           state comes within eps of but turns away from: a near miss)
+                           is left out of the projection and watched by root finding
+                           on h_i = 0 (crossing it is then a sign change: exact, not
+                           projected) until an integration step ends with it below
+                           its band (h_i < -eps) */
 } hes_ess_options;
 
 /* eps 1e-3, rtol 1e-8, atol 1e-10, no Jacobian, no record, no output
- * times, live_tol 1e-9, max_loops 10^7, max_wall_time 60. */
+ * times, live_tol 1e-9, max_loops 10^7, max_wall_time 60, near_miss 0. */
 void hes_ess_options_default(hes_ess_options *opts);
 
 typedef struct {
@@ -539,6 +546,25 @@ hes_status hes_sim_method_from_name(const char *name, hes_sim_method *method);
 const hes_ess_model *hes_ess_problem_find(const char *name);
 int hes_ess_problem_count(void);
 const hes_ess_model *hes_ess_problem_get(int i);
+
+/* "plate-springs": the plate of the ESS paper's Sec. 5.2 (problems/
+ * plate_springs.c): a plate in SE(2), state (x, z, theta, vx, vz, omega),
+ * falling under gravity onto N legs evenly spaced over [-a, a], each a
+ * spring K/N and damper C/N under a frictionless roller of radius rho with
+ * its top at l0 (parameters g, mass, inertia, K, C, l0, a, rho).  With
+ * p_i = rho - (z - l0 + rho) cos theta - (xi - x) sin theta the roller's
+ * penetration along the plate's normal, leg i pushes with
+ * F_i = (K p_i + C p_i') / N along the normal while p_i > 0 and F_i > 0
+ * (the law the MuJoCo benchmark integrates); events 2i (touchdown,
+ * h = p_i) and 2i + 1 (liftoff, h = -(p_i + (C/K) p_i')).  m = 2N depends
+ * on N: the registry's "plate-springs" has N = 10;
+ * hes_plate_springs_model(N) allocates the model for N from 1 to
+ * HES_PLATE_SPRINGS_MAX_N (NULL outside or without memory), and
+ * hes_plate_springs_model_free releases it (the registry's static model
+ * and NULL are ignored).  The model must outlive its integrators. */
+#define HES_PLATE_SPRINGS_MAX_N 5000
+hes_ess_model *hes_plate_springs_model(int N);
+void hes_plate_springs_model_free(hes_ess_model *model);
 
 /* The hopper's closed form: the state out[2] at time t from x0 = (y, v) at
  * time 0 (p: g, k, mass, l0; NULL: the defaults): ballistic parabolas above

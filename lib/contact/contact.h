@@ -26,6 +26,9 @@ struct hes_ess {
     double *h, *Dh, *Dh2, *G, *Fp, *DG, *fdwork, *xs, *row, *tmpn, *Jtmp, *A;
     double *x, *J, *w;        /* the run's state, dx/dx0 and dt/dx0 */
     int *pool, *hit, *roots;   /* m, m, 2m */
+    int *late;                /* m: near misses (options.near_miss): candidates in
+                                 their band that are not live, watched at h_i = 0 */
+    int near_miss;            /* the run's options.near_miss */
     char msg[512];
     char cvode_msg[256];
 };
@@ -44,6 +47,8 @@ const char *hes__ess_event_name(const hes_ess *e, int i, char *buf, size_t len);
 /* The projection step (ess_project.c) from (t, x) with sign pattern s
  * (updated: s_j = +1) across the first candidate j of the band set
  * inband (m flags), or up to t_stop if it comes first (*j = -1).  With
+ * e->near_miss, candidates that are not live are marked in e->late and
+ * left out; if none is left, nothing moves and *j = -2.  With
  * J != NULL also J <- DP J, w <- w + Ddt J (J n x n, w n).  j and the
  * time moved are returned. */
 hes_status hes__ess_project(hes_ess *e, double *t, double *x, int *s, const int *inband,

@@ -22,6 +22,16 @@
  * across it or across a guard with the same surface) takes the sign of its
  * rate Dh_i f(x, s) with s_i = +1, the side the flow is going to.
  *
+ * Near misses (options.near_miss).  A candidate that enters its band but
+ * is not live (the state comes within eps of the guard and turns away, as
+ * a plate's leg that the rocking plate nearly touches) breaks the paper's
+ * requirement 4: by default HES_EGRAZING.  With near_miss the projection
+ * leaves it out (late[i]); while it stays in its band its band slot is off
+ * and its sign-change slot on, so that if it does reach h_i = 0 the step
+ * stops there exactly and the crossing is a sign change (s_i = +1, out of
+ * the pool); once a step ends with h_i < -eps it is an ordinary candidate
+ * again.
+ *
  * Jacobian of the discrete flow.  Along with (t, x) the loop carries
  * J = dx/dx0 and the row w = dt/dx0 (the current time depends on x0 once an
  * event has ended a step).  Over an integration step from (t, x) with
@@ -150,6 +160,7 @@ hes_status hes_ess_new(const hes_ess_model *model, hes_ess **out, char *msg, siz
     e->pool = calloc(M, sizeof *e->pool);
     e->hit = calloc(M, sizeof *e->hit);
     e->roots = calloc(2 * M, sizeof *e->roots);
+    e->late = calloc(M, sizeof *e->late);
     e->h = calloc(M, sizeof(double));
     e->Dh = calloc(M * N, sizeof(double));
     e->Dh2 = calloc(M * N, sizeof(double));
@@ -165,7 +176,7 @@ hes_status hes_ess_new(const hes_ess_model *model, hes_ess **out, char *msg, siz
     e->x = calloc(N, sizeof(double));
     e->J = calloc(N * N, sizeof(double));
     e->w = calloc(N, sizeof(double));
-    if (!e->p || !e->s || !e->watch || !e->pool || !e->hit || !e->roots || !e->h || !e->Dh ||
+    if (!e->p || !e->s || !e->watch || !e->pool || !e->hit || !e->roots || !e->late || !e->h || !e->Dh ||
         !e->Dh2 || !e->G || !e->Fp || !e->DG || !e->fdwork || !e->xs || !e->row || !e->tmpn ||
         !e->Jtmp || !e->A || !e->x || !e->J || !e->w) {
         hes_ess_destroy(e);
@@ -204,6 +215,7 @@ void hes_ess_destroy(hes_ess *e)
     if (e->ctx)
         SUNContext_Free(&e->ctx);
     free(e->p); free(e->s); free(e->watch); free(e->pool); free(e->hit); free(e->roots);
+    free(e->late);
     free(e->h); free(e->Dh); free(e->Dh2); free(e->G); free(e->Fp); free(e->DG);
     free(e->fdwork); free(e->xs); free(e->row); free(e->tmpn); free(e->Jtmp); free(e->A);
     free(e->x); free(e->J); free(e->w);
@@ -405,8 +417,8 @@ static hes_status integrate(hes_ess *e, const hes_ess_options *o, double *t, dou
     for (int i = 0; i < m; i++)
         empty &= !e->pool[i];
     for (int i = 0; i < m; i++) {
-        e->watch[i] = e->pool[i] || (empty && e->s[i] < 0);
-        e->watch[m + i] = !e->pool[i];
+        e->watch[i] = (e->pool[i] && !e->late[i]) || (empty && e->s[i] < 0);
+        e->watch[m + i] = !e->pool[i] || e->late[i];
         e->hit[i] = 0;
     }
     e->cb_status = HES_OK;
@@ -457,8 +469,10 @@ static void rearm(hes_ess *e, int trigger)
     else
         for (int i = 0; i < e->m; i++)
             e->pool[i] = e->h[i] < 0;
-    for (int i = 0; i < e->m; i++)
+    for (int i = 0; i < e->m; i++) {
         e->pool[i] = e->pool[i] != 0;
+        e->late[i] = 0;
+    }
     if (trigger >= 0 && e->pool[trigger])
         e->hit[trigger] = 1;  /* at -eps to the root's accuracy: in the band */
 }
@@ -480,6 +494,7 @@ static hes_status run(hes_ess *e, const hes_ess_options *o, double t0, const dou
         e->pool[i] = e->h[i] < 0;
         e->s[i] = e->h[i] >= 0 ? 1 : -1;
         e->hit[i] = 0;
+        e->late[i] = 0;
     }
     if (o->record && (st = add_sample(e, res, &cap, t, e->x)) != HES_OK)
         return st;
@@ -497,7 +512,9 @@ static hes_status run(hes_ess *e, const hes_ess_options *o, double t0, const dou
             return st;
         int any = 0;
         for (int i = 0; i < m; i++) {
-            e->hit[i] = e->pool[i] && (e->h[i] >= -o->eps || e->hit[i]);
+            if (e->late[i] && e->h[i] < -o->eps)
+                e->late[i] = 0;    /* a near miss that has left its band */
+            e->hit[i] = e->pool[i] && !e->late[i] && (e->h[i] >= -o->eps || e->hit[i]);
             any |= e->hit[i];
         }
         if (any) { /* projection step */
@@ -515,7 +532,13 @@ static hes_status run(hes_ess *e, const hes_ess_options *o, double t0, const dou
                 e->hit[j] = 0;
                 res->n_projections++;
             }
-        } else {  /* integration step */
+            if (j == -2) {         /* only near misses in the band */
+                for (int i = 0; i < m; i++)
+                    e->hit[i] = 0;
+                any = 0;
+            }
+        }
+        if (!any) {  /* integration step */
             int ended;
             if ((st = start_signs(e)) != HES_OK)
                 return st;
@@ -536,6 +559,8 @@ static hes_status run(hes_ess *e, const hes_ess_options *o, double t0, const dou
                     if (r >= m) {          /* sign change: s follows the crossing */
                         e->s[r - m] = e->roots[r] > 0 ? 1 : -1;
                         res->n_sign_changes++;
+                        if (e->late[r - m] && e->roots[r] > 0)
+                            e->pool[r - m] = e->late[r - m] = 0; /* a near miss crossed */
                     } else if (e->pool[r]) /* band entry of a candidate */
                         e->hit[r] = 1;
                     else if (empty && trigger < 0)
@@ -586,6 +611,7 @@ hes_status hes_ess_run(hes_ess *e, const hes_ess_options *opts, double t0, const
         return hes__ess_fail(e, HES_ENOMEM, "out of memory for the ESS result");
     }
     e->eps = opts->eps;
+    e->near_miss = opts->near_miss != 0;
     st = run(e, opts, t0, x0, t_end, res);
     res->t_end = st == HES_OK ? t_end : (res->n_samples ? res->t[res->n_samples - 1] : t0);
     memcpy(res->x_end, e->x, (size_t)n * sizeof *e->x);

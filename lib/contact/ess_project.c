@@ -13,7 +13,8 @@
  * This is the exact impact map of the constant field G on the tangent plane
  * of guard j (first order in the distance to the guard, error O(eps^2) per
  * crossing).  Liveness (the paper's requirement 4) must hold for every i in
- * B: a_i > live_tol |Dh_i| |G|, else HES_EGRAZING naming the guard.  dt_j is
+ * B: a_i > live_tol |Dh_i| |G|, else HES_EGRAZING naming the guard (with
+ * options.near_miss such a guard is left out instead: ess.c).  dt_j is
  * positive for h_j < 0; when a candidate is already past its guard (h_j >= 0,
  * e.g. moved there by the projection across another guard) dt_j <= 0 and the
  * step moves back onto the guard: the same formula, so the same Jacobian.
@@ -66,6 +67,10 @@ hes_status hes__ess_project(hes_ess *e, double *t, double *x, int *s, const int 
         for (int k = 0; k < n; k++)
             a += e->Dh[i + (size_t)k * m] * e->G[k];
         if (!(a > live_tol * norm2(e->Dh + i, n, m) * gnorm)) {
+            if (e->near_miss) {  /* watched at h_i = 0 instead (ess.c) */
+                e->late[i] = 1;
+                continue;
+            }
             char buf[32];
             return hes__ess_fail(e, HES_EGRAZING, "liveness violated at t = %.10g: guard '%s' "
                                  "(event %d) is in its band (h = %.6g >= -eps = %.6g) but the "
@@ -80,6 +85,11 @@ hes_status hes__ess_project(hes_ess *e, double *t, double *x, int *s, const int 
             j = i;
             aj = a;
         }
+    }
+    if (j < 0 && e->near_miss) {
+        *jout = -2;
+        *dtout = 0;
+        return HES_OK;
     }
     if (j < 0)
         return hes__ess_fail(e, HES_EINVAL, "projection step without a candidate in the band");

@@ -8,6 +8,9 @@
  * Both models are generated here as MJCF strings and loaded with mj_loadXML
  * from MuJoCo's virtual file system (no temporary file).  MuJoCo runs with
  * its defaults (time step 0.002 s, semi-implicit Euler, Newton solver).
+ * hes runs its ESS integrator (lib/contact) on the built-in models
+ * hopper-1d and plate-springs (hes_plate_springs_model(N), the same
+ * contact law: problems/plate_springs.c) with the parameters below.
  *
  * How a MuJoCo contact becomes a linear spring-damper.  Every contact geom
  * has solimp = (d, d, 0.001) with d = 1e-4 (MuJoCo's smallest impedance,
@@ -34,10 +37,14 @@
  *    foot-ground contact is a spring k as above, so in stance
  *    y'' = -g + (k/m)(l0 - y) and in flight y'' = -g.  From rest at y0 over
  *    [0, T] at MuJoCo's time step: RMS of y - y_exact over every step, with
- *    y_exact the closed form hopper_exact() (ballistic flight, harmonic
- *    stance about l0 - m g/k, exact touchdown and liftoff times; the motion is
- *    periodic).  hopper_exact() is this file's own; the ESS worker's library
- *    version can replace it.
+ *    y_exact the library's closed form hes_hopper_1d_exact() (ballistic
+ *    flight, harmonic stance about l0 - m g/k, exact touchdown and liftoff
+ *    times).  hes: the same RMS over the same times (MuJoCo's step grid, as
+ *    output times of the ESS run); its accuracy knob eps is bisected (in
+ *    log eps) until its RMS error equals MuJoCo's at MuJoCo's default step,
+ *    with CVODES tolerances (HES_RTOL, HES_ATOL) small enough that the
+ *    error is the projections' (the table shows hes's RMS at the calibrated
+ *    eps and at eps / 10 and eps / 100, as MuJoCo's at dt / 10 and dt / 100).
  * b. Plate in SE(2) (Sec. 5.2): a plate of mass M, length L, inertia I (a
  *    box 1 m thick, so that no leg tunnels through it, whose bottom face
  *    passes through the centre of mass; joints: slide x, slide z, hinge theta
@@ -63,7 +70,9 @@
  *    [-0.2, 0.2] rad (every p_i < 0 at t = 0), from a fixed seed; each
  *    simulated for T.  Measured: the wall time of the simulation loop only
  *    (reset, initial state, T/dt calls of mj_step; the model is compiled once
- *    per N, and the checks above run in a second, untimed pass), its median
+ *    per N, and the checks above run in a second, untimed pass; for hes one
+ *    hes_ess_run at the calibrated eps with no recorded samples, no output
+ *    times and no Jacobian, its integrator made once per N), its median
  *    over the 120 runs per N, and the marginal cost per contact: the
  *    least-squares slope of the median time against N.  Also the median
  *    number of contacts at the end.
@@ -85,6 +94,11 @@
 #include <unistd.h>
 
 #include <mujoco/mujoco.h>
+
+/* The ESS integrator is part of libhes (lib/contact), which this program
+   links: the hes engine below is always built. */
+#define HAVE_ESS 1
+#include "hes.h"
 
 /* ------------------------------------------------------------ the models */
 
@@ -124,31 +138,18 @@ static const int NS[] = { 2, 5, 10, 20, 50, 100, 200 };
 
 /* --------------------------------------------- the hopper's closed form */
 
-/* Height and velocity of the undamped 1-D hopper at time t, from rest at
-   p->y0 > p->l0.  Flight from y0 to l0 (t1), stance as a harmonic
-   oscillation about l0 - m g/k at w = sqrt(k/m) (ts), flight back to y0 (t1);
-   period 2 t1 + ts. */
+/* Height and velocity of the undamped 1-D hopper at time t from rest at
+   p->y0 (hes_hopper_1d_exact: ballistic flight, harmonic stance about
+   l0 - m g/k, exact touchdown and liftoff times). */
 static void hopper_exact(const hopper_params *p, double t, double *y, double *v)
 {
-    double w = sqrt(p->k / p->m), ye = p->l0 - p->m * p->g / p->k;
-    double t1 = sqrt(2.0 * (p->y0 - p->l0) / p->g), v1 = -p->g * t1;
-    double A = p->l0 - ye, Bc = v1 / w;              /* y - ye = A cos + Bc sin */
-    double phi = atan2(Bc, A);                        /* in (-pi/2, 0) */
-    double ts = (2.0 * M_PI + 2.0 * phi) / w;         /* next root of cos(w s - phi) = cos phi */
-    double P = 2.0 * t1 + ts;
-    double s = fmod(t, P);
-    if (s < t1) {
-        *y = p->y0 - 0.5 * p->g * s * s;
-        *v = -p->g * s;
-    } else if (s < t1 + ts) {
-        s -= t1;
-        *y = ye + A * cos(w * s) + Bc * sin(w * s);
-        *v = w * (-A * sin(w * s) + Bc * cos(w * s));
-    } else {
-        s -= t1 + ts;
-        *y = p->l0 - v1 * s - 0.5 * p->g * s * s;
-        *v = -v1 - p->g * s;
+    double par[4] = { p->g, p->k, p->m, p->l0 }, x0[2] = { p->y0, 0 }, out[2];
+    if (hes_hopper_1d_exact(par, t, x0, out) != HES_OK) {
+        fprintf(stderr, "bench_ess_mujoco: hes_hopper_1d_exact refused t = %g\n", t);
+        exit(1);
     }
+    *y = out[0];
+    *v = out[1];
 }
 
 /* ---------------------------------------------------------------- helpers */
@@ -438,15 +439,161 @@ static const bench_engine mujoco_engine = {
     "MuJoCo", mj_hopper, NULL, mj_plate_new, mj_plate_run, mj_plate_free,
 };
 
-/* ---- hes (the ESS integrator of issue 12)
-   HOOK: when lib/ has the ESS integrator, configure defines HAVE_ESS and these
-   run hes's hopper-1d and plate-springs with the parameters HOPPER and PLATE
-   (plate_ic: x, z, theta from rest), hopper_exact() giving way to the
-   library's closed form.  Until then the hes columns print "-". */
+/* ---- hes (the ESS integrator of issue 12) */
 #ifdef HAVE_ESS
+/* CVODES tolerances of the ESS integration steps: tight enough that the
+   hopper's error at the calibrated eps is the projections' (the RMS at
+   eps / 10 and eps / 100 shows it shrink as eps^2). */
+#define HES_RTOL 1e-6
+#define HES_ATOL 1e-8
+
+static double hes_eps = 1e-3;   /* set by hes_calibrate */
+
+static void hes_opts(hes_ess_options *o)
+{
+    hes_ess_options_default(o);
+    o->eps = hes_eps;
+    o->rtol = HES_RTOL;
+    o->atol = HES_ATOL;
+    o->record = 0;
+    o->jacobian = 0;
+    o->near_miss = 1;   /* a leg the rocking plate nearly touches: root finding */
+}
+
+/* RMS of y - y_exact at MuJoCo's step times dt, 2 dt, ... T (output times
+   of one run), and the wall time of that run */
+static int hes_hopper_eps(const hopper_params *p, double dt, double eps, double *rms, double *secs)
+{
+    hes_ess *e;
+    if (hes_ess_new(hes_ess_problem_find("hopper-1d"), &e, NULL, 0) != HES_OK)
+        return -1;
+    if (hes_ess_set_param(e, "g", p->g) || hes_ess_set_param(e, "k", p->k) ||
+        hes_ess_set_param(e, "mass", p->m) || hes_ess_set_param(e, "l0", p->l0)) {
+        hes_ess_destroy(e);
+        return -1;
+    }
+    long n = lround(p->T / dt);
+    double *tout = malloc(sizeof *tout * (size_t)n), x0[2] = { p->y0, 0 };
+    for (long i = 0; i < n; i++)
+        tout[i] = fmin((double)(i + 1) * dt, p->T);
+    hes_ess_options o;
+    double save = hes_eps;
+    hes_eps = eps;
+    hes_opts(&o);
+    hes_eps = save;
+    o.n_out = (int)n;
+    o.t_out = tout;
+    hes_ess_result r;
+    double t0 = now();
+    hes_status st = hes_ess_run(e, &o, 0, x0, p->T, &r);
+    *secs = now() - t0;
+    if (st != HES_OK)
+        fprintf(stderr, "bench_ess_mujoco: hes hopper: %s\n", hes_ess_errmsg(e));
+    double sum = 0;
+    for (long i = 0; st == HES_OK && i < n; i++) {
+        double y, v;
+        hopper_exact(p, tout[i], &y, &v);
+        sum += (r.x_out[2 * i] - y) * (r.x_out[2 * i] - y);
+    }
+    *rms = sqrt(sum / (double)n);
+    hes_ess_result_free(&r);
+    free(tout);
+    hes_ess_destroy(e);
+    return st == HES_OK ? 0 : -1;
+}
+
+static int hes_hopper(const hopper_params *p, double dt, double *rms, double *secs)
+{
+    return hes_hopper_eps(p, dt, hes_eps, rms, secs);
+}
+
+/* bisection on log eps: the RMS error grows with eps (as eps^2) */
+static int hes_calibrate(const hopper_params *p, double dt, double target, double *rms)
+{
+    double lo = log(1e-7), hi = log(0.2), secs, r;
+    if (hes_hopper_eps(p, dt, exp(hi), &r, &secs) || !(r > target)) {
+        fprintf(stderr, "bench_ess_mujoco: hes's RMS error %g at eps %g is below the target %g\n", r,
+                exp(hi), target);
+        return -1;
+    }
+    if (hes_hopper_eps(p, dt, exp(lo), &r, &secs) || !(r < target)) {
+        fprintf(stderr, "bench_ess_mujoco: hes's RMS error %g at eps %g is above the target %g\n", r,
+                exp(lo), target);
+        return -1;
+    }
+    for (int it = 0; it < 50 && hi - lo > 1e-4; it++) {
+        double mid = 0.5 * (lo + hi);
+        if (hes_hopper_eps(p, dt, exp(mid), &r, &secs))
+            return -1;
+        if (r > target)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    hes_eps = exp(lo);
+    return hes_hopper_eps(p, dt, hes_eps, rms, &secs);
+}
+
+typedef struct {
+    hes_ess_model *md;
+    hes_ess *e;
+    int N;
+} hes_plate;
+
+static void hes_plate_free(void *model)
+{
+    hes_plate *hp = model;
+    hes_ess_destroy(hp->e);
+    hes_plate_springs_model_free(hp->md);
+    free(hp);
+}
+
+static void *hes_plate_new(const plate_params *p, int N)
+{
+    hes_plate *hp = calloc(1, sizeof *hp);
+    if (!hp)
+        return NULL;
+    hp->N = N;
+    hp->md = hes_plate_springs_model(N);
+    char msg[256] = "out of memory";
+    if (!hp->md || hes_ess_new(hp->md, &hp->e, msg, sizeof msg) != HES_OK) {
+        fprintf(stderr, "bench_ess_mujoco: hes plate N = %d: %s\n", N, msg);
+        hes_plate_free(hp);
+        return NULL;
+    }
+    const char *names[] = { "g", "mass", "inertia", "K", "C", "l0", "a", "rho" };
+    double vals[] = { p->g, p->M, p->I, p->K, p->C, p->l0, p->a, ROLLER };
+    for (int k = 0; k < 8; k++)
+        if (hes_ess_set_param(hp->e, names[k], vals[k]) != HES_OK) {
+            fprintf(stderr, "bench_ess_mujoco: hes plate: %s\n", hes_ess_errmsg(hp->e));
+            hes_plate_free(hp);
+            return NULL;
+        }
+    return hp;
+}
+
+static int hes_plate_run(void *model, const plate_params *p, const plate_ic *ic, double *secs, int *ncon)
+{
+    hes_plate *hp = model;
+    double x0[6] = { ic->x, ic->z, ic->theta, 0, 0, 0 };
+    hes_ess_options o;
+    hes_opts(&o);
+    hes_ess_result r;
+    double t0 = now();
+    hes_status st = hes_ess_run(hp->e, &o, 0, x0, p->T, &r);
+    *secs = now() - t0;
+    *ncon = 0;
+    for (int i = 0; st == HES_OK && i < hp->N; i++)
+        *ncon += r.s_end[2 * i] > 0;   /* p_i > 0, as MuJoCo's ncon (its force may be 0) */
+    if (st != HES_OK)
+        fprintf(stderr, "bench_ess_mujoco: hes plate N = %d, z %g, theta %g: %s\n", hp->N, ic->z, ic->theta,
+                hes_ess_errmsg(hp->e));
+    hes_ess_result_free(&r);
+    return st == HES_OK ? 0 : -1;
+}
+
 static const bench_engine hes_engine = {
-    "hes", NULL /* hopper */, NULL /* calibrate: bisection on eps */,
-    NULL /* plate_new */, NULL /* plate_run */, NULL /* plate_free */,
+    "hes", hes_hopper, hes_calibrate, hes_plate_new, hes_plate_run, hes_plate_free,
 };
 #endif
 
@@ -535,10 +682,21 @@ int main(int argc, char **argv)
     double target;
     if (mujoco_engine.hopper(hp, dt, &target, &secs))
         return 1;
-    if (hes && hes->calibrate && hes->hopper && hes->calibrate(hp, dt, target, &rms) == 0 &&
-        hes->hopper(hp, dt, &rms, &secs) == 0)
-        printf("%-10s %12g %14.6e %12.6f   (calibrated to MuJoCo's RMS error)\n", "hes", dt, rms, secs);
-    else
+    int calibrated = 0;
+#ifdef HAVE_ESS
+    if (hes && hes->calibrate(hp, dt, target, &rms) == 0 && hes->hopper(hp, dt, &rms, &secs) == 0) {
+        calibrated = 1;
+        printf("%-10s %12s %14s %12s %12s\n", "", "eps", "RMS error (m)", "seconds", "rtol, atol");
+        printf("%-10s %12.6g %14.6e %12.6f %5g, %g   (calibrated: MuJoCo's RMS error at its default step)\n",
+               "hes", hes_eps, rms, secs, HES_RTOL, HES_ATOL);
+        for (int i = 1; i < 3; i++) {
+            double e = hes_eps / pow(10.0, i);
+            if (hes_hopper_eps(hp, dt, e, &rms, &secs) == 0)
+                printf("%-10s %12.6g %14.6e %12.6f\n", "hes", e, rms, secs);
+        }
+    }
+#endif
+    if (!calibrated)
         printf("%-10s %12g %14s %12s   (hes's ESS integrator not built in: HAVE_ESS)\n", "hes", dt, "-", "-");
 
     /* b. the plate */
@@ -558,14 +716,14 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_ess_mujoco: MuJoCo failed on the plate\n");
         return 1;
     }
-    if (hes)
+    if (hes && calibrated)
         run_plate(hes, ics, runs, &rh);
     else {
         for (int j = 0; j < NN; j++)
-            rh.med[j] = NAN;
+            rh.med[j] = NAN, rh.ncon[j] = -1;
         rh.slope = NAN;
     }
-    printf("%6s %12s %12s %12s %12s\n", "N", "hes s", "MuJoCo s", "hes/MuJoCo", "contacts end");
+    printf("%6s %12s %12s %12s %14s\n", "N", "hes s", "MuJoCo s", "hes/MuJoCo", "contacts end");
     for (int j = 0; j < NN; j++) {
         printf("%6d ", NS[j]);
         cell(rh.med[j], "%12.6f");
@@ -573,7 +731,7 @@ int main(int argc, char **argv)
         cell(rm.med[j], "%12.6f");
         printf(" ");
         cell(rh.med[j] / rm.med[j], "%12.3f");
-        printf(" %12d\n", rm.ncon[j]);
+        printf("   %5d / %-5d\n", rh.ncon[j], rm.ncon[j]);
     }
     printf("marginal cost per contact (least-squares slope of the median time against N):\n"
            "  hes    ");

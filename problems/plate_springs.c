@@ -1,0 +1,284 @@
+/*
+ * plate_springs.c - the plate of the ESS integrator's paper
+ * (shared/papers/ess-multicontact-integrator.txt, Sec. 5.2), an event-
+ * selected system with 2N event functions: a plate in SE(2) falling under
+ * gravity onto N evenly spaced vertical spring-damper legs with
+ * frictionless rolling contacts, the law tests/bench/bench_ess_mujoco.c's
+ * MuJoCo model integrates (its header comment).
+ *
+ * State (x, z, theta, vx, vz, omega): the plate's centre of mass, which lies
+ * on its bottom face, and its angle (the bottom face is at height
+ * z + (xi - x) tan(theta) above xi).  Leg i stands at
+ * xi = -a + 2 a i / (N - 1) (xi = 0 for N = 1); its top is a roller of
+ * radius rho whose top is at the rest length l0 (centre (xi, l0 - rho)).
+ * The penetration of the roller into the plate, along the plate's normal
+ * (-sin theta, cos theta),
+ *
+ *   p_i(q) = rho - (z - l0 + rho) cos(theta) - (xi - x) sin(theta),
+ *
+ * is zero when the plate's bottom line touches the roller; as rho -> 0 it is
+ * cos(theta) times the vertical compression l0 - (z + (xi - x) tan theta),
+ * and for a level plate it equals it whatever rho.  Each leg is a spring
+ * k = K/N and damper c = C/N (the bed's totals K, C do not change with N),
+ * and pushes only (MuJoCo's unilateral contact): with q = (x, z, theta),
+ *
+ *   diag(M, M, I) q'' = (0, -M g, 0) - sum over legs in stance of F_i grad p_i,
+ *   F_i = k p_i + c p_i',   stance: p_i > 0 and F_i > 0.
+ *
+ * Event functions, two per leg (the paper's Sec. 5.2 pair, event 2i and
+ * 2i + 1):
+ *   touchdown i  h = p_i                    (roller top minus plate bottom
+ *                                            along the normal)
+ *   liftoff i    h = -(p_i + (C/K) p_i')    = -F_i / k
+ * Stance of leg i is s_2i = +1 and s_2i+1 = -1.  Undamped (C = 0) the
+ * liftoff function is the negative of the touchdown one, as the hopper's;
+ * damped, the leg leaves when its force reaches zero, before p_i does, which
+ * is where MuJoCo's clamp f >= 0 lets it go (a liftoff at p_i = 0 would pull
+ * the plate down during the end of each stance).  The field is smooth
+ * within each sign region and continuous at touchdown only when C = 0 (the
+ * damper's force c p_i' jumps on at touchdown, as in MuJoCo).
+ *
+ * What still differs from MuJoCo's model: its O(d) added mass
+ * (d = 1e-4, the bench's header), its fixed-step semi-implicit Euler, and
+ * nothing else (gravity, inertia, contact geometry, the force law and its
+ * clamp are the same).
+ *
+ * Size.  n = 6, m = 2N, so the model depends on N: the registry holds
+ * "plate-springs" with N = 10 legs (a static struct), and
+ * hes_plate_springs_model(N) allocates the model for any N from 1 to 5000
+ * (hes_plate_springs_model_free releases it).  The callbacks compute xi from
+ * i, N and the parameter a; data points to N only.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "problems.h"
+
+enum { P_G, P_M, P_I, P_K, P_C, P_L0, P_A, P_RHO, NP };
+
+static const hes_param params[NP] = {
+    { "g", 9.81, "m/s^2", "gravity", HES_PARAM_POSITIVE, 0, 1e3, 0, 0 },
+    { "mass", 1.0, "kg", "plate mass", HES_PARAM_POSITIVE, 0, 1e6, 0, 0 },
+    { "inertia", 3.0, "kg m^2", "plate moment of inertia (M L^2 / 12 for L = 6 m)",
+      HES_PARAM_POSITIVE, 0, 1e9, 0, 0 },
+    { "K", 1000.0, "N/m", "total stiffness of the bed (each leg K/N)", HES_PARAM_POSITIVE, 0,
+      1e9, 0, 0 },
+    { "C", 30.0, "N s/m", "total damping of the bed (each leg C/N)", 0, 0, 1e9, 0, 0 },
+    { "l0", 0.5, "m", "leg rest length (height of the rollers' tops)", HES_PARAM_POSITIVE, 0,
+      1e3, 0, 0 },
+    { "a", 1.0, "m", "half width of the bed: legs evenly spaced over [-a, a]", 0, 0, 1e3, 0, 0 },
+    { "rho", 0.25, "m", "roller radius (more than any compression)", 0, 0, 1e3, 0, 0 },
+};
+
+static const char *const state_names[] = { "x", "z", "theta", "vx", "vz", "omega" };
+
+typedef struct {
+    int N;
+    char **names;   /* 2N event names (allocated models), or NULL */
+} plate_data;
+
+static double leg_x(int i, int N, const double *p)
+{
+    return N > 1 ? -p[P_A] + 2.0 * p[P_A] * i / (N - 1) : 0.0;
+}
+
+/* What every leg shares: cos and sin of theta, z - l0 + rho (one sincos
+ * per call, not per leg: the legs differ only in xi). */
+typedef struct {
+    double c, s, u;
+} pose;
+
+static pose pose_of(const double *x, const double *p)
+{
+    pose q = { cos(x[2]), sin(x[2]), x[1] - p[P_L0] + p[P_RHO] };
+    return q;
+}
+
+/* p_i, its gradient in q and its rate p_i' = grad p_i . v */
+static void penetration(const double *x, const pose *q, int i, int N, const double *p,
+                        double *pen, double grad[3], double *rate)
+{
+    double d = leg_x(i, N, p) - x[0];
+    *pen = p[P_RHO] - q->u * q->c - d * q->s;
+    grad[0] = q->s;
+    grad[1] = -q->c;
+    grad[2] = q->u * q->s - d * q->c;
+    *rate = grad[0] * x[3] + grad[1] * x[4] + grad[2] * x[5];
+}
+
+static int stance(const int *s, int i) { return s[2 * i] > 0 && s[2 * i + 1] < 0; }
+
+static int field(const double *x, const int *s, const double *p, double *out, void *data)
+{
+    const plate_data *pd = data;
+    pose q = pose_of(x, p);
+    int N = pd->N;
+    double k = p[P_K] / N, c = p[P_C] / N, gen[3] = { 0, -p[P_M] * p[P_G], 0 };
+    for (int i = 0; i < N; i++) {
+        if (!stance(s, i))
+            continue;
+        double pen, gr[3], rate;
+        penetration(x, &q, i, N, p, &pen, gr, &rate);
+        double F = k * pen + c * rate;
+        for (int a = 0; a < 3; a++)
+            gen[a] -= F * gr[a];
+    }
+    out[0] = x[3];
+    out[1] = x[4];
+    out[2] = x[5];
+    out[3] = gen[0] / p[P_M];
+    out[4] = gen[1] / p[P_M];
+    out[5] = gen[2] / p[P_I];
+    return 0;
+}
+
+/* Hessian of p_i in q (symmetric 3 x 3, row-major) */
+static void penetration_hess(const double *x, const pose *q, int i, int N, const double *p,
+                             double H[9])
+{
+    double d = leg_x(i, N, p) - x[0];
+    H[0] = 0; H[1] = 0; H[2] = q->c;
+    H[3] = 0; H[4] = 0; H[5] = q->s;
+    H[6] = q->c; H[7] = q->s; H[8] = q->u * q->c + d * q->s;
+}
+
+/* df/dx, column-major 6 x 6: d(F_i grad p_i)/dq = grad p_i (k grad p_i +
+ * c D_q p_i')^T + F_i Hess p_i, d(F_i grad p_i)/dv = c grad p_i grad p_i^T,
+ * with D_q p_i' = Hess p_i v. */
+static int field_dx(const double *x, const int *s, const double *p, double *out, void *data)
+{
+    const plate_data *pd = data;
+    pose q = pose_of(x, p);
+    int N = pd->N;
+    double k = p[P_K] / N, c = p[P_C] / N, Dq[9] = { 0 }, Dv[9] = { 0 }; /* row-major */
+    memset(out, 0, 36 * sizeof *out);
+    for (int a = 0; a < 3; a++)
+        out[a + 6 * (3 + a)] = 1;
+    for (int i = 0; i < N; i++) {
+        if (!stance(s, i))
+            continue;
+        double pen, gr[3], rate, H[9], dr[3];
+        penetration(x, &q, i, N, p, &pen, gr, &rate);
+        penetration_hess(x, &q, i, N, p, H);
+        double F = k * pen + c * rate;
+        for (int a = 0; a < 3; a++)
+            dr[a] = H[3 * a] * x[3] + H[3 * a + 1] * x[4] + H[3 * a + 2] * x[5];
+        for (int a = 0; a < 3; a++)
+            for (int b = 0; b < 3; b++) {
+                Dq[3 * a + b] += gr[a] * (k * gr[b] + c * dr[b]) + F * H[3 * a + b];
+                Dv[3 * a + b] += c * gr[a] * gr[b];
+            }
+    }
+    double inv[3] = { 1 / p[P_M], 1 / p[P_M], 1 / p[P_I] };
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++) {
+            out[(3 + a) + 6 * b] = -inv[a] * Dq[3 * a + b];
+            out[(3 + a) + 6 * (3 + b)] = -inv[a] * Dv[3 * a + b];
+        }
+    return 0;
+}
+
+static int events(const double *x, const double *p, double *out, void *data)
+{
+    const plate_data *pd = data;
+    pose q = pose_of(x, p);
+    int N = pd->N;
+    double tau = p[P_C] / p[P_K];
+    for (int i = 0; i < N; i++) {
+        double pen, gr[3], rate;
+        penetration(x, &q, i, N, p, &pen, gr, &rate);
+        out[2 * i] = pen;
+        out[2 * i + 1] = -(pen + tau * rate);
+    }
+    return 0;
+}
+
+/* Dh, m x 6 column-major: touchdown (grad p_i, 0); liftoff
+ * -(grad p_i + tau Hess p_i v, tau grad p_i). */
+static int events_dx(const double *x, const double *p, double *out, void *data)
+{
+    const plate_data *pd = data;
+    pose q = pose_of(x, p);
+    int N = pd->N, m = 2 * N;
+    double tau = p[P_C] / p[P_K];
+    for (int i = 0; i < N; i++) {
+        double pen, gr[3], rate, H[9];
+        penetration(x, &q, i, N, p, &pen, gr, &rate);
+        penetration_hess(x, &q, i, N, p, H);
+        for (int a = 0; a < 3; a++) {
+            double dr = H[3 * a] * x[3] + H[3 * a + 1] * x[4] + H[3 * a + 2] * x[5];
+            out[2 * i + (size_t)a * m] = gr[a];
+            out[2 * i + (size_t)(3 + a) * m] = 0;
+            out[2 * i + 1 + (size_t)a * m] = -(gr[a] + tau * dr);
+            out[2 * i + 1 + (size_t)(3 + a) * m] = -tau * gr[a];
+        }
+    }
+    return 0;
+}
+
+#define DEFAULT_N 10
+
+static const plate_data default_data = { DEFAULT_N, NULL };
+
+#define LEG(i) "touchdown " #i, "liftoff " #i
+static const char *const default_event_names[2 * DEFAULT_N] = {
+    LEG(0), LEG(1), LEG(2), LEG(3), LEG(4), LEG(5), LEG(6), LEG(7), LEG(8), LEG(9),
+};
+#undef LEG
+
+#define DESCRIPTION "plate in SE(2) falling onto N spring-damper legs with frictionless rollers " \
+                    "(ESS paper, Sec. 5.2)"
+
+const hes_ess_model hes_ess_problem_plate_springs = {
+    "plate-springs", DESCRIPTION " (N = 10; hes_plate_springs_model for others)",
+    6, 2 * DEFAULT_N, state_names, default_event_names, NP, params, field, field_dx, events,
+    events_dx, NULL, (void *)&default_data,
+};
+
+hes_ess_model *hes_plate_springs_model(int N)
+{
+    if (N < 1 || N > HES_PLATE_SPRINGS_MAX_N)
+        return NULL;
+    hes_ess_model *md = malloc(sizeof *md);
+    plate_data *pd = malloc(sizeof *pd);
+    char **names = calloc((size_t)(2 * N), sizeof *names);
+    if (!md || !pd || !names) {
+        free(md); free(pd); free(names);
+        return NULL;
+    }
+    *md = hes_ess_problem_plate_springs;
+    md->m = 2 * N;
+    md->description = DESCRIPTION;
+    pd->N = N;
+    pd->names = names;
+    md->data = pd;
+    md->event_names = (const char *const *)names;
+    for (int i = 0; i < N; i++) {
+        char buf[32];
+        snprintf(buf, sizeof buf, "touchdown %d", i);
+        names[2 * i] = strdup(buf);
+        snprintf(buf, sizeof buf, "liftoff %d", i);
+        names[2 * i + 1] = strdup(buf);
+        if (!names[2 * i] || !names[2 * i + 1]) {
+            hes_plate_springs_model_free(md);
+            return NULL;
+        }
+    }
+    return md;
+}
+
+void hes_plate_springs_model_free(hes_ess_model *md)
+{
+    if (!md || md == &hes_ess_problem_plate_springs)
+        return;
+    plate_data *pd = md->data;
+    if (pd) {
+        for (int i = 0; pd->names && i < 2 * pd->N; i++)
+            free(pd->names[i]);
+        free(pd->names);
+        free(pd);
+    }
+    free(md);
+}

@@ -34,8 +34,9 @@ struct hes_ess {
        integrated dimension nn (n, or n (n + 1) with the sensitivities),
        dp_cap doubles in all; event values at the step's start and end, the
        bracket's ends (4m) and its trial point (m); the proposed step size
-       (0: none yet in this run) */
+       (0: none yet in this run); the slots crossed over a step (2m) */
     double *dp_k, *dp_y, *dp_h0, *dp_hm, dp_step;
+    int *dp_cand;
     size_t dp_cap;
     char msg[512];
     char cvode_msg[256];

@@ -218,7 +218,7 @@ void hes_ess_destroy(hes_ess *e)
     free(e->late);
     free(e->h); free(e->Dh); free(e->Dh2); free(e->G); free(e->Fp); free(e->DG);
     free(e->fdwork); free(e->xs); free(e->row); free(e->tmpn); free(e->Jtmp); free(e->A);
-    free(e->dp_k); free(e->dp_h0);
+    free(e->dp_k); free(e->dp_h0); free(e->dp_cand);
     free(e->x); free(e->J); free(e->w);
     free(e);
 }

@@ -12,7 +12,9 @@
  * h_i + eps rising, slot m + i is h_i either way.  After each accepted step
  * the slots are compared at its two ends (a slot exactly at zero at the
  * start is skipped for that step, as CVODES does); when some changed sign,
- * the earliest crossing is bracketed on the continuous extension
+ * the earliest crossing among those slots (a slot that crosses twice
+ * within one step is not seen, as with CVODES) is bracketed on the
+ * continuous extension
  * (secant steps on the slot whose estimated root comes first, bisection
  * when the secant stalls) to (|t| + |step|) 100 DBL_EPSILON, as CVODES's
  * root tolerance, and the step ends at the bracket's upper end, where the
@@ -139,6 +141,8 @@ hes_status hes__ess_dopri(hes_ess *e, const hes_ess_options *o, double *t, doubl
     if (!e->dp_h0 && !(e->dp_h0 = malloc(5 * (size_t)m * sizeof *e->dp_h0)))
         return hes__ess_fail(e, HES_ENOMEM, "out of memory for the DOPRI5 workspace");
     e->dp_hm = e->dp_h0 + 4 * (size_t)m;
+    if (!e->dp_cand && !(e->dp_cand = malloc(2 * (size_t)m * sizeof *e->dp_cand)))
+        return hes__ess_fail(e, HES_ENOMEM, "out of memory for the DOPRI5 workspace");
     e->dp_y = e->dp_k + 14 * N;
     double *k1 = e->dp_k, *k2 = k1 + N, *k3 = k2 + N, *k4 = k3 + N, *k5 = k4 + N,
            *k6 = k5 + N, *k7 = k6 + N, *y1 = k7 + N, *yt = y1 + N, *rc = yt + N;
@@ -218,19 +222,21 @@ hes_status hes__ess_dopri(hes_ess *e, const hes_ess_options *o, double *t, doubl
         }
         if ((st = hes__ess_h(e, y1, h1)) != HES_OK)
             return st;
-        int any = 0;
-        for (int r = 0; r < 2 * m && !any; r++)
-            any = e->watch[r] && crossed(e, h0, h1, r);
+        int nc = 0, *cand = e->dp_cand;   /* the slots crossed over the step */
+        for (int r = 0; r < 2 * m; r++)
+            if (e->watch[r] && crossed(e, h0, h1, r))
+                cand[nc++] = r;
         double tstop = tt + h;
-        if (any) { /* the earliest crossing on the continuous extension */
+        if (nc > 0) { /* the earliest crossing on the continuous extension */
             double tlo = 0, thi = 1, tol = 100 * DBL_EPSILON * (fabs(tt) + fabs(h)) / h;
             int side = 0, same = 0;
             memcpy(hl, h0, (size_t)m * sizeof *hl);
             memcpy(hm, h1, (size_t)m * sizeof *hm);   /* hm: at thi */
             for (int it = 0; it < 200 && thi - tlo > tol; it++) {
                 double frac = 1;
-                for (int r = 0; r < 2 * m; r++) {
-                    if (!e->watch[r] || !crossed(e, hl, hm, r))
+                for (int q = 0; q < nc; q++) {
+                    int r = cand[q];
+                    if (!crossed(e, hl, hm, r))
                         continue;
                     double ga = slot(e, hl, r), gb = slot(e, hm, r);
                     double fr = ga / (ga - gb);
@@ -245,8 +251,8 @@ hes_status hes__ess_dopri(hes_ess *e, const hes_ess_options *o, double *t, doubl
                 if ((st = hes__ess_h(e, yt, e->dp_hm)) != HES_OK)
                     return st;
                 int c = 0;
-                for (int r = 0; r < 2 * m && !c; r++)
-                    c = e->watch[r] && crossed(e, hl, e->dp_hm, r);
+                for (int q = 0; q < nc && !c; q++)
+                    c = crossed(e, hl, e->dp_hm, cand[q]);
                 int sd = c ? 1 : -1;
                 same = sd == side ? same + 1 : 0;
                 side = sd;
@@ -260,8 +266,9 @@ hes_status hes__ess_dopri(hes_ess *e, const hes_ess_options *o, double *t, doubl
                 if (same >= 3)
                     same = 0;
             }
-            for (int r = 0; r < 2 * m; r++)
-                e->roots[r] = e->watch[r] ? crossed(e, hl, hm, r) : 0;
+            memset(e->roots, 0, 2 * (size_t)m * sizeof *e->roots);
+            for (int q = 0; q < nc; q++)
+                e->roots[cand[q]] = crossed(e, hl, hm, cand[q]);
             for (int r = 0; r < 2 * m && *ended < 0; r++)
                 if (e->roots[r])
                     *ended = r;

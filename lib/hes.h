@@ -447,7 +447,8 @@ hes_status hes_ess_validate(const hes_ess_model *model, char *msg, size_t len);
  * The integrator (lib/contact/ess.c) alternates two steps, with a pool of
  * candidate guards (those with h_i < 0 at the start, not crossed since):
  *
- * - integration step: CVODES (Adams, dense Newton) on f(x, s) with s fixed,
+ * - integration step: CVODES (Adams, dense Newton; or, with options.method
+ *   HES_ESS_DOPRI5, explicit Dormand-Prince 5(4)) on f(x, s) with s fixed,
  *   stopped by root finding where a candidate enters its band
  *   (h_i + eps = 0, rising), where a crossed guard changes sign outside a
  *   projection (h_i = 0: s_i follows; the field may jump), and, with the pool

@@ -29,6 +29,7 @@ struct hes_ess {
     int *late;                /* m: near misses (options.near_miss): candidates in
                                  their band that are not live, watched at h_i = 0 */
     int near_miss;            /* the run's options.near_miss */
+    double deadline;          /* the run's end of max_wall_time (CLOCK_MONOTONIC, s) */
     /* DOPRI5 (ess_dopri.c), allocated on first use: stages, step end,
        trial state, continuous extension (14 nn) and the state (nn), of the
        integrated dimension nn (n, or n (n + 1) with the sensitivities),

@@ -489,6 +489,7 @@ static hes_status run(hes_ess *e, const hes_ess_options *o, double t0, const dou
     int n = e->n, m = e->m, cap = 0, k_out = 0;
     hes_status st;
     double t = t0, deadline = seconds() + o->max_wall_time;
+    e->deadline = deadline;
     memcpy(e->x, x0, (size_t)n * sizeof *x0);
     memset(e->J, 0, (size_t)n * (size_t)n * sizeof *e->J);
     for (int k = 0; k < n; k++)

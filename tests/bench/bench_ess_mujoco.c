@@ -8,7 +8,8 @@
  * Both models are generated here as MJCF strings and loaded with mj_loadXML
  * from MuJoCo's virtual file system (no temporary file).  MuJoCo runs with
  * its defaults (time step 0.002 s, semi-implicit Euler, Newton solver).
- * hes runs its ESS integrator (lib/contact) on the built-in models
+ * hes runs its ESS integrator (lib/contact; integration steps by DOPRI5,
+ * or by CVODES with the second argument "cvodes") on the built-in models
  * hopper-1d and plate-springs (hes_plate_springs_model(N), the same
  * contact law: problems/plate_springs.c) with the parameters below.
  *
@@ -441,7 +442,7 @@ static const bench_engine mujoco_engine = {
 
 /* ---- hes (the ESS integrator of issue 12) */
 #ifdef HAVE_ESS
-/* CVODES tolerances of the ESS integration steps: tight enough that the
+/* tolerances of the ESS integration steps (either method): tight enough that the
    hopper's error at the calibrated eps is the projections' (the RMS at
    eps / 10 and eps / 100 shows it shrink as eps^2). */
 #define HES_RTOL 1e-6

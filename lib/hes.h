@@ -447,7 +447,8 @@ hes_status hes_ess_validate(const hes_ess_model *model, char *msg, size_t len);
  * The integrator (lib/contact/ess.c) alternates two steps, with a pool of
  * candidate guards (those with h_i < 0 at the start, not crossed since):
  *
- * - integration step: CVODES (Adams, dense Newton) on f(x, s) with s fixed,
+ * - integration step: CVODES (Adams, dense Newton; or, with options.method
+ *   HES_ESS_DOPRI5, explicit Dormand-Prince 5(4)) on f(x, s) with s fixed,
  *   stopped by root finding where a candidate enters its band
  *   (h_i + eps = 0, rising), where a crossed guard changes sign outside a
  *   projection (h_i = 0: s_i follows; the field may jump), and, with the pool
@@ -464,9 +465,20 @@ hes_status hes_ess_validate(const hes_ess_model *model, char *msg, size_t len);
  * integration steps, the event times' dependence on x0, and the exact
  * Jacobian of each projection), up to the integration tolerances.
  */
+/* The integration step's method (hes_ess_options.method). */
+typedef enum {
+    HES_ESS_CVODES = 0, /* CVODES, Adams (the default) */
+    HES_ESS_DOPRI5 = 1  /* explicit Dormand-Prince 5(4) with error control; band entries
+                           and sign changes located on its continuous extension
+                           (lib/contact/ess_dopri.c).  Restarts after a projection in
+                           one step, where CVODES restarts at order 1: faster with many
+                           contacts.  With jacobian it integrates the variational
+                           equations alongside (the n x n sensitivities in its state) */
+} hes_ess_method;
+
 typedef struct {
     double eps;         /* band width (> 0): the accuracy knob, error O(eps^2) */
-    double rtol, atol;  /* CVODES tolerances (> 0) */
+    double rtol, atol;  /* integration tolerances (> 0) */
     int jacobian;       /* nonzero: compute J */
     int record;         /* nonzero: keep (t, x) at each step boundary */
     int n_out;          /* optional output times (increasing, within [t0, t_end]) */
@@ -481,10 +493,12 @@ typedef struct {
                            on h_i = 0 (crossing it is then a sign change: exact, not
                            projected) until an integration step ends with it below
                            its band (h_i < -eps) */
+    hes_ess_method method; /* HES_ESS_CVODES (default) or HES_ESS_DOPRI5 */
 } hes_ess_options;
 
 /* eps 1e-3, rtol 1e-8, atol 1e-10, no Jacobian, no record, no output
- * times, live_tol 1e-9, max_loops 10^7, max_wall_time 60, near_miss 0. */
+ * times, live_tol 1e-9, max_loops 10^7, max_wall_time 60, near_miss 0,
+ * method HES_ESS_CVODES. */
 void hes_ess_options_default(hes_ess_options *opts);
 
 typedef struct {

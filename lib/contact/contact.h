@@ -29,6 +29,16 @@ struct hes_ess {
     int *late;                /* m: near misses (options.near_miss): candidates in
                                  their band that are not live, watched at h_i = 0 */
     int near_miss;            /* the run's options.near_miss */
+    double deadline;          /* the run's end of max_wall_time (CLOCK_MONOTONIC, s) */
+    /* DOPRI5 (ess_dopri.c), allocated on first use: stages, step end,
+       trial state, continuous extension (14 nn) and the state (nn), of the
+       integrated dimension nn (n, or n (n + 1) with the sensitivities),
+       dp_cap doubles in all; event values at the step's start and end, the
+       bracket's ends (4m) and its trial point (m); the proposed step size
+       (0: none yet in this run); the slots crossed over a step (2m) */
+    double *dp_k, *dp_y, *dp_h0, *dp_hm, dp_step;
+    int *dp_cand;
+    size_t dp_cap;
     char msg[512];
     char cvode_msg[256];
 };
@@ -51,6 +61,13 @@ const char *hes__ess_event_name(const hes_ess *e, int i, char *buf, size_t len);
  * left out; if none is left, nothing moves and *j = -2.  With
  * J != NULL also J <- DP J, w <- w + Ddt J (J n x n, w n).  j and the
  * time moved are returned. */
+/* One integration step with DOPRI5 (ess_dopri.c), the contract of ess.c's
+ * CVODES step: from (*t, e->x) with e->s and e->watch, to the first root
+ * (e->roots, *ended the first slot) or t_end (*ended = -1), filling the
+ * output times passed. */
+hes_status hes__ess_dopri(hes_ess *e, const hes_ess_options *o, double *t, double t_end,
+                          hes_ess_result *res, int *k_out, int *ended);
+
 hes_status hes__ess_project(hes_ess *e, double *t, double *x, int *s, const int *inband,
                             double live_tol, double t_stop, double *J, double *w, int *j,
                             double *dt);

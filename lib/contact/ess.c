@@ -218,6 +218,7 @@ void hes_ess_destroy(hes_ess *e)
     free(e->late);
     free(e->h); free(e->Dh); free(e->Dh2); free(e->G); free(e->Fp); free(e->DG);
     free(e->fdwork); free(e->xs); free(e->row); free(e->tmpn); free(e->Jtmp); free(e->A);
+    free(e->dp_k); free(e->dp_h0); free(e->dp_cand);
     free(e->x); free(e->J); free(e->w);
     free(e);
 }
@@ -307,6 +308,9 @@ static hes_status check_args(hes_ess *e, const hes_ess_options *o, double t0, co
         return hes__ess_fail(e, HES_EINVAL, "hes_ess_run: live_tol = %g must be >= 0, "
                              "max_loops = %ld and max_wall_time = %g > 0", o->live_tol,
                              o->max_loops, o->max_wall_time);
+    if (o->method != HES_ESS_CVODES && o->method != HES_ESS_DOPRI5)
+        return hes__ess_fail(e, HES_EINVAL, "hes_ess_run: method = %d is not HES_ESS_CVODES "
+                             "or HES_ESS_DOPRI5", (int)o->method);
     if (o->n_out < 0 || (o->n_out > 0 && !o->t_out))
         return hes__ess_fail(e, HES_EINVAL, "hes_ess_run: n_out = %d with t_out %s", o->n_out,
                              o->t_out ? "given" : "NULL");
@@ -363,11 +367,11 @@ static hes_status start_signs(hes_ess *e)
 /* J <- (I - F Dg / (Dg F)) A J and w <- w - Dg A J / (Dg F) at the root of
  * slot r (Dg = Dh_i), or J <- A J - F w, w <- 0 at the fixed end time
  * (r < 0).  F = f(x, s) at the step's end. */
-static hes_status step_jacobian(hes_ess *e, int r, double t)
+static hes_status step_jacobian(hes_ess *e, int r, double t, int dopri)
 {
     int n = e->n, m = e->m;
     hes_status st;
-    if (hes__ode_get_sens(&e->ode, e->A) != 0)
+    if (!dopri && hes__ode_get_sens(&e->ode, e->A) != 0)   /* DOPRI5 has set A */
         return hes__ess_fail(e, HES_ESOLVER, "CVODES could not return the sensitivities: %s",
                              e->cvode_msg);
     if ((st = hes__ess_f(e, e->x, e->s, e->Fp)) != HES_OK)
@@ -421,6 +425,8 @@ static hes_status integrate(hes_ess *e, const hes_ess_options *o, double *t, dou
         e->watch[m + i] = !e->pool[i] || e->late[i];
         e->hit[i] = 0;
     }
+    if (o->method == HES_ESS_DOPRI5)
+        return hes__ess_dopri(e, o, t, t_end, res, k_out, ended);
     e->cb_status = HES_OK;
     e->cvode_msg[0] = '\0';
     int rc = hes__ode_start(&e->ode, *t, e->x, o->rtol, o->atol, o->jacobian, e->tmpn);
@@ -483,6 +489,7 @@ static hes_status run(hes_ess *e, const hes_ess_options *o, double t0, const dou
     int n = e->n, m = e->m, cap = 0, k_out = 0;
     hes_status st;
     double t = t0, deadline = seconds() + o->max_wall_time;
+    e->deadline = deadline;
     memcpy(e->x, x0, (size_t)n * sizeof *x0);
     memset(e->J, 0, (size_t)n * (size_t)n * sizeof *e->J);
     for (int k = 0; k < n; k++)
@@ -545,7 +552,7 @@ static hes_status run(hes_ess *e, const hes_ess_options *o, double t0, const dou
             if ((st = integrate(e, o, &t, t_end, res, &k_out, &ended)) != HES_OK)
                 return st;
             res->n_integrations++;
-            if (o->jacobian && (st = step_jacobian(e, ended, t)) != HES_OK)
+            if (o->jacobian && (st = step_jacobian(e, ended, t, o->method == HES_ESS_DOPRI5)) != HES_OK)
                 return st;
             if (ended >= 0) {
                 int empty = 1, trigger = -1;
@@ -611,6 +618,7 @@ hes_status hes_ess_run(hes_ess *e, const hes_ess_options *opts, double t0, const
         return hes__ess_fail(e, HES_ENOMEM, "out of memory for the ESS result");
     }
     e->eps = opts->eps;
+    e->dp_step = 0;
     e->near_miss = opts->near_miss != 0;
     st = run(e, opts, t0, x0, t_end, res);
     res->t_end = st == HES_OK ? t_end : (res->n_samples ? res->t[res->n_samples - 1] : t0);

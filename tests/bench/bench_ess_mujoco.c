@@ -8,7 +8,8 @@
  * Both models are generated here as MJCF strings and loaded with mj_loadXML
  * from MuJoCo's virtual file system (no temporary file).  MuJoCo runs with
  * its defaults (time step 0.002 s, semi-implicit Euler, Newton solver).
- * hes runs its ESS integrator (lib/contact) on the built-in models
+ * hes runs its ESS integrator (lib/contact; integration steps by DOPRI5,
+ * or by CVODES with the second argument "cvodes") on the built-in models
  * hopper-1d and plate-springs (hes_plate_springs_model(N), the same
  * contact law: problems/plate_springs.c) with the parameters below.
  *
@@ -441,13 +442,15 @@ static const bench_engine mujoco_engine = {
 
 /* ---- hes (the ESS integrator of issue 12) */
 #ifdef HAVE_ESS
-/* CVODES tolerances of the ESS integration steps: tight enough that the
+/* tolerances of the ESS integration steps (either method): tight enough that the
    hopper's error at the calibrated eps is the projections' (the RMS at
    eps / 10 and eps / 100 shows it shrink as eps^2). */
 #define HES_RTOL 1e-6
 #define HES_ATOL 1e-8
 
 static double hes_eps = 1e-3;   /* set by hes_calibrate */
+/* the integration method (second argument: cvodes or dopri5, default dopri5) */
+static hes_ess_method hes_method = HES_ESS_DOPRI5;
 
 static void hes_opts(hes_ess_options *o)
 {
@@ -458,6 +461,7 @@ static void hes_opts(hes_ess_options *o)
     o->record = 0;
     o->jacobian = 0;
     o->near_miss = 1;   /* a leg the rocking plate nearly touches: root finding */
+    o->method = hes_method;
 }
 
 /* RMS of y - y_exact at MuJoCo's step times dt, 2 dt, ... T (output times
@@ -649,9 +653,20 @@ int main(int argc, char **argv)
 {
     int runs = argc > 1 ? atoi(argv[1]) : RUNS;
     if (runs < 1) {
-        fprintf(stderr, "usage: %s [runs per N, default %d]\n", argv[0], RUNS);
+        fprintf(stderr, "usage: %s [runs per N, default %d] [cvodes | dopri5 (default)]\n",
+                argv[0], RUNS);
         return 2;
     }
+#ifdef HAVE_ESS
+    if (argc > 2) {
+        if (strcmp(argv[2], "cvodes") == 0)
+            hes_method = HES_ESS_CVODES;
+        else if (strcmp(argv[2], "dopri5") != 0) {
+            fprintf(stderr, "%s: the method is cvodes or dopri5, not '%s'\n", argv[0], argv[2]);
+            return 2;
+        }
+    }
+#endif
     const bench_engine *hes = NULL;
 #ifdef HAVE_ESS
     hes = &hes_engine;
@@ -686,6 +701,7 @@ int main(int argc, char **argv)
 #ifdef HAVE_ESS
     if (hes && hes->calibrate(hp, dt, target, &rms) == 0 && hes->hopper(hp, dt, &rms, &secs) == 0) {
         calibrated = 1;
+        printf("hes integration method: %s\n", hes_method == HES_ESS_DOPRI5 ? "DOPRI5" : "CVODES");
         printf("%-10s %12s %14s %12s %12s\n", "", "eps", "RMS error (m)", "seconds", "rtol, atol");
         printf("%-10s %12.6g %14.6e %12.6f %5g, %g   (calibrated: MuJoCo's RMS error at its default step)\n",
                "hes", hes_eps, rms, secs, HES_RTOL, HES_ATOL);

@@ -304,12 +304,7 @@ static hes_status stability_run(const hes_monodromy *mono, hes_stability *st);
 hes_status hes_stability_compute(const hes_monodromy *mono, hes_stability *st)
 {
     memset(st, 0, sizeof *st);
-    const double *M = mono->autonomous ? mono->proj : mono->phi;
-    if (!M || mono->n < 1 || (mono->autonomous && !mono->normal))
-        return HES_EINVAL;
-    hes_status status = hes__stability_alloc(st, mono->n);
-    if (status == HES_OK)
-        status = stability_run(mono, st);
+    hes_status status = hes_stability_update(mono, st);
     if (status != HES_OK)
         hes_stability_free(st);
     return status;

@@ -458,7 +458,13 @@ hes_status hes_ess_validate(const hes_ess_model *model, char *msg, size_t len);
  *   G = f(x, s), dt_i = -h_i / (Dh_i G) for the candidates in the band, j the
  *   argmin, x += G dt_j, t += dt_j, s_j = +1, j leaves the pool.  Every
  *   candidate in the band must be live, Dh_i G > live_tol |Dh_i| |G|;
- *   otherwise HES_EGRAZING, naming the guard.
+ *   otherwise HES_EGRAZING, naming the guard (or, with near_miss, it is
+ *   watched).  The projection is taken only if it passes a second-order
+ *   test: the approach rate a = Dh_j f at x + G dt_j is within a / 2 of its
+ *   value at x (for a decelerating approach, exactly the condition that the
+ *   quadratic model of h_j along the flow reaches zero).  A candidate that
+ *   fails it is watched: its crossing of h_j = 0, if it comes, is located
+ *   exactly by the integration step (n_refused counts these).
  *
  * With `jacobian` set it also returns J = d x(t_end) / d x0, the exact
  * derivative of this discrete flow (variational equations over the
@@ -512,6 +518,8 @@ typedef struct {
     double *x;          /* n x n_samples (column k: the state at t[k]) */
     double *x_out;      /* n x n_out: the state at the output times (NULL without) */
     long n_integrations, n_projections, n_sign_changes, n_rearms;
+    long n_refused;     /* projections refused by the second-order test (those
+                           guards were watched: crossed exactly, or missed) */
 } hes_ess_result;
 
 typedef struct hes_ess hes_ess;

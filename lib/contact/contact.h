@@ -23,12 +23,15 @@ struct hes_ess {
     hes_status cb_status;     /* first failure inside a callback */
     long n_rhs;
     /* workspaces, sized at creation */
-    double *h, *Dh, *Dh2, *G, *Fp, *DG, *fdwork, *xs, *row, *tmpn, *Jtmp, *A;
+    double *h, *Dh, *Dh2, *G, *Fp, *DG, *fdwork, *xs, *xp, *row, *tmpn, *Jtmp, *A;
     double *x, *J, *w;        /* the run's state, dx/dx0 and dt/dx0 */
     int *pool, *hit, *roots;   /* m, m, 2m */
-    int *late;                /* m: near misses (options.near_miss): candidates in
-                                 their band that are not live, watched at h_i = 0 */
+    int *late;                /* m: candidates in their band watched at h_i = 0 by
+                                 the integration step: those whose projection the
+                                 second-order test refused, and (options.near_miss)
+                                 those that are not live */
     int near_miss;            /* the run's options.near_miss */
+    long n_refused;           /* projections refused by the second-order test */
     double deadline;          /* the run's end of max_wall_time (CLOCK_MONOTONIC, s) */
     /* DOPRI5 (ess_dopri.c), allocated on first use: stages, step end,
        trial state, continuous extension (14 nn) and the state (nn), of the
@@ -54,13 +57,6 @@ hes_status hes__ess_Dh(hes_ess *e, const double *x, double *out);
 /* The name of event i for messages ("touchdown" or "h[3]"), in buf. */
 const char *hes__ess_event_name(const hes_ess *e, int i, char *buf, size_t len);
 
-/* The projection step (ess_project.c) from (t, x) with sign pattern s
- * (updated: s_j = +1) across the first candidate j of the band set
- * inband (m flags), or up to t_stop if it comes first (*j = -1).  With
- * e->near_miss, candidates that are not live are marked in e->late and
- * left out; if none is left, nothing moves and *j = -2.  With
- * J != NULL also J <- DP J, w <- w + Ddt J (J n x n, w n).  j and the
- * time moved are returned. */
 /* One integration step with DOPRI5 (ess_dopri.c), the contract of ess.c's
  * CVODES step: from (*t, e->x) with e->s and e->watch, to the first root
  * (e->roots, *ended the first slot) or t_end (*ended = -1), filling the
@@ -68,6 +64,14 @@ const char *hes__ess_event_name(const hes_ess *e, int i, char *buf, size_t len);
 hes_status hes__ess_dopri(hes_ess *e, const hes_ess_options *o, double *t, double t_end,
                           hes_ess_result *res, int *k_out, int *ended);
 
+/* The projection step (ess_project.c) from (t, x) with sign pattern s
+ * (updated: s_j = +1) across the first candidate j of the band set
+ * inband (m flags), or up to t_stop if it comes first (*j = -1).  Candidates
+ * whose projection fails the second-order test, and with e->near_miss
+ * those that are not live, are marked in e->late and left out; if none
+ * is left, nothing moves and *j = -2.  With
+ * J != NULL also J <- DP J, w <- w + Ddt J (J n x n, w n).  j and the
+ * time moved are returned. */
 hes_status hes__ess_project(hes_ess *e, double *t, double *x, int *s, const int *inband,
                             double live_tol, double t_stop, double *J, double *w, int *j,
                             double *dt);

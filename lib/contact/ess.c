@@ -22,15 +22,22 @@
  * across it or across a guard with the same surface) takes the sign of its
  * rate Dh_i f(x, s) with s_i = +1, the side the flow is going to.
  *
- * Near misses (options.near_miss).  A candidate that enters its band but
- * is not live (the state comes within eps of the guard and turns away, as
- * a plate's leg that the rocking plate nearly touches) breaks the paper's
- * requirement 4: by default HES_EGRAZING.  With near_miss the projection
- * leaves it out (late[i]); while it stays in its band its band slot is off
- * and its sign-change slot on, so that if it does reach h_i = 0 the step
- * stops there exactly and the crossing is a sign change (s_i = +1, out of
- * the pool); once a step ends with h_i < -eps it is an ordinary candidate
- * again.
+ Watched candidates (late[i]).  A candidate in its band is left out of
+ * the projection and watched when
+ *   - the projection's second-order test refuses it (ess_project.c: the
+ *     approach is so slow against its change that the constant field G
+ *     would carry the state far, or across a guard the flow turns away
+ *     from, as a plate's leg met at a very flat angle), or
+ *   - with options.near_miss, it is not live (the state comes within eps
+ *     of the guard and turns away), which by default is HES_EGRAZING (the
+ *     paper's requirement 4).
+ * A watched guard that leaves its band downward without crossing was a
+ * near miss: by default HES_EGRAZING, as for one found not live at once.
+ * While it stays in its band its band slot is off and its sign-change slot
+ * on, so that if it does reach h_i = 0 the step stops there exactly and the
+ * crossing is a sign change (s_i = +1, out of the pool): an exact, event-
+ * driven crossing; once a step ends with h_i < -eps it is an ordinary
+ * candidate again.
  *
  * Jacobian of the discrete flow.  Along with (t, x) the loop carries
  * J = dx/dx0 and the row w = dt/dx0 (the current time depends on x0 once an
@@ -169,6 +176,7 @@ hes_status hes_ess_new(const hes_ess_model *model, hes_ess **out, char *msg, siz
     e->DG = calloc(N * N, sizeof(double));
     e->fdwork = calloc(3 * N, sizeof(double));
     e->xs = calloc(N, sizeof(double));
+    e->xp = calloc(N, sizeof(double));
     e->row = calloc(N, sizeof(double));
     e->tmpn = calloc(N, sizeof(double));
     e->Jtmp = calloc(N * N, sizeof(double));
@@ -177,7 +185,7 @@ hes_status hes_ess_new(const hes_ess_model *model, hes_ess **out, char *msg, siz
     e->J = calloc(N * N, sizeof(double));
     e->w = calloc(N, sizeof(double));
     if (!e->p || !e->s || !e->watch || !e->pool || !e->hit || !e->roots || !e->late || !e->h || !e->Dh ||
-        !e->Dh2 || !e->G || !e->Fp || !e->DG || !e->fdwork || !e->xs || !e->row || !e->tmpn ||
+        !e->Dh2 || !e->G || !e->Fp || !e->DG || !e->fdwork || !e->xs || !e->xp || !e->row || !e->tmpn ||
         !e->Jtmp || !e->A || !e->x || !e->J || !e->w) {
         hes_ess_destroy(e);
         return HES_ENOMEM;
@@ -217,7 +225,7 @@ void hes_ess_destroy(hes_ess *e)
     free(e->p); free(e->s); free(e->watch); free(e->pool); free(e->hit); free(e->roots);
     free(e->late);
     free(e->h); free(e->Dh); free(e->Dh2); free(e->G); free(e->Fp); free(e->DG);
-    free(e->fdwork); free(e->xs); free(e->row); free(e->tmpn); free(e->Jtmp); free(e->A);
+    free(e->fdwork); free(e->xs); free(e->xp); free(e->row); free(e->tmpn); free(e->Jtmp); free(e->A);
     free(e->dp_k); free(e->dp_h0); free(e->dp_cand);
     free(e->x); free(e->J); free(e->w);
     free(e);
@@ -483,6 +491,26 @@ static void rearm(hes_ess *e, int trigger)
         e->hit[trigger] = 1;  /* at -eps to the root's accuracy: in the band */
 }
 
+/* Without options.near_miss, a watched guard (e->h current) found below
+ * its band was a near miss: HES_EGRAZING. */
+static hes_status near_misses(hes_ess *e, double t)
+{
+    if (e->near_miss)
+        return HES_OK;
+    for (int i = 0; i < e->m; i++) {
+        if (!e->late[i] || !(e->h[i] < -e->eps))
+            continue;
+        char buf[32];
+        return hes__ess_fail(e, HES_EGRAZING, "near miss by t = %.10g: guard '%s' (event %d) "
+                             "came into its band (h >= -eps = %.6g), too slowly to be "
+                             "projected across, and turned away without crossing (now h = "
+                             "%.6g): the ESS requirement Dh_i f > 0 on the band fails "
+                             "(options.near_miss watches such guards)", t,
+                             hes__ess_event_name(e, i, buf, sizeof buf), i, -e->eps, e->h[i]);
+    }
+    return HES_OK;
+}
+
 static hes_status run(hes_ess *e, const hes_ess_options *o, double t0, const double *x0,
                       double t_end, hes_ess_result *res)
 {
@@ -515,12 +543,14 @@ static hes_status run(hes_ess *e, const hes_ess_options *o, double t0, const dou
         if ((loop & 63) == 0 && seconds() > deadline)
             return hes__ess_fail(e, HES_ESOLVER, "the ESS integrator exceeded its wall-time "
                                  "budget of %g s at t = %.10g", o->max_wall_time, t);
-        if ((st = hes__ess_h(e, e->x, e->h)) != HES_OK)
+        if ((st = hes__ess_h(e, e->x, e->h)) != HES_OK || (st = near_misses(e, t)) != HES_OK)
             return st;
         int any = 0;
         for (int i = 0; i < m; i++) {
-            if (e->late[i] && e->h[i] < -o->eps)
-                e->late[i] = 0;    /* a near miss that has left its band */
+            if (e->late[i] && (e->h[i] < -o->eps || e->h[i] >= 0))
+                e->late[i] = 0;    /* a watched guard that has left its band, or that a
+                                      projection across another guard carried past its
+                                      zero: a candidate again (projected back onto it) */
             e->hit[i] = e->pool[i] && !e->late[i] && (e->h[i] >= -o->eps || e->hit[i]);
             any |= e->hit[i];
         }
@@ -539,7 +569,7 @@ static hes_status run(hes_ess *e, const hes_ess_options *o, double t0, const dou
                 e->hit[j] = 0;
                 res->n_projections++;
             }
-            if (j == -2) {         /* only near misses in the band */
+            if (j == -2) {         /* only watched guards in the band */
                 for (int i = 0; i < m; i++)
                     e->hit[i] = 0;
                 any = 0;
@@ -567,7 +597,7 @@ static hes_status run(hes_ess *e, const hes_ess_options *o, double t0, const dou
                         e->s[r - m] = e->roots[r] > 0 ? 1 : -1;
                         res->n_sign_changes++;
                         if (e->late[r - m] && e->roots[r] > 0)
-                            e->pool[r - m] = e->late[r - m] = 0; /* a near miss crossed */
+                            e->pool[r - m] = e->late[r - m] = 0; /* a watched guard crossed */
                     } else if (e->pool[r]) /* band entry of a candidate */
                         e->hit[r] = 1;
                     else if (empty && trigger < 0)
@@ -582,6 +612,8 @@ static hes_status run(hes_ess *e, const hes_ess_options *o, double t0, const dou
         if (o->record && (st = add_sample(e, res, &cap, t, e->x)) != HES_OK)
             return st;
     }
+    if ((st = hes__ess_h(e, e->x, e->h)) != HES_OK || (st = near_misses(e, t)) != HES_OK)
+        return st;
     for (; k_out < o->n_out; k_out++)   /* output times at t_end */
         memcpy(res->x_out + (size_t)k_out * n, e->x, (size_t)n * sizeof *e->x);
     return HES_OK;
@@ -620,7 +652,9 @@ hes_status hes_ess_run(hes_ess *e, const hes_ess_options *opts, double t0, const
     e->eps = opts->eps;
     e->dp_step = 0;
     e->near_miss = opts->near_miss != 0;
+    e->n_refused = 0;
     st = run(e, opts, t0, x0, t_end, res);
+    res->n_refused = e->n_refused;
     res->t_end = st == HES_OK ? t_end : (res->n_samples ? res->t[res->n_samples - 1] : t0);
     memcpy(res->x_end, e->x, (size_t)n * sizeof *e->x);
     memcpy(res->s_end, e->s, (size_t)m * sizeof *e->s);

@@ -14,7 +14,25 @@
  * of guard j (first order in the distance to the guard, error O(eps^2) per
  * crossing).  Liveness (the paper's requirement 4) must hold for every i in
  * B: a_i > live_tol |Dh_i| |G|, else HES_EGRAZING naming the guard (with
- * options.near_miss such a guard is left out instead: ess.c).  dt_j is
+ * options.near_miss such a guard is left out instead: ess.c).  Without
+ * near_miss the check covers the watched candidates in the band too.
+ *
+ * The second-order test (not in the paper).  The O(eps^2) error needs
+ * dt_j = O(eps), i.e. a_j bounded away from zero on the scale of eps; a
+ * live but slow approach (a leg met at a very flat angle) gives a long dt_j
+ * along a G that the flow leaves: the plate is carried far, or across a
+ * guard the flow turns away from.  Along the flow h_j(t + tau) = h_j + a_j
+ * tau + adot tau^2 / 2 + ..., and the projection drops the tau^2 term.  It
+ * is taken only if the approach rate at the projected point,
+ *   a+ = Dh_j(x+) f(x+, s),  x+ = x + G dt_j   (a+ - a_j = adot dt_j + ...),
+ * satisfies |a+ - a_j| <= a_j / 2, i.e. |adot| dt_j^2 <= |h_j| / 2: the
+ * dropped term is at most a quarter of the distance crossed.  For a
+ * decelerating approach (adot < 0) this is a_j^2 >= 2 |adot| |h_j|, exactly
+ * the condition that the quadratic model reaches h_j = 0.  With a_j
+ * bounded below it holds for eps small enough, so the order of the method
+ * is untouched.  A candidate that fails it is marked late and watched by
+ * the integration step, which locates its crossing exactly (ess.c); the
+ * argmin is then taken over the others.  dt_j is
  * positive for h_j < 0; when a candidate is already past its guard (h_j >= 0,
  * e.g. moved there by the projection across another guard) dt_j <= 0 and the
  * step moves back onto the guard: the same formula, so the same Jacobian.
@@ -58,35 +76,59 @@ hes_status hes__ess_project(hes_ess *e, double *t, double *x, int *s, const int 
         (st = hes__ess_f(e, x, s, e->G)) != HES_OK)
         return st;
     double gnorm = norm2(e->G, n, 1);
-    int j = -1;
+    int j = -1, any = 0;
     double dtj = HUGE_VAL, aj = 0;
-    for (int i = 0; i < m; i++) {
-        if (!inband[i])
-            continue;
-        double a = 0;
-        for (int k = 0; k < n; k++)
-            a += e->Dh[i + (size_t)k * m] * e->G[k];
-        if (!(a > live_tol * norm2(e->Dh + i, n, m) * gnorm)) {
-            if (e->near_miss) {  /* watched at h_i = 0 instead (ess.c) */
-                e->late[i] = 1;
+    for (;;) {
+        j = -1;
+        dtj = HUGE_VAL;
+        for (int i = 0; i < m; i++) {
+            int watched = e->late[i];   /* checked for liveness too, by default */
+            if (watched ? e->near_miss || !(e->h[i] >= -e->eps) : !inband[i])
                 continue;
+            any |= !watched;
+            double a = 0;
+            for (int k = 0; k < n; k++)
+                a += e->Dh[i + (size_t)k * m] * e->G[k];
+            if (!(a > live_tol * norm2(e->Dh + i, n, m) * gnorm)) {
+                if (e->near_miss) {  /* watched at h_i = 0 instead (ess.c) */
+                    e->late[i] = 1;
+                    continue;
+                }
+                char buf[32];
+                return hes__ess_fail(e, HES_EGRAZING, "liveness violated at t = %.10g: guard "
+                                     "'%s' (event %d) is in its band (h = %.6g >= -eps = %.6g) "
+                                     "but the field does not cross it: Dh f = %.6g <= %g |Dh| "
+                                     "|f| (the ESS requirement Dh_i f > 0 on the band)", *t,
+                                     hes__ess_event_name(e, i, buf, sizeof buf), i, e->h[i],
+                                     -e->eps, a, live_tol);
             }
-            char buf[32];
-            return hes__ess_fail(e, HES_EGRAZING, "liveness violated at t = %.10g: guard '%s' "
-                                 "(event %d) is in its band (h = %.6g >= -eps = %.6g) but the "
-                                 "field does not cross it: Dh f = %.6g <= %g |Dh| |f| (the "
-                                 "ESS requirement Dh_i f > 0 on the band)", *t,
-                                 hes__ess_event_name(e, i, buf, sizeof buf), i, e->h[i],
-                                 -e->eps, a, live_tol);
+            if (watched)
+                continue;
+            double dt = -e->h[i] / a;
+            if (dt < dtj) {
+                dtj = dt;
+                j = i;
+                aj = a;
+            }
         }
-        double dt = -e->h[i] / a;
-        if (dt < dtj) {
-            dtj = dt;
-            j = i;
-            aj = a;
-        }
+        if (j < 0 || !(dtj > 0))
+            break;
+        /* The second-order test: the approach rate at the projected point,
+         * Dh_j(x + G dt_j) f(x + G dt_j, s), within aj / 2 of aj. */
+        for (int k = 0; k < n; k++)
+            e->xp[k] = x[k] + e->G[k] * dtj;
+        if ((st = hes__ess_Dh(e, e->xp, e->Dh2)) != HES_OK ||
+            (st = hes__ess_f(e, e->xp, s, e->Fp)) != HES_OK)
+            return st;
+        double ap = 0;
+        for (int k = 0; k < n; k++)
+            ap += e->Dh2[j + (size_t)k * m] * e->Fp[k];
+        if (fabs(ap - aj) <= 0.5 * aj)
+            break;
+        e->late[j] = 1;     /* crossed exactly by the integration step, or missed */
+        e->n_refused++;
     }
-    if (j < 0 && e->near_miss) {
+    if (j < 0 && any) {   /* every candidate in the band is watched */
         *jout = -2;
         *dtout = 0;
         return HES_OK;
@@ -130,14 +172,14 @@ hes_status hes__ess_project(hes_ess *e, double *t, double *x, int *s, const int 
             }
             double delta = hes__fd_step(xinf) / fmax(ginf, DBL_MIN);
             for (int k = 0; k < n; k++)
-                e->xs[k] = x[k] + delta * e->G[k];
-            if ((st = hes__ess_Dh(e, e->xs, e->Dh2)) != HES_OK)
+                e->xp[k] = x[k] + delta * e->G[k];
+            if ((st = hes__ess_Dh(e, e->xp, e->Dh2)) != HES_OK)
                 return st;
             for (int k = 0; k < n; k++)
                 e->tmpn[k] = e->Dh2[j + (size_t)k * m];
             for (int k = 0; k < n; k++)
-                e->xs[k] = x[k] - delta * e->G[k];
-            if ((st = hes__ess_Dh(e, e->xs, e->Dh2)) != HES_OK)
+                e->xp[k] = x[k] - delta * e->G[k];
+            if ((st = hes__ess_Dh(e, e->xp, e->Dh2)) != HES_OK)
                 return st;
             for (int k = 0; k < n; k++)
                 e->row[k] += c * (e->tmpn[k] - e->Dh2[j + (size_t)k * m]) / (2 * delta);

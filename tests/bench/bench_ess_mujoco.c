@@ -461,8 +461,6 @@ static void hes_opts(hes_ess_options *o)
     o->record = 0;
     o->jacobian = 0;
     o->near_miss = 1;   /* a leg the rocking plate nearly touches: root finding */
-    o->live_tol = 1e-2; /* and one it meets at less than 0.6 degrees: a projection along
-                           so flat a path would run far along the constant field G */
     o->method = hes_method;
 }
 

@@ -10,7 +10,10 @@
  *   hes plot convergence PROBLEM|--orbit FILE [-p ...] [--trials N]
  *        [--steps S] [--box H | --perturb R] [--seed N] -o OUT   the error
  *        after every period of perturbed trials (paper Figs. 3 and 5), each
- *        trial thin, the mean bold, log scale.
+ *        trial thin, the mean bold, log scale;
+ *   hes plot ess-bench FILE.csv -o OUT   median wall time against the number
+ *        of contacts for the ESS integrator and MuJoCo, with their least-
+ *        squares lines (issue 12's benchmark, BENCH_CSV=FILE make bench_mujoco).
  *
  * The program computes and writes the data; gnuplot only draws, into a
  * temporary file that is checked to be a complete picture and then copied
@@ -36,10 +39,13 @@ void cmd_plot_usage(FILE *out)
           "       hes plot multipliers PROBLEM|--orbit FILE [-p NAME=VALUE]... -o OUT\n"
           "       hes plot convergence PROBLEM|--orbit FILE [-p NAME=VALUE]... [--trials N]\n"
           "                            [--steps S] [--box H | --perturb R] [--seed N] -o OUT\n"
+          "       hes plot ess-bench FILE.csv -o OUT\n"
           "Draw with gnuplot (HES_GNUPLOT: another program): psi over the two parameters\n"
           "of a 'hes sweep --grid A --grid B' file with the psi = 1 contour; the\n"
           "multipliers in the complex plane with the unit circle; the error of\n"
-          "perturbed trials after every period.  The format follows OUT's extension.\n\n"
+          "perturbed trials after every period; the ESS integrator's time against\n"
+          "contacts beside MuJoCo's (the table of BENCH_CSV=FILE make bench_mujoco).\n"
+          "The format follows OUT's extension.\n\n"
           "  -o, --output OUT        the picture, .png or .svg (required)\n"
           "  -p, --param NAME=VALUE  set a parameter (repeatable)\n"
           "      --orbit FILE        a gait file instead of PROBLEM\n"
@@ -327,6 +333,85 @@ static int stability_map(const char *csv, const char *pic, const char *out, cons
     return rc;
 }
 
+/* ------------------------------------------------------- ess-bench */
+
+/* The table of `BENCH_CSV=FILE make bench_mujoco` (tests/bench/
+ * bench_ess_mujoco.c): '#' lines (one with the slopes), the header
+ * N,hes_s,mujoco_s,..., then one row per N.  Drawn: median milliseconds per
+ * run against N for both engines, points and their least-squares lines
+ * (the slopes: the marginal cost per contact). */
+static int ess_bench(const char *csv, const char *pic, const char *out)
+{
+    FILE *f = fopen(csv, "r");
+    struct stat st;
+    if (!f || (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode))) {
+        fprintf(stderr, "hes plot: %s: %s\n", csv, strerror(f ? EISDIR : errno));
+        if (f)
+            fclose(f);
+        return CLI_EXIT_USAGE;
+    }
+    csv_line l;
+    csv_line_init(&l);
+    int got_line, n = 0, header = 0, rc = CLI_EXIT_OK;
+    double N[64], th[64], tm[64];
+    while (rc == CLI_EXIT_OK && (got_line = csv_line_read(f, &l)) == 1) {
+        if (l.too_long || l.has_nul) {
+            rc = CLI_EXIT_USAGE;
+            break;
+        }
+        if (l.text[0] == '#' || l.text[strspn(l.text, " \t\r\n")] == '\0')
+            continue;
+        if (!header) {
+            header = strncmp(l.text, "N,hes_s,mujoco_s", 16) == 0;
+            if (!header)
+                rc = CLI_EXIT_USAGE;
+            continue;
+        }
+        if (n == 64 || sscanf(l.text, "%lf,%lf,%lf", &N[n], &th[n], &tm[n]) != 3 ||
+            !(N[n] >= 1) || !(th[n] > 0) || !(tm[n] > 0) || !isfinite(th[n]) ||
+            !isfinite(tm[n])) {
+            fprintf(stderr, "hes plot: %s: line %d is not a row N,hes_s,mujoco_s,... with "
+                    "N >= 1 and positive finite times\n", csv, l.number);
+            rc = CLI_EXIT_USAGE;
+            break;
+        }
+        n++;
+    }
+    if (rc == CLI_EXIT_OK && got_line < 0) {
+        fprintf(stderr, "hes plot: %s: %s\n", csv, strerror(errno));
+        rc = CLI_EXIT_FAILURE;
+    }
+    csv_line_free(&l);
+    fclose(f);
+    if (rc == CLI_EXIT_USAGE && !header)
+        fprintf(stderr, "hes plot: %s is not a table of bench_ess_mujoco (expected a header "
+                "N,hes_s,mujoco_s,...)\n", csv);
+    if (rc == CLI_EXIT_OK && n < 2) {
+        fprintf(stderr, "hes plot: %s has %d rows; the slopes need at least 2\n", csv, n);
+        rc = CLI_EXIT_USAGE;
+    }
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    FILE *g = open_gnuplot();
+    if (!g)
+        return CLI_EXIT_FAILURE;
+    fprintf(g, "set terminal %s\nset output '%s'\n$d << EOD\n", terminal(out), pic);
+    for (int i = 0; i < n; i++)
+        fprintf(g, "%.17g %.17g %.17g\n", N[i], 1e3 * th[i], 1e3 * tm[i]);
+    fprintf(g, "EOD\n"
+               "fh(x) = ah + bh * x\nfm(x) = am + bm * x\n"
+               "set fit quiet nolog\nfit fh(x) $d using 1:2 via ah, bh\n"
+               "fit fm(x) $d using 1:3 via am, bm\n"
+               "set title 'plate on N legs: median wall time per run (lines: least squares)'\n"
+               "set xlabel 'contacts N (legs)'\nset ylabel 'milliseconds per 2 s simulated'\n"
+               "set key top left\nset grid\nset yrange [0:*]\n"
+               "plot $d using 1:2 with points pt 7 ps 1.3 lc rgb '#08519c' title 'hes (ESS)', "
+               "fh(x) with lines lw 2 lc rgb '#08519c' title sprintf('hes: %%.0f us per contact', 1e3 * bh), "
+               "$d using 1:3 with points pt 5 ps 1.3 lc rgb '#a50f15' title 'MuJoCo', "
+               "fm(x) with lines lw 2 lc rgb '#a50f15' title sprintf('MuJoCo: %%.0f us per contact', 1e3 * bm)\n");
+    return close_gnuplot(g, pic, out);
+}
+
 /* ------------------------------------------- multipliers and convergence */
 
 static int multipliers(hes_system *sys, const char *pic, const char *out)
@@ -493,7 +578,8 @@ int cmd_plot(int argc, char **argv)
     if (!tmpdir || !*tmpdir || !safe(tmpdir) || strlen(tmpdir) > 400)
         tmpdir = "/tmp";
     if (rc == CLI_EXIT_OK && !kind) {
-        fprintf(stderr, "hes plot: which plot? stability-map, multipliers or convergence\n");
+        fprintf(stderr, "hes plot: which plot? stability-map, multipliers, convergence or "
+                "ess-bench\n");
         rc = CLI_EXIT_USAGE;
     }
     if (rc == CLI_EXIT_OK && (!out || !terminal(out) || !safe(out))) {
@@ -527,8 +613,23 @@ int cmd_plot(int argc, char **argv)
         remove(pic);
         return rc;
     }
+    if (rc == CLI_EXIT_OK && strcmp(kind, "ess-bench") == 0) {
+        int extra = params.n > 0 || orbit_file || argc - optind != 2;
+        cli_assignments_free(&params);
+        if (extra) {
+            fprintf(stderr, "hes plot ess-bench: expected one FILE.csv of bench_ess_mujoco "
+                    "(BENCH_CSV=FILE make bench_mujoco), and no -p or --orbit\n");
+            return CLI_EXIT_USAGE;
+        }
+        if (temp_picture(pic, sizeof pic, tmpdir, out) != 0)
+            return CLI_EXIT_FAILURE;
+        rc = ess_bench(argv[optind + 1], pic, out);
+        remove(pic);
+        return rc;
+    }
     if (rc == CLI_EXIT_OK && strcmp(kind, "multipliers") != 0 && strcmp(kind, "convergence") != 0) {
-        fprintf(stderr, "hes plot: unknown plot '%s' (stability-map, multipliers, convergence)\n", kind);
+        fprintf(stderr, "hes plot: unknown plot '%s' (stability-map, multipliers, convergence, "
+                "ess-bench)\n", kind);
         rc = CLI_EXIT_USAGE;
     }
     if (rc == CLI_EXIT_OK && argc - optind != 2 && !(orbit_file && argc - optind == 1)) {

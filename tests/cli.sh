@@ -919,6 +919,17 @@ if command -v gnuplot >/dev/null 2>&1; then
     fi
     run e_plot_map plot stability-map "$tmp/jug.csv" -o "$tmp/bad.png"
     expect_status e_plot_map 2 "plot stability-map of a one-parameter sweep is refused"
+    run pl_essb plot ess-bench "${top_srcdir:-.}/share/data/ess_vs_mujoco.csv" -o "$tmp/essb.svg"
+    expect_status pl_essb 0 "plot ess-bench of the benchmark's table"
+    checks=$((checks + 1))
+    if grep -q '<svg' "$tmp/essb.svg" && grep -q 'us per contact' "$tmp/essb.svg"; then
+        pass "plot ess-bench draws both engines with their slopes"
+    else
+        fail "plot ess-bench draws both engines with their slopes"
+    fi
+    run e_plot_essb plot ess-bench "$tmp/s1.csv" -o "$tmp/bad.png"
+    expect_status e_plot_essb 2 "plot ess-bench of a sweep file is refused"
+    expect_grep e_plot_essb err 'not a table of bench_ess_mujoco' "plot ess-bench names the expected header"
 else
     echo "cli.sh: gnuplot not found; plot checks skipped"
 fi

@@ -82,6 +82,9 @@
  *    and both slopes.
  *
  * Usage: bench_ess_mujoco [runs]   (runs: initial conditions per N, 120)
+ * With BENCH_CSV=FILE in the environment it also writes the plate table as
+ * CSV (N, both median times, their ratio, both contact counts; '#' lines
+ * with the slopes) for `hes plot ess-bench FILE -o OUT.png`.
  */
 #include <config.h>
 
@@ -756,5 +759,28 @@ int main(int argc, char **argv)
     cell(rm.slope * 1e6, "%12.3f");
     printf(" us/contact\n");
     free(ics);
+    const char *csv = getenv("BENCH_CSV");
+    if (csv && *csv) {   /* the table for `hes plot ess-bench FILE -o OUT` */
+        FILE *f = fopen(csv, "w");
+        int bad = !f;
+        if (f) {
+            fprintf(f, "# ESS integrator (hes, %s) against MuJoCo %d: plate on N legs, %d starts, "
+                    "median wall seconds per run; %ld cores online\n",
+                    hes_method == HES_ESS_DOPRI5 ? "DOPRI5" : "CVODES", mj_version(), runs,
+                    sysconf(_SC_NPROCESSORS_ONLN));
+            fprintf(f, "# slope_us_per_contact hes %.6g mujoco %.6g\n", rh.slope * 1e6,
+                    rm.slope * 1e6);
+            fprintf(f, "N,hes_s,mujoco_s,ratio,hes_contacts,mujoco_contacts\n");
+            for (int j = 0; j < NN; j++)
+                fprintf(f, "%d,%.9g,%.9g,%.6g,%d,%d\n", NS[j], rh.med[j], rm.med[j],
+                        rh.med[j] / rm.med[j], rh.ncon[j], rm.ncon[j]);
+            bad = ferror(f) | (fclose(f) != 0);
+        }
+        if (bad) {
+            fprintf(stderr, "bench_ess_mujoco: could not write %s\n", csv);
+            return 1;
+        }
+        printf("table written to %s (hes plot ess-bench %s -o OUT.png)\n", csv, csv);
+    }
     return 0;
 }

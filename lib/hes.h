@@ -434,6 +434,12 @@ typedef struct {
     hes_ess_event_fn Dh;          /* out[m * n] = dh/dx (m x n, column-major) */
     hes_ess_rearm_fn rearm;       /* NULL: the paper's rule (above) */
     void *data;
+    /* Optional: a periodic orbit's guess for hes_ess_orbit_find (`hes
+     * analyze`): a state on the section x[orbit_section] = orbit_x0[orbit_section]
+     * and the period.  orbit_x0 NULL: none. */
+    const double *orbit_x0;       /* n values */
+    double orbit_period;
+    int orbit_section;
 } hes_ess_model;
 
 /* Structural checks before any callback runs: n and m from 1 to 10000,
@@ -906,6 +912,54 @@ typedef struct {
  * hes_analysis_free(). */
 hes_status hes_analyze(hes_system *sys, int check, hes_analysis *res);
 void hes_analysis_free(hes_analysis *res);
+
+/* ------------------------------------------------------- ESS periodic orbit */
+/*
+ * A periodic orbit of an ESS model simulated by the ESS integrator
+ * (lib/hybrid/ess_orbit.c), and its stability.  The section is the
+ * hyperplane x_c = v (c = section, v the guess's x_c); the unknowns are the
+ * other n - 1 components of x0 and the period T; Newton's method (least
+ * squares by SVD, so that a family of orbits, as the undamped hopper's,
+ * gives the nearest member) on r = x(T; x0) - x0, with the Jacobian
+ *   [ (J - I) without column c | f(x(T), s(T)) ],   J = d x(T) / d x0,
+ * J from the integrator (its exact derivative of the discrete flow).  At the
+ * orbit the monodromy is Phi = J and the return map's Jacobian is
+ *   P = (I - F e_c^T / F_c) J,   F = f(x(T), s(T)),
+ * whose eigenvalues are the nontrivial multipliers and a 0 (normal e_c):
+ * hes_stability_compute analyses it as it does the hybrid pipeline's.  The
+ * multipliers are those of the discrete flow, within O(eps^2) of the true
+ * flow's (tests/test_ess_orbit.c).
+ */
+typedef struct {
+    hes_ess_options ess;  /* the integrator's options (jacobian is set by the solver) */
+    int section;          /* c: the section x_c = x_guess[c], 0 <= c < n */
+    double tol;           /* Newton: max |x(T) - x0| (> 0; 1e-9) */
+    int max_iter;         /* Newton iterations (> 0; 40) */
+} hes_ess_orbit_options;
+
+void hes_ess_orbit_options_default(hes_ess_orbit_options *opts);
+
+typedef struct {
+    int n, section;
+    double *x0;           /* n: the orbit's state on the section */
+    double period;
+    int iterations;
+    double residual;      /* max |x(T) - x0| at the end */
+    double *flow;         /* n: f(x0) (with the signs at the period's end) */
+    long n_projections, n_refused, n_sign_changes;  /* of the last period */
+    hes_monodromy mono;   /* phi = J, proj = P, normal = e_c, autonomous */
+    hes_stability stab;   /* multipliers, psi and the verdict */
+} hes_ess_orbit;
+
+/* From (x_guess, T_guess): HES_OK with res filled (release with
+ * hes_ess_orbit_free, also after a failure), HES_ENOORBIT when Newton does
+ * not reach tol in max_iter iterations, HES_EGRAZING when the flow is
+ * (nearly) tangent to the section at the orbit, HES_EINVAL for bad
+ * arguments, and the integrator's failures.  The message is the ESS
+ * object's (hes_ess_errmsg). */
+hes_status hes_ess_orbit_find(hes_ess *ess, const hes_ess_orbit_options *opts,
+                              const double *x_guess, double T_guess, hes_ess_orbit *res);
+void hes_ess_orbit_free(hes_ess_orbit *res);
 
 /* Jacobian of the return map by central differences of full re-simulations
  * (independent of the saltation pipeline); out is n x n. */

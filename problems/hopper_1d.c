@@ -70,8 +70,11 @@ static int events_dx(const double *x, const double *p, double *out, void *data)
 }
 
 const hes_ess_model hes_ess_problem_hopper_1d = {
-    "hopper-1d", "undamped 1-D hopper: flight and a linear leg spring (ESS paper, Sec. 5.1)",
-    2, 2, state_names, event_names, 4, params, field, field_dx, events, events_dx, NULL, NULL,
+    .name = "hopper-1d",
+    .description = "undamped 1-D hopper: flight and a linear leg spring (ESS paper, Sec. 5.1)",
+    .n = 2, .m = 2, .state_names = state_names, .event_names = event_names,
+    .n_params = 4, .params = params,
+    .f = field, .f_dx = field_dx, .h = events, .Dh = events_dx,
 };
 
 hes_status hes_hopper_1d_exact(const double *p, double t, const double *x0, double *out)

@@ -234,7 +234,7 @@ static const char *const default_event_names[2 * DEFAULT_N] = {
 const hes_ess_model hes_ess_problem_plate_springs = {
     "plate-springs", DESCRIPTION " (N = 10; hes_plate_springs_model for others)",
     6, 2 * DEFAULT_N, state_names, default_event_names, NP, params, field, field_dx, events,
-    events_dx, NULL, (void *)&default_data,
+    events_dx, NULL, (void *)&default_data, NULL, 0, 0,
 };
 
 hes_ess_model *hes_plate_springs_model(int N)

@@ -17,6 +17,7 @@ extern const hes_model hes_problem_knee_biped;
 
 /* Event-selected systems (lib/contact's integrator). */
 extern const hes_ess_model hes_ess_problem_hopper_1d;
+extern const hes_ess_model hes_ess_problem_hopper_pumped;
 extern const hes_ess_model hes_ess_problem_plate_springs;
 
 #endif

@@ -36,6 +36,7 @@ const hes_model *hes_problem_find(const char *name)
 
 static const hes_ess_model *const ess_problems[] = {
     &hes_ess_problem_hopper_1d,
+    &hes_ess_problem_hopper_pumped,
     &hes_ess_problem_plate_springs,
 };
 

@@ -233,6 +233,180 @@ START_TEST(test_ess_jacobian_converges_to_the_monodromy_of_a_hopping_orbit)
 }
 END_TEST
 
+/* ------------------------------------- an ESS periodic orbit and its psi
+ * hopper-pumped (problems/hopper_pumped.c) has an isolated, stable hopping
+ * orbit.  Two independent computations of its nontrivial multiplier:
+ *   - the hybrid pipeline (hes_analyze: orbit by shooting from liftoff,
+ *     variational equations, saltation matrices, which are not the identity
+ *     here: the field jumps by (pump + drag) v / mass at both events);
+ *   - Liouville's formula on the pipeline's orbit: the flow is planar, so
+ *     lambda = det Phi = exp((pump t_stance - drag t_flight) / mass) (the
+ *     saltation determinants are g^T F+ / g^T F- = v / v = 1).
+ * hes_ess_orbit_find's psi (Newton on the ESS flow, section v = 0) must
+ * converge to them at order 2 in eps, and its period and apex too. */
+enum { PP_G, PP_K, PP_MASS, PP_L0, PP_PUMP, PP_DRAG };
+
+static int pump_flight(double t, const double *x, const double *p, double *out, void *d)
+{
+    (void)t; (void)d;
+    out[0] = x[1];
+    out[1] = -p[PP_G] - p[PP_DRAG] * x[1] / p[PP_MASS];
+    return 0;
+}
+
+static int pump_stance(double t, const double *x, const double *p, double *out, void *d)
+{
+    (void)t; (void)d;
+    out[0] = x[1];
+    out[1] = -p[PP_G] + (p[PP_K] * (p[PP_L0] - x[0]) + p[PP_PUMP] * x[1]) / p[PP_MASS];
+    return 0;
+}
+
+static int pump_guess(double *p, double *x0, void *d)
+{
+    (void)d;
+    x0[0] = p[PP_L0];   /* just after liftoff */
+    x0[1] = 3.4;
+    return 0;
+}
+
+static const hes_mode pump_modes[] = {
+    { "flight", 2, hop_states, pump_flight, NULL, NULL },
+    { "stance", 2, hop_states, pump_stance, NULL, NULL },
+};
+static const int pump_sequence[] = { 0, 1 }, pump_free[] = { 1 };
+
+START_TEST(test_ess_orbit_multiplier_converges_to_the_pipeline_and_liouville)
+{
+    const hes_ess_model *em = hes_ess_problem_find("hopper-pumped");
+    ck_assert_ptr_nonnull(em);
+    hes_model hm = hybrid_model("hopper-pumped-hybrid", 2, pump_modes, 2, hop_transitions,
+                                em->n_params, em->params);
+    hm.orbit.mode = 0;              /* flight, from liftoff to the next liftoff */
+    hm.orbit.section = 1;
+    hm.orbit.n_sequence = 2;
+    hm.orbit.sequence = pump_sequence;
+    hm.orbit.n_free_states = 1;
+    hm.orbit.free_states = pump_free;
+    hm.orbit.n_residual = 1;
+    hm.orbit.residual = pump_free;
+    hm.orbit.guess = pump_guess;
+    hes_system *sys;
+    char msg[256];
+    ck_assert_msg(hes_system_new(&hm, &sys, msg, sizeof msg) == HES_OK, "%s", msg);
+    hes_settings set = hes_system_get_settings(sys);
+    set.rtol = 1e-12;
+    set.atol = 1e-14;
+    ck_assert_int_eq(hes_system_set_settings(sys, &set), HES_OK);
+    hes_analysis an;
+    ck_assert_msg(hes_analyze(sys, 0, &an) == HES_OK, "%s", hes_system_errmsg(sys));
+    const hes_traj *tr = &an.orbit.traj;
+    ck_assert_int_eq(tr->n_phases, 2);
+    double t_fl = tr->phases[0].t1 - tr->phases[0].t0, t_st = tr->phases[1].t1 - tr->phases[1].t0;
+    const double *p = hes_system_params(sys);
+    double lambda = exp((p[PP_PUMP] * t_st - p[PP_DRAG] * t_fl) / p[PP_MASS]);
+    double psi_ref = an.stab.psi, T_ref = an.orbit.period;
+    if (verbose())
+        printf("pumped hopper: pipeline psi %.12f, Liouville %.12f, T %.10f (flight %.6f, "
+               "stance %.6f)\n", psi_ref, lambda, T_ref, t_fl, t_st);
+    ck_assert_int_eq(an.stab.n_mult, 1);
+    ck_assert_msg(fabs(psi_ref - lambda) < 1e-8, "pipeline %.12f, Liouville %.12f", psi_ref,
+                  lambda);
+    ck_assert(psi_ref < 0.95 && psi_ref > 0.5);          /* stable, not trivially */
+    /* the apex height of the pipeline's orbit: flight with linear drag from
+     * liftoff speed v1, r = drag / mass: the apex at t_a = ln(1 + r v1 / g) / r */
+    double v1 = an.orbit.x0[1], r = p[PP_DRAG] / p[PP_MASS], g = p[PP_G];
+    double ta = log(1 + r * v1 / g) / r;
+    double apex = p[PP_L0] + (v1 + g / r) * (1 - exp(-r * ta)) / r - g * ta / r;
+
+    hes_ess *ess;
+    ck_assert_int_eq(hes_ess_new(em, &ess, NULL, 0), HES_OK);
+    double eps[] = { 1e-2, 1e-3, 1e-4 }, err[3];
+    for (int q = 0; q < 3; q++) {
+        hes_ess_orbit_options o;
+        hes_ess_orbit_options_default(&o);
+        o.ess.eps = eps[q];
+        o.ess.rtol = 1e-12;
+        o.ess.atol = 1e-14;
+        o.section = em->orbit_section;
+        hes_ess_orbit orb;
+        ck_assert_msg(hes_ess_orbit_find(ess, &o, em->orbit_x0, em->orbit_period, &orb) ==
+                      HES_OK, "%s", hes_ess_errmsg(ess));
+        ck_assert_int_eq(orb.n_projections, 2);
+        ck_assert_int_eq(orb.stab.n_mult, 1);
+        ck_assert_int_eq(orb.stab.verdict, HES_STABLE);
+        ck_assert_double_eq_tol(orb.x0[1], 0, 1e-15);   /* on the section */
+        err[q] = fabs(orb.stab.psi - psi_ref);
+        /* measured: psi errors 9.6e-3, 1.0e-4, 1.0e-6; T 2.1e-2, 2.2e-4, 2.2e-6 */
+        if (verbose())
+            printf("pumped hopper: eps %g psi %.12f |psi - ref| %.3e, T %.10f (%.2e), apex "
+                   "%.10f (%.2e), %d iterations\n", eps[q], orb.stab.psi, err[q], orb.period,
+                   orb.period - T_ref, orb.x0[0], orb.x0[0] - apex, orb.iterations);
+        if (q == 2) {
+            ck_assert_msg(fabs(orb.period - T_ref) < 1e-5, "T %.12f vs %.12f", orb.period, T_ref);
+            ck_assert_msg(fabs(orb.x0[0] - apex) < 1e-5, "apex %.12f vs %.12f", orb.x0[0], apex);
+            /* Phi F(x0) = F(x0): the flow direction is the trivial multiplier's */
+            double PF0 = orb.mono.phi[0] * orb.flow[0] + orb.mono.phi[2] * orb.flow[1];
+            double PF1 = orb.mono.phi[1] * orb.flow[0] + orb.mono.phi[3] * orb.flow[1];
+            ck_assert_double_eq_tol(PF0, orb.flow[0], 1e-6 * (1 + fabs(orb.flow[1])));
+            ck_assert_double_eq_tol(PF1, orb.flow[1], 1e-6 * (1 + fabs(orb.flow[1])));
+        }
+        hes_ess_orbit_free(&orb);
+    }
+    double order = fitted_order(3, eps, err);
+    if (verbose())
+        printf("pumped hopper: fitted order %.3f\n", order);
+    ck_assert_msg(order >= 1.9, "fitted order %g < 1.9 (errors %g, %g, %g)", order, err[0],
+                  err[1], err[2]);
+    ck_assert_msg(err[2] < 1e-5, "|psi_ess - psi| = %g at eps 1e-4", err[2]);
+    hes_ess_destroy(ess);
+    hes_analysis_free(&an);
+    hes_system_destroy(sys);
+}
+END_TEST
+
+/* Bad guesses and arguments are refused with a message; an equilibrium is
+ * not taken for an orbit. */
+START_TEST(test_ess_orbit_refusals)
+{
+    const hes_ess_model *em = hes_ess_problem_find("hopper-pumped");
+    hes_ess *ess;
+    ck_assert_int_eq(hes_ess_new(em, &ess, NULL, 0), HES_OK);
+    hes_ess_orbit_options o;
+    hes_ess_orbit_options_default(&o);
+    o.section = 1;
+    hes_ess_orbit orb;
+    const double x[2] = { 1.55, 0 }, nan_x[2] = { NAN, 0 };
+    ck_assert_int_eq(hes_ess_orbit_find(ess, &o, x, -1, &orb), HES_EINVAL);
+    ck_assert_int_eq(hes_ess_orbit_find(ess, &o, nan_x, 0.78, &orb), HES_EINVAL);
+    ck_assert_int_eq(hes_ess_orbit_find(ess, &o, NULL, 0.78, &orb), HES_EINVAL);
+    o.section = 2;
+    ck_assert_int_eq(hes_ess_orbit_find(ess, &o, x, 0.78, &orb), HES_EINVAL);
+    ck_assert_msg(strstr(hes_ess_errmsg(ess), "section"), "%s", hes_ess_errmsg(ess));
+    hes_ess_orbit_free(&orb);
+    /* at rest on the spring: an equilibrium, periodic with any period */
+    o.section = 1;
+    const double rest[2] = { 1 - 9.81 / 1000, 0 };
+    ck_assert_int_eq(hes_ess_orbit_find(ess, &o, rest, 0.3, &orb), HES_ENOORBIT);
+    ck_assert_msg(strstr(hes_ess_errmsg(ess), "equilibrium"), "%s", hes_ess_errmsg(ess));
+    hes_ess_orbit_free(&orb);
+    /* the undamped hopper-1d's discrete flow gains or loses a little energy
+     * per hop: from an apex, Newton finds no orbit nearby within a few
+     * iterations, and says so */
+    hes_ess *h1;
+    ck_assert_int_eq(hes_ess_new(hes_ess_problem_find("hopper-1d"), &h1, NULL, 0), HES_OK);
+    o.max_iter = 3;
+    o.ess.eps = 1e-3;
+    const double apex[2] = { 1.5, 0 };
+    hes_status st = hes_ess_orbit_find(h1, &o, apex, 0.74, &orb);
+    ck_assert_int_eq(st, HES_ENOORBIT);
+    ck_assert_msg(strstr(hes_ess_errmsg(h1), "no periodic orbit"), "%s", hes_ess_errmsg(h1));
+    hes_ess_orbit_free(&orb);
+    hes_ess_destroy(h1);
+    hes_ess_destroy(ess);
+}
+END_TEST
+
 /* ---------------------------------------- the soft trotter, ESS and hybrid
  * The body of trot-soft (parameters m, J, d, l, k, c, g, its defaults) on
  * massless legs: state (y, theta, vy, omega); hips at heights
@@ -350,7 +524,7 @@ START_TEST(test_ess_jacobian_through_simultaneous_touchdown_is_the_piece_of_the_
     trot_params_init();
     hes_ess_model em = { "trot-soft-ess", "soft trotter on massless legs", 4, 2, trot_states,
                          trot_events, T_N, trot_params, trot_ess_f, NULL, trot_ess_h,
-                         trot_ess_Dh, NULL, NULL };
+                         trot_ess_Dh, NULL, NULL, NULL, 0, 0 };
     /* the same system with four contact modes */
     hes_model hm = hybrid_model("trot-soft-massless", 4, trot_modes, 4, trot_transitions, T_N,
                                 trot_params);
@@ -431,6 +605,8 @@ static Suite *ess_orbit_suite(void)
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_ess_jacobian_converges_to_the_monodromy_of_a_hopping_orbit);
+    tcase_add_test(tc, test_ess_orbit_multiplier_converges_to_the_pipeline_and_liouville);
+    tcase_add_test(tc, test_ess_orbit_refusals);
     tcase_add_test(tc, test_ess_jacobian_through_simultaneous_touchdown_is_the_piece_of_the_order_taken);
     suite_add_tcase(s, tc);
     return s;

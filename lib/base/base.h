@@ -31,6 +31,8 @@ int hes__fd_dt(hes__vec_fn f, void *ctx, double t, const double *x, int n_in,
 
 /* Small dense linear algebra (column-major). */
 void hes__matmul(int m, int k, int n, const double *a, const double *b, double *c);
+/* proj = I - F g^T / gF (n x n), gF = g^T F nonzero (linalg.c). */
+void hes__flow_projector(int n, const double *F, const double *g, double gF, double *proj);
 int hes__all_finite(const double *v, int n);
 /* A workspace length for LAPACK dgesvd (jobu 'A', jobvt 'N') of any
  * matrix of at most nmax rows and columns (linalg.c). */

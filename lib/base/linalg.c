@@ -22,6 +22,18 @@ void hes__matmul(int m, int k, int n, const double *a, const double *b, double *
         }
 }
 
+/* The projection along the flow onto a section with normal g:
+ *   proj (n x n) = I - F g^T / gF,   gF = g^T F (nonzero, the caller's test),
+ * which maps the variation of a state to the variation of where its flow
+ * meets the section (Aizerman and Gantmacher; the section matrix of
+ * hybrid/monodromy.c and the return map of hybrid/ess_orbit.c). */
+void hes__flow_projector(int n, const double *F, const double *g, double gF, double *proj)
+{
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++)
+            proj[i + (size_t)j * n] = (i == j) - F[i] * g[j] / gF;
+}
+
 /* 1 when all n values are finite (no NaN, no infinity), else 0. */
 int hes__all_finite(const double *v, int n)
 {

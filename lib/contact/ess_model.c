@@ -76,6 +76,12 @@ hes_status hes_ess_validate(const hes_ess_model *md, char *msg, size_t len)
             return bad(msg, len, "ESS model '%s': parameter '%s' = %g must be > 0", nm,
                        q->name, q->value);
     }
+    if (md->orbit_x0 && (!hes__all_finite(md->orbit_x0, md->n) || !(md->orbit_period > 0) ||
+                         !isfinite(md->orbit_period) || md->orbit_section < 0 ||
+                         md->orbit_section >= md->n))
+        return bad(msg, len, "ESS model '%s': the orbit guess needs n finite values, a finite "
+                   "orbit_period > 0 (got %g) and 0 <= orbit_section < n (got %d)", nm,
+                   md->orbit_period, md->orbit_section);
     return HES_OK;
 }
 

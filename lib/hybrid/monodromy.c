@@ -130,9 +130,7 @@ hes_status hes__section_matrix(hes_system *sys, int tr, double tm, const double 
                          "%.17g: |Dxg F| = %.3g, sine of the angle %.3g <= %.3g (section matrix "
                          "undefined)", T->name, tm, fabs(gF),
                          gg * FF > 0 ? fabs(gF) / sqrt(gg * FF) : 0.0, sys->set.graze_tol);
-    for (int j = 0; j < ni; j++)
-        for (int i = 0; i < ni; i++)
-            proj[i + (size_t)j * ni] = (i == j) - F[i] * g[j] / gF;
+    hes__flow_projector(ni, F, g, gF, proj);
     hes__matmul(nj, ni, ni, DxR, proj, S);
     return normal ? section_normal(sys, S, nj, ni, normal) : HES_OK;
 }

@@ -1,0 +1,250 @@
+/*
+ * ess_orbit.c - a periodic orbit of an ESS model by the ESS integrator
+ * (lib/contact/ess.c), its monodromy and its multipliers (issue 12: "with
+ * it, hes analyze can compute the monodromy and multipliers of a periodic
+ * orbit simulated by ESS").
+ *
+ * Shooting on the section x_c = v.  Unknowns z = (x0 without x0_c, T);
+ * residual r(z) = x(T; x0) - x0 (n equations, n unknowns); Jacobian
+ *   dr/dx0_k = J e_k - e_k   (k != c),   dr/dT = F = f(x(T), s(T)),
+ * J = d x(T) / d x0 the integrator's exact derivative of its discrete flow.
+ * The Newton step is the least-squares solution of minimum norm (LAPACK
+ * dgelsd, singular values below 1e-12 of the largest dropped): a family of
+ * orbits (a conservative system, where J - I is singular along the family)
+ * then gives the nearest member instead of a singular solve.  Each step is
+ * halved until the residual's max norm decreases (at most 30 times).
+ *
+ * At the orbit: the monodromy is Phi = J and the return map's Jacobian on
+ * the section is P = (I - F e_c^T / F_c) J (hes__flow_projector: the
+ * variation of x0 carried to where its flow meets the section again), with
+ * e_c^T P = 0; hes_stability_compute finds its nontrivial multipliers as for
+ * the hybrid pipeline's monodromy (normal e_c).  F_c = 0 (the flow tangent to
+ * the section) is HES_EGRAZING.
+ */
+#include <float.h>
+#include <lapacke.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "contact/contact.h"
+#include "hybrid/hybrid.h"
+
+void hes_ess_orbit_options_default(hes_ess_orbit_options *o)
+{
+    if (!o)
+        return;
+    memset(o, 0, sizeof *o);
+    hes_ess_options_default(&o->ess);
+    o->section = 0;
+    o->tol = 1e-9;
+    o->max_iter = 40;
+}
+
+void hes_ess_orbit_free(hes_ess_orbit *res)
+{
+    if (!res)
+        return;
+    free(res->x0);
+    free(res->flow);
+    hes_monodromy_free(&res->mono);
+    hes_stability_free(&res->stab);
+    memset(res, 0, sizeof *res);
+}
+
+typedef struct {
+    double *r, *J, *F;        /* residual (n), Jacobian (n x n), field at x(T) (n) */
+    double res;               /* max |r| */
+    long proj, refused, sign_changes;
+} period_eval;
+
+/* One period from (0, x) to T with the Jacobian. */
+static hes_status period(hes_ess *e, const hes_ess_options *o, const double *x, double T,
+                         period_eval *pe)
+{
+    int n = e->n;
+    hes_ess_result rr;
+    hes_status st = hes_ess_run(e, o, 0, x, T, &rr);
+    if (st == HES_OK) {
+        pe->res = 0;
+        for (int k = 0; k < n; k++) {
+            pe->r[k] = rr.x_end[k] - x[k];
+            pe->res = fmax(pe->res, fabs(pe->r[k]));
+        }
+        memcpy(pe->J, rr.jac, (size_t)n * (size_t)n * sizeof *pe->J);
+        pe->proj = rr.n_projections;
+        pe->refused = rr.n_refused;
+        pe->sign_changes = rr.n_sign_changes;
+        st = hes__ess_f(e, rr.x_end, rr.s_end, pe->F);
+        if (st == HES_OK && !isfinite(pe->res))
+            st = hes__ess_fail(e, HES_ENONFINITE, "the period's end state is not finite");
+    }
+    hes_ess_result_free(&rr);
+    return st;
+}
+
+static hes_status check_args(hes_ess *e, const hes_ess_orbit_options *o, const double *xg,
+                             double Tg, hes_ess_orbit *res)
+{
+    if (!res)
+        return hes__ess_fail(e, HES_EINVAL, "hes_ess_orbit_find: res is NULL");
+    if (!xg || !(Tg > 0) || !isfinite(Tg))
+        return hes__ess_fail(e, HES_EINVAL, "hes_ess_orbit_find: the guess needs a state and "
+                             "a finite period > 0 (got %s, T = %g)", xg ? "a state" : "NULL",
+                             Tg);
+    if (!hes__all_finite(xg, e->n))
+        return hes__ess_fail(e, HES_EINVAL, "hes_ess_orbit_find: the guessed state is not "
+                             "finite");
+    if (o->section < 0 || o->section >= e->n)
+        return hes__ess_fail(e, HES_EINVAL, "hes_ess_orbit_find: section = %d is not a state "
+                             "index (0 to %d)", o->section, e->n - 1);
+    if (!(o->tol > 0) || !(o->max_iter > 0))
+        return hes__ess_fail(e, HES_EINVAL, "hes_ess_orbit_find: tol = %g and max_iter = %d "
+                             "must be > 0", o->tol, o->max_iter);
+    return HES_OK;
+}
+
+/* The Newton loop; x, T updated in place. */
+static hes_status newton(hes_ess *e, const hes_ess_orbit_options *o, const hes_ess_options *eo,
+                         double *x, double *T, period_eval *pe, double *work, int *iters)
+{
+    int n = e->n, c = o->section;
+    size_t nn = (size_t)n * n;   /* work: A, b, sv, xt, then the trial's r, J, F */
+    double *A = work, *b = A + nn, *sv = b + n, *xt = sv + n;
+    period_eval trial = { xt + n, xt + 2 * n, xt + 2 * n + nn, 0, 0, 0, 0 };
+    hes_status st = period(e, eo, x, *T, pe);
+    if (st != HES_OK)
+        return st;
+    for (*iters = 0; pe->res > o->tol; ++*iters) {
+        if (*iters == o->max_iter)
+            return hes__ess_fail(e, HES_ENOORBIT, "no periodic orbit: Newton's method left "
+                                 "max |x(T) - x0| = %.3g > tol = %.3g after %d iterations "
+                                 "(T = %.10g)", pe->res, o->tol, o->max_iter, *T);
+        for (int k = 0, q = 0; k < n; k++) {
+            if (k == c)
+                continue;
+            for (int i = 0; i < n; i++)
+                A[i + (size_t)q * n] = pe->J[i + (size_t)k * n] - (i == k);
+            q++;
+        }
+        for (int i = 0; i < n; i++) {
+            A[i + (size_t)(n - 1) * n] = pe->F[i];
+            b[i] = -pe->r[i];
+        }
+        lapack_int rank;
+        if (LAPACKE_dgelsd(LAPACK_COL_MAJOR, n, n, 1, A, n, b, n, sv, 1e-12, &rank) != 0)
+            return hes__ess_fail(e, HES_ESOLVER, "the least-squares Newton step failed (LAPACK "
+                                 "dgelsd)");
+        double lambda = 1;
+        int accepted = 0;
+        for (int half = 0; half < 30 && !accepted; half++, lambda /= 2) {
+            double Tt = *T + lambda * b[n - 1];
+            if (!(Tt > 0))
+                continue;
+            for (int k = 0, q = 0; k < n; k++)
+                xt[k] = k == c ? x[k] : x[k] + lambda * b[q++];
+            if (period(e, eo, xt, Tt, &trial) == HES_OK && trial.res < pe->res) {
+                accepted = 1;
+                memcpy(x, xt, (size_t)n * sizeof *x);
+                *T = Tt;
+                memcpy(pe->r, trial.r, (size_t)n * sizeof *pe->r);
+                memcpy(pe->J, trial.J, (size_t)n * (size_t)n * sizeof *pe->J);
+                memcpy(pe->F, trial.F, (size_t)n * sizeof *pe->F);
+                pe->res = trial.res;
+                pe->proj = trial.proj;
+                pe->refused = trial.refused;
+                pe->sign_changes = trial.sign_changes;
+            }
+        }
+        if (!accepted)
+            return hes__ess_fail(e, HES_ENOORBIT, "no periodic orbit: no Newton step along "
+                                 "the least-squares direction reduces max |x(T) - x0| = %.3g "
+                                 "(iteration %d, T = %.10g)", pe->res, *iters + 1, *T);
+    }
+    return HES_OK;
+}
+
+hes_status hes_ess_orbit_find(hes_ess *e, const hes_ess_orbit_options *opts,
+                              const double *x_guess, double T_guess, hes_ess_orbit *res)
+{
+    if (!e)
+        return HES_EINVAL;
+    e->msg[0] = '\0';
+    hes_ess_orbit_options def;
+    if (!opts) {
+        hes_ess_orbit_options_default(&def);
+        opts = &def;
+    }
+    if (res)
+        memset(res, 0, sizeof *res);
+    hes_status st = check_args(e, opts, x_guess, T_guess, res);
+    if (st != HES_OK)
+        return st;
+    int n = e->n, c = opts->section;
+    size_t nn = (size_t)n * n;
+    hes_ess_options eo = opts->ess;
+    eo.jacobian = 1;
+    eo.record = 0;
+    eo.n_out = 0;
+    eo.t_out = NULL;
+    /* newton's work (A, b, sv, xt, a trial's r, J, F: 2 nn + 6 n), then the
+       accepted period's r, J, F (nn + 2 n) */
+    double *work = malloc((3 * nn + 8 * (size_t)n) * sizeof *work);
+    res->x0 = malloc((size_t)n * sizeof *res->x0);
+    res->flow = malloc((size_t)n * sizeof *res->flow);
+    res->mono.phi = malloc(nn * sizeof *res->mono.phi);
+    res->mono.proj = malloc(nn * sizeof *res->mono.proj);
+    res->mono.normal = calloc((size_t)n, sizeof *res->mono.normal);
+    if (!work || !res->x0 || !res->flow || !res->mono.phi || !res->mono.proj ||
+        !res->mono.normal) {
+        free(work);
+        return hes__ess_fail(e, HES_ENOMEM, "out of memory for the ESS orbit");
+    }
+    res->n = n;
+    res->section = c;
+    memcpy(res->x0, x_guess, (size_t)n * sizeof *res->x0);
+    res->period = T_guess;
+    double *base = work + 2 * nn + 6 * (size_t)n;
+    period_eval pe = { base, base + n, base + n + nn, 0, 0, 0, 0 };
+    st = newton(e, opts, &eo, res->x0, &res->period, &pe, work, &res->iterations);
+    res->residual = pe.res;
+    if (st == HES_OK) {
+        res->n_projections = pe.proj;
+        res->n_refused = pe.refused;
+        res->n_sign_changes = pe.sign_changes;
+        memcpy(res->flow, pe.F, (size_t)n * sizeof *res->flow);
+        double Fn = 0, xinf = 0;
+        for (int k = 0; k < n; k++) {
+            Fn = fmax(Fn, fabs(pe.F[k]));
+            xinf = fmax(xinf, fabs(res->x0[k]));
+        }
+        if (!(Fn * res->period > 1e-8 * (1 + xinf)))
+            st = hes__ess_fail(e, HES_ENOORBIT, "no periodic orbit: Newton's method reached "
+                               "an equilibrium (|f| = %.3g at x0), which is periodic with any "
+                               "period: start nearer the orbit", Fn);
+        else if (!(fabs(pe.F[c]) > 1e-8 * Fn)) {
+            char buf[32];
+            snprintf(buf, sizeof buf, "x[%d]", c);
+            const char *name = e->model->state_names ? e->model->state_names[c] : buf;
+            st = hes__ess_fail(e, HES_EGRAZING, "the flow is tangent to the section %s = %.10g "
+                               "at the orbit (f_c = %.3g, |f| = %.3g): choose another section "
+                               "component", name, res->x0[c], pe.F[c], Fn);
+        }
+    }
+    if (st == HES_OK) {
+        double *proj = work;   /* I - F e_c^T / F_c */
+        res->mono.normal[c] = 1;
+        hes__flow_projector(n, pe.F, res->mono.normal, pe.F[c], proj);
+        hes__matmul(n, n, n, proj, pe.J, res->mono.proj);
+        memcpy(res->mono.phi, pe.J, nn * sizeof *pe.J);
+        res->mono.n = n;
+        res->mono.autonomous = 1;
+        res->mono.accuracy = fmax(100 * fmax(eo.rtol, eo.atol), opts->tol);
+        st = hes_stability_compute(&res->mono, &res->stab);
+        if (st != HES_OK)
+            st = hes__ess_fail(e, st, "the multipliers of the ESS orbit: %s", hes_strerror(st));
+    }
+    free(work);
+    return st;
+}

@@ -935,6 +935,10 @@ typedef struct {
     int section;          /* c: the section x_c = x_guess[c], 0 <= c < n */
     double tol;           /* Newton: max |x(T) - x0| (> 0; 1e-9) */
     int max_iter;         /* Newton iterations (> 0; 40) */
+    int check_eps;        /* nonzero (the default): solve again at eps / 2 and eps / 4
+                             (warm started) to estimate psi's error from the band and
+                             to refuse an orbit that does not converge as the band
+                             shrinks (an artifact of a coarse eps): see eps_error */
 } hes_ess_orbit_options;
 
 void hes_ess_orbit_options_default(hes_ess_orbit_options *opts);
@@ -948,12 +952,19 @@ typedef struct {
     double *flow;         /* n: f(x0) (with the signs at the period's end) */
     long n_projections, n_refused, n_sign_changes;  /* of the last period */
     hes_monodromy mono;   /* phi = J, proj = P, normal = e_c, autonomous */
-    hes_stability stab;   /* multipliers, psi and the verdict */
+    hes_stability stab;   /* multipliers, psi and the verdict (with check_eps, psi_tol
+                             includes eps_error and the verdict is taken with it) */
+    double eps_error;     /* check_eps: (4/3) |psi(eps) - psi(eps / 2)|, the estimated
+                             error of psi from the band (Richardson); else NaN */
+    double eps_order;     /* check_eps: log2 of the ratio of the successive changes of
+                             psi (about 2); NaN when they are below the noise */
 } hes_ess_orbit;
 
 /* From (x_guess, T_guess): HES_OK with res filled (release with
  * hes_ess_orbit_free, also after a failure), HES_ENOORBIT when Newton does
- * not reach tol in max_iter iterations, HES_EGRAZING when the flow is
+ * not reach tol in max_iter iterations, reaches an equilibrium, or (with
+ * check_eps) finds an orbit that does not persist or converge at order 2
+ * as eps shrinks, HES_EGRAZING when the flow is
  * (nearly) tangent to the section at the orbit, HES_EINVAL for bad
  * arguments, and the integrator's failures.  The message is the ESS
  * object's (hes_ess_errmsg). */
@@ -1593,17 +1604,27 @@ char *hes_model_json(const hes_model *model);
 /* What an ESS model is made of (lib/io/json_ess.c; `hes info --json` of an
  * ESS problem): {"name", "description", "integrator": "ess", "states":
  * [...], "events": [...], "params": [as hes_model_json's, "shape" and
- * "solved" false, "search" null]}.  Unnamed states and events are "x[i]"
- * and "h[i]". */
+ * "solved" false, "search" null], "orbit_guess": {"x0", "period",
+ * "section" (index)} or null}.  Unnamed states and events are "x[i]" and
+ * "h[i]". */
 char *hes_ess_model_json(const hes_ess_model *model);
 /* An ESS run (`hes simulate --integrator ess --json`): {"problem",
  * "integrator": "ess", "eps", "params": {NAME: value}, "states": [...],
  * "t0", "x0", "t_end", "samples": [{"t", "x": [...]}] (the output times
  * of opts, or else the recorded step boundaries), "x_end", "signs_end",
  * "counts": {"integration_steps", "projections", "sign_changes",
- * "rearms"}, "jacobian": rows of d x(t_end)/d x0, or null}. */
+ * "rearms", "refused"}, "jacobian": rows of d x(t_end)/d x0, or null}. */
 char *hes_ess_result_json(const hes_ess *ess, const hes_ess_options *opts, double t0,
                           const double *x0, const hes_ess_result *res);
+/* An ESS periodic orbit (`hes analyze PROBLEM --json` of an ESS problem):
+ * {"problem", "integrator": "ess", "eps", "params", "states", "section" (the
+ * fixed component's name), "orbit": {"x0", "period", "flow", "iterations",
+ * "residual", "counts": {"projections", "refused", "sign_changes"}},
+ * "monodromy", "return_map" (rows), "multipliers": [{"re", "im", "abs"}],
+ * "psi", "stable", "verdict", "psi_tolerance", "eps_error", "eps_order"
+ * (null without check_eps)}; NULL on a bad argument or out of memory. */
+char *hes_ess_orbit_json(const hes_ess *ess, const hes_ess_orbit_options *opts,
+                         const hes_ess_orbit *orbit);
 /* A state sweep (`hes simulate --sweep --json`): "problem", "params",
  * "sweep" {"name" (of the state; "x[i]" without names), "values", "mode",
  * "x0", "time"}, "results" [{"value", "events" [transition names],

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cmd_analyze.h"
 
 void cmd_analyze_usage(FILE *out)
 {
@@ -296,8 +296,12 @@ static int apply_x0(hes_system *sys, const char *text, const char *mode_name)
 
 int cmd_analyze(int argc, char **argv)
 {
-    enum { OPT_JSON = 256, OPT_CHECK, OPT_GRADIENT, OPT_ORBIT, OPT_X0, OPT_MODE };
+    enum { OPT_JSON = 256, OPT_CHECK, OPT_GRADIENT, OPT_ORBIT, OPT_X0, OPT_MODE, OPT_EPS,
+           OPT_PERIOD, OPT_SECTION };
     static const struct option longopts[] = {
+        {"eps", required_argument, NULL, OPT_EPS},
+        {"period", required_argument, NULL, OPT_PERIOD},
+        {"section", required_argument, NULL, OPT_SECTION},
         {"param", required_argument, NULL, 'p'},
         {"json", no_argument, NULL, OPT_JSON},
         {"check", no_argument, NULL, OPT_CHECK},
@@ -317,13 +321,15 @@ int cmd_analyze(int argc, char **argv)
     hes_status st;
     int c, json = 0, check = 0, gradient = 0, rc;
     unsigned char seen[CLI_OPTION_CODES] = {0};
-    const char *orbit_file = NULL, *x0_text = NULL, *mode_name = NULL;
+    const char *orbit_file = NULL, *x0_text = NULL, *mode_name = NULL, *ess_option = NULL;
+    analyze_ess_opts eo = { NULL, 0, 0, NULL, 0, 0, 0 };
     cli_orbit orbit;
 
     cli_assignments_init(&params);
     optind = 1;
     while ((c = getopt_long(argc, argv, "p:h", longopts, NULL)) != -1) {
-        if ((c == OPT_ORBIT || c == OPT_X0 || c == OPT_MODE) &&
+        if ((c == OPT_ORBIT || c == OPT_X0 || c == OPT_MODE || c == OPT_EPS || c == OPT_PERIOD ||
+             c == OPT_SECTION) &&
             cli_once(argv[0], longopts, c, seen) != CLI_EXIT_OK) {
             cli_assignments_free(&params);
             return CLI_EXIT_USAGE;
@@ -353,6 +359,25 @@ int cmd_analyze(int argc, char **argv)
         case OPT_MODE:
             mode_name = optarg;
             break;
+        case OPT_EPS:
+        case OPT_PERIOD: {
+            double v;
+            const char *name = c == OPT_EPS ? "--eps" : "--period";
+            ess_option = name;
+            if (cli_parse_double(optarg, &v) != 0 || !(v > 0) || !isfinite(v)) {
+                cli_assignments_free(&params);
+                return cli_bad_value("hes analyze", name, optarg, "a finite number > 0");
+            }
+            if (c == OPT_EPS)
+                eo.eps = v, eo.have_eps = 1;
+            else
+                eo.period = v, eo.have_period = 1;
+            break;
+        }
+        case OPT_SECTION:
+            ess_option = "--section";
+            eo.section = optarg;
+            break;
         case 'h':
             cli_assignments_free(&params);
             cmd_analyze_usage(stdout);
@@ -367,6 +392,30 @@ int cmd_analyze(int argc, char **argv)
         fprintf(stderr, "hes analyze: expected exactly one PROBLEM (or --orbit FILE)\n");
         cli_assignments_free(&params);
         cmd_analyze_usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    const hes_ess_model *ess_model =
+        !orbit_file && optind < argc ? hes_ess_problem_find(argv[optind]) : NULL;
+    if (ess_model && !hes_problem_find(argv[optind])) {
+        const char *other = check ? "--check" : gradient ? "--gradient" : mode_name ? "--mode"
+                                                                                   : NULL;
+        if (other) {
+            fprintf(stderr, "hes analyze: %s applies to hybrid models; '%s' is an "
+                    "event-selected system\n", other, ess_model->name);
+            rc = CLI_EXIT_USAGE;
+        } else {
+            eo.x0_text = x0_text;
+            eo.json = json;
+            rc = analyze_ess(ess_model, &params, &eo);
+        }
+        cli_assignments_free(&params);
+        return rc;
+    }
+    if (ess_option) {
+        fprintf(stderr, "hes analyze: %s applies to event-selected systems (marked [ess] by "
+                "'hes list'), not to '%s'\n", ess_option,
+                optind < argc ? argv[optind] : orbit_file);
+        cli_assignments_free(&params);
         return CLI_EXIT_USAGE;
     }
     model = cli_model_for(optind < argc ? argv[optind] : NULL, orbit_file, &orbit, &rc);

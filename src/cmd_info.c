@@ -317,6 +317,15 @@ static void print_ess_text(const hes_ess_model *m)
     printf("\nintegrator: ESS (hes simulate %s --integrator ess --eps E --time T --x0 ...):\n"
            "CVODES Adams steps stopped at the eps-band of the next guard, projection steps\n"
            "across it; --jacobian adds d x(T) / d x0\n", m->name);
+    if (m->orbit_x0) {
+        printf("\nperiodic orbit guess (hes analyze %s): x0 = ", m->name);
+        cli_print_vector(stdout, m->orbit_x0, m->n, "%.10g");
+        printf(", period %.10g, section ", m->orbit_period);
+        if (m->state_names)
+            printf("%s\n", m->state_names[m->orbit_section]);
+        else
+            printf("x[%d]\n", m->orbit_section);
+    }
 }
 
 int cmd_info(int argc, char **argv)

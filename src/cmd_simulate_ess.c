@@ -53,8 +53,8 @@ static void print_text(const hes_ess *ess, const hes_ess_options *o, const hes_e
 
     printf("problem: %s (event-selected system), integrator ess, eps %g\n", m->name, o->eps);
     printf("steps: %ld integration, %ld projection (guard crossings), %ld sign changes, "
-           "%ld re-armings\n\n", r->n_integrations, r->n_projections, r->n_sign_changes,
-           r->n_rearms);
+           "%ld re-armings, %ld projections refused (crossed exactly)\n\n", r->n_integrations,
+           r->n_projections, r->n_sign_changes, r->n_rearms, r->n_refused);
     print_samples(ess, o, r, 0);
     printf("\nfinal state at t = %.12g: ", r->t_end);
     cli_print_vector(stdout, r->x_end, n, "%.12g");

@@ -68,7 +68,7 @@ expect_grep info_ess out '^  k +1000 ' "hes info hopper-1d lists parameter k"
 run info_ess_json info hopper-1d --json
 expect_status info_ess_json 0 "hes info hopper-1d --json"
 expect_json info_ess_json "info hopper-1d --json"
-expect_json_value info_ess_json 'list(d)' "['name', 'description', 'integrator', 'states', 'events', 'params']" \
+expect_json_value info_ess_json 'list(d)' "['name', 'description', 'integrator', 'states', 'events', 'params', 'orbit_guess']" \
     "info --json of an ESS problem has its keys"
 expect_json_value info_ess_json '(d["integrator"], d["events"], [p["name"] for p in d["params"]])' \
     "('ess', ['touchdown', 'liftoff'], ['g', 'k', 'mass', 'l0'])" \
@@ -344,6 +344,40 @@ expect_grep ess_badname err "rk4" "the unknown integrator is named"
 run ess_live simulate hopper-1d --x0 0.9995,0 --time 1
 expect_status ess_live 1 "a liveness violation is a failed computation"
 expect_grep ess_live err "liveness.*'liftoff'" "the liveness message names the guard"
+
+# ------------------------------------------------- analyze an ESS orbit
+# hopper-pumped: a stable hopping orbit of the ESS flow.  The flow is
+# planar, so the trivial multiplier is 1 and the nontrivial one is det Phi.
+run an_ess analyze hopper-pumped --json
+expect_status an_ess 0 "analyze hopper-pumped (an ESS periodic orbit) --json"
+expect_json an_ess "analyze hopper-pumped --json"
+expect_json_value an_ess '(d["integrator"], d["section"], d["orbit"]["x0"][1], d["verdict"], len(d["multipliers"]))' \
+    "('ess', 'v', 0.0, 'stable', 1)" "ESS orbit JSON: on the section v = 0, one nontrivial multiplier, stable"
+expect_json_value an_ess 'abs(d["monodromy"][0][0]*d["monodromy"][1][1] - d["monodromy"][0][1]*d["monodromy"][1][0] - d["multipliers"][0]["re"]) < 1e-6' \
+    True "ESS orbit JSON: the multiplier is det Phi (planar flow)"
+expect_json_value an_ess 'abs(d["eps_order"] - 2) < 0.2 and d["psi_tolerance"] >= d["eps_error"] > 0' \
+    True "ESS orbit JSON: psi's error from the band, observed at order 2, in its tolerance"
+run an_ess_text analyze hopper-pumped --eps 1e-4 -p drag=0.6
+expect_status an_ess_text 0 "analyze hopper-pumped --eps 1e-4 -p drag=0.6 (text)"
+expect_grep an_ess_text out '^psi = 0\.[0-9]+ \(\+- [0-9.e-]+\): stable$' "ESS orbit text gives psi and the verdict"
+expect_grep an_ess_text out 'drag = 0\.6' "ESS orbit text shows the parameter set"
+run an_ess_art analyze hopper-pumped -p pump=0
+expect_status an_ess_art 1 "an ESS orbit that is an artifact of the band fails"
+expect_grep an_ess_art err 'does not converge as the band shrinks' "the artifact is named as such"
+run e_an_ess1 analyze hopper-1d
+expect_status e_an_ess1 2 "analyze of an ESS problem without an orbit guess asks for one"
+expect_grep e_an_ess1 err 'no periodic orbit guess' "the message asks for --x0, --period, --section"
+run e_an_ess2 analyze hopper-pumped --check
+expect_status e_an_ess2 2 "--check on an ESS problem is refused"
+run e_an_ess3 analyze slip-hopper --eps 1e-3
+expect_status e_an_ess3 2 "--eps on a hybrid model is refused"
+run e_an_ess4 analyze hopper-pumped --section w
+expect_status e_an_ess4 2 "an unknown --section is refused"
+expect_grep e_an_ess4 err "'w' is not a state" "the unknown section is named"
+run e_an_ess5 analyze hopper-pumped --x0 1,2,3
+expect_status e_an_ess5 2 "--x0 of the wrong length is refused"
+run e_an_ess6 analyze hopper-pumped --period 0
+expect_status e_an_ess6 2 "--period 0 is refused"
 
 # -------------------------------------------------------------------- shape
 run shapehelp shape --help

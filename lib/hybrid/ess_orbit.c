@@ -40,6 +40,7 @@ void hes_ess_orbit_options_default(hes_ess_orbit_options *o)
     o->section = 0;
     o->tol = 1e-9;
     o->max_iter = 40;
+    o->check_eps = 1;
 }
 
 void hes_ess_orbit_free(hes_ess_orbit *res)
@@ -118,7 +119,7 @@ static hes_status newton(hes_ess *e, const hes_ess_orbit_options *o, const hes_e
         return st;
     for (*iters = 0; pe->res > o->tol; ++*iters) {
         if (*iters == o->max_iter)
-            return hes__ess_fail(e, HES_ENOORBIT, "no periodic orbit: Newton's method left "
+            return hes__ess_fail(e, HES_ENOORBIT, "Newton's method left "
                                  "max |x(T) - x0| = %.3g > tol = %.3g after %d iterations "
                                  "(T = %.10g)", pe->res, o->tol, o->max_iter, *T);
         for (int k = 0, q = 0; k < n; k++) {
@@ -158,10 +159,89 @@ static hes_status newton(hes_ess *e, const hes_ess_orbit_options *o, const hes_e
             }
         }
         if (!accepted)
-            return hes__ess_fail(e, HES_ENOORBIT, "no periodic orbit: no Newton step along "
+            return hes__ess_fail(e, HES_ENOORBIT, "no Newton step along "
                                  "the least-squares direction reduces max |x(T) - x0| = %.3g "
                                  "(iteration %d, T = %.10g)", pe->res, *iters + 1, *T);
     }
+    return HES_OK;
+}
+
+/* psi of the return map (I - F e_c^T / F_c) J of a converged period. */
+static hes_status psi_of(hes_ess *e, int c, const period_eval *pe, double *work, double *psi)
+{
+    int n = e->n;
+    size_t nn = (size_t)n * n;
+    double *proj = work, *normal = work + nn;
+    hes_monodromy mono = { .n = n, .proj = work + nn + n, .phi = (double *)pe->J,
+                           .normal = normal, .autonomous = 1 };
+    memset(normal, 0, (size_t)n * sizeof *normal);
+    normal[c] = 1;
+    hes__flow_projector(n, pe->F, normal, pe->F[c], proj);
+    hes__matmul(n, n, n, proj, pe->J, mono.proj);
+    hes_stability stab;
+    hes_status st = hes_stability_compute(&mono, &stab);
+    *psi = stab.psi;
+    hes_stability_free(&stab);
+    return st;
+}
+
+/* The check of eps (options.check_eps): the orbit again at eps / 2 and
+ * eps / 4, warm started.  With d1 = psi(eps) - psi(eps / 2) and
+ * d2 = psi(eps / 2) - psi(eps / 4), and the same for the period, the
+ * observed order is log2(|d1| / |d2|) (2 for the method, whose error is
+ * C eps^2 + ...) and the discretization error of psi at eps is about
+ * (4 / 3) |d1| (Richardson).  An orbit that is not found again, or whose
+ * psi or period changes at an order below 1.5 (where the change is above
+ * the integration's noise), is an artifact of the band, not an orbit of the
+ * system: HES_ENOORBIT.  The error joins stab.psi_tol, and the verdict is
+ * taken again with it. */
+static hes_status check_eps(hes_ess *e, const hes_ess_orbit_options *opts, hes_ess_options *eo,
+                            hes_ess_orbit *res, period_eval *pe, double *work)
+{
+    int n = e->n;
+    double psi[3] = { res->stab.psi }, T[3] = { res->period };
+    double *x = malloc((size_t)n * sizeof *x), Tq = res->period;
+    if (!x)
+        return hes__ess_fail(e, HES_ENOMEM, "out of memory for the ESS orbit");
+    memcpy(x, res->x0, (size_t)n * sizeof *x);
+    hes_status st = HES_OK;
+    for (int q = 1; q <= 2 && st == HES_OK; q++) {
+        int it;
+        eo->eps = opts->ess.eps / (1 << q);
+        st = newton(e, opts, eo, x, &Tq, pe, work, &it);
+        if (st == HES_OK)
+            st = psi_of(e, opts->section, pe, work, &psi[q]);
+        T[q] = Tq;
+        if (st != HES_OK) {
+            char why[256];
+            snprintf(why, sizeof why, "%s", hes_ess_errmsg(e));
+            e->msg[0] = '\0';
+            st = hes__ess_fail(e, HES_ENOORBIT, "the orbit found at eps = %g is not found "
+                               "again at eps = %g (%s): it does not persist as the band "
+                               "shrinks, an artifact of too coarse an eps", opts->ess.eps,
+                               eo->eps, why);
+        }
+    }
+    eo->eps = opts->ess.eps;
+    free(x);
+    if (st != HES_OK)
+        return st;
+    double d1 = psi[0] - psi[1], d2 = psi[1] - psi[2], dT1 = T[0] - T[1], dT2 = T[1] - T[2];
+    double noise = fmax(10 * res->stab.psi_tol, 1e-12), noiseT = 100 * eo->rtol * T[0];
+    double op = fabs(d1) > noise ? log2(fabs(d1) / fmax(fabs(d2), DBL_MIN)) : NAN;
+    double oT = fabs(dT1) > noiseT ? log2(fabs(dT1) / fmax(fabs(dT2), DBL_MIN)) : NAN;
+    res->eps_order = op;
+    res->eps_error = 4.0 / 3.0 * fabs(d1);
+    if (op < 1.5 || oT < 1.5)
+        return hes__ess_fail(e, HES_ENOORBIT, "the orbit does not converge as the band "
+                             "shrinks: psi = %.10g, %.10g, %.10g and period %.10g, %.10g, "
+                             "%.10g at eps, eps / 2, eps / 4 (eps = %g) change at order %.2g "
+                             "and %.2g, not 2: an artifact of too coarse an eps, or no orbit "
+                             "of the system", psi[0], psi[1], psi[2], T[0], T[1], T[2],
+                             opts->ess.eps, op, oT);
+    res->stab.psi_tol = fmax(res->stab.psi_tol, res->eps_error);
+    res->stab.verdict = hes_verdict_of(res->stab.psi, res->stab.psi_tol);
+    res->stab.stable = res->stab.verdict == HES_STABLE;
     return HES_OK;
 }
 
@@ -220,7 +300,7 @@ hes_status hes_ess_orbit_find(hes_ess *e, const hes_ess_orbit_options *opts,
             xinf = fmax(xinf, fabs(res->x0[k]));
         }
         if (!(Fn * res->period > 1e-8 * (1 + xinf)))
-            st = hes__ess_fail(e, HES_ENOORBIT, "no periodic orbit: Newton's method reached "
+            st = hes__ess_fail(e, HES_ENOORBIT, "Newton's method reached "
                                "an equilibrium (|f| = %.3g at x0), which is periodic with any "
                                "period: start nearer the orbit", Fn);
         else if (!(fabs(pe.F[c]) > 1e-8 * Fn)) {
@@ -245,6 +325,9 @@ hes_status hes_ess_orbit_find(hes_ess *e, const hes_ess_orbit_options *opts,
         if (st != HES_OK)
             st = hes__ess_fail(e, st, "the multipliers of the ESS orbit: %s", hes_strerror(st));
     }
+    res->eps_error = res->eps_order = NAN;
+    if (st == HES_OK && opts->check_eps)
+        st = check_eps(e, opts, &eo, res, &pe, work);
     free(work);
     return st;
 }

@@ -22,6 +22,8 @@ json_t *hes__json_matrix_rows(const double *m, int n);
  *   "positive", "min", "max", "search"}] of n parameter descriptions
  * (json_model.c). */
 json_t *hes__json_param_list(const hes_param *params, int n);
+/* [{"re", "im", "abs"}] of the nontrivial multipliers (json.c) */
+json_t *hes__json_multipliers(const hes_stability *st);
 /* Sets obj[key] = val (taking val, also on failure); nonzero on failure. */
 int hes__json_put(json_t *obj, const char *key, json_t *val);
 /* The text of doc with DUMP_FLAGS (malloc'd; NULL for a NULL doc or on

@@ -154,7 +154,7 @@ static json_t *orbit_json(const hes_model *model, const hes_orbit *orbit,
     return obj;
 }
 
-static json_t *multipliers_json(const hes_stability *st)
+json_t *hes__json_multipliers(const hes_stability *st)
 {
     json_t *a = json_array();
     int k;
@@ -254,7 +254,7 @@ static json_t *analysis_doc(const hes_system *sys, const hes_analysis *res)
     err |= hes__json_put(doc, "monodromy", hes__json_matrix_rows(res->mono.phi, res->mono.n));
     if (res->mono.autonomous && res->mono.proj)
         err |= hes__json_put(doc, "return_map", hes__json_matrix_rows(res->mono.proj, res->mono.n));
-    err |= hes__json_put(doc, "multipliers", multipliers_json(&res->stab));
+    err |= hes__json_put(doc, "multipliers", hes__json_multipliers(&res->stab));
     err |= hes__json_put(doc, "psi", hes__json_number(res->stab.psi));
     err |= hes__json_put(doc, "stable", json_boolean(res->stab.stable));
     err |= hes__json_put(doc, "verdict", json_string(hes_verdict_name(res->stab.verdict)));
@@ -457,7 +457,7 @@ char *hes_shape_json(const hes_system *sys, const hes_shape_result *res,
     err |= hes__json_put(doc, "measure",
                json_string(hes_measure_name(measure == HES_MEASURE_SMOOTH ? measure
                                                                           : HES_MEASURE_PSI)));
-    err |= hes__json_put(doc, "multipliers", multipliers_json(&res->analysis.stab));
+    err |= hes__json_put(doc, "multipliers", hes__json_multipliers(&res->analysis.stab));
     err |= hes__json_put(doc, "orbit", orbit_json(model, &res->analysis.orbit, 1));
     if (trials)
         err |= hes__json_put(doc, "verify", verify_json(trials));

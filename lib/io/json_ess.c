@@ -32,14 +32,20 @@ char *hes_ess_model_json(const hes_ess_model *m)
 {
     if (!m || !m->name)
         return NULL;
-    return hes__json_dump(json_pack("{s:s, s:o, s:s, s:o, s:o, s:o}",
+    json_t *guess = m->orbit_x0 ? json_pack("{s:o, s:o, s:i}", "x0",
+                                            hes__json_vector(m->orbit_x0, m->n), "period",
+                                            hes__json_number(m->orbit_period), "section",
+                                            m->orbit_section)
+                                : json_null();
+    return hes__json_dump(json_pack("{s:s, s:o, s:s, s:o, s:o, s:o, s:o}",
                                     "name", m->name,
                                     "description", m->description ? json_string(m->description)
                                                                   : json_null(),
                                     "integrator", "ess",
                                     "states", name_list(m->state_names, m->n, "x"),
                                     "events", name_list(m->event_names, m->m, "h"),
-                                    "params", hes__json_param_list(m->params, m->n_params)));
+                                    "params", hes__json_param_list(m->params, m->n_params),
+                                    "orbit_guess", guess ? guess : json_null()));
 }
 
 static json_t *samples_json(const hes_ess_options *opts, const hes_ess_result *r)
@@ -77,7 +83,7 @@ char *hes_ess_result_json(const hes_ess *ess, const hes_ess_options *opts, doubl
         json_array_append_new(signs, json_integer(r->s_end[i]));
     return hes__json_dump(json_pack(
         "{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
-        "s:{s:I, s:I, s:I, s:I}, s:o}",
+        "s:{s:I, s:I, s:I, s:I, s:I}, s:o}",
         "problem", m->name,
         "integrator", "ess",
         "eps", hes__json_number(opts->eps),
@@ -94,5 +100,49 @@ char *hes_ess_result_json(const hes_ess *ess, const hes_ess_options *opts, doubl
         "projections", (json_int_t)r->n_projections,
         "sign_changes", (json_int_t)r->n_sign_changes,
         "rearms", (json_int_t)r->n_rearms,
+        "refused", (json_int_t)r->n_refused,
         "jacobian", r->jac ? hes__json_matrix_rows(r->jac, r->n) : json_null()));
+}
+
+char *hes_ess_orbit_json(const hes_ess *ess, const hes_ess_orbit_options *opts,
+                         const hes_ess_orbit *o)
+{
+    if (!ess || !opts || !o || !o->x0 || !o->mono.phi || !o->stab.abs)
+        return NULL;
+    const hes_ess_model *m = hes_ess_get_model(ess);
+    const double *p = hes_ess_params(ess);
+    json_t *params = json_object();
+    for (int k = 0; params && k < m->n_params; k++)
+        json_object_set_new(params, m->params[k].name, hes__json_number(p[k]));
+    char buf[32];
+    snprintf(buf, sizeof buf, "x[%d]", o->section);
+    return hes__json_dump(json_pack(
+        "{s:s, s:s, s:o, s:o, s:o, s:s, "
+        "s:{s:o, s:o, s:o, s:i, s:o, s:{s:I, s:I, s:I}}, "
+        "s:o, s:o, s:o, s:o, s:b, s:s, s:o, s:o, s:o}",
+        "problem", m->name,
+        "integrator", "ess",
+        "eps", hes__json_number(opts->ess.eps),
+        "params", params ? params : json_null(),
+        "states", name_list(m->state_names, m->n, "x"),
+        "section", m->state_names ? m->state_names[o->section] : buf,
+        "orbit",
+        "x0", hes__json_vector(o->x0, o->n),
+        "period", hes__json_number(o->period),
+        "flow", hes__json_vector(o->flow, o->n),
+        "iterations", o->iterations,
+        "residual", hes__json_number(o->residual),
+        "counts",
+        "projections", (json_int_t)o->n_projections,
+        "refused", (json_int_t)o->n_refused,
+        "sign_changes", (json_int_t)o->n_sign_changes,
+        "monodromy", hes__json_matrix_rows(o->mono.phi, o->n),
+        "return_map", hes__json_matrix_rows(o->mono.proj, o->n),
+        "multipliers", hes__json_multipliers(&o->stab),
+        "psi", hes__json_number(o->stab.psi),
+        "stable", o->stab.stable,
+        "verdict", hes_verdict_name(o->stab.verdict),
+        "psi_tolerance", hes__json_number(o->stab.psi_tol),
+        "eps_error", hes__json_number(o->eps_error),
+        "eps_order", hes__json_number(o->eps_order)));
 }

@@ -1,0 +1,27 @@
+/*
+ * cmd_analyze.h - the two parts of `hes analyze`: hybrid models by the
+ * saltation pipeline (cmd_analyze.c, which also parses the command line)
+ * and event-selected systems by the ESS integrator (cmd_analyze_ess.c).
+ */
+#ifndef HES_CMD_ANALYZE_H
+#define HES_CMD_ANALYZE_H
+
+#include "cli.h"
+
+/* The options of an ESS analysis. */
+typedef struct {
+    const char *x0_text;     /* --x0 (NULL: the model's guess) */
+    double period;           /* --period */
+    int have_period;
+    const char *section;     /* --section NAME (NULL: the model's) */
+    double eps;              /* --eps */
+    int have_eps;
+    int json;                /* --json */
+} analyze_ess_opts;
+
+/* The periodic orbit of an ESS model with the -p assignments, its
+ * multipliers and verdict, printed; the exit status. */
+int analyze_ess(const hes_ess_model *model, const cli_assignments *params,
+                const analyze_ess_opts *opts);
+
+#endif

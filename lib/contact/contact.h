@@ -71,7 +71,8 @@ hes_status hes__ess_dopri(hes_ess *e, const hes_ess_options *o, double *t, doubl
  * those that are not live, are marked in e->late and left out; if none
  * is left, nothing moves and *j = -2.  With
  * J != NULL also J <- DP J, w <- w + Ddt J (J n x n, w n).  j and the
- * time moved are returned. */
+ * time moved are returned; *j = m + i when the step stopped first at the
+ * zero of a guard i not in the pool (a sign change, s_i follows). */
 hes_status hes__ess_project(hes_ess *e, double *t, double *x, int *s, const int *inband,
                             double live_tol, double t_stop, double *J, double *w, int *j,
                             double *dt);

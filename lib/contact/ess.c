@@ -564,9 +564,12 @@ static hes_status run(hes_ess *e, const hes_ess_options *o, double t0, const dou
             for (; k_out < o->n_out && o->t_out[k_out] <= t; k_out++)
                 for (int k = 0; k < n; k++)   /* along the constant field G */
                     res->x_out[k + (size_t)k_out * n] = e->xs[k] + e->G[k] * (o->t_out[k_out] - tp);
-            if (j >= 0) {
+            if (j >= m)            /* a sign change met along G */
+                res->n_sign_changes++;
+            else if (j >= 0) {
                 e->pool[j] = 0;
                 e->hit[j] = 0;
+                e->late[j] = 0;
                 res->n_projections++;
             }
             if (j == -2) {         /* only watched guards in the band */

@@ -49,6 +49,18 @@
  * symmetric), by a central difference of Dh_j at x -+ delta G; it is
  * multiplied by h_j = O(eps), so its O(delta^2) error does not matter.
  *
+ * The first guard met along G.  The constant field may reach the zero of
+ * another guard before that of j: a guard not in the pool (crossed before:
+ * h_i may return to zero either way, as a leg's liftoff guard when its force
+ * turns positive again), a candidate not yet in its band that approaches
+ * fast, or a watched candidate (late: its own projection was refused, but
+ * this shorter one along G passed).  Left alone, its sign would be stale for the rest of a chain of
+ * projections (the state carried past its zero while the field still has
+ * the old s_i: a lifted leg pushing, or a leg that has left the plate
+ * pulling), so the step stops at the first zero met, i in place of j, with
+ * the same formulas: dt_i = -h_i / a_i > 0, s_i = sign(a_i) (a sign change
+ * for a guard not in the pool, *j = m + i; a crossing for a candidate).
+ *
  * When t + dt_j passes t_stop (the run's end) the step stops there:
  * x+ = x + G (t_stop - t), J+ = J + (t_stop - t) DG J - G w, w+ = 0.
  */
@@ -133,6 +145,39 @@ hes_status hes__ess_project(hes_ess *e, double *t, double *x, int *s, const int 
         *dtout = 0;
         return HES_OK;
     }
+    if (j >= 0 && dtj < 0 && -dtj * aj > 2 * e->eps)
+        /* a candidate is past its zero only by rounding, or by at most its
+         * band after a projection across a guard with the same surface */
+        return hes__ess_fail(e, HES_ESOLVER, "internal: candidate %d is %.3g past its zero "
+                             "at t = %.10g (more than twice the band eps = %g)", j, -dtj * aj,
+                             *t, e->eps);
+    int flip = 0;         /* stop at a guard other than a candidate of the band */
+    if (j >= 0 && dtj > 0) {
+        double xinf = 0;
+        for (int k = 0; k < n; k++)
+            xinf = fmax(xinf, fabs(x[k]));
+        for (int i = 0; i < m; i++) {
+            if (i == j || (e->pool[i] && inband[i] && !e->late[i]))
+                continue;   /* (those are the argmin's; a watched one is met here) */
+            double a = 0, d1 = 0;
+            for (int k = 0; k < n; k++) {
+                a += e->Dh[i + (size_t)k * m] * e->G[k];
+                d1 += fabs(e->Dh[i + (size_t)k * m]);
+            }
+            /* moving toward its zero from beyond rounding (a guard at zero is
+             * start_signs's), and a candidate only upward */
+            if (!(e->h[i] * a < 0) || (e->pool[i] && !(a > 0)) ||
+                fabs(e->h[i]) <= 1e3 * DBL_EPSILON * (1 + d1 * xinf))
+                continue;
+            double dt = -e->h[i] / a;
+            if (dt < dtj) {
+                dtj = dt;
+                j = i;
+                aj = a;
+                flip = !e->pool[i];
+            }
+        }
+    }
     if (j < 0)
         return hes__ess_fail(e, HES_EINVAL, "projection step without a candidate in the band");
     if (*t + dtj > t_stop) { /* stop inside the step: x + G (t_stop - t) */
@@ -201,8 +246,8 @@ hes_status hes__ess_project(hes_ess *e, double *t, double *x, int *s, const int 
     for (int k = 0; k < n; k++)
         x[k] += e->G[k] * dtj;
     *t += dtj;
-    s[j] = 1;
-    *jout = j;
+    s[j] = aj > 0 ? 1 : -1;
+    *jout = flip ? m + j : j;
     *dtout = dtj;
     return HES_OK;
 }

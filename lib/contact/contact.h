@@ -32,6 +32,7 @@ struct hes_ess {
                                  those that are not live */
     int near_miss;            /* the run's options.near_miss */
     long n_refused;           /* projections refused by the second-order test */
+    int dh2_valid;            /* Dh2 holds Dh(xp) (ess_project.c) */
     double deadline;          /* the run's end of max_wall_time (CLOCK_MONOTONIC, s) */
     /* DOPRI5 (ess_dopri.c), allocated on first use: stages, step end,
        trial state, continuous extension (14 nn) and the state (nn), of the
@@ -65,6 +66,7 @@ hes_status hes__ess_dopri(hes_ess *e, const hes_ess_options *o, double *t, doubl
                           hes_ess_result *res, int *k_out, int *ended);
 
 /* The projection step (ess_project.c) from (t, x) with sign pattern s
+ * (e->h must hold h(x))
  * (updated: s_j = +1) across the first candidate j of the band set
  * inband (m flags), or up to t_stop if it comes first (*j = -1).  Candidates
  * whose projection fails the second-order test, and with e->near_miss

@@ -656,6 +656,7 @@ hes_status hes_ess_run(hes_ess *e, const hes_ess_options *opts, double t0, const
     e->dp_step = 0;
     e->near_miss = opts->near_miss != 0;
     e->n_refused = 0;
+    e->dh2_valid = 0;
     st = run(e, opts, t0, x0, t_end, res);
     res->n_refused = e->n_refused;
     res->t_end = st == HES_OK ? t_end : (res->n_samples ? res->t[res->n_samples - 1] : t0);

@@ -84,8 +84,16 @@ hes_status hes__ess_project(hes_ess *e, double *t, double *x, int *s, const int 
 {
     int n = e->n, m = e->m;
     hes_status st;
-    if ((st = hes__ess_h(e, x, e->h)) != HES_OK || (st = hes__ess_Dh(e, x, e->Dh)) != HES_OK ||
-        (st = hes__ess_f(e, x, s, e->G)) != HES_OK)
+    /* e->h is h(x) (the caller's); Dh(x) may be the second-order test's of
+     * the projection that led here (x = its projected point, bit for bit) */
+    if (e->dh2_valid && memcmp(e->xp, x, (size_t)n * sizeof *x) == 0) {
+        double *tmp = e->Dh;
+        e->Dh = e->Dh2;
+        e->Dh2 = tmp;
+    } else if ((st = hes__ess_Dh(e, x, e->Dh)) != HES_OK)
+        return st;
+    e->dh2_valid = 0;
+    if ((st = hes__ess_f(e, x, s, e->G)) != HES_OK)
         return st;
     double gnorm = norm2(e->G, n, 1);
     int j = -1, any = 0;
@@ -132,6 +140,7 @@ hes_status hes__ess_project(hes_ess *e, double *t, double *x, int *s, const int 
         if ((st = hes__ess_Dh(e, e->xp, e->Dh2)) != HES_OK ||
             (st = hes__ess_f(e, e->xp, s, e->Fp)) != HES_OK)
             return st;
+        e->dh2_valid = 1;   /* Dh at xp (the next step's x if j is taken) */
         double ap = 0;
         for (int k = 0; k < n; k++)
             ap += e->Dh2[j + (size_t)k * m] * e->Fp[k];
@@ -216,6 +225,7 @@ hes_status hes__ess_project(hes_ess *e, double *t, double *x, int *s, const int 
                 ginf = fmax(ginf, fabs(e->G[k]));
             }
             double delta = hes__fd_step(xinf) / fmax(ginf, DBL_MIN);
+            e->dh2_valid = 0;   /* Dh2 and xp serve the difference below */
             for (int k = 0; k < n; k++)
                 e->xp[k] = x[k] + delta * e->G[k];
             if ((st = hes__ess_Dh(e, e->xp, e->Dh2)) != HES_OK)

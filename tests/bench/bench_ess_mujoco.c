@@ -253,7 +253,16 @@ typedef struct {
     void *(*plate_new)(const plate_params *p, int N);
     int (*plate_run)(void *model, const plate_params *p, const plate_ic *ic, double *secs, int *ncon);
     void (*plate_free)(void *model);
+    /* the plate's (z, theta) at NSAMP evenly spaced times T / NSAMP, ..., T (zt: 2 NSAMP),
+       at the bench's accuracy (fine 0) or at the engine's converged reference (fine 1:
+       MuJoCo at dt / FINE_DT, hes at eps / FINE_EPS with tolerances 1e-10, 1e-12) */
+    int (*plate_traj)(void *model, const plate_params *p, const plate_ic *ic, int fine, double *zt);
 } bench_engine;
+
+#define NSAMP 200        /* samples of the accuracy pass */
+#define ACC_RUNS 10      /* starts per N of the accuracy pass (the first of the 120) */
+#define FINE_DT 32
+#define FINE_EPS 64
 
 /* ---- MuJoCo */
 
@@ -431,6 +440,30 @@ static int mj_plate_run(void *model, const plate_params *p, const plate_ic *ic, 
     return 0;
 }
 
+static int mj_plate_traj(void *model, const plate_params *p, const plate_ic *ic, int fine, double *zt)
+{
+    mj_plate *mp = model;
+    mjModel *m = mp->m;
+    mjData *d = mp->d;
+    double dt0 = m->opt.timestep;
+    m->opt.timestep = fine ? dt0 / FINE_DT : dt0;
+    long n = lround(p->T / m->opt.timestep), every = n / NSAMP;
+    int ok = n % NSAMP == 0;
+    mj_resetData(m, d);
+    d->qpos[0] = ic->x;
+    d->qpos[1] = ic->z;
+    d->qpos[2] = ic->theta;
+    for (long i = 1; ok && i <= n; i++) {
+        mj_step(m, d);
+        if (i % every == 0) {
+            zt[2 * (i / every - 1)] = d->qpos[1];
+            zt[2 * (i / every - 1) + 1] = d->qpos[2];
+        }
+    }
+    m->opt.timestep = dt0;
+    return ok ? 0 : -1;
+}
+
 static void mj_plate_free(void *model)
 {
     mj_plate *mp = model;
@@ -440,7 +473,7 @@ static void mj_plate_free(void *model)
 }
 
 static const bench_engine mujoco_engine = {
-    "MuJoCo", mj_hopper, NULL, mj_plate_new, mj_plate_run, mj_plate_free,
+    "MuJoCo", mj_hopper, NULL, mj_plate_new, mj_plate_run, mj_plate_free, mj_plate_traj,
 };
 
 /* ---- hes (the ESS integrator of issue 12) */
@@ -599,8 +632,36 @@ static int hes_plate_run(void *model, const plate_params *p, const plate_ic *ic,
     return st == HES_OK ? 0 : -1;
 }
 
+static int hes_plate_traj(void *model, const plate_params *p, const plate_ic *ic, int fine, double *zt)
+{
+    hes_plate *hp = model;
+    double x0[6] = { ic->x, ic->z, ic->theta, 0, 0, 0 }, tout[NSAMP];
+    for (int k = 0; k < NSAMP; k++)
+        tout[k] = p->T * (k + 1) / NSAMP;
+    hes_ess_options o;
+    hes_opts(&o);
+    if (fine) {
+        o.eps /= FINE_EPS;
+        o.rtol = 1e-10;
+        o.atol = 1e-12;
+    }
+    o.n_out = NSAMP;
+    o.t_out = tout;
+    hes_ess_result r;
+    hes_status st = hes_ess_run(hp->e, &o, 0, x0, p->T, &r);
+    for (int k = 0; st == HES_OK && k < NSAMP; k++) {
+        zt[2 * k] = r.x_out[6 * k + 1];
+        zt[2 * k + 1] = r.x_out[6 * k + 2];
+    }
+    if (st != HES_OK)
+        fprintf(stderr, "bench_ess_mujoco: hes plate N = %d (accuracy pass): %s\n", hp->N,
+                hes_ess_errmsg(hp->e));
+    hes_ess_result_free(&r);
+    return st == HES_OK ? 0 : -1;
+}
+
 static const bench_engine hes_engine = {
-    "hes", hes_hopper, hes_calibrate, hes_plate_new, hes_plate_run, hes_plate_free,
+    "hes", hes_hopper, hes_calibrate, hes_plate_new, hes_plate_run, hes_plate_free, hes_plate_traj,
 };
 #endif
 
@@ -758,6 +819,54 @@ int main(int argc, char **argv)
     printf(" us/contact\n  MuJoCo ");
     cell(rm.slope * 1e6, "%12.3f");
     printf(" us/contact\n");
+
+    /* c. accuracy on the plate: each engine against its own converged run */
+    double acc_h[NN], acc_m[NN], gap[NN];
+    int acc_runs = runs < ACC_RUNS ? runs : ACC_RUNS;
+    printf("\naccuracy on the plate (the first %d starts per N): RMS over %d samples of z (m), "
+           "median over the starts, of each engine against its own converged run (MuJoCo at "
+           "dt / %d; hes at eps / %d, rtol 1e-10); and the two converged runs against each "
+           "other (the models' difference)\n", acc_runs, NSAMP, FINE_DT, FINE_EPS);
+    printf("%6s %14s %14s %14s\n", "N", "hes RMS z", "MuJoCo RMS z", "models' gap");
+    for (int j = 0; j < NN; j++) {
+        acc_h[j] = acc_m[j] = gap[j] = NAN;
+        void *mm = mujoco_engine.plate_new(&PLATE, NS[j]);
+        void *hm = hes && calibrated ? hes->plate_new(&PLATE, NS[j]) : NULL;
+        double eh[ACC_RUNS], em[ACC_RUNS], eg[ACC_RUNS];
+        int ok = mm != NULL, okh = hm != NULL;
+        for (int i = 0; ok && i < acc_runs; i++) {
+            double a[2 * NSAMP], b[2 * NSAMP], c[2 * NSAMP], d[2 * NSAMP], sm = 0, sh = 0, sg = 0;
+            ok = !mujoco_engine.plate_traj(mm, &PLATE, &ics[i], 0, a) &&
+                 !mujoco_engine.plate_traj(mm, &PLATE, &ics[i], 1, b);
+            okh = okh && !hes->plate_traj(hm, &PLATE, &ics[i], 0, c) &&
+                  !hes->plate_traj(hm, &PLATE, &ics[i], 1, d);
+            for (int k = 0; k < NSAMP; k++) {
+                sm += (a[2 * k] - b[2 * k]) * (a[2 * k] - b[2 * k]);
+                sh += (c[2 * k] - d[2 * k]) * (c[2 * k] - d[2 * k]);
+                sg += (b[2 * k] - d[2 * k]) * (b[2 * k] - d[2 * k]);
+            }
+            em[i] = sqrt(sm / NSAMP);
+            eh[i] = sqrt(sh / NSAMP);
+            eg[i] = sqrt(sg / NSAMP);
+        }
+        if (ok)
+            acc_m[j] = median(em, acc_runs);
+        if (ok && okh) {
+            acc_h[j] = median(eh, acc_runs);
+            gap[j] = median(eg, acc_runs);
+        }
+        if (mm)
+            mujoco_engine.plate_free(mm);
+        if (hm)
+            hes->plate_free(hm);
+        printf("%6d ", NS[j]);
+        cell(acc_h[j], "%14.3e");
+        printf(" ");
+        cell(acc_m[j], "%14.3e");
+        printf(" ");
+        cell(gap[j], "%14.3e");
+        printf("\n");
+    }
     free(ics);
     const char *csv = getenv("BENCH_CSV");
     if (csv && *csv) {   /* the table for `hes plot ess-bench FILE -o OUT` */
@@ -770,10 +879,12 @@ int main(int argc, char **argv)
                     sysconf(_SC_NPROCESSORS_ONLN));
             fprintf(f, "# slope_us_per_contact hes %.6g mujoco %.6g\n", rh.slope * 1e6,
                     rm.slope * 1e6);
-            fprintf(f, "N,hes_s,mujoco_s,ratio,hes_contacts,mujoco_contacts\n");
+            fprintf(f, "N,hes_s,mujoco_s,ratio,hes_contacts,mujoco_contacts,hes_rms_z,"
+                    "mujoco_rms_z,models_gap_z\n");
             for (int j = 0; j < NN; j++)
-                fprintf(f, "%d,%.9g,%.9g,%.6g,%d,%d\n", NS[j], rh.med[j], rm.med[j],
-                        rh.med[j] / rm.med[j], rh.ncon[j], rm.ncon[j]);
+                fprintf(f, "%d,%.9g,%.9g,%.6g,%d,%d,%.6g,%.6g,%.6g\n", NS[j], rh.med[j],
+                        rm.med[j], rh.med[j] / rm.med[j], rh.ncon[j], rm.ncon[j], acc_h[j],
+                        acc_m[j], gap[j]);
             bad = ferror(f) | (fclose(f) != 0);
         }
         if (bad) {

@@ -339,7 +339,8 @@ static int stability_map(const char *csv, const char *pic, const char *out, cons
  * bench_ess_mujoco.c): '#' lines (one with the slopes), the header
  * N,hes_s,mujoco_s,..., then one row per N.  Drawn: median milliseconds per
  * run against N for both engines, points and their least-squares lines
- * (the slopes: the marginal cost per contact). */
+ * (the slopes: the marginal cost per contact), and, when the table has the
+ * column eq_hes_s, hes at MuJoCo's accuracy on the plate. */
 static int ess_bench(const char *csv, const char *pic, const char *out)
 {
     FILE *f = fopen(csv, "r");
@@ -352,8 +353,8 @@ static int ess_bench(const char *csv, const char *pic, const char *out)
     }
     csv_line l;
     csv_line_init(&l);
-    int got_line, n = 0, header = 0, rc = CLI_EXIT_OK;
-    double N[64], th[64], tm[64];
+    int got_line, n = 0, header = 0, rc = CLI_EXIT_OK, eq_col = -1;
+    double N[64], th[64], tm[64], te[64];
     while (rc == CLI_EXIT_OK && (got_line = csv_line_read(f, &l)) == 1) {
         if (l.too_long || l.has_nul) {
             rc = CLI_EXIT_USAGE;
@@ -365,7 +366,20 @@ static int ess_bench(const char *csv, const char *pic, const char *out)
             header = strncmp(l.text, "N,hes_s,mujoco_s", 16) == 0;
             if (!header)
                 rc = CLI_EXIT_USAGE;
+            const char *eq = strstr(l.text, ",eq_hes_s");   /* optional column */
+            for (const char *c = l.text; eq && c <= eq; c++)
+                eq_col += *c == ',';
+            if (eq)
+                eq_col++;
             continue;
+        }
+        te[n] = NAN;
+        if (eq_col > 0) {   /* the eq_col-th field (0-based), "nan" when not measured */
+            const char *c = l.text;
+            for (int k = 0; c && k < eq_col; k++)
+                c = (c = strchr(c, ',')) ? c + 1 : NULL;
+            if (c)
+                te[n] = strtod(c, NULL);
         }
         if (n == 64 || sscanf(l.text, "%lf,%lf,%lf", &N[n], &th[n], &tm[n]) != 3 ||
             !(N[n] >= 1) || !(th[n] > 0) || !(tm[n] > 0) || !isfinite(th[n]) ||
@@ -395,9 +409,17 @@ static int ess_bench(const char *csv, const char *pic, const char *out)
     FILE *g = open_gnuplot();
     if (!g)
         return CLI_EXIT_FAILURE;
-    fprintf(g, "set terminal %s\nset output '%s'\n$d << EOD\n", terminal(out), pic);
+    int neq = 0;
     for (int i = 0; i < n; i++)
-        fprintf(g, "%.17g %.17g %.17g\n", N[i], 1e3 * th[i], 1e3 * tm[i]);
+        neq += te[i] > 0 && isfinite(te[i]);
+    fprintf(g, "set terminal %s\nset output '%s'\n$d << EOD\n", terminal(out), pic);
+    for (int i = 0; i < n; i++) {
+        fprintf(g, "%.17g %.17g %.17g ", N[i], 1e3 * th[i], 1e3 * tm[i]);
+        if (te[i] > 0 && isfinite(te[i]))
+            fprintf(g, "%.17g\n", 1e3 * te[i]);
+        else
+            fprintf(g, "NaN\n");
+    }
     fprintf(g, "EOD\n"
                "fh(x) = ah + bh * x\nfm(x) = am + bm * x\n"
                "set fit quiet nolog\nfit fh(x) $d using 1:2 via ah, bh\n"
@@ -408,7 +430,9 @@ static int ess_bench(const char *csv, const char *pic, const char *out)
                "plot $d using 1:2 with points pt 7 ps 1.3 lc rgb '#08519c' title 'hes (ESS)', "
                "fh(x) with lines lw 2 lc rgb '#08519c' title sprintf('hes: %%.0f us per contact', 1e3 * bh), "
                "$d using 1:3 with points pt 5 ps 1.3 lc rgb '#a50f15' title 'MuJoCo', "
-               "fm(x) with lines lw 2 lc rgb '#a50f15' title sprintf('MuJoCo: %%.0f us per contact', 1e3 * bm)\n");
+               "fm(x) with lines lw 2 lc rgb '#a50f15' title sprintf('MuJoCo: %%.0f us per contact', 1e3 * bm)%s\n",
+            neq >= 2 ? ", $d using 1:4 with linespoints pt 9 ps 1.3 dt 2 lc rgb '#41ab5d' "
+                       "title 'hes at MuJoCo''s plate accuracy (eps per N)'" : "");
     return close_gnuplot(g, pic, out);
 }
 

@@ -77,9 +77,19 @@
  *    over the 120 runs per N, and the marginal cost per contact: the
  *    least-squares slope of the median time against N.  Also the median
  *    number of contacts at the end.
- * c. Printed: cores online, mj_version(), the hopper calibration (time step,
+ * c. Accuracy on the plate (the hopper calibration says nothing of it):
+ *    for the first ACC_RUNS starts per N, each engine's z at NSAMP times
+ *    against its own converged run (MuJoCo at dt / FINE_DT; hes at
+ *    eps / FINE_EPS with rtol 1e-10, atol 1e-12): RMS per start, median over
+ *    the starts; and the two converged runs against each other (how far the
+ *    two models are apart, the O(d) terms above).
+ * d. Equal accuracy on the plate: per N, hes's eps bisected (in log eps over
+ *    [eps / 16, 4 eps] of the hopper's eps) until its median RMS z equals
+ *    MuJoCo's from c; the median wall time over all starts at that eps, its
+ *    ratio to MuJoCo's and the slope.
+ * e. Printed: cores online, mj_version(), the hopper calibration (time step,
  *    RMS error), per N the median times of hes and MuJoCo and their ratio,
- *    and both slopes.
+ *    and both slopes; the tables of c and d.
  *
  * Usage: bench_ess_mujoco [runs]   (runs: initial conditions per N, 120)
  * With BENCH_CSV=FILE in the environment it also writes the plate table as
@@ -262,7 +272,7 @@ typedef struct {
 #define NSAMP 200        /* samples of the accuracy pass */
 #define ACC_RUNS 10      /* starts per N of the accuracy pass (the first of the 120) */
 #define FINE_DT 32
-#define FINE_EPS 64
+#define FINE_EPS 256
 
 /* ---- MuJoCo */
 
@@ -660,6 +670,63 @@ static int hes_plate_traj(void *model, const plate_params *p, const plate_ic *ic
     return st == HES_OK ? 0 : -1;
 }
 
+/* median over the accuracy starts of hes's RMS z against the references at eps */
+static double hes_plate_rms(void *model, const plate_ic *ics, int acc_runs,
+                            double refs[][2 * NSAMP], double eps)
+{
+    double e[ACC_RUNS], zt[2 * NSAMP], save = hes_eps;
+    hes_eps = eps;
+    for (int i = 0; i < acc_runs; i++) {
+        double sum = 0;
+        if (hes_plate_traj(model, &PLATE, &ics[i], 0, zt)) {
+            hes_eps = save;
+            return NAN;
+        }
+        for (int k = 0; k < NSAMP; k++)
+            sum += (zt[2 * k] - refs[i][2 * k]) * (zt[2 * k] - refs[i][2 * k]);
+        e[i] = sqrt(sum / NSAMP);
+    }
+    hes_eps = save;
+    return median(e, acc_runs);
+}
+
+/* hes's eps for MuJoCo's plate RMS `target` (bisection in log eps over
+   [eps/16, 4 eps]), its RMS there, and the median time of all runs at it */
+static void hes_plate_equal(void *model, const plate_ic *ics, int runs, int acc_runs,
+                            double refs[][2 * NSAMP], double target, double *eps_out,
+                            double *rms_out, double *secs_out)
+{
+    double lo = log(hes_eps / 16), hi = log(4 * hes_eps);
+    double rlo = hes_plate_rms(model, ics, acc_runs, refs, exp(lo));
+    if (!(rlo <= target))
+        return;           /* not reached: "-" */
+    double rhi = hes_plate_rms(model, ics, acc_runs, refs, exp(hi));
+    if (rhi <= target)
+        lo = hi, rlo = rhi;
+    for (int it = 0; it < 12 && rhi > target; it++) {
+        double mid = 0.5 * (lo + hi), r = hes_plate_rms(model, ics, acc_runs, refs, exp(mid));
+        if (!(r == r))
+            return;
+        if (r > target)
+            hi = mid;
+        else
+            lo = mid, rlo = r;
+    }
+    double save = hes_eps, *t = malloc(sizeof *t * (size_t)runs);
+    int i, nc;
+    hes_eps = exp(lo);
+    for (i = 0; t && i < runs; i++)
+        if (hes_plate_run(model, &PLATE, &ics[i], &t[i], &nc))
+            break;
+    hes_eps = save;
+    if (t && i == runs) {
+        *eps_out = exp(lo);
+        *rms_out = rlo;
+        *secs_out = median(t, runs);
+    }
+    free(t);
+}
+
 static const bench_engine hes_engine = {
     "hes", hes_hopper, hes_calibrate, hes_plate_new, hes_plate_run, hes_plate_free, hes_plate_traj,
 };
@@ -820,8 +887,10 @@ int main(int argc, char **argv)
     cell(rm.slope * 1e6, "%12.3f");
     printf(" us/contact\n");
 
-    /* c. accuracy on the plate: each engine against its own converged run */
-    double acc_h[NN], acc_m[NN], gap[NN];
+    /* c. accuracy on the plate: each engine against its own converged run;
+       d. hes at MuJoCo's accuracy on the plate: eps bisected per N */
+    double acc_h[NN], acc_m[NN], gap[NN], eq_eps[NN], eq_rms[NN], eq_s[NN];
+    static double refs[ACC_RUNS][2 * NSAMP];
     int acc_runs = runs < ACC_RUNS ? runs : ACC_RUNS;
     printf("\naccuracy on the plate (the first %d starts per N): RMS over %d samples of z (m), "
            "median over the starts, of each engine against its own converged run (MuJoCo at "
@@ -840,6 +909,7 @@ int main(int argc, char **argv)
                  !mujoco_engine.plate_traj(mm, &PLATE, &ics[i], 1, b);
             okh = okh && !hes->plate_traj(hm, &PLATE, &ics[i], 0, c) &&
                   !hes->plate_traj(hm, &PLATE, &ics[i], 1, d);
+            memcpy(refs[i], d, sizeof d);
             for (int k = 0; k < NSAMP; k++) {
                 sm += (a[2 * k] - b[2 * k]) * (a[2 * k] - b[2 * k]);
                 sh += (c[2 * k] - d[2 * k]) * (c[2 * k] - d[2 * k]);
@@ -855,6 +925,12 @@ int main(int argc, char **argv)
             acc_h[j] = median(eh, acc_runs);
             gap[j] = median(eg, acc_runs);
         }
+        eq_eps[j] = eq_rms[j] = eq_s[j] = NAN;
+#ifdef HAVE_ESS
+        if (ok && okh)
+            hes_plate_equal(hm, ics, runs, acc_runs, refs, acc_m[j], &eq_eps[j], &eq_rms[j],
+                            &eq_s[j]);
+#endif
         if (mm)
             mujoco_engine.plate_free(mm);
         if (hm)
@@ -867,6 +943,36 @@ int main(int argc, char **argv)
         cell(gap[j], "%14.3e");
         printf("\n");
     }
+    printf("\nhes at MuJoCo's accuracy on the plate: eps bisected per N (in log eps, over [eps/16, "
+           "4 eps] of the hopper's calibration) until hes's median RMS z over the accuracy starts "
+           "equals MuJoCo's; then the median wall time over all %d starts\n", runs);
+    printf("%6s %12s %14s %12s %12s %12s\n", "N", "eps", "hes RMS z", "hes s", "MuJoCo s",
+           "hes/MuJoCo");
+    double xq[NN], yq[NN];
+    int nq = 0;
+    for (int j = 0; j < NN; j++) {
+        printf("%6d ", NS[j]);
+        cell(eq_eps[j], "%12.4e");
+        printf(" ");
+        cell(eq_rms[j], "%14.3e");
+        printf(" ");
+        cell(eq_s[j], "%12.6f");
+        printf(" ");
+        cell(rm.med[j], "%12.6f");
+        printf(" ");
+        cell(eq_s[j] / rm.med[j], "%12.3f");
+        printf("\n");
+        if (!isnan(eq_s[j])) {
+            xq[nq] = NS[j];
+            yq[nq++] = eq_s[j];
+        }
+    }
+    double eq_slope = nq >= 2 ? slope(xq, yq, nq) : NAN;
+    printf("marginal cost per contact at equal plate accuracy: hes ");
+    cell(eq_slope * 1e6, "%.3f");
+    printf(" us/contact, MuJoCo ");
+    cell(rm.slope * 1e6, "%.3f");
+    printf(" us/contact\n");
     free(ics);
     const char *csv = getenv("BENCH_CSV");
     if (csv && *csv) {   /* the table for `hes plot ess-bench FILE -o OUT` */
@@ -877,14 +983,15 @@ int main(int argc, char **argv)
                     "median wall seconds per run; %ld cores online\n",
                     hes_method == HES_ESS_DOPRI5 ? "DOPRI5" : "CVODES", mj_version(), runs,
                     sysconf(_SC_NPROCESSORS_ONLN));
-            fprintf(f, "# slope_us_per_contact hes %.6g mujoco %.6g\n", rh.slope * 1e6,
-                    rm.slope * 1e6);
+            fprintf(f, "# slope_us_per_contact hes %.6g mujoco %.6g hes_equal_plate %.6g\n",
+                    rh.slope * 1e6, rm.slope * 1e6, eq_slope * 1e6);
             fprintf(f, "N,hes_s,mujoco_s,ratio,hes_contacts,mujoco_contacts,hes_rms_z,"
-                    "mujoco_rms_z,models_gap_z\n");
+                    "mujoco_rms_z,models_gap_z,eq_eps,eq_hes_rms_z,eq_hes_s,eq_ratio\n");
             for (int j = 0; j < NN; j++)
-                fprintf(f, "%d,%.9g,%.9g,%.6g,%d,%d,%.6g,%.6g,%.6g\n", NS[j], rh.med[j],
-                        rm.med[j], rh.med[j] / rm.med[j], rh.ncon[j], rm.ncon[j], acc_h[j],
-                        acc_m[j], gap[j]);
+                fprintf(f, "%d,%.9g,%.9g,%.6g,%d,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.9g,%.6g\n",
+                        NS[j], rh.med[j], rm.med[j], rh.med[j] / rm.med[j], rh.ncon[j],
+                        rm.ncon[j], acc_h[j], acc_m[j], gap[j], eq_eps[j], eq_rms[j], eq_s[j],
+                        eq_s[j] / rm.med[j]);
             bad = ferror(f) | (fclose(f) != 0);
         }
         if (bad) {

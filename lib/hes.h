@@ -418,6 +418,10 @@ typedef int (*hes_ess_event_fn)(const double *x, const double *p, double *out, v
 typedef void (*hes_ess_rearm_fn)(const double *x, const double *h, const int *s,
                                  int *pool, void *data);
 
+/* The layout version of hes_ess_model and what it points to, for ESS
+ * plugins (hes_plugin_load_ess); 1: with the orbit guess fields. */
+#define HES_ESS_MODEL_ABI 1
+
 typedef struct {
     const char *name;
     const char *description;      /* one line */
@@ -933,7 +937,8 @@ void hes_analysis_free(hes_analysis *res);
 typedef struct {
     hes_ess_options ess;  /* the integrator's options (jacobian is set by the solver) */
     int section;          /* c: the section x_c = x_guess[c], 0 <= c < n */
-    double tol;           /* Newton: max |x(T) - x0| (> 0; 1e-9) */
+    double tol;           /* Newton: max |x(T) - x0| (> 0; 1e-9), or as small as the
+                             integration's accuracy allows (10 (rtol (1 + |x0|) + atol)) */
     int max_iter;         /* Newton iterations (> 0; 40) */
     int check_eps;        /* nonzero (the default): solve again at eps / 2 and eps / 4
                              (warm started) to estimate psi's error from the band and
@@ -1450,6 +1455,17 @@ void hes_trajopt_result_free(hes_trajopt_result *res);
 typedef struct hes_plugin hes_plugin;
 hes_status hes_plugin_load(const char *path, hes_plugin **plugin, const hes_model **model,
                            char *msg, size_t len);
+/* An event-selected system as a plugin exports instead
+ *     const hes_ess_model *hes_plugin_ess_model(int *abi);
+ * which sets *abi = HES_ESS_MODEL_ABI (share/examples/ball_walls.c); the
+ * loader refuses another ABI or a model hes_ess_validate refuses. */
+#define HES_PLUGIN_ESS_ENTRY "hes_plugin_ess_model"
+hes_status hes_plugin_load_ess(const char *path, hes_plugin **plugin,
+                               const hes_ess_model **model, char *msg, size_t len);
+/* Either kind: exactly one of *model and *ess is set on success (`hes
+ * --model PATH.so`). */
+hes_status hes_plugin_load_any(const char *path, hes_plugin **plugin, const hes_model **model,
+                               const hes_ess_model **ess, char *msg, size_t len);
 /* Unloads the module: its model must not be used afterwards. */
 void hes_plugin_destroy(hes_plugin *plugin);
 

@@ -70,9 +70,13 @@ void cmd_trajopt_usage(FILE *out);
 void cmd_sweep_usage(FILE *out);
 void cmd_plot_usage(FILE *out);
 
-/* The built-in problem called `name`; prints "hes: unknown problem 'X' (try
- * 'hes list')" to stderr and returns NULL when there is none. */
+/* The built-in problem called `name` (or the --model plugin's); prints
+ * "hes: unknown problem 'X' (try 'hes list')" to stderr and returns NULL when
+ * there is none. */
 const hes_model *cli_find_problem(const char *name);
+/* The event-selected system called `name`: the --model plugin's (which
+ * hides a built-in of its name) or a built-in one; NULL, silently, if none. */
+const hes_ess_model *cli_find_ess_problem(const char *name);
 
 /* --model PATH (or --model=PATH) anywhere after the command: loads the
  * plugin (hes_plugin_load) and puts the model's name in place of the

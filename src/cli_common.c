@@ -15,19 +15,29 @@
 
 #include "cli.h"
 
-/* The model of --model PATH, set once at start-up by cli_take_model_option
- * (program state, not the library's). */
+/* The model of --model PATH (a hybrid model or an ESS model), set once at
+ * start-up by cli_take_model_option (program state, not the library's). */
 static const hes_model *plugin_model;
+static const hes_ess_model *plugin_ess_model;
+
+const hes_ess_model *cli_find_ess_problem(const char *name)
+{
+    if (plugin_ess_model && strcmp(name, plugin_ess_model->name) == 0)
+        return plugin_ess_model;
+    if (plugin_model && strcmp(name, plugin_model->name) == 0)
+        return NULL;   /* the plugin hides a built-in of its name */
+    return hes_ess_problem_find(name);
+}
 
 const hes_model *cli_find_problem(const char *name)
 {
     if (plugin_model && strcmp(name, plugin_model->name) == 0)
         return plugin_model;
-    const hes_model *model = hes_problem_find(name);
+    const hes_model *model = cli_find_ess_problem(name) ? NULL : hes_problem_find(name);
 
-    if (!model && hes_ess_problem_find(name))
-        fprintf(stderr, "hes: '%s' is an event-selected system: only 'hes info' and 'hes "
-                "simulate --integrator ess' take it\n", name);
+    if (!model && cli_find_ess_problem(name))
+        fprintf(stderr, "hes: '%s' is an event-selected system: only 'hes info', 'hes "
+                "simulate --integrator ess' and 'hes analyze' take it\n", name);
     else if (!model)
         fprintf(stderr, "hes: unknown problem '%s' (try 'hes list')\n", name);
     return model;
@@ -470,16 +480,19 @@ int cli_take_model_option(int *argc, char **argv, hes_plugin **plugin)
             }
         char msg[512];
         const hes_model *m;
-        hes_status st = hes_plugin_load(path, plugin, &m, msg, sizeof msg);
+        const hes_ess_model *em;
+        hes_status st = hes_plugin_load_any(path, plugin, &m, &em, msg, sizeof msg);
         if (st != HES_OK) {
             fprintf(stderr, "hes: --model: %s\n", msg);
             return CLI_EXIT_USAGE;
         }
-        if (hes_problem_find(m->name))
+        const char *name = m ? m->name : em->name;
+        if (hes_problem_find(name) || hes_ess_problem_find(name))
             fprintf(stderr, "hes: note: plugin model '%s' hides the built-in problem of that "
-                    "name\n", m->name);
+                    "name\n", name);
         plugin_model = m;
-        argv[i] = (char *)m->name; /* the model's name takes the place of PROBLEM */
+        plugin_ess_model = em;
+        argv[i] = (char *)name; /* the model's name takes the place of PROBLEM */
         for (int k = i + 1; k + used - 1 < *argc; k++)
             argv[k] = argv[k + used - 1];
         *argc -= used - 1;

@@ -395,8 +395,8 @@ int cmd_analyze(int argc, char **argv)
         return CLI_EXIT_USAGE;
     }
     const hes_ess_model *ess_model =
-        !orbit_file && optind < argc ? hes_ess_problem_find(argv[optind]) : NULL;
-    if (ess_model && !hes_problem_find(argv[optind])) {
+        !orbit_file && optind < argc ? cli_find_ess_problem(argv[optind]) : NULL;
+    if (ess_model) {
         const char *other = check ? "--check" : gradient ? "--gradient" : mode_name ? "--mode"
                                                                                    : NULL;
         if (other) {

@@ -76,7 +76,10 @@ static void print_text(const hes_ess *ess, const hes_ess_orbit_options *o, const
     for (int k = 0; k < r->stab.n_mult; k++)
         printf("  %+.12f %+.12fi   |lambda| = %.12f\n", r->stab.re[k], r->stab.im[k],
                r->stab.abs[k]);
-    if (o->check_eps)
+    if (o->check_eps && isnan(r->eps_order))
+        printf("\nerror of psi from the band: %.2g (from the orbit at eps / 2; the changes "
+               "are at the integration's noise, no order observed)", r->eps_error);
+    else if (o->check_eps)
         printf("\nerror of psi from the band: %.2g (from the orbits at eps / 2 and eps / 4; "
                "observed order %.3g)", r->eps_error, r->eps_order);
     printf("\npsi = %.12f (+- %.2g): %s\n", r->stab.psi, r->stab.psi_tol,

@@ -357,7 +357,7 @@ int cmd_info(int argc, char **argv)
         cmd_info_usage(stderr);
         return CLI_EXIT_USAGE;
     }
-    const hes_ess_model *ess = hes_ess_problem_find(argv[optind]);
+    const hes_ess_model *ess = cli_find_ess_problem(argv[optind]);
     if (ess) {
         if (json)
             return cli_print_document("hes info", hes_ess_model_json(ess));

@@ -353,7 +353,7 @@ int cmd_simulate(int argc, char **argv)
     const hes_ess_model *ess_model = NULL;
     hes_sim_method method = HES_SIM_EVENT;
     if (rc == CLI_EXIT_OK && !orbit_file)
-        ess_model = hes_ess_problem_find(argv[optind]);
+        ess_model = cli_find_ess_problem(argv[optind]);
     if (rc == CLI_EXIT_OK && integrator && hes_sim_method_from_name(integrator, &method) != HES_OK)
         rc = cli_bad_value(CMD, "--integrator", integrator, "event or ess");
     else if (rc == CLI_EXIT_OK && !integrator && ess_model)

@@ -1055,5 +1055,31 @@ else
     echo "cli.sh: $walker not built; walker checks skipped"
 fi
 
+# The ESS example (share/examples/ball_walls.c) as a plugin: an event-
+# selected system loaded with --model.  Its bouncing orbit's multiplier is
+# 1 / G^2 with G = exp(pump t_c / 2 m), t_c = pi / sqrt(k/m - (pump/2m)^2).
+ball=${top_builddir:-.}/tests/.libs/ball_walls_plugin.so
+ballabi=${top_builddir:-.}/tests/.libs/ball_walls_wrong_abi.so
+if [ -f "$ball" ]; then
+    run bw_an analyze --model "$ball" --eps 1e-4 --json
+    expect_status bw_an 0 "analyze --model an ESS plugin"
+    expect_json_value bw_an 'abs(d["psi"] - __import__("math").exp(-10 * __import__("math").pi / (1000 - 25) ** 0.5)) < 1e-5 and d["verdict"] == "stable"' \
+        True "the ESS plugin's psi is the closed form 1 / G^2"
+    run bw_an2 analyze --model "$ball" -p pump=6 --eps 1e-4 --json
+    expect_json_value bw_an2 'abs(d["psi"] - __import__("math").exp(-6 * __import__("math").pi / (1000 - 9) ** 0.5)) < 1e-5' \
+        True "-p pump=6 on the ESS plugin: psi follows the closed form"
+    run bw_sim simulate --model "$ball" --x0 0,4 --time 1 --samples 3 --csv
+    expect_status bw_sim 0 "simulate --model an ESS plugin (ESS by default)"
+    expect_grep bw_sim out '^t,x,v$' "the ESS plugin's states name the CSV columns"
+    run bw_info info --model "$ball"
+    expect_grep bw_info out '^ball-walls: ' "info --model an ESS plugin"
+    run e_bw_abi analyze --model "$ballabi"
+    expect_status e_bw_abi 2 "an ESS plugin built for another ESS ABI is refused"
+    expect_grep e_bw_abi err 'ESS model ABI 999, this hes uses ABI' "the refusal names both ESS ABI versions"
+    expect_grep e_pl_notplugin err 'hes_plugin_ess_model' "a shared object that is neither kind of plugin: both entries named"
+else
+    echo "cli.sh: $ball not built; ESS plugin checks skipped"
+fi
+
 # ------------------------------------------------------------------ summary
 testlib_summary cli.sh

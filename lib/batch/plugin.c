@@ -12,6 +12,14 @@
  * checked like a built-in one (hes_model_validate).  A path that cannot be
  * loaded is refused with what it is instead (a directory, an empty file, not
  * a shared library, or the dynamic loader's own reason).
+ *
+ * An event-selected system is a plugin too (issue 12): it exports instead
+ *
+ *     const hes_ess_model *hes_plugin_ess_model(int *abi);
+ *
+ * which sets *abi to the HES_ESS_MODEL_ABI it was compiled with (the
+ * hes_ess_model struct has no abi field), checked before its model is
+ * validated (hes_ess_validate).  A module exporting both is refused.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -91,11 +99,16 @@ static hes_status why_not_loaded(const char *path, const char *ltdl_error, char 
     return HES_EINVAL;
 }
 
-hes_status hes_plugin_load(const char *path, hes_plugin **out, const hes_model **model,
-                           char *msg, size_t len)
+/* Loads path and takes the model of whichever entry it exports: the hybrid
+ * model (want 1), the ESS model (want 2) or either (want 3). */
+static hes_status load(const char *path, int want, hes_plugin **out, const hes_model **model,
+                       const hes_ess_model **ess, char *msg, size_t len)
 {
     *out = NULL;
-    *model = NULL;
+    if (model)
+        *model = NULL;
+    if (ess)
+        *ess = NULL;
     if (!path || !*path) {
         snprintf(msg, len, "no plugin path");
         return HES_EINVAL;
@@ -114,30 +127,65 @@ hes_status hes_plugin_load(const char *path, hes_plugin **out, const hes_model *
         void *p;
         const hes_model *(*fn)(void);
     } entry;
-    entry.p = lt_dlsym(h, HES_PLUGIN_ENTRY);
-    const hes_model *m = entry.p ? entry.fn() : NULL;
+    union {
+        void *p;
+        const hes_ess_model *(*fn)(int *abi);
+    } ess_entry;
+    entry.p = want & 1 ? lt_dlsym(h, HES_PLUGIN_ENTRY) : NULL;
+    ess_entry.p = want & 2 ? lt_dlsym(h, HES_PLUGIN_ESS_ENTRY) : NULL;
     hes_status st = HES_OK;
-    if (!entry.p) {
-        snprintf(msg, len, "%s is not a hes plugin: it exports no %s()", path, HES_PLUGIN_ENTRY);
+    char why[256];
+    if (entry.p && ess_entry.p) {
+        snprintf(msg, len, "plugin %s exports both %s() and %s(): one model per plugin", path,
+                 HES_PLUGIN_ENTRY, HES_PLUGIN_ESS_ENTRY);
         st = HES_EINVAL;
-    } else if (!m) {
-        snprintf(msg, len, "plugin %s returned no model", path);
-        st = HES_EINVAL;
-    } else if (m->abi != HES_MODEL_ABI) {
-        snprintf(msg, len, "plugin %s was built for model ABI %d, this hes uses ABI %d: "
-                 "rebuild it against this version's hes.h", path, m->abi, HES_MODEL_ABI);
-        st = HES_EINVAL;
-    } else {
-        char why[256];
-        if (hes_model_validate(m, why, sizeof why) != HES_OK) {
+    } else if (entry.p) {
+        const hes_model *m = entry.fn();
+        if (!m) {
+            snprintf(msg, len, "plugin %s returned no model", path);
+            st = HES_EINVAL;
+        } else if (m->abi != HES_MODEL_ABI) {
+            snprintf(msg, len, "plugin %s was built for model ABI %d, this hes uses ABI %d: "
+                     "rebuild it against this version's hes.h", path, m->abi, HES_MODEL_ABI);
+            st = HES_EINVAL;
+        } else if (hes_model_validate(m, why, sizeof why) != HES_OK) {
             snprintf(msg, len, "plugin %s: %s", path, why);
             st = HES_EINVAL;
-        }
+        } else
+            *model = m;
+    } else if (ess_entry.p) {
+        int abi = -1;
+        const hes_ess_model *m = ess_entry.fn(&abi);
+        if (!m) {
+            snprintf(msg, len, "plugin %s returned no ESS model", path);
+            st = HES_EINVAL;
+        } else if (abi != HES_ESS_MODEL_ABI) {
+            snprintf(msg, len, "plugin %s was built for ESS model ABI %d, this hes uses ABI "
+                     "%d: rebuild it against this version's hes.h", path, abi,
+                     HES_ESS_MODEL_ABI);
+            st = HES_EINVAL;
+        } else if (hes_ess_validate(m, why, sizeof why) != HES_OK) {
+            snprintf(msg, len, "plugin %s: %s", path, why);
+            st = HES_EINVAL;
+        } else
+            *ess = m;
+    } else {
+        if (want == 3)
+            snprintf(msg, len, "%s is not a hes plugin: it exports neither %s() nor %s()", path,
+                     HES_PLUGIN_ENTRY, HES_PLUGIN_ESS_ENTRY);
+        else
+            snprintf(msg, len, "%s is not a hes plugin: it exports no %s()", path,
+                     want == 1 ? HES_PLUGIN_ENTRY : HES_PLUGIN_ESS_ENTRY);
+        st = HES_EINVAL;
     }
     hes_plugin *p = st == HES_OK ? malloc(sizeof *p) : NULL;
     if (st == HES_OK && !p) {
         snprintf(msg, len, "out of memory");
         st = HES_ENOMEM;
+        if (model)
+            *model = NULL;
+        if (ess)
+            *ess = NULL;
     }
     if (st != HES_OK) {
         lt_dlclose(h);
@@ -146,8 +194,25 @@ hes_status hes_plugin_load(const char *path, hes_plugin **out, const hes_model *
     }
     p->handle = h;
     *out = p;
-    *model = m;
     return HES_OK;
+}
+
+hes_status hes_plugin_load(const char *path, hes_plugin **out, const hes_model **model,
+                           char *msg, size_t len)
+{
+    return load(path, 1, out, model, NULL, msg, len);
+}
+
+hes_status hes_plugin_load_ess(const char *path, hes_plugin **out, const hes_ess_model **model,
+                               char *msg, size_t len)
+{
+    return load(path, 2, out, NULL, model, msg, len);
+}
+
+hes_status hes_plugin_load_any(const char *path, hes_plugin **out, const hes_model **model,
+                               const hes_ess_model **ess, char *msg, size_t len)
+{
+    return load(path, 3, out, model, ess, msg, len);
 }
 
 void hes_plugin_destroy(hes_plugin *p)

@@ -12,7 +12,10 @@
  * dgelsd, singular values below 1e-12 of the largest dropped): a family of
  * orbits (a conservative system, where J - I is singular along the family)
  * then gives the nearest member instead of a singular solve.  Each step is
- * halved until the residual's max norm decreases (at most 30 times).
+ * halved until the residual's max norm decreases (at most 30 times); when
+ * none does and the residual is already within ten times the integration's
+ * accuracy, rtol (1 + |x0|) + atol, the orbit is taken as converged (tol
+ * below that is noise).
  *
  * At the orbit: the monodromy is Phi = J and the return map's Jacobian on
  * the section is P = (I - F e_c^T / F_c) J (hes__flow_projector: the
@@ -158,10 +161,17 @@ static hes_status newton(hes_ess *e, const hes_ess_orbit_options *o, const hes_e
                 pe->sign_changes = trial.sign_changes;
             }
         }
-        if (!accepted)
+        if (!accepted) {
+            /* below the integration's own accuracy no step can do better */
+            double xinf = 0;
+            for (int k = 0; k < n; k++)
+                xinf = fmax(xinf, fabs(x[k]));
+            if (pe->res <= 10 * (eo->rtol * (1 + xinf) + eo->atol))
+                break;
             return hes__ess_fail(e, HES_ENOORBIT, "no Newton step along "
                                  "the least-squares direction reduces max |x(T) - x0| = %.3g "
                                  "(iteration %d, T = %.10g)", pe->res, *iters + 1, *T);
+        }
     }
     return HES_OK;
 }

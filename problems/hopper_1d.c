@@ -53,7 +53,9 @@ static int field_dx(const double *x, const int *s, const double *p, double *out,
     return 0;
 }
 
-static int events(const double *x, const double *p, double *out, void *data)
+/* touchdown and liftoff, shared with hopper_pumped.c (parameter 3 is l0 in
+ * both) */
+int hes__hopper_events(const double *x, const double *p, double *out, void *data)
 {
     (void)data;
     out[0] = p[P_L0] - x[0];
@@ -61,7 +63,7 @@ static int events(const double *x, const double *p, double *out, void *data)
     return 0;
 }
 
-static int events_dx(const double *x, const double *p, double *out, void *data)
+int hes__hopper_events_dx(const double *x, const double *p, double *out, void *data)
 {
     (void)x; (void)p; (void)data;
     out[0] = -1; out[1] = 1;   /* column y */
@@ -74,7 +76,7 @@ const hes_ess_model hes_ess_problem_hopper_1d = {
     .description = "undamped 1-D hopper: flight and a linear leg spring (ESS paper, Sec. 5.1)",
     .n = 2, .m = 2, .state_names = state_names, .event_names = event_names,
     .n_params = 4, .params = params,
-    .f = field, .f_dx = field_dx, .h = events, .Dh = events_dx,
+    .f = field, .f_dx = field_dx, .h = hes__hopper_events, .Dh = hes__hopper_events_dx,
 };
 
 hes_status hes_hopper_1d_exact(const double *p, double t, const double *x0, double *out)

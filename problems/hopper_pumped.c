@@ -68,22 +68,6 @@ static int field_dx(const double *x, const int *s, const double *p, double *out,
     return 0;
 }
 
-static int events(const double *x, const double *p, double *out, void *data)
-{
-    (void)data;
-    out[0] = p[P_L0] - x[0];
-    out[1] = x[0] - p[P_L0];
-    return 0;
-}
-
-static int events_dx(const double *x, const double *p, double *out, void *data)
-{
-    (void)x; (void)p; (void)data;
-    out[0] = -1; out[1] = 1;   /* column y */
-    out[2] = 0;  out[3] = 0;   /* column v */
-    return 0;
-}
-
 static const double orbit_x0[] = { 1.55, 0.0 };
 
 const hes_ess_model hes_ess_problem_hopper_pumped = {
@@ -92,6 +76,6 @@ const hes_ess_model hes_ess_problem_hopper_pumped = {
                    "(an ESS periodic orbit)",
     .n = 2, .m = 2, .state_names = state_names, .event_names = event_names,
     .n_params = 6, .params = params,
-    .f = field, .f_dx = field_dx, .h = events, .Dh = events_dx,
+    .f = field, .f_dx = field_dx, .h = hes__hopper_events, .Dh = hes__hopper_events_dx,
     .orbit_x0 = orbit_x0, .orbit_period = 0.78, .orbit_section = 1,
 };

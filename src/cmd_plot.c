@@ -174,6 +174,21 @@ static int safe(const char *s)
     return strchr(s, '\'') == NULL && strchr(s, '\n') == NULL;
 }
 
+/* csv opened for reading, or NULL after saying why (a directory is refused
+ * too, as fopen accepts one). */
+static FILE *open_table(const char *csv)
+{
+    FILE *f = fopen(csv, "r");
+    struct stat st;
+    if (!f || (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode))) {
+        fprintf(stderr, "hes plot: %s: %s\n", csv, strerror(f ? EISDIR : errno));
+        if (f)
+            fclose(f);
+        return NULL;
+    }
+    return f;
+}
+
 /* ----------------------------------------------------------- stability map */
 
 typedef struct {
@@ -189,16 +204,11 @@ static int cmp_index(const void *x, const void *y)
 
 static int stability_map(const char *csv, const char *pic, const char *out, const char *tmpdir)
 {
-    FILE *f = fopen(csv, "r");
+    FILE *f = open_table(csv);
     char names[2][64];
     csv_line l;
-    struct stat st;
-    if (!f || (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode))) {
-        fprintf(stderr, "hes plot: %s: %s\n", csv, strerror(f ? EISDIR : errno));
-        if (f)
-            fclose(f);
+    if (!f)
         return CLI_EXIT_USAGE;
-    }
     csv_line_init(&l);
     int got_line, bad = 0;
     while ((got_line = csv_line_read(f, &l)) == 1 && l.text[0] == '#' && !l.too_long)
@@ -343,14 +353,9 @@ static int stability_map(const char *csv, const char *pic, const char *out, cons
  * column eq_hes_s, hes at MuJoCo's accuracy on the plate. */
 static int ess_bench(const char *csv, const char *pic, const char *out)
 {
-    FILE *f = fopen(csv, "r");
-    struct stat st;
-    if (!f || (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode))) {
-        fprintf(stderr, "hes plot: %s: %s\n", csv, strerror(f ? EISDIR : errno));
-        if (f)
-            fclose(f);
+    FILE *f = open_table(csv);
+    if (!f)
         return CLI_EXIT_USAGE;
-    }
     csv_line l;
     csv_line_init(&l);
     int got_line, n = 0, header = 0, rc = CLI_EXIT_OK, eq_col = -1;

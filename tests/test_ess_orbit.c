@@ -624,6 +624,88 @@ START_TEST(test_ess_jacobian_through_simultaneous_touchdown_is_the_piece_of_the_
 }
 END_TEST
 
+/* ------------------------------------ coupled pieces: the order matters
+ * The soft trotter's two pieces are equal (decoupled limbs).  Here they are
+ * not: a piecewise-constant field in the plane with the coordinate axes as
+ * guards, h_1 = x_1, h_2 = x_2, F(s) = F00 in (-,-), F10 in (+,-), F01 in
+ * (-,+), F11 in (+,+).  From the diagonal x_1 = x_2 < 0 the flow F00 =
+ * (1, 1) reaches the corner, where both guards are crossed at once.  With
+ * constant fields every phase's variational matrix is I, and the
+ * saltation matrices (Aizerman and Gantmacher) give the two pieces
+ *   P_12 = (I + (F11 - F10) e2^T / e2^T F10) (I + (F10 - F00) e1^T / e1^T F00)
+ *   P_21 = (I + (F11 - F01) e1^T / e1^T F01) (I + (F01 - F00) e2^T / e2^T F00)
+ * which differ here (Dh_2 (F10 - F00) != 0).  The ESS integrator moves
+ * along constant fields exactly, so from a start 1e-9 off the diagonal its
+ * Jacobian is the piece of the order it took, at any eps. */
+static const double pc_F[4][2] = { { 1, 1 }, { 2, 0.5 }, { 0.5, 3 }, { 1.5, 2 } };
+
+static int pc_f(const double *x, const int *s, const double *p, double *out, void *data)
+{
+    (void)x; (void)p; (void)data;
+    int r = (s[0] > 0) + 2 * (s[1] > 0);
+    out[0] = pc_F[r][0];
+    out[1] = pc_F[r][1];
+    return 0;
+}
+
+static int pc_h(const double *x, const double *p, double *out, void *data)
+{
+    (void)p; (void)data;
+    out[0] = x[0];
+    out[1] = x[1];
+    return 0;
+}
+
+static int pc_Dh(const double *x, const double *p, double *out, void *data)
+{
+    (void)x; (void)p; (void)data;
+    out[0] = 1; out[1] = 0; out[2] = 0; out[3] = 1;
+    return 0;
+}
+
+/* I + (Fb - Fa) e_k^T / (e_k^T Fa), 2 x 2 column-major */
+static void pc_saltation(const double *Fa, const double *Fb, int k, double *X)
+{
+    X[0] = 1; X[1] = 0; X[2] = 0; X[3] = 1;
+    for (int i = 0; i < 2; i++)
+        X[i + 2 * k] += (Fb[i] - Fa[i]) / Fa[k];
+}
+
+START_TEST(test_ess_jacobian_is_the_piece_of_the_order_taken_when_pieces_differ)
+{
+    hes_ess_model md = { "corner", "", 2, 2, NULL, NULL, 0, NULL, pc_f, NULL, pc_h, pc_Dh,
+                         NULL, NULL, NULL, 0, 0 };
+    double X1[4], X2after1[4], X2[4], X1after2[4], P12[4], P21[4];
+    pc_saltation(pc_F[0], pc_F[1], 0, X1);
+    pc_saltation(pc_F[1], pc_F[3], 1, X2after1);
+    pc_saltation(pc_F[0], pc_F[2], 1, X2);
+    pc_saltation(pc_F[2], pc_F[3], 0, X1after2);
+    mul(2, X2after1, X1, P12);
+    mul(2, X1after2, X2, P21);
+    double pieces = rel_diff(2, P12, P21);
+    ck_assert_msg(pieces > 0.1, "the pieces differ by only %g", pieces);
+    hes_ess *ess;
+    ck_assert_int_eq(hes_ess_new(&md, &ess, NULL, 0), HES_OK);
+    for (int q = 0; q < 3; q++) {
+        double eps = q == 0 ? 1e-1 : q == 1 ? 1e-3 : 1e-5, J[4];
+        for (int first = 0; first < 2; first++) {
+            /* guard 1 first: x_1 a little nearer its zero */
+            double x0[2] = { -1 + (first == 0 ? 1e-9 : 0), -1 + (first == 1 ? 1e-9 : 0) };
+            long proj;
+            ess_jacobian(ess, x0, 1.7, eps, J, &proj);
+            ck_assert_int_eq(proj, 2);
+            double err = rel_diff(2, J, first == 0 ? P12 : P21);
+            if (verbose())
+                printf("corner: eps %g, guard %d first: |J - piece| = %.3e (pieces %.3g apart)\n",
+                       eps, first + 1, err, pieces);
+            ck_assert_msg(err < 1e-7, "eps %g, guard %d first: |J - P| = %g", eps, first + 1,
+                          err);
+        }
+    }
+    hes_ess_destroy(ess);
+}
+END_TEST
+
 static Suite *ess_orbit_suite(void)
 {
     Suite *s = suite_create("ess_orbit");
@@ -633,6 +715,7 @@ static Suite *ess_orbit_suite(void)
     tcase_add_test(tc, test_ess_orbit_multiplier_converges_to_the_pipeline_and_liouville);
     tcase_add_test(tc, test_ess_orbit_refusals);
     tcase_add_test(tc, test_ess_jacobian_through_simultaneous_touchdown_is_the_piece_of_the_order_taken);
+    tcase_add_test(tc, test_ess_jacobian_is_the_piece_of_the_order_taken_when_pieces_differ);
     suite_add_tcase(s, tc);
     return s;
 }

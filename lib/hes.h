@@ -45,7 +45,9 @@ typedef enum {
     HES_EDEFECTIVE, /* eigen-decomposition unusable (defective or repeated eigenvalue) */
     HES_ENOTFOUND,  /* unknown problem, parameter, mode or transition name */
     HES_EDIVERGED,  /* a perturbed trajectory left every neighbourhood of the orbit */
-    HES_EIO         /* a file or stream could not be written */
+    HES_EIO,        /* a file or stream could not be written */
+    HES_ELCP        /* a complementarity problem has no solution the solver finds, or its
+                       solution fails the complementarity check */
 } hes_status;
 
 /* Short, stable name of a status, e.g. "grazing event". */
@@ -554,6 +556,30 @@ const double *hes_ess_params(const hes_ess *ess);
 hes_status hes_ess_run(hes_ess *ess, const hes_ess_options *opts, double t0,
                        const double *x0, double t_end, hes_ess_result *res);
 void hes_ess_result_free(hes_ess_result *res);
+
+/* ---------------------------------------------- linear complementarity */
+/*
+ * The linear complementarity problem (LCP) of impacts with friction (issue
+ * 13; lib/contact/lcp.c): find z with
+ *     w = M z + q,  z >= 0,  w >= 0,  z_i w_i = 0,
+ * M n x n column-major, by Lemke's method (Siconos numerics,
+ * SICONOS_LCP_LEMKE, which configure detects).  The solution is checked
+ * here, independently of the solver: w is recomputed as M z + q and the
+ * residual is
+ *     max_i max(|min(z_i, w_i)|, -z_i, -w_i) / (1 + |q|_inf),
+ * which must be at most tol (> 0; e.g. 1e-9).  HES_ELCP when Lemke's method
+ * ends without a solution (ray termination: none exists for such an M and
+ * q, as for an infeasible problem, or the method cannot find it) or the
+ * residual is above tol, with the reason in msg; HES_ESOLVER when hes was
+ * built without Siconos numerics; HES_EINVAL for bad arguments.
+ */
+typedef struct {
+    int pivots;           /* Lemke pivots */
+    double residual;      /* the complementarity residual above */
+} hes_lcp_info;
+
+hes_status hes_lcp_solve(int n, const double *M, const double *q, double tol, double *z,
+                         double *w, hes_lcp_info *info, char *msg, size_t len);
 
 /* ------------------------------------------------- choosing the integrator */
 

@@ -78,6 +78,15 @@
  *                               EMODEL     test_sweep_row_reports_failing_jacobian_as_emodel
  *   hes_plugin_load             ENOTFOUND  test_plugin_load_reports_missing_file_as_enotfound
  *                               EINVAL     test_plugin_load_refuses_what_is_no_valid_plugin
+ *   hes_plugin_load_ess,        ENOTFOUND, EINVAL  test_ess_plugins_load_and_refuse
+ *   hes_plugin_load_any
+ * contact layer (issues 12, 13)
+ *   hes_ess_validate, hes_ess_new  EINVAL  test_ess.c:test_bad_models_and_arguments_are_refused_with_a_reason
+ *   hes_ess_run                 EINVAL     test_ess.c (bad arguments)
+ *                               EGRAZING   test_ess.c (liveness), test_plate.c (near misses)
+ *   hes_ess_orbit_find          EINVAL, ENOORBIT  test_ess_orbit.c:test_ess_orbit_refusals
+ *   hes_lcp_solve               EINVAL, ELCP  test_lcp.c:test_infeasible_and_bad_problems_are_refused
+ *                               ESOLVER    test_lcp.c (built without Siconos numerics)
  */
 #include <check.h>
 #include <math.h>
@@ -906,6 +915,43 @@ START_TEST(test_plugin_load_refuses_what_is_no_valid_plugin)
 }
 END_TEST
 
+START_TEST(test_ess_plugins_load_and_refuse)
+{
+    char path[1024], msg[512];
+    hes_plugin *pl;
+    const hes_model *m;
+    const hes_ess_model *em;
+
+    module_path(path, sizeof path, "no_such_plugin.so");
+    ck_assert_int_eq(hes_plugin_load_ess(path, &pl, &em, msg, sizeof msg), HES_ENOTFOUND);
+    ck_assert_says(msg, "no_such_plugin.so");
+    module_path(path, sizeof path, "ball_walls_wrong_abi.so");
+    ck_assert_int_eq(hes_plugin_load_ess(path, &pl, &em, msg, sizeof msg), HES_EINVAL);
+    ck_assert_says(msg, "ESS model ABI 999");
+    ck_assert_ptr_null(pl);
+    ck_assert_ptr_null(em);
+    /* a hybrid plugin is no ESS plugin, and the other way round */
+    module_path(path, sizeof path, "rimless_wheel_plugin.so");
+    ck_assert_int_eq(hes_plugin_load_ess(path, &pl, &em, msg, sizeof msg), HES_EINVAL);
+    ck_assert_says(msg, "exports no hes_plugin_ess_model()");
+    module_path(path, sizeof path, "ball_walls_plugin.so");
+    ck_assert_int_eq(hes_plugin_load(path, &pl, &m, msg, sizeof msg), HES_EINVAL);
+    ck_assert_says(msg, "exports no hes_plugin_model()");
+    /* either kind: exactly one model */
+    ck_assert_int_eq(hes_plugin_load_any(path, &pl, &m, &em, msg, sizeof msg), HES_OK);
+    ck_assert_ptr_null(m);
+    ck_assert_ptr_nonnull(em);
+    ck_assert_str_eq(em->name, "ball-walls");
+    hes_plugin_destroy(pl);
+    module_path(path, sizeof path, "rimless_wheel_plugin.so");
+    ck_assert_int_eq(hes_plugin_load_any(path, &pl, &m, &em, msg, sizeof msg), HES_OK);
+    ck_assert_ptr_nonnull(m);
+    ck_assert_ptr_null(em);
+    hes_plugin_destroy(pl);
+    ck_assert_int_eq(hes_plugin_load_any("", &pl, &m, &em, msg, sizeof msg), HES_EINVAL);
+}
+END_TEST
+
 /* ------------------------------------------------------------------ suite */
 
 static Suite *statuses_suite(void)
@@ -959,6 +1005,7 @@ static Suite *statuses_suite(void)
     tcase_add_test(batch, test_sweep_refuses_an_invalid_model);
     tcase_add_test(batch, test_sweep_row_reports_failing_jacobian_as_emodel);
     tcase_add_test(batch, test_plugin_load_reports_missing_file_as_enotfound);
+    tcase_add_test(batch, test_ess_plugins_load_and_refuse);
     tcase_add_test(batch, test_plugin_load_refuses_what_is_no_valid_plugin);
     suite_add_tcase(s, batch);
     return s;

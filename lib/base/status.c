@@ -25,6 +25,7 @@ const char *hes_strerror(hes_status status)
     case HES_ENOTFOUND: return "not found";
     case HES_EDIVERGED: return "diverged";
     case HES_EIO: return "input/output error";
+    case HES_ELCP: return "complementarity problem unsolved";
     }
     return "unknown status";
 }

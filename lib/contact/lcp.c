@@ -1,0 +1,125 @@
+/*
+ * lcp.c - linear complementarity problems by Lemke's method (issue 13: the
+ * impact laws of shared/papers/set-valued-simultaneous-impacts.txt, eqs. 31
+ * and 72-75, are one LCP each):
+ *
+ *     w = M z + q,  z >= 0,  w >= 0,  z_i w_i = 0.
+ *
+ * The solver is Siconos numerics' lexicographic Lemke method
+ * (linearComplementarity_driver with SICONOS_LCP_LEMKE; Debian
+ * libsiconos-numerics-dev, detected by configure), not one written here.
+ * Lemke's method either ends at a solution or on a secondary ray, which for
+ * the matrices of impacts (copositive-plus, paper Theorem 6) proves that
+ * no solution exists.
+ *
+ * The check is ours, not the solver's: w is recomputed from the returned z
+ * as M z + q, and the residual
+ *     r = max_i max(|min(z_i, w_i)|, -z_i, -w_i) / (1 + |q|_inf)
+ * (zero exactly at a solution: each pair has one member zero and neither is
+ * negative) must be at most tol.
+ *
+ * Siconos numerics keeps its error-handling state thread-local; the Lemke
+ * driver allocates its workspace per call from the options made here, so
+ * concurrent calls on separate problems share nothing.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "contact/contact.h"
+
+#ifdef HAVE_SICONOS
+#include <siconos/numerics/LCP_Solvers.h>
+#include <siconos/numerics/LinearComplementarityProblem.h>
+#include <siconos/numerics/NonSmoothDrivers.h>
+#include <siconos/numerics/NumericsMatrix.h>
+#include <siconos/numerics/SolverOptions.h>
+#include <siconos/numerics/lcp_cst.h>
+#endif
+
+static hes_status say(char *msg, size_t len, hes_status st, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static hes_status say(char *msg, size_t len, hes_status st, const char *fmt, ...)
+{
+    if (msg && len > 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, len, fmt, ap);
+        va_end(ap);
+    }
+    return st;
+}
+
+/* w = M z + q and the complementarity residual of (z, w) */
+static double residual(int n, const double *M, const double *q, const double *z, double *w)
+{
+    double r = 0, qn = 0;
+    for (int i = 0; i < n; i++) {
+        double s = q[i];
+        for (int k = 0; k < n; k++)
+            s += M[i + (size_t)k * n] * z[k];
+        w[i] = s;
+        qn = fmax(qn, fabs(q[i]));
+    }
+    for (int i = 0; i < n; i++)
+        r = fmax(r, fmax(fabs(fmin(z[i], w[i])), fmax(-z[i], -w[i])));
+    return r / (1 + qn);
+}
+
+hes_status hes_lcp_solve(int n, const double *M, const double *q, double tol, double *z,
+                         double *w, hes_lcp_info *info, char *msg, size_t len)
+{
+    if (msg && len > 0)
+        msg[0] = '\0';
+    if (info)
+        memset(info, 0, sizeof *info);
+    if (n < 1 || !M || !q || !z || !w || !(tol > 0))
+        return say(msg, len, HES_EINVAL, "hes_lcp_solve: n = %d must be >= 1, M, q, z and w "
+                   "given, and tol = %g > 0", n, tol);
+    if (!hes__all_finite(M, n * n) || !hes__all_finite(q, n))
+        return say(msg, len, HES_EINVAL, "hes_lcp_solve: M or q is not finite");
+#ifdef HAVE_SICONOS
+    NumericsMatrix *A = NM_create(NM_DENSE, n, n);
+    SolverOptions *o = A ? solver_options_create(SICONOS_LCP_LEMKE) : NULL;
+    if (!A || !o) {
+        if (A)
+            NM_free(A);
+        return say(msg, len, HES_ENOMEM, "out of memory for the LCP");
+    }
+    memcpy(A->matrix0, M, (size_t)n * (size_t)n * sizeof *M);
+    LinearComplementarityProblem p = { n, A, (double *)q };
+    memset(z, 0, (size_t)n * sizeof *z);
+    memset(w, 0, (size_t)n * sizeof *w);
+    o->iparam[SICONOS_IPARAM_MAX_ITER] = 100 * (n + 10);   /* pivots: ends on a ray first */
+    int rc = linearComplementarity_driver(&p, z, w, o);
+    int pivots = o->iparam[SICONOS_IPARAM_ITER_DONE];
+    solver_options_delete(o);   /* frees the members (Siconos 4.4), not the struct */
+    free(o);
+    NM_free(A);
+    double r = hes__all_finite(z, n) ? residual(n, M, q, z, w) : INFINITY;
+    if (info) {
+        info->pivots = pivots;
+        info->residual = r;
+    }
+    if (rc != 0 && !(r <= tol))
+        return say(msg, len, HES_ELCP, "the LCP of size %d has no solution Lemke's method "
+                   "finds (Siconos info %d after %d pivots: a secondary ray, as for an "
+                   "infeasible problem)", n, rc, pivots);
+    if (!(r <= tol))   /* the solver's own test passed: ours is the one that counts */
+        return say(msg, len, HES_ELCP, "the LCP of size %d has no solution Lemke's method "
+                   "finds: it returned (Siconos info %d, %d pivots) a point that fails the "
+                   "complementarity check, residual %.3g > %.3g", n, rc, pivots, r, tol);
+    return HES_OK;
+#else
+    (void)residual;
+    return say(msg, len, HES_ESOLVER, "hes was built without Siconos numerics, which solves "
+               "complementarity problems: install the Debian package libsiconos-numerics-dev "
+               "and run configure again");
+#endif
+}

@@ -567,19 +567,56 @@ void hes_ess_result_free(hes_ess_result *res);
  * here, independently of the solver: w is recomputed as M z + q and the
  * residual is
  *     max_i max(|min(z_i, w_i)|, -z_i, -w_i) / (1 + |q|_inf),
- * which must be at most tol (> 0; e.g. 1e-9).  HES_ELCP when Lemke's method
- * ends without a solution (ray termination: none exists for such an M and
- * q, as for an infeasible problem, or the method cannot find it) or the
- * residual is above tol, with the reason in msg; HES_ESOLVER when hes was
+ * which must be at most tol (> 0; e.g. 1e-9).  Lemke's method is tried
+ * first; where it ends on a ray (which for a degenerate problem need not
+ * mean that none exists) Siconos's enumeration, for n <= 20.  HES_ELCP when none finds a solution that passes the check
+ * (none exists, as for an infeasible problem, or the solvers miss it), with
+ * the reason in msg; HES_ESOLVER when hes was
  * built without Siconos numerics; HES_EINVAL for bad arguments.
  */
 typedef struct {
-    int pivots;           /* Lemke pivots */
+    int pivots;           /* pivots (or iterations) of the solvers tried */
     double residual;      /* the complementarity residual above */
+    int solver;           /* which solved it: 0 Lemke, 1 enumeration (n <= 20, after
+                             Lemke ended on a ray, as degenerate problems can make it) */
 } hes_lcp_info;
 
 hes_status hes_lcp_solve(int n, const double *M, const double *q, double tol, double *z,
                          double *w, hes_lcp_info *info, char *msg, size_t len);
+
+/* ----------------------------------------------------------- impact laws */
+/*
+ * Impacts of a set of planar frictional contacts (issue 13; lib/contact/
+ * impact.c): at the impact configuration, the mass matrix M (n x n,
+ * symmetric positive definite, column-major), the contacts' normal and
+ * tangent Jacobians J_n, J_t (k x n, column-major: row i maps the
+ * generalised velocity to contact i's normal and tangential velocity) and
+ * their friction coefficients mu (k, >= 0).
+ */
+typedef struct {
+    int n, k;
+    const double *M;
+    const double *Jn, *Jt;
+    const double *mu;
+} hes_contact_set;
+
+typedef struct {
+    int lcps;               /* complementarity problems solved */
+    int pivots;             /* Lemke pivots, over all of them */
+    double residual;        /* the largest complementarity residual (hes_lcp_solve) */
+    double energy_before, energy_after; /* v^T M v / 2 before and after */
+    int solver;             /* the last LCP's solver (hes_lcp_info.solver) */
+} hes_impact_info;
+
+/* Anitescu and Potra's simultaneous inelastic impact (the paper's eq. 31,
+ * the answer simulators give): one LCP for the normal and friction
+ * impulses with J_n v+ complementary to the normal impulses.  v_plus (n)
+ * and the impulses pn, pt (k each; may be NULL) are written.  HES_EINVAL
+ * for bad input (a mass matrix that is not positive definite, negative mu,
+ * non-finite values), HES_ELCP / HES_ESOLVER as hes_lcp_solve. */
+hes_status hes_impact_anitescu_potra(const hes_contact_set *contacts, const double *v_minus,
+                                     double *v_plus, double *pn, double *pt,
+                                     hes_impact_info *info, char *msg, size_t len);
 
 /* ------------------------------------------------- choosing the integrator */
 

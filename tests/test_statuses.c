@@ -86,6 +86,7 @@
  *                               EGRAZING   test_ess.c (liveness), test_plate.c (near misses)
  *   hes_ess_orbit_find          EINVAL, ENOORBIT  test_ess_orbit.c:test_ess_orbit_refusals
  *   hes_lcp_solve               EINVAL, ELCP  test_lcp.c:test_infeasible_and_bad_problems_are_refused
+ *   hes_impact_anitescu_potra   EINVAL     test_impact.c:test_bad_contact_sets_are_refused
  *                               ESOLVER    test_lcp.c (built without Siconos numerics)
  */
 #include <check.h>

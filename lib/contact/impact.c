@@ -1,0 +1,159 @@
+/*
+ * impact.c - impact laws for sets of frictional contacts (issue 13;
+ * shared/papers/set-valued-simultaneous-impacts.txt, Sec. 2.2.2).
+ *
+ * Planar contacts i = 1..k at a configuration with mass matrix M (n x n,
+ * symmetric positive definite), normal and tangent Jacobians J_n, J_t
+ * (k x n: the rows map the generalised velocity v to each contact's normal
+ * and tangential velocity) and friction coefficients mu_i.  With the
+ * linearised (planar: exact) friction cone D = [J_t; -J_t] and W = M^-1:
+ *
+ * Anitescu and Potra (1997), the simultaneous inelastic impact (paper eq.
+ * 31): impulses c_n >= 0 (normal), beta >= 0 (2k, the two tangent
+ * directions), lambda >= 0 (k, the sliding speeds) with
+ *     v+ = v- + W (J_n^T c_n + D^T beta)
+ *     0 <= c_n    _|_  J_n v+              >= 0   (inelastic, no penetration)
+ *     0 <= beta   _|_  E lambda + D v+     >= 0   (friction opposes sliding)
+ *     0 <= lambda _|_  mu c_n - E^T beta   >= 0   (Coulomb's cone)
+ * (E: 2k x k, E_{i,i} = E_{k+i,i} = 1), one LCP in z = (c_n, beta, lambda):
+ *     w = [ J_n W J_n^T  J_n W D^T  0 ] z + [ J_n v- ]
+ *         [ D W J_n^T    D W D^T    E ]     [ D v-   ]
+ *         [ diag(mu)     -E^T       0 ]     [ 0      ]
+ * which is copositive-plus and solved by Lemke's method (hes_lcp_solve,
+ * which also checks complementarity).  Its solutions never gain kinetic
+ * energy (Anitescu and Potra 1997); the result carries both energies so
+ * that callers and tests can see it.
+ */
+#include <lapacke.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "contact/contact.h"
+
+static hes_status say(char *msg, size_t len, hes_status st, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static hes_status say(char *msg, size_t len, hes_status st, const char *fmt, ...)
+{
+    if (msg && len > 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, len, fmt, ap);
+        va_end(ap);
+    }
+    return st;
+}
+
+/* v^T M v / 2 */
+static double kinetic(int n, const double *M, const double *v)
+{
+    double e = 0;
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++)
+            e += v[i] * M[i + (size_t)j * n] * v[j];
+    return 0.5 * e;
+}
+
+static hes_status check(const hes_contact_set *c, const double *v, char *msg, size_t len)
+{
+    if (!c || !v || c->n < 1 || c->k < 1 || !c->M || !c->Jn || !c->Jt || !c->mu)
+        return say(msg, len, HES_EINVAL, "impact: the contact set needs n >= 1, k >= 1, M, "
+                   "J_n, J_t, mu and the pre-impact velocity");
+    int n = c->n, k = c->k;
+    if (!hes__all_finite(c->M, n * n) || !hes__all_finite(c->Jn, k * n) ||
+        !hes__all_finite(c->Jt, k * n) || !hes__all_finite(v, n))
+        return say(msg, len, HES_EINVAL, "impact: M, J_n, J_t or v is not finite");
+    for (int i = 0; i < k; i++)
+        if (!(c->mu[i] >= 0) || !isfinite(c->mu[i]))
+            return say(msg, len, HES_EINVAL, "impact: contact %d has friction coefficient "
+                       "mu = %g (must be finite and >= 0)", i, c->mu[i]);
+    return HES_OK;
+}
+
+hes_status hes_impact_anitescu_potra(const hes_contact_set *c, const double *v_minus,
+                                     double *v_plus, double *pn, double *pt,
+                                     hes_impact_info *info, char *msg, size_t len)
+{
+    if (info)
+        memset(info, 0, sizeof *info);
+    hes_status st = check(c, v_minus, msg, len);
+    if (st != HES_OK)
+        return st;
+    if (!v_plus)
+        return say(msg, len, HES_EINVAL, "impact: v_plus is NULL");
+    int n = c->n, k = c->k, nz = 4 * k;
+    /* G = [J_n; J_t] (2k x n); WG = M^-1 G^T (n x 2k) by Cholesky */
+    double *L = malloc(sizeof(double) * ((size_t)n * n + (size_t)n * 2 * k + (size_t)nz * nz +
+                                         4 * (size_t)nz + (size_t)n));
+    if (!L)
+        return say(msg, len, HES_ENOMEM, "out of memory for the impact LCP");
+    double *WG = L + (size_t)n * n, *A = WG + (size_t)n * 2 * k, *q = A + (size_t)nz * nz,
+           *z = q + nz, *w = z + nz, *dv = w + nz;
+    memcpy(L, c->M, sizeof(double) * (size_t)n * n);
+    for (int i = 0; i < k; i++)
+        for (int j = 0; j < n; j++) {
+            WG[j + (size_t)i * n] = c->Jn[i + (size_t)j * k];
+            WG[j + (size_t)(k + i) * n] = c->Jt[i + (size_t)j * k];
+        }
+    if (LAPACKE_dposv(LAPACK_COL_MAJOR, 'L', n, 2 * k, L, n, WG, n) != 0) {
+        free(L);
+        return say(msg, len, HES_EINVAL, "impact: the mass matrix is not positive definite");
+    }
+    /* rows of D: d_r = +t_i (r < k) or -t_i (r >= k); columns of the
+       velocity blocks: G W G^T with the signs of D */
+    memset(A, 0, sizeof(double) * (size_t)nz * nz);
+    for (int a = 0; a < 3 * k; a++) {          /* rows: n_i, then d_r */
+        const double *row = a < k ? c->Jn : c->Jt;
+        int ri = a < k ? a : (a - k) % k;
+        double sa = a < 2 * k ? 1 : -1;
+        double qa = 0;
+        for (int j = 0; j < n; j++)
+            qa += row[ri + (size_t)j * k] * v_minus[j];
+        q[a] = sa * qa;
+        for (int b = 0; b < 3 * k; b++) {      /* columns: c_n, then beta */
+            int cb = b < k ? b : k + (b - k) % k;   /* the column of WG */
+            double sb = b < 2 * k ? 1 : -1, s = 0;
+            for (int j = 0; j < n; j++)
+                s += row[ri + (size_t)j * k] * WG[j + (size_t)cb * n];
+            A[a + (size_t)b * nz] = sa * sb * s;
+        }
+    }
+    for (int i = 0; i < k; i++) {
+        A[(k + i) + (size_t)(3 * k + i) * nz] = 1;       /* E lambda in the beta rows */
+        A[(2 * k + i) + (size_t)(3 * k + i) * nz] = 1;
+        A[(3 * k + i) + (size_t)i * nz] = c->mu[i];       /* mu c_n - E^T beta */
+        A[(3 * k + i) + (size_t)(k + i) * nz] = -1;
+        A[(3 * k + i) + (size_t)(2 * k + i) * nz] = -1;
+        q[3 * k + i] = 0;
+    }
+    hes_lcp_info li;
+    st = hes_lcp_solve(nz, A, q, 1e-9, z, w, &li, msg, len);
+    if (st == HES_OK) {
+        /* v+ = v- + WG (c_n, beta+ - beta-) */
+        for (int j = 0; j < n; j++) {
+            double s = 0;
+            for (int i = 0; i < k; i++)
+                s += WG[j + (size_t)i * n] * z[i] +
+                     WG[j + (size_t)(k + i) * n] * (z[k + i] - z[2 * k + i]);
+            dv[j] = s;
+        }
+        for (int j = 0; j < n; j++)
+            v_plus[j] = v_minus[j] + dv[j];
+        for (int i = 0; pn && i < k; i++)
+            pn[i] = z[i];
+        for (int i = 0; pt && i < k; i++)
+            pt[i] = z[k + i] - z[2 * k + i];
+    }
+    if (info) {
+        info->lcps = 1;
+        info->pivots = li.pivots;
+        info->residual = li.residual;
+        info->solver = li.solver;
+        info->energy_before = kinetic(n, c->M, v_minus);
+        info->energy_after = st == HES_OK ? kinetic(n, c->M, v_plus) : NAN;
+    }
+    free(L);
+    return st;
+}

@@ -617,6 +617,15 @@ typedef struct {
 hes_status hes_impact_anitescu_potra(const hes_contact_set *contacts, const double *v_minus,
                                      double *v_plus, double *pn, double *pt,
                                      hes_impact_info *info, char *msg, size_t len);
+/* Sequential impacts: the contacts order[0..n_order-1] in turn, each that
+ * approaches (J_n,i v < 0) resolved alone by Anitescu-Potra's law, in passes
+ * over the order until none approaches; pn, pt accumulate each contact's
+ * impulses.  HES_EMAXITER after max_passes passes with a contact still
+ * approaching; otherwise as hes_impact_anitescu_potra. */
+hes_status hes_impact_sequential(const hes_contact_set *contacts, const int *order, int n_order,
+                                 int max_passes, const double *v_minus, double *v_plus,
+                                 double *pn, double *pt, hes_impact_info *info, char *msg,
+                                 size_t len);
 
 /* ------------------------------------------------- choosing the integrator */
 

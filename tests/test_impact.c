@@ -169,6 +169,69 @@ START_TEST(test_rocking_block_comes_to_rest_under_anitescu_potra)
 }
 END_TEST
 
+/* Sequential impacts of the same block (paper Fig. 1: "rolling off either
+ * corner").  Corner A = (-1/2, -1) first, by hand: W = diag(1, 1, 12/5),
+ * n_A = (0, 1, -1/2), t_A = (1, 0, 1); n W n = 1.6, n W t = -1.2,
+ * t W t = 3.4; sticking (|p_t| <= p_n) solves -1 + 1.6 p_n - 1.2 p_t = 0,
+ * -1.2 p_n + 3.4 p_t = 0: p_n = 0.85, p_t = 0.3, v = (0.3, -0.15, -0.3),
+ * and corner B = (1/2, -1) then approaches at -0.3; B alone, the same way:
+ * p_n = 0.255, p_t = -0.09, v+ = (0.21, 0.105, -0.21): B at rest, A
+ * lifting at 0.21 (the block pivots about B).  The other order is the
+ * mirror image (vx, omega change sign). */
+START_TEST(test_rocking_block_sequential_orders_pivot_on_either_corner)
+{
+    if (!have_solver())
+        return;
+    const double w = 1, h = 2, m = 1, I = m * (w * w + h * h) / 12;
+    const double M[9] = { m, 0, 0, 0, m, 0, 0, 0, I };
+    double Jn[6], Jt[6], mu[2] = { 1, 1 };
+    for (int i = 0; i < 2; i++) {
+        double rx = i ? w / 2 : -w / 2, ry = -h / 2;
+        Jn[i] = 0;      Jn[i + 2] = 1;     Jn[i + 4] = rx;
+        Jt[i] = 1;      Jt[i + 2] = 0;     Jt[i + 4] = -ry;
+    }
+    hes_contact_set cs = { 3, 2, M, Jn, Jt, mu };
+    for (int o = 0; o < 2; o++) {
+        int order[2] = { o, 1 - o };
+        double v[3] = { 0, -1, 0 }, vp[3], pn[2], pt[2], sg = o == 0 ? 1 : -1;
+        hes_impact_info info;
+        char msg[256];
+        ck_assert_msg(hes_impact_sequential(&cs, order, 2, 100, v, vp, pn, pt, &info, msg,
+                                            sizeof msg) == HES_OK, "%s", msg);
+        ck_assert_int_eq(info.lcps, 2);
+        ck_assert_double_eq_tol(vp[0], sg * 0.21, 1e-12);
+        ck_assert_double_eq_tol(vp[1], 0.105, 1e-12);
+        ck_assert_double_eq_tol(vp[2], -sg * 0.21, 1e-12);
+        ck_assert_double_eq_tol(pn[o], 0.85, 1e-12);
+        ck_assert_double_eq_tol(pn[1 - o], 0.255, 1e-12);
+        ck_assert_double_eq_tol(info.energy_after, 0.5 * (0.21 * 0.21 + 0.105 * 0.105) +
+                                                       0.5 * I * 0.21 * 0.21, 1e-12);
+    }
+    /* an order naming no contact, and a pass limit too small */
+    int bad[1] = { 2 }, ab[2] = { 0, 1 };
+    double v[3] = { 0, -1, 0 }, vp[3];
+    char msg[256];
+    ck_assert_int_eq(hes_impact_sequential(&cs, bad, 1, 10, v, vp, NULL, NULL, NULL, msg,
+                                           sizeof msg), HES_EINVAL);
+    ck_assert_msg(strstr(msg, "order[0] = 2"), "%s", msg);
+    /* one pass suffices for the block (B's impact leaves A lifting) */
+    ck_assert_int_eq(hes_impact_sequential(&cs, ab, 2, 1, v, vp, NULL, NULL, NULL, msg,
+                                           sizeof msg), HES_OK);
+    /* a frictionless point mass in a V of walls at +-30 degrees from the
+     * vertical: each impact sends it into the other wall with its speed
+     * times cos(120 degrees) in magnitude, forever (Zeno): refused after
+     * the pass limit, not looped on */
+    const double Mp[4] = { 1, 0, 0, 1 }, c30 = sqrt(3) / 2;
+    const double Jv[4] = { c30, -c30, 0.5, 0.5 }, Jw[4] = { 0.5, 0.5, -c30, c30 };
+    const double mu0[2] = { 0, 0 };
+    hes_contact_set vee = { 2, 2, Mp, Jv, Jw, mu0 };
+    double u[2] = { 0.3, -1 };
+    ck_assert_int_eq(hes_impact_sequential(&vee, ab, 2, 50, u, vp, NULL, NULL, NULL, msg,
+                                           sizeof msg), HES_EMAXITER);
+    ck_assert_msg(strstr(msg, "after 50 passes"), "%s", msg);
+}
+END_TEST
+
 START_TEST(test_random_contact_sets_dissipate_and_complement)
 {
     if (!have_solver())
@@ -257,6 +320,7 @@ static Suite *impact_suite(void)
     tcase_add_test(tc, test_one_frictionless_contact_is_the_closed_form);
     tcase_add_test(tc, test_point_mass_sticks_or_slides_by_coulomb);
     tcase_add_test(tc, test_rocking_block_comes_to_rest_under_anitescu_potra);
+    tcase_add_test(tc, test_rocking_block_sequential_orders_pivot_on_either_corner);
     tcase_add_test(tc, test_random_contact_sets_dissipate_and_complement);
     tcase_add_test(tc, test_bad_contact_sets_are_refused);
     suite_add_tcase(s, tc);

@@ -87,6 +87,7 @@
  *   hes_ess_orbit_find          EINVAL, ENOORBIT  test_ess_orbit.c:test_ess_orbit_refusals
  *   hes_lcp_solve               EINVAL, ELCP  test_lcp.c:test_infeasible_and_bad_problems_are_refused
  *   hes_impact_anitescu_potra   EINVAL     test_impact.c:test_bad_contact_sets_are_refused
+ *   hes_impact_sequential       EINVAL, EMAXITER  test_impact.c:test_rocking_block_sequential_orders_pivot_on_either_corner
  *                               ESOLVER    test_lcp.c (built without Siconos numerics)
  */
 #include <check.h>

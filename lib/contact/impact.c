@@ -19,10 +19,16 @@
  *     w = [ J_n W J_n^T  J_n W D^T  0 ] z + [ J_n v- ]
  *         [ D W J_n^T    D W D^T    E ]     [ D v-   ]
  *         [ diag(mu)     -E^T       0 ]     [ 0      ]
- * which is copositive-plus and solved by Lemke's method (hes_lcp_solve,
- * which also checks complementarity).  Its solutions never gain kinetic
- * energy (Anitescu and Potra 1997); the result carries both energies so
- * that callers and tests can see it.
+ * which is copositive and solved by Lemke's method (hes_lcp_solve, which
+ * also checks complementarity).  Its solutions never gain kinetic energy
+ * (Anitescu and Potra 1997); the result carries both energies so that
+ * callers and tests can see it.
+ *
+ * Sequential impacts (the paper's Sec. 2.2.2 comparison): the contacts in
+ * a given order, each resolved alone by the law above when it approaches
+ * (J_n,i v < 0), in passes over the order until none approaches.  Each
+ * single impact dissipates, so the sequence does; the number of passes is
+ * bounded (HES_EMAXITER past it: the sequence need not terminate).
  */
 #include <lapacke.h>
 #include <math.h>
@@ -156,4 +162,89 @@ hes_status hes_impact_anitescu_potra(const hes_contact_set *c, const double *v_m
     }
     free(L);
     return st;
+}
+
+hes_status hes_impact_sequential(const hes_contact_set *c, const int *order, int n_order,
+                                 int max_passes, const double *v_minus, double *v_plus,
+                                 double *pn, double *pt, hes_impact_info *info, char *msg,
+                                 size_t len)
+{
+    if (info)
+        memset(info, 0, sizeof *info);
+    hes_status st = check(c, v_minus, msg, len);
+    if (st != HES_OK)
+        return st;
+    if (!v_plus || !order || n_order < 1 || max_passes < 1)
+        return say(msg, len, HES_EINVAL, "sequential impact: needs v_plus, an order of at "
+                   "least one contact and max_passes >= 1");
+    int n = c->n, k = c->k;
+    for (int q = 0; q < n_order; q++)
+        if (order[q] < 0 || order[q] >= k)
+            return say(msg, len, HES_EINVAL, "sequential impact: order[%d] = %d is not a "
+                       "contact (0 to %d)", q, order[q], k - 1);
+    double *v = malloc(sizeof(double) * 4 * (size_t)n);   /* v, v1, contact i's rows */
+    if (!v)
+        return say(msg, len, HES_ENOMEM, "out of memory for the sequential impact");
+    double *v1 = v + n, *rows = v1 + n;
+    memcpy(v, v_minus, sizeof(double) * (size_t)n);
+    for (int i = 0; pn && i < k; i++)
+        pn[i] = 0;
+    for (int i = 0; pt && i < k; i++)
+        pt[i] = 0;
+    hes_impact_info total = { 0, 0, 0, 0, 0, 0 };
+    int approaching = 1, pass;
+    for (pass = 0; pass < max_passes && approaching; pass++) {
+        approaching = 0;
+        for (int q = 0; q < n_order; q++) {
+            int i = order[q];
+            double vn = 0;
+            for (int j = 0; j < n; j++)
+                vn += c->Jn[i + (size_t)j * k] * v[j];
+            if (!(vn < 0))
+                continue;
+            approaching = 1;
+            /* contact i alone: its rows of J_n and J_t */
+            for (int j = 0; j < n; j++) {
+                rows[j] = c->Jn[i + (size_t)j * k];
+                rows[n + j] = c->Jt[i + (size_t)j * k];
+            }
+            hes_contact_set one = { n, 1, c->M, rows, rows + n, c->mu + i };
+            double p1, t1;
+            hes_impact_info ii;
+            st = hes_impact_anitescu_potra(&one, v, v1, &p1, &t1, &ii, msg, len);
+            if (st != HES_OK) {
+                free(v);
+                return st;
+            }
+            memcpy(v, v1, sizeof(double) * (size_t)n);
+            if (pn)
+                pn[i] += p1;
+            if (pt)
+                pt[i] += t1;
+            total.lcps++;
+            total.pivots += ii.pivots;
+            total.residual = fmax(total.residual, ii.residual);
+            total.solver = ii.solver;
+        }
+    }
+    int still = 0;   /* a contact of the order approaching after the last pass */
+    for (int q = 0; q < n_order && !still && approaching; q++) {
+        double vn = 0;
+        for (int j = 0; j < n; j++)
+            vn += c->Jn[order[q] + (size_t)j * k] * v[j];
+        still = vn < 0;
+    }
+    if (still) {
+        free(v);
+        return say(msg, len, HES_EMAXITER, "sequential impact: contacts still approach after "
+                   "%d passes over the order", max_passes);
+    }
+    memcpy(v_plus, v, sizeof(double) * (size_t)n);
+    if (info) {
+        *info = total;
+        info->energy_before = kinetic(n, c->M, v_minus);
+        info->energy_after = kinetic(n, c->M, v_plus);
+    }
+    free(v);
+    return HES_OK;
 }

@@ -138,23 +138,33 @@ START_TEST(test_point_mass_sticks_or_slides_by_coulomb)
 END_TEST
 
 /* The rocking block of the paper's Sec. 5.4.1 and Table 1: width 1, height
- * 2, mass 1, inertia m (w^2 + h^2) / 12, friction 1, dropped flat at 1 m/s
- * onto its two bottom corners (-w/2, -h/2), (w/2, -h/2); generalised
- * velocity (vx, vy, omega): a corner r moves at (vx - omega r_y, vy +
- * omega r_x). */
-START_TEST(test_rocking_block_comes_to_rest_under_anitescu_potra)
+ * 2, mass 1, inertia m (w^2 + h^2) / 12, friction 1, on its two bottom
+ * corners (-w/2, -h/2), (w/2, -h/2); generalised velocity (vx, vy,
+ * omega): a corner r moves at (vx - omega r_y, vy + omega r_x). */
+static hes_contact_set rocking_block(double *M, double *Jn, double *Jt, double *mu, double *I)
 {
-    if (!have_solver())
-        return;
-    const double w = 1, h = 2, m = 1, I = m * (w * w + h * h) / 12;
-    const double M[9] = { m, 0, 0, 0, m, 0, 0, 0, I };
-    double Jn[6], Jt[6], mu[2] = { 1, 1 };
+    const double w = 1, h = 2, m = 1;
+    *I = m * (w * w + h * h) / 12;
+    memset(M, 0, 9 * sizeof *M);
+    M[0] = M[4] = m;
+    M[8] = *I;
     for (int i = 0; i < 2; i++) {
         double rx = i ? w / 2 : -w / 2, ry = -h / 2;
         Jn[i] = 0;      Jn[i + 2] = 1;     Jn[i + 4] = rx;
         Jt[i] = 1;      Jt[i + 2] = 0;     Jt[i + 4] = -ry;
+        mu[i] = 1;
     }
     hes_contact_set cs = { 3, 2, M, Jn, Jt, mu };
+    return cs;
+}
+
+/* The block dropped flat at 1 m/s. */
+START_TEST(test_rocking_block_comes_to_rest_under_anitescu_potra)
+{
+    if (!have_solver())
+        return;
+    double M[9], Jn[6], Jt[6], mu[2], I;
+    hes_contact_set cs = rocking_block(M, Jn, Jt, mu, &I);
     double v[3] = { 0, -1, 0 }, vp[3], pn[2], pt[2];
     hes_impact_info info;
     char msg[256];
@@ -182,15 +192,8 @@ START_TEST(test_rocking_block_sequential_orders_pivot_on_either_corner)
 {
     if (!have_solver())
         return;
-    const double w = 1, h = 2, m = 1, I = m * (w * w + h * h) / 12;
-    const double M[9] = { m, 0, 0, 0, m, 0, 0, 0, I };
-    double Jn[6], Jt[6], mu[2] = { 1, 1 };
-    for (int i = 0; i < 2; i++) {
-        double rx = i ? w / 2 : -w / 2, ry = -h / 2;
-        Jn[i] = 0;      Jn[i + 2] = 1;     Jn[i + 4] = rx;
-        Jt[i] = 1;      Jt[i + 2] = 0;     Jt[i + 4] = -ry;
-    }
-    hes_contact_set cs = { 3, 2, M, Jn, Jt, mu };
+    double M[9], Jn[6], Jt[6], mu[2], I;
+    hes_contact_set cs = rocking_block(M, Jn, Jt, mu, &I);
     for (int o = 0; o < 2; o++) {
         int order[2] = { o, 1 - o };
         double v[3] = { 0, -1, 0 }, vp[3], pn[2], pt[2], sg = o == 0 ? 1 : -1;

@@ -47,4 +47,10 @@ double hes__rng_gaussian(unsigned long long *state);
  * is not there or NULL: the from-name lookups of the enums (status.c). */
 int hes__name_index(const char *const *names, int n, const char *name);
 
+/* The message of a failure into the caller's buffer msg (len bytes; either
+ * may be NULL/0: nothing written), returning status (status.c).  For the
+ * functions that report through a msg argument rather than an object. */
+hes_status hes__say(char *msg, size_t len, hes_status status, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
 #endif

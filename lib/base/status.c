@@ -1,8 +1,11 @@
 /*
  * status.c - names of hes_status values and their mapping to the program's
  * exit codes (DESIGN.md section 5: 0 success, 1 computation failed, 2 bad input),
- * and the name-table lookup behind the enums' from-name functions.
+ * the name-table lookup behind the enums' from-name functions, and the
+ * message of a failure into a caller's buffer (hes__say).
  */
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "base/base.h"
@@ -45,4 +48,15 @@ int hes__name_index(const char *const *names, int n, const char *name)
         if (strcmp(names[i], name) == 0)
             return i;
     return -1;
+}
+
+hes_status hes__say(char *msg, size_t len, hes_status status, const char *fmt, ...)
+{
+    if (msg && len > 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, len, fmt, ap);
+        va_end(ap);
+    }
+    return status;
 }

@@ -15,73 +15,63 @@
 
 #define ESS_MAX_DIM 10000
 
-static hes_status bad(char *msg, size_t len, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static hes_status bad(char *msg, size_t len, const char *fmt, ...)
-{
-    if (msg && len > 0) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(msg, len, fmt, ap);
-        va_end(ap);
-    }
-    return HES_EINVAL;
-}
+/* a refusal with its reason in the caller's msg */
+#define BAD(...) return hes__say(msg, len, HES_EINVAL, __VA_ARGS__)
 
 hes_status hes_ess_validate(const hes_ess_model *md, char *msg, size_t len)
 {
     if (msg && len > 0)
         msg[0] = '\0';
     if (!md)
-        return bad(msg, len, "ESS model is NULL");
+        BAD("ESS model is NULL");
     const char *nm = md->name ? md->name : "(unnamed)";
     if (!md->name || !md->name[0])
-        return bad(msg, len, "ESS model: name is missing");
+        BAD("ESS model: name is missing");
     if (md->n < 1 || md->n > ESS_MAX_DIM)
-        return bad(msg, len, "ESS model '%s': n = %d must be from 1 to %d", nm, md->n, ESS_MAX_DIM);
+        BAD("ESS model '%s': n = %d must be from 1 to %d", nm, md->n, ESS_MAX_DIM);
     if (md->m < 1 || md->m > ESS_MAX_DIM)
-        return bad(msg, len, "ESS model '%s': m = %d must be from 1 to %d (at least one "
-                   "event function)", nm, md->m, ESS_MAX_DIM);
+        BAD("ESS model '%s': m = %d must be from 1 to %d (at least one "
+            "event function)", nm, md->m, ESS_MAX_DIM);
     if (!md->f)
-        return bad(msg, len, "ESS model '%s': the vector field f is NULL", nm);
+        BAD("ESS model '%s': the vector field f is NULL", nm);
     if (!md->h)
-        return bad(msg, len, "ESS model '%s': the event functions h are NULL", nm);
+        BAD("ESS model '%s': the event functions h are NULL", nm);
     if (!md->Dh)
-        return bad(msg, len, "ESS model '%s': the event Jacobian Dh is NULL", nm);
+        BAD("ESS model '%s': the event Jacobian Dh is NULL", nm);
     for (int i = 0; md->state_names && i < md->n; i++)
         if (!md->state_names[i])
-            return bad(msg, len, "ESS model '%s': state_names[%d] is NULL", nm, i);
+            BAD("ESS model '%s': state_names[%d] is NULL", nm, i);
     for (int i = 0; md->event_names && i < md->m; i++)
         if (!md->event_names[i])
-            return bad(msg, len, "ESS model '%s': event_names[%d] is NULL", nm, i);
+            BAD("ESS model '%s': event_names[%d] is NULL", nm, i);
     if (md->n_params < 0 || md->n_params > ESS_MAX_DIM)
-        return bad(msg, len, "ESS model '%s': n_params = %d must be from 0 to %d", nm,
-                   md->n_params, ESS_MAX_DIM);
+        BAD("ESS model '%s': n_params = %d must be from 0 to %d", nm,
+            md->n_params, ESS_MAX_DIM);
     if (md->n_params > 0 && !md->params)
-        return bad(msg, len, "ESS model '%s': params is NULL but n_params = %d", nm,
-                   md->n_params);
+        BAD("ESS model '%s': params is NULL but n_params = %d", nm,
+            md->n_params);
     for (int k = 0; k < md->n_params; k++) {
         const hes_param *q = &md->params[k];
         if (!q->name || !q->name[0])
-            return bad(msg, len, "ESS model '%s': params[%d].name is missing", nm, k);
+            BAD("ESS model '%s': params[%d].name is missing", nm, k);
         for (int l = 0; l < k; l++)
             if (strcmp(md->params[l].name, q->name) == 0)
-                return bad(msg, len, "ESS model '%s': parameter name '%s' appears twice", nm,
-                           q->name);
+                BAD("ESS model '%s': parameter name '%s' appears twice", nm,
+                    q->name);
         if (!isfinite(q->value) || isnan(q->min) || isnan(q->max) || q->min > q->max ||
             q->value < q->min || q->value > q->max)
-            return bad(msg, len, "ESS model '%s': parameter '%s' = %g is not finite or not "
-                       "within [%g, %g]", nm, q->name, q->value, q->min, q->max);
+            BAD("ESS model '%s': parameter '%s' = %g is not finite or not "
+                "within [%g, %g]", nm, q->name, q->value, q->min, q->max);
         if ((q->flags & HES_PARAM_POSITIVE) && !(q->value > 0))
-            return bad(msg, len, "ESS model '%s': parameter '%s' = %g must be > 0", nm,
-                       q->name, q->value);
+            BAD("ESS model '%s': parameter '%s' = %g must be > 0", nm,
+                q->name, q->value);
     }
     if (md->orbit_x0 && (!hes__all_finite(md->orbit_x0, md->n) || !(md->orbit_period > 0) ||
                          !isfinite(md->orbit_period) || md->orbit_section < 0 ||
                          md->orbit_section >= md->n))
-        return bad(msg, len, "ESS model '%s': the orbit guess needs n finite values, a finite "
-                   "orbit_period > 0 (got %g) and 0 <= orbit_section < n (got %d)", nm,
-                   md->orbit_period, md->orbit_section);
+        BAD("ESS model '%s': the orbit guess needs n finite values, a finite "
+            "orbit_period > 0 (got %g) and 0 <= orbit_section < n (got %d)", nm,
+            md->orbit_period, md->orbit_section);
     return HES_OK;
 }
 

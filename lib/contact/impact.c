@@ -32,25 +32,11 @@
  */
 #include <lapacke.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "contact/contact.h"
-
-static hes_status say(char *msg, size_t len, hes_status st, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static hes_status say(char *msg, size_t len, hes_status st, const char *fmt, ...)
-{
-    if (msg && len > 0) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(msg, len, fmt, ap);
-        va_end(ap);
-    }
-    return st;
-}
 
 /* v^T M v / 2 */
 static double kinetic(int n, const double *M, const double *v)
@@ -65,16 +51,16 @@ static double kinetic(int n, const double *M, const double *v)
 static hes_status check(const hes_contact_set *c, const double *v, char *msg, size_t len)
 {
     if (!c || !v || c->n < 1 || c->k < 1 || !c->M || !c->Jn || !c->Jt || !c->mu)
-        return say(msg, len, HES_EINVAL, "impact: the contact set needs n >= 1, k >= 1, M, "
-                   "J_n, J_t, mu and the pre-impact velocity");
+        return hes__say(msg, len, HES_EINVAL, "impact: the contact set needs n >= 1, k >= 1, M, "
+                        "J_n, J_t, mu and the pre-impact velocity");
     int n = c->n, k = c->k;
     if (!hes__all_finite(c->M, n * n) || !hes__all_finite(c->Jn, k * n) ||
         !hes__all_finite(c->Jt, k * n) || !hes__all_finite(v, n))
-        return say(msg, len, HES_EINVAL, "impact: M, J_n, J_t or v is not finite");
+        return hes__say(msg, len, HES_EINVAL, "impact: M, J_n, J_t or v is not finite");
     for (int i = 0; i < k; i++)
         if (!(c->mu[i] >= 0) || !isfinite(c->mu[i]))
-            return say(msg, len, HES_EINVAL, "impact: contact %d has friction coefficient "
-                       "mu = %g (must be finite and >= 0)", i, c->mu[i]);
+            return hes__say(msg, len, HES_EINVAL, "impact: contact %d has friction coefficient "
+                            "mu = %g (must be finite and >= 0)", i, c->mu[i]);
     return HES_OK;
 }
 
@@ -88,13 +74,13 @@ hes_status hes_impact_anitescu_potra(const hes_contact_set *c, const double *v_m
     if (st != HES_OK)
         return st;
     if (!v_plus)
-        return say(msg, len, HES_EINVAL, "impact: v_plus is NULL");
+        return hes__say(msg, len, HES_EINVAL, "impact: v_plus is NULL");
     int n = c->n, k = c->k, nz = 4 * k;
     /* G = [J_n; J_t] (2k x n); WG = M^-1 G^T (n x 2k) by Cholesky */
     double *L = malloc(sizeof(double) * ((size_t)n * n + (size_t)n * 2 * k + (size_t)nz * nz +
                                          4 * (size_t)nz + (size_t)n));
     if (!L)
-        return say(msg, len, HES_ENOMEM, "out of memory for the impact LCP");
+        return hes__say(msg, len, HES_ENOMEM, "out of memory for the impact LCP");
     double *WG = L + (size_t)n * n, *A = WG + (size_t)n * 2 * k, *q = A + (size_t)nz * nz,
            *z = q + nz, *w = z + nz, *dv = w + nz;
     memcpy(L, c->M, sizeof(double) * (size_t)n * n);
@@ -105,7 +91,7 @@ hes_status hes_impact_anitescu_potra(const hes_contact_set *c, const double *v_m
         }
     if (LAPACKE_dposv(LAPACK_COL_MAJOR, 'L', n, 2 * k, L, n, WG, n) != 0) {
         free(L);
-        return say(msg, len, HES_EINVAL, "impact: the mass matrix is not positive definite");
+        return hes__say(msg, len, HES_EINVAL, "impact: the mass matrix is not positive definite");
     }
     /* rows of D: d_r = +t_i (r < k) or -t_i (r >= k); columns of the
        velocity blocks: G W G^T with the signs of D */
@@ -175,16 +161,16 @@ hes_status hes_impact_sequential(const hes_contact_set *c, const int *order, int
     if (st != HES_OK)
         return st;
     if (!v_plus || !order || n_order < 1 || max_passes < 1)
-        return say(msg, len, HES_EINVAL, "sequential impact: needs v_plus, an order of at "
-                   "least one contact and max_passes >= 1");
+        return hes__say(msg, len, HES_EINVAL, "sequential impact: needs v_plus, an order of at "
+                        "least one contact and max_passes >= 1");
     int n = c->n, k = c->k;
     for (int q = 0; q < n_order; q++)
         if (order[q] < 0 || order[q] >= k)
-            return say(msg, len, HES_EINVAL, "sequential impact: order[%d] = %d is not a "
-                       "contact (0 to %d)", q, order[q], k - 1);
+            return hes__say(msg, len, HES_EINVAL, "sequential impact: order[%d] = %d is not a "
+                            "contact (0 to %d)", q, order[q], k - 1);
     double *v = malloc(sizeof(double) * 4 * (size_t)n);   /* v, v1, contact i's rows */
     if (!v)
-        return say(msg, len, HES_ENOMEM, "out of memory for the sequential impact");
+        return hes__say(msg, len, HES_ENOMEM, "out of memory for the sequential impact");
     double *v1 = v + n, *rows = v1 + n;
     memcpy(v, v_minus, sizeof(double) * (size_t)n);
     for (int i = 0; pn && i < k; i++)
@@ -236,8 +222,8 @@ hes_status hes_impact_sequential(const hes_contact_set *c, const int *order, int
     }
     if (still) {
         free(v);
-        return say(msg, len, HES_EMAXITER, "sequential impact: contacts still approach after "
-                   "%d passes over the order", max_passes);
+        return hes__say(msg, len, HES_EMAXITER, "sequential impact: contacts still approach after "
+                        "%d passes over the order", max_passes);
     }
     memcpy(v_plus, v, sizeof(double) * (size_t)n);
     if (info) {

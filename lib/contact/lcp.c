@@ -30,7 +30,6 @@
 #endif
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,19 +44,6 @@
 #include <siconos/numerics/SolverOptions.h>
 #include <siconos/numerics/lcp_cst.h>
 #endif
-
-static hes_status say(char *msg, size_t len, hes_status st, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static hes_status say(char *msg, size_t len, hes_status st, const char *fmt, ...)
-{
-    if (msg && len > 0) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(msg, len, fmt, ap);
-        va_end(ap);
-    }
-    return st;
-}
 
 /* w = M z + q and the complementarity residual of (z, w) */
 static double residual(int n, const double *M, const double *q, const double *z, double *w)
@@ -83,14 +69,14 @@ hes_status hes_lcp_solve(int n, const double *M, const double *q, double tol, do
     if (info)
         memset(info, 0, sizeof *info);
     if (n < 1 || !M || !q || !z || !w || !(tol > 0))
-        return say(msg, len, HES_EINVAL, "hes_lcp_solve: n = %d must be >= 1, M, q, z and w "
-                   "given, and tol = %g > 0", n, tol);
+        return hes__say(msg, len, HES_EINVAL, "hes_lcp_solve: n = %d must be >= 1, M, q, z and w "
+                        "given, and tol = %g > 0", n, tol);
     if (!hes__all_finite(M, n * n) || !hes__all_finite(q, n))
-        return say(msg, len, HES_EINVAL, "hes_lcp_solve: M or q is not finite");
+        return hes__say(msg, len, HES_EINVAL, "hes_lcp_solve: M or q is not finite");
 #ifdef HAVE_SICONOS
     NumericsMatrix *A = NM_create(NM_DENSE, n, n);
     if (!A)
-        return say(msg, len, HES_ENOMEM, "out of memory for the LCP");
+        return hes__say(msg, len, HES_ENOMEM, "out of memory for the LCP");
     memcpy(A->matrix0, M, (size_t)n * (size_t)n * sizeof *M);
     LinearComplementarityProblem p = { n, A, (double *)q };
     /* Lemke first; where it ends on a ray (degenerate problems, as a
@@ -108,7 +94,7 @@ hes_status hes_lcp_solve(int n, const double *M, const double *q, double tol, do
         SolverOptions *o = solver_options_create(solvers[k]);
         if (!o) {
             NM_free(A);
-            return say(msg, len, HES_ENOMEM, "out of memory for the LCP");
+            return hes__say(msg, len, HES_ENOMEM, "out of memory for the LCP");
         }
         memset(z, 0, (size_t)n * sizeof *z);
         memset(w, 0, (size_t)n * sizeof *w);
@@ -128,15 +114,15 @@ hes_status hes_lcp_solve(int n, const double *M, const double *q, double tol, do
         info->solver = used;
     }
     if (!(r <= tol))
-        return say(msg, len, HES_ELCP, "the LCP of size %d has no solution that Lemke's "
-                   "method%s finds (last Siconos info %d, %d pivots, residual %.3g > %.3g): "
-                   "none exists, as for an infeasible problem, or the solvers miss it", n,
-                   n > 20 ? "" : " or enumeration", rc, pivots, r, tol);
+        return hes__say(msg, len, HES_ELCP, "the LCP of size %d has no solution that Lemke's "
+                        "method%s finds (last Siconos info %d, %d pivots, residual %.3g > %.3g): "
+                        "none exists, as for an infeasible problem, or the solvers miss it", n,
+                        n > 20 ? "" : " or enumeration", rc, pivots, r, tol);
     return HES_OK;
 #else
     (void)residual;
-    return say(msg, len, HES_ESOLVER, "hes was built without Siconos numerics, which solves "
-               "complementarity problems: install the Debian package libsiconos-numerics-dev "
-               "and run configure again");
+    return hes__say(msg, len, HES_ESOLVER, "hes was built without Siconos numerics, which solves "
+                    "complementarity problems: install the Debian package libsiconos-numerics-dev "
+                    "and run configure again");
 #endif
 }

@@ -176,20 +176,32 @@ static hes_status newton(hes_ess *e, const hes_ess_orbit_options *o, const hes_e
     return HES_OK;
 }
 
-/* psi of the return map (I - F e_c^T / F_c) J of a converged period. */
-static hes_status psi_of(hes_ess *e, int c, const period_eval *pe, double *work, double *psi)
+/* The return map (I - F e_c^T / F_c) J of a converged period into mono
+ * (its normal, n, and proj; the caller sets phi) and its multipliers into
+ * stab.  proj_work: n x n scratch. */
+static hes_status return_map(int n, int c, const period_eval *pe, const hes_ess_options *eo,
+                             double tol, double *proj_work, hes_monodromy *mono,
+                             hes_stability *stab)
+{
+    memset(mono->normal, 0, (size_t)n * sizeof *mono->normal);
+    mono->normal[c] = 1;
+    hes__flow_projector(n, pe->F, mono->normal, pe->F[c], proj_work);
+    hes__matmul(n, n, n, proj_work, pe->J, mono->proj);
+    mono->n = n;
+    mono->autonomous = 1;
+    mono->accuracy = fmax(100 * fmax(eo->rtol, eo->atol), tol);
+    return hes_stability_compute(mono, stab);
+}
+
+/* psi of a converged period (work: 2 n^2 + n doubles) */
+static hes_status psi_of(hes_ess *e, const hes_ess_orbit_options *o, const hes_ess_options *eo,
+                         const period_eval *pe, double *work, double *psi)
 {
     int n = e->n;
     size_t nn = (size_t)n * n;
-    double *proj = work, *normal = work + nn;
-    hes_monodromy mono = { .n = n, .proj = work + nn + n, .phi = (double *)pe->J,
-                           .normal = normal, .autonomous = 1 };
-    memset(normal, 0, (size_t)n * sizeof *normal);
-    normal[c] = 1;
-    hes__flow_projector(n, pe->F, normal, pe->F[c], proj);
-    hes__matmul(n, n, n, proj, pe->J, mono.proj);
+    hes_monodromy mono = { .phi = (double *)pe->J, .proj = work + nn, .normal = work + 2 * nn };
     hes_stability stab;
-    hes_status st = hes_stability_compute(&mono, &stab);
+    hes_status st = return_map(n, o->section, pe, eo, o->tol, work, &mono, &stab);
     *psi = stab.psi;
     hes_stability_free(&stab);
     return st;
@@ -220,7 +232,7 @@ static hes_status check_eps(hes_ess *e, const hes_ess_orbit_options *opts, hes_e
         eo->eps = opts->ess.eps / (1 << q);
         st = newton(e, opts, eo, x, &Tq, pe, work, &it);
         if (st == HES_OK)
-            st = psi_of(e, opts->section, pe, work, &psi[q]);
+            st = psi_of(e, opts, eo, pe, work, &psi[q]);
         T[q] = Tq;
         if (st != HES_OK) {
             char why[256];
@@ -323,15 +335,8 @@ hes_status hes_ess_orbit_find(hes_ess *e, const hes_ess_orbit_options *opts,
         }
     }
     if (st == HES_OK) {
-        double *proj = work;   /* I - F e_c^T / F_c */
-        res->mono.normal[c] = 1;
-        hes__flow_projector(n, pe.F, res->mono.normal, pe.F[c], proj);
-        hes__matmul(n, n, n, proj, pe.J, res->mono.proj);
         memcpy(res->mono.phi, pe.J, nn * sizeof *pe.J);
-        res->mono.n = n;
-        res->mono.autonomous = 1;
-        res->mono.accuracy = fmax(100 * fmax(eo.rtol, eo.atol), opts->tol);
-        st = hes_stability_compute(&res->mono, &res->stab);
+        st = return_map(n, c, &pe, &eo, opts->tol, work, &res->mono, &res->stab);
         if (st != HES_OK)
             st = hes__ess_fail(e, st, "the multipliers of the ESS orbit: %s", hes_strerror(st));
     }

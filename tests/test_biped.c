@@ -31,38 +31,6 @@ static double max_abs(const double *a, int n)
     return m;
 }
 
-/* Solves the n x n system A x = b (column-major, n <= 3) by Gaussian
- * elimination with partial pivoting; A and b are overwritten. */
-static void solve(int n, double *A, double *b)
-{
-    for (int c = 0; c < n; c++) {
-        int piv = c;
-        for (int r = c + 1; r < n; r++)
-            if (fabs(A[r + c * n]) > fabs(A[piv + c * n]))
-                piv = r;
-        for (int j = 0; j < n; j++) {
-            double t = A[c + j * n];
-            A[c + j * n] = A[piv + j * n];
-            A[piv + j * n] = t;
-        }
-        double t = b[c];
-        b[c] = b[piv];
-        b[piv] = t;
-        for (int r = c + 1; r < n; r++) {
-            double f = A[r + c * n] / A[c + c * n];
-            for (int j = c; j < n; j++)
-                A[r + j * n] -= f * A[c + j * n];
-            b[r] -= f * b[c];
-        }
-    }
-    for (int r = n - 1; r >= 0; r--) {
-        double s = b[r];
-        for (int j = r + 1; j < n; j++)
-            s -= A[r + j * n] * b[j];
-        b[r] = s / A[r + r * n];
-    }
-}
-
 static double param(const hes_system *sys, const char *name)
 {
     double v;
@@ -464,7 +432,7 @@ START_TEST(test_knee_biped_torques_enter_as_inputs)
                 Q[i] = torques[c][0] * w[0] + torques[c][1] * (w[1] - w[0]) +
                        torques[c][2] * (w[2] - w[1]);
             }
-            solve(k, M, Q); /* Q <- M^-1 Q */
+            test_solve(k, M, Q); /* Q <- M^-1 Q */
             double err = 0, scale = max_abs(Q, k);
             for (int i = 0; i < k; i++)
                 err = fmax(err, fabs(dacc[i] - Q[i]));

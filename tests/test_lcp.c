@@ -61,40 +61,6 @@ START_TEST(test_two_by_two_by_hand)
 }
 END_TEST
 
-/* x = A^-1 b by Gaussian elimination with partial pivoting (k <= 8);
- * 0 if singular */
-static int solve(int k, double *A, double *b)
-{
-    for (int c = 0; c < k; c++) {
-        int p = c;
-        for (int r = c + 1; r < k; r++)
-            if (fabs(A[r + k * c]) > fabs(A[p + k * c]))
-                p = r;
-        if (fabs(A[p + k * c]) < 1e-14)
-            return 0;
-        for (int j = 0; j < k; j++) {
-            double t = A[c + k * j];
-            A[c + k * j] = A[p + k * j];
-            A[p + k * j] = t;
-        }
-        double t = b[c];
-        b[c] = b[p];
-        b[p] = t;
-        for (int r = c + 1; r < k; r++) {
-            double f = A[r + k * c] / A[c + k * c];
-            for (int j = c; j < k; j++)
-                A[r + k * j] -= f * A[c + k * j];
-            b[r] -= f * b[c];
-        }
-    }
-    for (int c = k - 1; c >= 0; c--) {
-        for (int j = c + 1; j < k; j++)
-            b[c] -= A[c + k * j] * b[j];
-        b[c] /= A[c + k * c];
-    }
-    return 1;
-}
-
 /* the solution by trying every index set S (z_S = -M_SS^-1 q_S, z = 0
  * elsewhere); the number of sets that are solutions in *count */
 static void exhaustive(int n, const double *M, const double *q, double *z, int *count)
@@ -111,7 +77,7 @@ static void exhaustive(int n, const double *M, const double *q, double *z, int *
             for (int c = 0; c < k; c++)
                 A[a + k * c] = M[idx[a] + n * idx[c]];
         }
-        if (k > 0 && !solve(k, A, b))
+        if (k > 0 && !test_solve(k, A, b))
             continue;
         for (int a = 0; a < k; a++)
             zz[idx[a]] = b[a];

@@ -88,3 +88,36 @@ hes_system *test_system(const char *name)
     ck_assert_ptr_nonnull(sys);
     return sys;
 }
+
+int test_solve(int n, double *A, double *b)
+{
+    for (int c = 0; c < n; c++) {
+        int piv = c;
+        for (int r = c + 1; r < n; r++)
+            if (fabs(A[r + c * n]) > fabs(A[piv + c * n]))
+                piv = r;
+        if (fabs(A[piv + c * n]) < 1e-14)
+            return 0;
+        for (int j = 0; j < n; j++) {
+            double t = A[c + j * n];
+            A[c + j * n] = A[piv + j * n];
+            A[piv + j * n] = t;
+        }
+        double t = b[c];
+        b[c] = b[piv];
+        b[piv] = t;
+        for (int r = c + 1; r < n; r++) {
+            double f = A[r + c * n] / A[c + c * n];
+            for (int j = c; j < n; j++)
+                A[r + j * n] -= f * A[c + j * n];
+            b[r] -= f * b[c];
+        }
+    }
+    for (int r = n - 1; r >= 0; r--) {
+        double s = b[r];
+        for (int j = r + 1; j < n; j++)
+            s -= A[r + j * n] * b[j];
+        b[r] = s / A[r + r * n];
+    }
+    return 1;
+}

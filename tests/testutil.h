@@ -22,4 +22,9 @@ hes_system *test_system(const char *name);
  * max|lin - fd| / max(1, max|fd|) (dimensions up to 16). */
 double test_saltation_vs_flow(hes_system *sys, const hes_event *ev, double d);
 
+/* Solves the n x n system A x = b (column-major) by Gaussian elimination
+ * with partial pivoting: A and b are overwritten, b by x.  0 when a pivot
+ * is below 1e-14 in modulus (singular), else 1. */
+int test_solve(int n, double *A, double *b);
+
 #endif

@@ -150,6 +150,8 @@ void cli_print_verdict(const hes_stability *st);
 
 /* Prints a vector as "[a, b, c]" with the given printf conversion for doubles. */
 void cli_print_vector(FILE *out, const double *v, int n, const char *fmt);
+/* An n x n column-major matrix, one row per line (% .10e). */
+void cli_print_matrix(FILE *out, const double *a, int n);
 
 /* Name of state `i` of mode `mode`, or NULL when the model gives no names. */
 const char *cli_state_name(const hes_model *model, int mode, int i);

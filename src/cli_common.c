@@ -387,6 +387,16 @@ void cli_print_verdict(const hes_stability *st)
     }
 }
 
+void cli_print_matrix(FILE *out, const double *a, int n)
+{
+    for (int i = 0; i < n; i++) {
+        fputc(' ', out);
+        for (int j = 0; j < n; j++)
+            fprintf(out, " % .10e", a[i + (size_t)j * n]);
+        fputc('\n', out);
+    }
+}
+
 void cli_print_vector(FILE *out, const double *v, int n, const char *fmt)
 {
     int i;

@@ -125,29 +125,16 @@ static void print_events(const hes_model *m, const hes_traj *traj)
     }
 }
 
-/* n x n column-major matrix, one row per line. */
-static void print_matrix(const double *a, int n)
-{
-    int i, j;
-
-    for (i = 0; i < n; i++) {
-        printf(" ");
-        for (j = 0; j < n; j++)
-            printf(" % .10e", a[i + (size_t)j * n]);
-        printf("\n");
-    }
-}
-
 static void print_stability(const hes_analysis *res)
 {
     const hes_stability *st = &res->stab;
     int k;
 
     printf("\nmonodromy matrix Phi (%d x %d):\n", res->mono.n, res->mono.n);
-    print_matrix(res->mono.phi, res->mono.n);
+    cli_print_matrix(stdout, res->mono.phi, res->mono.n);
     if (res->mono.autonomous && res->mono.proj) {
         printf("return-map Jacobian P (Phi projected onto the section):\n");
-        print_matrix(res->mono.proj, res->mono.n);
+        cli_print_matrix(stdout, res->mono.proj, res->mono.n);
     }
 
     printf("\nmultipliers (nontrivial, by modulus):\n");

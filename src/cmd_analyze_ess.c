@@ -41,17 +41,6 @@ static int section_index(const hes_ess_model *m, const char *text)
     return -1;
 }
 
-static void print_matrix(const char *title, const double *a, int n)
-{
-    printf("%s\n", title);
-    for (int i = 0; i < n; i++) {
-        printf("  [");
-        for (int j = 0; j < n; j++)
-            printf("%s%17.10e", j ? ", " : "", a[i + (size_t)n * j]);
-        printf("]\n");
-    }
-}
-
 static void print_text(const hes_ess *ess, const hes_ess_orbit_options *o, const hes_ess_orbit *r)
 {
     const hes_ess_model *m = hes_ess_get_model(ess);
@@ -69,9 +58,10 @@ static void print_text(const hes_ess *ess, const hes_ess_orbit_options *o, const
         printf("  %-12s %20.12g\n", state_label(m, i, buf, sizeof buf), r->x0[i]);
     printf("per period: %ld projections (guard crossings), %ld sign changes, %ld projections "
            "refused (crossed exactly)\n\n", r->n_projections, r->n_sign_changes, r->n_refused);
-    print_matrix("monodromy d x(T) / d x0 (the ESS integrator's derivative):", r->mono.phi, r->n);
-    print_matrix("return map on the section (I - f e_c^T / f_c) d x(T) / d x0:", r->mono.proj,
-                 r->n);
+    printf("monodromy d x(T) / d x0 (the ESS integrator's derivative):\n");
+    cli_print_matrix(stdout, r->mono.phi, r->n);
+    printf("return map on the section (I - f e_c^T / f_c) d x(T) / d x0:\n");
+    cli_print_matrix(stdout, r->mono.proj, r->n);
     printf("\nnontrivial multipliers (%d):\n", r->stab.n_mult);
     for (int k = 0; k < r->stab.n_mult; k++)
         printf("  %+.12f %+.12fi   |lambda| = %.12f\n", r->stab.re[k], r->stab.im[k],

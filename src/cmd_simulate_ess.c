@@ -64,12 +64,7 @@ static void print_text(const hes_ess *ess, const hes_ess_options *o, const hes_e
     printf("]\n");
     if (r->jac) {
         printf("\njacobian d x(T) / d x0:\n");
-        for (int i = 0; i < n; i++) {
-            printf("  [");
-            for (int j = 0; j < n; j++)
-                printf("%s%17.10e", j ? ", " : "", r->jac[i + (size_t)n * j]);
-            printf("]\n");
-        }
+        cli_print_matrix(stdout, r->jac, n);
     }
 }
 

@@ -32,23 +32,24 @@ static const hes_param params[] = {
     { "l0", 1.0, "m", "leg rest length", HES_PARAM_POSITIVE, 0, 1e3, 0, 0 },
 };
 
-static const char *const state_names[] = { "y", "v" };
-static const char *const event_names[] = { "touchdown", "liftoff" };
+/* states, events and the stance pattern, shared with hopper_pumped.c */
+const char *const hes__hopper_state_names[2] = { "y", "v" };
+const char *const hes__hopper_event_names[2] = { "touchdown", "liftoff" };
 
-static int stance(const int *s) { return s[0] > 0 && s[1] < 0; }
+int hes__hopper_stance(const int *s) { return s[0] > 0 && s[1] < 0; }
 
 static int field(const double *x, const int *s, const double *p, double *out, void *data)
 {
     (void)data;
     out[0] = x[1];
-    out[1] = -p[P_G] + (stance(s) ? p[P_K] / p[P_MASS] * (p[P_L0] - x[0]) : 0.0);
+    out[1] = -p[P_G] + (hes__hopper_stance(s) ? p[P_K] / p[P_MASS] * (p[P_L0] - x[0]) : 0.0);
     return 0;
 }
 
 static int field_dx(const double *x, const int *s, const double *p, double *out, void *data)
 {
     (void)x; (void)data;
-    out[0] = 0; out[1] = stance(s) ? -p[P_K] / p[P_MASS] : 0.0;
+    out[0] = 0; out[1] = hes__hopper_stance(s) ? -p[P_K] / p[P_MASS] : 0.0;
     out[2] = 1; out[3] = 0;
     return 0;
 }
@@ -74,7 +75,8 @@ int hes__hopper_events_dx(const double *x, const double *p, double *out, void *d
 const hes_ess_model hes_ess_problem_hopper_1d = {
     .name = "hopper-1d",
     .description = "undamped 1-D hopper: flight and a linear leg spring (ESS paper, Sec. 5.1)",
-    .n = 2, .m = 2, .state_names = state_names, .event_names = event_names,
+    .n = 2, .m = 2,
+    .state_names = hes__hopper_state_names, .event_names = hes__hopper_event_names,
     .n_params = 4, .params = params,
     .f = field, .f_dx = field_dx, .h = hes__hopper_events, .Dh = hes__hopper_events_dx,
 };

@@ -44,17 +44,14 @@ static const hes_param params[] = {
     { "drag", 0.5, "N s/m", "air drag in flight: force -drag * v", 0, -1e6, 1e6, 0, 0 },
 };
 
-static const char *const state_names[] = { "y", "v" };
-static const char *const event_names[] = { "touchdown", "liftoff" };
-
-static int stance(const int *s) { return s[0] > 0 && s[1] < 0; }
 
 static int field(const double *x, const int *s, const double *p, double *out, void *data)
 {
     (void)data;
     out[0] = x[1];
-    out[1] = stance(s) ? -p[P_G] + (p[P_K] * (p[P_L0] - x[0]) + p[P_PUMP] * x[1]) / p[P_MASS]
-                       : -p[P_G] - p[P_DRAG] * x[1] / p[P_MASS];
+    out[1] = hes__hopper_stance(s)
+                 ? -p[P_G] + (p[P_K] * (p[P_L0] - x[0]) + p[P_PUMP] * x[1]) / p[P_MASS]
+                 : -p[P_G] - p[P_DRAG] * x[1] / p[P_MASS];
     return 0;
 }
 
@@ -62,9 +59,9 @@ static int field_dx(const double *x, const int *s, const double *p, double *out,
 {
     (void)x; (void)data;
     out[0] = 0;
-    out[1] = stance(s) ? -p[P_K] / p[P_MASS] : 0.0;
+    out[1] = hes__hopper_stance(s) ? -p[P_K] / p[P_MASS] : 0.0;
     out[2] = 1;
-    out[3] = (stance(s) ? p[P_PUMP] : -p[P_DRAG]) / p[P_MASS];
+    out[3] = (hes__hopper_stance(s) ? p[P_PUMP] : -p[P_DRAG]) / p[P_MASS];
     return 0;
 }
 
@@ -74,7 +71,8 @@ const hes_ess_model hes_ess_problem_hopper_pumped = {
     .name = "hopper-pumped",
     .description = "1-D hopper, stance pump and flight drag: a stable hopping height "
                    "(an ESS periodic orbit)",
-    .n = 2, .m = 2, .state_names = state_names, .event_names = event_names,
+    .n = 2, .m = 2,
+    .state_names = hes__hopper_state_names, .event_names = hes__hopper_event_names,
     .n_params = 6, .params = params,
     .f = field, .f_dx = field_dx, .h = hes__hopper_events, .Dh = hes__hopper_events_dx,
     .orbit_x0 = orbit_x0, .orbit_period = 0.78, .orbit_section = 1,

@@ -18,8 +18,12 @@ extern const hes_model hes_problem_knee_biped;
 /* Event-selected systems (lib/contact's integrator). */
 extern const hes_ess_model hes_ess_problem_hopper_1d;
 extern const hes_ess_model hes_ess_problem_hopper_pumped;
-/* hopper-1d's event functions touchdown l0 - y and liftoff y - l0 and their
- * Jacobian (hopper_1d.c), which hopper-pumped shares (l0 is parameter 3) */
+/* hopper-1d's state and event names, stance pattern (s = (+1, -1)), event
+ * functions touchdown l0 - y and liftoff y - l0 and their Jacobian
+ * (hopper_1d.c), which hopper-pumped shares (l0 is parameter 3) */
+extern const char *const hes__hopper_state_names[2];
+extern const char *const hes__hopper_event_names[2];
+int hes__hopper_stance(const int *s);
 int hes__hopper_events(const double *x, const double *p, double *out, void *data);
 int hes__hopper_events_dx(const double *x, const double *p, double *out, void *data);
 extern const hes_ess_model hes_ess_problem_plate_springs;

@@ -105,9 +105,10 @@ int analyze_ess(const hes_ess_model *model, const cli_assignments *params,
             return CLI_EXIT_USAGE;
         }
     }
-    if (!x0 && !model->orbit_x0) {
+    if (!model->orbit_x0 && (!x0 || !ao->section)) {
         fprintf(stderr, "%s: '%s' has no periodic orbit guess: give --x0 V1,V2,... (a state on "
                 "the section), --period T and --section NAME\n", CMD, model->name);
+        free(x0);
         return CLI_EXIT_USAGE;
     }
     if (!(T > 0)) {

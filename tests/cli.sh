@@ -1073,6 +1073,9 @@ if [ -f "$ball" ]; then
     expect_grep bw_sim out '^t,x,v$' "the ESS plugin's states name the CSV columns"
     run bw_info info --model "$ball"
     expect_grep bw_info out '^ball-walls: ' "info --model an ESS plugin"
+    run e_bw_sec analyze hopper-1d --x0 1.5,0 --period 0.74
+    expect_status e_bw_sec 2 "an ESS model without an orbit guess needs --section too"
+    expect_grep e_bw_sec err 'section NAME' "the message asks for --section"
     run e_bw_abi analyze --model "$ballabi"
     expect_status e_bw_abi 2 "an ESS plugin built for another ESS ABI is refused"
     expect_grep e_bw_abi err 'ESS model ABI 999, this hes uses ABI' "the refusal names both ESS ABI versions"

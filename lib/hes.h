@@ -294,6 +294,14 @@ typedef struct {
     hes_mech_config_fn Da;   /* out[d] = Da_j(q); NULL: central differences */
     double restitution;      /* gamma_j >= 0 (0: plastic) */
     int unilateral;          /* 1: can only push (impulse >= 0); 0: bilateral (e.g. no slip) */
+    /* Friction (issue 13; 0 and NULL: frictionless, as before): the Coulomb
+     * coefficient and the tangent row, out[d] = J_t,j(q), so that J_t,j q'
+     * is the contact's sliding velocity along its tangent (planar: one
+     * tangent, both signs; a row rather than a function's gradient because
+     * rolling bodies' sliding velocities are not one).  Required when
+     * mu > 0. */
+    double mu;
+    hes_mech_config_fn Jt;
 } hes_mech_constraint;
 
 typedef struct {
@@ -569,17 +577,29 @@ void hes_ess_result_free(hes_ess_result *res);
  *     max_i max(|min(z_i, w_i)|, -z_i, -w_i) / (1 + |q|_inf),
  * which must be at most tol (> 0; e.g. 1e-9).  Lemke's method is tried
  * first; where it ends on a ray (which for a degenerate problem need not
- * mean that none exists) Siconos's enumeration, for n <= 20.  HES_ELCP when none finds a solution that passes the check
- * (none exists, as for an infeasible problem, or the solvers miss it), with
- * the reason in msg; HES_ESOLVER when hes was
- * built without Siconos numerics; HES_EINVAL for bad arguments.
+ * mean that none exists) Lemke's method on q perturbed by 1e-10, then
+ * Siconos's enumeration for n <= 20; each candidate is polished by solving
+ * the linear system of its active set again.  HES_ELCP when none passes
+ * the check (none exists, as for an infeasible problem, or the solvers
+ * miss it), with the reason in msg; HES_ESOLVER when hes was built without
+ * Siconos numerics; HES_EINVAL for bad arguments.
  */
 typedef struct {
     int pivots;           /* pivots (or iterations) of the solvers tried */
     double residual;      /* the complementarity residual above */
-    int solver;           /* which solved it: 0 Lemke, 1 enumeration (n <= 20, after
-                             Lemke ended on a ray, as degenerate problems can make it) */
+    int solver;           /* which solved it: 0 Lemke, 1 Lemke on the perturbed
+                             problem, 2 enumeration (n <= 20), 3 enumeration
+                             from a start (hes_lcp_solve_from) */
 } hes_lcp_info;
+
+/* The same, choosing among several solutions: with start > 0 and n <= 20
+ * Siconos's enumeration of the complementary index sets begins at set
+ * start mod 2^n and returns the first solution it meets, so that different
+ * starts can return different solutions of an LCP that has several (then
+ * the chain above).  start = 0 is hes_lcp_solve. */
+hes_status hes_lcp_solve_from(int n, const double *M, const double *q, double tol,
+                              unsigned long start, double *z, double *w, hes_lcp_info *info,
+                              char *msg, size_t len);
 
 hes_status hes_lcp_solve(int n, const double *M, const double *q, double tol, double *z,
                          double *w, hes_lcp_info *info, char *msg, size_t len);
@@ -626,6 +646,197 @@ hes_status hes_impact_sequential(const hes_contact_set *contacts, const int *ord
                                  int max_passes, const double *v_minus, double *v_plus,
                                  double *pn, double *pt, hes_impact_info *info, char *msg,
                                  size_t len);
+
+/* The paper's impulse-stepping model of Routh's method for many contacts
+ * (Sec. 5.1, eqs. 72-75, Algorithm 1; lib/contact/impact_routh.c): steps
+ * s = 1, 2, ... each solve one LCP in which contact i's normal impulse
+ * increment is capped by h p_si (p_si in [0, 1], caps[s k + i]), friction
+ * acts at the incremented velocity, and each contact either takes its full
+ * cap or stops approaching; the impact ends when no contact approaches
+ * (J_n v >= -tol).  Any sequence of caps gives a physically valid outcome
+ * (Theorem 7: no step gains kinetic energy); the set of outcomes over all
+ * sequences is the post-impact set. */
+typedef struct {
+    double h;               /* impulse step size (> 0) */
+    int steps;              /* the step limit N (>= 1); caps holds steps * k values */
+    double tol;             /* termination: J_n v >= -tol max(1, |J_n v-|, |J_t v-|);
+                               0: 1e-8 (the paper's code) */
+    /* Which solution of a step's LCP when it has several (the paper's
+     * Assumption 6 fails, as for its compass gait): 0, Lemke's method's
+     * (as the paper's code takes PATH's); s > 0, at each step at random
+     * (a generator seeded with s) either Lemke's or, for 5k <= 20,
+     * enumeration's from a random start (hes_lcp_solve_from). */
+    unsigned long select;
+} hes_routh_options;
+
+/* v_plus (n) and the accumulated impulses pn, pt (k; may be NULL); path
+ * (may be NULL): n (steps + 1) values, the velocity before each step and
+ * after the last (info->lcps steps are taken).  HES_EMAXITER when a contact
+ * still approaches after o->steps steps (v_plus then holds the last
+ * velocity); otherwise as hes_impact_anitescu_potra. */
+hes_status hes_impact_routh(const hes_contact_set *contacts, const double *v_minus,
+                            const hes_routh_options *o, const double *caps, double *v_plus,
+                            double *pn, double *pt, double *path, hes_impact_info *info,
+                            char *msg, size_t len);
+
+/* The contact mode after an impact, from the contact velocities u_n = J_n v,
+ * u_t = J_t v: lift-off when u_n > tol, else sliding when |u_t| > tol, else
+ * sticking. */
+typedef enum { HES_CONTACT_STICK = 0, HES_CONTACT_SLIDE = 1, HES_CONTACT_LIFT = 2 } hes_contact_mode;
+const char *hes_contact_mode_name(hes_contact_mode mode);
+/* modes (k) of velocity v; tol: 0 means 1e-6 max(1, |J v|_inf) */
+void hes_contact_modes(const hes_contact_set *contacts, const double *v, double tol,
+                       hes_contact_mode *modes);
+
+/* ------------------------------------------------------ post-impact sets */
+/*
+ * The outcome set of an impact (the paper's Algorithm 2, Sec. 5.3;
+ * lib/contact/impact_set.c): `samples` runs of hes_impact_routh whose caps
+ * are the points of a low-discrepancy sequence in [0, 1]^(k N) (GSL's
+ * Sobol generator up to 40 dimensions, its reverse Halton generator above;
+ * seed > 0 shifts the points by a random vector modulo 1, a
+ * Cranley-Patterson rotation, so that runs with different seeds are
+ * independent randomised samples), on `threads` threads (0: 1).  Samples
+ * that do not terminate within N steps are kept and flagged (the paper
+ * drops them).
+ */
+typedef struct {
+    int samples;            /* >= 1 */
+    hes_routh_options routh; /* routh.select != 0: sample i selects with
+                                 routh.select + i (a different stream each) */
+    unsigned long seed;     /* 0: the sequence itself */
+    int threads;
+} hes_impact_set_options;
+
+typedef struct {
+    int n, k, samples;
+    double *v;              /* samples x n post-impact velocities (row i at v + i n) */
+    double *u;              /* samples x 2k contact velocities: J_n v (k), then J_t v (k) */
+    hes_contact_mode *modes; /* samples x k */
+    int *lcps;              /* LCPs per sample */
+    int *finished;          /* 1: terminated within N steps; 0: HES_EMAXITER */
+    double *dissipated;     /* kinetic energy lost, per sample (>= 0 by Theorem 7) */
+    double *residual;       /* the largest LCP complementarity residual, per sample */
+    int n_finished;
+    double mean_lcps;       /* over all samples */
+    double max_residual;
+    double max_energy_gain; /* max over samples of (E+ - E-) / E- (<= ~1e-15) */
+    double seconds;         /* wall time of the sampling */
+    long pivots;            /* Lemke pivots over all samples */
+    const char *sequence;   /* "sobol" or "reverse-halton" */
+} hes_impact_set;
+
+/* HES_ESOLVER without GSL or Siconos numerics (the message names the
+ * Debian package); the first failing sample's status otherwise (its
+ * message in msg), except HES_EMAXITER, which only flags the sample. */
+hes_status hes_impact_set_sample(const hes_contact_set *contacts, const double *v_minus,
+                                 const hes_impact_set_options *o, hes_impact_set *set,
+                                 char *msg, size_t len);
+void hes_impact_set_free(hes_impact_set *set);
+
+/* The convex hull of the finished samples projected on contact-velocity
+ * coordinates a and b (0..2k-1: normals, then tangents): its vertices'
+ * sample indices, counter-clockwise, in idx (room for set->samples);
+ * returns their number (0 if no sample finished). */
+int hes_impact_set_hull(const hes_impact_set *set, int a, int b, int *idx);
+/* Where an outcome with contact velocities u (2k) lies relative to the set:
+ * the distance to the nearest finished sample in contact-velocity
+ * coordinates, relative to the set's extent (the largest spread of any
+ * coordinate; 0 when all samples coincide: then the absolute distance),
+ * that sample's index, and for k >= 2 whether u lies in the hull of the
+ * samples projected on the first two normals (with a margin of 1e-9 of
+ * the extent).  HES_EINVAL if no sample finished. */
+hes_status hes_impact_set_locate(const hes_impact_set *set, const double *u, double *relative,
+                                 int *nearest, int *inside_normals);
+
+/* For each contact-velocity coordinate d (0..2k-1), the finished samples
+ * with the smallest and largest value (argmin[d], argmax[d]; -1 if none
+ * finished): the set's extreme outcomes.  counts (3k): how many finished
+ * samples leave contact i sticking, sliding, lifting (counts[3 i + mode]).
+ * Either output may be NULL. */
+void hes_impact_set_extremes(const hes_impact_set *set, int *argmin, int *argmax, int *counts);
+
+/* One outcome of a single-valued law, and where it lies relative to a set. */
+typedef enum { HES_LAW_ANITESCU_POTRA = 0, HES_LAW_SEQUENTIAL = 1 } hes_impact_law;
+typedef struct {
+    hes_impact_law law;
+    int order[HES_MECH_MAX];        /* the sequential order (k entries) */
+    double v[HES_MECH_MAX];         /* post-impact velocity */
+    double u[2 * HES_MECH_MAX];     /* its contact velocities */
+    hes_contact_mode modes[HES_MECH_MAX];
+    int lcps;
+    double energy_before, energy_after;
+    /* relative to the set (hes_impact_set_locate); -1 / 0 without one */
+    double relative;
+    int nearest, inside_normals;
+} hes_impact_outcome;
+
+/* The outcome of `law` (for HES_LAW_SEQUENTIAL: out->order set by the
+ * caller, k contacts, passes up to 100) located in set (may be NULL).
+ * Statuses as the laws'. */
+hes_status hes_impact_outcome_compute(const hes_contact_set *contacts, const double *v_minus,
+                                      const hes_impact_set *set, hes_impact_outcome *out,
+                                      char *msg, size_t len);
+
+/* Contact velocities (2k) of a velocity v: J_n v, then J_t v. */
+void hes_contact_velocities(const hes_contact_set *contacts, const double *v, double *u);
+
+/* ---------------------------------------------- built-in impact problems */
+/*
+ * A simultaneous impact to resolve: a mechanical system, its active
+ * contacts (constraint indices; each with mu and J_t), the pre-impact
+ * configuration and velocity, and the paper's parameters for its outcome
+ * set (Appendix A, Tables 4-8, and the authors' Results.m).  Built-ins:
+ * rocking-block, compass-gait-impact, box-wall, disk-stack.
+ */
+typedef struct {
+    const char *name;
+    const char *description;
+    const hes_mech *mech;
+    int k;
+    const int *contacts;
+    /* q, v (mech->d each) just before the impact */
+    int (*pre_impact)(double *q, double *v, void *data);
+    double h;               /* the paper's step size */
+    int steps;              /* the paper's trajectory length N */
+    int samples;            /* the default number of samples */
+} hes_impact_problem;
+
+int hes_impact_problem_count(void);
+const hes_impact_problem *hes_impact_problem_get(int i);
+const hes_impact_problem *hes_impact_problem_find(const char *name);
+
+/* The contact set of a mechanical system at configuration q: M(q) (d x d),
+ * J_n (k x d, from the constraints' Da, or fourth-order differences of a),
+ * J_t (k x d, the constraints' Jt rows; zero for frictionless ones) and mu
+ * (k), all column-major, for the constraints idx[0..k-1].  HES_EINVAL
+ * (reason in msg) for a bad index, a frictional constraint without Jt, a
+ * failing callback or d or k above HES_MECH_MAX. */
+hes_status hes_mech_contacts(const hes_mech *mech, const double *q, const double *p, int k,
+                             const int *idx, double *M, double *Jn, double *Jt, double *mu,
+                             char *msg, size_t len);
+
+/* An impact problem set up: its pre-impact state and its contact set,
+ * whose pointers point into this struct (use it in place; do not copy). */
+typedef struct {
+    int d, k;
+    double q[HES_MECH_MAX], v[HES_MECH_MAX];
+    double M[HES_MECH_MAX * HES_MECH_MAX], Jn[HES_MECH_MAX * HES_MECH_MAX],
+        Jt[HES_MECH_MAX * HES_MECH_MAX], mu[HES_MECH_MAX];
+    hes_contact_set contacts;
+} hes_impact_setup;
+hes_status hes_impact_problem_setup(const hes_impact_problem *pb, hes_impact_setup *out,
+                                    char *msg, size_t len);
+
+/* The document of `hes impact --json` (lib/io/json_impact.c): problem,
+ * contacts (name, mu, pre-impact u), options, summary (samples, finished,
+ * mean_lcps, max_residual, max_energy_gain, seconds, seconds_per_sample,
+ * seconds_per_lcp, sequence), mode counts, the extreme outcomes, the
+ * outcomes of other laws, and with samples != 0 every sample.  Caller
+ * frees; NULL on allocation failure. */
+char *hes_impact_json(const hes_impact_problem *pb, const hes_impact_setup *setup,
+                      const hes_impact_set_options *o, const hes_impact_set *set,
+                      const hes_impact_outcome *outcomes, int n_outcomes, int samples);
 
 /* ------------------------------------------------- choosing the integrator */
 

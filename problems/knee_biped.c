@@ -219,7 +219,7 @@ static int knee_stop_dq(const double *q, const double *p, double *a, void *d)
 }
 
 static const hes_mech_constraint constraints_A[] = {
-    [C_KNEE_STOP] = { "knee_stop", knee_stop, knee_stop_dq, 0.0, 1 },
+    [C_KNEE_STOP] = { "knee_stop", knee_stop, knee_stop_dq, 0.0, 1, 0, NULL },
 };
 
 static const hes_mech mech_A = {
@@ -360,10 +360,10 @@ static int swing_t_dq(const double *q, const double *p, double *Da, void *d)
 { (void)d; foot(q, p, 3, 0, NULL, Da); return 0; }
 
 static const hes_mech_constraint constraints_E[] = {
-    [C_STANCE_N] = { "stance_normal", stance_n, stance_n_dq, 0.0, 1 },
-    [C_STANCE_T] = { "stance_tangential", stance_t, stance_t_dq, 0.0, 0 },
-    [C_SWING_N] = { "swing_normal", swing_n, swing_n_dq, 0.0, 1 },
-    [C_SWING_T] = { "swing_tangential", swing_t, swing_t_dq, 0.0, 0 },
+    [C_STANCE_N] = { "stance_normal", stance_n, stance_n_dq, 0.0, 1, 0, NULL },
+    [C_STANCE_T] = { "stance_tangential", stance_t, stance_t_dq, 0.0, 0, 0, NULL },
+    [C_SWING_N] = { "swing_normal", swing_n, swing_n_dq, 0.0, 1, 0, NULL },
+    [C_SWING_T] = { "swing_tangential", swing_t, swing_t_dq, 0.0, 0, 0, NULL },
 };
 
 static const hes_mech mech_E = {

@@ -28,4 +28,22 @@ int hes__hopper_events(const double *x, const double *p, double *out, void *data
 int hes__hopper_events_dx(const double *x, const double *p, double *out, void *data);
 extern const hes_ess_model hes_ess_problem_plate_springs;
 
+/* Simultaneous impacts (lib/contact's impact laws and outcome sets). */
+extern const hes_impact_problem hes_impact_problem_rocking_block;
+extern const hes_impact_problem hes_impact_problem_compass_gait;
+extern const hes_impact_problem hes_impact_problem_box_wall;
+extern const hes_impact_problem hes_impact_problem_disk_stack;
+
+/* A point (cx, cy) of a planar rigid body whose (x, y, theta) are columns
+ * col..col+2 of q (planar_body.c): position p (2) and the rows of its
+ * velocity Jacobian jx, jy (only the body's three columns are written);
+ * any output may be NULL.  Its contact with the floor (normal +y) or a
+ * wall at x = 0 (normal -x): a, Da and Jt (d each, zeros elsewhere). */
+void hes__planar_point(const double *q, int col, double cx, double cy, double *p, double *jx,
+                       double *jy);
+int hes__floor_contact(const double *q, int d, int col, double cx, double cy, double *a,
+                       double *Da, double *Jt);
+int hes__wall_contact(const double *q, int d, int col, double cx, double cy, double *a,
+                      double *Da, double *Jt);
+
 #endif

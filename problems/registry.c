@@ -5,6 +5,7 @@
  */
 #include <string.h>
 
+#include "base/base.h"
 #include "problems.h"
 
 static const hes_model *const problems[] = {
@@ -56,4 +57,53 @@ const hes_ess_model *hes_ess_problem_find(const char *name)
         if (strcmp(ess_problems[i]->name, name) == 0)
             return ess_problems[i];
     return NULL;
+}
+
+static const hes_impact_problem *const impact_problems[] = {
+    &hes_impact_problem_rocking_block,
+    &hes_impact_problem_compass_gait,
+    &hes_impact_problem_box_wall,
+    &hes_impact_problem_disk_stack,
+};
+
+int hes_impact_problem_count(void)
+{
+    return (int)(sizeof impact_problems / sizeof impact_problems[0]);
+}
+
+const hes_impact_problem *hes_impact_problem_get(int i)
+{
+    return i >= 0 && i < hes_impact_problem_count() ? impact_problems[i] : NULL;
+}
+
+const hes_impact_problem *hes_impact_problem_find(const char *name)
+{
+    for (int i = 0; name && i < hes_impact_problem_count(); i++)
+        if (strcmp(impact_problems[i]->name, name) == 0)
+            return impact_problems[i];
+    return NULL;
+}
+
+hes_status hes_impact_problem_setup(const hes_impact_problem *pb, hes_impact_setup *s,
+                                    char *msg, size_t len)
+{
+    if (!pb || !s || !pb->mech || !pb->pre_impact)
+        return hes__say(msg, len, HES_EINVAL, "impact problem: needs a problem with a mechanical "
+                        "system and a pre-impact state");
+    const hes_mech *m = pb->mech;
+    if (m->d < 1 || m->d > HES_MECH_MAX || pb->k < 1 || pb->k > HES_MECH_MAX)
+        return hes__say(msg, len, HES_EINVAL, "impact problem %s: %d coordinates and %d contacts "
+                        "(at most %d each)", pb->name, m->d, pb->k, HES_MECH_MAX);
+    s->d = m->d;
+    s->k = pb->k;
+    if (pb->pre_impact(s->q, s->v, m->data))
+        return hes__say(msg, len, HES_EINVAL, "impact problem %s: its pre-impact state failed",
+                        pb->name);
+    hes_status st = hes_mech_contacts(m, s->q, NULL, pb->k, pb->contacts, s->M, s->Jn, s->Jt,
+                                      s->mu, msg, len);
+    if (st != HES_OK)
+        return st;
+    hes_contact_set cs = { s->d, s->k, s->M, s->Jn, s->Jt, s->mu };
+    s->contacts = cs;
+    return HES_OK;
 }

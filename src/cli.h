@@ -59,6 +59,7 @@ int cmd_shape(int argc, char **argv);
 int cmd_trajopt(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
+int cmd_impact(int argc, char **argv);
 
 /* Usage texts, printed by `hes CMD --help` (stdout) and on bad usage (stderr). */
 void cmd_list_usage(FILE *out);
@@ -69,6 +70,7 @@ void cmd_shape_usage(FILE *out);
 void cmd_trajopt_usage(FILE *out);
 void cmd_sweep_usage(FILE *out);
 void cmd_plot_usage(FILE *out);
+void cmd_impact_usage(FILE *out);
 
 /* The built-in problem called `name` (or the --model plugin's); prints
  * "hes: unknown problem 'X' (try 'hes list')" to stderr and returns NULL when

@@ -39,6 +39,9 @@ int hes__all_finite(const double *v, int n);
 int hes__svd_lwork(int nmax);
 
 /* splitmix64: a small, seedable generator kept by the caller (random.c). */
+/* CLOCK_MONOTONIC in seconds (clock.c) */
+double hes__monotonic_seconds(void);
+
 unsigned long long hes__rng_next(unsigned long long *state);
 double hes__rng_uniform(unsigned long long *state);   /* in [0, 1) */
 double hes__rng_gaussian(unsigned long long *state);

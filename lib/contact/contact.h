@@ -79,4 +79,15 @@ hes_status hes__ess_project(hes_ess *e, double *t, double *x, int *s, const int 
                             double live_tol, double t_stop, double *J, double *w, int *j,
                             double *dt);
 
+/* Impact laws (impact.c), shared by impact_routh.c and impact_set.c:
+ * argument checks (HES_EINVAL with the reason), v^T M v / 2, the matrix
+ * and constant of Anitescu and Potra's LCP (eq. 31) and the velocity
+ * change of its solution z. */
+hes_status hes__impact_check(const hes_contact_set *c, const double *v, char *msg, size_t len);
+double hes__impact_kinetic(int n, const double *M, const double *v);
+hes_status hes__impact_ap_matrix(const hes_contact_set *c, double *A, int lda, double *WG,
+                                 double *L);
+void hes__impact_ap_q(const hes_contact_set *c, const double *v, double *q);
+void hes__impact_dv(int n, int k, const double *WG, const double *z, double *dv);
+
 #endif

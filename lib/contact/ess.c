@@ -264,15 +264,6 @@ void hes_ess_result_free(hes_ess_result *r)
     memset(r, 0, sizeof *r);
 }
 
-/* ------------------------------------------------------------------ run */
-
-static double seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static hes_status add_sample(hes_ess *e, hes_ess_result *r, int *cap, double t, const double *x)
 {
     int n = e->n;
@@ -516,7 +507,7 @@ static hes_status run(hes_ess *e, const hes_ess_options *o, double t0, const dou
 {
     int n = e->n, m = e->m, cap = 0, k_out = 0;
     hes_status st;
-    double t = t0, deadline = seconds() + o->max_wall_time;
+    double t = t0, deadline = hes__monotonic_seconds() + o->max_wall_time;
     e->deadline = deadline;
     memcpy(e->x, x0, (size_t)n * sizeof *x0);
     memset(e->J, 0, (size_t)n * (size_t)n * sizeof *e->J);
@@ -540,7 +531,7 @@ static hes_status run(hes_ess *e, const hes_ess_options *o, double t0, const dou
             return hes__ess_fail(e, HES_ESOLVER, "the ESS integrator took %ld steps "
                                  "(max_loops) and reached t = %.10g of t_end = %.10g", loop, t,
                                  t_end);
-        if ((loop & 63) == 0 && seconds() > deadline)
+        if ((loop & 63) == 0 && hes__monotonic_seconds() > deadline)
             return hes__ess_fail(e, HES_ESOLVER, "the ESS integrator exceeded its wall-time "
                                  "budget of %g s at t = %.10g", o->max_wall_time, t);
         if ((st = hes__ess_h(e, e->x, e->h)) != HES_OK || (st = near_misses(e, t)) != HES_OK)

@@ -73,13 +73,6 @@
 #define D6 (-1453857185.0 / 822651844.0)
 #define D7 (69997945.0 / 29380423.0)
 
-static double seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* The value of root slot r from the event values h. */
 static double slot(const hes_ess *e, const double *h, int r)
 {
@@ -174,7 +167,7 @@ hes_status hes__ess_dopri(hes_ess *e, const hes_ess_options *o, double *t, doubl
     }
     int rejected = 0;
     for (long step = 0;; step++) {
-        if ((step & 1023) == 1023 && seconds() > e->deadline)
+        if ((step & 1023) == 1023 && hes__monotonic_seconds() > e->deadline)
             return hes__ess_fail(e, HES_ESOLVER, "the ESS integrator exceeded its wall-time "
                                  "budget of %g s at t = %.10g (DOPRI5, %ld steps in this "
                                  "integration step: a stiff field?)", o->max_wall_time, *t,

@@ -39,7 +39,7 @@
 #include "contact/contact.h"
 
 /* v^T M v / 2 */
-static double kinetic(int n, const double *M, const double *v)
+double hes__impact_kinetic(int n, const double *M, const double *v)
 {
     double e = 0;
     for (int j = 0; j < n; j++)
@@ -48,7 +48,7 @@ static double kinetic(int n, const double *M, const double *v)
     return 0.5 * e;
 }
 
-static hes_status check(const hes_contact_set *c, const double *v, char *msg, size_t len)
+hes_status hes__impact_check(const hes_contact_set *c, const double *v, char *msg, size_t len)
 {
     if (!c || !v || c->n < 1 || c->k < 1 || !c->M || !c->Jn || !c->Jt || !c->mu)
         return hes__say(msg, len, HES_EINVAL, "impact: the contact set needs n >= 1, k >= 1, M, "
@@ -64,73 +64,110 @@ static hes_status check(const hes_contact_set *c, const double *v, char *msg, si
     return HES_OK;
 }
 
-hes_status hes_impact_anitescu_potra(const hes_contact_set *c, const double *v_minus,
-                                     double *v_plus, double *pn, double *pt,
-                                     hes_impact_info *info, char *msg, size_t len)
+/* The matrix of eq. 31 into A (leading dimension lda, from its top-left
+ * corner: rows and columns c_n, beta, lambda) and WG = M^-1 [J_n; J_t]^T
+ * (n x 2k); L is n x n workspace.  HES_EINVAL if M is not positive
+ * definite. */
+hes_status hes__impact_ap_matrix(const hes_contact_set *c, double *A, int lda, double *WG,
+                                 double *L)
 {
-    if (info)
-        memset(info, 0, sizeof *info);
-    hes_status st = check(c, v_minus, msg, len);
-    if (st != HES_OK)
-        return st;
-    if (!v_plus)
-        return hes__say(msg, len, HES_EINVAL, "impact: v_plus is NULL");
-    int n = c->n, k = c->k, nz = 4 * k;
-    /* G = [J_n; J_t] (2k x n); WG = M^-1 G^T (n x 2k) by Cholesky */
-    double *L = malloc(sizeof(double) * ((size_t)n * n + (size_t)n * 2 * k + (size_t)nz * nz +
-                                         4 * (size_t)nz + (size_t)n));
-    if (!L)
-        return hes__say(msg, len, HES_ENOMEM, "out of memory for the impact LCP");
-    double *WG = L + (size_t)n * n, *A = WG + (size_t)n * 2 * k, *q = A + (size_t)nz * nz,
-           *z = q + nz, *w = z + nz, *dv = w + nz;
+    int n = c->n, k = c->k;
     memcpy(L, c->M, sizeof(double) * (size_t)n * n);
     for (int i = 0; i < k; i++)
         for (int j = 0; j < n; j++) {
             WG[j + (size_t)i * n] = c->Jn[i + (size_t)j * k];
             WG[j + (size_t)(k + i) * n] = c->Jt[i + (size_t)j * k];
         }
-    if (LAPACKE_dposv(LAPACK_COL_MAJOR, 'L', n, 2 * k, L, n, WG, n) != 0) {
-        free(L);
-        return hes__say(msg, len, HES_EINVAL, "impact: the mass matrix is not positive definite");
-    }
+    if (LAPACKE_dposv(LAPACK_COL_MAJOR, 'L', n, 2 * k, L, n, WG, n) != 0)
+        return HES_EINVAL;
     /* rows of D: d_r = +t_i (r < k) or -t_i (r >= k); columns of the
        velocity blocks: G W G^T with the signs of D */
-    memset(A, 0, sizeof(double) * (size_t)nz * nz);
     for (int a = 0; a < 3 * k; a++) {          /* rows: n_i, then d_r */
         const double *row = a < k ? c->Jn : c->Jt;
         int ri = a < k ? a : (a - k) % k;
         double sa = a < 2 * k ? 1 : -1;
-        double qa = 0;
-        for (int j = 0; j < n; j++)
-            qa += row[ri + (size_t)j * k] * v_minus[j];
-        q[a] = sa * qa;
         for (int b = 0; b < 3 * k; b++) {      /* columns: c_n, then beta */
             int cb = b < k ? b : k + (b - k) % k;   /* the column of WG */
             double sb = b < 2 * k ? 1 : -1, s = 0;
             for (int j = 0; j < n; j++)
                 s += row[ri + (size_t)j * k] * WG[j + (size_t)cb * n];
-            A[a + (size_t)b * nz] = sa * sb * s;
+            A[a + (size_t)b * lda] = sa * sb * s;
         }
     }
     for (int i = 0; i < k; i++) {
-        A[(k + i) + (size_t)(3 * k + i) * nz] = 1;       /* E lambda in the beta rows */
-        A[(2 * k + i) + (size_t)(3 * k + i) * nz] = 1;
-        A[(3 * k + i) + (size_t)i * nz] = c->mu[i];       /* mu c_n - E^T beta */
-        A[(3 * k + i) + (size_t)(k + i) * nz] = -1;
-        A[(3 * k + i) + (size_t)(2 * k + i) * nz] = -1;
+        A[(k + i) + (size_t)(3 * k + i) * lda] = 1;       /* E lambda in the beta rows */
+        A[(2 * k + i) + (size_t)(3 * k + i) * lda] = 1;
+        A[(3 * k + i) + (size_t)i * lda] = c->mu[i];       /* mu c_n - E^T beta */
+        A[(3 * k + i) + (size_t)(k + i) * lda] = -1;
+        A[(3 * k + i) + (size_t)(2 * k + i) * lda] = -1;
+    }
+    return HES_OK;
+}
+
+/* contact i's normal and tangential velocity */
+static void contact_velocity(const hes_contact_set *c, int i, const double *v, double *un,
+                             double *ut)
+{
+    double sn = 0, st = 0;
+    for (int j = 0; j < c->n; j++) {
+        sn += c->Jn[i + (size_t)j * c->k] * v[j];
+        st += c->Jt[i + (size_t)j * c->k] * v[j];
+    }
+    *un = sn;
+    *ut = st;
+}
+
+/* The constant of eq. 31 at velocity v: q = (J_n v, D v, 0) (4k). */
+void hes__impact_ap_q(const hes_contact_set *c, const double *v, double *q)
+{
+    int k = c->k;
+    for (int i = 0; i < k; i++) {
+        contact_velocity(c, i, v, &q[i], &q[k + i]);
+        q[2 * k + i] = -q[k + i];
         q[3 * k + i] = 0;
+    }
+}
+
+/* dv = WG (c_n, beta+ - beta-) for z = (c_n, beta+, beta-, ...) */
+void hes__impact_dv(int n, int k, const double *WG, const double *z, double *dv)
+{
+    for (int j = 0; j < n; j++) {
+        double s = 0;
+        for (int i = 0; i < k; i++)
+            s += WG[j + (size_t)i * n] * z[i] +
+                 WG[j + (size_t)(k + i) * n] * (z[k + i] - z[2 * k + i]);
+        dv[j] = s;
+    }
+}
+
+hes_status hes_impact_anitescu_potra(const hes_contact_set *c, const double *v_minus,
+                                     double *v_plus, double *pn, double *pt,
+                                     hes_impact_info *info, char *msg, size_t len)
+{
+    if (info)
+        memset(info, 0, sizeof *info);
+    hes_status st = hes__impact_check(c, v_minus, msg, len);
+    if (st != HES_OK)
+        return st;
+    if (!v_plus)
+        return hes__say(msg, len, HES_EINVAL, "impact: v_plus is NULL");
+    int n = c->n, k = c->k, nz = 4 * k;
+    double *L = malloc(sizeof(double) * ((size_t)n * n + (size_t)n * 2 * k + (size_t)nz * nz +
+                                         4 * (size_t)nz + (size_t)n));
+    if (!L)
+        return hes__say(msg, len, HES_ENOMEM, "out of memory for the impact LCP");
+    double *WG = L + (size_t)n * n, *A = WG + (size_t)n * 2 * k, *q = A + (size_t)nz * nz,
+           *z = q + nz, *w = z + nz, *dv = w + nz;
+    memset(A, 0, sizeof(double) * (size_t)nz * nz);
+    hes__impact_ap_q(c, v_minus, q);
+    if (hes__impact_ap_matrix(c, A, nz, WG, L) != HES_OK) {
+        free(L);
+        return hes__say(msg, len, HES_EINVAL, "impact: the mass matrix is not positive definite");
     }
     hes_lcp_info li;
     st = hes_lcp_solve(nz, A, q, 1e-9, z, w, &li, msg, len);
     if (st == HES_OK) {
-        /* v+ = v- + WG (c_n, beta+ - beta-) */
-        for (int j = 0; j < n; j++) {
-            double s = 0;
-            for (int i = 0; i < k; i++)
-                s += WG[j + (size_t)i * n] * z[i] +
-                     WG[j + (size_t)(k + i) * n] * (z[k + i] - z[2 * k + i]);
-            dv[j] = s;
-        }
+        hes__impact_dv(n, k, WG, z, dv);
         for (int j = 0; j < n; j++)
             v_plus[j] = v_minus[j] + dv[j];
         for (int i = 0; pn && i < k; i++)
@@ -143,8 +180,8 @@ hes_status hes_impact_anitescu_potra(const hes_contact_set *c, const double *v_m
         info->pivots = li.pivots;
         info->residual = li.residual;
         info->solver = li.solver;
-        info->energy_before = kinetic(n, c->M, v_minus);
-        info->energy_after = st == HES_OK ? kinetic(n, c->M, v_plus) : NAN;
+        info->energy_before = hes__impact_kinetic(n, c->M, v_minus);
+        info->energy_after = st == HES_OK ? hes__impact_kinetic(n, c->M, v_plus) : NAN;
     }
     free(L);
     return st;
@@ -157,7 +194,7 @@ hes_status hes_impact_sequential(const hes_contact_set *c, const int *order, int
 {
     if (info)
         memset(info, 0, sizeof *info);
-    hes_status st = check(c, v_minus, msg, len);
+    hes_status st = hes__impact_check(c, v_minus, msg, len);
     if (st != HES_OK)
         return st;
     if (!v_plus || !order || n_order < 1 || max_passes < 1)
@@ -228,9 +265,44 @@ hes_status hes_impact_sequential(const hes_contact_set *c, const int *order, int
     memcpy(v_plus, v, sizeof(double) * (size_t)n);
     if (info) {
         *info = total;
-        info->energy_before = kinetic(n, c->M, v_minus);
-        info->energy_after = kinetic(n, c->M, v_plus);
+        info->energy_before = hes__impact_kinetic(n, c->M, v_minus);
+        info->energy_after = hes__impact_kinetic(n, c->M, v_plus);
     }
     free(v);
     return HES_OK;
+}
+
+void hes_contact_velocities(const hes_contact_set *c, const double *v, double *u)
+{
+    for (int i = 0; i < c->k; i++)
+        contact_velocity(c, i, v, &u[i], &u[c->k + i]);
+}
+
+const char *hes_contact_mode_name(hes_contact_mode mode)
+{
+    switch (mode) {
+    case HES_CONTACT_STICK: return "stick";
+    case HES_CONTACT_SLIDE: return "slide";
+    case HES_CONTACT_LIFT: return "lift";
+    }
+    return "unknown";
+}
+
+void hes_contact_modes(const hes_contact_set *c, const double *v, double tol,
+                       hes_contact_mode *modes)
+{
+    double un, ut;
+    if (!(tol > 0)) {
+        double scale = 1;
+        for (int i = 0; i < c->k; i++) {
+            contact_velocity(c, i, v, &un, &ut);
+            scale = fmax(scale, fmax(fabs(un), fabs(ut)));
+        }
+        tol = 1e-6 * scale;
+    }
+    for (int i = 0; i < c->k; i++) {
+        contact_velocity(c, i, v, &un, &ut);
+        modes[i] = un > tol ? HES_CONTACT_LIFT
+                 : fabs(ut) > tol ? HES_CONTACT_SLIDE : HES_CONTACT_STICK;
+    }
 }

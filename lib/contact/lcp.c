@@ -34,6 +34,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <lapacke.h>
+
 #include "contact/contact.h"
 
 #ifdef HAVE_SICONOS
@@ -64,6 +66,13 @@ static double residual(int n, const double *M, const double *q, const double *z,
 hes_status hes_lcp_solve(int n, const double *M, const double *q, double tol, double *z,
                          double *w, hes_lcp_info *info, char *msg, size_t len)
 {
+    return hes_lcp_solve_from(n, M, q, tol, 0, z, w, info, msg, len);
+}
+
+hes_status hes_lcp_solve_from(int n, const double *M, const double *q, double tol,
+                              unsigned long start, double *z, double *w, hes_lcp_info *info,
+                              char *msg, size_t len)
+{
     if (msg && len > 0)
         msg[0] = '\0';
     if (info)
@@ -79,34 +88,102 @@ hes_status hes_lcp_solve(int n, const double *M, const double *q, double tol, do
         return hes__say(msg, len, HES_ENOMEM, "out of memory for the LCP");
     memcpy(A->matrix0, M, (size_t)n * (size_t)n * sizeof *M);
     LinearComplementarityProblem p = { n, A, (double *)q };
-    /* Lemke first; where it ends on a ray (degenerate problems, as a
-       separating contact's free sliding speed, can make it) enumeration of
-       the complementary index sets for n <= 20.  (Siconos 4.4's enumeration
-       leaks 32 bytes a call: tests/valgrind.supp.  Its other pivoting
-       methods are no fallback: the plain one prints on stdout, the one
-       with LU updates aborts on an assertion on some of these problems.) */
-    static const int solvers[] = { SICONOS_LCP_LEMKE, SICONOS_LCP_ENUM };
+    /* Attempts in turn until one passes the check:
+       1. Lemke's method on the problem;
+       2. Lemke's method on q + delta, delta_i = 1e-10 (1 + |q|_inf) (i + 1) / n:
+          the impulse-stepping LCPs carry rounding-level entries (1e-17
+          where a velocity is zero) that make them degenerate, and Siconos's
+          Lemke then ends on a ray of a problem that has solutions (disk
+          stack); the perturbation breaks the ties and polishing (below)
+          returns to the problem itself;
+       3. enumeration of the complementary index sets, for n <= 20.
+       Each candidate is polished: the linear system of its active set
+       {i : z_i > w_i}, M_SS z_S = -q_S, z_i = 0 elsewhere, solved again
+       (LAPACK dgesv), which removes the pivoting's rounding drift.
+       (Siconos 4.4's enumeration leaks 32 bytes a call: tests/valgrind.supp.
+       Its other pivoting methods are no fallback: the plain one prints on
+       stdout, the one with LU updates aborts on an assertion on some of
+       these problems.) */
+    /* start > 0 (n <= 20): first the enumeration from index set start mod
+       2^n, which finds the solution first met from there: a different one,
+       where there are several, for different starts */
+    static const int solvers[] = { SICONOS_LCP_ENUM, SICONOS_LCP_LEMKE, SICONOS_LCP_LEMKE,
+                                   SICONOS_LCP_ENUM };
+    double *qp = malloc(sizeof(double) * (3 * (size_t)n + (size_t)n * n));
+    int *act = malloc(sizeof(int) * (size_t)n);
+    lapack_int *ip = malloc(sizeof(lapack_int) * (size_t)n);
+    if (!qp || !act || !ip) {
+        free(qp);
+        free(act);
+        free(ip);
+        NM_free(A);
+        return hes__say(msg, len, HES_ENOMEM, "out of memory for the LCP");
+    }
+    double *zs = qp + n, *ws = zs + n, *Ms = ws + n;
+    double qn = 0;
+    for (int i = 0; i < n; i++)
+        qn = fmax(qn, fabs(q[i]));
     int rc = -1, pivots = 0, used = -1;
     double r = INFINITY;
-    for (int k = 0; k < 2 && !(r <= tol); k++) {
+    for (int k = start && n <= 20 ? 0 : 1; k < 4 && !(r <= tol); k++) {
         if (solvers[k] == SICONOS_LCP_ENUM && n > 20)
             break;
+        for (int i = 0; i < n; i++)
+            qp[i] = q[i] + (k == 2 ? 1e-10 * (1 + qn) * (i + 1) / n : 0);
+        p.q = qp;
         SolverOptions *o = solver_options_create(solvers[k]);
         if (!o) {
-            NM_free(A);
-            return hes__say(msg, len, HES_ENOMEM, "out of memory for the LCP");
+            r = INFINITY;
+            break;
         }
-        memset(z, 0, (size_t)n * sizeof *z);
-        memset(w, 0, (size_t)n * sizeof *w);
+        memset(zs, 0, (size_t)n * sizeof *zs);
+        memset(ws, 0, (size_t)n * sizeof *ws);
         if (solvers[k] != SICONOS_LCP_ENUM)
             o->iparam[SICONOS_IPARAM_MAX_ITER] = 100 * (n + 10);
-        rc = linearComplementarity_driver(&p, z, w, o);
+        if (k == 0)
+            o->iparam[SICONOS_LCP_IPARAM_ENUM_SEED] = (int)(start % (1ul << n));
+        rc = linearComplementarity_driver(&p, zs, ws, o);
         pivots += o->iparam[SICONOS_IPARAM_ITER_DONE];
         solver_options_delete(o);   /* frees the members (Siconos 4.4), not the struct */
         free(o);
-        r = hes__all_finite(z, n) ? residual(n, M, q, z, w) : INFINITY;
-        used = k;
+        if (!hes__all_finite(zs, n))
+            continue;
+        double rk = residual(n, M, q, zs, ws);
+        int m = 0;
+        for (int i = 0; i < n; i++)
+            if (zs[i] > ws[i])
+                act[m++] = i;
+        if (rk > 1e-3 * tol && m > 0) {
+            /* polish on the active set (qp is free again) */
+            for (int a = 0; a < m; a++) {
+                qp[a] = -q[act[a]];
+                for (int c = 0; c < m; c++)
+                    Ms[a + (size_t)c * m] = M[act[a] + (size_t)act[c] * n];
+            }
+            if (LAPACKE_dgesv(LAPACK_COL_MAJOR, m, 1, Ms, m, ip, qp, m) == 0) {
+                double *zp = Ms;     /* the factors are no longer needed */
+                memset(zp, 0, (size_t)n * sizeof *zp);
+                for (int a = 0; a < m; a++)
+                    zp[act[a]] = qp[a];
+                double *wp = zp + n;
+                double rp = hes__all_finite(zp, n) ? residual(n, M, q, zp, wp) : INFINITY;
+                if (rp < rk) {
+                    memcpy(zs, zp, (size_t)n * sizeof *zs);
+                    memcpy(ws, wp, (size_t)n * sizeof *ws);
+                    rk = rp;
+                }
+            }
+        }
+        if (rk < r) {
+            r = rk;
+            used = k == 0 ? 3 : k - 1;
+            memcpy(z, zs, (size_t)n * sizeof *z);
+            memcpy(w, ws, (size_t)n * sizeof *w);
+        }
     }
+    free(qp);
+    free(act);
+    free(ip);
     NM_free(A);
     if (info) {
         info->pivots = pivots;

@@ -140,18 +140,9 @@ hes_status hes__cv_get_sens(hes_system *sys, int mode, double *A)
     return HES_OK;
 }
 
-/* --------------------------------------------------------------- budgets */
-
-static double monotonic_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 void hes__budget_start(hes_system *sys)
 {
-    sys->deadline = monotonic_seconds() + sys->set.max_wall_time;
+    sys->deadline = hes__monotonic_seconds() + sys->set.max_wall_time;
 }
 
 hes_status hes__cv_budget(hes_system *sys, int mode, double t)
@@ -167,7 +158,7 @@ hes_status hes__cv_budget(hes_system *sys, int mode, double t)
                          "motion is too fast or the state too large for the tolerances "
                          "(hes_settings.max_steps = %d)", steps, sys->model->modes[mode].name,
                          t, (double)h, sys->set.max_steps);
-    if (monotonic_seconds() > sys->deadline)
+    if (hes__monotonic_seconds() > sys->deadline)
         return hes__fail(sys, HES_ESOLVER, "the simulation exceeded its wall-time budget of "
                          "%g s (hes_settings.max_wall_time) in mode '%s' at model time %.10g",
                          sys->set.max_wall_time, sys->model->modes[mode].name, t);

@@ -505,3 +505,41 @@ int hes__mech_coupling(const hes_transition *a, const hes_transition *b, const d
     *cosine = g[2] / sqrt(g[0] * g[3]);
     return 0;
 }
+
+hes_status hes_mech_contacts(const hes_mech *m, const double *q, const double *p, int k,
+                             const int *idx, double *M, double *Jn, double *Jt, double *mu,
+                             char *msg, size_t len)
+{
+    if (!m || !q || !idx || !M || !Jn || !Jt || !mu || k < 1)
+        return hes__say(msg, len, HES_EINVAL, "contacts: needs a mechanical system, q, at least "
+                        "one contact and the output arrays");
+    int d = m->d;
+    if (d < 1 || d > N || k > N)
+        return hes__say(msg, len, HES_EINVAL, "contacts: %d coordinates and %d contacts (at most "
+                        "%d each)", d, k, N);
+    for (int r = 0; r < k; r++) {
+        if (idx[r] < 0 || idx[r] >= m->n_constraints)
+            return hes__say(msg, len, HES_EINVAL, "contacts: %d is not a constraint of %s (0 to "
+                            "%d)", idx[r], m->name ? m->name : "the system", m->n_constraints - 1);
+        const hes_mech_constraint *c = &m->constraints[idx[r]];
+        if (!(c->mu >= 0) || !isfinite(c->mu))
+            return hes__say(msg, len, HES_EINVAL, "contacts: constraint %s has friction "
+                            "coefficient %g", c->name, c->mu);
+        if (c->mu > 0 && !c->Jt)
+            return hes__say(msg, len, HES_EINVAL, "contacts: constraint %s has friction (mu = %g) "
+                            "but no tangent row Jt", c->name, c->mu);
+        mu[r] = c->mu;
+        double row[N];
+        if (c->Jt && c->Jt(q, p, row, m->data))
+            return hes__say(msg, len, HES_EINVAL, "contacts: the tangent row of %s failed",
+                            c->name);
+        for (int j = 0; j < d; j++)
+            Jt[r + (size_t)j * k] = c->Jt ? row[j] : 0;
+    }
+    if (m->mass(q, p, M, m->data))
+        return hes__say(msg, len, HES_EINVAL, "contacts: the mass matrix of %s failed",
+                        m->name ? m->name : "the system");
+    if (constraint_rows(m, q, p, k, idx, Jn))
+        return hes__say(msg, len, HES_EINVAL, "contacts: a constraint function failed");
+    return HES_OK;
+}

@@ -59,13 +59,6 @@ hes_trajopt_options hes_trajopt_options_default(void)
     return o;
 }
 
-static double seconds_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 static int has_virtual(const hes_model *m, const int *counts)
 {
     for (int i = 0; counts && i < m->orbit.n_sequence; i++)
@@ -275,7 +268,7 @@ hes_status hes_trajopt_run(hes_system *sys, const hes_trajopt_options *opts,
     const hes_trajopt_spec *spec = m->trajopt;
     int dim = m->modes[m->orbit.mode].dim;
     const char *names[HES_COLLOC_MAX_DESIGN];
-    double *x0_lo = NULL, *x0_hi = NULL, *z = NULL, t0 = seconds_now();
+    double *x0_lo = NULL, *x0_hi = NULL, *z = NULL, t0 = hes__monotonic_seconds();
     hes_colloc *col = NULL;
     hes_colloc_result res;
 
@@ -346,7 +339,7 @@ hes_status hes_trajopt_run(hes_system *sys, const hes_trajopt_options *opts,
     /* 3. the refinement */
     if (st == HES_OK && o.refine > 1 && (co.n_inputs > 0 || has_virtual(m, o.virtual_events)))
         st = refine_gait(sys, &co, names, o.refine, r);
-    r->seconds = seconds_now() - t0;
+    r->seconds = hes__monotonic_seconds() - t0;
     free(z);
     free(x0_lo);
     free(x0_hi);

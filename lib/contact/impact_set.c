@@ -1,0 +1,431 @@
+/*
+ * impact_set.c - the post-impact velocity set of a simultaneous impact
+ * (issue 13; shared/papers/set-valued-simultaneous-impacts.txt, Sec. 5.3,
+ * Algorithm 2, Theorem 9), and where other outcomes lie relative to it.
+ *
+ * Algorithm 2 runs the impulse-stepping model (impact_routh.c) once per
+ * point of a low-discrepancy sequence in [0, 1]^(k N): point r gives the
+ * caps of every step (p_si = x_r[s k + i]).  Under the paper's Assumption
+ * 6 the outcome is a Lipschitz function of the caps, so the images of an
+ * eps-net of the box are a (L eps)-net of the reachable set (Lemma 1,
+ * Lemma 10), and a low-discrepancy sequence fills the box with the fewest
+ * points.  The authors use MATLAB's Sobol set; we use GSL's Sobol
+ * generator (gsl_qrng_sobol, at most 40 dimensions) and above 40 its
+ * reverse Halton generator (at most 1229), dropping the sequence's first
+ * point (at or near the origin: caps of zero make no progress).  A seed
+ * > 0 adds a random shift modulo 1 (Cranley and Patterson 1976).
+ *
+ * The samples are independent, so threads take them in chunks: the points
+ * are generated in order by the calling thread (the sequence is
+ * sequential), then each thread resolves every T-th sample of the chunk
+ * into preallocated rows.  Nothing is shared but read-only inputs.
+ *
+ * Summaries: the planar convex hull of the samples projected on two
+ * contact-velocity coordinates (Andrew's monotone chain), and the distance
+ * of an outcome (Anitescu-Potra, sequential) to the nearest sample.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef HAVE_GSL
+#include <gsl/gsl_qrng.h>
+#endif
+
+#include "contact/contact.h"
+
+#define CHUNK 2048
+
+typedef struct {
+    const hes_contact_set *c;
+    const double *v_minus;
+    const hes_impact_set_options *o;
+    hes_impact_set *set;
+    const double *caps;       /* the chunk's caps, dim per sample */
+    int dim, first, count, threads;
+    double e_minus;
+    /* per thread: the first failure (sample index, status, message) */
+    struct worker_out {
+        hes_status st;
+        int sample;
+        long pivots;
+        char msg[256];
+    } *out;
+} job;
+
+typedef struct {
+    job *j;
+    int t;
+} worker_arg;
+
+static void *worker(void *arg)
+{
+    worker_arg *wa = arg;
+    job *j = wa->j;
+    struct worker_out *out = &j->out[wa->t];
+    hes_impact_set *S = j->set;
+    int n = S->n, k = S->k;
+    for (int r = wa->t; r < j->count && out->st == HES_OK; r += j->threads) {
+        int i = j->first + r;
+        double *v = S->v + (size_t)i * n;
+        hes_impact_info info;
+        char msg[256];
+        hes_routh_options ro = j->o->routh;
+        if (ro.select)
+            ro.select += (unsigned long)i;
+        hes_status st = hes_impact_routh(j->c, j->v_minus, &ro,
+                                         j->caps + (size_t)r * j->dim, v, NULL, NULL, NULL,
+                                         &info, msg, sizeof msg);
+        out->pivots += info.pivots;
+        if (st != HES_OK && st != HES_EMAXITER) {
+            out->st = st;
+            out->sample = i;
+            snprintf(out->msg, sizeof out->msg, "%s", msg);
+            break;
+        }
+        S->finished[i] = st == HES_OK;
+        S->lcps[i] = info.lcps;
+        S->residual[i] = info.residual;
+        S->dissipated[i] = info.energy_before - info.energy_after;
+        hes_contact_velocities(j->c, v, S->u + (size_t)i * 2 * k);
+        hes_contact_modes(j->c, v, 0, S->modes + (size_t)i * k);
+    }
+    return NULL;
+}
+
+void hes_impact_set_free(hes_impact_set *S)
+{
+    if (!S)
+        return;
+    free(S->v);
+    free(S->u);
+    free(S->modes);
+    free(S->lcps);
+    free(S->finished);
+    free(S->dissipated);
+    free(S->residual);
+    memset(S, 0, sizeof *S);
+}
+
+#ifdef HAVE_GSL
+/* Fill caps (count x dim) from the sequence, shifted modulo 1. */
+static void next_points(gsl_qrng *g, int count, int dim, const double *shift, double *caps)
+{
+    for (int r = 0; r < count; r++) {
+        double *x = caps + (size_t)r * dim;
+        gsl_qrng_get(g, x);
+        for (int d = 0; shift && d < dim; d++) {
+            x[d] += shift[d];
+            x[d] -= floor(x[d]);
+        }
+    }
+}
+#endif
+
+hes_status hes_impact_set_sample(const hes_contact_set *c, const double *v_minus,
+                                 const hes_impact_set_options *o, hes_impact_set *S, char *msg,
+                                 size_t len)
+{
+    if (S)
+        memset(S, 0, sizeof *S);
+    hes_status st = hes__impact_check(c, v_minus, msg, len);
+    if (st != HES_OK)
+        return st;
+    if (!o || !S || o->samples < 1 || o->routh.steps < 1 || !(o->routh.h > 0) ||
+        o->threads < 0)
+        return hes__say(msg, len, HES_EINVAL, "impact set: needs samples >= 1, a step size h > 0, "
+                        "a step limit >= 1 and threads >= 0");
+#ifndef HAVE_GSL
+    return hes__say(msg, len, HES_ESOLVER, "impact set: hes was built without GSL (install the "
+                    "Debian package libgsl-dev for its low-discrepancy sequences)");
+#else
+    int n = c->n, k = c->k, M = o->samples, dim = k * o->routh.steps;
+    const gsl_qrng_type *type = dim <= 40 ? gsl_qrng_sobol : gsl_qrng_reversehalton;
+    if (dim > 1229)
+        return hes__say(msg, len, HES_EINVAL, "impact set: %d contacts x %d steps = %d dimensions "
+                        "of caps; the sequences go up to 1229", k, o->routh.steps, dim);
+    int threads = o->threads > 0 ? o->threads : 1;
+    if (threads > M)
+        threads = M;
+    S->n = n;
+    S->k = k;
+    S->samples = M;
+    S->sequence = dim <= 40 ? "sobol" : "reverse-halton";
+    S->v = malloc(sizeof(double) * (size_t)M * n);
+    S->u = malloc(sizeof(double) * (size_t)M * 2 * k);
+    S->modes = malloc(sizeof(hes_contact_mode) * (size_t)M * k);
+    S->lcps = malloc(sizeof(int) * (size_t)M);
+    S->finished = malloc(sizeof(int) * (size_t)M);
+    S->dissipated = malloc(sizeof(double) * (size_t)M);
+    S->residual = malloc(sizeof(double) * (size_t)M);
+    int chunk = M < CHUNK ? M : CHUNK;
+    double *caps = malloc(sizeof(double) * ((size_t)chunk * dim + dim));
+    struct worker_out *outs = calloc((size_t)threads, sizeof *outs);
+    worker_arg *args = malloc(sizeof *args * (size_t)threads);
+    pthread_t *tid = malloc(sizeof *tid * (size_t)threads);
+    gsl_qrng *g = gsl_qrng_alloc(type, (unsigned)dim);
+    if (!S->v || !S->u || !S->modes || !S->lcps || !S->finished || !S->dissipated ||
+        !S->residual || !caps || !outs || !args || !tid || !g) {
+        free(caps);
+        free(outs);
+        free(args);
+        free(tid);
+        if (g)
+            gsl_qrng_free(g);
+        hes_impact_set_free(S);
+        return hes__say(msg, len, HES_ENOMEM, "out of memory for %d impact samples", M);
+    }
+    double *shift = NULL;
+    if (o->seed) {
+        shift = caps + (size_t)chunk * dim;
+        unsigned long long s = o->seed;
+        for (int d = 0; d < dim; d++)
+            shift[d] = hes__rng_uniform(&s);
+    }
+    next_points(g, 1, dim, NULL, caps);     /* the first point: the origin */
+    double t0 = hes__monotonic_seconds();
+    job j = { c, v_minus, o, S, caps, dim, 0, 0, threads,
+              hes__impact_kinetic(n, c->M, v_minus), outs };
+    for (int first = 0; first < M && st == HES_OK; first += chunk) {
+        int count = M - first < chunk ? M - first : chunk;
+        next_points(g, count, dim, shift, caps);
+        j.first = first;
+        j.count = count;
+        int started = 0;
+        for (int t = 0; t < threads; t++) {
+            args[t].j = &j;
+            args[t].t = t;
+        }
+        for (int t = 1; t < threads; t++)
+            if (pthread_create(&tid[t], NULL, worker, &args[t]) == 0)
+                started = t;
+            else
+                break;
+        /* threads that could not start: their share runs here, after ours */
+        worker(&args[0]);
+        for (int t = 1; t <= started; t++)
+            pthread_join(tid[t], NULL);
+        for (int t = started + 1; t < threads; t++)
+            worker(&args[t]);
+        for (int t = 0; t < threads && st == HES_OK; t++)
+            if (outs[t].st != HES_OK) {
+                st = outs[t].st;
+                hes__say(msg, len, st, "impact sample %d: %s", outs[t].sample, outs[t].msg);
+            }
+    }
+    S->seconds = hes__monotonic_seconds() - t0;
+    gsl_qrng_free(g);
+    for (int t = 0; t < threads; t++)
+        S->pivots += outs[t].pivots;
+    free(caps);
+    free(outs);
+    free(args);
+    free(tid);
+    if (st != HES_OK) {
+        hes_impact_set_free(S);
+        return st;
+    }
+    long lcps = 0;
+    S->max_energy_gain = j.e_minus > 0 ? -INFINITY : 0;
+    for (int i = 0; i < M; i++) {
+        lcps += S->lcps[i];
+        S->n_finished += S->finished[i];
+        S->max_residual = fmax(S->max_residual, S->residual[i]);
+        if (j.e_minus > 0)
+            S->max_energy_gain = fmax(S->max_energy_gain, -S->dissipated[i] / j.e_minus);
+    }
+    S->mean_lcps = (double)lcps / M;
+    return HES_OK;
+#endif
+}
+
+/* ------------------------------------------------------------- summaries */
+
+/* cross product of (b - a) and (c - a) */
+static double cross(const double *a, const double *b, const double *c)
+{
+    return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
+}
+
+typedef struct {
+    double x[2];
+    int i;
+} point;
+
+static int by_xy(const void *pa, const void *pb)
+{
+    const point *a = pa, *b = pb;
+    if (a->x[0] != b->x[0])
+        return a->x[0] < b->x[0] ? -1 : 1;
+    return a->x[1] < b->x[1] ? -1 : a->x[1] > b->x[1];
+}
+
+int hes_impact_set_hull(const hes_impact_set *S, int a, int b, int *idx)
+{
+    if (!S || !idx || a < 0 || b < 0 || a >= 2 * S->k || b >= 2 * S->k)
+        return 0;
+    int m = 0;
+    point *P = malloc(sizeof *P * (size_t)(S->n_finished > 0 ? S->n_finished : 1));
+    point *H = malloc(sizeof *H * (size_t)(2 * S->n_finished + 1));
+    if (!P || !H) {
+        free(P);
+        free(H);
+        return 0;
+    }
+    for (int i = 0; i < S->samples; i++)
+        if (S->finished[i]) {
+            P[m].x[0] = S->u[(size_t)i * 2 * S->k + a];
+            P[m].x[1] = S->u[(size_t)i * 2 * S->k + b];
+            P[m].i = i;
+            m++;
+        }
+    qsort(P, (size_t)m, sizeof *P, by_xy);
+    /* Andrew's monotone chain: lower hull left to right, upper right to
+       left; collinear points dropped */
+    int h = 0;
+    for (int i = 0; i < m; i++) {
+        while (h >= 2 && cross(H[h - 2].x, H[h - 1].x, P[i].x) <= 0)
+            h--;
+        H[h++] = P[i];
+    }
+    for (int i = m - 2, lower = h + 1; i >= 0; i--) {
+        while (h >= lower && cross(H[h - 2].x, H[h - 1].x, P[i].x) <= 0)
+            h--;
+        H[h++] = P[i];
+    }
+    if (h > 1)
+        h--;                 /* the last point is the first */
+    for (int i = 0; i < h; i++)
+        idx[i] = H[i].i;
+    free(P);
+    free(H);
+    return m ? h : 0;
+}
+
+/* distance from p to the segment ab */
+static double segment_distance(const double *p, const double *a, const double *b)
+{
+    double dx = b[0] - a[0], dy = b[1] - a[1], l2 = dx * dx + dy * dy;
+    double t = l2 > 0 ? ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / l2 : 0;
+    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    return hypot(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy);
+}
+
+hes_status hes_impact_set_locate(const hes_impact_set *S, const double *u, double *relative,
+                                 int *nearest, int *inside_normals)
+{
+    if (!S || !u || S->n_finished < 1)
+        return HES_EINVAL;
+    int k = S->k, best = -1;
+    double extent = 0, dbest = INFINITY;
+    for (int d = 0; d < 2 * k; d++) {
+        double lo = INFINITY, hi = -INFINITY;
+        for (int i = 0; i < S->samples; i++)
+            if (S->finished[i]) {
+                lo = fmin(lo, S->u[(size_t)i * 2 * k + d]);
+                hi = fmax(hi, S->u[(size_t)i * 2 * k + d]);
+            }
+        extent = fmax(extent, hi - lo);
+    }
+    for (int i = 0; i < S->samples; i++) {
+        if (!S->finished[i])
+            continue;
+        double s = 0;
+        for (int d = 0; d < 2 * k; d++) {
+            double e = u[d] - S->u[(size_t)i * 2 * k + d];
+            s += e * e;
+        }
+        if (s < dbest) {
+            dbest = s;
+            best = i;
+        }
+    }
+    dbest = sqrt(dbest);
+    if (relative)
+        *relative = extent > 0 ? dbest / extent : dbest;
+    if (nearest)
+        *nearest = best;
+    if (inside_normals) {
+        *inside_normals = 0;
+        if (k >= 2) {
+            int *idx = malloc(sizeof(int) * (size_t)S->samples);
+            if (!idx)
+                return HES_ENOMEM;
+            int h = hes_impact_set_hull(S, 0, 1, idx);
+            double margin = 1e-9 * (extent > 0 ? extent : 1), p[2] = { u[0], u[1] };
+            int in = h >= 3;
+            for (int e = 0; e < h && in; e++) {
+                const double *a = S->u + (size_t)idx[e] * 2 * k,
+                             *b = S->u + (size_t)idx[(e + 1) % h] * 2 * k;
+                double ab = hypot(b[0] - a[0], b[1] - a[1]);
+                in = cross(a, b, p) >= -margin * ab;
+            }
+            if (h > 0 && h < 3) {    /* a segment or a point */
+                const double *a = S->u + (size_t)idx[0] * 2 * k,
+                             *b = S->u + (size_t)idx[h - 1] * 2 * k;
+                in = segment_distance(p, a, b) <= margin;
+            }
+            *inside_normals = in;
+            free(idx);
+        }
+    }
+    return HES_OK;
+}
+
+void hes_impact_set_extremes(const hes_impact_set *S, int *argmin, int *argmax, int *counts)
+{
+    int k = S->k;
+    for (int d = 0; d < 2 * k; d++) {
+        if (argmin)
+            argmin[d] = -1;
+        if (argmax)
+            argmax[d] = -1;
+    }
+    for (int i = 0; counts && i < 3 * k; i++)
+        counts[i] = 0;
+    for (int i = 0; i < S->samples; i++) {
+        if (!S->finished[i])
+            continue;
+        const double *u = S->u + (size_t)i * 2 * k;
+        for (int d = 0; d < 2 * k; d++) {
+            if (argmin && (argmin[d] < 0 || u[d] < S->u[(size_t)argmin[d] * 2 * k + d]))
+                argmin[d] = i;
+            if (argmax && (argmax[d] < 0 || u[d] > S->u[(size_t)argmax[d] * 2 * k + d]))
+                argmax[d] = i;
+        }
+        for (int c = 0; counts && c < k; c++)
+            counts[3 * c + S->modes[(size_t)i * k + c]]++;
+    }
+}
+
+hes_status hes_impact_outcome_compute(const hes_contact_set *c, const double *v_minus,
+                                      const hes_impact_set *S, hes_impact_outcome *out,
+                                      char *msg, size_t len)
+{
+    if (!c || !out || c->n > HES_MECH_MAX || c->k > HES_MECH_MAX)
+        return hes__say(msg, len, HES_EINVAL, "impact outcome: needs a contact set of at most "
+                        "%d coordinates and contacts", HES_MECH_MAX);
+    hes_impact_info info;
+    hes_status st = out->law == HES_LAW_ANITESCU_POTRA
+        ? hes_impact_anitescu_potra(c, v_minus, out->v, NULL, NULL, &info, msg, len)
+        : hes_impact_sequential(c, out->order, c->k, 100, v_minus, out->v, NULL, NULL, &info,
+                                msg, len);
+    if (st != HES_OK)
+        return st;
+    out->lcps = info.lcps;
+    out->energy_before = info.energy_before;
+    out->energy_after = info.energy_after;
+    hes_contact_velocities(c, out->v, out->u);
+    hes_contact_modes(c, out->v, 0, out->modes);
+    out->relative = -1;
+    out->nearest = -1;
+    out->inside_normals = 0;
+    if (S && S->n_finished > 0)
+        return hes_impact_set_locate(S, out->u, &out->relative, &out->nearest,
+                                     &out->inside_normals);
+    return HES_OK;
+}

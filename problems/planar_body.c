@@ -1,0 +1,67 @@
+/*
+ * planar_body.c - a point fixed on a planar rigid body with configuration
+ * (x, y, theta) (columns col..col+2 of a larger configuration): its world
+ * position p = (x, y) + R(theta) c and velocity Jacobian
+ *     Dp = [ 1  0  -c_x sin - c_y cos ]
+ *          [ 0  1   c_x cos - c_y sin ],
+ * from which the impact problems build their contacts: against the floor
+ * (normal +y: a = p_y, J_n = Dp_y, J_t = Dp_x) and against a wall at x = 0
+ * on the body's right (normal -x: a = -p_x, J_n = -Dp_x, J_t = Dp_y).
+ */
+#include <math.h>
+#include <string.h>
+
+#include "problems.h"
+
+void hes__planar_point(const double *q, int col, double cx, double cy, double *p, double *jx,
+                       double *jy)
+{
+    double c = cos(q[col + 2]), s = sin(q[col + 2]);
+    if (p) {
+        p[0] = q[col] + cx * c - cy * s;
+        p[1] = q[col + 1] + cx * s + cy * c;
+    }
+    if (jx) {
+        jx[col] = 1;
+        jx[col + 1] = 0;
+        jx[col + 2] = -cx * s - cy * c;
+    }
+    if (jy) {
+        jy[col] = 0;
+        jy[col + 1] = 1;
+        jy[col + 2] = cx * c - cy * s;
+    }
+}
+
+/* rows of d zeros with the body's three columns filled */
+int hes__floor_contact(const double *q, int d, int col, double cx, double cy, double *a,
+                       double *Da, double *Jt)
+{
+    double p[2], jx[HES_MECH_MAX], jy[HES_MECH_MAX];
+    memset(jx, 0, sizeof(double) * (size_t)d);
+    memset(jy, 0, sizeof(double) * (size_t)d);
+    hes__planar_point(q, col, cx, cy, p, jx, jy);
+    if (a)
+        *a = p[1];
+    if (Da)
+        memcpy(Da, jy, sizeof(double) * (size_t)d);
+    if (Jt)
+        memcpy(Jt, jx, sizeof(double) * (size_t)d);
+    return 0;
+}
+
+int hes__wall_contact(const double *q, int d, int col, double cx, double cy, double *a,
+                      double *Da, double *Jt)
+{
+    double p[2], jx[HES_MECH_MAX], jy[HES_MECH_MAX];
+    memset(jx, 0, sizeof(double) * (size_t)d);
+    memset(jy, 0, sizeof(double) * (size_t)d);
+    hes__planar_point(q, col, cx, cy, p, jx, jy);
+    if (a)
+        *a = -p[0];
+    for (int j = 0; Da && j < d; j++)
+        Da[j] = -jx[j];
+    if (Jt)
+        memcpy(Jt, jy, sizeof(double) * (size_t)d);
+    return 0;
+}

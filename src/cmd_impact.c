@@ -1,0 +1,368 @@
+/*
+ * cmd_impact.c - `hes impact PROBLEM`: a simultaneous impact with friction
+ * resolved by every outcome the paper's impulse-stepping model allows (its
+ * sampled set, Halm & Posa Algorithm 2), by Anitescu and Potra's
+ * simultaneous LCP, and by sequential impacts, with the set's summary,
+ * extremes and where the single-valued outcomes lie in it.  --law picks one
+ * law alone.  Text, --json (hes_impact_json) or --csv (one row per sample).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define CMD "hes impact"
+#define MAX_SAMPLES 4194304   /* 2^22: the paper's sets are 2^14 to 2^20 */
+
+void cmd_impact_usage(FILE *out)
+{
+    fputs("Usage: hes impact PROBLEM [options]\n"
+          "Resolve a simultaneous impact with friction: the set of post-impact\n"
+          "velocities of the impulse-stepping model (Halm & Posa, Algorithm 2), the\n"
+          "Anitescu-Potra outcome and the sequential ones, located in the set.\n"
+          "PROBLEM: rocking-block, compass-gait-impact, box-wall, disk-stack.\n"
+          "\n"
+          "  --samples N     samples of the set (1 to " STR(MAX_SAMPLES) "; default: the problem's)\n"
+          "  --step H        impulse step size h (default: the paper's)\n"
+          "  --steps N       step limit per sample (default: the paper's)\n"
+          "  --seed S        randomise the low-discrepancy caps (0: the sequence itself)\n"
+          "  --select MODE   the solution of a step's LCP when it has several:\n"
+          "                  random (default: Lemke's or enumeration's from a random\n"
+          "                  start, per step) or lemke (Lemke's method's always)\n"
+          "  --threads T     threads for the samples (default 1)\n"
+          "  --law LAW       routh (the set, default), anitescu-potra, or\n"
+          "                  sequential:A,B,... (contact names in order)\n"
+          "  --json          the document of hes_impact_json (--samples-out adds every sample)\n"
+          "  --samples-out   with --json: every sample\n"
+          "  --csv           one row per sample\n"
+          "  -h, --help      show this help\n", out);
+}
+
+static const char *contact_name(const hes_impact_problem *pb, int i)
+{
+    return pb->mech->constraints[pb->contacts[i]].name;
+}
+
+/* "sequential:A,B" into order (k names, each once); CLI_EXIT_USAGE after a message */
+static int parse_order(const hes_impact_problem *pb, const char *text, int *order)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", text);
+    int n = 0, used[HES_MECH_MAX] = { 0 };
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+        int found = -1;
+        for (int i = 0; i < pb->k; i++)
+            if (strcmp(tok, contact_name(pb, i)) == 0)
+                found = i;
+        if (found < 0 || used[found] || n >= pb->k) {
+            fprintf(stderr, "%s: --law sequential: '%s' is not an unused contact of %s (", CMD,
+                    tok, pb->name);
+            for (int i = 0; i < pb->k; i++)
+                fprintf(stderr, "%s%s", i ? ", " : "", contact_name(pb, i));
+            fprintf(stderr, ")\n");
+            return CLI_EXIT_USAGE;
+        }
+        used[found] = 1;
+        order[n++] = found;
+    }
+    if (n != pb->k) {
+        fprintf(stderr, "%s: --law sequential needs all %d contacts of %s in order\n", CMD, pb->k,
+                pb->name);
+        return CLI_EXIT_USAGE;
+    }
+    return 0;
+}
+
+static void print_u(const double *u, int k)
+{
+    for (int i = 0; i < k; i++)
+        printf(" %+.6f/%+.6f", u[i], u[k + i]);
+}
+
+static void print_modes(const hes_contact_mode *m, int k)
+{
+    for (int i = 0; i < k; i++)
+        printf("%s%s", i ? "," : " ", hes_contact_mode_name(m[i]));
+}
+
+static void print_outcome(const hes_impact_problem *pb, const hes_impact_outcome *r, int k)
+{
+    char name[128] = "anitescu-potra";
+    if (r->law == HES_LAW_SEQUENTIAL) {
+        int at = snprintf(name, sizeof name, "sequential ");
+        for (int i = 0; i < k && at < (int)sizeof name; i++)
+            at += snprintf(name + at, sizeof name - (size_t)at, "%s%s", i ? "," : "",
+                           contact_name(pb, r->order[i]));
+    }
+    printf("  %-22s", name);
+    print_u(r->u, k);
+    print_modes(r->modes, k);
+    if (r->relative >= 0)
+        printf("   %.4f of the set's extent from a sample%s", r->relative,
+               k >= 2 ? (r->inside_normals ? ", inside its normal hull" : ", outside its normal hull")
+                      : "");
+    printf("\n");
+}
+
+static void print_csv(const hes_impact_problem *pb, const hes_impact_set *S)
+{
+    int k = S->k, n = S->n;
+    printf("sample,finished,lcps,dissipated,residual");
+    for (int i = 0; i < k; i++)
+        printf(",un_%s", contact_name(pb, i));
+    for (int i = 0; i < k; i++)
+        printf(",ut_%s", contact_name(pb, i));
+    for (int i = 0; i < k; i++)
+        printf(",mode_%s", contact_name(pb, i));
+    for (int j = 0; j < n; j++)
+        printf(",v%d", j);
+    printf("\n");
+    for (int s = 0; s < S->samples; s++) {
+        printf("%d,%d,%d,%.10g,%.3g", s, S->finished[s], S->lcps[s], S->dissipated[s],
+               S->residual[s]);
+        for (int d = 0; d < 2 * k; d++)
+            printf(",%.12g", S->u[(size_t)s * 2 * k + d]);
+        for (int i = 0; i < k; i++)
+            printf(",%s", hes_contact_mode_name(S->modes[(size_t)s * k + i]));
+        for (int j = 0; j < n; j++)
+            printf(",%.12g", S->v[(size_t)s * n + j]);
+        printf("\n");
+    }
+}
+
+int cmd_impact(int argc, char **argv)
+{
+    enum { O_SAMPLES = 256, O_STEP, O_STEPS, O_SEED, O_SELECT, O_THREADS, O_LAW, O_JSON,
+           O_CSV, O_SAMPLES_OUT };
+    static const struct option longopts[] = {
+        {"samples", required_argument, NULL, O_SAMPLES},
+        {"step", required_argument, NULL, O_STEP},
+        {"steps", required_argument, NULL, O_STEPS},
+        {"seed", required_argument, NULL, O_SEED},
+        {"select", required_argument, NULL, O_SELECT},
+        {"threads", required_argument, NULL, O_THREADS},
+        {"law", required_argument, NULL, O_LAW},
+        {"json", no_argument, NULL, O_JSON},
+        {"samples-out", no_argument, NULL, O_SAMPLES_OUT},
+        {"csv", no_argument, NULL, O_CSV},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}
+    };
+    unsigned char seen[CLI_OPTION_CODES] = { 0 };
+    int samples = 0, steps = 0, threads = 1, json = 0, csv = 0, samples_out = 0, rc, c;
+    double step = 0;
+    unsigned long seed = 0, select = 1;
+    const char *law = "routh";
+
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        if (c != 'h' && c != '?' && (rc = cli_once(argv[0], longopts, c, seen)))
+            return rc;
+        switch (c) {
+        case O_SAMPLES:
+            if ((rc = cli_int_option(CMD, "--samples", optarg, 1, MAX_SAMPLES, &samples)))
+                return rc;
+            break;
+        case O_STEP:
+            if (cli_parse_double(optarg, &step) || !(step > 0))
+                return cli_bad_value(CMD, "--step", optarg, "a positive number");
+            break;
+        case O_STEPS:
+            if ((rc = cli_int_option(CMD, "--steps", optarg, 1, 10000, &steps)))
+                return rc;
+            break;
+        case O_SEED:
+            if (cli_parse_ulong(optarg, &seed))
+                return cli_bad_value(CMD, "--seed", optarg, "a non-negative integer");
+            break;
+        case O_SELECT:
+            if (strcmp(optarg, "random") == 0)
+                select = 1;
+            else if (strcmp(optarg, "lemke") == 0)
+                select = 0;
+            else
+                return cli_bad_value(CMD, "--select", optarg, "random or lemke");
+            break;
+        case O_THREADS:
+            if ((rc = cli_int_option(CMD, "--threads", optarg, 1, 256, &threads)))
+                return rc;
+            break;
+        case O_LAW:
+            law = optarg;
+            break;
+        case O_JSON:
+            json = 1;
+            break;
+        case O_SAMPLES_OUT:
+            samples_out = 1;
+            break;
+        case O_CSV:
+            csv = 1;
+            break;
+        case 'h':
+            cmd_impact_usage(stdout);
+            return CLI_EXIT_OK;
+        default:
+            cmd_impact_usage(stderr);
+            return CLI_EXIT_USAGE;
+        }
+    }
+    if (optind != argc - 1) {
+        fprintf(stderr, "%s: expected one PROBLEM\n", CMD);
+        cmd_impact_usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    if (json && csv) {
+        fprintf(stderr, "%s: --json and --csv exclude each other\n", CMD);
+        return CLI_EXIT_USAGE;
+    }
+    if (samples_out && !json) {
+        fprintf(stderr, "%s: --samples-out goes with --json\n", CMD);
+        return CLI_EXIT_USAGE;
+    }
+    const hes_impact_problem *pb = hes_impact_problem_find(argv[optind]);
+    if (!pb) {
+        fprintf(stderr, "%s: unknown impact problem '%s' (", CMD, argv[optind]);
+        for (int i = 0; i < hes_impact_problem_count(); i++)
+            fprintf(stderr, "%s%s", i ? ", " : "", hes_impact_problem_get(i)->name);
+        fprintf(stderr, ")\n");
+        return CLI_EXIT_USAGE;
+    }
+    int single = strcmp(law, "routh") != 0, order[HES_MECH_MAX];
+    hes_impact_outcome one;
+    memset(&one, 0, sizeof one);
+    if (strcmp(law, "anitescu-potra") == 0)
+        one.law = HES_LAW_ANITESCU_POTRA;
+    else if (strncmp(law, "sequential:", 11) == 0) {
+        one.law = HES_LAW_SEQUENTIAL;
+        if ((rc = parse_order(pb, law + 11, order)))
+            return rc;
+        memcpy(one.order, order, sizeof order);
+    } else if (single)
+        return cli_bad_value(CMD, "--law", law,
+                             "routh, anitescu-potra or sequential:NAME,NAME,...");
+    if (single && (csv || samples_out)) {
+        fprintf(stderr, "%s: --csv and --samples-out need the set (--law routh)\n", CMD);
+        return CLI_EXIT_USAGE;
+    }
+
+    hes_impact_setup s;
+    char msg[512];
+    hes_status st = hes_impact_problem_setup(pb, &s, msg, sizeof msg);
+    if (st != HES_OK) {
+        fprintf(stderr, "%s: %s\n", CMD, msg);
+        return CLI_EXIT_FAILURE;
+    }
+    int k = s.k;
+    hes_impact_set_options o = { samples ? samples : pb->samples,
+                                 { step > 0 ? step : pb->h, steps ? steps : pb->steps, 0,
+                                   select ? (seed ? seed : 1) : 0 },
+                                 seed, threads };
+    hes_impact_set S;
+    memset(&S, 0, sizeof S);
+    if (!single) {
+        st = hes_impact_set_sample(&s.contacts, s.v, &o, &S, msg, sizeof msg);
+        if (st != HES_OK) {
+            fprintf(stderr, "%s: %s\n", CMD, msg);
+            return CLI_EXIT_FAILURE;
+        }
+    }
+    /* the single-valued laws: the one asked for, or Anitescu-Potra and the
+       contacts' order and its reverse */
+    hes_impact_outcome outs[3];
+    int n_outs = 0;
+    if (single)
+        outs[n_outs++] = one;
+    else {
+        memset(outs, 0, sizeof outs);
+        outs[0].law = HES_LAW_ANITESCU_POTRA;
+        for (int j = 1; j <= 2; j++) {
+            outs[j].law = HES_LAW_SEQUENTIAL;
+            for (int i = 0; i < k; i++)
+                outs[j].order[i] = j == 1 ? i : k - 1 - i;
+        }
+        n_outs = 3;
+    }
+    for (int j = 0; j < n_outs; j++) {
+        st = hes_impact_outcome_compute(&s.contacts, s.v, single ? NULL : &S, &outs[j], msg,
+                                        sizeof msg);
+        if (st != HES_OK) {
+            fprintf(stderr, "%s: %s\n", CMD, msg);
+            hes_impact_set_free(&S);
+            return CLI_EXIT_FAILURE;
+        }
+    }
+    if (json) {
+        if (single) {
+            /* the one outcome in the set's document, with an empty set */
+            hes_impact_set empty;
+            memset(&empty, 0, sizeof empty);
+            empty.n = s.d;
+            empty.k = k;
+            empty.sequence = "none";
+            o.samples = 0;
+            rc = cli_print_document(CMD, hes_impact_json(pb, &s, &o, &empty, outs, n_outs, 0));
+        } else
+            rc = cli_print_document(CMD, hes_impact_json(pb, &s, &o, &S, outs, n_outs,
+                                                         samples_out));
+        hes_impact_set_free(&S);
+        return rc;
+    }
+    if (csv) {
+        print_csv(pb, &S);
+        hes_impact_set_free(&S);
+        return CLI_EXIT_OK;
+    }
+
+    double um[2 * HES_MECH_MAX];
+    hes_contact_velocities(&s.contacts, s.v, um);
+    printf("problem: %s\n  %s\n", pb->name, pb->description);
+    printf("contacts (normal/tangent velocity before the impact, mu):\n");
+    for (int i = 0; i < k; i++)
+        printf("  %-10s %+.6f/%+.6f  mu %g\n", contact_name(pb, i), um[i], um[k + i], s.mu[i]);
+    printf("\noutcomes (contact velocities normal/tangent per contact, modes):\n");
+    for (int j = 0; j < n_outs; j++)
+        print_outcome(pb, &outs[j], k);
+    if (!single) {
+        long lcps = 0;
+        for (int i = 0; i < S.samples; i++)
+            lcps += S.lcps[i];
+        printf("\nimpulse stepping (Halm & Posa Alg. 2): %d samples (%s sequence%s), h = %g, "
+               "N = %d, LCP selection %s, %d thread%s\n", S.samples, S.sequence,
+               seed ? ", shifted" : "", o.routh.h, o.routh.steps,
+               select ? "random" : "lemke", threads, threads > 1 ? "s" : "");
+        printf("  finished %d of %d; LCPs per sample %.3f; max complementarity residual %.2g; "
+               "max energy gain %.2g\n", S.n_finished, S.samples, S.mean_lcps, S.max_residual,
+               S.max_energy_gain);
+        printf("  %.3f s: %.1f us per sample, %.1f us per LCP\n", S.seconds,
+               1e6 * S.seconds / S.samples, lcps ? 1e6 * S.seconds / (double)lcps : 0.0);
+        int *argmin = malloc(sizeof(int) * 7 * (size_t)k), *argmax = argmin + 2 * k,
+            *cnt = argmax + 2 * k;
+        if (!argmin) {
+            hes_impact_set_free(&S);
+            fprintf(stderr, "%s: out of memory\n", CMD);
+            return CLI_EXIT_FAILURE;
+        }
+        hes_impact_set_extremes(&S, argmin, argmax, cnt);
+        printf("  modes after impact (stick/slide/lift):");
+        for (int i = 0; i < k; i++)
+            printf("  %s %d/%d/%d", contact_name(pb, i), cnt[3 * i], cnt[3 * i + 1],
+                   cnt[3 * i + 2]);
+        printf("\n\nextreme outcomes:\n");
+        for (int d = 0; d < 2 * k; d++)
+            for (int e = 0; e < 2; e++) {
+                int i = e ? argmax[d] : argmin[d];
+                if (i < 0)
+                    continue;
+                printf("  %s u_%s %-8s (sample %7d):", e ? "max" : "min", d < k ? "n" : "t",
+                       contact_name(pb, d % k), i);
+                print_u(S.u + (size_t)i * 2 * k, k);
+                print_modes(S.modes + (size_t)i * k, k);
+                printf("\n");
+            }
+        free(argmin);
+    }
+    hes_impact_set_free(&S);
+    return CLI_EXIT_OK;
+}

@@ -769,6 +769,8 @@ typedef struct {
     /* relative to the set (hes_impact_set_locate); -1 / 0 without one */
     double relative;
     int nearest, inside_normals;
+    hes_status status;              /* the law's (HES_EMAXITER: a sequence that
+                                       does not end; then only v is set) */
 } hes_impact_outcome;
 
 /* The outcome of `law` (for HES_LAW_SEQUENTIAL: out->order set by the

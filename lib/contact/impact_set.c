@@ -410,10 +410,14 @@ hes_status hes_impact_outcome_compute(const hes_contact_set *c, const double *v_
         return hes__say(msg, len, HES_EINVAL, "impact outcome: needs a contact set of at most "
                         "%d coordinates and contacts", HES_MECH_MAX);
     hes_impact_info info;
+    out->relative = -1;
+    out->nearest = -1;
+    out->inside_normals = 0;
     hes_status st = out->law == HES_LAW_ANITESCU_POTRA
         ? hes_impact_anitescu_potra(c, v_minus, out->v, NULL, NULL, &info, msg, len)
         : hes_impact_sequential(c, out->order, c->k, 100, v_minus, out->v, NULL, NULL, &info,
                                 msg, len);
+    out->status = st;
     if (st != HES_OK)
         return st;
     out->lcps = info.lcps;
@@ -421,9 +425,6 @@ hes_status hes_impact_outcome_compute(const hes_contact_set *c, const double *v_
     out->energy_after = info.energy_after;
     hes_contact_velocities(c, out->v, out->u);
     hes_contact_modes(c, out->v, 0, out->modes);
-    out->relative = -1;
-    out->nearest = -1;
-    out->inside_normals = 0;
     if (S && S->n_finished > 0)
         return hes_impact_set_locate(S, out->u, &out->relative, &out->nearest,
                                      &out->inside_normals);

@@ -86,7 +86,9 @@ char *hes_impact_json(const hes_impact_problem *pb, const hes_impact_setup *s,
     json_t *laws = json_array();
     for (int j = 0; laws && j < n_outs; j++) {
         const hes_impact_outcome *r = &outs[j];
-        json_t *x = outcome_core(r->v, n, r->u, k, r->modes);
+        json_t *x = r->status == HES_OK ? outcome_core(r->v, n, r->u, k, r->modes)
+                                        : json_object();
+        hes__json_put(x, "status", json_string(r->status == HES_OK ? "ok" : hes_strerror(r->status)));
         hes__json_put(x, "law", json_string(r->law == HES_LAW_ANITESCU_POTRA ? "anitescu-potra"
                                                                             : "sequential"));
         if (r->law == HES_LAW_SEQUENTIAL) {

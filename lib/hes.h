@@ -370,7 +370,21 @@ typedef struct {
     const int *separate;     /* constraints that must separate (event mech indices) */
     hes_mech_config_fn to_chart;    /* out[k_to] = z(q); NULL: identity */
     hes_mech_config_fn to_chart_dq; /* out[k_to*d] = Dto_chart; NULL: central differences */
+    /* Optional (issue 13): another impact law in place of the one above,
+     * e.g. one outcome of a frictional impact's set (hes_impact_orbit
+     * builds these): impact(q, q'-, p, q'+, ctx) in the event's mech.  The
+     * checks still apply, with Da_J q'+ = -Gamma Da_J q'- to 1e-6 of the
+     * velocities (the other law's termination tolerance). */
+    int (*impact)(const double *q, const double *qd_minus, const double *p, double *qd_plus,
+                  void *ctx);
+    void *impact_ctx;
 } hes_mech_transition;
+
+/* The configuration q and velocity q' (d each) of transition tr's event
+ * mechanical system at source state x (through its lift, or the source
+ * chart). */
+hes_status hes_mech_event_state(const hes_mech_transition *tr, const double *x,
+                                const double *p, double *q, double *qd);
 
 /* Generic callbacks; data is the hes_mech_mode (field) or hes_mech_transition
  * (guard, reset).  Failure codes are described by hes_mech_describe_error
@@ -706,6 +720,7 @@ typedef struct {
                                  routh.select + i (a different stream each) */
     unsigned long seed;     /* 0: the sequence itself */
     int threads;
+    int keep_caps;          /* 1: keep every sample's caps in set->caps */
 } hes_impact_set_options;
 
 typedef struct {
@@ -724,6 +739,8 @@ typedef struct {
     double seconds;         /* wall time of the sampling */
     long pivots;            /* Lemke pivots over all samples */
     const char *sequence;   /* "sobol" or "reverse-halton" */
+    int dim;                /* caps per sample, k N */
+    double *caps;           /* with keep_caps: samples x dim, the caps of each sample */
 } hes_impact_set;
 
 /* HES_ESOLVER without GSL or Siconos numerics (the message names the
@@ -1201,6 +1218,69 @@ typedef struct {
  * hes_analysis_free(). */
 hes_status hes_analyze(hes_system *sys, int check, hes_analysis *res);
 void hes_analysis_free(hes_analysis *res);
+
+/* ------------------------------------- stability over an impact's outcomes */
+/*
+ * A periodic orbit whose impact is simultaneous (a heelstrike while the
+ * trailing foot is still down) has a set of possible impact outcomes
+ * (Halm & Posa): each sample of the set, applied as the reset map (the
+ * same caps on whatever pre-impact state: hes_mech_transition.impact), has
+ * its own periodic orbit and psi (lib/hybrid/impact_orbit.c).  The
+ * transition is a mechanical activation (hes_mech_transition); its
+ * contacts are its `after` constraints that have friction (mu > 0, J_t)
+ * and its `separate` ones.  The samples whose outcome is the transition's
+ * (the after contacts stick, the separate ones lift off) are the ones the
+ * orbit's mode sequence can continue from; psi is computed for each of
+ * them: the worst is a robust stability measure over the impact's
+ * uncertainty.
+ */
+typedef struct {
+    int transition;          /* -1: the first event on the orbit that qualifies */
+    /* samples, seed, selection, threads (for the set and the orbits); routh.h
+     * 0: half the nominal impact's largest normal impulse; routh.steps 0: 20 */
+    hes_impact_set_options set;
+} hes_impact_orbit_options;
+
+typedef struct {
+    double psi_nominal;      /* the model's own impact law */
+    int transition, k;
+    int contacts[HES_MECH_MAX]; /* constraint indices in the event's mech */
+    double q[HES_MECH_MAX], qd_minus[HES_MECH_MAX]; /* the nominal pre-impact state */
+    hes_impact_set set;      /* the outcomes there */
+    int *consistent;         /* per sample: 1 if its modes are the transition's */
+    double *psi;             /* per sample: psi of its orbit (NaN: not consistent, or failed) */
+    hes_status *status;      /* per sample: the orbit's status (HES_OK for the inconsistent) */
+    int n_consistent, n_orbits, n_failed, n_stable, n_unstable, n_marginal;
+    double psi_worst, psi_best; /* over the orbits found (NaN if none) */
+    int worst, best;         /* their samples (-1) */
+    double worst_check;      /* the worst orbit's return map against central
+                                differences of the full flow (hes_analyze's check) */
+    double step;             /* the impulse step h and step limit N used */
+    int steps;
+    double seconds;
+} hes_impact_orbit;
+
+/* hes_analysis_json plus "impact_set" (lib/io/json_impact.c): "transition",
+ * "contacts", "step", "steps", "samples", "finished", "mean_lcps",
+ * "consistent", "orbits", "failed", "stable", "unstable", "marginal",
+ * "psi_nominal", "psi_worst", "psi_best", "worst_sample", "best_sample",
+ * "worst_check", "worst_outcome" and "best_outcome" (contact velocities,
+ * modes), "psi" (per consistent sample, null where its orbit failed) and
+ * "seconds". */
+char *hes_analysis_impact_json(const hes_system *sys, const hes_analysis *res,
+                               const hes_impact_orbit *r);
+
+/* HES_EINVAL (msg) when no transition qualifies; the nominal analysis's
+ * status when it fails; HES_ESOLVER without Siconos numerics or GSL. */
+hes_status hes_impact_orbit_analyze(hes_system *sys, const hes_impact_orbit_options *o,
+                                    hes_impact_orbit *r, char *msg, size_t len);
+/* psi of the orbit with the impact of one caps sequence (r from
+ * hes_impact_orbit_analyze supplies the transition and contacts; caps:
+ * r->set.dim values). */
+hes_status hes_impact_orbit_psi(hes_system *sys, const hes_impact_orbit *r,
+                                const hes_routh_options *ro, const double *caps, double *psi,
+                                char *msg, size_t len);
+void hes_impact_orbit_free(hes_impact_orbit *r);
 
 /* ------------------------------------------------------- ESS periodic orbit */
 /*

@@ -359,10 +359,16 @@ static int swing_t(const double *q, const double *p, double *a, void *d)
 static int swing_t_dq(const double *q, const double *p, double *Da, void *d)
 { (void)d; foot(q, p, 3, 0, NULL, Da); return 0; }
 
+/* The feet's Coulomb friction on the slope, with the tangential rows as
+ * their sliding velocities: used only where the heelstrike is resolved as
+ * a frictional simultaneous impact (hes analyze --impact-set); the gait
+ * itself holds the stance foot by the no-slip constraints. */
+#define FOOT_MU 1.0
+
 static const hes_mech_constraint constraints_E[] = {
-    [C_STANCE_N] = { "stance_normal", stance_n, stance_n_dq, 0.0, 1, 0, NULL },
+    [C_STANCE_N] = { "stance_normal", stance_n, stance_n_dq, 0.0, 1, FOOT_MU, stance_t_dq },
     [C_STANCE_T] = { "stance_tangential", stance_t, stance_t_dq, 0.0, 0, 0, NULL },
-    [C_SWING_N] = { "swing_normal", swing_n, swing_n_dq, 0.0, 1, 0, NULL },
+    [C_SWING_N] = { "swing_normal", swing_n, swing_n_dq, 0.0, 1, FOOT_MU, swing_t_dq },
     [C_SWING_T] = { "swing_tangential", swing_t, swing_t_dq, 0.0, 0, 0, NULL },
 };
 

@@ -24,7 +24,8 @@
 void cmd_analyze_usage(FILE *out)
 {
     fputs("Usage: hes analyze PROBLEM [-p NAME=VALUE]... [--x0 V1,V2,... [--mode MODE]]\n"
-          "                   [--gradient] [--check] [--json]\n"
+          "                   [--gradient] [--check] [--impact-set N [--select MODE]\n"
+          "                   [--threads T]] [--json]\n"
           "       hes analyze --orbit FILE [-p NAME=VALUE]... [--check] [--json]\n"
           "Find the periodic orbit of PROBLEM and its stability: the monodromy\n"
           "matrix (saltation matrices across the events), its nontrivial\n"
@@ -45,6 +46,12 @@ void cmd_analyze_usage(FILE *out)
           "                          time since each phase started, found again by shooting\n"
           "      --check             also differentiate the full nonlinear return map\n"
           "                          by finite differences and print the discrepancy\n"
+          "      --impact-set N      psi over N sampled outcomes of the orbit's\n"
+          "                          simultaneous frictional impact (1 to 100000): each\n"
+          "                          outcome's own orbit and psi, the worst (robust) psi\n"
+          "      --select MODE       with --impact-set: random (default) or lemke, the\n"
+          "                          solution of a step's LCP when it has several\n"
+          "      --threads T         with --impact-set: threads for the orbits (default 1)\n"
           "      --json              print one JSON object instead of text\n"
           "  -h, --help              show this help\n", out);
 }
@@ -281,11 +288,57 @@ static int apply_x0(hes_system *sys, const char *text, const char *mode_name)
     return st == HES_OK ? CLI_EXIT_OK : cli_report_status(st, sys);
 }
 
+/* --impact-set N: psi over the outcomes of the orbit's simultaneous impact,
+ * after the analysis (printed first in text) */
+static int analyze_impact_set(hes_system *sys, const hes_analysis *res, int n,
+                              unsigned long select, int threads, int json)
+{
+    hes_impact_orbit_options o = { -1, { n, { 0, 0, 0, select }, 0, threads, 0 } };
+    hes_impact_orbit r;
+    char msg[512];
+    if (!json)
+        print_text(sys, res);
+    hes_status st = hes_impact_orbit_analyze(sys, &o, &r, msg, sizeof msg);
+    if (st != HES_OK) {
+        fprintf(stderr, "hes analyze: --impact-set: %s\n", msg);
+        return st == HES_EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_FAILURE;
+    }
+    int rc = CLI_EXIT_OK;
+    if (json)
+        rc = cli_print_document("hes analyze", hes_analysis_impact_json(sys, res, &r));
+    else {
+        const hes_model *m = hes_system_model(sys);
+        printf("\nimpact set of '%s' (Halm & Posa impulse stepping, h = %.4g, N = %d, %s "
+               "selection): %d samples, %d finished, %.2f LCPs per sample\n",
+               m->transitions[r.transition].name, r.step, r.steps, select ? "random" : "lemke",
+               r.set.samples, r.set.n_finished, r.set.mean_lcps);
+        printf("  %d outcomes continue the orbit's mode sequence (the impact's contacts stick, "
+               "the trailing ones lift off); their orbits: %d found (%d stable, %d unstable, "
+               "%d marginal), %d failed\n", r.n_consistent, r.n_orbits, r.n_stable,
+               r.n_unstable, r.n_marginal, r.n_failed);
+        printf("  psi nominal %.9f, worst %.9f (sample %d), best %.9f (sample %d)\n",
+               r.psi_nominal, r.psi_worst, r.worst, r.psi_best, r.best);
+        if (r.worst >= 0)
+            printf("  the worst orbit's return map against central differences of the full "
+                   "flow: %.3g\n", r.worst_check);
+        printf("  robust verdict over the sampled outcomes: %s (%.2f s)\n",
+               r.n_orbits == 0 ? "none (no outcome continues the orbit)"
+               : r.n_unstable > 0 ? "unstable for some outcomes"
+               : r.n_marginal > 0 ? "marginal for some outcomes" : "stable for every outcome",
+               r.seconds);
+    }
+    hes_impact_orbit_free(&r);
+    return rc;
+}
+
 int cmd_analyze(int argc, char **argv)
 {
     enum { OPT_JSON = 256, OPT_CHECK, OPT_GRADIENT, OPT_ORBIT, OPT_X0, OPT_MODE, OPT_EPS,
-           OPT_PERIOD, OPT_SECTION };
+           OPT_PERIOD, OPT_SECTION, OPT_IMPACT_SET, OPT_SELECT, OPT_THREADS };
     static const struct option longopts[] = {
+        {"impact-set", required_argument, NULL, OPT_IMPACT_SET},
+        {"select", required_argument, NULL, OPT_SELECT},
+        {"threads", required_argument, NULL, OPT_THREADS},
         {"eps", required_argument, NULL, OPT_EPS},
         {"period", required_argument, NULL, OPT_PERIOD},
         {"section", required_argument, NULL, OPT_SECTION},
@@ -306,7 +359,9 @@ int cmd_analyze(int argc, char **argv)
     hes_shape *sh = NULL;
     hes_shape_eval_result ev;
     hes_status st;
-    int c, json = 0, check = 0, gradient = 0, rc;
+    int c, json = 0, check = 0, gradient = 0, rc, impact_n = 0, threads = 1;
+    unsigned long select = 1;
+    const char *impact_option = NULL;
     unsigned char seen[CLI_OPTION_CODES] = {0};
     const char *orbit_file = NULL, *x0_text = NULL, *mode_name = NULL, *ess_option = NULL;
     analyze_ess_opts eo = { NULL, 0, 0, NULL, 0, 0, 0 };
@@ -316,7 +371,7 @@ int cmd_analyze(int argc, char **argv)
     optind = 1;
     while ((c = getopt_long(argc, argv, "p:h", longopts, NULL)) != -1) {
         if ((c == OPT_ORBIT || c == OPT_X0 || c == OPT_MODE || c == OPT_EPS || c == OPT_PERIOD ||
-             c == OPT_SECTION) &&
+             c == OPT_SECTION || c == OPT_IMPACT_SET || c == OPT_SELECT || c == OPT_THREADS) &&
             cli_once(argv[0], longopts, c, seen) != CLI_EXIT_OK) {
             cli_assignments_free(&params);
             return CLI_EXIT_USAGE;
@@ -365,6 +420,29 @@ int cmd_analyze(int argc, char **argv)
             ess_option = "--section";
             eo.section = optarg;
             break;
+        case OPT_IMPACT_SET:
+            if ((rc = cli_int_option("hes analyze", "--impact-set", optarg, 1, 100000,
+                                     &impact_n))) {
+                cli_assignments_free(&params);
+                return rc;
+            }
+            break;
+        case OPT_SELECT:
+            impact_option = "--select";
+            if (strcmp(optarg, "random") == 0 || strcmp(optarg, "lemke") == 0)
+                select = optarg[0] == 'r';
+            else {
+                cli_assignments_free(&params);
+                return cli_bad_value("hes analyze", "--select", optarg, "random or lemke");
+            }
+            break;
+        case OPT_THREADS:
+            impact_option = "--threads";
+            if ((rc = cli_int_option("hes analyze", "--threads", optarg, 1, 256, &threads))) {
+                cli_assignments_free(&params);
+                return rc;
+            }
+            break;
         case 'h':
             cli_assignments_free(&params);
             cmd_analyze_usage(stdout);
@@ -381,11 +459,21 @@ int cmd_analyze(int argc, char **argv)
         cmd_analyze_usage(stderr);
         return CLI_EXIT_USAGE;
     }
+    if (impact_option && !impact_n) {
+        fprintf(stderr, "hes analyze: %s goes with --impact-set\n", impact_option);
+        cli_assignments_free(&params);
+        return CLI_EXIT_USAGE;
+    }
+    if (impact_n && gradient) {
+        fprintf(stderr, "hes analyze: --impact-set and --gradient exclude each other\n");
+        cli_assignments_free(&params);
+        return CLI_EXIT_USAGE;
+    }
     const hes_ess_model *ess_model =
         !orbit_file && optind < argc ? cli_find_ess_problem(argv[optind]) : NULL;
     if (ess_model) {
         const char *other = check ? "--check" : gradient ? "--gradient" : mode_name ? "--mode"
-                                                                                   : NULL;
+                          : impact_n ? "--impact-set" : NULL;
         if (other) {
             fprintf(stderr, "hes analyze: %s applies to hybrid models; '%s' is an "
                     "event-selected system\n", other, ess_model->name);
@@ -454,7 +542,9 @@ int cmd_analyze(int argc, char **argv)
             return rc;
         }
     }
-    if (json) {
+    if (impact_n) {
+        rc = analyze_impact_set(sys, &res, impact_n, select, threads, json);
+    } else if (json) {
         rc = cli_print_document("hes analyze", sh ? hes_analysis_gradient_json(sys, &res, sh, &ev)
                                                    : hes_analysis_json(sys, &res));
     } else {

@@ -262,7 +262,7 @@ int cmd_impact(int argc, char **argv)
     hes_impact_set_options o = { samples ? samples : pb->samples,
                                  { step > 0 ? step : pb->h, steps ? steps : pb->steps, 0,
                                    select ? (seed ? seed : 1) : 0 },
-                                 seed, threads };
+                                 seed, threads, 0 };
     hes_impact_set S;
     memset(&S, 0, sizeof S);
     if (!single) {

@@ -2,7 +2,8 @@
  * cmd_list.c - `hes list`: the built-in problems, one line each (name and
  * one-line description), in the order of the problem registry: the hybrid
  * models, then the event-selected systems, whose description starts with
- * "[ess]" (they take `hes simulate --integrator ess`).
+ * "[ess]" (they take `hes simulate --integrator ess`), then the impact
+ * problems, marked "[impact]" (they take `hes impact`).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -15,7 +16,8 @@ void cmd_list_usage(FILE *out)
     fputs("Usage: hes list\n"
           "List the built-in problems, one per line: name and description.  The\n"
           "event-selected systems (integrated by 'hes simulate --integrator ess')\n"
-          "come last, their description marked [ess].\n"
+          "come next, their description marked [ess]; the simultaneous impacts\n"
+          "of 'hes impact' last, marked [impact].\n"
           "\n"
           "  -h, --help   show this help\n", out);
 }
@@ -60,6 +62,12 @@ int cmd_list(int argc, char **argv)
         if (len > width)
             width = len;
     }
+    for (i = 0; i < hes_impact_problem_count(); i++) {
+        int len = (int)strlen(hes_impact_problem_get(i)->name);
+
+        if (len > width)
+            width = len;
+    }
     for (i = 0; i < n; i++) {
         const hes_model *m = hes_problem_get(i);
 
@@ -72,6 +80,11 @@ int cmd_list(int argc, char **argv)
 
         if (m)
             printf("%-*s  [ess] %s\n", width, m->name, m->description ? m->description : "");
+    }
+    for (i = 0; i < hes_impact_problem_count(); i++) {
+        const hes_impact_problem *pb = hes_impact_problem_get(i);
+
+        printf("%-*s  [impact] %s\n", width, pb->name, pb->description);
     }
     return CLI_EXIT_OK;
 }

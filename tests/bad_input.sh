@@ -172,6 +172,46 @@ for cmd in analyze simulate shape trajopt sweep; do
     bad $cmd slip-hopper $extra --bogus
     bad $cmd --help=x
 done
+bad analyze knee-biped --impact-set 0
+bad analyze knee-biped --impact-set -1
+bad analyze knee-biped --impact-set 1e9
+bad analyze knee-biped --impact-set x
+bad analyze knee-biped --impact-set 2 --gradient
+bad analyze knee-biped --impact-set 2 --select best
+bad analyze knee-biped --impact-set 2 --threads 0
+bad analyze knee-biped --select lemke
+bad analyze hopper-pumped --impact-set 2
+bad analyze paddle-juggler --impact-set 2
+bad impact
+bad impact no-such-problem
+bad impact rocking-block box-wall
+bad impact rocking-block --samples 0
+bad impact rocking-block --samples -3
+bad impact rocking-block --samples 1e9
+bad impact rocking-block --samples x
+bad impact rocking-block --step 0
+bad impact rocking-block --step -1
+bad impact rocking-block --step nan
+bad impact rocking-block --step inf
+bad impact rocking-block --steps 0
+bad impact rocking-block --steps 100000
+bad impact rocking-block --seed -1
+bad impact rocking-block --seed x
+bad impact rocking-block --threads 0
+bad impact rocking-block --threads 1000
+bad impact rocking-block --select
+bad impact rocking-block --select maybe
+bad impact rocking-block --law
+bad impact rocking-block --law newton
+bad impact rocking-block --law sequential:
+bad impact rocking-block --law sequential:A
+bad impact rocking-block --law sequential:A,C
+bad impact rocking-block --law sequential:A,B,A
+bad impact rocking-block --law anitescu-potra --csv
+bad impact rocking-block --samples-out
+bad impact rocking-block --json --csv
+bad impact rocking-block --samples 4 --samples 5
+bad impact rocking-block --bogus
 bad plot multipliers slip-hopper -p K=x -o "$tmp/x.png"
 bad plot convergence slip-hopper -p nosuch=1 -o "$tmp/x.png"
 

@@ -58,6 +58,7 @@ expect_status list 0 "hes list"
 expect_grep list out '^paddle-juggler ' "hes list lists paddle-juggler"
 expect_grep list out '^slip-hopper ' "hes list lists slip-hopper"
 expect_grep list out '^hopper-1d +\[ess\] ' "hes list lists hopper-1d, marked [ess]"
+expect_grep list out '^box-wall +\[impact\] ' "hes list lists box-wall, marked [impact]"
 
 run info_ess info hopper-1d
 expect_status info_ess 0 "hes info hopper-1d"
@@ -914,7 +915,7 @@ fi
 # The man page documents every option that every command's --help shows.
 man1=${top_srcdir:-.}/share/hes.1
 before=$failures
-for cmd in list info analyze simulate shape trajopt sweep plot; do
+for cmd in list info analyze simulate shape trajopt sweep plot impact; do
     "$HES" $cmd --help > "$tmp/help.$cmd" 2>&1
     for opt in $(grep -o -- '--[a-z][a-z-]*' "$tmp/help.$cmd" | sort -u); do
         checks=$((checks + 1))
@@ -1082,6 +1083,61 @@ if [ -f "$ball" ]; then
     expect_grep e_pl_notplugin err 'hes_plugin_ess_model' "a shared object that is neither kind of plugin: both entries named"
 else
     echo "cli.sh: $ball not built; ESS plugin checks skipped"
+fi
+
+# ------------------------------------------------------------------ impact
+# The rocking block's sequential outcomes pivot it on the corner hit second,
+# the other corner lifting at 0.21 v0 (by hand in tests/test_impact.c) with
+# v0 = sqrt(2 g 0.01); Anitescu-Potra brings it to rest.
+if "$HES" impact rocking-block --samples 1 >/dev/null 2>&1; then
+    run im_rb impact rocking-block --samples 256 --json
+    expect_status im_rb 0 "hes impact rocking-block --json"
+    expect_json im_rb "hes impact --json"
+    expect_json_value im_rb 'abs(d["laws"][1]["u_normal"][0] - 0.21 * (2 * 9.81 * 0.01) ** 0.5) < 1e-9 and d["laws"][1]["modes"] == ["lift", "stick"]' \
+        True "sequential A,B: A lifts at 0.21 v0, B sticks"
+    expect_json_value im_rb 'max(abs(x) for x in d["laws"][0]["u_normal"] + d["laws"][0]["u_tangent"]) < 1e-12 and d["laws"][0]["relative_distance"] < 1e-9' \
+        True "Anitescu-Potra: the block at rest, a point of the set"
+    expect_json_value im_rb 'd["summary"]["samples"] == 256 and d["summary"]["max_residual"] <= 1e-9 and d["summary"]["max_energy_gain"] <= 0 and d["summary"]["sequence"] == "sobol"' \
+        True "the set's summary: 256 samples, complementary, dissipative"
+    run im_txt impact box-wall --samples 64 --select lemke --threads 2
+    expect_status im_txt 0 "hes impact box-wall (text)"
+    expect_grep im_txt out '^  sequential A,B .*slide,lift' "box-wall: sequential resolution slides A and lifts B"
+    expect_grep im_txt out 'LCPs per sample' "the text gives LCPs per sample"
+    run im_law impact box-wall --law sequential:B,A
+    expect_status im_law 0 "--law sequential:B,A"
+    expect_no_grep im_law out 'impulse stepping' "one law alone: no set"
+    run im_csv impact compass-gait-impact --samples 32 --csv
+    expect_status im_csv 0 "hes impact --csv"
+    expect_true "the CSV has a header and 32 rows" test "$(wc -l < "$tmp/im_csv.out")" -eq 33
+    expect_grep im_csv out '^sample,finished,lcps,dissipated,residual,un_A,un_B,ut_A,ut_B,mode_A,mode_B,v0' "the CSV header names the contacts"
+    run im_ds impact disk-stack --samples 16
+    expect_status im_ds 0 "disk-stack: a sequential order that does not end is reported"
+    expect_grep im_ds out 'does not end' "the endless sequence is named"
+    # the knee biped's heelstrike over its outcome set: psi of each
+    # outcome's orbit; the worst orbit checked by differences of the flow
+    run im_kb analyze knee-biped --impact-set 8 --threads 2 --json
+    expect_status im_kb 0 "analyze knee-biped --impact-set 8"
+    expect_json im_kb "analyze --impact-set --json"
+    expect_json_value im_kb 'd["impact_set"]["transition"] == "heelstrike" and d["impact_set"]["orbits"] == d["impact_set"]["consistent"] > 0 and abs(d["impact_set"]["psi_nominal"] - d["psi"]) < 1e-12 and d["impact_set"]["psi_worst"] >= max(x for x in d["impact_set"]["psi"]) and d["impact_set"]["worst_check"] < 1e-6' \
+        True "the impact set: every consistent outcome has an orbit, the worst is the largest psi, checked by differences"
+    run im_kbt analyze knee-biped --impact-set 4
+    expect_grep im_kbt out '^  robust verdict over the sampled outcomes: ' "analyze --impact-set gives a robust verdict"
+    run e_im_slip analyze slip-hopper --impact-set 4
+    expect_status e_im_slip 2 "--impact-set on a model without a frictional impact"
+    expect_grep e_im_slip err 'frictional contacts' "the refusal says what is missing"
+    run e_im_thr analyze knee-biped --threads 2
+    expect_status e_im_thr 2 "--threads without --impact-set"
+    run e_im_prob impact no-such-impact
+    expect_status e_im_prob 2 "unknown impact problem"
+    expect_grep e_im_prob err 'rocking-block' "the known impact problems are listed"
+    run e_im_law impact box-wall --law sequential:A,A
+    expect_status e_im_law 2 "a contact twice in a sequential order"
+    run e_im_sel impact box-wall --select best
+    expect_status e_im_sel 2 "--select of an unknown kind"
+    run e_im_both impact box-wall --json --csv
+    expect_status e_im_both 2 "--json and --csv together"
+else
+    echo "cli.sh: hes impact unavailable (Siconos numerics or GSL missing); impact checks skipped"
 fi
 
 # ------------------------------------------------------------------ summary

@@ -108,6 +108,7 @@ void hes_impact_set_free(hes_impact_set *S)
     free(S->finished);
     free(S->dissipated);
     free(S->residual);
+    free(S->caps);
     memset(S, 0, sizeof *S);
 }
 
@@ -155,6 +156,9 @@ hes_status hes_impact_set_sample(const hes_contact_set *c, const double *v_minus
     S->k = k;
     S->samples = M;
     S->sequence = dim <= 40 ? "sobol" : "reverse-halton";
+    S->dim = dim;
+    if (o->keep_caps && !(S->caps = malloc(sizeof(double) * (size_t)M * dim)))
+        return hes__say(msg, len, HES_ENOMEM, "out of memory for %d samples' caps", M);
     S->v = malloc(sizeof(double) * (size_t)M * n);
     S->u = malloc(sizeof(double) * (size_t)M * 2 * k);
     S->modes = malloc(sizeof(hes_contact_mode) * (size_t)M * k);
@@ -193,6 +197,8 @@ hes_status hes_impact_set_sample(const hes_contact_set *c, const double *v_minus
     for (int first = 0; first < M && st == HES_OK; first += chunk) {
         int count = M - first < chunk ? M - first : chunk;
         next_points(g, count, dim, shift, caps);
+        if (S->caps)
+            memcpy(S->caps + (size_t)first * dim, caps, sizeof(double) * (size_t)count * dim);
         j.first = first;
         j.count = count;
         int started = 0;

@@ -29,5 +29,7 @@ int hes__json_put(json_t *obj, const char *key, json_t *val);
 /* The text of doc with DUMP_FLAGS (malloc'd; NULL for a NULL doc or on
  * allocation failure); releases doc. */
 char *hes__json_dump(json_t *doc);
+/* the document of hes_analysis_json, to extend (json.c) */
+json_t *hes__json_analysis_doc(const hes_system *sys, const hes_analysis *res);
 
 #endif

@@ -239,7 +239,7 @@ char *hes__json_dump(json_t *doc)
 }
 
 /* The document of hes_analysis_json, or NULL on allocation failure. */
-static json_t *analysis_doc(const hes_system *sys, const hes_analysis *res)
+json_t *hes__json_analysis_doc(const hes_system *sys, const hes_analysis *res)
 {
     const hes_model *model = hes_system_model(sys);
     json_t *doc = json_object();
@@ -279,7 +279,7 @@ static json_t *analysis_doc(const hes_system *sys, const hes_analysis *res)
 
 char *hes_analysis_json(const hes_system *sys, const hes_analysis *res)
 {
-    return hes__json_dump(analysis_doc(sys, res));
+    return hes__json_dump(hes__json_analysis_doc(sys, res));
 }
 
 /* {"NAME": dpsi/dNAME} over the shape parameters of sh (null where the
@@ -310,7 +310,7 @@ char *hes_analysis_gradient_json(const hes_system *sys, const hes_analysis *res,
                                  const hes_shape *sh, const hes_shape_eval_result *ev)
 {
     const hes_model *model = hes_system_model(sys);
-    json_t *doc = analysis_doc(sys, res);
+    json_t *doc = hes__json_analysis_doc(sys, res);
     int err = 0;
 
     if (!doc)

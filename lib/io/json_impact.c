@@ -130,3 +130,53 @@ char *hes_impact_json(const hes_impact_problem *pb, const hes_impact_setup *s,
     }
     return hes__json_dump(doc);
 }
+
+/* one sample's outcome of an impact orbit analysis */
+static json_t *orbit_outcome(const hes_impact_orbit *r, int i)
+{
+    if (i < 0)
+        return json_null();
+    int k = r->k, n = r->set.n;
+    json_t *x = outcome_core(r->set.v + (size_t)i * n, n, r->set.u + (size_t)i * 2 * k, k,
+                             r->set.modes + (size_t)i * k);
+    hes__json_put(x, "sample", json_integer(i));
+    hes__json_put(x, "psi", hes__json_number(r->psi[i]));
+    return x;
+}
+
+char *hes_analysis_impact_json(const hes_system *sys, const hes_analysis *res,
+                               const hes_impact_orbit *r)
+{
+    if (!sys || !res || !r)
+        return NULL;
+    const hes_model *m = hes_system_model(sys);
+    json_t *doc = hes__json_analysis_doc(sys, res);
+    if (!doc)
+        return NULL;
+    const hes_mech_transition *mt = m->transitions[r->transition].data;
+    const hes_mech *em = mt->mech ? mt->mech : mt->from->mech;
+    json_t *contacts = json_array(), *psi = json_array();
+    for (int i = 0; contacts && i < r->k; i++)
+        json_array_append_new(contacts, json_string(em->constraints[r->contacts[i]].name));
+    for (int i = 0; psi && i < r->set.samples; i++)
+        if (r->consistent[i])
+            json_array_append_new(psi, hes__json_number(r->psi[i]));
+    json_t *o = json_pack(
+        "{s:s, s:o, s:o, s:i, s:i, s:i, s:o, s:i, s:i, s:i, s:i, s:i, s:i, s:o, s:o, s:o, "
+        "s:i, s:i, s:o, s:o, s:o, s:o, s:o}",
+        "transition", m->transitions[r->transition].name, "contacts", contacts, "step",
+        hes__json_number(r->step), "steps", r->steps, "samples", r->set.samples, "finished",
+        r->set.n_finished, "mean_lcps", hes__json_number(r->set.mean_lcps), "consistent",
+        r->n_consistent, "orbits", r->n_orbits, "failed", r->n_failed, "stable", r->n_stable,
+        "unstable", r->n_unstable, "marginal", r->n_marginal, "psi_nominal",
+        hes__json_number(r->psi_nominal), "psi_worst", hes__json_number(r->psi_worst),
+        "psi_best", hes__json_number(r->psi_best), "worst_sample", r->worst, "best_sample",
+        r->best, "worst_check", hes__json_number(r->worst_check), "worst_outcome",
+        orbit_outcome(r, r->worst), "best_outcome", orbit_outcome(r, r->best), "psi", psi,
+        "seconds", hes__json_number(r->seconds));
+    if (hes__json_put(doc, "impact_set", o)) {
+        json_decref(doc);
+        return NULL;
+    }
+    return hes__json_dump(doc);
+}

@@ -33,7 +33,8 @@ enum {
     E_DIM,             /* dimension above HES_MECH_MAX */
     E_NOTHELD,         /* the released constraint is not held in the mode */
     E_CHART,           /* a chart without its derivatives */
-    E_AFTER            /* the impact does not enforce a constraint the target mode holds */
+    E_AFTER,           /* the impact does not enforce a constraint the target mode holds */
+    E_LAW              /* the transition's own impact law failed */
 };
 
 const char *hes_mech_describe_error(int code, void *data)
@@ -51,6 +52,7 @@ const char *hes_mech_describe_error(int code, void *data)
     case E_NOTHELD: return "the released constraint is not held in the source mode";
     case E_CHART: return "a mode's chart needs chart_dz and chart_acc";
     case E_AFTER: return "the impact does not enforce a constraint that the target mode holds (add it to the transition's `after` set)";
+    case E_LAW: return "the transition's own impact law (hes_mech_transition.impact) failed, e.g. its impulse steps did not end within their limit";
     }
     return NULL;
 }
@@ -319,6 +321,15 @@ static int event_state(const hes_mech_transition *tr, const double *x, const dou
     return 0;
 }
 
+hes_status hes_mech_event_state(const hes_mech_transition *tr, const double *x,
+                                const double *p, double *q, double *qd)
+{
+    const hes_mech *m;
+    if (!tr || !x || !q || !qd)
+        return HES_EINVAL;
+    return event_state(tr, x, p, q, qd, &m) ? HES_EMODEL : HES_OK;
+}
+
 int hes_mech_guard(double t, const double *x, const double *p, double *out, void *data)
 {
     const hes_mech_transition *tr = data;
@@ -354,6 +365,25 @@ static double kinetic_energy(const double *M, const double *v, int d)
     return 0.5 * s;
 }
 
+/* Every constraint in tr->separate has a separating velocity after the
+ * impact (to 1e-10 of the velocity scale). */
+static int separating(const hes_mech_transition *tr, const hes_mech *m, const double *q,
+                      const double *p, const double *qdp, double vscale)
+{
+    for (int s = 0; s < tr->n_separate; s++) {
+        double row[N], a, sv = 0;
+        const hes_mech_constraint *c = &m->constraints[tr->separate[s]];
+        int rc = eval_with_jac(c->a, c->Da, q, m->d, 1, p, m->data, &a, row);
+        if (rc)
+            return rc;
+        for (int i = 0; i < m->d; i++)
+            sv += row[i] * qdp[i];
+        if (sv < -1e-10 * (1.0 + vscale))
+            return E_NOSEPARATE;
+    }
+    return 0;
+}
+
 /* The impact law with its checks: qd_plus and the impulses. */
 static int impact(const hes_mech_transition *tr, const double *x, const double *p, double *q,
                   double *qdm, double *qdp, double *impulse)
@@ -376,6 +406,27 @@ static int impact(const hes_mech_transition *tr, const double *x, const double *
         return rc;
     if ((rc = constraint_rows(m, q, p, na, tr->after, D)))
         return rc;
+    if (tr->impact) {
+        /* another law: its outcome, then the checks below (no pulling
+           impulse is not checked: the law's impulses are its own) */
+        if (tr->impact(q, qdm, p, qdp, tr->impact_ctx))
+            return E_LAW;
+        double v0[N], vp[N], vscale = 0;
+        hes__matmul(na, d, 1, D, qdm, v0);
+        hes__matmul(na, d, 1, D, qdp, vp);
+        for (int i = 0; i < na; i++)
+            vscale = fmax(vscale, fabs(v0[i]));
+        for (int i = 0; i < na; i++) {
+            if (fabs(vp[i] + m->constraints[tr->after[i]].restitution * v0[i]) >
+                1e-6 * (1.0 + vscale))
+                return E_IMPACT;
+            if (impulse)
+                impulse[i] = NAN;
+        }
+        if (kinetic_energy(M, qdp, d) > kinetic_energy(M, qdm, d) * (1 + 1e-10) + 1e-14)
+            return E_ENERGY;
+        return separating(tr, m, q, p, qdp, vscale);
+    }
     for (int j = 0; j < na; j++)
         for (int i = 0; i < d; i++)
             W[i + (size_t)j * d] = D[j + (size_t)i * na];
@@ -412,17 +463,7 @@ static int impact(const hes_mech_transition *tr, const double *x, const double *
     }
     if (plastic_ish && ke_p > ke_m * (1 + 1e-10) + 1e-14)
         return E_ENERGY;
-    for (int s = 0; s < tr->n_separate; s++) {
-        double row[N], a, sv = 0;
-        const hes_mech_constraint *c = &m->constraints[tr->separate[s]];
-        if ((rc = eval_with_jac(c->a, c->Da, q, d, 1, p, m->data, &a, row)))
-            return rc;
-        for (int i = 0; i < d; i++)
-            sv += row[i] * qdp[i];
-        if (sv < -1e-10 * (1.0 + vscale))
-            return E_NOSEPARATE;
-    }
-    return 0;
+    return separating(tr, m, q, p, qdp, vscale);
 }
 
 hes_status hes_mech_impact(const hes_mech_transition *tr, const double *x, const double *p,

@@ -13,7 +13,11 @@
  *        trial thin, the mean bold, log scale;
  *   hes plot ess-bench FILE.csv -o OUT   median wall time against the number
  *        of contacts for the ESS integrator and MuJoCo, with their least-
- *        squares lines (issue 12's benchmark, BENCH_CSV=FILE make bench_mujoco).
+ *        squares lines (issue 12's benchmark, BENCH_CSV=FILE make bench_mujoco);
+ *   hes plot impact-set IMPACT-PROBLEM [--samples N] -o OUT   the sampled
+ *        post-impact set on the first two contacts' normal and tangential
+ *        velocities, Anitescu-Potra and sequential outcomes marked (Halm &
+ *        Posa Figs. 9 and 11).
  *
  * The program computes and writes the data; gnuplot only draws, into a
  * temporary file that is checked to be a complete picture and then copied
@@ -40,11 +44,14 @@ void cmd_plot_usage(FILE *out)
           "       hes plot convergence PROBLEM|--orbit FILE [-p NAME=VALUE]... [--trials N]\n"
           "                            [--steps S] [--box H | --perturb R] [--seed N] -o OUT\n"
           "       hes plot ess-bench FILE.csv -o OUT\n"
+          "       hes plot impact-set IMPACT-PROBLEM [--samples N] -o OUT\n"
           "Draw with gnuplot (HES_GNUPLOT: another program): psi over the two parameters\n"
           "of a 'hes sweep --grid A --grid B' file with the psi = 1 contour; the\n"
           "multipliers in the complex plane with the unit circle; the error of\n"
           "perturbed trials after every period; the ESS integrator's time against\n"
-          "contacts beside MuJoCo's (the table of BENCH_CSV=FILE make bench_mujoco).\n"
+          "contacts beside MuJoCo's (the table of BENCH_CSV=FILE make bench_mujoco);\n"
+          "a simultaneous impact's sampled outcomes on the first two contacts' normal\n"
+          "and tangential velocities, Anitescu-Potra and sequential outcomes marked.\n"
           "The format follows OUT's extension.\n\n"
           "  -o, --output OUT        the picture, .png or .svg (required)\n"
           "  -p, --param NAME=VALUE  set a parameter (repeatable)\n"
@@ -56,6 +63,8 @@ void cmd_plot_usage(FILE *out)
           "      --perturb R         starts uniform in the ball of radius R instead (not\n"
           "                          with --box)\n"
           "      --seed N            seed of the starts (1)\n"
+          "impact-set only:\n"
+          "      --samples N         samples of the set, 1 <= N <= 1000000 (the problem's)\n"
           "  -h, --help              show this help\n", out);
 }
 
@@ -441,6 +450,96 @@ static int ess_bench(const char *csv, const char *pic, const char *out)
     return close_gnuplot(g, pic, out);
 }
 
+/* ------------------------------------------------------- impact-set */
+
+/* The paper's Fig. 9/11 picture of an impact problem: the sampled
+ * post-impact velocities projected on the first two contacts' normals (left)
+ * and tangents (right), with the Anitescu-Potra and sequential outcomes
+ * marked. */
+static int impact_set_plot(const char *name, int samples, const char *pic, const char *out)
+{
+    const hes_impact_problem *pb = hes_impact_problem_find(name);
+    if (!pb || pb->k < 2) {
+        fprintf(stderr, "hes plot impact-set: '%s' is not an impact problem of two or more "
+                "contacts (see 'hes list': [impact])\n", name);
+        return CLI_EXIT_USAGE;
+    }
+    hes_impact_setup s;
+    char msg[512];
+    hes_status st = hes_impact_problem_setup(pb, &s, msg, sizeof msg);
+    hes_impact_set S;
+    memset(&S, 0, sizeof S);
+    hes_impact_set_options o = { samples > 0 ? samples : pb->samples,
+                                 { pb->h, pb->steps, 0, 1 }, 0, 2, 0 };
+    if (st == HES_OK)
+        st = hes_impact_set_sample(&s.contacts, s.v, &o, &S, msg, sizeof msg);
+    hes_impact_outcome outs[3];
+    memset(outs, 0, sizeof outs);
+    outs[0].law = HES_LAW_ANITESCU_POTRA;
+    for (int j = 1; j <= 2; j++) {
+        outs[j].law = HES_LAW_SEQUENTIAL;
+        for (int i = 0; i < s.k; i++)
+            outs[j].order[i] = j == 1 ? i : s.k - 1 - i;
+    }
+    for (int j = 0; st == HES_OK && j < 3; j++) {
+        hes_status sj = hes_impact_outcome_compute(&s.contacts, s.v, NULL, &outs[j], msg,
+                                                   sizeof msg);
+        if (sj != HES_OK && sj != HES_EMAXITER)
+            st = sj;
+    }
+    if (st != HES_OK) {
+        fprintf(stderr, "hes plot impact-set: %s\n", msg);
+        hes_impact_set_free(&S);
+        return CLI_EXIT_FAILURE;
+    }
+    FILE *g = open_gnuplot();
+    if (!g) {
+        hes_impact_set_free(&S);
+        return CLI_EXIT_FAILURE;
+    }
+    int k = s.k;
+    const char *a = pb->mech->constraints[pb->contacts[0]].name,
+               *b = pb->mech->constraints[pb->contacts[1]].name;
+    fprintf(g, "set terminal %s\nset output '%s'\n$s << EOD\n", terminal(out),
+            pic);
+    for (int i = 0; i < S.samples; i++)
+        if (S.finished[i]) {
+            const double *u = S.u + (size_t)i * 2 * k;
+            fprintf(g, "%.10g %.10g %.10g %.10g\n", u[0], u[1], u[k], u[k + 1]);
+        }
+    fprintf(g, "EOD\n");
+    for (int j = 0; j < 3; j++) {
+        fprintf(g, "$l%d << EOD\n", j);
+        if (outs[j].status == HES_OK)
+            fprintf(g, "%.10g %.10g %.10g %.10g\n", outs[j].u[0], outs[j].u[1], outs[j].u[k],
+                    outs[j].u[k + 1]);
+        else
+            fprintf(g, "NaN NaN NaN NaN\n");
+        fprintf(g, "EOD\n");
+    }
+    fprintf(g, "set multiplot layout 1,2 title '%s: %d post-impact velocities (Halm and "
+               "Posa impulse stepping, h = %g, N = %d)' noenhanced\n"
+               "set grid\nset key below\nset format x '%%.3g'\nset format y '%%.3g'\n"
+               "set xtics rotate by -35\nset offsets graph 0.05, graph 0.05, graph 0.05, "
+               "graph 0.05\n", pb->name, S.n_finished, pb->h, pb->steps);
+    for (int panel = 0; panel < 2; panel++) {
+        int c = panel ? 3 : 1;
+        fprintf(g, "set title '%s velocities'\nset xlabel '%s: u_%s'\nset ylabel '%s: u_%s'\n"
+                   "plot $s using %d:%d with points pt 7 ps 0.4 lc rgb '#808080' title 'samples', "
+                   "$l0 using %d:%d with points pt 7 ps 2 lc rgb '#2166ac' title "
+                   "'Anitescu-Potra', "
+                   "$l1 using %d:%d with points pt 5 ps 1.6 lc rgb '#b2182b' title "
+                   "'sequential %s first', "
+                   "$l2 using %d:%d with points pt 9 ps 1.8 lc rgb '#e6ab02' title "
+                   "'sequential %s first'\n",
+                panel ? "tangential" : "normal", a, panel ? "t" : "n", b, panel ? "t" : "n", c,
+                c + 1, c, c + 1, c, c + 1, a, c, c + 1, k == 2 ? b : "last");
+    }
+    fprintf(g, "unset multiplot\n");
+    hes_impact_set_free(&S);
+    return close_gnuplot(g, pic, out);
+}
+
 /* ------------------------------------------- multipliers and convergence */
 
 static int multipliers(hes_system *sys, const char *pic, const char *out)
@@ -530,8 +629,9 @@ static int temp_picture(char *pic, size_t len, const char *tmpdir, const char *o
 
 int cmd_plot(int argc, char **argv)
 {
-    enum { OPT_ORBIT = 256, OPT_TRIALS, OPT_STEPS, OPT_BOX, OPT_PERTURB, OPT_SEED };
+    enum { OPT_ORBIT = 256, OPT_TRIALS, OPT_STEPS, OPT_BOX, OPT_PERTURB, OPT_SEED, OPT_SAMPLES };
     static const struct option longopts[] = {
+        {"samples", required_argument, NULL, OPT_SAMPLES},
         {"output", required_argument, NULL, 'o'},
         {"param", required_argument, NULL, 'p'},
         {"orbit", required_argument, NULL, OPT_ORBIT},
@@ -546,7 +646,7 @@ int cmd_plot(int argc, char **argv)
     cli_assignments params;
     const char *out = NULL, *orbit_file = NULL, *tmpdir = getenv("TMPDIR");
     char pic[600];
-    int c, rc = CLI_EXIT_OK, trials = 20, steps = 10, box = 1;
+    int c, rc = CLI_EXIT_OK, trials = 20, steps = 10, box = 1, samples = 0;
     unsigned char seen[CLI_OPTION_CODES] = {0};
     double size = 0.01;
     unsigned long seed = 1;
@@ -588,6 +688,10 @@ int cmd_plot(int argc, char **argv)
                 rc = CLI_EXIT_USAGE;
             }
             break;
+        case OPT_SAMPLES:
+            if (cli_int_option("hes plot", "--samples", optarg, 1, 1000000, &samples))
+                rc = CLI_EXIT_USAGE;
+            break;
         case OPT_SEED:
             if (cli_parse_ulong(optarg, &seed)) {
                 fprintf(stderr, "hes plot: --seed needs a non-negative integer, got '%s'\n", optarg);
@@ -607,8 +711,8 @@ int cmd_plot(int argc, char **argv)
     if (!tmpdir || !*tmpdir || !safe(tmpdir) || strlen(tmpdir) > 400)
         tmpdir = "/tmp";
     if (rc == CLI_EXIT_OK && !kind) {
-        fprintf(stderr, "hes plot: which plot? stability-map, multipliers, convergence or "
-                "ess-bench\n");
+        fprintf(stderr, "hes plot: which plot? stability-map, multipliers, convergence, "
+                "ess-bench or impact-set\n");
         rc = CLI_EXIT_USAGE;
     }
     if (rc == CLI_EXIT_OK && (!out || !terminal(out) || !safe(out))) {
@@ -624,6 +728,11 @@ int cmd_plot(int argc, char **argv)
                     kind, trial_names[k]);
             rc = CLI_EXIT_USAGE;
         }
+    if (rc == CLI_EXIT_OK && kind && seen[OPT_SAMPLES] && strcmp(kind, "impact-set") != 0) {
+        fprintf(stderr, "hes plot %s: --samples is an option of 'hes plot impact-set' only\n",
+                kind);
+        rc = CLI_EXIT_USAGE;
+    }
     if (rc == CLI_EXIT_OK && kind && strcmp(kind, "stability-map") == 0 &&
         (params.n > 0 || orbit_file)) {
         fprintf(stderr, "hes plot stability-map: %s does not apply: the map draws the sweep "
@@ -656,9 +765,23 @@ int cmd_plot(int argc, char **argv)
         remove(pic);
         return rc;
     }
+    if (rc == CLI_EXIT_OK && strcmp(kind, "impact-set") == 0) {
+        int extra = params.n > 0 || orbit_file || argc - optind != 2;
+        cli_assignments_free(&params);
+        if (extra) {
+            fprintf(stderr, "hes plot impact-set: expected one impact PROBLEM (see 'hes list': "
+                    "[impact]), and no -p or --orbit\n");
+            return CLI_EXIT_USAGE;
+        }
+        if (temp_picture(pic, sizeof pic, tmpdir, out) != 0)
+            return CLI_EXIT_FAILURE;
+        rc = impact_set_plot(argv[optind + 1], samples, pic, out);
+        remove(pic);
+        return rc;
+    }
     if (rc == CLI_EXIT_OK && strcmp(kind, "multipliers") != 0 && strcmp(kind, "convergence") != 0) {
         fprintf(stderr, "hes plot: unknown plot '%s' (stability-map, multipliers, convergence, "
-                "ess-bench)\n", kind);
+                "ess-bench, impact-set)\n", kind);
         rc = CLI_EXIT_USAGE;
     }
     if (rc == CLI_EXIT_OK && argc - optind != 2 && !(orbit_file && argc - optind == 1)) {

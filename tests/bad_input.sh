@@ -182,6 +182,12 @@ bad analyze knee-biped --impact-set 2 --threads 0
 bad analyze knee-biped --select lemke
 bad analyze hopper-pumped --impact-set 2
 bad analyze paddle-juggler --impact-set 2
+bad plot impact-set -o "$tmp/x.png"
+bad plot impact-set no-such-problem -o "$tmp/x.png"
+bad plot impact-set rocking-block --samples 0 -o "$tmp/x.png"
+bad plot impact-set rocking-block --samples x -o "$tmp/x.png"
+bad plot impact-set rocking-block -p a=1 -o "$tmp/x.png"
+bad plot impact-set rocking-block
 bad impact
 bad impact no-such-problem
 bad impact rocking-block box-wall

@@ -965,6 +965,20 @@ if command -v gnuplot >/dev/null 2>&1; then
     run e_plot_essb plot ess-bench "$tmp/s1.csv" -o "$tmp/bad.png"
     expect_status e_plot_essb 2 "plot ess-bench of a sweep file is refused"
     expect_grep e_plot_essb err 'not a table of bench_ess_mujoco' "plot ess-bench names the expected header"
+    if "$HES" impact box-wall --samples 1 >/dev/null 2>&1; then
+        run pl_imp plot impact-set box-wall --samples 64 -o "$tmp/imp.svg"
+        expect_status pl_imp 0 "plot impact-set box-wall"
+        checks=$((checks + 1))
+        if grep -q '<svg' "$tmp/imp.svg" && grep -q 'Anitescu-Potra' "$tmp/imp.svg" && grep -q 'sequential A first' "$tmp/imp.svg"; then
+            pass "plot impact-set marks the Anitescu-Potra and sequential outcomes"
+        else
+            fail "plot impact-set marks the Anitescu-Potra and sequential outcomes"
+        fi
+        run e_plot_imp plot impact-set knee-biped -o "$tmp/bad.png"
+        expect_status e_plot_imp 2 "plot impact-set of a model that is not an impact problem"
+        run e_plot_imps plot multipliers knee-biped --samples 4 -o "$tmp/bad.png"
+        expect_status e_plot_imps 2 "--samples belongs to plot impact-set"
+    fi
 else
     echo "cli.sh: gnuplot not found; plot checks skipped"
 fi

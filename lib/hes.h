@@ -851,7 +851,9 @@ hes_status hes_impact_problem_setup(const hes_impact_problem *pb, hes_impact_set
  * contacts (name, mu, pre-impact u), options, summary (samples, finished,
  * mean_lcps, max_residual, max_energy_gain, seconds, seconds_per_sample,
  * seconds_per_lcp, sequence), mode counts, the extreme outcomes, the
- * outcomes of other laws, and with samples != 0 every sample.  Caller
+ * planar hulls of the first two contacts' normal and tangential
+ * velocities, the outcomes of other laws, and with samples != 0 every
+ * sample.  Caller
  * frees; NULL on allocation failure. */
 char *hes_impact_json(const hes_impact_problem *pb, const hes_impact_setup *setup,
                       const hes_impact_set_options *o, const hes_impact_set *set,

@@ -506,6 +506,59 @@ START_TEST(test_bad_input_is_refused)
 }
 END_TEST
 
+/* The hull and the location of outcomes on a set made by hand: the corners
+ * of a square, points inside it and on its edges (dropped: collinear), and
+ * one unfinished sample outside (ignored). */
+START_TEST(test_hull_and_location_on_a_square)
+{
+    enum { M = 10 };
+    double u[M * 4] = { 0 };
+    int finished[M], idx[M];
+    const double pts[M][2] = { { 0, 0 }, { 1, 0 }, { 1, 1 }, { 0, 1 }, { 0.5, 0.5 },
+                               { 0.5, 0 }, { 1, 0.25 }, { 0.2, 0.7 }, { 0, 0.5 }, { 3, 3 } };
+    for (int i = 0; i < M; i++) {
+        u[4 * i] = pts[i][0];
+        u[4 * i + 1] = pts[i][1];
+        finished[i] = i < M - 1;
+    }
+    hes_impact_set S;
+    memset(&S, 0, sizeof S);
+    S.n = 1;
+    S.k = 2;
+    S.samples = M;
+    S.u = u;
+    S.finished = finished;
+    S.n_finished = M - 1;
+    int h = hes_impact_set_hull(&S, 0, 1, idx);
+    ck_assert_int_eq(h, 4);
+    /* counter-clockwise from the lowest-leftmost: (0,0) (1,0) (1,1) (0,1) */
+    ck_assert_int_eq(idx[0], 0);
+    ck_assert_int_eq(idx[1], 1);
+    ck_assert_int_eq(idx[2], 2);
+    ck_assert_int_eq(idx[3], 3);
+    double in[4] = { 0.3, 0.9, 0, 0 }, edge[4] = { 1, 0.6, 0, 0 }, outp[4] = { 1.2, 0.5, 0, 0 };
+    double rel;
+    int nearest, inside;
+    ck_assert_int_eq(hes_impact_set_locate(&S, in, &rel, &nearest, &inside), HES_OK);
+    ck_assert(inside);
+    ck_assert_int_eq(nearest, 7);                       /* (0.2, 0.7) */
+    ck_assert_double_eq_tol(rel, hypot(0.1, 0.2), 1e-15);  /* extent 1 */
+    ck_assert_int_eq(hes_impact_set_locate(&S, edge, &rel, &nearest, &inside), HES_OK);
+    ck_assert(inside);
+    ck_assert_int_eq(hes_impact_set_locate(&S, outp, &rel, &nearest, &inside), HES_OK);
+    ck_assert(!inside);
+    int argmin[4], argmax[4], counts[6];
+    hes_contact_mode modes[M * 2];
+    for (int i = 0; i < M * 2; i++)
+        modes[i] = i % 2 ? HES_CONTACT_LIFT : HES_CONTACT_STICK;
+    S.modes = modes;
+    hes_impact_set_extremes(&S, argmin, argmax, counts);
+    ck_assert(u[4 * argmax[0]] == 1 && u[4 * argmin[1] + 1] == 0);
+    ck_assert_int_eq(counts[0], M - 1);                /* contact 0 sticks in all */
+    ck_assert_int_eq(counts[5], M - 1);                /* contact 1 lifts in all */
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("routh");
@@ -520,6 +573,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_threads_give_the_same_set);
     tcase_add_test(tc, test_contact_rows_from_constraint_functions);
     tcase_add_test(tc, test_bad_input_is_refused);
+    tcase_add_test(tc, test_hull_and_location_on_a_square);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -291,15 +291,24 @@ int hes_impact_set_hull(const hes_impact_set *S, int a, int b, int *idx)
         }
     qsort(P, (size_t)m, sizeof *P, by_xy);
     /* Andrew's monotone chain: lower hull left to right, upper right to
-       left; collinear points dropped */
+       left; points collinear to within rounding (a cross product below
+       1e-12 of the squared extent: outcomes that are zero carry 1e-17
+       noise) dropped */
+    double lo[2] = { INFINITY, INFINITY }, hi[2] = { -INFINITY, -INFINITY };
+    for (int i = 0; i < m; i++)
+        for (int c = 0; c < 2; c++) {
+            lo[c] = fmin(lo[c], P[i].x[c]);
+            hi[c] = fmax(hi[c], P[i].x[c]);
+        }
+    double ext = m ? fmax(hi[0] - lo[0], hi[1] - lo[1]) : 0, eps = 1e-12 * ext * ext;
     int h = 0;
     for (int i = 0; i < m; i++) {
-        while (h >= 2 && cross(H[h - 2].x, H[h - 1].x, P[i].x) <= 0)
+        while (h >= 2 && cross(H[h - 2].x, H[h - 1].x, P[i].x) <= eps)
             h--;
         H[h++] = P[i];
     }
     for (int i = m - 2, lower = h + 1; i >= 0; i--) {
-        while (h >= lower && cross(H[h - 2].x, H[h - 1].x, P[i].x) <= 0)
+        while (h >= lower && cross(H[h - 2].x, H[h - 1].x, P[i].x) <= eps)
             h--;
         H[h++] = P[i];
     }

@@ -83,6 +83,21 @@ char *hes_impact_json(const hes_impact_problem *pb, const hes_impact_setup *s,
     free(argmin);
     free(argmax);
     free(counts);
+    /* the planar hulls of the normal and of the tangential velocities of
+       the first two contacts: their vertices, counter-clockwise */
+    json_t *hulls = json_object();
+    int *idx = k >= 2 ? malloc(sizeof(int) * (size_t)(S->samples > 0 ? S->samples : 1)) : NULL;
+    for (int h = 0; idx && hulls && h < 2; h++) {
+        int a = h ? k : 0, nv = hes_impact_set_hull(S, a, a + 1, idx);
+        json_t *poly = json_array();
+        for (int v = 0; poly && v < nv; v++)
+            json_array_append_new(poly, json_pack(
+                "{s:i, s:o, s:o}", "sample", idx[v], "x",
+                hes__json_number(S->u[(size_t)idx[v] * 2 * k + a]), "y",
+                hes__json_number(S->u[(size_t)idx[v] * 2 * k + a + 1])));
+        hes__json_put(hulls, h ? "tangents" : "normals", poly);
+    }
+    free(idx);
     json_t *laws = json_array();
     for (int j = 0; laws && j < n_outs; j++) {
         const hes_impact_outcome *r = &outs[j];
@@ -107,14 +122,14 @@ char *hes_impact_json(const hes_impact_problem *pb, const hes_impact_setup *s,
         json_array_append_new(laws, x);
     }
     json_t *doc = json_pack("{s:s, s:o, s:o, s:o, s:{s:o, s:i, s:i, s:I, s:b, s:i}, s:o, s:o, "
-                            "s:o, s:o}",
+                            "s:o, s:o, s:o}",
                             "problem", pb->name, "q", hes__json_vector(s->q, n), "v_minus",
                             hes__json_vector(s->v, n), "contacts", contacts, "options", "step",
                             hes__json_number(o->routh.h), "steps", o->routh.steps, "samples",
                             o->samples, "seed", (json_int_t)o->seed, "select_random",
                             o->routh.select != 0, "threads", o->threads > 0 ? o->threads : 1,
                             "summary", summary, "mode_counts", modes, "extremes", extremes,
-                            "laws", laws);
+                            "laws", laws, "hulls", k >= 2 && hulls ? hulls : json_null());
     if (doc && samples) {
         json_t *a = json_array();
         for (int i = 0; a && i < S->samples; i++) {

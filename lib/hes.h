@@ -1260,6 +1260,7 @@ typedef struct {
     double step;             /* the impulse step h and step limit N used */
     int steps;
     double seconds;
+    char message[256];       /* why the first failed orbit failed ("" if none did) */
 } hes_impact_orbit;
 
 /* hes_analysis_json plus "impact_set" (lib/io/json_impact.c): "transition",

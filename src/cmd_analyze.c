@@ -316,6 +316,8 @@ static int analyze_impact_set(hes_system *sys, const hes_analysis *res, int n,
                "the trailing ones lift off); their orbits: %d found (%d stable, %d unstable, "
                "%d marginal), %d failed\n", r.n_consistent, r.n_orbits, r.n_stable,
                r.n_unstable, r.n_marginal, r.n_failed);
+        if (r.n_failed)
+            printf("  the first failure: %s\n", r.message);
         printf("  psi nominal %.9f, worst %.9f (sample %d), best %.9f (sample %d)\n",
                r.psi_nominal, r.psi_worst, r.worst, r.psi_best, r.best);
         if (r.worst >= 0)

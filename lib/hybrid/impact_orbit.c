@@ -155,6 +155,7 @@ typedef struct {
     const hes_routh_options *ro;
     const double *x0;
     int *verdicts;
+    char (*msgs)[256];       /* per sample: why its orbit failed */
     int threads, t;
 } job;
 
@@ -168,9 +169,9 @@ static void *worker(void *arg)
         hes_routh_options ro = *j->ro;
         if (ro.select)
             ro.select += (unsigned long)i;   /* as the sample was drawn */
-        char msg[256];
         r->status[i] = orbit_psi(j->sys, r, &ro, r->set.caps + (size_t)i * r->set.dim, j->x0,
-                                 0, &r->psi[i], &j->verdicts[i], NULL, msg, sizeof msg);
+                                 0, &r->psi[i], &j->verdicts[i], NULL, j->msgs[i],
+                                 sizeof j->msgs[i]);
         if (r->status[i] != HES_OK)
             r->psi[i] = NAN;
     }
@@ -265,10 +266,12 @@ hes_status hes_impact_orbit_analyze(hes_system *sys, const hes_impact_orbit_opti
     r->psi = malloc(sizeof(double) * (size_t)S);
     r->status = calloc((size_t)S, sizeof *r->status);
     int *verdicts = calloc((size_t)S, sizeof *verdicts);
+    char (*msgs)[256] = calloc((size_t)S, sizeof *msgs);
     job *jobs = malloc(sizeof *jobs * (size_t)threads);
     pthread_t *tid = malloc(sizeof *tid * (size_t)threads);
-    if (!r->consistent || !r->psi || !r->status || !verdicts || !jobs || !tid) {
+    if (!r->consistent || !r->psi || !r->status || !verdicts || !msgs || !jobs || !tid) {
         free(verdicts);
+        free(msgs);
         free(jobs);
         free(tid);
         free(x0);
@@ -286,7 +289,7 @@ hes_status hes_impact_orbit_analyze(hes_system *sys, const hes_impact_orbit_opti
     }
     int started = 0;
     for (int t = 0; t < threads; t++)
-        jobs[t] = (job){ sys, r, &so.routh, x0, verdicts, threads, t };
+        jobs[t] = (job){ sys, r, &so.routh, x0, verdicts, msgs, threads, t };
     for (int t = 1; t < threads; t++)
         if (pthread_create(&tid[t], NULL, worker, &jobs[t]) == 0)
             started = t;
@@ -303,7 +306,8 @@ hes_status hes_impact_orbit_analyze(hes_system *sys, const hes_impact_orbit_opti
         if (!r->consistent[i])
             continue;
         if (r->status[i] != HES_OK) {
-            r->n_failed++;
+            if (!r->n_failed++)
+                snprintf(r->message, sizeof r->message, "sample %d: %s", i, msgs[i]);
             continue;
         }
         r->n_orbits++;
@@ -336,6 +340,7 @@ hes_status hes_impact_orbit_analyze(hes_system *sys, const hes_impact_orbit_opti
     r->step = so.routh.h;
     r->steps = so.routh.steps;
     free(verdicts);
+    free(msgs);
     free(jobs);
     free(tid);
     free(x0);

@@ -34,36 +34,8 @@ static int mass(const double *q, const double *p, double *out, void *data)
     return 0;
 }
 
-static int a_A(const double *q, const double *p, double *out, void *data)
-{
-    (void)p, (void)data;
-    return hes__floor_contact(q, 3, 0, -SIDE / 2, -SIDE / 2, out, NULL, NULL);
-}
-static int Da_A(const double *q, const double *p, double *out, void *data)
-{
-    (void)p, (void)data;
-    return hes__floor_contact(q, 3, 0, -SIDE / 2, -SIDE / 2, NULL, out, NULL);
-}
-static int Jt_A(const double *q, const double *p, double *out, void *data)
-{
-    (void)p, (void)data;
-    return hes__floor_contact(q, 3, 0, -SIDE / 2, -SIDE / 2, NULL, NULL, out);
-}
-static int a_B(const double *q, const double *p, double *out, void *data)
-{
-    (void)p, (void)data;
-    return hes__wall_contact(q, 3, 0, SIDE / 2, -SIDE / 2, out, NULL, NULL);
-}
-static int Da_B(const double *q, const double *p, double *out, void *data)
-{
-    (void)p, (void)data;
-    return hes__wall_contact(q, 3, 0, SIDE / 2, -SIDE / 2, NULL, out, NULL);
-}
-static int Jt_B(const double *q, const double *p, double *out, void *data)
-{
-    (void)p, (void)data;
-    return hes__wall_contact(q, 3, 0, SIDE / 2, -SIDE / 2, NULL, NULL, out);
-}
+HES__BODY_CONTACT(A, hes__floor_contact, -SIDE / 2, -SIDE / 2)
+HES__BODY_CONTACT(B, hes__wall_contact, SIDE / 2, -SIDE / 2)
 
 static const hes_mech_constraint constraints[] = {
     { "A", a_A, Da_A, 0, 1, MU, Jt_A },

@@ -33,35 +33,36 @@ void hes__planar_point(const double *q, int col, double cx, double cy, double *p
     }
 }
 
-/* rows of d zeros with the body's three columns filled */
-int hes__floor_contact(const double *q, int d, int col, double cx, double cy, double *a,
-                       double *Da, double *Jt)
+/* contact of the point with the floor (wall = 0: a = p_y, J_n = Dp_y,
+ * J_t = Dp_x) or with the wall (wall = 1: a = -p_x, J_n = -Dp_x, J_t =
+ * Dp_y), rows of d zeros with the body's three columns filled */
+static int contact(const double *q, int d, int col, double cx, double cy, int wall, double *a,
+                   double *Da, double *Jt)
 {
     double p[2], jx[HES_MECH_MAX], jy[HES_MECH_MAX];
     memset(jx, 0, sizeof(double) * (size_t)d);
     memset(jy, 0, sizeof(double) * (size_t)d);
     hes__planar_point(q, col, cx, cy, p, jx, jy);
+    const double *n = wall ? jx : jy, *t = wall ? jy : jx, sg = wall ? -1 : 1;
     if (a)
-        *a = p[1];
-    if (Da)
-        memcpy(Da, jy, sizeof(double) * (size_t)d);
-    if (Jt)
-        memcpy(Jt, jx, sizeof(double) * (size_t)d);
+        *a = wall ? -p[0] : p[1];
+    for (int j = 0; j < d; j++) {
+        if (Da)
+            Da[j] = sg * n[j];
+        if (Jt)
+            Jt[j] = t[j];
+    }
     return 0;
+}
+
+int hes__floor_contact(const double *q, int d, int col, double cx, double cy, double *a,
+                       double *Da, double *Jt)
+{
+    return contact(q, d, col, cx, cy, 0, a, Da, Jt);
 }
 
 int hes__wall_contact(const double *q, int d, int col, double cx, double cy, double *a,
                       double *Da, double *Jt)
 {
-    double p[2], jx[HES_MECH_MAX], jy[HES_MECH_MAX];
-    memset(jx, 0, sizeof(double) * (size_t)d);
-    memset(jy, 0, sizeof(double) * (size_t)d);
-    hes__planar_point(q, col, cx, cy, p, jx, jy);
-    if (a)
-        *a = -p[0];
-    for (int j = 0; Da && j < d; j++)
-        Da[j] = -jx[j];
-    if (Jt)
-        memcpy(Jt, jy, sizeof(double) * (size_t)d);
-    return 0;
+    return contact(q, d, col, cx, cy, 1, a, Da, Jt);
 }

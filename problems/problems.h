@@ -46,4 +46,24 @@ int hes__floor_contact(const double *q, int d, int col, double cx, double cy, do
 int hes__wall_contact(const double *q, int d, int col, double cx, double cy, double *a,
                       double *Da, double *Jt);
 
+/* The constraint callbacks a_NAME, Da_NAME and Jt_NAME of the point
+ * (CX, CY) of a planar body with q = (x, y, theta), against the floor
+ * (FN = hes__floor_contact) or the wall (hes__wall_contact). */
+#define HES__BODY_CONTACT(NAME, FN, CX, CY)                                        \
+    static int a_##NAME(const double *q, const double *p, double *out, void *data) \
+    {                                                                              \
+        (void)p, (void)data;                                                       \
+        return FN(q, 3, 0, CX, CY, out, NULL, NULL);                               \
+    }                                                                              \
+    static int Da_##NAME(const double *q, const double *p, double *out, void *data) \
+    {                                                                              \
+        (void)p, (void)data;                                                       \
+        return FN(q, 3, 0, CX, CY, NULL, out, NULL);                               \
+    }                                                                              \
+    static int Jt_##NAME(const double *q, const double *p, double *out, void *data) \
+    {                                                                              \
+        (void)p, (void)data;                                                       \
+        return FN(q, 3, 0, CX, CY, NULL, NULL, out);                               \
+    }
+
 #endif

@@ -39,6 +39,10 @@ int hes__all_finite(const double *v, int n);
 int hes__svd_lwork(int nmax);
 
 /* splitmix64: a small, seedable generator kept by the caller (random.c). */
+/* fn(args + t size) for t < threads, on as many threads, joined before the
+ * return; pieces whose thread cannot start run here (parallel.c) */
+void hes__run_parallel(int threads, void *(*fn)(void *), void *args, size_t size);
+
 /* CLOCK_MONOTONIC in seconds (clock.c) */
 double hes__monotonic_seconds(void);
 

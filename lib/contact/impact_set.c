@@ -27,7 +27,6 @@
 #include "config.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,14 +169,12 @@ hes_status hes_impact_set_sample(const hes_contact_set *c, const double *v_minus
     double *caps = malloc(sizeof(double) * ((size_t)chunk * dim + dim));
     struct worker_out *outs = calloc((size_t)threads, sizeof *outs);
     worker_arg *args = malloc(sizeof *args * (size_t)threads);
-    pthread_t *tid = malloc(sizeof *tid * (size_t)threads);
     gsl_qrng *g = gsl_qrng_alloc(type, (unsigned)dim);
     if (!S->v || !S->u || !S->modes || !S->lcps || !S->finished || !S->dissipated ||
-        !S->residual || !caps || !outs || !args || !tid || !g) {
+        !S->residual || !caps || !outs || !args || !g) {
         free(caps);
         free(outs);
         free(args);
-        free(tid);
         if (g)
             gsl_qrng_free(g);
         hes_impact_set_free(S);
@@ -201,22 +198,11 @@ hes_status hes_impact_set_sample(const hes_contact_set *c, const double *v_minus
             memcpy(S->caps + (size_t)first * dim, caps, sizeof(double) * (size_t)count * dim);
         j.first = first;
         j.count = count;
-        int started = 0;
         for (int t = 0; t < threads; t++) {
             args[t].j = &j;
             args[t].t = t;
         }
-        for (int t = 1; t < threads; t++)
-            if (pthread_create(&tid[t], NULL, worker, &args[t]) == 0)
-                started = t;
-            else
-                break;
-        /* threads that could not start: their share runs here, after ours */
-        worker(&args[0]);
-        for (int t = 1; t <= started; t++)
-            pthread_join(tid[t], NULL);
-        for (int t = started + 1; t < threads; t++)
-            worker(&args[t]);
+        hes__run_parallel(threads, worker, args, sizeof *args);
         for (int t = 0; t < threads && st == HES_OK; t++)
             if (outs[t].st != HES_OK) {
                 st = outs[t].st;
@@ -230,7 +216,6 @@ hes_status hes_impact_set_sample(const hes_contact_set *c, const double *v_minus
     free(caps);
     free(outs);
     free(args);
-    free(tid);
     if (st != HES_OK) {
         hes_impact_set_free(S);
         return st;

@@ -24,7 +24,6 @@
  * threads with nothing shared but read-only data.
  */
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -268,12 +267,10 @@ hes_status hes_impact_orbit_analyze(hes_system *sys, const hes_impact_orbit_opti
     int *verdicts = calloc((size_t)S, sizeof *verdicts);
     char (*msgs)[256] = calloc((size_t)S, sizeof *msgs);
     job *jobs = malloc(sizeof *jobs * (size_t)threads);
-    pthread_t *tid = malloc(sizeof *tid * (size_t)threads);
-    if (!r->consistent || !r->psi || !r->status || !verdicts || !msgs || !jobs || !tid) {
+    if (!r->consistent || !r->psi || !r->status || !verdicts || !msgs || !jobs) {
         free(verdicts);
         free(msgs);
         free(jobs);
-        free(tid);
         free(x0);
         hes_impact_orbit_free(r);
         return hes__say(msg, len, HES_ENOMEM, "out of memory for %d orbits", S);
@@ -287,19 +284,9 @@ hes_status hes_impact_orbit_analyze(hes_system *sys, const hes_impact_orbit_opti
         r->consistent[i] = ok;
         r->n_consistent += ok;
     }
-    int started = 0;
     for (int t = 0; t < threads; t++)
         jobs[t] = (job){ sys, r, &so.routh, x0, verdicts, msgs, threads, t };
-    for (int t = 1; t < threads; t++)
-        if (pthread_create(&tid[t], NULL, worker, &jobs[t]) == 0)
-            started = t;
-        else
-            break;
-    worker(&jobs[0]);
-    for (int t = 1; t <= started; t++)
-        pthread_join(tid[t], NULL);
-    for (int t = started + 1; t < threads; t++)
-        worker(&jobs[t]);
+    hes__run_parallel(threads, worker, jobs, sizeof *jobs);
     r->psi_worst = r->psi_best = NAN;
     r->worst = r->best = -1;
     for (int i = 0; i < S; i++) {
@@ -342,7 +329,6 @@ hes_status hes_impact_orbit_analyze(hes_system *sys, const hes_impact_orbit_opti
     free(verdicts);
     free(msgs);
     free(jobs);
-    free(tid);
     free(x0);
     r->seconds = hes__monotonic_seconds() - t0;
     return HES_OK;

@@ -38,6 +38,9 @@ const hes_model *cli_find_problem(const char *name)
     if (!model && cli_find_ess_problem(name))
         fprintf(stderr, "hes: '%s' is an event-selected system: only 'hes info', 'hes "
                 "simulate --integrator ess' and 'hes analyze' take it\n", name);
+    else if (!model && hes_impact_problem_find(name))
+        fprintf(stderr, "hes: '%s' is an impact problem: 'hes impact %s' and 'hes plot "
+                "impact-set %s' take it\n", name, name, name);
     else if (!model)
         fprintf(stderr, "hes: unknown problem '%s' (try 'hes list')\n", name);
     return model;

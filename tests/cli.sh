@@ -1141,6 +1141,9 @@ if "$HES" impact rocking-block --samples 1 >/dev/null 2>&1; then
     expect_grep e_im_slip err 'frictional contacts' "the refusal says what is missing"
     run e_im_thr analyze knee-biped --threads 2
     expect_status e_im_thr 2 "--threads without --impact-set"
+    run e_im_info info rocking-block
+    expect_status e_im_info 2 "hes info of an impact problem"
+    expect_grep e_im_info err "is an impact problem: 'hes impact rocking-block'" "the message points to hes impact"
     run e_im_prob impact no-such-impact
     expect_status e_im_prob 2 "unknown impact problem"
     expect_grep e_im_prob err 'rocking-block' "the known impact problems are listed"

@@ -1255,6 +1255,11 @@ typedef struct {
     int n_consistent, n_orbits, n_failed, n_stable, n_unstable, n_marginal;
     double psi_worst, psi_best; /* over the orbits found (NaN if none) */
     int worst, best;         /* their samples (-1) */
+    /* the extreme outcomes among the consistent samples whose orbits were
+     * found: for contact-velocity coordinate d (normals, then tangents)
+     * the samples with the smallest and largest value (-1: none); their
+     * psi is psi[extreme_min[d]] and psi[extreme_max[d]] */
+    int extreme_min[2 * HES_MECH_MAX], extreme_max[2 * HES_MECH_MAX];
     double worst_check;      /* the worst orbit's return map against central
                                 differences of the full flow (hes_analyze's check) */
     double step;             /* the impulse step h and step limit N used */
@@ -1268,8 +1273,9 @@ typedef struct {
  * "consistent", "orbits", "failed", "stable", "unstable", "marginal",
  * "psi_nominal", "psi_worst", "psi_best", "worst_sample", "best_sample",
  * "worst_check", "worst_outcome" and "best_outcome" (contact velocities,
- * modes), "psi" (per consistent sample, null where its orbit failed) and
- * "seconds". */
+ * modes), "extremes" (per contact-velocity coordinate the min and max
+ * outcome with its psi), "psi" (per consistent sample, null where its
+ * orbit failed) and "seconds". */
 char *hes_analysis_impact_json(const hes_system *sys, const hes_analysis *res,
                                const hes_impact_orbit *r);
 

@@ -320,6 +320,17 @@ static int analyze_impact_set(hes_system *sys, const hes_analysis *res, int n,
             printf("  the first failure: %s\n", r.message);
         printf("  psi nominal %.9f, worst %.9f (sample %d), best %.9f (sample %d)\n",
                r.psi_nominal, r.psi_worst, r.worst, r.psi_best, r.best);
+        const hes_mech_transition *mt = m->transitions[r.transition].data;
+        const hes_mech *em = mt->mech ? mt->mech : mt->from->mech;
+        for (int d = 0; d < 2 * r.k; d++)
+            for (int e = 0; e < 2; e++) {
+                int i = e ? r.extreme_max[d] : r.extreme_min[d];
+                if (i >= 0)
+                    printf("  %s u_%s of %-16s (sample %4d): %+.6f, psi %.9f\n",
+                           e ? "max" : "min", d < r.k ? "n" : "t",
+                           em->constraints[r.contacts[d % r.k]].name, i,
+                           r.set.u[(size_t)i * 2 * r.k + d], r.psi[i]);
+            }
         if (r.worst >= 0)
             printf("  the worst orbit's return map against central differences of the full "
                    "flow: %.3g\n", r.worst_check);

@@ -1132,7 +1132,7 @@ if "$HES" impact rocking-block --samples 1 >/dev/null 2>&1; then
     run im_kb analyze knee-biped --impact-set 8 --threads 2 --json
     expect_status im_kb 0 "analyze knee-biped --impact-set 8"
     expect_json im_kb "analyze --impact-set --json"
-    expect_json_value im_kb 'd["impact_set"]["transition"] == "heelstrike" and d["impact_set"]["orbits"] == d["impact_set"]["consistent"] > 0 and abs(d["impact_set"]["psi_nominal"] - d["psi"]) < 1e-12 and d["impact_set"]["psi_worst"] >= max(x for x in d["impact_set"]["psi"]) and d["impact_set"]["worst_check"] < 1e-6' \
+    expect_json_value im_kb 'd["impact_set"]["transition"] == "heelstrike" and d["impact_set"]["orbits"] == d["impact_set"]["consistent"] > 0 and abs(d["impact_set"]["psi_nominal"] - d["psi"]) < 1e-12 and d["impact_set"]["psi_worst"] >= max(x for x in d["impact_set"]["psi"]) and d["impact_set"]["worst_check"] < 1e-6 and len(d["impact_set"]["extremes"]) == 8 and all(e["psi"] in d["impact_set"]["psi"] for e in d["impact_set"]["extremes"])' \
         True "the impact set: every consistent outcome has an orbit, the worst is the largest psi, checked by differences"
     run im_kbt analyze knee-biped --impact-set 4
     expect_grep im_kbt out '^  robust verdict over the sampled outcomes: ' "analyze --impact-set gives a robust verdict"

@@ -289,6 +289,8 @@ hes_status hes_impact_orbit_analyze(hes_system *sys, const hes_impact_orbit_opti
     hes__run_parallel(threads, worker, jobs, sizeof *jobs);
     r->psi_worst = r->psi_best = NAN;
     r->worst = r->best = -1;
+    for (int d = 0; d < 2 * r->k; d++)
+        r->extreme_min[d] = r->extreme_max[d] = -1;
     for (int i = 0; i < S; i++) {
         if (!r->consistent[i])
             continue;
@@ -308,6 +310,14 @@ hes_status hes_impact_orbit_analyze(hes_system *sys, const hes_impact_orbit_opti
         if (r->best < 0 || r->psi[i] < r->psi_best) {
             r->psi_best = r->psi[i];
             r->best = i;
+        }
+        const double *u = r->set.u + (size_t)i * 2 * r->k;
+        for (int d = 0; d < 2 * r->k; d++) {
+            int *lo = &r->extreme_min[d], *hi = &r->extreme_max[d];
+            if (*lo < 0 || u[d] < r->set.u[(size_t)*lo * 2 * r->k + d])
+                *lo = i;
+            if (*hi < 0 || u[d] > r->set.u[(size_t)*hi * 2 * r->k + d])
+                *hi = i;
         }
     }
     /* the worst orbit again, its return map also by central differences

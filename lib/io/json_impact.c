@@ -176,9 +176,21 @@ char *hes_analysis_impact_json(const hes_system *sys, const hes_analysis *res,
     for (int i = 0; psi && i < r->set.samples; i++)
         if (r->consistent[i])
             json_array_append_new(psi, hes__json_number(r->psi[i]));
+    json_t *ext = json_array();
+    for (int d = 0; ext && d < 2 * r->k; d++)
+        for (int e = 0; e < 2; e++) {
+            int i = e ? r->extreme_max[d] : r->extreme_min[d];
+            if (i < 0)
+                continue;
+            json_t *x = orbit_outcome(r, i);
+            hes__json_put(x, "of", json_string(d < r->k ? "u_normal" : "u_tangent"));
+            hes__json_put(x, "contact", json_string(em->constraints[r->contacts[d % r->k]].name));
+            hes__json_put(x, "which", json_string(e ? "max" : "min"));
+            json_array_append_new(ext, x);
+        }
     json_t *o = json_pack(
         "{s:s, s:o, s:o, s:i, s:i, s:i, s:o, s:i, s:i, s:i, s:i, s:i, s:i, s:o, s:o, s:o, "
-        "s:i, s:i, s:o, s:o, s:o, s:o, s:o}",
+        "s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:o}",
         "transition", m->transitions[r->transition].name, "contacts", contacts, "step",
         hes__json_number(r->step), "steps", r->steps, "samples", r->set.samples, "finished",
         r->set.n_finished, "mean_lcps", hes__json_number(r->set.mean_lcps), "consistent",
@@ -187,7 +199,8 @@ char *hes_analysis_impact_json(const hes_system *sys, const hes_analysis *res,
         hes__json_number(r->psi_nominal), "psi_worst", hes__json_number(r->psi_worst),
         "psi_best", hes__json_number(r->psi_best), "worst_sample", r->worst, "best_sample",
         r->best, "worst_check", hes__json_number(r->worst_check), "worst_outcome",
-        orbit_outcome(r, r->worst), "best_outcome", orbit_outcome(r, r->best), "psi", psi,
+        orbit_outcome(r, r->worst), "best_outcome", orbit_outcome(r, r->best), "extremes", ext,
+        "psi", psi,
         "seconds", hes__json_number(r->seconds));
     if (hes__json_put(doc, "impact_set", o)) {
         json_decref(doc);

@@ -394,6 +394,37 @@ int hes_mech_guard(double t, const double *x, const double *p, double *out, void
 int hes_mech_reset(double t, const double *x, const double *p, double *out, void *data);
 const char *hes_mech_describe_error(int code, void *data);
 
+/* ------------------------------------------------ robots from MJCF/URDF */
+/*
+ * A mechanical system loaded from a robot description, MJCF or URDF,
+ * through MuJoCo (issue 14; lib/model/robot.c): M(q), gravity, joint
+ * motors as the inputs (B u), and unilateral contacts at named sites
+ * against the ground plane z = 0 (a = the site's height, J_n its vertical
+ * Jacobian row, J_t its x row: planar robots move in the x-z plane).
+ * Coordinates are MuJoCo's qpos (slide and hinge joints only).  contacts:
+ * the sites and their friction; NULL (n_contacts 0): every site of the
+ * file, friction 1, at most 8.  HES_ESOLVER when hes was built without
+ * MuJoCo; HES_EINVAL (msg) for a file MuJoCo cannot load, free or ball
+ * joints, an unknown site, actuators that do not drive a joint.  A robot
+ * holds MuJoCo's work data: use one per thread.
+ */
+typedef struct hes_robot hes_robot;
+typedef struct {
+    const char *site;        /* a site of the file, or a body (URDF: a link) */
+    double mu;               /* friction against the ground */
+} hes_robot_contact;
+
+hes_status hes_robot_load(const char *path, const hes_robot_contact *contacts, int n_contacts,
+                          hes_robot **out, char *msg, size_t len);
+void hes_robot_free(hes_robot *robot);
+/* The mechanical system (valid while the robot lives); its constraints
+ * are the contacts, in order. */
+const hes_mech *hes_robot_mech(const hes_robot *robot);
+/* The joint name of coordinate i, or NULL. */
+const char *hes_robot_coordinate(const hes_robot *robot, int i);
+/* The file's reference configuration (qpos0). */
+hes_status hes_robot_reference(const hes_robot *robot, double *q);
+
 /* Quantities of a mechanical mode at state x = [z, z']: the configuration
  * q (d), velocity q' (d), the held constraints' forces lambda (n_active),
  * the kinetic energy.  Any output may be NULL. */
@@ -797,6 +828,12 @@ hes_status hes_impact_outcome_compute(const hes_contact_set *contacts, const dou
                                       const hes_impact_set *set, hes_impact_outcome *out,
                                       char *msg, size_t len);
 
+/* A step size h for an impact without one: half the largest normal impulse
+ * of the Anitescu-Potra outcome (a sample then takes a few steps; a larger
+ * h reaches the set's edges with fewer samples), 1 if that impulse is 0. */
+hes_status hes_impact_default_step(const hes_contact_set *contacts, const double *v_minus,
+                                   double *h, char *msg, size_t len);
+
 /* Contact velocities (2k) of a velocity v: J_n v, then J_t v. */
 void hes_contact_velocities(const hes_contact_set *contacts, const double *v, double *u);
 
@@ -846,6 +883,12 @@ typedef struct {
 } hes_impact_setup;
 hes_status hes_impact_problem_setup(const hes_impact_problem *pb, hes_impact_setup *out,
                                     char *msg, size_t len);
+/* The same for any mechanical system, its contacts (constraint indices)
+ * and a pre-impact state (q, v: d each), e.g. a robot's
+ * (hes_robot_mech). */
+hes_status hes_impact_setup_state(const hes_mech *mech, int k, const int *contacts,
+                                  const double *q, const double *v, hes_impact_setup *out,
+                                  char *msg, size_t len);
 
 /* The document of `hes impact --json` (lib/io/json_impact.c): problem,
  * contacts (name, mu, pre-impact u), options, summary (samples, finished,

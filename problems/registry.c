@@ -84,6 +84,29 @@ const hes_impact_problem *hes_impact_problem_find(const char *name)
     return NULL;
 }
 
+hes_status hes_impact_setup_state(const hes_mech *m, int k, const int *contacts,
+                                  const double *q, const double *v, hes_impact_setup *s,
+                                  char *msg, size_t len)
+{
+    if (!m || !contacts || !q || !v || !s)
+        return hes__say(msg, len, HES_EINVAL, "impact setup: needs a mechanical system, its "
+                        "contacts and the pre-impact state");
+    if (m->d < 1 || m->d > HES_MECH_MAX || k < 1 || k > HES_MECH_MAX)
+        return hes__say(msg, len, HES_EINVAL, "impact setup: %d coordinates and %d contacts "
+                        "(at most %d each)", m->d, k, HES_MECH_MAX);
+    s->d = m->d;
+    s->k = k;
+    memmove(s->q, q, sizeof(double) * (size_t)m->d);
+    memmove(s->v, v, sizeof(double) * (size_t)m->d);
+    hes_status st = hes_mech_contacts(m, s->q, NULL, k, contacts, s->M, s->Jn, s->Jt, s->mu,
+                                      msg, len);
+    if (st != HES_OK)
+        return st;
+    hes_contact_set cs = { s->d, s->k, s->M, s->Jn, s->Jt, s->mu };
+    s->contacts = cs;
+    return HES_OK;
+}
+
 hes_status hes_impact_problem_setup(const hes_impact_problem *pb, hes_impact_setup *s,
                                     char *msg, size_t len)
 {
@@ -91,19 +114,12 @@ hes_status hes_impact_problem_setup(const hes_impact_problem *pb, hes_impact_set
         return hes__say(msg, len, HES_EINVAL, "impact problem: needs a problem with a mechanical "
                         "system and a pre-impact state");
     const hes_mech *m = pb->mech;
-    if (m->d < 1 || m->d > HES_MECH_MAX || pb->k < 1 || pb->k > HES_MECH_MAX)
-        return hes__say(msg, len, HES_EINVAL, "impact problem %s: %d coordinates and %d contacts "
-                        "(at most %d each)", pb->name, m->d, pb->k, HES_MECH_MAX);
-    s->d = m->d;
-    s->k = pb->k;
-    if (pb->pre_impact(s->q, s->v, m->data))
+    if (m->d < 1 || m->d > HES_MECH_MAX)
+        return hes__say(msg, len, HES_EINVAL, "impact problem %s: %d coordinates (at most %d)",
+                        pb->name, m->d, HES_MECH_MAX);
+    double q[HES_MECH_MAX], v[HES_MECH_MAX];
+    if (pb->pre_impact(q, v, m->data))
         return hes__say(msg, len, HES_EINVAL, "impact problem %s: its pre-impact state failed",
                         pb->name);
-    hes_status st = hes_mech_contacts(m, s->q, NULL, pb->k, pb->contacts, s->M, s->Jn, s->Jt,
-                                      s->mu, msg, len);
-    if (st != HES_OK)
-        return st;
-    hes_contact_set cs = { s->d, s->k, s->M, s->Jn, s->Jt, s->mu };
-    s->contacts = cs;
-    return HES_OK;
+    return hes_impact_setup_state(m, pb->k, pb->contacts, q, v, s, msg, len);
 }

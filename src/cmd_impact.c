@@ -18,10 +18,14 @@
 void cmd_impact_usage(FILE *out)
 {
     fputs("Usage: hes impact PROBLEM [options]\n"
+          "       hes impact --robot FILE.xml|FILE.urdf --q Q1,... --v V1,...\n"
+          "                  [--contacts NAME:MU,...] [options]\n"
           "Resolve a simultaneous impact with friction: the set of post-impact\n"
           "velocities of the impulse-stepping model (Halm & Posa, Algorithm 2), the\n"
           "Anitescu-Potra outcome and the sequential ones, located in the set.\n"
-          "PROBLEM: rocking-block, compass-gait-impact, box-wall, disk-stack.\n"
+          "PROBLEM: rocking-block, compass-gait-impact, box-wall, disk-stack; or a robot\n"
+          "file (MuJoCo) at a pre-impact state, its contacts at sites or links against\n"
+          "the ground z = 0 (default: every site, friction 1).\n"
           "\n"
           "  --samples N     samples of the set (1 to " STR(MAX_SAMPLES) "; default: the problem's)\n"
           "  --step H        impulse step size h (default: the paper's)\n"
@@ -36,6 +40,10 @@ void cmd_impact_usage(FILE *out)
           "  --json          the document of hes_impact_json (--samples-out adds every sample)\n"
           "  --samples-out   with --json: every sample\n"
           "  --csv           one row per sample\n"
+          "  --robot FILE    an MJCF or URDF file (needs MuJoCo) instead of PROBLEM\n"
+          "  --q, --v        its coordinates and velocities before the impact\n"
+          "  --contacts L    its contacts: sites or links with their friction, NAME:MU,...\n"
+          "                  (default h: half the largest Anitescu-Potra normal impulse)\n"
           "  -h, --help      show this help\n", out);
 }
 
@@ -135,11 +143,104 @@ static void print_csv(const hes_impact_problem *pb, const hes_impact_set *S)
     }
 }
 
+/* An impact of a robot file (--robot FILE --q ... --v ... [--contacts
+ * NAME:MU,...]): the robot and the problem made of it. */
+typedef struct {
+    hes_robot *robot;
+    hes_impact_problem pb;
+    int idx[HES_MECH_MAX];
+    double q[HES_MECH_MAX], v[HES_MECH_MAX];
+    char name[256], description[512];
+} robot_impact;
+
+/* "A:5,B:5" into contacts (at most HES_MECH_MAX); -1 after a message */
+static int parse_contacts(const char *text, hes_robot_contact *c, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", text);
+    int n = 0;
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+        char *colon = strrchr(tok, ':');
+        double mu;
+        if (n == HES_MECH_MAX || !colon || colon == tok || cli_parse_double(colon + 1, &mu) ||
+            !(mu >= 0)) {
+            fprintf(stderr, "%s: --contacts expects NAME:MU,... (at most %d, mu >= 0), got "
+                    "'%s'\n", CMD, HES_MECH_MAX, text);
+            return -1;
+        }
+        *colon = '\0';
+        c[n].site = tok;
+        c[n].mu = mu;
+        n++;
+    }
+    return n;
+}
+
+static int robot_problem(const char *file, const char *q_text, const char *v_text,
+                         const char *contacts_text, robot_impact *r)
+{
+    hes_robot_contact c[HES_MECH_MAX];
+    char buf[1024], msg[512];
+    int n = 0;
+    if (contacts_text && (n = parse_contacts(contacts_text, c, buf, sizeof buf)) < 1)
+        return CLI_EXIT_USAGE;
+    hes_status st = hes_robot_load(file, n ? c : NULL, n, &r->robot, msg, sizeof msg);
+    if (st != HES_OK) {
+        fprintf(stderr, "%s: %s\n", CMD, msg);
+        return st == HES_ESOLVER ? CLI_EXIT_FAILURE : CLI_EXIT_USAGE;
+    }
+    const hes_mech *m = hes_robot_mech(r->robot);
+    if (m->n_constraints < 1) {
+        fprintf(stderr, "%s: %s has no sites: name its contacts with --contacts NAME:MU,...\n",
+                CMD, file);
+        return CLI_EXIT_USAGE;
+    }
+    double *q = NULL, *v = NULL;
+    int nq = 0, nv = 0;
+    if (cli_parse_vector(q_text, &q, &nq) || cli_parse_vector(v_text, &v, &nv) || nq != m->d ||
+        nv != m->d) {
+        fprintf(stderr, "%s: --q and --v need %d numbers each (the robot's coordinates", CMD,
+                m->d);
+        for (int i = 0; i < m->d; i++)
+            fprintf(stderr, "%s%s", i ? ", " : ": ", hes_robot_coordinate(r->robot, i)
+                                                     ? hes_robot_coordinate(r->robot, i) : "?");
+        fprintf(stderr, ")\n");
+        free(q);
+        free(v);
+        return CLI_EXIT_USAGE;
+    }
+    memcpy(r->q, q, sizeof(double) * (size_t)m->d);
+    memcpy(r->v, v, sizeof(double) * (size_t)m->d);
+    free(q);
+    free(v);
+    for (int i = 0; i < m->n_constraints; i++)
+        r->idx[i] = i;
+    snprintf(r->name, sizeof r->name, "%s", file);
+    snprintf(r->description, sizeof r->description, "the robot of %s at the given q, v", file);
+    r->pb = (hes_impact_problem){ r->name, r->description, m, m->n_constraints, r->idx, NULL, 0,
+                                  20, 4096 };
+    return 0;
+}
+
+static int impact_main(int argc, char **argv, robot_impact *rob);
+
 int cmd_impact(int argc, char **argv)
 {
+    robot_impact rob;
+    memset(&rob, 0, sizeof rob);
+    int rc = impact_main(argc, argv, &rob);
+    hes_robot_free(rob.robot);
+    return rc;
+}
+
+static int impact_main(int argc, char **argv, robot_impact *rob)
+{
     enum { O_SAMPLES = 256, O_STEP, O_STEPS, O_SEED, O_SELECT, O_THREADS, O_LAW, O_JSON,
-           O_CSV, O_SAMPLES_OUT };
+           O_CSV, O_SAMPLES_OUT, O_ROBOT, O_Q, O_V, O_CONTACTS };
     static const struct option longopts[] = {
+        {"robot", required_argument, NULL, O_ROBOT},
+        {"q", required_argument, NULL, O_Q},
+        {"v", required_argument, NULL, O_V},
+        {"contacts", required_argument, NULL, O_CONTACTS},
         {"samples", required_argument, NULL, O_SAMPLES},
         {"step", required_argument, NULL, O_STEP},
         {"steps", required_argument, NULL, O_STEPS},
@@ -157,7 +258,8 @@ int cmd_impact(int argc, char **argv)
     int samples = 0, steps = 0, threads = 1, json = 0, csv = 0, samples_out = 0, rc, c;
     double step = 0;
     unsigned long seed = 0, select = 1;
-    const char *law = "routh";
+    const char *law = "routh", *robot_file = NULL, *q_text = NULL, *v_text = NULL,
+               *contacts_text = NULL;
 
     optind = 1;
     while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -195,6 +297,18 @@ int cmd_impact(int argc, char **argv)
         case O_LAW:
             law = optarg;
             break;
+        case O_ROBOT:
+            robot_file = optarg;
+            break;
+        case O_Q:
+            q_text = optarg;
+            break;
+        case O_V:
+            v_text = optarg;
+            break;
+        case O_CONTACTS:
+            contacts_text = optarg;
+            break;
         case O_JSON:
             json = 1;
             break;
@@ -212,9 +326,17 @@ int cmd_impact(int argc, char **argv)
             return CLI_EXIT_USAGE;
         }
     }
-    if (optind != argc - 1) {
-        fprintf(stderr, "%s: expected one PROBLEM\n", CMD);
+    if (robot_file ? optind != argc : optind != argc - 1) {
+        fprintf(stderr, "%s: expected one PROBLEM, or --robot FILE without one\n", CMD);
         cmd_impact_usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    if (!robot_file && (q_text || v_text || contacts_text)) {
+        fprintf(stderr, "%s: --q, --v and --contacts go with --robot\n", CMD);
+        return CLI_EXIT_USAGE;
+    }
+    if (robot_file && (!q_text || !v_text)) {
+        fprintf(stderr, "%s: --robot needs the pre-impact state: --q and --v\n", CMD);
         return CLI_EXIT_USAGE;
     }
     if (json && csv) {
@@ -225,7 +347,9 @@ int cmd_impact(int argc, char **argv)
         fprintf(stderr, "%s: --samples-out goes with --json\n", CMD);
         return CLI_EXIT_USAGE;
     }
-    const hes_impact_problem *pb = hes_impact_problem_find(argv[optind]);
+    if (robot_file && (rc = robot_problem(robot_file, q_text, v_text, contacts_text, rob)))
+        return rc;
+    const hes_impact_problem *pb = robot_file ? &rob->pb : hes_impact_problem_find(argv[optind]);
     if (!pb) {
         fprintf(stderr, "%s: unknown impact problem '%s' (", CMD, argv[optind]);
         for (int i = 0; i < hes_impact_problem_count(); i++)
@@ -253,14 +377,19 @@ int cmd_impact(int argc, char **argv)
 
     hes_impact_setup s;
     char msg[512];
-    hes_status st = hes_impact_problem_setup(pb, &s, msg, sizeof msg);
+    hes_status st = robot_file
+        ? hes_impact_setup_state(pb->mech, pb->k, pb->contacts, rob->q, rob->v, &s, msg, sizeof msg)
+        : hes_impact_problem_setup(pb, &s, msg, sizeof msg);
+    double h = step > 0 ? step : pb->h;
+    if (st == HES_OK && !(h > 0))
+        st = hes_impact_default_step(&s.contacts, s.v, &h, msg, sizeof msg);
     if (st != HES_OK) {
         fprintf(stderr, "%s: %s\n", CMD, msg);
         return CLI_EXIT_FAILURE;
     }
     int k = s.k;
     hes_impact_set_options o = { samples ? samples : pb->samples,
-                                 { step > 0 ? step : pb->h, steps ? steps : pb->steps, 0,
+                                 { h, steps ? steps : pb->steps, 0,
                                    select ? (seed ? seed : 1) : 0 },
                                  seed, threads, 0 };
     hes_impact_set S;

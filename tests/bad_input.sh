@@ -188,6 +188,16 @@ bad plot impact-set rocking-block --samples 0 -o "$tmp/x.png"
 bad plot impact-set rocking-block --samples x -o "$tmp/x.png"
 bad plot impact-set rocking-block -p a=1 -o "$tmp/x.png"
 bad plot impact-set rocking-block
+bad impact --robot "$tmp/none.xml" --q 0 --v 0
+bad impact --robot "${top_srcdir:-.}/share/robots/compass_gait.xml"
+bad impact --robot "${top_srcdir:-.}/share/robots/compass_gait.xml" --q 0,0,0,0
+bad impact --robot "${top_srcdir:-.}/share/robots/compass_gait.xml" --q 0,0,0,0 --v 0,0,0
+bad impact --robot "${top_srcdir:-.}/share/robots/compass_gait.xml" --q x --v 0,0,0,0
+bad impact --robot "${top_srcdir:-.}/share/robots/compass_gait.xml" --q 0,0,0,0 --v 0,0,0,0 --contacts A
+bad impact --robot "${top_srcdir:-.}/share/robots/compass_gait.xml" --q 0,0,0,0 --v 0,0,0,0 --contacts A:-1
+bad impact --robot "${top_srcdir:-.}/share/robots/compass_gait.xml" --q 0,0,0,0 --v 0,0,0,0 --contacts Z:1
+bad impact --robot "${top_srcdir:-.}/share/robots/compass_gait.xml" --q 0,0,0,0 --v 0,0,0,0 rocking-block
+bad impact rocking-block --q 0,0,0
 bad impact
 bad impact no-such-problem
 bad impact rocking-block box-wall

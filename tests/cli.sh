@@ -1141,6 +1141,27 @@ if "$HES" impact rocking-block --samples 1 >/dev/null 2>&1; then
     expect_grep e_im_slip err 'frictional contacts' "the refusal says what is missing"
     run e_im_thr analyze knee-biped --threads 2
     expect_status e_im_thr 2 "--threads without --impact-set"
+    # a robot file (MuJoCo): the compass gait's MJCF at the built-in's
+    # pre-impact state gives the built-in's outcomes
+    if "$HES" impact --robot "${top_srcdir:-.}/share/robots/compass_gait.xml" --q 0,1,0,0 --v 0,-1,0,0 --samples 1 >/dev/null 2>&1; then
+        run im_rob impact --robot "${top_srcdir:-.}/share/robots/compass_gait.urdf" --contacts A:5,B:5 \
+            --q -0.97814760073380569,0.20791169081775931,-1.3613568165555772,1.3613568165555772 \
+            --v -0.051977922703439829,-0.24453690018345144,0.25,0.25 --samples 64 --json
+        expect_status im_rob 0 "hes impact --robot the compass gait's URDF"
+        run im_bi impact compass-gait-impact --samples 64 --json
+        expect_true "the robot's Anitescu-Potra and sequential outcomes are the built-in's" \
+            python3 -c 'import json, sys
+a = json.load(open(sys.argv[1])); b = json.load(open(sys.argv[2]))
+sys.exit(0 if all(abs(x - y) < 1e-9 for la, lb in zip(a["laws"], b["laws"]) for x, y in zip(la["u_normal"] + la["u_tangent"], lb["u_normal"] + lb["u_tangent"])) else 1)' "$tmp/im_rob.out" "$tmp/im_bi.out"
+        run e_rob_q impact --robot "${top_srcdir:-.}/share/robots/compass_gait.xml" --q 0,1 --v 0,0,0,0
+        expect_status e_rob_q 2 "--q of the wrong length"
+        expect_grep e_rob_q err 'x, z, theta_L, theta_T' "the message names the robot's coordinates"
+        run e_rob_sites impact --robot "${top_srcdir:-.}/share/robots/compass_gait.urdf" --q 0,1,0,0 --v 0,-1,0,0
+        expect_status e_rob_sites 2 "a URDF without sites needs --contacts"
+        run e_rob_file impact --robot /nonexistent.xml --q 0 --v 0
+        expect_status e_rob_file 2 "a robot file that does not load"
+        expect_grep e_rob_file err 'MuJoCo cannot load' "MuJoCo's reason is passed on"
+    fi
     run e_im_info info rocking-block
     expect_status e_im_info 2 "hes info of an impact problem"
     expect_grep e_im_info err "is an impact problem: 'hes impact rocking-block'" "the message points to hes impact"

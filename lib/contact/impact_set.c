@@ -430,3 +430,23 @@ hes_status hes_impact_outcome_compute(const hes_contact_set *c, const double *v_
                                      &out->inside_normals);
     return HES_OK;
 }
+
+hes_status hes_impact_default_step(const hes_contact_set *c, const double *v_minus, double *h,
+                                   char *msg, size_t len)
+{
+    if (!h)
+        return hes__say(msg, len, HES_EINVAL, "impact step: h is NULL");
+    hes_status st = hes__impact_check(c, v_minus, msg, len);
+    if (st != HES_OK)
+        return st;
+    double *v = malloc(sizeof(double) * ((size_t)c->n + (size_t)c->k));
+    if (!v)
+        return hes__say(msg, len, HES_ENOMEM, "out of memory");
+    double *pn = v + c->n, pmax = 0;
+    st = hes_impact_anitescu_potra(c, v_minus, v, pn, NULL, NULL, msg, len);
+    for (int i = 0; st == HES_OK && i < c->k; i++)
+        pmax = fmax(pmax, pn[i]);
+    free(v);
+    *h = pmax > 0 ? pmax / 2 : 1;
+    return st;
+}

@@ -1,0 +1,289 @@
+/*
+ * robot.c - mechanical systems (hes_mech) from robot description files,
+ * MJCF or URDF, through MuJoCo's C API (issue 14; Debian libmujoco-dev
+ * 2.2.2, detected by configure).  MuJoCo parses and compiles the file
+ * (mj_loadXML) and computes, at a configuration q set in its qpos:
+ *   M(q)            mj_kinematics, mj_comPos, mj_crb, then mj_fullM
+ *                   (the joint-space inertia, armature included);
+ *   g(q)            mj_rne with qvel = 0 and no acceleration: the bias
+ *                   force at rest, gravity (and springs) only;
+ *   contacts        a named site's (or, as URDF has no sites, a named
+ *                   body's) world position and its translational
+ *                   Jacobian (mj_jacSite, mj_jacBody) against the ground plane z = 0:
+ *                   a = p_z, Da = J_z, and the tangent row J_x (planar
+ *                   robots move in the x-z plane);
+ *   inputs          joint motors: force gear * gain * u on the joint's dof.
+ * The applied force of hes_mech is B u - g(q); the Coriolis terms the
+ * library derives from M as for every hes_mech.  Coordinates are qpos:
+ * robots with free or ball joints (quaternions, nq != nv) are refused.
+ *
+ * A robot keeps one mjData, so one robot serves one thread: load it once
+ * per thread for parallel work.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/model_internal.h"
+
+#ifdef HAVE_MUJOCO
+#include <mujoco/mujoco.h>
+#endif
+
+struct hes_robot {
+    hes_mech mech;
+    hes_mech_constraint *cons;
+    char **names;             /* the constraints' names (the sites') */
+#ifdef HAVE_MUJOCO
+    mjModel *m;
+    mjData *d;
+    int *site;                /* per contact: its site id */
+    double *B;                /* nv x nu input matrix, column-major */
+#endif
+    int n_contacts;
+};
+
+#ifdef HAVE_MUJOCO
+/* positions, velocities and the quantities up to the inertia at q */
+static void at(hes_robot *r, const double *q)
+{
+    memcpy(r->d->qpos, q, sizeof(double) * (size_t)r->m->nq);
+    mju_zero(r->d->qvel, r->m->nv);
+    mj_kinematics(r->m, r->d);
+    mj_comPos(r->m, r->d);
+}
+
+static int mass(const double *q, const double *p, double *out, void *data)
+{
+    (void)p;
+    hes_robot *r = data;
+    at(r, q);
+    mj_crb(r->m, r->d);
+    mj_fullM(r->m, out, r->d->qM);
+    return 0;
+}
+
+/* B u - g(q) */
+static int force(const double *q, const double *qd, const double *u, const double *p,
+                 double *out, void *data)
+{
+    (void)qd, (void)p;
+    hes_robot *r = data;
+    int nv = r->m->nv;
+    at(r, q);
+    mj_rne(r->m, r->d, 0, out);     /* qvel = 0: gravity (and springs) */
+    for (int i = 0; i < nv; i++) {
+        out[i] = -out[i];
+        for (int a = 0; u && a < r->m->nu; a++)
+            out[i] += r->B[i + (size_t)a * nv] * u[a];
+    }
+    return 0;
+}
+
+/* The contact of constraint c's site: a, Da (z row), Jt (x row). */
+static int site_contact(hes_robot *r, int c, const double *q, double *a, double *Da,
+                        double *Jt)
+{
+    int nv = r->m->nv, s = r->site[c], b = -s - 1;   /* s < 0: body b's origin */
+    at(r, q);
+    if (a)
+        *a = s >= 0 ? r->d->site_xpos[3 * s + 2] : r->d->xpos[3 * b + 2];
+    if (Da || Jt) {
+        double *jac = malloc(sizeof(double) * 3 * (size_t)nv);
+        if (!jac)
+            return 1;
+        if (s >= 0)
+            mj_jacSite(r->m, r->d, jac, NULL, s);
+        else
+            mj_jacBody(r->m, r->d, jac, NULL, b);
+        for (int j = 0; j < nv; j++) {
+            if (Da)
+                Da[j] = jac[2 * nv + j];
+            if (Jt)
+                Jt[j] = jac[j];
+        }
+        free(jac);
+    }
+    return 0;
+}
+
+/* The constraint callbacks get the robot, not the constraint: the
+ * constraint's index is found from its function pointer's slot, so each
+ * contact needs its own functions; contacts beyond HES_ROBOT_MAX_CONTACTS
+ * are refused.  (The function tables below are generated.) */
+#define HES_ROBOT_MAX_CONTACTS 8
+#define SITE_FNS(c)                                                                  \
+    static int a_##c(const double *q, const double *p, double *out, void *data)     \
+    {                                                                                \
+        (void)p;                                                                     \
+        return site_contact(data, c, q, out, NULL, NULL);                            \
+    }                                                                                \
+    static int Da_##c(const double *q, const double *p, double *out, void *data)    \
+    {                                                                                \
+        (void)p;                                                                     \
+        return site_contact(data, c, q, NULL, out, NULL);                            \
+    }                                                                                \
+    static int Jt_##c(const double *q, const double *p, double *out, void *data)    \
+    {                                                                                \
+        (void)p;                                                                     \
+        return site_contact(data, c, q, NULL, NULL, out);                            \
+    }
+SITE_FNS(0)
+SITE_FNS(1)
+SITE_FNS(2)
+SITE_FNS(3)
+SITE_FNS(4)
+SITE_FNS(5)
+SITE_FNS(6)
+SITE_FNS(7)
+static const hes_mech_config_fn a_fns[] = { a_0, a_1, a_2, a_3, a_4, a_5, a_6, a_7 };
+static const hes_mech_config_fn Da_fns[] = { Da_0, Da_1, Da_2, Da_3, Da_4, Da_5, Da_6, Da_7 };
+static const hes_mech_config_fn Jt_fns[] = { Jt_0, Jt_1, Jt_2, Jt_3, Jt_4, Jt_5, Jt_6, Jt_7 };
+#endif
+
+void hes_robot_free(hes_robot *r)
+{
+    if (!r)
+        return;
+#ifdef HAVE_MUJOCO
+    if (r->d)
+        mj_deleteData(r->d);
+    if (r->m)
+        mj_deleteModel(r->m);
+    free(r->site);
+    free(r->B);
+#endif
+    for (int c = 0; r->names && c < r->n_contacts; c++)
+        free(r->names[c]);
+    free(r->names);
+    free(r->cons);
+    free(r);
+}
+
+hes_status hes_robot_load(const char *path, const hes_robot_contact *contacts, int n_contacts,
+                          hes_robot **out, char *msg, size_t len)
+{
+    if (out)
+        *out = NULL;
+    if (!path || !out || n_contacts < 0 || (n_contacts > 0 && !contacts))
+        return hes__say(msg, len, HES_EINVAL, "robot: needs a file, and contacts when "
+                        "n_contacts > 0");
+#ifndef HAVE_MUJOCO
+    return hes__say(msg, len, HES_ESOLVER, "robot files need MuJoCo: hes was built without it "
+                    "(install the Debian package libmujoco-dev and run configure again)");
+#else
+    char err[512] = "";
+    mjModel *m = mj_loadXML(path, NULL, err, (int)sizeof err);
+    if (!m)
+        return hes__say(msg, len, HES_EINVAL, "robot: MuJoCo cannot load %s: %s", path,
+                        err[0] ? err : "no reason given");
+    if (m->nq != m->nv || m->nv > HES_MECH_MAX) {
+        int nq = m->nq, nv = m->nv;
+        mj_deleteModel(m);
+        return hes__say(msg, len, HES_EINVAL, "robot %s: %d coordinates for %d degrees of "
+                        "freedom: %s", path, nq, nv, nq != nv ? "free and ball joints "
+                        "(quaternions) are not supported; use slide and hinge joints"
+                        : "more than HES_MECH_MAX");
+    }
+    int nc = n_contacts ? n_contacts : m->nsite;
+    if (nc > HES_ROBOT_MAX_CONTACTS) {
+        mj_deleteModel(m);
+        return hes__say(msg, len, HES_EINVAL, "robot %s: %d contacts (at most %d)", path, nc,
+                        HES_ROBOT_MAX_CONTACTS);
+    }
+    for (int a = 0; a < m->nu; a++)
+        if (m->actuator_trntype[a] != mjTRN_JOINT) {
+            mj_deleteModel(m);
+            return hes__say(msg, len, HES_EINVAL, "robot %s: actuator %d does not act on a "
+                            "joint (only joint motors are supported)", path, a);
+        }
+    hes_robot *r = calloc(1, sizeof *r);
+    if (!r) {
+        mj_deleteModel(m);
+        return hes__say(msg, len, HES_ENOMEM, "out of memory for a robot");
+    }
+    r->m = m;
+    r->d = mj_makeData(m);
+    r->n_contacts = nc;
+    r->cons = calloc((size_t)(nc > 0 ? nc : 1), sizeof *r->cons);
+    r->names = calloc((size_t)(nc > 0 ? nc : 1), sizeof *r->names);
+    r->site = calloc((size_t)(nc > 0 ? nc : 1), sizeof *r->site);
+    r->B = calloc((size_t)m->nv * (size_t)(m->nu > 0 ? m->nu : 1), sizeof *r->B);
+    if (!r->d || !r->cons || !r->names || !r->site || !r->B) {
+        hes_robot_free(r);
+        return hes__say(msg, len, HES_ENOMEM, "out of memory for a robot");
+    }
+    for (int c = 0; c < nc; c++) {
+        const char *name = n_contacts ? contacts[c].site : mj_id2name(m, mjOBJ_SITE, c);
+        /* a site, or else a body (URDF has no sites: a foot is a link) */
+        int s = n_contacts ? (name ? mj_name2id(m, mjOBJ_SITE, name) : -1) : c, b = -1;
+        if (s < 0 && name && (b = mj_name2id(m, mjOBJ_BODY, name)) > 0)
+            s = -b - 1;
+        double mu = n_contacts ? contacts[c].mu : 1.0;
+        if ((s < 0 && b <= 0) || !(mu >= 0) || !isfinite(mu)) {
+            hes_status st = hes__say(msg, len, HES_EINVAL, "robot %s: contact %d (%s): %s", path,
+                                     c, name ? name : "unnamed",
+                                     s < 0 && b <= 0 ? "no site or body of that name in the file"
+                                           : "its friction coefficient must be finite and >= 0");
+            hes_robot_free(r);
+            return st;
+        }
+        char buf[32];
+        if (!name) {
+            snprintf(buf, sizeof buf, "site%d", s);
+            name = buf;
+        }
+        r->site[c] = s;
+        r->names[c] = strdup(name);
+        if (!r->names[c]) {
+            hes_robot_free(r);
+            return hes__say(msg, len, HES_ENOMEM, "out of memory for a robot");
+        }
+        r->cons[c] = (hes_mech_constraint){ r->names[c], a_fns[c], Da_fns[c], 0, 1, mu,
+                                            Jt_fns[c] };
+    }
+    for (int a = 0; a < m->nu; a++) {
+        int dof = m->jnt_dofadr[m->actuator_trnid[2 * a]];
+        r->B[dof + (size_t)a * m->nv] = m->actuator_gear[6 * a] * m->actuator_gainprm[a * mjNGAIN];
+    }
+    r->mech = (hes_mech){ "robot", m->nv, mass, NULL, force, m->nu, nc, r->cons, r };
+    *out = r;
+    return HES_OK;
+#endif
+}
+
+const hes_mech *hes_robot_mech(const hes_robot *r)
+{
+    return r ? &r->mech : NULL;
+}
+
+const char *hes_robot_coordinate(const hes_robot *r, int i)
+{
+#ifdef HAVE_MUJOCO
+    if (!r || i < 0 || i >= r->m->nv)
+        return NULL;
+    for (int j = 0; j < r->m->njnt; j++)
+        if (r->m->jnt_dofadr[j] == i)
+            return mj_id2name(r->m, mjOBJ_JOINT, j);
+#else
+    (void)r, (void)i;
+#endif
+    return NULL;
+}
+
+hes_status hes_robot_reference(const hes_robot *r, double *q)
+{
+#ifdef HAVE_MUJOCO
+    if (!r || !q)
+        return HES_EINVAL;
+    memcpy(q, r->m->qpos0, sizeof(double) * (size_t)r->m->nq);
+    return HES_OK;
+#else
+    (void)r, (void)q;
+    return HES_ESOLVER;
+#endif
+}

@@ -1,0 +1,226 @@
+/*
+ * test_robot.c - mechanical systems from robot files through MuJoCo
+ * (lib/model/robot.c) against the models written by hand:
+ *   - share/robots/compass_gait.xml (MJCF) against the built-in
+ *     compass-gait-impact (problems/compass_gait_impact.c): M(q), the feet's
+ *     heights, normal and tangent rows at the pre-impact state and at random
+ *     configurations, and the impact outcomes computed from either;
+ *   - share/robots/compass_gait.urdf (URDF, feet as links) against the MJCF;
+ *   - gravity against its closed form Q = -dV/dq, V = m g sum z_i;
+ *   - a joint motor's input column, and files refused with a reason.
+ * Skipped with a message without MuJoCo.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "hes.h"
+#include "testutil.h"
+
+static char path_buf[4096];
+static const char *robot_file(const char *name)
+{
+    const char *top = getenv("top_srcdir");
+    snprintf(path_buf, sizeof path_buf, "%s/share/robots/%s", top ? top : ".", name);
+    return path_buf;
+}
+
+static hes_robot *load(const char *name, int with_contacts)
+{
+    hes_robot_contact c[2] = { { "A", 5 }, { "B", 5 } };
+    hes_robot *r = NULL;
+    char msg[512];
+    hes_status st = hes_robot_load(robot_file(name), with_contacts ? c : NULL,
+                                   with_contacts ? 2 : 0, &r, msg, sizeof msg);
+    if (st == HES_ESOLVER) {
+        printf("test_robot: %s: skipped\n", msg);
+        return NULL;
+    }
+    ck_assert_msg(st == HES_OK, "%s", msg);
+    return r;
+}
+
+static unsigned long long rng = 14;
+static double uniform(double lo, double hi)
+{
+    rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+    return lo + (hi - lo) * (double)(rng >> 11) / 9007199254740992.0;
+}
+
+/* the largest difference of M, a, J_n, J_t between two mechs at q */
+static double mech_difference(const hes_mech *a, const hes_mech *b, const double *q)
+{
+    int d = a->d, idx[2] = { 0, 1 };
+    double Ma[16], Mb[16], Na[8], Nb[8], Ta[8], Tb[8], mua[2], mub[2], e = 0;
+    char msg[256];
+    ck_assert_int_eq(d, b->d);
+    ck_assert_msg(hes_mech_contacts(a, q, NULL, 2, idx, Ma, Na, Ta, mua, msg, sizeof msg) ==
+                  HES_OK, "%s", msg);
+    ck_assert_msg(hes_mech_contacts(b, q, NULL, 2, idx, Mb, Nb, Tb, mub, msg, sizeof msg) ==
+                  HES_OK, "%s", msg);
+    for (int i = 0; i < d * d; i++)
+        e = fmax(e, fabs(Ma[i] - Mb[i]));
+    for (int i = 0; i < 2 * d; i++)
+        e = fmax(e, fmax(fabs(Na[i] - Nb[i]), fabs(Ta[i] - Tb[i])));
+    for (int c = 0; c < 2; c++) {
+        double ha, hb;
+        ck_assert(a->constraints[c].a(q, NULL, &ha, a->data) == 0);
+        ck_assert(b->constraints[c].a(q, NULL, &hb, b->data) == 0);
+        e = fmax(e, fabs(ha - hb));
+        ck_assert(mua[c] == mub[c]);
+    }
+    return e;
+}
+
+START_TEST(test_compass_gait_mjcf_is_the_builtin)
+{
+    hes_robot *r = load("compass_gait.xml", 1);
+    if (!r)
+        return;
+    const hes_impact_problem *pb = hes_impact_problem_find("compass-gait-impact");
+    hes_impact_setup s;
+    char msg[512];
+    ck_assert_int_eq(hes_impact_problem_setup(pb, &s, msg, sizeof msg), HES_OK);
+    const hes_mech *m = hes_robot_mech(r);
+    ck_assert_int_eq(m->d, 4);
+    ck_assert_str_eq(hes_robot_coordinate(r, 2), "theta_L");
+    /* M to 1e-11: MuJoCo needs positive masses and inertias, 1e-12 each */
+    double worst = mech_difference(m, pb->mech, s.q);
+    for (int rep = 0; rep < 20; rep++) {
+        double q[4] = { uniform(-1, 1), uniform(-1, 1), uniform(-1.5, 1.5), uniform(-1.5, 1.5) };
+        worst = fmax(worst, mech_difference(m, pb->mech, q));
+    }
+    ck_assert_msg(worst < 1e-11, "MJCF vs built-in: %g", worst);
+    /* the impact outcomes from the robot's contact set */
+    double M[16], Jn[8], Jt[8], mu[2], vp[2][4];
+    int idx[2] = { 0, 1 };
+    ck_assert(hes_mech_contacts(m, s.q, NULL, 2, idx, M, Jn, Jt, mu, msg, sizeof msg) == HES_OK);
+    hes_contact_set rc = { 4, 2, M, Jn, Jt, mu };
+    const hes_contact_set *sets[2] = { &rc, &s.contacts };
+    for (int law = 0; law < 2; law++) {
+        for (int w = 0; w < 2; w++) {
+            hes_status st = law == 0
+                ? hes_impact_anitescu_potra(sets[w], s.v, vp[w], NULL, NULL, NULL, msg, sizeof msg)
+                : hes_impact_sequential(sets[w], idx, 2, 50, s.v, vp[w], NULL, NULL, NULL, msg,
+                                        sizeof msg);
+            ck_assert_msg(st == HES_OK, "%s", msg);
+        }
+        for (int j = 0; j < 4; j++)
+            ck_assert_double_eq_tol(vp[0][j], vp[1][j], 1e-9);
+    }
+    hes_robot_free(r);
+}
+END_TEST
+
+START_TEST(test_urdf_is_the_mjcf)
+{
+    hes_robot *x = load("compass_gait.xml", 1);
+    if (!x)
+        return;
+    hes_robot *u = load("compass_gait.urdf", 1);
+    double worst = 0;
+    for (int rep = 0; rep < 10; rep++) {
+        double q[4] = { uniform(-1, 1), uniform(-1, 1), uniform(-1.5, 1.5), uniform(-1.5, 1.5) };
+        worst = fmax(worst, mech_difference(hes_robot_mech(u), hes_robot_mech(x), q));
+    }
+    ck_assert_msg(worst < 1e-11, "URDF vs MJCF: %g", worst);
+    hes_robot_free(u);
+    hes_robot_free(x);
+}
+END_TEST
+
+/* gravity: V = m g (2 z - (l/2)(cos theta_L + cos theta_T)), Q = -dV/dq */
+START_TEST(test_gravity_is_the_closed_form)
+{
+    hes_robot *r = load("compass_gait.xml", 1);
+    if (!r)
+        return;
+    const hes_mech *m = hes_robot_mech(r);
+    const double g = 9.81;
+    for (int rep = 0; rep < 10; rep++) {
+        double q[4] = { uniform(-1, 1), uniform(-1, 1), uniform(-1.5, 1.5), uniform(-1.5, 1.5) };
+        double qd[4] = { uniform(-1, 1), uniform(-1, 1), uniform(-1, 1), uniform(-1, 1) }, f[4];
+        ck_assert(m->force(q, qd, NULL, NULL, f, m->data) == 0);
+        ck_assert_double_eq_tol(f[0], 0, 1e-12);
+        ck_assert_double_eq_tol(f[1], -2 * g, 1e-9);
+        ck_assert_double_eq_tol(f[2], -g * 0.5 * sin(q[2]), 1e-9);
+        ck_assert_double_eq_tol(f[3], -g * 0.5 * sin(q[3]), 1e-9);
+    }
+    hes_robot_free(r);
+}
+END_TEST
+
+/* a file of our own: a pendulum with a motor (gear 2) on its hinge; and
+ * files refused */
+static const char *write_tmp(const char *text, char *name)
+{
+    strcpy(name, "/tmp/hes-test-robot-XXXXXX.xml");
+    int fd = mkstemps(name, 4);
+    ck_assert(fd >= 0);
+    ck_assert(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+    close(fd);
+    return name;
+}
+
+START_TEST(test_inputs_and_refusals)
+{
+    char name[64], msg[512];
+    hes_robot *r;
+    const char *pend =
+        "<mujoco><worldbody><body><joint name='h' type='hinge' axis='0 -1 0'/>"
+        "<inertial pos='0 0 -1' mass='2' diaginertia='0.1 0.1 0.1'/>"
+        "<site name='tip' pos='0 0 -1'/></body></worldbody>"
+        "<actuator><motor joint='h' gear='2'/></actuator></mujoco>";
+    hes_status st = hes_robot_load(write_tmp(pend, name), NULL, 0, &r, msg, sizeof msg);
+    unlink(name);
+    if (st == HES_ESOLVER)
+        return;
+    ck_assert_msg(st == HES_OK, "%s", msg);
+    const hes_mech *m = hes_robot_mech(r);
+    ck_assert_int_eq(m->m, 1);
+    ck_assert_int_eq(m->n_constraints, 1);
+    ck_assert_str_eq(m->constraints[0].name, "tip");
+    double q = 0.3, qd = 0, u = 1.5, f0, f1, M;
+    ck_assert(m->force(&q, &qd, NULL, NULL, &f0, m->data) == 0);
+    ck_assert(m->force(&q, &qd, &u, NULL, &f1, m->data) == 0);
+    ck_assert_double_eq_tol(f1 - f0, 2 * 1.5, 1e-12);
+    ck_assert_double_eq_tol(f0, -2 * 9.81 * sin(0.3), 1e-9);   /* m g l sin */
+    ck_assert(m->mass(&q, NULL, &M, m->data) == 0);
+    ck_assert_double_eq_tol(M, 2 * 1 + 0.1, 1e-12);             /* m l^2 + I */
+    hes_robot_free(r);
+
+    ck_assert_int_eq(hes_robot_load("/nonexistent/robot.xml", NULL, 0, &r, msg, sizeof msg),
+                     HES_EINVAL);
+    ck_assert_msg(strstr(msg, "MuJoCo cannot load"), "%s", msg);
+    hes_robot_contact bad = { "no-such-site", 1 };
+    ck_assert_int_eq(hes_robot_load(robot_file("compass_gait.xml"), &bad, 1, &r, msg,
+                                    sizeof msg), HES_EINVAL);
+    ck_assert_msg(strstr(msg, "no site or body"), "%s", msg);
+    const char *freej = "<mujoco><worldbody><body><freejoint/>"
+                        "<geom type='sphere' size='0.1'/></body></worldbody></mujoco>";
+    st = hes_robot_load(write_tmp(freej, name), NULL, 0, &r, msg, sizeof msg);
+    unlink(name);
+    ck_assert_int_eq(st, HES_EINVAL);
+    ck_assert_msg(strstr(msg, "free and ball joints"), "%s", msg);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("robot");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, test_compass_gait_mjcf_is_the_builtin);
+    tcase_add_test(tc, test_urdf_is_the_mjcf);
+    tcase_add_test(tc, test_gravity_is_the_closed_form);
+    tcase_add_test(tc, test_inputs_and_refusals);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return test_run_suite(suite());
+}

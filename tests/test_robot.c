@@ -153,6 +153,58 @@ START_TEST(test_gravity_is_the_closed_form)
 }
 END_TEST
 
+/* The knee biped's floating walker (system E of problems/knee_biped.c,
+ * the heelstrike's) as MJCF: M(q) and the applied forces at its default
+ * parameters, and the feet's height and normal row on level ground. */
+START_TEST(test_knee_biped_mjcf_is_the_builtin)
+{
+    hes_robot_contact c[2] = { { "stance_foot", 1 }, { "swing_foot", 1 } };
+    hes_robot *r = NULL;
+    char msg[512];
+    hes_status st = hes_robot_load(robot_file("knee_biped_floating.xml"), c, 2, &r, msg,
+                                   sizeof msg);
+    if (st == HES_ESOLVER)
+        return;
+    ck_assert_msg(st == HES_OK, "%s", msg);
+    const hes_model *kb = hes_problem_find("knee-biped");
+    const hes_mech_transition *heel = NULL;
+    for (int t = 0; t < kb->n_transitions; t++)
+        if (strcmp(kb->transitions[t].name, "heelstrike") == 0)
+            heel = kb->transitions[t].data;
+    ck_assert(heel && heel->mech);
+    const hes_mech *E = heel->mech, *R = hes_robot_mech(r);
+    double p[32];
+    ck_assert(kb->n_params <= 32);
+    for (int i = 0; i < kb->n_params; i++)
+        p[i] = kb->params[i].value;
+    double worst = 0, worst_f = 0;
+    for (int rep = 0; rep < 20; rep++) {
+        double q[4] = { uniform(-1, 1), uniform(0.5, 1.5), uniform(-0.6, 0.6), uniform(-0.6, 0.6) };
+        double qd[4] = { 0, 0, 0, 0 }, Me[16], Mr[16], fe[4], fr[4];
+        ck_assert(E->mass(q, p, Me, E->data) == 0);
+        ck_assert(R->mass(q, NULL, Mr, R->data) == 0);
+        ck_assert(E->force(q, qd, NULL, p, fe, E->data) == 0);
+        ck_assert(R->force(q, qd, NULL, NULL, fr, R->data) == 0);
+        for (int i = 0; i < 16; i++)
+            worst = fmax(worst, fabs(Me[i] - Mr[i]));
+        for (int i = 0; i < 4; i++)
+            worst_f = fmax(worst_f, fabs(fe[i] - fr[i]));
+        /* the feet: height yh - cos th_i, normal row (0, 1, sin th_i) on level ground */
+        for (int f = 0; f < 2; f++) {
+            double a, Da[4];
+            ck_assert(R->constraints[f].a(q, NULL, &a, R->data) == 0);
+            ck_assert(R->constraints[f].Da(q, NULL, Da, R->data) == 0);
+            ck_assert_double_eq_tol(a, q[1] - cos(q[2 + f]), 1e-14);
+            ck_assert_double_eq_tol(Da[1], 1, 1e-14);
+            ck_assert_double_eq_tol(Da[2 + f], sin(q[2 + f]), 1e-14);
+        }
+    }
+    ck_assert_msg(worst < 1e-11, "M: MJCF vs knee biped's E: %g", worst);
+    ck_assert_msg(worst_f < 1e-9, "forces: MJCF vs knee biped's E: %g", worst_f);
+    hes_robot_free(r);
+}
+END_TEST
+
 /* a file of our own: a pendulum with a motor (gear 2) on its hinge; and
  * files refused */
 static const char *write_tmp(const char *text, char *name)
@@ -215,6 +267,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_compass_gait_mjcf_is_the_builtin);
     tcase_add_test(tc, test_urdf_is_the_mjcf);
     tcase_add_test(tc, test_gravity_is_the_closed_form);
+    tcase_add_test(tc, test_knee_biped_mjcf_is_the_builtin);
     tcase_add_test(tc, test_inputs_and_refusals);
     suite_add_tcase(s, tc);
     return s;

@@ -417,8 +417,11 @@ typedef struct {
 hes_status hes_robot_load(const char *path, const hes_robot_contact *contacts, int n_contacts,
                           hes_robot **out, char *msg, size_t len);
 void hes_robot_free(hes_robot *robot);
-/* The mechanical system (valid while the robot lives); its constraints
- * are the contacts, in order. */
+/* The mechanical system (valid while the robot lives).  Contact i gives
+ * two constraints: 2 i, its normal (unilateral, the contact's friction
+ * and tangent row: use these indices for hes_mech_contacts), and 2 i + 1,
+ * its tangential position "NAME_tangential" (bilateral: no slip, for a
+ * pinned foot and a landing foot that sticks). */
 const hes_mech *hes_robot_mech(const hes_robot *robot);
 /* The joint name of coordinate i, or NULL. */
 const char *hes_robot_coordinate(const hes_robot *robot, int i);

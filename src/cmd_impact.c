@@ -212,12 +212,12 @@ static int robot_problem(const char *file, const char *q_text, const char *v_tex
     memcpy(r->v, v, sizeof(double) * (size_t)m->d);
     free(q);
     free(v);
-    for (int i = 0; i < m->n_constraints; i++)
-        r->idx[i] = i;
+    int k = m->n_constraints / 2;   /* each contact: normal 2 i, no-slip 2 i + 1 */
+    for (int i = 0; i < k; i++)
+        r->idx[i] = 2 * i;
     snprintf(r->name, sizeof r->name, "%s", file);
     snprintf(r->description, sizeof r->description, "the robot of %s at the given q, v", file);
-    r->pb = (hes_impact_problem){ r->name, r->description, m, m->n_constraints, r->idx, NULL, 0,
-                                  20, 4096 };
+    r->pb = (hes_impact_problem){ r->name, r->description, m, k, r->idx, NULL, 0, 20, 4096 };
     return 0;
 }
 

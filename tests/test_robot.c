@@ -50,25 +50,27 @@ static double uniform(double lo, double hi)
     return lo + (hi - lo) * (double)(rng >> 11) / 9007199254740992.0;
 }
 
-/* the largest difference of M, a, J_n, J_t between two mechs at q */
+/* the largest difference of M, a, J_n, J_t between two mechs at q: a a
+ * robot's (normals at constraints 0 and 2), b the built-in (at 0 and 1) */
 static double mech_difference(const hes_mech *a, const hes_mech *b, const double *q)
 {
-    int d = a->d, idx[2] = { 0, 1 };
+    int d = a->d, idx[2] = { 0, 2 }, idb[2] = { 0, 1 };
     double Ma[16], Mb[16], Na[8], Nb[8], Ta[8], Tb[8], mua[2], mub[2], e = 0;
     char msg[256];
     ck_assert_int_eq(d, b->d);
     ck_assert_msg(hes_mech_contacts(a, q, NULL, 2, idx, Ma, Na, Ta, mua, msg, sizeof msg) ==
                   HES_OK, "%s", msg);
-    ck_assert_msg(hes_mech_contacts(b, q, NULL, 2, idx, Mb, Nb, Tb, mub, msg, sizeof msg) ==
-                  HES_OK, "%s", msg);
+    ck_assert_msg(hes_mech_contacts(b, q, NULL, 2, b->n_constraints == 4 ? idx : idb, Mb, Nb,
+                                    Tb, mub, msg, sizeof msg) == HES_OK, "%s", msg);
     for (int i = 0; i < d * d; i++)
         e = fmax(e, fabs(Ma[i] - Mb[i]));
     for (int i = 0; i < 2 * d; i++)
         e = fmax(e, fmax(fabs(Na[i] - Nb[i]), fabs(Ta[i] - Tb[i])));
     for (int c = 0; c < 2; c++) {
         double ha, hb;
-        ck_assert(a->constraints[c].a(q, NULL, &ha, a->data) == 0);
-        ck_assert(b->constraints[c].a(q, NULL, &hb, b->data) == 0);
+        ck_assert(a->constraints[2 * c].a(q, NULL, &ha, a->data) == 0);
+        ck_assert(b->constraints[b->n_constraints == 4 ? 2 * c : c].a(q, NULL, &hb, b->data) ==
+                  0);
         e = fmax(e, fabs(ha - hb));
         ck_assert(mua[c] == mub[c]);
     }
@@ -96,8 +98,8 @@ START_TEST(test_compass_gait_mjcf_is_the_builtin)
     ck_assert_msg(worst < 1e-11, "MJCF vs built-in: %g", worst);
     /* the impact outcomes from the robot's contact set */
     double M[16], Jn[8], Jt[8], mu[2], vp[2][4];
-    int idx[2] = { 0, 1 };
-    ck_assert(hes_mech_contacts(m, s.q, NULL, 2, idx, M, Jn, Jt, mu, msg, sizeof msg) == HES_OK);
+    int idx[2] = { 0, 1 }, ridx[2] = { 0, 2 };
+    ck_assert(hes_mech_contacts(m, s.q, NULL, 2, ridx, M, Jn, Jt, mu, msg, sizeof msg) == HES_OK);
     hes_contact_set rc = { 4, 2, M, Jn, Jt, mu };
     const hes_contact_set *sets[2] = { &rc, &s.contacts };
     for (int law = 0; law < 2; law++) {
@@ -191,9 +193,15 @@ START_TEST(test_knee_biped_mjcf_is_the_builtin)
             worst_f = fmax(worst_f, fabs(fe[i] - fr[i]));
         /* the feet: height yh - cos th_i, normal row (0, 1, sin th_i) on level ground */
         for (int f = 0; f < 2; f++) {
-            double a, Da[4];
-            ck_assert(R->constraints[f].a(q, NULL, &a, R->data) == 0);
-            ck_assert(R->constraints[f].Da(q, NULL, Da, R->data) == 0);
+            double a, Da[4], x, Dx[4];
+            ck_assert(R->constraints[2 * f].a(q, NULL, &a, R->data) == 0);
+            ck_assert(R->constraints[2 * f].Da(q, NULL, Da, R->data) == 0);
+            /* and the no-slip row: x = xh + sin th_i, (1, 0, cos th_i) */
+            ck_assert(R->constraints[2 * f + 1].a(q, NULL, &x, R->data) == 0);
+            ck_assert(R->constraints[2 * f + 1].Da(q, NULL, Dx, R->data) == 0);
+            ck_assert(!R->constraints[2 * f + 1].unilateral);
+            ck_assert_double_eq_tol(x, q[0] + sin(q[2 + f]), 1e-14);
+            ck_assert_double_eq_tol(Dx[2 + f], cos(q[2 + f]), 1e-14);
             ck_assert_double_eq_tol(a, q[1] - cos(q[2 + f]), 1e-14);
             ck_assert_double_eq_tol(Da[1], 1, 1e-14);
             ck_assert_double_eq_tol(Da[2 + f], sin(q[2 + f]), 1e-14);
@@ -201,6 +209,107 @@ START_TEST(test_knee_biped_mjcf_is_the_builtin)
     }
     ck_assert_msg(worst < 1e-11, "M: MJCF vs knee biped's E: %g", worst);
     ck_assert_msg(worst_f < 1e-9, "forces: MJCF vs knee biped's E: %g", worst_f);
+    hes_robot_free(r);
+}
+END_TEST
+
+/* ------------------------------------------ an orbit from a robot file */
+/* share/robots/rimless_wheel.xml with the modes written here: stance with
+ * the foot s0 pinned at the origin (chart phi -> q = (-l sin phi,
+ * l cos phi, phi), holding s0's normal and no-slip constraints), the
+ * heelstrike activating s1 (plastic, normal and no-slip), s0 lifting off,
+ * then the spokes relabelled (phi -> phi + 2a). */
+#define WA 0.3
+#define WL 1.0
+
+static int w_chart(const double *z, const double *p, double *q, void *data)
+{
+    (void)p, (void)data;
+    q[0] = -WL * sin(z[0]);
+    q[1] = WL * cos(z[0]);
+    q[2] = z[0];
+    return 0;
+}
+static int w_chart_dz(const double *z, const double *p, double *J, void *data)
+{
+    (void)p, (void)data;
+    J[0] = -WL * cos(z[0]);
+    J[1] = -WL * sin(z[0]);
+    J[2] = 1;
+    return 0;
+}
+static int w_chart_acc(const double *z, const double *zd, const double *p, double *a,
+                       void *data)
+{
+    (void)p, (void)data;
+    a[0] = WL * sin(z[0]) * zd[0] * zd[0];
+    a[1] = -WL * cos(z[0]) * zd[0] * zd[0];
+    a[2] = 0;
+    return 0;
+}
+static int w_relabel(const double *q, const double *p, double *z, void *data)
+{
+    (void)p, (void)data;
+    z[0] = q[2] + 2 * WA;
+    return 0;
+}
+static int w_relabel_dq(const double *q, const double *p, double *J, void *data)
+{
+    (void)q, (void)p, (void)data;
+    J[0] = J[1] = 0;
+    J[2] = 1;
+    return 0;
+}
+static int w_guess(double *p, double *x0, void *data)
+{
+    (void)p, (void)data;
+    x0[0] = WA;       /* just after a heelstrike */
+    x0[1] = -1.0;
+    return 0;
+}
+
+START_TEST(test_rimless_wheel_orbit_from_mjcf)
+{
+    hes_robot *r = load("rimless_wheel.xml", 0);
+    if (!r)
+        return;
+    const hes_mech *m = hes_robot_mech(r);
+    ck_assert_int_eq(m->n_constraints, 4);   /* s0, s0 no-slip, s1, s1 no-slip */
+    static const int held[] = { 0, 1 }, after[] = { 2, 3 }, separate[] = { 0 };
+    hes_mech_mode stance = { m, 2, held, 1, w_chart, w_chart_dz, w_chart_acc, NULL };
+    hes_mech_transition heel = { &stance, &stance, HES_MECH_ACTIVATE, 2, NULL, NULL, NULL,
+                                 2, after, 1, separate, w_relabel, w_relabel_dq, NULL, NULL };
+    static const char *const names[] = { "phi", "omega" };
+    hes_mode modes[1] = { { .name = "stance", .dim = 2, .state_names = names,
+                            .field = hes_mech_field, .data = &stance } };
+    hes_transition trs[1] = { { .name = "heelstrike", .from = 0, .to = 0,
+                                .direction = HES_DOWN, .guard = hes_mech_guard,
+                                .reset = hes_mech_reset, .data = &heel } };
+    static const int omega[] = { 1 }, sequence[] = { 0 };
+    hes_model model = {
+        .abi = HES_MODEL_ABI, .name = "rimless-wheel-mjcf",
+        .description = "the rimless wheel of share/robots/rimless_wheel.xml",
+        .n_modes = 1, .modes = modes, .n_transitions = 1, .transitions = trs,
+        .orbit = { .mode = 0, .section = 0, .n_sequence = 1, .sequence = sequence,
+                   .n_free_states = 1, .free_states = omega, .n_residual = 1,
+                   .residual = omega, .guess = w_guess },
+        .integrator = HES_ADAMS, .describe_error = hes_mech_describe_error,
+    };
+    hes_system *sys;
+    char msg[512];
+    ck_assert_msg(hes_system_new(&model, &sys, msg, sizeof msg) == HES_OK, "%s", msg);
+    hes_analysis res;
+    hes_status st = hes_analyze(sys, 1, &res);
+    ck_assert_msg(st == HES_OK, "%s", hes_system_errmsg(sys));
+    const double I = 0.1, ml2 = 1, c = (I + ml2 * cos(2 * WA)) / (I + ml2);
+    ck_assert_msg(fabs(res.stab.psi - c * c) < 1e-7, "psi %.12f, closed form %.12f",
+                  res.stab.psi, c * c);
+    ck_assert_msg(res.check_max_abs_diff < 1e-6, "return map vs differences %g",
+                  res.check_max_abs_diff);
+    printf("test_robot: rimless wheel from MJCF: psi %.12f, closed form %.12f, period %.6f s\n",
+           res.stab.psi, c * c, res.orbit.period);
+    hes_analysis_free(&res);
+    hes_system_destroy(sys);
     hes_robot_free(r);
 }
 END_TEST
@@ -233,8 +342,9 @@ START_TEST(test_inputs_and_refusals)
     ck_assert_msg(st == HES_OK, "%s", msg);
     const hes_mech *m = hes_robot_mech(r);
     ck_assert_int_eq(m->m, 1);
-    ck_assert_int_eq(m->n_constraints, 1);
+    ck_assert_int_eq(m->n_constraints, 2);
     ck_assert_str_eq(m->constraints[0].name, "tip");
+    ck_assert_str_eq(m->constraints[1].name, "tip_tangential");
     double q = 0.3, qd = 0, u = 1.5, f0, f1, M;
     ck_assert(m->force(&q, &qd, NULL, NULL, &f0, m->data) == 0);
     ck_assert(m->force(&q, &qd, &u, NULL, &f1, m->data) == 0);
@@ -268,6 +378,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_urdf_is_the_mjcf);
     tcase_add_test(tc, test_gravity_is_the_closed_form);
     tcase_add_test(tc, test_knee_biped_mjcf_is_the_builtin);
+    tcase_add_test(tc, test_rimless_wheel_orbit_from_mjcf);
     tcase_add_test(tc, test_inputs_and_refusals);
     suite_add_tcase(s, tc);
     return s;

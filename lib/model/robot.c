@@ -10,8 +10,10 @@
  *   contacts        a named site's (or, as URDF has no sites, a named
  *                   body's) world position and its translational
  *                   Jacobian (mj_jacSite, mj_jacBody) against the ground plane z = 0:
- *                   a = p_z, Da = J_z, and the tangent row J_x (planar
- *                   robots move in the x-z plane);
+ *                   two constraints each, the normal a = p_z, Da = J_z
+ *                   (unilateral, with friction and the tangent row J_x:
+ *                   planar robots move in the x-z plane) and the
+ *                   tangential a = p_x, Da = J_x (bilateral: no slip);
  *   inputs          joint motors: force gear * gain * u on the joint's dof.
  * The applied force of hes_mech is B u - g(q); the Coriolis terms the
  * library derives from M as for every hes_mech.  Coordinates are qpos:
@@ -111,6 +113,15 @@ static int site_contact(hes_robot *r, int c, const double *q, double *a, double 
     return 0;
 }
 
+/* The x position of contact c's point (its tangential coordinate) */
+static int site_x(hes_robot *r, int c, const double *q, double *x)
+{
+    int s = r->site[c], b = -s - 1;
+    at(r, q);
+    *x = s >= 0 ? r->d->site_xpos[3 * s] : r->d->xpos[3 * b];
+    return 0;
+}
+
 /* The constraint callbacks get the robot, not the constraint: the
  * constraint's index is found from its function pointer's slot, so each
  * contact needs its own functions; contacts beyond HES_ROBOT_MAX_CONTACTS
@@ -131,6 +142,11 @@ static int site_contact(hes_robot *r, int c, const double *q, double *a, double 
     {                                                                                \
         (void)p;                                                                     \
         return site_contact(data, c, q, NULL, NULL, out);                            \
+    }                                                                                \
+    static int x_##c(const double *q, const double *p, double *out, void *data)     \
+    {                                                                                \
+        (void)p;                                                                     \
+        return site_x(data, c, q, out);                                              \
     }
 SITE_FNS(0)
 SITE_FNS(1)
@@ -143,6 +159,7 @@ SITE_FNS(7)
 static const hes_mech_config_fn a_fns[] = { a_0, a_1, a_2, a_3, a_4, a_5, a_6, a_7 };
 static const hes_mech_config_fn Da_fns[] = { Da_0, Da_1, Da_2, Da_3, Da_4, Da_5, Da_6, Da_7 };
 static const hes_mech_config_fn Jt_fns[] = { Jt_0, Jt_1, Jt_2, Jt_3, Jt_4, Jt_5, Jt_6, Jt_7 };
+static const hes_mech_config_fn x_fns[] = { x_0, x_1, x_2, x_3, x_4, x_5, x_6, x_7 };
 #endif
 
 void hes_robot_free(hes_robot *r)
@@ -157,7 +174,7 @@ void hes_robot_free(hes_robot *r)
     free(r->site);
     free(r->B);
 #endif
-    for (int c = 0; r->names && c < r->n_contacts; c++)
+    for (int c = 0; r->names && c < 2 * r->n_contacts; c++)
         free(r->names[c]);
     free(r->names);
     free(r->cons);
@@ -209,8 +226,8 @@ hes_status hes_robot_load(const char *path, const hes_robot_contact *contacts, i
     r->m = m;
     r->d = mj_makeData(m);
     r->n_contacts = nc;
-    r->cons = calloc((size_t)(nc > 0 ? nc : 1), sizeof *r->cons);
-    r->names = calloc((size_t)(nc > 0 ? nc : 1), sizeof *r->names);
+    r->cons = calloc((size_t)(nc > 0 ? 2 * nc : 1), sizeof *r->cons);
+    r->names = calloc((size_t)(nc > 0 ? 2 * nc : 1), sizeof *r->names);
     r->site = calloc((size_t)(nc > 0 ? nc : 1), sizeof *r->site);
     r->B = calloc((size_t)m->nv * (size_t)(m->nu > 0 ? m->nu : 1), sizeof *r->B);
     if (!r->d || !r->cons || !r->names || !r->site || !r->B) {
@@ -238,19 +255,26 @@ hes_status hes_robot_load(const char *path, const hes_robot_contact *contacts, i
             name = buf;
         }
         r->site[c] = s;
-        r->names[c] = strdup(name);
-        if (!r->names[c]) {
+        size_t nl = strlen(name);
+        r->names[2 * c] = strdup(name);
+        r->names[2 * c + 1] = malloc(nl + 12);
+        if (!r->names[2 * c] || !r->names[2 * c + 1]) {
             hes_robot_free(r);
             return hes__say(msg, len, HES_ENOMEM, "out of memory for a robot");
         }
-        r->cons[c] = (hes_mech_constraint){ r->names[c], a_fns[c], Da_fns[c], 0, 1, mu,
-                                            Jt_fns[c] };
+        snprintf(r->names[2 * c + 1], nl + 12, "%s_tangential", name);
+        /* the normal (unilateral, with friction) and the no-slip tangential
+           (bilateral: a pinned foot, the plastic impact of a landing foot) */
+        r->cons[2 * c] = (hes_mech_constraint){ r->names[2 * c], a_fns[c], Da_fns[c], 0, 1, mu,
+                                                Jt_fns[c] };
+        r->cons[2 * c + 1] = (hes_mech_constraint){ r->names[2 * c + 1], x_fns[c], Jt_fns[c],
+                                                    0, 0, 0, NULL };
     }
     for (int a = 0; a < m->nu; a++) {
         int dof = m->jnt_dofadr[m->actuator_trnid[2 * a]];
         r->B[dof + (size_t)a * m->nv] = m->actuator_gear[6 * a] * m->actuator_gainprm[a * mjNGAIN];
     }
-    r->mech = (hes_mech){ "robot", m->nv, mass, NULL, force, m->nu, nc, r->cons, r };
+    r->mech = (hes_mech){ "robot", m->nv, mass, NULL, force, m->nu, 2 * nc, r->cons, r };
     *out = r;
     return HES_OK;
 #endif

@@ -33,11 +33,15 @@
 void cmd_info_usage(FILE *out)
 {
     fputs("Usage: hes info PROBLEM [--json]\n"
+          "       hes info --robot FILE.xml|FILE.urdf\n"
           "Describe a built-in problem: modes, transitions, parameters and the\n"
           "periodic orbit the solver looks for; for an event-selected system (marked\n"
           "[ess] by 'hes list'): states, event functions and parameters.\n"
           "\n"
           "      --json   print one JSON object instead of text\n"
+          "      --robot FILE  describe a robot file loaded by MuJoCo instead: its\n"
+          "               coordinates, contacts (every site, friction 1), inputs, and M(q)\n"
+          "               and the applied force at its reference configuration\n"
           "  -h, --help   show this help\n", out);
 }
 
@@ -328,14 +332,52 @@ static void print_ess_text(const hes_ess_model *m)
     }
 }
 
+/* hes info --robot FILE */
+static int robot_info(const char *file)
+{
+    hes_robot *r;
+    char msg[512];
+    hes_status st = hes_robot_load(file, NULL, 0, &r, msg, sizeof msg);
+    if (st != HES_OK) {
+        fprintf(stderr, "hes info: %s\n", msg);
+        return st == HES_ESOLVER ? CLI_EXIT_FAILURE : CLI_EXIT_USAGE;
+    }
+    const hes_mech *m = hes_robot_mech(r);
+    double q[HES_MECH_MAX], qd[HES_MECH_MAX] = { 0 }, M[HES_MECH_MAX * HES_MECH_MAX],
+        f[HES_MECH_MAX];
+    hes_robot_reference(r, q);
+    printf("robot: %s (loaded by MuJoCo)\n", file);
+    printf("coordinates (%d), at the reference configuration:\n", m->d);
+    for (int i = 0; i < m->d; i++)
+        printf("  %-16s %12.6g\n", hes_robot_coordinate(r, i) ? hes_robot_coordinate(r, i) : "?",
+               q[i]);
+    printf("contacts against the ground z = 0 (%d; constraints: normal, no-slip):\n",
+           m->n_constraints / 2);
+    for (int c = 0; c < m->n_constraints / 2; c++)
+        printf("  %-16s constraints %d and %d, friction %g\n", m->constraints[2 * c].name, 2 * c,
+               2 * c + 1, m->constraints[2 * c].mu);
+    printf("inputs (joint motors): %d\n", m->m);
+    if (m->mass(q, NULL, M, m->data) == 0 && m->force(q, qd, NULL, NULL, f, m->data) == 0) {
+        printf("\nmass matrix M(q0):\n");
+        cli_print_matrix(stdout, M, m->d);
+        printf("applied force at q0, at rest (gravity): ");
+        cli_print_vector(stdout, f, m->d, "%.6g");
+        printf("\n");
+    }
+    hes_robot_free(r);
+    return CLI_EXIT_OK;
+}
+
 int cmd_info(int argc, char **argv)
 {
     static const struct option longopts[] = {
+        {"robot", required_argument, NULL, 'r'},
         {"json", no_argument, NULL, 'j'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}
     };
     const hes_model *model;
+    const char *robot = NULL;
     int c, json = 0;
 
     optind = 1;
@@ -344,6 +386,9 @@ int cmd_info(int argc, char **argv)
         case 'j':
             json = 1;
             break;
+        case 'r':
+            robot = optarg;
+            break;
         case 'h':
             cmd_info_usage(stdout);
             return CLI_EXIT_OK;
@@ -351,6 +396,13 @@ int cmd_info(int argc, char **argv)
             cmd_info_usage(stderr);
             return CLI_EXIT_USAGE;
         }
+    }
+    if (robot) {
+        if (argc != optind || json) {
+            fprintf(stderr, "hes info: --robot FILE takes no PROBLEM and no --json\n");
+            return CLI_EXIT_USAGE;
+        }
+        return robot_info(robot);
     }
     if (argc - optind != 1) {
         fprintf(stderr, "hes info: expected exactly one PROBLEM\n");

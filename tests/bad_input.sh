@@ -188,6 +188,10 @@ bad plot impact-set rocking-block --samples 0 -o "$tmp/x.png"
 bad plot impact-set rocking-block --samples x -o "$tmp/x.png"
 bad plot impact-set rocking-block -p a=1 -o "$tmp/x.png"
 bad plot impact-set rocking-block
+bad info --robot "$tmp/none.xml"
+bad info --robot
+bad info --robot "${top_srcdir:-.}/share/robots/compass_gait.xml" knee-biped
+bad info --robot "$tmp"
 bad impact --robot "$tmp/none.xml" --q 0 --v 0
 bad impact --robot "${top_srcdir:-.}/share/robots/compass_gait.xml"
 bad impact --robot "${top_srcdir:-.}/share/robots/compass_gait.xml" --q 0,0,0,0

@@ -1153,6 +1153,16 @@ if "$HES" impact rocking-block --samples 1 >/dev/null 2>&1; then
             python3 -c 'import json, sys
 a = json.load(open(sys.argv[1])); b = json.load(open(sys.argv[2]))
 sys.exit(0 if all(abs(x - y) < 1e-9 for la, lb in zip(a["laws"], b["laws"]) for x, y in zip(la["u_normal"] + la["u_tangent"], lb["u_normal"] + lb["u_tangent"])) else 1)' "$tmp/im_rob.out" "$tmp/im_bi.out"
+        # the knee biped's floating walker: M(q0) = diag(mT, mT, I, I) with
+        # the coupling k, mT = 1.6, k = 0.19375, I = 0.07234375 (closed form
+        # in problems/knee_biped.c)
+        run info_rob info --robot "${top_srcdir:-.}/share/robots/knee_biped_floating.xml"
+        expect_status info_rob 0 "hes info --robot"
+        expect_grep info_rob out '^  swing_foot +constraints 2 and 3, friction 1' "info --robot lists the contacts and their constraints"
+        expect_grep info_rob out '^   1\.6000000000e\+00  0\.0000000000e\+00  1\.9375000000e-01  1\.9375000000e-01' "info --robot: M(q0)'s first row is the closed form"
+        expect_grep info_rob out '^   1\.9375000000e-01  0\.0000000000e\+00  7\.2343750003e-02' "info --robot: the leg's inertia is the closed form (+1e-12 of MuJoCo's floor)"
+        run e_info_rob info --robot "${top_srcdir:-.}/share/robots/knee_biped_floating.xml" --json
+        expect_status e_info_rob 2 "info --robot with --json"
         run e_rob_q impact --robot "${top_srcdir:-.}/share/robots/compass_gait.xml" --q 0,1 --v 0,0,0,0
         expect_status e_rob_q 2 "--q of the wrong length"
         expect_grep e_rob_q err 'x, z, theta_L, theta_T' "the message names the robot's coordinates"

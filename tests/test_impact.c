@@ -23,13 +23,7 @@
 
 static int have_solver(void)
 {
-    double M = 1, q = -1, z, w;
-    char msg[256];
-    if (hes_lcp_solve(1, &M, &q, 1e-9, &z, &w, NULL, msg, sizeof msg) == HES_ESOLVER) {
-        printf("test_impact: %s: skipped\n", msg);
-        return 0;
-    }
-    return 1;
+    return test_have_lcp("test_impact");
 }
 
 static unsigned long long rng = 987654321ULL;

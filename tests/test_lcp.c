@@ -21,15 +21,7 @@
 
 static int have_solver(void)
 {
-    double M = 1, q = -1, z, w;
-    char msg[256];
-    hes_status st = hes_lcp_solve(1, &M, &q, 1e-9, &z, &w, NULL, msg, sizeof msg);
-    if (st == HES_ESOLVER) {
-        ck_assert_msg(strstr(msg, "libsiconos-numerics-dev"), "%s", msg);
-        printf("test_lcp: %s: skipped\n", msg);
-        return 0;
-    }
-    return 1;
+    return test_have_lcp("test_lcp");
 }
 
 START_TEST(test_two_by_two_by_hand)

@@ -215,13 +215,13 @@ END_TEST
 
 static const int floor_only[] = { 1 }, floor_and_slide[] = { 1, 3 }, wall_only[] = { 2 };
 static const hes_mech_transition bounce = {
-    &free_flight, &free_flight, HES_MECH_ACTIVATE, 1, NULL, NULL, NULL, 1, floor_only, 0, NULL, NULL, NULL,
+    &free_flight, &free_flight, HES_MECH_ACTIVATE, 1, NULL, NULL, NULL, 1, floor_only, 0, NULL, NULL, NULL, NULL, NULL,
 };
 static const hes_mech_transition stick = {
-    &free_flight, &free_flight, HES_MECH_ACTIVATE, 1, NULL, NULL, NULL, 2, floor_and_slide, 0, NULL, NULL, NULL,
+    &free_flight, &free_flight, HES_MECH_ACTIVATE, 1, NULL, NULL, NULL, 2, floor_and_slide, 0, NULL, NULL, NULL, NULL, NULL,
 };
 static const hes_mech_transition bounce_but_wall_must_separate = {
-    &free_flight, &free_flight, HES_MECH_ACTIVATE, 1, NULL, NULL, NULL, 1, floor_only, 1, wall_only, NULL, NULL,
+    &free_flight, &free_flight, HES_MECH_ACTIVATE, 1, NULL, NULL, NULL, 1, floor_only, 1, wall_only, NULL, NULL, NULL, NULL,
 };
 
 START_TEST(test_impact_law_restitution_and_plastic_contacts)

@@ -316,9 +316,11 @@ END_TEST
 
 /* a file of our own: a pendulum with a motor (gear 2) on its hinge; and
  * files refused */
-static const char *write_tmp(const char *text, char *name)
+static const char *write_tmp(const char *text, char *name, size_t len)
 {
-    strcpy(name, "/tmp/hes-test-robot-XXXXXX.xml");
+    /* mkstemps replaces the six template characters before ".xml" */
+    const char *dir = getenv("TMPDIR");
+    snprintf(name, len, "%s/hes-test-robot-%s.xml", dir && *dir ? dir : "/tmp", "XXXXXX");
     int fd = mkstemps(name, 4);
     ck_assert(fd >= 0);
     ck_assert(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
@@ -328,14 +330,14 @@ static const char *write_tmp(const char *text, char *name)
 
 START_TEST(test_inputs_and_refusals)
 {
-    char name[64], msg[512];
+    char name[4096], msg[512];
     hes_robot *r;
     const char *pend =
         "<mujoco><worldbody><body><joint name='h' type='hinge' axis='0 -1 0'/>"
         "<inertial pos='0 0 -1' mass='2' diaginertia='0.1 0.1 0.1'/>"
         "<site name='tip' pos='0 0 -1'/></body></worldbody>"
         "<actuator><motor joint='h' gear='2'/></actuator></mujoco>";
-    hes_status st = hes_robot_load(write_tmp(pend, name), NULL, 0, &r, msg, sizeof msg);
+    hes_status st = hes_robot_load(write_tmp(pend, name, sizeof name), NULL, 0, &r, msg, sizeof msg);
     unlink(name);
     if (st == HES_ESOLVER)
         return;
@@ -363,7 +365,7 @@ START_TEST(test_inputs_and_refusals)
     ck_assert_msg(strstr(msg, "no site or body"), "%s", msg);
     const char *freej = "<mujoco><worldbody><body><freejoint/>"
                         "<geom type='sphere' size='0.1'/></body></worldbody></mujoco>";
-    st = hes_robot_load(write_tmp(freej, name), NULL, 0, &r, msg, sizeof msg);
+    st = hes_robot_load(write_tmp(freej, name, sizeof name), NULL, 0, &r, msg, sizeof msg);
     unlink(name);
     ck_assert_int_eq(st, HES_EINVAL);
     ck_assert_msg(strstr(msg, "free and ball joints"), "%s", msg);

@@ -27,4 +27,9 @@ double test_saltation_vs_flow(hes_system *sys, const hes_event *ev, double d);
  * is below 1e-14 in modulus (singular), else 1. */
 int test_solve(int n, double *A, double *b);
 
+/* 1 when hes was built with Siconos numerics (hes_lcp_solve works); else
+ * prints "SUITE: <the library's message naming the Debian package>:
+ * skipped" and returns 0. */
+int test_have_lcp(const char *suite);
+
 #endif

@@ -89,5 +89,9 @@ hes_status hes__impact_ap_matrix(const hes_contact_set *c, double *A, int lda, d
                                  double *L);
 void hes__impact_ap_q(const hes_contact_set *c, const double *v, double *q);
 void hes__impact_dv(int n, int k, const double *WG, const double *z, double *dv);
+/* *info = *total with the kinetic energies before and after (info may be
+ * NULL) */
+void hes__impact_finish(const hes_contact_set *c, const double *v_minus, const double *v_plus,
+                        const hes_impact_info *total, hes_impact_info *info);
 
 #endif

@@ -104,6 +104,16 @@ hes_status hes__impact_ap_matrix(const hes_contact_set *c, double *A, int lda, d
     return HES_OK;
 }
 
+void hes__impact_finish(const hes_contact_set *c, const double *v_minus, const double *v_plus,
+                        const hes_impact_info *total, hes_impact_info *info)
+{
+    if (!info)
+        return;
+    *info = *total;
+    info->energy_before = hes__impact_kinetic(c->n, c->M, v_minus);
+    info->energy_after = hes__impact_kinetic(c->n, c->M, v_plus);
+}
+
 /* contact i's normal and tangential velocity */
 static void contact_velocity(const hes_contact_set *c, int i, const double *v, double *un,
                              double *ut)
@@ -263,11 +273,7 @@ hes_status hes_impact_sequential(const hes_contact_set *c, const int *order, int
                         "%d passes over the order", max_passes);
     }
     memcpy(v_plus, v, sizeof(double) * (size_t)n);
-    if (info) {
-        *info = total;
-        info->energy_before = hes__impact_kinetic(n, c->M, v_minus);
-        info->energy_after = hes__impact_kinetic(n, c->M, v_plus);
-    }
+    hes__impact_finish(c, v_minus, v_plus, &total, info);
     free(v);
     return HES_OK;
 }

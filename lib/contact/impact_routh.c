@@ -85,12 +85,12 @@ hes_status hes_impact_routh(const hes_contact_set *c, const double *v_minus,
         pt[i] = 0;
     hes_impact_info total = { 0, 0, 0, 0, 0, 0 };
     unsigned long long sel = o->select;
-    int s = 0;
-    for (;; s++) {
+    int approaching = 0;
+    for (int s = 0;; s++) {
         if (path)
             memcpy(path + (size_t)s * n, v, sizeof(double) * (size_t)n);
         hes__impact_ap_q(c, v, q + k);
-        int approaching = 0;
+        approaching = 0;
         for (int i = 0; i < k; i++)
             approaching |= q[k + i] < -tol;
         if (!approaching || s == o->steps)
@@ -118,20 +118,12 @@ hes_status hes_impact_routh(const hes_contact_set *c, const double *v_minus,
         for (int i = 0; pt && i < k; i++)
             pt[i] += z[2 * k + i] - z[3 * k + i];
     }
-    if (st == HES_OK && s == o->steps) {
-        int approaching = 0;
-        for (int i = 0; i < k; i++)
-            approaching |= q[k + i] < -tol;
-        if (approaching)
-            st = hes__say(msg, len, HES_EMAXITER, "impulse stepping: contacts still approach after "
-                          "%d steps of h = %g", o->steps, o->h);
-    }
+    /* the loop ended with contacts approaching only at the step limit */
+    if (st == HES_OK && approaching)
+        st = hes__say(msg, len, HES_EMAXITER, "impulse stepping: contacts still approach after "
+                      "%d steps of h = %g", o->steps, o->h);
     memcpy(v_plus, v, sizeof(double) * (size_t)n);
-    if (info) {
-        *info = total;
-        info->energy_before = hes__impact_kinetic(n, c->M, v_minus);
-        info->energy_after = hes__impact_kinetic(n, c->M, v);
-    }
+    hes__impact_finish(c, v_minus, v, &total, info);
     free(L);
     return st;
 }

@@ -1325,10 +1325,13 @@ typedef struct {
 char *hes_analysis_impact_json(const hes_system *sys, const hes_analysis *res,
                                const hes_impact_orbit *r);
 
-/* HES_EINVAL (msg) when no transition qualifies; the nominal analysis's
- * status when it fails; HES_ESOLVER without Siconos numerics or GSL. */
-hes_status hes_impact_orbit_analyze(hes_system *sys, const hes_impact_orbit_options *o,
-                                    hes_impact_orbit *r, char *msg, size_t len);
+/* nominal: sys's analysis if the caller has it (hes_analyze), NULL to
+ * make one here.  HES_EINVAL (msg) when no transition qualifies; the
+ * nominal analysis's status when it fails; HES_ESOLVER without Siconos
+ * numerics or GSL. */
+hes_status hes_impact_orbit_analyze(hes_system *sys, const hes_analysis *nominal,
+                                    const hes_impact_orbit_options *o, hes_impact_orbit *r,
+                                    char *msg, size_t len);
 /* psi of the orbit with the impact of one caps sequence (r from
  * hes_impact_orbit_analyze supplies the transition and contacts; caps:
  * r->set.dim values). */

@@ -298,7 +298,7 @@ static int analyze_impact_set(hes_system *sys, const hes_analysis *res, int n,
     char msg[512];
     if (!json)
         print_text(sys, res);
-    hes_status st = hes_impact_orbit_analyze(sys, &o, &r, msg, sizeof msg);
+    hes_status st = hes_impact_orbit_analyze(sys, res, &o, &r, msg, sizeof msg);
     if (st != HES_OK) {
         fprintf(stderr, "hes analyze: --impact-set: %s\n", msg);
         return st == HES_EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_FAILURE;

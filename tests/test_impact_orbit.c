@@ -29,7 +29,7 @@ static int analyze(const char *name, int samples, int threads, hes_impact_orbit 
     *sys = test_system(name);
     hes_impact_orbit_options o = { -1, { samples, { 0, 0, 0, 1 }, 0, threads, 0 } };
     char msg[512];
-    hes_status st = hes_impact_orbit_analyze(*sys, &o, r, msg, sizeof msg);
+    hes_status st = hes_impact_orbit_analyze(*sys, NULL, &o, r, msg, sizeof msg);
     if (st == HES_ESOLVER) {
         printf("test_impact_orbit: %s: skipped\n", msg);
         return 0;
@@ -105,7 +105,7 @@ START_TEST(test_a_model_without_a_frictional_impact_is_refused)
     hes_impact_orbit_options o = { -1, { 4, { 0, 0, 0, 0 }, 0, 1, 0 } };
     hes_impact_orbit r;
     char msg[512];
-    ck_assert_int_eq(hes_impact_orbit_analyze(sys, &o, &r, msg, sizeof msg), HES_EINVAL);
+    ck_assert_int_eq(hes_impact_orbit_analyze(sys, NULL, &o, &r, msg, sizeof msg), HES_EINVAL);
     ck_assert_msg(strstr(msg, "frictional contacts"), "%s", msg);
     hes_system_destroy(sys);
 }

@@ -188,8 +188,9 @@ void hes_impact_orbit_free(hes_impact_orbit *r)
     memset(r, 0, sizeof *r);
 }
 
-hes_status hes_impact_orbit_analyze(hes_system *sys, const hes_impact_orbit_options *o,
-                                    hes_impact_orbit *r, char *msg, size_t len)
+hes_status hes_impact_orbit_analyze(hes_system *sys, const hes_analysis *nominal,
+                                    const hes_impact_orbit_options *o, hes_impact_orbit *r,
+                                    char *msg, size_t len)
 {
     if (r)
         memset(r, 0, sizeof *r);
@@ -198,25 +199,32 @@ hes_status hes_impact_orbit_analyze(hes_system *sys, const hes_impact_orbit_opti
                         "result");
     double t0 = hes__monotonic_seconds();
     const hes_model *m = hes_system_model(sys);
-    hes_analysis an;
-    hes_status st = hes_analyze(sys, 0, &an);
-    if (st != HES_OK)
-        return hes__say(msg, len, st, "the nominal orbit: %s", hes_system_errmsg(sys));
-    r->psi_nominal = an.stab.psi;
+    /* the nominal analysis: the caller's, or one made here (and freed) */
+    hes_analysis own;
+    const hes_analysis *an = nominal;
+    hes_status st = HES_OK;
+    if (!an) {
+        st = hes_analyze(sys, 0, &own);
+        if (st != HES_OK)
+            return hes__say(msg, len, st, "the nominal orbit: %s", hes_system_errmsg(sys));
+        an = &own;
+    }
+    r->psi_nominal = an->stab.psi;
     /* the transition and its event on the orbit */
     const hes_event *ev = NULL;
     int n_after = 0;
-    for (int e = 0; e < an.orbit.traj.n_events && !ev; e++) {
-        int t = an.orbit.traj.events[e].transition;
+    for (int e = 0; e < an->orbit.traj.n_events && !ev; e++) {
+        int t = an->orbit.traj.events[e].transition;
         const hes_mech_transition *mt = mech_transition(m, t);
         if ((o->transition < 0 || o->transition == t) && mt &&
             (r->k = contacts_of(mt, r->contacts, &n_after)) > 0) {
-            ev = &an.orbit.traj.events[e];
+            ev = &an->orbit.traj.events[e];
             r->transition = t;
         }
     }
     if (!ev) {
-        hes_analysis_free(&an);
+        if (!nominal)
+            hes_analysis_free(&own);
         return hes__say(msg, len, HES_EINVAL, "impact orbit: no event of the orbit is a "
                         "mechanical impact with frictional contacts (mu > 0 and a tangent row) "
                         "and contacts that separate%s", o->transition >= 0 ? " at the "
@@ -234,16 +242,18 @@ hes_status hes_impact_orbit_analyze(hes_system *sys, const hes_impact_orbit_opti
         st = hes_mech_contacts(em, r->q, p, r->k, r->contacts, M, Jn, Jt, mu, msg, len);
     if (st == HES_OK)   /* the impulse scale: the nominal law's impulses */
         st = hes_mech_impact(mt, ev->x_minus, p, r->q, r->qd_minus, qdp, imp);
-    double *x0 = malloc(sizeof(double) * (size_t)an.orbit.n);
+    double *x0 = malloc(sizeof(double) * (size_t)an->orbit.n);
     if (st != HES_OK || !x0) {
         free(x0);
-        hes_analysis_free(&an);
+        if (!nominal)
+            hes_analysis_free(&own);
         return st != HES_OK ? hes__say(msg, len, st, "impact orbit: the nominal impact: %s",
                                        msg && msg[0] ? msg : hes_strerror(st))
                             : hes__say(msg, len, HES_ENOMEM, "out of memory");
     }
-    memcpy(x0, an.orbit.x0, sizeof(double) * (size_t)an.orbit.n);
-    hes_analysis_free(&an);
+    memcpy(x0, an->orbit.x0, sizeof(double) * (size_t)an->orbit.n);
+    if (!nominal)
+        hes_analysis_free(&own);
     double pmax = 0;
     for (int i = 0; i < mt->n_after; i++)
         if (isfinite(imp[i]))

@@ -775,6 +775,7 @@ typedef struct {
     const char *sequence;   /* "sobol" or "reverse-halton" */
     int dim;                /* caps per sample, k N */
     double *caps;           /* with keep_caps: samples x dim, the caps of each sample */
+    double u_scale;         /* max(1, |J_n v-|, |J_t v-|): the velocities' scale */
 } hes_impact_set;
 
 /* HES_ESOLVER without GSL or Siconos numerics (the message names the
@@ -793,10 +794,12 @@ int hes_impact_set_hull(const hes_impact_set *set, int a, int b, int *idx);
 /* Where an outcome with contact velocities u (2k) lies relative to the set:
  * the distance to the nearest finished sample in contact-velocity
  * coordinates, relative to the set's extent (the largest spread of any
- * coordinate; 0 when all samples coincide: then the absolute distance),
+ * coordinate, at least 1e-6 u_scale: the laws end each contact's approach
+ * to 1e-8 u_scale, so a set of one outcome has an extent of rounding),
  * that sample's index, and for k >= 2 whether u lies in the hull of the
- * samples projected on the first two normals (with a margin of 1e-9 of
- * the extent).  HES_EINVAL if no sample finished. */
+ * samples projected on the first two normals (with a margin of 1e-6 of
+ * the extent, or the laws' tolerance 1e-8 u_scale if larger).  HES_EINVAL if no
+ * sample finished. */
 hes_status hes_impact_set_locate(const hes_impact_set *set, const double *u, double *relative,
                                  int *nearest, int *inside_normals);
 

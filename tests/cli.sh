@@ -1125,8 +1125,9 @@ if "$HES" impact rocking-block --samples 1 >/dev/null 2>&1; then
     expect_true "the CSV has a header and 32 rows" test "$(wc -l < "$tmp/im_csv.out")" -eq 33
     expect_grep im_csv out '^sample,finished,lcps,dissipated,residual,un_A,un_B,ut_A,ut_B,mode_A,mode_B,v0' "the CSV header names the contacts"
     run im_ds impact disk-stack --samples 16
-    expect_status im_ds 0 "disk-stack: a sequential order that does not end is reported"
-    expect_grep im_ds out 'does not end' "the endless sequence is named"
+    expect_status im_ds 0 "hes impact disk-stack"
+    expect_grep im_ds out '^  sequential floor-1,floor-2,top-1,top-2,2-1 .* stick,stick,lift,stick,lift ' "disk-stack: one order's sequence ends with the top disk off the left one"
+    expect_grep im_ds out '^  sequential 2-1,top-2,top-1,floor-2,floor-1 .* stick,stick,stick,lift,lift ' "the reversed order ends in the mirror image"
     # the knee biped's heelstrike over its outcome set: psi of each
     # outcome's orbit; the worst orbit checked by differences of the flow
     run im_kb analyze knee-biped --impact-set 8 --threads 2 --json

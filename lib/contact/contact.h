@@ -89,6 +89,9 @@ hes_status hes__impact_ap_matrix(const hes_contact_set *c, double *A, int lda, d
                                  double *L);
 void hes__impact_ap_q(const hes_contact_set *c, const double *v, double *q);
 void hes__impact_dv(int n, int k, const double *WG, const double *z, double *dv);
+/* The termination tolerance of the impact laws: a contact approaches while
+ * J_n v < -tol max(1, |J_n v-|, |J_t v-|) (tol 0: 1e-8, the paper's code) */
+double hes__impact_tolerance(const hes_contact_set *c, const double *v_minus, double tol);
 /* *info = *total with the kinetic energies before and after (info may be
  * NULL) */
 void hes__impact_finish(const hes_contact_set *c, const double *v_minus, const double *v_plus,

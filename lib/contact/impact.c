@@ -127,6 +127,16 @@ static void contact_velocity(const hes_contact_set *c, int i, const double *v, d
     *ut = st;
 }
 
+double hes__impact_tolerance(const hes_contact_set *c, const double *v_minus, double tol)
+{
+    double scale = 1, un, ut;
+    for (int i = 0; i < c->k; i++) {
+        contact_velocity(c, i, v_minus, &un, &ut);
+        scale = fmax(scale, fmax(fabs(un), fabs(ut)));
+    }
+    return (tol > 0 ? tol : 1e-8) * scale;
+}
+
 /* The constant of eq. 31 at velocity v: q = (J_n v, D v, 0) (4k). */
 void hes__impact_ap_q(const hes_contact_set *c, const double *v, double *q)
 {
@@ -225,6 +235,10 @@ hes_status hes_impact_sequential(const hes_contact_set *c, const int *order, int
     for (int i = 0; pt && i < k; i++)
         pt[i] = 0;
     hes_impact_info total = { 0, 0, 0, 0, 0, 0 };
+    /* "approaching": J_n v < -tol, the impulse-stepping law's termination
+       tolerance, so that a Zeno sequence of impacts (a flat rod, a ball in
+       a V) ends at its limit to that tolerance instead of never */
+    double tol = hes__impact_tolerance(c, v_minus, 0);
     int approaching = 1, pass;
     for (pass = 0; pass < max_passes && approaching; pass++) {
         approaching = 0;
@@ -233,7 +247,7 @@ hes_status hes_impact_sequential(const hes_contact_set *c, const int *order, int
             double vn = 0;
             for (int j = 0; j < n; j++)
                 vn += c->Jn[i + (size_t)j * k] * v[j];
-            if (!(vn < 0))
+            if (!(vn < -tol))
                 continue;
             approaching = 1;
             /* contact i alone: its rows of J_n and J_t */
@@ -265,7 +279,7 @@ hes_status hes_impact_sequential(const hes_contact_set *c, const int *order, int
         double vn = 0;
         for (int j = 0; j < n; j++)
             vn += c->Jn[order[q] + (size_t)j * k] * v[j];
-        still = vn < 0;
+        still = vn < -tol;
     }
     if (still) {
         free(v);

@@ -71,12 +71,7 @@ hes_status hes_impact_routh(const hes_contact_set *c, const double *v_minus,
         A[i + (size_t)(k + i) * nz] = -1;     /* lmax - c_n */
         A[(k + i) + (size_t)i * nz] = 1;      /* J_n v+ + sigma */
     }
-    /* the termination tolerance's scale */
-    hes__impact_ap_q(c, v_minus, q + k);
-    double scale = 1;
-    for (int i = 0; i < 2 * k; i++)
-        scale = fmax(scale, fabs(q[k + i]));
-    double tol = (o->tol > 0 ? o->tol : 1e-8) * scale;
+    double tol = hes__impact_tolerance(c, v_minus, o->tol);
 
     memcpy(v, v_minus, sizeof(double) * (size_t)n);
     for (int i = 0; pn && i < k; i++)

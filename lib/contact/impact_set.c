@@ -156,6 +156,7 @@ hes_status hes_impact_set_sample(const hes_contact_set *c, const double *v_minus
     S->samples = M;
     S->sequence = dim <= 40 ? "sobol" : "reverse-halton";
     S->dim = dim;
+    S->u_scale = hes__impact_tolerance(c, v_minus, 1);
     if (o->keep_caps && !(S->caps = malloc(sizeof(double) * (size_t)M * dim)))
         return hes__say(msg, len, HES_ENOMEM, "out of memory for %d samples' caps", M);
     S->v = malloc(sizeof(double) * (size_t)M * n);
@@ -345,8 +346,12 @@ hes_status hes_impact_set_locate(const hes_impact_set *S, const double *u, doubl
         }
     }
     dbest = sqrt(dbest);
+    /* a set of one outcome has an extent of rounding (1e-16), and the laws
+       end an approach to 1e-8 of the velocities' scale: measure against at
+       least 1e-6 of that scale */
+    extent = fmax(extent, 1e-6 * (S->u_scale > 0 ? S->u_scale : 1));
     if (relative)
-        *relative = extent > 0 ? dbest / extent : dbest;
+        *relative = dbest / extent;
     if (nearest)
         *nearest = best;
     if (inside_normals) {
@@ -356,7 +361,7 @@ hes_status hes_impact_set_locate(const hes_impact_set *S, const double *u, doubl
             if (!idx)
                 return HES_ENOMEM;
             int h = hes_impact_set_hull(S, 0, 1, idx);
-            double margin = 1e-9 * (extent > 0 ? extent : 1), p[2] = { u[0], u[1] };
+            double margin = fmax(1e-6 * extent, 1e-8 * S->u_scale), p[2] = { u[0], u[1] };
             int in = h >= 3;
             for (int e = 0; e < h && in; e++) {
                 const double *a = S->u + (size_t)idx[e] * 2 * k,

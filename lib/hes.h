@@ -46,8 +46,10 @@ typedef enum {
     HES_ENOTFOUND,  /* unknown problem, parameter, mode or transition name */
     HES_EDIVERGED,  /* a perturbed trajectory left every neighbourhood of the orbit */
     HES_EIO,        /* a file or stream could not be written */
-    HES_ELCP        /* a complementarity problem has no solution the solver finds, or its
+    HES_ELCP,       /* a complementarity problem has no solution the solver finds, or its
                        solution fails the complementarity check */
+    HES_EINFEASIBLE /* a requested motion cannot be produced within the constraints
+                       (friction cone, torque limits, unilateral contact) */
 } hes_status;
 
 /* Short, stable name of a status, e.g. "grazing event". */
@@ -427,6 +429,37 @@ const hes_mech *hes_robot_mech(const hes_robot *robot);
 const char *hes_robot_coordinate(const hes_robot *robot, int i);
 /* The file's reference configuration (qpos0). */
 hes_status hes_robot_reference(const hes_robot *robot, double *q);
+
+/* A robot's dynamics at a state (q, v), for inverse dynamics (lib/model/
+ * robot.c): the equation of motion
+ *     M(q) a + h(q, v) = B tau + J_c^T f
+ * with M (nv x nv, mj_fullM), h (nv: MuJoCo's qfrc_bias, Coriolis,
+ * centrifugal and gravity forces, minus the passive forces of springs and
+ * dampers), B (nv x nu: joint motors, gear * gain) and the contacts'
+ * rows J (rows x nv, rows = nc (1 + tangents), column-major): the normals
+ * (the sites' z rows) first, then the x rows, then (3-D robots) the y rows.
+ * phi (nc): the sites' heights; Jdv (rows): the rows' drift dJ/dt v, by
+ * central differences of J along v; mu (nc).  tangents is 1 for a planar
+ * robot (every contact's y row vanishes at the reference configuration:
+ * the robot moves in the x-z plane), else 2.  The arrays belong to the
+ * robot and are overwritten by the next call.  Robots of any size load,
+ * but only those of at most HES_MECH_MAX coordinates give a hes_mech that
+ * hybrid models accept. */
+typedef struct {
+    int nv, nu, nc, tangents;
+    const double *M, *h, *B, *J, *Jdv, *phi, *mu;
+    const double *tau_max;   /* nu: the motors' force limits (|gear| * forcerange,
+                                else ctrlrange times gear * gain; 0 = none) */
+} hes_robot_dynamics;
+hes_status hes_robot_dynamics_at(hes_robot *robot, const double *q, const double *v,
+                                 hes_robot_dynamics *out, char *msg, size_t len);
+/* The number of contacts, and contact i's name (NULL out of range). */
+int hes_robot_contact_count(const hes_robot *robot);
+const char *hes_robot_contact_name(const hes_robot *robot, int i);
+/* MuJoCo's model of the robot (an mjModel *; NULL without MuJoCo): for
+ * programs that simulate the robot in MuJoCo themselves, e.g. the
+ * closed-loop experiment in share/examples. */
+const void *hes_robot_mujoco_model(const hes_robot *robot);
 
 /* Quantities of a mechanical mode at state x = [z, z']: the configuration
  * q (d), velocity q' (d), the held constraints' forces lambda (n_active),
@@ -842,6 +875,149 @@ hes_status hes_impact_default_step(const hes_contact_set *contacts, const double
 
 /* Contact velocities (2k) of a velocity v: J_n v, then J_t v. */
 void hes_contact_velocities(const hes_contact_set *contacts, const double *v, double *u);
+
+/* ----------------------------------------- inverse dynamics with contact */
+/*
+ * Joint torques and contact forces together, for a desired motion
+ * (Zapolsky & Drumwright, "Inverse dynamics with rigid contact and
+ * friction", issue 14; lib/contact/invdyn.c).  The paper's discretisation
+ * over a control period dt, M (v+ - v) = dt (B tau + J^T f - h), is
+ * written here per unit time, a = (v+ - v) / dt: forces, not impulses,
+ * so every formulation's forces are comparable across dt:
+ *     M a + h = B tau + J^T f,        B^T a = B^T a_des  (eq. 38-39),
+ * the contacts' accelerations J a + b, with b the problem's offsets: the
+ * paper's velocity-level constraint N v+ >= -phi / dt (eq. 36) is
+ * N a + (N v + phi / dt) / dt >= 0, and the rows' drift J' v may be added
+ * (hes_invdyn_offsets), which the paper drops (it holds N constant over
+ * the period).  With G = B^T M^-1 B and the projector
+ *     W = M^-1 - M^-1 B G^-1 B^T M^-1        (the unactuated compliance),
+ * a = a0 + W J^T f, a0 = W (-h) + M^-1 B G^-1 B^T a_des, and
+ * tau = G^-1 (B^T a_des - B^T M^-1 (J^T f - h)); the contact problems
+ * are in f alone:
+ *  NONE       (a) f = 0: the baseline.
+ *  NO_SLIP    (b) Sec. 4: tangential rows are equalities (S a + b = 0),
+ *             chosen by Algorithm 1 so that [B S_sel^T T_sel^T] keeps
+ *             full rank (the rest are implied); the normals an LCP with
+ *             the symmetric PSD matrix N W' N^T (eq. 44-45), solved by the
+ *             paper's modified principal pivoting (Algorithm 2) warm-
+ *             started at the previous active set (Sec. 4.6, options.warm),
+ *             with Lemke (hes_lcp_solve) as the fallback.
+ *  COULOMB    (c) Sec. 5: the linearised cone (a pyramid of 2 tangents
+ *             per direction), the copositive LCP of eq. 64 in
+ *             (f_N, f_F, lambda), by Lemke.
+ *  CONVEX     (d) Sec. 6: Stage I, the complementarity-free model:
+ *             minimise the kinetic energy 1/2 v+^T M v+ (v+ = v + dt a)
+ *             over f_N >= 0, the pyramid f_F >= 0, mu f_N >= 1^T f_F and
+ *             N a + b >= 0 (eq. 69-74); Stage II (options.stage2) moves f
+ *             in the null space of Stage I's Hessian, keeping its
+ *             objective (eq. 104), to minimise |tau|^2 (eq. 102-111).
+ *             Both QPs are solved as the LCP of their KKT conditions
+ *             (PSD) by Lemke.
+ *  CONVEX_NO_SLIP (e) the same with infinite friction (f_S, f_T free).
+ * HES_EINFEASIBLE (and the result filled, with the reason in msg) when the
+ * motion cannot be produced as asked: a contact that stays slides at the
+ * edge of its friction cone (Coulomb, convex: the friction is what is
+ * missing); the no-slip forces need more friction than mu, or the desired
+ * accelerations move a stance contact (inconsistent with no-slip, Sec.
+ * 4.5), or no compressive normal forces hold the motion; a torque exceeds
+ * tau_max.  (The complementarity-free model may also let a contact slide
+ * inside its cone: it maximises dissipation, which with the actuators'
+ * constraint need not stop the contact; res->slip reports it.)  HES_ELCP
+ * when Lemke's method fails on a Coulomb or convex problem; HES_EINVAL
+ * (msg) for bad arguments or a B without full column rank.
+ */
+typedef enum {
+    HES_INVDYN_NONE = 0,
+    HES_INVDYN_NO_SLIP,
+    HES_INVDYN_COULOMB,
+    HES_INVDYN_CONVEX,
+    HES_INVDYN_CONVEX_NO_SLIP
+} hes_invdyn_method;
+#define HES_INVDYN_N_METHODS 5
+/* "none", "no-slip", "coulomb", "convex", "convex-no-slip" */
+const char *hes_invdyn_method_name(hes_invdyn_method m);
+hes_status hes_invdyn_method_from_name(const char *name, hes_invdyn_method *m);
+
+typedef struct {
+    int nv, nu, nc, tangents;   /* tangents per contact: 1 (planar) or 2 */
+    const double *M;            /* nv x nv, symmetric positive definite */
+    const double *h;            /* nv: M a + h = B tau + J^T f */
+    const double *B;            /* nv x nu, full column rank */
+    const double *J;            /* nc (1 + tangents) x nv: normals, then first
+                                   tangents, then second tangents */
+    const double *b;            /* the rows' offsets: contact acceleration J a + b */
+    const double *mu;           /* nc friction coefficients */
+    const double *v;            /* nv: the velocity (the convex objective) */
+    double dt;                  /* the control period (> 0) */
+    const double *a_des;        /* nv: the desired acceleration (only B^T a_des
+                                   is imposed; the rest is compared) */
+    const double *tau_max;      /* nu limits (0 = none), or NULL */
+} hes_invdyn_problem;
+
+typedef struct {
+    hes_invdyn_method method;
+    double tol;                 /* the LCPs' tolerance (default 1e-9 when 0) */
+    double tol_slip;            /* sliding above this contact acceleration, relative
+                                   to 1 + |b| (default 1e-6 when 0) */
+    int stage2;                 /* convex: Stage II (1) or Stage I only (0) */
+    int cold;                   /* no-slip: 1 ignores the warm start and starts as the
+                                   paper's Algorithm 2 does, from the most violated
+                                   contact alone; 0 starts from the previous solve's
+                                   active set, else from every contact that would
+                                   penetrate without force (the load of an
+                                   indeterminate stance spread over its feet) */
+} hes_invdyn_options;
+
+/* A workspace and its results, for problems of these sizes. */
+typedef struct hes_invdyn hes_invdyn;
+hes_invdyn *hes_invdyn_create(int nv, int nu, int nc, int tangents);
+void hes_invdyn_destroy(hes_invdyn *id);
+
+typedef struct {
+    const double *tau;          /* nu */
+    const double *a;            /* nv: the predicted acceleration */
+    const double *f;            /* nc (1 + tangents): net normal, then tangential forces */
+    const double *w;            /* nc (1 + tangents): contact accelerations J a + b */
+    const double *ratio;        /* nc: |f_t| / f_n (0 where f_n = 0 and f_t = 0) */
+    const int *active;          /* nc: 1 where f_n > 0 */
+    double mu_needed;           /* the largest ratio over the contacts */
+    double tracking;            /* |B^T (a - a_des)|_inf: 0 up to rounding */
+    double unactuated;          /* |a - a_des|_inf: how far the prediction is from
+                                   the whole desired acceleration */
+    int lcps, pivots;           /* complementarity problems solved, their pivots */
+    int warm_used;              /* no-slip: the warm start's active set held */
+    int tangential_rows;        /* no-slip: the tangential equalities kept (Alg. 1) */
+    int null_dim;               /* convex: the dimension Stage II searched */
+    double slip;                /* the largest tangential acceleration of a contact
+                                   that stays (above options.tol_slip; else 0) */
+} hes_invdyn_result;
+
+/* Solve; the result points into id (valid until the next solve).  The
+ * no-slip warm start is the active set of id's previous solve with the
+ * same contacts (hes_invdyn_reset forgets it). */
+hes_status hes_invdyn_solve(hes_invdyn *id, const hes_invdyn_problem *pb,
+                            const hes_invdyn_options *opts, hes_invdyn_result *res,
+                            char *msg, size_t len);
+void hes_invdyn_reset(hes_invdyn *id);
+
+/* A problem from a robot's dynamics (hes_robot_dynamics_at at q, v) for
+ * the contacts with active[i] (NULL: all; nc counts them), at velocity v
+ * with desired acceleration a_des over the period dt: the active rows
+ * into J, their offsets (hes_invdyn_offsets; drift: add J' v) into b and
+ * their friction into mu, buffers of the caller sized for all of the
+ * robot's contacts (rows x nv, rows, nc).  pb's pointers then point into
+ * d, v, a_des and these buffers. */
+void hes_invdyn_problem_robot(const hes_robot_dynamics *d, const int *active, const double *v,
+                              const double *a_des, double dt, int drift, double *J, double *b,
+                              double *mu, hes_invdyn_problem *pb);
+
+/* The offsets b (rows) of contacts that are to stay in contact over dt:
+ * b = (J v + phi_rows / dt) / dt (+ Jdv with drift = 1), phi_rows being
+ * phi for the normals and 0 for the tangents: the paper's constraints
+ * N v+ >= -phi / dt and S v+ = T v+ = 0 (eq. 36, 40-41) per unit time. */
+void hes_invdyn_offsets(int nv, int nc, int tangents, const double *J, const double *v,
+                        const double *phi, const double *Jdv, double dt, int drift,
+                        double *b);
 
 /* ---------------------------------------------- built-in impact problems */
 /*

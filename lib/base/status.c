@@ -29,6 +29,7 @@ const char *hes_strerror(hes_status status)
     case HES_EDIVERGED: return "diverged";
     case HES_EIO: return "input/output error";
     case HES_ELCP: return "complementarity problem unsolved";
+    case HES_EINFEASIBLE: return "infeasible request";
     }
     return "unknown status";
 }

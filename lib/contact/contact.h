@@ -97,4 +97,12 @@ double hes__impact_tolerance(const hes_contact_set *c, const double *v_minus, do
 void hes__impact_finish(const hes_contact_set *c, const double *v_minus, const double *v_plus,
                         const hes_impact_info *total, hes_impact_info *info);
 
+/* A convex QP (H PSD): minimise 1/2 x^T H x + c^T x subject to x_i >= 0
+ * where nonneg[i] and G x + g >= 0 (G m x n, column-major), as the LCP of
+ * its KKT conditions by hes_lcp_solve (qp_lcp.c).  Adds the pivots to
+ * *pivots (may be NULL).  Statuses as hes_lcp_solve's. */
+hes_status hes__qp_lcp(int n, const double *H, const double *c, const int *nonneg, int m,
+                       const double *G, const double *g, double tol, double *x, int *pivots,
+                       char *msg, size_t len);
+
 #endif

@@ -45,6 +45,10 @@ struct hes_robot {
     mjData *d;
     int *site;                /* per contact: its site id */
     double *B;                /* nv x nu input matrix, column-major */
+    double *tau_max;          /* nu motor limits (0: none) */
+    /* hes_robot_dynamics_at's arrays (rows = nc (1 + tangents)) */
+    double *dM, *dh, *dJ, *dJdv, *dphi, *dmu, *jac, *Jp, *Jm, *qs;
+    int tangents;
 #endif
     int n_contacts;
 };
@@ -162,6 +166,100 @@ static const hes_mech_config_fn Jt_fns[] = { Jt_0, Jt_1, Jt_2, Jt_3, Jt_4, Jt_5,
 static const hes_mech_config_fn x_fns[] = { x_0, x_1, x_2, x_3, x_4, x_5, x_6, x_7 };
 #endif
 
+#ifdef HAVE_MUJOCO
+/* The contact rows at q into J (rows x nv, column-major): each contact's z
+ * row (normal), x row, and with two tangents its y row; heights into phi
+ * (may be NULL). */
+static void contact_rows(hes_robot *r, const double *q, double *J, double *phi)
+{
+    int nv = r->m->nv, nc = r->n_contacts, rows = nc * (1 + r->tangents);
+    at(r, q);
+    for (int c = 0; c < nc; c++) {
+        int s = r->site[c], b = -s - 1;
+        if (s >= 0)
+            mj_jacSite(r->m, r->d, r->jac, NULL, s);
+        else
+            mj_jacBody(r->m, r->d, r->jac, NULL, b);
+        if (phi)
+            phi[c] = s >= 0 ? r->d->site_xpos[3 * s + 2] : r->d->xpos[3 * b + 2];
+        for (int j = 0; j < nv; j++) {
+            J[c + (size_t)j * rows] = r->jac[2 * nv + j];
+            J[nc + c + (size_t)j * rows] = r->jac[j];
+            if (r->tangents == 2)
+                J[2 * nc + c + (size_t)j * rows] = r->jac[nv + j];
+        }
+    }
+}
+#endif
+
+hes_status hes_robot_dynamics_at(hes_robot *r, const double *q, const double *v,
+                                 hes_robot_dynamics *out, char *msg, size_t len)
+{
+    if (!r || !q || !v || !out)
+        return hes__say(msg, len, HES_EINVAL, "robot dynamics: needs a robot, q, v and out");
+#ifndef HAVE_MUJOCO
+    return hes__say(msg, len, HES_ESOLVER, "robot files need MuJoCo");
+#else
+    int nv = r->m->nv, nc = r->n_contacts, rows = nc * (1 + r->tangents);
+    if (!hes__all_finite(q, nv) || !hes__all_finite(v, nv))
+        return hes__say(msg, len, HES_EINVAL, "robot dynamics: q or v is not finite");
+    /* M, then h = qfrc_bias - qfrc_passive with the velocities */
+    mass(q, NULL, r->dM, r);
+    memcpy(r->d->qvel, v, sizeof(double) * (size_t)nv);
+    mj_comVel(r->m, r->d);
+    mj_passive(r->m, r->d);
+    mj_rne(r->m, r->d, 0, r->dh);
+    for (int i = 0; i < nv; i++)
+        r->dh[i] -= r->d->qfrc_passive[i];
+    /* the rows, and their drift J' v = (J(q + e v) - J(q - e v)) v / (2 e):
+       a central difference in time along v, of step e = cbrt(eps) / |v|_inf
+       (hes__fd_step's rule for a unit time scaled so that q moves by at most
+       cbrt(eps)) */
+    contact_rows(r, q, r->dJ, r->dphi);
+    double vmax = 0;
+    for (int i = 0; i < nv; i++)
+        vmax = fmax(vmax, fabs(v[i]));
+    memset(r->dJdv, 0, sizeof(double) * (size_t)rows);
+    if (vmax > 0) {
+        double e = hes__fd_step(0.0) / vmax;
+        for (int i = 0; i < nv; i++)
+            r->qs[i] = q[i] + e * v[i];
+        contact_rows(r, r->qs, r->Jp, NULL);
+        for (int i = 0; i < nv; i++)
+            r->qs[i] = q[i] - e * v[i];
+        contact_rows(r, r->qs, r->Jm, NULL);
+        for (int k = 0; k < rows; k++)
+            for (int j = 0; j < nv; j++)
+                r->dJdv[k] += (r->Jp[k + (size_t)j * rows] - r->Jm[k + (size_t)j * rows]) /
+                              (2 * e) * v[j];
+        at(r, q);
+    }
+    *out = (hes_robot_dynamics){ nv, r->m->nu, nc, r->tangents, r->dM, r->dh, r->B, r->dJ,
+                                 r->dJdv, r->dphi, r->dmu, r->tau_max };
+    return HES_OK;
+#endif
+}
+
+int hes_robot_contact_count(const hes_robot *r)
+{
+    return r ? r->n_contacts : 0;
+}
+
+const char *hes_robot_contact_name(const hes_robot *r, int i)
+{
+    return r && i >= 0 && i < r->n_contacts ? r->names[2 * i] : NULL;
+}
+
+const void *hes_robot_mujoco_model(const hes_robot *r)
+{
+#ifdef HAVE_MUJOCO
+    return r ? r->m : NULL;
+#else
+    (void)r;
+    return NULL;
+#endif
+}
+
 void hes_robot_free(hes_robot *r)
 {
     if (!r)
@@ -173,6 +271,9 @@ void hes_robot_free(hes_robot *r)
         mj_deleteModel(r->m);
     free(r->site);
     free(r->B);
+    free(r->tau_max);
+    free(r->dM), free(r->dh), free(r->dJ), free(r->dJdv), free(r->dphi), free(r->dmu);
+    free(r->jac), free(r->Jp), free(r->Jm), free(r->qs);
 #endif
     for (int c = 0; r->names && c < 2 * r->n_contacts; c++)
         free(r->names[c]);
@@ -198,13 +299,12 @@ hes_status hes_robot_load(const char *path, const hes_robot_contact *contacts, i
     if (!m)
         return hes__say(msg, len, HES_EINVAL, "robot: MuJoCo cannot load %s: %s", path,
                         err[0] ? err : "no reason given");
-    if (m->nq != m->nv || m->nv > HES_MECH_MAX) {
+    if (m->nq != m->nv) {
         int nq = m->nq, nv = m->nv;
         mj_deleteModel(m);
         return hes__say(msg, len, HES_EINVAL, "robot %s: %d coordinates for %d degrees of "
-                        "freedom: %s", path, nq, nv, nq != nv ? "free and ball joints "
-                        "(quaternions) are not supported; use slide and hinge joints"
-                        : "more than HES_MECH_MAX");
+                        "freedom: free and ball joints (quaternions) are not supported; use "
+                        "slide and hinge joints", path, nq, nv);
     }
     int nc = n_contacts ? n_contacts : m->nsite;
     if (nc > HES_ROBOT_MAX_CONTACTS) {
@@ -270,9 +370,50 @@ hes_status hes_robot_load(const char *path, const hes_robot_contact *contacts, i
         r->cons[2 * c + 1] = (hes_mech_constraint){ r->names[2 * c + 1], x_fns[c], Jt_fns[c],
                                                     0, 0, 0, NULL };
     }
+    int nv = m->nv, rows = 3 * (nc > 0 ? nc : 1);
+    r->tau_max = calloc((size_t)(m->nu > 0 ? m->nu : 1), sizeof(double));
+    r->dM = malloc(sizeof(double) * (size_t)(nv * nv));
+    r->dh = malloc(sizeof(double) * (size_t)nv);
+    r->qs = malloc(sizeof(double) * (size_t)nv);
+    r->jac = malloc(sizeof(double) * (size_t)(3 * nv));
+    r->dJ = malloc(sizeof(double) * (size_t)(rows * nv));
+    r->Jp = malloc(sizeof(double) * (size_t)(rows * nv));
+    r->Jm = malloc(sizeof(double) * (size_t)(rows * nv));
+    r->dJdv = malloc(sizeof(double) * (size_t)rows);
+    r->dphi = malloc(sizeof(double) * (size_t)(nc > 0 ? nc : 1));
+    r->dmu = malloc(sizeof(double) * (size_t)(nc > 0 ? nc : 1));
+    if (!r->tau_max || !r->dM || !r->dh || !r->qs || !r->jac || !r->dJ || !r->Jp || !r->Jm ||
+        !r->dJdv || !r->dphi || !r->dmu) {
+        hes_robot_free(r);
+        return hes__say(msg, len, HES_ENOMEM, "out of memory for a robot");
+    }
     for (int a = 0; a < m->nu; a++) {
         int dof = m->jnt_dofadr[m->actuator_trnid[2 * a]];
-        r->B[dof + (size_t)a * m->nv] = m->actuator_gear[6 * a] * m->actuator_gainprm[a * mjNGAIN];
+        double gain = m->actuator_gainprm[a * mjNGAIN], lim = 0;
+        r->B[dof + (size_t)a * m->nv] = m->actuator_gear[6 * a] * gain;
+        /* the limit of the control u (B u is the joint force) */
+        if (m->actuator_ctrllimited[a])
+            lim = fmax(fabs(m->actuator_ctrlrange[2 * a]), fabs(m->actuator_ctrlrange[2 * a + 1]));
+        if (m->actuator_forcelimited[a] && gain != 0) {
+            double fl = fmax(fabs(m->actuator_forcerange[2 * a]),
+                             fabs(m->actuator_forcerange[2 * a + 1])) / fabs(gain);
+            lim = lim > 0 ? fmin(lim, fl) : fl;
+        }
+        r->tau_max[a] = lim;
+    }
+    /* planar (one tangent) when every contact's y row vanishes at qpos0 */
+    r->tangents = 1;
+    for (int c = 0; c < nc; c++) {
+        r->dmu[c] = r->cons[2 * c].mu;
+        at(r, m->qpos0);
+        int s = r->site[c];
+        if (s >= 0)
+            mj_jacSite(m, r->d, r->jac, NULL, s);
+        else
+            mj_jacBody(m, r->d, r->jac, NULL, -s - 1);
+        for (int j = 0; j < nv; j++)
+            if (fabs(r->jac[nv + j]) > 1e-12)
+                r->tangents = 2;
     }
     r->mech = (hes_mech){ "robot", m->nv, mass, NULL, force, m->nu, 2 * nc, r->cons, r };
     *out = r;

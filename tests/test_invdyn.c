@@ -1,0 +1,568 @@
+/*
+ * test_invdyn.c - inverse dynamics with rigid contact and friction
+ * (lib/contact/invdyn.c; Zapolsky & Drumwright) on the quadrupeds of
+ * share/robots, each result checked by computations of its own:
+ *   - forward dynamics by MuJoCo (mj_forward with the torques as controls
+ *     and J^T f as applied forces, MuJoCo's own contacts off) reproduces
+ *     the predicted acceleration and the desired joint accelerations to
+ *     1e-8, for every formulation at random states;
+ *   - normal forces are nonnegative and complementary to the normal
+ *     contact accelerations (no-slip, Coulomb); Coulomb forces lie in the
+ *     linearised cone;
+ *   - at rest the normal forces sum to the robot's weight (m g from
+ *     MuJoCo's body masses), with every formulation, planar and 3-D;
+ *   - on a determinate stance (two diagonal feet, ample friction) the
+ *     no-slip, Coulomb and convex formulations, three different
+ *     problems, give the same forces;
+ *   - on the statically indeterminate four-feet stance the warm-started
+ *     no-slip solution keeps the previous active set (Sec. 4.6) and its
+ *     forces move smoothly from node to node;
+ *   - friction 0.01 on a trotting stance is reported infeasible by every
+ *     formulation, torque limits are enforced, bad input refused.
+ * Skipped with a message without MuJoCo or Siconos numerics.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <lapacke.h>
+
+#include "hes.h"
+#include "testutil.h"
+
+#ifdef HAVE_MUJOCO
+#include <mujoco/mujoco.h>
+
+static char path_buf[4096];
+static const char *robot_file(const char *name)
+{
+    const char *top = getenv("top_srcdir");
+    snprintf(path_buf, sizeof path_buf, "%s/share/robots/%s", top ? top : ".", name);
+    return path_buf;
+}
+
+static hes_robot *load(const char *name, double mu)
+{
+    const char *feet[4] = { "lf_foot", "rf_foot", "lh_foot", "rh_foot" };
+    hes_robot_contact c[4];
+    for (int i = 0; i < 4; i++)
+        c[i] = (hes_robot_contact){ feet[i], mu };
+    hes_robot *r = NULL;
+    char msg[512];
+    ck_assert_msg(hes_robot_load(robot_file(name), c, 4, &r, msg, sizeof msg) == HES_OK, "%s",
+                  msg);
+    return r;
+}
+
+static unsigned long long rng = 7;
+static double uniform(double lo, double hi)
+{
+    rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+    return lo + (hi - lo) * (double)(rng >> 11) / 9007199254740992.0;
+}
+
+/* The standing pose: legs bent (hip 0.5, knee -1.0; the planar ankle
+ * +0.5 keeps the foot link vertical), the base lowered until the feet
+ * touch (the site heights are then 0 by symmetry). */
+static int coord(hes_robot *r, const char *name)
+{
+    const mjModel *m = hes_robot_mujoco_model(r);
+    int j = mj_name2id(m, mjOBJ_JOINT, name);
+    return j < 0 ? -1 : m->jnt_dofadr[j];
+}
+
+static void stand(hes_robot *r, double *q)
+{
+    const mjModel *m = hes_robot_mujoco_model(r);
+    memset(q, 0, sizeof(double) * (size_t)m->nq);
+    const char *legs[4] = { "lf", "rf", "lh", "rh" };
+    char name[32];
+    for (int l = 0; l < 4; l++) {
+        snprintf(name, sizeof name, "%s_hip", legs[l]);
+        q[coord(r, name)] = 0.5;
+        snprintf(name, sizeof name, "%s_knee", legs[l]);
+        q[coord(r, name)] = -1.0;
+        snprintf(name, sizeof name, "%s_ankle", legs[l]);
+        if (coord(r, name) >= 0)
+            q[coord(r, name)] = 0.5;
+    }
+    /* lower the base onto the feet */
+    double v0[32] = { 0 };
+    hes_robot_dynamics d;
+    char msg[256];
+    ck_assert_int_eq(hes_robot_dynamics_at(r, q, v0, &d, msg, sizeof msg), HES_OK);
+    q[coord(r, "z")] -= d.phi[0];
+    ck_assert_int_eq(hes_robot_dynamics_at(r, q, v0, &d, msg, sizeof msg), HES_OK);
+    for (int c = 0; c < 4; c++)
+        ck_assert_double_le(fabs(d.phi[c]), 1e-12);
+}
+
+static double total_mass(hes_robot *r)
+{
+    const mjModel *m = hes_robot_mujoco_model(r);
+    double s = 0;
+    for (int b = 0; b < m->nbody; b++)
+        s += m->body_mass[b];
+    return s;
+}
+
+/* MuJoCo's forward dynamics with tau as the controls and J^T f applied,
+ * its own contacts and control clamping off: qacc. */
+static void forward(hes_robot *r, const double *q, const double *v, const hes_invdyn_problem *pb,
+                    const hes_invdyn_result *res, double *qacc)
+{
+    mjModel *m = mj_copyModel(NULL, hes_robot_mujoco_model(r));
+    m->opt.disableflags |= mjDSBL_CONTACT | mjDSBL_CLAMPCTRL;
+    mjData *d = mj_makeData(m);
+    int nv = m->nv, rows = pb->nc * (1 + pb->tangents);
+    memcpy(d->qpos, q, sizeof(double) * (size_t)nv);
+    memcpy(d->qvel, v, sizeof(double) * (size_t)nv);
+    memcpy(d->ctrl, res->tau, sizeof(double) * (size_t)m->nu);
+    for (int j = 0; j < nv; j++) {
+        double s = 0;
+        for (int k = 0; k < rows; k++)
+            s += pb->J[k + (size_t)j * rows] * res->f[k];
+        d->qfrc_applied[j] = s;
+    }
+    mj_forward(m, d);
+    memcpy(qacc, d->qacc, sizeof(double) * (size_t)nv);
+    mj_deleteData(d);
+    mj_deleteModel(m);
+}
+
+typedef struct {
+    hes_robot *r;
+    hes_robot_dynamics d;
+    double q[32], v[32], a_des[32], J[32 * 12], b[32], mu[4];
+    hes_invdyn_problem pb;
+    hes_invdyn *id;
+} setup;
+
+static void setup_at(setup *s, const int *active, double dt)
+{
+    char msg[256];
+    ck_assert_int_eq(hes_robot_dynamics_at(s->r, s->q, s->v, &s->d, msg, sizeof msg), HES_OK);
+    hes_invdyn_problem_robot(&s->d, active, s->v, s->a_des, dt, 1, s->J, s->b, s->mu, &s->pb);
+    if (!s->id)
+        s->id = hes_invdyn_create(s->pb.nv, s->pb.nu, s->pb.nc, s->pb.tangents);
+    ck_assert_ptr_nonnull(s->id);
+}
+
+/* Make a_des consistent with the stance contacts (active) staying put:
+ * each stance leg's joint accelerations solve J_foot a + b = 0 for the
+ * rest of a_des (least squares, minimum norm for the planar legs). */
+static void consistent(setup *s, const int *active)
+{
+    const char *legs[4] = { "lf", "rf", "lh", "rh" }, *joints[4] = { "abduction", "hip", "knee",
+                                                                     "ankle" };
+    int nv = s->pb.nv, rows = s->pb.nc * (1 + s->pb.tangents), r0 = 0;
+    for (int l = 0; l < 4; l++) {
+        if (!active[l])
+            continue;
+        int dof[3], nd = 0;
+        char name[32];
+        for (int j = 0; j < 4; j++) {
+            snprintf(name, sizeof name, "%s_%s", legs[l], joints[j]);
+            if (coord(s->r, name) >= 0)
+                dof[nd++] = coord(s->r, name);
+        }
+        int k = 1 + s->pb.tangents;
+        double A[9] = { 0 }, rhs[3] = { 0 };
+        for (int d = 0; d < k; d++) {
+            int r = d * s->pb.nc + r0;
+            rhs[d] = -s->pb.b[r];
+            for (int i = 0; i < nv; i++) {
+                int leg = 0;
+                for (int j = 0; j < nd; j++)
+                    leg |= dof[j] == i;
+                if (!leg)
+                    rhs[d] -= s->pb.J[r + (size_t)i * rows] * s->a_des[i];
+            }
+            for (int j = 0; j < nd; j++)
+                A[d + 3 * j] = s->pb.J[r + (size_t)dof[j] * rows];
+        }
+        ck_assert_int_eq(LAPACKE_dgels(LAPACK_COL_MAJOR, 'N', k, nd, 1, A, 3, rhs, 3), 0);
+        for (int j = 0; j < nd; j++)
+            s->a_des[dof[j]] = rhs[j];
+        r0++;
+    }
+}
+
+/* The kinetic energy after the period, 1/2 v+^T M v+, v+ = v + dt a */
+static double kinetic_after(const setup *s, const double *a)
+{
+    int nv = s->pb.nv;
+    double vp[32], e = 0;
+    for (int i = 0; i < nv; i++)
+        vp[i] = s->v[i] + s->pb.dt * a[i];
+    for (int i = 0; i < nv; i++)
+        for (int j = 0; j < nv; j++)
+            e += 0.5 * vp[i] * s->pb.M[i + (size_t)j * nv] * vp[j];
+    return e;
+}
+
+/* The checks every result must pass: forward dynamics, complementarity,
+ * the cone.  Returns the largest forward-dynamics error. */
+static double check_result(setup *s, hes_invdyn_method method, const hes_invdyn_result *res)
+{
+    int nv = s->pb.nv, nc = s->pb.nc, t = s->pb.tangents;
+    double qacc[32], scale = 1, err = 0;
+    forward(s->r, s->q, s->v, &s->pb, res, qacc);
+    for (int i = 0; i < nv; i++)
+        scale = fmax(scale, fabs(res->a[i]));
+    for (int i = 0; i < nv; i++)
+        err = fmax(err, fabs(qacc[i] - res->a[i]) / scale);
+    ck_assert_msg(err <= 1e-8, "%s: MuJoCo's forward dynamics differs by %.3g",
+                  hes_invdyn_method_name(method), err);
+    ck_assert_double_le(res->tracking, 1e-8 * scale);
+    /* the desired joint accelerations, from MuJoCo's qacc */
+    for (int k = 0; k < s->pb.nu; k++) {
+        double bq = 0, bd = 0;
+        for (int i = 0; i < nv; i++) {
+            bq += s->pb.B[i + (size_t)k * nv] * qacc[i];
+            bd += s->pb.B[i + (size_t)k * nv] * s->a_des[i];
+        }
+        ck_assert_msg(fabs(bq - bd) <= 1e-8 * scale, "%s: joint %d accelerates %.12g, not %.12g",
+                      hes_invdyn_method_name(method), k, bq, bd);
+    }
+    double fscale = 1;
+    for (int k = 0; k < nc * (1 + t); k++)
+        fscale = fmax(fscale, fabs(res->f[k]));
+    double wscale = 1;
+    for (int k = 0; k < nc * (1 + t); k++)
+        wscale = fmax(wscale, fabs(s->pb.b[k]));
+    for (int c = 0; c < nc; c++) {
+        ck_assert_double_ge(res->f[c], 0);
+        if (method == HES_INVDYN_NO_SLIP || method == HES_INVDYN_COULOMB) {
+            ck_assert_msg(res->w[c] >= -1e-7 * wscale, "contact %d penetrates: %g", c, res->w[c]);
+            ck_assert_msg(fabs(res->f[c] * res->w[c]) <= 1e-7 * fscale * wscale,
+                          "contact %d: f_N %g and w_N %g are not complementary", c, res->f[c],
+                          res->w[c]);
+        }
+        if (method == HES_INVDYN_COULOMB || method == HES_INVDYN_CONVEX) {
+            double ft = fabs(res->f[nc + c]) + (t == 2 ? fabs(res->f[2 * nc + c]) : 0);
+            ck_assert_msg(ft <= s->pb.mu[c] * res->f[c] * (1 + 1e-9) + 1e-9 * fscale,
+                          "contact %d outside the pyramid: %g > %g %g", c, ft, s->pb.mu[c],
+                          res->f[c]);
+        }
+    }
+    return err;
+}
+
+static void free_setup(setup *s)
+{
+    hes_invdyn_destroy(s->id);
+    hes_robot_free(s->r);
+}
+
+static const hes_invdyn_method contact_methods[] = { HES_INVDYN_NO_SLIP, HES_INVDYN_COULOMB,
+                                                     HES_INVDYN_CONVEX,
+                                                     HES_INVDYN_CONVEX_NO_SLIP };
+
+/* ------------------------------------------------------------- tests */
+
+START_TEST(test_weight_at_rest)
+{
+    if (!test_have_lcp("test_invdyn"))
+        return;
+    const char *files[2] = { "quadruped_3d.xml", "quadruped_planar.xml" };
+    for (int fi = 0; fi < 2; fi++) {
+        setup s = { 0 };
+        s.r = load(files[fi], 1.0);
+        stand(s.r, s.q);
+        setup_at(&s, NULL, 1e-3);
+        double weight = total_mass(s.r) * 9.81;
+        for (int k = 0; k < 4; k++) {
+            hes_invdyn_options o = { contact_methods[k], 0, 0, 1, 0 };
+            hes_invdyn_result res;
+            char msg[256];
+            hes_status st = hes_invdyn_solve(s.id, &s.pb, &o, &res, msg, sizeof msg);
+            ck_assert_msg(st == HES_OK, "%s %s: %s", files[fi],
+                          hes_invdyn_method_name(o.method), msg);
+            check_result(&s, o.method, &res);
+            double sum = 0, tx = 0;
+            for (int c = 0; c < 4; c++)
+                sum += res.f[c], tx += res.f[4 + c];
+            ck_assert_msg(fabs(sum - weight) <= 1e-9 * weight, "%s %s: normal forces %.12g, "
+                          "weight %.12g", files[fi], hes_invdyn_method_name(o.method), sum,
+                          weight);
+            ck_assert_double_le(fabs(tx), 1e-9 * weight);
+            ck_assert_double_le(res.unactuated, 1e-8);  /* it stays at rest */
+        }
+        /* without contact the robot falls: the baseline */
+        hes_invdyn_options o = { HES_INVDYN_NONE, 0, 0, 1, 0 };
+        hes_invdyn_result res;
+        ck_assert_int_eq(hes_invdyn_solve(s.id, &s.pb, &o, &res, NULL, 0), HES_OK);
+        check_result(&s, o.method, &res);
+        ck_assert_double_gt(res.unactuated, 1.0);
+        free_setup(&s);
+    }
+}
+END_TEST
+
+START_TEST(test_forward_dynamics_random)
+{
+    if (!test_have_lcp("test_invdyn"))
+        return;
+    const char *files[2] = { "quadruped_3d.xml", "quadruped_planar.xml" };
+    int solved = 0, tried = 0;
+    for (int fi = 0; fi < 2; fi++)
+        for (int trial = 0; trial < 12; trial++) {
+            setup s = { 0 };
+            s.r = load(files[fi], trial % 3 ? 1.0 : 0.3);
+            stand(s.r, s.q);
+            int nv = hes_robot_dynamics_at(s.r, s.q, s.v, &s.d, NULL, 0) == HES_OK ? s.d.nv : 0;
+            for (int i = 0; i < nv; i++) {
+                s.v[i] = uniform(-0.3, 0.3);
+                s.a_des[i] = uniform(-3, 3);
+            }
+            /* a trot's stance (diagonal pair) or all four feet */
+            int active[4] = { 1, trial % 2 == 0, trial % 2 == 0, 1 };
+            setup_at(&s, active, trial % 4 == 0 ? 1e-2 : 1e-3);
+            for (int k = 0; k < 4; k++) {
+                hes_invdyn_options o = { contact_methods[k], 0, 0, 1, 0 };
+                hes_invdyn_result res;
+                char msg[256];
+                hes_status st = hes_invdyn_solve(s.id, &s.pb, &o, &res, msg, sizeof msg);
+                tried++;
+                ck_assert_msg(st == HES_OK || st == HES_EINFEASIBLE || st == HES_ELCP,
+                              "%s: %s", hes_invdyn_method_name(o.method), msg);
+                if (st == HES_ELCP)
+                    continue;
+                solved++;
+                check_result(&s, o.method, &res);
+            }
+            free_setup(&s);
+        }
+    ck_assert_msg(solved >= tried * 3 / 4, "only %d of %d solved", solved, tried);
+}
+END_TEST
+
+START_TEST(test_determinate_formulations_agree)
+{
+    if (!test_have_lcp("test_invdyn"))
+        return;
+    setup s = { 0 };
+    s.r = load("quadruped_3d.xml", 5.0);
+    stand(s.r, s.q);
+    /* two diagonal feet: their normal forces and net tangential force are
+       determined (6 contact rows against 6 base freedoms; the internal
+       force along the diagonal is free, and the body's roll about the
+       diagonal is the dynamics', not the plan's) */
+    int active[4] = { 1, 0, 0, 1 };
+    for (int i = 0; i < 18; i++)
+        s.a_des[i] = 0.5 * sin(1.0 + i);
+    setup_at(&s, active, 1e-3);
+    consistent(&s, active);
+    double f[4][6], ke[4];
+    for (int k = 0; k < 4; k++) {
+        hes_invdyn_options o = { contact_methods[k], 0, 0, 1, 0 };
+        hes_invdyn_result res;
+        char msg[256];
+        ck_assert_msg(hes_invdyn_solve(s.id, &s.pb, &o, &res, msg, sizeof msg) == HES_OK, "%s",
+                      msg);
+        check_result(&s, o.method, &res);
+        memcpy(f[k], res.f, sizeof f[k]);
+        ke[k] = kinetic_after(&s, res.a);
+        ck_assert_double_gt(res.f[0], 1.0);
+        ck_assert_double_gt(res.f[1], 1.0);
+        if (k <= 1)              /* the complementarity models stick */
+            ck_assert_double_le(res.slip, 0);
+    }
+    /* Coulomb (ample friction) gives no-slip's determined forces */
+    for (int j = 0; j < 2; j++)
+        ck_assert_msg(fabs(f[1][j] - f[0][j]) <= 1e-8 * f[0][j], "normal %d: Coulomb %.12g, "
+                      "no-slip %.12g", j, f[1][j], f[0][j]);
+    for (int d = 1; d <= 2; d++)
+        ck_assert_double_le(fabs(f[1][2 * d] + f[1][2 * d + 1] - f[0][2 * d] - f[0][2 * d + 1]),
+                            1e-8 * f[0][0]);
+    /* the convex models minimise the kinetic energy after the period over
+       a set that contains the sticking forces (inside the cone at mu 5),
+       and infinite friction over a larger set still */
+    ck_assert_msg(ke[2] <= ke[0] * (1 + 1e-9), "convex %.15g > no-slip %.15g", ke[2], ke[0]);
+    ck_assert_msg(ke[3] <= ke[2] * (1 + 1e-9), "convex-no-slip %.15g > convex %.15g", ke[3],
+                  ke[2]);
+    free_setup(&s);
+}
+END_TEST
+
+START_TEST(test_indeterminate_warm_start)
+{
+    if (!test_have_lcp("test_invdyn"))
+        return;
+    setup s = { 0 };
+    s.r = load("quadruped_3d.xml", 1.0);
+    stand(s.r, s.q);
+    setup_at(&s, NULL, 1e-3);
+    double prev[4] = { 0 }, jump = 0, da = 0, cold_prev[4] = { 0 }, cold_jump = 0;
+    int cold_infeasible = 0;
+    int prev_active[4] = { 0 };
+    hes_invdyn *cold = hes_invdyn_create(18, 12, 4, 2);
+    for (int node = 0; node < 50; node++) {
+        /* the robot stands and sways its body on fixed feet */
+        double ph = 2 * M_PI * node / 50.0, a_old[32];
+        int all[4] = { 1, 1, 1, 1 };
+        memcpy(a_old, s.a_des, sizeof a_old);
+        for (int i = 0; i < 6; i++)
+            s.a_des[i] = 0.4 * sin(ph + i);
+        setup_at(&s, NULL, 1e-3);
+        consistent(&s, all);
+        for (int i = 0; i < 18; i++)
+            da = fmax(da, node ? fabs(s.a_des[i] - a_old[i]) : 0);
+        hes_invdyn_options o = { HES_INVDYN_NO_SLIP, 0, 0, 1, 0 };
+        hes_invdyn_result res;
+        char msg[256];
+        ck_assert_msg(hes_invdyn_solve(s.id, &s.pb, &o, &res, msg, sizeof msg) == HES_OK, "%s",
+                      msg);
+        check_result(&s, o.method, &res);
+        ck_assert_int_lt(res.tangential_rows, 8);      /* Algorithm 1 dropped some */
+        if (node > 0) {
+            ck_assert_msg(res.warm_used, "node %d: the warm start's set did not hold", node);
+            for (int c = 0; c < 4; c++) {
+                ck_assert_int_eq(res.active[c], prev_active[c]);
+                jump = fmax(jump, fabs(res.f[c] - prev[c]));
+            }
+        }
+        for (int c = 0; c < 4; c++)
+            prev[c] = res.f[c], prev_active[c] = res.active[c];
+        /* the paper's cold start (the most violated contact alone) on a
+           second workspace, for the record */
+        hes_invdyn_options oc = { HES_INVDYN_NO_SLIP, 0, 0, 1, 1 };
+        hes_invdyn_result rc;
+        hes_status stc = hes_invdyn_solve(cold, &s.pb, &oc, &rc, msg, sizeof msg);
+        ck_assert(stc == HES_OK || stc == HES_EINFEASIBLE);
+        cold_infeasible += stc != HES_OK;
+        for (int c = 0; node > 0 && c < 4; c++)
+            cold_jump = fmax(cold_jump, fabs(rc.f[c] - cold_prev[c]));
+        memcpy(cold_prev, rc.f, sizeof cold_prev);
+        if (node == 25)
+            printf("test_invdyn: four feet, node 25: warm %.4f %.4f %.4f %.4f N, "
+                   "cold %.4f %.4f %.4f %.4f N\n", res.f[0], res.f[1], res.f[2], res.f[3],
+                   rc.f[0], rc.f[1], rc.f[2], rc.f[3]);
+    }
+    printf("test_invdyn: largest change of a normal force between nodes: warm-started %.3g N, "
+           "the paper's cold start %.3g N (%d of 50 nodes then need friction above 1)\n", jump,
+           cold_jump, cold_infeasible);
+    hes_invdyn_destroy(cold);
+    /* smooth: each node moves the normal forces by about what the change
+       of the desired accelerations (0.05 rad/s^2 a node) can, a small
+       fraction of the 20 N weight */
+    double weight = total_mass(s.r) * 9.81;
+    ck_assert_msg(jump <= 0.01 * weight, "the normal forces jump by %g between nodes (da %g)",
+                  jump, da);
+    free_setup(&s);
+}
+END_TEST
+
+START_TEST(test_low_friction_infeasible)
+{
+    if (!test_have_lcp("test_invdyn"))
+        return;
+    for (int pass = 0; pass < 2; pass++) {
+        double mu = pass ? 1.0 : 0.01;
+        setup s = { 0 };
+        s.r = load("quadruped_3d.xml", mu);
+        stand(s.r, s.q);
+        /* a trot's stance: LF and RH down, swinging their hips back to
+           drive the body forward (the swing legs fold) */
+        int active[4] = { 1, 0, 0, 1 };
+        s.a_des[6 + 1] = -4, s.a_des[15 + 1] = -4;       /* lf_hip, rh_hip */
+        s.a_des[6 + 2] = 4, s.a_des[15 + 2] = 4;         /* their knees */
+        s.a_des[9 + 2] = -6, s.a_des[12 + 2] = -6;       /* rf, lh knees */
+        setup_at(&s, active, 1e-3);
+        consistent(&s, active);
+        for (int k = 0; k < 4; k++) {
+            hes_invdyn_options o = { contact_methods[k], 0, 0, 1, 0 };
+            hes_invdyn_result res;
+            char msg[256] = "";
+            hes_status st = hes_invdyn_solve(s.id, &s.pb, &o, &res, msg, sizeof msg);
+            if (o.method == HES_INVDYN_CONVEX_NO_SLIP) {    /* infinite friction */
+                ck_assert_msg(st == HES_OK, "%s", msg);
+                ck_assert_double_gt(res.mu_needed, 0.01);
+                continue;
+            }
+            if (pass == 0)
+                ck_assert_msg(st == HES_EINFEASIBLE && strstr(msg, "friction"),
+                              "%s with friction 0.01: status %d (%s)",
+                              hes_invdyn_method_name(o.method), (int)st, msg);
+            else
+                ck_assert_msg(st == HES_OK, "%s with friction 1: %s",
+                              hes_invdyn_method_name(o.method), msg);
+            check_result(&s, o.method, &res);
+        }
+        free_setup(&s);
+    }
+}
+END_TEST
+
+START_TEST(test_torque_limit_and_bad_input)
+{
+    setup s = { 0 };
+    s.r = load("quadruped_3d.xml", 1.0);
+    stand(s.r, s.q);
+    s.a_des[8] = 1e6;             /* lf_knee far beyond its 5 N m motor */
+    setup_at(&s, NULL, 1e-3);
+    hes_invdyn_options o = { HES_INVDYN_NONE, 0, 0, 1, 0 };
+    hes_invdyn_result res;
+    char msg[256];
+    ck_assert_int_eq(hes_invdyn_solve(s.id, &s.pb, &o, &res, msg, sizeof msg), HES_EINFEASIBLE);
+    ck_assert_ptr_nonnull(strstr(msg, "limit"));
+    /* bad input */
+    hes_invdyn_problem bad = s.pb;
+    bad.dt = 0;
+    ck_assert_int_eq(hes_invdyn_solve(s.id, &bad, &o, &res, msg, sizeof msg), HES_EINVAL);
+    ck_assert_ptr_nonnull(strstr(msg, "dt"));
+    bad = s.pb;
+    bad.nc = 2;
+    ck_assert_int_eq(hes_invdyn_solve(s.id, &bad, &o, &res, msg, sizeof msg), HES_EINVAL);
+    double M[18 * 18];
+    memcpy(M, s.pb.M, sizeof M);
+    M[0] = -1;
+    bad = s.pb;
+    bad.M = M;
+    ck_assert_int_eq(hes_invdyn_solve(s.id, &bad, &o, &res, msg, sizeof msg), HES_EINVAL);
+    ck_assert_ptr_nonnull(strstr(msg, "positive definite"));
+    ck_assert_ptr_null(hes_invdyn_create(3, 4, 1, 2));
+    ck_assert_ptr_null(hes_invdyn_create(3, 1, 1, 3));
+    hes_invdyn_method m;
+    ck_assert_int_eq(hes_invdyn_method_from_name("coulomb", &m), HES_OK);
+    ck_assert_int_eq(m, HES_INVDYN_COULOMB);
+    ck_assert_int_eq(hes_invdyn_method_from_name("magic", &m), HES_EINVAL);
+    free_setup(&s);
+}
+END_TEST
+#endif
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("invdyn");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 120);
+#ifdef HAVE_MUJOCO
+    tcase_add_test(tc, test_weight_at_rest);
+    tcase_add_test(tc, test_forward_dynamics_random);
+    tcase_add_test(tc, test_determinate_formulations_agree);
+    tcase_add_test(tc, test_indeterminate_warm_start);
+    tcase_add_test(tc, test_low_friction_infeasible);
+    tcase_add_test(tc, test_torque_limit_and_bad_input);
+#else
+    printf("test_invdyn: hes was built without MuJoCo: skipped\n");
+#endif
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

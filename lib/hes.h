@@ -966,6 +966,8 @@ typedef struct {
                                    active set, else from every contact that would
                                    penetrate without force (the load of an
                                    indeterminate stance spread over its feet) */
+    int min_friction;           /* no-slip: also the smallest friction coefficient
+                                   that holds the motion (res->mu_min) */
 } hes_invdyn_options;
 
 /* A workspace and its results, for problems of these sizes. */
@@ -990,6 +992,11 @@ typedef struct {
     int null_dim;               /* convex: the dimension Stage II searched */
     double slip;                /* the largest tangential acceleration of a contact
                                    that stays (above options.tol_slip; else 0) */
+    double mu_min;              /* options.min_friction: the smallest mu for which
+                                   some distribution of the forces that produce the
+                                   same motion lies in every stance contact's
+                                   friction pyramid (|f_s| + |f_t| <= mu f_n; for a
+                                   planar robot the exact cone); -1 if not asked */
 } hes_invdyn_result;
 
 /* Solve; the result points into id (valid until the next solve).  The

@@ -279,7 +279,7 @@ START_TEST(test_weight_at_rest)
         setup_at(&s, NULL, 1e-3);
         double weight = total_mass(s.r) * 9.81;
         for (int k = 0; k < 4; k++) {
-            hes_invdyn_options o = { contact_methods[k], 0, 0, 1, 0 };
+            hes_invdyn_options o = { contact_methods[k], 0, 0, 1, 0, 0 };
             hes_invdyn_result res;
             char msg[256];
             hes_status st = hes_invdyn_solve(s.id, &s.pb, &o, &res, msg, sizeof msg);
@@ -296,7 +296,7 @@ START_TEST(test_weight_at_rest)
             ck_assert_double_le(res.unactuated, 1e-8);  /* it stays at rest */
         }
         /* without contact the robot falls: the baseline */
-        hes_invdyn_options o = { HES_INVDYN_NONE, 0, 0, 1, 0 };
+        hes_invdyn_options o = { HES_INVDYN_NONE, 0, 0, 1, 0, 0 };
         hes_invdyn_result res;
         ck_assert_int_eq(hes_invdyn_solve(s.id, &s.pb, &o, &res, NULL, 0), HES_OK);
         check_result(&s, o.method, &res);
@@ -326,7 +326,7 @@ START_TEST(test_forward_dynamics_random)
             int active[4] = { 1, trial % 2 == 0, trial % 2 == 0, 1 };
             setup_at(&s, active, trial % 4 == 0 ? 1e-2 : 1e-3);
             for (int k = 0; k < 4; k++) {
-                hes_invdyn_options o = { contact_methods[k], 0, 0, 1, 0 };
+                hes_invdyn_options o = { contact_methods[k], 0, 0, 1, 0, 0 };
                 hes_invdyn_result res;
                 char msg[256];
                 hes_status st = hes_invdyn_solve(s.id, &s.pb, &o, &res, msg, sizeof msg);
@@ -362,7 +362,7 @@ START_TEST(test_determinate_formulations_agree)
     consistent(&s, active);
     double f[4][6], ke[4];
     for (int k = 0; k < 4; k++) {
-        hes_invdyn_options o = { contact_methods[k], 0, 0, 1, 0 };
+        hes_invdyn_options o = { contact_methods[k], 0, 0, 1, 0, 0 };
         hes_invdyn_result res;
         char msg[256];
         ck_assert_msg(hes_invdyn_solve(s.id, &s.pb, &o, &res, msg, sizeof msg) == HES_OK, "%s",
@@ -415,7 +415,7 @@ START_TEST(test_indeterminate_warm_start)
         consistent(&s, all);
         for (int i = 0; i < 18; i++)
             da = fmax(da, node ? fabs(s.a_des[i] - a_old[i]) : 0);
-        hes_invdyn_options o = { HES_INVDYN_NO_SLIP, 0, 0, 1, 0 };
+        hes_invdyn_options o = { HES_INVDYN_NO_SLIP, 0, 0, 1, 0, 0 };
         hes_invdyn_result res;
         char msg[256];
         ck_assert_msg(hes_invdyn_solve(s.id, &s.pb, &o, &res, msg, sizeof msg) == HES_OK, "%s",
@@ -433,7 +433,7 @@ START_TEST(test_indeterminate_warm_start)
             prev[c] = res.f[c], prev_active[c] = res.active[c];
         /* the paper's cold start (the most violated contact alone) on a
            second workspace, for the record */
-        hes_invdyn_options oc = { HES_INVDYN_NO_SLIP, 0, 0, 1, 1 };
+        hes_invdyn_options oc = { HES_INVDYN_NO_SLIP, 0, 0, 1, 1, 0 };
         hes_invdyn_result rc;
         hes_status stc = hes_invdyn_solve(cold, &s.pb, &oc, &rc, msg, sizeof msg);
         ck_assert(stc == HES_OK || stc == HES_EINFEASIBLE);
@@ -478,7 +478,7 @@ START_TEST(test_low_friction_infeasible)
         setup_at(&s, active, 1e-3);
         consistent(&s, active);
         for (int k = 0; k < 4; k++) {
-            hes_invdyn_options o = { contact_methods[k], 0, 0, 1, 0 };
+            hes_invdyn_options o = { contact_methods[k], 0, 0, 1, 0, 0 };
             hes_invdyn_result res;
             char msg[256] = "";
             hes_status st = hes_invdyn_solve(s.id, &s.pb, &o, &res, msg, sizeof msg);
@@ -501,6 +501,55 @@ START_TEST(test_low_friction_infeasible)
 }
 END_TEST
 
+START_TEST(test_min_friction)
+{
+    if (!test_have_lcp("test_invdyn"))
+        return;
+    /* the trot's stance (determinate up to the diagonal's internal force)
+       and the four-feet sway; the smallest friction is checked against
+       the Coulomb LCP, a different problem: just above it the stance
+       sticks, just below it a foot slides at the edge of its pyramid */
+    for (int pass = 0; pass < 3; pass++) {
+        setup s = { 0 };
+        s.r = load(pass == 2 ? "quadruped_planar.xml" : "quadruped_3d.xml", 1.0);
+        stand(s.r, s.q);
+        int two[4] = { 1, 0, 0, 1 }, all[4] = { 1, 1, 1, 1 };
+        const int *active = pass == 1 ? all : two;
+        int nv = pass == 2 ? 15 : 18;
+        for (int i = 0; i < nv; i++)
+            s.a_des[i] = 0.8 * sin(2.0 + 3 * i);
+        setup_at(&s, active, 1e-3);
+        consistent(&s, active);
+        hes_invdyn_options o = { HES_INVDYN_NO_SLIP, 0, 0, 1, 0, 1 };
+        hes_invdyn_result res;
+        char msg[256];
+        ck_assert_msg(hes_invdyn_solve(s.id, &s.pb, &o, &res, msg, sizeof msg) == HES_OK, "%s",
+                      msg);
+        double mu_min = res.mu_min, ratio = 0;
+        for (int c = 0; c < s.pb.nc; c++) {
+            double sum = fabs(res.f[s.pb.nc + c]) +
+                         (s.pb.tangents == 2 ? fabs(res.f[2 * s.pb.nc + c]) : 0);
+            ratio = fmax(ratio, sum / res.f[c]);
+        }
+        ck_assert_double_gt(mu_min, 1e-3);
+        ck_assert_double_le(mu_min, ratio * (1 + 1e-12));
+        printf("test_invdyn: stance %d: smallest friction %.6f (the no-slip forces' %.6f)\n",
+               pass, mu_min, ratio);
+        for (int side = 0; side < 2; side++) {
+            double mu = mu_min * (side ? 1.02 : 0.98);
+            for (int c = 0; c < s.pb.nc; c++)
+                s.mu[c] = mu;
+            hes_invdyn_options oc = { HES_INVDYN_COULOMB, 0, 0, 1, 0, 0 };
+            hes_status st = hes_invdyn_solve(s.id, &s.pb, &oc, &res, msg, sizeof msg);
+            ck_assert_msg(side ? st == HES_OK && res.slip == 0 : st == HES_EINFEASIBLE,
+                          "stance %d, Coulomb at mu %.6f: status %d slip %g (%s)", pass, mu,
+                          (int)st, res.slip, msg);
+        }
+        free_setup(&s);
+    }
+}
+END_TEST
+
 START_TEST(test_torque_limit_and_bad_input)
 {
     setup s = { 0 };
@@ -508,7 +557,7 @@ START_TEST(test_torque_limit_and_bad_input)
     stand(s.r, s.q);
     s.a_des[8] = 1e6;             /* lf_knee far beyond its 5 N m motor */
     setup_at(&s, NULL, 1e-3);
-    hes_invdyn_options o = { HES_INVDYN_NONE, 0, 0, 1, 0 };
+    hes_invdyn_options o = { HES_INVDYN_NONE, 0, 0, 1, 0, 0 };
     hes_invdyn_result res;
     char msg[256];
     ck_assert_int_eq(hes_invdyn_solve(s.id, &s.pb, &o, &res, msg, sizeof msg), HES_EINFEASIBLE);
@@ -550,6 +599,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_determinate_formulations_agree);
     tcase_add_test(tc, test_indeterminate_warm_start);
     tcase_add_test(tc, test_low_friction_infeasible);
+    tcase_add_test(tc, test_min_friction);
     tcase_add_test(tc, test_torque_limit_and_bad_input);
 #else
     printf("test_invdyn: hes was built without MuJoCo: skipped\n");

@@ -1018,6 +1018,57 @@ void hes_invdyn_problem_robot(const hes_robot_dynamics *d, const int *active, co
                               const double *a_des, double dt, int drift, double *J, double *b,
                               double *mu, hes_invdyn_problem *pb);
 
+/* Inverse dynamics along a robot's trajectory (lib/contact/invdyn_run.c):
+ * at each of `nodes` samples (times t, increasing; configurations q, nodes
+ * x nv, node after node) the robot's dynamics, its stance contacts (those
+ * with stance[node * nc + c], or with NULL those whose height is at most
+ * stance_tol), and the problem of hes_invdyn_problem_robot with the
+ * desired acceleration.  Velocities and accelerations (v, a: NULL) are the
+ * derivatives of the quadratic through each node and its neighbours
+ * (hes_sampled_derivatives).  One workspace per stance set keeps the
+ * no-slip warm start from node to node.  A node that fails keeps its
+ * status and message; the run goes on. */
+typedef struct {
+    hes_invdyn_options solve;    /* method, tolerances, stage2, cold, min_friction */
+    double dt;                   /* control period (default 1e-3 when 0) */
+    int no_drift;                /* 1: drop J' v, as the paper */
+    double stance_tol;           /* stance by height (default 1e-4 when 0) */
+} hes_invdyn_run_options;
+
+typedef struct {
+    int nodes, nv, nu, nc, tangents;
+    double *t;                   /* nodes */
+    hes_status *status;          /* nodes */
+    char (*message)[160];        /* nodes: why a node failed ("" if it did not) */
+    int *stance;                 /* nodes x nc */
+    double *tau;                 /* nodes x nu */
+    double *f;                   /* nodes x nc (1 + tangents): per contact (all of
+                                    the robot's, 0 off stance) normals, then
+                                    tangents as in hes_invdyn_result.f */
+    double *ratio;               /* nodes x nc */
+    double *mu_min;              /* nodes (-1 unless solve.min_friction) */
+    double *slip;                /* nodes */
+    double mu_required;          /* the largest mu_min (or ratio) over the nodes */
+    int worst;                   /* its node */
+    int failed;                  /* nodes whose status is not HES_OK */
+} hes_invdyn_run;
+
+hes_status hes_invdyn_trajectory(hes_robot *robot, int nodes, const double *t, const double *q,
+                                 const double *v, const double *a, const int *stance,
+                                 const hes_invdyn_run_options *opts, hes_invdyn_run *out,
+                                 char *msg, size_t len);
+void hes_invdyn_run_free(hes_invdyn_run *run);
+
+/* Derivatives of sampled data (lib/base/sampled.c): y (n x dim, sample
+ * after sample) at increasing times t; dy, ddy (either may be NULL) are
+ * those of the quadratic through each sample and its two neighbours (the
+ * first three, the last three at the ends): inside, the first
+ * derivatives are second-order accurate, the second ones too for equal
+ * spacing (first-order otherwise); both are first-order at the ends.
+ * HES_EINVAL for n < 3 or times that do not increase. */
+hes_status hes_sampled_derivatives(int n, int dim, const double *t, const double *y,
+                                   double *dy, double *ddy);
+
 /* The offsets b (rows) of contacts that are to stay in contact over dt:
  * b = (J v + phi_rows / dt) / dt (+ Jdv with drift = 1), phi_rows being
  * phi for the normals and 0 for the tangents: the paper's constraints

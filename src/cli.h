@@ -60,6 +60,7 @@ int cmd_trajopt(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_impact(int argc, char **argv);
+int cmd_invdyn(int argc, char **argv);
 
 /* Usage texts, printed by `hes CMD --help` (stdout) and on bad usage (stderr). */
 void cmd_list_usage(FILE *out);
@@ -71,6 +72,7 @@ void cmd_trajopt_usage(FILE *out);
 void cmd_sweep_usage(FILE *out);
 void cmd_plot_usage(FILE *out);
 void cmd_impact_usage(FILE *out);
+void cmd_invdyn_usage(FILE *out);
 
 /* The built-in problem called `name` (or the --model plugin's); prints
  * "hes: unknown problem 'X' (try 'hes list')" to stderr and returns NULL when
@@ -201,5 +203,10 @@ typedef struct {
 void cli_progress_init(cli_progress *p, const char *cmd);
 void cli_progress_say(cli_progress *p, const char *what);
 void cli_progress_clear(cli_progress *p);
+
+/* "A:5,B:5" into robot contacts (at most max; the names point into buf,
+ * len bytes); -1 after a message naming cmd. */
+int cli_parse_contacts(const char *cmd, const char *text, hes_robot_contact *c, int max,
+                       char *buf, size_t len);
 
 #endif /* HES_CLI_H */

@@ -513,3 +513,25 @@ int cli_take_model_option(int *argc, char **argv, hes_plugin **plugin)
     }
     return CLI_EXIT_OK;
 }
+
+int cli_parse_contacts(const char *cmd, const char *text, hes_robot_contact *c, int max,
+                       char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", text);
+    int n = 0;
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+        char *colon = strrchr(tok, ':');
+        double mu;
+        if (n == max || !colon || colon == tok || cli_parse_double(colon + 1, &mu) ||
+            !(mu >= 0)) {
+            fprintf(stderr, "%s: --contacts expects NAME:MU,... (at most %d, mu >= 0), got "
+                    "'%s'\n", cmd, max, text);
+            return -1;
+        }
+        *colon = '\0';
+        c[n].site = tok;
+        c[n].mu = mu;
+        n++;
+    }
+    return n;
+}

@@ -153,35 +153,13 @@ typedef struct {
     char name[256], description[512];
 } robot_impact;
 
-/* "A:5,B:5" into contacts (at most HES_MECH_MAX); -1 after a message */
-static int parse_contacts(const char *text, hes_robot_contact *c, char *buf, size_t len)
-{
-    snprintf(buf, len, "%s", text);
-    int n = 0;
-    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
-        char *colon = strrchr(tok, ':');
-        double mu;
-        if (n == HES_MECH_MAX || !colon || colon == tok || cli_parse_double(colon + 1, &mu) ||
-            !(mu >= 0)) {
-            fprintf(stderr, "%s: --contacts expects NAME:MU,... (at most %d, mu >= 0), got "
-                    "'%s'\n", CMD, HES_MECH_MAX, text);
-            return -1;
-        }
-        *colon = '\0';
-        c[n].site = tok;
-        c[n].mu = mu;
-        n++;
-    }
-    return n;
-}
-
 static int robot_problem(const char *file, const char *q_text, const char *v_text,
                          const char *contacts_text, robot_impact *r)
 {
     hes_robot_contact c[HES_MECH_MAX];
     char buf[1024], msg[512];
     int n = 0;
-    if (contacts_text && (n = parse_contacts(contacts_text, c, buf, sizeof buf)) < 1)
+    if (contacts_text && (n = cli_parse_contacts(CMD, contacts_text, c, HES_MECH_MAX, buf, sizeof buf)) < 1)
         return CLI_EXIT_USAGE;
     hes_status st = hes_robot_load(file, n ? c : NULL, n, &r->robot, msg, sizeof msg);
     if (st != HES_OK) {

@@ -1,0 +1,154 @@
+/*
+ * invdyn_run.c - inverse dynamics along a robot's trajectory (issue 14):
+ * per node the robot's dynamics (hes_robot_dynamics_at), its stance
+ * contacts, the problem (hes_invdyn_problem_robot) and its solution
+ * (hes_invdyn_solve), collected per node.  Velocities and accelerations,
+ * when not given, come from hes_sampled_derivatives.  A workspace is kept
+ * per stance set (at most 2^nc of them, made when first needed), so that
+ * the no-slip warm start carries over between the nodes of one stance.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "contact/contact.h"
+
+void hes_invdyn_run_free(hes_invdyn_run *r)
+{
+    if (!r)
+        return;
+    free(r->t), free(r->status), free(r->message), free(r->stance), free(r->tau), free(r->f);
+    free(r->ratio), free(r->mu_min), free(r->slip);
+    memset(r, 0, sizeof *r);
+}
+
+hes_status hes_invdyn_trajectory(hes_robot *robot, int nodes, const double *t, const double *q,
+                                 const double *v, const double *a, const int *stance,
+                                 const hes_invdyn_run_options *opts, hes_invdyn_run *out,
+                                 char *msg, size_t len)
+{
+    if (!robot || !t || !q || !out || nodes < 1)
+        return hes__say(msg, len, HES_EINVAL, "inverse dynamics: needs a robot, times and "
+                        "configurations");
+    memset(out, 0, sizeof *out);
+    hes_invdyn_run_options o = opts ? *opts : (hes_invdyn_run_options){ 0 };
+    if (!opts)
+        o.solve = (hes_invdyn_options){ HES_INVDYN_NO_SLIP, 0, 0, 1, 0, 0 };
+    if (o.dt <= 0)
+        o.dt = 1e-3;
+    if (o.stance_tol <= 0)
+        o.stance_tol = 1e-4;
+    hes_robot_dynamics d;
+    double *vel = NULL, *acc = NULL;
+    int d0 = hes_robot_mech(robot)->d;
+    double *zero = calloc((size_t)d0, sizeof(double));
+    if (!zero)
+        return hes__say(msg, len, HES_ENOMEM, "out of memory");
+    hes_status st = hes_robot_dynamics_at(robot, q, zero, &d, msg, len);   /* the sizes */
+    free(zero);
+    if (st != HES_OK)
+        return st;
+    int nv = d.nv, nu = d.nu, nc = d.nc, tg = d.tangents, rows = nc * (1 + tg);
+    if (nu < 1)
+        return hes__say(msg, len, HES_EINVAL, "inverse dynamics: the robot has no motors");
+    if (nc > 16)
+        return hes__say(msg, len, HES_EINVAL, "inverse dynamics: at most 16 contacts");
+    if ((!v || !a) && nodes < 3)
+        return hes__say(msg, len, HES_EINVAL, "inverse dynamics: velocities and accelerations "
+                        "from the samples need at least 3 nodes");
+    if (!v || !a) {
+        vel = malloc(sizeof(double) * (size_t)nodes * (size_t)nv);
+        acc = malloc(sizeof(double) * (size_t)nodes * (size_t)nv);
+        if (!vel || !acc) {
+            free(vel), free(acc);
+            return hes__say(msg, len, HES_ENOMEM, "out of memory");
+        }
+        if (hes_sampled_derivatives(nodes, nv, t, q, vel, acc) != HES_OK) {
+            free(vel), free(acc);
+            return hes__say(msg, len, HES_EINVAL, "inverse dynamics: the times must increase");
+        }
+    }
+    const double *V = v ? v : vel, *A = a ? a : acc;
+    size_t N = (size_t)nodes;
+    out->nodes = nodes, out->nv = nv, out->nu = nu, out->nc = nc, out->tangents = tg;
+    out->t = malloc(sizeof(double) * N);
+    out->status = calloc(N, sizeof(hes_status));
+    out->message = calloc(N, sizeof *out->message);
+    out->stance = calloc(N * (size_t)(nc > 0 ? nc : 1), sizeof(int));
+    out->tau = calloc(N * (size_t)nu, sizeof(double));
+    out->f = calloc(N * (size_t)(rows > 0 ? rows : 1), sizeof(double));
+    out->ratio = calloc(N * (size_t)(nc > 0 ? nc : 1), sizeof(double));
+    out->mu_min = malloc(sizeof(double) * N);
+    out->slip = calloc(N, sizeof(double));
+    size_t nsets = (size_t)1 << nc;
+    hes_invdyn **ws = calloc(nsets, sizeof *ws);
+    double *J = malloc(sizeof(double) * (size_t)(rows > 0 ? rows : 1) * (size_t)nv);
+    double *b = malloc(sizeof(double) * (size_t)(rows > 0 ? rows : 1));
+    double *mu = malloc(sizeof(double) * (size_t)(nc > 0 ? nc : 1));
+    int *act = calloc((size_t)(nc > 0 ? nc : 1), sizeof(int));
+    if (!out->t || !out->status || !out->message || !out->stance || !out->tau || !out->f ||
+        !out->ratio || !out->mu_min || !out->slip || !ws || !J || !b || !mu || !act) {
+        st = hes__say(msg, len, HES_ENOMEM, "out of memory");
+        goto done;
+    }
+    out->worst = -1;
+    for (int n = 0; n < nodes; n++) {
+        const double *qn = q + (size_t)n * nv, *vn = V + (size_t)n * nv, *an = A + (size_t)n * nv;
+        out->t[n] = t[n];
+        out->mu_min[n] = -1;
+        char m2[160] = "";
+        hes_status sn = hes_robot_dynamics_at(robot, qn, vn, &d, m2, sizeof m2);
+        unsigned set = 0;
+        int k = 0;
+        for (int c = 0; sn == HES_OK && c < nc; c++) {
+            act[c] = stance ? stance[(size_t)n * nc + c] != 0 : d.phi[c] <= o.stance_tol;
+            out->stance[(size_t)n * nc + c] = act[c];
+            if (act[c])
+                set |= 1u << c, k++;
+        }
+        hes_invdyn_result res;
+        if (sn == HES_OK && !ws[set] && !(ws[set] = hes_invdyn_create(nv, nu, k, tg))) {
+            st = hes__say(msg, len, HES_ENOMEM, "out of memory");
+            goto done;
+        }
+        if (sn == HES_OK) {
+            hes_invdyn_problem pb;
+            hes_invdyn_problem_robot(&d, act, vn, an, o.dt, !o.no_drift, J, b, mu, &pb);
+            sn = hes_invdyn_solve(ws[set], &pb, &o.solve, &res, m2, sizeof m2);
+        }
+        out->status[n] = sn;
+        if (sn != HES_OK) {
+            out->failed++;
+            snprintf(out->message[n], sizeof out->message[n], "%s", m2);
+        }
+        if (sn != HES_OK && sn != HES_EINFEASIBLE)
+            continue;
+        /* the result, spread over all of the robot's contacts */
+        memcpy(out->tau + (size_t)n * nu, res.tau, sizeof(double) * (size_t)nu);
+        for (int c = 0, i = 0; c < nc; c++) {
+            if (!act[c])
+                continue;
+            for (int dd = 0; dd <= tg; dd++)
+                out->f[(size_t)n * rows + dd * nc + c] = res.f[dd * k + i];
+            out->ratio[(size_t)n * nc + c] = res.ratio[i];
+            i++;
+        }
+        out->slip[n] = res.slip;
+        out->mu_min[n] = res.mu_min;
+        double need = res.mu_min >= 0 ? res.mu_min : res.mu_needed;
+        if (out->worst < 0 || need > out->mu_required)
+            out->mu_required = need, out->worst = n;
+    }
+    st = HES_OK;
+done:
+    for (size_t s = 0; ws && s < nsets; s++)
+        hes_invdyn_destroy(ws[s]);
+    free(ws), free(J), free(b), free(mu), free(act), free(vel), free(acc);
+    if (st != HES_OK)
+        hes_invdyn_run_free(out);
+    return st;
+}

@@ -1,0 +1,438 @@
+/*
+ * quadruped_trot.c - the closed-loop experiment of Zapolsky & Drumwright
+ * (Sec. 7-8) with MuJoCo in place of Moby: the 3-D quadruped of
+ * share/robots/quadruped_3d.xml trots (cycle 0.3 s, duty factor 0.75,
+ * touchdowns at 0.25, 0.75, 0.75, 0.25 of the cycle for LF, RF, LH, RH,
+ * step height 1.5 cm, 20 cm/s after a 1 s ramp from rest) under
+ *   PD      joint PD torques alone (the baseline),
+ *   ID-x    inverse dynamics with contact, x one of hes's formulations
+ *           (none, no-slip, coulomb, convex, convex-no-slip), for the
+ *           desired acceleration a_des + Kp e + Kd e' (the error feedback
+ *           goes into the desired accelerations, as in the paper),
+ *   ID(t-1) inverse dynamics with the contact forces MuJoCo applied on
+ *           the previous step (the paper's sensed-force reference),
+ * on ground with friction 0.1 and 1.0, rigid (MuJoCo's stiffest contact,
+ * solref 0.002) or compliant (solref 0.02).  The planner: feet on cubic
+ * (smoothstep) horizontal splines with a quartic lift, landing where the
+ * hip will be at mid-stance; joint targets by the legs' closed-form
+ * inverse kinematics (checked against MuJoCo's forward kinematics at the
+ * start).  The stance contacts given to inverse dynamics are the feet
+ * MuJoCo has in contact.
+ *
+ * Printed per run (the paper's Tables 3-5): whether the robot stayed up
+ * for the whole run, the mean joint position and velocity errors, the
+ * mean |d tau / dt| and |tau|, and the mean absolute and relative error
+ * between the predicted and MuJoCo's summed normal forces, and the mean
+ * inverse-dynamics time per control step.
+ *
+ *   quadruped_trot [--seconds S] [--robot FILE] [--quick]
+ * --quick: 2 s, friction 1, compliant ground, PD, ID-no-slip and
+ * ID-coulomb only; exits nonzero unless both ID controllers stay up, track
+ * the joints better than PD and predict MuJoCo's summed normal forces
+ * within 5 % (make check runs it so).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <mujoco/mujoco.h>
+
+#include "hes.h"
+
+#define NV 18
+#define NU 12
+#define L1 0.08
+#define L2 0.08
+
+static const double hip_x[4] = { 0.08, 0.08, -0.08, -0.08 }, hip_y[4] = { 0.06, -0.06, 0.06, -0.06 };
+static const double touchdown[4] = { 0.25, 0.75, 0.75, 0.25 };
+static const double cycle = 0.3, duty = 0.75, step_height = 0.015, speed = 0.2, ramp = 1.0;
+static const double stand_hip = 0.5, stand_knee = -1.0;
+
+/* ------------------------------------------------------------ the plan */
+
+/* the base's forward position and velocity: speed reached by a smoothstep
+   ramp over `ramp` seconds */
+static double base_x(double t)
+{
+    if (t >= ramp)
+        return speed * (ramp / 2 + (t - ramp));
+    double s = t / ramp;       /* integral of speed (3 s^2 - 2 s^3) */
+    return speed * ramp * (s * s * s - s * s * s * s / 2);
+}
+
+static double stand_height(void)
+{
+    return L1 * cos(stand_hip) + L2 * cos(stand_hip + stand_knee);
+}
+
+/* Leg l lifts off at t = (k + s0) cycle, s0 = touchdown - (1 - duty), and
+   lands a swing time sw later, at the point under its hip at the middle of
+   the stance that follows; a landing before t = 0 is the standing pose.
+   In stance the foot stays where it landed; in swing it moves on a
+   smoothstep in x and a quartic lift of height step_height. */
+static double landing_x(int l, double T)
+{
+    double st = duty * cycle;
+    return T <= 0 ? hip_x[l] : base_x(T + st / 2) + hip_x[l];
+}
+
+static void foot_plan(int l, double t, double *p)
+{
+    double sw = (1 - duty) * cycle, s0 = touchdown[l] - (1 - duty);
+    double k = floor(t / cycle - s0), lift = (k + s0) * cycle, land = lift + sw;
+    p[1] = hip_y[l];
+    if (t >= land) {                         /* stance */
+        p[0] = landing_x(l, land);
+        p[2] = 0;
+        return;
+    }
+    double tau = (t - lift) / sw, s = tau * tau * (3 - 2 * tau);
+    double x0 = landing_x(l, land - cycle), x1 = landing_x(l, land);
+    p[0] = x0 + (x1 - x0) * s;
+    p[2] = 16 * step_height * tau * tau * (1 - tau) * (1 - tau);
+}
+
+/* closed-form inverse kinematics of leg l for a foot at p relative to its
+   hip (abduction about x, then hip and knee about y, links along -z) */
+static int leg_ik(const double *p, double *q3)
+{
+    double w = -sqrt(p[1] * p[1] + p[2] * p[2]);
+    q3[0] = atan2(p[1], -p[2]);
+    double u = p[0], D = (u * u + w * w - L1 * L1 - L2 * L2) / (2 * L1 * L2);
+    if (D > 1 || D < -1)
+        return -1;
+    q3[2] = -acos(D);
+    q3[1] = atan2(-u, -w) - atan2(L2 * sin(q3[2]), L1 + L2 * cos(q3[2]));
+    return 0;
+}
+
+/* the planned configuration at t (base: x forward, level, at stand height) */
+static int plan_q(double t, double z_off, double *q)
+{
+    memset(q, 0, sizeof(double) * NV);
+    q[0] = base_x(t);
+    q[2] = z_off;
+    double hz = stand_height();
+    for (int l = 0; l < 4; l++) {
+        double p[3], rel[3];
+        foot_plan(l, t, p);
+        rel[0] = p[0] - (q[0] + hip_x[l]);
+        rel[1] = p[1] - hip_y[l];
+        rel[2] = p[2] - hz;
+        if (leg_ik(rel, q + 6 + 3 * l))
+            return -1;
+    }
+    return 0;
+}
+
+/* velocity and acceleration of the plan by central differences in time */
+static void plan_state(double t, double z_off, double *q, double *qd, double *qdd)
+{
+    const double h = 1e-4;
+    double qp[NV], qm[NV];
+    plan_q(t, z_off, q);
+    plan_q(t + h, z_off, qp);
+    plan_q(t > h ? t - h : 0, z_off, qm);
+    double hm = t > h ? h : t;
+    for (int i = 0; i < NV; i++) {
+        if (hm > 0) {
+            qd[i] = (qp[i] - qm[i]) / (h + hm);
+            qdd[i] = 2 * ((qp[i] - q[i]) / h - (q[i] - qm[i]) / hm) / (h + hm);
+        } else {
+            qd[i] = (qp[i] - q[i]) / h;
+            qdd[i] = 0;
+        }
+    }
+}
+
+/* --------------------------------------------------------- the runs */
+
+typedef enum { C_PD = -2, C_SENSED = -1 } controller_extra;
+
+typedef struct {
+    int up;
+    double t_end, pos_err, vel_err, dtau, tau, f_abs, f_rel, us;
+    int infeasible, failed;      /* control steps */
+} run_stats;
+
+static const char *controller_name(int c)
+{
+    static char buf[32];
+    if (c == C_PD)
+        return "PD";
+    if (c == C_SENSED)
+        return "ID(t-1)";
+    snprintf(buf, sizeof buf, "ID-%s", hes_invdyn_method_name((hes_invdyn_method)c));
+    return buf;
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+static int run(const char *file, int controller, double mu, int compliant, double seconds,
+               run_stats *out)
+{
+    const char *names[4] = { "lf_foot", "rf_foot", "lh_foot", "rh_foot" };
+    hes_robot_contact hc[4];
+    for (int i = 0; i < 4; i++)
+        hc[i] = (hes_robot_contact){ names[i], mu };
+    hes_robot *robot = NULL;
+    char msg[512];
+    if (hes_robot_load(file, hc, 4, &robot, msg, sizeof msg) != HES_OK) {
+        fprintf(stderr, "quadruped_trot: %s\n", msg);
+        return -1;
+    }
+    mjModel *m = mj_copyModel(NULL, hes_robot_mujoco_model(robot));
+    mjData *d = mj_makeData(m);
+    int floor_g = mj_name2id(m, mjOBJ_GEOM, "floor"), foot_g[4];
+    for (int l = 0; l < 4; l++)
+        foot_g[l] = mj_name2id(m, mjOBJ_GEOM, names[l]);
+    for (int g = 0; g < m->ngeom; g++) {
+        m->geom_friction[3 * g] = mu;
+        if (g == floor_g || g == foot_g[0] || g == foot_g[1] || g == foot_g[2] || g == foot_g[3])
+            m->geom_solref[2 * g] = compliant ? 0.02 : 2 * m->opt.timestep;
+    }
+    m->opt.disableflags |= mjDSBL_CLAMPCTRL;     /* report, do not clip, torques */
+    double z_off = stand_height() - 0.16, q[NV], qd[NV], qdd[NV];
+    plan_state(0, z_off, q, qd, qdd);
+    memcpy(d->qpos, q, sizeof q);
+    /* the inverse kinematics against MuJoCo's forward kinematics */
+    mj_forward(m, d);
+    for (int l = 0; l < 4; l++) {
+        double p[3];
+        foot_plan(l, 0, p);
+        int s = mj_name2id(m, mjOBJ_SITE, names[l]);
+        for (int k = 0; k < 3; k++)
+            if (fabs(d->site_xpos[3 * s + k] - p[k]) > 1e-9) {
+                fprintf(stderr, "quadruped_trot: inverse kinematics of %s off by %g\n",
+                        names[l], fabs(d->site_xpos[3 * s + k] - p[k]));
+                return -1;
+            }
+    }
+    const double kp = 900, kd = 60;          /* acceleration feedback, 1/s^2, 1/s */
+    const double tc = getenv("TROT_TC") ? atof(getenv("TROT_TC")) : 0.02;
+    const double kp_pd = 20, kd_pd = 0.4;    /* PD torques, N m / rad, N m s / rad */
+    double dt = m->opt.timestep, tau_prev[NU] = { 0 }, sensed[12] = { 0 };
+    int steps = (int)(seconds / dt + 0.5), n = 0, nf = 0;
+    hes_invdyn *ws[16] = { 0 };
+    memset(out, 0, sizeof *out);
+    out->up = 1;
+    double fsum_sim = 0;
+    for (int k = 0; k < steps; k++) {
+        double t = k * dt;
+        plan_state(t, z_off, q, qd, qdd);
+        double a_cmd[NV], tau[NU];
+        for (int i = 0; i < NV; i++)
+            a_cmd[i] = qdd[i] + kp * (q[i] - d->qpos[i]) + kd * (qd[i] - d->qvel[i]);
+        /* the feet MuJoCo has in contact */
+        int act[4] = { 0 };
+        for (int c = 0; c < d->ncon; c++)
+            for (int l = 0; l < 4; l++)
+                if ((d->contact[c].geom1 == foot_g[l] || d->contact[c].geom2 == foot_g[l]))
+                    act[l] = 1;
+        double fpred = 0;
+        int have_pred = 0;
+        if (controller == C_PD) {
+            for (int j = 0; j < NU; j++)
+                tau[j] = kp_pd * (q[6 + j] - d->qpos[6 + j]) + kd_pd * (qd[6 + j] - d->qvel[6 + j]);
+        } else {
+            hes_robot_dynamics dyn;
+            if (hes_robot_dynamics_at(robot, d->qpos, d->qvel, &dyn, msg, sizeof msg) != HES_OK)
+                return -1;
+            /* the rigid model's contacts stay where MuJoCo's soft contact
+               holds them: no penetration to correct (phi = 0) */
+            double zero_phi[4] = { 0 }, h2[NV], J[12 * NV], b[12], mus[4];
+            dyn.phi = zero_phi;
+            int set = 0, nc = 0;
+            hes_invdyn_method method = (hes_invdyn_method)controller;
+            if (controller == C_SENSED) {
+                /* known contact forces: into the bias, no contacts left */
+                for (int i = 0; i < NV; i++) {
+                    double s = dyn.h[i];
+                    for (int r = 0; r < 12; r++)
+                        s -= dyn.J[r + (size_t)i * 12] * sensed[r];
+                    h2[i] = s;
+                }
+                dyn.h = h2;
+                method = HES_INVDYN_NONE;
+                memset(act, 0, sizeof act);
+            }
+            for (int l = 0; l < 4; l++)
+                if (act[l])
+                    set |= 1 << l, nc++;
+            hes_invdyn_problem pb;
+            hes_invdyn_problem_robot(&dyn, act, d->qvel, a_cmd, dt, 1, J, b, mus, &pb);
+            /* MuJoCo's contacts are soft: a stance foot moves a little.  The
+               paper's offsets stop that motion within one period (J v / dt),
+               which here asks for large forces every step; it is damped over
+               the soft contact's own time constant instead (tc) */
+            for (int r = 0; r < nc * 3; r++) {
+                double Jv = 0;
+                for (int i = 0; i < NV; i++)
+                    Jv += J[r + (size_t)i * nc * 3] * d->qvel[i];
+                b[r] += Jv / tc - Jv / dt;
+            }
+            if (!ws[set])
+                ws[set] = hes_invdyn_create(NV, NU, nc, 2);
+            hes_invdyn_options o = { method, 0, 0, 1, 0, 0 };
+            hes_invdyn_result res;
+            double t0 = now();
+            hes_status st = hes_invdyn_solve(ws[set], &pb, &o, &res, msg, sizeof msg);
+            out->infeasible += st == HES_EINFEASIBLE;
+            out->failed += st != HES_OK && st != HES_EINFEASIBLE;
+            if (getenv("TROT_DEBUG") && k < 12) {
+                double tm = 0;
+                for (int j = 0; j < NU; j++)
+                    tm = fmax(tm, fabs(res.tau[j]));
+                fprintf(stderr, "%s t %.3f set %d st %d |tau| %g null %d lcps %d: %s\n",
+                        controller_name(controller), t, set, st, tm, res.null_dim, res.lcps, msg);
+            }
+            out->us += (now() - t0) * 1e6;
+            if (st == HES_OK || st == HES_EINFEASIBLE) {
+                memcpy(tau, res.tau, sizeof tau);
+                for (int c = 0; c < nc && method != HES_INVDYN_NONE; c++)
+                    fpred += res.f[c];
+                have_pred = method != HES_INVDYN_NONE;
+            } else {            /* no solution: hold the last torques */
+                memcpy(tau, tau_prev, sizeof tau);
+            }
+        }
+        memcpy(d->ctrl, tau, sizeof tau);
+        mj_step(m, d);
+        /* MuJoCo's contact forces of this step, per foot, world frame */
+        double fsim = 0;
+        memset(sensed, 0, sizeof sensed);
+        for (int c = 0; c < d->ncon; c++) {
+            double f6[6];
+            mj_contactForce(m, d, c, f6);
+            const mjContact *con = &d->contact[c];
+            for (int l = 0; l < 4; l++)
+                if (con->geom1 == foot_g[l] || con->geom2 == foot_g[l]) {
+                    /* the force on the foot in world coordinates: frame rows
+                       are normal, tangents; geom1 receives -f */
+                    double sign = con->geom2 == foot_g[l] ? 1 : -1, fw[3] = { 0 };
+                    for (int a = 0; a < 3; a++)
+                        for (int r = 0; r < 3; r++)
+                            fw[a] += sign * con->frame[3 * r + a] * f6[r];
+                    sensed[l] += fw[2];            /* rows: normal (z), x, y */
+                    sensed[4 + l] += fw[0];
+                    sensed[8 + l] += fw[1];
+                    fsim += fw[2];
+                }
+        }
+        /* statistics */
+        double pe = 0, ve = 0, dtau = 0, ta = 0;
+        for (int j = 0; j < NU; j++) {
+            pe += fabs(q[6 + j] - d->qpos[6 + j]);
+            ve += fabs(qd[6 + j] - d->qvel[6 + j]);
+            dtau += fabs(tau[j] - tau_prev[j]) / dt;
+            ta += fabs(tau[j]);
+        }
+        out->pos_err += pe / NU;
+        out->vel_err += ve / NU;
+        if (k > 0)
+            out->dtau += dtau / NU;
+        out->tau += ta / NU;
+        memcpy(tau_prev, tau, sizeof tau);
+        if (have_pred) {
+            out->f_abs += fabs(fpred - fsim);
+            fsum_sim += fsim;
+            nf++;
+        }
+        n++;
+        double roll = d->qpos[5], pitch = d->qpos[4];
+        if (d->qpos[2] + 0.16 < 0.06 || fabs(roll) > 0.8 || fabs(pitch) > 0.8) {
+            out->up = 0;
+            break;
+        }
+    }
+    out->t_end = n * dt;
+    out->pos_err /= n, out->vel_err /= n, out->dtau /= n > 1 ? n - 1 : 1, out->tau /= n;
+    out->us /= n;
+    if (nf > 0) {
+        out->f_abs /= nf;
+        out->f_rel = out->f_abs / (fsum_sim / nf);
+    } else
+        out->f_abs = out->f_rel = -1;
+    for (int s = 0; s < 16; s++)
+        hes_invdyn_destroy(ws[s]);
+    mj_deleteData(d);
+    mj_deleteModel(m);
+    hes_robot_free(robot);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    double seconds = 10;
+    int quick = 0;
+    const char *top = getenv("top_srcdir");
+    char file[4096];
+    snprintf(file, sizeof file, "%s/share/robots/quadruped_3d.xml", top ? top : ".");
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--seconds") == 0 && i + 1 < argc)
+            seconds = atof(argv[++i]);
+        else if (strcmp(argv[i], "--robot") == 0 && i + 1 < argc)
+            snprintf(file, sizeof file, "%s", argv[++i]);
+        else if (strcmp(argv[i], "--quick") == 0)
+            quick = 1, seconds = 2;
+        else {
+            fprintf(stderr, "usage: quadruped_trot [--seconds S] [--robot FILE] [--quick]\n");
+            return 2;
+        }
+    }
+    int all[] = { C_PD, HES_INVDYN_NONE, HES_INVDYN_NO_SLIP, HES_INVDYN_COULOMB,
+                  HES_INVDYN_CONVEX, HES_INVDYN_CONVEX_NO_SLIP, C_SENSED };
+    int few[] = { C_PD, HES_INVDYN_NO_SLIP, HES_INVDYN_COULOMB };
+    const int *ctl = quick ? few : all;
+    int nctl = quick ? 3 : 7;
+    double frictions[2] = { 0.1, 1.0 };
+    printf("%-9s %-5s %-18s %-9s %9s %9s %11s %8s %10s %8s %8s %6s %6s\n", "ground", "mu", "controller",
+           "stays up", "pos err", "vel err", "E|dtau/dt|", "E|tau|", "|f err| N", "f err %",
+           "us/step", "infeas", "failed");
+    int fail = 0;
+    run_stats pd = { 0 }, ns = { 0 }, co = { 0 };
+    for (int g = quick ? 1 : 0; g < 2; g++)
+        for (int fi = quick ? 1 : 0; fi < 2; fi++)
+            for (int c = 0; c < nctl; c++) {
+                run_stats s;
+                if (run(file, ctl[c], frictions[fi], g, seconds, &s))
+                    return 1;
+                char up[16];
+                snprintf(up, sizeof up, s.up ? "yes" : "%.2f s", s.t_end);
+                printf("%-9s %-5.1f %-18s %-9s %9.4f %9.4f %11.2f %8.4f ", g ? "compliant" : "rigid",
+                       frictions[fi], controller_name(ctl[c]), up, s.pos_err, s.vel_err, s.dtau,
+                       s.tau);
+                if (s.f_abs >= 0)
+                    printf("%10.4f %7.2f%% ", s.f_abs, 100 * s.f_rel);
+                else
+                    printf("%10s %8s ", "-", "-");
+                printf("%8.1f %6d %6d\n", s.us, s.infeasible, s.failed);
+                fflush(stdout);
+                if (ctl[c] == C_PD)
+                    pd = s;
+                if (ctl[c] == HES_INVDYN_NO_SLIP)
+                    ns = s;
+                if (ctl[c] == HES_INVDYN_COULOMB)
+                    co = s;
+            }
+    if (quick) {
+        const run_stats *id[2] = { &ns, &co };
+        for (int i = 0; i < 2; i++)
+            if (!id[i]->up || !(id[i]->pos_err < pd.pos_err) ||
+                !(id[i]->f_rel >= 0 && id[i]->f_rel < 0.05)) {
+                fprintf(stderr, "quadruped_trot: ID-%s should stay up, track the joints better "
+                        "than PD and predict MuJoCo's normal forces within 5%%\n",
+                        i ? "coulomb" : "no-slip");
+                fail = 1;
+            }
+    }
+    return fail;
+}

@@ -99,10 +99,12 @@ void hes__impact_finish(const hes_contact_set *c, const double *v_minus, const d
 
 /* A convex QP (H PSD): minimise 1/2 x^T H x + c^T x subject to x_i >= 0
  * where nonneg[i] and G x + g >= 0 (G m x n, column-major), as the LCP of
- * its KKT conditions by hes_lcp_solve (qp_lcp.c).  Adds the pivots to
+ * its KKT conditions by hes_lcp_solve (qp_lcp.c), reg added to the
+ * Hessian's diagonal (0: none; see qp_lcp.c).  Adds the pivots to
  * *pivots (may be NULL).  Statuses as hes_lcp_solve's. */
+#define HES__QP_REG 1e-8     /* the regularisation relative to the Hessian's scale */
 hes_status hes__qp_lcp(int n, const double *H, const double *c, const int *nonneg, int m,
-                       const double *G, const double *g, double tol, double *x, int *pivots,
-                       char *msg, size_t len);
+                       const double *G, const double *g, double reg, double tol, double *x,
+                       int *pivots, char *msg, size_t len);
 
 #endif

@@ -677,8 +677,11 @@ static hes_status convex(hes_invdyn *id, const hes_invdyn_problem *pb,
             gq[nc + c] = 0;
         }
     }
-    hes_status st = hes__qp_lcp(nr, id->H, id->c, id->nonneg, m, Gq, gq, o->tol, id->x,
-                                &res->pivots, msg, len);
+    double hs = 0;
+    for (int k = 0; k < nr; k++)
+        hs = fmax(hs, id->H[k + (size_t)k * nr]);
+    hes_status st = hes__qp_lcp(nr, id->H, id->c, id->nonneg, m, Gq, gq, HES__QP_REG * hs, o->tol,
+                                id->x, &res->pivots, msg, len);
     res->lcps++;
     if (st != HES_OK)
         return st;
@@ -809,8 +812,11 @@ static hes_status convex(hes_invdyn *id, const hes_invdyn_problem *pb,
             for (int b = 0; b < r; b++)
                 for (int i = 0; i < mw; i++)
                     Gw[i + (size_t)b * mw] = Gw[i + (size_t)b * (nr + nc)];
-            st = hes__qp_lcp(r, Hw, gw, free_w, mw, Gw, gg, o->tol, wv, &res->pivots, msg,
-                             len);
+            double hw = 0;
+            for (int b = 0; b < r; b++)
+                hw = fmax(hw, Hw[b + (size_t)b * r]);
+            st = hes__qp_lcp(r, Hw, gw, free_w, mw, Gw, gg, HES__QP_REG * hw, o->tol, wv,
+                             &res->pivots, msg, len);
             res->lcps++;
             if (st == HES_OK)
                 for (int k = 0; k < nr; k++)
@@ -912,7 +918,8 @@ static hes_status min_friction(hes_invdyn *id, const hes_invdyn_problem *pb, dou
                                                            (t == 2 ? st * z[2 * nc + c] : 0);
                 }
             }
-        hes_status st = hes__qp_lcp(r, Hw, cw, fr, m, G, g, tol, wv, &res->pivots, NULL, 0);
+        hes_status st = hes__qp_lcp(r, Hw, cw, fr, m, G, g, HES__QP_REG, tol, wv, &res->pivots,
+                                    NULL, 0);
         res->lcps++;
         if (st == HES_OK)
             hi = mu;

@@ -57,13 +57,18 @@ int main(void)
         return 1;
     }
     const int ks[] = { 1, 2, 3, 4, 6, 8, 10 };
+    const char *only = getenv("BENCH_INVDYN_ONLY");
     const int nk = (int)(sizeof ks / sizeof ks[0]), nodes = 200;
     const hes_invdyn_method methods[] = { HES_INVDYN_NO_SLIP, HES_INVDYN_COULOMB,
                                           HES_INVDYN_CONVEX, HES_INVDYN_CONVEX_NO_SLIP };
     printf("inverse dynamics solve time against contacts (3-D quadruped, 4 feet x k contacts, "
            "%d nodes each)\n", nodes);
-    printf("%-15s %4s %12s %10s %6s\n", "formulation", "n", "us/solve", "vs n=4", "ok");
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    printf("%-15s %4s %12s %10s %7s %8s %6s\n", "formulation", "n", "us/solve", "vs n=4", "ok",
+           "pivots", "LCPs");
     for (int mi = 0; mi < 4; mi++) {
+        if (only && strcmp(only, hes_invdyn_method_name(methods[mi])) != 0)
+            continue;
         double base = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
         int npts = 0;
         for (int ki = 0; ki < nk; ki++) {
@@ -88,8 +93,9 @@ int main(void)
                 }
             }
             hes_invdyn_problem pb = { 18, 12, n, 2, d.M, d.h, d.B, J, b, mu, v, 1e-3, a, NULL };
-            hes_invdyn_options o = { methods[mi], 0, 0, 1, 0, 0 };
+            hes_invdyn_options o = { methods[mi], 0, 0, getenv("BENCH_INVDYN_STAGE1") ? 0 : 1, 0, 0 };
             int ok = 0;
+            long piv = 0, lcps = 0;
             double t0 = now();
             for (int node = 0; node < nodes; node++) {
                 /* sway: the base accelerates, the joints follow the fixed feet
@@ -99,12 +105,14 @@ int main(void)
                 hes_invdyn_result res;
                 hes_status s2 = hes_invdyn_solve(id, &pb, &o, &res, msg, sizeof msg);
                 ok += s2 == HES_OK || s2 == HES_EINFEASIBLE;
+                piv += res.pivots, lcps += res.lcps;
             }
             double us = (now() - t0) / nodes * 1e6;
             if (ki == 0)
                 base = us;
-            printf("%-15s %4d %12.1f %10.2f %3d/%d\n", hes_invdyn_method_name(methods[mi]), n, us,
-                   us / base, ok, nodes);
+            printf("%-15s %4d %12.1f %10.2f %3d/%d %8.1f %6.2f\n",
+                   hes_invdyn_method_name(methods[mi]), n, us, us / base, ok, nodes,
+                   (double)piv / nodes, (double)lcps / nodes);
             double x = log(n), y = log(us);
             sx += x, sy += y, sxx += x * x, sxy += x * y, npts++;
             hes_invdyn_destroy(id);

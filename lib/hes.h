@@ -958,7 +958,9 @@ typedef struct {
     hes_invdyn_method method;
     double tol;                 /* the LCPs' tolerance (default 1e-9 when 0) */
     double tol_slip;            /* sliding above this contact acceleration, relative
-                                   to 1 + |b| (default 1e-6 when 0) */
+                                   to max(1, |b|, |J a_des|) (default 1e-6 when 0;
+                                   sampled trajectories need more: their finite
+                                   differences are consistent only to O(h^2)) */
     int stage2;                 /* convex: Stage II (1) or Stage I only (0) */
     int cold;                   /* no-slip: 1 ignores the warm start and starts as the
                                    paper's Algorithm 2 does, from the most violated
@@ -967,7 +969,10 @@ typedef struct {
                                    penetrate without force (the load of an
                                    indeterminate stance spread over its feet) */
     int min_friction;           /* no-slip: also the smallest friction coefficient
-                                   that holds the motion (res->mu_min) */
+                                   that holds the motion (res->mu_min), and the
+                                   forces become a distribution at that friction
+                                   (of those that produce the same motion; the
+                                   torques follow), which the cone check uses */
 } hes_invdyn_options;
 
 /* A workspace and its results, for problems of these sizes. */
@@ -1048,7 +1053,8 @@ typedef struct {
     double *ratio;               /* nodes x nc */
     double *mu_min;              /* nodes (-1 unless solve.min_friction) */
     double *slip;                /* nodes */
-    double mu_required;          /* the largest mu_min (or ratio) over the nodes */
+    double mu_required;          /* the largest mu_min (or ratio) over the nodes
+                                    whose stance contacts do not slide */
     int worst;                   /* its node */
     int failed;                  /* nodes whose status is not HES_OK */
 } hes_invdyn_run;

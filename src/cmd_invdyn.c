@@ -50,6 +50,10 @@ void cmd_invdyn_usage(FILE *out)
           "                  model) instead of adding their drift J' v\n"
           "  --stance-tol H  stance by height: at most H (default 1e-4)\n"
           "  --cold          no-slip: no warm start (the paper's Algorithm 2 start)\n"
+          "  --slip-tol E    a stance contact slides when its tangential acceleration\n"
+          "                  exceeds E times the scale of the contact accelerations\n"
+          "                  (default 1e-3: the differences of sampled motions are\n"
+          "                  consistent to O(h^2) only; 1e-6 with --q --v --a)\n"
           "  --csv           one row per node\n"
           "  -h, --help      show this help\n"
           "Exit status 1 when a node is infeasible or fails (the others are printed).\n",
@@ -165,7 +169,7 @@ static int read_trajectory(const char *file, invdyn_input *in)
             double *q = realloc(in->q, sizeof(double) * (size_t)cap * (size_t)in->nv);
             if (q)
                 in->q = q;
-            int *s = realloc(in->stance, sizeof(int) * (size_t)cap * (size_t)in->nc + 1);
+            int *s = realloc(in->stance, sizeof(int) * ((size_t)cap * (size_t)in->nc + 1));
             if (s)
                 in->stance = s;
             if (!t || !q || !s) {
@@ -173,6 +177,8 @@ static int read_trajectory(const char *file, invdyn_input *in)
                 goto done;
             }
         }
+        /* contacts without a stance column are not in stance */
+        memset(in->stance + (size_t)in->nodes * in->nc, 0, sizeof(int) * (size_t)in->nc);
         int n = csv_split(l.text, fields, maxf);
         if (n != nf) {
             fprintf(stderr, "%s: %s: line %d has %d fields, the header %d\n", CMD, file,
@@ -305,7 +311,7 @@ int cmd_invdyn(int argc, char **argv)
 static int invdyn_main(int argc, char **argv, invdyn_input *in)
 {
     enum { O_TRAJ = 256, O_Q, O_V, O_A, O_CONTACTS, O_MU, O_METHOD, O_DT, O_NO_DRIFT,
-           O_STANCE_TOL, O_COLD, O_CSV };
+           O_STANCE_TOL, O_COLD, O_CSV, O_SLIP_TOL };
     static const struct option longopts[] = {
         {"trajectory", required_argument, NULL, O_TRAJ},
         {"q", required_argument, NULL, O_Q},
@@ -318,13 +324,14 @@ static int invdyn_main(int argc, char **argv, invdyn_input *in)
         {"no-drift", no_argument, NULL, O_NO_DRIFT},
         {"stance-tol", required_argument, NULL, O_STANCE_TOL},
         {"cold", no_argument, NULL, O_COLD},
+        {"slip-tol", required_argument, NULL, O_SLIP_TOL},
         {"csv", no_argument, NULL, O_CSV},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}
     };
     unsigned char seen[CLI_OPTION_CODES] = { 0 };
     const char *traj = NULL, *qt = NULL, *vt = NULL, *at = NULL, *contacts = NULL;
-    double mu = -1, dt = 1e-3, stance_tol = 1e-4;
+    double mu = -1, dt = 1e-3, stance_tol = 1e-4, slip_tol = 0;
     int csv = 0, c, rc;
     hes_invdyn_run_options ro = { { HES_INVDYN_NO_SLIP, 0, 0, 1, 0, 1 }, 0, 0, 0 };
     optind = 1;
@@ -367,6 +374,13 @@ static int invdyn_main(int argc, char **argv, invdyn_input *in)
             }
             break;
         case O_COLD: ro.solve.cold = 1; break;
+        case O_SLIP_TOL:
+            if (cli_parse_double(optarg, &slip_tol) || !(slip_tol > 0) || slip_tol >= 1) {
+                fprintf(stderr, "%s: --slip-tol expects a number in (0, 1), got '%s'\n", CMD,
+                        optarg);
+                return CLI_EXIT_USAGE;
+            }
+            break;
         case O_CSV: csv = 1; break;
         case 'h': cmd_invdyn_usage(stdout); return CLI_EXIT_OK;
         default:
@@ -442,6 +456,7 @@ static int invdyn_main(int argc, char **argv, invdyn_input *in)
     }
     ro.dt = dt;
     ro.stance_tol = stance_tol;
+    ro.solve.tol_slip = slip_tol > 0 ? slip_tol : traj ? 1e-3 : 1e-6;
     ro.solve.min_friction = ro.solve.method == HES_INVDYN_NO_SLIP;
     hes_invdyn_run run;
     st = hes_invdyn_trajectory(in->robot, in->nodes, in->t, in->q, in->v, in->a, in->stance, &ro,

@@ -198,6 +198,34 @@ bad impact --robot "${top_srcdir:-.}/share/robots/compass_gait.xml" --q 0,0,0,0
 bad impact --robot "${top_srcdir:-.}/share/robots/compass_gait.xml" --q 0,0,0,0 --v 0,0,0
 bad impact --robot "${top_srcdir:-.}/share/robots/compass_gait.xml" --q x --v 0,0,0,0
 bad impact --robot "${top_srcdir:-.}/share/robots/compass_gait.xml" --q 0,0,0,0 --v 0,0,0,0 --contacts A
+q3d="${top_srcdir:-.}/share/robots/quadruped_3d.xml"
+trot="${top_srcdir:-.}/share/data/quadruped_trot.csv"
+bad invdyn
+bad invdyn "$q3d"
+bad invdyn "$tmp/none.xml" --trajectory "$trot"
+bad invdyn "$q3d" --trajectory "$tmp/none.csv"
+bad invdyn "$q3d" --trajectory "$tmp"
+bad invdyn "$q3d" --trajectory "$trot" --dt 0
+bad invdyn "$q3d" --trajectory "$trot" --dt -1
+bad invdyn "$q3d" --trajectory "$trot" --dt nan
+bad invdyn "$q3d" --trajectory "$trot" --dt 2
+bad invdyn "$q3d" --trajectory "$trot" --mu -1
+bad invdyn "$q3d" --trajectory "$trot" --mu x
+bad invdyn "$q3d" --trajectory "$trot" --mu inf
+bad invdyn "$q3d" --trajectory "$trot" --stance-tol 0
+bad invdyn "$q3d" --trajectory "$trot" --slip-tol 1
+bad invdyn "$q3d" --trajectory "$trot" --slip-tol 0
+bad invdyn "$q3d" --trajectory "$trot" --method
+bad invdyn "$q3d" --trajectory "$trot" --method coulomb --method convex
+bad invdyn "$q3d" --trajectory "$trot" --contacts nosuch:1
+bad invdyn "$q3d" --trajectory "$trot" --contacts lf_foot
+bad invdyn "$q3d" --trajectory "$trot" --contacts lf_foot:-1
+bad invdyn "$q3d" --q 0 --v 0
+bad invdyn "$q3d" --q x --v 0 --a 0
+bad invdyn "$q3d" --trajectory "$trot" extra
+bad invdyn "$q3d" --trajectory "$tmp/empty"
+bad invdyn "$q3d" --trajectory "$tmp/binary"
+bad invdyn "$q3d" --trajectory "$tmp/text.txt"
 bad impact --robot "${top_srcdir:-.}/share/robots/compass_gait.xml" --q 0,0,0,0 --v 0,0,0,0 --contacts A:-1
 bad impact --robot "${top_srcdir:-.}/share/robots/compass_gait.xml" --q 0,0,0,0 --v 0,0,0,0 --contacts Z:1
 bad impact --robot "${top_srcdir:-.}/share/robots/compass_gait.xml" --q 0,0,0,0 --v 0,0,0,0 rocking-block

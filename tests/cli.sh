@@ -915,7 +915,7 @@ fi
 # The man page documents every option that every command's --help shows.
 man1=${top_srcdir:-.}/share/hes.1
 before=$failures
-for cmd in list info analyze simulate shape trajopt sweep plot impact; do
+for cmd in list info analyze simulate shape trajopt sweep plot impact invdyn; do
     "$HES" $cmd --help > "$tmp/help.$cmd" 2>&1
     for opt in $(grep -o -- '--[a-z][a-z-]*' "$tmp/help.$cmd" | sort -u); do
         checks=$((checks + 1))
@@ -1187,6 +1187,56 @@ sys.exit(0 if all(abs(x - y) < 1e-9 for la, lb in zip(a["laws"], b["laws"]) for 
     expect_status e_im_both 2 "--json and --csv together"
 else
     echo "cli.sh: hes impact unavailable (Siconos numerics or GSL missing); impact checks skipped"
+fi
+
+# ------------------------------------------------------------------ invdyn
+# Inverse dynamics with contact on the 3-D quadruped (MuJoCo).
+q3d=${top_srcdir:-.}/share/robots/quadruped_3d.xml
+trot=${top_srcdir:-.}/share/data/quadruped_trot.csv
+feet=lf_foot:1,rf_foot:1,lh_foot:1,rh_foot:1
+if "$HES" info --robot "$q3d" >/dev/null 2>&1; then
+    # at rest on four feet (hips 0.5, knees -1, the base lowered by
+    # 0.16 - 2 (0.08 cos 0.5)) the normal forces carry the weight, 4.76 kg g
+    z=$(python3 -c 'import math; print(repr(2 * 0.08 * math.cos(0.5) - 0.16))')
+    zero=0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0
+    run id_rest invdyn "$q3d" --q "0,0,$z,0,0,0,0,0.5,-1,0,0.5,-1,0,0.5,-1,0,0.5,-1" \
+        --v $zero --a $zero --contacts $feet --csv
+    expect_status id_rest 0 "hes invdyn at rest"
+    expect_true "at rest the normal forces sum to the weight 4.76 g (1e-9)" \
+        python3 -c 'import csv, sys
+r = list(csv.DictReader(open(sys.argv[1])))[0]
+s = sum(float(r["fn:" + f]) for f in ("lf_foot", "rf_foot", "lh_foot", "rh_foot"))
+sys.exit(0 if abs(s - 4.76 * 9.81) < 1e-9 * 46.7 and r["status"] == "ok" else 1)' "$tmp/id_rest.out"
+    # the trot holds with friction 1 and needs about 0.41
+    run id_trot invdyn "$q3d" --trajectory "$trot" --contacts $feet
+    expect_status id_trot 0 "hes invdyn of the quadruped's trot, friction 1"
+    expect_grep id_trot out '^smallest friction coefficient that holds the motion: 0\.4' "the trot needs friction about 0.4"
+    expect_grep id_trot out '^nodes infeasible or failed: 0 of 241' "every node of the trot is feasible"
+    # with friction 0.01 the two-foot phases are infeasible, by no-slip and
+    # by the Coulomb LCP alike (two different problems, the same nodes)
+    for m in no-slip coulomb; do
+        run id_ice_$m invdyn "$q3d" --trajectory "$trot" --mu 0.01 --method $m --csv
+        expect_status id_ice_$m 1 "the trot on friction 0.01 ($m) fails"
+        expect_grep id_ice_$m err 'nodes infeasible or failed' "$m says how many nodes are infeasible"
+    done
+    expect_true "no-slip and Coulomb find the same infeasible nodes" \
+        python3 -c 'import csv, sys
+a = [r["status"] for r in csv.DictReader(open(sys.argv[1]))]
+b = [r["status"] for r in csv.DictReader(open(sys.argv[2]))]
+sys.exit(0 if a == b and a.count("infeasible request") > 50 else 1)' "$tmp/id_ice_no-slip.out" "$tmp/id_ice_coulomb.out"
+    run e_id_both invdyn "$q3d" --trajectory "$trot" --q 0 --v 0 --a 0
+    expect_status e_id_both 2 "--trajectory with --q"
+    run e_id_q invdyn "$q3d" --q 0,0 --v 0,0 --a 0,0
+    expect_status e_id_q 2 "--q of the wrong length"
+    expect_grep e_id_q err 'lf_abduction' "the message names the robot's coordinates"
+    printf 't,x,nonsense\n0,0,0\n' > "$tmp/bad_traj.csv"
+    run e_id_col invdyn "$q3d" --trajectory "$tmp/bad_traj.csv"
+    expect_status e_id_col 2 "a trajectory column that is not a coordinate"
+    expect_grep e_id_col err "column 'nonsense'" "the message names the column"
+    run e_id_method invdyn "$q3d" --trajectory "$trot" --method magic
+    expect_status e_id_method 2 "an unknown method"
+else
+    echo "cli.sh: robot files unavailable (MuJoCo missing); invdyn checks skipped"
 fi
 
 # ------------------------------------------------------------------ summary

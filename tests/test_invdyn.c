@@ -526,17 +526,34 @@ START_TEST(test_min_friction)
             s.a_des[i] = 0.8 * sin(2.0 + 3 * i);
         setup_at(&s, active, 1e-3);
         consistent(&s, active);
-        hes_invdyn_options o = { HES_INVDYN_NO_SLIP, 0, 0, 1, 0, 1 };
+        /* the paper's no-slip forces first, then the smallest friction and
+           the distribution that attains it */
+        hes_invdyn_options o = { HES_INVDYN_NO_SLIP, 0, 0, 1, 0, 0 };
         hes_invdyn_result res;
         char msg[256];
         ck_assert_msg(hes_invdyn_solve(s.id, &s.pb, &o, &res, msg, sizeof msg) == HES_OK, "%s",
                       msg);
-        double mu_min = res.mu_min, ratio = 0;
+        double ratio = 0, a_paper[18];
+        memcpy(a_paper, res.a, sizeof(double) * (size_t)s.pb.nv);
         for (int c = 0; c < s.pb.nc; c++) {
             double sum = fabs(res.f[s.pb.nc + c]) +
                          (s.pb.tangents == 2 ? fabs(res.f[2 * s.pb.nc + c]) : 0);
             ratio = fmax(ratio, sum / res.f[c]);
         }
+        o.min_friction = 1;
+        ck_assert_msg(hes_invdyn_solve(s.id, &s.pb, &o, &res, msg, sizeof msg) == HES_OK, "%s",
+                      msg);
+        check_result(&s, o.method, &res);
+        double mu_min = res.mu_min, got = 0;
+        for (int c = 0; c < s.pb.nc; c++) {
+            double sum = fabs(res.f[s.pb.nc + c]) +
+                         (s.pb.tangents == 2 ? fabs(res.f[2 * s.pb.nc + c]) : 0);
+            got = fmax(got, res.f[c] > 0 ? sum / res.f[c] : 0);
+        }
+        /* the redistributed forces produce the same motion at mu_min */
+        ck_assert_double_le(got, mu_min * (1 + 1e-6) + 1e-9);
+        for (int i = 0; i < s.pb.nv; i++)
+            ck_assert_double_le(fabs(res.a[i] - a_paper[i]), 1e-6 * (1 + fabs(a_paper[i])));
         ck_assert_double_gt(mu_min, 1e-3);
         ck_assert_double_le(mu_min, ratio * (1 + 1e-12));
         printf("test_invdyn: stance %d: smallest friction %.6f (the no-slip forces' %.6f)\n",

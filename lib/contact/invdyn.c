@@ -893,10 +893,10 @@ static hes_status min_friction(hes_invdyn *id, const hes_invdyn_problem *pb, dou
     int m = nc * (1 + nsg);
     double *G = malloc(sizeof(double) * (size_t)m * (size_t)r), *g = malloc(sizeof(double) * (size_t)m);
     double *Hw = calloc((size_t)r * (size_t)r, sizeof(double)), *cw = calloc((size_t)r, sizeof(double));
-    double *wv = malloc(sizeof(double) * (size_t)r);
-    int *fr = calloc((size_t)r, sizeof(int));
-    if (!G || !g || !Hw || !cw || !wv || !fr) {
-        free(G), free(g), free(Hw), free(cw), free(wv), free(fr);
+    double *wv = malloc(sizeof(double) * (size_t)r), *wbest = calloc((size_t)r, sizeof(double));
+    int *fr = calloc((size_t)r, sizeof(int)), found = 0;
+    if (!G || !g || !Hw || !cw || !wv || !fr || !wbest) {
+        free(G), free(g), free(Hw), free(cw), free(wv), free(fr), free(wbest);
         return hes__say(msg, len, HES_ENOMEM, "out of memory");
     }
     for (int a = 0; a < r; a++)
@@ -921,13 +921,25 @@ static hes_status min_friction(hes_invdyn *id, const hes_invdyn_problem *pb, dou
         hes_status st = hes__qp_lcp(r, Hw, cw, fr, m, G, g, HES__QP_REG, tol, wv, &res->pivots,
                                     NULL, 0);
         res->lcps++;
-        if (st == HES_OK)
-            hi = mu;
-        else
+        if (st == HES_OK) {
+            hi = mu, found = 1;
+            memcpy(wbest, wv, sizeof(double) * (size_t)r);
+        } else {
             lo = mu;
+        }
     }
     res->mu_min = hi;
-    free(G), free(g), free(Hw), free(cw), free(wv), free(fr);
+    /* the forces become that distribution (the same motion, the torques
+       follow from them) */
+    if (found) {
+        for (int k = 0; k < rows; k++)
+            for (int a = 0; a < r; a++)
+                id->f[k] += E[k + (size_t)a * rows] * wbest[a];
+        for (int c = 0; c < nc; c++)
+            id->f[c] = fmax(id->f[c], 0);
+        finish(id, pb);
+    }
+    free(G), free(g), free(Hw), free(cw), free(wv), free(fr), free(wbest);
     return HES_OK;
 }
 
@@ -1019,9 +1031,14 @@ hes_status hes_invdyn_solve(hes_invdyn *id, const hes_invdyn_problem *pb,
     /* the result and its checks */
     res->tau = id->tau, res->a = id->a, res->f = id->f, res->w = id->w;
     res->ratio = id->ratio, res->active = id->active;
+    /* the scale of the contact accelerations: 1, |b|, |J a_des| */
     double bscale = 1;
-    for (int r = 0; r < rows; r++)
-        bscale = fmax(bscale, fabs(pb->b[r]));
+    for (int r = 0; r < rows; r++) {
+        double ja = 0;
+        for (int j = 0; j < nv; j++)
+            ja += pb->J[r + (size_t)j * rows] * pb->a_des[j];
+        bscale = fmax(bscale, fmax(fabs(pb->b[r]), fabs(ja)));
+    }
     for (int k = 0; k < nu; k++) {
         double s = 0;
         for (int i = 0; i < nv; i++)
@@ -1040,6 +1057,9 @@ hes_status hes_invdyn_solve(hes_invdyn *id, const hes_invdyn_problem *pb,
        maximises dissipation, which with the actuators' constraint need
        not stop the contact): then it is reported in res->slip only. */
     int slide = -1, cone = -1, motor = -1;
+    double fscale = 0;
+    for (int r = 0; r < rows; r++)
+        fscale = fmax(fscale, fabs(id->f[r]));
     double slide_w = 0, tslip = o.tol_slip * bscale;
     for (int c = 0; c < nc; c++) {
         double fn = id->f[c], ft = 0, wt = 0, sum = 0;
@@ -1050,7 +1070,7 @@ hes_status hes_invdyn_solve(hes_invdyn *id, const hes_invdyn_problem *pb,
         }
         ft = sqrt(ft);
         id->active[c] = fn > 0;
-        id->ratio[c] = fn > 0 ? ft / fn : (ft > 0 ? INFINITY : 0);
+        id->ratio[c] = fn > 0 ? ft / fn : (ft > 1e-12 * fscale ? INFINITY : 0);
         res->mu_needed = fmax(res->mu_needed, id->ratio[c]);
         int stays = id->w[c] <= tslip, slides = stays && wt > tslip;
         if (slides)

@@ -139,8 +139,10 @@ hes_status hes_invdyn_trajectory(hes_robot *robot, int nodes, const double *t, c
         }
         out->slip[n] = res.slip;
         out->mu_min[n] = res.mu_min;
+        /* the motion's friction need, where its contacts hold (a node whose
+           stance contacts slide has no forces that produce it) */
         double need = res.mu_min >= 0 ? res.mu_min : res.mu_needed;
-        if (out->worst < 0 || need > out->mu_required)
+        if (res.slip == 0 && (out->worst < 0 || need > out->mu_required))
             out->mu_required = need, out->worst = n;
     }
     st = HES_OK;

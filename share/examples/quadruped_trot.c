@@ -13,8 +13,8 @@
  *           the previous step (the paper's sensed-force reference),
  * on ground with friction 0.1 and 1.0, rigid (MuJoCo's stiffest contact,
  * solref 0.002) or compliant (solref 0.02).  The planner: feet on cubic
- * (smoothstep) horizontal splines with a quartic lift, landing where the
- * hip will be at mid-stance; joint targets by the legs' closed-form
+ * quintic splines (zero velocity and acceleration at both ends), landing
+ * where the hip will be at mid-stance; joint targets by the legs' closed-form
  * inverse kinematics (checked against MuJoCo's forward kinematics at the
  * start).  The stance contacts given to inverse dynamics are the feet
  * MuJoCo has in contact.
@@ -29,7 +29,8 @@
  * --quick: 2 s, friction 1, compliant ground, PD, ID-no-slip and
  * ID-coulomb only; exits nonzero unless both ID controllers stay up, track
  * the joints better than PD and predict MuJoCo's summed normal forces
- * within 5 % (make check runs it so).
+ * within 5 % (make check builds it with -DQUADRUPED_TROT_QUICK, which
+ * makes --quick the default).
  */
 #include <math.h>
 #include <stdio.h>
@@ -71,8 +72,11 @@ static double stand_height(void)
 /* Leg l lifts off at t = (k + s0) cycle, s0 = touchdown - (1 - duty), and
    lands a swing time sw later, at the point under its hip at the middle of
    the stance that follows; a landing before t = 0 is the standing pose.
-   In stance the foot stays where it landed; in swing it moves on a
-   smoothstep in x and a quartic lift of height step_height. */
+   In stance the foot stays where it landed; in swing it moves on quintic
+   (minimum-jerk) splines, in x from point to point and in z up by
+   step_height and down, with zero velocity and acceleration at liftoff
+   and touchdown (the paper's planner uses velocity-clamped cubics; these
+   keep the feet's accelerations continuous). */
 static double landing_x(int l, double T)
 {
     double st = duty * cycle;
@@ -89,10 +93,10 @@ static void foot_plan(int l, double t, double *p)
         p[2] = 0;
         return;
     }
-    double tau = (t - lift) / sw, s = tau * tau * (3 - 2 * tau);
-    double x0 = landing_x(l, land - cycle), x1 = landing_x(l, land);
+    double tau = (t - lift) / sw, s = tau * tau * tau * (10 - 15 * tau + 6 * tau * tau);
+    double x0 = landing_x(l, land - cycle), x1 = landing_x(l, land), u = tau * (1 - tau);
     p[0] = x0 + (x1 - x0) * s;
-    p[2] = 16 * step_height * tau * tau * (1 - tau) * (1 - tau);
+    p[2] = 64 * step_height * u * u * u;
 }
 
 /* closed-form inverse kinematics of leg l for a foot at p relative to its
@@ -217,7 +221,7 @@ static int run(const char *file, int controller, double mu, int compliant, doubl
             }
     }
     const double kp = 900, kd = 60;          /* acceleration feedback, 1/s^2, 1/s */
-    const double tc = getenv("TROT_TC") ? atof(getenv("TROT_TC")) : 0.02;
+    const double tc = 0.02;                  /* s: see the offsets below */
     const double kp_pd = 20, kd_pd = 0.4;    /* PD torques, N m / rad, N m s / rad */
     double dt = m->opt.timestep, tau_prev[NU] = { 0 }, sensed[12] = { 0 };
     int steps = (int)(seconds / dt + 0.5), n = 0, nf = 0;
@@ -287,13 +291,6 @@ static int run(const char *file, int controller, double mu, int compliant, doubl
             hes_status st = hes_invdyn_solve(ws[set], &pb, &o, &res, msg, sizeof msg);
             out->infeasible += st == HES_EINFEASIBLE;
             out->failed += st != HES_OK && st != HES_EINFEASIBLE;
-            if (getenv("TROT_DEBUG") && k < 12) {
-                double tm = 0;
-                for (int j = 0; j < NU; j++)
-                    tm = fmax(tm, fabs(res.tau[j]));
-                fprintf(stderr, "%s t %.3f set %d st %d |tau| %g null %d lcps %d: %s\n",
-                        controller_name(controller), t, set, st, tm, res.null_dim, res.lcps, msg);
-            }
             out->us += (now() - t0) * 1e6;
             if (st == HES_OK || st == HES_EINFEASIBLE) {
                 memcpy(tau, res.tau, sizeof tau);
@@ -369,10 +366,55 @@ static int run(const char *file, int controller, double mu, int compliant, doubl
     return 0;
 }
 
+/* --plan FILE.csv: two cycles of the trot at full speed (t from 1.2 s,
+ * every 2.5 ms) in the format of `hes invdyn --trajectory`: t, the
+ * coordinates by name, and the planned stance of each foot */
+static int write_plan(const char *path, const char *robot_file)
+{
+    hes_robot *r = NULL;
+    char msg[512];
+    if (hes_robot_load(robot_file, NULL, 0, &r, msg, sizeof msg) != HES_OK) {
+        fprintf(stderr, "quadruped_trot: %s\n", msg);
+        return 1;
+    }
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        hes_robot_free(r);
+        return 1;
+    }
+    const char *feet[4] = { "lf_foot", "rf_foot", "lh_foot", "rh_foot" };
+    fprintf(f, "t");
+    for (int i = 0; i < NV; i++)
+        fprintf(f, ",%s", hes_robot_coordinate(r, i));
+    for (int l = 0; l < 4; l++)
+        fprintf(f, ",stance:%s", feet[l]);
+    fprintf(f, "\n");
+    double z_off = stand_height() - 0.16, q[NV];
+    for (int k = 0; k <= 240; k++) {
+        double t = 1.2 + 0.0025 * k, p[3];
+        plan_q(t, z_off, q);
+        fprintf(f, "%.4f", t);
+        for (int i = 0; i < NV; i++)
+            fprintf(f, ",%.12g", q[i]);
+        for (int l = 0; l < 4; l++) {
+            foot_plan(l, t, p);
+            fprintf(f, ",%d", p[2] == 0);
+        }
+        fprintf(f, "\n");
+    }
+    hes_robot_free(r);
+    return fclose(f) != 0;
+}
+
 int main(int argc, char **argv)
 {
     double seconds = 10;
+#ifdef QUADRUPED_TROT_QUICK
+    int quick = 1;          /* as make check builds it */
+    seconds = 2;
+#else
     int quick = 0;
+#endif
     const char *top = getenv("top_srcdir");
     char file[4096];
     snprintf(file, sizeof file, "%s/share/robots/quadruped_3d.xml", top ? top : ".");
@@ -383,8 +425,11 @@ int main(int argc, char **argv)
             snprintf(file, sizeof file, "%s", argv[++i]);
         else if (strcmp(argv[i], "--quick") == 0)
             quick = 1, seconds = 2;
+        else if (strcmp(argv[i], "--plan") == 0 && i + 1 < argc)
+            return write_plan(argv[++i], file);
         else {
-            fprintf(stderr, "usage: quadruped_trot [--seconds S] [--robot FILE] [--quick]\n");
+            fprintf(stderr, "usage: quadruped_trot [--seconds S] [--robot FILE] [--quick] "
+                    "[--plan FILE.csv]\n");
             return 2;
         }
     }

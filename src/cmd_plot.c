@@ -17,7 +17,9 @@
  *   hes plot impact-set IMPACT-PROBLEM [--samples N] -o OUT   the sampled
  *        post-impact set on the first two contacts' normal and tangential
  *        velocities, Anitescu-Potra and sequential outcomes marked (Halm &
- *        Posa Figs. 9 and 11).
+ *        Posa Figs. 9 and 11);
+ *   hes plot contact-forces FILE.csv -o OUT   the normal forces and friction
+ *        ratios along a motion, from `hes invdyn --csv` (issue 14).
  *
  * The program computes and writes the data; gnuplot only draws, into a
  * temporary file that is checked to be a complete picture and then copied
@@ -45,13 +47,16 @@ void cmd_plot_usage(FILE *out)
           "                            [--steps S] [--box H | --perturb R] [--seed N] -o OUT\n"
           "       hes plot ess-bench FILE.csv -o OUT\n"
           "       hes plot impact-set IMPACT-PROBLEM [--samples N] -o OUT\n"
+          "       hes plot contact-forces FILE.csv -o OUT\n"
           "Draw with gnuplot (HES_GNUPLOT: another program): psi over the two parameters\n"
           "of a 'hes sweep --grid A --grid B' file with the psi = 1 contour; the\n"
           "multipliers in the complex plane with the unit circle; the error of\n"
           "perturbed trials after every period; the ESS integrator's time against\n"
           "contacts beside MuJoCo's (the table of BENCH_CSV=FILE make bench_mujoco);\n"
           "a simultaneous impact's sampled outcomes on the first two contacts' normal\n"
-          "and tangential velocities, Anitescu-Potra and sequential outcomes marked.\n"
+          "and tangential velocities, Anitescu-Potra and sequential outcomes marked;\n"
+          "the contact normal forces and friction ratios along a motion (the table of\n"
+          "'hes invdyn --csv').\n"
           "The format follows OUT's extension.\n\n"
           "  -o, --output OUT        the picture, .png or .svg (required)\n"
           "  -p, --param NAME=VALUE  set a parameter (repeatable)\n"
@@ -450,6 +455,138 @@ static int ess_bench(const char *csv, const char *pic, const char *out)
     return close_gnuplot(g, pic, out);
 }
 
+/* ------------------------------------------------- contact-forces */
+
+/* The table of `hes invdyn --csv`: header t,method,status,tau...,fn:C...,
+ * ...,ratio:C...,stance:C...,mu_min,slip.  Drawn: the normal forces of
+ * every contact against t (top) and the friction ratios |f_t|/f_n of the
+ * stance contacts with the smallest friction of each node (bottom). */
+#define PLOT_MAX_CONTACTS 16
+static int contact_forces(const char *csv, const char *pic, const char *out)
+{
+    FILE *f = open_table(csv);
+    if (!f)
+        return CLI_EXIT_USAGE;
+    csv_line l;
+    csv_line_init(&l);
+    int got_line, header = 0, rc = CLI_EXIT_OK, nf = 0, nc = 0, rows = 0;
+    int fn_col[PLOT_MAX_CONTACTS], ratio_col[PLOT_MAX_CONTACTS], stance_col[PLOT_MAX_CONTACTS];
+    int mu_col = -1;
+    char names[PLOT_MAX_CONTACTS][64];
+    char *fields[512];
+    FILE *data = tmpfile();
+    if (!data) {
+        fclose(f);
+        return CLI_EXIT_FAILURE;
+    }
+    while (rc == CLI_EXIT_OK && (got_line = csv_line_read(f, &l)) == 1) {
+        if (l.too_long || l.has_nul) {
+            rc = CLI_EXIT_USAGE;
+            break;
+        }
+        int n = csv_split(l.text, fields, 511);
+        if (!header) {
+            if (n < 4 || n > 511 || strcmp(fields[0], "t") != 0 ||
+                strcmp(fields[1], "method") != 0 || strcmp(fields[2], "status") != 0) {
+                rc = CLI_EXIT_USAGE;
+                break;
+            }
+            nf = n;
+            for (int k = 0; k < n; k++) {
+                if (strncmp(fields[k], "fn:", 3) == 0 && nc < PLOT_MAX_CONTACTS) {
+                    snprintf(names[nc], sizeof names[nc], "%s", fields[k] + 3);
+                    fn_col[nc] = k, ratio_col[nc] = stance_col[nc] = -1;
+                    nc++;
+                }
+                if (strcmp(fields[k], "mu_min") == 0)
+                    mu_col = k;
+            }
+            for (int k = 0; k < n; k++)
+                for (int c = 0; c < nc; c++) {
+                    if (strncmp(fields[k], "ratio:", 6) == 0 && strcmp(fields[k] + 6, names[c]) == 0)
+                        ratio_col[c] = k;
+                    if (strncmp(fields[k], "stance:", 7) == 0 && strcmp(fields[k] + 7, names[c]) == 0)
+                        stance_col[c] = k;
+                }
+            header = 1;
+            for (int c = 0; c < nc; c++)
+                if (ratio_col[c] < 0 || stance_col[c] < 0)
+                    header = 0;
+            if (!header || nc == 0 || mu_col < 0)
+                rc = CLI_EXIT_USAGE;
+            continue;
+        }
+        double v;
+        if (n != nf || csv_parse_double(fields[0], &v)) {
+            fprintf(stderr, "hes plot: %s: line %d is not a row of the header's %d fields\n",
+                    csv, l.number, nf);
+            rc = CLI_EXIT_USAGE;
+            break;
+        }
+        fprintf(data, "%.17g", v);
+        for (int c = 0; c < nc; c++) {
+            double fnv, ra, st;
+            if (csv_parse_double(fields[fn_col[c]], &fnv) ||
+                csv_parse_double(fields[ratio_col[c]], &ra) ||
+                csv_parse_double(fields[stance_col[c]], &st)) {
+                fprintf(stderr, "hes plot: %s: line %d has a field that is not a number\n", csv,
+                        l.number);
+                rc = CLI_EXIT_USAGE;
+                break;
+            }
+            fprintf(data, " %.17g ", fnv);
+            if (st != 0 && isfinite(ra))
+                fprintf(data, "%.17g", ra);
+            else
+                fprintf(data, "NaN");
+        }
+        double mu;
+        if (rc == CLI_EXIT_OK && !csv_parse_double(fields[mu_col], &mu) && mu >= 0)
+            fprintf(data, " %.17g\n", mu);
+        else
+            fprintf(data, " NaN\n");
+        rows++;
+    }
+    csv_line_free(&l);
+    fclose(f);
+    if (rc == CLI_EXIT_USAGE && !header)
+        fprintf(stderr, "hes plot: %s is not a table of 'hes invdyn --csv' (expected a header "
+                "t,method,status,... with fn:, ratio:, stance: columns and mu_min)\n", csv);
+    if (rc == CLI_EXIT_OK && rows < 2) {
+        fprintf(stderr, "hes plot: %s has %d rows; a plot needs at least 2\n", csv, rows);
+        rc = CLI_EXIT_USAGE;
+    }
+    if (rc != CLI_EXIT_OK) {
+        fclose(data);
+        return rc;
+    }
+    FILE *g = open_gnuplot();
+    if (!g) {
+        fclose(data);
+        return CLI_EXIT_FAILURE;
+    }
+    fprintf(g, "set terminal %s\nset output '%s'\n$d << EOD\n", terminal(out), pic);
+    rewind(data);
+    int ch;
+    while ((ch = fgetc(data)) != EOF)
+        fputc(ch, g);
+    fclose(data);
+    fprintf(g, "EOD\nset multiplot layout 2,1\nset grid\nset key outside right\n"
+               "set title 'contact normal forces (inverse dynamics)'\nset ylabel 'f_n (N)'\n"
+               "plot ");
+    for (int c = 0; c < nc; c++)
+        fprintf(g, "%s$d using 1:%d with lines lw 2 title '%s' noenhanced", c ? ", " : "",
+                2 + 2 * c, names[c]);
+    fprintf(g, "\nset title 'friction ratio |f_t|/f_n of the stance contacts'\n"
+               "set xlabel 't (s)'\nset ylabel 'ratio'\nplot ");
+    for (int c = 0; c < nc; c++)
+        fprintf(g, "$d using 1:%d with lines lw 1.5 title '%s' noenhanced, ", 3 + 2 * c,
+                names[c]);
+    fprintf(g, "$d using 1:%d with lines lw 2 dt 2 lc rgb 'black' title 'smallest friction'\n"
+               "unset multiplot\n", 2 + 2 * nc);
+    return close_gnuplot(g, pic, out);
+}
+
 /* ------------------------------------------------------- impact-set */
 
 /* The paper's Fig. 9/11 picture of an impact problem: the sampled
@@ -712,7 +849,7 @@ int cmd_plot(int argc, char **argv)
         tmpdir = "/tmp";
     if (rc == CLI_EXIT_OK && !kind) {
         fprintf(stderr, "hes plot: which plot? stability-map, multipliers, convergence, "
-                "ess-bench or impact-set\n");
+                "ess-bench, impact-set or contact-forces\n");
         rc = CLI_EXIT_USAGE;
     }
     if (rc == CLI_EXIT_OK && (!out || !terminal(out) || !safe(out))) {
@@ -765,6 +902,20 @@ int cmd_plot(int argc, char **argv)
         remove(pic);
         return rc;
     }
+    if (rc == CLI_EXIT_OK && strcmp(kind, "contact-forces") == 0) {
+        int extra = params.n > 0 || orbit_file || argc - optind != 2;
+        cli_assignments_free(&params);
+        if (extra) {
+            fprintf(stderr, "hes plot contact-forces: expected one FILE.csv of 'hes invdyn "
+                    "--csv', and no -p or --orbit\n");
+            return CLI_EXIT_USAGE;
+        }
+        if (temp_picture(pic, sizeof pic, tmpdir, out) != 0)
+            return CLI_EXIT_FAILURE;
+        rc = contact_forces(argv[optind + 1], pic, out);
+        remove(pic);
+        return rc;
+    }
     if (rc == CLI_EXIT_OK && strcmp(kind, "impact-set") == 0) {
         int extra = params.n > 0 || orbit_file || argc - optind != 2;
         cli_assignments_free(&params);
@@ -781,7 +932,7 @@ int cmd_plot(int argc, char **argv)
     }
     if (rc == CLI_EXIT_OK && strcmp(kind, "multipliers") != 0 && strcmp(kind, "convergence") != 0) {
         fprintf(stderr, "hes plot: unknown plot '%s' (stability-map, multipliers, convergence, "
-                "ess-bench, impact-set)\n", kind);
+                "ess-bench, impact-set, contact-forces)\n", kind);
         rc = CLI_EXIT_USAGE;
     }
     if (rc == CLI_EXIT_OK && argc - optind != 2 && !(orbit_file && argc - optind == 1)) {

@@ -1233,6 +1233,16 @@ sys.exit(0 if a == b and a.count("infeasible request") > 50 else 1)' "$tmp/id_ic
     run e_id_col invdyn "$q3d" --trajectory "$tmp/bad_traj.csv"
     expect_status e_id_col 2 "a trajectory column that is not a coordinate"
     expect_grep e_id_col err "column 'nonsense'" "the message names the column"
+    if command -v gnuplot >/dev/null 2>&1; then
+        run id_csv invdyn "$q3d" --trajectory "$trot" --contacts $feet --csv
+        cp "$tmp/id_csv.out" "$tmp/id.csv"
+        run pl_cf plot contact-forces "$tmp/id.csv" -o "$tmp/cf.svg"
+        expect_status pl_cf 0 "plot contact-forces of the trot"
+        expect_true "the contact-forces picture names the feet" grep -q 'rh_foot' "$tmp/cf.svg"
+        run e_pl_cf plot contact-forces "$trot" -o "$tmp/cf2.svg"
+        expect_status e_pl_cf 2 "plot contact-forces of a file that is not invdyn's table"
+        expect_grep e_pl_cf err "not a table of 'hes invdyn --csv'" "the refusal names the expected table"
+    fi
     run e_id_method invdyn "$q3d" --trajectory "$trot" --method magic
     expect_status e_id_method 2 "an unknown method"
 else

@@ -1069,8 +1069,10 @@ hes_status hes_invdyn_solve(hes_invdyn *id, const hes_invdyn_problem *pb,
             wt = fmax(wt, fabs(id->w[d * nc + c]));
         }
         ft = sqrt(ft);
-        id->active[c] = fn > 0;
-        id->ratio[c] = fn > 0 ? ft / fn : (ft > 1e-12 * fscale ? INFINITY : 0);
+        /* forces at rounding level (1e-12 of the largest) are no load */
+        double noise = 1e-12 * fscale;
+        id->active[c] = fn > noise;
+        id->ratio[c] = fn > noise ? ft / fn : (ft > noise ? INFINITY : 0);
         res->mu_needed = fmax(res->mu_needed, id->ratio[c]);
         int stays = id->w[c] <= tslip, slides = stays && wt > tslip;
         if (slides)

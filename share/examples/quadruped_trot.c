@@ -10,7 +10,8 @@
  *           desired acceleration a_des + Kp e + Kd e' (the error feedback
  *           goes into the desired accelerations, as in the paper),
  *   ID(t-1) inverse dynamics with the contact forces MuJoCo applied on
- *           the previous step (the paper's sensed-force reference),
+ *           the previous step (the paper's sensed-force reference), and
+ *   ID(t-2) with those of the step before,
  * on ground with friction 0.1 and 1.0, rigid (MuJoCo's stiffest contact,
  * solref 0.002) or compliant (solref 0.02).  The planner: feet on cubic
  * quintic splines (zero velocity and acceleration at both ends), landing
@@ -154,7 +155,7 @@ static void plan_state(double t, double z_off, double *q, double *qd, double *qd
 
 /* --------------------------------------------------------- the runs */
 
-typedef enum { C_PD = -2, C_SENSED = -1 } controller_extra;
+typedef enum { C_PD = -3, C_SENSED2 = -2, C_SENSED = -1 } controller_extra;
 
 typedef struct {
     int up;
@@ -169,6 +170,8 @@ static const char *controller_name(int c)
         return "PD";
     if (c == C_SENSED)
         return "ID(t-1)";
+    if (c == C_SENSED2)
+        return "ID(t-2)";
     snprintf(buf, sizeof buf, "ID-%s", hes_invdyn_method_name((hes_invdyn_method)c));
     return buf;
 }
@@ -223,7 +226,7 @@ static int run(const char *file, int controller, double mu, int compliant, doubl
     const double kp = 900, kd = 60;          /* acceleration feedback, 1/s^2, 1/s */
     const double tc = 0.02;                  /* s: see the offsets below */
     const double kp_pd = 20, kd_pd = 0.4;    /* PD torques, N m / rad, N m s / rad */
-    double dt = m->opt.timestep, tau_prev[NU] = { 0 }, sensed[12] = { 0 };
+    double dt = m->opt.timestep, tau_prev[NU] = { 0 }, sensed[12] = { 0 }, sensed_old[12] = { 0 };
     int steps = (int)(seconds / dt + 0.5), n = 0, nf = 0;
     hes_invdyn *ws[16] = { 0 };
     memset(out, 0, sizeof *out);
@@ -256,12 +259,14 @@ static int run(const char *file, int controller, double mu, int compliant, doubl
             dyn.phi = zero_phi;
             int set = 0, nc = 0;
             hes_invdyn_method method = (hes_invdyn_method)controller;
-            if (controller == C_SENSED) {
-                /* known contact forces: into the bias, no contacts left */
+            if (controller == C_SENSED || controller == C_SENSED2) {
+                /* known contact forces (one or two steps old): into the
+                   bias, no contacts left */
+                const double *fs = controller == C_SENSED ? sensed : sensed_old;
                 for (int i = 0; i < NV; i++) {
                     double s = dyn.h[i];
                     for (int r = 0; r < 12; r++)
-                        s -= dyn.J[r + (size_t)i * 12] * sensed[r];
+                        s -= dyn.J[r + (size_t)i * 12] * fs[r];
                     h2[i] = s;
                 }
                 dyn.h = h2;
@@ -305,6 +310,7 @@ static int run(const char *file, int controller, double mu, int compliant, doubl
         mj_step(m, d);
         /* MuJoCo's contact forces of this step, per foot, world frame */
         double fsim = 0;
+        memcpy(sensed_old, sensed, sizeof sensed);
         memset(sensed, 0, sizeof sensed);
         for (int c = 0; c < d->ncon; c++) {
             double f6[6];
@@ -434,10 +440,10 @@ int main(int argc, char **argv)
         }
     }
     int all[] = { C_PD, HES_INVDYN_NONE, HES_INVDYN_NO_SLIP, HES_INVDYN_COULOMB,
-                  HES_INVDYN_CONVEX, HES_INVDYN_CONVEX_NO_SLIP, C_SENSED };
+                  HES_INVDYN_CONVEX, HES_INVDYN_CONVEX_NO_SLIP, C_SENSED, C_SENSED2 };
     int few[] = { C_PD, HES_INVDYN_NO_SLIP, HES_INVDYN_COULOMB };
     const int *ctl = quick ? few : all;
-    int nctl = quick ? 3 : 7;
+    int nctl = quick ? 3 : 8;
     double frictions[2] = { 0.1, 1.0 };
     printf("%-9s %-5s %-18s %-9s %9s %9s %11s %8s %10s %8s %8s %6s %6s\n", "ground", "mu", "controller",
            "stays up", "pos err", "vel err", "E|dtau/dt|", "E|tau|", "|f err| N", "f err %",

@@ -453,6 +453,12 @@ typedef struct {
 } hes_robot_dynamics;
 hes_status hes_robot_dynamics_at(hes_robot *robot, const double *q, const double *v,
                                  hes_robot_dynamics *out, char *msg, size_t len);
+/* Replace the file's motors by unit torques (or forces) on the named joints,
+ * without limits: for files without actuators (a URDF's transmissions are
+ * not read by MuJoCo).  HES_EINVAL (msg) for a name that is not a joint or
+ * is given twice. */
+hes_status hes_robot_set_motors(hes_robot *robot, const char *const *joints, int n, char *msg,
+                                size_t len);
 /* The number of contacts, and contact i's name (NULL out of range). */
 int hes_robot_contact_count(const hes_robot *robot);
 const char *hes_robot_contact_name(const hes_robot *robot, int i);

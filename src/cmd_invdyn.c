@@ -43,6 +43,8 @@ void cmd_invdyn_usage(FILE *out)
           "  --q, --v, --a   or one state: coordinates, velocities, desired accelerations\n"
           "  --contacts L    the contacts, NAME:MU,... (default: every site, friction 1)\n"
           "  --mu MU         one friction coefficient for every contact\n"
+          "  --motors J,...  unit motors on these joints instead of the file's actuators\n"
+          "                  (a URDF's transmissions are not read)\n"
           "  --method M      none, no-slip (default), coulomb, convex, convex-no-slip\n"
           "  --dt DT         the control period of the discretised contact model\n"
           "                  (default 0.001 s)\n"
@@ -311,7 +313,7 @@ int cmd_invdyn(int argc, char **argv)
 static int invdyn_main(int argc, char **argv, invdyn_input *in)
 {
     enum { O_TRAJ = 256, O_Q, O_V, O_A, O_CONTACTS, O_MU, O_METHOD, O_DT, O_NO_DRIFT,
-           O_STANCE_TOL, O_COLD, O_CSV, O_SLIP_TOL };
+           O_STANCE_TOL, O_COLD, O_CSV, O_SLIP_TOL, O_MOTORS };
     static const struct option longopts[] = {
         {"trajectory", required_argument, NULL, O_TRAJ},
         {"q", required_argument, NULL, O_Q},
@@ -325,12 +327,14 @@ static int invdyn_main(int argc, char **argv, invdyn_input *in)
         {"stance-tol", required_argument, NULL, O_STANCE_TOL},
         {"cold", no_argument, NULL, O_COLD},
         {"slip-tol", required_argument, NULL, O_SLIP_TOL},
+        {"motors", required_argument, NULL, O_MOTORS},
         {"csv", no_argument, NULL, O_CSV},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}
     };
     unsigned char seen[CLI_OPTION_CODES] = { 0 };
-    const char *traj = NULL, *qt = NULL, *vt = NULL, *at = NULL, *contacts = NULL;
+    const char *traj = NULL, *qt = NULL, *vt = NULL, *at = NULL, *contacts = NULL,
+               *motors = NULL;
     double mu = -1, dt = 1e-3, stance_tol = 1e-4, slip_tol = 0;
     int csv = 0, c, rc;
     hes_invdyn_run_options ro = { { HES_INVDYN_NO_SLIP, 0, 0, 1, 0, 1 }, 0, 0, 0 };
@@ -345,6 +349,7 @@ static int invdyn_main(int argc, char **argv, invdyn_input *in)
         case O_V: vt = optarg; break;
         case O_A: at = optarg; break;
         case O_CONTACTS: contacts = optarg; break;
+        case O_MOTORS: motors = optarg; break;
         case O_MU:
             if (cli_parse_double(optarg, &mu) || !(mu >= 0)) {
                 fprintf(stderr, "%s: --mu expects a number >= 0, got '%s'\n", CMD, optarg);
@@ -431,6 +436,18 @@ static int invdyn_main(int argc, char **argv, invdyn_input *in)
         if ((st = hes_robot_load(file, cs, n, &in->robot, msg, sizeof msg)) != HES_OK) {
             fprintf(stderr, "%s: %s\n", CMD, msg);
             return CLI_EXIT_FAILURE;
+        }
+    }
+    if (motors) {
+        char mbuf[1024];
+        const char *names[64];
+        int nm = 0;
+        snprintf(mbuf, sizeof mbuf, "%s", motors);
+        for (char *tok = strtok(mbuf, ","); tok && nm < 64; tok = strtok(NULL, ","))
+            names[nm++] = tok;
+        if ((st = hes_robot_set_motors(in->robot, names, nm, msg, sizeof msg)) != HES_OK) {
+            fprintf(stderr, "%s: --motors: %s\n", CMD, msg);
+            return CLI_EXIT_USAGE;
         }
     }
     if (traj) {

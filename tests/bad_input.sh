@@ -226,6 +226,7 @@ bad invdyn "$q3d" --trajectory "$trot" extra
 bad invdyn "$q3d" --trajectory "$tmp/empty"
 bad invdyn "$q3d" --trajectory "$tmp/binary"
 bad invdyn "$q3d" --trajectory "$tmp/text.txt"
+bad invdyn "${top_srcdir:-.}/share/robots/compass_gait.urdf" --contacts A:1 --motors theta_T,theta_T --q 0,1,0,0 --v 0,0,0,0 --a 0,0,0,0
 bad impact --robot "${top_srcdir:-.}/share/robots/compass_gait.xml" --q 0,0,0,0 --v 0,0,0,0 --contacts A:-1
 bad impact --robot "${top_srcdir:-.}/share/robots/compass_gait.xml" --q 0,0,0,0 --v 0,0,0,0 --contacts Z:1
 bad impact --robot "${top_srcdir:-.}/share/robots/compass_gait.xml" --q 0,0,0,0 --v 0,0,0,0 rocking-block

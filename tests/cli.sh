@@ -1243,6 +1243,16 @@ sys.exit(0 if a == b and a.count("infeasible request") > 50 else 1)' "$tmp/id_ic
         expect_status e_pl_cf 2 "plot contact-forces of a file that is not invdyn's table"
         expect_grep e_pl_cf err "not a table of 'hes invdyn --csv'" "the refusal names the expected table"
     fi
+    # a URDF has no actuators in MuJoCo: --motors names the driven joints
+    urdf=${top_srcdir:-.}/share/robots/compass_gait.urdf
+    run e_id_nomotor invdyn "$urdf" --contacts A:0.5 --q 0,1,0,0 --v 0,0,0,0 --a 0,0,0,0
+    expect_status e_id_nomotor 2 "a URDF without --motors"
+    expect_grep e_id_nomotor err 'no motors' "the message says the robot has no motors"
+    run id_urdf invdyn "$urdf" --contacts A:0.5 --motors theta_T --q 0,0.995004165278,0.1,-0.1 \
+        --v 0,0,0,0 --a 0,0,0,0
+    expect_status id_urdf 0 "a URDF with --motors"
+    run e_id_motor invdyn "$urdf" --contacts A:0.5 --motors nosuch --q 0,1,0,0 --v 0,0,0,0 --a 0,0,0,0
+    expect_status e_id_motor 2 "--motors naming no joint"
     run e_id_method invdyn "$q3d" --trajectory "$trot" --method magic
     expect_status e_id_method 2 "an unknown method"
 else

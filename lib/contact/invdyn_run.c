@@ -54,7 +54,8 @@ hes_status hes_invdyn_trajectory(hes_robot *robot, int nodes, const double *t, c
         return st;
     int nv = d.nv, nu = d.nu, nc = d.nc, tg = d.tangents, rows = nc * (1 + tg);
     if (nu < 1)
-        return hes__say(msg, len, HES_EINVAL, "inverse dynamics: the robot has no motors");
+        return hes__say(msg, len, HES_EINVAL, "inverse dynamics: the robot has no motors (name "
+                        "its driven joints: hes_robot_set_motors, hes invdyn --motors)");
     if (nc > 16)
         return hes__say(msg, len, HES_EINVAL, "inverse dynamics: at most 16 contacts");
     if ((!v || !a) && nodes < 3)

@@ -46,6 +46,7 @@ struct hes_robot {
     int *site;                /* per contact: its site id */
     double *B;                /* nv x nu input matrix, column-major */
     double *tau_max;          /* nu motor limits (0: none) */
+    int nu;                   /* the inputs: the file's motors, or hes_robot_set_motors' */
     /* hes_robot_dynamics_at's arrays (rows = nc (1 + tangents)) */
     double *dM, *dh, *dJ, *dJdv, *dphi, *dmu, *jac, *Jp, *Jm, *qs;
     int tangents;
@@ -84,7 +85,7 @@ static int force(const double *q, const double *qd, const double *u, const doubl
     mj_rne(r->m, r->d, 0, out);     /* qvel = 0: gravity (and springs) */
     for (int i = 0; i < nv; i++) {
         out[i] = -out[i];
-        for (int a = 0; u && a < r->m->nu; a++)
+        for (int a = 0; u && a < r->nu; a++)
             out[i] += r->B[i + (size_t)a * nv] * u[a];
     }
     return 0;
@@ -234,8 +235,45 @@ hes_status hes_robot_dynamics_at(hes_robot *r, const double *q, const double *v,
                               (2 * e) * v[j];
         at(r, q);
     }
-    *out = (hes_robot_dynamics){ nv, r->m->nu, nc, r->tangents, r->dM, r->dh, r->B, r->dJ,
+    *out = (hes_robot_dynamics){ nv, r->nu, nc, r->tangents, r->dM, r->dh, r->B, r->dJ,
                                  r->dJdv, r->dphi, r->dmu, r->tau_max };
+    return HES_OK;
+#endif
+}
+
+hes_status hes_robot_set_motors(hes_robot *r, const char *const *joints, int n, char *msg,
+                                size_t len)
+{
+    if (!r || n < 1 || !joints)
+        return hes__say(msg, len, HES_EINVAL, "motors: needs a robot and at least one joint");
+#ifndef HAVE_MUJOCO
+    return hes__say(msg, len, HES_ESOLVER, "robot files need MuJoCo");
+#else
+    int nv = r->m->nv;
+    if (n > nv)
+        return hes__say(msg, len, HES_EINVAL, "motors: %d joints for %d coordinates", n, nv);
+    double *B = calloc((size_t)nv * (size_t)n, sizeof(double));
+    double *lim = calloc((size_t)n, sizeof(double));
+    if (!B || !lim) {
+        free(B), free(lim);
+        return hes__say(msg, len, HES_ENOMEM, "out of memory");
+    }
+    for (int a = 0; a < n; a++) {
+        int j = joints[a] ? mj_name2id(r->m, mjOBJ_JOINT, joints[a]) : -1;
+        int dof = j >= 0 ? r->m->jnt_dofadr[j] : -1;
+        for (int b = 0; dof >= 0 && b < a; b++)
+            if (B[dof + (size_t)b * nv] != 0)
+                dof = -2;
+        if (dof < 0) {
+            free(B), free(lim);
+            return hes__say(msg, len, HES_EINVAL, "motors: '%s' is %s", joints[a] ? joints[a] : "",
+                            dof == -2 ? "given twice" : "not a joint of the robot");
+        }
+        B[dof + (size_t)a * nv] = 1;
+    }
+    free(r->B), free(r->tau_max);
+    r->B = B, r->tau_max = lim, r->nu = n;
+    r->mech.m = n;
     return HES_OK;
 #endif
 }
@@ -415,6 +453,7 @@ hes_status hes_robot_load(const char *path, const hes_robot_contact *contacts, i
             if (fabs(r->jac[nv + j]) > 1e-12)
                 r->tangents = 2;
     }
+    r->nu = m->nu;
     r->mech = (hes_mech){ "robot", m->nv, mass, NULL, force, m->nu, 2 * nc, r->cons, r };
     *out = r;
     return HES_OK;

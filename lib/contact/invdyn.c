@@ -891,8 +891,10 @@ static hes_status min_friction(hes_invdyn *id, const hes_invdyn_problem *pb, dou
     if (r == 0)
         return HES_OK;      /* determinate: the no-slip forces are the only ones */
     int m = nc * (1 + nsg);
-    double *G = malloc(sizeof(double) * (size_t)m * (size_t)r), *g = malloc(sizeof(double) * (size_t)m);
-    double *Hw = calloc((size_t)r * (size_t)r, sizeof(double)), *cw = calloc((size_t)r, sizeof(double));
+    double *G = malloc(sizeof(double) * (size_t)m * (size_t)r);
+    double *g = malloc(sizeof(double) * (size_t)m);
+    double *Hw = calloc((size_t)r * (size_t)r, sizeof(double));
+    double *cw = calloc((size_t)r, sizeof(double));
     double *wv = malloc(sizeof(double) * (size_t)r), *wbest = calloc((size_t)r, sizeof(double));
     int *fr = calloc((size_t)r, sizeof(int)), found = 0;
     if (!G || !g || !Hw || !cw || !wv || !fr || !wbest) {

@@ -459,6 +459,16 @@ hes_status hes_robot_dynamics_at(hes_robot *robot, const double *q, const double
  * is given twice. */
 hes_status hes_robot_set_motors(hes_robot *robot, const char *const *joints, int n, char *msg,
                                 size_t len);
+/* A mechanical mode of a planar robot standing on contact `contact`: the
+ * contact's normal and no-slip constraints held, in the coordinates z =
+ * q[2..] of a chart that slides the root body (the robot's first two
+ * joints, along x and z) so that the contact is at the origin.  For
+ * walkers built from robot files: add transitions (hes_mech_transition)
+ * and a hes_model as for any mechanical model.  Valid while the robot
+ * lives.  HES_EINVAL (msg) for a robot that is not planar or whose first
+ * joints are not those slides. */
+hes_status hes_robot_pinned_mode(const hes_robot *robot, int contact, hes_mech_mode *out,
+                                 char *msg, size_t len);
 /* The number of contacts, and contact i's name (NULL out of range). */
 int hes_robot_contact_count(const hes_robot *robot);
 const char *hes_robot_contact_name(const hes_robot *robot, int i);

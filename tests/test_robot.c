@@ -314,6 +314,70 @@ START_TEST(test_rimless_wheel_orbit_from_mjcf)
 }
 END_TEST
 
+/* The library's pinned chart (hes_robot_pinned_mode) against the chart
+ * written by hand above, and the same orbit built on it. */
+START_TEST(test_pinned_mode_is_the_hand_chart)
+{
+    hes_robot *r = load("rimless_wheel.xml", 0);
+    if (!r)
+        return;
+    hes_mech_mode stance;
+    char msg[512];
+    ck_assert_msg(hes_robot_pinned_mode(r, 0, &stance, msg, sizeof msg) == HES_OK, "%s", msg);
+    ck_assert_int_eq(stance.k, 1);
+    const hes_mech *m = hes_robot_mech(r);
+    for (int trial = 0; trial < 5; trial++) {
+        double z = uniform(-0.5, 0.5), zd = uniform(-2, 2), q[3], qh[3], D[3], Dh[3], a[3],
+               ah[3];
+        ck_assert_int_eq(stance.chart(&z, NULL, q, m->data), 0);
+        ck_assert_int_eq(stance.chart_dz(&z, NULL, D, m->data), 0);
+        ck_assert_int_eq(stance.chart_acc(&z, &zd, NULL, a, m->data), 0);
+        w_chart(&z, NULL, qh, NULL);
+        w_chart_dz(&z, NULL, Dh, NULL);
+        w_chart_acc(&z, &zd, NULL, ah, NULL);
+        for (int i = 0; i < 3; i++) {
+            ck_assert_double_le(fabs(q[i] - qh[i]), 1e-12);
+            ck_assert_double_le(fabs(D[i] - Dh[i]), 1e-12);
+            ck_assert_msg(fabs(a[i] - ah[i]) <= 1e-12 * (1 + zd * zd), "chart_acc[%d] %.12g, "
+                          "by hand %.12g", i, a[i], ah[i]);
+        }
+    }
+    static const int after[] = { 2, 3 }, separate[] = { 0 };
+    hes_mech_transition heel = { &stance, &stance, HES_MECH_ACTIVATE, 2, NULL, NULL, NULL,
+                                 2, after, 1, separate, w_relabel, w_relabel_dq, NULL, NULL };
+    hes_mode modes[1] = { { .name = "stance", .dim = 2, .field = hes_mech_field,
+                            .data = &stance } };
+    hes_transition trs[1] = { { .name = "heelstrike", .from = 0, .to = 0,
+                                .direction = HES_DOWN, .guard = hes_mech_guard,
+                                .reset = hes_mech_reset, .data = &heel } };
+    static const int omega[] = { 1 }, sequence[] = { 0 };
+    hes_model model = {
+        .abi = HES_MODEL_ABI, .name = "rimless-wheel-pinned",
+        .description = "the rimless wheel on the library's pinned chart",
+        .n_modes = 1, .modes = modes, .n_transitions = 1, .transitions = trs,
+        .orbit = { .mode = 0, .section = 0, .n_sequence = 1, .sequence = sequence,
+                   .n_free_states = 1, .free_states = omega, .n_residual = 1,
+                   .residual = omega, .guess = w_guess },
+        .integrator = HES_ADAMS, .describe_error = hes_mech_describe_error,
+    };
+    hes_system *sys;
+    ck_assert_msg(hes_system_new(&model, &sys, msg, sizeof msg) == HES_OK, "%s", msg);
+    hes_analysis res;
+    ck_assert_msg(hes_analyze(sys, 0, &res) == HES_OK, "%s", hes_system_errmsg(sys));
+    const double I = 0.1, c = (I + cos(2 * WA)) / (I + 1);
+    ck_assert_msg(fabs(res.stab.psi - c * c) < 1e-7, "psi %.12f, closed form %.12f",
+                  res.stab.psi, c * c);
+    hes_analysis_free(&res);
+    hes_system_destroy(sys);
+    /* not for robots whose first joints are not the x and z slides */
+    hes_robot *q3 = load("quadruped_3d.xml", 0);
+    ck_assert_int_eq(hes_robot_pinned_mode(q3, 0, &stance, msg, sizeof msg), HES_EINVAL);
+    ck_assert_ptr_nonnull(strstr(msg, "planar"));
+    hes_robot_free(q3);
+    hes_robot_free(r);
+}
+END_TEST
+
 /* a file of our own: a pendulum with a motor (gear 2) on its hinge; and
  * files refused */
 static const char *write_tmp(const char *text, char *name, size_t len)
@@ -381,6 +445,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_gravity_is_the_closed_form);
     tcase_add_test(tc, test_knee_biped_mjcf_is_the_builtin);
     tcase_add_test(tc, test_rimless_wheel_orbit_from_mjcf);
+    tcase_add_test(tc, test_pinned_mode_is_the_hand_chart);
     tcase_add_test(tc, test_inputs_and_refusals);
     suite_add_tcase(s, tc);
     return s;

@@ -165,6 +165,120 @@ static const hes_mech_config_fn a_fns[] = { a_0, a_1, a_2, a_3, a_4, a_5, a_6, a
 static const hes_mech_config_fn Da_fns[] = { Da_0, Da_1, Da_2, Da_3, Da_4, Da_5, Da_6, Da_7 };
 static const hes_mech_config_fn Jt_fns[] = { Jt_0, Jt_1, Jt_2, Jt_3, Jt_4, Jt_5, Jt_6, Jt_7 };
 static const hes_mech_config_fn x_fns[] = { x_0, x_1, x_2, x_3, x_4, x_5, x_6, x_7 };
+
+/*
+ * The chart of a mode that pins contact c at the origin, for a robot whose
+ * first two coordinates slide its root body along x and z (checked by
+ * hes_robot_pinned_mode): z = q[2..], and the slides put the site at the
+ * origin, q[0..1] = -g(z) with g the site's (x, z) at q = (0, 0, z):
+ *     Dchart = [-J_g(z); I],   D^2 chart [z', z'] = [-(dJ/dt) q'; 0]
+ * (J_g the site Jacobian's x and z rows; the slides' columns are constant,
+ * so the drift of the full rows along q' = Dchart z' is that of J_g).
+ */
+static void pinned_q(const hes_robot *r, const double *z, double *q)
+{
+    int nv = r->m->nv;
+    q[0] = q[1] = 0;
+    memcpy(q + 2, z, sizeof(double) * (size_t)(nv - 2));
+}
+
+static int pinned_chart(hes_robot *r, int c, const double *z, double *q)
+{
+    double x, a;
+    pinned_q(r, z, q);
+    site_x(r, c, q, &x);
+    site_contact(r, c, q, &a, NULL, NULL);
+    q[0] = -x;
+    q[1] = -a;
+    return 0;
+}
+
+static int pinned_chart_dz(hes_robot *r, int c, const double *z, double *D)
+{
+    int nv = r->m->nv, k = nv - 2;
+    double *q = r->qs, *jz = r->Jp, *jx = r->Jm;
+    pinned_q(r, z, q);
+    site_contact(r, c, q, NULL, jz, jx);
+    memset(D, 0, sizeof(double) * (size_t)nv * (size_t)k);
+    for (int j = 0; j < k; j++) {
+        D[0 + (size_t)j * nv] = -jx[2 + j];
+        D[1 + (size_t)j * nv] = -jz[2 + j];
+        D[2 + j + (size_t)j * nv] = 1;
+    }
+    return 0;
+}
+
+/* The site's acceleration at q'' = 0 is (dJ/dt) q': MuJoCo's
+ * mj_rnePostConstraint (body accelerations for qacc, here 0, with gravity
+ * off) and mj_objectAcceleration (the site's classical acceleration: the
+ * velocity product terms included), exact rather than differenced: a
+ * chart's acceleration must be smooth to the integrator's tolerance. */
+static int pinned_chart_acc(hes_robot *r, int c, const double *z, const double *zd, double *a)
+{
+    int nv = r->m->nv, k = nv - 2, s = r->site[c], b = -s - 1;
+    double *D = malloc(sizeof(double) * (size_t)nv * (size_t)k);
+    if (!D)
+        return 1;
+    pinned_chart(r, c, z, r->qs);
+    double q[64];
+    memcpy(q, r->qs, sizeof(double) * (size_t)nv);
+    pinned_chart_dz(r, c, z, D);
+    at(r, q);
+    for (int i = 0; i < nv; i++) {
+        double v = 0;
+        for (int j = 0; j < k; j++)
+            v += D[i + (size_t)j * nv] * zd[j];
+        r->d->qvel[i] = v;
+    }
+    free(D);
+    mj_comVel(r->m, r->d);
+    mju_zero(r->d->qacc, nv);
+    double g[3];
+    mju_copy3(g, r->m->opt.gravity);
+    mju_zero3(r->m->opt.gravity);
+    mj_rnePostConstraint(r->m, r->d);
+    mju_copy3(r->m->opt.gravity, g);
+    double acc[6];
+    mj_objectAcceleration(r->m, r->d, s >= 0 ? mjOBJ_SITE : mjOBJ_BODY, s >= 0 ? s : b, acc, 0);
+    memset(a, 0, sizeof(double) * (size_t)nv);
+    a[0] = -acc[3];
+    a[1] = -acc[5];
+    return 0;
+}
+
+#define PIN_FNS(c)                                                                    \
+    static int pc_##c(const double *z, const double *p, double *out, void *data)     \
+    {                                                                                 \
+        (void)p;                                                                      \
+        return pinned_chart(data, c, z, out);                                         \
+    }                                                                                 \
+    static int pcd_##c(const double *z, const double *p, double *out, void *data)    \
+    {                                                                                 \
+        (void)p;                                                                      \
+        return pinned_chart_dz(data, c, z, out);                                      \
+    }                                                                                 \
+    static int pca_##c(const double *z, const double *zd, const double *p, double *out, \
+                       void *data)                                                    \
+    {                                                                                 \
+        (void)p;                                                                      \
+        return pinned_chart_acc(data, c, z, zd, out);                                 \
+    }
+PIN_FNS(0)
+PIN_FNS(1)
+PIN_FNS(2)
+PIN_FNS(3)
+PIN_FNS(4)
+PIN_FNS(5)
+PIN_FNS(6)
+PIN_FNS(7)
+static const hes_mech_config_fn pc_fns[] = { pc_0, pc_1, pc_2, pc_3, pc_4, pc_5, pc_6, pc_7 };
+static const hes_mech_config_fn pcd_fns[] = { pcd_0, pcd_1, pcd_2, pcd_3, pcd_4, pcd_5, pcd_6,
+                                              pcd_7 };
+static int (*const pca_fns[])(const double *, const double *, const double *, double *,
+                              void *) = { pca_0, pca_1, pca_2, pca_3, pca_4, pca_5, pca_6, pca_7 };
+/* the held constraints of a pinned contact c: its normal and its no-slip */
+static const int pin_active[8][2] = { { 0, 1 }, { 2, 3 }, { 4, 5 }, { 6, 7 },
+                                      { 8, 9 }, { 10, 11 }, { 12, 13 }, { 14, 15 } };
 #endif
 
 #ifdef HAVE_MUJOCO
@@ -274,6 +388,33 @@ hes_status hes_robot_set_motors(hes_robot *r, const char *const *joints, int n, 
     free(r->B), free(r->tau_max);
     r->B = B, r->tau_max = lim, r->nu = n;
     r->mech.m = n;
+    return HES_OK;
+#endif
+}
+
+hes_status hes_robot_pinned_mode(const hes_robot *r, int contact, hes_mech_mode *out, char *msg,
+                                 size_t len)
+{
+    if (!r || !out || contact < 0 || contact >= r->n_contacts)
+        return hes__say(msg, len, HES_EINVAL, "pinned mode: needs a robot and one of its "
+                        "contacts (0 to %d)", r ? r->n_contacts - 1 : -1);
+#ifndef HAVE_MUJOCO
+    return hes__say(msg, len, HES_ESOLVER, "robot files need MuJoCo");
+#else
+    const mjModel *m = r->m;
+    int ok = m->njnt >= 3 && m->nv <= 64 && r->tangents == 1;
+    for (int j = 0; ok && j < 2; j++) {
+        const double *ax = m->jnt_axis + 3 * j;
+        ok = m->jnt_type[j] == mjJNT_SLIDE && m->jnt_dofadr[j] == j &&
+             m->body_parentid[m->jnt_bodyid[j]] == 0 && m->jnt_bodyid[j] == m->jnt_bodyid[0] &&
+             fabs(ax[1]) == 0 && fabs(ax[j ? 0 : 2]) == 0 && ax[j ? 2 : 0] == 1;
+    }
+    if (!ok)
+        return hes__say(msg, len, HES_EINVAL, "pinned mode: the robot must be planar and its "
+                        "first two joints slides of its root body along x and z (at most 64 "
+                        "coordinates)");
+    *out = (hes_mech_mode){ &r->mech, 2, pin_active[contact], m->nv - 2, pc_fns[contact],
+                            pcd_fns[contact], pca_fns[contact], NULL };
     return HES_OK;
 #endif
 }

@@ -935,11 +935,11 @@ void hes_contact_velocities(const hes_contact_set *contacts, const double *v, do
  * edge of its friction cone (Coulomb, convex: the friction is what is
  * missing); the no-slip forces need more friction than mu, or the desired
  * accelerations move a stance contact (inconsistent with no-slip, Sec.
- * 4.5), or no compressive normal forces hold the motion; a torque exceeds
- * tau_max.  (The complementarity-free model may also let a contact slide
+ * 4.5); a torque exceeds tau_max.  (The complementarity-free model may also let a contact slide
  * inside its cone: it maximises dissipation, which with the actuators'
  * constraint need not stop the contact; res->slip reports it.)  HES_ELCP
- * when Lemke's method fails on a Coulomb or convex problem; HES_EINVAL
+ * (result not filled) when no compressive normal forces hold the motion
+ * (no-slip) or Lemke's method fails on a Coulomb or convex problem; HES_EINVAL
  * (msg) for bad arguments or a B without full column rank.
  */
 typedef enum {

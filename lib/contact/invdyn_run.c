@@ -126,7 +126,7 @@ hes_status hes_invdyn_trajectory(hes_robot *robot, int nodes, const double *t, c
             out->failed++;
             snprintf(out->message[n], sizeof out->message[n], "%s", m2);
         }
-        if (sn != HES_OK && sn != HES_EINFEASIBLE)
+        if ((sn != HES_OK && sn != HES_EINFEASIBLE) || !res.tau)
             continue;
         /* the result, spread over all of the robot's contacts */
         memcpy(out->tau + (size_t)n * nu, res.tau, sizeof(double) * (size_t)nu);

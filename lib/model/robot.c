@@ -239,7 +239,9 @@ static int pinned_chart_acc(hes_robot *r, int c, const double *z, const double *
     mj_rnePostConstraint(r->m, r->d);
     mju_copy3(r->m->opt.gravity, g);
     double acc[6];
-    mj_objectAcceleration(r->m, r->d, s >= 0 ? mjOBJ_SITE : mjOBJ_BODY, s >= 0 ? s : b, acc, 0);
+    /* a body contact is its frame's origin (xpos, mj_jacBody): mjOBJ_XBODY */
+    mj_objectAcceleration(r->m, r->d, s >= 0 ? mjOBJ_SITE : mjOBJ_XBODY, s >= 0 ? s : b, acc,
+                          0);
     memset(a, 0, sizeof(double) * (size_t)nv);
     a[0] = -acc[3];
     a[1] = -acc[5];

@@ -39,14 +39,6 @@
 #ifdef HAVE_MUJOCO
 #include <mujoco/mujoco.h>
 
-static char path_buf[4096];
-static const char *robot_file(const char *name)
-{
-    const char *top = getenv("top_srcdir");
-    snprintf(path_buf, sizeof path_buf, "%s/share/robots/%s", top ? top : ".", name);
-    return path_buf;
-}
-
 static hes_robot *load(const char *name, double mu)
 {
     const char *feet[4] = { "lf_foot", "rf_foot", "lh_foot", "rh_foot" };
@@ -55,7 +47,9 @@ static hes_robot *load(const char *name, double mu)
         c[i] = (hes_robot_contact){ feet[i], mu };
     hes_robot *r = NULL;
     char msg[512];
-    ck_assert_msg(hes_robot_load(robot_file(name), c, 4, &r, msg, sizeof msg) == HES_OK, "%s",
+    char buf[4096];
+    ck_assert_msg(hes_robot_load(test_robot_file(buf, sizeof buf, name), c, 4, &r, msg,
+                                 sizeof msg) == HES_OK, "%s",
                   msg);
     return r;
 }

@@ -20,20 +20,14 @@
 #include "hes.h"
 #include "testutil.h"
 
-static char path_buf[4096];
-static const char *robot_file(const char *name)
-{
-    const char *top = getenv("top_srcdir");
-    snprintf(path_buf, sizeof path_buf, "%s/share/robots/%s", top ? top : ".", name);
-    return path_buf;
-}
-
 static hes_robot *load(const char *name, int with_contacts)
 {
     hes_robot_contact c[2] = { { "A", 5 }, { "B", 5 } };
     hes_robot *r = NULL;
     char msg[512];
-    hes_status st = hes_robot_load(robot_file(name), with_contacts ? c : NULL,
+    char buf[4096];
+    hes_status st = hes_robot_load(test_robot_file(buf, sizeof buf, name),
+                                   with_contacts ? c : NULL,
                                    with_contacts ? 2 : 0, &r, msg, sizeof msg);
     if (st == HES_ESOLVER) {
         printf("test_robot: %s: skipped\n", msg);
@@ -163,7 +157,9 @@ START_TEST(test_knee_biped_mjcf_is_the_builtin)
     hes_robot_contact c[2] = { { "stance_foot", 1 }, { "swing_foot", 1 } };
     hes_robot *r = NULL;
     char msg[512];
-    hes_status st = hes_robot_load(robot_file("knee_biped_floating.xml"), c, 2, &r, msg,
+    char buf[4096];
+    hes_status st = hes_robot_load(test_robot_file(buf, sizeof buf, "knee_biped_floating.xml"), c,
+                                   2, &r, msg,
                                    sizeof msg);
     if (st == HES_ESOLVER)
         return;
@@ -268,20 +264,18 @@ static int w_guess(double *p, double *x0, void *data)
     return 0;
 }
 
-START_TEST(test_rimless_wheel_orbit_from_mjcf)
+/* The wheel's model on a stance mode (s0 held; the heelstrike lands s1,
+ * plastic, lifts s0 and relabels the spokes), its orbit and multipliers:
+ * psi against the closed form, the return map against differences of the
+ * full flow. */
+static void wheel_orbit(hes_mech_mode *stance, const char *chart)
 {
-    hes_robot *r = load("rimless_wheel.xml", 0);
-    if (!r)
-        return;
-    const hes_mech *m = hes_robot_mech(r);
-    ck_assert_int_eq(m->n_constraints, 4);   /* s0, s0 no-slip, s1, s1 no-slip */
-    static const int held[] = { 0, 1 }, after[] = { 2, 3 }, separate[] = { 0 };
-    hes_mech_mode stance = { m, 2, held, 1, w_chart, w_chart_dz, w_chart_acc, NULL };
-    hes_mech_transition heel = { &stance, &stance, HES_MECH_ACTIVATE, 2, NULL, NULL, NULL,
+    static const int after[] = { 2, 3 }, separate[] = { 0 };
+    hes_mech_transition heel = { stance, stance, HES_MECH_ACTIVATE, 2, NULL, NULL, NULL,
                                  2, after, 1, separate, w_relabel, w_relabel_dq, NULL, NULL };
     static const char *const names[] = { "phi", "omega" };
     hes_mode modes[1] = { { .name = "stance", .dim = 2, .state_names = names,
-                            .field = hes_mech_field, .data = &stance } };
+                            .field = hes_mech_field, .data = stance } };
     hes_transition trs[1] = { { .name = "heelstrike", .from = 0, .to = 0,
                                 .direction = HES_DOWN, .guard = hes_mech_guard,
                                 .reset = hes_mech_reset, .data = &heel } };
@@ -300,16 +294,28 @@ START_TEST(test_rimless_wheel_orbit_from_mjcf)
     ck_assert_msg(hes_system_new(&model, &sys, msg, sizeof msg) == HES_OK, "%s", msg);
     hes_analysis res;
     hes_status st = hes_analyze(sys, 1, &res);
-    ck_assert_msg(st == HES_OK, "%s", hes_system_errmsg(sys));
+    ck_assert_msg(st == HES_OK, "%s: %s", chart, hes_system_errmsg(sys));
     const double I = 0.1, ml2 = 1, c = (I + ml2 * cos(2 * WA)) / (I + ml2);
-    ck_assert_msg(fabs(res.stab.psi - c * c) < 1e-7, "psi %.12f, closed form %.12f",
+    ck_assert_msg(fabs(res.stab.psi - c * c) < 1e-7, "%s: psi %.12f, closed form %.12f", chart,
                   res.stab.psi, c * c);
-    ck_assert_msg(res.check_max_abs_diff < 1e-6, "return map vs differences %g",
+    ck_assert_msg(res.check_max_abs_diff < 1e-6, "%s: return map vs differences %g", chart,
                   res.check_max_abs_diff);
-    printf("test_robot: rimless wheel from MJCF: psi %.12f, closed form %.12f, period %.6f s\n",
-           res.stab.psi, c * c, res.orbit.period);
+    printf("test_robot: rimless wheel from MJCF, %s: psi %.12f, closed form %.12f, period "
+           "%.6f s\n", chart, res.stab.psi, c * c, res.orbit.period);
     hes_analysis_free(&res);
     hes_system_destroy(sys);
+}
+
+START_TEST(test_rimless_wheel_orbit_from_mjcf)
+{
+    hes_robot *r = load("rimless_wheel.xml", 0);
+    if (!r)
+        return;
+    const hes_mech *m = hes_robot_mech(r);
+    ck_assert_int_eq(m->n_constraints, 4);   /* s0, s0 no-slip, s1, s1 no-slip */
+    static const int held[] = { 0, 1 };
+    hes_mech_mode stance = { m, 2, held, 1, w_chart, w_chart_dz, w_chart_acc, NULL };
+    wheel_orbit(&stance, "hand-written chart");
     hes_robot_free(r);
 }
 END_TEST
@@ -342,33 +348,7 @@ START_TEST(test_pinned_mode_is_the_hand_chart)
                           "by hand %.12g", i, a[i], ah[i]);
         }
     }
-    static const int after[] = { 2, 3 }, separate[] = { 0 };
-    hes_mech_transition heel = { &stance, &stance, HES_MECH_ACTIVATE, 2, NULL, NULL, NULL,
-                                 2, after, 1, separate, w_relabel, w_relabel_dq, NULL, NULL };
-    hes_mode modes[1] = { { .name = "stance", .dim = 2, .field = hes_mech_field,
-                            .data = &stance } };
-    hes_transition trs[1] = { { .name = "heelstrike", .from = 0, .to = 0,
-                                .direction = HES_DOWN, .guard = hes_mech_guard,
-                                .reset = hes_mech_reset, .data = &heel } };
-    static const int omega[] = { 1 }, sequence[] = { 0 };
-    hes_model model = {
-        .abi = HES_MODEL_ABI, .name = "rimless-wheel-pinned",
-        .description = "the rimless wheel on the library's pinned chart",
-        .n_modes = 1, .modes = modes, .n_transitions = 1, .transitions = trs,
-        .orbit = { .mode = 0, .section = 0, .n_sequence = 1, .sequence = sequence,
-                   .n_free_states = 1, .free_states = omega, .n_residual = 1,
-                   .residual = omega, .guess = w_guess },
-        .integrator = HES_ADAMS, .describe_error = hes_mech_describe_error,
-    };
-    hes_system *sys;
-    ck_assert_msg(hes_system_new(&model, &sys, msg, sizeof msg) == HES_OK, "%s", msg);
-    hes_analysis res;
-    ck_assert_msg(hes_analyze(sys, 0, &res) == HES_OK, "%s", hes_system_errmsg(sys));
-    const double I = 0.1, c = (I + cos(2 * WA)) / (I + 1);
-    ck_assert_msg(fabs(res.stab.psi - c * c) < 1e-7, "psi %.12f, closed form %.12f",
-                  res.stab.psi, c * c);
-    hes_analysis_free(&res);
-    hes_system_destroy(sys);
+    wheel_orbit(&stance, "pinned mode");
     /* not for robots whose first joints are not the x and z slides */
     hes_robot *q3 = load("quadruped_3d.xml", 0);
     ck_assert_int_eq(hes_robot_pinned_mode(q3, 0, &stance, msg, sizeof msg), HES_EINVAL);
@@ -424,7 +404,9 @@ START_TEST(test_inputs_and_refusals)
                      HES_EINVAL);
     ck_assert_msg(strstr(msg, "MuJoCo cannot load"), "%s", msg);
     hes_robot_contact bad = { "no-such-site", 1 };
-    ck_assert_int_eq(hes_robot_load(robot_file("compass_gait.xml"), &bad, 1, &r, msg,
+    char buf[4096];
+    ck_assert_int_eq(hes_robot_load(test_robot_file(buf, sizeof buf, "compass_gait.xml"), &bad,
+                                    1, &r, msg,
                                     sizeof msg), HES_EINVAL);
     ck_assert_msg(strstr(msg, "no site or body"), "%s", msg);
     const char *freej = "<mujoco><worldbody><body><freejoint/>"

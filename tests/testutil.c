@@ -134,3 +134,10 @@ int test_have_lcp(const char *suite)
     }
     return 1;
 }
+
+const char *test_robot_file(char *buf, size_t len, const char *name)
+{
+    const char *top = getenv("top_srcdir");
+    snprintf(buf, len, "%s/share/robots/%s", top ? top : ".", name);
+    return buf;
+}

@@ -32,4 +32,7 @@ int test_solve(int n, double *A, double *b);
  * skipped" and returns 0. */
 int test_have_lcp(const char *suite);
 
+/* The path of share/robots/NAME under $top_srcdir (or .), in buf. */
+const char *test_robot_file(char *buf, size_t len, const char *name);
+
 #endif

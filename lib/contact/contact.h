@@ -102,6 +102,11 @@ void hes__impact_finish(const hes_contact_set *c, const double *v_minus, const d
  * its KKT conditions by hes_lcp_solve (qp_lcp.c), reg added to the
  * Hessian's diagonal (0: none; see qp_lcp.c).  Adds the pivots to
  * *pivots (may be NULL).  Statuses as hes_lcp_solve's. */
+/* The complementarity residual of hes_lcp_solve's check,
+ * max_i max(|min(z_i, w_i)|, -z_i, -w_i) / (1 + |q|_inf), with w = M z + q
+ * written (lcp.c). */
+double hes__lcp_residual(int n, const double *M, const double *q, const double *z, double *w);
+
 #define HES__QP_REG 1e-8     /* the regularisation relative to the Hessian's scale */
 hes_status hes__qp_lcp(int n, const double *H, const double *c, const int *nonneg, int m,
                        const double *G, const double *g, double reg, double tol, double *x,

@@ -48,7 +48,7 @@
 #endif
 
 /* w = M z + q and the complementarity residual of (z, w) */
-static double residual(int n, const double *M, const double *q, const double *z, double *w)
+double hes__lcp_residual(int n, const double *M, const double *q, const double *z, double *w)
 {
     double r = 0, qn = 0;
     for (int i = 0; i < n; i++) {
@@ -148,7 +148,7 @@ hes_status hes_lcp_solve_from(int n, const double *M, const double *q, double to
         free(o);
         if (!hes__all_finite(zs, n))
             continue;
-        double rk = residual(n, M, q, zs, ws);
+        double rk = hes__lcp_residual(n, M, q, zs, ws);
         int m = 0;
         for (int i = 0; i < n; i++)
             if (zs[i] > ws[i])
@@ -166,7 +166,7 @@ hes_status hes_lcp_solve_from(int n, const double *M, const double *q, double to
                 for (int a = 0; a < m; a++)
                     zp[act[a]] = qp[a];
                 double *wp = zp + n;
-                double rp = hes__all_finite(zp, n) ? residual(n, M, q, zp, wp) : INFINITY;
+                double rp = hes__all_finite(zp, n) ? hes__lcp_residual(n, M, q, zp, wp) : INFINITY;
                 if (rp < rk) {
                     memcpy(zs, zp, (size_t)n * sizeof *zs);
                     memcpy(ws, wp, (size_t)n * sizeof *ws);

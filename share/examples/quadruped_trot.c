@@ -412,8 +412,17 @@ static int write_plan(const char *path, const char *robot_file)
     return fclose(f) != 0;
 }
 
+/* MuJoCo's warnings (an unstable simulation, as when a controller's
+ * torques blow up) to stderr rather than to MUJOCO_LOG.TXT in the current
+ * directory */
+static void warn(const char *text)
+{
+    fprintf(stderr, "quadruped_trot: MuJoCo: %s\n", text);
+}
+
 int main(int argc, char **argv)
 {
+    mju_user_warning = warn;
     double seconds = 10;
 #ifdef QUADRUPED_TROT_QUICK
     int quick = 1;          /* as make check builds it */

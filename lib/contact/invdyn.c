@@ -223,13 +223,7 @@ static int eliminate(hes_invdyn *id, const double *h, int ne, const double *X, c
     double *Ge = id->Ge, *Y = id->Y;
     if (ne < 0 || ne > id->ne_max)
         return 1;
-    for (int k = 0; k < ne; k++)
-        for (int i = 0; i < nv; i++) {
-            double s = 0;
-            for (int j = 0; j < nv; j++)
-                s += id->Minv[i + (size_t)j * nv] * X[j + (size_t)k * nv];
-            MiX[i + (size_t)k * nv] = s;
-        }
+    hes__matmul(nv, nv, ne, id->Minv, X, MiX);
     for (int k = 0; k < ne; k++)
         for (int l = 0; l < ne; l++) {
             double s = 0;
@@ -287,6 +281,19 @@ static void project(hes_invdyn *id, int nr, const double *U, const double *W, co
                 s += U[k + (size_t)i * nr] * id->WUt[i + (size_t)l * nv];
             id->H[k + (size_t)l * nr] = s;
         }
+    /* W = M^-1 - M^-1 X Ge^-1 X^T M^-1 is a difference: where the equality
+       columns span every direction (every coordinate driven), it vanishes
+       and what is left is rounding, which the contact problems must not
+       invert.  Entries below 1e-12 of U M^-1 U^T's scale are zero. */
+    double ref = 0;
+    for (int k = 0; k < nr; k++)
+        for (int i = 0; i < nv; i++)
+            for (int j = 0; j < nv; j++)
+                ref = fmax(ref, fabs(U[k + (size_t)i * nr] * id->Minv[i + (size_t)j * nv] *
+                                     U[k + (size_t)j * nr]));
+    for (size_t e = 0; e < (size_t)nr * (size_t)nr; e++)
+        if (fabs(id->H[e]) <= 1e-12 * ref)
+            id->H[e] = 0;
     for (int k = 0; ua && k < nr; k++) {
         double s = 0;
         for (int i = 0; i < nv; i++)
@@ -331,21 +338,6 @@ static void finish(hes_invdyn *id, const hes_invdyn_problem *pb)
 }
 
 /* ----------------------------------------------- (b) no-slip: Sec. 4 */
-
-/* The complementarity residual of (Q z + q, z), as hes_lcp_solve's */
-static double lcp_residual(int n, const double *Q, const double *q, const double *z, double *w)
-{
-    double r = 0, qn = 0;
-    for (int i = 0; i < n; i++) {
-        double s = q[i];
-        for (int j = 0; j < n; j++)
-            s += Q[i + (size_t)j * n] * z[j];
-        w[i] = s;
-        r = fmax(r, fmax(fabs(fmin(z[i], s)), fmax(-z[i], -s)));
-        qn = fmax(qn, fabs(q[i]));
-    }
-    return r / (1 + qn);
-}
 
 /*
  * Algorithm 2 (modified principal pivoting, PPM I), warm-started at the
@@ -474,7 +466,7 @@ static hes_status no_slip_pass(hes_invdyn *id, const hes_invdyn_problem *pb,
     it = ppm(id, nc, id->H, q, id->nb, tol, z, w);
     double *Q2 = id->Gq;
     memcpy(Q2, id->H, sizeof(double) * (size_t)nc * (size_t)nc);
-    if (it < 0 || lcp_residual(nc, Q2, q, z, w) > tol) {
+    if (it < 0 || hes__lcp_residual(nc, Q2, q, z, w) > tol) {
         hes_lcp_info info = { 0 };
         char why[256] = "";
         hes_status st = hes_lcp_solve(nc, Q2, q, tol, z, w, &info, why, sizeof why);
@@ -1050,6 +1042,13 @@ hes_status hes_invdyn_solve(hes_invdyn *id, const hes_invdyn_problem *pb,
     }
     for (int i = 0; i < nv; i++)
         res->unactuated = fmax(res->unactuated, fabs(id->a[i] - pb->a_des[i]));
+    double ascale = 1;
+    for (int i = 0; i < nv; i++)
+        ascale = fmax(ascale, fabs(pb->a_des[i]));
+    if (!(res->tracking <= 1e-6 * ascale))     /* the joints must get what was asked */
+        return hes__say(msg, len, HES_ESOLVER, "%s: the solution misses the desired joint "
+                        "accelerations by %.3g (ill-conditioned)", method_names[o.method],
+                        res->tracking);
     /* per contact: the friction ratio; sliding (a contact that stays, its
        tangential acceleration above tol_slip); a saturated cone (Coulomb,
        convex: the pyramid's sum at mu f_N), and for no-slip a ratio above

@@ -477,6 +477,67 @@ const char *hes_robot_contact_name(const hes_robot *robot, int i);
  * closed-loop experiment in share/examples. */
 const void *hes_robot_mujoco_model(const hes_robot *robot);
 
+/* A hybrid model of a robot (lib/model/robot_model.c): modes that hold
+ * some of hes_robot_mech's constraints, transitions between them, and an
+ * orbit, as data rather than C.  The constraints are numbered as in
+ * hes_robot_mech: contact i's normal 2 i and no-slip 2 i + 1, then the
+ * joint limits, "JOINT_lower" and "JOINT_upper" for every limited joint
+ * (a = q - lo >= 0, a = hi - q >= 0: plastic and frictionless). */
+typedef struct {
+    const char *name;
+    int pinned;              /* contact held at the origin (normal and no-slip; a planar
+                                robot whose first joints slide its root along x and z),
+                                -1: none */
+    int n_locked;
+    const int *locked;       /* joint limits held: those joints stay at their limits */
+} hes_robot_mode_spec;
+
+typedef struct {
+    const char *name;
+    int from, to;            /* mode indices */
+    hes_mech_event kind;
+    int constraint;          /* activated (unilateral, not held by `from`) or released
+                                (held by `from`: its force reaches zero) */
+    int n_after;             /* activation: the constraints the plastic impact enforces;
+                                0: those `to` holds and the activated one */
+    const int *after;
+    int n_separate;          /* that must separate; -1: `from`'s pinned normal unless the
+                                impact holds it */
+    const int *separate;
+    /* NULL: the target's coordinates are the robot's at its free indices;
+     * else a relabel, k_to rows of d + 1 (row-major): z_i = sum_j R_ij q_j
+     * + R_i,d (legs swapping roles, spokes renumbered); needs `after` */
+    const double *relabel;
+} hes_robot_transition_spec;
+
+typedef struct {
+    const char *name, *description;
+    int n_modes;
+    const hes_robot_mode_spec *modes;
+    int n_transitions;
+    const hes_robot_transition_spec *transitions;
+    int slope;               /* nonzero: a parameter "slope" (rad, default slope_value)
+                                turns gravity about y: ground z = 0 goes down towards +x */
+    double slope_value;
+    /* the orbit as in hes_model (guess, any_order, period_param and free
+     * parameters ignored; n_free_states and n_residual 0: every state),
+     * with its initial state; n_sequence 0 and guess NULL: no orbit */
+    hes_orbit_spec orbit;
+    int n_guess;
+    const double *guess;
+    double max_phase_time;   /* 0: 10 s */
+} hes_robot_model_spec;
+
+/* The model; it takes the robot (freed with the model, and on failure).
+ * The model's parameters are "slope" (if asked) and one constant torque per
+ * motor, named after its actuator (else "JOINT_torque").  HES_EINVAL (msg)
+ * for a spec that does not fit the robot, naming the field.  The robot's
+ * callbacks lock it, so systems on several threads may share the model (they
+ * then take turns in MuJoCo). */
+hes_status hes_robot_model_new(hes_robot *robot, const hes_robot_model_spec *spec,
+                               hes_model **out, char *msg, size_t len);
+void hes_robot_model_free(hes_model *model);
+
 /* Quantities of a mechanical mode at state x = [z, z']: the configuration
  * q (d), velocity q' (d), the held constraints' forces lambda (n_active),
  * the kinetic energy.  Any output may be NULL. */

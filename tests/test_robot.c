@@ -335,9 +335,10 @@ START_TEST(test_pinned_mode_is_the_hand_chart)
     for (int trial = 0; trial < 5; trial++) {
         double z = uniform(-0.5, 0.5), zd = uniform(-2, 2), q[3], qh[3], D[3], Dh[3], a[3],
                ah[3];
-        ck_assert_int_eq(stance.chart(&z, NULL, q, m->data), 0);
-        ck_assert_int_eq(stance.chart_dz(&z, NULL, D, m->data), 0);
-        ck_assert_int_eq(stance.chart_acc(&z, &zd, NULL, a, m->data), 0);
+        ck_assert_ptr_ne(stance.mech->data, m->data);   /* the mode's own view */
+        ck_assert_int_eq(stance.chart(&z, NULL, q, stance.mech->data), 0);
+        ck_assert_int_eq(stance.chart_dz(&z, NULL, D, stance.mech->data), 0);
+        ck_assert_int_eq(stance.chart_acc(&z, &zd, NULL, a, stance.mech->data), 0);
         w_chart(&z, NULL, qh, NULL);
         w_chart_dz(&z, NULL, Dh, NULL);
         w_chart_acc(&z, &zd, NULL, ah, NULL);
@@ -355,6 +356,157 @@ START_TEST(test_pinned_mode_is_the_hand_chart)
     ck_assert_ptr_nonnull(strstr(msg, "planar"));
     hes_robot_free(q3);
     hes_robot_free(r);
+}
+END_TEST
+
+/* ---------------------------------- the knee biped as a robot model */
+/* share/robots/knee_biped.xml, q = (xh, zh, th1, knee1, hip, knee2), with
+ * the built-in's modes: "unlocked" (foot1 pinned, knee1 locked straight),
+ * "locked" (and knee2), the kneestrike (knee2's stop) and the heelstrike
+ * (foot2 lands with both knees locked, foot1 lifts off, the legs swap).
+ * Constraints: foot1 0, foot1_tangential 1, foot2 2, foot2_tangential 3,
+ * knee1_lower 4, knee1_upper 5, knee2_lower 6, knee2_upper 7. */
+static hes_model *knee_biped_model(double slope)
+{
+    hes_robot_contact c[2] = { { "foot1", 1 }, { "foot2", 1 } };
+    hes_robot *r = NULL;
+    char msg[512], buf[4096];
+    hes_status st = hes_robot_load(test_robot_file(buf, sizeof buf, "knee_biped.xml"), c, 2, &r,
+                                   msg, sizeof msg);
+    if (st == HES_ESOLVER)
+        return NULL;
+    ck_assert_msg(st == HES_OK, "%s", msg);
+    ck_assert_int_eq(hes_robot_mech(r)->n_constraints, 8);
+    ck_assert_str_eq(hes_robot_mech(r)->constraints[7].name, "knee2_upper");
+    static const int lock1[] = { 5 }, lock2[] = { 5, 7 }, after[] = { 2, 3, 5, 7 };
+    static const hes_robot_mode_spec modes[] = { { "unlocked", 0, 1, lock1 },
+                                                 { "locked", 0, 2, lock2 } };
+    /* the heelstrike's swap: th1' = th1 + hip, hip' = -hip, knee2' = knee1 */
+    static const double swap[3 * 7] = { 0, 0, 1, 0, 1, 0, 0,
+                                        0, 0, 0, 0, -1, 0, 0,
+                                        0, 0, 0, 1, 0, 0, 0 };
+    static const hes_robot_transition_spec trs[] = {
+        { "kneestrike", 0, 1, HES_MECH_ACTIVATE, 7, 0, NULL, -1, NULL, NULL },
+        { "heelstrike", 1, 0, HES_MECH_ACTIVATE, 2, 4, after, -1, NULL, swap },
+    };
+    static const int seq[] = { 0, 1 };
+    /* the built-in's guess in these angles: th1 + s, hip = th2 - th1 = -2 (th1 + s),
+       knee2 = 0 */
+    double th = 0.18818546025412 + slope, w1 = -1.10958733117997, w2 = -0.05714810632348;
+    double guess[6] = { th, -2 * th, 0, w1, w2 - w1, 0 };
+    hes_robot_model_spec sp = {
+        .name = "knee-biped-mjcf", .description = "share/robots/knee_biped.xml",
+        .n_modes = 2, .modes = modes, .n_transitions = 2, .transitions = trs,
+        .slope = 1, .slope_value = slope,
+        .orbit = { .mode = 0, .section = 1, .n_sequence = 2, .sequence = seq },
+        .n_guess = 6, .guess = guess,
+    };
+    hes_model *model = NULL;
+    st = hes_robot_model_new(r, &sp, &model, msg, sizeof msg);
+    ck_assert_msg(st == HES_OK, "%s", msg);
+    return model;
+}
+
+/* The built-in's angles (th1, th2, th3) and rates against the robot's
+ * z = T th + (s, 0, 0), z' = T th', T = [1 0 0; -1 1 0; 0 -1 1]. */
+static void to_robot(const double *x, double s, double *z)
+{
+    z[0] = x[0] + s, z[1] = x[1] - x[0], z[2] = x[2] - x[1];
+    z[3] = x[3], z[4] = x[4] - x[3], z[5] = x[5] - x[4];
+}
+
+/* The unlocked mode's vector field, with random torques and slope, is the
+ * built-in's in these coordinates (its reduced mass matrix T^-T M_A T^-1:
+ * the same kinetic energy); then the orbit on the default slope: its
+ * state, period and multipliers. */
+START_TEST(test_knee_biped_model_is_the_builtin)
+{
+    hes_model *rm = knee_biped_model(0.0504);
+    if (!rm)
+        return;
+    const hes_model *kb = hes_problem_find("knee-biped");
+    double pk[32], pr[8];
+    for (int i = 0; i < kb->n_params; i++)
+        pk[i] = kb->params[i].value;
+    ck_assert_int_eq(rm->n_params, 4);   /* slope, ankle, hip, knee */
+    double worst = 0, worst_m = 0;
+    for (int rep = 0; rep < 20; rep++) {
+        double s = uniform(-0.1, 0.1), u[3] = { uniform(-1, 1), uniform(-1, 1), uniform(-1, 1) };
+        pk[hes_model_param_index(kb, "slope")] = s;
+        pk[hes_model_param_index(kb, "ankle_torque")] = u[0];
+        pk[hes_model_param_index(kb, "hip_torque")] = u[1];
+        pk[hes_model_param_index(kb, "knee_torque")] = u[2];
+        pr[hes_model_param_index(rm, "slope")] = s;
+        pr[hes_model_param_index(rm, "ankle_torque")] = u[0];
+        pr[hes_model_param_index(rm, "hip_torque")] = u[1];
+        pr[hes_model_param_index(rm, "knee_torque")] = u[2];
+        double x[6] = { uniform(-0.4, 0.4), uniform(-0.6, 0.2), uniform(-0.8, 0.2),
+                        uniform(-2, 2), uniform(-2, 2), uniform(-2, 2) }, z[6], fk[6], fz[6],
+               fr[6];
+        to_robot(x, s, z);
+        /* M_A(th) = T^T D^T M(q(z)) D T, D = Dchart(z) */
+        const hes_mech_mode *ma = kb->modes[0].data, *mr = rm->modes[0].data;
+        double MA[9], q[6], D[18], M[36], DT[18], Mrt[9];
+        static const double T[9] = { 1, -1, 0, 0, 1, -1, 0, 0, 1 };   /* column-major */
+        ck_assert_int_eq(ma->mech->mass(x, pk, MA, ma->mech->data), 0);
+        ck_assert_int_eq(mr->chart(z, pr, q, mr->mech->data), 0);
+        ck_assert_int_eq(mr->chart_dz(z, pr, D, mr->mech->data), 0);
+        ck_assert_int_eq(mr->mech->mass(q, pr, M, mr->mech->data), 0);
+        for (int i = 0; i < 6; i++)
+            for (int j = 0; j < 3; j++) {
+                DT[i + 6 * j] = 0;
+                for (int l = 0; l < 3; l++)
+                    DT[i + 6 * j] += D[i + 6 * l] * T[l + 3 * j];
+            }
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++) {
+                Mrt[i + 3 * j] = 0;
+                for (int a = 0; a < 6; a++)
+                    for (int b = 0; b < 6; b++)
+                        Mrt[i + 3 * j] += DT[a + 6 * i] * M[a + 6 * b] * DT[b + 6 * j];
+                worst_m = fmax(worst_m, fabs(Mrt[i + 3 * j] - MA[i + 3 * j]));
+            }
+        ck_assert_int_eq(kb->modes[0].field(0, x, pk, fk, kb->modes[0].data), 0);
+        ck_assert_int_eq(rm->modes[0].field(0, z, pr, fr, rm->modes[0].data), 0);
+        to_robot(fk, 0, fz);   /* the derivative of z = T th + c is T th' */
+        double big = 1;
+        for (int i = 0; i < 6; i++)
+            big = fmax(big, fabs(fz[i]));
+        for (int i = 0; i < 6; i++)
+            worst = fmax(worst, fabs(fz[i] - fr[i]) / big);
+    }
+    ck_assert_msg(worst_m < 1e-9, "M: MJCF vs built-in %g", worst_m);
+    ck_assert_msg(worst < 1e-10, "vector field: MJCF vs built-in %g", worst);
+    printf("test_robot: knee biped from MJCF: M within %.1e, vector field within %.1e of the "
+           "largest component\n", worst_m, worst);
+
+    hes_system *sk, *sr;
+    char msg[512];
+    ck_assert_msg(hes_system_new(kb, &sk, msg, sizeof msg) == HES_OK, "%s", msg);
+    ck_assert_msg(hes_system_new(rm, &sr, msg, sizeof msg) == HES_OK, "%s", msg);
+    hes_analysis ak, ar;
+    ck_assert_msg(hes_analyze(sk, 0, &ak) == HES_OK, "%s", hes_system_errmsg(sk));
+    ck_assert_msg(hes_analyze(sr, 0, &ar) == HES_OK, "%s", hes_system_errmsg(sr));
+    double zk[6], dx = 0;
+    to_robot(ak.orbit.x0, 0.0504, zk);
+    for (int i = 0; i < 6; i++)
+        dx = fmax(dx, fabs(zk[i] - ar.orbit.x0[i]));
+    ck_assert_msg(dx < 1e-7, "orbit state: MJCF vs built-in %g", dx);
+    ck_assert_double_le(fabs(ak.orbit.period - ar.orbit.period), 1e-7);
+    ck_assert_int_eq(ak.stab.n_mult, ar.stab.n_mult);
+    double dm = 0;
+    for (int k = 0; k < ak.stab.n_mult; k++)
+        dm = fmax(dm, hypot(ak.stab.re[k] - ar.stab.re[k], fabs(ak.stab.im[k]) -
+                            fabs(ar.stab.im[k])));
+    ck_assert_msg(dm < 1e-7, "multipliers: MJCF vs built-in %g", dm);
+    printf("test_robot: knee biped from MJCF: psi %.10f (built-in %.10f), period %.10f "
+           "(%.10f), orbit state within %.1e, multipliers within %.1e\n", ar.stab.psi,
+           ak.stab.psi, ar.orbit.period, ak.orbit.period, dx, dm);
+    hes_analysis_free(&ak);
+    hes_analysis_free(&ar);
+    hes_system_destroy(sk);
+    hes_system_destroy(sr);
+    hes_robot_model_free(rm);
 }
 END_TEST
 
@@ -428,6 +580,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_knee_biped_mjcf_is_the_builtin);
     tcase_add_test(tc, test_rimless_wheel_orbit_from_mjcf);
     tcase_add_test(tc, test_pinned_mode_is_the_hand_chart);
+    tcase_add_test(tc, test_knee_biped_model_is_the_builtin);
     tcase_add_test(tc, test_inputs_and_refusals);
     suite_add_tcase(s, tc);
     return s;

@@ -5,6 +5,8 @@
  * (mj_loadXML) and computes, at a configuration q set in its qpos:
  *   M(q)            mj_kinematics, mj_comPos, mj_crb, then mj_fullM
  *                   (the joint-space inertia, armature included);
+ *   dM/dq           mj_rne's bias at unit velocities, gravity off: the
+ *                   Christoffel symbols (mass_dq below);
  *   g(q)            mj_rne with qvel = 0 and no acceleration: the bias
  *                   force at rest, gravity (and springs) only;
  *   contacts        a named site's (or, as URDF has no sites, a named
@@ -30,16 +32,31 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <pthread.h>
+
 #include "model/model_internal.h"
+#include "model/robot_internal.h"
 
 #ifdef HAVE_MUJOCO
 #include <mujoco/mujoco.h>
 #endif
 
 struct hes_robot {
+    hes_robot *self;          /* first, as in a view: every callback's data starts with
+                                 the robot (ROBOT(data)) */
     hes_mech mech;
     hes_mech_constraint *cons;
-    char **names;             /* the constraints' names (the sites') */
+    char **names;             /* the constraints' names (the sites', the limits') */
+    int n_names;
+    /* joint limits (robots of at most HES_MECH_MAX coordinates): constraint
+       2 nc + l is a = sign (q[dof] - val) >= 0 */
+    int n_limits, lim_dof[HES_ROBOT_MAX_LIMITS];
+    double lim_val[HES_ROBOT_MAX_LIMITS], lim_sign[HES_ROBOT_MAX_LIMITS];
+    /* parameters of a robot model (hes__robot_bind_params; -1: none) */
+    int slope_param, *motor_param;
+    double g0;                /* |gravity| of the file */
+    hes__robot_view *pins;    /* hes_robot_pinned_mode's views, one per contact */
+    pthread_mutex_t lock;     /* recursive: models share a robot between threads */
 #ifdef HAVE_MUJOCO
     mjModel *m;
     mjData *d;
@@ -54,33 +71,102 @@ struct hes_robot {
     int n_contacts;
 };
 
+/* The robot of a callback's data: the robot itself or a view of it. */
+#define ROBOT(data) (*(hes_robot *const *)(data))
+#define LOCK(r) pthread_mutex_lock(&(r)->lock)
+#define UNLOCK(r) pthread_mutex_unlock(&(r)->lock)
+
 #ifdef HAVE_MUJOCO
-/* positions, velocities and the quantities up to the inertia at q */
+/* positions, zero velocities and the quantities up to the inertia at q */
 static void at(hes_robot *r, const double *q)
 {
     memcpy(r->d->qpos, q, sizeof(double) * (size_t)r->m->nq);
     mju_zero(r->d->qvel, r->m->nv);
     mj_kinematics(r->m, r->d);
     mj_comPos(r->m, r->d);
+    /* zero velocities: mj_rne's bias uses cvel and cdof_dot, which a
+       previous call (a chart's acceleration) may have left at q' != 0 */
+    mj_comVel(r->m, r->d);
 }
 
 static int mass(const double *q, const double *p, double *out, void *data)
 {
     (void)p;
-    hes_robot *r = data;
+    hes_robot *r = ROBOT(data);
+    LOCK(r);
     at(r, q);
     mj_crb(r->m, r->d);
     mj_fullM(r->m, out, r->d->qM);
+    UNLOCK(r);
     return 0;
 }
 
-/* B u - g(q) */
+/*
+ * dM/dq from MuJoCo's recursive Newton-Euler bias, exactly rather than by
+ * differences (the vector field must be smooth for the variational
+ * equations): with gravity off, mj_rne at q' = v gives c(v) = Gamma_ijk v_j
+ * v_k, the Christoffel symbols of the first kind, so
+ *     Gamma_ijj = c_i(e_j),  Gamma_ijk = (c_i(e_j + e_k) - Gamma_ijj - Gamma_ikk) / 2,
+ * and dM_ij/dq_k = Gamma_ijk + Gamma_jik (Gamma_ijk = 1/2 (dM_ij/dq_k +
+ * dM_ik/dq_j - dM_jk/dq_i)): d (d + 1) / 2 passes of mj_rne.
+ */
+static int mass_dq(const double *q, const double *p, double *D, void *data)
+{
+    (void)p;
+    hes_robot *r = ROBOT(data);
+    int nv = r->m->nv;
+    if (nv > HES_MECH_MAX)
+        return 1;
+    double G[HES_MECH_MAX * HES_MECH_MAX * HES_MECH_MAX], c[HES_MECH_MAX], g[3];
+#define GAM(i, j, k) G[(i) + nv * ((j) + nv * (k))]
+    LOCK(r);
+    at(r, q);
+    mju_copy3(g, r->m->opt.gravity);
+    mju_zero3(r->m->opt.gravity);
+    for (int j = 0; j < nv; j++)
+        for (int k = j; k < nv; k++) {
+            mju_zero(r->d->qvel, nv);
+            r->d->qvel[j] += 1;
+            r->d->qvel[k] += 1;
+            mj_comVel(r->m, r->d);
+            mj_rne(r->m, r->d, 0, c);
+            for (int i = 0; i < nv; i++)
+                GAM(i, j, k) = k == j ? c[i] / 4 : c[i];
+        }
+    for (int j = 0; j < nv; j++)
+        for (int k = j + 1; k < nv; k++)
+            for (int i = 0; i < nv; i++) {
+                GAM(i, j, k) = (GAM(i, j, k) - GAM(i, j, j) - GAM(i, k, k)) / 2;
+                GAM(i, k, j) = GAM(i, j, k);
+            }
+    mju_copy3(r->m->opt.gravity, g);
+    mju_zero(r->d->qvel, nv);
+    mj_comVel(r->m, r->d);
+    UNLOCK(r);
+    for (int k = 0; k < nv; k++)
+        for (int j = 0; j < nv; j++)
+            for (int i = 0; i < nv; i++)
+                D[(size_t)k * nv * nv + i + (size_t)j * nv] = GAM(i, j, k) + GAM(j, i, k);
+#undef GAM
+    return 0;
+}
+
+/* B u - g(q); a robot model's slope s turns gravity about the y axis:
+ * g = |g| (sin s, 0, -cos s), level ground z = 0 then being the slope
+ * (downhill towards +x). */
 static int force(const double *q, const double *qd, const double *u, const double *p,
                  double *out, void *data)
 {
-    (void)qd, (void)p;
-    hes_robot *r = data;
+    (void)qd;
+    hes_robot *r = ROBOT(data);
     int nv = r->m->nv;
+    LOCK(r);
+    if (r->slope_param >= 0 && p) {
+        double s = p[r->slope_param];
+        r->m->opt.gravity[0] = r->g0 * sin(s);
+        r->m->opt.gravity[1] = 0;
+        r->m->opt.gravity[2] = -r->g0 * cos(s);
+    }
     at(r, q);
     mj_rne(r->m, r->d, 0, out);     /* qvel = 0: gravity (and springs) */
     for (int i = 0; i < nv; i++) {
@@ -88,6 +174,7 @@ static int force(const double *q, const double *qd, const double *u, const doubl
         for (int a = 0; u && a < r->nu; a++)
             out[i] += r->B[i + (size_t)a * nv] * u[a];
     }
+    UNLOCK(r);
     return 0;
 }
 
@@ -96,25 +183,23 @@ static int site_contact(hes_robot *r, int c, const double *q, double *a, double 
                         double *Jt)
 {
     int nv = r->m->nv, s = r->site[c], b = -s - 1;   /* s < 0: body b's origin */
+    LOCK(r);
     at(r, q);
     if (a)
         *a = s >= 0 ? r->d->site_xpos[3 * s + 2] : r->d->xpos[3 * b + 2];
     if (Da || Jt) {
-        double *jac = malloc(sizeof(double) * 3 * (size_t)nv);
-        if (!jac)
-            return 1;
         if (s >= 0)
-            mj_jacSite(r->m, r->d, jac, NULL, s);
+            mj_jacSite(r->m, r->d, r->jac, NULL, s);
         else
-            mj_jacBody(r->m, r->d, jac, NULL, b);
+            mj_jacBody(r->m, r->d, r->jac, NULL, b);
         for (int j = 0; j < nv; j++) {
             if (Da)
-                Da[j] = jac[2 * nv + j];
+                Da[j] = r->jac[2 * nv + j];
             if (Jt)
-                Jt[j] = jac[j];
+                Jt[j] = r->jac[j];
         }
-        free(jac);
     }
+    UNLOCK(r);
     return 0;
 }
 
@@ -122,8 +207,10 @@ static int site_contact(hes_robot *r, int c, const double *q, double *a, double 
 static int site_x(hes_robot *r, int c, const double *q, double *x)
 {
     int s = r->site[c], b = -s - 1;
+    LOCK(r);
     at(r, q);
     *x = s >= 0 ? r->d->site_xpos[3 * s] : r->d->xpos[3 * b];
+    UNLOCK(r);
     return 0;
 }
 
@@ -136,22 +223,22 @@ static int site_x(hes_robot *r, int c, const double *q, double *x)
     static int a_##c(const double *q, const double *p, double *out, void *data)     \
     {                                                                                \
         (void)p;                                                                     \
-        return site_contact(data, c, q, out, NULL, NULL);                            \
+        return site_contact(ROBOT(data), c, q, out, NULL, NULL);                            \
     }                                                                                \
     static int Da_##c(const double *q, const double *p, double *out, void *data)    \
     {                                                                                \
         (void)p;                                                                     \
-        return site_contact(data, c, q, NULL, out, NULL);                            \
+        return site_contact(ROBOT(data), c, q, NULL, out, NULL);                            \
     }                                                                                \
     static int Jt_##c(const double *q, const double *p, double *out, void *data)    \
     {                                                                                \
         (void)p;                                                                     \
-        return site_contact(data, c, q, NULL, NULL, out);                            \
+        return site_contact(ROBOT(data), c, q, NULL, NULL, out);                            \
     }                                                                                \
     static int x_##c(const double *q, const double *p, double *out, void *data)     \
     {                                                                                \
         (void)p;                                                                     \
-        return site_x(data, c, q, out);                                              \
+        return site_x(ROBOT(data), c, q, out);                                              \
     }
 SITE_FNS(0)
 SITE_FNS(1)
@@ -167,44 +254,101 @@ static const hes_mech_config_fn Jt_fns[] = { Jt_0, Jt_1, Jt_2, Jt_3, Jt_4, Jt_5,
 static const hes_mech_config_fn x_fns[] = { x_0, x_1, x_2, x_3, x_4, x_5, x_6, x_7 };
 
 /*
- * The chart of a mode that pins contact c at the origin, for a robot whose
- * first two coordinates slide its root body along x and z (checked by
- * hes_robot_pinned_mode): z = q[2..], and the slides put the site at the
- * origin, q[0..1] = -g(z) with g the site's (x, z) at q = (0, 0, z):
- *     Dchart = [-J_g(z); I],   D^2 chart [z', z'] = [-(dJ/dt) q'; 0]
- * (J_g the site Jacobian's x and z rows; the slides' columns are constant,
- * so the drift of the full rows along q' = Dchart z' is that of J_g).
+ * Joint limits: for a joint of range [lo, hi] (limited="true"), the
+ * constraints "NAME_lower" a = q - lo >= 0 and "NAME_upper" a = hi - q >= 0,
+ * Da = +-e_dof (unilateral, plastic, frictionless): a knee stop, or, held
+ * by a mode (hes__robot_mode_view), a joint locked at its limit.
  */
-static void pinned_q(const hes_robot *r, const double *z, double *q)
+static int limit_a(hes_robot *r, int l, const double *q, double *out)
 {
-    int nv = r->m->nv;
-    q[0] = q[1] = 0;
-    memcpy(q + 2, z, sizeof(double) * (size_t)(nv - 2));
-}
-
-static int pinned_chart(hes_robot *r, int c, const double *z, double *q)
-{
-    double x, a;
-    pinned_q(r, z, q);
-    site_x(r, c, q, &x);
-    site_contact(r, c, q, &a, NULL, NULL);
-    q[0] = -x;
-    q[1] = -a;
+    out[0] = r->lim_sign[l] * (q[r->lim_dof[l]] - r->lim_val[l]);
     return 0;
 }
 
-static int pinned_chart_dz(hes_robot *r, int c, const double *z, double *D)
+static int limit_Da(hes_robot *r, int l, double *out)
 {
-    int nv = r->m->nv, k = nv - 2;
-    double *q = r->qs, *jz = r->Jp, *jx = r->Jm;
-    pinned_q(r, z, q);
-    site_contact(r, c, q, NULL, jz, jx);
-    memset(D, 0, sizeof(double) * (size_t)nv * (size_t)k);
-    for (int j = 0; j < k; j++) {
-        D[0 + (size_t)j * nv] = -jx[2 + j];
-        D[1 + (size_t)j * nv] = -jz[2 + j];
-        D[2 + j + (size_t)j * nv] = 1;
+    memset(out, 0, sizeof(double) * (size_t)r->m->nv);
+    out[r->lim_dof[l]] = r->lim_sign[l];
+    return 0;
+}
+
+#define LIM_FNS(l)                                                                    \
+    static int la_##l(const double *q, const double *p, double *out, void *data)     \
+    {                                                                                 \
+        (void)p;                                                                      \
+        return limit_a(ROBOT(data), l, q, out);                                       \
+    }                                                                                 \
+    static int lDa_##l(const double *q, const double *p, double *out, void *data)    \
+    {                                                                                 \
+        (void)p, (void)q;                                                             \
+        return limit_Da(ROBOT(data), l, out);                                         \
     }
+#define X32(F) F(0) F(1) F(2) F(3) F(4) F(5) F(6) F(7) F(8) F(9) F(10) F(11) F(12) F(13) \
+    F(14) F(15) F(16) F(17) F(18) F(19) F(20) F(21) F(22) F(23) F(24) F(25) F(26) F(27)  \
+    F(28) F(29) F(30) F(31)
+X32(LIM_FNS)
+#define LA_ENTRY(l) la_##l,
+#define LDA_ENTRY(l) lDa_##l,
+static const hes_mech_config_fn la_fns[HES_ROBOT_MAX_LIMITS] = { X32(LA_ENTRY) };
+static const hes_mech_config_fn lDa_fns[HES_ROBOT_MAX_LIMITS] = { X32(LDA_ENTRY) };
+
+/*
+ * A mode view's chart.  The free coordinates are z, the locked ones their
+ * limits; a pinned contact c needs a planar robot whose first two
+ * coordinates slide its root body along x and z (hes__robot_mode_view
+ * checks), and those slides put c at the origin: q[0..1] = -g(q~) with g
+ * the site's (x, z) at q~ = q with zero slides, so that
+ *     Dchart = [-J_g(q~) S; S],   D^2 chart [z', z'] = [-(dJ_g/dt) q'; 0]
+ * (S selects the free coordinates, J_g the site Jacobian's x and z rows;
+ * the slides' columns are constant, so the drift of the full rows along
+ * q' = Dchart z' is that of J_g).
+ */
+static void view_q(const hes__robot_view *v, const double *z, double *q)
+{
+    memset(q, 0, sizeof(double) * (size_t)v->mech.d);
+    for (int i = 0; i < v->k; i++)
+        q[v->free[i]] = z[i];
+    for (int j = 0; j < v->n_locked; j++)
+        q[v->locked_dof[j]] = v->locked_val[j];
+}
+
+static int view_chart(const double *z, const double *p, double *q, void *data)
+{
+    (void)p;
+    const hes__robot_view *v = data;
+    hes_robot *r = v->robot;
+    view_q(v, z, q);
+    if (v->pinned >= 0) {
+        double x, a;
+        LOCK(r);
+        site_x(r, v->pinned, q, &x);
+        site_contact(r, v->pinned, q, &a, NULL, NULL);
+        UNLOCK(r);
+        q[0] = -x;
+        q[1] = -a;
+    }
+    return 0;
+}
+
+static int view_chart_dz(const double *z, const double *p, double *D, void *data)
+{
+    (void)p;
+    const hes__robot_view *v = data;
+    hes_robot *r = v->robot;
+    int nv = v->mech.d, k = v->k;
+    memset(D, 0, sizeof(double) * (size_t)nv * (size_t)k);
+    for (int i = 0; i < k; i++)
+        D[v->free[i] + (size_t)i * nv] = 1;
+    if (v->pinned < 0)
+        return 0;
+    LOCK(r);
+    view_q(v, z, r->qs);
+    site_contact(r, v->pinned, r->qs, NULL, r->Jp, r->Jm);   /* z row, x row */
+    for (int i = 0; i < k; i++) {
+        D[0 + (size_t)i * nv] = -r->Jm[v->free[i]];
+        D[1 + (size_t)i * nv] = -r->Jp[v->free[i]];
+    }
+    UNLOCK(r);
     return 0;
 }
 
@@ -213,24 +357,26 @@ static int pinned_chart_dz(hes_robot *r, int c, const double *z, double *D)
  * off) and mj_objectAcceleration (the site's classical acceleration: the
  * velocity product terms included), exact rather than differenced: a
  * chart's acceleration must be smooth to the integrator's tolerance. */
-static int pinned_chart_acc(hes_robot *r, int c, const double *z, const double *zd, double *a)
+static int view_chart_acc(const double *z, const double *zd, const double *p, double *a,
+                          void *data)
 {
-    int nv = r->m->nv, k = nv - 2, s = r->site[c], b = -s - 1;
-    double *D = malloc(sizeof(double) * (size_t)nv * (size_t)k);
-    if (!D)
-        return 1;
-    pinned_chart(r, c, z, r->qs);
-    double q[64];
-    memcpy(q, r->qs, sizeof(double) * (size_t)nv);
-    pinned_chart_dz(r, c, z, D);
+    const hes__robot_view *v = data;
+    hes_robot *r = v->robot;
+    int nv = v->mech.d, k = v->k, s = v->pinned >= 0 ? r->site[v->pinned] : 0, b = -s - 1;
+    memset(a, 0, sizeof(double) * (size_t)nv);
+    if (v->pinned < 0)
+        return 0;
+    double q[HES_MECH_MAX], D[HES_MECH_MAX * HES_MECH_MAX];
+    LOCK(r);
+    view_chart(z, p, q, data);
+    view_chart_dz(z, p, D, data);
     at(r, q);
     for (int i = 0; i < nv; i++) {
-        double v = 0;
+        double w = 0;
         for (int j = 0; j < k; j++)
-            v += D[i + (size_t)j * nv] * zd[j];
-        r->d->qvel[i] = v;
+            w += D[i + (size_t)j * nv] * zd[j];
+        r->d->qvel[i] = w;
     }
-    free(D);
     mj_comVel(r->m, r->d);
     mju_zero(r->d->qacc, nv);
     double g[3];
@@ -242,45 +388,53 @@ static int pinned_chart_acc(hes_robot *r, int c, const double *z, const double *
     /* a body contact is its frame's origin (xpos, mj_jacBody): mjOBJ_XBODY */
     mj_objectAcceleration(r->m, r->d, s >= 0 ? mjOBJ_SITE : mjOBJ_XBODY, s >= 0 ? s : b, acc,
                           0);
-    memset(a, 0, sizeof(double) * (size_t)nv);
+    UNLOCK(r);
     a[0] = -acc[3];
     a[1] = -acc[5];
     return 0;
 }
 
-#define PIN_FNS(c)                                                                    \
-    static int pc_##c(const double *z, const double *p, double *out, void *data)     \
-    {                                                                                 \
-        (void)p;                                                                      \
-        return pinned_chart(data, c, z, out);                                         \
-    }                                                                                 \
-    static int pcd_##c(const double *z, const double *p, double *out, void *data)    \
-    {                                                                                 \
-        (void)p;                                                                      \
-        return pinned_chart_dz(data, c, z, out);                                      \
-    }                                                                                 \
-    static int pca_##c(const double *z, const double *zd, const double *p, double *out, \
-                       void *data)                                                    \
-    {                                                                                 \
-        (void)p;                                                                      \
-        return pinned_chart_acc(data, c, z, zd, out);                                 \
+/* A transition view: the lift is the source mode's chart; the target's
+ * coordinates are A q + c, or q[to->free]. */
+static int view_lift(const double *z, const double *p, double *q, void *data)
+{
+    return view_chart(z, p, q, (void *)((const hes__robot_view *)data)->from);
+}
+
+static int view_lift_dz(const double *z, const double *p, double *D, void *data)
+{
+    return view_chart_dz(z, p, D, (void *)((const hes__robot_view *)data)->from);
+}
+
+static int view_to_chart(const double *q, const double *p, double *z, void *data)
+{
+    (void)p;
+    const hes__robot_view *v = data;
+    int d = v->mech.d, k = v->to->k;
+    for (int i = 0; i < k; i++) {
+        if (!v->A) {
+            z[i] = q[v->to->free[i]];
+            continue;
+        }
+        double s = v->c ? v->c[i] : 0;
+        for (int j = 0; j < d; j++)
+            s += v->A[(size_t)i * d + j] * q[j];
+        z[i] = s;
     }
-PIN_FNS(0)
-PIN_FNS(1)
-PIN_FNS(2)
-PIN_FNS(3)
-PIN_FNS(4)
-PIN_FNS(5)
-PIN_FNS(6)
-PIN_FNS(7)
-static const hes_mech_config_fn pc_fns[] = { pc_0, pc_1, pc_2, pc_3, pc_4, pc_5, pc_6, pc_7 };
-static const hes_mech_config_fn pcd_fns[] = { pcd_0, pcd_1, pcd_2, pcd_3, pcd_4, pcd_5, pcd_6,
-                                              pcd_7 };
-static int (*const pca_fns[])(const double *, const double *, const double *, double *,
-                              void *) = { pca_0, pca_1, pca_2, pca_3, pca_4, pca_5, pca_6, pca_7 };
-/* the held constraints of a pinned contact c: its normal and its no-slip */
-static const int pin_active[8][2] = { { 0, 1 }, { 2, 3 }, { 4, 5 }, { 6, 7 },
-                                      { 8, 9 }, { 10, 11 }, { 12, 13 }, { 14, 15 } };
+    return 0;
+}
+
+static int view_to_chart_dq(const double *q, const double *p, double *D, void *data)
+{
+    (void)p, (void)q;
+    const hes__robot_view *v = data;
+    int d = v->mech.d, k = v->to->k;
+    memset(D, 0, sizeof(double) * (size_t)d * (size_t)k);
+    for (int i = 0; i < k; i++)
+        for (int j = 0; j < d; j++)
+            D[i + (size_t)j * k] = v->A ? v->A[(size_t)i * d + j] : (j == v->to->free[i]);
+    return 0;
+}
 #endif
 
 #ifdef HAVE_MUJOCO
@@ -320,6 +474,7 @@ hes_status hes_robot_dynamics_at(hes_robot *r, const double *q, const double *v,
     int nv = r->m->nv, nc = r->n_contacts, rows = nc * (1 + r->tangents);
     if (!hes__all_finite(q, nv) || !hes__all_finite(v, nv))
         return hes__say(msg, len, HES_EINVAL, "robot dynamics: q or v is not finite");
+    LOCK(r);
     /* M, then h = qfrc_bias - qfrc_passive with the velocities */
     mass(q, NULL, r->dM, r);
     memcpy(r->d->qvel, v, sizeof(double) * (size_t)nv);
@@ -351,6 +506,7 @@ hes_status hes_robot_dynamics_at(hes_robot *r, const double *q, const double *v,
                               (2 * e) * v[j];
         at(r, q);
     }
+    UNLOCK(r);
     *out = (hes_robot_dynamics){ nv, r->nu, nc, r->tangents, r->dM, r->dh, r->B, r->dJ,
                                  r->dJdv, r->dphi, r->dmu, r->tau_max };
     return HES_OK;
@@ -394,6 +550,148 @@ hes_status hes_robot_set_motors(hes_robot *r, const char *const *joints, int n, 
 #endif
 }
 
+hes_status hes__robot_mode_view(hes_robot *r, int pinned, int n_locked, const int *locked,
+                                hes__robot_view *v, char *msg, size_t len)
+{
+#ifndef HAVE_MUJOCO
+    (void)r, (void)pinned, (void)n_locked, (void)locked, (void)v;
+    return hes__say(msg, len, HES_ESOLVER, "robot files need MuJoCo");
+#else
+    const mjModel *m = r->m;
+    int nv = m->nv, nc = r->n_contacts, fixed[HES_MECH_MAX] = { 0 };
+    if (pinned >= nc || n_locked < 0 || n_locked > nv)
+        return hes__say(msg, len, HES_EINVAL, "mode: contact %d or %d locked joints out of range",
+                        pinned, n_locked);
+    memset(v, 0, sizeof *v);
+    v->robot = r;
+    v->mech = r->mech;
+    v->mech.data = v;
+    v->pinned = pinned;
+    if (pinned >= 0) {
+        /* the axes are in the root body's frame: it must not be turned */
+        const double *bq = m->body_quat + 4 * m->jnt_bodyid[0];
+        int ok = m->njnt >= 3 && r->tangents == 1 && bq[0] == 1 && bq[1] == 0 && bq[2] == 0 &&
+                 bq[3] == 0;
+        for (int j = 0; ok && j < 2; j++) {
+            const double *ax = m->jnt_axis + 3 * j;
+            ok = m->jnt_type[j] == mjJNT_SLIDE && m->jnt_dofadr[j] == j &&
+                 m->body_parentid[m->jnt_bodyid[j]] == 0 &&
+                 m->jnt_bodyid[j] == m->jnt_bodyid[0] && fabs(ax[1]) == 0 &&
+                 fabs(ax[j ? 0 : 2]) == 0 && ax[j ? 2 : 0] == 1;
+        }
+        if (!ok)
+            return hes__say(msg, len, HES_EINVAL, "a contact can be pinned only on a planar "
+                            "robot whose first two joints slide its root body along x and z");
+    }
+    if (nv > HES_MECH_MAX)
+        return hes__say(msg, len, HES_EINVAL, "a robot of %d coordinates (hybrid models take at "
+                        "most %d)", nv, HES_MECH_MAX);
+    if (pinned >= 0) {
+        fixed[0] = fixed[1] = 1;
+        v->active[v->n_active++] = 2 * pinned;
+        v->active[v->n_active++] = 2 * pinned + 1;
+    }
+    for (int j = 0; j < n_locked; j++) {
+        int l = locked[j] - 2 * nc;
+        if (l < 0 || l >= r->n_limits)
+            return hes__say(msg, len, HES_EINVAL, "mode: constraint %d (%s) is not a joint limit: "
+                            "only joint limits can be locked", locked[j],
+                            locked[j] >= 0 && locked[j] < r->mech.n_constraints
+                            ? r->names[locked[j]] : "out of range");
+        if (fixed[r->lim_dof[l]] || v->n_active >= HES_MECH_MAX)
+            return hes__say(msg, len, HES_EINVAL, "mode: %s locks a coordinate already fixed "
+                            "(pinned root or another limit)", r->names[locked[j]]);
+        fixed[r->lim_dof[l]] = 1;
+        v->locked_dof[v->n_locked] = r->lim_dof[l];
+        v->locked_val[v->n_locked++] = r->lim_val[l];
+        v->active[v->n_active++] = locked[j];
+    }
+    for (int i = 0; i < nv; i++)
+        if (!fixed[i])
+            v->free[v->k++] = i;
+    if (v->k < 1)
+        return hes__say(msg, len, HES_EINVAL, "mode: no coordinate left free");
+    return HES_OK;
+#endif
+}
+
+void hes__robot_view_mode(const hes__robot_view *v, hes_mech_mode *out)
+{
+    int chart = v->k < v->mech.d;
+    *out = (hes_mech_mode){ &v->mech, v->n_active, v->active, v->k,
+                            chart ? view_chart : NULL, chart ? view_chart_dz : NULL,
+                            chart ? view_chart_acc : NULL, hes__robot_input };
+}
+
+void hes__robot_transition_view(hes_robot *r, const hes__robot_view *from,
+                                const hes__robot_view *to, const double *A, const double *c,
+                                hes__robot_view *v, hes_mech_transition *tr)
+{
+    memset(v, 0, sizeof *v);
+    v->robot = r;
+    v->mech = r->mech;
+    v->mech.data = v;
+    v->pinned = -1;
+    v->from = from;
+    v->to = to;
+    v->A = A;
+    v->c = c;
+    tr->mech = &v->mech;
+    tr->lift = view_lift;
+    tr->lift_dz = view_lift_dz;
+    tr->to_chart = view_to_chart;
+    tr->to_chart_dq = view_to_chart_dq;
+}
+
+void hes__robot_bind_params(hes_robot *r, int slope_param, int *motor_param)
+{
+    r->slope_param = slope_param;
+    r->motor_param = motor_param;
+}
+
+int hes__robot_input(double t, const double *x, const double *p, double *u, void *data)
+{
+    (void)t, (void)x;
+    const hes_robot *r = ROBOT(data);
+    for (int a = 0; a < r->nu; a++)
+        u[a] = r->motor_param && r->motor_param[a] >= 0 && p ? p[r->motor_param[a]] : 0;
+    return 0;
+}
+
+int hes__robot_motor_count(const hes_robot *r)
+{
+#ifdef HAVE_MUJOCO
+    return r->nu;
+#else
+    (void)r;
+    return 0;
+#endif
+}
+
+const char *hes__robot_motor_name(const hes_robot *r, int a)
+{
+#ifdef HAVE_MUJOCO
+    return a >= 0 && a < r->nu && r->nu == r->m->nu ? mj_id2name(r->m, mjOBJ_ACTUATOR, a) : NULL;
+#else
+    (void)r, (void)a;
+    return NULL;
+#endif
+}
+
+const char *hes__robot_motor_joint(const hes_robot *r, int a)
+{
+#ifdef HAVE_MUJOCO
+    if (a < 0 || a >= r->nu)
+        return NULL;
+    for (int i = 0; i < r->m->nv; i++)
+        if (r->B[i + (size_t)a * r->m->nv] != 0)
+            return hes_robot_coordinate(r, i);
+#else
+    (void)r, (void)a;
+#endif
+    return NULL;
+}
+
 hes_status hes_robot_pinned_mode(const hes_robot *r, int contact, hes_mech_mode *out, char *msg,
                                  size_t len)
 {
@@ -403,20 +701,13 @@ hes_status hes_robot_pinned_mode(const hes_robot *r, int contact, hes_mech_mode 
 #ifndef HAVE_MUJOCO
     return hes__say(msg, len, HES_ESOLVER, "robot files need MuJoCo");
 #else
-    const mjModel *m = r->m;
-    int ok = m->njnt >= 3 && m->nv <= 64 && r->tangents == 1;
-    for (int j = 0; ok && j < 2; j++) {
-        const double *ax = m->jnt_axis + 3 * j;
-        ok = m->jnt_type[j] == mjJNT_SLIDE && m->jnt_dofadr[j] == j &&
-             m->body_parentid[m->jnt_bodyid[j]] == 0 && m->jnt_bodyid[j] == m->jnt_bodyid[0] &&
-             fabs(ax[1]) == 0 && fabs(ax[j ? 0 : 2]) == 0 && ax[j ? 2 : 0] == 1;
-    }
-    if (!ok)
-        return hes__say(msg, len, HES_EINVAL, "pinned mode: the robot must be planar and its "
-                        "first two joints slides of its root body along x and z (at most 64 "
-                        "coordinates)");
-    *out = (hes_mech_mode){ &r->mech, 2, pin_active[contact], m->nv - 2, pc_fns[contact],
-                            pcd_fns[contact], pca_fns[contact], NULL };
+    hes__robot_view *v = &r->pins[contact];
+    char why[256];
+    hes_status st = hes__robot_mode_view(r->self, contact, 0, NULL, v, why, sizeof why);
+    if (st != HES_OK)
+        return hes__say(msg, len, st, "pinned mode: %s", why);
+    hes__robot_view_mode(v, out);
+    out->input = NULL;
     return HES_OK;
 #endif
 }
@@ -456,10 +747,12 @@ void hes_robot_free(hes_robot *r)
     free(r->dM), free(r->dh), free(r->dJ), free(r->dJdv), free(r->dphi), free(r->dmu);
     free(r->jac), free(r->Jp), free(r->Jm), free(r->qs);
 #endif
-    for (int c = 0; r->names && c < 2 * r->n_contacts; c++)
+    for (int c = 0; r->names && c < r->n_names; c++)
         free(r->names[c]);
     free(r->names);
     free(r->cons);
+    free(r->pins);
+    pthread_mutex_destroy(&r->lock);
     free(r);
 }
 
@@ -504,14 +797,34 @@ hes_status hes_robot_load(const char *path, const hes_robot_contact *contacts, i
         mj_deleteModel(m);
         return hes__say(msg, len, HES_ENOMEM, "out of memory for a robot");
     }
+    pthread_mutexattr_t attr;
+    pthread_mutexattr_init(&attr);
+    pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE);
+    pthread_mutex_init(&r->lock, &attr);
+    pthread_mutexattr_destroy(&attr);
+    r->self = r;
+    r->slope_param = -1;
+    r->g0 = mju_norm3(m->opt.gravity);
     r->m = m;
     r->d = mj_makeData(m);
     r->n_contacts = nc;
-    r->cons = calloc((size_t)(nc > 0 ? 2 * nc : 1), sizeof *r->cons);
-    r->names = calloc((size_t)(nc > 0 ? 2 * nc : 1), sizeof *r->names);
+    /* joint limits become constraints where the robot can be a hybrid model */
+    for (int j = 0; m->nv <= HES_MECH_MAX && j < m->njnt; j++)
+        if (m->jnt_limited[j] && (m->jnt_type[j] == mjJNT_HINGE || m->jnt_type[j] == mjJNT_SLIDE))
+            for (int side = 0; side < 2; side++) {
+                int l = r->n_limits++;
+                r->lim_dof[l] = m->jnt_dofadr[j];
+                r->lim_val[l] = m->jnt_range[2 * j + side];
+                r->lim_sign[l] = side ? -1 : 1;
+            }
+    int ncons = 2 * nc + r->n_limits;
+    r->cons = calloc((size_t)(ncons > 0 ? ncons : 1), sizeof *r->cons);
+    r->names = calloc((size_t)(ncons > 0 ? ncons : 1), sizeof *r->names);
+    r->n_names = ncons;
+    r->pins = calloc((size_t)(nc > 0 ? nc : 1), sizeof *r->pins);
     r->site = calloc((size_t)(nc > 0 ? nc : 1), sizeof *r->site);
     r->B = calloc((size_t)m->nv * (size_t)(m->nu > 0 ? m->nu : 1), sizeof *r->B);
-    if (!r->d || !r->cons || !r->names || !r->site || !r->B) {
+    if (!r->d || !r->cons || !r->names || !r->site || !r->B || !r->pins) {
         hes_robot_free(r);
         return hes__say(msg, len, HES_ENOMEM, "out of memory for a robot");
     }
@@ -550,6 +863,25 @@ hes_status hes_robot_load(const char *path, const hes_robot_contact *contacts, i
                                                 Jt_fns[c] };
         r->cons[2 * c + 1] = (hes_mech_constraint){ r->names[2 * c + 1], x_fns[c], Jt_fns[c],
                                                     0, 0, 0, NULL };
+    }
+    for (int l = 0, j = 0; l < r->n_limits; l++) {
+        while (!(m->jnt_limited[j] && m->jnt_dofadr[j] == r->lim_dof[l]))
+            j++;
+        const char *jn = mj_id2name(m, mjOBJ_JOINT, j);
+        char buf[32];
+        if (!jn) {
+            snprintf(buf, sizeof buf, "joint%d", j);
+            jn = buf;
+        }
+        size_t nl = strlen(jn) + 8;
+        char *name = r->names[2 * nc + l] = malloc(nl);
+        if (!name) {
+            hes_robot_free(r);
+            return hes__say(msg, len, HES_ENOMEM, "out of memory for a robot");
+        }
+        snprintf(name, nl, "%s_%s", jn, r->lim_sign[l] > 0 ? "lower" : "upper");
+        r->cons[2 * nc + l] = (hes_mech_constraint){ name, la_fns[l], lDa_fns[l], 0, 1, 0,
+                                                     NULL };
     }
     int nv = m->nv, rows = 3 * (nc > 0 ? nc : 1);
     r->tau_max = calloc((size_t)(m->nu > 0 ? m->nu : 1), sizeof(double));
@@ -597,7 +929,8 @@ hes_status hes_robot_load(const char *path, const hes_robot_contact *contacts, i
                 r->tangents = 2;
     }
     r->nu = m->nu;
-    r->mech = (hes_mech){ "robot", m->nv, mass, NULL, force, m->nu, 2 * nc, r->cons, r };
+    r->mech = (hes_mech){ "robot", m->nv, mass, m->nv <= HES_MECH_MAX ? mass_dq : NULL, force,
+                          m->nu, ncons, r->cons, r };
     *out = r;
     return HES_OK;
 #endif

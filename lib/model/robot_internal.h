@@ -1,0 +1,62 @@
+/*
+ * model/robot_internal.h - what a robot model (robot_model.c) uses of a
+ * robot (robot.c): views, i.e. the robot's mechanical system seen from one
+ * mode (a chart that pins a contact at the origin and locks joints at
+ * their limits) or one transition (the lift through the source mode's
+ * chart, the target's coordinates or a linear relabel), and the model's
+ * parameters bound to the robot (slope, motor torques).
+ */
+#ifndef HES_ROBOT_INTERNAL_H
+#define HES_ROBOT_INTERNAL_H
+
+#include "hes.h"
+
+/* joint-limit constraints: two per limited joint, robots of at most
+ * HES_MECH_MAX coordinates */
+#define HES_ROBOT_MAX_LIMITS (2 * HES_MECH_MAX)
+
+typedef struct hes__robot_view hes__robot_view;
+struct hes__robot_view {
+    hes_robot *robot;         /* first: callbacks find the robot in their data */
+    hes_mech mech;            /* the robot's, with data = this view */
+    /* a mode's chart q = chart(z): q[free[i]] = z[i], q[locked dof] = the
+       limit, and with a pinned contact the root's x and z slides put it at
+       the origin */
+    int pinned;               /* contact index, or -1 */
+    int k, free[HES_MECH_MAX];
+    int n_locked, locked_dof[HES_MECH_MAX];
+    double locked_val[HES_MECH_MAX];
+    int n_active, active[HES_MECH_MAX]; /* held: the pinned normal and no-slip, the limits */
+    /* a transition's: lift = from's chart; to_chart = A q + c (A: k_to x d,
+       row-major, c: k_to) or, without A, z = q[to->free] */
+    const hes__robot_view *from, *to;
+    const double *A, *c;
+};
+
+/* A mode view of robot r: contact `pinned` (-1: none) held at the origin
+ * and the joint-limit constraints `locked` held at their limits.
+ * HES_EINVAL (msg) when the robot cannot be pinned (not planar, no root
+ * slides along x and z), a locked constraint is not a joint limit, or a
+ * coordinate is locked twice. */
+hes_status hes__robot_mode_view(hes_robot *r, int pinned, int n_locked, const int *locked,
+                                hes__robot_view *v, char *msg, size_t len);
+/* The hes_mech_mode of a mode view (chart NULL when z = q). */
+void hes__robot_view_mode(const hes__robot_view *v, hes_mech_mode *out);
+/* A transition view from mode view `from` to `to` (A, c: NULL or a
+ * relabel, kept by the caller); fills the lift and to_chart callbacks of
+ * *tr (its other fields are the caller's). */
+void hes__robot_transition_view(hes_robot *r, const hes__robot_view *from,
+                                const hes__robot_view *to, const double *A, const double *c,
+                                hes__robot_view *v, hes_mech_transition *tr);
+/* Bind a model's parameters: the slope's index (-1: gravity as in the
+ * file) and each motor's parameter index (nu values, -1: zero torque;
+ * kept by the caller). */
+void hes__robot_bind_params(hes_robot *r, int slope_param, int *motor_param);
+/* A mode's inputs: u[a] = p[motor_param[a]] (hes_mech_mode.input). */
+int hes__robot_input(double t, const double *x, const double *p, double *u, void *data);
+/* The motors: their number and actuator a's name (NULL without one) and joint. */
+int hes__robot_motor_count(const hes_robot *r);
+const char *hes__robot_motor_name(const hes_robot *r, int a);
+const char *hes__robot_motor_joint(const hes_robot *r, int a);
+
+#endif

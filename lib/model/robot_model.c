@@ -1,0 +1,418 @@
+/*
+ * robot_model.c - a hybrid model (hes_model) from a robot file and a
+ * description of its modes and transitions (issue 14): what a walker
+ * written by hand in problems/ spells out in C, here from data.
+ *
+ * Modes.  A mode holds a set of the robot's constraints (hes_robot_mech:
+ * contact normals 2 i, their no-slip rows 2 i + 1, then the joint limits):
+ * a pinned contact (normal and no-slip: a stance foot) and joint limits
+ * (a locked knee).  Its coordinates z are the robot's coordinates less the
+ * ones these fix: the chart q(z) sets a locked joint to its limit and
+ * slides the root so that the pinned contact is at the origin
+ * (lib/model/robot.c).  Its state is [z, z'] with the joints' names, the
+ * rates "NAMEdot".  Its inputs are the model's motor parameters.
+ *
+ * Transitions.  An activation (a contact's normal or a joint limit
+ * reaching zero, direction down) applies the plastic impact law of
+ * lib/model/mech.c with the constraints `after`, in the robot's full
+ * coordinates reached through the source mode's chart.  A constraint the
+ * source holds and the impact keeps is a pin through the impact (its
+ * impulse may pull, as in a hand-written model whose pinned minimal
+ * coordinates have no such constraint: the knee biped's stance foot at
+ * its kneestrike); a contact leaves the ground by a release.  A release (a held
+ * constraint's force reaching zero) has no impulse.  The target's
+ * coordinates are then its own (q at its free indices: the pinned contact
+ * of the target is moved to the origin by its chart) or a linear relabel
+ * z = R [q; 1] (legs swapping roles, spokes renumbered).  Defaults: `after`
+ * = the target's held constraints and the activated one; `separate` = the
+ * source's pinned normal when the impact does not hold it (a foot that
+ * lifts off must leave the ground).
+ *
+ * Parameters: "slope" (rad, when the description has one: gravity turned
+ * about the y axis, so that level ground z = 0 is a slope going down
+ * towards +x), and one per motor (its actuator's name, or "JOINT_torque"):
+ * a constant torque in every mode.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/model_internal.h"
+#include "model/robot_internal.h"
+
+typedef struct {
+    hes_model model;          /* first: the model is the block */
+    hes_robot *robot;
+    void **keep;              /* every allocation, freed with the model */
+    int n_keep, cap_keep;
+    hes__robot_view *mviews, *tviews;
+    hes_mech_mode *mmodes;
+    hes_mech_transition *mtrans;
+    double *guess;            /* 2 k of the orbit's mode */
+    int n_guess;
+} robot_model;
+
+static void *keep(robot_model *rm, size_t n)
+{
+    if (rm->n_keep == rm->cap_keep) {
+        int cap = rm->cap_keep ? 2 * rm->cap_keep : 32;
+        void **k = realloc(rm->keep, sizeof *k * (size_t)cap);
+        if (!k)
+            return NULL;
+        rm->keep = k;
+        rm->cap_keep = cap;
+    }
+    void *p = calloc(1, n ? n : 1);
+    if (p)
+        rm->keep[rm->n_keep++] = p;
+    return p;
+}
+
+static char *keep_str(robot_model *rm, const char *a, const char *b)
+{
+    size_t n = strlen(a) + (b ? strlen(b) : 0) + 1;
+    char *s = keep(rm, n);
+    if (s)
+        snprintf(s, n, "%s%s", a, b ? b : "");
+    return s;
+}
+
+static int guess(double *p, double *x0, void *data)
+{
+    (void)p;
+    const robot_model *rm = data;
+    memcpy(x0, rm->guess, sizeof(double) * (size_t)rm->n_guess);
+    return 0;
+}
+
+void hes_robot_model_free(hes_model *model)
+{
+    if (!model)
+        return;
+    robot_model *rm = (robot_model *)model;
+    if (model->data != rm)
+        return;               /* not a robot model */
+    for (int i = 0; i < rm->n_keep; i++)
+        free(rm->keep[i]);
+    free(rm->keep);
+    hes_robot_free(rm->robot);
+    free(rm);
+}
+
+static int contains(const int *a, int n, int x)
+{
+    for (int i = 0; i < n; i++)
+        if (a[i] == x)
+            return 1;
+    return 0;
+}
+
+#define FAIL(...)                                                                     \
+    do {                                                                              \
+        st = hes__say(msg, len, HES_EINVAL, __VA_ARGS__);                             \
+        goto fail;                                                                    \
+    } while (0)
+#define NOMEM()                                                                       \
+    do {                                                                              \
+        st = hes__say(msg, len, HES_ENOMEM, "out of memory for a robot model");       \
+        goto fail;                                                                    \
+    } while (0)
+
+static hes_status build_modes(robot_model *rm, const hes_robot_model_spec *sp, char *msg,
+                              size_t len)
+{
+    hes_status st = HES_OK;
+    int nm = sp->n_modes;
+    hes_mode *modes = keep(rm, sizeof *modes * (size_t)nm);
+    rm->mviews = keep(rm, sizeof *rm->mviews * (size_t)nm);
+    rm->mmodes = keep(rm, sizeof *rm->mmodes * (size_t)nm);
+    if (!modes || !rm->mviews || !rm->mmodes)
+        NOMEM();
+    for (int i = 0; i < nm; i++) {
+        const hes_robot_mode_spec *ms = &sp->modes[i];
+        char why[256];
+        if (!ms->name || !ms->name[0])
+            FAIL("robot model '%s': mode %d has no name", sp->name, i);
+        if (ms->n_locked < 0 || (ms->n_locked > 0 && !ms->locked))
+            FAIL("robot model '%s': mode '%s': n_locked = %d without its array", sp->name,
+                 ms->name, ms->n_locked);
+        st = hes__robot_mode_view(rm->robot, ms->pinned, ms->n_locked, ms->locked,
+                                  &rm->mviews[i], why, sizeof why);
+        if (st != HES_OK)
+            FAIL("robot model '%s': mode '%s': %s", sp->name, ms->name, why);
+        hes__robot_view_mode(&rm->mviews[i], &rm->mmodes[i]);
+        int k = rm->mviews[i].k;
+        const char **names = keep(rm, sizeof *names * (size_t)(2 * k));
+        if (!names)
+            NOMEM();
+        for (int j = 0; j < k; j++) {
+            const char *jn = hes_robot_coordinate(rm->robot, rm->mviews[i].free[j]);
+            char buf[32];
+            if (!jn) {
+                snprintf(buf, sizeof buf, "q%d", rm->mviews[i].free[j]);
+                jn = buf;
+            }
+            names[j] = keep_str(rm, jn, NULL);
+            names[k + j] = keep_str(rm, jn, "dot");
+            if (!names[j] || !names[k + j])
+                NOMEM();
+        }
+        modes[i] = (hes_mode){ .name = ms->name, .dim = 2 * k, .state_names = names,
+                               .field = hes_mech_field, .data = &rm->mmodes[i] };
+    }
+    rm->model.modes = modes;
+    rm->model.n_modes = nm;
+fail:
+    return st;
+}
+
+static hes_status build_transitions(robot_model *rm, const hes_robot_model_spec *sp, char *msg,
+                                    size_t len)
+{
+    hes_status st = HES_OK;
+    int nt = sp->n_transitions, d = hes_robot_mech(rm->robot)->d;
+    const hes_mech *mech = hes_robot_mech(rm->robot);
+    hes_transition *trs = keep(rm, sizeof *trs * (size_t)nt);
+    rm->tviews = keep(rm, sizeof *rm->tviews * (size_t)nt);
+    rm->mtrans = keep(rm, sizeof *rm->mtrans * (size_t)nt);
+    if (!trs || !rm->tviews || !rm->mtrans)
+        NOMEM();
+    for (int t = 0; t < nt; t++) {
+        const hes_robot_transition_spec *ts = &sp->transitions[t];
+        const char *nm = ts->name ? ts->name : "";
+        if (!nm[0])
+            FAIL("robot model '%s': transition %d has no name", sp->name, t);
+        if (ts->from < 0 || ts->from >= sp->n_modes || ts->to < 0 || ts->to >= sp->n_modes)
+            FAIL("robot model '%s': transition '%s': from %d / to %d are not modes (0 to %d)",
+                 sp->name, nm, ts->from, ts->to, sp->n_modes - 1);
+        if (ts->constraint < 0 || ts->constraint >= mech->n_constraints)
+            FAIL("robot model '%s': transition '%s': constraint %d is not one of the robot's "
+                 "(0 to %d)", sp->name, nm, ts->constraint, mech->n_constraints - 1);
+        const hes__robot_view *from = &rm->mviews[ts->from], *to = &rm->mviews[ts->to];
+        const char *cname = mech->constraints[ts->constraint].name;
+        int held = contains(from->active, from->n_active, ts->constraint);
+        if (ts->kind == HES_MECH_RELEASE && !held)
+            FAIL("robot model '%s': transition '%s' releases %s, which mode '%s' does not hold",
+                 sp->name, nm, cname, sp->modes[ts->from].name);
+        if (ts->kind == HES_MECH_ACTIVATE && (held || !mech->constraints[ts->constraint].unilateral))
+            FAIL("robot model '%s': transition '%s' activates %s, which %s", sp->name, nm, cname,
+                 held ? "the source mode already holds" : "is not unilateral (a contact's "
+                 "normal or a joint limit can be activated)");
+        if (ts->kind != HES_MECH_ACTIVATE && ts->kind != HES_MECH_RELEASE)
+            FAIL("robot model '%s': transition '%s': kind %d", sp->name, nm, (int)ts->kind);
+        if (ts->n_after < 0 || (ts->n_after > 0 && !ts->after) || ts->n_after > HES_MECH_MAX ||
+            (ts->n_separate > 0 && !ts->separate) || ts->n_separate > HES_MECH_MAX)
+            FAIL("robot model '%s': transition '%s': after or separate without its array (at "
+                 "most %d each)", sp->name, nm, HES_MECH_MAX);
+        for (int j = 0; j < ts->n_after + (ts->n_separate > 0 ? ts->n_separate : 0); j++) {
+            int c = j < ts->n_after ? ts->after[j] : ts->separate[j - ts->n_after];
+            if (c < 0 || c >= mech->n_constraints)
+                FAIL("robot model '%s': transition '%s': constraint %d of after/separate is "
+                     "not one of the robot's (0 to %d)", sp->name, nm, c, mech->n_constraints - 1);
+        }
+        /* the impact's constraints */
+        int *after = keep(rm, sizeof(int) * (HES_MECH_MAX + 1)), na = 0;
+        int *sep = keep(rm, sizeof(int) * (HES_MECH_MAX + 1)), ns = 0;
+        if (!after || !sep)
+            NOMEM();
+        if (ts->kind == HES_MECH_ACTIVATE) {
+            if (ts->n_after > 0) {
+                memcpy(after, ts->after, sizeof(int) * (size_t)ts->n_after);
+                na = ts->n_after;
+            } else {
+                if (ts->relabel)
+                    FAIL("robot model '%s': transition '%s' relabels the coordinates: give the "
+                         "constraints its impact enforces (after)", sp->name, nm);
+                for (int j = 0; j < to->n_active; j++)
+                    after[na++] = to->active[j];
+                if (!contains(after, na, ts->constraint))
+                    after[na++] = ts->constraint;
+            }
+            if (!contains(after, na, ts->constraint))
+                FAIL("robot model '%s': transition '%s': its impact must hold the constraint it "
+                     "activates (%s)", sp->name, nm, cname);
+            if (ts->n_separate >= 0) {
+                if (ts->n_separate > 0)
+                    memcpy(sep, ts->separate, sizeof(int) * (size_t)ts->n_separate);
+                ns = ts->n_separate;
+            } else if (from->pinned >= 0 && !contains(after, na, 2 * from->pinned)) {
+                sep[ns++] = 2 * from->pinned;
+            }
+        }
+        double *A = NULL, *c = NULL;
+        if (ts->relabel) {
+            int k = to->k;
+            A = keep(rm, sizeof(double) * (size_t)(k * d));
+            c = keep(rm, sizeof(double) * (size_t)k);
+            if (!A || !c)
+                NOMEM();
+            for (int i = 0; i < k; i++) {
+                for (int j = 0; j < d; j++)
+                    A[(size_t)i * d + j] = ts->relabel[(size_t)i * (d + 1) + j];
+                c[i] = ts->relabel[(size_t)i * (d + 1) + d];
+            }
+            if (!hes__all_finite(A, k * d) || !hes__all_finite(c, k))
+                FAIL("robot model '%s': transition '%s': the relabel is not finite", sp->name, nm);
+        }
+        hes_mech_transition *mt = &rm->mtrans[t];
+        *mt = (hes_mech_transition){ .from = &rm->mmodes[ts->from], .to = &rm->mmodes[ts->to],
+                                     .kind = ts->kind, .constraint = ts->constraint,
+                                     .n_after = na, .after = after, .n_separate = ns,
+                                     .separate = sep };
+        hes__robot_transition_view(rm->robot, from, to, A, c, &rm->tviews[t], mt);
+        /* what the source holds and the impact keeps is a pin through it */
+        hes_mech_constraint *cons = keep(rm, sizeof *cons * (size_t)mech->n_constraints);
+        if (!cons)
+            NOMEM();
+        memcpy(cons, mech->constraints, sizeof *cons * (size_t)mech->n_constraints);
+        for (int j = 0; j < na; j++)
+            if (contains(from->active, from->n_active, after[j]))
+                cons[after[j]].unilateral = 0;
+        rm->tviews[t].mech.constraints = cons;
+        trs[t] = (hes_transition){ .name = nm, .from = ts->from, .to = ts->to,
+                                   .direction = HES_DOWN, .guard = hes_mech_guard,
+                                   .reset = hes_mech_reset, .data = mt };
+    }
+    rm->model.transitions = trs;
+    rm->model.n_transitions = nt;
+fail:
+    return st;
+}
+
+static hes_status build_params(robot_model *rm, const hes_robot_model_spec *sp, char *msg,
+                               size_t len)
+{
+    hes_status st = HES_OK;
+    int nu = hes__robot_motor_count(rm->robot), np = nu + (sp->slope != 0);
+    hes_param *params = keep(rm, sizeof *params * (size_t)(np > 0 ? np : 1));
+    int *motor = keep(rm, sizeof(int) * (size_t)(nu > 0 ? nu : 1));
+    if (!params || !motor)
+        NOMEM();
+    int n = 0;
+    if (sp->slope) {
+        if (!isfinite(sp->slope_value) || fabs(sp->slope_value) >= 1.5)
+            FAIL("robot model '%s': slope %g must be finite and below 1.5 rad", sp->name,
+                 sp->slope_value);
+        params[n++] = (hes_param){ "slope", sp->slope_value, "rad",
+                                   "ground slope: gravity turned about y (positive: downhill "
+                                   "towards +x)", 0, -1.5, 1.5, 0, 0 };
+    }
+    for (int a = 0; a < nu; a++) {
+        const char *an = hes__robot_motor_name(rm->robot, a);
+        const char *jn = hes__robot_motor_joint(rm->robot, a);
+        char *name = an ? keep_str(rm, an, NULL) : keep_str(rm, jn ? jn : "motor", "_torque");
+        char *desc = keep_str(rm, "constant motor torque (force) on joint ", jn ? jn : "?");
+        if (!name || !desc)
+            NOMEM();
+        for (int b = 0; b < n; b++)
+            if (strcmp(params[b].name, name) == 0)
+                FAIL("robot model '%s': two parameters named '%s' (name the actuators)",
+                     sp->name, name);
+        motor[a] = n;
+        params[n++] = (hes_param){ name, 0, "N m", desc, 0, -HUGE_VAL, HUGE_VAL, 0, 0 };
+    }
+    hes__robot_bind_params(rm->robot, sp->slope ? 0 : -1, motor);
+    rm->model.params = params;
+    rm->model.n_params = n;
+fail:
+    return st;
+}
+
+static hes_status build_orbit(robot_model *rm, const hes_robot_model_spec *sp, char *msg,
+                              size_t len)
+{
+    hes_status st = HES_OK;
+    hes_orbit_spec o = sp->orbit;
+    if (!sp->guess && o.n_sequence == 0) {
+        rm->model.orbit = (hes_orbit_spec){ 0 };
+        return HES_OK;        /* simulation only */
+    }
+    if (o.mode < 0 || o.mode >= sp->n_modes)
+        FAIL("robot model '%s': the orbit's mode %d is not a mode", sp->name, o.mode);
+    int dim = rm->model.modes[o.mode].dim;
+    if (!sp->guess || sp->n_guess != dim || !hes__all_finite(sp->guess, dim))
+        FAIL("robot model '%s': the orbit needs a finite guess of %d values (the state of mode "
+             "'%s'), got %d", sp->name, dim, sp->modes[o.mode].name, sp->guess ? sp->n_guess : 0);
+    rm->guess = keep(rm, sizeof(double) * (size_t)dim);
+    int *seq = keep(rm, sizeof(int) * (size_t)(o.n_sequence > 0 ? o.n_sequence : 1));
+    int *all = keep(rm, sizeof(int) * (size_t)dim);
+    int *fr = keep(rm, sizeof(int) * (size_t)dim), *res = keep(rm, sizeof(int) * (size_t)dim);
+    if (!rm->guess || !seq || !all || !fr || !res)
+        NOMEM();
+    memcpy(rm->guess, sp->guess, sizeof(double) * (size_t)dim);
+    rm->n_guess = dim;
+    if (o.n_sequence < 1 || o.n_sequence > 1000 || !o.sequence)
+        FAIL("robot model '%s': the orbit needs its sequence of transitions", sp->name);
+    memcpy(seq, o.sequence, sizeof(int) * (size_t)o.n_sequence);
+    for (int i = 0; i < dim; i++)
+        all[i] = i;
+    /* free states and residual: all by default */
+    if (o.n_free_states < 0 || o.n_free_states > dim || o.n_residual < 0 || o.n_residual > dim)
+        FAIL("robot model '%s': the orbit's free states and residual must be 0 to %d",
+             sp->name, dim);
+    if (o.n_free_states)
+        memcpy(fr, o.free_states, sizeof(int) * (size_t)o.n_free_states);
+    if (o.n_residual)
+        memcpy(res, o.residual, sizeof(int) * (size_t)o.n_residual);
+    o.sequence = seq;
+    o.free_states = o.n_free_states ? fr : all;
+    o.residual = o.n_residual ? res : all;
+    o.n_free_states = o.n_free_states ? o.n_free_states : dim;
+    o.n_residual = o.n_residual ? o.n_residual : dim;
+    o.any_order = NULL;
+    o.period_param = NULL;
+    o.n_free_params = 0;
+    o.free_params = NULL;
+    o.guess = guess;
+    rm->model.orbit = o;
+fail:
+    return st;
+}
+
+hes_status hes_robot_model_new(hes_robot *robot, const hes_robot_model_spec *sp,
+                               hes_model **out, char *msg, size_t len)
+{
+    hes_status st = HES_OK;
+    if (out)
+        *out = NULL;
+    if (!robot || !sp || !out || !sp->name || !sp->name[0] || sp->n_modes < 1 ||
+        sp->n_modes > 1000 || !sp->modes || sp->n_transitions < 0 || sp->n_transitions > 1000 ||
+        (sp->n_transitions > 0 && !sp->transitions)) {
+        hes_robot_free(robot);
+        return hes__say(msg, len, HES_EINVAL, "robot model: needs a robot, a name, 1 to 1000 "
+                        "modes and their transitions");
+    }
+    robot_model *rm = calloc(1, sizeof *rm);
+    if (!rm) {
+        hes_robot_free(robot);
+        return hes__say(msg, len, HES_ENOMEM, "out of memory for a robot model");
+    }
+    rm->robot = robot;
+    rm->model.data = rm;
+    rm->model.abi = HES_MODEL_ABI;
+    rm->model.name = keep_str(rm, sp->name, NULL);
+    rm->model.description = keep_str(rm, sp->description ? sp->description
+                                     : "a robot file's hybrid model", NULL);
+    if (!rm->model.name || !rm->model.description) {
+        st = hes__say(msg, len, HES_ENOMEM, "out of memory for a robot model");
+        goto fail;
+    }
+    rm->model.integrator = HES_ADAMS;
+    rm->model.max_phase_time = sp->max_phase_time > 0 ? sp->max_phase_time : 10.0;
+    rm->model.describe_error = hes_mech_describe_error;
+    if ((st = build_params(rm, sp, msg, len)) != HES_OK ||
+        (st = build_modes(rm, sp, msg, len)) != HES_OK ||
+        (st = build_transitions(rm, sp, msg, len)) != HES_OK ||
+        (st = build_orbit(rm, sp, msg, len)) != HES_OK ||
+        (st = hes_model_validate(&rm->model, msg, len)) != HES_OK)
+        goto fail;
+    *out = &rm->model;
+    return HES_OK;
+fail:
+    hes_robot_model_free(&rm->model);
+    return st;
+}

@@ -88,6 +88,11 @@ const hes_ess_model *cli_find_ess_problem(const char *name);
  * Returns CLI_EXIT_OK (also without the option; *plugin NULL) or
  * CLI_EXIT_USAGE after printing why the plugin was refused. */
 int cli_take_model_option(int *argc, char **argv, hes_plugin **plugin);
+/* --robot DESC.json (a robot model's description, hes_robot_model_load) in
+ * argv: loads it (*model, to free with hes_robot_model_free) and puts its
+ * name in the option's place, as --model does.  --robot FILE.xml is left
+ * to the commands that take a robot file. */
+int cli_take_robot_option(int *argc, char **argv, hes_model **model);
 
 /* A gait file given with --orbit FILE (hes_gait_read) and its derived
  * model (hes_gait_model). */

@@ -15,8 +15,9 @@
 
 #include "cli.h"
 
-/* The model of --model PATH (a hybrid model or an ESS model), set once at
- * start-up by cli_take_model_option (program state, not the library's). */
+/* The model of --model PATH (a hybrid model or an ESS model) or --robot
+ * DESC.json, set once at start-up by cli_take_model_option or
+ * cli_take_robot_option (program state, not the library's). */
 static const hes_model *plugin_model;
 static const hes_ess_model *plugin_ess_model;
 
@@ -506,6 +507,57 @@ int cli_take_model_option(int *argc, char **argv, hes_plugin **plugin)
         plugin_model = m;
         plugin_ess_model = em;
         argv[i] = (char *)name; /* the model's name takes the place of PROBLEM */
+        for (int k = i + 1; k + used - 1 < *argc; k++)
+            argv[k] = argv[k + used - 1];
+        *argc -= used - 1;
+        return CLI_EXIT_OK;
+    }
+    return CLI_EXIT_OK;
+}
+
+static int ends_with(const char *s, const char *tail)
+{
+    size_t n = strlen(s), t = strlen(tail);
+    return n >= t && strcmp(s + n - t, tail) == 0;
+}
+
+int cli_take_robot_option(int *argc, char **argv, hes_model **model)
+{
+    *model = NULL;
+    for (int i = 1; i < *argc && strcmp(argv[i], "--") != 0; i++) {
+        const char *path = NULL;
+        int used = 0;
+        if (strcmp(argv[i], "--robot") == 0 && i + 1 < *argc && ends_with(argv[i + 1], ".json"))
+            path = argv[i + 1], used = 2;
+        else if (strncmp(argv[i], "--robot=", 8) == 0 && ends_with(argv[i], ".json"))
+            path = argv[i] + 8, used = 1;
+        if (!path)
+            continue;
+        if (plugin_model || plugin_ess_model) {
+            fprintf(stderr, "hes: --model and --robot DESC.json both give the model (one "
+                    "only)\n");
+            return CLI_EXIT_USAGE;
+        }
+        char msg[2048];
+        hes_status st = hes_robot_model_load(path, model, msg, sizeof msg);
+        if (st != HES_OK) {
+            fprintf(stderr, "hes: --robot: %s\n", msg);
+            return st == HES_ESOLVER ? CLI_EXIT_FAILURE : CLI_EXIT_USAGE;
+        }
+        for (int k = i + used; k < *argc && strcmp(argv[k], "--") != 0; k++)
+            if ((strcmp(argv[k], "--robot") == 0 && k + 1 < *argc &&
+                 ends_with(argv[k + 1], ".json")) ||
+                (strncmp(argv[k], "--robot=", 8) == 0 && ends_with(argv[k], ".json"))) {
+                fprintf(stderr, "hes: --robot DESC.json given twice (one model only)\n");
+                hes_robot_model_free(*model);
+                *model = NULL;
+                return CLI_EXIT_USAGE;
+            }
+        if (hes_problem_find((*model)->name) || hes_ess_problem_find((*model)->name))
+            fprintf(stderr, "hes: note: robot model '%s' hides the built-in problem of that "
+                    "name\n", (*model)->name);
+        plugin_model = *model;
+        argv[i] = (char *)(*model)->name; /* the model's name takes the place of PROBLEM */
         for (int k = i + 1; k + used - 1 < *argc; k++)
             argv[k] = argv[k + used - 1];
         *argc -= used - 1;

@@ -167,7 +167,7 @@ static int robot_problem(const char *file, const char *q_text, const char *v_tex
         return st == HES_ESOLVER ? CLI_EXIT_FAILURE : CLI_EXIT_USAGE;
     }
     const hes_mech *m = hes_robot_mech(r->robot);
-    if (m->n_constraints < 1) {
+    if (hes_robot_contact_count(r->robot) < 1) {
         fprintf(stderr, "%s: %s has no sites: name its contacts with --contacts NAME:MU,...\n",
                 CMD, file);
         return CLI_EXIT_USAGE;
@@ -190,7 +190,7 @@ static int robot_problem(const char *file, const char *q_text, const char *v_tex
     memcpy(r->v, v, sizeof(double) * (size_t)m->d);
     free(q);
     free(v);
-    int k = m->n_constraints / 2;   /* each contact: normal 2 i, no-slip 2 i + 1 */
+    int k = hes_robot_contact_count(r->robot);   /* each: normal 2 i, no-slip 2 i + 1 */
     for (int i = 0; i < k; i++)
         r->idx[i] = 2 * i;
     snprintf(r->name, sizeof r->name, "%s", file);

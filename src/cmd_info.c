@@ -351,11 +351,15 @@ static int robot_info(const char *file)
     for (int i = 0; i < m->d; i++)
         printf("  %-16s %12.6g\n", hes_robot_coordinate(r, i) ? hes_robot_coordinate(r, i) : "?",
                q[i]);
-    printf("contacts against the ground z = 0 (%d; constraints: normal, no-slip):\n",
-           m->n_constraints / 2);
-    for (int c = 0; c < m->n_constraints / 2; c++)
+    int nc = hes_robot_contact_count(r);
+    printf("contacts against the ground z = 0 (%d; constraints: normal, no-slip):\n", nc);
+    for (int c = 0; c < nc; c++)
         printf("  %-16s constraints %d and %d, friction %g\n", m->constraints[2 * c].name, 2 * c,
                2 * c + 1, m->constraints[2 * c].mu);
+    if (m->n_constraints > 2 * nc)
+        printf("joint limits (unilateral constraints, for robot models):\n");
+    for (int c = 2 * nc; c < m->n_constraints; c++)
+        printf("  %-16s constraint %d\n", m->constraints[c].name, c);
     printf("inputs (joint motors): %d\n", m->m);
     if (m->mass(q, NULL, M, m->data) == 0 && m->force(q, qd, NULL, NULL, f, m->data) == 0) {
         printf("\nmass matrix M(q0):\n");

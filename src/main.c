@@ -55,7 +55,8 @@ static void usage(FILE *out)
         fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
     fputs("\n"
           "Run 'hes COMMAND --help' for the options of a command.  Every command that\n"
-          "takes a PROBLEM also takes --model PATH.so, a user model built as a plugin.\n"
+          "takes a PROBLEM also takes --model PATH.so, a user model built as a plugin,\n"
+          "or --robot DESC.json, a robot file's modes and transitions (see hes(1)).\n"
           "Exit status: 0 success, 1 the computation failed, 2 bad usage or input.\n",
           out);
 }
@@ -132,9 +133,13 @@ static int run(int argc, char **argv)
             snprintf(display, sizeof display, "hes %s", commands[i].name);
             argv[1] = display;
             hes_plugin *plugin;
+            hes_model *robot = NULL;
             int rc = cli_take_model_option(&argc, argv, &plugin);
             if (rc == CLI_EXIT_OK)
+                rc = cli_take_robot_option(&argc, argv, &robot);
+            if (rc == CLI_EXIT_OK)
                 rc = commands[i].run(argc - 1, argv + 1);
+            hes_robot_model_free(robot);
             hes_plugin_destroy(plugin);
             return rc;
         }

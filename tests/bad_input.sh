@@ -189,6 +189,57 @@ bad plot impact-set rocking-block --samples x -o "$tmp/x.png"
 bad plot impact-set rocking-block -p a=1 -o "$tmp/x.png"
 bad plot impact-set rocking-block
 bad info --robot "$tmp/none.xml"
+# robot models (--robot DESC.json): malformed descriptions
+cp "${top_srcdir:-.}/share/robots/knee_biped.xml" "$tmp/kb.xml"
+rj() { printf '%s\n' "$2" >"$tmp/$1.json"; }
+rj r_empty '{}'
+rj r_notobj '[1, 2]'
+rj r_norobot '{"name": "x", "modes": [{"name": "m"}]}'
+rj r_nofile '{"name": "x", "robot": "none.xml", "modes": [{"name": "m"}]}'
+rj r_noname '{"robot": "kb.xml", "modes": [{"name": "m"}]}'
+rj r_nomodes '{"name": "x", "robot": "kb.xml"}'
+rj r_modes0 '{"name": "x", "robot": "kb.xml", "modes": []}'
+rj r_dupmode '{"name": "x", "robot": "kb.xml", "modes": [{"name": "m"}, {"name": "m"}]}'
+rj r_pinjoint '{"name": "x", "robot": "kb.xml", "modes": [{"name": "m", "pinned": "knee1_upper"}]}'
+rj r_locktwice '{"name": "x", "robot": "kb.xml", "modes": [{"name": "m", "locked": ["knee1_upper", "knee1_lower"]}]}'
+rj r_lockfoot '{"name": "x", "robot": "kb.xml", "modes": [{"name": "m", "locked": ["foot1"]}]}'
+rj r_slope '{"name": "x", "robot": "kb.xml", "slope": "steep", "modes": [{"name": "m"}]}'
+rj r_slope2 '{"name": "x", "robot": "kb.xml", "slope": 2, "modes": [{"name": "m"}]}'
+rj r_contacts '{"name": "x", "robot": "kb.xml", "contacts": {"foot1": "high"}, "modes": [{"name": "m"}]}'
+rj r_mu '{"name": "x", "robot": "kb.xml", "contacts": {"foot1": -1}, "modes": [{"name": "m"}]}'
+rj r_site '{"name": "x", "robot": "kb.xml", "contacts": {"toe": 1}, "modes": [{"name": "m"}]}'
+m2='"modes": [{"name": "a", "pinned": "foot1"}, {"name": "b", "pinned": "foot2"}]'
+rj r_trfrom "{\"name\": \"x\", \"robot\": \"kb.xml\", $m2, \"transitions\": [{\"name\": \"t\", \"from\": \"c\", \"to\": \"b\", \"activate\": \"foot2\"}]}"
+rj r_trboth "{\"name\": \"x\", \"robot\": \"kb.xml\", $m2, \"transitions\": [{\"name\": \"t\", \"from\": \"a\", \"to\": \"b\", \"activate\": \"foot2\", \"release\": \"foot1\"}]}"
+rj r_trheld "{\"name\": \"x\", \"robot\": \"kb.xml\", $m2, \"transitions\": [{\"name\": \"t\", \"from\": \"a\", \"to\": \"b\", \"activate\": \"foot1\"}]}"
+rj r_trbil "{\"name\": \"x\", \"robot\": \"kb.xml\", $m2, \"transitions\": [{\"name\": \"t\", \"from\": \"a\", \"to\": \"b\", \"activate\": \"foot2_tangential\"}]}"
+rj r_trrel "{\"name\": \"x\", \"robot\": \"kb.xml\", $m2, \"transitions\": [{\"name\": \"t\", \"from\": \"a\", \"to\": \"b\", \"release\": \"foot2\"}]}"
+rj r_trafter "{\"name\": \"x\", \"robot\": \"kb.xml\", $m2, \"transitions\": [{\"name\": \"t\", \"from\": \"a\", \"to\": \"b\", \"activate\": \"foot2\", \"after\": [\"foot1\"]}]}"
+rj r_relnoafter "{\"name\": \"x\", \"robot\": \"kb.xml\", $m2, \"transitions\": [{\"name\": \"t\", \"from\": \"a\", \"to\": \"b\", \"activate\": \"foot2\", \"relabel\": {}}]}"
+rj r_relcoord "{\"name\": \"x\", \"robot\": \"kb.xml\", $m2, \"transitions\": [{\"name\": \"t\", \"from\": \"a\", \"to\": \"b\", \"activate\": \"foot2\", \"after\": [\"foot2\"], \"relabel\": {\"xh\": {\"th1\": 1}}}]}"
+rj r_relsrc "{\"name\": \"x\", \"robot\": \"kb.xml\", $m2, \"transitions\": [{\"name\": \"t\", \"from\": \"a\", \"to\": \"b\", \"activate\": \"foot2\", \"after\": [\"foot2\"], \"relabel\": {\"th1\": {\"toe\": 1}}}]}"
+rj r_relnan "{\"name\": \"x\", \"robot\": \"kb.xml\", $m2, \"transitions\": [{\"name\": \"t\", \"from\": \"a\", \"to\": \"b\", \"activate\": \"foot2\", \"after\": [\"foot2\"], \"relabel\": {\"th1\": {\"th1\": \"one\"}}}]}"
+t1="\"transitions\": [{\"name\": \"t\", \"from\": \"a\", \"to\": \"b\", \"activate\": \"foot2\"}]"
+rj r_orbmode "{\"name\": \"x\", \"robot\": \"kb.xml\", $m2, $t1, \"orbit\": {\"mode\": \"z\", \"section\": \"t\", \"sequence\": [\"t\"], \"guess\": []}}"
+rj r_orbseq "{\"name\": \"x\", \"robot\": \"kb.xml\", $m2, $t1, \"orbit\": {\"mode\": \"a\", \"section\": \"t\", \"sequence\": [\"u\"], \"guess\": []}}"
+rj r_orbguess "{\"name\": \"x\", \"robot\": \"kb.xml\", $m2, $t1, \"orbit\": {\"mode\": \"a\", \"section\": \"t\", \"sequence\": [\"t\"], \"guess\": [1, 2]}}"
+rj r_orbstate "{\"name\": \"x\", \"robot\": \"kb.xml\", $m2, $t1, \"orbit\": {\"mode\": \"a\", \"section\": \"t\", \"sequence\": [\"t\"], \"guess\": {\"xh\": 1}}}"
+rj r_orbfree "{\"name\": \"x\", \"robot\": \"kb.xml\", $m2, $t1, \"orbit\": {\"mode\": \"a\", \"section\": \"t\", \"sequence\": [\"t\"], \"guess\": {}, \"free\": [\"th1\"], \"residual\": []}}"
+rj r_orbkey "{\"name\": \"x\", \"robot\": \"kb.xml\", $m2, $t1, \"orbit\": {\"mode\": \"a\", \"section\": \"t\", \"sequence\": [\"t\"], \"guess\": {}, \"period\": 1}}"
+printf '{"name": "x", ' >"$tmp/r_trunc.json"
+for f in r_empty r_notobj r_norobot r_nofile r_noname r_nomodes r_modes0 r_dupmode r_pinjoint \
+    r_locktwice r_lockfoot r_slope r_slope2 r_contacts r_mu r_site r_trfrom r_trboth r_trheld \
+    r_trbil r_trrel r_trafter r_relnoafter r_relcoord r_relsrc r_relnan r_orbmode r_orbseq \
+    r_orbguess r_orbstate r_orbfree r_orbkey r_trunc; do
+    bad analyze --robot "$tmp/$f.json"
+done
+bad analyze --robot "$tmp/none.json"
+bad analyze --robot "$tmp"
+bad analyze --robot "${top_srcdir:-.}/share/robots/knee_biped.json" knee-biped
+bad analyze --robot "${top_srcdir:-.}/share/robots/knee_biped.json" --robot "${top_srcdir:-.}/share/robots/knee_biped.json"
+bad analyze --robot "${top_srcdir:-.}/share/robots/knee_biped.json" -p slope=x
+bad analyze --robot "${top_srcdir:-.}/share/robots/knee_biped.json" -p mh=1
+bad simulate --robot "${top_srcdir:-.}/share/robots/knee_biped.json" --steps 0
 bad info --robot
 bad info --robot "${top_srcdir:-.}/share/robots/compass_gait.xml" knee-biped
 bad info --robot "$tmp"

@@ -1189,6 +1189,62 @@ else
     echo "cli.sh: hes impact unavailable (Siconos numerics or GSL missing); impact checks skipped"
 fi
 
+# ----------------------------------------------------------- robot models
+# A robot file's modes and transitions as JSON (--robot DESC.json): the
+# knee biped of share/robots/knee_biped.xml is the built-in knee-biped in
+# relative angles (z = T th + (slope, 0, 0)), so period and multipliers
+# agree; the rimless wheel's multiplier is the closed form.
+kbj=${top_srcdir:-.}/share/robots/knee_biped.json
+if "$HES" info --robot "$kbj" >/dev/null 2>&1; then
+    run rm_kb analyze --robot "$kbj" --json
+    expect_status rm_kb 0 "hes analyze --robot knee_biped.json"
+    run rm_kbb analyze knee-biped --json
+    expect_true "the MJCF knee biped's period and multipliers are the built-in's (1e-7)" \
+        python3 -c 'import json, sys
+a = json.load(open(sys.argv[1])); b = json.load(open(sys.argv[2]))
+ma = a["multipliers"]; mb = b["multipliers"]
+ok = abs(a["orbit"]["period"] - b["orbit"]["period"]) < 1e-7 and len(ma) == len(mb)
+ok = ok and all(abs(x["re"] - y["re"]) < 1e-7 and abs(abs(x["im"]) - abs(y["im"])) < 1e-7 for x, y in zip(ma, mb))
+sys.exit(0 if ok else 1)' "$tmp/rm_kb.out" "$tmp/rm_kbb.out"
+    run rm_kbs analyze --robot "$kbj" -p slope=0.045 -p hip_torque=0.01 --json
+    run rm_kbbs analyze knee-biped -p slope=0.045 -p hip_torque=0.01 --json
+    expect_true "... and with another slope and a hip torque (the parameters of the description)" \
+        python3 -c 'import json, sys
+a = json.load(open(sys.argv[1])); b = json.load(open(sys.argv[2]))
+sys.exit(0 if abs(a["psi"] - b["psi"]) < 1e-7 else 1)' "$tmp/rm_kbs.out" "$tmp/rm_kbbs.out"
+    run rm_rw analyze --robot "${top_srcdir:-.}/share/robots/rimless_wheel.json" --json
+    expect_true "the MJCF rimless wheel's psi is the closed form ((I + m l^2 cos 2a) / (I + m l^2))^2" \
+        python3 -c 'import json, math, sys
+a = json.load(open(sys.argv[1])); c = ((0.1 + math.cos(0.6)) / 1.1) ** 2
+sys.exit(0 if abs(a["psi"] - c) < 1e-8 else 1)' "$tmp/rm_rw.out"
+    run rm_info info --robot "$kbj"
+    expect_grep rm_info out '^  unlocked +dim 6  states: th1, hip, knee2, th1dot, hipdot, knee2dot' "info --robot DESC.json lists the modes' states"
+    expect_grep rm_info out '^  hip_torque' "... and the motors as parameters"
+    run rm_sim simulate --robot "$kbj" --steps 3 --trials 2 --perturb 0.001
+    expect_status rm_sim 0 "hes simulate --robot DESC.json"
+    run rm_sw sweep --robot "$kbj" --grid slope=0.045:0.055:2 --jobs 2
+    expect_status rm_sw 0 "hes sweep --robot DESC.json on 2 threads (one robot, locked)"
+    run rm_swb sweep knee-biped --grid slope=0.045:0.055:2
+    expect_true "... psi on the grid is the built-in's" \
+        python3 -c 'import csv, sys
+a = {r["index"]: float(r["psi"]) for r in csv.DictReader(open(sys.argv[1]))}
+b = {r["index"]: float(r["psi"]) for r in csv.DictReader(open(sys.argv[2]))}
+sys.exit(0 if len(a) == 2 and all(abs(a[k] - b[k]) < 1e-7 for k in a) else 1)' "$tmp/rm_sw.out" "$tmp/rm_swb.out"
+    printf '{"name": "x", "robot": "knee_biped.xml", "modes": [{"name": "m", "pinned": "foot1"}], "typo": 1}\n' >"$tmp/typo.json"
+    cp "${top_srcdir:-.}/share/robots/knee_biped.xml" "$tmp/knee_biped.xml"
+    run e_rm_typo analyze --robot "$tmp/typo.json"
+    expect_status e_rm_typo 2 "a description with an unknown key"
+    expect_grep e_rm_typo err 'unknown key "typo"' "the message names the key"
+    printf '{"name": "x", "robot": "knee_biped.xml", "modes": [{"name": "m", "pinned": "foot3"}]}\n' >"$tmp/foot3.json"
+    run e_rm_foot analyze --robot "$tmp/foot3.json"
+    expect_status e_rm_foot 2 "a description naming a contact the robot lacks"
+    expect_grep e_rm_foot err "'foot3' is not a constraint of the robot .foot1, foot1_tangential" "the message lists the robot's constraints"
+    run e_rm_two analyze --robot "$kbj" --model "${top_builddir:-.}/tests/.libs/rimless_wheel_plugin.so" rimless-wheel
+    expect_status e_rm_two 2 "--robot DESC.json with --model"
+else
+    echo "cli.sh: robot models unavailable (MuJoCo missing); their checks skipped"
+fi
+
 # ------------------------------------------------------------------ invdyn
 # Inverse dynamics with contact on the 3-D quadruped (MuJoCo).
 q3d=${top_srcdir:-.}/share/robots/quadruped_3d.xml

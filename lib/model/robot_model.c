@@ -161,7 +161,11 @@ static hes_status build_modes(robot_model *rm, const hes_robot_model_spec *sp, c
             if (!names[j] || !names[k + j])
                 NOMEM();
         }
-        modes[i] = (hes_mode){ .name = ms->name, .dim = 2 * k, .state_names = names,
+        const char *mname = keep_str(rm, ms->name, NULL);
+        if (!mname)
+            NOMEM();
+        rm->mviews[i].mech.name = mname;   /* what hes info lists */
+        modes[i] = (hes_mode){ .name = mname, .dim = 2 * k, .state_names = names,
                                .field = hes_mech_field, .data = &rm->mmodes[i] };
     }
     rm->model.modes = modes;
@@ -273,7 +277,13 @@ static hes_status build_transitions(robot_model *rm, const hes_robot_model_spec 
             if (contains(from->active, from->n_active, after[j]))
                 cons[after[j]].unilateral = 0;
         rm->tviews[t].mech.constraints = cons;
-        trs[t] = (hes_transition){ .name = nm, .from = ts->from, .to = ts->to,
+        const char *tname = keep_str(rm, nm, NULL);
+        if (!tname)
+            NOMEM();
+        rm->tviews[t].mech.name = keep_str(rm, tname, " (its impact)");
+        if (!rm->tviews[t].mech.name)
+            NOMEM();
+        trs[t] = (hes_transition){ .name = tname, .from = ts->from, .to = ts->to,
                                    .direction = HES_DOWN, .guard = hes_mech_guard,
                                    .reset = hes_mech_reset, .data = mt };
     }

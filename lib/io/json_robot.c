@@ -1,0 +1,528 @@
+/*
+ * json_robot.c - a robot model's description (hes_robot_model_load): the
+ * robot file, its contacts, modes, transitions and orbit as a small JSON
+ * document, read into a hes_robot_model_spec (lib/model/robot_model.c).
+ * Everything is named, nothing is numbered: constraints by their names in
+ * hes_robot_mech (a contact's name is its normal, "NAME_tangential" its
+ * no-slip row, "JOINT_lower" / "JOINT_upper" a joint limit), coordinates
+ * by their joints' names, states by the mode's state names.  Unknown keys
+ * are errors, so that a misspelt key is not silently ignored.
+ *
+ * {
+ *   "name": "knee-biped-mjcf", "description": "...",
+ *   "robot": "knee_biped.xml",          (relative to this file's folder)
+ *   "contacts": {"foot1": 1.0, ...},    (friction per site; default: every site, 1)
+ *   "slope": 0.0504,                    (optional: a parameter turning gravity)
+ *   "max_phase_time": 10,
+ *   "modes": [{"name": "unlocked", "pinned": "foot1", "locked": ["knee1_upper"]}, ...],
+ *   "transitions": [{"name": "heelstrike", "from": "locked", "to": "unlocked",
+ *                    "activate": "foot2" | "release": "foot1",
+ *                    "after": [...], "separate": [...],
+ *                    "relabel": {"th1": {"th1": 1, "hip": 1, "const": 0}, ...}}, ...],
+ *   "orbit": {"mode": "unlocked", "section": "heelstrike", "sequence": [...],
+ *             "guess": [..] | {"th1": .., ...}, "free": [...], "residual": [...]}
+ * }
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/base.h"
+#include "io/io.h"
+
+#define MAXN 64                /* modes, transitions, names per list */
+
+typedef struct {
+    const char *path;         /* every message starts with it */
+    char *msg;
+    size_t len;
+    const hes_mech *mech;
+    const hes_robot *robot;
+    int d;
+} ctx;
+
+static int bad(ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int bad(ctx *c, const char *fmt, ...)
+{
+    if (c->msg && c->len) {
+        int n = snprintf(c->msg, c->len, "%s: ", c->path);
+        va_list ap;
+        va_start(ap, fmt);
+        if (n >= 0 && (size_t)n < c->len)
+            vsnprintf(c->msg + n, c->len - (size_t)n, fmt, ap);
+        va_end(ap);
+    }
+    return 1;
+}
+
+/* Every key of obj must be one of keys (NULL-terminated). */
+static int only_keys(ctx *c, json_t *obj, const char *where, const char *const *keys)
+{
+    const char *k;
+    json_t *v;
+    if (!json_is_object(obj))
+        return bad(c, "%s must be an object", where);
+    json_object_foreach(obj, k, v) {
+        int ok = 0;
+        for (int i = 0; keys[i] && !ok; i++)
+            ok = strcmp(k, keys[i]) == 0;
+        if (!ok)
+            return bad(c, "%s: unknown key \"%s\"", where, k);
+    }
+    return 0;
+}
+
+static int constraint_index(ctx *c, const char *name)
+{
+    for (int i = 0; name && i < c->mech->n_constraints; i++)
+        if (strcmp(c->mech->constraints[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+static int coordinate_index(ctx *c, const char *name)
+{
+    for (int i = 0; name && i < c->d; i++) {
+        const char *j = hes_robot_coordinate(c->robot, i);
+        if (j && strcmp(j, name) == 0)
+            return i;
+    }
+    return -1;
+}
+
+static void list_constraints(ctx *c, char *buf, size_t n)
+{
+    size_t at = 0;
+    buf[0] = 0;
+    for (int i = 0; i < c->mech->n_constraints && at < n; i++)
+        at += (size_t)snprintf(buf + at, n - at, "%s%s", i ? ", " : "",
+                               c->mech->constraints[i].name);
+}
+
+/* A constraint by name; -1 (message) if unknown. */
+static int constraint(ctx *c, json_t *v, const char *where)
+{
+    const char *s = json_string_value(v);
+    int i = constraint_index(c, s);
+    if (i < 0) {
+        char all[1024];
+        list_constraints(c, all, sizeof all);
+        bad(c, "%s: '%s' is not a constraint of the robot (%s)", where, s ? s : "(not a string)",
+            all);
+    }
+    return i;
+}
+
+/* A list of constraint names into out (at most MAXN); -1 on error. */
+static int constraint_list(ctx *c, json_t *a, const char *where, int *out)
+{
+    if (!json_is_array(a) || json_array_size(a) > MAXN)
+        return bad(c, "%s must be a list of constraint names (at most %d)", where, MAXN), -1;
+    for (size_t i = 0; i < json_array_size(a); i++)
+        if ((out[i] = constraint(c, json_array_get(a, i), where)) < 0)
+            return -1;
+    return (int)json_array_size(a);
+}
+
+static int name_index(json_t *names_of, const char *key, const char *name)
+{
+    for (size_t i = 0; name && i < json_array_size(names_of); i++) {
+        const char *s = json_string_value(json_object_get(json_array_get(names_of, i), key));
+        if (s && strcmp(s, name) == 0)
+            return (int)i;
+    }
+    return -1;
+}
+
+typedef struct {
+    hes_robot_mode_spec modes[MAXN];
+    int locked[MAXN][MAXN];
+    hes_robot_transition_spec trs[MAXN];
+    int after[MAXN][MAXN], separate[MAXN][MAXN];
+    double *relabel[MAXN];
+    int seq[1000], free_states[2 * HES_MECH_MAX], residual[2 * HES_MECH_MAX];
+    double guess[2 * HES_MECH_MAX];
+} store;
+
+static int parse_modes(ctx *c, json_t *modes, store *s)
+{
+    static const char *const keys[] = { "name", "pinned", "locked", NULL };
+    if (!json_is_array(modes) || json_array_size(modes) < 1 || json_array_size(modes) > MAXN)
+        return bad(c, "\"modes\" must be a list of 1 to %d modes", MAXN);
+    for (size_t i = 0; i < json_array_size(modes); i++) {
+        json_t *m = json_array_get(modes, i);
+        char where[96];
+        snprintf(where, sizeof where, "modes[%zu]", i);
+        if (only_keys(c, m, where, keys))
+            return 1;
+        hes_robot_mode_spec *ms = &s->modes[i];
+        ms->name = json_string_value(json_object_get(m, "name"));
+        if (!ms->name || !ms->name[0] || name_index(modes, "name", ms->name) != (int)i)
+            return bad(c, "%s needs a \"name\", unique among the modes", where);
+        json_t *p = json_object_get(m, "pinned");
+        ms->pinned = -1;
+        if (p) {
+            int k = constraint(c, p, where);
+            if (k < 0)
+                return 1;
+            if (k % 2 || k >= 2 * hes_robot_contact_count(c->robot))
+                return bad(c, "%s: \"pinned\" must name a contact, not '%s'", where,
+                           json_string_value(p));
+            ms->pinned = k / 2;
+        }
+        json_t *l = json_object_get(m, "locked");
+        ms->n_locked = l ? constraint_list(c, l, where, s->locked[i]) : 0;
+        if (ms->n_locked < 0)
+            return 1;
+        ms->locked = s->locked[i];
+    }
+    return 0;
+}
+
+/* "relabel": {"TARGET": {"SOURCE": coef, ..., "const": c}, ...} over the
+ * target mode's coordinates; unnamed targets keep the source coordinate of
+ * their name. */
+static int parse_relabel(ctx *c, json_t *r, const char *where, const char *const *target_names,
+                         int k, double **out)
+{
+    int d = c->d;
+    double *R = calloc((size_t)k * (size_t)(d + 1), sizeof(double));
+    if (!R)
+        return bad(c, "out of memory");
+    *out = R;
+    if (!json_is_object(r))
+        return bad(c, "%s: \"relabel\" must map the target's coordinates to objects of "
+                   "coefficients", where);
+    const char *key;
+    json_t *v;
+    json_object_foreach(r, key, v) {
+        int i = -1;
+        for (int t = 0; t < k; t++)
+            if (strcmp(target_names[t], key) == 0)
+                i = t;
+        if (i < 0)
+            return bad(c, "%s: relabel: '%s' is not a coordinate of the target mode", where, key);
+        if (!json_is_object(v))
+            return bad(c, "%s: relabel of '%s' must be an object {\"JOINT\": coefficient, ..., "
+                       "\"const\": c}", where, key);
+    }
+    for (int i = 0; i < k; i++) {
+        json_t *row = json_object_get(r, target_names[i]);
+        if (!row) {
+            int j = coordinate_index(c, target_names[i]);
+            if (j < 0)
+                return bad(c, "%s: relabel: the target's '%s' has no source coordinate",
+                           where, target_names[i]);
+            R[(size_t)i * (d + 1) + j] = 1;
+            continue;
+        }
+        const char *src;
+        json_t *coef;
+        json_object_foreach(row, src, coef) {
+            int j = strcmp(src, "const") == 0 ? d : coordinate_index(c, src);
+            if (j < 0)
+                return bad(c, "%s: relabel of '%s': '%s' is not a joint of the robot", where,
+                           target_names[i], src);
+            if (!json_is_number(coef) || !isfinite(json_number_value(coef)))
+                return bad(c, "%s: relabel of '%s': the coefficient of '%s' must be a finite "
+                           "number", where, target_names[i], src);
+            R[(size_t)i * (d + 1) + j] = json_number_value(coef);
+        }
+    }
+    return 0;
+}
+
+/* The names of a mode's free coordinates, as robot_model.c makes them:
+ * the robot's coordinates less the pinned root slides and locked joints. */
+static int free_names(ctx *c, const hes_robot_mode_spec *ms, const char **names)
+{
+    int fixed[HES_MECH_MAX] = { 0 }, k = 0;
+    if (c->d > HES_MECH_MAX)
+        return -1;
+    if (ms->pinned >= 0)
+        fixed[0] = fixed[1] = 1;
+    for (int j = 0; j < ms->n_locked; j++) {
+        /* a limit's coordinate: the joint named before "_lower"/"_upper" */
+        const char *n = c->mech->constraints[ms->locked[j]].name;
+        size_t l = strlen(n);
+        char buf[256];
+        if (l < 6 || l - 6 >= sizeof buf)
+            continue;
+        memcpy(buf, n, l - 6);
+        buf[l - 6] = 0;
+        int i = coordinate_index(c, buf);
+        if (i >= 0)
+            fixed[i] = 1;
+    }
+    for (int i = 0; i < c->d; i++)
+        if (!fixed[i])
+            names[k++] = hes_robot_coordinate(c->robot, i) ? hes_robot_coordinate(c->robot, i)
+                                                           : "?";
+    return k;
+}
+
+static int parse_transitions(ctx *c, json_t *trs, json_t *modes, store *s)
+{
+    static const char *const keys[] = { "name", "from", "to", "activate", "release", "after",
+                                        "separate", "relabel", NULL };
+    if (!json_is_array(trs) || json_array_size(trs) > MAXN)
+        return bad(c, "\"transitions\" must be a list of at most %d transitions", MAXN);
+    for (size_t t = 0; t < json_array_size(trs); t++) {
+        json_t *o = json_array_get(trs, t);
+        char where[96];
+        snprintf(where, sizeof where, "transitions[%zu]", t);
+        if (only_keys(c, o, where, keys))
+            return 1;
+        hes_robot_transition_spec *ts = &s->trs[t];
+        ts->name = json_string_value(json_object_get(o, "name"));
+        if (!ts->name || !ts->name[0] || name_index(trs, "name", ts->name) != (int)t)
+            return bad(c, "%s needs a \"name\", unique among the transitions", where);
+        const char *from = json_string_value(json_object_get(o, "from")),
+                   *to = json_string_value(json_object_get(o, "to"));
+        ts->from = name_index(modes, "name", from);
+        ts->to = name_index(modes, "name", to);
+        if (ts->from < 0 || ts->to < 0)
+            return bad(c, "%s ('%s'): \"from\" and \"to\" must name modes ('%s', '%s')", where,
+                       ts->name, from ? from : "", to ? to : "");
+        json_t *act = json_object_get(o, "activate"), *rel = json_object_get(o, "release");
+        if (!act == !rel)
+            return bad(c, "%s ('%s'): give one of \"activate\" (a contact or joint limit "
+                       "reached) and \"release\" (a held constraint's force reaching zero)",
+                       where, ts->name);
+        ts->kind = act ? HES_MECH_ACTIVATE : HES_MECH_RELEASE;
+        if ((ts->constraint = constraint(c, act ? act : rel, where)) < 0)
+            return 1;
+        json_t *a = json_object_get(o, "after"), *sp = json_object_get(o, "separate");
+        ts->n_after = a ? constraint_list(c, a, where, s->after[t]) : 0;
+        ts->n_separate = sp ? constraint_list(c, sp, where, s->separate[t]) : -1;
+        if (ts->n_after < 0 || (sp && ts->n_separate < 0))
+            return 1;
+        ts->after = s->after[t];
+        ts->separate = s->separate[t];
+        json_t *r = json_object_get(o, "relabel");
+        if (r) {
+            const char *names[HES_MECH_MAX];
+            int k = free_names(c, &s->modes[ts->to], names);
+            if (k < 0)
+                return bad(c, "%s: the robot has more than %d coordinates", where, HES_MECH_MAX);
+            if (parse_relabel(c, r, where, names, k, &s->relabel[t]))
+                return 1;
+            ts->relabel = s->relabel[t];
+        }
+    }
+    return 0;
+}
+
+/* A mode's state index by name (coordinates, then "NAMEdot"). */
+static int state_index(const char *const *names, int k, const char *name)
+{
+    char buf[280];
+    for (int i = 0; name && i < 2 * k; i++) {
+        snprintf(buf, sizeof buf, "%s%s", names[i % k], i < k ? "" : "dot");
+        if (strcmp(buf, name) == 0)
+            return i;
+    }
+    return -1;
+}
+
+static int parse_orbit(ctx *c, json_t *o, json_t *modes, json_t *trs, store *s,
+                       hes_robot_model_spec *sp)
+{
+    static const char *const keys[] = { "mode", "section", "sequence", "guess", "free",
+                                        "residual", NULL };
+    if (only_keys(c, o, "\"orbit\"", keys))
+        return 1;
+    const char *mode = json_string_value(json_object_get(o, "mode")),
+               *sec = json_string_value(json_object_get(o, "section"));
+    hes_orbit_spec *ob = &sp->orbit;
+    ob->mode = name_index(modes, "name", mode);
+    ob->section = name_index(trs, "name", sec);
+    if (ob->mode < 0 || ob->section < 0)
+        return bad(c, "orbit: \"mode\" must name a mode and \"section\" a transition ('%s', "
+                   "'%s')", mode ? mode : "", sec ? sec : "");
+    json_t *seq = json_object_get(o, "sequence");
+    if (!json_is_array(seq) || json_array_size(seq) < 1 || json_array_size(seq) > 1000)
+        return bad(c, "orbit: \"sequence\" must list the transitions of one period");
+    for (size_t i = 0; i < json_array_size(seq); i++) {
+        const char *n = json_string_value(json_array_get(seq, i));
+        if ((s->seq[i] = name_index(trs, "name", n)) < 0)
+            return bad(c, "orbit: sequence[%zu] '%s' is not a transition", i, n ? n : "");
+    }
+    ob->n_sequence = (int)json_array_size(seq);
+    ob->sequence = s->seq;
+    const char *names[HES_MECH_MAX];
+    int k = free_names(c, &s->modes[ob->mode], names);
+    if (k < 0)
+        return bad(c, "orbit: the robot has more than %d coordinates", HES_MECH_MAX);
+    json_t *g = json_object_get(o, "guess");
+    if (json_is_array(g)) {
+        if ((int)json_array_size(g) != 2 * k)
+            return bad(c, "orbit: \"guess\" has %zu values for the %d states of mode '%s'",
+                       json_array_size(g), 2 * k, mode);
+        for (int i = 0; i < 2 * k; i++) {
+            json_t *v = json_array_get(g, (size_t)i);
+            if (!json_is_number(v))
+                return bad(c, "orbit: guess[%d] is not a number", i);
+            s->guess[i] = json_number_value(v);
+        }
+    } else if (json_is_object(g)) {
+        const char *key;
+        json_t *v;
+        json_object_foreach(g, key, v) {
+            int i = state_index(names, k, key);
+            if (i < 0)
+                return bad(c, "orbit: guess: '%s' is not a state of mode '%s'", key, mode);
+            if (!json_is_number(v))
+                return bad(c, "orbit: guess of '%s' is not a number", key);
+            s->guess[i] = json_number_value(v);
+        }
+    } else {
+        return bad(c, "orbit: \"guess\" must be the list of the %d states of mode '%s', or an "
+                   "object of state names (the others 0)", 2 * k, mode);
+    }
+    sp->guess = s->guess;
+    sp->n_guess = 2 * k;
+    const char *lists[2] = { "free", "residual" };
+    int *outs[2] = { s->free_states, s->residual }, *counts[2] = { &ob->n_free_states,
+                                                                   &ob->n_residual };
+    for (int l = 0; l < 2; l++) {
+        json_t *a = json_object_get(o, lists[l]);
+        if (!a)
+            continue;
+        if (!json_is_array(a) || (int)json_array_size(a) > 2 * k)
+            return bad(c, "orbit: \"%s\" must list state names of mode '%s'", lists[l], mode);
+        for (size_t i = 0; i < json_array_size(a); i++) {
+            const char *n = json_string_value(json_array_get(a, i));
+            if ((outs[l][i] = state_index(names, k, n)) < 0)
+                return bad(c, "orbit: %s: '%s' is not a state of mode '%s'", lists[l],
+                           n ? n : "", mode);
+        }
+        *counts[l] = (int)json_array_size(a);
+        if (l == 0)
+            ob->free_states = outs[0];
+        else
+            ob->residual = outs[1];
+    }
+    return 0;
+}
+
+/* the robot file's path: absolute, or relative to the description's folder */
+static char *robot_path(const char *desc, const char *file)
+{
+    const char *slash = strrchr(desc, '/');
+    size_t dl = file[0] == '/' || !slash ? 0 : (size_t)(slash - desc + 1);
+    char *p = malloc(dl + strlen(file) + 1);
+    if (p) {
+        memcpy(p, desc, dl);
+        strcpy(p + dl, file);
+    }
+    return p;
+}
+
+hes_status hes_robot_model_load(const char *path, hes_model **out, char *msg, size_t len)
+{
+    static const char *const keys[] = { "name", "description", "robot", "contacts", "slope",
+                                        "max_phase_time", "modes", "transitions", "orbit",
+                                        NULL };
+    ctx c = { path, msg, len, NULL, NULL, 0 };
+    if (out)
+        *out = NULL;
+    if (!path || !out)
+        return hes__say(msg, len, HES_EINVAL, "robot model: needs a file and somewhere to put "
+                        "the model");
+    json_error_t err;
+    json_t *doc = json_load_file(path, 0, &err);
+    if (!doc)
+        return hes__say(msg, len, HES_EINVAL, "%s: line %d: %s", path, err.line, err.text);
+    hes_status st = HES_EINVAL;
+    hes_robot *robot = NULL;
+    store *s = calloc(1, sizeof *s);
+    char *file = NULL;
+    hes_robot_contact contacts[16];
+    int nc = 0;
+    if (!s) {
+        st = hes__say(msg, len, HES_ENOMEM, "out of memory");
+        goto done;
+    }
+    if (only_keys(&c, doc, "the description", keys))
+        goto done;
+    const char *rf = json_string_value(json_object_get(doc, "robot"));
+    if (!rf || !rf[0]) {
+        bad(&c, "\"robot\" must name the robot file (MJCF or URDF)");
+        goto done;
+    }
+    json_t *cj = json_object_get(doc, "contacts");
+    if (cj) {
+        const char *k;
+        json_t *v;
+        if (!json_is_object(cj) || json_object_size(cj) < 1 || json_object_size(cj) > 8) {
+            bad(&c, "\"contacts\" must map 1 to 8 sites to their friction coefficients");
+            goto done;
+        }
+        json_object_foreach(cj, k, v) {
+            if (!json_is_number(v)) {
+                bad(&c, "contacts: the friction of '%s' must be a number", k);
+                goto done;
+            }
+            contacts[nc++] = (hes_robot_contact){ k, json_number_value(v) };
+        }
+    }
+    if (!(file = robot_path(path, rf))) {
+        st = hes__say(msg, len, HES_ENOMEM, "out of memory");
+        goto done;
+    }
+    char why[1024];
+    if ((st = hes_robot_load(file, nc ? contacts : NULL, nc, &robot, why, sizeof why)) != HES_OK) {
+        hes__say(msg, len, st, "%s: %s", path, why);
+        goto done;
+    }
+    st = HES_EINVAL;
+    c.robot = robot;
+    c.mech = hes_robot_mech(robot);
+    c.d = c.mech->d;
+    hes_robot_model_spec sp = { 0 };
+    sp.name = json_string_value(json_object_get(doc, "name"));
+    sp.description = json_string_value(json_object_get(doc, "description"));
+    if (!sp.name || !sp.name[0]) {
+        bad(&c, "\"name\" must be the model's name");
+        goto done;
+    }
+    json_t *slope = json_object_get(doc, "slope"), *mpt = json_object_get(doc, "max_phase_time");
+    if ((slope && !json_is_number(slope)) || (mpt && !json_is_number(mpt))) {
+        bad(&c, "\"slope\" and \"max_phase_time\" must be numbers");
+        goto done;
+    }
+    sp.slope = slope != NULL;
+    sp.slope_value = slope ? json_number_value(slope) : 0;
+    sp.max_phase_time = mpt ? json_number_value(mpt) : 0;
+    json_t *modes = json_object_get(doc, "modes"), *trs = json_object_get(doc, "transitions");
+    if (parse_modes(&c, modes, s))
+        goto done;
+    sp.n_modes = (int)json_array_size(modes);
+    sp.modes = s->modes;
+    if (trs && parse_transitions(&c, trs, modes, s))
+        goto done;
+    sp.n_transitions = (int)json_array_size(trs);
+    sp.transitions = s->trs;
+    json_t *orbit = json_object_get(doc, "orbit");
+    if (orbit && parse_orbit(&c, orbit, modes, trs, s, &sp))
+        goto done;
+    st = hes_robot_model_new(robot, &sp, out, why, sizeof why);
+    robot = NULL;             /* the model's now, or freed */
+    if (st != HES_OK)
+        hes__say(msg, len, st, "%s: %s", path, why);
+done:
+    hes_robot_free(robot);
+    for (int t = 0; s && t < MAXN; t++)
+        free(s->relabel[t]);
+    free(s);
+    free(file);
+    json_decref(doc);
+    return st;
+}

@@ -57,6 +57,11 @@ struct hes_robot {
     double g0;                /* |gravity| of the file */
     hes__robot_view *pins;    /* hes_robot_pinned_mode's views, one per contact */
     pthread_mutex_t lock;     /* recursive: models share a robot between threads */
+    /* the last q of mass and mass_dq and their results: a vector field's
+       Jacobian by differences perturbs the velocities at the same q */
+    int have_M, have_dM;
+    double cM_q[HES_MECH_MAX], cM[HES_MECH_MAX * HES_MECH_MAX];
+    double cD_q[HES_MECH_MAX], cD[HES_MECH_MAX * HES_MECH_MAX * HES_MECH_MAX];
 #ifdef HAVE_MUJOCO
     mjModel *m;
     mjData *d;
@@ -93,10 +98,22 @@ static int mass(const double *q, const double *p, double *out, void *data)
 {
     (void)p;
     hes_robot *r = ROBOT(data);
+    int nv = r->m->nv;
+    size_t bq = sizeof(double) * (size_t)nv, bm = bq * (size_t)nv;
     LOCK(r);
+    if (nv <= HES_MECH_MAX && r->have_M && memcmp(q, r->cM_q, bq) == 0) {
+        memcpy(out, r->cM, bm);
+        UNLOCK(r);
+        return 0;
+    }
     at(r, q);
     mj_crb(r->m, r->d);
     mj_fullM(r->m, out, r->d->qM);
+    if (nv <= HES_MECH_MAX) {
+        memcpy(r->cM_q, q, bq);
+        memcpy(r->cM, out, bm);
+        r->have_M = 1;
+    }
     UNLOCK(r);
     return 0;
 }
@@ -119,7 +136,13 @@ static int mass_dq(const double *q, const double *p, double *D, void *data)
         return 1;
     double G[HES_MECH_MAX * HES_MECH_MAX * HES_MECH_MAX], c[HES_MECH_MAX], g[3];
 #define GAM(i, j, k) G[(i) + nv * ((j) + nv * (k))]
+    size_t bq = sizeof(double) * (size_t)nv, bd = bq * (size_t)nv * (size_t)nv;
     LOCK(r);
+    if (r->have_dM && memcmp(q, r->cD_q, bq) == 0) {
+        memcpy(D, r->cD, bd);
+        UNLOCK(r);
+        return 0;
+    }
     at(r, q);
     mju_copy3(g, r->m->opt.gravity);
     mju_zero3(r->m->opt.gravity);
@@ -142,11 +165,14 @@ static int mass_dq(const double *q, const double *p, double *D, void *data)
     mju_copy3(r->m->opt.gravity, g);
     mju_zero(r->d->qvel, nv);
     mj_comVel(r->m, r->d);
-    UNLOCK(r);
     for (int k = 0; k < nv; k++)
         for (int j = 0; j < nv; j++)
             for (int i = 0; i < nv; i++)
                 D[(size_t)k * nv * nv + i + (size_t)j * nv] = GAM(i, j, k) + GAM(j, i, k);
+    memcpy(r->cD_q, q, bq);
+    memcpy(r->cD, D, bd);
+    r->have_dM = 1;
+    UNLOCK(r);
 #undef GAM
     return 0;
 }

@@ -469,6 +469,16 @@ hes_status hes_robot_set_motors(hes_robot *robot, const char *const *joints, int
  * joints are not those slides. */
 hes_status hes_robot_pinned_mode(const hes_robot *robot, int contact, hes_mech_mode *out,
                                  char *msg, size_t len);
+/* Another robot of the same file and contacts (its own MuJoCo data: for
+ * another thread, or to change its motors). */
+hes_status hes_robot_copy(const hes_robot *robot, hes_robot **out, char *msg, size_t len);
+/* Turn gravity about the y axis by `slope` (rad, |slope| < 1.5): g = |g|
+ * (sin s, 0, -cos s), so that the ground z = 0 is a slope going down towards
+ * +x (a robot model's "slope" parameter).  HES_EINVAL out of range. */
+hes_status hes_robot_set_slope(hes_robot *robot, double slope);
+/* The number of motors, and the joint motor a drives (NULL out of range). */
+int hes_robot_motor_count(const hes_robot *robot);
+const char *hes_robot_motor_joint(const hes_robot *robot, int a);
 /* The number of contacts, and contact i's name (NULL out of range). */
 int hes_robot_contact_count(const hes_robot *robot);
 const char *hes_robot_contact_name(const hes_robot *robot, int i);
@@ -544,6 +554,21 @@ void hes_robot_model_free(hes_model *model);
  * HES_EINVAL (msg naming the file and the key) for anything malformed,
  * unknown keys included; HES_ESOLVER without MuJoCo. */
 hes_status hes_robot_model_load(const char *path, hes_model **out, char *msg, size_t len);
+/* A robot model's robot (valid while the model lives), or NULL for any
+ * other model. */
+hes_robot *hes_robot_model_robot(const hes_model *model);
+/* The motion of the robot in mode `mode` at state x with parameters p: q,
+ * v and the acceleration a of the mode's vector field (d values each), and
+ * what the mode holds: its pinned contact (-1: none) and locked
+ * coordinates (their indices). */
+typedef struct {
+    int d;
+    double q[HES_MECH_MAX], v[HES_MECH_MAX], a[HES_MECH_MAX];
+    int pinned, n_locked, locked[HES_MECH_MAX];
+} hes_robot_mode_motion;
+hes_status hes_robot_model_motion(const hes_model *model, int mode, double t, const double *x,
+                                  const double *p, hes_robot_mode_motion *out, char *msg,
+                                  size_t len);
 
 /* Quantities of a mechanical mode at state x = [z, z']: the configuration
  * q (d), velocity q' (d), the held constraints' forces lambda (n_active),
@@ -2097,6 +2122,17 @@ void hes_gait_free(hes_gait *g);
 hes_status hes_gait_model(const hes_gait *g, const hes_model *base, hes_model **out,
                           char *msg, size_t len);
 void hes_gait_model_destroy(hes_model *m);
+/* Inverse dynamics along a gait of a robot model (lib/shaping/
+ * gait_invdyn.c; hes_robot_model_load): at every node the exact motion of
+ * its mode (hes_robot_model_motion, the gait's inputs as the motor
+ * parameters), the mode's pinned contact in stance.  The motors are the
+ * robot's, on their joints, then one per joint a mode locks at its limit
+ * (the stop's torque); *robot is the robot used (its motors name the
+ * torques: hes_robot_motor_joint; free it).  HES_EINVAL for a model that
+ * is not a robot model or a gait that is not one of its. */
+hes_status hes_invdyn_gait(const hes_model *model, const hes_gait *gait,
+                           const hes_invdyn_run_options *opts, hes_robot **robot,
+                           hes_invdyn_run *out, char *msg, size_t len);
 
 /* ------------------------------------------------- trajectory optimisation */
 

@@ -2,7 +2,8 @@
  * cmd_invdyn.c - `hes invdyn ROBOT`: joint torques and contact forces of a
  * robot's motion by inverse dynamics with rigid contact (Zapolsky &
  * Drumwright; hes_invdyn_trajectory), along a trajectory read from a CSV
- * file (--trajectory) or at one state (--q, --v, --a).  Per node: the
+ * file (--trajectory), at one state (--q, --v, --a), or along a gait of a
+ * robot model (--orbit GAIT --robot DESC.json; hes_invdyn_gait).  Per node: the
  * status, torques, contact forces, friction ratios and the smallest
  * friction coefficient that holds the motion; then the trajectory's
  * smallest friction coefficient.  Text, or --csv (one row per node).
@@ -27,6 +28,7 @@ void cmd_invdyn_usage(FILE *out)
 {
     fputs("Usage: hes invdyn ROBOT.xml|ROBOT.urdf --trajectory FILE.csv [options]\n"
           "       hes invdyn ROBOT.xml|ROBOT.urdf --q Q1,... --v V1,... --a A1,... [options]\n"
+          "       hes invdyn --robot DESC.json --orbit GAIT.json [options]\n"
           "Joint torques and contact forces together for a desired motion: inverse\n"
           "dynamics with rigid contact and friction (Zapolsky & Drumwright), per node\n"
           "the torques, the contact forces, the friction ratios |f_t|/f_n and the\n"
@@ -40,6 +42,10 @@ void cmd_invdyn_usage(FILE *out)
           "height is at most --stance-tol.\n"
           "\n"
           "  --trajectory F  the motion, a CSV file (at least 3 nodes, up to " STR(MAX_NODES) ")\n"
+          "  --orbit GAIT    or a gait of a robot model (written by 'hes trajopt --robot\n"
+          "                  DESC.json -o GAIT'): its exact motion at every node, the\n"
+          "                  stance contact each mode pins, the gait's slope; joints a\n"
+          "                  mode locks at a limit get the stop's torque as a motor's\n"
           "  --q, --v, --a   or one state: coordinates, velocities, desired accelerations\n"
           "  --contacts L    the contacts, NAME:MU,... (default: every site, friction 1)\n"
           "  --mu MU         one friction coefficient for every contact\n"
@@ -265,6 +271,10 @@ static void print_text(const hes_invdyn_run *r, const invdyn_input *in, const ch
     int rows = r->nc * (1 + r->tangents);
     printf("robot: %s, %d node%s, method %s, dt %g\n", file, r->nodes, r->nodes > 1 ? "s" : "",
            hes_invdyn_method_name(o->method), dt);
+    printf("torques:");
+    for (int k = 0; k < r->nu; k++)
+        printf(" tau%d %s%s", k, hes_robot_motor_joint(in->robot, k) ?
+               hes_robot_motor_joint(in->robot, k) : "?", k + 1 < r->nu ? "," : "\n");
     printf("%12s  %-10s %10s", "t", "status", "max|tau|");
     for (int c = 0; c < r->nc; c++)
         printf("  %14s", hes_robot_contact_name(in->robot, c));
@@ -301,6 +311,67 @@ static void print_text(const hes_invdyn_run *r, const invdyn_input *in, const ch
 
 static int invdyn_main(int argc, char **argv, invdyn_input *in);
 
+/* Print a run and its exit status. */
+static int report(hes_invdyn_run *run, const invdyn_input *in, const char *what,
+                  const hes_invdyn_run_options *ro, int csv)
+{
+    if (csv)
+        print_csv(run, in, &ro->solve);
+    else
+        print_text(run, in, what, &ro->solve, ro->dt);
+    int rc = run->failed ? CLI_EXIT_FAILURE : CLI_EXIT_OK;
+    if (run->failed)
+        fprintf(stderr, "%s: %d of %d nodes infeasible or failed\n", CMD, run->failed,
+                run->nodes);
+    hes_invdyn_run_free(run);
+    return rc;
+}
+
+/* --orbit GAIT.json with --robot DESC.json (the model's name is the
+ * positional argument, put there by cli_take_robot_option). */
+static int invdyn_gait(int argc, char **argv, const char *orbit, invdyn_input *in,
+                       hes_invdyn_run_options *ro, double slip_tol, int csv, int conflicts)
+{
+    if (conflicts) {
+        fprintf(stderr, "%s: --orbit takes the motion, contacts and motors from the gait and "
+                "its robot model: no --trajectory, --q, --v, --a, --contacts, --mu or "
+                "--motors\n", CMD);
+        return CLI_EXIT_USAGE;
+    }
+    if (optind != argc - 1) {
+        fprintf(stderr, "%s: --orbit GAIT needs the gait's robot model: --robot DESC.json\n",
+                CMD);
+        return CLI_EXIT_USAGE;
+    }
+    const hes_model *model = cli_find_problem(argv[optind]);
+    if (!model)
+        return CLI_EXIT_USAGE;
+    if (!hes_robot_model_robot(model)) {
+        fprintf(stderr, "%s: '%s' is not a robot model: inverse dynamics along a gait needs "
+                "one (--robot DESC.json)\n", CMD, model->name);
+        return CLI_EXIT_USAGE;
+    }
+    hes_gait g;
+    char msg[512];
+    hes_status st = hes_gait_read(orbit, model, &g, msg, sizeof msg);
+    if (st != HES_OK) {
+        fprintf(stderr, "%s: --orbit %s: %s\n", CMD, orbit, msg);
+        return hes_status_exit_code(st);
+    }
+    ro->solve.tol_slip = slip_tol > 0 ? slip_tol : 1e-6;    /* the motion is exact */
+    ro->solve.min_friction = ro->solve.method == HES_INVDYN_NO_SLIP;
+    hes_invdyn_run run;
+    st = hes_invdyn_gait(model, &g, ro, &in->robot, &run, msg, sizeof msg);
+    hes_gait_free(&g);
+    if (st != HES_OK) {
+        fprintf(stderr, "%s: %s\n", CMD, msg);
+        return hes_status_exit_code(st);
+    }
+    char what[512];
+    snprintf(what, sizeof what, "the gait %s of %s", orbit, model->name);
+    return report(&run, in, what, ro, csv);
+}
+
 int cmd_invdyn(int argc, char **argv)
 {
     invdyn_input in;
@@ -313,9 +384,10 @@ int cmd_invdyn(int argc, char **argv)
 static int invdyn_main(int argc, char **argv, invdyn_input *in)
 {
     enum { O_TRAJ = 256, O_Q, O_V, O_A, O_CONTACTS, O_MU, O_METHOD, O_DT, O_NO_DRIFT,
-           O_STANCE_TOL, O_COLD, O_CSV, O_SLIP_TOL, O_MOTORS };
+           O_STANCE_TOL, O_COLD, O_CSV, O_SLIP_TOL, O_MOTORS, O_ORBIT };
     static const struct option longopts[] = {
         {"trajectory", required_argument, NULL, O_TRAJ},
+        {"orbit", required_argument, NULL, O_ORBIT},
         {"q", required_argument, NULL, O_Q},
         {"v", required_argument, NULL, O_V},
         {"a", required_argument, NULL, O_A},
@@ -334,7 +406,7 @@ static int invdyn_main(int argc, char **argv, invdyn_input *in)
     };
     unsigned char seen[CLI_OPTION_CODES] = { 0 };
     const char *traj = NULL, *qt = NULL, *vt = NULL, *at = NULL, *contacts = NULL,
-               *motors = NULL;
+               *motors = NULL, *orbit = NULL;
     double mu = -1, dt = 1e-3, stance_tol = 1e-4, slip_tol = 0;
     int csv = 0, c, rc;
     hes_invdyn_run_options ro = { { HES_INVDYN_NO_SLIP, 0, 0, 1, 0, 1 }, 0, 0, 0 };
@@ -345,6 +417,7 @@ static int invdyn_main(int argc, char **argv, invdyn_input *in)
             return rc;
         switch (c) {
         case O_TRAJ: traj = optarg; break;
+        case O_ORBIT: orbit = optarg; break;
         case O_Q: qt = optarg; break;
         case O_V: vt = optarg; break;
         case O_A: at = optarg; break;
@@ -394,6 +467,11 @@ static int invdyn_main(int argc, char **argv, invdyn_input *in)
             return CLI_EXIT_USAGE;
         }
     }
+    ro.dt = dt;
+    ro.stance_tol = stance_tol;
+    if (orbit)
+        return invdyn_gait(argc, argv, orbit, in, &ro, slip_tol, csv,
+                           traj || qt || vt || at || contacts || motors || mu >= 0);
     if (optind != argc - 1) {
         fprintf(stderr, "%s: expects one robot file\n", CMD);
         cmd_invdyn_usage(stderr);
@@ -471,8 +549,6 @@ static int invdyn_main(int argc, char **argv, invdyn_input *in)
         if (!in->t)
             return CLI_EXIT_FAILURE;
     }
-    ro.dt = dt;
-    ro.stance_tol = stance_tol;
     ro.solve.tol_slip = slip_tol > 0 ? slip_tol : traj ? 1e-3 : 1e-6;
     ro.solve.min_friction = ro.solve.method == HES_INVDYN_NO_SLIP;
     hes_invdyn_run run;
@@ -482,13 +558,5 @@ static int invdyn_main(int argc, char **argv, invdyn_input *in)
         fprintf(stderr, "%s: %s\n", CMD, msg);
         return hes_status_exit_code(st);
     }
-    if (csv)
-        print_csv(&run, in, &ro.solve);
-    else
-        print_text(&run, in, file, &ro.solve, dt);
-    rc = run.failed ? CLI_EXIT_FAILURE : CLI_EXIT_OK;
-    if (run.failed)
-        fprintf(stderr, "%s: %d of %d nodes infeasible or failed\n", CMD, run.failed, run.nodes);
-    hes_invdyn_run_free(&run);
-    return rc;
+    return report(&run, in, file, &ro, csv);
 }

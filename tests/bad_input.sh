@@ -240,6 +240,13 @@ bad analyze --robot "${top_srcdir:-.}/share/robots/knee_biped.json" --robot "${t
 bad analyze --robot "${top_srcdir:-.}/share/robots/knee_biped.json" -p slope=x
 bad analyze --robot "${top_srcdir:-.}/share/robots/knee_biped.json" -p mh=1
 bad simulate --robot "${top_srcdir:-.}/share/robots/knee_biped.json" --steps 0
+bad invdyn --orbit "$tmp/none.json"
+bad invdyn --robot "${top_srcdir:-.}/share/robots/knee_biped.json" --orbit "$tmp/none.json"
+bad invdyn --robot "${top_srcdir:-.}/share/robots/knee_biped.json" --orbit "$tmp/r_empty.json"
+bad invdyn --robot "${top_srcdir:-.}/share/robots/knee_biped.json" --orbit "$tmp/r_empty.json" --q 0
+bad invdyn --robot "${top_srcdir:-.}/share/robots/knee_biped.json" --orbit "$tmp/r_empty.json" --mu 1
+bad invdyn knee-biped --orbit "$tmp/r_empty.json"
+bad invdyn --robot "${top_srcdir:-.}/share/robots/knee_biped.json"
 bad info --robot
 bad info --robot "${top_srcdir:-.}/share/robots/compass_gait.xml" knee-biped
 bad info --robot "$tmp"

@@ -1230,6 +1230,26 @@ sys.exit(0 if abs(a["psi"] - c) < 1e-8 else 1)' "$tmp/rm_rw.out"
 a = {r["index"]: float(r["psi"]) for r in csv.DictReader(open(sys.argv[1]))}
 b = {r["index"]: float(r["psi"]) for r in csv.DictReader(open(sys.argv[2]))}
 sys.exit(0 if len(a) == 2 and all(abs(a[k] - b[k]) < 1e-7 for k in a) else 1)' "$tmp/rm_sw.out" "$tmp/rm_swb.out"
+    # a passive gait of the robot model by collocation, then inverse dynamics
+    # along it: the friction it needs is the built-in's by Newton's law on
+    # the point masses (share/examples/knee_biped_friction.c)
+    run rm_to trajopt --robot "$kbj" --quiet -o "$tmp/kbgait.json"
+    expect_status rm_to 0 "hes trajopt --robot DESC.json -o GAIT"
+    run rm_id invdyn --robot "$kbj" --orbit "$tmp/kbgait.json"
+    expect_status rm_id 0 "hes invdyn --robot DESC.json --orbit GAIT"
+    expect_grep rm_id out '^torques: tau0 th1, tau1 hip, tau2 knee2, tau3 knee1' "the torques are named: the motors, then the stance knee's stop"
+    expect_grep rm_id out 'nodes infeasible or failed: 0 of 42' "every node of the gait is feasible"
+    if [ -x "${top_builddir:-.}/tests/example_knee_biped_friction" ]; then
+        "${top_builddir:-.}/tests/example_knee_biped_friction" >"$tmp/kbf.out" 2>&1
+        expect_true "the gait needs the built-in passive gait's friction (Newton's law, 4 digits)" \
+            python3 -c 'import re, sys
+a = float(re.search(r"holds the motion: ([0-9.]+)", open(sys.argv[1]).read()).group(1))
+b = float(re.search(r"friction needed ([0-9.]+)", open(sys.argv[2]).read()).group(1))
+sys.exit(0 if abs(a - b) < 6e-5 else 1)' "$tmp/rm_id.out" "$tmp/kbf.out"
+    fi
+    run e_rm_idb invdyn knee-biped --orbit "$tmp/kbgait.json"
+    expect_status e_rm_idb 2 "invdyn --orbit of a built-in (not a robot model)"
+    expect_grep e_rm_idb err 'not a robot model' "the message says why"
     printf '{"name": "x", "robot": "knee_biped.xml", "modes": [{"name": "m", "pinned": "foot1"}], "typo": 1}\n' >"$tmp/typo.json"
     cp "${top_srcdir:-.}/share/robots/knee_biped.xml" "$tmp/knee_biped.xml"
     run e_rm_typo analyze --robot "$tmp/typo.json"

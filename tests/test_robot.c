@@ -510,6 +510,98 @@ START_TEST(test_knee_biped_model_is_the_builtin)
 }
 END_TEST
 
+/* Inverse dynamics along a gait of the knee biped's robot model
+ * (hes_invdyn_gait) against the model's own constraint forces: states near
+ * the orbit in both modes, random torques; a pinned point foot leaves as
+ * many unknowns as equations, so the motors' torques are the inputs (plus
+ * -lambda of knee2_upper where knee2 is locked), the knee stop's torque is
+ * -lambda of knee1_upper (a = -knee1), and the
+ * contact's normal and tangential forces are lambda of foot1 and
+ * foot1_tangential (hes_mech_mode_state: the reduced dynamics' Lagrange
+ * multipliers, an independent computation). */
+START_TEST(test_invdyn_along_a_robot_gait)
+{
+    hes_model *rm = knee_biped_model(0.0504);
+    if (!rm)
+        return;
+    hes_system *sys;
+    char msg[512];
+    ck_assert_msg(hes_system_new(rm, &sys, msg, sizeof msg) == HES_OK, "%s", msg);
+    hes_analysis an;
+    ck_assert_msg(hes_analyze(sys, 0, &an) == HES_OK, "%s", hes_system_errmsg(sys));
+    enum { NODES = 6 };
+    int inputs[3] = { hes_model_param_index(rm, "ankle_torque"),
+                      hes_model_param_index(rm, "hip_torque"),
+                      hes_model_param_index(rm, "knee_torque") };
+    double params[4], x0[NODES * 6], x1[NODES * 4], u0[NODES * 3], u1[NODES * 3];
+    for (int i = 0; i < rm->n_params; i++)
+        params[i] = rm->params[i].value;
+    const double *start[2] = { an.orbit.x0, an.orbit.traj.events[0].x_plus };
+    for (int n = 0; n < NODES; n++) {
+        for (int i = 0; i < 6; i++)
+            x0[n * 6 + i] = start[0][i] + (i == 2 ? 0 : uniform(-0.02, 0.02));
+        for (int i = 0; i < 4; i++)
+            x1[n * 4 + i] = start[1][i] + uniform(-0.02, 0.02);
+        for (int k = 0; k < 3; k++)
+            u0[n * 3 + k] = uniform(-0.3, 0.3), u1[n * 3 + k] = uniform(-0.3, 0.3);
+    }
+    x0[2] = x0[5] = 0;   /* knee2 straight at the first node, as after a heelstrike */
+    hes_gait_phase ph[2] = {
+        { .mode = 0, .transition = 0, .direction = HES_DOWN, .duration = 0.3, .nodes = NODES,
+          .x = x0, .u_rows = NODES, .u = u0 },
+        { .mode = 1, .transition = 1, .direction = HES_DOWN, .duration = 0.2, .nodes = NODES,
+          .x = x1, .u_rows = NODES, .u = u1 },
+    };
+    hes_gait g = { .problem = (char *)rm->name, .params = params, .n_params = rm->n_params,
+                   .n_inputs = 3, .inputs = inputs, .n_phases = 2, .phases = ph };
+    hes_invdyn_run_options o = { .solve = { .method = HES_INVDYN_NO_SLIP, .min_friction = 1 } };
+    hes_invdyn_run run;
+    hes_robot *robot = NULL;
+    hes_status st = hes_invdyn_gait(rm, &g, &o, &robot, &run, msg, sizeof msg);
+    ck_assert_msg(st == HES_OK, "%s", msg);
+    ck_assert_int_eq(run.nu, 4);
+    ck_assert_str_eq(hes_robot_motor_joint(robot, 0), "th1");     /* ankle_torque */
+    ck_assert_str_eq(hes_robot_motor_joint(robot, 3), "knee1");   /* the stance knee's stop */
+    double dtau = 0, dstop = 0, df = 0, dmu = 0;
+    for (int n = 0; n < 2 * NODES; n++) {
+        int phase = n / NODES, j = n % NODES;
+        const hes_mech_mode *mm = rm->modes[phase].data;
+        const double *x = phase ? x1 + j * 4 : x0 + j * 6, *u = phase ? u1 + j * 3 : u0 + j * 3;
+        double p[4], lam[4];
+        memcpy(p, params, sizeof p);
+        for (int k = 0; k < 3; k++)
+            p[inputs[k]] = u[k];
+        ck_assert_int_eq(hes_mech_mode_state(mm, 0, x, p, NULL, NULL, lam, NULL), HES_OK);
+        ck_assert_msg(run.status[n] == HES_OK, "node %d: %s", n, run.message[n]);
+        ck_assert(run.stance[n * 2] == 1 && run.stance[n * 2 + 1] == 0);
+        /* a locked joint with a motor (knee2 in the locked mode): motor and stop */
+        for (int k = 0; k < 3; k++)
+            dtau = fmax(dtau, fabs(run.tau[n * 4 + k] - u[k] + (phase && k == 2 ? lam[3] : 0)));
+        /* held: foot1 (0), foot1_tangential (1), knee1_upper (5) [, knee2_upper (7)] */
+        dstop = fmax(dstop, fabs(run.tau[n * 4 + 3] + lam[2]));
+        double fn = run.f[n * 4 + 0], ft = run.f[n * 4 + 2];
+        df = fmax(df, fmax(fabs(fn - lam[0]), fabs(ft - lam[1])));
+        dmu = fmax(dmu, fabs(run.mu_min[n] - fabs(lam[1]) / lam[0]));
+        ck_assert(lam[0] > 0);
+    }
+    printf("test_robot: inverse dynamics along a knee-biped gait: torques = inputs to %.1e, "
+           "knee stop = -lambda to %.1e, contact forces = lambda to %.1e, mu_min = |f_t|/f_n "
+           "to %.1e\n", dtau, dstop, df, dmu);
+    ck_assert_msg(dtau < 1e-8 && dstop < 1e-8 && df < 1e-8 && dmu < 1e-8,
+                  "torques %g, stop %g, forces %g, mu %g", dtau, dstop, df, dmu);
+    /* not a robot model */
+    hes_robot *none;
+    ck_assert_int_eq(hes_invdyn_gait(hes_problem_find("knee-biped"), &g, &o, &none, &run, msg,
+                                     sizeof msg), HES_EINVAL);
+    ck_assert_ptr_nonnull(strstr(msg, "not a robot model"));
+    hes_invdyn_run_free(&run);
+    hes_robot_free(robot);
+    hes_analysis_free(&an);
+    hes_system_destroy(sys);
+    hes_robot_model_free(rm);
+}
+END_TEST
+
 /* a file of our own: a pendulum with a motor (gear 2) on its hinge; and
  * files refused */
 static const char *write_tmp(const char *text, char *name, size_t len)
@@ -581,6 +673,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_rimless_wheel_orbit_from_mjcf);
     tcase_add_test(tc, test_pinned_mode_is_the_hand_chart);
     tcase_add_test(tc, test_knee_biped_model_is_the_builtin);
+    tcase_add_test(tc, test_invdyn_along_a_robot_gait);
     tcase_add_test(tc, test_inputs_and_refusals);
     suite_add_tcase(s, tc);
     return s;

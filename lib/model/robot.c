@@ -56,6 +56,7 @@ struct hes_robot {
     int slope_param, *motor_param;
     double g0;                /* |gravity| of the file */
     hes__robot_view *pins;    /* hes_robot_pinned_mode's views, one per contact */
+    char *path;               /* the file, for hes_robot_copy */
     pthread_mutex_t lock;     /* recursive: models share a robot between threads */
     /* the last q of mass and mass_dq and their results: a vector field's
        Jacobian by differences perturbs the velocities at the same q */
@@ -187,12 +188,8 @@ static int force(const double *q, const double *qd, const double *u, const doubl
     hes_robot *r = ROBOT(data);
     int nv = r->m->nv;
     LOCK(r);
-    if (r->slope_param >= 0 && p) {
-        double s = p[r->slope_param];
-        r->m->opt.gravity[0] = r->g0 * sin(s);
-        r->m->opt.gravity[1] = 0;
-        r->m->opt.gravity[2] = -r->g0 * cos(s);
-    }
+    if (r->slope_param >= 0 && p)
+        hes_robot_set_slope(r, p[r->slope_param]);
     at(r, q);
     mj_rne(r->m, r->d, 0, out);     /* qvel = 0: gravity (and springs) */
     for (int i = 0; i < nv; i++) {
@@ -684,7 +681,7 @@ int hes__robot_input(double t, const double *x, const double *p, double *u, void
     return 0;
 }
 
-int hes__robot_motor_count(const hes_robot *r)
+int hes_robot_motor_count(const hes_robot *r)
 {
 #ifdef HAVE_MUJOCO
     return r->nu;
@@ -704,7 +701,7 @@ const char *hes__robot_motor_name(const hes_robot *r, int a)
 #endif
 }
 
-const char *hes__robot_motor_joint(const hes_robot *r, int a)
+const char *hes_robot_motor_joint(const hes_robot *r, int a)
 {
 #ifdef HAVE_MUJOCO
     if (a < 0 || a >= r->nu)
@@ -716,6 +713,35 @@ const char *hes__robot_motor_joint(const hes_robot *r, int a)
     (void)r, (void)a;
 #endif
     return NULL;
+}
+
+hes_status hes_robot_copy(const hes_robot *r, hes_robot **out, char *msg, size_t len)
+{
+    if (out)
+        *out = NULL;
+    if (!r || !out)
+        return hes__say(msg, len, HES_EINVAL, "robot copy: needs a robot");
+    int nc = r->n_contacts;
+    hes_robot_contact c[HES_ROBOT_MAX_CONTACTS];
+    for (int i = 0; i < nc; i++)
+        c[i] = (hes_robot_contact){ r->names[2 * i], r->cons[2 * i].mu };
+    return hes_robot_load(r->path, c, nc, out, msg, len);
+}
+
+hes_status hes_robot_set_slope(hes_robot *r, double slope)
+{
+    if (!r || !isfinite(slope) || fabs(slope) >= 1.5)
+        return HES_EINVAL;
+#ifdef HAVE_MUJOCO
+    LOCK(r);
+    r->m->opt.gravity[0] = r->g0 * sin(slope);
+    r->m->opt.gravity[1] = 0;
+    r->m->opt.gravity[2] = -r->g0 * cos(slope);
+    UNLOCK(r);
+    return HES_OK;
+#else
+    return HES_ESOLVER;
+#endif
 }
 
 hes_status hes_robot_pinned_mode(const hes_robot *r, int contact, hes_mech_mode *out, char *msg,
@@ -778,6 +804,7 @@ void hes_robot_free(hes_robot *r)
     free(r->names);
     free(r->cons);
     free(r->pins);
+    free(r->path);
     pthread_mutex_destroy(&r->lock);
     free(r);
 }
@@ -829,6 +856,7 @@ hes_status hes_robot_load(const char *path, const hes_robot_contact *contacts, i
     pthread_mutex_init(&r->lock, &attr);
     pthread_mutexattr_destroy(&attr);
     r->self = r;
+    r->path = strdup(path);
     r->slope_param = -1;
     r->g0 = mju_norm3(m->opt.gravity);
     r->m = m;
@@ -850,7 +878,7 @@ hes_status hes_robot_load(const char *path, const hes_robot_contact *contacts, i
     r->pins = calloc((size_t)(nc > 0 ? nc : 1), sizeof *r->pins);
     r->site = calloc((size_t)(nc > 0 ? nc : 1), sizeof *r->site);
     r->B = calloc((size_t)m->nv * (size_t)(m->nu > 0 ? m->nu : 1), sizeof *r->B);
-    if (!r->d || !r->cons || !r->names || !r->site || !r->B || !r->pins) {
+    if (!r->d || !r->cons || !r->names || !r->site || !r->B || !r->pins || !r->path) {
         hes_robot_free(r);
         return hes__say(msg, len, HES_ENOMEM, "out of memory for a robot");
     }

@@ -54,9 +54,8 @@ void hes__robot_transition_view(hes_robot *r, const hes__robot_view *from,
 void hes__robot_bind_params(hes_robot *r, int slope_param, int *motor_param);
 /* A mode's inputs: u[a] = p[motor_param[a]] (hes_mech_mode.input). */
 int hes__robot_input(double t, const double *x, const double *p, double *u, void *data);
-/* The motors: their number and actuator a's name (NULL without one) and joint. */
-int hes__robot_motor_count(const hes_robot *r);
+/* The motors: their number and actuator a's name (NULL without one). */
 const char *hes__robot_motor_name(const hes_robot *r, int a);
-const char *hes__robot_motor_joint(const hes_robot *r, int a);
+
 
 #endif

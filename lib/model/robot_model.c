@@ -297,7 +297,7 @@ static hes_status build_params(robot_model *rm, const hes_robot_model_spec *sp, 
                                size_t len)
 {
     hes_status st = HES_OK;
-    int nu = hes__robot_motor_count(rm->robot), np = nu + (sp->slope != 0);
+    int nu = hes_robot_motor_count(rm->robot), np = nu + (sp->slope != 0);
     hes_param *params = keep(rm, sizeof *params * (size_t)(np > 0 ? np : 1));
     int *motor = keep(rm, sizeof(int) * (size_t)(nu > 0 ? nu : 1));
     if (!params || !motor)
@@ -313,7 +313,7 @@ static hes_status build_params(robot_model *rm, const hes_robot_model_spec *sp, 
     }
     for (int a = 0; a < nu; a++) {
         const char *an = hes__robot_motor_name(rm->robot, a);
-        const char *jn = hes__robot_motor_joint(rm->robot, a);
+        const char *jn = hes_robot_motor_joint(rm->robot, a);
         char *name = an ? keep_str(rm, an, NULL) : keep_str(rm, jn ? jn : "motor", "_torque");
         char *desc = keep_str(rm, "constant motor torque (force) on joint ", jn ? jn : "?");
         if (!name || !desc)
@@ -425,4 +425,64 @@ hes_status hes_robot_model_new(hes_robot *robot, const hes_robot_model_spec *sp,
 fail:
     hes_robot_model_free(&rm->model);
     return st;
+}
+
+static const robot_model *as_robot_model(const hes_model *m)
+{
+    return m && m->data == (const void *)m ? (const robot_model *)m : NULL;
+}
+
+hes_robot *hes_robot_model_robot(const hes_model *model)
+{
+    const robot_model *rm = as_robot_model(model);
+    return rm ? rm->robot : NULL;
+}
+
+/*
+ * The motion of a robot model's mode at state x = [z, z']: q = chart(z),
+ * v = Dchart z', a = Dchart z'' + D^2 chart[z', z'] with z'' the mode's
+ * vector field at p (its motor parameters the torques); and what the mode
+ * holds (its pinned contact, its locked coordinates).
+ */
+hes_status hes_robot_model_motion(const hes_model *model, int mode, double t, const double *x,
+                                  const double *p, hes_robot_mode_motion *out, char *msg,
+                                  size_t len)
+{
+    const robot_model *rm = as_robot_model(model);
+    if (!rm || mode < 0 || mode >= model->n_modes || !x || !p || !out)
+        return hes__say(msg, len, HES_EINVAL, "robot model motion: needs a robot model, one of "
+                        "its modes, a state, parameters and out");
+    const hes_mech_mode *mm = &rm->mmodes[mode];
+    const hes__robot_view *v = &rm->mviews[mode];
+    int d = v->mech.d, k = mm->k;
+    double F[2 * HES_MECH_MAX], D[HES_MECH_MAX * HES_MECH_MAX], acc[HES_MECH_MAX];
+    int rc = hes_mech_field(t, x, p, F, (void *)mm);
+    if (rc)
+        return hes__say(msg, len, HES_EMODEL, "robot model motion: mode '%s': %s",
+                        model->modes[mode].name, hes_mech_describe_error(rc, NULL));
+    memset(out, 0, sizeof *out);
+    if (mm->chart) {
+        if (mm->chart(x, p, out->q, mm->mech->data) || mm->chart_dz(x, p, D, mm->mech->data) ||
+            mm->chart_acc(x, x + k, p, acc, mm->mech->data))
+            return hes__say(msg, len, HES_EMODEL, "robot model motion: mode '%s': its chart "
+                            "failed", model->modes[mode].name);
+        for (int i = 0; i < d; i++) {
+            double sv = 0, sa = acc[i];
+            for (int j = 0; j < k; j++) {
+                sv += D[i + (size_t)j * d] * x[k + j];
+                sa += D[i + (size_t)j * d] * F[k + j];
+            }
+            out->v[i] = sv;
+            out->a[i] = sa;
+        }
+    } else {
+        memcpy(out->q, x, sizeof(double) * (size_t)d);
+        memcpy(out->v, x + k, sizeof(double) * (size_t)d);
+        memcpy(out->a, F + k, sizeof(double) * (size_t)d);
+    }
+    out->d = d;
+    out->pinned = v->pinned;
+    out->n_locked = v->n_locked;
+    memcpy(out->locked, v->locked_dof, sizeof(int) * (size_t)v->n_locked);
+    return HES_OK;
 }

@@ -448,8 +448,9 @@ hes_status hes_robot_reference(const hes_robot *robot, double *q);
 typedef struct {
     int nv, nu, nc, tangents;
     const double *M, *h, *B, *J, *Jdv, *phi, *mu;
-    const double *tau_max;   /* nu: the motors' force limits (|gear| * forcerange,
-                                else ctrlrange times gear * gain; 0 = none) */
+    const double *tau_max;   /* nu: the limits of the motors' controls u (B u is the
+                                joint force): the smaller of |ctrlrange| and
+                                |forcerange| / |gain|; 0 = none */
 } hes_robot_dynamics;
 hes_status hes_robot_dynamics_at(hes_robot *robot, const double *q, const double *v,
                                  hes_robot_dynamics *out, char *msg, size_t len);
@@ -479,6 +480,9 @@ hes_status hes_robot_set_slope(hes_robot *robot, double slope);
 /* The number of motors, and the joint motor a drives (NULL out of range). */
 int hes_robot_motor_count(const hes_robot *robot);
 const char *hes_robot_motor_joint(const hes_robot *robot, int a);
+/* Set contact i's friction coefficient (i = -1: every contact's);
+ * HES_EINVAL for a contact out of range or mu not finite and >= 0. */
+hes_status hes_robot_set_friction(hes_robot *robot, int contact, double mu);
 /* The number of contacts, and contact i's name (NULL out of range). */
 int hes_robot_contact_count(const hes_robot *robot);
 const char *hes_robot_contact_name(const hes_robot *robot, int i);
@@ -536,6 +540,12 @@ typedef struct {
     int n_guess;
     const double *guess;
     double max_phase_time;   /* 0: 10 s */
+    /* Optional (NULL): trajectory optimisation (hes trajopt), copied; with
+     * n_path 0 the path constraints are generated: in every mode, each
+     * contact normal and joint limit the mode does not hold stays >= 0
+     * (checked at the phase's end too unless it is the guard of one of the
+     * mode's transitions) */
+    const hes_trajopt_spec *trajopt;
 } hes_robot_model_spec;
 
 /* The model; it takes the robot (freed with the model, and on failure).

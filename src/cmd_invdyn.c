@@ -502,20 +502,8 @@ static int invdyn_main(int argc, char **argv, invdyn_input *in)
                 CMD, file);
         return CLI_EXIT_USAGE;
     }
-    if (mu >= 0 && n == 0) {     /* every site, with the friction --mu */
-        char names[MAX_CONTACTS][128];
-        n = in->nc < MAX_CONTACTS ? in->nc : MAX_CONTACTS;
-        for (int i = 0; i < n; i++) {
-            snprintf(names[i], sizeof names[i], "%s", hes_robot_contact_name(in->robot, i));
-            cs[i] = (hes_robot_contact){ names[i], mu };
-        }
-        hes_robot_free(in->robot);
-        in->robot = NULL;
-        if ((st = hes_robot_load(file, cs, n, &in->robot, msg, sizeof msg)) != HES_OK) {
-            fprintf(stderr, "%s: %s\n", CMD, msg);
-            return CLI_EXIT_FAILURE;
-        }
-    }
+    if (mu >= 0 && n == 0)       /* every site, with the friction --mu */
+        hes_robot_set_friction(in->robot, -1, mu);
     if (motors) {
         char mbuf[1024];
         const char *names[64];

@@ -1230,23 +1230,36 @@ sys.exit(0 if abs(a["psi"] - c) < 1e-8 else 1)' "$tmp/rm_rw.out"
 a = {r["index"]: float(r["psi"]) for r in csv.DictReader(open(sys.argv[1]))}
 b = {r["index"]: float(r["psi"]) for r in csv.DictReader(open(sys.argv[2]))}
 sys.exit(0 if len(a) == 2 and all(abs(a[k] - b[k]) < 1e-7 for k in a) else 1)' "$tmp/rm_sw.out" "$tmp/rm_swb.out"
-    # a passive gait of the robot model by collocation, then inverse dynamics
-    # along it: the friction it needs is the built-in's by Newton's law on
-    # the point masses (share/examples/knee_biped_friction.c)
-    run rm_to trajopt --robot "$kbj" --quiet -o "$tmp/kbgait.json"
-    expect_status rm_to 0 "hes trajopt --robot DESC.json -o GAIT"
+    # the minimum-energy gait of share/examples/biped_gaits.sh (coarser) by
+    # collocation on the robot model and on the built-in: the same energy and
+    # psi; then inverse dynamics along the robot's gait needs the friction the
+    # built-in's needs by Newton's law on its point masses
+    # (share/examples/knee_biped_friction.c)
+    me="-p slope=0 --inputs constant --nodes 9 --refine 1 --quiet --objective energy --json"
+    run rm_to trajopt --robot "$kbj" $me -o "$tmp/kbgait.json"
+    expect_status rm_to 0 "hes trajopt --robot DESC.json -o GAIT (its trajopt section: inputs, bounds)"
+    run rm_tob trajopt knee-biped $me -o "$tmp/kbgait_b.json"
+    expect_true "the MJCF robot's minimum-energy gait is the built-in's (energy 1e-8, psi 1e-5)" \
+        python3 -c 'import json, sys
+a = json.load(open(sys.argv[1])); b = json.load(open(sys.argv[2]))
+sys.exit(0 if abs(a["energy"] / b["energy"] - 1) < 1e-8 and abs(a["psi_shooting"] / b["psi_shooting"] - 1) < 1e-5 else 1)' "$tmp/rm_to.out" "$tmp/rm_tob.out"
     run rm_id invdyn --robot "$kbj" --orbit "$tmp/kbgait.json"
     expect_status rm_id 0 "hes invdyn --robot DESC.json --orbit GAIT"
     expect_grep rm_id out '^torques: tau0 th1, tau1 hip, tau2 knee2, tau3 knee1' "the torques are named: the motors, then the stance knee's stop"
-    expect_grep rm_id out 'nodes infeasible or failed: 0 of 42' "every node of the gait is feasible"
+    expect_grep rm_id out 'nodes infeasible or failed: 0 of 18' "every node of the gait is feasible"
     if [ -x "${top_builddir:-.}/tests/example_knee_biped_friction" ]; then
-        "${top_builddir:-.}/tests/example_knee_biped_friction" >"$tmp/kbf.out" 2>&1
-        expect_true "the gait needs the built-in passive gait's friction (Newton's law, 4 digits)" \
+        "${top_builddir:-.}/tests/example_knee_biped_friction" "$tmp/kbgait_b.json" >"$tmp/kbf.out" 2>&1
+        expect_true "the gait needs the built-in gait's friction (Newton's law, 4 digits)" \
             python3 -c 'import re, sys
 a = float(re.search(r"holds the motion: ([0-9.]+)", open(sys.argv[1]).read()).group(1))
 b = float(re.search(r"friction needed ([0-9.]+)", open(sys.argv[2]).read()).group(1))
 sys.exit(0 if abs(a - b) < 6e-5 else 1)' "$tmp/rm_id.out" "$tmp/kbf.out"
     fi
+    # --mu without --contacts on a file whose site has no name (site0)
+    printf '<mujoco><worldbody><body name="b"><joint name="x" type="slide" axis="1 0 0"/><joint name="z" type="slide" axis="0 0 1"/><joint name="th" type="hinge" axis="0 -1 0"/><inertial pos="0 0 0" mass="1" diaginertia="0.1 0.1 0.1"/><site pos="0 0 -1"/></body></worldbody><actuator><motor joint="th"/></actuator></mujoco>\n' >"$tmp/unnamed.xml"
+    run id_unn invdyn "$tmp/unnamed.xml" --mu 0.3 --q 0,1,0 --v 0,0,0 --a 0,0,0
+    expect_status id_unn 0 "invdyn --mu on a file with an unnamed site"
+    expect_grep id_unn out '9\.810/0\.0000' "... carries its weight, 1 kg g, without friction"
     run e_rm_idb invdyn knee-biped --orbit "$tmp/kbgait.json"
     expect_status e_rm_idb 2 "invdyn --orbit of a built-in (not a robot model)"
     expect_grep e_rm_idb err 'not a robot model' "the message says why"

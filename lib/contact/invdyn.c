@@ -787,7 +787,7 @@ static hes_status convex(hes_invdyn *id, const hes_invdyn_problem *pb,
                     continue;
                 for (int b = 0; b < r; b++)
                     Gw[mw + (size_t)b * (nr + nc)] = E[k + (size_t)b * nr];
-                gg[mw++] = id->x[k];
+                gg[mw++] = fmax(id->x[k], 0);   /* Stage I's rounding is not a violation */
             }
             for (int c = 0; cone && c < nc; c++) {
                 double g0 = pb->mu[c] * id->x[c];
@@ -1079,7 +1079,8 @@ hes_status hes_invdyn_solve(hes_invdyn *id, const hes_invdyn_problem *pb,
         int stays = id->w[c] <= tslip, slides = stays && wt > tslip;
         if (slides)
             res->slip = fmax(res->slip, wt);
-        int saturated = o.method != HES_INVDYN_CONVEX_NO_SLIP &&
+        /* a contact without load has no cone to saturate (it may slide freely) */
+        int saturated = o.method != HES_INVDYN_CONVEX_NO_SLIP && id->active[c] &&
                         sum >= pb->mu[c] * fn * (1 - 1e-6) - 1e-12;
         if (o.method != HES_INVDYN_NONE && slides && slide < 0 &&
             (saturated || o.method == HES_INVDYN_NO_SLIP))

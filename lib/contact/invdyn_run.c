@@ -56,6 +56,9 @@ hes_status hes_invdyn_trajectory(hes_robot *robot, int nodes, const double *t, c
     if (nu < 1)
         return hes__say(msg, len, HES_EINVAL, "inverse dynamics: the robot has no motors (name "
                         "its driven joints: hes_robot_set_motors, hes invdyn --motors)");
+    if (nu > nv)
+        return hes__say(msg, len, HES_EINVAL, "inverse dynamics: %d motors for %d coordinates "
+                        "(their input matrix must have full column rank)", nu, nv);
     if (nc > 16)
         return hes__say(msg, len, HES_EINVAL, "inverse dynamics: at most 16 contacts");
     if ((!v || !a) && nodes < 3)

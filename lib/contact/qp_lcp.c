@@ -12,15 +12,14 @@
  *     0 <= y  _|_ G T x' + g >= 0,
  * an LCP whose matrix [[T^T H T, -(G T)^T], [G T, 0]] is positive
  * semidefinite, which Lemke's method solves whenever the program is
- * feasible and bounded (hes_lcp_solve).  reg >= 0 is added to the whole
- * diagonal (Tikhonov regularisation, as the LEMKE code the paper uses
- * does): where H is singular, as the contact problems' are (internal
- * forces, the two parts of a free variable), or constraints repeat
- * (redundant contacts), the LCP is degenerate and Lemke's method can
- * pivot for thousands of steps.  reg on the x block makes the program
- * strictly convex (the smallest of the optimal solutions), on the y block
- * it relaxes each constraint by reg y: both move the result by about reg
- * relative to H's scale.  The contact problems use 1e-8 of the Hessian's
+ * feasible and bounded (hes_lcp_solve).  reg >= 0 is added to the x
+ * block's diagonal, T^T H T + reg I (Tikhonov regularisation, as the LEMKE
+ * code the paper uses does; the y block stays 0): where H is singular, as
+ * the contact problems' are (internal forces, the two parts of a free
+ * variable), or constraints repeat (redundant contacts), the LCP is
+ * degenerate and Lemke's method can pivot for thousands of steps.  reg
+ * makes the program strictly convex (the smallest of the optimal
+ * solutions) and moves the result by about reg relative to H's scale.  The contact problems use 1e-8 of the Hessian's
  * largest diagonal entry (HES__QP_REG): 1e-10 left Lemke's method at
  * 6,700 pivots on eight redundant contacts, 1e-8 takes it to 71.
  */

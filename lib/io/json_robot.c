@@ -20,7 +20,9 @@
  *                    "after": [...], "separate": [...],
  *                    "relabel": {"th1": {"th1": 1, "hip": 1, "const": 0}, ...}}, ...],
  *   "orbit": {"mode": "unlocked", "section": "heelstrike", "sequence": [...],
- *             "guess": [..] | {"th1": .., ...}, "free": [...], "residual": [...]}
+ *             "guess": [..] | {"th1": .., ...}, "free": [...], "residual": [...]},
+ *   "trajopt": {"inputs": {"hip_torque": [-10, 10]}, "x0": {"th1": [0.25, 0.25]},
+ *               "duration": [0.005, 2], "virtual_events": [5, 2], "min_crossing_rate": 0.05}
  * }
  */
 #ifdef HAVE_CONFIG_H
@@ -148,6 +150,10 @@ typedef struct {
     double *relabel[MAXN];
     int seq[1000], free_states[2 * HES_MECH_MAX], residual[2 * HES_MECH_MAX];
     double guess[2 * HES_MECH_MAX];
+    hes_trajopt_spec trajopt;
+    const char *inputs[MAXN];
+    double input_lo[MAXN], input_hi[MAXN], x0_lo[2 * HES_MECH_MAX], x0_hi[2 * HES_MECH_MAX];
+    int virtual_events[1000];
 } store;
 
 static int parse_modes(ctx *c, json_t *modes, store *s)
@@ -412,6 +418,85 @@ static int parse_orbit(ctx *c, json_t *o, json_t *modes, json_t *trs, store *s,
     return 0;
 }
 
+/* [lo, hi] into lo, hi (lo <= hi, finite unless allow_inf) */
+static int bounds(ctx *c, json_t *v, const char *where, const char *name, double *lo,
+                  double *hi)
+{
+    json_t *a = json_array_get(v, 0), *b = json_array_get(v, 1);
+    if (!json_is_array(v) || json_array_size(v) != 2 || !json_is_number(a) || !json_is_number(b) ||
+        !(json_number_value(a) <= json_number_value(b)))
+        return bad(c, "%s: the bounds of '%s' must be [lo, hi] with lo <= hi", where, name);
+    *lo = json_number_value(a);
+    *hi = json_number_value(b);
+    return 0;
+}
+
+/* "trajopt": {"inputs": {PARAM: [lo, hi]}, "x0": {STATE: [lo, hi]}, "duration":
+ * [min, max], "virtual_events": [n per sequence event], "min_crossing_rate": r};
+ * the path constraints are generated (robot_model.c). */
+static int parse_trajopt(ctx *c, json_t *o, store *s, hes_robot_model_spec *sp)
+{
+    static const char *const keys[] = { "inputs", "x0", "duration", "virtual_events",
+                                        "min_crossing_rate", NULL };
+    if (only_keys(c, o, "\"trajopt\"", keys))
+        return 1;
+    hes_trajopt_spec *t = &s->trajopt;
+    const char *key;
+    json_t *v;
+    json_t *in = json_object_get(o, "inputs");
+    if (in && (!json_is_object(in) || json_object_size(in) > MAXN))
+        return bad(c, "trajopt: \"inputs\" must map motor parameters to [lo, hi]");
+    json_object_foreach(in, key, v) {
+        int i = t->n_inputs;
+        s->inputs[i] = key;
+        if (bounds(c, v, "trajopt: inputs", key, &s->input_lo[i], &s->input_hi[i]))
+            return 1;
+        t->n_inputs++;
+    }
+    t->inputs = s->inputs, t->input_lo = s->input_lo, t->input_hi = s->input_hi;
+    json_t *x0 = json_object_get(o, "x0");
+    if (x0) {
+        if (!sp->guess)
+            return bad(c, "trajopt: \"x0\" bounds the orbit's first state: give an \"orbit\"");
+        const char *names[HES_MECH_MAX];
+        int k = free_names(c, &s->modes[sp->orbit.mode], names);
+        for (int i = 0; i < 2 * k; i++)
+            s->x0_lo[i] = -HUGE_VAL, s->x0_hi[i] = HUGE_VAL;
+        if (!json_is_object(x0))
+            return bad(c, "trajopt: \"x0\" must map state names to [lo, hi]");
+        json_object_foreach(x0, key, v) {
+            int i = state_index(names, k, key);
+            if (i < 0)
+                return bad(c, "trajopt: x0: '%s' is not a state of the orbit's mode", key);
+            if (bounds(c, v, "trajopt: x0", key, &s->x0_lo[i], &s->x0_hi[i]))
+                return 1;
+        }
+        t->x0_lo = s->x0_lo, t->x0_hi = s->x0_hi;
+    }
+    json_t *du = json_object_get(o, "duration");
+    if (du && bounds(c, du, "trajopt", "duration", &t->min_duration, &t->max_duration))
+        return 1;
+    json_t *ve = json_object_get(o, "virtual_events");
+    if (ve) {
+        if (!json_is_array(ve) || (int)json_array_size(ve) != sp->orbit.n_sequence)
+            return bad(c, "trajopt: \"virtual_events\" needs a count per event of the orbit's "
+                       "sequence (%d)", sp->orbit.n_sequence);
+        for (size_t i = 0; i < json_array_size(ve); i++) {
+            json_t *n = json_array_get(ve, i);
+            if (!json_is_integer(n) || json_integer_value(n) < 0 || json_integer_value(n) > 100)
+                return bad(c, "trajopt: virtual_events[%zu] must be an integer from 0 to 100", i);
+            s->virtual_events[i] = (int)json_integer_value(n);
+        }
+        t->virtual_events = s->virtual_events;
+    }
+    json_t *mc = json_object_get(o, "min_crossing_rate");
+    if (mc && (!json_is_number(mc) || !(json_number_value(mc) >= 0)))
+        return bad(c, "trajopt: \"min_crossing_rate\" must be a number >= 0");
+    t->min_crossing_rate = mc ? json_number_value(mc) : 0;
+    sp->trajopt = t;
+    return 0;
+}
+
 /* the robot file's path: absolute, or relative to the description's folder */
 static char *robot_path(const char *desc, const char *file)
 {
@@ -429,7 +514,7 @@ hes_status hes_robot_model_load(const char *path, hes_model **out, char *msg, si
 {
     static const char *const keys[] = { "name", "description", "robot", "contacts", "slope",
                                         "max_phase_time", "modes", "transitions", "orbit",
-                                        NULL };
+                                        "trajopt", NULL };
     ctx c = { path, msg, len, NULL, NULL, 0 };
     if (out)
         *out = NULL;
@@ -512,6 +597,9 @@ hes_status hes_robot_model_load(const char *path, hes_model **out, char *msg, si
     sp.transitions = s->trs;
     json_t *orbit = json_object_get(doc, "orbit");
     if (orbit && parse_orbit(&c, orbit, modes, trs, s, &sp))
+        goto done;
+    json_t *to = json_object_get(doc, "trajopt");
+    if (to && parse_trajopt(&c, to, s, &sp))
         goto done;
     st = hes_robot_model_new(robot, &sp, out, why, sizeof why);
     robot = NULL;             /* the model's now, or freed */

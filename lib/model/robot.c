@@ -728,6 +728,20 @@ hes_status hes_robot_copy(const hes_robot *r, hes_robot **out, char *msg, size_t
     return hes_robot_load(r->path, c, nc, out, msg, len);
 }
 
+hes_status hes_robot_set_friction(hes_robot *r, int contact, double mu)
+{
+    if (!r || contact < -1 || contact >= r->n_contacts || !(mu >= 0) || !isfinite(mu))
+        return HES_EINVAL;
+    for (int c = 0; c < r->n_contacts; c++)
+        if (contact < 0 || c == contact) {
+            r->cons[2 * c].mu = mu;
+#ifdef HAVE_MUJOCO
+            r->dmu[c] = mu;
+#endif
+        }
+    return HES_OK;
+}
+
 hes_status hes_robot_set_slope(hes_robot *r, double slope)
 {
     if (!r || !isfinite(slope) || fabs(slope) >= 1.5)

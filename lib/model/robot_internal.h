@@ -27,6 +27,10 @@ struct hes__robot_view {
     int n_locked, locked_dof[HES_MECH_MAX];
     double locked_val[HES_MECH_MAX];
     int n_active, active[HES_MECH_MAX]; /* held: the pinned normal and no-slip, the limits */
+    /* a robot model's path constraints in this mode (robot_model.c): the
+       unilateral constraints it does not hold, a >= 0; [0] those that are
+       its transitions' guards (not checked at the event), [1] the others */
+    int n_path[2], path[2][2 * HES_MECH_MAX + HES_ROBOT_MAX_LIMITS];
     /* a transition's: lift = from's chart; to_chart = A q + c (A: k_to x d,
        row-major, c: k_to) or, without A, z = q[to->free] */
     const hes__robot_view *from, *to;

@@ -383,6 +383,125 @@ fail:
     return st;
 }
 
+/* Path constraints: the values a(q(z)) of the mode view's list `which`. */
+static int path_values(int which, const double *x, const double *p, double *out, void *data)
+{
+    const hes_mech_mode *mm = data;
+    const hes__robot_view *v = mm->mech->data;
+    double q[HES_MECH_MAX];
+    if (mm->chart) {
+        if (mm->chart(x, p, q, mm->mech->data))
+            return 1;
+    } else {
+        memcpy(q, x, sizeof(double) * (size_t)v->mech.d);
+    }
+    for (int i = 0; i < v->n_path[which]; i++)
+        if (v->mech.constraints[v->path[which][i]].a(q, p, out + i, mm->mech->data))
+            return 1;
+    return 0;
+}
+
+static int path_guards(double t, const double *x, const double *p, double *out, void *data)
+{
+    (void)t;
+    return path_values(0, x, p, out, data);
+}
+
+static int path_others(double t, const double *x, const double *p, double *out, void *data)
+{
+    (void)t;
+    return path_values(1, x, p, out, data);
+}
+
+/* The trajopt spec, copied; generated path constraints (see hes.h). */
+static hes_status build_trajopt(robot_model *rm, const hes_robot_model_spec *sp, char *msg,
+                                size_t len)
+{
+    hes_status st = HES_OK;
+    const hes_trajopt_spec *ts = sp->trajopt;
+    if (!ts)
+        return HES_OK;
+    hes_trajopt_spec *t = keep(rm, sizeof *t);
+    if (!t)
+        NOMEM();
+    *t = *ts;
+    int ni = ts->n_inputs, dim = rm->model.orbit.guess ? rm->model.modes[rm->model.orbit.mode].dim
+                                                       : 0;
+    if (ni < 0 || ni > 1000 || (ni > 0 && (!ts->inputs || !ts->input_lo || !ts->input_hi)))
+        FAIL("robot model '%s': trajopt: n_inputs = %d without its names and bounds", sp->name,
+             ni);
+    const char **names = keep(rm, sizeof *names * (size_t)(ni > 0 ? ni : 1));
+    double *lo = keep(rm, sizeof(double) * (size_t)(ni > 0 ? ni : 1));
+    double *hi = keep(rm, sizeof(double) * (size_t)(ni > 0 ? ni : 1));
+    if (!names || !lo || !hi)
+        NOMEM();
+    for (int i = 0; i < ni; i++) {
+        if (!ts->inputs[i] || !(names[i] = keep_str(rm, ts->inputs[i], NULL)))
+            FAIL("robot model '%s': trajopt: input %d has no name", sp->name, i);
+        lo[i] = ts->input_lo[i];
+        hi[i] = ts->input_hi[i];
+    }
+    t->inputs = names, t->input_lo = lo, t->input_hi = hi;
+    if ((ts->x0_lo || ts->x0_hi) && dim < 1)
+        FAIL("robot model '%s': trajopt: bounds on the first state need an orbit", sp->name);
+    if (dim > 0 && (ts->x0_lo || ts->x0_hi)) {
+        double *xl = keep(rm, sizeof(double) * (size_t)dim);
+        double *xh = keep(rm, sizeof(double) * (size_t)dim);
+        if (!xl || !xh)
+            NOMEM();
+        for (int i = 0; i < dim; i++) {
+            xl[i] = ts->x0_lo ? ts->x0_lo[i] : -HUGE_VAL;
+            xh[i] = ts->x0_hi ? ts->x0_hi[i] : HUGE_VAL;
+        }
+        t->x0_lo = xl, t->x0_hi = xh;
+    }
+    if (ts->virtual_events) {
+        int n = rm->model.orbit.n_sequence;
+        int *ve = keep(rm, sizeof(int) * (size_t)(n > 0 ? n : 1));
+        if (!ve)
+            NOMEM();
+        memcpy(ve, ts->virtual_events, sizeof(int) * (size_t)n);
+        t->virtual_events = ve;
+    }
+    if (ts->n_path == 0) {
+        const hes_mech *mech = hes_robot_mech(rm->robot);
+        hes_path_constraint *pc = keep(rm, sizeof *pc * (size_t)(2 * rm->model.n_modes));
+        if (!pc)
+            NOMEM();
+        int np = 0;
+        for (int i = 0; i < rm->model.n_modes; i++) {
+            hes__robot_view *v = &rm->mviews[i];
+            v->n_path[0] = v->n_path[1] = 0;
+            for (int c = 0; c < mech->n_constraints; c++) {
+                if (!mech->constraints[c].unilateral || contains(v->active, v->n_active, c))
+                    continue;
+                int guard = 0;
+                for (int k = 0; k < rm->model.n_transitions; k++)
+                    guard |= rm->model.transitions[k].from == i &&
+                             rm->mtrans[k].kind == HES_MECH_ACTIVATE &&
+                             rm->mtrans[k].constraint == c;
+                v->path[!guard][v->n_path[!guard]++] = c;
+            }
+            for (int w = 0; w < 2; w++) {
+                if (!v->n_path[w])
+                    continue;
+                const char **pn = keep(rm, sizeof *pn * (size_t)v->n_path[w]);
+                if (!pn)
+                    NOMEM();
+                for (int j = 0; j < v->n_path[w]; j++)
+                    pn[j] = mech->constraints[v->path[w][j]].name;
+                pc[np++] = (hes_path_constraint){ i, v->n_path[w], pn,
+                                                  w ? path_others : path_guards, w };
+            }
+        }
+        t->n_path = np;
+        t->path = pc;
+    }
+    rm->model.trajopt = t;
+fail:
+    return st;
+}
+
 hes_status hes_robot_model_new(hes_robot *robot, const hes_robot_model_spec *sp,
                                hes_model **out, char *msg, size_t len)
 {
@@ -418,6 +537,7 @@ hes_status hes_robot_model_new(hes_robot *robot, const hes_robot_model_spec *sp,
         (st = build_modes(rm, sp, msg, len)) != HES_OK ||
         (st = build_transitions(rm, sp, msg, len)) != HES_OK ||
         (st = build_orbit(rm, sp, msg, len)) != HES_OK ||
+        (st = build_trajopt(rm, sp, msg, len)) != HES_OK ||
         (st = hes_model_validate(&rm->model, msg, len)) != HES_OK)
         goto fail;
     *out = &rm->model;

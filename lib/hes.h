@@ -524,6 +524,16 @@ typedef struct {
     const double *relabel;
 } hes_robot_transition_spec;
 
+/* A path constraint of trajectory optimisation in mode `mode`: sum_j c_j q_j
+ * + c_d >= 0 over the robot's coordinates q (d + 1 coefficients, copied);
+ * at_end: also at the phase's last node. */
+typedef struct {
+    const char *name;
+    int mode;
+    const double *c;
+    int at_end;
+} hes_robot_linear_path;
+
 typedef struct {
     const char *name, *description;
     int n_modes;
@@ -546,6 +556,10 @@ typedef struct {
      * (checked at the phase's end too unless it is the guard of one of the
      * mode's transitions) */
     const hes_trajopt_spec *trajopt;
+    /* with a generated trajopt: more path constraints, linear in the robot's
+     * coordinates (e.g. a swing leg ahead of the stance leg) */
+    int n_linear_paths;
+    const hes_robot_linear_path *linear_paths;
 } hes_robot_model_spec;
 
 /* The model; it takes the robot (freed with the model, and on failure).

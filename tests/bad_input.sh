@@ -226,11 +226,22 @@ rj r_orbguess "{\"name\": \"x\", \"robot\": \"kb.xml\", $m2, $t1, \"orbit\": {\"
 rj r_orbstate "{\"name\": \"x\", \"robot\": \"kb.xml\", $m2, $t1, \"orbit\": {\"mode\": \"a\", \"section\": \"t\", \"sequence\": [\"t\"], \"guess\": {\"xh\": 1}}}"
 rj r_orbfree "{\"name\": \"x\", \"robot\": \"kb.xml\", $m2, $t1, \"orbit\": {\"mode\": \"a\", \"section\": \"t\", \"sequence\": [\"t\"], \"guess\": {}, \"free\": [\"th1\"], \"residual\": []}}"
 rj r_orbkey "{\"name\": \"x\", \"robot\": \"kb.xml\", $m2, $t1, \"orbit\": {\"mode\": \"a\", \"section\": \"t\", \"sequence\": [\"t\"], \"guess\": {}, \"period\": 1}}"
+to1="\"trajopt\": {\"path\": [{\"name\": \"p\", \"mode\": \"a\", \"linear\": {\"toe\": 1}}]}"
+rj r_pathjoint "{\"name\": \"x\", \"robot\": \"kb.xml\", $m2, $to1}"
+to2="\"trajopt\": {\"path\": [{\"name\": \"p\", \"mode\": \"z\", \"linear\": {\"hip\": 1}}]}"
+rj r_pathmode "{\"name\": \"x\", \"robot\": \"kb.xml\", $m2, $to2}"
+to3="\"trajopt\": {\"inputs\": {\"hip_torque\": [1, -1]}}"
+rj r_inbounds "{\"name\": \"x\", \"robot\": \"kb.xml\", $m2, $to3}"
+to4="\"trajopt\": {\"inputs\": {\"toe_torque\": [-1, 1]}}"
+rj r_inname "{\"name\": \"x\", \"robot\": \"kb.xml\", $m2, $to4}"
+to5="\"trajopt\": {\"x0\": {\"th1\": [0, 1]}}"
+rj r_x0noorbit "{\"name\": \"x\", \"robot\": \"kb.xml\", $m2, $to5}"
 printf '{"name": "x", ' >"$tmp/r_trunc.json"
 for f in r_empty r_notobj r_norobot r_nofile r_noname r_nomodes r_modes0 r_dupmode r_pinjoint \
     r_locktwice r_lockfoot r_slope r_slope2 r_contacts r_mu r_site r_trfrom r_trboth r_trheld \
     r_trbil r_trrel r_trafter r_relnoafter r_relcoord r_relsrc r_relnan r_orbmode r_orbseq \
-    r_orbguess r_orbstate r_orbfree r_orbkey r_trunc; do
+    r_orbguess r_orbstate r_orbfree r_orbkey r_trunc r_pathjoint r_pathmode r_inbounds \
+    r_inname r_x0noorbit; do
     bad analyze --robot "$tmp/$f.json"
 done
 bad analyze --robot "$tmp/none.json"

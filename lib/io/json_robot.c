@@ -22,7 +22,9 @@
  *   "orbit": {"mode": "unlocked", "section": "heelstrike", "sequence": [...],
  *             "guess": [..] | {"th1": .., ...}, "free": [...], "residual": [...]},
  *   "trajopt": {"inputs": {"hip_torque": [-10, 10]}, "x0": {"th1": [0.25, 0.25]},
- *               "duration": [0.005, 2], "virtual_events": [5, 2], "min_crossing_rate": 0.05}
+ *               "duration": [0.005, 2], "virtual_events": [5, 2], "min_crossing_rate": 0.05,
+ *               "path": [{"name": "ahead", "mode": "locked", "linear": {"hip": 1},
+ *                         "at_end": true}]}
  * }
  */
 #ifdef HAVE_CONFIG_H
@@ -154,6 +156,8 @@ typedef struct {
     const char *inputs[MAXN];
     double input_lo[MAXN], input_hi[MAXN], x0_lo[2 * HES_MECH_MAX], x0_hi[2 * HES_MECH_MAX];
     int virtual_events[1000];
+    hes_robot_linear_path lpaths[MAXN];
+    double lrows[MAXN][HES_MECH_MAX + 1];
 } store;
 
 static int parse_modes(ctx *c, json_t *modes, store *s)
@@ -437,7 +441,8 @@ static int bounds(ctx *c, json_t *v, const char *where, const char *name, double
 static int parse_trajopt(ctx *c, json_t *o, store *s, hes_robot_model_spec *sp)
 {
     static const char *const keys[] = { "inputs", "x0", "duration", "virtual_events",
-                                        "min_crossing_rate", NULL };
+                                        "min_crossing_rate", "path", NULL };
+    static const char *const pkeys[] = { "name", "mode", "linear", "at_end", NULL };
     if (only_keys(c, o, "\"trajopt\"", keys))
         return 1;
     hes_trajopt_spec *t = &s->trajopt;
@@ -493,6 +498,43 @@ static int parse_trajopt(ctx *c, json_t *o, store *s, hes_robot_model_spec *sp)
     if (mc && (!json_is_number(mc) || !(json_number_value(mc) >= 0)))
         return bad(c, "trajopt: \"min_crossing_rate\" must be a number >= 0");
     t->min_crossing_rate = mc ? json_number_value(mc) : 0;
+    json_t *pa = json_object_get(o, "path");
+    if (pa && (!json_is_array(pa) || json_array_size(pa) > MAXN))
+        return bad(c, "trajopt: \"path\" must be a list of at most %d constraints", MAXN);
+    for (size_t i = 0; i < json_array_size(pa); i++) {
+        json_t *e = json_array_get(pa, i), *lin = json_object_get(e, "linear"),
+               *ae = json_object_get(e, "at_end");
+        char where[64];
+        snprintf(where, sizeof where, "trajopt: path[%zu]", i);
+        if (only_keys(c, e, where, pkeys))
+            return 1;
+        hes_robot_linear_path *lp = &s->lpaths[i];
+        lp->name = json_string_value(json_object_get(e, "name"));
+        const char *mode = json_string_value(json_object_get(e, "mode"));
+        lp->mode = -1;
+        for (int m = 0; mode && m < sp->n_modes; m++)
+            if (strcmp(sp->modes[m].name, mode) == 0)
+                lp->mode = m;
+        if (!lp->name || !lp->name[0] || lp->mode < 0)
+            return bad(c, "%s needs a \"name\" and a \"mode\" (one of the modes)", where);
+        if (ae && !json_is_boolean(ae))
+            return bad(c, "%s: \"at_end\" must be true or false", where);
+        lp->at_end = json_is_true(ae);
+        if (!json_is_object(lin) || json_object_size(lin) < 1)
+            return bad(c, "%s: \"linear\" must map joints (and \"const\") to coefficients",
+                       where);
+        json_object_foreach(lin, key, v) {
+            int j = strcmp(key, "const") == 0 ? c->d : coordinate_index(c, key);
+            if (j < 0)
+                return bad(c, "%s: '%s' is not a joint of the robot", where, key);
+            if (!json_is_number(v) || !isfinite(json_number_value(v)))
+                return bad(c, "%s: the coefficient of '%s' must be a finite number", where, key);
+            s->lrows[i][j] = json_number_value(v);
+        }
+        lp->c = s->lrows[i];
+    }
+    sp->n_linear_paths = (int)json_array_size(pa);
+    sp->linear_paths = s->lpaths;
     sp->trajopt = t;
     return 0;
 }

@@ -14,6 +14,8 @@
 /* joint-limit constraints: two per limited joint, robots of at most
  * HES_MECH_MAX coordinates */
 #define HES_ROBOT_MAX_LIMITS (2 * HES_MECH_MAX)
+/* linear path constraints per mode and kind (robot models' trajopt) */
+#define HES_ROBOT_MAX_LINEAR 8
 
 typedef struct hes__robot_view hes__robot_view;
 struct hes__robot_view {
@@ -31,6 +33,9 @@ struct hes__robot_view {
        unilateral constraints it does not hold, a >= 0; [0] those that are
        its transitions' guards (not checked at the event), [1] the others */
     int n_path[2], path[2][2 * HES_MECH_MAX + HES_ROBOT_MAX_LIMITS];
+    /* and the description's linear ones, c . [q; 1] >= 0, after them */
+    int n_lin[2];
+    const double *lin[2][HES_ROBOT_MAX_LINEAR];
     /* a transition's: lift = from's chart; to_chart = A q + c (A: k_to x d,
        row-major, c: k_to) or, without A, z = q[to->free] */
     const hes__robot_view *from, *to;

@@ -395,9 +395,17 @@ static int path_values(int which, const double *x, const double *p, double *out,
     } else {
         memcpy(q, x, sizeof(double) * (size_t)v->mech.d);
     }
-    for (int i = 0; i < v->n_path[which]; i++)
+    int n = v->n_path[which], d = v->mech.d;
+    for (int i = 0; i < n; i++)
         if (v->mech.constraints[v->path[which][i]].a(q, p, out + i, mm->mech->data))
             return 1;
+    for (int l = 0; l < v->n_lin[which]; l++) {
+        const double *c = v->lin[which][l];
+        double s = c[d];
+        for (int j = 0; j < d; j++)
+            s += c[j] * q[j];
+        out[n + l] = s;
+    }
     return 0;
 }
 
@@ -463,8 +471,31 @@ static hes_status build_trajopt(robot_model *rm, const hes_robot_model_spec *sp,
         memcpy(ve, ts->virtual_events, sizeof(int) * (size_t)n);
         t->virtual_events = ve;
     }
+    if (sp->n_linear_paths < 0 || (sp->n_linear_paths > 0 && (!sp->linear_paths ||
+                                                               ts->n_path != 0)))
+        FAIL("robot model '%s': trajopt: %d linear path constraints (with generated path "
+             "constraints only, and their array)", sp->name, sp->n_linear_paths);
     if (ts->n_path == 0) {
         const hes_mech *mech = hes_robot_mech(rm->robot);
+        int d = mech->d;
+        for (int l = 0; l < sp->n_linear_paths; l++) {
+            const hes_robot_linear_path *lp = &sp->linear_paths[l];
+            if (!lp->name || !lp->name[0] || lp->mode < 0 || lp->mode >= rm->model.n_modes ||
+                !lp->c || !hes__all_finite(lp->c, d + 1))
+                FAIL("robot model '%s': trajopt: linear path constraint %d needs a name, a "
+                     "mode and %d finite coefficients", sp->name, l, d + 1);
+            hes__robot_view *v = &rm->mviews[lp->mode];
+            int w = lp->at_end != 0;
+            if (v->n_lin[w] >= HES_ROBOT_MAX_LINEAR)
+                FAIL("robot model '%s': trajopt: more than %d linear path constraints of one "
+                     "kind in mode '%s'", sp->name, HES_ROBOT_MAX_LINEAR,
+                     rm->model.modes[lp->mode].name);
+            double *c = keep(rm, sizeof(double) * (size_t)(d + 1));
+            if (!c)
+                NOMEM();
+            memcpy(c, lp->c, sizeof(double) * (size_t)(d + 1));
+            v->lin[w][v->n_lin[w]++] = c;
+        }
         hes_path_constraint *pc = keep(rm, sizeof *pc * (size_t)(2 * rm->model.n_modes));
         if (!pc)
             NOMEM();
@@ -483,15 +514,19 @@ static hes_status build_trajopt(robot_model *rm, const hes_robot_model_spec *sp,
                 v->path[!guard][v->n_path[!guard]++] = c;
             }
             for (int w = 0; w < 2; w++) {
-                if (!v->n_path[w])
+                int n = v->n_path[w] + v->n_lin[w];
+                if (!n)
                     continue;
-                const char **pn = keep(rm, sizeof *pn * (size_t)v->n_path[w]);
+                const char **pn = keep(rm, sizeof *pn * (size_t)n);
                 if (!pn)
                     NOMEM();
                 for (int j = 0; j < v->n_path[w]; j++)
                     pn[j] = mech->constraints[v->path[w][j]].name;
-                pc[np++] = (hes_path_constraint){ i, v->n_path[w], pn,
-                                                  w ? path_others : path_guards, w };
+                for (int l = 0, j = v->n_path[w]; l < sp->n_linear_paths; l++)
+                    if (sp->linear_paths[l].mode == i && (sp->linear_paths[l].at_end != 0) == w)
+                        if (!(pn[j++] = keep_str(rm, sp->linear_paths[l].name, NULL)))
+                            NOMEM();
+                pc[np++] = (hes_path_constraint){ i, n, pn, w ? path_others : path_guards, w };
             }
         }
         t->n_path = np;

@@ -69,13 +69,15 @@ struct hes_robot {
     int *site;                /* per contact: its site id */
     double *B;                /* nv x nu input matrix, column-major */
     double *tau_max;          /* nu motor limits (0: none) */
-    int nu;                   /* the inputs: the file's motors, or hes_robot_set_motors' */
     /* hes_robot_dynamics_at's arrays (rows = nc (1 + tangents)) */
     double *dM, *dh, *dJ, *dJdv, *dphi, *dmu, *jac, *Jp, *Jm, *qs;
     int tangents;
 #endif
+    int nu;                   /* the inputs: the file's motors, or hes_robot_set_motors' */
     int n_contacts;
 };
+
+#define HES_ROBOT_MAX_CONTACTS 8
 
 /* The robot of a callback's data: the robot itself or a view of it. */
 #define ROBOT(data) (*(hes_robot *const *)(data))
@@ -241,7 +243,6 @@ static int site_x(hes_robot *r, int c, const double *q, double *x)
  * constraint's index is found from its function pointer's slot, so each
  * contact needs its own functions; contacts beyond HES_ROBOT_MAX_CONTACTS
  * are refused.  (The function tables below are generated.) */
-#define HES_ROBOT_MAX_CONTACTS 8
 #define SITE_FNS(c)                                                                  \
     static int a_##c(const double *q, const double *p, double *out, void *data)     \
     {                                                                                \
@@ -640,10 +641,14 @@ hes_status hes__robot_mode_view(hes_robot *r, int pinned, int n_locked, const in
 
 void hes__robot_view_mode(const hes__robot_view *v, hes_mech_mode *out)
 {
+#ifdef HAVE_MUJOCO
     int chart = v->k < v->mech.d;
     *out = (hes_mech_mode){ &v->mech, v->n_active, v->active, v->k,
                             chart ? view_chart : NULL, chart ? view_chart_dz : NULL,
                             chart ? view_chart_acc : NULL, hes__robot_input };
+#else   /* no view without MuJoCo: hes__robot_mode_view refuses */
+    *out = (hes_mech_mode){ &v->mech, 0, NULL, v->k, NULL, NULL, NULL, NULL };
+#endif
 }
 
 void hes__robot_transition_view(hes_robot *r, const hes__robot_view *from,
@@ -660,10 +665,12 @@ void hes__robot_transition_view(hes_robot *r, const hes__robot_view *from,
     v->A = A;
     v->c = c;
     tr->mech = &v->mech;
+#ifdef HAVE_MUJOCO
     tr->lift = view_lift;
     tr->lift_dz = view_lift_dz;
     tr->to_chart = view_to_chart;
     tr->to_chart_dq = view_to_chart_dq;
+#endif
 }
 
 void hes__robot_bind_params(hes_robot *r, int slope_param, int *motor_param)

@@ -1979,6 +1979,18 @@ void hes_shape_result_free(hes_shape_result *res);
 typedef struct hes_colloc hes_colloc;
 #define HES_COLLOC_MAX_DESIGN 16
 
+/* The solver of the collocation's nonlinear program: SLSQP (NLopt, dense;
+ * always built) or IPOPT (sparse interior point, lib/shaping/colloc_ipopt.c;
+ * when configure found coinor-libipopt-dev).  HES_NLP_DEFAULT: IPOPT when
+ * built, else SLSQP. */
+typedef enum { HES_NLP_DEFAULT = 0, HES_NLP_SLSQP = 1, HES_NLP_IPOPT = 2 } hes_nlp_solver;
+/* Nonzero when this build has the solver (HES_NLP_DEFAULT: always). */
+int hes_nlp_solver_available(hes_nlp_solver solver);
+/* "default", "slsqp", "ipopt" (NULL out of range), and the solver of a
+ * name (HES_EINVAL for an unknown one). */
+const char *hes_nlp_solver_name(hes_nlp_solver solver);
+hes_status hes_nlp_solver_from_name(const char *name, hes_nlp_solver *solver);
+
 typedef struct {
     int nodes;                   /* per phase, >= 2; with v virtual events in a phase
                                     its first sub-phase (up to the guard's turn) gets
@@ -2019,6 +2031,7 @@ typedef struct {
      * psi (NaN when the cost does not compute it). */
     void (*progress)(void *ctx, int evaluation, double cost, double violation, double psi);
     void *progress_ctx;
+    hes_nlp_solver solver;       /* (issue 15) HES_NLP_DEFAULT: IPOPT when built */
 } hes_colloc_options;
 
 /* Defaults: nodes 21, no inputs, no virtual events, no bounds, no path. */
@@ -2196,6 +2209,7 @@ typedef struct {
     /* hes_colloc_options.progress of the minimisation (may be NULL). */
     void (*progress)(void *ctx, int evaluation, double cost, double violation, double psi);
     void *progress_ctx;
+    hes_nlp_solver solver;       /* (issue 15) hes_colloc_options.solver */
 } hes_trajopt_options;
 
 hes_trajopt_options hes_trajopt_options_default(void);
@@ -2232,6 +2246,7 @@ typedef struct {
     double psi_difference;
     hes_colloc_objective objective; /* of the options, for the report */
     double weight;
+    hes_nlp_solver solver;       /* the NLP solver used (never HES_NLP_DEFAULT) */
 } hes_trajopt_result;
 
 /* Runs the pipeline on the system's model and parameters (the solved and

@@ -18,7 +18,7 @@
 
 enum { OPT_OBJECTIVE = 256, OPT_DESIGN, OPT_NODES, OPT_JSON, OPT_WEIGHT, OPT_VIRTUAL,
        OPT_INIT, OPT_INPUTS, OPT_MAXEVAL, OPT_QUIET, OPT_BOUND, OPT_SMOOTH, OPT_MEASURE,
-       OPT_REFINE, OPT_PSI_FLOOR };
+       OPT_REFINE, OPT_PSI_FLOOR, OPT_SOLVER };
 
 void cmd_trajopt_usage(FILE *out)
 {
@@ -60,6 +60,8 @@ void cmd_trajopt_usage(FILE *out)
           "                          re-collocated with K times as many intervals and its\n"
           "                          inputs held (the gait written and its psi); K = 1\n"
           "                          skips that (2)\n"
+          "      --solver S          the NLP solver: ipopt (sparse interior point; the\n"
+          "                          default when built in) or slsqp (dense SQP)\n"
           "      --quiet             no progress lines on stderr\n"
           "      --json              print one JSON object instead of text\n"
           "  -o, --output FILE       write the gait (JSON) for 'hes analyze --orbit FILE'\n"
@@ -186,8 +188,8 @@ static void print_text(const hes_system *sys, const hes_trajopt_result *r)
     double v;
     printf("problem: %s\n", m->name);
     printf("collocation: Hermite-Simpson, %d nodes per phase, %d variables, %d equality and "
-           "%d path constraints, violation %.2e\n", r->nodes, r->variables,
-           r->constraints, r->path_constraints, r->violation);
+           "%d path constraints, violation %.2e; solver %s\n", r->nodes, r->variables,
+           r->constraints, r->path_constraints, r->violation, hes_nlp_solver_name(r->solver));
     printf("objective: %s", hes_colloc_objective_name(r->objective));
     if (r->objective == HES_COLLOC_WEIGHTED)
         printf(" (psi + %g * energy)", r->weight);
@@ -272,6 +274,7 @@ int cmd_trajopt(int argc, char **argv)
         {"smooth", required_argument, NULL, OPT_SMOOTH},
         {"measure", required_argument, NULL, OPT_MEASURE},
         {"refine", required_argument, NULL, OPT_REFINE},
+        {"solver", required_argument, NULL, OPT_SOLVER},
         {"psi-floor", required_argument, NULL, OPT_PSI_FLOOR},
         {"virtual-events", required_argument, NULL, OPT_VIRTUAL},
         {"inputs", required_argument, NULL, OPT_INPUTS},
@@ -295,6 +298,7 @@ int cmd_trajopt(int argc, char **argv)
     hes_colloc_objective obj = HES_COLLOC_STABILITY;
     double weight = 1.0, smooth = 1e-3, psi_floor = 0.0;
     hes_measure measure = HES_MEASURE_PSI;
+    hes_nlp_solver solver = HES_NLP_DEFAULT;
     memset(&d, 0, sizeof d);
     memset(&bounds, 0, sizeof bounds);
     cli_assignments_init(&params);
@@ -365,6 +369,18 @@ int cmd_trajopt(int argc, char **argv)
             break;
         case OPT_QUIET:
             prog.quiet = 1;
+            break;
+        case OPT_SOLVER:
+            if (hes_nlp_solver_from_name(optarg, &solver) != HES_OK || solver == HES_NLP_DEFAULT) {
+                fprintf(stderr, "hes trajopt: --solver expects ipopt or slsqp, got '%s'\n",
+                        optarg);
+                rc = CLI_EXIT_USAGE;
+            } else if (!hes_nlp_solver_available(solver)) {
+                fprintf(stderr, "hes trajopt: --solver %s: hes was built without it (install "
+                        "the Debian package coinor-libipopt-dev and run configure again)\n",
+                        optarg);
+                rc = CLI_EXIT_FAILURE;
+            }
             break;
         case OPT_REFINE:
             if (cli_int_option("hes trajopt", "--refine", optarg, 1, 16, &refine))
@@ -480,6 +496,7 @@ int cmd_trajopt(int argc, char **argv)
     to.refine = refine;
     to.progress = progress;
     to.progress_ctx = &prog;
+    to.solver = solver;
     hes_trajopt_result r;
     hes_status st = hes_trajopt_run(sys, &to, &r);
     if (st != HES_OK) {

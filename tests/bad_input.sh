@@ -251,6 +251,10 @@ bad analyze --robot "${top_srcdir:-.}/share/robots/knee_biped.json" --robot "${t
 bad analyze --robot "${top_srcdir:-.}/share/robots/knee_biped.json" -p slope=x
 bad analyze --robot "${top_srcdir:-.}/share/robots/knee_biped.json" -p mh=1
 bad simulate --robot "${top_srcdir:-.}/share/robots/knee_biped.json" --steps 0
+bad trajopt slip-hopper --solver
+bad trajopt slip-hopper --solver snopt
+bad trajopt slip-hopper --solver default
+bad trajopt slip-hopper --solver ipopt --solver slsqp
 bad invdyn --orbit "$tmp/none.json"
 bad invdyn --robot "${top_srcdir:-.}/share/robots/knee_biped.json" --orbit "$tmp/none.json"
 bad invdyn --robot "${top_srcdir:-.}/share/robots/knee_biped.json" --orbit "$tmp/r_empty.json"

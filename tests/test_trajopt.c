@@ -55,6 +55,59 @@ START_TEST(test_slip_hopper_feasible_gives_the_psi_of_the_program)
 }
 END_TEST
 
+/* The two NLP solvers on the same programs (issue 15): the knee biped's
+ * minimum-energy gait (smooth: IPOPT by default) and the SLIP hopper's psi
+ * in the cost (IPOPT asked for: its stall at psi's kinks hands over to
+ * SLSQP), the same optima. */
+static void solve_with(const char *problem, hes_nlp_solver solver, hes_colloc_objective obj,
+                       hes_trajopt_result *r)
+{
+    hes_system *sys = test_system(problem);
+    hes_trajopt_options o = hes_trajopt_options_default();
+    o.nodes = 9;
+    o.objective = obj;
+    o.refine = 1;
+    o.solver = solver;
+    if (strcmp(problem, "knee-biped") == 0) {
+        ck_assert_int_eq(hes_system_set_param(sys, "slope", 0), HES_OK);
+        o.constant_inputs = 1;
+    } else {
+        ck_assert_int_eq(hes_system_set_param(sys, "K", 0.05), HES_OK);
+        ck_assert_int_eq(hes_system_set_param(sys, "thetadot", -0.3), HES_OK);
+    }
+    ck_assert_msg(hes_trajopt_run(sys, &o, r) == HES_OK, "%s", hes_system_errmsg(sys));
+    hes_system_destroy(sys);
+}
+
+START_TEST(test_ipopt_and_slsqp_find_the_same_optima)
+{
+    if (!hes_nlp_solver_available(HES_NLP_IPOPT))
+        return;
+    hes_trajopt_result a, b;
+    solve_with("knee-biped", HES_NLP_DEFAULT, HES_COLLOC_ENERGY, &a);
+    solve_with("knee-biped", HES_NLP_SLSQP, HES_COLLOC_ENERGY, &b);
+    ck_assert_int_eq(a.solver, HES_NLP_IPOPT);
+    ck_assert_int_eq(b.solver, HES_NLP_SLSQP);
+    ck_assert_msg(fabs(a.energy / b.energy - 1) < 1e-6 &&
+                  fabs(a.psi_shooting / b.psi_shooting - 1) < 1e-4,
+                  "energy %.10g / %.10g, psi %.10g / %.10g", a.energy, b.energy,
+                  a.psi_shooting, b.psi_shooting);
+    printf("test_trajopt: knee-biped minimum energy: IPOPT %.10g (%d evaluations), SLSQP %.10g "
+           "(%d)\n", a.energy, a.evaluations, b.energy, b.evaluations);
+    hes_trajopt_result_free(&a);
+    hes_trajopt_result_free(&b);
+    solve_with("slip-hopper", HES_NLP_IPOPT, HES_COLLOC_STABILITY, &a);
+    solve_with("slip-hopper", HES_NLP_DEFAULT, HES_COLLOC_STABILITY, &b);
+    ck_assert_int_eq(b.solver, HES_NLP_SLSQP);   /* psi in the cost: SLSQP by default */
+    ck_assert_msg(fabs(a.psi_collocation - b.psi_collocation) < 1e-6 * b.psi_collocation,
+                  "psi %.10g (IPOPT) / %.10g (SLSQP)", a.psi_collocation, b.psi_collocation);
+    printf("test_trajopt: SLIP psi in the cost: IPOPT then SLSQP %.10g, SLSQP %.10g\n",
+           a.psi_collocation, b.psi_collocation);
+    hes_trajopt_result_free(&a);
+    hes_trajopt_result_free(&b);
+}
+END_TEST
+
 START_TEST(test_knee_biped_with_inputs_is_refined)
 {
     hes_system *sys = test_system("knee-biped");
@@ -144,6 +197,7 @@ static Suite *trajopt_suite(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_slip_hopper_feasible_gives_the_psi_of_the_program);
     tcase_add_test(tc, test_knee_biped_with_inputs_is_refined);
+    tcase_add_test(tc, test_ipopt_and_slsqp_find_the_same_optima);
     tcase_add_test(tc, test_refusals_have_a_status_and_a_message);
     suite_add_tcase(s, tc);
     return s;

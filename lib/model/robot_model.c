@@ -202,7 +202,8 @@ static hes_status build_transitions(robot_model *rm, const hes_robot_model_spec 
         if (ts->kind == HES_MECH_RELEASE && !held)
             FAIL("robot model '%s': transition '%s' releases %s, which mode '%s' does not hold",
                  sp->name, nm, cname, sp->modes[ts->from].name);
-        if (ts->kind == HES_MECH_ACTIVATE && (held || !mech->constraints[ts->constraint].unilateral))
+        if (ts->kind == HES_MECH_ACTIVATE &&
+            (held || !mech->constraints[ts->constraint].unilateral))
             FAIL("robot model '%s': transition '%s' activates %s, which %s", sp->name, nm, cname,
                  held ? "the source mode already holds" : "is not unilateral (a contact's "
                  "normal or a joint limit can be activated)");

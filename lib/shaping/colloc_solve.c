@@ -37,7 +37,7 @@ typedef struct {
 /* Where the model refuses a trial point of the NLP (an invalid impact, a
  * failed callback) the constraints are reported as badly violated, so that
  * SLSQP's line search steps back; the final point is checked separately. */
-#define FAILED_POINT 1e6
+#define FAILED_POINT HES__COLLOC_FAILED_POINT
 static void fail_point(unsigned m, unsigned n, double *result, double *grad)
 {
     for (unsigned i = 0; i < m; i++)
@@ -55,15 +55,7 @@ static void equality(unsigned m, double *result, unsigned n, const double *x, do
         fail_point(m, n, result, grad);
         return;
     }
-    double v = 0;
-    for (unsigned i = 0; i < m; i++)
-        v = fmax(v, fabs(result[i]));
-    s->c->last_violation = v;
-    if (grad && s->c->track && v < 1e-2 && s->c->last_cost < s->c->cand_cost) {
-        memcpy(s->c->cand, x, sizeof(double) * n);
-        s->c->cand_cost = s->c->last_cost;
-        s->c->cand_valid = 1;
-    }
+    hes__colloc_track(s->c, x, result, grad != NULL);
     if (grad) /* NLopt wants row-major m x n */
         for (unsigned i = 0; i < m; i++)
             for (unsigned j = 0; j < n; j++)
@@ -87,6 +79,49 @@ static void inequality(unsigned m, double *result, unsigned n, const double *x, 
             for (unsigned j = 0; j < n; j++)
                 grad[(size_t)i * n + j] = -s->jac[i + (size_t)j * m];
 }
+/* IPOPT's interior-point line search stalls where psi is not smooth (two
+ * multipliers of equal modulus, where psi's optima lie; restoration
+ * fails), and SLSQP's rounds from fresh quasi-Newton matrices do not: psi
+ * in the cost is SLSQP's by default, feasibility and energy IPOPT's. */
+hes_nlp_solver hes__colloc_solver(const hes_colloc *c, hes_colloc_objective objective)
+{
+    if (c->solver != HES_NLP_DEFAULT)
+        return c->solver;
+    if (!hes_nlp_solver_available(HES_NLP_IPOPT) || objective == HES_COLLOC_STABILITY ||
+        objective == HES_COLLOC_WEIGHTED)
+        return HES_NLP_SLSQP;
+    return HES_NLP_IPOPT;
+}
+
+void hes__colloc_bounds(hes_colloc *c, double *z, double *lo, double *hi)
+{
+    int nv = c->nv;
+    for (int side = 0; side < 2; side++) { /* lower, then upper bounds */
+        double *b = side ? hi : lo;
+        for (int j = 0; j < nv; j++)
+            b[j] = side ? HUGE_VAL : -HUGE_VAL;
+        for (int i = 0; i < c->n_phases; i++) {
+            b[c->toff[i]] = side ? c->dmax : c->dmin; /* durations */
+            for (int k = 0; k < c->urows[i]; k++)
+                for (int q = 0; q < c->n_in; q++)
+                    b[c->uoff[i] + k * c->n_in + q] = side ? c->in_hi[q] : c->in_lo[q];
+        }
+        for (int r = 0; r < c->dim[0]; r++)
+            b[c->xoff[0] + r] = side ? c->x0_hi[r] : c->x0_lo[r];
+        for (int j = 0; j < c->n_fp; j++)
+            b[c->poff + j] = side ? c->phi[j] : c->plo[j];
+        for (int i = 0; c->fix_inputs && i < c->n_phases; i++) {
+            for (int k = 0; k < c->urows[i] * c->n_in; k++)
+                b[c->uoff[i] + k] = z[c->uoff[i] + k];
+            if (c->virt[i])
+                b[c->voff[i]] = z[c->voff[i]];
+        }
+        for (int j = 0; j < nv; j++) /* a start outside the bounds is moved in */
+            if (side ? z[j] > b[j] : z[j] < b[j])
+                z[j] = b[j];
+    }
+}
+
 /* ------------------------------------------- the cost (problem 8) */
 
 typedef struct {
@@ -98,7 +133,25 @@ typedef struct {
     hes_status err;
     double *last_x;              /* the last iterate (cost with gradient), or NULL */
     int have_last;
+    const double *start;         /* feasibility by IPOPT: the least change from here */
 } cost_ctx;
+
+/* IPOPT's feasibility problem: with no cost its barrier would take the
+ * centre of the feasible set (a family of orbits, e.g. a conservative
+ * system's energies) rather than the point near the start that SLSQP's
+ * least-squares steps find; the cost 1/2 sum ((z_j - s_j) / max(1, |s_j|))^2
+ * asks for the nearest one. */
+static double least_change(unsigned n, const double *x, double *grad, const double *s)
+{
+    double f = 0;
+    for (unsigned j = 0; j < n; j++) {
+        double w = 1.0 / fmax(1.0, fabs(s[j])), d = (x[j] - s[j]) * w;
+        f += 0.5 * d * d;
+        if (grad)
+            grad[j] = d * w;
+    }
+    return f;
+}
 
 static double cost_function(unsigned n, const double *x, double *grad, void *data)
 {
@@ -110,6 +163,8 @@ static double cost_function(unsigned n, const double *x, double *grad, void *dat
     p->evaluations++;
     if (grad)
         memset(grad, 0, sizeof(double) * n);
+    if (p->objective == HES_COLLOC_FEASIBLE && p->start)
+        return c->last_cost = least_change(n, x, grad, p->start);
     if (p->objective == HES_COLLOC_STABILITY || p->objective == HES_COLLOC_WEIGHTED) {
         hes_status st = hes_colloc_measure(c, x, c->measure, &psi, grad, &fb);
         if (st != HES_OK) { /* see fail_point */
@@ -155,13 +210,16 @@ static double cost_function(unsigned n, const double *x, double *grad, void *dat
  * (equalities and path) into *violation.  ftol (relative) 0 for a zero
  * objective, whose "relative change" is always 0. */
 static hes_status run_nlp(hes_colloc *c, double *z, double tol, cost_ctx *cc, double ftol,
-                          int maxeval, double *violation, const char *what)
+                          int maxeval, double *violation, const char *what,
+                          hes_nlp_solver solver, int *stalled)
 {
+    *stalled = 0;
     hes_system *sys = c->sys;
     int nv = c->nv, nc = c->nc, ni = c->ni, nr = nc > ni ? nc : ni;
     solve_ctx s = { c, malloc(sizeof(double) * (size_t)nr), malloc(sizeof(double) * (size_t)nr * nv),
                     HES_OK };
-    double *ctol = malloc(sizeof(double) * (size_t)nr), *b = malloc(sizeof(double) * (size_t)nv);
+    double *ctol = malloc(sizeof(double) * (size_t)nr);
+    double *b = malloc(sizeof(double) * 2 * (size_t)nv);    /* lower, then upper bounds */
     nlopt_opt opt = nlopt_create(NLOPT_LD_SLSQP, (unsigned)nv);
     hes_status st = HES_OK;
     if (!s.cv || !s.jac || !ctol || !b || !opt) {
@@ -170,43 +228,39 @@ static hes_status run_nlp(hes_colloc *c, double *z, double tol, cost_ctx *cc, do
     }
     for (int i = 0; i < nr; i++)
         ctol[i] = tol;
-    for (int side = 0; side < 2; side++) { /* lower, then upper bounds */
-        for (int j = 0; j < nv; j++)
-            b[j] = side ? HUGE_VAL : -HUGE_VAL;
-        for (int i = 0; i < c->n_phases; i++) {
-            b[c->toff[i]] = side ? c->dmax : c->dmin; /* durations */
-            for (int k = 0; k < c->urows[i]; k++)
-                for (int q = 0; q < c->n_in; q++)
-                    b[c->uoff[i] + k * c->n_in + q] = side ? c->in_hi[q] : c->in_lo[q];
-        }
-        for (int r = 0; r < c->dim[0]; r++)
-            b[c->xoff[0] + r] = side ? c->x0_hi[r] : c->x0_lo[r];
-        for (int j = 0; j < c->n_fp; j++)
-            b[c->poff + j] = side ? c->phi[j] : c->plo[j];
-        for (int i = 0; c->fix_inputs && i < c->n_phases; i++) {
-            for (int k = 0; k < c->urows[i] * c->n_in; k++)
-                b[c->uoff[i] + k] = z[c->uoff[i] + k];
-            if (c->virt[i])
-                b[c->voff[i]] = z[c->voff[i]];
-        }
-        for (int j = 0; j < nv; j++) /* a start outside the bounds is moved in */
-            if (side ? z[j] > b[j] : z[j] < b[j])
-                z[j] = b[j];
-        if (side)
-            nlopt_set_upper_bounds(opt, b);
-        else
-            nlopt_set_lower_bounds(opt, b);
-    }
-    nlopt_set_min_objective(opt, cost_function, cc);
-    nlopt_add_equality_mconstraint(opt, (unsigned)nc, equality, &s, ctol);
-    if (ni > 0)
-        nlopt_add_inequality_mconstraint(opt, (unsigned)ni, inequality, &s, ctol);
-    nlopt_set_xtol_rel(opt, 1e-14);
-    nlopt_set_ftol_rel(opt, ftol);
-    nlopt_set_maxeval(opt, maxeval);
-    double f;
+    hes__colloc_bounds(c, z, b, b + nv);
+    nlopt_set_lower_bounds(opt, b);
+    nlopt_set_upper_bounds(opt, b + nv);
+    char stop[160];
     c->last_violation = NAN;
-    nlopt_result nr_ = nlopt_optimize(opt, z, &f);
+    if (solver == HES_NLP_IPOPT) {
+        int its;
+        double *start = NULL;
+        if (cc->objective == HES_COLLOC_FEASIBLE &&
+            (start = malloc(sizeof(double) * (size_t)nv)))
+            memcpy(start, z, sizeof(double) * (size_t)nv);
+        cc->start = start;
+        st = hes__colloc_ipopt(c, z, b, b + nv, tol, ftol, maxeval, cost_function, cc, &its,
+                               stop, sizeof stop);
+        cc->start = NULL;
+        free(start);
+        *stalled = stop[0] != 0;
+        if (st != HES_OK) {
+            st = hes__fail(sys, st, "%s: %s", what, stop);
+            goto out;
+        }
+    } else {
+        nlopt_set_min_objective(opt, cost_function, cc);
+        nlopt_add_equality_mconstraint(opt, (unsigned)nc, equality, &s, ctol);
+        if (ni > 0)
+            nlopt_add_inequality_mconstraint(opt, (unsigned)ni, inequality, &s, ctol);
+        nlopt_set_xtol_rel(opt, 1e-14);
+        nlopt_set_ftol_rel(opt, ftol);
+        nlopt_set_maxeval(opt, maxeval);
+        double f;
+        nlopt_result nr_ = nlopt_optimize(opt, z, &f);
+        snprintf(stop, sizeof stop, "NLopt: %s", nlopt_result_to_string(nr_));
+    }
     if (s.err != HES_OK || cc->err != HES_OK) {
         st = s.err != HES_OK ? s.err : cc->err;
         goto out;
@@ -223,7 +277,7 @@ static hes_status run_nlp(hes_colloc *c, double *z, double tol, cost_ctx *cc, do
     *violation = v;
     if (!(v <= 10 * tol))
         st = hes__fail(sys, HES_ENOORBIT, "%s did not converge: constraint violation %.3g "
-                       "(NLopt: %s)", what, v, nlopt_result_to_string(nr_));
+                       "(%s)", what, v, stop[0] ? stop : "IPOPT");
 out:
     if (opt)
         nlopt_destroy(opt);
@@ -237,8 +291,10 @@ out:
 
 hes_status hes_colloc_solve(hes_colloc *c, double *z, double tol, double *violation)
 {
-    cost_ctx cc = { c, HES_COLLOC_FEASIBLE, 0.0, 0, 0, NAN, HES_OK, NULL, 0 };
-    return run_nlp(c, z, tol, &cc, 0.0, 500, violation, "collocation");
+    cost_ctx cc = { c, HES_COLLOC_FEASIBLE, 0.0, 0, 0, NAN, HES_OK, NULL, 0, NULL };
+    int stalled;
+    return run_nlp(c, z, tol, &cc, 0.0, 500, violation, "collocation",
+                   hes__colloc_solver(c, HES_COLLOC_FEASIBLE), &stalled);
 }
 
 /* The largest violation of the equality and path constraints at z, or
@@ -261,7 +317,7 @@ static double max_violation(hes_colloc *c, const double *z)
 static int consider(hes_colloc *c, const double *cand, hes_colloc_objective objective,
                     double weight, double tol, double *f_best, double *z_best)
 {
-    cost_ctx probe = { c, objective, weight, 0, 0, NAN, HES_OK, NULL, 0 };
+    cost_ctx probe = { c, objective, weight, 0, 0, NAN, HES_OK, NULL, 0, NULL };
     if (!(max_violation(c, cand) <= 10 * tol))
         return 0;
     double f = cost_function((unsigned)c->nv, cand, NULL, &probe);
@@ -278,7 +334,7 @@ hes_status hes_colloc_minimize(hes_colloc *c, double *z, hes_colloc_objective ob
     static const char *const what[] = { "collocation", "collocation with the energy cost",
                                         "collocation with psi in the cost",
                                         "collocation with psi and energy in the cost" };
-    cost_ctx cc = { c, objective, weight, 0, 0, NAN, HES_OK, NULL, 0 };
+    cost_ctx cc = { c, objective, weight, 0, 0, NAN, HES_OK, NULL, 0, NULL };
     memset(res, 0, sizeof *res);
     res->psi = res->energy = res->cost = res->violation = NAN;
     if ((int)objective < 0 || objective > HES_COLLOC_WEIGHTED)
@@ -302,6 +358,7 @@ hes_status hes_colloc_minimize(hes_colloc *c, double *z, hes_colloc_objective ob
      * cheapest nearly feasible one (violation < 1e-2), each made feasible by a
      * feasibility solve. */
     consider(c, z, objective, weight, tol, &f_best, zbest);
+    hes_nlp_solver solver = hes__colloc_solver(c, objective);
     int round_max = objective == HES_COLLOC_FEASIBLE ? maxeval : (maxeval / 4 > 200 ? maxeval / 4 : 200);
     while (cc.evaluations < maxeval) {
         int budget = maxeval - cc.evaluations < round_max ? maxeval - cc.evaluations : round_max;
@@ -312,8 +369,16 @@ hes_status hes_colloc_minimize(hes_colloc *c, double *z, hes_colloc_objective ob
         c->cand_cost = HUGE_VAL;
         c->last_cost = HUGE_VAL;
         c->track = objective != HES_COLLOC_FEASIBLE;
+        int stalled;
+        hes_nlp_solver use = solver;
         st = run_nlp(c, zr, tol, &cc, objective == HES_COLLOC_FEASIBLE ? 0.0 : 1e-10, budget,
-                     &viol, what[objective]);
+                     &viol, what[objective], use, &stalled);
+        /* IPOPT's line search can stall where psi is not smooth (two
+           multipliers of equal modulus: restoration fails); SLSQP's
+           least-squares steps polish from there in the next rounds */
+        int switched = use == HES_NLP_IPOPT && stalled;
+        if (switched)
+            solver = HES_NLP_SLSQP;
         c->track = 0;
         if (st == HES_OK || st == HES_ENOORBIT)
             improved |= consider(c, zr, objective, weight, tol, &f_best, zbest);
@@ -324,7 +389,8 @@ hes_status hes_colloc_minimize(hes_colloc *c, double *z, hes_colloc_objective ob
             if (hes_colloc_solve(c, zr, tol, &viol) == HES_OK)
                 improved |= consider(c, zr, objective, weight, tol, &f_best, zbest);
         }
-        if (objective == HES_COLLOC_FEASIBLE || !improved || cc.evaluations == before)
+        if (objective == HES_COLLOC_FEASIBLE || (!improved && !switched) ||
+            cc.evaluations == before)
             break;
     }
     res->evaluations = cc.evaluations;
@@ -343,7 +409,7 @@ hes_status hes_colloc_minimize(hes_colloc *c, double *z, hes_colloc_objective ob
         st = hes_colloc_psi(c, z, &res->psi, NULL, NULL);
         hes__colloc_put_params(c, z);
         res->roughness = hes_colloc_roughness(c, z, NULL);
-        cost_ctx probe = { c, objective, weight, 0, 0, NAN, HES_OK, NULL, 0 };
+        cost_ctx probe = { c, objective, weight, 0, 0, NAN, HES_OK, NULL, 0, NULL };
         res->cost = cost_function((unsigned)c->nv, z, NULL, &probe);
     }
     return st;

@@ -166,6 +166,12 @@ hes_status hes_colloc_create_opts(hes_system *sys, const hes_colloc_options *opt
                          "event sequence (model '%s')", m->name);
     if (nodes < 2)
         return hes__fail(sys, HES_EINVAL, "collocation needs at least 2 nodes per phase");
+    if ((int)opts->solver < HES_NLP_DEFAULT || opts->solver > HES_NLP_IPOPT)
+        return hes__fail(sys, HES_EINVAL, "unknown NLP solver %d", (int)opts->solver);
+    if (!hes_nlp_solver_available(opts->solver))
+        return hes__fail(sys, HES_ESOLVER, "the NLP solver %s is not built in: install the "
+                         "Debian package coinor-libipopt-dev and run configure again",
+                         hes_nlp_solver_name(opts->solver));
     if (n_in < 0 || n_in > m->n_params)
         return hes__fail(sys, HES_EINVAL, "invalid number of inputs %d", n_in);
     for (int j = 0; j < S; j++) {
@@ -236,6 +242,7 @@ hes_status hes_colloc_create_opts(hes_system *sys, const hes_colloc_options *opt
     c->measure = opts->measure == HES_MEASURE_SMOOTH ? HES_MEASURE_SMOOTH : HES_MEASURE_PSI;
     c->fix_inputs = opts->fix_inputs;
     c->psi_floor = opts->psi_floor > 0 ? opts->psi_floor : 0.0;
+    c->solver = opts->solver;
     c->dmax = opts->max_duration > 0 ? opts->max_duration : HUGE_VAL;
     c->spec = opts->path ? m->trajopt : NULL;
     c->progress = opts->progress;

@@ -281,6 +281,13 @@ hes_status hes_trajopt_run(hes_system *sys, const hes_trajopt_options *opts,
     co.measure = o.measure;
     co.progress = o.progress;
     co.progress_ctx = o.progress_ctx;
+    /* one solver for every program of the run (the feasible start shapes
+       the minimisation's path): as asked, else by the objective */
+    co.solver = o.solver;
+    if (co.solver == HES_NLP_DEFAULT)
+        co.solver = o.objective == HES_COLLOC_STABILITY || o.objective == HES_COLLOC_WEIGHTED ||
+                    !hes_nlp_solver_available(HES_NLP_IPOPT) ? HES_NLP_SLSQP : HES_NLP_IPOPT;
+
     if (spec) {
         co.n_inputs = spec->n_inputs;
         co.inputs = spec->inputs;
@@ -323,6 +330,7 @@ hes_status hes_trajopt_run(hes_system *sys, const hes_trajopt_options *opts,
     /* 2. the objective */
     if (st == HES_OK)
         st = hes_colloc_minimize(col, z, o.objective, o.weight, 1e-9, o.maxeval, &res);
+    r->solver = co.solver;
     if (st == HES_OK) {
         r->variables = hes_colloc_nvars(col);
         r->constraints = hes_colloc_ncons(col);

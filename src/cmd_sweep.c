@@ -143,8 +143,10 @@ typedef struct {
     int json, n_mult, done, total, tty;
     double t0;
     int rank, size;              /* MPI: this process, of how many (1: no MPI) */
-    int next;                    /* MPI, rank 0: the next point to hand out */
     int size_done;               /* MPI, rank 0: ranks that said they are done */
+#ifdef HAVE_MPI
+    MPI_Win win;                 /* MPI: rank 0's counter of the next point to hand out */
+#endif
 } writer;
 
 #ifdef HAVE_MPI
@@ -438,23 +440,21 @@ static int open_output(writer *w, const char *path, int resume, const char *prea
 }
 
 #ifdef HAVE_MPI
-/* Dynamic load balancing across ranks: rank 0 hands out blocks of points
- * (tag 3: a request, answered with tag 4: the first index; >= n_points:
- * none left), takes rows (tag 1) and "done" (tag 2) messages, between its
- * own points (serve with wait = 0) and at the end (wait = 1: until every
- * other rank is done).  Two-sided messages only, so nothing waits on a rank
- * that is computing for longer than its current point. */
+/* Dynamic load balancing across ranks, every rank computing: the next
+ * point to hand out is one integer in a window on rank 0, and a rank takes
+ * a block by an atomic fetch-and-add on it (MPI_Fetch_and_op, passive
+ * target: rank 0 need not answer, so nobody waits on a rank that is
+ * computing).  Rows go to rank 0 as small eager messages (tag 1, about 1 kB:
+ * the sender does not wait for the receive); rank 0 writes them between
+ * its own points (serve with wait = 0) and at the end, with the "done"
+ * messages (tag 2; wait = 1: until every other rank is done). */
 static int mpi_next_block(void *ctx, int block)
 {
     writer *w = ctx;
     int first;
-    if (w->rank == 0) {
-        first = w->next;
-        w->next += block;
-        return first;
-    }
-    MPI_Send(&block, 1, MPI_INT, 0, 3, MPI_COMM_WORLD);
-    MPI_Recv(&first, 1, MPI_INT, 0, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, w->win);
+    MPI_Fetch_and_op(&block, &first, MPI_INT, 0, 0, MPI_SUM, w->win);
+    MPI_Win_unlock(0, w->win);
     return first;
 }
 
@@ -477,11 +477,6 @@ static int serve(writer *w, int wait)
             w->size = -w->size; /* write it here, without serving again */
             write_row(w, &other);
             w->size = -w->size;
-        } else if (stat.MPI_TAG == 3) {
-            int block, first = w->next;
-            MPI_Recv(&block, 1, MPI_INT, stat.MPI_SOURCE, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            w->next += block;
-            MPI_Send(&first, 1, MPI_INT, stat.MPI_SOURCE, 4, MPI_COMM_WORLD);
         } else {
             MPI_Recv(NULL, 0, MPI_BYTE, stat.MPI_SOURCE, stat.MPI_TAG, MPI_COMM_WORLD,
                      MPI_STATUS_IGNORE);
@@ -714,11 +709,22 @@ static int sweep(int argc, char **argv, int rank, int size)
         }
     }
 #endif
+#ifdef HAVE_MPI
+    int so_win = 0;          /* the window exists (collective to free) */
+#endif
     if (rc == CLI_EXIT_OK) {
         hes_sweep_opts so = { r->n, pidx, n_points, values, optimize, jobs, skip, write_row, &w, NULL };
 #ifdef HAVE_MPI
-        if (size > 1)
+        int *counter = NULL;
+        if (size > 1) {
+            MPI_Win_allocate(rank == 0 ? (MPI_Aint)sizeof(int) : 0, sizeof(int), MPI_INFO_NULL,
+                             MPI_COMM_WORLD, &counter, &w.win);
+            if (rank == 0)
+                *counter = 0;
+            MPI_Barrier(MPI_COMM_WORLD);   /* the counter is set before anyone takes */
             so.next_block = mpi_next_block;
+            so_win = 1;
+        }
 #endif
         w.total = n_points - kept;
         w.tty = rank == 0 && isatty(STDERR_FILENO);
@@ -731,11 +737,15 @@ static int sweep(int argc, char **argv, int rank, int size)
         }
     }
 #ifdef HAVE_MPI
-    if (size > 1 && rc == CLI_EXIT_OK) {
+    if (size > 1 && so_win) {
+        /* every rank says it is done, also after a failure, so that rank 0
+           does not wait for it; then the window goes, on every rank */
         if (rank > 0)
             MPI_Send(NULL, 0, MPI_BYTE, 0, 2, MPI_COMM_WORLD); /* done */
         else if (w.size_done < size - 1)
-            serve(&w, 1); /* the others' last requests and rows */
+            serve(&w, 1); /* the others' last rows */
+        MPI_Win_free(&w.win);
+        MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     }
 #endif
     /* success only with every row written, flushed and (in a file) synced */

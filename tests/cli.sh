@@ -886,6 +886,18 @@ if "$HES" --version | grep -q MPI && command -v mpirun >/dev/null 2>&1; then
     else
         fail "sweep under mpirun -np 2 gives the rows of the serial run: $(head -c 400 "$tmp/mpi.log")"
     fi
+    # resumable under MPI: a file cut in the middle of a row, resumed by 2
+    # ranks, ends with the rows of the uninterrupted serial sweep
+    checks=$((checks + 1))
+    head -c 2500 "$tmp/full.csv" > "$tmp/mpicut.csv"
+    if OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ASAN_OPTIONS=detect_leaks=0 \
+        mpirun -x ASAN_OPTIONS -np 2 --oversubscribe "$HES" sweep slip-hopper --grid K=0:0.4:12 \
+        --grid thetadot=-1:1:12 -o "$tmp/mpicut.csv" --resume >"$tmp/mpir.log" 2>&1 &&
+        [ "$(sort "$tmp/mpicut.csv")" = "$(sort "$tmp/full.csv")" ]; then
+        pass "sweep --resume under mpirun -np 2 completes a cut file with the serial rows"
+    else
+        fail "sweep --resume under mpirun -np 2 completes a cut file: $(head -c 400 "$tmp/mpir.log")"
+    fi
 else
     echo "cli.sh: hes built without MPI or no mpirun; the 2-rank sweep check is skipped"
 fi

@@ -399,8 +399,8 @@ const char *hes_mech_describe_error(int code, void *data);
 /* ------------------------------------------------ robots from MJCF/URDF */
 /*
  * A mechanical system loaded from a robot description, MJCF or URDF,
- * through MuJoCo (issue 14; lib/model/robot.c): M(q), gravity, joint
- * motors as the inputs (B u), and unilateral contacts at named sites
+ * through MuJoCo (issue 14; lib/model/robot.c): M(q), gravity, the
+ * joints' springs and dampers, joint motors as the inputs (B u), and unilateral contacts at named sites
  * against the ground plane z = 0 (a = the site's height, J_n its vertical
  * Jacobian row, J_t its x row: planar robots move in the x-z plane).
  * Coordinates are MuJoCo's qpos (slide and hinge joints only).  contacts:

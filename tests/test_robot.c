@@ -657,6 +657,22 @@ START_TEST(test_inputs_and_refusals)
     ck_assert(m->mass(&q, NULL, &M, m->data) == 0);
     ck_assert_double_eq_tol(M, 2 * 1 + 0.1, 1e-12);             /* m l^2 + I */
     hes_robot_free(r);
+    /* the file's spring (stiffness 3 about springref 0.1) and damper (0.5)
+       act in the applied force: - m g l sin q - k (q - q_ref) - b q' */
+    const char *spring =
+        "<mujoco><compiler angle='radian'/><worldbody><body><joint name='h' type='hinge' "
+        "axis='0 -1 0' stiffness='3' "
+        "springref='0.1' damping='0.5'/>"
+        "<inertial pos='0 0 -1' mass='2' diaginertia='0.1 0.1 0.1'/>"
+        "<site name='tip' pos='0 0 -1'/></body></worldbody></mujoco>";
+    st = hes_robot_load(write_tmp(spring, name, sizeof name), NULL, 0, &r, msg, sizeof msg);
+    unlink(name);
+    ck_assert_msg(st == HES_OK, "%s", msg);
+    m = hes_robot_mech(r);
+    qd = -0.7;
+    ck_assert(m->force(&q, &qd, NULL, NULL, &f0, m->data) == 0);
+    ck_assert_double_eq_tol(f0, -2 * 9.81 * sin(0.3) - 3 * (0.3 - 0.1) - 0.5 * (-0.7), 1e-9);
+    hes_robot_free(r);
 
     ck_assert_int_eq(hes_robot_load("/nonexistent/robot.xml", NULL, 0, &r, msg, sizeof msg),
                      HES_EINVAL);

@@ -8,7 +8,9 @@
  *   dM/dq           mj_rne's bias at unit velocities, gravity off: the
  *                   Christoffel symbols (mass_dq below);
  *   g(q)            mj_rne with qvel = 0 and no acceleration: the bias
- *                   force at rest, gravity (and springs) only;
+ *                   force at rest, gravity only;
+ *   passive forces  mj_passive at (q, q'): the file's joint springs
+ *                   (stiffness, springref) and dampers (damping);
  *   contacts        a named site's (or, as URDF has no sites, a named
  *                   body's) world position and its translational
  *                   Jacobian (mj_jacSite, mj_jacBody) against the ground plane z = 0:
@@ -17,8 +19,8 @@
  *                   planar robots move in the x-z plane) and the
  *                   tangential a = p_x, Da = J_x (bilateral: no slip);
  *   inputs          joint motors: force gear * gain * u on the joint's dof.
- * The applied force of hes_mech is B u - g(q); the Coriolis terms the
- * library derives from M as for every hes_mech.  Coordinates are qpos:
+ * The applied force of hes_mech is B u - g(q) + the passive forces; the
+ * Coriolis terms the library derives from M as for every hes_mech.  Coordinates are qpos:
  * robots with free or ball joints (quaternions, nq != nv) are refused.
  *
  * A robot keeps one mjData, so one robot serves one thread: load it once
@@ -193,9 +195,14 @@ static int force(const double *q, const double *qd, const double *u, const doubl
     if (r->slope_param >= 0 && p)
         hes_robot_set_slope(r, p[r->slope_param]);
     at(r, q);
-    mj_rne(r->m, r->d, 0, out);     /* qvel = 0: gravity (and springs) */
+    mj_rne(r->m, r->d, 0, out);     /* qvel = 0: gravity only */
+    /* the file's joint springs and dampers at (q, q'): mj_passive */
+    if (qd)
+        memcpy(r->d->qvel, qd, sizeof(double) * (size_t)nv);
+    mj_passive(r->m, r->d);
+    mju_zero(r->d->qvel, nv);
     for (int i = 0; i < nv; i++) {
-        out[i] = -out[i];
+        out[i] = r->d->qfrc_passive[i] - out[i];
         for (int a = 0; u && a < r->nu; a++)
             out[i] += r->B[i + (size_t)a * nv] * u[a];
     }

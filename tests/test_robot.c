@@ -616,6 +616,57 @@ START_TEST(test_invdyn_along_a_robot_gait)
 }
 END_TEST
 
+/* A release: the rimless wheel rolling over its stance spoke fast enough
+ * that the foot's normal force falls to zero, then flying (no contact).
+ * At the event the stance mode's normal multiplier is zero (the guard),
+ * and the flight starts from the same configuration and velocities (no
+ * impulse).  (The no-slip force is not zero there: the pinned model
+ * ignores that a real foot would slide before it lifts off.) */
+START_TEST(test_release_lifts_the_foot_off)
+{
+    hes_robot *r = load("rimless_wheel.xml", 0);
+    if (!r)
+        return;
+    static const hes_robot_mode_spec modes[] = { { "stance", 0, 0, NULL },
+                                                 { "flight", -1, 0, NULL } };
+    static const hes_robot_transition_spec trs[] = {
+        { "liftoff", 0, 1, HES_MECH_RELEASE, 0, 0, NULL, 0, NULL, NULL },
+    };
+    hes_robot_model_spec sp = { .name = "wheel-liftoff", .n_modes = 2, .modes = modes,
+                                .n_transitions = 1, .transitions = trs };
+    hes_model *m;
+    char msg[512];
+    ck_assert_msg(hes_robot_model_new(r, &sp, &m, msg, sizeof msg) == HES_OK, "%s", msg);
+    ck_assert_int_eq(m->modes[0].dim, 2);
+    ck_assert_int_eq(m->modes[1].dim, 6);
+    hes_system *sys = robot_system(m);
+    hes_sim_opts o = hes_sim_opts_default();
+    o.t_end = 1.0;
+    double x0[2] = { 0.2, -2.6 };   /* leaning forward, rolling fast (phi decreasing) */
+    hes_traj tr;
+    ck_assert_msg(hes_simulate(sys, 0, 0, 0, x0, &o, &tr) == HES_OK, "%s",
+                  hes_system_errmsg(sys));
+    ck_assert_int_ge(tr.n_events, 1);
+    ck_assert_int_eq(tr.events[0].transition, 0);
+    double lam[2], q[3], qd[3], qf[3], qdf[3];
+    const hes_mech_mode *st = m->modes[0].data, *fl = m->modes[1].data;
+    ck_assert_int_eq(hes_mech_mode_state(st, tr.events[0].t, tr.events[0].x_minus, NULL, q, qd,
+                                         lam, NULL), HES_OK);
+    ck_assert_msg(fabs(lam[0]) < 1e-8, "normal force at lift-off %g", lam[0]);
+    ck_assert_int_eq(hes_mech_mode_state(fl, tr.events[0].t, tr.events[0].x_plus, NULL, qf,
+                                         qdf, NULL, NULL), HES_OK);
+    for (int i = 0; i < 3; i++) {   /* the same state: no impulse, no jump */
+        ck_assert_double_eq_tol(qf[i], q[i], 1e-12);
+        ck_assert_double_eq_tol(qdf[i], qd[i], 1e-12);
+    }
+    printf("test_robot: lift-off at t = %.6f s (phi %.4f), normal force there %.1e\n",
+           tr.events[0].t, tr.events[0].x_minus[0], lam[0]);
+    hes_traj_free(&tr);
+    hes_system_destroy(sys);
+    hes_robot_model_free(m);
+}
+END_TEST
+
 /* a file of our own: a pendulum with a motor (gear 2) on its hinge; and
  * files refused */
 static const char *write_tmp(const char *text, char *name, size_t len)
@@ -704,6 +755,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_pinned_mode_is_the_hand_chart);
     tcase_add_test(tc, test_knee_biped_model_is_the_builtin);
     tcase_add_test(tc, test_invdyn_along_a_robot_gait);
+    tcase_add_test(tc, test_release_lifts_the_foot_off);
     tcase_add_test(tc, test_inputs_and_refusals);
     suite_add_tcase(s, tc);
     return s;

@@ -565,9 +565,10 @@ typedef struct {
 /* The model; it takes the robot (freed with the model, and on failure).
  * The model's parameters are "slope" (if asked) and one constant torque per
  * motor, named after its actuator (else "JOINT_torque").  HES_EINVAL (msg)
- * for a spec that does not fit the robot, naming the field.  The robot's
- * callbacks lock it, so systems on several threads may share the model (they
- * then take turns in MuJoCo). */
+ * for a spec that does not fit the robot, naming the field.  Systems on
+ * several threads may share the model: it keeps a copy of the robot per
+ * online CPU (at most 8), and each callback computes on the first copy no
+ * other thread holds. */
 hes_status hes_robot_model_new(hes_robot *robot, const hes_robot_model_spec *spec,
                                hes_model **out, char *msg, size_t len);
 void hes_robot_model_free(hes_model *model);

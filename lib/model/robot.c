@@ -59,6 +59,8 @@ struct hes_robot {
     double g0;                /* |gravity| of the file */
     hes__robot_view *pins;    /* hes_robot_pinned_mode's views, one per contact */
     char *path;               /* the file, for hes_robot_copy */
+    hes_robot **pool;         /* robot models on threads: [0] this robot, then copies */
+    int n_pool;
     pthread_mutex_t lock;     /* recursive: models share a robot between threads */
     /* the last q of mass and mass_dq and their results: a vector field's
        Jacobian by differences perturbs the velocities at the same q */
@@ -86,6 +88,22 @@ struct hes_robot {
 #define LOCK(r) pthread_mutex_lock(&(r)->lock)
 #define UNLOCK(r) pthread_mutex_unlock(&(r)->lock)
 
+/* The instance of a robot a callback computes with, locked (UNLOCK it):
+ * the robot itself, or with a pool (hes__robot_pool: systems of one robot
+ * model on several threads) the first instance no other thread holds, so
+ * that threads compute side by side; every call sets the state it reads,
+ * so any instance gives the same numbers. */
+#ifdef HAVE_MUJOCO
+static hes_robot *grab(hes_robot *base)
+{
+    for (int i = 0; i < base->n_pool; i++)
+        if (pthread_mutex_trylock(&base->pool[i]->lock) == 0)
+            return base->pool[i];
+    LOCK(base);
+    return base;
+}
+#endif
+
 #ifdef HAVE_MUJOCO
 /* positions, zero velocities and the quantities up to the inertia at q */
 static void at(hes_robot *r, const double *q)
@@ -102,10 +120,9 @@ static void at(hes_robot *r, const double *q)
 static int mass(const double *q, const double *p, double *out, void *data)
 {
     (void)p;
-    hes_robot *r = ROBOT(data);
+    hes_robot *r = grab(ROBOT(data));
     int nv = r->m->nv;
     size_t bq = sizeof(double) * (size_t)nv, bm = bq * (size_t)nv;
-    LOCK(r);
     if (nv <= HES_MECH_MAX && r->have_M && memcmp(q, r->cM_q, bq) == 0) {
         memcpy(out, r->cM, bm);
         UNLOCK(r);
@@ -135,14 +152,14 @@ static int mass(const double *q, const double *p, double *out, void *data)
 static int mass_dq(const double *q, const double *p, double *D, void *data)
 {
     (void)p;
-    hes_robot *r = ROBOT(data);
-    int nv = r->m->nv;
+    hes_robot *base = ROBOT(data);
+    int nv = base->m->nv;
     if (nv > HES_MECH_MAX)
         return 1;
     double G[HES_MECH_MAX * HES_MECH_MAX * HES_MECH_MAX], c[HES_MECH_MAX], g[3];
 #define GAM(i, j, k) G[(i) + nv * ((j) + nv * (k))]
     size_t bq = sizeof(double) * (size_t)nv, bd = bq * (size_t)nv * (size_t)nv;
-    LOCK(r);
+    hes_robot *r = grab(base);
     if (r->have_dM && memcmp(q, r->cD_q, bq) == 0) {
         memcpy(D, r->cD, bd);
         UNLOCK(r);
@@ -188,10 +205,8 @@ static int mass_dq(const double *q, const double *p, double *D, void *data)
 static int force(const double *q, const double *qd, const double *u, const double *p,
                  double *out, void *data)
 {
-    (void)qd;
-    hes_robot *r = ROBOT(data);
+    hes_robot *r = grab(ROBOT(data));
     int nv = r->m->nv;
-    LOCK(r);
     if (r->slope_param >= 0 && p)
         hes_robot_set_slope(r, p[r->slope_param]);
     at(r, q);
@@ -251,25 +266,37 @@ static int site_x(hes_robot *r, int c, const double *q, double *x)
  * contact needs its own functions; contacts beyond HES_ROBOT_MAX_CONTACTS
  * are refused.  (The function tables below are generated.) */
 #define SITE_FNS(c)                                                                  \
-    static int a_##c(const double *q, const double *p, double *out, void *data)     \
+    static int a_##c(const double *q, const double *p, double *out, void *data)      \
     {                                                                                \
         (void)p;                                                                     \
-        return site_contact(ROBOT(data), c, q, out, NULL, NULL);                            \
+        hes_robot *r_ = grab(ROBOT(data));                                           \
+        int rc_ = site_contact(r_, c, q, out, NULL, NULL);                           \
+        UNLOCK(r_);                                                                  \
+        return rc_;                                                                  \
     }                                                                                \
-    static int Da_##c(const double *q, const double *p, double *out, void *data)    \
+    static int Da_##c(const double *q, const double *p, double *out, void *data)     \
     {                                                                                \
         (void)p;                                                                     \
-        return site_contact(ROBOT(data), c, q, NULL, out, NULL);                            \
+        hes_robot *r_ = grab(ROBOT(data));                                           \
+        int rc_ = site_contact(r_, c, q, NULL, out, NULL);                           \
+        UNLOCK(r_);                                                                  \
+        return rc_;                                                                  \
     }                                                                                \
-    static int Jt_##c(const double *q, const double *p, double *out, void *data)    \
+    static int Jt_##c(const double *q, const double *p, double *out, void *data)     \
     {                                                                                \
         (void)p;                                                                     \
-        return site_contact(ROBOT(data), c, q, NULL, NULL, out);                            \
+        hes_robot *r_ = grab(ROBOT(data));                                           \
+        int rc_ = site_contact(r_, c, q, NULL, NULL, out);                           \
+        UNLOCK(r_);                                                                  \
+        return rc_;                                                                  \
     }                                                                                \
-    static int x_##c(const double *q, const double *p, double *out, void *data)     \
+    static int x_##c(const double *q, const double *p, double *out, void *data)      \
     {                                                                                \
         (void)p;                                                                     \
-        return site_x(ROBOT(data), c, q, out);                                              \
+        hes_robot *r_ = grab(ROBOT(data));                                           \
+        int rc_ = site_x(r_, c, q, out);                                             \
+        UNLOCK(r_);                                                                  \
+        return rc_;                                                                  \
     }
 SITE_FNS(0)
 SITE_FNS(1)
@@ -351,7 +378,7 @@ static int view_chart(const double *z, const double *p, double *q, void *data)
     view_q(v, z, q);
     if (v->pinned >= 0) {
         double x, a;
-        LOCK(r);
+        r = grab(r);
         site_x(r, v->pinned, q, &x);
         site_contact(r, v->pinned, q, &a, NULL, NULL);
         UNLOCK(r);
@@ -372,7 +399,7 @@ static int view_chart_dz(const double *z, const double *p, double *D, void *data
         D[v->free[i] + (size_t)i * nv] = 1;
     if (v->pinned < 0)
         return 0;
-    LOCK(r);
+    r = grab(r);
     view_q(v, z, r->qs);
     site_contact(r, v->pinned, r->qs, NULL, r->Jp, r->Jm);   /* z row, x row */
     for (int i = 0; i < k; i++) {
@@ -398,7 +425,7 @@ static int view_chart_acc(const double *z, const double *zd, const double *p, do
     if (v->pinned < 0)
         return 0;
     double q[HES_MECH_MAX], D[HES_MECH_MAX * HES_MECH_MAX];
-    LOCK(r);
+    r = grab(r);
     view_chart(z, p, q, data);
     view_chart_dz(z, p, D, data);
     at(r, q);
@@ -729,6 +756,35 @@ const char *hes_robot_motor_joint(const hes_robot *r, int a)
     return NULL;
 }
 
+hes_status hes__robot_pool(hes_robot *r, int n, char *msg, size_t len)
+{
+#ifdef HAVE_MUJOCO
+    if (r->nu != r->m->nu)
+        n = 1;                 /* motors replaced (hes_robot_set_motors): no copies */
+#endif
+    if (r->n_pool > 0 || n <= 1)
+        return HES_OK;
+    hes_robot **pool = calloc((size_t)n, sizeof *pool);
+    if (!pool)
+        return hes__say(msg, len, HES_ENOMEM, "out of memory");
+    pool[0] = r;
+    for (int i = 1; i < n; i++) {
+        hes_status st = hes_robot_copy(r, &pool[i], msg, len);
+        if (st != HES_OK) {
+            for (int j = 1; j < i; j++)
+                hes_robot_free(pool[j]);
+            free(pool);
+            return st;
+        }
+        pool[i]->slope_param = r->slope_param;
+        pool[i]->motor_param = r->motor_param;
+        pool[i]->g0 = r->g0;
+    }
+    r->pool = pool;
+    r->n_pool = n;
+    return HES_OK;
+}
+
 hes_status hes_robot_copy(const hes_robot *r, hes_robot **out, char *msg, size_t len)
 {
     if (out)
@@ -831,6 +887,9 @@ void hes_robot_free(hes_robot *r)
         free(r->names[c]);
     free(r->names);
     free(r->cons);
+    for (int i = 1; i < r->n_pool; i++)
+        hes_robot_free(r->pool[i]);
+    free(r->pool);
     free(r->pins);
     free(r->path);
     pthread_mutex_destroy(&r->lock);

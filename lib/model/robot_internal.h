@@ -61,6 +61,10 @@ void hes__robot_transition_view(hes_robot *r, const hes__robot_view *from,
  * file) and each motor's parameter index (nu values, -1: zero torque;
  * kept by the caller). */
 void hes__robot_bind_params(hes_robot *r, int slope_param, int *motor_param);
+/* n - 1 copies of the robot (its file, contacts and bound parameters), so
+ * that the systems of one robot model on n threads compute side by side
+ * (each callback takes the first instance free); freed with the robot. */
+hes_status hes__robot_pool(hes_robot *r, int n, char *msg, size_t len);
 /* A mode's inputs: u[a] = p[motor_param[a]] (hes_mech_mode.input). */
 int hes__robot_input(double t, const double *x, const double *p, double *u, void *data);
 /* The motors: their number and actuator a's name (NULL without one). */

@@ -40,6 +40,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "model/model_internal.h"
 #include "model/robot_internal.h"
@@ -569,7 +570,10 @@ hes_status hes_robot_model_new(hes_robot *robot, const hes_robot_model_spec *sp,
     rm->model.integrator = HES_ADAMS;
     rm->model.max_phase_time = sp->max_phase_time > 0 ? sp->max_phase_time : 10.0;
     rm->model.describe_error = hes_mech_describe_error;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     if ((st = build_params(rm, sp, msg, len)) != HES_OK ||
+        (st = hes__robot_pool(robot, cpus < 1 ? 1 : cpus > 8 ? 8 : (int)cpus, msg, len)) !=
+        HES_OK ||
         (st = build_modes(rm, sp, msg, len)) != HES_OK ||
         (st = build_transitions(rm, sp, msg, len)) != HES_OK ||
         (st = build_orbit(rm, sp, msg, len)) != HES_OK ||

@@ -361,7 +361,10 @@ hes_status hes_colloc_minimize(hes_colloc *c, double *z, hes_colloc_objective ob
     hes_nlp_solver solver = hes__colloc_solver(c, objective);
     int round_max = objective == HES_COLLOC_FEASIBLE ? maxeval : (maxeval / 4 > 200 ? maxeval / 4 : 200);
     while (cc.evaluations < maxeval) {
-        int budget = maxeval - cc.evaluations < round_max ? maxeval - cc.evaluations : round_max;
+        /* IPOPT's quasi-Newton model does not go stale as SLSQP's: its round
+           may use the whole budget left */
+        int left = maxeval - cc.evaluations;
+        int budget = solver == HES_NLP_IPOPT || left < round_max ? left : round_max;
         int before = cc.evaluations, improved = 0;
         memcpy(zr, f_best < HUGE_VAL ? zbest : z, sizeof(double) * nv);
         cc.have_last = 0;

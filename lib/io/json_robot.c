@@ -39,6 +39,7 @@
 
 #include "base/base.h"
 #include "io/io.h"
+#include "model/robot_internal.h"
 
 #define MAXN 64                /* modes, transitions, names per list */
 
@@ -47,7 +48,7 @@ typedef struct {
     char *msg;
     size_t len;
     const hes_mech *mech;
-    const hes_robot *robot;
+    hes_robot *robot;
     int d;
 } ctx;
 
@@ -144,6 +145,24 @@ static int name_index(json_t *names_of, const char *key, const char *name)
     return -1;
 }
 
+/* Entry i of a list of named objects (modes, transitions, path
+ * constraints): the object with only `keys`, its "name" present and
+ * unique in the list; NULL (message) otherwise.  where: "KIND[i]". */
+static json_t *named_entry(ctx *c, json_t *list, size_t i, const char *kind,
+                           const char *const *keys, const char **name, char *where, size_t wl)
+{
+    json_t *o = json_array_get(list, i);
+    snprintf(where, wl, "%s[%zu]", kind, i);
+    if (only_keys(c, o, where, keys))
+        return NULL;
+    *name = json_string_value(json_object_get(o, "name"));
+    if (!*name || !(*name)[0] || name_index(list, "name", *name) != (int)i) {
+        bad(c, "%s needs a \"name\", unique in the list", where);
+        return NULL;
+    }
+    return o;
+}
+
 typedef struct {
     hes_robot_mode_spec modes[MAXN];
     int locked[MAXN][MAXN];
@@ -166,15 +185,11 @@ static int parse_modes(ctx *c, json_t *modes, store *s)
     if (!json_is_array(modes) || json_array_size(modes) < 1 || json_array_size(modes) > MAXN)
         return bad(c, "\"modes\" must be a list of 1 to %d modes", MAXN);
     for (size_t i = 0; i < json_array_size(modes); i++) {
-        json_t *m = json_array_get(modes, i);
-        char where[96];
-        snprintf(where, sizeof where, "modes[%zu]", i);
-        if (only_keys(c, m, where, keys))
-            return 1;
         hes_robot_mode_spec *ms = &s->modes[i];
-        ms->name = json_string_value(json_object_get(m, "name"));
-        if (!ms->name || !ms->name[0] || name_index(modes, "name", ms->name) != (int)i)
-            return bad(c, "%s needs a \"name\", unique among the modes", where);
+        char where[96];
+        json_t *m = named_entry(c, modes, i, "modes", keys, &ms->name, where, sizeof where);
+        if (!m)
+            return 1;
         json_t *p = json_object_get(m, "pinned");
         ms->pinned = -1;
         if (p) {
@@ -248,33 +263,21 @@ static int parse_relabel(ctx *c, json_t *r, const char *where, const char *const
     return 0;
 }
 
-/* The names of a mode's free coordinates, as robot_model.c makes them:
- * the robot's coordinates less the pinned root slides and locked joints. */
+/* The names of a mode's coordinates: the robot's less those its pinned
+ * contact and locked joints fix, from the mode view the model will make
+ * (hes__robot_mode_view); -1 (the reason in the message) if there is none. */
 static int free_names(ctx *c, const hes_robot_mode_spec *ms, const char **names)
 {
-    int fixed[HES_MECH_MAX] = { 0 }, k = 0;
-    if (c->d > HES_MECH_MAX)
-        return -1;
-    if (ms->pinned >= 0)
-        fixed[0] = fixed[1] = 1;
-    for (int j = 0; j < ms->n_locked; j++) {
-        /* a limit's coordinate: the joint named before "_lower"/"_upper" */
-        const char *n = c->mech->constraints[ms->locked[j]].name;
-        size_t l = strlen(n);
-        char buf[256];
-        if (l < 6 || l - 6 >= sizeof buf)
-            continue;
-        memcpy(buf, n, l - 6);
-        buf[l - 6] = 0;
-        int i = coordinate_index(c, buf);
-        if (i >= 0)
-            fixed[i] = 1;
-    }
-    for (int i = 0; i < c->d; i++)
-        if (!fixed[i])
-            names[k++] = hes_robot_coordinate(c->robot, i) ? hes_robot_coordinate(c->robot, i)
-                                                           : "?";
-    return k;
+    hes__robot_view v;
+    char why[256];
+    if (hes__robot_mode_view(c->robot, ms->pinned, ms->n_locked, ms->locked, &v, why,
+                             sizeof why) != HES_OK)
+        return bad(c, "mode '%s': %s", ms->name, why), -1;
+    for (int i = 0; i < v.k; i++)
+        names[i] = hes_robot_coordinate(c->robot, v.free[i]) ? hes_robot_coordinate(c->robot,
+                                                                                   v.free[i])
+                                                             : "?";
+    return v.k;
 }
 
 static int parse_transitions(ctx *c, json_t *trs, json_t *modes, store *s)
@@ -284,15 +287,11 @@ static int parse_transitions(ctx *c, json_t *trs, json_t *modes, store *s)
     if (!json_is_array(trs) || json_array_size(trs) > MAXN)
         return bad(c, "\"transitions\" must be a list of at most %d transitions", MAXN);
     for (size_t t = 0; t < json_array_size(trs); t++) {
-        json_t *o = json_array_get(trs, t);
-        char where[96];
-        snprintf(where, sizeof where, "transitions[%zu]", t);
-        if (only_keys(c, o, where, keys))
-            return 1;
         hes_robot_transition_spec *ts = &s->trs[t];
-        ts->name = json_string_value(json_object_get(o, "name"));
-        if (!ts->name || !ts->name[0] || name_index(trs, "name", ts->name) != (int)t)
-            return bad(c, "%s needs a \"name\", unique among the transitions", where);
+        char where[96];
+        json_t *o = named_entry(c, trs, t, "transitions", keys, &ts->name, where, sizeof where);
+        if (!o)
+            return 1;
         const char *from = json_string_value(json_object_get(o, "from")),
                    *to = json_string_value(json_object_get(o, "to"));
         ts->from = name_index(modes, "name", from);
@@ -320,7 +319,7 @@ static int parse_transitions(ctx *c, json_t *trs, json_t *modes, store *s)
             const char *names[HES_MECH_MAX];
             int k = free_names(c, &s->modes[ts->to], names);
             if (k < 0)
-                return bad(c, "%s: the robot has more than %d coordinates", where, HES_MECH_MAX);
+                return 1;
             if (parse_relabel(c, r, where, names, k, &s->relabel[t]))
                 return 1;
             ts->relabel = s->relabel[t];
@@ -369,7 +368,7 @@ static int parse_orbit(ctx *c, json_t *o, json_t *modes, json_t *trs, store *s,
     const char *names[HES_MECH_MAX];
     int k = free_names(c, &s->modes[ob->mode], names);
     if (k < 0)
-        return bad(c, "orbit: the robot has more than %d coordinates", HES_MECH_MAX);
+        return 1;
     json_t *g = json_object_get(o, "guess");
     if (json_is_array(g)) {
         if ((int)json_array_size(g) != 2 * k)
@@ -465,6 +464,8 @@ static int parse_trajopt(ctx *c, json_t *o, store *s, hes_robot_model_spec *sp)
             return bad(c, "trajopt: \"x0\" bounds the orbit's first state: give an \"orbit\"");
         const char *names[HES_MECH_MAX];
         int k = free_names(c, &s->modes[sp->orbit.mode], names);
+        if (k < 0)
+            return 1;
         for (int i = 0; i < 2 * k; i++)
             s->x0_lo[i] = -HUGE_VAL, s->x0_hi[i] = HUGE_VAL;
         if (!json_is_object(x0))
@@ -502,21 +503,19 @@ static int parse_trajopt(ctx *c, json_t *o, store *s, hes_robot_model_spec *sp)
     if (pa && (!json_is_array(pa) || json_array_size(pa) > MAXN))
         return bad(c, "trajopt: \"path\" must be a list of at most %d constraints", MAXN);
     for (size_t i = 0; i < json_array_size(pa); i++) {
-        json_t *e = json_array_get(pa, i), *lin = json_object_get(e, "linear"),
-               *ae = json_object_get(e, "at_end");
-        char where[64];
-        snprintf(where, sizeof where, "trajopt: path[%zu]", i);
-        if (only_keys(c, e, where, pkeys))
-            return 1;
         hes_robot_linear_path *lp = &s->lpaths[i];
-        lp->name = json_string_value(json_object_get(e, "name"));
+        char where[64];
+        json_t *e = named_entry(c, pa, i, "trajopt: path", pkeys, &lp->name, where, sizeof where);
+        if (!e)
+            return 1;
+        json_t *lin = json_object_get(e, "linear"), *ae = json_object_get(e, "at_end");
         const char *mode = json_string_value(json_object_get(e, "mode"));
         lp->mode = -1;
         for (int m = 0; mode && m < sp->n_modes; m++)
             if (strcmp(sp->modes[m].name, mode) == 0)
                 lp->mode = m;
-        if (!lp->name || !lp->name[0] || lp->mode < 0)
-            return bad(c, "%s needs a \"name\" and a \"mode\" (one of the modes)", where);
+        if (lp->mode < 0)
+            return bad(c, "%s needs a \"mode\" (one of the modes)", where);
         if (ae && !json_is_boolean(ae))
             return bad(c, "%s: \"at_end\" must be true or false", where);
         lp->at_end = json_is_true(ae);

@@ -84,7 +84,7 @@ struct hes_colloc {
     hes_stability stab;          /* multipliers, storage for n0 x n0 */
     double *gtmp;                /* nv_max: a cost term's gradient */
     double *cvtmp;               /* max(nc, ni) + 1: constraint values */
-    hes_nlp_solver solver;       /* as asked (hes__colloc_solver resolves DEFAULT) */
+    hes_nlp_solver solver;       /* as asked (hes__nlp_solver_for resolves DEFAULT) */
 };
 
 /* --- collocation.c: the layout */
@@ -136,15 +136,12 @@ hes_status hes_colloc_constraints(hes_colloc *c, const double *z, double *cv, do
 typedef double (*hes__colloc_cost_fn)(unsigned n, const double *x, double *grad, void *ctx);
 /* The NLP by IPOPT (colloc_ipopt.c): z the start and the result, lo and hi
  * its bounds, tol the constraint tolerance, ftol the relative cost
- * tolerance (0: IPOPT's 1e-8), maxeval its iterations; why says how it
- * stopped ("" when it converged); HES_ESOLVER without IPOPT. */
+ * tolerance (0: IPOPT's 1e-8), maxeval the budget of cost evaluations;
+ * why says how it stopped ("" when it converged); HES_ESOLVER without
+ * IPOPT. */
 hes_status hes__colloc_ipopt(hes_colloc *c, double *z, const double *lo, const double *hi,
                              double tol, double ftol, int maxeval, hes__colloc_cost_fn cost,
-                             void *cost_ctx, int *evaluations, char *why, size_t len);
-/* The solver of an NLP with this objective: the one asked for, or by
- * default IPOPT (when built) for the smooth objectives (feasibility,
- * energy) and SLSQP where psi is in the cost (colloc_solve.c). */
-hes_nlp_solver hes__colloc_solver(const hes_colloc *c, hes_colloc_objective objective);
+                             void *cost_ctx, char *why, size_t len);
 /* The bounds of z (lower into lo, upper into hi; nv each), and z moved
  * inside them (colloc_solve.c). */
 void hes__colloc_bounds(hes_colloc *c, double *z, double *lo, double *hi);

@@ -194,7 +194,7 @@ out:
 
 hes_status hes__colloc_ipopt(hes_colloc *c, double *z, const double *lo, const double *hi,
                              double tol, double ftol, int maxeval, hes__colloc_cost_fn cost,
-                             void *cost_ctx, int *evaluations, char *why, size_t len)
+                             void *cost_ctx, char *why, size_t len)
 {
     int nv = c->nv, nc = c->nc, ni = c->ni, m = nc + ni;
     ipopt_ctx s = { c, cost, cost_ctx, 0, NULL, NULL, NULL, NULL, NULL, 0, maxeval };
@@ -244,7 +244,6 @@ hes_status hes__colloc_ipopt(hes_colloc *c, double *z, const double *lo, const d
                  : rs == Restoration_Failed ? "restoration failed"
                  : rs == User_Requested_Stop ? "evaluation budget" : "stopped");
 out:
-    *evaluations = s.evaluations;
     if (nlp)
         FreeIpoptProblem(nlp);
     free(s.cv), free(s.jac), free(s.jp), free(s.row), free(s.col);
@@ -256,11 +255,10 @@ out:
 
 hes_status hes__colloc_ipopt(hes_colloc *c, double *z, const double *lo, const double *hi,
                              double tol, double ftol, int maxeval, hes__colloc_cost_fn cost,
-                             void *cost_ctx, int *evaluations, char *why, size_t len)
+                             void *cost_ctx, char *why, size_t len)
 {
     (void)c, (void)z, (void)lo, (void)hi, (void)tol, (void)ftol, (void)maxeval, (void)cost;
     (void)cost_ctx;
-    *evaluations = 0;
     snprintf(why, len, "hes was built without IPOPT (install the Debian package "
              "coinor-libipopt-dev and run configure again)");
     return HES_ESOLVER;

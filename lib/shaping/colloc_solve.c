@@ -79,20 +79,6 @@ static void inequality(unsigned m, double *result, unsigned n, const double *x, 
             for (unsigned j = 0; j < n; j++)
                 grad[(size_t)i * n + j] = -s->jac[i + (size_t)j * m];
 }
-/* IPOPT's interior-point line search stalls where psi is not smooth (two
- * multipliers of equal modulus, where psi's optima lie; restoration
- * fails), and SLSQP's rounds from fresh quasi-Newton matrices do not: psi
- * in the cost is SLSQP's by default, feasibility and energy IPOPT's. */
-hes_nlp_solver hes__colloc_solver(const hes_colloc *c, hes_colloc_objective objective)
-{
-    if (c->solver != HES_NLP_DEFAULT)
-        return c->solver;
-    if (!hes_nlp_solver_available(HES_NLP_IPOPT) || objective == HES_COLLOC_STABILITY ||
-        objective == HES_COLLOC_WEIGHTED)
-        return HES_NLP_SLSQP;
-    return HES_NLP_IPOPT;
-}
-
 void hes__colloc_bounds(hes_colloc *c, double *z, double *lo, double *hi)
 {
     int nv = c->nv;
@@ -234,14 +220,13 @@ static hes_status run_nlp(hes_colloc *c, double *z, double tol, cost_ctx *cc, do
     char stop[160];
     c->last_violation = NAN;
     if (solver == HES_NLP_IPOPT) {
-        int its;
         double *start = NULL;
         if (cc->objective == HES_COLLOC_FEASIBLE &&
             (start = malloc(sizeof(double) * (size_t)nv)))
             memcpy(start, z, sizeof(double) * (size_t)nv);
         cc->start = start;
-        st = hes__colloc_ipopt(c, z, b, b + nv, tol, ftol, maxeval, cost_function, cc, &its,
-                               stop, sizeof stop);
+        st = hes__colloc_ipopt(c, z, b, b + nv, tol, ftol, maxeval, cost_function, cc, stop,
+                               sizeof stop);
         cc->start = NULL;
         free(start);
         *stalled = stop[0] != 0;
@@ -294,7 +279,7 @@ hes_status hes_colloc_solve(hes_colloc *c, double *z, double tol, double *violat
     cost_ctx cc = { c, HES_COLLOC_FEASIBLE, 0.0, 0, 0, NAN, HES_OK, NULL, 0, NULL };
     int stalled;
     return run_nlp(c, z, tol, &cc, 0.0, 500, violation, "collocation",
-                   hes__colloc_solver(c, HES_COLLOC_FEASIBLE), &stalled);
+                   hes__nlp_solver_for(c->solver, HES_COLLOC_FEASIBLE), &stalled);
 }
 
 /* The largest violation of the equality and path constraints at z, or
@@ -358,7 +343,7 @@ hes_status hes_colloc_minimize(hes_colloc *c, double *z, hes_colloc_objective ob
      * cheapest nearly feasible one (violation < 1e-2), each made feasible by a
      * feasibility solve. */
     consider(c, z, objective, weight, tol, &f_best, zbest);
-    hes_nlp_solver solver = hes__colloc_solver(c, objective);
+    hes_nlp_solver solver = hes__nlp_solver_for(c->solver, objective);
     int round_max = objective == HES_COLLOC_FEASIBLE ? maxeval : (maxeval / 4 > 200 ? maxeval / 4 : 200);
     while (cc.evaluations < maxeval) {
         /* IPOPT's quasi-Newton model does not go stale as SLSQP's: its round

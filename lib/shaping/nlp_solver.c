@@ -9,7 +9,7 @@
 
 #include <string.h>
 
-#include "hes.h"
+#include "shaping/shaping.h"
 
 int hes_nlp_solver_available(hes_nlp_solver solver)
 {
@@ -35,4 +35,18 @@ hes_status hes_nlp_solver_from_name(const char *name, hes_nlp_solver *solver)
             return HES_OK;
         }
     return HES_EINVAL;
+}
+
+/* IPOPT's interior-point line search stalls where psi is not smooth (two
+ * multipliers of equal modulus, where psi's optima lie), and SLSQP's
+ * rounds from fresh quasi-Newton matrices do not: by default psi in the
+ * cost is SLSQP's, feasibility and energy IPOPT's (when built). */
+hes_nlp_solver hes__nlp_solver_for(hes_nlp_solver asked, hes_colloc_objective objective)
+{
+    if (asked != HES_NLP_DEFAULT)
+        return asked;
+    if (!hes_nlp_solver_available(HES_NLP_IPOPT) || objective == HES_COLLOC_STABILITY ||
+        objective == HES_COLLOC_WEIGHTED)
+        return HES_NLP_SLSQP;
+    return HES_NLP_IPOPT;
 }

@@ -31,4 +31,8 @@ double hes__eig_sens_modulus(const hes__eig_sens *s, double nr, double ni);
  * (gait.c; the derived model and the collocation's resampling share it). */
 double hes__gait_input(const hes_gait *g, int phase, int r, double t);
 
+/* The solver of an NLP of the collocation with this objective: the one
+ * asked for, or the default (nlp_solver.c). */
+hes_nlp_solver hes__nlp_solver_for(hes_nlp_solver asked, hes_colloc_objective objective);
+
 #endif

@@ -283,10 +283,7 @@ hes_status hes_trajopt_run(hes_system *sys, const hes_trajopt_options *opts,
     co.progress_ctx = o.progress_ctx;
     /* one solver for every program of the run (the feasible start shapes
        the minimisation's path): as asked, else by the objective */
-    co.solver = o.solver;
-    if (co.solver == HES_NLP_DEFAULT)
-        co.solver = o.objective == HES_COLLOC_STABILITY || o.objective == HES_COLLOC_WEIGHTED ||
-                    !hes_nlp_solver_available(HES_NLP_IPOPT) ? HES_NLP_SLSQP : HES_NLP_IPOPT;
+    co.solver = hes__nlp_solver_for(o.solver, o.objective);
 
     if (spec) {
         co.n_inputs = spec->n_inputs;

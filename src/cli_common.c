@@ -466,6 +466,24 @@ void cli_orbit_free(cli_orbit *o)
     memset(o, 0, sizeof *o);
 }
 
+/* A model given by an option (--model, --robot DESC.json) becomes the
+ * program's plugin model, its name in place of the option's `used`
+ * arguments at argv[i] (where PROBLEM goes). */
+static void put_model(int *argc, char **argv, int i, int used, const hes_model *m,
+                      const hes_ess_model *em, const char *what)
+{
+    const char *name = m ? m->name : em->name;
+    if (hes_problem_find(name) || hes_ess_problem_find(name))
+        fprintf(stderr, "hes: note: %s '%s' hides the built-in problem of that name\n", what,
+                name);
+    plugin_model = m;
+    plugin_ess_model = em;
+    argv[i] = (char *)name;
+    for (int k = i + 1; k + used - 1 < *argc; k++)
+        argv[k] = argv[k + used - 1];
+    *argc -= used - 1;
+}
+
 int cli_take_model_option(int *argc, char **argv, hes_plugin **plugin)
 {
     *plugin = NULL;
@@ -500,16 +518,7 @@ int cli_take_model_option(int *argc, char **argv, hes_plugin **plugin)
             fprintf(stderr, "hes: --model: %s\n", msg);
             return CLI_EXIT_USAGE;
         }
-        const char *name = m ? m->name : em->name;
-        if (hes_problem_find(name) || hes_ess_problem_find(name))
-            fprintf(stderr, "hes: note: plugin model '%s' hides the built-in problem of that "
-                    "name\n", name);
-        plugin_model = m;
-        plugin_ess_model = em;
-        argv[i] = (char *)name; /* the model's name takes the place of PROBLEM */
-        for (int k = i + 1; k + used - 1 < *argc; k++)
-            argv[k] = argv[k + used - 1];
-        *argc -= used - 1;
+        put_model(argc, argv, i, used, m, em, "plugin model");
         return CLI_EXIT_OK;
     }
     return CLI_EXIT_OK;
@@ -521,46 +530,46 @@ static int ends_with(const char *s, const char *tail)
     return n >= t && strcmp(s + n - t, tail) == 0;
 }
 
+/* --robot DESC.json or --robot=DESC.json at argv[i]: the arguments it
+ * takes (0: not one) and the path. */
+static int robot_desc_at(int argc, char **argv, int i, const char **path)
+{
+    if (strcmp(argv[i], "--robot") == 0 && i + 1 < argc && ends_with(argv[i + 1], ".json")) {
+        *path = argv[i + 1];
+        return 2;
+    }
+    if (strncmp(argv[i], "--robot=", 8) == 0 && ends_with(argv[i], ".json")) {
+        *path = argv[i] + 8;
+        return 1;
+    }
+    return 0;
+}
+
 int cli_take_robot_option(int *argc, char **argv, hes_model **model)
 {
     *model = NULL;
     for (int i = 1; i < *argc && strcmp(argv[i], "--") != 0; i++) {
-        const char *path = NULL;
-        int used = 0;
-        if (strcmp(argv[i], "--robot") == 0 && i + 1 < *argc && ends_with(argv[i + 1], ".json"))
-            path = argv[i + 1], used = 2;
-        else if (strncmp(argv[i], "--robot=", 8) == 0 && ends_with(argv[i], ".json"))
-            path = argv[i] + 8, used = 1;
-        if (!path)
+        const char *path, *other;
+        int used = robot_desc_at(*argc, argv, i, &path);
+        if (!used)
             continue;
         if (plugin_model || plugin_ess_model) {
             fprintf(stderr, "hes: --model and --robot DESC.json both give the model (one "
                     "only)\n");
             return CLI_EXIT_USAGE;
         }
+        for (int k = i + used; k < *argc && strcmp(argv[k], "--") != 0; k++)
+            if (robot_desc_at(*argc, argv, k, &other)) {
+                fprintf(stderr, "hes: --robot DESC.json given twice (one model only)\n");
+                return CLI_EXIT_USAGE;
+            }
         char msg[2048];
         hes_status st = hes_robot_model_load(path, model, msg, sizeof msg);
         if (st != HES_OK) {
             fprintf(stderr, "hes: --robot: %s\n", msg);
             return st == HES_ESOLVER ? CLI_EXIT_FAILURE : CLI_EXIT_USAGE;
         }
-        for (int k = i + used; k < *argc && strcmp(argv[k], "--") != 0; k++)
-            if ((strcmp(argv[k], "--robot") == 0 && k + 1 < *argc &&
-                 ends_with(argv[k + 1], ".json")) ||
-                (strncmp(argv[k], "--robot=", 8) == 0 && ends_with(argv[k], ".json"))) {
-                fprintf(stderr, "hes: --robot DESC.json given twice (one model only)\n");
-                hes_robot_model_free(*model);
-                *model = NULL;
-                return CLI_EXIT_USAGE;
-            }
-        if (hes_problem_find((*model)->name) || hes_ess_problem_find((*model)->name))
-            fprintf(stderr, "hes: note: robot model '%s' hides the built-in problem of that "
-                    "name\n", (*model)->name);
-        plugin_model = *model;
-        argv[i] = (char *)(*model)->name; /* the model's name takes the place of PROBLEM */
-        for (int k = i + 1; k + used - 1 < *argc; k++)
-            argv[k] = argv[k + used - 1];
-        *argc -= used - 1;
+        put_model(argc, argv, i, used, *model, NULL, "robot model");
         return CLI_EXIT_OK;
     }
     return CLI_EXIT_OK;

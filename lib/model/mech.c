@@ -300,6 +300,22 @@ hes_status hes_mech_mode_state(const hes_mech_mode *md, double t, const double *
     return HES_OK;
 }
 
+/* The mode's motion in its mechanical system's coordinates at x = [z, z']:
+ * q, q' and q'' = Phi z'' + D^2 chart[z', z'], z'' the mode's dynamics. */
+int hes__mech_mode_motion(const hes_mech_mode *md, double t, const double *x, const double *p,
+                          double *q, double *qd, double *qdd)
+{
+    int d = md->mech->d, k = md->k, rc;
+    double zdd[N], Phi[N * N];
+    if ((rc = mode_dynamics(md, t, x, p, zdd, NULL, NULL, NULL, NULL)) ||
+        (rc = chart_state(md, x, x + k, p, q, Phi, qd, qdd)))
+        return rc;
+    for (int i = 0; i < d; i++)
+        for (int j = 0; j < k; j++)
+            qdd[i] += Phi[i + (size_t)j * d] * zdd[j];
+    return 0;
+}
+
 /* The event's configuration and velocity: through the lift, or the source
  * mode's chart. */
 static int event_state(const hes_mech_transition *tr, const double *x, const double *p,

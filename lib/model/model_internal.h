@@ -34,4 +34,9 @@ double hes__time_after(const hes_model *m, int tr, double tm);
 int hes__mech_coupling(const hes_transition *a, const hes_transition *b, const double *x,
                        const double *p, double *cosine);
 
+/* A mechanical mode's motion at its state x: q, q', q'' (d each; mech.c);
+ * nonzero: a mechanical-layer error code (hes_mech_describe_error). */
+int hes__mech_mode_motion(const hes_mech_mode *md, double t, const double *x, const double *p,
+                          double *q, double *qd, double *qdd);
+
 #endif

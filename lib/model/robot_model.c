@@ -598,12 +598,9 @@ hes_robot *hes_robot_model_robot(const hes_model *model)
     return rm ? rm->robot : NULL;
 }
 
-/*
- * The motion of a robot model's mode at state x = [z, z']: q = chart(z),
- * v = Dchart z', a = Dchart z'' + D^2 chart[z', z'] with z'' the mode's
- * vector field at p (its motor parameters the torques); and what the mode
- * holds (its pinned contact, its locked coordinates).
- */
+/* The motion of a robot model's mode at state x (hes__mech_mode_motion;
+ * the motor parameters of p are the torques) and what the mode holds (its
+ * pinned contact, its locked coordinates). */
 hes_status hes_robot_model_motion(const hes_model *model, int mode, double t, const double *x,
                                   const double *p, hes_robot_mode_motion *out, char *msg,
                                   size_t len)
@@ -614,32 +611,12 @@ hes_status hes_robot_model_motion(const hes_model *model, int mode, double t, co
                         "its modes, a state, parameters and out");
     const hes_mech_mode *mm = &rm->mmodes[mode];
     const hes__robot_view *v = &rm->mviews[mode];
-    int d = v->mech.d, k = mm->k;
-    double F[2 * HES_MECH_MAX], D[HES_MECH_MAX * HES_MECH_MAX], acc[HES_MECH_MAX];
-    int rc = hes_mech_field(t, x, p, F, (void *)mm);
+    int d = v->mech.d;
+    memset(out, 0, sizeof *out);
+    int rc = hes__mech_mode_motion(mm, t, x, p, out->q, out->v, out->a);
     if (rc)
         return hes__say(msg, len, HES_EMODEL, "robot model motion: mode '%s': %s",
                         model->modes[mode].name, hes_mech_describe_error(rc, NULL));
-    memset(out, 0, sizeof *out);
-    if (mm->chart) {
-        if (mm->chart(x, p, out->q, mm->mech->data) || mm->chart_dz(x, p, D, mm->mech->data) ||
-            mm->chart_acc(x, x + k, p, acc, mm->mech->data))
-            return hes__say(msg, len, HES_EMODEL, "robot model motion: mode '%s': its chart "
-                            "failed", model->modes[mode].name);
-        for (int i = 0; i < d; i++) {
-            double sv = 0, sa = acc[i];
-            for (int j = 0; j < k; j++) {
-                sv += D[i + (size_t)j * d] * x[k + j];
-                sa += D[i + (size_t)j * d] * F[k + j];
-            }
-            out->v[i] = sv;
-            out->a[i] = sa;
-        }
-    } else {
-        memcpy(out->q, x, sizeof(double) * (size_t)d);
-        memcpy(out->v, x + k, sizeof(double) * (size_t)d);
-        memcpy(out->a, F + k, sizeof(double) * (size_t)d);
-    }
     out->d = d;
     out->pinned = v->pinned;
     out->n_locked = v->n_locked;

@@ -462,8 +462,9 @@ hes_status hes_robot_set_motors(hes_robot *robot, const char *const *joints, int
                                 size_t len);
 /* A mechanical mode of a planar robot standing on contact `contact`: the
  * contact's normal and no-slip constraints held, in the coordinates z =
- * q[2..] of a chart that slides the root body (the robot's first two
- * joints, along x and z) so that the contact is at the origin.  For
+ * q[2..] of a chart that slides the root (the robot's first two joints,
+ * along x and z, on one unturned body or, as a URDF writes them, on a
+ * body and its child) so that the contact is at the origin.  For
  * walkers built from robot files: add transitions (hes_mech_transition)
  * and a hes_model as for any mechanical model.  Valid while the robot
  * lives.  HES_EINVAL (msg) for a robot that is not planar or whose first

@@ -123,6 +123,33 @@ START_TEST(test_urdf_is_the_mjcf)
         worst = fmax(worst, mech_difference(hes_robot_mech(u), hes_robot_mech(x), q));
     }
     ck_assert_msg(worst < 1e-11, "URDF vs MJCF: %g", worst);
+    /* the URDF puts its x and z slides on two links (slider, hip), the MJCF
+       on one body: both pin foot A with the same chart and its derivatives */
+    hes_mech_mode mu, mx;
+    char msg[512];
+    ck_assert_msg(hes_robot_pinned_mode(u, 0, &mu, msg, sizeof msg) == HES_OK, "%s", msg);
+    ck_assert_msg(hes_robot_pinned_mode(x, 0, &mx, msg, sizeof msg) == HES_OK, "%s", msg);
+    ck_assert_int_eq(mu.k, 2);
+    double dc = 0;
+    for (int rep = 0; rep < 5; rep++) {
+        double z[2] = { uniform(-1, 1), uniform(-1, 1) }, zd[2] = { uniform(-2, 2),
+                                                                     uniform(-2, 2) };
+        double qu[4], qx[4], Du[8], Dx[8], au[4], ax[4];
+        mu.chart(z, NULL, qu, mu.mech->data);
+        mx.chart(z, NULL, qx, mx.mech->data);
+        mu.chart_dz(z, NULL, Du, mu.mech->data);
+        mx.chart_dz(z, NULL, Dx, mx.mech->data);
+        mu.chart_acc(z, zd, NULL, au, mu.mech->data);
+        mx.chart_acc(z, zd, NULL, ax, mx.mech->data);
+        for (int i = 0; i < 4; i++)
+            dc = fmax(dc, fmax(fabs(qu[i] - qx[i]), fabs(au[i] - ax[i])));
+        for (int i = 0; i < 8; i++)
+            dc = fmax(dc, fabs(Du[i] - Dx[i]));
+        /* and foot A is at the origin: x + sin theta_L = 0, z - cos theta_L = 0 */
+        ck_assert_double_eq_tol(qu[0] + sin(qu[2]), 0, 1e-12);
+        ck_assert_double_eq_tol(qu[1] - cos(qu[2]), 0, 1e-12);
+    }
+    ck_assert_msg(dc < 1e-12, "pinned charts, URDF vs MJCF: %g", dc);
     hes_robot_free(u);
     hes_robot_free(x);
 }

@@ -353,7 +353,7 @@ static const hes_mech_config_fn lDa_fns[HES_ROBOT_MAX_LIMITS] = { X32(LDA_ENTRY)
 /*
  * A mode view's chart.  The free coordinates are z, the locked ones their
  * limits; a pinned contact c needs a planar robot whose first two
- * coordinates slide its root body along x and z (hes__robot_mode_view
+ * coordinates slide its root along x and z (hes__robot_mode_view
  * checks), and those slides put c at the origin: q[0..1] = -g(q~) with g
  * the site's (x, z) at q~ = q with zero slides, so that
  *     Dchart = [-J_g(q~) S; S],   D^2 chart [z', z'] = [-(dJ_g/dt) q'; 0]
@@ -626,20 +626,21 @@ hes_status hes__robot_mode_view(hes_robot *r, int pinned, int n_locked, const in
     v->mech.data = v;
     v->pinned = pinned;
     if (pinned >= 0) {
-        /* the axes are in the root body's frame: it must not be turned */
-        const double *bq = m->body_quat + 4 * m->jnt_bodyid[0];
-        int ok = m->njnt >= 3 && r->tangents == 1 && bq[0] == 1 && bq[1] == 0 && bq[2] == 0 &&
-                 bq[3] == 0;
+        /* the x slide on a body of the world, the z slide on the same body or
+           its child (as a URDF writes them: one joint per link); the axes
+           are in the bodies' frames, which must not be turned */
+        int b0 = m->njnt >= 2 ? m->jnt_bodyid[0] : 0, b1 = m->njnt >= 2 ? m->jnt_bodyid[1] : 0;
+        int ok = m->njnt >= 3 && r->tangents == 1 && m->body_parentid[b0] == 0 &&
+                 (b1 == b0 || m->body_parentid[b1] == b0);
         for (int j = 0; ok && j < 2; j++) {
-            const double *ax = m->jnt_axis + 3 * j;
-            ok = m->jnt_type[j] == mjJNT_SLIDE && m->jnt_dofadr[j] == j &&
-                 m->body_parentid[m->jnt_bodyid[j]] == 0 &&
-                 m->jnt_bodyid[j] == m->jnt_bodyid[0] && fabs(ax[1]) == 0 &&
+            const double *ax = m->jnt_axis + 3 * j, *bq = m->body_quat + 4 * m->jnt_bodyid[j];
+            ok = m->jnt_type[j] == mjJNT_SLIDE && m->jnt_dofadr[j] == j && bq[0] == 1 &&
+                 bq[1] == 0 && bq[2] == 0 && bq[3] == 0 && fabs(ax[1]) == 0 &&
                  fabs(ax[j ? 0 : 2]) == 0 && ax[j ? 2 : 0] == 1;
         }
         if (!ok)
             return hes__say(msg, len, HES_EINVAL, "a contact can be pinned only on a planar "
-                            "robot whose first two joints slide its root body along x and z");
+                            "robot whose first two joints slide its root along x and z");
     }
     if (nv > HES_MECH_MAX)
         return hes__say(msg, len, HES_EINVAL, "a robot of %d coordinates (hybrid models take at "

@@ -246,6 +246,8 @@ for f in r_empty r_notobj r_norobot r_nofile r_noname r_nomodes r_modes0 r_dupmo
 done
 bad analyze --robot "$tmp/none.json"
 bad analyze --robot "$tmp"
+mkdir -p "$tmp/dir.json"
+bad analyze --robot "$tmp/dir.json"
 bad analyze --robot "${top_srcdir:-.}/share/robots/knee_biped.json" knee-biped
 bad analyze --robot "${top_srcdir:-.}/share/robots/knee_biped.json" --robot "${top_srcdir:-.}/share/robots/knee_biped.json"
 bad analyze --robot "${top_srcdir:-.}/share/robots/knee_biped.json" -p slope=x

@@ -77,8 +77,16 @@ int hes_status_exit_code(hes_status status);
 typedef int (*hes_fn)(double t, const double *x, const double *p,
                       double *out, void *data);
 
-typedef enum { HES_ADAMS = 0, HES_BDF = 1 } hes_integrator;
-/* The integrator's name, "adams" or "bdf" (NULL for a value out of range),
+/* How a model's phases are integrated: CVODES's variable-order Adams
+ * (non-stiff) or BDF (stiff) methods, or an explicit embedded Runge-Kutta
+ * method of order 8 (Fehlberg 7(8), SUNDIALS's ARKODE tableau; hes's own
+ * stepping, lib/base/rk.c) for small non-stiff systems, where it is several
+ * times faster than CVODES at tight tolerances (issue 15: CVODES's per-step
+ * work dominates on 3- and 4-dimensional states).  All three locate events
+ * to rounding level in time and give the variational matrices under the
+ * same error control as the state. */
+typedef enum { HES_ADAMS = 0, HES_BDF = 1, HES_RK8 = 2 } hes_integrator;
+/* The integrator's name, "adams", "bdf" or "rk8" (NULL for a value out of range),
  * and the integrator of a name (as NLopt's nlopt_algorithm_from_string):
  * HES_OK, or HES_EINVAL for NULL or an unknown name (*integrator is then
  * left as it was). */

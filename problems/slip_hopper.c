@@ -392,7 +392,7 @@ const hes_model hes_problem_slip_hopper = {
         .residual = residual,
         .guess = guess,
     },
-    .integrator = HES_ADAMS,
+    .integrator = HES_RK8,
     .max_phase_time = 100.0,
     .validate = validate,
     .data = NULL,

@@ -12,6 +12,7 @@
 #include <stdarg.h>
 
 #include "base/ode.h"
+#include "base/rk.h"
 #include "model/model_internal.h"
 
 /* A mode's workspace: its CVODES integrator (created on first use; state
@@ -21,7 +22,8 @@ typedef struct {
     struct hes_system *sys;
     int mode;
     int n;
-    hes__ode ode;
+    hes__ode ode;          /* CVODES (HES_ADAMS, HES_BDF) */
+    hes__rk rk;            /* or the explicit integrator (HES_RK8) */
     int n_roots;
     int *root_tr;          /* transition index of each root function */
     int *rootsfound;
@@ -52,17 +54,12 @@ struct hes_system {
                               exceeds settings.max_wall_time (hes__budget_start) */
 };
 
-/* CVODES integrates in chunks of this many steps (its mxstep), so that the
- * step and wall-time budgets are checked between them (hes__cv_budget). */
+/* The integrators go in chunks of this many steps (CVODES's mxstep), so that
+ * the step and wall-time budgets are checked between them. */
 #define HES__STEP_CHUNK 1000
 
 /* Starts the wall-time budget of a simulation call (sys->deadline). */
 void hes__budget_start(hes_system *sys);
-/* After CVODES returned CV_TOO_MUCH_WORK, or at the start of a phase:
- * HES_OK to go on, or HES_ESOLVER with a message when the phase of `mode`
- * has taken settings.max_steps steps or the call has run out of wall time
- * (integrator.c). */
-hes_status hes__cv_budget(hes_system *sys, int mode, double t);
 
 /* Records a failure message on the system and returns status. */
 hes_status hes__fail(hes_system *sys, hes_status status, const char *fmt, ...)
@@ -79,11 +76,18 @@ hes_status hes__reset(hes_system *sys, int tr, double t, const double *x, double
 hes_status hes__reset_dx(hes_system *sys, int tr, double t, const double *x, double *out);
 hes_status hes__reset_dt(hes_system *sys, int tr, double t, const double *x, double *out);
 
-/* Starts a CVODES integration of mode `mode` at model time tm from x, with
- * identity initial sensitivities when sens != 0 (integrator.c). */
-hes_status hes__cv_start(hes_system *sys, int mode, double tm, const double *x, int sens);
-/* Copies the sensitivities at the last returned time into A (n x n). */
-hes_status hes__cv_get_sens(hes_system *sys, int mode, double *A);
+/* The integration of one phase (integrator.c: CVODES or the explicit
+ * integrator, as the model chooses).  hes__phase_start starts mode `mode` at
+ * model time tm from x, with identity initial sensitivities when sens != 0.
+ * hes__phase_run integrates from *tret (the current time) towards tstop
+ * within the step and wall-time budgets; it returns with *root = 1 at a
+ * crossing of an armed guard (ws->rootsfound flags the root functions
+ * crossed) or *root = 0 at tstop, *tret the time reached.  The state there
+ * is hes__phase_state, its sensitivities hes__phase_sens (n x n into A). */
+hes_status hes__phase_start(hes_system *sys, int mode, double tm, const double *x, int sens);
+hes_status hes__phase_run(hes_system *sys, int mode, double tstop, double *tret, int *root);
+const double *hes__phase_state(const hes_system *sys, int mode);
+hes_status hes__phase_sens(hes_system *sys, int mode, double *A);
 
 /* The rate at which the guard of transition tr is crossed at (t, x) of its
  * source mode, rate = Dtg + Dxg F_I, and the scale |(Dtg, Dxg)| |(1, F_I)|:

@@ -1,6 +1,6 @@
 /*
- * simulate.c - execution of a hybrid system: CVODES integration of the
- * current mode with rootfinding on the guards of that mode, event location,
+ * simulate.c - execution of a hybrid system: integration of the current
+ * mode (integrator.c: CVODES or the explicit rk8) with rootfinding on the guards of that mode, event location,
  * reset maps, and the event log (hes_traj).  A run stops with a clear status
  * on Zeno behaviour (too many events in too short a time), grazing events,
  * no event before the time limit, non-finite states or model failures.
@@ -228,29 +228,20 @@ static hes_status integrate_phase(hes_system *sys, int mode, double tm_start,
     const hes_model *m = sys->model;
     hes_mode_ws *ws = &sys->ws[mode];
     double dwell = 1e-9 * (1.0 + fabs(tm_start));
-    hes_status st = hes__cv_budget(sys, mode, tm_start);
-    if (st != HES_OK)
-        return st;
-    CVodeSetStopTime(ws->ode.cvode, tstop);
+    *tret_out = tm_start;
     for (;;) {
-        sunrealtype tret = tm_start;
-        int flag = CVode(ws->ode.cvode, tstop, ws->ode.y, &tret, CV_NORMAL);
-        *tret_out = tret;
-        /* a chunk of steps done (HES__STEP_CHUNK): go on within the budgets */
-        if (flag == CV_TOO_MUCH_WORK && sys->cb_status == HES_OK) {
-            if ((st = hes__cv_budget(sys, mode, tret)) != HES_OK)
-                return st;
-            continue;
-        }
-        if (flag == CV_ROOT_RETURN) {
-            CVodeGetRootInfo(ws->ode.cvode, ws->rootsfound);
+        int root;
+        hes_status st = hes__phase_run(sys, mode, tstop, tret_out, &root);
+        if (st != HES_OK)
+            return st;
+        if (root) {
             /* Several guards at once: the lowest transition index goes first;
              * the others fire at the start of the next phase if their guard
              * is still at zero and approaching (see immediate_event). */
             int k = -1;
             for (int r = ws->n_roots - 1; r >= 0; r--)
                 if (ws->rootsfound[r] && sys->armed[ws->root_tr[r]] &&
-                    !(ws->root_tr[r] == ignore_tr && tret - tm_start <= dwell))
+                    !(ws->root_tr[r] == ignore_tr && *tret_out - tm_start <= dwell))
                     k = ws->root_tr[r];
             /* The guard of the event that started this phase may still sit
              * at zero within rounding: not a new event. */
@@ -259,18 +250,12 @@ static hes_status integrate_phase(hes_system *sys, int mode, double tm_start,
             *fired = k;
             return HES_OK;
         }
-        if (flag == CV_TSTOP_RETURN || flag == CV_SUCCESS) {
-            *fired = -1;
-            if (end_by_time)
-                return HES_OK;
-            return hes__fail(sys, HES_ENOEVENT,
-                             "no event within %g time units in mode '%s' (phase started at model time %.17g)",
-                             tstop - tm_start, m->modes[mode].name, tm_start);
-        }
-        if (sys->cb_status != HES_OK)
-            return sys->cb_status;
-        return hes__fail(sys, HES_ESOLVER, "CVODES failed in mode '%s' at model time %.17g (flag %d): %s",
-                         m->modes[mode].name, (double)tret, flag, sys->cvode_msg);
+        *fired = -1;
+        if (end_by_time)
+            return HES_OK;
+        return hes__fail(sys, HES_ENOEVENT,
+                         "no event within %g time units in mode '%s' (phase started at model time %.17g)",
+                         tstop - tm_start, m->modes[mode].name, tm_start);
     }
 }
 
@@ -323,15 +308,14 @@ hes_status hes_simulate(hes_system *sys, int mode, double t0, double tm0,
         if ((st = immediate_event(sys, cur, tm, x, just, &k)) != HES_OK)
             break;
         if (k < 0) {
-            if ((st = hes__cv_start(sys, cur, tm, x, opts.sensitivities)) != HES_OK)
+            if ((st = hes__phase_start(sys, cur, tm, x, opts.sensitivities)) != HES_OK)
                 break;
             if ((st = integrate_phase(sys, cur, tm, tstop, end_by_time, just, &tret, &k)) != HES_OK)
                 break;
             /* close the phase at tret */
-            const double *y = NV_DATA_S(sys->ws[cur].ode.y);
-            memcpy(ph->x1, y, sizeof(double) * (size_t)n);
+            memcpy(ph->x1, hes__phase_state(sys, cur), sizeof(double) * (size_t)n);
             ph->t1 = t_abs + (tret - tm);
-            if (opts.sensitivities && (st = hes__cv_get_sens(sys, cur, ph->A)) != HES_OK)
+            if (opts.sensitivities && (st = hes__phase_sens(sys, cur, ph->A)) != HES_OK)
                 break;
         } /* else: a zero-length phase (x1 = x0, A = I) before the second of simultaneous events */
         if (!hes__all_finite(ph->x1, n)) {

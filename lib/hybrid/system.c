@@ -67,6 +67,7 @@ static int ws_init(hes_system *sys, hes_mode_ws *ws, int mode)
 static void ws_free(hes_mode_ws *ws)
 {
     hes__ode_free(&ws->ode);
+    hes__rk_free(&ws->rk);
     free(ws->root_tr);
     free(ws->rootsfound);
     free(ws->jac);

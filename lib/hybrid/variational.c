@@ -1,6 +1,7 @@
 /*
  * variational.c - variational matrices A = d phi / d x0 of one continuous
- * phase, from CVODES forward sensitivities with respect to the initial state.
+ * phase, from forward sensitivities with respect to the initial state
+ * (CVODES's, or the explicit integrator's variational tail).
  * The sensitivity equations are s_j' = (dF/dx)(t, x(t)) s_j, s_j(t0) = e_j;
  * we supply their right-hand side ourselves (the model's Jacobian, or central
  * differences of F), since CVODES's difference-quotient option perturbs
@@ -37,28 +38,19 @@ hes_status hes_variational(hes_system *sys, int mode, double tm0, double duratio
         return HES_OK;
     }
     memset(sys->armed, 0, (size_t)sys->model->n_transitions);
-    hes_status st = hes__cv_start(sys, mode, tm0, x0, A != NULL);
+    hes_status st = hes__phase_start(sys, mode, tm0, x0, A != NULL);
     if (st != HES_OK)
         return st;
-    double tout = tm0 + duration;
-    sunrealtype tret;
-    CVodeSetStopTime(ws->ode.cvode, tout);
+    double tret = tm0;
+    int root;
     hes__budget_start(sys);
-    int flag;
-    while ((flag = CVode(ws->ode.cvode, tout, ws->ode.y, &tret, CV_NORMAL)) == CV_TOO_MUCH_WORK &&
-           sys->cb_status == HES_OK)
-        if ((st = hes__cv_budget(sys, mode, tret)) != HES_OK)
-            return st;
-    if (flag < 0) {
-        if (sys->cb_status != HES_OK)
-            return sys->cb_status;
-        return hes__fail(sys, HES_ESOLVER, "CVODES failed in mode '%s' at t = %.17g: %s",
-                         sys->model->modes[mode].name, (double)tret, sys->cvode_msg);
-    }
-    if (x1)
-        memcpy(x1, NV_DATA_S(ws->ode.y), (size_t)n * sizeof *x1);
-    if (!hes__all_finite(NV_DATA_S(ws->ode.y), n))
+    if ((st = hes__phase_run(sys, mode, tm0 + duration, &tret, &root)) != HES_OK)
+        return st;
+    const double *y = hes__phase_state(sys, mode);
+    if (!hes__all_finite(y, n))
         return hes__fail(sys, HES_ENONFINITE, "state of mode '%s' not finite at t = %.17g",
-                         sys->model->modes[mode].name, (double)tret);
-    return A ? hes__cv_get_sens(sys, mode, A) : HES_OK;
+                         sys->model->modes[mode].name, tret);
+    if (x1)
+        memcpy(x1, y, (size_t)n * sizeof *x1);
+    return A ? hes__phase_sens(sys, mode, A) : HES_OK;
 }

@@ -421,9 +421,9 @@ hes_status hes_model_validate(const hes_model *m, char *msg, size_t len)
     }
     if ((st = check_params(m, msg, len)) != HES_OK)
         return st;
-    if (m->integrator != HES_ADAMS && m->integrator != HES_BDF)
-        BAD("model '%s': integrator = %d must be HES_ADAMS (0) or HES_BDF (1)", m->name,
-            (int)m->integrator);
+    if (!hes_integrator_name(m->integrator))
+        BAD("model '%s': integrator = %d must be HES_ADAMS (0), HES_BDF (1) or HES_RK8 (2)",
+            m->name, (int)m->integrator);
     if (!isfinite(m->max_phase_time) || m->max_phase_time < 0)
         BAD("model '%s': max_phase_time = %g must be a finite number >= 0 (0: the default 100)",
             m->name, m->max_phase_time);
@@ -573,16 +573,16 @@ hes_status hes_model_check_derivatives(const hes_model *m, const double *p,
     return HES_OK;
 }
 
-static const char *const integrator_names[] = { "adams", "bdf" };
+static const char *const integrator_names[] = { "adams", "bdf", "rk8" };
 
 const char *hes_integrator_name(hes_integrator integrator)
 {
-    return integrator == HES_ADAMS || integrator == HES_BDF ? integrator_names[integrator] : NULL;
+    return integrator >= HES_ADAMS && integrator <= HES_RK8 ? integrator_names[integrator] : NULL;
 }
 
 hes_status hes_integrator_from_name(const char *name, hes_integrator *integrator)
 {
-    int i = hes__name_index(integrator_names, 2, name);
+    int i = hes__name_index(integrator_names, 3, name);
     if (i < 0 || !integrator)
         return HES_EINVAL;
     *integrator = (hes_integrator)i;

@@ -19,6 +19,8 @@
  * shooting Jacobian and the return-map check, the larger steps of fallbacks
  * across a non-smooth psi). */
 double hes__fd_step(double v);
+/* The step of a one-sided (forward) difference at v. */
+double hes__fd_step_forward(double v);
 
 /* Central differences (fd.c).  f maps (t, x) to n_out values; the Jacobian
  * d f / d x is n_out x n_in column-major.  work needs 2*n_out + n_in doubles.

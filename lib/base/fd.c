@@ -5,7 +5,10 @@
  * analytic derivative is checked against (hes_model_check_derivatives).
  *
  * Step h_j = cbrt(eps) * max(1, |x_j|) balances the O(h^2) truncation error
- * against the O(eps/h) rounding error of central differences.
+ * against the O(eps/h) rounding error of central differences; the forward
+ * step sqrt(eps) * max(1, |x_j|) balances the O(h) truncation error of a
+ * one-sided difference against its O(eps/h) rounding error (both errors
+ * about sqrt(eps) relative: Nocedal & Wright, Numerical Optimization, 8.1).
  */
 #include <float.h>
 #include <math.h>
@@ -17,6 +20,11 @@
 double hes__fd_step(double v)
 {
     return cbrt(DBL_EPSILON) * fmax(1.0, fabs(v));
+}
+
+double hes__fd_step_forward(double v)
+{
+    return sqrt(DBL_EPSILON) * fmax(1.0, fabs(v));
 }
 
 int hes__fd_dx(hes__vec_fn f, void *ctx, double t, const double *x, int n_in,

@@ -96,6 +96,22 @@ hes_status hes__phase_sens(hes_system *sys, int mode, double *A);
  * values each) are returned for reuse (saltation.c). */
 hes_status hes__guard_rate(hes_system *sys, int tr, double t, const double *x, double *F_I,
                            double *Dxg, double *rate, double *scale);
+/* The saltation matrix (hes_saltation) at an event whose vector fields
+ * F_I (at x) and F_J (at the reset's image) are known: only the guard's and
+ * the reset's derivatives are evaluated (shape contexts, where shape
+ * parameters move nothing else: shape.c). */
+hes_status hes__saltation_known(hes_system *sys, int tr, double t, const double *x,
+                                const double *F_I, const double *F_J, double *xi);
+/* The same by its pieces P = (Dxg, Dtg, DxR, DtR) (hes__saltation_pieces_len
+ * values): evaluated at (t, x), turned into Xi with the grazing test, and
+ * the derivative dXi of the formula along a change dP of the pieces with
+ * F_I and F_J fixed (saltation.c). */
+int hes__saltation_pieces_len(int ni, int nj);
+hes_status hes__saltation_pieces(hes_system *sys, int tr, double t, const double *x, double *P);
+hes_status hes__saltation_of_pieces(hes_system *sys, int tr, double t, const double *P,
+                                    const double *F_I, const double *F_J, double *xi);
+void hes__saltation_derivative(int ni, int nj, const double *P, const double *dP,
+                               const double *F_I, const double *F_J, double *dxi);
 /* Grazing: the sine of the crossing angle is at most settings.graze_tol. */
 int hes__grazing(const hes_system *sys, double rate, double scale);
 /* The saltation formula (paper eq. 2), n_J x n_I into xi:

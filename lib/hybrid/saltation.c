@@ -15,15 +15,14 @@
 
 #include "hybrid/hybrid.h"
 
-hes_status hes__guard_rate(hes_system *sys, int tr, double t, const double *x, double *F_I,
-                           double *Dxg, double *rate, double *scale)
+/* The guard rate with F_I given (hes__guard_rate computes it first). */
+static hes_status rate_given_field(hes_system *sys, int tr, double t, const double *x,
+                                   const double *F_I, double *Dxg, double *rate, double *scale)
 {
-    const hes_transition *T = &sys->model->transitions[tr];
-    int ni = sys->model->modes[T->from].dim;
+    int ni = sys->model->modes[sys->model->transitions[tr].from].dim;
     double Dtg;
     hes_status st;
-    if ((st = hes__field(sys, T->from, t, x, F_I)) != HES_OK ||
-        (st = hes__guard_dx(sys, tr, t, x, Dxg)) != HES_OK ||
+    if ((st = hes__guard_dx(sys, tr, t, x, Dxg)) != HES_OK ||
         (st = hes__guard_dt(sys, tr, t, x, &Dtg)) != HES_OK)
         return st;
     double d = Dtg, ng = Dtg * Dtg, nf = 1.0;
@@ -35,6 +34,13 @@ hes_status hes__guard_rate(hes_system *sys, int tr, double t, const double *x, d
     *rate = d;
     *scale = sqrt(ng * nf);
     return HES_OK;
+}
+
+hes_status hes__guard_rate(hes_system *sys, int tr, double t, const double *x, double *F_I,
+                           double *Dxg, double *rate, double *scale)
+{
+    hes_status st = hes__field(sys, sys->model->transitions[tr].from, t, x, F_I);
+    return st != HES_OK ? st : rate_given_field(sys, tr, t, x, F_I, Dxg, rate, scale);
 }
 
 int hes__grazing(const hes_system *sys, double rate, double scale)
@@ -56,13 +62,15 @@ void hes__saltation_formula(int ni, int nj, const double *DxR, const double *DtR
     }
 }
 
-/* The denominator Dtg + Dxg F_I with the grazing test (hes__guard_rate). */
+/* The denominator Dtg + Dxg F_I with the grazing test (hes__guard_rate);
+ * with known != 0, F_I is given. */
 static hes_status saltation_denominator(hes_system *sys, int tr, double t,
                                         const double *x, double *F_I,
-                                        double *Dxg, double *den)
+                                        double *Dxg, double *den, int known)
 {
     double scale;
-    hes_status st = hes__guard_rate(sys, tr, t, x, F_I, Dxg, den, &scale);
+    hes_status st = known ? rate_given_field(sys, tr, t, x, F_I, Dxg, den, &scale)
+                          : hes__guard_rate(sys, tr, t, x, F_I, Dxg, den, &scale);
     if (st != HES_OK)
         return st;
     if (hes__grazing(sys, *den, scale))
@@ -78,7 +86,7 @@ static hes_status saltation_denominator(hes_system *sys, int tr, double t,
 hes_status hes__event_transversal(hes_system *sys, int tr, double t, const double *x)
 {
     double *buf = sys->salt_ws, den; /* F_I, Dxg */
-    return saltation_denominator(sys, tr, t, x, buf, buf + sys->nmax, &den);
+    return saltation_denominator(sys, tr, t, x, buf, buf + sys->nmax, &den, 0);
 }
 
 static hes_status saltation(hes_system *sys, int tr, double t, const double *x, double *xi,
@@ -114,7 +122,7 @@ static hes_status saltation(hes_system *sys, int tr, double t, const double *x, 
     double *F_I = buf, *Dxg = F_I + ni, *R = Dxg + ni, *F_J = R + nj, *DtR = F_J + nj,
            *DxR = DtR + nj, den;
     hes_status st;
-    if ((st = saltation_denominator(sys, tr, t, x, F_I, Dxg, &den)) != HES_OK ||
+    if ((st = saltation_denominator(sys, tr, t, x, F_I, Dxg, &den, 0)) != HES_OK ||
         (st = hes__reset(sys, tr, t, x, R)) != HES_OK ||
         (st = hes__field(sys, T->to, hes__time_after(sys->model, tr, t), R, F_J)) != HES_OK ||
         (st = hes__reset_dx(sys, tr, t, x, DxR)) != HES_OK ||
@@ -122,4 +130,84 @@ static hes_status saltation(hes_system *sys, int tr, double t, const double *x, 
         return st;
     hes__saltation_formula(ni, nj, DxR, DtR, F_I, Dxg, den, clock_local ? NULL : F_J, xi);
     return HES_OK;
+}
+
+/*
+ * The saltation matrix by its pieces, for shape contexts (shape.c), where
+ * the event's state, time and vector fields stay and only the guard's and
+ * the reset's derivatives move: P = (Dxg [n_I], Dtg, DxR [n_J x n_I], DtR
+ * [n_J]).  The derivative of the formula along dP (F_I, F_J fixed):
+ *     dXi = dDxR + (dv Dxg + v dDxg) / den - v Dxg dden / den^2,
+ *     v = F_J - DxR F_I - DtR,   dv = -dDxR F_I - dDtR,
+ *     den = Dtg + Dxg F_I,       dden = dDtg + dDxg F_I.
+ */
+int hes__saltation_pieces_len(int ni, int nj)
+{
+    return ni + 1 + nj * ni + nj;
+}
+
+hes_status hes__saltation_pieces(hes_system *sys, int tr, double t, const double *x, double *P)
+{
+    const hes_transition *T = &sys->model->transitions[tr];
+    int ni = sys->model->modes[T->from].dim, nj = sys->model->modes[T->to].dim;
+    hes_status st;
+    if ((st = hes__guard_dx(sys, tr, t, x, P)) != HES_OK ||
+        (st = hes__guard_dt(sys, tr, t, x, P + ni)) != HES_OK ||
+        (st = hes__reset_dx(sys, tr, t, x, P + ni + 1)) != HES_OK)
+        return st;
+    return hes__reset_dt(sys, tr, t, x, P + ni + 1 + (size_t)nj * ni);
+}
+
+hes_status hes__saltation_of_pieces(hes_system *sys, int tr, double t, const double *P,
+                                    const double *F_I, const double *F_J, double *xi)
+{
+    const hes_transition *T = &sys->model->transitions[tr];
+    int ni = sys->model->modes[T->from].dim, nj = sys->model->modes[T->to].dim;
+    const double *Dxg = P, *DxR = P + ni + 1, *DtR = DxR + (size_t)nj * ni;
+    double den = P[ni], ng = den * den, nf = 1.0;
+    for (int i = 0; i < ni; i++) {
+        den += Dxg[i] * F_I[i];
+        ng += Dxg[i] * Dxg[i];
+        nf += F_I[i] * F_I[i];
+    }
+    double scale = sqrt(ng * nf);
+    if (hes__grazing(sys, den, scale))
+        return hes__fail(sys, HES_EGRAZING,
+                         "transition '%s' reached tangentially at model time t = %.17g: "
+                         "|Dtg + Dxg F| = %.3g, sine of the crossing angle %.3g <= %.3g "
+                         "(saltation matrix undefined)", T->name, t, fabs(den),
+                         scale > 0 ? fabs(den) / scale : 0.0, sys->set.graze_tol);
+    hes__saltation_formula(ni, nj, DxR, DtR, F_I, Dxg, den, F_J, xi);
+    return HES_OK;
+}
+
+void hes__saltation_derivative(int ni, int nj, const double *P, const double *dP,
+                               const double *F_I, const double *F_J, double *dxi)
+{
+    const double *Dxg = P, *DxR = P + ni + 1, *DtR = DxR + (size_t)nj * ni;
+    const double *dDxg = dP, *dDxR = dP + ni + 1, *dDtR = dDxR + (size_t)nj * ni;
+    double den = P[ni], dden = dP[ni];
+    for (int j = 0; j < ni; j++) {
+        den += Dxg[j] * F_I[j];
+        dden += dDxg[j] * F_I[j];
+    }
+    for (int i = 0; i < nj; i++) {
+        double v = F_J[i] - DtR[i], dv = -dDtR[i];
+        for (int j = 0; j < ni; j++) {
+            v -= DxR[i + (size_t)j * nj] * F_I[j];
+            dv -= dDxR[i + (size_t)j * nj] * F_I[j];
+        }
+        for (int j = 0; j < ni; j++)
+            dxi[i + (size_t)j * nj] = dDxR[i + (size_t)j * nj] +
+                                      (dv * Dxg[j] + v * dDxg[j]) / den -
+                                      v * Dxg[j] * dden / (den * den);
+    }
+}
+
+hes_status hes__saltation_known(hes_system *sys, int tr, double t, const double *x,
+                                const double *F_I, const double *F_J, double *xi)
+{
+    double *P = sys->salt_ws; /* n_I + 1 + n_J n_I + n_J <= 5 nmax + nmax^2 */
+    hes_status st = hes__saltation_pieces(sys, tr, t, x, P);
+    return st != HES_OK ? st : hes__saltation_of_pieces(sys, tr, t, P, F_I, F_J, xi);
 }

@@ -364,7 +364,7 @@ hes_status hes_colloc_minimize(hes_colloc *c, double *z, hes_colloc_objective ob
         /* IPOPT's line search can stall where psi is not smooth (two
            multipliers of equal modulus: restoration fails); SLSQP's
            least-squares steps polish from there in the next rounds */
-        int switched = use == HES_NLP_IPOPT && stalled;
+        int switched = use == HES_NLP_IPOPT && stalled && c->nv <= 400;
         if (switched)
             solver = HES_NLP_SLSQP;
         c->track = 0;

@@ -1992,7 +1992,9 @@ typedef struct hes_colloc hes_colloc;
 /* The solver of the collocation's nonlinear program: SLSQP (NLopt, dense;
  * always built) or IPOPT (sparse interior point, lib/shaping/colloc_ipopt.c;
  * when configure found coinor-libipopt-dev).  HES_NLP_DEFAULT: IPOPT when
- * built, else SLSQP. */
+ * built, except for the psi objectives (stability, weighted) on programs of
+ * at most 400 variables, where dense SLSQP is cheap and polishes psi's kinks
+ * better; SLSQP when IPOPT is not built. */
 typedef enum { HES_NLP_DEFAULT = 0, HES_NLP_SLSQP = 1, HES_NLP_IPOPT = 2 } hes_nlp_solver;
 /* Nonzero when this build has the solver (HES_NLP_DEFAULT: always). */
 int hes_nlp_solver_available(hes_nlp_solver solver);
@@ -2041,7 +2043,7 @@ typedef struct {
      * psi (NaN when the cost does not compute it). */
     void (*progress)(void *ctx, int evaluation, double cost, double violation, double psi);
     void *progress_ctx;
-    hes_nlp_solver solver;       /* (issue 15) HES_NLP_DEFAULT: IPOPT when built */
+    hes_nlp_solver solver;       /* (issue 15) HES_NLP_DEFAULT: see hes_nlp_solver */
 } hes_colloc_options;
 
 /* Defaults: nodes 21, no inputs, no virtual events, no bounds, no path. */

@@ -279,7 +279,7 @@ hes_status hes_colloc_solve(hes_colloc *c, double *z, double tol, double *violat
     cost_ctx cc = { c, HES_COLLOC_FEASIBLE, 0.0, 0, 0, NAN, HES_OK, NULL, 0, NULL };
     int stalled;
     return run_nlp(c, z, tol, &cc, 0.0, 500, violation, "collocation",
-                   hes__nlp_solver_for(c->solver, HES_COLLOC_FEASIBLE), &stalled);
+                   hes__nlp_solver_for(c->solver, HES_COLLOC_FEASIBLE, c->nv), &stalled);
 }
 
 /* The largest violation of the equality and path constraints at z, or
@@ -343,7 +343,7 @@ hes_status hes_colloc_minimize(hes_colloc *c, double *z, hes_colloc_objective ob
      * cheapest nearly feasible one (violation < 1e-2), each made feasible by a
      * feasibility solve. */
     consider(c, z, objective, weight, tol, &f_best, zbest);
-    hes_nlp_solver solver = hes__nlp_solver_for(c->solver, objective);
+    hes_nlp_solver solver = hes__nlp_solver_for(c->solver, objective, c->nv);
     int round_max = objective == HES_COLLOC_FEASIBLE ? maxeval : (maxeval / 4 > 200 ? maxeval / 4 : 200);
     while (cc.evaluations < maxeval) {
         /* IPOPT's quasi-Newton model does not go stale as SLSQP's: its round
@@ -364,7 +364,7 @@ hes_status hes_colloc_minimize(hes_colloc *c, double *z, hes_colloc_objective ob
         /* IPOPT's line search can stall where psi is not smooth (two
            multipliers of equal modulus: restoration fails); SLSQP's
            least-squares steps polish from there in the next rounds */
-        int switched = use == HES_NLP_IPOPT && stalled && c->nv <= 400;
+        int switched = use == HES_NLP_IPOPT && stalled && c->nv <= HES__DENSE_MAX_VARS;
         if (switched)
             solver = HES_NLP_SLSQP;
         c->track = 0;

@@ -37,16 +37,22 @@ hes_status hes_nlp_solver_from_name(const char *name, hes_nlp_solver *solver)
     return HES_EINVAL;
 }
 
-/* IPOPT's interior-point line search stalls where psi is not smooth (two
- * multipliers of equal modulus, where psi's optima lie), and SLSQP's
- * rounds from fresh quasi-Newton matrices do not: by default psi in the
- * cost is SLSQP's, feasibility and energy IPOPT's (when built). */
-hes_nlp_solver hes__nlp_solver_for(hes_nlp_solver asked, hes_colloc_objective objective)
+/* IPOPT when built, except for psi objectives on programs of at most
+ * HES__DENSE_MAX_VARS variables, which SLSQP solves: there its dense steps
+ * are cheap, and its rounds from fresh quasi-Newton matrices polish psi's
+ * kinks (two multipliers of equal modulus, where psi's optima lie) better
+ * than IPOPT, whose line search crawls there: the knee biped's gait with
+ * virtual events (245 variables) reached psi 0.0490 with SLSQP and 0.0620
+ * with IPOPT (bench_gaits.sh, 58 s and 49 s).  On larger programs SLSQP's
+ * O(nv^3) steps dominate (the SLIP at 41 nodes, 417 variables: 32 s against
+ * IPOPT's 0.8 s, the same psi to 2e-6). */
+hes_nlp_solver hes__nlp_solver_for(hes_nlp_solver asked, hes_colloc_objective objective, int nv)
 {
     if (asked != HES_NLP_DEFAULT)
         return asked;
-    if (!hes_nlp_solver_available(HES_NLP_IPOPT) || objective == HES_COLLOC_STABILITY ||
-        objective == HES_COLLOC_WEIGHTED)
+    if (!hes_nlp_solver_available(HES_NLP_IPOPT) ||
+        ((objective == HES_COLLOC_STABILITY || objective == HES_COLLOC_WEIGHTED) &&
+         nv <= HES__DENSE_MAX_VARS))
         return HES_NLP_SLSQP;
     return HES_NLP_IPOPT;
 }

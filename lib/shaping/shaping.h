@@ -31,8 +31,11 @@ double hes__eig_sens_modulus(const hes__eig_sens *s, double nr, double ni);
  * (gait.c; the derived model and the collocation's resampling share it). */
 double hes__gait_input(const hes_gait *g, int phase, int r, double t);
 
-/* The solver of an NLP of the collocation with this objective: the one
- * asked for, or the default (nlp_solver.c). */
-hes_nlp_solver hes__nlp_solver_for(hes_nlp_solver asked, hes_colloc_objective objective);
+/* The solver of an NLP of the collocation with this objective and nv
+ * variables: the one asked for, or the default (nlp_solver.c). */
+hes_nlp_solver hes__nlp_solver_for(hes_nlp_solver asked, hes_colloc_objective objective, int nv);
+/* Up to this many variables dense SLSQP is cheap: the default for psi
+ * objectives, and where a stalled IPOPT round hands over (colloc_solve.c). */
+#define HES__DENSE_MAX_VARS 400
 
 #endif

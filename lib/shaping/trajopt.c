@@ -24,7 +24,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "shaping/shaping.h"
+#include "shaping/colloc_internal.h"
 
 static const char *const objective_names[] = { "feasible", "energy", "stability", "weighted" };
 #define N_OBJECTIVES ((int)(sizeof objective_names / sizeof objective_names[0]))
@@ -281,9 +281,6 @@ hes_status hes_trajopt_run(hes_system *sys, const hes_trajopt_options *opts,
     co.measure = o.measure;
     co.progress = o.progress;
     co.progress_ctx = o.progress_ctx;
-    /* one solver for every program of the run (the feasible start shapes
-       the minimisation's path): as asked, else by the objective */
-    co.solver = hes__nlp_solver_for(o.solver, o.objective);
 
     if (spec) {
         co.n_inputs = spec->n_inputs;
@@ -318,6 +315,12 @@ hes_status hes_trajopt_run(hes_system *sys, const hes_trajopt_options *opts,
         st = hes_colloc_create_opts(sys, &co, &col);
     if (st == HES_OK)
         st = hes_colloc_set_design(col, r->n_design, names, r->design_lo, r->design_hi);
+    /* one solver for every program of the run (the feasible start shapes
+       the minimisation's path): as asked, else by the objective and size */
+    if (st == HES_OK) {
+        co.solver = hes__nlp_solver_for(o.solver, o.objective, hes_colloc_nvars(col));
+        col->solver = co.solver;
+    }
     if (st == HES_OK && !(z = malloc(sizeof(double) * (size_t)hes_colloc_nvars(col))))
         st = hes__fail(sys, HES_ENOMEM, "out of memory");
     if (st == HES_OK)

@@ -1,10 +1,14 @@
 #!/bin/sh
-# bench_sweep.sh - points per second of `hes sweep` on the SLIP hopper
-# (run by `make bench`): 1 thread, 2 threads, 2 MPI ranks (when hes has MPI
-# and mpirun exists), and the same analysis written with SciPy (slip_scipy.py:
-# solve_ivp with events, finite-difference Newton and monodromy, the same
-# tolerance) on the same points, one run each on this machine.  The psi of
-# both are compared point by point.
+# bench_sweep.sh - `hes sweep` on the SLIP hopper (run by `make bench`), one
+# run of the script on this machine:
+#  1. hes on 1 thread against the same analysis written with SciPy
+#     (slip_scipy.py: solve_ivp with events, finite-difference Newton and
+#     monodromy, the same tolerance) on the same 144 points, psi compared
+#     point by point;
+#  2. 1 thread, 2 threads and 2 MPI ranks (when hes has MPI and mpirun
+#     exists) on a 1600-point grid, as ratios to 1 thread.
+# A hes time is the median of 3 runs of the sweep's own time (its last
+# line, after start-up and MPI_Init); SciPy's is one run of the script.
 set -eu
 HES=${HES:-src/hes}
 srcdir=${srcdir:-.}
@@ -12,26 +16,23 @@ tmp=${TMPDIR:-/tmp}/hes-bench-sweep.$$
 mkdir -p "$tmp"
 trap 'rm -rf "$tmp"' EXIT HUP INT TERM
 grid="--grid K=-0.2:0.6:12 --grid thetadot=-3:1:12"
-n=144
+big="--grid K=-0.2:0.6:40 --grid thetadot=-3:1:40"
 now() { date +%s.%N; }
-echo "SLIP hopper sweep, $n points (K x thetadot grid); $(nproc) cores online"
-t0=$(now); "$HES" sweep slip-hopper $grid -o "$tmp/j1.csv" 2>/dev/null; t1=$(now)
-"$HES" sweep slip-hopper $grid --jobs 2 -o "$tmp/j2.csv" 2>/dev/null; t2=$(now)
-s1=$(echo "$t1 - $t0" | bc -l); s2=$(echo "$t2 - $t1" | bc -l)
-printf '%-22s %8.3f s  %8.1f points/s  ratio %.2f\n' "hes, 1 thread" "$s1" "$(echo "$n / $s1" | bc -l)" 1
-printf '%-22s %8.3f s  %8.1f points/s  ratio %.2f\n' "hes, 2 threads" "$s2" "$(echo "$n / $s2" | bc -l)" "$(echo "$s1 / $s2" | bc -l)"
-if "$HES" --version | grep -q MPI && command -v mpirun >/dev/null 2>&1; then
-    t3=$(now)
-    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun -np 2 --oversubscribe \
-        "$HES" sweep slip-hopper $grid -o "$tmp/mpi.csv" 2> "$tmp/mpi.err"
-    t4=$(now); s3=$(echo "$t4 - $t3" | bc -l)
-    # the sweep's own time (after MPI_Init), and the whole mpirun
-    s3in=$(sed -n 's/^hes sweep: [0-9]* points in \([0-9.]*\) s.*/\1/p' "$tmp/mpi.err")
-    printf '%-22s %8.3f s  %8.1f points/s  ratio %.2f (mpirun with start-up: %.3f s)\n' "hes, 2 MPI ranks" \
-        "$s3in" "$(echo "$n / $s3in" | bc -l)" "$(echo "$s1 / $s3in" | bc -l)" "$s3"
-else
-    echo "hes, 2 MPI ranks: skipped (hes built without MPI, or no mpirun)"
-fi
+mpi() {
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun -np 2 --oversubscribe "$@"
+}
+# median of 3 runs of the sweep's own time: median3 [mpi] ARGS...
+median3() {
+    for r in 1 2 3; do
+        "$@" 2> "$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
+        sed -n 's/^hes sweep: [0-9]* points in \([0-9.]*\) s.*/\1/p' "$tmp/err"
+    done | sort -n | sed -n 2p
+}
+echo "SLIP hopper sweeps; $(nproc) cores online"
+n=144
+s1=$(median3 "$HES" sweep slip-hopper $grid -o "$tmp/j1.csv")
+printf '%-22s %8.3f s  %8.1f points/s  (%d points, median of 3)\n' "hes, 1 thread" "$s1" \
+    "$(echo "$n / $s1" | bc -l)" "$n"
 PY=python3
 python3 -c 'import scipy' 2>/dev/null || PY=/usr/bin/python3
 if "$PY" -c 'import scipy' 2>/dev/null; then
@@ -47,4 +48,25 @@ if "$PY" -c 'import scipy' 2>/dev/null; then
         "$tmp/j1.rows" FS=' ' "$tmp/py.txt"
 else
     echo "Python + SciPy: skipped (install python3-scipy)"
+fi
+echo
+n=1600
+b1=$(median3 "$HES" sweep slip-hopper $big -o "$tmp/b1.csv")
+b2=$(median3 "$HES" sweep slip-hopper $big --jobs 2 -o "$tmp/b2.csv")
+printf '%-22s %8.3f s  %8.1f points/s  ratio %.2f  (%d points, median of 3)\n' "hes, 1 thread" "$b1" \
+    "$(echo "$n / $b1" | bc -l)" 1 "$n"
+printf '%-22s %8.3f s  %8.1f points/s  ratio %.2f\n' "hes, 2 threads" "$b2" \
+    "$(echo "$n / $b2" | bc -l)" "$(echo "$b1 / $b2" | bc -l)"
+if "$HES" --version | grep -q MPI && command -v mpirun >/dev/null 2>&1; then
+    b3=$(median3 mpi "$HES" sweep slip-hopper $big -o "$tmp/mpi.csv")
+    printf '%-22s %8.3f s  %8.1f points/s  ratio %.2f\n' "hes, 2 MPI ranks" "$b3" \
+        "$(echo "$n / $b3" | bc -l)" "$(echo "$b1 / $b3" | bc -l)"
+    # rows by point index (ranks write in the order rows arrive)
+    awk -F, '/^#/ || $1 == "index" { next }
+             NR == FNR { psi[$1] = $5; next }
+             { d = $5 - psi[$1]; if (d < 0) d = -d; if (d > m) m = d; k++ }
+             END { printf "psi of 2 MPI ranks vs 1 thread: max |difference| %.2e over %d points\n", m, k }' \
+        "$tmp/b1.csv" "$tmp/mpi.csv"
+else
+    echo "hes, 2 MPI ranks: skipped (hes built without MPI, or no mpirun)"
 fi

@@ -291,8 +291,12 @@ static void print_text(const hes_model *m)
         print_state_list(m, o->mode, o->residual, o->n_residual);
         printf("\n");
     }
-    printf("\nintegrator: CVODES %s with forward sensitivities; rootfinding on the "
-           "guards of the current mode\n", m->integrator == HES_BDF ? "BDF" : "Adams");
+    if (m->integrator == HES_RK8)
+        printf("\nintegrator: rk8 (explicit Runge-Kutta, Fehlberg 7(8)) with the variational "
+               "equations; rootfinding on the guards of the current mode\n");
+    else
+        printf("\nintegrator: CVODES %s with forward sensitivities; rootfinding on the "
+               "guards of the current mode\n", m->integrator == HES_BDF ? "BDF" : "Adams");
 }
 
 static void print_names(const char *const *names, int n, const char *prefix)

@@ -80,6 +80,9 @@ run info info slip-hopper
 expect_status info 0 "hes info slip-hopper"
 expect_grep info out 'l_td' "hes info slip-hopper mentions l_td"
 expect_grep info out 'theta_td' "hes info slip-hopper mentions theta_td"
+expect_grep info out '^integrator: rk8 ' "hes info slip-hopper names its integrator, rk8"
+run info_pj info paddle-juggler
+expect_grep info_pj out '^integrator: CVODES Adams ' "hes info paddle-juggler names CVODES Adams"
 
 run infojson info paddle-juggler --json
 expect_status infojson 0 "hes info paddle-juggler --json"

@@ -82,7 +82,9 @@ typedef int (*hes_fn)(double t, const double *x, const double *p,
  * method of order 8 (Fehlberg 7(8), SUNDIALS's ARKODE tableau; hes's own
  * stepping, lib/base/rk.c) for small non-stiff systems, where it is several
  * times faster than CVODES at tight tolerances (issue 15: CVODES's per-step
- * work dominates on 3- and 4-dimensional states).  All three locate events
+ * work dominates on 3- and 4-dimensional states; its error estimate is
+ * blind to a phase forced by time alone, so it is for phases driven by
+ * their state).  All three locate events
  * to rounding level in time and give the variational matrices under the
  * same error control as the state. */
 typedef enum { HES_ADAMS = 0, HES_BDF = 1, HES_RK8 = 2 } hes_integrator;

@@ -17,6 +17,12 @@
  * the root mean square of err_i / w_i; a step is accepted when err <= 1,
  * and the next step is h min(5, max(0.2, 0.9 err^(-1/8))).  The first
  * step is Hairer's starting-step estimate (ibid., II.4, p. 169).
+ * A known weakness of this pair: its error estimate,
+ * h (41/840) (k_12 + k_13 - k_1 - k_11) (c = 0, 1, 0, 1), vanishes when
+ * f depends on t alone (a pure quadrature), so HES_RK8 is for phases
+ * driven by their state, not by an explicit forcing of time; test_rk's
+ * closed forms and the SLIP's agreement with CVODES (1.7e-11 in psi) are
+ * its checks.
  *
  * Roots: the root functions are evaluated after each accepted step; a sign
  * change in a root's direction is located by the Illinois variant of

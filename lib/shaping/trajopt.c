@@ -172,9 +172,13 @@ static hes_status choose_design(hes_system *sys, const hes_trajopt_options *o,
 /* Step 3: the gait re-collocated `factor` times as fine with its inputs and
  * virtual offsets held; replaces r->gait and the map. */
 static hes_status refine_gait(hes_system *sys, const hes_colloc_options *co, const char **names,
-                              int factor, hes_trajopt_result *r)
+                              int factor, hes_nlp_solver asked, hes_trajopt_result *r)
 {
     hes_colloc_options fine = *co;
+    /* a feasibility problem of its own, several times larger: its solver is
+     * the one asked for, else the default for feasibility at its size
+     * (IPOPT when built: dense SLSQP took half the knee biped's HES run) */
+    fine.solver = asked;
     hes_colloc *c = NULL;
     double *z = NULL, viol;
     hes_gait g;
@@ -346,7 +350,7 @@ hes_status hes_trajopt_run(hes_system *sys, const hes_trajopt_options *opts,
         st = hes_colloc_return_map(col, z, r->return_map);
     /* 3. the refinement */
     if (st == HES_OK && o.refine > 1 && (co.n_inputs > 0 || has_virtual(m, o.virtual_events)))
-        st = refine_gait(sys, &co, names, o.refine, r);
+        st = refine_gait(sys, &co, names, o.refine, o.solver, r);
     r->seconds = hes__monotonic_seconds() - t0;
     free(z);
     free(x0_lo);

@@ -47,17 +47,9 @@ static int cross_zero(double t, const double *x, const double *p, double *g, voi
     return 0;
 }
 
-static int keep(double t, const double *x, const double *p, double *r, void *d)
-{
-    (void)t; (void)p; (void)d;
-    r[0] = x[0];
-    r[1] = x[1];
-    return 0;
-}
-
 static const hes_mode osc_modes[] = { { "swing", 2, NULL, osc_field, osc_field_dx, NULL } };
 static const hes_transition osc_transitions[] = {
-    { "down", 0, 0, HES_DOWN, cross_zero, keep, NULL, NULL, NULL, NULL, 0, NULL },
+    { "down", 0, 0, HES_DOWN, cross_zero, NULL, NULL, NULL, NULL, NULL, 0, NULL },
 };
 static const hes_param osc_params[] = {
     { "w", 3.0, "1/s", "angular frequency", HES_PARAM_POSITIVE, 0.0, HUGE_VAL, 0, 0 },
@@ -77,17 +69,10 @@ static int cross_two(double t, const double *x, const double *p, double *g, void
     return 0;
 }
 
-static int keep1(double t, const double *x, const double *p, double *r, void *d)
-{
-    (void)t; (void)p; (void)d;
-    r[0] = x[0];
-    return 0;
-}
-
 /* no Jacobian: the variational equations use central differences of F */
 static const hes_mode blow_modes[] = { { "grow", 1, NULL, blow_field, NULL, NULL } };
 static const hes_transition blow_transitions[] = {
-    { "two", 0, 0, HES_UP, cross_two, keep1, NULL, NULL, NULL, NULL, 0, NULL },
+    { "two", 0, 0, HES_UP, cross_two, NULL, NULL, NULL, NULL, NULL, 0, NULL },
 };
 
 static hes_model model_with(const hes_model *base, hes_integrator integrator)

@@ -1,6 +1,6 @@
 /*
  * hybrid/hybrid.h - the hybrid layer's internals: the layout of hes_system
- * (model, parameter values, settings, per-mode CVODES workspaces), the
+ * (model, parameter values, settings, per-mode integrator workspaces), the
  * evaluation of model callbacks with finite-difference fallbacks (eval.c),
  * the CVODES callbacks, and the one implementation of each formula the
  * layers above share: saltation, section matrix, eigenvalue tests, the
@@ -15,7 +15,7 @@
 #include "base/rk.h"
 #include "model/model_internal.h"
 
-/* A mode's workspace: its CVODES integrator (created on first use; state
+/* A mode's workspace: its integrator, CVODES or rk8 (created on first use; state
  * dimensions differ between modes and a CVODES memory block is tied to its
  * vector length), the transitions its root functions watch, and scratch. */
 typedef struct {
@@ -96,16 +96,12 @@ hes_status hes__phase_sens(hes_system *sys, int mode, double *A);
  * values each) are returned for reuse (saltation.c). */
 hes_status hes__guard_rate(hes_system *sys, int tr, double t, const double *x, double *F_I,
                            double *Dxg, double *rate, double *scale);
-/* The saltation matrix (hes_saltation) at an event whose vector fields
- * F_I (at x) and F_J (at the reset's image) are known: only the guard's and
- * the reset's derivatives are evaluated (shape contexts, where shape
- * parameters move nothing else: shape.c). */
-hes_status hes__saltation_known(hes_system *sys, int tr, double t, const double *x,
-                                const double *F_I, const double *F_J, double *xi);
-/* The same by its pieces P = (Dxg, Dtg, DxR, DtR) (hes__saltation_pieces_len
- * values): evaluated at (t, x), turned into Xi with the grazing test, and
- * the derivative dXi of the formula along a change dP of the pieces with
- * F_I and F_J fixed (saltation.c). */
+/* The saltation matrix (hes_saltation) by its pieces P = (Dxg, Dtg, DxR,
+ * DtR) (hes__saltation_pieces_len values), for events whose F_I and F_J are
+ * known (shape contexts, where shape parameters move nothing else):
+ * evaluated at (t, x), turned into Xi with the grazing test, and the
+ * derivative dXi of the formula along a change dP of the pieces with F_I
+ * and F_J fixed (saltation.c). */
 int hes__saltation_pieces_len(int ni, int nj);
 hes_status hes__saltation_pieces(hes_system *sys, int tr, double t, const double *x, double *P);
 hes_status hes__saltation_of_pieces(hes_system *sys, int tr, double t, const double *P,

@@ -15,16 +15,10 @@
 
 #include "hybrid/hybrid.h"
 
-/* The guard rate with F_I given (hes__guard_rate computes it first). */
-static hes_status rate_given_field(hes_system *sys, int tr, double t, const double *x,
-                                   const double *F_I, double *Dxg, double *rate, double *scale)
+/* rate = Dtg + Dxg F_I and scale = |(Dtg, Dxg)| |(1, F_I)| of given terms. */
+static void rate_of(int ni, const double *Dxg, double Dtg, const double *F_I, double *rate,
+                    double *scale)
 {
-    int ni = sys->model->modes[sys->model->transitions[tr].from].dim;
-    double Dtg;
-    hes_status st;
-    if ((st = hes__guard_dx(sys, tr, t, x, Dxg)) != HES_OK ||
-        (st = hes__guard_dt(sys, tr, t, x, &Dtg)) != HES_OK)
-        return st;
     double d = Dtg, ng = Dtg * Dtg, nf = 1.0;
     for (int i = 0; i < ni; i++) {
         d += Dxg[i] * F_I[i];
@@ -33,14 +27,20 @@ static hes_status rate_given_field(hes_system *sys, int tr, double t, const doub
     }
     *rate = d;
     *scale = sqrt(ng * nf);
-    return HES_OK;
 }
 
 hes_status hes__guard_rate(hes_system *sys, int tr, double t, const double *x, double *F_I,
                            double *Dxg, double *rate, double *scale)
 {
-    hes_status st = hes__field(sys, sys->model->transitions[tr].from, t, x, F_I);
-    return st != HES_OK ? st : rate_given_field(sys, tr, t, x, F_I, Dxg, rate, scale);
+    const hes_transition *T = &sys->model->transitions[tr];
+    double Dtg;
+    hes_status st;
+    if ((st = hes__field(sys, T->from, t, x, F_I)) != HES_OK ||
+        (st = hes__guard_dx(sys, tr, t, x, Dxg)) != HES_OK ||
+        (st = hes__guard_dt(sys, tr, t, x, &Dtg)) != HES_OK)
+        return st;
+    rate_of(sys->model->modes[T->from].dim, Dxg, Dtg, F_I, rate, scale);
+    return HES_OK;
 }
 
 int hes__grazing(const hes_system *sys, double rate, double scale)
@@ -62,31 +62,33 @@ void hes__saltation_formula(int ni, int nj, const double *DxR, const double *DtR
     }
 }
 
-/* The denominator Dtg + Dxg F_I with the grazing test (hes__guard_rate);
- * with known != 0, F_I is given. */
+/* HES_EGRAZING with its message when the event is grazing, else HES_OK. */
+static hes_status grazing_check(hes_system *sys, int tr, double t, double den, double scale)
+{
+    if (!hes__grazing(sys, den, scale))
+        return HES_OK;
+    return hes__fail(sys, HES_EGRAZING,
+                     "transition '%s' reached tangentially at model time t = %.17g: "
+                     "|Dtg + Dxg F| = %.3g, sine of the crossing angle %.3g <= %.3g "
+                     "(saltation matrix undefined)",
+                     sys->model->transitions[tr].name, t, fabs(den),
+                     scale > 0 ? fabs(den) / scale : 0.0, sys->set.graze_tol);
+}
+
+/* The denominator Dtg + Dxg F_I with the grazing test (hes__guard_rate). */
 static hes_status saltation_denominator(hes_system *sys, int tr, double t,
                                         const double *x, double *F_I,
-                                        double *Dxg, double *den, int known)
+                                        double *Dxg, double *den)
 {
     double scale;
-    hes_status st = known ? rate_given_field(sys, tr, t, x, F_I, Dxg, den, &scale)
-                          : hes__guard_rate(sys, tr, t, x, F_I, Dxg, den, &scale);
-    if (st != HES_OK)
-        return st;
-    if (hes__grazing(sys, *den, scale))
-        return hes__fail(sys, HES_EGRAZING,
-                         "transition '%s' reached tangentially at model time t = %.17g: "
-                         "|Dtg + Dxg F| = %.3g, sine of the crossing angle %.3g <= %.3g "
-                         "(saltation matrix undefined)",
-                         sys->model->transitions[tr].name, t, fabs(*den),
-                         scale > 0 ? fabs(*den) / scale : 0.0, sys->set.graze_tol);
-    return HES_OK;
+    hes_status st = hes__guard_rate(sys, tr, t, x, F_I, Dxg, den, &scale);
+    return st != HES_OK ? st : grazing_check(sys, tr, t, *den, scale);
 }
 
 hes_status hes__event_transversal(hes_system *sys, int tr, double t, const double *x)
 {
     double *buf = sys->salt_ws, den; /* F_I, Dxg */
-    return saltation_denominator(sys, tr, t, x, buf, buf + sys->nmax, &den, 0);
+    return saltation_denominator(sys, tr, t, x, buf, buf + sys->nmax, &den);
 }
 
 static hes_status saltation(hes_system *sys, int tr, double t, const double *x, double *xi,
@@ -122,7 +124,7 @@ static hes_status saltation(hes_system *sys, int tr, double t, const double *x, 
     double *F_I = buf, *Dxg = F_I + ni, *R = Dxg + ni, *F_J = R + nj, *DtR = F_J + nj,
            *DxR = DtR + nj, den;
     hes_status st;
-    if ((st = saltation_denominator(sys, tr, t, x, F_I, Dxg, &den, 0)) != HES_OK ||
+    if ((st = saltation_denominator(sys, tr, t, x, F_I, Dxg, &den)) != HES_OK ||
         (st = hes__reset(sys, tr, t, x, R)) != HES_OK ||
         (st = hes__field(sys, T->to, hes__time_after(sys->model, tr, t), R, F_J)) != HES_OK ||
         (st = hes__reset_dx(sys, tr, t, x, DxR)) != HES_OK ||
@@ -164,19 +166,11 @@ hes_status hes__saltation_of_pieces(hes_system *sys, int tr, double t, const dou
     const hes_transition *T = &sys->model->transitions[tr];
     int ni = sys->model->modes[T->from].dim, nj = sys->model->modes[T->to].dim;
     const double *Dxg = P, *DxR = P + ni + 1, *DtR = DxR + (size_t)nj * ni;
-    double den = P[ni], ng = den * den, nf = 1.0;
-    for (int i = 0; i < ni; i++) {
-        den += Dxg[i] * F_I[i];
-        ng += Dxg[i] * Dxg[i];
-        nf += F_I[i] * F_I[i];
-    }
-    double scale = sqrt(ng * nf);
-    if (hes__grazing(sys, den, scale))
-        return hes__fail(sys, HES_EGRAZING,
-                         "transition '%s' reached tangentially at model time t = %.17g: "
-                         "|Dtg + Dxg F| = %.3g, sine of the crossing angle %.3g <= %.3g "
-                         "(saltation matrix undefined)", T->name, t, fabs(den),
-                         scale > 0 ? fabs(den) / scale : 0.0, sys->set.graze_tol);
+    double den, scale;
+    rate_of(ni, Dxg, P[ni], F_I, &den, &scale);
+    hes_status st = grazing_check(sys, tr, t, den, scale);
+    if (st != HES_OK)
+        return st;
     hes__saltation_formula(ni, nj, DxR, DtR, F_I, Dxg, den, F_J, xi);
     return HES_OK;
 }
@@ -204,10 +198,3 @@ void hes__saltation_derivative(int ni, int nj, const double *P, const double *dP
     }
 }
 
-hes_status hes__saltation_known(hes_system *sys, int tr, double t, const double *x,
-                                const double *F_I, const double *F_J, double *xi)
-{
-    double *P = sys->salt_ws; /* n_I + 1 + n_J n_I + n_J <= 5 nmax + nmax^2 */
-    hes_status st = hes__saltation_pieces(sys, tr, t, x, P);
-    return st != HES_OK ? st : hes__saltation_of_pieces(sys, tr, t, P, F_I, F_J, xi);
-}

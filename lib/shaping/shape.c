@@ -95,15 +95,23 @@ void hes_shape_destroy(hes_shape *sh)
  * matrix, or the saltation matrix from the guard's and reset's derivatives
  * (its pieces, kept in sh->pieces when store != 0) with the event's vector
  * fields kept (sh->fields). */
+/* The pieces of factor k at the current parameters into P. */
+static hes_status pieces_at(hes_shape *sh, int k, double *P)
+{
+    const hes_event *ev = &sh->res->orbit.traj.events[sh->event[k]];
+    return hes__saltation_pieces(sh->sys, ev->transition, ev->tm, ev->x_minus, P);
+}
+
 static hes_status event_factor(hes_shape *sh, int k, double *out, double *normal, int store)
 {
     const hes_event *ev = &sh->res->orbit.traj.events[sh->event[k]];
     if (sh->autonomous && k == sh->nf - 1)
         return hes__section_matrix(sh->sys, ev->transition, ev->tm, ev->x_minus, out, normal);
     const double *F = sh->fields + (size_t)2 * sh->sys->nmax * k;
-    double *P = store ? sh->pieces + (size_t)sh->plen * k : sh->fd + (size_t)sh->sys->nmax *
-                sh->sys->nmax;
-    hes_status st = hes__saltation_pieces(sh->sys, ev->transition, ev->tm, ev->x_minus, P);
+    /* scratch: sh->fd past the nmax^2 values a caller's out may use */
+    double *P = store ? sh->pieces + (size_t)sh->plen * k
+                      : sh->fd + (size_t)sh->sys->nmax * sh->sys->nmax;
+    hes_status st = pieces_at(sh, k, P);
     return st != HES_OK ? st : hes__saltation_of_pieces(sh->sys, ev->transition, ev->tm, P, F,
                                                          F + sh->sys->nmax, out);
 }
@@ -281,13 +289,6 @@ static hes_status find_dependencies(hes_shape *sh)
     }
     free(a);
     return st;
-}
-
-/* The pieces of factor k at the current parameters into P (no store). */
-static hes_status pieces_at(hes_shape *sh, int k, double *P)
-{
-    const hes_event *ev = &sh->res->orbit.traj.events[sh->event[k]];
-    return hes__saltation_pieces(sh->sys, ev->transition, ev->tm, ev->x_minus, P);
 }
 
 /*

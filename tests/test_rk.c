@@ -191,6 +191,45 @@ START_TEST(test_blowup_crossing_and_sensitivity_are_the_closed_form)
 }
 END_TEST
 
+static int stiff_field(double t, const double *x, const double *p, double *f, void *d)
+{
+    (void)p; (void)d;
+    f[0] = -1e6 * (x[0] - cos(t));
+    return 0;
+}
+
+static const hes_mode stiff_modes[] = { { "relax", 1, NULL, stiff_field, NULL, NULL } };
+
+/* A stiff phase, y' = -L (y - cos t) with L = 1e6: BDF follows the closed
+ * form y = (L^2 cos t + L sin t) / (L^2 + 1) + C e^(-L t); rk8, explicit,
+ * runs out of steps, and the message says that the phase may be stiff. */
+START_TEST(test_stiff_phase_is_refused_by_rk8_with_the_reason)
+{
+    hes_model m = { .abi = HES_MODEL_ABI, .name = "stiff", .description = "stiff relaxation",
+                    .n_modes = 1, .modes = stiff_modes, .max_phase_time = 10.0 };
+    const double L = 1e6, x0 = 1.0, T = 0.5;
+    hes_sim_opts o = hes_sim_opts_default();
+    o.t_end = T;
+    hes_traj tr;
+    m.integrator = HES_BDF;
+    hes_system *sys = hes_system_create(&m);
+    ck_assert_int_eq(hes_simulate(sys, 0, 0.0, 0.0, &x0, &o, &tr), HES_OK);
+    double want = (L * L * cos(T) + L * sin(T)) / (L * L + 1);
+    ck_assert_double_eq_tol(tr.phases[0].x1[0], want, 1e-10);
+    hes_traj_free(&tr);
+    hes_system_destroy(sys);
+    m.integrator = HES_RK8;
+    sys = hes_system_create(&m);
+    hes_settings set = hes_system_get_settings(sys);
+    set.max_steps = 20000;
+    ck_assert_int_eq(hes_system_set_settings(sys, &set), HES_OK);
+    ck_assert_int_eq(hes_simulate(sys, 0, 0.0, 0.0, &x0, &o, &tr), HES_ESOLVER);
+    ck_assert_ptr_nonnull(strstr(hes_system_errmsg(sys), "stiff"));
+    hes_traj_free(&tr);
+    hes_system_destroy(sys);
+}
+END_TEST
+
 /* The SLIP hopper (rk8 by default) against the same model under CVODES:
  * orbit, period and multipliers at two shape settings. */
 START_TEST(test_slip_orbit_and_multipliers_agree_with_cvodes)
@@ -230,6 +269,7 @@ int main(void)
     tcase_add_loop_test(tc, test_oscillator_variational_matrix_backwards_in_time, 0, 2);
     tcase_add_loop_test(tc, test_blowup_crossing_and_sensitivity_are_the_closed_form, 0, 2);
     tcase_add_test(tc, test_slip_orbit_and_multipliers_agree_with_cvodes);
+    tcase_add_test(tc, test_stiff_phase_is_refused_by_rk8_with_the_reason);
     suite_add_tcase(s, tc);
     return test_run_suite(s);
 }

@@ -229,9 +229,10 @@ static hes_status budget(hes_system *sys, int mode, double t)
     if (steps >= sys->set.max_steps)
         return hes__fail(sys, HES_ESOLVER, "the integrator took %ld steps in mode '%s' up to "
                          "model time %.10g (last step %.3g) without reaching an event: the "
-                         "motion is too fast or the state too large for the tolerances "
+                         "motion is too fast or the state too large for the tolerances%s "
                          "(hes_settings.max_steps = %d)", steps, sys->model->modes[mode].name,
-                         t, h, sys->set.max_steps);
+                         t, h, uses_rk(sys) ? ", or the phase is stiff (rk8 is explicit: "
+                         "a stiff model needs HES_BDF)" : "", sys->set.max_steps);
     if (hes__monotonic_seconds() > sys->deadline)
         return hes__fail(sys, HES_ESOLVER, "the simulation exceeded its wall-time budget of "
                          "%g s (hes_settings.max_wall_time) in mode '%s' at model time %.10g",

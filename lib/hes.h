@@ -402,6 +402,12 @@ hes_status hes_mech_event_state(const hes_mech_transition *tr, const double *x,
  * (guard, reset).  Failure codes are described by hes_mech_describe_error
  * (use it as the model's describe_error). */
 int hes_mech_field(double t, const double *x, const double *p, double *out, void *data);
+/* The Jacobian of hes_mech_field (out[2k * 2k], column-major), for
+ * hes_mode.field_dx: from the structure of the equations, with one
+ * Cholesky factorisation (lib/model/mech_dx.c); exact in M, dM/dq and the
+ * chart's first and second derivatives, fourth-order differences (~1e-12
+ * relative) of the force, the inputs, dM/dq and the chart's acceleration. */
+int hes_mech_field_dx(double t, const double *x, const double *p, double *out, void *data);
 int hes_mech_guard(double t, const double *x, const double *p, double *out, void *data);
 int hes_mech_reset(double t, const double *x, const double *p, double *out, void *data);
 const char *hes_mech_describe_error(int code, void *data);

@@ -577,9 +577,10 @@ static const char *const unlocked_names[] = {
 static const char *const locked_names[] = { "th1", "th2", "th1dot", "th2dot" };
 
 static const hes_mode modes[] = {
-    [M_UNLOCKED] = { "unlocked", 6, unlocked_names, hes_mech_field, NULL,
+    [M_UNLOCKED] = { "unlocked", 6, unlocked_names, hes_mech_field, hes_mech_field_dx,
                      (void *)&mode_unlocked },
-    [M_LOCKED] = { "locked", 4, locked_names, hes_mech_field, NULL, (void *)&mode_locked },
+    [M_LOCKED] = { "locked", 4, locked_names, hes_mech_field, hes_mech_field_dx,
+                   (void *)&mode_locked },
 };
 
 static const hes_transition transitions[] = {

@@ -136,7 +136,7 @@ static const hes_mech_transition rear_impact = {
 static const char *const flight_names[] = { "y", "theta", "vy", "omega" };
 
 static const hes_mode modes[] = {
-    { "flight", 4, flight_names, hes_mech_field, NULL, (void *)&flight },
+    { "flight", 4, flight_names, hes_mech_field, hes_mech_field_dx, (void *)&flight },
 };
 
 static const hes_transition transitions[] = {

@@ -341,10 +341,10 @@ static const char *const rear_names[] = { "y", "theta", "y1", "vy", "omega", "vy
 static const char *const both_names[] = { "y", "theta", "vy", "omega" };
 
 static const hes_mode modes[] = {
-    { "flight", 8, flight_names, hes_mech_field, NULL, (void *)&flight },
-    { "front", 6, front_names, hes_mech_field, NULL, (void *)&front_stance },
-    { "rear", 6, rear_names, hes_mech_field, NULL, (void *)&rear_stance },
-    { "both", 4, both_names, hes_mech_field, NULL, (void *)&both_stance },
+    { "flight", 8, flight_names, hes_mech_field, hes_mech_field_dx, (void *)&flight },
+    { "front", 6, front_names, hes_mech_field, hes_mech_field_dx, (void *)&front_stance },
+    { "rear", 6, rear_names, hes_mech_field, hes_mech_field_dx, (void *)&rear_stance },
+    { "both", 4, both_names, hes_mech_field, hes_mech_field_dx, (void *)&both_stance },
 };
 
 #define MECH_TRANSITION(name, from, to, tr) \

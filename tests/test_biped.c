@@ -10,7 +10,8 @@
  * impacts must conserve, the energy they dissipate, the trailing foot's
  * lift-off and the generalized forces of the joint torques (virtual work).
  * Saltation matrices are compared with central differences of the flow
- * across each event, as in test_saltation.c.  The trotters' decoupling
+ * across each event, as in test_saltation.c, and every mechanical
+ * built-in's analytic field Jacobian with differences of its field.  The trotters' decoupling
  * measure (decoupled-limbs paper, eq. 6) is compared with its closed form.
  */
 #include <check.h>
@@ -451,6 +452,56 @@ START_TEST(test_knee_biped_torques_enter_as_inputs)
 }
 END_TEST
 
+/* The analytic Jacobian of every mechanical built-in's vector field
+ * (hes_mech_field_dx) against central differences of the field, relative
+ * to its largest entry, at random states with the biped's torques on. */
+START_TEST(test_mechanical_builtins_field_jacobians_match_central_differences)
+{
+    const char *const names[] = { "knee-biped", "trot-rigid", "trot-soft" };
+    unsigned seed = 3;
+    for (int b = 0; b < 3; b++) {
+        const hes_model *model = hes_problem_find(names[b]);
+        hes_system *sys = hes_system_create(model);
+        ck_assert_ptr_nonnull(sys);
+        if (b == 0) {
+            ck_assert_int_eq(hes_system_set_param(sys, "ankle_torque", 0.25), HES_OK);
+            ck_assert_int_eq(hes_system_set_param(sys, "hip_torque", -0.6), HES_OK);
+            ck_assert_int_eq(hes_system_set_param(sys, "knee_torque", 0.35), HES_OK);
+        }
+        const double *p = hes_system_params(sys);
+        for (int mode = 0; mode < model->n_modes; mode++) {
+            const hes_mode *md = &model->modes[mode];
+            int n = md->dim;
+            ck_assert_ptr_eq((void *)md->field_dx, (void *)hes_mech_field_dx);
+            for (int trial = 0; trial < 5; trial++) {
+                double x[16], J[256], Jd[256], fp[16], fm[16], scale = 1, err = 0;
+                for (int i = 0; i < n; i++) /* angles and heights, then rates */
+                    x[i] = (i < n / 2 ? 0.4 : 2.0) * (2.0 * rand_r(&seed) / RAND_MAX - 1.0) +
+                           (i < n / 2 && b > 0 && i == 0 ? 1.0 : 0.0);
+                ck_assert_int_eq(md->field_dx(0.0, x, p, J, md->data), 0);
+                for (int j = 0; j < n; j++) {
+                    double xj = x[j], h = 1e-5;
+                    x[j] = xj + h;
+                    ck_assert_int_eq(md->field(0.0, x, p, fp, md->data), 0);
+                    x[j] = xj - h;
+                    ck_assert_int_eq(md->field(0.0, x, p, fm, md->data), 0);
+                    x[j] = xj;
+                    for (int i = 0; i < n; i++)
+                        Jd[i + j * n] = (fp[i] - fm[i]) / (2 * h);
+                }
+                for (int e = 0; e < n * n; e++)
+                    scale = fmax(scale, fabs(Jd[e]));
+                for (int e = 0; e < n * n; e++)
+                    err = fmax(err, fabs(J[e] - Jd[e]));
+                ck_assert_msg(err < 1e-7 * scale, "%s, mode %s: dF/dx vs differences %g of %g",
+                              names[b], md->name, err, scale);
+            }
+        }
+        hes_system_destroy(sys);
+    }
+}
+END_TEST
+
 /* ------------------------------------------------------------- trotters */
 
 static void simulate_drop(hes_system *sys, const double *x0, hes_traj *tr)
@@ -557,6 +608,7 @@ int main(void)
     tcase_add_test(tc, test_knee_biped_saltation_equals_fd_of_flow_across_kneestrike_and_heelstrike);
     tcase_add_test(tc, test_knee_biped_impacts_conserve_angular_momenta);
     tcase_add_test(tc, test_knee_biped_torques_enter_as_inputs);
+    tcase_add_test(tc, test_mechanical_builtins_field_jacobians_match_central_differences);
     tcase_add_test(tc, test_trotters_coupling_measure_separates_rigid_from_soft);
     suite_add_tcase(s, tc);
     return test_run_suite(s);

@@ -3,7 +3,9 @@
  * pendulum held by a chart (equation of motion and rod tension in closed
  * form), a double pendulum whose Coriolis terms the library derives from
  * M(q) (against the hand-derived equations, and energy conservation along a
- * simulation), the impact law (restitution, plastic contacts, energy), and
+ * simulation), the Jacobian of a mode's field (closed form through a chart;
+ * through a two-angle chart with state-feedback inputs and drag against
+ * central differences), the impact law (restitution, plastic contacts, energy), and
  * the physical-validity checks of an impact.
  */
 #include <check.h>
@@ -211,6 +213,163 @@ START_TEST(test_double_pendulum_conserves_energy)
 }
 END_TEST
 
+/* ------------------------------------------- the Jacobian of a mode's field */
+
+/* The pendulum's field is (w, -g/l sin th): its Jacobian in closed form,
+ * through the chart (the chart's second derivatives and the rod's force r). */
+START_TEST(test_field_jacobian_of_chart_pendulum_is_closed_form)
+{
+    const double states[][2] = { { 0.3, 0.0 }, { -1.1, 2.5 }, { 2.0, -0.7 } };
+    for (int i = 0; i < 3; i++) {
+        double J[4];
+        ck_assert_int_eq(hes_mech_field_dx(0.0, states[i], P, J, (void *)&pendulum), 0);
+        double exact[4] = { 0, -P[P_G] / P[P_L1] * cos(states[i][0]), 1, 0 };
+        for (int e = 0; e < 4; e++)
+            ck_assert_msg(fabs(J[e] - exact[e]) < 1e-11, "entry %d: %.15g vs %.15g", e, J[e],
+                          exact[e]);
+    }
+}
+END_TEST
+
+/* The double pendulum as two point masses in the plane (d = 4) held by
+ * a two-angle chart, with a horizontal input force on the lower mass
+ * u = -k1 th1 - k2 th2' (state feedback) and a cubic drag on it,
+ * -cd |v|^2 v; no mass_dq (its differences).  Without input and drag the
+ * reduced field is the textbook double pendulum (an independent check of
+ * the chart path); its Jacobian is checked against central differences
+ * of the field at random states. */
+static int cart_mass(const double *q, const double *p, double *M, void *d)
+{
+    (void)q; (void)d;
+    memset(M, 0, 16 * sizeof *M);
+    M[0] = M[5] = p[P_M1];
+    M[10] = M[15] = p[P_M2];
+    return 0;
+}
+
+static int cart_force(const double *q, const double *qd, const double *u, const double *p,
+                      double *f, void *d)
+{
+    const double *cd = d;
+    double v2 = qd[2] * qd[2] + qd[3] * qd[3];
+    (void)q;
+    f[0] = 0;
+    f[1] = -p[P_M1] * p[P_G];
+    f[2] = u[0] - *cd * v2 * qd[2];
+    f[3] = -p[P_M2] * p[P_G] - *cd * v2 * qd[3];
+    return 0;
+}
+
+static int two_angles(const double *z, const double *p, double *q, void *d)
+{
+    (void)d;
+    q[0] = p[P_L1] * sin(z[0]);
+    q[1] = -p[P_L1] * cos(z[0]);
+    q[2] = q[0] + p[P_L2] * sin(z[1]);
+    q[3] = q[1] - p[P_L2] * cos(z[1]);
+    return 0;
+}
+
+static int two_angles_dz(const double *z, const double *p, double *J, void *d)
+{
+    (void)d;
+    double c1 = p[P_L1] * cos(z[0]), s1 = p[P_L1] * sin(z[0]);
+    double c2 = p[P_L2] * cos(z[1]), s2 = p[P_L2] * sin(z[1]);
+    const double col0[4] = { c1, s1, c1, s1 }, col1[4] = { 0, 0, c2, s2 };
+    memcpy(J, col0, sizeof col0);
+    memcpy(J + 4, col1, sizeof col1);
+    return 0;
+}
+
+static int two_angles_acc(const double *z, const double *zd, const double *p, double *a,
+                          void *d)
+{
+    (void)d;
+    double w1 = zd[0] * zd[0], w2 = zd[1] * zd[1];
+    a[0] = -p[P_L1] * sin(z[0]) * w1;
+    a[1] = p[P_L1] * cos(z[0]) * w1;
+    a[2] = a[0] - p[P_L2] * sin(z[1]) * w2;
+    a[3] = a[1] + p[P_L2] * cos(z[1]) * w2;
+    return 0;
+}
+
+static int feedback(double t, const double *x, const double *p, double *u, void *d)
+{
+    (void)t; (void)p; (void)d;
+    u[0] = -3.0 * x[0] - 0.8 * x[3];
+    return 0;
+}
+
+static double drag_none = 0.0, drag_cubic = 0.35;
+static const hes_mech cart_plain = { "two masses", 4, cart_mass, NULL, cart_force, 1, 0, NULL,
+                                     &drag_none };
+static const hes_mech cart_dragged = { "two masses", 4, cart_mass, NULL, cart_force, 1, 0, NULL,
+                                       &drag_cubic };
+static const hes_mech_mode cart_passive = { &cart_plain, 0, NULL, 2, two_angles, two_angles_dz,
+                                            two_angles_acc, NULL };
+static const hes_mech_mode cart_driven = { &cart_dragged, 0, NULL, 2, two_angles,
+                                           two_angles_dz, two_angles_acc, feedback };
+static const hes_mode cart_modes[] = {
+    { "swing", 4, dp_names, hes_mech_field, hes_mech_field_dx, (void *)&cart_driven },
+};
+static const hes_model cart_model = {
+    .abi = HES_MODEL_ABI, .name = "double-pendulum-cartesian", .description = "",
+    .n_modes = 1, .modes = cart_modes, .n_params = 6, .params = dp_params,
+    .integrator = HES_ADAMS, .describe_error = hes_mech_describe_error,
+};
+
+START_TEST(test_field_jacobian_through_chart_inputs_and_drag_matches_differences)
+{
+    unsigned seed = 7;
+    for (int i = 0; i < 20; i++) {
+        double x[4], f[4], ref[2];
+        for (int j = 0; j < 4; j++)
+            x[j] = (j < 2 ? 3.0 : 6.0) * (2.0 * rand_r(&seed) / RAND_MAX - 1.0);
+        /* the chart path: the textbook double pendulum */
+        ck_assert_int_eq(hes_mech_field(0.0, x, P, f, (void *)&cart_passive), 0);
+        dp_reference(x, ref);
+        ck_assert_msg(fabs(f[2] - ref[0]) < 1e-10 * fmax(1, fabs(ref[0])) &&
+                      fabs(f[3] - ref[1]) < 1e-10 * fmax(1, fabs(ref[1])),
+                      "chart dynamics %g %g vs %g %g", f[2], f[3], ref[0], ref[1]);
+        /* the Jacobian with inputs and drag against central differences */
+        const double *xs[1] = { x };
+        hes_deriv_report rep;
+        ck_assert_int_eq(hes_model_check_derivatives(&cart_model, P, 0.1, xs, &rep), HES_OK);
+        ck_assert_int_eq(rep.n_checked, 1);
+        ck_assert_msg(rep.max_rel_err < 1e-7, "relative error %.3g at %s", rep.max_rel_err,
+                      rep.where);
+        /* and without a chart (z = q: the double pendulum's angles) */
+        double J[16], Jp[16];
+        ck_assert_int_eq(hes_mech_field_dx(0.0, x, P, J, (void *)&dp_mode), 0);
+        for (int j = 0; j < 4; j++) {
+            double h = 1e-5, xp[4], xm[4], fp[4], fm[4];
+            memcpy(xp, x, sizeof xp);
+            memcpy(xm, x, sizeof xm);
+            xp[j] += h;
+            xm[j] -= h;
+            hes_mech_field(0.0, xp, P, fp, (void *)&dp_mode);
+            hes_mech_field(0.0, xm, P, fm, (void *)&dp_mode);
+            for (int r = 0; r < 4; r++)
+                Jp[r + 4 * j] = (fp[r] - fm[r]) / (2 * h);
+        }
+        double scale = 1; /* the differences' noise is relative to the largest entry */
+        for (int e = 0; e < 16; e++)
+            scale = fmax(scale, fabs(Jp[e]));
+        for (int e = 0; e < 16; e++)
+            ck_assert_msg(fabs(J[e] - Jp[e]) < 1e-7 * scale,
+                          "double pendulum dF/dx entry %d: %.12g vs %.12g", e, J[e], Jp[e]);
+    }
+    /* hes_mech_field_dx belongs with hes_mech_field */
+    hes_mode wrong = cart_modes[0];
+    wrong.field = hes_mech_field_dx;
+    hes_model bad = cart_model;
+    bad.modes = &wrong;
+    char msg[256];
+    ck_assert_int_eq(hes_model_validate(&bad, msg, sizeof msg), HES_EINVAL);
+    ck_assert_ptr_nonnull(strstr(msg, "hes_mech_field_dx"));
+}
+END_TEST
+
 /* ----------------------------------------------------------------- impacts */
 
 static const int floor_only[] = { 1 }, floor_and_slide[] = { 1, 3 }, wall_only[] = { 2 };
@@ -273,6 +432,8 @@ int main(void)
     tcase_add_test(tc, test_pendulum_chart_gives_pendulum_dynamics_and_rod_tension);
     tcase_add_test(tc, test_coriolis_terms_derived_from_mass_matrix_match_textbook);
     tcase_add_test(tc, test_double_pendulum_conserves_energy);
+    tcase_add_test(tc, test_field_jacobian_of_chart_pendulum_is_closed_form);
+    tcase_add_test(tc, test_field_jacobian_through_chart_inputs_and_drag_matches_differences);
     tcase_add_test(tc, test_impact_law_restitution_and_plastic_contacts);
     tcase_add_test(tc, test_unphysical_impacts_are_reported);
     suite_add_tcase(s, tc);

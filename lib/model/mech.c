@@ -22,20 +22,6 @@
 
 #include "model/model_internal.h"
 
-enum {
-    E_CALLBACK = 901,  /* a mechanical callback failed */
-    E_MASS,            /* mass matrix not positive definite */
-    E_DEPENDENT,       /* constraint Jacobians dependent */
-    E_IMPACT,          /* post-impact velocity violates the impact law */
-    E_PULL,            /* an impulse would pull on a unilateral constraint */
-    E_NOSEPARATE,      /* a trailing contact does not separate */
-    E_ENERGY,          /* a plastic impact increases the kinetic energy */
-    E_DIM,             /* dimension above HES_MECH_MAX */
-    E_NOTHELD,         /* the released constraint is not held in the mode */
-    E_CHART,           /* a chart without its derivatives */
-    E_AFTER,           /* the impact does not enforce a constraint the target mode holds */
-    E_LAW              /* the transition's own impact law failed */
-};
 
 const char *hes_mech_describe_error(int code, void *data)
 {
@@ -59,27 +45,50 @@ const char *hes_mech_describe_error(int code, void *data)
 
 #define N HES_MECH_MAX
 
-/* Fourth-order central-difference Jacobian (n_out x n_in) of a
- * configuration function: step eps^(1/5), error ~1e-12 relative, so that the
- * resets built on it can themselves be differenced (saltation matrices). */
-static int fd_config(hes_mech_config_fn fn, const double *x, int n_in, int n_out,
-                     const double *p, void *data, double *jac)
+/* Fourth-order central-difference Jacobian (n_out x n_in, n_in at most 2N,
+ * n_out at most N * N), (8 (f(h) - f(-h)) - (f(2h) - f(-2h))) / 12h with step
+ * h = eps^(1/5) max(1, |x_j|): truncation and rounding both ~1e-12
+ * relative, so that what is built on it can itself be differenced
+ * (saltation matrices, the psi gradient). */
+int hes__mech_fd4(hes__mech_vec_fn fn, void *ctx, const double *x, int n_in, int n_out,
+                  double *jac)
 {
-    double xx[N], f[4][N];
+    double xx[2 * N], f[4][N * N];
     memcpy(xx, x, sizeof(double) * (size_t)n_in);
     for (int j = 0; j < n_in; j++) {
         double h = pow(DBL_EPSILON, 0.2) * fmax(1.0, fabs(x[j]));
         const double off[4] = { h, -h, 2 * h, -2 * h };
         for (int s = 0; s < 4; s++) {
             xx[j] = x[j] + off[s];
-            if (fn(xx, p, f[s], data))
+            if (fn(ctx, xx, f[s]))
                 return E_CALLBACK;
         }
         xx[j] = x[j];
         for (int i = 0; i < n_out; i++)
-            jac[i + (size_t)j * n_out] = (8.0 * (f[0][i] - f[1][i]) - (f[2][i] - f[3][i])) / (12.0 * h);
+            jac[i + (size_t)j * n_out] =
+                (8.0 * (f[0][i] - f[1][i]) - (f[2][i] - f[3][i])) / (12.0 * h);
     }
     return 0;
+}
+
+typedef struct {
+    hes_mech_config_fn fn;
+    const double *p;
+    void *data;
+} config_ctx;
+
+static int config_call(void *ctx, const double *x, double *out)
+{
+    const config_ctx *c = ctx;
+    return c->fn(x, c->p, out, c->data);
+}
+
+/* The Jacobian of a configuration function by fd4. */
+static int fd_config(hes_mech_config_fn fn, const double *x, int n_in, int n_out,
+                     const double *p, void *data, double *jac)
+{
+    config_ctx c = { fn, p, data };
+    return hes__mech_fd4(config_call, &c, x, n_in, n_out, jac);
 }
 
 /* a function with its Jacobian, analytic when given */
@@ -112,36 +121,19 @@ static int constraint_rows(const hes_mech *m, const double *q, const double *p, 
     return 0;
 }
 
-/* c(q, q') = Mdot q' - 1/2 d/dq (q'^T M q'), with dM/dq analytic or by
- * fourth-order central differences, (8 (M(h) - M(-h)) - (M(2h) - M(-2h))) /
- * 12h with h = eps^(1/5): truncation and rounding both ~1e-13, smooth enough
- * for the integrator. */
-static int coriolis(const hes_mech *m, const double *q, const double *qd, const double *p,
-                    double *c)
+/* dM/dq (the k-th d x d block is dM/dq_k), analytic or by fd4 of M (the
+ * block layout is fd4's column-major d*d x d Jacobian). */
+int hes__mech_mass_derivative(const hes_mech *m, const double *q, const double *p, double *dM)
 {
-    int d = m->d;
-    double dM[N * N * N], Mp[N * N], Mm[N * N], qq[N];
-    if (m->mass_dq) {
-        if (m->mass_dq(q, p, dM, m->data))
-            return E_CALLBACK;
-    } else {
-        double Mp2[N * N], Mm2[N * N];
-        memcpy(qq, q, sizeof(double) * (size_t)d);
-        for (int k = 0; k < d; k++) {
-            double h = pow(DBL_EPSILON, 0.2) * fmax(1.0, fabs(q[k]));
-            const double off[4] = { h, -h, 2 * h, -2 * h };
-            double *dst[4] = { Mp, Mm, Mp2, Mm2 };
-            for (int s = 0; s < 4; s++) {
-                qq[k] = q[k] + off[s];
-                if (m->mass(qq, p, dst[s], m->data))
-                    return E_CALLBACK;
-            }
-            qq[k] = q[k];
-            for (int i = 0; i < d * d; i++)
-                dM[(size_t)k * d * d + i] =
-                    (8.0 * (Mp[i] - Mm[i]) - (Mp2[i] - Mm2[i])) / (12.0 * h);
-        }
-    }
+    if (m->mass_dq)
+        return m->mass_dq(q, p, dM, m->data) ? E_CALLBACK : 0;
+    return fd_config(m->mass, q, m->d, m->d * m->d, p, m->data, dM);
+}
+
+/* c(q, q') = Mdot q' - 1/2 d/dq (q'^T M q'):
+ *     c_i = sum_kj (dM_ij/dq_k) q'_k q'_j - 1/2 sum_kj q'_k (dM_kj/dq_i) q'_j. */
+void hes__mech_coriolis_of(int d, const double *dM, const double *qd, double *c)
+{
     for (int i = 0; i < d; i++) {
         double s = 0;
         for (int k = 0; k < d; k++)
@@ -151,22 +143,31 @@ static int coriolis(const hes_mech *m, const double *q, const double *qd, const 
             }
         c[i] = s;
     }
-    return 0;
+}
+
+static int coriolis(const hes_mech *m, const double *q, const double *qd, const double *p,
+                    double *c)
+{
+    double dM[N * N * N];
+    int rc = hes__mech_mass_derivative(m, q, p, dM);
+    if (rc == 0)
+        hes__mech_coriolis_of(m->d, dM, qd, c);
+    return rc;
 }
 
 /* Cholesky factor in place; E_MASS if not positive definite. */
-static int chol(double *A, int n)
+int hes__mech_chol(double *A, int n)
 {
     return LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', n, A, n) == 0 ? 0 : E_MASS;
 }
 
-static void chol_solve(const double *L, int n, double *B, int nrhs)
+void hes__mech_chol_solve(const double *L, int n, double *B, int nrhs)
 {
     LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', n, nrhs, L, n, B, n);
 }
 
 /* q = chart(z), Phi, q' = Phi z', a = D^2 chart[z', z']. */
-static int chart_state(const hes_mech_mode *md, const double *z, const double *zd,
+int hes__mech_chart_state(const hes_mech_mode *md, const double *z, const double *zd,
                        const double *p, double *q, double *Phi, double *qd, double *acc)
 {
     const hes_mech *m = md->mech;
@@ -207,7 +208,7 @@ static int mode_dynamics(const hes_mech_mode *md, double t, const double *x, con
     const double *z = x, *zd = x + k;
     double q[N], qd[N], Phi[N * N], acc[N], u[N] = { 0 }, M[N * N], f[N], c[N];
     int rc;
-    if ((rc = chart_state(md, z, zd, p, q, Phi, qd, acc)))
+    if ((rc = hes__mech_chart_state(md, z, zd, p, q, Phi, qd, acc)))
         return rc;
     if (md->input && md->input(t, x, p, u, m->data))
         return E_CALLBACK;
@@ -239,10 +240,10 @@ static int mode_dynamics(const hes_mech_mode *md, double t, const double *x, con
                 s += qd[i] * M[i + (size_t)j * d] * qd[j];
         *kinetic = 0.5 * s;
     }
-    if ((rc = chol(Mz, k)))
+    if ((rc = hes__mech_chol(Mz, k)))
         return rc;
     memcpy(zdd, rz, sizeof(double) * (size_t)k);
-    chol_solve(Mz, k, zdd, 1);
+    hes__mech_chol_solve(Mz, k, zdd, 1);
     if (q_out)
         memcpy(q_out, q, sizeof(double) * (size_t)d);
     if (qd_out)
@@ -257,13 +258,13 @@ static int mode_dynamics(const hes_mech_mode *md, double t, const double *x, con
         }
         if ((rc = constraint_rows(m, q, p, na, md->active, D)))
             return rc;
-        if ((rc = chol(M, d)))
+        if ((rc = hes__mech_chol(M, d)))
             return rc;
         for (int j = 0; j < na; j++) /* W = M^-1 Da^T */
             for (int i = 0; i < d; i++)
                 W[i + (size_t)j * d] = D[j + (size_t)i * na];
-        chol_solve(M, d, W, na);
-        chol_solve(M, d, fm, 1);
+        hes__mech_chol_solve(M, d, W, na);
+        hes__mech_chol_solve(M, d, fm, 1);
         hes__matmul(na, d, na, D, W, A);
         for (int i = 0; i < na; i++) {
             double s = 0;
@@ -271,9 +272,9 @@ static int mode_dynamics(const hes_mech_mode *md, double t, const double *x, con
                 s += D[i + (size_t)l * na] * (qdd[l] - fm[l]);
             r[i] = s;
         }
-        if (chol(A, na))
+        if (hes__mech_chol(A, na))
             return E_DEPENDENT;
-        chol_solve(A, na, r, 1);
+        hes__mech_chol_solve(A, na, r, 1);
         memcpy(lambda, r, sizeof(double) * (size_t)na);
     }
     return 0;
@@ -308,7 +309,7 @@ int hes__mech_mode_motion(const hes_mech_mode *md, double t, const double *x, co
     int d = md->mech->d, k = md->k, rc;
     double zdd[N], Phi[N * N];
     if ((rc = mode_dynamics(md, t, x, p, zdd, NULL, NULL, NULL, NULL)) ||
-        (rc = chart_state(md, x, x + k, p, q, Phi, qd, qdd)))
+        (rc = hes__mech_chart_state(md, x, x + k, p, q, Phi, qd, qdd)))
         return rc;
     for (int i = 0; i < d; i++)
         for (int j = 0; j < k; j++)
@@ -328,7 +329,9 @@ static int event_state(const hes_mech_transition *tr, const double *x, const dou
     if (d > N || k > N)
         return E_DIM;
     if (!tr->lift)
-        return tr->mech && tr->mech != md->mech ? E_DIM : chart_state(md, x, x + k, p, q, NULL, qd, NULL);
+        return tr->mech && tr->mech != md->mech
+                   ? E_DIM
+                   : hes__mech_chart_state(md, x, x + k, p, q, NULL, qd, NULL);
     double J[N * N];
     int rc = eval_with_jac(tr->lift, tr->lift_dz, x, k, d, p, m->data, q, J);
     if (rc)
@@ -418,7 +421,7 @@ static int impact(const hes_mech_transition *tr, const double *x, const double *
     if (m->mass(q, p, M, m->data))
         return E_CALLBACK;
     memcpy(L, M, sizeof(double) * (size_t)d * d);
-    if ((rc = chol(L, d)))
+    if ((rc = hes__mech_chol(L, d)))
         return rc;
     if ((rc = constraint_rows(m, q, p, na, tr->after, D)))
         return rc;
@@ -446,7 +449,7 @@ static int impact(const hes_mech_transition *tr, const double *x, const double *
     for (int j = 0; j < na; j++)
         for (int i = 0; i < d; i++)
             W[i + (size_t)j * d] = D[j + (size_t)i * na];
-    chol_solve(L, d, W, na);               /* W = M^-1 Da^T */
+    hes__mech_chol_solve(L, d, W, na);               /* W = M^-1 Da^T */
     hes__matmul(na, d, na, D, W, A);       /* A = Da M^-1 Da^T */
     hes__matmul(na, d, 1, D, qdm, v);      /* Da q'- */
     double gam[N], vscale = 0;
@@ -455,9 +458,9 @@ static int impact(const hes_mech_transition *tr, const double *x, const double *
         lam[i] = (1.0 + gam[i]) * v[i];
         vscale = fmax(vscale, fabs(v[i]));
     }
-    if (chol(A, na))
+    if (hes__mech_chol(A, na))
         return E_DEPENDENT;
-    chol_solve(A, na, lam, 1);
+    hes__mech_chol_solve(A, na, lam, 1);
     for (int i = 0; i < d; i++) {
         double s = 0;
         for (int j = 0; j < na; j++)
@@ -551,12 +554,12 @@ int hes__mech_coupling(const hes_transition *a, const hes_transition *b, const d
         return 1;
     int d = m->d, idx[2] = { ta->constraint, tb->constraint };
     double D[2 * N], W[2 * N], M[N * N];
-    if (constraint_rows(m, q, p, 2, idx, D) || m->mass(q, p, M, m->data) || chol(M, d))
+    if (constraint_rows(m, q, p, 2, idx, D) || m->mass(q, p, M, m->data) || hes__mech_chol(M, d))
         return 1;
     for (int j = 0; j < 2; j++)
         for (int i = 0; i < d; i++)
             W[i + (size_t)j * d] = D[j + (size_t)i * 2];
-    chol_solve(M, d, W, 2);
+    hes__mech_chol_solve(M, d, W, 2);
     double g[4];
     hes__matmul(2, d, 2, D, W, g); /* Da M^-1 Da^T */
     *cosine = g[2] / sqrt(g[0] * g[3]);

@@ -389,6 +389,9 @@ hes_status hes_model_validate(const hes_model *m, char *msg, size_t len)
             if (strcmp(m->modes[j].name, md->name) == 0)
                 BAD("model '%s': mode name '%s' appears twice (modes[%d] and modes[%d])",
                     m->name, md->name, j, i);
+        if (md->field_dx == hes_mech_field_dx && md->field != hes_mech_field)
+            BAD("model '%s': modes[%d] ('%s'): field_dx is hes_mech_field_dx but field is not "
+                "hes_mech_field", m->name, i, md->name);
         if (md->field == hes_mech_field) {
             char where[96];
             snprintf(where, sizeof where, "modes[%d] ('%s', hes_mech_field)", i, md->name);

@@ -39,4 +39,46 @@ int hes__mech_coupling(const hes_transition *a, const hes_transition *b, const d
 int hes__mech_mode_motion(const hes_mech_mode *md, double t, const double *x, const double *p,
                           double *q, double *qd, double *qdd);
 
+/* ------------------------------------------- mechanical layer (mech.c) */
+/* The mechanical layer's failure codes (hes_mech_describe_error). */
+enum {
+    E_CALLBACK = 901,  /* a mechanical callback failed */
+    E_MASS,            /* mass matrix not positive definite */
+    E_DEPENDENT,       /* constraint Jacobians dependent */
+    E_IMPACT,          /* post-impact velocity violates the impact law */
+    E_PULL,            /* an impulse would pull on a unilateral constraint */
+    E_NOSEPARATE,      /* a trailing contact does not separate */
+    E_ENERGY,          /* a plastic impact increases the kinetic energy */
+    E_DIM,             /* dimension above HES_MECH_MAX */
+    E_NOTHELD,         /* the released constraint is not held in the mode */
+    E_CHART,           /* a chart without its derivatives */
+    E_AFTER,           /* the impact does not enforce a constraint the target mode holds */
+    E_LAW              /* the transition's own impact law failed */
+};
+
+
+/* A vector function with its context, for hes__mech_fd4. */
+typedef int (*hes__mech_vec_fn)(void *ctx, const double *x, double *out);
+
+/* Fourth-order central-difference Jacobian (n_out x n_in, column-major;
+ * n_in <= 2 HES_MECH_MAX, n_out <= HES_MECH_MAX^2). */
+int hes__mech_fd4(hes__mech_vec_fn fn, void *ctx, const double *x, int n_in, int n_out,
+                  double *jac);
+
+/* dM/dq at q: the k-th d x d block is dM/dq_k (analytic, or fd4 of M). */
+int hes__mech_mass_derivative(const hes_mech *m, const double *q, const double *p, double *dM);
+
+/* c(q, q') from dM/dq (the Coriolis/centrifugal term of hes.h). */
+void hes__mech_coriolis_of(int d, const double *dM, const double *qd, double *c);
+
+/* Cholesky factor (lower, in place; E_MASS if not positive definite) and
+ * its solve with nrhs columns. */
+int hes__mech_chol(double *A, int n);
+void hes__mech_chol_solve(const double *L, int n, double *B, int nrhs);
+
+/* A mode's chart at [z, z']: q, Phi = Dchart (optional), q' = Phi z' and
+ * acc = D^2 chart[z', z'] (optional); the identity without a chart. */
+int hes__mech_chart_state(const hes_mech_mode *md, const double *z, const double *zd,
+                          const double *p, double *q, double *Phi, double *qd, double *acc);
+
 #endif

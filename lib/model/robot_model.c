@@ -167,7 +167,8 @@ static hes_status build_modes(robot_model *rm, const hes_robot_model_spec *sp, c
             NOMEM();
         rm->mviews[i].mech.name = mname;   /* what hes info lists */
         modes[i] = (hes_mode){ .name = mname, .dim = 2 * k, .state_names = names,
-                               .field = hes_mech_field, .data = &rm->mmodes[i] };
+                               .field = hes_mech_field, .field_dx = hes_mech_field_dx,
+                               .data = &rm->mmodes[i] };
     }
     rm->model.modes = modes;
     rm->model.n_modes = nm;

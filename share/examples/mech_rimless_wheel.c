@@ -122,7 +122,7 @@ static const hes_mech_transition heelstrike = {
 static const char *const names[] = { "theta", "omega" };
 static const hes_mode modes[] = {
     { .name = "stance", .dim = 2, .state_names = names, .field = hes_mech_field,
-      .data = (void *)&stance },
+      .field_dx = hes_mech_field_dx, .data = (void *)&stance },
 };
 static const hes_transition transitions[] = {
     { .name = "heelstrike", .from = 0, .to = 0, .direction = HES_DOWN,

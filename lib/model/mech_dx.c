@@ -1,0 +1,270 @@
+/*
+ * mech_dx.c - the Jacobian of a mechanical mode's vector field
+ * (hes_mech_field_dx), from the structure of its equations rather than
+ * from differences of the whole field: one Cholesky factorisation of the
+ * reduced mass matrix instead of the 2k of central differences.
+ *
+ * With x = [z, z'], q = chart(z), Phi = Dchart, q' = Phi z',
+ * acc = D^2 chart[z', z'], the field is z'' = Mz^-1 rz with
+ *     Mz = Phi^T M Phi,   rz = Phi^T (f - c - M acc)        (mech.c).
+ * Let q'' = Phi z'' + acc and r = f - c - M q'' (the held constraints'
+ * forces, Da^T lambda).  Differentiating Mz z'' = rz along any state
+ * variable s (d denotes d/ds):
+ *     Mz dz'' = dPhi^T r + Phi^T (dh - dM q'' - M dacc - M dPhi z''),
+ *     dh = (f - c)_q dq + (f - c)_q' dq' + f_u du,
+ * where
+ *     s = z_j:  dq = Phi e_j, dq' = D^2 chart[e_j, z'], dPhi = D^2 chart[e_j, .],
+ *               dM = sum_l dM/dq_l dq_l, dacc = d acc / dz_j;
+ *     s = z'_j: dq = 0, dq' = Phi e_j, dPhi = 0, dM = 0,
+ *               dacc = 2 D^2 chart[e_j, z'].
+ * Exact: M, dM/dq (the model's or fourth-order differences of M, as the
+ * field itself uses), c_q' (c is quadratic in q': from dM/dq), the chart's
+ * second derivatives D^2 chart[e_i, e_j] by polarisation of chart_acc,
+ * which is quadratic in z': (acc(e_i + e_j) - acc(e_i) - acc(e_j)) / 2.
+ * By fourth-order central differences (error ~1e-12 relative) of cheap
+ * callbacks, no solve: (f - c)_q (second derivatives of M), f_q', f_u,
+ * the inputs' du/dx and d acc/dz (third derivatives of the chart).
+ */
+#include <string.h>
+
+#include "model/model_internal.h"
+
+#define N HES_MECH_MAX
+
+/* The mode's pieces at a state, and what the differenced callbacks hold
+ * fixed. */
+typedef struct {
+    const hes_mech_mode *md;
+    const double *p;
+    double t;
+    const double *q, *qd, *u, *zd;
+} pieces;
+
+/* (f - c)(q) at the fixed q', u */
+static int h_of_q(void *ctx, const double *q, double *out)
+{
+    const pieces *P = ctx;
+    const hes_mech *m = P->md->mech;
+    double dM[N * N * N], c[N];
+    int rc = hes__mech_mass_derivative(m, q, P->p, dM);
+    if (rc)
+        return rc;
+    if (m->force(q, P->qd, P->u, P->p, out, m->data))
+        return E_CALLBACK;
+    hes__mech_coriolis_of(m->d, dM, P->qd, c);
+    for (int i = 0; i < m->d; i++)
+        out[i] -= c[i];
+    return 0;
+}
+
+/* f(q') at the fixed q, u */
+static int f_of_qd(void *ctx, const double *qd, double *out)
+{
+    const pieces *P = ctx;
+    const hes_mech *m = P->md->mech;
+    return m->force(P->q, qd, P->u, P->p, out, m->data) ? E_CALLBACK : 0;
+}
+
+/* f(u) at the fixed q, q' */
+static int f_of_u(void *ctx, const double *u, double *out)
+{
+    const pieces *P = ctx;
+    const hes_mech *m = P->md->mech;
+    return m->force(P->q, P->qd, u, P->p, out, m->data) ? E_CALLBACK : 0;
+}
+
+/* u(x) at the fixed t */
+static int u_of_x(void *ctx, const double *x, double *out)
+{
+    const pieces *P = ctx;
+    const hes_mech_mode *md = P->md;
+    return md->input(P->t, x, P->p, out, md->mech->data) ? E_CALLBACK : 0;
+}
+
+/* acc(z) = D^2 chart(z)[z', z'] at the fixed z' */
+static int acc_of_z(void *ctx, const double *z, double *out)
+{
+    const pieces *P = ctx;
+    const hes_mech_mode *md = P->md;
+    return md->chart_acc(z, P->zd, P->p, out, md->mech->data) ? E_CALLBACK : 0;
+}
+
+/* dc/dq'_l = sum_j (dM_ij/dq_l) q'_j + sum_k (dM_il/dq_k) q'_k
+ *            - sum_j (dM_lj/dq_i) q'_j                       (M symmetric) */
+static void coriolis_dqd(int d, const double *dM, const double *qd, double *C)
+{
+    for (int i = 0; i < d; i++)
+        for (int l = 0; l < d; l++) {
+            double s = 0;
+            for (int j = 0; j < d; j++)
+                s += dM[(size_t)l * d * d + i + (size_t)j * d] * qd[j] +
+                     dM[(size_t)j * d * d + i + (size_t)l * d] * qd[j] -
+                     dM[(size_t)i * d * d + l + (size_t)j * d] * qd[j];
+            C[i + (size_t)l * d] = s;
+        }
+}
+
+/* S[(i k + j) d + .] = D^2 chart[e_i, e_j], by polarisation of chart_acc. */
+static int chart_second(const hes_mech_mode *md, const double *z, const double *p, double *S)
+{
+    int d = md->mech->d, k = md->k;
+    double e[N] = { 0 }, diag[N][N], a[N];
+    for (int i = 0; i < k; i++) {
+        e[i] = 1;
+        if (md->chart_acc(z, e, p, diag[i], md->mech->data))
+            return E_CALLBACK;
+        e[i] = 0;
+    }
+    for (int i = 0; i < k; i++)
+        for (int j = i; j < k; j++) {
+            double *sij = S + ((size_t)i * k + j) * d, *sji = S + ((size_t)j * k + i) * d;
+            if (i == j) {
+                memcpy(sij, diag[i], sizeof(double) * (size_t)d);
+                continue;
+            }
+            e[i] = e[j] = 1;
+            if (md->chart_acc(z, e, p, a, md->mech->data))
+                return E_CALLBACK;
+            e[i] = e[j] = 0;
+            for (int l = 0; l < d; l++)
+                sij[l] = sji[l] = 0.5 * (a[l] - diag[i][l] - diag[j][l]);
+        }
+    return 0;
+}
+
+int hes_mech_field_dx(double t, const double *x, const double *p, double *out, void *data)
+{
+    const hes_mech_mode *md = data;
+    const hes_mech *m = md->mech;
+    int d = m->d, k = md->k, nu = m->m, n = 2 * k, rc;
+    if (d > N || k > N || nu > N || (!md->chart && k != d))
+        return E_DIM;
+    const double *z = x, *zd = x + k;
+    double q[N], qd[N], Phi[N * N], acc[N], u[N] = { 0 }, M[N * N], dM[N * N * N], f[N],
+        c[N];
+    if ((rc = hes__mech_chart_state(md, z, zd, p, q, Phi, qd, acc)))
+        return rc;
+    if (md->input && md->input(t, x, p, u, m->data))
+        return E_CALLBACK;
+    if (m->mass(q, p, M, m->data) || m->force(q, qd, u, p, f, m->data))
+        return E_CALLBACK;
+    if ((rc = hes__mech_mass_derivative(m, q, p, dM)))
+        return rc;
+    hes__mech_coriolis_of(d, dM, qd, c);
+    /* the field: Mz z'' = Phi^T (f - c - M acc), q'' and r */
+    double MPhi[N * N], Mz[N * N], zdd[N], qdd[N], r[N], Mv[N];
+    hes__matmul(d, d, k, M, Phi, MPhi);
+    hes__matmul(d, d, 1, M, acc, Mv);
+    for (int i = 0; i < d; i++)
+        r[i] = f[i] - c[i] - Mv[i];
+    for (int i = 0; i < k; i++) {
+        double s = 0;
+        for (int l = 0; l < d; l++)
+            s += Phi[l + (size_t)i * d] * r[l];
+        zdd[i] = s;
+        for (int j = 0; j < k; j++) {
+            double v = 0;
+            for (int l = 0; l < d; l++)
+                v += Phi[l + (size_t)i * d] * MPhi[l + (size_t)j * d];
+            Mz[i + (size_t)j * k] = v;
+        }
+    }
+    if ((rc = hes__mech_chol(Mz, k)))
+        return rc;
+    hes__mech_chol_solve(Mz, k, zdd, 1);
+    hes__matmul(d, k, 1, Phi, zdd, qdd);
+    for (int i = 0; i < d; i++)
+        qdd[i] += acc[i];
+    hes__matmul(d, d, 1, M, qdd, Mv);
+    for (int i = 0; i < d; i++)
+        r[i] = f[i] - c[i] - Mv[i];
+    /* the pieces' derivatives */
+    pieces P = { md, p, t, q, qd, u, zd };
+    double Hq[N * N], Hqd[N * N], Cqd[N * N], Fu[N * N], Ux[N * 2 * N];
+    if ((rc = hes__mech_fd4(h_of_q, &P, q, d, d, Hq)) ||
+        (rc = hes__mech_fd4(f_of_qd, &P, qd, d, d, Hqd)))
+        return rc;
+    coriolis_dqd(d, dM, qd, Cqd);
+    for (int i = 0; i < d * d; i++)
+        Hqd[i] -= Cqd[i];
+    int inputs = md->input && nu > 0;
+    if (inputs && ((rc = hes__mech_fd4(f_of_u, &P, u, nu, d, Fu)) ||
+                   (rc = hes__mech_fd4(u_of_x, &P, x, n, nu, Ux))))
+        return rc;
+    double S[N * N * N], Az[N * N];
+    if (md->chart && ((rc = chart_second(md, z, p, S)) ||
+                      (rc = hes__mech_fd4(acc_of_z, &P, z, k, d, Az))))
+        return rc;
+    /* right-hand sides, one per state variable */
+    double B[N * 2 * N];
+    for (int s = 0; s < n; s++) {
+        int j = s < k ? s : s - k, pos = s < k;
+        double dq[N] = { 0 }, dqd[N] = { 0 }, dacc[N] = { 0 }, dPz[N] = { 0 }, v[N], w[N];
+        for (int l = 0; l < d; l++) {
+            if (pos)
+                dq[l] = Phi[l + (size_t)j * d];
+            else
+                dqd[l] = Phi[l + (size_t)j * d];
+        }
+        if (md->chart) {
+            /* D^2 chart[e_j, z'], and along z_j: D^2 chart[e_j, z''] */
+            double Szd[N] = { 0 };
+            for (int i = 0; i < k; i++)
+                for (int l = 0; l < d; l++) {
+                    double sji = S[((size_t)j * k + i) * d + l];
+                    Szd[l] += sji * zd[i];
+                    dPz[l] += pos ? sji * zdd[i] : 0.0;
+                }
+            for (int l = 0; l < d; l++) {
+                if (pos) {
+                    dqd[l] = Szd[l];
+                    dacc[l] = Az[l + (size_t)j * d];
+                } else {
+                    dacc[l] = 2 * Szd[l];
+                }
+            }
+        }
+        /* v = dh - dM q'' - M (dacc + dPhi z'') */
+        hes__matmul(d, d, 1, Hq, dq, v);
+        hes__matmul(d, d, 1, Hqd, dqd, w);
+        for (int l = 0; l < d; l++)
+            v[l] += w[l];
+        if (inputs) {
+            double du[N];
+            for (int a = 0; a < nu; a++)
+                du[a] = Ux[a + (size_t)s * nu];
+            hes__matmul(d, nu, 1, Fu, du, w);
+            for (int l = 0; l < d; l++)
+                v[l] += w[l];
+        }
+        for (int a = 0; pos && a < d; a++) {
+            if (dq[a] == 0.0)
+                continue;
+            hes__matmul(d, d, 1, dM + (size_t)a * d * d, qdd, w);
+            for (int l = 0; l < d; l++)
+                v[l] -= dq[a] * w[l];
+        }
+        for (int l = 0; l < d; l++)
+            w[l] = dacc[l] + dPz[l];
+        hes__matmul(d, d, 1, M, w, Mv);
+        for (int l = 0; l < d; l++)
+            v[l] -= Mv[l];
+        /* b_s = Phi^T v + dPhi^T r */
+        for (int i = 0; i < k; i++) {
+            double b = 0;
+            for (int l = 0; l < d; l++) {
+                b += Phi[l + (size_t)i * d] * v[l];
+                if (pos && md->chart)
+                    b += S[((size_t)j * k + i) * d + l] * r[l];
+            }
+            B[i + (size_t)s * k] = b;
+        }
+    }
+    hes__mech_chol_solve(Mz, k, B, n);
+    for (int s = 0; s < n; s++)
+        for (int i = 0; i < k; i++) {
+            out[i + (size_t)s * n] = s == k + i;
+            out[k + i + (size_t)s * n] = B[i + (size_t)s * k];
+        }
+    return 0;
+}

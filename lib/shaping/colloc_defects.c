@@ -138,20 +138,20 @@ hes_status hes__colloc_defects(hes_colloc *c, const double *z, int i, int row, d
         for (int r = 0; r < n; r++)
             xm[r] = 0.5 * (xk[r] + xk1[r]) + h / 8 * (fk[r] - fk1[r]);
         hes__colloc_set_inputs(c, z, i, k, 1);
-        if ((st = hes__field(sys, md, tm, xm, fm)) != HES_OK)
+        if ((st = hes__colloc_field(c, md, tm, xm, fm, NULL)) != HES_OK)
             break;
         for (int r = 0; r < n; r++)
             cv[row + r] = xk1[r] - xk[r] - h / 6 * (fk[r] + 4 * fm[r] + fk1[r]);
         if (!jac)
             continue;
-        if ((st = hes__field_dx(sys, md, tm, xm, Jm)) != HES_OK ||
+        if ((st = hes__colloc_field(c, md, tm, xm, NULL, Jm)) != HES_OK ||
             (st = field_dt(sys, md, tm, xm, fmt, tmp)) != HES_OK)
             break;
         hes__colloc_set_inputs(c, z, i, k, 0);
-        if ((st = hes__field_dx(sys, md, t0 + k * h, xk, Jk)) != HES_OK)
+        if ((st = hes__colloc_field(c, md, t0 + k * h, xk, NULL, Jk)) != HES_OK)
             break;
         hes__colloc_set_inputs(c, z, i, k + 1, 0);
-        if ((st = hes__field_dx(sys, md, t0 + (k + 1) * h, xk1, Jk1)) != HES_OK)
+        if ((st = hes__colloc_field(c, md, t0 + (k + 1) * h, xk1, NULL, Jk1)) != HES_OK)
             break;
         hes__colloc_defect_blocks(n, h, Jk, Jk1, Jm, Mx, D, DR, E2);
         for (int side = 0; side < 2; side++) {

@@ -85,7 +85,17 @@ struct hes_colloc {
     double *gtmp;                /* nv_max: a cost term's gradient */
     double *cvtmp;               /* max(nc, ni) + 1: constraint values */
     hes_nlp_solver solver;       /* as asked (hes__nlp_solver_for resolves DEFAULT) */
+    /* The vector field and its Jacobian at the last HES__COLLOC_MEMO points
+     * (hes__colloc_field): keys mode, t, x and the system's parameters,
+     * compared exactly; memo_buf holds per entry x, p, f, J. */
+    struct {
+        int mode, has_f, has_J;
+        double t, *x, *p, *f, *J;
+    } memo[8];
+    int memo_next;
+    double *memo_buf;
 };
+#define HES__COLLOC_MEMO 8
 
 /* --- collocation.c: the layout */
 
@@ -97,6 +107,13 @@ void hes__colloc_put_params(hes_colloc *c, const double *z);
 /* The inputs of phase i at node k (mid: the midpoint of interval k) into
  * the system's parameters. */
 void hes__colloc_set_inputs(hes_colloc *c, const double *z, int i, int k, int mid);
+/* The vector field f and/or its Jacobian J (either may be NULL) of mode at
+ * (t, x) under the system's current parameters, from the memo when the
+ * same point (bit for bit) was evaluated lately: a perturbed node of a
+ * Hermite-Simpson step leaves the other node's Jacobian unchanged, and
+ * neighbouring intervals share their node. */
+hes_status hes__colloc_field(hes_colloc *c, int mode, double t, const double *x, double *f,
+                             double *J);
 /* Whether sub-phase i keeps its guard (plus offset) on one side until its
  * end event: after a virtual event of the same physical phase. */
 int hes__colloc_order_checked(const hes_colloc *c, int i);

@@ -61,17 +61,15 @@ static hes_status step_matrix(hes_colloc *c, const double *z, int i, int k, doub
     assert(k >= 0 && k + 1 < N && n <= nm);
     assert((size_t)(E + 2 * (size_t)nm * nm - c->work) <= c->work_len);
     hes__colloc_set_inputs(c, z, i, k, 0);
-    if ((st = hes__field(sys, md, t0 + k * h, xk, fk)) != HES_OK ||
-        (st = hes__field_dx(sys, md, t0 + k * h, xk, Jk)) != HES_OK)
+    if ((st = hes__colloc_field(c, md, t0 + k * h, xk, fk, Jk)) != HES_OK)
         return st;
     hes__colloc_set_inputs(c, z, i, k + 1, 0);
-    if ((st = hes__field(sys, md, t0 + (k + 1) * h, xk1, fk1)) != HES_OK ||
-        (st = hes__field_dx(sys, md, t0 + (k + 1) * h, xk1, Jk1)) != HES_OK)
+    if ((st = hes__colloc_field(c, md, t0 + (k + 1) * h, xk1, fk1, Jk1)) != HES_OK)
         return st;
     for (int r = 0; r < n; r++)
         xm[r] = 0.5 * (xk[r] + xk1[r]) + h / 8 * (fk[r] - fk1[r]);
     hes__colloc_set_inputs(c, z, i, k, 1);
-    if ((st = hes__field_dx(sys, md, t0 + (k + 0.5) * h, xm, Jm)) != HES_OK)
+    if ((st = hes__colloc_field(c, md, t0 + (k + 0.5) * h, xm, NULL, Jm)) != HES_OK)
         return st;
     hes__colloc_defect_blocks(n, h, Jk, Jk1, Jm, Mx, E, D0, D1);
     for (int q = 0; q < n * n; q++)

@@ -77,6 +77,7 @@ void hes_colloc_destroy(hes_colloc *c)
     free(c->gtmp);
     free(c->cvtmp);
     free(c->cand);
+    free(c->memo_buf);
     free(c);
 }
 
@@ -139,8 +140,18 @@ static hes_status alloc_workspaces(hes_colloc *c)
     c->sens = malloc(sizeof(double) * 4 * (size_t)c->nfac * nm * (size_t)(n0 > 1 ? n0 : 1));
     c->gtmp = malloc(sizeof(double) * (size_t)c->nv_max);
     c->cvtmp = malloc(sizeof(double) * (size_t)(nr + 1));
+    size_t per = 3 * (size_t)nm + (size_t)sys->model->n_params + mm;
+    if ((c->memo_buf = malloc(sizeof(double) * per * HES__COLLOC_MEMO + 1)))
+        for (int e = 0; e < HES__COLLOC_MEMO; e++) {
+            double *b = c->memo_buf + per * (size_t)e;
+            c->memo[e].mode = -1;
+            c->memo[e].x = b;
+            c->memo[e].p = b + nm;
+            c->memo[e].f = b + nm + sys->model->n_params;
+            c->memo[e].J = b + 2 * nm + sys->model->n_params;
+        }
     if (!c->work || !c->ework || !c->fac || !c->G || !c->GF || !c->chain || !c->vars || !c->zz ||
-        !c->sens || !c->gtmp || !c->cvtmp ||
+        !c->sens || !c->gtmp || !c->cvtmp || !c->memo_buf ||
         hes__stability_alloc(&c->stab, n0) != HES_OK)
         return HES_ENOMEM;
     return HES_OK;
@@ -333,6 +344,45 @@ hes_status hes_colloc_create_opts(hes_system *sys, const hes_colloc_options *opt
         return hes__fail(sys, HES_ENOMEM, "out of memory");
     }
     *out = c;
+    return HES_OK;
+}
+
+hes_status hes__colloc_field(hes_colloc *c, int mode, double t, const double *x, double *f,
+                             double *J)
+{
+    hes_system *sys = c->sys;
+    int n = sys->model->modes[mode].dim, np = sys->model->n_params, e;
+    size_t xs = sizeof(double) * (size_t)n, ps = sizeof(double) * (size_t)np;
+    hes_status st;
+    for (e = 0; e < HES__COLLOC_MEMO; e++) {
+        if (c->memo[e].mode == mode && c->memo[e].t == t && !memcmp(c->memo[e].x, x, xs) &&
+            !memcmp(c->memo[e].p, sys->p, ps))
+            break;
+    }
+    if (e == HES__COLLOC_MEMO) { /* a new point, in the oldest entry */
+        e = c->memo_next;
+        c->memo_next = (e + 1) % HES__COLLOC_MEMO;
+        c->memo[e].mode = -1;
+        c->memo[e].has_f = c->memo[e].has_J = 0;
+        c->memo[e].t = t;
+        memcpy(c->memo[e].x, x, xs);
+        memcpy(c->memo[e].p, sys->p, ps);
+    }
+    if (f && !c->memo[e].has_f) {
+        if ((st = hes__field(sys, mode, t, x, c->memo[e].f)) != HES_OK)
+            return st;
+        c->memo[e].has_f = 1;
+    }
+    if (J && !c->memo[e].has_J) {
+        if ((st = hes__field_dx(sys, mode, t, x, c->memo[e].J)) != HES_OK)
+            return st;
+        c->memo[e].has_J = 1;
+    }
+    c->memo[e].mode = mode;
+    if (f)
+        memcpy(f, c->memo[e].f, xs);
+    if (J)
+        memcpy(J, c->memo[e].J, xs * (size_t)n);
     return HES_OK;
 }
 

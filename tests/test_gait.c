@@ -94,13 +94,14 @@ START_TEST(test_gait_nlp_derivatives_equal_central_differences)
      * difference of differences: 5e-6 of noise on both sides */
     ck_assert_msg(worst_p < 2e-5, "path Jacobian off by %.3g", worst_p);
     ck_assert_msg(worst_e < 1e-8, "energy gradient off by %.3g", worst_e);
-    /* The walker's vector field has no analytic Jacobian (the mechanical
-     * layer differentiates it by central differences), so every factor
-     * derivative in the psi gradient is a difference of differences, good
-     * to about 1e-5 of the largest component (the SLIP test in
-     * test_collocation, with analytic Jacobians, holds the same code to
-     * 1e-8).  A wrong factor or a missing dependence shows up as an O(1)
-     * error in whole columns. */
+    /* The walker's field Jacobian is analytic (hes_mech_field_dx), but its
+     * events are differentiated by central differences (heelstrike's guard
+     * through the floating-base lift, the resets), so the factor
+     * derivatives at the phase ends are differences of differences, good
+     * to about 1e-5 of the largest component (the other variables agree to
+     * 1e-6; the SLIP test in test_collocation, all analytic, holds the same
+     * code to 1e-8).  A wrong factor or a missing dependence shows up as an
+     * O(1) error in whole columns. */
     double gmax = 0;
     for (int j = 0; j < nv; j++)
         gmax = fmax(gmax, fabs(gp[j]));

@@ -286,7 +286,7 @@ hes_status hes_model_check_derivatives(const hes_model *model, const double *p,
  * diagonal of the constraints' restitution coefficients (eq. 3-4),
  *     q'+ = q'- - M^-1 Da_J^T (Da_J M^-1 Da_J^T)^-1 (I + Gamma) Da_J q'-,
  * so that Da_J q'+ = -Gamma Da_J q'-.  Every solve uses Cholesky
- * factorisations (LAPACK dpotrf/dpotrs), never an explicit inverse.
+ * factorisations (of at most HES_MECH_MAX rows), never an explicit inverse.
  *
  * A model is still a hes_model: its modes and transitions use the generic
  * callbacks hes_mech_field, hes_mech_guard and hes_mech_reset with a
@@ -2052,6 +2052,11 @@ typedef struct {
     void (*progress)(void *ctx, int evaluation, double cost, double violation, double psi);
     void *progress_ctx;
     hes_nlp_solver solver;       /* (issue 15) HES_NLP_DEFAULT: see hes_nlp_solver */
+    /* Threads that share psi's gradient (its factors), the caller's
+     * included; <= 1: none.  The gradient is the same bit for bit on any
+     * number (each factor's terms are summed in one order); the model's
+     * callbacks must be thread-safe (as for hes_sweep's jobs). */
+    int jobs;
 } hes_colloc_options;
 
 /* Defaults: nodes 21, no inputs, no virtual events, no bounds, no path. */
@@ -2230,6 +2235,7 @@ typedef struct {
     void (*progress)(void *ctx, int evaluation, double cost, double violation, double psi);
     void *progress_ctx;
     hes_nlp_solver solver;       /* (issue 15) hes_colloc_options.solver */
+    int jobs;                    /* hes_colloc_options.jobs (1) */
 } hes_trajopt_options;
 
 hes_trajopt_options hes_trajopt_options_default(void);

@@ -18,14 +18,14 @@
 
 enum { OPT_OBJECTIVE = 256, OPT_DESIGN, OPT_NODES, OPT_JSON, OPT_WEIGHT, OPT_VIRTUAL,
        OPT_INIT, OPT_INPUTS, OPT_MAXEVAL, OPT_QUIET, OPT_BOUND, OPT_SMOOTH, OPT_MEASURE,
-       OPT_REFINE, OPT_PSI_FLOOR, OPT_SOLVER };
+       OPT_REFINE, OPT_PSI_FLOOR, OPT_SOLVER, OPT_JOBS };
 
 void cmd_trajopt_usage(FILE *out)
 {
     fputs("Usage: hes trajopt PROBLEM [-p NAME=VALUE]... [--objective OBJ] [--weight W]\n"
           "                   [--virtual-events SPEC] [--inputs linear|constant]\n"
           "                   [--design NAME=LO:HI]... [--nodes N] [--init FILE|default]\n"
-          "                   [--maxeval N] [--quiet] [--json] [-o FILE]\n"
+          "                   [--maxeval N] [--jobs N] [--quiet] [--json] [-o FILE]\n"
           "Collocate a periodic orbit of PROBLEM (Hermite-Simpson over its event sequence,\n"
           "free phase durations, the model's inputs at the nodes, optional virtual events)\n"
           "minimising the objective, then re-analyse the gait by shooting.\n\n"
@@ -63,6 +63,8 @@ void cmd_trajopt_usage(FILE *out)
           "      --solver S          the NLP solver: ipopt (sparse interior point; the\n"
           "                          default when built in, except psi objectives on\n"
           "                          at most 400 variables) or slsqp (dense SQP)\n"
+          "      --jobs N            threads for psi's gradient (1); the result does not\n"
+          "                          depend on N\n"
           "      --quiet             no progress lines on stderr\n"
           "      --json              print one JSON object instead of text\n"
           "  -o, --output FILE       write the gait (JSON) for 'hes analyze --orbit FILE'\n"
@@ -276,6 +278,7 @@ int cmd_trajopt(int argc, char **argv)
         {"measure", required_argument, NULL, OPT_MEASURE},
         {"refine", required_argument, NULL, OPT_REFINE},
         {"solver", required_argument, NULL, OPT_SOLVER},
+        {"jobs", required_argument, NULL, OPT_JOBS},
         {"psi-floor", required_argument, NULL, OPT_PSI_FLOOR},
         {"virtual-events", required_argument, NULL, OPT_VIRTUAL},
         {"inputs", required_argument, NULL, OPT_INPUTS},
@@ -300,6 +303,7 @@ int cmd_trajopt(int argc, char **argv)
     double weight = 1.0, smooth = 1e-3, psi_floor = 0.0;
     hes_measure measure = HES_MEASURE_PSI;
     hes_nlp_solver solver = HES_NLP_DEFAULT;
+    int jobs = 1;
     memset(&d, 0, sizeof d);
     memset(&bounds, 0, sizeof bounds);
     cli_assignments_init(&params);
@@ -366,6 +370,10 @@ int cmd_trajopt(int argc, char **argv)
             break;
         case OPT_MAXEVAL:
             if (cli_int_option("hes trajopt", "--maxeval", optarg, 1, CLI_MAX_EVALS, &maxeval))
+                rc = CLI_EXIT_USAGE;
+            break;
+        case OPT_JOBS:
+            if (cli_int_option("hes trajopt", "--jobs", optarg, 1, 64, &jobs))
                 rc = CLI_EXIT_USAGE;
             break;
         case OPT_QUIET:
@@ -498,6 +506,7 @@ int cmd_trajopt(int argc, char **argv)
     to.progress = progress;
     to.progress_ctx = &prog;
     to.solver = solver;
+    to.jobs = jobs;
     hes_trajopt_result r;
     hes_status st = hes_trajopt_run(sys, &to, &r);
     if (st != HES_OK) {

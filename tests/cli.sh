@@ -705,6 +705,8 @@ run e_tj_obj trajopt slip-hopper --objective energy
 expect_status e_tj_obj 2 "trajopt --objective energy (needs inputs) is refused"
 run e_tj_nodes trajopt slip-hopper --nodes 2
 expect_status e_tj_nodes 2 "trajopt --nodes 2"
+run e_tj_jobs trajopt slip-hopper --jobs 0
+expect_status e_tj_jobs 2 "trajopt --jobs 0"
 
 # Gait files: the trajopt result re-analysed and re-simulated on its own.
 run tj_gait trajopt slip-hopper --nodes 9 --quiet --json -o "$tmp/slip-gait.json"
@@ -871,8 +873,18 @@ if command -v valgrind >/dev/null 2>&1 && [ -x "${top_builddir:-.}/libtool" ]; t
     else
         fail "sweep --jobs 2 is clean under helgrind: $(head -c 400 "$tmp/helgrind.err")"
     fi
+    checks=$((checks + 1))
+    if "${top_builddir:-.}/libtool" --mode=execute valgrind --tool=helgrind -q --error-exitcode=9 \
+        "$HES" trajopt knee-biped -p slope=0 --inputs constant --nodes 5 --objective weighted \
+        --maxeval 3 --refine 1 --jobs 2 --quiet >/dev/null 2>"$tmp/helgrind.err"; then
+        pass "trajopt --jobs 2 (psi's gradient on a team of threads) is clean under helgrind"
+    elif grep -q 'ASan runtime' "$tmp/helgrind.err"; then
+        :
+    else
+        fail "trajopt --jobs 2 is clean under helgrind: $(head -c 400 "$tmp/helgrind.err")"
+    fi
 else
-    echo "cli.sh: valgrind not found; the helgrind check of sweep --jobs is skipped"
+    echo "cli.sh: valgrind not found; the helgrind checks of sweep and trajopt --jobs are skipped"
 fi
 
 # The same sweep on 2 MPI ranks (dynamic load balancing over one shared

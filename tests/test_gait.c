@@ -21,12 +21,13 @@ static const char *const inputs[] = { "hip_torque", "knee_torque", "ankle_torque
 
 /* The passive walker on its default slope, collocated with the three
  * torques as inputs and the given virtual events. */
-static hes_colloc *biped_colloc(hes_system *sys, int nodes, int v0, int v1, int constant,
-                                const double *lo, const double *hi)
+static hes_colloc *biped_colloc_jobs(hes_system *sys, int nodes, int v0, int v1, int constant,
+                                     const double *lo, const double *hi, int jobs)
 {
     int counts[2] = { v0, v1 };
     hes_colloc_options o = hes_colloc_options_default();
     hes_colloc *c = NULL;
+    o.jobs = jobs;
     o.nodes = nodes;
     o.n_inputs = 3;
     o.inputs = inputs;
@@ -37,6 +38,12 @@ static hes_colloc *biped_colloc(hes_system *sys, int nodes, int v0, int v1, int 
     o.path = 1;
     ck_assert_msg(hes_colloc_create_opts(sys, &o, &c) == HES_OK, "%s", hes_system_errmsg(sys));
     return c;
+}
+
+static hes_colloc *biped_colloc(hes_system *sys, int nodes, int v0, int v1, int constant,
+                                const double *lo, const double *hi)
+{
+    return biped_colloc_jobs(sys, nodes, v0, v1, constant, lo, hi, 1);
 }
 
 /* max |a - b| / max(1, |b|) */
@@ -263,12 +270,65 @@ START_TEST(test_gait_file_reads_back_bit_for_bit)
 }
 END_TEST
 
+/* psi's gradient shared by a team of threads (hes_colloc_options.jobs) is
+ * the serial one bit for bit, with virtual events and inputs (the factors'
+ * inputs go into each thread's own system), and the colloc says when a
+ * team cannot be had. */
+START_TEST(test_gait_psi_gradient_on_threads_is_the_serial_one)
+{
+    hes_system *s1 = hes_system_create(hes_problem_find("knee-biped"));
+    hes_system *s3 = hes_system_create(hes_problem_find("knee-biped"));
+    /* a parameter off its default: the threads' systems must get it */
+    ck_assert_int_eq(hes_system_set_param(s1, "slope", 0.061), HES_OK);
+    ck_assert_int_eq(hes_system_set_param(s3, "slope", 0.061), HES_OK);
+    hes_colloc *c1 = biped_colloc_jobs(s1, 7, 1, 1, 0, NULL, NULL, 1);
+    hes_colloc *c3 = biped_colloc_jobs(s3, 7, 1, 1, 0, NULL, NULL, 3);
+    int nv = hes_colloc_nvars(c1);
+    ck_assert_int_eq(nv, hes_colloc_nvars(c3));
+    double *z = malloc(sizeof(double) * (size_t)nv), *g1 = malloc(sizeof(double) * (size_t)nv),
+           *g3 = malloc(sizeof(double) * (size_t)nv), p1, p3;
+    ck_assert_int_eq(hes_colloc_guess(c1, z), HES_OK);
+    for (int j = 0; j < nv; j++) /* inputs that differ from node to node */
+        if (z[j] == 0.0)
+            z[j] = 0.05 * sin(1.3 * j);
+    int fb1, fb3;
+    for (int round = 0; round < 2; round++) { /* twice: the team's threads wait and resume */
+        ck_assert_int_eq(hes_colloc_psi(c1, z, &p1, g1, &fb1), HES_OK);
+        ck_assert_int_eq(hes_colloc_psi(c3, z, &p3, g3, &fb3), HES_OK);
+        ck_assert_int_eq(fb1, 0);
+        ck_assert_int_eq(fb3, 0);
+        ck_assert(p1 == p3);
+        ck_assert_msg(memcmp(g1, g3, sizeof(double) * (size_t)nv) == 0,
+                      "the gradient on 3 threads differs from the serial one");
+        z[0] += 1e-3;
+    }
+    double gmax = 0;
+    for (int j = 0; j < nv; j++)
+        gmax = fmax(gmax, fabs(g3[j]));
+    ck_assert(gmax > 0);
+    free(z); free(g1); free(g3);
+    hes_colloc_destroy(c1);
+    hes_colloc_destroy(c3);
+    /* a team too large is refused with a reason */
+    hes_colloc_options o = hes_colloc_options_default();
+    hes_colloc *c = NULL;
+    o.nodes = 5;
+    o.jobs = 100000;
+    ck_assert_int_eq(hes_colloc_create_opts(s1, &o, &c), HES_EINVAL);
+    ck_assert_ptr_null(c);
+    ck_assert_ptr_nonnull(strstr(hes_system_errmsg(s1), "jobs"));
+    hes_system_destroy(s1);
+    hes_system_destroy(s3);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("gait");
     TCase *tc = tcase_create("gait");
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_gait_nlp_derivatives_equal_central_differences);
+    tcase_add_test(tc, test_gait_psi_gradient_on_threads_is_the_serial_one);
     tcase_add_test(tc, test_gait_psi_matches_the_shooting_analysis_of_the_gait);
     tcase_add_test(tc, test_virtual_event_with_equal_inputs_leaves_psi_unchanged);
     tcase_add_test(tc, test_gait_file_reads_back_bit_for_bit);

@@ -178,13 +178,14 @@ static int shim_works(void)
 /* The knee biped with its three torques as inputs at the nodes, a virtual
  * event in each phase and the path constraints (every part of the NLP); or
  * the SLIP hopper with a design parameter. */
-static hes_colloc *make_colloc(hes_system *sys, int biped)
+static hes_colloc *make_colloc(hes_system *sys, int biped, int jobs)
 {
     static const char *const inputs[] = { "hip_torque", "knee_torque", "ankle_torque" };
     int counts[2] = { 1, 1 };
     hes_colloc_options o = hes_colloc_options_default();
     hes_colloc *c = NULL;
     o.nodes = 5;
+    o.jobs = jobs;
     if (biped) {
         o.n_inputs = 3;
         o.inputs = inputs;
@@ -221,9 +222,10 @@ static hes_status evaluate(hes_colloc *c, double *z, double *cv, double *jac, do
 START_TEST(test_collocation_evaluations_do_not_allocate)
 {
     int counts = shim_works();
-    for (int biped = 0; biped < 2; biped++) {
+    for (int variant = 0; variant < 3; variant++) { /* the last: psi's gradient on 2 threads */
+        int biped = variant > 0;
         hes_system *sys = hes_system_create(hes_problem_find(biped ? "knee-biped" : "slip-hopper"));
-        hes_colloc *c = make_colloc(sys, biped);
+        hes_colloc *c = make_colloc(sys, biped, variant == 2 ? 2 : 1);
         int nv = hes_colloc_nvars(c), nr = hes_colloc_ncons(c) + hes_colloc_nineq(c);
         double *z = malloc(sizeof(double) * (size_t)nv), *cv = malloc(sizeof(double) * (size_t)nr),
                *jac = malloc(sizeof(double) * (size_t)nr * nv),
@@ -245,8 +247,9 @@ START_TEST(test_collocation_evaluations_do_not_allocate)
         counting = 0;
         ck_assert_int_eq(st, HES_OK);
         ck_assert(same);
-        ck_assert_msg(!counts || allocations == 0, "%s: %ld allocations in %d rounds of evaluations",
-                      biped ? "knee-biped" : "slip-hopper", allocations, EVALUATIONS);
+        ck_assert_msg(!counts || allocations == 0, "%s%s: %ld allocations in %d rounds of evaluations",
+                      biped ? "knee-biped" : "slip-hopper", variant == 2 ? " (2 threads)" : "",
+                      allocations, EVALUATIONS);
         free(z);
         free(cv);
         free(jac);

@@ -11,14 +11,13 @@
  * with c the Coriolis/centrifugal term derived from dM/dq, and the forces of
  * the held constraints follow from the full equations:
  *     (Da M^-1 Da^T) lambda = Da q'' - Da M^-1 (f - c).
- * Every solve is a Cholesky factorisation (dpotrf/dpotrs).  All work arrays
+ * Every solve is a Cholesky factorisation (hes__mech_chol).  All work arrays
  * live on the stack (dimensions <= HES_MECH_MAX): the callbacks run inside
  * the integrator and allocate nothing.
  */
 #include <float.h>
 #include <math.h>
 #include <string.h>
-#include <lapacke.h>
 
 #include "model/model_internal.h"
 
@@ -155,15 +154,52 @@ static int coriolis(const hes_mech *m, const double *q, const double *qd, const 
     return rc;
 }
 
-/* Cholesky factor in place; E_MASS if not positive definite. */
+/* Cholesky factor in place (lower: A = L L^T, the upper triangle left as
+ * it is, as LAPACK's dpotf2); E_MASS if not positive definite (a pivot
+ * <= 0 or NaN).  Written out rather than LAPACK's dpotrf/dpotrs because
+ * these matrices have at most HES_MECH_MAX rows (2 to 6 in the built-ins)
+ * and are factorised millions of times in a trajectory optimisation:
+ * OpenBLAS's dpotrf and dpotrs take a buffer from its allocator, under a
+ * lock, at every call, which cost more than the arithmetic and serialised
+ * the threads of psi's gradient (measured on the knee-biped gaits). */
 int hes__mech_chol(double *A, int n)
 {
-    return LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', n, A, n) == 0 ? 0 : E_MASS;
+    for (int j = 0; j < n; j++) {
+        double d = A[j + (size_t)j * n];
+        for (int k = 0; k < j; k++)
+            d -= A[j + (size_t)k * n] * A[j + (size_t)k * n];
+        if (!(d > 0))
+            return E_MASS;
+        double ljj = sqrt(d);
+        A[j + (size_t)j * n] = ljj;
+        for (int i = j + 1; i < n; i++) {
+            double s = A[i + (size_t)j * n];
+            for (int k = 0; k < j; k++)
+                s -= A[i + (size_t)k * n] * A[j + (size_t)k * n];
+            A[i + (size_t)j * n] = s / ljj;
+        }
+    }
+    return 0;
 }
 
+/* B (n x nrhs) <- (L L^T)^-1 B: L y = b forwards, then L^T x = y backwards. */
 void hes__mech_chol_solve(const double *L, int n, double *B, int nrhs)
 {
-    LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', n, nrhs, L, n, B, n);
+    for (int c = 0; c < nrhs; c++) {
+        double *b = B + (size_t)c * n;
+        for (int i = 0; i < n; i++) {
+            double s = b[i];
+            for (int k = 0; k < i; k++)
+                s -= L[i + (size_t)k * n] * b[k];
+            b[i] = s / L[i + (size_t)i * n];
+        }
+        for (int i = n - 1; i >= 0; i--) {
+            double s = b[i];
+            for (int k = i + 1; k < n; k++)
+                s -= L[k + (size_t)i * n] * b[k];
+            b[i] = s / L[i + (size_t)i * n];
+        }
+    }
 }
 
 /* q = chart(z), Phi, q' = Phi z', a = D^2 chart[z', z']. */

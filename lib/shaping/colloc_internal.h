@@ -4,6 +4,8 @@
  * workspaces, and what its files share.  The files, each using only those
  * listed before it:
  *
+ *   colloc_team.c      the workspaces of psi's factors, and threads (each
+ *                      with its workspace) for psi's gradient
  *   collocation.c      the object: options, the layout of the decision
  *                      vector z, the workspaces, the helpers every file uses
  *   colloc_defects.c   Hermite-Simpson defects and their Jacobian blocks
@@ -34,6 +36,28 @@ typedef struct {
     int phase, interval;     /* interval -1: the event */
     int rows, cols;
 } hes__colloc_factor;
+
+/* The vector field and its Jacobian at the last HES__COLLOC_MEMO points
+ * (hes__colloc_field): keys mode, t, x and the system's parameters,
+ * compared exactly. */
+#define HES__COLLOC_MEMO 8
+typedef struct {
+    int mode, has_f, has_J;
+    double t, *x, *p, *f, *J;
+} hes__colloc_memo;
+
+/* What evaluating a factor of psi's monodromy writes (colloc_psi.c): a
+ * system (its parameters take the inputs of each node), scratch, a copy of
+ * z to perturb, and the memo of field evaluations.  One per thread. */
+typedef struct {
+    hes_system *sys;
+    double *work, *ework;        /* of hes_colloc's work_len, ework_len */
+    double *zz;                  /* nv_max */
+    double *dG;                  /* 2 nm^2 + nm: a factor at z + h, at z - h, a normal */
+    hes__colloc_memo memo[HES__COLLOC_MEMO];
+    int memo_next;
+    double *memo_buf;            /* per entry x, p, f, J */
+} hes__colloc_ws;
 
 struct hes_colloc {
     hes_system *sys;
@@ -77,26 +101,23 @@ struct hes_colloc {
     hes__colloc_factor *fac;     /* their list */
     double *G;                   /* nfac nm^2: the factors, stride nm^2 */
     hes_factor *GF;              /* nfac views of G for the eigenvalue sensitivities */
-    double *chain;               /* 6 nm^2 + 8 nm: running product, M, dG, normals */
-    int *vars;                   /* the decision variables one factor depends on */
+    double *chain;               /* 3 nm^2 + 2 nm: running product (two), normal, M */
     double *zz;                  /* nv_max: z perturbed */
     double *sens;                /* 4 nfac nm max(1, n0): the sweeps of hes__eig_sens */
     hes_stability stab;          /* multipliers, storage for n0 x n0 */
     double *gtmp;                /* nv_max: a cost term's gradient */
     double *cvtmp;               /* max(nc, ni) + 1: constraint values */
     hes_nlp_solver solver;       /* as asked (hes__nlp_solver_for resolves DEFAULT) */
-    /* The vector field and its Jacobian at the last HES__COLLOC_MEMO points
-     * (hes__colloc_field): keys mode, t, x and the system's parameters,
-     * compared exactly; memo_buf holds per entry x, p, f, J. */
-    struct {
-        int mode, has_f, has_J;
-        double t, *x, *p, *f, *J;
-    } memo[8];
-    int memo_next;
-    double *memo_buf;
+    /* The workspace of psi's factors on the calling thread (sys, work and
+     * ework are the ones above), and the team of threads that shares the
+     * gradient's factors (colloc_team.c; NULL: serial). */
+    hes__colloc_ws ws;
+    struct hes__colloc_team *team;
+    int *gvars, *gnvar, *goff;   /* the variables of every factor, their count, offset */
+    double *gcon;                /* each factor's contribution to psi's gradient, per
+                                    variable (summed in factor order: the gradient does
+                                    not depend on the number of threads) */
 };
-#define HES__COLLOC_MEMO 8
-
 /* --- collocation.c: the layout */
 
 /* Model time at the start of phase i: the durations since the last
@@ -108,12 +129,19 @@ void hes__colloc_put_params(hes_colloc *c, const double *z);
  * the system's parameters. */
 void hes__colloc_set_inputs(hes_colloc *c, const double *z, int i, int k, int mid);
 /* The vector field f and/or its Jacobian J (either may be NULL) of mode at
- * (t, x) under the system's current parameters, from the memo when the
+ * (t, x) under the current parameters of w's system, from w's memo when the
  * same point (bit for bit) was evaluated lately: a perturbed node of a
  * Hermite-Simpson step leaves the other node's Jacobian unchanged, and
- * neighbouring intervals share their node. */
+ * neighbouring intervals share their node.  hes__colloc_field: on the
+ * hes_colloc's own workspace. */
+hes_status hes__colloc_field_ws(hes__colloc_ws *w, int mode, double t, const double *x,
+                                double *f, double *J);
 hes_status hes__colloc_field(hes_colloc *c, int mode, double t, const double *x, double *f,
                              double *J);
+/* hes__colloc_put_params and hes__colloc_set_inputs on another system */
+void hes__colloc_put_params_sys(const hes_colloc *c, hes_system *sys, const double *z);
+void hes__colloc_set_inputs_sys(const hes_colloc *c, hes_system *sys, const double *z, int i,
+                                int k, int mid);
 /* Whether sub-phase i keeps its guard (plus offset) on one side until its
  * end event: after a virtual event of the same physical phase. */
 int hes__colloc_order_checked(const hes_colloc *c, int i);
@@ -182,4 +210,30 @@ double hes_colloc_roughness(const hes_colloc *c, const double *z, double *grad);
 hes_status hes_colloc_measure(hes_colloc *c, const double *z, hes_measure measure, double *value,
                               double *grad, int *fallback);
 
+
+/* --- colloc_team.c: workspaces and threads for psi's gradient */
+
+/* A workspace for psi's factors on system sys (the hes_colloc's own, or a
+ * copy for another thread; sized by c's work_len, ework_len, nv_max), and
+ * its release. */
+hes_status hes__colloc_ws_init(const hes_colloc *c, hes_system *sys, hes__colloc_ws *w);
+void hes__colloc_ws_free(hes__colloc_ws *w);
+
+#define HES__COLLOC_MAX_JOBS 64
+/* Starts jobs - 1 threads (jobs <= 1: none, at most HES__COLLOC_MAX_JOBS), each with its workspace on a
+ * copy of the hes_colloc's system. */
+hes_status hes__colloc_team_start(hes_colloc *c, int jobs);
+void hes__colloc_team_stop(hes_colloc *c);
+/* The number of members (threads, the caller's included): 1 without a
+ * team. */
+int hes__colloc_team_size(const hes_colloc *c);
+/* The system of member m (0: the hes_colloc's own). */
+hes_system *hes__colloc_team_sys(const hes_colloc *c, int member);
+/* fn(c, w, member, members, arg) on every member at once, the caller as
+ * member 0 with c->ws, the others each with its own workspace, whose system
+ * first gets the caller's parameters and settings; returns when all are
+ * done.  Nothing is allocated. */
+typedef void (*hes__colloc_team_fn)(hes_colloc *c, hes__colloc_ws *w, int member, int members,
+                                    void *arg);
+void hes__colloc_team_run(hes_colloc *c, hes__colloc_team_fn fn, void *arg);
 #endif

@@ -30,7 +30,11 @@
  * inputs).  Where a multiplier used is repeated or defective
  * (hes__eig_repeated), central differences of the measure in every
  * variable instead (*fallback = 1).  Every evaluation runs in the
- * workspaces of the hes_colloc: none allocates.
+ * workspaces of the hes_colloc: none allocates.  With a team
+ * (hes_colloc_options.jobs, colloc_team.c) the factors' derivatives are
+ * dealt out to its threads, each with its own workspace and system; each
+ * factor's terms are kept apart and summed in factor order, so the
+ * gradient is the same bit for bit on any number of threads.
  */
 #include <assert.h>
 #include <math.h>
@@ -47,29 +51,30 @@
  * every phase end, and for the last (section) event of an autonomous orbit
  * the section matrix S of the return-map Jacobian P = S Q.
  */
-static hes_status step_matrix(hes_colloc *c, const double *z, int i, int k, double *G)
+static hes_status step_matrix(const hes_colloc *c, hes__colloc_ws *ws, const double *z, int i,
+                              int k, double *G)
 {
-    hes_system *sys = c->sys;
+    hes_system *sys = ws->sys;
     int n = c->dim[i], md = c->mode[i], N = c->nn[i], nm = sys->nmax;
     double T = z[c->toff[i]], h = T / (N - 1), t0 = hes__colloc_phase_t0(c, z, i);
     const double *xk = z + c->xoff[i] + (size_t)k * n, *xk1 = xk + n;
-    double *w = c->work, *fk = w, *fk1 = fk + nm, *xm = fk1 + nm, *Jk = xm + nm,
+    double *w = ws->work, *fk = w, *fk1 = fk + nm, *xm = fk1 + nm, *Jk = xm + nm,
            *Jk1 = Jk + (size_t)nm * nm, *Jm = Jk1 + (size_t)nm * nm, *Mx = Jm + (size_t)nm * nm,
            *D0 = Mx + (size_t)nm * nm, *D1 = D0 + (size_t)nm * nm, *E = D1 + (size_t)nm * nm;
     int *ipiv = (int *)(E + (size_t)nm * nm);
     hes_status st;
     assert(k >= 0 && k + 1 < N && n <= nm);
-    assert((size_t)(E + 2 * (size_t)nm * nm - c->work) <= c->work_len);
-    hes__colloc_set_inputs(c, z, i, k, 0);
-    if ((st = hes__colloc_field(c, md, t0 + k * h, xk, fk, Jk)) != HES_OK)
+    assert((size_t)(E + 2 * (size_t)nm * nm - ws->work) <= c->work_len);
+    hes__colloc_set_inputs_sys(c, sys, z, i, k, 0);
+    if ((st = hes__colloc_field_ws(ws, md, t0 + k * h, xk, fk, Jk)) != HES_OK)
         return st;
-    hes__colloc_set_inputs(c, z, i, k + 1, 0);
-    if ((st = hes__colloc_field(c, md, t0 + (k + 1) * h, xk1, fk1, Jk1)) != HES_OK)
+    hes__colloc_set_inputs_sys(c, sys, z, i, k + 1, 0);
+    if ((st = hes__colloc_field_ws(ws, md, t0 + (k + 1) * h, xk1, fk1, Jk1)) != HES_OK)
         return st;
     for (int r = 0; r < n; r++)
         xm[r] = 0.5 * (xk[r] + xk1[r]) + h / 8 * (fk[r] - fk1[r]);
-    hes__colloc_set_inputs(c, z, i, k, 1);
-    if ((st = hes__colloc_field(c, md, t0 + (k + 0.5) * h, xm, NULL, Jm)) != HES_OK)
+    hes__colloc_set_inputs_sys(c, sys, z, i, k, 1);
+    if ((st = hes__colloc_field_ws(ws, md, t0 + (k + 0.5) * h, xm, NULL, Jm)) != HES_OK)
         return st;
     hes__colloc_defect_blocks(n, h, Jk, Jk1, Jm, Mx, E, D0, D1);
     for (int q = 0; q < n * n; q++)
@@ -83,16 +88,17 @@ static hes_status step_matrix(hes_colloc *c, const double *z, int i, int k, doub
  * virtual events: the next phase's inputs start on their own clock, so the
  * event-time shift is not carried into the next phase):
  *   DxR - (DxR F_I + DtR) Dxg / (Dtg + Dxg F_I), identity reset if virtual. */
-static hes_status clock_saltation(hes_colloc *c, const double *z, int i, double *G)
+static hes_status clock_saltation(const hes_colloc *c, hes__colloc_ws *ws, const double *z, int i,
+                                  double *G)
 {
-    hes_system *sys = c->sys;
+    hes_system *sys = ws->sys;
     int n = c->dim[i], nj = c->dim[(i + 1) % c->n_phases], tr = c->tr[i], N = c->nn[i];
     double te = hes__colloc_phase_t0(c, z, i) + z[c->toff[i]];
     const double *xe = z + c->xoff[i] + (size_t)(N - 1) * n;
-    double *F = c->ework, *gx = F + n, *DtR = gx + n, *DR = DtR + nj, den, scale;
+    double *F = ws->ework, *gx = F + n, *DtR = gx + n, *DR = DtR + nj, den, scale;
     assert(2 * (size_t)n + nj + (size_t)nj * n <= c->ework_len);
     hes_status st;
-    hes__colloc_set_inputs(c, z, i, N - 1, 0);
+    hes__colloc_set_inputs_sys(c, sys, z, i, N - 1, 0);
     /* a virtual event's guard is the physical one plus a constant offset:
      * the same derivatives */
     if ((st = hes__guard_rate(sys, tr, te, xe, F, gx, &den, &scale)) != HES_OK)
@@ -127,21 +133,21 @@ static int factor_list(const hes_colloc *c, hes__colloc_factor *f)
     return nf;
 }
 
-static hes_status factor_eval(hes_colloc *c, const double *z, const hes__colloc_factor *f, double *G,
-                              double *normal)
+static hes_status factor_eval(const hes_colloc *c, hes__colloc_ws *ws, const double *z,
+                              const hes__colloc_factor *f, double *G, double *normal)
 {
-    hes_system *sys = c->sys;
-    hes__colloc_put_params(c, z);
+    hes_system *sys = ws->sys;
+    hes__colloc_put_params_sys(c, sys, z);
     if (f->interval >= 0)
-        return step_matrix(c, z, f->phase, f->interval, G);
+        return step_matrix(c, ws, z, f->phase, f->interval, G);
     int i = f->phase, n = c->dim[i];
     double te = hes__colloc_phase_t0(c, z, i) + z[c->toff[i]];
     const double *xe = z + c->xoff[i] + (size_t)(c->nn[i] - 1) * n;
-    hes__colloc_set_inputs(c, z, i, c->nn[i] - 1, 0);
+    hes__colloc_set_inputs_sys(c, sys, z, i, c->nn[i] - 1, 0);
     if (i == c->n_phases - 1)
         return hes__section_matrix(sys, c->tr[i], te, xe, G, normal);
     if (c->phase_clock)
-        return clock_saltation(c, z, i, G);
+        return clock_saltation(c, ws, z, i, G);
     return hes_saltation(sys, c->tr[i], te, xe, G);
 }
 
@@ -168,6 +174,57 @@ static int factor_vars(const hes_colloc *c, const hes__colloc_factor *f, int *v)
 
 static hes_status colloc_measure(hes_colloc *c, const double *z, hes_measure measure,
                                  double *value, double *grad, int *fallback);
+
+/* psi's gradient terms of the factors f = member, member + members, ...:
+ * for each variable v the factor depends on, central differences of the
+ * factor (in the member's workspace) contracted with the multipliers'
+ * sweeps, into c->gcon. */
+typedef struct {
+    const double *z;
+    const hes__eig_sens *es;
+    const int *use;
+    int nuse;
+    const double *weights;
+    hes_status *status;          /* per member */
+} grad_job;
+
+static void grad_member(hes_colloc *c, hes__colloc_ws *w, int member, int members, void *arg)
+{
+    const grad_job *job = arg;
+    const double *z = job->z;
+    int nm = w->sys->nmax;
+    double *zz = w->zz, *Gp = w->dG, *Gm = Gp + (size_t)nm * nm, *x = Gm + (size_t)nm * nm;
+    hes_status st = HES_OK;
+    memcpy(zz, z, sizeof(double) * (size_t)c->nv);
+    for (int f = member; f < c->nfac && st == HES_OK; f += members) {
+        const hes__colloc_factor *F = &c->fac[f];
+        const int *vars = c->gvars + c->goff[f];
+        double *con = c->gcon + c->goff[f];
+        int R = F->rows, C = F->cols;
+        for (int q = 0; q < c->gnvar[f] && st == HES_OK; q++) {
+            int v = vars[q];
+            assert(v >= 0 && v < c->nv);
+            double h = hes__fd_step(z[v]);
+            zz[v] = z[v] + h;
+            st = factor_eval(c, w, zz, F, Gp, x);
+            zz[v] = z[v] - h;
+            if (st == HES_OK)
+                st = factor_eval(c, w, zz, F, Gm, x);
+            zz[v] = z[v];
+            if (st != HES_OK)
+                break;
+            for (int e = 0; e < R * C; e++)
+                Gp[e] = (Gp[e] - Gm[e]) / (2 * h);
+            con[q] = 0;
+            for (int u = 0; u < job->nuse; u++) {
+                double nr = 0, ni = 0;
+                hes__eig_sens_term(&job->es[u], f, R, C, Gp, &nr, &ni);
+                con[q] += job->weights[job->use[u]] * hes__eig_sens_modulus(&job->es[u], nr, ni);
+            }
+        }
+    }
+    job->status[member] = st;
+}
 
 hes_status hes_colloc_return_map(hes_colloc *c, const double *z, double *P)
 {
@@ -199,18 +256,16 @@ static hes_status colloc_measure(hes_colloc *c, const double *z, hes_measure mea
     size_t mm = (size_t)nm * nm;
     hes__colloc_factor *F = c->fac;
     double *G = c->G, *cur = c->chain, *zz = c->zz, weights[64];
-    int *vars = c->vars;
     hes_stability *stab = &c->stab;
     hes_status st = HES_OK;
     if (fallback)
         *fallback = 0;
     if (n0 > 64)
         return hes__fail(sys, HES_ENOMEM, "out of memory");
-    double *nxt = cur + mm, *normal = nxt + mm, *M = normal + nm, *dG = M + mm;
-    double *x = dG + mm;
+    double *nxt = cur + mm, *normal = nxt + mm, *M = normal + nm;
     int nfac = factor_list(c, F);
     for (int f = 0; f < nfac && st == HES_OK; f++)
-        st = factor_eval(c, z, &F[f], G + (size_t)f * mm, normal);
+        st = factor_eval(c, &c->ws, z, &F[f], G + (size_t)f * mm, normal);
     if (st != HES_OK)
         return st;
     /* M = G_last ... G_1 (the last is S: M is the return-map Jacobian) */
@@ -269,7 +324,8 @@ static hes_status colloc_measure(hes_colloc *c, const double *z, hes_measure mea
     }
     /* eigenvalue perturbation for each multiplier used (eigsens.c): the
      * sweeps once per multiplier, then for every factor and every variable
-     * it depends on, d|lambda| from a_f dG_f b_f */
+     * it depends on, d|lambda| from a_f dG_f b_f; the factors dealt out to
+     * the team's members, each factor's terms summed in one order */
     size_t blk = (size_t)nfac * nm;
     hes__eig_sens es[64];
     double *B = c->sens;
@@ -278,29 +334,22 @@ static hes_status colloc_measure(hes_colloc *c, const double *z, hes_measure mea
         c->GF[f] = (hes_factor){ .rows = F[f].rows, .cols = F[f].cols, .m = G + (size_t)f * mm };
     for (int u = 0; u < nuse; u++)
         hes__eig_sens_init(&es[u], stab, stab->order[use[u]], nfac, c->GF, nm, B + 4 * blk * u);
-    for (int f = 0; f < nfac && st == HES_OK; f++) {
-        int nvar = factor_vars(c, &F[f], vars), R = F[f].rows, C = F[f].cols;
-        for (int q = 0; q < nvar && st == HES_OK; q++) {
-            int v = vars[q];
-            assert(v >= 0 && v < c->nv);
-            double h = hes__fd_step(z[v]);
-            zz[v] = z[v] + h;
-            st = factor_eval(c, zz, &F[f], dG, x);
-            zz[v] = z[v] - h;
-            if (st == HES_OK)
-                st = factor_eval(c, zz, &F[f], nxt, x);
-            zz[v] = z[v];
-            if (st != HES_OK)
-                break;
-            for (int e = 0; e < R * C; e++)
-                dG[e] = (dG[e] - nxt[e]) / (2 * h);
-            for (int u = 0; u < nuse; u++) {
-                double nr = 0, ni = 0;
-                hes__eig_sens_term(&es[u], f, R, C, dG, &nr, &ni);
-                grad[v] += weights[use[u]] * hes__eig_sens_modulus(&es[u], nr, ni);
-            }
-        }
+    for (int f = 0, off = 0; f < nfac; f++) {
+        c->goff[f] = off;
+        c->gnvar[f] = factor_vars(c, &F[f], c->gvars + off);
+        off += c->gnvar[f];
     }
+    hes_status status[HES__COLLOC_MAX_JOBS];
+    grad_job job = { z, es, use, nuse, weights, status };
+    int members = hes__colloc_team_size(c);
+    assert(members <= HES__COLLOC_MAX_JOBS);
+    hes__colloc_team_run(c, grad_member, &job);
+    for (int m = 0; m < members && st == HES_OK; m++)
+        if ((st = status[m]) != HES_OK && m > 0)
+            st = hes__fail(sys, st, "%s", hes_system_errmsg(hes__colloc_team_sys(c, m)));
+    for (int f = 0; f < nfac && st == HES_OK; f++)
+        for (int q = 0; q < c->gnvar[f]; q++)
+            grad[c->gvars[c->goff[f] + q]] += c->gcon[c->goff[f] + q];
     hes__colloc_put_params(c, z);
     return st;
 }

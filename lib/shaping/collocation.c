@@ -70,14 +70,17 @@ void hes_colloc_destroy(hes_colloc *c)
     free(c->G);
     free(c->GF);
     free(c->chain);
-    free(c->vars);
     free(c->zz);
     free(c->sens);
     hes_stability_free(&c->stab);
     free(c->gtmp);
     free(c->cvtmp);
     free(c->cand);
-    free(c->memo_buf);
+    hes__colloc_team_stop(c);
+    hes__colloc_ws_free(&c->ws);
+    free(c->gvars);
+    free(c->gnvar);
+    free(c->gcon);
     free(c);
 }
 
@@ -133,28 +136,24 @@ static hes_status alloc_workspaces(hes_colloc *c)
     c->fac = malloc(sizeof *c->fac * (size_t)c->nfac);
     c->G = malloc(sizeof(double) * mm * (size_t)c->nfac);
     c->GF = malloc(sizeof *c->GF * (size_t)c->nfac);
-    c->chain = malloc(sizeof(double) * (6 * mm + 8 * (size_t)nm));
-    c->vars = malloc(sizeof(int) * (size_t)(2 * nm + P + c->n_solved + HES_COLLOC_MAX_DESIGN +
-                                            2 * c->n_in + 1));
+    c->chain = malloc(sizeof(double) * (3 * mm + 2 * (size_t)nm));
     c->zz = malloc(sizeof(double) * (size_t)c->nv_max);
     c->sens = malloc(sizeof(double) * 4 * (size_t)c->nfac * nm * (size_t)(n0 > 1 ? n0 : 1));
     c->gtmp = malloc(sizeof(double) * (size_t)c->nv_max);
     c->cvtmp = malloc(sizeof(double) * (size_t)(nr + 1));
-    size_t per = 3 * (size_t)nm + (size_t)sys->model->n_params + mm;
-    if ((c->memo_buf = malloc(sizeof(double) * per * HES__COLLOC_MEMO + 1)))
-        for (int e = 0; e < HES__COLLOC_MEMO; e++) {
-            double *b = c->memo_buf + per * (size_t)e;
-            c->memo[e].mode = -1;
-            c->memo[e].x = b;
-            c->memo[e].p = b + nm;
-            c->memo[e].f = b + nm + sys->model->n_params;
-            c->memo[e].J = b + 2 * nm + sys->model->n_params;
-        }
-    if (!c->work || !c->ework || !c->fac || !c->G || !c->GF || !c->chain || !c->vars || !c->zz ||
-        !c->sens || !c->gtmp || !c->cvtmp || !c->memo_buf ||
+    if (!c->work || !c->ework || !c->fac || !c->G || !c->GF || !c->chain || !c->zz ||
+        !c->sens || !c->gtmp || !c->cvtmp ||
         hes__stability_alloc(&c->stab, n0) != HES_OK)
         return HES_ENOMEM;
-    return HES_OK;
+    /* psi's gradient: every factor's variables and contributions */
+    size_t maxv = (size_t)(2 * nm + P + c->n_solved + HES_COLLOC_MAX_DESIGN + 2 * c->n_in + 1);
+    c->gvars = malloc(sizeof(int) * maxv * (size_t)c->nfac);
+    c->gnvar = malloc(sizeof(int) * 2 * (size_t)c->nfac);
+    c->gcon = malloc(sizeof(double) * maxv * (size_t)c->nfac);
+    if (!c->gvars || !c->gnvar || !c->gcon)
+        return HES_ENOMEM;
+    c->goff = c->gnvar + c->nfac;
+    return hes__colloc_ws_init(c, sys, &c->ws);
 }
 
 hes_status hes_colloc_create(hes_system *sys, int nodes, hes_colloc **out)
@@ -343,47 +342,61 @@ hes_status hes_colloc_create_opts(hes_system *sys, const hes_colloc_options *opt
         hes_colloc_destroy(c);
         return hes__fail(sys, HES_ENOMEM, "out of memory");
     }
+    if (opts->jobs > 1) {
+        hes_status st = hes__colloc_team_start(c, opts->jobs);
+        if (st != HES_OK) {
+            hes_colloc_destroy(c);
+            return st;
+        }
+    }
     *out = c;
+    return HES_OK;
+}
+
+hes_status hes__colloc_field_ws(hes__colloc_ws *w, int mode, double t, const double *x,
+                                double *f, double *J)
+{
+    hes_system *sys = w->sys;
+    int n = sys->model->modes[mode].dim, np = sys->model->n_params, e;
+    size_t xs = sizeof(double) * (size_t)n, ps = sizeof(double) * (size_t)np;
+    hes__colloc_memo *m = w->memo;
+    hes_status st;
+    for (e = 0; e < HES__COLLOC_MEMO; e++) {
+        if (m[e].mode == mode && m[e].t == t && !memcmp(m[e].x, x, xs) &&
+            !memcmp(m[e].p, sys->p, ps))
+            break;
+    }
+    if (e == HES__COLLOC_MEMO) { /* a new point, in the oldest entry */
+        e = w->memo_next;
+        w->memo_next = (e + 1) % HES__COLLOC_MEMO;
+        m[e].mode = -1;
+        m[e].has_f = m[e].has_J = 0;
+        m[e].t = t;
+        memcpy(m[e].x, x, xs);
+        memcpy(m[e].p, sys->p, ps);
+    }
+    if (f && !m[e].has_f) {
+        if ((st = hes__field(sys, mode, t, x, m[e].f)) != HES_OK)
+            return st;
+        m[e].has_f = 1;
+    }
+    if (J && !m[e].has_J) {
+        if ((st = hes__field_dx(sys, mode, t, x, m[e].J)) != HES_OK)
+            return st;
+        m[e].has_J = 1;
+    }
+    m[e].mode = mode;
+    if (f)
+        memcpy(f, m[e].f, xs);
+    if (J)
+        memcpy(J, m[e].J, xs * (size_t)n);
     return HES_OK;
 }
 
 hes_status hes__colloc_field(hes_colloc *c, int mode, double t, const double *x, double *f,
                              double *J)
 {
-    hes_system *sys = c->sys;
-    int n = sys->model->modes[mode].dim, np = sys->model->n_params, e;
-    size_t xs = sizeof(double) * (size_t)n, ps = sizeof(double) * (size_t)np;
-    hes_status st;
-    for (e = 0; e < HES__COLLOC_MEMO; e++) {
-        if (c->memo[e].mode == mode && c->memo[e].t == t && !memcmp(c->memo[e].x, x, xs) &&
-            !memcmp(c->memo[e].p, sys->p, ps))
-            break;
-    }
-    if (e == HES__COLLOC_MEMO) { /* a new point, in the oldest entry */
-        e = c->memo_next;
-        c->memo_next = (e + 1) % HES__COLLOC_MEMO;
-        c->memo[e].mode = -1;
-        c->memo[e].has_f = c->memo[e].has_J = 0;
-        c->memo[e].t = t;
-        memcpy(c->memo[e].x, x, xs);
-        memcpy(c->memo[e].p, sys->p, ps);
-    }
-    if (f && !c->memo[e].has_f) {
-        if ((st = hes__field(sys, mode, t, x, c->memo[e].f)) != HES_OK)
-            return st;
-        c->memo[e].has_f = 1;
-    }
-    if (J && !c->memo[e].has_J) {
-        if ((st = hes__field_dx(sys, mode, t, x, c->memo[e].J)) != HES_OK)
-            return st;
-        c->memo[e].has_J = 1;
-    }
-    c->memo[e].mode = mode;
-    if (f)
-        memcpy(f, c->memo[e].f, xs);
-    if (J)
-        memcpy(J, c->memo[e].J, xs * (size_t)n);
-    return HES_OK;
+    return hes__colloc_field_ws(&c->ws, mode, t, x, f, J);
 }
 
 double hes__colloc_phase_t0(const hes_colloc *c, const double *z, int i)
@@ -396,11 +409,22 @@ double hes__colloc_phase_t0(const hes_colloc *c, const double *z, int i)
 
 void hes__colloc_put_params(hes_colloc *c, const double *z)
 {
+    hes__colloc_put_params_sys(c, c->sys, z);
+}
+
+void hes__colloc_put_params_sys(const hes_colloc *c, hes_system *sys, const double *z)
+{
     for (int j = 0; j < c->n_fp; j++)
-        c->sys->p[c->pidx[j]] = z[c->poff + j];
+        sys->p[c->pidx[j]] = z[c->poff + j];
 }
 
 void hes__colloc_set_inputs(hes_colloc *c, const double *z, int i, int k, int mid)
+{
+    hes__colloc_set_inputs_sys(c, c->sys, z, i, k, mid);
+}
+
+void hes__colloc_set_inputs_sys(const hes_colloc *c, hes_system *sys, const double *z, int i,
+                                int k, int mid)
 {
     assert(i >= 0 && i < c->n_phases && k >= 0 && k + (mid != 0) < c->nn[i]);
     if (c->n_in == 0)
@@ -408,7 +432,7 @@ void hes__colloc_set_inputs(hes_colloc *c, const double *z, int i, int k, int mi
     const double *U = z + c->uoff[i];
     int r0 = c->urows[i] == 1 ? 0 : k, r1 = c->urows[i] == 1 ? 0 : mid ? k + 1 : k;
     for (int q = 0; q < c->n_in; q++)
-        c->sys->p[c->in_idx[q]] = 0.5 * (U[(size_t)r0 * c->n_in + q] + U[(size_t)r1 * c->n_in + q]);
+        sys->p[c->in_idx[q]] = 0.5 * (U[(size_t)r0 * c->n_in + q] + U[(size_t)r1 * c->n_in + q]);
 }
 
 double hes_colloc_duration(const hes_colloc *c, const double *z, int phase)

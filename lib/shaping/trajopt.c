@@ -56,6 +56,7 @@ hes_trajopt_options hes_trajopt_options_default(void)
     o.nodes = 21;
     o.maxeval = 1000;
     o.refine = 2;
+    o.jobs = 1;
     return o;
 }
 
@@ -285,6 +286,7 @@ hes_status hes_trajopt_run(hes_system *sys, const hes_trajopt_options *opts,
     co.measure = o.measure;
     co.progress = o.progress;
     co.progress_ctx = o.progress_ctx;
+    co.jobs = o.jobs;
 
     if (spec) {
         co.n_inputs = spec->n_inputs;

@@ -1,0 +1,192 @@
+/*
+ * colloc_team.c - the workspaces of psi's factors, and a team of threads
+ * that a hes_colloc keeps for psi's
+ * gradient (hes_colloc_options.jobs): the gradient differentiates every
+ * factor of the monodromy in the variables it depends on, independently of
+ * the others, so the factors are dealt out to the members.  The threads
+ * live as long as the hes_colloc and wait between evaluations, so an
+ * evaluation starts none and allocates nothing (the NLP evaluates the
+ * gradient hundreds of times a second).  Each member has its own
+ * workspace on its own copy of the system: evaluating a factor writes the
+ * node's inputs into the system's parameters.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shaping/colloc_internal.h"
+
+/* A workspace: scratch of the hes_colloc's sizes and an empty memo. */
+hes_status hes__colloc_ws_init(const hes_colloc *c, hes_system *sys, hes__colloc_ws *w)
+{
+    int nm = sys->nmax, np = sys->model->n_params;
+    size_t mm = (size_t)nm * nm, per = 3 * (size_t)nm + (size_t)np + mm;
+    memset(w, 0, sizeof *w);
+    w->sys = sys;
+    w->work = malloc(sizeof(double) * c->work_len);
+    w->ework = malloc(sizeof(double) * c->ework_len);
+    w->zz = malloc(sizeof(double) * (size_t)c->nv_max);
+    w->dG = malloc(sizeof(double) * (2 * mm + (size_t)nm));
+    w->memo_buf = malloc(sizeof(double) * per * HES__COLLOC_MEMO);
+    if (!w->work || !w->ework || !w->zz || !w->dG || !w->memo_buf)
+        return HES_ENOMEM;
+    for (int e = 0; e < HES__COLLOC_MEMO; e++) {
+        double *b = w->memo_buf + per * (size_t)e;
+        w->memo[e].mode = -1;
+        w->memo[e].x = b;
+        w->memo[e].p = b + nm;
+        w->memo[e].f = b + nm + np;
+        w->memo[e].J = b + 2 * nm + np;
+    }
+    return HES_OK;
+}
+
+void hes__colloc_ws_free(hes__colloc_ws *w)
+{
+    free(w->work);
+    free(w->ework);
+    free(w->zz);
+    free(w->dG);
+    free(w->memo_buf);
+    memset(w, 0, sizeof *w);
+}
+
+typedef struct {
+    struct hes__colloc_team *team;
+    int member;
+    hes__colloc_ws ws;
+    pthread_t tid;
+} team_member;
+
+struct hes__colloc_team {
+    hes_colloc *c;
+    int size;                    /* members, the caller's thread included */
+    pthread_mutex_t mu;
+    pthread_cond_t go, done;
+    unsigned long round;         /* incremented by every hes__colloc_team_run */
+    int pending, quit;
+    hes__colloc_team_fn fn;
+    void *arg;
+    team_member *m;              /* size - 1 */
+};
+
+static void *member_loop(void *arg)
+{
+    team_member *m = arg;
+    struct hes__colloc_team *t = m->team;
+    unsigned long seen = 0;
+    for (;;) {
+        pthread_mutex_lock(&t->mu);
+        while (t->round == seen && !t->quit)
+            pthread_cond_wait(&t->go, &t->mu);
+        if (t->quit) {
+            pthread_mutex_unlock(&t->mu);
+            return NULL;
+        }
+        seen = t->round;
+        pthread_mutex_unlock(&t->mu);
+        t->fn(t->c, &m->ws, m->member, t->size, t->arg);
+        pthread_mutex_lock(&t->mu);
+        if (--t->pending == 0)
+            pthread_cond_signal(&t->done);
+        pthread_mutex_unlock(&t->mu);
+    }
+}
+
+hes_status hes__colloc_team_start(hes_colloc *c, int jobs)
+{
+    hes_system *sys = c->sys;
+    if (jobs <= 1)
+        return HES_OK;
+    if (jobs > HES__COLLOC_MAX_JOBS)
+        return hes__fail(sys, HES_EINVAL, "at most %d jobs (threads), not %d",
+                         HES__COLLOC_MAX_JOBS, jobs);
+    struct hes__colloc_team *t = calloc(1, sizeof *t);
+    if (!t || !(t->m = calloc((size_t)jobs - 1, sizeof *t->m))) {
+        free(t);
+        return hes__fail(sys, HES_ENOMEM, "out of memory");
+    }
+    t->c = c;
+    t->size = 1;
+    pthread_mutex_init(&t->mu, NULL);
+    pthread_cond_init(&t->go, NULL);
+    pthread_cond_init(&t->done, NULL);
+    c->team = t;
+    for (int i = 0; i < jobs - 1; i++) {
+        team_member *m = &t->m[i];
+        hes_system *copy = hes_system_create(sys->model);
+        m->team = t;
+        m->member = i + 1;
+        if (!copy || hes__colloc_ws_init(c, copy, &m->ws) != HES_OK) {
+            hes_system_destroy(copy);
+            hes__colloc_ws_free(&m->ws);
+            return hes__fail(sys, HES_ENOMEM, "out of memory (the team of %d jobs)", jobs);
+        }
+        if (pthread_create(&m->tid, NULL, member_loop, m) != 0) {
+            hes_system_destroy(copy);
+            hes__colloc_ws_free(&m->ws);
+            return hes__fail(sys, HES_ESOLVER, "could not start thread %d of %d", i + 2, jobs);
+        }
+        t->size++;
+    }
+    return HES_OK;
+}
+
+void hes__colloc_team_stop(hes_colloc *c)
+{
+    struct hes__colloc_team *t = c->team;
+    if (!t)
+        return;
+    pthread_mutex_lock(&t->mu);
+    t->quit = 1;
+    pthread_cond_broadcast(&t->go);
+    pthread_mutex_unlock(&t->mu);
+    for (int i = 0; i < t->size - 1; i++) {
+        pthread_join(t->m[i].tid, NULL);
+        hes_system_destroy(t->m[i].ws.sys);
+        hes__colloc_ws_free(&t->m[i].ws);
+    }
+    pthread_cond_destroy(&t->go);
+    pthread_cond_destroy(&t->done);
+    pthread_mutex_destroy(&t->mu);
+    free(t->m);
+    free(t);
+    c->team = NULL;
+}
+
+int hes__colloc_team_size(const hes_colloc *c)
+{
+    return c->team ? c->team->size : 1;
+}
+
+hes_system *hes__colloc_team_sys(const hes_colloc *c, int member)
+{
+    return member == 0 || !c->team ? c->sys : c->team->m[member - 1].ws.sys;
+}
+
+void hes__colloc_team_run(hes_colloc *c, hes__colloc_team_fn fn, void *arg)
+{
+    struct hes__colloc_team *t = c->team;
+    if (!t || t->size == 1) {
+        fn(c, &c->ws, 0, 1, arg);
+        return;
+    }
+    hes_system *sys = c->sys;
+    size_t ps = sizeof(double) * (size_t)sys->model->n_params;
+    for (int i = 0; i < t->size - 1; i++) { /* the members are idle: no race */
+        memcpy(t->m[i].ws.sys->p, sys->p, ps);
+        t->m[i].ws.sys->set = sys->set;
+    }
+    pthread_mutex_lock(&t->mu);
+    t->fn = fn;
+    t->arg = arg;
+    t->pending = t->size - 1;
+    t->round++;
+    pthread_cond_broadcast(&t->go);
+    pthread_mutex_unlock(&t->mu);
+    fn(c, &c->ws, 0, t->size, arg);
+    pthread_mutex_lock(&t->mu);
+    while (t->pending > 0)
+        pthread_cond_wait(&t->done, &t->mu);
+    pthread_mutex_unlock(&t->mu);
+}

@@ -188,6 +188,56 @@ START_TEST(test_collocation_with_psi_in_the_cost_finds_the_shape_optimum)
     hes_system *ref = hes_system_create(hes_problem_find("slip-hopper"));
     ck_assert_int_eq(hes_shape_optimize(ref, &o, &r), HES_OK);
     ck_assert_msg(fabs(psi - r.psi) < 1e-4, "collocation psi %.10g, shape optimum %.10g", psi, r.psi);
+    /* There two multipliers meet (a real pair turns complex), and at the
+     * kink itself (found by bisection in K) the gradient falls back to
+     * central differences of psi, taken from the factors that move: the
+     * same numbers as re-evaluating everything (the differences here), and
+     * the same on a team of 3 threads. */
+    int nv = hes_colloc_nvars(c), fb = 0;
+    double *g = malloc(sizeof(double) * (size_t)nv), *g3 = malloc(sizeof(double) * (size_t)nv), p0;
+    double lo = z[nv - 2] - 1e-3, hi = z[nv - 2] + 1e-3, K0 = z[nv - 2];
+    for (int i = 0; i < 60; i++) {
+        double mid = 0.5 * (lo + hi), pl, pr;
+        z[nv - 2] = mid - 1e-12;
+        ck_assert_int_eq(hes_colloc_psi(c, z, &pl, NULL, NULL), HES_OK);
+        z[nv - 2] = mid + 1e-12;
+        ck_assert_int_eq(hes_colloc_psi(c, z, &pr, NULL, NULL), HES_OK);
+        if (pr < pl)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    z[nv - 2] = 0.5 * (lo + hi);
+    ck_assert_int_eq(hes_colloc_psi(c, z, &p0, g, &fb), HES_OK);
+    ck_assert_msg(fb, "no fallback at the kink K = %.15g (psi %.12g)", z[nv - 2], p0);
+    for (int v = 0; v < nv; v++) {
+        double h = 1e-6 * fmax(1.0, fabs(z[v])), zv = z[v], pp, pm;
+        z[v] = zv + h;
+        ck_assert_int_eq(hes_colloc_psi(c, z, &pp, NULL, NULL), HES_OK);
+        z[v] = zv - h;
+        ck_assert_int_eq(hes_colloc_psi(c, z, &pm, NULL, NULL), HES_OK);
+        z[v] = zv;
+        ck_assert_msg(g[v] == (pp - pm) / (2 * h), "variable %d: %.17g vs %.17g", v, g[v],
+                      (pp - pm) / (2 * h));
+    }
+    hes_colloc_options o3 = hes_colloc_options_default();
+    o3.nodes = 21;
+    o3.jobs = 3;
+    hes_colloc *c3;
+    const char *names[] = { "K", "thetadot" };
+    const double dlo[] = { -0.2, -3.0 }, dhi[] = { 0.6, 1.0 };
+    ck_assert_int_eq(hes_colloc_create_opts(sys, &o3, &c3), HES_OK);
+    ck_assert_int_eq(hes_colloc_set_design(c3, 2, names, dlo, dhi), HES_OK);
+    ck_assert_int_eq(hes_colloc_nvars(c3), nv);
+    ck_assert_int_eq(hes_colloc_psi(c3, z, &p0, g3, &fb), HES_OK);
+    ck_assert(fb);
+    ck_assert_msg(memcmp(g, g3, sizeof(double) * (size_t)nv) == 0,
+                  "the fallback gradient on 3 threads differs from the serial one");
+    hes_colloc_destroy(c3);
+    z[nv - 2] = K0;
+    ck_assert_int_eq(hes_colloc_psi(c, z, &p0, NULL, NULL), HES_OK); /* c's parameters at z */
+    free(g);
+    free(g3);
     double K;
     hes_system_get_param(sys, "K", &K);
     ck_assert_double_eq_tol(K, r.h[0], 1e-4);

@@ -64,6 +64,7 @@ char *hes_trajopt_json(const hes_system *sys, const hes_trajopt_result *r)
                         r->refined_nodes ? json_real(r->psi_refined) : json_null());
     json_object_set_new(doc, "constraint_violation", json_real(r->violation));
     json_object_set_new(doc, "evaluations", json_integer(r->evaluations));
+    json_object_set_new(doc, "fallbacks", json_integer(r->fallbacks));
     json_object_set_new(doc, "seconds", json_real(r->seconds));
     char *text = doc ? json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) : NULL;
     json_decref(doc);

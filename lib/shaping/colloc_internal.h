@@ -57,6 +57,13 @@ typedef struct {
     hes__colloc_memo memo[HES__COLLOC_MEMO];
     int memo_next;
     double *memo_buf;            /* per entry x, p, f, J */
+    /* psi at a perturbed z from the factors that move (the gradient's
+     * fallback): their values, which factor takes which (NULL: the
+     * nominal one), the product, the section normal, the multipliers */
+    double *gpert;               /* nfac nm^2 */
+    double **sub;                /* nfac */
+    double *chain;               /* 2 nm^2 + nm */
+    hes_stability stab;
 } hes__colloc_ws;
 
 struct hes_colloc {
@@ -102,7 +109,6 @@ struct hes_colloc {
     double *G;                   /* nfac nm^2: the factors, stride nm^2 */
     hes_factor *GF;              /* nfac views of G for the eigenvalue sensitivities */
     double *chain;               /* 3 nm^2 + 2 nm: running product (two), normal, M */
-    double *zz;                  /* nv_max: z perturbed */
     double *sens;                /* 4 nfac nm max(1, n0): the sweeps of hes__eig_sens */
     hes_stability stab;          /* multipliers, storage for n0 x n0 */
     double *gtmp;                /* nv_max: a cost term's gradient */
@@ -114,6 +120,7 @@ struct hes_colloc {
     hes__colloc_ws ws;
     struct hes__colloc_team *team;
     int *gvars, *gnvar, *goff;   /* the variables of every factor, their count, offset */
+    int *vfac, *vfac_off;        /* the factors of every variable (nv_max + 1 offsets) */
     double *gcon;                /* each factor's contribution to psi's gradient, per
                                     variable (summed in factor order: the gradient does
                                     not depend on the number of threads) */

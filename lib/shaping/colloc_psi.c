@@ -175,6 +175,90 @@ static int factor_vars(const hes_colloc *c, const hes__colloc_factor *f, int *v)
 static hes_status colloc_measure(hes_colloc *c, const double *z, hes_measure measure,
                                  double *value, double *grad, int *fallback);
 
+/* The measure of M = G_last ... G_1 (the last factor is the section
+ * matrix S: M is the return-map Jacobian), factor f taken from sub[f]
+ * where sub is given and sub[f] is not NULL, else from G: the product into
+ * cur (nxt: scratch), the multipliers into stab (weights: the measure's,
+ * per multiplier). */
+static hes_status chain_measure(const hes_colloc *c, const double *G, double *const *sub,
+                                double *normal, double *cur, double *nxt,
+                                hes_stability *stab, hes_measure measure, double *value,
+                                double *weights)
+{
+    int nm = c->sys->nmax, n0 = c->dim[0], rows = n0;
+    size_t mm = (size_t)nm * nm;
+    memset(cur, 0, sizeof(double) * (size_t)n0 * n0);
+    for (int r = 0; r < n0; r++)
+        cur[r + (size_t)r * n0] = 1.0;
+    for (int f = 0; f < c->nfac; f++) {
+        const hes__colloc_factor *F = &c->fac[f];
+        const double *Gf = sub && sub[f] ? sub[f] : G + (size_t)f * mm;
+        assert(F->cols == rows && F->rows <= nm); /* the factors chain */
+        hes__matmul(F->rows, rows, n0, Gf, cur, nxt);
+        rows = F->rows;
+        memcpy(cur, nxt, sizeof(double) * (size_t)rows * n0);
+    }
+    assert(rows == n0);
+    hes_monodromy view;
+    memset(&view, 0, sizeof view);
+    view.n = n0;
+    view.autonomous = 1;
+    view.phi = view.proj = cur;
+    view.normal = normal;
+    hes_status st = hes_stability_update(&view, stab);
+    if (st == HES_OK)
+        *value = hes__measure(stab->abs, stab->n_mult, measure, weights);
+    return st;
+}
+
+/* The gradient's fallback where a multiplier used is repeated or
+ * defective: central differences of the measure in the variables v =
+ * member, member + members, ..., each difference from the factors that
+ * depend on v (c->vfac) evaluated at z +- h e_v and the others as they are
+ * at z (the same numbers as re-evaluating every factor). */
+typedef struct {
+    const double *z;
+    hes_measure measure;
+    double *normal;              /* of the section matrix at z */
+    double *grad;
+    hes_status *status;          /* per member */
+} fallback_job;
+
+static void fallback_member(hes_colloc *c, hes__colloc_ws *w, int member, int members,
+                            void *arg)
+{
+    const fallback_job *job = arg;
+    const double *z = job->z;
+    int nm = w->sys->nmax;
+    size_t mm = (size_t)nm * nm;
+    double *zz = w->zz, *cur = w->chain, *nxt = cur + mm, *normal = nxt + mm, weights[64];
+    hes_status st = HES_OK;
+    memcpy(zz, z, sizeof(double) * (size_t)c->nv);
+    for (int v = member; v < c->nv && st == HES_OK; v += members) {
+        const int *fs = c->vfac + c->vfac_off[v];
+        int nf = c->vfac_off[v + 1] - c->vfac_off[v];
+        double h = 1e-6 * fmax(1.0, fabs(z[v])), val[2] = { 0, 0 };
+        for (int side = 0; side < 2 && st == HES_OK; side++) {
+            double *nrm = job->normal;
+            zz[v] = side == 0 ? z[v] + h : z[v] - h;
+            for (int i = 0; i < nf && st == HES_OK; i++) {
+                w->sub[fs[i]] = w->gpert + (size_t)i * mm;
+                st = factor_eval(c, w, zz, &c->fac[fs[i]], w->sub[fs[i]], normal);
+                if (fs[i] == c->nfac - 1)
+                    nrm = normal;
+            }
+            if (st == HES_OK)
+                st = chain_measure(c, c->G, w->sub, nrm, cur, nxt, &w->stab, job->measure,
+                                   &val[side], weights);
+            for (int i = 0; i < nf; i++)
+                w->sub[fs[i]] = NULL;
+        }
+        zz[v] = z[v];
+        job->grad[v] = (val[0] - val[1]) / (2 * h);
+    }
+    job->status[member] = st;
+}
+
 /* psi's gradient terms of the factors f = member, member + members, ...:
  * for each variable v the factor depends on, central differences of the
  * factor (in the member's workspace) contracted with the multipliers'
@@ -255,43 +339,24 @@ static hes_status colloc_measure(hes_colloc *c, const double *z, hes_measure mea
     int nm = sys->nmax, n0 = c->dim[0];
     size_t mm = (size_t)nm * nm;
     hes__colloc_factor *F = c->fac;
-    double *G = c->G, *cur = c->chain, *zz = c->zz, weights[64];
+    double *G = c->G, *cur = c->chain, weights[64];
     hes_stability *stab = &c->stab;
     hes_status st = HES_OK;
     if (fallback)
         *fallback = 0;
     if (n0 > 64)
         return hes__fail(sys, HES_ENOMEM, "out of memory");
-    double *nxt = cur + mm, *normal = nxt + mm, *M = normal + nm;
+    double *nxt = cur + mm, *normal = nxt + mm;
     int nfac = factor_list(c, F);
     for (int f = 0; f < nfac && st == HES_OK; f++)
         st = factor_eval(c, &c->ws, z, &F[f], G + (size_t)f * mm, normal);
     if (st != HES_OK)
         return st;
-    /* M = G_last ... G_1 (the last is S: M is the return-map Jacobian) */
-    int rows = n0;
-    memset(cur, 0, sizeof(double) * mm);
-    for (int r = 0; r < n0; r++)
-        cur[r + (size_t)r * n0] = 1.0;
-    for (int f = 0; f < nfac; f++) {
-        assert(F[f].cols == rows && F[f].rows <= nm); /* the factors chain */
-        hes__matmul(F[f].rows, rows, n0, G + (size_t)f * mm, cur, nxt);
-        rows = F[f].rows;
-        memcpy(cur, nxt, sizeof(double) * (size_t)rows * n0);
-    }
-    assert(rows == n0);
-    memcpy(M, cur, sizeof(double) * (size_t)n0 * n0);
-    if (c->ret_map)
-        memcpy(c->ret_map, M, sizeof(double) * (size_t)n0 * n0);
-    hes_monodromy view;
-    memset(&view, 0, sizeof view);
-    view.n = n0;
-    view.autonomous = 1;
-    view.phi = view.proj = M;
-    view.normal = normal;
-    if ((st = hes_stability_update(&view, stab)) != HES_OK)
+    if ((st = chain_measure(c, G, NULL, normal, cur, nxt, stab, measure, value, weights)) !=
+        HES_OK)
         return hes__fail(sys, st, "multipliers of the collocated orbit");
-    *value = hes__measure(stab->abs, stab->n_mult, measure, weights);
+    if (c->ret_map)
+        memcpy(c->ret_map, cur, sizeof(double) * (size_t)n0 * n0);
     if (!grad)
         return HES_OK;
     memset(grad, 0, sizeof(double) * (size_t)c->nv);
@@ -305,20 +370,34 @@ static hes_status colloc_measure(hes_colloc *c, const double *z, hes_measure mea
         use[nuse++] = k;
     }
     assert(c->nv <= c->nv_max);
-    memcpy(zz, z, sizeof(double) * (size_t)c->nv);
+    /* the variables of every factor, and the factors of every variable */
+    for (int f = 0, off = 0; f < nfac; f++) {
+        c->goff[f] = off;
+        c->gnvar[f] = factor_vars(c, &F[f], c->gvars + off);
+        off += c->gnvar[f];
+    }
+    hes_status status[HES__COLLOC_MAX_JOBS];
+    int members = hes__colloc_team_size(c);
+    assert(members <= HES__COLLOC_MAX_JOBS);
     if (repeated) { /* central differences of the measure in every variable */
         if (fallback)
             *fallback = 1;
-        for (int v = 0; v < c->nv && st == HES_OK; v++) {
-            double h = 1e-6 * fmax(1.0, fabs(z[v])), pp = 0, pm = 0;
-            zz[v] = z[v] + h;
-            st = colloc_measure(c, zz, measure, &pp, NULL, NULL);
-            zz[v] = z[v] - h;
-            if (st == HES_OK)
-                st = colloc_measure(c, zz, measure, &pm, NULL, NULL);
-            zz[v] = z[v];
-            grad[v] = (pp - pm) / (2 * h);
-        }
+        memset(c->vfac_off, 0, sizeof(int) * ((size_t)c->nv + 1));
+        for (int e = 0; e < c->goff[nfac - 1] + c->gnvar[nfac - 1]; e++)
+            c->vfac_off[c->gvars[e] + 1]++;
+        for (int v = 0; v < c->nv; v++)
+            c->vfac_off[v + 1] += c->vfac_off[v];
+        for (int f = 0; f < nfac; f++) /* each list in factor order; the offsets */
+            for (int q = 0; q < c->gnvar[f]; q++) /* move to the lists' ends */
+                c->vfac[c->vfac_off[c->gvars[c->goff[f] + q]]++] = f;
+        for (int v = c->nv; v > 0; v--)
+            c->vfac_off[v] = c->vfac_off[v - 1];
+        c->vfac_off[0] = 0;
+        fallback_job job = { z, measure, normal, grad, status };
+        hes__colloc_team_run(c, fallback_member, &job);
+        for (int m = 0; m < members && st == HES_OK; m++)
+            if ((st = status[m]) != HES_OK && m > 0)
+                st = hes__fail(sys, st, "%s", hes_system_errmsg(hes__colloc_team_sys(c, m)));
         hes__colloc_put_params(c, z);
         return st;
     }
@@ -334,15 +413,7 @@ static hes_status colloc_measure(hes_colloc *c, const double *z, hes_measure mea
         c->GF[f] = (hes_factor){ .rows = F[f].rows, .cols = F[f].cols, .m = G + (size_t)f * mm };
     for (int u = 0; u < nuse; u++)
         hes__eig_sens_init(&es[u], stab, stab->order[use[u]], nfac, c->GF, nm, B + 4 * blk * u);
-    for (int f = 0, off = 0; f < nfac; f++) {
-        c->goff[f] = off;
-        c->gnvar[f] = factor_vars(c, &F[f], c->gvars + off);
-        off += c->gnvar[f];
-    }
-    hes_status status[HES__COLLOC_MAX_JOBS];
     grad_job job = { z, es, use, nuse, weights, status };
-    int members = hes__colloc_team_size(c);
-    assert(members <= HES__COLLOC_MAX_JOBS);
     hes__colloc_team_run(c, grad_member, &job);
     for (int m = 0; m < members && st == HES_OK; m++)
         if ((st = status[m]) != HES_OK && m > 0)

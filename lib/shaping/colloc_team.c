@@ -28,7 +28,11 @@ hes_status hes__colloc_ws_init(const hes_colloc *c, hes_system *sys, hes__colloc
     w->zz = malloc(sizeof(double) * (size_t)c->nv_max);
     w->dG = malloc(sizeof(double) * (2 * mm + (size_t)nm));
     w->memo_buf = malloc(sizeof(double) * per * HES__COLLOC_MEMO);
-    if (!w->work || !w->ework || !w->zz || !w->dG || !w->memo_buf)
+    w->gpert = malloc(sizeof(double) * mm * (size_t)c->nfac);
+    w->sub = calloc((size_t)c->nfac, sizeof *w->sub);
+    w->chain = malloc(sizeof(double) * (2 * mm + (size_t)nm));
+    if (!w->work || !w->ework || !w->zz || !w->dG || !w->memo_buf || !w->gpert || !w->sub ||
+        !w->chain || hes__stability_alloc(&w->stab, c->dim[0]) != HES_OK)
         return HES_ENOMEM;
     for (int e = 0; e < HES__COLLOC_MEMO; e++) {
         double *b = w->memo_buf + per * (size_t)e;
@@ -48,6 +52,10 @@ void hes__colloc_ws_free(hes__colloc_ws *w)
     free(w->zz);
     free(w->dG);
     free(w->memo_buf);
+    free(w->gpert);
+    free(w->sub);
+    free(w->chain);
+    hes_stability_free(&w->stab);
     memset(w, 0, sizeof *w);
 }
 

@@ -70,7 +70,6 @@ void hes_colloc_destroy(hes_colloc *c)
     free(c->G);
     free(c->GF);
     free(c->chain);
-    free(c->zz);
     free(c->sens);
     hes_stability_free(&c->stab);
     free(c->gtmp);
@@ -81,6 +80,8 @@ void hes_colloc_destroy(hes_colloc *c)
     free(c->gvars);
     free(c->gnvar);
     free(c->gcon);
+    free(c->vfac);
+    free(c->vfac_off);
     free(c);
 }
 
@@ -137,11 +138,10 @@ static hes_status alloc_workspaces(hes_colloc *c)
     c->G = malloc(sizeof(double) * mm * (size_t)c->nfac);
     c->GF = malloc(sizeof *c->GF * (size_t)c->nfac);
     c->chain = malloc(sizeof(double) * (3 * mm + 2 * (size_t)nm));
-    c->zz = malloc(sizeof(double) * (size_t)c->nv_max);
     c->sens = malloc(sizeof(double) * 4 * (size_t)c->nfac * nm * (size_t)(n0 > 1 ? n0 : 1));
     c->gtmp = malloc(sizeof(double) * (size_t)c->nv_max);
     c->cvtmp = malloc(sizeof(double) * (size_t)(nr + 1));
-    if (!c->work || !c->ework || !c->fac || !c->G || !c->GF || !c->chain || !c->zz ||
+    if (!c->work || !c->ework || !c->fac || !c->G || !c->GF || !c->chain ||
         !c->sens || !c->gtmp || !c->cvtmp ||
         hes__stability_alloc(&c->stab, n0) != HES_OK)
         return HES_ENOMEM;
@@ -150,7 +150,9 @@ static hes_status alloc_workspaces(hes_colloc *c)
     c->gvars = malloc(sizeof(int) * maxv * (size_t)c->nfac);
     c->gnvar = malloc(sizeof(int) * 2 * (size_t)c->nfac);
     c->gcon = malloc(sizeof(double) * maxv * (size_t)c->nfac);
-    if (!c->gvars || !c->gnvar || !c->gcon)
+    c->vfac = malloc(sizeof(int) * maxv * (size_t)c->nfac);
+    c->vfac_off = malloc(sizeof(int) * ((size_t)c->nv_max + 1));
+    if (!c->gvars || !c->gnvar || !c->gcon || !c->vfac || !c->vfac_off)
         return HES_ENOMEM;
     c->goff = c->gnvar + c->nfac;
     return hes__colloc_ws_init(c, sys, &c->ws);

@@ -19,7 +19,8 @@
 # Prints a Markdown table; the gait files stay in DIR.
 #
 # Usage: sh share/examples/biped_gaits.sh [DIR]
-# (HES=path/to/hes chooses the program, WEIGHT=W the energy weight, 1)
+# (HES=path/to/hes chooses the program, WEIGHT=W the energy weight, 1,
+# JOBS=N the threads of psi's gradient, 1: the gaits do not depend on it)
 set -eu
 HES=${HES:-hes}
 if ! command -v "$HES" >/dev/null 2>&1; then
@@ -28,8 +29,9 @@ if ! command -v "$HES" >/dev/null 2>&1; then
 fi
 DIR=${1:-biped-gaits}
 WEIGHT=${WEIGHT:-1}
+JOBS=${JOBS:-1}
 mkdir -p "$DIR"
-common="knee-biped -p slope=0 --inputs constant --nodes 15 --refine 4 --quiet --json"
+common="knee-biped -p slope=0 --inputs constant --nodes 15 --refine 4 --quiet --json --jobs $JOBS"
 
 echo "ME: minimum energy ..." >&2
 "$HES" trajopt $common --objective energy --maxeval 2000 -o "$DIR/me.json" > "$DIR/me.out"

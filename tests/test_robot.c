@@ -469,7 +469,7 @@ START_TEST(test_knee_biped_model_is_the_builtin)
     for (int i = 0; i < kb->n_params; i++)
         pk[i] = kb->params[i].value;
     ck_assert_int_eq(rm->n_params, 4);   /* slope, ankle, hip, knee */
-    double worst = 0, worst_m = 0;
+    double worst = 0, worst_m = 0, worst_j = 0;
     for (int rep = 0; rep < 20; rep++) {
         double s = uniform(-0.1, 0.1), u[3] = { uniform(-1, 1), uniform(-1, 1), uniform(-1, 1) };
         pk[hes_model_param_index(kb, "slope")] = s;
@@ -514,11 +514,29 @@ START_TEST(test_knee_biped_model_is_the_builtin)
             big = fmax(big, fabs(fz[i]));
         for (int i = 0; i < 6; i++)
             worst = fmax(worst, fabs(fz[i] - fr[i]) / big);
+        /* the field's Jacobian through the MJCF chart (hes_mech_field_dx)
+         * against central differences of the field */
+        double J[36], Jd[36], zp[6], fp[6], fm[6], jbig = 1;
+        ck_assert_ptr_eq((void *)rm->modes[0].field_dx, (void *)hes_mech_field_dx);
+        ck_assert_int_eq(rm->modes[0].field_dx(0, z, pr, J, rm->modes[0].data), 0);
+        for (int j = 0; j < 6; j++) {
+            memcpy(zp, z, sizeof zp);
+            zp[j] = z[j] + 1e-5;
+            ck_assert_int_eq(rm->modes[0].field(0, zp, pr, fp, rm->modes[0].data), 0);
+            zp[j] = z[j] - 1e-5;
+            ck_assert_int_eq(rm->modes[0].field(0, zp, pr, fm, rm->modes[0].data), 0);
+            for (int i = 0; i < 6; i++)
+                jbig = fmax(jbig, fabs(Jd[i + 6 * j] = (fp[i] - fm[i]) / 2e-5));
+        }
+        for (int e = 0; e < 36; e++)
+            worst_j = fmax(worst_j, fabs(J[e] - Jd[e]) / jbig);
     }
+    ck_assert_msg(worst_j < 1e-7, "field Jacobian vs differences (MJCF chart): %g", worst_j);
     ck_assert_msg(worst_m < 1e-9, "M: MJCF vs built-in %g", worst_m);
     ck_assert_msg(worst < 1e-10, "vector field: MJCF vs built-in %g", worst);
     printf("test_robot: knee biped from MJCF: M within %.1e, vector field within %.1e of the "
-           "largest component\n", worst_m, worst);
+           "largest component, its Jacobian within %.1e of differences\n", worst_m, worst,
+           worst_j);
 
     hes_system *sk, *sr;
     char msg[512];

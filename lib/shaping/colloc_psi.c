@@ -27,7 +27,8 @@
  * b_f the product of the factors before f applied to v, a_f w^H times those
  * after; dG_f/dz by central differences of the factor in the variables it
  * depends on (its nodes, the durations on its clock, the parameters, its
- * inputs).  Where a multiplier used is repeated or defective
+ * inputs; the earlier durations on its clock share one derivative, in its
+ * start time).  Where a multiplier used is repeated or defective
  * (hes__eig_repeated), central differences of the measure in every
  * variable instead (*fallback = 1).  Every evaluation runs in the
  * workspaces of the hes_colloc: none allocates.  With a team
@@ -284,10 +285,20 @@ static void grad_member(hes_colloc *c, hes__colloc_ws *w, int member, int member
         const hes__colloc_factor *F = &c->fac[f];
         const int *vars = c->gvars + c->goff[f];
         double *con = c->gcon + c->goff[f];
-        int R = F->rows, C = F->cols;
+        int R = F->rows, C = F->cols, i = F->phase;
+        /* the durations of the earlier (sub-)phases on the factor's clock
+         * move it only through its start time t0: one derivative serves
+         * them all (factor_vars lists them after the states) */
+        int t_first = (F->interval >= 0 ? 2 : 1) * c->dim[i];
+        int t_end = t_first + i - c->clock_start[i];
         for (int q = 0; q < c->gnvar[f] && st == HES_OK; q++) {
             int v = vars[q];
             assert(v >= 0 && v < c->nv);
+            if (q > t_first && q < t_end) {
+                assert(v == c->toff[c->clock_start[i] + q - t_first]);
+                con[q] = con[t_first];
+                continue;
+            }
             double h = hes__fd_step(z[v]);
             zz[v] = z[v] + h;
             st = factor_eval(c, w, zz, F, Gp, x);

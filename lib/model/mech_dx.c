@@ -22,8 +22,10 @@
  * second derivatives D^2 chart[e_i, e_j] by polarisation of chart_acc,
  * which is quadratic in z': (acc(e_i + e_j) - acc(e_i) - acc(e_j)) / 2.
  * By fourth-order central differences (error ~1e-12 relative) of cheap
- * callbacks, no solve: (f - c)_q (second derivatives of M), f_q', f_u,
- * the inputs' du/dx and d acc/dz (third derivatives of the chart).
+ * callbacks, no solve: (f - c)_q (second derivatives of M; ~1e-10 when M
+ * has no mass_dq, a difference of differences), f_q', f_u, the inputs'
+ * du/dx and d acc/dz (third derivatives of the chart).  c_q' takes each
+ * dM/dq_k symmetric, as M is.
  */
 #include <string.h>
 

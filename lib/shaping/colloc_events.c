@@ -112,6 +112,7 @@ static hes_status event_rows(hes_colloc *c, const double *z, int i, int row, dou
 
 hes_status hes_colloc_constraints(hes_colloc *c, const double *z, double *cv, double *jac)
 {
+    hes__colloc_memo_clear(&c->ws);
     int P = c->n_phases, nc = c->nc, row = 0;
     hes_status st = HES_OK;
     hes__colloc_put_params(c, z);

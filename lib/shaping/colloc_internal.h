@@ -114,8 +114,8 @@ struct hes_colloc {
     double *gtmp;                /* nv_max: a cost term's gradient */
     double *cvtmp;               /* max(nc, ni) + 1: constraint values */
     hes_nlp_solver solver;       /* as asked (hes__nlp_solver_for resolves DEFAULT) */
-    /* The workspace of psi's factors on the calling thread (sys, work and
-     * ework are the ones above), and the team of threads that shares the
+    /* The workspace of psi's factors on the calling thread (on sys, with
+     * scratch of its own), and the team of threads that shares the
      * gradient's factors (colloc_team.c; NULL: serial). */
     hes__colloc_ws ws;
     struct hes__colloc_team *team;
@@ -225,6 +225,10 @@ hes_status hes_colloc_measure(hes_colloc *c, const double *z, hes_measure measur
  * its release. */
 hes_status hes__colloc_ws_init(const hes_colloc *c, hes_system *sys, hes__colloc_ws *w);
 void hes__colloc_ws_free(hes__colloc_ws *w);
+/* Forgets the memo's points: at the start of every evaluation the NLP asks
+ * for (constraints, psi), since the model's own data may have changed
+ * between calls without its parameters. */
+void hes__colloc_memo_clear(hes__colloc_ws *w);
 
 #define HES__COLLOC_MAX_JOBS 64
 /* Starts jobs - 1 threads (jobs <= 1: none, at most HES__COLLOC_MAX_JOBS), each with its workspace on a

@@ -152,14 +152,22 @@ static hes_status factor_eval(const hes_colloc *c, hes__colloc_ws *ws, const dou
     return hes_saltation(sys, c->tr[i], te, xe, G);
 }
 
+/* Where factor_vars lists the durations on the factor's clock: after the
+ * states of its nodes, the earlier (sub-)phases' first and its own last. */
+static int factor_time_first(const hes_colloc *c, const hes__colloc_factor *f)
+{
+    return (f->interval >= 0 ? 2 : 1) * c->dim[f->phase];
+}
+
 /* Decision variables a factor depends on (states of its nodes, durations
- * on its clock, parameters); returns their number. */
+ * on its clock, parameters, inputs); returns their number. */
 static int factor_vars(const hes_colloc *c, const hes__colloc_factor *f, int *v)
 {
     int nv = 0, i = f->phase, n = c->dim[i];
     int first = f->interval >= 0 ? f->interval : c->nn[i] - 1, count = f->interval >= 0 ? 2 : 1;
     for (int q = 0; q < count * n; q++)
         v[nv++] = c->xoff[i] + first * n + q;
+    assert(nv == factor_time_first(c, f));
     for (int j = c->clock_start[i]; j <= i; j++)
         v[nv++] = c->toff[j];
     for (int q = 0; q < c->n_fp; q++)
@@ -223,6 +231,7 @@ typedef struct {
     double *normal;              /* of the section matrix at z */
     double *grad;
     hes_status *status;          /* per member */
+    int *failed_at;              /* per member: the variable whose difference failed */
 } fallback_job;
 
 static void fallback_member(hes_colloc *c, hes__colloc_ws *w, int member, int members,
@@ -234,14 +243,20 @@ static void fallback_member(hes_colloc *c, hes__colloc_ws *w, int member, int me
     size_t mm = (size_t)nm * nm;
     double *zz = w->zz, *cur = w->chain, *nxt = cur + mm, *normal = nxt + mm, weights[64];
     hes_status st = HES_OK;
+    hes__colloc_memo_clear(w);
     memcpy(zz, z, sizeof(double) * (size_t)c->nv);
     for (int v = member; v < c->nv && st == HES_OK; v += members) {
         const int *fs = c->vfac + c->vfac_off[v];
         int nf = c->vfac_off[v + 1] - c->vfac_off[v];
         double h = 1e-6 * fmax(1.0, fabs(z[v])), val[2] = { 0, 0 };
+        volatile double zp = z[v] + h, zm = z[v] - h; /* the steps as represented */
+        if (nf == 0) { /* nothing depends on v (e.g. a virtual offset) */
+            job->grad[v] = 0;
+            continue;
+        }
         for (int side = 0; side < 2 && st == HES_OK; side++) {
             double *nrm = job->normal;
-            zz[v] = side == 0 ? z[v] + h : z[v] - h;
+            zz[v] = side == 0 ? zp : zm;
             for (int i = 0; i < nf && st == HES_OK; i++) {
                 w->sub[fs[i]] = w->gpert + (size_t)i * mm;
                 st = factor_eval(c, w, zz, &c->fac[fs[i]], w->sub[fs[i]], normal);
@@ -255,7 +270,9 @@ static void fallback_member(hes_colloc *c, hes__colloc_ws *w, int member, int me
                 w->sub[fs[i]] = NULL;
         }
         zz[v] = z[v];
-        job->grad[v] = (val[0] - val[1]) / (2 * h);
+        job->grad[v] = (val[0] - val[1]) / (zp - zm);
+        if (st != HES_OK)
+            job->failed_at[member] = v;
     }
     job->status[member] = st;
 }
@@ -271,6 +288,7 @@ typedef struct {
     int nuse;
     const double *weights;
     hes_status *status;          /* per member */
+    int *failed_at;              /* per member: the factor whose derivative failed */
 } grad_job;
 
 static void grad_member(hes_colloc *c, hes__colloc_ws *w, int member, int members, void *arg)
@@ -280,6 +298,7 @@ static void grad_member(hes_colloc *c, hes__colloc_ws *w, int member, int member
     int nm = w->sys->nmax;
     double *zz = w->zz, *Gp = w->dG, *Gm = Gp + (size_t)nm * nm, *x = Gm + (size_t)nm * nm;
     hes_status st = HES_OK;
+    hes__colloc_memo_clear(w);
     memcpy(zz, z, sizeof(double) * (size_t)c->nv);
     for (int f = member; f < c->nfac && st == HES_OK; f += members) {
         const hes__colloc_factor *F = &c->fac[f];
@@ -289,8 +308,7 @@ static void grad_member(hes_colloc *c, hes__colloc_ws *w, int member, int member
         /* the durations of the earlier (sub-)phases on the factor's clock
          * move it only through its start time t0: one derivative serves
          * them all (factor_vars lists them after the states) */
-        int t_first = (F->interval >= 0 ? 2 : 1) * c->dim[i];
-        int t_end = t_first + i - c->clock_start[i];
+        int t_first = factor_time_first(c, F), t_end = t_first + i - c->clock_start[i];
         for (int q = 0; q < c->gnvar[f] && st == HES_OK; q++) {
             int v = vars[q];
             assert(v >= 0 && v < c->nv);
@@ -306,8 +324,10 @@ static void grad_member(hes_colloc *c, hes__colloc_ws *w, int member, int member
             if (st == HES_OK)
                 st = factor_eval(c, w, zz, F, Gm, x);
             zz[v] = z[v];
-            if (st != HES_OK)
+            if (st != HES_OK) {
+                job->failed_at[member] = f;
                 break;
+            }
             for (int e = 0; e < R * C; e++)
                 Gp[e] = (Gp[e] - Gm[e]) / (2 * h);
             con[q] = 0;
@@ -319,6 +339,24 @@ static void grad_member(hes_colloc *c, hes__colloc_ws *w, int member, int member
         }
     }
     job->status[member] = st;
+}
+
+/* The team's outcome: the failure at the smallest index (factor or
+ * variable) among the members', as the serial loop would meet it first,
+ * with its member's message on the hes_colloc's system. */
+static hes_status team_status(hes_colloc *c, int members, const hes_status *status,
+                              const int *failed_at)
+{
+    int worst = -1;
+    for (int m = 0; m < members; m++)
+        if (status[m] != HES_OK && (worst < 0 || failed_at[m] < failed_at[worst]))
+            worst = m;
+    if (worst < 0)
+        return HES_OK;
+    if (worst == 0)
+        return status[0];
+    return hes__fail(c->sys, status[worst], "%s",
+                     hes_system_errmsg(hes__colloc_team_sys(c, worst)));
 }
 
 hes_status hes_colloc_return_map(hes_colloc *c, const double *z, double *P)
@@ -355,6 +393,7 @@ static hes_status colloc_measure(hes_colloc *c, const double *z, hes_measure mea
     hes_status st = HES_OK;
     if (fallback)
         *fallback = 0;
+    hes__colloc_memo_clear(&c->ws);
     if (n0 > 64)
         return hes__fail(sys, HES_ENOMEM, "out of memory");
     double *nxt = cur + mm, *normal = nxt + mm;
@@ -388,7 +427,7 @@ static hes_status colloc_measure(hes_colloc *c, const double *z, hes_measure mea
         off += c->gnvar[f];
     }
     hes_status status[HES__COLLOC_MAX_JOBS];
-    int members = hes__colloc_team_size(c);
+    int failed_at[HES__COLLOC_MAX_JOBS], members = hes__colloc_team_size(c);
     assert(members <= HES__COLLOC_MAX_JOBS);
     if (repeated) { /* central differences of the measure in every variable */
         if (fallback)
@@ -404,11 +443,9 @@ static hes_status colloc_measure(hes_colloc *c, const double *z, hes_measure mea
         for (int v = c->nv; v > 0; v--)
             c->vfac_off[v] = c->vfac_off[v - 1];
         c->vfac_off[0] = 0;
-        fallback_job job = { z, measure, normal, grad, status };
+        fallback_job job = { z, measure, normal, grad, status, failed_at };
         hes__colloc_team_run(c, fallback_member, &job);
-        for (int m = 0; m < members && st == HES_OK; m++)
-            if ((st = status[m]) != HES_OK && m > 0)
-                st = hes__fail(sys, st, "%s", hes_system_errmsg(hes__colloc_team_sys(c, m)));
+        st = team_status(c, members, status, failed_at);
         hes__colloc_put_params(c, z);
         return st;
     }
@@ -424,11 +461,9 @@ static hes_status colloc_measure(hes_colloc *c, const double *z, hes_measure mea
         c->GF[f] = (hes_factor){ .rows = F[f].rows, .cols = F[f].cols, .m = G + (size_t)f * mm };
     for (int u = 0; u < nuse; u++)
         hes__eig_sens_init(&es[u], stab, stab->order[use[u]], nfac, c->GF, nm, B + 4 * blk * u);
-    grad_job job = { z, es, use, nuse, weights, status };
+    grad_job job = { z, es, use, nuse, weights, status, failed_at };
     hes__colloc_team_run(c, grad_member, &job);
-    for (int m = 0; m < members && st == HES_OK; m++)
-        if ((st = status[m]) != HES_OK && m > 0)
-            st = hes__fail(sys, st, "%s", hes_system_errmsg(hes__colloc_team_sys(c, m)));
+    st = team_status(c, members, status, failed_at);
     for (int f = 0; f < nfac && st == HES_OK; f++)
         for (int q = 0; q < c->gnvar[f]; q++)
             grad[c->gvars[c->goff[f] + q]] += c->gcon[c->goff[f] + q];

@@ -45,6 +45,12 @@ hes_status hes__colloc_ws_init(const hes_colloc *c, hes_system *sys, hes__colloc
     return HES_OK;
 }
 
+void hes__colloc_memo_clear(hes__colloc_ws *w)
+{
+    for (int e = 0; e < HES__COLLOC_MEMO; e++)
+        w->memo[e].mode = -1;
+}
+
 void hes__colloc_ws_free(hes__colloc_ws *w)
 {
     free(w->work);
@@ -130,7 +136,15 @@ hes_status hes__colloc_team_start(hes_colloc *c, int jobs)
             hes__colloc_ws_free(&m->ws);
             return hes__fail(sys, HES_ENOMEM, "out of memory (the team of %d jobs)", jobs);
         }
-        if (pthread_create(&m->tid, NULL, member_loop, m) != 0) {
+        /* the mechanical layer keeps its small matrices on the stack (about
+         * 150 KB deep in a field Jacobian): ask for the main thread's 8 MB
+         * rather than a C library's default, which may be 128 KB */
+        pthread_attr_t attr;
+        int started = pthread_attr_init(&attr) == 0 &&
+                      pthread_attr_setstacksize(&attr, (size_t)8 << 20) == 0 &&
+                      pthread_create(&m->tid, &attr, member_loop, m) == 0;
+        pthread_attr_destroy(&attr);
+        if (!started) {
             hes_system_destroy(copy);
             hes__colloc_ws_free(&m->ws);
             return hes__fail(sys, HES_ESOLVER, "could not start thread %d of %d", i + 2, jobs);

@@ -364,7 +364,7 @@ hes_status hes__colloc_field_ws(hes__colloc_ws *w, int mode, double t, const dou
     hes__colloc_memo *m = w->memo;
     hes_status st;
     for (e = 0; e < HES__COLLOC_MEMO; e++) {
-        if (m[e].mode == mode && m[e].t == t && !memcmp(m[e].x, x, xs) &&
+        if (m[e].mode == mode && !memcmp(&m[e].t, &t, sizeof t) && !memcmp(m[e].x, x, xs) &&
             !memcmp(m[e].p, sys->p, ps))
             break;
     }

@@ -144,16 +144,6 @@ void hes__mech_coriolis_of(int d, const double *dM, const double *qd, double *c)
     }
 }
 
-static int coriolis(const hes_mech *m, const double *q, const double *qd, const double *p,
-                    double *c)
-{
-    double dM[N * N * N];
-    int rc = hes__mech_mass_derivative(m, q, p, dM);
-    if (rc == 0)
-        hes__mech_coriolis_of(m->d, dM, qd, c);
-    return rc;
-}
-
 /* Cholesky factor in place (lower: A = L L^T, the upper triangle left as
  * it is, as LAPACK's dpotf2); E_MASS if not positive definite (a pivot
  * <= 0 or NaN).  Written out rather than LAPACK's dpotrf/dpotrs because
@@ -231,6 +221,48 @@ int hes__mech_chart_state(const hes_mech_mode *md, const double *z, const double
     return 0;
 }
 
+int hes__mech_mode_eval(const hes_mech_mode *md, double t, const double *x, const double *p,
+                        hes__mech_eval *e)
+{
+    const hes_mech *m = md->mech;
+    int d = m->d, k = md->k, rc;
+    if (d > N || k > N || md->n_active > N || m->m > N || (!md->chart && k != d))
+        return E_DIM;
+    memset(e->u, 0, sizeof e->u);
+    if ((rc = hes__mech_chart_state(md, x, x + k, p, e->q, e->Phi, e->qd, e->acc)))
+        return rc;
+    if (md->input && md->input(t, x, p, e->u, m->data))
+        return E_CALLBACK;
+    if (m->mass(e->q, p, e->M, m->data) || m->force(e->q, e->qd, e->u, p, e->f, m->data))
+        return E_CALLBACK;
+    if ((rc = hes__mech_mass_derivative(m, e->q, p, e->dM)))
+        return rc;
+    hes__mech_coriolis_of(d, e->dM, e->qd, e->c);
+    /* Mz = Phi^T M Phi, z'' = Mz^-1 Phi^T (f - c - M acc), q'' = Phi z'' + acc */
+    double MPhi[N * N], Ma[N];
+    hes__matmul(d, d, k, e->M, e->Phi, MPhi);
+    hes__matmul(d, d, 1, e->M, e->acc, Ma);
+    for (int i = 0; i < k; i++) {
+        double s = 0;
+        for (int l = 0; l < d; l++)
+            s += e->Phi[l + (size_t)i * d] * (e->f[l] - e->c[l] - Ma[l]);
+        e->zdd[i] = s;
+        for (int j = 0; j < k; j++) {
+            double v = 0;
+            for (int l = 0; l < d; l++)
+                v += e->Phi[l + (size_t)i * d] * MPhi[l + (size_t)j * d];
+            e->L[i + (size_t)j * k] = v;
+        }
+    }
+    if ((rc = hes__mech_chol(e->L, k)))
+        return rc;
+    hes__mech_chol_solve(e->L, k, e->zdd, 1);
+    hes__matmul(d, k, 1, e->Phi, e->zdd, e->qdd);
+    for (int i = 0; i < d; i++)
+        e->qdd[i] += e->acc[i];
+    return 0;
+}
+
 /* The mode's dynamics at x = [z, z']: z'' and optionally q, q', the held
  * constraints' forces and the kinetic energy. */
 static int mode_dynamics(const hes_mech_mode *md, double t, const double *x, const double *p,
@@ -238,60 +270,29 @@ static int mode_dynamics(const hes_mech_mode *md, double t, const double *x, con
                          double *kinetic)
 {
     const hes_mech *m = md->mech;
-    int d = m->d, k = md->k, na = md->n_active;
-    if (d > N || k > N || na > N || m->m > N || (!md->chart && k != d))
-        return E_DIM;
-    const double *z = x, *zd = x + k;
-    double q[N], qd[N], Phi[N * N], acc[N], u[N] = { 0 }, M[N * N], f[N], c[N];
-    int rc;
-    if ((rc = hes__mech_chart_state(md, z, zd, p, q, Phi, qd, acc)))
+    int d = m->d, k = md->k, na = md->n_active, rc;
+    hes__mech_eval ev, *e = &ev;
+    if ((rc = hes__mech_mode_eval(md, t, x, p, e)))
         return rc;
-    if (md->input && md->input(t, x, p, u, m->data))
-        return E_CALLBACK;
-    if (m->mass(q, p, M, m->data) || m->force(q, qd, u, p, f, m->data))
-        return E_CALLBACK;
-    if ((rc = coriolis(m, q, qd, p, c)))
-        return rc;
-    double rhs[N], Ma[N], Mz[N * N], MPhi[N * N], rz[N];
-    hes__matmul(d, d, 1, M, acc, Ma);
-    for (int i = 0; i < d; i++)
-        rhs[i] = f[i] - c[i] - Ma[i];
-    hes__matmul(d, d, k, M, Phi, MPhi);
-    for (int i = 0; i < k; i++) {
-        double s = 0;
-        for (int l = 0; l < d; l++)
-            s += Phi[l + (size_t)i * d] * rhs[l];
-        rz[i] = s;
-        for (int j = 0; j < k; j++) {
-            double v = 0;
-            for (int l = 0; l < d; l++)
-                v += Phi[l + (size_t)i * d] * MPhi[l + (size_t)j * d];
-            Mz[i + (size_t)j * k] = v;
-        }
-    }
+    const double *q = e->q, *qd = e->qd, *f = e->f, *c = e->c;
+    memcpy(zdd, e->zdd, sizeof(double) * (size_t)k);
     if (kinetic) {
         double s = 0;
         for (int i = 0; i < d; i++)
             for (int j = 0; j < d; j++)
-                s += qd[i] * M[i + (size_t)j * d] * qd[j];
+                s += qd[i] * e->M[i + (size_t)j * d] * qd[j];
         *kinetic = 0.5 * s;
     }
-    if ((rc = hes__mech_chol(Mz, k)))
-        return rc;
-    memcpy(zdd, rz, sizeof(double) * (size_t)k);
-    hes__mech_chol_solve(Mz, k, zdd, 1);
     if (q_out)
         memcpy(q_out, q, sizeof(double) * (size_t)d);
     if (qd_out)
         memcpy(qd_out, qd, sizeof(double) * (size_t)d);
     if (lambda && na > 0) {
         /* (Da M^-1 Da^T) lambda = Da q'' - Da M^-1 (f - c) */
-        double D[N * N], W[N * N], A[N * N], qdd[N], fm[N], r[N];
-        hes__matmul(d, k, 1, Phi, zdd, qdd);
-        for (int i = 0; i < d; i++) {
-            qdd[i] += acc[i];
+        double D[N * N], W[N * N], A[N * N], fm[N], r[N], *M = e->M;
+        const double *qdd = e->qdd;
+        for (int i = 0; i < d; i++)
             fm[i] = f[i] - c[i];
-        }
         if ((rc = constraint_rows(m, q, p, na, md->active, D)))
             return rc;
         if ((rc = hes__mech_chol(M, d)))

@@ -142,44 +142,16 @@ int hes_mech_field_dx(double t, const double *x, const double *p, double *out, v
     if (d > N || k > N || nu > N || (!md->chart && k != d))
         return E_DIM;
     const double *z = x, *zd = x + k;
-    double q[N], qd[N], Phi[N * N], acc[N], u[N] = { 0 }, M[N * N], dM[N * N * N], f[N],
-        c[N];
-    if ((rc = hes__mech_chart_state(md, z, zd, p, q, Phi, qd, acc)))
+    hes__mech_eval ev;
+    if ((rc = hes__mech_mode_eval(md, t, x, p, &ev)))
         return rc;
-    if (md->input && md->input(t, x, p, u, m->data))
-        return E_CALLBACK;
-    if (m->mass(q, p, M, m->data) || m->force(q, qd, u, p, f, m->data))
-        return E_CALLBACK;
-    if ((rc = hes__mech_mass_derivative(m, q, p, dM)))
-        return rc;
-    hes__mech_coriolis_of(d, dM, qd, c);
-    /* the field: Mz z'' = Phi^T (f - c - M acc), q'' and r */
-    double MPhi[N * N], Mz[N * N], zdd[N], qdd[N], r[N], Mv[N];
-    hes__matmul(d, d, k, M, Phi, MPhi);
-    hes__matmul(d, d, 1, M, acc, Mv);
+    const double *q = ev.q, *qd = ev.qd, *Phi = ev.Phi, *u = ev.u, *M = ev.M, *dM = ev.dM,
+                 *zdd = ev.zdd, *qdd = ev.qdd, *Mz = ev.L;
+    /* r = f - c - M q'' (the held constraints' forces) */
+    double r[N], Mv[N];
+    hes__matmul(d, d, 1, M, ev.qdd, Mv);
     for (int i = 0; i < d; i++)
-        r[i] = f[i] - c[i] - Mv[i];
-    for (int i = 0; i < k; i++) {
-        double s = 0;
-        for (int l = 0; l < d; l++)
-            s += Phi[l + (size_t)i * d] * r[l];
-        zdd[i] = s;
-        for (int j = 0; j < k; j++) {
-            double v = 0;
-            for (int l = 0; l < d; l++)
-                v += Phi[l + (size_t)i * d] * MPhi[l + (size_t)j * d];
-            Mz[i + (size_t)j * k] = v;
-        }
-    }
-    if ((rc = hes__mech_chol(Mz, k)))
-        return rc;
-    hes__mech_chol_solve(Mz, k, zdd, 1);
-    hes__matmul(d, k, 1, Phi, zdd, qdd);
-    for (int i = 0; i < d; i++)
-        qdd[i] += acc[i];
-    hes__matmul(d, d, 1, M, qdd, Mv);
-    for (int i = 0; i < d; i++)
-        r[i] = f[i] - c[i] - Mv[i];
+        r[i] = ev.f[i] - ev.c[i] - Mv[i];
     /* the pieces' derivatives */
     pieces P = { md, p, t, q, qd, u, zd };
     double Hq[N * N], Hqd[N * N], Cqd[N * N], Fu[N * N], Ux[N * 2 * N];

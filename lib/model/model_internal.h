@@ -76,6 +76,21 @@ void hes__mech_coriolis_of(int d, const double *dM, const double *qd, double *c)
 int hes__mech_chol(double *A, int n);
 void hes__mech_chol_solve(const double *L, int n, double *B, int nrhs);
 
+/* A mechanical mode's equations at its state x = [z, z'] (mech.c): the
+ * configuration and velocity, Phi = Dchart, acc = D^2 chart[z', z'], the
+ * inputs, M, dM/dq, the force, the Coriolis term, the Cholesky factor L
+ * of Mz = Phi^T M Phi, z'' and q'' = Phi z'' + acc.  The one evaluation
+ * behind the field (hes_mech_field) and its Jacobian (mech_dx.c). */
+typedef struct {
+    double q[HES_MECH_MAX], qd[HES_MECH_MAX], Phi[HES_MECH_MAX * HES_MECH_MAX];
+    double acc[HES_MECH_MAX], u[HES_MECH_MAX], M[HES_MECH_MAX * HES_MECH_MAX];
+    double dM[HES_MECH_MAX * HES_MECH_MAX * HES_MECH_MAX];
+    double f[HES_MECH_MAX], c[HES_MECH_MAX], L[HES_MECH_MAX * HES_MECH_MAX];
+    double zdd[HES_MECH_MAX], qdd[HES_MECH_MAX];
+} hes__mech_eval;
+int hes__mech_mode_eval(const hes_mech_mode *md, double t, const double *x, const double *p,
+                        hes__mech_eval *e);
+
 /* A mode's chart at [z, z']: q, Phi = Dchart (optional), q' = Phi z' and
  * acc = D^2 chart[z', z'] (optional); the identity without a chart. */
 int hes__mech_chart_state(const hes_mech_mode *md, const double *z, const double *zd,

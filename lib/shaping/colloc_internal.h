@@ -242,7 +242,8 @@ int hes__colloc_team_size(const hes_colloc *c);
 hes_system *hes__colloc_team_sys(const hes_colloc *c, int member);
 /* fn(c, w, member, members, arg) on every member at once, the caller as
  * member 0 with c->ws, the others each with its own workspace, whose system
- * first gets the caller's parameters and settings; returns when all are
+ * first gets the caller's parameters and settings and whose memo is
+ * cleared; returns when all are
  * done.  Nothing is allocated. */
 typedef void (*hes__colloc_team_fn)(hes_colloc *c, hes__colloc_ws *w, int member, int members,
                                     void *arg);

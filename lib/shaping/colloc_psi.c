@@ -243,7 +243,6 @@ static void fallback_member(hes_colloc *c, hes__colloc_ws *w, int member, int me
     size_t mm = (size_t)nm * nm;
     double *zz = w->zz, *cur = w->chain, *nxt = cur + mm, *normal = nxt + mm, weights[64];
     hes_status st = HES_OK;
-    hes__colloc_memo_clear(w);
     memcpy(zz, z, sizeof(double) * (size_t)c->nv);
     for (int v = member; v < c->nv && st == HES_OK; v += members) {
         const int *fs = c->vfac + c->vfac_off[v];
@@ -298,7 +297,6 @@ static void grad_member(hes_colloc *c, hes__colloc_ws *w, int member, int member
     int nm = w->sys->nmax;
     double *zz = w->zz, *Gp = w->dG, *Gm = Gp + (size_t)nm * nm, *x = Gm + (size_t)nm * nm;
     hes_status st = HES_OK;
-    hes__colloc_memo_clear(w);
     memcpy(zz, z, sizeof(double) * (size_t)c->nv);
     for (int f = member; f < c->nfac && st == HES_OK; f += members) {
         const hes__colloc_factor *F = &c->fac[f];

@@ -198,6 +198,7 @@ void hes__colloc_team_run(hes_colloc *c, hes__colloc_team_fn fn, void *arg)
     for (int i = 0; i < t->size - 1; i++) { /* the members are idle: no race */
         memcpy(t->m[i].ws.sys->p, sys->p, ps);
         t->m[i].ws.sys->set = sys->set;
+        hes__colloc_memo_clear(&t->m[i].ws); /* as the caller's, at each evaluation */
     }
     pthread_mutex_lock(&t->mu);
     t->fn = fn;

@@ -443,6 +443,12 @@ const hes_model *cli_model_for(const char *problem, const char *orbit_file, cli_
                 problem);
         return NULL;
     }
+    if (!(plugin_model && strcmp(name, plugin_model->name) == 0) && !hes_problem_find(name)) {
+        fprintf(stderr, "hes: --orbit %s is a gait of model '%s', which is not built in%s: "
+                "give the plugin or robot that defines it (--model PATH.so, --robot "
+                "DESC.json)\n", orbit_file, name, plugin_model ? " nor the one loaded" : "");
+        return NULL;
+    }
     const hes_model *base = cli_find_problem(name);
     if (!base)
         return NULL;

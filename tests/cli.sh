@@ -713,6 +713,13 @@ run tj_gait trajopt slip-hopper --nodes 9 --quiet --json -o "$tmp/slip-gait.json
 expect_status tj_gait 0 "trajopt slip-hopper -o FILE"
 run an_gait analyze --orbit "$tmp/slip-gait.json" --json
 expect_status an_gait 0 "analyze --orbit FILE (the SLIP gait)"
+# a gait of a model that is neither built in nor loaded (a plugin's, say)
+sed 's/"problem": "slip-hopper"/"problem": "my-plugin-model"/' "$tmp/slip-gait.json" \
+    > "$tmp/plugin-gait.json"
+run e_gait_model analyze --orbit "$tmp/plugin-gait.json"
+expect_status e_gait_model 2 "analyze --orbit of a gait whose model is not built in"
+expect_grep e_gait_model err "model 'my-plugin-model', which is not built in.*--model PATH.so" \
+    "the refusal says to give the plugin or robot"
 if [ "$have_python" = yes ]; then
     checks=$((checks + 1))
     if python3 -c "

@@ -135,16 +135,6 @@ void hes__colloc_put_params(hes_colloc *c, const double *z);
 /* The inputs of phase i at node k (mid: the midpoint of interval k) into
  * the system's parameters. */
 void hes__colloc_set_inputs(hes_colloc *c, const double *z, int i, int k, int mid);
-/* The vector field f and/or its Jacobian J (either may be NULL) of mode at
- * (t, x) under the current parameters of w's system, from w's memo when the
- * same point (bit for bit) was evaluated lately: a perturbed node of a
- * Hermite-Simpson step leaves the other node's Jacobian unchanged, and
- * neighbouring intervals share their node.  hes__colloc_field: on the
- * hes_colloc's own workspace. */
-hes_status hes__colloc_field_ws(hes__colloc_ws *w, int mode, double t, const double *x,
-                                double *f, double *J);
-hes_status hes__colloc_field(hes_colloc *c, int mode, double t, const double *x, double *f,
-                             double *J);
 /* hes__colloc_put_params and hes__colloc_set_inputs on another system */
 void hes__colloc_put_params_sys(const hes_colloc *c, hes_system *sys, const double *z);
 void hes__colloc_set_inputs_sys(const hes_colloc *c, hes_system *sys, const double *z, int i,
@@ -225,14 +215,24 @@ hes_status hes_colloc_measure(hes_colloc *c, const double *z, hes_measure measur
  * its release. */
 hes_status hes__colloc_ws_init(const hes_colloc *c, hes_system *sys, hes__colloc_ws *w);
 void hes__colloc_ws_free(hes__colloc_ws *w);
+/* The vector field f and/or its Jacobian J (either may be NULL) of mode at
+ * (t, x) under the current parameters of w's system, from w's memo when the
+ * same point (bit for bit) was evaluated lately: a perturbed node of a
+ * Hermite-Simpson step leaves the other node's Jacobian unchanged, and
+ * neighbouring intervals share their node.  hes__colloc_field: on the
+ * hes_colloc's own workspace. */
+hes_status hes__colloc_field_ws(hes__colloc_ws *w, int mode, double t, const double *x,
+                                double *f, double *J);
+hes_status hes__colloc_field(hes_colloc *c, int mode, double t, const double *x, double *f,
+                             double *J);
 /* Forgets the memo's points: at the start of every evaluation the NLP asks
  * for (constraints, psi), since the model's own data may have changed
  * between calls without its parameters. */
 void hes__colloc_memo_clear(hes__colloc_ws *w);
 
 #define HES__COLLOC_MAX_JOBS 64
-/* Starts jobs - 1 threads (jobs <= 1: none, at most HES__COLLOC_MAX_JOBS), each with its workspace on a
- * copy of the hes_colloc's system. */
+/* Starts jobs - 1 threads (jobs <= 1: none; at most HES__COLLOC_MAX_JOBS),
+ * each with its workspace on a copy of the hes_colloc's system. */
 hes_status hes__colloc_team_start(hes_colloc *c, int jobs);
 void hes__colloc_team_stop(hes_colloc *c);
 /* The number of members (threads, the caller's included): 1 without a
@@ -243,8 +243,7 @@ hes_system *hes__colloc_team_sys(const hes_colloc *c, int member);
 /* fn(c, w, member, members, arg) on every member at once, the caller as
  * member 0 with c->ws, the others each with its own workspace, whose system
  * first gets the caller's parameters and settings and whose memo is
- * cleared; returns when all are
- * done.  Nothing is allocated. */
+ * cleared; returns when all are done.  Nothing is allocated. */
 typedef void (*hes__colloc_team_fn)(hes_colloc *c, hes__colloc_ws *w, int member, int members,
                                     void *arg);
 void hes__colloc_team_run(hes_colloc *c, hes__colloc_team_fn fn, void *arg);

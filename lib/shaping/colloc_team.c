@@ -1,6 +1,7 @@
 /*
- * colloc_team.c - the workspaces of psi's factors, and a team of threads
- * that a hes_colloc keeps for psi's
+ * colloc_team.c - the workspaces of psi's factors (with the memo of the
+ * vector field and its Jacobian at the last points evaluated), and a team
+ * of threads that a hes_colloc keeps for psi's
  * gradient (hes_colloc_options.jobs): the gradient differentiates every
  * factor of the monodromy in the variables it depends on, independently of
  * the others, so the factors are dealt out to the members.  The threads
@@ -43,6 +44,52 @@ hes_status hes__colloc_ws_init(const hes_colloc *c, hes_system *sys, hes__colloc
         w->memo[e].J = b + 2 * nm + np;
     }
     return HES_OK;
+}
+
+hes_status hes__colloc_field_ws(hes__colloc_ws *w, int mode, double t, const double *x,
+                                double *f, double *J)
+{
+    hes_system *sys = w->sys;
+    int n = sys->model->modes[mode].dim, np = sys->model->n_params, e;
+    size_t xs = sizeof(double) * (size_t)n, ps = sizeof(double) * (size_t)np;
+    hes__colloc_memo *m = w->memo;
+    hes_status st;
+    for (e = 0; e < HES__COLLOC_MEMO; e++) {
+        if (m[e].mode == mode && !memcmp(&m[e].t, &t, sizeof t) && !memcmp(m[e].x, x, xs) &&
+            !memcmp(m[e].p, sys->p, ps))
+            break;
+    }
+    if (e == HES__COLLOC_MEMO) { /* a new point, in the oldest entry */
+        e = w->memo_next;
+        w->memo_next = (e + 1) % HES__COLLOC_MEMO;
+        m[e].mode = -1;
+        m[e].has_f = m[e].has_J = 0;
+        m[e].t = t;
+        memcpy(m[e].x, x, xs);
+        memcpy(m[e].p, sys->p, ps);
+    }
+    if (f && !m[e].has_f) {
+        if ((st = hes__field(sys, mode, t, x, m[e].f)) != HES_OK)
+            return st;
+        m[e].has_f = 1;
+    }
+    if (J && !m[e].has_J) {
+        if ((st = hes__field_dx(sys, mode, t, x, m[e].J)) != HES_OK)
+            return st;
+        m[e].has_J = 1;
+    }
+    m[e].mode = mode;
+    if (f)
+        memcpy(f, m[e].f, xs);
+    if (J)
+        memcpy(J, m[e].J, xs * (size_t)n);
+    return HES_OK;
+}
+
+hes_status hes__colloc_field(hes_colloc *c, int mode, double t, const double *x, double *f,
+                             double *J)
+{
+    return hes__colloc_field_ws(&c->ws, mode, t, x, f, J);
 }
 
 void hes__colloc_memo_clear(hes__colloc_ws *w)

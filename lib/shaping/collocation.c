@@ -355,52 +355,6 @@ hes_status hes_colloc_create_opts(hes_system *sys, const hes_colloc_options *opt
     return HES_OK;
 }
 
-hes_status hes__colloc_field_ws(hes__colloc_ws *w, int mode, double t, const double *x,
-                                double *f, double *J)
-{
-    hes_system *sys = w->sys;
-    int n = sys->model->modes[mode].dim, np = sys->model->n_params, e;
-    size_t xs = sizeof(double) * (size_t)n, ps = sizeof(double) * (size_t)np;
-    hes__colloc_memo *m = w->memo;
-    hes_status st;
-    for (e = 0; e < HES__COLLOC_MEMO; e++) {
-        if (m[e].mode == mode && !memcmp(&m[e].t, &t, sizeof t) && !memcmp(m[e].x, x, xs) &&
-            !memcmp(m[e].p, sys->p, ps))
-            break;
-    }
-    if (e == HES__COLLOC_MEMO) { /* a new point, in the oldest entry */
-        e = w->memo_next;
-        w->memo_next = (e + 1) % HES__COLLOC_MEMO;
-        m[e].mode = -1;
-        m[e].has_f = m[e].has_J = 0;
-        m[e].t = t;
-        memcpy(m[e].x, x, xs);
-        memcpy(m[e].p, sys->p, ps);
-    }
-    if (f && !m[e].has_f) {
-        if ((st = hes__field(sys, mode, t, x, m[e].f)) != HES_OK)
-            return st;
-        m[e].has_f = 1;
-    }
-    if (J && !m[e].has_J) {
-        if ((st = hes__field_dx(sys, mode, t, x, m[e].J)) != HES_OK)
-            return st;
-        m[e].has_J = 1;
-    }
-    m[e].mode = mode;
-    if (f)
-        memcpy(f, m[e].f, xs);
-    if (J)
-        memcpy(J, m[e].J, xs * (size_t)n);
-    return HES_OK;
-}
-
-hes_status hes__colloc_field(hes_colloc *c, int mode, double t, const double *x, double *f,
-                             double *J)
-{
-    return hes__colloc_field_ws(&c->ws, mode, t, x, f, J);
-}
-
 double hes__colloc_phase_t0(const hes_colloc *c, const double *z, int i)
 {
     double t = 0;

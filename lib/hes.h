@@ -1998,15 +1998,21 @@ typedef struct hes_colloc hes_colloc;
 #define HES_COLLOC_MAX_DESIGN 16
 
 /* The solver of the collocation's nonlinear program: SLSQP (NLopt, dense;
- * always built) or IPOPT (sparse interior point, lib/shaping/colloc_ipopt.c;
- * when configure found coinor-libipopt-dev).  HES_NLP_DEFAULT: IPOPT when
+ * always built), IPOPT (sparse interior point, lib/shaping/colloc_ipopt.c;
+ * when configure found coinor-libipopt-dev) or REDUCED (SLSQP on the free
+ * variables, the equalities solved by Newton's method at every point,
+ * lib/shaping/colloc_reduced.c; always built; feasibility solves use the
+ * default, and a program whose equalities do not determine the other
+ * variables is refused).  HES_NLP_DEFAULT: IPOPT when
  * built, except for the psi objectives (stability, weighted) on programs of
  * at most 400 variables, where dense SLSQP is cheap and polishes psi's kinks
  * better; SLSQP when IPOPT is not built. */
-typedef enum { HES_NLP_DEFAULT = 0, HES_NLP_SLSQP = 1, HES_NLP_IPOPT = 2 } hes_nlp_solver;
+typedef enum {
+    HES_NLP_DEFAULT = 0, HES_NLP_SLSQP = 1, HES_NLP_IPOPT = 2, HES_NLP_REDUCED = 3
+} hes_nlp_solver;
 /* Nonzero when this build has the solver (HES_NLP_DEFAULT: always). */
 int hes_nlp_solver_available(hes_nlp_solver solver);
-/* "default", "slsqp", "ipopt" (NULL out of range), and the solver of a
+/* "default", "slsqp", "ipopt", "reduced" (NULL out of range), and the solver of a
  * name (HES_EINVAL for an unknown one). */
 const char *hes_nlp_solver_name(hes_nlp_solver solver);
 hes_status hes_nlp_solver_from_name(const char *name, hes_nlp_solver *solver);

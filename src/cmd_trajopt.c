@@ -62,7 +62,10 @@ void cmd_trajopt_usage(FILE *out)
           "                          skips that (2)\n"
           "      --solver S          the NLP solver: ipopt (sparse interior point; the\n"
           "                          default when built in, except psi objectives on\n"
-          "                          at most 400 variables) or slsqp (dense SQP)\n"
+          "                          at most 400 variables), slsqp (dense SQP), or\n"
+          "                          reduced (SQP on the free variables, every iterate\n"
+          "                          an orbit: for refining a gait, e.g. adding virtual\n"
+          "                          events)\n"
           "      --jobs N            threads for psi's gradient (1); the result does not\n"
           "                          depend on N\n"
           "      --quiet             no progress lines on stderr\n"
@@ -381,7 +384,7 @@ int cmd_trajopt(int argc, char **argv)
             break;
         case OPT_SOLVER:
             if (hes_nlp_solver_from_name(optarg, &solver) != HES_OK || solver == HES_NLP_DEFAULT) {
-                fprintf(stderr, "hes trajopt: --solver expects ipopt or slsqp, got '%s'\n",
+                fprintf(stderr, "hes trajopt: --solver expects ipopt, slsqp or reduced, got '%s'\n",
                         optarg);
                 rc = CLI_EXIT_USAGE;
             } else if (!hes_nlp_solver_available(solver)) {

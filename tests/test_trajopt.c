@@ -108,6 +108,40 @@ START_TEST(test_ipopt_and_slsqp_find_the_same_optima)
 }
 END_TEST
 
+/* The reduced space (SLSQP on the free variables, the equalities solved by
+ * Newton's method at every point, colloc_reduced.c) on the same programs
+ * as the full space's SLSQP: the same optima.  Its gradients come from the
+ * implicit function theorem (S = -A^-1 B); a wrong S would leave SLSQP at
+ * another point or stalled. */
+START_TEST(test_reduced_space_finds_the_same_optima)
+{
+    hes_trajopt_result a, b;
+    solve_with("knee-biped", HES_NLP_REDUCED, HES_COLLOC_ENERGY, &a);
+    solve_with("knee-biped", HES_NLP_SLSQP, HES_COLLOC_ENERGY, &b);
+    ck_assert_int_eq(a.solver, HES_NLP_REDUCED);
+    ck_assert_msg(fabs(a.energy / b.energy - 1) < 1e-9 && a.violation < 1e-8,
+                  "energy %.12g / %.12g, violation %g", a.energy, b.energy, a.violation);
+    printf("test_trajopt: knee-biped minimum energy: reduced %.12g (%d evaluations), SLSQP "
+           "%.12g (%d)\n", a.energy, a.evaluations, b.energy, b.evaluations);
+    hes_trajopt_result_free(&a);
+    hes_trajopt_result_free(&b);
+    solve_with("slip-hopper", HES_NLP_REDUCED, HES_COLLOC_STABILITY, &a);
+    solve_with("slip-hopper", HES_NLP_SLSQP, HES_COLLOC_STABILITY, &b);
+    ck_assert_msg(fabs(a.psi_collocation - b.psi_collocation) < 1e-6 * b.psi_collocation &&
+                  a.violation < 1e-8, "psi %.10g (reduced) / %.10g (SLSQP), violation %g",
+                  a.psi_collocation, b.psi_collocation, a.violation);
+    printf("test_trajopt: SLIP psi in the cost: reduced %.10g (%d evaluations), SLSQP %.10g "
+           "(%d)\n", a.psi_collocation, a.evaluations, b.psi_collocation, b.evaluations);
+    hes_trajopt_result_free(&a);
+    hes_trajopt_result_free(&b);
+    hes_nlp_solver s;
+    ck_assert_int_eq(hes_nlp_solver_from_name("reduced", &s), HES_OK);
+    ck_assert_int_eq(s, HES_NLP_REDUCED);
+    ck_assert_str_eq(hes_nlp_solver_name(HES_NLP_REDUCED), "reduced");
+    ck_assert(hes_nlp_solver_available(HES_NLP_REDUCED));
+}
+END_TEST
+
 START_TEST(test_knee_biped_with_inputs_is_refined)
 {
     hes_system *sys = test_system("knee-biped");
@@ -198,6 +232,7 @@ static Suite *trajopt_suite(void)
     tcase_add_test(tc, test_slip_hopper_feasible_gives_the_psi_of_the_program);
     tcase_add_test(tc, test_knee_biped_with_inputs_is_refined);
     tcase_add_test(tc, test_ipopt_and_slsqp_find_the_same_optima);
+    tcase_add_test(tc, test_reduced_space_finds_the_same_optima);
     tcase_add_test(tc, test_refusals_have_a_status_and_a_message);
     suite_add_tcase(s, tc);
     return s;

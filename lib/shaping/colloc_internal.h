@@ -18,6 +18,9 @@
  *                      of a solution
  *   colloc_psi.c       the monodromy of the collocated orbit from its
  *                      Hermite-Simpson steps; psi and its gradient
+ *   colloc_ipopt.c     the NLP by IPOPT (sparse)
+ *   colloc_reduced.c   the NLP in the reduced space: SLSQP on the free
+ *                      variables, Newton's method for the others
  *   colloc_solve.c     the NLP: SLSQP (NLopt) solve and minimise
  *
  * The test suites include this header ("shaping/colloc_internal.h") for the
@@ -184,8 +187,19 @@ typedef double (*hes__colloc_cost_fn)(unsigned n, const double *x, double *grad,
 hes_status hes__colloc_ipopt(hes_colloc *c, double *z, const double *lo, const double *hi,
                              double tol, double ftol, int maxeval, hes__colloc_cost_fn cost,
                              void *cost_ctx, char *why, size_t len);
+/* The NLP in the reduced space of the free variables (colloc_reduced.c),
+ * arguments as hes__colloc_ipopt's; HES_EINVAL (why says so) when the
+ * equality constraints do not determine the other variables. */
+hes_status hes__colloc_reduced(hes_colloc *c, double *z, const double *lo, const double *hi,
+                               double tol, double ftol, int maxeval, hes__colloc_cost_fn cost,
+                               void *cost_ctx, char *why, size_t len);
+/* The equalities solved for the node states, durations and solved
+ * parameters by Newton's method from z, the free variables held
+ * (colloc_reduced.c; the reduced space's first step, and its feasibility
+ * solve); HES_ENOORBIT when it does not converge. */
+hes_status hes__colloc_newton(hes_colloc *c, double *z, double tol, char *why, size_t len);
 /* The bounds of z (lower into lo, upper into hi; nv each), and z moved
- * inside them (colloc_solve.c). */
+ * inside them (collocation.c). */
 void hes__colloc_bounds(hes_colloc *c, double *z, double *lo, double *hi);
 /* Record the equality constraints' violation at x (last_violation) and,
  * with their Jacobian (an iterate rather than a trial point), x as the

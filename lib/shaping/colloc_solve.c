@@ -79,35 +79,6 @@ static void inequality(unsigned m, double *result, unsigned n, const double *x, 
             for (unsigned j = 0; j < n; j++)
                 grad[(size_t)i * n + j] = -s->jac[i + (size_t)j * m];
 }
-void hes__colloc_bounds(hes_colloc *c, double *z, double *lo, double *hi)
-{
-    int nv = c->nv;
-    for (int side = 0; side < 2; side++) { /* lower, then upper bounds */
-        double *b = side ? hi : lo;
-        for (int j = 0; j < nv; j++)
-            b[j] = side ? HUGE_VAL : -HUGE_VAL;
-        for (int i = 0; i < c->n_phases; i++) {
-            b[c->toff[i]] = side ? c->dmax : c->dmin; /* durations */
-            for (int k = 0; k < c->urows[i]; k++)
-                for (int q = 0; q < c->n_in; q++)
-                    b[c->uoff[i] + k * c->n_in + q] = side ? c->in_hi[q] : c->in_lo[q];
-        }
-        for (int r = 0; r < c->dim[0]; r++)
-            b[c->xoff[0] + r] = side ? c->x0_hi[r] : c->x0_lo[r];
-        for (int j = 0; j < c->n_fp; j++)
-            b[c->poff + j] = side ? c->phi[j] : c->plo[j];
-        for (int i = 0; c->fix_inputs && i < c->n_phases; i++) {
-            for (int k = 0; k < c->urows[i] * c->n_in; k++)
-                b[c->uoff[i] + k] = z[c->uoff[i] + k];
-            if (c->virt[i])
-                b[c->voff[i]] = z[c->voff[i]];
-        }
-        for (int j = 0; j < nv; j++) /* a start outside the bounds is moved in */
-            if (side ? z[j] > b[j] : z[j] < b[j])
-                z[j] = b[j];
-    }
-}
-
 /* ------------------------------------------- the cost (problem 8) */
 
 typedef struct {
@@ -234,6 +205,13 @@ static hes_status run_nlp(hes_colloc *c, double *z, double tol, cost_ctx *cc, do
             st = hes__fail(sys, st, "%s: %s", what, stop);
             goto out;
         }
+    } else if (solver == HES_NLP_REDUCED) {
+        st = hes__colloc_reduced(c, z, b, b + nv, tol, ftol, maxeval, cost_function, cc, stop,
+                                 sizeof stop);
+        if (st != HES_OK) {
+            st = hes__fail(sys, st, "%s: %s", what, stop);
+            goto out;
+        }
     } else {
         nlopt_set_min_objective(opt, cost_function, cc);
         nlopt_add_equality_mconstraint(opt, (unsigned)nc, equality, &s, ctol);
@@ -274,19 +252,19 @@ out:
     return st;
 }
 
-hes_status hes_colloc_solve(hes_colloc *c, double *z, double tol, double *violation)
-{
-    cost_ctx cc = { c, HES_COLLOC_FEASIBLE, 0.0, 0, 0, NAN, HES_OK, NULL, 0, NULL };
-    int stalled;
-    return run_nlp(c, z, tol, &cc, 0.0, 500, violation, "collocation",
-                   hes__nlp_solver_for(c->solver, HES_COLLOC_FEASIBLE, c->nv), &stalled);
-}
 
-/* The largest violation of the equality and path constraints at z, or
+/* The largest violation of the equality and path constraints and of the
+ * bounds of z (which the reduced space keeps as inequalities) at z, or
  * HUGE_VAL where the model refuses z. */
 static double max_violation(hes_colloc *c, const double *z)
 {
     double *cv = c->cvtmp, v = 0;
+    for (int i = 0; i < c->n_phases; i++)
+        v = fmax(v, fmax(c->dmin - z[c->toff[i]], z[c->toff[i]] - c->dmax));
+    for (int r = 0; r < c->dim[0]; r++)
+        v = fmax(v, fmax(c->x0_lo[r] - z[c->xoff[0] + r], z[c->xoff[0] + r] - c->x0_hi[r]));
+    for (int j = 0; j < c->n_fp; j++)
+        v = fmax(v, fmax(c->plo[j] - z[c->poff + j], z[c->poff + j] - c->phi[j]));
     if (hes_colloc_constraints(c, z, cv, NULL) != HES_OK)
         return HUGE_VAL;
     for (int i = 0; i < c->nc; i++)
@@ -296,6 +274,39 @@ static double max_violation(hes_colloc *c, const double *z)
     for (int i = 0; i < c->ni && v < HUGE_VAL; i++)
         v = fmax(v, -cv[i]);
     return v;
+}
+
+/* A feasible point near z.  With the reduced space, Newton's method on the
+ * equalities with the free variables held, when its orbit meets the path
+ * constraints and bounds too (a gait with virtual events added: 0.03 s
+ * where SLSQP's feasibility took 6.5 s); else, and from Newton's orbit when
+ * there is one, SLSQP or IPOPT. */
+hes_status hes_colloc_solve(hes_colloc *c, double *z, double tol, double *violation)
+{
+    cost_ctx cc = { c, HES_COLLOC_FEASIBLE, 0.0, 0, 0, NAN, HES_OK, NULL, 0, NULL };
+    int stalled;
+    char why[160];
+    if (c->solver == HES_NLP_REDUCED) {
+        size_t nv = (size_t)c->nv;
+        double *zn = malloc(sizeof(double) * nv);
+        if (!zn)
+            return hes__fail(c->sys, HES_ENOMEM, "out of memory");
+        memcpy(zn, z, sizeof(double) * nv);
+        hes_status st = hes__colloc_newton(c, zn, tol, why, sizeof why);
+        if (st == HES_ENOMEM) {
+            free(zn);
+            return hes__fail(c->sys, st, "%s", why);
+        }
+        if (st == HES_OK)
+            memcpy(z, zn, sizeof(double) * nv);
+        free(zn);
+        if (st == HES_OK && (*violation = max_violation(c, z)) <= 10 * tol) {
+            hes__colloc_put_params(c, z);
+            return HES_OK;
+        }
+    }
+    return run_nlp(c, z, tol, &cc, 0.0, 500, violation, "collocation",
+                   hes__nlp_solver_for(c->solver, HES_COLLOC_FEASIBLE, c->nv), &stalled);
 }
 
 /* Takes cand as the new best when it is feasible and cheaper. */
@@ -374,8 +385,16 @@ hes_status hes_colloc_minimize(hes_colloc *c, double *z, hes_colloc_objective ob
             if (which == 0 ? !c->cand_valid : !cc.have_last)
                 continue;
             memcpy(zr, which == 0 ? c->cand : zl, sizeof(double) * nv);
-            if (hes_colloc_solve(c, zr, tol, &viol) == HES_OK)
+            /* the reduced space's iterates are orbits already: its own
+               feasibility run (no cost) mends their path constraints */
+            if (use == HES_NLP_REDUCED) {
+                cost_ctx feas = { c, HES_COLLOC_FEASIBLE, 0.0, 0, 0, NAN, HES_OK, NULL, 0, NULL };
+                if (run_nlp(c, zr, tol, &feas, 0.0, 100, &viol, what[HES_COLLOC_FEASIBLE],
+                            HES_NLP_REDUCED, &stalled) == HES_OK)
+                    improved |= consider(c, zr, objective, weight, tol, &f_best, zbest);
+            } else if (hes_colloc_solve(c, zr, tol, &viol) == HES_OK) {
                 improved |= consider(c, zr, objective, weight, tol, &f_best, zbest);
+            }
         }
         if (objective == HES_COLLOC_FEASIBLE || (!improved && !switched) ||
             cc.evaluations == before)

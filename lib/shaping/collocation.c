@@ -178,7 +178,7 @@ hes_status hes_colloc_create_opts(hes_system *sys, const hes_colloc_options *opt
                          "event sequence (model '%s')", m->name);
     if (nodes < 2)
         return hes__fail(sys, HES_EINVAL, "collocation needs at least 2 nodes per phase");
-    if ((int)opts->solver < HES_NLP_DEFAULT || opts->solver > HES_NLP_IPOPT)
+    if ((int)opts->solver < HES_NLP_DEFAULT || opts->solver > HES_NLP_REDUCED)
         return hes__fail(sys, HES_EINVAL, "unknown NLP solver %d", (int)opts->solver);
     if (!hes_nlp_solver_available(opts->solver))
         return hes__fail(sys, HES_ESOLVER, "the NLP solver %s is not built in: install the "
@@ -430,4 +430,34 @@ hes_status hes_colloc_set_design(hes_colloc *c, int n, const char *const *names,
     c->nv = c->poff + c->n_fp;
     assert(c->nv <= c->nv_max);
     return HES_OK;
+}
+
+/* (colloc_internal.h) */
+void hes__colloc_bounds(hes_colloc *c, double *z, double *lo, double *hi)
+{
+    int nv = c->nv;
+    for (int side = 0; side < 2; side++) { /* lower, then upper bounds */
+        double *b = side ? hi : lo;
+        for (int j = 0; j < nv; j++)
+            b[j] = side ? HUGE_VAL : -HUGE_VAL;
+        for (int i = 0; i < c->n_phases; i++) {
+            b[c->toff[i]] = side ? c->dmax : c->dmin; /* durations */
+            for (int k = 0; k < c->urows[i]; k++)
+                for (int q = 0; q < c->n_in; q++)
+                    b[c->uoff[i] + k * c->n_in + q] = side ? c->in_hi[q] : c->in_lo[q];
+        }
+        for (int r = 0; r < c->dim[0]; r++)
+            b[c->xoff[0] + r] = side ? c->x0_hi[r] : c->x0_lo[r];
+        for (int j = 0; j < c->n_fp; j++)
+            b[c->poff + j] = side ? c->phi[j] : c->plo[j];
+        for (int i = 0; c->fix_inputs && i < c->n_phases; i++) {
+            for (int k = 0; k < c->urows[i] * c->n_in; k++)
+                b[c->uoff[i] + k] = z[c->uoff[i] + k];
+            if (c->virt[i])
+                b[c->voff[i]] = z[c->voff[i]];
+        }
+        for (int j = 0; j < nv; j++) /* a start outside the bounds is moved in */
+            if (side ? z[j] > b[j] : z[j] < b[j])
+                z[j] = b[j];
+    }
 }

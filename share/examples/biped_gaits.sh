@@ -8,7 +8,8 @@
 #   ME   minimum energy: the integral of the squared torques, no psi;
 #   HES  psi + energy (weight 1) without virtual events, from ME;
 #   VHE  the same with 5 virtual events in the unlocked phase and 2 in the
-#        locked phase, from HES (so it starts on the HES orbit);
+#        locked phase, from HES (so it starts on the HES orbit), refined
+#        in the reduced space (--solver reduced: every iterate an orbit);
 #   and VHE again with psi counted in the cost only down to 0.15
 #        (--psi-floor), which trades psi for energy and a larger basin.
 #
@@ -40,10 +41,10 @@ echo "HES without virtual events ..." >&2
     -o "$DIR/hes.json" > "$DIR/hes.out"
 echo "HES with virtual events ..." >&2
 "$HES" trajopt $common --objective weighted --weight "$WEIGHT" --virtual-events default --maxeval 2000 \
-    --init "$DIR/hes.json" -o "$DIR/vhe.json" > "$DIR/vhe.out"
+    --init "$DIR/hes.json" --solver reduced -o "$DIR/vhe.json" > "$DIR/vhe.out"
 echo "HES with virtual events, psi counted down to 0.15 only ..." >&2
 "$HES" trajopt $common --objective weighted --weight "$WEIGHT" --virtual-events default --maxeval 2000 \
-    --psi-floor 0.15 --init "$DIR/hes.json" -o "$DIR/vhe_floor.json" > "$DIR/vhe_floor.out"
+    --psi-floor 0.15 --init "$DIR/hes.json" --solver reduced -o "$DIR/vhe_floor.json" > "$DIR/vhe_floor.out"
 for g in me hes vhe vhe_floor; do
     echo "perturbation trials of $g ..." >&2
     "$HES" simulate --orbit "$DIR/$g.json" --box 0.01 --trials 50 --steps 10 --seed 1 --json \

@@ -7,7 +7,9 @@
 # Each line: the gait, its NLP size, evaluations of the cost, seconds
 # (including the refinement and the shooting re-analysis), psi by shooting
 # and the energy (the HES gaits minimise psi + energy, which is nearly flat
-# along its valley: psi alone moves more between runs than the sum).
+# along its valley: psi alone moves more between runs than the sum).  The
+# gaits with virtual events refine the HES gait in the reduced space
+# (--solver reduced, lib/shaping/colloc_reduced.c).
 set -eu
 HES=${HES:-src/hes}
 tmp=${TMPDIR:-/tmp}/hes-bench-gaits.$$
@@ -33,6 +35,7 @@ PY
 }
 run ME --objective energy --maxeval 2000
 run HES --objective weighted --weight 1 --maxeval 2000 --init "$tmp/ME.json"
-run HES+VHE --objective weighted --weight 1 --virtual-events default --maxeval 2000 --init "$tmp/HES.json"
+run HES+VHE --objective weighted --weight 1 --virtual-events default --maxeval 2000 --init "$tmp/HES.json" \
+    --solver reduced
 run floor0.15 --objective weighted --weight 1 --virtual-events default --maxeval 2000 --psi-floor 0.15 \
-    --init "$tmp/HES.json"
+    --init "$tmp/HES.json" --solver reduced

@@ -116,6 +116,7 @@ struct hes_colloc {
     hes_stability stab;          /* multipliers, storage for n0 x n0 */
     double *gtmp;                /* nv_max: a cost term's gradient */
     double *cvtmp;               /* max(nc, ni) + 1: constraint values */
+    double *btmp;                /* 3 nv_max: bounds and a copy of z (bound violation) */
     hes_nlp_solver solver;       /* as asked (hes__nlp_solver_for resolves DEFAULT) */
     /* The workspace of psi's factors on the calling thread (on sys, with
      * scratch of its own), and the team of threads that shares the
@@ -201,10 +202,19 @@ hes_status hes__colloc_newton(hes_colloc *c, double *z, double tol, char *why, s
 /* The bounds of z (lower into lo, upper into hi; nv each), and z moved
  * inside them (collocation.c). */
 void hes__colloc_bounds(hes_colloc *c, double *z, double *lo, double *hi);
+/* How far z lies outside those bounds (0 inside; collocation.c): the
+ * reduced space keeps the bounds of the determined variables as
+ * inequalities, met only to the tolerance. */
+double hes__colloc_bound_violation(hes_colloc *c, const double *z);
 /* Record the equality constraints' violation at x (last_violation) and,
- * with their Jacobian (an iterate rather than a trial point), x as the
- * cheapest nearly feasible iterate when it is (cand; colloc_ipopt.c). */
+ * with their Jacobian (an iterate rather than a trial point), offer x as
+ * a candidate (colloc_ipopt.c). */
 void hes__colloc_track(hes_colloc *c, const double *x, const double *ceq, int with_jacobian);
+/* x, an iterate of violation v whose cost was the last evaluated, becomes
+ * the round's cheapest nearly feasible iterate (cand) when it is one
+ * (colloc_ipopt.c; the reduced space offers its iterates with the
+ * violation of their inequalities). */
+void hes__colloc_offer(hes_colloc *c, const double *x, double v);
 /* The inequality constraints (nineq values, >= 0 when satisfied: path
  * constraints, crossing rates, order of virtual events) and their Jacobian
  * (nineq x nvars, column-major) if jac != NULL (colloc_path.c). */

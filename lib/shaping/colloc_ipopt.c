@@ -32,18 +32,24 @@
 
 #include "shaping/colloc_internal.h"
 
-/* (used by both solvers' constraint callbacks) */
+/* (used by the solvers' constraint callbacks) */
+void hes__colloc_offer(hes_colloc *c, const double *x, double v)
+{
+    if (c->track && v < 1e-2 && c->last_cost < c->cand_cost) {
+        memcpy(c->cand, x, sizeof(double) * (size_t)c->nv);
+        c->cand_cost = c->last_cost;
+        c->cand_valid = 1;
+    }
+}
+
 void hes__colloc_track(hes_colloc *c, const double *x, const double *ceq, int with_jacobian)
 {
     double v = 0;
     for (int i = 0; i < c->nc; i++)
         v = fmax(v, fabs(ceq[i]));
     c->last_violation = v;
-    if (with_jacobian && c->track && v < 1e-2 && c->last_cost < c->cand_cost) {
-        memcpy(c->cand, x, sizeof(double) * (size_t)c->nv);
-        c->cand_cost = c->last_cost;
-        c->cand_valid = 1;
-    }
+    if (with_jacobian)
+        hes__colloc_offer(c, x, v);
 }
 
 #ifdef HAVE_IPOPT

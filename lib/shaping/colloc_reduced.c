@@ -330,11 +330,8 @@ static void red_ineq(unsigned m, double *result, unsigned n, const double *x, do
     double v = 0;
     for (unsigned i = 0; i < m; i++)
         v = fmax(v, result[i]);
-    if (grad && c->track && v < 1e-2 && c->last_cost < c->cand_cost) {
-        memcpy(c->cand, r->z, sizeof(double) * (size_t)c->nv);
-        c->cand_cost = c->last_cost;
-        c->cand_valid = 1;
-    }
+    if (grad)
+        hes__colloc_offer(c, r->z, v);
 }
 
 static void red_free(red_ctx *r)

@@ -258,13 +258,7 @@ out:
  * HUGE_VAL where the model refuses z. */
 static double max_violation(hes_colloc *c, const double *z)
 {
-    double *cv = c->cvtmp, v = 0;
-    for (int i = 0; i < c->n_phases; i++)
-        v = fmax(v, fmax(c->dmin - z[c->toff[i]], z[c->toff[i]] - c->dmax));
-    for (int r = 0; r < c->dim[0]; r++)
-        v = fmax(v, fmax(c->x0_lo[r] - z[c->xoff[0] + r], z[c->xoff[0] + r] - c->x0_hi[r]));
-    for (int j = 0; j < c->n_fp; j++)
-        v = fmax(v, fmax(c->plo[j] - z[c->poff + j], z[c->poff + j] - c->phi[j]));
+    double *cv = c->cvtmp, v = hes__colloc_bound_violation(c, z);
     if (hes_colloc_constraints(c, z, cv, NULL) != HES_OK)
         return HUGE_VAL;
     for (int i = 0; i < c->nc; i++)
@@ -286,20 +280,10 @@ hes_status hes_colloc_solve(hes_colloc *c, double *z, double tol, double *violat
     cost_ctx cc = { c, HES_COLLOC_FEASIBLE, 0.0, 0, 0, NAN, HES_OK, NULL, 0, NULL };
     int stalled;
     char why[160];
-    if (c->solver == HES_NLP_REDUCED) {
-        size_t nv = (size_t)c->nv;
-        double *zn = malloc(sizeof(double) * nv);
-        if (!zn)
-            return hes__fail(c->sys, HES_ENOMEM, "out of memory");
-        memcpy(zn, z, sizeof(double) * nv);
-        hes_status st = hes__colloc_newton(c, zn, tol, why, sizeof why);
-        if (st == HES_ENOMEM) {
-            free(zn);
+    if (c->solver == HES_NLP_REDUCED) { /* z changes only where Newton converges */
+        hes_status st = hes__colloc_newton(c, z, tol, why, sizeof why);
+        if (st == HES_ENOMEM)
             return hes__fail(c->sys, st, "%s", why);
-        }
-        if (st == HES_OK)
-            memcpy(z, zn, sizeof(double) * nv);
-        free(zn);
         if (st == HES_OK && (*violation = max_violation(c, z)) <= 10 * tol) {
             hes__colloc_put_params(c, z);
             return HES_OK;

@@ -74,6 +74,7 @@ void hes_colloc_destroy(hes_colloc *c)
     hes_stability_free(&c->stab);
     free(c->gtmp);
     free(c->cvtmp);
+    free(c->btmp);
     free(c->cand);
     hes__colloc_team_stop(c);
     hes__colloc_ws_free(&c->ws);
@@ -141,8 +142,9 @@ static hes_status alloc_workspaces(hes_colloc *c)
     c->sens = malloc(sizeof(double) * 4 * (size_t)c->nfac * nm * (size_t)(n0 > 1 ? n0 : 1));
     c->gtmp = malloc(sizeof(double) * (size_t)c->nv_max);
     c->cvtmp = malloc(sizeof(double) * (size_t)(nr + 1));
+    c->btmp = malloc(sizeof(double) * 3 * (size_t)c->nv_max);
     if (!c->work || !c->ework || !c->fac || !c->G || !c->GF || !c->chain ||
-        !c->sens || !c->gtmp || !c->cvtmp ||
+        !c->sens || !c->gtmp || !c->cvtmp || !c->btmp ||
         hes__stability_alloc(&c->stab, n0) != HES_OK)
         return HES_ENOMEM;
     /* psi's gradient: every factor's variables and contributions */
@@ -460,4 +462,16 @@ void hes__colloc_bounds(hes_colloc *c, double *z, double *lo, double *hi)
             if (side ? z[j] > b[j] : z[j] < b[j])
                 z[j] = b[j];
     }
+}
+
+/* (colloc_internal.h) */
+double hes__colloc_bound_violation(hes_colloc *c, const double *z)
+{
+    int nv = c->nv;
+    double *lo = c->btmp, *hi = lo + nv, *zz = hi + nv, v = 0;
+    memcpy(zz, z, sizeof(double) * (size_t)nv);
+    hes__colloc_bounds(c, zz, lo, hi);
+    for (int j = 0; j < nv; j++)
+        v = fmax(v, fmax(lo[j] - z[j], z[j] - hi[j]));
+    return v;
 }

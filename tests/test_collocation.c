@@ -61,6 +61,43 @@ static double collocation_error(int nodes)
     return err;
 }
 
+/* The reduced space's feasibility solve (Newton's method on the
+ * equalities, colloc_reduced.c) finds the orbit SLSQP's feasibility solve
+ * finds; with nothing free (the SLIP's program without design parameters)
+ * its minimisation is refused with a message. */
+START_TEST(test_reduced_newton_finds_the_orbit_slsqp_finds)
+{
+    slip_orbit ref;
+    hes_system *sys = slip_off_orbit(&ref);
+    hes_colloc_options o = hes_colloc_options_default();
+    o.nodes = 9;
+    hes_colloc *c[2];
+    double *z[2], viol;
+    for (int k = 0; k < 2; k++) {
+        o.solver = k ? HES_NLP_SLSQP : HES_NLP_REDUCED;
+        ck_assert_int_eq(hes_colloc_create_opts(sys, &o, &c[k]), HES_OK);
+        z[k] = malloc(sizeof(double) * (size_t)hes_colloc_nvars(c[k]));
+        ck_assert_int_eq(hes_colloc_guess(c[k], z[k]), HES_OK);
+        ck_assert_msg(hes_colloc_solve(c[k], z[k], 1e-11, &viol) == HES_OK, "%s",
+                      hes_system_errmsg(sys));
+        ck_assert(viol < 1e-10);
+    }
+    double d = 0;
+    for (int j = 0; j < hes_colloc_nvars(c[0]); j++)
+        d = fmax(d, fabs(z[0][j] - z[1][j]));
+    ck_assert_msg(d < 1e-8, "Newton and SLSQP differ by %g", d);
+    hes_colloc_result res;
+    ck_assert_int_eq(hes_colloc_minimize(c[0], z[0], HES_COLLOC_STABILITY, 0, 1e-9, 50, &res),
+                     HES_EINVAL);
+    ck_assert_ptr_nonnull(strstr(hes_system_errmsg(sys), "no free variables"));
+    for (int k = 0; k < 2; k++) {
+        free(z[k]);
+        hes_colloc_destroy(c[k]);
+    }
+    hes_system_destroy(sys);
+}
+END_TEST
+
 START_TEST(test_collocation_jacobian_equals_central_differences)
 {
     slip_orbit ref;
@@ -275,6 +312,7 @@ int main(void)
     TCase *tc = tcase_create("collocation");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_collocation_jacobian_equals_central_differences);
+    tcase_add_test(tc, test_reduced_newton_finds_the_orbit_slsqp_finds);
     tcase_add_test(tc, test_collocation_reproduces_the_slip_orbit_at_fourth_order);
     tcase_add_test(tc, test_collocation_psi_matches_shooting_and_its_gradient_differences);
     tcase_add_test(tc, test_collocation_with_psi_in_the_cost_finds_the_shape_optimum);

@@ -115,7 +115,7 @@ static int partition(red_ctx *r, const double *lo, const double *hi)
         r->dv[r->nD++] = j;
     }
     free(free_var);
-    return r->nD == c->nc && r->nI > 0;
+    return r->nD == c->nc;
 }
 
 /* A = dc/dz_D from the Jacobian, factorised; 0 when singular. */
@@ -378,13 +378,14 @@ static hes_status red_init(red_ctx *r, hes_colloc *c, const double *z, const dou
     r->gfull = r->pjac + ni * nv;
     r->ring = r->gfull + nv;
     int part = partition(r, lo, hi);
-    if (part <= 0) {
-        if (part < 0)
-            snprintf(why, len, "out of memory");
-        else
-            snprintf(why, len, "the %d equality constraints do not determine the %d node "
-                     "states, durations and solved parameters", c->nc, c->nv - r->nI);
-        return part < 0 ? HES_ENOMEM : HES_EINVAL;
+    if (part < 0) {
+        snprintf(why, len, "out of memory");
+        return HES_ENOMEM;
+    }
+    if (part == 0) {
+        snprintf(why, len, "the reduced space needs the %d equality constraints to determine "
+                 "the %d node states, durations and solved parameters", c->nc, c->nv - r->nI);
+        return HES_EINVAL;
     }
     memcpy(r->z, z, sizeof(double) * nv); /* Newton's start while the ring is empty */
     return HES_OK;
@@ -403,7 +404,7 @@ hes_status hes__colloc_newton(hes_colloc *c, double *z, double tol, char *why, s
         hes__colloc_bounds(c, zz, b, b + nv);
         st = red_init(&r, c, z, b, b + nv, tol, why, len);
     }
-    double *x = st == HES_OK ? malloc(sizeof(double) * (size_t)r.nI) : NULL;
+    double *x = st == HES_OK ? malloc(sizeof(double) * (size_t)(r.nI + 1)) : NULL;
     if (st == HES_OK && !x)
         st = HES_ENOMEM;
     if (st == HES_OK) {
@@ -434,6 +435,11 @@ hes_status hes__colloc_reduced(hes_colloc *c, double *z, const double *lo, const
     hes_status st = red_init(&r, c, z, lo, hi, tol, why, len);
     r.cost = cost;
     r.cost_ctx = cost_ctx;
+    if (st == HES_OK && r.nI == 0) {
+        snprintf(why, len, "the reduced space has no free variables (inputs, virtual events "
+                 "or design parameters) to optimise");
+        st = HES_EINVAL;
+    }
     if (st != HES_OK)
         goto out;
     double *x = malloc(sizeof(double) * 3 * (size_t)r.nI);

@@ -363,6 +363,10 @@ hes_status hes_colloc_minimize(hes_colloc *c, double *z, hes_colloc_objective ob
         if (switched)
             solver = HES_NLP_SLSQP;
         c->track = 0;
+        /* a program the solver cannot take (the reduced space with nothing
+           free), or no memory: the caller's error, not a round's failure */
+        if (st == HES_EINVAL || st == HES_ENOMEM || st == HES_ESOLVER)
+            break;
         if (st == HES_OK || st == HES_ENOORBIT)
             improved |= consider(c, zr, objective, weight, tol, &f_best, zbest);
         for (int which = 0; objective != HES_COLLOC_FEASIBLE && which < 2; which++) {
@@ -386,7 +390,10 @@ hes_status hes_colloc_minimize(hes_colloc *c, double *z, hes_colloc_objective ob
     }
     res->evaluations = cc.evaluations;
     res->fallbacks = cc.fallbacks;
-    if (f_best < HUGE_VAL) {
+    if (st == HES_EINVAL || st == HES_ENOMEM || st == HES_ESOLVER) {
+        free(zl);
+        return st;
+    } else if (f_best < HUGE_VAL) {
         memcpy(z, zbest, sizeof(double) * nv);
         st = HES_OK;
     } else if (st == HES_OK) {

@@ -64,8 +64,8 @@ int hes_status_exit_code(hes_status status);
 /* ------------------------------------------------------------------- model */
 
 /* The version of hes_model a model was written against (plugins carry it):
- * 2 since hes_model has the trajopt field. */
-#define HES_MODEL_ABI 2
+ * 2 since hes_model has the trajopt field, 3 since hes_mech has force_dx. */
+#define HES_MODEL_ABI 3
 
 /*
  * Every model function has NLopt's calling habit:
@@ -330,6 +330,12 @@ typedef struct {
     int n_constraints;
     const hes_mech_constraint *constraints;
     void *data;              /* passed to every callback above */
+    /* Optional: the Jacobians of force at (q, q', u), column-major:
+     * fq[d*d] = df/dq, fqd[d*d] = df/dq', fu[d*m] = df/du (m > 0).  Used by
+     * hes_mech_field_dx; NULL: fourth-order central differences of force.
+     * hes_model_check_derivatives checks them through field_dx. */
+    int (*force_dx)(const double *q, const double *qd, const double *u, const double *p,
+                    double *fq, double *fqd, double *fu, void *data);
 } hes_mech;
 
 /* A mode: the mechanical system with the constraints `active` held, in

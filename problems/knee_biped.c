@@ -101,6 +101,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "problems.h"
 
@@ -202,6 +203,23 @@ static int force_A(const double *q, const double *qd, const double *u, const dou
     return 0;
 }
 
+/* force_A's Jacobians: gravity in q, the torques in u, nothing in q' */
+static int force_dx_A(const double *q, const double *qd, const double *u, const double *p,
+                      double *fq, double *fqd, double *fu, void *d)
+{
+    geometry G = geom(p);
+    double g = p[P_G];
+    static const double B[9] = { 1, 0, 0, -1, 1, 0, 0, -1, 1 }; /* column-major */
+    (void)qd; (void)u; (void)d;
+    zero(fq, 9);
+    zero(fqd, 9);
+    fq[0] = g * cos(q[0]) * G.grav1;
+    fq[4] = -g * cos(q[1]) * G.kA;
+    fq[8] = -g * cos(q[2]) * p[P_MS] * p[P_B1];
+    memcpy(fu, B, sizeof B);
+    return 0;
+}
+
 static int knee_stop(const double *q, const double *p, double *a, void *d)
 {
     (void)p; (void)d;
@@ -228,6 +246,7 @@ static const hes_mech mech_A = {
     .mass = mass_A,
     .mass_dq = mass_dq_A,
     .force = force_A,
+    .force_dx = force_dx_A,
     .m = 3,
     .n_constraints = 1,
     .constraints = constraints_A,
@@ -268,12 +287,29 @@ static int force_C(const double *q, const double *qd, const double *u, const dou
     return 0;
 }
 
+/* force_C's Jacobians */
+static int force_dx_C(const double *q, const double *qd, const double *u, const double *p,
+                      double *fq, double *fqd, double *fu, void *d)
+{
+    geometry G = geom(p);
+    double g = p[P_G];
+    static const double B[4] = { 1, 0, -1, 1 }; /* column-major */
+    (void)qd; (void)u; (void)d;
+    zero(fq, 4);
+    zero(fqd, 4);
+    fq[0] = g * cos(q[0]) * G.grav1;
+    fq[3] = -g * cos(q[1]) * G.kC;
+    memcpy(fu, B, sizeof B);
+    return 0;
+}
+
 static const hes_mech mech_C = {
     .name = "locked",
     .d = 2,
     .mass = mass_C,
     .mass_dq = mass_dq_C,
     .force = force_C,
+    .force_dx = force_dx_C,
     .m = 2,
     .n_constraints = 0,
     .constraints = NULL,

@@ -95,7 +95,8 @@ static const hes_mech_constraint plane_constraints[] = {
     { "wall", wall, NULL, 0.0, 1, 0, NULL },
     { "slide", slide, NULL, 0.0, 0, 0, NULL },
 };
-static const hes_mech plane = { "point mass", 2, point_mass, NULL, weight, 0, 4, plane_constraints, NULL };
+static const hes_mech plane = { "point mass", 2, point_mass, NULL, weight, 0, 4, plane_constraints, NULL,
+                                NULL };
 static const int rod_held[] = { 0 };
 static const hes_mech_mode pendulum = { &plane, 1, rod_held, 1, hang, hang_dz, hang_acc, NULL };
 static const hes_mech_mode free_flight = { &plane, 0, NULL, 2, NULL, NULL, NULL, NULL };
@@ -141,7 +142,8 @@ static int dp_gravity(const double *q, const double *qd, const double *u, const 
     return 0;
 }
 
-static const hes_mech double_pendulum = { "double pendulum", 2, dp_mass, NULL, dp_gravity, 0, 0, NULL, NULL };
+static const hes_mech double_pendulum = { "double pendulum", 2, dp_mass, NULL, dp_gravity, 0, 0, NULL,
+                                          NULL, NULL };
 static const hes_mech_mode dp_mode = { &double_pendulum, 0, NULL, 2, NULL, NULL, NULL, NULL };
 
 /* The textbook equations: M th'' + c = f with
@@ -302,9 +304,9 @@ static int feedback(double t, const double *x, const double *p, double *u, void 
 
 static double drag_none = 0.0, drag_cubic = 0.35;
 static const hes_mech cart_plain = { "two masses", 4, cart_mass, NULL, cart_force, 1, 0, NULL,
-                                     &drag_none };
+                                     &drag_none, NULL };
 static const hes_mech cart_dragged = { "two masses", 4, cart_mass, NULL, cart_force, 1, 0, NULL,
-                                       &drag_cubic };
+                                       &drag_cubic, NULL };
 static const hes_mech_mode cart_passive = { &cart_plain, 0, NULL, 2, two_angles, two_angles_dz,
                                             two_angles_acc, NULL };
 static const hes_mech_mode cart_driven = { &cart_dragged, 0, NULL, 2, two_angles,
@@ -367,6 +369,77 @@ START_TEST(test_field_jacobian_through_chart_inputs_and_drag_matches_differences
     char msg[256];
     ck_assert_int_eq(hes_model_validate(&bad, msg, sizeof msg), HES_EINVAL);
     ck_assert_ptr_nonnull(strstr(msg, "hes_mech_field_dx"));
+}
+END_TEST
+
+/* cart_force's Jacobians in closed form (hes_mech.force_dx): nothing in q,
+ * the drag -cd |v|^2 v in q', the input on the lower mass; `wrong` drops
+ * the drag's cross terms (a plausible slip: the diagonal only). */
+static int cart_force_jacobians(const double *qd, const double *cd, int wrong, double *fq,
+                                double *fqd, double *fu)
+{
+    double v2 = qd[2] * qd[2] + qd[3] * qd[3];
+    memset(fq, 0, 16 * sizeof *fq);
+    memset(fqd, 0, 16 * sizeof *fqd);
+    fqd[2 + 4 * 2] = -*cd * (v2 + 2 * qd[2] * qd[2]);
+    fqd[3 + 4 * 3] = -*cd * (v2 + 2 * qd[3] * qd[3]);
+    fqd[2 + 4 * 3] = fqd[3 + 4 * 2] = wrong ? 0.0 : -*cd * 2 * qd[2] * qd[3];
+    const double col[4] = { 0, 0, 1, 0 };
+    memcpy(fu, col, sizeof col);
+    return 0;
+}
+
+static int cart_force_dx(const double *q, const double *qd, const double *u, const double *p,
+                         double *fq, double *fqd, double *fu, void *d)
+{
+    (void)q; (void)u; (void)p;
+    return cart_force_jacobians(qd, d, 0, fq, fqd, fu);
+}
+
+static int cart_force_dx_wrong(const double *q, const double *qd, const double *u,
+                               const double *p, double *fq, double *fqd, double *fu, void *d)
+{
+    (void)q; (void)u; (void)p;
+    return cart_force_jacobians(qd, d, 1, fq, fqd, fu);
+}
+
+static const hes_mech cart_dragged_dx = { "two masses", 4, cart_mass, NULL, cart_force, 1, 0,
+                                          NULL, &drag_cubic, cart_force_dx };
+static const hes_mech cart_dragged_wrong = { "two masses", 4, cart_mass, NULL, cart_force, 1, 0,
+                                             NULL, &drag_cubic, cart_force_dx_wrong };
+static const hes_mech_mode cart_driven_dx = { &cart_dragged_dx, 0, NULL, 2, two_angles,
+                                              two_angles_dz, two_angles_acc, feedback };
+static const hes_mech_mode cart_driven_wrong = { &cart_dragged_wrong, 0, NULL, 2, two_angles,
+                                                 two_angles_dz, two_angles_acc, feedback };
+
+/* A model's force Jacobians (force_dx) give the field Jacobian that
+ * differences of its force give (through the chart, the feedback input and
+ * the drag), and hes_model_check_derivatives finds a wrong one. */
+START_TEST(test_model_force_jacobians_give_the_same_field_jacobian)
+{
+    unsigned seed = 11;
+    hes_mode wrong_modes[1] = { cart_modes[0] };
+    wrong_modes[0].data = (void *)&cart_driven_wrong;
+    hes_model wrong = cart_model;
+    wrong.modes = wrong_modes;
+    double worst_wrong = 0;
+    for (int i = 0; i < 20; i++) {
+        double x[4], J[16], Jdx[16], scale = 1;
+        for (int j = 0; j < 4; j++)
+            x[j] = (j < 2 ? 3.0 : 6.0) * (2.0 * rand_r(&seed) / RAND_MAX - 1.0);
+        ck_assert_int_eq(hes_mech_field_dx(0.0, x, P, J, (void *)&cart_driven), 0);
+        ck_assert_int_eq(hes_mech_field_dx(0.0, x, P, Jdx, (void *)&cart_driven_dx), 0);
+        for (int e = 0; e < 16; e++)
+            scale = fmax(scale, fabs(J[e]));
+        for (int e = 0; e < 16; e++)
+            ck_assert_msg(fabs(Jdx[e] - J[e]) < 1e-9 * scale, "entry %d: %.15g with force_dx, "
+                          "%.15g from differences of force", e, Jdx[e], J[e]);
+        const double *xs[1] = { x };
+        hes_deriv_report rep;
+        ck_assert_int_eq(hes_model_check_derivatives(&wrong, P, 0.1, xs, &rep), HES_OK);
+        worst_wrong = fmax(worst_wrong, rep.max_rel_err);
+    }
+    ck_assert_msg(worst_wrong > 1e-2, "a wrong force_dx passed the check: %g", worst_wrong);
 }
 END_TEST
 
@@ -434,6 +507,7 @@ int main(void)
     tcase_add_test(tc, test_double_pendulum_conserves_energy);
     tcase_add_test(tc, test_field_jacobian_of_chart_pendulum_is_closed_form);
     tcase_add_test(tc, test_field_jacobian_through_chart_inputs_and_drag_matches_differences);
+    tcase_add_test(tc, test_model_force_jacobians_give_the_same_field_jacobian);
     tcase_add_test(tc, test_impact_law_restitution_and_plastic_contacts);
     tcase_add_test(tc, test_unphysical_impacts_are_reported);
     suite_add_tcase(s, tc);

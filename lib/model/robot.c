@@ -1072,7 +1072,7 @@ hes_status hes_robot_load(const char *path, const hes_robot_contact *contacts, i
     }
     r->nu = m->nu;
     r->mech = (hes_mech){ "robot", m->nv, mass, m->nv <= HES_MECH_MAX ? mass_dq : NULL, force,
-                          m->nu, ncons, r->cons, r };
+                          m->nu, ncons, r->cons, r, NULL };
     *out = r;
     return HES_OK;
 #endif

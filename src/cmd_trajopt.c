@@ -53,8 +53,9 @@ void cmd_trajopt_usage(FILE *out)
           "                          search bounds)\n"
           "      --nodes N           nodes per phase, N >= 3 (21); virtual sub-phases\n"
           "                          share them\n"
-          "      --init FILE|default start from a gait file (resampled) or from a\n"
-          "                          simulation of the model's orbit guess (default)\n"
+          "      --init FILE|default start from a gait file (resampled; -p overrides its\n"
+          "                          parameters) or from a simulation of the model's\n"
+          "                          orbit guess (default)\n"
           "      --maxeval N         evaluations of the cost, 1 <= N <= " STR(CLI_MAX_EVALS) " (1000)\n"
           "      --refine K          with inputs or virtual events the result is\n"
           "                          re-collocated with K times as many intervals and its\n"
@@ -469,7 +470,6 @@ int cmd_trajopt(int argc, char **argv)
         rc = CLI_EXIT_USAGE;
     }
     hes_system *sys = rc == CLI_EXIT_OK ? cli_system_setup(model, &params, &rc) : NULL;
-    cli_assignments_free(&params);
     hes_gait start;
     memset(&start, 0, sizeof start);
     char msg[512];
@@ -480,6 +480,17 @@ int cmd_trajopt(int argc, char **argv)
         hes_system_destroy(sys);
         sys = NULL;
     }
+    /* -p over the gait's parameters: the gait is the start, the command
+       line the model (a gait continued to another slope, say) */
+    for (int i = 0; sys && have_start && i < params.n; i++) {
+        const char *eq = strchr(params.items[i], '=');
+        char name[128];
+        snprintf(name, sizeof name, "%.*s", (int)(eq - params.items[i]), params.items[i]);
+        int k = hes_model_param_index(model, name);
+        if (k >= 0 && k < start.n_params)
+            start.params[k] = hes_system_params(sys)[k];
+    }
+    cli_assignments_free(&params);
     if (!sys) {
         free(counts);
         designs_free(&d);

@@ -746,6 +746,22 @@ run tj_vhe trajopt knee-biped -p slope=0 --objective feasible --inputs constant 
     --virtual-events 1,1 --init "$tmp/biped.json" --quiet --json -o "$tmp/vhe.json"
 expect_status tj_vhe 0 "trajopt --virtual-events 1,1 --init FILE"
 expect_json_value tj_vhe 'sum(p["virtual"] for p in d["phases"])' 2 "two virtual events in the gait"
+# -p wins over the parameters of the --init gait (continuation to another
+# slope): the gait written is on the new slope and the energy changes
+run tj_cont trajopt knee-biped -p slope=0.02 --objective energy --inputs constant --nodes 7 \
+    --maxeval 300 --init "$tmp/biped.json" --quiet --json
+expect_status tj_cont 0 "trajopt --init FILE -p slope=0.02"
+if [ "$have_python" = yes ]; then
+    if python3 -c "
+import json, sys
+a = json.load(open('$tmp/tj_biped.out')); b = json.load(open('$tmp/tj_cont.out'))
+sys.exit(0 if a['params']['slope'] == 0 and b['params']['slope'] == 0.02 and
+         abs(a['energy'] - b['energy']) > 1e-3 * a['energy'] else 1)"; then
+        pass "-p slope=0.02 overrides the --init gait's slope 0"
+    else
+        fail "-p slope=0.02 overrides the --init gait's slope 0"
+    fi
+fi
 run an_vhe analyze --orbit "$tmp/vhe.json"
 expect_status an_vhe 0 "analyze --orbit a gait with virtual events"
 expect_grep an_vhe out 'virtual.2' "the derived model names its virtual events"

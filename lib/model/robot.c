@@ -939,10 +939,16 @@ hes_status hes_robot_load(const char *path, const hes_robot_contact *contacts, i
         return hes__say(msg, len, HES_ENOMEM, "out of memory for a robot");
     }
     pthread_mutexattr_t attr;
-    pthread_mutexattr_init(&attr);
-    pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE);
-    pthread_mutex_init(&r->lock, &attr);
-    pthread_mutexattr_destroy(&attr);
+    int have_attr = pthread_mutexattr_init(&attr) == 0;
+    int locked = have_attr && pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE) == 0 &&
+                 pthread_mutex_init(&r->lock, &attr) == 0;
+    if (have_attr)
+        pthread_mutexattr_destroy(&attr);
+    if (!locked) {
+        free(r);
+        mj_deleteModel(m);
+        return hes__say(msg, len, HES_ENOMEM, "could not make a robot's lock");
+    }
     r->self = r;
     r->path = strdup(path);
     r->slope_param = -1;

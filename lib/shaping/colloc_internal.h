@@ -30,6 +30,8 @@
 #ifndef HES_COLLOC_INTERNAL_H
 #define HES_COLLOC_INTERNAL_H
 
+#include <nlopt.h>
+
 #include "shaping/shaping.h"
 
 /* Factor f of the monodromy of the collocated orbit (colloc_psi.c): the
@@ -194,6 +196,8 @@ hes_status hes__colloc_ipopt(hes_colloc *c, double *z, const double *lo, const d
 hes_status hes__colloc_reduced(hes_colloc *c, double *z, const double *lo, const double *hi,
                                double tol, double ftol, int maxeval, hes__colloc_cost_fn cost,
                                void *cost_ctx, char *why, size_t len);
+/* SLSQP's stopping rules for the collocation's programs (nlp_solver.c). */
+void hes__colloc_slsqp_stops(nlopt_opt opt, double ftol, int maxeval);
 /* The equalities solved for the node states, durations and solved
  * parameters by Newton's method from z, the free variables held
  * (colloc_reduced.c; the reduced space's first step, and its feasibility

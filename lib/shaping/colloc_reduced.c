@@ -476,9 +476,7 @@ hes_status hes__colloc_reduced(hes_colloc *c, double *z, const double *lo, const
     nlopt_set_min_objective(opt, red_cost, &r);
     if (m > 0)
         nlopt_add_inequality_mconstraint(opt, (unsigned)m, red_ineq, &r, ctol);
-    nlopt_set_xtol_rel(opt, 1e-14);
-    nlopt_set_ftol_rel(opt, ftol);
-    nlopt_set_maxeval(opt, maxeval);
+    hes__colloc_slsqp_stops(opt, ftol, maxeval);
     double f;
     nlopt_result res = nlopt_optimize(opt, x, &f);
     int found = 0;

@@ -217,9 +217,7 @@ static hes_status run_nlp(hes_colloc *c, double *z, double tol, cost_ctx *cc, do
         nlopt_add_equality_mconstraint(opt, (unsigned)nc, equality, &s, ctol);
         if (ni > 0)
             nlopt_add_inequality_mconstraint(opt, (unsigned)ni, inequality, &s, ctol);
-        nlopt_set_xtol_rel(opt, 1e-14);
-        nlopt_set_ftol_rel(opt, ftol);
-        nlopt_set_maxeval(opt, maxeval);
+        hes__colloc_slsqp_stops(opt, ftol, maxeval);
         double f;
         nlopt_result nr_ = nlopt_optimize(opt, z, &f);
         snprintf(stop, sizeof stop, "NLopt: %s", nlopt_result_to_string(nr_));

@@ -169,9 +169,17 @@ hes_status hes__colloc_team_start(hes_colloc *c, int jobs)
     }
     t->c = c;
     t->size = 1;
-    pthread_mutex_init(&t->mu, NULL);
-    pthread_cond_init(&t->go, NULL);
-    pthread_cond_init(&t->done, NULL);
+    int mu = pthread_mutex_init(&t->mu, NULL) == 0, go = mu && pthread_cond_init(&t->go, NULL) == 0,
+        done = go && pthread_cond_init(&t->done, NULL) == 0;
+    if (!done) { /* no thread yet: undo what was made */
+        if (go)
+            pthread_cond_destroy(&t->go);
+        if (mu)
+            pthread_mutex_destroy(&t->mu);
+        free(t->m);
+        free(t);
+        return hes__fail(sys, HES_ESOLVER, "could not make the team's lock (%d jobs)", jobs);
+    }
     c->team = t;
     for (int i = 0; i < jobs - 1; i++) {
         team_member *m = &t->m[i];

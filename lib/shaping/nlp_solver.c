@@ -8,8 +8,9 @@
 #endif
 
 #include <string.h>
+#include <nlopt.h>
 
-#include "shaping/shaping.h"
+#include "shaping/colloc_internal.h"
 
 int hes_nlp_solver_available(hes_nlp_solver solver)
 {
@@ -60,4 +61,14 @@ hes_nlp_solver hes__nlp_solver_for(hes_nlp_solver asked, hes_colloc_objective ob
          nv <= HES__DENSE_MAX_VARS))
         return HES_NLP_SLSQP;
     return HES_NLP_IPOPT;
+}
+
+/* SLSQP's stopping rules for the collocation, in the full space and the
+ * reduced one alike: the budget, the relative cost change ftol, and a step
+ * of 1e-14 relative (rounding: the rounds decide when to stop). */
+void hes__colloc_slsqp_stops(nlopt_opt opt, double ftol, int maxeval)
+{
+    nlopt_set_xtol_rel(opt, 1e-14);
+    nlopt_set_ftol_rel(opt, ftol);
+    nlopt_set_maxeval(opt, maxeval);
 }

@@ -1549,10 +1549,12 @@ typedef struct {
     double cond;             /* condition number 1/|w^H v| (unit eigenvectors) of the
                                 maximising multiplier; huge when it is repeated or
                                 defective and psi is then accurate only to ~sqrt(eps) */
-    double psi_tol;          /* accuracy of psi: min(cond delta, sqrt(delta)) with delta =
-                                mono->accuracy max(1, |M|_F) the error of the matrix
-                                (sqrt: a defective or repeated eigenvalue moves with the
-                                square root of a perturbation), at least 4 eps */
+    double psi_tol;          /* accuracy of psi: min(cond delta, delta^(1/m)) with delta =
+                                mono->accuracy max(1, |M|_F) the error of the matrix and
+                                m the size of the maximising multiplier's cluster (m
+                                eigenvalues within 2 delta^(1/m) of it: an error delta can
+                                merge them, and they move with its m-th root; m = n when
+                                alone), at least 4 eps */
     hes_verdict verdict;     /* hes_verdict_of(psi, psi_tol) */
     int stable;              /* verdict == HES_STABLE: psi < 1 - psi_tol */
     double *work;            /* private: the workspace hes_stability_update reuses */

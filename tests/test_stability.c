@@ -405,6 +405,77 @@ START_TEST(test_nearly_defective_block_condition_matches_closed_form)
 }
 END_TEST
 
+/* The largest change of psi over `trials` random perturbations E of M with
+ * |E|_F = delta: what an error of that size in the analysed matrix does to
+ * psi, computed directly (hes_stability_compute with accuracy 0). */
+static double psi_spread(int n, const double *M, double delta, int trials, unsigned seed)
+{
+    hes_monodromy m = nonautonomous(n, (double *)M);
+    hes_stability st;
+    ck_assert_int_eq(hes_stability_compute(&m, &st), HES_OK);
+    double psi0 = st.psi, worst = 0, P[16], E[16];
+    hes_stability_free(&st);
+    for (int t = 0; t < trials; t++) {
+        double f = 0;
+        for (int i = 0; i < n * n; i++) {
+            E[i] = 2.0 * rand_r(&seed) / RAND_MAX - 1.0;
+            f += E[i] * E[i];
+        }
+        for (int i = 0; i < n * n; i++)
+            P[i] = M[i] + delta * E[i] / sqrt(f);
+        hes_monodromy mp = nonautonomous(n, P);
+        ck_assert_int_eq(hes_stability_compute(&mp, &st), HES_OK);
+        worst = fmax(worst, fabs(st.psi - psi0));
+        hes_stability_free(&st);
+    }
+    return worst;
+}
+
+/* psi_tol against what perturbations of the analysed matrix of the size it
+ * assumes (delta = accuracy max(1, |M|_F)) do to psi: it must cover the
+ * change they cause, and not exceed it by more than a factor 30, for a
+ * well-separated multiplier, a double and a triple defective one (which
+ * move with delta^(1/2) and delta^(1/3)), and a triple cluster of spread
+ * 1e-3 that delta does not merge (first order: cond delta, above
+ * delta^(1/2)).  Each matrix in a rotated basis (reflect): dgeev sees a
+ * full matrix. */
+START_TEST(test_psi_tolerance_covers_what_the_matrix_error_does)
+{
+    const double acc = 1e-10, u[4] = { 0.3, -1.0, 2.0, 0.7 };
+    const struct {
+        const char *name;
+        double a, sup, corner; /* a on the diagonal, sup above it, corner at (2, 0) */
+        int block;             /* the Jordan-like block's order */
+    } cases[] = {
+        { "separated", 0.9, 0.0, 0.0, 1 },
+        { "double defective", 0.9, 1.0, 0.0, 2 },
+        { "triple defective", 0.9, 1.0, 0.0, 3 },
+        { "triple cluster, spread 1e-3", 0.9, 1.0, 1e-9, 3 },
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        double J[16] = { 0 }, M[16], f = 0;
+        for (int i = 0; i < 4; i++)
+            AT(J, 4, i, i) = i < cases[k].block ? cases[k].a : 0.2 - 0.1 * i;
+        for (int i = 0; i + 1 < cases[k].block; i++)
+            AT(J, 4, i, i + 1) = cases[k].sup;
+        if (cases[k].block == 3)
+            AT(J, 4, 2, 0) = cases[k].corner;
+        reflect(4, u, J, M);
+        for (int i = 0; i < 16; i++)
+            f += M[i] * M[i];
+        hes_monodromy m = nonautonomous(4, M);
+        m.accuracy = acc;
+        hes_stability st;
+        ck_assert_int_eq(hes_stability_compute(&m, &st), HES_OK);
+        double delta = acc * fmax(1.0, sqrt(f)), seen = psi_spread(4, M, delta, 200, 5);
+        ck_assert_msg(seen <= st.psi_tol && st.psi_tol <= 30 * seen,
+                      "%s: psi moves by %.3g under errors of %.3g, psi_tol %.3g (cond %.3g)",
+                      cases[k].name, seen, delta, st.psi_tol, st.cond);
+        hes_stability_free(&st);
+    }
+}
+END_TEST
+
 /* ------------------------------------------------------------- bad input */
 
 /* hes_stability_update on a second matrix of the same order gives, in the
@@ -505,6 +576,7 @@ static Suite *stability_suite(void)
     tcase_add_test(tc, test_defective_jordan_block_has_huge_condition_number);
     tcase_add_test(tc, test_rotated_jordan_block_has_huge_condition_number);
     tcase_add_test(tc, test_nearly_defective_block_condition_matches_closed_form);
+    tcase_add_test(tc, test_psi_tolerance_covers_what_the_matrix_error_does);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("input");

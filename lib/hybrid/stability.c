@@ -250,17 +250,37 @@ const char *hes_verdict_name(hes_verdict verdict)
  * How well psi is known.  The analysed matrix M carries an error of about
  * delta = accuracy max(1, |M|_F) (accuracy: the relative accuracy of the
  * integration and the orbit, hes_monodromy.accuracy).  A simple eigenvalue
- * moves by at most cond delta to first order (cond = 1 / |w^H v|, Wilkinson);
- * a defective or repeated one by up to delta^(1/2) (a 2x2 Jordan block), and
- * the smaller bound applies.  At least 4 eps: rounding in dgeev itself.
+ * moves by about cond delta to first order (cond = 1 / |w^H v|, Wilkinson)
+ * while that is small against its distance to the others; m eigenvalues
+ * that an error of size delta can merge (up to an m x m Jordan block) move
+ * by up to delta^(1/m) (Lidskii; Moro, Burke & Overton, SIAM J. Matrix
+ * Anal. Appl. 18, 1997).  Such a cluster is taken to be there when m of the
+ * n eigenvalues lie within 2 delta^(1/m) of the maximising one (the largest
+ * such m); psi_tol is then min(cond delta, delta^(1/m)), and for an
+ * isolated eigenvalue min(cond delta, delta^(1/n)), no eigenvalue of an n x n
+ * matrix moving by more to leading order.  psi-optimal orbits tend to
+ * such clusters (several multipliers of one modulus), where the former
+ * min(cond delta, delta^(1/2)) understated a triple one's error by a factor
+ * 30 (test_stability).  At least 4 eps: rounding in dgeev itself.
  */
-static double psi_accuracy(const double *M, int n, double accuracy, double cond)
+static double psi_accuracy(const double *M, int n, double accuracy, double cond,
+                           const double *re, const double *im, int jmax)
 {
     double f = 0;
     for (int i = 0; i < n * n; i++)
         f += M[i] * M[i];
     double delta = fmax(accuracy, 0.0) * fmax(1.0, sqrt(f));
-    double tol = isfinite(cond) ? fmin(cond * delta, sqrt(delta)) : sqrt(delta);
+    int m = 1;
+    for (int k = n; jmax >= 0 && k >= 2 && m == 1; k--) {
+        double r = 2.0 * pow(delta, 1.0 / k);
+        int near = 0;
+        for (int j = 0; j < n; j++)
+            near += hypot(re[j] - re[jmax], im[j] - im[jmax]) <= r;
+        if (near >= k)
+            m = k;
+    }
+    double holder = pow(delta, 1.0 / (m > 1 ? m : n));
+    double tol = isfinite(cond) ? fmin(cond * delta, holder) : holder;
     return fmax(tol, 4.0 * 2.220446049250313e-16);
 }
 
@@ -381,7 +401,8 @@ static hes_status stability_run(const hes_monodromy *mono, hes_stability *st)
         assert(st->abs[i] <= st->abs[i - 1]);
     st->psi = k > 0 ? st->abs[0] : 0.0;
     st->cond = k > 0 ? hes__eig_condition(st->vl, st->vr, st->all_im, n, st->order[0], buf) : 1.0;
-    st->psi_tol = psi_accuracy(M, n, mono->accuracy, st->cond);
+    st->psi_tol = psi_accuracy(M, n, mono->accuracy, st->cond, st->all_re, st->all_im,
+                               k > 0 ? st->order[0] : -1);
     st->verdict = hes_verdict_of(st->psi, st->psi_tol);
     st->stable = st->verdict == HES_STABLE;
 out:

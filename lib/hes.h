@@ -2007,16 +2007,20 @@ typedef struct hes_colloc hes_colloc;
 
 /* The solver of the collocation's nonlinear program: SLSQP (NLopt, dense;
  * always built), IPOPT (sparse interior point, lib/shaping/colloc_ipopt.c;
- * when configure found coinor-libipopt-dev) or REDUCED (SLSQP on the free
+ * when configure found coinor-libipopt-dev), REDUCED (SLSQP on the free
  * variables, the equalities solved by Newton's method at every point,
  * lib/shaping/colloc_reduced.c; always built; feasibility solves use the
  * default, and a program whose equalities do not determine the other
- * variables is refused).  HES_NLP_DEFAULT: IPOPT when
+ * variables is refused) or HYBRID (the first tenth of the budget by SLSQP
+ * in the full space, whose iterates may leave the orbits to reach another
+ * basin, the rest in the reduced space; for a start far from the optimum,
+ * e.g. a psi objective from a minimum-energy gait).  HES_NLP_DEFAULT: IPOPT when
  * built, except for the psi objectives (stability, weighted) on programs of
  * at most 400 variables, where dense SLSQP is cheap and polishes psi's kinks
  * better; SLSQP when IPOPT is not built. */
 typedef enum {
-    HES_NLP_DEFAULT = 0, HES_NLP_SLSQP = 1, HES_NLP_IPOPT = 2, HES_NLP_REDUCED = 3
+    HES_NLP_DEFAULT = 0, HES_NLP_SLSQP = 1, HES_NLP_IPOPT = 2, HES_NLP_REDUCED = 3,
+    HES_NLP_HYBRID = 4
 } hes_nlp_solver;
 /* Nonzero when this build has the solver (HES_NLP_DEFAULT: always). */
 int hes_nlp_solver_available(hes_nlp_solver solver);

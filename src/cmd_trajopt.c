@@ -63,10 +63,11 @@ void cmd_trajopt_usage(FILE *out)
           "                          skips that (2)\n"
           "      --solver S          the NLP solver: ipopt (sparse interior point; the\n"
           "                          default when built in, except psi objectives on\n"
-          "                          at most 400 variables), slsqp (dense SQP), or\n"
+          "                          at most 400 variables), slsqp (dense SQP),\n"
           "                          reduced (SQP on the free variables, every iterate\n"
           "                          an orbit: for refining a gait, e.g. adding virtual\n"
-          "                          events)\n"
+          "                          events), or hybrid (the first tenth of --maxeval\n"
+          "                          by slsqp, the rest reduced: from a far start)\n"
           "      --jobs N            threads for psi's gradient (1); the result does not\n"
           "                          depend on N\n"
           "      --quiet             no progress lines on stderr\n"
@@ -385,8 +386,8 @@ int cmd_trajopt(int argc, char **argv)
             break;
         case OPT_SOLVER:
             if (hes_nlp_solver_from_name(optarg, &solver) != HES_OK || solver == HES_NLP_DEFAULT) {
-                fprintf(stderr, "hes trajopt: --solver expects ipopt, slsqp or reduced, got '%s'\n",
-                        optarg);
+                fprintf(stderr, "hes trajopt: --solver expects ipopt, slsqp, reduced or hybrid, "
+                        "got '%s'\n", optarg);
                 rc = CLI_EXIT_USAGE;
             } else if (!hes_nlp_solver_available(solver)) {
                 fprintf(stderr, "hes trajopt: --solver %s: hes was built without it (install "

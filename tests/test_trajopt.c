@@ -142,6 +142,57 @@ START_TEST(test_reduced_space_finds_the_same_optima)
 }
 END_TEST
 
+/* The hybrid (a tenth of the budget in the full space, the rest in the
+ * reduced one): the same optima as SLSQP on the programs above; and from
+ * the knee biped's minimum-energy gait (psi 3.3, cost psi + energy 3.38)
+ * it leaves that gait's basin as the full space does (below 1; the
+ * benchmark, bench_gaits.sh, compares the end points of the solvers over
+ * many starts, which a single run cannot). */
+START_TEST(test_hybrid_finds_the_optima_from_a_far_start)
+{
+    hes_trajopt_result a, b;
+    solve_with("knee-biped", HES_NLP_HYBRID, HES_COLLOC_ENERGY, &a);
+    solve_with("knee-biped", HES_NLP_SLSQP, HES_COLLOC_ENERGY, &b);
+    ck_assert_int_eq(a.solver, HES_NLP_HYBRID);
+    ck_assert_msg(fabs(a.energy / b.energy - 1) < 1e-9 && a.violation < 1e-8,
+                  "energy %.12g / %.12g, violation %g", a.energy, b.energy, a.violation);
+    hes_trajopt_result_free(&a);
+    hes_trajopt_result_free(&b);
+    solve_with("slip-hopper", HES_NLP_HYBRID, HES_COLLOC_STABILITY, &a);
+    solve_with("slip-hopper", HES_NLP_SLSQP, HES_COLLOC_STABILITY, &b);
+    ck_assert_msg(fabs(a.psi_collocation - b.psi_collocation) < 1e-6 * b.psi_collocation &&
+                  a.violation < 1e-8, "psi %.10g (hybrid) / %.10g (SLSQP), violation %g",
+                  a.psi_collocation, b.psi_collocation, a.violation);
+    hes_trajopt_result_free(&a);
+    hes_trajopt_result_free(&b);
+    /* from the minimum-energy gait */
+    hes_trajopt_result me, w;
+    solve_with("knee-biped", HES_NLP_SLSQP, HES_COLLOC_ENERGY, &me);
+    hes_system *sys = test_system("knee-biped");
+    hes_trajopt_options o = hes_trajopt_options_default();
+    o.nodes = 9;
+    o.refine = 1;
+    o.constant_inputs = 1;
+    o.objective = HES_COLLOC_WEIGHTED;
+    o.init = &me.gait;
+    o.solver = HES_NLP_HYBRID;
+    ck_assert_msg(hes_trajopt_run(sys, &o, &w) == HES_OK, "%s", hes_system_errmsg(sys));
+    double c0 = me.psi_collocation + me.energy, c1 = w.psi_collocation + w.energy;
+    ck_assert_msg(c0 > 3 && c1 < 1 && w.violation < 1e-8 && w.solver == HES_NLP_HYBRID,
+                  "psi + energy from the ME gait's %.6g: %.6g (violation %g)", c0, c1,
+                  w.violation);
+    printf("test_trajopt: knee-biped psi + energy from the ME gait's %.6g: hybrid %.6g (%d "
+           "evaluations)\n", c0, c1, w.evaluations);
+    hes_system_destroy(sys);
+    hes_trajopt_result_free(&me);
+    hes_trajopt_result_free(&w);
+    hes_nlp_solver s;
+    ck_assert_int_eq(hes_nlp_solver_from_name("hybrid", &s), HES_OK);
+    ck_assert_int_eq(s, HES_NLP_HYBRID);
+    ck_assert(hes_nlp_solver_available(HES_NLP_HYBRID));
+}
+END_TEST
+
 START_TEST(test_knee_biped_with_inputs_is_refined)
 {
     hes_system *sys = test_system("knee-biped");
@@ -233,6 +284,7 @@ static Suite *trajopt_suite(void)
     tcase_add_test(tc, test_knee_biped_with_inputs_is_refined);
     tcase_add_test(tc, test_ipopt_and_slsqp_find_the_same_optima);
     tcase_add_test(tc, test_reduced_space_finds_the_same_optima);
+    tcase_add_test(tc, test_hybrid_finds_the_optima_from_a_far_start);
     tcase_add_test(tc, test_refusals_have_a_status_and_a_message);
     suite_add_tcase(s, tc);
     return s;

@@ -278,7 +278,8 @@ hes_status hes_colloc_solve(hes_colloc *c, double *z, double tol, double *violat
     cost_ctx cc = { c, HES_COLLOC_FEASIBLE, 0.0, 0, 0, NAN, HES_OK, NULL, 0, NULL };
     int stalled;
     char why[160];
-    if (c->solver == HES_NLP_REDUCED) { /* z changes only where Newton converges */
+    if (c->solver == HES_NLP_REDUCED || c->solver == HES_NLP_HYBRID) {
+        /* z changes only where Newton converges */
         hes_status st = hes__colloc_newton(c, z, tol, why, sizeof why);
         if (st == HES_ENOMEM)
             return hes__fail(c->sys, st, "%s", why);
@@ -338,11 +339,21 @@ hes_status hes_colloc_minimize(hes_colloc *c, double *z, hes_colloc_objective ob
     consider(c, z, objective, weight, tol, &f_best, zbest);
     hes_nlp_solver solver = hes__nlp_solver_for(c->solver, objective, c->nv);
     int round_max = objective == HES_COLLOC_FEASIBLE ? maxeval : (maxeval / 4 > 200 ? maxeval / 4 : 200);
+    /* The hybrid: a first round of a tenth of the budget in the full space,
+     * whose iterates may leave the orbits (the knee biped's HES gait from
+     * its minimum-energy gait: the reduced space alone descends into a
+     * local optimum at cost 1.28, the full space to 0.48), then the reduced
+     * space from its best point (every iterate an orbit). */
+    int explore = solver == HES_NLP_HYBRID;
+    if (explore)
+        solver = HES_NLP_REDUCED;
     while (cc.evaluations < maxeval) {
         /* IPOPT's quasi-Newton model does not go stale as SLSQP's: its round
            may use the whole budget left */
         int left = maxeval - cc.evaluations;
         int budget = solver == HES_NLP_IPOPT || left < round_max ? left : round_max;
+        if (explore && budget > maxeval / 10)
+            budget = maxeval / 10 > 0 ? maxeval / 10 : 1;
         int before = cc.evaluations, improved = 0;
         memcpy(zr, f_best < HUGE_VAL ? zbest : z, sizeof(double) * nv);
         cc.have_last = 0;
@@ -351,15 +362,17 @@ hes_status hes_colloc_minimize(hes_colloc *c, double *z, hes_colloc_objective ob
         c->last_cost = HUGE_VAL;
         c->track = objective != HES_COLLOC_FEASIBLE;
         int stalled;
-        hes_nlp_solver use = solver;
+        hes_nlp_solver use = explore ? HES_NLP_SLSQP : solver;
         st = run_nlp(c, zr, tol, &cc, objective == HES_COLLOC_FEASIBLE ? 0.0 : 1e-10, budget,
                      &viol, what[objective], use, &stalled);
         /* IPOPT's line search can stall where psi is not smooth (two
            multipliers of equal modulus: restoration fails); SLSQP's
            least-squares steps polish from there in the next rounds */
-        int switched = use == HES_NLP_IPOPT && stalled && c->nv <= HES__DENSE_MAX_VARS;
-        if (switched)
+        int switched = (use == HES_NLP_IPOPT && stalled && c->nv <= HES__DENSE_MAX_VARS) ||
+                       explore;
+        if (switched && !explore)
             solver = HES_NLP_SLSQP;
+        explore = 0;
         c->track = 0;
         /* a program the solver cannot take (the reduced space with nothing
            free), or no memory: the caller's error, not a round's failure */

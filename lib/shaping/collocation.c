@@ -180,7 +180,7 @@ hes_status hes_colloc_create_opts(hes_system *sys, const hes_colloc_options *opt
                          "event sequence (model '%s')", m->name);
     if (nodes < 2)
         return hes__fail(sys, HES_EINVAL, "collocation needs at least 2 nodes per phase");
-    if ((int)opts->solver < HES_NLP_DEFAULT || opts->solver > HES_NLP_REDUCED)
+    if ((int)opts->solver < HES_NLP_DEFAULT || opts->solver > HES_NLP_HYBRID)
         return hes__fail(sys, HES_EINVAL, "unknown NLP solver %d", (int)opts->solver);
     if (!hes_nlp_solver_available(opts->solver))
         return hes__fail(sys, HES_ESOLVER, "the NLP solver %s is not built in: install the "

@@ -15,22 +15,23 @@
 int hes_nlp_solver_available(hes_nlp_solver solver)
 {
 #ifdef HAVE_IPOPT
-    return (int)solver >= 0 && solver <= HES_NLP_REDUCED;
+    return (int)solver >= 0 && solver <= HES_NLP_HYBRID;
 #else
-    return solver == HES_NLP_DEFAULT || solver == HES_NLP_SLSQP || solver == HES_NLP_REDUCED;
+    return solver == HES_NLP_DEFAULT || solver == HES_NLP_SLSQP || solver == HES_NLP_REDUCED ||
+           solver == HES_NLP_HYBRID;
 #endif
 }
 
-static const char *const solver_names[] = { "default", "slsqp", "ipopt", "reduced" };
+static const char *const solver_names[] = { "default", "slsqp", "ipopt", "reduced", "hybrid" };
 
 const char *hes_nlp_solver_name(hes_nlp_solver solver)
 {
-    return (int)solver >= 0 && solver <= HES_NLP_REDUCED ? solver_names[solver] : NULL;
+    return (int)solver >= 0 && solver <= HES_NLP_HYBRID ? solver_names[solver] : NULL;
 }
 
 hes_status hes_nlp_solver_from_name(const char *name, hes_nlp_solver *solver)
 {
-    for (int i = 0; name && i <= HES_NLP_REDUCED; i++)
+    for (int i = 0; name && i <= HES_NLP_HYBRID; i++)
         if (strcmp(name, solver_names[i]) == 0) {
             *solver = (hes_nlp_solver)i;
             return HES_OK;
@@ -46,13 +47,13 @@ hes_status hes_nlp_solver_from_name(const char *name, hes_nlp_solver *solver)
  * virtual events (245 variables) reached psi 0.0490 with SLSQP and 0.0620
  * with IPOPT (bench_gaits.sh, 58 s and 49 s).  On larger programs SLSQP's
  * O(nv^3) steps dominate (the SLIP at 41 nodes, 417 variables: 32 s against
- * IPOPT's 0.8 s, the same psi to 2e-6).  The reduced space only when asked
+ * IPOPT's 0.8 s, the same psi to 2e-6).  The reduced space (and the hybrid) only when asked
  * (it needs a start near a good orbit), and never for a feasibility solve,
  * whose start need not be near any orbit (Newton's method would not do):
  * SLSQP solves those, in every build alike. */
 hes_nlp_solver hes__nlp_solver_for(hes_nlp_solver asked, hes_colloc_objective objective, int nv)
 {
-    if (asked == HES_NLP_REDUCED && objective == HES_COLLOC_FEASIBLE)
+    if ((asked == HES_NLP_REDUCED || asked == HES_NLP_HYBRID) && objective == HES_COLLOC_FEASIBLE)
         return HES_NLP_SLSQP;
     if (asked != HES_NLP_DEFAULT)
         return asked;

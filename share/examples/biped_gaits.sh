@@ -6,7 +6,9 @@
 # heelstrike with the stance leg at 0.2 rad turning at -1.1 rad/s:
 #
 #   ME   minimum energy: the integral of the squared torques, no psi;
-#   HES  psi + energy (weight 1) without virtual events, from ME;
+#   HES  psi + energy (weight 1) without virtual events, from ME (by the
+#        hybrid solver: a tenth of the budget in the full space, the rest
+#        in the reduced space, --solver hybrid);
 #   VHE  the same with 5 virtual events in the unlocked phase and 2 in the
 #        locked phase, from HES (so it starts on the HES orbit), refined
 #        in the reduced space (--solver reduced: every iterate an orbit);
@@ -38,7 +40,7 @@ echo "ME: minimum energy ..." >&2
 "$HES" trajopt $common --objective energy --maxeval 2000 -o "$DIR/me.json" > "$DIR/me.out"
 echo "HES without virtual events ..." >&2
 "$HES" trajopt $common --objective weighted --weight "$WEIGHT" --maxeval 2000 --init "$DIR/me.json" \
-    -o "$DIR/hes.json" > "$DIR/hes.out"
+    --solver hybrid -o "$DIR/hes.json" > "$DIR/hes.out"
 echo "HES with virtual events ..." >&2
 "$HES" trajopt $common --objective weighted --weight "$WEIGHT" --virtual-events default --maxeval 2000 \
     --init "$DIR/hes.json" --solver reduced -o "$DIR/vhe.json" > "$DIR/vhe.out"

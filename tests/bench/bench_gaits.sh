@@ -8,8 +8,13 @@
 # (including the refinement and the shooting re-analysis), psi by shooting
 # and the energy (the HES gaits minimise psi + energy, which is nearly flat
 # along its valley: psi alone moves more between runs than the sum).  The
-# gaits with virtual events refine the HES gait in the reduced space
-# (--solver reduced, lib/shaping/colloc_reduced.c).
+# HES gait is found by the hybrid solver (--solver hybrid: a tenth of the
+# budget in the full space, the rest in the reduced space); the gaits with
+# virtual events refine it in the reduced space (--solver reduced,
+# lib/shaping/colloc_reduced.c).  Then the HES gait again from the same ME
+# gait with g changed in its 14th digit, by SLSQP in the full space and by
+# the hybrid: where each solver's end point lands when only the rounding
+# changes (min / median / max over the runs).
 set -eu
 HES=${HES:-src/hes}
 tmp=${TMPDIR:-/tmp}/hes-bench-gaits.$$
@@ -34,8 +39,30 @@ print("%-12s %9d %11d %8d %9.2f %12.6f %9.6f %9.2f" % (sys.argv[2], d["variables
 PY
 }
 run ME --objective energy --maxeval 2000
-run HES --objective weighted --weight 1 --maxeval 2000 --init "$tmp/ME.json"
+run HES --objective weighted --weight 1 --maxeval 2000 --init "$tmp/ME.json" --solver hybrid
 run HES+VHE --objective weighted --weight 1 --virtual-events default --maxeval 2000 --init "$tmp/HES.json" \
     --solver reduced
 run floor0.15 --objective weighted --weight 1 --virtual-events default --maxeval 2000 --psi-floor 0.15 \
     --init "$tmp/HES.json" --solver reduced
+
+echo
+echo "HES gait from the same ME gait, g = 9.81 changed in its 14th digit (--jobs 2):"
+printf '%-8s %5s %30s %30s %24s\n' solver runs "cost min/median/max" "psi shooting min/median/max" \
+    "seconds min/median/max"
+for solver in slsqp hybrid; do
+    for g in 9.81 9.8100000000001 9.8100000000002 9.8100000000003 9.8099999999999 \
+             9.8099999999998 9.8099999999997 9.8100000000004; do
+        "$HES" trajopt $common -p g=$g --objective weighted --weight 1 --maxeval 2000 \
+            --init "$tmp/ME.json" --solver $solver --jobs 2 -o "$tmp/g.json" > "$tmp/g-$solver-$g.out"
+    done
+    python3 - "$tmp" "$solver" <<'PY'
+import glob, json, statistics, sys
+rows = [json.load(open(f)) for f in sorted(glob.glob("%s/g-%s-*.out" % (sys.argv[1], sys.argv[2])))]
+def span(v, fmt):
+    return "/".join(fmt % x for x in (min(v), statistics.median(v), max(v)))
+cost = [d["psi_collocation"] + d["energy"] for d in rows]
+print("%-8s %5d %30s %30s %24s" % (sys.argv[2], len(rows), span(cost, "%.5f"),
+                                   span([d["psi_shooting"] for d in rows], "%.4f"),
+                                   span([d["seconds"] for d in rows], "%.2f")))
+PY
+done

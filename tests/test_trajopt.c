@@ -108,6 +108,39 @@ START_TEST(test_ipopt_and_slsqp_find_the_same_optima)
 }
 END_TEST
 
+/* The knee biped's minimum-energy gait and the SLIP's psi optimum by
+ * `solver` equal SLSQP's in the full space (energy to 1e-9, psi to 1e-6),
+ * its end points orbits (violation below 1e-8). */
+static void same_optima_as_slsqp(hes_nlp_solver solver)
+{
+    const char *name = hes_nlp_solver_name(solver);
+    hes_trajopt_result a, b;
+    solve_with("knee-biped", solver, HES_COLLOC_ENERGY, &a);
+    solve_with("knee-biped", HES_NLP_SLSQP, HES_COLLOC_ENERGY, &b);
+    ck_assert_int_eq(a.solver, solver);
+    ck_assert_msg(fabs(a.energy / b.energy - 1) < 1e-9 && a.violation < 1e-8,
+                  "energy %.12g (%s) / %.12g, violation %g", a.energy, name, b.energy,
+                  a.violation);
+    printf("test_trajopt: knee-biped minimum energy: %s %.12g (%d evaluations), SLSQP "
+           "%.12g (%d)\n", name, a.energy, a.evaluations, b.energy, b.evaluations);
+    hes_trajopt_result_free(&a);
+    hes_trajopt_result_free(&b);
+    solve_with("slip-hopper", solver, HES_COLLOC_STABILITY, &a);
+    solve_with("slip-hopper", HES_NLP_SLSQP, HES_COLLOC_STABILITY, &b);
+    ck_assert_msg(fabs(a.psi_collocation - b.psi_collocation) < 1e-6 * b.psi_collocation &&
+                  a.violation < 1e-8, "psi %.10g (%s) / %.10g (SLSQP), violation %g",
+                  a.psi_collocation, name, b.psi_collocation, a.violation);
+    printf("test_trajopt: SLIP psi in the cost: %s %.10g (%d evaluations), SLSQP %.10g "
+           "(%d)\n", name, a.psi_collocation, a.evaluations, b.psi_collocation,
+           b.evaluations);
+    hes_trajopt_result_free(&a);
+    hes_trajopt_result_free(&b);
+    hes_nlp_solver s;
+    ck_assert_int_eq(hes_nlp_solver_from_name(name, &s), HES_OK);
+    ck_assert_int_eq(s, solver);
+    ck_assert(hes_nlp_solver_available(solver));
+}
+
 /* The reduced space (SLSQP on the free variables, the equalities solved by
  * Newton's method at every point, colloc_reduced.c) on the same programs
  * as the full space's SLSQP: the same optima.  Its gradients come from the
@@ -115,30 +148,8 @@ END_TEST
  * another point or stalled. */
 START_TEST(test_reduced_space_finds_the_same_optima)
 {
-    hes_trajopt_result a, b;
-    solve_with("knee-biped", HES_NLP_REDUCED, HES_COLLOC_ENERGY, &a);
-    solve_with("knee-biped", HES_NLP_SLSQP, HES_COLLOC_ENERGY, &b);
-    ck_assert_int_eq(a.solver, HES_NLP_REDUCED);
-    ck_assert_msg(fabs(a.energy / b.energy - 1) < 1e-9 && a.violation < 1e-8,
-                  "energy %.12g / %.12g, violation %g", a.energy, b.energy, a.violation);
-    printf("test_trajopt: knee-biped minimum energy: reduced %.12g (%d evaluations), SLSQP "
-           "%.12g (%d)\n", a.energy, a.evaluations, b.energy, b.evaluations);
-    hes_trajopt_result_free(&a);
-    hes_trajopt_result_free(&b);
-    solve_with("slip-hopper", HES_NLP_REDUCED, HES_COLLOC_STABILITY, &a);
-    solve_with("slip-hopper", HES_NLP_SLSQP, HES_COLLOC_STABILITY, &b);
-    ck_assert_msg(fabs(a.psi_collocation - b.psi_collocation) < 1e-6 * b.psi_collocation &&
-                  a.violation < 1e-8, "psi %.10g (reduced) / %.10g (SLSQP), violation %g",
-                  a.psi_collocation, b.psi_collocation, a.violation);
-    printf("test_trajopt: SLIP psi in the cost: reduced %.10g (%d evaluations), SLSQP %.10g "
-           "(%d)\n", a.psi_collocation, a.evaluations, b.psi_collocation, b.evaluations);
-    hes_trajopt_result_free(&a);
-    hes_trajopt_result_free(&b);
-    hes_nlp_solver s;
-    ck_assert_int_eq(hes_nlp_solver_from_name("reduced", &s), HES_OK);
-    ck_assert_int_eq(s, HES_NLP_REDUCED);
+    same_optima_as_slsqp(HES_NLP_REDUCED);
     ck_assert_str_eq(hes_nlp_solver_name(HES_NLP_REDUCED), "reduced");
-    ck_assert(hes_nlp_solver_available(HES_NLP_REDUCED));
 }
 END_TEST
 
@@ -150,22 +161,8 @@ END_TEST
  * many starts, which a single run cannot). */
 START_TEST(test_hybrid_finds_the_optima_from_a_far_start)
 {
-    hes_trajopt_result a, b;
-    solve_with("knee-biped", HES_NLP_HYBRID, HES_COLLOC_ENERGY, &a);
-    solve_with("knee-biped", HES_NLP_SLSQP, HES_COLLOC_ENERGY, &b);
-    ck_assert_int_eq(a.solver, HES_NLP_HYBRID);
-    ck_assert_msg(fabs(a.energy / b.energy - 1) < 1e-9 && a.violation < 1e-8,
-                  "energy %.12g / %.12g, violation %g", a.energy, b.energy, a.violation);
-    hes_trajopt_result_free(&a);
-    hes_trajopt_result_free(&b);
-    solve_with("slip-hopper", HES_NLP_HYBRID, HES_COLLOC_STABILITY, &a);
-    solve_with("slip-hopper", HES_NLP_SLSQP, HES_COLLOC_STABILITY, &b);
-    ck_assert_msg(fabs(a.psi_collocation - b.psi_collocation) < 1e-6 * b.psi_collocation &&
-                  a.violation < 1e-8, "psi %.10g (hybrid) / %.10g (SLSQP), violation %g",
-                  a.psi_collocation, b.psi_collocation, a.violation);
-    hes_trajopt_result_free(&a);
-    hes_trajopt_result_free(&b);
-    /* from the minimum-energy gait */
+    same_optima_as_slsqp(HES_NLP_HYBRID);
+    ck_assert_str_eq(hes_nlp_solver_name(HES_NLP_HYBRID), "hybrid");
     hes_trajopt_result me, w;
     solve_with("knee-biped", HES_NLP_SLSQP, HES_COLLOC_ENERGY, &me);
     hes_system *sys = test_system("knee-biped");
@@ -186,10 +183,6 @@ START_TEST(test_hybrid_finds_the_optima_from_a_far_start)
     hes_system_destroy(sys);
     hes_trajopt_result_free(&me);
     hes_trajopt_result_free(&w);
-    hes_nlp_solver s;
-    ck_assert_int_eq(hes_nlp_solver_from_name("hybrid", &s), HES_OK);
-    ck_assert_int_eq(s, HES_NLP_HYBRID);
-    ck_assert(hes_nlp_solver_available(HES_NLP_HYBRID));
 }
 END_TEST
 

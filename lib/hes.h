@@ -264,8 +264,11 @@ typedef struct {
 } hes_deriv_report;
 
 /* Compares every supplied Jacobian (field_dx, guard_dx, guard_dt, reset_dx,
- * reset_dt) with central differences at the state x (of the mode the callback
- * belongs to) and time t given per mode: xs[I] is a state of mode I, which
+ * reset_dt, and a mechanical mode's hes_mech.force_dx in q, q' and u at the
+ * state's configuration, velocities and inputs) with central differences at
+ * the state x (of the mode the callback
+ * belongs to) and time t given per mode: xs[I] is a state of mode I (NULL:
+ * mode I and the transitions from it are not checked), which
  * must lie where the callbacks are defined (a reset may refuse states off its
  * physical domain; that is reported as HES_EMODEL).
  * Relative error: |a - d| / max(1, |d|). */
@@ -1657,13 +1660,20 @@ typedef struct {
     hes_stability stab;
     int have_check;
     double check_max_abs_diff; /* |M - M_fd| max over entries, M = proj or phi */
+    /* With the check also: the model's supplied Jacobians against central
+     * differences (hes_model_check_derivatives) at the orbit's states, each
+     * mode at the end of its last phase (n_checked 0: none supplied) */
+    hes_deriv_report jacobians;
     int n_simultaneous;      /* pairs of simultaneous events on the orbit (at most 4) */
     hes_simultaneous simultaneous[4];
 } hes_analysis;
 
 /* orbit -> monodromy -> multipliers (and the report of simultaneous events,
  * hes_simultaneous_orbit).  With check != 0 also recomputes the
- * analysed matrix by central differences of the full nonlinear return map.
+ * analysed matrix by central differences of the full nonlinear return map,
+ * and compares the model's supplied Jacobians with central differences at
+ * the orbit's states (res->jacobians; modes the orbit does not visit are
+ * not checked).
  * On failure *res is left empty (nothing to free); on success release it with
  * hes_analysis_free(). */
 hes_status hes_analyze(hes_system *sys, int check, hes_analysis *res);

@@ -45,7 +45,9 @@ void cmd_analyze_usage(FILE *out)
           "                          its phases as modes, its inputs as functions of the\n"
           "                          time since each phase started, found again by shooting\n"
           "      --check             also differentiate the full nonlinear return map\n"
-          "                          by finite differences and print the discrepancy\n"
+          "                          by finite differences and print the discrepancy,\n"
+          "                          and compare the model's Jacobians with central\n"
+          "                          differences at the orbit's states\n"
           "      --impact-set N      psi over N sampled outcomes of the orbit's\n"
           "                          simultaneous frictional impact (1 to 100000): each\n"
           "                          outcome's own orbit and psi, the worst (robust) psi\n"
@@ -202,6 +204,13 @@ static void print_text(const hes_system *sys, const hes_analysis *res)
     if (res->have_check)
         printf("check: finite differences of the return map, "
                "max |difference| = %.3e\n", res->check_max_abs_diff);
+    if (res->have_check && res->jacobians.n_checked > 0)
+        printf("check: the model's %d Jacobian%s at the orbit's states against central "
+               "differences, worst relative error %.3e (%s)\n", res->jacobians.n_checked,
+               res->jacobians.n_checked == 1 ? "" : "s", res->jacobians.max_rel_err,
+               res->jacobians.where);
+    else if (res->have_check)
+        printf("check: the model supplies no Jacobians (the library differentiates it)\n");
     print_simultaneous(hes_system_model(sys), res);
 }
 

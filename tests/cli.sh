@@ -1120,6 +1120,21 @@ else
     echo "cli.sh: $walker not built; walker checks skipped"
 fi
 
+# The mechanical rimless wheel (share/examples/mech_rimless_wheel.c) as a
+# plugin: its multiplier is cos^2(2a), and analyze --check compares its
+# field Jacobian (the library's, through its chart) with differences.
+mwheel=${top_builddir:-.}/tests/.libs/mech_rimless_wheel_plugin.so
+if [ -f "$mwheel" ]; then
+    run mw_an analyze --model "$mwheel" --check --json
+    expect_status mw_an 0 "analyze --model a mechanical plugin --check"
+    expect_json_value mw_an 'abs(d["psi"] - __import__("math").cos(2 * d["params"]["a"]) ** 2) < 1e-8 and d["check"]["jacobians"]["checked"] >= 1 and d["check"]["jacobians"]["max_rel_err"] < 1e-7' \
+        True "mechanical plugin: psi = cos^2(2a), its Jacobian agrees with differences"
+    run mw_txt analyze --model "$mwheel" --check
+    expect_grep mw_txt out "the model's 1 Jacobian at the orbit's states" "analyze --check reports the Jacobian check"
+else
+    echo "cli.sh: $mwheel not built; mechanical plugin checks skipped"
+fi
+
 # The ESS example (share/examples/ball_walls.c) as a plugin: an event-
 # selected system loaded with --model.  Its bouncing orbit's multiplier is
 # 1 / G^2 with G = exp(pump t_c / 2 m), t_c = pi / sqrt(k/m - (pump/2m)^2).

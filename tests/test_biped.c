@@ -211,6 +211,11 @@ START_TEST(test_knee_biped_passive_gait_is_found_and_checked)
     ck_assert(res.have_check);
     ck_assert_msg(res.check_max_abs_diff < 1e-6, "monodromy vs FD of the return map: %g",
                   res.check_max_abs_diff);
+    /* the supplied Jacobians at the orbit's states: both fields, the three
+       force Jacobians of each mechanical system, the event callbacks */
+    ck_assert_msg(res.jacobians.n_checked >= 8 && res.jacobians.max_rel_err < 1e-7,
+                  "%d Jacobians, worst %g at %s", res.jacobians.n_checked,
+                  res.jacobians.max_rel_err, res.jacobians.where);
     ck_assert_int_eq(o->traj.n_events, 2);
     const hes_event *knee = &o->traj.events[0], *heel = &o->traj.events[1];
     ck_assert_str_eq(m->transitions[knee->transition].name, "kneestrike");

@@ -144,6 +144,11 @@ START_TEST(test_analysis_json_carries_the_analysis_bit_for_bit)
     const json_t *check = get(doc, "check");
     ck_assert_str_eq(json_string_value(get(check, "method")), "finite-differences");
     ck_assert_json_bits(get(check, "max_abs_diff"), res.check_max_abs_diff);
+    const json_t *jac = get(check, "jacobians");
+    ck_assert_int_eq(json_integer_value(get(jac, "checked")), res.jacobians.n_checked);
+    ck_assert_int_gt(res.jacobians.n_checked, 0);
+    ck_assert_json_bits(get(jac, "max_rel_err"), res.jacobians.max_rel_err);
+    ck_assert_str_eq(json_string_value(get(jac, "where")), res.jacobians.where);
     ck_assert_ptr_null(json_object_get(doc, "simultaneous"));
     json_decref(doc);
     hes_analysis_free(&res);

@@ -378,13 +378,14 @@ END_TEST
 static int cart_force_jacobians(const double *qd, const double *cd, int wrong, double *fq,
                                 double *fqd, double *fu)
 {
+    /* wrong 2: the input's column with the wrong sign */
     double v2 = qd[2] * qd[2] + qd[3] * qd[3];
     memset(fq, 0, 16 * sizeof *fq);
     memset(fqd, 0, 16 * sizeof *fqd);
     fqd[2 + 4 * 2] = -*cd * (v2 + 2 * qd[2] * qd[2]);
     fqd[3 + 4 * 3] = -*cd * (v2 + 2 * qd[3] * qd[3]);
-    fqd[2 + 4 * 3] = fqd[3 + 4 * 2] = wrong ? 0.0 : -*cd * 2 * qd[2] * qd[3];
-    const double col[4] = { 0, 0, 1, 0 };
+    fqd[2 + 4 * 3] = fqd[3 + 4 * 2] = wrong == 1 ? 0.0 : -*cd * 2 * qd[2] * qd[3];
+    const double col[4] = { 0, 0, wrong == 2 ? -1 : 1, 0 };
     memcpy(fu, col, sizeof col);
     return 0;
 }
@@ -403,10 +404,29 @@ static int cart_force_dx_wrong(const double *q, const double *qd, const double *
     return cart_force_jacobians(qd, d, 1, fq, fqd, fu);
 }
 
+static int cart_force_dx_wrong_u(const double *q, const double *qd, const double *u,
+                                 const double *p, double *fq, double *fqd, double *fu, void *d)
+{
+    (void)q; (void)u; (void)p;
+    return cart_force_jacobians(qd, d, 2, fq, fqd, fu);
+}
+
+static int held_input(double t, const double *x, const double *p, double *u, void *d)
+{
+    (void)t; (void)x; (void)p; (void)d;
+    u[0] = 0.7;
+    return 0;
+}
+
 static const hes_mech cart_dragged_dx = { "two masses", 4, cart_mass, NULL, cart_force, 1, 0,
                                           NULL, &drag_cubic, cart_force_dx };
 static const hes_mech cart_dragged_wrong = { "two masses", 4, cart_mass, NULL, cart_force, 1, 0,
                                              NULL, &drag_cubic, cart_force_dx_wrong };
+static const hes_mech cart_wrong_u = { "two masses", 4, cart_mass, NULL, cart_force, 1, 0, NULL,
+                                       &drag_cubic, cart_force_dx_wrong_u };
+/* an input that does not depend on the state: df/du never enters dF/dx */
+static const hes_mech_mode cart_held_wrong_u = { &cart_wrong_u, 0, NULL, 2, two_angles,
+                                                 two_angles_dz, two_angles_acc, held_input };
 static const hes_mech_mode cart_driven_dx = { &cart_dragged_dx, 0, NULL, 2, two_angles,
                                               two_angles_dz, two_angles_acc, feedback };
 static const hes_mech_mode cart_driven_wrong = { &cart_dragged_wrong, 0, NULL, 2, two_angles,
@@ -440,6 +460,19 @@ START_TEST(test_model_force_jacobians_give_the_same_field_jacobian)
         worst_wrong = fmax(worst_wrong, rep.max_rel_err);
     }
     ck_assert_msg(worst_wrong > 1e-2, "a wrong force_dx passed the check: %g", worst_wrong);
+    /* a wrong df/du under an input held constant: the field's Jacobian is
+       right (the input is no function of the state), force_dx is checked
+       itself */
+    hes_mode held_modes[1] = { cart_modes[0] };
+    held_modes[0].data = (void *)&cart_held_wrong_u;
+    hes_model held = cart_model;
+    held.modes = held_modes;
+    double x[4] = { 0.3, -0.2, 1.1, 0.4 };
+    const double *xs[1] = { x };
+    hes_deriv_report rep;
+    ck_assert_int_eq(hes_model_check_derivatives(&held, P, 0.1, xs, &rep), HES_OK);
+    ck_assert_msg(rep.max_rel_err > 0.5 && strstr(rep.where, "df/du[2,0]") && rep.n_checked == 4,
+                  "%g at %s (%d checked)", rep.max_rel_err, rep.where, rep.n_checked);
 }
 END_TEST
 

@@ -55,6 +55,22 @@ hes_status hes_analyze(hes_system *sys, int check, hes_analysis *res)
         }
         free(fd);
     }
+    if (st == HES_OK && check) { /* the supplied Jacobians at the orbit's states */
+        const hes_model *m = hes_system_model(sys);
+        const double **xs = calloc((size_t)m->n_modes, sizeof *xs);
+        const hes_traj *tr = &res->orbit.traj;
+        if (!xs)
+            st = hes__fail(sys, HES_ENOMEM, "out of memory");
+        for (int k = 0; xs && k < tr->n_phases; k++) /* before the event that ends it */
+            xs[tr->phases[k].mode] = k < tr->n_events ? tr->events[k].x_minus
+                                                      : tr->phases[k].x1;
+        hes_status cs = xs ? hes_model_check_derivatives(m, hes_system_params(sys),
+                                                         res->orbit.t0, xs, &res->jacobians)
+                           : HES_OK;
+        if (xs && cs != HES_OK)
+            st = hes__fail(sys, cs, "checking the model's Jacobians: %s", res->jacobians.where);
+        free(xs);
+    }
     if (st != HES_OK) /* the message stays: freeing results does not touch the system */
         hes_analysis_free(res);
     return st;

@@ -182,15 +182,23 @@ json_t *hes__json_multipliers(const hes_stability *st)
     return a;
 }
 
-static json_t *check_json(double max_abs_diff)
+static json_t *check_json(double max_abs_diff, const hes_deriv_report *jac)
 {
-    json_t *obj = json_object();
-    int err = 0;
+    json_t *obj = json_object(), *j = json_object();
+    int err = !j;
 
-    if (!obj)
+    if (!obj) {
+        json_decref(j);
         return NULL;
+    }
     err |= hes__json_put(obj, "method", json_string("finite-differences"));
     err |= hes__json_put(obj, "max_abs_diff", hes__json_number(max_abs_diff));
+    if (j) { /* the model's Jacobians against central differences */
+        err |= hes__json_put(j, "checked", json_integer(jac->n_checked));
+        err |= hes__json_put(j, "max_rel_err", hes__json_number(jac->max_rel_err));
+        err |= hes__json_put(j, "where", json_string(jac->where));
+        err |= hes__json_put(obj, "jacobians", j);
+    }
     if (err) {
         json_decref(obj);
         return NULL;
@@ -260,7 +268,7 @@ json_t *hes__json_analysis_doc(const hes_system *sys, const hes_analysis *res)
     err |= hes__json_put(doc, "verdict", json_string(hes_verdict_name(res->stab.verdict)));
     err |= hes__json_put(doc, "psi_tolerance", hes__json_number(res->stab.psi_tol));
     if (res->have_check)
-        err |= hes__json_put(doc, "check", check_json(res->check_max_abs_diff));
+        err |= hes__json_put(doc, "check", check_json(res->check_max_abs_diff, &res->jacobians));
     if (res->n_simultaneous > 0) {
         json_t *list = json_array();
         for (int k = 0; list && k < res->n_simultaneous; k++)

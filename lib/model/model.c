@@ -547,17 +547,29 @@ hes_status hes_model_check_derivatives(const hes_model *m, const double *p,
         return HES_EINVAL;
     for (int i = 0; i < m->n_modes; i++) {
         const hes_mode *md = &m->modes[i];
-        if (!md->field_dx)
+        if (!md->field_dx || !xs[i])
             continue;
         snprintf(label, sizeof label, "mode %s: dF/dx", md->name);
         if (compare(md->field_dx, md->field, md->dim, md->dim, 0, t, xs[i], p,
                     hes__mode_data(m, i), label, rep))
             return HES_EMODEL;
     }
+    /* a mechanical mode's force Jacobians themselves: df/du enters dF/dx
+       only through inputs that depend on the state */
+    for (int i = 0; i < m->n_modes; i++) {
+        const hes_mode *md = &m->modes[i];
+        if (md->field == hes_mech_field && xs[i] &&
+            hes__mech_check_force_dx(hes__mode_data(m, i), t, xs[i], p, md->name,
+                                     &rep->max_rel_err, rep->where, sizeof rep->where,
+                                     &rep->n_checked))
+            return HES_EMODEL;
+    }
     for (int k = 0; k < m->n_transitions; k++) {
         const hes_transition *T = &m->transitions[k];
         int ni = m->modes[T->from].dim, nj = m->modes[T->to].dim;
         const double *x = xs[T->from];
+        if (!x)
+            continue;
         struct { hes_fn jac, fn; int n_out, wrt_t; const char *what; } c[] = {
             { T->guard_dx, T->guard, 1, 0, "Dxg" },
             { T->guard_dt, T->guard, 1, 1, "Dtg" },

@@ -22,6 +22,9 @@
  *
  * Build against the installed library:
  *     cc mech_rimless_wheel.c $(pkg-config --cflags --libs hes) -lm
+ * or as a plugin for `hes analyze --model ./mech_rimless_wheel.so --check`:
+ *     cc -shared -fPIC -DHES_PLUGIN mech_rimless_wheel.c $(pkg-config --cflags hes) \
+ *         -o mech_rimless_wheel.so
  */
 #include <math.h>
 #include <stdio.h>
@@ -160,6 +163,15 @@ static const hes_model model = {
     .describe_error = hes_mech_describe_error,
 };
 
+#ifdef HES_PLUGIN
+/* Built as a plugin (-DHES_PLUGIN, a shared module): the entry point hes
+ * calls. */
+const hes_model *hes_plugin_model(void);
+const hes_model *hes_plugin_model(void)
+{
+    return &model;
+}
+#else
 int main(void)
 {
     hes_system *sys = hes_system_create(&model);
@@ -189,3 +201,4 @@ int main(void)
     hes_system_destroy(sys);
     return ok ? 0 : 1;
 }
+#endif

@@ -188,7 +188,7 @@ static int any_virtual(const hes_model *m, const int *counts)
     return 0;
 }
 
-static void print_text(const hes_system *sys, const hes_trajopt_result *r)
+static void print_text(const hes_system *sys, const hes_trajopt_result *r, int maxeval)
 {
     const hes_model *m = hes_system_model(sys);
     const hes_orbit_spec *o = &m->orbit;
@@ -236,7 +236,8 @@ static void print_text(const hes_system *sys, const hes_trajopt_result *r)
     if (r->have_shooting)
         printf("return map: collocation vs shooting, max |difference| %.2e of its largest entry\n",
                r->return_map_difference);
-    printf("%d evaluations of the cost, %.3f s\n", r->evaluations, r->seconds);
+    printf("%d evaluations of the cost%s, %.3f s\n", r->evaluations,
+           r->evaluations >= maxeval ? " (all of --maxeval: it stopped there)" : "", r->seconds);
     if (r->have_shooting) {
         hes_stability st = { .psi = r->psi_shooting, .psi_tol = r->psi_tol, .verdict = r->verdict };
         cli_print_verdict(&st);
@@ -534,7 +535,7 @@ int cmd_trajopt(int argc, char **argv)
             if (rc == CLI_EXIT_OK)
                 rc = jrc;
         } else {
-            print_text(sys, &r);
+            print_text(sys, &r, maxeval);
         }
     }
     hes_trajopt_result_free(&r);

@@ -693,6 +693,9 @@ expect_json_value tj_slip 'd["constraint_violation"] < 1e-9' True "trajopt: cons
 expect_json_value tj_slip 'abs(d["psi_collocation"] - 0.66236) < 1e-4' True \
     "trajopt slip-hopper: the optimum of hes shape (0.66236)"
 
+run tj_budget trajopt slip-hopper --nodes 7 --maxeval 20 --quiet
+expect_grep tj_budget out '20 evaluations of the cost \(all of --maxeval' \
+    "trajopt says when the budget stopped it"
 run tj_feas trajopt slip-hopper --objective feasible -p K=0.1 --nodes 11
 expect_status tj_feas 0 "trajopt --objective feasible"
 expect_grep tj_feas out 'not optimised' "feasible objective reports psi without optimising"

@@ -262,6 +262,37 @@ START_TEST(test_state_the_residual_misses_must_return)
 }
 END_TEST
 
+/* The counter's field is (1, 0): a dF/dx of its own that is not zero */
+static int counter_wrong_dx(double t, const double *x, const double *p, double *J, void *d)
+{
+    (void)t; (void)x; (void)p; (void)d;
+    J[0] = 0.0; J[1] = 0.0; J[2] = 0.0; J[3] = 0.0;
+    J[1] = 2.0; /* dF2/dx1: wrong */
+    return 0;
+}
+
+/* Where the orbit search fails, a supplied Jacobian that disagrees with
+ * central differences at the orbit's guess is named in the message (the
+ * likeliest cause when a model's own orbit is not found); a model without
+ * one gets no such note. */
+START_TEST(test_failed_orbit_search_names_a_wrong_jacobian)
+{
+    hes_mode modes[1] = { test_drifting_counter.modes[0] };
+    hes_model wrong = test_drifting_counter;
+    modes[0].field_dx = counter_wrong_dx;
+    wrong.modes = modes;
+    for (int k = 0; k < 2; k++) {
+        hes_system *sys = create(k ? &wrong : &test_drifting_counter);
+        hes_analysis a;
+        ck_assert_int_eq(hes_analyze(sys, 0, &a), HES_ENOORBIT);
+        const char *msg = hes_system_errmsg(sys), *note = strstr(msg, "disagrees with central");
+        ck_assert_msg(strstr(msg, "not periodic") && (k ? note && strstr(msg, "dF/dx[1,0]")
+                                                        : !note), "%s", msg);
+        hes_system_destroy(sys);
+    }
+}
+END_TEST
+
 /* A start state on a guard whose flow enters the far side at zero crossing
  * rate (a body standing on rigid feet; a ball resting on the paddle after a
  * plastic impact) is refused, not integrated through the guard. */
@@ -325,6 +356,7 @@ static Suite *orbit_suite(void)
     tcase_add_test(acc, test_zeno_rest_point_is_not_an_orbit);
     tcase_add_test(acc, test_orbit_with_a_zeno_period_is_refused);
     tcase_add_test(acc, test_state_the_residual_misses_must_return);
+    tcase_add_test(acc, test_failed_orbit_search_names_a_wrong_jacobian);
     suite_add_tcase(s, acc);
     TCase *ver = tcase_create("verdict");
     tcase_set_timeout(ver, 60);

@@ -2023,8 +2023,9 @@ typedef struct hes_colloc hes_colloc;
  * default, and a program whose equalities do not determine the other
  * variables is refused) or HYBRID (the first tenth of the budget by SLSQP
  * in the full space, whose iterates may leave the orbits to reach another
- * basin, the rest in the reduced space; for a start far from the optimum,
- * e.g. a psi objective from a minimum-energy gait).  HES_NLP_DEFAULT: IPOPT when
+ * basin, the rest in the reduced space, or in the full space where the
+ * reduced space does not apply; for a start far from the optimum, e.g. a
+ * psi objective from a minimum-energy gait).  HES_NLP_DEFAULT: IPOPT when
  * built, except for the psi objectives (stability, weighted) on programs of
  * at most 400 variables, where dense SLSQP is cheap and polishes psi's kinks
  * better; SLSQP when IPOPT is not built. */

@@ -64,7 +64,8 @@ static double collocation_error(int nodes)
 /* The reduced space's feasibility solve (Newton's method on the
  * equalities, colloc_reduced.c) finds the orbit SLSQP's feasibility solve
  * finds; with nothing free (the SLIP's program without design parameters)
- * its minimisation is refused with a message. */
+ * its minimisation is refused with a message, and the hybrid's goes on in
+ * the full space (to the same orbit: nothing is free). */
 START_TEST(test_reduced_newton_finds_the_orbit_slsqp_finds)
 {
     slip_orbit ref;
@@ -90,6 +91,20 @@ START_TEST(test_reduced_newton_finds_the_orbit_slsqp_finds)
     ck_assert_int_eq(hes_colloc_minimize(c[0], z[0], HES_COLLOC_STABILITY, 0, 1e-9, 50, &res),
                      HES_EINVAL);
     ck_assert_ptr_nonnull(strstr(hes_system_errmsg(sys), "no free variables"));
+    hes_colloc *h;
+    o.solver = HES_NLP_HYBRID;
+    ck_assert_int_eq(hes_colloc_create_opts(sys, &o, &h), HES_OK);
+    double *zh = malloc(sizeof(double) * (size_t)hes_colloc_nvars(h));
+    memcpy(zh, z[1], sizeof(double) * (size_t)hes_colloc_nvars(h));
+    ck_assert_msg(hes_colloc_minimize(h, zh, HES_COLLOC_STABILITY, 0, 1e-9, 50, &res) == HES_OK,
+                  "%s", hes_system_errmsg(sys));
+    d = 0;
+    for (int j = 0; j < hes_colloc_nvars(h); j++)
+        d = fmax(d, fabs(zh[j] - z[1][j]));
+    ck_assert_msg(d < 1e-7 && res.violation < 1e-8, "the hybrid moved by %g (violation %g)", d,
+                  res.violation);
+    free(zh);
+    hes_colloc_destroy(h);
     for (int k = 0; k < 2; k++) {
         free(z[k]);
         hes_colloc_destroy(c[k]);

@@ -374,6 +374,14 @@ hes_status hes_colloc_minimize(hes_colloc *c, double *z, hes_colloc_objective ob
             solver = HES_NLP_SLSQP;
         explore = 0;
         c->track = 0;
+        if (st == HES_EINVAL && use == HES_NLP_REDUCED && c->solver == HES_NLP_HYBRID) {
+            /* the reduced space does not apply (nothing free, or the
+               equalities do not determine the rest): the hybrid goes on in
+               the full space */
+            solver = HES_NLP_SLSQP;
+            st = HES_OK;
+            continue;
+        }
         /* a program the solver cannot take (the reduced space with nothing
            free), or no memory: the caller's error, not a round's failure */
         if (st == HES_EINVAL || st == HES_ENOMEM || st == HES_ESOLVER)

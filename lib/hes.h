@@ -336,7 +336,7 @@ typedef struct {
     /* Optional: the Jacobians of force at (q, q', u), column-major:
      * fq[d*d] = df/dq, fqd[d*d] = df/dq', fu[d*m] = df/du (m > 0).  Used by
      * hes_mech_field_dx; NULL: fourth-order central differences of force.
-     * hes_model_check_derivatives checks them through field_dx. */
+     * hes_model_check_derivatives checks them directly, in q, q' and u. */
     int (*force_dx)(const double *q, const double *qd, const double *u, const double *p,
                     double *fq, double *fqd, double *fu, void *data);
 } hes_mech;
@@ -1556,8 +1556,8 @@ typedef struct {
                                 mono->accuracy max(1, |M|_F) the error of the matrix and
                                 m the size of the maximising multiplier's cluster (m
                                 eigenvalues within 2 delta^(1/m) of it: an error delta can
-                                merge them, and they move with its m-th root; m = n when
-                                alone), at least 4 eps */
+                                merge them, and they move with its m-th root; m =
+                                n_mult when alone), at least 4 eps */
     hes_verdict verdict;     /* hes_verdict_of(psi, psi_tol) */
     int stable;              /* verdict == HES_STABLE: psi < 1 - psi_tol */
     double *work;            /* private: the workspace hes_stability_update reuses */

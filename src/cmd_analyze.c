@@ -204,13 +204,18 @@ static void print_text(const hes_system *sys, const hes_analysis *res)
     if (res->have_check)
         printf("check: finite differences of the return map, "
                "max |difference| = %.3e\n", res->check_max_abs_diff);
-    if (res->have_check && res->jacobians.n_checked > 0)
+    if (res->have_check && isnan(res->jacobians.max_rel_err))
+        printf("check: the model's Jacobians could not all be checked at the orbit's states "
+               "(%d compared before): %s\n", res->jacobians.n_checked, res->jacobians.where);
+    else if (res->have_check && res->jacobians.n_checked > 0)
         printf("check: the model's %d Jacobian%s at the orbit's states against central "
                "differences, worst relative error %.3e (%s)\n", res->jacobians.n_checked,
                res->jacobians.n_checked == 1 ? "" : "s", res->jacobians.max_rel_err,
                res->jacobians.where);
     else if (res->have_check)
-        printf("check: the model supplies no Jacobians (the library differentiates it)\n");
+        printf("check: no supplied Jacobian was checked (none for the modes the orbit "
+               "visits: the library differentiates them)%s%s\n",
+               res->jacobians.where[0] ? "; " : "", res->jacobians.where);
     print_simultaneous(hes_system_model(sys), res);
 }
 

@@ -744,6 +744,12 @@ EOF
     bad simulate --orbit "$tmp/gait.json" --box 0.1 --perturb 0.1
     bad simulate --orbit "$tmp/gait.json" --orbit "$tmp/gait.json"
     bad trajopt knee-biped --init "$tmp/gait.json"
+    # the gait's parameters with -p over them must be valid together: l_td
+    # 0.97 is valid with the default l0 = 1, l0 = 0.95 with the default l_td
+    python3 -c "
+import json, sys; d = json.load(open(sys.argv[1])); d['params']['l_td'] = 0.97
+json.dump(d, open(sys.argv[2], 'w'))" "$tmp/gait.json" "$tmp/gait-ltd.json"
+    bad trajopt slip-hopper --init "$tmp/gait-ltd.json" -p l0=0.95 --quiet
 else
     echo "bad_input.sh: no python3 or no SLIP gait; the gait-file lines are skipped"
 fi

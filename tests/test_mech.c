@@ -442,13 +442,17 @@ START_TEST(test_model_force_jacobians_give_the_same_field_jacobian)
     wrong_modes[0].data = (void *)&cart_driven_wrong;
     hes_model wrong = cart_model;
     wrong.modes = wrong_modes;
-    double worst_wrong = 0;
+    double worst_wrong = 0, worst_field = 0;
     for (int i = 0; i < 20; i++) {
         double x[4], J[16], Jdx[16], scale = 1;
         for (int j = 0; j < 4; j++)
             x[j] = (j < 2 ? 3.0 : 6.0) * (2.0 * rand_r(&seed) / RAND_MAX - 1.0);
+        double Jw[16];
         ck_assert_int_eq(hes_mech_field_dx(0.0, x, P, J, (void *)&cart_driven), 0);
         ck_assert_int_eq(hes_mech_field_dx(0.0, x, P, Jdx, (void *)&cart_driven_dx), 0);
+        ck_assert_int_eq(hes_mech_field_dx(0.0, x, P, Jw, (void *)&cart_driven_wrong), 0);
+        for (int e = 0; e < 16; e++) /* the field Jacobian does use force_dx */
+            worst_field = fmax(worst_field, fabs(Jw[e] - J[e]));
         for (int e = 0; e < 16; e++)
             scale = fmax(scale, fabs(J[e]));
         for (int e = 0; e < 16; e++)
@@ -459,7 +463,9 @@ START_TEST(test_model_force_jacobians_give_the_same_field_jacobian)
         ck_assert_int_eq(hes_model_check_derivatives(&wrong, P, 0.1, xs, &rep), HES_OK);
         worst_wrong = fmax(worst_wrong, rep.max_rel_err);
     }
-    ck_assert_msg(worst_wrong > 1e-2, "a wrong force_dx passed the check: %g", worst_wrong);
+    ck_assert_msg(worst_wrong > 1e-2 && worst_field > 1e-2,
+                  "a wrong force_dx passed the check (%g) or did not change dF/dx (%g)",
+                  worst_wrong, worst_field);
     /* a wrong df/du under an input held constant: the field's Jacobian is
        right (the input is no function of the state), force_dx is checked
        itself */

@@ -255,16 +255,17 @@ const char *hes_verdict_name(hes_verdict verdict)
  * that an error of size delta can merge (up to an m x m Jordan block) move
  * by up to delta^(1/m) (Lidskii; Moro, Burke & Overton, SIAM J. Matrix
  * Anal. Appl. 18, 1997).  Such a cluster is taken to be there when m of the
- * n eigenvalues lie within 2 delta^(1/m) of the maximising one (the largest
- * such m); psi_tol is then min(cond delta, delta^(1/m)), and for an
- * isolated eigenvalue min(cond delta, delta^(1/n)), no eigenvalue of an n x n
- * matrix moving by more to leading order.  psi-optimal orbits tend to
+ * eigenvalues (the trivial 0 of an autonomous orbit left out) lie within
+ * 2 delta^(1/m) of the maximising one (the largest such m); psi_tol is then
+ * min(cond delta, delta^(1/m)), and for an isolated eigenvalue
+ * min(cond delta, delta^(1/k)) with k the number of multipliers, no
+ * eigenvalue moving by more to leading order.  psi-optimal orbits tend to
  * such clusters (several multipliers of one modulus), where the former
  * min(cond delta, delta^(1/2)) understated a triple one's error by a factor
  * 30 (test_stability).  At least 4 eps: rounding in dgeev itself.
  */
 static double psi_accuracy(const double *M, int n, double accuracy, double cond,
-                           const double *re, const double *im, int jmax)
+                           const double *re, const double *im, int jmax, int trivial)
 {
     double f = 0;
     for (int i = 0; i < n * n; i++)
@@ -274,12 +275,13 @@ static double psi_accuracy(const double *M, int n, double accuracy, double cond,
     for (int k = n; jmax >= 0 && k >= 2 && m == 1; k--) {
         double r = 2.0 * pow(delta, 1.0 / k);
         int near = 0;
-        for (int j = 0; j < n; j++)
-            near += hypot(re[j] - re[jmax], im[j] - im[jmax]) <= r;
+        for (int j = 0; j < n; j++) /* not the trivial 0 of an autonomous orbit */
+            near += j != trivial && hypot(re[j] - re[jmax], im[j] - im[jmax]) <= r;
         if (near >= k)
             m = k;
     }
-    double holder = pow(delta, 1.0 / (m > 1 ? m : n));
+    int nm = n - (trivial >= 0); /* the multipliers */
+    double holder = pow(delta, 1.0 / (m > 1 ? m : nm > 0 ? nm : 1));
     double tol = isfinite(cond) ? fmin(cond * delta, holder) : holder;
     return fmax(tol, 4.0 * 2.220446049250313e-16);
 }
@@ -402,7 +404,7 @@ static hes_status stability_run(const hes_monodromy *mono, hes_stability *st)
     st->psi = k > 0 ? st->abs[0] : 0.0;
     st->cond = k > 0 ? hes__eig_condition(st->vl, st->vr, st->all_im, n, st->order[0], buf) : 1.0;
     st->psi_tol = psi_accuracy(M, n, mono->accuracy, st->cond, st->all_re, st->all_im,
-                               k > 0 ? st->order[0] : -1);
+                               k > 0 ? st->order[0] : -1, st->trivial);
     st->verdict = hes_verdict_of(st->psi, st->psi_tol);
     st->stable = st->verdict == HES_STABLE;
 out:

@@ -297,8 +297,10 @@ int hes__mech_check_force_dx(const hes_mech_mode *md, double t, const double *x,
     hes__mech_eval ev;
     if (!m->force_dx)
         return 0;
-    if ((rc = hes__mech_mode_eval(md, t, x, p, &ev)))
+    if ((rc = hes__mech_mode_eval(md, t, x, p, &ev))) {
+        snprintf(where, len, "mode %s: its dynamics failed at the state (code %d)", mode, rc);
         return rc;
+    }
     double J[3][N * N], D[N * N], work[3 * N];
     if (m->force_dx(ev.q, ev.qd, ev.u, p, J[0], J[1], J[2], m->data)) {
         snprintf(where, len, "mode %s: force_dx failed", mode);

@@ -208,6 +208,9 @@ hes_status hes_colloc_from_gait(hes_colloc *c, const hes_gait *g, double *z)
                              "phase there in '%s'", i + 1, m->modes[g->phases[i].mode].name,
                              m->modes[m->transitions[m->orbit.sequence[j]].from].name);
     memcpy(sys->p, g->params, sizeof(double) * (size_t)m->n_params);
+    hes_status pst = hes_system_check_params(sys); /* the gait's (and the caller's) values */
+    if (pst != HES_OK)
+        return pst;
     hes_model *dm = NULL;
     hes_system *ds = NULL;
     hes_traj traj;

@@ -268,7 +268,7 @@ static double max_violation(hes_colloc *c, const double *z)
     return v;
 }
 
-/* A feasible point near z.  With the reduced space, Newton's method on the
+/* A feasible point near z.  With the reduced space (and the hybrid), Newton's method on the
  * equalities with the free variables held, when its orbit meets the path
  * constraints and bounds too (a gait with virtual events added: 0.03 s
  * where SLSQP's feasibility took 6.5 s); else, and from Newton's orbit when
@@ -380,6 +380,7 @@ hes_status hes_colloc_minimize(hes_colloc *c, double *z, hes_colloc_objective ob
                the full space */
             solver = HES_NLP_SLSQP;
             st = HES_OK;
+            c->sys->errmsg[0] = '\0'; /* the refusal is no error of the run */
             continue;
         }
         /* a program the solver cannot take (the reduced space with nothing

@@ -139,6 +139,9 @@ void cli_assignments_free(cli_assignments *a);
  * or a value the library refuses (with hes_system_errmsg). */
 int cli_apply_params(hes_system *sys, const cli_assignments *a);
 
+/* The index of the model parameter an assignment "NAME=VALUE" names, or -1. */
+int cli_assignment_param(const hes_model *model, const char *item);
+
 /* The same for the parameters of an ESS integrator (hes_ess_set_param). */
 int cli_apply_ess_params(hes_ess *ess, const cli_assignments *a);
 

@@ -222,6 +222,13 @@ static size_t name_length(const char *item)
     return eq ? (size_t)(eq - item) : strlen(item);
 }
 
+int cli_assignment_param(const hes_model *model, const char *item)
+{
+    char name[128];
+    snprintf(name, sizeof name, "%.*s", (int)name_length(item), item);
+    return hes_model_param_index(model, name);
+}
+
 static int apply_all(const param_target *t, const cli_assignments *a)
 {
     int i, j, rc;

@@ -485,10 +485,7 @@ int cmd_trajopt(int argc, char **argv)
     /* -p over the gait's parameters: the gait is the start, the command
        line the model (a gait continued to another slope, say) */
     for (int i = 0; sys && have_start && i < params.n; i++) {
-        const char *eq = strchr(params.items[i], '=');
-        char name[128];
-        snprintf(name, sizeof name, "%.*s", (int)(eq - params.items[i]), params.items[i]);
-        int k = hes_model_param_index(model, name);
+        int k = cli_assignment_param(model, params.items[i]);
         if (k >= 0 && k < start.n_params)
             start.params[k] = hes_system_params(sys)[k];
     }

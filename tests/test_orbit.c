@@ -272,7 +272,7 @@ static int counter_wrong_dx(double t, const double *x, const double *p, double *
 }
 
 /* Where the orbit search fails, a supplied Jacobian that disagrees with
- * central differences at the orbit's guess is named in the message (the
+ * central differences at the search's start is named in the message (the
  * likeliest cause when a model's own orbit is not found); a model without
  * one gets no such note. */
 START_TEST(test_failed_orbit_search_names_a_wrong_jacobian)

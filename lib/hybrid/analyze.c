@@ -19,53 +19,12 @@ void hes_analysis_free(hes_analysis *res)
     memset(res, 0, sizeof *res);
 }
 
-/* After a failed orbit search: the model's supplied Jacobians against
- * central differences at the orbit's start (the caller's, else the model's
- * guess; its start mode only); one that
- * disagrees (relative error above 1e-4) is the likely cause, and the
- * message says so.  A wrong hand-written dF/dx made the search fail with
- * "line search failed" and nothing more. */
-static void hint_jacobians(hes_system *sys)
-{
-    const hes_model *m = hes_system_model(sys);
-    const hes_orbit_spec *o = &m->orbit;
-    if (!o->guess || o->mode < 0 || o->mode >= m->n_modes)
-        return;
-    int n = m->modes[o->mode].dim;
-    double *p = malloc(sizeof(double) * ((size_t)m->n_params + (size_t)n + 1));
-    const double **xs = calloc((size_t)m->n_modes, sizeof *xs);
-    hes_deriv_report rep;
-    if (p && xs) {
-        double *x0 = p + m->n_params;
-        memcpy(p, sys->p, sizeof(double) * (size_t)m->n_params);
-        xs[o->mode] = x0;
-        /* the start the search used: the caller's, else the model's guess */
-        int have = 1;
-        if (sys->orbit_start)
-            memcpy(x0, sys->orbit_start, sizeof(double) * (size_t)n);
-        else
-            have = o->guess(p, x0, m->data) == 0;
-        if (have && hes_model_check_derivatives(m, p, 0.0, xs, &rep) == HES_OK &&
-            rep.max_rel_err > 1e-4) {
-            size_t used = strlen(sys->errmsg);
-            if (used + 1 < sizeof sys->errmsg)
-                snprintf(sys->errmsg + used, sizeof sys->errmsg - used, " (note: at the "
-                         "orbit's guess the model's %s disagrees with central differences, "
-                         "relative error %.3g)", rep.where, rep.max_rel_err);
-        }
-    }
-    free(p);
-    free(xs);
-}
-
 hes_status hes_analyze(hes_system *sys, int check, hes_analysis *res)
 {
     memset(res, 0, sizeof *res);
     if (!sys)
         return HES_EINVAL;
     hes_status st = hes_orbit_find(sys, &res->orbit);
-    if (st == HES_ENOORBIT)
-        hint_jacobians(sys);
     if (st == HES_OK)
         st = hes_monodromy_compute(sys, &res->orbit.traj, res->orbit.autonomous, &res->mono);
     if (st == HES_OK) {

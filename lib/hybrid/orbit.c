@@ -291,6 +291,30 @@ static hes_status verify_full_system(hes_system *sys, const double *x0, const he
     return st;
 }
 
+/* After a failed search: the model's supplied Jacobians against central
+ * differences at its start x0 (the start mode only); one that disagrees
+ * (relative error above 1e-4) is the likely cause, and the message says
+ * so.  A wrong hand-written dF/dx made the search fail with "line search
+ * failed" and nothing more. */
+static void hint_jacobians(hes_system *sys, const double *x0)
+{
+    const hes_model *m = sys->model;
+    const double **xs = calloc((size_t)m->n_modes, sizeof *xs);
+    hes_deriv_report rep;
+    if (!xs)
+        return;
+    xs[m->orbit.mode] = x0;
+    if (hes_model_check_derivatives(m, sys->p, 0.0, xs, &rep) == HES_OK &&
+        rep.max_rel_err > 1e-4) {
+        size_t used = strlen(sys->errmsg);
+        if (used + 1 < sizeof sys->errmsg)
+            snprintf(sys->errmsg + used, sizeof sys->errmsg - used, " (note: at the orbit's "
+                     "start the model's %s disagrees with central differences, relative "
+                     "error %.3g)", rep.where, rep.max_rel_err);
+    }
+    free(xs);
+}
+
 hes_status hes_orbit_find(hes_system *sys, hes_orbit *orbit)
 {
     memset(orbit, 0, sizeof *orbit);
@@ -303,7 +327,7 @@ hes_status hes_orbit_find(hes_system *sys, hes_orbit *orbit)
         return st;
     shooter s = { sys, m->modes[o->mode].dim, o->n_free_states + o->n_free_params, NULL, NULL, NULL };
     int n = s.n, nu = s.nu;
-    double *mem = calloc((size_t)(2 * n + 8 * nu + nu * nu + 2), sizeof(double));
+    double *mem = calloc((size_t)(3 * n + 8 * nu + nu * nu + 2), sizeof(double));
     s.pidx = calloc((size_t)o->n_free_params + 1, sizeof(int));
     if (!mem || !s.pidx) {
         free(mem);
@@ -313,6 +337,7 @@ hes_status hes_orbit_find(hes_system *sys, hes_orbit *orbit)
     s.x0 = mem;
     s.xr = s.x0 + n;
     double *scale = malloc(sizeof(double) * 2 * (size_t)n), *Fs = scale ? scale + n : NULL;
+    double *start = NULL; /* the start, once there is one */
     double largest = 0;
     double *u = s.xr + n, *r = u + nu, *du = r + nu, *ut = du + nu, *rt = ut + nu,
            *work = rt + nu, *J = work + 3 * nu;
@@ -326,6 +351,8 @@ hes_status hes_orbit_find(hes_system *sys, hes_orbit *orbit)
                   : hes__fail(sys, HES_ENOMEM, "out of memory");
         goto out;
     }
+    start = J + (size_t)nu * nu; /* for hint_jacobians */
+    memcpy(start, s.x0, sizeof(double) * (size_t)n);
     for (int i = 0; i < o->n_free_states; i++)
         u[i] = s.x0[o->free_states[i]];
     for (int i = 0; i < o->n_free_params; i++)
@@ -429,6 +456,8 @@ hes_status hes_orbit_find(hes_system *sys, hes_orbit *orbit)
     if (st != HES_OK)
         hes_orbit_free(orbit);
 out:
+    if (st == HES_ENOORBIT && start)
+        hint_jacobians(sys, start);
     free(ipiv);
     free(scale);
     free(mem);

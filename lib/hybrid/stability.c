@@ -264,23 +264,23 @@ const char *hes_verdict_name(hes_verdict verdict)
  * min(cond delta, delta^(1/2)) understated a triple one's error by a factor
  * 30 (test_stability).  At least 4 eps: rounding in dgeev itself.
  */
+/* re, im: the nm multipliers, the maximising one first */
 static double psi_accuracy(const double *M, int n, double accuracy, double cond,
-                           const double *re, const double *im, int jmax, int trivial)
+                           const double *re, const double *im, int nm)
 {
     double f = 0;
     for (int i = 0; i < n * n; i++)
         f += M[i] * M[i];
     double delta = fmax(accuracy, 0.0) * fmax(1.0, sqrt(f));
     int m = 1;
-    for (int k = n; jmax >= 0 && k >= 2 && m == 1; k--) {
+    for (int k = nm; k >= 2 && m == 1; k--) { /* multiplier 0 is the maximising one */
         double r = 2.0 * pow(delta, 1.0 / k);
         int near = 0;
-        for (int j = 0; j < n; j++) /* not the trivial 0 of an autonomous orbit */
-            near += j != trivial && hypot(re[j] - re[jmax], im[j] - im[jmax]) <= r;
+        for (int j = 0; j < nm; j++)
+            near += hypot(re[j] - re[0], im[j] - im[0]) <= r;
         if (near >= k)
             m = k;
     }
-    int nm = n - (trivial >= 0); /* the multipliers */
     double holder = pow(delta, 1.0 / (m > 1 ? m : nm > 0 ? nm : 1));
     double tol = isfinite(cond) ? fmin(cond * delta, holder) : holder;
     return fmax(tol, 4.0 * 2.220446049250313e-16);
@@ -403,8 +403,7 @@ static hes_status stability_run(const hes_monodromy *mono, hes_stability *st)
         assert(st->abs[i] <= st->abs[i - 1]);
     st->psi = k > 0 ? st->abs[0] : 0.0;
     st->cond = k > 0 ? hes__eig_condition(st->vl, st->vr, st->all_im, n, st->order[0], buf) : 1.0;
-    st->psi_tol = psi_accuracy(M, n, mono->accuracy, st->cond, st->all_re, st->all_im,
-                               k > 0 ? st->order[0] : -1, st->trivial);
+    st->psi_tol = psi_accuracy(M, n, mono->accuracy, st->cond, st->re, st->im, k);
     st->verdict = hes_verdict_of(st->psi, st->psi_tol);
     st->stable = st->verdict == HES_STABLE;
 out:

@@ -30,8 +30,6 @@
  * differenced alone (c_of_q): the knee biped's Jacobian then takes 1.4 to
  * 1.6 times less time (tests/bench/bench_field.c).
  */
-#include <math.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "model/model_internal.h"
@@ -270,62 +268,3 @@ int hes_mech_field_dx(double t, const double *x, const double *p, double *out, v
     return 0;
 }
 
-/* ------------------------------------------- checking a model's force_dx */
-
-/* The force with two of (q, q', u) held and the third the variable (which:
- * 0, 1, 2), in hes__vec_fn form for central differences. */
-typedef struct {
-    const hes_mech *m;
-    const double *p, *q, *qd, *u;
-    int which;
-} force_arg;
-
-static int force_of(void *ctx, double t, const double *v, double *out)
-{
-    const force_arg *a = ctx;
-    (void)t;
-    return a->m->force(a->which == 0 ? v : a->q, a->which == 1 ? v : a->qd,
-                       a->which == 2 ? v : a->u, a->p, out, a->m->data) ? E_CALLBACK : 0;
-}
-
-int hes__mech_check_force_dx(const hes_mech_mode *md, double t, const double *x,
-                             const double *p, const char *mode, double *worst, char *where,
-                             size_t len, int *checked)
-{
-    const hes_mech *m = md->mech;
-    int d = m->d, nu = m->m, rc;
-    hes__mech_eval ev;
-    if (!m->force_dx)
-        return 0;
-    if ((rc = hes__mech_mode_eval(md, t, x, p, &ev))) {
-        snprintf(where, len, "mode %s: its dynamics failed at the state (code %d)", mode, rc);
-        return rc;
-    }
-    double J[3][N * N], D[N * N], work[3 * N];
-    if (m->force_dx(ev.q, ev.qd, ev.u, p, J[0], J[1], J[2], m->data)) {
-        snprintf(where, len, "mode %s: force_dx failed", mode);
-        return E_CALLBACK;
-    }
-    static const char *const wrt[] = { "q", "q'", "u" };
-    for (int which = 0; which < 3; which++) {
-        int n_in = which == 2 ? nu : d;
-        if (n_in == 0)
-            continue;
-        force_arg a = { m, p, ev.q, ev.qd, ev.u, which };
-        const double *v = which == 0 ? ev.q : which == 1 ? ev.qd : ev.u;
-        if ((rc = hes__fd_dx(force_of, &a, t, v, n_in, d, D, work))) {
-            snprintf(where, len, "mode %s: the force failed near the state", mode);
-            return rc;
-        }
-        (*checked)++;
-        for (int k = 0; k < n_in * d; k++) {
-            double e = fabs(J[which][k] - D[k]) / fmax(1.0, fabs(D[k]));
-            if (!(e <= *worst)) { /* also catches NaN */
-                *worst = isnan(e) ? INFINITY : e;
-                snprintf(where, len, "mode %s: force_dx df/d%s[%d,%d]", mode, wrt[which],
-                         k % d, k / d);
-            }
-        }
-    }
-    return 0;
-}

@@ -493,6 +493,26 @@ void *hes__tr_data(const hes_model *m, int tr)
 
 /* ---------------------------------------------------- derivative checks */
 
+/* The worst entry of a supplied Jacobian a against central differences d
+ * (len entries; n_out rows, or a derivative in t when wrt_t), by
+ * |a - d| / max(1, |d|), into rep where it is worse than rep's. */
+static void worst_entry(const double *a, const double *d, int len, int n_out, int wrt_t,
+                        const char *label, hes_deriv_report *rep)
+{
+    rep->n_checked++;
+    for (int k = 0; k < len; k++) {
+        double e = fabs(a[k] - d[k]) / fmax(1.0, fabs(d[k]));
+        if (!(e <= rep->max_rel_err)) { /* also catches NaN */
+            rep->max_rel_err = isnan(e) ? INFINITY : e;
+            if (wrt_t)
+                snprintf(rep->where, sizeof rep->where, "%s[%d]", label, k);
+            else
+                snprintf(rep->where, sizeof rep->where, "%s[%d,%d]", label, k % n_out,
+                         k / n_out);
+        }
+    }
+}
+
 /* Compares a supplied Jacobian with central differences of fn. */
 static int compare(hes_fn jac_fn, hes_fn fn, int n_in, int n_out, int wrt_t,
                    double t, const double *x, const double *p, void *data,
@@ -515,22 +535,65 @@ static int compare(hes_fn jac_fn, hes_fn fn, int n_in, int n_out, int wrt_t,
             snprintf(rep->where, sizeof rep->where, "%s: the function failed near the state "
                      "(code %d)", label, rc);
     }
-    if (rc == 0) {
-        rep->n_checked++;
-        for (int k = 0; k < len; k++) {
-            double e = fabs(a[k] - d[k]) / fmax(1.0, fabs(d[k]));
-            if (!(e <= rep->max_rel_err)) { /* also catches NaN */
-                rep->max_rel_err = isnan(e) ? INFINITY : e;
-                if (wrt_t)
-                    snprintf(rep->where, sizeof rep->where, "%s[%d]", label, k);
-                else
-                    snprintf(rep->where, sizeof rep->where, "%s[%d,%d]", label,
-                             k % n_out, k / n_out);
-            }
-        }
-    }
+    if (rc == 0)
+        worst_entry(a, d, len, n_out, wrt_t, label, rep);
     free(a);
     return rc;
+}
+
+/* A mechanical mode's force_dx (hes_mech.force_dx, if the model gives one)
+ * against central differences of its force in q, q' and u, the other two
+ * held, at the configuration, velocities and inputs of the state x. */
+typedef struct {
+    const hes_mech *m;
+    const double *p, *q, *qd, *u;
+    int which;                   /* the variable: 0 q, 1 q', 2 u */
+} force_arg;
+
+static int force_of(void *ctx, double t, const double *v, double *out)
+{
+    const force_arg *a = ctx;
+    (void)t;
+    return a->m->force(a->which == 0 ? v : a->q, a->which == 1 ? v : a->qd,
+                       a->which == 2 ? v : a->u, a->p, out, a->m->data) ? E_CALLBACK : 0;
+}
+
+static int check_force_dx(const hes_mech_mode *md, double t, const double *x, const double *p,
+                          const char *mode, hes_deriv_report *rep)
+{
+    const hes_mech *m = md->mech;
+    int d = m->d, rc;
+    hes__mech_eval ev;
+    if (!m->force_dx)
+        return 0;
+    if ((rc = hes__mech_mode_eval(md, t, x, p, &ev))) {
+        snprintf(rep->where, sizeof rep->where, "mode %s: its dynamics failed at the state "
+                 "(code %d)", mode, rc);
+        return rc;
+    }
+    double J[3][HES_MECH_MAX * HES_MECH_MAX], D[HES_MECH_MAX * HES_MECH_MAX],
+        work[3 * HES_MECH_MAX];
+    if (m->force_dx(ev.q, ev.qd, ev.u, p, J[0], J[1], J[2], m->data)) {
+        snprintf(rep->where, sizeof rep->where, "mode %s: force_dx failed", mode);
+        return E_CALLBACK;
+    }
+    static const char *const wrt[] = { "q", "q'", "u" };
+    for (int which = 0; which < 3; which++) {
+        int n_in = which == 2 ? m->m : d;
+        if (n_in == 0)
+            continue;
+        force_arg a = { m, p, ev.q, ev.qd, ev.u, which };
+        const double *v = which == 0 ? ev.q : which == 1 ? ev.qd : ev.u;
+        char label[96];
+        snprintf(label, sizeof label, "mode %s: force_dx df/d%s", mode, wrt[which]);
+        if ((rc = hes__fd_dx(force_of, &a, t, v, n_in, d, D, work))) {
+            snprintf(rep->where, sizeof rep->where, "mode %s: the force failed near the state",
+                     mode);
+            return rc;
+        }
+        worst_entry(J[which], D, n_in * d, d, 0, label, rep);
+    }
+    return 0;
 }
 
 hes_status hes_model_check_derivatives(const hes_model *m, const double *p,
@@ -559,9 +622,7 @@ hes_status hes_model_check_derivatives(const hes_model *m, const double *p,
     for (int i = 0; i < m->n_modes; i++) {
         const hes_mode *md = &m->modes[i];
         if (md->field == hes_mech_field && xs[i] &&
-            hes__mech_check_force_dx(hes__mode_data(m, i), t, xs[i], p, md->name,
-                                     &rep->max_rel_err, rep->where, sizeof rep->where,
-                                     &rep->n_checked))
+            check_force_dx(hes__mode_data(m, i), t, xs[i], p, md->name, rep))
             return HES_EMODEL;
     }
     for (int k = 0; k < m->n_transitions; k++) {

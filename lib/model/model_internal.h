@@ -91,15 +91,6 @@ typedef struct {
 int hes__mech_mode_eval(const hes_mech_mode *md, double t, const double *x, const double *p,
                         hes__mech_eval *e);
 
-/* A mechanical mode's force_dx (if the model gives one) against central
- * differences of its force in q, q' and u at the state x: the worst
- * relative error |a - d| / max(1, |d|) into *worst where it exceeds it
- * (where: which entry), *checked counts the Jacobians compared; nonzero
- * when a callback failed (where says which). */
-int hes__mech_check_force_dx(const hes_mech_mode *md, double t, const double *x,
-                             const double *p, const char *mode, double *worst, char *where,
-                             size_t len, int *checked);
-
 /* A mode's chart at [z, z']: q, Phi = Dchart (optional), q' = Phi z' and
  * acc = D^2 chart[z', z'] (optional); the identity without a chart. */
 int hes__mech_chart_state(const hes_mech_mode *md, const double *z, const double *zd,

@@ -113,12 +113,12 @@ struct hes_colloc {
     hes__colloc_factor *fac;     /* their list */
     double *G;                   /* nfac nm^2: the factors, stride nm^2 */
     hes_factor *GF;              /* nfac views of G for the eigenvalue sensitivities */
-    double *chain;               /* 3 nm^2 + 2 nm: running product (two), normal, M */
+    double *chain;               /* 2 nm^2 + nm: running product (two), normal */
     double *sens;                /* 4 nfac nm max(1, n0): the sweeps of hes__eig_sens */
     hes_stability stab;          /* multipliers, storage for n0 x n0 */
     double *gtmp;                /* nv_max: a cost term's gradient */
     double *cvtmp;               /* max(nc, ni) + 1: constraint values */
-    double *btmp;                /* 3 nv_max: bounds and a copy of z (bound violation) */
+    double *btmp;                /* 2 nv_max: the bounds (bound violation) */
     hes_nlp_solver solver;       /* as asked (hes__nlp_solver_for resolves DEFAULT) */
     /* The workspace of psi's factors on the calling thread (on sys, with
      * scratch of its own), and the team of threads that shares the
@@ -198,14 +198,17 @@ hes_status hes__colloc_reduced(hes_colloc *c, double *z, const double *lo, const
                                void *cost_ctx, char *why, size_t len);
 /* SLSQP's stopping rules for the collocation's programs (nlp_solver.c). */
 void hes__colloc_slsqp_stops(nlopt_opt opt, double ftol, int maxeval);
+/* Nonzero when the reduced space applies to c's program: something is
+ * free, and the equalities are as many as the other variables. */
+int hes__colloc_reduced_applies(const hes_colloc *c);
 /* The equalities solved for the node states, durations and solved
  * parameters by Newton's method from z, the free variables held
  * (colloc_reduced.c; the reduced space's first step, and its feasibility
  * solve); HES_ENOORBIT when it does not converge. */
 hes_status hes__colloc_newton(hes_colloc *c, double *z, double tol, char *why, size_t len);
-/* The bounds of z (lower into lo, upper into hi; nv each), and z moved
- * inside them (collocation.c). */
-void hes__colloc_bounds(hes_colloc *c, double *z, double *lo, double *hi);
+/* The bounds of z (lower into lo, upper into hi; nv each; fixed inputs
+ * and virtual offsets at their values in z) (collocation.c). */
+void hes__colloc_bounds(const hes_colloc *c, const double *z, double *lo, double *hi);
 /* How far z lies outside those bounds (0 inside; collocation.c): the
  * reduced space keeps the bounds of the determined variables as
  * inequalities, met only to the tolerance. */

@@ -32,8 +32,9 @@
  * variable for the bounds, O(nc nv (nc + ni + 2 nv)) per iteration) and
  * its iterates wander off the constraints along psi's kinks; here a step
  * costs one LU factorisation of A (nc x nc) per Newton iteration.  When
- * the equalities do not determine z_D (their count differs, or A is
- * singular at the start) the caller uses the full space.
+ * the equalities do not determine z_D (their count differs) the program
+ * is refused (hes__colloc_reduced_applies says so beforehand); where A is
+ * singular at the start, Newton's method fails there (HES_ENOORBIT).
  */
 #include <math.h>
 #include <stdio.h>
@@ -83,6 +84,33 @@ typedef struct {
 
 /* The partition of z: returns 0 when the equalities are not as many as the
  * determined variables. */
+/* Marks the free variables of z (the inputs, the virtual events' offsets,
+ * the design parameters) in free_var (nv, zeroed); returns their number. */
+static int mark_free(const hes_colloc *c, char *free_var)
+{
+    int n = 0;
+    for (int i = 0; i < c->n_phases; i++) {
+        for (int k = 0; k < c->urows[i] * c->n_in; k++, n++)
+            free_var[c->uoff[i] + k] = 1;
+        if (c->virt[i])
+            free_var[c->voff[i]] = 1, n++;
+    }
+    for (int j = c->n_solved; j < c->n_fp; j++, n++) /* design parameters */
+        free_var[c->poff + j] = 1;
+    return n;
+}
+
+int hes__colloc_reduced_applies(const hes_colloc *c)
+{
+    char *free_var = calloc((size_t)c->nv, 1);
+    int n = free_var ? mark_free(c, free_var) : 0;
+    free(free_var);
+    return n > 0 && c->nv - n == c->nc;
+}
+
+/* The partition of z, with the finite bounds of z_D (lo, hi; NULL: none,
+ * for Newton's method alone) as the inequalities' lists: returns 0 when
+ * the equalities are not as many as the determined variables. */
 static int partition(red_ctx *r, const double *lo, const double *hi)
 {
     hes_colloc *c = r->c;
@@ -90,21 +118,14 @@ static int partition(red_ctx *r, const double *lo, const double *hi)
     char *free_var = calloc((size_t)nv, 1);
     if (!free_var)
         return -1;
-    for (int i = 0; i < c->n_phases; i++) {
-        for (int k = 0; k < c->urows[i] * c->n_in; k++)
-            free_var[c->uoff[i] + k] = 1;
-        if (c->virt[i])
-            free_var[c->voff[i]] = 1;
-    }
-    for (int j = c->n_solved; j < c->n_fp; j++) /* design parameters */
-        free_var[c->poff + j] = 1;
+    mark_free(c, free_var);
     r->nI = r->nD = r->nb = 0;
     for (int j = 0; j < nv; j++) {
         if (free_var[j]) {
             r->iv[r->nI++] = j;
             continue;
         }
-        for (int side = 0; side < 2; side++) {
+        for (int side = 0; lo && side < 2; side++) {
             double b = side ? hi[j] : lo[j];
             if (isinf(b))
                 continue;
@@ -394,16 +415,9 @@ static hes_status red_init(red_ctx *r, hes_colloc *c, const double *z, const dou
 hes_status hes__colloc_newton(hes_colloc *c, double *z, double tol, char *why, size_t len)
 {
     size_t nv = (size_t)c->nv;
-    double *b = malloc(sizeof(double) * 3 * nv);
     red_ctx r = { .c = c };
-    hes_status st = b ? HES_OK : HES_ENOMEM;
     why[0] = 0;
-    if (b) {
-        double *zz = b + 2 * nv; /* hes__colloc_bounds moves its z inside: a copy */
-        memcpy(zz, z, sizeof(double) * nv);
-        hes__colloc_bounds(c, zz, b, b + nv);
-        st = red_init(&r, c, z, b, b + nv, tol, why, len);
-    }
+    hes_status st = red_init(&r, c, z, NULL, NULL, tol, why, len); /* no bounds: no SLSQP */
     double *x = st == HES_OK ? malloc(sizeof(double) * (size_t)(r.nI + 1)) : NULL;
     if (st == HES_OK && !x)
         st = HES_ENOMEM;
@@ -419,7 +433,6 @@ hes_status hes__colloc_newton(hes_colloc *c, double *z, double tol, char *why, s
     if (st == HES_ENOMEM)
         snprintf(why, len, "out of memory");
     free(x);
-    free(b);
     red_free(&r);
     return st;
 }

@@ -186,6 +186,12 @@ static hes_status run_nlp(hes_colloc *c, double *z, double tol, cost_ctx *cc, do
     for (int i = 0; i < nr; i++)
         ctol[i] = tol;
     hes__colloc_bounds(c, z, b, b + nv);
+    for (int j = 0; j < nv; j++) { /* a start outside the bounds is moved in */
+        if (z[j] < b[j])
+            z[j] = b[j];
+        if (z[j] > b[nv + j])
+            z[j] = b[nv + j];
+    }
     nlopt_set_lower_bounds(opt, b);
     nlopt_set_upper_bounds(opt, b + nv);
     char stop[160];
@@ -343,16 +349,17 @@ hes_status hes_colloc_minimize(hes_colloc *c, double *z, hes_colloc_objective ob
      * whose iterates may leave the orbits (the knee biped's HES gait from
      * its minimum-energy gait: the reduced space alone descends into a
      * local optimum at cost 1.28, the full space to 0.48), then the reduced
-     * space from its best point (every iterate an orbit). */
+     * space from its best point (every iterate an orbit), or the full space
+     * where the reduced space does not apply. */
     int explore = solver == HES_NLP_HYBRID;
     if (explore)
-        solver = HES_NLP_REDUCED;
+        solver = hes__colloc_reduced_applies(c) ? HES_NLP_REDUCED : HES_NLP_SLSQP;
     while (cc.evaluations < maxeval) {
         /* IPOPT's quasi-Newton model does not go stale as SLSQP's: its round
            may use the whole budget left */
         int left = maxeval - cc.evaluations;
         int budget = solver == HES_NLP_IPOPT || left < round_max ? left : round_max;
-        if (explore && budget > maxeval / 10)
+        if (explore) /* round_max >= maxeval / 4 */
             budget = maxeval / 10 > 0 ? maxeval / 10 : 1;
         int before = cc.evaluations, improved = 0;
         memcpy(zr, f_best < HUGE_VAL ? zbest : z, sizeof(double) * nv);
@@ -368,21 +375,12 @@ hes_status hes_colloc_minimize(hes_colloc *c, double *z, hes_colloc_objective ob
         /* IPOPT's line search can stall where psi is not smooth (two
            multipliers of equal modulus: restoration fails); SLSQP's
            least-squares steps polish from there in the next rounds */
-        int switched = (use == HES_NLP_IPOPT && stalled && c->nv <= HES__DENSE_MAX_VARS) ||
-                       explore;
-        if (switched && !explore)
+        int switched = use == HES_NLP_IPOPT && stalled && c->nv <= HES__DENSE_MAX_VARS;
+        if (switched)
             solver = HES_NLP_SLSQP;
+        switched |= explore; /* the hybrid's first round: its own rounds follow */
         explore = 0;
         c->track = 0;
-        if (st == HES_EINVAL && use == HES_NLP_REDUCED && c->solver == HES_NLP_HYBRID) {
-            /* the reduced space does not apply (nothing free, or the
-               equalities do not determine the rest): the hybrid goes on in
-               the full space */
-            solver = HES_NLP_SLSQP;
-            st = HES_OK;
-            c->sys->errmsg[0] = '\0'; /* the refusal is no error of the run */
-            continue;
-        }
         /* a program the solver cannot take (the reduced space with nothing
            free), or no memory: the caller's error, not a round's failure */
         if (st == HES_EINVAL || st == HES_ENOMEM || st == HES_ESOLVER)

@@ -138,11 +138,11 @@ static hes_status alloc_workspaces(hes_colloc *c)
     c->fac = malloc(sizeof *c->fac * (size_t)c->nfac);
     c->G = malloc(sizeof(double) * mm * (size_t)c->nfac);
     c->GF = malloc(sizeof *c->GF * (size_t)c->nfac);
-    c->chain = malloc(sizeof(double) * (3 * mm + 2 * (size_t)nm));
+    c->chain = malloc(sizeof(double) * (2 * mm + (size_t)nm)); /* cur, nxt, normal */
     c->sens = malloc(sizeof(double) * 4 * (size_t)c->nfac * nm * (size_t)(n0 > 1 ? n0 : 1));
     c->gtmp = malloc(sizeof(double) * (size_t)c->nv_max);
     c->cvtmp = malloc(sizeof(double) * (size_t)(nr + 1));
-    c->btmp = malloc(sizeof(double) * 3 * (size_t)c->nv_max);
+    c->btmp = malloc(sizeof(double) * 2 * (size_t)c->nv_max);
     if (!c->work || !c->ework || !c->fac || !c->G || !c->GF || !c->chain ||
         !c->sens || !c->gtmp || !c->cvtmp || !c->btmp ||
         hes__stability_alloc(&c->stab, n0) != HES_OK)
@@ -435,7 +435,7 @@ hes_status hes_colloc_set_design(hes_colloc *c, int n, const char *const *names,
 }
 
 /* (colloc_internal.h) */
-void hes__colloc_bounds(hes_colloc *c, double *z, double *lo, double *hi)
+void hes__colloc_bounds(const hes_colloc *c, const double *z, double *lo, double *hi)
 {
     int nv = c->nv;
     for (int side = 0; side < 2; side++) { /* lower, then upper bounds */
@@ -458,9 +458,6 @@ void hes__colloc_bounds(hes_colloc *c, double *z, double *lo, double *hi)
             if (c->virt[i])
                 b[c->voff[i]] = z[c->voff[i]];
         }
-        for (int j = 0; j < nv; j++) /* a start outside the bounds is moved in */
-            if (side ? z[j] > b[j] : z[j] < b[j])
-                z[j] = b[j];
     }
 }
 
@@ -468,9 +465,8 @@ void hes__colloc_bounds(hes_colloc *c, double *z, double *lo, double *hi)
 double hes__colloc_bound_violation(hes_colloc *c, const double *z)
 {
     int nv = c->nv;
-    double *lo = c->btmp, *hi = lo + nv, *zz = hi + nv, v = 0;
-    memcpy(zz, z, sizeof(double) * (size_t)nv);
-    hes__colloc_bounds(c, zz, lo, hi);
+    double *lo = c->btmp, *hi = lo + nv, v = 0;
+    hes__colloc_bounds(c, z, lo, hi);
     for (int j = 0; j < nv; j++)
         v = fmax(v, fmax(lo[j] - z[j], z[j] - hi[j]));
     return v;

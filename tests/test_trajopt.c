@@ -269,6 +269,60 @@ START_TEST(test_refusals_have_a_status_and_a_message)
 }
 END_TEST
 
+/* The refinement holds the inputs and the virtual events' offsets, so the
+ * fine grid determines the durations: the bounds on them would
+ * over-determine its orbit.  A gait whose shortest phase sits at the model's
+ * minimum duration (the knee biped's gaits with virtual events push a
+ * sub-phase there) is a little shorter on the fine grid; it used to be
+ * refused ("collocation did not converge").  Made here exactly: the minimum
+ * duration set between a phase's coarse and fine durations. */
+START_TEST(test_refinement_is_not_bound_by_the_durations)
+{
+    const hes_model *base = hes_problem_find("knee-biped");
+    hes_trajopt_options o = hes_trajopt_options_default();
+    o.objective = HES_COLLOC_FEASIBLE;
+    o.nodes = 7;
+    o.constant_inputs = 1;
+    static const int virtual_events[] = { 2, 1 };
+    o.virtual_events = virtual_events;
+    o.refine = 1;
+    hes_system *sys = hes_system_create(base);
+    hes_trajopt_result coarse, fine, r;
+    ck_assert_int_eq(hes_trajopt_run(sys, &o, &coarse), HES_OK);
+    o.init = &coarse.gait;
+    o.refine = 3;
+    ck_assert_int_eq(hes_trajopt_run(sys, &o, &fine), HES_OK);
+    hes_system_destroy(sys);
+    ck_assert_int_eq(fine.gait.n_phases, coarse.gait.n_phases);
+    /* the shortest phase, which the fine grid shortens: the minimum
+       duration between its two durations holds on the coarse grid only */
+    int i = 0;
+    for (int k = 1; k < coarse.gait.n_phases; k++)
+        if (coarse.gait.phases[k].duration < coarse.gait.phases[i].duration)
+            i = k;
+    double dc = coarse.gait.phases[i].duration, df = fine.gait.phases[i].duration;
+    ck_assert(df < dc - 1e-9);
+    hes_model m = *base;
+    hes_trajopt_spec spec = *base->trajopt;
+    spec.min_duration = 0.5 * (dc + df);
+    m.trajopt = &spec;
+    hes_system *bounded = hes_system_create(&m);
+    ck_assert_int_eq(hes_trajopt_run(bounded, &o, &r), HES_OK);
+    ck_assert_int_eq(r.refined_nodes, 3 * (7 - 1) + 1);
+    /* the same fine gait: the bound was left out, not enforced (to 1e-6:
+       the first states are free within bounds, and the coarse feasibility
+       solve, whose bounds differ, lands on a neighbouring orbit; the fine
+       grid moves the duration by dc - df = 1.1e-4) */
+    ck_assert(r.gait.phases[i].duration < spec.min_duration);
+    ck_assert_double_eq_tol(r.gait.phases[i].duration, df, 1e-6);
+    ck_assert_double_eq_tol(r.psi_refined, fine.psi_refined, 1e-6);
+    hes_system_destroy(bounded);
+    hes_trajopt_result_free(&coarse);
+    hes_trajopt_result_free(&fine);
+    hes_trajopt_result_free(&r);
+}
+END_TEST
+
 static Suite *trajopt_suite(void)
 {
     Suite *s = suite_create("trajopt");
@@ -276,6 +330,7 @@ static Suite *trajopt_suite(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_slip_hopper_feasible_gives_the_psi_of_the_program);
     tcase_add_test(tc, test_knee_biped_with_inputs_is_refined);
+    tcase_add_test(tc, test_refinement_is_not_bound_by_the_durations);
     tcase_add_test(tc, test_ipopt_and_slsqp_find_the_same_optima);
     tcase_add_test(tc, test_reduced_space_finds_the_same_optima);
     tcase_add_test(tc, test_hybrid_finds_the_optima_from_a_far_start);

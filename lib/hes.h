@@ -261,7 +261,15 @@ typedef struct {
     char where[128];         /* e.g. "transition touchdown: DxR[1,0]"; on failure
                                 (HES_EMODEL, HES_EINVAL) what failed and why */
     int n_checked;           /* number of supplied Jacobians compared */
+    int disagree;            /* an error above HES_DERIV_TOL: a wrong Jacobian
+                                (also when a later comparison failed) */
 } hes_deriv_report;
+
+/* The relative error above which a supplied Jacobian is taken for wrong:
+ * central differences of a correct one agree to 1e-11 to 1e-7 (their
+ * truncation and rounding; the knee biped's nine: 2.7e-10), and a wrong
+ * entry is off by its own size. */
+#define HES_DERIV_TOL 1e-4
 
 /* Compares every supplied Jacobian (field_dx, guard_dx, guard_dt, reset_dx,
  * reset_dt, and a mechanical mode's hes_mech.force_dx in q, q' and u at the

@@ -47,7 +47,8 @@ void cmd_analyze_usage(FILE *out)
           "      --check             also differentiate the full nonlinear return map\n"
           "                          by finite differences and print the discrepancy,\n"
           "                          and compare the model's Jacobians with central\n"
-          "                          differences at the orbit's states\n"
+          "                          differences at the orbit's states (exit status 1\n"
+          "                          when one disagrees above 1e-4)\n"
           "      --impact-set N      psi over N sampled outcomes of the orbit's\n"
           "                          simultaneous frictional impact (1 to 100000): each\n"
           "                          outcome's own orbit and psi, the worst (robust) psi\n"
@@ -579,6 +580,19 @@ int cmd_analyze(int argc, char **argv)
         if (sh)
             print_gradient(sys, sh, &ev);
         rc = CLI_EXIT_OK;
+    }
+    if (rc == CLI_EXIT_OK && res.have_check && res.jacobians.disagree) {
+        /* the analysis printed stands on the model's Jacobians: a wrong one
+           is a failure, as a failed computation is */
+        if (isnan(res.jacobians.max_rel_err))
+            fprintf(stderr, "hes analyze: a supplied Jacobian disagrees with central differences "
+                    "(relative error above %g) before this check failed: %s\n", HES_DERIV_TOL,
+                    res.jacobians.where);
+        else
+            fprintf(stderr, "hes analyze: the model's %s disagrees with central differences: "
+                    "relative error %.3g, above %g\n", res.jacobians.where,
+                    res.jacobians.max_rel_err, HES_DERIV_TOL);
+        rc = CLI_EXIT_FAILURE;
     }
     hes_shape_destroy(sh);
     hes_analysis_free(&res);

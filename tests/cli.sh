@@ -1052,6 +1052,21 @@ if [ -f "$plugin" ]; then
     expect_grep pl_info out 'rimless-wheel' "info names the plugin's model"
     run pl_sweep sweep --model "$plugin" --grid a=0.2:0.4:3 --jobs 2
     expect_status pl_sweep 0 "sweep --model PATH --jobs 2"
+    # a wrong supplied Jacobian (dF/dx[1,0] times 1.5): the analysis is
+    # printed, the check names the entry, and the exit status is 1
+    wrongjac=${top_builddir:-.}/tests/.libs/rimless_wheel_wrong_jacobian.so
+    run e_pl_jac analyze --model "$wrongjac" -p a=0.3 --check
+    expect_status e_pl_jac 1 "analyze --check with a wrong supplied Jacobian"
+    expect_grep e_pl_jac err 'mode stance: dF/dx\[1,0\] disagrees' "the check names the wrong entry"
+    expect_grep e_pl_jac out '^psi' "the analysis is printed before the verdict"
+    run e_pl_jacj analyze --model "$wrongjac" -p a=0.3 --check --json
+    expect_status e_pl_jacj 1 "analyze --check --json with a wrong supplied Jacobian"
+    expect_json_value e_pl_jacj 'd["check"]["jacobians"]["disagree"]' True \
+        "the JSON's check says the Jacobians disagree"
+    run pl_jac analyze --model "$plugin" -p a=0.3 --check --json
+    expect_status pl_jac 0 "analyze --check with a correct supplied Jacobian"
+    expect_json_value pl_jac 'd["check"]["jacobians"]["disagree"]' False \
+        "the JSON's check says the Jacobians agree"
     run e_pl_abi analyze --model "$wrong"
     expect_status e_pl_abi 2 "a plugin built for another model ABI is refused"
     expect_grep e_pl_abi err 'ABI 999, this hes uses ABI' "the refusal names both ABI versions"

@@ -665,6 +665,7 @@ START_TEST(test_ball_jacobians_match_central_differences)
     ck_assert_int_eq(rep.n_checked, BALL_SUPPLIED);
     ck_assert_msg(rep.max_rel_err < 1e-9, "ball: relative error %.3g at %s",
                   rep.max_rel_err, rep.where);
+    ck_assert_int_eq(rep.disagree, 0);
 }
 END_TEST
 
@@ -679,6 +680,7 @@ START_TEST(test_wrong_field_jacobian_is_caught_and_located)
     ck_assert_int_eq(rep.n_checked, BALL_SUPPLIED);
     /* supplied 2, true 1: |2 - 1| / max(1, 1) = 1 */
     ck_assert_double_eq_tol(rep.max_rel_err, 1.0, 1e-6);
+    ck_assert_int_eq(rep.disagree, 1);
     ck_assert_msg(has_word(rep.where, "air") && strstr(rep.where, "[0,1]"),
                   "where = '%s' does not name mode air, entry [0,1]", rep.where);
 }
@@ -694,6 +696,7 @@ START_TEST(test_wrong_reset_jacobian_is_caught_and_located)
                                                  &rep), HES_OK);
     /* supplied +alpha, true -alpha: 2 alpha / max(1, alpha) = 1.6 */
     ck_assert_double_eq_tol(rep.max_rel_err, 1.6, 1e-6);
+    ck_assert_int_eq(rep.disagree, 1);
     ck_assert_msg(has_word(rep.where, "bounce") && strstr(rep.where, "DxR") &&
                   strstr(rep.where, "[1,1]"),
                   "where = '%s' does not name bounce's DxR[1,1]", rep.where);

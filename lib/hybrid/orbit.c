@@ -293,7 +293,7 @@ static hes_status verify_full_system(hes_system *sys, const double *x0, const he
 
 /* After a failed search: the model's supplied Jacobians against central
  * differences at its start x0 (the start mode only); one that disagrees
- * (relative error above 1e-4) is the likely cause, and the message says
+ * (relative error above HES_DERIV_TOL) is the likely cause, and the message says
  * so.  A wrong hand-written dF/dx made the search fail with "line search
  * failed" and nothing more. */
 static void hint_jacobians(hes_system *sys, const double *x0)
@@ -304,8 +304,7 @@ static void hint_jacobians(hes_system *sys, const double *x0)
     if (!xs)
         return;
     xs[m->orbit.mode] = x0;
-    if (hes_model_check_derivatives(m, sys->p, 0.0, xs, &rep) == HES_OK &&
-        rep.max_rel_err > 1e-4) {
+    if (hes_model_check_derivatives(m, sys->p, 0.0, xs, &rep) == HES_OK && rep.disagree) {
         size_t used = strlen(sys->errmsg);
         if (used + 1 < sizeof sys->errmsg)
             snprintf(sys->errmsg + used, sizeof sys->errmsg - used, " (note: at the orbit's "

@@ -197,6 +197,7 @@ static json_t *check_json(double max_abs_diff, const hes_deriv_report *jac)
         err |= hes__json_put(j, "checked", json_integer(jac->n_checked));
         err |= hes__json_put(j, "max_rel_err", hes__json_number(jac->max_rel_err));
         err |= hes__json_put(j, "where", json_string(jac->where));
+        err |= hes__json_put(j, "disagree", json_boolean(jac->disagree));
         err |= hes__json_put(obj, "jacobians", j);
     }
     if (err) {

@@ -495,7 +495,8 @@ void *hes__tr_data(const hes_model *m, int tr)
 
 /* The worst entry of a supplied Jacobian a against central differences d
  * (len entries; n_out rows, or a derivative in t when wrt_t), by
- * |a - d| / max(1, |d|), into rep where it is worse than rep's. */
+ * |a - d| / max(1, |d|), into rep where it is worse than rep's; rep's
+ * disagree where it exceeds HES_DERIV_TOL. */
 static void worst_entry(const double *a, const double *d, int len, int n_out, int wrt_t,
                         const char *label, hes_deriv_report *rep)
 {
@@ -504,6 +505,7 @@ static void worst_entry(const double *a, const double *d, int len, int n_out, in
         double e = fabs(a[k] - d[k]) / fmax(1.0, fabs(d[k]));
         if (!(e <= rep->max_rel_err)) { /* also catches NaN */
             rep->max_rel_err = isnan(e) ? INFINITY : e;
+            rep->disagree |= rep->max_rel_err > HES_DERIV_TOL; /* kept if a later check fails */
             if (wrt_t)
                 snprintf(rep->where, sizeof rep->where, "%s[%d]", label, k);
             else

@@ -44,6 +44,9 @@ static int field_dx(double t, const double *x, const double *p, double *J, void 
     (void)t; (void)data;
     J[0] = 0.0;                               /* d theta' / d theta  (column-major) */
     J[1] = p[P_G] / p[P_L] * cos(x[0]);       /* d omega' / d theta */
+#ifdef WHEEL_WRONG_JACOBIAN
+    J[1] *= 1.001;                            /* the test suite's wrong-Jacobian build */
+#endif
     J[2] = 1.0;                               /* d theta' / d omega */
     J[3] = 0.0;                               /* d omega' / d omega */
     return 0;

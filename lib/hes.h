@@ -259,7 +259,8 @@ int hes_model_transition_index(const hes_model *model, const char *name);
 typedef struct {
     double max_rel_err;
     char where[128];         /* e.g. "transition touchdown: DxR[1,0]"; on failure
-                                (HES_EMODEL, HES_EINVAL) what failed and why */
+                                (HES_EMODEL, HES_EINVAL) what failed and why,
+                                unless disagree: then still the wrong entry */
     int n_checked;           /* number of supplied Jacobians compared */
     int disagree;            /* an error above HES_DERIV_TOL: a wrong Jacobian
                                 (also when a later comparison failed) */
@@ -2027,9 +2028,10 @@ typedef struct hes_colloc hes_colloc;
  * always built), IPOPT (sparse interior point, lib/shaping/colloc_ipopt.c;
  * when configure found coinor-libipopt-dev), REDUCED (SLSQP on the free
  * variables, the equalities solved by Newton's method at every point,
- * lib/shaping/colloc_reduced.c; always built; feasibility solves use the
- * default, and a program whose equalities do not determine the other
- * variables is refused) or HYBRID (the first tenth of the budget by SLSQP
+ * lib/shaping/colloc_reduced.c; always built; its feasibility solves are
+ * Newton's method on the equalities, then SLSQP where that orbit misses
+ * the bounds or path constraints, and a program whose equalities do not
+ * determine the other variables is refused) or HYBRID (the first tenth of the budget by SLSQP
  * in the full space, whose iterates may leave the orbits to reach another
  * basin, the rest in the reduced space, or in the full space where the
  * reduced space does not apply; for a start far from the optimum, e.g. a
@@ -2043,7 +2045,7 @@ typedef enum {
 } hes_nlp_solver;
 /* Nonzero when this build has the solver (HES_NLP_DEFAULT: always). */
 int hes_nlp_solver_available(hes_nlp_solver solver);
-/* "default", "slsqp", "ipopt", "reduced" (NULL out of range), and the solver of a
+/* "default", "slsqp", "ipopt", "reduced", "hybrid" (NULL out of range), and the solver of a
  * name (HES_EINVAL for an unknown one). */
 const char *hes_nlp_solver_name(hes_nlp_solver solver);
 hes_status hes_nlp_solver_from_name(const char *name, hes_nlp_solver *solver);
@@ -2076,7 +2078,9 @@ typedef struct {
     /* Nonzero: the inputs and virtual offsets keep the values z starts with
      * (bounds equal to them); only states, durations and parameters move.
      * With a gait from hes_colloc_from_gait this re-collocates that gait on
-     * this grid (e.g. a finer one, to check or refine its psi). */
+     * this grid (e.g. a finer one, to check or refine its psi).  They then
+     * determine the orbit, so x0_lo/x0_hi, min/max_duration and path are
+     * ignored (they would over-determine it). */
     int fix_inputs;
     /* > 0: in the psi objectives the stability term counts only down to this
      * value (max(psi, psi_floor)); below it the optimiser spends its effort

@@ -1052,7 +1052,7 @@ if [ -f "$plugin" ]; then
     expect_grep pl_info out 'rimless-wheel' "info names the plugin's model"
     run pl_sweep sweep --model "$plugin" --grid a=0.2:0.4:3 --jobs 2
     expect_status pl_sweep 0 "sweep --model PATH --jobs 2"
-    # a wrong supplied Jacobian (dF/dx[1,0] times 1.5): the analysis is
+    # a wrong supplied Jacobian (dF/dx[1,0] times 1.001): the analysis is
     # printed, the check names the entry, and the exit status is 1
     wrongjac=${top_builddir:-.}/tests/.libs/rimless_wheel_wrong_jacobian.so
     run e_pl_jac analyze --model "$wrongjac" -p a=0.3 --check

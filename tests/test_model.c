@@ -686,6 +686,41 @@ START_TEST(test_wrong_field_jacobian_is_caught_and_located)
 }
 END_TEST
 
+static int failing_reset_dx(double t, const double *x, const double *p, double *R, void *d)
+{
+    (void)t; (void)x; (void)p; (void)R; (void)d;
+    return 7;
+}
+
+/* A wrong dF/dx, then a transition whose Jacobian callback fails: the
+ * check fails (HES_EMODEL), but the wrong entry found before stays named
+ * (disagree, where), since it is what the modeller must mend first. */
+START_TEST(test_wrong_jacobian_stays_named_when_a_later_check_fails)
+{
+    const double p[TEST_BALL_NPARAMS] = { 0.5, 9.81 };
+    const double x[2] = { 0.4, -1.3 };
+    const double *xs[1] = { x };
+    hes_transition t = test_bouncing_ball_bad_field_dx.transitions[0];
+    t.reset_dx = failing_reset_dx;
+    hes_model m = test_bouncing_ball_bad_field_dx;
+    m.transitions = &t;
+    hes_deriv_report rep;
+    ck_assert_int_eq(hes_model_check_derivatives(&m, p, 0.2, xs, &rep), HES_EMODEL);
+    ck_assert_int_eq(rep.disagree, 1);
+    ck_assert_double_eq_tol(rep.max_rel_err, 1.0, 1e-6);
+    ck_assert_msg(has_word(rep.where, "air") && strstr(rep.where, "[0,1]"),
+                  "where = '%s' does not name mode air, entry [0,1]", rep.where);
+    /* with the field right the failure itself is named */
+    hes_model ok = test_bouncing_ball;
+    hes_transition t2 = test_bouncing_ball.transitions[0];
+    t2.reset_dx = failing_reset_dx;
+    ok.transitions = &t2;
+    ck_assert_int_eq(hes_model_check_derivatives(&ok, p, 0.2, xs, &rep), HES_EMODEL);
+    ck_assert_int_eq(rep.disagree, 0);
+    ck_assert_ptr_nonnull(strstr(rep.where, "callback failed"));
+}
+END_TEST
+
 START_TEST(test_wrong_reset_jacobian_is_caught_and_located)
 {
     const double p[TEST_BALL_NPARAMS] = { 0.8, 9.81 };
@@ -883,6 +918,7 @@ static Suite *model_suite(void)
     tcase_add_test(tc, test_ball_jacobians_match_central_differences);
     tcase_add_test(tc, test_wrong_field_jacobian_is_caught_and_located);
     tcase_add_test(tc, test_wrong_reset_jacobian_is_caught_and_located);
+    tcase_add_test(tc, test_wrong_jacobian_stays_named_when_a_later_check_fails);
     tcase_add_test(tc, test_check_derivatives_rejects_invalid_model);
     suite_add_tcase(s, tc);
 

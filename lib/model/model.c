@@ -6,6 +6,7 @@
  * callbacks inside a computation is hybrid/eval.c.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -505,7 +506,7 @@ static void worst_entry(const double *a, const double *d, int len, int n_out, in
         double e = fabs(a[k] - d[k]) / fmax(1.0, fabs(d[k]));
         if (!(e <= rep->max_rel_err)) { /* also catches NaN */
             rep->max_rel_err = isnan(e) ? INFINITY : e;
-            rep->disagree |= rep->max_rel_err > HES_DERIV_TOL; /* kept if a later check fails */
+            rep->disagree |= rep->max_rel_err > HES_DERIV_TOL; /* kept if a later one fails */
             if (wrt_t)
                 snprintf(rep->where, sizeof rep->where, "%s[%d]", label, k);
             else
@@ -513,6 +514,19 @@ static void worst_entry(const double *a, const double *d, int len, int n_out, in
                          k / n_out);
         }
     }
+}
+
+/* A comparison that could not be made: why, into rep's where, unless a
+ * Jacobian compared before disagrees (where then keeps naming it: the
+ * wrong entry is what the caller must see first). */
+static void cannot_compare(hes_deriv_report *rep, const char *fmt, ...)
+{
+    if (rep->disagree)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(rep->where, sizeof rep->where, fmt, ap);
+    va_end(ap);
 }
 
 /* Compares a supplied Jacobian with central differences of fn. */
@@ -528,14 +542,12 @@ static int compare(hes_fn jac_fn, hes_fn fn, int n_in, int n_out, int wrt_t,
     hes__bound_fn b = { fn, p, data, n_out, 0 };
     int rc = jac_fn(t, x, p, a, data);
     if (rc != 0) {
-        snprintf(rep->where, sizeof rep->where, "%s: the Jacobian callback failed (code %d)",
-                 label, rc);
+        cannot_compare(rep, "%s: the Jacobian callback failed (code %d)", label, rc);
     } else {
         rc = wrt_t ? hes__fd_dt(hes__bound_call, &b, t, x, n_in, n_out, d, work)
                    : hes__fd_dx(hes__bound_call, &b, t, x, n_in, n_out, d, work);
         if (rc != 0)
-            snprintf(rep->where, sizeof rep->where, "%s: the function failed near the state "
-                     "(code %d)", label, rc);
+            cannot_compare(rep, "%s: the function failed near the state (code %d)", label, rc);
     }
     if (rc == 0)
         worst_entry(a, d, len, n_out, wrt_t, label, rep);
@@ -569,14 +581,13 @@ static int check_force_dx(const hes_mech_mode *md, double t, const double *x, co
     if (!m->force_dx)
         return 0;
     if ((rc = hes__mech_mode_eval(md, t, x, p, &ev))) {
-        snprintf(rep->where, sizeof rep->where, "mode %s: its dynamics failed at the state "
-                 "(code %d)", mode, rc);
+        cannot_compare(rep, "mode %s: its dynamics failed at the state (code %d)", mode, rc);
         return rc;
     }
     double J[3][HES_MECH_MAX * HES_MECH_MAX], D[HES_MECH_MAX * HES_MECH_MAX],
         work[3 * HES_MECH_MAX];
     if (m->force_dx(ev.q, ev.qd, ev.u, p, J[0], J[1], J[2], m->data)) {
-        snprintf(rep->where, sizeof rep->where, "mode %s: force_dx failed", mode);
+        cannot_compare(rep, "mode %s: force_dx failed", mode);
         return E_CALLBACK;
     }
     static const char *const wrt[] = { "q", "q'", "u" };
@@ -589,8 +600,7 @@ static int check_force_dx(const hes_mech_mode *md, double t, const double *x, co
         char label[96];
         snprintf(label, sizeof label, "mode %s: force_dx df/d%s", mode, wrt[which]);
         if ((rc = hes__fd_dx(force_of, &a, t, v, n_in, d, D, work))) {
-            snprintf(rep->where, sizeof rep->where, "mode %s: the force failed near the state",
-                     mode);
+            cannot_compare(rep, "mode %s: the force failed near the state", mode);
             return rc;
         }
         worst_entry(J[which], D, n_in * d, d, 0, label, rep);

@@ -82,8 +82,6 @@ typedef struct {
 } red_ctx;
 #define RING 8
 
-/* The partition of z: returns 0 when the equalities are not as many as the
- * determined variables. */
 /* Marks the free variables of z (the inputs, the virtual events' offsets,
  * the design parameters) in free_var (nv, zeroed); returns their number. */
 static int mark_free(const hes_colloc *c, char *free_var)
@@ -373,32 +371,19 @@ static hes_status red_init(red_ctx *r, hes_colloc *c, const double *z, const dou
     r->c = c;
     r->tol = tol;
     /* integers: iv, dv, bpos (2 nv), ipiv, has_S; doubles: bval, bsign
-       (2 nv each), then the arrays of the point and the ring */
+       (2 nv each); the partition; then the arrays of the point and the
+       ring, S sized by the free variables (nD = nc of them: a few) */
     r->iv = malloc(sizeof(int) * 4 * nv);
     r->bval = malloc(sizeof(double) * 4 * nv);
-    size_t nd = 3 * nv + 2 * nc * nv + nc * nc + 2 * nc + ni + ni * nv +
-                RING * (2 * nv + nc * nv);
-    r->z = malloc(sizeof(double) * nd);
     r->ipiv = malloc(sizeof(int) * (nc + 1 + RING));
-    if (!r->iv || !r->bval || !r->z || !r->ipiv) {
-        snprintf(why, len, "out of memory");
-        return HES_ENOMEM;
+    int part = r->iv && r->bval && r->ipiv ? 1 : -1;
+    if (part > 0) {
+        r->dv = r->iv + nv;
+        r->bpos = r->dv + nv;
+        r->has_S = r->ipiv + nc + 1;
+        r->bsign = r->bval + 2 * nv;
+        part = partition(r, lo, hi);
     }
-    r->dv = r->iv + nv;
-    r->bpos = r->dv + nv;
-    r->has_S = r->ipiv + nc + 1;
-    r->bsign = r->bval + 2 * nv;
-    r->xI = r->z + nv;
-    r->cv = r->xI + nv;
-    r->jac = r->cv + nc;
-    r->A = r->jac + nc * nv;
-    r->S = r->A + nc * nc;
-    r->rhs = r->S + nc * nv;
-    r->pv = r->rhs + nc;
-    r->pjac = r->pv + ni;
-    r->gfull = r->pjac + ni * nv;
-    r->ring = r->gfull + nv;
-    int part = partition(r, lo, hi);
     if (part < 0) {
         snprintf(why, len, "out of memory");
         return HES_ENOMEM;
@@ -408,6 +393,22 @@ static hes_status red_init(red_ctx *r, hes_colloc *c, const double *z, const dou
                  "the %d node states, durations and solved parameters", c->nc, c->nv - r->nI);
         return HES_EINVAL;
     }
+    size_t nI = (size_t)r->nI, nd = 3 * nv + nc * nv + nc * nI + nc * nc + 2 * nc + ni +
+                                    ni * nv + RING * (nI + nv + nc * nI);
+    if (!(r->z = malloc(sizeof(double) * nd))) {
+        snprintf(why, len, "out of memory");
+        return HES_ENOMEM;
+    }
+    r->xI = r->z + nv;
+    r->cv = r->xI + nv;
+    r->jac = r->cv + nc;
+    r->A = r->jac + nc * nv;
+    r->S = r->A + nc * nc;
+    r->rhs = r->S + nc * nI;
+    r->pv = r->rhs + nc;
+    r->pjac = r->pv + ni;
+    r->gfull = r->pjac + ni * nv;
+    r->ring = r->gfull + nv;
     memcpy(r->z, z, sizeof(double) * nv); /* Newton's start while the ring is empty */
     return HES_OK;
 }

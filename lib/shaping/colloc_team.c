@@ -195,10 +195,11 @@ hes_status hes__colloc_team_start(hes_colloc *c, int jobs)
          * 150 KB deep in a field Jacobian): ask for the main thread's 8 MB
          * rather than a C library's default, which may be 128 KB */
         pthread_attr_t attr;
-        int started = pthread_attr_init(&attr) == 0 &&
-                      pthread_attr_setstacksize(&attr, (size_t)8 << 20) == 0 &&
+        int have_attr = pthread_attr_init(&attr) == 0;
+        int started = have_attr && pthread_attr_setstacksize(&attr, (size_t)8 << 20) == 0 &&
                       pthread_create(&m->tid, &attr, member_loop, m) == 0;
-        pthread_attr_destroy(&attr);
+        if (have_attr)
+            pthread_attr_destroy(&attr);
         if (!started) {
             hes_system_destroy(copy);
             hes__colloc_ws_free(&m->ws);

@@ -246,19 +246,25 @@ hes_status hes_colloc_create_opts(hes_system *sys, const hes_colloc_options *opt
         c->in_lo[q] = opts->input_lo ? opts->input_lo[q] : -HUGE_VAL;
         c->in_hi[q] = opts->input_hi ? opts->input_hi[q] : HUGE_VAL;
     }
+    /* held inputs and virtual offsets determine the orbit: bounds on its
+     * first state and its durations and the path constraints would
+     * over-determine it (a gait's sub-phase at the minimum duration 0.005 s
+     * is 0.004995 s long on the knee biped's 4 times finer grid: a feasible
+     * gait refused) */
+    int held = opts->fix_inputs != 0;
     int n0 = m->modes[o->mode].dim;
     for (int r = 0; r < n0; r++) {
-        c->x0_lo[r] = opts->x0_lo ? opts->x0_lo[r] : -HUGE_VAL;
-        c->x0_hi[r] = opts->x0_hi ? opts->x0_hi[r] : HUGE_VAL;
+        c->x0_lo[r] = opts->x0_lo && !held ? opts->x0_lo[r] : -HUGE_VAL;
+        c->x0_hi[r] = opts->x0_hi && !held ? opts->x0_hi[r] : HUGE_VAL;
     }
-    c->dmin = opts->min_duration;
+    c->dmin = held ? 0.0 : opts->min_duration;
     c->smooth = opts->smooth_weight > 0 ? opts->smooth_weight : 0.0;
     c->measure = opts->measure == HES_MEASURE_SMOOTH ? HES_MEASURE_SMOOTH : HES_MEASURE_PSI;
     c->fix_inputs = opts->fix_inputs;
     c->psi_floor = opts->psi_floor > 0 ? opts->psi_floor : 0.0;
     c->solver = opts->solver;
-    c->dmax = opts->max_duration > 0 ? opts->max_duration : HUGE_VAL;
-    c->spec = opts->path ? m->trajopt : NULL;
+    c->dmax = opts->max_duration > 0 && !held ? opts->max_duration : HUGE_VAL;
+    c->spec = opts->path && !held ? m->trajopt : NULL;
     c->progress = opts->progress;
     c->progress_ctx = opts->progress_ctx;
     int off = 0, start = 0, i = 0;

@@ -47,10 +47,12 @@ hes_status hes_nlp_solver_from_name(const char *name, hes_nlp_solver *solver)
  * virtual events (245 variables) reached psi 0.0490 with SLSQP and 0.0620
  * with IPOPT (bench_gaits.sh, 58 s and 49 s).  On larger programs SLSQP's
  * O(nv^3) steps dominate (the SLIP at 41 nodes, 417 variables: 32 s against
- * IPOPT's 0.8 s, the same psi to 2e-6).  The reduced space (and the hybrid) only when asked
- * (it needs a start near a good orbit), and never for a feasibility solve,
- * whose start need not be near any orbit (Newton's method would not do):
- * SLSQP solves those, in every build alike. */
+ * IPOPT's 0.8 s, the same psi to 2e-6).  The reduced space (and the
+ * hybrid) only when asked (it needs a start near a good orbit), and never
+ * for the NLP of a feasibility solve, whose start need not be near any
+ * orbit: hes_colloc_solve tries Newton's method first with these solvers,
+ * and where it fails or its orbit misses the bounds, SLSQP solves the
+ * feasibility NLP, in every build alike. */
 hes_nlp_solver hes__nlp_solver_for(hes_nlp_solver asked, hes_colloc_objective objective, int nv)
 {
     if ((asked == HES_NLP_REDUCED || asked == HES_NLP_HYBRID) && objective == HES_COLLOC_FEASIBLE)

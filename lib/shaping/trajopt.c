@@ -184,16 +184,8 @@ static hes_status refine_gait(hes_system *sys, const hes_colloc_options *co, con
     double *z = NULL, viol;
     hes_gait g;
     fine.refine = factor;
-    fine.fix_inputs = 1;
+    fine.fix_inputs = 1; /* also leaves out the bounds and path constraints */
     fine.progress = NULL;
-    /* held inputs and virtual offsets determine the orbit: the bounds on
-     * its first state and its durations and the path constraints would
-     * over-determine it (a sub-phase at the optimum's minimum duration,
-     * 0.005 s, is 0.004995 s long on the knee biped's fine grid: a feasible
-     * gait refused) */
-    fine.x0_lo = fine.x0_hi = NULL;
-    fine.min_duration = fine.max_duration = 0;
-    fine.path = 0;
     hes_status st = hes_colloc_create_opts(sys, &fine, &c);
     if (st == HES_OK)
         st = hes_colloc_set_design(c, r->n_design, names, r->design_lo, r->design_hi);
@@ -213,7 +205,7 @@ static hes_status refine_gait(hes_system *sys, const hes_colloc_options *co, con
         char why[sizeof sys->errmsg];
         snprintf(why, sizeof why, "%s", hes_system_errmsg(sys));
         st = hes__fail(sys, st, "the refinement (%d times as many intervals, inputs held; "
-                       "--refine 1 skips it): %s", factor, why);
+                       "refine 1 skips it): %s", factor, why);
     }
     if (st == HES_OK) {
         r->refined_nodes = factor * (co->nodes - 1) + 1;

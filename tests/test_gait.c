@@ -71,8 +71,14 @@ START_TEST(test_gait_nlp_derivatives_equal_central_differences)
     ck_assert_int_eq(hes_colloc_constraints(c, z, cv, J), HES_OK);
     ck_assert_int_eq(hes_colloc_path(c, z, cv, Jp), HES_OK);
     double psi, e = hes_colloc_energy(c, z, ge), worst_c = 0, worst_p = 0, worst_e = 0, worst_g = 0;
+    double smooth, worst_s = 0, *gs = malloc(sizeof(double) * (size_t)nv);
     int fb;
     ck_assert_int_eq(hes_colloc_psi(c, z, &psi, gp, &fb), HES_OK);
+    ck_assert_int_eq(fb, 0);
+    /* the smooth measure weighs every multiplier: in the 4-state phases
+     * more rank-one pairs than states, so its gradient takes the step
+     * factors' other branch there (colloc_psi.c, step_gradient) */
+    ck_assert_int_eq(hes_colloc_measure(c, z, HES_MEASURE_SMOOTH, &smooth, gs, &fb), HES_OK);
     ck_assert_int_eq(fb, 0);
     ck_assert(e > 0);
     for (int j = 0; j < nv; j++) {
@@ -89,10 +95,11 @@ START_TEST(test_gait_nlp_derivatives_equal_central_differences)
            larger (psi's own rounding, ~1e-10 through the events' central
            differences, over h = 1e-6 was up to 2.5e-4 of noise in the
            columns of the last phase) */
-        double H = 100 * h, q[4];
+        double H = 100 * h, q[4], qs[4];
         for (int s = 0; s < 4; s++) {
             z[j] = zj + (s == 0 ? -2 : s == 1 ? -1 : s == 2 ? 1 : 2) * H;
             ck_assert_int_eq(hes_colloc_psi(c, z, &q[s], NULL, NULL), HES_OK);
+            ck_assert_int_eq(hes_colloc_measure(c, z, HES_MEASURE_SMOOTH, &qs[s], NULL, NULL), HES_OK);
         }
         z[j] = zj;
         for (int i = 0; i < nc; i++)
@@ -101,6 +108,7 @@ START_TEST(test_gait_nlp_derivatives_equal_central_differences)
             worst_p = fmax(worst_p, rel_err(Jp[i + (size_t)j * ni], (cp[nc + i] - cm[nc + i]) / (2 * h)));
         worst_e = fmax(worst_e, rel_err(ge[j], (ep - em) / (2 * h)));
         worst_g = fmax(worst_g, rel_err(gp[j], (q[0] - 8 * q[1] + 8 * q[2] - q[3]) / (12 * H)));
+        worst_s = fmax(worst_s, rel_err(gs[j], (qs[0] - 8 * qs[1] + 8 * qs[2] - qs[3]) / (12 * H)));
     }
     ck_assert_msg(worst_c < 1e-6, "equality Jacobian off by %.3g", worst_c);
     /* the crossing rate at heelstrike is Dxg F with Dxg itself from central
@@ -121,7 +129,53 @@ START_TEST(test_gait_nlp_derivatives_equal_central_differences)
         gmax = fmax(gmax, fabs(gp[j]));
     ck_assert_msg(worst_g < 2e-5 * fmax(1.0, gmax), "psi gradient off by %.3g (largest %.3g, psi %.6g)",
                   worst_g, gmax, psi);
+    double smax = 0;
+    for (int j = 0; j < nv; j++)
+        smax = fmax(smax, fabs(gs[j]));
+    ck_assert_msg(worst_s < 2e-5 * fmax(1.0, smax), "smooth gradient off by %.3g (largest %.3g)",
+                  worst_s, smax);
+    free(gs);
     free(z); free(J); free(Jp); free(cp); free(cm); free(cv); free(ge); free(gp);
+    hes_colloc_destroy(c);
+    hes_system_destroy(sys);
+}
+END_TEST
+
+/* psi's gradient differentiates a Hermite-Simpson step in its nodes'
+ * states two ways (colloc_psi.c, step_gradient): along the directions of
+ * the multipliers' rank-one pairs (the symmetry of second derivatives), or
+ * state by state.  Independent computations of the same numbers: they
+ * agree to the differences' rounding, on psi (one or two pairs per step)
+ * and the smooth measure (up to ten). */
+START_TEST(test_gait_psi_gradient_two_ways_agree)
+{
+    hes_system *sys = hes_system_create(hes_problem_find("knee-biped"));
+    hes_colloc *c = biped_colloc(sys, 5, 1, 1, 0, NULL, NULL);
+    int nv = hes_colloc_nvars(c), fb;
+    double *z = malloc(sizeof(double) * (size_t)nv), *g[2] = { malloc(sizeof(double) * (size_t)nv),
+                                                              malloc(sizeof(double) * (size_t)nv) };
+    ck_assert_int_eq(hes_colloc_guess(c, z), HES_OK);
+    for (int j = 0; j < nv; j++)
+        if (z[j] == 0.0)
+            z[j] = 0.05 * sin(1.3 * j);
+    for (int m = 0; m < 2; m++) {
+        hes_measure measure = m ? HES_MEASURE_SMOOTH : HES_MEASURE_PSI;
+        double v[2], worst = 0, gmax = 0;
+        for (int how = 1; how <= 2; how++) {
+            hes_colloc_set_step_states(c, how);
+            ck_assert_int_eq(hes_colloc_measure(c, z, measure, &v[how - 1], g[how - 1], &fb), HES_OK);
+            ck_assert_int_eq(fb, 0);
+        }
+        ck_assert(v[0] == v[1]);
+        for (int j = 0; j < nv; j++) {
+            worst = fmax(worst, fabs(g[0][j] - g[1][j]));
+            gmax = fmax(gmax, fabs(g[1][j]));
+        }
+        ck_assert(gmax > 1);
+        ck_assert_msg(worst < 1e-8 * gmax, "%s: the two ways differ by %.3g (largest %.3g)",
+                      hes_measure_name(measure), worst, gmax);
+    }
+    free(z); free(g[0]); free(g[1]);
     hes_colloc_destroy(c);
     hes_system_destroy(sys);
 }
@@ -335,6 +389,7 @@ int main(void)
     TCase *tc = tcase_create("gait");
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_gait_nlp_derivatives_equal_central_differences);
+    tcase_add_test(tc, test_gait_psi_gradient_two_ways_agree);
     tcase_add_test(tc, test_gait_psi_gradient_on_threads_is_the_serial_one);
     tcase_add_test(tc, test_gait_psi_matches_the_shooting_analysis_of_the_gait);
     tcase_add_test(tc, test_virtual_event_with_equal_inputs_leaves_psi_unchanged);

@@ -58,7 +58,8 @@ typedef struct {
     hes_system *sys;
     double *work, *ework;        /* of hes_colloc's work_len, ework_len */
     double *zz;                  /* nv_max */
-    double *dG;                  /* 2 nm^2 + nm: a factor at z + h, at z - h, a normal */
+    double *dG;                  /* 10 nm^2 + 2 nm: a factor's gradient terms (colloc_psi.c:
+                                    blocks or the factor at z + h and z - h, the pairs) */
     hes__colloc_memo memo[HES__COLLOC_MEMO];
     int memo_next;
     double *memo_buf;            /* per entry x, p, f, J */
@@ -112,6 +113,8 @@ struct hes_colloc {
     int nfac;                    /* factors of the monodromy (sum of the node counts) */
     hes__colloc_factor *fac;     /* their list */
     double *G;                   /* nfac nm^2: the factors, stride nm^2 */
+    double *Dlu;                 /* nfac nm^2: each step's LU of D1 (psi's gradient) */
+    int *Dpiv;                   /* nfac nm: its pivots */
     hes_factor *GF;              /* nfac views of G for the eigenvalue sensitivities */
     double *chain;               /* 2 nm^2 + nm: running product (two), normal */
     double *sens;                /* 4 nfac nm max(1, n0): the sweeps of hes__eig_sens */
@@ -127,6 +130,8 @@ struct hes_colloc {
     struct hes__colloc_team *team;
     int *gvars, *gnvar, *goff;   /* the variables of every factor, their count, offset */
     int *vfac, *vfac_off;        /* the factors of every variable (nv_max + 1 offsets) */
+    int step_states;             /* psi's gradient in a step's states: 0 the cheaper way,
+                                    1 by directions, 2 per state (colloc_psi.c) */
     double *gcon;                /* each factor's contribution to psi's gradient, per
                                     variable (summed in factor order: the gradient does
                                     not depend on the number of threads) */
@@ -196,6 +201,11 @@ hes_status hes__colloc_ipopt(hes_colloc *c, double *z, const double *lo, const d
 hes_status hes__colloc_reduced(hes_colloc *c, double *z, const double *lo, const double *hi,
                                double tol, double ftol, int maxeval, hes__colloc_cost_fn cost,
                                void *cost_ctx, char *why, size_t len);
+/* How psi's gradient differentiates the Hermite-Simpson steps in the
+ * states of their nodes (colloc_psi.c, step_gradient): 0 the cheaper of
+ * the two ways (the default), 1 along the directions of the rank-one pairs,
+ * 2 state by state: the test suites compare the two. */
+void hes_colloc_set_step_states(hes_colloc *c, int how);
 /* SLSQP's stopping rules for the collocation's programs (nlp_solver.c). */
 void hes__colloc_slsqp_stops(nlopt_opt opt, double ftol, int maxeval);
 /* Nonzero when the reduced space applies to c's program: something is

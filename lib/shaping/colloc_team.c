@@ -27,7 +27,7 @@ hes_status hes__colloc_ws_init(const hes_colloc *c, hes_system *sys, hes__colloc
     w->work = malloc(sizeof(double) * c->work_len);
     w->ework = malloc(sizeof(double) * c->ework_len);
     w->zz = malloc(sizeof(double) * (size_t)c->nv_max);
-    w->dG = malloc(sizeof(double) * (2 * mm + (size_t)nm));
+    w->dG = malloc(sizeof(double) * (10 * mm + 2 * (size_t)nm));
     w->memo_buf = malloc(sizeof(double) * per * HES__COLLOC_MEMO);
     w->gpert = malloc(sizeof(double) * mm * (size_t)c->nfac);
     w->sub = calloc((size_t)c->nfac, sizeof *w->sub);

@@ -68,6 +68,8 @@ void hes_colloc_destroy(hes_colloc *c)
     free(c->ework);
     free(c->fac);
     free(c->G);
+    free(c->Dlu);
+    free(c->Dpiv);
     free(c->GF);
     free(c->chain);
     free(c->sens);
@@ -137,13 +139,15 @@ static hes_status alloc_workspaces(hes_colloc *c)
     c->ework = malloc(sizeof(double) * c->ework_len);
     c->fac = malloc(sizeof *c->fac * (size_t)c->nfac);
     c->G = malloc(sizeof(double) * mm * (size_t)c->nfac);
+    c->Dlu = malloc(sizeof(double) * mm * (size_t)c->nfac);
+    c->Dpiv = malloc(sizeof(int) * (size_t)nm * (size_t)c->nfac);
     c->GF = malloc(sizeof *c->GF * (size_t)c->nfac);
     c->chain = malloc(sizeof(double) * (2 * mm + (size_t)nm)); /* cur, nxt, normal */
     c->sens = malloc(sizeof(double) * 4 * (size_t)c->nfac * nm * (size_t)(n0 > 1 ? n0 : 1));
     c->gtmp = malloc(sizeof(double) * (size_t)c->nv_max);
     c->cvtmp = malloc(sizeof(double) * (size_t)(nr + 1));
     c->btmp = malloc(sizeof(double) * 2 * (size_t)c->nv_max);
-    if (!c->work || !c->ework || !c->fac || !c->G || !c->GF || !c->chain ||
+    if (!c->work || !c->ework || !c->fac || !c->G || !c->Dlu || !c->Dpiv || !c->GF || !c->chain ||
         !c->sens || !c->gtmp || !c->cvtmp || !c->btmp ||
         hes__stability_alloc(&c->stab, n0) != HES_OK)
         return HES_ENOMEM;

@@ -85,3 +85,28 @@ double hes__eig_sens_modulus(const hes__eig_sens *s, double nr, double ni)
     double lamr = (nr * s->den_r + ni * s->den_i) / dd, lami = (ni * s->den_r - nr * s->den_i) / dd;
     return mod > 0 ? (s->lr * lamr + s->li * lami) / mod : 0.0;
 }
+
+/* The same functional in rank-one form, scaled by weight: with
+ * modulus(nr, ni) = alpha nr + beta ni (it is linear) and
+ * nr + i ni = (ar + i ai) dG (br + i bi),
+ *   weight d|lambda| = ar^T dG (alpha br + beta bi) + ai^T dG (beta br - alpha bi),
+ * pairs (p_j, r_j) with weight d|lambda| = sum_j p_j^T dG r_j: one for a
+ * real eigenvalue (ai = bi = 0), two for a complex one. */
+int hes__eig_sens_rank1(const hes__eig_sens *s, int k, int rows, int cols, double weight,
+                        double *p, int ldp, double *r, int ldr)
+{
+    const double *ar = s->ar + (size_t)k * s->nm, *ai = s->ai + (size_t)k * s->nm;
+    const double *br = s->br + (size_t)k * s->nm, *bi = s->bi + (size_t)k * s->nm;
+    double alpha = weight * hes__eig_sens_modulus(s, 1.0, 0.0),
+           beta = weight * hes__eig_sens_modulus(s, 0.0, 1.0);
+    int nt = s->li != 0.0 ? 2 : 1;
+    memcpy(p, ar, sizeof(double) * (size_t)rows);
+    for (int c = 0; c < cols; c++)
+        r[c] = alpha * br[c] + beta * bi[c];
+    if (nt == 2) {
+        memcpy(p + ldp, ai, sizeof(double) * (size_t)rows);
+        for (int c = 0; c < cols; c++)
+            r[ldr + c] = beta * br[c] - alpha * bi[c];
+    }
+    return nt;
+}

@@ -25,6 +25,10 @@ void hes__eig_sens_init(hes__eig_sens *s, const hes_stability *st, int j, int nf
 void hes__eig_sens_term(const hes__eig_sens *s, int k, int rows, int cols, const double *dG,
                         double *nr, double *ni);
 double hes__eig_sens_modulus(const hes__eig_sens *s, double nr, double ni);
+/* weight d|lambda| as sum_j p_j^T dG_k r_j (p_j rows, r_j cols, at p + j
+ * ldp and r + j ldr): returns the number of pairs, 1 (real lambda) or 2. */
+int hes__eig_sens_rank1(const hes__eig_sens *s, int k, int rows, int cols, double weight,
+                        double *p, int ldp, double *r, int ldr);
 
 /* Input r of a gait's phase at time t since the phase started: linear
  * between the nodes (the last segment continued past the end) or constant

@@ -99,7 +99,8 @@ START_TEST(test_gait_nlp_derivatives_equal_central_differences)
         for (int s = 0; s < 4; s++) {
             z[j] = zj + (s == 0 ? -2 : s == 1 ? -1 : s == 2 ? 1 : 2) * H;
             ck_assert_int_eq(hes_colloc_psi(c, z, &q[s], NULL, NULL), HES_OK);
-            ck_assert_int_eq(hes_colloc_measure(c, z, HES_MEASURE_SMOOTH, &qs[s], NULL, NULL), HES_OK);
+            ck_assert_int_eq(hes_colloc_measure(c, z, HES_MEASURE_SMOOTH, &qs[s], NULL, NULL),
+                             HES_OK);
         }
         z[j] = zj;
         for (int i = 0; i < nc; i++)
@@ -163,7 +164,8 @@ START_TEST(test_gait_psi_gradient_two_ways_agree)
         double v[2], worst = 0, gmax = 0;
         for (int how = 1; how <= 2; how++) {
             hes_colloc_set_step_states(c, how);
-            ck_assert_int_eq(hes_colloc_measure(c, z, measure, &v[how - 1], g[how - 1], &fb), HES_OK);
+            ck_assert_int_eq(hes_colloc_measure(c, z, measure, &v[how - 1], g[how - 1], &fb),
+                             HES_OK);
             ck_assert_int_eq(fb, 0);
         }
         ck_assert(v[0] == v[1]);

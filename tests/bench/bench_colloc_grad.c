@@ -71,14 +71,15 @@ int main(void)
         diff = fmax(diff, fabs(g1[j] - g2[j]));
         gmax = fmax(gmax, fabs(g2[j]));
     }
-    printf("knee-biped collocation psi gradient (15 nodes, virtual events, %d variables, serial)\n", nv);
+    printf("knee-biped collocation psi gradient (15 nodes, virtual events, %d variables, "
+           "serial)\n", nv);
     printf("%-34s %12s %18s\n", "evaluation", "ms", "psi evaluations");
     printf("%-34s %12.3f %18.2f\n", "psi", 1e3 * t_psi, 1.0);
     printf("%-34s %12.3f %18.2f\n", "psi + gradient, states along pairs", 1e3 * t_along,
            t_along / t_psi);
     printf("%-34s %12.3f %18.2f\n", "psi + gradient, state by state", 1e3 * t_each, t_each / t_psi);
-    printf("along / state by state: %.2f; largest difference %.2g of %.3g\n", t_along / t_each, diff,
-           gmax);
+    printf("along / state by state: %.2f; largest difference %.2g of %.3g\n", t_along / t_each,
+           diff, gmax);
     free(z);
     free(g1);
     free(g2);

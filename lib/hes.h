@@ -2281,6 +2281,12 @@ typedef struct {
 
 hes_trajopt_options hes_trajopt_options_default(void);
 
+/* The relative difference of psi between the collocation and shooting
+ * above which hes_trajopt_result.unresolved is set (Hermite-Simpson's
+ * error on a resolved gait: 1e-3 at 11 SLIP nodes, 5e-8 to 3e-5 on the
+ * refined knee-biped gaits). */
+#define HES_TRAJOPT_GRID_TOL 1e-2
+
 typedef struct {
     hes_gait gait;               /* the result (the refined one when refined_nodes > 0),
                                     its objective and psi set */
@@ -2311,6 +2317,11 @@ typedef struct {
     double psi_tol;
     double return_map_difference;
     double psi_difference;
+    /* psi_difference above HES_TRAJOPT_GRID_TOL: the grid does not resolve
+     * the gait's psi, and the optimiser may have used its discretisation
+     * error (the rimless wheel with its angle as design, 15 nodes: psi 0.064
+     * collocated, 0.461 by shooting); more nodes or a refinement resolve it */
+    int unresolved;
     hes_colloc_objective objective; /* of the options, for the report */
     double weight;
     hes_nlp_solver solver;       /* the NLP solver used (never HES_NLP_DEFAULT) */

@@ -534,6 +534,12 @@ int cmd_trajopt(int argc, char **argv)
         } else {
             print_text(sys, &r, maxeval);
         }
+        if (r.have_shooting && r.unresolved)
+            fprintf(stderr, "hes trajopt: warning: psi of the collocation (%.6g) and by shooting "
+                    "(%.6g) differ by %.2g relative: the grid does not resolve this gait, and the "
+                    "optimiser may have used its discretisation error; use more --nodes%s\n",
+                    r.gait.psi, r.psi_shooting, r.psi_difference,
+                    r.refined_nodes ? " or a finer --refine" : "");
     }
     hes_trajopt_result_free(&r);
     hes_gait_free(&start);

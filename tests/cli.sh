@@ -1067,6 +1067,19 @@ if [ -f "$plugin" ]; then
     expect_status pl_jac 0 "analyze --check with a correct supplied Jacobian"
     expect_json_value pl_jac 'd["check"]["jacobians"]["disagree"]' False \
         "the JSON's check says the Jacobians agree"
+    # its angle as a design parameter on a coarse grid: the optimiser uses
+    # the grid's error (psi collocated far below the closed form that
+    # shooting gives), and says so; on 41 nodes the two agree
+    run pl_coarse trajopt --model "$plugin" -p a=0.3 --design a=0.2:0.5 --nodes 15 --quiet --json
+    expect_status pl_coarse 0 "trajopt --model PATH --design on 15 nodes"
+    expect_json_value pl_coarse 'd["grid_resolved"]' False "15 nodes do not resolve the wheel's psi"
+    expect_json_value pl_coarse 'abs(d["psi_shooting"] - __import__("math").cos(2 * d["design"]["a"]) ** 2) < 1e-6' \
+        True "psi by shooting is the closed form cos^2(2a) at the design found"
+    expect_grep pl_coarse err 'warning: psi of the collocation .* use more --nodes' \
+        "the unresolved grid is reported on stderr"
+    run pl_fine trajopt --model "$plugin" -p a=0.3 --design a=0.2:0.5 --nodes 41 --quiet --json
+    expect_status pl_fine 0 "trajopt --model PATH --design on 41 nodes"
+    expect_json_value pl_fine 'd["grid_resolved"]' True "41 nodes resolve it"
     run e_pl_abi analyze --model "$wrong"
     expect_status e_pl_abi 2 "a plugin built for another model ABI is refused"
     expect_grep e_pl_abi err 'ABI 999, this hes uses ABI' "the refusal names both ABI versions"

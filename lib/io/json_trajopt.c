@@ -57,6 +57,8 @@ char *hes_trajopt_json(const hes_system *sys, const hes_trajopt_result *r)
     json_object_set_new(doc, "verdict", r->have_shooting ? json_string(hes_verdict_name(r->verdict))
                                                          : json_null());
     json_object_set_new(doc, "refined_nodes", json_integer(r->refined_nodes));
+    json_object_set_new(doc, "grid_resolved",
+                        r->have_shooting ? json_boolean(!r->unresolved) : json_null());
     json_object_set_new(doc, "return_map_difference",
                         r->have_shooting && isfinite(r->return_map_difference)
                             ? json_real(r->return_map_difference) : json_null());

@@ -247,6 +247,7 @@ static void reanalyse(const hes_model *base, hes_trajopt_result *r)
             }
             r->return_map_difference = den > 0 && res.mono.n == r->n ? num / den : NAN;
             r->psi_difference = fabs(r->psi_shooting - r->gait.psi) / r->psi_shooting;
+            r->unresolved = r->psi_difference > HES_TRAJOPT_GRID_TOL;
             hes_analysis_free(&res);
         } else {
             snprintf(msg, len, "%s", hes_system_errmsg(sys));

@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,12 +52,15 @@ void cmd_trajopt_usage(FILE *out)
           "      --design NAME=LO:HI a parameter to optimise within bounds (repeatable;\n"
           "                          default without inputs: every shape parameter, its\n"
           "                          search bounds)\n"
-          "      --nodes N           nodes per phase, N >= 3 (21); virtual sub-phases\n"
-          "                          share them\n"
+          "      --nodes N[,N2,...]  nodes per phase, N >= 3 (21); virtual sub-phases\n"
+          "                          share them; with N2,... the gait is optimised again\n"
+          "                          on each finer grid in turn from the one before (mesh\n"
+          "                          continuation: the optimiser's psi then resolved)\n"
           "      --init FILE|default start from a gait file (resampled; -p overrides its\n"
           "                          parameters) or from a simulation of the model's\n"
           "                          orbit guess (default)\n"
-          "      --maxeval N         evaluations of the cost, 1 <= N <= " STR(CLI_MAX_EVALS) " (1000)\n"
+          "      --maxeval N         evaluations of the cost per grid, 1 <= N <= "
+          STR(CLI_MAX_EVALS) " (1000)\n"
           "      --refine K          with inputs or virtual events the result is\n"
           "                          re-collocated with K times as many intervals and its\n"
           "                          inputs held (the gait written and its psi); K = 1\n"
@@ -180,6 +184,25 @@ static int parse_virtual(const char *text, const hes_model *m, int *counts)
     return 0;
 }
 
+/* --nodes N[,N2,...]: the grids, 3 to 1000 nodes each, increasing, at most
+ * HES_TRAJOPT_MAX_GRIDS; nonzero (after the message) when it is not that. */
+static int parse_nodes(const char *text, int *grids, int *n_grids)
+{
+    double *v = NULL;
+    int n = 0, bad = cli_parse_vector(text, &v, &n) != 0 || n > HES_TRAJOPT_MAX_GRIDS;
+    for (int k = 0; !bad && k < n; k++) {
+        bad = !(v[k] >= 3 && v[k] <= 1000 && v[k] == (int)v[k]) ||
+              (k > 0 && !(v[k] > v[k - 1]));
+        grids[k] = bad ? 0 : (int)v[k];
+    }
+    free(v);
+    if (bad)
+        return cli_bad_value("hes trajopt", "--nodes", text, "1 to " STR(HES_TRAJOPT_MAX_GRIDS)
+                             " node counts from 3 to 1000, comma-separated and increasing");
+    *n_grids = n;
+    return 0;
+}
+
 static int any_virtual(const hes_model *m, const int *counts)
 {
     for (int i = 0; i < m->orbit.n_sequence; i++)
@@ -236,8 +259,25 @@ static void print_text(const hes_system *sys, const hes_trajopt_result *r, int m
     if (r->have_shooting)
         printf("return map: collocation vs shooting, max |difference| %.2e of its largest entry\n",
                r->return_map_difference);
+    if (r->n_grids > 1) {
+        printf("grids (mesh continuation, each from the one before):\n");
+        for (int k = 0; k < r->n_grids; k++) {
+            const hes_trajopt_grid *gr = &r->grids[k];
+            printf("  %4d nodes per phase, %5d variables, solver %-7s %6d evaluations%s, "
+                   "%.3f s: psi %.10g", gr->nodes, gr->variables, hes_nlp_solver_name(gr->solver),
+                   gr->evaluations, gr->evaluations >= maxeval ? " (all of --maxeval)" : "",
+                   gr->seconds, gr->psi);
+            if (isfinite(gr->energy))
+                printf(", energy %.10g", gr->energy);
+            printf("\n");
+        }
+    }
+    int capped = 0;
+    for (int k = 0; k < r->n_grids; k++)
+        capped |= r->grids[k].evaluations >= maxeval;
     printf("%d evaluations of the cost%s, %.3f s\n", r->evaluations,
-           r->evaluations >= maxeval ? " (all of --maxeval: it stopped there)" : "", r->seconds);
+           !capped ? "" : r->n_grids > 1 ? " (a grid used all of --maxeval: it stopped there)"
+                                          : " (all of --maxeval: it stopped there)", r->seconds);
     if (r->have_shooting) {
         hes_stability st = { .psi = r->psi_shooting, .psi_tol = r->psi_tol, .verdict = r->verdict };
         cli_print_verdict(&st);
@@ -303,7 +343,8 @@ int cmd_trajopt(int argc, char **argv)
     designs d, bounds;
     progress_state prog = { 0, 0 };
     const char *virtual_spec = "none", *init = "default", *out_path = NULL;
-    int c, json = 0, nodes = 21, constant = 0, maxeval = 1000, refine = 2, rc = CLI_EXIT_OK;
+    int c, json = 0, grids[HES_TRAJOPT_MAX_GRIDS] = {21}, n_grids = 1, constant = 0;
+    int maxeval = 1000, refine = 2, rc = CLI_EXIT_OK;
     unsigned char seen[CLI_OPTION_CODES] = {0};
     hes_colloc_objective obj = HES_COLLOC_STABILITY;
     double weight = 1.0, smooth = 1e-3, psi_floor = 0.0;
@@ -368,7 +409,7 @@ int cmd_trajopt(int argc, char **argv)
                 rc = CLI_EXIT_USAGE;
             break;
         case OPT_NODES:
-            if (cli_int_option("hes trajopt", "--nodes", optarg, 3, 1000, &nodes))
+            if (parse_nodes(optarg, grids, &n_grids))
                 rc = CLI_EXIT_USAGE;
             break;
         case OPT_INIT:
@@ -502,7 +543,9 @@ int cmd_trajopt(int argc, char **argv)
     to.measure = measure;
     to.smooth_weight = smooth;
     to.psi_floor = psi_floor;
-    to.nodes = nodes;
+    to.nodes = grids[0];
+    to.n_finer = n_grids - 1;
+    to.finer_nodes = grids + 1;
     to.virtual_events = counts;
     to.constant_inputs = constant;
     to.n_design = d.n;

@@ -745,6 +745,46 @@ run tj_biped trajopt knee-biped -p slope=0 --objective energy --inputs constant 
 expect_status tj_biped 0 "trajopt knee-biped --objective energy"
 expect_json_value tj_biped 'abs(d["psi_refined"] - d["psi_shooting"]) < 1e-3 * d["psi_shooting"] and d["energy"] > 0' True \
     "knee-biped energy gait: refined collocation psi agrees with shooting to 1e-3"
+# Mesh continuation (--nodes 7,15): the psi + energy gait optimised on 7
+# nodes, then again on 15 from it.  On 7 nodes the optimiser's psi is the
+# coarse grid's (4.6 % off the shooting psi of its gait); on 15 it is
+# resolved: Hermite-Simpson's error falls like h^4, (15/7)^4 = 21.  The
+# run equals its two steps through a gait file, bit for bit.
+cw="knee-biped -p slope=0 --objective weighted --inputs constant --init $tmp/biped.json"
+run tj_g1 trajopt $cw --maxeval 150 --nodes 7 --quiet --json
+run tj_g2 trajopt $cw --maxeval 150 --nodes 7,15 --quiet --json -o "$tmp/g2.json"
+expect_status tj_g2 0 "trajopt --nodes 7,15"
+expect_json_value tj_g2 '([g["nodes"] for g in d["grids"]], d["nodes"], sum(g["evaluations"] for g in d["grids"]) == d["evaluations"], d["grids"][-1]["psi_collocation"] == d["psi_collocation"], d["refined_nodes"])' \
+    "([7, 15], 15, True, True, 29)" "the JSON lists both grids; the result and the check grid are the last grid's"
+if [ "$have_python" = yes ]; then
+    checks=$((checks + 1))
+    if python3 -c "
+import json, sys
+a = json.load(open('$tmp/tj_g1.out')); b = json.load(open('$tmp/tj_g2.out'))
+coarse = abs(a['psi_collocation'] - a['psi_shooting']) / a['psi_shooting']
+fine = abs(b['psi_collocation'] - b['psi_shooting']) / b['psi_shooting']
+print('relative psi error of the optimised grid: 7 nodes %.3g, 7,15 nodes %.3g' % (coarse, fine))
+sys.exit(0 if coarse > 1e-2 and fine < coarse / 8 else 1)"; then
+        pass "the continued gait's optimised psi is resolved (shooting)"
+    else
+        fail "the continued gait's optimised psi is resolved (shooting)"
+    fi
+fi
+run tj_g1b trajopt $cw --maxeval 150 --nodes 7 --refine 1 --quiet --json -o "$tmp/g1.json"
+run tj_g2b trajopt knee-biped -p slope=0 --objective weighted --inputs constant --maxeval 150 \
+    --init "$tmp/g1.json" --nodes 15 --quiet --json
+expect_json_value tj_g2b "(d['psi_collocation'], d['energy']) == tuple(json.load(open('$tmp/tj_g2.out'))[k] for k in ('psi_collocation', 'energy'))" \
+    True "--nodes 7,15 is --nodes 7 then --nodes 15 from its gait, bit for bit"
+run tj_g2t trajopt $cw --nodes 7,15 --maxeval 20
+expect_status tj_g2t 0 "trajopt --nodes 7,15 with text output"
+expect_grep tj_g2t out '^ *15 nodes per phase, .*solver slsqp .*psi' "the text lists the grids"
+expect_grep tj_g2t out 'a grid used all of --maxeval' "a grid at the cap is reported"
+for bad in 15,7 7,7 7,x 3,4,5,6,7,8,9,10,11 2,9 7.5,9; do
+    run e_tj_nodes trajopt knee-biped --nodes $bad
+    expect_status e_tj_nodes 2 "--nodes $bad is refused"
+    expect_grep e_tj_nodes err "increasing, got '$bad'" "the refusal of --nodes $bad says what is expected"
+done
+
 run tj_vhe trajopt knee-biped -p slope=0 --objective feasible --inputs constant --nodes 9 \
     --virtual-events 1,1 --init "$tmp/biped.json" --quiet --json -o "$tmp/vhe.json"
 expect_status tj_vhe 0 "trajopt --virtual-events 1,1 --init FILE"

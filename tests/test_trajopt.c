@@ -238,6 +238,26 @@ START_TEST(test_refusals_have_a_status_and_a_message)
     o = hes_trajopt_options_default();
     o.n_design = HES_COLLOC_MAX_DESIGN + 1;
     ck_assert_int_eq(hes_trajopt_run(slip, &o, &r), HES_EINVAL);
+    /* further grids: each finer than the one before, at most 7, given */
+    const int same[1] = { 21 }, down[2] = { 31, 25 }, many[8] = { 22, 23, 24, 25, 26, 27, 28, 29 };
+    o = hes_trajopt_options_default();
+    o.n_finer = 1;
+    o.finer_nodes = same;
+    ck_assert_int_eq(hes_trajopt_run(slip, &o, &r), HES_EINVAL);
+    ck_assert_ptr_nonnull(strstr(hes_system_errmsg(slip),
+                                 "more nodes than the one before (21 after 21)"));
+    o.n_finer = 2;
+    o.finer_nodes = down;
+    ck_assert_int_eq(hes_trajopt_run(slip, &o, &r), HES_EINVAL);
+    ck_assert_ptr_nonnull(strstr(hes_system_errmsg(slip), "(25 after 31)"));
+    o.n_finer = HES_TRAJOPT_MAX_GRIDS;
+    o.finer_nodes = many;
+    ck_assert_int_eq(hes_trajopt_run(slip, &o, &r), HES_EINVAL);
+    o.n_finer = 1;
+    o.finer_nodes = NULL;
+    ck_assert_int_eq(hes_trajopt_run(slip, &o, &r), HES_EINVAL);
+    o.n_finer = -1;
+    ck_assert_int_eq(hes_trajopt_run(slip, &o, &r), HES_EINVAL);
 
     const char *state[1] = { "nosuch" }, *param[1] = { "nosuch" };
     const double lo[1] = { 0 }, hi[1] = { 1 };

@@ -65,6 +65,18 @@ char *hes_trajopt_json(const hes_system *sys, const hes_trajopt_result *r)
     json_object_set_new(doc, "psi_refined",
                         r->refined_nodes ? json_real(r->psi_refined) : json_null());
     json_object_set_new(doc, "constraint_violation", json_real(r->violation));
+    json_t *grids = json_array();
+    for (int k = 0; k < r->n_grids; k++) {
+        const hes_trajopt_grid *gr = &r->grids[k];
+        json_array_append_new(grids, json_pack("{s:i, s:i, s:s, s:i, s:f, s:o, s:f}", "nodes",
+                                               gr->nodes, "variables", gr->variables, "solver",
+                                               hes_nlp_solver_name(gr->solver), "evaluations",
+                                               gr->evaluations, "psi_collocation", gr->psi,
+                                               "energy", isfinite(gr->energy)
+                                                   ? json_real(gr->energy) : json_null(),
+                                               "seconds", gr->seconds));
+    }
+    json_object_set_new(doc, "grids", grids);
     json_object_set_new(doc, "evaluations", json_integer(r->evaluations));
     json_object_set_new(doc, "fallbacks", json_integer(r->fallbacks));
     json_object_set_new(doc, "seconds", json_real(r->seconds));

@@ -6,6 +6,11 @@
  *   1. collocate the orbit (from the model's guess or a gait) and solve the
  *      constraints for a feasible start;
  *   2. minimise the objective (psi, the input energy, both, or none);
+ *   2b. with further grids (mesh continuation), re-collocate the result on
+ *      each in turn and minimise again from it: the optimiser's psi becomes
+ *      that of a grid which resolves it (on the coarse grid it can profit
+ *      from the discretisation error, which differs between the multipliers
+ *      it drives together);
  *   3. with inputs or virtual events, re-collocate the result on a grid
  *      `refine` times as fine with its inputs and virtual offsets held: the
  *      same gait, its states and psi more accurate (the optimiser may have
@@ -91,6 +96,15 @@ static hes_status check_options(hes_system *sys, const hes_trajopt_options *o)
     if (o->nodes < 3 || o->maxeval < 1 || o->refine < 1)
         return hes__fail(sys, HES_EINVAL, "trajopt: need nodes >= 3, maxeval >= 1 and refine >= 1 "
                          "(got %d, %d, %d)", o->nodes, o->maxeval, o->refine);
+    if (o->n_finer < 0 || o->n_finer > HES_TRAJOPT_MAX_GRIDS - 1 ||
+        (o->n_finer > 0 && !o->finer_nodes))
+        return hes__fail(sys, HES_EINVAL, "trajopt: 0 to %d further grids, each with its nodes",
+                         HES_TRAJOPT_MAX_GRIDS - 1);
+    for (int k = 0; k < o->n_finer; k++)
+        if (o->finer_nodes[k] <= (k ? o->finer_nodes[k - 1] : o->nodes))
+            return hes__fail(sys, HES_EINVAL, "trajopt: each further grid needs more nodes than "
+                             "the one before (%d after %d)", o->finer_nodes[k],
+                             k ? o->finer_nodes[k - 1] : o->nodes);
     if (o->n_design < 0 || o->n_design > HES_COLLOC_MAX_DESIGN ||
         (o->n_design > 0 && (!o->design || !o->design_lo || !o->design_hi)))
         return hes__fail(sys, HES_EINVAL, "trajopt: need 0 to %d design parameters, each with "
@@ -168,6 +182,78 @@ static hes_status choose_design(hes_system *sys, const hes_trajopt_options *o,
     }
     r->n_design = n;
     return HES_OK;
+}
+
+/* Steps 1, 2 and 2b on grid k (co->nodes): the collocation from the model's
+ * guess or the start gait (k = 0) or the previous grid's gait (r->gait,
+ * replaced), its constraints solved, the objective minimised; fills the
+ * grid's record and the result's collocation fields, and the return map. */
+static hes_status optimise_grid(hes_system *sys, const hes_trajopt_options *o,
+                                hes_colloc_options *co, const char **names, int k,
+                                hes_trajopt_result *r)
+{
+    double t0 = hes__monotonic_seconds(), *z = NULL;
+    hes_colloc *col = NULL;
+    hes_colloc_result res;
+    hes_gait g;
+    int have_gait = 0;
+    /* one solver for every program of a grid (the feasible start shapes the
+       minimisation's path): as asked, else by the objective and size; the
+       hybrid's full-space rounds find the valley from a far start, which a
+       further grid's start is not */
+    hes_nlp_solver asked = k > 0 && o->solver == HES_NLP_HYBRID ? HES_NLP_REDUCED : o->solver;
+    hes_status st = hes_colloc_create_opts(sys, co, &col);
+    if (st == HES_OK)
+        st = hes_colloc_set_design(col, r->n_design, names, r->design_lo, r->design_hi);
+    if (st == HES_OK) {
+        co->solver = hes__nlp_solver_for(asked, o->objective, hes_colloc_nvars(col));
+        col->solver = co->solver;
+    }
+    if (st == HES_OK && !(z = malloc(sizeof(double) * (size_t)hes_colloc_nvars(col))))
+        st = hes__fail(sys, HES_ENOMEM, "out of memory");
+    if (st == HES_OK)
+        st = k > 0 ? hes_colloc_from_gait(col, &r->gait, z)
+                   : o->init ? hes_colloc_from_gait(col, o->init, z) : hes_colloc_guess(col, z);
+    if (st == HES_OK)
+        st = hes_colloc_solve(col, z, 1e-9, &r->violation);
+    if (st == HES_OK)
+        st = hes_colloc_minimize(col, z, o->objective, o->weight, 1e-9, o->maxeval, &res);
+    if (st == HES_OK && (st = hes_colloc_gait(col, z, &g)) == HES_OK)
+        have_gait = 1;
+    if (st == HES_OK)
+        st = hes_colloc_return_map(col, z, r->return_map);
+    if (st != HES_OK && st != HES_ENOMEM && k > 0) { /* the stage, for the user */
+        char why[sizeof sys->errmsg];
+        snprintf(why, sizeof why, "%s", hes_system_errmsg(sys));
+        st = hes__fail(sys, st, "the further grid of %d nodes per phase: %s", co->nodes, why);
+    }
+    if (st == HES_OK) {
+        hes_trajopt_grid *gr = &r->grids[r->n_grids++];
+        gr->nodes = co->nodes;
+        gr->variables = hes_colloc_nvars(col);
+        gr->solver = co->solver;
+        gr->evaluations = res.evaluations;
+        gr->psi = res.psi;
+        gr->energy = co->n_inputs > 0 ? res.energy : NAN;
+        gr->seconds = hes__monotonic_seconds() - t0;
+        r->nodes = co->nodes;
+        r->solver = co->solver;
+        r->variables = gr->variables;
+        r->constraints = hes_colloc_ncons(col);
+        r->path_constraints = hes_colloc_nineq(col);
+        r->psi_collocation = res.psi;
+        r->energy = res.energy;
+        r->violation = res.violation;
+        r->evaluations += res.evaluations;
+        r->fallbacks += res.fallbacks;
+        hes_gait_free(&r->gait);
+        r->gait = g;
+    } else if (have_gait) {
+        hes_gait_free(&g);
+    }
+    free(z);
+    hes_colloc_destroy(col);
+    return st;
 }
 
 /* Step 3: the gait re-collocated `factor` times as fine with its inputs and
@@ -276,9 +362,7 @@ hes_status hes_trajopt_run(hes_system *sys, const hes_trajopt_options *opts,
     const hes_trajopt_spec *spec = m->trajopt;
     int dim = m->modes[m->orbit.mode].dim;
     const char *names[HES_COLLOC_MAX_DESIGN];
-    double *x0_lo = NULL, *x0_hi = NULL, *z = NULL, t0 = hes__monotonic_seconds();
-    hes_colloc *col = NULL;
-    hes_colloc_result res;
+    double *x0_lo = NULL, *x0_hi = NULL, t0 = hes__monotonic_seconds();
 
     hes_colloc_options co = hes_colloc_options_default();
     co.nodes = o.nodes;
@@ -303,7 +387,6 @@ hes_status hes_trajopt_run(hes_system *sys, const hes_trajopt_options *opts,
         co.path = 1;
     }
     r->n = dim;
-    r->nodes = o.nodes;
     r->objective = o.objective;
     r->weight = o.weight;
     r->return_map = malloc(sizeof(double) * (size_t)dim * (size_t)dim);
@@ -319,48 +402,18 @@ hes_status hes_trajopt_run(hes_system *sys, const hes_trajopt_options *opts,
     }
     if (st == HES_OK)
         st = choose_design(sys, &o, r, names);
-    /* 1. the collocation and a feasible start */
-    if (st == HES_OK)
-        st = hes_colloc_create_opts(sys, &co, &col);
-    if (st == HES_OK)
-        st = hes_colloc_set_design(col, r->n_design, names, r->design_lo, r->design_hi);
-    /* one solver for every program of the run (the feasible start shapes
-       the minimisation's path): as asked, else by the objective and size */
-    if (st == HES_OK) {
-        co.solver = hes__nlp_solver_for(o.solver, o.objective, hes_colloc_nvars(col));
-        col->solver = co.solver;
+    /* 1-2b. on each grid: the collocation, a feasible start (from the
+       previous grid's gait), the objective */
+    for (int k = 0; st == HES_OK && k <= o.n_finer; k++) {
+        co.nodes = k ? o.finer_nodes[k - 1] : o.nodes;
+        st = optimise_grid(sys, &o, &co, names, k, r);
     }
-    if (st == HES_OK && !(z = malloc(sizeof(double) * (size_t)hes_colloc_nvars(col))))
-        st = hes__fail(sys, HES_ENOMEM, "out of memory");
-    if (st == HES_OK)
-        st = o.init ? hes_colloc_from_gait(col, o.init, z) : hes_colloc_guess(col, z);
-    if (st == HES_OK)
-        st = hes_colloc_solve(col, z, 1e-9, &r->violation);
-    /* 2. the objective */
-    if (st == HES_OK)
-        st = hes_colloc_minimize(col, z, o.objective, o.weight, 1e-9, o.maxeval, &res);
-    r->solver = co.solver;
-    if (st == HES_OK) {
-        r->variables = hes_colloc_nvars(col);
-        r->constraints = hes_colloc_ncons(col);
-        r->path_constraints = hes_colloc_nineq(col);
-        r->psi_collocation = res.psi;
-        r->energy = res.energy;
-        r->violation = res.violation;
-        r->evaluations = res.evaluations;
-        r->fallbacks = res.fallbacks;
-        st = hes_colloc_gait(col, z, &r->gait);
-    }
-    if (st == HES_OK)
-        st = hes_colloc_return_map(col, z, r->return_map);
     /* 3. the refinement */
     if (st == HES_OK && o.refine > 1 && (co.n_inputs > 0 || has_virtual(m, o.virtual_events)))
         st = refine_gait(sys, &co, names, o.refine, o.solver, r);
     r->seconds = hes__monotonic_seconds() - t0;
-    free(z);
     free(x0_lo);
     free(x0_hi);
-    hes_colloc_destroy(col);
     if (st == HES_OK && !(r->gait.objective = strdup(objective_names[o.objective])))
         st = hes__fail(sys, HES_ENOMEM, "out of memory");
     if (st != HES_OK) {

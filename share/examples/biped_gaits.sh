@@ -14,9 +14,13 @@
 #        in the reduced space (--solver reduced: every iterate an orbit);
 #   and VHE again with psi counted in the cost only down to 0.15
 #        (--psi-floor), which trades psi for energy and a larger basin.
+# ME is collocated on 15 nodes per phase; the three with psi in the cost
+# on 15 and then again on 29 (--nodes 15,29, mesh continuation: on 15
+# nodes psi is 3 % off the shooting psi, and the optimiser profits from
+# it), each grid with up to 800 (HES) or 700 evaluations.
 #
-# For each: psi of the collocation (re-collocated on a grid with 4 times
-# as many intervals and the torques held) and of the independent shooting analysis of the
+# For each: psi of the collocation (re-collocated on 57 nodes per phase,
+# --refine 4 and 2, with the torques held) and of the independent shooting analysis of the
 # gait file, the energy, the step period, and `hes simulate --orbit` with
 # 50 starts perturbed uniformly in (-0.01, 0.01) in every state, 10 steps.
 # Prints a Markdown table; the gait files stay in DIR.
@@ -34,19 +38,21 @@ DIR=${1:-biped-gaits}
 WEIGHT=${WEIGHT:-1}
 JOBS=${JOBS:-1}
 mkdir -p "$DIR"
-common="knee-biped -p slope=0 --inputs constant --nodes 15 --refine 4 --quiet --json --jobs $JOBS"
+common="knee-biped -p slope=0 --inputs constant --quiet --json --jobs $JOBS"
+psi="--objective weighted --weight $WEIGHT --nodes 15,29 --refine 2"
 
 echo "ME: minimum energy ..." >&2
-"$HES" trajopt $common --objective energy --maxeval 2000 -o "$DIR/me.json" > "$DIR/me.out"
+"$HES" trajopt $common --objective energy --nodes 15 --refine 4 --maxeval 2000 -o "$DIR/me.json" \
+    > "$DIR/me.out"
 echo "HES without virtual events ..." >&2
-"$HES" trajopt $common --objective weighted --weight "$WEIGHT" --maxeval 2000 --init "$DIR/me.json" \
-    --solver hybrid -o "$DIR/hes.json" > "$DIR/hes.out"
+"$HES" trajopt $common $psi --maxeval 800 --init "$DIR/me.json" --solver hybrid -o "$DIR/hes.json" \
+    > "$DIR/hes.out"
 echo "HES with virtual events ..." >&2
-"$HES" trajopt $common --objective weighted --weight "$WEIGHT" --virtual-events default --maxeval 2000 \
-    --init "$DIR/hes.json" --solver reduced -o "$DIR/vhe.json" > "$DIR/vhe.out"
+"$HES" trajopt $common $psi --virtual-events default --maxeval 700 --init "$DIR/hes.json" \
+    --solver reduced -o "$DIR/vhe.json" > "$DIR/vhe.out"
 echo "HES with virtual events, psi counted down to 0.15 only ..." >&2
-"$HES" trajopt $common --objective weighted --weight "$WEIGHT" --virtual-events default --maxeval 2000 \
-    --psi-floor 0.15 --init "$DIR/hes.json" --solver reduced -o "$DIR/vhe_floor.json" > "$DIR/vhe_floor.out"
+"$HES" trajopt $common $psi --virtual-events default --maxeval 700 --psi-floor 0.15 \
+    --init "$DIR/hes.json" --solver reduced -o "$DIR/vhe_floor.json" > "$DIR/vhe_floor.out"
 for g in me hes vhe vhe_floor; do
     echo "perturbation trials of $g ..." >&2
     "$HES" simulate --orbit "$DIR/$g.json" --box 0.01 --trials 50 --steps 10 --seed 1 --json \

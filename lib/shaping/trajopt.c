@@ -189,7 +189,7 @@ static hes_status choose_design(hes_system *sys, const hes_trajopt_options *o,
  * replaced), its constraints solved, the objective minimised; fills the
  * grid's record and the result's collocation fields, and the return map. */
 static hes_status optimise_grid(hes_system *sys, const hes_trajopt_options *o,
-                                hes_colloc_options *co, const char **names, int k,
+                                const hes_colloc_options *co, const char **names, int k,
                                 hes_trajopt_result *r)
 {
     double t0 = hes__monotonic_seconds(), *z = NULL;
@@ -205,10 +205,8 @@ static hes_status optimise_grid(hes_system *sys, const hes_trajopt_options *o,
     hes_status st = hes_colloc_create_opts(sys, co, &col);
     if (st == HES_OK)
         st = hes_colloc_set_design(col, r->n_design, names, r->design_lo, r->design_hi);
-    if (st == HES_OK) {
-        co->solver = hes__nlp_solver_for(asked, o->objective, hes_colloc_nvars(col));
-        col->solver = co->solver;
-    }
+    if (st == HES_OK)
+        col->solver = hes__nlp_solver_for(asked, o->objective, hes_colloc_nvars(col));
     if (st == HES_OK && !(z = malloc(sizeof(double) * (size_t)hes_colloc_nvars(col))))
         st = hes__fail(sys, HES_ENOMEM, "out of memory");
     if (st == HES_OK)
@@ -231,13 +229,13 @@ static hes_status optimise_grid(hes_system *sys, const hes_trajopt_options *o,
         hes_trajopt_grid *gr = &r->grids[r->n_grids++];
         gr->nodes = co->nodes;
         gr->variables = hes_colloc_nvars(col);
-        gr->solver = co->solver;
+        gr->solver = col->solver;
         gr->evaluations = res.evaluations;
         gr->psi = res.psi;
         gr->energy = co->n_inputs > 0 ? res.energy : NAN;
         gr->seconds = hes__monotonic_seconds() - t0;
         r->nodes = co->nodes;
-        r->solver = co->solver;
+        r->solver = col->solver;
         r->variables = gr->variables;
         r->constraints = hes_colloc_ncons(col);
         r->path_constraints = hes_colloc_nineq(col);

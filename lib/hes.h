@@ -2278,8 +2278,9 @@ typedef struct {
      * psi of a grid that resolves it instead of the coarse grid's (which it
      * can exploit: the knee biped's HES gait on 15 nodes has psi 0.264
      * there against 0.273 by shooting).  The solver on them: the one asked
-     * for, the reduced space for the hybrid (the start is already in the
-     * valley), else the default for their size.  0, NULL: none. */
+     * for, except that for the hybrid and the default the reduced space
+     * refines the previous optimum where it applies (IPOPT would move the
+     * start off its active bounds).  0, NULL: none. */
     int n_finer;
     const int *finer_nodes;
     int refine;                  /* the check grid's factor over the last grid; 1: no

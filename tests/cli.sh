@@ -749,7 +749,8 @@ expect_json_value tj_biped 'abs(d["psi_refined"] - d["psi_shooting"]) < 1e-3 * d
 # nodes, then again on 15 from it.  On 7 nodes the optimiser's psi is the
 # coarse grid's (4.6 % off the shooting psi of its gait); on 15 it is
 # resolved: Hermite-Simpson's error falls like h^4, (15/7)^4 = 21.  The
-# run equals its two steps through a gait file, bit for bit.
+# run equals its two steps through a gait file, bit for bit (the further
+# grid refines in the reduced space, as --solver reduced).
 cw="knee-biped -p slope=0 --objective weighted --inputs constant --init $tmp/biped.json"
 run tj_g1 trajopt $cw --maxeval 150 --nodes 7 --quiet --json
 run tj_g2 trajopt $cw --maxeval 150 --nodes 7,15 --quiet --json -o "$tmp/g2.json"
@@ -772,13 +773,20 @@ sys.exit(0 if coarse > 1e-2 and fine < coarse / 8 else 1)"; then
 fi
 run tj_g1b trajopt $cw --maxeval 150 --nodes 7 --refine 1 --quiet --json -o "$tmp/g1.json"
 run tj_g2b trajopt knee-biped -p slope=0 --objective weighted --inputs constant --maxeval 150 \
-    --init "$tmp/g1.json" --nodes 15 --quiet --json
+    --init "$tmp/g1.json" --nodes 15 --solver reduced --quiet --json
 expect_json_value tj_g2b "(d['psi_collocation'], d['energy']) == tuple(json.load(open('$tmp/tj_g2.out'))[k] for k in ('psi_collocation', 'energy'))" \
-    True "--nodes 7,15 is --nodes 7 then --nodes 15 from its gait, bit for bit"
+    True "--nodes 7,15 is --nodes 7 then --nodes 15 --solver reduced from its gait, bit for bit"
 run tj_g2t trajopt $cw --nodes 7,15 --maxeval 20
 expect_status tj_g2t 0 "trajopt --nodes 7,15 with text output"
-expect_grep tj_g2t out '^ *15 nodes per phase, .*solver slsqp .*psi' "the text lists the grids"
+expect_grep tj_g2t out '^ *15 nodes per phase, .*solver reduced .*psi' \
+    "the text lists the grids; the further grid refines in the reduced space"
 expect_grep tj_g2t out 'a grid used all of --maxeval' "a grid at the cap is reported"
+# The SLIP's optimum (thetadot at its bound 1) continued to 41 nodes, where
+# the default solver would be IPOPT, which moves the start off the bound
+# (psi 0.6654): the reduced space keeps the optimum 0.662362 of 'hes shape'.
+run tj_slipc trajopt slip-hopper --nodes 11,21,41 --quiet --json
+expect_json_value tj_slipc '([g["solver"] for g in d["grids"]], abs(d["psi_collocation"] - 0.662362) < 2e-6, d["design"]["thetadot"])' \
+    "(['slsqp', 'reduced', 'reduced'], True, 1.0)" "the SLIP continued to 41 nodes keeps its optimum at the bound"
 for bad in 15,7 7,7 7,x 3,4,5,6,7,8,9,10,11 2,9 7.5,9; do
     run e_tj_nodes trajopt knee-biped --nodes $bad
     expect_status e_tj_nodes 2 "--nodes $bad is refused"

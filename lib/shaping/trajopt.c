@@ -197,14 +197,20 @@ static hes_status optimise_grid(hes_system *sys, const hes_trajopt_options *o,
     hes_colloc_result res;
     hes_gait g;
     int have_gait = 0;
-    /* one solver for every program of a grid (the feasible start shapes the
-       minimisation's path): as asked, else by the objective and size; the
-       hybrid's full-space rounds find the valley from a far start, which a
-       further grid's start is not */
-    hes_nlp_solver asked = k > 0 && o->solver == HES_NLP_HYBRID ? HES_NLP_REDUCED : o->solver;
+    hes_nlp_solver asked = o->solver;
     hes_status st = hes_colloc_create_opts(sys, co, &col);
     if (st == HES_OK)
         st = hes_colloc_set_design(col, r->n_design, names, r->design_lo, r->design_hi);
+    /* one solver for every program of a grid (the feasible start shapes the
+       minimisation's path): as asked, else by the objective and size.  A
+       further grid starts from an optimum: the hybrid's full-space rounds
+       are for a far start, and IPOPT moves a start off its active bounds
+       (the SLIP continued from 21 to 41 nodes, thetadot at its bound 1:
+       psi 0.6654 by IPOPT against 0.66236 by SLSQP), so unless a solver was
+       named the reduced space refines it where it applies */
+    if (st == HES_OK && k > 0 && (asked == HES_NLP_HYBRID || asked == HES_NLP_DEFAULT) &&
+        hes__colloc_reduced_applies(col))
+        asked = HES_NLP_REDUCED;
     if (st == HES_OK)
         col->solver = hes__nlp_solver_for(asked, o->objective, hes_colloc_nvars(col));
     if (st == HES_OK && !(z = malloc(sizeof(double) * (size_t)hes_colloc_nvars(col))))

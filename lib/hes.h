@@ -2050,6 +2050,9 @@ int hes_nlp_solver_available(hes_nlp_solver solver);
 const char *hes_nlp_solver_name(hes_nlp_solver solver);
 hes_status hes_nlp_solver_from_name(const char *name, hes_nlp_solver *solver);
 
+/* hes_colloc_options.psi_floor_smoothing's default */
+#define HES_COLLOC_FLOOR_SMOOTHING 0.2
+
 typedef struct {
     int nodes;                   /* per phase, >= 2; with v virtual events in a phase
                                     its first sub-phase (up to the guard's turn) gets
@@ -2087,6 +2090,13 @@ typedef struct {
      * on the other terms instead of driving the multipliers together towards
      * 0, where psi becomes hypersensitive and the basin small. */
     double psi_floor;
+    /* The kink of max(psi, psi_floor), along which quasi-Newton steps
+     * crawl, is smoothed in the first rounds of the optimisation over
+     * |psi - psi_floor| < mu, mu = this times psi_floor (default
+     * HES_COLLOC_FLOOR_SMOOTHING), a quarter of it after each round that
+     * lowers the true cost by less than 1e-3 of it, none once below 1 % of
+     * the floor; 0: none.  The best point is the one of least true cost. */
+    double psi_floor_smoothing;
     /* Progress report after every evaluation of the cost with its gradient
      * (NULL: none): evaluation count, cost, the last constraint violation,
      * psi (NaN when the cost does not compute it). */
@@ -2254,6 +2264,10 @@ typedef struct {
     hes_measure measure;         /* the stability term (HES_MEASURE_PSI) */
     double smooth_weight;        /* hes_colloc_options.smooth_weight (1e-3) */
     double psi_floor;            /* hes_colloc_options.psi_floor (0) */
+    /* hes_colloc_options.psi_floor_smoothing on the first grid
+     * (HES_COLLOC_FLOOR_SMOOTHING); the further grids, which start at the
+     * coarser grid's optimum, a tenth of it */
+    double psi_floor_smoothing;
     int nodes;                   /* per phase, >= 3 (21) */
     const int *virtual_events;   /* n_sequence counts, or NULL: none */
     int constant_inputs;         /* one input value per (sub-)phase (0: linear) */
@@ -2283,6 +2297,10 @@ typedef struct {
      * start off its active bounds).  0, NULL: none. */
     int n_finer;
     const int *finer_nodes;
+    /* The evaluations of the cost on each further grid (n_finer of them,
+     * each >= 1); NULL: maxeval on each.  A finer grid starts near its
+     * optimum and each evaluation costs more, so it often needs fewer. */
+    const int *finer_maxeval;
     int refine;                  /* the check grid's factor over the last grid; 1: no
                                     re-collocation (2) */
     /* hes_colloc_options.progress of the minimisation (may be NULL). */

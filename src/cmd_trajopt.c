@@ -26,7 +26,7 @@ void cmd_trajopt_usage(FILE *out)
     fputs("Usage: hes trajopt PROBLEM [-p NAME=VALUE]... [--objective OBJ] [--weight W]\n"
           "                   [--virtual-events SPEC] [--inputs linear|constant]\n"
           "                   [--design NAME=LO:HI]... [--nodes N] [--init FILE|default]\n"
-          "                   [--maxeval N] [--jobs N] [--quiet] [--json] [-o FILE]\n"
+          "                   [--maxeval N[,N2,...]] [--jobs N] [--quiet] [--json] [-o FILE]\n"
           "Collocate a periodic orbit of PROBLEM (Hermite-Simpson over its event sequence,\n"
           "free phase durations, the model's inputs at the nodes, optional virtual events)\n"
           "minimising the objective, then re-analyse the gait by shooting.\n\n"
@@ -59,8 +59,10 @@ void cmd_trajopt_usage(FILE *out)
           "      --init FILE|default start from a gait file (resampled; -p overrides its\n"
           "                          parameters) or from a simulation of the model's\n"
           "                          orbit guess (default)\n"
-          "      --maxeval N         evaluations of the cost per grid, 1 <= N <= "
-          STR(CLI_MAX_EVALS) " (1000)\n"
+          "      --maxeval N[,N2,...] evaluations of the cost per grid, 1 <= N <= "
+          STR(CLI_MAX_EVALS) "\n"
+          "                          (1000): one value for every grid of --nodes, or one\n"
+          "                          per grid\n"
           "      --refine K          with inputs or virtual events the result is\n"
           "                          re-collocated with K times as many intervals and its\n"
           "                          inputs held (the gait written and its psi); K = 1\n"
@@ -184,22 +186,23 @@ static int parse_virtual(const char *text, const hes_model *m, int *counts)
     return 0;
 }
 
-/* --nodes N[,N2,...]: the grids, 3 to 1000 nodes each, increasing, at most
- * HES_TRAJOPT_MAX_GRIDS; nonzero (after the message) when it is not that. */
-static int parse_nodes(const char *text, int *grids, int *n_grids)
+/* A value per grid (--nodes, --maxeval): 1 to HES_TRAJOPT_MAX_GRIDS
+ * comma-separated integers in [lo, hi], increasing if asked; nonzero
+ * (after the message, which names the form) when they are not. */
+static int parse_per_grid(const char *option, const char *text, int lo, int hi, int increasing,
+                          const char *form, int *out, int *n_out)
 {
     double *v = NULL;
     int n = 0, bad = cli_parse_vector(text, &v, &n) != 0 || n > HES_TRAJOPT_MAX_GRIDS;
     for (int k = 0; !bad && k < n; k++) {
-        bad = !(v[k] >= 3 && v[k] <= 1000 && v[k] == (int)v[k]) ||
-              (k > 0 && !(v[k] > v[k - 1]));
-        grids[k] = bad ? 0 : (int)v[k];
+        bad = !(v[k] >= lo && v[k] <= hi && v[k] == (int)v[k]) ||
+              (increasing && k > 0 && !(v[k] > v[k - 1]));
+        out[k] = bad ? 0 : (int)v[k];
     }
     free(v);
     if (bad)
-        return cli_bad_value("hes trajopt", "--nodes", text, "1 to " STR(HES_TRAJOPT_MAX_GRIDS)
-                             " node counts from 3 to 1000, comma-separated and increasing");
-    *n_grids = n;
+        return cli_bad_value("hes trajopt", option, text, form);
+    *n_out = n;
     return 0;
 }
 
@@ -211,7 +214,7 @@ static int any_virtual(const hes_model *m, const int *counts)
     return 0;
 }
 
-static void print_text(const hes_system *sys, const hes_trajopt_result *r, int maxeval)
+static void print_text(const hes_system *sys, const hes_trajopt_result *r, const int *maxeval)
 {
     const hes_model *m = hes_system_model(sys);
     const hes_orbit_spec *o = &m->orbit;
@@ -265,7 +268,7 @@ static void print_text(const hes_system *sys, const hes_trajopt_result *r, int m
             const hes_trajopt_grid *gr = &r->grids[k];
             printf("  %4d nodes per phase, %5d variables, solver %-7s %6d evaluations%s, "
                    "%.3f s: psi %.10g", gr->nodes, gr->variables, hes_nlp_solver_name(gr->solver),
-                   gr->evaluations, gr->evaluations >= maxeval ? " (all of --maxeval)" : "",
+                   gr->evaluations, gr->evaluations >= maxeval[k] ? " (all of --maxeval)" : "",
                    gr->seconds, gr->psi);
             if (isfinite(gr->energy))
                 printf(", energy %.10g", gr->energy);
@@ -274,7 +277,7 @@ static void print_text(const hes_system *sys, const hes_trajopt_result *r, int m
     }
     int capped = 0;
     for (int k = 0; k < r->n_grids; k++)
-        capped |= r->grids[k].evaluations >= maxeval;
+        capped |= r->grids[k].evaluations >= maxeval[k];
     printf("%d evaluations of the cost%s, %.3f s\n", r->evaluations,
            !capped ? "" : r->n_grids > 1 ? " (a grid used all of --maxeval: it stopped there)"
                                           : " (all of --maxeval: it stopped there)", r->seconds);
@@ -344,7 +347,7 @@ int cmd_trajopt(int argc, char **argv)
     progress_state prog = { 0, 0 };
     const char *virtual_spec = "none", *init = "default", *out_path = NULL;
     int c, json = 0, grids[HES_TRAJOPT_MAX_GRIDS] = {21}, n_grids = 1, constant = 0;
-    int maxeval = 1000, refine = 2, rc = CLI_EXIT_OK;
+    int maxeval[HES_TRAJOPT_MAX_GRIDS] = {1000}, n_maxeval = 1, refine = 2, rc = CLI_EXIT_OK;
     unsigned char seen[CLI_OPTION_CODES] = {0};
     hes_colloc_objective obj = HES_COLLOC_STABILITY;
     double weight = 1.0, smooth = 1e-3, psi_floor = 0.0;
@@ -409,14 +412,19 @@ int cmd_trajopt(int argc, char **argv)
                 rc = CLI_EXIT_USAGE;
             break;
         case OPT_NODES:
-            if (parse_nodes(optarg, grids, &n_grids))
+            if (parse_per_grid("--nodes", optarg, 3, 1000, 1, "1 to " STR(HES_TRAJOPT_MAX_GRIDS)
+                               " node counts from 3 to 1000, comma-separated and increasing",
+                               grids, &n_grids))
                 rc = CLI_EXIT_USAGE;
             break;
         case OPT_INIT:
             init = optarg;
             break;
         case OPT_MAXEVAL:
-            if (cli_int_option("hes trajopt", "--maxeval", optarg, 1, CLI_MAX_EVALS, &maxeval))
+            if (parse_per_grid("--maxeval", optarg, 1, CLI_MAX_EVALS, 0, "1 to "
+                               STR(HES_TRAJOPT_MAX_GRIDS) " integers from 1 to "
+                               STR(CLI_MAX_EVALS) ", comma-separated: one for every grid, or "
+                               "one per grid of --nodes", maxeval, &n_maxeval))
                 rc = CLI_EXIT_USAGE;
             break;
         case OPT_JOBS:
@@ -468,6 +476,14 @@ int cmd_trajopt(int argc, char **argv)
             return CLI_EXIT_USAGE;
         }
     }
+    if (rc == CLI_EXIT_OK && n_maxeval > 1 && n_maxeval != n_grids) {
+        fprintf(stderr, "hes trajopt: --maxeval gives %d values for the %d grid%s of --nodes: "
+                "give one for every grid, or one per grid\n", n_maxeval, n_grids,
+                n_grids > 1 ? "s" : "");
+        rc = CLI_EXIT_USAGE;
+    }
+    for (int k = n_maxeval; k < n_grids; k++) /* one value: every grid's */
+        maxeval[k] = maxeval[0];
     if (rc == CLI_EXIT_OK && argc - optind != 1) {
         fprintf(stderr, "hes trajopt: expected exactly one PROBLEM\n");
         cmd_trajopt_usage(stderr);
@@ -546,6 +562,8 @@ int cmd_trajopt(int argc, char **argv)
     to.nodes = grids[0];
     to.n_finer = n_grids - 1;
     to.finer_nodes = grids + 1;
+    to.maxeval = maxeval[0];
+    to.finer_maxeval = maxeval + 1;
     to.virtual_events = counts;
     to.constant_inputs = constant;
     to.n_design = d.n;
@@ -557,7 +575,6 @@ int cmd_trajopt(int argc, char **argv)
     to.bound_lo = bounds.lo;
     to.bound_hi = bounds.hi;
     to.init = have_start ? &start : NULL;
-    to.maxeval = maxeval;
     to.refine = refine;
     to.progress = progress;
     to.progress_ctx = &prog;

@@ -781,6 +781,20 @@ expect_status tj_g2t 0 "trajopt --nodes 7,15 with text output"
 expect_grep tj_g2t out '^ *15 nodes per phase, .*solver reduced .*psi' \
     "the text lists the grids; the further grid refines in the reduced space"
 expect_grep tj_g2t out 'a grid used all of --maxeval' "a grid at the cap is reported"
+# --maxeval per grid: with 40 on each grid the second takes more than 6
+# evaluations; with 40,6 at most 6
+run tj_g2m trajopt $cw --nodes 7,15 --maxeval 40 --quiet --json
+expect_json_value tj_g2m '(d["grids"][0]["evaluations"], d["grids"][1]["evaluations"] > 6)' \
+    "(40, True)" "--maxeval 40 caps every grid: the second takes more than 6 evaluations"
+run tj_g2m2 trajopt $cw --nodes 7,15 --maxeval 40,6 --quiet --json
+expect_json_value tj_g2m2 '(d["grids"][0]["evaluations"], d["grids"][1]["evaluations"] <= 6)' \
+    "(40, True)" "--maxeval 40,6: 40 evaluations on 7 nodes, at most 6 on 15"
+for bad in "7,15 10,20,30" "7 10,20" "7,15 10,0" "7,15 10,x"; do
+    set -- $bad
+    run e_tj_maxeval trajopt knee-biped --nodes $1 --maxeval $2
+    expect_status e_tj_maxeval 2 "--nodes $1 --maxeval $2 is refused"
+    expect_grep e_tj_maxeval err 'one per grid' "the refusal of --maxeval $2 for --nodes $1 says what is expected"
+done
 # The SLIP's optimum (thetadot at its bound 1) continued to 41 nodes, where
 # the default solver would be IPOPT, which moves the start off the bound
 # (psi 0.6654): the reduced space keeps the optimum 0.662362 of 'hes shape'.

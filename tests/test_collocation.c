@@ -308,6 +308,37 @@ START_TEST(test_collocation_with_psi_in_the_cost_finds_the_shape_optimum)
 }
 END_TEST
 
+/* The psi floor's term (hes_colloc_floor): max(psi, floor) exactly without
+ * smoothing; with it, above max(psi, floor) by at most mu / 4 (at the
+ * floor), equal to it with the same slope (0 and 1) at psi = floor -+ mu,
+ * and its slope the central difference of its value. */
+START_TEST(test_psi_floor_smoothing_is_c1_and_above_the_floor)
+{
+    const double floor = 0.15, mu = 0.03, h = 1e-7;
+    double s, s2, worst = 0;
+    for (int k = 0; k <= 400; k++) {
+        double psi = 0.05 + 0.2 * k / 400.0, v = hes_colloc_floor(psi, floor, 0, &s);
+        ck_assert(v == fmax(psi, floor) && s == (psi < floor ? 0.0 : 1.0));
+        double w = hes_colloc_floor(psi, floor, mu, &s);
+        ck_assert(w >= v && w - v <= mu / 4 * (1 + 1e-12));
+        worst = fmax(worst, w - v);
+        double fd = (hes_colloc_floor(psi + h, floor, mu, &s2) -
+                     hes_colloc_floor(psi - h, floor, mu, &s2)) / (2 * h);
+        if (fabs(fabs(psi - floor) - mu) > 2 * h) /* not across the joins */
+            ck_assert_msg(fabs(fd - s) < 1e-6, "psi %.6f: slope %.9f, differences %.9f", psi,
+                          s, fd);
+    }
+    ck_assert_double_eq_tol(worst, mu / 4, 1e-6);  /* reached at psi = floor */
+    for (int side = -1; side <= 1; side += 2) {    /* the joins: value and slope */
+        double at = floor + side * mu, a, b;
+        double va = hes_colloc_floor(at - 1e-9, floor, mu, &a);
+        double vb = hes_colloc_floor(at + 1e-9, floor, mu, &b);
+        ck_assert(fabs(va - vb) < 1e-8 && fabs(a - b) < 1e-6);
+        ck_assert_double_eq_tol(a, side < 0 ? 0.0 : 1.0, 1e-6);
+    }
+}
+END_TEST
+
 START_TEST(test_collocation_refuses_what_it_does_not_handle_yet)
 {
     hes_system *sys = hes_system_create(hes_problem_find("paddle-juggler"));
@@ -332,6 +363,7 @@ int main(void)
     tcase_add_test(tc, test_collocation_psi_matches_shooting_and_its_gradient_differences);
     tcase_add_test(tc, test_collocation_with_psi_in_the_cost_finds_the_shape_optimum);
     tcase_add_test(tc, test_collocation_refuses_what_it_does_not_handle_yet);
+    tcase_add_test(tc, test_psi_floor_smoothing_is_c1_and_above_the_floor);
     suite_add_tcase(s, tc);
     return test_run_suite(s);
 }

@@ -258,6 +258,19 @@ START_TEST(test_refusals_have_a_status_and_a_message)
     ck_assert_int_eq(hes_trajopt_run(slip, &o, &r), HES_EINVAL);
     o.n_finer = -1;
     ck_assert_int_eq(hes_trajopt_run(slip, &o, &r), HES_EINVAL);
+    const int finer[1] = { 31 }, evals[1] = { 0 };
+    o.n_finer = 1;
+    o.finer_nodes = finer;
+    o.finer_maxeval = evals;
+    ck_assert_int_eq(hes_trajopt_run(slip, &o, &r), HES_EINVAL);
+    ck_assert_ptr_nonnull(strstr(hes_system_errmsg(slip), "maxeval >= 1 on every further grid "
+                                 "(got 0 on grid 2)"));
+    o = hes_trajopt_options_default();
+    o.psi_floor_smoothing = -0.1;
+    ck_assert_int_eq(hes_trajopt_run(slip, &o, &r), HES_EINVAL);
+    ck_assert_ptr_nonnull(strstr(hes_system_errmsg(slip), "psi floor and its smoothing"));
+    o.psi_floor_smoothing = NAN;
+    ck_assert_int_eq(hes_trajopt_run(slip, &o, &r), HES_EINVAL);
 
     const char *state[1] = { "nosuch" }, *param[1] = { "nosuch" };
     const double lo[1] = { 0 }, hi[1] = { 1 };
@@ -343,6 +356,68 @@ START_TEST(test_refinement_is_not_bound_by_the_durations)
 }
 END_TEST
 
+/* The psi floor's smoothing (hes_trajopt_options.psi_floor_smoothing): a
+ * floor gait of the knee biped on 9 nodes (psi + energy with psi counted
+ * down to FLOOR, virtual events, the reduced space, 300 evaluations, no
+ * input-rate term, so that the cost is max(psi, FLOOR) + energy exactly),
+ * from its HES gait (psi 0.54 on this grid and budget).  Without smoothing
+ * SLSQP crawls along the kink where psi meets the floor (0.560, psi
+ * 0.401); with it the same budget ends at a lower true cost (0.501). */
+#define FLOOR 0.4
+static double floor_gait(const hes_trajopt_result *hes, double smoothing, hes_trajopt_result *r)
+{
+    hes_system *sys = test_system("knee-biped");
+    hes_trajopt_options o = hes_trajopt_options_default();
+    ck_assert_int_eq(hes_system_set_param(sys, "slope", 0), HES_OK);
+    static const int virtual_events[] = { 5, 2 };
+    o.nodes = 9;
+    o.refine = 1;
+    o.constant_inputs = 1;
+    o.objective = HES_COLLOC_WEIGHTED;
+    o.virtual_events = virtual_events;
+    o.smooth_weight = 0;
+    o.psi_floor = FLOOR;
+    o.psi_floor_smoothing = smoothing;
+    o.maxeval = 300;
+    o.init = &hes->gait;
+    o.solver = HES_NLP_REDUCED;
+    ck_assert_msg(hes_trajopt_run(sys, &o, r) == HES_OK, "%s", hes_system_errmsg(sys));
+    hes_system_destroy(sys);
+    ck_assert(r->violation < 1e-8);
+    return fmax(r->psi_collocation, o.psi_floor) + r->energy;
+}
+
+START_TEST(test_psi_floor_smoothing_lowers_the_true_cost)
+{
+    hes_trajopt_result me, hes, plain, smoothed;
+    solve_with("knee-biped", HES_NLP_SLSQP, HES_COLLOC_ENERGY, &me);
+    hes_system *sys = test_system("knee-biped");
+    hes_trajopt_options o = hes_trajopt_options_default();
+    ck_assert_int_eq(hes_system_set_param(sys, "slope", 0), HES_OK);
+    o.nodes = 9;
+    o.refine = 1;
+    o.constant_inputs = 1;
+    o.objective = HES_COLLOC_WEIGHTED;
+    o.init = &me.gait;
+    o.solver = HES_NLP_HYBRID;
+    o.maxeval = 300;
+    ck_assert_msg(hes_trajopt_run(sys, &o, &hes) == HES_OK, "%s", hes_system_errmsg(sys));
+    hes_system_destroy(sys);
+    double c0 = fmax(hes.psi_collocation, FLOOR) + hes.energy;
+    double c_plain = floor_gait(&hes, 0, &plain);
+    double c_smooth = floor_gait(&hes, HES_COLLOC_FLOOR_SMOOTHING, &smoothed);
+    printf("test_trajopt: floor gait from the HES gait's %.6g (psi %.4f): smoothing none %.6g "
+           "(psi %.4f, %d evaluations), %.2g %.6g (psi %.4f, %d)\n", c0, hes.psi_collocation,
+           c_plain, plain.psi_collocation, plain.evaluations, HES_COLLOC_FLOOR_SMOOTHING,
+           c_smooth, smoothed.psi_collocation, smoothed.evaluations);
+    ck_assert(c_plain < c0 && c_smooth < c_plain - 0.01);
+    hes_trajopt_result_free(&me);
+    hes_trajopt_result_free(&hes);
+    hes_trajopt_result_free(&plain);
+    hes_trajopt_result_free(&smoothed);
+}
+END_TEST
+
 static Suite *trajopt_suite(void)
 {
     Suite *s = suite_create("trajopt");
@@ -355,6 +430,7 @@ static Suite *trajopt_suite(void)
     tcase_add_test(tc, test_reduced_space_finds_the_same_optima);
     tcase_add_test(tc, test_hybrid_finds_the_optima_from_a_far_start);
     tcase_add_test(tc, test_refusals_have_a_status_and_a_message);
+    tcase_add_test(tc, test_psi_floor_smoothing_lowers_the_true_cost);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,6 +1,6 @@
 /*
- * colloc_cost.c - the input costs of the collocation, over the inputs U_i
- * of every phase i (duration T_i, N_i nodes, h = T_i / (N_i - 1)):
+ * colloc_cost.c - the terms of the collocation's cost besides psi: over the
+ * inputs U_i of every phase i (duration T_i, N_i nodes, h = T_i / (N_i - 1)),
  *
  *   energy     E = sum_i int_0^T_i |u(t)|^2 dt, exact for the interpolant:
  *              constant inputs  T_i |U_i|^2;
@@ -11,11 +11,29 @@
  *              psi objectives, weight hes_colloc_options.smooth_weight);
  *
  * with their exact gradients in the inputs and the durations
- * (dE/dT_i = sum_k s_k / (N_i - 1), dR/dT_i = -R_i / T_i).
+ * (dE/dT_i = sum_k s_k / (N_i - 1), dR/dT_i = -R_i / T_i);
+ *
+ *   floor      the stability term max(psi, floor) of a psi floor, and its
+ *              smoothing over |psi - floor| < mu (mu > 0) by the quadratic
+ *              floor + (psi - floor + mu)^2 / (4 mu): continuous with its
+ *              derivative at psi = floor -+ mu, and above max(psi, floor)
+ *              (Huber's smoothing of the plus function; Chen & Mangasarian,
+ *              Comput. Optim. Appl. 5, 1996).
  */
 #include <string.h>
 
 #include "shaping/colloc_internal.h"
+
+double hes_colloc_floor(double psi, double floor, double mu, double *slope)
+{
+    double d = psi - floor + mu;
+    if (mu > 0 && d > 0 && d < 2 * mu) {
+        *slope = d / (2 * mu);
+        return floor + d * d / (4 * mu);
+    }
+    *slope = psi < floor ? 0.0 : 1.0;
+    return psi < floor ? floor : psi;
+}
 
 double hes_colloc_energy(const hes_colloc *c, const double *z, double *grad)
 {

@@ -84,7 +84,7 @@ struct hes_colloc {
     double *x0_lo, *x0_hi, dmin, dmax, smooth;
     hes_measure measure;
     int fix_inputs;
-    double psi_floor;
+    double psi_floor, floor_smoothing;  /* the floor, its first smoothing (relative) */
     int n_fp, *pidx, poff;       /* solved parameters, then design parameters */
     int n_solved;
     double *plo, *phi;           /* bounds of the parameters in z */
@@ -240,6 +240,9 @@ hes_status hes_colloc_path(hes_colloc *c, const double *z, double *cv, double *j
  * interpolation used) and its gradient (nvars) if grad != NULL
  * (colloc_cost.c). */
 double hes_colloc_energy(const hes_colloc *c, const double *z, double *grad);
+/* The psi floor's term max(psi, floor), smoothed over |psi - floor| < mu
+ * when mu > 0, and its derivative in psi (*slope) (colloc_cost.c). */
+double hes_colloc_floor(double psi, double floor, double mu, double *slope);
 /* Integral of the squared input rates (see smooth_weight) and its gradient
  * (colloc_cost.c). */
 double hes_colloc_roughness(const hes_colloc *c, const double *z, double *grad);

@@ -58,6 +58,7 @@ hes_trajopt_options hes_trajopt_options_default(void)
     o.measure = HES_MEASURE_PSI;
     o.smooth_weight = 1e-3;
     o.psi_floor = 0.0;
+    o.psi_floor_smoothing = HES_COLLOC_FLOOR_SMOOTHING;
     o.nodes = 21;
     o.maxeval = 1000;
     o.refine = 2;
@@ -90,9 +91,10 @@ static hes_status check_options(hes_system *sys, const hes_trajopt_options *o)
     if ((o->objective == HES_COLLOC_ENERGY || o->objective == HES_COLLOC_WEIGHTED) && n_inputs == 0)
         return hes__fail(sys, HES_EINVAL, "problem '%s' has no inputs, so no energy cost", m->name);
     if (!(o->weight >= 0) || !isfinite(o->weight) || !(o->smooth_weight >= 0) ||
-        !isfinite(o->smooth_weight) || !(o->psi_floor >= 0) || !isfinite(o->psi_floor))
-        return hes__fail(sys, HES_EINVAL, "trajopt: the weight, smooth weight and psi floor must "
-                         "be finite numbers >= 0");
+        !isfinite(o->smooth_weight) || !(o->psi_floor >= 0) || !isfinite(o->psi_floor) ||
+        !(o->psi_floor_smoothing >= 0) || !isfinite(o->psi_floor_smoothing))
+        return hes__fail(sys, HES_EINVAL, "trajopt: the weight, smooth weight, psi floor and its "
+                         "smoothing must be finite numbers >= 0");
     if (o->nodes < 3 || o->maxeval < 1 || o->refine < 1)
         return hes__fail(sys, HES_EINVAL, "trajopt: need nodes >= 3, maxeval >= 1 and refine >= 1 "
                          "(got %d, %d, %d)", o->nodes, o->maxeval, o->refine);
@@ -100,6 +102,10 @@ static hes_status check_options(hes_system *sys, const hes_trajopt_options *o)
         (o->n_finer > 0 && !o->finer_nodes))
         return hes__fail(sys, HES_EINVAL, "trajopt: 0 to %d further grids, each with its nodes",
                          HES_TRAJOPT_MAX_GRIDS - 1);
+    for (int k = 0; o->finer_maxeval && k < o->n_finer; k++)
+        if (o->finer_maxeval[k] < 1)
+            return hes__fail(sys, HES_EINVAL, "trajopt: need maxeval >= 1 on every further grid "
+                             "(got %d on grid %d)", o->finer_maxeval[k], k + 2);
     for (int k = 0; k < o->n_finer; k++)
         if (o->finer_nodes[k] <= (k ? o->finer_nodes[k - 1] : o->nodes))
             return hes__fail(sys, HES_EINVAL, "trajopt: each further grid needs more nodes than "
@@ -221,7 +227,9 @@ static hes_status optimise_grid(hes_system *sys, const hes_trajopt_options *o,
     if (st == HES_OK)
         st = hes_colloc_solve(col, z, 1e-9, &r->violation);
     if (st == HES_OK)
-        st = hes_colloc_minimize(col, z, o->objective, o->weight, 1e-9, o->maxeval, &res);
+        st = hes_colloc_minimize(col, z, o->objective, o->weight, 1e-9,
+                                 k > 0 && o->finer_maxeval ? o->finer_maxeval[k - 1] : o->maxeval,
+                                 &res);
     if (st == HES_OK && (st = hes_colloc_gait(col, z, &g)) == HES_OK)
         have_gait = 1;
     if (st == HES_OK)
@@ -410,6 +418,11 @@ hes_status hes_trajopt_run(hes_system *sys, const hes_trajopt_options *opts,
        previous grid's gait), the objective */
     for (int k = 0; st == HES_OK && k <= o.n_finer; k++) {
         co.nodes = k ? o.finer_nodes[k - 1] : o.nodes;
+        /* a finer grid starts at the coarser one's optimum: the psi floor's
+           kink is smoothed there only a little (a tenth: one round), where
+           the first grid's widest smoothing would move the gait from it for
+           nothing */
+        co.psi_floor_smoothing = k ? o.psi_floor_smoothing / 10 : o.psi_floor_smoothing;
         st = optimise_grid(sys, &o, &co, names, k, r);
     }
     /* 3. the refinement */

@@ -18,7 +18,7 @@
 # on 15 and then again on 29 (--nodes 15,29, mesh continuation: on 15
 # nodes psi is 3 % off the shooting psi, and the optimiser profits from
 # it), each grid with up to 800 (HES) or 700 evaluations, the floor gait
-# 1000 on 15 nodes and 400 on 29 (its first rounds smooth the floor's
+# 900 on 15 nodes and 300 on 29 (its first rounds smooth the floor's
 # kink and need the evaluations; the finer grid starts near its optimum).
 #
 # For each: psi of the collocation (re-collocated on 57 nodes per phase,
@@ -53,7 +53,7 @@ echo "HES with virtual events ..." >&2
 "$HES" trajopt $common $psi --virtual-events default --maxeval 700 --init "$DIR/hes.json" \
     --solver reduced -o "$DIR/vhe.json" > "$DIR/vhe.out"
 echo "HES with virtual events, psi counted down to 0.15 only ..." >&2
-"$HES" trajopt $common $psi --virtual-events default --maxeval 1000,400 --psi-floor 0.15 \
+"$HES" trajopt $common $psi --virtual-events default --maxeval 900,300 --psi-floor 0.15 \
     --init "$DIR/hes.json" --solver reduced -o "$DIR/vhe_floor.json" > "$DIR/vhe_floor.out"
 for g in me hes vhe vhe_floor; do
     echo "perturbation trials of $g ..." >&2

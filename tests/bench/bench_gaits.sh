@@ -47,7 +47,7 @@ PY
 run ME --objective energy --nodes 15 --refine 4 --maxeval 2000
 run HES $psi --maxeval 800 --init "$tmp/ME.json" --solver hybrid
 run HES+VHE $psi --virtual-events default --maxeval 700 --init "$tmp/HES.json" --solver reduced
-run floor0.15 $psi --virtual-events default --maxeval 1000,400 --psi-floor 0.15 \
+run floor0.15 $psi --virtual-events default --maxeval 900,300 --psi-floor 0.15 \
     --init "$tmp/HES.json" --solver reduced
 
 echo
@@ -77,12 +77,12 @@ PY
 done
 
 echo
-echo "floor gait (psi floor 0.15) from the same HES gait, g changed so (--maxeval 1000,400):"
+echo "floor gait (psi floor 0.15) from the same HES gait, g changed so (--maxeval 900,300):"
 printf '%5s %24s %27s %24s %20s\n' runs "true cost min/med/max" "psi shooting min/median/max" \
     "energy min/median/max" "seconds min/med/max"
 for g in 9.81 9.8100000000001 9.8100000000002 9.8100000000003 9.8099999999999 \
          9.8099999999998 9.8099999999997 9.8100000000004; do
-    "$HES" trajopt $common -p g=$g $psi --virtual-events default --maxeval 1000,400 \
+    "$HES" trajopt $common -p g=$g $psi --virtual-events default --maxeval 900,300 \
         --psi-floor 0.15 --init "$tmp/HES.json" --solver reduced -o "$tmp/f.json" \
         > "$tmp/f-$g.out"
 done

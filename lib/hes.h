@@ -2052,6 +2052,8 @@ hes_status hes_nlp_solver_from_name(const char *name, hes_nlp_solver *solver);
 
 /* hes_colloc_options.psi_floor_smoothing's default */
 #define HES_COLLOC_FLOOR_SMOOTHING 0.2
+/* The most threads of hes_colloc_options.jobs */
+#define HES_COLLOC_MAX_JOBS 64
 
 typedef struct {
     int nodes;                   /* per phase, >= 2; with v virtual events in a phase
@@ -2104,9 +2106,10 @@ typedef struct {
     void *progress_ctx;
     hes_nlp_solver solver;       /* (issue 15) HES_NLP_DEFAULT: see hes_nlp_solver */
     /* Threads that share psi's gradient (its factors), the caller's
-     * included; <= 1: none.  The gradient is the same bit for bit on any
-     * number (each factor's terms are summed in one order); the model's
-     * callbacks must be thread-safe (as for hes_sweep's jobs). */
+     * included; <= 1: none; at most HES_COLLOC_MAX_JOBS.  The gradient is
+     * the same bit for bit on any number (each factor's terms are summed in
+     * one order); the model's callbacks must be thread-safe (as for
+     * hes_sweep's jobs). */
     int jobs;
 } hes_colloc_options;
 

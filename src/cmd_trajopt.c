@@ -428,7 +428,7 @@ int cmd_trajopt(int argc, char **argv)
                 rc = CLI_EXIT_USAGE;
             break;
         case OPT_JOBS:
-            if (cli_int_option("hes trajopt", "--jobs", optarg, 1, 64, &jobs))
+            if (cli_int_option("hes trajopt", "--jobs", optarg, 1, HES_COLLOC_MAX_JOBS, &jobs))
                 rc = CLI_EXIT_USAGE;
             break;
         case OPT_QUIET:

@@ -549,8 +549,12 @@ bad trajopt slip-hopper --bound vx=0:3 --bound vx=0:4
 for v in "" x 0 2 1001 -1 nan 1.5; do
     bad trajopt slip-hopper --nodes "$v"
 done
-for v in "" x 0 -1 100001; do
+for v in "" x 0 -1 100001 10,0 10,x 1,2,3,4,5,6,7,8,9; do
     bad trajopt slip-hopper --maxeval "$v"
+done
+bad trajopt slip-hopper --nodes 7,9 --maxeval 10,20,30
+for v in "" x 0 65; do
+    bad trajopt slip-hopper --jobs "$v"
 done
 for v in "" x 0 17 -1; do
     bad trajopt knee-biped --refine "$v"

@@ -2097,10 +2097,13 @@ typedef struct {
      * |psi - psi_floor| < mu, mu = this times psi_floor (default
      * HES_COLLOC_FLOOR_SMOOTHING), a quarter of it after each round that
      * lowers the true cost by less than 1e-3 of it, none once below 1 % of
-     * the floor; 0: none.  The best point is the one of least true cost. */
+     * the floor (and none from the start below that); 0: none.  The best
+     * point is the one of least true cost; a budget can end while the
+     * rounds still smooth. */
     double psi_floor_smoothing;
     /* Progress report after every evaluation of the cost with its gradient
-     * (NULL: none): evaluation count, cost, the last constraint violation,
+     * (NULL: none): evaluation count, the cost minimised (with a psi floor
+     * smoothed while the rounds smooth it), the last constraint violation,
      * psi (NaN when the cost does not compute it). */
     void (*progress)(void *ctx, int evaluation, double cost, double violation, double psi);
     void *progress_ctx;

@@ -274,8 +274,7 @@ hes_status hes__colloc_field(hes_colloc *c, int mode, double t, const double *x,
  * between calls without its parameters. */
 void hes__colloc_memo_clear(hes__colloc_ws *w);
 
-#define HES__COLLOC_MAX_JOBS HES_COLLOC_MAX_JOBS
-/* Starts jobs - 1 threads (jobs <= 1: none; at most HES__COLLOC_MAX_JOBS),
+/* Starts jobs - 1 threads (jobs <= 1: none; at most HES_COLLOC_MAX_JOBS),
  * each with its workspace on a copy of the hes_colloc's system. */
 hes_status hes__colloc_team_start(hes_colloc *c, int jobs);
 void hes__colloc_team_stop(hes_colloc *c);

@@ -606,9 +606,9 @@ static hes_status colloc_measure(hes_colloc *c, const double *z, hes_measure mea
         c->gnvar[f] = factor_vars(c, &F[f], c->gvars + off);
         off += c->gnvar[f];
     }
-    hes_status status[HES__COLLOC_MAX_JOBS];
-    int failed_at[HES__COLLOC_MAX_JOBS], members = hes__colloc_team_size(c);
-    assert(members <= HES__COLLOC_MAX_JOBS);
+    hes_status status[HES_COLLOC_MAX_JOBS];
+    int failed_at[HES_COLLOC_MAX_JOBS], members = hes__colloc_team_size(c);
+    assert(members <= HES_COLLOC_MAX_JOBS);
     if (repeated) { /* central differences of the measure in every variable */
         if (fallback)
             *fallback = 1;

@@ -159,9 +159,9 @@ hes_status hes__colloc_team_start(hes_colloc *c, int jobs)
     hes_system *sys = c->sys;
     if (jobs <= 1)
         return HES_OK;
-    if (jobs > HES__COLLOC_MAX_JOBS)
+    if (jobs > HES_COLLOC_MAX_JOBS)
         return hes__fail(sys, HES_EINVAL, "at most %d jobs (threads), not %d",
-                         HES__COLLOC_MAX_JOBS, jobs);
+                         HES_COLLOC_MAX_JOBS, jobs);
     struct hes__colloc_team *t = calloc(1, sizeof *t);
     if (!t || !(t->m = calloc((size_t)jobs - 1, sizeof *t->m))) {
         free(t);

@@ -419,9 +419,9 @@ hes_status hes_trajopt_run(hes_system *sys, const hes_trajopt_options *opts,
     for (int k = 0; st == HES_OK && k <= o.n_finer; k++) {
         co.nodes = k ? o.finer_nodes[k - 1] : o.nodes;
         /* a finer grid starts at the coarser one's optimum: the psi floor's
-           kink is smoothed there only a little (a tenth: one round), where
-           the first grid's widest smoothing would move the gait from it for
-           nothing */
+           kink is smoothed there only a little (a tenth: usually one round),
+           where the first grid's widest smoothing would move the gait from
+           it for nothing */
         co.psi_floor_smoothing = k ? o.psi_floor_smoothing / 10 : o.psi_floor_smoothing;
         st = optimise_grid(sys, &o, &co, names, k, r);
     }

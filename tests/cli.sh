@@ -781,6 +781,14 @@ expect_status tj_g2t 0 "trajopt --nodes 7,15 with text output"
 expect_grep tj_g2t out '^ *15 nodes per phase, .*solver reduced .*psi' \
     "the text lists the grids; the further grid refines in the reduced space"
 expect_grep tj_g2t out 'a grid used all of --maxeval' "a grid at the cap is reported"
+# A psi floor that never binds (the SLIP's optimum 0.662 lies above 0.3 +
+# its smoothing band) changes nothing: the same optimum in the same
+# evaluations (its smoothed rounds do not keep the rounds going)
+run tj_nofloor trajopt slip-hopper --nodes 11 -p K=0.05 -p thetadot=-0.3 --maxeval 3000 --quiet --json
+run tj_floor3 trajopt slip-hopper --nodes 11 -p K=0.05 -p thetadot=-0.3 --maxeval 3000 \
+    --psi-floor 0.3 --quiet --json
+expect_json_value tj_floor3 "(d['psi_collocation'], d['evaluations']) == tuple(json.load(open('$tmp/tj_nofloor.out'))[k] for k in ('psi_collocation', 'evaluations'))" \
+    True "a psi floor below the smoothing's reach changes neither the optimum nor the evaluations"
 # --maxeval per grid: with 40 on each grid the second takes more than 6
 # evaluations; with 40,6 at most 6
 run tj_g2m trajopt $cw --nodes 7,15 --maxeval 40 --quiet --json

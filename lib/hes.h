@@ -2313,7 +2313,23 @@ typedef struct {
     void (*progress)(void *ctx, int evaluation, double cost, double violation, double psi);
     void *progress_ctx;
     hes_nlp_solver solver;       /* (issue 15) hes_colloc_options.solver */
-    int jobs;                    /* hes_colloc_options.jobs (1) */
+    int jobs;                    /* hes_colloc_options.jobs (1); with starts > 1 the
+                                    threads that run the starts instead */
+    /* Several starts (1 to HES_TRAJOPT_MAX_STARTS; 1): the first from the
+     * start as given, start s > 0 from it with every free variable of the
+     * first grid (inputs, virtual offsets, design parameters) moved by
+     * start_spread (relative, 0.01) times max(|value|, 0.1) times a number
+     * uniform in [-1, 1) drawn from seed and s, so that the runs differ
+     * only in their path; each is optimised on every grid and re-analysed
+     * by shooting, and the result is the start of least cost by shooting
+     * (hes_trajopt_result.cost_shooting).  The optima of these programs
+     * depend on the path (the knee biped's gaits move by 0.3 to 10 % in
+     * their cost between runs that differ in the rounding); on `jobs`
+     * threads several starts cost the time of one.  Not for the feasible
+     * objective (nothing to compare). */
+    int starts;
+    unsigned long seed;          /* (1) */
+    double start_spread;         /* >= 0 (0.01) */
 } hes_trajopt_options;
 
 hes_trajopt_options hes_trajopt_options_default(void);
@@ -2326,6 +2342,18 @@ hes_trajopt_options hes_trajopt_options_default(void);
 
 /* Grids of one run: the first and hes_trajopt_options.finer_nodes. */
 #define HES_TRAJOPT_MAX_GRIDS 8
+/* hes_trajopt_options.starts at most */
+#define HES_TRAJOPT_MAX_STARTS 64
+
+/* One start's outcome in hes_trajopt_result (hes_trajopt_options.starts). */
+typedef struct {
+    hes_status status;           /* of its optimisation (HES_OK: the rest is set) */
+    int have_shooting;           /* its re-analysis by shooting succeeded */
+    double cost, cost_shooting;  /* as hes_trajopt_result's */
+    double psi_shooting, energy; /* NaN where there is none */
+    int evaluations;
+    double seconds;
+} hes_trajopt_start;
 
 /* One grid's optimisation in hes_trajopt_result. */
 typedef struct {
@@ -2376,6 +2404,16 @@ typedef struct {
     hes_colloc_objective objective; /* of the options, for the report */
     double weight;
     hes_nlp_solver solver;       /* the NLP solver of the last grid (never HES_NLP_DEFAULT) */
+    /* The objective's value at the end of the last grid's optimisation
+     * (hes_colloc_result.cost: the true cost, a psi floor's unsmoothed),
+     * and the objective of the gait written (the refined one, when refined)
+     * with its stability measure by shooting (NaN without shooting), by
+     * which several starts are compared. */
+    double cost, cost_shooting;
+    /* Several starts (hes_trajopt_options.starts): each one's outcome, and
+     * the one this result is (0 with one start). */
+    int n_starts, best_start;
+    hes_trajopt_start starts[HES_TRAJOPT_MAX_STARTS];
 } hes_trajopt_result;
 
 /* Runs the pipeline on the system's model and parameters (the solved and

@@ -19,14 +19,15 @@
 
 enum { OPT_OBJECTIVE = 256, OPT_DESIGN, OPT_NODES, OPT_JSON, OPT_WEIGHT, OPT_VIRTUAL,
        OPT_INIT, OPT_INPUTS, OPT_MAXEVAL, OPT_QUIET, OPT_BOUND, OPT_SMOOTH, OPT_MEASURE,
-       OPT_REFINE, OPT_PSI_FLOOR, OPT_SOLVER, OPT_JOBS };
+       OPT_REFINE, OPT_PSI_FLOOR, OPT_SOLVER, OPT_JOBS, OPT_STARTS, OPT_SEED, OPT_SPREAD };
 
 void cmd_trajopt_usage(FILE *out)
 {
     fputs("Usage: hes trajopt PROBLEM [-p NAME=VALUE]... [--objective OBJ] [--weight W]\n"
           "                   [--virtual-events SPEC] [--inputs linear|constant]\n"
           "                   [--design NAME=LO:HI]... [--nodes N] [--init FILE|default]\n"
-          "                   [--maxeval N[,N2,...]] [--jobs N] [--quiet] [--json] [-o FILE]\n"
+          "                   [--maxeval N[,N2,...]] [--starts N [--seed N] [--spread S]]\n"
+          "                   [--jobs N] [--quiet] [--json] [-o FILE]\n"
           "Collocate a periodic orbit of PROBLEM (Hermite-Simpson over its event sequence,\n"
           "free phase durations, the model's inputs at the nodes, optional virtual events)\n"
           "minimising the objective, then re-analyse the gait by shooting.\n\n"
@@ -74,8 +75,13 @@ void cmd_trajopt_usage(FILE *out)
           "                          an orbit: for refining a gait, e.g. adding virtual\n"
           "                          events), or hybrid (the first tenth of --maxeval\n"
           "                          by slsqp, the rest reduced: from a far start)\n"
-          "      --jobs N            threads for psi's gradient (1); the result does not\n"
-          "                          depend on N\n"
+          "      --starts N          optimise from N starts (1): the first as given, the\n"
+          "                          others with the free variables (inputs, virtual\n"
+          "                          offsets, design) moved by up to --spread (relative,\n"
+          "                          0.01) at random (--seed, 1); the result is the start\n"
+          "                          of least cost with psi by shooting\n"
+          "      --jobs N            threads for psi's gradient (1), or with --starts for\n"
+          "                          the starts; the result does not depend on N\n"
           "      --quiet             no progress lines on stderr\n"
           "      --json              print one JSON object instead of text\n"
           "  -o, --output FILE       write the gait (JSON) for 'hes analyze --orbit FILE'\n"
@@ -262,6 +268,22 @@ static void print_text(const hes_system *sys, const hes_trajopt_result *r, const
     if (r->have_shooting)
         printf("return map: collocation vs shooting, max |difference| %.2e of its largest entry\n",
                r->return_map_difference);
+    if (r->n_starts > 1) {
+        printf("starts (the result is start %d: least cost by shooting):\n", r->best_start);
+        for (int s = 0; s < r->n_starts; s++) {
+            const hes_trajopt_start *e = &r->starts[s];
+            if (e->status != HES_OK) {
+                printf("  %3d failed: %s\n", s, hes_strerror(e->status));
+                continue;
+            }
+            printf("  %3d cost %.10g, by shooting %.10g: psi %.10g", s, e->cost,
+                   e->cost_shooting, e->psi_shooting);
+            if (isfinite(e->energy))
+                printf(", energy %.10g", e->energy);
+            printf(", %d evaluations, %.3f s%s\n", e->evaluations, e->seconds,
+                   s == r->best_start ? " *" : "");
+        }
+    }
     if (r->n_grids > 1) {
         printf("grids (mesh continuation, each from the one before):\n");
         for (int k = 0; k < r->n_grids; k++) {
@@ -328,6 +350,9 @@ int cmd_trajopt(int argc, char **argv)
         {"refine", required_argument, NULL, OPT_REFINE},
         {"solver", required_argument, NULL, OPT_SOLVER},
         {"jobs", required_argument, NULL, OPT_JOBS},
+        {"starts", required_argument, NULL, OPT_STARTS},
+        {"seed", required_argument, NULL, OPT_SEED},
+        {"spread", required_argument, NULL, OPT_SPREAD},
         {"psi-floor", required_argument, NULL, OPT_PSI_FLOOR},
         {"virtual-events", required_argument, NULL, OPT_VIRTUAL},
         {"inputs", required_argument, NULL, OPT_INPUTS},
@@ -352,6 +377,9 @@ int cmd_trajopt(int argc, char **argv)
     hes_colloc_objective obj = HES_COLLOC_STABILITY;
     double weight = 1.0, smooth = 1e-3, psi_floor = 0.0;
     hes_measure measure = HES_MEASURE_PSI;
+    int starts = 1;
+    unsigned long seed = 1;
+    double spread = 0.01;
     hes_nlp_solver solver = HES_NLP_DEFAULT;
     int jobs = 1;
     memset(&d, 0, sizeof d);
@@ -426,6 +454,25 @@ int cmd_trajopt(int argc, char **argv)
                                STR(CLI_MAX_EVALS) ", comma-separated: one for every grid, or "
                                "one per grid of --nodes", maxeval, &n_maxeval))
                 rc = CLI_EXIT_USAGE;
+            break;
+        case OPT_STARTS:
+            if (cli_int_option("hes trajopt", "--starts", optarg, 1, HES_TRAJOPT_MAX_STARTS,
+                               &starts))
+                rc = CLI_EXIT_USAGE;
+            break;
+        case OPT_SEED:
+            if (cli_parse_ulong(optarg, &seed)) {
+                fprintf(stderr, "hes trajopt: --seed must be an integer >= 0, got '%s'\n",
+                        optarg);
+                rc = CLI_EXIT_USAGE;
+            }
+            break;
+        case OPT_SPREAD:
+            if (cli_parse_double(optarg, &spread) || !(spread >= 0)) {
+                fprintf(stderr, "hes trajopt: --spread must be a number >= 0, got '%s'\n",
+                        optarg);
+                rc = CLI_EXIT_USAGE;
+            }
             break;
         case OPT_JOBS:
             if (cli_int_option("hes trajopt", "--jobs", optarg, 1, HES_COLLOC_MAX_JOBS, &jobs))
@@ -512,6 +559,16 @@ int cmd_trajopt(int argc, char **argv)
         ignored = "--psi-floor";
     else if (seen[OPT_SMOOTH] && !psi_objective)
         ignored = "--smooth";
+    if (rc == CLI_EXIT_OK && (seen[OPT_SEED] || seen[OPT_SPREAD]) && starts < 2) {
+        fprintf(stderr, "hes trajopt: %s applies only with --starts N above 1\n",
+                seen[OPT_SEED] ? "--seed" : "--spread");
+        rc = CLI_EXIT_USAGE;
+    }
+    if (rc == CLI_EXIT_OK && starts > 1 && obj == HES_COLLOC_FEASIBLE) {
+        fprintf(stderr, "hes trajopt: --starts needs a cost to compare the starts by (not "
+                "--objective feasible)\n");
+        rc = CLI_EXIT_USAGE;
+    }
     if (rc == CLI_EXIT_OK && ignored) {
         fprintf(stderr, "hes trajopt: %s does not apply to --objective %s (only to %s)\n", ignored,
                 hes_colloc_objective_name(obj), strcmp(ignored, "--weight") == 0
@@ -580,6 +637,9 @@ int cmd_trajopt(int argc, char **argv)
     to.progress_ctx = &prog;
     to.solver = solver;
     to.jobs = jobs;
+    to.starts = starts;
+    to.seed = seed;
+    to.start_spread = spread;
     hes_trajopt_result r;
     hes_status st = hes_trajopt_run(sys, &to, &r);
     if (st != HES_OK) {

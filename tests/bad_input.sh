@@ -556,6 +556,15 @@ bad trajopt slip-hopper --nodes 7,9 --maxeval 10,20,30
 for v in "" x 0 65; do
     bad trajopt slip-hopper --jobs "$v"
 done
+for v in "" x 0 65 1.5; do
+    bad trajopt slip-hopper --starts "$v"
+done
+for v in "" x -1 1.5 99999999999999999999999; do
+    bad trajopt slip-hopper --starts 2 --seed "$v"
+done
+for v in "" x -1 nan inf; do
+    bad trajopt slip-hopper --starts 2 --spread "$v"
+done
 for v in "" x 0 17 -1; do
     bad trajopt knee-biped --refine "$v"
 done

@@ -781,6 +781,47 @@ expect_status tj_g2t 0 "trajopt --nodes 7,15 with text output"
 expect_grep tj_g2t out '^ *15 nodes per phase, .*solver reduced .*psi' \
     "the text lists the grids; the further grid refines in the reduced space"
 expect_grep tj_g2t out 'a grid used all of --maxeval' "a grid at the cap is reported"
+# Several starts (--starts): on 2 threads the same as on 1, bit for bit;
+# start 0 is the single run; the result is the start of least cost by
+# shooting, which for psi + energy with constant inputs (no input-rate
+# term) is psi by shooting + energy
+run tj_s1 trajopt $cw --nodes 7 --maxeval 60 --quiet --json
+run tj_s3 trajopt $cw --nodes 7 --maxeval 60 --starts 3 --jobs 2 --quiet --json -o "$tmp/s3.json"
+run tj_s3b trajopt $cw --nodes 7 --maxeval 60 --starts 3 --jobs 1 --quiet --json -o "$tmp/s3b.json"
+expect_status tj_s3 0 "trajopt --starts 3 --jobs 2"
+if cmp -s "$tmp/s3.json" "$tmp/s3b.json"; then
+    pass "--starts 3: the gait on 2 threads equals the gait on 1, bit for bit"
+else
+    fail "--starts 3: the gait on 2 threads equals the gait on 1, bit for bit"
+fi
+expect_json_value tj_s3b "[s['cost_shooting'] for s in d['starts']] == [s['cost_shooting'] for s in json.load(open('$tmp/tj_s3.out'))['starts']]" \
+    True "--starts 3: every start's cost the same on 1 and 2 threads"
+expect_json_value tj_s3 "(len(d['starts']), d['cost_shooting'] == min(s['cost_shooting'] for s in d['starts']) == d['starts'][d['best_start']]['cost_shooting'], abs(d['cost_shooting'] - d['psi_shooting'] - d['energy']) < 1e-12)" \
+    "(3, True, True)" "--starts 3: the result is the start of least cost by shooting (psi by shooting + energy)"
+expect_json_value tj_s3 "(d['starts'][0]['cost'], d['starts'][0]['psi_shooting']) == tuple(json.load(open('$tmp/tj_s1.out'))[k] for k in ('cost', 'psi_shooting'))" \
+    True "start 0 of --starts 3 is the single run"
+expect_json_value tj_s3 "len(set(s['cost'] for s in d['starts']))" 3 "the three starts take three paths"
+# Starts on 4 threads at once each re-collocate with IPOPT (the refinement's
+# default), whose MUMPS is not thread-safe: without the library's lock 23 of
+# 40 such runs crashed; 8 runs must all succeed with one gait
+crashed=0
+for i in 1 2 3 4 5 6 7 8; do
+    run tj_s4 trajopt $cw --nodes 7 --maxeval 20 --starts 4 --jobs 4 --quiet -o "$tmp/s4-$i.json"
+    [ "$status" -eq 0 ] && cmp -s "$tmp/s4-1.json" "$tmp/s4-$i.json" || crashed=$((crashed + 1))
+done
+checks=$((checks + 1))
+if [ "$crashed" -eq 0 ]; then
+    pass "--starts 4 --jobs 4: 8 runs with IPOPT on 4 threads, one gait"
+else
+    fail "--starts 4 --jobs 4: $crashed of 8 runs failed or differed"
+fi
+run tj_s3t trajopt $cw --nodes 7 --maxeval 20 --starts 2 --seed 7 --spread 0.05
+expect_grep tj_s3t out '^starts \(the result is start [01]: least cost by shooting\)' "the text lists the starts"
+for bad in "--starts 0" "--starts 65" "--starts x" "--seed 3" "--spread 0.1" "--starts 2 --spread -1" \
+           "--starts 2 --objective feasible"; do
+    run e_tj_starts trajopt knee-biped --nodes 7 $bad
+    expect_status e_tj_starts 2 "trajopt $bad is refused"
+done
 # A psi floor that never binds (the SLIP's optimum 0.662 lies above 0.3 +
 # its smoothing band) changes nothing: the same optimum in the same
 # evaluations (its smoothed rounds do not keep the rounds going)

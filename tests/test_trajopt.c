@@ -271,6 +271,23 @@ START_TEST(test_refusals_have_a_status_and_a_message)
     ck_assert_ptr_nonnull(strstr(hes_system_errmsg(slip), "psi floor and its smoothing"));
     o.psi_floor_smoothing = NAN;
     ck_assert_int_eq(hes_trajopt_run(slip, &o, &r), HES_EINVAL);
+    /* several starts: 1 to HES_TRAJOPT_MAX_STARTS, a finite spread >= 0,
+       a cost to compare them by */
+    o = hes_trajopt_options_default();
+    o.starts = 0;
+    ck_assert_int_eq(hes_trajopt_run(slip, &o, &r), HES_EINVAL);
+    ck_assert_ptr_nonnull(strstr(hes_system_errmsg(slip), "1 to 64 starts (got 0)"));
+    o.starts = HES_TRAJOPT_MAX_STARTS + 1;
+    ck_assert_int_eq(hes_trajopt_run(slip, &o, &r), HES_EINVAL);
+    o.starts = 2;
+    o.start_spread = NAN;
+    ck_assert_int_eq(hes_trajopt_run(slip, &o, &r), HES_EINVAL);
+    o.start_spread = -0.1;
+    ck_assert_int_eq(hes_trajopt_run(slip, &o, &r), HES_EINVAL);
+    o.start_spread = 0.01;
+    o.objective = HES_COLLOC_FEASIBLE;
+    ck_assert_int_eq(hes_trajopt_run(slip, &o, &r), HES_EINVAL);
+    ck_assert_ptr_nonnull(strstr(hes_system_errmsg(slip), "need a cost"));
 
     const char *state[1] = { "nosuch" }, *param[1] = { "nosuch" };
     const double lo[1] = { 0 }, hi[1] = { 1 };

@@ -58,6 +58,10 @@ struct hes_system {
  * the step and wall-time budgets are checked between them. */
 #define HES__STEP_CHUNK 1000
 
+/* A system of src's model with src's parameters, settings and orbit start
+ * (another thread's own), or NULL without memory. */
+hes_system *hes__system_copy(const hes_system *src);
+
 /* Starts the wall-time budget of a simulation call (sys->deadline). */
 void hes__budget_start(hes_system *sys);
 

@@ -138,6 +138,20 @@ hes_system *hes_system_create(const hes_model *model)
     return hes_system_new(model, &sys, NULL, 0) == HES_OK ? sys : NULL;
 }
 
+hes_system *hes__system_copy(const hes_system *src)
+{
+    hes_system *sys = hes_system_create(src->model);
+    if (!sys)
+        return NULL;
+    memcpy(sys->p, src->p, sizeof(double) * (size_t)src->model->n_params);
+    sys->set = src->set;
+    if (src->orbit_start && hes_system_set_orbit_start(sys, src->orbit_start) != HES_OK) {
+        hes_system_destroy(sys);
+        return NULL;
+    }
+    return sys;
+}
+
 void hes_system_destroy(hes_system *sys)
 {
     if (!sys)

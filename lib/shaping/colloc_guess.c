@@ -15,7 +15,8 @@
  * direction (Dxg F dir <= 0), and the offsets p = -g at the sub-phase ends,
  * so the virtual events are crossed the way of the physical event whose
  * guard they shift.  hes_colloc_gait writes z as a gait (phases, nodes,
- * inputs, offsets, the direction a virtual guard is crossed).
+ * inputs, offsets, the direction a virtual guard is crossed), and
+ * hes__colloc_perturb moves a start's free variables for another start.
  */
 #include <assert.h>
 #include <math.h>
@@ -334,5 +335,31 @@ hes_status hes_colloc_gait(hes_colloc *c, const double *z, hes_gait *g)
     }
     if (c->n_in)
         g->energy = hes_colloc_energy(c, z, NULL);
+    return HES_OK;
+}
+
+hes_status hes__colloc_perturb(hes_colloc *c, double *z, double spread, unsigned long seed,
+                               int start)
+{
+    size_t nv = (size_t)c->nv;
+    char *free_var = calloc(nv, 1);
+    double *lo = malloc(sizeof(double) * 2 * nv), *hi = lo ? lo + nv : NULL;
+    if (!free_var || !lo) {
+        free(free_var);
+        free(lo);
+        return hes__fail(c->sys, HES_ENOMEM, "out of memory");
+    }
+    hes__colloc_mark_free(c, free_var);
+    hes__colloc_bounds(c, z, lo, hi);
+    /* one stream per (seed, start): splitmix64 from their combination */
+    unsigned long long rng = (unsigned long long)seed * 0x100000001B3ULL + (unsigned)start;
+    for (size_t j = 0; j < nv; j++) {
+        if (!free_var[j])
+            continue;
+        double u = 2.0 * hes__rng_uniform(&rng) - 1.0;
+        z[j] = fmin(hi[j], fmax(lo[j], z[j] + spread * fmax(fabs(z[j]), 0.1) * u));
+    }
+    free(free_var);
+    free(lo);
     return HES_OK;
 }

@@ -211,6 +211,16 @@ void hes__colloc_slsqp_stops(nlopt_opt opt, double ftol, int maxeval);
 /* Nonzero when the reduced space applies to c's program: something is
  * free, and the equalities are as many as the other variables. */
 int hes__colloc_reduced_applies(const hes_colloc *c);
+/* Marks the free variables of z (the inputs, the virtual events' offsets,
+ * the design parameters) in free_var (nv, zeroed); returns their number
+ * (colloc_reduced.c). */
+int hes__colloc_mark_free(const hes_colloc *c, char *free_var);
+/* Start `start` > 0 of several (hes_trajopt_options.starts): every free
+ * variable of z moved by spread max(|z_j|, 0.1) u_j, u_j uniform in [-1, 1)
+ * from the generator seeded by seed and start, then held within z's bounds
+ * (colloc_guess.c). */
+hes_status hes__colloc_perturb(hes_colloc *c, double *z, double spread, unsigned long seed,
+                               int start);
 /* The equalities solved for the node states, durations and solved
  * parameters by Newton's method from z, the free variables held
  * (colloc_reduced.c; the reduced space's first step, and its feasibility

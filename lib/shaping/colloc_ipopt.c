@@ -53,7 +53,15 @@ void hes__colloc_track(hes_colloc *c, const double *x, const double *ceq, int wi
 }
 
 #ifdef HAVE_IPOPT
+#include <pthread.h>
 #include <IpStdCInterface.h>
+
+/* The library's one global: IPOPT's linear solver in Debian, sequential
+ * MUMPS, keeps its state in Fortran module variables and a stub MPI, so
+ * two IPOPT runs at once in one process crash in it (hes trajopt --starts
+ * 3 --jobs 2, 1 run in 6).  Every IPOPT run holds this lock; the
+ * collocation's own state stays in its objects. */
+static pthread_mutex_t ipopt_lock = PTHREAD_MUTEX_INITIALIZER;
 
 typedef struct {
     hes_colloc *c;
@@ -237,6 +245,7 @@ hes_status hes__colloc_ipopt(hes_colloc *c, double *z, const double *lo, const d
     double *xl = malloc(sizeof(double) * (size_t)nv), *xu = malloc(sizeof(double) * (size_t)nv);
     IpoptProblem nlp = NULL;
     hes_status st = HES_OK;
+    int locked = 0;
     snprintf(why, len, "%s", "");
     if (!s.cv || !s.jac || !s.jp || !gl || !gu || !xl || !xu) {
         st = HES_ENOMEM;
@@ -251,6 +260,8 @@ hes_status hes__colloc_ipopt(hes_colloc *c, double *z, const double *lo, const d
         gl[i] = 0, gu[i] = i < nc ? 0 : 2e19;
     for (int j = 0; j < nv; j++)   /* IPOPT's infinity: 1e19 */
         xl[j] = isfinite(lo[j]) ? lo[j] : -2e19, xu[j] = isfinite(hi[j]) ? hi[j] : 2e19;
+    pthread_mutex_lock(&ipopt_lock);
+    locked = 1;
     nlp = CreateIpoptProblem(nv, xl, xu, m, gl, gu, s.nnz, 0, 0, eval_f, eval_g, eval_grad_f,
                              eval_jac_g, eval_h);
     if (!nlp) {
@@ -278,6 +289,8 @@ hes_status hes__colloc_ipopt(hes_colloc *c, double *z, const double *lo, const d
 out:
     if (nlp)
         FreeIpoptProblem(nlp);
+    if (locked)
+        pthread_mutex_unlock(&ipopt_lock);
     free(s.cv), free(s.jac), free(s.jp), free(s.row), free(s.col);
     free(gl), free(gu), free(xl), free(xu);
     return st;

@@ -82,9 +82,7 @@ typedef struct {
 } red_ctx;
 #define RING 8
 
-/* Marks the free variables of z (the inputs, the virtual events' offsets,
- * the design parameters) in free_var (nv, zeroed); returns their number. */
-static int mark_free(const hes_colloc *c, char *free_var)
+int hes__colloc_mark_free(const hes_colloc *c, char *free_var)
 {
     int n = 0;
     for (int i = 0; i < c->n_phases; i++) {
@@ -101,7 +99,7 @@ static int mark_free(const hes_colloc *c, char *free_var)
 int hes__colloc_reduced_applies(const hes_colloc *c)
 {
     char *free_var = calloc((size_t)c->nv, 1);
-    int n = free_var ? mark_free(c, free_var) : 0;
+    int n = free_var ? hes__colloc_mark_free(c, free_var) : 0;
     free(free_var);
     return n > 0 && c->nv - n == c->nc;
 }
@@ -116,7 +114,7 @@ static int partition(red_ctx *r, const double *lo, const double *hi)
     char *free_var = calloc((size_t)nv, 1);
     if (!free_var)
         return -1;
-    mark_free(c, free_var);
+    hes__colloc_mark_free(c, free_var);
     r->nI = r->nD = r->nb = 0;
     for (int j = 0; j < nv; j++) {
         if (free_var[j]) {

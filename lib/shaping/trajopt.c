@@ -63,6 +63,9 @@ hes_trajopt_options hes_trajopt_options_default(void)
     o.maxeval = 1000;
     o.refine = 2;
     o.jobs = 1;
+    o.starts = 1;
+    o.seed = 1;
+    o.start_spread = 0.01;
     return o;
 }
 
@@ -102,6 +105,15 @@ static hes_status check_options(hes_system *sys, const hes_trajopt_options *o)
         (o->n_finer > 0 && !o->finer_nodes))
         return hes__fail(sys, HES_EINVAL, "trajopt: 0 to %d further grids, each with its nodes",
                          HES_TRAJOPT_MAX_GRIDS - 1);
+    if (o->starts < 1 || o->starts > HES_TRAJOPT_MAX_STARTS)
+        return hes__fail(sys, HES_EINVAL, "trajopt: need 1 to %d starts (got %d)",
+                         HES_TRAJOPT_MAX_STARTS, o->starts);
+    if (!(o->start_spread >= 0) || !isfinite(o->start_spread))
+        return hes__fail(sys, HES_EINVAL, "trajopt: the starts' spread must be a finite number "
+                         ">= 0");
+    if (o->starts > 1 && o->objective == HES_COLLOC_FEASIBLE)
+        return hes__fail(sys, HES_EINVAL, "trajopt: several starts need a cost to compare them "
+                         "by (not the feasible objective)");
     for (int k = 0; o->finer_maxeval && k < o->n_finer; k++)
         if (o->finer_maxeval[k] < 1)
             return hes__fail(sys, HES_EINVAL, "trajopt: need maxeval >= 1 on every further grid "
@@ -190,13 +202,28 @@ static hes_status choose_design(hes_system *sys, const hes_trajopt_options *o,
     return HES_OK;
 }
 
+/* The objective's terms besides max(measure, floor) at z (colloc_solve.c's
+ * cost: w E + s R, E alone for the energy objective, nothing for the
+ * feasible one), to which the measure by shooting is added. */
+static double cost_rest(const hes_trajopt_options *o, hes_colloc *c, const double *z)
+{
+    int psi = o->objective == HES_COLLOC_STABILITY || o->objective == HES_COLLOC_WEIGHTED;
+    double rest = 0;
+    if (psi && o->smooth_weight > 0 && c->n_in > 0)
+        rest += o->smooth_weight * hes_colloc_roughness(c, z, NULL);
+    if (o->objective == HES_COLLOC_ENERGY || o->objective == HES_COLLOC_WEIGHTED)
+        rest += (o->objective == HES_COLLOC_ENERGY ? 1.0 : o->weight) *
+                hes_colloc_energy(c, z, NULL);
+    return rest;
+}
+
 /* Steps 1, 2 and 2b on grid k (co->nodes): the collocation from the model's
  * guess or the start gait (k = 0) or the previous grid's gait (r->gait,
  * replaced), its constraints solved, the objective minimised; fills the
  * grid's record and the result's collocation fields, and the return map. */
 static hes_status optimise_grid(hes_system *sys, const hes_trajopt_options *o,
                                 const hes_colloc_options *co, const char **names, int k,
-                                hes_trajopt_result *r)
+                                int start, hes_trajopt_result *r, double *rest)
 {
     double t0 = hes__monotonic_seconds(), *z = NULL;
     hes_colloc *col = NULL;
@@ -224,6 +251,8 @@ static hes_status optimise_grid(hes_system *sys, const hes_trajopt_options *o,
     if (st == HES_OK)
         st = k > 0 ? hes_colloc_from_gait(col, &r->gait, z)
                    : o->init ? hes_colloc_from_gait(col, o->init, z) : hes_colloc_guess(col, z);
+    if (st == HES_OK && k == 0 && start > 0) /* another start: another path */
+        st = hes__colloc_perturb(col, z, o->start_spread, o->seed, start);
     if (st == HES_OK)
         st = hes_colloc_solve(col, z, 1e-9, &r->violation);
     if (st == HES_OK)
@@ -234,6 +263,8 @@ static hes_status optimise_grid(hes_system *sys, const hes_trajopt_options *o,
         have_gait = 1;
     if (st == HES_OK)
         st = hes_colloc_return_map(col, z, r->return_map);
+    if (st == HES_OK)
+        *rest = cost_rest(o, col, z);
     if (st != HES_OK && st != HES_ENOMEM && k > 0) { /* the stage, for the user */
         char why[sizeof sys->errmsg];
         snprintf(why, sizeof why, "%s", hes_system_errmsg(sys));
@@ -254,6 +285,7 @@ static hes_status optimise_grid(hes_system *sys, const hes_trajopt_options *o,
         r->constraints = hes_colloc_ncons(col);
         r->path_constraints = hes_colloc_nineq(col);
         r->psi_collocation = res.psi;
+        r->cost = res.cost;
         r->energy = res.energy;
         r->violation = res.violation;
         r->evaluations += res.evaluations;
@@ -270,9 +302,11 @@ static hes_status optimise_grid(hes_system *sys, const hes_trajopt_options *o,
 
 /* Step 3: the gait re-collocated `factor` times as fine with its inputs and
  * virtual offsets held; replaces r->gait and the map. */
-static hes_status refine_gait(hes_system *sys, const hes_colloc_options *co, const char **names,
-                              int factor, hes_nlp_solver asked, hes_trajopt_result *r)
+static hes_status refine_gait(hes_system *sys, const hes_trajopt_options *o,
+                              const hes_colloc_options *co, const char **names, int factor,
+                              hes_trajopt_result *r, double *rest)
 {
+    hes_nlp_solver asked = o->solver;
     hes_colloc_options fine = *co;
     /* a feasibility problem of its own, several times larger: its solver is
      * the one asked for, else the default for feasibility at its size
@@ -306,6 +340,7 @@ static hes_status refine_gait(hes_system *sys, const hes_colloc_options *co, con
                        "refine 1 skips it): %s", factor, why);
     }
     if (st == HES_OK) {
+        *rest = cost_rest(o, c, z);
         r->refined_nodes = factor * (co->nodes - 1) + 1;
         r->energy = g.energy;
         r->violation = viol;
@@ -319,7 +354,8 @@ static hes_status refine_gait(hes_system *sys, const hes_colloc_options *co, con
 
 /* Step 4: the gait as a model of its own, its orbit found again by
  * shooting and its multipliers from CVODES sensitivities. */
-static void reanalyse(const hes_model *base, hes_trajopt_result *r)
+static void reanalyse(const hes_model *base, hes_measure measure, double *measure_shooting,
+                      hes_trajopt_result *r)
 {
     hes_model *dm = NULL;
     hes_system *sys = NULL;
@@ -335,6 +371,7 @@ static void reanalyse(const hes_model *base, hes_trajopt_result *r)
         r->shooting_status = hes_analyze(sys, 0, &res);
         if (r->shooting_status == HES_OK) {
             r->psi_shooting = res.stab.psi;
+            *measure_shooting = hes__measure(res.stab.abs, res.stab.n_mult, measure, NULL);
             r->verdict = res.stab.verdict;
             r->psi_tol = res.stab.psi_tol;
             r->have_shooting = 1;
@@ -355,20 +392,18 @@ static void reanalyse(const hes_model *base, hes_trajopt_result *r)
     hes_gait_model_destroy(dm);
 }
 
-hes_status hes_trajopt_run(hes_system *sys, const hes_trajopt_options *opts,
-                           hes_trajopt_result *r)
+/* One start of the pipeline (start 0: from the start as given) with
+ * checked options: steps 1 to 4 into r, which is freed on failure. */
+static hes_status run_start(hes_system *sys, const hes_trajopt_options *opts, int start,
+                            hes_trajopt_result *r)
 {
-    if (!r)
-        return sys ? hes__fail(sys, HES_EINVAL, "hes_trajopt_run: no result to fill") : HES_EINVAL;
     memset(r, 0, sizeof *r);
     r->psi_collocation = r->psi_refined = r->psi_shooting = NAN;
     r->return_map_difference = r->psi_difference = NAN;
-    if (!sys)
-        return HES_EINVAL;
-    hes_trajopt_options o = opts ? *opts : hes_trajopt_options_default();
-    hes_status st = check_options(sys, &o);
-    if (st != HES_OK)
-        return st;
+    r->cost = r->cost_shooting = NAN;
+    hes_trajopt_options o = *opts;
+    hes_status st = HES_OK;
+    double rest = NAN, measure_shooting = NAN;
 
     const hes_model *m = sys->model;
     const hes_trajopt_spec *spec = m->trajopt;
@@ -423,11 +458,11 @@ hes_status hes_trajopt_run(hes_system *sys, const hes_trajopt_options *opts,
            where the first grid's widest smoothing would move the gait from
            it for nothing */
         co.psi_floor_smoothing = k ? o.psi_floor_smoothing / 10 : o.psi_floor_smoothing;
-        st = optimise_grid(sys, &o, &co, names, k, r);
+        st = optimise_grid(sys, &o, &co, names, k, start, r, &rest);
     }
     /* 3. the refinement */
     if (st == HES_OK && o.refine > 1 && (co.n_inputs > 0 || has_virtual(m, o.virtual_events)))
-        st = refine_gait(sys, &co, names, o.refine, o.solver, r);
+        st = refine_gait(sys, &o, &co, names, o.refine, r, &rest);
     r->seconds = hes__monotonic_seconds() - t0;
     free(x0_lo);
     free(x0_hi);
@@ -442,9 +477,112 @@ hes_status hes_trajopt_run(hes_system *sys, const hes_trajopt_options *opts,
         r->period += r->gait.phases[i].duration;
     if (!spec || spec->n_inputs == 0)
         r->energy = NAN;
-    /* 4. the independent check */
-    reanalyse(m, r);
+    /* 4. the independent check, and the cost with psi by shooting */
+    reanalyse(m, o.measure, &measure_shooting, r);
+    if (r->have_shooting)
+        r->cost_shooting = o.objective == HES_COLLOC_STABILITY ||
+                           o.objective == HES_COLLOC_WEIGHTED
+                           ? rest + fmax(measure_shooting, o.psi_floor) : rest;
+    r->n_starts = 1;
     return HES_OK;
+}
+
+/* Several starts: each on its own system (start 0 on the caller's, with
+ * the progress reports), the starts t, t + threads, ... on thread t. */
+typedef struct {
+    hes_system *sys;             /* the caller's, or a copy */
+    const hes_trajopt_options *o;
+    hes_trajopt_result *results;
+    hes_status *status;
+    int first, step;
+} start_job;
+
+static void *run_starts(void *arg)
+{
+    start_job *j = arg;
+    hes_trajopt_options o = *j->o;
+    o.jobs = 1;                  /* the threads run the starts */
+    for (int s = j->first; s < o.starts; s += j->step) {
+        hes_system *sys = s == 0 ? j->sys : hes__system_copy(j->sys);
+        if (s > 0)
+            o.progress = NULL;
+        j->status[s] = sys ? run_start(sys, &o, s, &j->results[s]) : HES_ENOMEM;
+        if (s > 0)
+            hes_system_destroy(sys);
+    }
+    return NULL;
+}
+
+hes_status hes_trajopt_run(hes_system *sys, const hes_trajopt_options *opts,
+                           hes_trajopt_result *r)
+{
+    if (!r)
+        return sys ? hes__fail(sys, HES_EINVAL, "hes_trajopt_run: no result to fill") : HES_EINVAL;
+    memset(r, 0, sizeof *r);
+    r->psi_collocation = r->psi_refined = r->psi_shooting = NAN;
+    r->return_map_difference = r->psi_difference = r->cost = r->cost_shooting = NAN;
+    if (!sys)
+        return HES_EINVAL;
+    hes_trajopt_options o = opts ? *opts : hes_trajopt_options_default();
+    hes_status st = check_options(sys, &o);
+    if (st != HES_OK)
+        return st;
+    if (o.starts == 1)
+        return run_start(sys, &o, 0, r);
+
+    int K = o.starts, threads = o.jobs < K ? (o.jobs > 1 ? o.jobs : 1) : K;
+    double t0 = hes__monotonic_seconds();
+    hes_trajopt_result *res = calloc((size_t)K, sizeof *res);
+    hes_status *status = malloc(sizeof *status * (size_t)K);
+    start_job *jobs = malloc(sizeof *jobs * (size_t)threads);
+    if (!res || !status || !jobs) {
+        free(res);
+        free(status);
+        free(jobs);
+        return hes__fail(sys, HES_ENOMEM, "out of memory");
+    }
+    for (int t = 0; t < threads; t++)
+        jobs[t] = (start_job){ sys, &o, res, status, t, threads };
+    hes__run_parallel(threads, run_starts, jobs, sizeof *jobs);
+    /* the least cost by shooting; without shooting anywhere, the least
+       cost of the collocation */
+    int best = -1;
+    for (int s = 0; s < K; s++) {
+        if (status[s] != HES_OK)
+            continue;
+        double key = res[s].have_shooting ? res[s].cost_shooting : HUGE_VAL;
+        double bk = best < 0 ? HUGE_VAL
+                  : res[best].have_shooting ? res[best].cost_shooting : HUGE_VAL;
+        if (best < 0 || key < bk || (key == bk && res[s].cost < res[best].cost))
+            best = s;
+    }
+    if (best < 0) { /* start 0's message is on sys */
+        st = status[0];
+    } else {
+        *r = res[best];
+        memset(&res[best], 0, sizeof res[best]);
+        r->best_start = best;
+        r->n_starts = K;
+        r->seconds = hes__monotonic_seconds() - t0;
+        for (int s = 0; s < K; s++) {
+            const hes_trajopt_result *x = s == best ? r : &res[s];
+            hes_trajopt_start *e = &r->starts[s];
+            e->status = status[s];
+            e->have_shooting = status[s] == HES_OK && x->have_shooting;
+            e->cost = status[s] == HES_OK ? x->cost : NAN;
+            e->cost_shooting = e->have_shooting ? x->cost_shooting : NAN;
+            e->psi_shooting = e->have_shooting ? x->psi_shooting : NAN;
+            e->energy = status[s] == HES_OK ? x->energy : NAN;
+            e->evaluations = status[s] == HES_OK ? x->evaluations : 0;
+            e->seconds = status[s] == HES_OK ? x->seconds : NAN;
+        }
+    }
+    for (int s = 0; s < K; s++)
+        hes_trajopt_result_free(&res[s]);
+    free(res);
+    free(status);
+    free(jobs);
+    return st;
 }
 
 void hes_trajopt_result_free(hes_trajopt_result *r)

@@ -815,6 +815,14 @@ if [ "$crashed" -eq 0 ]; then
 else
     fail "--starts 4 --jobs 4: $crashed of 8 runs failed or differed"
 fi
+# When another start wins, the design printed is that start's (the caller's
+# system takes its parameters): the SLIP with its design K, thetadot, seed 3
+# (chosen so that start 1 wins; the JSON's design comes from the system, its
+# params from the gait)
+run tj_sd trajopt slip-hopper --nodes 11 -p K=0.05 -p thetadot=-0.3 --maxeval 40 --starts 3 \
+    --jobs 2 --spread 0.3 --seed 3 --quiet --json
+expect_json_value tj_sd "(d['best_start'], d['design'] == {k: d['params'][k] for k in d['design']})" \
+    "(1, True)" "--starts: the design reported is the kept start's"
 run tj_s3t trajopt $cw --nodes 7 --maxeval 20 --starts 2 --seed 7 --spread 0.05
 expect_grep tj_s3t out '^starts \(the result is start [01]: least cost by shooting\)' "the text lists the starts"
 for bad in "--starts 0" "--starts 65" "--starts x" "--seed 3" "--spread 0.1" "--starts 2 --spread -1" \

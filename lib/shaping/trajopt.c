@@ -490,7 +490,7 @@ static hes_status run_start(hes_system *sys, const hes_trajopt_options *opts, in
 /* Several starts: each on its own system (start 0 on the caller's, with
  * the progress reports), the starts t, t + threads, ... on thread t. */
 typedef struct {
-    hes_system *sys;             /* the caller's, or a copy */
+    hes_system **sys;            /* per start: the caller's, then copies */
     const hes_trajopt_options *o;
     hes_trajopt_result *results;
     hes_status *status;
@@ -503,12 +503,9 @@ static void *run_starts(void *arg)
     hes_trajopt_options o = *j->o;
     o.jobs = 1;                  /* the threads run the starts */
     for (int s = j->first; s < o.starts; s += j->step) {
-        hes_system *sys = s == 0 ? j->sys : hes__system_copy(j->sys);
         if (s > 0)
             o.progress = NULL;
-        j->status[s] = sys ? run_start(sys, &o, s, &j->results[s]) : HES_ENOMEM;
-        if (s > 0)
-            hes_system_destroy(sys);
+        j->status[s] = run_start(j->sys[s], &o, s, &j->results[s]);
     }
     return NULL;
 }
@@ -535,14 +532,24 @@ hes_status hes_trajopt_run(hes_system *sys, const hes_trajopt_options *opts,
     hes_trajopt_result *res = calloc((size_t)K, sizeof *res);
     hes_status *status = malloc(sizeof *status * (size_t)K);
     start_job *jobs = malloc(sizeof *jobs * (size_t)threads);
-    if (!res || !status || !jobs) {
+    /* the copies before any start moves the caller's parameters (solved
+       and design parameters go into the system) */
+    hes_system **systems = calloc((size_t)K, sizeof *systems);
+    int copied = systems != NULL;
+    for (int s = 1; copied && s < K; s++)
+        copied = (systems[s] = hes__system_copy(sys)) != NULL;
+    if (!res || !status || !jobs || !copied) {
+        for (int s = 1; systems && s < K; s++)
+            hes_system_destroy(systems[s]);
+        free(systems);
         free(res);
         free(status);
         free(jobs);
         return hes__fail(sys, HES_ENOMEM, "out of memory");
     }
+    systems[0] = sys;
     for (int t = 0; t < threads; t++)
-        jobs[t] = (start_job){ sys, &o, res, status, t, threads };
+        jobs[t] = (start_job){ systems, &o, res, status, t, threads };
     hes__run_parallel(threads, run_starts, jobs, sizeof *jobs);
     /* the least cost by shooting; without shooting anywhere, the least
        cost of the collocation */
@@ -563,6 +570,8 @@ hes_status hes_trajopt_run(hes_system *sys, const hes_trajopt_options *opts,
         memset(&res[best], 0, sizeof res[best]);
         r->best_start = best;
         r->n_starts = K;
+        /* the caller's system as the kept start left its own */
+        memcpy(sys->p, systems[best]->p, sizeof(double) * (size_t)sys->model->n_params);
         r->seconds = hes__monotonic_seconds() - t0;
         for (int s = 0; s < K; s++) {
             const hes_trajopt_result *x = s == best ? r : &res[s];
@@ -579,6 +588,9 @@ hes_status hes_trajopt_run(hes_system *sys, const hes_trajopt_options *opts,
     }
     for (int s = 0; s < K; s++)
         hes_trajopt_result_free(&res[s]);
+    for (int s = 1; s < K; s++)
+        hes_system_destroy(systems[s]);
+    free(systems);
     free(res);
     free(status);
     free(jobs);

@@ -2309,7 +2309,8 @@ typedef struct {
     const int *finer_maxeval;
     int refine;                  /* the check grid's factor over the last grid; 1: no
                                     re-collocation (2) */
-    /* hes_colloc_options.progress of the minimisation (may be NULL). */
+    /* hes_colloc_options.progress of the minimisation (may be NULL); with
+     * several starts only start 0 reports, on the calling thread. */
     void (*progress)(void *ctx, int evaluation, double cost, double violation, double psi);
     void *progress_ctx;
     hes_nlp_solver solver;       /* (issue 15) hes_colloc_options.solver */
@@ -2325,11 +2326,12 @@ typedef struct {
      * (hes_trajopt_result.cost_shooting).  The optima of these programs
      * depend on the path (the knee biped's gaits move by 0.3 to 10 % in
      * their cost between runs that differ in the rounding); on `jobs`
-     * threads several starts cost the time of one.  Not for the feasible
+     * threads several starts cost about the time of one (IPOPT's runs
+     * take turns: its linear solver is not thread-safe).  Not for the feasible
      * objective (nothing to compare). */
     int starts;
     unsigned long seed;          /* (1) */
-    double start_spread;         /* >= 0 (0.01) */
+    double start_spread;         /* in (0, 1] (0.01) */
 } hes_trajopt_options;
 
 hes_trajopt_options hes_trajopt_options_default(void);
@@ -2380,8 +2382,10 @@ typedef struct {
     double energy;               /* integral of the squared inputs (NaN without inputs) */
     double violation;            /* of the constraints at the end */
     double period;               /* sum of the phase durations */
-    int evaluations, fallbacks;  /* of the minimisations, all grids (hes_colloc_result) */
-    double seconds;              /* wall-clock time of collocation and refinement */
+    int evaluations, fallbacks;  /* of the minimisations, all grids (hes_colloc_result);
+                                    with several starts the kept start's */
+    double seconds;              /* wall-clock time of collocation and refinement; with
+                                    several starts of all of them, shooting included */
     int n;                       /* dimension of the first state */
     double *return_map;          /* n x n, of the last collocation (hes_colloc_return_map) */
     /* The shooting re-analysis: its status (HES_OK: have_shooting) and

@@ -468,8 +468,8 @@ int cmd_trajopt(int argc, char **argv)
             }
             break;
         case OPT_SPREAD:
-            if (cli_parse_double(optarg, &spread) || !(spread >= 0)) {
-                fprintf(stderr, "hes trajopt: --spread must be a number >= 0, got '%s'\n",
+            if (cli_parse_double(optarg, &spread) || !(spread > 0 && spread <= 1)) {
+                fprintf(stderr, "hes trajopt: --spread must be a number in (0, 1], got '%s'\n",
                         optarg);
                 rc = CLI_EXIT_USAGE;
             }

@@ -562,7 +562,7 @@ done
 for v in "" x -1 1.5 99999999999999999999999; do
     bad trajopt slip-hopper --starts 2 --seed "$v"
 done
-for v in "" x -1 nan inf; do
+for v in "" x -1 0 1.5 nan inf; do
     bad trajopt slip-hopper --starts 2 --spread "$v"
 done
 for v in "" x 0 17 -1; do

@@ -801,6 +801,8 @@ expect_json_value tj_s3 "(len(d['starts']), d['cost_shooting'] == min(s['cost_sh
 expect_json_value tj_s3 "(d['starts'][0]['cost'], d['starts'][0]['psi_shooting']) == tuple(json.load(open('$tmp/tj_s1.out'))[k] for k in ('cost', 'psi_shooting'))" \
     True "start 0 of --starts 3 is the single run"
 expect_json_value tj_s3 "len(set(s['cost'] for s in d['starts']))" 3 "the three starts take three paths"
+expect_json_value tj_s3 "d['starts'][d['best_start']]['seconds'] < d['seconds'] and d['evaluations'] == d['starts'][d['best_start']]['evaluations']" \
+    True "--starts: the kept start's own seconds and evaluations; the result's seconds of all"
 # Starts on 4 threads at once each re-collocate with IPOPT (the refinement's
 # default), whose MUMPS is not thread-safe: without the library's lock 23 of
 # 40 such runs crashed; 8 runs must all succeed with one gait

@@ -284,7 +284,15 @@ START_TEST(test_refusals_have_a_status_and_a_message)
     ck_assert_int_eq(hes_trajopt_run(slip, &o, &r), HES_EINVAL);
     o.start_spread = -0.1;
     ck_assert_int_eq(hes_trajopt_run(slip, &o, &r), HES_EINVAL);
+    o.start_spread = 0;          /* K identical starts */
+    ck_assert_int_eq(hes_trajopt_run(slip, &o, &r), HES_EINVAL);
+    ck_assert_ptr_nonnull(strstr(hes_system_errmsg(slip), "spread must be in (0, 1] (got 0)"));
+    o.start_spread = 1.5;
+    ck_assert_int_eq(hes_trajopt_run(slip, &o, &r), HES_EINVAL);
     o.start_spread = 0.01;
+    o.jobs = HES_COLLOC_MAX_JOBS + 1;
+    ck_assert_int_eq(hes_trajopt_run(slip, &o, &r), HES_EINVAL);
+    o.jobs = 1;
     o.objective = HES_COLLOC_FEASIBLE;
     ck_assert_int_eq(hes_trajopt_run(slip, &o, &r), HES_EINVAL);
     ck_assert_ptr_nonnull(strstr(hes_system_errmsg(slip), "need a cost"));

@@ -80,8 +80,8 @@ char *hes_trajopt_json(const hes_system *sys, const hes_trajopt_result *r)
     json_object_set_new(doc, "cost", isfinite(r->cost) ? json_real(r->cost) : json_null());
     json_object_set_new(doc, "cost_shooting",
                         isfinite(r->cost_shooting) ? json_real(r->cost_shooting) : json_null());
-    json_t *starts = json_array();
-    for (int s = 0; s < r->n_starts && r->n_starts > 1; s++) {
+    json_t *starts = r->n_starts > 1 ? json_array() : NULL;
+    for (int s = 0; starts && s < r->n_starts; s++) {
         const hes_trajopt_start *e = &r->starts[s];
         json_t *ej = json_pack("{s:s}", "status",
                                e->status == HES_OK ? "ok" : hes_strerror(e->status));
@@ -92,8 +92,10 @@ char *hes_trajopt_json(const hes_system *sys, const hes_trajopt_result *r)
         json_object_set_new(ej, "evaluations", json_integer(e->evaluations));
         json_array_append_new(starts, ej);
     }
-    json_object_set_new(doc, "starts", starts);
-    json_object_set_new(doc, "best_start", json_integer(r->best_start));
+    if (starts) {
+        json_object_set_new(doc, "starts", starts);
+        json_object_set_new(doc, "best_start", json_integer(r->best_start));
+    }
     json_object_set_new(doc, "evaluations", json_integer(r->evaluations));
     json_object_set_new(doc, "fallbacks", json_integer(r->fallbacks));
     json_object_set_new(doc, "seconds", json_real(r->seconds));

@@ -108,9 +108,13 @@ static hes_status check_options(hes_system *sys, const hes_trajopt_options *o)
     if (o->starts < 1 || o->starts > HES_TRAJOPT_MAX_STARTS)
         return hes__fail(sys, HES_EINVAL, "trajopt: need 1 to %d starts (got %d)",
                          HES_TRAJOPT_MAX_STARTS, o->starts);
-    if (!(o->start_spread >= 0) || !isfinite(o->start_spread))
-        return hes__fail(sys, HES_EINVAL, "trajopt: the starts' spread must be a finite number "
-                         ">= 0");
+    if (!(o->start_spread >= 0 && o->start_spread <= 1) ||
+        (o->starts > 1 && !(o->start_spread > 0)))
+        return hes__fail(sys, HES_EINVAL, "trajopt: the starts' spread must be in (0, 1] "
+                         "(got %g)", o->start_spread);
+    if (o->jobs > HES_COLLOC_MAX_JOBS)
+        return hes__fail(sys, HES_EINVAL, "trajopt: at most %d jobs (got %d)",
+                         HES_COLLOC_MAX_JOBS, o->jobs);
     if (o->starts > 1 && o->objective == HES_COLLOC_FEASIBLE)
         return hes__fail(sys, HES_EINVAL, "trajopt: several starts need a cost to compare them "
                          "by (not the feasible objective)");
@@ -479,10 +483,9 @@ static hes_status run_start(hes_system *sys, const hes_trajopt_options *opts, in
         r->energy = NAN;
     /* 4. the independent check, and the cost with psi by shooting */
     reanalyse(m, o.measure, &measure_shooting, r);
-    if (r->have_shooting)
-        r->cost_shooting = o.objective == HES_COLLOC_STABILITY ||
-                           o.objective == HES_COLLOC_WEIGHTED
-                           ? rest + fmax(measure_shooting, o.psi_floor) : rest;
+    int psi = o.objective == HES_COLLOC_STABILITY || o.objective == HES_COLLOC_WEIGHTED;
+    if (r->have_shooting && (!psi || isfinite(measure_shooting)))
+        r->cost_shooting = psi ? rest + fmax(measure_shooting, o.psi_floor) : rest;
     r->n_starts = 1;
     return HES_OK;
 }
@@ -554,14 +557,15 @@ hes_status hes_trajopt_run(hes_system *sys, const hes_trajopt_options *opts,
     /* the least cost by shooting; without shooting anywhere, the least
        cost of the collocation */
     int best = -1;
+    double bk = HUGE_VAL, bc = HUGE_VAL;
     for (int s = 0; s < K; s++) {
         if (status[s] != HES_OK)
             continue;
-        double key = res[s].have_shooting ? res[s].cost_shooting : HUGE_VAL;
-        double bk = best < 0 ? HUGE_VAL
-                  : res[best].have_shooting ? res[best].cost_shooting : HUGE_VAL;
-        if (best < 0 || key < bk || (key == bk && res[s].cost < res[best].cost))
-            best = s;
+        double key = res[s].have_shooting && isfinite(res[s].cost_shooting)
+                     ? res[s].cost_shooting : HUGE_VAL;
+        double c = isfinite(res[s].cost) ? res[s].cost : HUGE_VAL;
+        if (best < 0 || key < bk || (key == bk && c < bc))
+            best = s, bk = key, bc = c;
     }
     if (best < 0) { /* start 0's message is on sys */
         st = status[0];
@@ -571,8 +575,8 @@ hes_status hes_trajopt_run(hes_system *sys, const hes_trajopt_options *opts,
         r->best_start = best;
         r->n_starts = K;
         /* the caller's system as the kept start left its own */
-        memcpy(sys->p, systems[best]->p, sizeof(double) * (size_t)sys->model->n_params);
-        r->seconds = hes__monotonic_seconds() - t0;
+        if (best > 0)
+            memcpy(sys->p, systems[best]->p, sizeof(double) * (size_t)sys->model->n_params);
         for (int s = 0; s < K; s++) {
             const hes_trajopt_result *x = s == best ? r : &res[s];
             hes_trajopt_start *e = &r->starts[s];
@@ -585,6 +589,7 @@ hes_status hes_trajopt_run(hes_system *sys, const hes_trajopt_options *opts,
             e->evaluations = status[s] == HES_OK ? x->evaluations : 0;
             e->seconds = status[s] == HES_OK ? x->seconds : NAN;
         }
+        r->seconds = hes__monotonic_seconds() - t0; /* of all the starts */
     }
     for (int s = 0; s < K; s++)
         hes_trajopt_result_free(&res[s]);

@@ -2350,6 +2350,7 @@ hes_trajopt_options hes_trajopt_options_default(void);
 /* One start's outcome in hes_trajopt_result (hes_trajopt_options.starts). */
 typedef struct {
     hes_status status;           /* of its optimisation (HES_OK: the rest is set) */
+    char message[160];           /* why it failed ("" when it did not) */
     int have_shooting;           /* its re-analysis by shooting succeeded */
     double cost, cost_shooting;  /* as hes_trajopt_result's */
     double psi_shooting, energy; /* NaN where there is none */

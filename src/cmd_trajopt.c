@@ -269,11 +269,13 @@ static void print_text(const hes_system *sys, const hes_trajopt_result *r, const
         printf("return map: collocation vs shooting, max |difference| %.2e of its largest entry\n",
                r->return_map_difference);
     if (r->n_starts > 1) {
-        printf("starts (the result is start %d: least cost by shooting):\n", r->best_start);
+        printf("starts (the result is start %d: least cost %s):\n", r->best_start,
+               r->starts[r->best_start].have_shooting ? "by shooting"
+                                                      : "of the collocation, none by shooting");
         for (int s = 0; s < r->n_starts; s++) {
             const hes_trajopt_start *e = &r->starts[s];
             if (e->status != HES_OK) {
-                printf("  %3d failed: %s\n", s, hes_strerror(e->status));
+                printf("  %3d failed (%s): %s\n", s, hes_strerror(e->status), e->message);
                 continue;
             }
             printf("  %3d cost %.10g, by shooting %.10g: psi %.10g", s, e->cost,

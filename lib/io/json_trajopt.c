@@ -90,6 +90,8 @@ char *hes_trajopt_json(const hes_system *sys, const hes_trajopt_result *r)
         for (int k = 0; k < 5; k++)
             json_object_set_new(ej, keys[k], isfinite(vals[k]) ? json_real(vals[k]) : json_null());
         json_object_set_new(ej, "evaluations", json_integer(e->evaluations));
+        if (e->status != HES_OK)
+            json_object_set_new(ej, "message", json_string(e->message));
         json_array_append_new(starts, ej);
     }
     if (starts) {

@@ -497,6 +497,7 @@ typedef struct {
     const hes_trajopt_options *o;
     hes_trajopt_result *results;
     hes_status *status;
+    char (*message)[160];        /* per start: why it failed */
     int first, step;
 } start_job;
 
@@ -509,6 +510,8 @@ static void *run_starts(void *arg)
         if (s > 0)
             o.progress = NULL;
         j->status[s] = run_start(j->sys[s], &o, s, &j->results[s]);
+        snprintf(j->message[s], sizeof j->message[s], "%s",
+                 j->status[s] == HES_OK ? "" : hes_system_errmsg(j->sys[s]));
     }
     return NULL;
 }
@@ -535,16 +538,18 @@ hes_status hes_trajopt_run(hes_system *sys, const hes_trajopt_options *opts,
     hes_trajopt_result *res = calloc((size_t)K, sizeof *res);
     hes_status *status = malloc(sizeof *status * (size_t)K);
     start_job *jobs = malloc(sizeof *jobs * (size_t)threads);
+    char (*message)[160] = malloc(sizeof *message * (size_t)K);
     /* the copies before any start moves the caller's parameters (solved
        and design parameters go into the system) */
     hes_system **systems = calloc((size_t)K, sizeof *systems);
     int copied = systems != NULL;
     for (int s = 1; copied && s < K; s++)
         copied = (systems[s] = hes__system_copy(sys)) != NULL;
-    if (!res || !status || !jobs || !copied) {
+    if (!res || !status || !jobs || !message || !copied) {
         for (int s = 1; systems && s < K; s++)
             hes_system_destroy(systems[s]);
         free(systems);
+        free(message);
         free(res);
         free(status);
         free(jobs);
@@ -552,7 +557,7 @@ hes_status hes_trajopt_run(hes_system *sys, const hes_trajopt_options *opts,
     }
     systems[0] = sys;
     for (int t = 0; t < threads; t++)
-        jobs[t] = (start_job){ systems, &o, res, status, t, threads };
+        jobs[t] = (start_job){ systems, &o, res, status, message, t, threads };
     hes__run_parallel(threads, run_starts, jobs, sizeof *jobs);
     /* the least cost by shooting; without shooting anywhere, the least
        cost of the collocation */
@@ -581,6 +586,7 @@ hes_status hes_trajopt_run(hes_system *sys, const hes_trajopt_options *opts,
             const hes_trajopt_result *x = s == best ? r : &res[s];
             hes_trajopt_start *e = &r->starts[s];
             e->status = status[s];
+            snprintf(e->message, sizeof e->message, "%s", message[s]);
             e->have_shooting = status[s] == HES_OK && x->have_shooting;
             e->cost = status[s] == HES_OK ? x->cost : NAN;
             e->cost_shooting = e->have_shooting ? x->cost_shooting : NAN;
@@ -596,6 +602,7 @@ hes_status hes_trajopt_run(hes_system *sys, const hes_trajopt_options *opts,
     for (int s = 1; s < K; s++)
         hes_system_destroy(systems[s]);
     free(systems);
+    free(message);
     free(res);
     free(status);
     free(jobs);

@@ -2416,7 +2416,7 @@ typedef struct {
      * which several starts are compared. */
     double cost, cost_shooting;
     /* Several starts (hes_trajopt_options.starts): each one's outcome, and
-     * the one this result is (0 with one start). */
+     * the one this result is (with one start: starts[0], its own, and 0). */
     int n_starts, best_start;
     hes_trajopt_start starts[HES_TRAJOPT_MAX_STARTS];
 } hes_trajopt_result;

@@ -250,6 +250,11 @@ hes_status hes_colloc_path(hes_colloc *c, const double *z, double *cv, double *j
  * interpolation used) and its gradient (nvars) if grad != NULL
  * (colloc_cost.c). */
 double hes_colloc_energy(const hes_colloc *c, const double *z, double *grad);
+/* The terms of the collocation's cost besides max(measure, floor) at z:
+ * the input-rate regularisation and the (weighted) energy, as the
+ * minimisation counts them (colloc_solve.c). */
+double hes__colloc_input_cost(hes_colloc *c, hes_colloc_objective objective, double weight,
+                              const double *z);
 /* The psi floor's term max(psi, floor), smoothed over |psi - floor| < mu
  * when mu > 0, and its derivative in psi (*slope) (colloc_cost.c). */
 double hes_colloc_floor(double psi, double floor, double mu, double *slope);

@@ -57,7 +57,7 @@ void hes__colloc_track(hes_colloc *c, const double *x, const double *ceq, int wi
 #include <IpStdCInterface.h>
 
 /* The library's one global: IPOPT's linear solver in Debian, sequential
- * MUMPS, keeps its state in Fortran module variables and a stub MPI, so
+ * MUMPS, keeps its state in Fortran module variables and a serial MPI, so
  * two IPOPT runs at once in one process crash in it (hes trajopt --starts
  * 3 --jobs 2, 1 run in 6).  Every IPOPT run holds this lock; the
  * collocation's own state stays in its objects. */

@@ -114,6 +114,37 @@ static double least_change(unsigned n, const double *x, double *grad, const doub
     return f;
 }
 
+/* The cost's terms besides the stability term: s R (the input-rate
+ * regularisation, psi objectives with inputs) and w E (the energy
+ * objective: w = 1), their gradients added to grad (nv) when not NULL. */
+static double input_terms(hes_colloc *c, hes_colloc_objective objective, double weight,
+                          const double *x, double *grad)
+{
+    double cost = 0;
+    size_t n = (size_t)c->nv;
+    int psi = objective == HES_COLLOC_STABILITY || objective == HES_COLLOC_WEIGHTED;
+    if (psi && c->smooth > 0 && c->n_in > 0) { /* input-rate regularisation */
+        double *gr = grad ? c->gtmp : NULL;
+        cost += c->smooth * hes_colloc_roughness(c, x, gr);
+        for (size_t j = 0; gr && j < n; j++)
+            grad[j] += c->smooth * gr[j];
+    }
+    if (objective == HES_COLLOC_ENERGY || objective == HES_COLLOC_WEIGHTED) {
+        double *ge = grad ? c->gtmp : NULL;
+        double w = objective == HES_COLLOC_ENERGY ? 1.0 : weight;
+        cost += w * hes_colloc_energy(c, x, ge);
+        for (size_t j = 0; ge && j < n; j++)
+            grad[j] += w * ge[j];
+    }
+    return cost;
+}
+
+double hes__colloc_input_cost(hes_colloc *c, hes_colloc_objective objective, double weight,
+                              const double *z)
+{
+    return input_terms(c, objective, weight, z, NULL);
+}
+
 static double cost_function(unsigned n, const double *x, double *grad, void *data)
 {
     cost_ctx *p = data;
@@ -144,19 +175,7 @@ static double cost_function(unsigned n, const double *x, double *grad, void *dat
         for (unsigned j = 0; grad && slope != 0 && slope != 1 && j < n; j++)
             grad[j] *= slope;
     }
-    if (!isnan(psi) && c->smooth > 0 && c->n_in > 0) { /* input-rate regularisation */
-        double *gr = grad ? c->gtmp : NULL;
-        cost += c->smooth * hes_colloc_roughness(c, x, gr);
-        for (unsigned j = 0; gr && j < n; j++)
-            grad[j] += c->smooth * gr[j];
-    }
-    if (p->objective == HES_COLLOC_ENERGY || p->objective == HES_COLLOC_WEIGHTED) {
-        double *ge = grad ? c->gtmp : NULL;
-        double w = p->objective == HES_COLLOC_ENERGY ? 1.0 : p->weight;
-        cost += w * hes_colloc_energy(c, x, ge);
-        for (unsigned j = 0; ge && j < n; j++)
-            grad[j] += w * ge[j];
-    }
+    cost += input_terms(c, p->objective, p->weight, x, grad);
     c->last_cost = cost;
     if (grad && p->last_x) {
         memcpy(p->last_x, x, sizeof(double) * n);

@@ -206,21 +206,6 @@ static hes_status choose_design(hes_system *sys, const hes_trajopt_options *o,
     return HES_OK;
 }
 
-/* The objective's terms besides max(measure, floor) at z (colloc_solve.c's
- * cost: w E + s R, E alone for the energy objective, nothing for the
- * feasible one), to which the measure by shooting is added. */
-static double cost_rest(const hes_trajopt_options *o, hes_colloc *c, const double *z)
-{
-    int psi = o->objective == HES_COLLOC_STABILITY || o->objective == HES_COLLOC_WEIGHTED;
-    double rest = 0;
-    if (psi && o->smooth_weight > 0 && c->n_in > 0)
-        rest += o->smooth_weight * hes_colloc_roughness(c, z, NULL);
-    if (o->objective == HES_COLLOC_ENERGY || o->objective == HES_COLLOC_WEIGHTED)
-        rest += (o->objective == HES_COLLOC_ENERGY ? 1.0 : o->weight) *
-                hes_colloc_energy(c, z, NULL);
-    return rest;
-}
-
 /* Steps 1, 2 and 2b on grid k (co->nodes): the collocation from the model's
  * guess or the start gait (k = 0) or the previous grid's gait (r->gait,
  * replaced), its constraints solved, the objective minimised; fills the
@@ -268,7 +253,7 @@ static hes_status optimise_grid(hes_system *sys, const hes_trajopt_options *o,
     if (st == HES_OK)
         st = hes_colloc_return_map(col, z, r->return_map);
     if (st == HES_OK)
-        *rest = cost_rest(o, col, z);
+        *rest = hes__colloc_input_cost(col, o->objective, o->weight, z);
     if (st != HES_OK && st != HES_ENOMEM && k > 0) { /* the stage, for the user */
         char why[sizeof sys->errmsg];
         snprintf(why, sizeof why, "%s", hes_system_errmsg(sys));
@@ -344,7 +329,7 @@ static hes_status refine_gait(hes_system *sys, const hes_trajopt_options *o,
                        "refine 1 skips it): %s", factor, why);
     }
     if (st == HES_OK) {
-        *rest = cost_rest(o, c, z);
+        *rest = hes__colloc_input_cost(c, o->objective, o->weight, z);
         r->refined_nodes = factor * (co->nodes - 1) + 1;
         r->energy = g.energy;
         r->violation = viol;
@@ -472,8 +457,11 @@ static hes_status run_start(hes_system *sys, const hes_trajopt_options *opts, in
     free(x0_hi);
     if (st == HES_OK && !(r->gait.objective = strdup(objective_names[o.objective])))
         st = hes__fail(sys, HES_ENOMEM, "out of memory");
-    if (st != HES_OK) {
+    if (st != HES_OK) { /* the result empty but for its record */
         hes_trajopt_result_free(r);
+        r->starts[0].status = st;
+        snprintf(r->starts[0].message, sizeof r->starts[0].message, "%s",
+                 hes_system_errmsg(sys));
         return st;
     }
     r->gait.psi = r->refined_nodes ? r->psi_refined : r->psi_collocation;
@@ -487,17 +475,25 @@ static hes_status run_start(hes_system *sys, const hes_trajopt_options *opts, in
     if (r->have_shooting && (!psi || isfinite(measure_shooting)))
         r->cost_shooting = psi ? rest + fmax(measure_shooting, o.psi_floor) : rest;
     r->n_starts = 1;
+    hes_trajopt_start *e = &r->starts[0]; /* this start's record */
+    e->status = HES_OK;
+    e->have_shooting = r->have_shooting;
+    e->cost = r->cost;
+    e->cost_shooting = r->cost_shooting;
+    e->psi_shooting = r->have_shooting ? r->psi_shooting : NAN;
+    e->energy = r->energy;
+    e->evaluations = r->evaluations;
+    e->seconds = r->seconds;
     return HES_OK;
 }
 
 /* Several starts: each on its own system (start 0 on the caller's, with
- * the progress reports), the starts t, t + threads, ... on thread t. */
+ * the progress reports), the starts t, t + threads, ... on thread t, each
+ * result with its own record in starts[0]. */
 typedef struct {
     hes_system **sys;            /* per start: the caller's, then copies */
     const hes_trajopt_options *o;
     hes_trajopt_result *results;
-    hes_status *status;
-    char (*message)[160];        /* per start: why it failed */
     int first, step;
 } start_job;
 
@@ -509,9 +505,7 @@ static void *run_starts(void *arg)
     for (int s = j->first; s < o.starts; s += j->step) {
         if (s > 0)
             o.progress = NULL;
-        j->status[s] = run_start(j->sys[s], &o, s, &j->results[s]);
-        snprintf(j->message[s], sizeof j->message[s], "%s",
-                 j->status[s] == HES_OK ? "" : hes_system_errmsg(j->sys[s]));
+        run_start(j->sys[s], &o, s, &j->results[s]);
     }
     return NULL;
 }
@@ -536,75 +530,56 @@ hes_status hes_trajopt_run(hes_system *sys, const hes_trajopt_options *opts,
     int K = o.starts, threads = o.jobs < K ? (o.jobs > 1 ? o.jobs : 1) : K;
     double t0 = hes__monotonic_seconds();
     hes_trajopt_result *res = calloc((size_t)K, sizeof *res);
-    hes_status *status = malloc(sizeof *status * (size_t)K);
     start_job *jobs = malloc(sizeof *jobs * (size_t)threads);
-    char (*message)[160] = malloc(sizeof *message * (size_t)K);
     /* the copies before any start moves the caller's parameters (solved
        and design parameters go into the system) */
     hes_system **systems = calloc((size_t)K, sizeof *systems);
-    int copied = systems != NULL;
-    for (int s = 1; copied && s < K; s++)
-        copied = (systems[s] = hes__system_copy(sys)) != NULL;
-    if (!res || !status || !jobs || !message || !copied) {
-        for (int s = 1; systems && s < K; s++)
-            hes_system_destroy(systems[s]);
-        free(systems);
-        free(message);
-        free(res);
-        free(status);
-        free(jobs);
-        return hes__fail(sys, HES_ENOMEM, "out of memory");
+    int ok = res && jobs && systems;
+    for (int s = 1; ok && s < K; s++)
+        ok = (systems[s] = hes__system_copy(sys)) != NULL;
+    if (!ok) {
+        st = hes__fail(sys, HES_ENOMEM, "out of memory");
+        goto out;
     }
     systems[0] = sys;
     for (int t = 0; t < threads; t++)
-        jobs[t] = (start_job){ systems, &o, res, status, message, t, threads };
+        jobs[t] = (start_job){ systems, &o, res, t, threads };
     hes__run_parallel(threads, run_starts, jobs, sizeof *jobs);
     /* the least cost by shooting; without shooting anywhere, the least
        cost of the collocation */
     int best = -1;
     double bk = HUGE_VAL, bc = HUGE_VAL;
     for (int s = 0; s < K; s++) {
-        if (status[s] != HES_OK)
+        const hes_trajopt_start *e = &res[s].starts[0];
+        if (e->status != HES_OK)
             continue;
-        double key = res[s].have_shooting && isfinite(res[s].cost_shooting)
-                     ? res[s].cost_shooting : HUGE_VAL;
-        double c = isfinite(res[s].cost) ? res[s].cost : HUGE_VAL;
+        double key = isfinite(e->cost_shooting) ? e->cost_shooting : HUGE_VAL;
+        double c = isfinite(e->cost) ? e->cost : HUGE_VAL;
         if (best < 0 || key < bk || (key == bk && c < bc))
             best = s, bk = key, bc = c;
     }
     if (best < 0) { /* start 0's message is on sys */
-        st = status[0];
-    } else {
-        *r = res[best];
-        memset(&res[best], 0, sizeof res[best]);
-        r->best_start = best;
-        r->n_starts = K;
-        /* the caller's system as the kept start left its own */
-        if (best > 0)
-            memcpy(sys->p, systems[best]->p, sizeof(double) * (size_t)sys->model->n_params);
-        for (int s = 0; s < K; s++) {
-            const hes_trajopt_result *x = s == best ? r : &res[s];
-            hes_trajopt_start *e = &r->starts[s];
-            e->status = status[s];
-            snprintf(e->message, sizeof e->message, "%s", message[s]);
-            e->have_shooting = status[s] == HES_OK && x->have_shooting;
-            e->cost = status[s] == HES_OK ? x->cost : NAN;
-            e->cost_shooting = e->have_shooting ? x->cost_shooting : NAN;
-            e->psi_shooting = e->have_shooting ? x->psi_shooting : NAN;
-            e->energy = status[s] == HES_OK ? x->energy : NAN;
-            e->evaluations = status[s] == HES_OK ? x->evaluations : 0;
-            e->seconds = status[s] == HES_OK ? x->seconds : NAN;
-        }
-        r->seconds = hes__monotonic_seconds() - t0; /* of all the starts */
+        st = res[0].starts[0].status;
+        goto out;
     }
+    hes_trajopt_start kept = res[best].starts[0];
+    *r = res[best];
+    memset(&res[best], 0, sizeof res[best]);
     for (int s = 0; s < K; s++)
+        r->starts[s] = s == best ? kept : res[s].starts[0];
+    r->best_start = best;
+    r->n_starts = K;
+    r->seconds = hes__monotonic_seconds() - t0; /* of all the starts */
+    /* the caller's system as the kept start left its own */
+    if (best > 0)
+        memcpy(sys->p, systems[best]->p, sizeof(double) * (size_t)sys->model->n_params);
+out:
+    for (int s = 0; res && s < K; s++)
         hes_trajopt_result_free(&res[s]);
-    for (int s = 1; s < K; s++)
+    for (int s = 1; systems && s < K; s++)
         hes_system_destroy(systems[s]);
     free(systems);
-    free(message);
     free(res);
-    free(status);
     free(jobs);
     return st;
 }

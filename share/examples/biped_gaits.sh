@@ -17,7 +17,7 @@
 # ME is collocated on 15 nodes per phase; the three with psi in the cost
 # on 15 and then again on 29 (--nodes 15,29, mesh continuation: on 15
 # nodes psi is 3 % off the shooting psi, and the optimiser profits from
-# it), each grid with up to 800 (HES) or 700 evaluations, the floor gait
+# it), each grid with up to 600 (HES) or 700 evaluations, the floor gait
 # 900 on 15 nodes and 300 on 29 (its first rounds smooth the floor's
 # kink and need the evaluations; the finer grid starts near its optimum).
 #
@@ -47,7 +47,7 @@ echo "ME: minimum energy ..." >&2
 "$HES" trajopt $common --objective energy --nodes 15 --refine 4 --maxeval 2000 -o "$DIR/me.json" \
     > "$DIR/me.out"
 echo "HES without virtual events ..." >&2
-"$HES" trajopt $common $psi --maxeval 800 --init "$DIR/me.json" --solver hybrid -o "$DIR/hes.json" \
+"$HES" trajopt $common $psi --maxeval 600 --init "$DIR/me.json" --solver hybrid -o "$DIR/hes.json" \
     > "$DIR/hes.out"
 echo "HES with virtual events ..." >&2
 "$HES" trajopt $common $psi --virtual-events default --maxeval 700 --init "$DIR/hes.json" \

@@ -14,7 +14,7 @@
 # lib/shaping/colloc_reduced.c); the three with psi on 15 and then 29
 # nodes per phase (mesh continuation).  Then the HES gait again from the
 # same ME gait with g changed in its 14th digit, on 15 nodes alone (2000
-# evaluations) and continued on 29 (800 each): where the end point lands
+# evaluations) and continued on 29 (600 each): where the end point lands
 # when only the rounding changes (min / median / max over the runs), in
 # the cost the optimiser sees (psi of its last grid + energy) and in the
 # true one (psi by shooting + energy).  Last the floor gait from the same
@@ -45,7 +45,7 @@ print("%-12s %9d %11d %8d %9.2f %12.6f %9.6f %9.2f" % (sys.argv[2], d["variables
 PY
 }
 run ME --objective energy --nodes 15 --refine 4 --maxeval 2000
-run HES $psi --maxeval 800 --init "$tmp/ME.json" --solver hybrid
+run HES $psi --maxeval 600 --init "$tmp/ME.json" --solver hybrid
 run HES+VHE $psi --virtual-events default --maxeval 700 --init "$tmp/HES.json" --solver reduced
 run floor0.15 $psi --virtual-events default --maxeval 900,300 --psi-floor 0.15 \
     --init "$tmp/HES.json" --solver reduced
@@ -54,7 +54,7 @@ echo
 echo "HES gait from the same ME gait, g = 9.81 changed in its 14th digit (hybrid, --jobs 2):"
 printf '%-6s %5s %24s %24s %27s %20s\n' nodes runs "cost min/median/max" "true cost min/med/max" \
     "psi shooting min/median/max" "seconds min/med/max"
-for grids in 15:2000 15,29:800; do
+for grids in 15:2000 15,29:600; do
     nodes=${grids%:*}
     for g in 9.81 9.8100000000001 9.8100000000002 9.8100000000003 9.8099999999999 \
              9.8099999999998 9.8099999999997 9.8100000000004; do

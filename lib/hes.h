@@ -2101,6 +2101,20 @@ typedef struct {
      * point is the one of least true cost; a budget can end while the
      * rounds still smooth. */
     double psi_floor_smoothing;
+    /* psi's own kinks: where two multipliers have one modulus psi is not
+     * differentiable, and its optima lie there; quasi-Newton steps crawl
+     * along them as along the floor's.  > 0: the first rounds minimise psi
+     * smoothed over moduli within mu of each other (the smoothed maximum
+     * of the moduli, a complex pair counted once: mu/2 + max over the
+     * simplex of w.a - mu/2 |w|^2, equal to psi where the largest modulus
+     * leads the others by mu, above it by at most mu/2), mu = this times
+     * psi at the start, with psi_floor_smoothing's schedule (none below
+     * 1 % of psi at the best point); 0: none (the default).  Only with
+     * HES_MEASURE_PSI in the psi objectives.  The SLIP on 11 nodes by
+     * SLSQP from K within 3e-7 of 0, 8 runs: with 0.05 all reach the
+     * optimum 0.662370167, without 5 stop at the cap up to 3.5e-3 above.
+     * The rounds end when this smoothing ends. */
+    double psi_smoothing;
     /* Progress report after every evaluation of the cost with its gradient
      * (NULL: none): evaluation count, the cost minimised (with a psi floor
      * smoothed while the rounds smooth it), the last constraint violation,
@@ -2274,6 +2288,9 @@ typedef struct {
      * (HES_COLLOC_FLOOR_SMOOTHING); the further grids, which start at the
      * coarser grid's optimum, a tenth of it */
     double psi_floor_smoothing;
+    /* hes_colloc_options.psi_smoothing on the first grid (0), the further
+     * grids a tenth of it */
+    double psi_smoothing;
     int nodes;                   /* per phase, >= 3 (21) */
     const int *virtual_events;   /* n_sequence counts, or NULL: none */
     int constant_inputs;         /* one input value per (sub-)phase (0: linear) */

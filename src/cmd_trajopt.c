@@ -19,7 +19,7 @@
 
 enum { OPT_OBJECTIVE = 256, OPT_DESIGN, OPT_NODES, OPT_JSON, OPT_WEIGHT, OPT_VIRTUAL,
        OPT_INIT, OPT_INPUTS, OPT_MAXEVAL, OPT_QUIET, OPT_BOUND, OPT_SMOOTH, OPT_MEASURE,
-       OPT_REFINE, OPT_PSI_FLOOR, OPT_SOLVER, OPT_JOBS, OPT_STARTS, OPT_SEED, OPT_SPREAD };
+       OPT_REFINE, OPT_PSI_FLOOR, OPT_PSI_SMOOTHING, OPT_SOLVER, OPT_JOBS, OPT_STARTS, OPT_SEED, OPT_SPREAD };
 
 void cmd_trajopt_usage(FILE *out)
 {
@@ -42,6 +42,10 @@ void cmd_trajopt_usage(FILE *out)
           "      --psi-floor F       psi counts in the cost only down to F (0): below it\n"
           "                          the other terms are optimised instead of driving the\n"
           "                          multipliers together towards 0\n"
+          "      --psi-smoothing S   the first rounds smooth psi where multipliers meet in\n"
+          "                          modulus, over moduli within S times psi at the start\n"
+          "                          (0: none, the default; try 0.05 where SLSQP or the\n"
+          "                          reduced space stall at the cap)\n"
           "      --smooth S          weight of the input-rate regularisation added to psi\n"
           "                          (integral of |du/dt|^2), S >= 0 (0.001)\n"
           "      --virtual-events SPEC  virtual events per phase of the sequence: 'none'\n"
@@ -356,6 +360,7 @@ int cmd_trajopt(int argc, char **argv)
         {"seed", required_argument, NULL, OPT_SEED},
         {"spread", required_argument, NULL, OPT_SPREAD},
         {"psi-floor", required_argument, NULL, OPT_PSI_FLOOR},
+        {"psi-smoothing", required_argument, NULL, OPT_PSI_SMOOTHING},
         {"virtual-events", required_argument, NULL, OPT_VIRTUAL},
         {"inputs", required_argument, NULL, OPT_INPUTS},
         {"design", required_argument, NULL, OPT_DESIGN},
@@ -377,7 +382,7 @@ int cmd_trajopt(int argc, char **argv)
     int maxeval[HES_TRAJOPT_MAX_GRIDS] = {1000}, n_maxeval = 1, refine = 2, rc = CLI_EXIT_OK;
     unsigned char seen[CLI_OPTION_CODES] = {0};
     hes_colloc_objective obj = HES_COLLOC_STABILITY;
-    double weight = 1.0, smooth = 1e-3, psi_floor = 0.0;
+    double weight = 1.0, smooth = 1e-3, psi_floor = 0.0, psi_smoothing = 0.0;
     hes_measure measure = HES_MEASURE_PSI;
     int starts = 1;
     unsigned long seed = 1;
@@ -505,6 +510,14 @@ int cmd_trajopt(int argc, char **argv)
                 rc = CLI_EXIT_USAGE;
             }
             break;
+        case OPT_PSI_SMOOTHING:
+            if (cli_parse_double(optarg, &psi_smoothing) || !(psi_smoothing >= 0) ||
+                !isfinite(psi_smoothing)) {
+                fprintf(stderr, "hes trajopt: --psi-smoothing must be a finite number >= 0, got "
+                        "'%s'\n", optarg);
+                rc = CLI_EXIT_USAGE;
+            }
+            break;
         case OPT_JSON:
             json = 1;
             break;
@@ -559,6 +572,8 @@ int cmd_trajopt(int argc, char **argv)
         ignored = "--measure";
     else if (seen[OPT_PSI_FLOOR] && !psi_objective)
         ignored = "--psi-floor";
+    else if (seen[OPT_PSI_SMOOTHING] && !psi_objective)
+        ignored = "--psi-smoothing";
     else if (seen[OPT_SMOOTH] && !psi_objective)
         ignored = "--smooth";
     if (rc == CLI_EXIT_OK && (seen[OPT_SEED] || seen[OPT_SPREAD]) && starts < 2) {
@@ -575,6 +590,11 @@ int cmd_trajopt(int argc, char **argv)
         fprintf(stderr, "hes trajopt: %s does not apply to --objective %s (only to %s)\n", ignored,
                 hes_colloc_objective_name(obj), strcmp(ignored, "--weight") == 0
                     ? "weighted" : "stability and weighted");
+        rc = CLI_EXIT_USAGE;
+    }
+    if (rc == CLI_EXIT_OK && psi_smoothing > 0 && measure == HES_MEASURE_SMOOTH) {
+        fprintf(stderr, "hes trajopt: --psi-smoothing smooths psi's kinks; --measure smooth has "
+                "none\n");
         rc = CLI_EXIT_USAGE;
     }
     if (rc == CLI_EXIT_OK && seen[OPT_INPUTS] && (!spec || spec->n_inputs == 0)) {
@@ -618,6 +638,7 @@ int cmd_trajopt(int argc, char **argv)
     to.measure = measure;
     to.smooth_weight = smooth;
     to.psi_floor = psi_floor;
+    to.psi_smoothing = psi_smoothing;
     to.nodes = grids[0];
     to.n_finer = n_grids - 1;
     to.finer_nodes = grids + 1;

@@ -517,7 +517,10 @@ for v in "" x -1 nan inf; do
     bad trajopt knee-biped --objective weighted --weight "$v"
     bad trajopt knee-biped --smooth "$v"
     bad trajopt knee-biped --psi-floor "$v"
+    bad trajopt slip-hopper --psi-smoothing "$v"
 done
+bad trajopt slip-hopper --psi-smoothing 0.05 --measure smooth
+bad trajopt knee-biped --objective energy --psi-smoothing 0.05
 bad trajopt slip-hopper --weight 1
 bad trajopt knee-biped --objective energy --measure smooth
 bad trajopt knee-biped --objective feasible --psi-floor 0.1

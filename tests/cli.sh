@@ -840,6 +840,16 @@ run tj_floor3 trajopt slip-hopper --nodes 11 -p K=0.05 -p thetadot=-0.3 --maxeva
     --psi-floor 0.3 --quiet --json
 expect_json_value tj_floor3 "(d['psi_collocation'], d['evaluations']) == tuple(json.load(open('$tmp/tj_nofloor.out'))[k] for k in ('psi_collocation', 'evaluations'))" \
     True "a psi floor below the smoothing's reach changes neither the optimum nor the evaluations"
+# --psi-smoothing: SLSQP on 11 nodes from K = thetadot = 0 reaches the
+# optimum of the grid that IPOPT finds (SLSQP alone crawls to 0.662866 at
+# the cap); a psi floor's smoothing and psi's are independent options
+run tj_ps_ipopt trajopt slip-hopper --nodes 11 --solver ipopt --refine 1 --quiet --json
+if [ "$status" -eq 0 ]; then # a build with IPOPT
+    run tj_ps trajopt slip-hopper --nodes 11 --solver slsqp --psi-smoothing 0.05 --refine 1 --quiet \
+        --json
+    expect_json_value tj_ps "abs(d['psi_collocation'] - json.load(open('$tmp/tj_ps_ipopt.out'))['psi_collocation']) < 1e-6" \
+        True "--psi-smoothing 0.05: SLSQP on 11 nodes reaches IPOPT's optimum of the grid"
+fi
 # --maxeval per grid: with 40 on each grid the second takes more than 6
 # evaluations; with 40,6 at most 6
 run tj_g2m trajopt $cw --nodes 7,15 --maxeval 40 --quiet --json

@@ -275,9 +275,17 @@ START_TEST(test_refusals_have_a_status_and_a_message)
     refused(slip, &o, "maxeval >= 1 on every further grid (got 0 on grid 2)");
     o = hes_trajopt_options_default();
     o.psi_floor_smoothing = -0.1;
-    refused(slip, &o, "psi floor and its smoothing");
+    refused(slip, &o, "psi floor, its smoothing");
     o.psi_floor_smoothing = NAN;
     refused(slip, &o, NULL);
+    o = hes_trajopt_options_default();
+    o.psi_smoothing = -0.1;
+    refused(slip, &o, "and psi's smoothing must be finite numbers >= 0");
+    o.psi_smoothing = HUGE_VAL;
+    refused(slip, &o, NULL);
+    o.psi_smoothing = 0.05;
+    o.measure = HES_MEASURE_SMOOTH;
+    refused(slip, &o, "the smooth measure has none");
     /* several starts: 1 to HES_TRAJOPT_MAX_STARTS, a spread in (0, 1], at
        most HES_COLLOC_MAX_JOBS jobs, a cost to compare them by */
     o = hes_trajopt_options_default();

@@ -13,26 +13,95 @@
  * with their exact gradients in the inputs and the durations
  * (dE/dT_i = sum_k s_k / (N_i - 1), dR/dT_i = -R_i / T_i);
  *
- *   floor      the stability term max(psi, floor) of a psi floor, and its
- *              smoothing over |psi - floor| < mu (mu > 0) by the quadratic
- *              floor + (psi - floor + mu)^2 / (4 mu): continuous with its
- *              derivative at psi = floor -+ mu, and above max(psi, floor)
- *              (Huber's smoothing of the plus function; Chen & Mangasarian,
- *              Comput. Optim. Appl. 5, 1996).
+ *   smax       the kinks of the stability term: the maximum of a_1..a_m
+ *              (the multipliers' moduli, psi and a floor) smoothed with
+ *              half-width mu > 0 (Nesterov's smoothing with the proximity
+ *              term mu/2 |w|^2, Math. Program. 103, 2005),
+ *
+ *                smax_mu(a) = mu/2 + max over the unit simplex of
+ *                                    (w.a - mu/2 |w|^2),
+ *
+ *              whose maximiser w, the Euclidean projection of a/mu onto the
+ *              simplex (sparsemax: Martins & Astudillo, ICML 2016; the
+ *              projection by sorting, Held, Wolfe & Crowder, Math. Program.
+ *              6, 1974), is its gradient: w_k = max(a_k/mu - tau, 0), tau
+ *              such that sum w = 1.  It is C1 (gradient Lipschitz with
+ *              constant 1/mu), symmetric, equals max a where the largest
+ *              exceeds every other by mu or more (w a unit vector), and
+ *              lies above max a by at most mu/2 (1 - 1/m).  For two numbers
+ *              it is, over |a_1 - a_2| < mu, the quadratic
+ *                a_2 + (a_1 - a_2 + mu)^2 / (4 mu),
+ *              Huber's smoothing of the plus function in
+ *              max(a_1, a_2) = a_2 + (a_1 - a_2)_+ (Chen & Mangasarian,
+ *              Comput. Optim. Appl. 5, 1996), computed so;
+ *   floor      the stability term max(psi, floor) of a psi floor, smoothed
+ *              as smax_mu(psi, floor): continuous with its derivative at
+ *              psi = floor -+ mu, above max(psi, floor) by at most mu/4.
  */
+#include <assert.h>
+#include <math.h>
 #include <string.h>
 
 #include "shaping/colloc_internal.h"
 
+double hes_colloc_smax(const double *a, int m, double mu, double *w)
+{
+    int top = 0;
+    for (int k = 1; k < m; k++)
+        if (a[k] > a[top])
+            top = k;
+    if (m == 2 && mu > 0) { /* the closed form */
+        double d = a[0] - a[1] + mu;
+        if (d > 0 && d < 2 * mu) {
+            w[0] = d / (2 * mu);
+            w[1] = 1 - w[0];
+            return a[1] + d * d / (4 * mu);
+        }
+    }
+    if (m <= 2 || !(mu > 0)) {
+        for (int k = 0; k < m; k++)
+            w[k] = k == top ? 1.0 : 0.0;
+        return m > 0 ? a[top] : -HUGE_VAL;
+    }
+    /* tau from the values above it, largest first: the threshold of the
+       j largest is (their sum / mu - 1) / j while the j-th stays above it */
+    double s[HES_COLLOC_SMAX_MAX], sum = 0, tau = 0;
+    assert(m <= HES_COLLOC_SMAX_MAX);
+    memcpy(s, a, sizeof(double) * (size_t)m);
+    for (int k = 1; k < m; k++) /* insertion sort, descending */
+        for (int j = k; j > 0 && s[j] > s[j - 1]; j--) {
+            double t = s[j];
+            s[j] = s[j - 1];
+            s[j - 1] = t;
+        }
+    int rho = 0;
+    for (int j = 0; j < m; j++) {
+        sum += s[j] / mu;
+        double t = (sum - 1) / (j + 1);
+        if (!(s[j] / mu > t))
+            break;
+        tau = t;
+        rho = j + 1;
+    }
+    if (rho <= 1) { /* the largest leads by mu: the maximum itself */
+        for (int k = 0; k < m; k++)
+            w[k] = k == top ? 1.0 : 0.0;
+        return a[top];
+    }
+    double v = mu / 2;
+    for (int k = 0; k < m; k++) {
+        w[k] = fmax(a[k] / mu - tau, 0.0);
+        v += w[k] * (a[k] - mu / 2 * w[k]);
+    }
+    return v;
+}
+
 double hes_colloc_floor(double psi, double floor, double mu, double *slope)
 {
-    double d = psi - floor + mu;
-    if (mu > 0 && d > 0 && d < 2 * mu) {
-        *slope = d / (2 * mu);
-        return floor + d * d / (4 * mu);
-    }
-    *slope = psi < floor ? 0.0 : 1.0;
-    return psi < floor ? floor : psi;
+    double a[2] = { psi, floor }, w[2];
+    double v = hes_colloc_smax(a, 2, mu, w);
+    *slope = w[0];
+    return v;
 }
 
 double hes_colloc_energy(const hes_colloc *c, const double *z, double *grad)

@@ -85,6 +85,12 @@ struct hes_colloc {
     hes_measure measure;
     int fix_inputs;
     double psi_floor, floor_smoothing;  /* the floor, its first smoothing (relative) */
+    double psi_smoothing;        /* psi's own kinks: the first smoothing (relative) */
+    /* While the cost evaluates psi: its kinks smoothed with this half-width
+     * (hes_colloc_minimize's rounds; 0 otherwise), and whether the last
+     * evaluation met the smoothing (two moduli within psi_mu). */
+    double psi_mu;
+    int psi_band;
     int n_fp, *pidx, poff;       /* solved parameters, then design parameters */
     int n_solved;
     double *plo, *phi;           /* bounds of the parameters in z */
@@ -255,8 +261,12 @@ double hes_colloc_energy(const hes_colloc *c, const double *z, double *grad);
  * minimisation counts them (colloc_solve.c). */
 double hes__colloc_input_cost(hes_colloc *c, hes_colloc_objective objective, double weight,
                               const double *z);
+/* max(a_1..a_m) smoothed with half-width mu > 0 (mu <= 0: the maximum),
+ * and its gradient in a into w (m; colloc_cost.c); m <= HES_COLLOC_SMAX_MAX. */
+#define HES_COLLOC_SMAX_MAX 64
+double hes_colloc_smax(const double *a, int m, double mu, double *w);
 /* The psi floor's term max(psi, floor), smoothed over |psi - floor| < mu
- * when mu > 0, and its derivative in psi (*slope) (colloc_cost.c). */
+ * when mu > 0 (hes_colloc_smax), and its derivative in psi (*slope). */
 double hes_colloc_floor(double psi, double floor, double mu, double *slope);
 /* Integral of the squared input rates (see smooth_weight) and its gradient
  * (colloc_cost.c). */

@@ -212,6 +212,30 @@ static int factor_vars(const hes_colloc *c, const hes__colloc_factor *f, int *v)
 static hes_status colloc_measure(hes_colloc *c, const double *z, hes_measure measure,
                                  double *value, double *grad, int *fallback);
 
+/* psi with its kinks smoothed (hes_colloc_options.psi_smoothing): the
+ * smoothed maximum hes_colloc_smax of the multipliers' moduli with
+ * half-width mu, a complex pair counted once (the member with positive
+ * imaginary part carries the weight: the two have one modulus and one
+ * derivative), its gradient in the moduli into weights. */
+static double smoothed_psi(const hes_stability *stab, double mu, double *weights)
+{
+    double a[HES_COLLOC_SMAX_MAX] = { 0 }, w[HES_COLLOC_SMAX_MAX];
+    int idx[HES_COLLOC_SMAX_MAX], m = 0;
+    assert(stab->n_mult <= HES_COLLOC_SMAX_MAX);
+    for (int k = 0; k < stab->n_mult; k++) {
+        if (weights)
+            weights[k] = 0.0;
+        if (stab->all_im[stab->order[k]] < 0)
+            continue;
+        idx[m] = k;
+        a[m++] = stab->abs[k];
+    }
+    double v = hes_colloc_smax(a, m, mu, w);
+    for (int j = 0; weights && j < m; j++)
+        weights[idx[j]] = w[j];
+    return v;
+}
+
 /* The measure of M = G_last ... G_1 (the last factor is the section
  * matrix S: M is the return-map Jacobian), factor f taken from sub[f]
  * where sub is given and sub[f] is not NULL, else from G: the product into
@@ -244,7 +268,9 @@ static hes_status chain_measure(const hes_colloc *c, const double *G, double *co
     view.normal = normal;
     hes_status st = hes_stability_update(&view, stab);
     if (st == HES_OK)
-        *value = hes__measure(stab->abs, stab->n_mult, measure, weights);
+        *value = measure == HES_MEASURE_PSI && c->psi_mu > 0
+                     ? smoothed_psi(stab, c->psi_mu, weights)
+                     : hes__measure(stab->abs, stab->n_mult, measure, weights);
     return st;
 }
 
@@ -587,6 +613,12 @@ static hes_status colloc_measure(hes_colloc *c, const double *z, hes_measure mea
         return hes__fail(sys, st, "multipliers of the collocated orbit");
     if (c->ret_map)
         memcpy(c->ret_map, cur, sizeof(double) * (size_t)n0 * n0);
+    if (measure == HES_MEASURE_PSI && c->psi_mu > 0) { /* more than one modulus weighs */
+        int weighing = 0;
+        for (int k = 0; k < stab->n_mult; k++)
+            weighing += weights[k] > 0;
+        c->psi_band = weighing > 1;
+    }
     if (!grad)
         return HES_OK;
     memset(grad, 0, sizeof(double) * (size_t)c->nv);

@@ -95,6 +95,8 @@ typedef struct {
     const double *start;         /* feasibility by IPOPT: the least change from here */
     double mu;                   /* the psi floor's smoothing (0: none, the true cost) */
     int in_band;                 /* an evaluation met the smoothing (|psi - floor| < mu) */
+    double psi_mu;               /* psi's own smoothing (0: none) */
+    int psi_in_band;             /* an evaluation met it (two moduli within psi_mu) */
 } cost_ctx;
 
 /* IPOPT's feasibility problem: with no cost its barrier would take the
@@ -158,7 +160,11 @@ static double cost_function(unsigned n, const double *x, double *grad, void *dat
     if (p->objective == HES_COLLOC_FEASIBLE && p->start)
         return c->last_cost = least_change(n, x, grad, p->start);
     if (p->objective == HES_COLLOC_STABILITY || p->objective == HES_COLLOC_WEIGHTED) {
+        c->psi_mu = p->psi_mu; /* psi's kinks smoothed while the rounds smooth them */
+        c->psi_band = 0;
         hes_status st = hes_colloc_measure(c, x, c->measure, &psi, grad, &fb);
+        c->psi_mu = 0;
+        p->psi_in_band |= c->psi_band;
         if (st != HES_OK) { /* see fail_point */
             if (grad)
                 memset(grad, 0, sizeof(double) * n);
@@ -306,7 +312,7 @@ static double max_violation(hes_colloc *c, const double *z)
  * there is one, SLSQP or IPOPT. */
 hes_status hes_colloc_solve(hes_colloc *c, double *z, double tol, double *violation)
 {
-    cost_ctx cc = { c, HES_COLLOC_FEASIBLE, 0.0, 0, 0, NAN, HES_OK, NULL, 0, NULL, 0, 0 };
+    cost_ctx cc = { .c = c, .objective = HES_COLLOC_FEASIBLE, .last_psi = NAN };
     int stalled;
     char why[160];
     if (c->solver == HES_NLP_REDUCED || c->solver == HES_NLP_HYBRID) {
@@ -323,24 +329,27 @@ hes_status hes_colloc_solve(hes_colloc *c, double *z, double tol, double *violat
                    hes__nlp_solver_for(c->solver, HES_COLLOC_FEASIBLE, c->nv), &stalled);
 }
 
-/* The psi floor's smoothing (hes_colloc_minimize): the least half-width,
- * relative to the floor, and the gain of a round (relative to the cost)
+/* The smoothings of the psi floor and of psi's own kinks
+ * (hes_colloc_minimize): the least half-width, relative to the floor or to
+ * psi at the best point, and the gain of a round (relative to the cost)
  * below which the next round smooths less. */
-#define FLOOR_SMOOTH_END 0.01
-#define FLOOR_GAIN 1e-3
+#define SMOOTH_END 0.01
+#define SMOOTH_GAIN 1e-3
 
 /* Takes cand as the new best when it is feasible and cheaper (by the true
- * cost: the probe does not smooth). */
+ * cost: the probe does not smooth); its psi into *psi_best (psi
+ * objectives). */
 static int consider(hes_colloc *c, const double *cand, hes_colloc_objective objective,
-                    double weight, double tol, double *f_best, double *z_best)
+                    double weight, double tol, double *f_best, double *z_best, double *psi_best)
 {
-    cost_ctx probe = { c, objective, weight, 0, 0, NAN, HES_OK, NULL, 0, NULL, 0, 0 };
+    cost_ctx probe = { .c = c, .objective = objective, .weight = weight, .last_psi = NAN };
     if (!(max_violation(c, cand) <= 10 * tol))
         return 0;
     double f = cost_function((unsigned)c->nv, cand, NULL, &probe);
     if (!(f < FAILED_POINT) || (*f_best < HUGE_VAL && !(f < *f_best - 1e-9 * fabs(*f_best))))
         return 0;
     *f_best = f;
+    *psi_best = probe.last_psi;
     memcpy(z_best, cand, sizeof(double) * (size_t)c->nv);
     return 1;
 }
@@ -351,7 +360,7 @@ hes_status hes_colloc_minimize(hes_colloc *c, double *z, hes_colloc_objective ob
     static const char *const what[] = { "collocation", "collocation with the energy cost",
                                         "collocation with psi in the cost",
                                         "collocation with psi and energy in the cost" };
-    cost_ctx cc = { c, objective, weight, 0, 0, NAN, HES_OK, NULL, 0, NULL, 0, 0 };
+    cost_ctx cc = { .c = c, .objective = objective, .weight = weight, .last_psi = NAN };
     memset(res, 0, sizeof *res);
     res->psi = res->energy = res->cost = res->violation = NAN;
     if ((int)objective < 0 || objective > HES_COLLOC_WEIGHTED)
@@ -360,7 +369,7 @@ hes_status hes_colloc_minimize(hes_colloc *c, double *z, hes_colloc_objective ob
     double *zl = malloc(sizeof(double) * 3 * nv);
     if (!zl)
         return hes__fail(c->sys, HES_ENOMEM, "out of memory");
-    double *zr = zl + nv, *zbest = zr + nv, f_best = HUGE_VAL, viol = NAN;
+    double *zr = zl + nv, *zbest = zr + nv, f_best = HUGE_VAL, psi_best = NAN, viol = NAN;
     hes_status st = HES_OK;
     cc.last_x = zl;
     if (!c->cand && !(c->cand = malloc(sizeof(double) * (size_t)c->nv_max))) {
@@ -374,7 +383,7 @@ hes_status hes_colloc_minimize(hes_colloc *c, double *z, hes_colloc_objective ob
      * iterates stay slightly infeasible also offers its last iterate and its
      * cheapest nearly feasible one (violation < 1e-2), each made feasible by a
      * feasibility solve. */
-    consider(c, z, objective, weight, tol, &f_best, zbest);
+    consider(c, z, objective, weight, tol, &f_best, zbest, &psi_best);
     hes_nlp_solver solver = hes__nlp_solver_for(c->solver, objective, c->nv);
     int round_max = objective == HES_COLLOC_FEASIBLE ? maxeval : (maxeval / 4 > 200 ? maxeval / 4 : 200);
     /* The hybrid: a first round of a tenth of the budget in the full space,
@@ -391,8 +400,8 @@ hes_status hes_colloc_minimize(hes_colloc *c, double *z, hes_colloc_objective ob
      * on 15 nodes: true cost 0.305 when its rounds stopped, after 1422
      * evaluations, each round's fresh matrix gaining a little).  The rounds
      * smooth the kink over |psi - floor| < mu, mu = floor_smoothing floor,
-     * a quarter of it after a round that gains less than FLOOR_GAIN, then
-     * none (below FLOOR_SMOOTH_END floor).  The smoothed cost lies above
+     * a quarter of it after a round that gains less than SMOOTH_GAIN, then
+     * none (below SMOOTH_END floor).  The smoothed cost lies above
      * the true one, which decides the best point (with 1400 evaluations:
      * 0.220).  A budget can end while the rounds still smooth (their gains
      * in the true cost are larger than an unsmoothed round's crawl: ending
@@ -400,21 +409,37 @@ hes_status hes_colloc_minimize(hes_colloc *c, double *z, hes_colloc_objective ob
      * its budget gave median true cost 0.2340 over 8 perturbed runs,
      * against 0.2288). */
     if (c->psi_floor > 0 && objective != HES_COLLOC_FEASIBLE && objective != HES_COLLOC_ENERGY &&
-        c->floor_smoothing >= FLOOR_SMOOTH_END)
+        c->floor_smoothing >= SMOOTH_END)
         cc.mu = c->floor_smoothing * c->psi_floor;
+    /* psi's own kinks (hes_colloc_options.psi_smoothing): where two
+     * multipliers have one modulus psi is not differentiable, and psi's
+     * optima lie there (the SLIP's on 11 nodes from K = thetadot = 0:
+     * SLSQP's rounds crawled to 0.662866 in 1000 evaluations; smoothed,
+     * they reach the optimum 0.662370 in 356, and end in 810).  The rounds
+     * minimise psi smoothed by hes_colloc_smax of the moduli, mu =
+     * psi_smoothing times psi at the start, with the floor's schedule
+     * (none below SMOOTH_END psi at the best point). */
+    if (c->psi_smoothing >= SMOOTH_END && c->measure == HES_MEASURE_PSI &&
+        (objective == HES_COLLOC_STABILITY || objective == HES_COLLOC_WEIGHTED)) {
+        double psi0 = psi_best;
+        if (!(psi0 > 0) && hes_colloc_psi(c, z, &psi0, NULL, NULL) != HES_OK)
+            psi0 = NAN;
+        cc.psi_mu = psi0 > 0 && isfinite(psi0) ? c->psi_smoothing * psi0 : 0.0;
+    }
+    int psi_smooths = cc.psi_mu > 0;
     while (cc.evaluations < maxeval) {
         int left = maxeval - cc.evaluations;
         /* IPOPT's quasi-Newton model does not go stale as SLSQP's: its round
            may use the whole budget left, unless it smooths */
-        int budget = (solver == HES_NLP_IPOPT && cc.mu == 0) || left < round_max ? left
-                                                                                 : round_max;
+        int smoothing = cc.mu > 0 || cc.psi_mu > 0;
+        int budget = (solver == HES_NLP_IPOPT && !smoothing) || left < round_max ? left : round_max;
         if (explore) /* round_max >= maxeval / 4 */
             budget = maxeval / 10 > 0 ? maxeval / 10 : 1;
         int before = cc.evaluations, improved = 0;
         double f_round = f_best;
         memcpy(zr, f_best < HUGE_VAL ? zbest : z, sizeof(double) * nv);
         cc.have_last = 0;
-        cc.in_band = 0;
+        cc.in_band = cc.psi_in_band = 0;
         c->cand_valid = 0;
         c->cand_cost = HUGE_VAL;
         c->last_cost = HUGE_VAL;
@@ -437,7 +462,7 @@ hes_status hes_colloc_minimize(hes_colloc *c, double *z, hes_colloc_objective ob
         if (st == HES_EINVAL || st == HES_ENOMEM || st == HES_ESOLVER)
             break;
         if (st == HES_OK || st == HES_ENOORBIT)
-            improved |= consider(c, zr, objective, weight, tol, &f_best, zbest);
+            improved |= consider(c, zr, objective, weight, tol, &f_best, zbest, &psi_best);
         for (int which = 0; objective != HES_COLLOC_FEASIBLE && which < 2; which++) {
             if (which == 0 ? !c->cand_valid : !cc.have_last)
                 continue;
@@ -445,20 +470,25 @@ hes_status hes_colloc_minimize(hes_colloc *c, double *z, hes_colloc_objective ob
             /* the reduced space's iterates are orbits already: its own
                feasibility run (no cost) mends their path constraints */
             if (use == HES_NLP_REDUCED) {
-                cost_ctx feas = { c, HES_COLLOC_FEASIBLE, 0.0, 0, 0, NAN, HES_OK, NULL, 0, NULL,
-                                  0, 0 };
+                cost_ctx feas = { .c = c, .objective = HES_COLLOC_FEASIBLE, .last_psi = NAN };
                 if (run_nlp(c, zr, tol, &feas, 0.0, 100, &viol, what[HES_COLLOC_FEASIBLE],
                             HES_NLP_REDUCED, &stalled) == HES_OK)
-                    improved |= consider(c, zr, objective, weight, tol, &f_best, zbest);
+                    improved |= consider(c, zr, objective, weight, tol, &f_best, zbest, &psi_best);
             } else if (hes_colloc_solve(c, zr, tol, &viol) == HES_OK) {
-                improved |= consider(c, zr, objective, weight, tol, &f_best, zbest);
+                improved |= consider(c, zr, objective, weight, tol, &f_best, zbest, &psi_best);
             }
         }
         /* a round that met the smoothing goes on to one that smooths less,
            or not */
-        int smoothed = cc.mu > 0 && cc.in_band;
-        if (!(f_round - f_best > FLOOR_GAIN * fabs(f_best)))
-            cc.mu = cc.mu / 4 >= FLOOR_SMOOTH_END * c->psi_floor ? cc.mu / 4 : 0.0;
+        int smoothed = (cc.mu > 0 && cc.in_band) || (cc.psi_mu > 0 && cc.psi_in_band);
+        if (!(f_round - f_best > SMOOTH_GAIN * fabs(f_best))) {
+            cc.mu = cc.mu / 4 >= SMOOTH_END * c->psi_floor ? cc.mu / 4 : 0.0;
+            cc.psi_mu = cc.psi_mu / 4 >= SMOOTH_END * psi_best ? cc.psi_mu / 4 : 0.0;
+        }
+        /* psi's smoothing over, the rounds end: unsmoothed rounds would
+           crawl along the kink the smoothed ones have reached */
+        if (psi_smooths && cc.psi_mu == 0)
+            break;
         if (objective == HES_COLLOC_FEASIBLE || (!improved && !switched && !smoothed) ||
             cc.evaluations == before)
             break;
@@ -482,7 +512,7 @@ hes_status hes_colloc_minimize(hes_colloc *c, double *z, hes_colloc_objective ob
         st = hes_colloc_psi(c, z, &res->psi, NULL, NULL);
         hes__colloc_put_params(c, z);
         res->roughness = hes_colloc_roughness(c, z, NULL);
-        cost_ctx probe = { c, objective, weight, 0, 0, NAN, HES_OK, NULL, 0, NULL, 0, 0 };
+        cost_ctx probe = { .c = c, .objective = objective, .weight = weight, .last_psi = NAN };
         res->cost = cost_function((unsigned)c->nv, z, NULL, &probe);
     }
     return st;

@@ -269,6 +269,8 @@ hes_status hes_colloc_create_opts(hes_system *sys, const hes_colloc_options *opt
     c->psi_floor = opts->psi_floor > 0 ? opts->psi_floor : 0.0;
     c->floor_smoothing = opts->psi_floor_smoothing > 0 && isfinite(opts->psi_floor_smoothing)
                          ? opts->psi_floor_smoothing : 0.0;
+    c->psi_smoothing = opts->psi_smoothing > 0 && isfinite(opts->psi_smoothing)
+                       ? opts->psi_smoothing : 0.0;
     c->solver = opts->solver;
     c->dmax = opts->max_duration > 0 && !held ? opts->max_duration : HUGE_VAL;
     c->spec = opts->path && !held ? m->trajopt : NULL;

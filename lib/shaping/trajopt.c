@@ -95,9 +95,13 @@ static hes_status check_options(hes_system *sys, const hes_trajopt_options *o)
         return hes__fail(sys, HES_EINVAL, "problem '%s' has no inputs, so no energy cost", m->name);
     if (!(o->weight >= 0) || !isfinite(o->weight) || !(o->smooth_weight >= 0) ||
         !isfinite(o->smooth_weight) || !(o->psi_floor >= 0) || !isfinite(o->psi_floor) ||
-        !(o->psi_floor_smoothing >= 0) || !isfinite(o->psi_floor_smoothing))
-        return hes__fail(sys, HES_EINVAL, "trajopt: the weight, smooth weight, psi floor and its "
-                         "smoothing must be finite numbers >= 0");
+        !(o->psi_floor_smoothing >= 0) || !isfinite(o->psi_floor_smoothing) ||
+        !(o->psi_smoothing >= 0) || !isfinite(o->psi_smoothing))
+        return hes__fail(sys, HES_EINVAL, "trajopt: the weight, smooth weight, psi floor, its "
+                         "smoothing and psi's smoothing must be finite numbers >= 0");
+    if (o->psi_smoothing > 0 && o->measure == HES_MEASURE_SMOOTH)
+        return hes__fail(sys, HES_EINVAL, "trajopt: psi_smoothing smooths psi's kinks; the "
+                         "smooth measure has none");
     if (o->nodes < 3 || o->maxeval < 1 || o->refine < 1)
         return hes__fail(sys, HES_EINVAL, "trajopt: need nodes >= 3, maxeval >= 1 and refine >= 1 "
                          "(got %d, %d, %d)", o->nodes, o->maxeval, o->refine);
@@ -447,6 +451,7 @@ static hes_status run_start(hes_system *sys, const hes_trajopt_options *opts, in
            where the first grid's widest smoothing would move the gait from
            it for nothing */
         co.psi_floor_smoothing = k ? o.psi_floor_smoothing / 10 : o.psi_floor_smoothing;
+        co.psi_smoothing = k ? o.psi_smoothing / 10 : o.psi_smoothing;
         st = optimise_grid(sys, &o, &co, names, k, start, r, &rest);
     }
     /* 3. the refinement */

@@ -2,9 +2,11 @@
  * bench_trajopt.c - collocation with psi in the cost on the SLIP hopper
  * (run by `make bench`): wall time, evaluations of the cost and the psi
  * reached, from the unstable zero-shape orbit, at 11, 21, 41 and 81 nodes
- * per phase with IPOPT (sparse) and up to 41 with SLSQP (dense), the
- * exponent of time against nodes fitted by least squares, and the
- * machine's core count (the computation itself is serial).
+ * per phase with IPOPT (sparse), up to 41 with SLSQP (dense) and in the
+ * reduced space, the last two also with psi's kinks smoothed
+ * (hes_colloc_options.psi_smoothing 0.05), the exponent of time against
+ * nodes fitted by least squares, and the machine's core count (the
+ * computation itself is serial).
  */
 #include <math.h>
 #include <stdio.h>
@@ -27,7 +29,7 @@ typedef struct {
 } run_result;
 
 /* One SLIP psi program at `nodes` per phase with `solver`; 0 or 1. */
-static int run(int nodes, hes_nlp_solver solver, run_result *r)
+static int run(int nodes, hes_nlp_solver solver, double smoothing, run_result *r)
 {
     const char *names[] = { "K", "thetadot" };
     const double lo[] = { -0.2, -3.0 }, hi[] = { 0.6, 1.0 };
@@ -35,6 +37,7 @@ static int run(int nodes, hes_nlp_solver solver, run_result *r)
     hes_colloc_options o = hes_colloc_options_default();
     o.nodes = nodes;
     o.solver = solver;
+    o.psi_smoothing = smoothing;
     hes_colloc *c;
     double t0 = now(), viol;
     r->psi = r->psi_shooting = NAN;
@@ -64,14 +67,17 @@ static int run(int nodes, hes_nlp_solver solver, run_result *r)
 int main(void)
 {
     const int nodes[] = { 11, 21, 41, 81 };
-    const hes_nlp_solver solvers[] = { HES_NLP_IPOPT, HES_NLP_SLSQP };
+    const hes_nlp_solver solvers[] = { HES_NLP_IPOPT, HES_NLP_SLSQP, HES_NLP_SLSQP, HES_NLP_REDUCED,
+                                       HES_NLP_REDUCED };
+    const double smoothing[] = { 0, 0, 0.05, 0, 0.05 };
     printf("SLIP hopper trajopt, psi in the cost, from K = thetadot = 0 (psi 2.006), budget 1000\n"
            "evaluations of the cost; %ld cores online (the computation is serial).  SLSQP\n"
-           "(dense) stops at 41 nodes: its steps cost O(variables^3).\n\n",
+           "(dense) stops at 41 nodes: its steps cost O(variables^3).  smooth: psi's kinks\n"
+           "smoothed in the first rounds (--psi-smoothing).\n\n",
            sysconf(_SC_NPROCESSORS_ONLN));
-    printf("%-7s %6s %9s %9s %8s %14s %14s\n", "solver", "nodes", "variables", "seconds", "evals",
-           "psi", "psi shooting");
-    for (int s = 0; s < 2; s++) {
+    printf("%-7s %6s %6s %9s %9s %8s %14s %14s\n", "solver", "smooth", "nodes", "variables",
+           "seconds", "evals", "psi", "psi shooting");
+    for (int s = 0; s < 5; s++) {
         if (!hes_nlp_solver_available(solvers[s])) {
             printf("%-7s skipped: this build has no %s (install coinor-libipopt-dev and "
                    "re-run configure)\n", hes_nlp_solver_name(solvers[s]),
@@ -81,19 +87,21 @@ int main(void)
         double sx = 0, sy = 0, sxx = 0, sxy = 0;
         int k = 0;
         for (int i = 0; i < 4; i++) {
-            if (solvers[s] == HES_NLP_SLSQP && nodes[i] > 41)
+            if (solvers[s] != HES_NLP_IPOPT && nodes[i] > 41)
                 break;
             run_result r;
-            if (run(nodes[i], solvers[s], &r) != 0)
+            if (run(nodes[i], solvers[s], smoothing[s], &r) != 0)
                 return 1;
-            printf("%-7s %6d %9d %9.3f %8d %14.9f %14.9f\n", hes_nlp_solver_name(solvers[s]),
-                   nodes[i], r.variables, r.seconds, r.evaluations, r.psi, r.psi_shooting);
+            printf("%-7s %6g %6d %9d %9.3f %8d %14.9f %14.9f\n", hes_nlp_solver_name(solvers[s]),
+                   smoothing[s], nodes[i], r.variables, r.seconds, r.evaluations, r.psi,
+                   r.psi_shooting);
             double x = log(nodes[i]), y = log(r.seconds);
             sx += x, sy += y, sxx += x * x, sxy += x * y, k++;
         }
         /* least squares of log(seconds) on log(nodes) */
-        printf("%-7s time ~ nodes^%.2f (least squares over %d node counts)\n\n",
-               hes_nlp_solver_name(solvers[s]), (k * sxy - sx * sy) / (k * sxx - sx * sx), k);
+        printf("%-7s %6g time ~ nodes^%.2f (least squares over %d node counts)\n\n",
+               hes_nlp_solver_name(solvers[s]), smoothing[s],
+               (k * sxy - sx * sy) / (k * sxx - sx * sx), k);
     }
     return 0;
 }

@@ -2105,15 +2105,15 @@ typedef struct {
      * differentiable, and its optima lie there; quasi-Newton steps crawl
      * along them as along the floor's.  > 0: the first rounds minimise psi
      * smoothed over moduli within mu of each other (the smoothed maximum
-     * of the moduli, a complex pair counted once: mu/2 + max over the
+     * of the moduli, a complex pair counted twice: mu/2 + max over the
      * simplex of w.a - mu/2 |w|^2, equal to psi where the largest modulus
      * leads the others by mu, above it by at most mu/2), mu = this times
-     * psi at the start, with psi_floor_smoothing's schedule (none below
-     * 1 % of psi at the best point); 0: none (the default).  Only with
+     * psi at the start, with psi_floor_smoothing's schedule; below 1 % of
+     * psi at the best point one unsmoothed round follows, then rounds only
+     * while they gain 1e-3 of the cost.  0: none (the default).  Only with
      * HES_MEASURE_PSI in the psi objectives.  The SLIP on 11 nodes by
      * SLSQP from K within 3e-7 of 0, 8 runs: with 0.05 all reach the
-     * optimum 0.662370167, without 5 stop at the cap up to 3.5e-3 above.
-     * The rounds end when this smoothing ends. */
+     * optimum 0.662370167, without 5 stop at the cap up to 3.5e-3 above. */
     double psi_smoothing;
     /* Progress report after every evaluation of the cost with its gradient
      * (NULL: none): evaluation count, the cost minimised (with a psi floor
@@ -2289,7 +2289,7 @@ typedef struct {
      * coarser grid's optimum, a tenth of it */
     double psi_floor_smoothing;
     /* hes_colloc_options.psi_smoothing on the first grid (0), the further
-     * grids a tenth of it */
+     * grids a tenth of it (none below 0.1: under 1 %) */
     double psi_smoothing;
     int nodes;                   /* per phase, >= 3 (21) */
     const int *virtual_events;   /* n_sequence counts, or NULL: none */

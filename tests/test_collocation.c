@@ -383,9 +383,11 @@ START_TEST(test_smoothed_maximum_is_c1_exact_away_from_ties_and_bounded)
         ck_assert_double_eq_tol(hes_colloc_smax(b, m, mu, wb), v, 1e-15);
         for (int k = 0; k < m; k++)
             ck_assert_double_eq_tol(wb[k], w[m - 1 - k], 1e-12);
-        if (m == 2) { /* the floor's term */
-            double slope, f = hes_colloc_floor(a[0], a[1], mu, &slope);
+        if (m == 2) { /* the floor's term, and its quadratic as written before */
+            double slope, f = hes_colloc_floor(a[0], a[1], mu, &slope), d = a[0] - a[1] + mu;
             ck_assert(f == v && slope == w[0]);
+            if (d > 0 && d < 2 * mu)
+                ck_assert(f == a[1] + d * d / (4 * mu) && slope == d / (2 * mu));
         }
     }
     double same[4] = { 0.3, 0.3, 0.3, 0.3 }, w[4];  /* the largest excess */
@@ -403,9 +405,11 @@ END_TEST
  * psi_smoothing 0.05 SLSQP and the reduced space reach the optimum of the
  * same grid, here by IPOPT (unsmoothed), or without IPOPT the shape
  * optimum by shooting within the grid's error. */
-static double slip_optimum(int nodes, hes_nlp_solver solver, double smoothing, int *evals)
+static double slip_optimum(int nodes, hes_nlp_solver solver, double smoothing, double K,
+                           int *evals)
 {
     hes_system *sys = hes_system_create(hes_problem_find("slip-hopper"));
+    ck_assert_int_eq(hes_system_set_param(sys, "K", K), HES_OK);
     const char *names[] = { "K", "thetadot" };
     const double lo[] = { -0.2, -3.0 }, hi[] = { 0.6, 1.0 };
     hes_colloc_options o = hes_colloc_options_default();
@@ -429,13 +433,13 @@ static double slip_optimum(int nodes, hes_nlp_solver solver, double smoothing, i
 
 START_TEST(test_psi_smoothing_reaches_the_slip_optimum)
 {
-    static const struct { int nodes; hes_nlp_solver solver; } run[] = {
-        { 11, HES_NLP_SLSQP }, { 21, HES_NLP_REDUCED } };
+    static const struct { int nodes; hes_nlp_solver solver; double K; } run[] = {
+        { 11, HES_NLP_SLSQP, 0 }, { 21, HES_NLP_REDUCED, 3e-7 } };
     for (int r = 0; r < 2; r++) {
         int e, e_ref;
-        double psi = slip_optimum(run[r].nodes, run[r].solver, 0.05, &e), ref;
+        double psi = slip_optimum(run[r].nodes, run[r].solver, 0.05, run[r].K, &e), ref;
         if (hes_nlp_solver_available(HES_NLP_IPOPT)) {
-            ref = slip_optimum(run[r].nodes, HES_NLP_IPOPT, 0.0, &e_ref);
+            ref = slip_optimum(run[r].nodes, HES_NLP_IPOPT, 0.0, run[r].K, &e_ref);
             ck_assert_msg(fabs(psi - ref) < 1e-6, "%s on %d nodes: psi %.9f, IPOPT %.9f",
                           hes_nlp_solver_name(run[r].solver), run[r].nodes, psi, ref);
         } else { /* the shape optimum by shooting, 0.662362 */
@@ -450,6 +454,52 @@ START_TEST(test_psi_smoothing_reaches_the_slip_optimum)
         }
         printf("test_collocation: psi smoothing 0.05, %s on %d nodes: psi %.9f in %d "
                "evaluations\n", hes_nlp_solver_name(run[r].solver), run[r].nodes, psi, e);
+    }
+}
+END_TEST
+
+/* The smoothed psi's gradient (what the rounds minimise with psi_mu > 0)
+ * against central differences of its value, where the SLIP's two
+ * multipliers are a complex pair (K = 0.11: the value |lambda| + mu/4, the
+ * pair counted twice) and where they are real and within mu (K = 0.2:
+ * 1.039 and 0.852), on 21 nodes; the smoothed value lies above psi. */
+START_TEST(test_smoothed_psi_gradient_equals_central_differences)
+{
+    const double Ks[2] = { 0.11, 0.2 }, mu = 0.5;
+    for (int t = 0; t < 2; t++) {
+        hes_system *sys = hes_system_create(hes_problem_find("slip-hopper"));
+        ck_assert_int_eq(hes_system_set_param(sys, "K", Ks[t]), HES_OK);
+        ck_assert_int_eq(hes_system_set_param(sys, "thetadot", 1.0), HES_OK);
+        hes_colloc *c;
+        double *z = collocate(sys, 21, &c), psi, v, vp, vm;
+        int nv = hes_colloc_nvars(c), fb;
+        double *g = malloc(sizeof(double) * (size_t)nv), gmax = 0, worst = 0;
+        ck_assert_int_eq(hes_colloc_psi(c, z, &psi, NULL, NULL), HES_OK);
+        c->psi_mu = mu;
+        ck_assert_int_eq(hes_colloc_psi(c, z, &v, g, &fb), HES_OK);
+        /* in the band: two eigenvalues weigh (a pair counts once there) */
+        ck_assert_msg(!fb && c->psi_band == (t == 1) && v > psi, "K %g: fallback %d band %d",
+                      Ks[t], fb, c->psi_band);
+        if (t == 0)
+            ck_assert_double_eq_tol(v, psi + mu / 4, 1e-12);
+        for (int j = 0; j < nv; j++)
+            gmax = fmax(gmax, fabs(g[j]));
+        for (int j = 0; j < nv; j++) {
+            double h = 1e-6 * fmax(1.0, fabs(z[j])), zj = z[j];
+            z[j] = zj + h;
+            ck_assert_int_eq(hes_colloc_psi(c, z, &vp, NULL, NULL), HES_OK);
+            z[j] = zj - h;
+            ck_assert_int_eq(hes_colloc_psi(c, z, &vm, NULL, NULL), HES_OK);
+            z[j] = zj;
+            worst = fmax(worst, fabs((vp - vm) / (2 * h) - g[j]));
+        }
+        c->psi_mu = 0;
+        ck_assert_msg(worst < 1e-6 * gmax, "K %g: gradient off by %.3g of %.3g", Ks[t], worst,
+                      gmax);
+        free(g);
+        free(z);
+        hes_colloc_destroy(c);
+        hes_system_destroy(sys);
     }
 }
 END_TEST
@@ -481,6 +531,7 @@ int main(void)
     tcase_add_test(tc, test_psi_floor_smoothing_is_c1_and_above_the_floor);
     tcase_add_test(tc, test_smoothed_maximum_is_c1_exact_away_from_ties_and_bounded);
     tcase_add_test(tc, test_psi_smoothing_reaches_the_slip_optimum);
+    tcase_add_test(tc, test_smoothed_psi_gradient_equals_central_differences);
     suite_add_tcase(s, tc);
     return test_run_suite(s);
 }

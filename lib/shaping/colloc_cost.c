@@ -63,11 +63,20 @@ double hes_colloc_smax(const double *a, int m, double mu, double *w)
             w[k] = k == top ? 1.0 : 0.0;
         return m > 0 ? a[top] : -HUGE_VAL;
     }
-    /* tau from the values above it, largest first: the threshold of the
-       j largest is (their sum / mu - 1) / j while the j-th stays above it */
+    /* relative to the largest (smax(a) = a_top + smax(a - a_top): no
+       cancellation in a / mu); tau from the values above it, largest
+       first: the threshold of the j largest is (their sum / mu - 1) / j
+       while the j-th stays above it */
     double s[HES_COLLOC_SMAX_MAX], sum = 0, tau = 0;
     assert(m <= HES_COLLOC_SMAX_MAX);
-    memcpy(s, a, sizeof(double) * (size_t)m);
+    for (int k = 0; k < m; k++) {
+        if (isnan(a[k])) {
+            for (int j = 0; j < m; j++)
+                w[j] = 0.0;
+            return NAN;
+        }
+        s[k] = (a[k] - a[top]) / mu;
+    }
     for (int k = 1; k < m; k++) /* insertion sort, descending */
         for (int j = k; j > 0 && s[j] > s[j - 1]; j--) {
             double t = s[j];
@@ -76,9 +85,9 @@ double hes_colloc_smax(const double *a, int m, double mu, double *w)
         }
     int rho = 0;
     for (int j = 0; j < m; j++) {
-        sum += s[j] / mu;
+        sum += s[j];
         double t = (sum - 1) / (j + 1);
-        if (!(s[j] / mu > t))
+        if (!(s[j] > t))
             break;
         tau = t;
         rho = j + 1;
@@ -90,10 +99,11 @@ double hes_colloc_smax(const double *a, int m, double mu, double *w)
     }
     double v = mu / 2;
     for (int k = 0; k < m; k++) {
-        w[k] = fmax(a[k] / mu - tau, 0.0);
-        v += w[k] * (a[k] - mu / 2 * w[k]);
+        w[k] = fmax((a[k] - a[top]) / mu - tau, 0.0);
+        if (w[k] > 0)
+            v += w[k] * (a[k] - a[top] - mu / 2 * w[k]);
     }
-    return v;
+    return a[top] + v;
 }
 
 double hes_colloc_floor(double psi, double floor, double mu, double *slope)

@@ -213,26 +213,31 @@ static hes_status colloc_measure(hes_colloc *c, const double *z, hes_measure mea
                                  double *value, double *grad, int *fallback);
 
 /* psi with its kinks smoothed (hes_colloc_options.psi_smoothing): the
- * smoothed maximum hes_colloc_smax of the multipliers' moduli with
- * half-width mu, a complex pair counted once (the member with positive
- * imaginary part carries the weight: the two have one modulus and one
- * derivative), its gradient in the moduli into weights. */
+ * smoothed maximum hes_colloc_smax of all the multipliers' moduli with
+ * half-width mu, its gradient in the moduli into weights.  A complex pair
+ * counts twice, as the real pair it came from: where two real multipliers
+ * c +- sqrt(d) merge (d -> 0) the smoothed value c + d/mu + mu/4 meets the
+ * pair's |lambda| + mu/4 (counted once it would jump by mu/4 there, at the
+ * SLIP's optimum).  The member with positive imaginary part carries the
+ * pair's weight (the two have one modulus and one derivative), so that
+ * the gradient differentiates one eigenvalue per pair; weights below
+ * 1e-12 are dropped (each weight costs an eigenvalue derivative). */
 static double smoothed_psi(const hes_stability *stab, double mu, double *weights)
 {
-    double a[HES_COLLOC_SMAX_MAX] = { 0 }, w[HES_COLLOC_SMAX_MAX];
-    int idx[HES_COLLOC_SMAX_MAX], m = 0;
-    assert(stab->n_mult <= HES_COLLOC_SMAX_MAX);
-    for (int k = 0; k < stab->n_mult; k++) {
-        if (weights)
-            weights[k] = 0.0;
-        if (stab->all_im[stab->order[k]] < 0)
-            continue;
-        idx[m] = k;
-        a[m++] = stab->abs[k];
+    double w[HES_COLLOC_SMAX_MAX];
+    int n = stab->n_mult;
+    assert(n <= HES_COLLOC_SMAX_MAX);
+    double v = hes_colloc_smax(stab->abs, n, mu, w);
+    for (int k = 0; weights && k < n; k++)
+        weights[k] = 0.0;
+    for (int k = 0; weights && k < n; k++) {
+        int to = k;
+        if (stab->all_im[stab->order[k]] < 0) /* its partner precedes it in dgeev's order */
+            for (int l = 0; l < n; l++)
+                if (stab->order[l] == stab->order[k] - 1)
+                    to = l;
+        weights[to] += w[k] >= 1e-12 ? w[k] : 0.0;
     }
-    double v = hes_colloc_smax(a, m, mu, w);
-    for (int j = 0; weights && j < m; j++)
-        weights[idx[j]] = w[j];
     return v;
 }
 
@@ -613,7 +618,8 @@ static hes_status colloc_measure(hes_colloc *c, const double *z, hes_measure mea
         return hes__fail(sys, st, "multipliers of the collocated orbit");
     if (c->ret_map)
         memcpy(c->ret_map, cur, sizeof(double) * (size_t)n0 * n0);
-    if (measure == HES_MEASURE_PSI && c->psi_mu > 0) { /* more than one modulus weighs */
+    if (measure == HES_MEASURE_PSI && c->psi_mu > 0) { /* more than one eigenvalue (a pair
+                                                           once) weighs */
         int weighing = 0;
         for (int k = 0; k < stab->n_mult; k++)
             weighing += weights[k] > 0;

@@ -151,7 +151,7 @@ static double cost_function(unsigned n, const double *x, double *grad, void *dat
 {
     cost_ctx *p = data;
     hes_colloc *c = p->c;
-    double cost = 0, psi = NAN;
+    double cost = 0, psi = NAN, shown = NAN;
     int fb = 0;
     assert((int)n == c->nv && c->nv <= c->nv_max);
     p->evaluations++;
@@ -171,7 +171,8 @@ static double cost_function(unsigned n, const double *x, double *grad, void *dat
             return FAILED_POINT;
         }
         p->fallbacks += fb;
-        p->last_psi = psi;
+        /* psi itself (progress), not the smoothed value the cost takes */
+        shown = p->last_psi = p->psi_mu > 0 ? c->stab.psi : psi;
         /* max(psi, floor): flat below the floor, its kink smoothed by mu */
         double slope;
         cost = hes_colloc_floor(psi, c->psi_floor, p->mu, &slope);
@@ -188,7 +189,7 @@ static double cost_function(unsigned n, const double *x, double *grad, void *dat
         p->have_last = 1;
     }
     if (grad && c->progress)
-        c->progress(c->progress_ctx, p->evaluations, cost, c->last_violation, psi);
+        c->progress(c->progress_ctx, p->evaluations, cost, c->last_violation, shown);
     return cost;
 }
 
@@ -415,10 +416,11 @@ hes_status hes_colloc_minimize(hes_colloc *c, double *z, hes_colloc_objective ob
      * multipliers have one modulus psi is not differentiable, and psi's
      * optima lie there (the SLIP's on 11 nodes from K = thetadot = 0:
      * SLSQP's rounds crawled to 0.662866 in 1000 evaluations; smoothed,
-     * they reach the optimum 0.662370 in 356, and end in 810).  The rounds
+     * they reach the optimum 0.662370 and end in 522).  The rounds
      * minimise psi smoothed by hes_colloc_smax of the moduli, mu =
      * psi_smoothing times psi at the start, with the floor's schedule
-     * (none below SMOOTH_END psi at the best point). */
+     * (none below SMOOTH_END psi at the best point, where the polishing
+     * rounds below follow). */
     if (c->psi_smoothing >= SMOOTH_END && c->measure == HES_MEASURE_PSI &&
         (objective == HES_COLLOC_STABILITY || objective == HES_COLLOC_WEIGHTED)) {
         double psi0 = psi_best;
@@ -426,7 +428,7 @@ hes_status hes_colloc_minimize(hes_colloc *c, double *z, hes_colloc_objective ob
             psi0 = NAN;
         cc.psi_mu = psi0 > 0 && isfinite(psi0) ? c->psi_smoothing * psi0 : 0.0;
     }
-    int psi_smooths = cc.psi_mu > 0;
+    int psi_smooths = cc.psi_mu > 0, polished = 0;
     while (cc.evaluations < maxeval) {
         int left = maxeval - cc.evaluations;
         /* IPOPT's quasi-Newton model does not go stale as SLSQP's: its round
@@ -480,17 +482,21 @@ hes_status hes_colloc_minimize(hes_colloc *c, double *z, hes_colloc_objective ob
         }
         /* a round that met the smoothing goes on to one that smooths less,
            or not */
-        int smoothed = (cc.mu > 0 && cc.in_band) || (cc.psi_mu > 0 && cc.psi_in_band);
-        if (!(f_round - f_best > SMOOTH_GAIN * fabs(f_best))) {
+        int floor_band = cc.mu > 0 && cc.in_band;
+        int smoothed = floor_band || (cc.psi_mu > 0 && cc.psi_in_band);
+        int gained = f_round - f_best > SMOOTH_GAIN * fabs(f_best);
+        if (!gained) {
             cc.mu = cc.mu / 4 >= SMOOTH_END * c->psi_floor ? cc.mu / 4 : 0.0;
-            cc.psi_mu = cc.psi_mu / 4 >= SMOOTH_END * psi_best ? cc.psi_mu / 4 : 0.0;
+            if (isfinite(psi_best)) /* (no feasible point yet: as it is) */
+                cc.psi_mu = cc.psi_mu / 4 >= SMOOTH_END * psi_best ? cc.psi_mu / 4 : 0.0;
         }
-        /* psi's smoothing over, the rounds end: unsmoothed rounds would
-           crawl along the kink the smoothed ones have reached */
+        /* psi's smoothing over, one unsmoothed round polishes, and the
+           rounds go on only where they gain: at the kink the smoothed
+           rounds have reached, unsmoothed ones would crawl */
+        int go_on = improved || switched || smoothed;
         if (psi_smooths && cc.psi_mu == 0)
-            break;
-        if (objective == HES_COLLOC_FEASIBLE || (!improved && !switched && !smoothed) ||
-            cc.evaluations == before)
+            go_on = switched || floor_band || gained || polished++ == 0;
+        if (objective == HES_COLLOC_FEASIBLE || !go_on || cc.evaluations == before)
             break;
     }
     res->evaluations = cc.evaluations;

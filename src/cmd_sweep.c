@@ -452,9 +452,8 @@ static int mpi_next_block(void *ctx, int block)
 {
     writer *w = ctx;
     int first;
-    MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, w->win);
     MPI_Fetch_and_op(&block, &first, MPI_INT, 0, 0, MPI_SUM, w->win);
-    MPI_Win_unlock(0, w->win);
+    MPI_Win_flush(0, w->win); /* completes it: first is read */
     return first;
 }
 
@@ -722,6 +721,10 @@ static int sweep(int argc, char **argv, int rank, int size)
             if (rank == 0)
                 *counter = 0;
             MPI_Barrier(MPI_COMM_WORLD);   /* the counter is set before anyone takes */
+            /* one passive-target epoch on every rank for the whole sweep:
+               a block is one fetch-and-add and a flush, with no lock
+               taken and released per block */
+            MPI_Win_lock_all(MPI_MODE_NOCHECK, w.win);
             so.next_block = mpi_next_block;
             so_win = 1;
         }
@@ -744,6 +747,7 @@ static int sweep(int argc, char **argv, int rank, int size)
             MPI_Send(NULL, 0, MPI_BYTE, 0, 2, MPI_COMM_WORLD); /* done */
         else if (w.size_done < size - 1)
             serve(&w, 1); /* the others' last rows */
+        MPI_Win_unlock_all(w.win);
         MPI_Win_free(&w.win);
         MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     }

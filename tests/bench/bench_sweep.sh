@@ -7,7 +7,8 @@
 #     point by point;
 #  2. 1 thread, 2 threads and 2 MPI ranks (when hes has MPI and mpirun
 #     exists) on a 1600-point grid, as ratios to 1 thread.
-# A hes time is the median of 3 runs of the sweep's own time (its last
+# A hes time is the median of 3 runs (part 1) or of 5 interleaved ones
+# (part 2) of the sweep's own time (its last
 # line, after start-up and MPI_Init); SciPy's is one run of the script.
 set -eu
 HES=${HES:-src/hes}
@@ -51,14 +52,30 @@ else
 fi
 echo
 n=1600
-b1=$(median3 "$HES" sweep slip-hopper $big -o "$tmp/b1.csv")
-b2=$(median3 "$HES" sweep slip-hopper $big --jobs 2 -o "$tmp/b2.csv")
-printf '%-22s %8.3f s  %8.1f points/s  ratio %.2f  (%d points, median of 3)\n' "hes, 1 thread" "$b1" \
-    "$(echo "$n / $b1" | bc -l)" 1 "$n"
+# the three interleaved, 5 rounds (1 thread, 2 threads, 2 ranks, then
+# again), each the median of its 5: a drift of the machine's load during
+# the script falls on all three alike
+have_mpi=0
+if "$HES" --version | grep -q MPI && command -v mpirun >/dev/null 2>&1; then have_mpi=1; fi
+own_time() { # the sweep's own time of one run: own_time [mpi] ARGS...
+    "$@" 2> "$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
+    sed -n 's/^hes sweep: [0-9]* points in \([0-9.]*\) s.*/\1/p' "$tmp/err"
+}
+: > "$tmp/t1"; : > "$tmp/t2"; : > "$tmp/t3"
+for r in 1 2 3 4 5; do
+    own_time "$HES" sweep slip-hopper $big -o "$tmp/b1.csv" >> "$tmp/t1"
+    own_time "$HES" sweep slip-hopper $big --jobs 2 -o "$tmp/b2.csv" >> "$tmp/t2"
+    [ "$have_mpi" -eq 0 ] || own_time mpi "$HES" sweep slip-hopper $big -o "$tmp/mpi.csv" >> "$tmp/t3"
+done
+median5() { sort -n "$1" | sed -n 3p; }
+b1=$(median5 "$tmp/t1")
+b2=$(median5 "$tmp/t2")
+printf '%-22s %8.3f s  %8.1f points/s  ratio %.2f  (%d points, median of 5, interleaved)\n' \
+    "hes, 1 thread" "$b1" "$(echo "$n / $b1" | bc -l)" 1 "$n"
 printf '%-22s %8.3f s  %8.1f points/s  ratio %.2f\n' "hes, 2 threads" "$b2" \
     "$(echo "$n / $b2" | bc -l)" "$(echo "$b1 / $b2" | bc -l)"
-if "$HES" --version | grep -q MPI && command -v mpirun >/dev/null 2>&1; then
-    b3=$(median3 mpi "$HES" sweep slip-hopper $big -o "$tmp/mpi.csv")
+if [ "$have_mpi" -eq 1 ]; then
+    b3=$(median5 "$tmp/t3")
     printf '%-22s %8.3f s  %8.1f points/s  ratio %.2f\n' "hes, 2 MPI ranks" "$b3" \
         "$(echo "$n / $b3" | bc -l)" "$(echo "$b1 / $b3" | bc -l)"
     # rows by point index (ranks write in the order rows arrive)

@@ -1933,7 +1933,9 @@ typedef struct {
 
 /* Evaluates at h (n_shape values; NULL: the system's current values), which
  * are written into the system's parameters.  With grad != 0 also fills
- * dpsi and dabs. */
+ * dpsi and dabs; with grad == HES_SHAPE_GRAD_PSI only dpsi (dabs NULL: one
+ * eigenvalue derivative instead of one per multiplier). */
+#define HES_SHAPE_GRAD_PSI 2
 hes_status hes_shape_eval(hes_shape *sh, const double *h, int grad,
                           hes_shape_eval_result *out);
 

@@ -215,6 +215,11 @@ START_TEST(test_twenty_virtual_events_gradient_matches_closed_form)
         for (int k = 0; k < TEST_HOPF_EVENTS; k++)
             ck_assert_msg(fabs(ev.dpsi[k] - psi / (1 + h[k])) < 1e-6 * psi / (1 + h[k]),
                           "dpsi/dh%d = %.12g, closed form %.12g", k, ev.dpsi[k], psi / (1 + h[k]));
+        /* psi's gradient alone (HES_SHAPE_GRAD_PSI): the same numbers, no dabs */
+        double d1[TEST_HOPF_EVENTS];
+        memcpy(d1, ev.dpsi, sizeof d1);
+        ck_assert_int_eq(hes_shape_eval(sh, h, HES_SHAPE_GRAD_PSI, &ev), HES_OK);
+        ck_assert(ev.dabs == NULL && memcmp(d1, ev.dpsi, sizeof d1) == 0);
     }
     hes_shape_destroy(sh);
     hes_analysis_free(&res);

@@ -185,6 +185,7 @@ void hes__saltation_derivative(int ni, int nj, const double *P, const double *dP
         den += Dxg[j] * F_I[j];
         dden += dDxg[j] * F_I[j];
     }
+    double rden = 1.0 / den, q = dden * rden * rden; /* two divisions, not 2 ni nj */
     for (int i = 0; i < nj; i++) {
         double v = F_J[i] - DtR[i], dv = -dDtR[i];
         for (int j = 0; j < ni; j++) {
@@ -193,8 +194,7 @@ void hes__saltation_derivative(int ni, int nj, const double *P, const double *dP
         }
         for (int j = 0; j < ni; j++)
             dxi[i + (size_t)j * nj] = dDxR[i + (size_t)j * nj] +
-                                      (dv * Dxg[j] + v * dDxg[j]) / den -
-                                      v * Dxg[j] * dden / (den * den);
+                                      (dv * Dxg[j] + v * dDxg[j]) * rden - v * Dxg[j] * q;
     }
 }
 

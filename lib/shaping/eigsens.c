@@ -28,6 +28,8 @@ void hes__eig_sens_init(hes__eig_sens *s, const hes_stability *st, int j, int nf
     s->nm = nm;
     s->lr = st->all_re[j];
     s->li = st->all_im[j];
+    s->real = s->li == 0.0;
+    s->mod = hypot(s->lr, s->li);
     s->br = storage;
     s->bi = s->br + (size_t)nf * nm;
     s->ar = s->bi + (size_t)nf * nm;
@@ -47,7 +49,9 @@ void hes__eig_sens_init(hes__eig_sens *s, const hes_stability *st, int j, int nf
     for (int k = 0; k + 1 < nf; k++) {
         assert(G[k].cols == rows && G[k].rows <= nm);
         hes__matmul(G[k].rows, rows, 1, G[k].m, s->br + (size_t)k * nm, s->br + (size_t)(k + 1) * nm);
-        hes__matmul(G[k].rows, rows, 1, G[k].m, s->bi + (size_t)k * nm, s->bi + (size_t)(k + 1) * nm);
+        if (!s->real)
+            hes__matmul(G[k].rows, rows, 1, G[k].m, s->bi + (size_t)k * nm,
+                        s->bi + (size_t)(k + 1) * nm);
         rows = G[k].rows;
     }
     for (int k = nf - 1; k > 0; k--) {
@@ -56,10 +60,10 @@ void hes__eig_sens_init(hes__eig_sens *s, const hes_stability *st, int j, int nf
         double *qr = s->ar + (size_t)(k - 1) * nm, *qi = s->ai + (size_t)(k - 1) * nm;
         for (int c = 0; c < g->cols; c++) {
             double sr = 0, si = 0;
-            for (int r = 0; r < g->rows; r++) {
+            for (int r = 0; r < g->rows; r++)
                 sr += pr[r] * g->m[r + (size_t)c * g->rows];
+            for (int r = 0; !s->real && r < g->rows; r++)
                 si += pi[r] * g->m[r + (size_t)c * g->rows];
-            }
             qr[c] = sr;
             qi[c] = si;
         }
@@ -71,6 +75,12 @@ void hes__eig_sens_term(const hes__eig_sens *s, int k, int rows, int cols, const
 {
     const double *ar = s->ar + (size_t)k * s->nm, *ai = s->ai + (size_t)k * s->nm;
     const double *br = s->br + (size_t)k * s->nm, *bi = s->bi + (size_t)k * s->nm;
+    if (s->real) { /* ai = bi = 0 */
+        for (int c = 0; c < cols; c++)
+            for (int r = 0; r < rows; r++)
+                *nr += ar[r] * dG[r + (size_t)c * rows] * br[c];
+        return;
+    }
     for (int c = 0; c < cols; c++)
         for (int r = 0; r < rows; r++) {
             double d = dG[r + (size_t)c * rows];
@@ -81,8 +91,11 @@ void hes__eig_sens_term(const hes__eig_sens *s, int k, int rows, int cols, const
 
 double hes__eig_sens_modulus(const hes__eig_sens *s, double nr, double ni)
 {
-    double dd = s->den_r * s->den_r + s->den_i * s->den_i, mod = hypot(s->lr, s->li);
-    double lamr = (nr * s->den_r + ni * s->den_i) / dd, lami = (ni * s->den_r - nr * s->den_i) / dd;
+    double dd = s->den_r * s->den_r + s->den_i * s->den_i, mod = s->mod;
+    double lamr = (nr * s->den_r + ni * s->den_i) / dd;
+    if (s->real) /* li = 0: the imaginary part does not count */
+        return mod > 0 ? s->lr * lamr / mod : 0.0;
+    double lami = (ni * s->den_r - nr * s->den_i) / dd;
     return mod > 0 ? (s->lr * lamr + s->li * lami) / mod : 0.0;
 }
 
@@ -102,7 +115,7 @@ int hes__eig_sens_rank1(const hes__eig_sens *s, int k, int rows, int cols, doubl
     int nt = s->li != 0.0 ? 2 : 1;
     memcpy(p, ar, sizeof(double) * (size_t)rows);
     for (int c = 0; c < cols; c++)
-        r[c] = alpha * br[c] + beta * bi[c];
+        r[c] = s->real ? alpha * br[c] : alpha * br[c] + beta * bi[c];
     if (nt == 2) {
         memcpy(p + ldp, ai, sizeof(double) * (size_t)rows);
         for (int c = 0; c < cols; c++)

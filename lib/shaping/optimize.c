@@ -124,7 +124,9 @@ static double objective(unsigned n, const double *x, double *grad, void *data)
     objective_ctx *c = data;
     hes_shape_eval_result ev;
     int analytic = grad && c->o->gradient;
-    hes_status st = hes_shape_eval(c->sh, x, analytic, &ev);
+    /* psi's gradient needs the largest multiplier's derivative only */
+    hes_status st = hes_shape_eval(c->sh, x, !analytic ? 0 : c->o->measure == HES_MEASURE_PSI
+                                                               ? HES_SHAPE_GRAD_PSI : 1, &ev);
     double f;
     c->res->evaluations++;
     if (st != HES_OK) {

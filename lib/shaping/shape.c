@@ -672,8 +672,8 @@ hes_status hes_shape_eval(hes_shape *sh, const double *h, int grad, hes_shape_ev
     if ((st = factor_derivatives(sh)) != HES_OK)
         return st;
     double *b = sh->eigbuf;
-    int max_repeated = 0;
-    for (int k = 0; k < S->n_mult; k++) {
+    int max_repeated = 0, moduli = grad == HES_SHAPE_GRAD_PSI && S->n_mult > 0 ? 1 : S->n_mult;
+    for (int k = 0; k < moduli; k++) {
         double *col = sh->dabs + k; /* row k of the n_mult x n matrix, stride n_mult */
         int j = S->order[k];
         if (hes__eig_repeated(S, j, b)) {
@@ -701,6 +701,6 @@ hes_status hes_shape_eval(hes_shape *sh, const double *h, int grad, hes_shape_ev
             sh->dpsi[p] = sh->dabs[(size_t)p * S->n_mult];
     }
     out->dpsi = sh->dpsi;
-    out->dabs = sh->dabs;
+    out->dabs = grad == HES_SHAPE_GRAD_PSI ? NULL : sh->dabs;
     return HES_OK;
 }

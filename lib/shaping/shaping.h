@@ -13,10 +13,14 @@
  * factors (eigsens.c): init computes w^H v and the sweeps b_k, a_k into
  * storage (4 nf nm doubles, nm >= every factor's row count); term adds
  * a_k dG_k b_k (dG_k rows x cols, column-major) into (nr, ni); modulus turns
- * that sum into d|lambda| = Re(conj(lambda) (nr + i ni) / (w^H v)) / |lambda|. */
+ * that sum into d|lambda| = Re(conj(lambda) (nr + i ni) / (w^H v)) / |lambda|.
+ * For a real eigenvalue (real w, v) the imaginary sweeps are 0 and are
+ * neither computed nor read. */
 typedef struct {
     int nf, nm;
+    int real;                /* li == 0: bi, ai are not computed (they would be 0) */
     double lr, li;           /* the eigenvalue */
+    double mod;              /* |lambda| */
     double den_r, den_i;     /* w^H v */
     double *br, *bi, *ar, *ai;
 } hes__eig_sens;

@@ -452,6 +452,82 @@ START_TEST(test_psi_floor_smoothing_lowers_the_true_cost)
 }
 END_TEST
 
+/* A start that fails: the SLIP whose flight field refuses K above 0.13
+ * (a model error), the design K in [0, 0.6] and thetadot, from K = 0.12;
+ * several starts with spread 1 move K by up to 0.12, so that some start
+ * above 0.13 and fail at their first point, while start 0 reaches the
+ * optimum K = 0.11875 below the refusal.  The result is the best start
+ * that succeeded, and each failed start keeps its status and message. */
+typedef struct {
+    hes_fn field;
+    int k;                       /* the index of K */
+} refusing_field;
+
+static int refuse_large_K(double t, const double *x, const double *p, double *out, void *data)
+{
+    const refusing_field *r = data;
+    if (p[r->k] > 0.13)
+        return 7;
+    return r->field(t, x, p, out, NULL);
+}
+
+START_TEST(test_a_failed_start_keeps_its_message)
+{
+    const hes_model *slip = hes_problem_find("slip-hopper");
+    hes_model m = *slip;
+    hes_mode modes[8];
+    ck_assert(slip->n_modes <= 8);
+    memcpy(modes, slip->modes, sizeof(hes_mode) * (size_t)slip->n_modes);
+    refusing_field rf = { modes[0].field, -1 };
+    for (int i = 0; i < slip->n_params; i++)
+        if (strcmp(slip->params[i].name, "K") == 0)
+            rf.k = i;
+    ck_assert(rf.k >= 0 && modes[0].data == NULL);
+    modes[0].field = refuse_large_K;
+    modes[0].data = &rf;
+    m.modes = modes;
+    hes_system *sys = hes_system_create(&m);
+    ck_assert_ptr_nonnull(sys);
+    ck_assert_int_eq(hes_system_set_param(sys, "K", 0.12), HES_OK);
+    ck_assert_int_eq(hes_system_set_param(sys, "thetadot", 1.0), HES_OK);
+    hes_trajopt_options o = hes_trajopt_options_default();
+    static const char *const names[] = { "K", "thetadot" };
+    static const double lo[] = { 0.0, -3.0 }, hi[] = { 0.6, 1.0 };
+    o.nodes = 11;
+    o.refine = 1;
+    o.n_design = 2;
+    o.design = names;
+    o.design_lo = lo;
+    o.design_hi = hi;
+    o.maxeval = 200;
+    o.starts = 6;
+    o.start_spread = 1.0;
+    hes_trajopt_result r;
+    ck_assert_msg(hes_trajopt_run(sys, &o, &r) == HES_OK, "%s", hes_system_errmsg(sys));
+    int failed = 0;
+    for (int s = 0; s < r.n_starts; s++) {
+        const hes_trajopt_start *e = &r.starts[s];
+        if (e->status == HES_OK) {
+            ck_assert(e->message[0] == '\0' && !(e->cost_shooting < r.cost_shooting));
+            continue;
+        }
+        failed++;
+        ck_assert_msg(e->message[0] != '\0', "start %d failed without a message", s);
+        printf("test_trajopt: start %d failed: %s\n", s, e->message);
+    }
+    ck_assert_int_eq(r.n_starts, 6);
+    ck_assert_msg(failed > 0 && failed < 6, "%d of 6 starts failed", failed);
+    ck_assert_int_eq(r.starts[r.best_start].status, HES_OK);
+    ck_assert(r.starts[0].status == HES_OK);
+    char *json = hes_trajopt_json(sys, &r); /* the failures' messages in "starts" */
+    ck_assert_ptr_nonnull(json);
+    ck_assert_ptr_nonnull(strstr(json, "vector field of 'descent' failed"));
+    free(json);
+    hes_trajopt_result_free(&r);
+    hes_system_destroy(sys);
+}
+END_TEST
+
 static Suite *trajopt_suite(void)
 {
     Suite *s = suite_create("trajopt");
@@ -465,6 +541,7 @@ static Suite *trajopt_suite(void)
     tcase_add_test(tc, test_hybrid_finds_the_optima_from_a_far_start);
     tcase_add_test(tc, test_refusals_have_a_status_and_a_message);
     tcase_add_test(tc, test_psi_floor_smoothing_lowers_the_true_cost);
+    tcase_add_test(tc, test_a_failed_start_keeps_its_message);
     suite_add_tcase(s, tc);
     return s;
 }

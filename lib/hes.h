@@ -2194,7 +2194,11 @@ typedef struct {
 } hes_colloc_result;
 
 /* Minimises the objective over z subject to the collocation constraints,
- * the bounds and the path constraints, with NLopt LD_SLSQP from z. */
+ * the bounds and the path constraints, from z, by the options' solver
+ * (hes_nlp_solver), in rounds.  maxeval is the budget of cost evaluations:
+ * SLSQP's and the reduced space's rounds stop at it, IPOPT checks it
+ * between its iterations and can exceed it by one iteration's line search
+ * (1016 of 1000 on the SLIP with psi_smoothing). */
 hes_status hes_colloc_minimize(hes_colloc *c, double *z, hes_colloc_objective objective,
                                double weight, double tol, int maxeval, hes_colloc_result *res);
 /* hes_colloc_minimize with HES_COLLOC_STABILITY and 1000 evaluations. */

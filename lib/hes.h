@@ -1917,7 +1917,8 @@ typedef struct {
     const double *re, *im;   /* the multipliers */
     const double *dpsi;      /* n_shape: dpsi/dh (NULL if not requested) */
     const double *dabs;      /* n_mult x n_shape column-major: d|lambda_k|/dh_j;
-                                NaN where multiplier k is repeated or defective */
+                                NaN where multiplier k is repeated or defective
+                                (NULL if not requested or with HES_SHAPE_GRAD_PSI) */
     int fallback;            /* the maximising multiplier is repeated or defective
                                 (condition number > 1e5 or relative gap < 1e-5):
                                 dpsi came from one-sided differences of psi with

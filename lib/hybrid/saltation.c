@@ -185,7 +185,7 @@ void hes__saltation_derivative(int ni, int nj, const double *P, const double *dP
         den += Dxg[j] * F_I[j];
         dden += dDxg[j] * F_I[j];
     }
-    double rden = 1.0 / den, q = dden * rden * rden; /* two divisions, not 2 ni nj */
+    double rden = 1.0 / den, q = dden * rden * rden; /* one division, not 2 ni nj */
     for (int i = 0; i < nj; i++) {
         double v = F_J[i] - DtR[i], dv = -dDtR[i];
         for (int j = 0; j < ni; j++) {

@@ -14,8 +14,9 @@
  * storage (4 nf nm doubles, nm >= every factor's row count); term adds
  * a_k dG_k b_k (dG_k rows x cols, column-major) into (nr, ni); modulus turns
  * that sum into d|lambda| = Re(conj(lambda) (nr + i ni) / (w^H v)) / |lambda|.
- * For a real eigenvalue (real w, v) the imaginary sweeps are 0 and are
- * neither computed nor read. */
+ * For a real eigenvalue (real w, v) the imaginary sweeps are 0: only b_0's
+ * and a_nf-1's are set (to 0), the others neither computed nor read, and
+ * the derivative is the general formula's up to the sign of an exact 0. */
 typedef struct {
     int nf, nm;
     int real;                /* li == 0: bi, ai are not computed (they would be 0) */

@@ -79,6 +79,28 @@ static void solve_with(const char *problem, hes_nlp_solver solver, hes_colloc_ob
     hes_system_destroy(sys);
 }
 
+/* The knee biped's HES gait (psi + energy, 9 nodes, constant inputs, the
+ * hybrid solver) from its minimum-energy gait me: on level ground when
+ * level, within maxeval evaluations when maxeval > 0 (else the default). */
+static void hes_gait_from(const hes_trajopt_result *me, int level, int maxeval,
+                          hes_trajopt_result *r)
+{
+    hes_system *sys = test_system("knee-biped");
+    hes_trajopt_options o = hes_trajopt_options_default();
+    if (level)
+        ck_assert_int_eq(hes_system_set_param(sys, "slope", 0), HES_OK);
+    o.nodes = 9;
+    o.refine = 1;
+    o.constant_inputs = 1;
+    o.objective = HES_COLLOC_WEIGHTED;
+    o.init = &me->gait;
+    o.solver = HES_NLP_HYBRID;
+    if (maxeval > 0)
+        o.maxeval = maxeval;
+    ck_assert_msg(hes_trajopt_run(sys, &o, r) == HES_OK, "%s", hes_system_errmsg(sys));
+    hes_system_destroy(sys);
+}
+
 START_TEST(test_ipopt_and_slsqp_find_the_same_optima)
 {
     if (!hes_nlp_solver_available(HES_NLP_IPOPT))
@@ -166,22 +188,13 @@ START_TEST(test_hybrid_finds_the_optima_from_a_far_start)
     ck_assert_str_eq(hes_nlp_solver_name(HES_NLP_HYBRID), "hybrid");
     hes_trajopt_result me, w;
     solve_with("knee-biped", HES_NLP_SLSQP, HES_COLLOC_ENERGY, &me);
-    hes_system *sys = test_system("knee-biped");
-    hes_trajopt_options o = hes_trajopt_options_default();
-    o.nodes = 9;
-    o.refine = 1;
-    o.constant_inputs = 1;
-    o.objective = HES_COLLOC_WEIGHTED;
-    o.init = &me.gait;
-    o.solver = HES_NLP_HYBRID;
-    ck_assert_msg(hes_trajopt_run(sys, &o, &w) == HES_OK, "%s", hes_system_errmsg(sys));
+    hes_gait_from(&me, 0, 0, &w);
     double c0 = me.psi_collocation + me.energy, c1 = w.psi_collocation + w.energy;
     ck_assert_msg(c0 > 3 && c1 < 1 && w.violation < 1e-8 && w.solver == HES_NLP_HYBRID,
                   "psi + energy from the ME gait's %.6g: %.6g (violation %g)", c0, c1,
                   w.violation);
     printf("test_trajopt: knee-biped psi + energy from the ME gait's %.6g: hybrid %.6g (%d "
            "evaluations)\n", c0, c1, w.evaluations);
-    hes_system_destroy(sys);
     hes_trajopt_result_free(&me);
     hes_trajopt_result_free(&w);
 }
@@ -425,18 +438,7 @@ START_TEST(test_psi_floor_smoothing_lowers_the_true_cost)
 {
     hes_trajopt_result me, hes, plain, smoothed;
     solve_with("knee-biped", HES_NLP_SLSQP, HES_COLLOC_ENERGY, &me);
-    hes_system *sys = test_system("knee-biped");
-    hes_trajopt_options o = hes_trajopt_options_default();
-    ck_assert_int_eq(hes_system_set_param(sys, "slope", 0), HES_OK);
-    o.nodes = 9;
-    o.refine = 1;
-    o.constant_inputs = 1;
-    o.objective = HES_COLLOC_WEIGHTED;
-    o.init = &me.gait;
-    o.solver = HES_NLP_HYBRID;
-    o.maxeval = 300;
-    ck_assert_msg(hes_trajopt_run(sys, &o, &hes) == HES_OK, "%s", hes_system_errmsg(sys));
-    hes_system_destroy(sys);
+    hes_gait_from(&me, 1, 300, &hes);
     double c0 = fmax(hes.psi_collocation, FLOOR) + hes.energy;
     double c_plain = floor_gait(&hes, 0, &plain);
     double c_smooth = floor_gait(&hes, HES_COLLOC_FLOOR_SMOOTHING, &smoothed);

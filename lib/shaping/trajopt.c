@@ -385,15 +385,20 @@ static void reanalyse(const hes_model *base, hes_measure measure, double *measur
     hes_gait_model_destroy(dm);
 }
 
+/* An empty result: nothing set, its numbers NaN. */
+static void result_init(hes_trajopt_result *r)
+{
+    memset(r, 0, sizeof *r);
+    r->psi_collocation = r->psi_refined = r->psi_shooting = NAN;
+    r->return_map_difference = r->psi_difference = r->cost = r->cost_shooting = NAN;
+}
+
 /* One start of the pipeline (start 0: from the start as given) with
  * checked options: steps 1 to 4 into r, which is freed on failure. */
 static hes_status run_start(hes_system *sys, const hes_trajopt_options *opts, int start,
                             hes_trajopt_result *r)
 {
-    memset(r, 0, sizeof *r);
-    r->psi_collocation = r->psi_refined = r->psi_shooting = NAN;
-    r->return_map_difference = r->psi_difference = NAN;
-    r->cost = r->cost_shooting = NAN;
+    result_init(r);
     hes_trajopt_options o = *opts;
     hes_status st = HES_OK;
     double rest = NAN, measure_shooting = NAN;
@@ -520,9 +525,7 @@ hes_status hes_trajopt_run(hes_system *sys, const hes_trajopt_options *opts,
 {
     if (!r)
         return sys ? hes__fail(sys, HES_EINVAL, "hes_trajopt_run: no result to fill") : HES_EINVAL;
-    memset(r, 0, sizeof *r);
-    r->psi_collocation = r->psi_refined = r->psi_shooting = NAN;
-    r->return_map_difference = r->psi_difference = r->cost = r->cost_shooting = NAN;
+    result_init(r);
     if (!sys)
         return HES_EINVAL;
     hes_trajopt_options o = opts ? *opts : hes_trajopt_options_default();

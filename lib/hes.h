@@ -1617,10 +1617,13 @@ typedef struct {
  * last residual or the failed test in the message), HES_EZENO when the
  * iterates or the solution collapse to a Zeno point. */
 hes_status hes_orbit_find(hes_system *sys, hes_orbit *orbit);
-/* Where hes_orbit_find (and hes_analyze) start shooting: x0 (the section
- * state, dimension of the orbit's mode) instead of the model's guess, e.g.
- * the orbit of a neighbouring parameter point (a warm start; the solved
- * parameters start from the system's values).  NULL: the model's guess. */
+/* Where hes_orbit_find (and hes_analyze) start shooting: the free states of
+ * x0 (the section state, dimension of the orbit's mode) instead of the
+ * model's guess, e.g. the orbit of a neighbouring parameter point (a warm
+ * start).  Only what Newton solves is seeded: the components that are not
+ * free states always come from the model's guess at the system's parameters
+ * (they are what the parameters define), and the solved parameters start
+ * from the system's values.  NULL: the model's guess. */
 hes_status hes_system_set_orbit_start(hes_system *sys, const double *x0);
 void hes_orbit_free(hes_orbit *orbit);
 
@@ -2500,6 +2503,7 @@ void hes_plugin_destroy(hes_plugin *plugin);
  */
 #define HES_SWEEP_MAX_MULT 16
 #define HES_SWEEP_MAX_PARAMS 64
+#define HES_SWEEP_MAX_STATE 32
 
 typedef struct {
     int index;                   /* of the point */
@@ -2512,6 +2516,12 @@ typedef struct {
     double re[HES_SWEEP_MAX_MULT], im[HES_SWEEP_MAX_MULT];
     int n_values;                /* every parameter after the analysis (solved ones */
     double values[HES_SWEEP_MAX_PARAMS]; /* solved, optimised ones optimised) */
+    int n_x0;                    /* the orbit's section state (its first 32 components) */
+    double x0[HES_SWEEP_MAX_STATE];
+    /* Nonzero when the orbit left the branch of its neighbours: see
+     * hes_sweep_branch_jump (0 when the point has no two computed
+     * predecessors on a line). */
+    int branch_jump;
 } hes_sweep_row;
 
 typedef struct {
@@ -2522,8 +2532,11 @@ typedef struct {
     int optimize;                /* nonzero: hes_shape_optimize at each point (defaults) */
     int jobs;                    /* threads, >= 1 */
     const unsigned char *skip;   /* n_points flags (e.g. done before a resume), or NULL */
-    /* Called once per point, serialised, in completion order; nonzero stops
-     * the sweep (points already running finish). */
+    /* Called once per point, serialised, in the order of the points' indices
+     * (skipped points have no row), whatever the number of threads; nonzero
+     * stops the sweep (points already running finish).  With next_block the
+     * rows come in completion order and without branch_jump: the caller that
+     * collects them orders them with a hes_sweep_order. */
     int (*row)(void *ctx, const hes_sweep_row *row);
     void *ctx;
     /* Optional, for sweeps shared by several processes (hes sweep under
@@ -2531,7 +2544,47 @@ typedef struct {
      * consecutive points to compute (>= n_points: none left); called
      * serialised.  NULL: a counter within this process. */
     int (*next_block)(void *ctx, int block);
+    /* The index strides of the lines along which neighbours are compared
+     * (hes_sweep_branch_jump): for a tensor grid the product of the counts of
+     * the axes after each axis; NULL (or 0 strides): stride 1 only. */
+    int n_strides;
+    const int *strides;
 } hes_sweep_opts;
+
+/*
+ * Branch jumps.  Three points a, b, c equally spaced on a line of parameter
+ * space (p_c - p_b = p_b - p_a != 0, to 1e-9 of the values) whose orbits lie
+ * on one smooth branch change each orbit quantity q (the period, each
+ * section-state component) by nearly equal steps: q_c - q_b = (q_b - q_a) +
+ * O(h^2).  The step from b to c is more than the spacing explains when
+ * |q_c - q_b| > 3 |q_b - q_a| + 1e-6 max(1, |q_a|, |q_b|, |q_c|): the orbit at
+ * c is then likely another orbit than the continuation of b's (a neighbouring
+ * branch, a period-doubled orbit), or the branch turns in a fold between
+ * them; follow a branch by continuation instead.  The point after a jump
+ * is not flagged (its step is small beside the jump).  Returns 1 for a jump
+ * at c, 0 otherwise (also when the points are not equally spaced or any
+ * failed).  point_a, point_b, point_c: the n_params swept values.
+ */
+int hes_sweep_branch_jump(int n_params, const double *point_a, const double *point_b,
+                          const double *point_c, const hes_sweep_row *a, const hes_sweep_row *b,
+                          const hes_sweep_row *c);
+
+/*
+ * Delivery of sweep rows in index order (lib/batch/sweep_order.c): rows put
+ * in any order are passed to emit in the order of their indices, skipped
+ * points passed over, each with branch_jump set from its predecessors along
+ * the strides (hes_sweep_branch_jump).  Rows that arrive early are held until
+ * those before them arrive.  values: n_points x n_params, as in
+ * hes_sweep_opts, kept by the caller while the object lives; skip may be
+ * NULL.  put returns emit's nonzero value (the row was not taken), -1 for
+ * an index out of range or delivered before, or out of memory.
+ */
+typedef struct hes_sweep_order hes_sweep_order;
+hes_sweep_order *hes_sweep_order_new(int n_points, int n_params, const double *values,
+                                     const unsigned char *skip, int n_strides, const int *strides);
+int hes_sweep_order_put(hes_sweep_order *order, const hes_sweep_row *row,
+                        int (*emit)(void *ctx, const hes_sweep_row *row), void *ctx);
+void hes_sweep_order_destroy(hes_sweep_order *order);
 
 /* params: the base parameter vector (NULL: the model's defaults).  Returns
  * HES_OK, or HES_EINVAL for an invalid model, bad options or when the

@@ -8,7 +8,8 @@
  *             | --list FILE.csv | --random N [--seed S] --bounds NAME=LO:HI...
  *             [--optimize] [--jobs N] [-o FILE.csv [--resume]] [--json]
  *
- * Rows come in completion order, each with its point index and a checksum;
+ * Rows come in index order (hes_sweep_order), each with its point index, its
+ * branch-jump flag and a checksum;
  * the file (sweep_file.h: '#' lines that say what defines the sweep, locked
  * while it is written) is checked again on --resume, which keeps every valid
  * row of the same sweep (a row cut by the kill or corrupted is dropped) and
@@ -144,6 +145,7 @@ typedef struct {
     double t0;
     int rank, size;              /* MPI: this process, of how many (1: no MPI) */
     int size_done;               /* MPI, rank 0: ranks that said they are done */
+    hes_sweep_order *order;      /* MPI, rank 0: the rows of every rank in index order */
 #ifdef HAVE_MPI
     MPI_Win win;                 /* MPI: rank 0's counter of the next point to hand out */
 #endif
@@ -176,7 +178,7 @@ static char *columns(const writer *w)
         fprintf(f, ",mult%d_re,mult%d_im", k + 1, k + 1);
     for (int i = 0; i < w->m->n_params && i < HES_SWEEP_MAX_PARAMS; i++)
         fprintf(f, ",p.%s", w->m->params[i].name);
-    fputs(",message,crc32", f);
+    fputs(",branch_jump,message,crc32", f);
     if (fclose(f) != 0) {
         free(text);
         return NULL;
@@ -233,7 +235,7 @@ static char *row_text(const writer *w, const hes_sweep_row *row, size_t *len)
         else
             fputs(",", f);
     }
-    fputc(',', f);
+    fprintf(f, ",%d,", row->status == HES_OK ? row->branch_jump : 0);
     for (const char *c = row->message; *c; c++) /* one field: no commas, quotes, newlines */
         fputc(*c == ',' ? ';' : *c == '"' ? '\'' : *c == '\n' || *c == '\r' ? ' ' : *c, f);
     if (fclose(f) != 0) {
@@ -243,15 +245,10 @@ static char *row_text(const writer *w, const hes_sweep_row *row, size_t *len)
     return text;
 }
 
-static int write_row(void *ctx, const hes_sweep_row *row)
+/* A row in its turn: to the file, standard output and the progress line. */
+static int emit_row(void *ctx, const hes_sweep_row *row)
 {
     writer *w = ctx;
-#ifdef HAVE_MPI
-    if (w->size > 1 && w->rank > 0) { /* rows go to rank 0, which writes them */
-        MPI_Send(row, (int)sizeof *row, MPI_BYTE, 0, 1, MPI_COMM_WORLD);
-        return 0;
-    }
-#endif
     if (w->failed)
         return -1;
     const double *pt = w->values + (size_t)row->index * w->r->n;
@@ -286,10 +283,6 @@ static int write_row(void *ctx, const hes_sweep_row *row)
             return write_failed(w, "standard output");
     }
     w->done++;
-#ifdef HAVE_MPI
-    if (w->size > 1) /* rank 0: serve the other ranks between its own points */
-        serve(w, 0);
-#endif
     if (w->tty) {
         double el = now() - w->t0, rate = el > 0 ? w->done / el : 0;
         int bar = w->total ? 30 * w->done / w->total : 30;
@@ -300,6 +293,26 @@ static int write_row(void *ctx, const hes_sweep_row *row)
             fputc('\n', stderr);
     }
     return 0;
+}
+
+/* Every row, from this process's threads or (rank 0) from another rank:
+ * under MPI rank 0 puts them in index order (the library does so for
+ * threads), then writes them. */
+static int write_row(void *ctx, const hes_sweep_row *row)
+{
+    writer *w = ctx;
+#ifdef HAVE_MPI
+    if (w->size > 1 && w->rank > 0) { /* rows go to rank 0, which writes them */
+        MPI_Send(row, (int)sizeof *row, MPI_BYTE, 0, 1, MPI_COMM_WORLD);
+        return 0;
+    }
+#endif
+    int rc = w->order ? hes_sweep_order_put(w->order, row, emit_row, w) : emit_row(w, row);
+#ifdef HAVE_MPI
+    if (rc == 0 && w->size > 1) /* rank 0: serve the other ranks between its own points */
+        serve(w, 0);
+#endif
+    return rc;
 }
 
 /* The text that says which points a sweep has (the "# points:" line). */
@@ -673,8 +686,8 @@ static int sweep(int argc, char **argv, int rank, int size)
         fprintf(stderr, "hes sweep: out of memory\n");
         rc = CLI_EXIT_FAILURE;
     }
-    writer w = { model, r, pidx, values, NULL, NULL, 0, 0, 0.0, json && rank == 0,
-                 model->modes[model->orbit.mode].dim, 0, 0, 0, 0, rank, size, 0, 0 };
+    writer w = { .m = model, .r = r, .pidx = pidx, .values = values, .json = json && rank == 0,
+                 .n_mult = model->modes[model->orbit.mode].dim, .rank = rank, .size = size };
     if (w.n_mult > HES_SWEEP_MAX_MULT)
         w.n_mult = HES_SWEEP_MAX_MULT;
     int kept = 0;
@@ -712,7 +725,14 @@ static int sweep(int argc, char **argv, int rank, int size)
     int so_win = 0;          /* the window exists (collective to free) */
 #endif
     if (rc == CLI_EXIT_OK) {
-        hes_sweep_opts so = { r->n, pidx, n_points, values, optimize, jobs, skip, write_row, &w, NULL };
+        /* neighbours along each grid axis: the stride of axis j is the
+           product of the counts of the axes after it (the last varies
+           fastest) */
+        int strides[MAX_SWEPT], n_strides = 0;
+        for (int j = grid.n - 1, st = 1; j >= 0; st *= grid.count[j--])
+            strides[n_strides++] = st;
+        hes_sweep_opts so = { r->n, pidx, n_points, values, optimize, jobs, skip, write_row, &w, NULL,
+                              n_strides, n_strides ? strides : NULL };
 #ifdef HAVE_MPI
         int *counter = NULL;
         if (size > 1) {
@@ -727,6 +747,11 @@ static int sweep(int argc, char **argv, int rank, int size)
             MPI_Win_lock_all(MPI_MODE_NOCHECK, w.win);
             so.next_block = mpi_next_block;
             so_win = 1;
+            if (rank == 0 && !(w.order = hes_sweep_order_new(n_points, r->n, values, skip,
+                                                              so.n_strides, so.strides))) {
+                fprintf(stderr, "hes sweep: out of memory\n");
+                MPI_Abort(MPI_COMM_WORLD, CLI_EXIT_FAILURE);
+            }
         }
 #endif
         w.total = n_points - kept;
@@ -778,6 +803,7 @@ static int sweep(int argc, char **argv, int rank, int size)
                 w.done, el, el > 0 ? w.done / el : 0.0, size, size == 1 ? "" : "s", jobs,
                 jobs == 1 ? "" : "s");
     }
+    hes_sweep_order_destroy(w.order);
     free(skip);
     free(values);
     hes_system_destroy(sys);

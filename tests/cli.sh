@@ -944,15 +944,35 @@ else
     fail "sweep over paddle_accel reproduces the closed-form stability interval"
 fi
 
-# Threads give the rows of the serial run (in another order).
+# Threads give the rows of the serial run, in the same (index) order.
 run sw_s1 sweep slip-hopper --grid K=-0.2:0.6:4 --grid thetadot=-3:1:4 -o "$tmp/s1.csv"
 run sw_s2 sweep slip-hopper --grid K=-0.2:0.6:4 --grid thetadot=-3:1:4 --jobs 3 -o "$tmp/s2.csv"
 expect_status sw_s2 0 "sweep --jobs 3"
 checks=$((checks + 1))
-if [ "$(grep -vc '^#' "$tmp/s1.csv")" -eq 17 ] && [ "$(sort "$tmp/s1.csv")" = "$(sort "$tmp/s2.csv")" ]; then
-    pass "sweep --jobs 3 gives the rows of the serial run"
+if [ "$(grep -vc '^#' "$tmp/s1.csv")" -eq 17 ] && [ "$(grep -v '^#' "$tmp/s1.csv")" = "$(grep -v '^#' "$tmp/s2.csv")" ]; then
+    pass "sweep --jobs 3 gives the rows of the serial run in index order"
 else
-    fail "sweep --jobs 3 gives the rows of the serial run"
+    fail "sweep --jobs 3 gives the rows of the serial run in index order"
+fi
+
+# A sweep over a parameter that defines the orbit's start (the SLIP's apex
+# height) gives at each point the orbit of that point: psi as analysed alone.
+run sw_apex sweep slip-hopper --grid apex_height=2.4:2.6:3 --json
+expect_status sw_apex 0 "sweep slip-hopper --grid apex_height"
+for h in 2.4 2.5 2.6; do
+    run sw_apex_$h analyze slip-hopper -p apex_height=$h --json
+done
+if [ "$have_python" = yes ]; then
+    checks=$((checks + 1))
+    if python3 -c "
+import json, sys
+rows = [json.loads(l) for l in open('$tmp/sw_apex.out')]
+alone = [json.load(open('$tmp/sw_apex_%s.out' % h))['psi'] for h in ('2.4', '2.5', '2.6')]
+sys.exit(0 if len(rows) == 3 and all(abs(r['psi'] - a) < 1e-9 for r, a in zip(rows, alone)) else 1)"; then
+        pass "sweep over apex_height: each row's psi is the point's own (to 1e-9)"
+    else
+        fail "sweep over apex_height: each row's psi is the point's own (to 1e-9)"
+    fi
 fi
 
 # A point without an orbit is a row with its status; the sweep goes on.
@@ -1278,6 +1298,17 @@ if [ -f "$walker" ]; then
     expect_status wk_short 0 "analyze --x0 selects the short-period gait"
     expect_json_value wk_short '(round(d["orbit"]["x0"][0], 5), d["verdict"], round(d["psi"], 2))' \
         "(0.19394, 'unstable', 4.0)" "the short-period gait: theta = 0.19394, unstable, psi 4.00"
+    # Between slopes 0.0154 and 0.0156 the orbit found is another gait
+    # (period 3.91 -> 3.07): the row says so.
+    run wk_jump sweep --model "$walker" --grid gamma=0.0140:0.0160:11 --jobs 2
+    expect_status wk_jump 0 "sweep the simplest walker's slope"
+    checks=$((checks + 1))
+    if awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "branch_jump") c = i; next }
+                { if ($c == 1) j = j " " $1 } END { exit !(c && j == " 8") }' "$tmp/wk_jump.out"; then
+        pass "sweep flags the jump to another gait (branch_jump at the point of period 3.07)"
+    else
+        fail "sweep flags the jump to another gait (branch_jump at the point of period 3.07)"
+    fi
 else
     echo "cli.sh: $walker not built; walker checks skipped"
 fi

@@ -317,6 +317,124 @@ START_TEST(test_latin_hypercube_refuses_bad_arguments)
 }
 END_TEST
 
+/* The value of parameter j at step k of a three-point line around its
+ * default (a relative step of 2e-3, inside its range). */
+static double line_value(const hes_param *q, int k)
+{
+    double h = 2e-3 * fmax(fabs(q->value), 1e-2), v = q->value + (k - 1) * h;
+    if (q->value + h > q->max)
+        v = q->value - (2 - k) * h; /* the line ends at the top of the range */
+    if (q->value - h < q->min)
+        v = q->value + k * h;
+    return v;
+}
+
+/* A sweep over each parameter of each built-in problem that has an orbit,
+ * three points a line (warm-started from each other, on two threads), gives
+ * at every point what a fresh system analysing that point alone gives: the
+ * warm start seeds only what Newton solves, never what the point's
+ * parameters define (an apex height, a speed). */
+START_TEST(test_sweep_over_each_parameter_of_each_problem_equals_each_point_analysed_alone)
+{
+    int compared = 0;
+    for (int pi = 0; pi < hes_problem_count(); pi++) {
+        const hes_model *m = hes_problem_get(pi);
+        if (!m->orbit.guess)
+            continue;
+        for (int j = 0; j < m->n_params; j++) {
+            const hes_param *q = &m->params[j];
+            if (q->flags & HES_PARAM_SOLVED) /* found, not set */
+                continue;
+            double v[3];
+            for (int k = 0; k < 3; k++)
+                v[k] = line_value(q, k);
+            static collect c;
+            hes_sweep_opts o = juggler_opts(&j, 3, v, &c);
+            o.jobs = 2;
+            ck_assert_int_eq(hes_sweep_run(m, NULL, &o, NULL, 0), HES_OK);
+            for (int k = 0; k < 3; k++) {
+                hes_system *sys = hes_system_create(m);
+                hes_analysis an;
+                ck_assert_ptr_nonnull(sys);
+                ck_assert_int_eq(hes_system_set_param(sys, q->name, v[k]), HES_OK);
+                hes_status st = hes_analyze(sys, 0, &an);
+                const hes_sweep_row *row = &c.rows[k];
+                ck_assert_msg(row->status == st, "%s, %s = %.17g: the sweep's status %s, "
+                              "alone %s", m->name, q->name, v[k], hes_strerror(row->status),
+                              hes_strerror(st));
+                if (st == HES_OK) {
+                    ck_assert_msg(fabs(row->psi - an.stab.psi) <= 1e-9 * fmax(1, an.stab.psi) &&
+                                      fabs(row->period - an.orbit.period) <= 1e-9 * an.orbit.period,
+                                  "%s, %s = %.17g: psi %.17g period %.17g in the sweep, "
+                                  "%.17g and %.17g alone", m->name, q->name, v[k], row->psi,
+                                  row->period, an.stab.psi, an.orbit.period);
+                    for (int i = 0; i < an.orbit.n && i < HES_SWEEP_MAX_STATE; i++)
+                        ck_assert_msg(fabs(row->x0[i] - an.orbit.x0[i]) <=
+                                          1e-7 * fmax(1, fabs(an.orbit.x0[i])),
+                                      "%s, %s = %.17g: x0[%d] %.17g in the sweep, %.17g alone",
+                                      m->name, q->name, v[k], i, row->x0[i], an.orbit.x0[i]);
+                    hes_analysis_free(&an);
+                    compared++;
+                }
+                hes_system_destroy(sys);
+            }
+        }
+    }
+    ck_assert_int_ge(compared, 60); /* juggler 4, SLIP 9, twin 6, biped: every point */
+}
+END_TEST
+
+/* Rows come in the order of their points on any number of threads. */
+static int in_order_row(void *ctx, const hes_sweep_row *row)
+{
+    collect *c = ctx;
+    ck_assert_int_eq(row->index, c->calls);
+    return collect_row(ctx, row);
+}
+
+START_TEST(test_rows_come_in_index_order_on_three_threads)
+{
+    const hes_model *m = juggler();
+    const int param[1] = { J_ACC };
+    double a[NP];
+    grid(a);
+    static collect c;
+    hes_sweep_opts o = juggler_opts(param, NP, a, &c);
+    o.jobs = 3;
+    o.row = in_order_row;
+    ck_assert_int_eq(hes_sweep_run(m, NULL, &o, NULL, 0), HES_OK);
+    ck_assert_int_eq(c.calls, NP);
+}
+END_TEST
+
+/* The branch-jump rule on hand-made rows: a step three times the one
+ * before is a jump, a smooth line and the point after the jump are not,
+ * unequal spacing is never judged. */
+START_TEST(test_branch_jump_flags_the_step_the_spacing_does_not_explain)
+{
+    hes_sweep_row a, b, c;
+    memset(&a, 0, sizeof a);
+    a.n_x0 = 2;
+    b = c = a;
+    double pa = 0.0150, pb = 0.0151, pc = 0.0152, pd = 0.0155;
+    a.period = 3.9120; b.period = 3.9125; c.period = 3.9130;
+    ck_assert_int_eq(hes_sweep_branch_jump(1, &pa, &pb, &pc, &a, &b, &c), 0);
+    c.period = 3.07; /* another orbit */
+    ck_assert_int_eq(hes_sweep_branch_jump(1, &pa, &pb, &pc, &a, &b, &c), 1);
+    ck_assert_int_eq(hes_sweep_branch_jump(1, &pa, &pb, &pd, &a, &b, &c), 0);
+    hes_sweep_row d = c; /* after the jump: a small step */
+    d.period = 3.0705;
+    double pe = 0.0153;
+    ck_assert_int_eq(hes_sweep_branch_jump(1, &pb, &pc, &pe, &b, &c, &d), 0);
+    c.period = 3.9130;
+    c.x0[1] = 0.5; /* the section state jumps, the period does not */
+    ck_assert_int_eq(hes_sweep_branch_jump(1, &pa, &pb, &pc, &a, &b, &c), 1);
+    c.x0[1] = 0;
+    c.status = HES_ENOORBIT;
+    ck_assert_int_eq(hes_sweep_branch_jump(1, &pa, &pb, &pc, &a, &b, &c), 0);
+}
+END_TEST
+
 static Suite *sweep_suite(void)
 {
     Suite *s = suite_create("sweep");
@@ -329,6 +447,9 @@ static Suite *sweep_suite(void)
     tcase_add_test(jug, test_row_callback_returning_nonzero_stops_the_sweep);
     tcase_add_test(jug, test_failing_points_report_status_and_message_and_the_sweep_goes_on);
     tcase_add_test(jug, test_bad_sweep_options_are_refused);
+    tcase_add_test(jug, test_rows_come_in_index_order_on_three_threads);
+    tcase_add_test(jug, test_branch_jump_flags_the_step_the_spacing_does_not_explain);
+    tcase_add_test(jug, test_sweep_over_each_parameter_of_each_problem_equals_each_point_analysed_alone);
     suite_add_tcase(s, jug);
     TCase *lhs = tcase_create("latin hypercube");
     tcase_add_test(lhs, test_latin_hypercube_puts_one_point_in_each_stratum_of_each_coordinate);

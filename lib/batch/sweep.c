@@ -6,9 +6,11 @@
  * in small blocks of consecutive indices; within a block each point starts
  * shooting from the previous point's orbit (a warm start: neighbouring
  * points of a grid or a sorted list have nearby orbits), falling back to the
- * model's guess when that fails.  A point that fails is reported with its
- * status and message and the sweep goes on.  Results go to a callback,
- * serialised by a mutex, in completion order.  Also: Latin hypercube
+ * model's guess when that fails; the warm start seeds only the free states
+ * (hes_system_set_orbit_start), never what the point's parameters define.
+ * A point that fails is reported with its status and message and the sweep
+ * goes on.  Results go to a callback, serialised by a mutex, in index order
+ * with their branch-jump flags (sweep_order.c).  Also: Latin hypercube
  * samples (hes_latin_hypercube).
  */
 #include <math.h>
@@ -28,6 +30,7 @@ typedef struct {
     pthread_mutex_t lock;
     int next;                    /* next point to hand out */
     int stop;
+    hes_sweep_order *order;      /* rows to o->row in index order (NULL with next_block) */
 } sweep_state;
 
 /* Analyses one point on sys; fills row. */
@@ -85,6 +88,8 @@ static void run_point(sweep_state *S, hes_system *sys, int index, double *warm, 
     }
     row->n_values = m->n_params < HES_SWEEP_MAX_PARAMS ? m->n_params : HES_SWEEP_MAX_PARAMS;
     memcpy(row->values, sys->p, sizeof(double) * (size_t)row->n_values);
+    row->n_x0 = res.orbit.n < HES_SWEEP_MAX_STATE ? res.orbit.n : HES_SWEEP_MAX_STATE;
+    memcpy(row->x0, res.orbit.x0, sizeof(double) * (size_t)row->n_x0);
     memcpy(warm, res.orbit.x0, sizeof(double) * (size_t)res.orbit.n);
     *have_warm = 1;
     hes_analysis_free(&res);
@@ -122,7 +127,8 @@ static void *worker(void *arg)
             }
             run_point(S, sys, i, warm, &have_warm, &row);
             pthread_mutex_lock(&S->lock);
-            if (o->row && o->row(o->ctx, &row) != 0)
+            if (S->order ? hes_sweep_order_put(S->order, &row, o->row, o->ctx) != 0
+                         : o->row && o->row(o->ctx, &row) != 0)
                 S->stop = 1;
             stop = S->stop;
             pthread_mutex_unlock(&S->lock);
@@ -164,7 +170,7 @@ hes_status hes_sweep_run(const hes_model *model, const double *params, const hes
         if (o->params[j] < 0 || o->params[j] >= model->n_params)
             SWEEP_FAIL(HES_EINVAL, "hes_sweep_run: swept parameter %d has index %d, not one of "
                        "the model's %d", j, o->params[j], model->n_params);
-    sweep_state S = { model, params, o, PTHREAD_MUTEX_INITIALIZER, 0, 0 };
+    sweep_state S = { model, params, o, PTHREAD_MUTEX_INITIALIZER, 0, 0, NULL };
     if (!params) {
         double *def = malloc(sizeof(double) * (size_t)(model->n_params + 1));
         if (!def)
@@ -176,6 +182,10 @@ hes_status hes_sweep_run(const hes_model *model, const double *params, const hes
         free(def);
         return st;
     }
+    if (!o->next_block &&
+        !(S.order = hes_sweep_order_new(o->n_points, o->n_params, o->values, o->skip,
+                                        o->n_strides, o->strides)))
+        SWEEP_FAIL(HES_ENOMEM, "out of memory (or bad strides)");
     if (o->jobs == 1) {
         worker(&S);
     } else {
@@ -192,6 +202,7 @@ hes_status hes_sweep_run(const hes_model *model, const double *params, const hes
         free(t);
     }
     pthread_mutex_destroy(&S.lock);
+    hes_sweep_order_destroy(S.order);
     if (S.stop)
         SWEEP_FAIL(HES_EINVAL, "the sweep was stopped by its callback");
     return HES_OK;

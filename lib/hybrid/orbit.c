@@ -344,13 +344,18 @@ hes_status hes_orbit_find(hes_system *sys, hes_orbit *orbit)
     int *ipiv = scale ? (int *)malloc(sizeof(int) * (size_t)nu) : NULL;
     for (int i = 0; i < o->n_free_params; i++)
         s.pidx[i] = hes_model_param_index(m, o->free_params[i]);
-    if (ipiv && sys->orbit_start) /* a warm start, e.g. a neighbouring point's orbit */
-        memcpy(s.x0, sys->orbit_start, sizeof(double) * (size_t)n);
-    else if (!ipiv || o->guess(sys->p, s.x0, m->data) != 0) {
+    if (!ipiv || o->guess(sys->p, s.x0, m->data) != 0) {
         st = ipiv ? hes__fail(sys, HES_EINVAL, "model '%s' could not make an initial guess for its orbit", m->name)
                   : hes__fail(sys, HES_ENOMEM, "out of memory");
         goto out;
     }
+    /* A warm start (a neighbouring point's orbit) seeds only what Newton
+     * solves: the free states.  The other components of the section state are
+     * defined by the parameters through the model's guess (an apex height, a
+     * speed), and a neighbour's values there would be another point's orbit. */
+    if (sys->orbit_start)
+        for (int i = 0; i < o->n_free_states; i++)
+            s.x0[o->free_states[i]] = sys->orbit_start[o->free_states[i]];
     start = J + (size_t)nu * nu; /* for hint_jacobians */
     memcpy(start, s.x0, sizeof(double) * (size_t)n);
     for (int i = 0; i < o->n_free_states; i++)

@@ -38,7 +38,7 @@ char *hes_sweep_row_json(const hes_model *m, int n_swept, const int *swept, cons
                 hes_verdict_name(row->verdict), row->period);
         for (int k = 0; k < row->n_mult && k < HES_SWEEP_MAX_MULT; k++)
             fprintf(f, "%s[%.17g, %.17g]", k ? ", " : "", row->re[k], row->im[k]);
-        fputs("]", f);
+        fprintf(f, "], \"branch_jump\": %s", row->branch_jump ? "true" : "false");
     } else {
         fputs(", \"message\": \"", f);
         for (size_t i = 0; i < sizeof row->message && row->message[i]; i++) {

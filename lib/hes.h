@@ -1390,6 +1390,10 @@ typedef struct {
                                 built-in models takes at most a few thousand) */
     double max_wall_time;    /* seconds of wall-clock time per simulation call
                                 (hes_simulate, hes_variational) (10); HUGE_VAL: none */
+    int check_derivatives;   /* nonzero (default): hes_analyze checks the model's
+                                supplied Jacobians at the orbit and fails with
+                                HES_EMODEL, naming the entry, when one disagrees
+                                with differences of its own callback */
 } hes_settings;
 
 /* Creates a system for a model with default parameter values and settings.
@@ -1681,11 +1685,14 @@ typedef struct {
 } hes_analysis;
 
 /* orbit -> monodromy -> multipliers (and the report of simultaneous events,
- * hes_simultaneous_orbit).  With check != 0 also recomputes the
- * analysed matrix by central differences of the full nonlinear return map,
- * and compares the model's supplied Jacobians with central differences at
- * the orbit's states (res->jacobians; modes the orbit does not visit are
- * not checked).
+ * hes_simultaneous_orbit).  With settings.check_derivatives (the default)
+ * or check != 0 it compares the model's supplied Jacobians (field, guard,
+ * reset) with central differences of its own callbacks at two states of
+ * each mode the orbit visits, the start and the end of its phase
+ * (res->jacobians: the worse); with settings.check_derivatives a
+ * disagreement (above HES_DERIV_TOL) is HES_EMODEL, the message naming the
+ * entry.  With check != 0 it also recomputes the analysed matrix by
+ * central differences of the full nonlinear return map.
  * On failure *res is left empty (nothing to free); on success release it with
  * hes_analysis_free(). */
 hes_status hes_analyze(hes_system *sys, int check, hes_analysis *res);
@@ -1873,6 +1880,10 @@ hes_status hes_trials_run_box(hes_system *sys, const hes_orbit *orbit, int n_tri
                               double half_width, int steps, unsigned long seed,
                               double tol, hes_trials *out);
 void hes_trials_free(hes_trials *t);
+/* The trials against the verdict of the same orbit: a sentence saying how
+ * they contradict it (an unstable verdict with at least half the trials
+ * converged; a stable one with none), or NULL when they do not. */
+const char *hes_trials_contradiction(hes_verdict verdict, const hes_trials *t);
 
 /* ================================ shaping: choosing parameters and orbits */
 
@@ -2549,6 +2560,7 @@ typedef struct {
      * the axes after each axis; NULL (or 0 strides): stride 1 only. */
     int n_strides;
     const int *strides;
+    const hes_settings *settings; /* every point's solver settings (NULL: defaults) */
 } hes_sweep_opts;
 
 /*

@@ -126,7 +126,20 @@ int cli_parse_vector(const char *text, double **v, int *n);
 typedef struct {
     int n, cap;
     const char **items;
+    int no_check_derivatives;    /* --no-check-derivatives given */
 } cli_assignments;
+
+/* --no-check-derivatives, in the option table of every command that analyses
+ * an orbit: cli_system_setup then turns off hes_settings.check_derivatives
+ * (the model's supplied Jacobians checked at the orbit).  The commands set
+ * cli_assignments.no_check_derivatives on its code. */
+#define CLI_OPT_NO_CHECK_DERIVATIVES 480
+#define CLI_NO_CHECK_DERIVATIVES_OPTION \
+    { "no-check-derivatives", no_argument, NULL, CLI_OPT_NO_CHECK_DERIVATIVES }
+#define CLI_NO_CHECK_DERIVATIVES_HELP \
+    "      --no-check-derivatives  do not check the model's supplied Jacobians against\n" \
+    "                          differences of its callbacks at the orbit (a wrong\n" \
+    "                          one is an error by default)\n"
 
 void cli_assignments_init(cli_assignments *a);
 /* Appends one assignment; returns -1 (after printing) on allocation failure. */

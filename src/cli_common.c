@@ -107,6 +107,7 @@ void cli_assignments_init(cli_assignments *a)
     a->n = 0;
     a->cap = 0;
     a->items = NULL;
+    a->no_check_derivatives = 0;
 }
 
 int cli_assignments_add(cli_assignments *a, const char *item)
@@ -331,6 +332,12 @@ hes_system *cli_system_setup(const hes_model *model, const cli_assignments *a,
         return NULL;
     }
     rc = cli_apply_params(sys, a);
+    if (rc == 0 && a->no_check_derivatives) {
+        hes_settings set = hes_system_get_settings(sys);
+        set.check_derivatives = 0;
+        if ((st = hes_system_set_settings(sys, &set)) != HES_OK)
+            rc = cli_report_status(st, sys);
+    }
     if (rc != 0) {
         hes_system_destroy(sys);
         *exit_code = rc;

@@ -56,6 +56,7 @@ void cmd_analyze_usage(FILE *out)
           "                          solution of a step's LCP when it has several\n"
           "      --threads T         with --impact-set: threads for the orbits (default 1)\n"
           "      --json              print one JSON object instead of text\n"
+          CLI_NO_CHECK_DERIVATIVES_HELP
           "  -h, --help              show this help\n", out);
 }
 
@@ -371,6 +372,7 @@ int cmd_analyze(int argc, char **argv)
         {"period", required_argument, NULL, OPT_PERIOD},
         {"section", required_argument, NULL, OPT_SECTION},
         {"param", required_argument, NULL, 'p'},
+        CLI_NO_CHECK_DERIVATIVES_OPTION,
         {"json", no_argument, NULL, OPT_JSON},
         {"check", no_argument, NULL, OPT_CHECK},
         {"gradient", no_argument, NULL, OPT_GRADIENT},
@@ -405,6 +407,9 @@ int cmd_analyze(int argc, char **argv)
             return CLI_EXIT_USAGE;
         }
         switch (c) {
+        case CLI_OPT_NO_CHECK_DERIVATIVES:
+            params.no_check_derivatives = 1;
+            break;
         case 'p':
             if (cli_assignments_add(&params, optarg) != 0) {
                 cli_assignments_free(&params);

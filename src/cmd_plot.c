@@ -70,6 +70,7 @@ void cmd_plot_usage(FILE *out)
           "      --seed N            seed of the starts (1)\n"
           "impact-set only:\n"
           "      --samples N         samples of the set, 1 <= N <= 1000000 (the problem's)\n"
+          CLI_NO_CHECK_DERIVATIVES_HELP
           "  -h, --help              show this help\n", out);
 }
 
@@ -771,6 +772,7 @@ int cmd_plot(int argc, char **argv)
         {"samples", required_argument, NULL, OPT_SAMPLES},
         {"output", required_argument, NULL, 'o'},
         {"param", required_argument, NULL, 'p'},
+        CLI_NO_CHECK_DERIVATIVES_OPTION,
         {"orbit", required_argument, NULL, OPT_ORBIT},
         {"trials", required_argument, NULL, OPT_TRIALS},
         {"steps", required_argument, NULL, OPT_STEPS},
@@ -801,6 +803,9 @@ int cmd_plot(int argc, char **argv)
         switch (c) {
         case 'o':
             out = optarg;
+            break;
+        case CLI_OPT_NO_CHECK_DERIVATIVES:
+            params.no_check_derivatives = 1;
             break;
         case 'p':
             if (cli_assignments_add(&params, optarg))

@@ -91,6 +91,7 @@ void cmd_shape_usage(FILE *out)
             "      --tol E              verify: a trial converged if its final error < E,\n"
             "                           E > 0 (%g)\n"
             "      --json               print one JSON object instead of text\n"
+            CLI_NO_CHECK_DERIVATIVES_HELP
             "  -h, --help               show this help\n"
             "--trials, --perturb, --steps and --tol imply --verify.  --start and --bounds\n"
             "take each shape parameter once.\n",
@@ -388,6 +389,9 @@ static void print_text(const hes_system *sys, const hes_shape_result *res,
                trials->converged, trials->n_trials, trials->radius, trials->steps);
         if (trials->converged < trials->n_trials)
             printf("  (final error below %g counts as converged)\n", trials->tol);
+        const char *why = hes_trials_contradiction(st->verdict, trials);
+        if (why)
+            printf("  note: %s\n", why);
     }
 }
 
@@ -456,6 +460,7 @@ int cmd_shape(int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"param", required_argument, NULL, 'p'},
+        CLI_NO_CHECK_DERIVATIVES_OPTION,
         {"start", required_argument, NULL, OPT_START},
         {"bounds", required_argument, NULL, OPT_BOUNDS},
         {"algorithm", required_argument, NULL, OPT_ALGORITHM},
@@ -494,6 +499,9 @@ int cmd_shape(int argc, char **argv)
              c == OPT_TOL) && (rc = cli_once(argv[0], longopts, c, seen)) != CLI_EXIT_OK)
             break;
         switch (c) {
+        case CLI_OPT_NO_CHECK_DERIVATIVES:
+            params.no_check_derivatives = 1;
+            break;
         case 'p':
             if (cli_assignments_add(&params, optarg) != 0)
                 rc = CLI_EXIT_FAILURE;

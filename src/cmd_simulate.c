@@ -76,6 +76,7 @@ void cmd_simulate_usage(FILE *out)
             "                          with --sweep value,n_events,transitions,mode,state,x,\n"
             "                          failure (one row per final state component); with\n"
             "                          --integrator ess t,STATE1,STATE2,... per sample\n"
+            CLI_NO_CHECK_DERIVATIVES_HELP
             "  -h, --help              show this help\n"
             "Each simulation has a budget of integrator steps per phase and of wall-clock\n"
             "time (10 s); a trial or sweep value that exceeds it fails with a message.\n",
@@ -211,6 +212,7 @@ int cmd_simulate(int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"param", required_argument, NULL, 'p'},
+        CLI_NO_CHECK_DERIVATIVES_OPTION,
         {"perturb", required_argument, NULL, OPT_PERTURB},
         {"box", required_argument, NULL, OPT_BOX},
         {"trials", required_argument, NULL, OPT_TRIALS},
@@ -252,6 +254,9 @@ int cmd_simulate(int argc, char **argv)
             (rc = cli_once(argv[0], longopts, c, seen)) != CLI_EXIT_OK)
             break;
         switch (c) {
+        case CLI_OPT_NO_CHECK_DERIVATIVES:
+            params.no_check_derivatives = 1;
+            break;
         case 'p':
             if (cli_assignments_add(&params, optarg) != 0)
                 rc = CLI_EXIT_FAILURE;

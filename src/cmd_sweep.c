@@ -68,6 +68,7 @@ void cmd_sweep_usage(FILE *out)
           "                          at any moment) and compute only the missing points\n"
           "      --json              also print each row as one JSON object per line on\n"
           "                          standard output (instead of CSV without -o)\n"
+          CLI_NO_CHECK_DERIVATIVES_HELP
           "  -h, --help              show this help\n", out);
 }
 
@@ -512,6 +513,7 @@ static int sweep(int argc, char **argv, int rank, int size)
 {
     static const struct option longopts[] = {
         {"param", required_argument, NULL, 'p'},
+        CLI_NO_CHECK_DERIVATIVES_OPTION,
         {"grid", required_argument, NULL, OPT_GRID},
         {"list", required_argument, NULL, OPT_LIST},
         {"random", required_argument, NULL, OPT_RANDOM},
@@ -542,6 +544,9 @@ static int sweep(int argc, char **argv, int rank, int size)
             (rc = cli_once(argv[0], longopts, c, seen)) != CLI_EXIT_OK)
             break;
         switch (c) {
+        case CLI_OPT_NO_CHECK_DERIVATIVES:
+            params.no_check_derivatives = 1;
+            break;
         case 'p':
             if (cli_assignments_add(&params, optarg))
                 rc = CLI_EXIT_FAILURE;
@@ -732,7 +737,9 @@ static int sweep(int argc, char **argv, int rank, int size)
         for (int j = grid.n - 1, st = 1; j >= 0; st *= grid.count[j--])
             strides[n_strides++] = st;
         hes_sweep_opts so = { r->n, pidx, n_points, values, optimize, jobs, skip, write_row, &w, NULL,
-                              n_strides, n_strides ? strides : NULL };
+                              n_strides, n_strides ? strides : NULL, NULL };
+        hes_settings set = hes_system_get_settings(sys);
+        so.settings = &set;
 #ifdef HAVE_MPI
         int *counter = NULL;
         if (size > 1) {

@@ -91,6 +91,7 @@ void cmd_trajopt_usage(FILE *out)
           "      --json              print one JSON object instead of text\n"
           "  -o, --output FILE       write the gait (JSON) for 'hes analyze --orbit FILE'\n"
           "                          and 'hes simulate --orbit FILE'\n"
+          CLI_NO_CHECK_DERIVATIVES_HELP
           "  -h, --help              show this help\n", out);
 }
 
@@ -350,6 +351,7 @@ int cmd_trajopt(int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"param", required_argument, NULL, 'p'},
+        CLI_NO_CHECK_DERIVATIVES_OPTION,
         {"objective", required_argument, NULL, OPT_OBJECTIVE},
         {"weight", required_argument, NULL, OPT_WEIGHT},
         {"smooth", required_argument, NULL, OPT_SMOOTH},
@@ -399,6 +401,9 @@ int cmd_trajopt(int argc, char **argv)
             c != OPT_QUIET && c != OPT_JSON && (rc = cli_once(argv[0], longopts, c, seen)) != 0)
             break;
         switch (c) {
+        case CLI_OPT_NO_CHECK_DERIVATIVES:
+            params.no_check_derivatives = 1;
+            break;
         case 'p':
             if (cli_assignments_add(&params, optarg))
                 rc = CLI_EXIT_FAILURE;

@@ -1203,14 +1203,25 @@ if [ -f "$plugin" ]; then
     expect_grep pl_info out 'rimless-wheel' "info names the plugin's model"
     run pl_sweep sweep --model "$plugin" --grid a=0.2:0.4:3 --jobs 2
     expect_status pl_sweep 0 "sweep --model PATH --jobs 2"
-    # a wrong supplied Jacobian (dF/dx[1,0] times 1.001): the analysis is
-    # printed, the check names the entry, and the exit status is 1
+    # a wrong supplied Jacobian (dF/dx[1,0] times 1.001) is refused by
+    # default, by every command that analyses the orbit, naming the entry
     wrongjac=${top_builddir:-.}/tests/.libs/rimless_wheel_wrong_jacobian.so
-    run e_pl_jac analyze --model "$wrongjac" -p a=0.3 --check
+    run e_pl_jacd analyze --model "$wrongjac" -p a=0.3
+    expect_status e_pl_jacd 1 "analyze refuses a wrong supplied Jacobian by default"
+    expect_grep e_pl_jacd err "mode stance: dF/dx\\[1,0\\] disagrees with central differences of its own callback" \
+        "the default check names the wrong entry"
+    run e_pl_jacsw sweep --model "$wrongjac" --grid a=0.3:0.35:2
+    expect_status e_pl_jacsw 0 "sweep with a wrong supplied Jacobian (rows fail, the sweep goes on)"
+    expect_grep e_pl_jacsw out '^1,.*,model failure,.*dF/dx\[1;0\] disagrees' "each sweep row names the wrong entry"
+    run pl_jacoff analyze --model "$wrongjac" -p a=0.3 --no-check-derivatives
+    expect_status pl_jacoff 0 "analyze --no-check-derivatives takes the supplied Jacobian"
+    # with --check (and the default check off): the analysis is printed,
+    # the check names the entry, and the exit status is 1
+    run e_pl_jac analyze --model "$wrongjac" -p a=0.3 --check --no-check-derivatives
     expect_status e_pl_jac 1 "analyze --check with a wrong supplied Jacobian"
     expect_grep e_pl_jac err 'mode stance: dF/dx\[1,0\] disagrees' "the check names the wrong entry"
     expect_grep e_pl_jac out '^psi' "the analysis is printed before the verdict"
-    run e_pl_jacj analyze --model "$wrongjac" -p a=0.3 --check --json
+    run e_pl_jacj analyze --model "$wrongjac" -p a=0.3 --check --json --no-check-derivatives
     expect_status e_pl_jacj 1 "analyze --check --json with a wrong supplied Jacobian"
     expect_json_value e_pl_jacj 'd["check"]["jacobians"]["disagree"]' True \
         "the JSON's check says the Jacobians disagree"

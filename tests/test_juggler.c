@@ -244,12 +244,19 @@ START_TEST(test_juggler_perturbed_bounces_converge_only_when_stable)
             s += t.trials[i].error[k];
         ck_assert_double_eq_tol(t.mean_error[k], s / 8, 1e-15 * (s / 8));
     }
+    /* the trials agree with the closed-form verdict, and would contradict
+       the other one */
+    ck_assert_ptr_null(hes_trials_contradiction(HES_STABLE, &t));
+    ck_assert_ptr_nonnull(hes_trials_contradiction(HES_UNSTABLE, &t));
     hes_trials_free(&t);
     hes_orbit_free(&o);
     ck_assert_int_eq(hes_system_set_param(sys, "paddle_accel", 2.0), HES_OK);
     ck_assert_int_eq(hes_orbit_find(sys, &o), HES_OK);
     ck_assert_int_eq(hes_trials_run(sys, &o, 8, 0.01, 40, 7, 1e-6, &t), HES_OK);
     ck_assert_int_eq(t.converged, 0);
+    ck_assert_ptr_null(hes_trials_contradiction(HES_UNSTABLE, &t));
+    ck_assert_ptr_nonnull(hes_trials_contradiction(HES_STABLE, &t));
+    ck_assert_ptr_null(hes_trials_contradiction(HES_MARGINAL, &t));
     hes_trials_free(&t);
     hes_orbit_free(&o);
     hes_system_destroy(sys);

@@ -102,6 +102,10 @@ static void *worker(void *arg)
     hes_system *sys = hes_system_create(S->model);
     double *warm = sys ? malloc(sizeof(double) * (size_t)(sys->nmax + 1)) : NULL;
     hes_sweep_row row;
+    if (sys && o->settings && hes_system_set_settings(sys, o->settings) != HES_OK) {
+        hes_system_destroy(sys); /* refused before the threads start */
+        sys = NULL;
+    }
     if (!sys || !warm) {
         free(warm);
         hes_system_destroy(sys);
@@ -170,6 +174,15 @@ hes_status hes_sweep_run(const hes_model *model, const double *params, const hes
         if (o->params[j] < 0 || o->params[j] >= model->n_params)
             SWEEP_FAIL(HES_EINVAL, "hes_sweep_run: swept parameter %d has index %d, not one of "
                        "the model's %d", j, o->params[j], model->n_params);
+    if (o->settings) { /* refused here, with the reason, rather than by each worker */
+        hes_system *probe = hes_system_create(model);
+        hes_status st = probe ? hes_system_set_settings(probe, o->settings) : HES_ENOMEM;
+        if (st != HES_OK)
+            snprintf(why, sizeof why, "%s", probe ? hes_system_errmsg(probe) : "out of memory");
+        hes_system_destroy(probe);
+        if (st != HES_OK)
+            SWEEP_FAIL(st, "hes_sweep_run: %s", why);
+    }
     sweep_state S = { model, params, o, PTHREAD_MUTEX_INITIALIZER, 0, 0, NULL };
     if (!params) {
         double *def = malloc(sizeof(double) * (size_t)(model->n_params + 1));

@@ -1,8 +1,10 @@
 /*
  * analyze.c - hes_analyze(), the one call that does orbit -> monodromy ->
- * multipliers, with the optional independent check: the analysed matrix
+ * multipliers; the model's supplied Jacobians checked at the orbit (by
+ * default), and the optional independent check: the analysed matrix
  * recomputed by central differences of the full nonlinear return map.
  */
+#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +19,61 @@ void hes_analysis_free(hes_analysis *res)
     hes_monodromy_free(&res->mono);
     hes_stability_free(&res->stab);
     memset(res, 0, sizeof *res);
+}
+
+/* The model's supplied Jacobians against central differences of its own
+ * callbacks at the orbit's states: each mode's state before the event that
+ * ends its phase (at_end) or just after the event that starts it.  Not
+ * fatal by itself: a reset may refuse a state of its mode off its own event
+ * (every transition from a mode is checked at one state of the mode); where
+ * says what could not be checked, and the worst error is then NaN, unless
+ * one compared before disagrees: where and the error name it. */
+static void jacobians_at(hes_system *sys, const hes_orbit *orbit, int at_end,
+                         hes_deriv_report *rep)
+{
+    const hes_model *m = hes_system_model(sys);
+    const double **xs = calloc((size_t)m->n_modes, sizeof *xs);
+    const hes_traj *tr = &orbit->traj;
+    memset(rep, 0, sizeof *rep);
+    if (!xs) {
+        snprintf(rep->where, sizeof rep->where, "out of memory");
+        rep->max_rel_err = NAN;
+        return;
+    }
+    for (int k = 0; k < tr->n_phases; k++)
+        if (at_end)
+            xs[tr->phases[k].mode] = k < tr->n_events ? tr->events[k].x_minus : tr->phases[k].x1;
+        else if (!xs[tr->phases[k].mode])
+            xs[tr->phases[k].mode] = tr->phases[k].x0;
+    if (hes_model_check_derivatives(m, hes_system_params(sys), orbit->t0, xs, rep) != HES_OK &&
+        !rep->disagree)
+        rep->max_rel_err = NAN;
+    free(xs);
+}
+
+/* The supplied Jacobians at two states of each mode of the orbit (the
+ * phase's start and its end): res->jacobians holds the worse report.  A
+ * Jacobian that disagrees with its own callback's differences (relative
+ * error above HES_DERIV_TOL) would give a wrong monodromy and verdict with
+ * nothing to show for it: with settings.check_derivatives that is an error
+ * naming the entry. */
+static hes_status check_jacobians(hes_system *sys, hes_analysis *res)
+{
+    hes_deriv_report end, start;
+    jacobians_at(sys, &res->orbit, 1, &end);
+    jacobians_at(sys, &res->orbit, 0, &start);
+    int take_start = start.disagree > end.disagree ||
+                     (start.disagree == end.disagree && start.max_rel_err > end.max_rel_err);
+    res->jacobians = take_start ? start : end;
+    res->jacobians.n_checked = end.n_checked > start.n_checked ? end.n_checked : start.n_checked;
+    if (res->jacobians.disagree && sys->set.check_derivatives)
+        return hes__fail(sys, HES_EMODEL, "the model's %s disagrees with central differences of "
+                         "its own callback at the orbit (relative error %.3g, above %g): a wrong "
+                         "Jacobian gives a wrong monodromy and verdict; correct it, or remove it "
+                         "to have differences used (the check can be turned off: "
+                         "settings.check_derivatives, --no-check-derivatives)",
+                         res->jacobians.where, res->jacobians.max_rel_err, HES_DERIV_TOL);
+    return HES_OK;
 }
 
 hes_status hes_analyze(hes_system *sys, int check, hes_analysis *res)
@@ -55,26 +112,8 @@ hes_status hes_analyze(hes_system *sys, int check, hes_analysis *res)
         }
         free(fd);
     }
-    if (st == HES_OK && check) { /* the supplied Jacobians at the orbit's states */
-        const hes_model *m = hes_system_model(sys);
-        const double **xs = calloc((size_t)m->n_modes, sizeof *xs);
-        const hes_traj *tr = &res->orbit.traj;
-        if (!xs)
-            st = hes__fail(sys, HES_ENOMEM, "out of memory");
-        for (int k = 0; xs && k < tr->n_phases; k++) /* before the event that ends it */
-            xs[tr->phases[k].mode] = k < tr->n_events ? tr->events[k].x_minus
-                                                      : tr->phases[k].x1;
-        /* not fatal: a reset may refuse a state of its mode off its own
-           event (every transition from a mode is checked at the state
-           before the mode's event); where says what could not be checked,
-           and the worst error is then NaN, unless one compared before
-           disagrees: where and the error name it */
-        if (xs && hes_model_check_derivatives(m, hes_system_params(sys), res->orbit.t0, xs,
-                                              &res->jacobians) != HES_OK &&
-            !res->jacobians.disagree)
-            res->jacobians.max_rel_err = NAN;
-        free(xs);
-    }
+    if (st == HES_OK && (check || sys->set.check_derivatives))
+        st = check_jacobians(sys, res);
     if (st != HES_OK) /* the message stays: freeing results does not touch the system */
         hes_analysis_free(res);
     return st;

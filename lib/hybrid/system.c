@@ -35,6 +35,7 @@ static hes_settings default_settings(const hes_model *m)
     s.fd_step = 1e-5;
     s.max_steps = 100000;
     s.max_wall_time = 10.0;
+    s.check_derivatives = 1;
     return s;
 }
 

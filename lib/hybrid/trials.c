@@ -220,3 +220,20 @@ static hes_status trials_run(hes_system *sys, const hes_orbit *orbit, int n_tria
     mean_error(out);
     return HES_OK;
 }
+
+/* An unstable orbit attracts almost no perturbed start, so most trials
+ * converging contradicts the verdict (a wrong linearisation, or too few
+ * periods for psi barely above 1 to show); a stable orbit whose trials all
+ * fail to converge has a basin smaller than the ball, or a wrong verdict. */
+const char *hes_trials_contradiction(hes_verdict verdict, const hes_trials *t)
+{
+    if (!t || t->n_trials < 1)
+        return NULL;
+    if (verdict == HES_UNSTABLE && 2 * t->converged >= t->n_trials)
+        return "the verdict is unstable but most perturbed trials converged to the orbit: "
+               "the linearisation (a supplied Jacobian?) or the number of periods is in doubt";
+    if (verdict == HES_STABLE && t->converged == 0)
+        return "the verdict is stable but no perturbed trial converged: the ball is larger "
+               "than the basin of attraction, or the verdict is in doubt";
+    return NULL;
+}

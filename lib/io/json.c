@@ -396,8 +396,9 @@ char *hes_trials_json(const hes_system *sys, const hes_orbit *orbit,
 }
 
 /* "verify" of hes_shape_json: the perturbation trials at the optimum. */
-static json_t *verify_json(const hes_trials *trials)
+static json_t *verify_json(const hes_trials *trials, hes_verdict verdict)
 {
+    const char *why = hes_trials_contradiction(verdict, trials);
     json_t *obj = json_object();
     int err = 0;
 
@@ -408,6 +409,7 @@ static json_t *verify_json(const hes_trials *trials)
     err |= hes__json_put(obj, "radius", hes__json_number(trials->radius));
     err |= hes__json_put(obj, "steps", json_integer(trials->steps));
     err |= hes__json_put(obj, "tol", hes__json_number(trials->tol));
+    err |= hes__json_put(obj, "contradiction", why ? json_string(why) : json_null());
     if (err) {
         json_decref(obj);
         return NULL;
@@ -469,7 +471,7 @@ char *hes_shape_json(const hes_system *sys, const hes_shape_result *res,
     err |= hes__json_put(doc, "multipliers", hes__json_multipliers(&res->analysis.stab));
     err |= hes__json_put(doc, "orbit", orbit_json(model, &res->analysis.orbit, 1));
     if (trials)
-        err |= hes__json_put(doc, "verify", verify_json(trials));
+        err |= hes__json_put(doc, "verify", verify_json(trials, res->analysis.stab.verdict));
     if (err) {
         json_decref(doc);
         return NULL;

@@ -790,6 +790,9 @@ typedef struct {
     long n_integrations, n_projections, n_sign_changes, n_rearms;
     long n_refused;     /* projections refused by the second-order test (those
                            guards were watched: crossed exactly, or missed) */
+    double eps_error;   /* hes_ess_run_error's estimate of x_end's error from the
+                           band, and its observed order; NaN until estimated */
+    double eps_order;
 } hes_ess_result;
 
 typedef struct hes_ess hes_ess;
@@ -814,6 +817,16 @@ const double *hes_ess_params(const hes_ess *ess);
 hes_status hes_ess_run(hes_ess *ess, const hes_ess_options *opts, double t0,
                        const double *x0, double t_end, hes_ess_result *res);
 void hes_ess_result_free(hes_ess_result *res);
+/* The error of a run's end state from the band eps (lib/contact/ess_accuracy.c):
+ * the run of res (from opts, t0, x0 to t_end) again at eps / 2 and eps / 4;
+ * with d1 = |x(eps) - x(eps / 2)| and d2 = |x(eps / 2) - x(eps / 4)| (max
+ * norms), res->eps_error = (4/3) d1 (Richardson for the method's order 2)
+ * and res->eps_order = log2(d1 / d2) (NaN when d2 = 0).  An order far from 2
+ * says the estimate is not to be trusted (an event near t_end, eps too
+ * large).  Returns the status of the extra runs (the message in
+ * hes_ess_errmsg). */
+hes_status hes_ess_run_error(hes_ess *ess, const hes_ess_options *opts, double t0,
+                             const double *x0, double t_end, hes_ess_result *res);
 
 /* ---------------------------------------------- linear complementarity */
 /*

@@ -8,6 +8,7 @@
  * with --jacobian the derivative d x(T) / d x0.  Text, CSV rows t,STATES...
  * or hes_ess_result_json().  cmd_simulate.c parses the command line.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -62,10 +63,28 @@ static void print_text(const hes_ess *ess, const hes_ess_options *o, const hes_e
     for (int i = 0; i < r->m; i++)
         printf("%s%+d", i ? ", " : "", r->s_end[i]);
     printf("]\n");
+    printf("error from the band (the run at eps/2 and eps/4): %.3g, order %.2f\n",
+           r->eps_error, r->eps_order);
     if (r->jac) {
         printf("\njacobian d x(T) / d x0:\n");
         cli_print_matrix(stdout, r->jac, n);
     }
+}
+
+/* On stderr when the band's error estimate of the end state is above 1e-3
+ * of its size (or cannot be trusted): the end state is then only as good as
+ * that, and a smaller --eps is the remedy (the error falls as eps^2). */
+static void accuracy_note(const hes_ess_options *o, const hes_ess_result *r)
+{
+    double size = 1.0;
+    for (int i = 0; i < r->n; i++)
+        size = fmax(size, fabs(r->x_end[i]));
+    int trusted = isfinite(r->eps_order) && r->eps_order > 1.5 && r->eps_order < 2.5;
+    if (r->eps_error > 1e-3 * size || (!trusted && r->eps_error > 1e-6 * size))
+        fprintf(stderr, "%s: note: the end state's error from the band eps = %g is about %.3g "
+                "(max norm; the runs at eps/2 and eps/4 give order %.2f%s); try a smaller "
+                "--eps\n", CMD, o->eps, r->eps_error, r->eps_order,
+                trusted ? "" : ", not the method's 2: the estimate itself is rough");
 }
 
 int simulate_ess(const hes_ess_model *model, const cli_assignments *params,
@@ -112,6 +131,10 @@ int simulate_ess(const hes_ess_model *model, const cli_assignments *params,
         o.record = 1;
 
     st = hes_ess_run(ess, &o, 0.0, sw->x0, sw->time, &r);
+    if (st == HES_OK) /* the band's error of the end state: every run says how accurate it is */
+        st = hes_ess_run_error(ess, &o, 0.0, sw->x0, sw->time, &r);
+    if (st == HES_OK)
+        accuracy_note(&o, &r);
     if (st != HES_OK) {
         fprintf(stderr, "hes: %s: %s\n", hes_strerror(st), hes_ess_errmsg(ess));
         rc = hes_status_exit_code(st);

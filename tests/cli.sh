@@ -324,7 +324,7 @@ run ess_json simulate hopper-1d --integrator ess --eps 1e-4 --x0 1.2,0 --time 0.
 expect_status ess_json 0 "simulate hopper-1d --integrator ess --jacobian --json"
 expect_json ess_json "simulate --integrator ess --json"
 expect_json_value ess_json 'list(d)' \
-    "['problem', 'integrator', 'eps', 'params', 'states', 't0', 'x0', 't_end', 'samples', 'x_end', 'signs_end', 'counts', 'jacobian']" \
+    "['problem', 'integrator', 'eps', 'params', 'states', 't0', 'x0', 't_end', 'samples', 'x_end', 'signs_end', 'counts', 'jacobian', 'eps_error', 'eps_order']" \
     "ESS JSON has its keys"
 expect_json_value ess_json '(d["counts"]["projections"], d["signs_end"], len(d["jacobian"]), len(d["jacobian"][0]))' \
     "(2, [-1, 1], 2, 2)" "ESS JSON: two crossings before t = 0.5, in flight after liftoff, a 2 x 2 Jacobian"
@@ -337,6 +337,16 @@ run ess_text simulate hopper-1d --x0 1.2,0 --time 1 --jacobian -p k=2000
 expect_status ess_text 0 "simulate hopper-1d --jacobian -p k=2000 (text)"
 expect_grep ess_text out '^steps: [0-9]+ integration, 4 projection' "ESS text counts 4 crossings before t = 1"
 expect_grep ess_text out '^jacobian d x\(T\) / d x0:' "ESS text prints the Jacobian"
+# a band far too wide for the hopper (eps 0.1 against a stance of 2.4 cm):
+# every run says how far its end state is from the band's error, and
+# this one says it on stderr
+run ess_wide simulate hopper-1d --integrator ess --eps 0.1 --x0 1.5,0 --time 2
+expect_status ess_wide 0 "simulate hopper-1d --eps 0.1"
+expect_grep ess_wide err "note: the end state's error from the band eps = 0.1 is about" \
+    "a band too wide is reported with its error estimate"
+expect_grep ess_wide out '^error from the band' "the text gives the band's error estimate"
+run ess_fine simulate hopper-1d --integrator ess --eps 1e-4 --x0 1.5,0 --time 2
+expect_no_grep ess_fine err "note" "no accuracy note at eps 1e-4"
 run ess_refuse simulate slip-hopper --integrator ess --x0 1,2 --time 1
 expect_status ess_refuse 2 "--integrator ess on a hybrid model is refused"
 expect_grep ess_refuse err 'no ESS form' "the refusal says the problem has no ESS form"

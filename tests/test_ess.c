@@ -293,6 +293,42 @@ START_TEST(test_hopper_matches_closed_form_better_as_eps_shrinks)
 }
 END_TEST
 
+/* The band's error estimate of a run's end state (eps/2, eps/4, Richardson)
+ * against the closed form's true error: within a factor of 2 where the
+ * observed order is 2, and large enough to be flagged at eps = 0.1. */
+START_TEST(test_end_state_error_estimate_matches_the_closed_form)
+{
+    hes_ess *ess;
+    ck_assert_int_eq(hes_ess_new(hes_ess_problem_find("hopper-1d"), &ess, NULL, 0), HES_OK);
+    double x0[2] = { 1.5, 0 }, y[2];
+    ck_assert_int_eq(hes_hopper_1d_exact(NULL, 2.0, x0, y), HES_OK);
+    const double eps[3] = { 1e-2, 1e-3, 1e-1 };
+    for (int k = 0; k < 3; k++) {
+        hes_ess_options o;
+        hes_ess_options_default(&o);
+        o.eps = eps[k];
+        hes_ess_result r;
+        ck_assert_int_eq(hes_ess_run(ess, &o, 0.0, x0, 2.0, &r), HES_OK);
+        ck_assert(isnan(r.eps_error)); /* not estimated yet */
+        ck_assert_int_eq(hes_ess_run_error(ess, &o, 0.0, x0, 2.0, &r), HES_OK);
+        double truth = fmax(fabs(r.x_end[0] - y[0]), fabs(r.x_end[1] - y[1]));
+        if (getenv("HES_TEST_VERBOSE"))
+            printf("eps %g: estimated %.3e (order %.2f), true %.3e\n", eps[k], r.eps_error,
+                   r.eps_order, truth);
+        if (k < 2) {
+            ck_assert_msg(fabs(r.eps_order - 2) < 0.2, "order %g at eps %g", r.eps_order, eps[k]);
+            ck_assert_msg(r.eps_error > truth / 2 && r.eps_error < 2 * truth,
+                          "eps %g: estimate %g, true error %g", eps[k], r.eps_error, truth);
+        } else { /* far off: the estimate says so */
+            ck_assert_msg(truth > 0.1 && r.eps_error > 0.1, "eps 0.1: estimate %g, true %g",
+                          r.eps_error, truth);
+        }
+        hes_ess_result_free(&r);
+    }
+    hes_ess_destroy(ess);
+}
+END_TEST
+
 /* ---------------------------------------------------------- the Jacobian */
 
 static double jacobian_vs_fd(hes_ess *ess, const double *x0, double t_end, double eps)
@@ -455,6 +491,7 @@ static Suite *ess_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_ess_error_is_second_order_in_eps_on_piecewise_affine_system);
     tcase_add_test(tc, test_hopper_matches_closed_form_better_as_eps_shrinks);
+    tcase_add_test(tc, test_end_state_error_estimate_matches_the_closed_form);
     tcase_add_test(tc, test_jacobian_equals_central_differences_of_the_integrator);
     tcase_add_test(tc, test_field_leaving_guard_in_its_band_is_a_liveness_error);
     tcase_add_test(tc, test_bad_models_and_arguments_are_refused_with_a_reason);

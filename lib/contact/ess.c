@@ -625,8 +625,10 @@ hes_status hes_ess_run(hes_ess *e, const hes_ess_options *opts, double t0, const
         hes_ess_options_default(&def);
         opts = &def;
     }
-    if (res)
+    if (res) {
         memset(res, 0, sizeof *res);
+        res->eps_error = res->eps_order = NAN; /* until hes_ess_run_error */
+    }
     hes_status st = check_args(e, opts, t0, x0, t_end, res);
     if (st != HES_OK)
         return st;

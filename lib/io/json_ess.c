@@ -83,7 +83,7 @@ char *hes_ess_result_json(const hes_ess *ess, const hes_ess_options *opts, doubl
         json_array_append_new(signs, json_integer(r->s_end[i]));
     return hes__json_dump(json_pack(
         "{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
-        "s:{s:I, s:I, s:I, s:I, s:I}, s:o}",
+        "s:{s:I, s:I, s:I, s:I, s:I}, s:o, s:o, s:o}",
         "problem", m->name,
         "integrator", "ess",
         "eps", hes__json_number(opts->eps),
@@ -101,7 +101,9 @@ char *hes_ess_result_json(const hes_ess *ess, const hes_ess_options *opts, doubl
         "sign_changes", (json_int_t)r->n_sign_changes,
         "rearms", (json_int_t)r->n_rearms,
         "refused", (json_int_t)r->n_refused,
-        "jacobian", r->jac ? hes__json_matrix_rows(r->jac, r->n) : json_null()));
+        "jacobian", r->jac ? hes__json_matrix_rows(r->jac, r->n) : json_null(),
+        "eps_error", hes__json_number(r->eps_error),
+        "eps_order", hes__json_number(r->eps_order)));
 }
 
 char *hes_ess_orbit_json(const hes_ess *ess, const hes_ess_orbit_options *opts,

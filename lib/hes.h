@@ -1811,6 +1811,8 @@ typedef struct {
                              (warm started) to estimate psi's error from the band and
                              to refuse an orbit that does not converge as the band
                              shrinks (an artifact of a coarse eps): see eps_error */
+    double max_wall_time; /* seconds for the whole search, eps check included (> 0; 60):
+                             then HES_ESOLVER saying so */
 } hes_ess_orbit_options;
 
 void hes_ess_orbit_options_default(hes_ess_orbit_options *opts);

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "hes.h"
 #include "testutil.h"
@@ -376,6 +377,36 @@ END_TEST
 
 /* Bad guesses and arguments are refused with a message; an equilibrium is
  * not taken for an orbit. */
+/* A stiff leg (k = 1e9, inside the parameter's range) makes every period
+ * take tens of seconds: the search stops at its overall budget, with a
+ * message that says so, instead of running for a quarter of an hour. */
+START_TEST(test_ess_orbit_search_stops_at_its_overall_budget)
+{
+    const hes_ess_model *em = hes_ess_problem_find("hopper-pumped");
+    hes_ess *ess;
+    ck_assert_int_eq(hes_ess_new(em, &ess, NULL, 0), HES_OK);
+    ck_assert_int_eq(hes_ess_set_param(ess, "k", 1e9), HES_OK);
+    hes_ess_orbit_options o;
+    hes_ess_orbit_options_default(&o);
+    ck_assert_double_eq(o.max_wall_time, 60);
+    o.section = em->orbit_section;
+    o.max_wall_time = 0.5;
+    hes_ess_orbit orb;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    ck_assert_int_eq(hes_ess_orbit_find(ess, &o, em->orbit_x0, em->orbit_period, &orb),
+                     HES_ESOLVER);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double took = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    ck_assert_msg(took < 2.0, "the search took %g s on a budget of 0.5 s", took);
+    ck_assert_msg(strstr(hes_ess_errmsg(ess), "whole budget of 0.5 s"), "%s", hes_ess_errmsg(ess));
+    o.max_wall_time = 0;
+    ck_assert_int_eq(hes_ess_orbit_find(ess, &o, em->orbit_x0, em->orbit_period, &orb),
+                     HES_EINVAL);
+    hes_ess_destroy(ess);
+}
+END_TEST
+
 START_TEST(test_ess_orbit_refusals)
 {
     const hes_ess_model *em = hes_ess_problem_find("hopper-pumped");
@@ -714,6 +745,7 @@ static Suite *ess_orbit_suite(void)
     tcase_add_test(tc, test_ess_jacobian_converges_to_the_monodromy_of_a_hopping_orbit);
     tcase_add_test(tc, test_ess_orbit_multiplier_converges_to_the_pipeline_and_liouville);
     tcase_add_test(tc, test_ess_orbit_refusals);
+    tcase_add_test(tc, test_ess_orbit_search_stops_at_its_overall_budget);
     tcase_add_test(tc, test_ess_jacobian_through_simultaneous_touchdown_is_the_piece_of_the_order_taken);
     tcase_add_test(tc, test_ess_jacobian_is_the_piece_of_the_order_taken_when_pieces_differ);
     suite_add_tcase(s, tc);

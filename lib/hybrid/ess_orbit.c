@@ -44,6 +44,7 @@ void hes_ess_orbit_options_default(hes_ess_orbit_options *o)
     o->tol = 1e-9;
     o->max_iter = 40;
     o->check_eps = 1;
+    o->max_wall_time = 60;
 }
 
 void hes_ess_orbit_free(hes_ess_orbit *res)
@@ -61,6 +62,7 @@ typedef struct {
     double *r, *J, *F;        /* residual (n), Jacobian (n x n), field at x(T) (n) */
     double res;               /* max |r| */
     long proj, refused, sign_changes;
+    double deadline, budget;  /* the search's end (monotonic clock) and its length, s */
 } period_eval;
 
 /* One period from (0, x) to T with the Jacobian. */
@@ -69,7 +71,21 @@ static hes_status period(hes_ess *e, const hes_ess_options *o, const double *x, 
 {
     int n = e->n;
     hes_ess_result rr;
-    hes_status st = hes_ess_run(e, o, 0, x, T, &rr);
+    double left = pe->deadline - hes__monotonic_seconds();
+    if (!(left > 0))
+        return hes__ess_fail(e, HES_ESOLVER, "the orbit search used its whole budget of %g s "
+                             "(hes_ess_orbit_options.max_wall_time) without converging",
+                             pe->budget);
+    hes_ess_options run = *o; /* no run beyond the search's own end */
+    run.max_wall_time = fmin(o->max_wall_time, left);
+    hes_status st = hes_ess_run(e, &run, 0, x, T, &rr);
+    if (st == HES_ESOLVER && !(hes__monotonic_seconds() < pe->deadline)) {
+        hes_ess_result_free(&rr);
+        e->msg[0] = '\0'; /* the run's budget was the search's: say the search's */
+        return hes__ess_fail(e, HES_ESOLVER, "the orbit search used its whole budget of %g s "
+                             "(hes_ess_orbit_options.max_wall_time) without converging",
+                             pe->budget);
+    }
     if (st == HES_OK) {
         pe->res = 0;
         for (int k = 0; k < n; k++) {
@@ -103,6 +119,9 @@ static hes_status check_args(hes_ess *e, const hes_ess_orbit_options *o, const d
     if (o->section < 0 || o->section >= e->n)
         return hes__ess_fail(e, HES_EINVAL, "hes_ess_orbit_find: section = %d is not a state "
                              "index (0 to %d)", o->section, e->n - 1);
+    if (!(o->max_wall_time > 0))
+        return hes__ess_fail(e, HES_EINVAL, "hes_ess_orbit_find: max_wall_time = %g, not > 0",
+                             o->max_wall_time);
     if (!(o->tol > 0) || !(o->max_iter > 0))
         return hes__ess_fail(e, HES_EINVAL, "hes_ess_orbit_find: tol = %g and max_iter = %d "
                              "must be > 0", o->tol, o->max_iter);
@@ -116,7 +135,8 @@ static hes_status newton(hes_ess *e, const hes_ess_orbit_options *o, const hes_e
     int n = e->n, c = o->section;
     size_t nn = (size_t)n * n;   /* work: A, b, sv, xt, then the trial's r, J, F */
     double *A = work, *b = A + nn, *sv = b + n, *xt = sv + n;
-    period_eval trial = { xt + n, xt + 2 * n, xt + 2 * n + nn, 0, 0, 0, 0 };
+    period_eval trial = { xt + n, xt + 2 * n, xt + 2 * n + nn, 0, 0, 0, 0, pe->deadline,
+                          pe->budget };
     hes_status st = period(e, eo, x, *T, pe);
     if (st != HES_OK)
         return st;
@@ -148,7 +168,10 @@ static hes_status newton(hes_ess *e, const hes_ess_orbit_options *o, const hes_e
                 continue;
             for (int k = 0, q = 0; k < n; k++)
                 xt[k] = k == c ? x[k] : x[k] + lambda * b[q++];
-            if (period(e, eo, xt, Tt, &trial) == HES_OK && trial.res < pe->res) {
+            hes_status ts = period(e, eo, xt, Tt, &trial);
+            if (ts != HES_OK && !(hes__monotonic_seconds() < pe->deadline))
+                return ts; /* out of time, not a bad trial step */
+            if (ts == HES_OK && trial.res < pe->res) {
                 accepted = 1;
                 memcpy(x, xt, (size_t)n * sizeof *x);
                 *T = Tt;
@@ -308,7 +331,8 @@ hes_status hes_ess_orbit_find(hes_ess *e, const hes_ess_orbit_options *opts,
     memcpy(res->x0, x_guess, (size_t)n * sizeof *res->x0);
     res->period = T_guess;
     double *base = work + 2 * nn + 6 * (size_t)n;
-    period_eval pe = { base, base + n, base + n + nn, 0, 0, 0, 0 };
+    period_eval pe = { base, base + n, base + n + nn, 0, 0, 0, 0,
+                       hes__monotonic_seconds() + opts->max_wall_time, opts->max_wall_time };
     st = newton(e, opts, &eo, res->x0, &res->period, &pe, work, &res->iterations);
     res->residual = pe.res;
     if (st == HES_OK) {

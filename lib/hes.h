@@ -1859,6 +1859,37 @@ hes_status hes_simultaneous_find(hes_system *sys, const hes_traj *traj, double t
 hes_status hes_simultaneous_orbit(hes_system *sys, const hes_analysis *res,
                                   hes_simultaneous *out, int max, int *n);
 
+/* --------------------------------------------- the derivative of a flow */
+/*
+ * The derivative of the hybrid flow from (mode, x0) at time 0 over `time`
+ * (lib/hybrid/flow.c): jac = d x(time) / d x0 = Xi_N A_N ... Xi_1 A_1, the
+ * factors of a monodromy along a trajectory that need not be periodic (it
+ * must end in a mode of the start's dimension), and its pairs of events
+ * closer than 1e-8 of `time` analysed as hes_simultaneous_find does: the
+ * other order's outcome and derivative, and the limbs' coupling.  Through a
+ * change of contact order the flow is continuously differentiable exactly
+ * when the limbs are decoupled (decoupled-limbs paper, Thm. 1): trot-soft
+ * dropped level gives "linearisations agree", trot-rigid "differ".
+ * Release with hes_flow_free (also after a failure).
+ */
+typedef struct {
+    hes_traj traj;           /* the run, with its variational matrices */
+    int n;                   /* dimension of x0 and of x(time) */
+    double *jac;             /* n x n, column-major */
+    int n_simultaneous;      /* pairs of simultaneous events (at most 4) */
+    hes_simultaneous simultaneous[4];
+} hes_flow;
+
+hes_status hes_flow_jacobian(hes_system *sys, int mode, const double *x0, double time,
+                             hes_flow *out);
+void hes_flow_free(hes_flow *f);
+/* Its document (`hes simulate --jacobian --json` of a hybrid model):
+ * "problem", "params", "mode", "x0", "time", "events" (each "transition",
+ * "t"), "mode_end", "x_end", "jacobian" (rows), "simultaneous" (as in
+ * hes analyze's). */
+char *hes_flow_json(const hes_system *sys, int mode, const double *x0, double time,
+                    const hes_flow *f);
+
 /* --------------------------------------------------- perturbation trials */
 
 typedef struct {

@@ -177,6 +177,10 @@ void cli_print_verdict(const hes_stability *st);
 void cli_print_vector(FILE *out, const double *v, int n, const char *fmt);
 /* An n x n column-major matrix, one row per line (% .10e). */
 void cli_print_matrix(FILE *out, const double *a, int n);
+/* The report of pairs of simultaneous events (hes_simultaneous_orbit,
+ * hes_flow_jacobian): the two orders, the limbs' coupling, whether outcomes
+ * and linearisations agree, psi with each order when known. */
+void cli_print_simultaneous(const hes_model *m, const hes_simultaneous *list, int n);
 
 /* Name of state `i` of mode `mode`, or NULL when the model gives no names. */
 const char *cli_state_name(const hes_model *model, int mode, int i);

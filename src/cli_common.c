@@ -616,3 +616,36 @@ int cli_parse_contacts(const char *cmd, const char *text, hes_robot_contact *c, 
     }
     return n;
 }
+
+void cli_print_simultaneous(const hes_model *m, const hes_simultaneous *list, int n)
+{
+    for (int k = 0; k < n; k++) {
+        const hes_simultaneous *s = &list[k];
+        printf("\nsimultaneous events: '%s' then '%s' (%.3g apart)\n",
+               m->transitions[s->first].name, m->transitions[s->second].name, s->dt);
+        if (!isnan(s->coupling))
+            printf("  limb coupling (eq. 6, cosine in the M^-1 metric): %.3g%s\n", s->coupling,
+                   s->decoupled ? " (decoupled)" : " (coupled)");
+        if (s->alt_first < 0) {
+            printf("  the model has no transitions for the other order: not compared\n");
+            continue;
+        }
+        printf("  other order: '%s' then '%s'\n", m->transitions[s->alt_second].name,
+               m->transitions[s->alt_first].name);
+        if (isnan(s->outcome_gap)) {
+            printf("  the orders end in different modes: not compared\n");
+            continue;
+        }
+        printf("  outcomes %s (max difference %.3g)\n", s->continuous ? "agree" : "DIFFER",
+               s->outcome_gap);
+        if (s->differentiable)
+            printf("  linearisations agree (relative difference %.3g): the monodromy is valid\n",
+                   s->piece_gap);
+        else
+            printf("  linearisations differ (relative difference %.3g): the return map is only\n"
+                   "  piecewise linear; this orbit's monodromy uses the order taken\n", s->piece_gap);
+        if (!isnan(s->psi_other))
+            printf("  psi with the order taken: %.12g; with the other order: %.12g\n",
+                   s->psi_taken, s->psi_other);
+    }
+}

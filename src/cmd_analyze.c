@@ -160,40 +160,6 @@ static void print_stability(const hes_analysis *res)
     cli_print_verdict(st);
 }
 
-/* The report of simultaneous events (hes_simultaneous_orbit). */
-static void print_simultaneous(const hes_model *m, const hes_analysis *res)
-{
-    for (int k = 0; k < res->n_simultaneous; k++) {
-        const hes_simultaneous *s = &res->simultaneous[k];
-        printf("\nsimultaneous events: '%s' then '%s' (%.3g apart)\n",
-               m->transitions[s->first].name, m->transitions[s->second].name, s->dt);
-        if (!isnan(s->coupling))
-            printf("  limb coupling (eq. 6, cosine in the M^-1 metric): %.3g%s\n", s->coupling,
-                   s->decoupled ? " (decoupled)" : " (coupled)");
-        if (s->alt_first < 0) {
-            printf("  the model has no transitions for the other order: not compared\n");
-            continue;
-        }
-        printf("  other order: '%s' then '%s'\n", m->transitions[s->alt_second].name,
-               m->transitions[s->alt_first].name);
-        if (isnan(s->outcome_gap)) {
-            printf("  the orders end in different modes: not compared\n");
-            continue;
-        }
-        printf("  outcomes %s (max difference %.3g)\n", s->continuous ? "agree" : "DIFFER",
-               s->outcome_gap);
-        if (s->differentiable)
-            printf("  linearisations agree (relative difference %.3g): the monodromy is valid\n",
-                   s->piece_gap);
-        else
-            printf("  linearisations differ (relative difference %.3g): the return map is only\n"
-                   "  piecewise linear; this orbit's monodromy uses the order taken\n", s->piece_gap);
-        if (!isnan(s->psi_other))
-            printf("  psi with the order taken: %.12g; with the other order: %.12g\n",
-                   s->psi_taken, s->psi_other);
-    }
-}
-
 static void print_text(const hes_system *sys, const hes_analysis *res)
 {
     const hes_model *m = hes_system_model(sys);
@@ -218,7 +184,7 @@ static void print_text(const hes_system *sys, const hes_analysis *res)
         printf("check: no supplied Jacobian was checked (none for the modes the orbit "
                "visits: the library differentiates them)%s%s\n",
                res->jacobians.where[0] ? "; " : "", res->jacobians.where);
-    print_simultaneous(hes_system_model(sys), res);
+    cli_print_simultaneous(hes_system_model(sys), res->simultaneous, res->n_simultaneous);
 }
 
 /* The --gradient section: dpsi/dh for every shape parameter of sh. */
@@ -540,6 +506,15 @@ int cmd_analyze(int argc, char **argv)
     if (gradient && !has_shape_params(model)) {
         fprintf(stderr, "hes: problem '%s' has no shape parameters\n", model->name);
         cli_assignments_free(&params);
+        return CLI_EXIT_USAGE;
+    }
+    if (!model->orbit.guess) {
+        fprintf(stderr, "hes analyze: problem '%s' declares no periodic orbit to analyse; the "
+                "derivative of one run and its simultaneous events (whether the two orders of "
+                "a contact give the same one): hes simulate %s --x0 V1,V2,... --time T "
+                "--jacobian\n", model->name, model->name);
+        cli_assignments_free(&params);
+        cli_orbit_free(&orbit);
         return CLI_EXIT_USAGE;
     }
     sys = cli_system_setup(model, &params, &rc);

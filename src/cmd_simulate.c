@@ -36,6 +36,8 @@ void cmd_simulate_usage(FILE *out)
             "       hes simulate --orbit FILE [-p NAME=VALUE]... [trial options]\n"
             "       hes simulate PROBLEM [-p NAME=VALUE]... --sweep NAME=LO:HI:N\n"
             "                    --x0 V1,V2,... [--mode MODE] --time T [--json|--csv]\n"
+            "       hes simulate PROBLEM [-p NAME=VALUE]... --x0 V1,V2,... [--mode MODE]\n"
+            "                    --time T --jacobian [--json]\n"
             "       hes simulate PROBLEM --integrator ess [-p NAME=VALUE]... --x0 V1,V2,...\n"
             "                    --time T [--eps E] [--samples N] [--jacobian] [--json|--csv]\n"
             "Find the periodic orbit of PROBLEM, start N trials uniformly in the ball of\n"
@@ -70,7 +72,9 @@ void cmd_simulate_usage(FILE *out)
             "                          E > 0 (1e-3)\n"
             "      --samples N         ESS output at N evenly spaced times in [0, T],\n"
             "                          2 <= N <= %d (default: the step boundaries)\n"
-            "      --jacobian          ESS: also the n x n derivative d x(T) / d x0\n"
+            "      --jacobian          also the n x n derivative d x(T) / d x0 (a hybrid\n"
+            "                          model: one run, its saltation matrices, and whether\n"
+            "                          simultaneous events' two orders give the same one)\n"
             "      --json              print one JSON object instead of text\n"
             "      --csv               print rows trial,step,error (both counted from 1);\n"
             "                          with --sweep value,n_events,transitions,mode,state,x,\n"
@@ -319,8 +323,7 @@ int cmd_simulate(int argc, char **argv)
             ess_option = "--samples";
             rc = cli_int_option(CMD, "--samples", optarg, 2, CLI_MAX_SAMPLES, &ess_opts.samples);
             break;
-        case OPT_JACOBIAN:
-            ess_option = "--jacobian";
+        case OPT_JACOBIAN: /* ESS, or a hybrid model's one run */
             ess_opts.jacobian = 1;
             break;
         case OPT_JSON:
@@ -404,7 +407,13 @@ int cmd_simulate(int argc, char **argv)
         free(sweep.x0);
         return rc;
     }
-    if (rc == CLI_EXIT_OK && !sweep.spec && sweep_option) {
+    if (rc == CLI_EXIT_OK && ess_opts.jacobian && (sweep.spec || trial_option || csv ||
+                                                   !sweep.x0 || !sweep.have_time)) {
+        fprintf(stderr, "hes simulate: --jacobian is one run from --x0 over --time, with "
+                "the text or --json output (not with --sweep, trials or --csv)\n");
+        rc = CLI_EXIT_USAGE;
+    }
+    if (rc == CLI_EXIT_OK && !sweep.spec && sweep_option && !ess_opts.jacobian) {
         fprintf(stderr, "hes simulate: %s only goes with --sweep\n", sweep_option);
         rc = CLI_EXIT_USAGE;
     }
@@ -434,7 +443,8 @@ int cmd_simulate(int argc, char **argv)
     sys = cli_system_setup(model, &params, &rc);
     cli_assignments_free(&params);
     if (sys)
-        rc = sweep.spec ? simulate_sweep(sys, &sweep, opts.output) : run(sys, &opts);
+        rc = sweep.spec ? simulate_sweep(sys, &sweep, opts.output)
+           : ess_opts.jacobian ? simulate_flow(sys, &sweep, opts.output) : run(sys, &opts);
     hes_system_destroy(sys);
     cli_orbit_free(&orbit);
     free(sweep.x0);

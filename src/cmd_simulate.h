@@ -28,6 +28,12 @@ typedef struct {
 int simulate_sweep_parse(const char *text, simulate_sweep_opts *sw);
 /* Parses --x0 "V1,V2,..." into sw->x0 (malloc'd); 0 or an exit status. */
 int simulate_sweep_x0(const char *text, simulate_sweep_opts *sw);
+/* The start mode (--mode, or the model's first) and the check that --x0 has
+ * its dimension; 0 or CLI_EXIT_USAGE after printing. */
+int simulate_resolve_start(const hes_model *m, const simulate_sweep_opts *sw, int *mode);
+/* One run of a hybrid model from --x0 over --time with the derivative of
+ * its flow (--jacobian) and the report of its simultaneous events. */
+int simulate_flow(hes_system *sys, const simulate_sweep_opts *sw, simulate_output output);
 /* The sweep on the set-up system, then the output; the exit status. */
 int simulate_sweep(hes_system *sys, const simulate_sweep_opts *sw, simulate_output output);
 

@@ -101,7 +101,7 @@ static void print_mode_names(FILE *out, const hes_model *m)
 
 /* Resolves --mode, --x0 and NAME against the model; 0 or CLI_EXIT_USAGE
  * after printing. */
-static int resolve_sweep(const hes_model *m, const simulate_sweep_opts *sw, int *mode, int *index)
+int simulate_resolve_start(const hes_model *m, const simulate_sweep_opts *sw, int *mode)
 {
     *mode = 0;
     if (sw->mode) {
@@ -122,6 +122,14 @@ static int resolve_sweep(const hes_model *m, const simulate_sweep_opts *sw, int 
         fputc('\n', stderr);
         return CLI_EXIT_USAGE;
     }
+    return 0;
+}
+
+static int resolve_sweep(const hes_model *m, const simulate_sweep_opts *sw, int *mode, int *index)
+{
+    int rc = simulate_resolve_start(m, sw, mode);
+    if (rc != 0)
+        return rc;
     *index = state_index(m, *mode, sw->name);
     if (*index < 0) {
         fprintf(stderr, "hes simulate: --sweep: mode '%s' of '%s' has no state '%s'; states:",

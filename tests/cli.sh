@@ -633,6 +633,21 @@ expect_grep sw_csv out '^0\.01,4,rear touchdown;.*,flight,omega,' "sweep --csv r
 
 # --mode: start in double stance with the legs at rest length: the body
 # sinks onto the springs and both feet stay down (lambda = mf g + F > 0).
+# The decoupled-limbs result from the command line: one run's derivative
+# through the simultaneous touchdown, the same in both orders for the soft
+# trotter (decoupled), not for the rigid one.
+run fl_soft simulate trot-soft --x0 $soft_x0 --time 0.4 --jacobian --json
+expect_status fl_soft 0 "simulate trot-soft --jacobian"
+expect_json_value fl_soft '(len(d["jacobian"]), d["simultaneous"][0]["differentiable"], d["simultaneous"][0]["coupling"])' \
+    "(8, True, 0.0)" "trot-soft: an 8 x 8 flow derivative, the same in both touchdown orders (decoupled)"
+run fl_rigid simulate trot-rigid --x0 $rigid_x0 --time 0.4 --jacobian
+expect_status fl_rigid 0 "simulate trot-rigid --jacobian (text)"
+expect_grep fl_rigid out 'linearisations differ' "trot-rigid: the two touchdown orders give different derivatives"
+run e_fl_an analyze trot-rigid
+expect_status e_fl_an 2 "analyze of a problem without a periodic orbit"
+expect_grep e_fl_an err 'hes simulate trot-rigid --x0 .* --jacobian' "the refusal says how to get the run's derivative"
+run e_fl_sweep simulate trot-rigid --x0 $rigid_x0 --time 0.4 --jacobian --sweep theta=0:1:2
+expect_status e_fl_sweep 2 "--jacobian with --sweep"
 run sw_mode simulate trot-soft --sweep vy=-0.1:0:2 --mode both --x0 0.3,0,0,0 --time 0.05 --json
 expect_status sw_mode 0 "simulate --sweep --mode both"
 expect_json_value sw_mode '(d["sweep"]["mode"], [r["mode"] for r in d["results"]], [r["events"] for r in d["results"]])' \

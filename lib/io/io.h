@@ -32,4 +32,7 @@ char *hes__json_dump(json_t *doc);
 /* the document of hes_analysis_json, to extend (json.c) */
 json_t *hes__json_analysis_doc(const hes_system *sys, const hes_analysis *res);
 
+/* One pair of simultaneous events (hes_simultaneous) as an object. */
+json_t *hes__json_simultaneous(const hes_model *model, const hes_simultaneous *s);
+
 #endif

@@ -209,7 +209,7 @@ static json_t *check_json(double max_abs_diff, const hes_deriv_report *jac)
 
 /* Serialises and releases doc; NULL if doc is NULL or on failure. */
 /* One pair of simultaneous events (hes_simultaneous). */
-static json_t *simultaneous_json(const hes_model *model, const hes_simultaneous *s)
+json_t *hes__json_simultaneous(const hes_model *model, const hes_simultaneous *s)
 {
     json_t *o = json_object();
     int err = !o;
@@ -273,7 +273,7 @@ json_t *hes__json_analysis_doc(const hes_system *sys, const hes_analysis *res)
     if (res->n_simultaneous > 0) {
         json_t *list = json_array();
         for (int k = 0; list && k < res->n_simultaneous; k++)
-            if (json_array_append_new(list, simultaneous_json(model, &res->simultaneous[k])) != 0) {
+            if (json_array_append_new(list, hes__json_simultaneous(model, &res->simultaneous[k])) != 0) {
                 json_decref(list);
                 list = NULL;
             }

@@ -68,3 +68,33 @@ char *hes_state_sweep_json(const hes_system *sys, const hes_state_sweep *sw)
                                     "time", hes__json_number(sw->time),
                                     "results", results ? results : json_null()));
 }
+
+char *hes_flow_json(const hes_system *sys, int mode, const double *x0, double time,
+                    const hes_flow *f)
+{
+    if (!sys || !x0 || !f || !f->jac || f->traj.n_phases < 1)
+        return NULL;
+    const hes_model *m = hes_system_model(sys);
+    const double *p = hes_system_params(sys);
+    const hes_phase *end = &f->traj.phases[f->traj.n_phases - 1];
+    json_t *params = json_object(), *events = json_array(), *sim = json_array();
+    for (int k = 0; params && k < m->n_params; k++)
+        json_object_set_new(params, m->params[k].name, hes__json_number(p[k]));
+    for (int e = 0; events && e < f->traj.n_events; e++)
+        json_array_append_new(events, json_pack("{s:s, s:o}", "transition",
+                                                m->transitions[f->traj.events[e].transition].name,
+                                                "t", hes__json_number(f->traj.events[e].t)));
+    for (int k = 0; sim && k < f->n_simultaneous; k++)
+        json_array_append_new(sim, hes__json_simultaneous(m, &f->simultaneous[k]));
+    return hes__json_dump(json_pack("{s:s, s:o, s:s, s:o, s:o, s:o, s:s, s:o, s:o, s:o}",
+                                    "problem", m->name,
+                                    "params", params ? params : json_null(),
+                                    "mode", m->modes[mode].name,
+                                    "x0", hes__json_vector(x0, f->n),
+                                    "time", hes__json_number(time),
+                                    "events", events ? events : json_null(),
+                                    "mode_end", m->modes[end->mode].name,
+                                    "x_end", hes__json_vector(end->x1, f->n),
+                                    "jacobian", hes__json_matrix_rows(f->jac, f->n),
+                                    "simultaneous", sim ? sim : json_null()));
+}

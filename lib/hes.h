@@ -2528,7 +2528,9 @@ void hes_trajopt_result_free(hes_trajopt_result *res);
  * it was compiled with (share/examples/rimless_wheel.c builds as one with
  * -DHES_PLUGIN; share/examples/Makefile shows the pkg-config build).
  * hes_plugin_load refuses a module without that function, with another ABI
- * or with an invalid model, with a message in msg.  Load and destroy plugins
+ * or with an invalid model, with a message in msg.  path is a file: a name
+ * without '/' is the file of that name in the current directory (never a
+ * library of the loader's search path).  Load and destroy plugins
  * from one thread (libltdl's own state); the model then serves any number
  * of systems on any threads.
  */

@@ -1223,6 +1223,14 @@ if [ -f "$plugin" ]; then
     expect_status pl_an 0 "analyze --model rimless_wheel_plugin.so"
     expect_json_value pl_an 'abs(d["psi"] - __import__("math").cos(0.6) ** 2) < 1e-8' True \
         "the plugin's psi is the closed form cos^2(2a)"
+    # a plugin named without './' is the file in the current directory
+    checks=$((checks + 1))
+    hes_abs=$(cd "$(dirname "$HES")" && pwd)/$(basename "$HES")
+    if (cd "$(dirname "$plugin")" && "$hes_abs" analyze --model "$(basename "$plugin")" >/dev/null 2>&1); then
+        pass "--model NAME.so without ./ loads the file in the current directory"
+    else
+        fail "--model NAME.so without ./ loads the file in the current directory"
+    fi
     run pl_info info --model="$plugin"
     expect_status pl_info 0 "info --model=PATH"
     expect_grep pl_info out 'rimless-wheel' "info names the plugin's model"

@@ -310,5 +310,34 @@ else
     echo "cli_io.sh: cannot drop the power to ignore permissions; the read-only check is skipped"
 fi
 
+# ------------------------------------------------------------ installation
+# Installed under any prefix, the program finds its library: its run path
+# names the configured libdir.
+binary=${top_builddir:-.}/src/.libs/hes
+if [ -n "$HES_LIBDIR" ] && [ -f "$binary" ] && command -v readelf >/dev/null 2>&1; then
+    checks=$((checks + 1))
+    if readelf -d "$binary" | grep -E '(RUNPATH|RPATH)' | grep -qF "[$HES_LIBDIR]"; then
+        pass "the program's run path is the libdir it is installed with ($HES_LIBDIR)"
+    else
+        fail "the program's run path is the libdir it is installed with ($HES_LIBDIR)"
+    fi
+else
+    echo "cli_io.sh: no libdir, built program or readelf; the run-path check is skipped"
+fi
+
+# The examples build against the source tree before any make install (a
+# copy of the folder, told where the tree is).
+if command -v make >/dev/null 2>&1 && command -v cc >/dev/null 2>&1 &&
+    ! pkg-config --exists hes 2>/dev/null; then
+    mkdir -p "$tmp/ex"
+    cp "${top_srcdir:-.}/share/examples/Makefile" "${top_srcdir:-.}/share/examples/rimless_wheel.c" "$tmp/ex/"
+    run_tree=$(cd "${top_srcdir:-.}" && pwd)
+    make -s -C "$tmp/ex" HES_TREE="$run_tree" rimless_wheel.so >"$tmp/ex_make.out" 2>"$tmp/ex_make.err"
+    status=$?
+    expect_status ex_make 0 "make -C share/examples rimless_wheel.so before make install"
+    run ex_an analyze --model "$tmp/ex/rimless_wheel.so" --json
+    expect_status ex_an 0 "the example plugin built from the tree analyses"
+fi
+
 # ------------------------------------------------------------------ summary
 testlib_summary cli_io.sh

@@ -113,6 +113,18 @@ static hes_status load(const char *path, int want, hes_plugin **out, const hes_m
         snprintf(msg, len, "no plugin path");
         return HES_EINVAL;
     }
+    /* A plugin is a file: a name without '/' is one in the current
+     * directory, as a shell user means it, never a library the dynamic
+     * loader would look for in its search path. */
+    char local[4096];
+    if (!strchr(path, '/')) {
+        if (strlen(path) + 3 > sizeof local) {
+            snprintf(msg, len, "plugin path too long");
+            return HES_EINVAL;
+        }
+        snprintf(local, sizeof local, "./%s", path);
+        path = local;
+    }
     if (lt_dlinit() != 0) {
         snprintf(msg, len, "libltdl: %s", lt_dlerror());
         return HES_EINVAL;

@@ -1,7 +1,7 @@
 /*
  * plot_table.c - the readers of the tables `hes plot` draws (plot_table.h).
  * Lines come through csv_line_read (bounded, NUL bytes and overlong lines
- * refused), fields through csv_split into arrays as long as the line needs,
+ * refused, a DOS line end dropped), fields through csv_split into arrays as long as the line needs,
  * numbers through csv_parse_double; every array grows with the table
  * (doubling), so
  * no row count, column count or contact count has a fixed limit.  Names
@@ -36,6 +36,15 @@ static int split(char *text, fields *fl)
         fl->cap = need;
     }
     return csv_split(text, fl->field, need);
+}
+
+/* csv_line_read, with a DOS line end dropped. */
+static int next_line(FILE *f, csv_line *l)
+{
+    int got = csv_line_read(f, l);
+    if (got == 1 && !l->too_long && !l->has_nul && l->len > 0 && l->text[l->len - 1] == '\r')
+        l->text[--l->len] = '\0';
+    return got;
 }
 
 static int blank(const char *s)
@@ -114,7 +123,7 @@ static int map_rows(FILE *f, csv_line *l, fields *fl, map_point **pts, int *n, c
                     size_t len)
 {
     int got, cap = 0;
-    while ((got = csv_line_read(f, l)) == 1) {
+    while ((got = next_line(f, l)) == 1) {
         if (l->too_long || l->has_nul)
             return csv_message(PLOT_TABLE_REFUSED, msg, len, "line %d is not a row of a sweep "
                                "(%s)", l->number, l->too_long ? "too long" : "a NUL byte");
@@ -153,7 +162,7 @@ int plot_map_read(FILE *f, plot_map *m, char *msg, size_t len)
     int got, n = 0, rc = PLOT_TABLE_OK;
     memset(m, 0, sizeof *m);
     csv_line_init(&l);
-    while ((got = csv_line_read(f, &l)) == 1 && l.text[0] == '#' && !l.too_long)
+    while ((got = next_line(f, &l)) == 1 && l.text[0] == '#' && !l.too_long)
         ; /* the '#' lines of a sweep file */
     int nf = got == 1 && !l.too_long && !l.has_nul ? split(l.text, &fl) : 0;
     if (got < 0)
@@ -174,8 +183,8 @@ int plot_map_read(FILE *f, plot_map *m, char *msg, size_t len)
     for (int i = 0; rc == PLOT_TABLE_OK && i < n; i++)
         n_ok += pts[i].ok;
     if (rc == PLOT_TABLE_OK && n < 4)
-        rc = csv_message(PLOT_TABLE_REFUSED, msg, len, "%d points; a map needs a grid of at "
-                         "least 2 x 2", n);
+        rc = csv_message(PLOT_TABLE_REFUSED, msg, len, "%d point%s; a map needs a grid of at "
+                         "least 2 x 2", n, n == 1 ? "" : "s");
     else if (rc == PLOT_TABLE_OK && n_ok == 0)
         rc = csv_message(PLOT_TABLE_REFUSED, msg, len, "no successful points to plot (every "
                          "point of the sweep failed; see its status and message columns)");
@@ -234,7 +243,7 @@ int plot_bench_read(FILE *f, plot_bench *b, char *msg, size_t len)
     int got, header = 0, rc = PLOT_TABLE_OK, eq_col = -1, cap = 0;
     memset(b, 0, sizeof *b);
     csv_line_init(&l);
-    while (rc == PLOT_TABLE_OK && (got = csv_line_read(f, &l)) == 1) {
+    while (rc == PLOT_TABLE_OK && (got = next_line(f, &l)) == 1) {
         if (l.too_long || l.has_nul) {
             rc = csv_message(PLOT_TABLE_REFUSED, msg, len, "line %d is %s", l.number,
                              l.too_long ? "too long" : "not text (a NUL byte)");
@@ -287,8 +296,8 @@ int plot_bench_read(FILE *f, plot_bench *b, char *msg, size_t len)
         rc = csv_message(PLOT_TABLE_REFUSED, msg, len, "not a table of bench_ess_mujoco "
                          "(expected a header N,hes_s,mujoco_s,...)");
     if (rc == PLOT_TABLE_OK && b->n < 2)
-        rc = csv_message(PLOT_TABLE_REFUSED, msg, len, "%d rows; the slopes need at least 2",
-                         b->n);
+        rc = csv_message(PLOT_TABLE_REFUSED, msg, len, "%d row%s; the slopes need at least 2",
+                         b->n, b->n == 1 ? "" : "s");
     csv_line_free(&l);
     free(fl.field);
     if (rc != PLOT_TABLE_OK)
@@ -394,7 +403,7 @@ int plot_forces_read(FILE *f, plot_forces *p, char *msg, size_t len)
     int got, nf = 0, nc = 0, mu_col = -1, rc = PLOT_TABLE_OK, cap = 0;
     memset(p, 0, sizeof *p);
     csv_line_init(&l);
-    while (rc == PLOT_TABLE_OK && (got = csv_line_read(f, &l)) == 1) {
+    while (rc == PLOT_TABLE_OK && (got = next_line(f, &l)) == 1) {
         if (l.too_long || l.has_nul) {
             rc = csv_message(PLOT_TABLE_REFUSED, msg, len, "line %d is %s", l.number,
                              l.too_long ? "too long" : "not text (a NUL byte)");
@@ -458,8 +467,8 @@ int plot_forces_read(FILE *f, plot_forces *p, char *msg, size_t len)
                          "(expected a header t,method,status,... with fn:, ratio:, stance: "
                          "columns and mu_min)");
     if (rc == PLOT_TABLE_OK && p->rows < 2)
-        rc = csv_message(PLOT_TABLE_REFUSED, msg, len, "%d rows; a plot needs at least 2",
-                         p->rows);
+        rc = csv_message(PLOT_TABLE_REFUSED, msg, len, "%d row%s; a plot needs at least 2",
+                         p->rows, p->rows == 1 ? "" : "s");
     csv_line_free(&l);
     free(fl.field);
     free(cols);

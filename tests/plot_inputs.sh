@@ -197,6 +197,16 @@ else
     fail "ess-bench with 65 rows: exit $status, or not the slope of all 65 rows"
 fi
 
+# a sweep written with DOS line ends (a spreadsheet's) is the same sweep
+sweep_table K thetadot | sed 's/$/\r/' > "$tmp/sweep_dos.csv"
+plot_case map_dos "stability-map of a sweep with DOS line ends" stability-map "$tmp/sweep_dos.csv" -o out.svg
+checks=$((checks + 1))
+if [ "$status" -eq 0 ] && grep -q '<text>thetadot</text>' "$tmp/map_dos/out.svg"; then
+    pass "the DOS sweep's parameter is drawn without its carriage return"
+else
+    fail "the DOS sweep's parameter: exit $status, or not the label 'thetadot'"
+fi
+
 # a motion with 20 contacts: each drawn with its name
 {
     printf 't,method,status'

@@ -95,6 +95,20 @@ typedef enum { HES_ADAMS = 0, HES_BDF = 1, HES_RK8 = 2 } hes_integrator;
 const char *hes_integrator_name(hes_integrator integrator);
 hes_status hes_integrator_from_name(const char *name, hes_integrator *integrator);
 
+/* Names.  Every name in a model (the model's, its modes', states',
+ * transitions', parameters', path constraints' and mechanical
+ * constraints'; an ESS model's, its states', events' and parameters'; a
+ * robot's contacts' and joint limits') is a label that tables, JSON, plots
+ * and command lines use as it is: 1 to HES_NAME_MAX bytes of printable
+ * ASCII (0x20 to 0x7e), no blank at either end, not starting with '-', and
+ * none of , " \ =.  hes_model_validate, hes_ess_validate and the robot
+ * readers refuse any other with hes_name_check's message. */
+#define HES_NAME_MAX 64
+/* HES_OK when name is such a name; else HES_EINVAL with the reason in msg
+ * (may be NULL), which starts with field (e.g. "modes[1].name") and shows
+ * the name with its unprintable bytes as \xNN. */
+hes_status hes_name_check(const char *field, const char *name, char *msg, size_t len);
+
 typedef struct {
     const char *name;
     int dim;                 /* state dimension n_I of this mode (1 to 10000) */

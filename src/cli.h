@@ -83,16 +83,23 @@ const hes_model *cli_find_problem(const char *name);
 const hes_ess_model *cli_find_ess_problem(const char *name);
 
 /* --model PATH (or --model=PATH) anywhere after the command: loads the
- * plugin (hes_plugin_load) and puts the model's name in place of the
- * option, as the PROBLEM argument, which cli_find_problem then finds.
+ * plugin (hes_plugin_load) and puts in place of the option, as the PROBLEM
+ * argument, a placeholder that cli_find_problem and cli_find_ess_problem
+ * recognise by its address (cli_is_loaded_model); the model's name never
+ * enters the argument list.
  * Returns CLI_EXIT_OK (also without the option; *plugin NULL) or
  * CLI_EXIT_USAGE after printing why the plugin was refused. */
 int cli_take_model_option(int *argc, char **argv, hes_plugin **plugin);
 /* --robot DESC.json (a robot model's description, hes_robot_model_load) in
- * argv: loads it (*model, to free with hes_robot_model_free) and puts its
- * name in the option's place, as --model does.  --robot FILE.xml is left
+ * argv: loads it (*model, to free with hes_robot_model_free) and puts the
+ * placeholder in the option's place, as --model does.  --robot FILE.xml is left
  * to the commands that take a robot file. */
 int cli_take_robot_option(int *argc, char **argv, hes_model **model);
+/* arg is the placeholder of the model of --model or --robot DESC.json. */
+int cli_is_loaded_model(const char *arg);
+/* A PROBLEM argument as a name for messages: the loaded model's name for
+ * the placeholder, else arg itself. */
+const char *cli_problem_name(const char *arg);
 
 /* A gait file given with --orbit FILE (hes_gait_read) and its derived
  * model (hes_gait_model). */

@@ -21,8 +21,28 @@
 static const hes_model *plugin_model;
 static const hes_ess_model *plugin_ess_model;
 
+/* What stands in the argument list, in the place of PROBLEM, for that
+ * model: a string of this program, recognised by its address and never by
+ * its text.  The model's own name never enters the argument list, where
+ * getopt would read "--help" or "-p" as an option. */
+static char loaded_model_arg[] = "(the model of --model or --robot)";
+
+int cli_is_loaded_model(const char *arg)
+{
+    return arg == loaded_model_arg;
+}
+
+const char *cli_problem_name(const char *arg)
+{
+    if (arg == loaded_model_arg)
+        return plugin_model ? plugin_model->name : plugin_ess_model ? plugin_ess_model->name : arg;
+    return arg;
+}
+
 const hes_ess_model *cli_find_ess_problem(const char *name)
 {
+    if (name == loaded_model_arg)
+        return plugin_ess_model;
     if (plugin_ess_model && strcmp(name, plugin_ess_model->name) == 0)
         return plugin_ess_model;
     if (plugin_model && strcmp(name, plugin_model->name) == 0)
@@ -30,11 +50,12 @@ const hes_ess_model *cli_find_ess_problem(const char *name)
     return hes_ess_problem_find(name);
 }
 
-const hes_model *cli_find_problem(const char *name)
+const hes_model *cli_find_problem(const char *arg)
 {
-    if (plugin_model && strcmp(name, plugin_model->name) == 0)
+    const char *name = cli_problem_name(arg);
+    if (plugin_model && (arg == loaded_model_arg || strcmp(name, plugin_model->name) == 0))
         return plugin_model;
-    const hes_model *model = cli_find_ess_problem(name) ? NULL : hes_problem_find(name);
+    const hes_model *model = cli_find_ess_problem(arg) ? NULL : hes_problem_find(name);
 
     if (!model && cli_find_ess_problem(name))
         fprintf(stderr, "hes: '%s' is an event-selected system: only 'hes info', 'hes "
@@ -448,6 +469,7 @@ const hes_model *cli_model_for(const char *problem, const char *orbit_file, cli_
     *exit_code = CLI_EXIT_USAGE;
     if (!orbit_file)
         return cli_find_problem(problem);
+    problem = problem ? cli_problem_name(problem) : NULL;
     if (hes_gait_problem(orbit_file, name, sizeof name, msg, sizeof msg) != HES_OK) {
         fprintf(stderr, "hes: --orbit %s: %s\n", orbit_file, msg);
         return NULL;
@@ -487,7 +509,7 @@ void cli_orbit_free(cli_orbit *o)
 }
 
 /* A model given by an option (--model, --robot DESC.json) becomes the
- * program's plugin model, its name in place of the option's `used`
+ * program's plugin model, loaded_model_arg in place of the option's `used`
  * arguments at argv[i] (where PROBLEM goes). */
 static void put_model(int *argc, char **argv, int i, int used, const hes_model *m,
                       const hes_ess_model *em, const char *what)
@@ -498,7 +520,7 @@ static void put_model(int *argc, char **argv, int i, int used, const hes_model *
                 name);
     plugin_model = m;
     plugin_ess_model = em;
-    argv[i] = (char *)name;
+    argv[i] = loaded_model_arg;
     for (int k = i + 1; k + used - 1 < *argc; k++)
         argv[k] = argv[k + used - 1];
     *argc -= used - 1;

@@ -488,7 +488,7 @@ int cmd_analyze(int argc, char **argv)
     if (ess_option) {
         fprintf(stderr, "hes analyze: %s applies to event-selected systems (marked [ess] by "
                 "'hes list'), not to '%s'\n", ess_option,
-                optind < argc ? argv[optind] : orbit_file);
+                optind < argc ? cli_problem_name(argv[optind]) : orbit_file);
         cli_assignments_free(&params);
         return CLI_EXIT_USAGE;
     }

@@ -327,8 +327,8 @@ static int report(hes_invdyn_run *run, const invdyn_input *in, const char *what,
     return rc;
 }
 
-/* --orbit GAIT.json with --robot DESC.json (the model's name is the
- * positional argument, put there by cli_take_robot_option). */
+/* --orbit GAIT.json with --robot DESC.json (the model is the positional
+ * argument's placeholder, put there by cli_take_robot_option). */
 static int invdyn_gait(int argc, char **argv, const char *orbit, invdyn_input *in,
                        hes_invdyn_run_options *ro, double slip_tol, int csv, int conflicts)
 {
@@ -478,6 +478,11 @@ static int invdyn_main(int argc, char **argv, invdyn_input *in)
         return CLI_EXIT_USAGE;
     }
     const char *file = argv[optind];
+    if (cli_is_loaded_model(file)) {
+        fprintf(stderr, "%s: --robot DESC.json (or --model) goes with --orbit GAIT; without "
+                "it give the robot file itself (ROBOT.xml or ROBOT.urdf)\n", CMD);
+        return CLI_EXIT_USAGE;
+    }
     int single = qt || vt || at;
     if (!!traj == single || (single && !(qt && vt && at))) {
         fprintf(stderr, "%s: give either --trajectory FILE or all of --q, --v and --a\n", CMD);

@@ -21,10 +21,15 @@
  *   hes plot contact-forces FILE.csv -o OUT   the normal forces and friction
  *        ratios along a motion, from `hes invdyn --csv` (issue 14).
  *
- * The program computes and writes the data; gnuplot only draws, into a
- * temporary file that is checked to be a complete picture and then copied
- * to OUT with every write checked (gnuplot itself exits 0 when it cannot
- * write).  A sweep file's '#' lines are skipped.
+ * The program reads the tables (plot_table.c), computes, and gives gnuplot
+ * the data as data: inline data blocks of numbers it formats itself.  Every
+ * text in the script that is not a constant of this file (a name from a
+ * table, a model or a robot description; a path) is a string constant made
+ * by gp_quote.c, which no byte can break out of, and text is drawn as it
+ * is (no enhanced-text markup, so apex_height keeps its underscore).
+ * gnuplot only draws, into a temporary file that is checked to be a
+ * complete picture and then copied to OUT with every write checked
+ * (gnuplot itself exits 0 when it cannot write).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -37,7 +42,8 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "csv_line.h"
+#include "gp_quote.h"
+#include "plot_table.h"
 
 void cmd_plot_usage(FILE *out)
 {
@@ -183,12 +189,6 @@ static int close_gnuplot(FILE *g, const char *pic, const char *out)
     return deliver(pic, out);
 }
 
-/* A quoted gnuplot string (single quotes; a single quote itself refused). */
-static int safe(const char *s)
-{
-    return strchr(s, '\'') == NULL && strchr(s, '\n') == NULL;
-}
-
 /* csv opened for reading, or NULL after saying why (a directory is refused
  * too, as fopen accepts one). */
 static FILE *open_table(const char *csv)
@@ -204,158 +204,81 @@ static FILE *open_table(const char *csv)
     return f;
 }
 
-/* ----------------------------------------------------------- stability map */
-
-typedef struct {
-    int index, ok;
-    double a, b, psi;
-} map_point;
-
-static int cmp_index(const void *x, const void *y)
+/* The exit status of a table that plot_table.c did not read, after saying
+ * why. */
+static int table_refused(const char *csv, int rc, const char *msg)
 {
-    const map_point *p = x, *q = y;
-    return (p->index > q->index) - (p->index < q->index);
+    fprintf(stderr, "hes plot: %s: %s\n", csv, msg);
+    return rc == PLOT_TABLE_REFUSED ? CLI_EXIT_USAGE : CLI_EXIT_FAILURE;
 }
 
-static int stability_map(const char *csv, const char *pic, const char *out, const char *tmpdir)
+/* gnuplot started on a picture: its terminal for out's extension, drawing
+ * into pic; text as it is (no enhanced-text markup: an underscore is an
+ * underscore, not a subscript).  Every string after this goes through
+ * gp_quote. */
+static FILE *start_gnuplot(const char *pic, const char *out)
 {
+    FILE *g = open_gnuplot();
+    if (!g)
+        return NULL;
+    fprintf(g, "set terminal %s\nset termoption noenhanced\nset output ", terminal(out));
+    gp_quote(g, pic);
+    fputc('\n', g);
+    return g;
+}
+
+/* A number for a gnuplot data block, NaN where it is not finite. */
+static void put_number(FILE *g, double v, const char *after)
+{
+    if (isfinite(v))
+        fprintf(g, "%.17g%s", v, after);
+    else
+        fprintf(g, "NaN%s", after);
+}
+
+/* ----------------------------------------------------------- stability map */
+
+static int stability_map(const char *csv, const char *pic, const char *out)
+{
+    plot_map m;
+    char msg[512];
     FILE *f = open_table(csv);
-    char names[2][64];
-    csv_line l;
     if (!f)
         return CLI_EXIT_USAGE;
-    csv_line_init(&l);
-    int got_line, bad = 0;
-    while ((got_line = csv_line_read(f, &l)) == 1 && l.text[0] == '#' && !l.too_long)
-        ; /* the '#' lines of a sweep file */
-    /* header: index,A,B,status,psi,... */
-    if (got_line != 1 || l.too_long || l.has_nul ||
-        sscanf(l.text, "index,%63[^,],%63[^,],status,psi", names[0], names[1]) != 2 ||
-        strcmp(names[1], "status") == 0) {
-        fprintf(stderr, "hes plot: %s is not a sweep over two parameters (expected a header "
-                "index,A,B,status,psi,...)\n", csv);
-        csv_line_free(&l);
-        fclose(f);
-        return CLI_EXIT_USAGE;
-    }
-    map_point *pts = NULL;
-    int n = 0, cap = 0, n_ok = 0;
-    while (!bad && (got_line = csv_line_read(f, &l)) == 1) {
-        map_point p;
-        char status[64];
-        if (l.too_long || l.has_nul) {
-            fprintf(stderr, "hes plot: %s: line %d is not a row of a sweep\n", csv, l.number);
-            bad = CLI_EXIT_USAGE;
-            break;
-        }
-        if (l.text[strspn(l.text, " \t\r\n")] == '\0')
-            continue; /* a blank line */
-        int got = sscanf(l.text, "%d,%lf,%lf,%63[^,],%lf", &p.index, &p.a, &p.b, status, &p.psi);
-        if (got < 4 || p.index < 0 || !isfinite(p.a) || !isfinite(p.b)) {
-            fprintf(stderr, "hes plot: %s: line %d is not a row of a sweep over two parameters "
-                    "(index,A,B,status,psi,... with finite A and B)\n", csv, l.number);
-            bad = CLI_EXIT_USAGE;
-            break;
-        }
-        p.ok = got == 5 && strcmp(status, "ok") == 0 && isfinite(p.psi);
-        n_ok += p.ok;
-        if (n == cap) {
-            cap = cap ? 2 * cap : 256;
-            map_point *np = realloc(pts, sizeof *pts * (size_t)cap);
-            if (!np) {
-                fprintf(stderr, "hes plot: out of memory\n");
-                bad = CLI_EXIT_FAILURE;
-                break;
-            }
-            pts = np;
-        }
-        pts[n++] = p;
-    }
-    if (!bad && got_line < 0) {
-        fprintf(stderr, "hes plot: %s: %s\n", csv, strerror(errno));
-        bad = CLI_EXIT_FAILURE;
-    }
-    csv_line_free(&l);
+    int rc = plot_map_read(f, &m, msg, sizeof msg);
     fclose(f);
-    if (bad) {
-        free(pts);
-        return bad;
-    }
-    if (n < 4) {
-        fprintf(stderr, "hes plot: %s has %d points; a map needs a grid of at least 2 x 2\n", csv, n);
-        free(pts);
-        return CLI_EXIT_USAGE;
-    }
-    if (n_ok == 0) {
-        fprintf(stderr, "hes plot: %s: no successful points to plot (every point of the sweep "
-                "failed; see its status and message columns)\n", csv);
-        free(pts);
-        return CLI_EXIT_USAGE;
-    }
-    qsort(pts, (size_t)n, sizeof *pts, cmp_index);
-    for (int i = 0; i < n; i++)
-        if (pts[i].index != i) {
-            int twice = pts[i].index < i;
-            fprintf(stderr, "hes plot: %s: point %d %s (a complete sweep has the indices 0 to "
-                    "%d once each)\n", csv, twice ? pts[i].index : i,
-                    twice ? "appears twice" : "is missing", n - 1);
-            free(pts);
-            return CLI_EXIT_USAGE;
-        }
-    int nb = 1; /* points per scan line: the second parameter varies fastest */
-    while (nb < n && pts[nb].a == pts[0].a)
-        nb++;
-    if (n % nb != 0 || nb < 2 || n / nb < 2) {
-        fprintf(stderr, "hes plot: %s is not a complete grid (--grid A --grid B, every point)\n", csv);
-        free(pts);
-        return CLI_EXIT_USAGE;
-    }
-    char data[512];
-    snprintf(data, sizeof data, "%s/hes-map-%d.dat", tmpdir, (int)getpid());
-    FILE *d = fopen(data, "w");
-    if (!d) {
-        fprintf(stderr, "hes plot: cannot write %s: %s\n", data, strerror(errno));
-        free(pts);
-        return CLI_EXIT_FAILURE;
-    }
-    for (int i = 0; i < n; i++) {
-        if (i > 0 && i % nb == 0)
-            fputc('\n', d);
-        if (pts[i].ok)
-            fprintf(d, "%.17g %.17g %.17g\n", pts[i].a, pts[i].b, pts[i].psi);
-        else
-            fprintf(d, "%.17g %.17g NaN\n", pts[i].a, pts[i].b);
-    }
-    free(pts);
-    int werr = ferror(d) || fflush(d) != 0 ? (errno ? errno : EIO) : 0;
-    if (fclose(d) != 0 && !werr)
-        werr = errno ? errno : EIO;
-    if (werr) {
-        fprintf(stderr, "hes plot: cannot write %s: %s\n", data, strerror(werr));
-        remove(data);
-        return CLI_EXIT_FAILURE;
-    }
-    FILE *g = open_gnuplot();
+    if (rc != PLOT_TABLE_OK)
+        return table_refused(csv, rc, msg);
+    FILE *g = start_gnuplot(pic, out);
     if (!g) {
-        remove(data);
+        plot_map_free(&m);
         return CLI_EXIT_FAILURE;
     }
-    fprintf(g, "set terminal %s\nset output '%s'\n", terminal(out), pic);
-    fprintf(g, "set table '%s.cont'\nset contour base\nset cntrparam levels discrete 1\n"
-               "unset surface\nset view map\nsplot '%s' using 1:2:3 with lines\nunset table\n"
-               "unset contour\nset surface\n", data, data);
-    fprintf(g, "set title 'psi over %s and %s (black: psi = 1; stable inside the blue)'\n"
-               "set xlabel '%s'\nset ylabel '%s'\nset cblabel 'psi'\n"
-               "set palette defined (0 '#08306b', 0.5 '#4292c6', 1 '#f7fbff', 1.5 '#fc9272', 3 '#67000d')\n"
-               "set cbrange [0:3]\nset view map\nset key off\n"
-               "plot '%s' using 1:2:3 with image, '%s.cont' using 1:2 with lines lw 2 lc rgb 'black'\n",
-            names[0], names[1], names[0], names[1], data, data);
-    int rc = close_gnuplot(g, pic, out);
-    remove(data);
-    char cont[sizeof data + 8];
-    snprintf(cont, sizeof cont, "%s.cont", data);
-    remove(cont);
-    return rc;
+    /* the grid as a data block, scan lines separated by blank lines; the
+     * psi = 1 contour into a second data block */
+    fputs("$map << EOD\n", g);
+    for (int i = 0; i < m.n; i++) {
+        if (i > 0 && i % m.nb == 0)
+            fputc('\n', g);
+        put_number(g, m.a[i], " ");
+        put_number(g, m.b[i], " ");
+        put_number(g, m.psi[i], "\n");
+    }
+    fputs("EOD\nset table $cont\nset contour base\nset cntrparam levels discrete 1\n"
+          "unset surface\nset view map\nsplot $map using 1:2:3 with lines\nunset table\n"
+          "unset contour\nset surface\nset title ", g);
+    gp_quotef(g, "psi over %s and %s (black: psi = 1; stable inside the blue)", m.names[0],
+              m.names[1]);
+    fputs("\nset xlabel ", g);
+    gp_quote(g, m.names[0]);
+    fputs("\nset ylabel ", g);
+    gp_quote(g, m.names[1]);
+    fputs("\nset cblabel 'psi'\n"
+          "set palette defined (0 '#08306b', 0.5 '#4292c6', 1 '#f7fbff', 1.5 '#fc9272', 3 '#67000d')\n"
+          "set cbrange [0:3]\nset view map\nset key off\n"
+          "plot $map using 1:2:3 with image, $cont using 1:2 with lines lw 2 lc rgb 'black'\n", g);
+    plot_map_free(&m);
+    return close_gnuplot(g, pic, out);
 }
 
 /* ------------------------------------------------------- ess-bench */
@@ -368,78 +291,30 @@ static int stability_map(const char *csv, const char *pic, const char *out, cons
  * column eq_hes_s, hes at MuJoCo's accuracy on the plate. */
 static int ess_bench(const char *csv, const char *pic, const char *out)
 {
+    plot_bench b;
+    char msg[512];
     FILE *f = open_table(csv);
     if (!f)
         return CLI_EXIT_USAGE;
-    csv_line l;
-    csv_line_init(&l);
-    int got_line, n = 0, header = 0, rc = CLI_EXIT_OK, eq_col = -1;
-    double N[64], th[64], tm[64], te[64];
-    while (rc == CLI_EXIT_OK && (got_line = csv_line_read(f, &l)) == 1) {
-        if (l.too_long || l.has_nul) {
-            rc = CLI_EXIT_USAGE;
-            break;
-        }
-        if (l.text[0] == '#' || l.text[strspn(l.text, " \t\r\n")] == '\0')
-            continue;
-        if (!header) {
-            header = strncmp(l.text, "N,hes_s,mujoco_s", 16) == 0;
-            if (!header)
-                rc = CLI_EXIT_USAGE;
-            const char *eq = strstr(l.text, ",eq_hes_s");   /* optional column */
-            for (const char *c = l.text; eq && c <= eq; c++)
-                eq_col += *c == ',';
-            if (eq)
-                eq_col++;
-            continue;
-        }
-        te[n] = NAN;
-        if (eq_col > 0) {   /* the eq_col-th field (0-based), "nan" when not measured */
-            const char *c = l.text;
-            for (int k = 0; c && k < eq_col; k++)
-                c = (c = strchr(c, ',')) ? c + 1 : NULL;
-            if (c)
-                te[n] = strtod(c, NULL);
-        }
-        if (n == 64 || sscanf(l.text, "%lf,%lf,%lf", &N[n], &th[n], &tm[n]) != 3 ||
-            !(N[n] >= 1) || !(th[n] > 0) || !(tm[n] > 0) || !isfinite(th[n]) ||
-            !isfinite(tm[n])) {
-            fprintf(stderr, "hes plot: %s: line %d is not a row N,hes_s,mujoco_s,... with "
-                    "N >= 1 and positive finite times\n", csv, l.number);
-            rc = CLI_EXIT_USAGE;
-            break;
-        }
-        n++;
-    }
-    if (rc == CLI_EXIT_OK && got_line < 0) {
-        fprintf(stderr, "hes plot: %s: %s\n", csv, strerror(errno));
-        rc = CLI_EXIT_FAILURE;
-    }
-    csv_line_free(&l);
+    int rc = plot_bench_read(f, &b, msg, sizeof msg);
     fclose(f);
-    if (rc == CLI_EXIT_USAGE && !header)
-        fprintf(stderr, "hes plot: %s is not a table of bench_ess_mujoco (expected a header "
-                "N,hes_s,mujoco_s,...)\n", csv);
-    if (rc == CLI_EXIT_OK && n < 2) {
-        fprintf(stderr, "hes plot: %s has %d rows; the slopes need at least 2\n", csv, n);
-        rc = CLI_EXIT_USAGE;
-    }
-    if (rc != CLI_EXIT_OK)
-        return rc;
-    FILE *g = open_gnuplot();
-    if (!g)
+    if (rc != PLOT_TABLE_OK)
+        return table_refused(csv, rc, msg);
+    FILE *g = start_gnuplot(pic, out);
+    if (!g) {
+        plot_bench_free(&b);
         return CLI_EXIT_FAILURE;
-    int neq = 0;
-    for (int i = 0; i < n; i++)
-        neq += te[i] > 0 && isfinite(te[i]);
-    fprintf(g, "set terminal %s\nset output '%s'\n$d << EOD\n", terminal(out), pic);
-    for (int i = 0; i < n; i++) {
-        fprintf(g, "%.17g %.17g %.17g ", N[i], 1e3 * th[i], 1e3 * tm[i]);
-        if (te[i] > 0 && isfinite(te[i]))
-            fprintf(g, "%.17g\n", 1e3 * te[i]);
-        else
-            fprintf(g, "NaN\n");
     }
+    int neq = 0;
+    fputs("$d << EOD\n", g);
+    for (int i = 0; i < b.n; i++) {
+        neq += isfinite(b.eq_hes_s[i]);
+        put_number(g, b.N[i], " ");
+        put_number(g, 1e3 * b.hes_s[i], " ");
+        put_number(g, 1e3 * b.mujoco_s[i], " ");
+        put_number(g, 1e3 * b.eq_hes_s[i], "\n");
+    }
+    plot_bench_free(&b);
     fprintf(g, "EOD\n"
                "fh(x) = ah + bh * x\nfm(x) = am + bm * x\n"
                "set fit quiet nolog\nfit fh(x) $d using 1:2 via ah, bh\n"
@@ -462,129 +337,50 @@ static int ess_bench(const char *csv, const char *pic, const char *out)
  * ...,ratio:C...,stance:C...,mu_min,slip.  Drawn: the normal forces of
  * every contact against t (top) and the friction ratios |f_t|/f_n of the
  * stance contacts with the smallest friction of each node (bottom). */
-#define PLOT_MAX_CONTACTS 16
 static int contact_forces(const char *csv, const char *pic, const char *out)
 {
+    plot_forces p;
+    char msg[512];
     FILE *f = open_table(csv);
     if (!f)
         return CLI_EXIT_USAGE;
-    csv_line l;
-    csv_line_init(&l);
-    int got_line, header = 0, rc = CLI_EXIT_OK, nf = 0, nc = 0, rows = 0;
-    int fn_col[PLOT_MAX_CONTACTS], ratio_col[PLOT_MAX_CONTACTS], stance_col[PLOT_MAX_CONTACTS];
-    int mu_col = -1;
-    char names[PLOT_MAX_CONTACTS][64];
-    char *fields[512];
-    FILE *data = tmpfile();
-    if (!data) {
-        fclose(f);
-        return CLI_EXIT_FAILURE;
-    }
-    while (rc == CLI_EXIT_OK && (got_line = csv_line_read(f, &l)) == 1) {
-        if (l.too_long || l.has_nul) {
-            rc = CLI_EXIT_USAGE;
-            break;
-        }
-        int n = csv_split(l.text, fields, 511);
-        if (!header) {
-            if (n < 4 || n > 511 || strcmp(fields[0], "t") != 0 ||
-                strcmp(fields[1], "method") != 0 || strcmp(fields[2], "status") != 0) {
-                rc = CLI_EXIT_USAGE;
-                break;
-            }
-            nf = n;
-            for (int k = 0; k < n; k++) {
-                if (strncmp(fields[k], "fn:", 3) == 0 && nc < PLOT_MAX_CONTACTS) {
-                    snprintf(names[nc], sizeof names[nc], "%s", fields[k] + 3);
-                    fn_col[nc] = k, ratio_col[nc] = stance_col[nc] = -1;
-                    nc++;
-                }
-                if (strcmp(fields[k], "mu_min") == 0)
-                    mu_col = k;
-            }
-            for (int k = 0; k < n; k++)
-                for (int c = 0; c < nc; c++) {
-                    if (strncmp(fields[k], "ratio:", 6) == 0 && strcmp(fields[k] + 6, names[c]) == 0)
-                        ratio_col[c] = k;
-                    if (strncmp(fields[k], "stance:", 7) == 0 && strcmp(fields[k] + 7, names[c]) == 0)
-                        stance_col[c] = k;
-                }
-            header = 1;
-            for (int c = 0; c < nc; c++)
-                if (ratio_col[c] < 0 || stance_col[c] < 0)
-                    header = 0;
-            if (!header || nc == 0 || mu_col < 0)
-                rc = CLI_EXIT_USAGE;
-            continue;
-        }
-        double v;
-        if (n != nf || csv_parse_double(fields[0], &v)) {
-            fprintf(stderr, "hes plot: %s: line %d is not a row of the header's %d fields\n",
-                    csv, l.number, nf);
-            rc = CLI_EXIT_USAGE;
-            break;
-        }
-        fprintf(data, "%.17g", v);
-        for (int c = 0; c < nc; c++) {
-            double fnv, ra, st;
-            if (csv_parse_double(fields[fn_col[c]], &fnv) ||
-                csv_parse_double(fields[ratio_col[c]], &ra) ||
-                csv_parse_double(fields[stance_col[c]], &st)) {
-                fprintf(stderr, "hes plot: %s: line %d has a field that is not a number\n", csv,
-                        l.number);
-                rc = CLI_EXIT_USAGE;
-                break;
-            }
-            fprintf(data, " %.17g ", fnv);
-            if (st != 0 && isfinite(ra))
-                fprintf(data, "%.17g", ra);
-            else
-                fprintf(data, "NaN");
-        }
-        double mu;
-        if (rc == CLI_EXIT_OK && !csv_parse_double(fields[mu_col], &mu) && mu >= 0)
-            fprintf(data, " %.17g\n", mu);
-        else
-            fprintf(data, " NaN\n");
-        rows++;
-    }
-    csv_line_free(&l);
+    int rc = plot_forces_read(f, &p, msg, sizeof msg);
     fclose(f);
-    if (rc == CLI_EXIT_USAGE && !header)
-        fprintf(stderr, "hes plot: %s is not a table of 'hes invdyn --csv' (expected a header "
-                "t,method,status,... with fn:, ratio:, stance: columns and mu_min)\n", csv);
-    if (rc == CLI_EXIT_OK && rows < 2) {
-        fprintf(stderr, "hes plot: %s has %d rows; a plot needs at least 2\n", csv, rows);
-        rc = CLI_EXIT_USAGE;
-    }
-    if (rc != CLI_EXIT_OK) {
-        fclose(data);
-        return rc;
-    }
-    FILE *g = open_gnuplot();
+    if (rc != PLOT_TABLE_OK)
+        return table_refused(csv, rc, msg);
+    FILE *g = start_gnuplot(pic, out);
     if (!g) {
-        fclose(data);
+        plot_forces_free(&p);
         return CLI_EXIT_FAILURE;
     }
-    fprintf(g, "set terminal %s\nset output '%s'\n$d << EOD\n", terminal(out), pic);
-    rewind(data);
-    int ch;
-    while ((ch = fgetc(data)) != EOF)
-        fputc(ch, g);
-    fclose(data);
-    fprintf(g, "EOD\nset multiplot layout 2,1\nset grid\nset key outside right\n"
-               "set title 'contact normal forces (inverse dynamics)'\nset ylabel 'f_n (N)'\n"
-               "plot ");
-    for (int c = 0; c < nc; c++)
-        fprintf(g, "%s$d using 1:%d with lines lw 2 title '%s' noenhanced", c ? ", " : "",
-                2 + 2 * c, names[c]);
-    fprintf(g, "\nset title 'friction ratio |f_t|/f_n of the stance contacts'\n"
-               "set xlabel 't (s)'\nset ylabel 'ratio'\nplot ");
-    for (int c = 0; c < nc; c++)
-        fprintf(g, "$d using 1:%d with lines lw 1.5 title '%s' noenhanced, ", 3 + 2 * c,
-                names[c]);
+    int nc = p.n_contacts;
+    /* columns: t, then f_n and the ratio of each contact, then mu_min */
+    fputs("$d << EOD\n", g);
+    for (int r = 0; r < p.rows; r++) {
+        put_number(g, p.t[r], " ");
+        for (int c = 0; c < nc; c++) {
+            put_number(g, p.fn[(size_t)r * nc + c], " ");
+            put_number(g, p.ratio[(size_t)r * nc + c], " ");
+        }
+        put_number(g, p.mu_min[r], "\n");
+    }
+    fputs("EOD\nset multiplot layout 2,1\nset grid\nset key outside right\n"
+          "set title 'contact normal forces (inverse dynamics)'\nset ylabel 'f_n (N)'\n"
+          "plot ", g);
+    for (int c = 0; c < nc; c++) {
+        fprintf(g, "%s$d using 1:%d with lines lw 2 title ", c ? ", " : "", 2 + 2 * c);
+        gp_quote(g, p.names[c]);
+    }
+    fputs("\nset title 'friction ratio |f_t|/f_n of the stance contacts'\n"
+          "set xlabel 't (s)'\nset ylabel 'ratio'\nplot ", g);
+    for (int c = 0; c < nc; c++) {
+        fprintf(g, "$d using 1:%d with lines lw 1.5 title ", 3 + 2 * c);
+        gp_quote(g, p.names[c]);
+        fputs(", ", g);
+    }
     fprintf(g, "$d using 1:%d with lines lw 2 dt 2 lc rgb 'black' title 'smallest friction'\n"
                "unset multiplot\n", 2 + 2 * nc);
+    plot_forces_free(&p);
     return close_gnuplot(g, pic, out);
 }
 
@@ -630,7 +426,7 @@ static int impact_set_plot(const char *name, int samples, const char *pic, const
         hes_impact_set_free(&S);
         return CLI_EXIT_FAILURE;
     }
-    FILE *g = open_gnuplot();
+    FILE *g = start_gnuplot(pic, out);
     if (!g) {
         hes_impact_set_free(&S);
         return CLI_EXIT_FAILURE;
@@ -638,8 +434,7 @@ static int impact_set_plot(const char *name, int samples, const char *pic, const
     int k = s.k;
     const char *a = pb->mech->constraints[pb->contacts[0]].name,
                *b = pb->mech->constraints[pb->contacts[1]].name;
-    fprintf(g, "set terminal %s\nset output '%s'\n$s << EOD\n", terminal(out),
-            pic);
+    fputs("$s << EOD\n", g);
     for (int i = 0; i < S.samples; i++)
         if (S.finished[i]) {
             const double *u = S.u + (size_t)i * 2 * k;
@@ -655,23 +450,27 @@ static int impact_set_plot(const char *name, int samples, const char *pic, const
             fprintf(g, "NaN NaN NaN NaN\n");
         fprintf(g, "EOD\n");
     }
-    fprintf(g, "set multiplot layout 1,2 title '%s: %d post-impact velocities (Halm and "
-               "Posa impulse stepping, h = %g, N = %d)' noenhanced\n"
-               "set grid\nset key below\nset format x '%%.3g'\nset format y '%%.3g'\n"
-               "set xtics rotate by -35\nset offsets graph 0.05, graph 0.05, graph 0.05, "
-               "graph 0.05\n", pb->name, S.n_finished, pb->h, pb->steps);
+    fputs("set multiplot layout 1,2 title ", g);
+    gp_quotef(g, "%s: %d post-impact velocities (Halm and Posa impulse stepping, h = %g, N = %d)",
+              pb->name, S.n_finished, pb->h, pb->steps);
+    fputs("\nset grid\nset key below\nset format x '%.3g'\nset format y '%.3g'\n"
+          "set xtics rotate by -35\nset offsets graph 0.05, graph 0.05, graph 0.05, "
+          "graph 0.05\n", g);
     for (int panel = 0; panel < 2; panel++) {
         int c = panel ? 3 : 1;
-        fprintf(g, "set title '%s velocities'\nset xlabel '%s: u_%s'\nset ylabel '%s: u_%s'\n"
-                   "plot $s using %d:%d with points pt 7 ps 0.4 lc rgb '#808080' title 'samples', "
-                   "$l0 using %d:%d with points pt 7 ps 2 lc rgb '#2166ac' title "
-                   "'Anitescu-Potra', "
-                   "$l1 using %d:%d with points pt 5 ps 1.6 lc rgb '#b2182b' title "
-                   "'sequential %s first', "
-                   "$l2 using %d:%d with points pt 9 ps 1.8 lc rgb '#e6ab02' title "
-                   "'sequential %s first'\n",
-                panel ? "tangential" : "normal", a, panel ? "t" : "n", b, panel ? "t" : "n", c,
-                c + 1, c, c + 1, c, c + 1, a, c, c + 1, k == 2 ? b : "last");
+        const char *u = panel ? "t" : "n";
+        fprintf(g, "set title '%s velocities'\nset xlabel ", panel ? "tangential" : "normal");
+        gp_quotef(g, "%s: u_%s", a, u);
+        fputs("\nset ylabel ", g);
+        gp_quotef(g, "%s: u_%s", b, u);
+        fprintf(g, "\nplot $s using %d:%d with points pt 7 ps 0.4 lc rgb '#808080' title "
+                   "'samples', $l0 using %d:%d with points pt 7 ps 2 lc rgb '#2166ac' title "
+                   "'Anitescu-Potra', $l1 using %d:%d with points pt 5 ps 1.6 lc rgb '#b2182b' "
+                   "title ", c, c + 1, c, c + 1, c, c + 1);
+        gp_quotef(g, "sequential %s first", a);
+        fprintf(g, ", $l2 using %d:%d with points pt 9 ps 1.8 lc rgb '#e6ab02' title ", c, c + 1);
+        gp_quotef(g, "sequential %s first", k == 2 ? b : "last");
+        fputc('\n', g);
     }
     fprintf(g, "unset multiplot\n");
     hes_impact_set_free(&S);
@@ -686,7 +485,7 @@ static int multipliers(hes_system *sys, const char *pic, const char *out)
     hes_status st = hes_analyze(sys, 0, &res);
     if (st != HES_OK)
         return cli_report_status(st, sys);
-    FILE *g = open_gnuplot();
+    FILE *g = start_gnuplot(pic, out);
     if (!g) {
         hes_analysis_free(&res);
         return CLI_EXIT_FAILURE;
@@ -694,13 +493,14 @@ static int multipliers(hes_system *sys, const char *pic, const char *out)
     double r = 1.1;
     for (int k = 0; k < res.stab.n_mult; k++)
         r = fmax(r, 1.1 * res.stab.abs[k]);
-    fprintf(g, "set terminal %s\nset output '%s'\nset size ratio -1\n", terminal(out), pic);
-    fprintf(g, "set title 'multipliers of %s: psi = %.6g (%s)'\nset xlabel 'Re'\nset ylabel 'Im'\n"
+    fputs("set size ratio -1\nset title ", g);
+    gp_quotef(g, "multipliers of %s: psi = %.6g (%s)", hes_system_model(sys)->name,
+              res.stab.psi, hes_verdict_name(res.stab.verdict));
+    fprintf(g, "\nset xlabel 'Re'\nset ylabel 'Im'\n"
                "set xrange [%g:%g]\nset yrange [%g:%g]\nset grid\nset parametric\nset trange [0:2*pi]\n"
                "set key bottom right\n"
                "plot cos(t), sin(t) title 'unit circle' lw 2 lc rgb 'gray', "
                "'-' using 1:2 with points pt 7 ps 1.6 lc rgb '#c00000' title 'multipliers'\n",
-            hes_system_model(sys)->name, res.stab.psi, hes_verdict_name(res.stab.verdict),
             -r, r, -r, r);
     for (int k = 0; k < res.stab.n_mult; k++)
         fprintf(g, "%.17g %.17g\n", res.stab.re[k], res.stab.im[k]);
@@ -722,16 +522,16 @@ static int convergence(hes_system *sys, const char *pic, const char *out, int tr
         hes_orbit_free(&orbit);
         return cli_report_status(st, sys);
     }
-    FILE *g = open_gnuplot();
+    FILE *g = start_gnuplot(pic, out);
     if (!g) {
         hes_trials_free(&t);
         hes_orbit_free(&orbit);
         return CLI_EXIT_FAILURE;
     }
-    fprintf(g, "set terminal %s\nset output '%s'\nset logscale y\nset grid\n", terminal(out), pic);
-    fprintf(g, "set title '%s: %d perturbed starts (%s %g), error after each period; %d converged'\n"
-               "set xlabel 'period'\nset ylabel 'distance to the orbit'\nset key top right\n",
-            hes_system_model(sys)->name, trials, box ? "box" : "ball", size, t.converged);
+    fputs("set logscale y\nset grid\nset title ", g);
+    gp_quotef(g, "%s: %d perturbed starts (%s %g), error after each period; %d converged",
+              hes_system_model(sys)->name, trials, box ? "box" : "ball", size, t.converged);
+    fputs("\nset xlabel 'period'\nset ylabel 'distance to the orbit'\nset key top right\n", g);
     fputs("plot ", g);
     for (int i = 0; i < trials; i++)
         fprintf(g, "'-' using 1:2 with lines lc rgb '#9ecae1' notitle, ");
@@ -850,15 +650,15 @@ int cmd_plot(int argc, char **argv)
         }
     }
     const char *kind = optind < argc ? argv[optind] : NULL;
-    if (!tmpdir || !*tmpdir || !safe(tmpdir) || strlen(tmpdir) > 400)
+    if (!tmpdir || !*tmpdir || strlen(tmpdir) > 400)
         tmpdir = "/tmp";
     if (rc == CLI_EXIT_OK && !kind) {
         fprintf(stderr, "hes plot: which plot? stability-map, multipliers, convergence, "
                 "ess-bench, impact-set or contact-forces\n");
         rc = CLI_EXIT_USAGE;
     }
-    if (rc == CLI_EXIT_OK && (!out || !terminal(out) || !safe(out))) {
-        fprintf(stderr, "hes plot: -o OUT.png or OUT.svg is required (a name without quotes)\n");
+    if (rc == CLI_EXIT_OK && (!out || !terminal(out))) {
+        fprintf(stderr, "hes plot: -o OUT.png or OUT.svg is required\n");
         rc = CLI_EXIT_USAGE;
     }
     /* the options of the other kinds of plot would be ignored */
@@ -889,7 +689,7 @@ int cmd_plot(int argc, char **argv)
         }
         if (temp_picture(pic, sizeof pic, tmpdir, out) != 0)
             return CLI_EXIT_FAILURE;
-        rc = stability_map(argv[optind + 1], pic, out, tmpdir);
+        rc = stability_map(argv[optind + 1], pic, out);
         remove(pic);
         return rc;
     }

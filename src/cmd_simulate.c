@@ -373,7 +373,7 @@ int cmd_simulate(int argc, char **argv)
         else if (cli_find_problem(argv[optind]))
             fprintf(stderr, "hes simulate: problem '%s' is a hybrid model with no ESS form; "
                     "--integrator ess takes the event-selected systems, marked [ess] by "
-                    "'hes list'\n", argv[optind]);
+                    "'hes list'\n", cli_problem_name(argv[optind]));
         rc = CLI_EXIT_USAGE;
     }
     if (rc == CLI_EXIT_OK && method == HES_SIM_EVENT && ess_model) {

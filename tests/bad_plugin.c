@@ -65,6 +65,8 @@ static const char *const inputs[] = { "tau" }, *const unknown[] = { "nosuch" };
 static const double lo[] = { -1.0 }, hi[] = { 1.0 }, nan_bound[] = { NAN };
 static const int virtual_counts[] = { 1 }, bad_counts[] = { -1 };
 static const char *const path_names[] = { "spoke_in_range" };
+static const char *const names_comma[] = { "theta", "omega,dot" };
+static const char *const path_names_bad[] = { "spoke\rin range" };
 
 static hes_mode modes[1];
 static hes_transition transitions[1];
@@ -112,6 +114,23 @@ static int apply(const char *what)
     if (IS("none"));
     else if (IS("abi")) model.abi = HES_MODEL_ABI + 1;
     else if (IS("name")) model.name = "";
+    /* names a command line, a CSV header or a gnuplot script could mistake
+     * for their own syntax: a name is a printable one-line label */
+    else if (IS("name_injection")) model.name = "w';system('touch pwned');#";
+    else if (IS("name_help")) model.name = "--help";
+    else if (IS("name_option")) model.name = "-p";
+    else if (IS("name_newline")) model.name = "bad\nwheel";
+    else if (IS("name_comma")) model.name = "bad,wheel";
+    else if (IS("name_quote")) model.name = "bad\"wheel";
+    else if (IS("name_tab")) model.name = "bad\twheel";
+    else if (IS("name_space")) model.name = " bad-wheel";
+    else if (IS("name_8bit")) model.name = "bad\377wheel";
+    else if (IS("name_long")) model.name = "a-model-name-that-goes-on-and-on-well-past-any-column-or-label-width";
+    else if (IS("mode_name")) modes[0].name = "-stance";
+    else if (IS("state_name_comma")) modes[0].state_names = names_comma;
+    else if (IS("transition_name")) transitions[0].name = "heel\nstrike";
+    else if (IS("param_name_bad")) params[4].name = "tau=1";
+    else if (IS("path_name")) paths[0].names = path_names_bad;
     else if (IS("n_modes")) model.n_modes = -1;
     else if (IS("modes")) model.modes = NULL;
     else if (IS("dim")) modes[0].dim = 0;

@@ -1650,5 +1650,35 @@ else
     echo "cli.sh: robot files unavailable (MuJoCo missing); invdyn checks skipped"
 fi
 
+# ------------------------------------------------------ names of user models
+# A model's name is a label, never an option: a plugin named --help or -p
+# is refused naming the field (it was spliced into the argument list, where
+# getopt printed the usage and exited 0, or wanted an argument), and a name
+# that is odd but valid goes through a sweep file and its --resume.
+bad_plugin=${top_builddir:-.}/tests/.libs/bad_plugin.so
+if [ -f "$bad_plugin" ]; then
+    HES_TEST_BAD_MODEL=name_help
+    export HES_TEST_BAD_MODEL
+    run nm_help analyze --model "$bad_plugin"
+    expect_status nm_help 2 "a plugin named --help is refused"
+    expect_grep nm_help err "model name: the name '--help' has a leading '-'" "the refusal names the field and the reason"
+    expect_no_grep nm_help out 'Usage' "a plugin named --help prints no usage"
+    HES_TEST_BAD_MODEL=name_option
+    run nm_opt analyze --model "$bad_plugin"
+    expect_status nm_opt 2 "a plugin named -p is refused"
+    expect_no_grep nm_opt err 'requires an argument' "a plugin named -p is not read as the option -p"
+    HES_TEST_BAD_MODEL=name_newline
+    run nm_nl sweep --model "$bad_plugin" --grid a=0.2:0.3:2 -o "$tmp/nm_nl.csv"
+    expect_status nm_nl 2 "a plugin whose name has a newline is refused before a sweep header is written"
+    expect_grep nm_nl err 'has a newline' "the refusal says the name has a newline"
+    HES_TEST_BAD_MODEL=name_injection
+    run nm_sw sweep --model "$bad_plugin" --grid a=0.2:0.3:2 -o "$tmp/nm_sw.csv"
+    expect_status nm_sw 0 "a sweep of a model named with quotes, ';' and '#'"
+    run nm_resume sweep --model "$bad_plugin" --grid a=0.2:0.3:2 -o "$tmp/nm_sw.csv" --resume
+    expect_status nm_resume 0 "--resume takes that sweep's own file"
+    expect_grep nm_resume err '^hes sweep: 0 points' "--resume keeps both rows (nothing recomputed)"
+    unset HES_TEST_BAD_MODEL
+fi
+
 # ------------------------------------------------------------------ summary
 testlib_summary cli.sh

@@ -18,6 +18,24 @@
 /* a refusal with its reason in the caller's msg */
 #define BAD(...) return hes__say(msg, len, HES_EINVAL, __VA_ARGS__)
 
+/* A name of the model (hes_name_check) at field; 0 or -1 with msg. */
+static int bad_name(const char *model, const char *field, int i, const char *name, char *msg,
+                    size_t len)
+{
+    char where[64], why[512];
+    if (i >= 0)
+        snprintf(where, sizeof where, "%s[%d]", field, i);
+    else
+        snprintf(where, sizeof where, "%s", field);
+    if (hes_name_check(where, name, why, sizeof why) == HES_OK)
+        return 0;
+    if (model)
+        hes__say(msg, len, HES_EINVAL, "ESS model '%s': %s", model, why);
+    else
+        hes__say(msg, len, HES_EINVAL, "ESS model %s", why);
+    return -1;
+}
+
 hes_status hes_ess_validate(const hes_ess_model *md, char *msg, size_t len)
 {
     if (msg && len > 0)
@@ -27,6 +45,8 @@ hes_status hes_ess_validate(const hes_ess_model *md, char *msg, size_t len)
     const char *nm = md->name ? md->name : "(unnamed)";
     if (!md->name || !md->name[0])
         BAD("ESS model: name is missing");
+    if (bad_name(NULL, "name", -1, md->name, msg, len))
+        return HES_EINVAL;
     if (md->n < 1 || md->n > ESS_MAX_DIM)
         BAD("ESS model '%s': n = %d must be from 1 to %d", nm, md->n, ESS_MAX_DIM);
     if (md->m < 1 || md->m > ESS_MAX_DIM)
@@ -41,9 +61,13 @@ hes_status hes_ess_validate(const hes_ess_model *md, char *msg, size_t len)
     for (int i = 0; md->state_names && i < md->n; i++)
         if (!md->state_names[i])
             BAD("ESS model '%s': state_names[%d] is NULL", nm, i);
+        else if (bad_name(nm, "state_names", i, md->state_names[i], msg, len))
+            return HES_EINVAL;
     for (int i = 0; md->event_names && i < md->m; i++)
         if (!md->event_names[i])
             BAD("ESS model '%s': event_names[%d] is NULL", nm, i);
+        else if (bad_name(nm, "event_names", i, md->event_names[i], msg, len))
+            return HES_EINVAL;
     if (md->n_params < 0 || md->n_params > ESS_MAX_DIM)
         BAD("ESS model '%s': n_params = %d must be from 0 to %d", nm,
             md->n_params, ESS_MAX_DIM);
@@ -54,6 +78,10 @@ hes_status hes_ess_validate(const hes_ess_model *md, char *msg, size_t len)
         const hes_param *q = &md->params[k];
         if (!q->name || !q->name[0])
             BAD("ESS model '%s': params[%d].name is missing", nm, k);
+        char field[32];
+        snprintf(field, sizeof field, "params[%d].name", k);
+        if (bad_name(nm, field, -1, q->name, msg, len))
+            return HES_EINVAL;
         for (int l = 0; l < k; l++)
             if (strcmp(md->params[l].name, q->name) == 0)
                 BAD("ESS model '%s': parameter name '%s' appears twice", nm,

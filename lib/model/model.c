@@ -27,6 +27,25 @@
  * modes, transitions, parameters, inputs, path constraints). */
 #define MAX_COUNT 100000
 
+/* A name of the model (hes_name_check), field saying where, e.g.
+ * "modes[1].name". */
+static hes_status check_name(const char *model, const char *name, char *msg, size_t len,
+                             const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static hes_status check_name(const char *model, const char *name, char *msg, size_t len,
+                             const char *fmt, ...)
+{
+    char field[160], why[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(field, sizeof field, fmt, ap);
+    va_end(ap);
+    if (hes_name_check(field, name, why, sizeof why) == HES_OK)
+        return HES_OK;
+    if (model)
+        BAD("model '%s': %s", model, why);
+    BAD("model %s", why);
+}
+
 static hes_status check_count(const char *model, const char *field, int n, const void *ptr,
                               int min, char *msg, size_t len)
 {
@@ -58,6 +77,10 @@ static hes_status check_mech(const char *model, const char *where, const hes_mec
         const hes_mech_constraint *mc = &ms->constraints[c];
         if (!mc->a)
             BAD("model '%s': %s: mech.constraints[%d].a is NULL", model, where, c);
+        hes_status st;
+        if (mc->name && (st = check_name(model, mc->name, msg, len, "%s: mech.constraints[%d].name",
+                                         where, c)) != HES_OK)
+            return st;
         if (!(mc->restitution >= 0) || !isfinite(mc->restitution))
             BAD("model '%s': %s: mech.constraints[%d].restitution = %g must be a finite "
                 "number >= 0", model, where, c, mc->restitution);
@@ -153,6 +176,8 @@ static hes_status check_params(const hes_model *m, char *msg, size_t len)
         const hes_param *pp = &m->params[i];
         if (!pp->name || !*pp->name)
             BAD("model '%s': params[%d] has no name", m->name, i);
+        if ((st = check_name(m->name, pp->name, msg, len, "params[%d].name", i)) != HES_OK)
+            return st;
         for (int j = 0; j < i; j++)
             if (strcmp(pp->name, m->params[j].name) == 0)
                 BAD("model '%s': parameter name '%s' appears twice (params[%d] and params[%d])",
@@ -345,6 +370,9 @@ static hes_status check_trajopt(const hes_model *m, char *msg, size_t len)
         for (int i = 0; pc->names && i < pc->n; i++)
             if (!pc->names[i])
                 BAD("model '%s': trajopt.path[%d].names[%d] is NULL", m->name, q, i);
+            else if ((st = check_name(m->name, pc->names[i], msg, len, "trajopt.path[%d].names[%d]",
+                                      q, i)) != HES_OK)
+                return st;
     }
     for (int j = 0; s->virtual_events && j < o->n_sequence; j++)
         if (s->virtual_events[j] < 0 || s->virtual_events[j] > 64)
@@ -368,6 +396,8 @@ hes_status hes_model_validate(const hes_model *m, char *msg, size_t len)
             m->name ? m->name : "?", m->abi, HES_MODEL_ABI);
     if (!m->name || !*m->name)
         BAD("model has no name");
+    if ((st = check_name(NULL, m->name, msg, len, "name")) != HES_OK)
+        return st;
     if (m->n_modes < 1)
         BAD("model '%s' has no modes (n_modes = %d)", m->name, m->n_modes);
     if ((st = check_count(m->name, "n_modes", m->n_modes, m->modes, 1, msg, len)) != HES_OK)
@@ -376,6 +406,8 @@ hes_status hes_model_validate(const hes_model *m, char *msg, size_t len)
         const hes_mode *md = &m->modes[i];
         if (!md->name || !*md->name)
             BAD("model '%s': modes[%d] has no name", m->name, i);
+        if ((st = check_name(m->name, md->name, msg, len, "modes[%d].name", i)) != HES_OK)
+            return st;
         if (md->dim < 1 || md->dim > MAX_DIM)
             BAD("model '%s': modes[%d] ('%s'): dim = %d must be from 1 to %d", m->name, i,
                 md->name, md->dim, MAX_DIM);
@@ -386,6 +418,10 @@ hes_status hes_model_validate(const hes_model *m, char *msg, size_t len)
             if (!md->state_names[j])
                 BAD("model '%s': modes[%d] ('%s'): state_names[%d] is NULL", m->name, i,
                     md->name, j);
+            else if ((st = check_name(m->name, md->state_names[j], msg, len,
+                                      "modes[%d] ('%s'): state_names[%d]", i, md->name, j)) !=
+                     HES_OK)
+                return st;
         for (int j = 0; j < i; j++)
             if (strcmp(m->modes[j].name, md->name) == 0)
                 BAD("model '%s': mode name '%s' appears twice (modes[%d] and modes[%d])",
@@ -408,6 +444,8 @@ hes_status hes_model_validate(const hes_model *m, char *msg, size_t len)
         const hes_transition *tr = &m->transitions[k];
         if (!tr->name || !*tr->name)
             BAD("model '%s': transitions[%d] has no name", m->name, k);
+        if ((st = check_name(m->name, tr->name, msg, len, "transitions[%d].name", k)) != HES_OK)
+            return st;
         if (!tr->guard)
             BAD("model '%s': transition '%s' has no guard (guard is NULL)", m->name, tr->name);
         if (tr->from < 0 || tr->from >= m->n_modes || tr->to < 0 || tr->to >= m->n_modes)

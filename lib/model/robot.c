@@ -1031,6 +1031,20 @@ hes_status hes_robot_load(const char *path, const hes_robot_contact *contacts, i
         r->cons[2 * nc + l] = (hes_mech_constraint){ name, la_fns[l], lDa_fns[l], 0, 1, 0,
                                                      NULL };
     }
+    /* the constraints' names are labels of tables and plots (fn:NAME) */
+    for (int c = 0; c < ncons; c++) {
+        char field[96], why[512];
+        if (c < 2 * nc)
+            snprintf(field, sizeof field, "contact %d's %sname (its site's or body's)", c / 2,
+                     c % 2 ? "tangential constraint's " : "");
+        else
+            snprintf(field, sizeof field, "joint limit %d's name (its joint's, with _lower or "
+                     "_upper)", c - 2 * nc);
+        if (hes_name_check(field, r->names[c], why, sizeof why) != HES_OK) {
+            hes_robot_free(r);
+            return hes__say(msg, len, HES_EINVAL, "robot %s: %s", path, why);
+        }
+    }
     int nv = m->nv, rows = 3 * (nc > 0 ? nc : 1);
     r->tau_max = calloc((size_t)(m->nu > 0 ? m->nu : 1), sizeof(double));
     r->dM = malloc(sizeof(double) * (size_t)(nv * nv));

@@ -93,7 +93,8 @@ int cli_take_model_option(int *argc, char **argv, hes_plugin **plugin);
 /* --robot DESC.json (a robot model's description, hes_robot_model_load) in
  * argv: loads it (*model, to free with hes_robot_model_free) and puts the
  * placeholder in the option's place, as --model does.  --robot FILE.xml is left
- * to the commands that take a robot file. */
+ * to the commands that take a robot file (info, impact); the others refuse
+ * it, saying what a description is. */
 int cli_take_robot_option(int *argc, char **argv, hes_model **model);
 /* arg is the placeholder of the model of --model or --robot DESC.json. */
 int cli_is_loaded_model(const char *arg);

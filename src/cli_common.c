@@ -288,7 +288,17 @@ int cli_apply_params(hes_system *sys, const cli_assignments *a)
 {
     const hes_model *m = hes_system_model(sys);
     param_target t = { m->name, m->params, m->n_params, system_set, system_errmsg, sys };
-    return apply_all(&t, a);
+    int rc = apply_all(&t, a);
+    /* a solved parameter's value is where Newton starts, not a setting: the
+       orbit's own value replaces it, so the user is told */
+    for (int i = 0; rc == 0 && i < a->n; i++) {
+        int k = cli_assignment_param(m, a->items[i]);
+        if (k >= 0 && (m->params[k].flags & HES_PARAM_SOLVED))
+            fprintf(stderr, "hes: note: %s is solved for by the orbit search: the value given "
+                    "is only where the search starts, and the orbit's own value replaces it "
+                    "(hes info %s lists the solved parameters)\n", m->params[k].name, m->name);
+    }
+    return rc;
 }
 
 static hes_status ess_set(void *obj, const char *name, double value)
@@ -587,9 +597,33 @@ static int robot_desc_at(int argc, char **argv, int i, const char **path)
     return 0;
 }
 
+/* --robot with a robot file (not DESC.json) for a command that takes only
+ * descriptions: what a description is and where one is. */
+static int robot_file_refused(int argc, char **argv)
+{
+    if (argc < 2 || strcmp(argv[1], "hes info") == 0 || strcmp(argv[1], "hes impact") == 0)
+        return 0;
+    for (int i = 2; i < argc && strcmp(argv[i], "--") != 0; i++) {
+        const char *file = strcmp(argv[i], "--robot") == 0 && i + 1 < argc ? argv[i + 1]
+                         : strncmp(argv[i], "--robot=", 8) == 0 ? argv[i] + 8 : NULL;
+        if (file && !ends_with(file, ".json")) {
+            fprintf(stderr, "%s: --robot takes a robot model's description, DESC.json: the "
+                    "robot file it names with its modes, transitions and orbit (for example "
+                    "share/robots/knee_biped.json of knee_biped.xml); a robot file alone "
+                    "(.xml, .urdf) has no modes to analyse: 'hes info --robot FILE' lists "
+                    "what it has\n", argv[1]);
+            return CLI_EXIT_USAGE;
+        }
+    }
+    return 0;
+}
+
 int cli_take_robot_option(int *argc, char **argv, hes_model **model)
 {
     *model = NULL;
+    int refused = robot_file_refused(*argc, argv);
+    if (refused)
+        return refused;
     for (int i = 1; i < *argc && strcmp(argv[i], "--") != 0; i++) {
         const char *path, *other;
         int used = robot_desc_at(*argc, argv, i, &path);

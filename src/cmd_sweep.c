@@ -663,6 +663,11 @@ static int sweep(int argc, char **argv, int rank, int size)
         if ((pidx[j] = hes_model_param_index(model, r->names[j])) < 0) {
             fprintf(stderr, "hes sweep: problem '%s' has no parameter '%s'\n", model->name, r->names[j]);
             rc = CLI_EXIT_USAGE;
+        } else if (model->params[pidx[j]].flags & HES_PARAM_SOLVED) {
+            fprintf(stderr, "hes sweep: '%s' is solved for by the orbit search (its value is "
+                    "found, not set): a sweep over it would only move Newton's start; sweep "
+                    "the parameters that define the orbit instead\n", r->names[j]);
+            rc = CLI_EXIT_USAGE;
         }
     if (rc == CLI_EXIT_OK && grid.n) {
         long total;

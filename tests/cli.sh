@@ -1680,5 +1680,22 @@ if [ -f "$bad_plugin" ]; then
     unset HES_TEST_BAD_MODEL
 fi
 
+# ------------------------------------------------ what a new user stumbles on
+run e_rob_xml analyze --robot "${top_srcdir:-.}/share/robots/knee_biped.xml"
+expect_status e_rob_xml 2 "analyze --robot FILE.xml"
+expect_grep e_rob_xml err 'takes a robot model.s description, DESC.json' \
+    "analyze --robot FILE.xml says a description is needed, not 'unrecognized option'"
+run solved_p analyze slip-hopper -p l_td=0.95 --json
+expect_status solved_p 0 "analyze -p on a solved parameter"
+expect_grep solved_p err 'note: l_td is solved for by the orbit search' \
+    "-p on a solved parameter says that it is only the search's start"
+run solved_d analyze slip-hopper --json
+l_td_default=$(python3 -c "import json; print(round(json.load(open('$tmp/solved_d.out'))['params']['l_td'], 9))" 2>/dev/null)
+expect_json_value solved_p 'round(d["params"]["l_td"], 9)' "$l_td_default" \
+    "the solved parameter takes the orbit's value (as from its default start), not the one given"
+run e_solved_sw sweep slip-hopper --grid l_td=0.8:0.9:2
+expect_status e_solved_sw 2 "sweep over a solved parameter"
+expect_grep e_solved_sw err "'l_td' is solved for by the orbit search" "the sweep's refusal names it"
+
 # ------------------------------------------------------------------ summary
 testlib_summary cli.sh

@@ -414,12 +414,13 @@ START_TEST(test_sweep_row_json_is_one_line_of_json)
     row.n_mult = 1;
     row.re[0] = 0.25;
     row.im[0] = -0.125;
+    row.branch_jump = 1;
     char *text = hes_sweep_row_json(m, 1, swept, point, &row);
     ck_assert_ptr_nonnull(text);
     ck_assert_ptr_null(strchr(text, '\n'));
     ck_assert_str_eq(text, "{\"index\": 3, \"params\": {\"paddle_accel\": -5.5}, \"status\": "
                      "\"ok\", \"psi\": 0.25, \"stable\": true, \"verdict\": \"stable\", "
-                     "\"period\": 0.5, \"multipliers\": [[0.25, -0.125]]}");
+                     "\"period\": 0.5, \"multipliers\": [[0.25, -0.125]], \"branch_jump\": true}");
     free(text);
     row.status = HES_ENOORBIT;
     snprintf(row.message, sizeof row.message, "no \"orbit\"\nhere");

@@ -928,6 +928,69 @@ if [ -f "$plugin" ]; then
     with_model name_help list --model "$plugin"
     with_model none list --model "$plugin"
 fi
+# ---------------------------------------------- orbits the user brings
+# sweeps over what the orbit search solves, and other sweeps that cannot be
+for sp in "slip-hopper --grid l_td=0.8:0.9:2" "slip-hopper --grid theta_td=0.1:0.2:3" \
+          "slip-hopper --random 4 --bounds l_td=0.8:0.9" "trot-rigid --grid m=1:2:2" \
+          "trot-soft --grid k=1:2:2" "hopper-1d --grid k=1:2:2" "rocking-block --grid mu=1:2:2" \
+          "slip-hopper --grid K=0:1:0" "slip-hopper --grid K=nan:1:2" \
+          "slip-hopper --grid K=0:1:2 --grid K=0:1:2"; do
+    # shellcheck disable=SC2086
+    bad sweep $sp
+done
+# a supplied Jacobian that is wrong: refused by default by every analysis
+wrongjac=${top_builddir:-.}/tests/.libs/rimless_wheel_wrong_jacobian.so
+if [ -f "$wrongjac" ]; then
+    bad analyze --model "$wrongjac"
+    bad analyze --model "$wrongjac" --json
+    bad analyze --model "$wrongjac" --gradient
+    bad analyze --model "$wrongjac" --check
+    bad analyze --model "$wrongjac" --check --no-check-derivatives
+    bad analyze --model "$wrongjac" -p a=0.35
+    bad trajopt --model "$wrongjac" --quiet --nodes 9
+fi
+bad analyze slip-hopper --no-check-derivatives=1
+bad sweep slip-hopper --no-check-derivatives --grid l_td=0.8:0.9:2
+bad list --no-check-derivatives
+bad info slip-hopper --no-check-derivatives
+# a problem without a periodic orbit, and the run's derivative misused
+for p in trot-rigid trot-soft; do
+    bad analyze $p
+    bad analyze $p --json
+    bad shape $p
+    bad sweep $p --grid m=1:2:2
+    bad trajopt $p --quiet
+done
+bad simulate trot-rigid --jacobian
+bad simulate trot-rigid --jacobian --x0 0.6,0,0,0
+bad simulate trot-rigid --jacobian --time 0.4
+bad simulate trot-rigid --jacobian --x0 0.6,0,0 --time 0.4
+bad simulate trot-rigid --jacobian --x0 0.6,0,0,0,0 --time 0.4
+bad simulate trot-rigid --jacobian --x0 0.6,0,0,nan --time 0.4
+bad simulate trot-rigid --jacobian --x0 0.6,0,0,0 --time 0
+bad simulate trot-rigid --jacobian --x0 0.6,0,0,0 --time -1
+bad simulate trot-rigid --jacobian --x0 0.6,0,0,0 --time inf
+bad simulate trot-rigid --jacobian --x0 0.6,0,0,0 --time 0.4 --csv
+bad simulate trot-rigid --jacobian --x0 0.6,0,0,0 --time 0.4 --mode nowhere
+bad simulate trot-rigid --jacobian --x0 0.6,0,0,0 --time 0.4 --sweep theta=0:1:2
+bad simulate trot-rigid --jacobian --x0 0.6,0,0,0 --time 0.4 --trials 3
+bad simulate trot-rigid --jacobian --x0 0.6,0,0,0 --time 0.4 --jacobian
+bad simulate trot-soft --jacobian --x0 0.6,0,0.3,0.3,0,0,0,0 --time 0.4 --mode both
+bad simulate slip-hopper --jacobian --x0 1,2 --time 1
+# robot files where a description is needed
+for cmd in analyze simulate shape trajopt sweep; do
+    bad $cmd --robot "${top_srcdir:-.}/share/robots/knee_biped.xml"
+    bad $cmd --robot="${top_srcdir:-.}/share/robots/compass_gait.urdf"
+done
+# an ESS run or orbit asked for what it cannot give
+bad simulate hopper-1d --integrator ess --x0 1.2,0 --time 1 --eps 0
+bad simulate hopper-1d --integrator ess --x0 1.2,0 --time 1 --eps -1e-3
+bad simulate hopper-1d --integrator ess --x0 1.2,0 --time 1 --eps nan
+bad simulate hopper-1d --integrator ess --x0 1.2,0 --time 1 --jacobian --csv
+bad analyze hopper-pumped --eps 0
+bad analyze hopper-pumped --x0 1.5,0 --period 0 --section y
+bad analyze hopper-pumped --x0 1.5,0 --period 0.7 --section nowhere
+
 echo "bad_input.sh: $lines command lines, $failures failed (slowest: $slowest ms, hes $slowest_line)"
 [ "$failures" -eq 0 ] || exit 1
 exit 0

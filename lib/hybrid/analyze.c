@@ -57,7 +57,7 @@ static void jacobians_at(hes_system *sys, const hes_orbit *orbit, int at_end,
  * error above HES_DERIV_TOL) would give a wrong monodromy and verdict with
  * nothing to show for it: with settings.check_derivatives that is an error
  * naming the entry. */
-static hes_status check_jacobians(hes_system *sys, hes_analysis *res)
+hes_status hes__analysis_check_jacobians(hes_system *sys, hes_analysis *res)
 {
     hes_deriv_report end, start;
     jacobians_at(sys, &res->orbit, 1, &end);
@@ -113,7 +113,7 @@ hes_status hes_analyze(hes_system *sys, int check, hes_analysis *res)
         free(fd);
     }
     if (st == HES_OK && (check || sys->set.check_derivatives))
-        st = check_jacobians(sys, res);
+        st = hes__analysis_check_jacobians(sys, res);
     if (st != HES_OK) /* the message stays: freeing results does not touch the system */
         hes_analysis_free(res);
     return st;

@@ -61,6 +61,11 @@ struct hes_system {
 /* A system of src's model with src's parameters, settings and orbit start
  * (another thread's own), or NULL without memory. */
 hes_system *hes__system_copy(const hes_system *src);
+/* The model's supplied Jacobians at the start and end of each mode's phase
+ * of res's orbit (res->jacobians, the worse); with
+ * settings.check_derivatives a disagreement is HES_EMODEL naming the entry
+ * (analyze.c). */
+hes_status hes__analysis_check_jacobians(hes_system *sys, hes_analysis *res);
 
 /* Starts the wall-time budget of a simulation call (sys->deadline). */
 void hes__budget_start(hes_system *sys);

@@ -347,9 +347,17 @@ static hes_status refine_gait(hes_system *sys, const hes_trajopt_options *o,
 
 /* Step 4: the gait as a model of its own, its orbit found again by
  * shooting and its multipliers from CVODES sensitivities. */
-static void reanalyse(const hes_model *base, hes_measure measure, double *measure_shooting,
-                      hes_trajopt_result *r)
+/* The gait's orbit by shooting on its derived model, with the caller's
+ * settings.  HES_EMODEL when the model's supplied Jacobians disagree with
+ * differences of its callbacks at that orbit (settings.check_derivatives):
+ * the collocation used them too, so the run fails; any other failure leaves
+ * the result "collocation only". */
+static hes_status reanalyse(const hes_model *base, const hes_settings *set, hes_measure measure,
+                            double *measure_shooting, hes_trajopt_result *r)
 {
+    hes_status fatal = HES_OK;
+    hes_settings own = *set;
+    own.check_derivatives = 0; /* checked below, after the analysis */
     hes_model *dm = NULL;
     hes_system *sys = NULL;
     hes_analysis res;
@@ -360,8 +368,19 @@ static void reanalyse(const hes_model *base, hes_measure measure, double *measur
     r->shooting_status = hes_gait_model(&r->gait, base, &dm, msg, len);
     if (r->shooting_status == HES_OK)
         r->shooting_status = hes_system_new(dm, &sys, msg, len);
+    if (r->shooting_status == HES_OK && (r->shooting_status = hes_system_set_settings(sys, &own)) != HES_OK)
+        snprintf(msg, len, "%s", hes_system_errmsg(sys));
     if (r->shooting_status == HES_OK) {
         r->shooting_status = hes_analyze(sys, 0, &res);
+        if (r->shooting_status == HES_OK && set->check_derivatives) {
+            own.check_derivatives = 1;
+            hes_system_set_settings(sys, &own);
+            if ((fatal = hes__analysis_check_jacobians(sys, &res)) != HES_OK) {
+                snprintf(msg, len, "%s", hes_system_errmsg(sys));
+                r->shooting_status = fatal;
+                hes_analysis_free(&res);
+            }
+        }
         if (r->shooting_status == HES_OK) {
             r->psi_shooting = res.stab.psi;
             *measure_shooting = hes__measure(res.stab.abs, res.stab.n_mult, measure, NULL);
@@ -383,6 +402,7 @@ static void reanalyse(const hes_model *base, hes_measure measure, double *measur
     }
     hes_system_destroy(sys);
     hes_gait_model_destroy(dm);
+    return fatal;
 }
 
 /* An empty result: nothing set, its numbers NaN. */
@@ -480,7 +500,15 @@ static hes_status run_start(hes_system *sys, const hes_trajopt_options *opts, in
     if (!spec || spec->n_inputs == 0)
         r->energy = NAN;
     /* 4. the independent check, and the cost with psi by shooting */
-    reanalyse(m, o.measure, &measure_shooting, r);
+    hes_settings set = hes_system_get_settings(sys);
+    if ((st = reanalyse(m, &set, o.measure, &measure_shooting, r)) != HES_OK) {
+        hes__fail(sys, st, "%s", r->shooting_message);
+        hes_trajopt_result_free(r);
+        r->starts[0].status = st;
+        snprintf(r->starts[0].message, sizeof r->starts[0].message, "%s",
+                 hes_system_errmsg(sys));
+        return st;
+    }
     int psi = o.objective == HES_COLLOC_STABILITY || o.objective == HES_COLLOC_WEIGHTED;
     if (r->have_shooting && (!psi || isfinite(measure_shooting)))
         r->cost_shooting = psi ? rest + fmax(measure_shooting, o.psi_floor) : rest;

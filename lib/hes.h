@@ -1417,6 +1417,9 @@ typedef struct {
                                 built-in models takes at most a few thousand) */
     double max_wall_time;    /* seconds of wall-clock time per simulation call
                                 (hes_simulate, hes_variational) (10); HUGE_VAL: none */
+    double max_search_time;  /* seconds of wall-clock time for one orbit search
+                                (hes_orbit_find: every Newton iteration and line-search
+                                trial) (120); HUGE_VAL: none */
     int check_derivatives;   /* nonzero (default): hes_analyze checks the model's
                                 supplied Jacobians at the orbit and fails with
                                 HES_EMODEL, naming the entry, when one disagrees

@@ -293,6 +293,32 @@ START_TEST(test_failed_orbit_search_names_a_wrong_jacobian)
 }
 END_TEST
 
+/* An orbit search has an overall budget: out of it, HES_ENOORBIT saying so
+ * (the SLIP needs 5 Newton iterations from its guess; a budget that ends
+ * after the first stops it there); a budget of 0 or NaN is refused. */
+START_TEST(test_orbit_search_stops_at_its_overall_budget)
+{
+    hes_system *sys = test_system("slip-hopper");
+    hes_settings set = hes_system_get_settings(sys);
+    ck_assert_double_eq(set.max_search_time, 120);
+    set.max_search_time = 1e-9;
+    ck_assert_int_eq(hes_system_set_settings(sys, &set), HES_OK);
+    hes_orbit o;
+    ck_assert_int_eq(hes_orbit_find(sys, &o), HES_ENOORBIT);
+    ck_assert_msg(strstr(hes_system_errmsg(sys), "used its budget of 1e-09 s"), "%s",
+                  hes_system_errmsg(sys));
+    set.max_search_time = 0;
+    ck_assert_int_eq(hes_system_set_settings(sys, &set), HES_EINVAL);
+    set.max_search_time = NAN;
+    ck_assert_int_eq(hes_system_set_settings(sys, &set), HES_EINVAL);
+    set.max_search_time = HUGE_VAL; /* none */
+    ck_assert_int_eq(hes_system_set_settings(sys, &set), HES_OK);
+    ck_assert_int_eq(hes_orbit_find(sys, &o), HES_OK);
+    hes_orbit_free(&o);
+    hes_system_destroy(sys);
+}
+END_TEST
+
 /* A start state on a guard whose flow enters the far side at zero crossing
  * rate (a body standing on rigid feet; a ball resting on the paddle after a
  * plastic impact) is refused, not integrated through the guard. */
@@ -357,6 +383,7 @@ static Suite *orbit_suite(void)
     tcase_add_test(acc, test_orbit_with_a_zeno_period_is_refused);
     tcase_add_test(acc, test_state_the_residual_misses_must_return);
     tcase_add_test(acc, test_failed_orbit_search_names_a_wrong_jacobian);
+    tcase_add_test(acc, test_orbit_search_stops_at_its_overall_budget);
     suite_add_tcase(s, acc);
     TCase *ver = tcase_create("verdict");
     tcase_set_timeout(ver, 60);

@@ -364,7 +364,7 @@ hes_status hes_orbit_find(hes_system *sys, hes_orbit *orbit)
         u[o->n_free_states + i] = sys->p[s.pidx[i]];
 
     hes_traj traj = { 0 };
-    double rn = INFINITY;
+    double rn = INFINITY, search_end = hes__monotonic_seconds() + sys->set.max_search_time;
     int it;
     for (it = 0;; it++) {
         hes_traj_free(&traj);
@@ -388,6 +388,12 @@ hes_status hes_orbit_find(hes_system *sys, hes_orbit *orbit)
                            "%d iterations the period is %.3g s with %d events (relative "
                            "residual %.3g at state scale %.3g)", it, T, traj.n_events, rel,
                            largest);
+            break;
+        }
+        if (!(hes__monotonic_seconds() < search_end)) {
+            st = hes__fail(sys, HES_ENOORBIT, "the orbit search used its budget of %g s "
+                           "(hes_settings.max_search_time) after %d iterations (last residual "
+                           "%.3g, relative %.3g)", sys->set.max_search_time, it, rn, rel);
             break;
         }
         if (it >= sys->set.newton_maxiter) {
@@ -417,12 +423,19 @@ hes_status hes_orbit_find(hes_system *sys, hes_orbit *orbit)
         /* backtracking line search on the max-norm of the residual */
         double lambda = 1.0;
         int accepted = 0;
-        for (int ls = 0; ls < 30 && !accepted; ls++, lambda *= 0.5) {
+        for (int ls = 0; ls < 30 && !accepted && hes__monotonic_seconds() < search_end;
+             ls++, lambda *= 0.5) {
             for (int i = 0; i < nu; i++)
                 ut[i] = u[i] + lambda * du[i];
             if (residual(&s, ut, rt, NULL) == HES_OK &&
                 max_norm(rt, nu) < (1.0 - 1e-4 * lambda) * rn)
                 accepted = 1;
+        }
+        if (!accepted && !(hes__monotonic_seconds() < search_end)) {
+            st = hes__fail(sys, HES_ENOORBIT, "the orbit search used its budget of %g s "
+                           "(hes_settings.max_search_time) in a line search after %d "
+                           "iterations (last residual %.3g)", sys->set.max_search_time, it, rn);
+            break;
         }
         if (!accepted) {
             st = hes__fail(sys, HES_ENOORBIT, "line search failed after %d "

@@ -35,6 +35,7 @@ static hes_settings default_settings(const hes_model *m)
     s.fd_step = 1e-5;
     s.max_steps = 100000;
     s.max_wall_time = 10.0;
+    s.max_search_time = 120.0;
     s.check_derivatives = 1;
     return s;
 }
@@ -194,6 +195,7 @@ hes_status hes_system_set_settings(hes_system *sys, const hes_settings *s)
         { s->fd_step > 0 && s->fd_step < 1, "fd_step in (0, 1)", s->fd_step },
         { s->max_steps > 0, "max_steps > 0", s->max_steps },
         { s->max_wall_time > 0, "max_wall_time > 0", s->max_wall_time },
+        { s->max_search_time > 0, "max_search_time > 0", s->max_search_time },
     };
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
         if (!rules[i].ok)

@@ -59,6 +59,34 @@ const char *hes_strerror(hes_status status);
  * (HES_EINVAL, HES_ENOTFOUND), 1 any numerical failure. */
 int hes_status_exit_code(hes_status status);
 
+/* ---------------------------------------------------------------- features */
+
+/* What this libhes was built with, as words separated by single spaces:
+ * "base", then "mujoco" (robot files, lib/model/robot.c), "siconos" and
+ * "gsl" (impact laws and post-impact sets), "ipopt" (collocation's
+ * default solver) for each that configure found.  `hes --version` prints
+ * it on its second line, "features: ...". */
+const char *hes_features(void);
+
+/* ------------------------------------------------------------- input files */
+
+/* Every file the library or the program reads (robot files, descriptions,
+ * gait files, CSV tables, plugins) is opened by hes_input_open
+ * (lib/base/input.c): without blocking (O_NONBLOCK, so that a FIFO does not
+ * hang open(2)), checked by fstat(2) to be a regular file (a directory,
+ * FIFO, device or socket is refused: /dev/zero would never end), at most
+ * `max` bytes (0: HES_INPUT_MAX), then put back into blocking mode.  *fd
+ * (and *size, may be NULL) on success; HES_ENOTFOUND for a missing file,
+ * HES_EINVAL (msg naming the path and why) for any other refusal, HES_EIO
+ * for a failed fstat.  hes_input_read reads the whole file into *data
+ * (NUL-terminated, free() it; *size bytes, may be NULL), never more than
+ * max bytes even if the file grows while it is read. */
+#define HES_INPUT_MAX ((size_t)256 << 20)
+hes_status hes_input_open(const char *path, size_t max, int *fd, size_t *size, char *msg,
+                          size_t len);
+hes_status hes_input_read(const char *path, size_t max, char **data, size_t *size, char *msg,
+                          size_t len);
+
 /* ========================================= model: what a hybrid system is */
 
 /* ------------------------------------------------------------------- model */

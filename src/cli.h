@@ -212,9 +212,9 @@ void cli_progress_init(cli_progress *p, const char *cmd);
 void cli_progress_say(cli_progress *p, const char *what);
 void cli_progress_clear(cli_progress *p);
 
-/* "A:5,B:5" into robot contacts (at most max; the names point into buf,
- * len bytes); -1 after a message naming cmd. */
-int cli_parse_contacts(const char *cmd, const char *text, hes_robot_contact *c, int max,
-                       char *buf, size_t len);
+/* "A:5,B:5" into robot contacts (*c, the names pointing into *buf: free
+ * both); their number (>= 1), -1 after a message naming cmd (malformed, a
+ * name given twice), -2 out of memory. */
+int cli_parse_contacts(const char *cmd, const char *text, hes_robot_contact **c, char **buf);
 
 #endif /* HES_CLI_H */

@@ -588,24 +588,50 @@ int cli_take_robot_option(int *argc, char **argv, hes_model **model)
     return CLI_EXIT_OK;
 }
 
-int cli_parse_contacts(const char *cmd, const char *text, hes_robot_contact *c, int max,
-                       char *buf, size_t len)
+int cli_parse_contacts(const char *cmd, const char *text, hes_robot_contact **out, char **buf)
 {
-    snprintf(buf, len, "%s", text);
+    *out = NULL;
+    *buf = strdup(text);
+    size_t commas = 1;
+    for (const char *p = text; *p; p++)
+        commas += *p == ',';
+    hes_robot_contact *c = malloc(sizeof *c * commas);
+    if (!*buf || !c) {
+        free(*buf), free(c);
+        *buf = NULL;
+        fprintf(stderr, "%s: out of memory\n", cmd);
+        return -2;
+    }
     int n = 0;
-    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+    for (char *tok = strtok(*buf, ","); tok; tok = strtok(NULL, ",")) {
         char *colon = strrchr(tok, ':');
         double mu;
-        if (n == max || !colon || colon == tok || cli_parse_double(colon + 1, &mu) ||
-            !(mu >= 0)) {
-            fprintf(stderr, "%s: --contacts expects NAME:MU,... (at most %d, mu >= 0), got "
-                    "'%s'\n", cmd, max, text);
+        if (!colon || colon == tok || cli_parse_double(colon + 1, &mu) || !(mu >= 0)) {
+            fprintf(stderr, "%s: --contacts expects NAME:MU,... (mu >= 0), got '%s'\n", cmd,
+                    text);
+            free(*buf), free(c);
+            *buf = NULL;
             return -1;
         }
         *colon = '\0';
+        for (int i = 0; i < n; i++)
+            if (strcmp(c[i].site, tok) == 0) {
+                fprintf(stderr, "%s: --contacts names '%s' twice: give each contact once\n",
+                        cmd, tok);
+                free(*buf), free(c);
+                *buf = NULL;
+                return -1;
+            }
         c[n].site = tok;
         c[n].mu = mu;
         n++;
     }
+    if (n == 0) {
+        fprintf(stderr, "%s: --contacts expects NAME:MU,... , got '%s'\n", cmd, text);
+        free(*buf), free(c);
+        *buf = NULL;
+        return -1;
+    }
+    *out = c;
     return n;
 }

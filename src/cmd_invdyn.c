@@ -22,7 +22,6 @@
 
 #define CMD "hes invdyn"
 #define MAX_NODES 1000000
-#define MAX_CONTACTS 8
 
 void cmd_invdyn_usage(FILE *out)
 {
@@ -483,14 +482,15 @@ static int invdyn_main(int argc, char **argv, invdyn_input *in)
         fprintf(stderr, "%s: give either --trajectory FILE or all of --q, --v and --a\n", CMD);
         return CLI_EXIT_USAGE;
     }
-    hes_robot_contact cs[MAX_CONTACTS];
-    char buf[1024], msg[512];
+    hes_robot_contact *cs = NULL;
+    char *buf = NULL, msg[512];
     int n = 0;
-    if (contacts && (n = cli_parse_contacts(CMD, contacts, cs, MAX_CONTACTS, buf, sizeof buf)) < 1)
-        return CLI_EXIT_USAGE;
+    if (contacts && (n = cli_parse_contacts(CMD, contacts, &cs, &buf)) < 1)
+        return n == -2 ? CLI_EXIT_FAILURE : CLI_EXIT_USAGE;
     for (int i = 0; mu >= 0 && i < n; i++)
         cs[i].mu = mu;
     hes_status st = hes_robot_load(file, n ? cs : NULL, n, &in->robot, msg, sizeof msg);
+    free(cs), free(buf);
     if (st != HES_OK) {
         fprintf(stderr, "%s: %s\n", CMD, msg);
         return st == HES_ESOLVER ? CLI_EXIT_FAILURE : CLI_EXIT_USAGE;

@@ -563,14 +563,10 @@ hes_status hes_robot_model_load(const char *path, hes_model **out, char *msg, si
     if (!path || !out)
         return hes__say(msg, len, HES_EINVAL, "robot model: needs a file and somewhere to put "
                         "the model");
-    struct stat sb;
-    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))   /* Jansson reads it as empty */
-        return hes__say(msg, len, HES_EINVAL, "%s is a directory, not a robot model's "
-                        "description", path);
-    json_error_t err;
-    json_t *doc = json_load_file(path, 0, &err);
+    hes_status lst;
+    json_t *doc = hes__json_load_input(path, &lst, msg, len);
     if (!doc)
-        return hes__say(msg, len, HES_EINVAL, "%s: line %d: %s", path, err.line, err.text);
+        return lst;
     hes_status st = HES_EINVAL;
     hes_robot *robot = NULL;
     store *s = calloc(1, sizeof *s);

@@ -635,3 +635,31 @@ int cli_parse_contacts(const char *cmd, const char *text, hes_robot_contact **ou
     *out = c;
     return n;
 }
+
+FILE *cli_input_open(const char *cmd, const char *what, const char *path, char **data, int *rc)
+{
+    char msg[768];
+    size_t n;
+    *data = NULL;
+    hes_status st = hes_input_read(path, 0, data, &n, msg, sizeof msg);
+    if (st != HES_OK) {
+        fprintf(stderr, "%s: %s%s%s\n", cmd, what ? what : "", what ? ": " : "", msg);
+        *rc = st == HES_ENOMEM || st == HES_EIO ? CLI_EXIT_FAILURE : CLI_EXIT_USAGE;
+        return NULL;
+    }
+    FILE *f = fmemopen(*data, n, "r");
+    if (!f) {
+        fprintf(stderr, "%s: %s: %s\n", cmd, path, strerror(errno));
+        free(*data);
+        *data = NULL;
+        *rc = CLI_EXIT_FAILURE;
+    }
+    return f;
+}
+
+void cli_input_close(FILE *f, char *data)
+{
+    if (f)
+        fclose(f);
+    free(data);
+}

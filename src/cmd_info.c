@@ -402,8 +402,12 @@ int cmd_info(int argc, char **argv)
     const char *robot = NULL;
     int c, json = 0;
 
+    unsigned char seen[CLI_OPTION_CODES] = { 0 };
+    int rc;
     optind = 1;
     while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        if (c != 'h' && c != '?' && (rc = cli_once("hes info", longopts, c, seen)))
+            return rc;
         switch (c) {
         case 'j':
             json = 1;

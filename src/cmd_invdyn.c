@@ -127,11 +127,11 @@ static int read_header(const char *file, char **fields, int nf, const invdyn_inp
 
 static int read_trajectory(const char *file, invdyn_input *in)
 {
-    FILE *f = fopen(file, "r");
-    if (!f) {
-        fprintf(stderr, "%s: cannot open %s\n", CMD, file);
-        return CLI_EXIT_USAGE;
-    }
+    char *data;
+    int orc;
+    FILE *f = cli_input_open(CMD, "--trajectory", file, &data, &orc);
+    if (!f)
+        return orc;
     csv_line l;
     csv_line_init(&l);
     int maxf = in->nv + in->nc + 2, rc = CLI_EXIT_USAGE, nf = 0, has_stance = 0, cap = 0;
@@ -229,7 +229,7 @@ static int read_trajectory(const char *file, invdyn_input *in)
 done:
     csv_line_free(&l);
     free(fields), free(col);
-    fclose(f);
+    cli_input_close(f, data);
     return rc;
 }
 

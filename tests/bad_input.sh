@@ -773,7 +773,7 @@ fi
 # -------------------------------------------------------- malformed plugins
 if [ -f "$plugin" ]; then
     for v in abi name n_modes modes dim dim_huge field state_name n_transitions transitions \
-             from direction guard n_params params param_name param_twice param_range \
+             state_name_twice from direction guard n_params params param_name param_twice param_range \
              param_default param_default_nan param_search param_flags integrator \
              max_phase_time max_phase_time_nan max_phase_time_inf orbit_mode section \
              n_sequence n_sequence_big sequence sequence_entry nothing_to_solve n_free_states \

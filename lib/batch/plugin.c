@@ -113,6 +113,20 @@ static hes_status load(const char *path, int want, hes_plugin **out, const hes_m
         snprintf(msg, len, "no plugin path");
         return HES_EINVAL;
     }
+    /* a FIFO or device would block or never end in the loader's open(2):
+       a path that names a file (in the working directory, or with a
+       folder) must be a regular file, checked without blocking */
+    struct stat sb;
+    if (strchr(path, '/') || stat(path, &sb) == 0) {
+        int fd;
+        char why[512];
+        hes_status st = hes_input_open(path, 0, &fd, NULL, why, sizeof why);
+        if (st != HES_OK) {
+            snprintf(msg, len, "cannot load plugin: %s", why);
+            return st == HES_ENOTFOUND ? HES_ENOTFOUND : HES_EINVAL;
+        }
+        close(fd);
+    }
     if (lt_dlinit() != 0) {
         snprintf(msg, len, "libltdl: %s", lt_dlerror());
         return HES_EINVAL;

@@ -386,6 +386,13 @@ hes_status hes_model_validate(const hes_model *m, char *msg, size_t len)
             if (!md->state_names[j])
                 BAD("model '%s': modes[%d] ('%s'): state_names[%d] is NULL", m->name, i,
                     md->name, j);
+        const char *dup;
+        int d = hes__duplicate_name(md->state_names, md->dim, &dup);
+        if (d < 0)
+            return hes__say(msg, len, HES_ENOMEM, "out of memory");
+        if (d > 0)
+            BAD("model '%s': modes[%d] ('%s'): state name '%s' appears twice", m->name, i,
+                md->name, dup);
         for (int j = 0; j < i; j++)
             if (strcmp(m->modes[j].name, md->name) == 0)
                 BAD("model '%s': mode name '%s' appears twice (modes[%d] and modes[%d])",

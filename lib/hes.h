@@ -15,6 +15,19 @@
  * n_J x n_I.  Every fallible call returns hes_status; hes_strerror() names the
  * status and hes_system_errmsg() gives the detail of the last failure.  The
  * library keeps no global mutable state: use one hes_system per thread.
+ *
+ * NULL pointers (the caller's contract; tests/test_api_null.c): a pointer
+ * argument may be NULL only where its declaration says so (an optional
+ * output, "may be NULL").  A required pointer given as NULL is HES_EINVAL,
+ * with the reason in the system's message (hes_system_errmsg) when the
+ * system itself is given, or in msg when the function takes one; nothing
+ * crashes and outputs that can be are cleared first.  A msg buffer may
+ * always be NULL (then len is ignored).  Every _free and _destroy of NULL
+ * does nothing.  Accessors of a NULL object give NULL, 0 or -1 (a count 0,
+ * an index -1, a NaN for a number); void functions given NULL for what they
+ * read or write do nothing; a model callback of the mechanical layer with
+ * NULL data, state or output reports failure.  Beyond NULL, pointers must
+ * point to arrays of the documented sizes: the library cannot check that.
  */
 #ifndef HES_H
 #define HES_H

@@ -104,11 +104,18 @@ static hes_status why_not_loaded(const char *path, const char *ltdl_error, char 
 static hes_status load(const char *path, int want, hes_plugin **out, const hes_model **model,
                        const hes_ess_model **ess, char *msg, size_t len)
 {
-    *out = NULL;
+    if (!msg)
+        len = 0;
+    if (out)
+        *out = NULL;
     if (model)
         *model = NULL;
     if (ess)
         *ess = NULL;
+    if (!out || ((want & 1) && !model) || ((want & 2) && !ess)) {
+        snprintf(msg, len, "plugin: needs somewhere to put the plugin and its model (NULL)");
+        return HES_EINVAL;
+    }
     if (!path || !*path) {
         snprintf(msg, len, "no plugin path");
         return HES_EINVAL;

@@ -134,6 +134,8 @@ void hes_invdyn_problem_robot(const hes_robot_dynamics *d, const int *active, co
                               const double *a_des, double dt, int drift, double *J, double *b,
                               double *mu, hes_invdyn_problem *pb)
 {
+    if (!d || !J || !b || !mu || !pb || (d->nv > 0 && (!v || !a_des)))
+        return;
     int nv = d->nv, nc = 0, all = d->nc * (1 + d->tangents);
     for (int c = 0; c < d->nc; c++)
         nc += !active || active[c];

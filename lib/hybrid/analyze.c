@@ -21,6 +21,8 @@ void hes_analysis_free(hes_analysis *res)
 
 hes_status hes_analyze(hes_system *sys, int check, hes_analysis *res)
 {
+    if (!res)
+        return sys ? hes__fail(sys, HES_EINVAL, "analyze: nowhere to put the analysis (NULL)") : HES_EINVAL;
     memset(res, 0, sizeof *res);
     if (!sys)
         return HES_EINVAL;

@@ -619,6 +619,8 @@ hes_status hes_model_check_derivatives(const hes_model *m, const double *p,
                                        double t, const double *const *xs,
                                        hes_deriv_report *rep)
 {
+    if (!rep)
+        return HES_EINVAL;
     char label[96];
     memset(rep, 0, sizeof *rep);
     if (!p || !xs) {

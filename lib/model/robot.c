@@ -732,7 +732,7 @@ int hes__robot_input(double t, const double *x, const double *p, double *u, void
 int hes_robot_motor_count(const hes_robot *r)
 {
 #ifdef HAVE_MUJOCO
-    return r->nu;
+    return r ? r->nu : 0;
 #else
     (void)r;
     return 0;
@@ -752,7 +752,7 @@ const char *hes__robot_motor_name(const hes_robot *r, int a)
 const char *hes_robot_motor_joint(const hes_robot *r, int a)
 {
 #ifdef HAVE_MUJOCO
-    if (a < 0 || a >= r->nu)
+    if (!r || a < 0 || a >= r->nu)
         return NULL;
     for (int i = 0; i < r->m->nv; i++)
         if (r->B[i + (size_t)a * r->m->nv] != 0)

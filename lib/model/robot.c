@@ -82,6 +82,7 @@ struct hes_robot {
     int tangents;
 #endif
     int nu;                   /* the inputs: the file's motors, or hes_robot_set_motors' */
+    int motors_set;           /* nonzero: hes_robot_set_motors replaced the file's motors */
     int n_contacts;
 };
 
@@ -609,6 +610,7 @@ hes_status hes_robot_set_motors(hes_robot *r, const char *const *joints, int n, 
     }
     free(r->B), free(r->tau_max);
     r->B = B, r->tau_max = lim, r->nu = n;
+    r->motors_set = 1;
     r->mech.m = n;
     return HES_OK;
 #endif
@@ -742,7 +744,7 @@ int hes_robot_motor_count(const hes_robot *r)
 const char *hes__robot_motor_name(const hes_robot *r, int a)
 {
 #ifdef HAVE_MUJOCO
-    return a >= 0 && a < r->nu && r->nu == r->m->nu ? mj_id2name(r->m, mjOBJ_ACTUATOR, a) : NULL;
+    return a >= 0 && a < r->nu && !r->motors_set ? mj_id2name(r->m, mjOBJ_ACTUATOR, a) : NULL;
 #else
     (void)r, (void)a;
     return NULL;
@@ -766,7 +768,7 @@ const char *hes_robot_motor_joint(const hes_robot *r, int a)
 hes_status hes__robot_pool(hes_robot *r, int n, char *msg, size_t len)
 {
 #ifdef HAVE_MUJOCO
-    if (r->nu != r->m->nu)
+    if (r->motors_set)
         n = 1;                 /* motors replaced (hes_robot_set_motors): no copies */
 #endif
     if (r->n_pool > 0 || n <= 1)

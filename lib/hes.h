@@ -482,8 +482,16 @@ const char *hes_mech_describe_error(int code, void *data);
  * the sites and their friction; NULL (n_contacts 0): every site of the
  * file, friction 1, at most 8.  HES_ESOLVER when hes was built without
  * MuJoCo; HES_EINVAL (msg) for a file MuJoCo cannot load, free or ball
- * joints, an unknown site, actuators that do not drive a joint.  A robot
- * holds MuJoCo's work data: use one per thread.
+ * joints, an unknown site, a contact given twice, actuators that do not
+ * drive a joint.  The file is read as any input (hes_input_read: a FIFO or
+ * device is refused) and checked before MuJoCo sees it: URDF joint types
+ * other than URDF's six, negative or non-finite masses and inertias, and
+ * files it names that are not regular files are refused; a load on which
+ * MuJoCo warns is refused with the warning (MuJoCo's messages never reach
+ * standard output or MUJOCO_LOG.TXT); every mass, inertia, length, gain and
+ * the gravity of the compiled model must be finite and at most 1e10
+ * (MuJoCo's mjMAXVAL) in magnitude.  A robot holds MuJoCo's work data: use
+ * one per thread.
  */
 typedef struct hes_robot hes_robot;
 typedef struct {

@@ -1516,8 +1516,62 @@ sys.exit(0 if abs(a - b) < 6e-5 else 1)' "$tmp/rm_id.out" "$tmp/kbf.out"
     expect_grep e_rm_foot err "'foot3' is not a constraint of the robot .foot1, foot1_tangential" "the message lists the robot's constraints"
     run e_rm_two analyze --robot "$kbj" --model "${top_builddir:-.}/tests/.libs/rimless_wheel_plugin.so" rimless-wheel
     expect_status e_rm_two 2 "--robot DESC.json with --model"
+    # a URDF's motors named by the description; its joint limits (URDF
+    # prismatic joints always have them) handled or listed as unenforced
+    cp "${top_srcdir:-.}/share/robots/compass_gait.urdf" "$tmp/cg.urdf"
+    printf '{"name": "cg", "robot": "cg.urdf", "contacts": {"A": 1, "B": 1}, "motors": ["theta_T"], "unenforced_limits": ["x_lower", "x_upper", "z_lower", "z_upper"], "modes": [{"name": "stance", "pinned": "A"}]}\n' >"$tmp/cg_motors.json"
+    run rm_motors info --robot "$tmp/cg_motors.json"
+    expect_status rm_motors 0 "a URDF description with \"motors\""
+    expect_grep rm_motors out '^  theta_T_torque ' "the named joint's motor is a parameter of the model"
+    printf '{"name": "cg", "robot": "cg.urdf", "contacts": {"A": 1, "B": 1}, "modes": [{"name": "stance", "pinned": "A"}]}\n' >"$tmp/cg_limits.json"
+    run e_rm_limits info --robot "$tmp/cg_limits.json"
+    expect_status e_rm_limits 2 "a joint limit of the file that no mode handles"
+    expect_grep e_rm_limits err "limits a joint .x_lower., but mode 'stance' neither locks" "the refusal names the limit, the mode and what to do"
+    sed 's/"knee2": {"knee1": 1}//; s/"hip": {"hip": -1}, /"hip": {"hip": -1}/' "$kbj" >"$tmp/kb_relabel.json"
+    run e_rm_relabel info --robot "$tmp/kb_relabel.json"
+    expect_status e_rm_relabel 2 "a relabel that leaves out a joint of the target"
+    expect_grep e_rm_relabel err "relabel leaves out the target's 'knee2'" "the refusal names the joint left out"
+    sed 's/"robot": "knee_biped.xml",/"robot": "knee_biped.xml", "robot": "none.xml",/' "$kbj" >"$tmp/kb_dupkey.json"
+    run e_rm_dupkey info --robot "$tmp/kb_dupkey.json"
+    expect_status e_rm_dupkey 2 "a description with a key given twice"
+    expect_grep e_rm_dupkey err 'duplicate object key' "the refusal says the key is duplicated"
 else
     echo "cli.sh: robot models unavailable (MuJoCo missing); their checks skipped"
+fi
+
+# ----------------------------------------------------------- robot files
+# Robot files of any size, checked before MuJoCo reads them, MuJoCo's
+# messages on stderr only.
+if [ "$have_mujoco" = yes ]; then
+    run rf_q3d info --robot "${top_srcdir:-.}/share/robots/quadruped_3d.xml"
+    expect_status rf_q3d 0 "info --robot of the 18-coordinate quadruped (more than HES_MECH_MAX)"
+    expect_grep rf_q3d out '^coordinates .18.' "... lists its 18 coordinates"
+    expect_grep rf_q3d out '^applied force at q0' "... and its mass matrix and gravity force"
+    sed 's/name="theta_L" type="continuous"/name="theta_L" type="free"/' \
+        "${top_srcdir:-.}/share/robots/compass_gait.urdf" >"$tmp/free.urdf"
+    run e_rf_free info --robot "$tmp/free.urdf"
+    expect_status e_rf_free 2 "a URDF joint of type free (MuJoCo 2.2.2 crashed on it)"
+    expect_grep e_rf_free err "joint 'theta_L' has type \"free\"" "the refusal names the joint and its type"
+    for v in nan 1e300 -1; do
+        sed "s/mass=\"1\"/mass=\"$v\"/" "${top_srcdir:-.}/share/robots/compass_gait.xml" >"$tmp/mass$v.xml"
+        run e_rf_mass$v info --robot "$tmp/mass$v.xml"
+        expect_status e_rf_mass$v 2 "a robot file with mass $v"
+        expect_true "... prints no number" test ! -s "$tmp/e_rf_mass$v.out"
+    done
+    mkdir -p "$tmp/logdir"
+    sed 's/site name="A" pos="0 0 -1"/site name="A" pos="0 nan -1"/' \
+        "${top_srcdir:-.}/share/robots/compass_gait.xml" >"$tmp/logdir/nan.xml"
+    (cd "$tmp/logdir" && "$HES" info --robot nan.xml >out.txt 2>err.txt)
+    expect_true "MuJoCo's warning about a NaN refuses the file on stderr" \
+        grep -q "MuJoCo warns: XML contains a 'NaN'" "$tmp/logdir/err.txt"
+    expect_true "... with nothing on stdout" test ! -s "$tmp/logdir/out.txt"
+    expect_true "... and no MUJOCO_LOG.TXT in the working directory" test ! -e "$tmp/logdir/MUJOCO_LOG.TXT"
+    rm -f "$tmp/fifo.xml"
+    if mkfifo "$tmp/fifo.xml" 2>/dev/null; then
+        run e_rf_fifo info --robot "$tmp/fifo.xml"
+        expect_status e_rf_fifo 2 "a FIFO as the robot file (open() used to block)"
+        expect_grep e_rf_fifo err 'is a FIFO' "the refusal says what the file is"
+    fi
 fi
 
 # ------------------------------------------------------------------ invdyn

@@ -152,20 +152,28 @@ static void decode(char *v)
     *w = '\0';
 }
 
-static int line_of(const char *text, const char *at)
+/* The line of position at: counted on from the last position asked
+ * (positions only move forwards), so that a scan costs O(n). */
+typedef struct {
+    const char *at;
+    int line;
+} line_counter;
+
+static int line_of(line_counter *lc, const char *at)
 {
-    int l = 1;
-    for (const char *p = text; p < at; p++)
-        l += *p == '\n';
-    return l;
+    for (; lc->at < at; lc->at++)
+        lc->line += *lc->at == '\n';
+    return lc->line;
 }
 
 /* Scan buf (NUL-terminated, modified in place): every start tag to fn. */
 static int scan_xml(scan *s, char *buf, element_fn fn)
 {
     char *p = buf;
-    int depth = 0, seen_root = 0;
+    int depth = 0, seen_root = 0, cap = 0, rc = 1;
+    const char **open_tags = NULL;   /* the names of the elements open at each depth */
     xml_attr attrs[XML_MAX_ATTRS];
+    line_counter lc = { buf, 1 };
     while (*p) {
         if (*p != '<') {
             p++;
@@ -174,25 +182,31 @@ static int scan_xml(scan *s, char *buf, element_fn fn)
         char *tag = p;
         if (strncmp(p, "<!--", 4) == 0) {
             char *e = strstr(p + 4, "-->");
-            if (!e)
-                return fail(s, HES_EINVAL, "line %d: a comment that does not end",
-                            line_of(buf, tag));
+            if (!e) {
+                fail(s, HES_EINVAL, "line %d: a comment that does not end",
+                     line_of(&lc, tag));
+                goto out;
+            }
             p = e + 3;
             continue;
         }
         if (strncmp(p, "<![CDATA[", 9) == 0) {
             char *e = strstr(p + 9, "]]>");
-            if (!e)
-                return fail(s, HES_EINVAL, "line %d: a CDATA section that does not end",
-                            line_of(buf, tag));
+            if (!e) {
+                fail(s, HES_EINVAL, "line %d: a CDATA section that does not end",
+                     line_of(&lc, tag));
+                goto out;
+            }
             p = e + 3;
             continue;
         }
         if (p[1] == '?') {
             char *e = strstr(p + 2, "?>");
-            if (!e)
-                return fail(s, HES_EINVAL, "line %d: a processing instruction that does not "
-                            "end", line_of(buf, tag));
+            if (!e) {
+                fail(s, HES_EINVAL, "line %d: a processing instruction that does not "
+                     "end", line_of(&lc, tag));
+                goto out;
+            }
             p = e + 2;
             continue;
         }
@@ -200,20 +214,35 @@ static int scan_xml(scan *s, char *buf, element_fn fn)
             int br = 0;
             for (p += 2; *p && (br > 0 || *p != '>'); p++)
                 br += (*p == '[') - (*p == ']');
-            if (!*p)
-                return fail(s, HES_EINVAL, "line %d: a declaration that does not end",
-                            line_of(buf, tag));
+            if (!*p) {
+                fail(s, HES_EINVAL, "line %d: a declaration that does not end",
+                     line_of(&lc, tag));
+                goto out;
+            }
             p++;
             continue;
         }
         if (p[1] == '/') {
             char *e = strchr(p, '>');
-            if (!e)
-                return fail(s, HES_EINVAL, "line %d: an end tag that does not end",
-                            line_of(buf, tag));
-            if (--depth < 0)
-                return fail(s, HES_EINVAL, "line %d: an end tag without its start tag",
-                            line_of(buf, tag));
+            if (!e) {
+                fail(s, HES_EINVAL, "line %d: an end tag that does not end", line_of(&lc, tag));
+                goto out;
+            }
+            if (depth == 0) {
+                fail(s, HES_EINVAL, "line %d: an end tag without its start tag",
+                     line_of(&lc, tag));
+                goto out;
+            }
+            char *n = p + 2, *ne = n;
+            while (is_name_char(*ne))
+                ne++;
+            const char *want = open_tags[depth - 1];
+            if ((size_t)(ne - n) != strlen(want) || strncmp(n, want, (size_t)(ne - n)) != 0) {
+                fail(s, HES_EINVAL, "line %d: </%.*s> closes <%s>", line_of(&lc, tag),
+                     (int)(ne - n > 40 ? 40 : ne - n), n, want);
+                goto out;
+            }
+            depth--;
             p = e + 1;
             continue;
         }
@@ -222,9 +251,11 @@ static int scan_xml(scan *s, char *buf, element_fn fn)
         char *name = p;
         while (is_name_char(*p))
             p++;
-        if (p == name)
-            return fail(s, HES_EINVAL, "line %d: '<' not followed by an element name",
-                        line_of(buf, tag));
+        if (p == name) {
+            fail(s, HES_EINVAL, "line %d: '<' not followed by an element name",
+                 line_of(&lc, tag));
+            goto out;
+        }
         char *name_end = p;
         int na = 0, empty = 0;
         for (;;) {
@@ -240,34 +271,44 @@ static int scan_xml(scan *s, char *buf, element_fn fn)
                 empty = 1;
                 break;
             }
-            if (p == before || !is_name_char(*p))
-                return fail(s, HES_EINVAL, "line %d: malformed tag <%.*s>", line_of(buf, tag),
-                            (int)(name_end - name > 40 ? 40 : name_end - name), name);
+            if (p == before || !is_name_char(*p)) {
+                fail(s, HES_EINVAL, "line %d: malformed tag <%.*s>", line_of(&lc, tag),
+                     (int)(name_end - name > 40 ? 40 : name_end - name), name);
+                goto out;
+            }
             char *an = p;
             while (is_name_char(*p))
                 p++;
             char *an_end = p;
             while (is_space(*p))
                 p++;
-            if (*p != '=')
-                return fail(s, HES_EINVAL, "line %d: attribute without a value in <%.*s>",
-                            line_of(buf, tag),
-                            (int)(name_end - name > 40 ? 40 : name_end - name), name);
+            if (*p != '=') {
+                fail(s, HES_EINVAL, "line %d: attribute without a value in <%.*s>",
+                     line_of(&lc, tag),
+                     (int)(name_end - name > 40 ? 40 : name_end - name), name);
+                goto out;
+            }
             p++;
             while (is_space(*p))
                 p++;
             char q = *p;
-            if (q != '"' && q != '\'')
-                return fail(s, HES_EINVAL, "line %d: attribute value not in quotes in <%.*s>",
-                            line_of(buf, tag),
-                            (int)(name_end - name > 40 ? 40 : name_end - name), name);
+            if (q != '"' && q != '\'') {
+                fail(s, HES_EINVAL, "line %d: attribute value not in quotes in <%.*s>",
+                     line_of(&lc, tag),
+                     (int)(name_end - name > 40 ? 40 : name_end - name), name);
+                goto out;
+            }
             char *v = ++p, *ve = strchr(p, q);
-            if (!ve)
-                return fail(s, HES_EINVAL, "line %d: an attribute value that does not end",
-                            line_of(buf, tag));
-            if (na == XML_MAX_ATTRS)
-                return fail(s, HES_EINVAL, "line %d: more than %d attributes in one element",
-                            line_of(buf, tag), XML_MAX_ATTRS);
+            if (!ve) {
+                fail(s, HES_EINVAL, "line %d: an attribute value that does not end",
+                     line_of(&lc, tag));
+                goto out;
+            }
+            if (na == XML_MAX_ATTRS) {
+                fail(s, HES_EINVAL, "line %d: more than %d attributes in one element",
+                     line_of(&lc, tag), XML_MAX_ATTRS);
+                goto out;
+            }
             *an_end = '\0';
             *ve = '\0';
             p = ve + 1;
@@ -276,23 +317,39 @@ static int scan_xml(scan *s, char *buf, element_fn fn)
         }
         *name_end = '\0';
         if (depth == 0) {
-            if (seen_root)
-                return fail(s, HES_EINVAL, "line %d: a second root element <%s>",
-                            line_of(buf, tag), name);
+            if (seen_root) {
+                fail(s, HES_EINVAL, "line %d: a second root element <%s>",
+                     line_of(&lc, tag), name);
+                goto out;
+            }
             seen_root = 1;
             snprintf(s->root, sizeof s->root, "%s", name);
         }
-        if (fn(s, name, attrs, na, depth, line_of(buf, tag)))
-            return 1;
-        if (!empty)
-            depth++;
+        if (fn(s, name, attrs, na, depth, line_of(&lc, tag)))
+            goto out;
+        if (!empty) {
+            if (depth == cap) {
+                int nc = cap ? 2 * cap : 64;
+                const char **nt = realloc(open_tags, sizeof *nt * (size_t)nc);
+                if (!nt) {
+                    s->status = hes__say(s->msg, s->len, HES_ENOMEM, "out of memory");
+                    goto out;
+                }
+                open_tags = nt;
+                cap = nc;
+            }
+            open_tags[depth++] = name;
+        }
     }
     if (!seen_root)
-        return fail(s, HES_EINVAL, "no XML element in the file");
-    if (depth != 0)
-        return fail(s, HES_EINVAL, "%d element%s not closed at the end of the file", depth,
-                    depth == 1 ? "" : "s");
-    return 0;
+        fail(s, HES_EINVAL, "no XML element in the file");
+    else if (depth != 0)
+        fail(s, HES_EINVAL, "<%s> not closed at the end of the file", open_tags[depth - 1]);
+    else
+        rc = 0;
+out:
+    free(open_tags);
+    return rc;
 }
 
 static const char *attr(const xml_attr *a, int na, const char *name)

@@ -15,6 +15,19 @@
  * n_J x n_I.  Every fallible call returns hes_status; hes_strerror() names the
  * status and hes_system_errmsg() gives the detail of the last failure.  The
  * library keeps no global mutable state: use one hes_system per thread.
+ *
+ * NULL pointers (the caller's contract; tests/test_api_null.c): a pointer
+ * argument may be NULL only where its declaration says so (an optional
+ * output, "may be NULL").  A required pointer given as NULL is HES_EINVAL,
+ * with the reason in the system's message (hes_system_errmsg) when the
+ * system itself is given, or in msg when the function takes one; nothing
+ * crashes and outputs that can be are cleared first.  A msg buffer may
+ * always be NULL (then len is ignored).  Every _free and _destroy of NULL
+ * does nothing.  Accessors of a NULL object give NULL, 0 or -1 (a count 0,
+ * an index -1, a NaN for a number); void functions given NULL for what they
+ * read or write do nothing; a model callback of the mechanical layer with
+ * NULL data, state or output reports failure.  Beyond NULL, pointers must
+ * point to arrays of the documented sizes: the library cannot check that.
  */
 #ifndef HES_H
 #define HES_H
@@ -58,6 +71,34 @@ const char *hes_strerror(hes_status status);
 /* Exit status the program uses for a library status: 0 OK, 2 bad input
  * (HES_EINVAL, HES_ENOTFOUND), 1 any numerical failure. */
 int hes_status_exit_code(hes_status status);
+
+/* ---------------------------------------------------------------- features */
+
+/* What this libhes was built with, as words separated by single spaces:
+ * "base", then "mujoco" (robot files, lib/model/robot.c), "siconos" and
+ * "gsl" (impact laws and post-impact sets), "ipopt" (collocation's
+ * default solver) for each that configure found.  `hes --version` prints
+ * it on its second line, "features: ...". */
+const char *hes_features(void);
+
+/* ------------------------------------------------------------- input files */
+
+/* Every file the library or the program reads (robot files, descriptions,
+ * gait files, CSV tables, plugins) is opened by hes_input_open
+ * (lib/base/input.c): without blocking (O_NONBLOCK, so that a FIFO does not
+ * hang open(2)), checked by fstat(2) to be a regular file (a directory,
+ * FIFO, device or socket is refused: /dev/zero would never end), at most
+ * `max` bytes (0: HES_INPUT_MAX), then put back into blocking mode.  *fd
+ * (and *size, may be NULL) on success; HES_ENOTFOUND for a missing file,
+ * HES_EINVAL (msg naming the path and why) for any other refusal, HES_EIO
+ * for a failed fstat.  hes_input_read reads the whole file into *data
+ * (NUL-terminated, free() it; *size bytes, may be NULL), never more than
+ * max bytes even if the file grows while it is read. */
+#define HES_INPUT_MAX ((size_t)256 << 20)
+hes_status hes_input_open(const char *path, size_t max, int *fd, size_t *size, char *msg,
+                          size_t len);
+hes_status hes_input_read(const char *path, size_t max, char **data, size_t *size, char *msg,
+                          size_t len);
 
 /* ========================================= model: what a hybrid system is */
 
@@ -455,8 +496,16 @@ const char *hes_mech_describe_error(int code, void *data);
  * the sites and their friction; NULL (n_contacts 0): every site of the
  * file, friction 1, at most 8.  HES_ESOLVER when hes was built without
  * MuJoCo; HES_EINVAL (msg) for a file MuJoCo cannot load, free or ball
- * joints, an unknown site, actuators that do not drive a joint.  A robot
- * holds MuJoCo's work data: use one per thread.
+ * joints, an unknown site, a contact given twice, actuators that do not
+ * drive a joint.  The file is read as any input (hes_input_read: a FIFO or
+ * device is refused) and checked before MuJoCo sees it: URDF joint types
+ * other than URDF's six, negative or non-finite masses and inertias, and
+ * files it names that are not regular files are refused; a load on which
+ * MuJoCo warns is refused with the warning (MuJoCo's messages never reach
+ * standard output or MUJOCO_LOG.TXT); every mass, inertia, length, gain and
+ * the gravity of the compiled model must be finite and at most 1e10
+ * (MuJoCo's mjMAXVAL) in magnitude.  A robot holds MuJoCo's work data: use
+ * one per thread.
  */
 typedef struct hes_robot hes_robot;
 typedef struct {

@@ -237,9 +237,17 @@ void cli_progress_init(cli_progress *p, const char *cmd);
 void cli_progress_say(cli_progress *p, const char *what);
 void cli_progress_clear(cli_progress *p);
 
-/* "A:5,B:5" into robot contacts (at most max; the names point into buf,
- * len bytes); -1 after a message naming cmd. */
-int cli_parse_contacts(const char *cmd, const char *text, hes_robot_contact *c, int max,
-                       char *buf, size_t len);
+/* "A:5,B:5" into robot contacts (*c, the names pointing into *buf: free
+ * both); their number (>= 1), -1 after a message naming cmd (malformed, a
+ * name given twice), -2 out of memory. */
+int cli_parse_contacts(const char *cmd, const char *text, hes_robot_contact **c, char **buf);
+
+/* An input file as a stream: read whole by hes_input_read (regular files
+ * only, never blocking, at most HES_INPUT_MAX bytes) into *data, the
+ * stream over those bytes.  NULL after a message "cmd: what: why" with *rc
+ * the exit status (2 bad input, 1 out of memory).  cli_input_close(f,
+ * *data) when done. */
+FILE *cli_input_open(const char *cmd, const char *what, const char *path, char **data, int *rc);
+void cli_input_close(FILE *f, char *data);
 
 #endif /* HES_CLI_H */

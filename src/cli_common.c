@@ -651,25 +651,51 @@ int cli_take_robot_option(int *argc, char **argv, hes_model **model)
     return CLI_EXIT_OK;
 }
 
-int cli_parse_contacts(const char *cmd, const char *text, hes_robot_contact *c, int max,
-                       char *buf, size_t len)
+int cli_parse_contacts(const char *cmd, const char *text, hes_robot_contact **out, char **buf)
 {
-    snprintf(buf, len, "%s", text);
+    *out = NULL;
+    *buf = strdup(text);
+    size_t commas = 1;
+    for (const char *p = text; *p; p++)
+        commas += *p == ',';
+    hes_robot_contact *c = malloc(sizeof *c * commas);
+    if (!*buf || !c) {
+        free(*buf), free(c);
+        *buf = NULL;
+        fprintf(stderr, "%s: out of memory\n", cmd);
+        return -2;
+    }
     int n = 0;
-    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+    for (char *tok = strtok(*buf, ","); tok; tok = strtok(NULL, ",")) {
         char *colon = strrchr(tok, ':');
         double mu;
-        if (n == max || !colon || colon == tok || cli_parse_double(colon + 1, &mu) ||
-            !(mu >= 0)) {
-            fprintf(stderr, "%s: --contacts expects NAME:MU,... (at most %d, mu >= 0), got "
-                    "'%s'\n", cmd, max, text);
+        if (!colon || colon == tok || cli_parse_double(colon + 1, &mu) || !(mu >= 0)) {
+            fprintf(stderr, "%s: --contacts expects NAME:MU,... (mu >= 0), got '%s'\n", cmd,
+                    text);
+            free(*buf), free(c);
+            *buf = NULL;
             return -1;
         }
         *colon = '\0';
+        for (int i = 0; i < n; i++)
+            if (strcmp(c[i].site, tok) == 0) {
+                fprintf(stderr, "%s: --contacts names '%s' twice: give each contact once\n",
+                        cmd, tok);
+                free(*buf), free(c);
+                *buf = NULL;
+                return -1;
+            }
         c[n].site = tok;
         c[n].mu = mu;
         n++;
     }
+    if (n == 0) {
+        fprintf(stderr, "%s: --contacts expects NAME:MU,... , got '%s'\n", cmd, text);
+        free(*buf), free(c);
+        *buf = NULL;
+        return -1;
+    }
+    *out = c;
     return n;
 }
 
@@ -704,4 +730,32 @@ void cli_print_simultaneous(const hes_model *m, const hes_simultaneous *list, in
             printf("  psi with the order taken: %.12g; with the other order: %.12g\n",
                    s->psi_taken, s->psi_other);
     }
+}
+
+FILE *cli_input_open(const char *cmd, const char *what, const char *path, char **data, int *rc)
+{
+    char msg[768];
+    size_t n;
+    *data = NULL;
+    hes_status st = hes_input_read(path, 0, data, &n, msg, sizeof msg);
+    if (st != HES_OK) {
+        fprintf(stderr, "%s: %s%s%s\n", cmd, what ? what : "", what ? ": " : "", msg);
+        *rc = st == HES_ENOMEM || st == HES_EIO ? CLI_EXIT_FAILURE : CLI_EXIT_USAGE;
+        return NULL;
+    }
+    FILE *f = fmemopen(*data, n, "r");
+    if (!f) {
+        fprintf(stderr, "%s: %s: %s\n", cmd, path, strerror(errno));
+        free(*data);
+        *data = NULL;
+        *rc = CLI_EXIT_FAILURE;
+    }
+    return f;
+}
+
+void cli_input_close(FILE *f, char *data)
+{
+    if (f)
+        fclose(f);
+    free(data);
 }

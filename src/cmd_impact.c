@@ -52,12 +52,22 @@ static const char *contact_name(const hes_impact_problem *pb, int i)
     return pb->mech->constraints[pb->contacts[i]].name;
 }
 
-/* "sequential:A,B" into order (k names, each once); CLI_EXIT_USAGE after a message */
-static int parse_order(const hes_impact_problem *pb, const char *text, int *order)
+/* "sequential:A,B" into order (k names, each once; room for max);
+ * CLI_EXIT_USAGE after a message */
+static int parse_order(const hes_impact_problem *pb, const char *text, int *order, int max)
 {
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", text);
-    int n = 0, used[HES_MECH_MAX] = { 0 };
+    if (pb->k > max) {
+        fprintf(stderr, "%s: --law sequential: %d contacts, more than the %d the law takes\n",
+                CMD, pb->k, max);
+        return CLI_EXIT_USAGE;
+    }
+    char *buf = strdup(text);
+    int n = 0, *used = calloc((size_t)(pb->k > 0 ? pb->k : 1), sizeof *used);
+    if (!buf || !used) {
+        free(buf), free(used);
+        fprintf(stderr, "%s: out of memory\n", CMD);
+        return CLI_EXIT_FAILURE;
+    }
     for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
         int found = -1;
         for (int i = 0; i < pb->k; i++)
@@ -69,11 +79,13 @@ static int parse_order(const hes_impact_problem *pb, const char *text, int *orde
             for (int i = 0; i < pb->k; i++)
                 fprintf(stderr, "%s%s", i ? ", " : "", contact_name(pb, i));
             fprintf(stderr, ")\n");
+            free(buf), free(used);
             return CLI_EXIT_USAGE;
         }
         used[found] = 1;
         order[n++] = found;
     }
+    free(buf), free(used);
     if (n != pb->k) {
         fprintf(stderr, "%s: --law sequential needs all %d contacts of %s in order\n", CMD, pb->k,
                 pb->name);
@@ -148,20 +160,21 @@ static void print_csv(const hes_impact_problem *pb, const hes_impact_set *S)
 typedef struct {
     hes_robot *robot;
     hes_impact_problem pb;
-    int idx[HES_MECH_MAX];
-    double q[HES_MECH_MAX], v[HES_MECH_MAX];
+    int *idx;                /* k contacts' normals */
+    double *q, *v;           /* d each */
     char name[256], description[512];
 } robot_impact;
 
 static int robot_problem(const char *file, const char *q_text, const char *v_text,
                          const char *contacts_text, robot_impact *r)
 {
-    hes_robot_contact c[HES_MECH_MAX];
-    char buf[1024], msg[512];
+    hes_robot_contact *c = NULL;
+    char *buf = NULL, msg[512];
     int n = 0;
-    if (contacts_text && (n = cli_parse_contacts(CMD, contacts_text, c, HES_MECH_MAX, buf, sizeof buf)) < 1)
-        return CLI_EXIT_USAGE;
+    if (contacts_text && (n = cli_parse_contacts(CMD, contacts_text, &c, &buf)) < 1)
+        return n == -2 ? CLI_EXIT_FAILURE : CLI_EXIT_USAGE;
     hes_status st = hes_robot_load(file, n ? c : NULL, n, &r->robot, msg, sizeof msg);
+    free(c), free(buf);
     if (st != HES_OK) {
         fprintf(stderr, "%s: %s\n", CMD, msg);
         return st == HES_ESOLVER ? CLI_EXIT_FAILURE : CLI_EXIT_USAGE;
@@ -186,11 +199,13 @@ static int robot_problem(const char *file, const char *q_text, const char *v_tex
         free(v);
         return CLI_EXIT_USAGE;
     }
-    memcpy(r->q, q, sizeof(double) * (size_t)m->d);
-    memcpy(r->v, v, sizeof(double) * (size_t)m->d);
-    free(q);
-    free(v);
+    r->q = q;
+    r->v = v;
     int k = hes_robot_contact_count(r->robot);   /* each: normal 2 i, no-slip 2 i + 1 */
+    if (!(r->idx = malloc(sizeof *r->idx * (size_t)k))) {
+        fprintf(stderr, "%s: out of memory\n", CMD);
+        return CLI_EXIT_FAILURE;
+    }
     for (int i = 0; i < k; i++)
         r->idx[i] = 2 * i;
     snprintf(r->name, sizeof r->name, "%s", file);
@@ -207,6 +222,7 @@ int cmd_impact(int argc, char **argv)
     memset(&rob, 0, sizeof rob);
     int rc = impact_main(argc, argv, &rob);
     hes_robot_free(rob.robot);
+    free(rob.idx), free(rob.q), free(rob.v);
     return rc;
 }
 
@@ -335,16 +351,16 @@ static int impact_main(int argc, char **argv, robot_impact *rob)
         fprintf(stderr, ")\n");
         return CLI_EXIT_USAGE;
     }
-    int single = strcmp(law, "routh") != 0, order[HES_MECH_MAX];
+    int single = strcmp(law, "routh") != 0;
     hes_impact_outcome one;
     memset(&one, 0, sizeof one);
     if (strcmp(law, "anitescu-potra") == 0)
         one.law = HES_LAW_ANITESCU_POTRA;
     else if (strncmp(law, "sequential:", 11) == 0) {
         one.law = HES_LAW_SEQUENTIAL;
-        if ((rc = parse_order(pb, law + 11, order)))
+        if ((rc = parse_order(pb, law + 11, one.order,
+                              (int)(sizeof one.order / sizeof one.order[0]))))
             return rc;
-        memcpy(one.order, order, sizeof order);
     } else if (single)
         return cli_bad_value(CMD, "--law", law,
                              "routh, anitescu-potra or sequential:NAME,NAME,...");
@@ -363,7 +379,7 @@ static int impact_main(int argc, char **argv, robot_impact *rob)
         st = hes_impact_default_step(&s.contacts, s.v, &h, msg, sizeof msg);
     if (st != HES_OK) {
         fprintf(stderr, "%s: %s\n", CMD, msg);
-        return CLI_EXIT_FAILURE;
+        return hes_status_exit_code(st);
     }
     int k = s.k;
     hes_impact_set_options o = { samples ? samples : pb->samples,
@@ -427,12 +443,18 @@ static int impact_main(int argc, char **argv, robot_impact *rob)
         return CLI_EXIT_OK;
     }
 
-    double um[2 * HES_MECH_MAX];
+    double *um = malloc(sizeof *um * 2 * (size_t)k);
+    if (!um) {
+        hes_impact_set_free(&S);
+        fprintf(stderr, "%s: out of memory\n", CMD);
+        return CLI_EXIT_FAILURE;
+    }
     hes_contact_velocities(&s.contacts, s.v, um);
     printf("problem: %s\n  %s\n", pb->name, pb->description);
     printf("contacts (normal/tangent velocity before the impact, mu):\n");
     for (int i = 0; i < k; i++)
         printf("  %-10s %+.6f/%+.6f  mu %g\n", contact_name(pb, i), um[i], um[k + i], s.mu[i]);
+    free(um);
     printf("\noutcomes (contact velocities normal/tangent per contact, modes):\n");
     for (int j = 0; j < n_outs; j++)
         print_outcome(pb, &outs[j], k);

@@ -139,11 +139,16 @@ static void print_constraints(const hes_mech *ms, int n, const int *idx)
  * constraints, what each mode holds and how each transition is derived. */
 static void print_mechanics(const hes_model *m)
 {
-    const hes_mech *seen[16];
     int n_seen = 0;
     for (int i = 0; i < m->n_modes; i++)
         if (m->modes[i].field != hes_mech_field || !m->modes[i].data)
             return;
+    /* each mode and transition may have its own system */
+    const hes_mech **seen = malloc(sizeof *seen * (size_t)(m->n_modes + m->n_transitions));
+    if (!seen) {
+        printf("\nmechanical systems: (out of memory to list them)\n");
+        return;
+    }
     printf("\nmechanical systems (vector fields, guards and resets derived by the library):\n");
     for (int pass = 0; pass < m->n_modes + m->n_transitions; pass++) {
         const hes_mech *ms;
@@ -159,7 +164,7 @@ static void print_mechanics(const hes_model *m)
         int known = 0;
         for (int k = 0; k < n_seen; k++)
             known |= seen[k] == ms;
-        if (known || n_seen == 16)
+        if (known)
             continue;
         seen[n_seen++] = ms;
         printf("  %s: %d coordinates, %d inputs; constraints:\n", ms->name ? ms->name : "(unnamed)",
@@ -169,6 +174,7 @@ static void print_mechanics(const hes_model *m)
                    ms->constraints[c].unilateral ? "unilateral" : "bilateral",
                    ms->constraints[c].restitution);
     }
+    free(seen);
     printf("  modes:\n");
     for (int i = 0; i < m->n_modes; i++) {
         const hes_mech_mode *mm = m->modes[i].data;
@@ -347,8 +353,15 @@ static int robot_info(const char *file)
         return st == HES_ESOLVER ? CLI_EXIT_FAILURE : CLI_EXIT_USAGE;
     }
     const hes_mech *m = hes_robot_mech(r);
-    double q[HES_MECH_MAX], qd[HES_MECH_MAX] = { 0 }, M[HES_MECH_MAX * HES_MECH_MAX],
-        f[HES_MECH_MAX];
+    size_t d = (size_t)m->d;
+    double *q = calloc(d, sizeof *q), *qd = calloc(d, sizeof *qd),
+           *M = calloc(d * d, sizeof *M), *f = calloc(d, sizeof *f);
+    if (!q || !qd || !M || !f) {
+        free(q), free(qd), free(M), free(f);
+        hes_robot_free(r);
+        fprintf(stderr, "hes info: out of memory for a robot of %zu coordinates\n", d);
+        return CLI_EXIT_FAILURE;
+    }
     hes_robot_reference(r, q);
     printf("robot: %s (loaded by MuJoCo)\n", file);
     printf("coordinates (%d), at the reference configuration:\n", m->d);
@@ -372,6 +385,7 @@ static int robot_info(const char *file)
         cli_print_vector(stdout, f, m->d, "%.6g");
         printf("\n");
     }
+    free(q), free(qd), free(M), free(f);
     hes_robot_free(r);
     return CLI_EXIT_OK;
 }
@@ -388,8 +402,12 @@ int cmd_info(int argc, char **argv)
     const char *robot = NULL;
     int c, json = 0;
 
+    unsigned char seen[CLI_OPTION_CODES] = { 0 };
+    int rc;
     optind = 1;
     while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        if (c != 'h' && c != '?' && (rc = cli_once("hes info", longopts, c, seen)))
+            return rc;
         switch (c) {
         case 'j':
             json = 1;

@@ -22,7 +22,6 @@
 
 #define CMD "hes invdyn"
 #define MAX_NODES 1000000
-#define MAX_CONTACTS 8
 
 void cmd_invdyn_usage(FILE *out)
 {
@@ -128,11 +127,11 @@ static int read_header(const char *file, char **fields, int nf, const invdyn_inp
 
 static int read_trajectory(const char *file, invdyn_input *in)
 {
-    FILE *f = fopen(file, "r");
-    if (!f) {
-        fprintf(stderr, "%s: cannot open %s\n", CMD, file);
-        return CLI_EXIT_USAGE;
-    }
+    char *data;
+    int orc;
+    FILE *f = cli_input_open(CMD, "--trajectory", file, &data, &orc);
+    if (!f)
+        return orc;
     csv_line l;
     csv_line_init(&l);
     int maxf = in->nv + in->nc + 2, rc = CLI_EXIT_USAGE, nf = 0, has_stance = 0, cap = 0;
@@ -230,7 +229,7 @@ static int read_trajectory(const char *file, invdyn_input *in)
 done:
     csv_line_free(&l);
     free(fields), free(col);
-    fclose(f);
+    cli_input_close(f, data);
     return rc;
 }
 
@@ -488,14 +487,15 @@ static int invdyn_main(int argc, char **argv, invdyn_input *in)
         fprintf(stderr, "%s: give either --trajectory FILE or all of --q, --v and --a\n", CMD);
         return CLI_EXIT_USAGE;
     }
-    hes_robot_contact cs[MAX_CONTACTS];
-    char buf[1024], msg[512];
+    hes_robot_contact *cs = NULL;
+    char *buf = NULL, msg[512];
     int n = 0;
-    if (contacts && (n = cli_parse_contacts(CMD, contacts, cs, MAX_CONTACTS, buf, sizeof buf)) < 1)
-        return CLI_EXIT_USAGE;
+    if (contacts && (n = cli_parse_contacts(CMD, contacts, &cs, &buf)) < 1)
+        return n == -2 ? CLI_EXIT_FAILURE : CLI_EXIT_USAGE;
     for (int i = 0; mu >= 0 && i < n; i++)
         cs[i].mu = mu;
     hes_status st = hes_robot_load(file, n ? cs : NULL, n, &in->robot, msg, sizeof msg);
+    free(cs), free(buf);
     if (st != HES_OK) {
         fprintf(stderr, "%s: %s\n", CMD, msg);
         return st == HES_ESOLVER ? CLI_EXIT_FAILURE : CLI_EXIT_USAGE;

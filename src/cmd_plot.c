@@ -189,17 +189,20 @@ static int close_gnuplot(FILE *g, const char *pic, const char *out)
     return deliver(pic, out);
 }
 
-/* csv opened for reading, or NULL after saying why (a directory is refused
- * too, as fopen accepts one). */
+/* csv opened for reading by hes_input_open (regular files only, never
+ * blocking, at most HES_INPUT_MAX bytes), or NULL after saying why. */
 static FILE *open_table(const char *csv)
 {
-    FILE *f = fopen(csv, "r");
-    struct stat st;
-    if (!f || (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode))) {
-        fprintf(stderr, "hes plot: %s: %s\n", csv, strerror(f ? EISDIR : errno));
-        if (f)
-            fclose(f);
+    char msg[768];
+    int fd;
+    if (hes_input_open(csv, 0, &fd, NULL, msg, sizeof msg) != HES_OK) {
+        fprintf(stderr, "hes plot: %s\n", msg);
         return NULL;
+    }
+    FILE *f = fdopen(fd, "r");
+    if (!f) {
+        fprintf(stderr, "hes plot: %s: %s\n", csv, strerror(errno));
+        close(fd);
     }
     return f;
 }

@@ -119,8 +119,13 @@ static int parse_range(const char *opt, const char *text, int with_count, ranges
 static int read_list(const char *path, ranges *r, double **values, int *n_points)
 {
     point_list pl;
-    char msg[512];
-    int st = point_list_load(path, &pl, msg, sizeof msg);
+    char msg[512], *data;
+    int rc;
+    FILE *f = cli_input_open("hes sweep", "--list", path, &data, &rc);
+    if (!f)
+        return rc;
+    int st = point_list_read(f, &pl, msg, sizeof msg);
+    cli_input_close(f, data);
     if (st != POINT_LIST_OK) {
         fprintf(stderr, "hes sweep: --list %s: %s\n", path, msg);
         return st == POINT_LIST_BAD ? CLI_EXIT_USAGE : CLI_EXIT_FAILURE;

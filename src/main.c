@@ -68,6 +68,7 @@ static void version(void)
 #else
     printf("hes %s (sweep: threads)\n", PACKAGE_VERSION);
 #endif
+    printf("features: %s\n", hes_features());
 }
 
 #ifdef HAVE_OPENBLAS_SET_NUM_THREADS

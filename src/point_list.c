@@ -126,23 +126,6 @@ int point_list_read(FILE *f, point_list *pl, char *msg, size_t len)
     return rc;
 }
 
-int point_list_load(const char *path, point_list *pl, char *msg, size_t len)
-{
-    struct stat st;
-    memset(pl, 0, sizeof *pl);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return csv_message(errno == ENOENT || errno == EACCES || errno == ENOTDIR ? POINT_LIST_BAD : POINT_LIST_IO,
-                   msg, len, "%s", strerror(errno));
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-        fclose(f);
-        return csv_message(POINT_LIST_BAD, msg, len, "%s", strerror(EISDIR));
-    }
-    int rc = point_list_read(f, pl, msg, len);
-    fclose(f);
-    return rc;
-}
-
 void point_list_free(point_list *pl)
 {
     free(pl->values);

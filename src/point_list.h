@@ -33,10 +33,6 @@ enum { POINT_LIST_OK = 0, POINT_LIST_BAD = -1, POINT_LIST_IO = -2 };
  * adds the file name).  On failure pl holds nothing to free. */
 int point_list_read(FILE *f, point_list *pl, char *msg, size_t len);
 
-/* The same from the file at path: also refuses a directory ("Is a
- * directory") and says why a file cannot be opened (strerror). */
-int point_list_load(const char *path, point_list *pl, char *msg, size_t len);
-
 void point_list_free(point_list *pl);
 
 #endif /* HES_POINT_LIST_H */

@@ -102,7 +102,10 @@ int sweep_file_open(const char *path, int resume, int *fd, int *regular, char *m
 {
     struct stat st;
     msg[0] = '\0';
-    *fd = open(path, (resume ? O_RDWR : O_WRONLY) | O_CREAT | O_CLOEXEC, 0666);
+    /* a file to resume is an input too: opened without blocking (a FIFO),
+       refused unless regular and at most SWEEP_FILE_MAX bytes, then
+       blocking again */
+    *fd = open(path, (resume ? O_RDWR | O_NONBLOCK : O_WRONLY) | O_CREAT | O_CLOEXEC, 0666);
     if (*fd < 0)
         return csv_message(SWEEP_FILE_IO, msg, len, "cannot open it for writing: %s", strerror(errno));
     if (fstat(*fd, &st) != 0) {
@@ -114,6 +117,18 @@ int sweep_file_open(const char *path, int resume, int *fd, int *regular, char *m
     if (resume && !*regular) {
         close(*fd);
         return csv_message(SWEEP_FILE_REFUSED, msg, len, "not a regular file (--resume reads the rows back)");
+    }
+    if (resume && (unsigned long long)st.st_size > SWEEP_FILE_MAX) {
+        close(*fd);
+        return csv_message(SWEEP_FILE_REFUSED, msg, len, "%lld bytes, more than the %llu bytes "
+                           "a file to resume may have", (long long)st.st_size,
+                           (unsigned long long)SWEEP_FILE_MAX);
+    }
+    int flags = resume ? fcntl(*fd, F_GETFL) : 0;
+    if (flags < 0 || (resume && fcntl(*fd, F_SETFL, flags & ~O_NONBLOCK) != 0)) {
+        int e = errno;
+        close(*fd);
+        return csv_message(SWEEP_FILE_IO, msg, len, "%s", strerror(e));
     }
     if (*regular && flock(*fd, LOCK_EX | LOCK_NB) != 0) {
         if (errno == EWOULDBLOCK) {

@@ -70,9 +70,15 @@ uint64_t sweep_file_fnv1a64(uint64_t h, const void *data, size_t n);
  * and a newline, then flushes f.  Returns 0, or -1 with errno set. */
 int sweep_file_put_row(FILE *f, const char *text, size_t len);
 
+/* The largest file --resume reads back: hes's bound on any input file
+ * (HES_INPUT_MAX, lib/hes.h; this file is compiled without libhes for the
+ * fuzz targets). */
+#define SWEEP_FILE_MAX ((unsigned long long)256 << 20)
+
 /* Opens path for the rows: created if missing, never truncated before it
  * is locked; a regular file is locked (flock, exclusive, without waiting)
- * and, without resume, emptied.  --resume needs a regular file.  Returns
+ * and, without resume, emptied.  --resume needs a regular file (opened
+ * without blocking, at most SWEEP_FILE_MAX bytes).  Returns
  * SWEEP_FILE_OK with *fd (and *regular: 1 for a regular file), or
  * SWEEP_FILE_REFUSED, SWEEP_FILE_LOCKED or SWEEP_FILE_IO with msg saying
  * why.  A file system without locks gives SWEEP_FILE_OK with a warning in

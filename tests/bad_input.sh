@@ -773,7 +773,7 @@ fi
 # -------------------------------------------------------- malformed plugins
 if [ -f "$plugin" ]; then
     for v in abi name n_modes modes dim dim_huge field state_name n_transitions transitions \
-             from direction guard n_params params param_name param_twice param_range \
+             state_name_twice from direction guard n_params params param_name param_twice param_range \
              param_default param_default_nan param_search param_flags integrator \
              max_phase_time max_phase_time_nan max_phase_time_inf orbit_mode section \
              n_sequence n_sequence_big sequence sequence_entry nothing_to_solve n_free_states \
@@ -990,6 +990,175 @@ bad simulate hopper-1d --integrator ess --x0 1.2,0 --time 1 --jacobian --csv
 bad analyze hopper-pumped --eps 0
 bad analyze hopper-pumped --x0 1.5,0 --period 0 --section y
 bad analyze hopper-pumped --x0 1.5,0 --period 0.7 --section nowhere
+# ------------------------------------------- robot files and descriptions
+# Robot files (MJCF, URDF) and robot model descriptions, mutated: FIFOs and
+# devices as every input file, non-finite, huge and negative values, URDF
+# joint types MuJoCo 2.2.2 crashes on, malformed XML, duplicates, joint
+# limits and relabels left unhandled.  Each must be refused (exit 2) fast,
+# MuJoCo's messages on stderr, nothing in the working directory.
+if "$HES" --version 2>/dev/null | grep -q '^features:.* mujoco'; then
+    rob=$tmp/rob
+    mkdir -p "$rob"
+    had_log=no
+    [ -e MUJOCO_LOG.TXT ] && had_log=yes
+    cg=${top_srcdir:-.}/share/robots/compass_gait.xml
+    cgu=${top_srcdir:-.}/share/robots/compass_gait.urdf
+    kbx=${top_srcdir:-.}/share/robots/knee_biped.xml
+    q3d=${top_srcdir:-.}/share/robots/quadruped_3d.xml
+    cp "$kbx" "$rob/kb.xml"
+    cp "$cgu" "$rob/cg.urdf"
+    mkfifo "$rob/fifo" "$rob/fifo.xml" "$rob/fifo.json" "$rob/fifo.csv"
+    z4=0,1,0,0
+    # a FIFO, /dev/full and /dev/zero as every input file
+    for f in "$rob/fifo" /dev/full /dev/zero; do
+        bad info --robot "$f"
+        bad impact --robot "$f" --q $z4 --v $z4
+        bad invdyn "$f" --q $z4 --v $z4 --a $z4
+        bad invdyn "$cg" --contacts A:1 --trajectory "$f"
+        bad analyze --orbit "$f"
+        bad simulate --orbit "$f"
+        bad invdyn --robot "${top_srcdir:-.}/share/robots/knee_biped.json" --orbit "$f"
+        bad trajopt slip-hopper --init "$f" --quiet
+        bad sweep slip-hopper --list "$f"
+        bad plot stability-map "$f" -o "$tmp/x.png"
+        bad plot contact-forces "$f" -o "$tmp/x.png"
+        bad plot ess-bench "$f" -o "$tmp/x.png"
+        bad analyze --model "$f"
+        bad plot multipliers --orbit "$f" -o "$tmp/x.png"
+    done
+    bad sweep slip-hopper --grid K=0:0.1:2 --resume -o "$rob/fifo"
+    bad sweep slip-hopper --grid K=0:0.1:2 --resume -o /dev/full
+    bad analyze --robot "$rob/fifo.json"
+    bad info --robot "$rob/fifo.json"
+    bad trajopt --robot "$rob/fifo.json" --quiet
+    # a description naming a FIFO as its robot file; an MJCF including one
+    printf '{"name": "x", "robot": "fifo.xml", "modes": [{"name": "m"}]}\n' >"$rob/dfifo.json"
+    bad analyze --robot "$rob/dfifo.json"
+    printf '<mujoco><include file="fifo.xml"/><worldbody/></mujoco>\n' >"$rob/incfifo.xml"
+    bad info --robot "$rob/incfifo.xml"
+    printf '<mujoco><asset><mesh name="m" file="fifo"/></asset><worldbody/></mujoco>\n' >"$rob/meshfifo.xml"
+    bad info --robot "$rob/meshfifo.xml"
+    printf '<mujoco><compiler meshdir="."/><asset><mesh file="fifo"/></asset></mujoco>\n' >"$rob/meshdir.xml"
+    bad info --robot "$rob/meshdir.xml"
+    printf '<mujoco><include file="incfifo.xml"/><worldbody/></mujoco>\n' >"$rob/inc2.xml"
+    bad info --robot "$rob/inc2.xml"
+    printf '<mujoco><include file="loop.xml"/></mujoco>\n' >"$rob/loop.xml"
+    bad info --robot "$rob/loop.xml"
+    # mutated MJCF: non-finite, huge and negative values
+    mut() { sed "$2" "$cg" >"$rob/$1.xml"; bad info --robot "$rob/$1.xml"; }
+    mut mass_nan 's/mass="1"/mass="nan"/'
+    mut mass_inf 's/mass="1"/mass="inf"/'
+    mut mass_minf 's/mass="1"/mass="-inf"/'
+    mut mass_huge 's/mass="1"/mass="1e300"/'
+    mut mass_neg 's/mass="1"/mass="-1"/'
+    mut mass_negzero 's/mass="1"/mass="-1e-300"/'
+    mut inertia_neg 's/diaginertia="0 0 0"/diaginertia="0 -1 0"/'
+    mut inertia_nan 's/diaginertia="0 0 0"/diaginertia="0 nan 0"/'
+    mut pos_nan 's/pos="0 0 -1"/pos="0 nan -1"/'
+    mut pos_inf 's/pos="0 0 -1"/pos="0 0 -inf"/'
+    mut pos_huge 's/pos="0 0 -1"/pos="0 0 -1e300"/'
+    mut pos_big 's/pos="0 0 -1"/pos="0 0 -2e10"/'
+    mut ipos_nan 's/pos="0 0 -0.5"/pos="0 0 nan"/'
+    mut gravity_nan 's/gravity="0 0 -9.81"/gravity="0 0 nan"/'
+    mut gravity_huge 's/gravity="0 0 -9.81"/gravity="0 0 -1e300"/'
+    mut axis_nan 's/axis="1 0 0"/axis="nan 0 0"/'
+    mut axis_zero 's/axis="1 0 0"/axis="0 0 0"/'
+    mut no_root_end 's#</mujoco>##'
+    mut comment_open 's#<mujoco#<!-- <mujoco#'
+    mut tag_open 's#<worldbody>#<worldbody#'
+    mut unquoted 's/name="hip"/name=hip/'
+    mut no_value 's/name="hip"/name/'
+    mut two_roots 's#</mujoco>#</mujoco><mujoco/>#'
+    mut stray_end 's#<worldbody>#</body><worldbody>#'
+    mut unknown_elem 's#<worldbody>#<worldbody><nonsense/>#'
+    mut bad_joint 's/type="slide"/type="sideways"/'
+    mut ball_joint 's/type="hinge"/type="ball"/'
+    mut free_joint 's#<joint name="x" type="slide" axis="1 0 0"/>#<freejoint/>#'
+    printf '<mujoco><worldbody/></mujoco>\n' >"$rob/nodof.xml"
+    bad info --robot "$rob/nodof.xml"
+    printf 'not xml at all\n' >"$rob/text.xml"
+    bad info --robot "$rob/text.xml"
+    printf '<mujoco>\000</mujoco>\n' >"$rob/nul.xml"
+    bad info --robot "$rob/nul.xml"
+    : >"$rob/empty.xml"
+    bad info --robot "$rob/empty.xml"
+    bad impact --robot "$rob/mass_nan.xml" --q $z4 --v $z4
+    bad invdyn "$rob/pos_nan.xml" --q $z4 --v $z4 --a $z4
+    bad invdyn "$rob/mass_huge.xml" --contacts A:1 --q $z4 --v $z4 --a $z4
+    # URDF joints of types URDF does not have (MuJoCo 2.2.2 crashed on them)
+    for t in free hinge ball slide bogus REVOLUTE "" "revolute " '\&#102;ree'; do
+        sed "s/name=\"theta_L\" type=\"continuous\"/name=\"theta_L\" type=\"$t\"/" "$cgu" >"$rob/jt.urdf"
+        bad info --robot "$rob/jt.urdf"
+        bad impact --robot "$rob/jt.urdf" --contacts A:1 --q $z4 --v $z4
+    done
+    sed 's/name="theta_L" type="continuous"/name="theta_L"/' "$cgu" >"$rob/notype.urdf"
+    bad info --robot "$rob/notype.urdf"
+    sed 's/<mass value="1"\/>/<mass value="-1"\/>/' "$cgu" >"$rob/negmass.urdf"
+    bad info --robot "$rob/negmass.urdf"
+    sed 's/ixx="0"/ixx="-1"/' "$cgu" >"$rob/neginertia.urdf"
+    bad info --robot "$rob/neginertia.urdf"
+    sed 's/<mass value="1"\/>/<mass value="nan"\/>/' "$cgu" >"$rob/nanmass.urdf"
+    bad info --robot "$rob/nanmass.urdf"
+    sed 's/xyz="0 0 -1"/xyz="0 0 1e300"/' "$cgu" >"$rob/hugeorigin.urdf"
+    bad info --robot "$rob/hugeorigin.urdf"
+    sed 's/<parent link="hip"\/>/<parent link="nowhere"\/>/' "$cgu" >"$rob/noparent.urdf"
+    bad info --robot "$rob/noparent.urdf"
+    # a robot larger than the arrays it used to be copied into: refused, no overflow
+    awk 'BEGIN { printf "<mujoco><worldbody>"; for (i = 0; i < 400; i++) printf "<body pos=\"%d 0 1\"><joint type=\"slide\" axis=\"1 0 0\"/><joint type=\"slide\" axis=\"0 1 0\"/><joint type=\"slide\" axis=\"0 0 1\"/><inertial pos=\"0 0 0\" mass=\"1\" diaginertia=\"1 1 1\"/></body>", i; printf "<body><joint type=\"slide\" axis=\"0 0 1\"/><inertial pos=\"0 0 0\" mass=\"1\" diaginertia=\"1 1 1\"/><site name=\"s\" pos=\"0 0 -1\"/></body></worldbody></mujoco>\n" }' >"$rob/big.xml"
+    zb=$(awk 'BEGIN { for (i = 0; i < 1201; i++) printf "%s0", i ? "," : "" }')
+    bad impact --robot "$rob/big.xml" --q "$zb" --v "$zb" --samples 2
+    bad impact --robot "$rob/big.xml" --contacts s:1 --q "$zb" --v "$zb" --law anitescu-potra
+    # duplicates
+    bad impact --robot "$cg" --contacts A:1,B:1,B:2 --q $z4 --v $z4
+    bad impact --robot "$cg" --contacts A:1,A:1 --q $z4 --v $z4
+    bad invdyn "$cg" --contacts A:1,B:1,A:0.5 --q $z4 --v $z4 --a $z4
+    bad info --robot "$cg" --robot "$cgu"
+    bad info --robot "$cg" --robot "$cg"
+    bad impact --robot "$cg" --robot "$cg" --q $z4 --v $z4
+    bad invdyn "$q3d" --contacts lf_foot:1,lf_foot:1 --q 0 --v 0 --a 0
+    rj2() { printf '%s\n' "$2" >"$rob/$1.json"; bad info --robot "$rob/$1.json"; }
+    rj2 dupkey_robot '{"name": "x", "robot": "kb.xml", "robot": "none.xml", "modes": [{"name": "m", "pinned": "foot1", "locked": ["knee1_upper", "knee2_upper"]}]}'
+    rj2 dupkey_name '{"name": "x", "name": "y", "robot": "kb.xml", "modes": [{"name": "m", "pinned": "foot1", "locked": ["knee1_upper", "knee2_upper"]}]}'
+    rj2 dupkey_contact '{"name": "x", "robot": "kb.xml", "contacts": {"foot1": 1, "foot1": 2}, "modes": [{"name": "m", "pinned": "foot1", "locked": ["knee1_upper", "knee2_upper"]}]}'
+    rj2 dupkey_mode '{"name": "x", "robot": "kb.xml", "modes": [{"name": "m", "name": "n", "pinned": "foot1", "locked": ["knee1_upper", "knee2_upper"]}]}'
+    rj2 dupkey_pinned '{"name": "x", "robot": "kb.xml", "modes": [{"name": "m", "pinned": "foot1", "pinned": "foot2", "locked": ["knee1_upper", "knee2_upper"]}]}'
+    # joint limits, motors and relabels a description leaves unhandled
+    kl='"locked": ["knee1_upper", "knee2_upper"]'
+    rj2 limit_free '{"name": "x", "robot": "kb.xml", "modes": [{"name": "m", "pinned": "foot1", "locked": ["knee1_upper"]}]}'
+    rj2 limit_notarray "{\"name\": \"x\", \"robot\": \"kb.xml\", \"unenforced_limits\": \"knee2_lower\", \"modes\": [{\"name\": \"m\", \"pinned\": \"foot1\", $kl}]}"
+    rj2 limit_contact "{\"name\": \"x\", \"robot\": \"kb.xml\", \"unenforced_limits\": [\"foot1\"], \"modes\": [{\"name\": \"m\", \"pinned\": \"foot1\", $kl}]}"
+    rj2 limit_unknown "{\"name\": \"x\", \"robot\": \"kb.xml\", \"unenforced_limits\": [\"elbow_lower\"], \"modes\": [{\"name\": \"m\", \"pinned\": \"foot1\", $kl}]}"
+    rj2 limit_number "{\"name\": \"x\", \"robot\": \"kb.xml\", \"unenforced_limits\": [3], \"modes\": [{\"name\": \"m\", \"pinned\": \"foot1\", $kl}]}"
+    rj2 motors_unknown "{\"name\": \"x\", \"robot\": \"kb.xml\", \"motors\": [\"elbow\"], \"modes\": [{\"name\": \"m\", \"pinned\": \"foot1\", $kl}]}"
+    rj2 motors_twice "{\"name\": \"x\", \"robot\": \"kb.xml\", \"motors\": [\"hip\", \"hip\"], \"modes\": [{\"name\": \"m\", \"pinned\": \"foot1\", $kl}]}"
+    rj2 motors_empty "{\"name\": \"x\", \"robot\": \"kb.xml\", \"motors\": [], \"modes\": [{\"name\": \"m\", \"pinned\": \"foot1\", $kl}]}"
+    rj2 motors_string "{\"name\": \"x\", \"robot\": \"kb.xml\", \"motors\": \"hip\", \"modes\": [{\"name\": \"m\", \"pinned\": \"foot1\", $kl}]}"
+    rj2 motors_number "{\"name\": \"x\", \"robot\": \"kb.xml\", \"motors\": [1], \"modes\": [{\"name\": \"m\", \"pinned\": \"foot1\", $kl}]}"
+    rj2 relabel_part "{\"name\": \"x\", \"robot\": \"kb.xml\", \"modes\": [{\"name\": \"m\", \"pinned\": \"foot1\", $kl}], \"transitions\": [{\"name\": \"t\", \"from\": \"m\", \"to\": \"m\", \"activate\": \"foot2\", \"after\": [\"foot2\", \"foot2_tangential\", \"knee1_upper\", \"knee2_upper\"], \"relabel\": {\"th1\": {\"th1\": 1}}}]}"
+    rj2 relabel_none "{\"name\": \"x\", \"robot\": \"kb.xml\", \"modes\": [{\"name\": \"m\", \"pinned\": \"foot1\", $kl}], \"transitions\": [{\"name\": \"t\", \"from\": \"m\", \"to\": \"m\", \"activate\": \"foot2\", \"after\": [\"foot2\", \"foot2_tangential\", \"knee1_upper\", \"knee2_upper\"], \"relabel\": {}}]}"
+    printf '{"name": "cg", "robot": "cg.urdf", "contacts": {"A": 1, "B": 1}, "modes": [{"name": "stance", "pinned": "A"}]}\n' >"$rob/urdf_limits.json"
+    bad info --robot "$rob/urdf_limits.json"
+    printf '{"name": "cg", "robot": "jt.urdf", "modes": [{"name": "stance"}]}\n' >"$rob/urdf_badjoint.json"
+    bad analyze --robot "$rob/urdf_badjoint.json"
+    printf '{"name": "x", "robot": "mass_nan.xml", "modes": [{"name": "m"}]}\n' >"$rob/d_nan.json"
+    bad analyze --robot "$rob/d_nan.json"
+    printf '{"name": "x", "robot": "dir", "modes": [{"name": "m"}]}\n' >"$rob/d_dir.json"
+    mkdir -p "$rob/dir"
+    bad analyze --robot "$rob/d_dir.json"
+    printf '{"name": "x", "robot": "/dev/zero", "modes": [{"name": "m"}]}\n' >"$rob/d_zero.json"
+    bad analyze --robot "$rob/d_zero.json"
+    # MuJoCo's warning (XML contains a 'NaN') is hes's refusal on stderr:
+    # nothing on stdout, no MUJOCO_LOG.TXT in the working directory
+    bad info --robot "$rob/pos_nan.xml"
+    if [ -s "$tmp/out" ] || ! grep -q "MuJoCo warns: XML contains a 'NaN'" "$tmp/err"; then
+        failures=$((failures + 1))
+        echo "FAIL: hes info --robot pos_nan.xml: MuJoCo's warning not on stderr alone"
+    fi
+    if [ "$had_log" = no ] && [ -e MUJOCO_LOG.TXT ]; then
+        failures=$((failures + 1))
+        echo "FAIL: MuJoCo wrote MUJOCO_LOG.TXT in the working directory"
+    fi
+fi
 
 echo "bad_input.sh: $lines command lines, $failures failed (slowest: $slowest ms, hes $slowest_line)"
 [ "$failures" -eq 0 ] || exit 1

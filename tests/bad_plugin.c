@@ -60,6 +60,7 @@ static const char *const names[] = { "theta", "omega" };
 static const int free_states[] = { 1 }, residual[] = { 1 }, sequence[] = { 0 };
 static const int bad_index[] = { 7 }, twice[] = { 1, 1 }, both[] = { 0, 1 };
 static const char *const names_null[] = { "theta", NULL };
+static const char *const names_twice[] = { "theta", "theta" };
 static const double x0_lo[] = { 0.0, 1.0 }, x0_hi[] = { 0.0, 0.0 };
 static const char *const inputs[] = { "tau" }, *const unknown[] = { "nosuch" };
 static const double lo[] = { -1.0 }, hi[] = { 1.0 }, nan_bound[] = { NAN };
@@ -137,6 +138,7 @@ static int apply(const char *what)
     else if (IS("dim_huge")) modes[0].dim = 2000000000;
     else if (IS("field")) modes[0].field = NULL;
     else if (IS("state_name")) modes[0].state_names = names_null;
+    else if (IS("state_name_twice")) modes[0].state_names = names_twice;
     else if (IS("n_transitions")) model.n_transitions = -3;
     else if (IS("transitions")) model.transitions = NULL;
     else if (IS("from")) transitions[0].from = 4;

@@ -35,6 +35,17 @@ expect_grep help out 'analyze' "hes --help lists the analyze command"
 run version --version
 expect_status version 0 "hes --version"
 expect_grep version out '^hes [0-9]' "hes --version prints the version"
+expect_grep version out '^features: base' "hes --version lists the features it was built with"
+# MuJoCo's checks run when hes says it was built with it: a probe that runs
+# a robot could crash and so skip them without a word
+have_mujoco=no
+if grep -q '^features:.* mujoco' "$tmp/version.out"; then
+    have_mujoco=yes
+fi
+have_impacts=no
+if grep -q '^features:.* siconos' "$tmp/version.out" && grep -q '^features:.* gsl' "$tmp/version.out"; then
+    have_impacts=yes
+fi
 
 run noargs
 expect_status noargs 2 "hes without a command"
@@ -1194,7 +1205,7 @@ if command -v gnuplot >/dev/null 2>&1; then
     run e_plot_essb plot ess-bench "$tmp/s1.csv" -o "$tmp/bad.png"
     expect_status e_plot_essb 2 "plot ess-bench of a sweep file is refused"
     expect_grep e_plot_essb err 'not a table of bench_ess_mujoco' "plot ess-bench names the expected header"
-    if "$HES" impact box-wall --samples 1 >/dev/null 2>&1; then
+    if [ "$have_impacts" = yes ]; then
         run pl_imp plot impact-set box-wall --samples 64 -o "$tmp/imp.svg"
         expect_status pl_imp 0 "plot impact-set box-wall"
         checks=$((checks + 1))
@@ -1405,7 +1416,7 @@ fi
 # The rocking block's sequential outcomes pivot it on the corner hit second,
 # the other corner lifting at 0.21 v0 (by hand in tests/test_impact.c) with
 # v0 = sqrt(2 g 0.01); Anitescu-Potra brings it to rest.
-if "$HES" impact rocking-block --samples 1 >/dev/null 2>&1; then
+if [ "$have_impacts" = yes ]; then
     run im_rb impact rocking-block --samples 256 --json
     expect_status im_rb 0 "hes impact rocking-block --json"
     expect_json im_rb "hes impact --json"
@@ -1446,7 +1457,7 @@ if "$HES" impact rocking-block --samples 1 >/dev/null 2>&1; then
     expect_status e_im_thr 2 "--threads without --impact-set"
     # a robot file (MuJoCo): the compass gait's MJCF at the built-in's
     # pre-impact state gives the built-in's outcomes
-    if "$HES" impact --robot "${top_srcdir:-.}/share/robots/compass_gait.xml" --q 0,1,0,0 --v 0,-1,0,0 --samples 1 >/dev/null 2>&1; then
+    if [ "$have_mujoco" = yes ]; then
         run im_rob impact --robot "${top_srcdir:-.}/share/robots/compass_gait.urdf" --contacts A:5,B:5 \
             --q -0.97814760073380569,0.20791169081775931,-1.3613568165555772,1.3613568165555772 \
             --v -0.051977922703439829,-0.24453690018345144,0.25,0.25 --samples 64 --json
@@ -1471,7 +1482,11 @@ sys.exit(0 if all(abs(x - y) < 1e-9 for la, lb in zip(a["laws"], b["laws"]) for 
         expect_grep e_rob_q err 'x, z, theta_L, theta_T' "the message names the robot's coordinates"
         run e_rob_sites impact --robot "${top_srcdir:-.}/share/robots/compass_gait.urdf" --q 0,1,0,0 --v 0,-1,0,0
         expect_status e_rob_sites 2 "a URDF without sites needs --contacts"
-        run e_rob_file impact --robot /nonexistent.xml --q 0 --v 0
+        run e_rob_none impact --robot /nonexistent.xml --q 0 --v 0
+        expect_status e_rob_none 2 "a robot file that does not exist"
+        expect_grep e_rob_none err 'nonexistent.xml: No such file' "the message names the file and why"
+        printf '<mujoco><worldbody><body><joint type="slide"/></body></worldbody><bogus/></mujoco>\n' >"$tmp/bogus.xml"
+        run e_rob_file impact --robot "$tmp/bogus.xml" --q 0 --v 0
         expect_status e_rob_file 2 "a robot file that does not load"
         expect_grep e_rob_file err 'MuJoCo cannot load' "MuJoCo's reason is passed on"
     fi
@@ -1497,7 +1512,7 @@ fi
 # relative angles (z = T th + (slope, 0, 0)), so period and multipliers
 # agree; the rimless wheel's multiplier is the closed form.
 kbj=${top_srcdir:-.}/share/robots/knee_biped.json
-if "$HES" info --robot "$kbj" >/dev/null 2>&1; then
+if [ "$have_mujoco" = yes ]; then
     run rm_kb analyze --robot "$kbj" --json
     expect_status rm_kb 0 "hes analyze --robot knee_biped.json"
     run rm_kbb analyze knee-biped --json
@@ -1576,8 +1591,62 @@ sys.exit(0 if abs(a - b) < 6e-5 else 1)' "$tmp/rm_id.out" "$tmp/kbf.out"
     expect_grep e_rm_foot err "'foot3' is not a constraint of the robot .foot1, foot1_tangential" "the message lists the robot's constraints"
     run e_rm_two analyze --robot "$kbj" --model "${top_builddir:-.}/tests/.libs/rimless_wheel_plugin.so" rimless-wheel
     expect_status e_rm_two 2 "--robot DESC.json with --model"
+    # a URDF's motors named by the description; its joint limits (URDF
+    # prismatic joints always have them) handled or listed as unenforced
+    cp "${top_srcdir:-.}/share/robots/compass_gait.urdf" "$tmp/cg.urdf"
+    printf '{"name": "cg", "robot": "cg.urdf", "contacts": {"A": 1, "B": 1}, "motors": ["theta_T"], "unenforced_limits": ["x_lower", "x_upper", "z_lower", "z_upper"], "modes": [{"name": "stance", "pinned": "A"}]}\n' >"$tmp/cg_motors.json"
+    run rm_motors info --robot "$tmp/cg_motors.json"
+    expect_status rm_motors 0 "a URDF description with \"motors\""
+    expect_grep rm_motors out '^  theta_T_torque ' "the named joint's motor is a parameter of the model"
+    printf '{"name": "cg", "robot": "cg.urdf", "contacts": {"A": 1, "B": 1}, "modes": [{"name": "stance", "pinned": "A"}]}\n' >"$tmp/cg_limits.json"
+    run e_rm_limits info --robot "$tmp/cg_limits.json"
+    expect_status e_rm_limits 2 "a joint limit of the file that no mode handles"
+    expect_grep e_rm_limits err "limits a joint .x_lower., but mode 'stance' neither locks" "the refusal names the limit, the mode and what to do"
+    sed 's/"knee2": {"knee1": 1}//; s/"hip": {"hip": -1}, /"hip": {"hip": -1}/' "$kbj" >"$tmp/kb_relabel.json"
+    run e_rm_relabel info --robot "$tmp/kb_relabel.json"
+    expect_status e_rm_relabel 2 "a relabel that leaves out a joint of the target"
+    expect_grep e_rm_relabel err "relabel leaves out the target's 'knee2'" "the refusal names the joint left out"
+    sed 's/"robot": "knee_biped.xml",/"robot": "knee_biped.xml", "robot": "none.xml",/' "$kbj" >"$tmp/kb_dupkey.json"
+    run e_rm_dupkey info --robot "$tmp/kb_dupkey.json"
+    expect_status e_rm_dupkey 2 "a description with a key given twice"
+    expect_grep e_rm_dupkey err 'duplicate object key' "the refusal says the key is duplicated"
 else
     echo "cli.sh: robot models unavailable (MuJoCo missing); their checks skipped"
+fi
+
+# ----------------------------------------------------------- robot files
+# Robot files of any size, checked before MuJoCo reads them, MuJoCo's
+# messages on stderr only.
+if [ "$have_mujoco" = yes ]; then
+    run rf_q3d info --robot "${top_srcdir:-.}/share/robots/quadruped_3d.xml"
+    expect_status rf_q3d 0 "info --robot of the 18-coordinate quadruped (more than HES_MECH_MAX)"
+    expect_grep rf_q3d out '^coordinates .18.' "... lists its 18 coordinates"
+    expect_grep rf_q3d out '^applied force at q0' "... and its mass matrix and gravity force"
+    sed 's/name="theta_L" type="continuous"/name="theta_L" type="free"/' \
+        "${top_srcdir:-.}/share/robots/compass_gait.urdf" >"$tmp/free.urdf"
+    run e_rf_free info --robot "$tmp/free.urdf"
+    expect_status e_rf_free 2 "a URDF joint of type free (MuJoCo 2.2.2 crashed on it)"
+    expect_grep e_rf_free err "joint 'theta_L' has type \"free\"" "the refusal names the joint and its type"
+    for v in nan 1e300 -1; do
+        sed "s/mass=\"1\"/mass=\"$v\"/" "${top_srcdir:-.}/share/robots/compass_gait.xml" >"$tmp/mass$v.xml"
+        run e_rf_mass$v info --robot "$tmp/mass$v.xml"
+        expect_status e_rf_mass$v 2 "a robot file with mass $v"
+        expect_true "... prints no number" test ! -s "$tmp/e_rf_mass$v.out"
+    done
+    mkdir -p "$tmp/logdir"
+    sed 's/site name="A" pos="0 0 -1"/site name="A" pos="0 nan -1"/' \
+        "${top_srcdir:-.}/share/robots/compass_gait.xml" >"$tmp/logdir/nan.xml"
+    (cd "$tmp/logdir" && "$HES" info --robot nan.xml >out.txt 2>err.txt)
+    expect_true "MuJoCo's warning about a NaN refuses the file on stderr" \
+        grep -q "MuJoCo warns: XML contains a 'NaN'" "$tmp/logdir/err.txt"
+    expect_true "... with nothing on stdout" test ! -s "$tmp/logdir/out.txt"
+    expect_true "... and no MUJOCO_LOG.TXT in the working directory" test ! -e "$tmp/logdir/MUJOCO_LOG.TXT"
+    rm -f "$tmp/fifo.xml"
+    if mkfifo "$tmp/fifo.xml" 2>/dev/null; then
+        run e_rf_fifo info --robot "$tmp/fifo.xml"
+        expect_status e_rf_fifo 2 "a FIFO as the robot file (open() used to block)"
+        expect_grep e_rf_fifo err 'is a FIFO' "the refusal says what the file is"
+    fi
 fi
 
 # ------------------------------------------------------------------ invdyn
@@ -1585,7 +1654,7 @@ fi
 q3d=${top_srcdir:-.}/share/robots/quadruped_3d.xml
 trot=${top_srcdir:-.}/share/data/quadruped_trot.csv
 feet=lf_foot:1,rf_foot:1,lh_foot:1,rh_foot:1
-if "$HES" info --robot "$q3d" >/dev/null 2>&1; then
+if [ "$have_mujoco" = yes ]; then
     # at rest on four feet (hips 0.5, knees -1, the base lowered by
     # 0.16 - 2 (0.08 cos 0.5)) the normal forces carry the weight, 4.76 kg g
     z=$(python3 -c 'import math; print(repr(2 * 0.08 * math.cos(0.5) - 0.16))')

@@ -285,7 +285,7 @@ expect_grep l_header err 'no points' "a header-only --list says it has no points
 mkdir "$tmp/l_dir"
 try_list l_dir "$tmp/l_dir"
 expect_status l_dir 2 "--list of a directory"
-expect_grep l_dir err 'l_dir: Is a directory' "--list of a directory says so"
+expect_grep l_dir err 'l_dir is a directory' "--list of a directory says so"
 # a line of 9003 characters is one point, not two
 awk 'BEGIN { print "K"; s = ""; for (i = 0; i < 9000; i++) s = s "0"; print s "0.1" }' > "$tmp/l_long.csv"
 try_list l_long "$tmp/l_long.csv"

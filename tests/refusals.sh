@@ -76,7 +76,8 @@ if [ -f "$plugin" ]; then
                 "trajopt_input_bounds:input_lo" "trajopt_durations:min_duration" \
                 "trajopt_path_mode:path.0..mode" "trajopt_virtual_events:virtual_events" \
                 "trajopt_crossing_rate_nan:min_crossing_rate" "mech_no_data:hes_mech_mode" \
-                "mech_guard_no_data:hes_mech_transition"; do
+                "mech_guard_no_data:hes_mech_transition" \
+                "state_name_twice:state name 'theta' appears twice"; do
         bad=${case%%:*}
         want=${case#*:}
         HES_TEST_BAD_MODEL=$bad run_for "bp_$bad" 30 analyze --model "$plugin"

@@ -484,6 +484,22 @@ START_TEST(test_bad_models_and_arguments_are_refused_with_a_reason)
 }
 END_TEST
 
+START_TEST(test_a_state_or_event_name_given_twice_is_refused)
+{
+    char msg[256];
+    static const char *const states[3] = { "x", "y", "x" };
+    static const char *const events[3] = { "a", "b", "b" };
+    hes_ess_model md = affine;
+    md.state_names = states;
+    ck_assert_int_eq(hes_ess_validate(&md, msg, sizeof msg), HES_EINVAL);
+    ck_assert_ptr_nonnull(strstr(msg, "state name 'x' appears twice"));
+    md = affine;
+    md.event_names = events;
+    ck_assert_int_eq(hes_ess_validate(&md, msg, sizeof msg), HES_EINVAL);
+    ck_assert_ptr_nonnull(strstr(msg, "event name 'b' appears twice"));
+}
+END_TEST
+
 static Suite *ess_suite(void)
 {
     Suite *s = suite_create("ess");
@@ -495,6 +511,7 @@ static Suite *ess_suite(void)
     tcase_add_test(tc, test_jacobian_equals_central_differences_of_the_integrator);
     tcase_add_test(tc, test_field_leaving_guard_in_its_band_is_a_liveness_error);
     tcase_add_test(tc, test_bad_models_and_arguments_are_refused_with_a_reason);
+    tcase_add_test(tc, test_a_state_or_event_name_given_twice_is_refused);
     suite_add_tcase(s, tc);
     return s;
 }

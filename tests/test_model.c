@@ -811,7 +811,7 @@ START_TEST(test_set_param_unknown_name_is_not_found)
     ck_assert_int_eq(hes_system_set_param(sys, "stiffness", 1.0), HES_ENOTFOUND);
     ck_assert_msg(has_word(hes_system_errmsg(sys), "stiffness"),
                   "message does not name the parameter: '%s'", hes_system_errmsg(sys));
-    ck_assert_int_eq(hes_system_set_param(sys, NULL, 1.0), HES_ENOTFOUND);
+    ck_assert_int_eq(hes_system_set_param(sys, NULL, 1.0), HES_EINVAL);
     ck_assert_int_eq(hes_system_get_param(sys, "stiffness", &v), HES_ENOTFOUND);
     hes_system_destroy(sys);
 }

@@ -56,6 +56,10 @@ double hes__rng_gaussian(unsigned long long *state);
  * is not there or NULL: the from-name lookups of the enums (status.c). */
 int hes__name_index(const char *const *names, int n, const char *name);
 
+/* Whether a name appears twice among names[0..n-1] (NULL entries
+ * skipped): 1 with *dup that name, 0 without, -1 out of memory (names.c). */
+int hes__duplicate_name(const char *const *names, int n, const char **dup);
+
 /* The message of a failure into the caller's buffer msg (len bytes; either
  * may be NULL/0: nothing written), returning status (status.c).  For the
  * functions that report through a msg argument rather than an object. */

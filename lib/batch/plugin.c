@@ -104,11 +104,18 @@ static hes_status why_not_loaded(const char *path, const char *ltdl_error, char 
 static hes_status load(const char *path, int want, hes_plugin **out, const hes_model **model,
                        const hes_ess_model **ess, char *msg, size_t len)
 {
-    *out = NULL;
+    if (!msg)
+        len = 0;
+    if (out)
+        *out = NULL;
     if (model)
         *model = NULL;
     if (ess)
         *ess = NULL;
+    if (!out || ((want & 1) && !model) || ((want & 2) && !ess)) {
+        snprintf(msg, len, "plugin: needs somewhere to put the plugin and its model (NULL)");
+        return HES_EINVAL;
+    }
     if (!path || !*path) {
         snprintf(msg, len, "no plugin path");
         return HES_EINVAL;
@@ -125,6 +132,16 @@ static hes_status load(const char *path, int want, hes_plugin **out, const hes_m
         snprintf(local, sizeof local, "./%s", path);
         path = local;
     }
+    /* a FIFO or device would block or never end in the loader's open(2): it
+       must be a regular file, checked without blocking */
+    int fd;
+    char not_file[512];
+    hes_status ist = hes_input_open(path, 0, &fd, NULL, not_file, sizeof not_file);
+    if (ist != HES_OK) {
+        snprintf(msg, len, "cannot load plugin: %s", not_file);
+        return ist == HES_ENOTFOUND ? HES_ENOTFOUND : HES_EINVAL;
+    }
+    close(fd);
     if (lt_dlinit() != 0) {
         snprintf(msg, len, "libltdl: %s", lt_dlerror());
         return HES_EINVAL;

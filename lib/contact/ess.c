@@ -134,6 +134,8 @@ static void cv_error_handler(int code, const char *module, const char *function,
 
 void hes_ess_options_default(hes_ess_options *o)
 {
+    if (!o)
+        return;
     memset(o, 0, sizeof *o);
     o->eps = 1e-3;
     o->rtol = 1e-8;

@@ -68,6 +68,18 @@ hes_status hes_ess_validate(const hes_ess_model *md, char *msg, size_t len)
             BAD("ESS model '%s': event_names[%d] is NULL", nm, i);
         else if (bad_name(nm, "event_names", i, md->event_names[i], msg, len))
             return HES_EINVAL;
+    const char *dup;
+    int d;
+    if ((d = hes__duplicate_name(md->state_names, md->n, &dup)) != 0) {
+        if (d < 0)
+            return hes__say(msg, len, HES_ENOMEM, "out of memory");
+        BAD("ESS model '%s': state name '%s' appears twice", nm, dup);
+    }
+    if ((d = hes__duplicate_name(md->event_names, md->m, &dup)) != 0) {
+        if (d < 0)
+            return hes__say(msg, len, HES_ENOMEM, "out of memory");
+        BAD("ESS model '%s': event name '%s' appears twice", nm, dup);
+    }
     if (md->n_params < 0 || md->n_params > ESS_MAX_DIM)
         BAD("ESS model '%s': n_params = %d must be from 0 to %d", nm,
             md->n_params, ESS_MAX_DIM);

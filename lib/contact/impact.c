@@ -294,6 +294,8 @@ hes_status hes_impact_sequential(const hes_contact_set *c, const int *order, int
 
 void hes_contact_velocities(const hes_contact_set *c, const double *v, double *u)
 {
+    if (!c || !v || !u)
+        return;
     for (int i = 0; i < c->k; i++)
         contact_velocity(c, i, v, &u[i], &u[c->k + i]);
 }
@@ -311,6 +313,8 @@ const char *hes_contact_mode_name(hes_contact_mode mode)
 void hes_contact_modes(const hes_contact_set *c, const double *v, double tol,
                        hes_contact_mode *modes)
 {
+    if (!c || !v || !modes)
+        return;
     double un, ut;
     if (!(tol > 0)) {
         double scale = 1;

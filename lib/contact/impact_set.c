@@ -383,6 +383,8 @@ hes_status hes_impact_set_locate(const hes_impact_set *S, const double *u, doubl
 
 void hes_impact_set_extremes(const hes_impact_set *S, int *argmin, int *argmax, int *counts)
 {
+    if (!S)
+        return;
     int k = S->k;
     for (int d = 0; d < 2 * k; d++) {
         if (argmin)

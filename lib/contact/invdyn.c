@@ -40,6 +40,7 @@ struct hes_invdyn {
     double *X, *MiX, *Ge, *We, *a0e, *re, *Y;
     double *U, *WUt, *H, *c, *x, *x0, *Gq, *gq, *Z, *R, *ev, *tmp, *tmp2;
     int *sel, *nonneg, *nb;
+    int *pidx;                     /* ppm's nonbasic indices (nc) */
 };
 
 static const char *const method_names[] = { "none", "no-slip", "coulomb", "convex",
@@ -70,6 +71,7 @@ void hes_invdyn_destroy(hes_invdyn *id)
     for (size_t i = 0; i < sizeof d / sizeof d[0]; i++)
         free(d[i]);
     free(id->active), free(id->prev), free(id->sel), free(id->nonneg), free(id->nb);
+    free(id->pidx);
     free(id);
 }
 
@@ -90,6 +92,7 @@ hes_invdyn *hes_invdyn_create(int nv, int nu, int nc, int tangents)
     int ok = 1;
     A(id->tau, (size_t)nu), A(id->a, V), A(id->f, Rw), A(id->w, Rw), A(id->ratio, C);
     A(id->active, C), A(id->prev, C), A(id->sel, Rw), A(id->nonneg, Um), A(id->nb, C);
+    A(id->pidx, C);
     A(id->Minv, V * V), A(id->MiB, V * nu), A(id->G, (size_t)nu * nu), A(id->WB, V * V);
     A(id->a0B, V), A(id->X, V * E), A(id->MiX, V * E), A(id->Ge, E * E), A(id->We, V * V);
     A(id->a0e, V), A(id->re, E), A(id->Y, E * V), A(id->U, Um * V), A(id->WUt, V * Um);
@@ -134,6 +137,8 @@ void hes_invdyn_problem_robot(const hes_robot_dynamics *d, const int *active, co
                               const double *a_des, double dt, int drift, double *J, double *b,
                               double *mu, hes_invdyn_problem *pb)
 {
+    if (!d || !J || !b || !mu || !pb || (d->nv > 0 && (!v || !a_des)))
+        return;
     int nv = d->nv, nc = 0, all = d->nc * (1 + d->tangents);
     for (int c = 0; c < d->nc; c++)
         nc += !active || active[c];
@@ -354,9 +359,7 @@ static int ppm(hes_invdyn *id, int n, const double *Q, const double *q, int *nb,
     for (int i = 0; i < n; i++)
         qn = fmax(qn, fabs(q[i]));
     double eps = tol * (1 + qn);
-    int idx[64], m;
-    if (n > 64)
-        return -1;
+    int *idx = id->pidx, m;   /* n <= nc entries */
     for (int it = 1; it <= 3 * n + 10; it++) {
         m = 0;
         for (int i = 0; i < n; i++)

@@ -78,6 +78,8 @@ hes_status hes__analysis_check_jacobians(hes_system *sys, hes_analysis *res)
 
 hes_status hes_analyze(hes_system *sys, int check, hes_analysis *res)
 {
+    if (!res)
+        return sys ? hes__fail(sys, HES_EINVAL, "analyze: nowhere to put the analysis (NULL)") : HES_EINVAL;
     memset(res, 0, sizeof *res);
     if (!sys)
         return HES_EINVAL;

@@ -12,6 +12,10 @@
 
 hes_status hes_return_map_fd(hes_system *sys, const hes_orbit *orbit, double *out)
 {
+    if (!sys)
+        return HES_EINVAL;
+    if (!orbit || !out)
+        return hes__fail(sys, HES_EINVAL, "return map by differences: needs the orbit and out");
     int n = orbit->n;
     double *buf = malloc(sizeof(double) * 3 * (size_t)n);
     if (!buf)

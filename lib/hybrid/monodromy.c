@@ -165,6 +165,12 @@ static double monodromy_accuracy(const hes_settings *s)
 hes_status hes_monodromy_compute(hes_system *sys, const hes_traj *traj, int autonomous,
                                  hes_monodromy *mono)
 {
+    if (!mono)
+        return sys ? hes__fail(sys, HES_EINVAL, "monodromy: nowhere to put it (NULL)") : HES_EINVAL;
+    if (!sys) {
+        memset(mono, 0, sizeof *mono);
+        return HES_EINVAL;
+    }
     memset(mono, 0, sizeof *mono);
     if (!traj || traj->n_phases < 1 || !traj->phases[0].A)
         return hes__fail(sys, HES_EINVAL, "monodromy needs a trajectory with sensitivities");

@@ -81,6 +81,10 @@ hes_status hes__shoot(hes_system *sys, const double *x0, int sens, hes_traj *tra
 
 hes_status hes_orbit_return_map(hes_system *sys, const double *x0, double *x_ret)
 {
+    if (!sys)
+        return HES_EINVAL;
+    if (!x0 || !x_ret)
+        return hes__fail(sys, HES_EINVAL, "return map: needs x0 and x_ret");
     if (!sys->model->orbit.guess)
         return hes__fail(sys, HES_EINVAL, "model '%s' declares no periodic orbit", sys->model->name);
     hes_traj traj;
@@ -317,6 +321,11 @@ static void hint_jacobians(hes_system *sys, const double *x0)
 
 hes_status hes_orbit_find(hes_system *sys, hes_orbit *orbit)
 {
+    if (!sys || !orbit) {
+        if (orbit)
+            memset(orbit, 0, sizeof *orbit);
+        return sys ? hes__fail(sys, HES_EINVAL, "orbit: nowhere to put it (NULL)") : HES_EINVAL;
+    }
     memset(orbit, 0, sizeof *orbit);
     const hes_model *m = sys->model;
     const hes_orbit_spec *o = &m->orbit;

@@ -116,6 +116,12 @@ static hes_status analyse_pair(hes_system *sys, const hes_traj *traj, int k, hes
 hes_status hes_simultaneous_find(hes_system *sys, const hes_traj *traj, double tol,
                                  hes_simultaneous *out, int max, int *n)
 {
+    if (n)
+        *n = 0;
+    if (!sys)
+        return HES_EINVAL;
+    if (!traj || !n || (max > 0 && !out))
+        return hes__fail(sys, HES_EINVAL, "simultaneous events: needs a trajectory, n and out");
     *n = 0;
     for (int k = 0; k + 1 < traj->n_events; k++) {
         if (!(traj->events[k + 1].t - traj->events[k].t <= tol))
@@ -199,6 +205,12 @@ static hes_status piece_psi(hes_system *sys, const hes_analysis *res, int k, con
 hes_status hes_simultaneous_orbit(hes_system *sys, const hes_analysis *res,
                                   hes_simultaneous *out, int max, int *n)
 {
+    if (n)
+        *n = 0;
+    if (!sys)
+        return HES_EINVAL;
+    if (!res || !n || (max > 0 && !out))
+        return hes__fail(sys, HES_EINVAL, "simultaneous events: needs the analysis, n and out");
     const hes_traj *tr = &res->orbit.traj;
     double tol = 1e-8 * (1.0 + fabs(res->orbit.period));
     int nm = sys->nmax;

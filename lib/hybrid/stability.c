@@ -325,6 +325,11 @@ static hes_status stability_run(const hes_monodromy *mono, hes_stability *st);
 
 hes_status hes_stability_compute(const hes_monodromy *mono, hes_stability *st)
 {
+    if (!mono || !st) {
+        if (st)
+            memset(st, 0, sizeof *st);
+        return HES_EINVAL;
+    }
     memset(st, 0, sizeof *st);
     hes_status status = hes_stability_update(mono, st);
     if (status != HES_OK)
@@ -334,6 +339,8 @@ hes_status hes_stability_compute(const hes_monodromy *mono, hes_stability *st)
 
 hes_status hes_stability_update(const hes_monodromy *mono, hes_stability *st)
 {
+    if (!mono || !st)
+        return HES_EINVAL;
     const double *M = mono->autonomous ? mono->proj : mono->phi;
     if (!M || mono->n < 1 || (mono->autonomous && !mono->normal))
         return HES_EINVAL;

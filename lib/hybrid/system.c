@@ -29,7 +29,7 @@ static hes_settings default_settings(const hes_model *m)
     s.zeno_events = 10;
     s.zeno_window = 1e-3;
     s.max_events = 100000;
-    s.max_phase_time = m->max_phase_time > 0 ? m->max_phase_time : 100.0;
+    s.max_phase_time = m && m->max_phase_time > 0 ? m->max_phase_time : 100.0;
     s.newton_tol = 1e-10;
     s.newton_maxiter = 50;
     s.fd_step = 1e-5;
@@ -174,13 +174,23 @@ void hes_system_destroy(hes_system *sys)
     free(sys);
 }
 
-const hes_model *hes_system_model(const hes_system *sys) { return sys->model; }
-const char *hes_system_errmsg(const hes_system *sys) { return sys->errmsg; }
-hes_settings hes_system_get_settings(const hes_system *sys) { return sys->set; }
-const double *hes_system_params(const hes_system *sys) { return sys->p; }
+const hes_model *hes_system_model(const hes_system *sys) { return sys ? sys->model : NULL; }
+const char *hes_system_errmsg(const hes_system *sys)
+{
+    return sys ? sys->errmsg : "no system (NULL)";
+}
+hes_settings hes_system_get_settings(const hes_system *sys)
+{
+    return sys ? sys->set : default_settings(NULL);
+}
+const double *hes_system_params(const hes_system *sys) { return sys ? sys->p : NULL; }
 
 hes_status hes_system_set_settings(hes_system *sys, const hes_settings *s)
 {
+    if (!sys)
+        return HES_EINVAL;
+    if (!s)
+        return hes__fail(sys, HES_EINVAL, "invalid solver settings: none given (NULL)");
     /* every rule, so that the message names the first setting broken */
     const struct { int ok; const char *rule; double value; } rules[] = {
         { s->rtol > 0, "rtol > 0", s->rtol },
@@ -220,6 +230,10 @@ static hes_status check_value(hes_system *sys, int i, double v)
 
 hes_status hes_system_set_param(hes_system *sys, const char *name, double value)
 {
+    if (!sys)
+        return HES_EINVAL;
+    if (!name)
+        return hes__fail(sys, HES_EINVAL, "set parameter: no name (NULL)");
     int i = hes_model_param_index(sys->model, name);
     if (i < 0)
         return hes__fail(sys, HES_ENOTFOUND, "model '%s' has no parameter '%s'",
@@ -232,6 +246,8 @@ hes_status hes_system_set_param(hes_system *sys, const char *name, double value)
 
 hes_status hes_system_get_param(const hes_system *sys, const char *name, double *value)
 {
+    if (!sys || !name || !value)
+        return HES_EINVAL;
     int i = hes_model_param_index(sys->model, name);
     if (i < 0)
         return HES_ENOTFOUND;
@@ -241,6 +257,8 @@ hes_status hes_system_get_param(const hes_system *sys, const char *name, double 
 
 hes_status hes_system_check_params(hes_system *sys)
 {
+    if (!sys)
+        return HES_EINVAL;
     for (int i = 0; i < sys->model->n_params; i++) {
         hes_status st = check_value(sys, i, sys->p[i]);
         if (st != HES_OK)
@@ -256,6 +274,8 @@ hes_status hes_system_check_params(hes_system *sys)
 
 hes_status hes_system_set_orbit_start(hes_system *sys, const double *x0)
 {
+    if (!sys)
+        return HES_EINVAL;
     const hes_model *m = sys->model;
     free(sys->orbit_start);
     sys->orbit_start = NULL;

@@ -168,6 +168,8 @@ static hes_status trials_run(hes_system *sys, const hes_orbit *orbit, int n_tria
                              double radius, int steps, unsigned long seed, double tol,
                              int box, hes_trials *out)
 {
+    if (!out)
+        return sys ? hes__fail(sys, HES_EINVAL, "trials: nowhere to put them (NULL)") : HES_EINVAL;
     memset(out, 0, sizeof *out);
     if (!sys || !orbit || !orbit->x0 || n_trials < 1 || steps < 1 || !(radius >= 0) ||
         !isfinite(radius) || !(tol > 0))

@@ -21,6 +21,7 @@
 #include <jansson.h>
 
 #include "hes.h"
+#include "io/io.h"
 
 static json_t *rows_json(const double *v, int rows, int cols)
 {
@@ -247,15 +248,15 @@ static int parse(json_t *doc, const hes_model *base, hes_gait *g, char *msg, siz
 hes_status hes_gait_read(const char *path, const hes_model *base, hes_gait *g, char *msg,
                          size_t len)
 {
-    json_error_t err;
     if (!g)
         return reader_status(fail(msg, len, "hes_gait_read: no gait to fill (g is NULL)"));
     memset(g, 0, sizeof *g);
     if (!path || !base)
         return reader_status(fail(msg, len, "hes_gait_read: no file or no base model"));
-    json_t *doc = json_load_file(path, 0, &err);
+    hes_status st;
+    json_t *doc = hes__json_load_input(path, &st, msg, len);
     if (!doc)
-        return reader_status(fail(msg, len, "%s: line %d: %s", path, err.line, err.text));
+        return st;
     int rc = parse(doc, base, g, msg, len);
     json_decref(doc);
     if (rc != 0)
@@ -266,12 +267,12 @@ hes_status hes_gait_read(const char *path, const hes_model *base, hes_gait *g, c
 hes_status hes_gait_problem(const char *path, char *name, size_t name_len, char *msg,
                             size_t len)
 {
-    json_error_t err;
     if (!path || !name || !name_len)
         return reader_status(fail(msg, len, "hes_gait_problem: no file or no place for the name"));
-    json_t *doc = json_load_file(path, 0, &err);
+    hes_status st;
+    json_t *doc = hes__json_load_input(path, &st, msg, len);
     if (!doc)
-        return reader_status(fail(msg, len, "%s: line %d: %s", path, err.line, err.text));
+        return st;
     const char *s = json_string_value(json_object_get(doc, "problem"));
     int rc = 0;
     if (!s || strlen(s) >= name_len)

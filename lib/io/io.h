@@ -29,6 +29,12 @@ int hes__json_put(json_t *obj, const char *key, json_t *val);
 /* The text of doc with DUMP_FLAGS (malloc'd; NULL for a NULL doc or on
  * allocation failure); releases doc. */
 char *hes__json_dump(json_t *doc);
+/* The JSON document of an input file (json.c): read by hes_input_read
+ * (regular files only, bounded) and parsed with JSON_REJECT_DUPLICATES (a
+ * key given twice in an object is an error, not "the last one wins").
+ * NULL after the reason in msg ("PATH: line N: ..."), with *status
+ * HES_EINVAL (HES_ENOMEM out of memory); status may be NULL. */
+json_t *hes__json_load_input(const char *path, hes_status *status, char *msg, size_t len);
 /* the document of hes_analysis_json, to extend (json.c) */
 json_t *hes__json_analysis_doc(const hes_system *sys, const hes_analysis *res);
 

@@ -288,6 +288,8 @@ json_t *hes__json_analysis_doc(const hes_system *sys, const hes_analysis *res)
 
 char *hes_analysis_json(const hes_system *sys, const hes_analysis *res)
 {
+    if (!sys || !res)
+        return NULL;
     return hes__json_dump(hes__json_analysis_doc(sys, res));
 }
 
@@ -318,6 +320,8 @@ static json_t *gradient_json(const hes_model *model, const hes_shape *sh,
 char *hes_analysis_gradient_json(const hes_system *sys, const hes_analysis *res,
                                  const hes_shape *sh, const hes_shape_eval_result *ev)
 {
+    if (!sys || !res)
+        return NULL;
     const hes_model *model = hes_system_model(sys);
     json_t *doc = hes__json_analysis_doc(sys, res);
     int err = 0;
@@ -366,6 +370,8 @@ static json_t *trial_json(const hes_trial *trial, int n)
 char *hes_trials_json(const hes_system *sys, const hes_orbit *orbit,
                       const hes_trials *trials)
 {
+    if (!sys || !orbit || !trials)
+        return NULL;
     const hes_model *model = hes_system_model(sys);
     json_t *doc = json_object(), *list;
     int err = 0, k;
@@ -429,6 +435,8 @@ static const char *gradient_word(int gradient)
 char *hes_shape_json(const hes_system *sys, const hes_shape_result *res,
                      hes_measure measure, const hes_trials *trials)
 {
+    if (!sys || !res)
+        return NULL;
     const hes_model *model = hes_system_model(sys);
     json_t *doc = json_object(), *shape, *bounds;
     int err = 0, j;

@@ -6,12 +6,18 @@
  * hes_robot_mech (a contact's name is its normal, "NAME_tangential" its
  * no-slip row, "JOINT_lower" / "JOINT_upper" a joint limit), coordinates
  * by their joints' names, states by the mode's state names.  Unknown keys
- * are errors, so that a misspelt key is not silently ignored.
+ * are errors, so that a misspelt key is not silently ignored, and so are
+ * keys given twice (json_input.c), a relabel that leaves out a coordinate
+ * and a joint limit of the file that some mode neither locks nor activates
+ * (unless listed in "unenforced_limits"): each would otherwise change the
+ * model without a word.
  *
  * {
  *   "name": "knee-biped-mjcf", "description": "...",
  *   "robot": "knee_biped.xml",          (relative to this file's folder)
  *   "contacts": {"foot1": 1.0, ...},    (friction per site; default: every site, 1)
+ *   "motors": ["hip", ...],             (optional: unit motors on these joints instead of
+ *                                        the file's actuators; a URDF has none)
  *   "slope": 0.0504,                    (optional: a parameter turning gravity)
  *   "max_phase_time": 10,
  *   "modes": [{"name": "unlocked", "pinned": "foot1", "locked": ["knee1_upper"]}, ...],
@@ -19,6 +25,10 @@
  *                    "activate": "foot2" | "release": "foot1",
  *                    "after": [...], "separate": [...],
  *                    "relabel": {"th1": {"th1": 1, "hip": 1, "const": 0}, ...}}, ...],
+ *                                       (every coordinate of the target mode)
+ *   "unenforced_limits": ["knee2_lower"], (joint limits of the file a mode may pass;
+ *                                        every other limit is locked or activated in
+ *                                        every mode)
  *   "orbit": {"mode": "unlocked", "section": "heelstrike", "sequence": [...],
  *             "guess": [..] | {"th1": .., ...}, "free": [...], "residual": [...]},
  *   "trajopt": {"inputs": {"hip_torque": [-10, 10]}, "x0": {"th1": [0.25, 0.25]},
@@ -212,8 +222,9 @@ static int parse_modes(ctx *c, json_t *modes, store *s)
 }
 
 /* "relabel": {"TARGET": {"SOURCE": coef, ..., "const": c}, ...} over the
- * target mode's coordinates; unnamed targets keep the source coordinate of
- * their name. */
+ * target mode's coordinates, every one of them named: a coordinate left out
+ * would keep its old value without a word, so it is refused (write
+ * "X": {"X": 1} to keep X). */
 static int parse_relabel(ctx *c, json_t *r, const char *where, const char *const *target_names,
                          int k, double **out)
 {
@@ -240,14 +251,10 @@ static int parse_relabel(ctx *c, json_t *r, const char *where, const char *const
     }
     for (int i = 0; i < k; i++) {
         json_t *row = json_object_get(r, target_names[i]);
-        if (!row) {
-            int j = coordinate_index(c, target_names[i]);
-            if (j < 0)
-                return bad(c, "%s: relabel: the target's '%s' has no source coordinate",
-                           where, target_names[i]);
-            R[(size_t)i * (d + 1) + j] = 1;
-            continue;
-        }
+        if (!row)
+            return bad(c, "%s: relabel leaves out the target's '%s': give every coordinate "
+                       "of the target mode (\"%s\": {\"%s\": 1} keeps its value)", where,
+                       target_names[i], target_names[i], target_names[i]);
         const char *src;
         json_t *coef;
         json_object_foreach(row, src, coef) {
@@ -552,25 +559,100 @@ static char *robot_path(const char *desc, const char *file)
     return p;
 }
 
+/* "motors": ["JOINT", ...]: unit torques (or forces) on the named joints
+ * instead of the file's actuators (a URDF has none in MuJoCo). */
+static int parse_motors(ctx *c, json_t *m)
+{
+    const char *names[MAXN];
+    size_t n = json_is_array(m) ? json_array_size(m) : 0;
+    if (n < 1 || n > MAXN)
+        return bad(c, "\"motors\" must list 1 to %d joints that motors drive", MAXN);
+    for (size_t i = 0; i < n; i++)
+        if (!(names[i] = json_string_value(json_array_get(m, i))))
+            return bad(c, "\"motors\" must list joint names");
+    char why[512];
+    if (hes_robot_set_motors(c->robot, names, (int)n, why, sizeof why) != HES_OK)
+        return bad(c, "\"motors\": %s", why);
+    return 0;
+}
+
+/* The joint of limit constraint k ("JOINT_lower", "JOINT_upper") is locked
+ * in mode ms: it holds either of that joint's limits. */
+static int joint_locked(const hes_mech *m, const hes_robot_mode_spec *ms, int k)
+{
+    const char *name = m->constraints[k].name;
+    size_t jl = strlen(name) - 6;   /* without "_lower" / "_upper" */
+    for (int i = 0; i < ms->n_locked; i++) {
+        const char *o = m->constraints[ms->locked[i]].name;
+        if (strlen(o) == jl + 6 && strncmp(o, name, jl) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Every joint limit of the robot file holds in every mode: the mode locks
+ * the joint, or one of its transitions activates the limit, or the
+ * description lists the limit in "unenforced_limits" (the motion may pass
+ * it).  Otherwise the limit would be ignored without a word: refused. */
+static int check_limits(ctx *c, json_t *unenforced, json_t *modes,
+                        const hes_robot_model_spec *sp)
+{
+    const hes_mech *m = c->mech;
+    int first = 2 * hes_robot_contact_count(c->robot);
+    if (unenforced) {
+        if (!json_is_array(unenforced))
+            return bad(c, "\"unenforced_limits\" must list joint limits (\"JOINT_lower\", "
+                       "\"JOINT_upper\")");
+        for (size_t i = 0; i < json_array_size(unenforced); i++) {
+            int k = constraint(c, json_array_get(unenforced, i), "unenforced_limits");
+            if (k < 0)
+                return 1;
+            if (k < first)
+                return bad(c, "unenforced_limits: '%s' is a contact, not a joint limit",
+                           m->constraints[k].name);
+        }
+    }
+    for (int k = first; k < m->n_constraints; k++) {
+        int listed = 0;
+        for (size_t i = 0; unenforced && i < json_array_size(unenforced); i++)
+            listed |= strcmp(json_string_value(json_array_get(unenforced, i)),
+                             m->constraints[k].name) == 0;
+        if (listed)
+            continue;
+        for (int i = 0; i < sp->n_modes; i++) {
+            const hes_robot_mode_spec *ms = &sp->modes[i];
+            int held = joint_locked(m, ms, k);
+            for (int t = 0; !held && t < sp->n_transitions; t++)
+                held = sp->transitions[t].from == i && sp->transitions[t].kind ==
+                       HES_MECH_ACTIVATE && sp->transitions[t].constraint == k;
+            if (!held)
+                return bad(c, "the robot file limits a joint (%s), but mode '%s' neither "
+                           "locks that joint nor has a transition that activates '%s': add "
+                           "one, or list \"%s\" in \"unenforced_limits\" to let the motion "
+                           "pass the file's limit", m->constraints[k].name,
+                           json_string_value(json_object_get(json_array_get(modes, (size_t)i),
+                                                             "name")),
+                           m->constraints[k].name, m->constraints[k].name);
+        }
+    }
+    return 0;
+}
+
 hes_status hes_robot_model_load(const char *path, hes_model **out, char *msg, size_t len)
 {
-    static const char *const keys[] = { "name", "description", "robot", "contacts", "slope",
-                                        "max_phase_time", "modes", "transitions", "orbit",
-                                        "trajopt", NULL };
+    static const char *const keys[] = { "name", "description", "robot", "contacts", "motors",
+                                        "slope", "max_phase_time", "modes", "transitions",
+                                        "unenforced_limits", "orbit", "trajopt", NULL };
     ctx c = { path, msg, len, NULL, NULL, 0 };
     if (out)
         *out = NULL;
     if (!path || !out)
         return hes__say(msg, len, HES_EINVAL, "robot model: needs a file and somewhere to put "
                         "the model");
-    struct stat sb;
-    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))   /* Jansson reads it as empty */
-        return hes__say(msg, len, HES_EINVAL, "%s is a directory, not a robot model's "
-                        "description", path);
-    json_error_t err;
-    json_t *doc = json_load_file(path, 0, &err);
+    hes_status lst;
+    json_t *doc = hes__json_load_input(path, &lst, msg, len);
     if (!doc)
-        return hes__say(msg, len, HES_EINVAL, "%s: line %d: %s", path, err.line, err.text);
+        return lst;
     hes_status st = HES_EINVAL;
     hes_robot *robot = NULL;
     store *s = calloc(1, sizeof *s);
@@ -617,6 +699,9 @@ hes_status hes_robot_model_load(const char *path, hes_model **out, char *msg, si
     c.robot = robot;
     c.mech = hes_robot_mech(robot);
     c.d = c.mech->d;
+    json_t *mj = json_object_get(doc, "motors");
+    if (mj && parse_motors(&c, mj))
+        goto done;
     hes_robot_model_spec sp = { 0 };
     sp.name = json_string_value(json_object_get(doc, "name"));
     sp.description = json_string_value(json_object_get(doc, "description"));
@@ -641,6 +726,8 @@ hes_status hes_robot_model_load(const char *path, hes_model **out, char *msg, si
         goto done;
     sp.n_transitions = (int)json_array_size(trs);
     sp.transitions = s->trs;
+    if (check_limits(&c, json_object_get(doc, "unenforced_limits"), modes, &sp))
+        goto done;
     json_t *orbit = json_object_get(doc, "orbit");
     if (orbit && parse_orbit(&c, orbit, modes, trs, s, &sp))
         goto done;

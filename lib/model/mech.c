@@ -319,6 +319,8 @@ static int mode_dynamics(const hes_mech_mode *md, double t, const double *x, con
 
 int hes_mech_field(double t, const double *x, const double *p, double *out, void *data)
 {
+    if (!data || !x || !out)
+        return E_CALLBACK;
     const hes_mech_mode *md = data;
     int k = md->k;
     memcpy(out, x + k, sizeof(double) * (size_t)k);
@@ -329,6 +331,8 @@ hes_status hes_mech_mode_state(const hes_mech_mode *md, double t, const double *
                                const double *p, double *q, double *qd, double *lambda,
                                double *kinetic)
 {
+    if (!md || !x)
+        return HES_EINVAL;
     double zdd[N], lam[N];
     int rc = mode_dynamics(md, t, x, p, zdd, q, qd, lambda ? lam : NULL, kinetic);
     if (rc)
@@ -388,6 +392,8 @@ hes_status hes_mech_event_state(const hes_mech_transition *tr, const double *x,
 
 int hes_mech_guard(double t, const double *x, const double *p, double *out, void *data)
 {
+    if (!data || !x || !out)
+        return E_CALLBACK;
     const hes_mech_transition *tr = data;
     if (tr->kind == HES_MECH_RELEASE) {
         const hes_mech_mode *md = tr->from;
@@ -525,6 +531,8 @@ static int impact(const hes_mech_transition *tr, const double *x, const double *
 hes_status hes_mech_impact(const hes_mech_transition *tr, const double *x, const double *p,
                            double *q, double *qd_minus, double *qd_plus, double *impulse)
 {
+    if (!tr || !x)
+        return HES_EINVAL;
     double qq[N], qm[N], qp[N], imp[N];
     if (impact(tr, x, p, qq, qm, qp, imp))
         return HES_EMODEL;
@@ -543,6 +551,8 @@ hes_status hes_mech_impact(const hes_mech_transition *tr, const double *x, const
 
 int hes_mech_reset(double t, const double *x, const double *p, double *out, void *data)
 {
+    if (!data || !x || !out)
+        return E_CALLBACK;
     const hes_mech_transition *tr = data;
     const hes_mech *m = tr->mech ? tr->mech : tr->from->mech;
     int d = m->d, k = tr->to->k, rc;

@@ -152,6 +152,8 @@ static int chart_second(const hes_mech_mode *md, const double *z, const double *
 
 int hes_mech_field_dx(double t, const double *x, const double *p, double *out, void *data)
 {
+    if (!data || !x || !out)
+        return E_CALLBACK;
     const hes_mech_mode *md = data;
     const hes_mech *m = md->mech;
     int d = m->d, k = md->k, nu = m->m, n = 2 * k, rc;

@@ -422,6 +422,13 @@ hes_status hes_model_validate(const hes_model *m, char *msg, size_t len)
                                       "modes[%d] ('%s'): state_names[%d]", i, md->name, j)) !=
                      HES_OK)
                 return st;
+        const char *dup;
+        int d = hes__duplicate_name(md->state_names, md->dim, &dup);
+        if (d < 0)
+            return hes__say(msg, len, HES_ENOMEM, "out of memory");
+        if (d > 0)
+            BAD("model '%s': modes[%d] ('%s'): state name '%s' appears twice", m->name, i,
+                md->name, dup);
         for (int j = 0; j < i; j++)
             if (strcmp(m->modes[j].name, md->name) == 0)
                 BAD("model '%s': mode name '%s' appears twice (modes[%d] and modes[%d])",
@@ -650,6 +657,8 @@ hes_status hes_model_check_derivatives(const hes_model *m, const double *p,
                                        double t, const double *const *xs,
                                        hes_deriv_report *rep)
 {
+    if (!rep)
+        return HES_EINVAL;
     char label[96];
     memset(rep, 0, sizeof *rep);
     if (!p || !xs) {

@@ -30,7 +30,9 @@
 #include "config.h"
 #endif
 
+#include <limits.h>
 #include <math.h>
+#include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,8 +67,10 @@ struct hes_robot {
     /* the last q of mass and mass_dq and their results: a vector field's
        Jacobian by differences perturbs the velocities at the same q */
     int have_M, have_dM;
-    double cM_q[HES_MECH_MAX], cM[HES_MECH_MAX * HES_MECH_MAX];
-    double cD_q[HES_MECH_MAX], cD[HES_MECH_MAX * HES_MECH_MAX * HES_MECH_MAX];
+    double *cM_q, *cM;        /* nv, nv x nv */
+    double *cD_q, *cD;        /* nv, nv^3: robots that give dM/dq (mass_dq) */
+    double *vq, *vD;          /* a chart's acceleration: q (nv), Dchart (nv x nv) */
+    double *rne;              /* nv: mass_dq's bias forces */
 #ifdef HAVE_MUJOCO
     mjModel *m;
     mjData *d;
@@ -78,6 +82,7 @@ struct hes_robot {
     int tangents;
 #endif
     int nu;                   /* the inputs: the file's motors, or hes_robot_set_motors' */
+    int motors_set;           /* nonzero: hes_robot_set_motors replaced the file's motors */
     int n_contacts;
 };
 
@@ -123,7 +128,7 @@ static int mass(const double *q, const double *p, double *out, void *data)
     hes_robot *r = grab(ROBOT(data));
     int nv = r->m->nv;
     size_t bq = sizeof(double) * (size_t)nv, bm = bq * (size_t)nv;
-    if (nv <= HES_MECH_MAX && r->have_M && memcmp(q, r->cM_q, bq) == 0) {
+    if (r->have_M && memcmp(q, r->cM_q, bq) == 0) {
         memcpy(out, r->cM, bm);
         UNLOCK(r);
         return 0;
@@ -131,11 +136,9 @@ static int mass(const double *q, const double *p, double *out, void *data)
     at(r, q);
     mj_crb(r->m, r->d);
     mj_fullM(r->m, out, r->d->qM);
-    if (nv <= HES_MECH_MAX) {
-        memcpy(r->cM_q, q, bq);
-        memcpy(r->cM, out, bm);
-        r->have_M = 1;
-    }
+    memcpy(r->cM_q, q, bq);
+    memcpy(r->cM, out, bm);
+    r->have_M = 1;
     UNLOCK(r);
     return 0;
 }
@@ -154,17 +157,21 @@ static int mass_dq(const double *q, const double *p, double *D, void *data)
     (void)p;
     hes_robot *base = ROBOT(data);
     int nv = base->m->nv;
-    if (nv > HES_MECH_MAX)
-        return 1;
-    double G[HES_MECH_MAX * HES_MECH_MAX * HES_MECH_MAX], c[HES_MECH_MAX], g[3];
-#define GAM(i, j, k) G[(i) + nv * ((j) + nv * (k))]
     size_t bq = sizeof(double) * (size_t)nv, bd = bq * (size_t)nv * (size_t)nv;
     hes_robot *r = grab(base);
+    if (!r->cD) {            /* robots too large for the mechanical layer */
+        UNLOCK(r);
+        return 1;
+    }
+    /* the symbols in the robot's own array (nv^3), then the cache's */
+    double *G = r->cD, *c = r->rne, g[3];
+#define GAM(i, j, k) G[(i) + (size_t)nv * ((j) + (size_t)nv * (k))]
     if (r->have_dM && memcmp(q, r->cD_q, bq) == 0) {
         memcpy(D, r->cD, bd);
         UNLOCK(r);
         return 0;
     }
+    r->have_dM = 0;
     at(r, q);
     mju_copy3(g, r->m->opt.gravity);
     mju_zero3(r->m->opt.gravity);
@@ -424,8 +431,8 @@ static int view_chart_acc(const double *z, const double *zd, const double *p, do
     memset(a, 0, sizeof(double) * (size_t)nv);
     if (v->pinned < 0)
         return 0;
-    double q[HES_MECH_MAX], D[HES_MECH_MAX * HES_MECH_MAX];
     r = grab(r);
+    double *q = r->vq, *D = r->vD;
     view_chart(z, p, q, data);
     view_chart_dz(z, p, D, data);
     at(r, q);
@@ -603,6 +610,7 @@ hes_status hes_robot_set_motors(hes_robot *r, const char *const *joints, int n, 
     }
     free(r->B), free(r->tau_max);
     r->B = B, r->tau_max = lim, r->nu = n;
+    r->motors_set = 1;
     r->mech.m = n;
     return HES_OK;
 #endif
@@ -726,7 +734,7 @@ int hes__robot_input(double t, const double *x, const double *p, double *u, void
 int hes_robot_motor_count(const hes_robot *r)
 {
 #ifdef HAVE_MUJOCO
-    return r->nu;
+    return r ? r->nu : 0;
 #else
     (void)r;
     return 0;
@@ -736,7 +744,7 @@ int hes_robot_motor_count(const hes_robot *r)
 const char *hes__robot_motor_name(const hes_robot *r, int a)
 {
 #ifdef HAVE_MUJOCO
-    return a >= 0 && a < r->nu && r->nu == r->m->nu ? mj_id2name(r->m, mjOBJ_ACTUATOR, a) : NULL;
+    return a >= 0 && a < r->nu && !r->motors_set ? mj_id2name(r->m, mjOBJ_ACTUATOR, a) : NULL;
 #else
     (void)r, (void)a;
     return NULL;
@@ -746,7 +754,7 @@ const char *hes__robot_motor_name(const hes_robot *r, int a)
 const char *hes_robot_motor_joint(const hes_robot *r, int a)
 {
 #ifdef HAVE_MUJOCO
-    if (a < 0 || a >= r->nu)
+    if (!r || a < 0 || a >= r->nu)
         return NULL;
     for (int i = 0; i < r->m->nv; i++)
         if (r->B[i + (size_t)a * r->m->nv] != 0)
@@ -760,7 +768,7 @@ const char *hes_robot_motor_joint(const hes_robot *r, int a)
 hes_status hes__robot_pool(hes_robot *r, int n, char *msg, size_t len)
 {
 #ifdef HAVE_MUJOCO
-    if (r->nu != r->m->nu)
+    if (r->motors_set)
         n = 1;                 /* motors replaced (hes_robot_set_motors): no copies */
 #endif
     if (r->n_pool > 0 || n <= 1)
@@ -883,6 +891,8 @@ void hes_robot_free(hes_robot *r)
     free(r->tau_max);
     free(r->dM), free(r->dh), free(r->dJ), free(r->dJdv), free(r->dphi), free(r->dmu);
     free(r->jac), free(r->Jp), free(r->Jm), free(r->qs);
+    free(r->cM_q), free(r->cM), free(r->cD_q), free(r->cD), free(r->vq), free(r->vD);
+    free(r->rne);
 #endif
     for (int c = 0; r->names && c < r->n_names; c++)
         free(r->names[c]);
@@ -897,6 +907,136 @@ void hes_robot_free(hes_robot *r)
     free(r);
 }
 
+#ifdef HAVE_MUJOCO
+/* Every number of the model a robot's dynamics reads: finite and at most
+ * MuJoCo's mjMAXVAL (1e10) in magnitude (masses, inertias, lengths,
+ * gains, gravity); masses and inertias >= 0.  1 after the refusal. */
+static int check_values(const char *path, const char *what, const mjtNum *v, long n, int nonneg,
+                        hes_status *st, char *msg, size_t len)
+{
+    for (long i = 0; i < n; i++)
+        if (!isfinite(v[i]) || fabs(v[i]) > mjMAXVAL || (nonneg && v[i] < 0)) {
+            *st = hes__say(msg, len, HES_EINVAL, "robot %s: %s[%ld] = %g: %s", path, what, i,
+                           v[i], !isfinite(v[i]) ? "not a finite number"
+                                 : nonneg && v[i] < 0 ? "negative"
+                                 : "larger in magnitude than MuJoCo's 1e10 (mjMAXVAL)");
+            return 1;
+        }
+    return 0;
+}
+
+static hes_status check_model(const char *path, const mjModel *m, char *msg, size_t len)
+{
+    hes_status st = HES_OK;
+    const struct {
+        const char *what;
+        const mjtNum *v;
+        long n;
+        int nonneg;
+    } arrays[] = {
+        { "body mass", m->body_mass, m->nbody, 1 },
+        { "body inertia", m->body_inertia, 3L * m->nbody, 1 },
+        { "body position", m->body_pos, 3L * m->nbody, 0 },
+        { "body orientation", m->body_quat, 4L * m->nbody, 0 },
+        { "body centre of mass", m->body_ipos, 3L * m->nbody, 0 },
+        { "body inertia frame", m->body_iquat, 4L * m->nbody, 0 },
+        { "joint position", m->jnt_pos, 3L * m->njnt, 0 },
+        { "joint axis", m->jnt_axis, 3L * m->njnt, 0 },
+        { "joint stiffness", m->jnt_stiffness, m->njnt, 0 },
+        { "joint range", m->jnt_range, 2L * m->njnt, 0 },
+        { "reference configuration", m->qpos0, m->nq, 0 },
+        { "spring reference", m->qpos_spring, m->nq, 0 },
+        { "armature", m->dof_armature, m->nv, 1 },
+        { "damping", m->dof_damping, m->nv, 0 },
+        { "site position", m->site_pos, 3L * m->nsite, 0 },
+        { "site orientation", m->site_quat, 4L * m->nsite, 0 },
+        { "geom size", m->geom_size, 3L * m->ngeom, 0 },
+        { "geom position", m->geom_pos, 3L * m->ngeom, 0 },
+        { "actuator gear", m->actuator_gear, 6L * m->nu, 0 },
+        { "actuator gain", m->actuator_gainprm, (long)mjNGAIN * m->nu, 0 },
+        { "actuator control range", m->actuator_ctrlrange, 2L * m->nu, 0 },
+        { "actuator force range", m->actuator_forcerange, 2L * m->nu, 0 },
+        { "gravity", m->opt.gravity, 3, 0 },
+    };
+    for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; a++)
+        if (check_values(path, arrays[a].what, arrays[a].v, arrays[a].n, arrays[a].nonneg, &st,
+                         msg, len))
+            return st;
+    if (m->nv < 1)
+        return hes__say(msg, len, HES_EINVAL, "robot %s: no joint that moves (no degree of "
+                        "freedom)", path);
+    return HES_OK;
+}
+
+/* path read as any input (bounded, regular files only), checked
+ * (robot_xml.c), and compiled by MuJoCo from that text (a virtual file
+ * system of one file: MuJoCo does not open it again), its warnings and
+ * errors caught (mujoco_msg.c): a warning about the file refuses it. */
+static hes_status load_model(const char *path, mjModel **out, char *msg, size_t len)
+{
+    *out = NULL;
+    char *text;
+    size_t n;
+    char why[512];
+    hes_status st = hes_input_read(path, 0, &text, &n, why, sizeof why);
+    if (st != HES_OK)
+        return hes__say(msg, len, st == HES_ENOTFOUND || st == HES_EIO ? HES_EINVAL : st,
+                        "robot: %s", why);
+    if ((st = hes__robot_xml_check(path, text, n, msg, len)) != HES_OK) {
+        free(text);
+        return st;
+    }
+    if (n > (size_t)INT_MAX - 1) {
+        free(text);
+        return hes__say(msg, len, HES_EINVAL, "robot %s: too large", path);
+    }
+    mjVFS *vfs = malloc(sizeof *vfs);
+    if (!vfs) {
+        free(text);
+        return hes__say(msg, len, HES_ENOMEM, "out of memory");
+    }
+    mj_defaultVFS(vfs);
+    if (mj_makeEmptyFileVFS(vfs, path, (int)n) != 0 || vfs->nfile != 1) {
+        free(text);
+        mj_deleteVFS(vfs);
+        free(vfs);
+        return hes__say(msg, len, HES_EINVAL, "robot %s: MuJoCo cannot take the file's name",
+                        path);
+    }
+    memcpy(vfs->filedata[0], text, n);
+    free(text);
+    char err[512] = "";
+    mjModel *volatile m = NULL;
+    hes__mj_scope sc;
+    hes__mj_enter(&sc);
+    if (setjmp(sc.jump) == 0)
+        m = mj_loadXML(path, vfs, err, (int)sizeof err);
+    hes__mj_leave(&sc);
+    mj_deleteVFS(vfs);
+    free(vfs);
+    if (sc.error[0]) {
+        if (m)
+            mj_deleteModel(m);
+        return hes__say(msg, len, HES_EINVAL, "robot: MuJoCo cannot load %s: %s", path,
+                        sc.error);
+    }
+    if (!m)
+        return hes__say(msg, len, HES_EINVAL, "robot: MuJoCo cannot load %s: %s", path,
+                        err[0] ? err : sc.warnings ? sc.warning : "no reason given");
+    if (sc.warnings) {
+        mj_deleteModel(m);
+        return hes__say(msg, len, HES_EINVAL, "robot %s: MuJoCo warns: %s%s", path, sc.warning,
+                        sc.warnings > 1 ? " (and more warnings)" : "");
+    }
+    if ((st = check_model(path, m, msg, len)) != HES_OK) {
+        mj_deleteModel(m);
+        return st;
+    }
+    *out = m;
+    return HES_OK;
+}
+#endif
+
 hes_status hes_robot_load(const char *path, const hes_robot_contact *contacts, int n_contacts,
                           hes_robot **out, char *msg, size_t len)
 {
@@ -909,11 +1049,10 @@ hes_status hes_robot_load(const char *path, const hes_robot_contact *contacts, i
     return hes__say(msg, len, HES_ESOLVER, "robot files need MuJoCo: hes was built without it "
                     "(install the Debian package libmujoco-dev and run configure again)");
 #else
-    char err[512] = "";
-    mjModel *m = mj_loadXML(path, NULL, err, (int)sizeof err);
-    if (!m)
-        return hes__say(msg, len, HES_EINVAL, "robot: MuJoCo cannot load %s: %s", path,
-                        err[0] ? err : "no reason given");
+    mjModel *m;
+    hes_status lst = load_model(path, &m, msg, len);
+    if (lst != HES_OK)
+        return lst;
     if (m->nq != m->nv) {
         int nq = m->nq, nv = m->nv;
         mj_deleteModel(m);
@@ -921,6 +1060,15 @@ hes_status hes_robot_load(const char *path, const hes_robot_contact *contacts, i
                         "freedom: free and ball joints (quaternions) are not supported; use "
                         "slide and hinge joints", path, nq, nv);
     }
+    for (int c = 0; c < n_contacts; c++)
+        for (int e = 0; e < c; e++)
+            if (contacts[c].site && contacts[e].site &&
+                strcmp(contacts[c].site, contacts[e].site) == 0) {
+                mj_deleteModel(m);
+                return hes__say(msg, len, HES_EINVAL, "robot %s: contact '%s' given twice (as "
+                                "contacts %d and %d): give each contact once", path,
+                                contacts[c].site, e, c);
+            }
     int nc = n_contacts ? n_contacts : m->nsite;
     if (nc > HES_ROBOT_MAX_CONTACTS) {
         mj_deleteModel(m);
@@ -954,7 +1102,11 @@ hes_status hes_robot_load(const char *path, const hes_robot_contact *contacts, i
     r->slope_param = -1;
     r->g0 = mju_norm3(m->opt.gravity);
     r->m = m;
-    r->d = mj_makeData(m);
+    hes__mj_scope sc;
+    hes__mj_enter(&sc);
+    if (setjmp(sc.jump) == 0)
+        r->d = mj_makeData(m);
+    hes__mj_leave(&sc);
     r->n_contacts = nc;
     /* joint limits become constraints where the robot can be a hybrid model */
     for (int j = 0; m->nv <= HES_MECH_MAX && j < m->njnt; j++)
@@ -1047,18 +1199,30 @@ hes_status hes_robot_load(const char *path, const hes_robot_contact *contacts, i
     }
     int nv = m->nv, rows = 3 * (nc > 0 ? nc : 1);
     r->tau_max = calloc((size_t)(m->nu > 0 ? m->nu : 1), sizeof(double));
-    r->dM = malloc(sizeof(double) * (size_t)(nv * nv));
+    r->dM = malloc(sizeof(double) * (size_t)nv * (size_t)nv);
     r->dh = malloc(sizeof(double) * (size_t)nv);
     r->qs = malloc(sizeof(double) * (size_t)nv);
     r->jac = malloc(sizeof(double) * (size_t)(3 * nv));
-    r->dJ = malloc(sizeof(double) * (size_t)(rows * nv));
-    r->Jp = malloc(sizeof(double) * (size_t)(rows * nv));
-    r->Jm = malloc(sizeof(double) * (size_t)(rows * nv));
+    r->dJ = malloc(sizeof(double) * (size_t)rows * (size_t)nv);
+    r->Jp = malloc(sizeof(double) * (size_t)rows * (size_t)nv);
+    r->Jm = malloc(sizeof(double) * (size_t)rows * (size_t)nv);
     r->dJdv = malloc(sizeof(double) * (size_t)rows);
     r->dphi = malloc(sizeof(double) * (size_t)(nc > 0 ? nc : 1));
     r->dmu = malloc(sizeof(double) * (size_t)(nc > 0 ? nc : 1));
+    size_t bq = sizeof(double) * (size_t)nv, bm = bq * (size_t)nv;
+    r->cM_q = malloc(bq);
+    r->cM = malloc(bm);
+    r->vq = malloc(bq);
+    r->vD = malloc(bm);
+    r->rne = malloc(bq);
+    /* dM/dq (nv^3 values) for robots the mechanical layer takes */
+    if (nv <= HES_MECH_MAX) {
+        r->cD_q = malloc(bq);
+        r->cD = malloc(bm * (size_t)nv);
+    }
     if (!r->tau_max || !r->dM || !r->dh || !r->qs || !r->jac || !r->dJ || !r->Jp || !r->Jm ||
-        !r->dJdv || !r->dphi || !r->dmu) {
+        !r->dJdv || !r->dphi || !r->dmu || !r->cM_q || !r->cM || !r->vq || !r->vD || !r->rne ||
+        (nv <= HES_MECH_MAX && (!r->cD_q || !r->cD))) {
         hes_robot_free(r);
         return hes__say(msg, len, HES_ENOMEM, "out of memory for a robot");
     }

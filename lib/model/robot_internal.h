@@ -9,6 +9,9 @@
 #ifndef HES_ROBOT_INTERNAL_H
 #define HES_ROBOT_INTERNAL_H
 
+#include <setjmp.h>
+#include <stddef.h>
+
 #include "hes.h"
 
 /* joint-limit constraints: two per limited joint, robots of at most
@@ -69,6 +72,31 @@ hes_status hes__robot_pool(hes_robot *r, int n, char *msg, size_t len);
 int hes__robot_input(double t, const double *x, const double *p, double *u, void *data);
 /* The motors: their number and actuator a's name (NULL without one). */
 const char *hes__robot_motor_name(const hes_robot *r, int a);
+
+/* A robot file checked before MuJoCo reads it (robot_xml.c): text (n
+ * bytes) is the file at path.  HES_EINVAL (msg) for what MuJoCo 2.2.2
+ * would crash on, silently change or block on. */
+hes_status hes__robot_xml_check(const char *path, const char *text, size_t n, char *msg,
+                                size_t len);
+
+/* The scope of a hes call that calls MuJoCo (mujoco_msg.c): MuJoCo's
+ * warnings and errors on this thread land here instead of on standard
+ * output and in MUJOCO_LOG.TXT.  Use:
+ *     hes__mj_scope sc;
+ *     hes__mj_enter(&sc);
+ *     if (setjmp(sc.jump) == 0) { ...MuJoCo calls... } else { sc.error says why }
+ *     hes__mj_leave(&sc);
+ * (locals changed between setjmp and an error must be volatile). */
+typedef struct hes__mj_scope hes__mj_scope;
+struct hes__mj_scope {
+    jmp_buf jump;
+    char error[512];          /* mju_error's message ("" without one) */
+    char warning[512];        /* the first mju_warning's message */
+    int warnings;
+    hes__mj_scope *outer;     /* the scope this one runs inside, on this thread */
+};
+void hes__mj_enter(hes__mj_scope *s);
+void hes__mj_leave(hes__mj_scope *s);
 
 
 #endif

@@ -120,6 +120,10 @@ static void split_phase(hes_colloc *c, int j, double T, double tm0, phase_sample
 
 hes_status hes_colloc_guess(hes_colloc *c, double *z)
 {
+    if (!c)
+        return HES_EINVAL;
+    if (!z)
+        return hes__fail(c->sys, HES_EINVAL, "collocation guess: no z (NULL)");
     hes_system *sys = c->sys;
     const hes_model *m = sys->model;
     const hes_orbit_spec *o = &m->orbit;
@@ -193,6 +197,10 @@ static hes_status sample_gait(void *ctx, double tau, int sub, int node, double *
 
 hes_status hes_colloc_from_gait(hes_colloc *c, const hes_gait *g, double *z)
 {
+    if (!c)
+        return HES_EINVAL;
+    if (!g || !z)
+        return hes__fail(c->sys, HES_EINVAL, "collocation from a gait: needs the gait and z");
     hes_system *sys = c->sys;
     const hes_model *m = sys->model;
     char msg[256];
@@ -279,6 +287,15 @@ hes_status hes_colloc_from_gait(hes_colloc *c, const hes_gait *g, double *z)
 
 hes_status hes_colloc_gait(hes_colloc *c, const double *z, hes_gait *g)
 {
+    if (!c || !g) {
+        if (g)
+            memset(g, 0, sizeof *g);
+        return c ? hes__fail(c->sys, HES_EINVAL, "collocation gait: nowhere to put it (NULL)") : HES_EINVAL;
+    }
+    if (!z) {
+        memset(g, 0, sizeof *g);
+        return hes__fail(c->sys, HES_EINVAL, "collocation gait: no z (NULL)");
+    }
     hes_system *sys = c->sys;
     const hes_model *m = sys->model;
     memset(g, 0, sizeof *g);

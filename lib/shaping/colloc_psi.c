@@ -570,6 +570,10 @@ void hes_colloc_set_step_states(hes_colloc *c, int how)
 
 hes_status hes_colloc_return_map(hes_colloc *c, const double *z, double *P)
 {
+    if (!c)
+        return HES_EINVAL;
+    if (!z || !P)
+        return hes__fail(c->sys, HES_EINVAL, "collocation return map: needs z and P");
     double psi;
     c->ret_map = P;
     hes_status st = colloc_measure(c, z, HES_MEASURE_PSI, &psi, NULL, NULL);
@@ -579,12 +583,20 @@ hes_status hes_colloc_return_map(hes_colloc *c, const double *z, double *P)
 
 hes_status hes_colloc_psi(hes_colloc *c, const double *z, double *psi, double *grad, int *fallback)
 {
+    if (!c)
+        return HES_EINVAL;
+    if (!z || !psi)
+        return hes__fail(c->sys, HES_EINVAL, "collocation psi: needs z and psi");
     return colloc_measure(c, z, HES_MEASURE_PSI, psi, grad, fallback);
 }
 
 hes_status hes_colloc_measure(hes_colloc *c, const double *z, hes_measure measure, double *value,
                               double *grad, int *fallback)
 {
+    if (!c)
+        return HES_EINVAL;
+    if (!z || !value)
+        return hes__fail(c->sys, HES_EINVAL, "collocation measure: needs z and somewhere to put it");
     if (measure != HES_MEASURE_PSI && measure != HES_MEASURE_SMOOTH)
         return hes__fail(c->sys, HES_EINVAL, "unknown stability measure %d", (int)measure);
     return colloc_measure(c, z, measure, value, grad, fallback);

@@ -313,6 +313,10 @@ static double max_violation(hes_colloc *c, const double *z)
  * there is one, SLSQP or IPOPT. */
 hes_status hes_colloc_solve(hes_colloc *c, double *z, double tol, double *violation)
 {
+    if (!c)
+        return HES_EINVAL;
+    if (!z)
+        return hes__fail(c->sys, HES_EINVAL, "collocation: no z (NULL)");
     cost_ctx cc = { .c = c, .objective = HES_COLLOC_FEASIBLE, .last_psi = NAN };
     int stalled;
     char why[160];
@@ -358,6 +362,10 @@ static int consider(hes_colloc *c, const double *cand, hes_colloc_objective obje
 hes_status hes_colloc_minimize(hes_colloc *c, double *z, hes_colloc_objective objective,
                                double weight, double tol, int maxeval, hes_colloc_result *res)
 {
+    if (!c)
+        return HES_EINVAL;
+    if (!z || !res)
+        return hes__fail(c->sys, HES_EINVAL, "collocation: needs z and somewhere to put the result");
     static const char *const what[] = { "collocation", "collocation with the energy cost",
                                         "collocation with psi in the cost",
                                         "collocation with psi and energy in the cost" };
@@ -527,6 +535,8 @@ hes_status hes_colloc_minimize(hes_colloc *c, double *z, hes_colloc_objective ob
 hes_status hes_colloc_optimize(hes_colloc *c, double *z, double tol, double *psi,
                                double *violation, int *evaluations)
 {
+    if (!c || !z || !psi || !violation || !evaluations)
+        return c ? hes__fail(c->sys, HES_EINVAL, "collocation: needs z, psi, violation and evaluations") : HES_EINVAL;
     hes_colloc_result r;
     hes_status st = hes_colloc_minimize(c, z, HES_COLLOC_STABILITY, 0.0, tol, 1000, &r);
     *psi = r.psi;

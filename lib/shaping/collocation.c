@@ -40,10 +40,10 @@
 
 #include "shaping/colloc_internal.h"
 
-int hes_colloc_nvars(const hes_colloc *c) { return c->nv; }
-int hes_colloc_ncons(const hes_colloc *c) { return c->nc; }
-int hes_colloc_nineq(const hes_colloc *c) { return c->ni; }
-int hes_colloc_phases(const hes_colloc *c) { return c->n_phases; }
+int hes_colloc_nvars(const hes_colloc *c) { return c ? c->nv : 0; }
+int hes_colloc_ncons(const hes_colloc *c) { return c ? c->nc : 0; }
+int hes_colloc_nineq(const hes_colloc *c) { return c ? c->ni : 0; }
+int hes_colloc_phases(const hes_colloc *c) { return c ? c->n_phases : 0; }
 
 hes_colloc_options hes_colloc_options_default(void)
 {
@@ -175,6 +175,12 @@ hes_status hes_colloc_create(hes_system *sys, int nodes, hes_colloc **out)
 hes_status hes_colloc_create_opts(hes_system *sys, const hes_colloc_options *opts,
                                   hes_colloc **out)
 {
+    if (out)
+        *out = NULL;
+    if (!sys)
+        return HES_EINVAL;
+    if (!opts || !out)
+        return hes__fail(sys, HES_EINVAL, "collocation: needs options and somewhere to put it");
     const hes_model *m = sys->model;
     const hes_orbit_spec *o = &m->orbit;
     int nodes = opts->nodes, S = o->n_sequence, P = 0, n_in = opts->n_inputs;
@@ -410,19 +416,25 @@ void hes__colloc_set_inputs_sys(const hes_colloc *c, hes_system *sys, const doub
 
 double hes_colloc_duration(const hes_colloc *c, const double *z, int phase)
 {
-    assert(phase >= 0 && phase < c->n_phases);
+    if (!c || !z || phase < 0 || phase >= c->n_phases)
+        return NAN;
     return z[c->toff[phase]];
 }
 
 const double *hes_colloc_state(const hes_colloc *c, const double *z, int phase, int node)
 {
-    assert(phase >= 0 && phase < c->n_phases && node >= 0 && node < c->nn[phase]);
+    if (!c || !z || phase < 0 || phase >= c->n_phases || node < 0 || node >= c->nn[phase])
+        return NULL;
     return z + c->xoff[phase] + (size_t)node * c->dim[phase];
 }
 
 hes_status hes_colloc_set_design(hes_colloc *c, int n, const char *const *names,
                                  const double *lo, const double *hi)
 {
+    if (!c)
+        return HES_EINVAL;
+    if (n > 0 && (!names || !lo || !hi))
+        return hes__fail(c->sys, HES_EINVAL, "design parameters: needs names, lo and hi for n > 0");
     hes_system *sys = c->sys;
     if (n < 0 || n > HES_COLLOC_MAX_DESIGN)
         return hes__fail(sys, HES_EINVAL, "at most %d design parameters", HES_COLLOC_MAX_DESIGN);

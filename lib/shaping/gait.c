@@ -172,6 +172,13 @@ void hes_gait_model_destroy(hes_model *m)
 hes_status hes_gait_model(const hes_gait *g, const hes_model *base, hes_model **out,
                           char *msg, size_t len)
 {
+    if (out)
+        *out = NULL;
+    if (!g || !base || !out) {
+        if (msg && len)
+            snprintf(msg, len, "gait model: needs a gait, its base model and somewhere to put it");
+        return HES_EINVAL;
+    }
     const hes_orbit_spec *o = &base->orbit;
     int P = g->n_phases, seq = 0;
     *out = NULL;

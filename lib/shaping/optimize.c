@@ -259,6 +259,11 @@ static hes_status setup(hes_system *sys, const hes_shape_opts *o, hes_shape *sh,
 hes_status hes_shape_optimize(hes_system *sys, const hes_shape_opts *opts_in,
                               hes_shape_result *r)
 {
+    if (!sys || !r) {
+        if (r)
+            memset(r, 0, sizeof *r);
+        return sys ? hes__fail(sys, HES_EINVAL, "shape optimisation: nowhere to put the result (NULL)") : HES_EINVAL;
+    }
     memset(r, 0, sizeof *r);
     hes_shape_opts o = opts_in ? *opts_in : hes_shape_opts_default();
     if (o.starts < 1 || o.maxeval < 1 || !(o.ftol_rel >= 0) || o.n < 0 ||

@@ -54,8 +54,11 @@ struct hes_shape {
     double *eigbuf;            /* 4 n0: hes__eig_repeated */
 };
 
-int hes_shape_count(const hes_shape *sh) { return sh->n; }
-int hes_shape_param(const hes_shape *sh, int j) { return sh->pidx[j]; }
+int hes_shape_count(const hes_shape *sh) { return sh ? sh->n : 0; }
+int hes_shape_param(const hes_shape *sh, int j)
+{
+    return sh && j >= 0 && j < sh->n ? sh->pidx[j] : -1;
+}
 
 void hes_shape_destroy(hes_shape *sh)
 {
@@ -406,6 +409,12 @@ static hes_status dependency_lists(hes_shape *sh)
 hes_status hes_shape_create(hes_system *sys, const hes_analysis *res, int n,
                             const char *const *names, hes_shape **out)
 {
+    if (out)
+        *out = NULL;
+    if (!sys)
+        return HES_EINVAL;
+    if (!out || (n > 0 && !names))
+        return hes__fail(sys, HES_EINVAL, "shape: needs names for n > 0 and somewhere to put the context");
     *out = NULL;
     const hes_model *m = sys->model;
     if (!res || !res->mono.phi || res->mono.n_factors < 1)
@@ -648,6 +657,11 @@ static hes_status psi_differences(hes_shape *sh, int *nonsmooth)
 
 hes_status hes_shape_eval(hes_shape *sh, const double *h, int grad, hes_shape_eval_result *out)
 {
+    if (!sh || !out) {
+        if (out)
+            memset(out, 0, sizeof *out);
+        return sh ? hes__fail(sh->sys, HES_EINVAL, "shape: nowhere to put the result (NULL)") : HES_EINVAL;
+    }
     hes_system *sys = sh->sys;
     memset(out, 0, sizeof *out);
     for (int j = 0; h && j < sh->n; j++) {

@@ -384,6 +384,35 @@ START_TEST(test_sweep_over_each_parameter_of_each_problem_equals_each_point_anal
 }
 END_TEST
 
+/* With --optimize, each point's shape optimum is the one the point gives
+ * alone: the warm start never carries the neighbour's apex height into the
+ * shape check ("'K' is not a shape parameter: it sets the section state"). */
+START_TEST(test_optimizing_sweep_over_the_apex_height_equals_each_point_optimised_alone)
+{
+    const hes_model *m = hes_problem_find("slip-hopper");
+    ck_assert_ptr_nonnull(m);
+    int j = hes_model_param_index(m, "apex_height");
+    double v[3] = { 2.4, 2.5, 2.6 };
+    static collect c;
+    hes_sweep_opts o = juggler_opts(&j, 3, v, &c);
+    o.optimize = 1;
+    ck_assert_int_eq(hes_sweep_run(m, NULL, &o, NULL, 0), HES_OK);
+    for (int k = 0; k < 3; k++) {
+        hes_system *sys = hes_system_create(m);
+        ck_assert_int_eq(hes_system_set_param(sys, "apex_height", v[k]), HES_OK);
+        hes_shape_opts so = hes_shape_opts_default();
+        hes_shape_result sr;
+        ck_assert_msg(hes_shape_optimize(sys, &so, &sr) == HES_OK, "%s", hes_system_errmsg(sys));
+        ck_assert_msg(c.rows[k].status == HES_OK, "point %d: %s", k, c.rows[k].message);
+        ck_assert_msg(fabs(c.rows[k].psi - sr.psi) <= 1e-9 * sr.psi,
+                      "apex_height %g: psi %.17g optimised in the sweep, %.17g alone", v[k],
+                      c.rows[k].psi, sr.psi);
+        hes_shape_result_free(&sr);
+        hes_system_destroy(sys);
+    }
+}
+END_TEST
+
 /* Rows come in the order of their points on any number of threads. */
 static int in_order_row(void *ctx, const hes_sweep_row *row)
 {
@@ -448,6 +477,7 @@ static Suite *sweep_suite(void)
     tcase_add_test(jug, test_failing_points_report_status_and_message_and_the_sweep_goes_on);
     tcase_add_test(jug, test_bad_sweep_options_are_refused);
     tcase_add_test(jug, test_rows_come_in_index_order_on_three_threads);
+    tcase_add_test(jug, test_optimizing_sweep_over_the_apex_height_equals_each_point_optimised_alone);
     tcase_add_test(jug, test_branch_jump_flags_the_step_the_spacing_does_not_explain);
     tcase_add_test(jug, test_sweep_over_each_parameter_of_each_problem_equals_each_point_analysed_alone);
     suite_add_tcase(s, jug);

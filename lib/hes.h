@@ -823,9 +823,13 @@ void hes_ess_result_free(hes_ess_result *res);
  * M n x n column-major, by Lemke's method (Siconos numerics,
  * SICONOS_LCP_LEMKE, which configure detects).  The solution is checked
  * here, independently of the solver: w is recomputed as M z + q and the
- * residual is
- *     max_i max(|min(z_i, w_i)|, -z_i, -w_i) / (1 + |q|_inf),
- * which must be at most tol (> 0; e.g. 1e-9).  Lemke's method is tried
+ * residual, relative to the size of the data and of the solution,
+ *     max_i max(-z_i / zs, -w_i / S, min(z_i / zs, w_i / S)) + eps max_i s_i / S,
+ *     zs = |z|_inf,  S = |q|_inf,  s_i = sum_k |M_ik z_k| + |q_i|
+ * (the second term is the rounding error of w = M z + q: a solution too
+ * large for the arithmetic to resolve its w, as impulses that cancel each
+ * other, fails however small w comes out),
+ * must be at most tol (> 0; e.g. 1e-9).  Lemke's method is tried
  * first; where it ends on a ray (which for a degenerate problem need not
  * mean that none exists) Lemke's method on q perturbed by 1e-10, then
  * Siconos's enumeration for n <= 20; each candidate is polished by solving
@@ -870,6 +874,26 @@ typedef struct {
     const double *mu;
 } hes_contact_set;
 
+/* The largest friction coefficient the impact laws take: their LCPs hold
+ * the tangential impulse as the difference of two one-sided impulses of up
+ * to mu times the normal one, resolved only to eps mu of it (2.2e-10 at
+ * 1e6, below the LCPs' tolerance 1e-9).  Larger mu is refused
+ * (HES_EINVAL); a contact that must not slip needs no more. */
+#define HES_IMPACT_MU_MAX 1e6
+/* The simultaneous law needs the contacts' friction cone pointed (Halm &
+ * Posa, Assumption 2): some velocity direction d with d^T g > 0 for every
+ * edge g = J_n,i^T +- mu_i J_t,i^T of every contact's cone.  Its margin
+ * delta: with the edges normalised to M^-1-length 1 (each alone a unit
+ * change of velocity), the least g^T d over the edges for the d found,
+ * |d|_M = 1.  Impulses in the cones then cancel to at most 1 / delta of
+ * their own velocity change, and the outcome's rounding is eps / delta
+ * relative: below HES_IMPACT_POINTED_MIN (2.2e-9 at the bound) the cone is
+ * refused (HES_EINVAL): its impulses may cancel (jamming), the LCP's
+ * solutions are unbounded, and v+ would be rounding.  delta reflects M's
+ * conditioning too: a nearly singular M (the compass gait's point masses:
+ * delta 2e-6 at mu = 1) lowers it. */
+#define HES_IMPACT_POINTED_MIN 1e-7
+
 typedef struct {
     int lcps;               /* complementarity problems solved */
     int pivots;             /* Lemke pivots, over all of them */
@@ -882,8 +906,14 @@ typedef struct {
  * the answer simulators give): one LCP for the normal and friction
  * impulses with J_n v+ complementary to the normal impulses.  v_plus (n)
  * and the impulses pn, pt (k each; may be NULL) are written.  HES_EINVAL
- * for bad input (a mass matrix that is not positive definite, negative mu,
- * non-finite values), HES_ELCP / HES_ESOLVER as hes_lcp_solve. */
+ * for bad input (a mass matrix that is not positive definite, mu negative
+ * or above HES_IMPACT_MU_MAX, non-finite values, a friction cone that is
+ * not pointed: HES_IMPACT_POINTED_MIN), HES_ELCP / HES_ESOLVER as
+ * hes_lcp_solve.  The outcome is checked physically: a contact still
+ * approaching (J_n v+ < -tol, the laws' tolerance 1e-8 max(1, |J v-|)) or
+ * kinetic energy gained beyond 1e-8 relative is HES_ESOLVER, never
+ * HES_OK (the same check ends hes_impact_sequential and, for the energy,
+ * hes_impact_routh). */
 hes_status hes_impact_anitescu_potra(const hes_contact_set *contacts, const double *v_minus,
                                      double *v_plus, double *pn, double *pt,
                                      hes_impact_info *info, char *msg, size_t len);

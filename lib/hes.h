@@ -1172,6 +1172,13 @@ typedef struct {
                                    forces become a distribution at that friction
                                    (of those that produce the same motion; the
                                    torques follow), which the cone check uses */
+    double tol_eom;             /* the whole equation of motion with the desired
+                                   acceleration, unactuated rows included, must
+                                   hold to this (res->eom; default 1e-6 when 0;
+                                   sampled trajectories need more); negative: not
+                                   checked, only B^T a_des is asked (the paper's
+                                   setting, where the base's acceleration is the
+                                   model's prediction) */
 } hes_invdyn_options;
 
 /* A workspace and its results, for problems of these sizes. */
@@ -1184,12 +1191,22 @@ typedef struct {
     const double *a;            /* nv: the predicted acceleration */
     const double *f;            /* nc (1 + tangents): net normal, then tangential forces */
     const double *w;            /* nc (1 + tangents): contact accelerations J a + b */
-    const double *ratio;        /* nc: |f_t| / f_n (0 where f_n = 0 and f_t = 0) */
+    const double *ratio;        /* nc: (|f_s| + |f_t|) / f_n, the friction pyramid's
+                                   ratio (0 where there is no force; forces below
+                                   1e-8 of the largest are none): the one friction
+                                   model of every check and of mu_min (for a
+                                   planar robot the exact cone) */
     const int *active;          /* nc: 1 where f_n > 0 */
     double mu_needed;           /* the largest ratio over the contacts */
     double tracking;            /* |B^T (a - a_des)|_inf: 0 up to rounding */
     double unactuated;          /* |a - a_des|_inf: how far the prediction is from
                                    the whole desired acceleration */
+    double eom;                 /* the equation of motion with the desired a,
+                                   |M a_des + h - B tau - J^T f|_inf over the
+                                   largest row's sum of its terms' magnitudes:
+                                   above options.tol_eom the motion is
+                                   infeasible (options.tol_eom; HES_EINFEASIBLE;
+                                   not checked for the baseline NONE) */
     int lcps, pivots;           /* complementarity problems solved, their pivots */
     int warm_used;              /* no-slip: the warm start's active set held */
     int tangential_rows;        /* no-slip: the tangential equalities kept (Alg. 1) */

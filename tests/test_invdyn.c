@@ -326,7 +326,7 @@ START_TEST(test_forward_dynamics_random)
             int active[4] = { 1, trial % 2 == 0, trial % 2 == 0, 1 };
             setup_at(&s, active, trial % 4 == 0 ? 1e-2 : 1e-3);
             for (int k = 0; k < 4; k++) {
-                hes_invdyn_options o = { contact_methods[k], 0, 0, 1, 0, 0 };
+                hes_invdyn_options o = { contact_methods[k], 0, 0, 1, 0, 0, -1 };
                 hes_invdyn_result res;
                 char msg[256];
                 hes_status st = hes_invdyn_solve(s.id, &s.pb, &o, &res, msg, sizeof msg);
@@ -362,7 +362,7 @@ START_TEST(test_determinate_formulations_agree)
     consistent(&s, active);
     double f[4][6], ke[4];
     for (int k = 0; k < 4; k++) {
-        hes_invdyn_options o = { contact_methods[k], 0, 0, 1, 0, 0 };
+        hes_invdyn_options o = { contact_methods[k], 0, 0, 1, 0, 0, -1 };
         hes_invdyn_result res;
         char msg[256];
         ck_assert_msg(hes_invdyn_solve(s.id, &s.pb, &o, &res, msg, sizeof msg) == HES_OK, "%s",
@@ -478,7 +478,7 @@ START_TEST(test_low_friction_infeasible)
         setup_at(&s, active, 1e-3);
         consistent(&s, active);
         for (int k = 0; k < 4; k++) {
-            hes_invdyn_options o = { contact_methods[k], 0, 0, 1, 0, 0 };
+            hes_invdyn_options o = { contact_methods[k], 0, 0, 1, 0, 0, -1 };
             hes_invdyn_result res;
             char msg[256] = "";
             hes_status st = hes_invdyn_solve(s.id, &s.pb, &o, &res, msg, sizeof msg);
@@ -522,7 +522,7 @@ START_TEST(test_min_friction)
         consistent(&s, active);
         /* the paper's no-slip forces first, then the smallest friction and
            the distribution that attains it */
-        hes_invdyn_options o = { HES_INVDYN_NO_SLIP, 0, 0, 1, 0, 0 };
+        hes_invdyn_options o = { HES_INVDYN_NO_SLIP, 0, 0, 1, 0, 0, -1 };
         hes_invdyn_result res;
         char msg[256];
         ck_assert_msg(hes_invdyn_solve(s.id, &s.pb, &o, &res, msg, sizeof msg) == HES_OK, "%s",
@@ -556,7 +556,7 @@ START_TEST(test_min_friction)
             double mu = mu_min * (side ? 1.02 : 0.98);
             for (int c = 0; c < s.pb.nc; c++)
                 s.mu[c] = mu;
-            hes_invdyn_options oc = { HES_INVDYN_COULOMB, 0, 0, 1, 0, 0 };
+            hes_invdyn_options oc = { HES_INVDYN_COULOMB, 0, 0, 1, 0, 0, -1 };
             hes_status st = hes_invdyn_solve(s.id, &s.pb, &oc, &res, msg, sizeof msg);
             ck_assert_msg(side ? st == HES_OK && res.slip == 0 : st == HES_EINFEASIBLE,
                           "stance %d, Coulomb at mu %.6f: status %d slip %g (%s)", pass, mu,

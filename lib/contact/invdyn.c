@@ -978,7 +978,7 @@ hes_status hes_invdyn_solve(hes_invdyn *id, const hes_invdyn_problem *pb,
     hes_status st = check_problem(id, pb, msg, len);
     if (st != HES_OK)
         return st;
-    hes_invdyn_options o = opts ? *opts : (hes_invdyn_options){ HES_INVDYN_NO_SLIP, 0, 0, 1, 0, 0 };
+    hes_invdyn_options o = opts ? *opts : (hes_invdyn_options){ HES_INVDYN_NO_SLIP, 0, 0, 1, 0, 0, 0 };
     if ((int)o.method < 0 || (int)o.method >= HES_INVDYN_N_METHODS)
         return hes__say(msg, len, HES_EINVAL, "inverse dynamics: unknown method %d",
                         (int)o.method);
@@ -986,6 +986,11 @@ hes_status hes_invdyn_solve(hes_invdyn *id, const hes_invdyn_problem *pb,
         o.tol = 1e-9;
     if (o.tol_slip <= 0)
         o.tol_slip = 1e-6;
+    if (o.tol_eom == 0)
+        o.tol_eom = 1e-6;
+    if (!(o.tol_eom < 0 || o.tol_eom > 0))
+        return hes__say(msg, len, HES_EINVAL, "inverse dynamics: the equation of motion's "
+                        "tolerance is not a number");
     int nv = id->nv, nu = id->nu, nc = id->nc, t = id->t, rows = id->rows;
     memset(res, 0, sizeof *res);
     /* M^-1, then G = B^T M^-1 B (full rank: the paper's X of eq. 63 is
@@ -1042,6 +1047,34 @@ hes_status hes_invdyn_solve(hes_invdyn *id, const hes_invdyn_problem *pb,
     }
     for (int i = 0; i < nv; i++)
         res->unactuated = fmax(res->unactuated, fabs(id->a[i] - pb->a_des[i]));
+    /* The whole equation of motion with the desired acceleration, the
+       unactuated rows too: r = M a_des + h - B tau - J^T f = M (a_des - a)
+       (a solves it exactly), against the size of its terms.  Only B^T a is
+       imposed; the rest of a follows from the contact forces, and where
+       they cannot produce the desired base acceleration (no foot on the
+       ground, a stance that cannot push that way) the motion is not
+       feasible, whatever the actuated rows say. */
+    int eom_row = -1;
+    double eom_scale = 0;
+    for (int i = 0; i < nv; i++) {
+        double s = fabs(pb->h[i]);
+        for (int j = 0; j < nv; j++)
+            s += fabs(pb->M[i + (size_t)j * nv] * pb->a_des[j]);
+        for (int k = 0; k < nu; k++)
+            s += fabs(pb->B[i + (size_t)k * nv] * id->tau[k]);
+        for (int r = 0; r < rows; r++)
+            s += fabs(pb->J[r + (size_t)i * rows] * id->f[r]);
+        eom_scale = fmax(eom_scale, s);
+    }
+    res->eom = 0;
+    for (int i = 0; i < nv; i++) {
+        double r = 0;
+        for (int j = 0; j < nv; j++)
+            r += pb->M[i + (size_t)j * nv] * (pb->a_des[j] - id->a[j]);
+        r = eom_scale > 0 ? fabs(r) / eom_scale : 0;
+        if (r > res->eom)
+            res->eom = r, eom_row = i;
+    }
     double ascale = 1;
     for (int i = 0; i < nv; i++)
         ascale = fmax(ascale, fabs(pb->a_des[i]));
@@ -1063,18 +1096,22 @@ hes_status hes_invdyn_solve(hes_invdyn *id, const hes_invdyn_problem *pb,
     for (int r = 0; r < rows; r++)
         fscale = fmax(fscale, fabs(id->f[r]));
     double slide_w = 0, tslip = o.tol_slip * bscale;
+    /* One friction model for every answer: the pyramid |f_s| + |f_t| <=
+       mu f_n (the linearised cone of the Coulomb and convex formulations and
+       of the smallest friction's search; for a planar robot, t = 1, the
+       cone itself), in the ratios, the cone check and mu_min alike. */
     for (int c = 0; c < nc; c++) {
-        double fn = id->f[c], ft = 0, wt = 0, sum = 0;
+        double fn = id->f[c], wt = 0, sum = 0;
         for (int d = 1; d <= t; d++) {
-            ft += id->f[d * nc + c] * id->f[d * nc + c];
             sum += fabs(id->f[d * nc + c]);
             wt = fmax(wt, fabs(id->w[d * nc + c]));
         }
-        ft = sqrt(ft);
-        /* forces at rounding level (1e-12 of the largest) are no load */
-        double noise = 1e-12 * fscale;
+        /* forces at the level of the QPs' regularisation (HES__QP_REG of the
+           largest force: the smallest friction's distribution of the forces is
+           a regularised QP's solution) are no load */
+        double noise = HES__QP_REG * fscale;
         id->active[c] = fn > noise;
-        id->ratio[c] = fn > noise ? ft / fn : (ft > noise ? INFINITY : 0);
+        id->ratio[c] = fn > noise ? sum / fn : (sum > noise ? INFINITY : 0);
         res->mu_needed = fmax(res->mu_needed, id->ratio[c]);
         int stays = id->w[c] <= tslip, slides = stays && wt > tslip;
         if (slides)
@@ -1085,13 +1122,21 @@ hes_status hes_invdyn_solve(hes_invdyn *id, const hes_invdyn_problem *pb,
         if (o.method != HES_INVDYN_NONE && slides && slide < 0 &&
             (saturated || o.method == HES_INVDYN_NO_SLIP))
             slide = c, slide_w = wt;
-        if (o.method == HES_INVDYN_NO_SLIP && ft > pb->mu[c] * fn * (1 + 1e-9) + 1e-12 &&
+        if (o.method == HES_INVDYN_NO_SLIP && sum > pb->mu[c] * fn * (1 + 1e-9) + noise &&
             cone < 0)
             cone = c;
     }
     for (int k = 0; pb->tau_max && k < nu; k++)
         if (pb->tau_max[k] > 0 && fabs(id->tau[k]) > pb->tau_max[k] && motor < 0)
             motor = k;
+    if (o.method != HES_INVDYN_NONE && o.tol_eom >= 0 && res->eom > o.tol_eom && slide < 0 &&
+        cone < 0)
+        return hes__say(msg, len, HES_EINFEASIBLE, "%s: the equation of motion fails on "
+                        "coordinate %d by %.3g of its terms' size (M a + h = B tau + J^T f "
+                        "with the desired a): no contact force and no motor produces the "
+                        "desired acceleration there (a coordinate without a motor, e.g. a "
+                        "floating base with no foot on the ground)", method_names[o.method],
+                        eom_row, res->eom);
     if (slide >= 0 && o.method == HES_INVDYN_NO_SLIP)
         return hes__say(msg, len, HES_EINFEASIBLE, "no-slip: the desired accelerations move "
                         "stance contact %d along the ground (%.3g): they are inconsistent with "

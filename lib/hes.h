@@ -1744,7 +1744,8 @@ void hes_analysis_free(hes_analysis *res);
  * its own periodic orbit and psi (lib/hybrid/impact_orbit.c).  The
  * transition is a mechanical activation (hes_mech_transition); its
  * contacts are its `after` constraints that have friction (mu > 0, J_t)
- * and its `separate` ones.  The samples whose outcome is the transition's
+ * and its `separate` ones; its other `after` constraints hold (bilateral)
+ * through the impact.  The samples whose outcome is the transition's
  * (the after contacts stick, the separate ones lift off) are the ones the
  * orbit's mode sequence can continue from; psi is computed for each of
  * them: the worst is a robust stability measure over the impact's
@@ -1794,9 +1795,13 @@ char *hes_analysis_impact_json(const hes_system *sys, const hes_analysis *res,
                                const hes_impact_orbit *r);
 
 /* nominal: sys's analysis if the caller has it (hes_analyze), NULL to
- * make one here.  HES_EINVAL (msg) when no transition qualifies; the
- * nominal analysis's status when it fails; HES_ESOLVER without Siconos
- * numerics or GSL. */
+ * make one here.  The transition's other `after` constraints (joint limits
+ * it locks; not a contact's own no-slip row) hold through the impact: the
+ * law acts in the velocities that keep them.  HES_EINVAL (msg) when no
+ * transition qualifies; the nominal analysis's status when it fails;
+ * HES_ENOORBIT (msg; r freed) when no sampled outcome gives an orbit (none
+ * continues the mode sequence, or every such orbit failed: no psi to
+ * report); HES_ESOLVER without Siconos numerics or GSL. */
 hes_status hes_impact_orbit_analyze(hes_system *sys, const hes_analysis *nominal,
                                     const hes_impact_orbit_options *o, hes_impact_orbit *r,
                                     char *msg, size_t len);

@@ -1439,6 +1439,19 @@ sys.exit(0 if ok else 1)' "$tmp/rm_kb.out" "$tmp/rm_kbb.out"
         python3 -c 'import json, sys
 a = json.load(open(sys.argv[1])); b = json.load(open(sys.argv[2]))
 sys.exit(0 if abs(a["psi"] - b["psi"]) < 1e-7 else 1)' "$tmp/rm_kbs.out" "$tmp/rm_kbbs.out"
+    # the heelstrike's outcome set on the description: the knee limits the
+    # heelstrike locks hold through the frictional impact (bilateral, the
+    # law in the velocities that keep them), so every outcome's orbit is
+    # the built-in's (whose knees are not coordinates), sample by sample
+    run rm_kbi analyze --robot "$kbj" --impact-set 8 --json
+    expect_status rm_kbi 0 "analyze --robot knee_biped.json --impact-set 8"
+    run rm_kbbi analyze knee-biped --impact-set 8 --json
+    expect_true "the description's impact set: every outcome's orbit found, psi the built-in's (1e-7)" \
+        python3 -c 'import json, sys
+a = json.load(open(sys.argv[1]))["impact_set"]; b = json.load(open(sys.argv[2]))["impact_set"]
+ok = a["orbits"] == a["consistent"] == b["orbits"] == 8 and a["failed"] == 0
+ok = ok and all(x is not None and abs(x - y) < 1e-7 for x, y in zip(a["psi"], b["psi"]))
+sys.exit(0 if ok else 1)' "$tmp/rm_kbi.out" "$tmp/rm_kbbi.out"
     run rm_rw analyze --robot "${top_srcdir:-.}/share/robots/rimless_wheel.json" --json
     expect_true "the MJCF rimless wheel's psi is the closed form ((I + m l^2 cos 2a) / (I + m l^2))^2" \
         python3 -c 'import json, math, sys

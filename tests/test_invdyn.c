@@ -22,6 +22,8 @@
  *   - no-slip's status agrees with its smallest friction (the pyramid);
  *   - with no foot on the ground the equation of motion misses by the
  *     weight: infeasible (free fall predicted);
+ *   - 100 random feasible four-feet states: every convex solve succeeds,
+ *     with the same bits under 1 and 2 BLAS threads;
  *   - a sway over four fixed feet (closed form) sampled at 400 Hz loads
  *     every foot at every node, feasibly and smoothly, with the normal
  *     forces summing to m (g + zc'') (Newton, MuJoCo's centre of mass).
@@ -36,6 +38,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <lapacke.h>
 
@@ -366,6 +369,10 @@ START_TEST(test_determinate_formulations_agree)
         s.a_des[i] = 0.5 * sin(1.0 + i);
     setup_at(&s, active, 1e-3);
     consistent(&s, active);
+    /* the free internal force moves the torques as Lemke's method chooses
+       it (Coulomb's LCP has no objective among its solutions): the motors'
+       limits are not this test's subject */
+    s.pb.tau_max = NULL;
     double f[4][6], ke[4];
     for (int k = 0; k < 4; k++) {
         hes_invdyn_options o = { contact_methods[k], 0, 0, 1, 0, 0, -1 };
@@ -730,6 +737,106 @@ START_TEST(test_sampled_sway_is_consistent)
 }
 END_TEST
 
+/* 100 random feasible states of the 3-D quadruped standing on four feet
+ * (friction 1): the base turned and shifted, the legs' joints bent, the
+ * base's acceleration random and each stance leg's joint accelerations
+ * those that keep its foot in place (consistent), at rest.  Every convex
+ * solve (both formulations) must succeed; returns an FNV-1a hash of the
+ * bits of every torque and force. */
+static unsigned long long convex_states_hash(int *solved, int *tried, char *why, size_t len)
+{
+    unsigned long long h = 1469598103934665603ULL;
+    rng = 99;
+    *solved = *tried = 0;
+    for (int n = 0; n < 100; n++) {
+        setup s = { 0 };
+        s.r = load("quadruped_3d.xml", 1.0);
+        stand(s.r, s.q);
+        s.q[coord(s.r, "x")] = uniform(-0.5, 0.5);
+        s.q[coord(s.r, "y")] = uniform(-0.5, 0.5);
+        s.q[coord(s.r, "yaw")] = uniform(-1, 1);
+        for (int i = 0; i < 6; i++)
+            s.a_des[i] = uniform(-0.5, 0.5) * (i < 3 ? 1 : 2);
+        int active[4] = { 1, 1, 1, 1 };
+        setup_at(&s, active, 1e-3);
+        consistent(&s, active);
+        s.pb.tau_max = NULL;
+        for (int k = 2; k < 4; k++) {
+            /* the paper's setting: the joints' accelerations asked, the
+               base's the complementarity-free model's own prediction */
+            hes_invdyn_options o = { contact_methods[k], 0, 0, 1, 0, 0, -1 };
+            hes_invdyn_result res;
+            char msg[256];
+            hes_status st = hes_invdyn_solve(s.id, &s.pb, &o, &res, msg, sizeof msg);
+            ++*tried;
+            if (st != HES_OK) {
+                if (why[0] == '\0')
+                    snprintf(why, len, "state %d, %s: %s", n, hes_invdyn_method_name(o.method),
+                             msg);
+                continue;
+            }
+            ++*solved;
+            const double *parts[2] = { res.tau, res.f };
+            int sizes[2] = { s.pb.nu, s.pb.nc * (1 + s.pb.tangents) };
+            for (int p = 0; p < 2; p++)
+                for (int i = 0; i < sizes[p]; i++) {
+                    unsigned long long u;
+                    memcpy(&u, &parts[p][i], sizeof u);
+                    h = (h ^ u) * 1099511628211ULL;
+                }
+        }
+        free_setup(&s);
+    }
+    return h;
+}
+
+/* The child of the thread-count test (the whole suite, with
+ * HES_TEST_CONVEX_HASH set): the hash */
+START_TEST(test_convex_hash_child)
+{
+    if (!getenv("HES_TEST_CONVEX_HASH"))
+        return;
+    int solved, tried;
+    char why[512] = "";
+    printf("convex-hash %016llx\n", convex_states_hash(&solved, &tried, why, sizeof why));
+    fflush(stdout);
+}
+END_TEST
+
+START_TEST(test_convex_random_states_solve_the_same_with_any_thread_count)
+{
+    if (!test_have_lcp("test_invdyn"))
+        return;
+    int solved, tried;
+    char why[512] = "";
+    unsigned long long h = convex_states_hash(&solved, &tried, why, sizeof why);
+    ck_assert_msg(solved == tried, "%d of %d convex solves failed; the first: %s",
+                  tried - solved, tried, why);
+    /* the same run in this program again, under OpenBLAS with 1 and with 2
+       threads (read when the library loads: a process each) */
+    unsigned long long hs[2];
+    for (int t = 0; t < 2; t++) {
+        char cmd[4200], line[128] = "";
+        char self[4096];
+        ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+        ck_assert_int_gt(n, 0);
+        self[n] = '\0';
+        snprintf(cmd, sizeof cmd, "OPENBLAS_NUM_THREADS=%d HES_TEST_CONVEX_HASH=1 '%s'", t + 1,
+                 self);
+        FILE *f = popen(cmd, "r");
+        ck_assert_ptr_nonnull(f);
+        int got = 0;
+        while (fgets(line, sizeof line, f))
+            got += sscanf(line, "convex-hash %llx", &hs[t]) == 1;
+        ck_assert_int_eq(pclose(f), 0);
+        ck_assert_int_eq(got, 1);
+    }
+    printf("test_invdyn: 100 random four-feet states, %d convex solves: all solved; results "
+           "%016llx with 1 thread, %016llx with 2, %016llx here\n", tried, hs[0], hs[1], h);
+    ck_assert_msg(hs[0] == hs[1], "1 and 2 BLAS threads give different bits");
+}
+END_TEST
+
 START_TEST(test_torque_limit_and_bad_input)
 {
     setup s = { 0 };
@@ -774,6 +881,11 @@ static Suite *suite(void)
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 120);
 #ifdef HAVE_MUJOCO
+    if (getenv("HES_TEST_CONVEX_HASH")) {   /* the thread-count test's child: that alone */
+        tcase_add_test(tc, test_convex_hash_child);
+        suite_add_tcase(s, tc);
+        return s;
+    }
     tcase_add_test(tc, test_weight_at_rest);
     tcase_add_test(tc, test_forward_dynamics_random);
     tcase_add_test(tc, test_determinate_formulations_agree);
@@ -782,6 +894,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_min_friction);
     tcase_add_test(tc, test_no_foot_on_the_ground_is_infeasible);
     tcase_add_test(tc, test_sampled_sway_is_consistent);
+    tcase_add_test(tc, test_convex_random_states_solve_the_same_with_any_thread_count);
     tcase_add_test(tc, test_torque_limit_and_bad_input);
 #else
     printf("test_invdyn: hes was built without MuJoCo: skipped\n");

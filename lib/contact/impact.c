@@ -30,7 +30,6 @@
  * single impact dissipates, so the sequence does; the number of passes is
  * bounded (HES_EMAXITER past it: the sequence need not terminate).
  */
-#include <lapacke.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -227,8 +226,9 @@ hes_status hes__impact_ap_matrix(const hes_contact_set *c, double *A, int lda, d
             WG[j + (size_t)i * n] = c->Jn[i + (size_t)j * k];
             WG[j + (size_t)(k + i) * n] = c->Jt[i + (size_t)j * k];
         }
-    if (LAPACKE_dposv(LAPACK_COL_MAJOR, 'L', n, 2 * k, L, n, WG, n) != 0)
+    if (hes__chol(L, n) != 0)         /* base/dense.c: thread-count independent */
         return HES_EINVAL;
+    hes__chol_solve(L, n, WG, 2 * k);
     /* rows of D: d_r = +t_i (r < k) or -t_i (r >= k); columns of the
        velocity blocks: G W G^T with the signs of D */
     for (int a = 0; a < 3 * k; a++) {          /* rows: n_i, then d_r */

@@ -2,7 +2,8 @@
  * invdyn.c - inverse dynamics with rigid contact and friction: joint
  * torques and contact forces together for a desired motion (Zapolsky &
  * Drumwright, "Inverse dynamics with rigid contact and friction", Sec.
- * 3-6; issue 14).  The formulations, in force units (hes.h explains the
+ * 3-6; issue 14).  Its factorisations are base/dense.c's, not LAPACK's:
+ * the same bits whatever the BLAS's thread count.  The formulations, in force units (hes.h explains the
  * division of the paper's impulses by dt):
  *
  *   M a + h = B tau + J^T f,   B^T a = B^T a_des,   w = J a + b.
@@ -22,7 +23,6 @@
 #include "config.h"
 #endif
 
-#include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,7 +178,7 @@ static int chol(int n, double *A)
         return -1;
     for (int j = 0; j < n; j++)
         d[j] = A[j + (size_t)j * n];
-    int info = (int)LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', n, A, n);
+    int info = hes__chol(A, n);
     for (int j = 0; info == 0 && j < n; j++) {
         double l = A[j + (size_t)j * n];
         if (!(l * l >= 1e-10 * d[j]))
@@ -194,7 +194,7 @@ static int pinv_solve(int n, double *A, const double *rhs, double *z, double *ev
 {
     if (n == 0)
         return 0;
-    if (LAPACKE_dsyev(LAPACK_COL_MAJOR, 'V', 'L', n, A, n, ev) != 0)
+    if (hes__sym_eig(n, A, ev) != 0)
         return -1;
     double thr = 1e-10 * fmax(ev[n - 1], 0);
     for (int k = 0; k < n; k++) {
@@ -236,8 +236,8 @@ static int eliminate(hes_invdyn *id, const double *h, int ne, const double *X, c
     for (int i = 0; i < nv; i++)
         for (int k = 0; k < ne; k++)
             Y[k + (size_t)i * ne] = MiX[i + (size_t)k * nv];
-    if (ne > 0 && LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', ne, nv, Ge, ne, Y, ne) != 0)
-        return 1;
+    if (ne > 0)
+        hes__chol_solve(Ge, ne, Y, nv);
     for (int j = 0; j < nv; j++)
         for (int i = 0; i < nv; i++) {
             double s = id->Minv[i + (size_t)j * nv];
@@ -248,8 +248,8 @@ static int eliminate(hes_invdyn *id, const double *h, int ne, const double *X, c
     /* a0 = -W h + M^-1 X Ge^-1 re */
     double *gr = id->tmp;
     memcpy(gr, re, sizeof(double) * (size_t)ne);
-    if (ne > 0 && LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', ne, 1, Ge, ne, gr, ne) != 0)
-        return 1;
+    if (ne > 0)
+        hes__chol_solve(Ge, ne, gr, 1);
     for (int i = 0; i < nv; i++) {
         double s = 0;
         for (int j = 0; j < nv; j++)
@@ -320,7 +320,7 @@ static void finish(hes_invdyn *id, const hes_invdyn_problem *pb)
             s += pb->B[i + (size_t)k * nv] * pb->a_des[i] - id->MiB[i + (size_t)k * nv] * g[i];
         id->tau[k] = s;
     }
-    LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', nu, 1, id->G, nu, id->tau, nu);
+    hes__chol_solve(id->G, nu, id->tau, 1);
     for (int i = 0; i < nv; i++) {
         double s = 0;
         for (int j = 0; j < nv; j++)
@@ -499,7 +499,7 @@ static hes_status no_slip_pass(hes_invdyn *id, const hes_invdyn_problem *pb,
             s -= id->MiX[i + (size_t)k * nv] * gn[i];
         y[k] = s;
     }
-    LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', ne, 1, id->Ge, ne, y, ne);
+    hes__chol_solve(id->Ge, ne, y, 1);
     for (int k = 0; k < ns; k++)
         id->f[id->sel[k]] = y[nu + k];
     return HES_OK;
@@ -684,7 +684,7 @@ static hes_status convex(hes_invdyn *id, const hes_invdyn_problem *pb,
     if (o->stage2 && nr > 0) {
         double *E = id->Z, *ev = id->ev;
         memcpy(E, id->H, sizeof(double) * (size_t)nr * (size_t)nr);
-        if (LAPACKE_dsyev(LAPACK_COL_MAJOR, 'V', 'L', nr, E, nr, ev) != 0)
+        if (hes__sym_eig(nr, E, ev) != 0)
             return hes__say(msg, len, HES_ESOLVER, "convex: the eigenvalues of Stage I's "
                             "Hessian failed");
         double thr = 1e-9 * fmax(fabs(ev[nr - 1]), 1e-300);
@@ -732,7 +732,7 @@ static hes_status convex(hes_invdyn *id, const hes_invdyn_problem *pb,
                         s += id->MiB[i + (size_t)a * nv] * id->U[k + (size_t)i * nr];
                     R[a + (size_t)k * nu] = s;
                 }
-            LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', nu, nr, id->G, nu, R, nu);
+            hes__chol_solve(id->G, nu, R, nr);
             /* RZ (nu x r), Hw = RZ^T RZ, gw = RZ^T R x0 (tau0 drops out of
                the gradient: d/dw 1/2 |tau0 - R x0 - RZ w|^2 at w = 0 is
                -RZ^T (tau0 - R x0); tau0 is B's part, kept in res below) */
@@ -756,7 +756,7 @@ static hes_status convex(hes_invdyn *id, const hes_invdyn_problem *pb,
                          id->MiB[i + (size_t)a * nv] * pb->h[i];
                 tauh[a] = s;
             }
-            LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', nu, 1, id->G, nu, tauh, nu);
+            hes__chol_solve(id->G, nu, tauh, 1);
             for (int a = 0; a < nu; a++)
                 for (int b = 0; b < r; b++) {
                     double s = 0;
@@ -876,7 +876,7 @@ static hes_status min_friction(hes_invdyn *id, const hes_invdyn_problem *pb, dou
                 id->H[d * nc + c + (size_t)(d * nc + c) * rows] += fmax(hmax, 1);
     double *E = id->Z, *ev = id->ev;
     memcpy(E, id->H, sizeof(double) * (size_t)rows * (size_t)rows);
-    if (LAPACKE_dsyev(LAPACK_COL_MAJOR, 'V', 'L', rows, E, rows, ev) != 0)
+    if (hes__sym_eig(rows, E, ev) != 0)
         return hes__say(msg, len, HES_ESOLVER, "friction: eigenvalues failed");
     int r = 0;
     while (r < rows && ev[r] <= 1e-9 * fmax(ev[rows - 1], 1e-300))
@@ -996,12 +996,11 @@ hes_status hes_invdyn_solve(hes_invdyn *id, const hes_invdyn_problem *pb,
     /* M^-1, then G = B^T M^-1 B (full rank: the paper's X of eq. 63 is
        nonsingular), W_B and a0_B */
     memcpy(id->Minv, pb->M, sizeof(double) * (size_t)nv * (size_t)nv);
-    if (LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', nv, id->Minv, nv) != 0 ||
-        LAPACKE_dpotri(LAPACK_COL_MAJOR, 'L', nv, id->Minv, nv) != 0)
+    int ci = hes__chol_inverse(id->Minv, nv);
+    if (ci < 0)
+        return hes__say(msg, len, HES_ENOMEM, "out of memory");
+    if (ci != 0)
         return hes__say(msg, len, HES_EINVAL, "inverse dynamics: M is not positive definite");
-    for (int j = 0; j < nv; j++)
-        for (int i = 0; i < j; i++)
-            id->Minv[i + (size_t)j * nv] = id->Minv[j + (size_t)i * nv];
     for (int k = 0; k < nu; k++) {
         double s = 0;
         for (int i = 0; i < nv; i++)

@@ -11,7 +11,6 @@
 #include "config.h"
 #endif
 
-#include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,11 +85,12 @@ static hes_status stance_consistent(hes_robot *robot, int nodes, const double *q
             for (int a = 0; a < m; a++)
                 for (int j = 0; j < nv; j++)
                     WJt[j + (size_t)a * nv] = Js[a + (size_t)j * m];
-            if (LAPACKE_dposv(LAPACK_COL_MAJOR, 'L', nv, m, L, nv, WJt, nv) != 0) {
+            if (hes__chol(L, nv) != 0) {
                 st = hes__say(msg, len, HES_EINVAL, "node %d: the mass matrix is not positive "
                               "definite", n);
                 break;
             }
+            hes__chol_solve(L, nv, WJt, m);
             for (int a = 0; a < m; a++)
                 for (int b = 0; b < m; b++) {
                     double t = 0;
@@ -105,7 +105,7 @@ static hes_status stance_consistent(hes_robot *robot, int nodes, const double *q
                     t += Js[a + (size_t)j * m] * x[j];
                 r[a] = t;
             }
-            if (LAPACKE_dsyev(LAPACK_COL_MAJOR, 'V', 'L', m, A, m, ev) != 0) {
+            if (hes__sym_eig(m, A, ev) != 0) {
                 st = hes__say(msg, len, HES_ESOLVER, "node %d: eigenvalues failed", n);
                 break;
             }

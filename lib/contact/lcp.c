@@ -36,8 +36,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <lapacke.h>
-
 #include "contact/contact.h"
 
 #ifdef HAVE_SICONOS
@@ -126,7 +124,8 @@ hes_status hes_lcp_solve_from(int n, const double *M, const double *q, double to
        3. enumeration of the complementary index sets, for n <= 20.
        Each candidate is polished: the linear system of its active set
        {i : z_i > w_i}, M_SS z_S = -q_S, z_i = 0 elsewhere, solved again
-       (LAPACK dgesv), which removes the pivoting's rounding drift.
+       (LU, base/dense.c: the same bits whatever the BLAS threads), which
+       removes the pivoting's rounding drift.
        (Siconos 4.4's enumeration leaks 32 bytes a call: tests/valgrind.supp.
        Its other pivoting methods are no fallback: the plain one prints on
        stdout, the one with LU updates aborts on an assertion on some of
@@ -138,11 +137,9 @@ hes_status hes_lcp_solve_from(int n, const double *M, const double *q, double to
                                    SICONOS_LCP_ENUM };
     double *qp = malloc(sizeof(double) * (3 * (size_t)n + (size_t)n * n));
     int *act = malloc(sizeof(int) * (size_t)n);
-    lapack_int *ip = malloc(sizeof(lapack_int) * (size_t)n);
-    if (!qp || !act || !ip) {
+    if (!qp || !act) {
         free(qp);
         free(act);
-        free(ip);
         NM_free(A);
         return hes__say(msg, len, HES_ENOMEM, "out of memory for the LCP");
     }
@@ -187,7 +184,7 @@ hes_status hes_lcp_solve_from(int n, const double *M, const double *q, double to
                 for (int c = 0; c < m; c++)
                     Ms[a + (size_t)c * m] = M[act[a] + (size_t)act[c] * n];
             }
-            if (LAPACKE_dgesv(LAPACK_COL_MAJOR, m, 1, Ms, m, ip, qp, m) == 0) {
+            if (hes__lu_solve(m, Ms, qp) == 0) {
                 double *zp = Ms;     /* the factors are no longer needed */
                 memset(zp, 0, (size_t)n * sizeof *zp);
                 for (int a = 0; a < m; a++)
@@ -210,7 +207,6 @@ hes_status hes_lcp_solve_from(int n, const double *M, const double *q, double to
     }
     free(qp);
     free(act);
-    free(ip);
     NM_free(A);
     if (info) {
         info->pivots = pivots;

@@ -28,15 +28,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <lapacke.h>
-
 #include "hybrid/hybrid.h"
 
 /*
  * The transition's other `after` constraints (joint limits it locks, say)
  * hold with equality through the impact; the frictional contacts' law
  * acts in the velocities that keep them, the null space of their rows D
- * (N, d x dr, from the SVD of D).  With v = N xi:
+ * (N, d x dr: the eigenvectors of D^T D with eigenvalue 0).  With v = N xi:
  *     M_r = N^T M N,  J_r = J N,  xi- = M_r^-1 N^T M v-
  * (M-orthogonal projection of v- onto {D v = 0}: the plastic impact of the
  * locks), and the law on (M_r, J_r, xi-) is the simultaneous impact of the
@@ -85,13 +83,22 @@ static hes_status reduce(const hes_mech *m, const double *q, const double *p, in
     if (nl > 0) {
         if ((st = hes_mech_contacts(m, q, p, nl, locks, Mt, Dr, Dt, mul, msg, len)) != HES_OK)
             return st;
-        double *A = Mt, *superb = sv + D;     /* D (nl x d) copied: dgesvd overwrites it */
-        memcpy(A, Dr, sizeof(double) * L * D);
-        if (LAPACKE_dgesvd(LAPACK_COL_MAJOR, 'N', 'A', nl, d, A, nl, sv, NULL, 1, VT, d,
-                           superb) != 0)
-            return hes__say(msg, len, HES_ESOLVER, "the SVD of the locked constraints failed");
-        int ns = nl < d ? nl : d;
-        while (rank < ns && sv[rank] > 1e-10 * sv[0])
+        /* the eigenvectors of D^T D (base/dense.c: thread-count
+           independent), ascending: its null space first; a lock row's
+           singular value below 1e-6 of the largest (eigenvalue 1e-12) is
+           dependent on the others */
+        double *G = VT;
+        for (int j = 0; j < d; j++)
+            for (int i = 0; i < d; i++) {
+                double t = 0;
+                for (int l = 0; l < nl; l++)
+                    t += Dr[l + L * i] * Dr[l + L * j];
+                G[i + D * j] = t;
+            }
+        if (hes__sym_eig(d, G, sv) != 0)
+            return hes__say(msg, len, HES_ESOLVER, "the null space of the locked constraints "
+                            "failed");
+        for (int i = d - 1; i >= 0 && sv[i] > 1e-12 * sv[d - 1]; i--)
             rank++;
     } else {
         for (int j = 0; j < d; j++)
@@ -100,10 +107,8 @@ static hes_status reduce(const hes_mech *m, const double *q, const double *p, in
     }
     int dr = d - rank;
     r->dr = dr;
-    /* N: the rows rank.. of V^T, as columns */
-    for (int c = 0; c < dr; c++)
-        for (int i = 0; i < d; i++)
-            r->N[i + D * c] = VT[(rank + c) + D * i];
+    /* N: the first dr eigenvectors (columns) */
+    memcpy(r->N, VT, sizeof(double) * D * (size_t)dr);
     /* M_r = N^T M N, J_r = J N */
     double *MN = Mt;
     hes__matmul(d, d, dr, r->Mfull, r->N, MN);
@@ -132,7 +137,10 @@ static hes_status reduce_velocity(const reduced *r, const double *v, double *xi)
         xi[a] = t;
     }
     memcpy(L, r->M, sizeof(double) * (size_t)dr * dr);
-    return LAPACKE_dposv(LAPACK_COL_MAJOR, 'L', dr, 1, L, dr, xi, dr) == 0 ? HES_OK : HES_EINVAL;
+    if (hes__chol(L, dr) != 0)
+        return HES_EINVAL;
+    hes__chol_solve(L, dr, xi, 1);
+    return HES_OK;
 }
 
 typedef struct {

@@ -400,9 +400,9 @@ static int impact_main(int argc, char **argv, robot_impact *rob)
        normal impulse (the default step) */
     if (st == HES_OK && (!(h > 0) || (!single && step > 0)))
         st = hes_impact_default_step(&s.contacts, s.v, &h_ap, msg, sizeof msg);
-    if (st != HES_OK) {
+    if (st != HES_OK) {         /* bad input (friction, a cone not pointed): 2 */
         fprintf(stderr, "%s: %s\n", CMD, msg);
-        return CLI_EXIT_FAILURE;
+        return hes_status_exit_code(st);
     }
     if (!(h > 0))
         h = h_ap;
@@ -427,7 +427,7 @@ static int impact_main(int argc, char **argv, robot_impact *rob)
         st = hes_impact_set_sample(&s.contacts, s.v, &o, &S, msg, sizeof msg);
         if (st != HES_OK) {
             fprintf(stderr, "%s: %s\n", CMD, msg);
-            return CLI_EXIT_FAILURE;
+            return hes_status_exit_code(st);
         }
         if (S.n_finished == 0) {
             fprintf(stderr, "%s: none of the %d samples ended within %d steps of h = %g (contacts "
@@ -460,7 +460,7 @@ static int impact_main(int argc, char **argv, robot_impact *rob)
         if (st != HES_OK && !(st == HES_EMAXITER && !single)) {
             fprintf(stderr, "%s: %s\n", CMD, msg);
             hes_impact_set_free(&S);
-            return CLI_EXIT_FAILURE;
+            return st == HES_EMAXITER ? CLI_EXIT_FAILURE : hes_status_exit_code(st);
         }
     }
     if (json) {

@@ -1118,9 +1118,13 @@ void hes_contact_velocities(const hes_contact_set *contacts, const double *v, do
  * edge of its friction cone (Coulomb, convex: the friction is what is
  * missing); the no-slip forces need more friction than mu, or the desired
  * accelerations move a stance contact (inconsistent with no-slip, Sec.
- * 4.5); a torque exceeds tau_max.  (The complementarity-free model may also let a contact slide
- * inside its cone: it maximises dissipation, which with the actuators'
- * constraint need not stop the contact; res->slip reports it.)  HES_ELCP
+ * 4.5); a torque exceeds tau_max; the equation of motion fails with the
+ * desired acceleration (options.tol_eom: the unmotored coordinates do not
+ * follow it).  (The complementarity-free model may also let a contact
+ * slide inside its cone: it maximises dissipation, which with the
+ * actuators' constraint need not stop the contact; res->slip reports it,
+ * and then the body does not follow the desired motion: infeasible unless
+ * tol_eom < 0.)  HES_ELCP
  * (result not filled) when no compressive normal forces hold the motion
  * (no-slip) or Lemke's method fails on a Coulomb or convex problem; HES_EINVAL
  * (msg) for bad arguments or a B without full column rank.

@@ -1561,6 +1561,29 @@ sys.exit(0 if abs(s - 4.76 * 9.81) < 1e-9 * 46.7 and r["status"] == "ok" else 1)
 a = [r["status"] for r in csv.DictReader(open(sys.argv[1]))]
 b = [r["status"] for r in csv.DictReader(open(sys.argv[2]))]
 sys.exit(0 if a == b and a.count("infeasible request") > 50 else 1)' "$tmp/id_ice_no-slip.out" "$tmp/id_ice_coulomb.out"
+    # a sway over four fixed feet in closed form (the base at x = 0.02
+    # sin 2 pi t, z = z0 + 0.01 sin 4 pi t; each leg's hip and knee by the
+    # two-link inverse kinematics), sampled at 400 Hz: its sampled
+    # velocities and accelerations made consistent with the stance, it is
+    # feasible at every node with every foot loaded
+    python3 -c 'import math, sys
+l = 0.08; z0 = 2 * l * math.cos(0.5) - 0.16
+legs = ("lf", "rf", "lh", "rh")
+f = open(sys.argv[1], "w")
+f.write(",".join(["t", "x", "y", "z", "yaw", "pitch", "roll"] + ["%s_%s" % (g, j) for g in legs for j in ("abduction", "hip", "knee")]) + "\n")
+for n in range(401):
+    t = n / 400.0; x = 0.02 * math.sin(2 * math.pi * t); z = z0 + 0.01 * math.sin(4 * math.pi * t)
+    px, pz = -x, -(0.16 + z); k2 = -math.acos((px * px + pz * pz - 2 * l * l) / (2 * l * l)); phi = math.atan2(-px, -pz)
+    f.write(",".join(repr(v) for v in [t, x, 0, z, 0, 0, 0] + [0, phi - k2 / 2, k2] * 4) + "\n")' "$tmp/sway.csv"
+    run id_sway invdyn "$q3d" --trajectory "$tmp/sway.csv" --contacts $feet --csv
+    expect_status id_sway 0 "the sampled four-feet sway"
+    expect_true "the sway: 401 nodes ok, all four feet loaded at each, forces moving by < 0.5 N a node" \
+        python3 -c 'import csv, sys
+r = list(csv.DictReader(open(sys.argv[1])))
+feet = ("lf_foot", "rf_foot", "lh_foot", "rh_foot")
+ok = len(r) == 401 and all(x["status"] == "ok" and all(float(x["fn:" + f]) > 1 for f in feet) for x in r)
+ok = ok and all(abs(float(a["fn:" + f]) - float(b["fn:" + f])) < 0.5 for a, b in zip(r, r[1:]) for f in feet)
+sys.exit(0 if ok else 1)' "$tmp/id_sway.out"
     run e_id_both invdyn "$q3d" --trajectory "$trot" --q 0 --v 0 --a 0
     expect_status e_id_both 2 "--trajectory with --q"
     run e_id_q invdyn "$q3d" --q 0,0 --v 0,0 --a 0,0

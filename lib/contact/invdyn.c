@@ -1132,10 +1132,13 @@ hes_status hes_invdyn_solve(hes_invdyn *id, const hes_invdyn_problem *pb,
         cone < 0)
         return hes__say(msg, len, HES_EINFEASIBLE, "%s: the equation of motion fails on "
                         "coordinate %d by %.3g of its terms' size (M a + h = B tau + J^T f "
-                        "with the desired a): no contact force and no motor produces the "
-                        "desired acceleration there (a coordinate without a motor, e.g. a "
-                        "floating base with no foot on the ground)", method_names[o.method],
-                        eom_row, res->eom);
+                        "with the desired a): %s", method_names[o.method], eom_row, res->eom,
+                        res->slip > 0
+                        ? "the model's stance contacts slide inside their cones (it "
+                          "dissipates), so the body does not follow the desired motion"
+                        : "no contact force and no motor produces the desired acceleration "
+                          "there (a coordinate without a motor, e.g. a floating base with "
+                          "no foot on the ground)");
     if (slide >= 0 && o.method == HES_INVDYN_NO_SLIP)
         return hes__say(msg, len, HES_EINFEASIBLE, "no-slip: the desired accelerations move "
                         "stance contact %d along the ground (%.3g): they are inconsistent with "

@@ -899,9 +899,13 @@ hes_status hes_ess_run_error(hes_ess *ess, const hes_ess_options *opts, double t
  * M n x n column-major, by Lemke's method (Siconos numerics,
  * SICONOS_LCP_LEMKE, which configure detects).  The solution is checked
  * here, independently of the solver: w is recomputed as M z + q and the
- * residual is
- *     max_i max(|min(z_i, w_i)|, -z_i, -w_i) / (1 + |q|_inf),
- * which must be at most tol (> 0; e.g. 1e-9).  Lemke's method is tried
+ * residual, relative to the size of the data and of the solution,
+ *     max_i max(-z_i / zs, -w_i / S, min(z_i / zs, w_i / S)) + eps max_i s_i / S,
+ *     zs = |z|_inf,  S = |q|_inf,  s_i = sum_k |M_ik z_k| + |q_i|
+ * (the second term is the rounding error of w = M z + q: a solution too
+ * large for the arithmetic to resolve its w, as impulses that cancel each
+ * other, fails however small w comes out),
+ * must be at most tol (> 0; e.g. 1e-9).  Lemke's method is tried
  * first; where it ends on a ray (which for a degenerate problem need not
  * mean that none exists) Lemke's method on q perturbed by 1e-10, then
  * Siconos's enumeration for n <= 20; each candidate is polished by solving
@@ -946,6 +950,26 @@ typedef struct {
     const double *mu;
 } hes_contact_set;
 
+/* The largest friction coefficient the impact laws take: their LCPs hold
+ * the tangential impulse as the difference of two one-sided impulses of up
+ * to mu times the normal one, resolved only to eps mu of it (2.2e-10 at
+ * 1e6, below the LCPs' tolerance 1e-9).  Larger mu is refused
+ * (HES_EINVAL); a contact that must not slip needs no more. */
+#define HES_IMPACT_MU_MAX 1e6
+/* The simultaneous law needs the contacts' friction cone pointed (Halm &
+ * Posa, Assumption 2): some velocity direction d with d^T g > 0 for every
+ * edge g = J_n,i^T +- mu_i J_t,i^T of every contact's cone.  Its margin
+ * delta: with the edges normalised to M^-1-length 1 (each alone a unit
+ * change of velocity), the least g^T d over the edges for the d found,
+ * |d|_M = 1.  Impulses in the cones then cancel to at most 1 / delta of
+ * their own velocity change, and the outcome's rounding is eps / delta
+ * relative: below HES_IMPACT_POINTED_MIN (2.2e-9 at the bound) the cone is
+ * refused (HES_EINVAL): its impulses may cancel (jamming), the LCP's
+ * solutions are unbounded, and v+ would be rounding.  delta reflects M's
+ * conditioning too: a nearly singular M (the compass gait's point masses:
+ * delta 2e-6 at mu = 1) lowers it. */
+#define HES_IMPACT_POINTED_MIN 1e-7
+
 typedef struct {
     int lcps;               /* complementarity problems solved */
     int pivots;             /* Lemke pivots, over all of them */
@@ -958,8 +982,14 @@ typedef struct {
  * the answer simulators give): one LCP for the normal and friction
  * impulses with J_n v+ complementary to the normal impulses.  v_plus (n)
  * and the impulses pn, pt (k each; may be NULL) are written.  HES_EINVAL
- * for bad input (a mass matrix that is not positive definite, negative mu,
- * non-finite values), HES_ELCP / HES_ESOLVER as hes_lcp_solve. */
+ * for bad input (a mass matrix that is not positive definite, mu negative
+ * or above HES_IMPACT_MU_MAX, non-finite values, a friction cone that is
+ * not pointed: HES_IMPACT_POINTED_MIN), HES_ELCP / HES_ESOLVER as
+ * hes_lcp_solve.  The outcome is checked physically: a contact still
+ * approaching (J_n v+ < -tol, the laws' tolerance 1e-8 max(1, |J v-|)) or
+ * kinetic energy gained beyond 1e-8 relative is HES_ESOLVER, never
+ * HES_OK (the same check ends hes_impact_sequential and, for the energy,
+ * hes_impact_routh). */
 hes_status hes_impact_anitescu_potra(const hes_contact_set *contacts, const double *v_minus,
                                      double *v_plus, double *pn, double *pt,
                                      hes_impact_info *info, char *msg, size_t len);
@@ -1164,9 +1194,13 @@ void hes_contact_velocities(const hes_contact_set *contacts, const double *v, do
  * edge of its friction cone (Coulomb, convex: the friction is what is
  * missing); the no-slip forces need more friction than mu, or the desired
  * accelerations move a stance contact (inconsistent with no-slip, Sec.
- * 4.5); a torque exceeds tau_max.  (The complementarity-free model may also let a contact slide
- * inside its cone: it maximises dissipation, which with the actuators'
- * constraint need not stop the contact; res->slip reports it.)  HES_ELCP
+ * 4.5); a torque exceeds tau_max; the equation of motion fails with the
+ * desired acceleration (options.tol_eom: the unmotored coordinates do not
+ * follow it).  (The complementarity-free model may also let a contact
+ * slide inside its cone: it maximises dissipation, which with the
+ * actuators' constraint need not stop the contact; res->slip reports it,
+ * and then the body does not follow the desired motion: infeasible unless
+ * tol_eom < 0.)  HES_ELCP
  * (result not filled) when no compressive normal forces hold the motion
  * (no-slip) or Lemke's method fails on a Coulomb or convex problem; HES_EINVAL
  * (msg) for bad arguments or a B without full column rank.
@@ -1218,6 +1252,13 @@ typedef struct {
                                    forces become a distribution at that friction
                                    (of those that produce the same motion; the
                                    torques follow), which the cone check uses */
+    double tol_eom;             /* the whole equation of motion with the desired
+                                   acceleration, unactuated rows included, must
+                                   hold to this (res->eom; default 1e-6 when 0;
+                                   sampled trajectories need more); negative: not
+                                   checked, only B^T a_des is asked (the paper's
+                                   setting, where the base's acceleration is the
+                                   model's prediction) */
 } hes_invdyn_options;
 
 /* A workspace and its results, for problems of these sizes. */
@@ -1230,12 +1271,22 @@ typedef struct {
     const double *a;            /* nv: the predicted acceleration */
     const double *f;            /* nc (1 + tangents): net normal, then tangential forces */
     const double *w;            /* nc (1 + tangents): contact accelerations J a + b */
-    const double *ratio;        /* nc: |f_t| / f_n (0 where f_n = 0 and f_t = 0) */
+    const double *ratio;        /* nc: (|f_s| + |f_t|) / f_n, the friction pyramid's
+                                   ratio (0 where there is no force; forces below
+                                   1e-8 of the largest are none): the one friction
+                                   model of every check and of mu_min (for a
+                                   planar robot the exact cone) */
     const int *active;          /* nc: 1 where f_n > 0 */
     double mu_needed;           /* the largest ratio over the contacts */
     double tracking;            /* |B^T (a - a_des)|_inf: 0 up to rounding */
     double unactuated;          /* |a - a_des|_inf: how far the prediction is from
                                    the whole desired acceleration */
+    double eom;                 /* the equation of motion with the desired a,
+                                   |M a_des + h - B tau - J^T f|_inf over the
+                                   largest row's sum of its terms' magnitudes:
+                                   above options.tol_eom the motion is
+                                   infeasible (options.tol_eom; HES_EINFEASIBLE;
+                                   not checked for the baseline NONE) */
     int lcps, pivots;           /* complementarity problems solved, their pivots */
     int warm_used;              /* no-slip: the warm start's active set held */
     int tangential_rows;        /* no-slip: the tangential equalities kept (Alg. 1) */
@@ -1786,7 +1837,8 @@ void hes_analysis_free(hes_analysis *res);
  * its own periodic orbit and psi (lib/hybrid/impact_orbit.c).  The
  * transition is a mechanical activation (hes_mech_transition); its
  * contacts are its `after` constraints that have friction (mu > 0, J_t)
- * and its `separate` ones.  The samples whose outcome is the transition's
+ * and its `separate` ones; its other `after` constraints hold (bilateral)
+ * through the impact.  The samples whose outcome is the transition's
  * (the after contacts stick, the separate ones lift off) are the ones the
  * orbit's mode sequence can continue from; psi is computed for each of
  * them: the worst is a robust stability measure over the impact's
@@ -1836,9 +1888,13 @@ char *hes_analysis_impact_json(const hes_system *sys, const hes_analysis *res,
                                const hes_impact_orbit *r);
 
 /* nominal: sys's analysis if the caller has it (hes_analyze), NULL to
- * make one here.  HES_EINVAL (msg) when no transition qualifies; the
- * nominal analysis's status when it fails; HES_ESOLVER without Siconos
- * numerics or GSL. */
+ * make one here.  The transition's other `after` constraints (joint limits
+ * it locks; not a contact's own no-slip row) hold through the impact: the
+ * law acts in the velocities that keep them.  HES_EINVAL (msg) when no
+ * transition qualifies; the nominal analysis's status when it fails;
+ * HES_ENOORBIT (msg; r freed) when no sampled outcome gives an orbit (none
+ * continues the mode sequence, or every such orbit failed: no psi to
+ * report); HES_ESOLVER without Siconos numerics or GSL. */
 hes_status hes_impact_orbit_analyze(hes_system *sys, const hes_analysis *nominal,
                                     const hes_impact_orbit_options *o, hes_impact_orbit *r,
                                     char *msg, size_t len);

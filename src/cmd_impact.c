@@ -6,6 +6,7 @@
  * extremes and where the single-valued outcomes lie in it.  --law picks one
  * law alone.  Text, --json (hes_impact_json) or --csv (one row per sample).
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,9 @@ void cmd_impact_usage(FILE *out)
           "  --robot FILE    an MJCF or URDF file (needs MuJoCo) instead of PROBLEM\n"
           "  --q, --v        its coordinates and velocities before the impact\n"
           "  --contacts L    its contacts: sites or links with their friction, NAME:MU,...\n"
+          "                  (each must touch the ground; of the default, every site,\n"
+          "                  those that do not are left out)\n"
+          "  --gap-tol H     a contact touches when its height is within H m (default 1e-6)\n"
           "                  (default h: half the largest Anitescu-Potra normal impulse)\n"
           "  -h, --help      show this help\n", out);
 }
@@ -166,7 +170,7 @@ typedef struct {
 } robot_impact;
 
 static int robot_problem(const char *file, const char *q_text, const char *v_text,
-                         const char *contacts_text, robot_impact *r)
+                         const char *contacts_text, double gap_tol, robot_impact *r)
 {
     hes_robot_contact *c = NULL;
     char *buf = NULL, msg[512];
@@ -201,13 +205,40 @@ static int robot_problem(const char *file, const char *q_text, const char *v_tex
     }
     r->q = q;
     r->v = v;
-    int k = hes_robot_contact_count(r->robot);   /* each: normal 2 i, no-slip 2 i + 1 */
-    if (!(r->idx = malloc(sizeof *r->idx * (size_t)k))) {
+    if (!(r->idx = malloc(sizeof *r->idx * (size_t)hes_robot_contact_count(r->robot)))) {
         fprintf(stderr, "%s: out of memory\n", CMD);
         return CLI_EXIT_FAILURE;
     }
-    for (int i = 0; i < k; i++)
-        r->idx[i] = 2 * i;
+    /* An impact is at contact: every contact named with --contacts must
+       touch the ground (its height within gap_tol); of the default ones
+       (every site) those that do not are left out with a note. */
+    hes_robot_dynamics d;
+    if ((st = hes_robot_dynamics_at(r->robot, r->q, r->v, &d, msg, sizeof msg)) != HES_OK) {
+        fprintf(stderr, "%s: %s\n", CMD, msg);
+        return hes_status_exit_code(st);
+    }
+    int k = 0;                                   /* each: normal 2 i, no-slip 2 i + 1 */
+    for (int i = 0; i < hes_robot_contact_count(r->robot); i++) {
+        const char *name = hes_robot_contact_name(r->robot, i);
+        if (fabs(d.phi[i]) <= gap_tol) {
+            r->idx[k++] = 2 * i;
+            continue;
+        }
+        if (contacts_text) {
+            fprintf(stderr, "%s: contact %s is %.6g m %s the ground at the given q (more than "
+                    "--gap-tol %g): an impact needs its contacts touching\n", CMD, name,
+                    fabs(d.phi[i]), d.phi[i] > 0 ? "above" : "into", gap_tol);
+            return CLI_EXIT_USAGE;
+        }
+        fprintf(stderr, "%s: note: site %s is %.6g m %s the ground (more than --gap-tol %g): "
+                "left out of the impact\n", CMD, name, fabs(d.phi[i]),
+                d.phi[i] > 0 ? "above" : "into", gap_tol);
+    }
+    if (k == 0) {
+        fprintf(stderr, "%s: no contact of %s touches the ground at the given q (within "
+                "--gap-tol %g): there is no impact\n", CMD, file, gap_tol);
+        return CLI_EXIT_USAGE;
+    }
     snprintf(r->name, sizeof r->name, "%s", file);
     snprintf(r->description, sizeof r->description, "the robot of %s at the given q, v", file);
     r->pb = (hes_impact_problem){ r->name, r->description, m, k, r->idx, NULL, 0, 20, 4096 };
@@ -229,12 +260,13 @@ int cmd_impact(int argc, char **argv)
 static int impact_main(int argc, char **argv, robot_impact *rob)
 {
     enum { O_SAMPLES = 256, O_STEP, O_STEPS, O_SEED, O_SELECT, O_THREADS, O_LAW, O_JSON,
-           O_CSV, O_SAMPLES_OUT, O_ROBOT, O_Q, O_V, O_CONTACTS };
+           O_CSV, O_SAMPLES_OUT, O_ROBOT, O_Q, O_V, O_CONTACTS, O_GAP_TOL };
     static const struct option longopts[] = {
         {"robot", required_argument, NULL, O_ROBOT},
         {"q", required_argument, NULL, O_Q},
         {"v", required_argument, NULL, O_V},
         {"contacts", required_argument, NULL, O_CONTACTS},
+        {"gap-tol", required_argument, NULL, O_GAP_TOL},
         {"samples", required_argument, NULL, O_SAMPLES},
         {"step", required_argument, NULL, O_STEP},
         {"steps", required_argument, NULL, O_STEPS},
@@ -250,7 +282,7 @@ static int impact_main(int argc, char **argv, robot_impact *rob)
     };
     unsigned char seen[CLI_OPTION_CODES] = { 0 };
     int samples = 0, steps = 0, threads = 1, json = 0, csv = 0, samples_out = 0, rc, c;
-    double step = 0;
+    double step = 0, gap_tol = 1e-6;
     unsigned long seed = 0, select = 1;
     const char *law = "routh", *robot_file = NULL, *q_text = NULL, *v_text = NULL,
                *contacts_text = NULL;
@@ -303,6 +335,10 @@ static int impact_main(int argc, char **argv, robot_impact *rob)
         case O_CONTACTS:
             contacts_text = optarg;
             break;
+        case O_GAP_TOL:
+            if (cli_parse_double(optarg, &gap_tol) || !(gap_tol > 0) || !(gap_tol < 1))
+                return cli_bad_value(CMD, "--gap-tol", optarg, "a height in (0, 1) m");
+            break;
         case O_JSON:
             json = 1;
             break;
@@ -325,8 +361,8 @@ static int impact_main(int argc, char **argv, robot_impact *rob)
         cmd_impact_usage(stderr);
         return CLI_EXIT_USAGE;
     }
-    if (!robot_file && (q_text || v_text || contacts_text)) {
-        fprintf(stderr, "%s: --q, --v and --contacts go with --robot\n", CMD);
+    if (!robot_file && (q_text || v_text || contacts_text || seen[O_GAP_TOL])) {
+        fprintf(stderr, "%s: --q, --v, --contacts and --gap-tol go with --robot\n", CMD);
         return CLI_EXIT_USAGE;
     }
     if (robot_file && (!q_text || !v_text)) {
@@ -341,7 +377,8 @@ static int impact_main(int argc, char **argv, robot_impact *rob)
         fprintf(stderr, "%s: --samples-out goes with --json\n", CMD);
         return CLI_EXIT_USAGE;
     }
-    if (robot_file && (rc = robot_problem(robot_file, q_text, v_text, contacts_text, rob)))
+    if (robot_file && (rc = robot_problem(robot_file, q_text, v_text, contacts_text, gap_tol,
+                                          rob)))
         return rc;
     const hes_impact_problem *pb = robot_file ? &rob->pb : hes_impact_problem_find(argv[optind]);
     if (!pb) {
@@ -374,16 +411,30 @@ static int impact_main(int argc, char **argv, robot_impact *rob)
     hes_status st = robot_file
         ? hes_impact_setup_state(pb->mech, pb->k, pb->contacts, rob->q, rob->v, &s, msg, sizeof msg)
         : hes_impact_problem_setup(pb, &s, msg, sizeof msg);
-    double h = step > 0 ? step : pb->h;
-    if (st == HES_OK && !(h > 0))
-        st = hes_impact_default_step(&s.contacts, s.v, &h, msg, sizeof msg);
-    if (st != HES_OK) {
+    double h = step > 0 ? step : pb->h, h_ap = 0;
+    /* the impact's own impulse scale: half the largest Anitescu-Potra
+       normal impulse (the default step) */
+    if (st == HES_OK && (!(h > 0) || (!single && step > 0)))
+        st = hes_impact_default_step(&s.contacts, s.v, &h_ap, msg, sizeof msg);
+    if (st != HES_OK) {         /* bad input (friction, a cone not pointed): 2 */
         fprintf(stderr, "%s: %s\n", CMD, msg);
         return hes_status_exit_code(st);
     }
+    if (!(h > 0))
+        h = h_ap;
+    int n_steps = steps ? steps : pb->steps;
+    /* N steps of h carry at most N h of normal impulse per contact: far
+       below the impulse the impact needs, no sample can end */
+    if (!single && step > 0 && n_steps * step < 1e-3 * 2 * h_ap) {
+        fprintf(stderr, "%s: --step %g: %d steps of it carry at most %g of normal impulse, "
+                "below 1e-3 of the %g the impact needs (Anitescu-Potra's largest): no sample "
+                "could end; the default step is %g\n", CMD, step, n_steps, n_steps * step,
+                2 * h_ap, h_ap);
+        return CLI_EXIT_USAGE;
+    }
     int k = s.k;
     hes_impact_set_options o = { samples ? samples : pb->samples,
-                                 { h, steps ? steps : pb->steps, 0,
+                                 { h, n_steps, 0,
                                    select ? (seed ? seed : 1) : 0 },
                                  seed, threads, 0 };
     hes_impact_set S;
@@ -392,6 +443,13 @@ static int impact_main(int argc, char **argv, robot_impact *rob)
         st = hes_impact_set_sample(&s.contacts, s.v, &o, &S, msg, sizeof msg);
         if (st != HES_OK) {
             fprintf(stderr, "%s: %s\n", CMD, msg);
+            return hes_status_exit_code(st);
+        }
+        if (S.n_finished == 0) {
+            fprintf(stderr, "%s: none of the %d samples ended within %d steps of h = %g (contacts "
+                    "still approach): there is no post-impact set to show; raise --step or "
+                    "--steps\n", CMD, S.samples, o.routh.steps, o.routh.h);
+            hes_impact_set_free(&S);
             return CLI_EXIT_FAILURE;
         }
     }
@@ -418,7 +476,7 @@ static int impact_main(int argc, char **argv, robot_impact *rob)
         if (st != HES_OK && !(st == HES_EMAXITER && !single)) {
             fprintf(stderr, "%s: %s\n", CMD, msg);
             hes_impact_set_free(&S);
-            return CLI_EXIT_FAILURE;
+            return st == HES_EMAXITER ? CLI_EXIT_FAILURE : hes_status_exit_code(st);
         }
     }
     if (json) {

@@ -37,8 +37,11 @@ void cmd_invdyn_usage(FILE *out)
           "FILE.csv: a header with t and every coordinate's name (any order), and\n"
           "optionally stance:SITE columns (1/0); one row per node.  Velocities and\n"
           "accelerations are the derivatives of the quadratic through each node and\n"
-          "its neighbours; without stance columns a contact is in stance when its\n"
-          "height is at most --stance-tol.\n"
+          "its neighbours, made consistent with each node's stance (the nearest, in\n"
+          "kinetic energy, that keeps the stance contacts in place); without stance\n"
+          "columns a contact is in stance when its height is at most --stance-tol.\n"
+          "Friction is the pyramid |f_x| + |f_y| <= mu f_n throughout (ratios, checks,\n"
+          "the smallest friction).\n"
           "\n"
           "  --trajectory F  the motion, a CSV file (at least 3 nodes, up to " STR(MAX_NODES) ")\n"
           "  --orbit GAIT    or a gait of a robot model (written by 'hes trajopt --robot\n"
@@ -61,6 +64,10 @@ void cmd_invdyn_usage(FILE *out)
           "                  exceeds E times the scale of the contact accelerations\n"
           "                  (default 1e-3: the differences of sampled motions are\n"
           "                  consistent to O(h^2) only; 1e-6 with --q --v --a)\n"
+          "  --eom-tol E     the whole equation of motion with the desired acceleration,\n"
+          "                  the unmotored (base) coordinates too, must hold to E times\n"
+          "                  the size of its terms, else the node is infeasible\n"
+          "                  (default 1e-3 for a trajectory, 1e-6 with --q --v --a)\n"
           "  --csv           one row per node\n"
           "  -h, --help      show this help\n"
           "Exit status 1 when a node is infeasible or fails (the others are printed).\n",
@@ -270,6 +277,8 @@ static void print_text(const hes_invdyn_run *r, const invdyn_input *in, const ch
     int rows = r->nc * (1 + r->tangents);
     printf("robot: %s, %d node%s, method %s, dt %g\n", file, r->nodes, r->nodes > 1 ? "s" : "",
            hes_invdyn_method_name(o->method), dt);
+    printf("friction model: the pyramid |f_x| + |f_y| <= mu f_n (ratios, checks and the "
+           "smallest friction)\n");
     printf("torques:");
     for (int k = 0; k < r->nu; k++)
         printf(" tau%d %s%s", k, hes_robot_motor_joint(in->robot, k) ?
@@ -329,7 +338,8 @@ static int report(hes_invdyn_run *run, const invdyn_input *in, const char *what,
 /* --orbit GAIT.json with --robot DESC.json (the model is the positional
  * argument's placeholder, put there by cli_take_robot_option). */
 static int invdyn_gait(int argc, char **argv, const char *orbit, invdyn_input *in,
-                       hes_invdyn_run_options *ro, double slip_tol, int csv, int conflicts)
+                       hes_invdyn_run_options *ro, double slip_tol, double eom_tol, int csv,
+                       int conflicts)
 {
     if (conflicts) {
         fprintf(stderr, "%s: --orbit takes the motion, contacts and motors from the gait and "
@@ -358,6 +368,7 @@ static int invdyn_gait(int argc, char **argv, const char *orbit, invdyn_input *i
         return hes_status_exit_code(st);
     }
     ro->solve.tol_slip = slip_tol > 0 ? slip_tol : 1e-6;    /* the motion is exact */
+    ro->solve.tol_eom = eom_tol > 0 ? eom_tol : 1e-6;
     ro->solve.min_friction = ro->solve.method == HES_INVDYN_NO_SLIP;
     hes_invdyn_run run;
     st = hes_invdyn_gait(model, &g, ro, &in->robot, &run, msg, sizeof msg);
@@ -383,7 +394,7 @@ int cmd_invdyn(int argc, char **argv)
 static int invdyn_main(int argc, char **argv, invdyn_input *in)
 {
     enum { O_TRAJ = 256, O_Q, O_V, O_A, O_CONTACTS, O_MU, O_METHOD, O_DT, O_NO_DRIFT,
-           O_STANCE_TOL, O_COLD, O_CSV, O_SLIP_TOL, O_MOTORS, O_ORBIT };
+           O_STANCE_TOL, O_COLD, O_CSV, O_SLIP_TOL, O_MOTORS, O_ORBIT, O_EOM_TOL };
     static const struct option longopts[] = {
         {"trajectory", required_argument, NULL, O_TRAJ},
         {"orbit", required_argument, NULL, O_ORBIT},
@@ -398,6 +409,7 @@ static int invdyn_main(int argc, char **argv, invdyn_input *in)
         {"stance-tol", required_argument, NULL, O_STANCE_TOL},
         {"cold", no_argument, NULL, O_COLD},
         {"slip-tol", required_argument, NULL, O_SLIP_TOL},
+        {"eom-tol", required_argument, NULL, O_EOM_TOL},
         {"motors", required_argument, NULL, O_MOTORS},
         {"csv", no_argument, NULL, O_CSV},
         {"help", no_argument, NULL, 'h'},
@@ -406,9 +418,9 @@ static int invdyn_main(int argc, char **argv, invdyn_input *in)
     unsigned char seen[CLI_OPTION_CODES] = { 0 };
     const char *traj = NULL, *qt = NULL, *vt = NULL, *at = NULL, *contacts = NULL,
                *motors = NULL, *orbit = NULL;
-    double mu = -1, dt = 1e-3, stance_tol = 1e-4, slip_tol = 0;
+    double mu = -1, dt = 1e-3, stance_tol = 1e-4, slip_tol = 0, eom_tol = 0;
     int csv = 0, c, rc;
-    hes_invdyn_run_options ro = { { HES_INVDYN_NO_SLIP, 0, 0, 1, 0, 1 }, 0, 0, 0 };
+    hes_invdyn_run_options ro = { { HES_INVDYN_NO_SLIP, 0, 0, 1, 0, 1, 0 }, 0, 0, 0 };
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -458,6 +470,13 @@ static int invdyn_main(int argc, char **argv, invdyn_input *in)
                 return CLI_EXIT_USAGE;
             }
             break;
+        case O_EOM_TOL:
+            if (cli_parse_double(optarg, &eom_tol) || !(eom_tol > 0) || eom_tol >= 1) {
+                fprintf(stderr, "%s: --eom-tol expects a number in (0, 1), got '%s'\n", CMD,
+                        optarg);
+                return CLI_EXIT_USAGE;
+            }
+            break;
         case O_CSV: csv = 1; break;
         case 'h': cmd_invdyn_usage(stdout); return CLI_EXIT_OK;
         default:
@@ -469,7 +488,7 @@ static int invdyn_main(int argc, char **argv, invdyn_input *in)
     ro.dt = dt;
     ro.stance_tol = stance_tol;
     if (orbit)
-        return invdyn_gait(argc, argv, orbit, in, &ro, slip_tol, csv,
+        return invdyn_gait(argc, argv, orbit, in, &ro, slip_tol, eom_tol, csv,
                            traj || qt || vt || at || contacts || motors || mu >= 0);
     if (optind != argc - 1) {
         fprintf(stderr, "%s: expects one robot file\n", CMD);
@@ -543,6 +562,7 @@ static int invdyn_main(int argc, char **argv, invdyn_input *in)
             return CLI_EXIT_FAILURE;
     }
     ro.solve.tol_slip = slip_tol > 0 ? slip_tol : traj ? 1e-3 : 1e-6;
+    ro.solve.tol_eom = eom_tol > 0 ? eom_tol : traj ? 1e-3 : 1e-6;
     ro.solve.min_friction = ro.solve.method == HES_INVDYN_NO_SLIP;
     hes_invdyn_run run;
     st = hes_invdyn_trajectory(in->robot, in->nodes, in->t, in->q, in->v, in->a, in->stance, &ro,

@@ -1159,6 +1159,133 @@ if "$HES" --version 2>/dev/null | grep -q '^features:.* mujoco'; then
         echo "FAIL: MuJoCo wrote MUJOCO_LOG.TXT in the working directory"
     fi
 fi
+# ------------------------------------------ impacts and inverse dynamics
+# Impacts: friction beyond what double precision resolves (1e6), cones that
+# are not pointed, contacts not touching, steps no sample can end with;
+# inverse dynamics: motions the contacts cannot produce (no foot down, the
+# equation of motion), malformed and inconsistent trajectories.
+cg="${top_srcdir:-.}/share/robots/compass_gait.xml"
+cgu="${top_srcdir:-.}/share/robots/compass_gait.urdf"
+for mu in 1e17 3e16 1e7 1.000001e6 1e300 inf nan -0.5 x "" 1e6x; do
+    bad impact --robot "$cg" --contacts "A:$mu" --q 0,1,0,0 --v 1,-1,0,0 --samples 64
+done
+bad impact --robot "$cg" --contacts A:1e17 --q 0,1,0,0 --v 1,-1,0,0 --law anitescu-potra
+bad impact --robot "$cg" --contacts A:1e17 --q 0,1,0,0 --v 1,-1,0,0 --law sequential:A
+bad impact --robot "$cg" --contacts A:1e17 --q 0,1,0,0 --v 1,-1,0,0 --json
+bad impact --robot "$cg" --contacts A:1e17 --q 0,1,0,0 --v 1,-1,0,0 --csv
+bad impact --robot "$cg" --contacts A:1e17 --q 0,1,0,0 --v 1,-1,0,0 --step 0.5
+bad impact --robot "$cg" --contacts A:1e3 --q 0,1,0,0 --v 1,-1,0,0 --samples 64
+bad impact --robot "$cg" --contacts A:1e4,B:1e4 --q 0,1,0,0 --v 1,-1,0,0 --samples 64
+bad impact --robot "$cg" --contacts A:1e5 --q 0,1,0,0 --v 1,-1,0,0 --law anitescu-potra
+# contacts away from the ground: 4 m above, 1 m below, 1 mm above
+bad impact --robot "$cg" --q 0,5,0,0 --v 1,-1,0,0 --samples 64
+bad impact --robot "$cg" --contacts A:1 --q 0,5,0,0 --v 1,-1,0,0 --samples 64
+bad impact --robot "$cg" --contacts A:1,B:1 --q 0,5,0,0 --v 1,-1,0,0
+bad impact --robot "$cg" --contacts A:1 --q 0,0,0,0 --v 1,-1,0,0
+bad impact --robot "$cg" --contacts A:1 --q 0,1.001,0,0 --v 1,-1,0,0
+bad impact --robot "$cg" --contacts A:1 --q 0,1.001,0,0 --v 1,-1,0,0 --gap-tol 1e-4
+bad impact --robot "$cg" --q 0,1e300,0,0 --v 1,-1,0,0
+bad impact --robot "$cg" --q 0,-1e300,0,0 --v 1,-1,0,0
+bad impact --robot "$cgu" --contacts A:1 --q 0,5,0,0 --v 0,-1,0,0
+for g in 0 -1 1 2 nan inf x "" 1e-6x; do
+    bad impact --robot "$cg" --q 0,1,0,0 --v 1,-1,0,0 --gap-tol "$g"
+done
+bad impact --robot "$cg" --q 0,1,0,0 --v 1,-1,0,0 --gap-tol 1e-6 --gap-tol 1e-3
+bad impact rocking-block --gap-tol 1e-3
+bad impact box-wall --gap-tol 1e-3
+# steps no sample can end with: refused up front, or no sample finished
+for h in 1e-300 1e-30 1e-12 1e-9 1e-6 1e-4; do
+    bad impact box-wall --step "$h" --samples 64
+done
+bad impact box-wall --step 0.01 --samples 64
+bad impact box-wall --step 0.01 --samples 64 --json
+bad impact box-wall --step 0.01 --samples 64 --csv
+bad impact rocking-block --step 1e-300 --steps 10000 --samples 8
+bad impact disk-stack --step 1e-12 --samples 8
+bad impact compass-gait-impact --step 1e-9 --samples 8
+bad impact --robot "$cg" --q 0,1,0,0 --v 1,-1,0,0 --step 1e-300 --samples 8
+bad impact --robot "$cg" --q 0,1,0,0 --v 1,-1,0,0 --step 1e-12 --steps 1 --samples 8
+bad impact box-wall --step 1e-320
+bad impact box-wall --step 4.9e-324
+bad impact box-wall --step 0x1p-1074
+bad impact box-wall --steps 1 --step 1e-5
+# states that are not numbers, or not the robot's
+bad impact --robot "$cg" --q 0,1,0,0 --v nan,-1,0,0
+bad impact --robot "$cg" --q 0,1,0,0 --v inf,-1,0,0
+bad impact --robot "$cg" --q 0,nan,0,0 --v 1,-1,0,0
+bad impact --robot "$cg" --q 0,1,0,0 --v 1,-1,0,0,0
+bad impact --robot "$cg" --q 0,1,0,0 --v 1,-1,0,0 --law sequential:A,A
+bad impact --robot "$cg" --q 0,1,0,0 --v 1,-1,0,0 --law sequential:B
+# inverse dynamics: no foot on the ground, one state (exit 1: infeasible)
+z18=0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0
+up18=0,0,1,0,0,0,0,0.5,-1,0,0.5,-1,0,0.5,-1,0,0.5,-1
+feet=lf_foot:1,rf_foot:1,lh_foot:1,rh_foot:1
+bad invdyn "$q3d" --contacts $feet --q $up18 --v $z18 --a $z18
+bad invdyn "$q3d" --q $up18 --v $z18 --a $z18
+for m in no-slip coulomb convex convex-no-slip; do
+    bad invdyn "$q3d" --contacts $feet --q 0,0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0 --v $z18 --a $z18 --method $m
+done
+bad invdyn "$q3d" --contacts $feet --q $up18 --v $z18 --a $z18 --eom-tol 0.5
+bad invdyn "$cgu" --contacts A:0.5 --motors theta_T --q 0,0.995004165278,0.1,-0.1 --v 0,0,0,0 --a 0,0,0,0
+bad invdyn "$cgu" --contacts A:0.5 --motors theta_T --q 0,3,0,0 --v 0,0,0,0 --a 0,0,0,0
+for e in 0 -1 1 2 nan inf x "" 1e-3x; do
+    bad invdyn "$q3d" --trajectory "$trot" --contacts $feet --eom-tol "$e"
+done
+bad invdyn "$q3d" --trajectory "$trot" --eom-tol 0.1 --eom-tol 0.2
+bad invdyn "$q3d" --trajectory "$trot" --contacts $feet
+# trajectories: lifted by 1 m, malformed, inconsistent
+if [ -r "$trot" ]; then
+    awk -F, 'BEGIN { OFS = "," } NR == 1 { print; next } { $4 = $4 + 1; print }' "$trot" > "$tmp/trot_up.csv"
+    bad invdyn "$q3d" --trajectory "$tmp/trot_up.csv" --contacts $feet
+    bad invdyn "$q3d" --trajectory "$tmp/trot_up.csv" --contacts $feet --eom-tol 0.5
+    bad invdyn "$q3d" --trajectory "$tmp/trot_up.csv" --contacts $feet --method convex
+    bad invdyn "$q3d" --trajectory "$tmp/trot_up.csv" --contacts $feet --csv
+    awk -F, 'BEGIN { OFS = "," } NR == 1 { print; next } { if (NR == 5) $1 = "1.2"; print }' "$trot" > "$tmp/trot_time.csv"
+    bad invdyn "$q3d" --trajectory "$tmp/trot_time.csv" --contacts $feet
+    awk -F, 'BEGIN { OFS = "," } NR == 1 { print; next } { if (NR == 9) $3 = "nan"; print }' "$trot" > "$tmp/trot_nan.csv"
+    bad invdyn "$q3d" --trajectory "$tmp/trot_nan.csv" --contacts $feet
+    awk -F, 'BEGIN { OFS = "," } NR == 1 { print; next } { if (NR == 9) $3 = "inf"; print }' "$trot" > "$tmp/trot_inf.csv"
+    bad invdyn "$q3d" --trajectory "$tmp/trot_inf.csv" --contacts $feet
+    awk -F, 'BEGIN { OFS = "," } NR == 1 { print; next } { if (NR == 9) $3 = "1e300"; print }' "$trot" > "$tmp/trot_huge.csv"
+    bad invdyn "$q3d" --trajectory "$tmp/trot_huge.csv" --contacts $feet
+    awk -F, 'BEGIN { OFS = "," } NR == 1 { print; next } { if (NR == 9) $20 = "2"; print }' "$trot" > "$tmp/trot_stance.csv"
+    bad invdyn "$q3d" --trajectory "$tmp/trot_stance.csv" --contacts $feet
+    awk -F, 'BEGIN { OFS = "," } NR == 1 { print; next } { if (NR == 9) $5 = ""; print }' "$trot" > "$tmp/trot_empty.csv"
+    bad invdyn "$q3d" --trajectory "$tmp/trot_empty.csv" --contacts $feet
+    awk -F, 'BEGIN { OFS = "," } NR == 1 { print; next } { if (NR == 9) $7 = "0x"; print }' "$trot" > "$tmp/trot_junk.csv"
+    bad invdyn "$q3d" --trajectory "$tmp/trot_junk.csv" --contacts $feet
+    awk -F, 'BEGIN { OFS = "," } NR == 1 { print; next } { if (NR == 9) NF = 10; print }' "$trot" > "$tmp/trot_short.csv"
+    bad invdyn "$q3d" --trajectory "$tmp/trot_short.csv" --contacts $feet
+    awk -F, 'BEGIN { OFS = "," } NR == 1 { print; next } { if (NR == 9) $0 = $0 ",1"; print }' "$trot" > "$tmp/trot_long.csv"
+    bad invdyn "$q3d" --trajectory "$tmp/trot_long.csv" --contacts $feet
+    awk -F, 'BEGIN { OFS = "," } NR == 1 { $2 = "t"; print; next } { print }' "$trot" > "$tmp/trot_twot.csv"
+    bad invdyn "$q3d" --trajectory "$tmp/trot_twot.csv" --contacts $feet
+    awk -F, 'BEGIN { OFS = "," } NR == 1 { $3 = "x"; print; next } { print }' "$trot" > "$tmp/trot_twox.csv"
+    bad invdyn "$q3d" --trajectory "$tmp/trot_twox.csv" --contacts $feet
+    awk -F, 'BEGIN { OFS = "," } NR == 1 { $20 = "stance:nosuch"; print; next } { print }' "$trot" > "$tmp/trot_nosite.csv"
+    bad invdyn "$q3d" --trajectory "$tmp/trot_nosite.csv" --contacts $feet
+    head -n 3 "$trot" > "$tmp/trot_two.csv"
+    bad invdyn "$q3d" --trajectory "$tmp/trot_two.csv" --contacts $feet
+    head -n 1 "$trot" > "$tmp/trot_header.csv"
+    bad invdyn "$q3d" --trajectory "$tmp/trot_header.csv" --contacts $feet
+    { head -n 1 "$trot"; sed -n 2p "$trot"; sed -n 2p "$trot"; sed -n 3p "$trot"; } > "$tmp/trot_dup.csv"
+    bad invdyn "$q3d" --trajectory "$tmp/trot_dup.csv" --contacts $feet
+    { head -n 1 "$trot"; sed -n '4p;3p;2p' "$trot"; } > "$tmp/trot_back.csv"
+    bad invdyn "$q3d" --trajectory "$tmp/trot_back.csv" --contacts $feet
+    # the stance declared where the feet are 10 cm up: contacts that cannot hold
+    awk -F, 'BEGIN { OFS = "," } NR == 1 { print; next } { $4 = $4 + 0.1; print }' "$trot" > "$tmp/trot_hover.csv"
+    bad invdyn "$q3d" --trajectory "$tmp/trot_hover.csv" --contacts $feet
+    bad invdyn "$q3d" --trajectory "$tmp/trot_hover.csv" --contacts $feet --method coulomb
+    # a trajectory of a second, sampled at 1 MHz in time but moving a metre a step
+    awk -F, 'BEGIN { OFS = "," } NR == 1 { print; next } { $1 = (NR - 2) * 1e-6; $2 = NR; print }' "$trot" > "$tmp/trot_fast.csv"
+    bad invdyn "$q3d" --trajectory "$tmp/trot_fast.csv" --contacts $feet
+fi
+bad invdyn "$q3d" --trajectory /dev/null --contacts $feet
+bad invdyn "$q3d" --trajectory "$tmp/dir" --contacts $feet
+bad invdyn "$q3d" --trajectory "$trot" --q $z18 --v $z18 --a $z18
+bad invdyn "$q3d" --q $z18 --v $z18 --a nan,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0
+bad invdyn "$q3d" --q $z18 --v inf,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0 --a $z18
+bad invdyn "$q3d" --q $z18 --v $z18 --a $z18 --mu 1e400
 
 echo "bad_input.sh: $lines command lines, $failures failed (slowest: $slowest ms, hes $slowest_line)"
 [ "$failures" -eq 0 ] || exit 1

@@ -8,7 +8,11 @@
  *   - the paper's rocking block dropped flat (Sec. 5.4.1: 1 x 2, mass 1,
  *     friction 1): Anitescu-Potra brings it to rest;
  *   - random contact sets: complementarity to 1e-9 and no kinetic energy
- *     gained (Anitescu and Potra 1997);
+ *     gained (Anitescu and Potra 1997), or refused where their friction
+ *     cone is not pointed (Gilbert's algorithm, independently, brings the
+ *     hull of the cone's edges to the origin);
+ *   - friction beyond double precision (HES_IMPACT_MU_MAX) and a cone that
+ *     is not pointed refused; below the bound, sticking as Coulomb says;
  *   - bad input refused.
  * Skipped with a message without Siconos numerics.
  */
@@ -225,12 +229,69 @@ START_TEST(test_rocking_block_sequential_orders_pivot_on_either_corner)
 }
 END_TEST
 
+/* The distance from the origin to the convex hull of the edges g = J_n,i
+ * +- mu_i J_t,i of the contacts' cones, each scaled to g^T M^-1 g = 1, in
+ * the metric M^-1 (zero exactly when the cone is not pointed), by
+ * Gilbert's algorithm (1966): from an edge, step towards the edge of least
+ * <x, g> with an exact line search, 200000 times (an upper bound that
+ * converges; n <= 6, k <= 4). */
+static double hull_distance(const hes_contact_set *c)
+{
+    int n = c->n, k = c->k, m = 0;
+    double g[8][6], wg[8][6], x[6], wx[6];
+    for (int i = 0; i < k; i++)
+        for (int sgn = -1; sgn <= 1; sgn += 2) {
+            for (int j = 0; j < n; j++)
+                g[m][j] = c->Jn[i + k * j] + sgn * c->mu[i] * c->Jt[i + k * j];
+            spd_solve(n, c->M, g[m], wg[m]);
+            double nn = 0;
+            for (int j = 0; j < n; j++)
+                nn += g[m][j] * wg[m][j];
+            for (int j = 0; j < n; j++)
+                g[m][j] /= sqrt(nn), wg[m][j] /= sqrt(nn);
+            m++;
+        }
+    memcpy(x, g[0], sizeof x);
+    memcpy(wx, wg[0], sizeof wx);
+    for (int it = 0; it < 200000; it++) {
+        int best = 0;
+        double xb = INFINITY, xx = 0;
+        for (int j = 0; j < n; j++)
+            xx += x[j] * wx[j];
+        for (int a = 0; a < m; a++) {
+            double s = 0;
+            for (int j = 0; j < n; j++)
+                s += g[a][j] * wx[j];
+            if (s < xb)
+                xb = s, best = a;
+        }
+        /* t minimising |x + t (g - x)|^2 on [0, 1] */
+        double dd = 0, xd = 0;
+        for (int j = 0; j < n; j++) {
+            double d = g[best][j] - x[j], wd = wg[best][j] - wx[j];
+            dd += d * wd;
+            xd += x[j] * wd;
+        }
+        if (!(dd > 0) || xx - xb <= 1e-30)
+            break;
+        double t = fmin(1, fmax(0, -xd / dd));
+        for (int j = 0; j < n; j++) {
+            x[j] += t * (g[best][j] - x[j]);
+            wx[j] += t * (wg[best][j] - wx[j]);
+        }
+    }
+    double xx = 0;
+    for (int j = 0; j < n; j++)
+        xx += x[j] * wx[j];
+    return sqrt(fmax(xx, 0));
+}
+
 START_TEST(test_random_contact_sets_dissipate_and_complement)
 {
     if (!have_solver())
         return;
     double worst_gain = -INFINITY, worst_res = 0;
-    int solved = 0, rescued = 0;
+    int solved = 0, rescued = 0, refused = 0;
     for (int rep = 0; rep < 200; rep++) {
         /* up to k = n contacts: redundant sets too (nonnegative impulses
          * that cancel).  Lemke's method alone ended on a ray for 10 of these
@@ -248,9 +309,20 @@ START_TEST(test_random_contact_sets_dissipate_and_complement)
             v[j] = uniform(-2, 2);
         hes_contact_set cs = { n, k, M, Jn, Jt, mu };
         hes_impact_info info;
-        char msg[256];
+        char msg[512];
         hes_status st = hes_impact_anitescu_potra(&cs, v, vp, pn, pt, &info, msg, sizeof msg);
+        double dist = hull_distance(&cs);
+        if (st == HES_EINVAL && strstr(msg, "not pointed")) {
+            /* refused: Gilbert's algorithm brings the hull of its cones'
+               edges (unit M^-1-length) to the origin (a pointed cone's
+               hull stays away from it) */
+            ck_assert_msg(dist < 1e-3, "rep %d refused with the hull %g from the origin", rep,
+                          dist);
+            refused++;
+            continue;
+        }
         ck_assert_msg(st == HES_OK, "rep %d (n %d, k %d): %s", rep, n, k, msg);
+        ck_assert_msg(dist > 1e-7, "rep %d solved with the hull %g from the origin", rep, dist);
         solved++;
         rescued += info.solver >= 1;
         worst_gain = fmax(worst_gain, (info.energy_after - info.energy_before) /
@@ -271,11 +343,81 @@ START_TEST(test_random_contact_sets_dissipate_and_complement)
         }
     }
     if (getenv("HES_TEST_VERBOSE"))
-        printf("impact: %d random sets (%d solved after Lemke ended on a ray), energy change "
-               "<= %.3e (relative), residual <= %.3e\n", solved, rescued, worst_gain, worst_res);
+        printf("impact: %d random sets solved (%d after Lemke ended on a ray), %d refused as not "
+               "pointed, energy change <= %.3e (relative), residual <= %.3e\n", solved, rescued,
+               refused, worst_gain, worst_res);
+    ck_assert_msg(solved >= 190 && refused >= 1, "%d solved, %d refused", solved, refused);
     ck_assert_msg(worst_gain <= 1e-12, "kinetic energy gained: %g", worst_gain);
     ck_assert_int_gt(rescued, 0);   /* the fallback was exercised */
     ck_assert_msg(worst_res <= 1e-9, "residual %g", worst_res);
+}
+END_TEST
+
+START_TEST(test_friction_beyond_double_precision_is_refused)
+{
+    if (!have_solver())
+        return;
+    /* a unit point mass hitting the ground at v = (1, -1): with mu >= 1 it
+     * sticks (|v_t| <= mu |v_n|), v+ = 0, and gains no energy, up to the
+     * bound HES_IMPACT_MU_MAX; beyond it (1e17: a slide with v_t unchanged
+     * and energy gained; 3e16: the slide reversed) every law refuses */
+    const double M[4] = { 1, 0, 0, 1 }, Jn[2] = { 0, 1 }, Jt[2] = { 1, 0 };
+    const double mus[] = { 1, 1e3, HES_IMPACT_MU_MAX, 3e16, 1e17 };
+    for (size_t q = 0; q < sizeof mus / sizeof *mus; q++) {
+        double mu = mus[q], v[2] = { 1, -1 }, vp[2] = { NAN, NAN }, caps[20];
+        hes_contact_set cs = { 2, 1, M, Jn, Jt, &mu };
+        char msg[512];
+        hes_impact_info info;
+        hes_status st = hes_impact_anitescu_potra(&cs, v, vp, NULL, NULL, &info, msg, sizeof msg);
+        for (int i = 0; i < 20; i++)
+            caps[i] = 1;
+        hes_routh_options ro = { 0.25, 20, 0, 0 };
+        double vr[2] = { NAN, NAN };
+        hes_status sr = hes_impact_routh(&cs, v, &ro, caps, vr, NULL, NULL, NULL, NULL, msg,
+                                         sizeof msg);
+        if (mu <= HES_IMPACT_MU_MAX) {
+            ck_assert_msg(st == HES_OK && sr == HES_OK, "mu %g: %s", mu, msg);
+            ck_assert_msg(fabs(vp[0]) < 1e-9 && fabs(vp[1]) < 1e-9 && fabs(vr[0]) < 1e-9 &&
+                          fabs(vr[1]) < 1e-9, "mu %g: v+ (%g, %g), Routh (%g, %g): it sticks",
+                          mu, vp[0], vp[1], vr[0], vr[1]);
+            ck_assert(info.energy_after <= info.energy_before);
+        } else {
+            ck_assert_msg(st == HES_EINVAL && sr == HES_EINVAL && strstr(msg, "friction"),
+                          "mu %g: statuses %d, %d, v+ (%g, %g): %s", mu, st, sr, vp[0], vp[1],
+                          msg);
+        }
+    }
+}
+END_TEST
+
+START_TEST(test_cone_that_is_not_pointed_is_refused)
+{
+    if (!have_solver())
+        return;
+    /* one coordinate, five contacts below it (J_n = 1), tangents of both
+     * signs: with mu = 10 the edges 1 +- 10 J_t,i have both signs, so
+     * friction impulses can cancel (the cone holds a line: not pointed);
+     * with mu = 0.5 every edge is positive and the impact stops the body,
+     * v+ = 0 (the only velocity with J_n v+ >= 0 complementary to a
+     * positive impulse) */
+    const double M[1] = { 1 }, Jn[5] = { 1, 1, 1, 1, 1 }, Jt[5] = { 0.5, -0.3, 0.8, -1, 0.2 };
+    double mu[5], v[1] = { -1 }, vp[1], pn[5];
+    hes_contact_set cs = { 1, 5, M, Jn, Jt, mu };
+    char msg[512];
+    for (int i = 0; i < 5; i++)
+        mu[i] = 10;
+    ck_assert_int_eq(hes_impact_anitescu_potra(&cs, v, vp, pn, NULL, NULL, msg, sizeof msg),
+                     HES_EINVAL);
+    ck_assert_msg(strstr(msg, "not pointed"), "%s", msg);
+    for (int i = 0; i < 5; i++)
+        mu[i] = 0.5;
+    ck_assert_msg(hes_impact_anitescu_potra(&cs, v, vp, pn, NULL, NULL, msg, sizeof msg) ==
+                  HES_OK, "%s", msg);
+    double sum = 0;
+    for (int i = 0; i < 5; i++)
+        sum += pn[i];
+    ck_assert_double_eq_tol(vp[0], 0, 1e-12);
+    ck_assert_double_eq_tol(sum, 1, 1e-9);   /* the momentum removed */
 }
 END_TEST
 
@@ -315,6 +457,8 @@ static Suite *impact_suite(void)
     tcase_add_test(tc, test_rocking_block_comes_to_rest_under_anitescu_potra);
     tcase_add_test(tc, test_rocking_block_sequential_orders_pivot_on_either_corner);
     tcase_add_test(tc, test_random_contact_sets_dissipate_and_complement);
+    tcase_add_test(tc, test_friction_beyond_double_precision_is_refused);
+    tcase_add_test(tc, test_cone_that_is_not_pointed_is_refused);
     tcase_add_test(tc, test_bad_contact_sets_are_refused);
     suite_add_tcase(s, tc);
     return s;

@@ -12,7 +12,7 @@
  *     nonlinear flow (the impact law included);
  *   - every outcome that continues the orbit gives an orbit; 1 and 2
  *     threads give the same psi; a model without such an impact is
- *     refused.
+ *     refused; when every outcome's orbit fails, an error (no NaN psi).
  * Skipped with a message without Siconos numerics or GSL.
  */
 #include <check.h>
@@ -62,6 +62,33 @@ START_TEST(test_no_trailing_impulse_is_the_nominal_orbit)
                       psi, r.psi_nominal);
     }
     hes_impact_orbit_free(&r);
+    hes_system_destroy(sys);
+}
+END_TEST
+
+START_TEST(test_every_orbit_failing_is_an_error_not_nan)
+{
+    /* the nominal analysis first, then a Newton budget of one iteration:
+     * no outcome's orbit (each a perturbed orbit, found from the nominal
+     * one) can converge, so there is no psi to report: HES_ENOORBIT with
+     * the first failure, never a result whose worst psi is NaN */
+    hes_system *sys = test_system("knee-biped");
+    hes_analysis an;
+    ck_assert_int_eq(hes_analyze(sys, 0, &an), HES_OK);
+    hes_settings set = hes_system_get_settings(sys);
+    set.newton_maxiter = 1;
+    set.newton_tol = 1e-15;
+    ck_assert_int_eq(hes_system_set_settings(sys, &set), HES_OK);
+    hes_impact_orbit_options o = { -1, { 4, { 0, 0, 0, 1 }, 0, 1, 0 } };
+    hes_impact_orbit r;
+    char msg[512];
+    hes_status st = hes_impact_orbit_analyze(sys, &an, &o, &r, msg, sizeof msg);
+    if (st != HES_ESOLVER) {
+        ck_assert_msg(st == HES_ENOORBIT && strstr(msg, "failed"), "status %d: %s", (int)st,
+                      msg);
+        ck_assert_ptr_null(r.psi);     /* freed: nothing to read */
+    }
+    hes_analysis_free(&an);
     hes_system_destroy(sys);
 }
 END_TEST
@@ -118,6 +145,7 @@ static Suite *suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_no_trailing_impulse_is_the_nominal_orbit);
     tcase_add_test(tc, test_every_outcome_gives_an_orbit_checked_by_differences);
+    tcase_add_test(tc, test_every_orbit_failing_is_an_error_not_nan);
     tcase_add_test(tc, test_a_model_without_a_frictional_impact_is_refused);
     suite_add_tcase(s, tc);
     return s;

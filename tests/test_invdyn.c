@@ -18,7 +18,15 @@
  *     no-slip solution keeps the previous active set (Sec. 4.6) and its
  *     forces move smoothly from node to node;
  *   - friction 0.01 on a trotting stance is reported infeasible by every
- *     formulation, torque limits are enforced, bad input refused.
+ *     formulation, torque limits are enforced, bad input refused;
+ *   - no-slip's status agrees with its smallest friction (the pyramid);
+ *   - with no foot on the ground the equation of motion misses by the
+ *     weight: infeasible (free fall predicted);
+ *   - 100 random feasible four-feet states: every convex solve succeeds,
+ *     with the same bits under 1 and 2 BLAS threads;
+ *   - a sway over four fixed feet (closed form) sampled at 400 Hz loads
+ *     every foot at every node, feasibly and smoothly, with the normal
+ *     forces summing to m (g + zc'') (Newton, MuJoCo's centre of mass).
  * Skipped with a message without MuJoCo or Siconos numerics.
  */
 #ifdef HAVE_CONFIG_H
@@ -30,6 +38,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <lapacke.h>
 
@@ -273,7 +282,7 @@ START_TEST(test_weight_at_rest)
         setup_at(&s, NULL, 1e-3);
         double weight = total_mass(s.r) * 9.81;
         for (int k = 0; k < 4; k++) {
-            hes_invdyn_options o = { contact_methods[k], 0, 0, 1, 0, 0 };
+            hes_invdyn_options o = { contact_methods[k], 0, 0, 1, 0, 0, 0 };
             hes_invdyn_result res;
             char msg[256];
             hes_status st = hes_invdyn_solve(s.id, &s.pb, &o, &res, msg, sizeof msg);
@@ -296,7 +305,7 @@ START_TEST(test_weight_at_rest)
             ck_assert_double_le(res.unactuated, tol * 100);  /* it stays at rest (m/s^2) */
         }
         /* without contact the robot falls: the baseline */
-        hes_invdyn_options o = { HES_INVDYN_NONE, 0, 0, 1, 0, 0 };
+        hes_invdyn_options o = { HES_INVDYN_NONE, 0, 0, 1, 0, 0, 0 };
         hes_invdyn_result res;
         ck_assert_int_eq(hes_invdyn_solve(s.id, &s.pb, &o, &res, NULL, 0), HES_OK);
         check_result(&s, o.method, &res);
@@ -326,7 +335,7 @@ START_TEST(test_forward_dynamics_random)
             int active[4] = { 1, trial % 2 == 0, trial % 2 == 0, 1 };
             setup_at(&s, active, trial % 4 == 0 ? 1e-2 : 1e-3);
             for (int k = 0; k < 4; k++) {
-                hes_invdyn_options o = { contact_methods[k], 0, 0, 1, 0, 0 };
+                hes_invdyn_options o = { contact_methods[k], 0, 0, 1, 0, 0, -1 };
                 hes_invdyn_result res;
                 char msg[256];
                 hes_status st = hes_invdyn_solve(s.id, &s.pb, &o, &res, msg, sizeof msg);
@@ -360,9 +369,13 @@ START_TEST(test_determinate_formulations_agree)
         s.a_des[i] = 0.5 * sin(1.0 + i);
     setup_at(&s, active, 1e-3);
     consistent(&s, active);
+    /* the free internal force moves the torques as Lemke's method chooses
+       it (Coulomb's LCP has no objective among its solutions): the motors'
+       limits are not this test's subject */
+    s.pb.tau_max = NULL;
     double f[4][6], ke[4];
     for (int k = 0; k < 4; k++) {
-        hes_invdyn_options o = { contact_methods[k], 0, 0, 1, 0, 0 };
+        hes_invdyn_options o = { contact_methods[k], 0, 0, 1, 0, 0, -1 };
         hes_invdyn_result res;
         char msg[256];
         ck_assert_msg(hes_invdyn_solve(s.id, &s.pb, &o, &res, msg, sizeof msg) == HES_OK, "%s",
@@ -415,7 +428,7 @@ START_TEST(test_indeterminate_warm_start)
         consistent(&s, all);
         for (int i = 0; i < 18; i++)
             da = fmax(da, node ? fabs(s.a_des[i] - a_old[i]) : 0);
-        hes_invdyn_options o = { HES_INVDYN_NO_SLIP, 0, 0, 1, 0, 0 };
+        hes_invdyn_options o = { HES_INVDYN_NO_SLIP, 0, 0, 1, 0, 0, 0 };
         hes_invdyn_result res;
         char msg[256];
         ck_assert_msg(hes_invdyn_solve(s.id, &s.pb, &o, &res, msg, sizeof msg) == HES_OK, "%s",
@@ -433,7 +446,7 @@ START_TEST(test_indeterminate_warm_start)
             prev[c] = res.f[c], prev_active[c] = res.active[c];
         /* the paper's cold start (the most violated contact alone) on a
            second workspace, for the record */
-        hes_invdyn_options oc = { HES_INVDYN_NO_SLIP, 0, 0, 1, 1, 0 };
+        hes_invdyn_options oc = { HES_INVDYN_NO_SLIP, 0, 0, 1, 1, 0, 0 };
         hes_invdyn_result rc;
         hes_status stc = hes_invdyn_solve(cold, &s.pb, &oc, &rc, msg, sizeof msg);
         ck_assert(stc == HES_OK || stc == HES_EINFEASIBLE);
@@ -478,7 +491,7 @@ START_TEST(test_low_friction_infeasible)
         setup_at(&s, active, 1e-3);
         consistent(&s, active);
         for (int k = 0; k < 4; k++) {
-            hes_invdyn_options o = { contact_methods[k], 0, 0, 1, 0, 0 };
+            hes_invdyn_options o = { contact_methods[k], 0, 0, 1, 0, 0, -1 };
             hes_invdyn_result res;
             char msg[256] = "";
             hes_status st = hes_invdyn_solve(s.id, &s.pb, &o, &res, msg, sizeof msg);
@@ -522,7 +535,7 @@ START_TEST(test_min_friction)
         consistent(&s, active);
         /* the paper's no-slip forces first, then the smallest friction and
            the distribution that attains it */
-        hes_invdyn_options o = { HES_INVDYN_NO_SLIP, 0, 0, 1, 0, 0 };
+        hes_invdyn_options o = { HES_INVDYN_NO_SLIP, 0, 0, 1, 0, 0, -1 };
         hes_invdyn_result res;
         char msg[256];
         ck_assert_msg(hes_invdyn_solve(s.id, &s.pb, &o, &res, msg, sizeof msg) == HES_OK, "%s",
@@ -556,14 +569,271 @@ START_TEST(test_min_friction)
             double mu = mu_min * (side ? 1.02 : 0.98);
             for (int c = 0; c < s.pb.nc; c++)
                 s.mu[c] = mu;
-            hes_invdyn_options oc = { HES_INVDYN_COULOMB, 0, 0, 1, 0, 0 };
+            hes_invdyn_options oc = { HES_INVDYN_COULOMB, 0, 0, 1, 0, 0, -1 };
             hes_status st = hes_invdyn_solve(s.id, &s.pb, &oc, &res, msg, sizeof msg);
             ck_assert_msg(side ? st == HES_OK && res.slip == 0 : st == HES_EINFEASIBLE,
                           "stance %d, Coulomb at mu %.6f: status %d slip %g (%s)", pass, mu,
                           (int)st, res.slip, msg);
+            /* no-slip's own status agrees with its smallest friction: one
+               friction model (the pyramid) for both */
+            hes_invdyn_options on = { HES_INVDYN_NO_SLIP, 0, 0, 1, 0, 1, -1 };
+            hes_invdyn_reset(s.id);
+            st = hes_invdyn_solve(s.id, &s.pb, &on, &res, msg, sizeof msg);
+            ck_assert_msg(side ? st == HES_OK : st == HES_EINFEASIBLE,
+                          "stance %d, no-slip at mu %.6f (smallest %.6f): status %d (%s)", pass,
+                          mu, res.mu_min, (int)st, msg);
         }
         free_setup(&s);
     }
+}
+END_TEST
+
+START_TEST(test_no_foot_on_the_ground_is_infeasible)
+{
+    if (!test_have_lcp("test_invdyn"))
+        return;
+    /* the standing pose lifted by 1 m, at rest, asked to stay: no contact
+     * is near the ground, so nothing holds the unmotored base up.  The
+     * equation of motion then misses on z by the whole weight, and that
+     * row's only term is the weight: a relative residual of exactly 1,
+     * with the predicted motion free fall (a_z = -g m / (m + the z joint's
+     * armature) up to the other armatures' coupling, MuJoCo's g = 9.81;
+     * exactly MuJoCo's forward dynamics) */
+    setup s = { 0 };
+    s.r = load("quadruped_3d.xml", 1.0);
+    stand(s.r, s.q);
+    s.q[coord(s.r, "z")] += 1.0;
+    int none[4] = { 0, 0, 0, 0 };
+    setup_at(&s, none, 1e-3);
+    ck_assert_int_eq(s.pb.nc, 0);
+    for (int k = 0; k < 2; k++) {
+        hes_invdyn_options o = { contact_methods[k], 0, 0, 1, 0, 0, 0 };
+        hes_invdyn_result res;
+        char msg[512];
+        hes_status st = hes_invdyn_solve(s.id, &s.pb, &o, &res, msg, sizeof msg);
+        ck_assert_msg(st == HES_EINFEASIBLE && strstr(msg, "equation of motion"), "%s: %d %s",
+                      hes_invdyn_method_name(o.method), (int)st, msg);
+        ck_assert_double_eq_tol(res.eom, 1, 1e-12);
+        /* free fall of the whole body: m g over m and the z joint's armature
+           (to the coupling of the other joints' armatures) */
+        const mjModel *mm = hes_robot_mujoco_model(s.r);
+        double arm = mm->dof_armature[coord(s.r, "z")],
+               mass = total_mass(s.r);
+        ck_assert_double_eq_tol(res.a[coord(s.r, "z")], -9.81 * mass / (mass + arm), 1e-4);
+        /* exactly: MuJoCo's forward dynamics with the torques and no contact */
+        double qacc[32];
+        forward(s.r, s.q, s.v, &s.pb, &res, qacc);
+        for (int i = 0; i < 18; i++)
+            ck_assert_double_eq_tol(res.a[i], qacc[i], 1e-9);
+        /* the paper's setting asks for the joints alone: feasible */
+        o.tol_eom = -1;
+        ck_assert_int_eq(hes_invdyn_solve(s.id, &s.pb, &o, &res, msg, sizeof msg), HES_OK);
+    }
+    /* along a trajectory (stance by height): every node infeasible */
+    double t[3] = { 0, 0.01, 0.02 }, q[3 * 18], v[3 * 18] = { 0 }, a[3 * 18] = { 0 };
+    for (int n = 0; n < 3; n++)
+        memcpy(q + 18 * n, s.q, sizeof(double) * 18);
+    hes_invdyn_run run;
+    char msg[512];
+    ck_assert_int_eq(hes_invdyn_trajectory(s.r, 3, t, q, v, a, NULL, NULL, &run, msg,
+                                           sizeof msg), HES_OK);
+    ck_assert_int_eq(run.failed, 3);
+    ck_assert_int_eq(run.worst, -1);    /* no node holds: no friction is the motion's */
+    ck_assert_int_eq(run.status[1], HES_EINFEASIBLE);
+    hes_invdyn_run_free(&run);
+    free_setup(&s);
+}
+END_TEST
+
+/* The standing quadruped swaying over its four fixed feet, in closed
+ * form: the base at x = A sin(2 pi t), z = z0 + B sin(4 pi t), no
+ * rotation, each leg's hip and knee by the two-link inverse kinematics
+ * that keeps its foot where it stood (links 0.08 m; a hinge about y turns
+ * the downward link to (-sin, 0, -cos)). */
+static void sway_pose(hes_robot *r, const double *q_stand, double t, double *q)
+{
+    const double A = 0.02, B = 0.01, l = 0.08, PI = 3.14159265358979323846;
+    const char *legs[4] = { "lf", "rf", "lh", "rh" };
+    memcpy(q, q_stand, sizeof(double) * 18);
+    q[coord(r, "x")] = A * sin(2 * PI * t);
+    q[coord(r, "z")] = q_stand[coord(r, "z")] + B * sin(4 * PI * t);
+    double px = -q[coord(r, "x")], pz = -(0.16 + q[coord(r, "z")]);
+    double dd = px * px + pz * pz, k2 = -acos((dd - 2 * l * l) / (2 * l * l));
+    double phi = atan2(-px, -pz);
+    for (int g = 0; g < 4; g++) {
+        char name[32];
+        snprintf(name, sizeof name, "%s_hip", legs[g]);
+        q[coord(r, name)] = phi - k2 / 2;
+        snprintf(name, sizeof name, "%s_knee", legs[g]);
+        q[coord(r, name)] = k2;
+    }
+}
+
+START_TEST(test_sampled_sway_is_consistent)
+{
+    if (!test_have_lcp("test_invdyn"))
+        return;
+    /* the sway sampled at 400 Hz, its velocities and accelerations from
+     * the samples alone: a consistent motion on four feet.  It must load
+     * every foot at every node, be feasible throughout, move the forces
+     * smoothly, and carry the weight plus the mass times the centre of
+     * mass's vertical acceleration (Newton, from MuJoCo's centre of mass
+     * at the nodes by second differences: independent of the solve) */
+    hes_robot *r = load("quadruped_3d.xml", 1.0);
+    double q0[18];
+    stand(r, q0);
+    enum { N = 401 };
+    double *t = malloc(sizeof(double) * N), *q = malloc(sizeof(double) * N * 18);
+    double *zc = malloc(sizeof(double) * N);
+    ck_assert(t && q && zc);
+    mjModel *m = mj_copyModel(NULL, hes_robot_mujoco_model(r));
+    mjData *md = mj_makeData(m);
+    int torso = mj_name2id(m, mjOBJ_BODY, "torso");
+    for (int n = 0; n < N; n++) {
+        t[n] = n / 400.0;
+        sway_pose(r, q0, t[n], q + (size_t)18 * n);
+        memcpy(md->qpos, q + (size_t)18 * n, sizeof(double) * 18);
+        mj_kinematics(m, md);
+        mj_comPos(m, md);
+        zc[n] = md->subtree_com[3 * torso + 2];
+    }
+    double mass = total_mass(r);
+    hes_invdyn_run run;
+    char msg[512];
+    ck_assert_int_eq(hes_invdyn_trajectory(r, N, t, q, NULL, NULL, NULL, NULL, &run, msg,
+                                           sizeof msg), HES_OK);
+    int rows = run.nc * (1 + run.tangents), loaded_min = 4;
+    double jump = 0, fmin = INFINITY, newton = 0;
+    for (int n = 0; n < N; n++) {
+        ck_assert_msg(run.status[n] == HES_OK, "node %d (t = %g): %s", n, t[n], run.message[n]);
+        int loaded = 0;
+        double sum = 0;
+        for (int c = 0; c < 4; c++) {
+            double fn = run.f[(size_t)n * rows + c];
+            loaded += fn > 1.0;
+            fmin = fmin < fn ? fmin : fn;
+            sum += fn;
+            if (n > 0)
+                jump = fmax(jump, fabs(fn - run.f[(size_t)(n - 1) * rows + c]));
+        }
+        loaded_min = loaded < loaded_min ? loaded : loaded_min;
+        if (n > 0 && n < N - 1) {
+            double azc = (zc[n + 1] - 2 * zc[n] + zc[n - 1]) * 400.0 * 400.0;
+            newton = fmax(newton, fabs(sum - mass * (9.81 + azc)) / (mass * 9.81));
+        }
+    }
+    printf("test_invdyn: sampled sway, 401 nodes: every node feasible, least normal force "
+           "%.3f N, largest change between nodes %.4f N, |sum f_n - m (g + zc'')| <= %.2e "
+           "of the weight\n", fmin, jump, newton);
+    ck_assert_int_eq(run.failed, 0);
+    ck_assert_int_eq(loaded_min, 4);
+    ck_assert_msg(jump < 0.5, "a normal force jumps by %g N between nodes", jump);
+    ck_assert_msg(newton < 1e-3, "Newton's law misses by %g of the weight", newton);
+    hes_invdyn_run_free(&run);
+    mj_deleteData(md);
+    mj_deleteModel(m);
+    free(t), free(q), free(zc);
+    hes_robot_free(r);
+}
+END_TEST
+
+/* 100 random feasible states of the 3-D quadruped standing on four feet
+ * (friction 1): the base turned and shifted, the legs' joints bent, the
+ * base's acceleration random and each stance leg's joint accelerations
+ * those that keep its foot in place (consistent), at rest.  Every convex
+ * solve (both formulations) must succeed; returns an FNV-1a hash of the
+ * bits of every torque and force. */
+static unsigned long long convex_states_hash(int *solved, int *tried, char *why, size_t len)
+{
+    unsigned long long h = 1469598103934665603ULL;
+    rng = 99;
+    *solved = *tried = 0;
+    for (int n = 0; n < 100; n++) {
+        setup s = { 0 };
+        s.r = load("quadruped_3d.xml", 1.0);
+        stand(s.r, s.q);
+        s.q[coord(s.r, "x")] = uniform(-0.5, 0.5);
+        s.q[coord(s.r, "y")] = uniform(-0.5, 0.5);
+        s.q[coord(s.r, "yaw")] = uniform(-1, 1);
+        for (int i = 0; i < 6; i++)
+            s.a_des[i] = uniform(-0.5, 0.5) * (i < 3 ? 1 : 2);
+        int active[4] = { 1, 1, 1, 1 };
+        setup_at(&s, active, 1e-3);
+        consistent(&s, active);
+        s.pb.tau_max = NULL;
+        for (int k = 2; k < 4; k++) {
+            /* the paper's setting: the joints' accelerations asked, the
+               base's the complementarity-free model's own prediction */
+            hes_invdyn_options o = { contact_methods[k], 0, 0, 1, 0, 0, -1 };
+            hes_invdyn_result res;
+            char msg[256];
+            hes_status st = hes_invdyn_solve(s.id, &s.pb, &o, &res, msg, sizeof msg);
+            ++*tried;
+            if (st != HES_OK) {
+                if (why[0] == '\0')
+                    snprintf(why, len, "state %d, %s: %s", n, hes_invdyn_method_name(o.method),
+                             msg);
+                continue;
+            }
+            ++*solved;
+            const double *parts[2] = { res.tau, res.f };
+            int sizes[2] = { s.pb.nu, s.pb.nc * (1 + s.pb.tangents) };
+            for (int p = 0; p < 2; p++)
+                for (int i = 0; i < sizes[p]; i++) {
+                    unsigned long long u;
+                    memcpy(&u, &parts[p][i], sizeof u);
+                    h = (h ^ u) * 1099511628211ULL;
+                }
+        }
+        free_setup(&s);
+    }
+    return h;
+}
+
+/* The child of the thread-count test (the whole suite, with
+ * HES_TEST_CONVEX_HASH set): the hash */
+START_TEST(test_convex_hash_child)
+{
+    if (!getenv("HES_TEST_CONVEX_HASH"))
+        return;
+    int solved, tried;
+    char why[512] = "";
+    printf("convex-hash %016llx\n", convex_states_hash(&solved, &tried, why, sizeof why));
+    fflush(stdout);
+}
+END_TEST
+
+START_TEST(test_convex_random_states_solve_the_same_with_any_thread_count)
+{
+    if (!test_have_lcp("test_invdyn"))
+        return;
+    int solved, tried;
+    char why[512] = "";
+    unsigned long long h = convex_states_hash(&solved, &tried, why, sizeof why);
+    ck_assert_msg(solved == tried, "%d of %d convex solves failed; the first: %s",
+                  tried - solved, tried, why);
+    /* the same run in this program again, under OpenBLAS with 1 and with 2
+       threads (read when the library loads: a process each) */
+    unsigned long long hs[2];
+    for (int t = 0; t < 2; t++) {
+        char cmd[4200], line[128] = "";
+        char self[4096];
+        ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+        ck_assert_int_gt(n, 0);
+        self[n] = '\0';
+        snprintf(cmd, sizeof cmd, "OPENBLAS_NUM_THREADS=%d HES_TEST_CONVEX_HASH=1 '%s'", t + 1,
+                 self);
+        FILE *f = popen(cmd, "r");
+        ck_assert_ptr_nonnull(f);
+        int got = 0;
+        while (fgets(line, sizeof line, f))
+            got += sscanf(line, "convex-hash %llx", &hs[t]) == 1;
+        ck_assert_int_eq(pclose(f), 0);
+        ck_assert_int_eq(got, 1);
+    }
+    printf("test_invdyn: 100 random four-feet states, %d convex solves: all solved; results "
+           "%016llx with 1 thread, %016llx with 2, %016llx here\n", tried, hs[0], hs[1], h);
+    ck_assert_msg(hs[0] == hs[1], "1 and 2 BLAS threads give different bits");
 }
 END_TEST
 
@@ -574,7 +844,7 @@ START_TEST(test_torque_limit_and_bad_input)
     stand(s.r, s.q);
     s.a_des[8] = 1e6;             /* lf_knee far beyond its 5 N m motor */
     setup_at(&s, NULL, 1e-3);
-    hes_invdyn_options o = { HES_INVDYN_NONE, 0, 0, 1, 0, 0 };
+    hes_invdyn_options o = { HES_INVDYN_NONE, 0, 0, 1, 0, 0, 0 };
     hes_invdyn_result res;
     char msg[256];
     ck_assert_int_eq(hes_invdyn_solve(s.id, &s.pb, &o, &res, msg, sizeof msg), HES_EINFEASIBLE);
@@ -611,12 +881,20 @@ static Suite *suite(void)
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 120);
 #ifdef HAVE_MUJOCO
+    if (getenv("HES_TEST_CONVEX_HASH")) {   /* the thread-count test's child: that alone */
+        tcase_add_test(tc, test_convex_hash_child);
+        suite_add_tcase(s, tc);
+        return s;
+    }
     tcase_add_test(tc, test_weight_at_rest);
     tcase_add_test(tc, test_forward_dynamics_random);
     tcase_add_test(tc, test_determinate_formulations_agree);
     tcase_add_test(tc, test_indeterminate_warm_start);
     tcase_add_test(tc, test_low_friction_infeasible);
     tcase_add_test(tc, test_min_friction);
+    tcase_add_test(tc, test_no_foot_on_the_ground_is_infeasible);
+    tcase_add_test(tc, test_sampled_sway_is_consistent);
+    tcase_add_test(tc, test_convex_random_states_solve_the_same_with_any_thread_count);
     tcase_add_test(tc, test_torque_limit_and_bad_input);
 #else
     printf("test_invdyn: hes was built without MuJoCo: skipped\n");

@@ -563,6 +563,119 @@ START_TEST(test_hull_and_location_on_a_square)
 }
 END_TEST
 
+/* Jarvis's gift wrapping (an independent hull): from the lowest-leftmost
+ * point, each next vertex the point with every other on its left (exact
+ * cross products: the test's points are on a grid of 1/1024); returns the
+ * vertex count, CCW, collinear points left out. */
+static int gift_wrap(int m, const double (*p)[2], int *out)
+{
+    int start = 0, h = 0;
+    for (int i = 1; i < m; i++)
+        if (p[i][0] < p[start][0] || (p[i][0] == p[start][0] && p[i][1] < p[start][1]))
+            start = i;
+    int cur = start;
+    do {
+        out[h++] = cur;
+        int next = cur == 0 ? 1 : 0;
+        for (int i = 0; i < m; i++) {
+            if (i == cur)
+                continue;
+            double c = (p[next][0] - p[cur][0]) * (p[i][1] - p[cur][1]) -
+                       (p[next][1] - p[cur][1]) * (p[i][0] - p[cur][0]);
+            double dn = hypot(p[next][0] - p[cur][0], p[next][1] - p[cur][1]),
+                   di = hypot(p[i][0] - p[cur][0], p[i][1] - p[cur][1]);
+            if (c < 0 || (c == 0 && di > dn))     /* i is right of cur->next, or farther */
+                next = i;
+        }
+        cur = next;
+    } while (cur != start && h <= m);
+    return h;
+}
+
+START_TEST(test_hull_is_gift_wrapping_and_holds_every_sample)
+{
+    /* random clouds on a grid (exact arithmetic): the same vertices as
+     * gift wrapping, each sample located inside its own hull */
+    enum { M = 60 };
+    double u[M * 4], pts[M][2];
+    int finished[M], idx[M], ref[M + 1];
+    for (int rep = 0; rep < 200; rep++) {
+        int m = 3 + rep % (M - 3);
+        for (int i = 0; i < m; i++) {
+            pts[i][0] = floor(uniform(0, 64)) / 1024;
+            pts[i][1] = floor(uniform(0, 64)) / 1024;
+            u[4 * i] = pts[i][0];
+            u[4 * i + 1] = pts[i][1];
+            u[4 * i + 2] = u[4 * i + 3] = 0;
+            finished[i] = 1;
+        }
+        hes_impact_set S;
+        memset(&S, 0, sizeof S);
+        S.n = 1, S.k = 2, S.samples = m, S.u = u, S.finished = finished, S.n_finished = m,
+        S.u_scale = 1;
+        int h = hes_impact_set_hull(&S, 0, 1, idx), hr = gift_wrap(m, (const double (*)[2])pts,
+                                                                   ref);
+        if (hr < 3)
+            continue;               /* collinear draws: the segment case, below */
+        ck_assert_msg(h == hr, "rep %d: %d vertices, gift wrapping %d", rep, h, hr);
+        int off = -1;               /* the same cycle, from the same start */
+        for (int i = 0; i < h; i++)
+            if (pts[idx[i]][0] == pts[ref[0]][0] && pts[idx[i]][1] == pts[ref[0]][1])
+                off = i;
+        ck_assert_int_ge(off, 0);
+        for (int i = 0; i < h; i++)
+            ck_assert(pts[idx[(off + i) % h]][0] == pts[ref[i]][0] &&
+                      pts[idx[(off + i) % h]][1] == pts[ref[i]][1]);
+        for (int i = 0; i < m; i++) {
+            int inside;
+            ck_assert_int_eq(hes_impact_set_locate(&S, u + 4 * i, NULL, NULL, &inside), HES_OK);
+            ck_assert_msg(inside, "rep %d: sample %d outside its own hull", rep, i);
+        }
+    }
+}
+END_TEST
+
+START_TEST(test_box_wall_normal_hull_reaches_the_highest_sample)
+{
+    if (!have_solvers())
+        return;
+    /* box-wall's first normal (the floor, A) is 0 in every sample up to
+     * 1e-15, the second (the wall, B) spreads up to about 0.1055: the hull
+     * of the normals is the segment from the lowest to the highest B, and
+     * every sample lies on it */
+    hes_impact_setup s;
+    hes_impact_set S;
+    sample("box-wall", 4096, 0, 1, &s, &S);
+    int k = S.k, *idx = malloc(sizeof(int) * (size_t)S.samples), top = -1;
+    ck_assert_ptr_nonnull(idx);
+    double ymax = -INFINITY, xnoise = 0;
+    for (int i = 0; i < S.samples; i++)
+        if (S.finished[i]) {
+            xnoise = fmax(xnoise, fabs(S.u[(size_t)i * 2 * k]));
+            if (S.u[(size_t)i * 2 * k + 1] > ymax)
+                ymax = S.u[(size_t)i * 2 * k + 1], top = i;
+        }
+    ck_assert_msg(xnoise < 1e-13 && ymax > 0.1, "A's normal %g, B's largest %g", xnoise, ymax);
+    int h = hes_impact_set_hull(&S, 0, 1, idx);
+    double hy = -INFINITY;
+    for (int e = 0; e < h; e++)
+        hy = fmax(hy, S.u[(size_t)idx[e] * 2 * k + 1]);
+    ck_assert_msg(hy == ymax, "the hull reaches %.6f, the highest sample (%d) %.6f", hy, top,
+                  ymax);
+    for (int i = 0; i < S.samples; i++) {
+        if (!S.finished[i])
+            continue;
+        int inside;
+        ck_assert_int_eq(hes_impact_set_locate(&S, S.u + (size_t)i * 2 * k, NULL, NULL, &inside),
+                         HES_OK);
+        ck_assert_msg(inside, "sample %d (%g, %g) outside its own set's normal hull", i,
+                      S.u[(size_t)i * 2 * k], S.u[(size_t)i * 2 * k + 1]);
+    }
+    free(idx);
+    hes_impact_set_free(&S);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("routh");
@@ -578,6 +691,8 @@ static Suite *suite(void)
     tcase_add_test(tc, test_contact_rows_from_constraint_functions);
     tcase_add_test(tc, test_bad_input_is_refused);
     tcase_add_test(tc, test_hull_and_location_on_a_square);
+    tcase_add_test(tc, test_hull_is_gift_wrapping_and_holds_every_sample);
+    tcase_add_test(tc, test_box_wall_normal_hull_reaches_the_highest_sample);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -33,6 +33,23 @@ int hes__fd_dt(hes__vec_fn f, void *ctx, double t, const double *x, int n_in,
 
 /* Small dense linear algebra (column-major). */
 void hes__matmul(int m, int k, int n, const double *a, const double *b, double *c);
+/* Small dense factorisations in a fixed order of operations (dense.c):
+ * the same bits whatever BLAS's thread count.  Column-major.
+ *   hes__chol: A = L L^T in place (lower; the upper triangle untouched);
+ *     0, or j + 1 when pivot j is not positive (or NaN).
+ *   hes__chol_solve: B (n x nrhs) <- (L L^T)^-1 B.
+ *   hes__chol_inverse: A (SPD) <- A^-1, full and symmetric; 0, j + 1 as
+ *     hes__chol, -1 out of memory.
+ *   hes__lu_solve: A x = b by LU with partial pivoting (A overwritten, b
+ *     becomes x); 0, or j + 1 for a zero pivot.
+ *   hes__sym_eig: A symmetric -> eigenvalues ascending in ev, eigenvectors
+ *     in A's columns (as LAPACK's dsyev); 0, 1 without convergence, -1 out
+ *     of memory. */
+int hes__chol(double *A, int n);
+void hes__chol_solve(const double *L, int n, double *B, int nrhs);
+int hes__chol_inverse(double *A, int n);
+int hes__lu_solve(int n, double *A, double *b);
+int hes__sym_eig(int n, double *A, double *ev);
 /* proj = I - F g^T / gF (n x n), gF = g^T F nonzero (linalg.c). */
 void hes__flow_projector(int n, const double *F, const double *g, double gF, double *proj);
 int hes__all_finite(const double *v, int n);

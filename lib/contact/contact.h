@@ -89,6 +89,15 @@ hes_status hes__impact_ap_matrix(const hes_contact_set *c, double *A, int lda, d
                                  double *L);
 void hes__impact_ap_q(const hes_contact_set *c, const double *v, double *q);
 void hes__impact_dv(int n, int k, const double *WG, const double *z, double *dv);
+/* Whether the friction cone of c is pointed to within double precision
+ * (the paper's Assumption 2), WG = M^-1 [J_n; J_t]^T as
+ * hes__impact_ap_matrix writes it: HES_EINVAL with the reason if not. */
+hes_status hes__impact_pointed(const hes_contact_set *c, const double *WG, char *msg, size_t len);
+/* An outcome checked physically: with normals, no contact approaching
+ * (J_n v+ >= -tol); no kinetic energy gained beyond 1e-8 relative.
+ * HES_ESOLVER with the reason otherwise. */
+hes_status hes__impact_verify(const hes_contact_set *c, const double *v_minus,
+                              const double *v_plus, int normals, char *msg, size_t len);
 /* The termination tolerance of the impact laws: a contact approaches while
  * J_n v < -tol max(1, |J_n v-|, |J_t v-|) (tol 0: 1e-8, the paper's code) */
 double hes__impact_tolerance(const hes_contact_set *c, const double *v_minus, double tol);
@@ -102,9 +111,10 @@ void hes__impact_finish(const hes_contact_set *c, const double *v_minus, const d
  * its KKT conditions by hes_lcp_solve (qp_lcp.c), reg added to the
  * Hessian's diagonal (0: none; see qp_lcp.c).  Adds the pivots to
  * *pivots (may be NULL).  Statuses as hes_lcp_solve's. */
-/* The complementarity residual of hes_lcp_solve's check,
- * max_i max(|min(z_i, w_i)|, -z_i, -w_i) / (1 + |q|_inf), with w = M z + q
- * written (lcp.c). */
+/* The complementarity residual of hes_lcp_solve's check, relative to the
+ * data and the solution (zs = |z|_inf, S = |q|_inf, s_i = sum_k |M_ik z_k|
+ * + |q_i|): max_i max(-z_i / zs, -w_i / S, min(z_i / zs, w_i / S)) +
+ * eps max_i s_i / S, with w = M z + q written (lcp.c). */
 double hes__lcp_residual(int n, const double *M, const double *q, const double *z, double *w);
 
 #define HES__QP_REG 1e-8     /* the regularisation relative to the Hessian's scale */

@@ -30,13 +30,15 @@
  * single impact dissipates, so the sequence does; the number of passes is
  * bounded (HES_EMAXITER past it: the sequence need not terminate).
  */
-#include <lapacke.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "contact/contact.h"
+
+static void contact_velocity(const hes_contact_set *c, int i, const double *v, double *un,
+                             double *ut);
 
 /* v^T M v / 2 */
 double hes__impact_kinetic(int n, const double *M, const double *v)
@@ -61,6 +63,152 @@ hes_status hes__impact_check(const hes_contact_set *c, const double *v, char *ms
         if (!(c->mu[i] >= 0) || !isfinite(c->mu[i]))
             return hes__say(msg, len, HES_EINVAL, "impact: contact %d has friction coefficient "
                             "mu = %g (must be finite and >= 0)", i, c->mu[i]);
+    /* The laws' LCPs hold Coulomb's cone as the row mu c_n - (beta+ + beta-)
+       >= 0 and the tangential impulse as the difference beta+ - beta- of two
+       one-sided impulses that may each grow to mu c_n: both are resolved
+       only to eps mu c_n.  At mu <= 1e6 that is 2.2e-10 of the normal
+       impulse, below the LCPs' tolerance 1e-9; at 1e17 it is ten times the
+       normal impulse, and the friction comes out as noise (a slide with
+       its speed unchanged, energy gained). */
+    for (int i = 0; i < k; i++)
+        if (c->mu[i] > HES_IMPACT_MU_MAX)
+            return hes__say(msg, len, HES_EINVAL, "impact: contact %d has friction coefficient "
+                            "mu = %g, beyond %g, the largest whose tangential impulse double "
+                            "precision resolves (to eps mu times the normal impulse); a contact "
+                            "that must not slip needs no more than that", i, c->mu[i],
+                            HES_IMPACT_MU_MAX);
+    return HES_OK;
+}
+
+/*
+ * Whether the contacts' friction cone is pointed (the paper's Assumption
+ * 2): some velocity direction d has d^T g > 0 for every edge g of every
+ * contact's linearised cone, g = J_n,i^T +- mu_i J_t,i^T (the generalised
+ * impulse of a unit normal impulse at the cone's edges).  If none exists,
+ * impulses in the cones can cancel (jamming: a 1-dof slider whose friction
+ * pushes it both ways), the Anitescu-Potra LCP has solutions with
+ * arbitrarily large impulses, and the v+ of a large one is rounding.
+ *
+ * With the edges normalised in the kinetic metric (g^T M^-1 g = 1), the
+ * point of their convex hull nearest the origin in that metric,
+ *     p = G^T y,  y = argmin 1/2 y^T H y  over y >= 0, sum y >= 1,
+ *     H = G M^-1 G^T
+ * (Gordan's alternative: the cone is pointed exactly when the hull misses
+ * the origin), is found as the LCP of its KKT conditions (hes__qp_lcp,
+ * always feasible).  d = M^-1 p is then a certificate that needs no trust
+ * in the solver: g_j^T d = (H y)_j for every edge, and
+ *     delta = min_j (H y)_j / |p|_{M^-1}
+ * is the margin by which every edge clears the plane normal to d (at
+ * most the hull's distance from the origin, <= 1).  A unit change of
+ * velocity needs impulses of about 1 / delta, whose rounding, eps / delta
+ * relative, must stay near the LCPs' tolerance 1e-9: the cone is refused
+ * when delta < HES_IMPACT_POINTED_MIN (1e-7).  The certificate is exact
+ * up to the rounding of H y (1e-16, against delta^2 >= 1e-14), so a cone
+ * that is not pointed is never passed; an inexact y (the LCP's tolerance,
+ * the regularisation 1e-12 of H's unit diagonal) can only lower delta.
+ */
+hes_status hes__impact_pointed(const hes_contact_set *c, const double *WG, char *msg, size_t len)
+{
+    int n = c->n, k = c->k, m = 0;
+    size_t K = 2 * (size_t)k;
+    /* P: the edges' M^-1 g (n x 2k); E: the edges g (n x 2k); H (2k x 2k) */
+    double *E = malloc(sizeof(double) * (2 * K * (size_t)n + K * K + 3 * K + 1));
+    int *nonneg = malloc(sizeof(int) * K);
+    if (!E || !nonneg) {
+        free(E), free(nonneg);
+        return hes__say(msg, len, HES_ENOMEM, "out of memory for the friction cone's check");
+    }
+    double *P = E + K * n, *H = P + K * n, *zero = H + K * K, *y = zero + K, *Hy = y + K,
+           *mone = Hy + K;
+    for (int i = 0; i < k; i++)
+        for (int sgn = -1; sgn <= 1; sgn += 2) {
+            double nn = 0, *e = E + (size_t)m * n, *pw = P + (size_t)m * n;
+            for (int j = 0; j < n; j++) {
+                e[j] = c->Jn[i + (size_t)j * k] + sgn * c->mu[i] * c->Jt[i + (size_t)j * k];
+                pw[j] = WG[j + (size_t)i * n] + sgn * c->mu[i] * WG[j + (size_t)(k + i) * n];
+                nn += e[j] * pw[j];
+            }
+            if (!(nn > 0))       /* a contact that does not act on the system */
+                continue;
+            nn = sqrt(nn);
+            for (int j = 0; j < n; j++)
+                e[j] /= nn, pw[j] /= nn;
+            m++;
+        }
+    hes_status st = HES_OK;
+    if (m > 0) {
+        for (int a = 0; a < m; a++) {
+            for (int b = 0; b < m; b++) {
+                double s = 0;
+                for (int j = 0; j < n; j++)
+                    s += E[j + (size_t)a * n] * P[j + (size_t)b * n];
+                H[a + (size_t)b * m] = s;
+            }
+            zero[a] = 0, nonneg[a] = 1;
+        }
+        /* symmetric to rounding: take the mean */
+        for (int a = 0; a < m; a++)
+            for (int b = 0; b < a; b++)
+                H[a + (size_t)b * m] = H[b + (size_t)a * m] =
+                    0.5 * (H[a + (size_t)b * m] + H[b + (size_t)a * m]);
+        for (int a = 0; a < m; a++)
+            Hy[a] = 1;                  /* the constraint's row (1 x m): sum y >= 1 */
+        *mone = -1;
+        char why[256] = "";
+        st = hes__qp_lcp(m, H, zero, nonneg, 1, Hy, mone, 1e-12, 1e-9, y, NULL, why, sizeof why);
+        double delta = 0, pp = 0, low = INFINITY;
+        if (st == HES_OK) {
+            for (int a = 0; a < m; a++) {
+                double s = 0;
+                for (int b = 0; b < m; b++)
+                    s += H[a + (size_t)b * m] * fmax(y[b], 0);
+                Hy[a] = s;
+                low = fmin(low, s);
+                pp += fmax(y[a], 0) * s;
+            }
+            delta = pp > 0 ? low / sqrt(pp) : 0;
+        }
+        if (st == HES_OK && !(delta >= HES_IMPACT_POINTED_MIN))
+            st = hes__say(msg, len, HES_EINVAL, "impact: the contacts' friction cone is not "
+                          "pointed to within double precision (margin %.3g < %g): impulses within the cones can cancel "
+                          "each other (jamming), so they are unbounded and the outcome would "
+                          "be rounding; the simultaneous law needs a pointed cone (Halm & Posa, "
+                          "Assumption 2): lower the friction or resolve the contacts in "
+                          "sequence", delta, HES_IMPACT_POINTED_MIN);
+        else if (st != HES_OK)
+            st = hes__say(msg, len, st, "impact: the friction cone's check failed: %s", why);
+    }
+    free(E), free(nonneg);
+    return st;
+}
+
+/* The outcome, checked physically: no contact penetrating after the
+ * impact where the law ends every approach (normals: J_n v+ >= -tol, the
+ * laws' termination tolerance), and no kinetic energy gained (every law
+ * here dissipates: Anitescu and Potra 1997; Halm & Posa Theorem 7) beyond
+ * 1e-8 of the energy before, the laws' tolerance on the velocities'
+ * scale.  HES_ESOLVER otherwise: the LCPs' solutions passed their check
+ * but do not mean a physical impact. */
+hes_status hes__impact_verify(const hes_contact_set *c, const double *v_minus,
+                              const double *v_plus, int normals, char *msg, size_t len)
+{
+    if (!hes__all_finite(v_plus, c->n))
+        return hes__say(msg, len, HES_ESOLVER, "impact: the post-impact velocity is not finite");
+    double tol = hes__impact_tolerance(c, v_minus, 0), un, ut;
+    for (int i = 0; normals && i < c->k; i++) {
+        contact_velocity(c, i, v_plus, &un, &ut);
+        if (un < -tol)
+            return hes__say(msg, len, HES_ESOLVER, "impact: contact %d still approaches after "
+                            "the impact (normal velocity %.3g < -%.3g): the solution of the "
+                            "law's LCP is not a physical impact", i, un, tol);
+    }
+    double e0 = hes__impact_kinetic(c->n, c->M, v_minus), e1 = hes__impact_kinetic(c->n, c->M,
+                                                                                   v_plus);
+    if (!(e1 <= e0 * (1 + 1e-8)))
+        return hes__say(msg, len, HES_ESOLVER, "impact: kinetic energy %.6g after the impact, "
+                        "%.6g before (a gain of %.3g relative): impacts dissipate, so the "
+                        "solution of the law's LCP is not a physical impact", e1, e0,
+                        e0 > 0 ? (e1 - e0) / e0 : INFINITY);
     return HES_OK;
 }
 
@@ -78,8 +226,9 @@ hes_status hes__impact_ap_matrix(const hes_contact_set *c, double *A, int lda, d
             WG[j + (size_t)i * n] = c->Jn[i + (size_t)j * k];
             WG[j + (size_t)(k + i) * n] = c->Jt[i + (size_t)j * k];
         }
-    if (LAPACKE_dposv(LAPACK_COL_MAJOR, 'L', n, 2 * k, L, n, WG, n) != 0)
+    if (hes__chol(L, n) != 0)         /* base/dense.c: thread-count independent */
         return HES_EINVAL;
+    hes__chol_solve(L, n, WG, 2 * k);
     /* rows of D: d_r = +t_i (r < k) or -t_i (r >= k); columns of the
        velocity blocks: G W G^T with the signs of D */
     for (int a = 0; a < 3 * k; a++) {          /* rows: n_i, then d_r */
@@ -184,12 +333,19 @@ hes_status hes_impact_anitescu_potra(const hes_contact_set *c, const double *v_m
         free(L);
         return hes__say(msg, len, HES_EINVAL, "impact: the mass matrix is not positive definite");
     }
+    if ((st = hes__impact_pointed(c, WG, msg, len)) != HES_OK) {
+        free(L);
+        return st;
+    }
     hes_lcp_info li;
     st = hes_lcp_solve(nz, A, q, 1e-9, z, w, &li, msg, len);
     if (st == HES_OK) {
         hes__impact_dv(n, k, WG, z, dv);
         for (int j = 0; j < n; j++)
             v_plus[j] = v_minus[j] + dv[j];
+        st = hes__impact_verify(c, v_minus, v_plus, 1, msg, len);
+    }
+    if (st == HES_OK) {
         for (int i = 0; pn && i < k; i++)
             pn[i] = z[i];
         for (int i = 0; pt && i < k; i++)
@@ -289,7 +445,7 @@ hes_status hes_impact_sequential(const hes_contact_set *c, const int *order, int
     memcpy(v_plus, v, sizeof(double) * (size_t)n);
     hes__impact_finish(c, v_minus, v_plus, &total, info);
     free(v);
-    return HES_OK;
+    return hes__impact_verify(c, v_minus, v_plus, 0, msg, len);
 }
 
 void hes_contact_velocities(const hes_contact_set *c, const double *v, double *u)

@@ -119,6 +119,13 @@ hes_status hes_impact_routh(const hes_contact_set *c, const double *v_minus,
                       "%d steps of h = %g", o->steps, o->h);
     memcpy(v_plus, v, sizeof(double) * (size_t)n);
     hes__impact_finish(c, v_minus, v, &total, info);
+    /* every step dissipates (Theorem 7); a finished impact ends every
+       approach (its loop's condition) */
+    if (st == HES_OK || st == HES_EMAXITER) {
+        hes_status sv = hes__impact_verify(c, v_minus, v, 0, msg, len);
+        if (sv != HES_OK)
+            st = sv;
+    }
     free(L);
     return st;
 }

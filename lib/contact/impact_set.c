@@ -21,11 +21,14 @@
  * into preallocated rows.  Nothing is shared but read-only inputs.
  *
  * Summaries: the planar convex hull of the samples projected on two
- * contact-velocity coordinates (Andrew's monotone chain), and the distance
- * of an outcome (Anitescu-Potra, sequential) to the nearest sample.
+ * contact-velocity coordinates (Andrew's monotone chain with an
+ * orientation test against its own rounding; a set on one line to
+ * rounding is its segment), and the distance of an outcome
+ * (Anitescu-Potra, sequential) to the nearest sample.
  */
 #include "config.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -256,6 +259,20 @@ static int by_xy(const void *pa, const void *pb)
     return a->x[1] < b->x[1] ? -1 : a->x[1] > b->x[1];
 }
 
+/* Whether c lies strictly to the left of the line from a to b: the cross
+ * product against the bound on its rounding error.  The products
+ * (b - a)_x (c - a)_y and (b - a)_y (c - a)_x each carry a relative error
+ * of a few eps (the differences' rounding, then the product's), so a
+ * cross product within 4 eps of their magnitudes has an uncertain sign:
+ * not a left turn.  The tolerance is the arithmetic's, relative to the
+ * three points themselves: a thin triangle (1e-15 wide, 0.1 tall) is a
+ * left turn, whatever the set's extent. */
+static int left_turn(const double *a, const double *b, const double *c)
+{
+    double p1 = (b[0] - a[0]) * (c[1] - a[1]), p2 = (b[1] - a[1]) * (c[0] - a[0]);
+    return p1 - p2 > 4 * DBL_EPSILON * (fabs(p1) + fabs(p2));
+}
+
 int hes_impact_set_hull(const hes_impact_set *S, int a, int b, int *idx)
 {
     if (!S || !idx || a < 0 || b < 0 || a >= 2 * S->k || b >= 2 * S->k)
@@ -275,36 +292,62 @@ int hes_impact_set_hull(const hes_impact_set *S, int a, int b, int *idx)
             P[m].i = i;
             m++;
         }
-    qsort(P, (size_t)m, sizeof *P, by_xy);
-    /* Andrew's monotone chain: lower hull left to right, upper right to
-       left; points collinear to within rounding (a cross product below
-       1e-12 of the squared extent: outcomes that are zero carry 1e-17
-       noise) dropped */
-    double lo[2] = { INFINITY, INFINITY }, hi[2] = { -INFINITY, -INFINITY };
-    for (int i = 0; i < m; i++)
-        for (int c = 0; c < 2; c++) {
-            lo[c] = fmin(lo[c], P[i].x[c]);
-            hi[c] = fmax(hi[c], P[i].x[c]);
-        }
-    double ext = m ? fmax(hi[0] - lo[0], hi[1] - lo[1]) : 0, eps = 1e-12 * ext * ext;
     int h = 0;
-    for (int i = 0; i < m; i++) {
-        while (h >= 2 && cross(H[h - 2].x, H[h - 1].x, P[i].x) <= eps)
-            h--;
-        H[h++] = P[i];
+    if (m > 0) {
+        qsort(P, (size_t)m, sizeof *P, by_xy);
+        /* A set on one line to rounding (outcomes that are zero carry 1e-17
+           noise; box-wall's first normal is 0 in every sample) has the
+           segment between its extreme points along the line as its hull:
+           the points farthest apart in the projection on the line through
+           P[0] and the point farthest from it, when every point lies within
+           1e-12 of that length of the line. */
+        int far = 0;
+        double d2 = 0;
+        for (int i = 1; i < m; i++) {
+            double dx = P[i].x[0] - P[0].x[0], dy = P[i].x[1] - P[0].x[1];
+            if (dx * dx + dy * dy > d2)
+                d2 = dx * dx + dy * dy, far = i;
+        }
+        double L = sqrt(d2), ux = L > 0 ? (P[far].x[0] - P[0].x[0]) / L : 0,
+               uy = L > 0 ? (P[far].x[1] - P[0].x[1]) / L : 0, off = 0;
+        int lo = 0, hi = 0;
+        double plo = INFINITY, phi = -INFINITY;
+        for (int i = 0; i < m; i++) {
+            double dx = P[i].x[0] - P[0].x[0], dy = P[i].x[1] - P[0].x[1];
+            double along = dx * ux + dy * uy;
+            off = fmax(off, fabs(dx * uy - dy * ux));
+            if (along < plo)
+                plo = along, lo = i;
+            if (along > phi)
+                phi = along, hi = i;
+        }
+        if (L == 0) {
+            H[h++] = P[0];                      /* one point */
+        } else if (off <= 1e-12 * L) {
+            H[h++] = P[lo];                     /* a segment */
+            H[h++] = P[hi];
+        } else {
+            /* Andrew's monotone chain: lower hull left to right, upper right
+               to left, keeping a point only where the turn is certainly left
+               (left_turn): collinear points are dropped, thin corners kept */
+            for (int i = 0; i < m; i++) {
+                while (h >= 2 && !left_turn(H[h - 2].x, H[h - 1].x, P[i].x))
+                    h--;
+                H[h++] = P[i];
+            }
+            for (int i = m - 2, lower = h + 1; i >= 0; i--) {
+                while (h >= lower && !left_turn(H[h - 2].x, H[h - 1].x, P[i].x))
+                    h--;
+                H[h++] = P[i];
+            }
+            h--;                                /* the last point is the first */
+        }
     }
-    for (int i = m - 2, lower = h + 1; i >= 0; i--) {
-        while (h >= lower && cross(H[h - 2].x, H[h - 1].x, P[i].x) <= eps)
-            h--;
-        H[h++] = P[i];
-    }
-    if (h > 1)
-        h--;                 /* the last point is the first */
     for (int i = 0; i < h; i++)
         idx[i] = H[i].i;
     free(P);
     free(H);
-    return m ? h : 0;
+    return h;
 }
 
 /* distance from p to the segment ab */

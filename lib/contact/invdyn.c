@@ -2,7 +2,8 @@
  * invdyn.c - inverse dynamics with rigid contact and friction: joint
  * torques and contact forces together for a desired motion (Zapolsky &
  * Drumwright, "Inverse dynamics with rigid contact and friction", Sec.
- * 3-6; issue 14).  The formulations, in force units (hes.h explains the
+ * 3-6; issue 14).  Its factorisations are base/dense.c's, not LAPACK's:
+ * the same bits whatever the BLAS's thread count.  The formulations, in force units (hes.h explains the
  * division of the paper's impulses by dt):
  *
  *   M a + h = B tau + J^T f,   B^T a = B^T a_des,   w = J a + b.
@@ -22,7 +23,6 @@
 #include "config.h"
 #endif
 
-#include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,7 +183,7 @@ static int chol(int n, double *A)
         return -1;
     for (int j = 0; j < n; j++)
         d[j] = A[j + (size_t)j * n];
-    int info = (int)LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', n, A, n);
+    int info = hes__chol(A, n);
     for (int j = 0; info == 0 && j < n; j++) {
         double l = A[j + (size_t)j * n];
         if (!(l * l >= 1e-10 * d[j]))
@@ -199,7 +199,7 @@ static int pinv_solve(int n, double *A, const double *rhs, double *z, double *ev
 {
     if (n == 0)
         return 0;
-    if (LAPACKE_dsyev(LAPACK_COL_MAJOR, 'V', 'L', n, A, n, ev) != 0)
+    if (hes__sym_eig(n, A, ev) != 0)
         return -1;
     double thr = 1e-10 * fmax(ev[n - 1], 0);
     for (int k = 0; k < n; k++) {
@@ -241,8 +241,8 @@ static int eliminate(hes_invdyn *id, const double *h, int ne, const double *X, c
     for (int i = 0; i < nv; i++)
         for (int k = 0; k < ne; k++)
             Y[k + (size_t)i * ne] = MiX[i + (size_t)k * nv];
-    if (ne > 0 && LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', ne, nv, Ge, ne, Y, ne) != 0)
-        return 1;
+    if (ne > 0)
+        hes__chol_solve(Ge, ne, Y, nv);
     for (int j = 0; j < nv; j++)
         for (int i = 0; i < nv; i++) {
             double s = id->Minv[i + (size_t)j * nv];
@@ -253,8 +253,8 @@ static int eliminate(hes_invdyn *id, const double *h, int ne, const double *X, c
     /* a0 = -W h + M^-1 X Ge^-1 re */
     double *gr = id->tmp;
     memcpy(gr, re, sizeof(double) * (size_t)ne);
-    if (ne > 0 && LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', ne, 1, Ge, ne, gr, ne) != 0)
-        return 1;
+    if (ne > 0)
+        hes__chol_solve(Ge, ne, gr, 1);
     for (int i = 0; i < nv; i++) {
         double s = 0;
         for (int j = 0; j < nv; j++)
@@ -325,7 +325,7 @@ static void finish(hes_invdyn *id, const hes_invdyn_problem *pb)
             s += pb->B[i + (size_t)k * nv] * pb->a_des[i] - id->MiB[i + (size_t)k * nv] * g[i];
         id->tau[k] = s;
     }
-    LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', nu, 1, id->G, nu, id->tau, nu);
+    hes__chol_solve(id->G, nu, id->tau, 1);
     for (int i = 0; i < nv; i++) {
         double s = 0;
         for (int j = 0; j < nv; j++)
@@ -502,7 +502,7 @@ static hes_status no_slip_pass(hes_invdyn *id, const hes_invdyn_problem *pb,
             s -= id->MiX[i + (size_t)k * nv] * gn[i];
         y[k] = s;
     }
-    LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', ne, 1, id->Ge, ne, y, ne);
+    hes__chol_solve(id->Ge, ne, y, 1);
     for (int k = 0; k < ns; k++)
         id->f[id->sel[k]] = y[nu + k];
     return HES_OK;
@@ -687,7 +687,7 @@ static hes_status convex(hes_invdyn *id, const hes_invdyn_problem *pb,
     if (o->stage2 && nr > 0) {
         double *E = id->Z, *ev = id->ev;
         memcpy(E, id->H, sizeof(double) * (size_t)nr * (size_t)nr);
-        if (LAPACKE_dsyev(LAPACK_COL_MAJOR, 'V', 'L', nr, E, nr, ev) != 0)
+        if (hes__sym_eig(nr, E, ev) != 0)
             return hes__say(msg, len, HES_ESOLVER, "convex: the eigenvalues of Stage I's "
                             "Hessian failed");
         double thr = 1e-9 * fmax(fabs(ev[nr - 1]), 1e-300);
@@ -735,7 +735,7 @@ static hes_status convex(hes_invdyn *id, const hes_invdyn_problem *pb,
                         s += id->MiB[i + (size_t)a * nv] * id->U[k + (size_t)i * nr];
                     R[a + (size_t)k * nu] = s;
                 }
-            LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', nu, nr, id->G, nu, R, nu);
+            hes__chol_solve(id->G, nu, R, nr);
             /* RZ (nu x r), Hw = RZ^T RZ, gw = RZ^T R x0 (tau0 drops out of
                the gradient: d/dw 1/2 |tau0 - R x0 - RZ w|^2 at w = 0 is
                -RZ^T (tau0 - R x0); tau0 is B's part, kept in res below) */
@@ -759,7 +759,7 @@ static hes_status convex(hes_invdyn *id, const hes_invdyn_problem *pb,
                          id->MiB[i + (size_t)a * nv] * pb->h[i];
                 tauh[a] = s;
             }
-            LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', nu, 1, id->G, nu, tauh, nu);
+            hes__chol_solve(id->G, nu, tauh, 1);
             for (int a = 0; a < nu; a++)
                 for (int b = 0; b < r; b++) {
                     double s = 0;
@@ -879,7 +879,7 @@ static hes_status min_friction(hes_invdyn *id, const hes_invdyn_problem *pb, dou
                 id->H[d * nc + c + (size_t)(d * nc + c) * rows] += fmax(hmax, 1);
     double *E = id->Z, *ev = id->ev;
     memcpy(E, id->H, sizeof(double) * (size_t)rows * (size_t)rows);
-    if (LAPACKE_dsyev(LAPACK_COL_MAJOR, 'V', 'L', rows, E, rows, ev) != 0)
+    if (hes__sym_eig(rows, E, ev) != 0)
         return hes__say(msg, len, HES_ESOLVER, "friction: eigenvalues failed");
     int r = 0;
     while (r < rows && ev[r] <= 1e-9 * fmax(ev[rows - 1], 1e-300))
@@ -981,7 +981,7 @@ hes_status hes_invdyn_solve(hes_invdyn *id, const hes_invdyn_problem *pb,
     hes_status st = check_problem(id, pb, msg, len);
     if (st != HES_OK)
         return st;
-    hes_invdyn_options o = opts ? *opts : (hes_invdyn_options){ HES_INVDYN_NO_SLIP, 0, 0, 1, 0, 0 };
+    hes_invdyn_options o = opts ? *opts : (hes_invdyn_options){ HES_INVDYN_NO_SLIP, 0, 0, 1, 0, 0, 0 };
     if ((int)o.method < 0 || (int)o.method >= HES_INVDYN_N_METHODS)
         return hes__say(msg, len, HES_EINVAL, "inverse dynamics: unknown method %d",
                         (int)o.method);
@@ -989,17 +989,21 @@ hes_status hes_invdyn_solve(hes_invdyn *id, const hes_invdyn_problem *pb,
         o.tol = 1e-9;
     if (o.tol_slip <= 0)
         o.tol_slip = 1e-6;
+    if (o.tol_eom == 0)
+        o.tol_eom = 1e-6;
+    if (!(o.tol_eom < 0 || o.tol_eom > 0))
+        return hes__say(msg, len, HES_EINVAL, "inverse dynamics: the equation of motion's "
+                        "tolerance is not a number");
     int nv = id->nv, nu = id->nu, nc = id->nc, t = id->t, rows = id->rows;
     memset(res, 0, sizeof *res);
     /* M^-1, then G = B^T M^-1 B (full rank: the paper's X of eq. 63 is
        nonsingular), W_B and a0_B */
     memcpy(id->Minv, pb->M, sizeof(double) * (size_t)nv * (size_t)nv);
-    if (LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', nv, id->Minv, nv) != 0 ||
-        LAPACKE_dpotri(LAPACK_COL_MAJOR, 'L', nv, id->Minv, nv) != 0)
+    int ci = hes__chol_inverse(id->Minv, nv);
+    if (ci < 0)
+        return hes__say(msg, len, HES_ENOMEM, "out of memory");
+    if (ci != 0)
         return hes__say(msg, len, HES_EINVAL, "inverse dynamics: M is not positive definite");
-    for (int j = 0; j < nv; j++)
-        for (int i = 0; i < j; i++)
-            id->Minv[i + (size_t)j * nv] = id->Minv[j + (size_t)i * nv];
     for (int k = 0; k < nu; k++) {
         double s = 0;
         for (int i = 0; i < nv; i++)
@@ -1045,6 +1049,34 @@ hes_status hes_invdyn_solve(hes_invdyn *id, const hes_invdyn_problem *pb,
     }
     for (int i = 0; i < nv; i++)
         res->unactuated = fmax(res->unactuated, fabs(id->a[i] - pb->a_des[i]));
+    /* The whole equation of motion with the desired acceleration, the
+       unactuated rows too: r = M a_des + h - B tau - J^T f = M (a_des - a)
+       (a solves it exactly), against the size of its terms.  Only B^T a is
+       imposed; the rest of a follows from the contact forces, and where
+       they cannot produce the desired base acceleration (no foot on the
+       ground, a stance that cannot push that way) the motion is not
+       feasible, whatever the actuated rows say. */
+    int eom_row = -1;
+    double eom_scale = 0;
+    for (int i = 0; i < nv; i++) {
+        double s = fabs(pb->h[i]);
+        for (int j = 0; j < nv; j++)
+            s += fabs(pb->M[i + (size_t)j * nv] * pb->a_des[j]);
+        for (int k = 0; k < nu; k++)
+            s += fabs(pb->B[i + (size_t)k * nv] * id->tau[k]);
+        for (int r = 0; r < rows; r++)
+            s += fabs(pb->J[r + (size_t)i * rows] * id->f[r]);
+        eom_scale = fmax(eom_scale, s);
+    }
+    res->eom = 0;
+    for (int i = 0; i < nv; i++) {
+        double r = 0;
+        for (int j = 0; j < nv; j++)
+            r += pb->M[i + (size_t)j * nv] * (pb->a_des[j] - id->a[j]);
+        r = eom_scale > 0 ? fabs(r) / eom_scale : 0;
+        if (r > res->eom)
+            res->eom = r, eom_row = i;
+    }
     double ascale = 1;
     for (int i = 0; i < nv; i++)
         ascale = fmax(ascale, fabs(pb->a_des[i]));
@@ -1066,18 +1098,22 @@ hes_status hes_invdyn_solve(hes_invdyn *id, const hes_invdyn_problem *pb,
     for (int r = 0; r < rows; r++)
         fscale = fmax(fscale, fabs(id->f[r]));
     double slide_w = 0, tslip = o.tol_slip * bscale;
+    /* One friction model for every answer: the pyramid |f_s| + |f_t| <=
+       mu f_n (the linearised cone of the Coulomb and convex formulations and
+       of the smallest friction's search; for a planar robot, t = 1, the
+       cone itself), in the ratios, the cone check and mu_min alike. */
     for (int c = 0; c < nc; c++) {
-        double fn = id->f[c], ft = 0, wt = 0, sum = 0;
+        double fn = id->f[c], wt = 0, sum = 0;
         for (int d = 1; d <= t; d++) {
-            ft += id->f[d * nc + c] * id->f[d * nc + c];
             sum += fabs(id->f[d * nc + c]);
             wt = fmax(wt, fabs(id->w[d * nc + c]));
         }
-        ft = sqrt(ft);
-        /* forces at rounding level (1e-12 of the largest) are no load */
-        double noise = 1e-12 * fscale;
+        /* forces at the level of the QPs' regularisation (HES__QP_REG of the
+           largest force: the smallest friction's distribution of the forces is
+           a regularised QP's solution) are no load */
+        double noise = HES__QP_REG * fscale;
         id->active[c] = fn > noise;
-        id->ratio[c] = fn > noise ? ft / fn : (ft > noise ? INFINITY : 0);
+        id->ratio[c] = fn > noise ? sum / fn : (sum > noise ? INFINITY : 0);
         res->mu_needed = fmax(res->mu_needed, id->ratio[c]);
         int stays = id->w[c] <= tslip, slides = stays && wt > tslip;
         if (slides)
@@ -1088,13 +1124,24 @@ hes_status hes_invdyn_solve(hes_invdyn *id, const hes_invdyn_problem *pb,
         if (o.method != HES_INVDYN_NONE && slides && slide < 0 &&
             (saturated || o.method == HES_INVDYN_NO_SLIP))
             slide = c, slide_w = wt;
-        if (o.method == HES_INVDYN_NO_SLIP && ft > pb->mu[c] * fn * (1 + 1e-9) + 1e-12 &&
+        if (o.method == HES_INVDYN_NO_SLIP && sum > pb->mu[c] * fn * (1 + 1e-9) + noise &&
             cone < 0)
             cone = c;
     }
     for (int k = 0; pb->tau_max && k < nu; k++)
         if (pb->tau_max[k] > 0 && fabs(id->tau[k]) > pb->tau_max[k] && motor < 0)
             motor = k;
+    if (o.method != HES_INVDYN_NONE && o.tol_eom >= 0 && res->eom > o.tol_eom && slide < 0 &&
+        cone < 0)
+        return hes__say(msg, len, HES_EINFEASIBLE, "%s: the equation of motion fails on "
+                        "coordinate %d by %.3g of its terms' size (M a + h = B tau + J^T f "
+                        "with the desired a): %s", method_names[o.method], eom_row, res->eom,
+                        res->slip > 0
+                        ? "the model's stance contacts slide inside their cones (it "
+                          "dissipates), so the body does not follow the desired motion"
+                        : "no contact force and no motor produces the desired acceleration "
+                          "there (a coordinate without a motor, e.g. a floating base with "
+                          "no foot on the ground)");
     if (slide >= 0 && o.method == HES_INVDYN_NO_SLIP)
         return hes__say(msg, len, HES_EINFEASIBLE, "no-slip: the desired accelerations move "
                         "stance contact %d along the ground (%.3g): they are inconsistent with "

@@ -26,6 +26,116 @@ void hes_invdyn_run_free(hes_invdyn_run *r)
     memset(r, 0, sizeof *r);
 }
 
+/*
+ * Sampled velocities and accelerations made consistent with the stance.
+ * The derivatives of sampled configurations are accurate to O(h^2) only,
+ * so a stance foot that does not move in the motion moves in them (1e-4
+ * m/s at 400 Hz); the contact model asks for that velocity to vanish
+ * within dt (the offsets b = J v / dt + ...), 0.1 m/s^2 at dt = 1e-3, and
+ * the no-slip equalities then turn sampling error into slides, switching
+ * stances and jumping forces.  Each node's (v, a) is replaced by the
+ * nearest pair, in the kinetic metric, that keeps its stance contacts
+ * where they are (all their rows: normal and tangential):
+ *     v' = v - W J^T (J W J^T)^+ J v,           W = M^-1,
+ *     a' = a - W J^T (J W J^T)^+ (J a + J' v'),
+ * the M-orthogonal projections onto {J v = 0} and {J a + J' v = 0} (the
+ * acceleration of a point that stays put).  The pseudo-inverse drops
+ * eigenvalues of J W J^T below 1e-12 of its largest (redundant contacts).
+ * A motion that keeps its stance to begin with moves only by its
+ * sampling error.
+ */
+static hes_status stance_consistent(hes_robot *robot, int nodes, const double *q,
+                                    const int *stance, double stance_tol, double *vel,
+                                    double *acc, char *msg, size_t len)
+{
+    hes_robot_dynamics d;
+    int nv = hes_robot_mech(robot)->d;
+    hes_status st = hes_robot_dynamics_at(robot, q, vel, &d, msg, len);
+    if (st != HES_OK)
+        return st;
+    int nc = d.nc, rows = nc * (1 + d.tangents);
+    size_t V = (size_t)nv, R = (size_t)(rows > 0 ? rows : 1);
+    double *L = malloc(sizeof(double) * (V * V + 2 * R * V + R * R + 3 * R + V));
+    int *sel = malloc(sizeof(int) * R);
+    if (!L || !sel) {
+        free(L), free(sel);
+        return hes__say(msg, len, HES_ENOMEM, "out of memory");
+    }
+    double *Js = L + V * V, *WJt = Js + R * V, *A = WJt + R * V, *ev = A + R * R, *r = ev + R,
+           *y = r + R, *dv = y + R;
+    for (int n = 0; n < nodes && st == HES_OK; n++) {
+        const double *qn = q + (size_t)n * nv;
+        double *vn = vel + (size_t)n * nv, *an = acc + (size_t)n * nv;
+        for (int pass = 0; pass < 2 && st == HES_OK; pass++) {
+            /* pass 0: v at the sampled v; pass 1: a, with J' v at v' */
+            if ((st = hes_robot_dynamics_at(robot, qn, vn, &d, msg, len)) != HES_OK)
+                break;
+            int m = 0;
+            for (int dir = 0; dir <= d.tangents; dir++)
+                for (int c = 0; c < nc; c++)
+                    if (stance ? stance[(size_t)n * nc + c] != 0 : d.phi[c] <= stance_tol)
+                        sel[m++] = dir * nc + c;
+            if (m == 0)
+                break;
+            for (int a = 0; a < m; a++)
+                for (int j = 0; j < nv; j++)
+                    Js[a + (size_t)j * m] = d.J[sel[a] + (size_t)j * rows];
+            /* W J^T by the Cholesky factor of M */
+            memcpy(L, d.M, sizeof(double) * V * V);
+            for (int a = 0; a < m; a++)
+                for (int j = 0; j < nv; j++)
+                    WJt[j + (size_t)a * nv] = Js[a + (size_t)j * m];
+            if (hes__chol(L, nv) != 0) {
+                st = hes__say(msg, len, HES_EINVAL, "node %d: the mass matrix is not positive "
+                              "definite", n);
+                break;
+            }
+            hes__chol_solve(L, nv, WJt, m);
+            for (int a = 0; a < m; a++)
+                for (int b = 0; b < m; b++) {
+                    double t = 0;
+                    for (int j = 0; j < nv; j++)
+                        t += Js[a + (size_t)j * m] * WJt[j + (size_t)b * nv];
+                    A[a + (size_t)b * m] = t;
+                }
+            for (int a = 0; a < m; a++) {
+                double t = pass ? d.Jdv[sel[a]] : 0;
+                const double *x = pass ? an : vn;
+                for (int j = 0; j < nv; j++)
+                    t += Js[a + (size_t)j * m] * x[j];
+                r[a] = t;
+            }
+            if (hes__sym_eig(m, A, ev) != 0) {
+                st = hes__say(msg, len, HES_ESOLVER, "node %d: eigenvalues failed", n);
+                break;
+            }
+            /* y = (J W J^T)^+ r */
+            for (int a = 0; a < m; a++)
+                y[a] = 0;
+            for (int k = 0; k < m; k++) {
+                if (!(ev[k] > 1e-12 * ev[m - 1]))
+                    continue;
+                double t = 0;
+                for (int a = 0; a < m; a++)
+                    t += A[a + (size_t)k * m] * r[a];
+                for (int a = 0; a < m; a++)
+                    y[a] += A[a + (size_t)k * m] * t / ev[k];
+            }
+            double *x = pass ? an : vn;
+            for (int j = 0; j < nv; j++) {
+                double t = 0;
+                for (int a = 0; a < m; a++)
+                    t += WJt[j + (size_t)a * nv] * y[a];
+                dv[j] = t;
+            }
+            for (int j = 0; j < nv; j++)
+                x[j] -= dv[j];
+        }
+    }
+    free(L), free(sel);
+    return st;
+}
+
 hes_status hes_invdyn_trajectory(hes_robot *robot, int nodes, const double *t, const double *q,
                                  const double *v, const double *a, const int *stance,
                                  const hes_invdyn_run_options *opts, hes_invdyn_run *out,
@@ -37,7 +147,7 @@ hes_status hes_invdyn_trajectory(hes_robot *robot, int nodes, const double *t, c
     memset(out, 0, sizeof *out);
     hes_invdyn_run_options o = opts ? *opts : (hes_invdyn_run_options){ 0 };
     if (!opts)
-        o.solve = (hes_invdyn_options){ HES_INVDYN_NO_SLIP, 0, 0, 1, 0, 0 };
+        o.solve = (hes_invdyn_options){ HES_INVDYN_NO_SLIP, 0, 0, 1, 0, 0, 0 };
     if (o.dt <= 0)
         o.dt = 1e-3;
     if (o.stance_tol <= 0)
@@ -74,6 +184,15 @@ hes_status hes_invdyn_trajectory(hes_robot *robot, int nodes, const double *t, c
         if (hes_sampled_derivatives(nodes, nv, t, q, vel, acc) != HES_OK) {
             free(vel), free(acc);
             return hes__say(msg, len, HES_EINVAL, "inverse dynamics: the times must increase");
+        }
+        if (v)
+            memcpy(vel, v, sizeof(double) * (size_t)nodes * (size_t)nv);
+        if (a)
+            memcpy(acc, a, sizeof(double) * (size_t)nodes * (size_t)nv);
+        st = stance_consistent(robot, nodes, q, stance, o.stance_tol, vel, acc, msg, len);
+        if (st != HES_OK) {
+            free(vel), free(acc);
+            return st;
         }
     }
     const double *V = v ? v : vel, *A = a ? a : acc;
@@ -146,7 +265,9 @@ hes_status hes_invdyn_trajectory(hes_robot *robot, int nodes, const double *t, c
         /* the motion's friction need, where its contacts hold (a node whose
            stance contacts slide has no forces that produce it) */
         double need = res.mu_min >= 0 ? res.mu_min : res.mu_needed;
-        if (res.slip == 0 && (out->worst < 0 || need > out->mu_required))
+        double tol_eom = o.solve.tol_eom != 0 ? o.solve.tol_eom : 1e-6;
+        if (res.slip == 0 && !(tol_eom >= 0 && res.eom > tol_eom) &&
+            (out->worst < 0 || need > out->mu_required))
             out->mu_required = need, out->worst = n;
     }
     st = HES_OK;

@@ -16,10 +16,11 @@
  * tests/test_impact.c), so a ray is followed by enumeration for n <= 20.
  *
  * The check is ours, not the solver's: w is recomputed from the returned z
- * as M z + q, and the residual
- *     r = max_i max(|min(z_i, w_i)|, -z_i, -w_i) / (1 + |q|_inf)
- * (zero exactly at a solution: each pair has one member zero and neither is
- * negative) must be at most tol.
+ * as M z + q, and the residual of hes__lcp_residual (complementarity and
+ * feasibility of z relative to |z| and of w relative to |q|, plus the
+ * rounding error of w, eps (|M| |z| + |q|) entry by entry, relative to
+ * |q|: zero, up to that rounding, exactly at a solution) must be at most
+ * tol.
  *
  * Siconos numerics keeps its error-handling state thread-local; the Lemke
  * driver allocates its workspace per call from the options made here, so
@@ -29,12 +30,11 @@
 #include "config.h"
 #endif
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <lapacke.h>
 
 #include "contact/contact.h"
 
@@ -47,20 +47,44 @@
 #include <siconos/numerics/lcp_cst.h>
 #endif
 
-/* w = M z + q and the complementarity residual of (z, w) */
+/* w = M z + q and the complementarity residual of (z, w), relative to the
+ * size of the data and of the solution:
+ *     zs = |z|_inf,  S = |q|_inf,  s_i = sum_k |M_ik z_k| + |q_i|,
+ *     r  = max_i max(-z_i / zs, -w_i / S, min(z_i / zs, w_i / S))
+ *          + eps max_i s_i / S
+ * (a ratio with a zero denominator counts 0 where its numerator is 0 and
+ * infinity otherwise).  The first term measures z against its own size
+ * and w against the data's.  The second is what the arithmetic can
+ * resolve: w_i is the sum of the terms M_ik z_k and q_i, so its rounding
+ * error is about eps s_i, and a solution so large that this reaches the
+ * tolerance (impulses that cancel each other, or the far end of a ray of
+ * Lemke's method) has a w that means nothing, however small it comes out.
+ * Both are scale-free: multiplying q by c and z by c leaves r unchanged. */
+static double ratio(double num, double den)
+{
+    return den > 0 ? num / den : num == 0 ? 0 : num > 0 ? INFINITY : -INFINITY;
+}
+
 double hes__lcp_residual(int n, const double *M, const double *q, const double *z, double *w)
 {
-    double r = 0, qn = 0;
-    for (int i = 0; i < n; i++) {
-        double s = q[i];
-        for (int k = 0; k < n; k++)
-            s += M[i + (size_t)k * n] * z[k];
-        w[i] = s;
-        qn = fmax(qn, fabs(q[i]));
+    double zs = 0, S = 0, smax = 0, r = 0;
+    for (int k = 0; k < n; k++) {
+        zs = fmax(zs, fabs(z[k]));
+        S = fmax(S, fabs(q[k]));
     }
-    for (int i = 0; i < n; i++)
-        r = fmax(r, fmax(fabs(fmin(z[i], w[i])), fmax(-z[i], -w[i])));
-    return r / (1 + qn);
+    for (int i = 0; i < n; i++) {
+        double s = q[i], si = fabs(q[i]);
+        for (int k = 0; k < n; k++) {
+            double t = M[i + (size_t)k * n] * z[k];
+            s += t;
+            si += fabs(t);
+        }
+        w[i] = s;
+        smax = fmax(smax, si);
+        double zr = ratio(z[i], zs), wr = ratio(s, S);
+        r = fmax(r, fmax(fmax(-zr, -wr), fmin(zr, wr)));
+    }
+    return r + ratio(DBL_EPSILON * smax, S);
 }
 
 hes_status hes_lcp_solve(int n, const double *M, const double *q, double tol, double *z,
@@ -90,7 +114,8 @@ hes_status hes_lcp_solve_from(int n, const double *M, const double *q, double to
     LinearComplementarityProblem p = { n, A, (double *)q };
     /* Attempts in turn until one passes the check:
        1. Lemke's method on the problem;
-       2. Lemke's method on q + delta, delta_i = 1e-10 (1 + |q|_inf) (i + 1) / n:
+       2. Lemke's method on q + delta, delta_i = 1e-10 |q|_inf (i + 1) / n
+          (1e-10 (i + 1) / n for q = 0), below the check's tolerance relative to |q|:
           the impulse-stepping LCPs carry rounding-level entries (1e-17
           where a velocity is zero) that make them degenerate, and Siconos's
           Lemke then ends on a ray of a problem that has solutions (disk
@@ -99,7 +124,8 @@ hes_status hes_lcp_solve_from(int n, const double *M, const double *q, double to
        3. enumeration of the complementary index sets, for n <= 20.
        Each candidate is polished: the linear system of its active set
        {i : z_i > w_i}, M_SS z_S = -q_S, z_i = 0 elsewhere, solved again
-       (LAPACK dgesv), which removes the pivoting's rounding drift.
+       (LU, base/dense.c: the same bits whatever the BLAS threads), which
+       removes the pivoting's rounding drift.
        (Siconos 4.4's enumeration leaks 32 bytes a call: tests/valgrind.supp.
        Its other pivoting methods are no fallback: the plain one prints on
        stdout, the one with LU updates aborts on an assertion on some of
@@ -111,11 +137,9 @@ hes_status hes_lcp_solve_from(int n, const double *M, const double *q, double to
                                    SICONOS_LCP_ENUM };
     double *qp = malloc(sizeof(double) * (3 * (size_t)n + (size_t)n * n));
     int *act = malloc(sizeof(int) * (size_t)n);
-    lapack_int *ip = malloc(sizeof(lapack_int) * (size_t)n);
-    if (!qp || !act || !ip) {
+    if (!qp || !act) {
         free(qp);
         free(act);
-        free(ip);
         NM_free(A);
         return hes__say(msg, len, HES_ENOMEM, "out of memory for the LCP");
     }
@@ -129,7 +153,7 @@ hes_status hes_lcp_solve_from(int n, const double *M, const double *q, double to
         if (solvers[k] == SICONOS_LCP_ENUM && n > 20)
             break;
         for (int i = 0; i < n; i++)
-            qp[i] = q[i] + (k == 2 ? 1e-10 * (1 + qn) * (i + 1) / n : 0);
+            qp[i] = q[i] + (k == 2 ? 1e-10 * (qn > 0 ? qn : 1) * (i + 1) / n : 0);
         p.q = qp;
         SolverOptions *o = solver_options_create(solvers[k]);
         if (!o) {
@@ -160,7 +184,7 @@ hes_status hes_lcp_solve_from(int n, const double *M, const double *q, double to
                 for (int c = 0; c < m; c++)
                     Ms[a + (size_t)c * m] = M[act[a] + (size_t)act[c] * n];
             }
-            if (LAPACKE_dgesv(LAPACK_COL_MAJOR, m, 1, Ms, m, ip, qp, m) == 0) {
+            if (hes__lu_solve(m, Ms, qp) == 0) {
                 double *zp = Ms;     /* the factors are no longer needed */
                 memset(zp, 0, (size_t)n * sizeof *zp);
                 for (int a = 0; a < m; a++)
@@ -183,7 +207,6 @@ hes_status hes_lcp_solve_from(int n, const double *M, const double *q, double to
     }
     free(qp);
     free(act);
-    free(ip);
     NM_free(A);
     if (info) {
         info->pivots = pivots;
@@ -197,7 +220,7 @@ hes_status hes_lcp_solve_from(int n, const double *M, const double *q, double to
                         n > 20 ? "" : " or enumeration", rc, pivots, r, tol);
     return HES_OK;
 #else
-    (void)residual;
+    (void)start;
     return hes__say(msg, len, HES_ESOLVER, "hes was built without Siconos numerics, which solves "
                     "complementarity problems: install the Debian package libsiconos-numerics-dev "
                     "and run configure again");

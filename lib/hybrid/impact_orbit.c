@@ -30,28 +30,187 @@
 
 #include "hybrid/hybrid.h"
 
+/*
+ * The transition's other `after` constraints (joint limits it locks, say)
+ * hold with equality through the impact; the frictional contacts' law
+ * acts in the velocities that keep them, the null space of their rows D
+ * (N, d x dr: the eigenvectors of D^T D with eigenvalue 0).  With v = N xi:
+ *     M_r = N^T M N,  J_r = J N,  xi- = M_r^-1 N^T M v-
+ * (M-orthogonal projection of v- onto {D v = 0}: the plastic impact of the
+ * locks), and the law on (M_r, J_r, xi-) is the simultaneous impact of the
+ * contacts with the locks as bilateral constraints, since N^T D^T = 0
+ * makes N^T M (v+ - v-) = N^T J^T lambda, i.e. M_r (xi+ - xi-) = J_r^T
+ * lambda.  Left out of D: the contacts' own no-slip rows (a "NAME_
+ * tangential" constraint whose row is a contact's tangent row): whether a
+ * contact sticks is the law's to decide, and the orbit continues from the
+ * outcomes where it does.
+ */
+typedef struct {
+    int d, dr, k;
+    double *N, *M, *Jn, *Jt, *mu;   /* d x dr; dr x dr; k x dr (both); k */
+    double *Mfull, *Jnf, *Jtf, *work;
+} reduced;
+
+static void reduced_free(reduced *r)
+{
+    free(r->N);
+    memset(r, 0, sizeof *r);
+}
+
+/* The reduced contact set at q (r allocated for d, k by the first call) */
+static hes_status reduce(const hes_mech *m, const double *q, const double *p, int k,
+                         const int *contacts, int nl, const int *locks, reduced *r, char *msg,
+                         size_t len)
+{
+    int d = m->d;
+    size_t D = (size_t)d, K = (size_t)k, L = (size_t)(nl > 0 ? nl : 1);
+    if (!r->N) {
+        r->N = malloc(sizeof(double) * (3 * D * D + 6 * K * D + K + 2 * L * D + L + D * D + 8 * D));
+        if (!r->N)
+            return hes__say(msg, len, HES_ENOMEM, "out of memory for an impact's contacts");
+        r->M = r->N + D * D, r->Jn = r->M + D * D, r->Jt = r->Jn + K * D, r->mu = r->Jt + K * D;
+        r->Mfull = r->mu + K, r->Jnf = r->Mfull + D * D, r->Jtf = r->Jnf + K * D;
+        r->work = r->Jtf + K * D;
+    }
+    r->d = d, r->k = k;
+    hes_status st = hes_mech_contacts(m, q, p, k, contacts, r->Mfull, r->Jnf, r->Jtf, r->mu, msg,
+                                      len);
+    if (st != HES_OK)
+        return st;
+    double *Dr = r->work, *Dt = Dr + L * D, *mul = Dt + L * D, *Mt = mul + L, *sv = Mt + D * D,
+           *VT = r->M;   /* VT (d x d) in M's room, before M is formed */
+    int rank = 0;
+    if (nl > 0) {
+        if ((st = hes_mech_contacts(m, q, p, nl, locks, Mt, Dr, Dt, mul, msg, len)) != HES_OK)
+            return st;
+        /* the eigenvectors of D^T D (base/dense.c: thread-count
+           independent), ascending: its null space first; a lock row's
+           singular value below 1e-6 of the largest (eigenvalue 1e-12) is
+           dependent on the others */
+        double *G = VT;
+        for (int j = 0; j < d; j++)
+            for (int i = 0; i < d; i++) {
+                double t = 0;
+                for (int l = 0; l < nl; l++)
+                    t += Dr[l + L * i] * Dr[l + L * j];
+                G[i + D * j] = t;
+            }
+        if (hes__sym_eig(d, G, sv) != 0)
+            return hes__say(msg, len, HES_ESOLVER, "the null space of the locked constraints "
+                            "failed");
+        for (int i = d - 1; i >= 0 && sv[i] > 1e-12 * sv[d - 1]; i--)
+            rank++;
+    } else {
+        for (int j = 0; j < d; j++)
+            for (int i = 0; i < d; i++)
+                VT[i + D * j] = i == j;
+    }
+    int dr = d - rank;
+    r->dr = dr;
+    /* N: the first dr eigenvectors (columns) */
+    memcpy(r->N, VT, sizeof(double) * D * (size_t)dr);
+    /* M_r = N^T M N, J_r = J N */
+    double *MN = Mt;
+    hes__matmul(d, d, dr, r->Mfull, r->N, MN);
+    for (int b = 0; b < dr; b++)
+        for (int a = 0; a < dr; a++) {
+            double t = 0;
+            for (int i = 0; i < d; i++)
+                t += r->N[i + D * a] * MN[i + D * b];
+            r->M[a + (size_t)dr * b] = t;
+        }
+    hes__matmul(k, d, dr, r->Jnf, r->N, r->Jn);
+    hes__matmul(k, d, dr, r->Jtf, r->N, r->Jt);
+    return HES_OK;
+}
+
+/* xi = M_r^-1 N^T M v (dr) */
+static hes_status reduce_velocity(const reduced *r, const double *v, double *xi)
+{
+    int d = r->d, dr = r->dr;
+    double *Mv = r->work, *L = Mv + d;
+    hes__matmul(d, d, 1, r->Mfull, v, Mv);
+    for (int a = 0; a < dr; a++) {
+        double t = 0;
+        for (int i = 0; i < d; i++)
+            t += r->N[i + (size_t)d * a] * Mv[i];
+        xi[a] = t;
+    }
+    memcpy(L, r->M, sizeof(double) * (size_t)dr * dr);
+    if (hes__chol(L, dr) != 0)
+        return HES_EINVAL;
+    hes__chol_solve(L, dr, xi, 1);
+    return HES_OK;
+}
+
 typedef struct {
     const hes_mech *mech;
-    int k;
-    const int *contacts;
+    int k, nl;
+    const int *contacts, *locks;
     const double *caps;
     hes_routh_options ro;
 } law_ctx;
 
-/* hes_mech_transition.impact: the impulse-stepping outcome with fixed caps */
+/* hes_mech_transition.impact: the impulse-stepping outcome with fixed caps,
+ * the locks held */
 static int routh_law(const double *q, const double *qdm, const double *p, double *qdp,
                      void *ctx)
 {
     const law_ctx *c = ctx;
-    int d = c->mech->d, k = c->k;
-    double M[HES_MECH_MAX * HES_MECH_MAX], Jn[HES_MECH_MAX * HES_MECH_MAX],
-        Jt[HES_MECH_MAX * HES_MECH_MAX], mu[HES_MECH_MAX];
-    if (hes_mech_contacts(c->mech, q, p, k, c->contacts, M, Jn, Jt, mu, NULL, 0) != HES_OK)
+    reduced r = { 0 };
+    if (reduce(c->mech, q, p, c->k, c->contacts, c->nl, c->locks, &r, NULL, 0) != HES_OK) {
+        reduced_free(&r);
         return 1;
-    hes_contact_set cs = { d, k, M, Jn, Jt, mu };
-    hes_status st = hes_impact_routh(&cs, qdm, &c->ro, c->caps, qdp, NULL, NULL, NULL, NULL,
-                                     NULL, 0);
+    }
+    int d = r.d, dr = r.dr;
+    double *xi = malloc(sizeof(double) * 2 * (size_t)(dr > 0 ? dr : 1));
+    hes_status st = xi ? reduce_velocity(&r, qdm, xi) : HES_ENOMEM;
+    if (st == HES_OK) {
+        hes_contact_set cs = { dr, c->k, r.M, r.Jn, r.Jt, r.mu };
+        st = hes_impact_routh(&cs, xi, &c->ro, c->caps, xi + dr, NULL, NULL, NULL, NULL, NULL,
+                              0);
+    }
+    if (st == HES_OK)
+        hes__matmul(d, dr, 1, r.N, xi + dr, qdp);
+    free(xi);
+    reduced_free(&r);
     return st != HES_OK;
+}
+
+/* The transition's after constraints the frictional law does not decide
+ * (not a contact, not a contact's own no-slip row): into locks, their
+ * number returned. */
+static int locks_of(const hes_mech *m, const hes_mech_transition *mt, const double *q,
+                    const double *p, int k, const int *contacts, int *locks)
+{
+    int nl = 0, d = m->d;
+    double *row = malloc(sizeof(double) * (4 * (size_t)d + (size_t)d * d + 2));
+    if (!row)
+        return -1;
+    double *Jt = row + d, *Mt = Jt + d, *mu = Mt + (size_t)d * d, *dt = mu + 1;
+    for (int a = 0; a < mt->n_after; a++) {
+        int c = mt->after[a], in = 0;
+        for (int i = 0; i < k; i++)
+            in |= contacts[i] == c;
+        if (in)
+            continue;
+        /* a contact's no-slip row: parallel to its tangent */
+        int twin = 0;
+        if (hes_mech_contacts(m, q, p, 1, &c, Mt, row, dt, mu, NULL, 0) == HES_OK)
+            for (int i = 0; i < k && !twin; i++) {
+                if (hes_mech_contacts(m, q, p, 1, &contacts[i], Mt, dt, Jt, mu, NULL, 0) !=
+                    HES_OK)
+                    continue;
+                double rr = 0, tt = 0, rt = 0;
+                for (int j = 0; j < d; j++)
+                    rr += row[j] * row[j], tt += Jt[j] * Jt[j], rt += row[j] * Jt[j];
+                twin = tt > 0 && rr > 0 && fabs(fabs(rt) - sqrt(rr * tt)) <= 1e-9 * sqrt(rr * tt);
+            }
+        if (!twin)
+            locks[nl++] = c;
+    }
+    free(row);
+    return nl;
 }
 
 /* The mechanical transition behind model transition i, or NULL. */
@@ -97,7 +256,14 @@ static hes_status orbit_psi(const hes_system *sys, const hes_impact_orbit *r,
     if (!trs)
         return hes__say(msg, len, HES_ENOMEM, "out of memory for a model copy");
     memcpy(trs, m->transitions, sizeof *trs * (size_t)m->n_transitions);
-    law_ctx ctx = { mt->mech ? mt->mech : mt->from->mech, r->k, r->contacts, caps, *ro };
+    const hes_mech *em = mt->mech ? mt->mech : mt->from->mech;
+    int locks[HES_MECH_MAX];
+    int nl = locks_of(em, mt, r->q, hes_system_params(sys), r->k, r->contacts, locks);
+    if (nl < 0) {
+        free(trs);
+        return hes__say(msg, len, HES_ENOMEM, "out of memory");
+    }
+    law_ctx ctx = { em, r->k, nl, r->contacts, locks, caps, *ro };
     hes_mech_transition mt2 = *mt;
     mt2.impact = routh_law;
     mt2.impact_ctx = &ctx;
@@ -233,17 +399,22 @@ hes_status hes_impact_orbit_analyze(hes_system *sys, const hes_analysis *nominal
     const hes_mech_transition *mt = mech_transition(m, r->transition);
     const hes_mech *em = mt->mech ? mt->mech : mt->from->mech;
     const double *p = hes_system_params(sys);
-    int d = em->d;
-    double M[HES_MECH_MAX * HES_MECH_MAX], Jn[HES_MECH_MAX * HES_MECH_MAX],
-        Jt[HES_MECH_MAX * HES_MECH_MAX], mu[HES_MECH_MAX], qdp[HES_MECH_MAX],
-        imp[HES_MECH_MAX];
+    int d = em->d, locks[HES_MECH_MAX], nl = 0;
+    double qdp[HES_MECH_MAX], imp[HES_MECH_MAX], xi[HES_MECH_MAX];
+    reduced red = { 0 };
     st = hes_mech_event_state(mt, ev->x_minus, p, r->q, r->qd_minus);
+    if (st == HES_OK && (nl = locks_of(em, mt, r->q, p, r->k, r->contacts, locks)) < 0)
+        st = hes__say(msg, len, HES_ENOMEM, "out of memory");
     if (st == HES_OK)
-        st = hes_mech_contacts(em, r->q, p, r->k, r->contacts, M, Jn, Jt, mu, msg, len);
+        st = reduce(em, r->q, p, r->k, r->contacts, nl, locks, &red, msg, len);
+    if (st == HES_OK && reduce_velocity(&red, r->qd_minus, xi) != HES_OK)
+        st = hes__say(msg, len, HES_EINVAL, "impact orbit: the mass matrix reduced to the "
+                      "locked constraints is not positive definite");
     if (st == HES_OK)   /* the impulse scale: the nominal law's impulses */
         st = hes_mech_impact(mt, ev->x_minus, p, r->q, r->qd_minus, qdp, imp);
     double *x0 = malloc(sizeof(double) * (size_t)an->orbit.n);
     if (st != HES_OK || !x0) {
+        reduced_free(&red);
         free(x0);
         if (!nominal)
             hes_analysis_free(&own);
@@ -264,8 +435,22 @@ hes_status hes_impact_orbit_analyze(hes_system *sys, const hes_analysis *nominal
     if (so.routh.steps < 1)
         so.routh.steps = 20;
     so.keep_caps = 1;
-    hes_contact_set cs = { d, r->k, M, Jn, Jt, mu };
-    st = hes_impact_set_sample(&cs, r->qd_minus, &so, &r->set, msg, len);
+    hes_contact_set cs = { red.dr, r->k, red.M, red.Jn, red.Jt, red.mu };
+    st = hes_impact_set_sample(&cs, xi, &so, &r->set, msg, len);
+    /* the samples' velocities in the mech's coordinates, v = N xi */
+    double *vfull = st == HES_OK ? malloc(sizeof(double) * (size_t)r->set.samples * d) : NULL;
+    if (st == HES_OK && !vfull) {
+        hes_impact_set_free(&r->set);
+        st = hes__say(msg, len, HES_ENOMEM, "out of memory");
+    }
+    if (st == HES_OK) {
+        for (int i = 0; i < r->set.samples; i++)
+            hes__matmul(d, red.dr, 1, red.N, r->set.v + (size_t)i * red.dr, vfull + (size_t)i * d);
+        free(r->set.v);
+        r->set.v = vfull;
+        r->set.n = d;
+    }
+    reduced_free(&red);
     if (st != HES_OK) {
         free(x0);
         return st;
@@ -351,5 +536,19 @@ hes_status hes_impact_orbit_analyze(hes_system *sys, const hes_analysis *nominal
     free(jobs);
     free(x0);
     r->seconds = hes__monotonic_seconds() - t0;
+    if (r->n_orbits == 0) {
+        /* no psi to report: an error, not a result of NaNs */
+        if (r->n_consistent == 0)
+            hes__say(msg, len, HES_ENOORBIT, "none of the %d sampled outcomes of '%s' (%d "
+                     "finished) continues the orbit's mode sequence (its contacts sticking, "
+                     "the trailing ones lifting off): there is no orbit to analyse; sample "
+                     "more outcomes", r->set.samples, m->transitions[r->transition].name,
+                     r->set.n_finished);
+        else
+            hes__say(msg, len, HES_ENOORBIT, "the orbits of all %d outcomes that continue the "
+                     "mode sequence failed; the first: %s", r->n_consistent, r->message);
+        hes_impact_orbit_free(r);
+        return HES_ENOORBIT;
+    }
     return HES_OK;
 }

@@ -146,50 +146,22 @@ void hes__mech_coriolis_of(int d, const double *dM, const double *qd, double *c)
 
 /* Cholesky factor in place (lower: A = L L^T, the upper triangle left as
  * it is, as LAPACK's dpotf2); E_MASS if not positive definite (a pivot
- * <= 0 or NaN).  Written out rather than LAPACK's dpotrf/dpotrs because
- * these matrices have at most HES_MECH_MAX rows (2 to 6 in the built-ins)
- * and are factorised millions of times in a trajectory optimisation:
- * OpenBLAS's dpotrf and dpotrs take a buffer from its allocator, under a
- * lock, at every call, which cost more than the arithmetic and serialised
- * the threads of psi's gradient (measured on the knee-biped gaits). */
+ * <= 0 or NaN).  base/dense.c's, written out rather than LAPACK's
+ * dpotrf/dpotrs because these matrices have at most HES_MECH_MAX rows (2
+ * to 6 in the built-ins) and are factorised millions of times in a
+ * trajectory optimisation: OpenBLAS's dpotrf and dpotrs take a buffer
+ * from its allocator, under a lock, at every call, which cost more than
+ * the arithmetic and serialised the threads of psi's gradient (measured on
+ * the knee-biped gaits). */
 int hes__mech_chol(double *A, int n)
 {
-    for (int j = 0; j < n; j++) {
-        double d = A[j + (size_t)j * n];
-        for (int k = 0; k < j; k++)
-            d -= A[j + (size_t)k * n] * A[j + (size_t)k * n];
-        if (!(d > 0))
-            return E_MASS;
-        double ljj = sqrt(d);
-        A[j + (size_t)j * n] = ljj;
-        for (int i = j + 1; i < n; i++) {
-            double s = A[i + (size_t)j * n];
-            for (int k = 0; k < j; k++)
-                s -= A[i + (size_t)k * n] * A[j + (size_t)k * n];
-            A[i + (size_t)j * n] = s / ljj;
-        }
-    }
-    return 0;
+    return hes__chol(A, n) ? E_MASS : 0;
 }
 
-/* B (n x nrhs) <- (L L^T)^-1 B: L y = b forwards, then L^T x = y backwards. */
+/* B (n x nrhs) <- (L L^T)^-1 B */
 void hes__mech_chol_solve(const double *L, int n, double *B, int nrhs)
 {
-    for (int c = 0; c < nrhs; c++) {
-        double *b = B + (size_t)c * n;
-        for (int i = 0; i < n; i++) {
-            double s = b[i];
-            for (int k = 0; k < i; k++)
-                s -= L[i + (size_t)k * n] * b[k];
-            b[i] = s / L[i + (size_t)i * n];
-        }
-        for (int i = n - 1; i >= 0; i--) {
-            double s = b[i];
-            for (int k = i + 1; k < n; k++)
-                s -= L[k + (size_t)i * n] * b[k];
-            b[i] = s / L[i + (size_t)i * n];
-        }
-    }
+    hes__chol_solve(L, n, B, nrhs);
 }
 
 /* q = chart(z), Phi, q' = Phi z', a = D^2 chart[z', z']. */

@@ -290,7 +290,9 @@ static int run(const char *file, int controller, double mu, int compliant, doubl
             }
             if (!ws[set])
                 ws[set] = hes_invdyn_create(NV, NU, nc, 2);
-            hes_invdyn_options o = { method, 0, 0, 1, 0, 0 };
+            /* the paper's controller: only the joints' accelerations are asked; the
+               base's is the model's prediction (tol_eom < 0) */
+            hes_invdyn_options o = { method, 0, 0, 1, 0, 0, -1 };
             hes_invdyn_result res;
             double t0 = now();
             hes_status st = hes_invdyn_solve(ws[set], &pb, &o, &res, msg, sizeof msg);

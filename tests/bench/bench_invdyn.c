@@ -94,7 +94,8 @@ int main(void)
                 }
             }
             hes_invdyn_problem pb = { 18, 12, n, 2, d.M, d.h, d.B, J, b, mu, v, 1e-3, a, NULL };
-            hes_invdyn_options o = { methods[mi], 0, 0, getenv("BENCH_INVDYN_STAGE1") ? 0 : 1, 0, 0 };
+            hes_invdyn_options o = { methods[mi], 0, 0, getenv("BENCH_INVDYN_STAGE1") ? 0 : 1, 0, 0,
+                                     -1 };
             int ok = 0;
             long piv = 0, lcps = 0;
             double t0 = now();

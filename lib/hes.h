@@ -1063,6 +1063,9 @@ typedef struct {
     unsigned long seed;     /* 0: the sequence itself */
     int threads;
     int keep_caps;          /* 1: keep every sample's caps in set->caps */
+    double max_wall_time;   /* seconds for the whole set (0: 600; HUGE_VAL: none): past
+                               it no further sample starts and the call fails with
+                               HES_ESOLVER saying how many were done */
 } hes_impact_set_options;
 
 typedef struct {

@@ -275,7 +275,7 @@ static int apply_x0(hes_system *sys, const char *text, const char *mode_name)
 static int analyze_impact_set(hes_system *sys, const hes_analysis *res, int n,
                               unsigned long select, int threads, int json)
 {
-    hes_impact_orbit_options o = { -1, { n, { 0, 0, 0, select }, 0, threads, 0 } };
+    hes_impact_orbit_options o = { -1, { n, { 0, 0, 0, select }, 0, threads, 0, 0 } };
     hes_impact_orbit r;
     char msg[512];
     if (!json)

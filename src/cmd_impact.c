@@ -436,7 +436,7 @@ static int impact_main(int argc, char **argv, robot_impact *rob)
     hes_impact_set_options o = { samples ? samples : pb->samples,
                                  { h, n_steps, 0,
                                    select ? (seed ? seed : 1) : 0 },
-                                 seed, threads, 0 };
+                                 seed, threads, 0, 0 };
     hes_impact_set S;
     memset(&S, 0, sizeof S);
     if (!single) {

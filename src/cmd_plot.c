@@ -407,7 +407,7 @@ static int impact_set_plot(const char *name, int samples, const char *pic, const
     hes_impact_set S;
     memset(&S, 0, sizeof S);
     hes_impact_set_options o = { samples > 0 ? samples : pb->samples,
-                                 { pb->h, pb->steps, 0, 1 }, 0, 2, 0 };
+                                 { pb->h, pb->steps, 0, 1 }, 0, 2, 0, 0 };
     if (st == HES_OK)
         st = hes_impact_set_sample(&s.contacts, s.v, &o, &S, msg, sizeof msg);
     hes_impact_outcome outs[3];

@@ -27,7 +27,7 @@ static int analyze(const char *name, int samples, int threads, hes_impact_orbit 
                    hes_system **sys)
 {
     *sys = test_system(name);
-    hes_impact_orbit_options o = { -1, { samples, { 0, 0, 0, 1 }, 0, threads, 0 } };
+    hes_impact_orbit_options o = { -1, { samples, { 0, 0, 0, 1 }, 0, threads, 0, 0 } };
     char msg[512];
     hes_status st = hes_impact_orbit_analyze(*sys, NULL, &o, r, msg, sizeof msg);
     if (st == HES_ESOLVER) {
@@ -79,7 +79,7 @@ START_TEST(test_every_orbit_failing_is_an_error_not_nan)
     set.newton_maxiter = 1;
     set.newton_tol = 1e-15;
     ck_assert_int_eq(hes_system_set_settings(sys, &set), HES_OK);
-    hes_impact_orbit_options o = { -1, { 4, { 0, 0, 0, 1 }, 0, 1, 0 } };
+    hes_impact_orbit_options o = { -1, { 4, { 0, 0, 0, 1 }, 0, 1, 0, 0 } };
     hes_impact_orbit r;
     char msg[512];
     hes_status st = hes_impact_orbit_analyze(sys, &an, &o, &r, msg, sizeof msg);
@@ -129,7 +129,7 @@ END_TEST
 START_TEST(test_a_model_without_a_frictional_impact_is_refused)
 {
     hes_system *sys = test_system("slip-hopper");
-    hes_impact_orbit_options o = { -1, { 4, { 0, 0, 0, 0 }, 0, 1, 0 } };
+    hes_impact_orbit_options o = { -1, { 4, { 0, 0, 0, 0 }, 0, 1, 0, 0 } };
     hes_impact_orbit r;
     char msg[512];
     ck_assert_int_eq(hes_impact_orbit_analyze(sys, NULL, &o, &r, msg, sizeof msg), HES_EINVAL);

@@ -37,7 +37,7 @@ static int have_solvers(void)
         return 0;
     const double Mc[1] = { 1 }, Jn[1] = { 1 }, Jt[1] = { 0 }, mu[1] = { 0 }, v[1] = { -1 };
     hes_contact_set c = { 1, 1, Mc, Jn, Jt, mu };
-    hes_impact_set_options o = { 1, { 1, 1, 0, 0 }, 0, 1, 0 };
+    hes_impact_set_options o = { 1, { 1, 1, 0, 0 }, 0, 1, 0, 0 };
     hes_impact_set S;
     if (hes_impact_set_sample(&c, v, &o, &S, msg, sizeof msg) == HES_ESOLVER) {
         printf("test_routh: %s: skipped\n", msg);
@@ -202,7 +202,7 @@ static void sample(const char *name, int samples, unsigned long sel, int threads
     ck_assert_msg(pb, "%s", name);
     char msg[512];
     ck_assert_msg(hes_impact_problem_setup(pb, s, msg, sizeof msg) == HES_OK, "%s", msg);
-    hes_impact_set_options o = { samples, { pb->h, pb->steps, 0, sel }, 0, threads, 0 };
+    hes_impact_set_options o = { samples, { pb->h, pb->steps, 0, sel }, 0, threads, 0, 0 };
     ck_assert_msg(hes_impact_set_sample(&s->contacts, s->v, &o, S, msg, sizeof msg) == HES_OK,
                   "%s", msg);
 }
@@ -502,8 +502,22 @@ START_TEST(test_bad_input_is_refused)
     ck_assert_int_eq(hes_impact_routh(&s.contacts, s.v, &o, caps, vp, NULL, NULL, NULL, NULL,
                                       msg, sizeof msg), HES_EMAXITER);
     ck_assert_msg(strstr(msg, "after 2 steps"), "%s", msg);
-    hes_impact_set_options so = { 0, { 1, 5, 0, 0 }, 0, 1, 0 };
+    hes_impact_set_options so = { 0, { 1, 5, 0, 0 }, 0, 1, 0, 0 };
     hes_impact_set S;
+    ck_assert_int_eq(hes_impact_set_sample(&s.contacts, s.v, &so, &S, msg, sizeof msg),
+                     HES_EINVAL);
+    /* the set's overall budget: none left, no sample starts, and it says so */
+    so.samples = 64;
+    so.routh.h = 1e-3;
+    so.routh.steps = 20;
+    so.max_wall_time = 1e-12;
+    ck_assert_int_eq(hes_impact_set_sample(&s.contacts, s.v, &so, &S, msg, sizeof msg),
+                     HES_ESOLVER);
+    ck_assert_msg(strstr(msg, "used its budget of 1e-12 s"), "%s", msg);
+    so.max_wall_time = -1;
+    ck_assert_int_eq(hes_impact_set_sample(&s.contacts, s.v, &so, &S, msg, sizeof msg),
+                     HES_EINVAL);
+    so.max_wall_time = NAN;
     ck_assert_int_eq(hes_impact_set_sample(&s.contacts, s.v, &so, &S, msg, sizeof msg),
                      HES_EINVAL);
     ck_assert_ptr_null(hes_impact_problem_find("no-such-problem"));

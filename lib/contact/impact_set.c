@@ -50,6 +50,7 @@ typedef struct {
     const double *caps;       /* the chunk's caps, dim per sample */
     int dim, first, count, threads;
     double e_minus;
+    double deadline;          /* no sample starts past it (monotonic clock) */
     /* per thread: the first failure (sample index, status, message) */
     struct worker_out {
         hes_status st;
@@ -73,6 +74,14 @@ static void *worker(void *arg)
     int n = S->n, k = S->k;
     for (int r = wa->t; r < j->count && out->st == HES_OK; r += j->threads) {
         int i = j->first + r;
+        if (!(hes__monotonic_seconds() < j->deadline)) {
+            out->st = HES_ESOLVER;
+            out->sample = i;
+            snprintf(out->msg, sizeof out->msg, "the set used its budget of %g s "
+                     "(hes_impact_set_options.max_wall_time) before this sample",
+                     j->o->max_wall_time > 0 ? j->o->max_wall_time : 600.0);
+            break;
+        }
         double *v = S->v + (size_t)i * n;
         hes_impact_info info;
         char msg[256];
@@ -139,7 +148,7 @@ hes_status hes_impact_set_sample(const hes_contact_set *c, const double *v_minus
     if (st != HES_OK)
         return st;
     if (!o || !S || o->samples < 1 || o->routh.steps < 1 || !(o->routh.h > 0) ||
-        o->threads < 0)
+        o->threads < 0 || isnan(o->max_wall_time) || o->max_wall_time < 0)
         return hes__say(msg, len, HES_EINVAL, "impact set: needs samples >= 1, a step size h > 0, "
                         "a step limit >= 1 and threads >= 0");
 #ifndef HAVE_GSL
@@ -194,7 +203,8 @@ hes_status hes_impact_set_sample(const hes_contact_set *c, const double *v_minus
     next_points(g, 1, dim, NULL, caps);     /* the first point: the origin */
     double t0 = hes__monotonic_seconds();
     job j = { c, v_minus, o, S, caps, dim, 0, 0, threads,
-              hes__impact_kinetic(n, c->M, v_minus), outs };
+              hes__impact_kinetic(n, c->M, v_minus),
+              t0 + (o->max_wall_time > 0 ? o->max_wall_time : 600.0), outs };
     for (int first = 0; first < M && st == HES_OK; first += chunk) {
         int count = M - first < chunk ? M - first : chunk;
         next_points(g, count, dim, shift, caps);

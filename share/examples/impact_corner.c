@@ -94,7 +94,7 @@ static int run(double beta_deg, double mu, int *failures)
        sequential one need a step in which one contact's cap is small, which
        one sample in 20 has; with h = 0.5 (four steps) the set's edges are
        reached far more slowly (15 % of the extent short at 2048 samples) */
-    hes_impact_set_options o = { 8192, { 2, 20, 0, 0 }, 0, 1, 0 };
+    hes_impact_set_options o = { 8192, { 2, 20, 0, 0 }, 0, 1, 0, 0 };
     hes_impact_set S;
     if (hes_impact_set_sample(&cs, v, &o, &S, msg, sizeof msg) != HES_OK) {
         printf("%s\n", msg);

@@ -19,7 +19,7 @@ static const double paper[] = { 2.67, 2.27, 1.97, 9.04 };
 static int run(const hes_impact_problem *pb, hes_impact_setup *s, int samples,
                unsigned long select, int threads, hes_impact_set *S, double *best)
 {
-    hes_impact_set_options o = { samples, { pb->h, pb->steps, 0, select }, 0, threads, 0 };
+    hes_impact_set_options o = { samples, { pb->h, pb->steps, 0, select }, 0, threads, 0, 0 };
     char msg[512];
     if (hes_impact_set_sample(&s->contacts, s->v, &o, S, msg, sizeof msg) != HES_OK) {
         fprintf(stderr, "bench_impact: %s: %s\n", pb->name, msg);

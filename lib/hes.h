@@ -122,7 +122,7 @@ typedef int (*hes_fn)(double t, const double *x, const double *p,
  * (non-stiff) or BDF (stiff) methods, or an explicit embedded Runge-Kutta
  * method of order 8 (Fehlberg 7(8), SUNDIALS's ARKODE tableau; hes's own
  * stepping, lib/base/rk.c) for small non-stiff systems, where it is several
- * times faster than CVODES at tight tolerances (issue 15: CVODES's per-step
+ * times faster than CVODES at tight tolerances (CVODES's per-step
  * work dominates on 3- and 4-dimensional states; its error estimate is
  * blind to a phase forced by time alone, so it is for phases driven by
  * their state).  All three locate events
@@ -373,7 +373,7 @@ typedef struct {
     hes_mech_config_fn Da;   /* out[d] = Da_j(q); NULL: central differences */
     double restitution;      /* gamma_j >= 0 (0: plastic) */
     int unilateral;          /* 1: can only push (impulse >= 0); 0: bilateral (e.g. no slip) */
-    /* Friction (issue 13; 0 and NULL: frictionless, as before): the Coulomb
+    /* Friction (0 and NULL: frictionless, as before): the Coulomb
      * coefficient and the tangent row, out[d] = J_t,j(q), so that J_t,j q'
      * is the contact's sliding velocity along its tangent (planar: one
      * tangent, both signs; a row rather than a function's gradient because
@@ -455,7 +455,7 @@ typedef struct {
     const int *separate;     /* constraints that must separate (event mech indices) */
     hes_mech_config_fn to_chart;    /* out[k_to] = z(q); NULL: identity */
     hes_mech_config_fn to_chart_dq; /* out[k_to*d] = Dto_chart; NULL: central differences */
-    /* Optional (issue 13): another impact law in place of the one above,
+    /* Optional: another impact law in place of the one above,
      * e.g. one outcome of a frictional impact's set (hes_impact_orbit
      * builds these): impact(q, q'-, p, q'+, ctx) in the event's mech.  The
      * checks still apply, with Da_J q'+ = -Gamma Da_J q'- to 1e-6 of the
@@ -488,7 +488,7 @@ const char *hes_mech_describe_error(int code, void *data);
 /* ------------------------------------------------ robots from MJCF/URDF */
 /*
  * A mechanical system loaded from a robot description, MJCF or URDF,
- * through MuJoCo (issue 14; lib/model/robot.c): M(q), gravity, the
+ * through MuJoCo (lib/model/robot.c): M(q), gravity, the
  * joints' springs and dampers, joint motors as the inputs (B u), and unilateral contacts at named sites
  * against the ground plane z = 0 (a = the site's height, J_n its vertical
  * Jacobian row, J_t its x row: planar robots move in the x-z plane).
@@ -936,7 +936,7 @@ hes_status hes_lcp_solve(int n, const double *M, const double *q, double tol, do
 
 /* ----------------------------------------------------------- impact laws */
 /*
- * Impacts of a set of planar frictional contacts (issue 13; lib/contact/
+ * Impacts of a set of planar frictional contacts (lib/contact/
  * impact.c): at the impact configuration, the mass matrix M (n x n,
  * symmetric positive definite, column-major), the contacts' normal and
  * tangent Jacobians J_n, J_t (k x n, column-major: row i maps the
@@ -1158,7 +1158,7 @@ void hes_contact_velocities(const hes_contact_set *contacts, const double *v, do
 /*
  * Joint torques and contact forces together, for a desired motion
  * (Zapolsky & Drumwright, "Inverse dynamics with rigid contact and
- * friction", issue 14; lib/contact/invdyn.c).  The paper's discretisation
+ * friction"; lib/contact/invdyn.c).  The paper's discretisation
  * over a control period dt, M (v+ - v) = dt (B tau + J^T f - h), is
  * written here per unit time, a = (v+ - v) / dt: forces, not impulses,
  * so every formulation's forces are comparable across dt:
@@ -2309,7 +2309,7 @@ typedef struct {
      * psi (NaN when the cost does not compute it). */
     void (*progress)(void *ctx, int evaluation, double cost, double violation, double psi);
     void *progress_ctx;
-    hes_nlp_solver solver;       /* (issue 15) HES_NLP_DEFAULT: see hes_nlp_solver */
+    hes_nlp_solver solver;       /* HES_NLP_DEFAULT: see hes_nlp_solver */
     /* Threads that share psi's gradient (its factors), the caller's
      * included; <= 1: none; at most HES_COLLOC_MAX_JOBS.  The gradient is
      * the same bit for bit on any number (each factor's terms are summed in
@@ -2500,7 +2500,7 @@ typedef struct {
     const hes_gait *init;        /* the start (resampled); NULL: a simulation
                                     of the model's orbit guess */
     int maxeval;                 /* evaluations of the cost, >= 1, per grid (1000) */
-    /* Further grids (mesh continuation, issue 15): the gait optimised on
+    /* Further grids (mesh continuation): the gait optimised on
      * `nodes` is re-optimised on each of these in turn (nodes per phase,
      * each more than the one before, at most HES_TRAJOPT_MAX_GRIDS - 1),
      * from the previous grid's gait, so that the optimiser's psi is the
@@ -2522,7 +2522,7 @@ typedef struct {
      * several starts only start 0 reports, on the calling thread. */
     void (*progress)(void *ctx, int evaluation, double cost, double violation, double psi);
     void *progress_ctx;
-    hes_nlp_solver solver;       /* (issue 15) hes_colloc_options.solver */
+    hes_nlp_solver solver;       /* hes_colloc_options.solver */
     int jobs;                    /* hes_colloc_options.jobs (1); with starts > 1 the
                                     threads that run the starts instead */
     /* Several starts (1 to HES_TRAJOPT_MAX_STARTS; 1): the first from the

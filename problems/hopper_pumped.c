@@ -1,6 +1,6 @@
 /*
  * hopper_pumped.c - a 1-D hopper with a stable hopping height, an event-
- * selected system for `hes analyze` of ESS periodic orbits (issue 12): the
+ * selected system for `hes analyze` of ESS periodic orbits: the
  * hopper of hopper_1d.c whose leg pumps energy in while in stance and whose
  * body loses it to air drag in flight.
  *

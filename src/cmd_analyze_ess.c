@@ -1,6 +1,6 @@
 /*
  * cmd_analyze_ess.c - `hes analyze PROBLEM` for an event-selected system
- * (issue 12): its periodic orbit simulated by the ESS integrator
+ *: its periodic orbit simulated by the ESS integrator
  * (hes_ess_orbit_find), the monodromy, the nontrivial multipliers, psi and
  * the verdict.  The guess is the model's (orbit_x0, orbit_period,
  * orbit_section) unless --x0, --period and --section give one; --eps sets

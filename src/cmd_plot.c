@@ -13,13 +13,13 @@
  *        trial thin, the mean bold, log scale;
  *   hes plot ess-bench FILE.csv -o OUT   median wall time against the number
  *        of contacts for the ESS integrator and MuJoCo, with their least-
- *        squares lines (issue 12's benchmark, BENCH_CSV=FILE make bench_mujoco);
+ *        squares lines (the ESS benchmark, BENCH_CSV=FILE make bench_mujoco);
  *   hes plot impact-set IMPACT-PROBLEM [--samples N] -o OUT   the sampled
  *        post-impact set on the first two contacts' normal and tangential
  *        velocities, Anitescu-Potra and sequential outcomes marked (Halm &
  *        Posa Figs. 9 and 11);
  *   hes plot contact-forces FILE.csv -o OUT   the normal forces and friction
- *        ratios along a motion, from `hes invdyn --csv` (issue 14).
+ *        ratios along a motion, from `hes invdyn --csv`.
  *
  * The program reads the tables (plot_table.c), computes, and gives gnuplot
  * the data as data: inline data blocks of numbers it formats itself.  Every

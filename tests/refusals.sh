@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/refusals.sh - the refusals of issue 10 ("right answers or a clear
+# tests/refusals.sh - the refusals ("right answers or a clear
 # refusal, everywhere"), each with its exit status and a message that names
 # the problem:
 #   9  malformed plugins (tests/bad_plugin.c, broken in the field that

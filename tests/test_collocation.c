@@ -214,7 +214,7 @@ START_TEST(test_collocation_psi_matches_shooting_and_its_gradient_differences)
     /* the gradient against central differences of psi(z), every variable */
     double scale, worst = gradient_error(c, z, g, &scale);
     ck_assert_msg(worst < 1e-6 * scale, "|grad - FD| = %g (scale %g)", worst, scale);
-    /* and dpsi/dK, dpsi/dthetadot against the shape gradient of issue 3,
+    /* and dpsi/dK, dpsi/dthetadot against the shape gradient (shape.c),
      * computed over the shooting orbit's factors */
     hes_shape *sh;
     hes_shape_eval_result ev;
@@ -243,7 +243,7 @@ START_TEST(test_collocation_with_psi_in_the_cost_finds_the_shape_optimum)
     int evals;
     ck_assert_int_eq(hes_colloc_optimize(c, z, 1e-10, &psi, &viol, &evals), HES_OK);
     ck_assert(viol < 1e-9);
-    /* the optimum of hes shape (issue 3): psi 0.66236 at K = 0.11875,
+    /* the optimum of hes shape: psi 0.66236 at K = 0.11875,
      * thetadot = 1 (the bound), found here through the orbit's own NLP */
     hes_shape_opts o = hes_shape_opts_default();
     hes_shape_result r;

@@ -1,6 +1,6 @@
 /*
  * test_ess_orbit.c - the Jacobian of the ESS integrator's flow against the
- * saltation pipeline of lib/hybrid (issue 12):
+ * saltation pipeline of lib/hybrid:
  *
  * 1. a hopping orbit: the undamped hopper-1d is conservative, so every start
  *    is periodic; the same hopper written as a hybrid hes_model (flight and

@@ -295,7 +295,7 @@ static void copy_model(model_copy *c, const char *problem)
 START_TEST(test_validate_names_each_bad_orbit_field)
 {
     model_copy c;
-    /* (issue 10: n_sequence = -1 passed validation and crashed hes trajopt) */
+    /* (n_sequence = -1 passed validation and crashed hes trajopt) */
     copy_model(&c, "knee-biped");
     c.m.orbit.n_sequence = -1;
     ck_assert_refused_naming(&c, "n_sequence");

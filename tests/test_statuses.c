@@ -1,6 +1,6 @@
 /*
  * test_statuses.c - a test per error status each public function can return
- * (issue 11, item 6), for the (function, status) pairs no other suite
+ * (item 6), for the (function, status) pairs no other suite
  * triggers.  Each test provokes its status with a real input (a callback
  * that fails or writes NaN at some state, a shape value where an event
  * grazes, a parameter or argument out of range, an unknown name, a file
@@ -80,7 +80,7 @@
  *                               EINVAL     test_plugin_load_refuses_what_is_no_valid_plugin
  *   hes_plugin_load_ess,        ENOTFOUND, EINVAL  test_ess_plugins_load_and_refuse
  *   hes_plugin_load_any
- * contact layer (issues 12, 13)
+ * contact layer
  *   hes_ess_validate, hes_ess_new  EINVAL  test_ess.c:test_bad_models_and_arguments_are_refused_with_a_reason
  *   hes_ess_run                 EINVAL     test_ess.c (bad arguments)
  *                               EGRAZING   test_ess.c (liveness), test_plate.c (near misses)

@@ -55,7 +55,7 @@ START_TEST(test_slip_hopper_feasible_gives_the_psi_of_the_program)
 }
 END_TEST
 
-/* The two NLP solvers on the same programs (issue 15): the knee biped's
+/* The two NLP solvers on the same programs: the knee biped's
  * minimum-energy gait (smooth: IPOPT by default) and the SLIP hopper's psi
  * in the cost (IPOPT asked for: its stall at psi's kinks hands over to
  * SLSQP), the same optima. */

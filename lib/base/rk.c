@@ -4,7 +4,7 @@
  *
  * Why: on 3- and 4-dimensional states CVODES spends its time in its own
  * bookkeeping (about 50 N_Vector calls and 20,000 instructions per
- * right-hand side at rtol = 1e-12, issue 15's profile), not in the model.
+ * right-hand side at rtol = 1e-12, as profiled), not in the model.
  * An explicit method of high order has none of it: a step is a few
  * hundred multiply-adds.
  *

@@ -13,7 +13,7 @@
  * loaded is refused with what it is instead (a directory, an empty file, not
  * a shared library, or the dynamic loader's own reason).
  *
- * An event-selected system is a plugin too (issue 12): it exports instead
+ * An event-selected system is a plugin too: it exports instead
  *
  *     const hes_ess_model *hes_plugin_ess_model(int *abi);
  *

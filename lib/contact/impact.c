@@ -1,6 +1,6 @@
 /*
- * impact.c - impact laws for sets of frictional contacts (issue 13;
- * shared/papers/set-valued-simultaneous-impacts.txt, Sec. 2.2.2).
+ * impact.c - impact laws for sets of frictional contacts (Halm & Posa,
+ * set-valued simultaneous impacts, Sec. 2.2.2).
  *
  * Planar contacts i = 1..k at a configuration with mass matrix M (n x n,
  * symmetric positive definite), normal and tangent Jacobians J_n, J_t

@@ -1,6 +1,6 @@
 /*
  * impact_routh.c - the impulse-stepping model of Routh's method for many
- * frictional contacts (issue 13; shared/papers/set-valued-simultaneous-
+ * frictional contacts (shared/papers/set-valued-simultaneous-
  * impacts.txt, Sec. 5.1, eqs. 72-75, Algorithm 1, Theorem 6-7).
  *
  * Step s from velocity v with normal impulse caps lmax = h p_s (p_s in

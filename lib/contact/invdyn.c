@@ -2,7 +2,7 @@
  * invdyn.c - inverse dynamics with rigid contact and friction: joint
  * torques and contact forces together for a desired motion (Zapolsky &
  * Drumwright, "Inverse dynamics with rigid contact and friction", Sec.
- * 3-6; issue 14).  Its factorisations are base/dense.c's, not LAPACK's:
+ * 3-6).  Its factorisations are base/dense.c's, not LAPACK's:
  * the same bits whatever the BLAS's thread count.  The formulations, in force units (hes.h explains the
  * division of the paper's impulses by dt):
  *

@@ -1,5 +1,5 @@
 /*
- * invdyn_run.c - inverse dynamics along a robot's trajectory (issue 14):
+ * invdyn_run.c - inverse dynamics along a robot's trajectory:
  * per node the robot's dynamics (hes_robot_dynamics_at), its stance
  * contacts, the problem (hes_invdyn_problem_robot) and its solution
  * (hes_invdyn_solve), collected per node.  Velocities and accelerations,

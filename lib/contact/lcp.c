@@ -1,5 +1,5 @@
 /*
- * lcp.c - linear complementarity problems by Lemke's method (issue 13: the
+ * lcp.c - linear complementarity problems by Lemke's method (the
  * impact laws of shared/papers/set-valued-simultaneous-impacts.txt, eqs. 31
  * and 72-75, are one LCP each):
  *

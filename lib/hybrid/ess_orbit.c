@@ -1,6 +1,6 @@
 /*
  * ess_orbit.c - a periodic orbit of an ESS model by the ESS integrator
- * (lib/contact/ess.c), its monodromy and its multipliers (issue 12: "with
+ * (lib/contact/ess.c), its monodromy and its multipliers ("with
  * it, hes analyze can compute the monodromy and multipliers of a periodic
  * orbit simulated by ESS").
  *

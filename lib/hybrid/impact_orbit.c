@@ -1,6 +1,6 @@
 /*
  * impact_orbit.c - the stability of a periodic orbit over the outcome set
- * of its simultaneous impact (issue 13: shared/papers/set-valued-
+ * of its simultaneous impact (shared/papers/set-valued-
  * simultaneous-impacts.txt applied to a hybrid orbit; no peer tool reports
  * this).
  *

@@ -1,6 +1,6 @@
 /*
  * robot.c - mechanical systems (hes_mech) from robot description files,
- * MJCF or URDF, through MuJoCo's C API (issue 14; Debian libmujoco-dev
+ * MJCF or URDF, through MuJoCo's C API (Debian libmujoco-dev
  * 2.2.2, detected by configure).  MuJoCo parses and compiles the file
  * (mj_loadXML) and computes, at a configuration q set in its qpos:
  *   M(q)            mj_kinematics, mj_comPos, mj_crb, then mj_fullM

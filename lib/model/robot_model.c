@@ -1,6 +1,6 @@
 /*
  * robot_model.c - a hybrid model (hes_model) from a robot file and a
- * description of its modes and transitions (issue 14): what a walker
+ * description of its modes and transitions: what a walker
  * written by hand in problems/ spells out in C, here from data.
  *
  * Modes.  A mode holds a set of the robot's constraints (hes_robot_mech:

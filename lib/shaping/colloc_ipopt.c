@@ -2,7 +2,7 @@
  * colloc_ipopt.c - the collocation's nonlinear program (colloc_solve.c)
  * solved by IPOPT (Waechter & Biegler, Math. Program. 106, 2006; Debian
  * coinor-libipopt-dev, its C interface IpStdCInterface.h) instead of
- * SLSQP (issue 15): an interior-point method whose linear algebra is
+ * SLSQP: an interior-point method whose linear algebra is
  * sparse (MUMPS), so that its cost grows with the nonzeros of the
  * constraint Jacobian, not with the cube of the number of variables.
  *

@@ -1,6 +1,6 @@
 /*
  * colloc_reduced.c - the collocation's nonlinear program (colloc_solve.c)
- * in the space of its free variables (issue 15): a generalised reduced
+ * in the space of its free variables: a generalised reduced
  * gradient method (Abadie & Carpentier 1969; Lasdon, Waren, Jain & Ratner,
  * ACM TOMS 4, 1978) whose outer steps are SLSQP's.
  *

@@ -1,6 +1,6 @@
 /*
  * gait_invdyn.c - inverse dynamics with contact along a gait of a robot
- * model (`hes invdyn --orbit GAIT.json --robot DESC.json`; issue 14).
+ * model (`hes invdyn --orbit GAIT.json --robot DESC.json`).
  *
  * At every node of every phase the robot's motion is exact, not sampled:
  * q = chart(z), v = Dchart z', a = Dchart z'' + D^2 chart[z', z'], with z''

@@ -1,7 +1,7 @@
 /*
  * nlp_solver.c - which solvers of the collocation's nonlinear program this
  * build has (SLSQP and the reduced space always: colloc_reduced.c; IPOPT
- * with coinor-libipopt-dev: colloc_ipopt.c), and their names (issue 15).
+ * with coinor-libipopt-dev: colloc_ipopt.c), and their names.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"

@@ -300,7 +300,7 @@ static hes_status find_dependencies(hes_shape *sh)
  * of a saltation matrix are often affine in h: P(h) = P(h0) + sum_j c_j
  * (h_j - h0_j).  Then dXi/dh_j is the formula's derivative along the
  * constant c_j (hes__saltation_derivative) and the gradient evaluates no
- * model callback at all (issue 15: the gradient within 1.3 psi
+ * model callback at all (the gradient within 1.3 psi
  * evaluations).  Affine is tested at creation, with the probe step d of
  * find_dependencies: along each h_j the second difference
  * |P(h + d) - 2 P(h) + P(h - d)| must be at rounding level (1e-12 of the
@@ -569,7 +569,7 @@ static hes_status refresh(hes_shape *sh)
  * forward differences of the event formula in h_j from the factors at h
  * (refresh() has just computed them): one event evaluation per
  * (parameter, dependent event).  Both keep the gradient near 1.3 psi
- * evaluations (issue 15); the differences' error, about sqrt(eps) relative
+ * evaluations; the differences' error, about sqrt(eps) relative
  * (hes__fd_step_forward), is far below what the optimiser and the tests
  * resolve (test_shape: the closed-form gradient of the Hopf chain to
  * 1e-6). */

@@ -1,6 +1,6 @@
 /*
  * knee_biped_friction.c - the friction the knee biped's gaits need at the
- * stance foot (issue 14).  The built-in knee biped is a pinned walker: its
+ * stance foot.  The built-in knee biped is a pinned walker: its
  * stance foot is the origin of its coordinates, so the ground reaction is
  * not one of its constraint forces.  It is Newton's law for the walker's
  * point masses, F = sum_k m_k r_k'' - m g with r_k = sum_i c_ki e(th_i),

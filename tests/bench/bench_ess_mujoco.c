@@ -1,5 +1,5 @@
 /*
- * bench_ess_mujoco.c - the head-to-head of issue 12 (make bench): the ESS
+ * bench_ess_mujoco.c - the head-to-head (make bench): the ESS
  * integrator of hes against MuJoCo on the two models of the ESS paper
  * (../shared/papers/ess-multicontact-integrator.txt, Sec. 5).  Built only when
  * configure found MuJoCo (Debian's libmujoco-dev); the hes side plugs in at
@@ -486,7 +486,7 @@ static const bench_engine mujoco_engine = {
     "MuJoCo", mj_hopper, NULL, mj_plate_new, mj_plate_run, mj_plate_free, mj_plate_traj,
 };
 
-/* ---- hes (the ESS integrator of issue 12) */
+/* ---- hes (the ESS integrator) */
 #ifdef HAVE_ESS
 /* tolerances of the ESS integration steps (either method): tight enough that the
    hopper's error at the calibrated eps is the projections' (the RMS at

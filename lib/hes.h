@@ -1436,6 +1436,21 @@ const hes_ess_model *hes_ess_problem_get(int i);
 hes_ess_model *hes_plate_springs_model(int N);
 void hes_plate_springs_model_free(hes_ess_model *model);
 
+/* "plate-vertical": the plate exactly as the ESS paper's Sec. 5.2 states it
+ * (problems/plate_vertical.c): state (x, z, theta, vx, vz, omega), mass 1,
+ * inertia 0.1875, g 9.81 (parameters g, mass, inertia, K = 2000, C = 10,
+ * a = 0.5); N vertical legs at x_i = linspace(-a, a, N), tips at height 0;
+ * pen_i = -(z + (x_i - x) tan theta); while pen_i > 0 the leg pushes with
+ * F_i = k pen_i + b pen_i' (k = K/N, b = C/N, not clamped), generalised force
+ * sum F_i (-tan theta, 1, (x_i - x) sec^2 theta).  Events i (touchdown i,
+ * h = pen_i) and N + i (liftoff i, h = -pen_i); stance iff s_i = +1 and
+ * s_{N+i} = -1.  The registry's "plate-vertical" has N = 10;
+ * hes_plate_vertical_model(N) and hes_plate_vertical_model_free as
+ * plate-springs' above. */
+#define HES_PLATE_VERTICAL_MAX_N 5000
+hes_ess_model *hes_plate_vertical_model(int N);
+void hes_plate_vertical_model_free(hes_ess_model *model);
+
 /* The hopper's closed form: the state out[2] at time t from x0 = (y, v) at
  * time 0 (p: g, k, mass, l0; NULL: the defaults): ballistic parabolas above
  * l0, harmonic oscillations about l0 - mass g / k below, joined at y = l0.

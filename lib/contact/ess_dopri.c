@@ -9,10 +9,10 @@
  * the next step starts with the last proposed step size (one evaluation of
  * f for the new first stage), where a multistep method restarts at order 1
  * with a small step.  Root slots are those of ess.c (e->watch): slot i is
- * h_i + eps rising, slot m + i is h_i either way (a guard at its zero whose
- * sign ess.c set from its rate counts as exactly at zero at the start, and
- * a slot exactly at zero at the start is skipped for that step, as CVODES
- * does).
+ * h_i + eps rising, slot m + i is h_i either way.  A guard not in the pool
+ * at its zero at the start (exactly, or on the other side of its zero than
+ * the sign ess.c gave it from its rate) starts on the side of its sign, so
+ * that it is seen if it turns back (a leg that touches and leaves at once).
  *
  * No step may cross a slot and cross back unseen, however long the error
  * control lets it be (steps of tenths of a second in ballistic flight,
@@ -135,6 +135,8 @@ static double approach_cap(const hes_ess *e, const double *h0, const double *rat
         if (!e->watch[r])
             continue;
         double g = slot(e, h0, r), d = rate[r % e->m];
+        if (fabs(g) <= DBL_MIN)
+            continue;   /* at its zero: it crosses at once, or goes the way s says */
         if ((g < 0 && d > 0) || (r >= e->m && g > 0 && d < 0))
             cap = fmin(cap, -2 * g / d);
     }
@@ -180,7 +182,13 @@ static void scan_slots(const hes_ess *e, const double *h0, const double *hmid,
             *unresolved = 1;
             return;
         }
-        double c = 16 * (gm - hm);
+        /* |H - the chord| <= max(|hstep d0 - dg|, |hstep d1 - dg|) / 4 (dg =
+         * g1 - g0) and |c theta^2 (1 - theta)^2| <= |c| / 16: no crossing
+         * when even that bound keeps the model on its side */
+        double c = 16 * (gm - hm), dg = g1 - g0;
+        double bump = 0.25 * fmax(fabs(hstep * d0 - dg), fabs(hstep * d1 - dg)) + fabs(c) / 16;
+        if (neg ? fmax(g0, g1) + bump < 0 : fmin(g0, g1) - bump > 0)
+            continue;
         for (int k = 1; k < 32; k++) {
             double q = k / 32.0, p = quartic(q, g0, g1, d0, d1, hstep, c);
             if (neg ? p >= 0 : p <= 0) {
@@ -267,9 +275,9 @@ hes_status hes__ess_dopri(hes_ess *e, const hes_ess_options *o, double *t, doubl
         (st = hes__ess_Dh(e, y, D)) != HES_OK)
         return st;
     slot_rates(e, D, k1, r0);
-    for (int i = 0; i < m; i++)   /* at its zero with the sign of its rate (ess.c) */
-        if (!e->pool[i] && (h0[i] >= 0) != (e->s[i] > 0))
-            h0[i] = 0;
+    for (int i = 0; i < m; i++)   /* at its zero: on the side s says it is going to */
+        if (!e->pool[i] && (h0[i] == 0 || (h0[i] > 0) != (e->s[i] > 0)))
+            h0[i] = e->s[i] > 0 ? DBL_MIN : -DBL_MIN;
     double hs = e->dp_step;
     if (!(hs > 0)) { /* Hairer's first guess: 0.01 |y| / |f| */
         double d0 = wrms(n, y, y, NULL, rtol, atol), d1 = wrms(n, k1, y, NULL, rtol, atol);

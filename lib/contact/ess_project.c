@@ -211,9 +211,13 @@ hes_status hes__ess_project(hes_ess *e, double *t, double *x, int *s, const int 
             double a = 0;
             for (int k = 0; k < n; k++)
                 a += e->Dh[i + (size_t)k * m] * e->G[k];
-            /* moving toward its zero from beyond it (a guard at its zero
-             * has the sign of its rate: ess.c), and a candidate only upward */
-            if (!(e->h[i] * a < 0) || (e->pool[i] && !(a > 0)) || hes__ess_at_zero(e, i, xinf))
+            /* moving toward its zero from beyond it, and a candidate only
+             * upward; a guard not in the pool at its zero has the sign of its
+             * rate (ess.c), but a candidate at its zero, a watched one within
+             * a projection's landing error of it, is met here: carried past
+             * its zero, it would be projected back along its slow approach */
+            if (!(e->h[i] * a < 0) || (e->pool[i] && !(a > 0)) ||
+                (!e->pool[i] && hes__ess_at_zero(e, i, xinf)))
                 continue;
             double dt = -e->h[i] / a;
             if (dt < dtj) {

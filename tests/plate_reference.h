@@ -1,25 +1,32 @@
 /*
- * plate_reference.h - a tight reference trajectory of the ESS paper's plate
- * (the model `plate-vertical`, its statement in problems/plate_vertical.c),
- * computed independently of the ESS integrator: an event-driven
- * integration (CVODES at rtol 1e-12 with every make and break of a leg
- * located by root finding), and the RMS distance of a run from it.
+ * plate_reference.h - tight reference trajectories of the two plates of the
+ * ESS models (`plate-vertical`, the ESS paper's plate, and `plate-springs`,
+ * hes's plate with rollers; their statements in problems/plate_vertical.c
+ * and problems/plate_springs.c), computed independently of the ESS
+ * integrator: an event-driven integration (CVODES at rtol 1e-12 with every
+ * make and break of a leg located by root finding), and the RMS distance of
+ * a run from it.
  */
 #ifndef HES_PLATE_REFERENCE_H
 #define HES_PLATE_REFERENCE_H
 
-/* The plate's constants (the model's default parameters). */
+/* The plate's kind and constants (the models' default parameters; l0 and
+ * rho for plate-springs only). */
+typedef enum { PLATE_REF_VERTICAL, PLATE_REF_SPRINGS } plate_ref_kind;
+
 typedef struct {
-    double g, mass, inertia, K, C, a;
+    plate_ref_kind kind;
+    double g, mass, inertia, K, C, a, l0, rho;
 } plate_ref_params;
 
-extern const plate_ref_params plate_ref_default;
+extern const plate_ref_params plate_ref_default;          /* plate-vertical */
+extern const plate_ref_params plate_ref_springs_default;  /* plate-springs */
 
 /* The field of the plate with N legs, legs with stance[i] != 0 pushing:
  * out[6] = f(x).  Written from the model's statement, not from its code. */
 void plate_ref_field(const plate_ref_params *p, int N, const int *stance, const double *x,
                      double *out);
-/* pen_i of leg i. */
+/* The penetration of leg i: pen_i of plate-vertical, p_i of plate-springs. */
 double plate_ref_pen(const plate_ref_params *p, int N, int i, const double *x);
 
 /* The state at the n_out times t_out (increasing, >= 0) from x0 at t = 0,

@@ -1,12 +1,14 @@
 /*
  * test_plate_vertical.c - the ESS paper's plate (`plate-vertical`,
- * problems/plate_vertical.c) and the ESS integrator's trajectories on it,
- * against a reference computed without the ESS integrator
- * (tests/plate_reference.c: CVODES at rtol 1e-12 with every make and break
- * of a leg located).  The model equals its statement; the reference equals
- * the hopper's closed form on one leg; and on starts where the integrator
- * once went wrong with status OK, each accepted run is within a bound
- * proportional to eps^2 of the reference (or refused with an error).
+ * problems/plate_vertical.c) and the ESS integrator's trajectories on it
+ * and on hes's plate (`plate-springs`), against references computed
+ * without the ESS integrator (tests/plate_reference.c: CVODES at rtol
+ * 1e-12 with every make and break of a leg located).  The model equals its
+ * statement; the references equal the hopper's closed form on one leg; on
+ * starts where the integrator once went wrong with status OK, and on 30
+ * seeded starts per plate and N, each accepted run is within a bound
+ * proportional to eps^2 of the reference with the sign pattern of h (or
+ * refused with an error).
  *
  * The bound.  The method's error is C eps^2 with a C that depends on the
  * start and grows with N (the rocking plate amplifies early errors, and a
@@ -16,10 +18,12 @@
  * and 3e-4) correct runs have median RMS / eps^2 of the positions
  * (x, z, theta) of 2.1e3 m^-1 (N = 2; max 8.7e3), 8.6e3 (N = 20; max 2.4e4)
  * and 6.2e4 (N = 200, eps 3e-4; max 2.4e5); over the first landing alone
- * (0.45 s, before any leg grazes) 1.1e3 at N = 200 (eps 3e-4; max 5.5e3).  A
- * run is accepted within ten times that median, plate_bound(N, T) eps^2; the
- * wrong runs were from 2.6e4 (the median of the first landing at N = 200) to
- * 8e10 eps^2.
+ * (0.45 s, before any leg grazes) 1.1e3 at N = 200 (eps 3e-4; max 5.5e3).
+ * plate-springs (its bed and rollers soften the landings): 90 (N = 2; max
+ * 240), 680 (N = 20; max 1.7e3), 330 over the first landing at N = 200 (max
+ * 800).  A run is accepted within ten times that median,
+ * plate_bound(which, N, T) eps^2; the wrong runs were from 2.6e4 (the
+ * median of the first landing at N = 200) to 8e10 eps^2.
  */
 #include <check.h>
 #include <math.h>
@@ -35,13 +39,18 @@
 
 static int verbose(void) { return getenv("HES_TEST_VERBOSE") != NULL; }
 
-/* RMS <= plate_bound(N, T) eps^2 for a run of T seconds from rest (m^-1:
- * ten times the medians of the header) */
-static double plate_bound(int N, double T)
+/* The plates: plate-vertical with hes's stance convention or the paper's
+ * (below), and plate-springs. */
+enum { VERTICAL, VERTICAL_PAPER, SPRINGS };
+
+/* RMS <= plate_bound(which, N, T) eps^2 for a run of T seconds from rest
+ * (m^-1: ten times the medians of the header). */
+static double plate_bound(int which, int N, double T)
 {
-    if (T <= 0.45 + 1e-9)
-        return 1.1e4;
-    return N <= 5 ? 2.1e4 : N <= 20 ? 8.6e4 : 6.2e5;
+    int landing = T <= 0.45 + 1e-9;
+    if (which == SPRINGS)
+        return landing ? 3.3e3 : N <= 5 ? 9e2 : 6.8e3;
+    return landing ? 1.1e4 : N <= 5 ? 2.1e4 : N <= 20 ? 8.6e4 : 6.2e5;
 }
 
 /* ------------------------------------------------------------ the model */
@@ -120,6 +129,44 @@ START_TEST(test_model_equals_its_statement)
 }
 END_TEST
 
+/* The reference's field of plate-springs (rollers, stance p_i > 0 and
+ * F_i > 0) equals the model's, whose own tests are test_plate's. */
+START_TEST(test_springs_reference_field_equals_the_model)
+{
+    unsigned long long st = 777;
+    const int N = 7, m = 2 * N;
+    hes_ess_model *md = hes_plate_springs_model(N);
+    ck_assert_ptr_nonnull(md);
+    hes_ess *e;
+    ck_assert_int_eq(hes_ess_new(md, &e, NULL, 0), HES_OK);
+    const double *p = hes_ess_params(e);
+    for (int trial = 0; trial < 50; trial++) {
+        double x[6] = { 0.3 * urand(&st) - 0.15, 0.45 + 0.1 * urand(&st),
+                        0.6 * urand(&st) - 0.3, 2 * urand(&st) - 1, 2 * urand(&st) - 1,
+                        4 * urand(&st) - 2 };
+        int s[2 * 7], stance[7];
+        for (int i = 0; i < N; i++) {
+            stance[i] = urand(&st) < 0.5;
+            s[2 * i] = stance[i] ? 1 : (urand(&st) < 0.5 ? 1 : -1);
+            s[2 * i + 1] = stance[i] ? -1 : (s[2 * i] > 0 ? 1 : (urand(&st) < 0.5 ? 1 : -1));
+        }
+        double f[6], fr[6], h[2 * 7];
+        ck_assert_int_eq(md->f(x, s, p, f, md->data), 0);
+        plate_ref_field(&plate_ref_springs_default, N, stance, x, fr);
+        for (int k = 0; k < 6; k++)
+            ck_assert_msg(fabs(f[k] - fr[k]) <= 1e-12 * (1 + fabs(fr[k])),
+                          "f[%d] = %.17g, the statement's %.17g", k, f[k], fr[k]);
+        ck_assert_int_eq(md->h(x, p, h, md->data), 0);
+        for (int i = 0; i < N; i++)
+            ck_assert(fabs(h[2 * i] - plate_ref_pen(&plate_ref_springs_default, N, i, x)) <=
+                      1e-15);
+    }
+    (void)m;
+    hes_ess_destroy(e);
+    hes_plate_springs_model_free(md);
+}
+END_TEST
+
 START_TEST(test_sizes_and_registry)
 {
     ck_assert_ptr_null(hes_plate_vertical_model(0));
@@ -177,6 +224,24 @@ START_TEST(test_reference_on_one_leg_is_the_hoppers_closed_form)
                "form\n", ev, worst);
     ck_assert_int_ge(ev, 6);
     ck_assert_msg(worst < 1e-9, "reference vs the hopper's closed form: %g", worst);
+    /* plate-springs the same: one level undamped leg, p = l0 - z (hopper-1d
+     * with k = 1000, l0 = 0.5 and y = z) */
+    pr = plate_ref_springs_default;
+    pr.C = 0;
+    double xs0[6] = { 0, 0.8, 0, 0, 0, 0 };
+    ck_assert_msg(plate_ref_run(&pr, 1, xs0, NOUT, tout, xr, &ev, msg, sizeof msg) == 0, "%s",
+                  msg);
+    const double hs[4] = { 9.81, 1000, 1, 0.5 }, ys0[2] = { 0.8, 0 };
+    worst = 0;
+    for (int k = 0; k < NOUT; k++) {
+        ck_assert_int_eq(hes_hopper_1d_exact(hs, tout[k], ys0, y), HES_OK);
+        worst = fmax(worst, fmax(fabs(xr[1 + 6 * k] - y[0]), fabs(xr[4 + 6 * k] - y[1]) / 30));
+    }
+    if (verbose())
+        printf("reference of plate-springs, one leg: %ld makes and breaks, max error %.3e\n", ev,
+               worst);
+    ck_assert_int_ge(ev, 4);
+    ck_assert_msg(worst < 1e-9, "plate-springs reference vs the closed form: %g", worst);
 }
 END_TEST
 
@@ -226,16 +291,18 @@ static int pc_Dh(const double *x, const double *p, double *out, void *d)
     return pc->inner->Dh(x, p, out, pc->inner->data);
 }
 
-/* The plate with N legs, with hes's stance convention (paper 0) or the
- * paper's (paper 1). */
+static const char *const plate_name[] = { "plate-vertical", "plate-vertical (the paper's "
+                                          "convention)", "plate-springs" };
+
+/* The plate `which` with N legs. */
 typedef struct {
     hes_ess_model *md, wrap;
     paper_conv pc;
 } plate;
 
-static const hes_ess_model *plate_open(plate *pl, int N, int paper)
+static const hes_ess_model *plate_open(plate *pl, int N, int which)
 {
-    pl->md = hes_plate_vertical_model(N);
+    pl->md = which == SPRINGS ? hes_plate_springs_model(N) : hes_plate_vertical_model(N);
     ck_assert_ptr_nonnull(pl->md);
     pl->pc.inner = pl->md;
     pl->pc.ss = malloc(sizeof(int) * (size_t)pl->md->m);
@@ -246,13 +313,16 @@ static const hes_ess_model *plate_open(plate *pl, int N, int paper)
     pl->wrap.h = pc_h;
     pl->wrap.Dh = pc_Dh;
     pl->wrap.data = &pl->pc;
-    return paper ? &pl->wrap : pl->md;
+    return which == VERTICAL_PAPER ? &pl->wrap : pl->md;
 }
 
-static void plate_close(plate *pl)
+static void plate_close(plate *pl, int which)
 {
     free(pl->pc.ss);
-    hes_plate_vertical_model_free(pl->md);
+    if (which == SPRINGS)
+        hes_plate_springs_model_free(pl->md);
+    else
+        hes_plate_vertical_model_free(pl->md);
 }
 
 /* The number of guards whose sign in s differs from that of h at x by
@@ -269,24 +339,40 @@ static int signs_off(const hes_ess_model *md, const hes_ess *e, const double *x,
     return bad;
 }
 
-/* The run of the plate with N legs (convention paper) from rest at
+/* The reference of plate-springs (springs) or plate-vertical with N legs
+ * from x0 at the NOUT times tout over T: the last one computed is kept for
+ * the next runs of the same start (both methods, options). */
+static const double *reference(int springs, int N, const double *x0, double T,
+                               const double *tout)
+{
+    static double xr[6 * NOUT], key[9];
+    double k[9] = { springs, N, T, x0[0], x0[1], x0[2], x0[3], x0[4], x0[5] };
+    if (memcmp(k, key, sizeof k) != 0) {
+        char msg[256];
+        memset(key, 0, sizeof key);
+        ck_assert_msg(plate_ref_run(springs ? &plate_ref_springs_default : &plate_ref_default, N,
+                                    x0, NOUT, tout, xr, NULL, msg, sizeof msg) == 0, "%s", msg);
+        memcpy(key, k, sizeof key);
+    }
+    return xr;
+}
+
+/* The run of the plate `which` with N legs from rest at
  * (z0, theta0) over T with options o against the reference: its status,
  * and when HES_OK the RMS error of the positions (*rms, theta's *rth) and
  * the guards whose final sign is off (*off). */
-static hes_status ess_error(int N, int paper, double z0, double th0, double T,
+static hes_status ess_error(int N, int which, double z0, double th0, double T,
                             hes_ess_options o, double *rms, double *rth, int *off, char *why,
                             size_t len)
 {
     plate pl;
-    const hes_ess_model *md = plate_open(&pl, N, paper);
+    const hes_ess_model *md = plate_open(&pl, N, which);
     hes_ess *e;
     ck_assert_int_eq(hes_ess_new(md, &e, NULL, 0), HES_OK);
-    double tout[NOUT], *xr = malloc(sizeof(double) * 6 * NOUT), x0[6] = { 0, z0, th0, 0, 0, 0 };
+    double tout[NOUT], x0[6] = { 0, z0, th0, 0, 0, 0 };
     for (int k = 0; k < NOUT; k++)
         tout[k] = fmin(T, T * k / (NOUT - 1));
-    char msg[256];
-    ck_assert_msg(plate_ref_run(&plate_ref_default, N, x0, NOUT, tout, xr, NULL, msg,
-                                sizeof msg) == 0, "%s", msg);
+    const double *xr = reference(which == SPRINGS, N, x0, T, tout);
     o.n_out = NOUT;
     o.t_out = tout;
     hes_ess_result r;
@@ -304,38 +390,37 @@ static hes_status ess_error(int N, int paper, double z0, double th0, double T,
                    hes_ess_errmsg(e));
     }
     hes_ess_result_free(&r);
-    free(xr);
     hes_ess_destroy(e);
-    plate_close(&pl);
+    plate_close(&pl, which);
     return st;
 }
 
 /* A run accepted with its sign pattern that of h and within
  * plate_bound(N, T) eps^2 of the reference, or (unless must) refused with a
  * message; 1 when accepted. */
-static int accepted_within_bound(int N, int paper, double z0, double th0, double T,
+static int accepted_within_bound(int N, int which, double z0, double th0, double T,
                                  hes_ess_options o, int must)
 {
     double rms = NAN, rth = NAN;
     int off = 0;
     char why[512] = "";
     const char *how = o.method == HES_ESS_DOPRI5 ? "DOPRI5" : "CVODES";
-    hes_status st = ess_error(N, paper, z0, th0, T, o, &rms, &rth, &off, why, sizeof why);
-    ck_assert_msg(st == HES_OK || !must, "%s, N = %d, eps %g, (%g, %g), jacobian %d: status "
-                  "%d: %s", how, N, o.eps, z0, th0, o.jacobian, st, why);
+    hes_status st = ess_error(N, which, z0, th0, T, o, &rms, &rth, &off, why, sizeof why);
+    ck_assert_msg(st == HES_OK || !must, "%s, %s, N = %d, eps %g, (%g, %g), jacobian %d: "
+                  "status %d: %s", how, plate_name[which], N, o.eps, z0, th0, o.jacobian, st,
+                  why);
     if (st != HES_OK)
         return 0;
     if (verbose())
-        printf("  %s, %s convention, N = %d, eps %g, (%g, %g), T = %g: RMS %.3e (theta "
-               "%.3e), %.3g eps^2\n", how, paper ? "the paper's" : "hes's", N, o.eps, z0, th0,
-               T, rms, rth, rms / (o.eps * o.eps));
-    ck_assert_msg(off == 0, "%s, N = %d, eps %g, start (%g, %g), T = %g: %d guards end with "
-                  "the wrong sign", how, N, o.eps, z0, th0, T, off);
-    ck_assert_msg(rms <= plate_bound(N, T) * o.eps * o.eps,
-                  "%s, %s convention, N = %d, eps %g, start (%g, %g): status OK but RMS error "
-                  "%.3g (theta %.3g rad) = %.3g eps^2 from the reference", how,
-                  paper ? "the paper's" : "hes's", N, o.eps, z0, th0, rms, rth,
-                  rms / (o.eps * o.eps));
+        printf("  %s, %s, N = %d, eps %g, (%g, %g), T = %g: RMS %.3e (theta %.3e), %.3g "
+               "eps^2\n", how, plate_name[which], N, o.eps, z0, th0, T, rms, rth,
+               rms / (o.eps * o.eps));
+    ck_assert_msg(off == 0, "%s, %s, N = %d, eps %g, start (%g, %g), T = %g: %d guards end "
+                  "with the wrong sign", how, plate_name[which], N, o.eps, z0, th0, T, off);
+    ck_assert_msg(rms <= plate_bound(which, N, T) * o.eps * o.eps,
+                  "%s, %s, N = %d, eps %g, start (%g, %g): status OK but RMS error %.3g "
+                  "(theta %.3g rad) = %.3g eps^2 from the reference", how, plate_name[which],
+                  N, o.eps, z0, th0, rms, rth, rms / (o.eps * o.eps));
     return 1;
 }
 
@@ -362,14 +447,14 @@ START_TEST(test_dopri5_does_not_step_over_a_leg_in_flight)
                                  { 0.375061, 0.020693 } };
     const double eps[] = { 3e-3, 1e-3, 3e-4, 1e-4, 3e-5, 1e-5 };
     int accepted = 0, runs = 0;
-    for (int paper = 0; paper < 2; paper++)
+    for (int which = VERTICAL; which <= VERTICAL_PAPER; which++)
         for (int method = 0; method < 2; method++)
             for (int c = 0; c < 3; c++)
                 for (size_t k = 0; k < sizeof eps / sizeof eps[0]; k++, runs++) {
                     hes_ess_options o = plate_options(method, eps[k], 1);
                     o.rtol = 1e-10;
                     o.atol = 1e-12;
-                    accepted += accepted_within_bound(2, paper, start[c][0], start[c][1], 2.0,
+                    accepted += accepted_within_bound(2, which, start[c][0], start[c][1], 2.0,
                                                       o, 0);
                 }
     ck_assert_int_ge(accepted, runs - 4);
@@ -385,10 +470,10 @@ START_TEST(test_projection_is_not_taken_across_a_change_of_stance)
 {
     const double eps[] = { 3e-4, 2e-4 };
     int accepted = 0;
-    for (int paper = 0; paper < 2; paper++)
+    for (int which = VERTICAL; which <= VERTICAL_PAPER; which++)
         for (int method = 0; method < 2; method++)
             for (int k = 0; k < 2; k++)
-                accepted += accepted_within_bound(5, paper, 0.293020, 0.122288, 2.0,
+                accepted += accepted_within_bound(5, which, 0.293020, 0.122288, 2.0,
                                                   plate_options(method, eps[k], 1), 0);
     ck_assert_int_ge(accepted, 6);
 }
@@ -410,9 +495,11 @@ START_TEST(test_mirrored_guards_keep_their_signs_in_a_chain)
     for (int method = 0; method < 2; method++)
         for (int c = 0; c < 4; c++) {
             hes_ess_options o = plate_options(method, 1e-3, 1);
-            accepted += accepted_within_bound(200, 0, start[c][0], start[c][1], 0.45, o, 0);
+            accepted += accepted_within_bound(200, VERTICAL, start[c][0], start[c][1], 0.45, o,
+                                              0);
             for (double T = 0.3; T < 0.45; T += 0.015)
-                accepted += accepted_within_bound(200, 0, start[c][0], start[c][1], T, o, 0);
+                accepted += accepted_within_bound(200, VERTICAL, start[c][0], start[c][1], T, o,
+                                                  0);
         }
     ck_assert_int_ge(accepted, 2 * 4 * 11);
 }
@@ -442,7 +529,46 @@ START_TEST(test_valid_starts_are_not_refused_with_internal_errors)
         for (int jac = 0; jac < 2; jac++) {
             hes_ess_options o = plate_options(1, run[c].eps, 1);
             o.jacobian = jac;
-            accepted_within_bound(run[c].N, 0, run[c].z0, run[c].th0, 2.0, o, 1);
+            accepted_within_bound(run[c].N, VERTICAL, run[c].z0, run[c].th0, 2.0, o, 1);
+        }
+}
+END_TEST
+
+/* 30 seeded starts from rest, as the paper's experiment draws them (z0 in
+ * [0.2, 0.5] m above the legs' tips, theta0 in [-0.2, 0.2] rad), on both
+ * plates at N = 2 and 20 for 2 s and at N = 200 over the first landing
+ * (0.45 s), with both methods: with the default options every accepted run
+ * is within the bound with the sign pattern of h, the others refused with a
+ * message (near misses are errors by default); with near misses watched
+ * every run is accepted. */
+START_TEST(test_seeded_starts_are_accepted_within_the_bound_or_refused)
+{
+    const int Ns[3] = { 2, 20, 200 };
+    for (int which = VERTICAL; which <= SPRINGS; which += SPRINGS - VERTICAL)
+        for (int k = 0; k < 3; k++) {
+            unsigned long long st = 88172645463325252ULL;
+            int accepted[2][2] = { { 0, 0 }, { 0, 0 } };   /* [near_miss][method] */
+            for (int c = 0; c < 30; c++) {
+                double z0 = (which == SPRINGS ? plate_ref_springs_default.l0 : 0) + 0.2 +
+                            0.3 * urand(&st);
+                double th0 = -0.2 + 0.4 * urand(&st);
+                for (int near_miss = 0; near_miss < 2; near_miss++)
+                    for (int method = 0; method < 2; method++) {
+                        hes_ess_options o;
+                        hes_ess_options_default(&o);
+                        o.method = method ? HES_ESS_DOPRI5 : HES_ESS_CVODES;
+                        o.near_miss = near_miss;
+                        accepted[near_miss][method] +=
+                            accepted_within_bound(Ns[k], which, z0, th0,
+                                                  Ns[k] < 200 ? 2.0 : 0.45, o, near_miss);
+                    }
+            }
+            if (verbose())
+                for (int near_miss = 0; near_miss < 2; near_miss++)
+                    for (int method = 0; method < 2; method++)
+                        printf("%s, N = %d, %s, near misses %s: %d of 30 accepted\n",
+                               plate_name[which], Ns[k], method ? "DOPRI5" : "CVODES",
+                               near_miss ? "watched" : "errors", accepted[near_miss][method]);
         }
 }
 END_TEST
@@ -453,12 +579,14 @@ static Suite *plate_vertical_suite(void)
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_model_equals_its_statement);
+    tcase_add_test(tc, test_springs_reference_field_equals_the_model);
     tcase_add_test(tc, test_sizes_and_registry);
     tcase_add_test(tc, test_reference_on_one_leg_is_the_hoppers_closed_form);
     tcase_add_test(tc, test_dopri5_does_not_step_over_a_leg_in_flight);
     tcase_add_test(tc, test_projection_is_not_taken_across_a_change_of_stance);
     tcase_add_test(tc, test_mirrored_guards_keep_their_signs_in_a_chain);
     tcase_add_test(tc, test_valid_starts_are_not_refused_with_internal_errors);
+    tcase_add_test(tc, test_seeded_starts_are_accepted_within_the_bound_or_refused);
     suite_add_tcase(s, tc);
     return s;
 }

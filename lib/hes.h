@@ -795,9 +795,19 @@ hes_status hes_ess_validate(const hes_ess_model *model, char *msg, size_t len);
  *   watched).  The projection is taken only if it passes a second-order
  *   test: the approach rate a = Dh_j f at x + G dt_j is within a / 2 of its
  *   value at x (for a decelerating approach, exactly the condition that the
- *   quadratic model of h_j along the flow reaches zero).  A candidate that
- *   fails it is watched: its crossing of h_j = 0, if it comes, is located
- *   exactly by the integration step (n_refused counts these).
+ *   quadratic model of h_j along the flow reaches zero), h_j at the
+ *   projected point is within a quarter of h_j's distance crossed, and no
+ *   other guard moves further than eps / 4 from its linear model (along the
+ *   straight path and along the flow).  A candidate that fails it is
+ *   watched: its crossing of h_j = 0, if it comes, is located exactly by the
+ *   integration step (n_refused counts these).
+ *
+ * Before every step the guards not in the pool take the signs of their h
+ * (a guard at its zero, as the one just projected and one with the same
+ * surface, the sign of its rate).  After every step and at the end the sign
+ * pattern must be that of h up to the band eps; otherwise a crossing was
+ * missed and the run fails with HES_ESOLVER rather than return a wrong
+ * trajectory.
  *
  * With `jacobian` set it also returns J = d x(t_end) / d x0, the exact
  * derivative of this discrete flow (variational equations over the
@@ -808,8 +818,9 @@ hes_status hes_ess_validate(const hes_ess_model *model, char *msg, size_t len);
 typedef enum {
     HES_ESS_CVODES = 0, /* CVODES, Adams (the default) */
     HES_ESS_DOPRI5 = 1  /* explicit Dormand-Prince 5(4) with error control; band entries
-                           and sign changes located on its continuous extension
-                           (lib/contact/ess_dopri.c).  Restarts after a projection in
+                           and sign changes located on its continuous extension, each
+                           step short enough that no guard crosses and crosses back
+                           unseen (lib/contact/ess_dopri.c).  Restarts after a projection in
                            one step, where CVODES restarts at order 1: faster with many
                            contacts.  With jacobian it integrates the variational
                            equations alongside (the n x n sensitivities in its state) */
@@ -876,7 +887,8 @@ const double *hes_ess_params(const hes_ess *ess);
  * filled (release with hes_ess_result_free) also on failure, up to where
  * the run stopped.  HES_EINVAL for bad arguments, HES_EGRAZING for a
  * liveness violation, HES_EMODEL for a failing callback, HES_ENONFINITE,
- * HES_ESOLVER (CVODES, budgets), HES_ENOMEM. */
+ * HES_ESOLVER (CVODES, budgets, a sign pattern found inconsistent with h),
+ * HES_ENOMEM. */
 hes_status hes_ess_run(hes_ess *ess, const hes_ess_options *opts, double t0,
                        const double *x0, double t_end, hes_ess_result *res);
 void hes_ess_result_free(hes_ess_result *res);
@@ -1489,6 +1501,21 @@ const hes_ess_model *hes_ess_problem_get(int i);
 #define HES_PLATE_SPRINGS_MAX_N 5000
 hes_ess_model *hes_plate_springs_model(int N);
 void hes_plate_springs_model_free(hes_ess_model *model);
+
+/* "plate-vertical": the plate exactly as the ESS paper's Sec. 5.2 states it
+ * (problems/plate_vertical.c): state (x, z, theta, vx, vz, omega), mass 1,
+ * inertia 0.1875, g 9.81 (parameters g, mass, inertia, K = 2000, C = 10,
+ * a = 0.5); N vertical legs at x_i = linspace(-a, a, N), tips at height 0;
+ * pen_i = -(z + (x_i - x) tan theta); while pen_i > 0 the leg pushes with
+ * F_i = k pen_i + b pen_i' (k = K/N, b = C/N, not clamped), generalised force
+ * sum F_i (-tan theta, 1, (x_i - x) sec^2 theta).  Events i (touchdown i,
+ * h = pen_i) and N + i (liftoff i, h = -pen_i); stance iff s_i = +1 and
+ * s_{N+i} = -1.  The registry's "plate-vertical" has N = 10;
+ * hes_plate_vertical_model(N) and hes_plate_vertical_model_free as
+ * plate-springs' above. */
+#define HES_PLATE_VERTICAL_MAX_N 5000
+hes_ess_model *hes_plate_vertical_model(int N);
+void hes_plate_vertical_model_free(hes_ess_model *model);
 
 /* The hopper's closed form: the state out[2] at time t from x0 = (y, v) at
  * time 0 (p: g, k, mass, l0; NULL: the defaults): ballistic parabolas above

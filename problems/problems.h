@@ -27,6 +27,7 @@ int hes__hopper_stance(const int *s);
 int hes__hopper_events(const double *x, const double *p, double *out, void *data);
 int hes__hopper_events_dx(const double *x, const double *p, double *out, void *data);
 extern const hes_ess_model hes_ess_problem_plate_springs;
+extern const hes_ess_model hes_ess_problem_plate_vertical;
 
 /* Simultaneous impacts (lib/contact's impact laws and outcome sets). */
 extern const hes_impact_problem hes_impact_problem_rocking_block;

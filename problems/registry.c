@@ -39,6 +39,7 @@ static const hes_ess_model *const ess_problems[] = {
     &hes_ess_problem_hopper_1d,
     &hes_ess_problem_hopper_pumped,
     &hes_ess_problem_plate_springs,
+    &hes_ess_problem_plate_vertical,
 };
 
 int hes_ess_problem_count(void)

@@ -202,7 +202,10 @@ START_TEST(test_jacobian_equals_central_differences_for_five_legs)
     options(&o, 1e-2);
     hes_ess_result r;
     double worst = jacobian_vs_fd(ess, o, x0, T, &r);
-    ck_assert_int_ge(r.n_projections, 5);
+    /* every touchdown projected, or (one, at this coarse eps) refused by the
+     * second-order test and crossed exactly */
+    ck_assert_int_ge(r.n_projections, 4);
+    ck_assert_int_ge(r.n_projections + r.n_refused, 5);
     if (getenv("HES_TEST_VERBOSE"))
         printf("plate N = 5: %ld projections, %ld sign changes; max |J - FD| / max(1, |FD|) = "
                "%.3e\n", r.n_projections, r.n_sign_changes, worst);

@@ -23,7 +23,7 @@ struct hes_ess {
     hes_status cb_status;     /* first failure inside a callback */
     long n_rhs;
     /* workspaces, sized at creation */
-    double *h, *Dh, *Dh2, *G, *Fp, *DG, *fdwork, *xs, *xp, *row, *tmpn, *Jtmp, *A;
+    double *h, *hp, *Dh, *Dh2, *G, *Fp, *DG, *fdwork, *xs, *xp, *row, *tmpn, *Jtmp, *A;
     double *x, *J, *w;        /* the run's state, dx/dx0 and dt/dx0 */
     int *pool, *hit, *roots;   /* m, m, 2m */
     int *late;                /* m: candidates in their band watched at h_i = 0 by
@@ -33,6 +33,12 @@ struct hes_ess {
     int near_miss;            /* the run's options.near_miss */
     long n_refused;           /* projections refused by the second-order test */
     int dh2_valid;            /* Dh2 holds Dh(xp) (ess_project.c) */
+    double *xdh;              /* n: the state at which Dh was evaluated, */
+    int dh_valid;             /* if dh_valid (hes__ess_Dh_at) */
+    double zero_tol;          /* |h_i| at or below which a guard is at its zero: the
+                                 largest |h_j| a projection of this chain landed at
+                                 (0 after an integration step; rounding is added per
+                                 guard, hes__ess_at_zero) */
     double deadline;          /* the run's end of max_wall_time (CLOCK_MONOTONIC, s) */
     /* DOPRI5 (ess_dopri.c), allocated on first use: stages, step end,
        trial state, continuous extension (14 nn) and the state (nn), of the
@@ -40,7 +46,7 @@ struct hes_ess {
        dp_cap doubles in all; event values at the step's start and end, the
        bracket's ends (4m) and its trial point (m); the proposed step size
        (0: none yet in this run); the slots crossed over a step (2m) */
-    double *dp_k, *dp_y, *dp_h0, *dp_hm, dp_step;
+    double *dp_k, *dp_y, *dp_h0, *dp_hm, *dp_ev, dp_step;
     int *dp_cand;
     size_t dp_cap;
     char msg[512];
@@ -55,6 +61,11 @@ hes_status hes__ess_f(hes_ess *e, const double *x, const int *s, double *out);
 hes_status hes__ess_f_dx(hes_ess *e, const double *x, const int *s, double *out);
 hes_status hes__ess_h(hes_ess *e, const double *x, double *out);
 hes_status hes__ess_Dh(hes_ess *e, const double *x, double *out);
+/* e->Dh = Dh(x), evaluated unless it (or Dh2 at xp) already holds it. */
+hes_status hes__ess_Dh_at(hes_ess *e, const double *x);
+/* Guard i is at its zero at x (e->h and e->Dh at x, xinf = max |x_k|):
+ * |h_i| <= max(1e3 DBL_EPSILON (1 + |Dh_i|_1 xinf), e->zero_tol). */
+int hes__ess_at_zero(const hes_ess *e, int i, double xinf);
 /* The name of event i for messages ("touchdown" or "h[3]"), in buf. */
 const char *hes__ess_event_name(const hes_ess *e, int i, char *buf, size_t len);
 

@@ -16,11 +16,22 @@
  *   slot m + i  h_i, either way, for guards not in the pool: a sign change
  *               outside a projection (the hopper's h_2 = -h_1 at touchdown);
  *               s_i follows the direction of the crossing.
- * At the start of a step s_i = sign(h_i) (h_i >= 0: +1) for guards not in
- * the pool, and -1 for candidates; a guard at zero to rounding
- * (|h_i| <= 1e3 DBL_EPSILON (1 + |Dh_i|_1 |x|_inf), as after a projection
- * across it or across a guard with the same surface) takes the sign of its
- * rate Dh_i f(x, s) with s_i = +1, the side the flow is going to.
+ * Signs.  Before every step, projection or integration, s_i = sign(h_i)
+ * (h_i >= 0: +1) for guards not in the pool, and -1 for candidates; a guard
+ * at its zero takes the sign of its rate Dh_i f(x, s) with s_i = +1, the
+ * side the flow is going to.  At its zero means to rounding
+ * (|h_i| <= 1e3 DBL_EPSILON (1 + |Dh_i|_1 |x|_inf)) or, after projections,
+ * within twice the largest |h_j| at which a projection of the chain landed
+ * (the projection is exact to first order only; at most eps / 2): so the
+ * guard just projected across keeps +1, and a guard with the same surface
+ * (a leg's liftoff guard h_{N+i} = -h_i) takes its new sign at once, also
+ * between the projections of a chain (a leg touched down pushes during the
+ * rest of the chain).
+ *
+ * Self-check.  After every step and at the end of the run the sign pattern
+ * must be that of h up to the band: s_i = sign(h_i), or |h_i| <= eps.
+ * Otherwise a crossing was not seen and the run stops with HES_ESOLVER
+ * (never a wrong trajectory with status OK).
  *
  Watched candidates (late[i]).  A candidate in its band is left out of
  * the projection and watched when
@@ -171,6 +182,7 @@ hes_status hes_ess_new(const hes_ess_model *model, hes_ess **out, char *msg, siz
     e->roots = calloc(2 * M, sizeof *e->roots);
     e->late = calloc(M, sizeof *e->late);
     e->h = calloc(M, sizeof(double));
+    e->hp = calloc(M, sizeof(double));
     e->Dh = calloc(M * N, sizeof(double));
     e->Dh2 = calloc(M * N, sizeof(double));
     e->G = calloc(N, sizeof(double));
@@ -179,6 +191,7 @@ hes_status hes_ess_new(const hes_ess_model *model, hes_ess **out, char *msg, siz
     e->fdwork = calloc(3 * N, sizeof(double));
     e->xs = calloc(N, sizeof(double));
     e->xp = calloc(N, sizeof(double));
+    e->xdh = calloc(N, sizeof(double));
     e->row = calloc(N, sizeof(double));
     e->tmpn = calloc(N, sizeof(double));
     e->Jtmp = calloc(N * N, sizeof(double));
@@ -186,9 +199,10 @@ hes_status hes_ess_new(const hes_ess_model *model, hes_ess **out, char *msg, siz
     e->x = calloc(N, sizeof(double));
     e->J = calloc(N * N, sizeof(double));
     e->w = calloc(N, sizeof(double));
-    if (!e->p || !e->s || !e->watch || !e->pool || !e->hit || !e->roots || !e->late || !e->h || !e->Dh ||
-        !e->Dh2 || !e->G || !e->Fp || !e->DG || !e->fdwork || !e->xs || !e->xp || !e->row || !e->tmpn ||
-        !e->Jtmp || !e->A || !e->x || !e->J || !e->w) {
+    if (!e->p || !e->s || !e->watch || !e->pool || !e->hit || !e->roots || !e->late || !e->h ||
+        !e->hp || !e->Dh || !e->Dh2 || !e->G || !e->Fp || !e->DG || !e->fdwork || !e->xs ||
+        !e->xp || !e->xdh || !e->row || !e->tmpn || !e->Jtmp || !e->A || !e->x || !e->J ||
+        !e->w) {
         hes_ess_destroy(e);
         return HES_ENOMEM;
     }
@@ -226,9 +240,10 @@ void hes_ess_destroy(hes_ess *e)
         SUNContext_Free(&e->ctx);
     free(e->p); free(e->s); free(e->watch); free(e->pool); free(e->hit); free(e->roots);
     free(e->late);
-    free(e->h); free(e->Dh); free(e->Dh2); free(e->G); free(e->Fp); free(e->DG);
-    free(e->fdwork); free(e->xs); free(e->xp); free(e->row); free(e->tmpn); free(e->Jtmp); free(e->A);
-    free(e->dp_k); free(e->dp_h0); free(e->dp_cand);
+    free(e->h); free(e->hp); free(e->Dh); free(e->Dh2); free(e->G); free(e->Fp); free(e->DG);
+    free(e->fdwork); free(e->xs); free(e->xp); free(e->xdh); free(e->row); free(e->tmpn);
+    free(e->Jtmp); free(e->A);
+    free(e->dp_k); free(e->dp_h0); free(e->dp_cand); free(e->dp_ev);
     free(e->x); free(e->J); free(e->w);
     free(e);
 }
@@ -324,9 +339,16 @@ static hes_status check_args(hes_ess *e, const hes_ess_options *o, double t0, co
     return HES_OK;
 }
 
-/* s at the start of an integration step: candidates -1, other guards the
- * sign of h_i, those at zero to rounding the sign of their rate. */
-static hes_status start_signs(hes_ess *e)
+/* The sign pattern at the current state (e->h = h(x)), before every
+ * projection and integration step: candidates -1; every other guard the
+ * sign of h_i, or, at its zero (hes__ess_at_zero: to rounding, or to the
+ * accuracy a projection of this chain landed on a guard), the sign of its
+ * rate Dh_i f(x, s) with s_i = +1, the side the flow is going to.  So the
+ * guard just projected across is +1 although the projection, exact only
+ * to first order, may land it a little short of its zero, and a guard with
+ * the same surface (a leg's liftoff guard h_{N+i} = -h_i) takes its sign
+ * at once, also within a chain of projections. */
+static hes_status resolve_signs(hes_ess *e)
 {
     int n = e->n, m = e->m, need = 0;
     double xinf = 0;
@@ -344,15 +366,10 @@ static hes_status start_signs(hes_ess *e)
     }
     if (!need)
         return HES_OK;
-    if ((st = hes__ess_Dh(e, e->x, e->Dh)) != HES_OK)
+    if ((st = hes__ess_Dh_at(e, e->x)) != HES_OK)
         return st;
     for (int i = 0; i < m; i++) {
-        if (e->pool[i])
-            continue;
-        double d1 = 0;
-        for (int k = 0; k < n; k++)
-            d1 += fabs(e->Dh[i + (size_t)k * m]);
-        if (!(fabs(e->h[i]) <= 1e3 * DBL_EPSILON * (1 + d1 * xinf)))
+        if (e->pool[i] || !hes__ess_at_zero(e, i, xinf))
             continue;
         e->s[i] = 1;
         if ((st = hes__ess_f(e, e->x, e->s, e->Fp)) != HES_OK)
@@ -386,7 +403,7 @@ static hes_status step_jacobian(hes_ess *e, int r, double t, int dopri)
         return HES_OK;
     }
     int i = r % m;
-    if ((st = hes__ess_Dh(e, e->x, e->Dh)) != HES_OK)
+    if ((st = hes__ess_Dh_at(e, e->x)) != HES_OK)
         return st;
     double a = 0, dn = 0, fn = 0;
     for (int k = 0; k < n; k++) {
@@ -504,10 +521,36 @@ static hes_status near_misses(hes_ess *e, double t)
     return HES_OK;
 }
 
+/* The self-check after every step and at the end of the run (e->h =
+ * h(x)): the sign pattern is that of the event functions.  A candidate
+ * (s_i = -1) is below its zero, and every other guard has s_i = sign(h_i),
+ * each up to the band eps (a projection lands on its guard to O(eps^2); a
+ * candidate may be carried up to its band past its zero by a projection
+ * across a guard with the same surface, and is projected back).  Anything
+ * else means a crossing was not seen (or a projection carried a guard
+ * across its zero): the trajectory is wrong, and the run stops. */
+static hes_status check_signs(hes_ess *e, double t)
+{
+    for (int i = 0; i < e->m; i++) {
+        double h = e->h[i];
+        int want = h >= 0 ? 1 : -1;
+        if (e->s[i] == want || fabs(h) <= e->eps)
+            continue;
+        char buf[32];
+        return hes__ess_fail(e, HES_ESOLVER, "internal: at t = %.10g guard '%s' (event %d) "
+                             "has h = %.6g but the sign pattern says %+d (%s): the integrator "
+                             "did not see it cross, and the trajectory is not to be trusted",
+                             t, hes__ess_event_name(e, i, buf, sizeof buf), i, h, e->s[i],
+                             e->pool[i] ? "a candidate past its zero by more than the band"
+                                        : "beyond the band eps");
+    }
+    return HES_OK;
+}
+
 static hes_status run(hes_ess *e, const hes_ess_options *o, double t0, const double *x0,
                       double t_end, hes_ess_result *res)
 {
-    int n = e->n, m = e->m, cap = 0, k_out = 0;
+    int n = e->n, m = e->m, cap = 0, k_out = 0, landed = -1;
     hes_status st;
     double t = t0, deadline = hes__monotonic_seconds() + o->max_wall_time;
     e->deadline = deadline;
@@ -536,8 +579,12 @@ static hes_status run(hes_ess *e, const hes_ess_options *o, double t0, const dou
         if ((loop & 63) == 0 && hes__monotonic_seconds() > deadline)
             return hes__ess_fail(e, HES_ESOLVER, "the ESS integrator exceeded its wall-time "
                                  "budget of %g s at t = %.10g", o->max_wall_time, t);
-        if ((st = hes__ess_h(e, e->x, e->h)) != HES_OK || (st = near_misses(e, t)) != HES_OK)
+        if ((st = hes__ess_h(e, e->x, e->h)) != HES_OK || (st = near_misses(e, t)) != HES_OK ||
+            (st = check_signs(e, t)) != HES_OK)
             return st;
+        if (landed >= 0)   /* how close the last projection came to its guard */
+            e->zero_tol = fmin(fmax(e->zero_tol, 2 * fabs(e->h[landed])), 0.5 * e->eps);
+        landed = -1;
         int any = 0;
         for (int i = 0; i < m; i++) {
             if (e->late[i] && (e->h[i] < -o->eps || e->h[i] >= 0))
@@ -547,6 +594,8 @@ static hes_status run(hes_ess *e, const hes_ess_options *o, double t0, const dou
             e->hit[i] = e->pool[i] && !e->late[i] && (e->h[i] >= -o->eps || e->hit[i]);
             any |= e->hit[i];
         }
+        if ((st = resolve_signs(e)) != HES_OK)
+            return st;
         if (any) { /* projection step */
             double tp = t, dt;
             int j;
@@ -557,6 +606,8 @@ static hes_status run(hes_ess *e, const hes_ess_options *o, double t0, const dou
             for (; k_out < o->n_out && o->t_out[k_out] <= t; k_out++)
                 for (int k = 0; k < n; k++)   /* along the constant field G */
                     res->x_out[k + (size_t)k_out * n] = e->xs[k] + e->G[k] * (o->t_out[k_out] - tp);
+            if (j >= 0)
+                landed = j % m;
             if (j >= m)            /* a sign change met along G */
                 res->n_sign_changes++;
             else if (j >= 0) {
@@ -573,11 +624,10 @@ static hes_status run(hes_ess *e, const hes_ess_options *o, double t0, const dou
         }
         if (!any) {  /* integration step */
             int ended;
-            if ((st = start_signs(e)) != HES_OK)
-                return st;
             if ((st = integrate(e, o, &t, t_end, res, &k_out, &ended)) != HES_OK)
                 return st;
             res->n_integrations++;
+            e->zero_tol = 0;    /* crossings located to rounding from here */
             if (o->jacobian && (st = step_jacobian(e, ended, t, o->method == HES_ESS_DOPRI5)) != HES_OK)
                 return st;
             if (ended >= 0) {
@@ -608,7 +658,8 @@ static hes_status run(hes_ess *e, const hes_ess_options *o, double t0, const dou
         if (o->record && (st = add_sample(e, res, &cap, t, e->x)) != HES_OK)
             return st;
     }
-    if ((st = hes__ess_h(e, e->x, e->h)) != HES_OK || (st = near_misses(e, t)) != HES_OK)
+    if ((st = hes__ess_h(e, e->x, e->h)) != HES_OK || (st = near_misses(e, t)) != HES_OK ||
+        (st = check_signs(e, t)) != HES_OK)
         return st;
     for (; k_out < o->n_out; k_out++)   /* output times at t_end */
         memcpy(res->x_out + (size_t)k_out * n, e->x, (size_t)n * sizeof *e->x);
@@ -652,6 +703,8 @@ hes_status hes_ess_run(hes_ess *e, const hes_ess_options *opts, double t0, const
     e->near_miss = opts->near_miss != 0;
     e->n_refused = 0;
     e->dh2_valid = 0;
+    e->dh_valid = 0;
+    e->zero_tol = 0;
     st = run(e, opts, t0, x0, t_end, res);
     res->n_refused = e->n_refused;
     res->t_end = st == HES_OK ? t_end : (res->n_samples ? res->t[res->n_samples - 1] : t0);

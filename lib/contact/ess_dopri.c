@@ -9,11 +9,31 @@
  * the next step starts with the last proposed step size (one evaluation of
  * f for the new first stage), where a multistep method restarts at order 1
  * with a small step.  Root slots are those of ess.c (e->watch): slot i is
- * h_i + eps rising, slot m + i is h_i either way.  After each accepted step
- * the slots are compared at its two ends (a slot exactly at zero at the
- * start is skipped for that step, as CVODES does); when some changed sign,
- * the earliest crossing among those slots (a slot that crosses twice
- * within one step is not seen, as with CVODES) is bracketed on the
+ * h_i + eps rising, slot m + i is h_i either way.  A guard not in the pool
+ * at its zero at the start (exactly, or on the other side of its zero than
+ * the sign ess.c gave it from its rate) starts on the side of its sign, so
+ * that it is seen if it turns back (a leg that touches and leaves at once).
+ *
+ * No step may cross a slot and cross back unseen, however long the error
+ * control lets it be (steps of tenths of a second in ballistic flight,
+ * which DOPRI5 integrates exactly, while the guards, through tan(theta) or
+ * any other nonlinearity, are not polynomials):
+ *   - each attempted step is at most twice the time at which a slot moving
+ *     toward its zero would reach it at its present rate (for a slot with
+ *     constant second derivative, the longest step in which it cannot cross
+ *     and cross back: its vertex lies beyond);
+ *   - each step is sampled at its middle too, and for every slot that keeps
+ *     its sign at the three points the cubic Hermite interpolant of its
+ *     values and rates (Dh f) at the ends must agree with its middle value
+ *     to half the distance of that value (and the end value) from zero;
+ *     otherwise the step is rejected and halved (the step is too long for
+ *     the slot to be resolved);
+ *   - a slot whose quartic model (that cubic, through the middle value)
+ *     crosses inside the step is evaluated on the continuous extension
+ *     where the model first crosses.
+ * The bracket is the first of these samples (predicted crossings, the
+ * middle, the end) at which a slot has crossed since the sample before;
+ * within it the earliest crossing among those slots is located on the
  * continuous extension
  * (secant steps on the slot whose estimated root comes first, bisection
  * when the secant stalls) to (|t| + |step|) 100 DBL_EPSILON, as CVODES's
@@ -91,6 +111,95 @@ static int crossed(const hes_ess *e, const double *a, const double *b, int r)
     return 0;
 }
 
+/* The rates d g / dt of the slots' guards at a state with event Jacobian
+ * D (m x n) and field f: rate[i] = Dh_i f. */
+static void slot_rates(const hes_ess *e, const double *D, const double *f, double *rate)
+{
+    int m = e->m;
+    for (int i = 0; i < m; i++) {
+        double a = 0;
+        for (int k = 0; k < e->n; k++)
+            a += D[i + (size_t)k * m] * f[k];
+        rate[i] = a;
+    }
+}
+
+/* The step allowed by the watched slots' approach: twice the time at which
+ * the slot's linear model reaches zero, for each slot moving toward its
+ * zero.  For a slot with constant second derivative this is the longest
+ * step in which it cannot cross and cross back (its vertex lies beyond). */
+static double approach_cap(const hes_ess *e, const double *h0, const double *rate)
+{
+    double cap = HUGE_VAL;
+    for (int r = 0; r < 2 * e->m; r++) {
+        if (!e->watch[r])
+            continue;
+        double g = slot(e, h0, r), d = rate[r % e->m];
+        if (fabs(g) <= DBL_MIN)
+            continue;   /* at its zero: it crosses at once, or goes the way s says */
+        if ((g < 0 && d > 0) || (r >= e->m && g > 0 && d < 0))
+            cap = fmin(cap, -2 * g / d);
+    }
+    return cap;
+}
+
+/* The quartic model of slot r over a step of size hstep (theta in [0, 1]):
+ * the cubic Hermite interpolant of its values g0, g1 and rates d0, d1 at
+ * the ends plus c theta^2 (1 - theta)^2 through its value gm at theta = 1/2. */
+static double quartic(double th, double g0, double g1, double d0, double d1, double hstep,
+                      double c)
+{
+    double t2 = th * th, t3 = t2 * th;
+    return (2 * t3 - 3 * t2 + 1) * g0 + (t3 - 2 * t2 + th) * hstep * d0 +
+           (-2 * t3 + 3 * t2) * g1 + (t3 - t2) * hstep * d1 + c * t2 * (1 - th) * (1 - th);
+}
+
+/* The slots along one accepted step, from their values at its start (h0),
+ * middle (hmid) and end (h1) and their guards' rates at the ends (r0, r1).
+ * A slot that keeps its sign at the three points must be resolved by the
+ * step: the cubic Hermite interpolant of its ends within half its distance
+ * from zero of its middle value; otherwise *unresolved (the step is too
+ * long to tell whether it crosses and crosses back).  A resolved slot whose
+ * quartic model (the cubic through the middle value) crosses inside gives
+ * the first theta at which it does in th[] (at most *nth of them). */
+static void scan_slots(const hes_ess *e, const double *h0, const double *hmid,
+                       const double *h1, const double *r0, const double *r1, double hstep,
+                       int *unresolved, double *th, int *nth)
+{
+    int m = e->m, cap = *nth;
+    *unresolved = 0;
+    *nth = 0;
+    for (int r = 0; r < 2 * m; r++) {
+        if (!e->watch[r])
+            continue;
+        double g0 = slot(e, h0, r), gm = slot(e, hmid, r), g1 = slot(e, h1, r);
+        double d0 = r0[r % m], d1 = r1[r % m];
+        int neg = g0 < 0 && gm < 0 && g1 < 0, pos = r >= m && g0 > 0 && gm > 0 && g1 > 0;
+        if (!neg && !pos)
+            continue;   /* crossed at the samples (bracketed), or at zero at the start */
+        double hm = quartic(0.5, g0, g1, d0, d1, hstep, 0);
+        if (fabs(gm - hm) > 0.5 * fmin(fabs(gm), fabs(g1))) {
+            *unresolved = 1;
+            return;
+        }
+        /* |H - the chord| <= max(|hstep d0 - dg|, |hstep d1 - dg|) / 4 (dg =
+         * g1 - g0) and |c theta^2 (1 - theta)^2| <= |c| / 16: no crossing
+         * when even that bound keeps the model on its side */
+        double c = 16 * (gm - hm), dg = g1 - g0;
+        double bump = 0.25 * fmax(fabs(hstep * d0 - dg), fabs(hstep * d1 - dg)) + fabs(c) / 16;
+        if (neg ? fmax(g0, g1) + bump < 0 : fmin(g0, g1) - bump > 0)
+            continue;
+        for (int k = 1; k < 32; k++) {
+            double q = k / 32.0, p = quartic(q, g0, g1, d0, d1, hstep, c);
+            if (neg ? p >= 0 : p <= 0) {
+                if (*nth < cap)
+                    th[(*nth)++] = q;
+                break;
+            }
+        }
+    }
+}
+
 /* The first n components of the state (of dimension nn) at
  * t = told + theta hstep from the continuous extension */
 static void dense(int n, size_t nn, const double *rc, double theta, double *x)
@@ -144,10 +253,15 @@ hes_status hes__ess_dopri(hes_ess *e, const hes_ess_options *o, double *t, doubl
     e->dp_hm = e->dp_h0 + 4 * (size_t)m;
     if (!e->dp_cand && !(e->dp_cand = malloc(2 * (size_t)m * sizeof *e->dp_cand)))
         return hes__ess_fail(e, HES_ENOMEM, "out of memory for the DOPRI5 workspace");
+    if (!e->dp_ev && !(e->dp_ev = malloc(((size_t)m * (size_t)n0 + 4 * (size_t)m + 16) *
+                                         sizeof *e->dp_ev)))
+        return hes__ess_fail(e, HES_ENOMEM, "out of memory for the DOPRI5 workspace");
     e->dp_y = e->dp_k + 14 * N;
     double *k1 = e->dp_k, *k2 = k1 + N, *k3 = k2 + N, *k4 = k3 + N, *k5 = k4 + N,
            *k6 = k5 + N, *k7 = k6 + N, *y1 = k7 + N, *yt = y1 + N, *rc = yt + N;
     double *h0 = e->dp_h0, *h1 = h0 + m, *hm = h1 + m, *hl = hm + m;
+    double *D = e->dp_ev, *r0 = D + (size_t)m * n0, *r1 = r0 + m, *hmid = r1 + m,
+           *hsam = hmid + m, *ths = hsam + m;   /* ths: up to 8 predicted crossings */
     double *y = e->dp_y, rtol = o->rtol, atol = o->atol;
     hes_status st;
     *ended = -1;
@@ -157,8 +271,13 @@ hes_status hes__ess_dopri(hes_ess *e, const hes_ess_options *o, double *t, doubl
         for (int k = 0; k < n0; k++)
             y[n0 + k + (size_t)k * n0] = 1;
     }
-    if ((st = rhs(e, y, k1, aug)) != HES_OK || (st = hes__ess_h(e, y, h0)) != HES_OK)
+    if ((st = rhs(e, y, k1, aug)) != HES_OK || (st = hes__ess_h(e, y, h0)) != HES_OK ||
+        (st = hes__ess_Dh(e, y, D)) != HES_OK)
         return st;
+    slot_rates(e, D, k1, r0);
+    for (int i = 0; i < m; i++)   /* at its zero: on the side s says it is going to */
+        if (!e->pool[i] && (h0[i] == 0 || (h0[i] > 0) != (e->s[i] > 0)))
+            h0[i] = e->s[i] > 0 ? DBL_MIN : -DBL_MIN;
     double hs = e->dp_step;
     if (!(hs > 0)) { /* Hairer's first guess: 0.01 |y| / |f| */
         double d0 = wrms(n, y, y, NULL, rtol, atol), d1 = wrms(n, k1, y, NULL, rtol, atol);
@@ -172,7 +291,7 @@ hes_status hes__ess_dopri(hes_ess *e, const hes_ess_options *o, double *t, doubl
                                  "budget of %g s at t = %.10g (DOPRI5, %ld steps in this "
                                  "integration step: a stiff field?)", o->max_wall_time, *t,
                                  step);
-        double tt = *t, h = hs, hprop = hs, rest = t_end - tt;
+        double tt = *t, h = fmin(hs, approach_cap(e, h0, r0)), hprop = hs, rest = t_end - tt;
         int last = 0;
         if (h >= rest * (1 - 1e-12)) {
             h = rest;
@@ -223,18 +342,53 @@ hes_status hes__ess_dopri(hes_ess *e, const hes_ess_options *o, double *t, doubl
             rc[4 * N + k] = h * (D1 * k1[k] + D3 * k3[k] + D4 * k4[k] + D5 * k5[k] +
                                  D6 * k6[k] + D7 * k7[k]);
         }
-        if ((st = hes__ess_h(e, y1, h1)) != HES_OK)
+        if ((st = hes__ess_h(e, y1, h1)) != HES_OK || (st = hes__ess_Dh(e, y1, D)) != HES_OK)
             return st;
-        int nc = 0, *cand = e->dp_cand;   /* the slots crossed over the step */
-        for (int r = 0; r < 2 * m; r++)
-            if (e->watch[r] && crossed(e, h0, h1, r))
-                cand[nc++] = r;
+        slot_rates(e, D, k7, r1);
+        dense(n0, N, rc, 0.5, yt);
+        if ((st = hes__ess_h(e, yt, hmid)) != HES_OK)
+            return st;
+        int unresolved, nth = 8;
+        scan_slots(e, h0, hmid, h1, r0, r1, h, &unresolved, ths, &nth);
+        if (unresolved) {   /* too long a step to see every crossing */
+            hs = 0.5 * h;
+            rejected = 1;
+            continue;
+        }
+        /* The bracket: the first of the samples (the predicted crossings, 1/2
+         * and 1, in order) at which a watched slot has crossed since the
+         * sample before. */
+        ths[nth++] = 0.5;
+        ths[nth++] = 1;
+        for (int q = 1; q < nth; q++)
+            for (int p = q; p > 0 && ths[p] < ths[p - 1]; p--) {
+                double tmp = ths[p];
+                ths[p] = ths[p - 1];
+                ths[p - 1] = tmp;
+            }
+        double tlo = 0, thi = 1;
+        int nc = 0, *cand = e->dp_cand;   /* the slots crossed in the bracket */
+        memcpy(hl, h0, (size_t)m * sizeof *hl);
+        for (int q = 0; q < nth && nc == 0; q++) {
+            const double *hq = ths[q] == 1 ? h1 : ths[q] == 0.5 ? hmid : hsam;
+            if (hq == hsam) {
+                dense(n0, N, rc, ths[q], yt);
+                if ((st = hes__ess_h(e, yt, hsam)) != HES_OK)
+                    return st;
+            }
+            for (int r = 0; r < 2 * m; r++)
+                if (e->watch[r] && crossed(e, hl, hq, r))
+                    cand[nc++] = r;
+            memcpy(nc ? hm : hl, hq, (size_t)m * sizeof *hl);
+            if (nc)
+                thi = ths[q];
+            else
+                tlo = ths[q];
+        }
         double tstop = tt + h;
         if (nc > 0) { /* the earliest crossing on the continuous extension */
-            double tlo = 0, thi = 1, tol = 100 * DBL_EPSILON * (fabs(tt) + fabs(h)) / h;
+            double tol = 100 * DBL_EPSILON * (fabs(tt) + fabs(h)) / h;
             int side = 0, same = 0;
-            memcpy(hl, h0, (size_t)m * sizeof *hl);
-            memcpy(hm, h1, (size_t)m * sizeof *hm);   /* hm: at thi */
             for (int it = 0; it < 200 && thi - tlo > tol; it++) {
                 double frac = 1;
                 for (int q = 0; q < nc; q++) {
@@ -296,5 +450,6 @@ hes_status hes__ess_dopri(hes_ess *e, const hes_ess_options *o, double *t, doubl
             return HES_OK;
         memcpy(k1, k7, N * sizeof *k1);  /* first same as last */
         memcpy(h0, h1, (size_t)m * sizeof *h0);
+        memcpy(r0, r1, (size_t)m * sizeof *r0);
     }
 }

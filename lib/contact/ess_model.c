@@ -6,6 +6,7 @@
  * (base/fd.c) when f_dx is absent; the integrator's failure message
  * (hes__ess_fail).
  */
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -179,4 +180,33 @@ hes_status hes__ess_h(hes_ess *e, const double *x, double *out)
 hes_status hes__ess_Dh(hes_ess *e, const double *x, double *out)
 {
     return checked(e, e->model->Dh(x, e->p, out, e->model->data), out, e->m * e->n, "Dh");
+}
+
+hes_status hes__ess_Dh_at(hes_ess *e, const double *x)
+{
+    size_t nb = (size_t)e->n * sizeof *x;
+    if (e->dh_valid && memcmp(e->xdh, x, nb) == 0)
+        return HES_OK;
+    if (e->dh2_valid && memcmp(e->xp, x, nb) == 0) {
+        double *tmp = e->Dh;
+        e->Dh = e->Dh2;
+        e->Dh2 = tmp;
+        e->dh2_valid = 0;
+    } else {
+        e->dh_valid = 0;
+        hes_status st = hes__ess_Dh(e, x, e->Dh);
+        if (st != HES_OK)
+            return st;
+    }
+    memcpy(e->xdh, x, nb);
+    e->dh_valid = 1;
+    return HES_OK;
+}
+
+int hes__ess_at_zero(const hes_ess *e, int i, double xinf)
+{
+    double d1 = 0;
+    for (int k = 0; k < e->n; k++)
+        d1 += fabs(e->Dh[i + (size_t)k * e->m]);
+    return fabs(e->h[i]) <= fmax(1e3 * DBL_EPSILON * (1 + d1 * xinf), e->zero_tol);
 }

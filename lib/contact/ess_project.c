@@ -28,9 +28,21 @@
  * satisfies |a+ - a_j| <= a_j / 2, i.e. |adot| dt_j^2 <= |h_j| / 2: the
  * dropped term is at most a quarter of the distance crossed.  For a
  * decelerating approach (adot < 0) this is a_j^2 >= 2 |adot| |h_j|, exactly
- * the condition that the quadratic model reaches h_j = 0.  With a_j
- * bounded below it holds for eps small enough, so the order of the method
- * is untouched.  A candidate that fails it is marked late and watched by
+ * the condition that the quadratic model reaches h_j = 0.  The same bound
+ * holds for the guard's own curvature along the straight path (the
+ * projection lands on the tangent plane, not on the guard):
+ *   |h_j(x+)| <= |h_j| / 4,
+ * and no other guard may be carried by the projection further than a
+ * quarter of the band from where its linear model puts it, along the path
+ * and along the flow:
+ *   |h_i(x+) - h_i - a_i dt_j| + |a_i+ - a_i| dt_j / 2 <= eps / 4,
+ *   a_i+ = Dh_i(x+) f(x+, s),
+ * so that a projection long enough for the flow to change the stance of
+ * another contact (a leg met slowly while the plate rocks on three others)
+ * is not taken.  Each bound is a constant times dt_j^2 against a constant
+ * times eps: with a_j bounded below they hold for eps small enough, so the
+ * order of the method is untouched.  A candidate that fails them is marked
+ * late and watched by
  * the integration step, which locates its crossing exactly (ess.c); the
  * argmin is then taken over the others.  dt_j is
  * positive for h_j < 0; when a candidate is already past its guard (h_j >= 0,
@@ -54,8 +66,8 @@
  * h_i may return to zero either way, as a leg's liftoff guard when its force
  * turns positive again), a candidate not yet in its band that approaches
  * fast, or a watched candidate (late: its own projection was refused, but
- * this shorter one along G passed).  Left alone, its sign would be stale for the rest of a chain of
- * projections (the state carried past its zero while the field still has
+ * this shorter one along G passed).  Left alone, its sign would be stale
+ * for the rest of a chain of projections (the state carried past its zero while the field still has
  * the old s_i: a lifted leg pushing, or a leg that has left the plate
  * pulling), so the step stops at the first zero met, i in place of j, with
  * the same formulas: dt_i = -h_i / a_i > 0, s_i = sign(a_i) (a sign change
@@ -78,25 +90,62 @@ static double norm2(const double *v, int n, int stride)
     return sqrt(s);
 }
 
+/* The second-order test of the projection across j (dt = dt_j > 0,
+ * a = a_j) from x: 1 in *ok when it may be taken.  At xp = x + G dt (Dh2,
+ * Fp = f(xp, s) and hp = h(xp) are left there) the value of every guard
+ * must be what the linear model of the projection says, up to a quarter of
+ * the band (a quarter of the distance crossed for j itself), both along the
+ * straight path (h_i(xp) - h_i - a_i dt: the guard's curvature) and along
+ * the flow (|a_i(xp) - a_i| dt / 2, with a_i(xp) = Dh_i(xp) f(xp, s): the
+ * field's change); for j the second reads |a_j(xp) - a_j| <= a_j / 2. */
+static hes_status second_order_test(hes_ess *e, const double *x, const int *s, int j,
+                                    double dt, double a, int *ok)
+{
+    int n = e->n, m = e->m;
+    hes_status st;
+    *ok = 0;
+    e->dh2_valid = 0;
+    for (int k = 0; k < n; k++)
+        e->xp[k] = x[k] + e->G[k] * dt;
+    if ((st = hes__ess_Dh(e, e->xp, e->Dh2)) != HES_OK ||
+        (st = hes__ess_f(e, e->xp, s, e->Fp)) != HES_OK ||
+        (st = hes__ess_h(e, e->xp, e->hp)) != HES_OK)
+        return st;
+    e->dh2_valid = 1;   /* Dh at xp (the next step's x if j is taken) */
+    double xinf = 0;
+    for (int k = 0; k < n; k++)
+        xinf = fmax(xinf, fabs(e->xp[k]));
+    for (int i = 0; i < m; i++) {
+        double ai = 0, ap = 0, d1 = 0;
+        for (int k = 0; k < n; k++) {
+            ai += e->Dh[i + (size_t)k * m] * e->G[k];
+            ap += e->Dh2[i + (size_t)k * m] * e->Fp[k];
+            d1 += fabs(e->Dh2[i + (size_t)k * m]);
+        }
+        double path = fabs(e->hp[i] - e->h[i] - ai * dt), flow = 0.5 * fabs(ap - ai) * dt;
+        double round = 1e3 * DBL_EPSILON * (1 + d1 * xinf);
+        if (i == j ? !(fabs(ap - a) <= 0.5 * a) || !(path <= fmax(0.25 * fabs(e->h[j]), round))
+                   : !(path + flow <= 0.25 * e->eps + round))
+            return HES_OK;
+    }
+    *ok = 1;
+    return HES_OK;
+}
+
 hes_status hes__ess_project(hes_ess *e, double *t, double *x, int *s, const int *inband,
                             double live_tol, double t_stop, double *J, double *w, int *jout,
                             double *dtout)
 {
     int n = e->n, m = e->m;
     hes_status st;
-    /* e->h is h(x) (the caller's); Dh(x) may be the second-order test's of
-     * the projection that led here (x = its projected point, bit for bit) */
-    if (e->dh2_valid && memcmp(e->xp, x, (size_t)n * sizeof *x) == 0) {
-        double *tmp = e->Dh;
-        e->Dh = e->Dh2;
-        e->Dh2 = tmp;
-    } else if ((st = hes__ess_Dh(e, x, e->Dh)) != HES_OK)
+    /* e->h is h(x) (the caller's); Dh(x) may be that of the signs' check
+     * or of the second-order test of the projection that led here */
+    if ((st = hes__ess_Dh_at(e, x)) != HES_OK)
         return st;
-    e->dh2_valid = 0;
     if ((st = hes__ess_f(e, x, s, e->G)) != HES_OK)
         return st;
     double gnorm = norm2(e->G, n, 1);
-    int j = -1, any = 0;
+    int j = -1, any = 0, ok;
     double dtj = HUGE_VAL, aj = 0;
     for (;;) {
         j = -1;
@@ -133,18 +182,9 @@ hes_status hes__ess_project(hes_ess *e, double *t, double *x, int *s, const int 
         }
         if (j < 0 || !(dtj > 0))
             break;
-        /* The second-order test: the approach rate at the projected point,
-         * Dh_j(x + G dt_j) f(x + G dt_j, s), within aj / 2 of aj. */
-        for (int k = 0; k < n; k++)
-            e->xp[k] = x[k] + e->G[k] * dtj;
-        if ((st = hes__ess_Dh(e, e->xp, e->Dh2)) != HES_OK ||
-            (st = hes__ess_f(e, e->xp, s, e->Fp)) != HES_OK)
+        if ((st = second_order_test(e, x, s, j, dtj, aj, &ok)) != HES_OK)
             return st;
-        e->dh2_valid = 1;   /* Dh at xp (the next step's x if j is taken) */
-        double ap = 0;
-        for (int k = 0; k < n; k++)
-            ap += e->Dh2[j + (size_t)k * m] * e->Fp[k];
-        if (fabs(ap - aj) <= 0.5 * aj)
+        if (ok)
             break;
         e->late[j] = 1;     /* crossed exactly by the integration step, or missed */
         e->n_refused++;
@@ -168,15 +208,16 @@ hes_status hes__ess_project(hes_ess *e, double *t, double *x, int *s, const int 
         for (int i = 0; i < m; i++) {
             if (i == j || (e->pool[i] && inband[i] && !e->late[i]))
                 continue;   /* (those are the argmin's; a watched one is met here) */
-            double a = 0, d1 = 0;
-            for (int k = 0; k < n; k++) {
+            double a = 0;
+            for (int k = 0; k < n; k++)
                 a += e->Dh[i + (size_t)k * m] * e->G[k];
-                d1 += fabs(e->Dh[i + (size_t)k * m]);
-            }
-            /* moving toward its zero from beyond rounding (a guard at zero is
-             * start_signs's), and a candidate only upward */
+            /* moving toward its zero from beyond it, and a candidate only
+             * upward; a guard not in the pool at its zero has the sign of its
+             * rate (ess.c), but a candidate at its zero, a watched one within
+             * a projection's landing error of it, is met here: carried past
+             * its zero, it would be projected back along its slow approach */
             if (!(e->h[i] * a < 0) || (e->pool[i] && !(a > 0)) ||
-                fabs(e->h[i]) <= 1e3 * DBL_EPSILON * (1 + d1 * xinf))
+                (!e->pool[i] && hes__ess_at_zero(e, i, xinf)))
                 continue;
             double dt = -e->h[i] / a;
             if (dt < dtj) {

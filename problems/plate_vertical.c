@@ -1,0 +1,272 @@
+/*
+ * plate_vertical.c - the plate of the ESS integrator's paper exactly as its
+ * Sec. 5.2 states it (shared/papers/ess-multicontact-integrator.txt): a
+ * plate in SE(2) falling under gravity onto N vertical spring-damper legs
+ * whose tips slide frictionlessly along its bottom face.  An event-selected
+ * system with 2N event functions.  plate_springs.c is hes's own variant
+ * (rollers, one-sided forces, a wider and heavier plate); this one is the
+ * paper's, with which its experiments were made.
+ *
+ * State (x, z, theta, vx, vz, omega); mass M = 1 kg, inertia I = 0.1875
+ * kg m^2 (a thin rod of 1.5 m), g = 9.81 m/s^2.  N vertical legs stand at
+ * x_i = linspace(-a, a, N) with a = 0.5 m (x_0 = 0 for N = 1), their tips at
+ * height 0.  The plate's bottom line is at height z + (x_i - x) tan(theta)
+ * above x_i, so leg i penetrates it by
+ *
+ *   pen_i = -(z + (x_i - x) tan theta),
+ *   pen_i' = tan(theta) vx - vz - (x_i - x) sec^2(theta) omega,
+ *
+ * and while pen_i > 0 it pushes with F_i = k pen_i + b pen_i' (k = K/N,
+ * b = C/N, K = 2000 N/m, C = 10 N s/m: the bed's totals do not change with
+ * N), not clamped (a fast rebound may pull).  Frictionless: the force is
+ * -F_i grad pen_i, so with q = (x, z, theta)
+ *
+ *   M x''     = sum F_i (-tan theta)
+ *   M z''     = -M g + sum F_i
+ *   I theta'' = sum F_i (x_i - x) sec^2(theta),
+ *
+ * the sums over the legs in stance.  Event functions, two per leg:
+ *   h_i     =  pen_i   touchdown i   (i = 0 .. N-1)
+ *   h_{N+i} = -pen_i   liftoff i
+ * and leg i is in stance iff s_i = +1 and s_{N+i} = -1 (hes's convention,
+ * as hopper-1d's and plate-springs'; both guards are the same surface, and
+ * each is live for one sign of pen_i').  The force jumps by b pen_i' at
+ * touchdown and liftoff (the damper switches on and off), the field is
+ * smooth within each sign region.  The energy
+ *   E = M (vx^2 + vz^2) / 2 + I omega^2 / 2 + M g z + sum_{pen_i > 0} k pen_i^2 / 2
+ * is continuous and dE/dt = -sum_{stance} b pen_i'^2 <= 0.
+ *
+ * The paper's experiment: from rest at x = 0, z0 in [0.2, 0.5] m, theta0
+ * in [-0.2, 0.2] rad, for 2 s.
+ *
+ * Size.  n = 6, m = 2N: the registry holds "plate-vertical" with N = 10
+ * legs (a static struct), and hes_plate_vertical_model(N) allocates the
+ * model for any N from 1 to HES_PLATE_VERTICAL_MAX_N
+ * (hes_plate_vertical_model_free releases it).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "problems.h"
+
+enum { P_G, P_M, P_I, P_K, P_C, P_A, NP };
+
+static const hes_param params[NP] = {
+    { "g", 9.81, "m/s^2", "gravity", HES_PARAM_POSITIVE, 0, 1e3, 0, 0 },
+    { "mass", 1.0, "kg", "plate mass", HES_PARAM_POSITIVE, 0, 1e6, 0, 0 },
+    { "inertia", 0.1875, "kg m^2", "plate moment of inertia (M L^2 / 12 for L = 1.5 m)",
+      HES_PARAM_POSITIVE, 0, 1e9, 0, 0 },
+    { "K", 2000.0, "N/m", "total stiffness of the bed (each leg K/N)", HES_PARAM_POSITIVE, 0,
+      1e9, 0, 0 },
+    { "C", 10.0, "N s/m", "total damping of the bed (each leg C/N)", 0, 0, 1e9, 0, 0 },
+    { "a", 0.5, "m", "half width of the bed: legs evenly spaced over [-a, a]", 0, 0, 1e3, 0, 0 },
+};
+
+static const char *const state_names[] = { "x", "z", "theta", "vx", "vz", "omega" };
+
+typedef struct {
+    int N;
+    char **names;   /* 2N event names (allocated models), or NULL */
+} plate_data;
+
+static double leg_x(int i, int N, const double *p)
+{
+    return N > 1 ? -p[P_A] + 2.0 * p[P_A] * i / (N - 1) : 0.0;
+}
+
+/* What every leg shares: tan theta and sec^2 theta */
+typedef struct {
+    double t, s2;
+} pose;
+
+static pose pose_of(const double *x)
+{
+    double t = tan(x[2]);
+    pose q = { t, 1 + t * t };
+    return q;
+}
+
+/* pen_i, its gradient in q and its rate pen_i' = grad pen_i . v */
+static void penetration(const double *x, const pose *q, int i, int N, const double *p,
+                        double *pen, double grad[3], double *rate)
+{
+    double d = leg_x(i, N, p) - x[0];
+    *pen = -(x[1] + d * q->t);
+    grad[0] = q->t;
+    grad[1] = -1;
+    grad[2] = -d * q->s2;
+    *rate = grad[0] * x[3] + grad[1] * x[4] + grad[2] * x[5];
+}
+
+/* Hessian of pen_i in q (symmetric 3 x 3, row-major) */
+static void penetration_hess(const double *x, const pose *q, int i, int N, const double *p,
+                             double H[9])
+{
+    double d = leg_x(i, N, p) - x[0];
+    H[0] = 0;     H[1] = 0; H[2] = q->s2;
+    H[3] = 0;     H[4] = 0; H[5] = 0;
+    H[6] = q->s2; H[7] = 0; H[8] = -2 * d * q->s2 * q->t;
+}
+
+static int stance(const int *s, int i, int N) { return s[i] > 0 && s[N + i] < 0; }
+
+static int field(const double *x, const int *s, const double *p, double *out, void *data)
+{
+    const plate_data *pd = data;
+    pose q = pose_of(x);
+    int N = pd->N;
+    double k = p[P_K] / N, c = p[P_C] / N, gen[3] = { 0, -p[P_M] * p[P_G], 0 };
+    for (int i = 0; i < N; i++) {
+        if (!stance(s, i, N))
+            continue;
+        double pen, gr[3], rate;
+        penetration(x, &q, i, N, p, &pen, gr, &rate);
+        double F = k * pen + c * rate;
+        for (int a = 0; a < 3; a++)
+            gen[a] -= F * gr[a];
+    }
+    out[0] = x[3];
+    out[1] = x[4];
+    out[2] = x[5];
+    out[3] = gen[0] / p[P_M];
+    out[4] = gen[1] / p[P_M];
+    out[5] = gen[2] / p[P_I];
+    return 0;
+}
+
+/* df/dx, column-major 6 x 6: d(F_i grad pen_i)/dq = grad pen_i (k grad
+ * pen_i + c D_q pen_i')^T + F_i Hess pen_i, d(F_i grad pen_i)/dv =
+ * c grad pen_i grad pen_i^T, with D_q pen_i' = Hess pen_i v. */
+static int field_dx(const double *x, const int *s, const double *p, double *out, void *data)
+{
+    const plate_data *pd = data;
+    pose q = pose_of(x);
+    int N = pd->N;
+    double k = p[P_K] / N, c = p[P_C] / N, Dq[9] = { 0 }, Dv[9] = { 0 }; /* row-major */
+    memset(out, 0, 36 * sizeof *out);
+    for (int a = 0; a < 3; a++)
+        out[a + 6 * (3 + a)] = 1;
+    for (int i = 0; i < N; i++) {
+        if (!stance(s, i, N))
+            continue;
+        double pen, gr[3], rate, H[9], dr[3];
+        penetration(x, &q, i, N, p, &pen, gr, &rate);
+        penetration_hess(x, &q, i, N, p, H);
+        double F = k * pen + c * rate;
+        for (int a = 0; a < 3; a++)
+            dr[a] = H[3 * a] * x[3] + H[3 * a + 1] * x[4] + H[3 * a + 2] * x[5];
+        for (int a = 0; a < 3; a++)
+            for (int b = 0; b < 3; b++) {
+                Dq[3 * a + b] += gr[a] * (k * gr[b] + c * dr[b]) + F * H[3 * a + b];
+                Dv[3 * a + b] += c * gr[a] * gr[b];
+            }
+    }
+    double inv[3] = { 1 / p[P_M], 1 / p[P_M], 1 / p[P_I] };
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++) {
+            out[(3 + a) + 6 * b] = -inv[a] * Dq[3 * a + b];
+            out[(3 + a) + 6 * (3 + b)] = -inv[a] * Dv[3 * a + b];
+        }
+    return 0;
+}
+
+static int events(const double *x, const double *p, double *out, void *data)
+{
+    const plate_data *pd = data;
+    pose q = pose_of(x);
+    int N = pd->N;
+    for (int i = 0; i < N; i++) {
+        double pen, gr[3], rate;
+        penetration(x, &q, i, N, p, &pen, gr, &rate);
+        out[i] = pen;
+        out[N + i] = -pen;
+    }
+    return 0;
+}
+
+/* Dh, m x 6 column-major: touchdown (grad pen_i, 0), liftoff its negative */
+static int events_dx(const double *x, const double *p, double *out, void *data)
+{
+    const plate_data *pd = data;
+    pose q = pose_of(x);
+    int N = pd->N, m = 2 * N;
+    for (int i = 0; i < N; i++) {
+        double pen, gr[3], rate;
+        penetration(x, &q, i, N, p, &pen, gr, &rate);
+        for (int a = 0; a < 3; a++) {
+            out[i + (size_t)a * m] = gr[a];
+            out[i + (size_t)(3 + a) * m] = 0;
+            out[N + i + (size_t)a * m] = -gr[a];
+            out[N + i + (size_t)(3 + a) * m] = 0;
+        }
+    }
+    return 0;
+}
+
+#define DEFAULT_N 10
+
+static const plate_data default_data = { DEFAULT_N, NULL };
+
+static const char *const default_event_names[2 * DEFAULT_N] = {
+    "touchdown 0", "touchdown 1", "touchdown 2", "touchdown 3", "touchdown 4",
+    "touchdown 5", "touchdown 6", "touchdown 7", "touchdown 8", "touchdown 9",
+    "liftoff 0",   "liftoff 1",   "liftoff 2",   "liftoff 3",   "liftoff 4",
+    "liftoff 5",   "liftoff 6",   "liftoff 7",   "liftoff 8",   "liftoff 9",
+};
+
+#define DESCRIPTION "plate in SE(2) falling onto N vertical spring-damper legs, the ESS " \
+                    "paper's plate (Sec. 5.2)"
+
+const hes_ess_model hes_ess_problem_plate_vertical = {
+    "plate-vertical", DESCRIPTION " (N = 10; hes_plate_vertical_model for others)",
+    6, 2 * DEFAULT_N, state_names, default_event_names, NP, params, field, field_dx, events,
+    events_dx, NULL, (void *)&default_data, NULL, 0, 0,
+};
+
+hes_ess_model *hes_plate_vertical_model(int N)
+{
+    if (N < 1 || N > HES_PLATE_VERTICAL_MAX_N)
+        return NULL;
+    hes_ess_model *md = malloc(sizeof *md);
+    plate_data *pd = malloc(sizeof *pd);
+    char **names = calloc((size_t)(2 * N), sizeof *names);
+    if (!md || !pd || !names) {
+        free(md); free(pd); free(names);
+        return NULL;
+    }
+    *md = hes_ess_problem_plate_vertical;
+    md->m = 2 * N;
+    md->description = DESCRIPTION;
+    pd->N = N;
+    pd->names = names;
+    md->data = pd;
+    md->event_names = (const char *const *)names;
+    for (int i = 0; i < N; i++) {
+        char buf[32];
+        snprintf(buf, sizeof buf, "touchdown %d", i);
+        names[i] = strdup(buf);
+        snprintf(buf, sizeof buf, "liftoff %d", i);
+        names[N + i] = strdup(buf);
+        if (!names[i] || !names[N + i]) {
+            hes_plate_vertical_model_free(md);
+            return NULL;
+        }
+    }
+    return md;
+}
+
+void hes_plate_vertical_model_free(hes_ess_model *md)
+{
+    if (!md || md == &hes_ess_problem_plate_vertical)
+        return;
+    plate_data *pd = md->data;
+    if (pd) {
+        for (int i = 0; pd->names && i < 2 * pd->N; i++)
+            free(pd->names[i]);
+        free(pd->names);
+        free(pd);
+    }
+    free(md);
+}

@@ -790,9 +790,9 @@ hes_status hes_ess_validate(const hes_ess_model *model, char *msg, size_t len);
  * - projection step, whenever a candidate lies in its band h_i >= -eps:
  *   G = f(x, s), dt_i = -h_i / (Dh_i G) for the candidates in the band, j the
  *   argmin, x += G dt_j, t += dt_j, s_j = +1, j leaves the pool.  Every
- *   candidate in the band must be live, Dh_i G > live_tol |Dh_i| |G|;
- *   otherwise HES_EGRAZING, naming the guard (or, with near_miss, it is
- *   watched).  The projection is taken only if it passes a second-order
+ *   candidate in the band that is not live, Dh_i G <= live_tol |Dh_i| |G|,
+ *   is watched (options.near_miss, the default; under strict liveness it is
+ *   HES_EGRAZING naming the guard).  The projection is taken only if it passes a second-order
  *   test: the approach rate a = Dh_j f at x + G dt_j is within a / 2 of its
  *   value at x (for a decelerating approach, exactly the condition that the
  *   quadratic model of h_j along the flow reaches zero), h_j at the
@@ -836,18 +836,22 @@ typedef struct {
     double live_tol;    /* liveness threshold (>= 0) */
     long max_loops;     /* budget of integration plus projection steps (> 0) */
     double max_wall_time; /* seconds (> 0) */
-    int near_miss;      /* 0 (default): a candidate in its band that is not live is
-                           HES_EGRAZING.  Nonzero: such a candidate (a contact the
-                           state comes within eps of but turns away from: a near miss)
-                           is left out of the projection and watched by root finding
-                           on h_i = 0 (crossing it is then a sign change: exact, not
-                           projected) until an integration step ends with it below
-                           its band (h_i < -eps) */
+    int near_miss;      /* nonzero (default): a candidate in its band that is not
+                           live (a contact the state comes within eps of but turns
+                           away from: a near miss; a leg's liftoff guard during the
+                           first eps of its compression) is left out of the
+                           projection and watched by root finding on h_i = 0
+                           (crossing it is then a sign change: exact, not projected)
+                           until an integration step ends with it below its band
+                           (h_i < -eps).  0 (strict liveness, the paper's
+                           requirement 4 on the band): such a candidate, or a
+                           watched guard that leaves its band without crossing, is
+                           HES_EGRAZING naming the guard */
     hes_ess_method method; /* HES_ESS_CVODES (default) or HES_ESS_DOPRI5 */
 } hes_ess_options;
 
 /* eps 1e-3, rtol 1e-8, atol 1e-10, no Jacobian, no record, no output
- * times, live_tol 1e-9, max_loops 10^7, max_wall_time 60, near_miss 0,
+ * times, live_tol 1e-9, max_loops 10^7, max_wall_time 60, near_miss 1,
  * method HES_ESS_CVODES. */
 void hes_ess_options_default(hes_ess_options *opts);
 

@@ -218,7 +218,7 @@ END_TEST
 
 /* ----------------------------------------------------------- near misses */
 
-START_TEST(test_near_miss_is_an_error_by_default_and_exact_with_the_option)
+START_TEST(test_near_miss_is_watched_by_default_and_an_error_when_strict)
 {
     hes_ess_model *md = hes_plate_springs_model(5);
     ck_assert_ptr_nonnull(md);
@@ -230,17 +230,20 @@ START_TEST(test_near_miss_is_an_error_by_default_and_exact_with_the_option)
     double x0[6] = { 0.02, 0.58, 0.06, 0.1, -1.0, 0.3 }, T = 1.6;
     hes_ess_options o;
     options(&o, 1e-2);
+    ck_assert_int_ne(o.near_miss, 0);
     hes_ess_result r;
+    o.near_miss = 0;   /* strict liveness */
     ck_assert_int_eq(hes_ess_run(ess, &o, 0, x0, T, &r), HES_EGRAZING);
     ck_assert_msg((strstr(hes_ess_errmsg(ess), "near miss") ||
                    strstr(hes_ess_errmsg(ess), "liveness violated")) &&
-                  strstr(hes_ess_errmsg(ess), "guard '"), "%s", hes_ess_errmsg(ess));
+                  strstr(hes_ess_errmsg(ess), "guard '") &&
+                  strstr(hes_ess_errmsg(ess), "strict liveness"), "%s", hes_ess_errmsg(ess));
     hes_ess_result_free(&r);
-    /* with near_miss the run goes on (its accuracy at this coarse eps is
-     * that of the projections: the 1-D case below checks the near miss
-     * itself against a closed form), and its Jacobian still equals central
+    /* by default the run goes on (its accuracy at this coarse eps is that
+     * of the projections: the 1-D case below checks the near miss itself
+     * against a closed form), and its Jacobian still equals central
      * differences of the integrator */
-    o.near_miss = 1;
+    options(&o, 1e-2);
     double worst = jacobian_vs_fd(ess, o, x0, T, &r);
     if (getenv("HES_TEST_VERBOSE"))
         printf("near miss: %ld projections, |J - FD| = %.3e\n", r.n_projections, worst);
@@ -303,10 +306,11 @@ START_TEST(test_near_miss_in_the_band_is_crossed_exactly)
     options(&o, 0.05);
     hes_ess_result r;
     double x0[2] = { -0.01, -0.2 }, y[2];
+    o.near_miss = 0;   /* strict liveness: refused, naming the guard */
     ck_assert_int_eq(hes_ess_run(ess, &o, 0, x0, 1.0, &r), HES_EGRAZING);
     ck_assert_msg(strstr(hes_ess_errmsg(ess), "'floor'"), "%s", hes_ess_errmsg(ess));
     hes_ess_result_free(&r);
-    o.near_miss = 1;
+    options(&o, 0.05); /* the default: watched, crossed exactly */
     ck_assert_msg(hes_ess_run(ess, &o, 0, x0, 1.0, &r) == HES_OK, "%s", hes_ess_errmsg(ess));
     nm_exact(-0.2, 1.0, y);
     ck_assert_int_eq(r.n_projections, 0);
@@ -350,8 +354,8 @@ END_TEST
  *   - decelerating, y'' = -1 below, v0 = 0.3: y peaks at -0.015 inside
  *     the band and never reaches the guard, but the projection from the
  *     band's edge (v = sqrt(0.07), dt = 0.189) would have carried it
- *     across; refused, watched, and a near miss: HES_EGRAZING by default,
- *     the exact parabola with near_miss. */
+ *     across; refused, watched, and a near miss: the exact parabola by
+ *     default, HES_EGRAZING under strict liveness (near_miss = 0). */
 static int nm2_f(const double *x, const int *s, const double *p, double *out, void *d)
 {
     (void)p; (void)d;
@@ -387,12 +391,12 @@ START_TEST(test_slow_approach_is_crossed_exactly_not_projected)
     hes_ess_destroy(ess);
     ck_assert_int_eq(hes_ess_new(&down, &ess, NULL, 0), HES_OK);
     double x0[2] = { -0.06, 0.3 };
-    o.near_miss = 0;
+    o.near_miss = 0;   /* strict liveness */
     ck_assert_int_eq(hes_ess_run(ess, &o, 0, x0, 1.0, &r), HES_EGRAZING);
     ck_assert_msg(strstr(hes_ess_errmsg(ess), "near miss") &&
                   strstr(hes_ess_errmsg(ess), "'floor'"), "%s", hes_ess_errmsg(ess));
     hes_ess_result_free(&r);
-    o.near_miss = 1;
+    options(&o, 0.05); /* the default */
     ck_assert_msg(hes_ess_run(ess, &o, 0, x0, 1.0, &r) == HES_OK, "%s", hes_ess_errmsg(ess));
     ck_assert_int_eq(r.n_projections, 0);
     ck_assert_int_eq(r.n_refused, 1);
@@ -500,7 +504,6 @@ START_TEST(test_flat_crossings_are_watched_not_projected_far)
         o.eps = 2.56e-3;
         o.rtol = 1e-6;
         o.atol = 1e-8;
-        o.near_miss = 1;
         o.record = 1;
         hes_ess_result r;
         ck_assert_msg(hes_ess_run(ess, &o, 0, x0, 2.0, &r) == HES_OK, "%s", hes_ess_errmsg(ess));
@@ -563,7 +566,7 @@ static Suite *plate_suite(void)
     tcase_add_test(tc, test_one_leg_under_a_level_plate_is_the_hopper);
     tcase_add_test(tc, test_undamped_plate_conserves_energy_and_damped_one_loses_it);
     tcase_add_test(tc, test_jacobian_equals_central_differences_for_five_legs);
-    tcase_add_test(tc, test_near_miss_is_an_error_by_default_and_exact_with_the_option);
+    tcase_add_test(tc, test_near_miss_is_watched_by_default_and_an_error_when_strict);
     tcase_add_test(tc, test_near_miss_in_the_band_is_crossed_exactly);
     tcase_add_test(tc, test_typical_fall_is_live);
     tcase_add_test(tc, test_level_drop_touches_all_legs_at_once_and_settles);

@@ -424,13 +424,13 @@ static int accepted_within_bound(int N, int which, double z0, double th0, double
     return 1;
 }
 
-static hes_ess_options plate_options(int method, double eps, int near_miss)
+/* The default options (near misses watched) with the method and eps. */
+static hes_ess_options plate_options(int method, double eps)
 {
     hes_ess_options o;
     hes_ess_options_default(&o);
     o.method = method ? HES_ESS_DOPRI5 : HES_ESS_CVODES;
     o.eps = eps;
-    o.near_miss = near_miss;
     return o;
 }
 
@@ -439,7 +439,7 @@ static hes_ess_options plate_options(int method, double eps, int near_miss)
  * step must still be seen, and the guard just projected must not lose its
  * sign (the projection lands O(eps^2) short of it) so that a long step
  * carries the plate through the leg.  The paper's N = 2 from rest, rtol
- * 1e-10, atol 1e-12, near misses watched: the plate once ended 12-16 m up
+ * 1e-10, atol 1e-12: the plate once ended 12-16 m up
  * (with either stance convention). */
 START_TEST(test_dopri5_does_not_step_over_a_leg_in_flight)
 {
@@ -451,7 +451,7 @@ START_TEST(test_dopri5_does_not_step_over_a_leg_in_flight)
         for (int method = 0; method < 2; method++)
             for (int c = 0; c < 3; c++)
                 for (size_t k = 0; k < sizeof eps / sizeof eps[0]; k++, runs++) {
-                    hes_ess_options o = plate_options(method, eps[k], 1);
+                    hes_ess_options o = plate_options(method, eps[k]);
                     o.rtol = 1e-10;
                     o.atol = 1e-12;
                     accepted += accepted_within_bound(2, which, start[c][0], start[c][1], 2.0,
@@ -474,7 +474,7 @@ START_TEST(test_projection_is_not_taken_across_a_change_of_stance)
         for (int method = 0; method < 2; method++)
             for (int k = 0; k < 2; k++)
                 accepted += accepted_within_bound(5, which, 0.293020, 0.122288, 2.0,
-                                                  plate_options(method, eps[k], 1), 0);
+                                                  plate_options(method, eps[k]), 0);
     ck_assert_int_ge(accepted, 6);
 }
 END_TEST
@@ -494,7 +494,7 @@ START_TEST(test_mirrored_guards_keep_their_signs_in_a_chain)
     int accepted = 0;
     for (int method = 0; method < 2; method++)
         for (int c = 0; c < 4; c++) {
-            hes_ess_options o = plate_options(method, 1e-3, 1);
+            hes_ess_options o = plate_options(method, 1e-3);
             accepted += accepted_within_bound(200, VERTICAL, start[c][0], start[c][1], 0.45, o,
                                               0);
             for (double T = 0.3; T < 0.45; T += 0.015)
@@ -527,7 +527,7 @@ START_TEST(test_valid_starts_are_not_refused_with_internal_errors)
     };
     for (size_t c = 0; c < sizeof run / sizeof run[0]; c++)
         for (int jac = 0; jac < 2; jac++) {
-            hes_ess_options o = plate_options(1, run[c].eps, 1);
+            hes_ess_options o = plate_options(1, run[c].eps);
             o.jacobian = jac;
             accepted_within_bound(run[c].N, VERTICAL, run[c].z0, run[c].th0, 2.0, o, 1);
         }
@@ -537,38 +537,36 @@ END_TEST
 /* 30 seeded starts from rest, as the paper's experiment draws them (z0 in
  * [0.2, 0.5] m above the legs' tips, theta0 in [-0.2, 0.2] rad), on both
  * plates at N = 2 and 20 for 2 s and at N = 200 over the first landing
- * (0.45 s), with both methods: with the default options every accepted run
- * is within the bound with the sign pattern of h, the others refused with a
- * message (near misses are errors by default); with near misses watched
- * every run is accepted. */
-START_TEST(test_seeded_starts_are_accepted_within_the_bound_or_refused)
+ * (0.45 s), with both methods and the default options: every run is
+ * accepted, within the bound and with the sign pattern of h.  (Under strict
+ * liveness, near_miss = 0, the plates' liftoff guards in their band during
+ * the first eps of a compression and the legs the rocking plate turns away
+ * from are refused: 22, 6, 27 of 30 on plate-vertical, 28, 11, 12 on
+ * plate-springs.) */
+START_TEST(test_seeded_starts_are_accepted_within_the_bound_with_the_defaults)
 {
     const int Ns[3] = { 2, 20, 200 };
     for (int which = VERTICAL; which <= SPRINGS; which += SPRINGS - VERTICAL)
         for (int k = 0; k < 3; k++) {
             unsigned long long st = 88172645463325252ULL;
-            int accepted[2][2] = { { 0, 0 }, { 0, 0 } };   /* [near_miss][method] */
+            int accepted[2] = { 0, 0 };   /* [method] */
             for (int c = 0; c < 30; c++) {
                 double z0 = (which == SPRINGS ? plate_ref_springs_default.l0 : 0) + 0.2 +
                             0.3 * urand(&st);
                 double th0 = -0.2 + 0.4 * urand(&st);
-                for (int near_miss = 0; near_miss < 2; near_miss++)
-                    for (int method = 0; method < 2; method++) {
-                        hes_ess_options o;
-                        hes_ess_options_default(&o);
-                        o.method = method ? HES_ESS_DOPRI5 : HES_ESS_CVODES;
-                        o.near_miss = near_miss;
-                        accepted[near_miss][method] +=
-                            accepted_within_bound(Ns[k], which, z0, th0,
-                                                  Ns[k] < 200 ? 2.0 : 0.45, o, near_miss);
-                    }
+                for (int method = 0; method < 2; method++) {
+                    hes_ess_options o;
+                    hes_ess_options_default(&o);
+                    o.method = method ? HES_ESS_DOPRI5 : HES_ESS_CVODES;
+                    accepted[method] += accepted_within_bound(Ns[k], which, z0, th0,
+                                                              Ns[k] < 200 ? 2.0 : 0.45, o, 1);
+                }
             }
             if (verbose())
-                for (int near_miss = 0; near_miss < 2; near_miss++)
-                    for (int method = 0; method < 2; method++)
-                        printf("%s, N = %d, %s, near misses %s: %d of 30 accepted\n",
-                               plate_name[which], Ns[k], method ? "DOPRI5" : "CVODES",
-                               near_miss ? "watched" : "errors", accepted[near_miss][method]);
+                for (int method = 0; method < 2; method++)
+                    printf("%s, N = %d, %s, default options: %d of 30 accepted\n",
+                           plate_name[which], Ns[k], method ? "DOPRI5" : "CVODES",
+                           accepted[method]);
         }
 }
 END_TEST
@@ -586,7 +584,7 @@ static Suite *plate_vertical_suite(void)
     tcase_add_test(tc, test_projection_is_not_taken_across_a_change_of_stance);
     tcase_add_test(tc, test_mirrored_guards_keep_their_signs_in_a_chain);
     tcase_add_test(tc, test_valid_starts_are_not_refused_with_internal_errors);
-    tcase_add_test(tc, test_seeded_starts_are_accepted_within_the_bound_or_refused);
+    tcase_add_test(tc, test_seeded_starts_are_accepted_within_the_bound_with_the_defaults);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -39,11 +39,23 @@
  *     approach is so slow against its change that the constant field G
  *     would carry the state far, or across a guard the flow turns away
  *     from, as a plate's leg met at a very flat angle), or
- *   - with options.near_miss, it is not live (the state comes within eps
- *     of the guard and turns away), which by default is HES_EGRAZING (the
- *     paper's requirement 4).
- * A watched guard that leaves its band downward without crossing was a
- * near miss: by default HES_EGRAZING, as for one found not live at once.
+ *   - with options.near_miss (the default), it is not live: the field
+ *     does not cross it, Dh_i f <= live_tol |Dh_i| |f|.
+ * The paper's requirement 4 (liveness: Dh_i f > 0 on the whole band) fails
+ * on its own examples: the liftoff guard of a leg, h_{N+i} = -pen_i, lies
+ * in its band during the first eps of every compression, while the leg
+ * still compresses (Dh f = -pen' < 0), and the reset rule makes it a
+ * candidate whenever the pool is refilled then; a plate rocking on its
+ * legs also comes within eps of legs it turns away from.  Neither is a
+ * crossing to project: watching such a guard locates its crossing, if the
+ * flow does come to it, exactly (a sign change), and drops it from the
+ * watch when it leaves its band downward, so the run is as accurate as
+ * with a live band (more: no projection error on that guard).  With
+ * near_miss = 0 (strict) both are refused instead, HES_EGRAZING naming the
+ * guard: "liveness violated" for one found not live in its band, "near
+ * miss" for a watched guard that leaves its band downward without
+ * crossing; a check that a model satisfies requirement 4 on the states it
+ * visits.
  * While it stays in its band its band slot is off and its sign-change slot
  * on, so that if it does reach h_i = 0 the step stops there exactly and the
  * crossing is a sign change (s_i = +1, out of the pool): an exact, event-
@@ -154,6 +166,7 @@ void hes_ess_options_default(hes_ess_options *o)
     o->live_tol = 1e-9;
     o->max_loops = 10000000;
     o->max_wall_time = 60;
+    o->near_miss = 1;   /* watched: the paper's own plate needs it (below) */
 }
 
 hes_status hes_ess_new(const hes_ess_model *model, hes_ess **out, char *msg, size_t len)
@@ -501,8 +514,8 @@ static void rearm(hes_ess *e, int trigger)
         e->hit[trigger] = 1;  /* at -eps to the root's accuracy: in the band */
 }
 
-/* Without options.near_miss, a watched guard (e->h current) found below
- * its band was a near miss: HES_EGRAZING. */
+/* Strict (options.near_miss = 0): a watched guard (e->h current) found
+ * below its band was a near miss: HES_EGRAZING. */
 static hes_status near_misses(hes_ess *e, double t)
 {
     if (e->near_miss)
@@ -515,7 +528,8 @@ static hes_status near_misses(hes_ess *e, double t)
                              "came into its band (h >= -eps = %.6g), too slowly to be "
                              "projected across, and turned away without crossing (now h = "
                              "%.6g): the ESS requirement Dh_i f > 0 on the band fails "
-                             "(options.near_miss watches such guards)", t,
+                             "(refused under strict liveness, options.near_miss = 0; by default such a "
+                             "guard is watched)", t,
                              hes__ess_event_name(e, i, buf, sizeof buf), i, -e->eps, e->h[i]);
     }
     return HES_OK;

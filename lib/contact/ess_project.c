@@ -13,9 +13,10 @@
  * This is the exact impact map of the constant field G on the tangent plane
  * of guard j (first order in the distance to the guard, error O(eps^2) per
  * crossing).  Liveness (the paper's requirement 4) must hold for every i in
- * B: a_i > live_tol |Dh_i| |G|, else HES_EGRAZING naming the guard (with
- * options.near_miss such a guard is left out instead: ess.c).  Without
- * near_miss the check covers the watched candidates in the band too.
+ * B: a_i > live_tol |Dh_i| |G|; with options.near_miss (the default) such
+ * a guard is left out and watched instead (ess.c says why), and under
+ * strict liveness (near_miss = 0) it is HES_EGRAZING naming the guard, the
+ * check then covering the watched candidates in the band too.
  *
  * The second-order test (not in the paper).  The O(eps^2) error needs
  * dt_j = O(eps), i.e. a_j bounded away from zero on the scale of eps; a
@@ -167,7 +168,9 @@ hes_status hes__ess_project(hes_ess *e, double *t, double *x, int *s, const int 
                 return hes__ess_fail(e, HES_EGRAZING, "liveness violated at t = %.10g: guard "
                                      "'%s' (event %d) is in its band (h = %.6g >= -eps = %.6g) "
                                      "but the field does not cross it: Dh f = %.6g <= %g |Dh| "
-                                     "|f| (the ESS requirement Dh_i f > 0 on the band)", *t,
+                                     "|f| (the ESS requirement Dh_i f > 0 on the band, refused under strict "
+                                     "liveness, options.near_miss = 0; by default such a guard "
+                                     "is watched)", *t,
                                      hes__ess_event_name(e, i, buf, sizeof buf), i, e->h[i],
                                      -e->eps, a, live_tol);
             }

@@ -16,6 +16,7 @@ typedef struct {
     const char *section;     /* --section NAME (NULL: the model's) */
     double eps;              /* --eps */
     int have_eps;
+    int strict_liveness;     /* --strict-liveness: options.ess.near_miss = 0 */
     int json;                /* --json */
 } analyze_ess_opts;
 

@@ -4,7 +4,8 @@
  * (hes_ess_orbit_find), the monodromy, the nontrivial multipliers, psi and
  * the verdict.  The guess is the model's (orbit_x0, orbit_period,
  * orbit_section) unless --x0, --period and --section give one; --eps sets
- * the band.  Text, or hes_ess_orbit_json() with --json.  cmd_analyze.c
+ * the band, --strict-liveness refuses guards in their band that are not
+ * live (options.near_miss = 0) instead of watching them.  Text, or hes_ess_orbit_json() with --json.  cmd_analyze.c
  * parses the command line.
  */
 #include <math.h>
@@ -89,6 +90,7 @@ int analyze_ess(const hes_ess_model *model, const cli_assignments *params,
     hes_ess_orbit_options_default(&o);
     if (ao->have_eps)
         o.ess.eps = ao->eps;
+    o.ess.near_miss = !ao->strict_liveness;
     o.section = model->orbit_section;
     T = model->orbit_period;
     if (ao->section && (o.section = section_index(model, ao->section)) < 0)

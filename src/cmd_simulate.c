@@ -39,7 +39,8 @@ void cmd_simulate_usage(FILE *out)
             "       hes simulate PROBLEM [-p NAME=VALUE]... --x0 V1,V2,... [--mode MODE]\n"
             "                    --time T --jacobian [--json]\n"
             "       hes simulate PROBLEM --integrator ess [-p NAME=VALUE]... --x0 V1,V2,...\n"
-            "                    --time T [--eps E] [--samples N] [--jacobian] [--json|--csv]\n"
+            "                    --time T [--eps E] [--samples N] [--jacobian]\n"
+            "                    [--strict-liveness] [--json|--csv]\n"
             "Find the periodic orbit of PROBLEM, start N trials uniformly in the ball of\n"
             "radius R around its section state, follow each for S periods and report the\n"
             "distance to the section state after every period.\n"
@@ -72,6 +73,10 @@ void cmd_simulate_usage(FILE *out)
             "                          E > 0 (1e-3)\n"
             "      --samples N         ESS output at N evenly spaced times in [0, T],\n"
             "                          2 <= N <= %d (default: the step boundaries)\n"
+            "      --strict-liveness   ESS: refuse a run (exit status 1, naming the guard)\n"
+            "                          where a guard in its band is not crossed by the\n"
+            "                          field (the paper's liveness); by default such a\n"
+            "                          guard is watched and crossed exactly if it comes\n"
             "      --jacobian          also the n x n derivative d x(T) / d x0 (a hybrid\n"
             "                          model: one run, its saltation matrices, and whether\n"
             "                          simultaneous events' two orders give the same one)\n"
@@ -91,7 +96,7 @@ void cmd_simulate_usage(FILE *out)
 
 enum { OPT_BOX = 200, OPT_PERTURB = 256, OPT_TRIALS, OPT_STEPS, OPT_SEED, OPT_TOL, OPT_JSON, OPT_CSV, OPT_ORBIT,
        OPT_SWEEP, OPT_X0, OPT_MODE, OPT_TIME, OPT_INTEGRATOR, OPT_EPS, OPT_SAMPLES,
-       OPT_JACOBIAN };
+       OPT_JACOBIAN, OPT_STRICT_LIVENESS };
 
 static void print_text(const hes_system *sys, const hes_orbit *orbit,
                        const hes_trials *t, const simulate_opts *opts)
@@ -231,6 +236,7 @@ int cmd_simulate(int argc, char **argv)
         {"eps", required_argument, NULL, OPT_EPS},
         {"samples", required_argument, NULL, OPT_SAMPLES},
         {"jacobian", no_argument, NULL, OPT_JACOBIAN},
+        {"strict-liveness", no_argument, NULL, OPT_STRICT_LIVENESS},
         {"json", no_argument, NULL, OPT_JSON},
         {"csv", no_argument, NULL, OPT_CSV},
         {"orbit", required_argument, NULL, OPT_ORBIT},
@@ -244,7 +250,7 @@ int cmd_simulate(int argc, char **argv)
     hes_system *sys;
     const char *trial_option = NULL, *sweep_option = NULL, *orbit_file = NULL;
     const char *integrator = NULL, *ess_option = NULL;
-    simulate_ess_opts ess_opts = {0, 0, 0, 0};
+    simulate_ess_opts ess_opts = {0, 0, 0, 0, 0};
     cli_orbit orbit;
     int c, rc = CLI_EXIT_OK, json = 0, csv = 0, perturb_given = 0;
     unsigned char seen[CLI_OPTION_CODES] = {0};
@@ -322,6 +328,10 @@ int cmd_simulate(int argc, char **argv)
         case OPT_SAMPLES:
             ess_option = "--samples";
             rc = cli_int_option(CMD, "--samples", optarg, 2, CLI_MAX_SAMPLES, &ess_opts.samples);
+            break;
+        case OPT_STRICT_LIVENESS:
+            ess_option = "--strict-liveness";
+            ess_opts.strict_liveness = 1;
             break;
         case OPT_JACOBIAN: /* ESS, or a hybrid model's one run */
             ess_opts.jacobian = 1;

@@ -1,6 +1,7 @@
 /*
  * cmd_simulate_ess.c - `hes simulate PROBLEM --integrator ess --time T
- * --x0 V1,V2,... [--eps E] [--samples N] [--jacobian] [--json|--csv]`:
+ * --x0 V1,V2,... [--eps E] [--samples N] [--jacobian] [--strict-liveness]
+ * [--json|--csv]`:
  * one run of the ESS integrator (hes_ess_run) of an event-selected
  * system from x0 at time 0 to T, printed as the trajectory at the step
  * boundaries (or at N evenly spaced times from 0 to T), the counts of
@@ -117,6 +118,7 @@ int simulate_ess(const hes_ess_model *model, const cli_assignments *params,
     if (eo->have_eps)
         o.eps = eo->eps;
     o.jacobian = eo->jacobian;
+    o.near_miss = !eo->strict_liveness;
     if (eo->samples > 0) {
         t_out = malloc((size_t)eo->samples * sizeof *t_out);
         if (!t_out || hes_grid_linspace(0.0, sw->time, eo->samples, t_out) != HES_OK) {

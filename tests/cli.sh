@@ -366,9 +366,34 @@ expect_status ess_refuse2 2 "--integrator event on an ESS problem is refused"
 run ess_badname simulate hopper-1d --integrator rk4 --x0 1.2,0 --time 1
 expect_status ess_badname 2 "an unknown integrator is refused"
 expect_grep ess_badname err "rk4" "the unknown integrator is named"
-run ess_live simulate hopper-1d --x0 0.9995,0 --time 1
-expect_status ess_live 1 "a liveness violation is a failed computation"
-expect_grep ess_live err "liveness.*'liftoff'" "the liveness message names the guard"
+# hopper-1d at rest 0.5 mm into its spring (l0 = 1, k = 1000, mass 1): the
+# liftoff guard is in its band and not live (v = 0, then the leg compresses
+# further).  By default it is watched: the hopper stays in stance,
+# y(t) = ye + (0.9995 - ye) cos(w t), ye = 1 - g / k, w = sqrt(k), and no
+# guard is crossed; --strict-liveness refuses the run, naming the guard.
+run ess_live simulate hopper-1d --x0 0.9995,0 --time 1 --json
+expect_status ess_live 0 "a guard in its band that is not live is watched by default"
+expect_json_value ess_live '(d["counts"]["projections"], d["counts"]["sign_changes"], d["signs_end"])' \
+    "(0, 0, [1, -1])" "the watched liftoff guard is not crossed: the hopper stays in stance"
+expect_json_value ess_live 'abs(d["x_end"][0] - (1 - 9.81e-3 + (9.81e-3 - 5e-4) * __import__("math").cos(1000 ** 0.5))) < 1e-6 and abs(d["x_end"][1] + (9.81e-3 - 5e-4) * 1000 ** 0.5 * __import__("math").sin(1000 ** 0.5)) < 1e-6' \
+    True "the watched run is the closed-form stance oscillation"
+run ess_strict simulate hopper-1d --x0 0.9995,0 --time 1 --strict-liveness
+expect_status ess_strict 1 "--strict-liveness: a liveness violation is a failed computation"
+expect_grep ess_strict err "liveness violated.*'liftoff'" "the liveness message names the guard"
+expect_grep ess_strict err "strict liveness" "the liveness message says it is the strict check"
+run ess_strict_fine simulate hopper-1d --x0 1.2,0 --time 1 --strict-liveness --json
+expect_status ess_strict_fine 0 "--strict-liveness accepts a live run"
+expect_json_value ess_strict_fine '(d["counts"]["projections"], d["counts"]["refused"])' "(4, 0)" \
+    "--strict-liveness: the hopper's four crossings in 1 s projected, none watched"
+# the ESS paper's plate: a fall watched by default, refused when strict
+run ess_plate simulate plate-vertical --x0 0,0.3,0.05,0,0,0 --time 2 --samples 3 --json
+expect_status ess_plate 0 "plate-vertical's fall (near misses, liftoff guards not live) by default"
+expect_json_value ess_plate 'd["counts"]["refused"] > 0 and d["counts"]["projections"] > 0' True \
+    "plate-vertical's fall: projections, and guards watched instead of projected"
+run ess_plate_strict simulate plate-vertical --x0 0,0.3,0.05,0,0,0 --time 2 --samples 3 --strict-liveness
+expect_status ess_plate_strict 1 "plate-vertical's fall with --strict-liveness is refused"
+expect_grep ess_plate_strict err "(near miss|liveness violated).*guard '(touchdown|liftoff) [0-9]+'" \
+    "the refusal of the plate's fall names the guard"
 
 # ------------------------------------------------- analyze an ESS orbit
 # hopper-pumped: a stable hopping orbit of the ESS flow.  The flow is
@@ -389,6 +414,16 @@ expect_grep an_ess_text out 'drag = 0\.6' "ESS orbit text shows the parameter se
 run an_ess_art analyze hopper-pumped -p pump=0
 expect_status an_ess_art 1 "an ESS orbit that is an artifact of the band fails"
 expect_grep an_ess_art err 'does not converge as the band shrinks' "the artifact is named as such"
+run an_ess_strict analyze hopper-pumped --strict-liveness --json
+expect_status an_ess_strict 0 "analyze hopper-pumped --strict-liveness (its orbit is live)"
+if [ "$have_python" = yes ]; then
+    checks=$((checks + 1))
+    if [ "$(json_eval an_ess 'd["psi"]')" = "$(json_eval an_ess_strict 'd["psi"]')" ]; then
+        pass "analyze hopper-pumped: the same psi with --strict-liveness (no guard watched)"
+    else
+        fail "analyze hopper-pumped: psi $(json_eval an_ess_strict 'd["psi"]') with --strict-liveness, $(json_eval an_ess 'd["psi"]') without"
+    fi
+fi
 run e_an_ess1 analyze hopper-1d
 expect_status e_an_ess1 2 "analyze of an ESS problem without an orbit guess asks for one"
 expect_grep e_an_ess1 err 'no periodic orbit guess' "the message asks for --x0, --period, --section"

@@ -1290,7 +1290,7 @@ bad invdyn "$q3d" --q $z18 --v $z18 --a $z18 --mu 1e400
 # ------------------------------------------------------------ the ESS plates
 # plate-vertical (the paper's plate) and plate-springs: malformed states,
 # parameters, options, and falls the integrator refuses rather than
-# integrate wrongly (near misses and liveness are errors by default)
+# integrate wrongly
 for pl in plate-vertical plate-springs; do
     pv="$pl --x0 0,0.8,0.1,0,0,0 --time 1"
     for x in "" 0 0,0.3 0,0.3,0.1,0,0 0,0.3,0.1,0,0,0,0 0,nan,0,0,0,0 0,inf,0,0,0,0 \
@@ -1337,11 +1337,53 @@ for p in l0 rho; do
 done
 bad simulate plate-vertical --x0 0,0.3,0.1,0,0,0 --time 1 -p l0=0.5
 bad simulate plate-vertical --x0 0,0.3,0.1,0,0,0 --time 1 -p rho=0.1
-# falls from rest the default options refuse (a near miss, a liftoff guard
-# re-armed while its leg still compresses): exit 1 with the guard named
-bad simulate plate-vertical --x0 0,0.3,0.1,0,0,0 --time 2
-bad simulate plate-vertical --x0 0,0.45,-0.18,0,0,0 --time 2
-bad simulate plate-vertical --x0 0,0.25,0.19,0,0,0 --time 2
+
+# ------------------------------------------------------ --strict-liveness
+# misplaced or repeated, and falls from rest that strict liveness refuses
+# (a near miss, a liftoff guard re-armed while its leg still compresses:
+# exit 1 with the guard named; by default the same falls are integrated)
+sv="--x0 0,0.3,0.1,0,0,0 --time 2"
+bad simulate plate-vertical $sv --strict-liveness
+bad simulate plate-vertical $sv --strict-liveness --strict-liveness
+bad simulate plate-vertical $sv --strict-liveness=1
+bad simulate plate-vertical $sv --strict-liveness=
+bad simulate plate-vertical $sv --strict-liveness --integrator event
+bad simulate plate-vertical $sv --strict-liveness --trials 2
+bad simulate plate-vertical $sv --strict-liveness --sweep z=0.3:0.4:2
+bad simulate plate-vertical $sv --strict-liveness --mode stance
+bad simulate plate-vertical $sv --strict-liveness --jacobian --csv
+bad simulate plate-vertical $sv --strict-liveness --eps 0
+bad simulate plate-vertical --strict-liveness --time 2
+bad simulate plate-vertical --strict-liveness $sv extra
+bad simulate hopper-1d --x0 0.9995,0 --time 1 --strict-liveness
+bad simulate hopper-1d --x0 0.9995,0 --time 1 --strict-liveness --jacobian
+bad simulate hopper-1d --x0 0.9995,0 --time 1 --strict-liveness --samples 5 --csv
+bad simulate hopper-1d --x0 0.9995,0 --time 1 --strict-liveness --json
+bad simulate slip-hopper --strict-liveness
+bad simulate slip-hopper --x0 1,2 --time 1 --strict-liveness
+bad simulate slip-hopper --integrator event --strict-liveness
+bad simulate --orbit /nonexistent --strict-liveness
+bad analyze slip-hopper --strict-liveness
+bad analyze hopper-pumped --strict-liveness --strict-liveness
+bad analyze hopper-pumped --strict-liveness=yes
+bad analyze hopper-pumped --strict-liveness --check
+bad analyze hopper-pumped --strict-liveness --gradient
+bad analyze hopper-pumped --strict-liveness --mode stance
+bad analyze hopper-pumped --strict-liveness --impact-set 2
+bad analyze hopper-pumped --strict-liveness --eps 0
+bad analyze hopper-pumped --strict-liveness --section w
+bad analyze hopper-pumped --strict-liveness -p pump=0
+bad analyze hopper-1d --strict-liveness
+bad analyze --strict-liveness
+bad analyze --orbit /nonexistent --strict-liveness
+for th in -0.18 -0.1 0.1 0.18; do
+    for z in 0.25 0.3 0.35 0.4; do
+        bad simulate plate-vertical --x0 0,$z,$th,0,0,0 --time 2 --strict-liveness
+    done
+    for z in 0.75 0.8; do
+        bad simulate plate-springs --x0 0,$z,$th,0,0,0 --time 2 --strict-liveness
+    done
+done
 
 echo "bad_input.sh: $lines command lines, $failures failed (slowest: $slowest ms, hes $slowest_line)"
 [ "$failures" -eq 0 ] || exit 1

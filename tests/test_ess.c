@@ -414,7 +414,7 @@ static int id_Dh(const double *x, const double *p, double *out, void *d)
 
 static const char *const wall_name[] = { "wall" };
 
-START_TEST(test_field_leaving_guard_in_its_band_is_a_liveness_error)
+START_TEST(test_field_leaving_guard_in_its_band_is_watched_or_a_strict_liveness_error)
 {
     hes_ess_model md = { "away", "", 1, 1, NULL, wall_name, 0, NULL, away_f, NULL, id_h, id_Dh,
                          NULL, NULL, NULL, 0, 0 };
@@ -425,6 +425,14 @@ START_TEST(test_field_leaving_guard_in_its_band_is_a_liveness_error)
     o.eps = 0.05;
     double x0 = -0.01;   /* in the band of a guard not yet crossed, moving away */
     hes_ess_result r;
+    /* by default watched: never crossed, x(1) = x0 - 1 exactly */
+    ck_assert_msg(hes_ess_run(ess, &o, 0, &x0, 1, &r) == HES_OK, "%s", hes_ess_errmsg(ess));
+    ck_assert_int_eq(r.n_projections, 0);
+    ck_assert_int_eq(r.n_sign_changes, 0);
+    ck_assert_int_eq(r.s_end[0], -1);
+    ck_assert_double_eq_tol(r.x_end[0], -1.01, 1e-12);
+    hes_ess_result_free(&r);
+    o.near_miss = 0;     /* strict liveness: refused, naming the guard */
     ck_assert_int_eq(hes_ess_run(ess, &o, 0, &x0, 1, &r), HES_EGRAZING);
     ck_assert_msg(strstr(hes_ess_errmsg(ess), "liveness") &&
                   strstr(hes_ess_errmsg(ess), "'wall'"), "%s", hes_ess_errmsg(ess));
@@ -509,7 +517,7 @@ static Suite *ess_suite(void)
     tcase_add_test(tc, test_hopper_matches_closed_form_better_as_eps_shrinks);
     tcase_add_test(tc, test_end_state_error_estimate_matches_the_closed_form);
     tcase_add_test(tc, test_jacobian_equals_central_differences_of_the_integrator);
-    tcase_add_test(tc, test_field_leaving_guard_in_its_band_is_a_liveness_error);
+    tcase_add_test(tc, test_field_leaving_guard_in_its_band_is_watched_or_a_strict_liveness_error);
     tcase_add_test(tc, test_bad_models_and_arguments_are_refused_with_a_reason);
     tcase_add_test(tc, test_a_state_or_event_name_given_twice_is_refused);
     suite_add_tcase(s, tc);

@@ -451,7 +451,6 @@ bad simulate $ess --integrator ess --integrator ess
 bad simulate hopper-1d --x0 1.2,0
 bad simulate hopper-1d --time 1
 bad simulate hopper-1d
-bad simulate hopper-1d --x0 0.9995,0 --time 1
 bad simulate slip-hopper --eps 1e-3
 bad simulate slip-hopper --samples 3
 bad simulate slip-hopper --jacobian

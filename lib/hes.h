@@ -489,7 +489,8 @@ const char *hes_mech_describe_error(int code, void *data);
 /*
  * A mechanical system loaded from a robot description, MJCF or URDF,
  * through MuJoCo (lib/model/robot.c): M(q), gravity, the
- * joints' springs and dampers, joint motors as the inputs (B u), and unilateral contacts at named sites
+ * joints' springs and dampers, joint motors as the inputs (B u), and unilateral contacts at
+ * named sites
  * against the ground plane z = 0 (a = the site's height, J_n its vertical
  * Jacobian row, J_t its x row: planar robots move in the x-z plane).
  * Coordinates are MuJoCo's qpos (slide and hinge joints only).  contacts:
@@ -718,7 +719,7 @@ const hes_model *hes_problem_get(int i);
 /* ------------------------------------------------------------ ESS model */
 /*
  * An event-selected system (Burden, Sastry, Koditschek and Revzen 2016;
- * the integrator of shared/papers/ess-multicontact-integrator.txt, Sec. 2):
+ * the event-selected integrator of its paper, Sec. 2):
  * a state x of dimension n, m event functions h(x) and a vector field
  * f(x, s) that depends on the state also through the sign pattern s of h:
  *

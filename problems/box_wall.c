@@ -1,6 +1,6 @@
 /*
- * box_wall.c - the paper's box and wall (shared/papers/set-valued-
- * simultaneous-impacts.txt, Fig. 5, Sec. 5.4.3, Table 6; the authors'
+ * box_wall.c - the paper's box and wall (Halm & Posa, set-valued simultaneous impacts, Fig. 5,
+ * Sec. 5.4.3, Table 6; the authors'
  * Results.m, BoxWall): a uniform unit box, mass 1, friction 1, tilted so
  * that its side meets a wall at 10 degrees, sliding at 1 m/s along the
  * floor into the wall.

@@ -1,6 +1,6 @@
 /*
  * compass_gait_impact.c - the paper's compass gait taking a wide step
- * (shared/papers/set-valued-simultaneous-impacts.txt, Fig. 4, Sec. 5.4.2,
+ * (Halm & Posa, set-valued simultaneous impacts, Fig. 4, Sec. 5.4.2,
  * Table 5; the authors' Results.m, CompassGait): legs of length 1 hinged
  * at a massless hip, a point mass 1 at the middle of each leg, friction 5,
  * the legs at -78 and +78 degrees from the vertical with both feet on the

@@ -1,6 +1,6 @@
 /*
- * disk_stack.c - the paper's disk stacking (shared/papers/set-valued-
- * simultaneous-impacts.txt, Fig. 14, Sec. 5.4.5, Table 8; the authors'
+ * disk_stack.c - the paper's disk stacking (Halm & Posa, set-valued simultaneous impacts, Fig.
+ * 14, Sec. 5.4.5, Table 8; the authors'
  * Results.m, BallStack): three uniform disks of radius 1, friction sqrt(3)
  * everywhere, two resting on the floor side by side (touching) and the
  * third dropped at 1 m/s onto both: five simultaneous contacts.

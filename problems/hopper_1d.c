@@ -1,6 +1,6 @@
 /*
  * hopper_1d.c - the undamped 1-D hopper of the ESS integrator's paper
- * (shared/papers/ess-multicontact-integrator.txt, Sec. 5.1), an event-
+ * (the event-selected integrator paper, Sec. 5.1), an event-
  * selected system, and its closed-form solution.
  *
  * State (y, v): height and velocity.  Flight y'' = -g; stance (the spring

@@ -1,6 +1,6 @@
 /*
  * plate_springs.c - the plate of the ESS integrator's paper
- * (shared/papers/ess-multicontact-integrator.txt, Sec. 5.2), an event-
+ * (the event-selected integrator paper, Sec. 5.2), an event-
  * selected system with 2N event functions: a plate in SE(2) falling under
  * gravity onto N evenly spaced vertical spring-damper legs with
  * frictionless rolling contacts, the law tests/bench/bench_ess_mujoco.c's

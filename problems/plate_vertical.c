@@ -1,6 +1,6 @@
 /*
  * plate_vertical.c - the plate of the ESS integrator's paper exactly as its
- * Sec. 5.2 states it (shared/papers/ess-multicontact-integrator.txt): a
+ * Sec. 5.2 states it (the event-selected integrator paper): a
  * plate in SE(2) falling under gravity onto N vertical spring-damper legs
  * whose tips slide frictionlessly along its bottom face.  An event-selected
  * system with 2N event functions.  plate_springs.c is hes's own variant

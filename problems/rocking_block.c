@@ -1,6 +1,6 @@
 /*
- * rocking_block.c - the paper's rocking block (shared/papers/set-valued-
- * simultaneous-impacts.txt, Fig. 1, Sec. 5.4.1, Table 4; the authors'
+ * rocking_block.c - the paper's rocking block (Halm & Posa, set-valued simultaneous impacts,
+ * Fig. 1, Sec. 5.4.1, Table 4; the authors'
  * Phone.m with PhoneParameters.m): a uniform 1 x 2 block (width x height),
  * mass 1, friction 1 at both bottom corners, dropped flat from 0.01 m, so
  * that it lands on both corners at once at v0 = sqrt(2 g 0.01) = 0.443 m/s.

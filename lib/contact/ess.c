@@ -1,8 +1,8 @@
 /*
  * ess.c - the event-selected-system (ESS) integrator: the object, its
  * CVODES callbacks, and the loop of integration and projection steps with
- * the Jacobian of the discrete flow (shared/papers/ess-multicontact-
- * integrator.txt, Sec. 2.2 and 3.1; the projection step is ess_project.c).
+ * the Jacobian of the discrete flow (the event-selected integrator paper, Sec. 2.2 and 3.1;
+ * the projection step is ess_project.c).
  *
  * Integration step.  CVODES (Adams: the fields between events are smooth
  * and non-stiff, and variable order up to 12 takes few right-hand sides at

@@ -1,6 +1,6 @@
 /*
  * ess_project.c - the projection step of the ESS integrator and its exact
- * Jacobian (shared/papers/ess-multicontact-integrator.txt, Sec. 3.1, from
+ * Jacobian (the event-selected integrator paper, Sec. 3.1, from
  * the prose; its Listing 1 tests the band on the crossed guards, which reads
  * inverted: the band that matters is that of the candidates).
  *

@@ -1,7 +1,7 @@
 /*
  * impact_routh.c - the impulse-stepping model of Routh's method for many
- * frictional contacts (shared/papers/set-valued-simultaneous-
- * impacts.txt, Sec. 5.1, eqs. 72-75, Algorithm 1, Theorem 6-7).
+ * frictional contacts (Halm & Posa, set-valued simultaneous impacts, Sec. 5.1, eqs. 72-75,
+ * Algorithm 1, Theorem 6-7).
  *
  * Step s from velocity v with normal impulse caps lmax = h p_s (p_s in
  * [0, 1]^k) finds increments c_n, beta, lambda and slacks sigma with

@@ -1,6 +1,6 @@
 /*
  * impact_set.c - the post-impact velocity set of a simultaneous impact
- * (shared/papers/set-valued-simultaneous-impacts.txt, Sec. 5.3,
+ * (Halm & Posa, set-valued simultaneous impacts, Sec. 5.3,
  * Algorithm 2, Theorem 9), and where other outcomes lie relative to it.
  *
  * Algorithm 2 runs the impulse-stepping model (impact_routh.c) once per

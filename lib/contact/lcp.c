@@ -1,6 +1,6 @@
 /*
  * lcp.c - linear complementarity problems by Lemke's method (the
- * impact laws of shared/papers/set-valued-simultaneous-impacts.txt, eqs. 31
+ * impact laws of Halm & Posa, set-valued simultaneous impacts, eqs. 31
  * and 72-75, are one LCP each):
  *
  *     w = M z + q,  z >= 0,  w >= 0,  z_i w_i = 0.

@@ -1,7 +1,7 @@
 /*
  * impact_orbit.c - the stability of a periodic orbit over the outcome set
- * of its simultaneous impact (shared/papers/set-valued-
- * simultaneous-impacts.txt applied to a hybrid orbit; no peer tool reports
+ * of its simultaneous impact (Halm & Posa, set-valued simultaneous impacts applied to a hybrid
+ * orbit; no peer tool reports
  * this).
  *
  * At the nominal orbit's pre-impact state (q, q'-) of a mechanical

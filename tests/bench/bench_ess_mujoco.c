@@ -1,7 +1,7 @@
 /*
  * bench_ess_mujoco.c - the head-to-head (make bench): the ESS
  * integrator of hes against MuJoCo on the two models of the ESS paper
- * (../shared/papers/ess-multicontact-integrator.txt, Sec. 5).  Built only when
+ * (the event-selected integrator paper, Sec. 5).  Built only when
  * configure found MuJoCo (Debian's libmujoco-dev); the hes side plugs in at
  * the HAVE_ESS hooks below (the table prints "-" for it until then).
  *

@@ -90,8 +90,25 @@
  * e. Printed: cores online, mj_version(), the hopper calibration (time step,
  *    RMS error), per N the median times of hes and MuJoCo and their ratio,
  *    and both slopes; the tables of c and d.
+ * f. The ESS paper's plate (hes's plate-vertical, problems/plate_vertical.c:
+ *    vertical legs at linspace(-0.5, 0.5, N) with point tips at height 0,
+ *    M 1, I 0.1875, k = 2000/N, b = 10/N, not clamped), N = 2 to 1000, against
+ *    MuJoCo's own soft contact at its default step (spheres of radius
+ *    PV_TIP with their tops at 0, spring-dampers as above; one-sided, along
+ *    the plate's normal: the accuracy columns' models' gap says how far the
+ *    two converged models are apart).  Per N, the same starts for both:
+ *    each engine's RMS z against its own converged run (hes's reference by
+ *    CVODES whatever the method under test), hes's eps bisected to MuJoCo's
+ *    RMS, then ROUNDS rounds over all starts, MuJoCo and hes alternating
+ *    start by start (interleaved); median wall time per run, per contact,
+ *    the slope in N and the fitted exponent of the time in N.
  *
- * Usage: bench_ess_mujoco [runs]   (runs: initial conditions per N, 120)
+ * Usage: bench_ess_mujoco [runs] [dopri5 | cvodes]   (runs: starts per N, 120)
+ * Environment: BENCH_N=2,20,200 the numbers of legs (both plates; defaults
+ * 2 to 200 on plate-springs, 2 to 1000 on plate-vertical), BENCH_PLATES=
+ * springs, vertical or both (default both), BENCH_ROUNDS the interleaved
+ * rounds of f (default 5).  A quick run:
+ *   BENCH_N=2,20,200 BENCH_ROUNDS=2 tests/bench/bench_ess_mujoco 10
  * With BENCH_CSV=FILE in the environment it also writes the plate table as
  * CSV (N, both median times, their ratio, both contact counts; '#' lines
  * with the slopes) for `hes plot ess-bench FILE -o OUT.png`.
@@ -129,26 +146,50 @@ typedef struct {
     double l0, a, g;    /* leg rest length, half width of the bed (m), gravity */
     double T;           /* simulated time (s) */
     double dz_lo, dz_hi, th_max; /* initial z - l0 in [dz_lo, dz_hi], |theta| <= th_max */
+    double rho;         /* radius of MuJoCo's leg spheres, their tops at l0 (m) */
+    double box;         /* half length of MuJoCo's plate geom (m; the inertia is L's) */
+    int vertical;       /* hes's model: 0 plate-springs (rollers), 1 plate-vertical (the paper's) */
+    const char *name;
 } plate_params;
 
+/* hes's own plate (plate-springs): rollers of radius 0.25, more than any
+   compression, so that no roller's centre enters the plate (MuJoCo's
+   sphere-box distance is then no longer the penetration) */
 static const plate_params PLATE = {
-    1.0, 6.0, 1.0 * 6.0 * 6.0 / 12.0, 1000.0, 30.0, 0.5, 1.0, 9.81, 2.0, 0.25, 0.5, 0.2
+    1.0, 6.0, 1.0 * 6.0 * 6.0 / 12.0, 1000.0, 30.0, 0.5, 1.0, 9.81, 2.0, 0.25, 0.5, 0.2,
+    0.25, 3.0, 0, "plate-springs"
+};
+
+/* The ESS paper's plate (plate-vertical, Sec. 5.2): M 1, L 1.5, I 0.1875,
+   K 2000, C 10, tips at height 0 over [-0.5, 0.5], z0 in [0.2, 0.5], 2 s.
+   MuJoCo's legs are spheres of radius PV_TIP with their tops at 0: its
+   contact is along the plate's normal, of depth pen_i cos(theta) - PV_TIP
+   (1 - cos theta) + O(PV_TIP theta^2) instead of hes's vertical pen_i, and
+   one-sided; the accuracy table's "models' gap" measures the difference.
+   hes's plate is a line without ends on which the frictionless tips slide
+   (by up to 0.4 m at N = 2), so MuJoCo's plate geom is 10 m long (its
+   inertia is the 1.5 m rod's, from <inertial>). */
+#define PV_TIP 0.1
+static const plate_params PLATE_V = {
+    1.0, 1.5, 0.1875, 2000.0, 10.0, 0.0, 0.5, 9.81, 2.0, 0.2, 0.5, 0.2,
+    PV_TIP, 5.0, 1, "plate-vertical"
 };
 
 typedef struct {
     double x, z, theta; /* from rest */
 } plate_ic;
 
-static const int NS[] = { 2, 5, 10, 20, 50, 100, 200 };
-#define NN ((int)(sizeof NS / sizeof NS[0]))
+/* the N of the plate being measured (BENCH_N=2,20,200 in the environment
+   chooses them for both plates) */
+#define MAXNN 32
+static const int NS_SPRINGS[] = { 2, 5, 10, 20, 50, 100, 200 };
+static const int NS_VERTICAL[] = { 2, 5, 10, 20, 50, 100, 200, 500, 1000 };
+static int NS[MAXNN], NN;
 #define RUNS 120
 #define SEED 20240612u
 
 #define IMPEDANCE 1e-4   /* MuJoCo's smallest d (mjMINIMP) */
 #define FOOT 0.005       /* radius of the hopper's foot (on a plane: any radius) */
-#define ROLLER 0.25      /* radius of the plate's rollers: more than any compression, so that no
-                            roller's centre enters the plate (MuJoCo's sphere-box distance is
-                            then no longer the penetration) */
 
 /* --------------------------------------------- the hopper's closed form */
 
@@ -369,15 +410,15 @@ static void *mj_plate_new(const plate_params *p, int N)
 {
     strbuf x = { 0 };
     sb_printf(&x,
-              "<mujoco model=\"plate-springs-%d\">\n"
+              "<mujoco model=\"%s-%d\">\n"
               "  <option gravity=\"0 0 %.17g\"/>\n"
               "  <size njmax=\"%d\" nconmax=\"%d\"/>\n"
               "  <default><geom condim=\"1\" solimp=\"%g %g 0.001\"/></default>\n"
               "  <worldbody>\n",
-              N, -p->g, N + 8, N + 8, IMPEDANCE, IMPEDANCE);
+              p->name, N, -p->g, N + 8, N + 8, IMPEDANCE, IMPEDANCE);
     for (int i = 0; i < N; i++)
         sb_printf(&x, "    <geom name=\"leg%d\" type=\"sphere\" size=\"%g\" pos=\"%.17g 0 %.17g\"/>\n", i,
-                  ROLLER, -p->a + 2.0 * p->a * i / (N - 1), p->l0 - ROLLER);
+                  p->rho, -p->a + 2.0 * p->a * i / (N - 1), p->l0 - p->rho);
     sb_printf(&x,
               "    <body name=\"plate\">\n"
               "      <joint name=\"x\" type=\"slide\" axis=\"1 0 0\"/>\n"
@@ -388,7 +429,7 @@ static void *mj_plate_new(const plate_params *p, int N)
               "    </body>\n"
               "  </worldbody>\n"
               "</mujoco>\n",
-              p->M, p->I, p->I, p->I, 0.5 * p->L);
+              p->M, p->I, p->I, p->I, p->box);
     mj_plate *mp = calloc(1, sizeof *mp);
     mp->m = mj_load_string("plate.xml", &x);
     free(x.s);
@@ -431,13 +472,13 @@ static int mj_plate_run(void *model, const plate_params *p, const plate_ic *ic, 
         if (fabs(d->qpos[0]) > mp->maxdrift)
             mp->maxdrift = fabs(d->qpos[0]);
     }
-    if (mp->maxdrift + p->a + ROLLER >= 0.5 * p->L * cos(p->th_max)) {
+    if (mp->maxdrift + p->a + p->rho >= p->box * cos(p->th_max)) {
         fprintf(stderr, "bench_ess_mujoco: N = %d: the plate slid %g m: no longer over every leg\n", mp->N,
                 mp->maxdrift);
         return -1;
     }
-    if (mp->maxpen >= ROLLER) {
-        fprintf(stderr, "bench_ess_mujoco: N = %d: penetration %g m, more than the rollers' radius\n", mp->N,
+    if (mp->maxpen >= p->rho) {
+        fprintf(stderr, "bench_ess_mujoco: N = %d: penetration %g m, more than the legs' radius\n", mp->N,
                 mp->maxpen);
         return -1;
     }
@@ -587,14 +628,17 @@ static int hes_calibrate(const hopper_params *p, double dt, double target, doubl
 typedef struct {
     hes_ess_model *md;
     hes_ess *e;
-    int N;
+    int N, vertical;
 } hes_plate;
 
 static void hes_plate_free(void *model)
 {
     hes_plate *hp = model;
     hes_ess_destroy(hp->e);
-    hes_plate_springs_model_free(hp->md);
+    if (hp->vertical)
+        hes_plate_vertical_model_free(hp->md);
+    else
+        hes_plate_springs_model_free(hp->md);
     free(hp);
 }
 
@@ -604,16 +648,17 @@ static void *hes_plate_new(const plate_params *p, int N)
     if (!hp)
         return NULL;
     hp->N = N;
-    hp->md = hes_plate_springs_model(N);
+    hp->vertical = p->vertical;
+    hp->md = p->vertical ? hes_plate_vertical_model(N) : hes_plate_springs_model(N);
     char msg[256] = "out of memory";
     if (!hp->md || hes_ess_new(hp->md, &hp->e, msg, sizeof msg) != HES_OK) {
         fprintf(stderr, "bench_ess_mujoco: hes plate N = %d: %s\n", N, msg);
         hes_plate_free(hp);
         return NULL;
     }
-    const char *names[] = { "g", "mass", "inertia", "K", "C", "l0", "a", "rho" };
-    double vals[] = { p->g, p->M, p->I, p->K, p->C, p->l0, p->a, ROLLER };
-    for (int k = 0; k < 8; k++)
+    const char *names[] = { "g", "mass", "inertia", "K", "C", "a", "l0", "rho" };
+    double vals[] = { p->g, p->M, p->I, p->K, p->C, p->a, p->l0, p->rho };
+    for (int k = 0; k < (p->vertical ? 6 : 8); k++)   /* the paper's plate: point tips at 0 */
         if (hes_ess_set_param(hp->e, names[k], vals[k]) != HES_OK) {
             fprintf(stderr, "bench_ess_mujoco: hes plate: %s\n", hes_ess_errmsg(hp->e));
             hes_plate_free(hp);
@@ -634,7 +679,7 @@ static int hes_plate_run(void *model, const plate_params *p, const plate_ic *ic,
     *secs = now() - t0;
     *ncon = 0;
     for (int i = 0; st == HES_OK && i < hp->N; i++)
-        *ncon += r.s_end[2 * i] > 0;   /* p_i > 0, as MuJoCo's ncon (its force may be 0) */
+        *ncon += r.s_end[hp->vertical ? i : 2 * i] > 0; /* p_i > 0, as MuJoCo's ncon (its force may be 0) */
     if (st != HES_OK)
         fprintf(stderr, "bench_ess_mujoco: hes plate N = %d, z %g, theta %g: %s\n", hp->N, ic->z, ic->theta,
                 hes_ess_errmsg(hp->e));
@@ -654,6 +699,10 @@ static int hes_plate_traj(void *model, const plate_params *p, const plate_ic *ic
         o.eps /= FINE_EPS;
         o.rtol = 1e-10;
         o.atol = 1e-12;
+        /* on the paper's plate the reference is CVODES's whatever the method
+           under test, so that a skipped event of DOPRI5 cannot hide in it */
+        if (hp->vertical)
+            o.method = HES_ESS_CVODES;
     }
     o.n_out = NSAMP;
     o.t_out = tout;
@@ -671,14 +720,14 @@ static int hes_plate_traj(void *model, const plate_params *p, const plate_ic *ic
 }
 
 /* median over the accuracy starts of hes's RMS z against the references at eps */
-static double hes_plate_rms(void *model, const plate_ic *ics, int acc_runs,
+static double hes_plate_rms(void *model, const plate_params *p, const plate_ic *ics, int acc_runs,
                             double refs[][2 * NSAMP], double eps)
 {
     double e[ACC_RUNS], zt[2 * NSAMP], save = hes_eps;
     hes_eps = eps;
     for (int i = 0; i < acc_runs; i++) {
         double sum = 0;
-        if (hes_plate_traj(model, &PLATE, &ics[i], 0, zt)) {
+        if (hes_plate_traj(model, p, &ics[i], 0, zt)) {
             hes_eps = save;
             return NAN;
         }
@@ -691,37 +740,55 @@ static double hes_plate_rms(void *model, const plate_ic *ics, int acc_runs,
 }
 
 /* hes's eps for MuJoCo's plate RMS `target` (bisection in log eps over
-   [eps/16, 4 eps]), its RMS there, and the median time of all runs at it */
-static void hes_plate_equal(void *model, const plate_ic *ics, int runs, int acc_runs,
-                            double refs[][2 * NSAMP], double target, double *eps_out,
-                            double *rms_out, double *secs_out)
+   [eps / lo_div, eps * hi_mul] of the hopper's eps) and its RMS there; 0 on
+   success, 1 when hes is more accurate than the target even at the range's
+   top (eps_out is that top), -1 when the range does not reach the target
+   or a run fails */
+static int hes_plate_eps(void *model, const plate_params *p, const plate_ic *ics, int acc_runs,
+                         double refs[][2 * NSAMP], double target, double lo_div, double hi_mul,
+                         double *eps_out, double *rms_out)
 {
-    double lo = log(hes_eps / 16), hi = log(4 * hes_eps);
-    double rlo = hes_plate_rms(model, ics, acc_runs, refs, exp(lo));
+    double lo = log(hes_eps / lo_div), hi = log(hi_mul * hes_eps);
+    double rlo = hes_plate_rms(model, p, ics, acc_runs, refs, exp(lo));
     if (!(rlo <= target))
-        return;           /* not reached: "-" */
-    double rhi = hes_plate_rms(model, ics, acc_runs, refs, exp(hi));
-    if (rhi <= target)
+        return -1;        /* not reached: "-" */
+    double rhi = hes_plate_rms(model, p, ics, acc_runs, refs, exp(hi));
+    int capped = rhi <= target;
+    if (capped)
         lo = hi, rlo = rhi;
     for (int it = 0; it < 12 && rhi > target; it++) {
-        double mid = 0.5 * (lo + hi), r = hes_plate_rms(model, ics, acc_runs, refs, exp(mid));
+        double mid = 0.5 * (lo + hi), r = hes_plate_rms(model, p, ics, acc_runs, refs, exp(mid));
         if (!(r == r))
-            return;
+            return -1;
         if (r > target)
             hi = mid;
         else
             lo = mid, rlo = r;
     }
+    *eps_out = exp(lo);
+    *rms_out = rlo;
+    return capped;
+}
+
+/* hes's eps for MuJoCo's plate RMS `target` (over [eps/16, 4 eps]), its RMS
+   there, and the median time of all runs at it */
+static void hes_plate_equal(void *model, const plate_params *p, const plate_ic *ics, int runs,
+                            int acc_runs, double refs[][2 * NSAMP], double target, double *eps_out,
+                            double *rms_out, double *secs_out)
+{
+    double eps, rms;
+    if (hes_plate_eps(model, p, ics, acc_runs, refs, target, 16, 4, &eps, &rms) < 0)
+        return;
     double save = hes_eps, *t = malloc(sizeof *t * (size_t)runs);
     int i, nc;
-    hes_eps = exp(lo);
+    hes_eps = eps;
     for (i = 0; t && i < runs; i++)
-        if (hes_plate_run(model, &PLATE, &ics[i], &t[i], &nc))
+        if (hes_plate_run(model, p, &ics[i], &t[i], &nc))
             break;
     hes_eps = save;
     if (t && i == runs) {
-        *eps_out = exp(lo);
-        *rms_out = rlo;
+        *eps_out = eps;
+        *rms_out = rms;
         *secs_out = median(t, runs);
     }
     free(t);
@@ -735,15 +802,15 @@ static const bench_engine hes_engine = {
 /* -------------------------------------------------------------------- main */
 
 typedef struct {
-    double med[NN];     /* median wall time per N, NAN when not run */
-    int ncon[NN];       /* median contacts at the end */
+    double med[MAXNN];     /* median wall time per N, NAN when not run */
+    int ncon[MAXNN];       /* median contacts at the end */
     double slope;
 } plate_result;
 
 static int run_plate(const bench_engine *e, const plate_ic *ics, int runs, plate_result *r)
 {
     double *t = malloc(sizeof *t * (size_t)runs), *c = malloc(sizeof *c * (size_t)runs);
-    double xs[NN], ys[NN];
+    double xs[MAXNN], ys[MAXNN];
     int ok = 0;
     for (int j = 0; j < NN; j++) {
         r->med[j] = NAN;
@@ -778,6 +845,346 @@ static void cell(double x, const char *fmt)
         printf("%12s", "-");
     else
         printf(fmt, x);
+}
+
+static int set_ns(const int *def, int n);
+
+/* b.-e. hes's own plate (plate-springs): the tables of the comment at the top */
+static int bench_springs(const bench_engine *hes, int calibrated, int runs)
+{
+    if (set_ns(NS_SPRINGS, (int)(sizeof NS_SPRINGS / sizeof NS_SPRINGS[0])))
+        return -1;
+    plate_ic *ics = malloc(sizeof *ics * (size_t)runs);
+    for (int i = 0; i < runs; i++) {
+        ics[i].x = 0;
+        ics[i].z = PLATE.l0 + uniform(PLATE.dz_lo, PLATE.dz_hi);
+        ics[i].theta = uniform(-PLATE.th_max, PLATE.th_max);
+    }
+    printf("\nplate in SE(2) on N legs over [%g, %g] m: M %g kg, L %g m, I %g kg m^2, bed K %g N/m, C %g N s/m "
+           "(k = K/N, c = C/N per leg), l0 %g m;\n%d initial conditions from rest, x 0, z - l0 in [%g, %g] m, "
+           "theta in [%g, %g] rad (seed %u); %g s simulated; median wall seconds per run\n",
+           -PLATE.a, PLATE.a, PLATE.M, PLATE.L, PLATE.I, PLATE.K, PLATE.C, PLATE.l0, runs, PLATE.dz_lo,
+           PLATE.dz_hi, -PLATE.th_max, PLATE.th_max, SEED, PLATE.T);
+    plate_result rm, rh;
+    if (run_plate(&mujoco_engine, ics, runs, &rm) < NN) {
+        fprintf(stderr, "bench_ess_mujoco: MuJoCo failed on the plate\n");
+        return 1;
+    }
+    if (hes && calibrated)
+        run_plate(hes, ics, runs, &rh);
+    else {
+        for (int j = 0; j < NN; j++)
+            rh.med[j] = NAN, rh.ncon[j] = -1;
+        rh.slope = NAN;
+    }
+    printf("%6s %12s %12s %12s %14s\n", "N", "hes s", "MuJoCo s", "hes/MuJoCo", "contacts end");
+    for (int j = 0; j < NN; j++) {
+        printf("%6d ", NS[j]);
+        cell(rh.med[j], "%12.6f");
+        printf(" ");
+        cell(rm.med[j], "%12.6f");
+        printf(" ");
+        cell(rh.med[j] / rm.med[j], "%12.3f");
+        printf("   %5d / %-5d\n", rh.ncon[j], rm.ncon[j]);
+    }
+    printf("marginal cost per contact (least-squares slope of the median time against N):\n"
+           "  hes    ");
+    cell(rh.slope * 1e6, "%12.3f");
+    printf(" us/contact\n  MuJoCo ");
+    cell(rm.slope * 1e6, "%12.3f");
+    printf(" us/contact\n");
+
+    /* c. accuracy on the plate: each engine against its own converged run;
+       d. hes at MuJoCo's accuracy on the plate: eps bisected per N */
+    double acc_h[MAXNN], acc_m[MAXNN], gap[MAXNN], eq_eps[MAXNN], eq_rms[MAXNN], eq_s[MAXNN];
+    static double refs[ACC_RUNS][2 * NSAMP];
+    int acc_runs = runs < ACC_RUNS ? runs : ACC_RUNS;
+    printf("\naccuracy on the plate (the first %d starts per N): RMS over %d samples of z (m), "
+           "median over the starts, of each engine against its own converged run (MuJoCo at "
+           "dt / %d; hes at eps / %d, rtol 1e-10); and the two converged runs against each "
+           "other (the models' difference)\n", acc_runs, NSAMP, FINE_DT, FINE_EPS);
+    printf("%6s %14s %14s %14s\n", "N", "hes RMS z", "MuJoCo RMS z", "models' gap");
+    for (int j = 0; j < NN; j++) {
+        acc_h[j] = acc_m[j] = gap[j] = NAN;
+        void *mm = mujoco_engine.plate_new(&PLATE, NS[j]);
+        void *hm = hes && calibrated ? hes->plate_new(&PLATE, NS[j]) : NULL;
+        double eh[ACC_RUNS], em[ACC_RUNS], eg[ACC_RUNS];
+        int ok = mm != NULL, okh = hm != NULL;
+        for (int i = 0; ok && i < acc_runs; i++) {
+            double a[2 * NSAMP], b[2 * NSAMP], c[2 * NSAMP], d[2 * NSAMP], sm = 0, sh = 0, sg = 0;
+            ok = !mujoco_engine.plate_traj(mm, &PLATE, &ics[i], 0, a) &&
+                 !mujoco_engine.plate_traj(mm, &PLATE, &ics[i], 1, b);
+            okh = okh && !hes->plate_traj(hm, &PLATE, &ics[i], 0, c) &&
+                  !hes->plate_traj(hm, &PLATE, &ics[i], 1, d);
+            memcpy(refs[i], d, sizeof d);
+            for (int k = 0; k < NSAMP; k++) {
+                sm += (a[2 * k] - b[2 * k]) * (a[2 * k] - b[2 * k]);
+                sh += (c[2 * k] - d[2 * k]) * (c[2 * k] - d[2 * k]);
+                sg += (b[2 * k] - d[2 * k]) * (b[2 * k] - d[2 * k]);
+            }
+            em[i] = sqrt(sm / NSAMP);
+            eh[i] = sqrt(sh / NSAMP);
+            eg[i] = sqrt(sg / NSAMP);
+        }
+        if (ok)
+            acc_m[j] = median(em, acc_runs);
+        if (ok && okh) {
+            acc_h[j] = median(eh, acc_runs);
+            gap[j] = median(eg, acc_runs);
+        }
+        eq_eps[j] = eq_rms[j] = eq_s[j] = NAN;
+#ifdef HAVE_ESS
+        if (ok && okh)
+            hes_plate_equal(hm, &PLATE, ics, runs, acc_runs, refs, acc_m[j], &eq_eps[j], &eq_rms[j],
+                            &eq_s[j]);
+#endif
+        if (mm)
+            mujoco_engine.plate_free(mm);
+        if (hm)
+            hes->plate_free(hm);
+        printf("%6d ", NS[j]);
+        cell(acc_h[j], "%14.3e");
+        printf(" ");
+        cell(acc_m[j], "%14.3e");
+        printf(" ");
+        cell(gap[j], "%14.3e");
+        printf("\n");
+    }
+    printf("\nhes at MuJoCo's accuracy on the plate: eps bisected per N (in log eps, over [eps/16, "
+           "4 eps] of the hopper's calibration) until hes's median RMS z over the accuracy starts "
+           "equals MuJoCo's; then the median wall time over all %d starts\n", runs);
+    printf("%6s %12s %14s %12s %12s %12s\n", "N", "eps", "hes RMS z", "hes s", "MuJoCo s",
+           "hes/MuJoCo");
+    double xq[MAXNN], yq[MAXNN];
+    int nq = 0;
+    for (int j = 0; j < NN; j++) {
+        printf("%6d ", NS[j]);
+        cell(eq_eps[j], "%12.4e");
+        printf(" ");
+        cell(eq_rms[j], "%14.3e");
+        printf(" ");
+        cell(eq_s[j], "%12.6f");
+        printf(" ");
+        cell(rm.med[j], "%12.6f");
+        printf(" ");
+        cell(eq_s[j] / rm.med[j], "%12.3f");
+        printf("\n");
+        if (!isnan(eq_s[j])) {
+            xq[nq] = NS[j];
+            yq[nq++] = eq_s[j];
+        }
+    }
+    double eq_slope = nq >= 2 ? slope(xq, yq, nq) : NAN;
+    printf("marginal cost per contact at equal plate accuracy: hes ");
+    cell(eq_slope * 1e6, "%.3f");
+    printf(" us/contact, MuJoCo ");
+    cell(rm.slope * 1e6, "%.3f");
+    printf(" us/contact\n");
+    free(ics);
+    const char *csv = getenv("BENCH_CSV");
+    if (csv && *csv) {   /* the table for `hes plot ess-bench FILE -o OUT` */
+        FILE *f = fopen(csv, "w");
+        int bad = !f;
+        if (f) {
+            fprintf(f, "# ESS integrator (hes, %s) against MuJoCo %d: plate on N legs, %d starts, "
+                    "median wall seconds per run; %ld cores online\n",
+                    hes_method == HES_ESS_DOPRI5 ? "DOPRI5" : "CVODES", mj_version(), runs,
+                    sysconf(_SC_NPROCESSORS_ONLN));
+            fprintf(f, "# slope_us_per_contact hes %.6g mujoco %.6g hes_equal_plate %.6g\n",
+                    rh.slope * 1e6, rm.slope * 1e6, eq_slope * 1e6);
+            fprintf(f, "N,hes_s,mujoco_s,ratio,hes_contacts,mujoco_contacts,hes_rms_z,"
+                    "mujoco_rms_z,models_gap_z,eq_eps,eq_hes_rms_z,eq_hes_s,eq_ratio\n");
+            for (int j = 0; j < NN; j++)
+                fprintf(f, "%d,%.9g,%.9g,%.6g,%d,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.9g,%.6g\n",
+                        NS[j], rh.med[j], rm.med[j], rh.med[j] / rm.med[j], rh.ncon[j],
+                        rm.ncon[j], acc_h[j], acc_m[j], gap[j], eq_eps[j], eq_rms[j], eq_s[j],
+                        eq_s[j] / rm.med[j]);
+            bad = ferror(f) | (fclose(f) != 0);
+        }
+        if (bad) {
+            fprintf(stderr, "bench_ess_mujoco: could not write %s\n", csv);
+            return 1;
+        }
+        printf("table written to %s (hes plot ess-bench %s -o OUT.png)\n", csv, csv);
+    }
+    return 0;
+}
+
+/* The N list: BENCH_N (comma-separated, each from 2 to 5000, at most MAXNN)
+   or the plate's default; 0 on success, -1 (with a message) on a bad list */
+static int set_ns(const int *def, int n)
+{
+    const char *env = getenv("BENCH_N");
+    NN = 0;
+    if (!env || !*env) {
+        for (NN = 0; NN < n; NN++)
+            NS[NN] = def[NN];
+        return 0;
+    }
+    for (const char *c = env; *c;) {
+        char *end;
+        long v = strtol(c, &end, 10);
+        if (end == c || v < 2 || v > HES_PLATE_VERTICAL_MAX_N || NN == MAXNN ||
+            (*end && *end != ',')) {
+            fprintf(stderr, "bench_ess_mujoco: BENCH_N is a comma-separated list of at most %d "
+                    "numbers of legs from 2 to %d\n", MAXNN, HES_PLATE_VERTICAL_MAX_N);
+            return -1;
+        }
+        NS[NN++] = (int)v;
+        c = *end ? end + 1 : end;
+    }
+    return 0;
+}
+
+#define ROUNDS 5   /* interleaved timing rounds (BENCH_ROUNDS) */
+
+/* f. The ESS paper's plate (plate-vertical) against MuJoCo's own soft
+   contact at its default step.  Per N: each engine's z against its own
+   converged run (MuJoCo at dt / FINE_DT, hes at eps / FINE_EPS, rtol 1e-10,
+   atol 1e-12) over the first acc_runs starts, median RMS; hes's eps bisected
+   (in log eps over [eps / 256, 64 eps] of the hopper's) until its median RMS
+   equals MuJoCo's; then `rounds` rounds over all starts, each start run by
+   MuJoCo then by hes (interleaved, so that a change in the machine's load
+   falls on both), median wall time per run.  Also the time per contact
+   (median / N), the least-squares slope of the time against N and the
+   fitted exponent of the time in N (log-log least squares). */
+static int bench_vertical(int runs, int rounds)
+{
+    const plate_params *P = &PLATE_V;
+    if (set_ns(NS_VERTICAL, (int)(sizeof NS_VERTICAL / sizeof NS_VERTICAL[0])))
+        return -1;
+    plate_ic *ics = malloc(sizeof *ics * (size_t)runs);
+    double *th = malloc(sizeof *th * (size_t)(runs * rounds)),
+           *tm = malloc(sizeof *tm * (size_t)(runs * rounds));
+    if (!ics || !th || !tm) {
+        free(ics), free(th), free(tm);
+        return -1;
+    }
+    rng_state = SEED;
+    for (int i = 0; i < runs; i++) {
+        ics[i].x = 0;
+        ics[i].z = P->l0 + uniform(P->dz_lo, P->dz_hi);
+        ics[i].theta = uniform(-P->th_max, P->th_max);
+    }
+    int acc_runs = runs < ACC_RUNS ? runs : ACC_RUNS;
+    static double refs[ACC_RUNS][2 * NSAMP];
+    printf("\nthe ESS paper's plate (hes's plate-vertical; Sec. 5.2) on N vertical legs over [%g, %g] m, tips "
+           "at height 0: M %g kg, I %g kg m^2, K %g N/m, C %g N s/m (k = K/N, b = C/N per leg); "
+           "MuJoCo: its own soft contact (legs are spheres of radius %g m with their tops at 0) at "
+           "its default step;\n%d starts from rest, x 0, z in [%g, %g] m, theta in [%g, %g] rad "
+           "(seed %u), %g s simulated; accuracy: RMS z (m) over %d samples against each engine's "
+           "own converged run (MuJoCo dt / %d; hes eps / %d, rtol 1e-10), median over the first %d "
+           "starts; hes's eps bisected to MuJoCo's RMS; times: median wall seconds per run over "
+           "%d interleaved rounds of all starts\n",
+           -P->a, P->a, P->M, P->I, P->K, P->C, P->rho, runs, P->dz_lo, P->dz_hi, -P->th_max,
+           P->th_max, SEED, P->T, NSAMP, FINE_DT, FINE_EPS, acc_runs, rounds);
+    printf("%6s %11s %11s %11s %11s %11s %11s %10s %10s %11s %18s\n", "N", "eps", "hes RMS z",
+           "MuJoCo RMS", "models' gap", "hes s", "MuJoCo s", "hes/MuJoCo", "hes us/N", "MuJoCo us/N",
+           "contacts at the end");
+    double xn[MAXNN], yh[MAXNN], ym[MAXNN], lxn[MAXNN], lyh[MAXNN];
+    int nh = 0, capped[MAXNN], ncapped = 0;
+    for (int j = 0; j < NN; j++) {
+        int N = NS[j];
+        double eps = NAN, rms_h = NAN, rms_m = NAN, gap = NAN, sh = NAN, sm = NAN;
+        double ncon_h = NAN, ncon_m = NAN, *ch = malloc(sizeof *ch * (size_t)runs),
+               *cm = malloc(sizeof *cm * (size_t)runs);
+        void *mm = mujoco_engine.plate_new(P, N), *hm = hes_engine.plate_new(P, N);
+        double em[ACC_RUNS], eg[ACC_RUNS];
+        int ok = mm && hm && ch && cm;
+        for (int i = 0; ok && i < acc_runs; i++) {
+            double a[2 * NSAMP], b[2 * NSAMP], sa = 0, sg = 0;
+            ok = !mujoco_engine.plate_traj(mm, P, &ics[i], 0, a) &&
+                 !mujoco_engine.plate_traj(mm, P, &ics[i], 1, b) &&
+                 !hes_engine.plate_traj(hm, P, &ics[i], 1, refs[i]);
+            for (int k = 0; ok && k < NSAMP; k++) {
+                sa += (a[2 * k] - b[2 * k]) * (a[2 * k] - b[2 * k]);
+                sg += (b[2 * k] - refs[i][2 * k]) * (b[2 * k] - refs[i][2 * k]);
+            }
+            em[i] = sqrt(sa / NSAMP);
+            eg[i] = sqrt(sg / NSAMP);
+        }
+        if (ok) {
+            rms_m = median(em, acc_runs);
+            gap = median(eg, acc_runs);
+            int q = hes_plate_eps(hm, P, ics, acc_runs, refs, rms_m, 256, 64, &eps, &rms_h);
+            if (q < 0)
+                eps = rms_h = NAN;
+            capped[ncapped] = N;
+            ncapped += q == 1;
+        }
+        if (ok) {   /* interleaved timing; hes only at its equal-accuracy eps */
+            double save = hes_eps;
+            int nt = 0, okh = !isnan(eps), c;
+            for (int r = 0; ok && r < rounds; r++)
+                for (int i = 0; ok && i < runs; i++) {
+                    ok = !mujoco_engine.plate_run(mm, P, &ics[i], &tm[nt], &c);
+                    cm[i] = c;
+                    if (okh) {
+                        hes_eps = eps;
+                        okh = !hes_engine.plate_run(hm, P, &ics[i], &th[nt], &c);
+                        hes_eps = save;
+                        ch[i] = c;
+                    }
+                    nt++;
+                }
+            if (ok)
+                sm = median(tm, nt), ncon_m = median(cm, runs);
+            if (ok && okh)
+                sh = median(th, nt), ncon_h = median(ch, runs);
+        }
+        if (mm)
+            mujoco_engine.plate_free(mm);
+        if (hm)
+            hes_engine.plate_free(hm);
+        printf("%6d ", N);
+        cell(eps, "%11.4e");
+        printf(" ");
+        cell(rms_h, "%11.3e");
+        printf(" ");
+        cell(rms_m, "%11.3e");
+        printf(" ");
+        cell(gap, "%11.3e");
+        printf(" ");
+        cell(sh, "%11.6f");
+        printf(" ");
+        cell(sm, "%11.6f");
+        printf(" ");
+        cell(sh / sm, "%10.3f");
+        printf(" ");
+        cell(sh / N * 1e6, "%10.2f");
+        printf(" ");
+        cell(sm / N * 1e6, "%11.2f");
+        printf(" ");
+        cell(ncon_h, "%5.0f");
+        printf(" /");
+        cell(ncon_m, "%5.0f");
+        printf("\n");
+        free(ch);
+        free(cm);
+        if (!isnan(sh) && !isnan(sm)) {
+            xn[nh] = N, yh[nh] = sh, ym[nh] = sm;
+            lxn[nh] = log(N), lyh[nh] = log(sh);
+            nh++;
+        }
+    }
+    for (int j = 0; j < ncapped; j++)
+        printf("N = %d: hes is more accurate than MuJoCo even at the largest eps tried (64 times "
+               "the hopper's): its time there, at better accuracy, bounds its time at equal accuracy\n",
+               capped[j]);
+    if (nh >= 2) {
+        double lym[MAXNN];
+        for (int j = 0; j < nh; j++)
+            lym[j] = log(ym[j]);
+        printf("marginal cost per contact (least-squares slope of the median time against N, the "
+               "N where both ran): hes %.3f us/contact, MuJoCo %.3f us/contact; fitted exponent "
+               "of the time in N: hes %.2f, MuJoCo %.2f\n",
+               slope(xn, yh, nh) * 1e6, slope(xn, ym, nh) * 1e6, slope(lxn, lyh, nh),
+               slope(lxn, lym, nh));
+    }
+    free(ics);
+    free(th);
+    free(tm);
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -846,159 +1253,19 @@ int main(int argc, char **argv)
     if (!calibrated)
         printf("%-10s %12g %14s %12s   (hes's ESS integrator not built in: HAVE_ESS)\n", "hes", dt, "-", "-");
 
-    /* b. the plate */
-    plate_ic *ics = malloc(sizeof *ics * (size_t)runs);
-    for (int i = 0; i < runs; i++) {
-        ics[i].x = 0;
-        ics[i].z = PLATE.l0 + uniform(PLATE.dz_lo, PLATE.dz_hi);
-        ics[i].theta = uniform(-PLATE.th_max, PLATE.th_max);
+    const char *plates = getenv("BENCH_PLATES");
+    int do_springs = !plates || !*plates || strstr(plates, "springs"),
+        do_vertical = !plates || !*plates || strstr(plates, "vertical");
+    const char *rs = getenv("BENCH_ROUNDS");
+    int rounds = rs && *rs ? atoi(rs) : ROUNDS;
+    if (rounds < 1 || (!do_springs && !do_vertical)) {
+        fprintf(stderr, "%s: BENCH_ROUNDS is a positive number; BENCH_PLATES names springs, "
+                "vertical or both\n", argv[0]);
+        return 2;
     }
-    printf("\nplate in SE(2) on N legs over [%g, %g] m: M %g kg, L %g m, I %g kg m^2, bed K %g N/m, C %g N s/m "
-           "(k = K/N, c = C/N per leg), l0 %g m;\n%d initial conditions from rest, x 0, z - l0 in [%g, %g] m, "
-           "theta in [%g, %g] rad (seed %u); %g s simulated; median wall seconds per run\n",
-           -PLATE.a, PLATE.a, PLATE.M, PLATE.L, PLATE.I, PLATE.K, PLATE.C, PLATE.l0, runs, PLATE.dz_lo,
-           PLATE.dz_hi, -PLATE.th_max, PLATE.th_max, SEED, PLATE.T);
-    plate_result rm, rh;
-    if (run_plate(&mujoco_engine, ics, runs, &rm) < NN) {
-        fprintf(stderr, "bench_ess_mujoco: MuJoCo failed on the plate\n");
+    if (do_springs && bench_springs(hes, calibrated, runs))
         return 1;
-    }
-    if (hes && calibrated)
-        run_plate(hes, ics, runs, &rh);
-    else {
-        for (int j = 0; j < NN; j++)
-            rh.med[j] = NAN, rh.ncon[j] = -1;
-        rh.slope = NAN;
-    }
-    printf("%6s %12s %12s %12s %14s\n", "N", "hes s", "MuJoCo s", "hes/MuJoCo", "contacts end");
-    for (int j = 0; j < NN; j++) {
-        printf("%6d ", NS[j]);
-        cell(rh.med[j], "%12.6f");
-        printf(" ");
-        cell(rm.med[j], "%12.6f");
-        printf(" ");
-        cell(rh.med[j] / rm.med[j], "%12.3f");
-        printf("   %5d / %-5d\n", rh.ncon[j], rm.ncon[j]);
-    }
-    printf("marginal cost per contact (least-squares slope of the median time against N):\n"
-           "  hes    ");
-    cell(rh.slope * 1e6, "%12.3f");
-    printf(" us/contact\n  MuJoCo ");
-    cell(rm.slope * 1e6, "%12.3f");
-    printf(" us/contact\n");
-
-    /* c. accuracy on the plate: each engine against its own converged run;
-       d. hes at MuJoCo's accuracy on the plate: eps bisected per N */
-    double acc_h[NN], acc_m[NN], gap[NN], eq_eps[NN], eq_rms[NN], eq_s[NN];
-    static double refs[ACC_RUNS][2 * NSAMP];
-    int acc_runs = runs < ACC_RUNS ? runs : ACC_RUNS;
-    printf("\naccuracy on the plate (the first %d starts per N): RMS over %d samples of z (m), "
-           "median over the starts, of each engine against its own converged run (MuJoCo at "
-           "dt / %d; hes at eps / %d, rtol 1e-10); and the two converged runs against each "
-           "other (the models' difference)\n", acc_runs, NSAMP, FINE_DT, FINE_EPS);
-    printf("%6s %14s %14s %14s\n", "N", "hes RMS z", "MuJoCo RMS z", "models' gap");
-    for (int j = 0; j < NN; j++) {
-        acc_h[j] = acc_m[j] = gap[j] = NAN;
-        void *mm = mujoco_engine.plate_new(&PLATE, NS[j]);
-        void *hm = hes && calibrated ? hes->plate_new(&PLATE, NS[j]) : NULL;
-        double eh[ACC_RUNS], em[ACC_RUNS], eg[ACC_RUNS];
-        int ok = mm != NULL, okh = hm != NULL;
-        for (int i = 0; ok && i < acc_runs; i++) {
-            double a[2 * NSAMP], b[2 * NSAMP], c[2 * NSAMP], d[2 * NSAMP], sm = 0, sh = 0, sg = 0;
-            ok = !mujoco_engine.plate_traj(mm, &PLATE, &ics[i], 0, a) &&
-                 !mujoco_engine.plate_traj(mm, &PLATE, &ics[i], 1, b);
-            okh = okh && !hes->plate_traj(hm, &PLATE, &ics[i], 0, c) &&
-                  !hes->plate_traj(hm, &PLATE, &ics[i], 1, d);
-            memcpy(refs[i], d, sizeof d);
-            for (int k = 0; k < NSAMP; k++) {
-                sm += (a[2 * k] - b[2 * k]) * (a[2 * k] - b[2 * k]);
-                sh += (c[2 * k] - d[2 * k]) * (c[2 * k] - d[2 * k]);
-                sg += (b[2 * k] - d[2 * k]) * (b[2 * k] - d[2 * k]);
-            }
-            em[i] = sqrt(sm / NSAMP);
-            eh[i] = sqrt(sh / NSAMP);
-            eg[i] = sqrt(sg / NSAMP);
-        }
-        if (ok)
-            acc_m[j] = median(em, acc_runs);
-        if (ok && okh) {
-            acc_h[j] = median(eh, acc_runs);
-            gap[j] = median(eg, acc_runs);
-        }
-        eq_eps[j] = eq_rms[j] = eq_s[j] = NAN;
-#ifdef HAVE_ESS
-        if (ok && okh)
-            hes_plate_equal(hm, ics, runs, acc_runs, refs, acc_m[j], &eq_eps[j], &eq_rms[j],
-                            &eq_s[j]);
-#endif
-        if (mm)
-            mujoco_engine.plate_free(mm);
-        if (hm)
-            hes->plate_free(hm);
-        printf("%6d ", NS[j]);
-        cell(acc_h[j], "%14.3e");
-        printf(" ");
-        cell(acc_m[j], "%14.3e");
-        printf(" ");
-        cell(gap[j], "%14.3e");
-        printf("\n");
-    }
-    printf("\nhes at MuJoCo's accuracy on the plate: eps bisected per N (in log eps, over [eps/16, "
-           "4 eps] of the hopper's calibration) until hes's median RMS z over the accuracy starts "
-           "equals MuJoCo's; then the median wall time over all %d starts\n", runs);
-    printf("%6s %12s %14s %12s %12s %12s\n", "N", "eps", "hes RMS z", "hes s", "MuJoCo s",
-           "hes/MuJoCo");
-    double xq[NN], yq[NN];
-    int nq = 0;
-    for (int j = 0; j < NN; j++) {
-        printf("%6d ", NS[j]);
-        cell(eq_eps[j], "%12.4e");
-        printf(" ");
-        cell(eq_rms[j], "%14.3e");
-        printf(" ");
-        cell(eq_s[j], "%12.6f");
-        printf(" ");
-        cell(rm.med[j], "%12.6f");
-        printf(" ");
-        cell(eq_s[j] / rm.med[j], "%12.3f");
-        printf("\n");
-        if (!isnan(eq_s[j])) {
-            xq[nq] = NS[j];
-            yq[nq++] = eq_s[j];
-        }
-    }
-    double eq_slope = nq >= 2 ? slope(xq, yq, nq) : NAN;
-    printf("marginal cost per contact at equal plate accuracy: hes ");
-    cell(eq_slope * 1e6, "%.3f");
-    printf(" us/contact, MuJoCo ");
-    cell(rm.slope * 1e6, "%.3f");
-    printf(" us/contact\n");
-    free(ics);
-    const char *csv = getenv("BENCH_CSV");
-    if (csv && *csv) {   /* the table for `hes plot ess-bench FILE -o OUT` */
-        FILE *f = fopen(csv, "w");
-        int bad = !f;
-        if (f) {
-            fprintf(f, "# ESS integrator (hes, %s) against MuJoCo %d: plate on N legs, %d starts, "
-                    "median wall seconds per run; %ld cores online\n",
-                    hes_method == HES_ESS_DOPRI5 ? "DOPRI5" : "CVODES", mj_version(), runs,
-                    sysconf(_SC_NPROCESSORS_ONLN));
-            fprintf(f, "# slope_us_per_contact hes %.6g mujoco %.6g hes_equal_plate %.6g\n",
-                    rh.slope * 1e6, rm.slope * 1e6, eq_slope * 1e6);
-            fprintf(f, "N,hes_s,mujoco_s,ratio,hes_contacts,mujoco_contacts,hes_rms_z,"
-                    "mujoco_rms_z,models_gap_z,eq_eps,eq_hes_rms_z,eq_hes_s,eq_ratio\n");
-            for (int j = 0; j < NN; j++)
-                fprintf(f, "%d,%.9g,%.9g,%.6g,%d,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.9g,%.6g\n",
-                        NS[j], rh.med[j], rm.med[j], rh.med[j] / rm.med[j], rh.ncon[j],
-                        rm.ncon[j], acc_h[j], acc_m[j], gap[j], eq_eps[j], eq_rms[j], eq_s[j],
-                        eq_s[j] / rm.med[j]);
-            bad = ferror(f) | (fclose(f) != 0);
-        }
-        if (bad) {
-            fprintf(stderr, "bench_ess_mujoco: could not write %s\n", csv);
-            return 1;
-        }
-        printf("table written to %s (hes plot ess-bench %s -o OUT.png)\n", csv, csv);
-    }
+    if (do_vertical && calibrated && bench_vertical(runs, rounds))
+        return 1;
     return 0;
 }

@@ -66,10 +66,7 @@ static const hes_param params[NP] = {
 
 static const char *const state_names[] = { "x", "z", "theta", "vx", "vz", "omega" };
 
-typedef struct {
-    int N;
-    char **names;   /* 2N event names (allocated models), or NULL */
-} plate_data;
+typedef hes__plate_data plate_data;
 
 static double leg_x(int i, int N, const double *p)
 {
@@ -229,44 +226,10 @@ hes_ess_model *hes_plate_vertical_model(int N)
 {
     if (N < 1 || N > HES_PLATE_VERTICAL_MAX_N)
         return NULL;
-    hes_ess_model *md = malloc(sizeof *md);
-    plate_data *pd = malloc(sizeof *pd);
-    char **names = calloc((size_t)(2 * N), sizeof *names);
-    if (!md || !pd || !names) {
-        free(md); free(pd); free(names);
-        return NULL;
-    }
-    *md = hes_ess_problem_plate_vertical;
-    md->m = 2 * N;
-    md->description = DESCRIPTION;
-    pd->N = N;
-    pd->names = names;
-    md->data = pd;
-    md->event_names = (const char *const *)names;
-    for (int i = 0; i < N; i++) {
-        char buf[32];
-        snprintf(buf, sizeof buf, "touchdown %d", i);
-        names[i] = strdup(buf);
-        snprintf(buf, sizeof buf, "liftoff %d", i);
-        names[N + i] = strdup(buf);
-        if (!names[i] || !names[N + i]) {
-            hes_plate_vertical_model_free(md);
-            return NULL;
-        }
-    }
-    return md;
+    return hes__plate_legs_model(&hes_ess_problem_plate_vertical, N, 0, DESCRIPTION);
 }
 
 void hes_plate_vertical_model_free(hes_ess_model *md)
 {
-    if (!md || md == &hes_ess_problem_plate_vertical)
-        return;
-    plate_data *pd = md->data;
-    if (pd) {
-        for (int i = 0; pd->names && i < 2 * pd->N; i++)
-            free(pd->names[i]);
-        free(pd->names);
-        free(pd);
-    }
-    free(md);
+    hes__plate_legs_model_free(md, &hes_ess_problem_plate_vertical);
 }

@@ -27,6 +27,18 @@ int hes__hopper_stance(const int *s);
 int hes__hopper_events(const double *x, const double *p, double *out, void *data);
 int hes__hopper_events_dx(const double *x, const double *p, double *out, void *data);
 extern const hes_ess_model hes_ess_problem_plate_springs;
+/* The data of a plate on N legs (plate_legs.c): N, and an allocated
+ * model's 2N event names (NULL in the built-in ones). */
+typedef struct {
+    int N;
+    char **names;
+} hes__plate_data;
+/* A model for N legs from the built-in base: a touchdown and a liftoff
+ * event per leg, at 2i and 2i + 1 (paired) or at i and N + i; NULL
+ * without memory.  Freed by hes__plate_legs_model_free (base: ignored). */
+hes_ess_model *hes__plate_legs_model(const hes_ess_model *base, int N, int paired,
+                                     const char *description);
+void hes__plate_legs_model_free(hes_ess_model *md, const hes_ess_model *base);
 extern const hes_ess_model hes_ess_problem_plate_vertical;
 
 /* Simultaneous impacts (lib/contact's impact laws and outcome sets). */

@@ -3,7 +3,8 @@
  * plate-vertical): their model data (hes__plate_data: the number of legs
  * and, in an allocated model, its event names) and the allocation of a
  * model for any N from a built-in one, with a touchdown and a liftoff
- * event per leg.
+ * event per leg; and the field Jacobian of a plate pushed by spring-damper
+ * legs, the same formula for both.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,4 +58,42 @@ void hes__plate_legs_model_free(hes_ess_model *md, const hes_ess_model *base)
         free(pd);
     }
     free(md);
+}
+
+/*
+ * A leg in stance pushes with F = k p + c p', p its penetration, along the
+ * gradient g = dp/dq (q = (x, z, theta)); the generalised force is F g, so
+ * with v = q' and p' = g.v:
+ *     d(F g)/dq = g (k g + c dr)^T + F H,   dr = H v  (d p'/dq),
+ *     d(F g)/dv = c g g^T,
+ * H = d^2 p / dq^2.  The leg's terms are added to Dq and Dv (3 x 3,
+ * row-major).
+ */
+void hes__plate_leg_dx(double k, double c, double pen, double rate, const double *g,
+                       const double *H, const double *v, double *Dq, double *Dv)
+{
+    double F = k * pen + c * rate, dr[3];
+    for (int a = 0; a < 3; a++)
+        dr[a] = H[3 * a] * v[0] + H[3 * a + 1] * v[1] + H[3 * a + 2] * v[2];
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++) {
+            Dq[3 * a + b] += g[a] * (k * g[b] + c * dr[b]) + F * H[3 * a + b];
+            Dv[3 * a + b] += c * g[a] * g[b];
+        }
+}
+
+/* The 6 x 6 Jacobian (column-major) of x' = (v, M^-1 (f0 - sum F g)),
+ * M = diag(m, m, I), from the legs' Dq and Dv: [[0, I], [-M^-1 Dq, -M^-1 Dv]]. */
+void hes__plate_field_dx(double mass, double inertia, const double *Dq, const double *Dv,
+                         double *out)
+{
+    double inv[3] = { 1 / mass, 1 / mass, 1 / inertia };
+    memset(out, 0, 36 * sizeof *out);
+    for (int a = 0; a < 3; a++)
+        out[a + 6 * (3 + a)] = 1;
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++) {
+            out[(3 + a) + 6 * b] = -inv[a] * Dq[3 * a + b];
+            out[(3 + a) + 6 * (3 + b)] = -inv[a] * Dv[3 * a + b];
+        }
 }

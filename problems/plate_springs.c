@@ -150,30 +150,15 @@ static int field_dx(const double *x, const int *s, const double *p, double *out,
     pose q = pose_of(x, p);
     int N = pd->N;
     double k = p[P_K] / N, c = p[P_C] / N, Dq[9] = { 0 }, Dv[9] = { 0 }; /* row-major */
-    memset(out, 0, 36 * sizeof *out);
-    for (int a = 0; a < 3; a++)
-        out[a + 6 * (3 + a)] = 1;
     for (int i = 0; i < N; i++) {
         if (!stance(s, i))
             continue;
-        double pen, gr[3], rate, H[9], dr[3];
+        double pen, gr[3], rate, H[9];
         penetration(x, &q, i, N, p, &pen, gr, &rate);
         penetration_hess(x, &q, i, N, p, H);
-        double F = k * pen + c * rate;
-        for (int a = 0; a < 3; a++)
-            dr[a] = H[3 * a] * x[3] + H[3 * a + 1] * x[4] + H[3 * a + 2] * x[5];
-        for (int a = 0; a < 3; a++)
-            for (int b = 0; b < 3; b++) {
-                Dq[3 * a + b] += gr[a] * (k * gr[b] + c * dr[b]) + F * H[3 * a + b];
-                Dv[3 * a + b] += c * gr[a] * gr[b];
-            }
+        hes__plate_leg_dx(k, c, pen, rate, gr, H, x + 3, Dq, Dv);
     }
-    double inv[3] = { 1 / p[P_M], 1 / p[P_M], 1 / p[P_I] };
-    for (int a = 0; a < 3; a++)
-        for (int b = 0; b < 3; b++) {
-            out[(3 + a) + 6 * b] = -inv[a] * Dq[3 * a + b];
-            out[(3 + a) + 6 * (3 + b)] = -inv[a] * Dv[3 * a + b];
-        }
+    hes__plate_field_dx(p[P_M], p[P_I], Dq, Dv, out);
     return 0;
 }
 

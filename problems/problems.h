@@ -39,6 +39,13 @@ typedef struct {
 hes_ess_model *hes__plate_legs_model(const hes_ess_model *base, int N, int paired,
                                      const char *description);
 void hes__plate_legs_model_free(hes_ess_model *md, const hes_ess_model *base);
+/* One stance leg's terms of the plate's field Jacobian (F = k pen + c rate
+ * along g = dpen/dq, H its Hessian, v = q'), added to Dq and Dv (3 x 3,
+ * row-major); and the 6 x 6 Jacobian from them (plate_legs.c). */
+void hes__plate_leg_dx(double k, double c, double pen, double rate, const double *g,
+                       const double *H, const double *v, double *Dq, double *Dv);
+void hes__plate_field_dx(double mass, double inertia, const double *Dq, const double *Dv,
+                         double *out);
 extern const hes_ess_model hes_ess_problem_plate_vertical;
 
 /* Simultaneous impacts (lib/contact's impact laws and outcome sets). */

@@ -742,9 +742,32 @@ typedef int (*hes_ess_event_fn)(const double *x, const double *p, double *out, v
 typedef void (*hes_ess_rearm_fn)(const double *x, const double *h, const int *s,
                                  int *pool, void *data);
 
+/* Optional, for a cost linear in the number of contacts (below): the event
+ * functions idx[0], ..., idx[k-1] only, out[q] = h_idx[q](x) (events), or
+ * their rows of Dh, out (k x n, column-major: out[q + k c] = d h_idx[q] /
+ * d x_c). */
+typedef int (*hes_ess_event_some_fn)(const double *x, int k, const int *idx, const double *p,
+                                     double *out, void *data);
+/* Optional: the guards that may come within [h_lo, h_hi] in a box of
+ * states (hes_ess_model.h_near). */
+typedef int (*hes_ess_near_fn)(const double *lo, const double *hi, double h_lo, double h_hi,
+                               int *idx, const double *p, void *data);
+/* Optional: the sums through which the field depends on s (a contact
+ * model's field is a sum over the contacts in stance), n_sums values:
+ * sums_init computes them from the whole pattern s, sums_flip updates them
+ * after s_i alone has changed sign (s holds the new sign, -s[i] the old),
+ * and f_sums / f_dx_sums give f and df/dx from the state and the sums. */
+typedef int (*hes_ess_sums_init_fn)(const int *s, const double *p, double *sums, void *data);
+typedef int (*hes_ess_sums_flip_fn)(int i, const int *s, const double *p, double *sums,
+                                    void *data);
+typedef int (*hes_ess_sums_field_fn)(const double *x, const double *sums, const double *p,
+                                     double *out, void *data);
+
 /* The layout version of hes_ess_model and what it points to, for ESS
- * plugins (hes_plugin_load_ess); 1: with the orbit guess fields. */
-#define HES_ESS_MODEL_ABI 1
+ * plugins (hes_plugin_load_ess); 1: with the orbit guess fields; 2: with
+ * the optional per-guard and sums callbacks (an ABI-1 plugin is loaded
+ * with them absent). */
+#define HES_ESS_MODEL_ABI 2
 
 typedef struct {
     const char *name;
@@ -768,6 +791,35 @@ typedef struct {
     const double *orbit_x0;       /* n values */
     double orbit_period;
     int orbit_section;
+    /* Optional (ABI 2), for a cost linear in the number of contacts.
+     *
+     * Per-guard evaluation and a broad phase: h_some, Dh_some and h_near,
+     * all three or none.  h_near(lo, hi, h_lo, h_hi, idx, p, data) writes
+     * to idx (room for m) every guard i for which some state x in the box
+     * lo <= x <= hi (componentwise, n values each) has h_lo <= h_i(x) <=
+     * h_hi, and returns how many (a superset is allowed, a guard left out
+     * is a wrong trajectory; negative: failure).  With them the DOPRI5
+     * integration step and the projection step evaluate only the active
+     * guards: those near a level at the last step, and those h_near
+     * returns for the box of the next step's path with the levels [-eps,
+     * 0] (ess_active.c).  The end of every run checks every guard.
+     *
+     * Sums: n_sums > 0 with sums_init, sums_flip and f_sums (f_dx_sums
+     * optional: central differences of f_sums).  The integrator then keeps
+     * the sums along with the sign pattern and evaluates the field from
+     * them, in time independent of the number of contacts, instead of
+     * calling f and f_dx (which remain required, for everything else).
+     *
+     * These must agree with f, h and Dh; the built-in models' tests check
+     * theirs against them, the integrator does not at run time. */
+    hes_ess_event_some_fn h_some;
+    hes_ess_event_some_fn Dh_some;
+    hes_ess_near_fn h_near;
+    int n_sums;                   /* 0 to 10000 */
+    hes_ess_sums_init_fn sums_init;
+    hes_ess_sums_flip_fn sums_flip;
+    hes_ess_sums_field_fn f_sums;
+    hes_ess_sums_field_fn f_dx_sums;
 } hes_ess_model;
 
 /* Structural checks before any callback runs: n and m from 1 to 10000,
@@ -798,8 +850,8 @@ hes_status hes_ess_validate(const hes_ess_model *model, char *msg, size_t len);
  *   value at x (for a decelerating approach, exactly the condition that the
  *   quadratic model of h_j along the flow reaches zero), h_j at the
  *   projected point is within a quarter of h_j's distance crossed, and no
- *   other guard moves further than eps / 4 from its linear model (along the
- *   straight path and along the flow).  A candidate that fails it is
+ *   other guard within reach of a level moves further than eps / 4 from its
+ *   linear model (along the straight path and along the flow).  A candidate that fails it is
  *   watched: its crossing of h_j = 0, if it comes, is located exactly by the
  *   integration step (n_refused counts these).
  *
@@ -824,7 +876,10 @@ typedef enum {
                            unseen (lib/contact/ess_dopri.c).  Restarts after a projection in
                            one step, where CVODES restarts at order 1: faster with many
                            contacts.  With jacobian it integrates the variational
-                           equations alongside (the n x n sensitivities in its state) */
+                           equations alongside (the n x n sensitivities in its state).
+                           With a model's h_near it evaluates only the guards near a
+                           level (lib/contact/ess_active.c): the method for many
+                           contacts; CVODES's root finding sees every guard */
 } hes_ess_method;
 
 typedef struct {

@@ -6,6 +6,7 @@
  * event per leg; and the field Jacobian of a plate pushed by spring-damper
  * legs, the same formula for both.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,4 +97,47 @@ void hes__plate_field_dx(double mass, double inertia, const double *Dq, const do
             out[(3 + a) + 6 * b] = -inv[a] * Dq[3 * a + b];
             out[(3 + a) + 6 * (3 + b)] = -inv[a] * Dv[3 * a + b];
         }
+}
+
+/*
+ * The field in time independent of N.  On both plates every stance leg's
+ * term (its part of the generalised force and of the field Jacobian) is a
+ * polynomial of degree 2 in its offset d_j = x_j - x from the plate's
+ * centre (the penetration, its gradient, its rate and its Hessian are
+ * affine in d_j), so the sum over the stance legs is
+ *     sum_j T(d_j) = S0 T0 + S1 T1 + S2 T2,   S_r = sum over stance of d_j^r,
+ * with T0 = T(0), T1 = (T(1) - T(-1)) / 2, T2 = (T(1) + T(-1)) / 2 - T(0):
+ * the model's own leg term at three offsets.  The S_r follow from the sums
+ * of the stance legs' indices j^r (exact integers: nothing accumulates
+ * however many legs touch down and lift off) through x_j = -a + delta j,
+ * delta = 2a / (N - 1):  d_j = (-a - x) + delta j.
+ */
+void hes__plate_sums_add(double *sums, int j, double w)
+{
+    sums[0] += w;
+    sums[1] += w * j;
+    sums[2] += w * (double)j * j;
+}
+
+void hes__plate_sum_terms(hes__plate_leg_terms term, const double *x, const void *pose,
+                          const double *p, int N, double a, const double *sums, double gen[3],
+                          double *Dq, double *Dv)
+{
+    double delta = N > 1 ? 2 * a / (N - 1) : 0, u = (N > 1 ? -a : 0) - x[0];
+    double S[3] = { sums[0], u * sums[0] + delta * sums[1],
+                    u * u * sums[0] + 2 * u * delta * sums[1] + delta * delta * sums[2] };
+    double T[3][21] = { { 0 } };   /* gen (3), Dq (9), Dv (9) at d = 0, 1, -1 */
+    for (int r = 0; r < 3; r++)
+        term(x, pose, r == 0 ? 0.0 : r == 1 ? 1.0 : -1.0, p, N, T[r], Dq ? T[r] + 3 : NULL,
+             T[r] + 12);
+    for (int k = 0; k < (Dq ? 21 : 3); k++) {
+        double t0 = T[0][k], tp = T[1][k], tm = T[2][k];
+        double v = S[0] * t0 + S[1] * 0.5 * (tp - tm) + S[2] * (0.5 * (tp + tm) - t0);
+        if (k < 3)
+            gen[k] += v;
+        else if (k < 12)
+            Dq[k - 3] += v;
+        else
+            Dv[k - 12] += v;
+    }
 }

@@ -93,11 +93,10 @@ static pose pose_of(const double *x, const double *p)
     return q;
 }
 
-/* p_i, its gradient in q and its rate p_i' = grad p_i . v */
-static void penetration(const double *x, const pose *q, int i, int N, const double *p,
-                        double *pen, double grad[3], double *rate)
+/* p at offset d = xi - x, its gradient in q and its rate p' = grad p . v */
+static void penetration_at(const double *x, const pose *q, double d, const double *p,
+                           double *pen, double grad[3], double *rate)
 {
-    double d = leg_x(i, N, p) - x[0];
     *pen = p[P_RHO] - q->u * q->c - d * q->s;
     grad[0] = q->s;
     grad[1] = -q->c;
@@ -105,60 +104,122 @@ static void penetration(const double *x, const pose *q, int i, int N, const doub
     *rate = grad[0] * x[3] + grad[1] * x[4] + grad[2] * x[5];
 }
 
+static void penetration(const double *x, const pose *q, int i, int N, const double *p,
+                        double *pen, double grad[3], double *rate)
+{
+    penetration_at(x, q, leg_x(i, N, p) - x[0], p, pen, grad, rate);
+}
+
 static int stance(const int *s, int i) { return s[2 * i] > 0 && s[2 * i + 1] < 0; }
 
-static int field(const double *x, const int *s, const double *p, double *out, void *data)
+/* Hessian of p at offset d in q (symmetric 3 x 3, row-major) */
+static void penetration_hess(const pose *q, double d, double H[9])
 {
-    const plate_data *pd = data;
-    pose q = pose_of(x, p);
-    int N = pd->N;
-    double k = p[P_K] / N, c = p[P_C] / N, gen[3] = { 0, -p[P_M] * p[P_G], 0 };
-    for (int i = 0; i < N; i++) {
-        if (!stance(s, i))
-            continue;
-        double pen, gr[3], rate;
-        penetration(x, &q, i, N, p, &pen, gr, &rate);
-        double F = k * pen + c * rate;
-        for (int a = 0; a < 3; a++)
-            gen[a] -= F * gr[a];
+    H[0] = 0; H[1] = 0; H[2] = q->c;
+    H[3] = 0; H[4] = 0; H[5] = q->s;
+    H[6] = q->c; H[7] = q->s; H[8] = q->u * q->c + d * q->s;
+}
+
+/* One stance leg's part of the generalised force, -F grad p (3), and with
+ * Dq of its Jacobian (Dq, Dv: 3 x 3 row-major, added), at offset d:
+ * d(F grad p)/dq = grad p (k grad p + c D_q p')^T + F Hess p,
+ * d(F grad p)/dv = c grad p grad p^T, with D_q p' = Hess p v. */
+static void leg_terms(const double *x, const void *pv, double d, const double *p, int N,
+                      double gen[3], double *Dq, double *Dv)
+{
+    const pose *q = pv;
+    double k = p[P_K] / N, c = p[P_C] / N, pen, gr[3], rate;
+    penetration_at(x, q, d, p, &pen, gr, &rate);
+    double F = k * pen + c * rate;
+    for (int a = 0; a < 3; a++)
+        gen[a] -= F * gr[a];
+    if (Dq) {
+        double H[9];
+        penetration_hess(q, d, H);
+        hes__plate_leg_dx(k, c, pen, rate, gr, H, x + 3, Dq, Dv);
     }
+}
+
+static void field_out(const double *x, const double *p, const double *gen, double *out)
+{
     out[0] = x[3];
     out[1] = x[4];
     out[2] = x[5];
     out[3] = gen[0] / p[P_M];
     out[4] = gen[1] / p[P_M];
     out[5] = gen[2] / p[P_I];
+}
+
+static int field(const double *x, const int *s, const double *p, double *out, void *data)
+{
+    const plate_data *pd = data;
+    pose q = pose_of(x, p);
+    int N = pd->N;
+    double gen[3] = { 0, -p[P_M] * p[P_G], 0 };
+    for (int i = 0; i < N; i++)
+        if (stance(s, i))
+            leg_terms(x, &q, leg_x(i, N, p) - x[0], p, N, gen, NULL, NULL);
+    field_out(x, p, gen, out);
     return 0;
 }
 
-/* Hessian of p_i in q (symmetric 3 x 3, row-major) */
-static void penetration_hess(const double *x, const pose *q, int i, int N, const double *p,
-                             double H[9])
-{
-    double d = leg_x(i, N, p) - x[0];
-    H[0] = 0; H[1] = 0; H[2] = q->c;
-    H[3] = 0; H[4] = 0; H[5] = q->s;
-    H[6] = q->c; H[7] = q->s; H[8] = q->u * q->c + d * q->s;
-}
-
-/* df/dx, column-major 6 x 6: d(F_i grad p_i)/dq = grad p_i (k grad p_i +
- * c D_q p_i')^T + F_i Hess p_i, d(F_i grad p_i)/dv = c grad p_i grad p_i^T,
- * with D_q p_i' = Hess p_i v. */
+/* df/dx, column-major 6 x 6 */
 static int field_dx(const double *x, const int *s, const double *p, double *out, void *data)
 {
     const plate_data *pd = data;
     pose q = pose_of(x, p);
     int N = pd->N;
-    double k = p[P_K] / N, c = p[P_C] / N, Dq[9] = { 0 }, Dv[9] = { 0 }; /* row-major */
-    for (int i = 0; i < N; i++) {
-        if (!stance(s, i))
-            continue;
-        double pen, gr[3], rate, H[9];
-        penetration(x, &q, i, N, p, &pen, gr, &rate);
-        penetration_hess(x, &q, i, N, p, H);
-        hes__plate_leg_dx(k, c, pen, rate, gr, H, x + 3, Dq, Dv);
-    }
+    double gen[3] = { 0 }, Dq[9] = { 0 }, Dv[9] = { 0 };
+    for (int i = 0; i < N; i++)
+        if (stance(s, i))
+            leg_terms(x, &q, leg_x(i, N, p) - x[0], p, N, gen, Dq, Dv);
     hes__plate_field_dx(p[P_M], p[P_I], Dq, Dv, out);
+    return 0;
+}
+
+/* The field from sums over the stance legs (plate_legs.c) */
+static int field_sums(const double *x, const double *sums, const double *p, double *out,
+                      void *data)
+{
+    const plate_data *pd = data;
+    pose q = pose_of(x, p);
+    double gen[3] = { 0, -p[P_M] * p[P_G], 0 };
+    hes__plate_sum_terms(leg_terms, x, &q, p, pd->N, p[P_A], sums, gen, NULL, NULL);
+    field_out(x, p, gen, out);
+    return 0;
+}
+
+static int field_dx_sums(const double *x, const double *sums, const double *p, double *out,
+                         void *data)
+{
+    const plate_data *pd = data;
+    pose q = pose_of(x, p);
+    double gen[3] = { 0 }, Dq[9] = { 0 }, Dv[9] = { 0 };
+    hes__plate_sum_terms(leg_terms, x, &q, p, pd->N, p[P_A], sums, gen, Dq, Dv);
+    hes__plate_field_dx(p[P_M], p[P_I], Dq, Dv, out);
+    return 0;
+}
+
+static int sums_init(const int *s, const double *p, double *sums, void *data)
+{
+    const plate_data *pd = data;
+    (void)p;
+    memset(sums, 0, HES__PLATE_SUMS * sizeof *sums);
+    for (int j = 0; j < pd->N; j++)
+        if (stance(s, j))
+            hes__plate_sums_add(sums, j, 1);
+    return 0;
+}
+
+/* s_i has just flipped: leg i / 2 enters or leaves stance, or neither */
+static int sums_flip(int i, const int *s, const double *p, double *sums, void *data)
+{
+    int j = i / 2, td = s[2 * j], lo = s[2 * j + 1];
+    (void)p;
+    (void)data;
+    int now = td > 0 && lo < 0, before = i % 2 == 0 ? (-td > 0 && lo < 0) : (td > 0 && -lo < 0);
+    if (now != before)
+        hes__plate_sums_add(sums, j, now ? 1 : -1);
     return 0;
 }
 
@@ -188,7 +249,7 @@ static int events_dx(const double *x, const double *p, double *out, void *data)
     for (int i = 0; i < N; i++) {
         double pen, gr[3], rate, H[9];
         penetration(x, &q, i, N, p, &pen, gr, &rate);
-        penetration_hess(x, &q, i, N, p, H);
+        penetration_hess(&q, leg_x(i, N, p) - x[0], H);
         for (int a = 0; a < 3; a++) {
             double dr = H[3 * a] * x[3] + H[3 * a + 1] * x[4] + H[3 * a + 2] * x[5];
             out[2 * i + (size_t)a * m] = gr[a];
@@ -216,7 +277,8 @@ static const char *const default_event_names[2 * DEFAULT_N] = {
 const hes_ess_model hes_ess_problem_plate_springs = {
     "plate-springs", DESCRIPTION " (N = 10; hes_plate_springs_model for others)",
     6, 2 * DEFAULT_N, state_names, default_event_names, NP, params, field, field_dx, events,
-    events_dx, NULL, (void *)&default_data, NULL, 0, 0,
+    events_dx, NULL, (void *)&default_data, NULL, 0, 0, NULL, NULL, NULL,
+    HES__PLATE_SUMS, sums_init, sums_flip, field_sums, field_dx_sums,
 };
 
 hes_ess_model *hes_plate_springs_model(int N)

@@ -85,11 +85,12 @@ static pose pose_of(const double *x)
     return q;
 }
 
-/* pen_i, its gradient in q and its rate pen_i' = grad pen_i . v */
-static void penetration(const double *x, const pose *q, int i, int N, const double *p,
-                        double *pen, double grad[3], double *rate)
+/* The penetration of a leg at horizontal offset d = x_i - x from the
+ * plate's centre: pen = -(z + d tan theta), its gradient in q and its
+ * rate pen' = grad pen . v */
+static void penetration_at(const double *x, const pose *q, double d, double *pen,
+                           double grad[3], double *rate)
 {
-    double d = leg_x(i, N, p) - x[0];
     *pen = -(x[1] + d * q->t);
     grad[0] = q->t;
     grad[1] = -1;
@@ -97,11 +98,15 @@ static void penetration(const double *x, const pose *q, int i, int N, const doub
     *rate = grad[0] * x[3] + grad[1] * x[4] + grad[2] * x[5];
 }
 
-/* Hessian of pen_i in q (symmetric 3 x 3, row-major) */
-static void penetration_hess(const double *x, const pose *q, int i, int N, const double *p,
-                             double H[9])
+static void penetration(const double *x, const pose *q, int i, int N, const double *p,
+                        double *pen, double grad[3], double *rate)
 {
-    double d = leg_x(i, N, p) - x[0];
+    penetration_at(x, q, leg_x(i, N, p) - x[0], pen, grad, rate);
+}
+
+/* Hessian of pen in q at offset d (symmetric 3 x 3, row-major) */
+static void penetration_hess(const pose *q, double d, double H[9])
+{
     H[0] = 0;     H[1] = 0; H[2] = q->s2;
     H[3] = 0;     H[4] = 0; H[5] = 0;
     H[6] = q->s2; H[7] = 0; H[8] = -2 * d * q->s2 * q->t;
@@ -109,27 +114,45 @@ static void penetration_hess(const double *x, const pose *q, int i, int N, const
 
 static int stance(const int *s, int i, int N) { return s[i] > 0 && s[N + i] < 0; }
 
-static int field(const double *x, const int *s, const double *p, double *out, void *data)
+/* One stance leg's part of the generalised force, -F grad pen (3), and of
+ * its Jacobian, Dq and Dv (3 x 3 each, row-major, added), at offset d */
+static void leg_terms(const double *x, const void *pv, double d, const double *p, int N,
+                      double gen[3], double *Dq, double *Dv)
 {
-    const plate_data *pd = data;
-    pose q = pose_of(x);
-    int N = pd->N;
-    double k = p[P_K] / N, c = p[P_C] / N, gen[3] = { 0, -p[P_M] * p[P_G], 0 };
-    for (int i = 0; i < N; i++) {
-        if (!stance(s, i, N))
-            continue;
-        double pen, gr[3], rate;
-        penetration(x, &q, i, N, p, &pen, gr, &rate);
-        double F = k * pen + c * rate;
-        for (int a = 0; a < 3; a++)
-            gen[a] -= F * gr[a];
+    const pose *q = pv;
+    double k = p[P_K] / N, c = p[P_C] / N, pen, gr[3], rate;
+    penetration_at(x, q, d, &pen, gr, &rate);
+    double F = k * pen + c * rate;
+    for (int a = 0; a < 3; a++)
+        gen[a] -= F * gr[a];
+    if (Dq) {
+        double H[9];
+        penetration_hess(q, d, H);
+        hes__plate_leg_dx(k, c, pen, rate, gr, H, x + 3, Dq, Dv);
     }
+}
+
+/* The field from the legs' generalised force gen (3) */
+static void field_out(const double *x, const double *p, const double *gen, double *out)
+{
     out[0] = x[3];
     out[1] = x[4];
     out[2] = x[5];
     out[3] = gen[0] / p[P_M];
     out[4] = gen[1] / p[P_M];
     out[5] = gen[2] / p[P_I];
+}
+
+static int field(const double *x, const int *s, const double *p, double *out, void *data)
+{
+    const plate_data *pd = data;
+    pose q = pose_of(x);
+    int N = pd->N;
+    double gen[3] = { 0, -p[P_M] * p[P_G], 0 };
+    for (int i = 0; i < N; i++)
+        if (stance(s, i, N))
+            leg_terms(x, &q, leg_x(i, N, p) - x[0], p, N, gen, NULL, NULL);
+    field_out(x, p, gen, out);
     return 0;
 }
 
@@ -141,16 +164,62 @@ static int field_dx(const double *x, const int *s, const double *p, double *out,
     const plate_data *pd = data;
     pose q = pose_of(x);
     int N = pd->N;
-    double k = p[P_K] / N, c = p[P_C] / N, Dq[9] = { 0 }, Dv[9] = { 0 }; /* row-major */
-    for (int i = 0; i < N; i++) {
-        if (!stance(s, i, N))
-            continue;
-        double pen, gr[3], rate, H[9];
-        penetration(x, &q, i, N, p, &pen, gr, &rate);
-        penetration_hess(x, &q, i, N, p, H);
-        hes__plate_leg_dx(k, c, pen, rate, gr, H, x + 3, Dq, Dv);
-    }
+    double gen[3] = { 0 }, Dq[9] = { 0 }, Dv[9] = { 0 }; /* row-major */
+    for (int i = 0; i < N; i++)
+        if (stance(s, i, N))
+            leg_terms(x, &q, leg_x(i, N, p) - x[0], p, N, gen, Dq, Dv);
     hes__plate_field_dx(p[P_M], p[P_I], Dq, Dv, out);
+    return 0;
+}
+
+/* The field from the sums of the stance legs' indices (plate_legs.c) */
+static void summed_terms(const double *x, const double *p, int N, const double *sums,
+                         double gen[3], double *Dq, double *Dv)
+{
+    pose q = pose_of(x);
+    hes__plate_sum_terms(leg_terms, x, &q, p, N, p[P_A], sums, gen, Dq, Dv);
+}
+
+static int field_sums(const double *x, const double *sums, const double *p, double *out,
+                      void *data)
+{
+    const plate_data *pd = data;
+    double gen[3] = { 0, -p[P_M] * p[P_G], 0 };
+    summed_terms(x, p, pd->N, sums, gen, NULL, NULL);
+    field_out(x, p, gen, out);
+    return 0;
+}
+
+static int field_dx_sums(const double *x, const double *sums, const double *p, double *out,
+                         void *data)
+{
+    const plate_data *pd = data;
+    double gen[3] = { 0 }, Dq[9] = { 0 }, Dv[9] = { 0 };
+    summed_terms(x, p, pd->N, sums, gen, Dq, Dv);
+    hes__plate_field_dx(p[P_M], p[P_I], Dq, Dv, out);
+    return 0;
+}
+
+static int sums_init(const int *s, const double *p, double *sums, void *data)
+{
+    const plate_data *pd = data;
+    (void)p;
+    memset(sums, 0, HES__PLATE_SUMS * sizeof *sums);
+    for (int j = 0; j < pd->N; j++)
+        if (stance(s, j, pd->N))
+            hes__plate_sums_add(sums, j, 1);
+    return 0;
+}
+
+/* s_i has just flipped: leg i % N enters or leaves stance, or neither */
+static int sums_flip(int i, const int *s, const double *p, double *sums, void *data)
+{
+    const plate_data *pd = data;
+    int N = pd->N, j = i % N, td = s[j], lo = s[N + j];
+    (void)p;
+    int now = td > 0 && lo < 0, before = i < N ? (-td > 0 && lo < 0) : (td > 0 && -lo < 0);
+    if (now != before)
+        hes__plate_sums_add(sums, j, now ? 1 : -1);
     return 0;
 }
 
@@ -164,6 +233,20 @@ static int events(const double *x, const double *p, double *out, void *data)
         penetration(x, &q, i, N, p, &pen, gr, &rate);
         out[i] = pen;
         out[N + i] = -pen;
+    }
+    return 0;
+}
+
+static int events_some(const double *x, int k, const int *idx, const double *p, double *out,
+                       void *data)
+{
+    const plate_data *pd = data;
+    pose q = pose_of(x);
+    int N = pd->N;
+    for (int r = 0; r < k; r++) {
+        double pen, gr[3], rate;
+        penetration(x, &q, idx[r] % N, N, p, &pen, gr, &rate);
+        out[r] = idx[r] < N ? pen : -pen;
     }
     return 0;
 }
@@ -187,6 +270,121 @@ static int events_dx(const double *x, const double *p, double *out, void *data)
     return 0;
 }
 
+static int events_dx_some(const double *x, int k, const int *idx, const double *p,
+                          double *out, void *data)
+{
+    const plate_data *pd = data;
+    pose q = pose_of(x);
+    int N = pd->N;
+    for (int r = 0; r < k; r++) {
+        double pen, gr[3], rate, sg = idx[r] < N ? 1 : -1;
+        penetration(x, &q, idx[r] % N, N, p, &pen, gr, &rate);
+        for (int a = 0; a < 3; a++) {
+            out[r + (size_t)a * k] = sg * gr[a];
+            out[r + (size_t)(3 + a) * k] = 0;
+        }
+    }
+    return 0;
+}
+
+/*
+ * The broad phase (hes_ess_model.h_near).  pen_j = -phi(x_j) with
+ * phi(X) = z + (X - x) t, t = tan theta, affine in the leg's position X.
+ * Over a box of poses phi(X) is bilinear in (x, t) and linear in z, so its
+ * range is [z_lo + min_c l_c(X), z_hi + max_c l_c(X)] with the four lines
+ * l_c(X) = (X - x_c) t_c over the corners c of (x, t).  pen_j in [A, B] for
+ * some pose iff min phi <= -A and max phi >= -B at X = x_j; each side
+ * changes truth only where a line meets its threshold, so on the at most
+ * nine intervals between those eight points the answer is constant: tested
+ * at each interval's middle and at each point, and the legs in a true
+ * interval (one more on each side, for rounding) returned.  Time
+ * independent of N but for the legs returned.
+ */
+static int legs_between(const double *lo, const double *hi, double A, double B, int N,
+                        const double *p, int *ranges)
+{
+    double tl = tan(lo[2]), th = tan(hi[2]), xs[2] = { lo[0], hi[0] }, ts[2] = { tl, th };
+    double bp[10];
+    int nb = 0, nr = 0;
+    for (int c = 0; c < 4; c++) {
+        double xc = xs[c & 1], tc = ts[c >> 1];
+        if (tc != 0) {
+            bp[nb++] = xc + (-A - lo[1]) / tc;
+            bp[nb++] = xc + (-B - hi[1]) / tc;
+        }
+    }
+    for (int q = 1; q < nb; q++)   /* sorted */
+        for (int r = q; r > 0 && bp[r] < bp[r - 1]; r--) {
+            double u = bp[r];
+            bp[r] = bp[r - 1];
+            bp[r - 1] = u;
+        }
+    double a = p[P_A], delta = N > 1 ? 2 * a / (N - 1) : 1, x0 = N > 1 ? -a : 0;
+    /* segments [bp[q-1], bp[q]] with bp[-1] = -inf, bp[nb] = +inf, and the
+       points themselves */
+    for (int q = 0; q <= nb; q++)
+        for (int point = 0; point < (q < nb ? 2 : 1); point++) {
+            double L = q == 0 ? -HUGE_VAL : bp[q - 1], R = q == nb ? HUGE_VAL : bp[q], X;
+            if (point)
+                X = L = R = bp[q];
+            else
+                X = q == 0 ? (nb ? R - 1 : 0) : q == nb ? L + 1 : 0.5 * (L + R);
+            double mn = HUGE_VAL, mx = -HUGE_VAL;
+            for (int c = 0; c < 4; c++) {
+                double l = (X - xs[c & 1]) * ts[c >> 1];
+                mn = fmin(mn, l);
+                mx = fmax(mx, l);
+            }
+            if (!(lo[1] + mn <= -A && hi[1] + mx >= -B))
+                continue;
+            double jl = L == -HUGE_VAL ? 0 : floor((L - x0) / delta) - 1;
+            double jh = R == HUGE_VAL ? N - 1 : ceil((R - x0) / delta) + 1;
+            jl = fmax(jl, 0);
+            jh = fmin(jh, N - 1);
+            if (jl <= jh) {
+                ranges[2 * nr] = (int)jl;
+                ranges[2 * nr + 1] = (int)jh;
+                nr++;
+            }
+        }
+    return nr;
+}
+
+/* guards base + j for the legs j in the ranges (each leg once) */
+static int emit(const int *ranges, int nr, int base, int *idx)
+{
+    int k = 0, done = -1;
+    for (int pass = 0; pass < nr; pass++) {   /* ranges by their start */
+        int best = -1;
+        for (int r = 0; r < nr; r++)
+            if (ranges[2 * r + 1] > done &&
+                (best < 0 || fmax(ranges[2 * r], done + 1) < fmax(ranges[2 * best], done + 1)))
+                best = r;
+        if (best < 0)
+            break;
+        int j0 = ranges[2 * best] > done ? ranges[2 * best] : done + 1;
+        for (int j = j0; j <= ranges[2 * best + 1]; j++)
+            idx[k++] = base + j;
+        done = ranges[2 * best + 1];
+    }
+    return k;
+}
+
+static int events_near(const double *lo, const double *hi, double h_lo, double h_hi, int *idx,
+                       const double *p, void *data)
+{
+    const plate_data *pd = data;
+    int N = pd->N, ranges[2 * 18], k;
+    if (!(lo[2] > -1.5 && hi[2] < 1.5) || N == 1) {   /* every guard */
+        for (int i = 0; i < 2 * N; i++)
+            idx[i] = i;
+        return 2 * N;
+    }
+    k = emit(ranges, legs_between(lo, hi, h_lo, h_hi, N, p, ranges), 0, idx);   /* pen */
+    k += emit(ranges, legs_between(lo, hi, -h_hi, -h_lo, N, p, ranges), N, idx + k); /* -pen */
+    return k;
+}
+
 #define DEFAULT_N 10
 
 static const plate_data default_data = { DEFAULT_N, NULL };
@@ -204,7 +402,8 @@ static const char *const default_event_names[2 * DEFAULT_N] = {
 const hes_ess_model hes_ess_problem_plate_vertical = {
     "plate-vertical", DESCRIPTION " (N = 10; hes_plate_vertical_model for others)",
     6, 2 * DEFAULT_N, state_names, default_event_names, NP, params, field, field_dx, events,
-    events_dx, NULL, (void *)&default_data, NULL, 0, 0,
+    events_dx, NULL, (void *)&default_data, NULL, 0, 0, events_some, events_dx_some, events_near,
+    HES__PLATE_SUMS, sums_init, sums_flip, field_sums, field_dx_sums,
 };
 
 hes_ess_model *hes_plate_vertical_model(int N)

@@ -46,6 +46,20 @@ void hes__plate_leg_dx(double k, double c, double pen, double rate, const double
                        const double *H, const double *v, double *Dq, double *Dv);
 void hes__plate_field_dx(double mass, double inertia, const double *Dq, const double *Dv,
                          double *out);
+/* The field of a plate from sums over its stance legs (plate_legs.c):
+ * the sums of 1, j and j^2 over the stance legs j (HES__PLATE_SUMS values;
+ * hes__plate_sums_add adds leg j with weight w), and from them the sum of
+ * a leg term quadratic in the leg's offset d from the plate's centre
+ * (term adds its gen (3) and, Dq not NULL, its Dq and Dv, 3 x 3 row-major,
+ * at offset d; legs at -a + 2a j / (N - 1)), added to gen, Dq and Dv. */
+#define HES__PLATE_SUMS 3
+typedef void (*hes__plate_leg_terms)(const double *x, const void *pose, double d,
+                                     const double *p, int N, double gen[3], double *Dq,
+                                     double *Dv);
+void hes__plate_sums_add(double *sums, int j, double w);
+void hes__plate_sum_terms(hes__plate_leg_terms term, const double *x, const void *pose,
+                          const double *p, int N, double a, const double *sums, double gen[3],
+                          double *Dq, double *Dv);
 extern const hes_ess_model hes_ess_problem_plate_vertical;
 
 /* Simultaneous impacts (lib/contact's impact laws and outcome sets). */

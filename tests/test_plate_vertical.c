@@ -291,6 +291,27 @@ static int pc_Dh(const double *x, const double *p, double *out, void *d)
     return pc->inner->Dh(x, p, out, pc->inner->data);
 }
 
+static int pc_h_some(const double *x, int k, const int *idx, const double *p, double *out,
+                     void *d)
+{
+    const paper_conv *pc = d;
+    return pc->inner->h_some(x, k, idx, p, out, pc->inner->data);
+}
+
+static int pc_Dh_some(const double *x, int k, const int *idx, const double *p, double *out,
+                      void *d)
+{
+    const paper_conv *pc = d;
+    return pc->inner->Dh_some(x, k, idx, p, out, pc->inner->data);
+}
+
+static int pc_h_near(const double *lo, const double *hi, double a, double b, int *idx,
+                     const double *p, void *d)
+{
+    const paper_conv *pc = d;
+    return pc->inner->h_near(lo, hi, a, b, idx, p, pc->inner->data);
+}
+
 static const char *const plate_name[] = { "plate-vertical", "plate-vertical (the paper's "
                                           "convention)", "plate-springs" };
 
@@ -312,6 +333,15 @@ static const hes_ess_model *plate_open(plate *pl, int N, int which)
     pl->wrap.f_dx = pc_f_dx;
     pl->wrap.h = pc_h;
     pl->wrap.Dh = pc_Dh;
+    if (pl->md->h_some) {   /* the guards are the same; the sums are hes's convention's */
+        pl->wrap.h_some = pc_h_some;
+        pl->wrap.Dh_some = pc_Dh_some;
+        pl->wrap.h_near = pc_h_near;
+    }
+    pl->wrap.n_sums = 0;
+    pl->wrap.sums_init = NULL;
+    pl->wrap.sums_flip = NULL;
+    pl->wrap.f_sums = pl->wrap.f_dx_sums = NULL;
     pl->wrap.data = &pl->pc;
     return which == VERTICAL_PAPER ? &pl->wrap : pl->md;
 }

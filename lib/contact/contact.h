@@ -49,6 +49,14 @@ struct hes_ess {
     double *dp_k, *dp_y, *dp_h0, *dp_hm, *dp_ev, dp_step;
     int *dp_cand;
     size_t dp_cap;
+    /* The guards evaluated (ess_active.c): act[0 .. n_act-1] (all of them
+       unless park), is_act (m flags); near (m): h_near's answer; lo, hi
+       (n): a box */
+    int *act, n_act, *is_act, *near, park;
+    double *tmpm, *tmpmn, *lo, *hi;
+    int n_pool;               /* candidates in the pool */
+    int sums_on;              /* the model's sums in use: sums (n_sums) follow s */
+    double *sums;
     char msg[512];
     char cvode_msg[256];
 };
@@ -59,8 +67,41 @@ hes_status hes__ess_fail(hes_ess *e, hes_status status, const char *fmt, ...)
 /* Model callbacks with checks (model failure, non-finite output). */
 hes_status hes__ess_f(hes_ess *e, const double *x, const int *s, double *out);
 hes_status hes__ess_f_dx(hes_ess *e, const double *x, const int *s, double *out);
+/* h and Dh (m x n) of every guard, and of the guards idx[0..k-1] (out: k,
+ * k x n) */
+hes_status hes__ess_h_all(hes_ess *e, const double *x, double *out);
+hes_status hes__ess_Dh_all(hes_ess *e, const double *x, double *out);
+hes_status hes__ess_h_some(hes_ess *e, const double *x, int k, const int *idx, double *out);
+hes_status hes__ess_Dh_some(hes_ess *e, const double *x, int k, const int *idx, double *out);
+/* s_i = v, the sums updated (the model's sums_flip) if it changes */
+hes_status hes__ess_set_sign(hes_ess *e, int i, int v);
+/* the sums from the whole pattern e->s */
+hes_status hes__ess_sums_init(hes_ess *e);
+
+/* The active guards (ess_active.c).  h and Dh of the active guards into
+ * out (m, m x n: the rows of the others untouched). */
 hes_status hes__ess_h(hes_ess *e, const double *x, double *out);
 hes_status hes__ess_Dh(hes_ess *e, const double *x, double *out);
+/* Whether this run keeps an active set (the model's h_near and DOPRI5) */
+int hes__ess_parking(const hes_ess *e, const hes_ess_options *o);
+/* Every guard active, no active set kept */
+void hes__ess_all_active(hes_ess *e);
+/* An active set from e->h holding every guard at the current state: the
+ * guards within eps of a level (and the watched and hit ones) */
+hes_status hes__ess_start_active(hes_ess *e);
+/* Drops from the active set the guards (e->h current) more than eps beyond
+ * their levels, neither watched nor hit */
+void hes__ess_shrink(hes_ess *e);
+/* The box lo <= x <= hi of the path ahead, from x: the guards that may
+ * meet a level in it (the model's h_near) made active, their h (and Dh
+ * rows, if Dout) at x written to hout (Dout) and their watch flags set;
+ * *n_new of them */
+hes_status hes__ess_activate(hes_ess *e, const double *lo, const double *hi, const double *x,
+                             double *hout, double *Dout, int *n_new);
+/* the root slots of guard i watched (ess.c's rule; empty: pool empty) */
+void hes__ess_set_watch(hes_ess *e, int i, int empty);
+/* dst[i] = src[i] for the active guards */
+void hes__ess_copy_active(const hes_ess *e, double *dst, const double *src);
 /* e->Dh = Dh(x), evaluated unless it (or Dh2 at xp) already holds it. */
 hes_status hes__ess_Dh_at(hes_ess *e, const double *x);
 /* Guard i is at its zero at x (e->h and e->Dh at x, xinf = max |x_k|):

@@ -183,6 +183,7 @@ hes_status hes_ess_new(const hes_ess_model *model, hes_ess **out, char *msg, siz
     int n = model->n, m = model->m;
     size_t N = (size_t)n, M = (size_t)m;
     e->model = model;
+    e->sums_on = model->n_sums > 0;
     e->n = n;
     e->m = m;
     e->p = calloc((size_t)(model->n_params > 0 ? model->n_params : 1), sizeof *e->p);
@@ -212,6 +213,19 @@ hes_status hes_ess_new(const hes_ess_model *model, hes_ess **out, char *msg, siz
     e->x = calloc(N, sizeof(double));
     e->J = calloc(N * N, sizeof(double));
     e->w = calloc(N, sizeof(double));
+    e->act = calloc(M, sizeof *e->act);
+    e->is_act = calloc(M, sizeof *e->is_act);
+    e->near = calloc(M, sizeof *e->near);
+    e->lo = calloc(N, sizeof(double));
+    e->hi = calloc(N, sizeof(double));
+    e->tmpm = calloc(M, sizeof(double));
+    e->tmpmn = model->h_some ? calloc(M * N, sizeof(double)) : NULL;
+    e->sums = calloc((size_t)(model->n_sums > 0 ? model->n_sums : 1), sizeof(double));
+    if (!e->act || !e->is_act || !e->near || !e->lo || !e->hi || !e->tmpm ||
+        (model->h_some && !e->tmpmn) || !e->sums) {
+        hes_ess_destroy(e);
+        return HES_ENOMEM;
+    }
     if (!e->p || !e->s || !e->watch || !e->pool || !e->hit || !e->roots || !e->late || !e->h ||
         !e->hp || !e->Dh || !e->Dh2 || !e->G || !e->Fp || !e->DG || !e->fdwork || !e->xs ||
         !e->xp || !e->xdh || !e->row || !e->tmpn || !e->Jtmp || !e->A || !e->x || !e->J ||
@@ -258,6 +272,8 @@ void hes_ess_destroy(hes_ess *e)
     free(e->Jtmp); free(e->A);
     free(e->dp_k); free(e->dp_h0); free(e->dp_cand); free(e->dp_ev);
     free(e->x); free(e->J); free(e->w);
+    free(e->act); free(e->is_act); free(e->near); free(e->lo); free(e->hi);
+    free(e->tmpm); free(e->tmpmn); free(e->sums);
     free(e);
 }
 
@@ -368,29 +384,29 @@ static hes_status resolve_signs(hes_ess *e)
     hes_status st;
     for (int k = 0; k < n; k++)
         xinf = fmax(xinf, fabs(e->x[k]));
-    for (int i = 0; i < m; i++) {
-        if (e->pool[i]) {
-            e->s[i] = -1;
-            continue;
-        }
-        e->s[i] = e->h[i] >= 0 ? 1 : -1;
-        if (fabs(e->h[i]) < e->eps)
+    for (int q = 0; q < e->n_act; q++) {   /* a parked guard keeps its sign */
+        int i = e->act[q];
+        if ((st = hes__ess_set_sign(e, i, e->pool[i] || e->h[i] < 0 ? -1 : 1)) != HES_OK)
+            return st;
+        if (!e->pool[i] && fabs(e->h[i]) < e->eps)
             need = 1;
     }
     if (!need)
         return HES_OK;
     if ((st = hes__ess_Dh_at(e, e->x)) != HES_OK)
         return st;
-    for (int i = 0; i < m; i++) {
+    for (int q = 0; q < e->n_act; q++) {
+        int i = e->act[q];
         if (e->pool[i] || !hes__ess_at_zero(e, i, xinf))
             continue;
-        e->s[i] = 1;
-        if ((st = hes__ess_f(e, e->x, e->s, e->Fp)) != HES_OK)
+        if ((st = hes__ess_set_sign(e, i, 1)) != HES_OK ||
+            (st = hes__ess_f(e, e->x, e->s, e->Fp)) != HES_OK)
             return st;
         double a = 0;
         for (int k = 0; k < n; k++)
             a += e->Dh[i + (size_t)k * m] * e->Fp[k];
-        e->s[i] = a > 0 ? 1 : -1;
+        if ((st = hes__ess_set_sign(e, i, a > 0 ? 1 : -1)) != HES_OK)
+            return st;
     }
     return HES_OK;
 }
@@ -448,12 +464,10 @@ static hes_status step_jacobian(hes_ess *e, int r, double t, int dopri)
 static hes_status integrate(hes_ess *e, const hes_ess_options *o, double *t, double t_end,
                             hes_ess_result *res, int *k_out, int *ended)
 {
-    int n = e->n, m = e->m, empty = 1;
-    for (int i = 0; i < m; i++)
-        empty &= !e->pool[i];
-    for (int i = 0; i < m; i++) {
-        e->watch[i] = (e->pool[i] && !e->late[i]) || (empty && e->s[i] < 0);
-        e->watch[m + i] = !e->pool[i] || e->late[i];
+    int n = e->n, m = e->m, empty = e->n_pool == 0;
+    for (int q = 0; q < e->n_act; q++) {   /* parked guards are not watched */
+        int i = e->act[q];
+        hes__ess_set_watch(e, i, empty);
         e->hit[i] = 0;
     }
     if (o->method == HES_ESS_DOPRI5)
@@ -498,20 +512,28 @@ static hes_status integrate(hes_ess *e, const hes_ess_options *o, double *t, dou
     return HES_OK;
 }
 
-/* The guard reset rule after a band entry with the pool empty. */
-static void rearm(hes_ess *e, int trigger)
+/* The guard reset rule after a band entry with the pool empty (every
+ * guard evaluated at x; the parked ones again after it). */
+static hes_status rearm(hes_ess *e, int trigger)
 {
+    hes_status st;
+    if (e->park && (st = hes__ess_h_all(e, e->x, e->h)) != HES_OK)
+        return st;
     if (e->model->rearm)
         e->model->rearm(e->x, e->h, e->s, e->pool, e->model->data);
     else
         for (int i = 0; i < e->m; i++)
             e->pool[i] = e->h[i] < 0;
+    e->n_pool = 0;
     for (int i = 0; i < e->m; i++) {
         e->pool[i] = e->pool[i] != 0;
+        e->n_pool += e->pool[i];
         e->late[i] = 0;
+        e->hit[i] = 0;
     }
     if (trigger >= 0 && e->pool[trigger])
         e->hit[trigger] = 1;  /* at -eps to the root's accuracy: in the band */
+    return e->park ? hes__ess_start_active(e) : HES_OK;
 }
 
 /* Strict (options.near_miss = 0): a watched guard (e->h current) found
@@ -520,7 +542,8 @@ static hes_status near_misses(hes_ess *e, double t)
 {
     if (e->near_miss)
         return HES_OK;
-    for (int i = 0; i < e->m; i++) {
+    for (int q = 0; q < e->n_act; q++) {   /* watched guards are active */
+        int i = e->act[q];
         if (!e->late[i] || !(e->h[i] < -e->eps))
             continue;
         char buf[32];
@@ -542,10 +565,12 @@ static hes_status near_misses(hes_ess *e, double t)
  * candidate may be carried up to its band past its zero by a projection
  * across a guard with the same surface, and is projected back).  Anything
  * else means a crossing was not seen (or a projection carried a guard
- * across its zero): the trajectory is wrong, and the run stops. */
-static hes_status check_signs(hes_ess *e, double t)
+ * across its zero): the trajectory is wrong, and the run stops.  all:
+ * every guard (e->h holds them all), else the active ones. */
+static hes_status check_signs(hes_ess *e, double t, int all)
 {
-    for (int i = 0; i < e->m; i++) {
+    for (int q = 0; q < (all ? e->m : e->n_act); q++) {
+        int i = all ? q : e->act[q];
         double h = e->h[i];
         int want = h >= 0 ? 1 : -1;
         if (e->s[i] == want || fabs(h) <= e->eps)
@@ -561,6 +586,17 @@ static hes_status check_signs(hes_ess *e, double t)
     return HES_OK;
 }
 
+/* The guards at the top of a step: the active ones at x, checked, and
+ * those far from their levels dropped (ess_active.c). */
+static hes_status guards_at_step(hes_ess *e, double t)
+{
+    hes_status st;
+    if ((st = hes__ess_h(e, e->x, e->h)) != HES_OK || (st = check_signs(e, t, 0)) != HES_OK)
+        return st;
+    hes__ess_shrink(e);
+    return HES_OK;
+}
+
 static hes_status run(hes_ess *e, const hes_ess_options *o, double t0, const double *x0,
                       double t_end, hes_ess_result *res)
 {
@@ -573,14 +609,22 @@ static hes_status run(hes_ess *e, const hes_ess_options *o, double t0, const dou
     for (int k = 0; k < n; k++)
         e->J[k + (size_t)k * n] = 1;
     memset(e->w, 0, (size_t)n * sizeof *e->w);
-    if ((st = hes__ess_h(e, e->x, e->h)) != HES_OK)
+    if ((st = hes__ess_h_all(e, e->x, e->h)) != HES_OK)
         return st;
+    e->n_pool = 0;
     for (int i = 0; i < m; i++) {
         e->pool[i] = e->h[i] < 0;
+        e->n_pool += e->pool[i];
         e->s[i] = e->h[i] >= 0 ? 1 : -1;
         e->hit[i] = 0;
         e->late[i] = 0;
+        e->watch[i] = e->watch[m + i] = 0;
     }
+    if ((st = hes__ess_sums_init(e)) != HES_OK)
+        return st;
+    hes__ess_all_active(e);
+    if (hes__ess_parking(e, o) && (st = hes__ess_start_active(e)) != HES_OK)
+        return st;
     if (o->record && (st = add_sample(e, res, &cap, t, e->x)) != HES_OK)
         return st;
     while (k_out < o->n_out && o->t_out[k_out] <= t0)
@@ -593,14 +637,14 @@ static hes_status run(hes_ess *e, const hes_ess_options *o, double t0, const dou
         if ((loop & 63) == 0 && hes__monotonic_seconds() > deadline)
             return hes__ess_fail(e, HES_ESOLVER, "the ESS integrator exceeded its wall-time "
                                  "budget of %g s at t = %.10g", o->max_wall_time, t);
-        if ((st = hes__ess_h(e, e->x, e->h)) != HES_OK || (st = near_misses(e, t)) != HES_OK ||
-            (st = check_signs(e, t)) != HES_OK)
+        if ((st = guards_at_step(e, t)) != HES_OK || (st = near_misses(e, t)) != HES_OK)
             return st;
         if (landed >= 0)   /* how close the last projection came to its guard */
             e->zero_tol = fmin(fmax(e->zero_tol, 2 * fabs(e->h[landed])), 0.5 * e->eps);
         landed = -1;
         int any = 0;
-        for (int i = 0; i < m; i++) {
+        for (int q = 0; q < e->n_act; q++) {
+            int i = e->act[q];
             if (e->late[i] && (e->h[i] < -o->eps || e->h[i] >= 0))
                 e->late[i] = 0;    /* a watched guard that has left its band, or that a
                                       projection across another guard carried past its
@@ -625,14 +669,15 @@ static hes_status run(hes_ess *e, const hes_ess_options *o, double t0, const dou
             if (j >= m)            /* a sign change met along G */
                 res->n_sign_changes++;
             else if (j >= 0) {
+                e->n_pool -= e->pool[j];
                 e->pool[j] = 0;
                 e->hit[j] = 0;
                 e->late[j] = 0;
                 res->n_projections++;
             }
             if (j == -2) {         /* only watched guards in the band */
-                for (int i = 0; i < m; i++)
-                    e->hit[i] = 0;
+                for (int q = 0; q < e->n_act; q++)
+                    e->hit[e->act[q]] = 0;
                 any = 0;
             }
         }
@@ -645,26 +690,31 @@ static hes_status run(hes_ess *e, const hes_ess_options *o, double t0, const dou
             if (o->jacobian && (st = step_jacobian(e, ended, t, o->method == HES_ESS_DOPRI5)) != HES_OK)
                 return st;
             if (ended >= 0) {
-                int empty = 1, trigger = -1;
-                for (int i = 0; i < m; i++)
-                    empty &= !e->pool[i];
+                int empty = e->n_pool == 0, trigger = -1;
                 if ((st = hes__ess_h(e, e->x, e->h)) != HES_OK)
                     return st;
-                for (int r = 0; r < 2 * m; r++) {
-                    if (!e->roots[r])
-                        continue;
-                    if (r >= m) {          /* sign change: s follows the crossing */
-                        e->s[r - m] = e->roots[r] > 0 ? 1 : -1;
+                for (int q = 0; q < e->n_act; q++) {
+                    int i = e->act[q];
+                    if (e->roots[m + i]) {   /* sign change: s follows the crossing */
+                        if ((st = hes__ess_set_sign(e, i, e->roots[m + i] > 0 ? 1 : -1)) !=
+                            HES_OK)
+                            return st;
                         res->n_sign_changes++;
-                        if (e->late[r - m] && e->roots[r] > 0)
-                            e->pool[r - m] = e->late[r - m] = 0; /* a watched guard crossed */
-                    } else if (e->pool[r]) /* band entry of a candidate */
-                        e->hit[r] = 1;
-                    else if (empty && trigger < 0)
-                        trigger = r;       /* band entry with the pool empty */
+                        if (e->late[i] && e->roots[m + i] > 0) { /* a watched guard crossed */
+                            e->n_pool -= e->pool[i];
+                            e->pool[i] = e->late[i] = 0;
+                        }
+                    }
+                    if (!e->roots[i])
+                        continue;
+                    if (e->pool[i])        /* band entry of a candidate */
+                        e->hit[i] = 1;
+                    else if (empty && (trigger < 0 || i < trigger))
+                        trigger = i;       /* band entry with the pool empty */
                 }
                 if (trigger >= 0) {
-                    rearm(e, trigger);
+                    if ((st = rearm(e, trigger)) != HES_OK)
+                        return st;
                     res->n_rearms++;
                 }
             }
@@ -672,8 +722,8 @@ static hes_status run(hes_ess *e, const hes_ess_options *o, double t0, const dou
         if (o->record && (st = add_sample(e, res, &cap, t, e->x)) != HES_OK)
             return st;
     }
-    if ((st = hes__ess_h(e, e->x, e->h)) != HES_OK || (st = near_misses(e, t)) != HES_OK ||
-        (st = check_signs(e, t)) != HES_OK)
+    if ((st = hes__ess_h_all(e, e->x, e->h)) != HES_OK || (st = near_misses(e, t)) != HES_OK ||
+        (st = check_signs(e, t, 1)) != HES_OK)
         return st;
     for (; k_out < o->n_out; k_out++)   /* output times at t_end */
         memcpy(res->x_out + (size_t)k_out * n, e->x, (size_t)n * sizeof *e->x);

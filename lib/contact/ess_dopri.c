@@ -116,7 +116,8 @@ static int crossed(const hes_ess *e, const double *a, const double *b, int r)
 static void slot_rates(const hes_ess *e, const double *D, const double *f, double *rate)
 {
     int m = e->m;
-    for (int i = 0; i < m; i++) {
+    for (int q = 0; q < e->n_act; q++) {
+        int i = e->act[q];
         double a = 0;
         for (int k = 0; k < e->n; k++)
             a += D[i + (size_t)k * m] * f[k];
@@ -131,7 +132,8 @@ static void slot_rates(const hes_ess *e, const double *D, const double *f, doubl
 static double approach_cap(const hes_ess *e, const double *h0, const double *rate)
 {
     double cap = HUGE_VAL;
-    for (int r = 0; r < 2 * e->m; r++) {
+    for (int q = 0; q < 2 * e->n_act; q++) {
+        int r = e->act[q >> 1] + (q & 1) * e->m;
         if (!e->watch[r])
             continue;
         double g = slot(e, h0, r), d = rate[r % e->m];
@@ -169,7 +171,8 @@ static void scan_slots(const hes_ess *e, const double *h0, const double *hmid,
     int m = e->m, cap = *nth;
     *unresolved = 0;
     *nth = 0;
-    for (int r = 0; r < 2 * m; r++) {
+    for (int q = 0; q < 2 * e->n_act; q++) {
+        int r = e->act[q >> 1] + (q & 1) * m;
         if (!e->watch[r])
             continue;
         double g0 = slot(e, h0, r), gm = slot(e, hmid, r), g1 = slot(e, h1, r);
@@ -275,9 +278,11 @@ hes_status hes__ess_dopri(hes_ess *e, const hes_ess_options *o, double *t, doubl
         (st = hes__ess_Dh(e, y, D)) != HES_OK)
         return st;
     slot_rates(e, D, k1, r0);
-    for (int i = 0; i < m; i++)   /* at its zero: on the side s says it is going to */
+    for (int q = 0; q < e->n_act; q++) {   /* at its zero: on the side s says it is going to */
+        int i = e->act[q];
         if (!e->pool[i] && (h0[i] == 0 || (h0[i] > 0) != (e->s[i] > 0)))
             h0[i] = e->s[i] > 0 ? DBL_MIN : -DBL_MIN;
+    }
     double hs = e->dp_step;
     if (!(hs > 0)) { /* Hairer's first guess: 0.01 |y| / |f| */
         double d0 = wrms(n, y, y, NULL, rtol, atol), d1 = wrms(n, k1, y, NULL, rtol, atol);
@@ -342,10 +347,34 @@ hes_status hes__ess_dopri(hes_ess *e, const hes_ess_options *o, double *t, doubl
             rc[4 * N + k] = h * (D1 * k1[k] + D3 * k3[k] + D4 * k4[k] + D5 * k5[k] +
                                  D6 * k6[k] + D7 * k7[k]);
         }
+        dense(n0, N, rc, 0.5, yt);
+        if (e->park) { /* guards the step may bring to a level (ess_active.c) */
+            for (int k = 0; k < n0; k++) {
+                double dev = 2 * fabs(yt[k] - 0.5 * (y[k] + y1[k]));
+                e->lo[k] = fmin(y[k], y1[k]) - dev;
+                e->hi[k] = fmax(y[k], y1[k]) + dev;
+            }
+            int first = e->n_act, n_new;
+            if ((st = hes__ess_activate(e, e->lo, e->hi, y, h0, D, &n_new)) != HES_OK)
+                return st;
+            if (n_new > 0) {   /* their rates at the start, and their approach */
+                for (int q = first; q < e->n_act; q++) {
+                    int i = e->act[q];
+                    double a = 0;
+                    for (int k = 0; k < n0; k++)
+                        a += D[i + (size_t)k * m] * k1[k];
+                    r0[i] = a;
+                }
+                if (approach_cap(e, h0, r0) < h) {
+                    hs = h;    /* the step again, capped */
+                    rejected = 1;
+                    continue;
+                }
+            }
+        }
         if ((st = hes__ess_h(e, y1, h1)) != HES_OK || (st = hes__ess_Dh(e, y1, D)) != HES_OK)
             return st;
         slot_rates(e, D, k7, r1);
-        dense(n0, N, rc, 0.5, yt);
         if ((st = hes__ess_h(e, yt, hmid)) != HES_OK)
             return st;
         int unresolved, nth = 8;
@@ -368,7 +397,7 @@ hes_status hes__ess_dopri(hes_ess *e, const hes_ess_options *o, double *t, doubl
             }
         double tlo = 0, thi = 1;
         int nc = 0, *cand = e->dp_cand;   /* the slots crossed in the bracket */
-        memcpy(hl, h0, (size_t)m * sizeof *hl);
+        hes__ess_copy_active(e, hl, h0);
         for (int q = 0; q < nth && nc == 0; q++) {
             const double *hq = ths[q] == 1 ? h1 : ths[q] == 0.5 ? hmid : hsam;
             if (hq == hsam) {
@@ -376,10 +405,12 @@ hes_status hes__ess_dopri(hes_ess *e, const hes_ess_options *o, double *t, doubl
                 if ((st = hes__ess_h(e, yt, hsam)) != HES_OK)
                     return st;
             }
-            for (int r = 0; r < 2 * m; r++)
+            for (int p = 0; p < 2 * e->n_act; p++) {
+                int r = e->act[p >> 1] + (p & 1) * m;
                 if (e->watch[r] && crossed(e, hl, hq, r))
                     cand[nc++] = r;
-            memcpy(nc ? hm : hl, hq, (size_t)m * sizeof *hl);
+            }
+            hes__ess_copy_active(e, nc ? hm : hl, hq);
             if (nc)
                 thi = ths[q];
             else
@@ -415,20 +446,21 @@ hes_status hes__ess_dopri(hes_ess *e, const hes_ess_options *o, double *t, doubl
                 side = sd;
                 if (c) {
                     thi = th;
-                    memcpy(hm, e->dp_hm, (size_t)m * sizeof *hm);
+                    hes__ess_copy_active(e, hm, e->dp_hm);
                 } else {
                     tlo = th;
-                    memcpy(hl, e->dp_hm, (size_t)m * sizeof *hl);
+                    hes__ess_copy_active(e, hl, e->dp_hm);
                 }
                 if (same >= 3)
                     same = 0;
             }
-            memset(e->roots, 0, 2 * (size_t)m * sizeof *e->roots);
+            for (int q = 0; q < e->n_act; q++)
+                e->roots[e->act[q]] = e->roots[m + e->act[q]] = 0;
             for (int q = 0; q < nc; q++)
                 e->roots[cand[q]] = crossed(e, hl, hm, cand[q]);
-            for (int r = 0; r < 2 * m && *ended < 0; r++)
-                if (e->roots[r])
-                    *ended = r;
+            for (int q = 0; q < nc; q++)   /* the first slot crossed */
+                if (e->roots[cand[q]] && (*ended < 0 || cand[q] < *ended))
+                    *ended = cand[q];
             tstop = thi >= 1 ? tt + h : tt + thi * h;
             if (thi < 1)
                 dense(n, N, rc, thi, y1);
@@ -449,7 +481,7 @@ hes_status hes__ess_dopri(hes_ess *e, const hes_ess_options *o, double *t, doubl
         if (last)
             return HES_OK;
         memcpy(k1, k7, N * sizeof *k1);  /* first same as last */
-        memcpy(h0, h1, (size_t)m * sizeof *h0);
-        memcpy(r0, r1, (size_t)m * sizeof *r0);
+        hes__ess_copy_active(e, h0, h1);
+        hes__ess_copy_active(e, r0, r1);
     }
 }

@@ -3,8 +3,9 @@
  * (hes_ess_validate) and the checked evaluation of their callbacks (a
  * nonzero return is HES_EMODEL, a non-finite value HES_ENONFINITE, each
  * with a message naming the callback), with central differences of f
- * (base/fd.c) when f_dx is absent; the integrator's failure message
- * (hes__ess_fail).
+ * (base/fd.c) when f_dx is absent; the sums of a contact model's field,
+ * kept with the sign pattern (hes__ess_set_sign); the integrator's failure
+ * message (hes__ess_fail).
  */
 #include <float.h>
 #include <math.h>
@@ -107,6 +108,16 @@ hes_status hes_ess_validate(const hes_ess_model *md, char *msg, size_t len)
             BAD("ESS model '%s': parameter '%s' = %g must be > 0", nm,
                 q->name, q->value);
     }
+    if (!md->h_some != !md->Dh_some || !md->h_some != !md->h_near)
+        BAD("ESS model '%s': h_some, Dh_some and h_near go together (give all three or "
+            "none)", nm);
+    if (md->n_sums < 0 || md->n_sums > ESS_MAX_DIM)
+        BAD("ESS model '%s': n_sums = %d must be from 0 to %d", nm, md->n_sums, ESS_MAX_DIM);
+    if (md->n_sums > 0 && (!md->sums_init || !md->sums_flip || !md->f_sums))
+        BAD("ESS model '%s': n_sums = %d needs sums_init, sums_flip and f_sums", nm,
+            md->n_sums);
+    if (md->n_sums == 0 && (md->sums_init || md->sums_flip || md->f_sums || md->f_dx_sums))
+        BAD("ESS model '%s': sums callbacks given with n_sums = 0", nm);
     if (md->orbit_x0 && (!hes__all_finite(md->orbit_x0, md->n) || !(md->orbit_period > 0) ||
                          !isfinite(md->orbit_period) || md->orbit_section < 0 ||
                          md->orbit_section >= md->n))
@@ -149,6 +160,9 @@ static hes_status checked(hes_ess *e, int rc, const double *out, int k, const ch
 hes_status hes__ess_f(hes_ess *e, const double *x, const int *s, double *out)
 {
     e->n_rhs++;
+    if (e->sums_on)   /* the sums follow e->s (hes__ess_set_sign) */
+        return checked(e, e->model->f_sums(x, e->sums, e->p, out, e->model->data), out, e->n,
+                       "f_sums");
     return checked(e, e->model->f(x, s, e->p, out, e->model->data), out, e->n, "f");
 }
 
@@ -163,7 +177,10 @@ static int f_vec(void *ctx, double t, const double *x, double *out)
 
 hes_status hes__ess_f_dx(hes_ess *e, const double *x, const int *s, double *out)
 {
-    if (e->model->f_dx)
+    if (e->sums_on && e->model->f_dx_sums)
+        return checked(e, e->model->f_dx_sums(x, e->sums, e->p, out, e->model->data), out,
+                       e->n * e->n, "f_dx_sums");
+    if (!e->sums_on && e->model->f_dx)
         return checked(e, e->model->f_dx(x, s, e->p, out, e->model->data), out,
                        e->n * e->n, "f_dx");
     struct fd_ctx c = { e, s };
@@ -172,14 +189,45 @@ hes_status hes__ess_f_dx(hes_ess *e, const double *x, const int *s, double *out)
     return HES_OK;
 }
 
-hes_status hes__ess_h(hes_ess *e, const double *x, double *out)
+hes_status hes__ess_sums_init(hes_ess *e)
+{
+    if (!e->sums_on)
+        return HES_OK;
+    return checked(e, e->model->sums_init(e->s, e->p, e->sums, e->model->data), e->sums,
+                   e->model->n_sums, "sums_init");
+}
+
+hes_status hes__ess_set_sign(hes_ess *e, int i, int v)
+{
+    if (e->s[i] == v)
+        return HES_OK;
+    e->s[i] = v;
+    if (!e->sums_on)
+        return HES_OK;
+    return checked(e, e->model->sums_flip(i, e->s, e->p, e->sums, e->model->data), e->sums,
+                   e->model->n_sums, "sums_flip");
+}
+
+hes_status hes__ess_h_all(hes_ess *e, const double *x, double *out)
 {
     return checked(e, e->model->h(x, e->p, out, e->model->data), out, e->m, "h");
 }
 
-hes_status hes__ess_Dh(hes_ess *e, const double *x, double *out)
+hes_status hes__ess_Dh_all(hes_ess *e, const double *x, double *out)
 {
     return checked(e, e->model->Dh(x, e->p, out, e->model->data), out, e->m * e->n, "Dh");
+}
+
+hes_status hes__ess_h_some(hes_ess *e, const double *x, int k, const int *idx, double *out)
+{
+    return checked(e, e->model->h_some(x, k, idx, e->p, out, e->model->data), out, k,
+                   "h_some");
+}
+
+hes_status hes__ess_Dh_some(hes_ess *e, const double *x, int k, const int *idx, double *out)
+{
+    return checked(e, e->model->Dh_some(x, k, idx, e->p, out, e->model->data), out,
+                   k * e->n, "Dh_some");
 }
 
 hes_status hes__ess_Dh_at(hes_ess *e, const double *x)

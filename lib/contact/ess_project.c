@@ -33,14 +33,19 @@
  * holds for the guard's own curvature along the straight path (the
  * projection lands on the tangent plane, not on the guard):
  *   |h_j(x+)| <= |h_j| / 4,
- * and no other guard may be carried by the projection further than a
- * quarter of the band from where its linear model puts it, along the path
- * and along the flow:
+ * and no other guard within reach of a level may be carried by the
+ * projection further than a quarter of the band from where its linear
+ * model puts it, along the path and along the flow:
  *   |h_i(x+) - h_i - a_i dt_j| + |a_i+ - a_i| dt_j / 2 <= eps / 4,
  *   a_i+ = Dh_i(x+) f(x+, s),
  * so that a projection long enough for the flow to change the stance of
  * another contact (a leg met slowly while the plate rocks on three others)
- * is not taken.  Each bound is a constant times dt_j^2 against a constant
+ * is not taken.  Within reach: the interval between h_i and h_i(x+),
+ * widened by the flow term |a_i+ - a_i| dt_j / 2, meets the levels [-eps,
+ * 0]; a guard beyond them keeps its stance whatever the projection's error,
+ * and its curvature says nothing about the contacts (the test would
+ * otherwise grow stricter with every leg added far from the plate, and
+ * need every guard at every projection).  Each bound is a constant times dt_j^2 against a constant
  * times eps: with a_j bounded below they hold for eps small enough, so the
  * order of the method is untouched.  A candidate that fails them is marked
  * late and watched by
@@ -91,6 +96,27 @@ static double norm2(const double *v, int n, int stride)
     return sqrt(s);
 }
 
+/* The projection from x to xp = x + G dt: every guard that may meet a
+ * level on its way made active, with h and Dh at x (ess_active.c).  Its
+ * way is the straight segment and, with Fp = f(xp, s) given, the flow's
+ * path too: the segment's box widened by |Fp - G| dt per component (twice
+ * the flow's first-order departure from the segment), so that every guard
+ * whose stance the flow could change during the projection is among those
+ * the second-order test looks at. */
+static hes_status reach(hes_ess *e, const double *x, const double *xp, const double *Fp,
+                        double dt)
+{
+    int n_new;
+    if (!e->park)
+        return HES_OK;
+    for (int k = 0; k < e->n; k++) {
+        double w = Fp ? fabs(Fp[k] - e->G[k]) * fabs(dt) : 0;
+        e->lo[k] = fmin(x[k], xp[k]) - w;
+        e->hi[k] = fmax(x[k], xp[k]) + w;
+    }
+    return hes__ess_activate(e, e->lo, e->hi, x, e->h, e->Dh, &n_new);
+}
+
 /* The second-order test of the projection across j (dt = dt_j > 0,
  * a = a_j) from x: 1 in *ok when it may be taken.  At xp = x + G dt (Dh2,
  * Fp = f(xp, s) and hp = h(xp) are left there) the value of every guard
@@ -105,18 +131,21 @@ static hes_status second_order_test(hes_ess *e, const double *x, const int *s, i
     int n = e->n, m = e->m;
     hes_status st;
     *ok = 0;
-    e->dh2_valid = 0;
     for (int k = 0; k < n; k++)
         e->xp[k] = x[k] + e->G[k] * dt;
+    if ((st = hes__ess_f(e, e->xp, s, e->Fp)) != HES_OK ||
+        (st = reach(e, x, e->xp, e->Fp, dt)) != HES_OK)
+        return st;
+    e->dh2_valid = 0;
     if ((st = hes__ess_Dh(e, e->xp, e->Dh2)) != HES_OK ||
-        (st = hes__ess_f(e, e->xp, s, e->Fp)) != HES_OK ||
         (st = hes__ess_h(e, e->xp, e->hp)) != HES_OK)
         return st;
     e->dh2_valid = 1;   /* Dh at xp (the next step's x if j is taken) */
     double xinf = 0;
     for (int k = 0; k < n; k++)
         xinf = fmax(xinf, fabs(e->xp[k]));
-    for (int i = 0; i < m; i++) {
+    for (int q = 0; q < e->n_act; q++) {
+        int i = e->act[q];
         double ai = 0, ap = 0, d1 = 0;
         for (int k = 0; k < n; k++) {
             ai += e->Dh[i + (size_t)k * m] * e->G[k];
@@ -125,6 +154,9 @@ static hes_status second_order_test(hes_ess *e, const double *x, const int *s, i
         }
         double path = fabs(e->hp[i] - e->h[i] - ai * dt), flow = 0.5 * fabs(ap - ai) * dt;
         double round = 1e3 * DBL_EPSILON * (1 + d1 * xinf);
+        if (i != j && (fmin(e->h[i], e->hp[i]) - flow > 0 ||
+                       fmax(e->h[i], e->hp[i]) + flow < -e->eps))
+            continue;   /* no level within its reach: its stance cannot change */
         if (i == j ? !(fabs(ap - a) <= 0.5 * a) || !(path <= fmax(0.25 * fabs(e->h[j]), round))
                    : !(path + flow <= 0.25 * e->eps + round))
             return HES_OK;
@@ -151,7 +183,8 @@ hes_status hes__ess_project(hes_ess *e, double *t, double *x, int *s, const int 
     for (;;) {
         j = -1;
         dtj = HUGE_VAL;
-        for (int i = 0; i < m; i++) {
+        for (int q = 0; q < e->n_act; q++) {   /* candidates in the band are active */
+            int i = e->act[q];
             int watched = e->late[i];   /* checked for liveness too, by default */
             if (watched ? e->near_miss || !(e->h[i] >= -e->eps) : !inband[i])
                 continue;
@@ -208,7 +241,12 @@ hes_status hes__ess_project(hes_ess *e, double *t, double *x, int *s, const int 
         double xinf = 0;
         for (int k = 0; k < n; k++)
             xinf = fmax(xinf, fabs(x[k]));
-        for (int i = 0; i < m; i++) {
+        for (int k = 0; k < n; k++)
+            e->xp[k] = x[k] + e->G[k] * dtj;
+        if ((st = reach(e, x, e->xp, NULL, 0)) != HES_OK)   /* (the test's box holds it) */
+            return st;
+        for (int q = 0; q < e->n_act; q++) {
+            int i = e->act[q];
             if (i == j || (e->pool[i] && inband[i] && !e->late[i]))
                 continue;   /* (those are the argmin's; a watched one is met here) */
             double a = 0;
@@ -300,7 +338,9 @@ hes_status hes__ess_project(hes_ess *e, double *t, double *x, int *s, const int 
     for (int k = 0; k < n; k++)
         x[k] += e->G[k] * dtj;
     *t += dtj;
-    s[j] = aj > 0 ? 1 : -1;
+    (void)s;   /* e->s, with the sums */
+    if ((st = hes__ess_set_sign(e, j, aj > 0 ? 1 : -1)) != HES_OK)
+        return st;
     *jout = flip ? m + j : j;
     *dtout = dtj;
     return HES_OK;

@@ -1,0 +1,332 @@
+/*
+ * test_ess_linear.c - the ESS integrator's path whose cost is linear in the
+ * number of contacts (lib/contact/ess_active.c; the optional per-guard,
+ * broad-phase and sums callbacks of hes_ess_model) against the whole
+ * callbacks it stands in for:
+ *   - the plates' h_some and Dh_some equal h and Dh entry by entry;
+ *   - their field from the sums equals the sum over the stance legs (f,
+ *     f_dx) for random sign patterns, and the sums kept through random
+ *     flips equal the sums made afresh;
+ *   - plate-vertical's broad phase returns every guard that a dense sample
+ *     of a random box of poses brings into the level interval, and few for
+ *     a small box;
+ *   - runs on the active path end where the same runs on the whole
+ *     callbacks end;
+ *   - a broad phase that leaves guards out makes the run fail, never end
+ *     with status OK on a wrong trajectory.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hes.h"
+#include "testutil.h"
+
+#define ck_assert_says(text, word)                                                  \
+    ck_assert_msg(strstr((text), (word)) != NULL, "message '%s' lacks '%s'", (text), (word))
+
+static double urand(unsigned long long *st)
+{
+    *st ^= *st << 13;
+    *st ^= *st >> 7;
+    *st ^= *st << 17;
+    return (double)(*st >> 11) / 9007199254740992.0;
+}
+
+static hes_ess_model *open_plate(int vertical, int N)
+{
+    hes_ess_model *md = vertical ? hes_plate_vertical_model(N) : hes_plate_springs_model(N);
+    ck_assert_ptr_nonnull(md);
+    return md;
+}
+
+static void close_plate(int vertical, hes_ess_model *md)
+{
+    if (vertical)
+        hes_plate_vertical_model_free(md);
+    else
+        hes_plate_springs_model_free(md);
+}
+
+static const double *defaults(const hes_ess_model *md, double *p)
+{
+    for (int k = 0; k < md->n_params; k++)
+        p[k] = md->params[k].value;
+    return p;
+}
+
+/* a random state: the plate near the legs, tilted, moving */
+static void random_state(unsigned long long *st, double *x)
+{
+    x[0] = 0.4 * (urand(st) - 0.5);
+    x[1] = 0.02 * (urand(st) - 0.5) + (urand(st) < 0.5 ? 0.5 : 0.0);
+    x[2] = 0.4 * (urand(st) - 0.5);
+    for (int k = 3; k < 6; k++)
+        x[k] = 2 * (urand(st) - 0.5);
+}
+
+START_TEST(test_plate_guards_some_equal_the_whole)
+{
+    unsigned long long st = 0x9e3779b97f4a7c15ULL;
+    int Ns[] = { 1, 2, 7, 200 };
+    for (int v = 1; v <= 1; v++)
+        for (size_t a = 0; a < sizeof Ns / sizeof *Ns; a++) {
+            hes_ess_model *md = open_plate(v, Ns[a]);
+            int m = md->m, n = md->n;
+            double p[16], x[6], *h = malloc(sizeof(double) * m), *D = malloc(sizeof(double) * m * n);
+            double *hs = malloc(sizeof(double) * m), *Ds = malloc(sizeof(double) * m * n);
+            int *idx = malloc(sizeof(int) * m);
+            ck_assert_ptr_nonnull(md->h_some);
+            defaults(md, p);
+            for (int trial = 0; trial < 20; trial++) {
+                random_state(&st, x);
+                int k = 0;
+                for (int i = 0; i < m; i++)
+                    if (urand(&st) < 0.3)
+                        idx[k++] = m - 1 - i;   /* any order */
+                ck_assert_int_eq(md->h(x, p, h, md->data), 0);
+                ck_assert_int_eq(md->Dh(x, p, D, md->data), 0);
+                ck_assert_int_eq(md->h_some(x, k, idx, p, hs, md->data), 0);
+                ck_assert_int_eq(md->Dh_some(x, k, idx, p, Ds, md->data), 0);
+                for (int q = 0; q < k; q++) {
+                    ck_assert_double_eq(hs[q], h[idx[q]]);
+                    for (int c = 0; c < n; c++)
+                        ck_assert_double_eq(Ds[q + (size_t)c * k], D[idx[q] + (size_t)c * m]);
+                }
+            }
+            free(h); free(D); free(hs); free(Ds); free(idx);
+            close_plate(v, md);
+        }
+}
+END_TEST
+
+static double max_rel(const double *a, const double *b, int n)
+{
+    double d = 0, s = 1e-300;
+    for (int k = 0; k < n; k++) {
+        d = fmax(d, fabs(a[k] - b[k]));
+        s = fmax(s, fmax(fabs(a[k]), fabs(b[k])));
+    }
+    return d / s;
+}
+
+START_TEST(test_plate_field_from_the_sums_equals_the_sum_over_legs)
+{
+    unsigned long long st = 0x2545f4914f6cdd1dULL;
+    int Ns[] = { 1, 2, 7, 200 };
+    for (int v = 0; v <= 1; v++)
+        for (size_t a = 0; a < sizeof Ns / sizeof *Ns; a++) {
+            hes_ess_model *md = open_plate(v, Ns[a]);
+            int m = md->m, n = md->n, ns = md->n_sums;
+            ck_assert_int_gt(ns, 0);
+            double p[16], x[6], f[6], fs[6], J[36], Js[36], sums[16], fresh[16];
+            int *s = malloc(sizeof(int) * m);
+            defaults(md, p);
+            for (int i = 0; i < m; i++)
+                s[i] = urand(&st) < 0.5 ? 1 : -1;
+            ck_assert_int_eq(md->sums_init(s, p, sums, md->data), 0);
+            for (int flip = 0; flip < 400; flip++) {
+                int i = (int)(urand(&st) * m);
+                s[i] = -s[i];
+                ck_assert_int_eq(md->sums_flip(i, s, p, sums, md->data), 0);
+                if (flip % 40 != 39)
+                    continue;
+                ck_assert_int_eq(md->sums_init(s, p, fresh, md->data), 0);
+                for (int k = 0; k < ns; k++)   /* integers: exact */
+                    ck_assert_double_eq(sums[k], fresh[k]);
+                random_state(&st, x);
+                ck_assert_int_eq(md->f(x, s, p, f, md->data), 0);
+                ck_assert_int_eq(md->f_sums(x, sums, p, fs, md->data), 0);
+                ck_assert_int_eq(md->f_dx(x, s, p, J, md->data), 0);
+                ck_assert_int_eq(md->f_dx_sums(x, sums, p, Js, md->data), 0);
+                ck_assert_msg(max_rel(f, fs, n) < 1e-12, "%s N = %d: f from the sums off by %.3g",
+                              md->name, Ns[a], max_rel(f, fs, n));
+                ck_assert_msg(max_rel(J, Js, n * n) < 1e-11, "%s N = %d: f_dx from the sums off "
+                              "by %.3g", md->name, Ns[a], max_rel(J, Js, n * n));
+            }
+            free(s);
+            close_plate(v, md);
+        }
+}
+END_TEST
+
+START_TEST(test_plate_broad_phase_returns_every_guard_that_meets_the_levels)
+{
+    unsigned long long st = 0x853c49e6748fea9bULL;
+    int N = 60;
+    hes_ess_model *md = open_plate(1, N);
+    int m = md->m, *idx = malloc(sizeof(int) * m), *in = malloc(sizeof(int) * m);
+    double p[16], *h = malloc(sizeof(double) * m);
+    defaults(md, p);
+    long returned = 0, met = 0, small_returned = 0, small_boxes = 0;
+    for (int trial = 0; trial < 300; trial++) {
+        double c[6], lo[6], hi[6], x[6], w[3];
+        random_state(&st, c);
+        c[1] = 0.03 * (urand(&st) - 0.5);
+        double scale = pow(10, -4 + 3 * urand(&st));
+        w[0] = scale * 3 * urand(&st);
+        w[1] = scale * urand(&st);
+        w[2] = scale * urand(&st);
+        for (int k = 0; k < 6; k++) {
+            lo[k] = c[k] - (k < 3 ? w[k] : 0);
+            hi[k] = c[k] + (k < 3 ? w[k] : 0);
+        }
+        double eps = pow(10, -4 + 2 * urand(&st)), L = -eps, U = 0;
+        int k = md->h_near(lo, hi, L, U, idx, p, md->data);
+        ck_assert_int_ge(k, 0);
+        ck_assert_int_le(k, m);
+        memset(in, 0, sizeof(int) * m);
+        for (int q = 0; q < k; q++) {
+            ck_assert_int_ge(idx[q], 0);
+            ck_assert_int_lt(idx[q], m);
+            ck_assert_msg(!in[idx[q]], "guard %d returned twice", idx[q]);
+            in[idx[q]] = 1;
+        }
+        returned += k;
+        if (scale <= 1e-3) {
+            small_returned += k;
+            small_boxes++;
+        }
+        /* a grid of 9^3 poses over the box, its corners among them */
+        for (int g = 0; g < 729; g++) {
+            int gi[3] = { g % 9, (g / 9) % 9, g / 81 };
+            memcpy(x, c, sizeof x);
+            for (int a = 0; a < 3; a++)
+                x[a] = lo[a] + (hi[a] - lo[a]) * gi[a] / 8.0;
+            ck_assert_int_eq(md->h(x, p, h, md->data), 0);
+            for (int i = 0; i < m; i++)
+                if (h[i] >= L && h[i] <= U) {
+                    met++;
+                    ck_assert_msg(in[i], "trial %d: guard %d reaches h = %.6g in [%g, 0] at a "
+                                  "pose of the box but h_near left it out", trial, i, h[i], L);
+                }
+        }
+    }
+    /* not everything: on boxes of at most a millimetre, few legs */
+    ck_assert_msg(small_returned < small_boxes * (long)m / 10, "h_near returned %ld guards in "
+                  "%ld boxes of at most 1 mm, of %d", small_returned, small_boxes, m);
+    (void)returned;
+    ck_assert_int_gt(met, 0);
+    free(idx); free(in); free(h);
+    close_plate(1, md);
+}
+END_TEST
+
+/* The plate with its optional callbacks taken away: the integrator's
+ * generic path. */
+static hes_ess_model whole(const hes_ess_model *md)
+{
+    hes_ess_model w = *md;
+    w.h_some = w.Dh_some = NULL;
+    w.h_near = NULL;
+    w.n_sums = 0;
+    w.sums_init = NULL;
+    w.sums_flip = NULL;
+    w.f_sums = w.f_dx_sums = NULL;
+    return w;
+}
+
+START_TEST(test_active_path_ends_where_the_whole_path_ends)
+{
+    int N = 50;
+    hes_ess_model *md = open_plate(1, N);
+    hes_ess_model w = whole(md);
+    hes_ess *fast, *slow;
+    ck_assert_int_eq(hes_ess_new(md, &fast, NULL, 0), HES_OK);
+    ck_assert_int_eq(hes_ess_new(&w, &slow, NULL, 0), HES_OK);
+    hes_ess_options o;
+    hes_ess_options_default(&o);
+    o.method = HES_ESS_DOPRI5;
+    o.eps = 1e-3;
+    unsigned long long st = 0x5851f42d4c957f2dULL;
+    for (int run = 0; run < 6; run++) {
+        double x0[6] = { 0, 0.2 + 0.3 * urand(&st), 0.4 * (urand(&st) - 0.5), 0, 0, 0 };
+        hes_ess_result a, b;
+        o.jacobian = run % 3 == 2;
+        ck_assert_msg(hes_ess_run(fast, &o, 0, x0, 2.0, &a) == HES_OK, "%s",
+                      hes_ess_errmsg(fast));
+        ck_assert_msg(hes_ess_run(slow, &o, 0, x0, 2.0, &b) == HES_OK, "%s",
+                      hes_ess_errmsg(slow));
+        double d = max_rel(a.x_end, b.x_end, 6);
+        ck_assert_msg(d < 1e-6, "run %d: the active path ends %.3g (relative) from the whole "
+                      "path", run, d);
+        ck_assert_int_eq(a.n_projections, b.n_projections);
+        ck_assert_int_eq(a.n_sign_changes, b.n_sign_changes);
+        for (int i = 0; i < md->m; i++)
+            ck_assert_int_eq(a.s_end[i], b.s_end[i]);
+        if (o.jacobian)
+            ck_assert_msg(max_rel(a.jac, b.jac, 36) < 1e-6, "run %d: Jacobians differ by %.3g",
+                          run, max_rel(a.jac, b.jac, 36));
+        hes_ess_result_free(&a);
+        hes_ess_result_free(&b);
+    }
+    hes_ess_destroy(fast);
+    hes_ess_destroy(slow);
+    close_plate(1, md);
+}
+END_TEST
+
+static int blind_near(const double *lo, const double *hi, double a, double b, int *idx,
+                      const double *p, void *data)
+{
+    (void)lo; (void)hi; (void)a; (void)b; (void)idx; (void)p; (void)data;
+    return 0;   /* sees nothing coming */
+}
+
+START_TEST(test_a_blind_broad_phase_fails_the_run)
+{
+    hes_ess_model *md = open_plate(1, 20);
+    hes_ess_model w = *md;
+    w.h_near = blind_near;
+    hes_ess *e;
+    ck_assert_int_eq(hes_ess_new(&w, &e, NULL, 0), HES_OK);
+    hes_ess_options o;
+    hes_ess_options_default(&o);
+    o.method = HES_ESS_DOPRI5;
+    double x0[6] = { 0, 0.3, 0.05, 0, 0, 0 };
+    hes_ess_result r;
+    hes_status st = hes_ess_run(e, &o, 0, x0, 1.0, &r);
+    ck_assert_int_eq(st, HES_ESOLVER);
+    ck_assert_says(hes_ess_errmsg(e), "guard");
+    hes_ess_result_free(&r);
+    hes_ess_destroy(e);
+    close_plate(1, md);
+}
+END_TEST
+
+START_TEST(test_the_optional_callbacks_are_validated)
+{
+    hes_ess_model *md = open_plate(1, 4);
+    hes_ess_model w = *md;
+    char msg[512];
+    w.h_near = NULL;
+    ck_assert_int_eq(hes_ess_validate(&w, msg, sizeof msg), HES_EINVAL);
+    ck_assert_says(msg, "h_near");
+    w = *md;
+    w.sums_flip = NULL;
+    ck_assert_int_eq(hes_ess_validate(&w, msg, sizeof msg), HES_EINVAL);
+    ck_assert_says(msg, "sums_flip");
+    w = *md;
+    w.n_sums = 0;
+    ck_assert_int_eq(hes_ess_validate(&w, msg, sizeof msg), HES_EINVAL);
+    ck_assert_says(msg, "n_sums = 0");
+    ck_assert_int_eq(hes_ess_validate(md, msg, sizeof msg), HES_OK);
+    close_plate(1, md);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("ess_linear");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_plate_guards_some_equal_the_whole);
+    tcase_add_test(tc, test_plate_field_from_the_sums_equals_the_sum_over_legs);
+    tcase_add_test(tc, test_plate_broad_phase_returns_every_guard_that_meets_the_levels);
+    tcase_add_test(tc, test_active_path_ends_where_the_whole_path_ends);
+    tcase_add_test(tc, test_a_blind_broad_phase_fails_the_run);
+    tcase_add_test(tc, test_the_optional_callbacks_are_validated);
+    suite_add_tcase(s, tc);
+    return test_run_suite(s);
+}

@@ -141,3 +141,88 @@ void hes__plate_sum_terms(hes__plate_leg_terms term, const double *x, const void
             Dv[k - 12] += v;
     }
 }
+
+/* Interval arithmetic (not rounded outward: the broad phase adds a leg on
+ * each side of what it finds) */
+hes__iv hes__iv_add(hes__iv a, hes__iv b) { return (hes__iv){ a.lo + b.lo, a.hi + b.hi }; }
+
+hes__iv hes__iv_scale(double c, hes__iv a)
+{
+    return c >= 0 ? (hes__iv){ c * a.lo, c * a.hi } : (hes__iv){ c * a.hi, c * a.lo };
+}
+
+hes__iv hes__iv_mul(hes__iv a, hes__iv b)
+{
+    double p[4] = { a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi };
+    hes__iv r = { p[0], p[0] };
+    for (int k = 1; k < 4; k++) {
+        r.lo = fmin(r.lo, p[k]);
+        r.hi = fmax(r.hi, p[k]);
+    }
+    return r;
+}
+
+/* over an interval within (-pi/2, pi/2): sin and tan increase, cos peaks at 0 */
+hes__iv hes__iv_sin(hes__iv a) { return (hes__iv){ sin(a.lo), sin(a.hi) }; }
+hes__iv hes__iv_tan(hes__iv a) { return (hes__iv){ tan(a.lo), tan(a.hi) }; }
+
+hes__iv hes__iv_cos(hes__iv a)
+{
+    double cl = cos(a.lo), ch = cos(a.hi);
+    return (hes__iv){ fmin(cl, ch), a.lo <= 0 && a.hi >= 0 ? 1.0 : fmax(cl, ch) };
+}
+
+/*
+ * The broad phase of a guard affine in the leg's position X:
+ * h(X) = alpha + beta X, alpha in A and beta in B over a box of states.
+ * Its range at X is [A.lo + min(B.lo X, B.hi X), A.hi + max(B.lo X, B.hi X)],
+ * which meets [lo, hi] iff its lower end is <= hi and its upper end >= lo;
+ * each side changes truth only where one of its two lines meets its
+ * threshold, so on the at most five intervals of X between those four
+ * points the answer is constant: tested at each interval's middle and at
+ * each point, and the legs in a true interval (one more on each side, for
+ * rounding) written as guards first + stride j.  Time independent of N
+ * but for the legs written.
+ */
+static int meets(hes__iv A, hes__iv B, double lo, double hi, double X)
+{
+    return A.lo + fmin(B.lo * X, B.hi * X) <= hi && A.hi + fmax(B.lo * X, B.hi * X) >= lo;
+}
+
+int hes__plate_legs_near(hes__iv A, hes__iv B, double lo, double hi, int N, double a, int first,
+                         int stride, int *idx)
+{
+    double bp[4], x0 = N > 1 ? -a : 0, delta = N > 1 ? 2 * a / (N - 1) : 1;
+    int nb = 0, k = 0, done = -1;
+    double Bs[2] = { B.lo, B.hi };
+    for (int c = 0; c < 2; c++)
+        if (Bs[c] != 0) {
+            bp[nb++] = (hi - A.lo) / Bs[c];
+            bp[nb++] = (lo - A.hi) / Bs[c];
+        }
+    for (int q = 1; q < nb; q++)   /* sorted */
+        for (int r = q; r > 0 && bp[r] < bp[r - 1]; r--) {
+            double u = bp[r];
+            bp[r] = bp[r - 1];
+            bp[r - 1] = u;
+        }
+    /* in increasing X: the interval before bp[q], then the point bp[q] */
+    for (int q = 0; q <= nb; q++)
+        for (int point = 0; point < (q < nb ? 2 : 1); point++) {
+            double L = q == 0 ? -HUGE_VAL : bp[q - 1], R = q == nb ? HUGE_VAL : bp[q], X;
+            if (point)
+                X = L = R = bp[q];
+            else
+                X = q == 0 ? (nb ? R - 1 : 0) : q == nb ? L + 1 : 0.5 * (L + R);
+            if (!meets(A, B, lo, hi, X))
+                continue;
+            /* within [0, N - 1] before any conversion to int */
+            double jl = L == -HUGE_VAL ? 0 : fmin(N, fmax(0, floor((L - x0) / delta) - 1));
+            double jh = R == HUGE_VAL ? N - 1 : fmax(-1, fmin(N - 1, ceil((R - x0) / delta) + 1));
+            for (int j = (int)fmax(jl, done + 1); j <= (int)jh; j++)
+                idx[k++] = first + stride * j;
+            if (jh > done)
+                done = (int)jh;
+        }
+    return k;
+}

@@ -223,42 +223,106 @@ static int sums_flip(int i, const int *s, const double *p, double *sums, void *d
     return 0;
 }
 
+/* Guard g (touchdown 2i: p_i; liftoff 2i + 1: -(p_i + tau p_i')) and,
+ * with row, its gradient: touchdown (grad p_i, 0); liftoff
+ * -(grad p_i + tau Hess p_i v, tau grad p_i) */
+static double guard(const double *x, const pose *q, const double *p, int N, int g,
+                    double row[6])
+{
+    double tau = p[P_C] / p[P_K], pen, gr[3], rate, H[9];
+    int i = g / 2, lift = g % 2;
+    penetration(x, q, i, N, p, &pen, gr, &rate);
+    if (row) {
+        if (lift)
+            penetration_hess(q, leg_x(i, N, p) - x[0], H);
+        for (int a = 0; a < 3; a++) {
+            double dr = lift ? H[3 * a] * x[3] + H[3 * a + 1] * x[4] + H[3 * a + 2] * x[5] : 0;
+            row[a] = lift ? -(gr[a] + tau * dr) : gr[a];
+            row[3 + a] = lift ? -tau * gr[a] : 0;
+        }
+    }
+    return lift ? -(pen + tau * rate) : pen;
+}
+
 static int events(const double *x, const double *p, double *out, void *data)
 {
     const plate_data *pd = data;
     pose q = pose_of(x, p);
-    int N = pd->N;
-    double tau = p[P_C] / p[P_K];
-    for (int i = 0; i < N; i++) {
-        double pen, gr[3], rate;
-        penetration(x, &q, i, N, p, &pen, gr, &rate);
-        out[2 * i] = pen;
-        out[2 * i + 1] = -(pen + tau * rate);
-    }
+    for (int g = 0; g < 2 * pd->N; g++)
+        out[g] = guard(x, &q, p, pd->N, g, NULL);
     return 0;
 }
 
-/* Dh, m x 6 column-major: touchdown (grad p_i, 0); liftoff
- * -(grad p_i + tau Hess p_i v, tau grad p_i). */
+static int events_some(const double *x, int k, const int *idx, const double *p, double *out,
+                       void *data)
+{
+    const plate_data *pd = data;
+    pose q = pose_of(x, p);
+    for (int r = 0; r < k; r++)
+        out[r] = guard(x, &q, p, pd->N, idx[r], NULL);
+    return 0;
+}
+
+/* Dh, m x 6 column-major */
 static int events_dx(const double *x, const double *p, double *out, void *data)
 {
     const plate_data *pd = data;
     pose q = pose_of(x, p);
-    int N = pd->N, m = 2 * N;
-    double tau = p[P_C] / p[P_K];
-    for (int i = 0; i < N; i++) {
-        double pen, gr[3], rate, H[9];
-        penetration(x, &q, i, N, p, &pen, gr, &rate);
-        penetration_hess(&q, leg_x(i, N, p) - x[0], H);
-        for (int a = 0; a < 3; a++) {
-            double dr = H[3 * a] * x[3] + H[3 * a + 1] * x[4] + H[3 * a + 2] * x[5];
-            out[2 * i + (size_t)a * m] = gr[a];
-            out[2 * i + (size_t)(3 + a) * m] = 0;
-            out[2 * i + 1 + (size_t)a * m] = -(gr[a] + tau * dr);
-            out[2 * i + 1 + (size_t)(3 + a) * m] = -tau * gr[a];
-        }
+    int m = 2 * pd->N;
+    for (int g = 0; g < m; g++) {
+        double row[6];
+        guard(x, &q, p, pd->N, g, row);
+        for (int a = 0; a < 6; a++)
+            out[g + (size_t)a * m] = row[a];
     }
     return 0;
+}
+
+static int events_dx_some(const double *x, int k, const int *idx, const double *p,
+                          double *out, void *data)
+{
+    const plate_data *pd = data;
+    pose q = pose_of(x, p);
+    for (int r = 0; r < k; r++) {
+        double row[6];
+        guard(x, &q, p, pd->N, idx[r], row);
+        for (int a = 0; a < 6; a++)
+            out[r + (size_t)a * k] = row[a];
+    }
+    return 0;
+}
+
+/* The broad phase (hes_ess_model.h_near): both guards are affine in the
+ * leg's position X = x_i, p_i = alpha_p + beta_p X and p_i' = alpha_r +
+ * beta_r X, with (c, s = cos, sin theta, u = z - l0 + rho)
+ *   alpha_p = rho - u c + x s,  beta_p = -s,
+ *   alpha_r = s vx - c vz + u s omega + x c omega,  beta_r = -c omega,
+ * over the box by interval arithmetic (plate_legs.c). */
+static int events_near(const double *lo, const double *hi, double h_lo, double h_hi, int *idx,
+                       const double *p, void *data)
+{
+    const plate_data *pd = data;
+    int N = pd->N;
+    if (!(lo[2] > -1.5 && hi[2] < 1.5)) {   /* every guard */
+        for (int i = 0; i < 2 * N; i++)
+            idx[i] = i;
+        return 2 * N;
+    }
+    hes__iv th = { lo[2], hi[2] }, c = hes__iv_cos(th), s = hes__iv_sin(th);
+    hes__iv x = { lo[0], hi[0] }, u = { lo[1] - p[P_L0] + p[P_RHO], hi[1] - p[P_L0] + p[P_RHO] };
+    hes__iv vx = { lo[3], hi[3] }, vz = { lo[4], hi[4] }, om = { lo[5], hi[5] };
+    hes__iv ap = hes__iv_add((hes__iv){ p[P_RHO], p[P_RHO] },
+                             hes__iv_add(hes__iv_scale(-1, hes__iv_mul(u, c)), hes__iv_mul(x, s)));
+    hes__iv bp = hes__iv_scale(-1, s);
+    hes__iv co = hes__iv_mul(c, om);
+    hes__iv ar = hes__iv_add(hes__iv_add(hes__iv_mul(s, vx), hes__iv_scale(-1, hes__iv_mul(c, vz))),
+                             hes__iv_add(hes__iv_mul(hes__iv_mul(u, s), om), hes__iv_mul(x, co)));
+    hes__iv br = hes__iv_scale(-1, co);
+    double tau = p[P_C] / p[P_K];
+    hes__iv al = hes__iv_scale(-1, hes__iv_add(ap, hes__iv_scale(tau, ar)));
+    hes__iv bl = hes__iv_scale(-1, hes__iv_add(bp, hes__iv_scale(tau, br)));
+    int k = hes__plate_legs_near(ap, bp, h_lo, h_hi, N, p[P_A], 0, 2, idx);   /* touchdown */
+    return k + hes__plate_legs_near(al, bl, h_lo, h_hi, N, p[P_A], 1, 2, idx + k);  /* liftoff */
 }
 
 #define DEFAULT_N 10
@@ -277,7 +341,7 @@ static const char *const default_event_names[2 * DEFAULT_N] = {
 const hes_ess_model hes_ess_problem_plate_springs = {
     "plate-springs", DESCRIPTION " (N = 10; hes_plate_springs_model for others)",
     6, 2 * DEFAULT_N, state_names, default_event_names, NP, params, field, field_dx, events,
-    events_dx, NULL, (void *)&default_data, NULL, 0, 0, NULL, NULL, NULL,
+    events_dx, NULL, (void *)&default_data, NULL, 0, 0, events_some, events_dx_some, events_near,
     HES__PLATE_SUMS, sums_init, sums_flip, field_sums, field_dx_sums,
 };
 

@@ -287,102 +287,26 @@ static int events_dx_some(const double *x, int k, const int *idx, const double *
     return 0;
 }
 
-/*
- * The broad phase (hes_ess_model.h_near).  pen_j = -phi(x_j) with
- * phi(X) = z + (X - x) t, t = tan theta, affine in the leg's position X.
- * Over a box of poses phi(X) is bilinear in (x, t) and linear in z, so its
- * range is [z_lo + min_c l_c(X), z_hi + max_c l_c(X)] with the four lines
- * l_c(X) = (X - x_c) t_c over the corners c of (x, t).  pen_j in [A, B] for
- * some pose iff min phi <= -A and max phi >= -B at X = x_j; each side
- * changes truth only where a line meets its threshold, so on the at most
- * nine intervals between those eight points the answer is constant: tested
- * at each interval's middle and at each point, and the legs in a true
- * interval (one more on each side, for rounding) returned.  Time
- * independent of N but for the legs returned.
- */
-static int legs_between(const double *lo, const double *hi, double A, double B, int N,
-                        const double *p, int *ranges)
-{
-    double tl = tan(lo[2]), th = tan(hi[2]), xs[2] = { lo[0], hi[0] }, ts[2] = { tl, th };
-    double bp[10];
-    int nb = 0, nr = 0;
-    for (int c = 0; c < 4; c++) {
-        double xc = xs[c & 1], tc = ts[c >> 1];
-        if (tc != 0) {
-            bp[nb++] = xc + (-A - lo[1]) / tc;
-            bp[nb++] = xc + (-B - hi[1]) / tc;
-        }
-    }
-    for (int q = 1; q < nb; q++)   /* sorted */
-        for (int r = q; r > 0 && bp[r] < bp[r - 1]; r--) {
-            double u = bp[r];
-            bp[r] = bp[r - 1];
-            bp[r - 1] = u;
-        }
-    double a = p[P_A], delta = N > 1 ? 2 * a / (N - 1) : 1, x0 = N > 1 ? -a : 0;
-    /* segments [bp[q-1], bp[q]] with bp[-1] = -inf, bp[nb] = +inf, and the
-       points themselves */
-    for (int q = 0; q <= nb; q++)
-        for (int point = 0; point < (q < nb ? 2 : 1); point++) {
-            double L = q == 0 ? -HUGE_VAL : bp[q - 1], R = q == nb ? HUGE_VAL : bp[q], X;
-            if (point)
-                X = L = R = bp[q];
-            else
-                X = q == 0 ? (nb ? R - 1 : 0) : q == nb ? L + 1 : 0.5 * (L + R);
-            double mn = HUGE_VAL, mx = -HUGE_VAL;
-            for (int c = 0; c < 4; c++) {
-                double l = (X - xs[c & 1]) * ts[c >> 1];
-                mn = fmin(mn, l);
-                mx = fmax(mx, l);
-            }
-            if (!(lo[1] + mn <= -A && hi[1] + mx >= -B))
-                continue;
-            double jl = L == -HUGE_VAL ? 0 : floor((L - x0) / delta) - 1;
-            double jh = R == HUGE_VAL ? N - 1 : ceil((R - x0) / delta) + 1;
-            jl = fmax(jl, 0);
-            jh = fmin(jh, N - 1);
-            if (jl <= jh) {
-                ranges[2 * nr] = (int)jl;
-                ranges[2 * nr + 1] = (int)jh;
-                nr++;
-            }
-        }
-    return nr;
-}
-
-/* guards base + j for the legs j in the ranges (each leg once) */
-static int emit(const int *ranges, int nr, int base, int *idx)
-{
-    int k = 0, done = -1;
-    for (int pass = 0; pass < nr; pass++) {   /* ranges by their start */
-        int best = -1;
-        for (int r = 0; r < nr; r++)
-            if (ranges[2 * r + 1] > done &&
-                (best < 0 || fmax(ranges[2 * r], done + 1) < fmax(ranges[2 * best], done + 1)))
-                best = r;
-        if (best < 0)
-            break;
-        int j0 = ranges[2 * best] > done ? ranges[2 * best] : done + 1;
-        for (int j = j0; j <= ranges[2 * best + 1]; j++)
-            idx[k++] = base + j;
-        done = ranges[2 * best + 1];
-    }
-    return k;
-}
-
+/* The broad phase (hes_ess_model.h_near): pen_j = alpha + beta x_j with
+ * alpha = -z + x tan theta and beta = -tan theta, over the box by interval
+ * arithmetic (plate_legs.c) */
 static int events_near(const double *lo, const double *hi, double h_lo, double h_hi, int *idx,
                        const double *p, void *data)
 {
     const plate_data *pd = data;
-    int N = pd->N, ranges[2 * 18], k;
-    if (!(lo[2] > -1.5 && hi[2] < 1.5) || N == 1) {   /* every guard */
+    int N = pd->N;
+    if (!(lo[2] > -1.5 && hi[2] < 1.5)) {   /* every guard */
         for (int i = 0; i < 2 * N; i++)
             idx[i] = i;
         return 2 * N;
     }
-    k = emit(ranges, legs_between(lo, hi, h_lo, h_hi, N, p, ranges), 0, idx);   /* pen */
-    k += emit(ranges, legs_between(lo, hi, -h_hi, -h_lo, N, p, ranges), N, idx + k); /* -pen */
-    return k;
+    hes__iv t = hes__iv_tan((hes__iv){ lo[2], hi[2] });
+    hes__iv A = hes__iv_add(hes__iv_scale(-1, (hes__iv){ lo[1], hi[1] }),
+                            hes__iv_mul((hes__iv){ lo[0], hi[0] }, t));
+    hes__iv B = hes__iv_scale(-1, t);
+    int k = hes__plate_legs_near(A, B, h_lo, h_hi, N, p[P_A], 0, 1, idx);      /* pen */
+    return k + hes__plate_legs_near(hes__iv_scale(-1, A), hes__iv_scale(-1, B), h_lo, h_hi, N,
+                                    p[P_A], N, 1, idx + k);                  /* -pen */
 }
 
 #define DEFAULT_N 10

@@ -60,6 +60,23 @@ void hes__plate_sums_add(double *sums, int j, double w);
 void hes__plate_sum_terms(hes__plate_leg_terms term, const double *x, const void *pose,
                           const double *p, int N, double a, const double *sums, double gen[3],
                           double *Dq, double *Dv);
+/* Intervals and the broad phase of a plate's guards affine in the leg's
+ * position X, h = alpha + beta X with alpha in A and beta in B over a box
+ * of states: the legs j (at -a + 2a j / (N - 1)) whose guard may lie in
+ * [lo, hi], written to idx as first + stride j; returns how many
+ * (plate_legs.c).  The interval functions of angles need the interval
+ * within (-pi/2, pi/2). */
+typedef struct {
+    double lo, hi;
+} hes__iv;
+hes__iv hes__iv_add(hes__iv a, hes__iv b);
+hes__iv hes__iv_scale(double c, hes__iv a);
+hes__iv hes__iv_mul(hes__iv a, hes__iv b);
+hes__iv hes__iv_sin(hes__iv a);
+hes__iv hes__iv_cos(hes__iv a);
+hes__iv hes__iv_tan(hes__iv a);
+int hes__plate_legs_near(hes__iv A, hes__iv B, double lo, double hi, int N, double a, int first,
+                         int stride, int *idx);
 extern const hes_ess_model hes_ess_problem_plate_vertical;
 
 /* Simultaneous impacts (lib/contact's impact laws and outcome sets). */

@@ -177,6 +177,27 @@ hes_status hes__ess_Dh(hes_ess *e, const double *x, double *out)
     return HES_OK;
 }
 
+hes_status hes__ess_Dh_at(hes_ess *e, const double *x)
+{
+    size_t nb = (size_t)e->n * sizeof *x;
+    if (e->dh_valid && memcmp(e->xdh, x, nb) == 0)
+        return HES_OK;
+    if (e->dh2_valid && memcmp(e->xp, x, nb) == 0) {
+        double *tmp = e->Dh;
+        e->Dh = e->Dh2;
+        e->Dh2 = tmp;
+        e->dh2_valid = 0;
+    } else {
+        e->dh_valid = 0;
+        hes_status st = hes__ess_Dh(e, x, e->Dh);
+        if (st != HES_OK)
+            return st;
+    }
+    memcpy(e->xdh, x, nb);
+    e->dh_valid = 1;
+    return HES_OK;
+}
+
 void hes__ess_copy_active(const hes_ess *e, double *dst, const double *src)
 {
     if (!e->park) {

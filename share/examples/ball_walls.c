@@ -114,7 +114,7 @@ const hes_ess_model *hes_plugin_ess_model(int *abi);
 const hes_ess_model *hes_plugin_ess_model(int *abi)
 {
 #ifdef BALL_ABI
-    *abi = BALL_ABI;   /* the test suite's wrong-ABI build */
+    *abi = BALL_ABI;   /* the test suite's builds for other ABIs */
 #else
     *abi = HES_ESS_MODEL_ABI;
 #endif

@@ -10,8 +10,9 @@
  * its defaults (time step 0.002 s, semi-implicit Euler, Newton solver).
  * hes runs its ESS integrator (lib/contact; integration steps by DOPRI5,
  * or by CVODES with the second argument "cvodes") on the built-in models
- * hopper-1d and plate-springs (hes_plate_springs_model(N), the same
- * contact law: problems/plate_springs.c) with the parameters below.
+ * hopper-1d, plate-springs (hes_plate_springs_model(N), MuJoCo's contact
+ * law: problems/plate_springs.c) and plate-vertical (the paper's plate,
+ * hes_plate_vertical_model(N)) with the parameters below.
  *
  * How a MuJoCo contact becomes a linear spring-damper.  Every contact geom
  * has solimp = (d, d, 0.001) with d = 1e-4 (MuJoCo's smallest impedance,
@@ -66,52 +67,41 @@
  *    l0 - (z + (xi - x) tan theta) times cos(theta).  A roller's centre must
  *    stay outside the plate, hence rho larger than any compression: the bench
  *    checks it, and that the plate, which slides on the frictionless rollers,
- *    stays over every leg.  120 initial conditions from rest, centred
- *    (x = 0), with z - l0 uniform in [0.25, 0.5] m and theta uniform in
- *    [-0.2, 0.2] rad (every p_i < 0 at t = 0), from a fixed seed; each
- *    simulated for T.  Measured: the wall time of the simulation loop only
- *    (reset, initial state, T/dt calls of mj_step; the model is compiled once
- *    per N, and the checks above run in a second, untimed pass; for hes one
- *    hes_ess_run at the calibrated eps with no recorded samples, no output
- *    times and no Jacobian, its integrator made once per N), its median
- *    over the 120 runs per N, and the marginal cost per contact: the
- *    least-squares slope of the median time against N.  Also the median
- *    number of contacts at the end.
- * c. Accuracy on the plate (the hopper calibration says nothing of it):
- *    for the first ACC_RUNS starts per N, each engine's z at NSAMP times
- *    against its own converged run (MuJoCo at dt / FINE_DT; hes at
- *    eps / FINE_EPS with rtol 1e-10, atol 1e-12): RMS per start, median over
- *    the starts; and the two converged runs against each other (how far the
- *    two models are apart, the O(d) terms above).
- * d. Equal accuracy on the plate: per N, hes's eps bisected (in log eps over
- *    [eps / 16, 4 eps] of the hopper's eps) until its median RMS z equals
- *    MuJoCo's from c; the median wall time over all starts at that eps, its
- *    ratio to MuJoCo's and the slope.
- * e. Printed: cores online, mj_version(), the hopper calibration (time step,
- *    RMS error), per N the median times of hes and MuJoCo and their ratio,
- *    and both slopes; the tables of c and d.
- * f. The ESS paper's plate (hes's plate-vertical, problems/plate_vertical.c:
+ *    stays over every leg.
+ * c. The ESS paper's plate (hes's plate-vertical, problems/plate_vertical.c:
  *    vertical legs at linspace(-0.5, 0.5, N) with point tips at height 0,
- *    M 1, I 0.1875, k = 2000/N, b = 10/N, not clamped), N = 2 to 1000, against
- *    MuJoCo's own soft contact at its default step (spheres of radius
- *    PV_TIP with their tops at 0, spring-dampers as above; one-sided, along
- *    the plate's normal: the accuracy columns' models' gap says how far the
- *    two converged models are apart).  Per N, the same starts for both:
- *    each engine's RMS z against its own converged run (hes's reference by
- *    CVODES whatever the method under test), hes at its fastest eps with an
- *    RMS at most MuJoCo's, then ROUNDS rounds over all starts, MuJoCo and hes alternating
- *    start by start (interleaved); median wall time per run, per contact,
- *    the slope in N and the fitted exponent of the time in N.
+ *    M 1, I 0.1875, k = 2000/N, b = 10/N, not clamped) against MuJoCo's own
+ *    soft contact at its default step (spheres of radius PV_TIP with their
+ *    tops at 0, spring-dampers as above; one-sided, along the plate's
+ *    normal: the table's models' gap says how far the two converged models
+ *    are apart).
+ * d. Each plate, N = 2 to 1000 (bench_plate): RUNS starts from rest,
+ *    centred (x = 0), z - l0 and theta uniform in the plate's ranges, from a
+ *    fixed seed, each simulated for T.  Per N: each engine's RMS z at NSAMP
+ *    times against its own converged run (MuJoCo at dt / FINE_DT; hes at
+ *    eps / FINE_EPS with rtol 1e-10, atol 1e-12, by CVODES whatever the
+ *    method under test), median over the first ACC_RUNS starts; hes at its
+ *    fastest eps among 2^k times the hopper's (k = -8 .. 6) whose median
+ *    RMS is at most MuJoCo's; then ROUNDS rounds over all starts, MuJoCo and
+ *    hes alternating start by start (interleaved), each timed on its
+ *    simulation loop only (MuJoCo: reset, initial state, T/dt calls of
+ *    mj_step; hes: one hes_ess_run with no samples, output times or
+ *    Jacobian; models compiled and integrators made once per N); the
+ *    median wall time per run, per contact, the least-squares slope of the
+ *    time in N and the fitted exponent of the time in N; the median number
+ *    of contacts at the end.
+ * e. Printed: cores online, mj_version(), the hopper calibration (time step,
+ *    RMS error), and per plate its table.
  *
  * Usage: bench_ess_mujoco [runs] [dopri5 | cvodes]   (runs: starts per N, 120)
- * Environment: BENCH_N=2,20,200 the numbers of legs (both plates; defaults
- * 2 to 200 on plate-springs, 2 to 1000 on plate-vertical), BENCH_PLATES=
- * springs, vertical or both (default both), BENCH_ROUNDS the interleaved
- * rounds of f (default 5).  A quick run:
+ * Environment: BENCH_N=2,20,200 the numbers of legs (default 2 to 1000),
+ * BENCH_PLATES=springs, vertical or both (default both), BENCH_ROUNDS the
+ * interleaved rounds (default 5).  A quick run:
  *   BENCH_N=2,20,200 BENCH_ROUNDS=2 tests/bench/bench_ess_mujoco 10
- * With BENCH_CSV=FILE in the environment it also writes the plate table as
- * CSV (N, both median times, their ratio, both contact counts; '#' lines
- * with the slopes) for `hes plot ess-bench FILE -o OUT.png`.
+ * With BENCH_CSV=DIR/NAME.csv it also writes each plate's table as
+ * DIR/NAME-plate-vertical.csv and DIR/NAME-plate-springs.csv (N, both
+ * median times, their ratio, both contact counts, eps, the RMS columns; '#'
+ * lines with the slopes) for `hes plot ess-bench FILE -o OUT.png`.
  */
 #include <config.h>
 
@@ -150,6 +140,7 @@ typedef struct {
     double box;         /* half length of MuJoCo's plate geom (m; the inertia is L's) */
     int vertical;       /* hes's model: 0 plate-springs (rollers), 1 plate-vertical (the paper's) */
     const char *name;
+    const char *about;  /* one line for the table's header */
 } plate_params;
 
 /* hes's own plate (plate-springs): rollers of radius 0.25, more than any
@@ -157,7 +148,10 @@ typedef struct {
    sphere-box distance is then no longer the penetration) */
 static const plate_params PLATE = {
     1.0, 6.0, 1.0 * 6.0 * 6.0 / 12.0, 1000.0, 30.0, 0.5, 1.0, 9.81, 2.0, 0.25, 0.5, 0.2,
-    0.25, 3.0, 0, "plate-springs"
+    0.25, 3.0, 0, "plate-springs",
+    "hes's own plate: M 1 kg, L 6 m, I 3 kg m^2, K 1000 N/m, C 30 N s/m (k = K/N, c = C/N per "
+    "leg), legs over [-1, 1] m with rollers of radius 0.25 m whose tops are at l0 0.5 m; MuJoCo's "
+    "legs the same rollers"
 };
 
 /* The ESS paper's plate (plate-vertical, Sec. 5.2): M 1, L 1.5, I 0.1875,
@@ -172,7 +166,10 @@ static const plate_params PLATE = {
 #define PV_TIP 0.1
 static const plate_params PLATE_V = {
     1.0, 1.5, 0.1875, 2000.0, 10.0, 0.0, 0.5, 9.81, 2.0, 0.2, 0.5, 0.2,
-    PV_TIP, 5.0, 1, "plate-vertical"
+    PV_TIP, 5.0, 1, "plate-vertical",
+    "the ESS paper's plate (Sec. 5.2): M 1 kg, I 0.1875 kg m^2, K 2000 N/m, C 10 N s/m (k = K/N, "
+    "b = C/N per leg), vertical legs over [-0.5, 0.5] m with point tips at l0 0 m; MuJoCo's legs "
+    "spheres of radius 0.1 m with their tops at 0"
 };
 
 typedef struct {
@@ -182,7 +179,7 @@ typedef struct {
 /* the N of the plate being measured (BENCH_N=2,20,200 in the environment
    chooses them for both plates) */
 #define MAXNN 32
-static const int NS_SPRINGS[] = { 2, 5, 10, 20, 50, 100, 200 };
+static const int NS_SPRINGS[] = { 2, 5, 10, 20, 50, 100, 200, 500, 1000 };
 static const int NS_VERTICAL[] = { 2, 5, 10, 20, 50, 100, 200, 500, 1000 };
 static int NS[MAXNN], NN;
 #define RUNS 120
@@ -739,37 +736,6 @@ static double hes_plate_rms(void *model, const plate_params *p, const plate_ic *
     return median(e, acc_runs);
 }
 
-/* hes's eps for MuJoCo's plate RMS `target` (bisection in log eps over
-   [eps / lo_div, eps * hi_mul] of the hopper's eps) and its RMS there; 0 on
-   success, 1 when hes is more accurate than the target even at the range's
-   top (eps_out is that top), -1 when the range does not reach the target
-   or a run fails */
-static int hes_plate_eps(void *model, const plate_params *p, const plate_ic *ics, int acc_runs,
-                         double refs[][2 * NSAMP], double target, double lo_div, double hi_mul,
-                         double *eps_out, double *rms_out)
-{
-    double lo = log(hes_eps / lo_div), hi = log(hi_mul * hes_eps);
-    double rlo = hes_plate_rms(model, p, ics, acc_runs, refs, exp(lo));
-    if (!(rlo <= target))
-        return -1;        /* not reached: "-" */
-    double rhi = hes_plate_rms(model, p, ics, acc_runs, refs, exp(hi));
-    int capped = rhi <= target;
-    if (capped)
-        lo = hi, rlo = rhi;
-    for (int it = 0; it < 12 && rhi > target; it++) {
-        double mid = 0.5 * (lo + hi), r = hes_plate_rms(model, p, ics, acc_runs, refs, exp(mid));
-        if (!(r == r))
-            return -1;
-        if (r > target)
-            hi = mid;
-        else
-            lo = mid, rlo = r;
-    }
-    *eps_out = exp(lo);
-    *rms_out = rlo;
-    return capped;
-}
-
 /* hes's fastest eps at MuJoCo's plate accuracy: over eps = 2^k times the
    hopper's, k = -8 .. 6, those whose median RMS over the accuracy starts is
    at most `target`, the one whose median time over those starts is least
@@ -806,30 +772,6 @@ static int hes_plate_fastest(void *model, const plate_params *p, const plate_ic 
     return found;
 }
 
-/* hes's eps for MuJoCo's plate RMS `target` (over [eps/16, 4 eps]), its RMS
-   there, and the median time of all runs at it */
-static void hes_plate_equal(void *model, const plate_params *p, const plate_ic *ics, int runs,
-                            int acc_runs, double refs[][2 * NSAMP], double target, double *eps_out,
-                            double *rms_out, double *secs_out)
-{
-    double eps, rms;
-    if (hes_plate_eps(model, p, ics, acc_runs, refs, target, 16, 4, &eps, &rms) < 0)
-        return;
-    double save = hes_eps, *t = malloc(sizeof *t * (size_t)runs);
-    int i, nc;
-    hes_eps = eps;
-    for (i = 0; t && i < runs; i++)
-        if (hes_plate_run(model, p, &ics[i], &t[i], &nc))
-            break;
-    hes_eps = save;
-    if (t && i == runs) {
-        *eps_out = eps;
-        *rms_out = rms;
-        *secs_out = median(t, runs);
-    }
-    free(t);
-}
-
 static const bench_engine hes_engine = {
     "hes", hes_hopper, hes_calibrate, hes_plate_new, hes_plate_run, hes_plate_free, hes_plate_traj,
 };
@@ -837,213 +779,12 @@ static const bench_engine hes_engine = {
 
 /* -------------------------------------------------------------------- main */
 
-typedef struct {
-    double med[MAXNN];     /* median wall time per N, NAN when not run */
-    int ncon[MAXNN];       /* median contacts at the end */
-    double slope;
-} plate_result;
-
-static int run_plate(const bench_engine *e, const plate_ic *ics, int runs, plate_result *r)
-{
-    double *t = malloc(sizeof *t * (size_t)runs), *c = malloc(sizeof *c * (size_t)runs);
-    double xs[MAXNN], ys[MAXNN];
-    int ok = 0;
-    for (int j = 0; j < NN; j++) {
-        r->med[j] = NAN;
-        r->ncon[j] = -1;
-        void *model = e->plate_new && e->plate_run ? e->plate_new(&PLATE, NS[j]) : NULL;
-        if (!model)
-            continue;
-        int i;
-        for (i = 0; i < runs; i++) {
-            int nc;
-            if (e->plate_run(model, &PLATE, &ics[i], &t[i], &nc))
-                break;
-            c[i] = nc;
-        }
-        e->plate_free(model);
-        if (i < runs)
-            continue;
-        r->med[j] = median(t, runs);
-        r->ncon[j] = (int)median(c, runs);
-        xs[ok] = NS[j];
-        ys[ok++] = r->med[j];
-    }
-    r->slope = ok >= 2 ? slope(xs, ys, ok) : NAN;
-    free(t);
-    free(c);
-    return ok;
-}
-
 static void cell(double x, const char *fmt)
 {
     if (isnan(x))
         printf("%12s", "-");
     else
         printf(fmt, x);
-}
-
-static int set_ns(const int *def, int n);
-
-/* b.-e. hes's own plate (plate-springs): the tables of the comment at the top */
-static int bench_springs(const bench_engine *hes, int calibrated, int runs)
-{
-    if (set_ns(NS_SPRINGS, (int)(sizeof NS_SPRINGS / sizeof NS_SPRINGS[0])))
-        return -1;
-    plate_ic *ics = malloc(sizeof *ics * (size_t)runs);
-    for (int i = 0; i < runs; i++) {
-        ics[i].x = 0;
-        ics[i].z = PLATE.l0 + uniform(PLATE.dz_lo, PLATE.dz_hi);
-        ics[i].theta = uniform(-PLATE.th_max, PLATE.th_max);
-    }
-    printf("\nplate in SE(2) on N legs over [%g, %g] m: M %g kg, L %g m, I %g kg m^2, bed K %g N/m, C %g N s/m "
-           "(k = K/N, c = C/N per leg), l0 %g m;\n%d initial conditions from rest, x 0, z - l0 in [%g, %g] m, "
-           "theta in [%g, %g] rad (seed %u); %g s simulated; median wall seconds per run\n",
-           -PLATE.a, PLATE.a, PLATE.M, PLATE.L, PLATE.I, PLATE.K, PLATE.C, PLATE.l0, runs, PLATE.dz_lo,
-           PLATE.dz_hi, -PLATE.th_max, PLATE.th_max, SEED, PLATE.T);
-    plate_result rm, rh;
-    if (run_plate(&mujoco_engine, ics, runs, &rm) < NN) {
-        fprintf(stderr, "bench_ess_mujoco: MuJoCo failed on the plate\n");
-        return 1;
-    }
-    if (hes && calibrated)
-        run_plate(hes, ics, runs, &rh);
-    else {
-        for (int j = 0; j < NN; j++)
-            rh.med[j] = NAN, rh.ncon[j] = -1;
-        rh.slope = NAN;
-    }
-    printf("%6s %12s %12s %12s %14s\n", "N", "hes s", "MuJoCo s", "hes/MuJoCo", "contacts end");
-    for (int j = 0; j < NN; j++) {
-        printf("%6d ", NS[j]);
-        cell(rh.med[j], "%12.6f");
-        printf(" ");
-        cell(rm.med[j], "%12.6f");
-        printf(" ");
-        cell(rh.med[j] / rm.med[j], "%12.3f");
-        printf("   %5d / %-5d\n", rh.ncon[j], rm.ncon[j]);
-    }
-    printf("marginal cost per contact (least-squares slope of the median time against N):\n"
-           "  hes    ");
-    cell(rh.slope * 1e6, "%12.3f");
-    printf(" us/contact\n  MuJoCo ");
-    cell(rm.slope * 1e6, "%12.3f");
-    printf(" us/contact\n");
-
-    /* c. accuracy on the plate: each engine against its own converged run;
-       d. hes at MuJoCo's accuracy on the plate: eps bisected per N */
-    double acc_h[MAXNN], acc_m[MAXNN], gap[MAXNN], eq_eps[MAXNN], eq_rms[MAXNN], eq_s[MAXNN];
-    static double refs[ACC_RUNS][2 * NSAMP];
-    int acc_runs = runs < ACC_RUNS ? runs : ACC_RUNS;
-    printf("\naccuracy on the plate (the first %d starts per N): RMS over %d samples of z (m), "
-           "median over the starts, of each engine against its own converged run (MuJoCo at "
-           "dt / %d; hes at eps / %d, rtol 1e-10); and the two converged runs against each "
-           "other (the models' difference)\n", acc_runs, NSAMP, FINE_DT, FINE_EPS);
-    printf("%6s %14s %14s %14s\n", "N", "hes RMS z", "MuJoCo RMS z", "models' gap");
-    for (int j = 0; j < NN; j++) {
-        acc_h[j] = acc_m[j] = gap[j] = NAN;
-        void *mm = mujoco_engine.plate_new(&PLATE, NS[j]);
-        void *hm = hes && calibrated ? hes->plate_new(&PLATE, NS[j]) : NULL;
-        double eh[ACC_RUNS], em[ACC_RUNS], eg[ACC_RUNS];
-        int ok = mm != NULL, okh = hm != NULL;
-        for (int i = 0; ok && i < acc_runs; i++) {
-            double a[2 * NSAMP], b[2 * NSAMP], c[2 * NSAMP], d[2 * NSAMP], sm = 0, sh = 0, sg = 0;
-            ok = !mujoco_engine.plate_traj(mm, &PLATE, &ics[i], 0, a) &&
-                 !mujoco_engine.plate_traj(mm, &PLATE, &ics[i], 1, b);
-            okh = okh && !hes->plate_traj(hm, &PLATE, &ics[i], 0, c) &&
-                  !hes->plate_traj(hm, &PLATE, &ics[i], 1, d);
-            memcpy(refs[i], d, sizeof d);
-            for (int k = 0; k < NSAMP; k++) {
-                sm += (a[2 * k] - b[2 * k]) * (a[2 * k] - b[2 * k]);
-                sh += (c[2 * k] - d[2 * k]) * (c[2 * k] - d[2 * k]);
-                sg += (b[2 * k] - d[2 * k]) * (b[2 * k] - d[2 * k]);
-            }
-            em[i] = sqrt(sm / NSAMP);
-            eh[i] = sqrt(sh / NSAMP);
-            eg[i] = sqrt(sg / NSAMP);
-        }
-        if (ok)
-            acc_m[j] = median(em, acc_runs);
-        if (ok && okh) {
-            acc_h[j] = median(eh, acc_runs);
-            gap[j] = median(eg, acc_runs);
-        }
-        eq_eps[j] = eq_rms[j] = eq_s[j] = NAN;
-#ifdef HAVE_ESS
-        if (ok && okh)
-            hes_plate_equal(hm, &PLATE, ics, runs, acc_runs, refs, acc_m[j], &eq_eps[j], &eq_rms[j],
-                            &eq_s[j]);
-#endif
-        if (mm)
-            mujoco_engine.plate_free(mm);
-        if (hm)
-            hes->plate_free(hm);
-        printf("%6d ", NS[j]);
-        cell(acc_h[j], "%14.3e");
-        printf(" ");
-        cell(acc_m[j], "%14.3e");
-        printf(" ");
-        cell(gap[j], "%14.3e");
-        printf("\n");
-    }
-    printf("\nhes at MuJoCo's accuracy on the plate: eps bisected per N (in log eps, over [eps/16, "
-           "4 eps] of the hopper's calibration) until hes's median RMS z over the accuracy starts "
-           "equals MuJoCo's; then the median wall time over all %d starts\n", runs);
-    printf("%6s %12s %14s %12s %12s %12s\n", "N", "eps", "hes RMS z", "hes s", "MuJoCo s",
-           "hes/MuJoCo");
-    double xq[MAXNN], yq[MAXNN];
-    int nq = 0;
-    for (int j = 0; j < NN; j++) {
-        printf("%6d ", NS[j]);
-        cell(eq_eps[j], "%12.4e");
-        printf(" ");
-        cell(eq_rms[j], "%14.3e");
-        printf(" ");
-        cell(eq_s[j], "%12.6f");
-        printf(" ");
-        cell(rm.med[j], "%12.6f");
-        printf(" ");
-        cell(eq_s[j] / rm.med[j], "%12.3f");
-        printf("\n");
-        if (!isnan(eq_s[j])) {
-            xq[nq] = NS[j];
-            yq[nq++] = eq_s[j];
-        }
-    }
-    double eq_slope = nq >= 2 ? slope(xq, yq, nq) : NAN;
-    printf("marginal cost per contact at equal plate accuracy: hes ");
-    cell(eq_slope * 1e6, "%.3f");
-    printf(" us/contact, MuJoCo ");
-    cell(rm.slope * 1e6, "%.3f");
-    printf(" us/contact\n");
-    free(ics);
-    const char *csv = getenv("BENCH_CSV");
-    if (csv && *csv) {   /* the table for `hes plot ess-bench FILE -o OUT` */
-        FILE *f = fopen(csv, "w");
-        int bad = !f;
-        if (f) {
-            fprintf(f, "# ESS integrator (hes, %s) against MuJoCo %d: plate on N legs, %d starts, "
-                    "median wall seconds per run; %ld cores online\n",
-                    hes_method == HES_ESS_DOPRI5 ? "DOPRI5" : "CVODES", mj_version(), runs,
-                    sysconf(_SC_NPROCESSORS_ONLN));
-            fprintf(f, "# slope_us_per_contact hes %.6g mujoco %.6g hes_equal_plate %.6g\n",
-                    rh.slope * 1e6, rm.slope * 1e6, eq_slope * 1e6);
-            fprintf(f, "N,hes_s,mujoco_s,ratio,hes_contacts,mujoco_contacts,hes_rms_z,"
-                    "mujoco_rms_z,models_gap_z,eq_eps,eq_hes_rms_z,eq_hes_s,eq_ratio\n");
-            for (int j = 0; j < NN; j++)
-                fprintf(f, "%d,%.9g,%.9g,%.6g,%d,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.9g,%.6g\n",
-                        NS[j], rh.med[j], rm.med[j], rh.med[j] / rm.med[j], rh.ncon[j],
-                        rm.ncon[j], acc_h[j], acc_m[j], gap[j], eq_eps[j], eq_rms[j], eq_s[j],
-                        eq_s[j] / rm.med[j]);
-            bad = ferror(f) | (fclose(f) != 0);
-        }
-        if (bad) {
-            fprintf(stderr, "bench_ess_mujoco: could not write %s\n", csv);
-            return 1;
-        }
-        printf("table written to %s (hes plot ess-bench %s -o OUT.png)\n", csv, csv);
-    }
-    return 0;
 }
 
 /* The N list: BENCH_N (comma-separated, each from 2 to 5000, at most MAXNN)
@@ -1074,26 +815,32 @@ static int set_ns(const int *def, int n)
 
 #define ROUNDS 5   /* interleaved timing rounds (BENCH_ROUNDS) */
 
-/* f. The ESS paper's plate (plate-vertical) against MuJoCo's own soft
-   contact at its default step.  Per N: each engine's z against its own
-   converged run (MuJoCo at dt / FINE_DT, hes at eps / FINE_EPS, rtol 1e-10,
-   atol 1e-12) over the first acc_runs starts, median RMS; hes at its fastest
-   eps among 2^k times the hopper's (k = -8 .. 6) whose median RMS is at most
-   MuJoCo's (hes_plate_fastest); then `rounds` rounds over all starts, each start run by
-   MuJoCo then by hes (interleaved, so that a change in the machine's load
-   falls on both), median wall time per run.  Also the time per contact
-   (median / N), the least-squares slope of the time against N and the
-   fitted exponent of the time in N (log-log least squares). */
-static int bench_vertical(int runs, int rounds)
+/* b. A plate against MuJoCo (either plate: P).  Per N: each engine's z
+   against its own converged run (MuJoCo at dt / FINE_DT, hes at eps /
+   FINE_EPS, rtol 1e-10, atol 1e-12, by CVODES whatever the method under
+   test) over the first acc_runs starts, median RMS; hes at its fastest eps
+   among 2^k times the hopper's (k = -8 .. 6) whose median RMS is at most
+   MuJoCo's (hes_plate_fastest); then `rounds` rounds over all starts, each
+   start run by MuJoCo then by hes (interleaved, so that a change in the
+   machine's load falls on both), median wall time per run.  Also the time
+   per contact (median / N), the least-squares slope of the time against N
+   and the fitted exponent of the time in N (log-log least squares).  With
+   csv, the table is written there too. */
+static int bench_plate(const plate_params *P, const int *ns, int nns, int runs, int rounds,
+                       const char *csv)
 {
-    const plate_params *P = &PLATE_V;
-    if (set_ns(NS_VERTICAL, (int)(sizeof NS_VERTICAL / sizeof NS_VERTICAL[0])))
+    if (set_ns(ns, nns))
         return -1;
     plate_ic *ics = malloc(sizeof *ics * (size_t)runs);
     double *th = malloc(sizeof *th * (size_t)(runs * rounds)),
            *tm = malloc(sizeof *tm * (size_t)(runs * rounds));
-    if (!ics || !th || !tm) {
+    FILE *f = csv ? fopen(csv, "w") : NULL;
+    if (!ics || !th || !tm || (csv && !f)) {
+        if (csv && !f)
+            fprintf(stderr, "bench_ess_mujoco: could not write %s\n", csv);
         free(ics), free(th), free(tm);
+        if (f)
+            fclose(f);
         return -1;
     }
     rng_state = SEED;
@@ -1104,20 +851,23 @@ static int bench_vertical(int runs, int rounds)
     }
     int acc_runs = runs < ACC_RUNS ? runs : ACC_RUNS;
     static double refs[ACC_RUNS][2 * NSAMP];
-    printf("\nthe ESS paper's plate (hes's plate-vertical; Sec. 5.2) on N vertical legs over [%g, %g] m, tips "
-           "at height 0: M %g kg, I %g kg m^2, K %g N/m, C %g N s/m (k = K/N, b = C/N per leg); "
-           "MuJoCo: its own soft contact (legs are spheres of radius %g m with their tops at 0) at "
-           "its default step;\n%d starts from rest, x 0, z in [%g, %g] m, theta in [%g, %g] rad "
-           "(seed %u), %g s simulated; accuracy: RMS z (m) over %d samples against each engine's "
-           "own converged run (MuJoCo dt / %d; hes eps / %d, rtol 1e-10), median over the first %d "
-           "starts; hes at its fastest eps (2^k times the hopper's, k = -8 .. 6) with an RMS at "
-           "most MuJoCo's; times: median wall seconds per run over "
-           "%d interleaved rounds of all starts\n",
-           -P->a, P->a, P->M, P->I, P->K, P->C, P->rho, runs, P->dz_lo, P->dz_hi, -P->th_max,
-           P->th_max, SEED, P->T, NSAMP, FINE_DT, FINE_EPS, acc_runs, rounds);
+    printf("\n%s: %s;\nMuJoCo: its own soft contact at its default step; %d starts from rest, "
+           "x 0, z - l0 in [%g, %g] m, theta in [%g, %g] rad (seed %u), %g s simulated; "
+           "accuracy: RMS z (m) over %d samples against each engine's own converged run "
+           "(MuJoCo dt / %d; hes eps / %d, rtol 1e-10), median over the first %d starts; hes at "
+           "its fastest eps (2^k times the hopper's, k = -8 .. 6) with an RMS at most MuJoCo's; "
+           "times: median wall seconds per run over %d interleaved rounds of all starts\n",
+           P->name, P->about, runs, P->dz_lo, P->dz_hi, -P->th_max, P->th_max, SEED, P->T,
+           NSAMP, FINE_DT, FINE_EPS, acc_runs, rounds);
     printf("%6s %11s %11s %11s %11s %11s %11s %10s %10s %11s %18s\n", "N", "eps", "hes RMS z",
            "MuJoCo RMS", "models' gap", "hes s", "MuJoCo s", "hes/MuJoCo", "hes us/N", "MuJoCo us/N",
            "contacts at the end");
+    if (f)
+        fprintf(f, "# ESS integrator (hes, %s) against MuJoCo %d: %s, %d starts, %d rounds, "
+                "median wall seconds per run; %ld cores online\n"
+                "N,hes_s,mujoco_s,ratio,hes_contacts,mujoco_contacts,eps,hes_rms_z,mujoco_rms_z,"
+                "models_gap_z\n", hes_method == HES_ESS_DOPRI5 ? "DOPRI5" : "CVODES",
+                mj_version(), P->name, runs, rounds, sysconf(_SC_NPROCESSORS_ONLN));
     double xn[MAXNN], yh[MAXNN], ym[MAXNN], lxn[MAXNN], lyh[MAXNN];
     int nh = 0;
     for (int j = 0; j < NN; j++) {
@@ -1146,7 +896,7 @@ static int bench_vertical(int runs, int rounds)
             if (hes_plate_fastest(hm, P, ics, acc_runs, refs, rms_m, &eps, &rms_h) < 0)
                 eps = rms_h = NAN;
         }
-        if (ok) {   /* interleaved timing; hes only at its equal-accuracy eps */
+        if (ok) {   /* interleaved timing; hes only at its chosen eps */
             double save = hes_eps;
             int nt = 0, okh = !isnan(eps), c;
             for (int r = 0; ok && r < rounds; r++)
@@ -1193,6 +943,10 @@ static int bench_vertical(int runs, int rounds)
         printf(" /");
         cell(ncon_m, "%5.0f");
         printf("\n");
+        fflush(stdout);
+        if (f)
+            fprintf(f, "%d,%.9g,%.9g,%.6g,%.0f,%.0f,%.6g,%.6g,%.6g,%.6g\n", N, sh, sm, sh / sm,
+                    ncon_h, ncon_m, eps, rms_h, rms_m, gap);
         free(ch);
         free(cm);
         if (!isnan(sh) && !isnan(sm)) {
@@ -1210,11 +964,34 @@ static int bench_vertical(int runs, int rounds)
                "of the time in N: hes %.2f, MuJoCo %.2f\n",
                slope(xn, yh, nh) * 1e6, slope(xn, ym, nh) * 1e6, slope(lxn, lyh, nh),
                slope(lxn, lym, nh));
+        if (f)
+            fprintf(f, "# slope_us_per_contact hes %.6g mujoco %.6g exponent hes %.4g mujoco %.4g\n",
+                    slope(xn, yh, nh) * 1e6, slope(xn, ym, nh) * 1e6, slope(lxn, lyh, nh),
+                    slope(lxn, lym, nh));
     }
+    int bad = f && (ferror(f) | (fclose(f) != 0));
+    if (bad)
+        fprintf(stderr, "bench_ess_mujoco: could not write %s\n", csv);
+    else if (f)
+        printf("table written to %s (hes plot ess-bench %s -o OUT.png)\n", csv, csv);
     free(ics);
     free(th);
     free(tm);
-    return 0;
+    return bad ? -1 : 0;
+}
+
+/* BENCH_CSV=DIR/NAME.csv: the table of plate `name` in DIR/NAME-name.csv
+   (in buf); NULL without BENCH_CSV */
+static const char *csv_name(const char *name, char *buf, size_t len)
+{
+    const char *csv = getenv("BENCH_CSV");
+    if (!csv || !*csv)
+        return NULL;
+    size_t n = strlen(csv);
+    if (n > 4 && strcmp(csv + n - 4, ".csv") == 0)
+        n -= 4;
+    snprintf(buf, len, "%.*s-%s.csv", (int)n, csv, name);
+    return buf;
 }
 
 int main(int argc, char **argv)
@@ -1293,9 +1070,16 @@ int main(int argc, char **argv)
                 "vertical or both\n", argv[0]);
         return 2;
     }
-    if (do_springs && bench_springs(hes, calibrated, runs))
+    char buf[4096];
+    if (!calibrated)
         return 1;
-    if (do_vertical && calibrated && bench_vertical(runs, rounds))
+    if (do_vertical && bench_plate(&PLATE_V, NS_VERTICAL, (int)(sizeof NS_VERTICAL /
+                                   sizeof *NS_VERTICAL), runs, rounds,
+                                   csv_name(PLATE_V.name, buf, sizeof buf)))
+        return 1;
+    if (do_springs && bench_plate(&PLATE, NS_SPRINGS, (int)(sizeof NS_SPRINGS /
+                                  sizeof *NS_SPRINGS), runs, rounds,
+                                  csv_name(PLATE.name, buf, sizeof buf)))
         return 1;
     return 0;
 }

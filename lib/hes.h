@@ -763,6 +763,15 @@ typedef int (*hes_ess_sums_flip_fn)(int i, const int *s, const double *p, double
 typedef int (*hes_ess_sums_field_fn)(const double *x, const double *sums, const double *p,
                                      double *out, void *data);
 
+/* Optional: energy bookkeeping.  out[0] = E(x) with the pattern s, out[1]
+ * = P = dE/dt along f(x, s) (the power the model's sources and losses
+ * exchange with it); E continuous where a guard is crossed.  The _sums
+ * form gives the same from the sums (hes_ess_model.n_sums). */
+typedef int (*hes_ess_energy_fn)(const double *x, const int *s, const double *p, double *out,
+                                 void *data);
+typedef int (*hes_ess_energy_sums_fn)(const double *x, const double *sums, const double *p,
+                                      double *out, void *data);
+
 /* The layout version of hes_ess_model and what it points to, for ESS
  * plugins (hes_plugin_load_ess); 1: with the orbit guess fields; 2: with
  * the optional per-guard and sums callbacks (an ABI-1 plugin is loaded
@@ -820,6 +829,14 @@ typedef struct {
     hes_ess_sums_flip_fn sums_flip;
     hes_ess_sums_field_fn f_sums;
     hes_ess_sums_field_fn f_dx_sums;
+    /* Energy bookkeeping (with DOPRI5): energy, and energy_sums with the
+     * sums (optional).  The integrator keeps W = the integral of P over
+     * the run (Simpson's rule on every integration step, the trapezoid on
+     * every projection) and checks E(x) - E(x0) = W, to its own error
+     * estimate, after every step and at the end; a difference beyond it is
+     * HES_ESOLVER (lib/contact/ess_energy.c). */
+    hes_ess_energy_fn energy;
+    hes_ess_energy_sums_fn energy_sums;
 } hes_ess_model;
 
 /* Structural checks before any callback runs: n and m from 1 to 10000,

@@ -342,7 +342,7 @@ const hes_ess_model hes_ess_problem_plate_springs = {
     "plate-springs", DESCRIPTION " (N = 10; hes_plate_springs_model for others)",
     6, 2 * DEFAULT_N, state_names, default_event_names, NP, params, field, field_dx, events,
     events_dx, NULL, (void *)&default_data, NULL, 0, 0, events_some, events_dx_some, events_near,
-    HES__PLATE_SUMS, sums_init, sums_flip, field_sums, field_dx_sums,
+    HES__PLATE_SUMS, sums_init, sums_flip, field_sums, field_dx_sums, NULL, NULL,
 };
 
 hes_ess_model *hes_plate_springs_model(int N)

@@ -200,6 +200,57 @@ static int field_dx_sums(const double *x, const double *sums, const double *p, d
     return 0;
 }
 
+/*
+ * Energy bookkeeping (hes_ess_model.energy): E = M (vx^2 + vz^2) / 2 +
+ * I omega^2 / 2 + M g z + sum over the stance legs of k pen_i^2 / 2, and
+ * its rate along the field, P = sum over the stance legs of -b pen_i'^2
+ * (the dampers' loss: the springs' work cancels, gravity's too).  E is
+ * continuous where a leg touches down or lifts off (pen_i = 0).  A leg's
+ * two terms are quadratic in its offset, so the sums give them as they
+ * give the field.
+ */
+static void energy_terms(const double *x, const void *pv, double d, const double *p, int N,
+                         double out[3], double *Dq, double *Dv)
+{
+    double pen, gr[3], rate;
+    (void)Dq;
+    (void)Dv;
+    penetration_at(x, pv, d, &pen, gr, &rate);
+    out[0] += 0.5 * p[P_K] / N * pen * pen;
+    out[1] -= p[P_C] / N * rate * rate;
+}
+
+static void energy_out(const double *x, const double *p, const double *legs, double *out)
+{
+    out[0] = 0.5 * p[P_M] * (x[3] * x[3] + x[4] * x[4]) + 0.5 * p[P_I] * x[5] * x[5] +
+             p[P_M] * p[P_G] * x[1] + legs[0];
+    out[1] = legs[1];
+}
+
+static int energy(const double *x, const int *s, const double *p, double *out, void *data)
+{
+    const plate_data *pd = data;
+    pose q = pose_of(x);
+    int N = pd->N;
+    double legs[3] = { 0 };
+    for (int i = 0; i < N; i++)
+        if (stance(s, i, N))
+            energy_terms(x, &q, leg_x(i, N, p) - x[0], p, N, legs, NULL, NULL);
+    energy_out(x, p, legs, out);
+    return 0;
+}
+
+static int energy_sums(const double *x, const double *sums, const double *p, double *out,
+                       void *data)
+{
+    const plate_data *pd = data;
+    pose q = pose_of(x);
+    double legs[3] = { 0 };
+    hes__plate_sum_terms(energy_terms, x, &q, p, pd->N, p[P_A], sums, legs, NULL, NULL);
+    energy_out(x, p, legs, out);
+    return 0;
+}
+
 static int sums_init(const int *s, const double *p, double *sums, void *data)
 {
     const plate_data *pd = data;
@@ -327,7 +378,7 @@ const hes_ess_model hes_ess_problem_plate_vertical = {
     "plate-vertical", DESCRIPTION " (N = 10; hes_plate_vertical_model for others)",
     6, 2 * DEFAULT_N, state_names, default_event_names, NP, params, field, field_dx, events,
     events_dx, NULL, (void *)&default_data, NULL, 0, 0, events_some, events_dx_some, events_near,
-    HES__PLATE_SUMS, sums_init, sums_flip, field_sums, field_dx_sums,
+    HES__PLATE_SUMS, sums_init, sums_flip, field_sums, field_dx_sums, energy, energy_sums,
 };
 
 hes_ess_model *hes_plate_vertical_model(int N)

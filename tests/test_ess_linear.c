@@ -13,7 +13,11 @@
  *   - runs on the active path end where the same runs on the whole
  *     callbacks end;
  *   - a broad phase that leaves guards out makes the run fail, never end
- *     with status OK on a wrong trajectory.
+ *     with status OK on a wrong trajectory;
+ *   - plate-vertical's energy and power (the bookkeeping's callbacks): P is
+ *     the derivative of E along the field (central differences), from the
+ *     sums as from the sign pattern; a field with a force its power does
+ *     not account for fails the run.
  */
 #include <check.h>
 #include <math.h>
@@ -245,6 +249,7 @@ static hes_ess_model whole(const hes_ess_model *md)
     w.sums_init = NULL;
     w.sums_flip = NULL;
     w.f_sums = w.f_dx_sums = NULL;
+    w.energy_sums = NULL;   /* (energy itself stays: the bookkeeping on both paths) */
     return w;
 }
 
@@ -317,6 +322,88 @@ START_TEST(test_a_blind_broad_phase_fails_the_run)
 }
 END_TEST
 
+START_TEST(test_plate_power_is_the_derivative_of_the_energy)
+{
+    unsigned long long st = 0x6a09e667f3bcc909ULL;
+    int Ns[] = { 1, 2, 7, 200 };
+    for (size_t a = 0; a < sizeof Ns / sizeof *Ns; a++) {
+        hes_ess_model *md = open_plate(1, Ns[a]);
+        int m = md->m, *s = malloc(sizeof(int) * m);
+        double p[16], x[6], f[6], xp[6], xm[6], e[2], es[2], ep[2], em[2], sums[16];
+        defaults(md, p);
+        for (int trial = 0; trial < 40; trial++) {
+            random_state(&st, x);
+            for (int i = 0; i < m; i++)
+                s[i] = urand(&st) < 0.5 ? 1 : -1;
+            ck_assert_int_eq(md->sums_init(s, p, sums, md->data), 0);
+            ck_assert_int_eq(md->f(x, s, p, f, md->data), 0);
+            ck_assert_int_eq(md->energy(x, s, p, e, md->data), 0);
+            ck_assert_int_eq(md->energy_sums(x, sums, p, es, md->data), 0);
+            ck_assert_msg(max_rel(e, es, 2) < 1e-12, "N = %d: the energy from the sums off by "
+                          "%.3g", Ns[a], max_rel(e, es, 2));
+            double d = 1e-5;
+            for (int k = 0; k < 6; k++) {
+                xp[k] = x[k] + d * f[k];
+                xm[k] = x[k] - d * f[k];
+            }
+            ck_assert_int_eq(md->energy(xp, s, p, ep, md->data), 0);
+            ck_assert_int_eq(md->energy(xm, s, p, em, md->data), 0);
+            double fd = (ep[0] - em[0]) / (2 * d);
+            ck_assert_msg(fabs(fd - e[1]) <= 1e-6 * (1 + fabs(fd)), "N = %d: P = %.12g but dE/dt "
+                          "along f = %.12g", Ns[a], e[1], fd);
+        }
+        free(s);
+        close_plate(1, md);
+    }
+}
+END_TEST
+
+/* plate-vertical with an upward push of 1 N the model's power leaves out */
+static const hes_ess_model *pushed_inner;
+
+static int pushed_f(const double *x, const int *s, const double *p, double *out, void *d)
+{
+    int rc = pushed_inner->f(x, s, p, out, d);
+    out[4] += 1.0 / p[1];
+    return rc;
+}
+
+static int pushed_f_sums(const double *x, const double *sums, const double *p, double *out,
+                         void *d)
+{
+    int rc = pushed_inner->f_sums(x, sums, p, out, d);
+    out[4] += 1.0 / p[1];
+    return rc;
+}
+
+START_TEST(test_energy_bookkeeping_catches_an_unaccounted_force)
+{
+    hes_ess_model *md = open_plate(1, 20);
+    hes_ess_model w = *md;
+    pushed_inner = md;
+    w.f = pushed_f;
+    w.f_sums = pushed_f_sums;
+    w.f_dx = NULL;
+    w.f_dx_sums = NULL;
+    hes_ess *e, *ok;
+    ck_assert_int_eq(hes_ess_new(&w, &e, NULL, 0), HES_OK);
+    ck_assert_int_eq(hes_ess_new(md, &ok, NULL, 0), HES_OK);
+    hes_ess_options o;
+    hes_ess_options_default(&o);
+    o.method = HES_ESS_DOPRI5;
+    double x0[6] = { 0, 0.3, 0.05, 0, 0, 0 };
+    hes_ess_result r;
+    ck_assert_int_eq(hes_ess_run(e, &o, 0, x0, 1.0, &r), HES_ESOLVER);
+    ck_assert_says(hes_ess_errmsg(e), "energy bookkeeping");
+    hes_ess_result_free(&r);
+    ck_assert_msg(hes_ess_run(ok, &o, 0, x0, 1.0, &r) == HES_OK, "%s", hes_ess_errmsg(ok));
+    hes_ess_result_free(&r);
+    hes_ess_destroy(e);
+    hes_ess_destroy(ok);
+    close_plate(1, md);
+}
+END_TEST
+
 START_TEST(test_the_optional_callbacks_are_validated)
 {
     hes_ess_model *md = open_plate(1, 4);
@@ -330,7 +417,12 @@ START_TEST(test_the_optional_callbacks_are_validated)
     ck_assert_int_eq(hes_ess_validate(&w, msg, sizeof msg), HES_EINVAL);
     ck_assert_says(msg, "sums_flip");
     w = *md;
+    w.energy = NULL;
+    ck_assert_int_eq(hes_ess_validate(&w, msg, sizeof msg), HES_EINVAL);
+    ck_assert_says(msg, "energy_sums needs energy");
+    w = *md;
     w.n_sums = 0;
+    w.energy_sums = NULL;
     ck_assert_int_eq(hes_ess_validate(&w, msg, sizeof msg), HES_EINVAL);
     ck_assert_says(msg, "n_sums = 0");
     ck_assert_int_eq(hes_ess_validate(md, msg, sizeof msg), HES_OK);
@@ -348,6 +440,8 @@ int main(void)
     tcase_add_test(tc, test_plate_broad_phase_returns_every_guard_that_meets_the_levels);
     tcase_add_loop_test(tc, test_active_path_ends_where_the_whole_path_ends, 0, 2);
     tcase_add_test(tc, test_a_blind_broad_phase_fails_the_run);
+    tcase_add_test(tc, test_plate_power_is_the_derivative_of_the_energy);
+    tcase_add_test(tc, test_energy_bookkeeping_catches_an_unaccounted_force);
     tcase_add_test(tc, test_the_optional_callbacks_are_validated);
     suite_add_tcase(s, tc);
     return test_run_suite(s);

@@ -312,6 +312,12 @@ static int pc_h_near(const double *lo, const double *hi, double a, double b, int
     return pc->inner->h_near(lo, hi, a, b, idx, p, pc->inner->data);
 }
 
+static int pc_energy(const double *x, const int *s, const double *p, double *out, void *d)
+{
+    const paper_conv *pc = d;
+    return pc->inner->energy(x, paper_signs(pc, s), p, out, pc->inner->data);
+}
+
 static const char *const plate_name[] = { "plate-vertical", "plate-vertical (the paper's "
                                           "convention)", "plate-springs" };
 
@@ -342,6 +348,8 @@ static const hes_ess_model *plate_open(plate *pl, int N, int which)
     pl->wrap.sums_init = NULL;
     pl->wrap.sums_flip = NULL;
     pl->wrap.f_sums = pl->wrap.f_dx_sums = NULL;
+    pl->wrap.energy = pl->md->energy ? pc_energy : NULL;
+    pl->wrap.energy_sums = NULL;
     pl->wrap.data = &pl->pc;
     return which == VERTICAL_PAPER ? &pl->wrap : pl->md;
 }

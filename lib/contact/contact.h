@@ -54,6 +54,11 @@ struct hes_ess {
        (n): a box */
     int *act, n_act, *is_act, *near, park;
     double *tmpm, *tmpmn, *lo, *hi;
+    /* Energy bookkeeping (ess_energy.c): on, E(x0), W, the error estimates'
+       sum, the work |P| dt summed, the energy scale, the steps, a state */
+    int en_on;
+    double en_E0, en_W, en_slack, en_work, en_scale, *en_y, *en_f, *en_d;
+    long en_steps;
     int n_pool;               /* candidates in the pool */
     int sums_on;              /* the model's sums in use: sums (n_sums) follow s */
     double *sums;
@@ -109,6 +114,17 @@ hes_status hes__ess_Dh_at(hes_ess *e, const double *x);
 int hes__ess_at_zero(const hes_ess *e, int i, double xinf);
 /* The name of event i for messages ("touchdown" or "h[3]"), in buf. */
 const char *hes__ess_event_name(const hes_ess *e, int i, char *buf, size_t len);
+
+/* Energy bookkeeping (ess_energy.c): whether this run keeps it (the
+ * model's energy and DOPRI5); its start at x0; a step of length dt from y0
+ * to y1 (ym its middle on the continuous extension, or NULL for a
+ * projection along a constant field) with the pattern of the step; the
+ * check at x (HES_ESOLVER with the message when off) */
+int hes__ess_energy_on(const hes_ess *e, const hes_ess_options *o);
+hes_status hes__ess_energy_start(hes_ess *e, const double *x);
+hes_status hes__ess_energy_step(hes_ess *e, const double *y0, const double *ym,
+                                const double *y1, double dt);
+hes_status hes__ess_energy_check(hes_ess *e, const double *x, double t, double rtol);
 
 /* One integration step with DOPRI5 (ess_dopri.c), the contract of ess.c's
  * CVODES step: from (*t, e->x) with e->s and e->watch, to the first root

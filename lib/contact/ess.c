@@ -221,8 +221,11 @@ hes_status hes_ess_new(const hes_ess_model *model, hes_ess **out, char *msg, siz
     e->tmpm = calloc(M, sizeof(double));
     e->tmpmn = model->h_some ? calloc(M * N, sizeof(double)) : NULL;
     e->sums = calloc((size_t)(model->n_sums > 0 ? model->n_sums : 1), sizeof(double));
+    e->en_y = calloc(N, sizeof(double));
+    e->en_f = calloc(N, sizeof(double));
+    e->en_d = calloc(N, sizeof(double));
     if (!e->act || !e->is_act || !e->near || !e->lo || !e->hi || !e->tmpm ||
-        (model->h_some && !e->tmpmn) || !e->sums) {
+        (model->h_some && !e->tmpmn) || !e->sums || !e->en_y || !e->en_f || !e->en_d) {
         hes_ess_destroy(e);
         return HES_ENOMEM;
     }
@@ -273,7 +276,8 @@ void hes_ess_destroy(hes_ess *e)
     free(e->dp_k); free(e->dp_h0); free(e->dp_cand); free(e->dp_ev);
     free(e->x); free(e->J); free(e->w);
     free(e->act); free(e->is_act); free(e->near); free(e->lo); free(e->hi);
-    free(e->tmpm); free(e->tmpmn); free(e->sums);
+    free(e->tmpm); free(e->tmpmn); free(e->sums); free(e->en_y);
+    free(e->en_f); free(e->en_d);
     free(e);
 }
 
@@ -625,6 +629,9 @@ static hes_status run(hes_ess *e, const hes_ess_options *o, double t0, const dou
     hes__ess_all_active(e);
     if (hes__ess_parking(e, o) && (st = hes__ess_start_active(e)) != HES_OK)
         return st;
+    e->en_on = hes__ess_energy_on(e, o);
+    if (e->en_on && (st = hes__ess_energy_start(e, e->x)) != HES_OK)
+        return st;
     if (o->record && (st = add_sample(e, res, &cap, t, e->x)) != HES_OK)
         return st;
     while (k_out < o->n_out && o->t_out[k_out] <= t0)
@@ -637,7 +644,8 @@ static hes_status run(hes_ess *e, const hes_ess_options *o, double t0, const dou
         if ((loop & 63) == 0 && hes__monotonic_seconds() > deadline)
             return hes__ess_fail(e, HES_ESOLVER, "the ESS integrator exceeded its wall-time "
                                  "budget of %g s at t = %.10g", o->max_wall_time, t);
-        if ((st = guards_at_step(e, t)) != HES_OK || (st = near_misses(e, t)) != HES_OK)
+        if ((st = guards_at_step(e, t)) != HES_OK || (st = near_misses(e, t)) != HES_OK ||
+            (e->en_on && (st = hes__ess_energy_check(e, e->x, t, o->rtol)) != HES_OK))
             return st;
         if (landed >= 0)   /* how close the last projection came to its guard */
             e->zero_tol = fmin(fmax(e->zero_tol, 2 * fabs(e->h[landed])), 0.5 * e->eps);
@@ -723,7 +731,8 @@ static hes_status run(hes_ess *e, const hes_ess_options *o, double t0, const dou
             return st;
     }
     if ((st = hes__ess_h_all(e, e->x, e->h)) != HES_OK || (st = near_misses(e, t)) != HES_OK ||
-        (st = check_signs(e, t, 1)) != HES_OK)
+        (st = check_signs(e, t, 1)) != HES_OK ||
+        (e->en_on && (st = hes__ess_energy_check(e, e->x, t, o->rtol)) != HES_OK))
         return st;
     for (; k_out < o->n_out; k_out++)   /* output times at t_end */
         memcpy(res->x_out + (size_t)k_out * n, e->x, (size_t)n * sizeof *e->x);

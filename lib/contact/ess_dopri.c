@@ -465,6 +465,11 @@ hes_status hes__ess_dopri(hes_ess *e, const hes_ess_options *o, double *t, doubl
             if (thi < 1)
                 dense(n, N, rc, thi, y1);
         }
+        if (e->en_on) {   /* the piece of the step taken, its middle on the extension */
+            dense(n0, N, rc, 0.5 * (nc > 0 && thi < 1 ? thi : 1.0), e->en_y);
+            if ((st = hes__ess_energy_step(e, y, e->en_y, y1, tstop - tt)) != HES_OK)
+                return st;
+        }
         for (; *k_out < o->n_out && o->t_out[*k_out] < t_end && o->t_out[*k_out] <= tstop;
              ++*k_out)
             dense(n0, N, rc, (o->t_out[*k_out] - tt) / h, res->x_out + (size_t)(*k_out) * n0);

@@ -116,6 +116,8 @@ hes_status hes_ess_validate(const hes_ess_model *md, char *msg, size_t len)
     if (md->n_sums > 0 && (!md->sums_init || !md->sums_flip || !md->f_sums))
         BAD("ESS model '%s': n_sums = %d needs sums_init, sums_flip and f_sums", nm,
             md->n_sums);
+    if (md->energy_sums && (!md->energy || md->n_sums == 0))
+        BAD("ESS model '%s': energy_sums needs energy and the sums (n_sums > 0)", nm);
     if (md->n_sums == 0 && (md->sums_init || md->sums_flip || md->f_sums || md->f_dx_sums))
         BAD("ESS model '%s': sums callbacks given with n_sums = 0", nm);
     if (md->orbit_x0 && (!hes__all_finite(md->orbit_x0, md->n) || !(md->orbit_period > 0) ||

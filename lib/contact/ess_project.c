@@ -282,8 +282,11 @@ hes_status hes__ess_project(hes_ess *e, double *t, double *x, int *s, const int 
                     J[i + (size_t)k * n] += tau * e->Jtmp[i + (size_t)k * n] - e->G[i] * w[k];
             memset(w, 0, (size_t)n * sizeof *w);
         }
+        memcpy(e->en_y, x, (size_t)n * sizeof *x);
         for (int k = 0; k < n; k++)
             x[k] += e->G[k] * tau;
+        if (e->en_on && (st = hes__ess_energy_step(e, e->en_y, NULL, x, tau)) != HES_OK)
+            return st;
         *t = t_stop;
         *jout = -1;
         *dtout = tau;
@@ -335,8 +338,11 @@ hes_status hes__ess_project(hes_ess *e, double *t, double *x, int *s, const int 
                 J[i + (size_t)k * n] += e->G[i] * e->tmpn[k] + dtj * e->Jtmp[i + (size_t)k * n];
         }
     }
+    memcpy(e->en_y, x, (size_t)n * sizeof *x);
     for (int k = 0; k < n; k++)
         x[k] += e->G[k] * dtj;
+    if (e->en_on && (st = hes__ess_energy_step(e, e->en_y, NULL, x, dtj)) != HES_OK)
+        return st;   /* (with s before the crossing: the field of the segment) */
     *t += dtj;
     (void)s;   /* e->s, with the sums */
     if ((st = hes__ess_set_sign(e, j, aj > 0 ? 1 : -1)) != HES_OK)

@@ -226,3 +226,12 @@ int hes__plate_legs_near(hes__iv A, hes__iv B, double lo, double hi, int N, doub
         }
     return k;
 }
+
+int hes__plate_near_all(const double *lo, const double *hi, int N, int *idx)
+{
+    if (lo[2] > -1.5 && hi[2] < 1.5)
+        return -1;
+    for (int i = 0; i < 2 * N; i++)
+        idx[i] = i;
+    return 2 * N;
+}

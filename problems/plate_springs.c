@@ -302,12 +302,9 @@ static int events_near(const double *lo, const double *hi, double h_lo, double h
                        const double *p, void *data)
 {
     const plate_data *pd = data;
-    int N = pd->N;
-    if (!(lo[2] > -1.5 && hi[2] < 1.5)) {   /* every guard */
-        for (int i = 0; i < 2 * N; i++)
-            idx[i] = i;
-        return 2 * N;
-    }
+    int N = pd->N, all = hes__plate_near_all(lo, hi, N, idx);
+    if (all >= 0)
+        return all;
     hes__iv th = { lo[2], hi[2] }, c = hes__iv_cos(th), s = hes__iv_sin(th);
     hes__iv x = { lo[0], hi[0] }, u = { lo[1] - p[P_L0] + p[P_RHO], hi[1] - p[P_L0] + p[P_RHO] };
     hes__iv vx = { lo[3], hi[3] }, vz = { lo[4], hi[4] }, om = { lo[5], hi[5] };

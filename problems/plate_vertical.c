@@ -345,12 +345,9 @@ static int events_near(const double *lo, const double *hi, double h_lo, double h
                        const double *p, void *data)
 {
     const plate_data *pd = data;
-    int N = pd->N;
-    if (!(lo[2] > -1.5 && hi[2] < 1.5)) {   /* every guard */
-        for (int i = 0; i < 2 * N; i++)
-            idx[i] = i;
-        return 2 * N;
-    }
+    int N = pd->N, all = hes__plate_near_all(lo, hi, N, idx);
+    if (all >= 0)
+        return all;
     hes__iv t = hes__iv_tan((hes__iv){ lo[2], hi[2] });
     hes__iv A = hes__iv_add(hes__iv_scale(-1, (hes__iv){ lo[1], hi[1] }),
                             hes__iv_mul((hes__iv){ lo[0], hi[0] }, t));

@@ -77,6 +77,10 @@ hes__iv hes__iv_cos(hes__iv a);
 hes__iv hes__iv_tan(hes__iv a);
 int hes__plate_legs_near(hes__iv A, hes__iv B, double lo, double hi, int N, double a, int first,
                          int stride, int *idx);
+/* Every guard of a plate on N legs (idx = 0 .. 2N - 1, returns 2N) when
+ * the box's angle interval leaves (-1.5, 1.5), where the interval
+ * functions hold; else -1 */
+int hes__plate_near_all(const double *lo, const double *hi, int N, int *idx);
 extern const hes_ess_model hes_ess_problem_plate_vertical;
 
 /* Simultaneous impacts (lib/contact's impact laws and outcome sets). */

@@ -1229,7 +1229,7 @@ if command -v gnuplot >/dev/null 2>&1; then
     fi
     run e_plot_map plot stability-map "$tmp/jug.csv" -o "$tmp/bad.png"
     expect_status e_plot_map 2 "plot stability-map of a one-parameter sweep is refused"
-    run pl_essb plot ess-bench "${top_srcdir:-.}/share/data/ess_vs_mujoco.csv" -o "$tmp/essb.svg"
+    run pl_essb plot ess-bench "${top_srcdir:-.}/share/data/ess_vs_mujoco-plate-vertical.csv" -o "$tmp/essb.svg"
     expect_status pl_essb 0 "plot ess-bench of the benchmark's table"
     checks=$((checks + 1))
     if grep -q '<svg' "$tmp/essb.svg" && grep -q 'us per contact' "$tmp/essb.svg"; then

@@ -4,12 +4,23 @@
  * of share/robots stands on its four feet, and each foot-ground interface
  * carries k simultaneous contacts (the paper's "artificially increased"
  * contacts: copies of the foot's rows, each turned by a small angle about
- * the normal so that no two are identical), n = 4 k in all.  The desired
- * motion sways the body on fixed feet (consistent with every contact),
- * 200 nodes one control period apart (20 above 16 contacts), so the no-slip warm start works as
- * in a controller.  Printed per formulation and n: the mean time per solve
- * and its ratio to the same formulation at n = 4 (measured in this run),
- * and the exponent of a least-squares fit time ~ n^p.
+ * the normal so that no two are identical), n = 4 k in all, 4 to 48.
+ *
+ * The motion changes the problem from node to node: the base sways
+ * (accelerations along x, y, z and about the roll and pitch axes, one
+ * cycle over the nodes) on fixed feet, the joints accelerating as the feet
+ * require (J_base a_base + J_joints a_joints = 0, leg by leg), so that the
+ * load moves between the feet and every contact force changes (the table
+ * shows the median relative change of the forces from one node to the
+ * next).  200 nodes one control period apart (20 above 16 contacts for the
+ * slow formulations).  Per formulation and n: the mean time per solve,
+ * warm (the previous node's active set, as in a controller) and cold (no
+ * warm start: the paper's Algorithm 2 from its start; the same for the
+ * formulations that have none), the pivots and complementarity problems
+ * per solve, and the exponent of a least-squares fit time ~ n^p.  The
+ * paper's Fig. 19 (a 2.7 GHz 2011 laptop) is printed beside: no-slip under
+ * 1 ms beyond 40 contacts, linear; the QP formulations under 1 ms to about
+ * 30 contacts warm-started; Coulomb's LCP about 1 ms below 4 contacts.
  * Needs MuJoCo (robot files); says so and exits 0 without it.
  */
 #include <math.h>
@@ -25,6 +36,46 @@ static double now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+/* A y = rhs for a 12 x 12 column-major A by Gaussian elimination with
+ * partial pivoting (y holds rhs, then the solution); 1 if singular */
+static int solve12(double *A, double *y)
+{
+    for (int c = 0; c < 12; c++) {
+        int p = c;
+        for (int r = c + 1; r < 12; r++)
+            if (fabs(A[r + 12 * c]) > fabs(A[p + 12 * c]))
+                p = r;
+        if (!(fabs(A[p + 12 * c]) > 1e-12))
+            return 1;
+        for (int j = 0; j < 12; j++) {
+            double t = A[c + 12 * j];
+            A[c + 12 * j] = A[p + 12 * j];
+            A[p + 12 * j] = t;
+        }
+        double t = y[c];
+        y[c] = y[p];
+        y[p] = t;
+        for (int r = c + 1; r < 12; r++) {
+            double m = A[r + 12 * c] / A[c + 12 * c];
+            for (int j = c; j < 12; j++)
+                A[r + 12 * j] -= m * A[c + 12 * j];
+            y[r] -= m * y[c];
+        }
+    }
+    for (int c = 11; c >= 0; c--) {
+        for (int j = c + 1; j < 12; j++)
+            y[c] -= A[c + 12 * j] * y[j];
+        y[c] /= A[c + 12 * c];
+    }
+    return 0;
 }
 
 int main(void)
@@ -56,30 +107,44 @@ int main(void)
         fprintf(stderr, "bench_invdyn: %s\n", msg);
         return 1;
     }
-    const int ks[] = { 1, 2, 3, 4, 6, 8, 10 };
+    const int ks[] = { 1, 2, 3, 4, 6, 8, 10, 12 };
     const char *only = getenv("BENCH_INVDYN_ONLY");
     const int nk = (int)(sizeof ks / sizeof ks[0]);
     const hes_invdyn_method methods[] = { HES_INVDYN_NO_SLIP, HES_INVDYN_COULOMB,
                                           HES_INVDYN_CONVEX, HES_INVDYN_CONVEX_NO_SLIP };
+    /* the joints' accelerations for a base acceleration on fixed feet: leg
+       l's rows (normal, two tangents of foot l) over its three joints */
+    double Jb[12 * 6], Jj[12 * 12] = { 0 };
+    for (int r = 0; r < 12; r++) {
+        int foot = r % 4, dir = r / 4, row = dir * 4 + foot;
+        for (int j = 0; j < 6; j++)
+            Jb[r + 12 * j] = d.J[row + (size_t)j * 12];
+        for (int j = 0; j < 12; j++)
+            Jj[r + 12 * j] = d.J[row + (size_t)(6 + j) * 12];
+    }
     printf("inverse dynamics solve time against contacts (3-D quadruped, 4 feet x k contacts, "
-           "200 nodes each, 20 above n = 16)\n");
+           "a sway on fixed feet: every node a new problem)\n"
+           "the paper (Fig. 19, 2011 laptop): no-slip < 1 ms beyond 40 contacts, linear; the "
+           "QP formulations < 1 ms to about 30 contacts warm-started; Coulomb about 1 ms below "
+           "4 contacts\n");
     setvbuf(stdout, NULL, _IOLBF, 0);
-    printf("%-15s %4s %12s %10s %7s %8s %6s\n", "formulation", "n", "us/solve", "vs n=4", "ok",
-           "pivots", "LCPs");
+    printf("%-15s %4s %6s %12s %12s %7s %8s %6s %10s\n", "formulation", "n", "nodes",
+           "us warm", "us cold", "ok", "pivots", "LCPs", "df/f");
     for (int mi = 0; mi < 4; mi++) {
         if (only && strcmp(only, hes_invdyn_method_name(methods[mi])) != 0)
             continue;
-        double base = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+        double sx = 0, sy = 0, sxx = 0, sxy = 0;
         int npts = 0;
         for (int ki = 0; ki < nk; ki++) {
             int k = ks[ki], n = 4 * k, rows = 3 * n;
-            int nodes = n <= 16 ? 200 : 20;    /* the large convex ones take ~0.5 s each */
+            int slow = methods[mi] == HES_INVDYN_CONVEX || methods[mi] == HES_INVDYN_COULOMB;
+            int nodes = n <= 16 || !slow ? 200 : 20;
             /* Coulomb's LCP grows as 6 n: Lemke's cubic cost limits it here */
             if (methods[mi] == HES_INVDYN_COULOMB && n > 24)
                 continue;
             double *J = malloc(sizeof(double) * (size_t)rows * 18), *b = calloc((size_t)rows, sizeof(double));
-            double *mu = malloc(sizeof(double) * (size_t)n);
-            hes_invdyn *id = hes_invdyn_create(18, 12, n, 2);
+            double *mu = malloc(sizeof(double) * (size_t)n), *fprev = malloc(sizeof(double) * (size_t)rows);
+            double *dfs = malloc(sizeof(double) * (size_t)nodes);
             /* contact i = foot i % 4, turned by an angle about the normal */
             for (int i = 0; i < n; i++) {
                 int f = i % 4;
@@ -94,34 +159,65 @@ int main(void)
                 }
             }
             hes_invdyn_problem pb = { 18, 12, n, 2, d.M, d.h, d.B, J, b, mu, v, 1e-3, a, NULL };
-            hes_invdyn_options o = { methods[mi], 0, 0, getenv("BENCH_INVDYN_STAGE1") ? 0 : 1, 0, 0,
-                                     -1 };
-            int ok = 0;
+            double us[2] = { 0, 0 };
+            int ok = 0, ndf = 0;
             long piv = 0, lcps = 0;
-            double t0 = now();
-            for (int node = 0; node < nodes; node++) {
-                /* sway: the base accelerates, the joints follow the fixed feet
-                   to first order (their exact values do not matter for time) */
-                double ph = 2 * M_PI * node / nodes;
-                a[0] = 0.3 * sin(ph), a[1] = 0.3 * cos(ph), a[2] = 0.1 * sin(2 * ph);
-                hes_invdyn_result res;
-                hes_status s2 = hes_invdyn_solve(id, &pb, &o, &res, msg, sizeof msg);
-                ok += s2 == HES_OK || s2 == HES_EINFEASIBLE;
-                piv += res.pivots, lcps += res.lcps;
+            for (int cold = 0; cold < 2; cold++) {
+                hes_invdyn *id = hes_invdyn_create(18, 12, n, 2);
+                hes_invdyn_options o = { methods[mi], 0, 0,
+                                         getenv("BENCH_INVDYN_STAGE1") ? 0 : 1, cold, 0, -1 };
+                double t0 = now();
+                for (int node = 0; node < nodes; node++) {
+                    double ph = 2 * M_PI * node / nodes, ab[6] = {
+                        0.6 * sin(ph), 0.6 * cos(ph), 0.3 * sin(2 * ph), 1.5 * sin(ph + 1),
+                        1.5 * cos(2 * ph), 0 };
+                    for (int j = 0; j < 6; j++)
+                        a[j] = ab[j];
+                    /* J_joints a_j = -J_base a_b (block diagonal: each leg's
+                       3 x 3 by Gaussian elimination on the whole 12 x 12) */
+                    double A[12 * 12], y[12];
+                    memcpy(A, Jj, sizeof A);
+                    for (int r = 0; r < 12; r++) {
+                        y[r] = 0;
+                        for (int j = 0; j < 6; j++)
+                            y[r] -= Jb[r + 12 * j] * ab[j];
+                    }
+                    if (solve12(A, y)) {
+                        fprintf(stderr, "bench_invdyn: the legs' Jacobian is singular\n");
+                        return 1;
+                    }
+                    for (int j = 0; j < 12; j++)
+                        a[6 + j] = y[j];
+                    hes_invdyn_result res;
+                    hes_status s2 = hes_invdyn_solve(id, &pb, &o, &res, msg, sizeof msg);
+                    if (cold)
+                        continue;
+                    ok += s2 == HES_OK || s2 == HES_EINFEASIBLE;
+                    piv += res.pivots, lcps += res.lcps;
+                    if (s2 == HES_OK || s2 == HES_EINFEASIBLE) {   /* change of the forces */
+                        double dd = 0, fs = 0;
+                        for (int r = 0; r < rows; r++) {
+                            dd = fmax(dd, fabs(res.f[r] - fprev[r]));
+                            fs = fmax(fs, fabs(res.f[r]));
+                        }
+                        if (node > 0 && fs > 0)
+                            dfs[ndf++] = dd / fs;
+                        memcpy(fprev, res.f, sizeof(double) * (size_t)rows);
+                    }
+                }
+                us[cold] = (now() - t0) / nodes * 1e6;
+                hes_invdyn_destroy(id);
             }
-            double us = (now() - t0) / nodes * 1e6;
-            if (ki == 0)
-                base = us;
-            printf("%-15s %4d %12.1f %10.2f %3d/%d %8.1f %6.2f\n",
-                   hes_invdyn_method_name(methods[mi]), n, us, us / base, ok, nodes,
-                   (double)piv / nodes, (double)lcps / nodes);
-            double x = log(n), y = log(us);
-            sx += x, sy += y, sxx += x * x, sxy += x * y, npts++;
-            hes_invdyn_destroy(id);
-            free(J), free(b), free(mu);
+            qsort(dfs, (size_t)ndf, sizeof *dfs, cmp_double);
+            printf("%-15s %4d %6d %12.1f %12.1f %3d/%d %8.1f %6.2f %10.2e\n",
+                   hes_invdyn_method_name(methods[mi]), n, nodes, us[0], us[1], ok, nodes,
+                   (double)piv / nodes, (double)lcps / nodes, ndf ? dfs[ndf / 2] : NAN);
+            double x = log(n), yv = log(us[0]);
+            sx += x, sy += yv, sxx += x * x, sxy += x * yv, npts++;
+            free(J), free(b), free(mu), free(fprev), free(dfs);
         }
         double p = (npts * sxy - sx * sy) / (npts * sxx - sx * sx);
-        printf("%-15s fitted time ~ n^%.2f\n", hes_invdyn_method_name(methods[mi]), p);
+        printf("%-15s fitted time (warm) ~ n^%.2f\n", hes_invdyn_method_name(methods[mi]), p);
     }
     hes_robot_free(r);
     return 0;

@@ -1092,6 +1092,48 @@ hes_status hes_impact_sequential(const hes_contact_set *contacts, const int *ord
                                  double *pn, double *pt, hes_impact_info *info, char *msg,
                                  size_t len);
 
+/* ------------------------------------------------- rigid time stepping */
+/*
+ * One step of a velocity-level time-stepping simulation with rigid
+ * contacts (Anitescu and Potra 1997; Stewart and Trinkle 1996; the
+ * simulator of Zapolsky and Drumwright's experiments; lib/contact/
+ * timestep.c): over the step dt, with the generalised force `force`
+ * (B tau - h: motors, gravity, Coriolis) held and contact impulses p,
+ *
+ *   M (v+ - v) = dt force + J_n^T p_n + J_t^T p_t,
+ *   0 <= p_n  complementary to  J_n v+ + gap / dt >= 0,
+ *
+ * and friction in each contact's pyramid (its edges +-mu along each of
+ * its tangents; Coulomb's cone for one tangent) opposing the sliding
+ * velocity J_t v+ (maximal dissipation), as the LCP of ap_lcp.c.  A
+ * contact with gap > 0 may close it within the step and pushes only
+ * if it would pass it; one with gap < 0 (penetrating) is pushed out at
+ * -gap / dt.  The positions then follow as q + dt v+ (semi-implicit
+ * Euler), which the caller does.  Exact for the step's constant force:
+ * a block sliding at speed u with friction mu slows by mu g dt a step.
+ */
+typedef struct {
+    int n, k;                   /* generalised velocities, contacts (k >= 0) */
+    int tangents;               /* 1 (planar) or 2 (spatial) per contact */
+    const double *M;            /* n x n, symmetric positive definite */
+    const double *Jn;           /* k x n: contacts' normal velocity rows */
+    const double *Jt;           /* tangents k x n: row d k + i, contact i's d-th
+                                   tangent (orthogonal to its normal) */
+    const double *mu;           /* k: friction, 0 to HES_IMPACT_MU_MAX */
+    const double *gap;          /* k: signed distance (< 0 penetrating) */
+    const double *v;            /* n: velocity at the step's start */
+    const double *force;        /* n: generalised force over the step */
+    double dt;                  /* > 0 */
+} hes_timestep_problem;
+
+/* v_plus (n), and p (may be NULL; (1 + tangents) k: normal impulses, then
+ * the net tangential impulse along each tangent, row d k + i).  HES_EINVAL
+ * for bad input (naming it), HES_ELCP / HES_ESOLVER as hes_lcp_solve; the
+ * outcome is checked: J_n v+ + gap / dt >= -1e-8 max(1, |J v|) for every
+ * contact. */
+hes_status hes_timestep_ap(const hes_timestep_problem *pb, double *v_plus, double *p,
+                           hes_impact_info *info, char *msg, size_t len);
+
 /* The paper's impulse-stepping model of Routh's method for many contacts
  * (Sec. 5.1, eqs. 72-75, Algorithm 1; lib/contact/impact_routh.c): steps
  * s = 1, 2, ... each solve one LCP in which contact i's normal impulse

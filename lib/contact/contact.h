@@ -147,6 +147,19 @@ hes_status hes__ess_project(hes_ess *e, double *t, double *x, int *s, const int 
                             double live_tol, double t_stop, double *J, double *w, int *j,
                             double *dt);
 
+/* The LCP of Anitescu and Potra for k contacts with t = 1 or 2 tangents
+ * (ap_lcp.c): the matrix into A (leading dimension lda; (2 + 2t) k rows and
+ * columns: c, the 2t edges' beta, lambda), WG = M^-1 [J_n; J_t]^T (n x
+ * (1 + t) k) and L (n x n: M's Cholesky factor; HES_EINVAL if M is not
+ * positive definite); the constant q at velocity v; the velocity change
+ * dv of a solution z.  Jt is t k x n, row d k + i. */
+hes_status hes__ap_matrix(int n, int k, int t, const double *M, const double *Jn,
+                          const double *Jt, const double *mu, double *A, int lda, double *WG,
+                          double *L);
+void hes__ap_q(int n, int k, int t, const double *Jn, const double *Jt, const double *v,
+               double *q);
+void hes__ap_dv(int n, int k, int t, const double *WG, const double *z, double *dv);
+
 /* Impact laws (impact.c), shared by impact_routh.c and impact_set.c:
  * argument checks (HES_EINVAL with the reason), v^T M v / 2, the matrix
  * and constant of Anitescu and Potra's LCP (eq. 31) and the velocity

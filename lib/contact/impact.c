@@ -219,38 +219,7 @@ hes_status hes__impact_verify(const hes_contact_set *c, const double *v_minus,
 hes_status hes__impact_ap_matrix(const hes_contact_set *c, double *A, int lda, double *WG,
                                  double *L)
 {
-    int n = c->n, k = c->k;
-    memcpy(L, c->M, sizeof(double) * (size_t)n * n);
-    for (int i = 0; i < k; i++)
-        for (int j = 0; j < n; j++) {
-            WG[j + (size_t)i * n] = c->Jn[i + (size_t)j * k];
-            WG[j + (size_t)(k + i) * n] = c->Jt[i + (size_t)j * k];
-        }
-    if (hes__chol(L, n) != 0)         /* base/dense.c: thread-count independent */
-        return HES_EINVAL;
-    hes__chol_solve(L, n, WG, 2 * k);
-    /* rows of D: d_r = +t_i (r < k) or -t_i (r >= k); columns of the
-       velocity blocks: G W G^T with the signs of D */
-    for (int a = 0; a < 3 * k; a++) {          /* rows: n_i, then d_r */
-        const double *row = a < k ? c->Jn : c->Jt;
-        int ri = a < k ? a : (a - k) % k;
-        double sa = a < 2 * k ? 1 : -1;
-        for (int b = 0; b < 3 * k; b++) {      /* columns: c_n, then beta */
-            int cb = b < k ? b : k + (b - k) % k;   /* the column of WG */
-            double sb = b < 2 * k ? 1 : -1, s = 0;
-            for (int j = 0; j < n; j++)
-                s += row[ri + (size_t)j * k] * WG[j + (size_t)cb * n];
-            A[a + (size_t)b * lda] = sa * sb * s;
-        }
-    }
-    for (int i = 0; i < k; i++) {
-        A[(k + i) + (size_t)(3 * k + i) * lda] = 1;       /* E lambda in the beta rows */
-        A[(2 * k + i) + (size_t)(3 * k + i) * lda] = 1;
-        A[(3 * k + i) + (size_t)i * lda] = c->mu[i];       /* mu c_n - E^T beta */
-        A[(3 * k + i) + (size_t)(k + i) * lda] = -1;
-        A[(3 * k + i) + (size_t)(2 * k + i) * lda] = -1;
-    }
-    return HES_OK;
+    return hes__ap_matrix(c->n, c->k, 1, c->M, c->Jn, c->Jt, c->mu, A, lda, WG, L);
 }
 
 void hes__impact_finish(const hes_contact_set *c, const double *v_minus, const double *v_plus,
@@ -289,24 +258,13 @@ double hes__impact_tolerance(const hes_contact_set *c, const double *v_minus, do
 /* The constant of eq. 31 at velocity v: q = (J_n v, D v, 0) (4k). */
 void hes__impact_ap_q(const hes_contact_set *c, const double *v, double *q)
 {
-    int k = c->k;
-    for (int i = 0; i < k; i++) {
-        contact_velocity(c, i, v, &q[i], &q[k + i]);
-        q[2 * k + i] = -q[k + i];
-        q[3 * k + i] = 0;
-    }
+    hes__ap_q(c->n, c->k, 1, c->Jn, c->Jt, v, q);
 }
 
 /* dv = WG (c_n, beta+ - beta-) for z = (c_n, beta+, beta-, ...) */
 void hes__impact_dv(int n, int k, const double *WG, const double *z, double *dv)
 {
-    for (int j = 0; j < n; j++) {
-        double s = 0;
-        for (int i = 0; i < k; i++)
-            s += WG[j + (size_t)i * n] * z[i] +
-                 WG[j + (size_t)(k + i) * n] * (z[k + i] - z[2 * k + i]);
-        dv[j] = s;
-    }
+    hes__ap_dv(n, k, 1, WG, z, dv);
 }
 
 hes_status hes_impact_anitescu_potra(const hes_contact_set *c, const double *v_minus,

@@ -13,7 +13,12 @@
  *           the previous step (the paper's sensed-force reference), and
  *   ID(t-2) with those of the step before,
  * on ground with friction 0.1 and 1.0, rigid (MuJoCo's stiffest contact,
- * solref 0.002) or compliant (solref 0.02).  The planner: feet on cubic
+ * solref 0.002) or compliant (solref 0.02), and on rigid-lcp ground: rigid
+ * contact time-stepped by hes at 1 kHz (hes_timestep_ap, the Anitescu-Potra
+ * LCP of the paper's simulator; MuJoCo gives M, h, B and the feet's
+ * Jacobians and gaps only), with friction 0.1, 1 and 1e3 (the paper's
+ * "infinite"), the controllers with the paper's offsets.
+ * QUADRUPED_TROT_GROUND=rigid, compliant or rigid-lcp runs one ground.  The planner: feet on cubic
  * quintic splines (zero velocity and acceleration at both ends), landing
  * where the hip will be at mid-stance; joint targets by the legs' closed-form
  * inverse kinematics (checked against MuJoCo's forward kinematics at the
@@ -183,9 +188,48 @@ static double now(void)
     return ts.tv_sec + 1e-9 * ts.tv_nsec;
 }
 
-static int run(const char *file, int controller, double mu, int compliant, double seconds,
+/* The grounds: MuJoCo's stiffest contact, its compliant one, and rigid
+ * contact time-stepped by hes (hes_timestep_ap: the paper's simulator's
+ * model, MuJoCo only for M, h, B and the feet's Jacobians and gaps). */
+enum { G_RIGID, G_COMPLIANT, G_LCP, N_GROUNDS };
+static const char *const ground_name[N_GROUNDS] = { "rigid", "compliant", "rigid-lcp" };
+
+/* One step of the rigid ground: v+ from the Anitescu-Potra LCP over dt with
+ * the torques tau held, q += dt v+; the feet's forces (world z, x, y rows,
+ * impulse / dt) into sensed and their normal sum into *fsim. */
+static int lcp_step(const hes_robot_dynamics *dyn, double *qpos, double *qvel, const double *tau,
+                    double dt, double *sensed, double *fsim, char *msg, size_t len)
+{
+    double force[NV], Jn[4 * NV], Jt[8 * NV], vp[NV], p[12];
+    for (int i = 0; i < NV; i++) {
+        double s = -dyn->h[i];
+        for (int j = 0; j < NU; j++)
+            s += dyn->B[i + (size_t)j * NV] * tau[j];
+        force[i] = s;
+        for (int r = 0; r < 4; r++)
+            Jn[r + 4 * i] = dyn->J[r + (size_t)i * 12];
+        for (int r = 0; r < 8; r++)
+            Jt[r + 8 * i] = dyn->J[4 + r + (size_t)i * 12];
+    }
+    hes_timestep_problem pb = { NV, 4, 2, dyn->M, Jn, Jt, dyn->mu, dyn->phi, qvel, force, dt };
+    if (hes_timestep_ap(&pb, vp, p, NULL, msg, len) != HES_OK)
+        return -1;
+    for (int i = 0; i < NV; i++) {
+        qvel[i] = vp[i];
+        qpos[i] += dt * vp[i];
+    }
+    *fsim = 0;
+    for (int r = 0; r < 12; r++)
+        sensed[r] = p[r] / dt;
+    for (int l = 0; l < 4; l++)
+        *fsim += sensed[l];
+    return 0;
+}
+
+static int run(const char *file, int controller, double mu, int ground, double seconds,
                run_stats *out)
 {
+    int compliant = ground == G_COMPLIANT;
     const char *names[4] = { "lf_foot", "rf_foot", "lh_foot", "rh_foot" };
     hes_robot_contact hc[4];
     for (int i = 0; i < 4; i++)
@@ -238,9 +282,17 @@ static int run(const char *file, int controller, double mu, int compliant, doubl
         double a_cmd[NV], tau[NU];
         for (int i = 0; i < NV; i++)
             a_cmd[i] = qdd[i] + kp * (q[i] - d->qpos[i]) + kd * (qd[i] - d->qvel[i]);
-        /* the feet MuJoCo has in contact */
+        /* the feet in contact: MuJoCo's, or on the rigid ground those at
+           the ground (to the time step's rounding) */
         int act[4] = { 0 };
-        for (int c = 0; c < d->ncon; c++)
+        hes_robot_dynamics dyn;
+        if (ground == G_LCP) {
+            if (hes_robot_dynamics_at(robot, d->qpos, d->qvel, &dyn, msg, sizeof msg) != HES_OK)
+                return -1;
+            for (int l = 0; l < 4; l++)
+                act[l] = dyn.phi[l] <= 1e-6;
+        }
+        for (int c = 0; c < d->ncon && ground != G_LCP; c++)
             for (int l = 0; l < 4; l++)
                 if ((d->contact[c].geom1 == foot_g[l] || d->contact[c].geom2 == foot_g[l]))
                     act[l] = 1;
@@ -250,13 +302,16 @@ static int run(const char *file, int controller, double mu, int compliant, doubl
             for (int j = 0; j < NU; j++)
                 tau[j] = kp_pd * (q[6 + j] - d->qpos[6 + j]) + kd_pd * (qd[6 + j] - d->qvel[6 + j]);
         } else {
-            hes_robot_dynamics dyn;
-            if (hes_robot_dynamics_at(robot, d->qpos, d->qvel, &dyn, msg, sizeof msg) != HES_OK)
+            if (ground != G_LCP &&
+                hes_robot_dynamics_at(robot, d->qpos, d->qvel, &dyn, msg, sizeof msg) != HES_OK)
                 return -1;
-            /* the rigid model's contacts stay where MuJoCo's soft contact
-               holds them: no penetration to correct (phi = 0) */
+            /* on MuJoCo's grounds the rigid model's contacts stay where the
+               soft contact holds them: no penetration to correct (phi = 0);
+               on the rigid ground the gaps are the feet's */
             double zero_phi[4] = { 0 }, h2[NV], J[12 * NV], b[12], mus[4];
-            dyn.phi = zero_phi;
+            hes_robot_dynamics dyn_id = dyn;
+            if (ground != G_LCP)
+                dyn_id.phi = zero_phi;
             int set = 0, nc = 0;
             hes_invdyn_method method = (hes_invdyn_method)controller;
             if (controller == C_SENSED || controller == C_SENSED2) {
@@ -269,7 +324,7 @@ static int run(const char *file, int controller, double mu, int compliant, doubl
                         s -= dyn.J[r + (size_t)i * 12] * fs[r];
                     h2[i] = s;
                 }
-                dyn.h = h2;
+                dyn_id.h = h2;
                 method = HES_INVDYN_NONE;
                 memset(act, 0, sizeof act);
             }
@@ -277,12 +332,13 @@ static int run(const char *file, int controller, double mu, int compliant, doubl
                 if (act[l])
                     set |= 1 << l, nc++;
             hes_invdyn_problem pb;
-            hes_invdyn_problem_robot(&dyn, act, d->qvel, a_cmd, dt, 1, J, b, mus, &pb);
+            hes_invdyn_problem_robot(&dyn_id, act, d->qvel, a_cmd, dt, 1, J, b, mus, &pb);
             /* MuJoCo's contacts are soft: a stance foot moves a little.  The
                paper's offsets stop that motion within one period (J v / dt),
                which here asks for large forces every step; it is damped over
-               the soft contact's own time constant instead (tc) */
-            for (int r = 0; r < nc * 3; r++) {
+               the soft contact's own time constant instead (tc).  The rigid
+               ground keeps the paper's offsets. */
+            for (int r = 0; r < nc * 3 && ground != G_LCP; r++) {
                 double Jv = 0;
                 for (int i = 0; i < NV; i++)
                     Jv += J[r + (size_t)i * nc * 3] * d->qvel[i];
@@ -308,13 +364,21 @@ static int run(const char *file, int controller, double mu, int compliant, doubl
                 memcpy(tau, tau_prev, sizeof tau);
             }
         }
-        memcpy(d->ctrl, tau, sizeof tau);
-        mj_step(m, d);
-        /* MuJoCo's contact forces of this step, per foot, world frame */
         double fsim = 0;
         memcpy(sensed_old, sensed, sizeof sensed);
         memset(sensed, 0, sizeof sensed);
-        for (int c = 0; c < d->ncon; c++) {
+        if (ground == G_LCP) {
+            if (lcp_step(&dyn, d->qpos, d->qvel, tau, dt, sensed, &fsim, msg, sizeof msg)) {
+                fprintf(stderr, "quadruped_trot: rigid ground at t = %g: %s\n", t, msg);
+                out->up = 0;
+                break;
+            }
+        } else {
+            memcpy(d->ctrl, tau, sizeof tau);
+            mj_step(m, d);
+        }
+        /* MuJoCo's contact forces of this step, per foot, world frame */
+        for (int c = 0; c < d->ncon && ground != G_LCP; c++) {
             double f6[6];
             mj_contactForce(m, d, c, f6);
             const mjContact *con = &d->contact[c];
@@ -455,21 +519,27 @@ int main(int argc, char **argv)
     int few[] = { C_PD, HES_INVDYN_NO_SLIP, HES_INVDYN_COULOMB };
     const int *ctl = quick ? few : all;
     int nctl = quick ? 3 : 8;
-    double frictions[2] = { 0.1, 1.0 };
+    /* friction 0.1 and 1; on the rigid ground also 1e3, the paper's
+       "infinite" friction (no foot slides: the LCP holds the tangential
+       impulse to eps mu of the normal one, 2.2e-13 here) */
+    double frictions[3] = { 0.1, 1.0, 1e3 };
+    const char *only = getenv("QUADRUPED_TROT_GROUND");
     printf("%-9s %-5s %-18s %-9s %9s %9s %11s %8s %10s %8s %8s %6s %6s\n", "ground", "mu", "controller",
            "stays up", "pos err", "vel err", "E|dtau/dt|", "E|tau|", "|f err| N", "f err %",
            "us/step", "infeas", "failed");
     int fail = 0;
     run_stats pd = { 0 }, ns = { 0 }, co = { 0 };
-    for (int g = quick ? 1 : 0; g < 2; g++)
-        for (int fi = quick ? 1 : 0; fi < 2; fi++)
+    for (int g = quick ? G_COMPLIANT : 0; g < (quick ? G_COMPLIANT + 1 : N_GROUNDS); g++) {
+        if (only && strcmp(only, ground_name[g]) != 0)
+            continue;
+        for (int fi = quick ? 1 : 0; fi < (g == G_LCP && !quick ? 3 : 2); fi++)
             for (int c = 0; c < nctl; c++) {
                 run_stats s;
                 if (run(file, ctl[c], frictions[fi], g, seconds, &s))
                     return 1;
                 char up[16];
                 snprintf(up, sizeof up, s.up ? "yes" : "%.2f s", s.t_end);
-                printf("%-9s %-5.1f %-18s %-9s %9.4f %9.4f %11.2f %8.4f ", g ? "compliant" : "rigid",
+                printf("%-9s %-5g %-18s %-9s %9.4f %9.4f %11.2f %8.4f ", ground_name[g],
                        frictions[fi], controller_name(ctl[c]), up, s.pos_err, s.vel_err, s.dtau,
                        s.tau);
                 if (s.f_abs >= 0)
@@ -485,6 +555,7 @@ int main(int argc, char **argv)
                 if (ctl[c] == HES_INVDYN_COULOMB)
                     co = s;
             }
+    }
     if (quick) {
         const run_stats *id[2] = { &ns, &co };
         for (int i = 0; i < 2; i++)

@@ -50,9 +50,9 @@ struct hes_ess {
     int *dp_cand;
     size_t dp_cap;
     /* The guards evaluated (ess_active.c): act[0 .. n_act-1] (all of them
-       unless park), is_act (m flags); near (m): h_near's answer; lo, hi
+       unless sparse: an active set kept), is_act (m flags); near (m): h_near's answer; lo, hi
        (n): a box */
-    int *act, n_act, *is_act, *near, park;
+    int *act, n_act, *is_act, *near, sparse;
     double *tmpm, *tmpmn, *lo, *hi;
     /* Energy bookkeeping (ess_energy.c): on, E(x0), W, the error estimates'
        sum, the work |P| dt summed, the energy scale, the steps, a state */
@@ -88,7 +88,7 @@ hes_status hes__ess_sums_init(hes_ess *e);
 hes_status hes__ess_h(hes_ess *e, const double *x, double *out);
 hes_status hes__ess_Dh(hes_ess *e, const double *x, double *out);
 /* Whether this run keeps an active set (the model's h_near and DOPRI5) */
-int hes__ess_parking(const hes_ess *e, const hes_ess_options *o);
+int hes__ess_sparse(const hes_ess *e, const hes_ess_options *o);
 /* Every guard active, no active set kept */
 void hes__ess_all_active(hes_ess *e);
 /* An active set from e->h holding every guard at the current state: the

@@ -388,7 +388,7 @@ static hes_status resolve_signs(hes_ess *e)
     hes_status st;
     for (int k = 0; k < n; k++)
         xinf = fmax(xinf, fabs(e->x[k]));
-    for (int q = 0; q < e->n_act; q++) {   /* a parked guard keeps its sign */
+    for (int q = 0; q < e->n_act; q++) {   /* an inactive guard keeps its sign */
         int i = e->act[q];
         if ((st = hes__ess_set_sign(e, i, e->pool[i] || e->h[i] < 0 ? -1 : 1)) != HES_OK)
             return st;
@@ -469,7 +469,7 @@ static hes_status integrate(hes_ess *e, const hes_ess_options *o, double *t, dou
                             hes_ess_result *res, int *k_out, int *ended)
 {
     int n = e->n, m = e->m, empty = e->n_pool == 0;
-    for (int q = 0; q < e->n_act; q++) {   /* parked guards are not watched */
+    for (int q = 0; q < e->n_act; q++) {   /* inactive guards are not watched */
         int i = e->act[q];
         hes__ess_set_watch(e, i, empty);
         e->hit[i] = 0;
@@ -517,11 +517,11 @@ static hes_status integrate(hes_ess *e, const hes_ess_options *o, double *t, dou
 }
 
 /* The guard reset rule after a band entry with the pool empty (every
- * guard evaluated at x; the parked ones again after it). */
+ * guard evaluated at x; the active set made anew after it). */
 static hes_status rearm(hes_ess *e, int trigger)
 {
     hes_status st;
-    if (e->park && (st = hes__ess_h_all(e, e->x, e->h)) != HES_OK)
+    if (e->sparse && (st = hes__ess_h_all(e, e->x, e->h)) != HES_OK)
         return st;
     if (e->model->rearm)
         e->model->rearm(e->x, e->h, e->s, e->pool, e->model->data);
@@ -537,7 +537,7 @@ static hes_status rearm(hes_ess *e, int trigger)
     }
     if (trigger >= 0 && e->pool[trigger])
         e->hit[trigger] = 1;  /* at -eps to the root's accuracy: in the band */
-    return e->park ? hes__ess_start_active(e) : HES_OK;
+    return e->sparse ? hes__ess_start_active(e) : HES_OK;
 }
 
 /* Strict (options.near_miss = 0): a watched guard (e->h current) found
@@ -627,7 +627,7 @@ static hes_status run(hes_ess *e, const hes_ess_options *o, double t0, const dou
     if ((st = hes__ess_sums_init(e)) != HES_OK)
         return st;
     hes__ess_all_active(e);
-    if (hes__ess_parking(e, o) && (st = hes__ess_start_active(e)) != HES_OK)
+    if (hes__ess_sparse(e, o) && (st = hes__ess_start_active(e)) != HES_OK)
         return st;
     e->en_on = hes__ess_energy_on(e, o);
     if (e->en_on && (st = hes__ess_energy_start(e, e->x)) != HES_OK)

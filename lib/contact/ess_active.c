@@ -38,7 +38,7 @@
 
 #include "contact/contact.h"
 
-int hes__ess_parking(const hes_ess *e, const hes_ess_options *o)
+int hes__ess_sparse(const hes_ess *e, const hes_ess_options *o)
 {
     return e->model->h_near && o->method == HES_ESS_DOPRI5;
 }
@@ -50,7 +50,7 @@ void hes__ess_all_active(hes_ess *e)
         e->act[i] = i;
         e->is_act[i] = 1;
     }
-    e->park = 0;
+    e->sparse = 0;
 }
 
 void hes__ess_set_watch(hes_ess *e, int i, int empty)
@@ -68,7 +68,7 @@ static int far(const hes_ess *e, int i, double h)
 
 void hes__ess_shrink(hes_ess *e)
 {
-    if (!e->park)
+    if (!e->sparse)
         return;
     int k = 0;
     for (int q = 0; q < e->n_act; q++) {
@@ -85,7 +85,7 @@ void hes__ess_shrink(hes_ess *e)
 hes_status hes__ess_start_active(hes_ess *e)
 {
     hes__ess_all_active(e);
-    e->park = 1;
+    e->sparse = 1;
     for (int i = 0; i < e->m; i++)
         e->watch[i] = e->watch[e->m + i] = 0;
     hes__ess_shrink(e);   /* e->h: every guard at x */
@@ -97,7 +97,7 @@ hes_status hes__ess_activate(hes_ess *e, const double *lo, const double *hi, con
 {
     int n = e->n, m = e->m, first = e->n_act, empty = e->n_pool == 0;
     *n_new = 0;
-    if (!e->park)
+    if (!e->sparse)
         return HES_OK;
     double tiny = 1e-9 * e->eps;
     int k = e->model->h_near(lo, hi, -e->eps - tiny, tiny, e->near, e->p, e->model->data);
@@ -153,7 +153,7 @@ hes_status hes__ess_activate(hes_ess *e, const double *lo, const double *hi, con
 
 hes_status hes__ess_h(hes_ess *e, const double *x, double *out)
 {
-    if (!e->park)
+    if (!e->sparse)
         return hes__ess_h_all(e, x, out);
     hes_status st = hes__ess_h_some(e, x, e->n_act, e->act, e->tmpm);
     if (st != HES_OK)
@@ -165,7 +165,7 @@ hes_status hes__ess_h(hes_ess *e, const double *x, double *out)
 
 hes_status hes__ess_Dh(hes_ess *e, const double *x, double *out)
 {
-    if (!e->park)
+    if (!e->sparse)
         return hes__ess_Dh_all(e, x, out);
     int k = e->n_act, m = e->m;
     hes_status st = hes__ess_Dh_some(e, x, k, e->act, e->tmpmn);
@@ -200,7 +200,7 @@ hes_status hes__ess_Dh_at(hes_ess *e, const double *x)
 
 void hes__ess_copy_active(const hes_ess *e, double *dst, const double *src)
 {
-    if (!e->park) {
+    if (!e->sparse) {
         memcpy(dst, src, (size_t)e->m * sizeof *dst);
         return;
     }

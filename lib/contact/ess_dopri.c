@@ -348,7 +348,7 @@ hes_status hes__ess_dopri(hes_ess *e, const hes_ess_options *o, double *t, doubl
                                  D6 * k6[k] + D7 * k7[k]);
         }
         dense(n0, N, rc, 0.5, yt);
-        if (e->park) { /* guards the step may bring to a level (ess_active.c) */
+        if (e->sparse) { /* guards the step may bring to a level (ess_active.c) */
             for (int k = 0; k < n0; k++) {
                 double dev = 2 * fabs(yt[k] - 0.5 * (y[k] + y1[k]));
                 e->lo[k] = fmin(y[k], y1[k]) - dev;

@@ -107,7 +107,7 @@ static hes_status reach(hes_ess *e, const double *x, const double *xp, const dou
                         double dt)
 {
     int n_new;
-    if (!e->park)
+    if (!e->sparse)
         return HES_OK;
     for (int k = 0; k < e->n; k++) {
         double w = Fp ? fabs(Fp[k] - e->G[k]) * fabs(dt) : 0;

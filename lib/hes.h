@@ -898,6 +898,9 @@ typedef enum {
                            level (lib/contact/ess_active.c): the method for many
                            contacts; CVODES's root finding sees every guard */
 } hes_ess_method;
+/* "cvodes" and "dopri5" (`--ess-method`); NULL / HES_EINVAL if unknown. */
+const char *hes_ess_method_name(hes_ess_method method);
+hes_status hes_ess_method_from_name(const char *name, hes_ess_method *method);
 
 typedef struct {
     double eps;         /* band width (> 0): the accuracy knob, error O(eps^2) */

@@ -28,7 +28,8 @@ void cmd_analyze_usage(FILE *out)
           "                   [--threads T]] [--json]\n"
           "       hes analyze --orbit FILE [-p NAME=VALUE]... [--check] [--json]\n"
           "       hes analyze ESS-PROBLEM [-p NAME=VALUE]... [--eps E] [--x0 V1,V2,...\n"
-          "                   --period T --section NAME] [--strict-liveness] [--json]\n"
+          "                   --period T --section NAME] [--strict-liveness]\n"
+          "                   [--ess-method M] [--json]\n"
           "Find the periodic orbit of PROBLEM and its stability: the monodromy\n"
           "matrix (saltation matrices across the events), its nontrivial\n"
           "multipliers and psi, the largest of their moduli (stable if psi < 1).\n"
@@ -65,6 +66,8 @@ void cmd_analyze_usage(FILE *out)
           "                          is not crossed by the field (the paper's\n"
           "                          liveness); by default such a guard is watched and\n"
           "                          crossed exactly if it comes\n"
+          "      --ess-method M      ESS: the integration step, cvodes (the default) or\n"
+          "                          dopri5 (the method for many contacts)\n"
           "      --json              print one JSON object instead of text\n"
           CLI_NO_CHECK_DERIVATIVES_HELP
           "  -h, --help              show this help\n", out);
@@ -340,7 +343,7 @@ int cmd_analyze(int argc, char **argv)
 {
     enum { OPT_JSON = 256, OPT_CHECK, OPT_GRADIENT, OPT_ORBIT, OPT_X0, OPT_MODE, OPT_EPS,
            OPT_PERIOD, OPT_SECTION, OPT_IMPACT_SET, OPT_SELECT, OPT_THREADS,
-           OPT_STRICT_LIVENESS };
+           OPT_STRICT_LIVENESS, OPT_ESS_METHOD };
     static const struct option longopts[] = {
         {"impact-set", required_argument, NULL, OPT_IMPACT_SET},
         {"select", required_argument, NULL, OPT_SELECT},
@@ -349,6 +352,7 @@ int cmd_analyze(int argc, char **argv)
         {"period", required_argument, NULL, OPT_PERIOD},
         {"section", required_argument, NULL, OPT_SECTION},
         {"strict-liveness", no_argument, NULL, OPT_STRICT_LIVENESS},
+        {"ess-method", required_argument, NULL, OPT_ESS_METHOD},
         {"param", required_argument, NULL, 'p'},
         CLI_NO_CHECK_DERIVATIVES_OPTION,
         {"json", no_argument, NULL, OPT_JSON},
@@ -372,14 +376,15 @@ int cmd_analyze(int argc, char **argv)
     const char *impact_option = NULL;
     unsigned char seen[CLI_OPTION_CODES] = {0};
     const char *orbit_file = NULL, *x0_text = NULL, *mode_name = NULL, *ess_option = NULL;
-    analyze_ess_opts eo = { NULL, 0, 0, NULL, 0, 0, 0, 0 };
+    analyze_ess_opts eo = { NULL, 0, 0, NULL, 0, 0, 0, 0, HES_ESS_CVODES };
     cli_orbit orbit;
 
     cli_assignments_init(&params);
     optind = 1;
     while ((c = getopt_long(argc, argv, "p:h", longopts, NULL)) != -1) {
         if ((c == OPT_ORBIT || c == OPT_X0 || c == OPT_MODE || c == OPT_EPS || c == OPT_PERIOD ||
-             c == OPT_SECTION || c == OPT_STRICT_LIVENESS || c == OPT_IMPACT_SET || c == OPT_SELECT || c == OPT_THREADS) &&
+             c == OPT_SECTION || c == OPT_STRICT_LIVENESS || c == OPT_ESS_METHOD ||
+             c == OPT_IMPACT_SET || c == OPT_SELECT || c == OPT_THREADS) &&
             cli_once(argv[0], longopts, c, seen) != CLI_EXIT_OK) {
             cli_assignments_free(&params);
             return CLI_EXIT_USAGE;
@@ -434,6 +439,13 @@ int cmd_analyze(int argc, char **argv)
         case OPT_STRICT_LIVENESS:
             ess_option = "--strict-liveness";
             eo.strict_liveness = 1;
+            break;
+        case OPT_ESS_METHOD:
+            ess_option = "--ess-method";
+            if (hes_ess_method_from_name(optarg, &eo.method) != HES_OK) {
+                cli_assignments_free(&params);
+                return cli_bad_value("hes analyze", "--ess-method", optarg, "cvodes or dopri5");
+            }
             break;
         case OPT_IMPACT_SET:
             if ((rc = cli_int_option("hes analyze", "--impact-set", optarg, 1, 100000,

@@ -18,6 +18,7 @@ typedef struct {
     int have_eps;
     int strict_liveness;     /* --strict-liveness: options.ess.near_miss = 0 */
     int json;                /* --json */
+    hes_ess_method method;   /* --ess-method */
 } analyze_ess_opts;
 
 /* The periodic orbit of an ESS model with the -p assignments, its

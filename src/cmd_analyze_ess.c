@@ -91,6 +91,7 @@ int analyze_ess(const hes_ess_model *model, const cli_assignments *params,
     if (ao->have_eps)
         o.ess.eps = ao->eps;
     o.ess.near_miss = !ao->strict_liveness;
+    o.ess.method = ao->method;
     o.section = model->orbit_section;
     T = model->orbit_period;
     if (ao->section && (o.section = section_index(model, ao->section)) < 0)

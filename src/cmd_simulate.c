@@ -40,7 +40,7 @@ void cmd_simulate_usage(FILE *out)
             "                    --time T --jacobian [--json]\n"
             "       hes simulate PROBLEM --integrator ess [-p NAME=VALUE]... --x0 V1,V2,...\n"
             "                    --time T [--eps E] [--samples N] [--jacobian]\n"
-            "                    [--strict-liveness] [--json|--csv]\n"
+            "                    [--strict-liveness] [--ess-method M] [--json|--csv]\n"
             "Find the periodic orbit of PROBLEM, start N trials uniformly in the ball of\n"
             "radius R around its section state, follow each for S periods and report the\n"
             "distance to the section state after every period.\n"
@@ -77,6 +77,10 @@ void cmd_simulate_usage(FILE *out)
             "                          where a guard in its band is not crossed by the\n"
             "                          field (the paper's liveness); by default such a\n"
             "                          guard is watched and crossed exactly if it comes\n"
+            "      --ess-method M      ESS: the integration step, cvodes (the default) or\n"
+            "                          dopri5 (the method for many contacts: with a\n"
+            "                          model's broad phase only the guards near a level\n"
+            "                          are evaluated)\n"
             "      --jacobian          also the n x n derivative d x(T) / d x0 (a hybrid\n"
             "                          model: one run, its saltation matrices, and whether\n"
             "                          simultaneous events' two orders give the same one)\n"
@@ -96,7 +100,7 @@ void cmd_simulate_usage(FILE *out)
 
 enum { OPT_BOX = 200, OPT_PERTURB = 256, OPT_TRIALS, OPT_STEPS, OPT_SEED, OPT_TOL, OPT_JSON, OPT_CSV, OPT_ORBIT,
        OPT_SWEEP, OPT_X0, OPT_MODE, OPT_TIME, OPT_INTEGRATOR, OPT_EPS, OPT_SAMPLES,
-       OPT_JACOBIAN, OPT_STRICT_LIVENESS };
+       OPT_JACOBIAN, OPT_STRICT_LIVENESS, OPT_ESS_METHOD };
 
 static void print_text(const hes_system *sys, const hes_orbit *orbit,
                        const hes_trials *t, const simulate_opts *opts)
@@ -237,6 +241,7 @@ int cmd_simulate(int argc, char **argv)
         {"samples", required_argument, NULL, OPT_SAMPLES},
         {"jacobian", no_argument, NULL, OPT_JACOBIAN},
         {"strict-liveness", no_argument, NULL, OPT_STRICT_LIVENESS},
+        {"ess-method", required_argument, NULL, OPT_ESS_METHOD},
         {"json", no_argument, NULL, OPT_JSON},
         {"csv", no_argument, NULL, OPT_CSV},
         {"orbit", required_argument, NULL, OPT_ORBIT},
@@ -250,7 +255,7 @@ int cmd_simulate(int argc, char **argv)
     hes_system *sys;
     const char *trial_option = NULL, *sweep_option = NULL, *orbit_file = NULL;
     const char *integrator = NULL, *ess_option = NULL;
-    simulate_ess_opts ess_opts = {0, 0, 0, 0, 0};
+    simulate_ess_opts ess_opts = { 0, 0, 0, 0, 0, HES_ESS_CVODES };
     cli_orbit orbit;
     int c, rc = CLI_EXIT_OK, json = 0, csv = 0, perturb_given = 0;
     unsigned char seen[CLI_OPTION_CODES] = {0};
@@ -332,6 +337,11 @@ int cmd_simulate(int argc, char **argv)
         case OPT_STRICT_LIVENESS:
             ess_option = "--strict-liveness";
             ess_opts.strict_liveness = 1;
+            break;
+        case OPT_ESS_METHOD:
+            ess_option = "--ess-method";
+            if (hes_ess_method_from_name(optarg, &ess_opts.method) != HES_OK)
+                rc = cli_bad_value(CMD, "--ess-method", optarg, "cvodes or dopri5");
             break;
         case OPT_JACOBIAN: /* ESS, or a hybrid model's one run */
             ess_opts.jacobian = 1;

@@ -44,6 +44,7 @@ typedef struct {
     int samples;             /* --samples N, 0: the step boundaries */
     int jacobian;            /* --jacobian */
     int strict_liveness;     /* --strict-liveness: options.near_miss = 0 */
+    hes_ess_method method;   /* --ess-method */
 } simulate_ess_opts;
 
 /* One ESS run of an event-selected system from sw->x0 at time 0 to

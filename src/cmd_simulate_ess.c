@@ -119,6 +119,7 @@ int simulate_ess(const hes_ess_model *model, const cli_assignments *params,
         o.eps = eo->eps;
     o.jacobian = eo->jacobian;
     o.near_miss = !eo->strict_liveness;
+    o.method = eo->method;
     if (eo->samples > 0) {
         t_out = malloc((size_t)eo->samples * sizeof *t_out);
         if (!t_out || hes_grid_linspace(0.0, sw->time, eo->samples, t_out) != HES_OK) {

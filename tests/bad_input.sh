@@ -1337,6 +1337,21 @@ done
 bad simulate plate-vertical --x0 0,0.3,0.1,0,0,0 --time 1 -p l0=0.5
 bad simulate plate-vertical --x0 0,0.3,0.1,0,0,0 --time 1 -p rho=0.1
 
+# ------------------------------------------------------------ --ess-method
+# a missing, empty, unknown or repeated method, and the option where no ESS
+# run is asked for
+bad simulate plate-vertical --x0 0,0.3,0.1,0,0,0 --time 1 --ess-method
+bad simulate plate-vertical --x0 0,0.3,0.1,0,0,0 --time 1 --ess-method=
+bad simulate plate-vertical --x0 0,0.3,0.1,0,0,0 --time 1 --ess-method DOPRI5
+bad simulate plate-vertical --x0 0,0.3,0.1,0,0,0 --time 1 --ess-method rk45
+bad simulate plate-vertical --x0 0,0.3,0.1,0,0,0 --time 1 --ess-method dopri5 --ess-method cvodes
+bad simulate plate-vertical --x0 0,0.3,0.1,0,0,0 --time 1 --ess-method dopri5 --integrator event
+bad simulate slip-hopper --ess-method dopri5
+bad analyze hopper-pumped --ess-method
+bad analyze hopper-pumped --ess-method " dopri5"
+bad analyze hopper-pumped --ess-method dopri5 --ess-method dopri5
+bad analyze slip-hopper --ess-method dopri5
+
 # ------------------------------------------------------ --strict-liveness
 # misplaced or repeated, and falls from rest that strict liveness refuses
 # (a near miss, a liftoff guard re-armed while its leg still compresses:

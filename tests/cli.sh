@@ -390,6 +390,20 @@ run ess_plate simulate plate-vertical --x0 0,0.3,0.05,0,0,0 --time 2 --samples 3
 expect_status ess_plate 0 "plate-vertical's fall (near misses, liftoff guards not live) by default"
 expect_json_value ess_plate 'd["counts"]["refused"] > 0 and d["counts"]["projections"] > 0' True \
     "plate-vertical's fall: projections, and guards watched instead of projected"
+# --ess-method: DOPRI5 steps (with the plate's broad phase and sums) end
+# where CVODES's do, to the integration tolerances
+run ess_plate_dp simulate plate-vertical --x0 0,0.3,0.05,0,0,0 --time 2 --samples 3 --json --ess-method dopri5
+expect_status ess_plate_dp 0 "plate-vertical's fall with --ess-method dopri5"
+expect_json_value ess_plate_dp "max(abs(a - b) for a, b in zip(d['x_end'], __import__('json').load(open('$tmp/ess_plate.out'))['x_end'])) < 1e-5" \
+    True "--ess-method dopri5 ends where cvodes ends (1e-5)"
+run e_ess_method simulate plate-vertical --x0 0,0.3,0.05,0,0,0 --time 2 --ess-method rk4
+expect_status e_ess_method 2 "--ess-method names cvodes or dopri5"
+expect_grep e_ess_method err "cvodes or dopri5" "the refusal names the two methods"
+run e_ess_method_hy simulate slip-hopper --ess-method dopri5
+expect_status e_ess_method_hy 2 "--ess-method is an ESS option"
+run ess_an_dp analyze hopper-pumped --ess-method dopri5 --json
+expect_json_value ess_an_dp 'abs(d["psi"] - 0.8812752) < 1e-6' True \
+    "analyze --ess-method dopri5: hopper-pumped's psi as with cvodes"
 run ess_plate_strict simulate plate-vertical --x0 0,0.3,0.05,0,0,0 --time 2 --samples 3 --strict-liveness
 expect_status ess_plate_strict 1 "plate-vertical's fall with --strict-liveness is refused"
 expect_grep ess_plate_strict err "(near miss|liveness violated).*guard '(touchdown|liftoff) [0-9]+'" \

@@ -72,6 +72,19 @@ int hes__hopper_events_dx(const double *x, const double *p, double *out, void *d
     return 0;
 }
 
+/* Energy bookkeeping: E = mass v^2 / 2 + mass g y, plus k (l0 - y)^2 / 2 in
+ * stance (continuous where the leg touches down and lifts off, y = l0);
+ * undamped, so P = 0 */
+static int energy(const double *x, const int *s, const double *p, double *out, void *data)
+{
+    (void)data;
+    double c = p[P_L0] - x[0];
+    out[0] = 0.5 * p[P_MASS] * x[1] * x[1] + p[P_MASS] * p[P_G] * x[0] +
+             (hes__hopper_stance(s) ? 0.5 * p[P_K] * c * c : 0.0);
+    out[1] = 0;
+    return 0;
+}
+
 const hes_ess_model hes_ess_problem_hopper_1d = {
     .name = "hopper-1d",
     .description = "undamped 1-D hopper: flight and a linear leg spring (ESS paper, Sec. 5.1)",
@@ -79,6 +92,7 @@ const hes_ess_model hes_ess_problem_hopper_1d = {
     .state_names = hes__hopper_state_names, .event_names = hes__hopper_event_names,
     .n_params = 4, .params = params,
     .f = field, .f_dx = field_dx, .h = hes__hopper_events, .Dh = hes__hopper_events_dx,
+    .energy = energy,
 };
 
 hes_status hes_hopper_1d_exact(const double *p, double t, const double *x0, double *out)

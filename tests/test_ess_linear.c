@@ -17,7 +17,9 @@
  *   - plate-vertical's energy and power (the bookkeeping's callbacks): P is
  *     the derivative of E along the field (central differences), from the
  *     sums as from the sign pattern; a field with a force its power does
- *     not account for fails the run.
+ *     not account for fails the run;
+ *   - on the hopper (conservative: P = 0) the bookkeeping holds at eps
+ *     1e-2 to 1e-4, and an energy that counts the spring twice fails.
  */
 #include <check.h>
 #include <math.h>
@@ -404,6 +406,50 @@ START_TEST(test_energy_bookkeeping_catches_an_unaccounted_force)
 }
 END_TEST
 
+/* the hopper (a second model, conservative): the bookkeeping holds on its
+ * runs at every eps, and a spring energy that is not the field's fails */
+static const hes_ess_model *hopper_inner;
+
+static int stiff_energy(const double *x, const int *s, const double *p, double *out, void *d)
+{
+    int rc = hopper_inner->energy(x, s, p, out, d);
+    if (s[0] > 0 && s[1] < 0)   /* in stance: the spring counted twice */
+        out[0] += 0.5 * p[1] * (p[3] - x[0]) * (p[3] - x[0]);
+    return rc;
+}
+
+START_TEST(test_energy_bookkeeping_on_the_hopper)
+{
+    const hes_ess_model *md = hes_ess_problem_find("hopper-1d");
+    ck_assert_ptr_nonnull(md);
+    ck_assert_ptr_nonnull(md->energy);
+    hes_ess *e;
+    ck_assert_int_eq(hes_ess_new(md, &e, NULL, 0), HES_OK);
+    hes_ess_options o;
+    hes_ess_options_default(&o);
+    o.method = HES_ESS_DOPRI5;
+    double x0[2] = { 1.5, 0 };
+    hes_ess_result r;
+    for (double eps = 1e-2; eps > 1e-5; eps /= 10) {
+        o.eps = eps;
+        ck_assert_msg(hes_ess_run(e, &o, 0, x0, 4.0, &r) == HES_OK, "eps %g: %s", eps,
+                      hes_ess_errmsg(e));
+        ck_assert_int_gt(r.n_projections, 4);
+        hes_ess_result_free(&r);
+    }
+    hes_ess_destroy(e);
+    hes_ess_model w = *md;
+    hopper_inner = md;
+    w.energy = stiff_energy;
+    ck_assert_int_eq(hes_ess_new(&w, &e, NULL, 0), HES_OK);
+    o.eps = 1e-3;
+    ck_assert_int_eq(hes_ess_run(e, &o, 0, x0, 4.0, &r), HES_ESOLVER);
+    ck_assert_says(hes_ess_errmsg(e), "energy bookkeeping");
+    hes_ess_result_free(&r);
+    hes_ess_destroy(e);
+}
+END_TEST
+
 START_TEST(test_the_optional_callbacks_are_validated)
 {
     hes_ess_model *md = open_plate(1, 4);
@@ -442,6 +488,7 @@ int main(void)
     tcase_add_test(tc, test_a_blind_broad_phase_fails_the_run);
     tcase_add_test(tc, test_plate_power_is_the_derivative_of_the_energy);
     tcase_add_test(tc, test_energy_bookkeeping_catches_an_unaccounted_force);
+    tcase_add_test(tc, test_energy_bookkeeping_on_the_hopper);
     tcase_add_test(tc, test_the_optional_callbacks_are_validated);
     suite_add_tcase(s, tc);
     return test_run_suite(s);

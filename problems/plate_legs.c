@@ -110,8 +110,23 @@ void hes__plate_field_dx(double mass, double inertia, const double *Dq, const do
  * the model's own leg term at three offsets.  The S_r follow from the sums
  * of the stance legs' indices j^r (exact integers: nothing accumulates
  * however many legs touch down and lift off) through x_j = -a + delta j,
- * delta = 2a / (N - 1):  d_j = (-a - x) + delta j.
+ * delta = 2a / (N - 1) (hes__plate_leg_grid):  d_j = (-a - x) + delta j.
  */
+const char *const hes__plate_state_names[6] = { "x", "z", "theta", "vx", "vz", "omega" };
+
+void hes__plate_leg_grid(int N, double a, double *x0, double *delta)
+{
+    *x0 = N > 1 ? -a : 0;
+    *delta = N > 1 ? 2 * a / (N - 1) : 0;
+}
+
+double hes__plate_leg_x(int j, int N, double a)
+{
+    double x0, delta;
+    hes__plate_leg_grid(N, a, &x0, &delta);
+    return x0 + delta * j;
+}
+
 void hes__plate_sums_add(double *sums, int j, double w)
 {
     sums[0] += w;
@@ -123,7 +138,9 @@ void hes__plate_sum_terms(hes__plate_leg_terms term, const double *x, const void
                           const double *p, int N, double a, const double *sums, double gen[3],
                           double *Dq, double *Dv)
 {
-    double delta = N > 1 ? 2 * a / (N - 1) : 0, u = (N > 1 ? -a : 0) - x[0];
+    double x0, delta;
+    hes__plate_leg_grid(N, a, &x0, &delta);
+    double u = x0 - x[0];
     double S[3] = { sums[0], u * sums[0] + delta * sums[1],
                     u * u * sums[0] + 2 * u * delta * sums[1] + delta * delta * sums[2] };
     double T[3][21] = { { 0 } };   /* gen (3), Dq (9), Dv (9) at d = 0, 1, -1 */
@@ -192,7 +209,10 @@ static int meets(hes__iv A, hes__iv B, double lo, double hi, double X)
 int hes__plate_legs_near(hes__iv A, hes__iv B, double lo, double hi, int N, double a, int first,
                          int stride, int *idx)
 {
-    double bp[4], x0 = N > 1 ? -a : 0, delta = N > 1 ? 2 * a / (N - 1) : 1;
+    double bp[4], x0, delta;
+    hes__plate_leg_grid(N, a, &x0, &delta);
+    if (!(delta > 0))
+        delta = 1;      /* one leg, at 0: any spacing */
     int nb = 0, k = 0, done = -1;
     double Bs[2] = { B.lo, B.hi };
     for (int c = 0; c < 2; c++)

@@ -72,14 +72,7 @@ static const hes_param params[NP] = {
     { "rho", 0.25, "m", "roller radius (more than any compression)", 0, 0, 1e3, 0, 0 },
 };
 
-static const char *const state_names[] = { "x", "z", "theta", "vx", "vz", "omega" };
-
 typedef hes__plate_data plate_data;
-
-static double leg_x(int i, int N, const double *p)
-{
-    return N > 1 ? -p[P_A] + 2.0 * p[P_A] * i / (N - 1) : 0.0;
-}
 
 /* What every leg shares: cos and sin of theta, z - l0 + rho (one sincos
  * per call, not per leg: the legs differ only in xi). */
@@ -107,7 +100,7 @@ static void penetration_at(const double *x, const pose *q, double d, const doubl
 static void penetration(const double *x, const pose *q, int i, int N, const double *p,
                         double *pen, double grad[3], double *rate)
 {
-    penetration_at(x, q, leg_x(i, N, p) - x[0], p, pen, grad, rate);
+    penetration_at(x, q, hes__plate_leg_x(i, N, p[P_A]) - x[0], p, pen, grad, rate);
 }
 
 static int stance(const int *s, int i) { return s[2 * i] > 0 && s[2 * i + 1] < 0; }
@@ -158,7 +151,7 @@ static int field(const double *x, const int *s, const double *p, double *out, vo
     double gen[3] = { 0, -p[P_M] * p[P_G], 0 };
     for (int i = 0; i < N; i++)
         if (stance(s, i))
-            leg_terms(x, &q, leg_x(i, N, p) - x[0], p, N, gen, NULL, NULL);
+            leg_terms(x, &q, hes__plate_leg_x(i, N, p[P_A]) - x[0], p, N, gen, NULL, NULL);
     field_out(x, p, gen, out);
     return 0;
 }
@@ -172,7 +165,7 @@ static int field_dx(const double *x, const int *s, const double *p, double *out,
     double gen[3] = { 0 }, Dq[9] = { 0 }, Dv[9] = { 0 };
     for (int i = 0; i < N; i++)
         if (stance(s, i))
-            leg_terms(x, &q, leg_x(i, N, p) - x[0], p, N, gen, Dq, Dv);
+            leg_terms(x, &q, hes__plate_leg_x(i, N, p[P_A]) - x[0], p, N, gen, Dq, Dv);
     hes__plate_field_dx(p[P_M], p[P_I], Dq, Dv, out);
     return 0;
 }
@@ -234,7 +227,7 @@ static double guard(const double *x, const pose *q, const double *p, int N, int 
     penetration(x, q, i, N, p, &pen, gr, &rate);
     if (row) {
         if (lift)
-            penetration_hess(q, leg_x(i, N, p) - x[0], H);
+            penetration_hess(q, hes__plate_leg_x(i, N, p[P_A]) - x[0], H);
         for (int a = 0; a < 3; a++) {
             double dr = lift ? H[3 * a] * x[3] + H[3 * a + 1] * x[4] + H[3 * a + 2] * x[5] : 0;
             row[a] = lift ? -(gr[a] + tau * dr) : gr[a];
@@ -337,7 +330,8 @@ static const char *const default_event_names[2 * DEFAULT_N] = {
 
 const hes_ess_model hes_ess_problem_plate_springs = {
     "plate-springs", DESCRIPTION " (N = 10; hes_plate_springs_model for others)",
-    6, 2 * DEFAULT_N, state_names, default_event_names, NP, params, field, field_dx, events,
+    6, 2 * DEFAULT_N, hes__plate_state_names, default_event_names, NP, params, field, field_dx,
+    events,
     events_dx, NULL, (void *)&default_data, NULL, 0, 0, events_some, events_dx_some, events_near,
     HES__PLATE_SUMS, sums_init, sums_flip, field_sums, field_dx_sums, NULL, NULL,
 };

@@ -64,14 +64,7 @@ static const hes_param params[NP] = {
     { "a", 0.5, "m", "half width of the bed: legs evenly spaced over [-a, a]", 0, 0, 1e3, 0, 0 },
 };
 
-static const char *const state_names[] = { "x", "z", "theta", "vx", "vz", "omega" };
-
 typedef hes__plate_data plate_data;
-
-static double leg_x(int i, int N, const double *p)
-{
-    return N > 1 ? -p[P_A] + 2.0 * p[P_A] * i / (N - 1) : 0.0;
-}
 
 /* What every leg shares: tan theta and sec^2 theta */
 typedef struct {
@@ -101,7 +94,7 @@ static void penetration_at(const double *x, const pose *q, double d, double *pen
 static void penetration(const double *x, const pose *q, int i, int N, const double *p,
                         double *pen, double grad[3], double *rate)
 {
-    penetration_at(x, q, leg_x(i, N, p) - x[0], pen, grad, rate);
+    penetration_at(x, q, hes__plate_leg_x(i, N, p[P_A]) - x[0], pen, grad, rate);
 }
 
 /* Hessian of pen in q at offset d (symmetric 3 x 3, row-major) */
@@ -151,7 +144,7 @@ static int field(const double *x, const int *s, const double *p, double *out, vo
     double gen[3] = { 0, -p[P_M] * p[P_G], 0 };
     for (int i = 0; i < N; i++)
         if (stance(s, i, N))
-            leg_terms(x, &q, leg_x(i, N, p) - x[0], p, N, gen, NULL, NULL);
+            leg_terms(x, &q, hes__plate_leg_x(i, N, p[P_A]) - x[0], p, N, gen, NULL, NULL);
     field_out(x, p, gen, out);
     return 0;
 }
@@ -167,7 +160,7 @@ static int field_dx(const double *x, const int *s, const double *p, double *out,
     double gen[3] = { 0 }, Dq[9] = { 0 }, Dv[9] = { 0 }; /* row-major */
     for (int i = 0; i < N; i++)
         if (stance(s, i, N))
-            leg_terms(x, &q, leg_x(i, N, p) - x[0], p, N, gen, Dq, Dv);
+            leg_terms(x, &q, hes__plate_leg_x(i, N, p[P_A]) - x[0], p, N, gen, Dq, Dv);
     hes__plate_field_dx(p[P_M], p[P_I], Dq, Dv, out);
     return 0;
 }
@@ -235,7 +228,7 @@ static int energy(const double *x, const int *s, const double *p, double *out, v
     double legs[3] = { 0 };
     for (int i = 0; i < N; i++)
         if (stance(s, i, N))
-            energy_terms(x, &q, leg_x(i, N, p) - x[0], p, N, legs, NULL, NULL);
+            energy_terms(x, &q, hes__plate_leg_x(i, N, p[P_A]) - x[0], p, N, legs, NULL, NULL);
     energy_out(x, p, legs, out);
     return 0;
 }
@@ -373,7 +366,8 @@ static const char *const default_event_names[2 * DEFAULT_N] = {
 
 const hes_ess_model hes_ess_problem_plate_vertical = {
     "plate-vertical", DESCRIPTION " (N = 10; hes_plate_vertical_model for others)",
-    6, 2 * DEFAULT_N, state_names, default_event_names, NP, params, field, field_dx, events,
+    6, 2 * DEFAULT_N, hes__plate_state_names, default_event_names, NP, params, field, field_dx,
+    events,
     events_dx, NULL, (void *)&default_data, NULL, 0, 0, events_some, events_dx_some, events_near,
     HES__PLATE_SUMS, sums_init, sums_flip, field_sums, field_dx_sums, energy, energy_sums,
 };

@@ -52,6 +52,11 @@ void hes__plate_field_dx(double mass, double inertia, const double *Dq, const do
  * a leg term quadratic in the leg's offset d from the plate's centre
  * (term adds its gen (3) and, Dq not NULL, its Dq and Dv, 3 x 3 row-major,
  * at offset d; legs at -a + 2a j / (N - 1)), added to gen, Dq and Dv. */
+/* The plates' states (x, z, theta, vx, vz, omega) and legs: leg j of N
+ * at x0 + delta j, evenly over [-a, a] (x0 = 0, delta = 0 for N = 1). */
+extern const char *const hes__plate_state_names[6];
+void hes__plate_leg_grid(int N, double a, double *x0, double *delta);
+double hes__plate_leg_x(int j, int N, double a);
 #define HES__PLATE_SUMS 3
 typedef void (*hes__plate_leg_terms)(const double *x, const void *pose, double d,
                                      const double *p, int N, double gen[3], double *Dq,

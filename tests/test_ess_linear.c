@@ -19,7 +19,9 @@
  *     sums as from the sign pattern; a field with a force its power does
  *     not account for fails the run;
  *   - on the hopper (conservative: P = 0) the bookkeeping holds at eps
- *     1e-2 to 1e-4, and an energy that counts the spring twice fails.
+ *     1e-2 to 1e-4, and an energy that counts the spring twice fails;
+ *   - DOPRI5 steps past a candidate a projection left at its band's edge
+ *     to rounding (a bed of staggered springs).
  */
 #include <check.h>
 #include <math.h>
@@ -450,6 +452,72 @@ START_TEST(test_energy_bookkeeping_on_the_hopper)
 }
 END_TEST
 
+/* A body on a bed of staggered springs (a model written as a user would,
+ * with the optional callbacks): tips at z_j = j dz, each pushing k (z_j -
+ * y) while compressed.  A projection leaves the next tip's candidate at its
+ * band's edge to the last bit (h + eps = -1e-19): DOPRI5 once capped its
+ * step at twice that over the rate (1e-17 s) and stopped with "the step
+ * size is too small".  Now it runs and ends where CVODES ends. */
+#define BED_N 400
+#define BED_DZ 2.5e-4
+static int bed_stance(const int *s, int j) { return s[j] > 0 && s[BED_N + j] < 0; }
+
+static int bed_f(const double *x, const int *s, const double *p, double *o, void *d)
+{
+    (void)p, (void)d;
+    double a = -9.81;
+    for (int j = 0; j < BED_N; j++)
+        if (bed_stance(s, j))
+            a += 40.0 * (j * BED_DZ - x[0]);
+    o[0] = x[1];
+    o[1] = a;
+    return 0;
+}
+
+static int bed_h(const double *x, const double *p, double *o, void *d)
+{
+    (void)p, (void)d;
+    for (int j = 0; j < BED_N; j++) {
+        o[j] = j * BED_DZ - x[0];
+        o[BED_N + j] = x[0] - j * BED_DZ;
+    }
+    return 0;
+}
+
+static int bed_Dh(const double *x, const double *p, double *o, void *d)
+{
+    (void)x, (void)p, (void)d;
+    for (int i = 0; i < 2 * BED_N; i++) {
+        o[i] = i < BED_N ? -1 : 1;
+        o[2 * BED_N + i] = 0;
+    }
+    return 0;
+}
+
+START_TEST(test_dopri5_steps_past_a_candidate_at_its_band_edge)
+{
+    hes_ess_model md = { .name = "bed", .n = 2, .m = 2 * BED_N, .f = bed_f, .h = bed_h,
+                         .Dh = bed_Dh };
+    double x0[2] = { 0.3, 0 }, end[2][2];
+    for (int method = 0; method < 2; method++) {
+        hes_ess *e;
+        ck_assert_int_eq(hes_ess_new(&md, &e, NULL, 0), HES_OK);
+        hes_ess_options o;
+        hes_ess_options_default(&o);
+        o.method = method ? HES_ESS_DOPRI5 : HES_ESS_CVODES;
+        hes_ess_result r;
+        ck_assert_msg(hes_ess_run(e, &o, 0, x0, 0.5, &r) == HES_OK, "%s: %s",
+                      method ? "DOPRI5" : "CVODES", hes_ess_errmsg(e));
+        memcpy(end[method], r.x_end, sizeof end[method]);
+        hes_ess_result_free(&r);
+        hes_ess_destroy(e);
+    }
+    ck_assert_msg(fabs(end[0][0] - end[1][0]) < 1e-5 && fabs(end[0][1] - end[1][1]) < 1e-5,
+                  "CVODES ends at (%.9g, %.9g), DOPRI5 at (%.9g, %.9g)", end[0][0], end[0][1],
+                  end[1][0], end[1][1]);
+}
+END_TEST
+
 START_TEST(test_the_optional_callbacks_are_validated)
 {
     hes_ess_model *md = open_plate(1, 4);
@@ -489,6 +557,7 @@ int main(void)
     tcase_add_test(tc, test_plate_power_is_the_derivative_of_the_energy);
     tcase_add_test(tc, test_energy_bookkeeping_catches_an_unaccounted_force);
     tcase_add_test(tc, test_energy_bookkeeping_on_the_hopper);
+    tcase_add_test(tc, test_dopri5_steps_past_a_candidate_at_its_band_edge);
     tcase_add_test(tc, test_the_optional_callbacks_are_validated);
     suite_add_tcase(s, tc);
     return test_run_suite(s);

@@ -112,6 +112,9 @@ hes_status hes__ess_Dh_at(hes_ess *e, const double *x);
 /* Guard i is at its zero at x (e->h and e->Dh at x, xinf = max |x_k|):
  * |h_i| <= max(1e3 DBL_EPSILON (1 + |Dh_i|_1 xinf), e->zero_tol). */
 int hes__ess_at_zero(const hes_ess *e, int i, double xinf);
+/* The rounding of guard i's value at a state of largest component xinf
+ * with event Jacobian D (m x n): 1e3 DBL_EPSILON (1 + |D_i|_1 xinf). */
+double hes__ess_rounding(const hes_ess *e, const double *D, int i, double xinf);
 /* The name of event i for messages ("touchdown" or "h[3]"), in buf. */
 const char *hes__ess_event_name(const hes_ess *e, int i, char *buf, size_t len);
 

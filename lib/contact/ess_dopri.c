@@ -10,9 +10,12 @@
  * f for the new first stage), where a multistep method restarts at order 1
  * with a small step.  Root slots are those of ess.c (e->watch): slot i is
  * h_i + eps rising, slot m + i is h_i either way.  A guard not in the pool
- * at its zero at the start (exactly, or on the other side of its zero than
- * the sign ess.c gave it from its rate) starts on the side of its sign, so
- * that it is seen if it turns back (a leg that touches and leaves at once).
+ * at its zero at the start (to rounding, or on the other side of its zero
+ * than the sign ess.c gave it from its rate) starts on the side of its
+ * sign, so that it is seen if it turns back (a leg that touches and leaves
+ * at once), and does not cap the step: a value of rounding's size moving
+ * toward zero would cap it at twice its size over its rate (1e-17 s where
+ * a projection landed on a guard to the last bit).
  *
  * No step may cross a slot and cross back unseen, however long the error
  * control lets it be (steps of tenths of a second in ballistic flight,
@@ -128,8 +131,13 @@ static void slot_rates(const hes_ess *e, const double *D, const double *f, doubl
 /* The step allowed by the watched slots' approach: twice the time at which
  * the slot's linear model reaches zero, for each slot moving toward its
  * zero.  For a slot with constant second derivative this is the longest
- * step in which it cannot cross and cross back (its vertex lies beyond). */
-static double approach_cap(const hes_ess *e, const double *h0, const double *rate)
+ * step in which it cannot cross and cross back (its vertex lies beyond).
+ * A slot at its zero to rounding (D: the guards' Jacobian at the state,
+ * yinf its largest component) crosses at once and is located by the
+ * bracket; it does not cap the step (a candidate a projection left at its
+ * band's edge to the last bit would cap it at 1e-17 s). */
+static double approach_cap(const hes_ess *e, const double *h0, const double *rate,
+                           const double *D, double yinf)
 {
     double cap = HUGE_VAL;
     for (int q = 0; q < 2 * e->n_act; q++) {
@@ -137,7 +145,7 @@ static double approach_cap(const hes_ess *e, const double *h0, const double *rat
         if (!e->watch[r])
             continue;
         double g = slot(e, h0, r), d = rate[r % e->m];
-        if (fabs(g) <= DBL_MIN)
+        if (fabs(g) <= fmax(DBL_MIN, hes__ess_rounding(e, D, r % e->m, yinf)))
             continue;   /* at its zero: it crosses at once, or goes the way s says */
         if ((g < 0 && d > 0) || (r >= e->m && g > 0 && d < 0))
             cap = fmin(cap, -2 * g / d);
@@ -278,9 +286,13 @@ hes_status hes__ess_dopri(hes_ess *e, const hes_ess_options *o, double *t, doubl
         (st = hes__ess_Dh(e, y, D)) != HES_OK)
         return st;
     slot_rates(e, D, k1, r0);
+    double yinf = 0;
+    for (int k = 0; k < n0; k++)
+        yinf = fmax(yinf, fabs(y[k]));
     for (int q = 0; q < e->n_act; q++) {   /* at its zero: on the side s says it is going to */
         int i = e->act[q];
-        if (!e->pool[i] && (h0[i] == 0 || (h0[i] > 0) != (e->s[i] > 0)))
+        if (!e->pool[i] && (fabs(h0[i]) <= hes__ess_rounding(e, D, i, yinf) ||
+                            (h0[i] > 0) != (e->s[i] > 0)))
             h0[i] = e->s[i] > 0 ? DBL_MIN : -DBL_MIN;
     }
     double hs = e->dp_step;
@@ -296,7 +308,8 @@ hes_status hes__ess_dopri(hes_ess *e, const hes_ess_options *o, double *t, doubl
                                  "budget of %g s at t = %.10g (DOPRI5, %ld steps in this "
                                  "integration step: a stiff field?)", o->max_wall_time, *t,
                                  step);
-        double tt = *t, h = fmin(hs, approach_cap(e, h0, r0)), hprop = hs, rest = t_end - tt;
+        double tt = *t, h = fmin(hs, approach_cap(e, h0, r0, D, yinf)), hprop = hs;
+        double rest = t_end - tt;
         int last = 0;
         if (h >= rest * (1 - 1e-12)) {
             h = rest;
@@ -365,7 +378,7 @@ hes_status hes__ess_dopri(hes_ess *e, const hes_ess_options *o, double *t, doubl
                         a += D[i + (size_t)k * m] * k1[k];
                     r0[i] = a;
                 }
-                if (approach_cap(e, h0, r0) < h) {
+                if (approach_cap(e, h0, r0, D, yinf) < h) {
                     hs = h;    /* the step again, capped */
                     rejected = 1;
                     continue;
@@ -488,5 +501,8 @@ hes_status hes__ess_dopri(hes_ess *e, const hes_ess_options *o, double *t, doubl
         memcpy(k1, k7, N * sizeof *k1);  /* first same as last */
         hes__ess_copy_active(e, h0, h1);
         hes__ess_copy_active(e, r0, r1);
+        yinf = 0;
+        for (int k = 0; k < n0; k++)
+            yinf = fmax(yinf, fabs(y[k]));
     }
 }

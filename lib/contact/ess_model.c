@@ -232,10 +232,15 @@ hes_status hes__ess_Dh_some(hes_ess *e, const double *x, int k, const int *idx, 
                    k * e->n, "Dh_some");
 }
 
-int hes__ess_at_zero(const hes_ess *e, int i, double xinf)
+double hes__ess_rounding(const hes_ess *e, const double *D, int i, double xinf)
 {
     double d1 = 0;
     for (int k = 0; k < e->n; k++)
-        d1 += fabs(e->Dh[i + (size_t)k * e->m]);
-    return fabs(e->h[i]) <= fmax(1e3 * DBL_EPSILON * (1 + d1 * xinf), e->zero_tol);
+        d1 += fabs(D[i + (size_t)k * e->m]);
+    return 1e3 * DBL_EPSILON * (1 + d1 * xinf);
+}
+
+int hes__ess_at_zero(const hes_ess *e, int i, double xinf)
+{
+    return fabs(e->h[i]) <= fmax(hes__ess_rounding(e, e->Dh, i, xinf), e->zero_tol);
 }

@@ -1396,6 +1396,12 @@ typedef struct {
                                    checked, only B^T a_des is asked (the paper's
                                    setting, where the base's acceleration is the
                                    model's prediction) */
+    int qp_lcp;                 /* convex: 1 solves Stage I and II as the LCPs of their
+                                   KKT conditions in the pyramid's face variables
+                                   (Lemke, regularised by 1e-8 of the Hessian's
+                                   scale; the reference), 0 (default) as least
+                                   squares with bounds in its edge forces, warm-
+                                   started (the LCPs only if that fails) */
 } hes_invdyn_options;
 
 /* A workspace and its results, for problems of these sizes. */
@@ -1424,7 +1430,8 @@ typedef struct {
                                    above options.tol_eom the motion is
                                    infeasible (options.tol_eom; HES_EINFEASIBLE;
                                    not checked for the baseline NONE) */
-    int lcps, pivots;           /* complementarity problems solved, their pivots */
+    int lcps, pivots;           /* complementarity problems solved, their pivots
+                                   (convex: the least squares' active-set changes) */
     int warm_used;              /* no-slip: the warm start's active set held */
     int tangential_rows;        /* no-slip: the tangential equalities kept (Alg. 1) */
     int null_dim;               /* convex: the dimension Stage II searched */

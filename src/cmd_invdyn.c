@@ -420,7 +420,7 @@ static int invdyn_main(int argc, char **argv, invdyn_input *in)
                *motors = NULL, *orbit = NULL;
     double mu = -1, dt = 1e-3, stance_tol = 1e-4, slip_tol = 0, eom_tol = 0;
     int csv = 0, c, rc;
-    hes_invdyn_run_options ro = { { HES_INVDYN_NO_SLIP, 0, 0, 1, 0, 1, 0 }, 0, 0, 0 };
+    hes_invdyn_run_options ro = { .solve = { .method = HES_INVDYN_NO_SLIP, .stage2 = 1, .min_friction = 1 } };
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {

@@ -282,7 +282,7 @@ START_TEST(test_weight_at_rest)
         setup_at(&s, NULL, 1e-3);
         double weight = total_mass(s.r) * 9.81;
         for (int k = 0; k < 4; k++) {
-            hes_invdyn_options o = { contact_methods[k], 0, 0, 1, 0, 0, 0 };
+            hes_invdyn_options o = { .method = contact_methods[k], .stage2 = 1 };
             hes_invdyn_result res;
             char msg[256];
             hes_status st = hes_invdyn_solve(s.id, &s.pb, &o, &res, msg, sizeof msg);
@@ -295,17 +295,13 @@ START_TEST(test_weight_at_rest)
             ck_assert_msg(fabs(sum - weight) <= 1e-9 * weight, "%s %s: normal forces %.12g, "
                           "weight %.12g", files[fi], hes_invdyn_method_name(o.method), sum,
                           weight);
-            /* the convex problems are regularised by 1e-8 (HES__QP_REG, as the
-               paper's LEMKE): their balance holds to that, the others' to
-               rounding */
-            double tol = o.method == HES_INVDYN_CONVEX || o.method == HES_INVDYN_CONVEX_NO_SLIP
-                             ? 1e-7 : 1e-9;
+            double tol = 1e-9;      /* rounding */
             ck_assert_msg(fabs(tx) <= tol * weight, "%s: net tangential force %g",
                           hes_invdyn_method_name(o.method), tx);
             ck_assert_double_le(res.unactuated, tol * 100);  /* it stays at rest (m/s^2) */
         }
         /* without contact the robot falls: the baseline */
-        hes_invdyn_options o = { HES_INVDYN_NONE, 0, 0, 1, 0, 0, 0 };
+        hes_invdyn_options o = { .method = HES_INVDYN_NONE, .stage2 = 1 };
         hes_invdyn_result res;
         ck_assert_int_eq(hes_invdyn_solve(s.id, &s.pb, &o, &res, NULL, 0), HES_OK);
         check_result(&s, o.method, &res);
@@ -335,7 +331,7 @@ START_TEST(test_forward_dynamics_random)
             int active[4] = { 1, trial % 2 == 0, trial % 2 == 0, 1 };
             setup_at(&s, active, trial % 4 == 0 ? 1e-2 : 1e-3);
             for (int k = 0; k < 4; k++) {
-                hes_invdyn_options o = { contact_methods[k], 0, 0, 1, 0, 0, -1 };
+                hes_invdyn_options o = { .method = contact_methods[k], .stage2 = 1, .tol_eom = -1 };
                 hes_invdyn_result res;
                 char msg[256];
                 hes_status st = hes_invdyn_solve(s.id, &s.pb, &o, &res, msg, sizeof msg);
@@ -375,7 +371,7 @@ START_TEST(test_determinate_formulations_agree)
     s.pb.tau_max = NULL;
     double f[4][6], ke[4];
     for (int k = 0; k < 4; k++) {
-        hes_invdyn_options o = { contact_methods[k], 0, 0, 1, 0, 0, -1 };
+        hes_invdyn_options o = { .method = contact_methods[k], .stage2 = 1, .tol_eom = -1 };
         hes_invdyn_result res;
         char msg[256];
         ck_assert_msg(hes_invdyn_solve(s.id, &s.pb, &o, &res, msg, sizeof msg) == HES_OK, "%s",
@@ -428,7 +424,7 @@ START_TEST(test_indeterminate_warm_start)
         consistent(&s, all);
         for (int i = 0; i < 18; i++)
             da = fmax(da, node ? fabs(s.a_des[i] - a_old[i]) : 0);
-        hes_invdyn_options o = { HES_INVDYN_NO_SLIP, 0, 0, 1, 0, 0, 0 };
+        hes_invdyn_options o = { .method = HES_INVDYN_NO_SLIP, .stage2 = 1 };
         hes_invdyn_result res;
         char msg[256];
         ck_assert_msg(hes_invdyn_solve(s.id, &s.pb, &o, &res, msg, sizeof msg) == HES_OK, "%s",
@@ -446,7 +442,7 @@ START_TEST(test_indeterminate_warm_start)
             prev[c] = res.f[c], prev_active[c] = res.active[c];
         /* the paper's cold start (the most violated contact alone) on a
            second workspace, for the record */
-        hes_invdyn_options oc = { HES_INVDYN_NO_SLIP, 0, 0, 1, 1, 0, 0 };
+        hes_invdyn_options oc = { .method = HES_INVDYN_NO_SLIP, .stage2 = 1, .cold = 1 };
         hes_invdyn_result rc;
         hes_status stc = hes_invdyn_solve(cold, &s.pb, &oc, &rc, msg, sizeof msg);
         ck_assert(stc == HES_OK || stc == HES_EINFEASIBLE);
@@ -491,7 +487,7 @@ START_TEST(test_low_friction_infeasible)
         setup_at(&s, active, 1e-3);
         consistent(&s, active);
         for (int k = 0; k < 4; k++) {
-            hes_invdyn_options o = { contact_methods[k], 0, 0, 1, 0, 0, -1 };
+            hes_invdyn_options o = { .method = contact_methods[k], .stage2 = 1, .tol_eom = -1 };
             hes_invdyn_result res;
             char msg[256] = "";
             hes_status st = hes_invdyn_solve(s.id, &s.pb, &o, &res, msg, sizeof msg);
@@ -535,7 +531,7 @@ START_TEST(test_min_friction)
         consistent(&s, active);
         /* the paper's no-slip forces first, then the smallest friction and
            the distribution that attains it */
-        hes_invdyn_options o = { HES_INVDYN_NO_SLIP, 0, 0, 1, 0, 0, -1 };
+        hes_invdyn_options o = { .method = HES_INVDYN_NO_SLIP, .stage2 = 1, .tol_eom = -1 };
         hes_invdyn_result res;
         char msg[256];
         ck_assert_msg(hes_invdyn_solve(s.id, &s.pb, &o, &res, msg, sizeof msg) == HES_OK, "%s",
@@ -569,14 +565,14 @@ START_TEST(test_min_friction)
             double mu = mu_min * (side ? 1.02 : 0.98);
             for (int c = 0; c < s.pb.nc; c++)
                 s.mu[c] = mu;
-            hes_invdyn_options oc = { HES_INVDYN_COULOMB, 0, 0, 1, 0, 0, -1 };
+            hes_invdyn_options oc = { .method = HES_INVDYN_COULOMB, .stage2 = 1, .tol_eom = -1 };
             hes_status st = hes_invdyn_solve(s.id, &s.pb, &oc, &res, msg, sizeof msg);
             ck_assert_msg(side ? st == HES_OK && res.slip == 0 : st == HES_EINFEASIBLE,
                           "stance %d, Coulomb at mu %.6f: status %d slip %g (%s)", pass, mu,
                           (int)st, res.slip, msg);
             /* no-slip's own status agrees with its smallest friction: one
                friction model (the pyramid) for both */
-            hes_invdyn_options on = { HES_INVDYN_NO_SLIP, 0, 0, 1, 0, 1, -1 };
+            hes_invdyn_options on = { .method = HES_INVDYN_NO_SLIP, .stage2 = 1, .min_friction = 1, .tol_eom = -1 };
             hes_invdyn_reset(s.id);
             st = hes_invdyn_solve(s.id, &s.pb, &on, &res, msg, sizeof msg);
             ck_assert_msg(side ? st == HES_OK : st == HES_EINFEASIBLE,
@@ -607,7 +603,7 @@ START_TEST(test_no_foot_on_the_ground_is_infeasible)
     setup_at(&s, none, 1e-3);
     ck_assert_int_eq(s.pb.nc, 0);
     for (int k = 0; k < 2; k++) {
-        hes_invdyn_options o = { contact_methods[k], 0, 0, 1, 0, 0, 0 };
+        hes_invdyn_options o = { .method = contact_methods[k], .stage2 = 1 };
         hes_invdyn_result res;
         char msg[512];
         hes_status st = hes_invdyn_solve(s.id, &s.pb, &o, &res, msg, sizeof msg);
@@ -764,7 +760,7 @@ static unsigned long long convex_states_hash(int *solved, int *tried, char *why,
         for (int k = 2; k < 4; k++) {
             /* the paper's setting: the joints' accelerations asked, the
                base's the complementarity-free model's own prediction */
-            hes_invdyn_options o = { contact_methods[k], 0, 0, 1, 0, 0, -1 };
+            hes_invdyn_options o = { .method = contact_methods[k], .stage2 = 1, .tol_eom = -1 };
             hes_invdyn_result res;
             char msg[256];
             hes_status st = hes_invdyn_solve(s.id, &s.pb, &o, &res, msg, sizeof msg);
@@ -837,6 +833,125 @@ START_TEST(test_convex_random_states_solve_the_same_with_any_thread_count)
 }
 END_TEST
 
+/* The convex formulations in the contact forces (least squares with
+ * bounds, the default) against the KKT LCPs of the pyramid's face
+ * variables (Lemke, options.qp_lcp), a second method: 100 random states of
+ * the 3-D quadruped on four feet, two diagonal ones or three, moving
+ * (random velocity: Stage I's energy then weighs the forces), random base
+ * and consistent joint accelerations, friction 0.2, 1 and 5.  Where the
+ * LCPs solve, the default must too, without falling back to them, and
+ * hold every result's checks (MuJoCo's forward dynamics, the pyramid);
+ * where they find the motion infeasible, so must the default; where
+ * Lemke's method fails, the default's answer must hold the checks.
+ * Stage I's kinetic energy is unique: equal to 1e-8 relative.  Stage II's
+ * torques are unique for a given motion: equal to 1e-8 relative, except
+ * where (a) the same motion (accelerations within 1e-10) carries smaller
+ * torques than the LCPs' "optimum", a feasible point that proves the LCP
+ * path missed Stage II's minimum; or (b) the LCP path's motion differs
+ * (Lemke's tolerance and the regularisation leave Stage I's optimum on its
+ * face to about 1e-8) and the torques differ by at most 100 times as much.
+ * Each case is counted and printed. */
+START_TEST(test_convex_in_the_forces_equals_the_lcps)
+{
+    if (!test_have_lcp("test_invdyn"))
+        return;
+    rng = 2024;
+    int compared = 0, ref_failed = 0, lemke_missed = 0, equal = 0, ref_missed = 0, ref_moved = 0;
+    double worst_e = 0, worst_tau = 0, worst_moved = 0;
+    const double mus[3] = { 0.2, 1.0, 5.0 };
+    for (int n = 0; n < 100; n++) {
+        setup s = { 0 };
+        s.r = load("quadruped_3d.xml", mus[n % 3]);
+        stand(s.r, s.q);
+        s.q[coord(s.r, "x")] = uniform(-0.5, 0.5);
+        s.q[coord(s.r, "yaw")] = uniform(-1, 1);
+        int active[4] = { 1, 1, 1, 1 };
+        if (n % 4 == 1)
+            active[1] = active[2] = 0;
+        else if (n % 4 == 2)
+            active[3] = 0;
+        for (int i = 0; i < 6; i++) {
+            s.a_des[i] = uniform(-1, 1) * (i < 3 ? 1 : 2);
+            s.v[i] = uniform(-0.2, 0.2);
+        }
+        setup_at(&s, active, 1e-3);
+        consistent(&s, active);
+        s.pb.tau_max = NULL;
+        int nv = s.pb.nv, nu = s.pb.nu;
+        for (int k = 2; k < 4; k++) {
+            const char *name = hes_invdyn_method_name(contact_methods[k]);
+            hes_invdyn_options o = { .method = contact_methods[k], .stage2 = 1, .tol_eom = -1,
+                                     .cold = 1, .qp_lcp = 1 };
+            hes_invdyn_result res;
+            char msg[256];
+            hes_status st_ref = hes_invdyn_solve(s.id, &s.pb, &o, &res, msg, sizeof msg);
+            if (st_ref != HES_OK) {
+                o.qp_lcp = 0;
+                hes_status st = hes_invdyn_solve(s.id, &s.pb, &o, &res, msg, sizeof msg);
+                if (st_ref == HES_ELCP && st == HES_OK) {   /* Lemke missed a solution */
+                    check_result(&s, o.method, &res);
+                    lemke_missed++;
+                    continue;
+                }
+                ref_failed++;           /* else the same verdict (Lemke's failure is
+                                           how an infeasible program shows) */
+                ck_assert_msg(st == st_ref || (st_ref == HES_ELCP && st == HES_EINFEASIBLE), "state %d, %s: the LCPs say %s, the forces' least "
+                              "squares %s (%s)", n, name, hes_strerror(st_ref),
+                              hes_strerror(st), msg);
+                continue;
+            }
+            double tau_ref[32], a_ref[32], e_ref = kinetic_after(&s, res.a);
+            memcpy(tau_ref, res.tau, sizeof(double) * (size_t)nu);
+            memcpy(a_ref, res.a, sizeof(double) * (size_t)nv);
+            o.qp_lcp = 0;
+            hes_status st = hes_invdyn_solve(s.id, &s.pb, &o, &res, msg, sizeof msg);
+            ck_assert_msg(st == HES_OK, "state %d, %s: the LCPs solve, the forces' least "
+                          "squares: %s", n, name, msg);
+            ck_assert_msg(res.lcps == 0, "state %d, %s: fell back to the LCPs", n, name);
+            check_result(&s, o.method, &res);
+            double e = kinetic_after(&s, res.a), de = fabs(e - e_ref) / e_ref;
+            ck_assert_msg(de <= 1e-8, "state %d, %s: kinetic energy %.15g, the LCPs' %.15g", n,
+                          name, e, e_ref);
+            double ts = 0, dt = 0, as = 0, da = 0, n2 = 0, n2_ref = 0;
+            for (int j = 0; j < nu; j++) {
+                ts = fmax(ts, fabs(tau_ref[j]));
+                n2 += res.tau[j] * res.tau[j], n2_ref += tau_ref[j] * tau_ref[j];
+            }
+            for (int j = 0; j < nu; j++)
+                dt = fmax(dt, fabs(res.tau[j] - tau_ref[j]) / ts);
+            for (int i = 0; i < nv; i++)
+                as = fmax(as, fabs(a_ref[i]));
+            for (int i = 0; i < nv; i++)
+                da = fmax(da, fabs(res.a[i] - a_ref[i]) / as);
+            if (dt <= 1e-8) {
+                equal++;
+            } else if (da <= 1e-10 && n2 < n2_ref) {
+                ref_missed++;
+            } else {
+                ck_assert_msg(da > 1e-10 && dt <= 100 * da, "state %d, %s: torques differ by "
+                              "%.3g of the largest (|tau|^2 %.15g, the LCPs' %.15g), the "
+                              "motions by %.3g", n, name, dt, n2, n2_ref, da);
+                ref_moved++;
+                worst_moved = fmax(worst_moved, da);
+            }
+            worst_e = fmax(worst_e, de);
+            if (dt <= 1e-8)
+                worst_tau = fmax(worst_tau, dt);
+            compared++;
+        }
+        free_setup(&s);
+    }
+    printf("test_invdyn: convex in the forces vs the KKT LCPs: %d solves compared (%d "
+           "infeasible to both; %d solved where Lemke's method failed); kinetic energy within %.2g; torques equal within %.2g in %d, "
+           "smaller for the same motion in %d (the LCPs missed Stage II's optimum), apart as "
+           "the LCPs' motion moved (by up to %.2g) in %d\n", compared, ref_failed, lemke_missed,
+           worst_e,
+           worst_tau, equal, ref_missed, worst_moved, ref_moved);
+    ck_assert_int_ge(compared, 150);
+    ck_assert_int_ge(equal, compared * 8 / 10);
+}
+END_TEST
+
 START_TEST(test_torque_limit_and_bad_input)
 {
     setup s = { 0 };
@@ -844,7 +959,7 @@ START_TEST(test_torque_limit_and_bad_input)
     stand(s.r, s.q);
     s.a_des[8] = 1e6;             /* lf_knee far beyond its 5 N m motor */
     setup_at(&s, NULL, 1e-3);
-    hes_invdyn_options o = { HES_INVDYN_NONE, 0, 0, 1, 0, 0, 0 };
+    hes_invdyn_options o = { .method = HES_INVDYN_NONE, .stage2 = 1 };
     hes_invdyn_result res;
     char msg[256];
     ck_assert_int_eq(hes_invdyn_solve(s.id, &s.pb, &o, &res, msg, sizeof msg), HES_EINFEASIBLE);
@@ -895,6 +1010,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_no_foot_on_the_ground_is_infeasible);
     tcase_add_test(tc, test_sampled_sway_is_consistent);
     tcase_add_test(tc, test_convex_random_states_solve_the_same_with_any_thread_count);
+    tcase_add_test(tc, test_convex_in_the_forces_equals_the_lcps);
     tcase_add_test(tc, test_torque_limit_and_bad_input);
 #else
     printf("test_invdyn: hes was built without MuJoCo: skipped\n");

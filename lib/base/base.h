@@ -57,6 +57,24 @@ int hes__all_finite(const double *v, int n);
  * matrix of at most nmax rows and columns (linalg.c). */
 int hes__svd_lwork(int nmax);
 
+/* Least squares over nonnegative variables (nnls.c), A (p x n, leading
+ * dimension lda) column-major, for workspaces of at most pmax rows (with
+ * the equalities' rows) and nmax columns.  hes__nnls: min |A x - b|, x >=
+ * 0; passive (n flags) the warm start when warm, on return the final
+ * passive set; the iterations, or -1 (no convergence, rounding).
+ * hes__nnls_eq: the same with C x = e (k rows, leading dimension ldc) by
+ * the method of multipliers; 0, or -1 when the equalities are not met to
+ * 1e-13 of their terms (an infeasible problem among the causes); adds the
+ * inner iterations to *iterations (may be NULL). */
+typedef struct hes__nnls_ws hes__nnls_ws;
+hes__nnls_ws *hes__nnls_alloc(int pmax, int nmax);
+void hes__nnls_free(hes__nnls_ws *ws);
+int hes__nnls(hes__nnls_ws *ws, int p, int n, const double *A, int lda, const double *b,
+              double *x, int *passive, int warm);
+int hes__nnls_eq(hes__nnls_ws *ws, int p, int k, int n, const double *A, int lda,
+                 const double *b, const double *C, int ldc, const double *e, double *x,
+                 int *passive, int warm, int *iterations);
+
 /* splitmix64: a small, seedable generator kept by the caller (random.c). */
 /* fn(args + t size) for t < threads, on as many threads, joined before the
  * return; pieces whose thread cannot start run here (parallel.c) */

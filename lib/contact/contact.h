@@ -193,7 +193,8 @@ void hes__impact_finish(const hes_contact_set *c, const double *v_minus, const d
 /* A convex QP (H PSD): minimise 1/2 x^T H x + c^T x subject to x_i >= 0
  * where nonneg[i] and G x + g >= 0 (G m x n, column-major), as the LCP of
  * its KKT conditions by hes_lcp_solve (qp_lcp.c), reg added to the
- * Hessian's diagonal (0: none; see qp_lcp.c).  Adds the pivots to
+ * Hessian's diagonal (0: none; see qp_lcp.c), then refine proximal-point
+ * steps that remove its bias (0: none).  Adds the pivots to
  * *pivots (may be NULL).  Statuses as hes_lcp_solve's. */
 /* The complementarity residual of hes_lcp_solve's check, relative to the
  * data and the solution (zs = |z|_inf, S = |q|_inf, s_i = sum_k |M_ik z_k|
@@ -203,7 +204,7 @@ double hes__lcp_residual(int n, const double *M, const double *q, const double *
 
 #define HES__QP_REG 1e-8     /* the regularisation relative to the Hessian's scale */
 hes_status hes__qp_lcp(int n, const double *H, const double *c, const int *nonneg, int m,
-                       const double *G, const double *g, double reg, double tol, double *x,
-                       int *pivots, char *msg, size_t len);
+                       const double *G, const double *g, double reg, double tol, int refine,
+                       double *x, int *pivots, char *msg, size_t len);
 
 #endif

@@ -155,7 +155,7 @@ hes_status hes__impact_pointed(const hes_contact_set *c, const double *WG, char 
             Hy[a] = 1;                  /* the constraint's row (1 x m): sum y >= 1 */
         *mone = -1;
         char why[256] = "";
-        st = hes__qp_lcp(m, H, zero, nonneg, 1, Hy, mone, 1e-12, 1e-9, y, NULL, why, sizeof why);
+        st = hes__qp_lcp(m, H, zero, nonneg, 1, Hy, mone, 1e-12, 1e-9, 0, y, NULL, why, sizeof why);
         double delta = 0, pp = 0, low = INFINITY;
         if (st == HES_OK) {
             for (int a = 0; a < m; a++) {

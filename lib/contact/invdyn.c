@@ -28,20 +28,8 @@
 #include <string.h>
 
 #include "contact/contact.h"
+#include "contact/invdyn_ws.h"
 
-struct hes_invdyn {
-    int nv, nu, nc, t, rows, ne_max, u_max;
-    /* results */
-    double *tau, *a, *f, *w, *ratio;
-    int *active;
-    int *prev, have_prev;          /* the last no-slip active set */
-    /* workspace */
-    double *Minv, *MiB, *G, *WB, *a0B;
-    double *X, *MiX, *Ge, *We, *a0e, *re, *Y;
-    double *U, *WUt, *H, *c, *x, *x0, *Gq, *gq, *Z, *R, *ev, *tmp, *tmp2;
-    int *sel, *nonneg, *nb;
-    int *pidx;                     /* ppm's nonbasic indices (nc) */
-};
 
 static const char *const method_names[] = { "none", "no-slip", "coulomb", "convex",
                                             "convex-no-slip" };
@@ -71,7 +59,9 @@ void hes_invdyn_destroy(hes_invdyn *id)
     for (size_t i = 0; i < sizeof d / sizeof d[0]; i++)
         free(d[i]);
     free(id->active), free(id->prev), free(id->sel), free(id->nonneg), free(id->nb);
-    free(id->pidx);
+    free(id->pidx), free(id->cprev), free(id->cA), free(id->cz), free(id->cix);
+    hes__nnls_free(id->cls);
+    hes__invdyn_convex_free(id);
     free(id);
 }
 
@@ -92,7 +82,10 @@ hes_invdyn *hes_invdyn_create(int nv, int nu, int nc, int tangents)
     int ok = 1;
     A(id->tau, (size_t)nu), A(id->a, V), A(id->f, Rw), A(id->w, Rw), A(id->ratio, C);
     A(id->active, C), A(id->prev, C), A(id->sel, Rw), A(id->nonneg, Um), A(id->nb, C);
-    A(id->pidx, C);
+    A(id->pidx, C), A(id->cprev, Um + C), A(id->cA, (Um + C) * (Um + C));
+    A(id->cz, 2 * (Um + C)), A(id->cix, 2 * (Um + C));
+    if (nc > 0)
+        ok = ok && (id->cls = hes__nnls_alloc((int)(Um + C), (int)(Um + C)));
     A(id->Minv, V * V), A(id->MiB, V * nu), A(id->G, (size_t)nu * nu), A(id->WB, V * V);
     A(id->a0B, V), A(id->X, V * E), A(id->MiX, V * E), A(id->Ge, E * E), A(id->We, V * V);
     A(id->a0e, V), A(id->re, E), A(id->Y, E * V), A(id->U, Um * V), A(id->WUt, V * Um);
@@ -100,7 +93,7 @@ hes_invdyn *hes_invdyn_create(int nv, int nu, int nc, int tangents)
     A(id->gq, gm), A(id->Z, Um * Um), A(id->R, (size_t)nu * Um), A(id->ev, Um + V + E);
     A(id->tmp, V + E + Um + gm), A(id->tmp2, V + E + Um + gm);
 #undef A
-    if (!ok) {
+    if (!ok || !hes__invdyn_convex_alloc(id)) {
         hes_invdyn_destroy(id);
         return NULL;
     }
@@ -110,7 +103,7 @@ hes_invdyn *hes_invdyn_create(int nv, int nu, int nc, int tangents)
 void hes_invdyn_reset(hes_invdyn *id)
 {
     if (id)
-        id->have_prev = 0;
+        id->have_prev = 0, id->have_cvx = 0, id->have_cprev = 0;
 }
 
 /* A row's offset: N v+ >= -phi / dt (eq. 36; S v+ = 0, eq. 40, with phi
@@ -305,6 +298,29 @@ static void project(hes_invdyn *id, int nr, const double *U, const double *W, co
             s += U[k + (size_t)i * nr] * a0[i];
         ua[k] = s;
     }
+}
+
+void hes__invdyn_momentum_rate(const hes_invdyn_problem *pb, double *g)
+{
+    int nv = pb->nv;
+    for (int i = 0; i < nv; i++) {
+        double s = 0;
+        for (int j = 0; j < nv; j++)
+            s += pb->M[i + (size_t)j * nv] * pb->v[j];
+        g[i] = s / pb->dt - pb->h[i];
+    }
+}
+
+void hes__invdyn_tau_h(const hes_invdyn *id, const hes_invdyn_problem *pb, double *tauh)
+{
+    int nv = id->nv, nu = id->nu;
+    for (int a = 0; a < nu; a++) {
+        double s = 0;
+        for (int i = 0; i < nv; i++)
+            s += pb->B[i + (size_t)a * nv] * pb->a_des[i] + id->MiB[i + (size_t)a * nv] * pb->h[i];
+        tauh[a] = s;
+    }
+    hes__chol_solve(id->G, nu, tauh, 1);
 }
 
 /* Net contact forces f (rows) -> tau, a, w: tau = G^-1 (B^T a_des -
@@ -614,12 +630,72 @@ static hes_status coulomb(hes_invdyn *id, const hes_invdyn_problem *pb,
             Ql[nr + c + (size_t)r * n] = -1;       /* -E^T f_F */
         }
     }
-    hes_lcp_info info = { 0 };
-    hes_status st = hes_lcp_solve(n, Ql, ql, o->tol, zl, wl, &info, msg, len);
-    res->lcps++;
-    res->pivots += info.pivots;
-    if (st == HES_OK)
+    /* The warm start (as no-slip's, Sec. 4.6): the previous solve's active
+       set S = {i : z_i > w_i} taken as this problem's: z_S >= 0 with Q_SS z_S
+       = -q_S by least squares with bounds (hes__nnls: an indeterminate
+       stance makes Q_SS singular, and its solutions are then a set, of
+       which a nonnegative one is wanted), z = 0 elsewhere; the indices
+       whose w = Q z + q comes out negative join S, twice at most; the
+       candidate is accepted when (z, w) passes hes_lcp_solve's own check;
+       else Lemke's method from the start. */
+    hes_status st = HES_ESOLVER;
+    int *act = id->cprev;
+    if (id->have_cprev == n && !o->cold && id->cls) {
+        double *As = id->cA, *zs = id->cz;
+        int *ix = id->cix;
+        for (int round = 0; round < 8 && st != HES_OK; round++) {
+            int ms = 0;
+            for (int i = 0; i < n; i++)
+                if (act[i])
+                    ix[ms++] = i;
+            if (ms == 0)
+                break;
+            for (int b = 0; b < ms; b++) {
+                for (int a = 0; a < ms; a++)
+                    As[a + (size_t)b * ms] = Ql[ix[a] + (size_t)ix[b] * n];
+                zs[b] = 0;
+            }
+            double *rs = zs + n;
+            for (int a = 0; a < ms; a++)
+                rs[a] = -ql[ix[a]];
+            int *pas = ix + n;     /* passive: what was positive */
+            for (int a = 0; a < ms; a++)
+                pas[a] = round == 0 || zl[ix[a]] > 0;
+            if (hes__nnls(id->cls, ms, ms, As, ms, rs, zs, pas, 1) < 0)
+                break;
+            memset(zl, 0, sizeof(double) * (size_t)n);
+            for (int a = 0; a < ms; a++)
+                zl[ix[a]] = zs[a];
+            if (!hes__all_finite(zl, n))
+                break;
+            if (hes__lcp_residual(n, Ql, ql, zl, wl) <= o->tol) {
+                st = HES_OK;
+                res->warm_used = 1;
+                break;
+            }
+            int grew = 0;
+            for (int i = 0; i < n; i++)
+                if (!act[i] && wl[i] < 0)
+                    act[i] = 1, grew = 1;
+            if (!grew)
+                break;
+        }
+    }
+    if (st != HES_OK) {
+        hes_lcp_info info = { 0 };
+        st = hes_lcp_solve(n, Ql, ql, o->tol, zl, wl, &info, msg, len);
+        res->lcps++;
+        res->pivots += info.pivots;
+    }
+    if (st == HES_OK) {
         pyramid_net(id, zl);
+        /* the next start */
+        for (int i = 0; i < n; i++)
+            act[i] = zl[i] > wl[i];
+        id->have_cprev = n;
+    } else {
+        id->have_cprev = 0;
+    }
     free(Ql), free(ql), free(zl), free(wl);
     return st;
 }
@@ -630,6 +706,8 @@ static hes_status convex(hes_invdyn *id, const hes_invdyn_problem *pb,
                          const hes_invdyn_options *o, hes_invdyn_result *res, char *msg,
                          size_t len)
 {
+    if (!o->qp_lcp && hes__invdyn_convex_forces(id, pb, o, res, NULL, 0) == HES_OK)
+        return HES_OK;
     int nv = id->nv, nu = id->nu, nc = id->nc, t = id->t, rows = id->rows;
     int cone = o->method == HES_INVDYN_CONVEX, nr;
     double *bu = id->tmp + nv;      /* offsets of the force rows */
@@ -644,12 +722,7 @@ static hes_status convex(hes_invdyn *id, const hes_invdyn_problem *pb,
     project(id, nr, id->U, id->WB, id->a0B, ua);
     /* Stage I: H = U W U^T, c = U W (M v / dt - h) (eq. 75) */
     double *Mv = id->ev;      /* M v / dt - h */
-    for (int i = 0; i < nv; i++) {
-        double s = 0;
-        for (int j = 0; j < nv; j++)
-            s += pb->M[i + (size_t)j * nv] * pb->v[j];
-        Mv[i] = s / pb->dt - pb->h[i];
-    }
+    hes__invdyn_momentum_rate(pb, Mv);
     for (int k = 0; k < nr; k++) {
         double s = 0;
         for (int i = 0; i < nv; i++)
@@ -676,7 +749,7 @@ static hes_status convex(hes_invdyn *id, const hes_invdyn_problem *pb,
     double hs = 0;
     for (int k = 0; k < nr; k++)
         hs = fmax(hs, id->H[k + (size_t)k * nr]);
-    hes_status st = hes__qp_lcp(nr, id->H, id->c, id->nonneg, m, Gq, gq, HES__QP_REG * hs, o->tol,
+    hes_status st = hes__qp_lcp(nr, id->H, id->c, id->nonneg, m, Gq, gq, HES__QP_REG * hs, o->tol, 4,
                                 id->x, &res->pivots, msg, len);
     res->lcps++;
     if (st != HES_OK)
@@ -752,14 +825,7 @@ static hes_status convex(hes_invdyn *id, const hes_invdyn_problem *pb,
             }
             /* tau(x) = tau_h - R x, tau_h = G^-1 (B^T a_des + (M^-1 B)^T h) */
             double *tauh = id->tau;
-            for (int a = 0; a < nu; a++) {
-                double s = 0;
-                for (int i = 0; i < nv; i++)
-                    s += pb->B[i + (size_t)a * nv] * pb->a_des[i] +
-                         id->MiB[i + (size_t)a * nv] * pb->h[i];
-                tauh[a] = s;
-            }
-            hes__chol_solve(id->G, nu, tauh, 1);
+            hes__invdyn_tau_h(id, pb, tauh);
             for (int a = 0; a < nu; a++)
                 for (int b = 0; b < r; b++) {
                     double s = 0;
@@ -811,7 +877,7 @@ static hes_status convex(hes_invdyn *id, const hes_invdyn_problem *pb,
             double hw = 0;
             for (int b = 0; b < r; b++)
                 hw = fmax(hw, Hw[b + (size_t)b * r]);
-            st = hes__qp_lcp(r, Hw, gw, free_w, mw, Gw, gg, HES__QP_REG * hw, o->tol, wv,
+            st = hes__qp_lcp(r, Hw, gw, free_w, mw, Gw, gg, HES__QP_REG * hw, o->tol, 4, wv,
                              &res->pivots, msg, len);
             res->lcps++;
             if (st == HES_OK)
@@ -916,7 +982,7 @@ static hes_status min_friction(hes_invdyn *id, const hes_invdyn_problem *pb, dou
                                                            (t == 2 ? st * z[2 * nc + c] : 0);
                 }
             }
-        hes_status st = hes__qp_lcp(r, Hw, cw, fr, m, G, g, HES__QP_REG, tol, wv, &res->pivots,
+        hes_status st = hes__qp_lcp(r, Hw, cw, fr, m, G, g, HES__QP_REG, tol, 0, wv, &res->pivots,
                                     NULL, 0);
         res->lcps++;
         if (st == HES_OK) {
@@ -981,7 +1047,7 @@ hes_status hes_invdyn_solve(hes_invdyn *id, const hes_invdyn_problem *pb,
     hes_status st = check_problem(id, pb, msg, len);
     if (st != HES_OK)
         return st;
-    hes_invdyn_options o = opts ? *opts : (hes_invdyn_options){ HES_INVDYN_NO_SLIP, 0, 0, 1, 0, 0, 0 };
+    hes_invdyn_options o = opts ? *opts : (hes_invdyn_options){ .method = HES_INVDYN_NO_SLIP, .stage2 = 1 };
     if ((int)o.method < 0 || (int)o.method >= HES_INVDYN_N_METHODS)
         return hes__say(msg, len, HES_EINVAL, "inverse dynamics: unknown method %d",
                         (int)o.method);

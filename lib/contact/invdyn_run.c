@@ -147,7 +147,7 @@ hes_status hes_invdyn_trajectory(hes_robot *robot, int nodes, const double *t, c
     memset(out, 0, sizeof *out);
     hes_invdyn_run_options o = opts ? *opts : (hes_invdyn_run_options){ 0 };
     if (!opts)
-        o.solve = (hes_invdyn_options){ HES_INVDYN_NO_SLIP, 0, 0, 1, 0, 0, 0 };
+        o.solve = (hes_invdyn_options){ .method = HES_INVDYN_NO_SLIP, .stage2 = 1 };
     if (o.dt <= 0)
         o.dt = 1e-3;
     if (o.stance_tol <= 0)

@@ -348,7 +348,7 @@ static int run(const char *file, int controller, double mu, int ground, double s
                 ws[set] = hes_invdyn_create(NV, NU, nc, 2);
             /* the paper's controller: only the joints' accelerations are asked; the
                base's is the model's prediction (tol_eom < 0) */
-            hes_invdyn_options o = { method, 0, 0, 1, 0, 0, -1 };
+            hes_invdyn_options o = { .method = method, .stage2 = 1, .tol_eom = -1 };
             hes_invdyn_result res;
             double t0 = now();
             hes_status st = hes_invdyn_solve(ws[set], &pb, &o, &res, msg, sizeof msg);

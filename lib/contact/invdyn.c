@@ -325,7 +325,7 @@ void hes__invdyn_tau_h(const hes_invdyn *id, const hes_invdyn_problem *pb, doubl
 
 /* Net contact forces f (rows) -> tau, a, w: tau = G^-1 (B^T a_des -
  * B^T M^-1 g), a = M^-1 (g + B tau), g = J^T f - h. */
-static void finish(hes_invdyn *id, const hes_invdyn_problem *pb)
+void hes__invdyn_finish(hes_invdyn *id, const hes_invdyn_problem *pb)
 {
     int nv = id->nv, nu = id->nu, rows = id->rows;
     double *g = id->tmp2;
@@ -1001,7 +1001,7 @@ static hes_status min_friction(hes_invdyn *id, const hes_invdyn_problem *pb, dou
                 id->f[k] += E[k + (size_t)a * rows] * wbest[a];
         for (int c = 0; c < nc; c++)
             id->f[c] = fmax(id->f[c], 0);
-        finish(id, pb);
+        hes__invdyn_finish(id, pb);
     }
     free(G), free(g), free(Hw), free(cw), free(wv), free(fr), free(wbest);
     return HES_OK;
@@ -1089,7 +1089,7 @@ hes_status hes_invdyn_solve(hes_invdyn *id, const hes_invdyn_problem *pb,
     }
     if (st != HES_OK)
         return st;
-    finish(id, pb);
+    hes__invdyn_finish(id, pb);
     res->mu_min = -1;
     if (o.min_friction && o.method == HES_INVDYN_NO_SLIP && nc > 0) {
         st = min_friction(id, pb, o.tol, res, msg, len);

@@ -92,20 +92,20 @@ static void variable(int j, int cone, int t, const double *mu, int *c, double *a
     }
 }
 
-hes_status hes__invdyn_convex_forces(hes_invdyn *id, const hes_invdyn_problem *pb,
-                                     const hes_invdyn_options *o, hes_invdyn_result *res,
-                                     char *msg, size_t len)
+/* W = Q Q^T (Q into id->Qw, r columns: W's eigenvectors scaled by the
+ * roots of its eigenvalues above rounding, 1e-10 of M^-1's largest
+ * diagonal: W is a difference of M^-1 terms), and per J row k: Q^T J_k^T
+ * (id->QJ, r x rows) and G_B^-1 (M^-1 B)^T J_k^T (id->RJ, nu x rows).
+ * Returns r, or -1 (msg) when W's eigenvalues fail or vanish. */
+static int factor(hes_invdyn *id, const hes_invdyn_problem *pb, char *msg, size_t len)
 {
-    int nv = id->nv, nu = id->nu, nc = id->nc, t = id->t, rows = id->rows;
-    int cone = o->method == HES_INVDYN_CONVEX;
-    int m = cone ? nc * 2 * t : nc * (1 + 2 * t);
-    /* W = Q Q^T: W's eigenvectors scaled by the roots of its eigenvalues
-       above rounding (1e-10 of M^-1's largest diagonal: W is a difference
-       of M^-1 terms) */
+    int nv = id->nv, nu = id->nu, rows = id->rows;
     double *Q = id->Qw, *ev = id->ev;
     memcpy(Q, id->WB, sizeof(double) * (size_t)nv * (size_t)nv);
-    if (hes__sym_eig(nv, Q, ev) != 0)
-        return hes__say(msg, len, HES_ESOLVER, "convex: the eigenvalues of W failed");
+    if (hes__sym_eig(nv, Q, ev) != 0) {
+        hes__say(msg, len, HES_ESOLVER, "convex: the eigenvalues of W failed");
+        return -1;
+    }
     double mscale = 0;
     for (int i = 0; i < nv; i++)
         mscale = fmax(mscale, id->Minv[i + (size_t)i * nv]);
@@ -117,10 +117,11 @@ hes_status hes__invdyn_convex_forces(hes_invdyn *id, const hes_invdyn_problem *p
                 Q[i + (size_t)r * nv] = s * Q[i + (size_t)k * nv];
             r++;
         }
-    if (r == 0)
-        return hes__say(msg, len, HES_ESOLVER, "convex: the forces do not move the robot "
-                        "(every direction actuated)");
-    /* per J row k: Q^T J_k^T (r) and G_B^-1 (M^-1 B)^T J_k^T (nu) */
+    if (r == 0) {
+        hes__say(msg, len, HES_ESOLVER, "convex: the forces do not move the robot (every "
+                 "direction actuated)");
+        return -1;
+    }
     double *QJ = id->QJ, *RJ = id->RJ;
     for (int k = 0; k < rows; k++) {
         for (int a = 0; a < r; a++) {
@@ -137,6 +138,52 @@ hes_status hes__invdyn_convex_forces(hes_invdyn *id, const hes_invdyn_problem *p
         }
     }
     hes__chol_solve(id->G, nu, RJ, rows);
+    return r;
+}
+
+/* Variable j's columns: G (r, into g) and T (nu, into tc) */
+static void columns(const hes_invdyn *id, int r, int j, int cone, const double *mu, double *g,
+                    double *tc)
+{
+    int c, td, nc = id->nc, nu = id->nu;
+    double an, at;
+    variable(j, cone, id->t, mu, &c, &an, &td, &at);
+    int kt = td >= 0 ? (1 + td) * nc + c : c;
+    for (int a = 0; a < r; a++)
+        g[a] = an * id->QJ[a + (size_t)c * r] + at * id->QJ[a + (size_t)kt * r];
+    for (int b = 0; b < nu; b++)
+        tc[b] = an * id->RJ[b + (size_t)c * nu] + at * id->RJ[b + (size_t)kt * nu];
+}
+
+/* Net forces from the variables lam (only those with use[j], NULL: all) */
+static void net_forces(hes_invdyn *id, const hes_invdyn_problem *pb, int m, int cone,
+                       const double *lam, const int *use, double *f)
+{
+    int nc = id->nc;
+    memset(f, 0, sizeof(double) * (size_t)id->rows);
+    for (int j = 0; j < m; j++) {
+        if (use && !use[j])
+            continue;
+        int c, td;
+        double an, at;
+        variable(j, cone, id->t, pb->mu, &c, &an, &td, &at);
+        f[c] += an * lam[j];
+        if (td >= 0)
+            f[(1 + td) * nc + c] += at * lam[j];
+    }
+}
+
+hes_status hes__invdyn_convex_forces(hes_invdyn *id, const hes_invdyn_problem *pb,
+                                     const hes_invdyn_options *o, hes_invdyn_result *res,
+                                     char *msg, size_t len)
+{
+    int nv = id->nv, nu = id->nu, nc = id->nc, rows = id->rows;
+    int cone = o->method == HES_INVDYN_CONVEX;
+    int m = cone ? nc * 2 * id->t : nc * (1 + 2 * id->t);
+    int r = factor(id, pb, msg, len);
+    if (r < 0)
+        return HES_ESOLVER;
+    double *Q = id->Qw, *QJ = id->QJ;
     /* Stage I's target -d = -Q^T (M v / dt - h); tau_h */
     double *d = id->y + r, *g = id->tmp;
     hes__invdyn_momentum_rate(pb, g);
@@ -151,16 +198,8 @@ hes_status hes__invdyn_convex_forces(hes_invdyn *id, const hes_invdyn_problem *p
     /* the edge columns: G (A1's first m columns), T (A2) */
     int n1 = 0;
     double *A1 = id->A1, *A2 = id->A2;
-    for (int j = 0; j < m; j++) {
-        int c, td;
-        double an, at;
-        variable(j, cone, t, pb->mu, &c, &an, &td, &at);
-        int kt = td >= 0 ? (1 + td) * nc + c : c;
-        for (int a = 0; a < r; a++)
-            A1[a + (size_t)j * r] = an * QJ[a + (size_t)c * r] + at * QJ[a + (size_t)kt * r];
-        for (int b = 0; b < nu; b++)
-            A2[b + (size_t)j * nu] = an * RJ[b + (size_t)c * nu] + at * RJ[b + (size_t)kt * nu];
-    }
+    for (int j = 0; j < m; j++)
+        columns(id, r, j, cone, pb->mu, A1 + (size_t)j * r, A2 + (size_t)j * nu);
     /* non-penetration rows P_c = N_c Q (QJ's column c), q_c = N_c a0 + b_c;
        identical rows are one constraint */
     double *q = id->x0, pscale = 0, qscale = 0;
@@ -240,15 +279,6 @@ hes_status hes__invdyn_convex_forces(hes_invdyn *id, const hes_invdyn_problem *p
     id->have_cvx = 1;
     res->pivots += iters;
     res->null_dim = m - r;
-    /* the net forces */
-    memset(id->f, 0, sizeof(double) * (size_t)rows);
-    for (int j = 0; j < m; j++) {
-        int c, td;
-        double an, at;
-        variable(j, cone, t, pb->mu, &c, &an, &td, &at);
-        id->f[c] += an * id->lam[j];
-        if (td >= 0)
-            id->f[(1 + td) * nc + c] += at * id->lam[j];
-    }
+    net_forces(id, pb, m, cone, id->lam, NULL, id->f);
     return HES_OK;
 }

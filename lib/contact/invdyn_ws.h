@@ -38,6 +38,8 @@ struct hes_invdyn {
 hes_status hes__invdyn_convex_forces(hes_invdyn *id, const hes_invdyn_problem *pb,
                                      const hes_invdyn_options *o, hes_invdyn_result *res,
                                      char *msg, size_t len);
+/* tau, a and w from the net forces id->f (invdyn.c) */
+void hes__invdyn_finish(hes_invdyn *id, const hes_invdyn_problem *pb);
 int hes__invdyn_convex_alloc(hes_invdyn *id);
 /* M v / dt - h (nv): the convex objective's momentum term (invdyn.c) */
 void hes__invdyn_momentum_rate(const hes_invdyn_problem *pb, double *g);

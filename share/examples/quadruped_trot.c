@@ -18,7 +18,9 @@
  * LCP of the paper's simulator; MuJoCo gives M, h, B and the feet's
  * Jacobians and gaps only), with friction 0.1, 1 and 1e3 (the paper's
  * "infinite"), the controllers with the paper's offsets.
- * QUADRUPED_TROT_GROUND=rigid, compliant or rigid-lcp runs one ground.  The planner: feet on cubic
+ * QUADRUPED_TROT_GROUND=rigid, compliant or rigid-lcp runs one ground,
+ * QUADRUPED_TROT_CONTROLLER (a name as printed, e.g. ID-no-slip) one
+ * controller, QUADRUPED_TROT_MU one friction.  The planner: feet on cubic
  * quintic splines (zero velocity and acceleration at both ends), landing
  * where the hip will be at mid-stance; joint targets by the legs' closed-form
  * inverse kinematics (checked against MuJoCo's forward kinematics at the
@@ -289,8 +291,15 @@ static int run(const char *file, int controller, double mu, int ground, double s
         if (ground == G_LCP) {
             if (hes_robot_dynamics_at(robot, d->qpos, d->qvel, &dyn, msg, sizeof msg) != HES_OK)
                 return -1;
-            for (int l = 0; l < 4; l++)
-                act[l] = dyn.phi[l] <= 1e-6;
+            /* the contacts of the simulator's step: the feet at the ground,
+               and those that reach it within the step (phi + dt J_n v <= 0,
+               to the step's rounding) */
+            for (int l = 0; l < 4; l++) {
+                double Nv = 0;
+                for (int i = 0; i < NV; i++)
+                    Nv += dyn.J[l + (size_t)i * 12] * d->qvel[i];
+                act[l] = dyn.phi[l] <= 1e-6 || dyn.phi[l] + dt * Nv <= 1e-6;
+            }
         }
         for (int c = 0; c < d->ncon && ground != G_LCP; c++)
             for (int l = 0; l < 4; l++)
@@ -332,7 +341,10 @@ static int run(const char *file, int controller, double mu, int ground, double s
                 if (act[l])
                     set |= 1 << l, nc++;
             hes_invdyn_problem pb;
-            hes_invdyn_problem_robot(&dyn_id, act, d->qvel, a_cmd, dt, 1, J, b, mus, &pb);
+            /* the rigid ground's step holds the Jacobians over the step (the
+               paper's constant Jacobians): no drift J' v there */
+            hes_invdyn_problem_robot(&dyn_id, act, d->qvel, a_cmd, dt, ground != G_LCP, J, b,
+                                     mus, &pb);
             /* MuJoCo's contacts are soft: a stance foot moves a little.  The
                paper's offsets stop that motion within one period (J v / dt),
                which here asks for large forces every step; it is damped over
@@ -524,6 +536,7 @@ int main(int argc, char **argv)
        impulse to eps mu of the normal one, 2.2e-13 here) */
     double frictions[3] = { 0.1, 1.0, 1e3 };
     const char *only = getenv("QUADRUPED_TROT_GROUND");
+    const char *only_c = getenv("QUADRUPED_TROT_CONTROLLER"), *only_mu = getenv("QUADRUPED_TROT_MU");
     printf("%-9s %-5s %-18s %-9s %9s %9s %11s %8s %10s %8s %8s %6s %6s\n", "ground", "mu", "controller",
            "stays up", "pos err", "vel err", "E|dtau/dt|", "E|tau|", "|f err| N", "f err %",
            "us/step", "infeas", "failed");
@@ -534,6 +547,9 @@ int main(int argc, char **argv)
             continue;
         for (int fi = quick ? 1 : 0; fi < (g == G_LCP && !quick ? 3 : 2); fi++)
             for (int c = 0; c < nctl; c++) {
+                if ((only_c && strcmp(only_c, controller_name(ctl[c])) != 0) ||
+                    (only_mu && atof(only_mu) != frictions[fi]))
+                    continue;
                 run_stats s;
                 if (run(file, ctl[c], frictions[fi], g, seconds, &s))
                     return 1;

@@ -300,32 +300,9 @@ static void project(hes_invdyn *id, int nr, const double *U, const double *W, co
     }
 }
 
-void hes__invdyn_momentum_rate(const hes_invdyn_problem *pb, double *g)
-{
-    int nv = pb->nv;
-    for (int i = 0; i < nv; i++) {
-        double s = 0;
-        for (int j = 0; j < nv; j++)
-            s += pb->M[i + (size_t)j * nv] * pb->v[j];
-        g[i] = s / pb->dt - pb->h[i];
-    }
-}
-
-void hes__invdyn_tau_h(const hes_invdyn *id, const hes_invdyn_problem *pb, double *tauh)
-{
-    int nv = id->nv, nu = id->nu;
-    for (int a = 0; a < nu; a++) {
-        double s = 0;
-        for (int i = 0; i < nv; i++)
-            s += pb->B[i + (size_t)a * nv] * pb->a_des[i] + id->MiB[i + (size_t)a * nv] * pb->h[i];
-        tauh[a] = s;
-    }
-    hes__chol_solve(id->G, nu, tauh, 1);
-}
-
 /* Net contact forces f (rows) -> tau, a, w: tau = G^-1 (B^T a_des -
  * B^T M^-1 g), a = M^-1 (g + B tau), g = J^T f - h. */
-void hes__invdyn_finish(hes_invdyn *id, const hes_invdyn_problem *pb)
+static void finish(hes_invdyn *id, const hes_invdyn_problem *pb)
 {
     int nv = id->nv, nu = id->nu, rows = id->rows;
     double *g = id->tmp2;
@@ -1001,7 +978,7 @@ static hes_status min_friction(hes_invdyn *id, const hes_invdyn_problem *pb, dou
                 id->f[k] += E[k + (size_t)a * rows] * wbest[a];
         for (int c = 0; c < nc; c++)
             id->f[c] = fmax(id->f[c], 0);
-        hes__invdyn_finish(id, pb);
+        finish(id, pb);
     }
     free(G), free(g), free(Hw), free(cw), free(wv), free(fr), free(wbest);
     return HES_OK;
@@ -1089,7 +1066,7 @@ hes_status hes_invdyn_solve(hes_invdyn *id, const hes_invdyn_problem *pb,
     }
     if (st != HES_OK)
         return st;
-    hes__invdyn_finish(id, pb);
+    finish(id, pb);
     res->mu_min = -1;
     if (o.min_friction && o.method == HES_INVDYN_NO_SLIP && nc > 0) {
         st = min_friction(id, pb, o.tol, res, msg, len);

@@ -38,13 +38,11 @@ struct hes_invdyn {
 hes_status hes__invdyn_convex_forces(hes_invdyn *id, const hes_invdyn_problem *pb,
                                      const hes_invdyn_options *o, hes_invdyn_result *res,
                                      char *msg, size_t len);
-/* tau, a and w from the net forces id->f (invdyn.c) */
-void hes__invdyn_finish(hes_invdyn *id, const hes_invdyn_problem *pb);
 int hes__invdyn_convex_alloc(hes_invdyn *id);
-/* M v / dt - h (nv): the convex objective's momentum term (invdyn.c) */
+/* M v / dt - h (nv): the convex objective's momentum term (invdyn_terms.c) */
 void hes__invdyn_momentum_rate(const hes_invdyn_problem *pb, double *g);
 /* tau_h = G_B^-1 (B^T a_des + (M^-1 B)^T h) (nu): the torques with no
- * contact force, tau = tau_h - G_B^-1 (M^-1 B)^T J^T f (invdyn.c) */
+ * contact force, tau = tau_h - G_B^-1 (M^-1 B)^T J^T f (invdyn_terms.c) */
 void hes__invdyn_tau_h(const hes_invdyn *id, const hes_invdyn_problem *pb, double *tauh);
 void hes__invdyn_convex_free(hes_invdyn *id);
 

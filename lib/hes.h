@@ -1362,7 +1362,9 @@ typedef struct {
     const double *J;            /* nc (1 + tangents) x nv: normals, then first
                                    tangents, then second tangents */
     const double *b;            /* the rows' offsets: contact acceleration J a + b */
-    const double *mu;           /* nc friction coefficients */
+    const double *mu;           /* nc friction coefficients (Coulomb and convex: at
+                                   most HES_IMPACT_MU_MAX, which the pyramid
+                                   resolves; more is refused) */
     const double *v;            /* nv: the velocity (the convex objective) */
     double dt;                  /* the control period (> 0) */
     const double *a_des;        /* nv: the desired acceleration (only B^T a_des

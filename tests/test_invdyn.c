@@ -979,6 +979,22 @@ START_TEST(test_torque_limit_and_bad_input)
     bad.M = M;
     ck_assert_int_eq(hes_invdyn_solve(s.id, &bad, &o, &res, msg, sizeof msg), HES_EINVAL);
     ck_assert_ptr_nonnull(strstr(msg, "positive definite"));
+    /* friction beyond what the pyramid resolves: refused by the pyramid
+       formulations, accepted by no-slip (its friction is only checked) */
+    double mu_big[4];
+    for (int c = 0; c < 4; c++)
+        mu_big[c] = s.pb.mu[c];
+    mu_big[1] = 1e7;
+    bad = s.pb;
+    bad.mu = mu_big;
+    const hes_invdyn_method pyr[2] = { HES_INVDYN_COULOMB, HES_INVDYN_CONVEX };
+    for (int k = 0; k < 2; k++) {
+        hes_invdyn_options ob = { .method = pyr[k], .stage2 = 1, .tol_eom = -1 };
+        ck_assert_int_eq(hes_invdyn_solve(s.id, &bad, &ob, &res, msg, sizeof msg), HES_EINVAL);
+        ck_assert_ptr_nonnull(strstr(msg, "contact 1's friction coefficient 1e+07"));
+    }
+    hes_invdyn_options ons = { .method = HES_INVDYN_NO_SLIP, .stage2 = 1, .tol_eom = -1 };
+    ck_assert_int_ne(hes_invdyn_solve(s.id, &bad, &ons, &res, msg, sizeof msg), HES_EINVAL);
     ck_assert_ptr_null(hes_invdyn_create(3, 4, 1, 2));
     ck_assert_ptr_null(hes_invdyn_create(3, 1, 1, 3));
     hes_invdyn_method m;

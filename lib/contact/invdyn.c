@@ -986,8 +986,8 @@ static hes_status min_friction(hes_invdyn *id, const hes_invdyn_problem *pb, dou
 
 /* ------------------------------------------------------------- solve */
 
-static hes_status check_problem(const hes_invdyn *id, const hes_invdyn_problem *pb, char *msg,
-                                size_t len)
+static hes_status check_problem(const hes_invdyn *id, const hes_invdyn_problem *pb,
+                                hes_invdyn_method method, char *msg, size_t len)
 {
     if (pb->nv != id->nv || pb->nu != id->nu || pb->nc != id->nc || pb->tangents != id->t)
         return hes__say(msg, len, HES_EINVAL, "inverse dynamics: the problem's sizes (nv %d, "
@@ -1011,6 +1011,16 @@ static hes_status check_problem(const hes_invdyn *id, const hes_invdyn_problem *
         if (!(pb->mu[c] >= 0) || !isfinite(pb->mu[c]))
             return hes__say(msg, len, HES_EINVAL, "inverse dynamics: contact %d's friction "
                             "coefficient %g is not finite and >= 0", c, pb->mu[c]);
+    /* The pyramid's edges n +- mu t resolve the normal force only to eps mu
+       of the tangential one (the impact laws' bound, HES_IMPACT_MU_MAX):
+       beyond it the Coulomb and convex problems are rounding */
+    for (int c = 0; c < id->nc; c++)
+        if (pb->mu[c] > HES_IMPACT_MU_MAX &&
+            (method == HES_INVDYN_COULOMB || method == HES_INVDYN_CONVEX))
+            return hes__say(msg, len, HES_EINVAL, "inverse dynamics: contact %d's friction "
+                            "coefficient %g is beyond %g, the largest whose pyramid double "
+                            "precision resolves; for friction without limit use no-slip or "
+                            "convex-no-slip", c, pb->mu[c], HES_IMPACT_MU_MAX);
     return HES_OK;
 }
 
@@ -1021,13 +1031,13 @@ hes_status hes_invdyn_solve(hes_invdyn *id, const hes_invdyn_problem *pb,
     if (!id || !pb || !res)
         return hes__say(msg, len, HES_EINVAL, "inverse dynamics: needs a workspace, a "
                         "problem and a result");
-    hes_status st = check_problem(id, pb, msg, len);
-    if (st != HES_OK)
-        return st;
     hes_invdyn_options o = opts ? *opts : (hes_invdyn_options){ .method = HES_INVDYN_NO_SLIP, .stage2 = 1 };
     if ((int)o.method < 0 || (int)o.method >= HES_INVDYN_N_METHODS)
         return hes__say(msg, len, HES_EINVAL, "inverse dynamics: unknown method %d",
                         (int)o.method);
+    hes_status st = check_problem(id, pb, o.method, msg, len);
+    if (st != HES_OK)
+        return st;
     if (o.tol <= 0)
         o.tol = 1e-9;
     if (o.tol_slip <= 0)

@@ -110,9 +110,10 @@ hes_status hes__qp_lcp(int n, const double *H, const double *c, const int *nonne
     hes_status st = qp_lcp_once(n, H, c, nonneg, m, G, g, reg, tol, x, pivots, msg, len);
     if (st != HES_OK || refine <= 0 || reg <= 0 || n == 0)
         return st;
-    double *ck = malloc(sizeof(double) * (size_t)n * 2), *xk = ck + n;
+    double *ck = calloc((size_t)n * 2, sizeof(double));
     if (!ck)
         return st;
+    double *xk = ck + n;
     for (int k = 0; k < refine; k++) {
         double xs = 0, dx = 0;
         for (int i = 0; i < n; i++)

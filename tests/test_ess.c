@@ -70,7 +70,7 @@ static int aff_Dh(const double *x, const double *p, double *out, void *d)
 
 static const hes_ess_model affine = {
     "affine-3d", "piecewise-affine test system", 3, 3, NULL, NULL, 0, NULL,
-    aff_f, aff_f_dx, aff_h, aff_Dh, NULL, NULL, NULL, 0, 0,
+    aff_f, aff_f_dx, aff_h, aff_Dh, NULL, NULL, NULL, 0, 0, .h_some = NULL,
 };
 
 /* exp(M) of a 4 x 4 matrix by scaling and squaring of its Taylor series
@@ -417,7 +417,7 @@ static const char *const wall_name[] = { "wall" };
 START_TEST(test_field_leaving_guard_in_its_band_is_watched_or_a_strict_liveness_error)
 {
     hes_ess_model md = { "away", "", 1, 1, NULL, wall_name, 0, NULL, away_f, NULL, id_h, id_Dh,
-                         NULL, NULL, NULL, 0, 0 };
+                         NULL, NULL, NULL, 0, 0, .h_some = NULL };
     hes_ess *ess;
     ck_assert_int_eq(hes_ess_new(&md, &ess, NULL, 0), HES_OK);
     hes_ess_options o;

@@ -582,7 +582,7 @@ START_TEST(test_ess_jacobian_through_simultaneous_touchdown_is_the_piece_of_the_
     trot_params_init();
     hes_ess_model em = { "trot-soft-ess", "soft trotter on massless legs", 4, 2, trot_states,
                          trot_events, T_N, trot_params, trot_ess_f, NULL, trot_ess_h,
-                         trot_ess_Dh, NULL, NULL, NULL, 0, 0 };
+                         trot_ess_Dh, NULL, NULL, NULL, 0, 0, .h_some = NULL };
     /* the same system with four contact modes */
     hes_model hm = hybrid_model("trot-soft-massless", 4, trot_modes, 4, trot_transitions, T_N,
                                 trot_params);
@@ -707,7 +707,7 @@ static void pc_saltation(const double *Fa, const double *Fb, int k, double *X)
 START_TEST(test_ess_jacobian_is_the_piece_of_the_order_taken_when_pieces_differ)
 {
     hes_ess_model md = { "corner", "", 2, 2, NULL, NULL, 0, NULL, pc_f, NULL, pc_h, pc_Dh,
-                         NULL, NULL, NULL, 0, 0 };
+                         NULL, NULL, NULL, 0, 0, .h_some = NULL };
     double X1[4], X2after1[4], X2[4], X1after2[4], P12[4], P21[4];
     pc_saltation(pc_F[0], pc_F[1], 0, X1);
     pc_saltation(pc_F[1], pc_F[3], 1, X2after1);

@@ -299,7 +299,7 @@ START_TEST(test_near_miss_in_the_band_is_crossed_exactly)
 {
     static const char *const nm_names[] = { "floor" };
     hes_ess_model md = { "near-miss", "", 2, 1, NULL, nm_names, 0, NULL, nm_f, NULL, nm_h, nm_Dh,
-                         NULL, NULL, NULL, 0, 0 };
+                         NULL, NULL, NULL, 0, 0, .h_some = NULL };
     hes_ess *ess;
     ck_assert_int_eq(hes_ess_new(&md, &ess, NULL, 0), HES_OK);
     hes_ess_options o;
@@ -368,9 +368,9 @@ START_TEST(test_slow_approach_is_crossed_exactly_not_projected)
 {
     static const char *const nm_names[] = { "floor" };
     hes_ess_model up = { "accelerating", "", 2, 1, NULL, nm_names, 0, NULL, nm_f, NULL, nm_h,
-                         nm_Dh, NULL, NULL, NULL, 0, 0 };
+                         nm_Dh, NULL, NULL, NULL, 0, 0, .h_some = NULL };
     hes_ess_model down = { "decelerating", "", 2, 1, NULL, nm_names, 0, NULL, nm2_f, NULL, nm_h,
-                           nm_Dh, NULL, NULL, NULL, 0, 0 };
+                           nm_Dh, NULL, NULL, NULL, 0, 0, .h_some = NULL };
     hes_ess *ess;
     hes_ess_options o;
     options(&o, 0.05);

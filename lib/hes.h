@@ -1354,6 +1354,14 @@ typedef enum {
 const char *hes_invdyn_method_name(hes_invdyn_method m);
 hes_status hes_invdyn_method_from_name(const char *name, hes_invdyn_method *m);
 
+/* The largest friction coefficient the pyramid formulations (Coulomb,
+ * convex) take: their edges n +- mu t resolve the normal force only to
+ * about eps mu of the tangential one, and on the 3-D quadruped the convex
+ * least squares fell back to its LCPs at 8 of 50 nodes at 1e5, 44 at 1e6,
+ * where the LCPs failed at 2 (42 at 1e8).  For friction without limit use
+ * no-slip or convex-no-slip. */
+#define HES_INVDYN_MU_MAX 1e5
+
 typedef struct {
     int nv, nu, nc, tangents;   /* tangents per contact: 1 (planar) or 2 */
     const double *M;            /* nv x nv, symmetric positive definite */
@@ -1363,8 +1371,7 @@ typedef struct {
                                    tangents, then second tangents */
     const double *b;            /* the rows' offsets: contact acceleration J a + b */
     const double *mu;           /* nc friction coefficients (Coulomb and convex: at
-                                   most HES_IMPACT_MU_MAX, which the pyramid
-                                   resolves; more is refused) */
+                                   most HES_INVDYN_MU_MAX; more is refused) */
     const double *v;            /* nv: the velocity (the convex objective) */
     double dt;                  /* the control period (> 0) */
     const double *a_des;        /* nv: the desired acceleration (only B^T a_des

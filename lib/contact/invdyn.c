@@ -1011,16 +1011,15 @@ static hes_status check_problem(const hes_invdyn *id, const hes_invdyn_problem *
         if (!(pb->mu[c] >= 0) || !isfinite(pb->mu[c]))
             return hes__say(msg, len, HES_EINVAL, "inverse dynamics: contact %d's friction "
                             "coefficient %g is not finite and >= 0", c, pb->mu[c]);
-    /* The pyramid's edges n +- mu t resolve the normal force only to eps mu
-       of the tangential one (the impact laws' bound, HES_IMPACT_MU_MAX):
-       beyond it the Coulomb and convex problems are rounding */
+    /* The pyramid's edges n +- mu t resolve the normal force only to about
+       eps mu of the tangential one (HES_INVDYN_MU_MAX, hes.h) */
     for (int c = 0; c < id->nc; c++)
-        if (pb->mu[c] > HES_IMPACT_MU_MAX &&
+        if (pb->mu[c] > HES_INVDYN_MU_MAX &&
             (method == HES_INVDYN_COULOMB || method == HES_INVDYN_CONVEX))
             return hes__say(msg, len, HES_EINVAL, "inverse dynamics: contact %d's friction "
                             "coefficient %g is beyond %g, the largest whose pyramid double "
                             "precision resolves; for friction without limit use no-slip or "
-                            "convex-no-slip", c, pb->mu[c], HES_IMPACT_MU_MAX);
+                            "convex-no-slip", c, pb->mu[c], HES_INVDYN_MU_MAX);
     return HES_OK;
 }
 

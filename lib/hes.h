@@ -1819,7 +1819,7 @@ typedef struct {
 /* Builds the monodromy from a periodic trajectory computed with
  * sensitivities: one factor per phase (A_i) and per event (Xi_i).  For an
  * autonomous orbit also the return-map Jacobian (projection onto the Poincare
- * section at the section event, DESIGN.md section 4):
+ * section at the section event, lib/README.md, section 4):
  *   P = DxR_s (I - F_I Dxg_s / (Dxg_s F_I)) A_N Xi_{N-1} ... A_1
  * which equals (I - F g^T / (g^T F)) Phi when the section reset is the
  * identity.  Its range lies in the section, so normal^T P = 0 with normal a
@@ -3008,7 +3008,7 @@ void hes_state_sweep_free(hes_state_sweep *sweep);
 
 /* -------------------------------------------------------------------- JSON */
 
-/* JSON documents of DESIGN.md section 5 (Jansson), as malloc'd strings the
+/* JSON documents of lib/README.md, section 5 (Jansson), as malloc'd strings the
  * caller frees; NULL on allocation failure.  hes_analysis_json gives
  * "problem", "params", "orbit", "monodromy", "multipliers", "psi", "stable",
  * for autonomous orbits "return_map" (the projected matrix the multipliers

@@ -2,7 +2,7 @@
  * cli.h - shared pieces of the hes program: the subcommand entry points that
  * main.c dispatches to, and the helpers every subcommand uses to look up a
  * problem, parse numbers and -p NAME=VALUE assignments, and turn a library
- * status into a message and an exit status (DESIGN.md section 5: 0 success,
+ * status into a message and an exit status (lib/README.md, section 5: 0 success,
  * 1 the computation failed, 2 bad usage or bad input).
  *
  * The program only parses, calls libhes and prints; nothing here computes.

@@ -7,7 +7,7 @@
  * --check also prints the discrepancy to the finite-difference return map.
  * --gradient also prints dpsi/dh for every shape parameter h, from a shape
  * context over the analysed orbit (hes_shape_create, hes_shape_eval).
- * --json prints exactly hes_analysis_json() (DESIGN.md section 5) on stdout,
+ * --json prints exactly hes_analysis_json() (lib/README.md, section 5) on stdout,
  * or hes_analysis_gradient_json() with --gradient.
  * --x0 V1,V2,... starts the orbit search from that section state (of the
  * orbit's mode, which --mode may name) instead of the model's guess: the way

@@ -10,7 +10,7 @@
  * each shape parameter, psi at both, how the search went and the
  * multipliers at the optimum.  --verify then runs the perturbation trials of
  * `hes simulate` (hes_trials_run) around the optimised orbit.  --json prints
- * exactly hes_shape_json() (DESIGN.md section 5) on stdout.
+ * exactly hes_shape_json() (lib/README.md, section 5) on stdout.
  *
  * The start values and bounds are passed to the library as full arrays over
  * the shape parameters in model order (hes_shape_opts.n = 0): the start is

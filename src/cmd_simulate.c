@@ -5,7 +5,7 @@
  * trials uniformly in the ball of radius R around its section state, follows
  * each for S periods (hes_trials_run) and reports the error to the section
  * state after every period: a table, CSV rows (trial,step,error), or
- * hes_trials_json() (DESIGN.md section 5).
+ * hes_trials_json() (lib/README.md, section 5).
  *
  * `hes simulate PROBLEM --sweep NAME=LO:HI:N ...` is cmd_simulate_sweep.c,
  * `hes simulate PROBLEM --integrator ess ...` (an event-selected system)

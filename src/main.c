@@ -1,7 +1,7 @@
 /*
  * main.c - entry point of the hes program: handles `hes --help` and
  * `hes --version` and dispatches `hes CMD ...` to the subcommand's cmd_*()
- * function (one file per subcommand, DESIGN.md section 2).  The subcommands
+ * function (one file per subcommand, lib/README.md, section 2).  The subcommands
  * parse their own options with getopt_long.  Whatever a command printed,
  * standard output is flushed and closed here and a failed write (a full
  * disk, /dev/full, a closed descriptor) is exit status 1 with the reason.

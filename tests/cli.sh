@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/cli.sh - tests of the hes program's contract (DESIGN.md section 5):
+# tests/cli.sh - tests of the hes program's contract (lib/README.md, section 5):
 # the output of list, info, analyze (with --gradient), simulate and shape,
 # the JSON documents, and
 # every error path with its exit status (0 ok, 1 computation failed, 2 bad

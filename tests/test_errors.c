@@ -5,7 +5,7 @@
  * (Zeno executions, guards never reached, grazing events, missing orbits,
  * non-finite or invalid input, invalid parameters and settings, the step
  * and wall-time budgets of a simulation), plus the names and exit codes of
- * every status (DESIGN.md sections 3 and 5).
+ * every status (lib/README.md, sections 3 and 5).
  */
 #include <check.h>
 #include <ctype.h>

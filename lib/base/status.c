@@ -1,6 +1,6 @@
 /*
  * status.c - names of hes_status values and their mapping to the program's
- * exit codes (DESIGN.md section 5: 0 success, 1 computation failed, 2 bad input),
+ * exit codes (lib/README.md, section 5: 0 success, 1 computation failed, 2 bad input),
  * the name-table lookup behind the enums' from-name functions, and the
  * message of a failure into a caller's buffer (hes__say).
  */

@@ -7,7 +7,7 @@
  * matrix Xi_i of every event, all kept as factors (gradients of the
  * stability measure differentiate through them).  For autonomous orbits the
  * return-map Jacobian on the Poincare section at the orbit's start event is
- * formed as well (DESIGN.md section 4).
+ * formed as well (lib/README.md, section 4).
  */
 #include <assert.h>
 #include <math.h>

@@ -5,7 +5,7 @@
  * The sensitivity equations are s_j' = (dF/dx)(t, x(t)) s_j, s_j(t0) = e_j;
  * we supply their right-hand side ourselves (the model's Jacobian, or central
  * differences of F), since CVODES's difference-quotient option perturbs
- * problem parameters, not initial states (DESIGN.md section 4); that
+ * problem parameters, not initial states (lib/README.md, section 4); that
  * right-hand side and the integrator's start are in integrator.c.
  */
 #include <math.h>

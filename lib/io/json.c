@@ -1,5 +1,5 @@
 /*
- * json.c - the JSON documents of DESIGN.md section 5 (hes_analysis_json,
+ * json.c - the JSON documents of lib/README.md, section 5 (hes_analysis_json,
  * hes_trials_json, hes_analysis_gradient_json, hes_shape_json), built with
  * Jansson.
  *

@@ -834,7 +834,7 @@ typedef struct {
      * the run (Simpson's rule on every integration step, the trapezoid on
      * every projection) and checks E(x) - E(x0) = W, to its own error
      * estimate, after every step and at the end; a difference beyond it is
-     * HES_ESOLVER (lib/contact/ess_energy.c). */
+     * HES_ESOLVER (lib/ess/ess_energy.c). */
     hes_ess_energy_fn energy;
     hes_ess_energy_sums_fn energy_sums;
 } hes_ess_model;
@@ -847,7 +847,7 @@ hes_status hes_ess_validate(const hes_ess_model *model, char *msg, size_t len);
 
 /* ----------------------------------------------------------- ESS integrator */
 /*
- * The integrator (lib/contact/ess.c) alternates two steps, with a pool of
+ * The integrator (lib/ess/ess.c) alternates two steps, with a pool of
  * candidate guards (those with h_i < 0 at the start, not crossed since):
  *
  * - integration step: CVODES (Adams, dense Newton; or, with options.method
@@ -890,12 +890,12 @@ typedef enum {
     HES_ESS_DOPRI5 = 1  /* explicit Dormand-Prince 5(4) with error control; band entries
                            and sign changes located on its continuous extension, each
                            step short enough that no guard crosses and crosses back
-                           unseen (lib/contact/ess_dopri.c).  Restarts after a projection in
+                           unseen (lib/ess/ess_dopri.c).  Restarts after a projection in
                            one step, where CVODES restarts at order 1: faster with many
                            contacts.  With jacobian it integrates the variational
                            equations alongside (the n x n sensitivities in its state).
                            With a model's h_near it evaluates only the guards near a
-                           level (lib/contact/ess_active.c): the method for many
+                           level (lib/ess/ess_active.c): the method for many
                            contacts; CVODES's root finding sees every guard */
 } hes_ess_method;
 /* "cvodes" and "dopri5" (`--ess-method`); NULL / HES_EINVAL if unknown. */
@@ -972,7 +972,7 @@ const double *hes_ess_params(const hes_ess *ess);
 hes_status hes_ess_run(hes_ess *ess, const hes_ess_options *opts, double t0,
                        const double *x0, double t_end, hes_ess_result *res);
 void hes_ess_result_free(hes_ess_result *res);
-/* The error of a run's end state from the band eps (lib/contact/ess_accuracy.c):
+/* The error of a run's end state from the band eps (lib/ess/ess_accuracy.c):
  * the run of res (from opts, t0, x0 to t_end) again at eps / 2 and eps / 4;
  * with d1 = |x(eps) - x(eps / 2)| and d2 = |x(eps / 2) - x(eps / 4)| (max
  * norms), res->eps_error = (4/3) d1 (Richardson for the method's order 2)
@@ -1292,7 +1292,7 @@ void hes_contact_velocities(const hes_contact_set *contacts, const double *v, do
 /*
  * Joint torques and contact forces together, for a desired motion
  * (Zapolsky & Drumwright, "Inverse dynamics with rigid contact and
- * friction"; lib/contact/invdyn.c).  The paper's discretisation
+ * friction"; lib/invdyn/invdyn.c).  The paper's discretisation
  * over a control period dt, M (v+ - v) = dt (B tau + J^T f - h), is
  * written here per unit time, a = (v+ - v) / dt: forces, not impulses,
  * so every formulation's forces are comparable across dt:
@@ -1472,7 +1472,7 @@ void hes_invdyn_problem_robot(const hes_robot_dynamics *d, const int *active, co
                               const double *a_des, double dt, int drift, double *J, double *b,
                               double *mu, hes_invdyn_problem *pb);
 
-/* Inverse dynamics along a robot's trajectory (lib/contact/invdyn_run.c):
+/* Inverse dynamics along a robot's trajectory (lib/invdyn/invdyn_run.c):
  * at each of `nodes` samples (times t, increasing; configurations q, nodes
  * x nv, node after node) the robot's dynamics, its stance contacts (those
  * with stance[node * nc + c], or with NULL those whose height is at most

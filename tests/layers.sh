@@ -1,7 +1,8 @@
 #!/bin/sh
 # tests/layers.sh - the library's layers, checked on its object files: every
 # call between two files of libhes goes from a layer to the same or a lower
-# one (base < model < problems < contact < hybrid < shaping < batch < io), and the
+# one (base < model < problems < contact < ess < invdyn < hybrid < shaping <
+# batch < io), and the
 # files call each other in no circle.  Reads the symbol tables with nm.
 top=${top_builddir:-.}
 objs=$(find "$top/lib" "$top/problems" -name '*libhes_la-*.o' ! -path '*/.libs/*' | sort)
@@ -21,8 +22,8 @@ for o in $objs; do
     nm "$o" | awk -v n="$dir/$f" '$2 ~ /^[TDBR]$/ { print "D", n, $3 } $1 == "U" && $2 ~ /^hes/ { print "U", n, $2 }'
 done > "$tab"
 awk '
-BEGIN { split("base model problems contact hybrid shaping batch io", L, " ")
-        for (i in L) rank[L[i]] = i }
+BEGIN { split("base model problems contact ess invdyn hybrid shaping batch io", L, " ")
+        for (i in L) rank[L[i]] = i + 0 }
 $1 == "D" { def[$3] = $2 }
 $1 == "U" { nu++; uf[nu] = $2; us[nu] = $3 }
 END {

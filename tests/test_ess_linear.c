@@ -1,6 +1,6 @@
 /*
  * test_ess_linear.c - the ESS integrator's path whose cost is linear in the
- * number of contacts (lib/contact/ess_active.c; the optional per-guard,
+ * number of contacts (lib/ess/ess_active.c; the optional per-guard,
  * broad-phase and sums callbacks of hes_ess_model) against the whole
  * callbacks it stands in for:
  *   - the plates' h_some and Dh_some equal h and Dh entry by entry;

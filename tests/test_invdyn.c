@@ -1,6 +1,6 @@
 /*
  * test_invdyn.c - inverse dynamics with rigid contact and friction
- * (lib/contact/invdyn.c; Zapolsky & Drumwright) on the quadrupeds of
+ * (lib/invdyn/invdyn.c; Zapolsky & Drumwright) on the quadrupeds of
  * share/robots, each result checked by computations of its own:
  *   - forward dynamics by MuJoCo (mj_forward with the torques as controls
  *     and J^T f as applied forces, MuJoCo's own contacts off) reproduces

@@ -1,6 +1,6 @@
 /*
  * ess_orbit.c - a periodic orbit of an ESS model by the ESS integrator
- * (lib/contact/ess.c), its monodromy and its multipliers ("with
+ * (lib/ess/ess.c), its monodromy and its multipliers ("with
  * it, hes analyze can compute the monodromy and multipliers of a periodic
  * orbit simulated by ESS").
  *
@@ -31,7 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "contact/contact.h"
+#include "ess/ess.h"
 #include "hybrid/hybrid.h"
 
 void hes_ess_orbit_options_default(hes_ess_orbit_options *o)

@@ -36,7 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "contact/contact.h"
+#include "ess/ess.h"
 
 int hes__ess_sparse(const hes_ess *e, const hes_ess_options *o)
 {

@@ -84,7 +84,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "contact/contact.h"
+#include "ess/ess.h"
 
 /* ------------------------------------------------------ CVODES callbacks */
 

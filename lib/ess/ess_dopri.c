@@ -57,7 +57,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "contact/contact.h"
+#include "ess/ess.h"
 
 #define C2 (1.0 / 5)
 #define C3 (3.0 / 10)

@@ -9,7 +9,7 @@
 #include "config.h"
 #endif
 
-#include "contact/contact.h"
+#include "ess/ess.h"
 
 static const char *const method_names[] = { "event", "ess" };
 

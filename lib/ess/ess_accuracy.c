@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "contact/contact.h"
+#include "ess/ess.h"
 
 hes_status hes_ess_run_error(hes_ess *ess, const hes_ess_options *opts, double t0,
                              const double *x0, double t_end, hes_ess_result *res)

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "contact/contact.h"
+#include "ess/ess.h"
 
 #define ESS_MAX_DIM 10000
 

@@ -28,7 +28,7 @@
 #include <string.h>
 
 #include "contact/contact.h"
-#include "contact/invdyn_ws.h"
+#include "invdyn/invdyn_ws.h"
 
 
 static const char *const method_names[] = { "none", "no-slip", "coulomb", "convex",

@@ -44,7 +44,7 @@
 #include <string.h>
 
 #include "contact/contact.h"
-#include "contact/invdyn_ws.h"
+#include "invdyn/invdyn_ws.h"
 
 int hes__invdyn_convex_alloc(hes_invdyn *id)
 {

@@ -13,7 +13,7 @@
 #endif
 
 #include "contact/contact.h"
-#include "contact/invdyn_ws.h"
+#include "invdyn/invdyn_ws.h"
 
 void hes__invdyn_momentum_rate(const hes_invdyn_problem *pb, double *g)
 {

@@ -34,7 +34,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "contact/contact.h"
+#include "ess/ess.h"
 
 int hes__ess_energy_on(const hes_ess *e, const hes_ess_options *o)
 {

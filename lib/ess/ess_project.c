@@ -86,7 +86,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "contact/contact.h"
+#include "ess/ess.h"
 
 static double norm2(const double *v, int n, int stride)
 {

@@ -14,6 +14,7 @@
  *
  * Storage is column-major, as LAPACK's.
  */
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,7 @@
 
 int hes__chol(double *A, int n)
 {
+    assert(n >= 0 && (n == 0 || A));
     for (int j = 0; j < n; j++) {
         double d = A[j + (size_t)j * n];
         for (int k = 0; k < j; k++)
@@ -83,6 +85,7 @@ int hes__chol_inverse(double *A, int n)
 
 int hes__lu_solve(int n, double *A, double *b)
 {
+    assert(n >= 0 && (n == 0 || (A && b)));
     for (int j = 0; j < n; j++) {
         int p = j;
         for (int i = j + 1; i < n; i++)

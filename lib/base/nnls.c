@@ -46,6 +46,7 @@
  * and IPOPT were measured on the inverse-dynamics problems at 4 to 48
  * contacts and are 10 to 1000 times slower, or fail: share/doc/NEWS.md).
  */
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,6 +105,7 @@ static int passive_ls(hes__nnls_ws *ws, int p, const double *A, int lda, const d
                       int k)
 {
     double *R = ws->R, *y = ws->rhs;
+    assert(p <= ws->pmax && lda >= p);
     if (k > p)
         return -1;
     for (int a = 0; a < k; a++)
@@ -221,6 +223,7 @@ int hes__nnls(hes__nnls_ws *ws, int p, int n, const double *A, int lda, const do
             break;
         ws->inP[jb] = 1;
         ws->plist[k++] = jb;
+        assert(k <= n && k <= ws->nmax);
         for (int first = 1;; first = 0) {
             int st = passive_ls(ws, p, A, lda, b, k);
             if (st == -2 || (st == -1 && !first))
@@ -288,6 +291,7 @@ int hes__nnls_eq(hes__nnls_ws *ws, int p, int k, int n, const double *A, int lda
     }
     double s0 = cnm > 0 ? (an > 0 ? sqrt(an / cnm) : 1) : 1, s = 30 * s0, last = INFINITY;
     double *S = ws->S, *t = ws->t, *g = t + p, *gv = ws->gv;
+    assert(q <= ws->pmax && n <= ws->nmax && ldc >= k && lda >= p);
     for (int j = 0; j < n; j++) {
         for (int i = 0; i < p; i++)
             S[i + (size_t)j * q] = A[i + (size_t)j * lda];

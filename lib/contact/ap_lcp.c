@@ -24,6 +24,7 @@
  * then lambda (k): for t = 1, (c, beta+, beta-, lambda).  The tangent rows
  * Jt are t k x n, row d k + i the d-th tangent of contact i.
  */
+#include <assert.h>
 #include <string.h>
 
 #include "contact/contact.h"
@@ -37,6 +38,7 @@ hes_status hes__ap_matrix(int n, int k, int t, const double *M, const double *Jn
                           double *L)
 {
     int tk = t * k, nz = (2 + 2 * t) * k;
+    assert(n >= 1 && k >= 0 && (t == 1 || t == 2) && lda >= nz);
     memcpy(L, M, sizeof(double) * (size_t)n * n);
     for (int i = 0; i < k; i++)
         for (int j = 0; j < n; j++)

@@ -32,6 +32,7 @@
  *     checks the sign pattern against every guard (ess.c).
  */
 #include <float.h>
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,6 +114,7 @@ hes_status hes__ess_activate(hes_ess *e, const double *lo, const double *hi, con
             continue;
         e->is_act[i] = 1;
         e->act[e->n_act++] = i;
+        assert(e->n_act <= m);
         hes__ess_set_watch(e, i, empty);
     }
     int kn = e->n_act - first;

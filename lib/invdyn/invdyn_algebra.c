@@ -11,6 +11,7 @@
 #include "config.h"
 #endif
 
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,6 +123,7 @@ void hes__invdyn_project(hes_invdyn *id, int nr, const double *U, const double *
                     double *ua)
 {
     int nv = id->nv;
+    assert(nr >= 0 && nr <= id->u_max);
     for (int k = 0; k < nr; k++)
         for (int i = 0; i < nv; i++) {
             double s = 0;

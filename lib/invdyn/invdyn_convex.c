@@ -39,6 +39,7 @@
 #include "config.h"
 #endif
 
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,6 +184,7 @@ hes_status hes__invdyn_convex_forces(hes_invdyn *id, const hes_invdyn_problem *p
     int r = factor(id, pb, msg, len);
     if (r < 0)
         return HES_ESOLVER;
+    assert(r <= nv && m <= id->u_max && id->rows == nc * (1 + id->t));
     double *Q = id->Qw, *QJ = id->QJ;
     /* Stage I's target -d = -Q^T (M v / dt - h); tau_h */
     double *d = id->y + r, *g = id->tmp;
@@ -226,6 +228,7 @@ hes_status hes__invdyn_convex_forces(hes_invdyn *id, const hes_invdyn_problem *p
             id->rep[nk++] = c;
     }
     n1 = m + nk;
+    assert(nk <= nc && n1 <= id->u_max + nc);
     double *C1 = id->C1, *e1 = id->x0 + nc;
     for (int i = 0; i < nk; i++) {
         const double *P = QJ + (size_t)id->rep[i] * r;

@@ -7,6 +7,7 @@
 #include "config.h"
 #endif
 
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,7 @@ hes_status hes__invdyn_coulomb(hes_invdyn *id, const hes_invdyn_problem *pb,
        z = (f_N, f_F, lambda);  w_N = N a + b_N,  w_F = F a + b_F + E lambda,
        w_lambda = mu f_N - E^T f_F */
     int n = nr + nc;
+    assert(nr == nc * (1 + 2 * t) && n <= id->u_max + nc);
     double *Ql = malloc(sizeof(double) * (size_t)n * (size_t)n);
     double *ql = malloc(sizeof(double) * (size_t)n), *zl = malloc(sizeof(double) * (size_t)n),
            *wl = malloc(sizeof(double) * (size_t)n);

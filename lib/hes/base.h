@@ -1,0 +1,80 @@
+/*
+ * hes/base.h - status, feature flags, bounded reading of input files (part
+ * of <hes.h>, which includes every area's header).
+ */
+#ifndef HES_H_BASE
+#define HES_H_BASE
+
+#include <stddef.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* =========================================================== base: status */
+
+/* ------------------------------------------------------------------ status */
+
+typedef enum {
+    HES_OK = 0,
+    HES_EINVAL,     /* invalid argument, model or parameter value */
+    HES_ENOMEM,     /* allocation failed */
+    HES_ESOLVER,    /* the integrator (CVODES) or LAPACK failed */
+    HES_EGRAZING,   /* guard reached tangentially: |Dtg + Dxg F_I| tiny */
+    HES_EZENO,      /* too many events in too short a time */
+    HES_ENOEVENT,   /* no event before the time limit */
+    HES_ENONFINITE, /* the state or a model output became NaN or infinite */
+    HES_EMODEL,     /* a model callback reported failure */
+    HES_ENOORBIT,   /* no periodic orbit found (or it is not an orbit of the full system) */
+    HES_EMAXITER,   /* iteration limit reached */
+    HES_EDEFECTIVE, /* eigen-decomposition unusable (defective or repeated eigenvalue) */
+    HES_ENOTFOUND,  /* unknown problem, parameter, mode or transition name */
+    HES_EDIVERGED,  /* a perturbed trajectory left every neighbourhood of the orbit */
+    HES_EIO,        /* a file or stream could not be written */
+    HES_ELCP,       /* a complementarity problem has no solution the solver finds, or its
+                       solution fails the complementarity check */
+    HES_EINFEASIBLE /* a requested motion cannot be produced within the constraints
+                       (friction cone, torque limits, unilateral contact) */
+} hes_status;
+
+/* Short, stable name of a status, e.g. "grazing event". */
+const char *hes_strerror(hes_status status);
+
+/* Exit status the program uses for a library status: 0 OK, 2 bad input
+ * (HES_EINVAL, HES_ENOTFOUND), 1 any numerical failure. */
+int hes_status_exit_code(hes_status status);
+
+/* ---------------------------------------------------------------- features */
+
+/* What this libhes was built with, as words separated by single spaces:
+ * "base", then "mujoco" (robot files, lib/model/robot.c), "siconos" and
+ * "gsl" (impact laws and post-impact sets), "ipopt" (collocation's
+ * default solver) for each that configure found.  `hes --version` prints
+ * it on its second line, "features: ...". */
+const char *hes_features(void);
+
+/* ------------------------------------------------------------- input files */
+
+/* Every file the library or the program reads (robot files, descriptions,
+ * gait files, CSV tables, plugins) is opened by hes_input_open
+ * (lib/base/input.c): without blocking (O_NONBLOCK, so that a FIFO does not
+ * hang open(2)), checked by fstat(2) to be a regular file (a directory,
+ * FIFO, device or socket is refused: /dev/zero would never end), at most
+ * `max` bytes (0: HES_INPUT_MAX), then put back into blocking mode.  *fd
+ * (and *size, may be NULL) on success; HES_ENOTFOUND for a missing file,
+ * HES_EINVAL (msg naming the path and why) for any other refusal, HES_EIO
+ * for a failed fstat.  hes_input_read reads the whole file into *data
+ * (NUL-terminated, free() it; *size bytes, may be NULL), never more than
+ * max bytes even if the file grows while it is read. */
+#define HES_INPUT_MAX ((size_t)256 << 20)
+hes_status hes_input_open(const char *path, size_t max, int *fd, size_t *size, char *msg,
+                          size_t len);
+hes_status hes_input_read(const char *path, size_t max, char **data, size_t *size, char *msg,
+                          size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HES_H_BASE */

@@ -1,0 +1,215 @@
+/*
+ * hes/batch.h - plugins and sweeps (part of <hes.h>, which includes every
+ * area's header).
+ */
+#ifndef HES_H_BATCH
+#define HES_H_BATCH
+
+#include <hes/trajopt.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ==================================================== batch: many systems */
+
+/* ----------------------------------------------------------------- plugins */
+
+/*
+ * A user model compiled as a shared module (lib/batch/plugin.c, libltdl) exports
+ *     const hes_model *hes_plugin_model(void);
+ * returning its description, whose abi field is HES_MODEL_ABI of the hes.h
+ * it was compiled with (share/examples/rimless_wheel.c builds as one with
+ * -DHES_PLUGIN; share/examples/Makefile shows the pkg-config build).
+ * hes_plugin_load refuses a module without that function, with another ABI
+ * or with an invalid model, with a message in msg.  path is a file: a name
+ * without '/' is the file of that name in the current directory (never a
+ * library of the loader's search path).  Load and destroy plugins
+ * from one thread (libltdl's own state); the model then serves any number
+ * of systems on any threads.
+ */
+#define HES_PLUGIN_ENTRY "hes_plugin_model"
+typedef struct hes_plugin hes_plugin;
+hes_status hes_plugin_load(const char *path, hes_plugin **plugin, const hes_model **model,
+                           char *msg, size_t len);
+/* An event-selected system as a plugin exports instead
+ *     const hes_ess_model *hes_plugin_ess_model(int *abi);
+ * which sets *abi = HES_ESS_MODEL_ABI (share/examples/ball_walls.c); the
+ * loader refuses another ABI or a model hes_ess_validate refuses. */
+#define HES_PLUGIN_ESS_ENTRY "hes_plugin_ess_model"
+hes_status hes_plugin_load_ess(const char *path, hes_plugin **plugin,
+                               const hes_ess_model **model, char *msg, size_t len);
+/* Either kind: exactly one of *model and *ess is set on success (`hes
+ * --model PATH.so`). */
+hes_status hes_plugin_load_any(const char *path, hes_plugin **plugin, const hes_model **model,
+                               const hes_ess_model **ess, char *msg, size_t len);
+/* Unloads the module: its model must not be used afterwards. */
+void hes_plugin_destroy(hes_plugin *plugin);
+
+/* ------------------------------------------------------------------ sweeps */
+
+/*
+ * Batch stability analysis (lib/batch/sweep.c): the orbit, multipliers and psi at
+ * every point of a list of parameter values, on `jobs` threads, each with
+ * its own system.  Consecutive points warm-start from each other's orbit;
+ * a point that fails is reported with its status and message.
+ */
+#define HES_SWEEP_MAX_MULT 16
+#define HES_SWEEP_MAX_PARAMS 64
+#define HES_SWEEP_MAX_STATE 32
+
+typedef struct {
+    int index;                   /* of the point */
+    hes_status status;           /* HES_OK, or why the point failed */
+    char message[320];           /* when it failed */
+    double psi, period;
+    int stable;                  /* verdict == HES_STABLE */
+    hes_verdict verdict;
+    int n_mult;                  /* nontrivial multipliers, by modulus (at most 16) */
+    double re[HES_SWEEP_MAX_MULT], im[HES_SWEEP_MAX_MULT];
+    int n_values;                /* every parameter after the analysis (solved ones */
+    double values[HES_SWEEP_MAX_PARAMS]; /* solved, optimised ones optimised) */
+    int n_x0;                    /* the orbit's section state (its first 32 components) */
+    double x0[HES_SWEEP_MAX_STATE];
+    /* Nonzero when the orbit left the branch of its neighbours: see
+     * hes_sweep_branch_jump (0 when the point has no two computed
+     * predecessors on a line). */
+    int branch_jump;
+} hes_sweep_row;
+
+typedef struct {
+    int n_params;                /* swept parameters (indices into the model's) */
+    const int *params;
+    int n_points;
+    const double *values;        /* n_points x n_params, point after point */
+    int optimize;                /* nonzero: hes_shape_optimize at each point (defaults) */
+    int jobs;                    /* threads, >= 1 */
+    const unsigned char *skip;   /* n_points flags (e.g. done before a resume), or NULL */
+    /* Called once per point, serialised, in the order of the points' indices
+     * (skipped points have no row), whatever the number of threads; nonzero
+     * stops the sweep (points already running finish).  With next_block the
+     * rows come in completion order and without branch_jump: the caller that
+     * collects them orders them with a hes_sweep_order. */
+    int (*row)(void *ctx, const hes_sweep_row *row);
+    void *ctx;
+    /* Optional, for sweeps shared by several processes (hes sweep under
+     * mpirun): returns the first index of the next block of `block`
+     * consecutive points to compute (>= n_points: none left); called
+     * serialised.  NULL: a counter within this process. */
+    int (*next_block)(void *ctx, int block);
+    /* The index strides of the lines along which neighbours are compared
+     * (hes_sweep_branch_jump): for a tensor grid the product of the counts of
+     * the axes after each axis; NULL (or 0 strides): stride 1 only. */
+    int n_strides;
+    const int *strides;
+    const hes_settings *settings; /* every point's solver settings (NULL: defaults) */
+} hes_sweep_opts;
+
+/*
+ * Branch jumps.  Three points a, b, c equally spaced on a line of parameter
+ * space (p_c - p_b = p_b - p_a != 0, to 1e-9 of the values) whose orbits lie
+ * on one smooth branch change each orbit quantity q (the period, each
+ * section-state component) by nearly equal steps: q_c - q_b = (q_b - q_a) +
+ * O(h^2).  The step from b to c is more than the spacing explains when
+ * |q_c - q_b| > 3 |q_b - q_a| + 1e-6 max(1, |q_a|, |q_b|, |q_c|): the orbit at
+ * c is then likely another orbit than the continuation of b's (a neighbouring
+ * branch, a period-doubled orbit), or the branch turns in a fold between
+ * them; follow a branch by continuation instead.  The point after a jump
+ * is not flagged (its step is small beside the jump).  Returns 1 for a jump
+ * at c, 0 otherwise (also when the points are not equally spaced or any
+ * failed).  point_a, point_b, point_c: the n_params swept values.
+ */
+int hes_sweep_branch_jump(int n_params, const double *point_a, const double *point_b,
+                          const double *point_c, const hes_sweep_row *a, const hes_sweep_row *b,
+                          const hes_sweep_row *c);
+
+/*
+ * Delivery of sweep rows in index order (lib/batch/sweep_order.c): rows put
+ * in any order are passed to emit in the order of their indices, skipped
+ * points passed over, each with branch_jump set from its predecessors along
+ * the strides (hes_sweep_branch_jump).  Rows that arrive early are held until
+ * those before them arrive.  values: n_points x n_params, as in
+ * hes_sweep_opts, kept by the caller while the object lives; skip may be
+ * NULL.  put returns emit's nonzero value (the row was not taken), -1 for
+ * an index out of range or delivered before, or out of memory.
+ */
+typedef struct hes_sweep_order hes_sweep_order;
+hes_sweep_order *hes_sweep_order_new(int n_points, int n_params, const double *values,
+                                     const unsigned char *skip, int n_strides, const int *strides);
+int hes_sweep_order_put(hes_sweep_order *order, const hes_sweep_row *row,
+                        int (*emit)(void *ctx, const hes_sweep_row *row), void *ctx);
+void hes_sweep_order_destroy(hes_sweep_order *order);
+
+/* params: the base parameter vector (NULL: the model's defaults).  Returns
+ * HES_OK, or HES_EINVAL for an invalid model, bad options or when the
+ * callback stopped it (HES_ENOMEM), with msg (may be NULL) saying why; each
+ * point's own failure is in its row. */
+hes_status hes_sweep_run(const hes_model *model, const double *params, const hes_sweep_opts *o,
+                         char *msg, size_t len);
+
+/* n Latin hypercube samples in the box [lo, hi] (dim dimensions): every
+ * coordinate takes each of n equal strata once.  out: n x dim. */
+hes_status hes_latin_hypercube(int n, int dim, const double *lo, const double *hi,
+                               unsigned long seed, double *out);
+
+/* n evenly spaced values in [lo, hi] (lib/batch/grid.c): out[k] = lo + k (hi -
+ * lo) / (n - 1), computed from the nearer end so that out[0] = lo and
+ * out[n-1] = hi exactly and a range symmetric about 0 gives symmetric values
+ * (0 itself in the middle for n odd); n = 1 gives lo.  HES_EINVAL unless
+ * n >= 1, lo <= hi, both and hi - lo finite, and out != NULL. */
+hes_status hes_grid_linspace(double lo, double hi, int n, double *out);
+/* The number of points of a tensor grid with count[j] values in dimension j
+ * (dim >= 1): HES_EINVAL for a count < 1 or a product above INT_MAX. */
+hes_status hes_grid_tensor_size(int dim, const int *count, long *n_points);
+/* The tensor grid itself, point after point (out: n_points x dim), the first
+ * dimension varying slowest and the last fastest; dimension j takes the
+ * hes_grid_linspace values of [lo[j], hi[j]].  HES_EINVAL as those two. */
+hes_status hes_grid_tensor(int dim, const double *lo, const double *hi, const int *count,
+                           double *out);
+
+/* A sweep of one component of an initial state (lib/batch/state_sweep.c;
+ * `hes simulate --sweep`, decoupled-limbs paper Fig. 1): x0 (of `mode`) with
+ * component `state` set to each of the n values hes_grid_linspace(lo, hi, n)
+ * gives, simulated with every guard armed over [0, time] (hes_simulate with
+ * t_end = time), one trajectory.  Works for any model, with or without a
+ * periodic orbit. */
+typedef struct {
+    int mode;                    /* the mode of x0 */
+    int dim;                     /* the number of values of x0: that mode's dim */
+    const double *x0;
+    int state;                   /* the swept component, 0 <= state < dim */
+    double lo, hi;               /* finite, lo <= hi */
+    int n;                       /* values, >= 1 (1: lo) */
+    double time;                 /* > 0 */
+    /* Called before simulation k of n, of value `value` (may be NULL). */
+    void (*progress)(void *ctx, int k, int n, double value);
+    void *progress_ctx;
+} hes_state_sweep_opts;
+
+typedef struct {
+    double value;                /* of the swept component */
+    hes_traj traj;               /* the run, also up to where a failed one stopped */
+    hes_status status;           /* HES_OK, or why the run failed (a result too) */
+    char message[512];           /* hes_system_errmsg at the failure */
+} hes_state_sweep_point;
+
+typedef struct {
+    int mode, state, dim;
+    double *x0;                  /* dim values, as given */
+    double lo, hi, time;
+    int n;
+    hes_state_sweep_point *points; /* n of them */
+} hes_state_sweep;
+
+/* HES_OK when every value was simulated (some may have failed: see their
+ * status); HES_EINVAL for bad options, HES_ENOMEM, with the message in the
+ * system's.  Free the result with hes_state_sweep_free. */
+hes_status hes_state_sweep_run(hes_system *sys, const hes_state_sweep_opts *opts,
+                               hes_state_sweep *out);
+void hes_state_sweep_free(hes_state_sweep *sweep);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HES_H_BATCH */

@@ -1,0 +1,259 @@
+/*
+ * hes/model.h - the model description: modes, transitions, parameters,
+ * callbacks, validation (part of <hes.h>, which includes every area's
+ * header).
+ */
+#ifndef HES_H_MODEL
+#define HES_H_MODEL
+
+#include <hes/base.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ========================================= model: what a hybrid system is */
+
+/* ------------------------------------------------------------------- model */
+
+/* The version of hes_model a model was written against (plugins carry it):
+ * 2 since hes_model has the trajopt field, 3 since hes_mech has force_dx. */
+#define HES_MODEL_ABI 3
+
+/*
+ * Every model function has NLopt's calling habit:
+ *   f(t, x, p, out, data)  ->  0 on success, nonzero to report failure
+ * t is the model time (see hes_transition.clock_reset), x the state of the
+ * mode the function belongs to, p the full parameter vector, data the model's
+ * data pointer.  Output sizes are given where each callback is declared.
+ */
+typedef int (*hes_fn)(double t, const double *x, const double *p,
+                      double *out, void *data);
+
+/* How a model's phases are integrated: CVODES's variable-order Adams
+ * (non-stiff) or BDF (stiff) methods, or an explicit embedded Runge-Kutta
+ * method of order 8 (Fehlberg 7(8), SUNDIALS's ARKODE tableau; hes's own
+ * stepping, lib/base/rk.c) for small non-stiff systems, where it is several
+ * times faster than CVODES at tight tolerances (CVODES's per-step
+ * work dominates on 3- and 4-dimensional states; its error estimate is
+ * blind to a phase forced by time alone, so it is for phases driven by
+ * their state).  All three locate events
+ * to rounding level in time and give the variational matrices under the
+ * same error control as the state. */
+typedef enum { HES_ADAMS = 0, HES_BDF = 1, HES_RK8 = 2 } hes_integrator;
+/* The integrator's name, "adams", "bdf" or "rk8" (NULL for a value out of range),
+ * and the integrator of a name (as NLopt's nlopt_algorithm_from_string):
+ * HES_OK, or HES_EINVAL for NULL or an unknown name (*integrator is then
+ * left as it was). */
+const char *hes_integrator_name(hes_integrator integrator);
+hes_status hes_integrator_from_name(const char *name, hes_integrator *integrator);
+
+/* Names.  Every name in a model (the model's, its modes', states',
+ * transitions', parameters', path constraints' and mechanical
+ * constraints'; an ESS model's, its states', events' and parameters'; a
+ * robot's contacts' and joint limits') is a label that tables, JSON, plots
+ * and command lines use as it is: 1 to HES_NAME_MAX bytes of printable
+ * ASCII (0x20 to 0x7e), no blank at either end, not starting with '-', and
+ * none of , " \ =.  hes_model_validate, hes_ess_validate and the robot
+ * readers refuse any other with hes_name_check's message. */
+#define HES_NAME_MAX 64
+/* HES_OK when name is such a name; else HES_EINVAL with the reason in msg
+ * (may be NULL), which starts with field (e.g. "modes[1].name") and shows
+ * the name with its unprintable bytes as \xNN. */
+hes_status hes_name_check(const char *field, const char *name, char *msg, size_t len);
+
+typedef struct {
+    const char *name;
+    int dim;                 /* state dimension n_I of this mode (1 to 10000) */
+    const char *const *state_names; /* dim names, may be NULL */
+    hes_fn field;            /* out[n_I] = F_I(t, x, p) */
+    hes_fn field_dx;         /* out[n_I * n_I] = dF_I/dx (column-major); NULL: central differences */
+    void *data;              /* passed to this mode's callbacks instead of the model's
+                                data when not NULL (generic callbacks such as the
+                                mechanical layer's use it) */
+} hes_mode;
+
+/* Crossing directions of a guard g (the event is g = 0). */
+#define HES_DOWN (-1) /* g crosses zero while decreasing */
+#define HES_UP     1  /* g crosses zero while increasing */
+#define HES_ANY    0
+/* "down", "up" or "any" (any other value) for a crossing direction. */
+const char *hes_direction_name(int direction);
+
+typedef struct {
+    const char *name;
+    int from, to;            /* mode indices I -> J */
+    int direction;           /* HES_DOWN, HES_UP or HES_ANY */
+    hes_fn guard;            /* out[0] = g(t, x, p), x in mode I */
+    hes_fn reset;            /* out[n_J] = R(t, x, p); NULL: identity (requires n_I == n_J) */
+    hes_fn guard_dx;         /* out[n_I] = Dxg;  NULL: central differences */
+    hes_fn guard_dt;         /* out[0] = Dtg;    NULL: central differences */
+    hes_fn reset_dx;         /* out[n_J * n_I] = DxR; NULL: central differences */
+    hes_fn reset_dt;         /* out[n_J] = DtR;  NULL: central differences */
+    int clock_reset;         /* nonzero: model time restarts at 0 after this event
+                                (e.g. "time since the most recent apex") */
+    void *data;              /* passed to this transition's callbacks instead of the
+                                model's data when not NULL */
+} hes_transition;
+
+/* Parameter flags. */
+#define HES_PARAM_SHAPE    1u /* appears only in derivatives of guards/resets at the nominal events */
+#define HES_PARAM_SOLVED   2u /* an unknown of the orbit solver; the value given is the initial guess */
+#define HES_PARAM_POSITIVE 4u /* must be > 0 */
+
+typedef struct {
+    const char *name;
+    double value;            /* default */
+    const char *unit;
+    const char *description;
+    unsigned flags;
+    double min, max;         /* valid closed range (use -HUGE_VAL/HUGE_VAL for none) */
+    double search_lo, search_hi; /* default bounds of shape optimisation (shape
+                                    parameters; both 0: none given) */
+} hes_param;
+
+/*
+ * How to find the model's periodic orbit.  A period starts just after an
+ * event of transition `section` in mode `mode` and ends at the next event of
+ * `section` (autonomous), or at time t0 + period (non-autonomous: the
+ * stroboscopic map; the section event then only fixes the phase).
+ * `sequence` lists the transitions of one period in order, ending with
+ * `section`; while shooting only the expected guard is armed, and the converged
+ * orbit is then re-simulated with every guard armed, which must reproduce the
+ * same events.  The unknowns are the state components `free_states` of x0 and
+ * the parameters `free_params` (flagged HES_PARAM_SOLVED); the residual is
+ * (x_return - x0) restricted to the components `residual`, as many as unknowns.
+ */
+typedef struct {
+    int mode;
+    int section;
+    int n_sequence;
+    const int *sequence;
+    /* Optional, n_sequence flags: any_order[i] != 0 lets events i and i + 1
+     * of the sequence happen in either order (simultaneous on the orbit, such
+     * as two feet landing together): both guards are armed. */
+    const int *any_order;
+    const char *period_param;  /* name of the period parameter; NULL: autonomous */
+    int n_free_states;
+    const int *free_states;
+    int n_free_params;
+    const char *const *free_params;
+    int n_residual;
+    const int *residual;
+    /* Initial guess: fills x0[dim of mode] and may refine the guesses of the
+     * solved parameters in p.  Returns 0 or nonzero on failure.  A model
+     * without a periodic orbit (simulation only) leaves guess NULL. */
+    int (*guess)(double *p, double *x0, void *data);
+} hes_orbit_spec;
+
+/*
+ * Optional description of the model's trajectory-optimisation problem
+ * (`hes trajopt`, lib/shaping/collocation.c): which parameters are inputs and their
+ * bounds, bounds on the state at the start of the orbit and on the phase
+ * durations, path constraints, and the default virtual events.
+ */
+typedef struct {
+    int mode;                      /* constraints on the states of this mode */
+    int n;                         /* number of values */
+    const char *const *names;      /* n names (e.g. "swing_foot_height") */
+    hes_fn fn;                     /* out[n] = c(t, x, p), >= 0 where satisfied; checked
+                                      at every node but the first of a physical phase
+                                      (the reset's image) ... */
+    int at_end;                    /* ... and at its last node (the event) only if set
+                                      (leave it 0 where the event fixes the value) */
+} hes_path_constraint;
+
+typedef struct {
+    int n_inputs;
+    const char *const *inputs;     /* parameter names */
+    const double *input_lo, *input_hi;
+    const double *x0_lo, *x0_hi;   /* dim of the orbit mode; NULL: unbounded */
+    double min_duration, max_duration; /* per (sub-)phase; 0, 0: [0, inf) */
+    int n_path;
+    const hes_path_constraint *path;
+    const int *virtual_events;     /* default counts per sequence event (--virtual-events default) */
+    /* Every event, physical or virtual, must be crossed in the physical
+     * transition's direction at a guard rate |Dtg + Dxg F| of at least this
+     * (> 0; 0: 1e-3): no grazing impacts, and virtual events on the approach
+     * to their physical event, where a perturbed step crosses them as surely
+     * as the event itself. */
+    double min_crossing_rate;
+} hes_trajopt_spec;
+
+typedef struct {
+    int abi;                       /* HES_MODEL_ABI */
+    const char *name;
+    const char *description;       /* one line */
+    int n_modes;
+    const hes_mode *modes;
+    int n_transitions;
+    const hes_transition *transitions;
+    int n_params;
+    const hes_param *params;
+    hes_orbit_spec orbit;
+    hes_integrator integrator;
+    double max_phase_time;         /* no-event time limit per phase, finite; 0: default 100 */
+    /* Optional consistency check of a parameter vector beyond the ranges in
+     * hes_param; writes a message and returns nonzero when invalid. */
+    int (*validate)(const double *p, char *msg, size_t msglen, void *data);
+    void *data;
+    /* Optional: what a nonzero return code of the model's callbacks means
+     * (e.g. "the body reached the ground"); used in error messages. */
+    const char *(*describe_error)(int code, void *data);
+    const hes_trajopt_spec *trajopt; /* optional (NULL) */
+} hes_model;
+
+/* Checks every field of a model before any callback runs: counts within
+ * range and consistent with each other (at most 100000 of anything, mode
+ * dimensions 1 to 10000), arrays present where a count is positive, indices
+ * in range and distinct, names present and mode and parameter names unique,
+ * the direction and integrator enums, max_phase_time finite and >= 0,
+ * parameter ranges, defaults and search bounds, the orbit spec (at least one
+ * unknown, as many residual components), the trajopt spec, and the
+ * mechanical structures behind hes_mech_field / hes_mech_guard /
+ * hes_mech_reset.  On failure (HES_EINVAL) writes the reason to msg (may be
+ * NULL), naming the field, e.g. "model 'x': orbit.n_sequence = -1 must be
+ * from 0 to 100000". */
+hes_status hes_model_validate(const hes_model *model, char *msg, size_t msglen);
+
+/* Index of a parameter, mode or transition by name, or -1. */
+int hes_model_param_index(const hes_model *model, const char *name);
+int hes_model_mode_index(const hes_model *model, const char *name);
+int hes_model_transition_index(const hes_model *model, const char *name);
+
+/* Report of hes_model_check_derivatives(): the worst relative discrepancy
+ * between a supplied Jacobian and central differences, and where. */
+typedef struct {
+    double max_rel_err;
+    char where[128];         /* e.g. "transition touchdown: DxR[1,0]"; on failure
+                                (HES_EMODEL, HES_EINVAL) what failed and why,
+                                unless disagree: then still the wrong entry */
+    int n_checked;           /* number of supplied Jacobians compared */
+    int disagree;            /* an error above HES_DERIV_TOL: a wrong Jacobian
+                                (also when a later comparison failed) */
+} hes_deriv_report;
+
+/* The relative error above which a supplied Jacobian is taken for wrong:
+ * central differences of a correct one agree to 1e-11 to 1e-7 (their
+ * truncation and rounding; the knee biped's nine: 2.7e-10), and a wrong
+ * entry is off by its own size. */
+#define HES_DERIV_TOL 1e-4
+
+/* Compares every supplied Jacobian (field_dx, guard_dx, guard_dt, reset_dx,
+ * reset_dt, and a mechanical mode's hes_mech.force_dx in q, q' and u at the
+ * state's configuration, velocities and inputs) with central differences at
+ * the state x (of the mode the callback
+ * belongs to) and time t given per mode: xs[I] is a state of mode I (NULL:
+ * mode I and the transitions from it are not checked), which
+ * must lie where the callbacks are defined (a reset may refuse states off its
+ * physical domain; that is reported as HES_EMODEL).
+ * Relative error: |a - d| / max(1, |d|). */
+hes_status hes_model_check_derivatives(const hes_model *model, const double *p,
+                                       double t, const double *const *xs,
+                                       hes_deriv_report *report);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HES_H_MODEL */

@@ -1,0 +1,244 @@
+/*
+ * hes/orbit.h - stability over an impact's outcomes, ESS orbits, a flow's
+ * derivative, perturbation trials (part of <hes.h>, which includes every
+ * area's header).
+ */
+#ifndef HES_H_ORBIT
+#define HES_H_ORBIT
+
+#include <hes/hybrid.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------- stability over an impact's outcomes */
+/*
+ * A periodic orbit whose impact is simultaneous (a heelstrike while the
+ * trailing foot is still down) has a set of possible impact outcomes
+ * (Halm & Posa): each sample of the set, applied as the reset map (the
+ * same caps on whatever pre-impact state: hes_mech_transition.impact), has
+ * its own periodic orbit and psi (lib/hybrid/impact_orbit.c).  The
+ * transition is a mechanical activation (hes_mech_transition); its
+ * contacts are its `after` constraints that have friction (mu > 0, J_t)
+ * and its `separate` ones; its other `after` constraints hold (bilateral)
+ * through the impact.  The samples whose outcome is the transition's
+ * (the after contacts stick, the separate ones lift off) are the ones the
+ * orbit's mode sequence can continue from; psi is computed for each of
+ * them: the worst is a robust stability measure over the impact's
+ * uncertainty.
+ */
+typedef struct {
+    int transition;          /* -1: the first event on the orbit that qualifies */
+    /* samples, seed, selection, threads (for the set and the orbits); routh.h
+     * 0: half the nominal impact's largest normal impulse; routh.steps 0: 20 */
+    hes_impact_set_options set;
+} hes_impact_orbit_options;
+
+typedef struct {
+    double psi_nominal;      /* the model's own impact law */
+    int transition, k;
+    int contacts[HES_MECH_MAX]; /* constraint indices in the event's mech */
+    double q[HES_MECH_MAX], qd_minus[HES_MECH_MAX]; /* the nominal pre-impact state */
+    hes_impact_set set;      /* the outcomes there */
+    int *consistent;         /* per sample: 1 if its modes are the transition's */
+    double *psi;             /* per sample: psi of its orbit (NaN: not consistent, or failed) */
+    hes_status *status;      /* per sample: the orbit's status (HES_OK for the inconsistent) */
+    int n_consistent, n_orbits, n_failed, n_stable, n_unstable, n_marginal;
+    double psi_worst, psi_best; /* over the orbits found (NaN if none) */
+    int worst, best;         /* their samples (-1) */
+    /* the extreme outcomes among the consistent samples whose orbits were
+     * found: for contact-velocity coordinate d (normals, then tangents)
+     * the samples with the smallest and largest value (-1: none); their
+     * psi is psi[extreme_min[d]] and psi[extreme_max[d]] */
+    int extreme_min[2 * HES_MECH_MAX], extreme_max[2 * HES_MECH_MAX];
+    double worst_check;      /* the worst orbit's return map against central
+                                differences of the full flow (hes_analyze's check) */
+    double step;             /* the impulse step h and step limit N used */
+    int steps;
+    double seconds;
+    char message[256];       /* why the first failed orbit failed ("" if none did) */
+} hes_impact_orbit;
+
+/* hes_analysis_json plus "impact_set" (lib/io/json_impact.c): "transition",
+ * "contacts", "step", "steps", "samples", "finished", "mean_lcps",
+ * "consistent", "orbits", "failed", "stable", "unstable", "marginal",
+ * "psi_nominal", "psi_worst", "psi_best", "worst_sample", "best_sample",
+ * "worst_check", "worst_outcome" and "best_outcome" (contact velocities,
+ * modes), "extremes" (per contact-velocity coordinate the min and max
+ * outcome with its psi), "psi" (per consistent sample, null where its
+ * orbit failed) and "seconds". */
+char *hes_analysis_impact_json(const hes_system *sys, const hes_analysis *res,
+                               const hes_impact_orbit *r);
+
+/* nominal: sys's analysis if the caller has it (hes_analyze), NULL to
+ * make one here.  The transition's other `after` constraints (joint limits
+ * it locks; not a contact's own no-slip row) hold through the impact: the
+ * law acts in the velocities that keep them.  HES_EINVAL (msg) when no
+ * transition qualifies; the nominal analysis's status when it fails;
+ * HES_ENOORBIT (msg; r freed) when no sampled outcome gives an orbit (none
+ * continues the mode sequence, or every such orbit failed: no psi to
+ * report); HES_ESOLVER without Siconos numerics or GSL. */
+hes_status hes_impact_orbit_analyze(hes_system *sys, const hes_analysis *nominal,
+                                    const hes_impact_orbit_options *o, hes_impact_orbit *r,
+                                    char *msg, size_t len);
+/* psi of the orbit with the impact of one caps sequence (r from
+ * hes_impact_orbit_analyze supplies the transition and contacts; caps:
+ * r->set.dim values). */
+hes_status hes_impact_orbit_psi(hes_system *sys, const hes_impact_orbit *r,
+                                const hes_routh_options *ro, const double *caps, double *psi,
+                                char *msg, size_t len);
+void hes_impact_orbit_free(hes_impact_orbit *r);
+
+/* ------------------------------------------------------- ESS periodic orbit */
+/*
+ * A periodic orbit of an ESS model simulated by the ESS integrator
+ * (lib/hybrid/ess_orbit.c), and its stability.  The section is the
+ * hyperplane x_c = v (c = section, v the guess's x_c); the unknowns are the
+ * other n - 1 components of x0 and the period T; Newton's method (least
+ * squares by SVD, so that a family of orbits, as the undamped hopper's,
+ * gives the nearest member) on r = x(T; x0) - x0, with the Jacobian
+ *   [ (J - I) without column c | f(x(T), s(T)) ],   J = d x(T) / d x0,
+ * J from the integrator (its exact derivative of the discrete flow).  At the
+ * orbit the monodromy is Phi = J and the return map's Jacobian is
+ *   P = (I - F e_c^T / F_c) J,   F = f(x(T), s(T)),
+ * whose eigenvalues are the nontrivial multipliers and a 0 (normal e_c):
+ * hes_stability_compute analyses it as it does the hybrid pipeline's.  The
+ * multipliers are those of the discrete flow, within O(eps^2) of the true
+ * flow's (tests/test_ess_orbit.c).
+ */
+typedef struct {
+    hes_ess_options ess;  /* the integrator's options (jacobian is set by the solver) */
+    int section;          /* c: the section x_c = x_guess[c], 0 <= c < n */
+    double tol;           /* Newton: max |x(T) - x0| (> 0; 1e-9), or as small as the
+                             integration's accuracy allows (10 (rtol (1 + |x0|) + atol)) */
+    int max_iter;         /* Newton iterations (> 0; 40) */
+    int check_eps;        /* nonzero (the default): solve again at eps / 2 and eps / 4
+                             (warm started) to estimate psi's error from the band and
+                             to refuse an orbit that does not converge as the band
+                             shrinks (an artifact of a coarse eps): see eps_error */
+    double max_wall_time; /* seconds for the whole search, eps check included (> 0; 60):
+                             then HES_ESOLVER saying so */
+} hes_ess_orbit_options;
+
+void hes_ess_orbit_options_default(hes_ess_orbit_options *opts);
+
+typedef struct {
+    int n, section;
+    double *x0;           /* n: the orbit's state on the section */
+    double period;
+    int iterations;
+    double residual;      /* max |x(T) - x0| at the end */
+    double *flow;         /* n: f(x0) (with the signs at the period's end) */
+    long n_projections, n_refused, n_sign_changes;  /* of the last period */
+    hes_monodromy mono;   /* phi = J, proj = P, normal = e_c, autonomous */
+    hes_stability stab;   /* multipliers, psi and the verdict (with check_eps, psi_tol
+                             includes eps_error and the verdict is taken with it) */
+    double eps_error;     /* check_eps: (4/3) |psi(eps) - psi(eps / 2)|, the estimated
+                             error of psi from the band (Richardson); else NaN */
+    double eps_order;     /* check_eps: log2 of the ratio of the successive changes of
+                             psi (about 2); NaN when they are below the noise */
+} hes_ess_orbit;
+
+/* From (x_guess, T_guess): HES_OK with res filled (release with
+ * hes_ess_orbit_free, also after a failure), HES_ENOORBIT when Newton does
+ * not reach tol in max_iter iterations, reaches an equilibrium, or (with
+ * check_eps) finds an orbit that does not persist or converge at order 2
+ * as eps shrinks, HES_EGRAZING when the flow is
+ * (nearly) tangent to the section at the orbit, HES_EINVAL for bad
+ * arguments, and the integrator's failures.  The message is the ESS
+ * object's (hes_ess_errmsg). */
+hes_status hes_ess_orbit_find(hes_ess *ess, const hes_ess_orbit_options *opts,
+                              const double *x_guess, double T_guess, hes_ess_orbit *res);
+void hes_ess_orbit_free(hes_ess_orbit *res);
+
+/* Jacobian of the return map by central differences of full re-simulations
+ * (independent of the saltation pipeline); out is n x n. */
+hes_status hes_return_map_fd(hes_system *sys, const hes_orbit *orbit, double *out);
+
+/* Finds the pairs of events closer than tol in traj and analyses them; at
+ * most max entries into out, their number into *n. */
+hes_status hes_simultaneous_find(hes_system *sys, const hes_traj *traj, double tol,
+                                 hes_simultaneous *out, int max, int *n);
+/* The same for the orbit of an analysis (tol = 1e-8 of the period), with psi
+ * of the monodromy built with each piece. */
+hes_status hes_simultaneous_orbit(hes_system *sys, const hes_analysis *res,
+                                  hes_simultaneous *out, int max, int *n);
+
+/* --------------------------------------------- the derivative of a flow */
+/*
+ * The derivative of the hybrid flow from (mode, x0) at time 0 over `time`
+ * (lib/hybrid/flow.c): jac = d x(time) / d x0 = Xi_N A_N ... Xi_1 A_1, the
+ * factors of a monodromy along a trajectory that need not be periodic (it
+ * must end in a mode of the start's dimension), and its pairs of events
+ * closer than 1e-8 of `time` analysed as hes_simultaneous_find does: the
+ * other order's outcome and derivative, and the limbs' coupling.  Through a
+ * change of contact order the flow is continuously differentiable exactly
+ * when the limbs are decoupled (decoupled-limbs paper, Thm. 1): trot-soft
+ * dropped level gives "linearisations agree", trot-rigid "differ".
+ * Release with hes_flow_free (also after a failure).
+ */
+typedef struct {
+    hes_traj traj;           /* the run, with its variational matrices */
+    int n;                   /* dimension of x0 and of x(time) */
+    double *jac;             /* n x n, column-major */
+    int n_simultaneous;      /* pairs of simultaneous events (at most 4) */
+    hes_simultaneous simultaneous[4];
+} hes_flow;
+
+hes_status hes_flow_jacobian(hes_system *sys, int mode, const double *x0, double time,
+                             hes_flow *out);
+void hes_flow_free(hes_flow *f);
+/* Its document (`hes simulate --jacobian --json` of a hybrid model):
+ * "problem", "params", "mode", "x0", "time", "events" (each "transition",
+ * "t"), "mode_end", "x_end", "jacobian" (rows), "simultaneous" (as in
+ * hes analyze's). */
+char *hes_flow_json(const hes_system *sys, int mode, const double *x0, double time,
+                    const hes_flow *f);
+
+/* --------------------------------------------------- perturbation trials */
+
+typedef struct {
+    double *x0;              /* n */
+    int steps_completed;
+    hes_status failure;      /* HES_OK if all steps completed */
+    char failure_msg[512];
+    double *error;           /* steps_completed values: |x_k - x*|_2 after period k */
+} hes_trial;
+
+typedef struct {
+    int n_trials, steps, n;
+    hes_trial *trials;
+    int converged;           /* trials completing all steps with final error < tol */
+    int n_complete;          /* trials completing all steps */
+    double *mean_error;      /* steps values: the mean error after period k over the
+                                n_complete trials (NaN when there are none) */
+    double tol;
+    double radius;           /* of the ball the initial states were drawn from */
+    int box;                 /* 1: from the box |dx_i| < radius instead (hes_trials_run_box) */
+    unsigned long seed;
+} hes_trials;
+
+/* The paper's Fig. 3 experiment: n_trials initial states uniform in the ball
+ * of radius `radius` around the orbit's section state, `steps` periods each,
+ * the 2-norm error to the section state after every period.  Deterministic for
+ * a given seed. */
+hes_status hes_trials_run(hes_system *sys, const hes_orbit *orbit, int n_trials,
+                          double radius, int steps, unsigned long seed,
+                          double tol, hes_trials *out);
+/* The same with every state component perturbed independently, uniformly in
+ * (-half_width, half_width) (the paper's Fig. 5 experiment). */
+hes_status hes_trials_run_box(hes_system *sys, const hes_orbit *orbit, int n_trials,
+                              double half_width, int steps, unsigned long seed,
+                              double tol, hes_trials *out);
+void hes_trials_free(hes_trials *t);
+/* The trials against the verdict of the same orbit: a sentence saying how
+ * they contradict it (an unstable verdict with at least half the trials
+ * converged; a stable one with none), or NULL when they do not. */
+const char *hes_trials_contradiction(hes_verdict verdict, const hes_trials *t);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HES_H_ORBIT */

@@ -1,0 +1,240 @@
+/*
+ * hes/robot.h - robots from MJCF and URDF files (MuJoCo) (part of <hes.h>,
+ * which includes every area's header).
+ */
+#ifndef HES_H_ROBOT
+#define HES_H_ROBOT
+
+#include <hes/mech.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------ robots from MJCF/URDF */
+/*
+ * A mechanical system loaded from a robot description, MJCF or URDF,
+ * through MuJoCo (lib/model/robot.c): M(q), gravity, the
+ * joints' springs and dampers, joint motors as the inputs (B u), and unilateral contacts at
+ * named sites
+ * against the ground plane z = 0 (a = the site's height, J_n its vertical
+ * Jacobian row, J_t its x row: planar robots move in the x-z plane).
+ * Coordinates are MuJoCo's qpos (slide and hinge joints only).  contacts:
+ * the sites and their friction; NULL (n_contacts 0): every site of the
+ * file, friction 1, at most 8.  HES_ESOLVER when hes was built without
+ * MuJoCo; HES_EINVAL (msg) for a file MuJoCo cannot load, free or ball
+ * joints, an unknown site, a contact given twice, actuators that do not
+ * drive a joint.  The file is read as any input (hes_input_read: a FIFO or
+ * device is refused) and checked before MuJoCo sees it: URDF joint types
+ * other than URDF's six, negative or non-finite masses and inertias, and
+ * files it names that are not regular files are refused; a load on which
+ * MuJoCo warns is refused with the warning (MuJoCo's messages never reach
+ * standard output or MUJOCO_LOG.TXT); every mass, inertia, length, gain and
+ * the gravity of the compiled model must be finite and at most 1e10
+ * (MuJoCo's mjMAXVAL) in magnitude.  A robot holds MuJoCo's work data: use
+ * one per thread.
+ */
+typedef struct hes_robot hes_robot;
+typedef struct {
+    const char *site;        /* a site of the file, or a body (URDF: a link) */
+    double mu;               /* friction against the ground */
+} hes_robot_contact;
+
+hes_status hes_robot_load(const char *path, const hes_robot_contact *contacts, int n_contacts,
+                          hes_robot **out, char *msg, size_t len);
+void hes_robot_free(hes_robot *robot);
+/* The mechanical system (valid while the robot lives).  Contact i gives
+ * two constraints: 2 i, its normal (unilateral, the contact's friction
+ * and tangent row: use these indices for hes_mech_contacts), and 2 i + 1,
+ * its tangential position "NAME_tangential" (bilateral: no slip, for a
+ * pinned foot and a landing foot that sticks). */
+const hes_mech *hes_robot_mech(const hes_robot *robot);
+/* The joint name of coordinate i, or NULL. */
+const char *hes_robot_coordinate(const hes_robot *robot, int i);
+/* The file's reference configuration (qpos0). */
+hes_status hes_robot_reference(const hes_robot *robot, double *q);
+
+/* A robot's dynamics at a state (q, v), for inverse dynamics (lib/model/
+ * robot.c): the equation of motion
+ *     M(q) a + h(q, v) = B tau + J_c^T f
+ * with M (nv x nv, mj_fullM), h (nv: MuJoCo's qfrc_bias, Coriolis,
+ * centrifugal and gravity forces, minus the passive forces of springs and
+ * dampers), B (nv x nu: joint motors, gear * gain) and the contacts'
+ * rows J (rows x nv, rows = nc (1 + tangents), column-major): the normals
+ * (the sites' z rows) first, then the x rows, then (3-D robots) the y rows.
+ * phi (nc): the sites' heights; Jdv (rows): the rows' drift dJ/dt v, by
+ * central differences of J along v; mu (nc).  tangents is 1 for a planar
+ * robot (every contact's y row vanishes at the reference configuration:
+ * the robot moves in the x-z plane), else 2.  The arrays belong to the
+ * robot and are overwritten by the next call.  Robots of any size load,
+ * but only those of at most HES_MECH_MAX coordinates give a hes_mech that
+ * hybrid models accept. */
+typedef struct {
+    int nv, nu, nc, tangents;
+    const double *M, *h, *B, *J, *Jdv, *phi, *mu;
+    const double *tau_max;   /* nu: the limits of the motors' controls u (B u is the
+                                joint force): the smaller of |ctrlrange| and
+                                |forcerange| / |gain|; 0 = none */
+} hes_robot_dynamics;
+hes_status hes_robot_dynamics_at(hes_robot *robot, const double *q, const double *v,
+                                 hes_robot_dynamics *out, char *msg, size_t len);
+/* Replace the file's motors by unit torques (or forces) on the named joints,
+ * without limits: for files without actuators (a URDF's transmissions are
+ * not read by MuJoCo).  HES_EINVAL (msg) for a name that is not a joint or
+ * is given twice. */
+hes_status hes_robot_set_motors(hes_robot *robot, const char *const *joints, int n, char *msg,
+                                size_t len);
+/* A mechanical mode of a planar robot standing on contact `contact`: the
+ * contact's normal and no-slip constraints held, in the coordinates z =
+ * q[2..] of a chart that slides the root (the robot's first two joints,
+ * along x and z, on one unturned body or, as a URDF writes them, on a
+ * body and its child) so that the contact is at the origin.  For
+ * walkers built from robot files: add transitions (hes_mech_transition)
+ * and a hes_model as for any mechanical model.  Valid while the robot
+ * lives.  HES_EINVAL (msg) for a robot that is not planar or whose first
+ * joints are not those slides. */
+hes_status hes_robot_pinned_mode(const hes_robot *robot, int contact, hes_mech_mode *out,
+                                 char *msg, size_t len);
+/* Another robot of the same file and contacts (its own MuJoCo data: for
+ * another thread, or to change its motors). */
+hes_status hes_robot_copy(const hes_robot *robot, hes_robot **out, char *msg, size_t len);
+/* Turn gravity about the y axis by `slope` (rad, |slope| < 1.5): g = |g|
+ * (sin s, 0, -cos s), so that the ground z = 0 is a slope going down towards
+ * +x (a robot model's "slope" parameter).  HES_EINVAL out of range. */
+hes_status hes_robot_set_slope(hes_robot *robot, double slope);
+/* The number of motors, and the joint motor a drives (NULL out of range). */
+int hes_robot_motor_count(const hes_robot *robot);
+const char *hes_robot_motor_joint(const hes_robot *robot, int a);
+/* Set contact i's friction coefficient (i = -1: every contact's);
+ * HES_EINVAL for a contact out of range or mu not finite and >= 0. */
+hes_status hes_robot_set_friction(hes_robot *robot, int contact, double mu);
+/* The number of contacts, and contact i's name (NULL out of range). */
+int hes_robot_contact_count(const hes_robot *robot);
+const char *hes_robot_contact_name(const hes_robot *robot, int i);
+/* MuJoCo's model of the robot (an mjModel *; NULL without MuJoCo): for
+ * programs that simulate the robot in MuJoCo themselves, e.g. the
+ * closed-loop experiment in share/examples. */
+const void *hes_robot_mujoco_model(const hes_robot *robot);
+
+/* A hybrid model of a robot (lib/model/robot_model.c): modes that hold
+ * some of hes_robot_mech's constraints, transitions between them, and an
+ * orbit, as data rather than C.  The constraints are numbered as in
+ * hes_robot_mech: contact i's normal 2 i and no-slip 2 i + 1, then the
+ * joint limits, "JOINT_lower" and "JOINT_upper" for every limited joint
+ * (a = q - lo >= 0, a = hi - q >= 0: plastic and frictionless). */
+typedef struct {
+    const char *name;
+    int pinned;              /* contact held at the origin (normal and no-slip; a planar
+                                robot whose first joints slide its root along x and z),
+                                -1: none */
+    int n_locked;
+    const int *locked;       /* joint limits held: those joints stay at their limits */
+} hes_robot_mode_spec;
+
+typedef struct {
+    const char *name;
+    int from, to;            /* mode indices */
+    hes_mech_event kind;
+    int constraint;          /* activated (unilateral, not held by `from`) or released
+                                (held by `from`: its force reaches zero) */
+    int n_after;             /* activation: the constraints the plastic impact enforces;
+                                0: those `to` holds and the activated one */
+    const int *after;
+    int n_separate;          /* that must separate; -1: `from`'s pinned normal unless the
+                                impact holds it */
+    const int *separate;
+    /* NULL: the target's coordinates are the robot's at its free indices;
+     * else a relabel, k_to rows of d + 1 (row-major): z_i = sum_j R_ij q_j
+     * + R_i,d (legs swapping roles, spokes renumbered); needs `after` */
+    const double *relabel;
+} hes_robot_transition_spec;
+
+/* A path constraint of trajectory optimisation in mode `mode`: sum_j c_j q_j
+ * + c_d >= 0 over the robot's coordinates q (d + 1 coefficients, copied);
+ * at_end: also at the phase's last node. */
+typedef struct {
+    const char *name;
+    int mode;
+    const double *c;
+    int at_end;
+} hes_robot_linear_path;
+
+typedef struct {
+    const char *name, *description;
+    int n_modes;
+    const hes_robot_mode_spec *modes;
+    int n_transitions;
+    const hes_robot_transition_spec *transitions;
+    int slope;               /* nonzero: a parameter "slope" (rad, default slope_value)
+                                turns gravity about y: ground z = 0 goes down towards +x */
+    double slope_value;
+    /* the orbit as in hes_model (guess, any_order, period_param and free
+     * parameters ignored; n_free_states and n_residual 0: every state),
+     * with its initial state; n_sequence 0 and guess NULL: no orbit */
+    hes_orbit_spec orbit;
+    int n_guess;
+    const double *guess;
+    double max_phase_time;   /* 0: 10 s */
+    /* Optional (NULL): trajectory optimisation (hes trajopt), copied; with
+     * n_path 0 the path constraints are generated: in every mode, each
+     * contact normal and joint limit the mode does not hold stays >= 0
+     * (checked at the phase's end too unless it is the guard of one of the
+     * mode's transitions) */
+    const hes_trajopt_spec *trajopt;
+    /* with a generated trajopt: more path constraints, linear in the robot's
+     * coordinates (e.g. a swing leg ahead of the stance leg) */
+    int n_linear_paths;
+    const hes_robot_linear_path *linear_paths;
+} hes_robot_model_spec;
+
+/* The model; it takes the robot (freed with the model, and on failure).
+ * The model's parameters are "slope" (if asked) and one constant torque per
+ * motor, named after its actuator (else "JOINT_torque").  HES_EINVAL (msg)
+ * for a spec that does not fit the robot, naming the field.  Systems on
+ * several threads may share the model: it keeps a copy of the robot per
+ * online CPU (at most 8), and each callback computes on the first copy no
+ * other thread holds. */
+hes_status hes_robot_model_new(hes_robot *robot, const hes_robot_model_spec *spec,
+                               hes_model **out, char *msg, size_t len);
+void hes_robot_model_free(hes_model *model);
+/* A robot model from its JSON description (lib/io/json_robot.c; the
+ * format is in hes(1) and share/robots/knee_biped.json): the robot file
+ * (relative to the description's folder), its contacts, and the modes,
+ * transitions and orbit, every constraint, coordinate and state by name.
+ * HES_EINVAL (msg naming the file and the key) for anything malformed,
+ * unknown keys included; HES_ESOLVER without MuJoCo. */
+hes_status hes_robot_model_load(const char *path, hes_model **out, char *msg, size_t len);
+/* A robot model's robot (valid while the model lives), or NULL for any
+ * other model. */
+hes_robot *hes_robot_model_robot(const hes_model *model);
+/* The motion of the robot in mode `mode` at state x with parameters p: q,
+ * v and the acceleration a of the mode's vector field (d values each), and
+ * what the mode holds: its pinned contact (-1: none) and locked
+ * coordinates (their indices). */
+typedef struct {
+    int d;
+    double q[HES_MECH_MAX], v[HES_MECH_MAX], a[HES_MECH_MAX];
+    int pinned, n_locked, locked[HES_MECH_MAX];
+} hes_robot_mode_motion;
+hes_status hes_robot_model_motion(const hes_model *model, int mode, double t, const double *x,
+                                  const double *p, hes_robot_mode_motion *out, char *msg,
+                                  size_t len);
+
+/* Quantities of a mechanical mode at state x = [z, z']: the configuration
+ * q (d), velocity q' (d), the held constraints' forces lambda (n_active),
+ * the kinetic energy.  Any output may be NULL. */
+hes_status hes_mech_mode_state(const hes_mech_mode *mode, double t, const double *x,
+                               const double *p, double *q, double *qd, double *lambda,
+                               double *kinetic);
+
+/* The impact of transition tr at source state x: pre/post velocities in the
+ * event's coordinates (q, qd_minus, qd_plus: d each) and the impulses
+ * (n_after).  Any output may be NULL. */
+hes_status hes_mech_impact(const hes_mech_transition *tr, const double *x, const double *p,
+                           double *q, double *qd_minus, double *qd_plus, double *impulse);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HES_H_ROBOT */

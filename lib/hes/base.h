@@ -45,6 +45,19 @@ const char *hes_strerror(hes_status status);
  * (HES_EINVAL, HES_ENOTFOUND), 1 any numerical failure. */
 int hes_status_exit_code(hes_status status);
 
+/* --------------------------------------------------------------------- ABI */
+
+/* The version of the library's binary interface: the layout of every
+ * public struct and the meaning of every call.  It changes whenever one of
+ * them does.  A program or a language binding built against these headers
+ * checks once that the library it runs with has the same:
+ *     if (hes_abi_check(HES_ABI_VERSION, msg, sizeof msg) != HES_OK) ...
+ * hes_abi_check returns HES_EINVAL, with both versions in msg, when they
+ * differ; hes_abi_version gives the library's. */
+#define HES_ABI_VERSION 1
+int hes_abi_version(void);
+hes_status hes_abi_check(int built_with, char *msg, size_t len);
+
 /* ---------------------------------------------------------------- features */
 
 /* What this libhes was built with, as words separated by single spaces:

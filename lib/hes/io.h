@@ -110,6 +110,46 @@ hes_status hes_gait_read(const char *path, const hes_model *base, hes_gait *g, c
 hes_status hes_gait_problem(const char *path, char *name, size_t name_len, char *msg,
                             size_t len);
 
+/* -------------------------------------------- documents of other areas */
+
+/* hes_analysis_json plus "impact_set" (lib/io/json_impact.c): "transition",
+ * "contacts", "step", "steps", "samples", "finished", "mean_lcps",
+ * "consistent", "orbits", "failed", "stable", "unstable", "marginal",
+ * "psi_nominal", "psi_worst", "psi_best", "worst_sample", "best_sample",
+ * "worst_check", "worst_outcome" and "best_outcome" (contact velocities,
+ * modes), "extremes" (per contact-velocity coordinate the min and max
+ * outcome with its psi), "psi" (per consistent sample, null where its
+ * orbit failed) and "seconds". */
+char *hes_analysis_impact_json(const hes_system *sys, const hes_analysis *res,
+                               const hes_impact_orbit *r);
+
+/* Its document (`hes simulate --jacobian --json` of a hybrid model):
+ * "problem", "params", "mode", "x0", "time", "events" (each "transition",
+ * "t"), "mode_end", "x_end", "jacobian" (rows), "simultaneous" (as in
+ * hes analyze's). */
+char *hes_flow_json(const hes_system *sys, int mode, const double *x0, double time,
+                    const hes_flow *f);
+
+/* A robot model from its JSON description (lib/io/json_robot.c; the
+ * format is in hes(1) and share/robots/knee_biped.json): the robot file
+ * (relative to the description's folder), its contacts, and the modes,
+ * transitions and orbit, every constraint, coordinate and state by name.
+ * HES_EINVAL (msg naming the file and the key) for anything malformed,
+ * unknown keys included; HES_ESOLVER without MuJoCo. */
+hes_status hes_robot_model_load(const char *path, hes_model **out, char *msg, size_t len);
+
+/* The document of `hes impact --json` (lib/io/json_impact.c): problem,
+ * contacts (name, mu, pre-impact u), options, summary (samples, finished,
+ * mean_lcps, max_residual, max_energy_gain, seconds, seconds_per_sample,
+ * seconds_per_lcp, sequence), mode counts, the extreme outcomes, the
+ * planar hulls of the first two contacts' normal and tangential
+ * velocities, the outcomes of other laws, and with samples != 0 every
+ * sample.  Caller
+ * frees; NULL on allocation failure. */
+char *hes_impact_json(const hes_impact_problem *pb, const hes_impact_setup *setup,
+                      const hes_impact_set_options *o, const hes_impact_set *set,
+                      const hes_impact_outcome *outcomes, int n_outcomes, int samples);
+
 #ifdef __cplusplus
 }
 #endif

@@ -60,16 +60,6 @@ typedef struct {
     char message[256];       /* why the first failed orbit failed ("" if none did) */
 } hes_impact_orbit;
 
-/* hes_analysis_json plus "impact_set" (lib/io/json_impact.c): "transition",
- * "contacts", "step", "steps", "samples", "finished", "mean_lcps",
- * "consistent", "orbits", "failed", "stable", "unstable", "marginal",
- * "psi_nominal", "psi_worst", "psi_best", "worst_sample", "best_sample",
- * "worst_check", "worst_outcome" and "best_outcome" (contact velocities,
- * modes), "extremes" (per contact-velocity coordinate the min and max
- * outcome with its psi), "psi" (per consistent sample, null where its
- * orbit failed) and "seconds". */
-char *hes_analysis_impact_json(const hes_system *sys, const hes_analysis *res,
-                               const hes_impact_orbit *r);
 
 /* nominal: sys's analysis if the caller has it (hes_analyze), NULL to
  * make one here.  The transition's other `after` constraints (joint limits
@@ -189,12 +179,6 @@ typedef struct {
 hes_status hes_flow_jacobian(hes_system *sys, int mode, const double *x0, double time,
                              hes_flow *out);
 void hes_flow_free(hes_flow *f);
-/* Its document (`hes simulate --jacobian --json` of a hybrid model):
- * "problem", "params", "mode", "x0", "time", "events" (each "transition",
- * "t"), "mode_end", "x_end", "jacobian" (rows), "simultaneous" (as in
- * hes analyze's). */
-char *hes_flow_json(const hes_system *sys, int mode, const double *x0, double time,
-                    const hes_flow *f);
 
 /* --------------------------------------------------- perturbation trials */
 

@@ -64,17 +64,6 @@ hes_status hes_impact_setup_state(const hes_mech *mech, int k, const int *contac
                                   const double *q, const double *v, hes_impact_setup *out,
                                   char *msg, size_t len);
 
-/* The document of `hes impact --json` (lib/io/json_impact.c): problem,
- * contacts (name, mu, pre-impact u), options, summary (samples, finished,
- * mean_lcps, max_residual, max_energy_gain, seconds, seconds_per_sample,
- * seconds_per_lcp, sequence), mode counts, the extreme outcomes, the
- * planar hulls of the first two contacts' normal and tangential
- * velocities, the outcomes of other laws, and with samples != 0 every
- * sample.  Caller
- * frees; NULL on allocation failure. */
-char *hes_impact_json(const hes_impact_problem *pb, const hes_impact_setup *setup,
-                      const hes_impact_set_options *o, const hes_impact_set *set,
-                      const hes_impact_outcome *outcomes, int n_outcomes, int samples);
 
 /* ------------------------------------------------- choosing the integrator */
 

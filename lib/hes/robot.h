@@ -197,13 +197,6 @@ typedef struct {
 hes_status hes_robot_model_new(hes_robot *robot, const hes_robot_model_spec *spec,
                                hes_model **out, char *msg, size_t len);
 void hes_robot_model_free(hes_model *model);
-/* A robot model from its JSON description (lib/io/json_robot.c; the
- * format is in hes(1) and share/robots/knee_biped.json): the robot file
- * (relative to the description's folder), its contacts, and the modes,
- * transitions and orbit, every constraint, coordinate and state by name.
- * HES_EINVAL (msg naming the file and the key) for anything malformed,
- * unknown keys included; HES_ESOLVER without MuJoCo. */
-hes_status hes_robot_model_load(const char *path, hes_model **out, char *msg, size_t len);
 /* A robot model's robot (valid while the model lives), or NULL for any
  * other model. */
 hes_robot *hes_robot_model_robot(const hes_model *model);

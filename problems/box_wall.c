@@ -63,7 +63,7 @@ static int pre_impact(double *q, double *v, void *data)
 
 static const int contacts[] = { 0, 1 };
 
-const hes_impact_problem hes_impact_problem_box_wall = {
+const hes_impact_problem hes__impact_problem_box_wall = {
     "box-wall",
     "a unit box (mass 1, friction 1) sliding at 1 m/s along the floor into a wall at 10 "
     "degrees (Halm & Posa Sec. 5.4.3)",

@@ -111,7 +111,7 @@ static int pre_impact(double *q, double *v, void *data)
 
 static const int contacts[] = { 0, 1 };
 
-const hes_impact_problem hes_impact_problem_compass_gait = {
+const hes_impact_problem hes__impact_problem_compass_gait = {
     "compass-gait-impact",
     "a compass gait (legs 1, point masses 1 at mid-leg, friction 5) landing its leading foot "
     "with a wide step while the trailing foot is down (Halm & Posa Sec. 5.4.2)",

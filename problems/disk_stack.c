@@ -143,7 +143,7 @@ static int pre_impact(double *q, double *v, void *data)
 
 static const int contacts[] = { 0, 1, 2, 3, 4 };
 
-const hes_impact_problem hes_impact_problem_disk_stack = {
+const hes_impact_problem hes__impact_problem_disk_stack = {
     "disk-stack",
     "three disks (radius 1, mass 1, friction sqrt 3): the top one dropped at 1 m/s onto the "
     "two below, which rest on the floor touching (Halm & Posa Sec. 5.4.5)",

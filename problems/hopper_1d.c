@@ -85,7 +85,7 @@ static int energy(const double *x, const int *s, const double *p, double *out, v
     return 0;
 }
 
-const hes_ess_model hes_ess_problem_hopper_1d = {
+const hes_ess_model hes__ess_problem_hopper_1d = {
     .name = "hopper-1d",
     .description = "undamped 1-D hopper: flight and a linear leg spring (ESS paper, Sec. 5.1)",
     .n = 2, .m = 2,

@@ -67,7 +67,7 @@ static int field_dx(const double *x, const int *s, const double *p, double *out,
 
 static const double orbit_x0[] = { 1.55, 0.0 };
 
-const hes_ess_model hes_ess_problem_hopper_pumped = {
+const hes_ess_model hes__ess_problem_hopper_pumped = {
     .name = "hopper-pumped",
     .description = "1-D hopper, stance pump and flight drag: a stable hopping height "
                    "(an ESS periodic orbit)",

@@ -745,7 +745,7 @@ static const hes_trajopt_spec trajopt = {
 static const int sequence[] = { T_KNEESTRIKE, T_HEELSTRIKE };
 static const int all_states[] = { 0, 1, 2, 3, 4, 5 };
 
-const hes_model hes_problem_knee_biped = {
+const hes_model hes__problem_knee_biped = {
     .abi = HES_MODEL_ABI,
     .name = "knee-biped",
     .description = "point-foot walker with knees on a slope (Chen 2007; HES paper Sec. IV-C)",

@@ -181,7 +181,7 @@ static const hes_param params[] = {
 static const int sequence[] = { T_IMPACT, T_APEX };
 static const int free_states[] = { 0, 1 };
 
-const hes_model hes_problem_paddle_juggler = {
+const hes_model hes__problem_paddle_juggler = {
     .abi = HES_MODEL_ABI,
     .name = "paddle-juggler",
     .description = "ball bounced by a sinusoidal paddle (Sternad 2001; HES paper Sec. IV-A)",

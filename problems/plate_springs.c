@@ -328,7 +328,7 @@ static const char *const default_event_names[2 * DEFAULT_N] = {
 #define DESCRIPTION "plate in SE(2) falling onto N spring-damper legs with frictionless rollers " \
                     "(ESS paper, Sec. 5.2)"
 
-const hes_ess_model hes_ess_problem_plate_springs = {
+const hes_ess_model hes__ess_problem_plate_springs = {
     "plate-springs", DESCRIPTION " (N = 10; hes_plate_springs_model for others)",
     6, 2 * DEFAULT_N, hes__plate_state_names, default_event_names, NP, params, field, field_dx,
     events,
@@ -340,10 +340,10 @@ hes_ess_model *hes_plate_springs_model(int N)
 {
     if (N < 1 || N > HES_PLATE_SPRINGS_MAX_N)
         return NULL;
-    return hes__plate_legs_model(&hes_ess_problem_plate_springs, N, 1, DESCRIPTION);
+    return hes__plate_legs_model(&hes__ess_problem_plate_springs, N, 1, DESCRIPTION);
 }
 
 void hes_plate_springs_model_free(hes_ess_model *md)
 {
-    hes__plate_legs_model_free(md, &hes_ess_problem_plate_springs);
+    hes__plate_legs_model_free(md, &hes__ess_problem_plate_springs);
 }

@@ -364,7 +364,7 @@ static const char *const default_event_names[2 * DEFAULT_N] = {
 #define DESCRIPTION "plate in SE(2) falling onto N vertical spring-damper legs, the ESS " \
                     "paper's plate (Sec. 5.2)"
 
-const hes_ess_model hes_ess_problem_plate_vertical = {
+const hes_ess_model hes__ess_problem_plate_vertical = {
     "plate-vertical", DESCRIPTION " (N = 10; hes_plate_vertical_model for others)",
     6, 2 * DEFAULT_N, hes__plate_state_names, default_event_names, NP, params, field, field_dx,
     events,
@@ -376,10 +376,10 @@ hes_ess_model *hes_plate_vertical_model(int N)
 {
     if (N < 1 || N > HES_PLATE_VERTICAL_MAX_N)
         return NULL;
-    return hes__plate_legs_model(&hes_ess_problem_plate_vertical, N, 0, DESCRIPTION);
+    return hes__plate_legs_model(&hes__ess_problem_plate_vertical, N, 0, DESCRIPTION);
 }
 
 void hes_plate_vertical_model_free(hes_ess_model *md)
 {
-    hes__plate_legs_model_free(md, &hes_ess_problem_plate_vertical);
+    hes__plate_legs_model_free(md, &hes__ess_problem_plate_vertical);
 }

@@ -7,17 +7,17 @@
 
 #include "hes.h"
 
-extern const hes_model hes_problem_paddle_juggler;
-extern const hes_model hes_problem_slip_hopper;
-extern const hes_model hes_problem_twin_jugglers;
-extern const hes_model hes_problem_twin_jugglers_swapped;
-extern const hes_model hes_problem_trot_rigid;
-extern const hes_model hes_problem_trot_soft;
-extern const hes_model hes_problem_knee_biped;
+extern const hes_model hes__problem_paddle_juggler;
+extern const hes_model hes__problem_slip_hopper;
+extern const hes_model hes__problem_twin_jugglers;
+extern const hes_model hes__problem_twin_jugglers_swapped;
+extern const hes_model hes__problem_trot_rigid;
+extern const hes_model hes__problem_trot_soft;
+extern const hes_model hes__problem_knee_biped;
 
 /* Event-selected systems (lib/contact's integrator). */
-extern const hes_ess_model hes_ess_problem_hopper_1d;
-extern const hes_ess_model hes_ess_problem_hopper_pumped;
+extern const hes_ess_model hes__ess_problem_hopper_1d;
+extern const hes_ess_model hes__ess_problem_hopper_pumped;
 /* hopper-1d's state and event names, stance pattern (s = (+1, -1)), event
  * functions touchdown l0 - y and liftoff y - l0 and their Jacobian
  * (hopper_1d.c), which hopper-pumped shares (l0 is parameter 3) */
@@ -26,7 +26,7 @@ extern const char *const hes__hopper_event_names[2];
 int hes__hopper_stance(const int *s);
 int hes__hopper_events(const double *x, const double *p, double *out, void *data);
 int hes__hopper_events_dx(const double *x, const double *p, double *out, void *data);
-extern const hes_ess_model hes_ess_problem_plate_springs;
+extern const hes_ess_model hes__ess_problem_plate_springs;
 /* The data of a plate on N legs (plate_legs.c): N, and an allocated
  * model's 2N event names (NULL in the built-in ones). */
 typedef struct {
@@ -86,13 +86,13 @@ int hes__plate_legs_near(hes__iv A, hes__iv B, double lo, double hi, int N, doub
  * the box's angle interval leaves (-1.5, 1.5), where the interval
  * functions hold; else -1 */
 int hes__plate_near_all(const double *lo, const double *hi, int N, int *idx);
-extern const hes_ess_model hes_ess_problem_plate_vertical;
+extern const hes_ess_model hes__ess_problem_plate_vertical;
 
 /* Simultaneous impacts (lib/contact's impact laws and outcome sets). */
-extern const hes_impact_problem hes_impact_problem_rocking_block;
-extern const hes_impact_problem hes_impact_problem_compass_gait;
-extern const hes_impact_problem hes_impact_problem_box_wall;
-extern const hes_impact_problem hes_impact_problem_disk_stack;
+extern const hes_impact_problem hes__impact_problem_rocking_block;
+extern const hes_impact_problem hes__impact_problem_compass_gait;
+extern const hes_impact_problem hes__impact_problem_box_wall;
+extern const hes_impact_problem hes__impact_problem_disk_stack;
 
 /* A point (cx, cy) of a planar rigid body whose (x, y, theta) are columns
  * col..col+2 of q (planar_body.c): position p (2) and the rows of its

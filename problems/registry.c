@@ -9,12 +9,12 @@
 #include "problems.h"
 
 static const hes_model *const problems[] = {
-    &hes_problem_paddle_juggler,
-    &hes_problem_slip_hopper,
-    &hes_problem_twin_jugglers,
-    &hes_problem_trot_rigid,
-    &hes_problem_trot_soft,
-    &hes_problem_knee_biped,
+    &hes__problem_paddle_juggler,
+    &hes__problem_slip_hopper,
+    &hes__problem_twin_jugglers,
+    &hes__problem_trot_rigid,
+    &hes__problem_trot_soft,
+    &hes__problem_knee_biped,
 };
 
 int hes_problem_count(void)
@@ -36,10 +36,10 @@ const hes_model *hes_problem_find(const char *name)
 }
 
 static const hes_ess_model *const ess_problems[] = {
-    &hes_ess_problem_hopper_1d,
-    &hes_ess_problem_hopper_pumped,
-    &hes_ess_problem_plate_springs,
-    &hes_ess_problem_plate_vertical,
+    &hes__ess_problem_hopper_1d,
+    &hes__ess_problem_hopper_pumped,
+    &hes__ess_problem_plate_springs,
+    &hes__ess_problem_plate_vertical,
 };
 
 int hes_ess_problem_count(void)
@@ -61,10 +61,10 @@ const hes_ess_model *hes_ess_problem_find(const char *name)
 }
 
 static const hes_impact_problem *const impact_problems[] = {
-    &hes_impact_problem_rocking_block,
-    &hes_impact_problem_compass_gait,
-    &hes_impact_problem_box_wall,
-    &hes_impact_problem_disk_stack,
+    &hes__impact_problem_rocking_block,
+    &hes__impact_problem_compass_gait,
+    &hes__impact_problem_box_wall,
+    &hes__impact_problem_disk_stack,
 };
 
 int hes_impact_problem_count(void)

@@ -60,7 +60,7 @@ static int pre_impact(double *q, double *v, void *data)
 
 static const int contacts[] = { 0, 1 };
 
-const hes_impact_problem hes_impact_problem_rocking_block = {
+const hes_impact_problem hes__impact_problem_rocking_block = {
     "rocking-block",
     "a 1 x 2 block (mass 1, friction 1) dropped flat from 0.01 m onto both bottom corners "
     "(Halm & Posa Sec. 5.4.1)",

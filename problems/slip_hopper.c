@@ -368,7 +368,7 @@ static const int sequence[] = { T_TOUCHDOWN, T_LIFTOFF, T_APEX };
 static const char *const free_params[] = { "l_td", "theta_td" };
 static const int residual[] = { 0, 1 };
 
-const hes_model hes_problem_slip_hopper = {
+const hes_model hes__problem_slip_hopper = {
     .abi = HES_MODEL_ABI,
     .name = "slip-hopper",
     .description = "spring-loaded inverted pendulum hopper with damper and preload (HES paper Sec. IV-B)",

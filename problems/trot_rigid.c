@@ -157,7 +157,7 @@ static const hes_param params[P_N] = {
       0, 0 },
 };
 
-const hes_model hes_problem_trot_rigid = {
+const hes_model hes__problem_trot_rigid = {
     .abi = HES_MODEL_ABI,
     .name = "trot-rigid",
     .description = "rigid-leg trotter, legs coupled through the body (decoupled-limbs paper Fig. 1 left)",

@@ -381,7 +381,7 @@ static const hes_param params[P_N] = {
       0, 0 },
 };
 
-const hes_model hes_problem_trot_soft = {
+const hes_model hes__problem_trot_soft = {
     .abi = HES_MODEL_ABI,
     .name = "trot-soft",
     .description = "soft-leg trotter, limbs decoupled through the body (decoupled-limbs paper Fig. 1 right)",

@@ -10,7 +10,7 @@
  * (the balls are decoupled and the orders commute); otherwise the two
  * orders give different linearisations (a continuous, piecewise-linear
  * return map).  hes analyze reports both pieces.  The second model,
- * hes_problem_twin_jugglers_swapped (not registered; for the tests), lists
+ * hes__problem_twin_jugglers_swapped (not registered; for the tests), lists
  * the two impacts in the other order, so its nominal orbit takes the other
  * piece.
  */
@@ -119,5 +119,5 @@ static const int all[] = { 0, 1, 2, 3 };
         .integrator = HES_ADAMS,                                                         \
     }
 
-const hes_model hes_problem_twin_jugglers = TWIN("twin-jugglers", in_order);
-const hes_model hes_problem_twin_jugglers_swapped = TWIN("twin-jugglers-swapped", swapped);
+const hes_model hes__problem_twin_jugglers = TWIN("twin-jugglers", in_order);
+const hes_model hes__problem_twin_jugglers_swapped = TWIN("twin-jugglers-swapped", swapped);

@@ -124,14 +124,14 @@ START_TEST(test_collocation_jacobian_equals_central_differences)
            *J = malloc(sizeof(double) * (size_t)nc * nv), *cp = malloc(sizeof(double) * (size_t)nc),
            *cm = malloc(sizeof(double) * (size_t)nc);
     ck_assert_int_eq(hes_colloc_guess(c, z), HES_OK);
-    ck_assert_int_eq(hes_colloc_constraints(c, z, cv, J), HES_OK);
+    ck_assert_int_eq(hes__colloc_constraints(c, z, cv, J), HES_OK);
     double worst = 0, scale = 0;
     for (int j = 0; j < nv; j++) {
         double h = 1e-6 * fmax(1.0, fabs(z[j])), zj = z[j];
         z[j] = zj + h;
-        ck_assert_int_eq(hes_colloc_constraints(c, z, cp, NULL), HES_OK);
+        ck_assert_int_eq(hes__colloc_constraints(c, z, cp, NULL), HES_OK);
         z[j] = zj - h;
-        ck_assert_int_eq(hes_colloc_constraints(c, z, cm, NULL), HES_OK);
+        ck_assert_int_eq(hes__colloc_constraints(c, z, cm, NULL), HES_OK);
         z[j] = zj;
         for (int i = 0; i < nc; i++) {
             double fd = (cp[i] - cm[i]) / (2 * h);
@@ -318,7 +318,7 @@ START_TEST(test_collocation_with_psi_in_the_cost_finds_the_shape_optimum)
 }
 END_TEST
 
-/* The psi floor's term (hes_colloc_floor): max(psi, floor) exactly without
+/* The psi floor's term (hes__colloc_floor): max(psi, floor) exactly without
  * smoothing; with it, above max(psi, floor) by at most mu / 4 (at the
  * floor), equal to it with the same slope (0 and 1) at psi = floor -+ mu,
  * and its slope the central difference of its value. */
@@ -327,13 +327,13 @@ START_TEST(test_psi_floor_smoothing_is_c1_and_above_the_floor)
     const double floor = 0.15, mu = 0.03, h = 1e-7;
     double s, s2, worst = 0;
     for (int k = 0; k <= 400; k++) {
-        double psi = 0.05 + 0.2 * k / 400.0, v = hes_colloc_floor(psi, floor, 0, &s);
+        double psi = 0.05 + 0.2 * k / 400.0, v = hes__colloc_floor(psi, floor, 0, &s);
         ck_assert(v == fmax(psi, floor) && s == (psi < floor ? 0.0 : 1.0));
-        double w = hes_colloc_floor(psi, floor, mu, &s);
+        double w = hes__colloc_floor(psi, floor, mu, &s);
         ck_assert(w >= v && w - v <= mu / 4 * (1 + 1e-12));
         worst = fmax(worst, w - v);
-        double fd = (hes_colloc_floor(psi + h, floor, mu, &s2) -
-                     hes_colloc_floor(psi - h, floor, mu, &s2)) / (2 * h);
+        double fd = (hes__colloc_floor(psi + h, floor, mu, &s2) -
+                     hes__colloc_floor(psi - h, floor, mu, &s2)) / (2 * h);
         if (fabs(fabs(psi - floor) - mu) > 2 * h) /* not across the joins */
             ck_assert_msg(fabs(fd - s) < 1e-6, "psi %.6f: slope %.9f, differences %.9f", psi,
                           s, fd);
@@ -341,15 +341,15 @@ START_TEST(test_psi_floor_smoothing_is_c1_and_above_the_floor)
     ck_assert_double_eq_tol(worst, mu / 4, 1e-6);  /* reached at psi = floor */
     for (int side = -1; side <= 1; side += 2) {    /* the joins: value and slope */
         double at = floor + side * mu, a, b;
-        double va = hes_colloc_floor(at - 1e-9, floor, mu, &a);
-        double vb = hes_colloc_floor(at + 1e-9, floor, mu, &b);
+        double va = hes__colloc_floor(at - 1e-9, floor, mu, &a);
+        double vb = hes__colloc_floor(at + 1e-9, floor, mu, &b);
         ck_assert(fabs(va - vb) < 1e-8 && fabs(a - b) < 1e-6);
         ck_assert_double_eq_tol(a, side < 0 ? 0.0 : 1.0, 1e-6);
     }
 }
 END_TEST
 
-/* The smoothed maximum (hes_colloc_smax), on random sets of 2 to 6
+/* The smoothed maximum (hes__colloc_smax), on random sets of 2 to 6
  * numbers: its weights are on the simplex and are the central differences
  * of its value; it is the maximum exactly where the largest leads the
  * others by mu, above it by at most mu/2 (1 - 1/m) elsewhere (reached when
@@ -367,7 +367,7 @@ START_TEST(test_smoothed_maximum_is_c1_exact_away_from_ties_and_bounded)
             a[k] = 0.5 + 0.1 * (double)(seed >> 11) / 9007199254740992.0;
             top = fmax(top, a[k]);
         }
-        double v = hes_colloc_smax(a, m, mu, w), sum = 0;
+        double v = hes__colloc_smax(a, m, mu, w), sum = 0;
         int near = 0; /* within mu of the largest, itself included */
         for (int k = 0; k < m; k++) {
             ck_assert(w[k] >= 0 && w[k] <= 1);
@@ -381,29 +381,29 @@ START_TEST(test_smoothed_maximum_is_c1_exact_away_from_ties_and_bounded)
         for (int k = 0; k < m; k++) { /* gradient = central differences */
             double keep = a[k], vp, vm;
             a[k] = keep + h;
-            vp = hes_colloc_smax(a, m, mu, wp);
+            vp = hes__colloc_smax(a, m, mu, wp);
             a[k] = keep - h;
-            vm = hes_colloc_smax(a, m, mu, wp);
+            vm = hes__colloc_smax(a, m, mu, wp);
             a[k] = keep;
             ck_assert_msg(fabs((vp - vm) / (2 * h) - w[k]) < 1e-6, "m %d, k %d: %.9f vs %.9f", m,
                           k, w[k], (vp - vm) / (2 * h));
         }
         for (int k = 0; k < m; k++) /* reversed order: the same value and weights */
             b[k] = a[m - 1 - k];
-        ck_assert_double_eq_tol(hes_colloc_smax(b, m, mu, wb), v, 1e-15);
+        ck_assert_double_eq_tol(hes__colloc_smax(b, m, mu, wb), v, 1e-15);
         for (int k = 0; k < m; k++)
             ck_assert_double_eq_tol(wb[k], w[m - 1 - k], 1e-12);
         if (m == 2) { /* the floor's term, and its quadratic as written before */
-            double slope, f = hes_colloc_floor(a[0], a[1], mu, &slope), d = a[0] - a[1] + mu;
+            double slope, f = hes__colloc_floor(a[0], a[1], mu, &slope), d = a[0] - a[1] + mu;
             ck_assert(f == v && slope == w[0]);
             if (d > 0 && d < 2 * mu)
                 ck_assert(f == a[1] + d * d / (4 * mu) && slope == d / (2 * mu));
         }
     }
     double same[4] = { 0.3, 0.3, 0.3, 0.3 }, w[4];  /* the largest excess */
-    ck_assert_double_eq_tol(hes_colloc_smax(same, 4, mu, w), 0.3 + mu / 2 * 0.75, 1e-15);
+    ck_assert_double_eq_tol(hes__colloc_smax(same, 4, mu, w), 0.3 + mu / 2 * 0.75, 1e-15);
     ck_assert_double_eq_tol(w[2], 0.25, 1e-15);
-    ck_assert(hes_colloc_smax(same, 4, 0.0, w) == 0.3 && w[0] == 1 && w[1] == 0); /* mu 0: max */
+    ck_assert(hes__colloc_smax(same, 4, 0.0, w) == 0.3 && w[0] == 1 && w[1] == 0); /* mu 0: max */
 }
 END_TEST
 

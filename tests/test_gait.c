@@ -68,9 +68,9 @@ START_TEST(test_gait_nlp_derivatives_equal_central_differences)
     for (int j = 0; j < nv; j++)
         if (z[j] == 0.0)
             z[j] = 0.05 * sin(1.3 * j);
-    ck_assert_int_eq(hes_colloc_constraints(c, z, cv, J), HES_OK);
-    ck_assert_int_eq(hes_colloc_path(c, z, cv, Jp), HES_OK);
-    double psi, e = hes_colloc_energy(c, z, ge), worst_c = 0, worst_p = 0, worst_e = 0, worst_g = 0;
+    ck_assert_int_eq(hes__colloc_constraints(c, z, cv, J), HES_OK);
+    ck_assert_int_eq(hes__colloc_path(c, z, cv, Jp), HES_OK);
+    double psi, e = hes__colloc_energy(c, z, ge), worst_c = 0, worst_p = 0, worst_e = 0, worst_g = 0;
     double smooth, worst_s = 0, *gs = malloc(sizeof(double) * (size_t)nv);
     int fb;
     ck_assert_int_eq(hes_colloc_psi(c, z, &psi, gp, &fb), HES_OK);
@@ -78,19 +78,19 @@ START_TEST(test_gait_nlp_derivatives_equal_central_differences)
     /* the smooth measure weighs every multiplier: in the 4-state phases
      * more rank-one pairs than states, so its gradient takes the step
      * factors' other branch there (colloc_psi.c, step_gradient) */
-    ck_assert_int_eq(hes_colloc_measure(c, z, HES_MEASURE_SMOOTH, &smooth, gs, &fb), HES_OK);
+    ck_assert_int_eq(hes__colloc_measure(c, z, HES_MEASURE_SMOOTH, &smooth, gs, &fb), HES_OK);
     ck_assert_int_eq(fb, 0);
     ck_assert(e > 0);
     for (int j = 0; j < nv; j++) {
         double h = 1e-6 * fmax(1.0, fabs(z[j])), zj = z[j];
         z[j] = zj + h;
-        ck_assert_int_eq(hes_colloc_constraints(c, z, cp, NULL), HES_OK);
-        ck_assert_int_eq(hes_colloc_path(c, z, cp + nc, NULL), HES_OK);
-        double ep = hes_colloc_energy(c, z, NULL);
+        ck_assert_int_eq(hes__colloc_constraints(c, z, cp, NULL), HES_OK);
+        ck_assert_int_eq(hes__colloc_path(c, z, cp + nc, NULL), HES_OK);
+        double ep = hes__colloc_energy(c, z, NULL);
         z[j] = zj - h;
-        ck_assert_int_eq(hes_colloc_constraints(c, z, cm, NULL), HES_OK);
-        ck_assert_int_eq(hes_colloc_path(c, z, cm + nc, NULL), HES_OK);
-        double em = hes_colloc_energy(c, z, NULL);
+        ck_assert_int_eq(hes__colloc_constraints(c, z, cm, NULL), HES_OK);
+        ck_assert_int_eq(hes__colloc_path(c, z, cm + nc, NULL), HES_OK);
+        double em = hes__colloc_energy(c, z, NULL);
         /* psi's reference: fourth-order differences with a step 100 times
            larger (psi's own rounding, ~1e-10 through the events' central
            differences, over h = 1e-6 was up to 2.5e-4 of noise in the
@@ -99,7 +99,7 @@ START_TEST(test_gait_nlp_derivatives_equal_central_differences)
         for (int s = 0; s < 4; s++) {
             z[j] = zj + (s == 0 ? -2 : s == 1 ? -1 : s == 2 ? 1 : 2) * H;
             ck_assert_int_eq(hes_colloc_psi(c, z, &q[s], NULL, NULL), HES_OK);
-            ck_assert_int_eq(hes_colloc_measure(c, z, HES_MEASURE_SMOOTH, &qs[s], NULL, NULL),
+            ck_assert_int_eq(hes__colloc_measure(c, z, HES_MEASURE_SMOOTH, &qs[s], NULL, NULL),
                              HES_OK);
         }
         z[j] = zj;
@@ -163,8 +163,8 @@ START_TEST(test_gait_psi_gradient_two_ways_agree)
         hes_measure measure = m ? HES_MEASURE_SMOOTH : HES_MEASURE_PSI;
         double v[2], worst = 0, gmax = 0;
         for (int how = 1; how <= 2; how++) {
-            hes_colloc_set_step_states(c, how);
-            ck_assert_int_eq(hes_colloc_measure(c, z, measure, &v[how - 1], g[how - 1], &fb),
+            hes__colloc_set_step_states(c, how);
+            ck_assert_int_eq(hes__colloc_measure(c, z, measure, &v[how - 1], g[how - 1], &fb),
                              HES_OK);
             ck_assert_int_eq(fb, 0);
         }

@@ -209,14 +209,14 @@ static hes_status evaluate(hes_colloc *c, double *z, double *cv, double *jac, do
     double smooth;
     int fb;
     hes_status st;
-    if ((st = hes_colloc_constraints(c, z, cv, jac)) != HES_OK ||
-        (st = hes_colloc_path(c, z, cv, jac)) != HES_OK)
+    if ((st = hes__colloc_constraints(c, z, cv, jac)) != HES_OK ||
+        (st = hes__colloc_path(c, z, cv, jac)) != HES_OK)
         return st;
-    (void)hes_colloc_energy(c, z, grad);
-    (void)hes_colloc_roughness(c, z, grad);
+    (void)hes__colloc_energy(c, z, grad);
+    (void)hes__colloc_roughness(c, z, grad);
     if ((st = hes_colloc_psi(c, z, psi, grad, &fb)) != HES_OK)
         return st;
-    return hes_colloc_measure(c, z, HES_MEASURE_SMOOTH, &smooth, grad, &fb);
+    return hes__colloc_measure(c, z, HES_MEASURE_SMOOTH, &smooth, grad, &fb);
 }
 
 START_TEST(test_collocation_evaluations_do_not_allocate)

@@ -56,7 +56,7 @@ START_TEST(test_coupled_simultaneous_impacts_give_two_pieces)
     hes_system *a, *b;
     int na, nb;
     analyse(hes_problem_find("twin-jugglers"), 3.0, -2.0, &ra, sa, &na, &a);
-    analyse(&hes_problem_twin_jugglers_swapped, 3.0, -2.0, &rb, sb, &nb, &b);
+    analyse(&hes__problem_twin_jugglers_swapped, 3.0, -2.0, &rb, sb, &nb, &b);
     ck_assert_int_eq(na, 1);
     ck_assert_int_eq(nb, 1);
     /* same orbit, same outcome in either order, different linearisations */

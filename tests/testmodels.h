@@ -37,7 +37,7 @@ extern const hes_model test_hopf_kicks;
 
 /* The built-in twin jugglers with the two impacts listed in the other order
  * (problems/twin_jugglers.c; exported by the library, not registered). */
-extern const hes_model hes_problem_twin_jugglers_swapped;
+extern const hes_model hes__problem_twin_jugglers_swapped;
 
 /* The simplest walking model of Garcia et al. (1998) with its section just
  * after the plastic heelstrike (rank-2 reset Jacobian) or at midstance

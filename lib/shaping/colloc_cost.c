@@ -44,7 +44,7 @@
 
 #include "shaping/colloc_internal.h"
 
-double hes_colloc_smax(const double *a, int m, double mu, double *w)
+double hes__colloc_smax(const double *a, int m, double mu, double *w)
 {
     int top = 0;
     for (int k = 1; k < m; k++)
@@ -106,15 +106,15 @@ double hes_colloc_smax(const double *a, int m, double mu, double *w)
     return a[top] + v;
 }
 
-double hes_colloc_floor(double psi, double floor, double mu, double *slope)
+double hes__colloc_floor(double psi, double floor, double mu, double *slope)
 {
     double a[2] = { psi, floor }, w[2];
-    double v = hes_colloc_smax(a, 2, mu, w);
+    double v = hes__colloc_smax(a, 2, mu, w);
     *slope = w[0];
     return v;
 }
 
-double hes_colloc_energy(const hes_colloc *c, const double *z, double *grad)
+double hes__colloc_energy(const hes_colloc *c, const double *z, double *grad)
 {
     double e = 0;
     int m = c->n_in;
@@ -150,7 +150,7 @@ double hes_colloc_energy(const hes_colloc *c, const double *z, double *grad)
     return e;
 }
 
-double hes_colloc_roughness(const hes_colloc *c, const double *z, double *grad)
+double hes__colloc_roughness(const hes_colloc *c, const double *z, double *grad)
 {
     double r = 0;
     int m = c->n_in;

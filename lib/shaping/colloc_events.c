@@ -110,7 +110,7 @@ static hes_status event_rows(hes_colloc *c, const double *z, int i, int row, dou
     return st;
 }
 
-hes_status hes_colloc_constraints(hes_colloc *c, const double *z, double *cv, double *jac)
+hes_status hes__colloc_constraints(hes_colloc *c, const double *z, double *cv, double *jac)
 {
     hes__colloc_memo_clear(&c->ws);
     int P = c->n_phases, nc = c->nc, row = 0;

@@ -351,7 +351,7 @@ hes_status hes_colloc_gait(hes_colloc *c, const double *z, hes_gait *g)
         memcpy(ph->u, z + c->uoff[i], sizeof(double) * (size_t)(ph->u_rows * c->n_in));
     }
     if (c->n_in)
-        g->energy = hes_colloc_energy(c, z, NULL);
+        g->energy = hes__colloc_energy(c, z, NULL);
     return HES_OK;
 }
 

@@ -187,7 +187,7 @@ hes_status hes__colloc_defects(hes_colloc *c, const double *z, int i, int row, d
 /* The equality constraints (defects, events, resets with periodicity,
  * anchors) and, if jac != NULL, their exact Jacobian (ncons x nvars,
  * column-major) (colloc_events.c). */
-hes_status hes_colloc_constraints(hes_colloc *c, const double *z, double *cv, double *jac);
+hes_status hes__colloc_constraints(hes_colloc *c, const double *z, double *cv, double *jac);
 /* Where the model refuses a trial point of the NLP (an invalid impact, a
  * failed callback) the cost and constraints say so with this value. */
 #define HES__COLLOC_FAILED_POINT 1e6
@@ -211,7 +211,7 @@ hes_status hes__colloc_reduced(hes_colloc *c, double *z, const double *lo, const
  * states of their nodes (colloc_psi.c, step_gradient): 0 the cheaper of
  * the two ways (the default), 1 along the directions of the rank-one pairs,
  * 2 state by state: the test suites compare the two. */
-void hes_colloc_set_step_states(hes_colloc *c, int how);
+void hes__colloc_set_step_states(hes_colloc *c, int how);
 /* SLSQP's stopping rules for the collocation's programs (nlp_solver.c). */
 void hes__colloc_slsqp_stops(nlopt_opt opt, double ftol, int maxeval);
 /* Nonzero when the reduced space applies to c's program: something is
@@ -251,11 +251,11 @@ void hes__colloc_offer(hes_colloc *c, const double *x, double v);
 /* The inequality constraints (nineq values, >= 0 when satisfied: path
  * constraints, crossing rates, order of virtual events) and their Jacobian
  * (nineq x nvars, column-major) if jac != NULL (colloc_path.c). */
-hes_status hes_colloc_path(hes_colloc *c, const double *z, double *cv, double *jac);
+hes_status hes__colloc_path(hes_colloc *c, const double *z, double *cv, double *jac);
 /* Integral of the squared inputs over the period (exact for the
  * interpolation used) and its gradient (nvars) if grad != NULL
  * (colloc_cost.c). */
-double hes_colloc_energy(const hes_colloc *c, const double *z, double *grad);
+double hes__colloc_energy(const hes_colloc *c, const double *z, double *grad);
 /* The terms of the collocation's cost besides max(measure, floor) at z:
  * the input-rate regularisation and the (weighted) energy, as the
  * minimisation counts them (colloc_solve.c). */
@@ -264,16 +264,16 @@ double hes__colloc_input_cost(hes_colloc *c, hes_colloc_objective objective, dou
 /* max(a_1..a_m) smoothed with half-width mu > 0 (mu <= 0: the maximum),
  * and its gradient in a into w (m; colloc_cost.c); m <= HES_COLLOC_SMAX_MAX. */
 #define HES_COLLOC_SMAX_MAX 64
-double hes_colloc_smax(const double *a, int m, double mu, double *w);
+double hes__colloc_smax(const double *a, int m, double mu, double *w);
 /* The psi floor's term max(psi, floor), smoothed over |psi - floor| < mu
- * when mu > 0 (hes_colloc_smax), and its derivative in psi (*slope). */
-double hes_colloc_floor(double psi, double floor, double mu, double *slope);
+ * when mu > 0 (hes__colloc_smax), and its derivative in psi (*slope). */
+double hes__colloc_floor(double psi, double floor, double mu, double *slope);
 /* Integral of the squared input rates (see smooth_weight) and its gradient
  * (colloc_cost.c). */
-double hes_colloc_roughness(const hes_colloc *c, const double *z, double *grad);
+double hes__colloc_roughness(const hes_colloc *c, const double *z, double *grad);
 /* hes_colloc_psi for either stability measure (HES_MEASURE_PSI or
  * HES_MEASURE_SMOOTH) (colloc_psi.c). */
-hes_status hes_colloc_measure(hes_colloc *c, const double *z, hes_measure measure, double *value,
+hes_status hes__colloc_measure(hes_colloc *c, const double *z, hes_measure measure, double *value,
                               double *grad, int *fallback);
 
 

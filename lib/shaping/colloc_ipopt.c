@@ -9,7 +9,7 @@
  *   minimise   J(z)   subject to   c_eq(z) = 0,  c_path(z) >= 0,  lo <= z <= hi
  *
  * The constraint Jacobian is the collocation's exact one
- * (hes_colloc_constraints, hes_colloc_path), whose block structure (a
+ * (hes__colloc_constraints, hes__colloc_path), whose block structure (a
  * defect involves its two nodes, its phase's duration, inputs and
  * parameters; an event its phase's last node and the next phase's first)
  * is read once as the union of the nonzeros at the start and at three
@@ -93,10 +93,10 @@ typedef struct {
 static int constraints(ipopt_ctx *s, const double *x, double *g, int with_jac)
 {
     hes_colloc *c = s->c;
-    if (hes_colloc_constraints(c, x, g, with_jac ? s->jac : NULL) != HES_OK)
+    if (hes__colloc_constraints(c, x, g, with_jac ? s->jac : NULL) != HES_OK)
         return 0;
     hes__colloc_track(c, x, g, with_jac);
-    if (c->ni > 0 && hes_colloc_path(c, x, g + c->nc, with_jac ? s->jp : NULL) != HES_OK)
+    if (c->ni > 0 && hes__colloc_path(c, x, g + c->nc, with_jac ? s->jp : NULL) != HES_OK)
         return 0;
     return 1;
 }

@@ -155,7 +155,7 @@ static hes_status order_constraints(hes_colloc *c, const double *z, double *cv, 
     return st;
 }
 
-hes_status hes_colloc_path(hes_colloc *c, const double *z, double *cv, double *jac)
+hes_status hes__colloc_path(hes_colloc *c, const double *z, double *cv, double *jac)
 {
     int ni = c->ni, row = 0, nm = c->sys->nmax;
     hes_status st = HES_OK;

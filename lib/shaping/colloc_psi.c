@@ -213,7 +213,7 @@ static hes_status colloc_measure(hes_colloc *c, const double *z, hes_measure mea
                                  double *value, double *grad, int *fallback);
 
 /* psi with its kinks smoothed (hes_colloc_options.psi_smoothing): the
- * smoothed maximum hes_colloc_smax of all the multipliers' moduli with
+ * smoothed maximum hes__colloc_smax of all the multipliers' moduli with
  * half-width mu, its gradient in the moduli into weights.  A complex pair
  * counts twice, as the real pair it came from: where two real multipliers
  * c +- sqrt(d) merge (d -> 0) the smoothed value c + d/mu + mu/4 meets the
@@ -227,7 +227,7 @@ static double smoothed_psi(const hes_stability *stab, double mu, double *weights
     double w[HES_COLLOC_SMAX_MAX];
     int n = stab->n_mult;
     assert(n <= HES_COLLOC_SMAX_MAX);
-    double v = hes_colloc_smax(stab->abs, n, mu, w);
+    double v = hes__colloc_smax(stab->abs, n, mu, w);
     for (int k = 0; weights && k < n; k++)
         weights[k] = 0.0;
     for (int k = 0; weights && k < n; k++) {
@@ -419,7 +419,7 @@ static hes_status step_gradient(hes_colloc *c, hes__colloc_ws *w, const grad_job
     /* the states by directions where the pairs are fewer (2 evaluations of
      * the blocks per pair, 3 field Jacobians each; state by state 2 per
      * state, 2 Jacobians each, the memo keeping the other node's), unless a
-     * test asks for one way (hes_colloc_set_step_states) */
+     * test asks for one way (hes__colloc_set_step_states) */
     int along = c->step_states ? c->step_states == 1 : nt < n;
     for (int q = along ? 2 * n : 0; q < nv; q++) {
         int v = vars[q];
@@ -563,7 +563,7 @@ static hes_status team_status(hes_colloc *c, int members, const hes_status *stat
                      hes_system_errmsg(hes__colloc_team_sys(c, worst)));
 }
 
-void hes_colloc_set_step_states(hes_colloc *c, int how)
+void hes__colloc_set_step_states(hes_colloc *c, int how)
 {
     c->step_states = how;
 }
@@ -590,7 +590,7 @@ hes_status hes_colloc_psi(hes_colloc *c, const double *z, double *psi, double *g
     return colloc_measure(c, z, HES_MEASURE_PSI, psi, grad, fallback);
 }
 
-hes_status hes_colloc_measure(hes_colloc *c, const double *z, hes_measure measure, double *value,
+hes_status hes__colloc_measure(hes_colloc *c, const double *z, hes_measure measure, double *value,
                               double *grad, int *fallback)
 {
     if (!c)

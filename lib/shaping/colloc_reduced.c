@@ -148,7 +148,7 @@ static int factor(red_ctx *r)
  * matrix from now on); 0 when the model refuses z or A is singular. */
 static int refresh(red_ctx *r)
 {
-    if (hes_colloc_constraints(r->c, r->z, r->cv, r->jac) != HES_OK || !factor(r))
+    if (hes__colloc_constraints(r->c, r->z, r->cv, r->jac) != HES_OK || !factor(r))
         return r->lu_valid = 0;
     return r->lu_valid = 1;
 }
@@ -165,7 +165,7 @@ static int newton(red_ctx *r)
     int nc = c->nc;
     double prev = HUGE_VAL;
     for (int it = 0;; it++) {
-        if (hes_colloc_constraints(c, r->z, r->cv, NULL) != HES_OK)
+        if (hes__colloc_constraints(c, r->z, r->cv, NULL) != HES_OK)
             return 0;
         double res = 0;
         for (int i = 0; i < nc; i++)
@@ -320,7 +320,7 @@ static void red_ineq(unsigned m, double *result, unsigned n, const double *x, do
     hes_colloc *c = r->c;
     int ni = c->ni;
     if (!point(r, x, grad != NULL) ||
-        (ni > 0 && hes_colloc_path(c, r->z, r->pv, grad ? r->pjac : NULL) != HES_OK)) {
+        (ni > 0 && hes__colloc_path(c, r->z, r->pv, grad ? r->pjac : NULL) != HES_OK)) {
         for (unsigned i = 0; i < m; i++)
             result[i] = HES__COLLOC_FAILED_POINT;
         if (grad)

@@ -52,7 +52,7 @@ static void equality(unsigned m, double *result, unsigned n, const double *x, do
                      void *data)
 {
     solve_ctx *s = data;
-    hes_status st = hes_colloc_constraints(s->c, x, result, grad ? s->jac : NULL);
+    hes_status st = hes__colloc_constraints(s->c, x, result, grad ? s->jac : NULL);
     if (st != HES_OK) { /* e.g. an impact law refusing the state: a step too far */
         fail_point(m, n, result, grad);
         return;
@@ -69,7 +69,7 @@ static void inequality(unsigned m, double *result, unsigned n, const double *x, 
                        void *data)
 {
     solve_ctx *s = data;
-    hes_status st = hes_colloc_path(s->c, x, result, grad ? s->jac : NULL);
+    hes_status st = hes__colloc_path(s->c, x, result, grad ? s->jac : NULL);
     if (st != HES_OK) {
         fail_point(m, n, result, grad);
         return;
@@ -127,14 +127,14 @@ static double input_terms(hes_colloc *c, hes_colloc_objective objective, double 
     int psi = objective == HES_COLLOC_STABILITY || objective == HES_COLLOC_WEIGHTED;
     if (psi && c->smooth > 0 && c->n_in > 0) { /* input-rate regularisation */
         double *gr = grad ? c->gtmp : NULL;
-        cost += c->smooth * hes_colloc_roughness(c, x, gr);
+        cost += c->smooth * hes__colloc_roughness(c, x, gr);
         for (size_t j = 0; gr && j < n; j++)
             grad[j] += c->smooth * gr[j];
     }
     if (objective == HES_COLLOC_ENERGY || objective == HES_COLLOC_WEIGHTED) {
         double *ge = grad ? c->gtmp : NULL;
         double w = objective == HES_COLLOC_ENERGY ? 1.0 : weight;
-        cost += w * hes_colloc_energy(c, x, ge);
+        cost += w * hes__colloc_energy(c, x, ge);
         for (size_t j = 0; ge && j < n; j++)
             grad[j] += w * ge[j];
     }
@@ -162,7 +162,7 @@ static double cost_function(unsigned n, const double *x, double *grad, void *dat
     if (p->objective == HES_COLLOC_STABILITY || p->objective == HES_COLLOC_WEIGHTED) {
         c->psi_mu = p->psi_mu; /* psi's kinks smoothed while the rounds smooth them */
         c->psi_band = 0;
-        hes_status st = hes_colloc_measure(c, x, c->measure, &psi, grad, &fb);
+        hes_status st = hes__colloc_measure(c, x, c->measure, &psi, grad, &fb);
         c->psi_mu = 0;
         p->psi_in_band |= c->psi_band;
         if (st != HES_OK) { /* see fail_point */
@@ -175,7 +175,7 @@ static double cost_function(unsigned n, const double *x, double *grad, void *dat
         shown = p->last_psi = p->psi_mu > 0 ? c->stab.psi : psi;
         /* max(psi, floor): flat below the floor, its kink smoothed by mu */
         double slope;
-        cost = hes_colloc_floor(psi, c->psi_floor, p->mu, &slope);
+        cost = hes__colloc_floor(psi, c->psi_floor, p->mu, &slope);
         p->in_band |= slope > 0 && slope < 1;
         if (grad && slope == 0)
             memset(grad, 0, sizeof(double) * n);
@@ -264,12 +264,12 @@ static hes_status run_nlp(hes_colloc *c, double *z, double tol, cost_ctx *cc, do
         st = s.err != HES_OK ? s.err : cc->err;
         goto out;
     }
-    if ((st = hes_colloc_constraints(c, z, s.cv, NULL)) != HES_OK)
+    if ((st = hes__colloc_constraints(c, z, s.cv, NULL)) != HES_OK)
         goto out;
     double v = 0;
     for (int i = 0; i < nc; i++)
         v = fmax(v, fabs(s.cv[i]));
-    if (ni > 0 && (st = hes_colloc_path(c, z, s.cv, NULL)) != HES_OK)
+    if (ni > 0 && (st = hes__colloc_path(c, z, s.cv, NULL)) != HES_OK)
         goto out;
     for (int i = 0; i < ni; i++)
         v = fmax(v, -s.cv[i]);
@@ -295,11 +295,11 @@ out:
 static double max_violation(hes_colloc *c, const double *z)
 {
     double *cv = c->cvtmp, v = hes__colloc_bound_violation(c, z);
-    if (hes_colloc_constraints(c, z, cv, NULL) != HES_OK)
+    if (hes__colloc_constraints(c, z, cv, NULL) != HES_OK)
         return HUGE_VAL;
     for (int i = 0; i < c->nc; i++)
         v = fmax(v, fabs(cv[i]));
-    if (c->ni > 0 && hes_colloc_path(c, z, cv, NULL) != HES_OK)
+    if (c->ni > 0 && hes__colloc_path(c, z, cv, NULL) != HES_OK)
         v = HUGE_VAL;
     for (int i = 0; i < c->ni && v < HUGE_VAL; i++)
         v = fmax(v, -cv[i]);
@@ -425,7 +425,7 @@ hes_status hes_colloc_minimize(hes_colloc *c, double *z, hes_colloc_objective ob
      * optima lie there (the SLIP's on 11 nodes from K = thetadot = 0:
      * SLSQP's rounds crawled to 0.662866 in 1000 evaluations; smoothed,
      * they reach the optimum 0.662370 and end in 522).  The rounds
-     * minimise psi smoothed by hes_colloc_smax of the moduli, mu =
+     * minimise psi smoothed by hes__colloc_smax of the moduli, mu =
      * psi_smoothing times psi at the start, with the floor's schedule
      * (none below SMOOTH_END psi at the best point, where the polishing
      * rounds below follow). */
@@ -522,10 +522,10 @@ hes_status hes_colloc_minimize(hes_colloc *c, double *z, hes_colloc_objective ob
     hes__colloc_put_params(c, z);
     res->violation = max_violation(c, z);
     if (st == HES_OK) {
-        res->energy = hes_colloc_energy(c, z, NULL);
+        res->energy = hes__colloc_energy(c, z, NULL);
         st = hes_colloc_psi(c, z, &res->psi, NULL, NULL);
         hes__colloc_put_params(c, z);
-        res->roughness = hes_colloc_roughness(c, z, NULL);
+        res->roughness = hes__colloc_roughness(c, z, NULL);
         cost_ctx probe = { .c = c, .objective = objective, .weight = weight, .last_psi = NAN };
         res->cost = cost_function((unsigned)c->nv, z, NULL, &probe);
     }

@@ -62,9 +62,9 @@ int main(void)
     }
     int reps = 200;
     double t_psi = per_eval(c, z, NULL, reps);
-    hes_colloc_set_step_states(c, 1);
+    hes__colloc_set_step_states(c, 1);
     double t_along = per_eval(c, z, g1, reps);
-    hes_colloc_set_step_states(c, 2);
+    hes__colloc_set_step_states(c, 2);
     double t_each = per_eval(c, z, g2, reps);
     double diff = 0, gmax = 0;
     for (int j = 0; j < nv; j++) {

@@ -64,7 +64,7 @@ static void print_text(const hes_ess *ess, const hes_ess_options *o, const hes_e
     for (int i = 0; i < r->m; i++)
         printf("%s%+d", i ? ", " : "", r->s_end[i]);
     printf("]\n");
-    printf("error from the band (the run at eps/2 and eps/4): %.3g, order %.2f\n",
+    printf("error from the band (the runs at eps/2, eps/4 and eps/8): %.3g, order %.2f\n",
            r->eps_error, r->eps_order);
     if (r->jac) {
         printf("\njacobian d x(T) / d x0:\n");
@@ -83,7 +83,7 @@ static void accuracy_note(const hes_ess_options *o, const hes_ess_result *r)
     int trusted = isfinite(r->eps_order) && r->eps_order > 1.5 && r->eps_order < 2.5;
     if (r->eps_error > 1e-3 * size || (!trusted && r->eps_error > 1e-6 * size))
         fprintf(stderr, "%s: note: the end state's error from the band eps = %g is about %.3g "
-                "(max norm; the runs at eps/2 and eps/4 give order %.2f%s); try a smaller "
+                "(max norm; the runs at eps/2, eps/4 and eps/8 give order %.2f%s); try a smaller "
                 "--eps\n", CMD, o->eps, r->eps_error, r->eps_order,
                 trusted ? "" : ", not the method's 2: the estimate itself is rough");
 }

@@ -277,13 +277,15 @@ hes_status hes_ess_run(hes_ess *ess, const hes_ess_options *opts, double t0,
                        const double *x0, double t_end, hes_ess_result *res);
 void hes_ess_result_free(hes_ess_result *res);
 /* The error of a run's end state from the band eps (lib/ess/ess_accuracy.c):
- * the run of res (from opts, t0, x0 to t_end) again at eps / 2 and eps / 4;
- * with d1 = |x(eps) - x(eps / 2)| and d2 = |x(eps / 2) - x(eps / 4)| (max
- * norms), res->eps_error = (4/3) d1 (Richardson for the method's order 2)
- * and res->eps_order = log2(d1 / d2) (NaN when d2 = 0).  An order far from 2
- * says the estimate is not to be trusted (an event near t_end, eps too
- * large).  Returns the status of the extra runs (the message in
- * hes_ess_errmsg). */
+ * the run of res (from opts, t0, x0 to t_end) again at eps / 2, eps / 4 and
+ * eps / 8; with d_k the max-norm change from one to the next,
+ * res->eps_error = (4/3) d1 (Richardson for the method's order 2) and
+ * res->eps_order = log2(d1 / d2) (NaN when d2 = 0) -- when log2(d2 / d3)
+ * agrees with it to 0.5.  Otherwise eps is not in the asymptotic range (a
+ * bed of guards closer than eps): eps_order is log2(d2 / d3) and eps_error
+ * at least |x(eps) - x(eps / 8)|.  An order far from 2 says the estimate is
+ * not to be trusted (an event near t_end, eps too large).  Returns the
+ * status of the extra runs (the message in hes_ess_errmsg). */
 hes_status hes_ess_run_error(hes_ess *ess, const hes_ess_options *opts, double t0,
                              const double *x0, double t_end, hes_ess_result *res);
 

@@ -230,27 +230,29 @@ static hes_status psi_of(hes_ess *e, const hes_ess_orbit_options *o, const hes_e
     return st;
 }
 
-/* The check of eps (options.check_eps): the orbit again at eps / 2 and
- * eps / 4, warm started.  With d1 = psi(eps) - psi(eps / 2) and
- * d2 = psi(eps / 2) - psi(eps / 4), and the same for the period, the
- * observed order is log2(|d1| / |d2|) (2 for the method, whose error is
- * C eps^2 + ...) and the discretization error of psi at eps is about
- * (4 / 3) |d1| (Richardson).  An orbit that is not found again, or whose
- * psi or period changes at an order below 1.5 (where the change is above
- * the integration's noise), is an artifact of the band, not an orbit of the
- * system: HES_ENOORBIT.  The error joins stab.psi_tol, and the verdict is
- * taken again with it. */
+/* The check of eps (options.check_eps): the orbit again at eps / 2,
+ * eps / 4 and eps / 8, warm started.  With d1 = psi(eps) - psi(eps / 2),
+ * d2 = psi(eps / 2) - psi(eps / 4) and d3, and the same for the period,
+ * the observed order is log2(|d1| / |d2|) (2 for the method, whose error
+ * is C eps^2 + ...) when log2(|d2| / |d3|) agrees with it to 0.5 (else the
+ * smaller of the two: eps is not in the asymptotic range, as where the
+ * band spans guards closer than eps), and the discretization error of psi
+ * at eps is about (4 / 3) |d1| (Richardson).  An orbit that is not found
+ * again, or whose psi or period changes at an order below 1.5 (where the
+ * change is above the integration's noise), is an artifact of the band,
+ * not an orbit of the system: HES_ENOORBIT.  The error joins stab.psi_tol,
+ * and the verdict is taken again with it. */
 static hes_status check_eps(hes_ess *e, const hes_ess_orbit_options *opts, hes_ess_options *eo,
                             hes_ess_orbit *res, period_eval *pe, double *work)
 {
     int n = e->n;
-    double psi[3] = { res->stab.psi }, T[3] = { res->period };
+    double psi[4] = { res->stab.psi }, T[4] = { res->period };
     double *x = malloc((size_t)n * sizeof *x), Tq = res->period;
     if (!x)
         return hes__ess_fail(e, HES_ENOMEM, "out of memory for the ESS orbit");
     memcpy(x, res->x0, (size_t)n * sizeof *x);
     hes_status st = HES_OK;
-    for (int q = 1; q <= 2 && st == HES_OK; q++) {
+    for (int q = 1; q <= 3 && st == HES_OK; q++) {
         int it;
         eo->eps = opts->ess.eps / (1 << q);
         st = newton(e, opts, eo, x, &Tq, pe, work, &it);
@@ -275,15 +277,23 @@ static hes_status check_eps(hes_ess *e, const hes_ess_orbit_options *opts, hes_e
     double noise = fmax(10 * res->stab.psi_tol, 1e-12), noiseT = 100 * eo->rtol * T[0];
     double op = fabs(d1) > noise ? log2(fabs(d1) / fmax(fabs(d2), DBL_MIN)) : NAN;
     double oT = fabs(dT1) > noiseT ? log2(fabs(dT1) / fmax(fabs(dT2), DBL_MIN)) : NAN;
+    /* the next pair must agree (eps in the asymptotic range: a band that
+       spans guards closer than eps can show order 2 by chance) */
+    double d3 = psi[2] - psi[3], dT3 = T[2] - T[3];
+    double op2 = fabs(d2) > noise ? log2(fabs(d2) / fmax(fabs(d3), DBL_MIN)) : NAN;
+    double oT2 = fabs(dT2) > noiseT ? log2(fabs(dT2) / fmax(fabs(dT3), DBL_MIN)) : NAN;
+    if ((isfinite(op) && isfinite(op2) && fabs(op - op2) > 0.5) ||
+        (isfinite(oT) && isfinite(oT2) && fabs(oT - oT2) > 0.5))
+        op = fmin(op, op2), oT = fmin(oT, oT2);
     res->eps_order = op;
     res->eps_error = 4.0 / 3.0 * fabs(d1);
     if (op < 1.5 || oT < 1.5)
         return hes__ess_fail(e, HES_ENOORBIT, "the orbit does not converge as the band "
                              "shrinks: psi = %.10g, %.10g, %.10g and period %.10g, %.10g, "
-                             "%.10g at eps, eps / 2, eps / 4 (eps = %g) change at order %.2g "
-                             "and %.2g, not 2: an artifact of too coarse an eps, or no orbit "
-                             "of the system", psi[0], psi[1], psi[2], T[0], T[1], T[2],
-                             opts->ess.eps, op, oT);
+                             "%.10g at eps, eps / 2, eps / 4 (eps = %g; and %.10g, %.10g at "
+                             "eps / 8) change at order %.2g and %.2g, not 2: an artifact of "
+                             "too coarse an eps, or no orbit of the system", psi[0], psi[1],
+                             psi[2], T[0], T[1], T[2], opts->ess.eps, psi[3], T[3], op, oT);
     res->stab.psi_tol = fmax(res->stab.psi_tol, res->eps_error);
     res->stab.verdict = hes_verdict_of(res->stab.psi, res->stab.psi_tol);
     res->stab.stable = res->stab.verdict == HES_STABLE;

@@ -37,14 +37,15 @@
  * scale of e and C x's terms.  Where |C x - e| falls by less than ten
  * times in a round, s grows ten times (the multipliers kept), to at most
  * 3e4 |A|/|C|: a heavier weight converges faster and costs accuracy, the
- * gradient's rounding growing as s^2.  At that fixed point x is optimal for the equality-
- * constrained problem (the subproblem's optimality conditions are the
- * KKT conditions with multipliers s^2 (e - g)).
+ * gradient's rounding growing as s^2.  At the fixed point x is optimal
+ * for the equality-constrained problem (the subproblem's optimality
+ * conditions are its KKT conditions with multipliers s^2 (e - g)).
  *
  * Why not a packaged solver: Debian 12 has no NNLS or bounded least
  * squares in C (GSL has none; Siconos numerics' LCP and convex-QP solvers
  * and IPOPT were measured on the inverse-dynamics problems at 4 to 48
- * contacts and are 10 to 1000 times slower, or fail: share/doc/NEWS.md).
+ * contacts and are 10 to 1000 times slower, or fail: README.md, "Solve time
+ * against contacts").
  */
 #include <assert.h>
 #include <math.h>

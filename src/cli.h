@@ -175,6 +175,13 @@ int cli_report_status(hes_status status, const hes_system *sys);
  * system, or NULL with *exit_code set after printing why. */
 hes_system *cli_system_setup(const hes_model *model, const cli_assignments *a,
                              int *exit_code);
+/* The same for an event-selected model (hes_system_new_ess). */
+hes_system *cli_system_setup_ess(const hes_ess_model *model, const cli_assignments *a,
+                                 int *exit_code);
+/* The system of the PROBLEM argument, of either kind (a built-in or
+ * plugin hybrid model or event-selected system), set up as
+ * cli_system_setup does. */
+hes_system *cli_system_for(const char *arg, const cli_assignments *a, int *exit_code);
 
 /* Prints the verdict line of a stability analysis:
  *   "stable: psi = 0.5 < 1", "unstable: psi = 2 > 1", or

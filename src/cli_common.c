@@ -58,8 +58,8 @@ const hes_model *cli_find_problem(const char *arg)
     const hes_model *model = cli_find_ess_problem(arg) ? NULL : hes_problem_find(name);
 
     if (!model && cli_find_ess_problem(name))
-        fprintf(stderr, "hes: '%s' is an event-selected system: only 'hes info', 'hes "
-                "simulate --integrator ess' and 'hes analyze' take it\n", name);
+        fprintf(stderr, "hes: '%s' is an event-selected system: 'hes info', 'hes "
+                "simulate --integrator ess', 'hes analyze' and 'hes sweep' take it\n", name);
     else if (!model && hes_impact_problem_find(name))
         fprintf(stderr, "hes: '%s' is an impact problem: 'hes impact %s' and 'hes plot "
                 "impact-set %s' take it\n", name, name, name);
@@ -287,11 +287,12 @@ static const char *system_errmsg(const void *obj)
 int cli_apply_params(hes_system *sys, const cli_assignments *a)
 {
     const hes_model *m = hes_system_model(sys);
-    param_target t = { m->name, m->params, m->n_params, system_set, system_errmsg, sys };
+    param_target t = { hes_system_name(sys), hes_system_param_info(sys, 0),
+                       hes_system_n_params(sys), system_set, system_errmsg, sys };
     int rc = apply_all(&t, a);
     /* a solved parameter's value is where Newton starts, not a setting: the
        orbit's own value replaces it, so the user is told */
-    for (int i = 0; rc == 0 && i < a->n; i++) {
+    for (int i = 0; m && rc == 0 && i < a->n; i++) {
         int k = cli_assignment_param(m, a->items[i]);
         if (k >= 0 && (m->params[k].flags & HES_PARAM_SOLVED))
             fprintf(stderr, "hes: note: %s is solved for by the orbit search: the value given "
@@ -349,20 +350,12 @@ int cli_report_status(hes_status status, const hes_system *sys)
     return hes_status_exit_code(status);
 }
 
-hes_system *cli_system_setup(const hes_model *model, const cli_assignments *a,
-                             int *exit_code)
+/* The -p assignments, --no-check-derivatives and the model's validate() on
+ * a new system: sys, or NULL (destroyed) with *exit_code after a message. */
+static hes_system *setup(hes_system *sys, const cli_assignments *a, int *exit_code)
 {
-    hes_system *sys;
-    char msg[512];
-    hes_status st = hes_system_new(model, &sys, msg, sizeof msg);
-    int rc;
-
-    if (st != HES_OK) {
-        fprintf(stderr, "hes: cannot create a system for problem '%s': %s\n", model->name, msg);
-        *exit_code = hes_status_exit_code(st);
-        return NULL;
-    }
-    rc = cli_apply_params(sys, a);
+    hes_status st;
+    int rc = cli_apply_params(sys, a);
     if (rc == 0 && a->no_check_derivatives) {
         hes_settings set = hes_system_get_settings(sys);
         set.check_derivatives = 0;
@@ -384,6 +377,49 @@ hes_system *cli_system_setup(const hes_model *model, const cli_assignments *a,
     }
     *exit_code = CLI_EXIT_OK;
     return sys;
+}
+
+/* A system just created (st, msg from its constructor), set up. */
+static hes_system *created(hes_status st, hes_system *sys, const char *name, const char *msg,
+                           const cli_assignments *a, int *exit_code)
+{
+    if (st != HES_OK) {
+        fprintf(stderr, "hes: cannot create a system for problem '%s': %s\n", name, msg);
+        *exit_code = hes_status_exit_code(st);
+        return NULL;
+    }
+    return setup(sys, a, exit_code);
+}
+
+hes_system *cli_system_setup(const hes_model *model, const cli_assignments *a,
+                             int *exit_code)
+{
+    hes_system *sys = NULL;
+    char msg[512];
+    hes_status st = hes_system_new(model, &sys, msg, sizeof msg);
+    return created(st, sys, model->name, msg, a, exit_code);
+}
+
+hes_system *cli_system_setup_ess(const hes_ess_model *model, const cli_assignments *a,
+                                 int *exit_code)
+{
+    hes_system *sys = NULL;
+    char msg[512];
+    hes_status st = hes_system_new_ess(model, &sys, msg, sizeof msg);
+    return created(st, sys, model->name, msg, a, exit_code);
+}
+
+hes_system *cli_system_for(const char *arg, const cli_assignments *a, int *exit_code)
+{
+    const hes_ess_model *em = cli_find_ess_problem(arg);
+    if (em)
+        return cli_system_setup_ess(em, a, exit_code);
+    const hes_model *m = cli_find_problem(arg);
+    if (!m) {
+        *exit_code = CLI_EXIT_USAGE;
+        return NULL;
+    }
+    return cli_system_setup(m, a, exit_code);
 }
 
 int cli_parse_vector(const char *text, double **v, int *n)

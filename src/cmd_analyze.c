@@ -376,9 +376,10 @@ int cmd_analyze(int argc, char **argv)
     const char *impact_option = NULL;
     unsigned char seen[CLI_OPTION_CODES] = {0};
     const char *orbit_file = NULL, *x0_text = NULL, *mode_name = NULL, *ess_option = NULL;
-    analyze_ess_opts eo = { NULL, 0, 0, NULL, 0, 0, 0, 0, HES_ESS_CVODES };
+    analyze_ess_opts eo = { NULL, 0, 0, NULL, 0, 0, 0, HES_ESS_CVODES };
     cli_orbit orbit;
 
+    memset(&orbit, 0, sizeof orbit);
     cli_assignments_init(&params);
     optind = 1;
     while ((c = getopt_long(argc, argv, "p:h", longopts, NULL)) != -1) {
@@ -499,19 +500,21 @@ int cmd_analyze(int argc, char **argv)
     const hes_ess_model *ess_model =
         !orbit_file && optind < argc ? cli_find_ess_problem(argv[optind]) : NULL;
     if (ess_model) {
-        const char *other = check ? "--check" : gradient ? "--gradient" : mode_name ? "--mode"
+        const char *other = gradient ? "--gradient" : mode_name ? "--mode"
                           : impact_n ? "--impact-set" : NULL;
         if (other) {
             fprintf(stderr, "hes analyze: %s applies to hybrid models; '%s' is an "
                     "event-selected system\n", other, ess_model->name);
-            rc = CLI_EXIT_USAGE;
-        } else {
-            eo.x0_text = x0_text;
-            eo.json = json;
-            rc = analyze_ess(ess_model, &params, &eo);
+            cli_assignments_free(&params);
+            return CLI_EXIT_USAGE;
         }
+        eo.x0_text = x0_text;
+        sys = analyze_ess_system(ess_model, &params, &eo, &rc);
         cli_assignments_free(&params);
-        return rc;
+        if (!sys)
+            return rc;
+        x0_text = NULL; /* the system has it */
+        goto analyze;
     }
     if (ess_option) {
         fprintf(stderr, "hes analyze: %s applies to event-selected systems (marked [ess] by "
@@ -557,6 +560,7 @@ int cmd_analyze(int argc, char **argv)
         cli_orbit_free(&orbit);
         return rc;
     }
+analyze: /* the one pipeline, for a system of either kind */
     st = hes_analyze(sys, check, &res);
     if (st != HES_OK) {
         rc = cli_report_status(st, sys);
@@ -583,6 +587,9 @@ int cmd_analyze(int argc, char **argv)
     } else if (json) {
         rc = cli_print_document("hes analyze", sh ? hes_analysis_gradient_json(sys, &res, sh, &ev)
                                                    : hes_analysis_json(sys, &res));
+    } else if (hes_system_kind(sys) == HES_KIND_ESS) {
+        analyze_ess_print(sys, &res);
+        rc = CLI_EXIT_OK;
     } else {
         print_text(sys, &res);
         if (sh)

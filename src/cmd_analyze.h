@@ -17,13 +17,14 @@ typedef struct {
     double eps;              /* --eps */
     int have_eps;
     int strict_liveness;     /* --strict-liveness: options.ess.near_miss = 0 */
-    int json;                /* --json */
     hes_ess_method method;   /* --ess-method */
 } analyze_ess_opts;
 
-/* The periodic orbit of an ESS model with the -p assignments, its
- * multipliers and verdict, printed; the exit status. */
-int analyze_ess(const hes_ess_model *model, const cli_assignments *params,
-                const analyze_ess_opts *opts);
+/* The system of an ESS model with the -p assignments and the ESS options
+ * of the command line; NULL with *exit_code after a message. */
+hes_system *analyze_ess_system(const hes_ess_model *model, const cli_assignments *params,
+                               const analyze_ess_opts *opts, int *exit_code);
+/* The text of an ESS system's analysis. */
+void analyze_ess_print(const hes_system *sys, const hes_analysis *res);
 
 #endif

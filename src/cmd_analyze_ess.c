@@ -1,12 +1,12 @@
 /*
- * cmd_analyze_ess.c - `hes analyze PROBLEM` for an event-selected system
- *: its periodic orbit simulated by the ESS integrator
- * (hes_ess_orbit_find), the monodromy, the nontrivial multipliers, psi and
- * the verdict.  The guess is the model's (orbit_x0, orbit_period,
+ * cmd_analyze_ess.c - what `hes analyze PROBLEM` does differently for an
+ * event-selected system: its system (hes_system_new_ess) with the ESS
+ * options of the command line, and the text of its analysis.  The analysis
+ * itself is hes_analyze's, the one pipeline cmd_analyze.c runs for every
+ * kind of model.  The guess is the model's (orbit_x0, orbit_period,
  * orbit_section) unless --x0, --period and --section give one; --eps sets
  * the band, --strict-liveness refuses guards in their band that are not
- * live (options.near_miss = 0) instead of watching them.  Text, or hes_ess_orbit_json() with --json.  cmd_analyze.c
- * parses the command line.
+ * live (options.near_miss = 0) instead of watching them.
  */
 #include <math.h>
 #include <stdio.h>
@@ -42,13 +42,16 @@ static int section_index(const hes_ess_model *m, const char *text)
     return -1;
 }
 
-static void print_text(const hes_ess *ess, const hes_ess_orbit_options *o, const hes_ess_orbit *r)
+void analyze_ess_print(const hes_system *sys, const hes_analysis *res)
 {
-    const hes_ess_model *m = hes_ess_get_model(ess);
-    const double *p = hes_ess_params(ess);
+    const hes_ess_model *m = hes_system_ess_model(sys);
+    const double *p = hes_system_params(sys);
+    const hes_ess_orbit *r = res->ess;
+    hes_ess_orbit_options o;
     char buf[32];
 
-    printf("problem: %s (event-selected system), integrator ess, eps %g\n", m->name, o->ess.eps);
+    hes_system_get_ess_options(sys, &o);
+    printf("problem: %s (event-selected system), integrator ess, eps %g\n", m->name, o.ess.eps);
     printf("parameters:");
     for (int k = 0; k < m->n_params; k++)
         printf("%s %s = %.10g", k ? "," : "", m->params[k].name, p[k]);
@@ -60,84 +63,84 @@ static void print_text(const hes_ess *ess, const hes_ess_orbit_options *o, const
     printf("per period: %ld projections (guard crossings), %ld sign changes, %ld projections "
            "refused (crossed exactly)\n\n", r->n_projections, r->n_sign_changes, r->n_refused);
     printf("monodromy d x(T) / d x0 (the ESS integrator's derivative):\n");
-    cli_print_matrix(stdout, r->mono.phi, r->n);
+    cli_print_matrix(stdout, res->mono.phi, r->n);
     printf("return map on the section (I - f e_c^T / f_c) d x(T) / d x0:\n");
-    cli_print_matrix(stdout, r->mono.proj, r->n);
-    printf("\nnontrivial multipliers (%d):\n", r->stab.n_mult);
-    for (int k = 0; k < r->stab.n_mult; k++)
-        printf("  %+.12f %+.12fi   |lambda| = %.12f\n", r->stab.re[k], r->stab.im[k],
-               r->stab.abs[k]);
-    if (o->check_eps && isnan(r->eps_order))
+    cli_print_matrix(stdout, res->mono.proj, r->n);
+    printf("\nnontrivial multipliers (%d):\n", res->stab.n_mult);
+    for (int k = 0; k < res->stab.n_mult; k++)
+        printf("  %+.12f %+.12fi   |lambda| = %.12f\n", res->stab.re[k], res->stab.im[k],
+               res->stab.abs[k]);
+    if (res->have_check)
+        printf("\ncheck: the monodromy against central differences of full ESS runs: max "
+               "|difference| %.3g\n", res->check_max_abs_diff);
+    if (o.check_eps && isnan(r->eps_order))
         printf("\nerror of psi from the band: %.2g (from the orbit at eps / 2; the changes "
                "are at the integration's noise, no order observed)", r->eps_error);
-    else if (o->check_eps)
+    else if (o.check_eps)
         printf("\nerror of psi from the band: %.2g (from the orbits at eps / 2 and eps / 4; "
                "observed order %.3g)", r->eps_error, r->eps_order);
-    printf("\npsi = %.12f (+- %.2g): %s\n", r->stab.psi, r->stab.psi_tol,
-           hes_verdict_name(r->stab.verdict));
+    printf("\npsi = %.12f (+- %.2g): %s\n", res->stab.psi, res->stab.psi_tol,
+           hes_verdict_name(res->stab.verdict));
 }
 
-int analyze_ess(const hes_ess_model *model, const cli_assignments *params,
-                const analyze_ess_opts *ao)
+hes_system *analyze_ess_system(const hes_ess_model *model, const cli_assignments *params,
+                               const analyze_ess_opts *ao, int *exit_code)
 {
-    char msg[512];
-    hes_ess *ess;
     hes_ess_orbit_options o;
-    hes_ess_orbit orb;
-    double *x0 = NULL, T;
-    int rc = CLI_EXIT_OK, n_x0 = 0;
+    double *x0 = NULL;
+    int n_x0 = 0, section = model->orbit_section;
 
-    hes_ess_orbit_options_default(&o);
-    if (ao->have_eps)
-        o.ess.eps = ao->eps;
-    o.ess.near_miss = !ao->strict_liveness;
-    o.ess.method = ao->method;
-    o.section = model->orbit_section;
-    T = model->orbit_period;
-    if (ao->section && (o.section = section_index(model, ao->section)) < 0)
-        return CLI_EXIT_USAGE;
-    if (ao->have_period)
-        T = ao->period;
+    *exit_code = CLI_EXIT_USAGE;
+    if (ao->section && (section = section_index(model, ao->section)) < 0)
+        return NULL;
     if (ao->x0_text) {
-        if ((rc = cli_parse_vector(ao->x0_text, &x0, &n_x0)) != CLI_EXIT_OK)
-            return rc;
+        int rc = cli_parse_vector(ao->x0_text, &x0, &n_x0);
+        if (rc != 0) {
+            fprintf(stderr, "%s: --x0 '%s': expected comma-separated finite numbers\n", CMD,
+                    ao->x0_text);
+            *exit_code = rc == -2 ? CLI_EXIT_FAILURE : CLI_EXIT_USAGE;
+            return NULL;
+        }
         if (n_x0 != model->n) {
             fprintf(stderr, "%s: --x0 has %d values; the state of '%s' has %d\n", CMD, n_x0,
                     model->name, model->n);
             free(x0);
-            return CLI_EXIT_USAGE;
+            return NULL;
         }
     }
     if (!model->orbit_x0 && (!x0 || !ao->section)) {
         fprintf(stderr, "%s: '%s' has no periodic orbit guess: give --x0 V1,V2,... (a state on "
                 "the section), --period T and --section NAME\n", CMD, model->name);
         free(x0);
-        return CLI_EXIT_USAGE;
+        return NULL;
     }
-    if (!(T > 0)) {
+    if (!((ao->have_period ? ao->period : model->orbit_period) > 0)) {
         fprintf(stderr, "%s: give --period T (> 0), the period's guess\n", CMD);
         free(x0);
-        return CLI_EXIT_USAGE;
+        return NULL;
     }
-    hes_status st = hes_ess_new(model, &ess, msg, sizeof msg);
-    if (st != HES_OK) {
-        fprintf(stderr, "hes: %s: %s\n", hes_strerror(st), msg);
+    hes_system *sys = cli_system_setup_ess(model, params, exit_code);
+    if (!sys) {
         free(x0);
-        return hes_status_exit_code(st);
+        return NULL;
     }
-    rc = cli_apply_ess_params(ess, params);
-    if (rc == CLI_EXIT_OK) {
-        st = hes_ess_orbit_find(ess, &o, x0 ? x0 : model->orbit_x0, T, &orb);
-        if (st != HES_OK) {
-            fprintf(stderr, "hes: %s: %s\n", hes_strerror(st), hes_ess_errmsg(ess));
-            rc = hes_status_exit_code(st);
-        } else if (ao->json)
-            rc = cli_print_document(CMD, hes_ess_orbit_json(ess, &o, &orb));
-        else
-            print_text(ess, &o, &orb);
-        hes_ess_orbit_free(&orb);
-    }
-    hes_ess_destroy(ess);
+    hes_system_get_ess_options(sys, &o);
+    if (ao->have_eps)
+        o.ess.eps = ao->eps;
+    o.ess.near_miss = !ao->strict_liveness;
+    o.ess.method = ao->method;
+    o.section = section;
+    hes_status st = hes_system_set_ess_options(sys, &o);
+    if (st == HES_OK && x0)
+        st = hes_system_set_orbit_start(sys, x0);
+    if (st == HES_OK && ao->have_period)
+        st = hes_system_set_orbit_period(sys, ao->period);
     free(x0);
-    return rc;
+    if (st != HES_OK) {
+        *exit_code = cli_report_status(st, sys);
+        hes_system_destroy(sys);
+        return NULL;
+    }
+    *exit_code = CLI_EXIT_OK;
+    return sys;
 }

@@ -166,12 +166,11 @@ static void shape_arrays_free(shape_arrays *a)
  * after printing why. */
 static int shape_arrays_init(shape_arrays *a, const hes_system *sys)
 {
-    const hes_model *m = hes_system_model(sys);
-    int i, n = 0;
+    int i, n = 0, np = hes_system_n_params(sys);
 
     memset(a, 0, sizeof *a);
-    for (i = 0; i < m->n_params; i++)
-        n += (m->params[i].flags & HES_PARAM_SHAPE) != 0;
+    for (i = 0; i < np; i++)
+        n += (hes_system_param_info(sys, i)->flags & HES_PARAM_SHAPE) != 0;
     a->param = malloc(sizeof *a->param * (size_t)(n + 1));
     a->start = malloc(sizeof *a->start * (size_t)(n + 1));
     a->lo = malloc(sizeof *a->lo * (size_t)(n + 1));
@@ -181,8 +180,8 @@ static int shape_arrays_init(shape_arrays *a, const hes_system *sys)
         fprintf(stderr, "hes: out of memory\n");
         return CLI_EXIT_FAILURE;
     }
-    for (i = 0; i < m->n_params; i++) {
-        if (m->params[i].flags & HES_PARAM_SHAPE) {
+    for (i = 0; i < np; i++) {
+        if (hes_system_param_info(sys, i)->flags & HES_PARAM_SHAPE) {
             a->param[a->n] = i;
             a->start[a->n] = a->lo[a->n] = a->hi[a->n] = NAN;
             a->n++;
@@ -568,14 +567,11 @@ int cmd_shape(int argc, char **argv)
         cmd_shape_usage(stderr);
         rc = CLI_EXIT_USAGE;
     }
-    if (rc == CLI_EXIT_OK) {
-        model = cli_find_problem(argv[optind]);
-        if (!model)
-            rc = CLI_EXIT_USAGE;
-    }
+    /* a system of either kind: hes_shape_optimize says what it needs */
     if (rc == CLI_EXIT_OK)
-        sys = cli_system_setup(model, &params, &rc);
-    if (sys && (rc = shape_arrays_init(&arrays, sys)) == CLI_EXIT_OK)
+        sys = cli_system_for(argv[optind], &params, &rc);
+    model = hes_system_model(sys);
+    if (sys && (rc = shape_arrays_init(&arrays, sys)) == CLI_EXIT_OK && model)
         rc = apply_starts_bounds(&arrays, model, &starts, &bounds);
     cli_assignments_free(&params);
     cli_assignments_free(&starts);

@@ -138,7 +138,7 @@ static int read_list(const char *path, ranges *r, double **values, int *n_points
 }
 
 typedef struct {
-    const hes_model *m;
+    const hes_system *sys;       /* the base point's system (either kind) */
     const ranges *r;
     const int *pidx;
     const double *values;
@@ -161,6 +161,15 @@ typedef struct {
 static int serve(writer *w, int wait);
 #endif
 
+/* The index of parameter `name` of the system, or -1. */
+static int param_index(const hes_system *sys, const char *name)
+{
+    for (int i = 0; i < hes_system_n_params(sys); i++)
+        if (strcmp(hes_system_param_info(sys, i)->name, name) == 0)
+            return i;
+    return -1;
+}
+
 static double now(void)
 {
     struct timespec t;
@@ -182,8 +191,8 @@ static char *columns(const writer *w)
     fputs(",status,psi,stable,verdict,period", f);
     for (int k = 0; k < w->n_mult; k++)
         fprintf(f, ",mult%d_re,mult%d_im", k + 1, k + 1);
-    for (int i = 0; i < w->m->n_params && i < HES_SWEEP_MAX_PARAMS; i++)
-        fprintf(f, ",p.%s", w->m->params[i].name);
+    for (int i = 0; i < hes_system_n_params(w->sys) && i < HES_SWEEP_MAX_PARAMS; i++)
+        fprintf(f, ",p.%s", hes_system_param_info(w->sys, i)->name);
     fputs(",branch_jump,message,crc32", f);
     if (fclose(f) != 0) {
         free(text);
@@ -235,7 +244,7 @@ static char *row_text(const writer *w, const hes_sweep_row *row, size_t *len)
             fprintf(f, ",%.17g,%.17g", row->re[k], row->im[k]);
         else
             fputs(",,", f);
-    for (int i = 0; i < w->m->n_params && i < HES_SWEEP_MAX_PARAMS; i++) {
+    for (int i = 0; i < hes_system_n_params(w->sys) && i < HES_SWEEP_MAX_PARAMS; i++) {
         if (row->status == HES_OK && i < row->n_values)
             fprintf(f, ",%.17g", row->values[i]);
         else
@@ -277,7 +286,7 @@ static int emit_row(void *ctx, const hes_sweep_row *row)
         }
     }
     if (w->json) {
-        char *line = hes_sweep_row_json(w->m, w->r->n, w->pidx, pt, row);
+        char *line = hes_sweep_row_json(w->sys, w->r->n, w->pidx, pt, row);
         if (!line) {
             fprintf(stderr, "hes sweep: out of memory\n");
             w->failed = 1;
@@ -372,17 +381,17 @@ static char *preamble_text(const writer *w, const double *params, const char *po
     const char *names[HES_SWEEP_MAX_PARAMS];
     double vals[HES_SWEEP_MAX_PARAMS];
     int n = 0;
-    for (int i = 0; i < w->m->n_params && i < HES_SWEEP_MAX_PARAMS; i++) {
+    for (int i = 0; i < hes_system_n_params(w->sys) && i < HES_SWEEP_MAX_PARAMS; i++) {
         int swept = 0;
         for (int j = 0; j < w->r->n; j++)
             swept |= w->pidx[j] == i;
         if (!swept) {
-            names[n] = w->m->params[i].name;
+            names[n] = hes_system_param_info(w->sys, i)->name;
             vals[n++] = params[i];
         }
     }
     char *cols = columns(w);
-    sweep_file_id id = { PACKAGE_VERSION, w->m->name, points, optimize, n, names, vals, cols };
+    sweep_file_id id = { PACKAGE_VERSION, hes_system_name(w->sys), points, optimize, n, names, vals, cols };
     char *text = cols ? sweep_file_preamble(&id) : NULL;
     free(cols);
     return text;
@@ -634,30 +643,44 @@ static int sweep(int argc, char **argv, int rank, int size)
         fprintf(stderr, "hes sweep: expected exactly one PROBLEM\n");
         rc = CLI_EXIT_USAGE;
     }
-    const hes_model *model = rc == CLI_EXIT_OK ? cli_find_problem(argv[optind]) : NULL;
-    if (rc == CLI_EXIT_OK && !model)
+    /* the system of either kind: one sweep for every model with an orbit */
+    const hes_ess_model *ess_model = rc == CLI_EXIT_OK ? cli_find_ess_problem(argv[optind]) : NULL;
+    const hes_model *model = rc == CLI_EXIT_OK && !ess_model ? cli_find_problem(argv[optind]) : NULL;
+    if (rc == CLI_EXIT_OK && !model && !ess_model)
         rc = CLI_EXIT_USAGE;
-    if (rc == CLI_EXIT_OK && !model->orbit.guess) {
+    if (rc == CLI_EXIT_OK && model && !model->orbit.guess) {
         fprintf(stderr, "hes sweep: problem '%s' has no periodic orbit to analyse\n", model->name);
         rc = CLI_EXIT_USAGE;
     }
-    int n_shape = 0;
-    for (int i = 0; rc == CLI_EXIT_OK && i < model->n_params; i++)
-        n_shape += (model->params[i].flags & HES_PARAM_SHAPE) != 0;
-    if (rc == CLI_EXIT_OK && model->n_params > HES_SWEEP_MAX_PARAMS) {
-        fprintf(stderr, "hes sweep: problem '%s' has %d parameters; a sweep handles at most %d\n",
-                model->name, model->n_params, HES_SWEEP_MAX_PARAMS);
+    if (rc == CLI_EXIT_OK && ess_model && !ess_model->orbit_x0) {
+        fprintf(stderr, "hes sweep: '%s' has no periodic orbit guess to start each point's "
+                "search from\n", ess_model->name);
         rc = CLI_EXIT_USAGE;
     }
-    if (rc == CLI_EXIT_OK && optimize && n_shape == 0) {
-        fprintf(stderr, "hes sweep: --optimize: problem '%s' has no shape parameters\n",
-                model->name);
-        rc = CLI_EXIT_USAGE;
-    }
-    hes_system *sys = rc == CLI_EXIT_OK ? cli_system_setup(model, &params, &rc) : NULL;
+    hes_system *sys = rc != CLI_EXIT_OK ? NULL
+                      : model ? cli_system_setup(model, &params, &rc)
+                              : cli_system_setup_ess(ess_model, &params, &rc);
     cli_assignments_free(&params);
     if (!sys)
         return rc;
+    int n_shape = 0, np = hes_system_n_params(sys);
+    for (int i = 0; i < np; i++)
+        n_shape += (hes_system_param_info(sys, i)->flags & HES_PARAM_SHAPE) != 0;
+    if (rc == CLI_EXIT_OK && np > HES_SWEEP_MAX_PARAMS) {
+        fprintf(stderr, "hes sweep: problem '%s' has %d parameters; a sweep handles at most %d\n",
+                hes_system_name(sys), np, HES_SWEEP_MAX_PARAMS);
+        rc = CLI_EXIT_USAGE;
+    }
+    if (rc == CLI_EXIT_OK && optimize && (n_shape == 0 || ess_model)) {
+        fprintf(stderr, "hes sweep: --optimize: problem '%s' has no shape parameters%s\n",
+                hes_system_name(sys), ess_model ? " (an event-selected system has no saltation "
+                "matrices for them to enter)" : "");
+        rc = CLI_EXIT_USAGE;
+    }
+    if (rc != CLI_EXIT_OK) {
+        hes_system_destroy(sys);
+        return rc;
+    }
     /* the points */
     const ranges *r = grid.n ? &grid : n_random ? &bounds : &list;
     double *values = NULL;
@@ -665,10 +688,11 @@ static int sweep(int argc, char **argv, int rank, int size)
     if (list_path)
         rc = read_list(list_path, &list, &values, &n_points);
     for (int j = 0; rc == CLI_EXIT_OK && j < r->n; j++)
-        if ((pidx[j] = hes_model_param_index(model, r->names[j])) < 0) {
-            fprintf(stderr, "hes sweep: problem '%s' has no parameter '%s'\n", model->name, r->names[j]);
+        if ((pidx[j] = param_index(sys, r->names[j])) < 0) {
+            fprintf(stderr, "hes sweep: problem '%s' has no parameter '%s'\n",
+                    hes_system_name(sys), r->names[j]);
             rc = CLI_EXIT_USAGE;
-        } else if (model->params[pidx[j]].flags & HES_PARAM_SOLVED) {
+        } else if (hes_system_param_info(sys, pidx[j])->flags & HES_PARAM_SOLVED) {
             fprintf(stderr, "hes sweep: '%s' is solved for by the orbit search (its value is "
                     "found, not set): a sweep over it would only move Newton's start; sweep "
                     "the parameters that define the orbit instead\n", r->names[j]);
@@ -701,8 +725,9 @@ static int sweep(int argc, char **argv, int rank, int size)
         fprintf(stderr, "hes sweep: out of memory\n");
         rc = CLI_EXIT_FAILURE;
     }
-    writer w = { .m = model, .r = r, .pidx = pidx, .values = values, .json = json && rank == 0,
-                 .n_mult = model->modes[model->orbit.mode].dim, .rank = rank, .size = size };
+    writer w = { .sys = sys, .r = r, .pidx = pidx, .values = values, .json = json && rank == 0,
+                 .n_mult = model ? model->modes[model->orbit.mode].dim : ess_model->n,
+                 .rank = rank, .size = size };
     if (w.n_mult > HES_SWEEP_MAX_MULT)
         w.n_mult = HES_SWEEP_MAX_MULT;
     int kept = 0;
@@ -775,7 +800,7 @@ static int sweep(int argc, char **argv, int rank, int size)
         w.tty = rank == 0 && isatty(STDERR_FILENO);
         w.t0 = now();
         char why[512];
-        if (hes_sweep_run(model, hes_system_params(sys), &so, why, sizeof why) != HES_OK) {
+        if (hes_sweep_run_system(sys, &so, why, sizeof why) != HES_OK) {
             if (!w.failed)
                 fprintf(stderr, "hes sweep: the sweep could not run: %s\n", why);
             rc = CLI_EXIT_FAILURE;

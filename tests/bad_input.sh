@@ -1380,7 +1380,7 @@ bad simulate --orbit /nonexistent --strict-liveness
 bad analyze slip-hopper --strict-liveness
 bad analyze hopper-pumped --strict-liveness --strict-liveness
 bad analyze hopper-pumped --strict-liveness=yes
-bad analyze hopper-pumped --strict-liveness --check
+bad analyze hopper-pumped --strict-liveness --check --mode stance
 bad analyze hopper-pumped --strict-liveness --gradient
 bad analyze hopper-pumped --strict-liveness --mode stance
 bad analyze hopper-pumped --strict-liveness --impact-set 2

@@ -442,7 +442,28 @@ run e_an_ess1 analyze hopper-1d
 expect_status e_an_ess1 2 "analyze of an ESS problem without an orbit guess asks for one"
 expect_grep e_an_ess1 err 'no periodic orbit guess' "the message asks for --x0, --period, --section"
 run e_an_ess2 analyze hopper-pumped --check
-expect_status e_an_ess2 2 "--check on an ESS problem is refused"
+expect_status e_an_ess2 0 "--check on an ESS problem: the one pipeline's check"
+expect_grep e_an_ess2 out 'check: the monodromy against central differences of full ESS runs: max .difference. [0-9.e+-]+$' "the ESS monodromy is checked against differences of full runs"
+d=$(sed -n 's/^check: .*max .difference. //p' "$tmp/e_an_ess2.out")
+checks=$((checks + 1))
+if awk -v d="$d" 'BEGIN { exit !(d != "" && d + 0 < 1e-3) }'; then
+    pass "the ESS monodromy agrees with central differences ($d)"
+else
+    fail "the ESS monodromy differs from central differences by '$d'"
+fi
+run e_sw_ess sweep hopper-pumped --grid k=900:1100:3
+expect_status e_sw_ess 0 "hes sweep takes an ESS system (the one pipeline)"
+row=$(grep '^1,1000,ok,' "$tmp/e_sw_ess.out" | cut -d, -f4)
+an=$(sed -n 's/^psi = \([0-9.]*\) .*/\1/p' "$tmp/e_an_ess2.out")
+checks=$((checks + 1))
+if awk -v a="$row" -v b="$an" 'BEGIN { d = a - b; exit !(a != "" && b != "" && d < 1e-6 && d > -1e-6) }'; then
+    pass "the ESS sweep's row at k = 1000 is hes analyze's psi ($row, $an)"
+else
+    fail "the ESS sweep's row at k = 1000 has psi '$row', hes analyze '$an'"
+fi
+run e_sh_ess shape hopper-pumped
+expect_status e_sh_ess 2 "hes shape of an ESS system is refused by the library's shape optimisation"
+expect_grep e_sh_ess err 'needs an event-driven hybrid model' "the refusal says what shape optimisation needs"
 run e_an_ess3 analyze slip-hopper --eps 1e-3
 expect_status e_an_ess3 2 "--eps on a hybrid model is refused"
 run e_an_ess4 analyze hopper-pumped --section w

@@ -92,6 +92,22 @@ START_TEST(test_every_status_function_with_null_pointers_returns_einval)
     ck_assert_int_eq(hes_sim_method_from_name(NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_hopper_1d_exact(NULL, 0.0, NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_system_new(NULL, NULL, NULL, 0), HES_EINVAL);
+    ck_assert_int_eq(hes_system_new_ess(NULL, NULL, NULL, 0), HES_EINVAL);
+    {
+        hes_system *none = (hes_system *)1;
+        ck_assert_int_eq(hes_system_new_ess(NULL, &none, NULL, 0), HES_EINVAL);
+        ck_assert_ptr_null(none);
+    }
+    ck_assert_int_eq(hes_system_set_ess_options(NULL, NULL), HES_EINVAL);
+    ck_assert_int_eq(hes_system_get_ess_options(NULL, NULL), HES_EINVAL);
+    ck_assert_int_eq(hes_system_set_orbit_period(NULL, 1.0), HES_EINVAL);
+    ck_assert_int_eq(hes_sweep_run_system(NULL, NULL, NULL, 0), HES_EINVAL);
+    ck_assert_ptr_null(hes_system_name(NULL));
+    ck_assert_ptr_null(hes_system_ess(NULL));
+    ck_assert_ptr_null(hes_system_ess_model(NULL));
+    ck_assert_ptr_null(hes_system_param_info(NULL, 0));
+    ck_assert_int_eq(hes_system_n_params(NULL), 0);
+    ck_assert_ptr_null(hes_kind_name((hes_kind)7));
     ck_assert_int_eq(hes_system_set_settings(NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_system_set_param(NULL, NULL, 0.0), HES_EINVAL);
     ck_assert_int_eq(hes_system_get_param(NULL, NULL, NULL), HES_EINVAL);

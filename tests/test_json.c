@@ -402,6 +402,8 @@ END_TEST
 START_TEST(test_sweep_row_json_is_one_line_of_json)
 {
     const hes_model *m = hes_problem_find("paddle-juggler");
+    hes_system *sys = hes_system_create(m);
+    ck_assert_ptr_nonnull(sys);
     int swept[1] = { hes_model_param_index(m, "paddle_accel") };
     double point[1] = { -5.5 };
     hes_sweep_row row;
@@ -415,7 +417,7 @@ START_TEST(test_sweep_row_json_is_one_line_of_json)
     row.re[0] = 0.25;
     row.im[0] = -0.125;
     row.branch_jump = 1;
-    char *text = hes_sweep_row_json(m, 1, swept, point, &row);
+    char *text = hes_sweep_row_json(sys, 1, swept, point, &row);
     ck_assert_ptr_nonnull(text);
     ck_assert_ptr_null(strchr(text, '\n'));
     ck_assert_str_eq(text, "{\"index\": 3, \"params\": {\"paddle_accel\": -5.5}, \"status\": "
@@ -424,13 +426,14 @@ START_TEST(test_sweep_row_json_is_one_line_of_json)
     free(text);
     row.status = HES_ENOORBIT;
     snprintf(row.message, sizeof row.message, "no \"orbit\"\nhere");
-    json_t *doc = parse(hes_sweep_row_json(m, 1, swept, point, &row));
+    json_t *doc = parse(hes_sweep_row_json(sys, 1, swept, point, &row));
     ck_assert_str_eq(json_string_value(get(doc, "status")), hes_strerror(HES_ENOORBIT));
     ck_assert_str_eq(json_string_value(get(doc, "message")), "no 'orbit' here");
     json_decref(doc);
     swept[0] = m->n_params;
-    ck_assert_ptr_null(hes_sweep_row_json(m, 1, swept, point, &row));
+    ck_assert_ptr_null(hes_sweep_row_json(sys, 1, swept, point, &row));
     ck_assert_ptr_null(hes_sweep_row_json(NULL, 1, swept, point, &row));
+    hes_system_destroy(sys);
 }
 END_TEST
 

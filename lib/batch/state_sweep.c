@@ -23,6 +23,8 @@ hes_status hes_state_sweep_run(hes_system *sys, const hes_state_sweep_opts *o,
     memset(out, 0, sizeof *out);
     if (!sys)
         return HES_EINVAL;
+    if (sys->kind != HES_KIND_HYBRID)
+        return hes__need_hybrid(sys, "hes_state_sweep_run");
     if (!o)
         return hes__fail(sys, HES_EINVAL, "hes_state_sweep_run: no options");
     const hes_model *m = sys->model;

@@ -1,6 +1,7 @@
 /*
  * sweep.c - batch stability analysis over a list of parameter points
- * (hes_sweep_run), on N threads, each with its own hes_system (the library
+ * (hes_sweep_run_system), for a system of any kind (hes_analyze's one
+ * pipeline), on N threads, each with its own copy of the system (the library
  * keeps no global state, so systems on different threads never share
  * anything mutable).  Points are handed out in order from a shared counter
  * in small blocks of consecutive indices; within a block each point starts
@@ -24,7 +25,7 @@
 #define SWEEP_BLOCK 4
 
 typedef struct {
-    const hes_model *model;
+    const hes_system *proto;     /* every worker's system is a copy */
     const double *base;
     const hes_sweep_opts *o;
     pthread_mutex_t lock;
@@ -33,27 +34,36 @@ typedef struct {
     hes_sweep_order *order;      /* rows to o->row in index order (NULL with next_block) */
 } sweep_state;
 
-/* Analyses one point on sys; fills row. */
+/* The dimension of the orbit's section state. */
+static int sys_dim(const hes_system *sys)
+{
+    return sys->kind == HES_KIND_ESS ? sys->ess_model->n : sys->nmax;
+}
+
+/* Analyses one point on sys; fills row.  A warm start is the previous
+ * point's section state and period (warm: its dimension + 1 values). */
 static void run_point(sweep_state *S, hes_system *sys, int index, double *warm, int *have_warm,
                       hes_sweep_row *row)
 {
     const hes_sweep_opts *o = S->o;
-    const hes_model *m = S->model;
+    int np = sys->n_params;
     memset(row, 0, sizeof *row);
     row->index = index;
     row->psi = row->period = NAN;
-    memcpy(sys->p, S->base, sizeof(double) * (size_t)m->n_params);
+    memcpy(sys->p, S->base, sizeof(double) * (size_t)np);
     hes_status st = HES_OK;
     for (int j = 0; j < o->n_params && st == HES_OK; j++)
-        st = hes_system_set_param(sys, m->params[o->params[j]].name,
+        st = hes_system_set_param(sys, sys->params[o->params[j]].name,
                                   o->values[(size_t)index * o->n_params + j]);
     hes_analysis res;
     int analysed = 0;
     if (st == HES_OK) {
         hes_system_set_orbit_start(sys, *have_warm ? warm : NULL);
+        hes_system_set_orbit_period(sys, *have_warm ? warm[sys_dim(sys)] : NAN);
         st = hes_analyze(sys, 0, &res);
         if (st != HES_OK && *have_warm) { /* the warm start failed: the model's guess */
             hes_system_set_orbit_start(sys, NULL);
+            hes_system_set_orbit_period(sys, NAN);
             st = hes_analyze(sys, 0, &res);
         }
         analysed = st == HES_OK;
@@ -86,11 +96,12 @@ static void run_point(sweep_state *S, hes_system *sys, int index, double *warm, 
         row->re[k] = res.stab.re[k];
         row->im[k] = res.stab.im[k];
     }
-    row->n_values = m->n_params < HES_SWEEP_MAX_PARAMS ? m->n_params : HES_SWEEP_MAX_PARAMS;
+    row->n_values = np < HES_SWEEP_MAX_PARAMS ? np : HES_SWEEP_MAX_PARAMS;
     memcpy(row->values, sys->p, sizeof(double) * (size_t)row->n_values);
     row->n_x0 = res.orbit.n < HES_SWEEP_MAX_STATE ? res.orbit.n : HES_SWEEP_MAX_STATE;
     memcpy(row->x0, res.orbit.x0, sizeof(double) * (size_t)row->n_x0);
     memcpy(warm, res.orbit.x0, sizeof(double) * (size_t)res.orbit.n);
+    warm[sys_dim(sys)] = res.orbit.period;
     *have_warm = 1;
     hes_analysis_free(&res);
 }
@@ -99,8 +110,8 @@ static void *worker(void *arg)
 {
     sweep_state *S = arg;
     const hes_sweep_opts *o = S->o;
-    hes_system *sys = hes_system_create(S->model);
-    double *warm = sys ? malloc(sizeof(double) * (size_t)(sys->nmax + 1)) : NULL;
+    hes_system *sys = hes__system_copy(S->proto);
+    double *warm = sys ? malloc(sizeof(double) * (size_t)(sys_dim(sys) + 1)) : NULL;
     hes_sweep_row row;
     if (sys && o->settings && hes_system_set_settings(sys, o->settings) != HES_OK) {
         hes_system_destroy(sys); /* refused before the threads start */
@@ -151,11 +162,34 @@ static void *worker(void *arg)
 hes_status hes_sweep_run(const hes_model *model, const double *params, const hes_sweep_opts *o,
                          char *msg, size_t len)
 {
-    char why[512];
     if (msg && len)
         msg[0] = '\0';
     if (!model || !o)
         SWEEP_FAIL(HES_EINVAL, "hes_sweep_run: no model or no options");
+    if (model->n_params > HES_SWEEP_MAX_PARAMS)
+        SWEEP_FAIL(HES_EINVAL, "hes_sweep_run: model '%s' has %d parameters, more than a row "
+                   "holds (%d)", model->name, model->n_params, HES_SWEEP_MAX_PARAMS);
+    /* a worker without a system computes nothing: an invalid model would
+     * otherwise be a sweep that succeeds with no rows */
+    hes_system *proto;
+    hes_status st = hes_system_new(model, &proto, msg, len);
+    if (st != HES_OK)
+        return st;
+    if (params)
+        memcpy(proto->p, params, sizeof(double) * (size_t)model->n_params);
+    st = hes_sweep_run_system(proto, o, msg, len);
+    hes_system_destroy(proto);
+    return st;
+}
+
+hes_status hes_sweep_run_system(const hes_system *proto, const hes_sweep_opts *o, char *msg,
+                                size_t len)
+{
+    char why[512];
+    if (msg && len)
+        msg[0] = '\0';
+    if (!proto || !o)
+        SWEEP_FAIL(HES_EINVAL, "hes_sweep_run: no system or no options");
     if (o->n_points < 0 || o->n_params < 0 || (o->n_points > 0 && !o->values) ||
         (o->n_params > 0 && !o->params))
         SWEEP_FAIL(HES_EINVAL, "hes_sweep_run: %d points of %d parameters, values %s, "
@@ -163,38 +197,27 @@ hes_status hes_sweep_run(const hes_model *model, const double *params, const hes
                    o->params ? "given" : "NULL");
     if (o->jobs < 1 || o->jobs > 1024)
         SWEEP_FAIL(HES_EINVAL, "hes_sweep_run: jobs = %d, not from 1 to 1024", o->jobs);
-    if (model->n_params > HES_SWEEP_MAX_PARAMS)
+    if (proto->n_params > HES_SWEEP_MAX_PARAMS)
         SWEEP_FAIL(HES_EINVAL, "hes_sweep_run: model '%s' has %d parameters, more than a row "
-                   "holds (%d)", model->name, model->n_params, HES_SWEEP_MAX_PARAMS);
-    /* a worker without a system computes nothing: an invalid model would
-     * otherwise be a sweep that succeeds with no rows */
-    if (hes_model_validate(model, why, sizeof why) != HES_OK)
-        SWEEP_FAIL(HES_EINVAL, "invalid model: %s", why);
+                   "holds (%d)", proto->name, proto->n_params, HES_SWEEP_MAX_PARAMS);
+    if (o->optimize && proto->kind != HES_KIND_HYBRID)
+        SWEEP_FAIL(HES_EINVAL, "hes_sweep_run: optimize needs shape parameters, which enter "
+                   "the saltation matrices of an event-driven hybrid model; '%s' is an "
+                   "event-selected system", proto->name);
     for (int j = 0; j < o->n_params; j++)
-        if (o->params[j] < 0 || o->params[j] >= model->n_params)
+        if (o->params[j] < 0 || o->params[j] >= proto->n_params)
             SWEEP_FAIL(HES_EINVAL, "hes_sweep_run: swept parameter %d has index %d, not one of "
-                       "the model's %d", j, o->params[j], model->n_params);
-    if (o->settings) { /* refused here, with the reason, rather than by each worker */
-        hes_system *probe = hes_system_create(model);
-        hes_status st = probe ? hes_system_set_settings(probe, o->settings) : HES_ENOMEM;
-        if (st != HES_OK)
-            snprintf(why, sizeof why, "%s", probe ? hes_system_errmsg(probe) : "out of memory");
-        hes_system_destroy(probe);
-        if (st != HES_OK)
-            SWEEP_FAIL(st, "hes_sweep_run: %s", why);
-    }
-    sweep_state S = { model, params, o, PTHREAD_MUTEX_INITIALIZER, 0, 0, NULL };
-    if (!params) {
-        double *def = malloc(sizeof(double) * (size_t)(model->n_params + 1));
-        if (!def)
-            SWEEP_FAIL(HES_ENOMEM, "out of memory");
-        for (int j = 0; j < model->n_params; j++)
-            def[j] = model->params[j].value;
-        hes_sweep_opts copy = *o;
-        hes_status st = hes_sweep_run(model, def, &copy, msg, len);
-        free(def);
-        return st;
-    }
+                       "the model's %d", j, o->params[j], proto->n_params);
+    hes_system *probe = hes__system_copy(proto);
+    hes_status st = probe ? HES_OK : HES_ENOMEM;
+    if (probe && o->settings) /* refused here, with the reason, rather than by each worker */
+        st = hes_system_set_settings(probe, o->settings);
+    if (st != HES_OK)
+        snprintf(why, sizeof why, "%s", probe ? hes_system_errmsg(probe) : "out of memory");
+    hes_system_destroy(probe);
+    if (st != HES_OK)
+        SWEEP_FAIL(st, "hes_sweep_run: %s", why);
+    sweep_state S = { proto, proto->p, o, PTHREAD_MUTEX_INITIALIZER, 0, 0, NULL };
     if (!o->next_block &&
         !(S.order = hes_sweep_order_new(o->n_points, o->n_params, o->values, o->skip,
                                         o->n_strides, o->strides)))

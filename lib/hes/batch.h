@@ -146,6 +146,13 @@ void hes_sweep_order_destroy(hes_sweep_order *order);
  * point's own failure is in its row. */
 hes_status hes_sweep_run(const hes_model *model, const double *params, const hes_sweep_opts *o,
                          char *msg, size_t len);
+/* The same for a system of any kind (hes_system_kind): every point is
+ * analysed by hes_analyze on a copy of proto (its parameters are the base
+ * point's, its settings and orbit options each point's), warm-started from
+ * the previous point's section state and period.  optimize needs a hybrid
+ * system (shape parameters). */
+hes_status hes_sweep_run_system(const hes_system *proto, const hes_sweep_opts *o, char *msg,
+                                size_t len);
 
 /* n Latin hypercube samples in the box [lo, hi] (dim dimensions): every
  * coordinate takes each of n equal strata once.  out: n x dim. */

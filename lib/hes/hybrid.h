@@ -18,6 +18,18 @@ extern "C" {
 
 typedef struct hes_system hes_system;
 
+/* What a system integrates: an event-driven hybrid model (hes_model:
+ * modes, guards, resets, saltation matrices) or an event-selected system
+ * (hes_ess_model, the ESS integrator).  Every function of this header and
+ * the layers above takes either kind where the mathematics allows: the
+ * orbit, its monodromy and stability (hes_analyze), sweeps and the
+ * parameter functions.  What needs modes and saltation matrices (a
+ * simulation's events, shape parameters, collocation, impact sets)
+ * refuses an ESS system with HES_EINVAL saying so. */
+typedef enum { HES_KIND_HYBRID = 0, HES_KIND_ESS = 1 } hes_kind;
+/* "hybrid" or "ess" (NULL for another value). */
+const char *hes_kind_name(hes_kind kind);
+
 typedef struct {
     double rtol, atol;       /* integrator tolerances (default 1e-12, 1e-12) */
     double graze_tol;        /* grazing if |Dtg + Dxg F_I| <= graze_tol * |(Dtg, Dxg)| |(1, F_I)|,
@@ -55,7 +67,22 @@ hes_status hes_system_new(const hes_model *model, hes_system **out, char *msg, s
 hes_system *hes_system_create(const hes_model *model);
 void hes_system_destroy(hes_system *sys);
 
+/* A system of an event-selected model (the ESS integrator, kind
+ * HES_KIND_ESS), with its parameters' defaults and the orbit options of
+ * hes_system_set_ess_options.  HES_EINVAL for a model hes_ess_new refuses
+ * (msg says why), HES_ENOMEM. */
+hes_status hes_system_new_ess(const hes_ess_model *model, hes_system **out, char *msg,
+                              size_t len);
+hes_kind hes_system_kind(const hes_system *sys);
+/* The system's model: the hybrid one (NULL for an ESS system) and the ESS
+ * one (NULL for a hybrid system). */
 const hes_model *hes_system_model(const hes_system *sys);
+const hes_ess_model *hes_system_ess_model(const hes_system *sys);
+/* The model's name, and its parameters (n_params of them; the values are
+ * hes_system_params), whatever its kind. */
+const char *hes_system_name(const hes_system *sys);
+int hes_system_n_params(const hes_system *sys);
+const hes_param *hes_system_param_info(const hes_system *sys, int i); /* NULL outside */
 /* Detail of the last failure ("" if none). */
 const char *hes_system_errmsg(const hes_system *sys);
 
@@ -278,6 +305,11 @@ hes_status hes_orbit_find(hes_system *sys, hes_orbit *orbit);
  * (they are what the parameters define), and the solved parameters start
  * from the system's values.  NULL: the model's guess. */
 hes_status hes_system_set_orbit_start(hes_system *sys, const double *x0);
+/* The period's guess where the orbit search needs one (an ESS system: its
+ * model's orbit_period otherwise); NaN: the model's.  A hybrid orbit's
+ * period is its section event's time, and a hybrid system ignores it.
+ * HES_EINVAL for a value that is neither NaN nor finite and > 0. */
+hes_status hes_system_set_orbit_period(hes_system *sys, double period);
 void hes_orbit_free(hes_orbit *orbit);
 
 /* Return map of the orbit spec from a section state x0 (no Newton): the state
@@ -331,6 +363,12 @@ typedef struct {
     hes_deriv_report jacobians;
     int n_simultaneous;      /* pairs of simultaneous events on the orbit (at most 4) */
     hes_simultaneous simultaneous[4];
+    /* An ESS system's orbit (else NULL): its section, the band's error of
+     * psi and its order, the period's projections (hes_ess_orbit; its mono
+     * and stab are the ones above, moved here).  For an ESS system orbit
+     * has x0, n, period, flow, iterations, residual and autonomous = 1,
+     * and no trajectory; mono has phi = d x(T) / d x0, proj and normal. */
+    struct hes_ess_orbit *ess;
 } hes_analysis;
 
 /* orbit -> monodromy -> multipliers (and the report of simultaneous events,
@@ -342,6 +380,11 @@ typedef struct {
  * disagreement (above HES_DERIV_TOL) is HES_EMODEL, the message naming the
  * entry.  With check != 0 it also recomputes the analysed matrix by
  * central differences of the full nonlinear return map.
+ * An ESS system (HES_KIND_ESS) takes the same path with its own flow: the
+ * orbit by hes_ess_orbit_find from the model's guess (or the orbit start
+ * and period set on the system) with the system's orbit options, and with
+ * check != 0 the monodromy d x(T) / d x0 against central differences of
+ * full ESS runs (check_max_abs_diff).
  * On failure *res is left empty (nothing to free); on success release it with
  * hes_analysis_free(). */
 hes_status hes_analyze(hes_system *sys, int check, hes_analysis *res);

@@ -89,11 +89,11 @@ char *hes_state_sweep_json(const hes_system *sys, const hes_state_sweep *sweep);
 char *hes_trajopt_json(const hes_system *sys, const hes_trajopt_result *res);
 /* One row of a parameter sweep as one line of JSON (`hes sweep --json`;
  * lib/io/json_sweep.c), without a newline: {"index", "params": {NAME: value}
- * for the n_swept parameters swept (indices into the model's) at `point`,
+ * for the n_swept parameters swept (indices into the system's) at `point`,
  * "status": "ok" or hes_strerror, then "psi", "stable", "verdict", "period",
  * "multipliers": [[re, im], ...] or, for a failed row, "message" (its quotes
  * and backslashes as ', its line breaks as blanks)}; numbers as %.17g. */
-char *hes_sweep_row_json(const hes_model *model, int n_swept, const int *swept,
+char *hes_sweep_row_json(const hes_system *sys, int n_swept, const int *swept,
                          const double *point, const hes_sweep_row *row);
 
 /* ------------------------------------------------------------- gait files */

@@ -113,7 +113,7 @@ typedef struct {
 
 void hes_ess_orbit_options_default(hes_ess_orbit_options *opts);
 
-typedef struct {
+typedef struct hes_ess_orbit {
     int n, section;
     double *x0;           /* n: the orbit's state on the section */
     double period;
@@ -141,6 +141,20 @@ typedef struct {
 hes_status hes_ess_orbit_find(hes_ess *ess, const hes_ess_orbit_options *opts,
                               const double *x_guess, double T_guess, hes_ess_orbit *res);
 void hes_ess_orbit_free(hes_ess_orbit *res);
+
+/* An ESS system's orbit options (hes_system_new_ess; hes_analyze uses
+ * them): at creation hes_ess_orbit_options_default with the model's
+ * orbit_section.  The settings' budget names (hes_system_set_settings)
+ * write the same fields: max_search_time is max_wall_time, newton_maxiter
+ * max_iter, newton_tol tol (absolute: max |x(T) - x0|), rtol and atol the
+ * integrator's, max_wall_time ess.max_wall_time.  HES_EINVAL for a hybrid
+ * system or invalid options (the message says which). */
+hes_status hes_system_set_ess_options(hes_system *sys, const hes_ess_orbit_options *opts);
+hes_status hes_system_get_ess_options(const hes_system *sys, hes_ess_orbit_options *opts);
+/* An ESS system's integrator (its parameters are the system's as of the
+ * last analysis), for the functions of hes/ess.h; NULL for a hybrid
+ * system. */
+hes_ess *hes_system_ess(const hes_system *sys);
 
 /* Jacobian of the return map by central differences of full re-simulations
  * (independent of the saltation pipeline); out is n x n. */

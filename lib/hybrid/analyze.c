@@ -3,6 +3,8 @@
  * multipliers; the model's supplied Jacobians checked at the orbit (by
  * default), and the optional independent check: the analysed matrix
  * recomputed by central differences of the full nonlinear return map.
+ * A system of an event-selected model takes the ESS flow's branch
+ * (analyze_ess.c).
  */
 #include <stdio.h>
 #include <math.h>
@@ -16,6 +18,8 @@ void hes_analysis_free(hes_analysis *res)
     if (!res)
         return;
     hes_orbit_free(&res->orbit);
+    hes_ess_orbit_free(res->ess);
+    free(res->ess);
     hes_monodromy_free(&res->mono);
     hes_stability_free(&res->stab);
     memset(res, 0, sizeof *res);
@@ -83,6 +87,12 @@ hes_status hes_analyze(hes_system *sys, int check, hes_analysis *res)
     memset(res, 0, sizeof *res);
     if (!sys)
         return HES_EINVAL;
+    if (sys->kind == HES_KIND_ESS) { /* the same pipeline on the ESS flow */
+        hes_status st = hes__analyze_ess(sys, check, res);
+        if (st != HES_OK)
+            hes_analysis_free(res);
+        return st;
+    }
     hes_status st = hes_orbit_find(sys, &res->orbit);
     if (st == HES_OK)
         st = hes_monodromy_compute(sys, &res->orbit.traj, res->orbit.autonomous, &res->mono);

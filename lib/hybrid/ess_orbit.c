@@ -31,21 +31,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/newton.h"
 #include "ess/ess.h"
 #include "hybrid/hybrid.h"
-
-void hes_ess_orbit_options_default(hes_ess_orbit_options *o)
-{
-    if (!o)
-        return;
-    memset(o, 0, sizeof *o);
-    hes_ess_options_default(&o->ess);
-    o->section = 0;
-    o->tol = 1e-9;
-    o->max_iter = 40;
-    o->check_eps = 1;
-    o->max_wall_time = 60;
-}
 
 void hes_ess_orbit_free(hes_ess_orbit *res)
 {
@@ -73,7 +61,7 @@ static hes_status period(hes_ess *e, const hes_ess_options *o, const double *x, 
     hes_ess_result rr;
     double left = pe->deadline - hes__monotonic_seconds();
     if (!(left > 0))
-        return hes__ess_fail(e, HES_ESOLVER, "the orbit search used its whole budget of %g s "
+        return hes__ess_fail(e, HES_ESOLVER, "the orbit search used its budget of %g s "
                              "(hes_ess_orbit_options.max_wall_time) without converging",
                              pe->budget);
     hes_ess_options run = *o; /* no run beyond the search's own end */
@@ -82,7 +70,7 @@ static hes_status period(hes_ess *e, const hes_ess_options *o, const double *x, 
     if (st == HES_ESOLVER && !(hes__monotonic_seconds() < pe->deadline)) {
         hes_ess_result_free(&rr);
         e->msg[0] = '\0'; /* the run's budget was the search's: say the search's */
-        return hes__ess_fail(e, HES_ESOLVER, "the orbit search used its whole budget of %g s "
+        return hes__ess_fail(e, HES_ESOLVER, "the orbit search used its budget of %g s "
                              "(hes_ess_orbit_options.max_wall_time) without converging",
                              pe->budget);
     }
@@ -128,75 +116,136 @@ static hes_status check_args(hes_ess *e, const hes_ess_orbit_options *o, const d
     return HES_OK;
 }
 
-/* The Newton loop; x, T updated in place. */
+/* The ESS flow's shooting problem for the one solver (base/newton.h):
+ * u = (x0 without x0_c, T).  pe is the kept iterate's period, trial a
+ * trial step's (adopted when the step is taken). */
+typedef struct {
+    hes_ess *e;
+    const hes_ess_orbit_options *o;
+    const hes_ess_options *eo;
+    double *x;               /* n: the state of u (x_c fixed) */
+    double T;
+    period_eval *pe, trial;
+} ess_shooting;
+
+static hes_status es_residual(void *ctx, const double *u, double *r, int keep)
+{
+    ess_shooting *s = ctx;
+    int n = s->e->n, c = s->o->section;
+    double T = u[n - 1];
+    if (!(T > 0))
+        return HES_EINVAL; /* a trial step to a period <= 0: rejected */
+    for (int k = 0, q = 0; k < n; k++)
+        if (k != c)
+            s->x[k] = u[q++];
+    period_eval *pe = keep ? s->pe : &s->trial;
+    hes_status st = period(s->e, s->eo, s->x, T, pe);
+    if (st == HES_OK) {
+        memcpy(r, pe->r, (size_t)n * sizeof *r);
+        s->T = T;
+    }
+    return st;
+}
+
+static hes_status es_converged(void *ctx, int it, const double *u, const double *r, double rn,
+                               int *done)
+{
+    (void)it;
+    (void)u;
+    (void)r;
+    *done = !(rn > ((ess_shooting *)ctx)->o->tol);
+    return HES_OK;
+}
+
+/* dr/dx0_k = J e_k - e_k (k != c), dr/dT = F */
+static hes_status es_jacobian(void *ctx, const double *u, const double *r, double *A)
+{
+    (void)u;
+    (void)r;
+    ess_shooting *s = ctx;
+    int n = s->e->n, c = s->o->section;
+    const period_eval *pe = s->pe;
+    for (int k = 0, q = 0; k < n; k++) {
+        if (k == c)
+            continue;
+        for (int i = 0; i < n; i++)
+            A[i + (size_t)q * n] = pe->J[i + (size_t)k * n] - (i == k);
+        q++;
+    }
+    for (int i = 0; i < n; i++)
+        A[i + (size_t)(n - 1) * n] = pe->F[i];
+    return HES_OK;
+}
+
+static void es_adopt(void *ctx)
+{
+    ess_shooting *s = ctx;
+    int n = s->e->n;
+    period_eval *pe = s->pe, *t = &s->trial;
+    memcpy(pe->r, t->r, (size_t)n * sizeof *pe->r);
+    memcpy(pe->J, t->J, (size_t)n * (size_t)n * sizeof *pe->J);
+    memcpy(pe->F, t->F, (size_t)n * sizeof *pe->F);
+    pe->res = t->res;
+    pe->proj = t->proj;
+    pe->refused = t->refused;
+    pe->sign_changes = t->sign_changes;
+}
+
+/* below the integration's own accuracy no step can do better */
+static int es_stalled(void *ctx, const double *u, double rn)
+{
+    ess_shooting *s = ctx;
+    int n = s->e->n;
+    double xinf = fabs(s->x[s->o->section]);
+    for (int k = 0; k < n - 1; k++)
+        xinf = fmax(xinf, fabs(u[k]));
+    return rn <= 10 * (s->eo->rtol * (1 + xinf) + s->eo->atol);
+}
+
+static void es_describe(void *ctx, char *buf, size_t len)
+{
+    ess_shooting *s = ctx;
+    snprintf(buf, len, ", tol %.3g, T = %.10g", s->o->tol, s->T);
+}
+
+static const char *es_errmsg(void *ctx)
+{
+    return hes_ess_errmsg(((ess_shooting *)ctx)->e);
+}
+
+static void es_say(void *ctx, const char *msg)
+{
+    hes_ess *e = ((ess_shooting *)ctx)->e;
+    e->msg[0] = '\0';
+    hes__ess_fail(e, HES_OK, "%s", msg);
+}
+
+/* Newton's method from (x, T), both updated in place; pe receives the
+ * converged period. */
 static hes_status newton(hes_ess *e, const hes_ess_orbit_options *o, const hes_ess_options *eo,
                          double *x, double *T, period_eval *pe, double *work, int *iters)
 {
     int n = e->n, c = o->section;
-    size_t nn = (size_t)n * n;   /* work: A, b, sv, xt, then the trial's r, J, F */
-    double *A = work, *b = A + nn, *sv = b + n, *xt = sv + n;
-    period_eval trial = { xt + n, xt + 2 * n, xt + 2 * n + nn, 0, 0, 0, 0, pe->deadline,
-                          pe->budget };
-    hes_status st = period(e, eo, x, *T, pe);
-    if (st != HES_OK)
-        return st;
-    for (*iters = 0; pe->res > o->tol; ++*iters) {
-        if (*iters == o->max_iter)
-            return hes__ess_fail(e, HES_ENOORBIT, "Newton's method left "
-                                 "max |x(T) - x0| = %.3g > tol = %.3g after %d iterations "
-                                 "(T = %.10g)", pe->res, o->tol, o->max_iter, *T);
-        for (int k = 0, q = 0; k < n; k++) {
-            if (k == c)
-                continue;
-            for (int i = 0; i < n; i++)
-                A[i + (size_t)q * n] = pe->J[i + (size_t)k * n] - (i == k);
-            q++;
-        }
-        for (int i = 0; i < n; i++) {
-            A[i + (size_t)(n - 1) * n] = pe->F[i];
-            b[i] = -pe->r[i];
-        }
-        lapack_int rank;
-        if (LAPACKE_dgelsd(LAPACK_COL_MAJOR, n, n, 1, A, n, b, n, sv, 1e-12, &rank) != 0)
-            return hes__ess_fail(e, HES_ESOLVER, "the least-squares Newton step failed (LAPACK "
-                                 "dgelsd)");
-        double lambda = 1;
-        int accepted = 0;
-        for (int half = 0; half < 30 && !accepted; half++, lambda /= 2) {
-            double Tt = *T + lambda * b[n - 1];
-            if (!(Tt > 0))
-                continue;
-            for (int k = 0, q = 0; k < n; k++)
-                xt[k] = k == c ? x[k] : x[k] + lambda * b[q++];
-            hes_status ts = period(e, eo, xt, Tt, &trial);
-            if (ts != HES_OK && !(hes__monotonic_seconds() < pe->deadline))
-                return ts; /* out of time, not a bad trial step */
-            if (ts == HES_OK && trial.res < pe->res) {
-                accepted = 1;
-                memcpy(x, xt, (size_t)n * sizeof *x);
-                *T = Tt;
-                memcpy(pe->r, trial.r, (size_t)n * sizeof *pe->r);
-                memcpy(pe->J, trial.J, (size_t)n * (size_t)n * sizeof *pe->J);
-                memcpy(pe->F, trial.F, (size_t)n * sizeof *pe->F);
-                pe->res = trial.res;
-                pe->proj = trial.proj;
-                pe->refused = trial.refused;
-                pe->sign_changes = trial.sign_changes;
-            }
-        }
-        if (!accepted) {
-            /* below the integration's own accuracy no step can do better */
-            double xinf = 0;
-            for (int k = 0; k < n; k++)
-                xinf = fmax(xinf, fabs(x[k]));
-            if (pe->res <= 10 * (eo->rtol * (1 + xinf) + eo->atol))
-                break;
-            return hes__ess_fail(e, HES_ENOORBIT, "no Newton step along "
-                                 "the least-squares direction reduces max |x(T) - x0| = %.3g "
-                                 "(iteration %d, T = %.10g)", pe->res, *iters + 1, *T);
-        }
-    }
-    return HES_OK;
+    size_t nn = (size_t)n * n;   /* work: u, the trial's r, J, F, then x */
+    double *u = work, *xt = u + n;
+    ess_shooting s = { e, o, eo, xt + 2 * n + nn, *T, pe,
+                       { xt, xt + n, xt + n + nn, 0, 0, 0, 0, pe->deadline, pe->budget } };
+    memcpy(s.x, x, (size_t)n * sizeof *x);
+    for (int k = 0, q = 0; k < n; k++)
+        if (k != c)
+            u[q++] = x[k];
+    u[n - 1] = *T;
+    hes__newton_problem prob = { n, &s, es_residual, es_converged, es_jacobian, es_adopt,
+                                 es_stalled, es_describe, es_errmsg, es_say };
+    hes__newton_options no = { o->max_iter, 1, 0.0, 30, pe->deadline, pe->budget,
+                               "hes_ess_orbit_options.max_wall_time", HES_ESOLVER };
+    double rn;
+    hes_status st = hes__newton(&prob, &no, u, iters, &rn);
+    for (int k = 0, q = 0; k < n; k++)
+        if (k != c)
+            x[k] = u[q++];
+    *T = u[n - 1];
+    return st;
 }
 
 /* The return map (I - F e_c^T / F_c) J of a converged period into mono
@@ -323,7 +372,7 @@ hes_status hes_ess_orbit_find(hes_ess *e, const hes_ess_orbit_options *opts,
     eo.record = 0;
     eo.n_out = 0;
     eo.t_out = NULL;
-    /* newton's work (A, b, sv, xt, a trial's r, J, F: 2 nn + 6 n), then the
+    /* newton's work (u, a trial's r, J, F, x: nn + 4 n; then psi_of's 2 nn + n), then the
        accepted period's r, J, F (nn + 2 n) */
     double *work = malloc((3 * nn + 8 * (size_t)n) * sizeof *work);
     res->x0 = malloc((size_t)n * sizeof *res->x0);

@@ -14,6 +14,8 @@ hes_status hes_return_map_fd(hes_system *sys, const hes_orbit *orbit, double *ou
 {
     if (!sys)
         return HES_EINVAL;
+    if (sys->kind != HES_KIND_HYBRID)
+        return hes__need_hybrid(sys, "hes_return_map_fd");
     if (!orbit || !out)
         return hes__fail(sys, HES_EINVAL, "return map by differences: needs the orbit and out");
     int n = orbit->n;

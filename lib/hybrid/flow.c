@@ -32,6 +32,8 @@ hes_status hes_flow_jacobian(hes_system *sys, int mode, const double *x0, double
     memset(out, 0, sizeof *out);
     if (!sys || !x0)
         return sys ? hes__fail(sys, HES_EINVAL, "hes_flow_jacobian: x0 is NULL") : HES_EINVAL;
+    if (sys->kind != HES_KIND_HYBRID)
+        return hes__need_hybrid(sys, "hes_flow_jacobian");
     const hes_model *m = sys->model;
     if (mode < 0 || mode >= m->n_modes)
         return hes__fail(sys, HES_EINVAL, "hes_flow_jacobian: mode %d is not one of the "

@@ -31,7 +31,20 @@ typedef struct {
 } hes_mode_ws;
 
 struct hes_system {
+    /* The kind (hes_system_kind): an event-driven hybrid model (model), or
+     * an event-selected system (ess_model, integrated by ess with the orbit
+     * options eopt; model is NULL, and the hybrid layer's own functions
+     * refuse it through hes__need_hybrid). */
+    hes_kind kind;
     const hes_model *model;
+    const hes_ess_model *ess_model;
+    struct hes_ess *ess;
+    hes_ess_orbit_options eopt;
+    double orbit_period;   /* ESS: the period's guess (NaN: the model's) */
+    /* the model's name and parameter table, whatever its kind */
+    const char *name;
+    int n_params;
+    const hes_param *params;
     double *p;
     hes_settings set;
     char errmsg[512];
@@ -53,6 +66,15 @@ struct hes_system {
     double deadline;       /* monotonic clock time at which the current simulation call
                               exceeds settings.max_wall_time (hes__budget_start) */
 };
+
+/* HES_OK for a hybrid system; for another kind HES_EINVAL with the message
+ * that `what` needs an event-driven hybrid model (system.c). */
+hes_status hes__need_hybrid(hes_system *sys, const char *what);
+/* The settings' budget names into an ESS system's orbit options
+ * (system.c; hes_system_set_ess_options says which). */
+void hes__ess_of_settings(hes_ess_orbit_options *o, const hes_settings *s);
+/* The orbit and stability of an ESS system into res (analyze_ess.c). */
+hes_status hes__analyze_ess(hes_system *sys, int check, hes_analysis *res);
 
 /* The integrators go in chunks of this many steps (CVODES's mxstep), so that
  * the step and wall-time budgets are checked between them. */

@@ -304,6 +304,8 @@ hes_status hes_impact_orbit_psi(hes_system *sys, const hes_impact_orbit *r,
     if (!sys || !r || !ro || !caps || !psi)
         return hes__say(msg, len, HES_EINVAL, "impact orbit psi: needs the system, the "
                         "analysis, options and caps");
+    if (sys->kind != HES_KIND_HYBRID)
+        return hes__need_hybrid(sys, "hes_impact_orbit_psi");
     hes_orbit orbit;
     hes_status st = hes_orbit_find(sys, &orbit);
     if (st != HES_OK)
@@ -363,6 +365,8 @@ hes_status hes_impact_orbit_analyze(hes_system *sys, const hes_analysis *nominal
     if (!sys || !o || !r)
         return hes__say(msg, len, HES_EINVAL, "impact orbit: needs a system, options and a "
                         "result");
+    if (sys->kind != HES_KIND_HYBRID)
+        return hes__need_hybrid(sys, "hes_impact_orbit_analyze");
     double t0 = hes__monotonic_seconds();
     const hes_model *m = hes_system_model(sys);
     /* the nominal analysis: the caller's, or one made here (and freed) */

@@ -172,6 +172,8 @@ hes_status hes_monodromy_compute(hes_system *sys, const hes_traj *traj, int auto
         return HES_EINVAL;
     }
     memset(mono, 0, sizeof *mono);
+    if (sys->kind != HES_KIND_HYBRID)
+        return hes__need_hybrid(sys, "hes_monodromy_compute");
     if (!traj || traj->n_phases < 1 || !traj->phases[0].A)
         return hes__fail(sys, HES_EINVAL, "monodromy needs a trajectory with sensitivities");
     const hes_model *m = sys->model;

@@ -28,6 +28,7 @@
 #include <string.h>
 #include <lapacke.h>
 
+#include "base/newton.h"
 #include "hybrid/hybrid.h"
 
 void hes_orbit_free(hes_orbit *orbit)
@@ -83,6 +84,8 @@ hes_status hes_orbit_return_map(hes_system *sys, const double *x0, double *x_ret
 {
     if (!sys)
         return HES_EINVAL;
+    if (sys->kind != HES_KIND_HYBRID)
+        return hes__need_hybrid(sys, "hes_orbit_return_map");
     if (!x0 || !x_ret)
         return hes__fail(sys, HES_EINVAL, "return map: needs x0 and x_ret");
     if (!sys->model->orbit.guess)
@@ -208,14 +211,6 @@ static hes_status accept_orbit(hes_system *sys, const shooter *s, const hes_traj
     return HES_OK;
 }
 
-static double max_norm(const double *v, int n)
-{
-    double m = 0;
-    for (int i = 0; i < n; i++)
-        m = fmax(m, fabs(v[i]));
-    return m;
-}
-
 /* Jacobian dr/du at u (where r = r(u)): state columns from the return-map
  * Jacobian M (n x n), parameter columns by central differences, one-sided
  * where a step leaves the parameter's valid range. */
@@ -319,6 +314,84 @@ static void hint_jacobians(hes_system *sys, const double *x0)
     free(xs);
 }
 
+/* The hybrid flow's shooting problem for the one solver (base/newton.h). */
+typedef struct {
+    shooter s;
+    hes_traj traj;           /* the kept iterate's run, with sensitivities */
+    double *scale, *Fs, largest, rel, *work;
+} hybrid_shooting;
+
+static hes_status hs_residual(void *ctx, const double *u, double *r, int keep)
+{
+    hybrid_shooting *h = ctx;
+    if (!keep)
+        return residual(&h->s, u, r, NULL);
+    hes_traj_free(&h->traj);
+    return residual(&h->s, u, r, &h->traj);
+}
+
+static hes_status hs_converged(void *ctx, int it, const double *u, const double *r, double rn,
+                               int *done)
+{
+    (void)u;
+    (void)rn;
+    hybrid_shooting *h = ctx;
+    hes_system *sys = h->s.sys;
+    const hes_orbit_spec *o = &sys->model->orbit;
+    double T = run_period(sys, &h->traj);
+    hes_status st = state_scales(sys, h->s.x0, h->s.xr, T, h->scale, h->Fs, &h->largest);
+    if (st != HES_OK)
+        return st;
+    h->rel = 0;
+    for (int i = 0; i < h->s.nu; i++)
+        h->rel = fmax(h->rel, fabs(r[i]) / h->scale[o->residual[i]]);
+    *done = h->rel < sys->set.newton_tol || h->largest == 0;
+    if (!*done && T <= zeno_period(sys, h->traj.n_events))
+        return hes__fail(sys, HES_EZENO, "Newton's iterates collapse to a Zeno point: after "
+                         "%d iterations the period is %.3g s with %d events (relative "
+                         "residual %.3g at state scale %.3g)", it, T, h->traj.n_events, h->rel,
+                         h->largest);
+    return HES_OK;
+}
+
+static hes_status hs_jacobian(void *ctx, const double *u, const double *r, double *J)
+{
+    hybrid_shooting *h = ctx;
+    hes_system *sys = h->s.sys;
+    const hes_orbit_spec *o = &sys->model->orbit;
+    hes_monodromy mono;
+    hes_status st = hes_monodromy_compute(sys, &h->traj, !o->period_param, &mono);
+    if (st != HES_OK) /* the model's failure, as it said it */
+        return st;
+    st = jacobian(&h->s, u, r, o->period_param ? mono.phi : mono.proj, J, h->work);
+    hes_monodromy_free(&mono);
+    if (st != HES_OK) {
+        char msg[sizeof sys->errmsg];
+        snprintf(msg, sizeof msg, "%s", sys->errmsg);
+        double rn = 0;
+        for (int i = 0; i < h->s.nu; i++)
+            rn = fmax(rn, fabs(r[i]));
+        st = hes__fail(sys, HES_ENOORBIT, "shooting Jacobian failed at residual %.3g (%s: %s)",
+                       rn, hes_strerror(st), msg);
+    }
+    return st;
+}
+
+static void hs_describe(void *ctx, char *buf, size_t len)
+{
+    snprintf(buf, len, ", relative %.3g", ((hybrid_shooting *)ctx)->rel);
+}
+
+static const char *hs_errmsg(void *ctx)
+{
+    return ((hybrid_shooting *)ctx)->s.sys->errmsg;
+}
+
+static void hs_say(void *ctx, const char *msg)
+{
+    hes__fail(((hybrid_shooting *)ctx)->s.sys, HES_OK, "%s", msg);
+}
+
 hes_status hes_orbit_find(hes_system *sys, hes_orbit *orbit)
 {
     if (!sys || !orbit) {
@@ -327,6 +400,8 @@ hes_status hes_orbit_find(hes_system *sys, hes_orbit *orbit)
         return sys ? hes__fail(sys, HES_EINVAL, "orbit: nowhere to put it (NULL)") : HES_EINVAL;
     }
     memset(orbit, 0, sizeof *orbit);
+    if (sys->kind != HES_KIND_HYBRID)
+        return hes__need_hybrid(sys, "hes_orbit_find");
     const hes_model *m = sys->model;
     const hes_orbit_spec *o = &m->orbit;
     if (!o->guess)
@@ -334,28 +409,28 @@ hes_status hes_orbit_find(hes_system *sys, hes_orbit *orbit)
     hes_status st = hes_system_check_params(sys);
     if (st != HES_OK)
         return st;
-    shooter s = { sys, m->modes[o->mode].dim, o->n_free_states + o->n_free_params, NULL, NULL, NULL };
-    int n = s.n, nu = s.nu;
-    double *mem = calloc((size_t)(3 * n + 8 * nu + nu * nu + 2), sizeof(double));
-    s.pidx = calloc((size_t)o->n_free_params + 1, sizeof(int));
-    if (!mem || !s.pidx) {
+    hybrid_shooting h = { { sys, m->modes[o->mode].dim, o->n_free_states + o->n_free_params,
+                            NULL, NULL, NULL }, { 0 }, NULL, NULL, 0, INFINITY, NULL };
+    shooter *s = &h.s;
+    int n = s->n, nu = s->nu;
+    double *mem = calloc((size_t)(5 * n + 4 * nu + 2), sizeof(double));
+    s->pidx = calloc((size_t)o->n_free_params + 1, sizeof(int));
+    if (!mem || !s->pidx) {
         free(mem);
-        free(s.pidx);
+        free(s->pidx);
         return hes__fail(sys, HES_ENOMEM, "out of memory");
     }
-    s.x0 = mem;
-    s.xr = s.x0 + n;
-    double *scale = malloc(sizeof(double) * 2 * (size_t)n), *Fs = scale ? scale + n : NULL;
-    double *start = NULL; /* the start, once there is one */
-    double largest = 0;
-    double *u = s.xr + n, *r = u + nu, *du = r + nu, *ut = du + nu, *rt = ut + nu,
-           *work = rt + nu, *J = work + 3 * nu;
-    int *ipiv = scale ? (int *)malloc(sizeof(int) * (size_t)nu) : NULL;
+    s->x0 = mem;
+    s->xr = s->x0 + n;
+    h.scale = s->xr + n;
+    h.Fs = h.scale + n;
+    double *start = h.Fs + n, *u = start + n;
+    h.work = u + nu;
     for (int i = 0; i < o->n_free_params; i++)
-        s.pidx[i] = hes_model_param_index(m, o->free_params[i]);
-    if (!ipiv || o->guess(sys->p, s.x0, m->data) != 0) {
-        st = ipiv ? hes__fail(sys, HES_EINVAL, "model '%s' could not make an initial guess for its orbit", m->name)
-                  : hes__fail(sys, HES_ENOMEM, "out of memory");
+        s->pidx[i] = hes_model_param_index(m, o->free_params[i]);
+    if (o->guess(sys->p, s->x0, m->data) != 0) {
+        st = hes__fail(sys, HES_EINVAL, "model '%s' could not make an initial guess for its orbit", m->name);
+        start = NULL;
         goto out;
     }
     /* A warm start (a neighbouring point's orbit) seeds only what Newton
@@ -364,104 +439,31 @@ hes_status hes_orbit_find(hes_system *sys, hes_orbit *orbit)
      * speed), and a neighbour's values there would be another point's orbit. */
     if (sys->orbit_start)
         for (int i = 0; i < o->n_free_states; i++)
-            s.x0[o->free_states[i]] = sys->orbit_start[o->free_states[i]];
-    start = J + (size_t)nu * nu; /* for hint_jacobians */
-    memcpy(start, s.x0, sizeof(double) * (size_t)n);
+            s->x0[o->free_states[i]] = sys->orbit_start[o->free_states[i]];
+    memcpy(start, s->x0, sizeof(double) * (size_t)n); /* for hint_jacobians */
     for (int i = 0; i < o->n_free_states; i++)
-        u[i] = s.x0[o->free_states[i]];
+        u[i] = s->x0[o->free_states[i]];
     for (int i = 0; i < o->n_free_params; i++)
-        u[o->n_free_states + i] = sys->p[s.pidx[i]];
+        u[o->n_free_states + i] = sys->p[s->pidx[i]];
 
-    hes_traj traj = { 0 };
-    double rn = INFINITY, search_end = hes__monotonic_seconds() + sys->set.max_search_time;
+    hes__newton_problem prob = { nu, &h, hs_residual, hs_converged, hs_jacobian, NULL, NULL,
+                                 hs_describe, hs_errmsg, hs_say };
+    hes__newton_options nopt = { sys->set.newton_maxiter, 0, 1e-4, 30,
+                                 hes__monotonic_seconds() + sys->set.max_search_time,
+                                 sys->set.max_search_time, "hes_settings.max_search_time",
+                                 HES_ENOORBIT };
     int it;
-    for (it = 0;; it++) {
-        hes_traj_free(&traj);
-        if ((st = residual(&s, u, r, &traj)) != HES_OK) {
-            char msg[sizeof sys->errmsg];
-            snprintf(msg, sizeof msg, "%s", sys->errmsg);
-            st = hes__fail(sys, HES_ENOORBIT, "shooting from the %s failed (%s: %s)",
-                           it ? "current iterate" : "initial guess", hes_strerror(st), msg);
-            break;
-        }
-        double T = run_period(sys, &traj), rel = 0;
-        if ((st = state_scales(sys, s.x0, s.xr, T, scale, Fs, &largest)) != HES_OK)
-            break;
-        rn = max_norm(r, nu);
-        for (int i = 0; i < nu; i++)
-            rel = fmax(rel, fabs(r[i]) / scale[o->residual[i]]);
-        if (rel < sys->set.newton_tol || largest == 0)
-            break;
-        if (T <= zeno_period(sys, traj.n_events)) {
-            st = hes__fail(sys, HES_EZENO, "Newton's iterates collapse to a Zeno point: after "
-                           "%d iterations the period is %.3g s with %d events (relative "
-                           "residual %.3g at state scale %.3g)", it, T, traj.n_events, rel,
-                           largest);
-            break;
-        }
-        if (!(hes__monotonic_seconds() < search_end)) {
-            st = hes__fail(sys, HES_ENOORBIT, "the orbit search used its budget of %g s "
-                           "(hes_settings.max_search_time) after %d iterations (last residual "
-                           "%.3g, relative %.3g)", sys->set.max_search_time, it, rn, rel);
-            break;
-        }
-        if (it >= sys->set.newton_maxiter) {
-            st = hes__fail(sys, HES_ENOORBIT, "Newton did not converge in %d iterations "
-                           "(last residual %.3g, relative %.3g)", it, rn, rel);
-            break;
-        }
-        hes_monodromy mono;
-        if ((st = hes_monodromy_compute(sys, &traj, !o->period_param, &mono)) != HES_OK)
-            break;
-        st = jacobian(&s, u, r, o->period_param ? mono.phi : mono.proj, J, work);
-        hes_monodromy_free(&mono);
-        if (st != HES_OK) {
-            char msg[sizeof sys->errmsg];
-            snprintf(msg, sizeof msg, "%s", sys->errmsg);
-            st = hes__fail(sys, HES_ENOORBIT, "shooting Jacobian failed at residual %.3g (%s: %s)",
-                           rn, hes_strerror(st), msg);
-            break;
-        }
-        for (int i = 0; i < nu; i++)
-            du[i] = -r[i];
-        if (LAPACKE_dgesv(LAPACK_COL_MAJOR, nu, 1, J, nu, ipiv, du, nu) != 0) {
-            st = hes__fail(sys, HES_ENOORBIT, "singular shooting Jacobian "
-                           "(residual %.3g)", rn);
-            break;
-        }
-        /* backtracking line search on the max-norm of the residual */
-        double lambda = 1.0;
-        int accepted = 0;
-        for (int ls = 0; ls < 30 && !accepted && hes__monotonic_seconds() < search_end;
-             ls++, lambda *= 0.5) {
-            for (int i = 0; i < nu; i++)
-                ut[i] = u[i] + lambda * du[i];
-            if (residual(&s, ut, rt, NULL) == HES_OK &&
-                max_norm(rt, nu) < (1.0 - 1e-4 * lambda) * rn)
-                accepted = 1;
-        }
-        if (!accepted && !(hes__monotonic_seconds() < search_end)) {
-            st = hes__fail(sys, HES_ENOORBIT, "the orbit search used its budget of %g s "
-                           "(hes_settings.max_search_time) in a line search after %d "
-                           "iterations (last residual %.3g)", sys->set.max_search_time, it, rn);
-            break;
-        }
-        if (!accepted) {
-            st = hes__fail(sys, HES_ENOORBIT, "line search failed after %d "
-                           "iterations (last residual %.3g)", it, rn);
-            break;
-        }
-        memcpy(u, ut, sizeof(double) * (size_t)nu);
-    }
-    put_unknowns(&s, u);
+    double rn;
+    st = hes__newton(&prob, &nopt, u, &it, &rn);
+    put_unknowns(s, u);
     if (st != HES_OK) {
-        hes_traj_free(&traj);
+        hes_traj_free(&h.traj);
         goto out;
     }
-    double period = run_period(sys, &traj);
-    if ((st = accept_orbit(sys, &s, &traj, period, scale, largest)) != HES_OK ||
-        (st = verify_full_system(sys, s.x0, &traj, period)) != HES_OK) {
-        hes_traj_free(&traj);
+    double period = run_period(sys, &h.traj);
+    if ((st = accept_orbit(sys, s, &h.traj, period, h.scale, h.largest)) != HES_OK ||
+        (st = verify_full_system(sys, s->x0, &h.traj, period)) != HES_OK) {
+        hes_traj_free(&h.traj);
         goto out;
     }
     orbit->mode = o->mode;
@@ -470,24 +472,22 @@ hes_status hes_orbit_find(hes_system *sys, hes_orbit *orbit)
     orbit->n = n;
     orbit->x0 = malloc(sizeof(double) * (size_t)n);
     orbit->flow = malloc(sizeof(double) * (size_t)n);
-    orbit->traj = traj;
+    orbit->traj = h.traj;
     orbit->iterations = it;
     orbit->residual = rn;
     orbit->autonomous = !o->period_param;
     if (!orbit->x0 || !orbit->flow) {
         st = hes__fail(sys, HES_ENOMEM, "out of memory");
     } else {
-        memcpy(orbit->x0, s.x0, sizeof(double) * (size_t)n);
-        st = hes__field(sys, o->mode, 0.0, s.x0, orbit->flow);
+        memcpy(orbit->x0, s->x0, sizeof(double) * (size_t)n);
+        st = hes__field(sys, o->mode, 0.0, s->x0, orbit->flow);
     }
     if (st != HES_OK)
         hes_orbit_free(orbit);
 out:
     if (st == HES_ENOORBIT && start)
         hint_jacobians(sys, start);
-    free(ipiv);
-    free(scale);
     free(mem);
-    free(s.pidx);
+    free(s->pidx);
     return st;
 }

@@ -96,6 +96,8 @@ static hes_status saltation(hes_system *sys, int tr, double t, const double *x, 
 
 hes_status hes_saltation(hes_system *sys, int tr, double t, const double *x, double *xi)
 {
+    if (sys && sys->kind != HES_KIND_HYBRID)
+        return hes__need_hybrid(sys, "hes_saltation");
     return saltation(sys, tr, t, x, xi, 0);
 }
 

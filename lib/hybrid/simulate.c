@@ -267,6 +267,8 @@ hes_status hes_simulate(hes_system *sys, int mode, double t0, double tm0,
     memset(traj, 0, sizeof *traj);
     if (!sys)
         return traj->status = HES_EINVAL;
+    if (sys->kind != HES_KIND_HYBRID)
+        return traj->status = hes__need_hybrid(sys, "hes_simulate");
     const hes_model *m = sys->model;
     hes_sim_opts opts = opts_in ? *opts_in : hes_sim_opts_default();
     if (mode < 0 || mode >= m->n_modes || !x0 || !isfinite(t0) || !isfinite(tm0) ||

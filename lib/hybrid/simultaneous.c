@@ -120,6 +120,8 @@ hes_status hes_simultaneous_find(hes_system *sys, const hes_traj *traj, double t
         *n = 0;
     if (!sys)
         return HES_EINVAL;
+    if (sys->kind != HES_KIND_HYBRID)
+        return hes__need_hybrid(sys, "hes_simultaneous_find");
     if (!traj || !n || (max > 0 && !out))
         return hes__fail(sys, HES_EINVAL, "simultaneous events: needs a trajectory, n and out");
     *n = 0;
@@ -209,6 +211,8 @@ hes_status hes_simultaneous_orbit(hes_system *sys, const hes_analysis *res,
         *n = 0;
     if (!sys)
         return HES_EINVAL;
+    if (sys->kind != HES_KIND_HYBRID)
+        return hes__need_hybrid(sys, "hes_simultaneous_orbit");
     if (!res || !n || (max > 0 && !out))
         return hes__fail(sys, HES_EINVAL, "simultaneous events: needs the analysis, n and out");
     const hes_traj *tr = &res->orbit.traj;

@@ -170,6 +170,10 @@ static hes_status trials_run(hes_system *sys, const hes_orbit *orbit, int n_tria
 {
     if (!out)
         return sys ? hes__fail(sys, HES_EINVAL, "trials: nowhere to put them (NULL)") : HES_EINVAL;
+    if (sys && sys->kind != HES_KIND_HYBRID) {
+        memset(out, 0, sizeof *out);
+        return hes__need_hybrid(sys, "hes_trials_run");
+    }
     memset(out, 0, sizeof *out);
     if (!sys || !orbit || !orbit->x0 || n_trials < 1 || steps < 1 || !(radius >= 0) ||
         !isfinite(radius) || !(tol > 0))

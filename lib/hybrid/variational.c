@@ -16,6 +16,8 @@
 hes_status hes_variational(hes_system *sys, int mode, double tm0, double duration,
                            const double *x0, double *x1, double *A)
 {
+    if (sys && sys->kind != HES_KIND_HYBRID)
+        return hes__need_hybrid(sys, "hes_variational");
     if (!sys || mode < 0 || mode >= sys->model->n_modes || !x0 || !isfinite(tm0) ||
         !isfinite(duration))
         return sys ? hes__fail(sys, HES_EINVAL, "hes_variational: invalid arguments") : HES_EINVAL;

@@ -286,13 +286,6 @@ json_t *hes__json_analysis_doc(const hes_system *sys, const hes_analysis *res)
     return doc;
 }
 
-char *hes_analysis_json(const hes_system *sys, const hes_analysis *res)
-{
-    if (!sys || !res)
-        return NULL;
-    return hes__json_dump(hes__json_analysis_doc(sys, res));
-}
-
 /* {"NAME": dpsi/dNAME} over the shape parameters of sh (null where the
  * evaluation has no gradient). */
 static json_t *gradient_json(const hes_model *model, const hes_shape *sh,

@@ -14,23 +14,24 @@
 
 #include "hes.h"
 
-char *hes_sweep_row_json(const hes_model *m, int n_swept, const int *swept, const double *point,
-                         const hes_sweep_row *row)
+char *hes_sweep_row_json(const hes_system *sys, int n_swept, const int *swept,
+                         const double *point, const hes_sweep_row *row)
 {
     char *text = NULL;
     size_t size = 0;
     FILE *f;
 
-    if (!m || !row || n_swept < 0 || (n_swept > 0 && (!swept || !point)))
+    if (!sys || !row || n_swept < 0 || (n_swept > 0 && (!swept || !point)))
         return NULL;
     for (int j = 0; j < n_swept; j++)
-        if (swept[j] < 0 || swept[j] >= m->n_params)
+        if (!hes_system_param_info(sys, swept[j]))
             return NULL;
     if (!(f = open_memstream(&text, &size)))
         return NULL;
     fprintf(f, "{\"index\": %d, \"params\": {", row->index);
     for (int j = 0; j < n_swept; j++)
-        fprintf(f, "%s\"%s\": %.17g", j ? ", " : "", m->params[swept[j]].name, point[j]);
+        fprintf(f, "%s\"%s\": %.17g", j ? ", " : "", hes_system_param_info(sys, swept[j])->name,
+                point[j]);
     fprintf(f, "}, \"status\": \"%s\"", row->status == HES_OK ? "ok" : hes_strerror(row->status));
     if (row->status == HES_OK) {
         fprintf(f, ", \"psi\": %.17g, \"stable\": %s, \"verdict\": \"%s\", \"period\": %.17g, "

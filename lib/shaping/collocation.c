@@ -179,6 +179,8 @@ hes_status hes_colloc_create_opts(hes_system *sys, const hes_colloc_options *opt
         *out = NULL;
     if (!sys)
         return HES_EINVAL;
+    if (sys->kind != HES_KIND_HYBRID)
+        return hes__need_hybrid(sys, "hes_colloc_create_opts");
     if (!opts || !out)
         return hes__fail(sys, HES_EINVAL, "collocation: needs options and somewhere to put it");
     const hes_model *m = sys->model;

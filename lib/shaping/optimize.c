@@ -265,6 +265,9 @@ hes_status hes_shape_optimize(hes_system *sys, const hes_shape_opts *opts_in,
         return sys ? hes__fail(sys, HES_EINVAL, "shape optimisation: nowhere to put the result (NULL)") : HES_EINVAL;
     }
     memset(r, 0, sizeof *r);
+    if (sys->kind != HES_KIND_HYBRID)
+        return hes__need_hybrid(sys, "shape optimisation (parameters that enter the "
+                                "saltation matrices and not the orbit)");
     hes_shape_opts o = opts_in ? *opts_in : hes_shape_opts_default();
     if (o.starts < 1 || o.maxeval < 1 || !(o.ftol_rel >= 0) || o.n < 0 ||
         (o.measure != HES_MEASURE_PSI && o.measure != HES_MEASURE_SMOOTH))

@@ -413,6 +413,8 @@ hes_status hes_shape_create(hes_system *sys, const hes_analysis *res, int n,
         *out = NULL;
     if (!sys)
         return HES_EINVAL;
+    if (sys->kind != HES_KIND_HYBRID)
+        return hes__need_hybrid(sys, "hes_shape_create");
     if (!out || (n > 0 && !names))
         return hes__fail(sys, HES_EINVAL, "shape: needs names for n > 0 and somewhere to put the context");
     *out = NULL;

@@ -556,6 +556,8 @@ hes_status hes_trajopt_run(hes_system *sys, const hes_trajopt_options *opts,
     result_init(r);
     if (!sys)
         return HES_EINVAL;
+    if (sys->kind != HES_KIND_HYBRID)
+        return hes__need_hybrid(sys, "hes_trajopt_run");
     hes_trajopt_options o = opts ? *opts : hes_trajopt_options_default();
     hes_status st = check_options(sys, &o);
     if (st != HES_OK)

@@ -390,6 +390,7 @@ typedef struct {
 hes_status hes_analyze(hes_system *sys, int check, hes_analysis *res);
 void hes_analysis_free(hes_analysis *res);
 
+
 #ifdef __cplusplus
 }
 #endif

@@ -80,6 +80,34 @@ hes_status hes_impact_orbit_psi(hes_system *sys, const hes_impact_orbit *r,
                                 char *msg, size_t len);
 void hes_impact_orbit_free(hes_impact_orbit *r);
 
+/* ------------------------------------ an analysis without its layout */
+/*
+ * The same analysis as an object read through accessors
+ * (lib/hybrid/analysis_access.c), for programs and bindings that must not
+ * depend on the layout of hes_analysis: hes_analysis_new runs hes_analyze
+ * into *out (NULL on failure, the message in hes_system_errmsg), and
+ * hes_analysis_destroy releases it.  The arrays are copied out: x0 (dim
+ * values), the nontrivial multipliers (re, im; by modulus, descending) and
+ * the monodromy (which = 0: Phi; which = 1: the return map's Jacobian P of
+ * an autonomous orbit, else Phi), column-major, dim x dim.  Each copies at
+ * most max values and returns how many there are (-1 for a NULL analysis
+ * or a bad `which`), so a first call with max 0 sizes the buffer.
+ * hes_analysis_check: the largest difference from central differences of
+ * the full flow (check != 0), else NaN.
+ */
+hes_status hes_analysis_new(hes_system *sys, int check, hes_analysis **out);
+void hes_analysis_destroy(hes_analysis *a);
+double hes_analysis_psi(const hes_analysis *a);
+double hes_analysis_psi_tol(const hes_analysis *a);
+hes_verdict hes_analysis_verdict(const hes_analysis *a);
+double hes_analysis_period(const hes_analysis *a);
+int hes_analysis_dim(const hes_analysis *a);
+int hes_analysis_n_multipliers(const hes_analysis *a);
+double hes_analysis_check(const hes_analysis *a);
+int hes_analysis_x0(const hes_analysis *a, double *x0, int max);
+int hes_analysis_multipliers(const hes_analysis *a, double *re, double *im, int max);
+int hes_analysis_monodromy(const hes_analysis *a, int which, double *out, int max);
+
 /* ------------------------------------------------------- ESS periodic orbit */
 /*
  * A periodic orbit of an ESS model simulated by the ESS integrator

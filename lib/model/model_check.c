@@ -1,0 +1,184 @@
+/*
+ * model_check.c - hes_model_check_derivatives: the Jacobians a model
+ * supplies (field, guard, reset; a mechanical mode's force_dx) against
+ * central differences of its own callbacks (base/fd.c), the worst entry
+ * named.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/model_internal.h"
+
+/* ---------------------------------------------------- derivative checks */
+
+/* The worst entry of a supplied Jacobian a against central differences d
+ * (len entries; n_out rows, or a derivative in t when wrt_t), by
+ * |a - d| / max(1, |d|), into rep where it is worse than rep's; rep's
+ * disagree where it exceeds HES_DERIV_TOL. */
+static void worst_entry(const double *a, const double *d, int len, int n_out, int wrt_t,
+                        const char *label, hes_deriv_report *rep)
+{
+    rep->n_checked++;
+    for (int k = 0; k < len; k++) {
+        double e = fabs(a[k] - d[k]) / fmax(1.0, fabs(d[k]));
+        if (!(e <= rep->max_rel_err)) { /* also catches NaN */
+            rep->max_rel_err = isnan(e) ? INFINITY : e;
+            rep->disagree |= rep->max_rel_err > HES_DERIV_TOL; /* kept if a later one fails */
+            if (wrt_t)
+                snprintf(rep->where, sizeof rep->where, "%s[%d]", label, k);
+            else
+                snprintf(rep->where, sizeof rep->where, "%s[%d,%d]", label, k % n_out,
+                         k / n_out);
+        }
+    }
+}
+
+/* A comparison that could not be made: why, into rep's where, unless a
+ * Jacobian compared before disagrees (where then keeps naming it: the
+ * wrong entry is what the caller must see first). */
+static void cannot_compare(hes_deriv_report *rep, const char *fmt, ...)
+{
+    if (rep->disagree)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(rep->where, sizeof rep->where, fmt, ap);
+    va_end(ap);
+}
+
+/* Compares a supplied Jacobian with central differences of fn. */
+static int compare(hes_fn jac_fn, hes_fn fn, int n_in, int n_out, int wrt_t,
+                   double t, const double *x, const double *p, void *data,
+                   const char *label, hes_deriv_report *rep)
+{
+    int len = wrt_t ? n_out : n_in * n_out;
+    double *a = malloc(sizeof(double) * (size_t)(2 * len + 2 * n_out + n_in));
+    if (!a)
+        return -1;
+    double *d = a + len, *work = d + len;
+    hes__bound_fn b = { fn, p, data, n_out, 0 };
+    int rc = jac_fn(t, x, p, a, data);
+    if (rc != 0) {
+        cannot_compare(rep, "%s: the Jacobian callback failed (code %d)", label, rc);
+    } else {
+        rc = wrt_t ? hes__fd_dt(hes__bound_call, &b, t, x, n_in, n_out, d, work)
+                   : hes__fd_dx(hes__bound_call, &b, t, x, n_in, n_out, d, work);
+        if (rc != 0)
+            cannot_compare(rep, "%s: the function failed near the state (code %d)", label, rc);
+    }
+    if (rc == 0)
+        worst_entry(a, d, len, n_out, wrt_t, label, rep);
+    free(a);
+    return rc;
+}
+
+/* A mechanical mode's force_dx (hes_mech.force_dx, if the model gives one)
+ * against central differences of its force in q, q' and u, the other two
+ * held, at the configuration, velocities and inputs of the state x. */
+typedef struct {
+    const hes_mech *m;
+    const double *p, *q, *qd, *u;
+    int which;                   /* the variable: 0 q, 1 q', 2 u */
+} force_arg;
+
+static int force_of(void *ctx, double t, const double *v, double *out)
+{
+    const force_arg *a = ctx;
+    (void)t;
+    return a->m->force(a->which == 0 ? v : a->q, a->which == 1 ? v : a->qd,
+                       a->which == 2 ? v : a->u, a->p, out, a->m->data) ? E_CALLBACK : 0;
+}
+
+static int check_force_dx(const hes_mech_mode *md, double t, const double *x, const double *p,
+                          const char *mode, hes_deriv_report *rep)
+{
+    const hes_mech *m = md->mech;
+    int d = m->d, rc;
+    hes__mech_eval ev;
+    if (!m->force_dx)
+        return 0;
+    if ((rc = hes__mech_mode_eval(md, t, x, p, &ev))) {
+        cannot_compare(rep, "mode %s: its dynamics failed at the state (code %d)", mode, rc);
+        return rc;
+    }
+    double J[3][HES_MECH_MAX * HES_MECH_MAX], D[HES_MECH_MAX * HES_MECH_MAX],
+        work[3 * HES_MECH_MAX];
+    if (m->force_dx(ev.q, ev.qd, ev.u, p, J[0], J[1], J[2], m->data)) {
+        cannot_compare(rep, "mode %s: force_dx failed", mode);
+        return E_CALLBACK;
+    }
+    static const char *const wrt[] = { "q", "q'", "u" };
+    for (int which = 0; which < 3; which++) {
+        int n_in = which == 2 ? m->m : d;
+        if (n_in == 0)
+            continue;
+        force_arg a = { m, p, ev.q, ev.qd, ev.u, which };
+        const double *v = which == 0 ? ev.q : which == 1 ? ev.qd : ev.u;
+        char label[96];
+        snprintf(label, sizeof label, "mode %s: force_dx df/d%s", mode, wrt[which]);
+        if ((rc = hes__fd_dx(force_of, &a, t, v, n_in, d, D, work))) {
+            cannot_compare(rep, "mode %s: the force failed near the state", mode);
+            return rc;
+        }
+        worst_entry(J[which], D, n_in * d, d, 0, label, rep);
+    }
+    return 0;
+}
+
+hes_status hes_model_check_derivatives(const hes_model *m, const double *p,
+                                       double t, const double *const *xs,
+                                       hes_deriv_report *rep)
+{
+    if (!rep)
+        return HES_EINVAL;
+    char label[96];
+    memset(rep, 0, sizeof *rep);
+    if (!p || !xs) {
+        snprintf(rep->where, sizeof rep->where, "no %s given", !p ? "parameters" : "states");
+        return HES_EINVAL;
+    }
+    if (hes_model_validate(m, rep->where, sizeof rep->where) != HES_OK)
+        return HES_EINVAL;
+    for (int i = 0; i < m->n_modes; i++) {
+        const hes_mode *md = &m->modes[i];
+        if (!md->field_dx || !xs[i])
+            continue;
+        snprintf(label, sizeof label, "mode %s: dF/dx", md->name);
+        if (compare(md->field_dx, md->field, md->dim, md->dim, 0, t, xs[i], p,
+                    hes__mode_data(m, i), label, rep))
+            return HES_EMODEL;
+    }
+    /* a mechanical mode's force Jacobians themselves: df/du enters dF/dx
+       only through inputs that depend on the state */
+    for (int i = 0; i < m->n_modes; i++) {
+        const hes_mode *md = &m->modes[i];
+        if (md->field == hes_mech_field && xs[i] &&
+            check_force_dx(hes__mode_data(m, i), t, xs[i], p, md->name, rep))
+            return HES_EMODEL;
+    }
+    for (int k = 0; k < m->n_transitions; k++) {
+        const hes_transition *T = &m->transitions[k];
+        int ni = m->modes[T->from].dim, nj = m->modes[T->to].dim;
+        const double *x = xs[T->from];
+        if (!x)
+            continue;
+        struct { hes_fn jac, fn; int n_out, wrt_t; const char *what; } c[] = {
+            { T->guard_dx, T->guard, 1, 0, "Dxg" },
+            { T->guard_dt, T->guard, 1, 1, "Dtg" },
+            { T->reset_dx, T->reset, nj, 0, "DxR" },
+            { T->reset_dt, T->reset, nj, 1, "DtR" },
+        };
+        for (size_t j = 0; j < sizeof c / sizeof c[0]; j++) {
+            if (!c[j].jac || !c[j].fn)
+                continue;
+            snprintf(label, sizeof label, "transition %s: %s", T->name, c[j].what);
+            if (compare(c[j].jac, c[j].fn, ni, c[j].n_out, c[j].wrt_t, t, x, p,
+                        hes__tr_data(m, k), label, rep))
+                return HES_EMODEL;
+        }
+    }
+    return HES_OK;
+}

@@ -49,171 +49,32 @@
 #include <sys/stat.h>
 
 #include "base/base.h"
-#include "io/io.h"
-#include "model/robot_internal.h"
-
-#define MAXN 64                /* modes, transitions, names per list */
-
-typedef struct {
-    const char *path;         /* every message starts with it */
-    char *msg;
-    size_t len;
-    const hes_mech *mech;
-    hes_robot *robot;
-    int d;
-} ctx;
-
-static int bad(ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int bad(ctx *c, const char *fmt, ...)
-{
-    if (c->msg && c->len) {
-        int n = snprintf(c->msg, c->len, "%s: ", c->path);
-        va_list ap;
-        va_start(ap, fmt);
-        if (n >= 0 && (size_t)n < c->len)
-            vsnprintf(c->msg + n, c->len - (size_t)n, fmt, ap);
-        va_end(ap);
-    }
-    return 1;
-}
-
-/* Every key of obj must be one of keys (NULL-terminated). */
-static int only_keys(ctx *c, json_t *obj, const char *where, const char *const *keys)
-{
-    const char *k;
-    json_t *v;
-    if (!json_is_object(obj))
-        return bad(c, "%s must be an object", where);
-    json_object_foreach(obj, k, v) {
-        int ok = 0;
-        for (int i = 0; keys[i] && !ok; i++)
-            ok = strcmp(k, keys[i]) == 0;
-        if (!ok)
-            return bad(c, "%s: unknown key \"%s\"", where, k);
-    }
-    return 0;
-}
-
-static int constraint_index(ctx *c, const char *name)
-{
-    for (int i = 0; name && i < c->mech->n_constraints; i++)
-        if (strcmp(c->mech->constraints[i].name, name) == 0)
-            return i;
-    return -1;
-}
-
-static int coordinate_index(ctx *c, const char *name)
-{
-    for (int i = 0; name && i < c->d; i++) {
-        const char *j = hes_robot_coordinate(c->robot, i);
-        if (j && strcmp(j, name) == 0)
-            return i;
-    }
-    return -1;
-}
-
-static void list_constraints(ctx *c, char *buf, size_t n)
-{
-    size_t at = 0;
-    buf[0] = 0;
-    for (int i = 0; i < c->mech->n_constraints && at < n; i++)
-        at += (size_t)snprintf(buf + at, n - at, "%s%s", i ? ", " : "",
-                               c->mech->constraints[i].name);
-}
-
-/* A constraint by name; -1 (message) if unknown. */
-static int constraint(ctx *c, json_t *v, const char *where)
-{
-    const char *s = json_string_value(v);
-    int i = constraint_index(c, s);
-    if (i < 0) {
-        char all[1024];
-        list_constraints(c, all, sizeof all);
-        bad(c, "%s: '%s' is not a constraint of the robot (%s)", where, s ? s : "(not a string)",
-            all);
-    }
-    return i;
-}
-
-/* A list of constraint names into out (at most MAXN); -1 on error. */
-static int constraint_list(ctx *c, json_t *a, const char *where, int *out)
-{
-    if (!json_is_array(a) || json_array_size(a) > MAXN)
-        return bad(c, "%s must be a list of constraint names (at most %d)", where, MAXN), -1;
-    for (size_t i = 0; i < json_array_size(a); i++)
-        if ((out[i] = constraint(c, json_array_get(a, i), where)) < 0)
-            return -1;
-    return (int)json_array_size(a);
-}
-
-static int name_index(json_t *names_of, const char *key, const char *name)
-{
-    for (size_t i = 0; name && i < json_array_size(names_of); i++) {
-        const char *s = json_string_value(json_object_get(json_array_get(names_of, i), key));
-        if (s && strcmp(s, name) == 0)
-            return (int)i;
-    }
-    return -1;
-}
-
-/* Entry i of a list of named objects (modes, transitions, path
- * constraints): the object with only `keys`, its "name" present and
- * unique in the list; NULL (message) otherwise.  where: "KIND[i]". */
-static json_t *named_entry(ctx *c, json_t *list, size_t i, const char *kind,
-                           const char *const *keys, const char **name, char *where, size_t wl)
-{
-    json_t *o = json_array_get(list, i);
-    snprintf(where, wl, "%s[%zu]", kind, i);
-    if (only_keys(c, o, where, keys))
-        return NULL;
-    *name = json_string_value(json_object_get(o, "name"));
-    if (!*name || !(*name)[0] || name_index(list, "name", *name) != (int)i) {
-        bad(c, "%s needs a \"name\", unique in the list", where);
-        return NULL;
-    }
-    return o;
-}
-
-typedef struct {
-    hes_robot_mode_spec modes[MAXN];
-    int locked[MAXN][MAXN];
-    hes_robot_transition_spec trs[MAXN];
-    int after[MAXN][MAXN], separate[MAXN][MAXN];
-    double *relabel[MAXN];
-    int seq[1000], free_states[2 * HES_MECH_MAX], residual[2 * HES_MECH_MAX];
-    double guess[2 * HES_MECH_MAX];
-    hes_trajopt_spec trajopt;
-    const char *inputs[MAXN];
-    double input_lo[MAXN], input_hi[MAXN], x0_lo[2 * HES_MECH_MAX], x0_hi[2 * HES_MECH_MAX];
-    int virtual_events[1000];
-    hes_robot_linear_path lpaths[MAXN];
-    double lrows[MAXN][HES_MECH_MAX + 1];
-} store;
+#include "io/json_robot.h"
 
 static int parse_modes(ctx *c, json_t *modes, store *s)
 {
     static const char *const keys[] = { "name", "pinned", "locked", NULL };
     if (!json_is_array(modes) || json_array_size(modes) < 1 || json_array_size(modes) > MAXN)
-        return bad(c, "\"modes\" must be a list of 1 to %d modes", MAXN);
+        return hes__rdesc_bad(c, "\"modes\" must be a list of 1 to %d modes", MAXN);
     for (size_t i = 0; i < json_array_size(modes); i++) {
         hes_robot_mode_spec *ms = &s->modes[i];
         char where[96];
-        json_t *m = named_entry(c, modes, i, "modes", keys, &ms->name, where, sizeof where);
+        json_t *m = hes__rdesc_named_entry(c, modes, i, "modes", keys, &ms->name, where, sizeof where);
         if (!m)
             return 1;
         json_t *p = json_object_get(m, "pinned");
         ms->pinned = -1;
         if (p) {
-            int k = constraint(c, p, where);
+            int k = hes__rdesc_constraint(c, p, where);
             if (k < 0)
                 return 1;
             if (k % 2 || k >= 2 * hes_robot_contact_count(c->robot))
-                return bad(c, "%s: \"pinned\" must name a contact, not '%s'", where,
+                return hes__rdesc_bad(c, "%s: \"pinned\" must name a contact, not '%s'", where,
                            json_string_value(p));
             ms->pinned = k / 2;
         }
         json_t *l = json_object_get(m, "locked");
-        ms->n_locked = l ? constraint_list(c, l, where, s->locked[i]) : 0;
+        ms->n_locked = l ? hes__rdesc_constraint_list(c, l, where, s->locked[i]) : 0;
         if (ms->n_locked < 0)
             return 1;
         ms->locked = s->locked[i];
@@ -231,10 +92,10 @@ static int parse_relabel(ctx *c, json_t *r, const char *where, const char *const
     int d = c->d;
     double *R = calloc((size_t)k * (size_t)(d + 1), sizeof(double));
     if (!R)
-        return bad(c, "out of memory");
+        return hes__rdesc_bad(c, "out of memory");
     *out = R;
     if (!json_is_object(r))
-        return bad(c, "%s: \"relabel\" must map the target's coordinates to objects of "
+        return hes__rdesc_bad(c, "%s: \"relabel\" must map the target's coordinates to objects of "
                    "coefficients", where);
     const char *key;
     json_t *v;
@@ -244,26 +105,26 @@ static int parse_relabel(ctx *c, json_t *r, const char *where, const char *const
             if (strcmp(target_names[t], key) == 0)
                 i = t;
         if (i < 0)
-            return bad(c, "%s: relabel: '%s' is not a coordinate of the target mode", where, key);
+            return hes__rdesc_bad(c, "%s: relabel: '%s' is not a coordinate of the target mode", where, key);
         if (!json_is_object(v))
-            return bad(c, "%s: relabel of '%s' must be an object {\"JOINT\": coefficient, ..., "
+            return hes__rdesc_bad(c, "%s: relabel of '%s' must be an object {\"JOINT\": coefficient, ..., "
                        "\"const\": c}", where, key);
     }
     for (int i = 0; i < k; i++) {
         json_t *row = json_object_get(r, target_names[i]);
         if (!row)
-            return bad(c, "%s: relabel leaves out the target's '%s': give every coordinate "
+            return hes__rdesc_bad(c, "%s: relabel leaves out the target's '%s': give every coordinate "
                        "of the target mode (\"%s\": {\"%s\": 1} keeps its value)", where,
                        target_names[i], target_names[i], target_names[i]);
         const char *src;
         json_t *coef;
         json_object_foreach(row, src, coef) {
-            int j = strcmp(src, "const") == 0 ? d : coordinate_index(c, src);
+            int j = strcmp(src, "const") == 0 ? d : hes__rdesc_coordinate_index(c, src);
             if (j < 0)
-                return bad(c, "%s: relabel of '%s': '%s' is not a joint of the robot", where,
+                return hes__rdesc_bad(c, "%s: relabel of '%s': '%s' is not a joint of the robot", where,
                            target_names[i], src);
             if (!json_is_number(coef) || !isfinite(json_number_value(coef)))
-                return bad(c, "%s: relabel of '%s': the coefficient of '%s' must be a finite "
+                return hes__rdesc_bad(c, "%s: relabel of '%s': the coefficient of '%s' must be a finite "
                            "number", where, target_names[i], src);
             R[(size_t)i * (d + 1) + j] = json_number_value(coef);
         }
@@ -271,53 +132,36 @@ static int parse_relabel(ctx *c, json_t *r, const char *where, const char *const
     return 0;
 }
 
-/* The names of a mode's coordinates: the robot's less those its pinned
- * contact and locked joints fix, from the mode view the model will make
- * (hes__robot_mode_view); -1 (the reason in the message) if there is none. */
-static int free_names(ctx *c, const hes_robot_mode_spec *ms, const char **names)
-{
-    hes__robot_view v;
-    char why[256];
-    if (hes__robot_mode_view(c->robot, ms->pinned, ms->n_locked, ms->locked, &v, why,
-                             sizeof why) != HES_OK)
-        return bad(c, "mode '%s': %s", ms->name, why), -1;
-    for (int i = 0; i < v.k; i++)
-        names[i] = hes_robot_coordinate(c->robot, v.free[i]) ? hes_robot_coordinate(c->robot,
-                                                                                   v.free[i])
-                                                             : "?";
-    return v.k;
-}
-
 static int parse_transitions(ctx *c, json_t *trs, json_t *modes, store *s)
 {
     static const char *const keys[] = { "name", "from", "to", "activate", "release", "after",
                                         "separate", "relabel", NULL };
     if (!json_is_array(trs) || json_array_size(trs) > MAXN)
-        return bad(c, "\"transitions\" must be a list of at most %d transitions", MAXN);
+        return hes__rdesc_bad(c, "\"transitions\" must be a list of at most %d transitions", MAXN);
     for (size_t t = 0; t < json_array_size(trs); t++) {
         hes_robot_transition_spec *ts = &s->trs[t];
         char where[96];
-        json_t *o = named_entry(c, trs, t, "transitions", keys, &ts->name, where, sizeof where);
+        json_t *o = hes__rdesc_named_entry(c, trs, t, "transitions", keys, &ts->name, where, sizeof where);
         if (!o)
             return 1;
         const char *from = json_string_value(json_object_get(o, "from")),
                    *to = json_string_value(json_object_get(o, "to"));
-        ts->from = name_index(modes, "name", from);
-        ts->to = name_index(modes, "name", to);
+        ts->from = hes__rdesc_name_index(modes, "name", from);
+        ts->to = hes__rdesc_name_index(modes, "name", to);
         if (ts->from < 0 || ts->to < 0)
-            return bad(c, "%s ('%s'): \"from\" and \"to\" must name modes ('%s', '%s')", where,
+            return hes__rdesc_bad(c, "%s ('%s'): \"from\" and \"to\" must name modes ('%s', '%s')", where,
                        ts->name, from ? from : "", to ? to : "");
         json_t *act = json_object_get(o, "activate"), *rel = json_object_get(o, "release");
         if (!act == !rel)
-            return bad(c, "%s ('%s'): give one of \"activate\" (a contact or joint limit "
+            return hes__rdesc_bad(c, "%s ('%s'): give one of \"activate\" (a contact or joint limit "
                        "reached) and \"release\" (a held constraint's force reaching zero)",
                        where, ts->name);
         ts->kind = act ? HES_MECH_ACTIVATE : HES_MECH_RELEASE;
-        if ((ts->constraint = constraint(c, act ? act : rel, where)) < 0)
+        if ((ts->constraint = hes__rdesc_constraint(c, act ? act : rel, where)) < 0)
             return 1;
         json_t *a = json_object_get(o, "after"), *sp = json_object_get(o, "separate");
-        ts->n_after = a ? constraint_list(c, a, where, s->after[t]) : 0;
-        ts->n_separate = sp ? constraint_list(c, sp, where, s->separate[t]) : -1;
+        ts->n_after = a ? hes__rdesc_constraint_list(c, a, where, s->after[t]) : 0;
+        ts->n_separate = sp ? hes__rdesc_constraint_list(c, sp, where, s->separate[t]) : -1;
         if (ts->n_after < 0 || (sp && ts->n_separate < 0))
             return 1;
         ts->after = s->after[t];
@@ -325,7 +169,7 @@ static int parse_transitions(ctx *c, json_t *trs, json_t *modes, store *s)
         json_t *r = json_object_get(o, "relabel");
         if (r) {
             const char *names[HES_MECH_MAX];
-            int k = free_names(c, &s->modes[ts->to], names);
+            int k = hes__rdesc_free_names(c, &s->modes[ts->to], names);
             if (k < 0)
                 return 1;
             if (parse_relabel(c, r, where, names, k, &s->relabel[t]))
@@ -336,71 +180,59 @@ static int parse_transitions(ctx *c, json_t *trs, json_t *modes, store *s)
     return 0;
 }
 
-/* A mode's state index by name (coordinates, then "NAMEdot"). */
-static int state_index(const char *const *names, int k, const char *name)
-{
-    char buf[280];
-    for (int i = 0; name && i < 2 * k; i++) {
-        snprintf(buf, sizeof buf, "%s%s", names[i % k], i < k ? "" : "dot");
-        if (strcmp(buf, name) == 0)
-            return i;
-    }
-    return -1;
-}
-
 static int parse_orbit(ctx *c, json_t *o, json_t *modes, json_t *trs, store *s,
                        hes_robot_model_spec *sp)
 {
     static const char *const keys[] = { "mode", "section", "sequence", "guess", "free",
                                         "residual", NULL };
-    if (only_keys(c, o, "\"orbit\"", keys))
+    if (hes__rdesc_only_keys(c, o, "\"orbit\"", keys))
         return 1;
     const char *mode = json_string_value(json_object_get(o, "mode")),
                *sec = json_string_value(json_object_get(o, "section"));
     hes_orbit_spec *ob = &sp->orbit;
-    ob->mode = name_index(modes, "name", mode);
-    ob->section = name_index(trs, "name", sec);
+    ob->mode = hes__rdesc_name_index(modes, "name", mode);
+    ob->section = hes__rdesc_name_index(trs, "name", sec);
     if (ob->mode < 0 || ob->section < 0)
-        return bad(c, "orbit: \"mode\" must name a mode and \"section\" a transition ('%s', "
+        return hes__rdesc_bad(c, "orbit: \"mode\" must name a mode and \"section\" a transition ('%s', "
                    "'%s')", mode ? mode : "", sec ? sec : "");
     json_t *seq = json_object_get(o, "sequence");
     if (!json_is_array(seq) || json_array_size(seq) < 1 || json_array_size(seq) > 1000)
-        return bad(c, "orbit: \"sequence\" must list the transitions of one period");
+        return hes__rdesc_bad(c, "orbit: \"sequence\" must list the transitions of one period");
     for (size_t i = 0; i < json_array_size(seq); i++) {
         const char *n = json_string_value(json_array_get(seq, i));
-        if ((s->seq[i] = name_index(trs, "name", n)) < 0)
-            return bad(c, "orbit: sequence[%zu] '%s' is not a transition", i, n ? n : "");
+        if ((s->seq[i] = hes__rdesc_name_index(trs, "name", n)) < 0)
+            return hes__rdesc_bad(c, "orbit: sequence[%zu] '%s' is not a transition", i, n ? n : "");
     }
     ob->n_sequence = (int)json_array_size(seq);
     ob->sequence = s->seq;
     const char *names[HES_MECH_MAX];
-    int k = free_names(c, &s->modes[ob->mode], names);
+    int k = hes__rdesc_free_names(c, &s->modes[ob->mode], names);
     if (k < 0)
         return 1;
     json_t *g = json_object_get(o, "guess");
     if (json_is_array(g)) {
         if ((int)json_array_size(g) != 2 * k)
-            return bad(c, "orbit: \"guess\" has %zu values for the %d states of mode '%s'",
+            return hes__rdesc_bad(c, "orbit: \"guess\" has %zu values for the %d states of mode '%s'",
                        json_array_size(g), 2 * k, mode);
         for (int i = 0; i < 2 * k; i++) {
             json_t *v = json_array_get(g, (size_t)i);
             if (!json_is_number(v))
-                return bad(c, "orbit: guess[%d] is not a number", i);
+                return hes__rdesc_bad(c, "orbit: guess[%d] is not a number", i);
             s->guess[i] = json_number_value(v);
         }
     } else if (json_is_object(g)) {
         const char *key;
         json_t *v;
         json_object_foreach(g, key, v) {
-            int i = state_index(names, k, key);
+            int i = hes__rdesc_state_index(names, k, key);
             if (i < 0)
-                return bad(c, "orbit: guess: '%s' is not a state of mode '%s'", key, mode);
+                return hes__rdesc_bad(c, "orbit: guess: '%s' is not a state of mode '%s'", key, mode);
             if (!json_is_number(v))
-                return bad(c, "orbit: guess of '%s' is not a number", key);
+                return hes__rdesc_bad(c, "orbit: guess of '%s' is not a number", key);
             s->guess[i] = json_number_value(v);
         }
     } else {
-        return bad(c, "orbit: \"guess\" must be the list of the %d states of mode '%s', or an "
+        return hes__rdesc_bad(c, "orbit: \"guess\" must be the list of the %d states of mode '%s', or an "
                    "object of state names (the others 0)", 2 * k, mode);
     }
     sp->guess = s->guess;
@@ -413,11 +245,11 @@ static int parse_orbit(ctx *c, json_t *o, json_t *modes, json_t *trs, store *s,
         if (!a)
             continue;
         if (!json_is_array(a) || (int)json_array_size(a) > 2 * k)
-            return bad(c, "orbit: \"%s\" must list state names of mode '%s'", lists[l], mode);
+            return hes__rdesc_bad(c, "orbit: \"%s\" must list state names of mode '%s'", lists[l], mode);
         for (size_t i = 0; i < json_array_size(a); i++) {
             const char *n = json_string_value(json_array_get(a, i));
-            if ((outs[l][i] = state_index(names, k, n)) < 0)
-                return bad(c, "orbit: %s: '%s' is not a state of mode '%s'", lists[l],
+            if ((outs[l][i] = hes__rdesc_state_index(names, k, n)) < 0)
+                return hes__rdesc_bad(c, "orbit: %s: '%s' is not a state of mode '%s'", lists[l],
                            n ? n : "", mode);
         }
         *counts[l] = (int)json_array_size(a);
@@ -430,123 +262,6 @@ static int parse_orbit(ctx *c, json_t *o, json_t *modes, json_t *trs, store *s,
 }
 
 /* [lo, hi] into lo, hi (lo <= hi, finite unless allow_inf) */
-static int bounds(ctx *c, json_t *v, const char *where, const char *name, double *lo,
-                  double *hi)
-{
-    json_t *a = json_array_get(v, 0), *b = json_array_get(v, 1);
-    if (!json_is_array(v) || json_array_size(v) != 2 || !json_is_number(a) || !json_is_number(b) ||
-        !(json_number_value(a) <= json_number_value(b)))
-        return bad(c, "%s: the bounds of '%s' must be [lo, hi] with lo <= hi", where, name);
-    *lo = json_number_value(a);
-    *hi = json_number_value(b);
-    return 0;
-}
-
-/* "trajopt": {"inputs": {PARAM: [lo, hi]}, "x0": {STATE: [lo, hi]}, "duration":
- * [min, max], "virtual_events": [n per sequence event], "min_crossing_rate": r};
- * the path constraints are generated (robot_model.c). */
-static int parse_trajopt(ctx *c, json_t *o, store *s, hes_robot_model_spec *sp)
-{
-    static const char *const keys[] = { "inputs", "x0", "duration", "virtual_events",
-                                        "min_crossing_rate", "path", NULL };
-    static const char *const pkeys[] = { "name", "mode", "linear", "at_end", NULL };
-    if (only_keys(c, o, "\"trajopt\"", keys))
-        return 1;
-    hes_trajopt_spec *t = &s->trajopt;
-    const char *key;
-    json_t *v;
-    json_t *in = json_object_get(o, "inputs");
-    if (in && (!json_is_object(in) || json_object_size(in) > MAXN))
-        return bad(c, "trajopt: \"inputs\" must map motor parameters to [lo, hi]");
-    json_object_foreach(in, key, v) {
-        int i = t->n_inputs;
-        s->inputs[i] = key;
-        if (bounds(c, v, "trajopt: inputs", key, &s->input_lo[i], &s->input_hi[i]))
-            return 1;
-        t->n_inputs++;
-    }
-    t->inputs = s->inputs, t->input_lo = s->input_lo, t->input_hi = s->input_hi;
-    json_t *x0 = json_object_get(o, "x0");
-    if (x0) {
-        if (!sp->guess)
-            return bad(c, "trajopt: \"x0\" bounds the orbit's first state: give an \"orbit\"");
-        const char *names[HES_MECH_MAX];
-        int k = free_names(c, &s->modes[sp->orbit.mode], names);
-        if (k < 0)
-            return 1;
-        for (int i = 0; i < 2 * k; i++)
-            s->x0_lo[i] = -HUGE_VAL, s->x0_hi[i] = HUGE_VAL;
-        if (!json_is_object(x0))
-            return bad(c, "trajopt: \"x0\" must map state names to [lo, hi]");
-        json_object_foreach(x0, key, v) {
-            int i = state_index(names, k, key);
-            if (i < 0)
-                return bad(c, "trajopt: x0: '%s' is not a state of the orbit's mode", key);
-            if (bounds(c, v, "trajopt: x0", key, &s->x0_lo[i], &s->x0_hi[i]))
-                return 1;
-        }
-        t->x0_lo = s->x0_lo, t->x0_hi = s->x0_hi;
-    }
-    json_t *du = json_object_get(o, "duration");
-    if (du && bounds(c, du, "trajopt", "duration", &t->min_duration, &t->max_duration))
-        return 1;
-    json_t *ve = json_object_get(o, "virtual_events");
-    if (ve) {
-        if (!json_is_array(ve) || (int)json_array_size(ve) != sp->orbit.n_sequence)
-            return bad(c, "trajopt: \"virtual_events\" needs a count per event of the orbit's "
-                       "sequence (%d)", sp->orbit.n_sequence);
-        for (size_t i = 0; i < json_array_size(ve); i++) {
-            json_t *n = json_array_get(ve, i);
-            if (!json_is_integer(n) || json_integer_value(n) < 0 || json_integer_value(n) > 100)
-                return bad(c, "trajopt: virtual_events[%zu] must be an integer from 0 to 100", i);
-            s->virtual_events[i] = (int)json_integer_value(n);
-        }
-        t->virtual_events = s->virtual_events;
-    }
-    json_t *mc = json_object_get(o, "min_crossing_rate");
-    if (mc && (!json_is_number(mc) || !(json_number_value(mc) >= 0)))
-        return bad(c, "trajopt: \"min_crossing_rate\" must be a number >= 0");
-    t->min_crossing_rate = mc ? json_number_value(mc) : 0;
-    json_t *pa = json_object_get(o, "path");
-    if (pa && (!json_is_array(pa) || json_array_size(pa) > MAXN))
-        return bad(c, "trajopt: \"path\" must be a list of at most %d constraints", MAXN);
-    for (size_t i = 0; i < json_array_size(pa); i++) {
-        hes_robot_linear_path *lp = &s->lpaths[i];
-        char where[64];
-        json_t *e = named_entry(c, pa, i, "trajopt: path", pkeys, &lp->name, where, sizeof where);
-        if (!e)
-            return 1;
-        json_t *lin = json_object_get(e, "linear"), *ae = json_object_get(e, "at_end");
-        const char *mode = json_string_value(json_object_get(e, "mode"));
-        lp->mode = -1;
-        for (int m = 0; mode && m < sp->n_modes; m++)
-            if (strcmp(sp->modes[m].name, mode) == 0)
-                lp->mode = m;
-        if (lp->mode < 0)
-            return bad(c, "%s needs a \"mode\" (one of the modes)", where);
-        if (ae && !json_is_boolean(ae))
-            return bad(c, "%s: \"at_end\" must be true or false", where);
-        lp->at_end = json_is_true(ae);
-        if (!json_is_object(lin) || json_object_size(lin) < 1)
-            return bad(c, "%s: \"linear\" must map joints (and \"const\") to coefficients",
-                       where);
-        json_object_foreach(lin, key, v) {
-            int j = strcmp(key, "const") == 0 ? c->d : coordinate_index(c, key);
-            if (j < 0)
-                return bad(c, "%s: '%s' is not a joint of the robot", where, key);
-            if (!json_is_number(v) || !isfinite(json_number_value(v)))
-                return bad(c, "%s: the coefficient of '%s' must be a finite number", where, key);
-            s->lrows[i][j] = json_number_value(v);
-        }
-        lp->c = s->lrows[i];
-    }
-    sp->n_linear_paths = (int)json_array_size(pa);
-    sp->linear_paths = s->lpaths;
-    sp->trajopt = t;
-    return 0;
-}
-
-/* the robot file's path: absolute, or relative to the description's folder */
 static char *robot_path(const char *desc, const char *file)
 {
     const char *slash = strrchr(desc, '/');
@@ -566,13 +281,13 @@ static int parse_motors(ctx *c, json_t *m)
     const char *names[MAXN];
     size_t n = json_is_array(m) ? json_array_size(m) : 0;
     if (n < 1 || n > MAXN)
-        return bad(c, "\"motors\" must list 1 to %d joints that motors drive", MAXN);
+        return hes__rdesc_bad(c, "\"motors\" must list 1 to %d joints that motors drive", MAXN);
     for (size_t i = 0; i < n; i++)
         if (!(names[i] = json_string_value(json_array_get(m, i))))
-            return bad(c, "\"motors\" must list joint names");
+            return hes__rdesc_bad(c, "\"motors\" must list joint names");
     char why[512];
     if (hes_robot_set_motors(c->robot, names, (int)n, why, sizeof why) != HES_OK)
-        return bad(c, "\"motors\": %s", why);
+        return hes__rdesc_bad(c, "\"motors\": %s", why);
     return 0;
 }
 
@@ -601,14 +316,14 @@ static int check_limits(ctx *c, json_t *unenforced, json_t *modes,
     int first = 2 * hes_robot_contact_count(c->robot);
     if (unenforced) {
         if (!json_is_array(unenforced))
-            return bad(c, "\"unenforced_limits\" must list joint limits (\"JOINT_lower\", "
+            return hes__rdesc_bad(c, "\"unenforced_limits\" must list joint limits (\"JOINT_lower\", "
                        "\"JOINT_upper\")");
         for (size_t i = 0; i < json_array_size(unenforced); i++) {
-            int k = constraint(c, json_array_get(unenforced, i), "unenforced_limits");
+            int k = hes__rdesc_constraint(c, json_array_get(unenforced, i), "unenforced_limits");
             if (k < 0)
                 return 1;
             if (k < first)
-                return bad(c, "unenforced_limits: '%s' is a contact, not a joint limit",
+                return hes__rdesc_bad(c, "unenforced_limits: '%s' is a contact, not a joint limit",
                            m->constraints[k].name);
         }
     }
@@ -626,7 +341,7 @@ static int check_limits(ctx *c, json_t *unenforced, json_t *modes,
                 held = sp->transitions[t].from == i && sp->transitions[t].kind ==
                        HES_MECH_ACTIVATE && sp->transitions[t].constraint == k;
             if (!held)
-                return bad(c, "the robot file limits a joint (%s), but mode '%s' neither "
+                return hes__rdesc_bad(c, "the robot file limits a joint (%s), but mode '%s' neither "
                            "locks that joint nor has a transition that activates '%s': add "
                            "one, or list \"%s\" in \"unenforced_limits\" to let the motion "
                            "pass the file's limit", m->constraints[k].name,
@@ -663,11 +378,11 @@ hes_status hes_robot_model_load(const char *path, hes_model **out, char *msg, si
         st = hes__say(msg, len, HES_ENOMEM, "out of memory");
         goto done;
     }
-    if (only_keys(&c, doc, "the description", keys))
+    if (hes__rdesc_only_keys(&c, doc, "the description", keys))
         goto done;
     const char *rf = json_string_value(json_object_get(doc, "robot"));
     if (!rf || !rf[0]) {
-        bad(&c, "\"robot\" must name the robot file (MJCF or URDF)");
+        hes__rdesc_bad(&c, "\"robot\" must name the robot file (MJCF or URDF)");
         goto done;
     }
     json_t *cj = json_object_get(doc, "contacts");
@@ -675,12 +390,12 @@ hes_status hes_robot_model_load(const char *path, hes_model **out, char *msg, si
         const char *k;
         json_t *v;
         if (!json_is_object(cj) || json_object_size(cj) < 1 || json_object_size(cj) > 8) {
-            bad(&c, "\"contacts\" must map 1 to 8 sites to their friction coefficients");
+            hes__rdesc_bad(&c, "\"contacts\" must map 1 to 8 sites to their friction coefficients");
             goto done;
         }
         json_object_foreach(cj, k, v) {
             if (!json_is_number(v)) {
-                bad(&c, "contacts: the friction of '%s' must be a number", k);
+                hes__rdesc_bad(&c, "contacts: the friction of '%s' must be a number", k);
                 goto done;
             }
             contacts[nc++] = (hes_robot_contact){ k, json_number_value(v) };
@@ -706,12 +421,12 @@ hes_status hes_robot_model_load(const char *path, hes_model **out, char *msg, si
     sp.name = json_string_value(json_object_get(doc, "name"));
     sp.description = json_string_value(json_object_get(doc, "description"));
     if (!sp.name || !sp.name[0]) {
-        bad(&c, "\"name\" must be the model's name");
+        hes__rdesc_bad(&c, "\"name\" must be the model's name");
         goto done;
     }
     json_t *slope = json_object_get(doc, "slope"), *mpt = json_object_get(doc, "max_phase_time");
     if ((slope && !json_is_number(slope)) || (mpt && !json_is_number(mpt))) {
-        bad(&c, "\"slope\" and \"max_phase_time\" must be numbers");
+        hes__rdesc_bad(&c, "\"slope\" and \"max_phase_time\" must be numbers");
         goto done;
     }
     sp.slope = slope != NULL;
@@ -732,7 +447,7 @@ hes_status hes_robot_model_load(const char *path, hes_model **out, char *msg, si
     if (orbit && parse_orbit(&c, orbit, modes, trs, s, &sp))
         goto done;
     json_t *to = json_object_get(doc, "trajopt");
-    if (to && parse_trajopt(&c, to, s, &sp))
+    if (to && hes__rdesc_parse_trajopt(&c, to, s, &sp))
         goto done;
     st = hes_robot_model_new(robot, &sp, out, why, sizeof why);
     robot = NULL;             /* the model's now, or freed */

@@ -1,0 +1,75 @@
+/*
+ * io/json_robot.h - what the reader of a robot model's description
+ * (json_robot.c) shares with its parts: the reading context, the storage
+ * of the spec's arrays, the helpers that name what is wrong
+ * (json_robot_util.c) and the "trajopt" section's reader
+ * (json_robot_trajopt.c).
+ */
+#ifndef HES_IO_JSON_ROBOT_H
+#define HES_IO_JSON_ROBOT_H
+
+#include <jansson.h>
+
+#include "io/io.h"
+#include "model/robot_internal.h"
+
+#define MAXN 64                /* modes, transitions, names per list */
+
+typedef struct {
+    const char *path;         /* every message starts with it */
+    char *msg;
+    size_t len;
+    const hes_mech *mech;
+    hes_robot *robot;
+    int d;
+} ctx;
+
+
+typedef struct {
+    hes_robot_mode_spec modes[MAXN];
+    int locked[MAXN][MAXN];
+    hes_robot_transition_spec trs[MAXN];
+    int after[MAXN][MAXN], separate[MAXN][MAXN];
+    double *relabel[MAXN];
+    int seq[1000], free_states[2 * HES_MECH_MAX], residual[2 * HES_MECH_MAX];
+    double guess[2 * HES_MECH_MAX];
+    hes_trajopt_spec trajopt;
+    const char *inputs[MAXN];
+    double input_lo[MAXN], input_hi[MAXN], x0_lo[2 * HES_MECH_MAX], x0_hi[2 * HES_MECH_MAX];
+    int virtual_events[1000];
+    hes_robot_linear_path lpaths[MAXN];
+    double lrows[MAXN][HES_MECH_MAX + 1];
+} store;
+
+/* A failure: "PATH: " and the message into c->msg; returns -1. */
+int hes__rdesc_bad(ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* -1 (with the message) when obj (at `where`) has a key not in keys
+ * (NULL-terminated). */
+int hes__rdesc_only_keys(ctx *c, json_t *obj, const char *where, const char *const *keys);
+/* The index of a constraint or a coordinate of the robot by name, or -1. */
+int hes__rdesc_constraint_index(ctx *c, const char *name);
+int hes__rdesc_coordinate_index(ctx *c, const char *name);
+/* The robot's constraint names, comma-separated, into buf (for messages). */
+void hes__rdesc_list_constraints(ctx *c, char *buf, size_t n);
+/* A constraint named by the string v, or a list of them into out: the
+ * index / the count, or -1 with the message. */
+int hes__rdesc_constraint(ctx *c, json_t *v, const char *where);
+int hes__rdesc_constraint_list(ctx *c, json_t *a, const char *where, int *out);
+/* The index of the first entry of the array names_of whose `key` is name,
+ * or -1. */
+int hes__rdesc_name_index(json_t *names_of, const char *key, const char *name);
+/* Entry i of list, an object with a unique "name" (into *name) and only
+ * the keys given; NULL with the message. */
+json_t *hes__rdesc_named_entry(ctx *c, json_t *list, size_t i, const char *kind,
+                               const char *const *keys, const char **name, char *where,
+                               size_t wl);
+/* The index of name among names[0..k-1], or -1. */
+int hes__rdesc_state_index(const char *const *names, int k, const char *name);
+/* The names of a mode's coordinates: the robot's less those its pinned
+ * contact and locked joints fix, from the mode view the model will make
+ * (hes__robot_mode_view); -1 (the reason in the message) if there is none. */
+int hes__rdesc_free_names(ctx *c, const hes_robot_mode_spec *ms, const char **names);
+/* The "trajopt" section into s and sp (json_robot_trajopt.c). */
+int hes__rdesc_parse_trajopt(ctx *c, json_t *o, store *s, hes_robot_model_spec *sp);
+
+#endif

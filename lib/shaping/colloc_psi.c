@@ -209,9 +209,6 @@ static int factor_vars(const hes_colloc *c, const hes__colloc_factor *f, int *v)
     return nv;
 }
 
-static hes_status colloc_measure(hes_colloc *c, const double *z, hes_measure measure,
-                                 double *value, double *grad, int *fallback);
-
 /* psi with its kinks smoothed (hes_colloc_options.psi_smoothing): the
  * smoothed maximum hes__colloc_smax of all the multipliers' moduli with
  * half-width mu, its gradient in the moduli into weights.  A complex pair
@@ -568,40 +565,6 @@ void hes__colloc_set_step_states(hes_colloc *c, int how)
     c->step_states = how;
 }
 
-hes_status hes_colloc_return_map(hes_colloc *c, const double *z, double *P)
-{
-    if (!c)
-        return HES_EINVAL;
-    if (!z || !P)
-        return hes__fail(c->sys, HES_EINVAL, "collocation return map: needs z and P");
-    double psi;
-    c->ret_map = P;
-    hes_status st = colloc_measure(c, z, HES_MEASURE_PSI, &psi, NULL, NULL);
-    c->ret_map = NULL;
-    return st;
-}
-
-hes_status hes_colloc_psi(hes_colloc *c, const double *z, double *psi, double *grad, int *fallback)
-{
-    if (!c)
-        return HES_EINVAL;
-    if (!z || !psi)
-        return hes__fail(c->sys, HES_EINVAL, "collocation psi: needs z and psi");
-    return colloc_measure(c, z, HES_MEASURE_PSI, psi, grad, fallback);
-}
-
-hes_status hes__colloc_measure(hes_colloc *c, const double *z, hes_measure measure, double *value,
-                              double *grad, int *fallback)
-{
-    if (!c)
-        return HES_EINVAL;
-    if (!z || !value)
-        return hes__fail(c->sys, HES_EINVAL, "collocation measure: needs z and somewhere to put it");
-    if (measure != HES_MEASURE_PSI && measure != HES_MEASURE_SMOOTH)
-        return hes__fail(c->sys, HES_EINVAL, "unknown stability measure %d", (int)measure);
-    return colloc_measure(c, z, measure, value, grad, fallback);
-}
-
 static hes_status colloc_measure(hes_colloc *c, const double *z, hes_measure measure,
                                  double *value, double *grad, int *fallback)
 {
@@ -699,4 +662,38 @@ static hes_status colloc_measure(hes_colloc *c, const double *z, hes_measure mea
             grad[c->gvars[c->goff[f] + q]] += c->gcon[c->goff[f] + q];
     hes__colloc_put_params(c, z);
     return st;
+}
+
+hes_status hes_colloc_return_map(hes_colloc *c, const double *z, double *P)
+{
+    if (!c)
+        return HES_EINVAL;
+    if (!z || !P)
+        return hes__fail(c->sys, HES_EINVAL, "collocation return map: needs z and P");
+    double psi;
+    c->ret_map = P;
+    hes_status st = colloc_measure(c, z, HES_MEASURE_PSI, &psi, NULL, NULL);
+    c->ret_map = NULL;
+    return st;
+}
+
+hes_status hes_colloc_psi(hes_colloc *c, const double *z, double *psi, double *grad, int *fallback)
+{
+    if (!c)
+        return HES_EINVAL;
+    if (!z || !psi)
+        return hes__fail(c->sys, HES_EINVAL, "collocation psi: needs z and psi");
+    return colloc_measure(c, z, HES_MEASURE_PSI, psi, grad, fallback);
+}
+
+hes_status hes__colloc_measure(hes_colloc *c, const double *z, hes_measure measure, double *value,
+                              double *grad, int *fallback)
+{
+    if (!c)
+        return HES_EINVAL;
+    if (!z || !value)
+        return hes__fail(c->sys, HES_EINVAL, "collocation measure: needs z and somewhere to put it");
+    if (measure != HES_MEASURE_PSI && measure != HES_MEASURE_SMOOTH)
+        return hes__fail(c->sys, HES_EINVAL, "unknown stability measure %d", (int)measure);
+    return colloc_measure(c, z, measure, value, grad, fallback);
 }

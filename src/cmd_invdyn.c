@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "csv_line.h"
+#include "base/csv_line.h"
 
 #define CMD "hes invdyn"
 #define MAX_NODES 1000000
@@ -98,7 +98,7 @@ static int read_header(const char *file, char **fields, int nf, const invdyn_inp
         return CLI_EXIT_FAILURE;
     *has_stance = 0;
     for (int f = 0; f < nf; f++) {
-        char *name = csv_trim(fields[f]);
+        char *name = hes__csv_trim(fields[f]);
         col[f] = -100;
         if (strcmp(name, "t") == 0)
             col[f] = -1, seen_t++;
@@ -140,7 +140,7 @@ static int read_trajectory(const char *file, invdyn_input *in)
     if (!f)
         return orc;
     csv_line l;
-    csv_line_init(&l);
+    hes__csv_line_init(&l);
     int maxf = in->nv + in->nc + 2, rc = CLI_EXIT_USAGE, nf = 0, has_stance = 0, cap = 0;
     char **fields = malloc(sizeof(char *) * (size_t)(maxf + 1));
     int *col = malloc(sizeof(int) * (size_t)(maxf + 1));
@@ -148,11 +148,11 @@ static int read_trajectory(const char *file, invdyn_input *in)
         rc = CLI_EXIT_FAILURE;
         goto done;
     }
-    if (csv_line_read(f, &l) != 1 || l.too_long || l.has_nul) {
+    if (hes__csv_line_read(f, &l) != 1 || l.too_long || l.has_nul) {
         fprintf(stderr, "%s: %s: no header line\n", CMD, file);
         goto done;
     }
-    nf = csv_split(l.text, fields, maxf);
+    nf = hes__csv_split(l.text, fields, maxf);
     if (nf > maxf) {
         fprintf(stderr, "%s: %s: more columns than t, %d coordinates and %d stance columns\n",
                 CMD, file, in->nv, in->nc);
@@ -162,14 +162,14 @@ static int read_trajectory(const char *file, invdyn_input *in)
         goto done;
     rc = CLI_EXIT_USAGE;
     for (;;) {
-        int r = csv_line_read(f, &l);
+        int r = hes__csv_line_read(f, &l);
         if (r == 0)
             break;
         if (r < 0 || l.too_long || l.has_nul) {
             fprintf(stderr, "%s: %s: line %d cannot be read\n", CMD, file, l.number);
             goto done;
         }
-        if (csv_trim(l.text)[0] == '\0' || l.text[0] == '#')
+        if (hes__csv_trim(l.text)[0] == '\0' || l.text[0] == '#')
             continue;
         if (in->nodes == MAX_NODES) {
             fprintf(stderr, "%s: %s: more than " STR(MAX_NODES) " nodes\n", CMD, file);
@@ -193,7 +193,7 @@ static int read_trajectory(const char *file, invdyn_input *in)
         }
         /* contacts without a stance column are not in stance */
         memset(in->stance + (size_t)in->nodes * in->nc, 0, sizeof(int) * (size_t)in->nc);
-        int n = csv_split(l.text, fields, maxf);
+        int n = hes__csv_split(l.text, fields, maxf);
         if (n != nf) {
             fprintf(stderr, "%s: %s: line %d has %d fields, the header %d\n", CMD, file,
                     l.number, n > maxf ? maxf + 1 : n, nf);
@@ -201,7 +201,7 @@ static int read_trajectory(const char *file, invdyn_input *in)
         }
         for (int k = 0; k < nf; k++) {
             double x;
-            if (csv_parse_double(csv_trim(fields[k]), &x)) {
+            if (hes__csv_parse_double(hes__csv_trim(fields[k]), &x)) {
                 fprintf(stderr, "%s: %s: line %d, field %d: '%s' is not a number\n", CMD, file,
                         l.number, k + 1, fields[k]);
                 goto done;
@@ -234,7 +234,7 @@ static int read_trajectory(const char *file, invdyn_input *in)
     }
     rc = 0;
 done:
-    csv_line_free(&l);
+    hes__csv_line_free(&l);
     free(fields), free(col);
     cli_input_close(f, data);
     return rc;

@@ -1,20 +1,20 @@
 /*
  * cmd_sweep.c - `hes sweep`: batch stability analysis over a tensor grid,
- * a list of points or a Latin hypercube sample of parameters
- * (hes_sweep_run), as CSV written and flushed row by row, resumable after
- * the process was killed at any moment, on N threads.
+ * a list of points or a Latin hypercube sample of parameters, for a model
+ * of either kind (hes_sweep_run_system), its rows written as they come to
+ * a resumable CSV file or standard output (hes_sweep_file_open, _put,
+ * _close: the library's file, with its lock, checksums and resume scan),
+ * on N threads and, under mpirun, on every rank.
  *
  *   hes sweep PROBLEM [-p NAME=VALUE]... (--grid NAME=LO:HI:N)...
  *             | --list FILE.csv | --random N [--seed S] --bounds NAME=LO:HI...
  *             [--optimize] [--jobs N] [-o FILE.csv [--resume]] [--json]
  *
- * Rows come in index order (hes_sweep_order), each with its point index, its
- * branch-jump flag and a checksum;
- * the file (sweep_file.h: '#' lines that say what defines the sweep, locked
- * while it is written) is checked again on --resume, which keeps every valid
- * row of the same sweep (a row cut by the kill or corrupted is dropped) and
- * computes exactly the points that have none.  Every write is checked: a
- * failed one stops the sweep with exit status 1 and the reason.
+ * Rows come in index order (hes_sweep_order), each with its point index and
+ * its branch-jump flag.  Under MPI the points are handed out in blocks by a
+ * counter on rank 0 and every rank's rows come to rank 0, which writes
+ * them.  Every write is checked: a failed one stops the sweep with exit
+ * status 1 and the reason.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -32,7 +32,6 @@
 
 #include "cli.h"
 #include "point_list.h"
-#include "sweep_file.h"
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "unknown"
@@ -142,12 +141,9 @@ typedef struct {
     const ranges *r;
     const int *pidx;
     const double *values;
-    FILE *csv;                   /* the rows (NULL: none) */
-    const char *label;           /* its name in messages */
-    int regular;                 /* csv is a regular file: fsync it */
+    hes_sweep_file *file;        /* the rows' CSV (NULL: none) */
     int failed;                  /* a write failed (and was reported) */
-    double synced;               /* when csv was last fsync'd */
-    int json, n_mult, done, total, tty;
+    int json, done, total, tty;
     double t0;
     int rank, size;              /* MPI: this process, of how many (1: no MPI) */
     int size_done;               /* MPI, rank 0: ranks that said they are done */
@@ -177,87 +173,24 @@ static double now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* The CSV header of the rows (malloc'd, without newline; NULL: out of memory). */
-static char *columns(const writer *w)
-{
-    char *text = NULL;
-    size_t size = 0;
-    FILE *f = open_memstream(&text, &size);
-    if (!f)
-        return NULL;
-    fputs("index", f);
-    for (int j = 0; j < w->r->n; j++)
-        fprintf(f, ",%s", w->r->names[j]);
-    fputs(",status,psi,stable,verdict,period", f);
-    for (int k = 0; k < w->n_mult; k++)
-        fprintf(f, ",mult%d_re,mult%d_im", k + 1, k + 1);
-    for (int i = 0; i < hes_system_n_params(w->sys) && i < HES_SWEEP_MAX_PARAMS; i++)
-        fprintf(f, ",p.%s", hes_system_param_info(w->sys, i)->name);
-    fputs(",branch_jump,message,crc32", f);
-    if (fclose(f) != 0) {
-        free(text);
-        return NULL;
-    }
-    return text;
-}
-
-static const char *status_name(hes_status st)
-{
-    return st == HES_OK ? "ok" : hes_strerror(st);
-}
-
-/* A write to w->label failed (errno says why): said once; the sweep stops. */
-static int write_failed(writer *w, const char *label)
+/* A write failed: said once (why, or errno's reason for standard output);
+ * the sweep stops. */
+static int write_failed(writer *w, const char *why)
 {
     int e = errno;
-    if (!w->failed)
-        fprintf(stderr, "hes sweep: %s %s: %s\n",
-                strcmp(label, "standard output") == 0 ? "write error on" : "cannot write",
-                label, strerror(e ? e : EIO));
+    if (!w->failed) {
+        if (why)
+            fprintf(stderr, "hes sweep: %s\n", why);
+        else
+            fprintf(stderr, "hes sweep: write error on standard output: %s\n",
+                    strerror(e ? e : EIO));
+    }
     w->failed = 1;
 #ifdef HAVE_MPI
     if (w->size > 1 || w->size < -1) /* the other ranks would wait for rank 0 */
         MPI_Abort(MPI_COMM_WORLD, CLI_EXIT_FAILURE);
 #endif
     return -1;
-}
-
-/* The text of a row's CSV line before its checksum (malloc'd, *len bytes). */
-static char *row_text(const writer *w, const hes_sweep_row *row, size_t *len)
-{
-    const double *pt = w->values + (size_t)row->index * w->r->n;
-    char *text = NULL;
-    FILE *f = open_memstream(&text, len);
-    if (!f)
-        return NULL;
-    fprintf(f, "%d", row->index);
-    for (int j = 0; j < w->r->n; j++)
-        fprintf(f, ",%.17g", pt[j]);
-    fprintf(f, ",%s", status_name(row->status));
-    if (row->status == HES_OK)
-        fprintf(f, ",%.17g,%d,%s,%.17g", row->psi, row->stable, hes_verdict_name(row->verdict),
-                row->period);
-    else
-        fputs(",,,,", f);
-    for (int k = 0; k < w->n_mult; k++)
-        if (row->status == HES_OK && k < row->n_mult)
-            fprintf(f, ",%.17g,%.17g", row->re[k], row->im[k]);
-        else
-            fputs(",,", f);
-    for (int i = 0; i < hes_system_n_params(w->sys) && i < HES_SWEEP_MAX_PARAMS; i++) {
-        if (row->status == HES_OK && i < row->n_values)
-            fprintf(f, ",%.17g", row->values[i]);
-        else
-            fputs(",", f);
-    }
-    fprintf(f, ",%d,", row->status == HES_OK ? row->branch_jump : 0);
-    for (const char *c = row->message; *c; c++) /* one field: no commas, quotes, newlines */
-        fputc(*c == ',' ? ';' : *c == '"' ? '\'' : *c == '\n' || *c == '\r' ? ' ' : *c, f);
-    if (fclose(f) != 0) {
-        free(text);
-        return NULL;
-    }
-    return text;
 }
 
 /* A row in its turn: to the file, standard output and the progress line. */
@@ -267,24 +200,8 @@ static int emit_row(void *ctx, const hes_sweep_row *row)
     if (w->failed)
         return -1;
     const double *pt = w->values + (size_t)row->index * w->r->n;
-    if (w->csv) {
-        size_t len;
-        char *text = row_text(w, row, &len);
-        if (!text) {
-            fprintf(stderr, "hes sweep: out of memory\n");
-            w->failed = 1;
-            return -1;
-        }
-        int bad = sweep_file_put_row(w->csv, text, len);
-        free(text);
-        if (bad)
-            return write_failed(w, w->label);
-        if (w->regular && now() - w->synced >= 1.0) { /* durable, at most a second behind */
-            if (fsync(fileno(w->csv)) != 0)
-                return write_failed(w, w->label);
-            w->synced = now();
-        }
-    }
+    if (w->file && hes_sweep_file_put(w->file, row) != HES_OK)
+        return write_failed(w, hes_sweep_file_errmsg(w->file));
     if (w->json) {
         char *line = hes_sweep_row_json(w->sys, w->r->n, w->pidx, pt, row);
         if (!line) {
@@ -295,7 +212,7 @@ static int emit_row(void *ctx, const hes_sweep_row *row)
         puts(line);
         free(line);
         if (fflush(stdout) != 0 || ferror(stdout))
-            return write_failed(w, "standard output");
+            return write_failed(w, NULL);
     }
     w->done++;
     if (w->tty) {
@@ -330,9 +247,9 @@ static int write_row(void *ctx, const hes_sweep_row *row)
     return rc;
 }
 
-/* The text that says which points a sweep has (the "# points:" line). */
-static char *points_text(const ranges *grid, const ranges *bounds, int n_random, unsigned long seed,
-                         const ranges *list, const double *values, int n_points)
+/* The text that says which points a grid or a random sample has (the
+ * "# points:" line; a list's is the library's, from its names and values). */
+static char *points_text(const ranges *grid, const ranges *bounds, int n_random, unsigned long seed)
 {
     char *text = NULL, v[3][32];
     size_t size = 0;
@@ -342,129 +259,23 @@ static char *points_text(const ranges *grid, const ranges *bounds, int n_random,
     if (grid->n) {
         fputs("grid", f);
         for (int j = 0; j < grid->n; j++) {
-            sweep_file_format_double(v[0], sizeof v[0], grid->lo[j]);
-            sweep_file_format_double(v[1], sizeof v[1], grid->hi[j]);
+            hes_format_double(v[0], sizeof v[0], grid->lo[j]);
+            hes_format_double(v[1], sizeof v[1], grid->hi[j]);
             fprintf(f, " %s=%s:%s:%d", grid->names[j], v[0], v[1], grid->count[j]);
         }
     } else if (n_random) {
         fprintf(f, "random %d seed=%lu", n_random, seed);
         for (int j = 0; j < bounds->n; j++) {
-            sweep_file_format_double(v[0], sizeof v[0], bounds->lo[j]);
-            sweep_file_format_double(v[1], sizeof v[1], bounds->hi[j]);
+            hes_format_double(v[0], sizeof v[0], bounds->lo[j]);
+            hes_format_double(v[1], sizeof v[1], bounds->hi[j]);
             fprintf(f, " %s=%s:%s", bounds->names[j], v[0], v[1]);
         }
-    } else { /* the list's names and numbers, hashed */
-        uint64_t h = SWEEP_FILE_FNV_START;
-        fputs("list ", f);
-        for (int j = 0; j < list->n; j++) {
-            fprintf(f, "%s%s", j ? "," : "", list->names[j]);
-            h = sweep_file_fnv1a64(h, list->names[j], strlen(list->names[j]) + 1);
-        }
-        for (size_t i = 0; i < (size_t)n_points * list->n; i++) {
-            int n = snprintf(v[2], sizeof v[2], "%.17g", values[i]);
-            h = sweep_file_fnv1a64(h, v[2], (size_t)n + 1);
-        }
-        fprintf(f, " %d point%s fnv1a64=%016" PRIx64, n_points, n_points == 1 ? "" : "s", h);
     }
     if (fclose(f) != 0) {
         free(text);
         return NULL;
     }
     return text;
-}
-
-/* The '#' lines and header of this sweep's file (malloc'd; NULL: out of
- * memory): problem, every parameter that is not swept, the points,
- * --optimize, the version. */
-static char *preamble_text(const writer *w, const double *params, const char *points, int optimize)
-{
-    const char *names[HES_SWEEP_MAX_PARAMS];
-    double vals[HES_SWEEP_MAX_PARAMS];
-    int n = 0;
-    for (int i = 0; i < hes_system_n_params(w->sys) && i < HES_SWEEP_MAX_PARAMS; i++) {
-        int swept = 0;
-        for (int j = 0; j < w->r->n; j++)
-            swept |= w->pidx[j] == i;
-        if (!swept) {
-            names[n] = hes_system_param_info(w->sys, i)->name;
-            vals[n++] = params[i];
-        }
-    }
-    char *cols = columns(w);
-    sweep_file_id id = { PACKAGE_VERSION, hes_system_name(w->sys), points, optimize, n, names, vals, cols };
-    char *text = cols ? sweep_file_preamble(&id) : NULL;
-    free(cols);
-    return text;
-}
-
-/* -o FILE (rank 0): opened and locked; with --resume its valid rows kept
- * (their points marked in skip, *kept of them), else emptied; the '#'
- * lines and header written when it has none.  Returns the exit status. */
-static int open_output(writer *w, const char *path, int resume, const char *preamble, int n_points,
-                       unsigned char *skip, int *kept)
-{
-    char msg[1024];
-    int fd, st = sweep_file_open(path, resume, &fd, &w->regular, msg, sizeof msg);
-    long long end = 0;
-    if (st != SWEEP_FILE_OK) {
-        fprintf(stderr, "hes sweep: %s%s: %s\n", resume ? "--resume " : "", path, msg);
-        return st == SWEEP_FILE_IO ? CLI_EXIT_FAILURE : CLI_EXIT_USAGE;
-    }
-    if (msg[0])
-        fprintf(stderr, "hes sweep: warning: %s: %s\n", path, msg);
-    if (resume) {
-        int rfd = dup(fd);
-        FILE *in = rfd >= 0 ? fdopen(rfd, "r") : NULL;
-        sweep_file_points pts = { n_points, w->r->n, w->values };
-        sweep_file_scan_result res;
-        if (!in) {
-            snprintf(msg, sizeof msg, "%s", strerror(errno));
-            st = SWEEP_FILE_IO;
-            if (rfd >= 0)
-                close(rfd);
-        } else {
-            st = sweep_file_scan(in, fd, preamble, &pts, skip, &res, msg, sizeof msg);
-            fclose(in);
-        }
-        if (st != SWEEP_FILE_OK) {
-            fprintf(stderr, "hes sweep: --resume %s: %s\n", path, msg);
-            close(fd);
-            return st == SWEEP_FILE_REFUSED ? CLI_EXIT_USAGE : CLI_EXIT_FAILURE;
-        }
-        int dropped = res.corrupted + res.duplicates + res.cut;
-        if (dropped) {
-            fprintf(stderr, "hes sweep: --resume %s: dropped", path);
-            if (res.corrupted)
-                fprintf(stderr, " %d corrupted row%s (checksum, index or values wrong)%s", res.corrupted,
-                        res.corrupted == 1 ? "" : "s", res.duplicates || res.cut ? "," : "");
-            if (res.duplicates)
-                fprintf(stderr, " %d duplicate row%s%s", res.duplicates, res.duplicates == 1 ? "" : "s",
-                        res.cut ? "," : "");
-            if (res.cut)
-                fputs(" a last row cut short", stderr);
-            fputs("; the points without a valid row are computed again\n", stderr);
-        }
-        end = res.end;
-        *kept = res.kept;
-    }
-    if (w->regular && lseek(fd, (off_t)end, SEEK_SET) < 0) {
-        fprintf(stderr, "hes sweep: cannot write %s: %s\n", path, strerror(errno));
-        close(fd);
-        return CLI_EXIT_FAILURE;
-    }
-    if (!(w->csv = fdopen(fd, "w"))) {
-        fprintf(stderr, "hes sweep: cannot write %s: %s\n", path, strerror(errno));
-        close(fd);
-        return CLI_EXIT_FAILURE;
-    }
-    w->label = path;
-    w->synced = now();
-    if (end == 0 && (fputs(preamble, w->csv) == EOF || fflush(w->csv) != 0 ||
-                     (w->regular && fsync(fd) != 0))) {
-        write_failed(w, path);
-        return CLI_EXIT_FAILURE;
-    }
-    return CLI_EXIT_OK;
 }
 
 #ifdef HAVE_MPI
@@ -522,6 +333,25 @@ static int under_mpirun(void)
     return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMIX_RANK") || getenv("PMI_SIZE");
 }
 #endif
+
+/* What --resume kept and dropped, and a warning of the file's (no locks). */
+static void report_resume(const char *path, const hes_sweep_file_report *rep)
+{
+    if (rep->warning[0])
+        fprintf(stderr, "hes sweep: warning: %s: %s\n", path, rep->warning);
+    if (!(rep->corrupted + rep->duplicates + rep->cut))
+        return;
+    fprintf(stderr, "hes sweep: --resume %s: dropped", path);
+    if (rep->corrupted)
+        fprintf(stderr, " %d corrupted row%s (checksum, index or values wrong)%s", rep->corrupted,
+                rep->corrupted == 1 ? "" : "s", rep->duplicates || rep->cut ? "," : "");
+    if (rep->duplicates)
+        fprintf(stderr, " %d duplicate row%s%s", rep->duplicates, rep->duplicates == 1 ? "" : "s",
+                rep->cut ? "," : "");
+    if (rep->cut)
+        fputs(" a last row cut short", stderr);
+    fputs("; the points without a valid row are computed again\n", stderr);
+}
 
 static int sweep(int argc, char **argv, int rank, int size)
 {
@@ -726,30 +556,31 @@ static int sweep(int argc, char **argv, int rank, int size)
         rc = CLI_EXIT_FAILURE;
     }
     writer w = { .sys = sys, .r = r, .pidx = pidx, .values = values, .json = json && rank == 0,
-                 .n_mult = model ? model->modes[model->orbit.mode].dim : ess_model->n,
                  .rank = rank, .size = size };
-    if (w.n_mult > HES_SWEEP_MAX_MULT)
-        w.n_mult = HES_SWEEP_MAX_MULT;
     int kept = 0;
-    if (rc == CLI_EXIT_OK && rank == 0) { /* only rank 0 reads and writes the file */
-        char *points = points_text(&grid, &bounds, n_random, seed, &list, values, n_points);
-        char *pre = points ? preamble_text(&w, hes_system_params(sys), points, optimize) : NULL;
-        char *cols = columns(&w);
-        if (!pre || !cols) {
+    if (rc == CLI_EXIT_OK && rank == 0 && (out_path || !json)) {
+        /* only rank 0 reads and writes the file; without -o the CSV goes to
+           standard output (the header and rows only) */
+        char *points = list_path ? NULL : points_text(&grid, &bounds, n_random, seed);
+        hes_sweep_opts po = { r->n, pidx, n_points, values, optimize, 1, NULL, NULL, NULL, NULL,
+                              0, NULL, NULL };
+        hes_sweep_file_options fo = { out_path, out_path ? NULL : stdout, "standard output",
+                                      resume, points, PACKAGE_VERSION };
+        hes_sweep_file_report rep;
+        char why[1024];
+        hes_status st = list_path || points
+                        ? hes_sweep_file_open(sys, &po, &fo, skip, &w.file, &rep, why, sizeof why)
+                        : HES_ENOMEM;
+        if (st == HES_ENOMEM)
             fprintf(stderr, "hes sweep: out of memory\n");
-            rc = CLI_EXIT_FAILURE;
-        } else if (out_path) {
-            rc = open_output(&w, out_path, resume, pre, n_points, skip, &kept);
-        } else if (!json) { /* standard output: the CSV header and rows only */
-            w.csv = stdout;
-            w.label = "standard output";
-            if (printf("%s\n", cols) < 0 || fflush(stdout) != 0) {
-                write_failed(&w, w.label);
-                rc = CLI_EXIT_FAILURE;
-            }
-        }
-        free(cols);
-        free(pre);
+        else if (st != HES_OK)
+            fprintf(stderr, "hes sweep: %s%s\n", /* the file's own failure names it */
+                    resume && strncmp(why, out_path, strlen(out_path)) == 0 ? "--resume " : "",
+                    why);
+        else
+            report_resume(out_path, &rep);
+        rc = st == HES_OK ? CLI_EXIT_OK : hes_status_exit_code(st);
+        kept = st == HES_OK ? rep.kept : 0;
         free(points);
     }
 #ifdef HAVE_MPI
@@ -825,18 +656,13 @@ static int sweep(int argc, char **argv, int rank, int size)
                 out_path ? " in " : "", out_path ? out_path : "");
         rc = CLI_EXIT_FAILURE;
     }
-    if (w.csv && w.csv != stdout) {
-        if (rc == CLI_EXIT_OK && (fflush(w.csv) != 0 || (w.regular && fsync(fileno(w.csv)) != 0))) {
-            write_failed(&w, w.label);
-            rc = CLI_EXIT_FAILURE;
-        }
-        if (fclose(w.csv) != 0 && rc == CLI_EXIT_OK) {
-            write_failed(&w, w.label);
-            rc = CLI_EXIT_FAILURE;
-        }
+    char why[1024];
+    if (hes_sweep_file_close(w.file, why, sizeof why) != HES_OK && rc == CLI_EXIT_OK) {
+        write_failed(&w, why);
+        rc = CLI_EXIT_FAILURE;
     }
-    if (rc == CLI_EXIT_OK && rank == 0 && (w.csv == stdout || w.json) && fflush(stdout) != 0) {
-        write_failed(&w, "standard output");
+    if (rc == CLI_EXIT_OK && rank == 0 && (!out_path || w.json) && fflush(stdout) != 0) {
+        write_failed(&w, NULL);
         rc = CLI_EXIT_FAILURE;
     }
     if (rc == CLI_EXIT_OK && rank == 0) {

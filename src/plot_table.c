@@ -1,6 +1,6 @@
 /*
  * plot_table.c - the readers of the tables `hes plot` draws (plot_table.h).
- * Lines come through csv_line_read (bounded, NUL bytes and overlong lines
+ * Lines come through hes__csv_line_read (bounded, NUL bytes and overlong lines
  * refused, a DOS line end dropped), fields through csv_split into arrays as long as the line needs,
  * numbers through csv_parse_double; every array grows with the table
  * (doubling), so
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "csv_line.h"
+#include "base/csv_line.h"
 #include "plot_table.h"
 
 /* Fields of a line: split in place into a growing array. */
@@ -35,13 +35,13 @@ static int split(char *text, fields *fl)
         fl->field = f;
         fl->cap = need;
     }
-    return csv_split(text, fl->field, need);
+    return hes__csv_split(text, fl->field, need);
 }
 
-/* csv_line_read, with a DOS line end dropped. */
+/* hes__csv_line_read, with a DOS line end dropped. */
 static int next_line(FILE *f, csv_line *l)
 {
-    int got = csv_line_read(f, l);
+    int got = hes__csv_line_read(f, l);
     if (got == 1 && !l->too_long && !l->has_nul && l->len > 0 && l->text[l->len - 1] == '\r')
         l->text[--l->len] = '\0';
     return got;
@@ -77,12 +77,12 @@ static int resize(double **p, size_t n)
 
 static int read_error(char *msg, size_t len)
 {
-    return csv_message(PLOT_TABLE_FAILED, msg, len, "%s", strerror(errno ? errno : EIO));
+    return hes__csv_message(PLOT_TABLE_FAILED, msg, len, "%s", strerror(errno ? errno : EIO));
 }
 
 static int no_memory(char *msg, size_t len)
 {
-    return csv_message(PLOT_TABLE_FAILED, msg, len, "out of memory");
+    return hes__csv_message(PLOT_TABLE_FAILED, msg, len, "out of memory");
 }
 
 /* A strict non-negative decimal integer (a sweep's index). */
@@ -125,7 +125,7 @@ static int map_rows(FILE *f, csv_line *l, fields *fl, map_point **pts, int *n, c
     int got, cap = 0;
     while ((got = next_line(f, l)) == 1) {
         if (l->too_long || l->has_nul)
-            return csv_message(PLOT_TABLE_REFUSED, msg, len, "line %d is not a row of a sweep "
+            return hes__csv_message(PLOT_TABLE_REFUSED, msg, len, "line %d is not a row of a sweep "
                                "(%s)", l->number, l->too_long ? "too long" : "a NUL byte");
         if (blank(l->text))
             continue;
@@ -133,12 +133,12 @@ static int map_rows(FILE *f, csv_line *l, fields *fl, map_point **pts, int *n, c
         if (nf < 0)
             return no_memory(msg, len);
         map_point p = { 0, 0, 0, 0, NAN };
-        if (nf < 4 || parse_index(fl->field[0], &p.index) || csv_parse_double(fl->field[1], &p.a) ||
-            csv_parse_double(fl->field[2], &p.b))
-            return csv_message(PLOT_TABLE_REFUSED, msg, len, "line %d is not a row of a sweep "
+        if (nf < 4 || parse_index(fl->field[0], &p.index) || hes__csv_parse_double(fl->field[1], &p.a) ||
+            hes__csv_parse_double(fl->field[2], &p.b))
+            return hes__csv_message(PLOT_TABLE_REFUSED, msg, len, "line %d is not a row of a sweep "
                                "over two parameters (index,A,B,status,psi,... with an index "
                                ">= 0 and finite A and B)", l->number);
-        p.ok = strcmp(fl->field[3], "ok") == 0 && nf >= 5 && csv_parse_double(fl->field[4],
+        p.ok = strcmp(fl->field[3], "ok") == 0 && nf >= 5 && hes__csv_parse_double(fl->field[4],
                                                                              &p.psi) == 0;
         if (!p.ok)
             p.psi = NAN;
@@ -161,7 +161,7 @@ int plot_map_read(FILE *f, plot_map *m, char *msg, size_t len)
     map_point *pts = NULL;
     int got, n = 0, rc = PLOT_TABLE_OK;
     memset(m, 0, sizeof *m);
-    csv_line_init(&l);
+    hes__csv_line_init(&l);
     while ((got = next_line(f, &l)) == 1 && l.text[0] == '#' && !l.too_long)
         ; /* the '#' lines of a sweep file */
     int nf = got == 1 && !l.too_long && !l.has_nul ? split(l.text, &fl) : 0;
@@ -171,29 +171,29 @@ int plot_map_read(FILE *f, plot_map *m, char *msg, size_t len)
         rc = no_memory(msg, len);
     else if (nf < 5 || strcmp(fl.field[0], "index") != 0 || strcmp(fl.field[3], "status") != 0 ||
              strcmp(fl.field[4], "psi") != 0 || !fl.field[1][0] || !fl.field[2][0])
-        rc = csv_message(PLOT_TABLE_REFUSED, msg, len, "not a sweep over two parameters "
+        rc = hes__csv_message(PLOT_TABLE_REFUSED, msg, len, "not a sweep over two parameters "
                          "(expected a header index,A,B,status,psi,...)");
     else if (!(m->names[0] = strdup(fl.field[1])) || !(m->names[1] = strdup(fl.field[2])))
         rc = no_memory(msg, len);
     if (rc == PLOT_TABLE_OK)
         rc = map_rows(f, &l, &fl, &pts, &n, msg, len);
-    csv_line_free(&l);
+    hes__csv_line_free(&l);
     free(fl.field);
     int n_ok = 0;
     for (int i = 0; rc == PLOT_TABLE_OK && i < n; i++)
         n_ok += pts[i].ok;
     if (rc == PLOT_TABLE_OK && n < 4)
-        rc = csv_message(PLOT_TABLE_REFUSED, msg, len, "%d point%s; a map needs a grid of at "
+        rc = hes__csv_message(PLOT_TABLE_REFUSED, msg, len, "%d point%s; a map needs a grid of at "
                          "least 2 x 2", n, n == 1 ? "" : "s");
     else if (rc == PLOT_TABLE_OK && n_ok == 0)
-        rc = csv_message(PLOT_TABLE_REFUSED, msg, len, "no successful points to plot (every "
+        rc = hes__csv_message(PLOT_TABLE_REFUSED, msg, len, "no successful points to plot (every "
                          "point of the sweep failed; see its status and message columns)");
     if (rc == PLOT_TABLE_OK) {
         qsort(pts, (size_t)n, sizeof *pts, cmp_index);
         for (int i = 0; i < n; i++)
             if (pts[i].index != i) {
                 int twice = pts[i].index < i;
-                rc = csv_message(PLOT_TABLE_REFUSED, msg, len, "point %d %s (a complete sweep "
+                rc = hes__csv_message(PLOT_TABLE_REFUSED, msg, len, "point %d %s (a complete sweep "
                                  "has the indices 0 to %d once each)", twice ? pts[i].index : i,
                                  twice ? "appears twice" : "is missing", n - 1);
                 break;
@@ -203,7 +203,7 @@ int plot_map_read(FILE *f, plot_map *m, char *msg, size_t len)
     while (rc == PLOT_TABLE_OK && nb < n && pts[nb].a == pts[0].a)
         nb++;
     if (rc == PLOT_TABLE_OK && (n % nb != 0 || nb < 2 || n / nb < 2))
-        rc = csv_message(PLOT_TABLE_REFUSED, msg, len, "not a complete grid (--grid A --grid "
+        rc = hes__csv_message(PLOT_TABLE_REFUSED, msg, len, "not a complete grid (--grid A --grid "
                          "B, every point)");
     if (rc == PLOT_TABLE_OK && (!(m->a = malloc(sizeof(double) * (size_t)n)) ||
                                 !(m->b = malloc(sizeof(double) * (size_t)n)) ||
@@ -242,10 +242,10 @@ int plot_bench_read(FILE *f, plot_bench *b, char *msg, size_t len)
     fields fl = { NULL, 0 };
     int got, header = 0, rc = PLOT_TABLE_OK, eq_col = -1, cap = 0;
     memset(b, 0, sizeof *b);
-    csv_line_init(&l);
+    hes__csv_line_init(&l);
     while (rc == PLOT_TABLE_OK && (got = next_line(f, &l)) == 1) {
         if (l.too_long || l.has_nul) {
-            rc = csv_message(PLOT_TABLE_REFUSED, msg, len, "line %d is %s", l.number,
+            rc = hes__csv_message(PLOT_TABLE_REFUSED, msg, len, "line %d is %s", l.number,
                              l.too_long ? "too long" : "not text (a NUL byte)");
             break;
         }
@@ -259,7 +259,7 @@ int plot_bench_read(FILE *f, plot_bench *b, char *msg, size_t len)
         if (!header) {
             if (nf < 3 || strcmp(fl.field[0], "N") != 0 || strcmp(fl.field[1], "hes_s") != 0 ||
                 strcmp(fl.field[2], "mujoco_s") != 0) {
-                rc = csv_message(PLOT_TABLE_REFUSED, msg, len, "not a table of "
+                rc = hes__csv_message(PLOT_TABLE_REFUSED, msg, len, "not a table of "
                                  "bench_ess_mujoco (expected a header N,hes_s,mujoco_s,...)");
                 break;
             }
@@ -270,13 +270,13 @@ int plot_bench_read(FILE *f, plot_bench *b, char *msg, size_t len)
             continue;
         }
         double N, th, tm, te = NAN;
-        if (nf < 3 || csv_parse_double(fl.field[0], &N) || csv_parse_double(fl.field[1], &th) ||
-            csv_parse_double(fl.field[2], &tm) || !(N >= 1) || !(th > 0) || !(tm > 0)) {
-            rc = csv_message(PLOT_TABLE_REFUSED, msg, len, "line %d is not a row N,hes_s,"
+        if (nf < 3 || hes__csv_parse_double(fl.field[0], &N) || hes__csv_parse_double(fl.field[1], &th) ||
+            hes__csv_parse_double(fl.field[2], &tm) || !(N >= 1) || !(th > 0) || !(tm > 0)) {
+            rc = hes__csv_message(PLOT_TABLE_REFUSED, msg, len, "line %d is not a row N,hes_s,"
                              "mujoco_s,... with N >= 1 and positive finite times", l.number);
             break;
         }
-        if (eq_col > 0 && eq_col < nf && csv_parse_double(fl.field[eq_col], &te))
+        if (eq_col > 0 && eq_col < nf && hes__csv_parse_double(fl.field[eq_col], &te))
             te = NAN; /* "nan": not measured */
         if (b->n == cap && (!(cap = next_cap(cap, b->n + 1)) || resize(&b->N, (size_t)cap) ||
                             resize(&b->hes_s, (size_t)cap) || resize(&b->mujoco_s, (size_t)cap) ||
@@ -293,12 +293,12 @@ int plot_bench_read(FILE *f, plot_bench *b, char *msg, size_t len)
     if (rc == PLOT_TABLE_OK && got < 0)
         rc = read_error(msg, len);
     if (rc == PLOT_TABLE_OK && !header)
-        rc = csv_message(PLOT_TABLE_REFUSED, msg, len, "not a table of bench_ess_mujoco "
+        rc = hes__csv_message(PLOT_TABLE_REFUSED, msg, len, "not a table of bench_ess_mujoco "
                          "(expected a header N,hes_s,mujoco_s,...)");
     if (rc == PLOT_TABLE_OK && b->n < 2)
-        rc = csv_message(PLOT_TABLE_REFUSED, msg, len, "%d row%s; the slopes need at least 2",
+        rc = hes__csv_message(PLOT_TABLE_REFUSED, msg, len, "%d row%s; the slopes need at least 2",
                          b->n, b->n == 1 ? "" : "s");
-    csv_line_free(&l);
+    hes__csv_line_free(&l);
     free(fl.field);
     if (rc != PLOT_TABLE_OK)
         plot_bench_free(b);
@@ -341,7 +341,7 @@ static int forces_header(char **field, int nf, contact_cols **cols, int *n, int 
                                    "mu_min)";
     if (nf < 4 || strcmp(field[0], "t") != 0 || strcmp(field[1], "method") != 0 ||
         strcmp(field[2], "status") != 0)
-        return csv_message(PLOT_TABLE_REFUSED, msg, len, "%s", expected);
+        return hes__csv_message(PLOT_TABLE_REFUSED, msg, len, "%s", expected);
     contact_cols *c = malloc(sizeof *c * (size_t)nf), *sorted = malloc(sizeof *c * (size_t)nf);
     int k, m = 0;
     if (!c || !sorted) {
@@ -361,7 +361,7 @@ static int forces_header(char **field, int nf, contact_cols **cols, int *n, int 
     int rc = PLOT_TABLE_OK;
     for (k = 1; k < m && rc == PLOT_TABLE_OK; k++)
         if (strcmp(sorted[k - 1].name, sorted[k].name) == 0)
-            rc = csv_message(PLOT_TABLE_REFUSED, msg, len, "the column fn:%s appears twice",
+            rc = hes__csv_message(PLOT_TABLE_REFUSED, msg, len, "the column fn:%s appears twice",
                              sorted[k].name);
     /* each ratio: and stance: column to its contact (by binary search) */
     for (k = 0; k < nf && rc == PLOT_TABLE_OK; k++) {
@@ -375,11 +375,11 @@ static int forces_header(char **field, int nf, contact_cols **cols, int *n, int 
     }
     for (k = 0; k < m && rc == PLOT_TABLE_OK; k++)
         if (sorted[k].ratio < 0 || sorted[k].stance < 0)
-            rc = csv_message(PLOT_TABLE_REFUSED, msg, len, "%s: the contact '%s' has no %s "
+            rc = hes__csv_message(PLOT_TABLE_REFUSED, msg, len, "%s: the contact '%s' has no %s "
                              "column", expected, sorted[k].name,
                              sorted[k].ratio < 0 ? "ratio:" : "stance:");
     if (rc == PLOT_TABLE_OK && (m == 0 || *mu_col < 0))
-        rc = csv_message(PLOT_TABLE_REFUSED, msg, len, "%s", expected);
+        rc = hes__csv_message(PLOT_TABLE_REFUSED, msg, len, "%s", expected);
     /* back into the order of the fn: columns */
     for (k = 0; k < m && rc == PLOT_TABLE_OK; k++) {
         contact_cols *hit = bsearch(&c[k], sorted, (size_t)m, sizeof *sorted, cmp_name);
@@ -402,10 +402,10 @@ int plot_forces_read(FILE *f, plot_forces *p, char *msg, size_t len)
     contact_cols *cols = NULL;
     int got, nf = 0, nc = 0, mu_col = -1, rc = PLOT_TABLE_OK, cap = 0;
     memset(p, 0, sizeof *p);
-    csv_line_init(&l);
+    hes__csv_line_init(&l);
     while (rc == PLOT_TABLE_OK && (got = next_line(f, &l)) == 1) {
         if (l.too_long || l.has_nul) {
-            rc = csv_message(PLOT_TABLE_REFUSED, msg, len, "line %d is %s", l.number,
+            rc = hes__csv_message(PLOT_TABLE_REFUSED, msg, len, "line %d is %s", l.number,
                              l.too_long ? "too long" : "not text (a NUL byte)");
             break;
         }
@@ -429,8 +429,8 @@ int plot_forces_read(FILE *f, plot_forces *p, char *msg, size_t len)
             continue;
         }
         double t, mu;
-        if (n != nf || csv_parse_double(fl.field[0], &t)) {
-            rc = csv_message(PLOT_TABLE_REFUSED, msg, len, "line %d is not a row of the "
+        if (n != nf || hes__csv_parse_double(fl.field[0], &t)) {
+            rc = hes__csv_message(PLOT_TABLE_REFUSED, msg, len, "line %d is not a row of the "
                              "header's %d fields", l.number, nf);
             break;
         }
@@ -444,10 +444,10 @@ int plot_forces_read(FILE *f, plot_forces *p, char *msg, size_t len)
         }
         for (int c = 0; c < nc; c++) {
             double fnv, ra, st;
-            if (csv_parse_double(fl.field[cols[c].fn], &fnv) ||
-                csv_parse_double(fl.field[cols[c].ratio], &ra) ||
-                csv_parse_double(fl.field[cols[c].stance], &st)) {
-                rc = csv_message(PLOT_TABLE_REFUSED, msg, len, "line %d: a field of the "
+            if (hes__csv_parse_double(fl.field[cols[c].fn], &fnv) ||
+                hes__csv_parse_double(fl.field[cols[c].ratio], &ra) ||
+                hes__csv_parse_double(fl.field[cols[c].stance], &st)) {
+                rc = hes__csv_message(PLOT_TABLE_REFUSED, msg, len, "line %d: a field of the "
                                  "contact '%s' is not a number", l.number, p->names[c]);
                 break;
             }
@@ -457,19 +457,19 @@ int plot_forces_read(FILE *f, plot_forces *p, char *msg, size_t len)
         if (rc != PLOT_TABLE_OK)
             break;
         p->t[r] = t;
-        p->mu_min[r] = !csv_parse_double(fl.field[mu_col], &mu) && mu >= 0 ? mu : NAN;
+        p->mu_min[r] = !hes__csv_parse_double(fl.field[mu_col], &mu) && mu >= 0 ? mu : NAN;
         p->rows = r + 1;
     }
     if (rc == PLOT_TABLE_OK && got < 0)
         rc = read_error(msg, len);
     if (rc == PLOT_TABLE_OK && !cols)
-        rc = csv_message(PLOT_TABLE_REFUSED, msg, len, "not a table of 'hes invdyn --csv' "
+        rc = hes__csv_message(PLOT_TABLE_REFUSED, msg, len, "not a table of 'hes invdyn --csv' "
                          "(expected a header t,method,status,... with fn:, ratio:, stance: "
                          "columns and mu_min)");
     if (rc == PLOT_TABLE_OK && p->rows < 2)
-        rc = csv_message(PLOT_TABLE_REFUSED, msg, len, "%d row%s; a plot needs at least 2",
+        rc = hes__csv_message(PLOT_TABLE_REFUSED, msg, len, "%d row%s; a plot needs at least 2",
                          p->rows, p->rows == 1 ? "" : "s");
-    csv_line_free(&l);
+    hes__csv_line_free(&l);
     free(fl.field);
     free(cols);
     if (rc != PLOT_TABLE_OK)

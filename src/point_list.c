@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "csv_line.h"
+#include "base/csv_line.h"
 #include "point_list.h"
 
 /* The line's text ready to split: a DOS line end dropped; NULL after
@@ -17,11 +17,11 @@
 static char *line_text(csv_line *l, char *msg, size_t len)
 {
     if (l->too_long) {
-        csv_message(0, msg, len, "line %d is longer than %d bytes", l->number, CSV_LINE_MAX);
+        hes__csv_message(0, msg, len, "line %d is longer than %d bytes", l->number, CSV_LINE_MAX);
         return NULL;
     }
     if (l->has_nul) {
-        csv_message(0, msg, len, "line %d contains a NUL byte (not a text file?)", l->number);
+        hes__csv_message(0, msg, len, "line %d contains a NUL byte (not a text file?)", l->number);
         return NULL;
     }
     if (l->len > 0 && l->text[l->len - 1] == '\r')
@@ -38,32 +38,32 @@ static int read_header(FILE *f, csv_line *l, point_list *pl, char *msg, size_t l
 {
     char *fields[POINT_LIST_MAX_NAMES + 1], *text = NULL;
     int rc;
-    while ((rc = csv_line_read(f, l)) == 1) { /* the first line that is not blank */
+    while ((rc = hes__csv_line_read(f, l)) == 1) { /* the first line that is not blank */
         if (!(text = line_text(l, msg, len)))
             return POINT_LIST_BAD;
         if (!is_blank(text))
             break;
     }
     if (rc < 0)
-        return csv_message(POINT_LIST_IO, msg, len, "%s", strerror(errno));
+        return hes__csv_message(POINT_LIST_IO, msg, len, "%s", strerror(errno));
     if (rc == 0)
-        return csv_message(POINT_LIST_BAD, msg, len, "empty file (expected a header of parameter names, "
+        return hes__csv_message(POINT_LIST_BAD, msg, len, "empty file (expected a header of parameter names, "
                    "then one row of numbers per point)");
-    int n = csv_split(text, fields, POINT_LIST_MAX_NAMES);
+    int n = hes__csv_split(text, fields, POINT_LIST_MAX_NAMES);
     if (n > POINT_LIST_MAX_NAMES)
-        return csv_message(POINT_LIST_BAD, msg, len, "line %d: more than %d columns", l->number,
+        return hes__csv_message(POINT_LIST_BAD, msg, len, "line %d: more than %d columns", l->number,
                    POINT_LIST_MAX_NAMES);
     for (int j = 0; j < n; j++) {
-        char *name = csv_trim(fields[j]);
+        char *name = hes__csv_trim(fields[j]);
         if (!*name)
-            return csv_message(POINT_LIST_BAD, msg, len, "line %d (the header): column %d has no name",
+            return hes__csv_message(POINT_LIST_BAD, msg, len, "line %d (the header): column %d has no name",
                        l->number, j + 1);
         if (strlen(name) >= POINT_LIST_NAME_MAX)
-            return csv_message(POINT_LIST_BAD, msg, len, "line %d (the header): the name of column %d is "
+            return hes__csv_message(POINT_LIST_BAD, msg, len, "line %d (the header): the name of column %d is "
                        "longer than %d bytes", l->number, j + 1, POINT_LIST_NAME_MAX - 1);
         for (int k = 0; k < j; k++)
             if (strcmp(pl->names[k], name) == 0)
-                return csv_message(POINT_LIST_BAD, msg, len, "line %d (the header): column '%s' appears "
+                return hes__csv_message(POINT_LIST_BAD, msg, len, "line %d (the header): column '%s' appears "
                            "twice", l->number, name);
         strcpy(pl->names[j], name);
     }
@@ -76,39 +76,39 @@ static int read_points(FILE *f, csv_line *l, point_list *pl, char *msg, size_t l
     char *fields[POINT_LIST_MAX_NAMES + 1], *text;
     size_t cap = 0;
     int rc, n = pl->n_names;
-    while ((rc = csv_line_read(f, l)) == 1) {
+    while ((rc = hes__csv_line_read(f, l)) == 1) {
         if (!(text = line_text(l, msg, len)))
             return POINT_LIST_BAD;
         if (is_blank(text))
             continue;
-        int k = csv_split(text, fields, n);
+        int k = hes__csv_split(text, fields, n);
         if (k != n)
-            return csv_message(POINT_LIST_BAD, msg, len, "line %d: %s%d fields, the header has %d", l->number,
+            return hes__csv_message(POINT_LIST_BAD, msg, len, "line %d: %s%d fields, the header has %d", l->number,
                        k > n ? "more than " : "", k > n ? n : k, n);
         if (pl->n_points >= POINT_LIST_MAX_POINTS)
-            return csv_message(POINT_LIST_BAD, msg, len, "more than %d points", POINT_LIST_MAX_POINTS);
+            return hes__csv_message(POINT_LIST_BAD, msg, len, "more than %d points", POINT_LIST_MAX_POINTS);
         if ((size_t)pl->n_points >= cap) {
             cap = cap ? 2 * cap : 64;
             double *v = realloc(pl->values, sizeof(double) * cap * (size_t)n);
             if (!v)
-                return csv_message(POINT_LIST_IO, msg, len, "out of memory");
+                return hes__csv_message(POINT_LIST_IO, msg, len, "out of memory");
             pl->values = v;
         }
         for (int j = 0; j < n; j++) {
-            char *s = csv_trim(fields[j]);
+            char *s = hes__csv_trim(fields[j]);
             if (!*s)
-                return csv_message(POINT_LIST_BAD, msg, len, "line %d: field %d (%s) is empty", l->number,
+                return hes__csv_message(POINT_LIST_BAD, msg, len, "line %d: field %d (%s) is empty", l->number,
                            j + 1, pl->names[j]);
-            if (csv_parse_double(s, &pl->values[(size_t)pl->n_points * n + j]))
-                return csv_message(POINT_LIST_BAD, msg, len, "line %d: field %d (%s): '%.40s' is not a "
+            if (hes__csv_parse_double(s, &pl->values[(size_t)pl->n_points * n + j]))
+                return hes__csv_message(POINT_LIST_BAD, msg, len, "line %d: field %d (%s): '%.40s' is not a "
                            "finite number", l->number, j + 1, pl->names[j], s);
         }
         pl->n_points++;
     }
     if (rc < 0)
-        return csv_message(POINT_LIST_IO, msg, len, "%s", strerror(errno));
+        return hes__csv_message(POINT_LIST_IO, msg, len, "%s", strerror(errno));
     if (pl->n_points == 0)
-        return csv_message(POINT_LIST_BAD, msg, len, "no points (a header and no rows of numbers)");
+        return hes__csv_message(POINT_LIST_BAD, msg, len, "no points (a header and no rows of numbers)");
     return POINT_LIST_OK;
 }
 
@@ -116,11 +116,11 @@ int point_list_read(FILE *f, point_list *pl, char *msg, size_t len)
 {
     csv_line l;
     memset(pl, 0, sizeof *pl);
-    csv_line_init(&l);
+    hes__csv_line_init(&l);
     int rc = read_header(f, &l, pl, msg, len);
     if (rc == POINT_LIST_OK)
         rc = read_points(f, &l, pl, msg, len);
-    csv_line_free(&l);
+    hes__csv_line_free(&l);
     if (rc != POINT_LIST_OK)
         point_list_free(pl);
     return rc;

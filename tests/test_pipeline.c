@@ -21,6 +21,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "hes.h"
 
@@ -269,6 +270,90 @@ START_TEST(test_settings_and_ess_options_are_one_vocabulary)
 }
 END_TEST
 
+/* The lines of a file (at most 64 of 4 kB), their count. */
+static int read_lines(const char *path, char lines[][4096], int max)
+{
+    FILE *f = fopen(path, "r");
+    int n = 0;
+    ck_assert_ptr_nonnull(f);
+    while (n < max && fgets(lines[n], 4096, f))
+        n++;
+    fclose(f);
+    return n;
+}
+
+START_TEST(test_a_sweep_file_resumes_from_the_library_keeping_valid_rows)
+{
+    char path[] = "/tmp/test_pipeline_XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    hes_system *e = ess_system();
+    int idx = -1;
+    for (int i = 0; i < hes_system_n_params(e); i++)
+        if (strcmp(hes_system_param_info(e, i)->name, "k") == 0)
+            idx = i;
+    double values[4] = { 800, 900, 1000, 1100 };
+    collected got = { 0 };
+    hes_sweep_opts so = { 1, &idx, 4, values, 0, 2, NULL, collect, &got, NULL, 0, NULL, NULL };
+    hes_sweep_file_options fo = { path, NULL, NULL, 0, "grid k=800:1100:4", "test" };
+    hes_sweep_file_report rep;
+    char msg[512];
+    ck_assert_msg(hes_sweep_run_file(e, &so, &fo, &rep, msg, sizeof msg) == HES_OK, "%s", msg);
+    ck_assert_int_eq(got.n, 4);
+    static char first[64][4096], orig[64][4096], again[64][4096];
+    int n = read_lines(path, first, 64);
+    memcpy(orig, first, sizeof orig);
+    ck_assert_int_ge(n, 6); /* '#' lines, the header, 4 rows */
+    ck_assert_msg(strncmp(first[n - 5], "index,k,status,psi", 18) == 0, "%s", first[n - 5]);
+    /* a damaged row (one digit of the third point's psi changed) and a cut last row */
+    char *psi = strchr(strchr(first[n - 2], ',') + 1, ','); /* ...,k,status,psi */
+    psi = strchr(psi + 1, ',') + 3;
+    *psi = *psi == '1' ? '2' : '1';
+    first[n - 1][10] = '\0';
+    FILE *f = fopen(path, "w");
+    for (int i = 0; i < n; i++)
+        fputs(first[i], f);
+    fclose(f);
+    got.n = 0;
+    fo.resume = 1;
+    ck_assert_msg(hes_sweep_run_file(e, &so, &fo, &rep, msg, sizeof msg) == HES_OK, "%s", msg);
+    ck_assert_int_eq(rep.kept, 2);
+    ck_assert_int_eq(rep.corrupted, 1);
+    ck_assert_int_eq(rep.cut, 1);
+    ck_assert_int_eq(got.n, 2); /* only the two dropped points computed again */
+    int m = read_lines(path, again, 64);
+    ck_assert_int_eq(m, n);
+    /* every row: the first run's row of its point, exactly when it was
+       kept, with psi within 1e-9 when computed again (from the model's
+       guess instead of a neighbour's orbit) */
+    int n_rows = 0;
+    for (int i = 0; i < m; i++)
+        if (again[i][0] >= '0' && again[i][0] <= '9') {
+            n_rows++;
+            int index = atoi(again[i]), same = 0;
+            for (int j = 0; j < n; j++) {
+                if (!(orig[j][0] >= '0' && orig[j][0] <= '9') || atoi(orig[j]) != index)
+                    continue;
+                double a, b;
+                ck_assert_int_eq(sscanf(strchr(strchr(strchr(again[i], ',') + 1, ',') + 1, ',') + 1,
+                                        "%lf", &a), 1);
+                ck_assert_int_eq(sscanf(strchr(strchr(strchr(orig[j], ',') + 1, ',') + 1, ',') + 1,
+                                        "%lf", &b), 1);
+                same = index < 2 ? strcmp(again[i], orig[j]) == 0 : fabs(a - b) < 1e-9;
+            }
+            ck_assert_msg(same, "row %s", again[i]);
+        }
+    ck_assert_int_eq(n_rows, 4);
+    /* another sweep's file is refused, naming what differs */
+    ck_assert_int_eq(hes_system_set_param(e, "pump", 2.5), HES_OK);
+    ck_assert_int_eq(hes_sweep_run_file(e, &so, &fo, &rep, msg, sizeof msg), HES_EINVAL);
+    ck_assert_msg(strstr(msg, "pump"), "%s", msg);
+    unlink(path);
+    hes_system_destroy(e);
+}
+END_TEST
+
 static Suite *pipeline_suite(void)
 {
     Suite *s = suite_create("pipeline");
@@ -280,6 +365,7 @@ static Suite *pipeline_suite(void)
     tcase_add_test(tc, test_shape_takes_the_hybrid_kind_and_refuses_the_ess_kind_saying_why);
     tcase_add_test(tc, test_what_needs_modes_refuses_an_ess_system);
     tcase_add_test(tc, test_settings_and_ess_options_are_one_vocabulary);
+    tcase_add_test(tc, test_a_sweep_file_resumes_from_the_library_keeping_valid_rows);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -5,6 +5,8 @@
 #ifndef HES_H_BATCH
 #define HES_H_BATCH
 
+#include <stdio.h>
+
 #include <hes/trajopt.h>
 
 #ifdef __cplusplus
@@ -153,6 +155,78 @@ hes_status hes_sweep_run(const hes_model *model, const double *params, const hes
  * system (shape parameters). */
 hes_status hes_sweep_run_system(const hes_system *proto, const hes_sweep_opts *o, char *msg,
                                 size_t len);
+
+/* ------------------------------------------------ a sweep in a CSV file */
+/*
+ * A sweep's rows written to a CSV file as they come, resumable
+ * (lib/batch/sweep_csv.c; the format, the lock and the resume scan are
+ * lib/batch/sweep_file.c).  The file starts with '#' lines that say what
+ * defines the sweep (format, version, problem, points, optimize, every
+ * parameter that is not swept, what the last column is), then the header:
+ * index, the swept values, status ("ok" or hes_strerror), psi, stable,
+ * verdict, period, mult1_re, mult1_im, ... (one pair per state component
+ * of the orbit, at most HES_SWEEP_MAX_MULT), p.NAME for every parameter
+ * (solved ones solved), branch_jump, message, crc32.  Each row ends with
+ * the CRC-32 of its text, so that a damaged row is recognised.  A path is
+ * opened with an exclusive lock held until the close; each row is flushed
+ * and a regular file synced at most a second behind.  With resume, a file
+ * of the same sweep (its '#' lines and header identical) keeps its valid
+ * rows (their points marked in skip) and drops the others (a damaged row,
+ * a duplicate, a last row cut short: counted in the report); another
+ * sweep's file is refused with the first difference named.  A stream
+ * (instead of a path) gets the header and the rows only.
+ */
+typedef struct hes_sweep_file hes_sweep_file;
+
+/* The shortest "%.*g" text of v that reads back as v, into buf (at most 24
+ * bytes needed): how a sweep file writes the numbers that define it. */
+void hes_format_double(char *buf, size_t len, double v);
+
+typedef struct {
+    const char *path;        /* the file, or NULL with stream */
+    FILE *stream;            /* or an open stream (stdout), not closed */
+    const char *stream_name; /* its name in messages ("standard output") */
+    int resume;              /* (path) keep the valid rows of this sweep's file */
+    const char *points;      /* what the points are, one line ("grid k=800:1200:5");
+                                NULL: the swept names and a hash of their values */
+    const char *version;     /* hes's version in the file (NULL: this library's) */
+} hes_sweep_file_options;
+
+typedef struct {
+    int kept;                /* resume: rows kept, their points marked in skip */
+    int corrupted;           /* resume: rows dropped: checksum, index or values wrong */
+    int duplicates;          /* resume: rows dropped: a point that already had one */
+    int cut;                 /* resume: 1 when a last row without its newline was dropped */
+    char warning[512];       /* e.g. a file system without locks ("" if none) */
+} hes_sweep_file_report;
+
+/* Opens the file of the sweep of proto with the points of o (n_params,
+ * params, n_points, values, optimize; values kept by the caller until the
+ * close).  skip (n_points flags, zero on entry; may be NULL without
+ * resume) receives the kept rows' points.  HES_EINVAL for another sweep's
+ * file, a file another process writes, or bad arguments; HES_EIO when it
+ * cannot be read or written (msg says which). */
+hes_status hes_sweep_file_open(const hes_system *proto, const hes_sweep_opts *o,
+                               const hes_sweep_file_options *fo, unsigned char *skip,
+                               hes_sweep_file **out, hes_sweep_file_report *rep, char *msg,
+                               size_t len);
+/* Writes one row (the file keeps the order of the calls; the index
+ * identifies the point).  HES_EIO when the write fails (and every later
+ * call fails), the message in hes_sweep_file_errmsg. */
+hes_status hes_sweep_file_put(hes_sweep_file *file, const hes_sweep_row *row);
+const char *hes_sweep_file_errmsg(const hes_sweep_file *file);
+/* Flushes, syncs and closes (a stream is flushed, not closed); HES_EIO
+ * when that fails or a put failed before.  NULL: nothing. */
+hes_status hes_sweep_file_close(hes_sweep_file *file, char *msg, size_t len);
+
+/* A whole sweep into a file: hes_sweep_file_open, hes_sweep_run_system
+ * with the file's kept points skipped (besides o->skip) and every row
+ * written in index order before it goes to o->row, and the close.
+ * o->next_block must be NULL.  HES_EIO when a write fails (the sweep
+ * stops), else as hes_sweep_run_system and hes_sweep_file_open. */
+hes_status hes_sweep_run_file(const hes_system *proto, const hes_sweep_opts *o,
+                              const hes_sweep_file_options *fo, hes_sweep_file_report *rep,
+                              char *msg, size_t len);
 
 /* n Latin hypercube samples in the box [lo, hi] (dim dimensions): every
  * coordinate takes each of n equal strata once.  out: n x dim. */

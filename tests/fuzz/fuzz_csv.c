@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include "point_list.h"
-#include "sweep_file.h"
+#include "batch/sweep_file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -87,7 +87,7 @@ static void resume(int fd, const uint8_t *data, size_t size, const char *preambl
     put(fd, data, size);
     memset(skip, 0, sizeof skip);
     FILE *f = reader(fd);
-    int rc = sweep_file_scan(f, fd, preamble, &pts, skip, &res, msg, sizeof msg);
+    int rc = hes__sweep_file_scan(f, fd, preamble, &pts, skip, &res, msg, sizeof msg);
     fclose(f);
     check(rc == SWEEP_FILE_OK || rc == SWEEP_FILE_REFUSED, "scan result");
     check(fstat(fd, &st) == 0, "fstat");
@@ -111,7 +111,7 @@ static void resume(int fd, const uint8_t *data, size_t size, const char *preambl
 
     memset(skip2, 0, sizeof skip2);
     f = reader(fd);
-    rc = sweep_file_scan(f, fd, preamble, &pts, skip2, &res2, msg, sizeof msg);
+    rc = hes__sweep_file_scan(f, fd, preamble, &pts, skip2, &res2, msg, sizeof msg);
     fclose(f);
     check(rc == SWEEP_FILE_OK, "a kept file scans again");
     check(res2.kept == res.kept && memcmp(skip, skip2, sizeof skip) == 0, "the same rows again");
@@ -133,7 +133,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                              "p.apex_height,p.apex_speed,p.K,p.thetadot,p.l_td,p.theta_td,"
                              "message,crc32" };
         fd = memfd_create("sweep.csv", 0);
-        fixed = sweep_file_preamble(&id);
+        fixed = hes__sweep_file_preamble(&id);
         check(fd >= 0 && fixed != NULL, "set-up");
     }
     list(fd, data, size);

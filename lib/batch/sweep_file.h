@@ -53,22 +53,22 @@ typedef struct {
 
 /* The '#' lines and the CSV header of a sweep (each line with its newline),
  * malloc'd; NULL when out of memory. */
-char *sweep_file_preamble(const sweep_file_id *id);
+char *hes__sweep_file_preamble(const sweep_file_id *id);
 
 /* The shortest "%.*g" text of v that reads back as v (at most 24 bytes). */
-void sweep_file_format_double(char *buf, size_t len, double v);
+void hes_format_double(char *buf, size_t len, double v);
 
 /* CRC-32 (ISO-HDLC) of n bytes, continuing from crc (start with 0). */
-uint32_t sweep_file_crc32(uint32_t crc, const void *data, size_t n);
+uint32_t hes__sweep_file_crc32(uint32_t crc, const void *data, size_t n);
 
 /* FNV-1a, 64 bits, of n bytes, continuing from h (start with
  * SWEEP_FILE_FNV_START). */
 #define SWEEP_FILE_FNV_START 0xcbf29ce484222325ULL
-uint64_t sweep_file_fnv1a64(uint64_t h, const void *data, size_t n);
+uint64_t hes__sweep_file_fnv1a64(uint64_t h, const void *data, size_t n);
 
 /* Writes one row: text (len bytes, no newline, no NUL), a comma, its CRC-32
  * and a newline, then flushes f.  Returns 0, or -1 with errno set. */
-int sweep_file_put_row(FILE *f, const char *text, size_t len);
+int hes__sweep_file_put_row(FILE *f, const char *text, size_t len);
 
 /* The largest file --resume reads back: hes's bound on any input file
  * (HES_INPUT_MAX, lib/hes.h; this file is compiled without libhes for the
@@ -83,7 +83,7 @@ int sweep_file_put_row(FILE *f, const char *text, size_t len);
  * SWEEP_FILE_REFUSED, SWEEP_FILE_LOCKED or SWEEP_FILE_IO with msg saying
  * why.  A file system without locks gives SWEEP_FILE_OK with a warning in
  * msg (msg[0] is '\0' otherwise). */
-int sweep_file_open(const char *path, int resume, int *fd, int *regular, char *msg, size_t len);
+int hes__sweep_file_open(const char *path, int resume, int *fd, int *regular, char *msg, size_t len);
 
 /* The points of this run, to check each row's index and swept values. */
 typedef struct {
@@ -108,7 +108,7 @@ typedef struct {
  * truncated after them (or to nothing when fresh) and synced; with fd < 0
  * nothing is written.  Returns SWEEP_FILE_OK, SWEEP_FILE_REFUSED (another
  * sweep's file: msg names the first difference) or SWEEP_FILE_IO (msg). */
-int sweep_file_scan(FILE *in, int fd, const char *preamble, const sweep_file_points *pts,
+int hes__sweep_file_scan(FILE *in, int fd, const char *preamble, const sweep_file_points *pts,
                     unsigned char *skip, sweep_file_scan_result *res, char *msg, size_t len);
 
 #endif /* HES_SWEEP_FILE_H */

@@ -11,20 +11,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "csv_line.h"
+#include "base/csv_line.h"
 
-void csv_line_init(csv_line *l)
+void hes__csv_line_init(csv_line *l)
 {
     memset(l, 0, sizeof *l);
 }
 
-void csv_line_free(csv_line *l)
+void hes__csv_line_free(csv_line *l)
 {
     free(l->text);
     memset(l, 0, sizeof *l);
 }
 
-int csv_line_read(FILE *f, csv_line *l)
+int hes__csv_line_read(FILE *f, csv_line *l)
 {
     int c;
     size_t kept = 0, total = 0;
@@ -68,7 +68,7 @@ int csv_line_read(FILE *f, csv_line *l)
     return 1;
 }
 
-int csv_split(char *text, char **fields, int max)
+int hes__csv_split(char *text, char **fields, int max)
 {
     int n = 0;
     char *s = text;
@@ -84,7 +84,7 @@ int csv_split(char *text, char **fields, int max)
     }
 }
 
-char *csv_trim(char *s)
+char *hes__csv_trim(char *s)
 {
     while (*s == ' ' || *s == '\t')
         s++;
@@ -94,7 +94,7 @@ char *csv_trim(char *s)
     return s;
 }
 
-int csv_parse_double(const char *s, double *v)
+int hes__csv_parse_double(const char *s, double *v)
 {
     char *end;
     if (!s[0] || strspn(s, "0123456789+-.eE") != strlen(s))
@@ -107,7 +107,7 @@ int csv_parse_double(const char *s, double *v)
     return 0;
 }
 
-int csv_message(int code, char *msg, size_t len, const char *fmt, ...)
+int hes__csv_message(int code, char *msg, size_t len, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);

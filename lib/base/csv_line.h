@@ -1,7 +1,9 @@
 /*
  * csv_line.h - the strict line and field reading shared by the readers of
- * CSV files in the hes program (sweep_file.c: `hes sweep --resume`,
- * point_list.c: `hes sweep --list`, cmd_plot.c: `hes plot stability-map`):
+ * CSV files, in the library (batch/sweep_file.c: a resumed sweep's file)
+ * and in the program, which compiles this file in too since the library
+ * exports only its public interface (point_list.c: `hes sweep --list`,
+ * plot_table.c: `hes plot`, cmd_invdyn.c: a trajectory):
  * lines of at most CSV_LINE_MAX bytes read without a fixed buffer and
  * without ever holding more than that in memory (a longer line is reported,
  * not split), comma-separated fields split in place, and numbers parsed
@@ -28,29 +30,29 @@ typedef struct {
     int number;                  /* 1 for the first line */
 } csv_line;
 
-void csv_line_init(csv_line *l);
-void csv_line_free(csv_line *l);
+void hes__csv_line_init(csv_line *l);
+void hes__csv_line_free(csv_line *l);
 
 /* Reads the next line of f into l.  Returns 1 (a line, possibly empty,
  * possibly without newline at the end of the stream), 0 at the end of the
  * stream, -1 on a read error or out of memory (errno says which). */
-int csv_line_read(FILE *f, csv_line *l);
+int hes__csv_line_read(FILE *f, csv_line *l);
 
 /* Splits text in place at its commas into at most max fields (pointers
  * into text).  Returns the number of fields, or max + 1 when there are more
  * (fields then holds the first max). */
-int csv_split(char *text, char **fields, int max);
+int hes__csv_split(char *text, char **fields, int max);
 
 /* Strips blanks (spaces and tabs) at both ends, in place; returns s. */
-char *csv_trim(char *s);
+char *hes__csv_trim(char *s);
 
 /* Strict number: the whole of s is a finite decimal number (strtod syntax,
  * no blanks, no hexadecimal, no nan or inf).  Returns 0, or -1. */
-int csv_parse_double(const char *s, double *v);
+int hes__csv_parse_double(const char *s, double *v);
 
 /* Writes the printf-style message into msg (len bytes) and returns code: the
  * readers' way of failing with a reason. */
-int csv_message(int code, char *msg, size_t len, const char *fmt, ...)
+int hes__csv_message(int code, char *msg, size_t len, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
 #endif /* HES_CSV_LINE_H */

@@ -18,15 +18,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "csv_line.h"
-#include "sweep_file.h"
+#include "base/csv_line.h"
+#include "batch/sweep_file.h"
 
 /* At most this many '#' lines are read before a file is called foreign. */
 #define MAX_HASH_LINES 4096
 
 /* ------------------------------------------------------------- writing */
 
-void sweep_file_format_double(char *buf, size_t len, double v)
+void hes_format_double(char *buf, size_t len, double v)
 {
     for (int prec = 1; prec <= 17; prec++) {
         snprintf(buf, len, "%.*g", prec, v);
@@ -39,7 +39,7 @@ void sweep_file_format_double(char *buf, size_t len, double v)
     }
 }
 
-uint32_t sweep_file_crc32(uint32_t crc, const void *data, size_t n)
+uint32_t hes__sweep_file_crc32(uint32_t crc, const void *data, size_t n)
 {
     /* reflected polynomial 0xedb88320, four bits at a time */
     static const uint32_t nibble[16] = {
@@ -57,7 +57,7 @@ uint32_t sweep_file_crc32(uint32_t crc, const void *data, size_t n)
     return ~crc;
 }
 
-uint64_t sweep_file_fnv1a64(uint64_t h, const void *data, size_t n)
+uint64_t hes__sweep_file_fnv1a64(uint64_t h, const void *data, size_t n)
 {
     const unsigned char *p = data;
     for (size_t i = 0; i < n; i++) {
@@ -67,7 +67,7 @@ uint64_t sweep_file_fnv1a64(uint64_t h, const void *data, size_t n)
     return h;
 }
 
-char *sweep_file_preamble(const sweep_file_id *id)
+char *hes__sweep_file_preamble(const sweep_file_id *id)
 {
     char *text = NULL;
     size_t size = 0;
@@ -78,7 +78,7 @@ char *sweep_file_preamble(const sweep_file_id *id)
             SWEEP_FILE_FIRST_LINE, id->version, id->problem, id->points, id->optimize ? "yes" : "no");
     for (int j = 0; j < id->n_params; j++) {
         char v[32];
-        sweep_file_format_double(v, sizeof v, id->param_values[j]);
+        hes_format_double(v, sizeof v, id->param_values[j]);
         fprintf(f, "# param: %s=%s\n", id->param_names[j], v);
     }
     fprintf(f, "# crc32: the last column, CRC-32 of the row's text before its last comma\n%s\n",
@@ -90,15 +90,15 @@ char *sweep_file_preamble(const sweep_file_id *id)
     return text;
 }
 
-int sweep_file_put_row(FILE *f, const char *text, size_t len)
+int hes__sweep_file_put_row(FILE *f, const char *text, size_t len)
 {
-    uint32_t crc = sweep_file_crc32(0, text, len);
+    uint32_t crc = hes__sweep_file_crc32(0, text, len);
     if (fwrite(text, 1, len, f) != len || fprintf(f, ",%08" PRIx32 "\n", crc) < 0 || fflush(f) != 0)
         return -1;
     return 0;
 }
 
-int sweep_file_open(const char *path, int resume, int *fd, int *regular, char *msg, size_t len)
+int hes__sweep_file_open(const char *path, int resume, int *fd, int *regular, char *msg, size_t len)
 {
     struct stat st;
     msg[0] = '\0';
@@ -107,20 +107,20 @@ int sweep_file_open(const char *path, int resume, int *fd, int *regular, char *m
        blocking again */
     *fd = open(path, (resume ? O_RDWR | O_NONBLOCK : O_WRONLY) | O_CREAT | O_CLOEXEC, 0666);
     if (*fd < 0)
-        return csv_message(SWEEP_FILE_IO, msg, len, "cannot open it for writing: %s", strerror(errno));
+        return hes__csv_message(SWEEP_FILE_IO, msg, len, "cannot open it for writing: %s", strerror(errno));
     if (fstat(*fd, &st) != 0) {
         int e = errno;
         close(*fd);
-        return csv_message(SWEEP_FILE_IO, msg, len, "%s", strerror(e));
+        return hes__csv_message(SWEEP_FILE_IO, msg, len, "%s", strerror(e));
     }
     *regular = S_ISREG(st.st_mode);
     if (resume && !*regular) {
         close(*fd);
-        return csv_message(SWEEP_FILE_REFUSED, msg, len, "not a regular file (--resume reads the rows back)");
+        return hes__csv_message(SWEEP_FILE_REFUSED, msg, len, "not a regular file (--resume reads the rows back)");
     }
     if (resume && (unsigned long long)st.st_size > SWEEP_FILE_MAX) {
         close(*fd);
-        return csv_message(SWEEP_FILE_REFUSED, msg, len, "%lld bytes, more than the %llu bytes "
+        return hes__csv_message(SWEEP_FILE_REFUSED, msg, len, "%lld bytes, more than the %llu bytes "
                            "a file to resume may have", (long long)st.st_size,
                            (unsigned long long)SWEEP_FILE_MAX);
     }
@@ -128,21 +128,21 @@ int sweep_file_open(const char *path, int resume, int *fd, int *regular, char *m
     if (flags < 0 || (resume && fcntl(*fd, F_SETFL, flags & ~O_NONBLOCK) != 0)) {
         int e = errno;
         close(*fd);
-        return csv_message(SWEEP_FILE_IO, msg, len, "%s", strerror(e));
+        return hes__csv_message(SWEEP_FILE_IO, msg, len, "%s", strerror(e));
     }
     if (*regular && flock(*fd, LOCK_EX | LOCK_NB) != 0) {
         if (errno == EWOULDBLOCK) {
             close(*fd);
-            return csv_message(SWEEP_FILE_LOCKED, msg, len, "locked by another hes process (a sweep is "
+            return hes__csv_message(SWEEP_FILE_LOCKED, msg, len, "locked by another hes process (a sweep is "
                        "writing it); wait for it to end or choose another file");
         }
-        csv_message(SWEEP_FILE_OK, msg, len, "cannot lock it (%s): do not let two sweeps write it",
+        hes__csv_message(SWEEP_FILE_OK, msg, len, "cannot lock it (%s): do not let two sweeps write it",
             strerror(errno));
     }
     if (!resume && *regular && ftruncate(*fd, 0) != 0) {
         int e = errno;
         close(*fd);
-        return csv_message(SWEEP_FILE_IO, msg, len, "cannot empty it: %s", strerror(e));
+        return hes__csv_message(SWEEP_FILE_IO, msg, len, "cannot empty it: %s", strerror(e));
     }
     return SWEEP_FILE_OK;
 }
@@ -193,18 +193,18 @@ static int key_differs(char *const *file, int nf, char *const *run, int nr, cons
     if (!b || (a && strcmp(a, b) == 0))
         return 0;
     if (!a)
-        csv_message(0, msg, len, "the file has no '# %s:' line", key);
+        hes__csv_message(0, msg, len, "the file has no '# %s:' line", key);
     else if (strcmp(key, "problem") == 0)
-        csv_message(0, msg, len, "the file is a sweep of problem '%.100s', this run's problem is '%s'", a, b);
+        hes__csv_message(0, msg, len, "the file is a sweep of problem '%.100s', this run's problem is '%s'", a, b);
     else if (strcmp(key, "points") == 0)
-        csv_message(0, msg, len, "the file's points are '%.200s', this run's are '%s'", a, b);
+        hes__csv_message(0, msg, len, "the file's points are '%.200s', this run's are '%s'", a, b);
     else if (strcmp(key, "optimize") == 0)
-        csv_message(0, msg, len, "the file was written %s --optimize, this run is %s it",
+        hes__csv_message(0, msg, len, "the file was written %s --optimize, this run is %s it",
             strcmp(a, "yes") == 0 ? "with" : "without", strcmp(b, "yes") == 0 ? "with" : "without");
     else if (strcmp(key, "hes") == 0)
-        csv_message(0, msg, len, "the file was written by hes %.100s, this is hes %s", a, b);
+        hes__csv_message(0, msg, len, "the file was written by hes %.100s, this is hes %s", a, b);
     else
-        csv_message(0, msg, len, "the file has '# %s: %.100s', this run has '# %s: %s'", key, a, key, b);
+        hes__csv_message(0, msg, len, "the file has '# %s: %.100s', this run has '# %s: %s'", key, a, key, b);
     return 1;
 }
 
@@ -215,12 +215,12 @@ static void explain(char *const *file, int nf, char *const *run, int nr, char *m
     static const char *const keys[] = {"problem", "points", "optimize"};
     if (strcmp(file[0], run[0]) != 0) {
         if (strncmp(file[0], "# hes sweep file, format ", 25) == 0)
-            csv_message(0, msg, len, "the file is in format %.20s; this hes reads format 1", file[0] + 25);
+            hes__csv_message(0, msg, len, "the file is in format %.20s; this hes reads format 1", file[0] + 25);
         else if (strncmp(file[0], "index,", 6) == 0)
-            csv_message(0, msg, len, "the file has no '%s' lines: it was written by an older hes or "
+            hes__csv_message(0, msg, len, "the file has no '%s' lines: it was written by an older hes or "
                 "to standard output, and cannot be resumed (start a new file)", SWEEP_FILE_FIRST_LINE);
         else
-            csv_message(0, msg, len, "not a file of 'hes sweep -o' (its first line is not '%s')",
+            hes__csv_message(0, msg, len, "not a file of 'hes sweep -o' (its first line is not '%s')",
                 SWEEP_FILE_FIRST_LINE);
         return;
     }
@@ -233,12 +233,12 @@ static void explain(char *const *file, int nf, char *const *run, int nr, char *m
         const char *name = run[i] + 9, *eq = strchr(name, '=');
         const char *v = param_of(file, nf, name, (size_t)(eq - name));
         if (!v) {
-            csv_message(0, msg, len, "this run has %s, the file has no value for %.*s (it sweeps it, or it "
+            hes__csv_message(0, msg, len, "this run has %s, the file has no value for %.*s (it sweeps it, or it "
                 "is another model)", name, (int)(eq - name), name);
             return;
         }
         if (strcmp(v, eq + 1) != 0) {
-            csv_message(0, msg, len, "the file was written with -p %.*s=%.60s, this run has %s",
+            hes__csv_message(0, msg, len, "the file was written with -p %.*s=%.60s, this run has %s",
                 (int)(eq - name), name, v, name);
             return;
         }
@@ -248,7 +248,7 @@ static void explain(char *const *file, int nf, char *const *run, int nr, char *m
             continue;
         const char *name = file[i] + 9, *eq = strchr(name, '=');
         if (!eq || !param_of(run, nr, name, (size_t)(eq - name))) {
-            csv_message(0, msg, len, "the file was written with -p %.100s, this run has no such fixed "
+            hes__csv_message(0, msg, len, "the file was written with -p %.100s, this run has no such fixed "
                 "parameter (it sweeps it, or it is another model)", name);
             return;
         }
@@ -258,13 +258,13 @@ static void explain(char *const *file, int nf, char *const *run, int nr, char *m
     for (int i = 0; i < nr && i < nf; i++)
         if (strcmp(file[i], run[i]) != 0) {
             if (run[i][0] != '#')
-                csv_message(0, msg, len, "its columns are not this sweep's (line %d: '%.100s')", i + 1, file[i]);
+                hes__csv_message(0, msg, len, "its columns are not this sweep's (line %d: '%.100s')", i + 1, file[i]);
             else
-                csv_message(0, msg, len, "its line %d is '%.100s', this run's is '%.100s'", i + 1, file[i],
+                hes__csv_message(0, msg, len, "its line %d is '%.100s', this run's is '%.100s'", i + 1, file[i],
                     run[i]);
             return;
         }
-    csv_message(0, msg, len, "its '#' lines are not this sweep's (line %d)", (nf < nr ? nf : nr) + 1);
+    hes__csv_message(0, msg, len, "its '#' lines are not this sweep's (line %d)", (nf < nr ? nf : nr) + 1);
 }
 
 /* The preamble split at its newlines (in a copy); NULL when out of memory. */
@@ -303,7 +303,7 @@ static int row_valid(const char *text, size_t len, int n_fields, const sweep_fil
             return 0;
         want = want << 4 | (uint32_t)d;
     }
-    if (sweep_file_crc32(0, text, (size_t)(comma - text)) != want)
+    if (hes__sweep_file_crc32(0, text, (size_t)(comma - text)) != want)
         return 0;
     int commas = 0;
     for (size_t i = 0; i < len; i++)
@@ -343,7 +343,7 @@ static int write_all(int fd, const char *p, size_t n, long long off)
     return 0;
 }
 
-int sweep_file_scan(FILE *in, int fd, const char *preamble, const sweep_file_points *pts,
+int hes__sweep_file_scan(FILE *in, int fd, const char *preamble, const sweep_file_points *pts,
                     unsigned char *skip, sweep_file_scan_result *res, char *msg, size_t len)
 {
     size_t pre_len = strlen(preamble);
@@ -352,19 +352,19 @@ int sweep_file_scan(FILE *in, int fd, const char *preamble, const sweep_file_poi
     csv_line l;
     memset(res, 0, sizeof *res);
     msg[0] = '\0';
-    csv_line_init(&l);
+    hes__csv_line_init(&l);
     if (!(file = malloc(sizeof *file * (MAX_HASH_LINES + 1)))) {
-        status = csv_message(SWEEP_FILE_IO, msg, len, "out of memory");
+        status = hes__csv_message(SWEEP_FILE_IO, msg, len, "out of memory");
         goto done;
     }
     /* the '#' lines and the header: this run's, or a prefix of them */
-    while (nf <= MAX_HASH_LINES && (rc = csv_line_read(in, &l)) == 1) {
+    while (nf <= MAX_HASH_LINES && (rc = hes__csv_line_read(in, &l)) == 1) {
         if (prefix && (l.too_long || l.has_nul || (size_t)l.start + l.len > pre_len ||
                        memcmp(preamble + l.start, l.text, l.len) != 0 ||
                        (l.newline && preamble[l.start + l.len] != '\n')))
             prefix = 0;
         if (!(file[nf++] = printable_copy(&l))) {
-            status = csv_message(SWEEP_FILE_IO, msg, len, "out of memory");
+            status = hes__csv_message(SWEEP_FILE_IO, msg, len, "out of memory");
             goto done;
         }
         if (l.text[0] != '#' || l.has_nul) {
@@ -373,18 +373,18 @@ int sweep_file_scan(FILE *in, int fd, const char *preamble, const sweep_file_poi
         }
     }
     if (rc < 0) {
-        status = csv_message(SWEEP_FILE_IO, msg, len, "%s", strerror(errno));
+        status = hes__csv_message(SWEEP_FILE_IO, msg, len, "%s", strerror(errno));
         goto done;
     }
     if (nf == 0 || (prefix && !header && (rc == 0 || !l.newline))) { /* empty, or cut in its '#' lines */
         res->fresh = 1;
         if (fd >= 0 && (ftruncate(fd, 0) != 0 || fsync(fd) != 0))
-            status = csv_message(SWEEP_FILE_IO, msg, len, "cannot empty it: %s", strerror(errno));
+            status = hes__csv_message(SWEEP_FILE_IO, msg, len, "cannot empty it: %s", strerror(errno));
         goto done;
     }
     if (!prefix || (size_t)l.next != pre_len) {
         if (!(run = split_lines(preamble, &nr, &run_copy)))
-            status = csv_message(SWEEP_FILE_IO, msg, len, "out of memory");
+            status = hes__csv_message(SWEEP_FILE_IO, msg, len, "out of memory");
         else
             explain(file, nf, run, nr, msg, len);
         status = status ? status : SWEEP_FILE_REFUSED;
@@ -395,7 +395,7 @@ int sweep_file_scan(FILE *in, int fd, const char *preamble, const sweep_file_poi
     for (const char *c = preamble + pre_len - 1; c > preamble && c[-1] != '\n'; c--)
         n_fields += c[-1] == ',';
     long long end = (long long)pre_len;
-    while ((rc = csv_line_read(in, &l)) == 1) {
+    while ((rc = hes__csv_line_read(in, &l)) == 1) {
         int idx = -1;
         if (!l.newline) {
             res->cut = 1;
@@ -411,7 +411,7 @@ int sweep_file_scan(FILE *in, int fd, const char *preamble, const sweep_file_poi
                 int w = write_all(fd, l.text, l.len + 1, end);
                 l.text[l.len] = '\0';
                 if (w != 0) {
-                    status = csv_message(SWEEP_FILE_IO, msg, len, "cannot rewrite it: %s", strerror(errno));
+                    status = hes__csv_message(SWEEP_FILE_IO, msg, len, "cannot rewrite it: %s", strerror(errno));
                     goto done;
                 }
             }
@@ -421,11 +421,11 @@ int sweep_file_scan(FILE *in, int fd, const char *preamble, const sweep_file_poi
         changed = 1;
     }
     if (rc < 0) {
-        status = csv_message(SWEEP_FILE_IO, msg, len, "%s", strerror(errno));
+        status = hes__csv_message(SWEEP_FILE_IO, msg, len, "%s", strerror(errno));
         goto done;
     }
     if (fd >= 0 && changed && (ftruncate(fd, (off_t)end) != 0 || fsync(fd) != 0)) {
-        status = csv_message(SWEEP_FILE_IO, msg, len, "cannot rewrite it: %s", strerror(errno));
+        status = hes__csv_message(SWEEP_FILE_IO, msg, len, "cannot rewrite it: %s", strerror(errno));
         goto done;
     }
     res->end = end;
@@ -435,6 +435,6 @@ done:
     free(file);
     free(run);
     free(run_copy);
-    csv_line_free(&l);
+    hes__csv_line_free(&l);
     return status;
 }

@@ -141,21 +141,11 @@ typedef struct {
     const ranges *r;
     const int *pidx;
     const double *values;
-    hes_sweep_file *file;        /* the rows' CSV (NULL: none) */
+    const hes_sweep_file_report *rep; /* the file's: the points it kept */
     int failed;                  /* a write failed (and was reported) */
-    int json, done, total, tty;
+    int json, done, n_points, tty;
     double t0;
-    int rank, size;              /* MPI: this process, of how many (1: no MPI) */
-    int size_done;               /* MPI, rank 0: ranks that said they are done */
-    hes_sweep_order *order;      /* MPI, rank 0: the rows of every rank in index order */
-#ifdef HAVE_MPI
-    MPI_Win win;                 /* MPI: rank 0's counter of the next point to hand out */
-#endif
 } writer;
-
-#ifdef HAVE_MPI
-static int serve(writer *w, int wait);
-#endif
 
 /* The index of parameter `name` of the system, or -1. */
 static int param_index(const hes_system *sys, const char *name)
@@ -173,35 +163,24 @@ static double now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* A write failed: said once (why, or errno's reason for standard output);
- * the sweep stops. */
-static int write_failed(writer *w, const char *why)
+/* A write to standard output failed: said once; the sweep stops. */
+static int write_failed(writer *w)
 {
     int e = errno;
-    if (!w->failed) {
-        if (why)
-            fprintf(stderr, "hes sweep: %s\n", why);
-        else
-            fprintf(stderr, "hes sweep: write error on standard output: %s\n",
-                    strerror(e ? e : EIO));
-    }
+    if (!w->failed)
+        fprintf(stderr, "hes sweep: write error on standard output: %s\n", strerror(e ? e : EIO));
     w->failed = 1;
-#ifdef HAVE_MPI
-    if (w->size > 1 || w->size < -1) /* the other ranks would wait for rank 0 */
-        MPI_Abort(MPI_COMM_WORLD, CLI_EXIT_FAILURE);
-#endif
     return -1;
 }
 
-/* A row in its turn: to the file, standard output and the progress line. */
+/* A row in its turn (rank 0, in index order, after the library wrote it to
+ * the file): to standard output as JSON, and the progress line. */
 static int emit_row(void *ctx, const hes_sweep_row *row)
 {
     writer *w = ctx;
     if (w->failed)
         return -1;
     const double *pt = w->values + (size_t)row->index * w->r->n;
-    if (w->file && hes_sweep_file_put(w->file, row) != HES_OK)
-        return write_failed(w, hes_sweep_file_errmsg(w->file));
     if (w->json) {
         char *line = hes_sweep_row_json(w->sys, w->r->n, w->pidx, pt, row);
         if (!line) {
@@ -212,39 +191,20 @@ static int emit_row(void *ctx, const hes_sweep_row *row)
         puts(line);
         free(line);
         if (fflush(stdout) != 0 || ferror(stdout))
-            return write_failed(w, NULL);
+            return write_failed(w);
     }
     w->done++;
+    int total = w->n_points - w->rep->kept;
     if (w->tty) {
         double el = now() - w->t0, rate = el > 0 ? w->done / el : 0;
-        int bar = w->total ? 30 * w->done / w->total : 30;
+        int bar = total ? 30 * w->done / total : 30;
         fprintf(stderr, "\r[%-30.*s] %d/%d  %.1f points/s  ETA %.0f s ", bar,
-                "##############################", w->done, w->total, rate,
-                rate > 0 ? (w->total - w->done) / rate : 0.0);
-        if (w->done == w->total)
+                "##############################", w->done, total, rate,
+                rate > 0 ? (total - w->done) / rate : 0.0);
+        if (w->done == total)
             fputc('\n', stderr);
     }
     return 0;
-}
-
-/* Every row, from this process's threads or (rank 0) from another rank:
- * under MPI rank 0 puts them in index order (the library does so for
- * threads), then writes them. */
-static int write_row(void *ctx, const hes_sweep_row *row)
-{
-    writer *w = ctx;
-#ifdef HAVE_MPI
-    if (w->size > 1 && w->rank > 0) { /* rows go to rank 0, which writes them */
-        MPI_Send(row, (int)sizeof *row, MPI_BYTE, 0, 1, MPI_COMM_WORLD);
-        return 0;
-    }
-#endif
-    int rc = w->order ? hes_sweep_order_put(w->order, row, emit_row, w) : emit_row(w, row);
-#ifdef HAVE_MPI
-    if (rc == 0 && w->size > 1) /* rank 0: serve the other ranks between its own points */
-        serve(w, 0);
-#endif
-    return rc;
 }
 
 /* The text that says which points a grid or a random sample has (the
@@ -279,54 +239,6 @@ static char *points_text(const ranges *grid, const ranges *bounds, int n_random,
 }
 
 #ifdef HAVE_MPI
-/* Dynamic load balancing across ranks, every rank computing: the next
- * point to hand out is one integer in a window on rank 0, and a rank takes
- * a block by an atomic fetch-and-add on it (MPI_Fetch_and_op, passive
- * target: rank 0 need not answer, so nobody waits on a rank that is
- * computing).  Rows go to rank 0 as small eager messages (tag 1, about 1 kB:
- * the sender does not wait for the receive); rank 0 writes them between
- * its own points (serve with wait = 0) and at the end, with the "done"
- * messages (tag 2; wait = 1: until every other rank is done). */
-static int mpi_next_block(void *ctx, int block)
-{
-    writer *w = ctx;
-    int first;
-    MPI_Fetch_and_op(&block, &first, MPI_INT, 0, 0, MPI_SUM, w->win);
-    MPI_Win_flush(0, w->win); /* completes it: first is read */
-    return first;
-}
-
-static int serve(writer *w, int wait)
-{
-    int done = 0;
-    for (;;) {
-        MPI_Status stat;
-        int flag = 1;
-        if (wait)
-            MPI_Probe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &stat);
-        else
-            MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &stat);
-        if (!flag)
-            return done;
-        if (stat.MPI_TAG == 1) {
-            hes_sweep_row other;
-            MPI_Recv(&other, (int)sizeof other, MPI_BYTE, stat.MPI_SOURCE, 1, MPI_COMM_WORLD,
-                     MPI_STATUS_IGNORE);
-            w->size = -w->size; /* write it here, without serving again */
-            write_row(w, &other);
-            w->size = -w->size;
-        } else {
-            MPI_Recv(NULL, 0, MPI_BYTE, stat.MPI_SOURCE, stat.MPI_TAG, MPI_COMM_WORLD,
-                     MPI_STATUS_IGNORE);
-            if (stat.MPI_TAG == 2) {
-                done++;
-                if (++w->size_done >= w->size - 1 && wait)
-                    return done;
-            }
-        }
-    }
-}
-
 /* Under mpirun (OpenMPI or PMIx in the environment) the sweep is shared. */
 static int under_mpirun(void)
 {
@@ -550,51 +462,16 @@ static int sweep(int argc, char **argv, int rank, int size)
         fprintf(stderr, "hes sweep: out of memory\n");
         rc = CLI_EXIT_FAILURE;
     }
-    unsigned char *skip = rc == CLI_EXIT_OK ? calloc((size_t)n_points + 1, 1) : NULL;
-    if (rc == CLI_EXIT_OK && !skip) {
+    hes_sweep_file_report rep = { 0, 0, 0, 0, "" };
+    writer w = { .sys = sys, .r = r, .pidx = pidx, .values = values, .rep = &rep,
+                 .json = json && rank == 0, .n_points = n_points,
+                 .tty = rank == 0 && isatty(STDERR_FILENO) };
+    char *points = rc == CLI_EXIT_OK && !list_path
+                   ? points_text(&grid, &bounds, n_random, seed) : NULL;
+    if (rc == CLI_EXIT_OK && !list_path && !points) {
         fprintf(stderr, "hes sweep: out of memory\n");
         rc = CLI_EXIT_FAILURE;
     }
-    writer w = { .sys = sys, .r = r, .pidx = pidx, .values = values, .json = json && rank == 0,
-                 .rank = rank, .size = size };
-    int kept = 0;
-    if (rc == CLI_EXIT_OK && rank == 0 && (out_path || !json)) {
-        /* only rank 0 reads and writes the file; without -o the CSV goes to
-           standard output (the header and rows only) */
-        char *points = list_path ? NULL : points_text(&grid, &bounds, n_random, seed);
-        hes_sweep_opts po = { r->n, pidx, n_points, values, optimize, 1, NULL, NULL, NULL, NULL,
-                              0, NULL, NULL };
-        hes_sweep_file_options fo = { out_path, out_path ? NULL : stdout, "standard output",
-                                      resume, points, PACKAGE_VERSION };
-        hes_sweep_file_report rep;
-        char why[1024];
-        hes_status st = list_path || points
-                        ? hes_sweep_file_open(sys, &po, &fo, skip, &w.file, &rep, why, sizeof why)
-                        : HES_ENOMEM;
-        if (st == HES_ENOMEM)
-            fprintf(stderr, "hes sweep: out of memory\n");
-        else if (st != HES_OK)
-            fprintf(stderr, "hes sweep: %s%s\n", /* the file's own failure names it */
-                    resume && strncmp(why, out_path, strlen(out_path)) == 0 ? "--resume " : "",
-                    why);
-        else
-            report_resume(out_path, &rep);
-        rc = st == HES_OK ? CLI_EXIT_OK : hes_status_exit_code(st);
-        kept = st == HES_OK ? rep.kept : 0;
-        free(points);
-    }
-#ifdef HAVE_MPI
-    if (size > 1) { /* every rank has reached here with the same points */
-        MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-        if (rc == CLI_EXIT_OK) {
-            MPI_Bcast(skip, n_points, MPI_UNSIGNED_CHAR, 0, MPI_COMM_WORLD);
-            MPI_Bcast(&kept, 1, MPI_INT, 0, MPI_COMM_WORLD);
-        }
-    }
-#endif
-#ifdef HAVE_MPI
-    int so_win = 0;          /* the window exists (collective to free) */
-#endif
     if (rc == CLI_EXIT_OK) {
         /* neighbours along each grid axis: the stride of axis j is the
            product of the counts of the axes after it (the last varies
@@ -602,67 +479,37 @@ static int sweep(int argc, char **argv, int rank, int size)
         int strides[MAX_SWEPT], n_strides = 0;
         for (int j = grid.n - 1, st = 1; j >= 0; st *= grid.count[j--])
             strides[n_strides++] = st;
-        hes_sweep_opts so = { r->n, pidx, n_points, values, optimize, jobs, skip, write_row, &w, NULL,
-                              n_strides, n_strides ? strides : NULL, NULL };
+        hes_sweep_opts so = { r->n, pidx, n_points, values, optimize, jobs, NULL, emit_row, &w,
+                              NULL, n_strides, n_strides ? strides : NULL, NULL };
         hes_settings set = hes_system_get_settings(sys);
         so.settings = &set;
-#ifdef HAVE_MPI
-        int *counter = NULL;
-        if (size > 1) {
-            MPI_Win_allocate(rank == 0 ? (MPI_Aint)sizeof(int) : 0, sizeof(int), MPI_INFO_NULL,
-                             MPI_COMM_WORLD, &counter, &w.win);
-            if (rank == 0)
-                *counter = 0;
-            MPI_Barrier(MPI_COMM_WORLD);   /* the counter is set before anyone takes */
-            /* one passive-target epoch on every rank for the whole sweep:
-               a block is one fetch-and-add and a flush, with no lock
-               taken and released per block */
-            MPI_Win_lock_all(MPI_MODE_NOCHECK, w.win);
-            so.next_block = mpi_next_block;
-            so_win = 1;
-            if (rank == 0 && !(w.order = hes_sweep_order_new(n_points, r->n, values, skip,
-                                                              so.n_strides, so.strides))) {
-                fprintf(stderr, "hes sweep: out of memory\n");
-                MPI_Abort(MPI_COMM_WORLD, CLI_EXIT_FAILURE);
-            }
-        }
-#endif
-        w.total = n_points - kept;
-        w.tty = rank == 0 && isatty(STDERR_FILENO);
+        /* the rows' CSV: the file, or standard output (the header and rows only) */
+        hes_sweep_file_options fo = { out_path, out_path ? NULL : stdout, "standard output",
+                                      resume, points, PACKAGE_VERSION };
+        char why[1024];
         w.t0 = now();
-        char why[512];
-        if (hes_sweep_run_system(sys, &so, why, sizeof why) != HES_OK) {
-            if (!w.failed)
-                fprintf(stderr, "hes sweep: the sweep could not run: %s\n", why);
-            rc = CLI_EXIT_FAILURE;
+        hes_status st = hes_sweep_run_mpi(sys, &so, out_path || !json ? &fo : NULL, &rep, why,
+                                          sizeof why);
+        if (rank == 0 && out_path)
+            report_resume(out_path, &rep);
+        if (st != HES_OK && !w.failed && rank == 0) {
+            /* the file's failures name it; a resume refused is the option's */
+            int of_file = out_path && strncmp(why, out_path, strlen(out_path)) == 0;
+            fprintf(stderr, "hes sweep: %s%s\n", of_file && resume ? "--resume "
+                            : st == HES_EIO || of_file ? "" : "the sweep could not run: ", why);
         }
+        if (st != HES_OK)
+            rc = w.failed || st == HES_EIO ? CLI_EXIT_FAILURE : hes_status_exit_code(st);
     }
-#ifdef HAVE_MPI
-    if (size > 1 && so_win) {
-        /* every rank says it is done, also after a failure, so that rank 0
-           does not wait for it; then the window goes, on every rank */
-        if (rank > 0)
-            MPI_Send(NULL, 0, MPI_BYTE, 0, 2, MPI_COMM_WORLD); /* done */
-        else if (w.size_done < size - 1)
-            serve(&w, 1); /* the others' last rows */
-        MPI_Win_unlock_all(w.win);
-        MPI_Win_free(&w.win);
-        MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    }
-#endif
+    free(points);
     /* success only with every row written, flushed and (in a file) synced */
-    if (rc == CLI_EXIT_OK && rank == 0 && kept + w.done != n_points) {
-        fprintf(stderr, "hes sweep: only %d of %d points have a row%s%s\n", kept + w.done, n_points,
-                out_path ? " in " : "", out_path ? out_path : "");
+    if (rc == CLI_EXIT_OK && rank == 0 && rep.kept + w.done != n_points) {
+        fprintf(stderr, "hes sweep: only %d of %d points have a row%s%s\n", rep.kept + w.done,
+                n_points, out_path ? " in " : "", out_path ? out_path : "");
         rc = CLI_EXIT_FAILURE;
     }
-    char why[1024];
-    if (hes_sweep_file_close(w.file, why, sizeof why) != HES_OK && rc == CLI_EXIT_OK) {
-        write_failed(&w, why);
-        rc = CLI_EXIT_FAILURE;
-    }
-    if (rc == CLI_EXIT_OK && rank == 0 && (!out_path || w.json) && fflush(stdout) != 0) {
-        write_failed(&w, NULL);
+    if (rc == CLI_EXIT_OK && rank == 0 && w.json && fflush(stdout) != 0) {
+        write_failed(&w);
         rc = CLI_EXIT_FAILURE;
     }
     if (rc == CLI_EXIT_OK && rank == 0) {
@@ -671,8 +518,6 @@ static int sweep(int argc, char **argv, int rank, int size)
                 w.done, el, el > 0 ? w.done / el : 0.0, size, size == 1 ? "" : "s", jobs,
                 jobs == 1 ? "" : "s");
     }
-    hes_sweep_order_destroy(w.order);
-    free(skip);
     free(values);
     hes_system_destroy(sys);
     return rc;

@@ -228,6 +228,26 @@ hes_status hes_sweep_run_file(const hes_system *proto, const hes_sweep_opts *o,
                               const hes_sweep_file_options *fo, hes_sweep_file_report *rep,
                               char *msg, size_t len);
 
+/* ------------------------------------------------- a sweep over MPI ranks */
+/*
+ * A sweep shared by the ranks of MPI_COMM_WORLD (lib/batch/sweep_mpi.c, in
+ * a build with OpenMPI): every rank calls it with the same arguments, after
+ * MPI_Init_thread (MPI_THREAD_SERIALIZED when o->jobs > 1).  Points go out
+ * in blocks from a counter on rank 0; every rank computes on its o->jobs
+ * threads and sends its rows to rank 0, which writes them to fo's file
+ * (fo may be NULL; with resume the file's kept points are skipped on every
+ * rank) and passes them to o->row in index order (o->row is called on rank
+ * 0 only).  rep and the rows are rank 0's.  o->next_block must be NULL.
+ * With one rank, MPI not initialised, or a build without MPI: this process
+ * alone (hes_sweep_run_file, or hes_sweep_run_system without fo).  The
+ * status is the worst of every rank's, on every rank; msg says what failed
+ * where.  hes_sweep_mpi_rank: this process's rank and, in *size (may be
+ * NULL), the number of ranks (0 and 1 without MPI). */
+hes_status hes_sweep_run_mpi(const hes_system *proto, const hes_sweep_opts *o,
+                             const hes_sweep_file_options *fo, hes_sweep_file_report *rep,
+                             char *msg, size_t len);
+int hes_sweep_mpi_rank(int *size);
+
 /* n Latin hypercube samples in the box [lo, hi] (dim dimensions): every
  * coordinate takes each of n equal strata once.  out: n x dim. */
 hes_status hes_latin_hypercube(int n, int dim, const double *lo, const double *hi,

@@ -1,0 +1,23 @@
+/*
+ * sweep_mpi_none.c - hes_sweep_run_mpi in a build without MPI (configure
+ * found no OpenMPI; sweep_mpi.c otherwise): this process is the only rank,
+ * and the sweep is its own.
+ */
+#include <stdlib.h>
+
+#include "hes.h"
+
+int hes_sweep_mpi_rank(int *size)
+{
+    if (size)
+        *size = 1;
+    return 0;
+}
+
+hes_status hes_sweep_run_mpi(const hes_system *proto, const hes_sweep_opts *o,
+                             const hes_sweep_file_options *fo, hes_sweep_file_report *rep,
+                             char *msg, size_t len)
+{
+    return fo ? hes_sweep_run_file(proto, o, fo, rep, msg, len)
+              : hes_sweep_run_system(proto, o, msg, len);
+}

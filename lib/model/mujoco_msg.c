@@ -32,7 +32,6 @@
 
 #include "model/robot_internal.h"
 
-#ifdef HAVE_MUJOCO
 #include <mujoco/mujoco.h>
 
 static pthread_once_t installed = PTHREAD_ONCE_INIT;
@@ -94,16 +93,3 @@ void hes__mj_leave(hes__mj_scope *s)
     if (current == s)
         current = s->outer;
 }
-#else
-void hes__mj_enter(hes__mj_scope *s)
-{
-    s->error[0] = s->warning[0] = '\0';
-    s->warnings = 0;
-    s->outer = NULL;
-}
-
-void hes__mj_leave(hes__mj_scope *s)
-{
-    (void)s;
-}
-#endif

@@ -1,16 +1,32 @@
 /*
- * model/robot_internal.h - what a robot model (robot_model.c) uses of a
- * robot (robot.c): views, i.e. the robot's mechanical system seen from one
- * mode (a chart that pins a contact at the origin and locks joints at
- * their limits) or one transition (the lift through the source mode's
- * chart, the target's coordinates or a linear relabel), and the model's
- * parameters bound to the robot (slope, motor torques).
+ * model/robot_internal.h - what the files of a robot share.
+ *
+ * A robot (struct hes_robot, below) is made and computed on by the MuJoCo
+ * adapter, whose files configure chooses: with MuJoCo robot_load.c (the
+ * file loaded and compiled, the robot allocated and freed),
+ * robot_mujoco.c (the instance a callback computes on, MuJoCo's data at a
+ * configuration, the file's joint names), robot_dynamics.c (M, dM/dq, the
+ * applied force, a state's dynamics), robot_contact.c (the constraints:
+ * contacts and joint limits), robot_motor.c (motors, inputs, the slope),
+ * robot_view.c (charts of modes and transitions) and mujoco_msg.c
+ * (MuJoCo's messages); without MuJoCo robot_none.c, which refuses.
+ * robot.c, in both builds, checks the public calls' arguments and hands
+ * them to the adapter, and keeps what needs no MuJoCo.
+ *
+ * A robot model (robot_model.c) uses views, i.e. the robot's mechanical
+ * system seen from one mode (a chart that pins a contact at the origin
+ * and locks joints at their limits) or one transition (the lift through
+ * the source mode's chart, the target's coordinates or a linear relabel),
+ * and the model's parameters bound to the robot (slope, motor torques).
  */
 #ifndef HES_ROBOT_INTERNAL_H
 #define HES_ROBOT_INTERNAL_H
 
+#include <math.h>
 #include <setjmp.h>
 #include <stddef.h>
+
+#include <pthread.h>
 
 #include "hes.h"
 
@@ -20,7 +36,61 @@
 /* linear path constraints per mode and kind (robot models' trajopt) */
 #define HES_ROBOT_MAX_LINEAR 8
 
+/* contacts of a robot (each has its own constraint callbacks) */
+#define HES_ROBOT_MAX_CONTACTS 8
+
 typedef struct hes__robot_view hes__robot_view;
+
+/* MuJoCo's model and data (mujoco/mujoco.h: mjModel, mjData), named here
+ * without MuJoCo's header so that the files of both builds share the
+ * robot */
+struct mjModel_;
+struct mjData_;
+
+struct hes_robot {
+    hes_robot *self;          /* first, as in a view: every callback's data starts with
+                                 the robot (HES_ROBOT_OF(data)) */
+    hes_mech mech;
+    hes_mech_constraint *cons;
+    char **names;             /* the constraints' names (the sites', the limits') */
+    int n_names;
+    /* joint limits (robots of at most HES_MECH_MAX coordinates): constraint
+       2 nc + l is a = sign (q[dof] - val) >= 0 */
+    int n_limits, lim_dof[HES_ROBOT_MAX_LIMITS];
+    double lim_val[HES_ROBOT_MAX_LIMITS], lim_sign[HES_ROBOT_MAX_LIMITS];
+    /* parameters of a robot model (hes__robot_bind_params; -1: none) */
+    int slope_param, *motor_param;
+    double g0;                /* |gravity| of the file */
+    hes__robot_view *pins;    /* hes_robot_pinned_mode's views, one per contact */
+    char *path;               /* the file, for hes_robot_copy */
+    hes_robot **pool;         /* robot models on threads: [0] this robot, then copies */
+    int n_pool;
+    pthread_mutex_t lock;     /* recursive: models share a robot between threads */
+    /* the last q of mass and mass_dq and their results: a vector field's
+       Jacobian by differences perturbs the velocities at the same q */
+    int have_M, have_dM;
+    double *cM_q, *cM;        /* nv, nv x nv */
+    double *cD_q, *cD;        /* nv, nv^3: robots that give dM/dq (mass_dq) */
+    double *vq, *vD;          /* a chart's acceleration: q (nv), Dchart (nv x nv) */
+    double *rne;              /* nv: mass_dq's bias forces */
+    struct mjModel_ *m;
+    struct mjData_ *d;
+    int *site;                /* per contact: its site id (< 0: body -site - 1) */
+    double *B;                /* nv x nu input matrix, column-major */
+    double *tau_max;          /* nu motor limits (0: none) */
+    /* hes_robot_dynamics_at's arrays (rows = nc (1 + tangents)) */
+    double *dM, *dh, *dJ, *dJdv, *dphi, *dmu, *jac, *Jp, *Jm, *qs;
+    int tangents;
+    int nu;                   /* the inputs: the file's motors, or hes_robot_set_motors' */
+    int motors_set;           /* nonzero: hes_robot_set_motors replaced the file's motors */
+    int n_contacts;
+};
+
+/* The robot of a callback's data: the robot itself or a view of it. */
+#define HES_ROBOT_OF(data) (*(hes_robot *const *)(data))
+#define HES_ROBOT_LOCK(r) pthread_mutex_lock(&(r)->lock)
+#define HES_ROBOT_UNLOCK(r) pthread_mutex_unlock(&(r)->lock)
+
 struct hes__robot_view {
     hes_robot *robot;         /* first: callbacks find the robot in their data */
     hes_mech mech;            /* the robot's, with data = this view */
@@ -56,7 +126,7 @@ hes_status hes__robot_mode_view(hes_robot *r, int pinned, int n_locked, const in
 void hes__robot_view_mode(const hes__robot_view *v, hes_mech_mode *out);
 /* A transition view from mode view `from` to `to` (A, c: NULL or a
  * relabel, kept by the caller); fills the lift and to_chart callbacks of
- * *tr (its other fields are the caller's). */
+ * *tr (hes__robot_transition_fns; its other fields are the caller's). */
 void hes__robot_transition_view(hes_robot *r, const hes__robot_view *from,
                                 const hes__robot_view *to, const double *A, const double *c,
                                 hes__robot_view *v, hes_mech_transition *tr);
@@ -68,10 +138,67 @@ void hes__robot_bind_params(hes_robot *r, int slope_param, int *motor_param);
  * that the systems of one robot model on n threads compute side by side
  * (each callback takes the first instance free); freed with the robot. */
 hes_status hes__robot_pool(hes_robot *r, int n, char *msg, size_t len);
-/* A mode's inputs: u[a] = p[motor_param[a]] (hes_mech_mode.input). */
-int hes__robot_input(double t, const double *x, const double *p, double *u, void *data);
 /* The motors: their number and actuator a's name (NULL without one). */
 const char *hes__robot_motor_name(const hes_robot *r, int a);
+
+/* A slope that hes_robot_set_slope takes: finite, |slope| < 1.5. */
+static inline int hes__robot_slope_ok(double slope)
+{
+    return isfinite(slope) && fabs(slope) < 1.5;
+}
+
+/*
+ * The MuJoCo adapter: what robot.c hands on once a call's arguments are
+ * checked.  Without MuJoCo (robot_none.c) each refuses as a robot file's
+ * call does: HES_ESOLVER, "robot files need MuJoCo".
+ */
+/* hes_robot_load: the robot of the file at path and its contacts
+ * (robot_load.c). */
+hes_status hes__robot_open(const char *path, const hes_robot_contact *contacts, int n_contacts,
+                           hes_robot **out, char *msg, size_t len);
+/* Free all that hes__robot_open allocated but the pool (robot_load.c). */
+void hes__robot_destroy(hes_robot *r);
+/* hes_robot_dynamics_at (robot_dynamics.c). */
+hes_status hes__robot_dynamics(hes_robot *r, const double *q, const double *v,
+                               hes_robot_dynamics *out, char *msg, size_t len);
+/* hes_robot_set_motors (robot_motor.c). */
+hes_status hes__robot_motors(hes_robot *r, const char *const *joints, int n, char *msg,
+                             size_t len);
+/* Gravity turned by a slope that hes__robot_slope_ok takes (robot_motor.c). */
+hes_status hes__robot_gravity(hes_robot *r, double slope);
+/* hes_robot_pinned_mode, for one of the robot's contacts (robot_view.c). */
+hes_status hes__robot_pinned(const hes_robot *r, int contact, hes_mech_mode *out, char *msg,
+                             size_t len);
+/* The lift and to_chart callbacks of a transition view (robot_view.c). */
+void hes__robot_transition_fns(hes_mech_transition *tr);
+
+/* Between the files of the MuJoCo adapter. */
+/* The instance of a robot a callback computes on, locked (robot_mujoco.c). */
+hes_robot *hes__robot_grab(hes_robot *base);
+/* MuJoCo's data at positions q, zero velocities (robot_mujoco.c). */
+void hes__robot_at(hes_robot *r, const double *q);
+/* The hes_mech callbacks M, dM/dq and the applied force (robot_dynamics.c). */
+int hes__robot_mass(const double *q, const double *p, double *out, void *data);
+int hes__robot_mass_dq(const double *q, const double *p, double *D, void *data);
+int hes__robot_force(const double *q, const double *qd, const double *u, const double *p,
+                     double *out, void *data);
+/* Contact c's height a, its normal row Da and tangent row Jt at q, and its
+ * x position (robot_contact.c; pointers may be NULL). */
+int hes__robot_site_contact(hes_robot *r, int c, const double *q, double *a, double *Da,
+                            double *Jt);
+int hes__robot_site_x(hes_robot *r, int c, const double *q, double *x);
+/* The constraints of a robot of r->n_contacts contacts (robot_contact.c):
+ * HES_EINVAL (msg) for an unknown site, a bad friction or a bad name. */
+hes_status hes__robot_constraints(hes_robot *r, const char *path,
+                                  const hes_robot_contact *contacts, int n_contacts, char *msg,
+                                  size_t len);
+/* r->tangents: 1 for a planar robot, else 2 (robot_contact.c). */
+void hes__robot_tangents(hes_robot *r);
+/* B and the motors' limits from the file's actuators (robot_motor.c). */
+void hes__robot_file_motors(hes_robot *r);
+/* A mode's inputs: u[a] = p[motor_param[a]] (hes_mech_mode.input;
+ * robot_motor.c). */
+int hes__robot_input(double t, const double *x, const double *p, double *u, void *data);
 
 /* A robot file checked before MuJoCo reads it (robot_xml.c): text (n
  * bytes) is the file at path.  HES_EINVAL (msg) for what MuJoCo 2.2.2

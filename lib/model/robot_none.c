@@ -1,0 +1,112 @@
+/*
+ * robot_none.c - robots in a build without MuJoCo (configure found no
+ * libmujoco-dev, or was told --without-mujoco): the MuJoCo adapter of
+ * robot_internal.h and the calls that read MuJoCo's model, each refusing.
+ * No robot file loads (hes__robot_open: HES_ESOLVER, saying how to get
+ * MuJoCo), so no robot is ever made: the calls that take one answer as a
+ * robot file's call does without MuJoCo, HES_ESOLVER "robot files need
+ * MuJoCo", NULL or nothing.  Their argument checks are robot.c's, shared
+ * with the MuJoCo build.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "model/model_internal.h"
+#include "model/robot_internal.h"
+
+/* The refusal of a call that needs a robot's MuJoCo model. */
+static hes_status no_mujoco(char *msg, size_t len)
+{
+    return hes__say(msg, len, HES_ESOLVER, "robot files need MuJoCo");
+}
+
+hes_status hes__robot_open(const char *path, const hes_robot_contact *contacts, int n_contacts,
+                           hes_robot **out, char *msg, size_t len)
+{
+    (void)path, (void)contacts, (void)n_contacts, (void)out;
+    return hes__say(msg, len, HES_ESOLVER, "robot files need MuJoCo: hes was built without it "
+                    "(install the Debian package libmujoco-dev and run configure again)");
+}
+
+/* No robot is made here, so there is nothing to free. */
+void hes__robot_destroy(hes_robot *r)
+{
+    (void)r;
+}
+
+hes_status hes__robot_dynamics(hes_robot *r, const double *q, const double *v,
+                               hes_robot_dynamics *out, char *msg, size_t len)
+{
+    (void)r, (void)q, (void)v, (void)out;
+    return no_mujoco(msg, len);
+}
+
+hes_status hes__robot_motors(hes_robot *r, const char *const *joints, int n, char *msg,
+                             size_t len)
+{
+    (void)r, (void)joints, (void)n;
+    return no_mujoco(msg, len);
+}
+
+hes_status hes__robot_gravity(hes_robot *r, double slope)
+{
+    (void)r, (void)slope;
+    return HES_ESOLVER;
+}
+
+hes_status hes__robot_pinned(const hes_robot *r, int contact, hes_mech_mode *out, char *msg,
+                             size_t len)
+{
+    (void)r, (void)contact, (void)out;
+    return no_mujoco(msg, len);
+}
+
+hes_status hes__robot_mode_view(hes_robot *r, int pinned, int n_locked, const int *locked,
+                                hes__robot_view *v, char *msg, size_t len)
+{
+    (void)r, (void)pinned, (void)n_locked, (void)locked, (void)v;
+    return no_mujoco(msg, len);
+}
+
+/* no view without MuJoCo: hes__robot_mode_view refuses */
+void hes__robot_view_mode(const hes__robot_view *v, hes_mech_mode *out)
+{
+    *out = (hes_mech_mode){ &v->mech, 0, NULL, v->k, NULL, NULL, NULL, NULL };
+}
+
+/* A transition view keeps no callbacks. */
+void hes__robot_transition_fns(hes_mech_transition *tr)
+{
+    (void)tr;
+}
+
+const char *hes__robot_motor_name(const hes_robot *r, int a)
+{
+    (void)r, (void)a;
+    return NULL;
+}
+
+const char *hes_robot_motor_joint(const hes_robot *r, int a)
+{
+    (void)r, (void)a;
+    return NULL;
+}
+
+const char *hes_robot_coordinate(const hes_robot *r, int i)
+{
+    (void)r, (void)i;
+    return NULL;
+}
+
+hes_status hes_robot_reference(const hes_robot *r, double *q)
+{
+    (void)r, (void)q;
+    return HES_ESOLVER;
+}
+
+const void *hes_robot_mujoco_model(const hes_robot *r)
+{
+    (void)r;
+    return NULL;
+}

@@ -1,0 +1,266 @@
+/*
+ * robot_view.c - views of a robot (robot_internal.h): its mechanical
+ * system seen from one mode or one transition of a robot model, through
+ * MuJoCo's kinematics.
+ *   a mode          a chart q = chart(z): the free coordinates are z, the
+ *                   joints a mode locks sit at their limits, and a pinned
+ *                   contact (a planar robot whose first two joints slide
+ *                   its root along x and z) is put at the origin by those
+ *                   slides; the chart's acceleration exact from
+ *                   mj_rnePostConstraint and mj_objectAcceleration;
+ *   a transition    the lift through the source mode's chart, and the
+ *                   target's coordinates A q + c (a relabel) or q[free];
+ *   a pinned mode   hes_robot_pinned_mode: a mode that pins one contact,
+ *                   without inputs.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <math.h>
+#include <string.h>
+
+#include "model/model_internal.h"
+#include "model/robot_internal.h"
+
+#include <mujoco/mujoco.h>
+
+/*
+ * A mode view's chart.  The free coordinates are z, the locked ones their
+ * limits; a pinned contact c needs a planar robot whose first two
+ * coordinates slide its root along x and z (hes__robot_mode_view
+ * checks), and those slides put c at the origin: q[0..1] = -g(q~) with g
+ * the site's (x, z) at q~ = q with zero slides, so that
+ *     Dchart = [-J_g(q~) S; S],   D^2 chart [z', z'] = [-(dJ_g/dt) q'; 0]
+ * (S selects the free coordinates, J_g the site Jacobian's x and z rows;
+ * the slides' columns are constant, so the drift of the full rows along
+ * q' = Dchart z' is that of J_g).
+ */
+static void view_q(const hes__robot_view *v, const double *z, double *q)
+{
+    memset(q, 0, sizeof(double) * (size_t)v->mech.d);
+    for (int i = 0; i < v->k; i++)
+        q[v->free[i]] = z[i];
+    for (int j = 0; j < v->n_locked; j++)
+        q[v->locked_dof[j]] = v->locked_val[j];
+}
+
+static int view_chart(const double *z, const double *p, double *q, void *data)
+{
+    (void)p;
+    const hes__robot_view *v = data;
+    hes_robot *r = v->robot;
+    view_q(v, z, q);
+    if (v->pinned >= 0) {
+        double x, a;
+        r = hes__robot_grab(r);
+        hes__robot_site_x(r, v->pinned, q, &x);
+        hes__robot_site_contact(r, v->pinned, q, &a, NULL, NULL);
+        HES_ROBOT_UNLOCK(r);
+        q[0] = -x;
+        q[1] = -a;
+    }
+    return 0;
+}
+
+static int view_chart_dz(const double *z, const double *p, double *D, void *data)
+{
+    (void)p;
+    const hes__robot_view *v = data;
+    hes_robot *r = v->robot;
+    int nv = v->mech.d, k = v->k;
+    memset(D, 0, sizeof(double) * (size_t)nv * (size_t)k);
+    for (int i = 0; i < k; i++)
+        D[v->free[i] + (size_t)i * nv] = 1;
+    if (v->pinned < 0)
+        return 0;
+    r = hes__robot_grab(r);
+    view_q(v, z, r->qs);
+    hes__robot_site_contact(r, v->pinned, r->qs, NULL, r->Jp, r->Jm);   /* z row, x row */
+    for (int i = 0; i < k; i++) {
+        D[0 + (size_t)i * nv] = -r->Jm[v->free[i]];
+        D[1 + (size_t)i * nv] = -r->Jp[v->free[i]];
+    }
+    HES_ROBOT_UNLOCK(r);
+    return 0;
+}
+
+/* The site's acceleration at q'' = 0 is (dJ/dt) q': MuJoCo's
+ * mj_rnePostConstraint (body accelerations for qacc, here 0, with gravity
+ * off) and mj_objectAcceleration (the site's classical acceleration: the
+ * velocity product terms included), exact rather than differenced: a
+ * chart's acceleration must be smooth to the integrator's tolerance. */
+static int view_chart_acc(const double *z, const double *zd, const double *p, double *a,
+                          void *data)
+{
+    const hes__robot_view *v = data;
+    hes_robot *r = v->robot;
+    int nv = v->mech.d, k = v->k, s = v->pinned >= 0 ? r->site[v->pinned] : 0, b = -s - 1;
+    memset(a, 0, sizeof(double) * (size_t)nv);
+    if (v->pinned < 0)
+        return 0;
+    r = hes__robot_grab(r);
+    double *q = r->vq, *D = r->vD;
+    view_chart(z, p, q, data);
+    view_chart_dz(z, p, D, data);
+    hes__robot_at(r, q);
+    for (int i = 0; i < nv; i++) {
+        double w = 0;
+        for (int j = 0; j < k; j++)
+            w += D[i + (size_t)j * nv] * zd[j];
+        r->d->qvel[i] = w;
+    }
+    mj_comVel(r->m, r->d);
+    mju_zero(r->d->qacc, nv);
+    double g[3];
+    mju_copy3(g, r->m->opt.gravity);
+    mju_zero3(r->m->opt.gravity);
+    mj_rnePostConstraint(r->m, r->d);
+    mju_copy3(r->m->opt.gravity, g);
+    double acc[6];
+    /* a body contact is its frame's origin (xpos, mj_jacBody): mjOBJ_XBODY */
+    mj_objectAcceleration(r->m, r->d, s >= 0 ? mjOBJ_SITE : mjOBJ_XBODY, s >= 0 ? s : b, acc,
+                          0);
+    HES_ROBOT_UNLOCK(r);
+    a[0] = -acc[3];
+    a[1] = -acc[5];
+    return 0;
+}
+
+/* A transition view: the lift is the source mode's chart; the target's
+ * coordinates are A q + c, or q[to->free]. */
+static int view_lift(const double *z, const double *p, double *q, void *data)
+{
+    return view_chart(z, p, q, (void *)((const hes__robot_view *)data)->from);
+}
+
+static int view_lift_dz(const double *z, const double *p, double *D, void *data)
+{
+    return view_chart_dz(z, p, D, (void *)((const hes__robot_view *)data)->from);
+}
+
+static int view_to_chart(const double *q, const double *p, double *z, void *data)
+{
+    (void)p;
+    const hes__robot_view *v = data;
+    int d = v->mech.d, k = v->to->k;
+    for (int i = 0; i < k; i++) {
+        if (!v->A) {
+            z[i] = q[v->to->free[i]];
+            continue;
+        }
+        double s = v->c ? v->c[i] : 0;
+        for (int j = 0; j < d; j++)
+            s += v->A[(size_t)i * d + j] * q[j];
+        z[i] = s;
+    }
+    return 0;
+}
+
+static int view_to_chart_dq(const double *q, const double *p, double *D, void *data)
+{
+    (void)p, (void)q;
+    const hes__robot_view *v = data;
+    int d = v->mech.d, k = v->to->k;
+    memset(D, 0, sizeof(double) * (size_t)d * (size_t)k);
+    for (int i = 0; i < k; i++)
+        for (int j = 0; j < d; j++)
+            D[i + (size_t)j * k] = v->A ? v->A[(size_t)i * d + j] : (j == v->to->free[i]);
+    return 0;
+}
+
+/* A mode view: the pinned contact's normal and no-slip constraints and the
+ * locked limits held, the other coordinates free (robot_internal.h). */
+hes_status hes__robot_mode_view(hes_robot *r, int pinned, int n_locked, const int *locked,
+                                hes__robot_view *v, char *msg, size_t len)
+{
+    const mjModel *m = r->m;
+    int nv = m->nv, nc = r->n_contacts, fixed[HES_MECH_MAX] = { 0 };
+    if (pinned >= nc || n_locked < 0 || n_locked > nv)
+        return hes__say(msg, len, HES_EINVAL, "mode: contact %d or %d locked joints out of range",
+                        pinned, n_locked);
+    memset(v, 0, sizeof *v);
+    v->robot = r;
+    v->mech = r->mech;
+    v->mech.data = v;
+    v->pinned = pinned;
+    if (pinned >= 0) {
+        /* the x slide on a body of the world, the z slide on the same body or
+           its child (as a URDF writes them: one joint per link); the axes
+           are in the bodies' frames, which must not be turned */
+        int b0 = m->njnt >= 2 ? m->jnt_bodyid[0] : 0, b1 = m->njnt >= 2 ? m->jnt_bodyid[1] : 0;
+        int ok = m->njnt >= 3 && r->tangents == 1 && m->body_parentid[b0] == 0 &&
+                 (b1 == b0 || m->body_parentid[b1] == b0);
+        for (int j = 0; ok && j < 2; j++) {
+            const double *ax = m->jnt_axis + 3 * j, *bq = m->body_quat + 4 * m->jnt_bodyid[j];
+            ok = m->jnt_type[j] == mjJNT_SLIDE && m->jnt_dofadr[j] == j && bq[0] == 1 &&
+                 bq[1] == 0 && bq[2] == 0 && bq[3] == 0 && fabs(ax[1]) == 0 &&
+                 fabs(ax[j ? 0 : 2]) == 0 && ax[j ? 2 : 0] == 1;
+        }
+        if (!ok)
+            return hes__say(msg, len, HES_EINVAL, "a contact can be pinned only on a planar "
+                            "robot whose first two joints slide its root along x and z");
+    }
+    if (nv > HES_MECH_MAX)
+        return hes__say(msg, len, HES_EINVAL, "a robot of %d coordinates (hybrid models take at "
+                        "most %d)", nv, HES_MECH_MAX);
+    if (pinned >= 0) {
+        fixed[0] = fixed[1] = 1;
+        v->active[v->n_active++] = 2 * pinned;
+        v->active[v->n_active++] = 2 * pinned + 1;
+    }
+    for (int j = 0; j < n_locked; j++) {
+        int l = locked[j] - 2 * nc;
+        if (l < 0 || l >= r->n_limits)
+            return hes__say(msg, len, HES_EINVAL, "mode: constraint %d (%s) is not a joint limit: "
+                            "only joint limits can be locked", locked[j],
+                            locked[j] >= 0 && locked[j] < r->mech.n_constraints
+                            ? r->names[locked[j]] : "out of range");
+        if (fixed[r->lim_dof[l]] || v->n_active >= HES_MECH_MAX)
+            return hes__say(msg, len, HES_EINVAL, "mode: %s locks a coordinate already fixed "
+                            "(pinned root or another limit)", r->names[locked[j]]);
+        fixed[r->lim_dof[l]] = 1;
+        v->locked_dof[v->n_locked] = r->lim_dof[l];
+        v->locked_val[v->n_locked++] = r->lim_val[l];
+        v->active[v->n_active++] = locked[j];
+    }
+    for (int i = 0; i < nv; i++)
+        if (!fixed[i])
+            v->free[v->k++] = i;
+    if (v->k < 1)
+        return hes__say(msg, len, HES_EINVAL, "mode: no coordinate left free");
+    return HES_OK;
+}
+
+/* A mode view's hes_mech_mode: its chart when it fixes a coordinate. */
+void hes__robot_view_mode(const hes__robot_view *v, hes_mech_mode *out)
+{
+    int chart = v->k < v->mech.d;
+    *out = (hes_mech_mode){ &v->mech, v->n_active, v->active, v->k,
+                            chart ? view_chart : NULL, chart ? view_chart_dz : NULL,
+                            chart ? view_chart_acc : NULL, hes__robot_input };
+}
+
+/* A transition view's callbacks (its fields are hes__robot_transition_view's). */
+void hes__robot_transition_fns(hes_mech_transition *tr)
+{
+    tr->lift = view_lift;
+    tr->lift_dz = view_lift_dz;
+    tr->to_chart = view_to_chart;
+    tr->to_chart_dq = view_to_chart_dq;
+}
+
+/* hes_robot_pinned_mode once its arguments are checked (robot.c): the
+ * contact's view, kept by the robot, without inputs. */
+hes_status hes__robot_pinned(const hes_robot *r, int contact, hes_mech_mode *out, char *msg,
+                             size_t len)
+{
+    hes__robot_view *v = &r->pins[contact];
+    char why[256];
+    hes_status st = hes__robot_mode_view(r->self, contact, 0, NULL, v, why, sizeof why);
+    if (st != HES_OK)
+        return hes__say(msg, len, st, "pinned mode: %s", why);
+    hes__robot_view_mode(v, out);
+    out->input = NULL;
+    return HES_OK;
+}

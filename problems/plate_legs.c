@@ -6,6 +6,7 @@
  * event per leg; and the field Jacobian of a plate pushed by spring-damper
  * legs, the same formula for both.
  */
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -122,6 +123,7 @@ void hes__plate_leg_grid(int N, double a, double *x0, double *delta)
 
 double hes__plate_leg_x(int j, int N, double a)
 {
+    assert(N >= 1 && j >= 0 && j < N); /* leg j of the plate's N */
     double x0, delta;
     hes__plate_leg_grid(N, a, &x0, &delta);
     return x0 + delta * j;
@@ -129,6 +131,7 @@ double hes__plate_leg_x(int j, int N, double a)
 
 void hes__plate_sums_add(double *sums, int j, double w)
 {
+    assert(j >= 0);
     sums[0] += w;
     sums[1] += w * j;
     sums[2] += w * (double)j * j;

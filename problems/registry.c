@@ -3,6 +3,7 @@
  * hybrid models (hes_model) and event-selected systems (hes_ess_model), in
  * two tables because the two descriptions are different structs.
  */
+#include <assert.h>
 #include <string.h>
 
 #include "base/base.h"
@@ -97,6 +98,7 @@ hes_status hes_impact_setup_state(const hes_mech *m, int k, const int *contacts,
                         "(at most %d each)", m->d, k, HES_MECH_MAX);
     s->d = m->d;
     s->k = k;
+    assert(s->d <= HES_MECH_MAX && s->k <= HES_MECH_MAX); /* the setup's fixed arrays */
     memmove(s->q, q, sizeof(double) * (size_t)m->d);
     memmove(s->v, v, sizeof(double) * (size_t)m->d);
     hes_status st = hes_mech_contacts(m, s->q, NULL, k, contacts, s->M, s->Jn, s->Jt, s->mu,

@@ -354,6 +354,57 @@ START_TEST(test_a_sweep_file_resumes_from_the_library_keeping_valid_rows)
 }
 END_TEST
 
+START_TEST(test_one_way_from_a_name_or_a_plugin_to_a_system_and_one_catalog)
+{
+    const char *names[] = { "slip-hopper", "hopper-pumped", "tests/.libs/ball_walls_plugin.so",
+                            "tests/.libs/rimless_wheel_plugin.so" };
+    hes_kind kinds[] = { HES_KIND_HYBRID, HES_KIND_ESS, HES_KIND_ESS, HES_KIND_HYBRID };
+    char msg[512];
+    for (int k = 0; k < 4; k++) {
+        hes_system *sys;
+        hes_plugin *pl;
+        ck_assert_msg(hes_system_open(names[k], &sys, &pl, msg, sizeof msg) == HES_OK, "%s: %s",
+                      names[k], msg);
+        ck_assert_int_eq(hes_system_kind(sys), kinds[k]);
+        ck_assert((pl != NULL) == (k >= 2));
+        hes_analysis *a;
+        ck_assert_msg(hes_analysis_new(sys, 0, &a) == HES_OK, "%s: %s", names[k],
+                      hes_system_errmsg(sys));
+        ck_assert(hes_analysis_psi(a) > 0);
+        hes_analysis_destroy(a);
+        hes_system_destroy(sys);
+        hes_plugin_destroy(pl);
+    }
+    hes_system *sys = (hes_system *)1;
+    hes_plugin *pl = (hes_plugin *)1;
+    ck_assert_int_eq(hes_system_open("no-such-model", &sys, &pl, msg, sizeof msg), HES_ENOTFOUND);
+    ck_assert(sys == NULL && pl == NULL && strstr(msg, "no-such-model"));
+    ck_assert_int_eq(hes_system_open("rocking-block", &sys, &pl, msg, sizeof msg), HES_EINVAL);
+    ck_assert_msg(strstr(msg, "impact problem"), "%s", msg);
+    ck_assert_int_eq(hes_system_open("./no_such_plugin.so", &sys, &pl, msg, sizeof msg),
+                     HES_ENOTFOUND); /* the plugin loader's status for a missing file */
+    ck_assert_msg(strstr(msg, "no_such_plugin.so"), "%s", msg);
+    /* the catalog: every built-in once, with its registry's kind */
+    int n = hes_catalog_count(), counted[3] = { 0, 0, 0 };
+    ck_assert_int_eq(n, hes_problem_count() + hes_ess_problem_count() +
+                            hes_impact_problem_count());
+    for (int i = 0; i < n; i++) {
+        const char *name, *kind, *desc;
+        ck_assert_int_eq(hes_catalog_entry(i, &name, &kind, &desc), HES_OK);
+        int which = strcmp(kind, "hybrid") == 0 ? 0 : strcmp(kind, "ess") == 0 ? 1 : 2;
+        ck_assert(which < 2 || strcmp(kind, "impact") == 0);
+        ck_assert_ptr_nonnull(which == 0 ? (const void *)hes_problem_find(name)
+                              : which == 1 ? (const void *)hes_ess_problem_find(name)
+                                           : (const void *)hes_impact_problem_find(name));
+        ck_assert(desc != NULL);
+        counted[which]++;
+    }
+    ck_assert_int_eq(counted[0], hes_problem_count());
+    ck_assert_int_eq(counted[1], hes_ess_problem_count());
+    ck_assert_int_eq(hes_catalog_entry(n, NULL, NULL, NULL), HES_EINVAL);
+}
+END_TEST
+
 static Suite *pipeline_suite(void)
 {
     Suite *s = suite_create("pipeline");
@@ -366,6 +417,7 @@ static Suite *pipeline_suite(void)
     tcase_add_test(tc, test_what_needs_modes_refuses_an_ess_system);
     tcase_add_test(tc, test_settings_and_ess_options_are_one_vocabulary);
     tcase_add_test(tc, test_a_sweep_file_resumes_from_the_library_keeping_valid_rows);
+    tcase_add_test(tc, test_one_way_from_a_name_or_a_plugin_to_a_system_and_one_catalog);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -14,6 +14,7 @@
  * with their branch-jump flags (sweep_order.c).  Also: Latin hypercube
  * samples (hes_latin_hypercube).
  */
+#include <assert.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -47,6 +48,7 @@ static void run_point(sweep_state *S, hes_system *sys, int index, double *warm, 
 {
     const hes_sweep_opts *o = S->o;
     int np = sys->n_params;
+    assert(index >= 0 && index < o->n_points && np <= HES_SWEEP_MAX_PARAMS);
     memset(row, 0, sizeof *row);
     row->index = index;
     row->psi = row->period = NAN;

@@ -6,6 +6,7 @@
  * order.  Rows that arrive early wait in a min-heap on their index; the
  * rows delivered last along each stride are kept in a ring for the test.
  */
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,6 +134,8 @@ static int deliver(hes_sweep_order *o, hes_sweep_row *row,
                    int (*emit)(void *ctx, const hes_sweep_row *row), void *ctx)
 {
     int c = row->index;
+    /* rows leave in index order, each once */
+    assert(c >= o->next && c < o->n_points);
     row->branch_jump = 0;
     for (int k = 0; k < o->n_strides && !row->branch_jump && o->n_params > 0; k++) {
         int s = o->strides[k];
@@ -179,6 +182,7 @@ static int heap_push(hes_sweep_order *o, const hes_sweep_row *row)
 
 static void heap_pop(hes_sweep_order *o, hes_sweep_row *out)
 {
+    assert(o->n_heap > 0 && o->n_heap <= o->cap_heap);
     *out = o->heap[0];
     o->heap[0] = o->heap[--o->n_heap];
     for (int i = 0;;) {

@@ -30,6 +30,7 @@
  * single impact dissipates, so the sequence does; the number of passes is
  * bounded (HES_EMAXITER past it: the sequence need not terminate).
  */
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -236,6 +237,7 @@ void hes__impact_finish(const hes_contact_set *c, const double *v_minus, const d
 static void contact_velocity(const hes_contact_set *c, int i, const double *v, double *un,
                              double *ut)
 {
+    assert(i >= 0 && i < c->k && c->n >= 1);
     double sn = 0, st = 0;
     for (int j = 0; j < c->n; j++) {
         sn += c->Jn[i + (size_t)j * c->k] * v[j];
@@ -264,6 +266,7 @@ void hes__impact_ap_q(const hes_contact_set *c, const double *v, double *q)
 /* dv = WG (c_n, beta+ - beta-) for z = (c_n, beta+, beta-, ...) */
 void hes__impact_dv(int n, int k, const double *WG, const double *z, double *dv)
 {
+    assert(n >= 1 && k >= 0 && k <= HES_MECH_MAX);
     hes__ap_dv(n, k, 1, WG, z, dv);
 }
 

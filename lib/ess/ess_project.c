@@ -82,6 +82,7 @@
  * When t + dt_j passes t_stop (the run's end) the step stops there:
  * x+ = x + G (t_stop - t), J+ = J + (t_stop - t) DG J - G w, w+ = 0.
  */
+#include <assert.h>
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -171,6 +172,7 @@ hes_status hes__ess_project(hes_ess *e, double *t, double *x, int *s, const int 
 {
     int n = e->n, m = e->m;
     hes_status st;
+    assert(n >= 1 && m >= 1 && e->n_act >= 0 && e->n_act <= m);
     /* e->h is h(x) (the caller's); Dh(x) may be that of the signs' check
      * or of the second-order test of the projection that led here */
     if ((st = hes__ess_Dh_at(e, x)) != HES_OK)
@@ -185,6 +187,7 @@ hes_status hes__ess_project(hes_ess *e, double *t, double *x, int *s, const int 
         dtj = HUGE_VAL;
         for (int q = 0; q < e->n_act; q++) {   /* candidates in the band are active */
             int i = e->act[q];
+            assert(i >= 0 && i < m);
             int watched = e->late[i];   /* checked for liveness too, by default */
             if (watched ? e->near_miss || !(e->h[i] >= -e->eps) : !inband[i])
                 continue;

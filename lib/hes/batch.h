@@ -48,6 +48,26 @@ hes_status hes_plugin_load_any(const char *path, hes_plugin **plugin, const hes_
 /* Unloads the module: its model must not be used afterwards. */
 void hes_plugin_destroy(hes_plugin *plugin);
 
+/* ------------------------------------- a system from a name, the catalog */
+/*
+ * One way from a name to a system (lib/batch/open.c): a built-in model of
+ * either kind by its name, or a plugin file of either kind (a name with a
+ * '/' or ending in ".so"; *plugin is then the loaded module, which must
+ * outlive the system: destroy the system first, then hes_plugin_destroy;
+ * NULL for a built-in).  HES_ENOTFOUND for an unknown name or a missing
+ * plugin file, HES_EINVAL for an impact problem (not a system) or a plugin
+ * the loader refuses, with msg saying which.
+ */
+hes_status hes_system_open(const char *name, hes_system **out, hes_plugin **plugin, char *msg,
+                           size_t len);
+/* Everything built in, in one list: the hybrid models, then the
+ * event-selected systems ("hybrid", "ess": hes_kind_name), then the impact
+ * problems ("impact").  Entry i's name, kind and one-line description
+ * (each may be NULL); HES_EINVAL for i outside [0, hes_catalog_count()). */
+int hes_catalog_count(void);
+hes_status hes_catalog_entry(int i, const char **name, const char **kind,
+                             const char **description);
+
 /* ------------------------------------------------------------------ sweeps */
 
 /*

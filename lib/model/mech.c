@@ -15,6 +15,7 @@
  * live on the stack (dimensions <= HES_MECH_MAX): the callbacks run inside
  * the integrator and allocate nothing.
  */
+#include <assert.h>
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -109,7 +110,9 @@ static int constraint_rows(const hes_mech *m, const double *q, const double *p, 
                            const int *idx, double *D)
 {
     double row[N], a;
+    assert(m->d >= 1 && m->d <= N && n >= 0 && n <= m->n_constraints);
     for (int r = 0; r < n; r++) {
+        assert(idx[r] >= 0 && idx[r] < m->n_constraints);
         const hes_mech_constraint *c = &m->constraints[idx[r]];
         int rc = eval_with_jac(c->a, c->Da, q, m->d, 1, p, m->data, &a, row);
         if (rc)
@@ -243,6 +246,8 @@ static int mode_dynamics(const hes_mech_mode *md, double t, const double *x, con
 {
     const hes_mech *m = md->mech;
     int d = m->d, k = md->k, na = md->n_active, rc;
+    /* a chart's coordinates and the active constraints fit the system */
+    assert(d >= 1 && d <= N && k >= 1 && k <= d && na >= 0 && na <= m->n_constraints);
     hes__mech_eval ev, *e = &ev;
     if ((rc = hes__mech_mode_eval(md, t, x, p, e)))
         return rc;

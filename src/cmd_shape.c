@@ -425,6 +425,8 @@ static int run(hes_system *sys, const shape_arrays *a, const shape_cli_opts *opt
     cli_progress_say(&ps.line, "optimising the shape parameters ...");
     st = hes_shape_optimize(sys, &so, &res);
     cli_progress_clear(&ps.line);
+    if (st == HES_OK && (st = hes_shape_result_apply(sys, &res)) != HES_OK)
+        hes_shape_result_free(&res); /* the trials and the output are at the optimum */
     if (st != HES_OK)
         return cli_report_status(st, sys);
 

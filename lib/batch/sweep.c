@@ -76,12 +76,12 @@ static void run_point(sweep_state *S, hes_system *sys, int index, double *warm, 
         hes_analysis_free(&res);
         analysed = 0;
         st = hes_shape_optimize(sys, &so, &sr);
-        if (st == HES_OK) {
-            hes_shape_result_free(&sr);
+        if (st == HES_OK && (st = hes_shape_result_apply(sys, &sr)) == HES_OK) {
             hes_system_set_orbit_start(sys, NULL);
             st = hes_analyze(sys, 0, &res); /* at the optimum */
             analysed = st == HES_OK;
         }
+        hes_shape_result_free(&sr);
     }
     row->status = st;
     if (!analysed) {

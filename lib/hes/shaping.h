@@ -44,6 +44,8 @@ typedef struct hes_shape hes_shape;
 hes_status hes_shape_create(hes_system *sys, const hes_analysis *res, int n,
                             const char *const *names, hes_shape **out);
 void hes_shape_destroy(hes_shape *sh);
+/* The context's last failure ("" if none). */
+const char *hes_shape_errmsg(const hes_shape *sh);
 int hes_shape_count(const hes_shape *sh);
 /* Parameter index (into the model's parameters) of shape parameter j. */
 int hes_shape_param(const hes_shape *sh, int j);
@@ -72,8 +74,11 @@ typedef struct {
     double cond;             /* condition number of the maximising multiplier */
 } hes_shape_eval_result;
 
-/* Evaluates at h (n_shape values; NULL: the system's current values), which
- * are written into the system's parameters.  With grad != 0 also fills
+/* Evaluates at h (n_shape values; NULL: the system's values when the
+ * context was created).  The context evaluates on its own copy of the
+ * system: the caller's parameters are never written; a failure's message
+ * is also the caller's system's (hes_system_errmsg) and the context's
+ * (hes_shape_errmsg).  With grad != 0 also fills
  * dpsi and dabs; with grad == HES_SHAPE_GRAD_PSI only dpsi (dabs NULL: one
  * eigenvalue derivative instead of one per multiplier). */
 #define HES_SHAPE_GRAD_PSI 2
@@ -117,7 +122,8 @@ hes_shape_opts hes_shape_opts_default(void);
 typedef struct {
     int n;
     int *param;              /* parameter index of each optimised shape parameter */
-    double *h;               /* the optimum (also written into the system) */
+    double *h;               /* the optimum (hes_shape_result_apply writes it into a
+                                system; the system optimised is not changed) */
     double *lo, *hi;         /* the bounds used */
     double *start;           /* the (first) start values used */
     double psi_initial;      /* psi at the start values */
@@ -132,6 +138,8 @@ typedef struct {
                                 LN_NELDERMEAD for a single parameter */
     int starts;              /* starts run (1 for a global algorithm) */
     hes_analysis analysis;   /* the full re-analysis at the optimum */
+    int n_params;            /* every parameter's value at the optimum (the shape */
+    double *params;          /* parameters', and the solved ones its orbit solved) */
 } hes_shape_result;
 
 /* Minimises psi (or the smooth surrogate) over the shape parameters within
@@ -139,9 +147,16 @@ typedef struct {
  * starts, then a derivative-free polish (LN_BOBYQA) from the best point, then
  * a full re-analysis (re-simulation and full-system verification) at the
  * optimum, whose psi is reported.  The system's parameters must give an
- * orbit; the orbit is found first. */
+ * orbit; the orbit is found first.  The search runs on a copy of the
+ * system: its parameters are not changed (apply the optimum with
+ * hes_shape_result_apply); a failure's message is the system's. */
 hes_status hes_shape_optimize(hes_system *sys, const hes_shape_opts *opts,
                               hes_shape_result *res);
+/* Gives sys the parameters of the optimum, res->params: the shape
+ * parameters' optimum res->h and the solved parameters of its orbit (each
+ * checked as hes_system_set_param checks it); HES_EINVAL for a result of
+ * another model. */
+hes_status hes_shape_result_apply(hes_system *sys, const hes_shape_result *res);
 void hes_shape_result_free(hes_shape_result *res);
 
 /* ------------------------------------------------------ direct collocation */

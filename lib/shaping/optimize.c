@@ -41,6 +41,7 @@ void hes_shape_result_free(hes_shape_result *res)
     free(res->lo);
     free(res->hi);
     free(res->start);
+    free(res->params);
     hes_analysis_free(&res->analysis);
     memset(res, 0, sizeof *res);
 }
@@ -256,8 +257,49 @@ static hes_status setup(hes_system *sys, const hes_shape_opts *o, hes_shape *sh,
     return HES_OK;
 }
 
+static hes_status optimize(hes_system *sys, const hes_shape_opts *opts_in,
+                           hes_shape_result *r);
+
+/* The search and the re-analysis at the optimum run on a copy of the
+ * caller's system, whose parameters are never written (the optimum is
+ * r->h; hes_shape_result_apply writes it); failures are said on the
+ * caller's system. */
 hes_status hes_shape_optimize(hes_system *sys, const hes_shape_opts *opts_in,
                               hes_shape_result *r)
+{
+    if (!sys || !r || sys->kind != HES_KIND_HYBRID)
+        return optimize(sys, opts_in, r);
+    hes_system *work = hes__system_copy(sys);
+    if (!work) {
+        memset(r, 0, sizeof *r);
+        return hes__fail(sys, HES_ENOMEM, "out of memory");
+    }
+    hes_status st = optimize(work, opts_in, r);
+    if (st != HES_OK)
+        hes__fail(sys, st, "%s", work->errmsg);
+    hes_system_destroy(work);
+    return st;
+}
+
+hes_status hes_shape_result_apply(hes_system *sys, const hes_shape_result *r)
+{
+    if (!sys)
+        return HES_EINVAL;
+    if (!r || !r->params)
+        return hes__fail(sys, HES_EINVAL, "shape result: none given (NULL, or a failed one)");
+    if (r->n_params != sys->n_params)
+        return hes__fail(sys, HES_EINVAL, "shape result: %d parameters, the system's model "
+                         "'%s' has %d (a result of another model?)", r->n_params, sys->name,
+                         sys->n_params);
+    for (int i = 0; i < r->n_params; i++) {
+        hes_status st = hes_system_set_param(sys, sys->params[i].name, r->params[i]);
+        if (st != HES_OK)
+            return st;
+    }
+    return HES_OK;
+}
+
+static hes_status optimize(hes_system *sys, const hes_shape_opts *opts_in, hes_shape_result *r)
 {
     if (!sys || !r) {
         if (r)
@@ -353,6 +395,12 @@ hes_status hes_shape_optimize(hes_system *sys, const hes_shape_opts *opts_in,
     if ((st = hes_analyze(sys, 0, &r->analysis)) != HES_OK)
         goto out;
     r->psi = r->analysis.stab.psi;
+    if (!(r->params = malloc(sizeof(double) * (size_t)(sys->n_params + 1)))) {
+        st = hes__fail(sys, HES_ENOMEM, "out of memory");
+        goto out;
+    }
+    r->n_params = sys->n_params;
+    memcpy(r->params, sys->p, sizeof(double) * (size_t)sys->n_params);
 out:
     hes_shape_destroy(sh);
     hes_analysis_free(&nominal);

@@ -61,7 +61,13 @@ void hes_shape_destroy(hes_shape *sh)
     free(sh->fd);
     free(sh->eigbuf);
     hes_stability_free(&sh->st);
+    hes_system_destroy(sh->sys);
     free(sh);
+}
+
+const char *hes_shape_errmsg(const hes_shape *sh)
+{
+    return sh ? sh->sys->errmsg : "no shape context (NULL)";
 }
 
 hes_status hes_shape_create(hes_system *sys, const hes_analysis *res, int n,
@@ -84,10 +90,17 @@ hes_status hes_shape_create(hes_system *sys, const hes_analysis *res, int n,
             n += (m->params[i].flags & HES_PARAM_SHAPE) != 0;
     if (n == 0)
         return hes__fail(sys, HES_EINVAL, "model '%s' has no shape parameters", m->name);
+    /* the context evaluates on a system of its own: the caller's keeps its
+       parameter values, and only hears of failures */
     hes_shape *sh = calloc(1, sizeof *sh);
-    if (!sh)
-        return hes__fail(sys, HES_ENOMEM, "out of memory");
-    sh->sys = sys;
+    hes_system *caller = sys, *own = sh ? hes__system_copy(sys) : NULL;
+    if (!own) {
+        free(sh);
+        return hes__fail(caller, HES_ENOMEM, "out of memory");
+    }
+    sys = own;
+    sh->sys = own;
+    sh->caller = caller;
     sh->res = res;
     sh->n = n;
     sh->n0 = res->mono.n;
@@ -117,14 +130,14 @@ hes_status hes_shape_create(hes_system *sys, const hes_analysis *res, int n,
         !sh->tmp || !sh->dpsi || !sh->dabs || !sh->h || !sh->sens || !sh->fd ||
         !sh->eigbuf || hes__stability_alloc(&sh->st, n0) != HES_OK) {
         hes_shape_destroy(sh);
-        return hes__fail(sys, HES_ENOMEM, "out of memory");
+        return hes__fail(caller, HES_ENOMEM, "out of memory");
     }
     for (int j = 0, i = 0; j < n; i++) {
         if (names) {
             sh->pidx[j] = hes_model_param_index(m, names[j]);
             if (sh->pidx[j] < 0) {
                 hes_shape_destroy(sh);
-                return hes__fail(sys, HES_ENOTFOUND, "model '%s' has no parameter '%s'",
+                return hes__fail(caller, HES_ENOTFOUND, "model '%s' has no parameter '%s'",
                                  m->name, names[j]);
             }
             j++;
@@ -172,6 +185,7 @@ hes_status hes_shape_create(hes_system *sys, const hes_analysis *res, int n,
     if (st == HES_OK && (st = hes__shape_dependency_lists(sh)) != HES_OK)
         st = hes__fail(sys, HES_ENOMEM, "out of memory");
     if (st != HES_OK) {
+        hes__fail(caller, st, "%s", own->errmsg);
         hes_shape_destroy(sh);
         return st;
     }
@@ -315,7 +329,17 @@ static hes_status psi_differences(hes_shape *sh, int *nonsmooth)
     return st;
 }
 
+static hes_status eval(hes_shape *sh, const double *h, int grad, hes_shape_eval_result *out);
+
 hes_status hes_shape_eval(hes_shape *sh, const double *h, int grad, hes_shape_eval_result *out)
+{
+    hes_status st = eval(sh, h, grad, out);
+    if (st != HES_OK && sh) /* the caller's system hears why */
+        hes__fail(sh->caller, st, "%s", sh->sys->errmsg);
+    return st;
+}
+
+static hes_status eval(hes_shape *sh, const double *h, int grad, hes_shape_eval_result *out)
 {
     if (!sh || !out) {
         if (out)

@@ -11,7 +11,8 @@
 #include "shaping/shaping.h"
 
 struct hes_shape {
-    hes_system *sys;
+    hes_system *sys;         /* the context's own copy of the caller's system */
+    hes_system *caller;      /* the caller's: its parameters are never written */
     const hes_analysis *res;
     int n;                   /* shape parameters */
     int *pidx;

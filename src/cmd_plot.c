@@ -22,14 +22,14 @@
  *        ratios along a motion, from `hes invdyn --csv`.
  *
  * The program reads the tables (plot_table.c), computes, and gives gnuplot
- * the data as data: inline data blocks of numbers it formats itself.  Every
- * text in the script that is not a constant of this file (a name from a
- * table, a model or a robot description; a path) is a string constant made
- * by gp_quote.c, which no byte can break out of, and text is drawn as it
- * is (no enhanced-text markup, so apex_height keeps its underscore).
- * gnuplot only draws, into a temporary file that is checked to be a
- * complete picture and then copied to OUT with every write checked
- * (gnuplot itself exits 0 when it cannot write).
+ * the data as data (gnuplot_run.c): numbers and curve names in data files,
+ * titles and labels as the script's string arguments; each script is a
+ * constant of this file, so no name from a table, a model or a robot
+ * description, and no path, is ever part of gnuplot's code, and text is
+ * drawn as it is (no enhanced-text markup, so apex_height keeps its
+ * underscore).  gnuplot only draws, into a private directory, and the
+ * picture is checked to be complete and copied to OUT with every write
+ * checked (gnuplot itself exits 0 when it cannot write).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -42,7 +42,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "gp_quote.h"
+#include "gnuplot_run.h"
 #include "plot_table.h"
 
 void cmd_plot_usage(FILE *out)
@@ -81,114 +81,6 @@ void cmd_plot_usage(FILE *out)
 }
 
 /* gnuplot terminal for OUT by its extension; NULL if neither. */
-static const char *terminal(const char *out)
-{
-    const char *dot = strrchr(out, '.');
-    if (dot && strcmp(dot, ".png") == 0)
-        return "pngcairo size 900,650 font 'sans,11'";
-    if (dot && strcmp(dot, ".svg") == 0)
-        return "svg size 900,650 font 'sans,11'";
-    return NULL;
-}
-
-static FILE *open_gnuplot(void)
-{
-    const char *prog = getenv("HES_GNUPLOT");
-    char cmd[600];
-    if (!prog || !*prog)
-        prog = "gnuplot";
-    snprintf(cmd, sizeof cmd, "command -v '%s' >/dev/null 2>&1", prog);
-    if (strchr(prog, '\'') || system(cmd) != 0) {
-        fprintf(stderr, "hes plot: %s not found: install gnuplot (Debian: gnuplot-nox) or set "
-                "HES_GNUPLOT\n", prog);
-        return NULL;
-    }
-    snprintf(cmd, sizeof cmd, "'%s'", prog);
-    FILE *g = popen(cmd, "w");
-    if (!g)
-        fprintf(stderr, "hes plot: cannot run %s: %s\n", prog, strerror(errno));
-    else /* (after the fork: gnuplot keeps the default) */
-        signal(SIGPIPE, SIG_IGN); /* a gnuplot that quits early: a write error, not a kill */
-    return g;
-}
-
-/* gnuplot's picture pic is complete: a PNG ends with its IEND chunk, an SVG
- * with </svg>. */
-static int complete_picture(const char *pic)
-{
-    static const unsigned char iend[12] = {0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xae, 0x42, 0x60, 0x82};
-    unsigned char tail[64];
-    FILE *f = fopen(pic, "rb");
-    if (!f)
-        return 0;
-    long n = fseek(f, -(long)sizeof tail, SEEK_END) == 0 ? (long)sizeof tail : 0;
-    if (n == 0)
-        rewind(f);
-    n = (long)fread(tail, 1, sizeof tail, f);
-    fclose(f);
-    const char *dot = strrchr(pic, '.');
-    if (dot && strcmp(dot, ".png") == 0)
-        return n >= 12 && memcmp(tail + n - 12, iend, 12) == 0;
-    for (long i = 0; i + 6 <= n; i++)
-        if (memcmp(tail + i, "</svg>", 6) == 0)
-            return 1;
-    return 0;
-}
-
-/* Copies the picture pic to out, every write checked; on failure says why
- * and removes a regular out rather than leave it cut. */
-static int deliver(const char *pic, const char *out)
-{
-    char buf[65536];
-    struct stat st;
-    int err = 0, regular = 0;
-    FILE *in = fopen(pic, "rb"), *o = in ? fopen(out, "wb") : NULL;
-    if (!in || !o) {
-        int e = errno;
-        if (in)
-            fclose(in);
-        fprintf(stderr, "hes plot: cannot write %s: %s\n", in ? out : pic, strerror(e));
-        return CLI_EXIT_FAILURE;
-    }
-    regular = fstat(fileno(o), &st) == 0 && S_ISREG(st.st_mode);
-    for (size_t n; !err && (n = fread(buf, 1, sizeof buf, in)) > 0;)
-        if (fwrite(buf, 1, n, o) != n)
-            err = errno ? errno : EIO;
-    if (!err && ferror(in))
-        err = EIO;
-    if (!err && fflush(o) != 0)
-        err = errno ? errno : EIO;
-    errno = 0;
-    if (fclose(o) != 0 && !err)
-        err = errno ? errno : EIO;
-    fclose(in);
-    if (!err)
-        return CLI_EXIT_OK;
-    int removed = regular && remove(out) == 0;
-    fprintf(stderr, "hes plot: cannot write %s: %s%s\n", out, strerror(err),
-            removed ? " (the incomplete file is removed)" : "");
-    return CLI_EXIT_FAILURE;
-}
-
-/* gnuplot done: its commands all written, it exited 0, and its picture pic
- * is complete; then the picture goes to out. */
-static int close_gnuplot(FILE *g, const char *pic, const char *out)
-{
-    int write_err = ferror(g) || fflush(g) != 0;
-    int status = pclose(g);
-    if (write_err || status != 0) {
-        fprintf(stderr, "hes plot: gnuplot %s\n", write_err ? "stopped reading its commands"
-                                                            : "failed (its messages are above)");
-        return CLI_EXIT_FAILURE;
-    }
-    if (!complete_picture(pic)) {
-        fprintf(stderr, "hes plot: gnuplot did not write a complete picture to %s (is the disk "
-                "full?)\n", pic);
-        return CLI_EXIT_FAILURE;
-    }
-    return deliver(pic, out);
-}
-
 /* csv opened for reading by hes_input_open (regular files only, never
  * blocking, at most HES_INPUT_MAX bytes), or NULL after saying why. */
 static FILE *open_table(const char *csv)
@@ -215,22 +107,7 @@ static int table_refused(const char *csv, int rc, const char *msg)
     return rc == PLOT_TABLE_REFUSED ? CLI_EXIT_USAGE : CLI_EXIT_FAILURE;
 }
 
-/* gnuplot started on a picture: its terminal for out's extension, drawing
- * into pic; text as it is (no enhanced-text markup: an underscore is an
- * underscore, not a subscript).  Every string after this goes through
- * gp_quote. */
-static FILE *start_gnuplot(const char *pic, const char *out)
-{
-    FILE *g = open_gnuplot();
-    if (!g)
-        return NULL;
-    fprintf(g, "set terminal %s\nset termoption noenhanced\nset output ", terminal(out));
-    gp_quote(g, pic);
-    fputc('\n', g);
-    return g;
-}
-
-/* A number for a gnuplot data block, NaN where it is not finite. */
+/* A number of a data file, NaN where it is not finite. */
 static void put_number(FILE *g, double v, const char *after)
 {
     if (isfinite(v))
@@ -239,9 +116,60 @@ static void put_number(FILE *g, double v, const char *after)
         fprintf(g, "NaN%s", after);
 }
 
+/* Draws a picture whose data a writer puts into the run's files: the run
+ * begun, the data and arguments written (0, or the exit status), gnuplot
+ * drawn with script, the run ended. */
+typedef int (*plot_writer)(gp_run *r, void *ctx);
+
+static int draw(const char *tmpdir, const char *out, plot_writer write, void *ctx,
+                const char *const *script)
+{
+    gp_run r;
+    int rc = gp_begin(&r, tmpdir, out);
+    if (rc == CLI_EXIT_OK && (rc = write(&r, ctx)) == CLI_EXIT_OK)
+        rc = gp_draw(&r, *script, out);
+    gp_end(&r);
+    return rc;
+}
+
 /* ----------------------------------------------------------- stability map */
 
-static int stability_map(const char *csv, const char *pic, const char *out)
+static int map_data(gp_run *r, void *ctx)
+{
+    const plot_map *m = ctx;
+    FILE *g = gp_data(r, "map.dat");
+    if (!g)
+        return CLI_EXIT_FAILURE;
+    /* the grid, scan lines separated by blank lines */
+    for (int i = 0; i < m->n; i++) {
+        if (i > 0 && i % m->nb == 0)
+            fputc('\n', g);
+        put_number(g, m->a[i], " ");
+        put_number(g, m->b[i], " ");
+        put_number(g, m->psi[i], "\n");
+    }
+    int rc = gp_data_close(r, g, "map.dat");
+    if (rc == CLI_EXIT_OK)
+        rc = gp_arg(r, "psi over %s and %s (black: psi = 1; stable inside the blue)",
+                    m->names[0], m->names[1]);
+    if (rc == CLI_EXIT_OK)
+        rc = gp_arg(r, "%s", m->names[0]);
+    if (rc == CLI_EXIT_OK)
+        rc = gp_arg(r, "%s", m->names[1]);
+    return rc;
+}
+
+static const char *const map_script =
+    "map = d.'/map.dat'\n"
+    "set table $cont\nset contour base\nset cntrparam levels discrete 1\n"
+    "unset surface\nset view map\nsplot map using 1:2:3 with lines\nunset table\n"
+    "unset contour\nset surface\n"
+    "set title ARGV[2]\nset xlabel ARGV[3]\nset ylabel ARGV[4]\nset cblabel 'psi'\n"
+    "set palette defined (0 '#08306b', 0.5 '#4292c6', 1 '#f7fbff', 1.5 '#fc9272', 3 '#67000d')\n"
+    "set cbrange [0:3]\nset view map\nset key off\n"
+    "plot map using 1:2:3 with image, $cont using 1:2 with lines lw 2 lc rgb 'black'\n";
+
+static int stability_map(const char *csv, const char *tmpdir, const char *out)
 {
     plot_map m;
     char msg[512];
@@ -252,36 +180,9 @@ static int stability_map(const char *csv, const char *pic, const char *out)
     fclose(f);
     if (rc != PLOT_TABLE_OK)
         return table_refused(csv, rc, msg);
-    FILE *g = start_gnuplot(pic, out);
-    if (!g) {
-        plot_map_free(&m);
-        return CLI_EXIT_FAILURE;
-    }
-    /* the grid as a data block, scan lines separated by blank lines; the
-     * psi = 1 contour into a second data block */
-    fputs("$map << EOD\n", g);
-    for (int i = 0; i < m.n; i++) {
-        if (i > 0 && i % m.nb == 0)
-            fputc('\n', g);
-        put_number(g, m.a[i], " ");
-        put_number(g, m.b[i], " ");
-        put_number(g, m.psi[i], "\n");
-    }
-    fputs("EOD\nset table $cont\nset contour base\nset cntrparam levels discrete 1\n"
-          "unset surface\nset view map\nsplot $map using 1:2:3 with lines\nunset table\n"
-          "unset contour\nset surface\nset title ", g);
-    gp_quotef(g, "psi over %s and %s (black: psi = 1; stable inside the blue)", m.names[0],
-              m.names[1]);
-    fputs("\nset xlabel ", g);
-    gp_quote(g, m.names[0]);
-    fputs("\nset ylabel ", g);
-    gp_quote(g, m.names[1]);
-    fputs("\nset cblabel 'psi'\n"
-          "set palette defined (0 '#08306b', 0.5 '#4292c6', 1 '#f7fbff', 1.5 '#fc9272', 3 '#67000d')\n"
-          "set cbrange [0:3]\nset view map\nset key off\n"
-          "plot $map using 1:2:3 with image, $cont using 1:2 with lines lw 2 lc rgb 'black'\n", g);
+    rc = draw(tmpdir, out, map_data, &m, &map_script);
     plot_map_free(&m);
-    return close_gnuplot(g, pic, out);
+    return rc;
 }
 
 /* ------------------------------------------------------- ess-bench */
@@ -292,7 +193,41 @@ static int stability_map(const char *csv, const char *pic, const char *out)
  * run against N for both engines, points and their least-squares lines
  * (the slopes: the marginal cost per contact), and, when the table has the
  * column eq_hes_s, hes at MuJoCo's accuracy on the plate. */
-static int ess_bench(const char *csv, const char *pic, const char *out)
+static int bench_data(gp_run *r, void *ctx)
+{
+    const plot_bench *b = ctx;
+    FILE *g = gp_data(r, "bench.dat");
+    if (!g)
+        return CLI_EXIT_FAILURE;
+    for (int i = 0; i < b->n; i++) {
+        put_number(g, b->N[i], " ");
+        put_number(g, 1e3 * b->hes_s[i], " ");
+        put_number(g, 1e3 * b->mujoco_s[i], " ");
+        put_number(g, 1e3 * b->eq_hes_s[i], "\n");
+    }
+    return gp_data_close(r, g, "bench.dat");
+}
+
+#define BENCH_SCRIPT(EQ)                                                                    \
+    "f = d.'/bench.dat'\n"                                                                  \
+    "fh(x) = ah + bh * x\nfm(x) = am + bm * x\n"                                            \
+    "set fit quiet nolog\nfit fh(x) f using 1:2 via ah, bh\n"                               \
+    "fit fm(x) f using 1:3 via am, bm\n"                                                    \
+    "set title 'plate on N legs: median wall time per run (lines: least squares)'\n"       \
+    "set xlabel 'contacts N (legs)'\nset ylabel 'milliseconds per 2 s simulated'\n"         \
+    "set key top left\nset grid\nset yrange [0:*]\n"                                        \
+    "plot f using 1:2 with points pt 7 ps 1.3 lc rgb '#08519c' title 'hes (ESS)', "         \
+    "fh(x) with lines lw 2 lc rgb '#08519c' title sprintf('hes: %.0f us per contact', 1e3 * bh), " \
+    "f using 1:3 with points pt 5 ps 1.3 lc rgb '#a50f15' title 'MuJoCo', "                 \
+    "fm(x) with lines lw 2 lc rgb '#a50f15' title sprintf('MuJoCo: %.0f us per contact', 1e3 * bm)" \
+    EQ "\n"
+
+static const char *const bench_script = BENCH_SCRIPT("");
+static const char *const bench_eq_script =
+    BENCH_SCRIPT(", f using 1:4 with linespoints pt 9 ps 1.3 dt 2 lc rgb '#41ab5d' "
+                 "title 'hes at MuJoCo''s plate accuracy (eps per N)'");
+
+static int ess_bench(const char *csv, const char *tmpdir, const char *out)
 {
     plot_bench b;
     char msg[512];
@@ -303,35 +238,12 @@ static int ess_bench(const char *csv, const char *pic, const char *out)
     fclose(f);
     if (rc != PLOT_TABLE_OK)
         return table_refused(csv, rc, msg);
-    FILE *g = start_gnuplot(pic, out);
-    if (!g) {
-        plot_bench_free(&b);
-        return CLI_EXIT_FAILURE;
-    }
     int neq = 0;
-    fputs("$d << EOD\n", g);
-    for (int i = 0; i < b.n; i++) {
+    for (int i = 0; i < b.n; i++)
         neq += isfinite(b.eq_hes_s[i]);
-        put_number(g, b.N[i], " ");
-        put_number(g, 1e3 * b.hes_s[i], " ");
-        put_number(g, 1e3 * b.mujoco_s[i], " ");
-        put_number(g, 1e3 * b.eq_hes_s[i], "\n");
-    }
+    rc = draw(tmpdir, out, bench_data, &b, neq >= 2 ? &bench_eq_script : &bench_script);
     plot_bench_free(&b);
-    fprintf(g, "EOD\n"
-               "fh(x) = ah + bh * x\nfm(x) = am + bm * x\n"
-               "set fit quiet nolog\nfit fh(x) $d using 1:2 via ah, bh\n"
-               "fit fm(x) $d using 1:3 via am, bm\n"
-               "set title 'plate on N legs: median wall time per run (lines: least squares)'\n"
-               "set xlabel 'contacts N (legs)'\nset ylabel 'milliseconds per 2 s simulated'\n"
-               "set key top left\nset grid\nset yrange [0:*]\n"
-               "plot $d using 1:2 with points pt 7 ps 1.3 lc rgb '#08519c' title 'hes (ESS)', "
-               "fh(x) with lines lw 2 lc rgb '#08519c' title sprintf('hes: %%.0f us per contact', 1e3 * bh), "
-               "$d using 1:3 with points pt 5 ps 1.3 lc rgb '#a50f15' title 'MuJoCo', "
-               "fm(x) with lines lw 2 lc rgb '#a50f15' title sprintf('MuJoCo: %%.0f us per contact', 1e3 * bm)%s\n",
-            neq >= 2 ? ", $d using 1:4 with linespoints pt 9 ps 1.3 dt 2 lc rgb '#41ab5d' "
-                       "title 'hes at MuJoCo''s plate accuracy (eps per N)'" : "");
-    return close_gnuplot(g, pic, out);
+    return rc;
 }
 
 /* ------------------------------------------------- contact-forces */
@@ -339,8 +251,62 @@ static int ess_bench(const char *csv, const char *pic, const char *out)
 /* The table of `hes invdyn --csv`: header t,method,status,tau...,fn:C...,
  * ...,ratio:C...,stance:C...,mu_min,slip.  Drawn: the normal forces of
  * every contact against t (top) and the friction ratios |f_t|/f_n of the
- * stance contacts with the smallest friction of each node (bottom). */
-static int contact_forces(const char *csv, const char *pic, const char *out)
+ * stance contacts with the smallest friction of each node (bottom).  The
+ * data file's columns are t, then f_n and the ratio of each contact, then
+ * mu_min; the contacts' names are one argument, separated by tabs (a
+ * control character in a name shows as '?'), which the script splits. */
+static int forces_data(gp_run *r, void *ctx)
+{
+    const plot_forces *p = ctx;
+    int nc = p->n_contacts;
+    FILE *g = gp_data(r, "forces.dat");
+    if (!g)
+        return CLI_EXIT_FAILURE;
+    for (int row = 0; row < p->rows; row++) {
+        put_number(g, p->t[row], " ");
+        for (int c = 0; c < nc; c++) {
+            put_number(g, p->fn[(size_t)row * nc + c], " ");
+            put_number(g, p->ratio[(size_t)row * nc + c], " ");
+        }
+        put_number(g, p->mu_min[row], "\n");
+    }
+    int rc = gp_data_close(r, g, "forces.dat");
+    if (rc == CLI_EXIT_OK)
+        rc = gp_arg(r, "%d", nc);
+    size_t len = 0;
+    for (int c = 0; c < nc; c++)
+        len += strlen(p->names[c]) + 1;
+    char *names = malloc(len + 1), *w = names;
+    if (!names) {
+        fprintf(stderr, "hes plot: out of memory\n");
+        return CLI_EXIT_FAILURE;
+    }
+    for (int c = 0; c < nc; c++) {
+        for (const char *ch = p->names[c]; *ch; ch++)
+            *w++ = (unsigned char)*ch < 0x20 ? '?' : *ch;
+        *w++ = c + 1 < nc ? '\t' : '\0';
+    }
+    *w = '\0';
+    if (rc == CLI_EXIT_OK)
+        rc = gp_arg(r, "%s", names);
+    free(names);
+    return rc;
+}
+
+static const char *const forces_script =
+    "f = d.'/forces.dat'\nnc = ARGV[2] + 0\nnames = ARGV[3]\nsep = \"\\t\"\n"
+    "name(s, k) = k <= 1 ? (strstrt(s, sep) ? s[1:strstrt(s, sep) - 1] : s) "
+    ": name(s[strstrt(s, sep) + 1:], k - 1)\n"
+    "set multiplot layout 2,1\nset grid\nset key outside right\n"
+    "set title 'contact normal forces (inverse dynamics)'\nset ylabel 'f_n (N)'\n"
+    "plot for [c=1:nc] f using 1:2*c with lines lw 2 title name(names, c)\n"
+    "set title 'friction ratio |f_t|/f_n of the stance contacts'\n"
+    "set xlabel 't (s)'\nset ylabel 'ratio'\n"
+    "plot for [c=1:nc] f using 1:2*c+1 with lines lw 1.5 title name(names, c), "
+    "f using 1:2*nc+2 with lines lw 2 dt 2 lc rgb 'black' title 'smallest friction'\n"
+    "unset multiplot\n";
+
+static int contact_forces(const char *csv, const char *tmpdir, const char *out)
 {
     plot_forces p;
     char msg[512];
@@ -351,49 +317,83 @@ static int contact_forces(const char *csv, const char *pic, const char *out)
     fclose(f);
     if (rc != PLOT_TABLE_OK)
         return table_refused(csv, rc, msg);
-    FILE *g = start_gnuplot(pic, out);
-    if (!g) {
-        plot_forces_free(&p);
-        return CLI_EXIT_FAILURE;
-    }
-    int nc = p.n_contacts;
-    /* columns: t, then f_n and the ratio of each contact, then mu_min */
-    fputs("$d << EOD\n", g);
-    for (int r = 0; r < p.rows; r++) {
-        put_number(g, p.t[r], " ");
-        for (int c = 0; c < nc; c++) {
-            put_number(g, p.fn[(size_t)r * nc + c], " ");
-            put_number(g, p.ratio[(size_t)r * nc + c], " ");
-        }
-        put_number(g, p.mu_min[r], "\n");
-    }
-    fputs("EOD\nset multiplot layout 2,1\nset grid\nset key outside right\n"
-          "set title 'contact normal forces (inverse dynamics)'\nset ylabel 'f_n (N)'\n"
-          "plot ", g);
-    for (int c = 0; c < nc; c++) {
-        fprintf(g, "%s$d using 1:%d with lines lw 2 title ", c ? ", " : "", 2 + 2 * c);
-        gp_quote(g, p.names[c]);
-    }
-    fputs("\nset title 'friction ratio |f_t|/f_n of the stance contacts'\n"
-          "set xlabel 't (s)'\nset ylabel 'ratio'\nplot ", g);
-    for (int c = 0; c < nc; c++) {
-        fprintf(g, "$d using 1:%d with lines lw 1.5 title ", 3 + 2 * c);
-        gp_quote(g, p.names[c]);
-        fputs(", ", g);
-    }
-    fprintf(g, "$d using 1:%d with lines lw 2 dt 2 lc rgb 'black' title 'smallest friction'\n"
-               "unset multiplot\n", 2 + 2 * nc);
+    rc = draw(tmpdir, out, forces_data, &p, &forces_script);
     plot_forces_free(&p);
-    return close_gnuplot(g, pic, out);
+    return rc;
 }
 
 /* ------------------------------------------------------- impact-set */
+
+typedef struct {
+    const hes_impact_problem *pb;
+    const hes_impact_set *S;
+    const hes_impact_outcome *outs; /* Anitescu-Potra, the two sequential orders */
+    int k;
+} impact_ctx;
+
+static int impact_data(gp_run *r, void *ctx)
+{
+    const impact_ctx *c = ctx;
+    int k = c->k, rc = CLI_EXIT_OK;
+    FILE *g = gp_data(r, "samples.dat");
+    if (!g)
+        return CLI_EXIT_FAILURE;
+    for (int i = 0; i < c->S->samples; i++)
+        if (c->S->finished[i]) {
+            const double *u = c->S->u + (size_t)i * 2 * k;
+            fprintf(g, "%.10g %.10g %.10g %.10g\n", u[0], u[1], u[k], u[k + 1]);
+        }
+    rc = gp_data_close(r, g, "samples.dat");
+    static const char *const laws[3] = { "l0.dat", "l1.dat", "l2.dat" };
+    for (int j = 0; j < 3 && rc == CLI_EXIT_OK; j++) {
+        const hes_impact_outcome *o = &c->outs[j];
+        if (!(g = gp_data(r, laws[j])))
+            return CLI_EXIT_FAILURE;
+        if (o->status == HES_OK)
+            fprintf(g, "%.10g %.10g %.10g %.10g\n", o->u[0], o->u[1], o->u[k], o->u[k + 1]);
+        else
+            fprintf(g, "NaN NaN NaN NaN\n");
+        rc = gp_data_close(r, g, laws[j]);
+    }
+    const hes_mech *m = c->pb->mech;
+    const char *a = m->constraints[c->pb->contacts[0]].name,
+               *b = m->constraints[c->pb->contacts[1]].name;
+    if (rc == CLI_EXIT_OK)
+        rc = gp_arg(r, "%s: %d post-impact velocities (Halm and Posa impulse stepping, h = %g, "
+                    "N = %d)", c->pb->name, c->S->n_finished, c->pb->h, c->pb->steps);
+    for (int panel = 0; panel < 2 && rc == CLI_EXIT_OK; panel++) {
+        const char *u = panel ? "t" : "n";
+        if ((rc = gp_arg(r, "%s: u_%s", a, u)) == CLI_EXIT_OK)
+            rc = gp_arg(r, "%s: u_%s", b, u);
+    }
+    if (rc == CLI_EXIT_OK)
+        rc = gp_arg(r, "sequential %s first", a);
+    if (rc == CLI_EXIT_OK)
+        rc = gp_arg(r, "sequential %s first", k == 2 ? b : "last");
+    return rc;
+}
+
+#define IMPACT_PANEL(C, XL, YL, TITLE)                                                      \
+    "set title '" TITLE " velocities'\nset xlabel ARGV[" XL "]\nset ylabel ARGV[" YL "]\n"  \
+    "plot s using " C " with points pt 7 ps 0.4 lc rgb '#808080' title 'samples', "        \
+    "d.'/l0.dat' using " C " with points pt 7 ps 2 lc rgb '#2166ac' title 'Anitescu-Potra', " \
+    "d.'/l1.dat' using " C " with points pt 5 ps 1.6 lc rgb '#b2182b' title ARGV[7], "     \
+    "d.'/l2.dat' using " C " with points pt 9 ps 1.8 lc rgb '#e6ab02' title ARGV[8]\n"
+
+static const char *const impact_script =
+    "s = d.'/samples.dat'\n"
+    "set multiplot layout 1,2 title ARGV[2]\n"
+    "set grid\nset key below\nset format x '%.3g'\nset format y '%.3g'\n"
+    "set xtics rotate by -35\nset offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05\n"
+    IMPACT_PANEL("1:2", "3", "4", "normal")
+    IMPACT_PANEL("3:4", "5", "6", "tangential")
+    "unset multiplot\n";
 
 /* The paper's Fig. 9/11 picture of an impact problem: the sampled
  * post-impact velocities projected on the first two contacts' normals (left)
  * and tangents (right), with the Anitescu-Potra and sequential outcomes
  * marked. */
-static int impact_set_plot(const char *name, int samples, const char *pic, const char *out)
+static int impact_set_plot(const char *name, int samples, const char *tmpdir, const char *out)
 {
     const hes_impact_problem *pb = hes_impact_problem_find(name);
     if (!pb || pb->k < 2) {
@@ -429,91 +429,103 @@ static int impact_set_plot(const char *name, int samples, const char *pic, const
         hes_impact_set_free(&S);
         return CLI_EXIT_FAILURE;
     }
-    FILE *g = start_gnuplot(pic, out);
-    if (!g) {
-        hes_impact_set_free(&S);
-        return CLI_EXIT_FAILURE;
-    }
-    int k = s.k;
-    const char *a = pb->mech->constraints[pb->contacts[0]].name,
-               *b = pb->mech->constraints[pb->contacts[1]].name;
-    fputs("$s << EOD\n", g);
-    for (int i = 0; i < S.samples; i++)
-        if (S.finished[i]) {
-            const double *u = S.u + (size_t)i * 2 * k;
-            fprintf(g, "%.10g %.10g %.10g %.10g\n", u[0], u[1], u[k], u[k + 1]);
-        }
-    fprintf(g, "EOD\n");
-    for (int j = 0; j < 3; j++) {
-        fprintf(g, "$l%d << EOD\n", j);
-        if (outs[j].status == HES_OK)
-            fprintf(g, "%.10g %.10g %.10g %.10g\n", outs[j].u[0], outs[j].u[1], outs[j].u[k],
-                    outs[j].u[k + 1]);
-        else
-            fprintf(g, "NaN NaN NaN NaN\n");
-        fprintf(g, "EOD\n");
-    }
-    fputs("set multiplot layout 1,2 title ", g);
-    gp_quotef(g, "%s: %d post-impact velocities (Halm and Posa impulse stepping, h = %g, N = %d)",
-              pb->name, S.n_finished, pb->h, pb->steps);
-    fputs("\nset grid\nset key below\nset format x '%.3g'\nset format y '%.3g'\n"
-          "set xtics rotate by -35\nset offsets graph 0.05, graph 0.05, graph 0.05, "
-          "graph 0.05\n", g);
-    for (int panel = 0; panel < 2; panel++) {
-        int c = panel ? 3 : 1;
-        const char *u = panel ? "t" : "n";
-        fprintf(g, "set title '%s velocities'\nset xlabel ", panel ? "tangential" : "normal");
-        gp_quotef(g, "%s: u_%s", a, u);
-        fputs("\nset ylabel ", g);
-        gp_quotef(g, "%s: u_%s", b, u);
-        fprintf(g, "\nplot $s using %d:%d with points pt 7 ps 0.4 lc rgb '#808080' title "
-                   "'samples', $l0 using %d:%d with points pt 7 ps 2 lc rgb '#2166ac' title "
-                   "'Anitescu-Potra', $l1 using %d:%d with points pt 5 ps 1.6 lc rgb '#b2182b' "
-                   "title ", c, c + 1, c, c + 1, c, c + 1);
-        gp_quotef(g, "sequential %s first", a);
-        fprintf(g, ", $l2 using %d:%d with points pt 9 ps 1.8 lc rgb '#e6ab02' title ", c, c + 1);
-        gp_quotef(g, "sequential %s first", k == 2 ? b : "last");
-        fputc('\n', g);
-    }
-    fprintf(g, "unset multiplot\n");
+    impact_ctx c = { pb, &S, outs, s.k };
+    int rc = draw(tmpdir, out, impact_data, &c, &impact_script);
     hes_impact_set_free(&S);
-    return close_gnuplot(g, pic, out);
+    return rc;
 }
 
 /* ------------------------------------------- multipliers and convergence */
 
-static int multipliers(hes_system *sys, const char *pic, const char *out)
+typedef struct {
+    const hes_system *sys;
+    const hes_analysis *res;
+} mult_ctx;
+
+static int mult_data(gp_run *r, void *ctx)
+{
+    const mult_ctx *c = ctx;
+    const hes_stability *st = &c->res->stab;
+    FILE *g = gp_data(r, "mult.dat");
+    if (!g)
+        return CLI_EXIT_FAILURE;
+    double range = 1.1;
+    for (int k = 0; k < st->n_mult; k++) {
+        fprintf(g, "%.17g %.17g\n", st->re[k], st->im[k]);
+        range = fmax(range, 1.1 * st->abs[k]);
+    }
+    int rc = gp_data_close(r, g, "mult.dat");
+    if (rc == CLI_EXIT_OK)
+        rc = gp_arg(r, "multipliers of %s: psi = %.6g (%s)", hes_system_name(c->sys), st->psi,
+                    hes_verdict_name(st->verdict));
+    return rc == CLI_EXIT_OK ? gp_arg(r, "%.17g", range) : rc;
+}
+
+static const char *const mult_script =
+    "r = ARGV[3] + 0\n"
+    "set size ratio -1\nset title ARGV[2]\nset xlabel 'Re'\nset ylabel 'Im'\n"
+    "set xrange [-r:r]\nset yrange [-r:r]\nset grid\nset parametric\nset trange [0:2*pi]\n"
+    "set key bottom right\n"
+    "plot cos(t), sin(t) title 'unit circle' lw 2 lc rgb 'gray', "
+    "d.'/mult.dat' using 1:2 with points pt 7 ps 1.6 lc rgb '#c00000' title 'multipliers'\n";
+
+static int multipliers(hes_system *sys, const char *tmpdir, const char *out)
 {
     hes_analysis res;
     hes_status st = hes_analyze(sys, 0, &res);
     if (st != HES_OK)
         return cli_report_status(st, sys);
-    FILE *g = start_gnuplot(pic, out);
-    if (!g) {
-        hes_analysis_free(&res);
-        return CLI_EXIT_FAILURE;
-    }
-    double r = 1.1;
-    for (int k = 0; k < res.stab.n_mult; k++)
-        r = fmax(r, 1.1 * res.stab.abs[k]);
-    fputs("set size ratio -1\nset title ", g);
-    gp_quotef(g, "multipliers of %s: psi = %.6g (%s)", hes_system_model(sys)->name,
-              res.stab.psi, hes_verdict_name(res.stab.verdict));
-    fprintf(g, "\nset xlabel 'Re'\nset ylabel 'Im'\n"
-               "set xrange [%g:%g]\nset yrange [%g:%g]\nset grid\nset parametric\nset trange [0:2*pi]\n"
-               "set key bottom right\n"
-               "plot cos(t), sin(t) title 'unit circle' lw 2 lc rgb 'gray', "
-               "'-' using 1:2 with points pt 7 ps 1.6 lc rgb '#c00000' title 'multipliers'\n",
-            -r, r, -r, r);
-    for (int k = 0; k < res.stab.n_mult; k++)
-        fprintf(g, "%.17g %.17g\n", res.stab.re[k], res.stab.im[k]);
-    fputs("e\n", g);
+    mult_ctx c = { sys, &res };
+    int rc = draw(tmpdir, out, mult_data, &c, &mult_script);
     hes_analysis_free(&res);
-    return close_gnuplot(g, pic, out);
+    return rc;
 }
 
-static int convergence(hes_system *sys, const char *pic, const char *out, int trials, int steps, double size,
-                       int box, unsigned long seed)
+typedef struct {
+    const hes_system *sys;
+    const hes_trials *t;
+    int trials, steps, box;
+    double size;
+} conv_ctx;
+
+/* Each trial's errors a block of trials.dat (two blank lines between them:
+ * gnuplot's index), the mean of the completed trials mean.dat. */
+static int conv_data(gp_run *r, void *ctx)
+{
+    const conv_ctx *c = ctx;
+    FILE *g = gp_data(r, "trials.dat");
+    if (!g)
+        return CLI_EXIT_FAILURE;
+    for (int i = 0; i < c->trials; i++) {
+        const hes_trial *tr = &c->t->trials[i];
+        for (int k = 0; k < tr->steps_completed; k++)
+            fprintf(g, "%d %.17g\n", k + 1, fmax(tr->error[k], 1e-300));
+        fputs(tr->steps_completed ? "\n\n" : "0 NaN\n\n\n", g);
+    }
+    int rc = gp_data_close(r, g, "trials.dat");
+    if (rc != CLI_EXIT_OK || !(g = gp_data(r, "mean.dat")))
+        return CLI_EXIT_FAILURE;
+    for (int k = 0; c->t->n_complete && k < c->steps; k++)
+        fprintf(g, "%d %.17g\n", k + 1, fmax(c->t->mean_error[k], 1e-300));
+    if (!c->t->n_complete)
+        fputs("0 NaN\n", g);
+    if ((rc = gp_data_close(r, g, "mean.dat")) == CLI_EXIT_OK)
+        rc = gp_arg(r, "%s: %d perturbed starts (%s %g), error after each period; %d converged",
+                    hes_system_name(c->sys), c->trials, c->box ? "box" : "ball", c->size,
+                    c->t->converged);
+    return rc == CLI_EXIT_OK ? gp_arg(r, "%d", c->trials) : rc;
+}
+
+static const char *const conv_script =
+    "f = d.'/trials.dat'\nn = ARGV[3] + 0\n"
+    "set logscale y\nset grid\nset title ARGV[2]\n"
+    "set xlabel 'period'\nset ylabel 'distance to the orbit'\nset key top right\n"
+    "plot for [i=0:n-1] f index i using 1:2 with lines lc rgb '#9ecae1' notitle, "
+    "d.'/mean.dat' using 1:2 with linespoints lw 3 pt 7 lc rgb '#08519c' "
+    "title 'mean of the trials that completed'\n";
+
+static int convergence(hes_system *sys, const char *tmpdir, const char *out, int trials,
+                       int steps, double size, int box, unsigned long seed)
 {
     hes_orbit orbit;
     hes_trials t;
@@ -525,47 +537,11 @@ static int convergence(hes_system *sys, const char *pic, const char *out, int tr
         hes_orbit_free(&orbit);
         return cli_report_status(st, sys);
     }
-    FILE *g = start_gnuplot(pic, out);
-    if (!g) {
-        hes_trials_free(&t);
-        hes_orbit_free(&orbit);
-        return CLI_EXIT_FAILURE;
-    }
-    fputs("set logscale y\nset grid\nset title ", g);
-    gp_quotef(g, "%s: %d perturbed starts (%s %g), error after each period; %d converged",
-              hes_system_model(sys)->name, trials, box ? "box" : "ball", size, t.converged);
-    fputs("\nset xlabel 'period'\nset ylabel 'distance to the orbit'\nset key top right\n", g);
-    fputs("plot ", g);
-    for (int i = 0; i < trials; i++)
-        fprintf(g, "'-' using 1:2 with lines lc rgb '#9ecae1' notitle, ");
-    fputs("'-' using 1:2 with linespoints lw 3 pt 7 lc rgb '#08519c' title 'mean of the trials that "
-          "completed'\n", g);
-    for (int i = 0; i < trials; i++) {
-        const hes_trial *tr = &t.trials[i];
-        for (int k = 0; k < tr->steps_completed; k++)
-            fprintf(g, "%d %.17g\n", k + 1, fmax(tr->error[k], 1e-300));
-        fputs(tr->steps_completed ? "e\n" : "0 NaN\ne\n", g);
-    }
-    for (int k = 0; t.n_complete && k < steps; k++)
-        fprintf(g, "%d %.17g\n", k + 1, fmax(t.mean_error[k], 1e-300));
-    fputs("e\n", g);
+    conv_ctx c = { sys, &t, trials, steps, box, size };
+    int rc = draw(tmpdir, out, conv_data, &c, &conv_script);
     hes_trials_free(&t);
     hes_orbit_free(&orbit);
-    return close_gnuplot(g, pic, out);
-}
-
-/* A new file in tmpdir, with out's extension, for gnuplot to draw into. */
-static int temp_picture(char *pic, size_t len, const char *tmpdir, const char *out)
-{
-    const char *ext = strrchr(out, '.');
-    snprintf(pic, len, "%s/hes-plot-XXXXXX%s", tmpdir, ext);
-    int fd = mkstemps(pic, (int)strlen(ext));
-    if (fd < 0) {
-        fprintf(stderr, "hes plot: cannot create a file in %s: %s\n", tmpdir, strerror(errno));
-        return -1;
-    }
-    close(fd);
-    return 0;
+    return rc;
 }
 
 int cmd_plot(int argc, char **argv)
@@ -587,7 +563,6 @@ int cmd_plot(int argc, char **argv)
     };
     cli_assignments params;
     const char *out = NULL, *orbit_file = NULL, *tmpdir = getenv("TMPDIR");
-    char pic[600];
     int c, rc = CLI_EXIT_OK, trials = 20, steps = 10, box = 1, samples = 0;
     unsigned char seen[CLI_OPTION_CODES] = {0};
     double size = 0.01;
@@ -660,7 +635,8 @@ int cmd_plot(int argc, char **argv)
                 "ess-bench, impact-set or contact-forces\n");
         rc = CLI_EXIT_USAGE;
     }
-    if (rc == CLI_EXIT_OK && (!out || !terminal(out))) {
+    if (rc == CLI_EXIT_OK && (!out || !(strrchr(out, '.') && (strcmp(strrchr(out, '.'), ".png") == 0 ||
+                                                             strcmp(strrchr(out, '.'), ".svg") == 0)))) {
         fprintf(stderr, "hes plot: -o OUT.png or OUT.svg is required\n");
         rc = CLI_EXIT_USAGE;
     }
@@ -690,11 +666,7 @@ int cmd_plot(int argc, char **argv)
             fprintf(stderr, "hes plot stability-map: expected one sweep FILE.csv\n");
             return CLI_EXIT_USAGE;
         }
-        if (temp_picture(pic, sizeof pic, tmpdir, out) != 0)
-            return CLI_EXIT_FAILURE;
-        rc = stability_map(argv[optind + 1], pic, out);
-        remove(pic);
-        return rc;
+        return stability_map(argv[optind + 1], tmpdir, out);
     }
     if (rc == CLI_EXIT_OK && strcmp(kind, "ess-bench") == 0) {
         int extra = params.n > 0 || orbit_file || argc - optind != 2;
@@ -704,11 +676,7 @@ int cmd_plot(int argc, char **argv)
                     "(BENCH_CSV=FILE make bench_mujoco), and no -p or --orbit\n");
             return CLI_EXIT_USAGE;
         }
-        if (temp_picture(pic, sizeof pic, tmpdir, out) != 0)
-            return CLI_EXIT_FAILURE;
-        rc = ess_bench(argv[optind + 1], pic, out);
-        remove(pic);
-        return rc;
+        return ess_bench(argv[optind + 1], tmpdir, out);
     }
     if (rc == CLI_EXIT_OK && strcmp(kind, "contact-forces") == 0) {
         int extra = params.n > 0 || orbit_file || argc - optind != 2;
@@ -718,11 +686,7 @@ int cmd_plot(int argc, char **argv)
                     "--csv', and no -p or --orbit\n");
             return CLI_EXIT_USAGE;
         }
-        if (temp_picture(pic, sizeof pic, tmpdir, out) != 0)
-            return CLI_EXIT_FAILURE;
-        rc = contact_forces(argv[optind + 1], pic, out);
-        remove(pic);
-        return rc;
+        return contact_forces(argv[optind + 1], tmpdir, out);
     }
     if (rc == CLI_EXIT_OK && strcmp(kind, "impact-set") == 0) {
         int extra = params.n > 0 || orbit_file || argc - optind != 2;
@@ -732,11 +696,7 @@ int cmd_plot(int argc, char **argv)
                     "[impact]), and no -p or --orbit\n");
             return CLI_EXIT_USAGE;
         }
-        if (temp_picture(pic, sizeof pic, tmpdir, out) != 0)
-            return CLI_EXIT_FAILURE;
-        rc = impact_set_plot(argv[optind + 1], samples, pic, out);
-        remove(pic);
-        return rc;
+        return impact_set_plot(argv[optind + 1], samples, tmpdir, out);
     }
     if (rc == CLI_EXIT_OK && strcmp(kind, "multipliers") != 0 && strcmp(kind, "convergence") != 0) {
         fprintf(stderr, "hes plot: unknown plot '%s' (stability-map, multipliers, convergence, "
@@ -756,13 +716,9 @@ int cmd_plot(int argc, char **argv)
                                            &orbit, &rc);
     hes_system *sys = model ? cli_system_setup(model, &params, &rc) : NULL;
     cli_assignments_free(&params);
-    if (sys && temp_picture(pic, sizeof pic, tmpdir, out) != 0) {
-        rc = CLI_EXIT_FAILURE;
-    } else if (sys) {
-        rc = kind[0] == 'm' ? multipliers(sys, pic, out)
-                            : convergence(sys, pic, out, trials, steps, size, box, seed);
-        remove(pic);
-    }
+    if (sys)
+        rc = kind[0] == 'm' ? multipliers(sys, tmpdir, out)
+                            : convergence(sys, tmpdir, out, trials, steps, size, box, seed);
     hes_system_destroy(sys);
     if (model)
         cli_orbit_free(&orbit);

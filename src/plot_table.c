@@ -5,7 +5,7 @@
  * numbers through csv_parse_double; every array grows with the table
  * (doubling), so
  * no row count, column count or contact count has a fixed limit.  Names
- * are kept as read: they are drawn as text, quoted by gp_quote.c.
+ * are kept as read: they are drawn as text, given to gnuplot as data (gnuplot_run.c).
  */
 #include <errno.h>
 #include <limits.h>

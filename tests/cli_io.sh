@@ -114,8 +114,7 @@ else
     echo "cli_io.sh: gnuplot not found; the plot check is skipped"
 fi
 
-# A gnuplot that stops reading its commands: exit 1 with the reason, not a
-# death by SIGPIPE.
+# A gnuplot that stops at once, drawing nothing: exit 1 with the reason.
 printf '#!/bin/sh\nexit 0\n' > "$tmp/quitter"
 chmod +x "$tmp/quitter"
 HES_GNUPLOT="$tmp/quitter"
@@ -123,7 +122,7 @@ export HES_GNUPLOT
 run pl_quit plot convergence slip-hopper --trials 200 --steps 30 -o "$tmp/conv.png"
 unset HES_GNUPLOT
 expect_status pl_quit 1 "plot with a gnuplot that quits at once"
-expect_grep pl_quit err 'gnuplot stopped reading its commands' "plot says gnuplot stopped reading"
+expect_grep pl_quit err 'gnuplot stopped without drawing the picture' "plot says gnuplot drew nothing"
 
 # ------------------------------------------------ a sweep onto a full disk
 # The disk fills after a few rows: exit 1 with the reason; --resume with a

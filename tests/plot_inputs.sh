@@ -227,4 +227,16 @@ for k in 00 15 16 19; do
     drawn cf20 "foot_$k" "contact-forces draws contact foot_$k of 20"
 done
 
+# the script gnuplot runs is the program's constant: no name in it (a
+# wrapper keeps a copy of the script, `gnuplot -c SCRIPT ...`)
+printf '#!/bin/sh\ncp "$2" "%s/last.gp"\nexec gnuplot "$@"\n' "$tmp" > "$tmp/gpwrap"
+chmod +x "$tmp/gpwrap"
+HES_GNUPLOT="$tmp/gpwrap" plot_case wrapped "contact-forces through a wrapper" contact-forces "$tmp/forces20.csv" -o out.svg
+checks=$((checks + 1))
+if [ -s "$tmp/last.gp" ] && ! grep -q 'foot_' "$tmp/last.gp" && ! grep -q "$tmp" "$tmp/last.gp"; then
+    pass "the script holds no name and no path: they are gnuplot's data and arguments"
+else
+    fail "the script gnuplot ran holds a name or a path (or was not kept)"
+fi
+
 testlib_summary plot_inputs.sh

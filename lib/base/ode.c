@@ -1,33 +1,78 @@
 /*
  * ode.c - the CVODES glue (base/ode.h): creation, restart and teardown of
- * one integrator and the read-out of its forward sensitivities.  Everything
- * that evaluates a model is passed in as CVODES callbacks.
+ * one integrator and the read-out of its forward sensitivities, and the
+ * CVODES callbacks of every integrator over the dense field, Jacobian and
+ * root functions its owner passes in.
  */
 #include <string.h>
 
+#include "base/base.h"
 #include "base/ode.h"
+
+/* The CVODES callbacks of every integrator: user_data is the hes__ode. */
+static int ode_rhs(sunrealtype t, N_Vector y, N_Vector ydot, void *ud)
+{
+    hes__ode *o = ud;
+    return o->f(o->data, t, NV_DATA_S(y), NV_DATA_S(ydot));
+}
+
+static int ode_jac(sunrealtype t, N_Vector y, N_Vector fy, SUNMatrix J, void *ud, N_Vector t1,
+                   N_Vector t2, N_Vector t3)
+{
+    hes__ode *o = ud;
+    (void)fy; (void)t1; (void)t2; (void)t3;
+    if (o->f_dx(o->data, t, NV_DATA_S(y), o->jac) != 0)
+        return -1;
+    for (int j = 0; j < o->n; j++)
+        memcpy(SM_COLUMN_D(J, j), o->jac + (size_t)j * o->n, (size_t)o->n * sizeof(double));
+    return 0;
+}
+
+/* s_j' = (df/dx) s_j */
+static int ode_sens(int Ns, sunrealtype t, N_Vector y, N_Vector ydot, N_Vector *yS,
+                    N_Vector *ySdot, void *ud, N_Vector t1, N_Vector t2)
+{
+    hes__ode *o = ud;
+    (void)ydot; (void)t1; (void)t2;
+    if (o->f_dx(o->data, t, NV_DATA_S(y), o->jac) != 0)
+        return -1;
+    for (int j = 0; j < Ns; j++)
+        hes__matmul(o->n, o->n, 1, o->jac, NV_DATA_S(yS[j]), NV_DATA_S(ySdot[j]));
+    return 0;
+}
+
+static int ode_root(sunrealtype t, N_Vector y, sunrealtype *g, void *ud)
+{
+    hes__ode *o = ud;
+    return o->g(o->data, t, NV_DATA_S(y), g);
+}
 
 int hes__ode_create(hes__ode *o, SUNContext ctx, int n, const hes__ode_spec *s)
 {
     memset(o, 0, sizeof *o);
     o->n = n;
+    o->f = s->f;
+    o->f_dx = s->f_dx;
+    o->g = s->g;
+    o->data = s->data;
+    o->jac = s->jac;
     if (!(o->y = N_VNew_Serial(n, ctx)))
         return -1;
     N_VConst(0.0, o->y);
     if (!(o->cvode = CVodeCreate(s->bdf ? CV_BDF : CV_ADAMS, ctx)))
         return -1;
     if (CVodeSetErrHandlerFn(o->cvode, s->err, s->err_data) != CV_SUCCESS ||
-        CVodeInit(o->cvode, s->f, 0.0, o->y) != CV_SUCCESS ||
-        CVodeSetUserData(o->cvode, s->user_data) != CV_SUCCESS ||
+        CVodeInit(o->cvode, ode_rhs, 0.0, o->y) != CV_SUCCESS ||
+        CVodeSetUserData(o->cvode, o) != CV_SUCCESS ||
         CVodeSetMaxNumSteps(o->cvode, s->mxstep) != CV_SUCCESS)
         return -1;
     o->J = SUNDenseMatrix(n, n, ctx);
     o->LS = o->J ? SUNLinSol_Dense(o->y, o->J, ctx) : NULL;
     if (!o->LS || CVodeSetLinearSolver(o->cvode, o->LS, o->J) != CV_SUCCESS ||
-        (s->jac && CVodeSetJacFn(o->cvode, s->jac) != CV_SUCCESS))
+        CVodeSetJacFn(o->cvode, ode_jac) != CV_SUCCESS)
         return -1;
     if (s->n_roots > 0 &&
-        (CVodeRootInit(o->cvode, s->n_roots, s->g) != CV_SUCCESS ||
+        (CVodeRootInit(o->cvode, s->n_roots, ode_root) != CV_SUCCESS ||
          CVodeSetRootDirection(o->cvode, (int *)s->dirs) != CV_SUCCESS ||
          CVodeSetNoInactiveRootWarn(o->cvode) != CV_SUCCESS))
         return -1;
@@ -37,7 +82,7 @@ int hes__ode_create(hes__ode *o, SUNContext ctx, int n, const hes__ode_spec *s)
         N_VConst(0.0, o->yS[j]);
         NV_Ith_S(o->yS[j], j) = 1.0;
     }
-    if (CVodeSensInit(o->cvode, n, CV_SIMULTANEOUS, s->fS, o->yS) != CV_SUCCESS ||
+    if (CVodeSensInit(o->cvode, n, CV_SIMULTANEOUS, ode_sens, o->yS) != CV_SUCCESS ||
         CVodeSetSensErrCon(o->cvode, SUNTRUE) != CV_SUCCESS ||
         CVodeSensToggleOff(o->cvode) != CV_SUCCESS)
         return -1;

@@ -1,8 +1,10 @@
 /*
  * base/ode.h - the CVODES glue: one integrator of an n-dimensional ODE with
  * a dense direct linear solver, optional root functions and optional forward
- * sensitivities with a user right-hand side (ode.c).  It knows nothing of
- * models: the hybrid layer passes its callbacks in (hybrid/integrator.c).
+ * sensitivities (ode.c).  It knows nothing of models: the hybrid layer
+ * (hybrid/integrator.c) and the ESS integrator (ess/ess_object.c) pass in
+ * their field, its Jacobian and their root functions; the CVODES callbacks
+ * are here, once.
  */
 #ifndef HES_BASE_ODE_H
 #define HES_BASE_ODE_H
@@ -12,6 +14,10 @@
 #include <sunmatrix/sunmatrix_dense.h>
 #include <sunlinsol/sunlinsol_dense.h>
 
+/* A dense ODE x' = f(t, x) as plain functions of its data: 0, or -1 after
+ * the caller has recorded why (CVODES then stops). */
+typedef int (*hes__ode_fn)(void *data, double t, const double *x, double *out);
+
 typedef struct {
     int n;
     void *cvode;           /* NULL until hes__ode_create succeeds */
@@ -19,22 +25,28 @@ typedef struct {
     N_Vector *yS;          /* n sensitivity vectors, s_j(t0) = e_j */
     SUNMatrix J;
     SUNLinearSolver LS;
+    hes__ode_fn f, f_dx, g; /* the spec's, called by the CVODES callbacks of ode.c */
+    void *data;
+    double *jac;
 } hes__ode;
 
-/* What an integrator is made of: the method (BDF or Adams), the right-hand
- * side f and its Jacobian, n_roots root functions g with their crossing
- * directions (dirs: +1, -1 or 0 each), the sensitivity right-hand side fS,
- * the data every callback receives, the error handler, and the number of
- * steps CVODE takes per call (its mxstep). */
+/* What an integrator is made of: the method (BDF or Adams), the field f,
+ * its Jacobian f_dx (n x n, column-major, into jac: n x n scratch of the
+ * caller's), n_roots root functions g with their crossing directions
+ * (dirs: +1, -1 or 0 each), the data every function receives, the error
+ * handler, and the number of steps CVODE takes per call (its mxstep).  The
+ * CVODES callbacks are ode.c's, once for every integrator: the dense
+ * Jacobian copied into CVODES's matrix, the sensitivities' right-hand side
+ * (df/dx) s_j. */
 typedef struct {
     int bdf;
-    CVRhsFn f;
-    CVLsJacFn jac;
+    hes__ode_fn f;
+    hes__ode_fn f_dx;
+    double *jac;
     int n_roots;
-    CVRootFn g;
+    hes__ode_fn g;
     const int *dirs;
-    CVSensRhsFn fS;
-    void *user_data;
+    void *data;
     CVErrHandlerFn err;
     void *err_data;
     long mxstep;

@@ -23,46 +23,31 @@ static int record(hes_ess *e, hes_status st)
     return -1;
 }
 
-static int cv_rhs(sunrealtype t, N_Vector y, N_Vector ydot, void *ud)
+/* The field f(x, s) at the current sign pattern, its Jacobian, and the 2m
+ * root slots (slot i: h_i + eps for a watched band entry, slot m + i: h_i
+ * for a watched sign change; 1 when off), for base/ode.c's callbacks. */
+static int field(void *d, double t, const double *x, double *out)
 {
-    hes_ess *e = ud;
+    hes_ess *e = d;
     (void)t;
-    hes_status st = hes__ess_f(e, NV_DATA_S(y), e->s, NV_DATA_S(ydot));
+    hes_status st = hes__ess_f(e, x, e->s, out);
     return st == HES_OK ? 0 : record(e, st);
 }
 
-static int cv_jac(sunrealtype t, N_Vector y, N_Vector fy, SUNMatrix Jm, void *ud,
-                  N_Vector t1, N_Vector t2, N_Vector t3)
+static int field_dx(void *d, double t, const double *x, double *out)
 {
-    hes_ess *e = ud;
-    (void)t; (void)fy; (void)t1; (void)t2; (void)t3;
-    hes_status st = hes__ess_f_dx(e, NV_DATA_S(y), e->s, e->DG);
-    if (st != HES_OK)
-        return record(e, st);
-    for (int j = 0; j < e->n; j++)
-        memcpy(SM_COLUMN_D(Jm, j), e->DG + (size_t)j * e->n, (size_t)e->n * sizeof(double));
-    return 0;
+    hes_ess *e = d;
+    (void)t;
+    hes_status st = hes__ess_f_dx(e, x, e->s, out);
+    return st == HES_OK ? 0 : record(e, st);
 }
 
-static int cv_sens(int Ns, sunrealtype t, N_Vector y, N_Vector ydot, N_Vector *yS,
-                   N_Vector *ySdot, void *ud, N_Vector t1, N_Vector t2)
+static int roots(void *d, double t, const double *x, double *g)
 {
-    hes_ess *e = ud;
-    (void)t; (void)ydot; (void)t1; (void)t2;
-    hes_status st = hes__ess_f_dx(e, NV_DATA_S(y), e->s, e->DG);
-    if (st != HES_OK)
-        return record(e, st);
-    for (int j = 0; j < Ns; j++)
-        hes__matmul(e->n, e->n, 1, e->DG, NV_DATA_S(yS[j]), NV_DATA_S(ySdot[j]));
-    return 0;
-}
-
-static int cv_root(sunrealtype t, N_Vector y, sunrealtype *g, void *ud)
-{
-    hes_ess *e = ud;
+    hes_ess *e = d;
     int m = e->m;
     (void)t;
-    hes_status st = hes__ess_h(e, NV_DATA_S(y), e->h);
+    hes_status st = hes__ess_h(e, x, e->h);
     if (st != HES_OK)
         return record(e, st);
     for (int i = 0; i < m; i++) {
@@ -174,8 +159,8 @@ hes_status hes_ess_new(const hes_ess_model *model, hes_ess **out, char *msg, siz
         dirs[i] = 1;      /* band entry: h_i + eps rising */
         dirs[m + i] = 0;  /* sign change, either way */
     }
-    hes__ode_spec spec = { 0, cv_rhs, cv_jac, 2 * m, cv_root, dirs, cv_sens, e,
-                           cv_error_handler, e, 500000 };
+    hes__ode_spec spec = { 0, field, field_dx, e->DG, 2 * m, roots, dirs, e, cv_error_handler,
+                           e, 500000 };
     int rc = hes__ode_create(&e->ode, e->ctx, n, &spec);
     free(dirs);
     if (rc != 0) {

@@ -33,46 +33,27 @@ static int record(hes_system *sys, hes_status st)
     return -1;
 }
 
-static int cv_rhs(sunrealtype t, N_Vector y, N_Vector ydot, void *ud)
+/* The mode's field and its Jacobian, for base/ode.c's callbacks. */
+static int field(void *d, double t, const double *x, double *out)
 {
-    hes_mode_ws *ws = ud;
-    hes_status st = hes__field(ws->sys, ws->mode, t, NV_DATA_S(y), NV_DATA_S(ydot));
+    hes_mode_ws *ws = d;
+    hes_status st = hes__field(ws->sys, ws->mode, t, x, out);
+    return st == HES_OK ? 0 : record(ws->sys, st);
+}
+
+static int field_dx(void *d, double t, const double *x, double *out)
+{
+    hes_mode_ws *ws = d;
+    hes_status st = hes__field_dx(ws->sys, ws->mode, t, x, out);
     return st == HES_OK ? 0 : record(ws->sys, st);
 }
 
 /* Disarmed guards return a constant, so the root finder never sees them. */
 static int rk_root(double t, const double *y, double *g, void *ud);
 
-static int cv_root(sunrealtype t, N_Vector y, sunrealtype *gout, void *ud)
+static int roots(void *d, double t, const double *x, double *g)
 {
-    return rk_root(t, NV_DATA_S(y), gout, ud);
-}
-
-static int cv_jac(sunrealtype t, N_Vector y, N_Vector fy, SUNMatrix J, void *ud,
-                  N_Vector t1, N_Vector t2, N_Vector t3)
-{
-    hes_mode_ws *ws = ud;
-    (void)fy; (void)t1; (void)t2; (void)t3;
-    hes_status st = hes__field_dx(ws->sys, ws->mode, t, NV_DATA_S(y), ws->jac);
-    if (st != HES_OK)
-        return record(ws->sys, st);
-    for (int j = 0; j < ws->n; j++)
-        memcpy(SM_COLUMN_D(J, j), ws->jac + (size_t)j * ws->n, (size_t)ws->n * sizeof(double));
-    return 0;
-}
-
-static int cv_sens(int Ns, sunrealtype t, N_Vector y, N_Vector ydot, N_Vector *yS,
-                   N_Vector *ySdot, void *ud, N_Vector t1, N_Vector t2)
-{
-    hes_mode_ws *ws = ud;
-    int n = ws->n;
-    (void)ydot; (void)t1; (void)t2;
-    hes_status st = hes__field_dx(ws->sys, ws->mode, t, NV_DATA_S(y), ws->jac);
-    if (st != HES_OK)
-        return record(ws->sys, st);
-    for (int j = 0; j < Ns; j++)
-        hes__matmul(n, n, 1, ws->jac, NV_DATA_S(yS[j]), NV_DATA_S(ySdot[j]));
-    return 0;
+    return rk_root(t, x, g, d);
 }
 
 /* The explicit integrator's right-hand side: F, and with m > n also the
@@ -138,8 +119,8 @@ static hes_status ensure_ode(hes_system *sys, hes_mode_ws *ws)
         if (rc != 0)
             hes__rk_free(&ws->rk);
     } else {
-        hes__ode_spec spec = { m->integrator == HES_BDF, cv_rhs, cv_jac, ws->n_roots, cv_root,
-                               dirs, cv_sens, ws, cv_error_handler, sys, HES__STEP_CHUNK };
+        hes__ode_spec spec = { m->integrator == HES_BDF, field, field_dx, ws->jac, ws->n_roots,
+                               roots, dirs, ws, cv_error_handler, sys, HES__STEP_CHUNK };
         rc = hes__ode_create(&ws->ode, sys->ctx, ws->n, &spec);
         if (rc != 0)
             hes__ode_free(&ws->ode);

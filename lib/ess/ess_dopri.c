@@ -246,13 +246,38 @@ static hes_status rhs(hes_ess *e, const double *y, double *out, int aug)
     return HES_OK;
 }
 
-hes_status hes__ess_dopri(hes_ess *e, const hes_ess_options *o, double *t, double t_end,
-                          hes_ess_result *res, int *k_out, int *ended)
+/* The largest modulus of the n components of v. */
+static double inf_norm(int n, const double *v)
 {
-    int n0 = e->n, m = e->m, aug = o->jacobian != 0;
-    int n = aug ? n0 * (n0 + 1) : n0;   /* the integrated dimension */
-    size_t N = (size_t)n;
-    if (e->dp_cap < 15 * N) { /* workspaces, grown on first use */
+    double a = 0;
+    for (int k = 0; k < n; k++)
+        a = fmax(a, fabs(v[k]));
+    return a;
+}
+
+/* One integration step's views of the workspaces (e->dp_*): the stages
+ * k1 .. k7, the state y at the step's start, y1 at its end, a scratch
+ * state yt, the continuous extension's coefficients rc (5 N); the slots'
+ * event values at the step's start (h0), end (h1) and middle (hmid), at
+ * the bracket's ends (hl, hm) and at a sample (hsam); the guards'
+ * Jacobian D, the slots' rates at the ends (r0, r1); the sample times
+ * ths (up to 8 predicted crossings, then 1/2 and 1). */
+typedef struct {
+    int n0, n, aug;   /* the state's dimension, the integrated one, with S */
+    size_t N;
+    double rtol, atol;
+    double *k1, *k2, *k3, *k4, *k5, *k6, *k7, *y, *y1, *yt, *rc;
+    double *h0, *h1, *hm, *hl, *D, *r0, *r1, *hmid, *hsam, *ths;
+} dopri_ws;
+
+/* The workspaces for an integrated dimension N, grown on first use:
+ * 15 N doubles for the stages, the states and the extension; 5 m event
+ * values; 2 m candidates; the guards' Jacobian, 4 m values and 16 sample
+ * times. */
+static hes_status dopri_workspace(hes_ess *e, size_t N)
+{
+    int n0 = e->n, m = e->m;
+    if (e->dp_cap < 15 * N) {
         double *w = realloc(e->dp_k, 15 * N * sizeof *w);
         if (!w)
             return hes__ess_fail(e, HES_ENOMEM, "out of memory for the DOPRI5 workspace");
@@ -268,36 +293,293 @@ hes_status hes__ess_dopri(hes_ess *e, const hes_ess_options *o, double *t, doubl
                                          sizeof *e->dp_ev)))
         return hes__ess_fail(e, HES_ENOMEM, "out of memory for the DOPRI5 workspace");
     e->dp_y = e->dp_k + 14 * N;
-    double *k1 = e->dp_k, *k2 = k1 + N, *k3 = k2 + N, *k4 = k3 + N, *k5 = k4 + N,
-           *k6 = k5 + N, *k7 = k6 + N, *y1 = k7 + N, *yt = y1 + N, *rc = yt + N;
-    double *h0 = e->dp_h0, *h1 = h0 + m, *hm = h1 + m, *hl = hm + m;
-    double *D = e->dp_ev, *r0 = D + (size_t)m * n0, *r1 = r0 + m, *hmid = r1 + m,
-           *hsam = hmid + m, *ths = hsam + m;   /* ths: up to 8 predicted crossings */
-    double *y = e->dp_y, rtol = o->rtol, atol = o->atol;
+    return HES_OK;
+}
+
+/* The views of the workspaces for the integrated dimension n (n0, or
+ * n0 (n0 + 1) with the sensitivities). */
+static dopri_ws dopri_views(hes_ess *e, const hes_ess_options *o, int n)
+{
+    int m = e->m;
+    size_t N = (size_t)n;
+    dopri_ws w;
+    w.n0 = e->n;
+    w.n = n;
+    w.aug = o->jacobian != 0;
+    w.N = N;
+    w.rtol = o->rtol;
+    w.atol = o->atol;
+    w.k1 = e->dp_k, w.k2 = w.k1 + N, w.k3 = w.k2 + N, w.k4 = w.k3 + N, w.k5 = w.k4 + N;
+    w.k6 = w.k5 + N, w.k7 = w.k6 + N, w.y1 = w.k7 + N, w.yt = w.y1 + N, w.rc = w.yt + N;
+    w.y = e->dp_y;
+    w.h0 = e->dp_h0, w.h1 = w.h0 + m, w.hm = w.h1 + m, w.hl = w.hm + m;
+    w.D = e->dp_ev, w.r0 = w.D + (size_t)m * w.n0, w.r1 = w.r0 + m, w.hmid = w.r1 + m;
+    w.hsam = w.hmid + m, w.ths = w.hsam + m;   /* ths: up to 8 predicted crossings */
+    return w;
+}
+
+/* The start of an integration step: y = x (with the sensitivities S = I
+ * after it), the first stage k1, the slots' event values h0, the guards'
+ * Jacobian D and their rates r0; *yinf = |x|_inf.  A guard not in the
+ * pool at its zero (to rounding) or on the other side of it than its sign
+ * starts on the side its sign s says it is going to. */
+static hes_status dopri_start(hes_ess *e, dopri_ws *w, double *yinf)
+{
+    int n0 = w->n0;
+    double *y = w->y, *h0 = w->h0;
     hes_status st;
-    *ended = -1;
     memcpy(y, e->x, (size_t)n0 * sizeof *y);
-    if (aug) { /* S = I at the start of the integration step */
+    if (w->aug) { /* S = I at the start of the integration step */
         memset(y + n0, 0, (size_t)n0 * (size_t)n0 * sizeof *y);
         for (int k = 0; k < n0; k++)
             y[n0 + k + (size_t)k * n0] = 1;
     }
-    if ((st = rhs(e, y, k1, aug)) != HES_OK || (st = hes__ess_h(e, y, h0)) != HES_OK ||
-        (st = hes__ess_Dh(e, y, D)) != HES_OK)
+    if ((st = rhs(e, y, w->k1, w->aug)) != HES_OK || (st = hes__ess_h(e, y, h0)) != HES_OK ||
+        (st = hes__ess_Dh(e, y, w->D)) != HES_OK)
         return st;
-    slot_rates(e, D, k1, r0);
-    double yinf = 0;
-    for (int k = 0; k < n0; k++)
-        yinf = fmax(yinf, fabs(y[k]));
+    slot_rates(e, w->D, w->k1, w->r0);
+    *yinf = inf_norm(n0, y);
     for (int q = 0; q < e->n_act; q++) {   /* at its zero: on the side s says it is going to */
         int i = e->act[q];
-        if (!e->pool[i] && (fabs(h0[i]) <= hes__ess_rounding(e, D, i, yinf) ||
+        if (!e->pool[i] && (fabs(h0[i]) <= hes__ess_rounding(e, w->D, i, *yinf) ||
                             (h0[i] > 0) != (e->s[i] > 0)))
             h0[i] = e->s[i] > 0 ? DBL_MIN : -DBL_MIN;
     }
+    return HES_OK;
+}
+
+/* The stages k2 .. k7 of a step of size h from y (k1 = f(y) given), the
+ * 5th-order solution y1 (k7 = f(y1)) and the error estimate (y1 minus the
+ * embedded 4th-order solution) in yt; its weighted RMS norm into *err. */
+static hes_status dopri_stages(hes_ess *e, dopri_ws *w, double h, double *err)
+{
+    int n = w->n, aug = w->aug;
+    const double *y = w->y, *k1 = w->k1;
+    double *k2 = w->k2, *k3 = w->k3, *k4 = w->k4, *k5 = w->k5, *k6 = w->k6, *k7 = w->k7;
+    double *y1 = w->y1, *yt = w->yt;
+    hes_status st;
+    for (int k = 0; k < n; k++) yt[k] = y[k] + h * A21 * k1[k];
+    if ((st = rhs(e, yt, k2, aug)) != HES_OK) return st;
+    for (int k = 0; k < n; k++) yt[k] = y[k] + h * (A31 * k1[k] + A32 * k2[k]);
+    if ((st = rhs(e, yt, k3, aug)) != HES_OK) return st;
+    for (int k = 0; k < n; k++) yt[k] = y[k] + h * (A41 * k1[k] + A42 * k2[k] + A43 * k3[k]);
+    if ((st = rhs(e, yt, k4, aug)) != HES_OK) return st;
+    for (int k = 0; k < n; k++)
+        yt[k] = y[k] + h * (A51 * k1[k] + A52 * k2[k] + A53 * k3[k] + A54 * k4[k]);
+    if ((st = rhs(e, yt, k5, aug)) != HES_OK) return st;
+    for (int k = 0; k < n; k++)
+        yt[k] = y[k] + h * (A61 * k1[k] + A62 * k2[k] + A63 * k3[k] + A64 * k4[k] +
+                            A65 * k5[k]);
+    if ((st = rhs(e, yt, k6, aug)) != HES_OK) return st;
+    for (int k = 0; k < n; k++)
+        y1[k] = y[k] + h * (A71 * k1[k] + A73 * k3[k] + A74 * k4[k] + A75 * k5[k] +
+                            A76 * k6[k]);
+    if ((st = rhs(e, y1, k7, aug)) != HES_OK) return st;
+    for (int k = 0; k < n; k++)
+        yt[k] = h * (E1 * k1[k] + E3 * k3[k] + E4 * k4[k] + E5 * k5[k] + E6 * k6[k] +
+                     E7 * k7[k]);
+    *err = wrms(n, yt, y, y1, w->rtol, w->atol);
+    return HES_OK;
+}
+
+/* The coefficients rc of the continuous extension of the accepted step of
+ * size h from y to y1. */
+static void dopri_extension(dopri_ws *w, double h)
+{
+    size_t N = w->N;
+    const double *y = w->y, *y1 = w->y1, *k1 = w->k1, *k3 = w->k3, *k4 = w->k4, *k5 = w->k5,
+                 *k6 = w->k6, *k7 = w->k7;
+    double *rc = w->rc;
+    for (int k = 0; k < w->n; k++) {
+        double yd = y1[k] - y[k], bs = h * k1[k] - yd;
+        rc[k] = y[k];
+        rc[N + k] = yd;
+        rc[2 * N + k] = bs;
+        rc[3 * N + k] = yd - h * k7[k] - bs;
+        rc[4 * N + k] = h * (D1 * k1[k] + D3 * k3[k] + D4 * k4[k] + D5 * k5[k] +
+                             D6 * k6[k] + D7 * k7[k]);
+    }
+}
+
+/* With a sparse active set (ess_active.c): the guards the accepted step of
+ * size h may bring to a level made active, the step's box being its ends
+ * widened by twice the middle's (yt) distance from their mean; the new
+ * ones' rates at the start into r0, and *again when their approach caps
+ * the step below h (the step is taken again, capped). */
+static hes_status activate_for_step(hes_ess *e, dopri_ws *w, double h, double yinf, int *again)
+{
+    int n0 = w->n0, m = e->m;
+    const double *y = w->y, *y1 = w->y1, *yt = w->yt;
+    hes_status st;
+    *again = 0;
+    for (int k = 0; k < n0; k++) {
+        double dev = 2 * fabs(yt[k] - 0.5 * (y[k] + y1[k]));
+        e->lo[k] = fmin(y[k], y1[k]) - dev;
+        e->hi[k] = fmax(y[k], y1[k]) + dev;
+    }
+    int first = e->n_act, n_new;
+    if ((st = hes__ess_activate(e, e->lo, e->hi, y, w->h0, w->D, &n_new)) != HES_OK)
+        return st;
+    if (n_new > 0) {   /* their rates at the start, and their approach */
+        for (int q = first; q < e->n_act; q++) {
+            int i = e->act[q];
+            double a = 0;
+            for (int k = 0; k < n0; k++)
+                a += w->D[i + (size_t)k * m] * w->k1[k];
+            w->r0[i] = a;
+        }
+        *again = approach_cap(e, w->h0, w->r0, w->D, yinf) < h;
+    }
+    return HES_OK;
+}
+
+/* The bracket: the first of the samples (the predicted crossings ths[0 ..
+ * nth-1], 1/2 and 1, in order) at which a watched slot has crossed since
+ * the sample before.  [*tlo, *thi] in units of the step, the slots crossed
+ * in it into e->dp_cand (*nc of them; 0: none in the step), their values
+ * at its ends in hl and hm. */
+static hes_status bracket(hes_ess *e, dopri_ws *w, int nth, double *tlo, double *thi, int *nc)
+{
+    int m = e->m, *cand = e->dp_cand;
+    double *ths = w->ths;
+    hes_status st;
+    ths[nth++] = 0.5;
+    ths[nth++] = 1;
+    for (int q = 1; q < nth; q++)
+        for (int p = q; p > 0 && ths[p] < ths[p - 1]; p--) {
+            double tmp = ths[p];
+            ths[p] = ths[p - 1];
+            ths[p - 1] = tmp;
+        }
+    *tlo = 0;
+    *thi = 1;
+    *nc = 0;
+    hes__ess_copy_active(e, w->hl, w->h0);
+    for (int q = 0; q < nth && *nc == 0; q++) {
+        const double *hq = ths[q] == 1 ? w->h1 : ths[q] == 0.5 ? w->hmid : w->hsam;
+        if (hq == w->hsam) {
+            dense(w->n0, w->N, w->rc, ths[q], w->yt);
+            if ((st = hes__ess_h(e, w->yt, w->hsam)) != HES_OK)
+                return st;
+        }
+        for (int p = 0; p < 2 * e->n_act; p++) {
+            int r = e->act[p >> 1] + (p & 1) * m;
+            if (e->watch[r] && crossed(e, w->hl, hq, r))
+                cand[(*nc)++] = r;
+        }
+        hes__ess_copy_active(e, *nc ? w->hm : w->hl, hq);
+        if (*nc)
+            *thi = ths[q];
+        else
+            *tlo = ths[q];
+    }
+    return HES_OK;
+}
+
+/* The earliest crossing in the bracket [tlo, *thi] of the step of size h
+ * from tt, on the continuous extension: secant steps on the slot whose
+ * estimated root comes first, bisection when the secant stalls, to
+ * (|tt| + |h|) 100 DBL_EPSILON.  Then the directions of the slots crossed
+ * (e->roots), the first of them (*ended), and the step's end *tstop, y1
+ * moved there on the extension when it is inside the step. */
+static hes_status locate_root(hes_ess *e, dopri_ws *w, double tt, double h, double tlo,
+                              double *thi, int nc, int *ended, double *tstop)
+{
+    int m = e->m, *cand = e->dp_cand;
+    double *hl = w->hl, *hm = w->hm, hi = *thi;
+    double tol = 100 * DBL_EPSILON * (fabs(tt) + fabs(h)) / h;
+    hes_status st;
+    int side = 0, same = 0;
+    for (int it = 0; it < 200 && hi - tlo > tol; it++) {
+        double frac = 1;
+        for (int q = 0; q < nc; q++) {
+            int r = cand[q];
+            if (!crossed(e, hl, hm, r))
+                continue;
+            double ga = slot(e, hl, r), gb = slot(e, hm, r);
+            double fr = ga / (ga - gb);
+            if (fr < frac)
+                frac = fr;
+        }
+        if (same >= 2)
+            frac = 0.5;
+        frac = fmin(0.99, fmax(0.01, frac));
+        double th = tlo + frac * (hi - tlo);
+        dense(w->n0, w->N, w->rc, th, w->yt);
+        if ((st = hes__ess_h(e, w->yt, e->dp_hm)) != HES_OK)
+            return st;
+        int c = 0;
+        for (int q = 0; q < nc && !c; q++)
+            c = crossed(e, hl, e->dp_hm, cand[q]);
+        int sd = c ? 1 : -1;
+        same = sd == side ? same + 1 : 0;
+        side = sd;
+        if (c) {
+            hi = th;
+            hes__ess_copy_active(e, hm, e->dp_hm);
+        } else {
+            tlo = th;
+            hes__ess_copy_active(e, hl, e->dp_hm);
+        }
+        if (same >= 3)
+            same = 0;
+    }
+    for (int q = 0; q < e->n_act; q++)
+        e->roots[e->act[q]] = e->roots[m + e->act[q]] = 0;
+    for (int q = 0; q < nc; q++)
+        e->roots[cand[q]] = crossed(e, hl, hm, cand[q]);
+    for (int q = 0; q < nc; q++)   /* the first slot crossed */
+        if (e->roots[cand[q]] && (*ended < 0 || cand[q] < *ended))
+            *ended = cand[q];
+    *tstop = hi >= 1 ? tt + h : tt + hi * h;
+    if (hi < 1)
+        dense(w->n, w->N, w->rc, hi, w->y1);
+    *thi = hi;
+    return HES_OK;
+}
+
+/* The piece of the accepted step of size h from tt taken, up to tstop
+ * (theta = frac of the step): the energy over it (its middle on the
+ * extension), the output times within it from the extension, and y,
+ * e->x and e->A = S at its end. */
+static hes_status take_step(hes_ess *e, const hes_ess_options *o, dopri_ws *w, double tt,
+                            double h, double tstop, double frac, double t_end,
+                            hes_ess_result *res, int *k_out)
+{
+    int n0 = w->n0;
+    hes_status st;
+    if (e->en_on) {   /* the piece of the step taken, its middle on the extension */
+        dense(n0, w->N, w->rc, 0.5 * frac, e->en_y);
+        if ((st = hes__ess_energy_step(e, w->y, e->en_y, w->y1, tstop - tt)) != HES_OK)
+            return st;
+    }
+    for (; *k_out < o->n_out && o->t_out[*k_out] < t_end && o->t_out[*k_out] <= tstop;
+         ++*k_out)
+        dense(n0, w->N, w->rc, (o->t_out[*k_out] - tt) / h, res->x_out + (size_t)(*k_out) * n0);
+    memcpy(w->y, w->y1, w->N * sizeof *w->y);
+    memcpy(e->x, w->y, (size_t)n0 * sizeof *w->y);
+    if (w->aug)
+        memcpy(e->A, w->y + n0, (size_t)n0 * (size_t)n0 * sizeof *w->y);
+    return HES_OK;
+}
+
+hes_status hes__ess_dopri(hes_ess *e, const hes_ess_options *o, double *t, double t_end,
+                          hes_ess_result *res, int *k_out, int *ended)
+{
+    int n0 = e->n, aug = o->jacobian != 0;
+    int n = aug ? n0 * (n0 + 1) : n0;   /* the integrated dimension */
+    double yinf;
+    hes_status st;
+    if ((st = dopri_workspace(e, (size_t)n)) != HES_OK)
+        return st;
+    dopri_ws w = dopri_views(e, o, n);
+    *ended = -1;
+    if ((st = dopri_start(e, &w, &yinf)) != HES_OK)
+        return st;
     double hs = e->dp_step;
     if (!(hs > 0)) { /* Hairer's first guess: 0.01 |y| / |f| */
-        double d0 = wrms(n, y, y, NULL, rtol, atol), d1 = wrms(n, k1, y, NULL, rtol, atol);
+        double d0 = wrms(w.n, w.y, w.y, NULL, w.rtol, w.atol),
+               d1 = wrms(w.n, w.k1, w.y, NULL, w.rtol, w.atol);
         hs = d0 < 1e-5 || d1 < 1e-5 ? 1e-6 : 0.01 * d0 / d1;
         hs = fmin(hs, t_end - *t);
     }
@@ -308,9 +590,9 @@ hes_status hes__ess_dopri(hes_ess *e, const hes_ess_options *o, double *t, doubl
                                  "budget of %g s at t = %.10g (DOPRI5, %ld steps in this "
                                  "integration step: a stiff field?)", o->max_wall_time, *t,
                                  step);
-        double tt = *t, h = fmin(hs, approach_cap(e, h0, r0, D, yinf)), hprop = hs;
-        double rest = t_end - tt;
-        int last = 0;
+        double tt = *t, h = fmin(hs, approach_cap(e, w.h0, w.r0, w.D, yinf)), hprop = hs;
+        double rest = t_end - tt, err;
+        int last = 0, again;
         if (h >= rest * (1 - 1e-12)) {
             h = rest;
             last = 1;
@@ -318,27 +600,8 @@ hes_status hes__ess_dopri(hes_ess *e, const hes_ess_options *o, double *t, doubl
         if (!(h > 16 * DBL_EPSILON * fmax(1, fabs(tt))))
             return hes__ess_fail(e, HES_ESOLVER, "DOPRI5: the step size %.3g at t = %.10g is "
                                  "too small for the tolerances", h, tt);
-        for (int k = 0; k < n; k++) yt[k] = y[k] + h * A21 * k1[k];
-        if ((st = rhs(e, yt, k2, aug)) != HES_OK) return st;
-        for (int k = 0; k < n; k++) yt[k] = y[k] + h * (A31 * k1[k] + A32 * k2[k]);
-        if ((st = rhs(e, yt, k3, aug)) != HES_OK) return st;
-        for (int k = 0; k < n; k++) yt[k] = y[k] + h * (A41 * k1[k] + A42 * k2[k] + A43 * k3[k]);
-        if ((st = rhs(e, yt, k4, aug)) != HES_OK) return st;
-        for (int k = 0; k < n; k++)
-            yt[k] = y[k] + h * (A51 * k1[k] + A52 * k2[k] + A53 * k3[k] + A54 * k4[k]);
-        if ((st = rhs(e, yt, k5, aug)) != HES_OK) return st;
-        for (int k = 0; k < n; k++)
-            yt[k] = y[k] + h * (A61 * k1[k] + A62 * k2[k] + A63 * k3[k] + A64 * k4[k] +
-                                A65 * k5[k]);
-        if ((st = rhs(e, yt, k6, aug)) != HES_OK) return st;
-        for (int k = 0; k < n; k++)
-            y1[k] = y[k] + h * (A71 * k1[k] + A73 * k3[k] + A74 * k4[k] + A75 * k5[k] +
-                                A76 * k6[k]);
-        if ((st = rhs(e, y1, k7, aug)) != HES_OK) return st;
-        for (int k = 0; k < n; k++)
-            yt[k] = h * (E1 * k1[k] + E3 * k3[k] + E4 * k4[k] + E5 * k5[k] + E6 * k6[k] +
-                         E7 * k7[k]);
-        double err = wrms(n, yt, y, y1, rtol, atol);
+        if ((st = dopri_stages(e, &w, h, &err)) != HES_OK)
+            return st;
         double fac = err > 0 ? 0.9 * pow(err, -0.2) : 10;
         fac = fmin(10, fmax(0.2, fac));
         if (!(err <= 1)) { /* rejected */
@@ -350,146 +613,38 @@ hes_status hes__ess_dopri(hes_ess *e, const hes_ess_options *o, double *t, doubl
         if (last)
             hs = fmax(hs, hprop);  /* a step cut at t_end does not shrink the next */
         rejected = 0;
-        /* continuous extension */
-        for (int k = 0; k < n; k++) {
-            double yd = y1[k] - y[k], bs = h * k1[k] - yd;
-            rc[k] = y[k];
-            rc[N + k] = yd;
-            rc[2 * N + k] = bs;
-            rc[3 * N + k] = yd - h * k7[k] - bs;
-            rc[4 * N + k] = h * (D1 * k1[k] + D3 * k3[k] + D4 * k4[k] + D5 * k5[k] +
-                                 D6 * k6[k] + D7 * k7[k]);
-        }
-        dense(n0, N, rc, 0.5, yt);
+        dopri_extension(&w, h);
+        dense(w.n0, w.N, w.rc, 0.5, w.yt);
         if (e->sparse) { /* guards the step may bring to a level (ess_active.c) */
-            for (int k = 0; k < n0; k++) {
-                double dev = 2 * fabs(yt[k] - 0.5 * (y[k] + y1[k]));
-                e->lo[k] = fmin(y[k], y1[k]) - dev;
-                e->hi[k] = fmax(y[k], y1[k]) + dev;
-            }
-            int first = e->n_act, n_new;
-            if ((st = hes__ess_activate(e, e->lo, e->hi, y, h0, D, &n_new)) != HES_OK)
+            if ((st = activate_for_step(e, &w, h, yinf, &again)) != HES_OK)
                 return st;
-            if (n_new > 0) {   /* their rates at the start, and their approach */
-                for (int q = first; q < e->n_act; q++) {
-                    int i = e->act[q];
-                    double a = 0;
-                    for (int k = 0; k < n0; k++)
-                        a += D[i + (size_t)k * m] * k1[k];
-                    r0[i] = a;
-                }
-                if (approach_cap(e, h0, r0, D, yinf) < h) {
-                    hs = h;    /* the step again, capped */
-                    rejected = 1;
-                    continue;
-                }
+            if (again) {
+                hs = h;    /* the step again, capped */
+                rejected = 1;
+                continue;
             }
         }
-        if ((st = hes__ess_h(e, y1, h1)) != HES_OK || (st = hes__ess_Dh(e, y1, D)) != HES_OK)
+        if ((st = hes__ess_h(e, w.y1, w.h1)) != HES_OK ||
+            (st = hes__ess_Dh(e, w.y1, w.D)) != HES_OK)
             return st;
-        slot_rates(e, D, k7, r1);
-        if ((st = hes__ess_h(e, yt, hmid)) != HES_OK)
+        slot_rates(e, w.D, w.k7, w.r1);
+        if ((st = hes__ess_h(e, w.yt, w.hmid)) != HES_OK)
             return st;
-        int unresolved, nth = 8;
-        scan_slots(e, h0, hmid, h1, r0, r1, h, &unresolved, ths, &nth);
+        int unresolved, nth = 8, nc;
+        scan_slots(e, w.h0, w.hmid, w.h1, w.r0, w.r1, h, &unresolved, w.ths, &nth);
         if (unresolved) {   /* too long a step to see every crossing */
             hs = 0.5 * h;
             rejected = 1;
             continue;
         }
-        /* The bracket: the first of the samples (the predicted crossings, 1/2
-         * and 1, in order) at which a watched slot has crossed since the
-         * sample before. */
-        ths[nth++] = 0.5;
-        ths[nth++] = 1;
-        for (int q = 1; q < nth; q++)
-            for (int p = q; p > 0 && ths[p] < ths[p - 1]; p--) {
-                double tmp = ths[p];
-                ths[p] = ths[p - 1];
-                ths[p - 1] = tmp;
-            }
-        double tlo = 0, thi = 1;
-        int nc = 0, *cand = e->dp_cand;   /* the slots crossed in the bracket */
-        hes__ess_copy_active(e, hl, h0);
-        for (int q = 0; q < nth && nc == 0; q++) {
-            const double *hq = ths[q] == 1 ? h1 : ths[q] == 0.5 ? hmid : hsam;
-            if (hq == hsam) {
-                dense(n0, N, rc, ths[q], yt);
-                if ((st = hes__ess_h(e, yt, hsam)) != HES_OK)
-                    return st;
-            }
-            for (int p = 0; p < 2 * e->n_act; p++) {
-                int r = e->act[p >> 1] + (p & 1) * m;
-                if (e->watch[r] && crossed(e, hl, hq, r))
-                    cand[nc++] = r;
-            }
-            hes__ess_copy_active(e, nc ? hm : hl, hq);
-            if (nc)
-                thi = ths[q];
-            else
-                tlo = ths[q];
-        }
-        double tstop = tt + h;
-        if (nc > 0) { /* the earliest crossing on the continuous extension */
-            double tol = 100 * DBL_EPSILON * (fabs(tt) + fabs(h)) / h;
-            int side = 0, same = 0;
-            for (int it = 0; it < 200 && thi - tlo > tol; it++) {
-                double frac = 1;
-                for (int q = 0; q < nc; q++) {
-                    int r = cand[q];
-                    if (!crossed(e, hl, hm, r))
-                        continue;
-                    double ga = slot(e, hl, r), gb = slot(e, hm, r);
-                    double fr = ga / (ga - gb);
-                    if (fr < frac)
-                        frac = fr;
-                }
-                if (same >= 2)
-                    frac = 0.5;
-                frac = fmin(0.99, fmax(0.01, frac));
-                double th = tlo + frac * (thi - tlo);
-                dense(n0, N, rc, th, yt);
-                if ((st = hes__ess_h(e, yt, e->dp_hm)) != HES_OK)
-                    return st;
-                int c = 0;
-                for (int q = 0; q < nc && !c; q++)
-                    c = crossed(e, hl, e->dp_hm, cand[q]);
-                int sd = c ? 1 : -1;
-                same = sd == side ? same + 1 : 0;
-                side = sd;
-                if (c) {
-                    thi = th;
-                    hes__ess_copy_active(e, hm, e->dp_hm);
-                } else {
-                    tlo = th;
-                    hes__ess_copy_active(e, hl, e->dp_hm);
-                }
-                if (same >= 3)
-                    same = 0;
-            }
-            for (int q = 0; q < e->n_act; q++)
-                e->roots[e->act[q]] = e->roots[m + e->act[q]] = 0;
-            for (int q = 0; q < nc; q++)
-                e->roots[cand[q]] = crossed(e, hl, hm, cand[q]);
-            for (int q = 0; q < nc; q++)   /* the first slot crossed */
-                if (e->roots[cand[q]] && (*ended < 0 || cand[q] < *ended))
-                    *ended = cand[q];
-            tstop = thi >= 1 ? tt + h : tt + thi * h;
-            if (thi < 1)
-                dense(n, N, rc, thi, y1);
-        }
-        if (e->en_on) {   /* the piece of the step taken, its middle on the extension */
-            dense(n0, N, rc, 0.5 * (nc > 0 && thi < 1 ? thi : 1.0), e->en_y);
-            if ((st = hes__ess_energy_step(e, y, e->en_y, y1, tstop - tt)) != HES_OK)
-                return st;
-        }
-        for (; *k_out < o->n_out && o->t_out[*k_out] < t_end && o->t_out[*k_out] <= tstop;
-             ++*k_out)
-            dense(n0, N, rc, (o->t_out[*k_out] - tt) / h, res->x_out + (size_t)(*k_out) * n0);
-        memcpy(y, y1, N * sizeof *y);
-        memcpy(e->x, y, (size_t)n0 * sizeof *y);
-        if (aug)
-            memcpy(e->A, y + n0, (size_t)n0 * (size_t)n0 * sizeof *y);
+        double tlo, thi, tstop = tt + h;
+        if ((st = bracket(e, &w, nth, &tlo, &thi, &nc)) != HES_OK)
+            return st;
+        if (nc > 0 && (st = locate_root(e, &w, tt, h, tlo, &thi, nc, ended, &tstop)) != HES_OK)
+            return st;
+        if ((st = take_step(e, o, &w, tt, h, tstop, nc > 0 && thi < 1 ? thi : 1.0, t_end, res,
+                            k_out)) != HES_OK)
+            return st;
         e->dp_step = hs;
         if (*ended >= 0) {
             *t = tstop;
@@ -498,11 +653,9 @@ hes_status hes__ess_dopri(hes_ess *e, const hes_ess_options *o, double *t, doubl
         *t = last ? t_end : tt + h;
         if (last)
             return HES_OK;
-        memcpy(k1, k7, N * sizeof *k1);  /* first same as last */
-        hes__ess_copy_active(e, h0, h1);
-        hes__ess_copy_active(e, r0, r1);
-        yinf = 0;
-        for (int k = 0; k < n0; k++)
-            yinf = fmax(yinf, fabs(y[k]));
+        memcpy(w.k1, w.k7, w.N * sizeof *w.k1);  /* first same as last */
+        hes__ess_copy_active(e, w.h0, w.h1);
+        hes__ess_copy_active(e, w.r0, w.r1);
+        yinf = inf_norm(w.n0, w.y);
     }
 }

@@ -166,13 +166,199 @@ static hes_status second_order_test(hes_ess *e, const double *x, const int *s, i
     return HES_OK;
 }
 
+/* One pass over the candidates in the band at time t (under strict
+ * liveness the watched ones in it too): each must be live, a_i = Dh_i G >
+ * live_tol |Dh_i| |G| (|G| = gnorm); one that is not is watched instead
+ * (e->late) with options.near_miss, HES_EGRAZING without.  Among the
+ * others not watched the least dt_i = -h_i / a_i gives *j (-1: none),
+ * *dtj and *aj; *any is set when a candidate not watched was met. */
+static hes_status band_argmin(hes_ess *e, double t, const int *inband, double live_tol,
+                              double gnorm, int *j, double *dtj, double *aj, int *any)
+{
+    int n = e->n, m = e->m;
+    *j = -1;
+    *dtj = HUGE_VAL;
+    assert(e->n_act >= 0 && e->n_act <= e->m);
+    for (int q = 0; q < e->n_act; q++) {   /* candidates in the band are active */
+        int i = e->act[q];
+        assert(i >= 0 && i < e->m);
+        int watched = e->late[i];   /* checked for liveness too, by default */
+        if (watched ? e->near_miss || !(e->h[i] >= -e->eps) : !inband[i])
+            continue;
+        *any |= !watched;
+        double a = 0;
+        for (int k = 0; k < n; k++)
+            a += e->Dh[i + (size_t)k * m] * e->G[k];
+        if (!(a > live_tol * norm2(e->Dh + i, n, m) * gnorm)) {
+            if (e->near_miss) {  /* watched at h_i = 0 instead (ess.c) */
+                e->late[i] = 1;
+                continue;
+            }
+            char buf[32];
+            return hes__ess_fail(e, HES_EGRAZING, "liveness violated at t = %.10g: guard "
+                                 "'%s' (event %d) is in its band (h = %.6g >= -eps = %.6g) "
+                                 "but the field does not cross it: Dh f = %.6g <= %g |Dh| "
+                                 "|f| (the ESS requirement Dh_i f > 0 on the band, refused under strict "
+                                 "liveness, options.near_miss = 0; by default such a guard "
+                                 "is watched)", t,
+                                 hes__ess_event_name(e, i, buf, sizeof buf), i, e->h[i],
+                                 -e->eps, a, live_tol);
+        }
+        if (watched)
+            continue;
+        double dt = -e->h[i] / a;
+        if (dt < *dtj) {
+            *dtj = dt;
+            *j = i;
+            *aj = a;
+        }
+    }
+    return HES_OK;
+}
+
+/* The guard met first along G before the zero of candidate j (dt_j > 0):
+ * a guard not in the pool, a candidate outside the band or watched,
+ * moving toward its zero from beyond it (a candidate only upward), a guard
+ * not in the pool not already at its zero.  It replaces *j, *dtj and *aj,
+ * *flip saying whether it is not in the pool (a sign change, not a
+ * crossing). */
+static hes_status first_met(hes_ess *e, const double *x, const int *inband, int *j,
+                            double *dtj, double *aj, int *flip)
+{
+    int n = e->n, m = e->m;
+    hes_status st;
+    double xinf = 0;
+    for (int k = 0; k < n; k++)
+        xinf = fmax(xinf, fabs(x[k]));
+    for (int k = 0; k < n; k++)
+        e->xp[k] = x[k] + e->G[k] * *dtj;
+    if ((st = reach(e, x, e->xp, NULL, 0)) != HES_OK)   /* (the test's box holds it) */
+        return st;
+    for (int q = 0; q < e->n_act; q++) {
+        int i = e->act[q];
+        if (i == *j || (e->pool[i] && inband[i] && !e->late[i]))
+            continue;   /* (those are the argmin's; a watched one is met here) */
+        double a = 0;
+        for (int k = 0; k < n; k++)
+            a += e->Dh[i + (size_t)k * m] * e->G[k];
+        /* moving toward its zero from beyond it, and a candidate only
+         * upward; a guard not in the pool at its zero has the sign of its
+         * rate (ess.c), but a candidate at its zero, a watched one within
+         * a projection's landing error of it, is met here: carried past
+         * its zero, it would be projected back along its slow approach */
+        if (!(e->h[i] * a < 0) || (e->pool[i] && !(a > 0)) ||
+            (!e->pool[i] && hes__ess_at_zero(e, i, xinf)))
+            continue;
+        double dt = -e->h[i] / a;
+        if (dt < *dtj) {
+            *dtj = dt;
+            *j = i;
+            *aj = a;
+            *flip = !e->pool[i];
+        }
+    }
+    return HES_OK;
+}
+
+/* The step stopped at t_stop, inside the projection: x <- x + G tau (tau =
+ * t_stop - t), J <- J + tau DG J - G w and w <- 0, the energy over the
+ * segment; *jout = -1, *dtout = tau. */
+static hes_status stop_inside(hes_ess *e, double *t, double *x, const int *s, double t_stop,
+                              double *J, double *w, int *jout, double *dtout)
+{
+    int n = e->n;
+    hes_status st;
+    double tau = t_stop - *t;
+    if (J) { /* J <- J + tau DG J - G w,  w <- 0 */
+        if ((st = hes__ess_f_dx(e, x, s, e->DG)) != HES_OK)
+            return st;
+        hes__matmul(n, n, n, e->DG, J, e->Jtmp);
+        for (int k = 0; k < n; k++)
+            for (int i = 0; i < n; i++)
+                J[i + (size_t)k * n] += tau * e->Jtmp[i + (size_t)k * n] - e->G[i] * w[k];
+        memset(w, 0, (size_t)n * sizeof *w);
+    }
+    memcpy(e->en_y, x, (size_t)n * sizeof *x);
+    for (int k = 0; k < n; k++)
+        x[k] += e->G[k] * tau;
+    if (e->en_on && (st = hes__ess_energy_step(e, e->en_y, NULL, x, tau)) != HES_OK)
+        return st;
+    *t = t_stop;
+    *jout = -1;
+    *dtout = tau;
+    return HES_OK;
+}
+
+/* The row Ddt = -Dh_j / a + (h_j / a^2) (G^T Hess h_j + Dh_j DG) into
+ * e->row (a = a_j), DG = df/dx at (x, s) left in e->DG; G^T Hess h_j by a
+ * central difference of Dh_j at x -+ delta G (only when h_j != 0). */
+static hes_status ddt_row(hes_ess *e, const double *x, const int *s, int j, double aj)
+{
+    int n = e->n, m = e->m;
+    hes_status st;
+    if ((st = hes__ess_f_dx(e, x, s, e->DG)) != HES_OK)
+        return st;
+    double hj = e->h[j], c = hj / (aj * aj);
+    for (int k = 0; k < n; k++) {
+        double dgk = 0; /* (Dh_j DG)_k */
+        for (int l = 0; l < n; l++)
+            dgk += e->Dh[j + (size_t)l * m] * e->DG[l + (size_t)k * n];
+        e->row[k] = -e->Dh[j + (size_t)k * m] / aj + c * dgk;
+    }
+    if (hj != 0) {
+        double xinf = 0, ginf = 0;
+        for (int k = 0; k < n; k++) {
+            xinf = fmax(xinf, fabs(x[k]));
+            ginf = fmax(ginf, fabs(e->G[k]));
+        }
+        double delta = hes__fd_step(xinf) / fmax(ginf, DBL_MIN);
+        e->dh2_valid = 0;   /* Dh2 and xp serve the difference below */
+        for (int k = 0; k < n; k++)
+            e->xp[k] = x[k] + delta * e->G[k];
+        if ((st = hes__ess_Dh(e, e->xp, e->Dh2)) != HES_OK)
+            return st;
+        for (int k = 0; k < n; k++)
+            e->tmpn[k] = e->Dh2[j + (size_t)k * m];
+        for (int k = 0; k < n; k++)
+            e->xp[k] = x[k] - delta * e->G[k];
+        if ((st = hes__ess_Dh(e, e->xp, e->Dh2)) != HES_OK)
+            return st;
+        for (int k = 0; k < n; k++)
+            e->row[k] += c * (e->tmpn[k] - e->Dh2[j + (size_t)k * m]) / (2 * delta);
+    }
+    return HES_OK;
+}
+
+/* The Jacobian through the projection across j by dt_j: w += Ddt J,
+ * J <- (I + G Ddt + dt DG) J. */
+static hes_status project_jacobian(hes_ess *e, const double *x, const int *s, int j,
+                                   double dtj, double aj, double *J, double *w)
+{
+    int n = e->n;
+    hes_status st;
+    if ((st = ddt_row(e, x, s, j, aj)) != HES_OK)
+        return st;
+    for (int k = 0; k < n; k++) {
+        double r = 0;
+        for (int l = 0; l < n; l++)
+            r += e->row[l] * J[l + (size_t)k * n];
+        e->tmpn[k] = r;                         /* (Ddt J)_k */
+    }
+    hes__matmul(n, n, n, e->DG, J, e->Jtmp);    /* DG J */
+    for (int k = 0; k < n; k++) {
+        w[k] += e->tmpn[k];
+        for (int i = 0; i < n; i++)
+            J[i + (size_t)k * n] += e->G[i] * e->tmpn[k] + dtj * e->Jtmp[i + (size_t)k * n];
+    }
+    return HES_OK;
+}
+
 hes_status hes__ess_project(hes_ess *e, double *t, double *x, int *s, const int *inband,
                             double live_tol, double t_stop, double *J, double *w, int *jout,
                             double *dtout)
 {
     int n = e->n, m = e->m;
     hes_status st;
-    assert(n >= 1 && m >= 1 && e->n_act >= 0 && e->n_act <= m);
     /* e->h is h(x) (the caller's); Dh(x) may be that of the signs' check
      * or of the second-order test of the projection that led here */
     if ((st = hes__ess_Dh_at(e, x)) != HES_OK)
@@ -182,43 +368,9 @@ hes_status hes__ess_project(hes_ess *e, double *t, double *x, int *s, const int 
     double gnorm = norm2(e->G, n, 1);
     int j = -1, any = 0, ok;
     double dtj = HUGE_VAL, aj = 0;
-    for (;;) {
-        j = -1;
-        dtj = HUGE_VAL;
-        for (int q = 0; q < e->n_act; q++) {   /* candidates in the band are active */
-            int i = e->act[q];
-            assert(i >= 0 && i < m);
-            int watched = e->late[i];   /* checked for liveness too, by default */
-            if (watched ? e->near_miss || !(e->h[i] >= -e->eps) : !inband[i])
-                continue;
-            any |= !watched;
-            double a = 0;
-            for (int k = 0; k < n; k++)
-                a += e->Dh[i + (size_t)k * m] * e->G[k];
-            if (!(a > live_tol * norm2(e->Dh + i, n, m) * gnorm)) {
-                if (e->near_miss) {  /* watched at h_i = 0 instead (ess.c) */
-                    e->late[i] = 1;
-                    continue;
-                }
-                char buf[32];
-                return hes__ess_fail(e, HES_EGRAZING, "liveness violated at t = %.10g: guard "
-                                     "'%s' (event %d) is in its band (h = %.6g >= -eps = %.6g) "
-                                     "but the field does not cross it: Dh f = %.6g <= %g |Dh| "
-                                     "|f| (the ESS requirement Dh_i f > 0 on the band, refused under strict "
-                                     "liveness, options.near_miss = 0; by default such a guard "
-                                     "is watched)", *t,
-                                     hes__ess_event_name(e, i, buf, sizeof buf), i, e->h[i],
-                                     -e->eps, a, live_tol);
-            }
-            if (watched)
-                continue;
-            double dt = -e->h[i] / a;
-            if (dt < dtj) {
-                dtj = dt;
-                j = i;
-                aj = a;
-            }
-        }
+    for (;;) { /* the argmin, less each candidate the second-order test refuses */
+        if ((st = band_argmin(e, *t, inband, live_tol, gnorm, &j, &dtj, &aj, &any)) != HES_OK)
+            return st;
         if (j < 0 || !(dtj > 0))
             break;
         if ((st = second_order_test(e, x, s, j, dtj, aj, &ok)) != HES_OK)
@@ -240,107 +392,14 @@ hes_status hes__ess_project(hes_ess *e, double *t, double *x, int *s, const int 
                              "at t = %.10g (more than twice the band eps = %g)", j, -dtj * aj,
                              *t, e->eps);
     int flip = 0;         /* stop at a guard other than a candidate of the band */
-    if (j >= 0 && dtj > 0) {
-        double xinf = 0;
-        for (int k = 0; k < n; k++)
-            xinf = fmax(xinf, fabs(x[k]));
-        for (int k = 0; k < n; k++)
-            e->xp[k] = x[k] + e->G[k] * dtj;
-        if ((st = reach(e, x, e->xp, NULL, 0)) != HES_OK)   /* (the test's box holds it) */
-            return st;
-        for (int q = 0; q < e->n_act; q++) {
-            int i = e->act[q];
-            if (i == j || (e->pool[i] && inband[i] && !e->late[i]))
-                continue;   /* (those are the argmin's; a watched one is met here) */
-            double a = 0;
-            for (int k = 0; k < n; k++)
-                a += e->Dh[i + (size_t)k * m] * e->G[k];
-            /* moving toward its zero from beyond it, and a candidate only
-             * upward; a guard not in the pool at its zero has the sign of its
-             * rate (ess.c), but a candidate at its zero, a watched one within
-             * a projection's landing error of it, is met here: carried past
-             * its zero, it would be projected back along its slow approach */
-            if (!(e->h[i] * a < 0) || (e->pool[i] && !(a > 0)) ||
-                (!e->pool[i] && hes__ess_at_zero(e, i, xinf)))
-                continue;
-            double dt = -e->h[i] / a;
-            if (dt < dtj) {
-                dtj = dt;
-                j = i;
-                aj = a;
-                flip = !e->pool[i];
-            }
-        }
-    }
+    if (j >= 0 && dtj > 0 && (st = first_met(e, x, inband, &j, &dtj, &aj, &flip)) != HES_OK)
+        return st;
     if (j < 0)
         return hes__ess_fail(e, HES_EINVAL, "projection step without a candidate in the band");
-    if (*t + dtj > t_stop) { /* stop inside the step: x + G (t_stop - t) */
-        double tau = t_stop - *t;
-        if (J) { /* J <- J + tau DG J - G w,  w <- 0 */
-            if ((st = hes__ess_f_dx(e, x, s, e->DG)) != HES_OK)
-                return st;
-            hes__matmul(n, n, n, e->DG, J, e->Jtmp);
-            for (int k = 0; k < n; k++)
-                for (int i = 0; i < n; i++)
-                    J[i + (size_t)k * n] += tau * e->Jtmp[i + (size_t)k * n] - e->G[i] * w[k];
-            memset(w, 0, (size_t)n * sizeof *w);
-        }
-        memcpy(e->en_y, x, (size_t)n * sizeof *x);
-        for (int k = 0; k < n; k++)
-            x[k] += e->G[k] * tau;
-        if (e->en_on && (st = hes__ess_energy_step(e, e->en_y, NULL, x, tau)) != HES_OK)
-            return st;
-        *t = t_stop;
-        *jout = -1;
-        *dtout = tau;
-        return HES_OK;
-    }
-    if (J) {
-        /* Ddt = -Dh_j / a + (h_j / a^2) (G^T Hess h_j + Dh_j DG) */
-        if ((st = hes__ess_f_dx(e, x, s, e->DG)) != HES_OK)
-            return st;
-        double hj = e->h[j], c = hj / (aj * aj);
-        for (int k = 0; k < n; k++) {
-            double dgk = 0; /* (Dh_j DG)_k */
-            for (int l = 0; l < n; l++)
-                dgk += e->Dh[j + (size_t)l * m] * e->DG[l + (size_t)k * n];
-            e->row[k] = -e->Dh[j + (size_t)k * m] / aj + c * dgk;
-        }
-        if (hj != 0) {
-            double xinf = 0, ginf = 0;
-            for (int k = 0; k < n; k++) {
-                xinf = fmax(xinf, fabs(x[k]));
-                ginf = fmax(ginf, fabs(e->G[k]));
-            }
-            double delta = hes__fd_step(xinf) / fmax(ginf, DBL_MIN);
-            e->dh2_valid = 0;   /* Dh2 and xp serve the difference below */
-            for (int k = 0; k < n; k++)
-                e->xp[k] = x[k] + delta * e->G[k];
-            if ((st = hes__ess_Dh(e, e->xp, e->Dh2)) != HES_OK)
-                return st;
-            for (int k = 0; k < n; k++)
-                e->tmpn[k] = e->Dh2[j + (size_t)k * m];
-            for (int k = 0; k < n; k++)
-                e->xp[k] = x[k] - delta * e->G[k];
-            if ((st = hes__ess_Dh(e, e->xp, e->Dh2)) != HES_OK)
-                return st;
-            for (int k = 0; k < n; k++)
-                e->row[k] += c * (e->tmpn[k] - e->Dh2[j + (size_t)k * m]) / (2 * delta);
-        }
-        /* w += Ddt J;  J <- (I + G Ddt + dt DG) J */
-        for (int k = 0; k < n; k++) {
-            double r = 0;
-            for (int l = 0; l < n; l++)
-                r += e->row[l] * J[l + (size_t)k * n];
-            e->tmpn[k] = r;                         /* (Ddt J)_k */
-        }
-        hes__matmul(n, n, n, e->DG, J, e->Jtmp);    /* DG J */
-        for (int k = 0; k < n; k++) {
-            w[k] += e->tmpn[k];
-            for (int i = 0; i < n; i++)
-                J[i + (size_t)k * n] += e->G[i] * e->tmpn[k] + dtj * e->Jtmp[i + (size_t)k * n];
-        }
-    }
+    if (*t + dtj > t_stop) /* stop inside the step: x + G (t_stop - t) */
+        return stop_inside(e, t, x, s, t_stop, J, w, jout, dtout);
+    if (J && (st = project_jacobian(e, x, s, j, dtj, aj, J, w)) != HES_OK)
+        return st;
     memcpy(e->en_y, x, (size_t)n * sizeof *x);
     for (int k = 0; k < n; k++)
         x[k] += e->G[k] * dtj;

@@ -356,92 +356,73 @@ void hes_impact_orbit_free(hes_impact_orbit *r)
     memset(r, 0, sizeof *r);
 }
 
-hes_status hes_impact_orbit_analyze(hes_system *sys, const hes_analysis *nominal,
-                                    const hes_impact_orbit_options *o, hes_impact_orbit *r,
-                                    char *msg, size_t len)
+/* The first event of the orbit at a mechanical activation with frictional
+ * contacts and contacts that separate (at transition, when >= 0): its
+ * transition and contacts into r, the number of its after contacts among
+ * them into *n_after; NULL when there is none. */
+static const hes_event *impact_event(const hes_model *m, const hes_analysis *an, int transition,
+                                     hes_impact_orbit *r, int *n_after)
 {
-    if (r)
-        memset(r, 0, sizeof *r);
-    if (!sys || !o || !r)
-        return hes__say(msg, len, HES_EINVAL, "impact orbit: needs a system, options and a "
-                        "result");
-    if (sys->kind != HES_KIND_HYBRID)
-        return hes__need_hybrid(sys, "hes_impact_orbit_analyze");
-    double t0 = hes__monotonic_seconds();
-    const hes_model *m = hes_system_model(sys);
-    /* the nominal analysis: the caller's, or one made here (and freed) */
-    hes_analysis own;
-    const hes_analysis *an = nominal;
-    hes_status st = HES_OK;
-    if (!an) {
-        st = hes_analyze(sys, 0, &own);
-        if (st != HES_OK)
-            return hes__say(msg, len, st, "the nominal orbit: %s", hes_system_errmsg(sys));
-        an = &own;
-    }
-    r->psi_nominal = an->stab.psi;
-    /* the transition and its event on the orbit */
     const hes_event *ev = NULL;
-    int n_after = 0;
     for (int e = 0; e < an->orbit.traj.n_events && !ev; e++) {
         int t = an->orbit.traj.events[e].transition;
         const hes_mech_transition *mt = mech_transition(m, t);
-        if ((o->transition < 0 || o->transition == t) && mt &&
-            (r->k = contacts_of(mt, r->contacts, &n_after)) > 0) {
+        if ((transition < 0 || transition == t) && mt &&
+            (r->k = contacts_of(mt, r->contacts, n_after)) > 0) {
             ev = &an->orbit.traj.events[e];
             r->transition = t;
         }
     }
-    if (!ev) {
-        if (!nominal)
-            hes_analysis_free(&own);
-        return hes__say(msg, len, HES_EINVAL, "impact orbit: no event of the orbit is a "
-                        "mechanical impact with frictional contacts (mu > 0 and a tangent row) "
-                        "and contacts that separate%s", o->transition >= 0 ? " at the "
-                        "transition asked for" : "");
-    }
-    const hes_mech_transition *mt = mech_transition(m, r->transition);
+    return ev;
+}
+
+/* The nominal impact at the event ev: the pre-impact state (r->q,
+ * r->qd_minus), the contact set reduced to the locks (red) and the reduced
+ * velocity xi, and the largest of the nominal law's finite impulses, the
+ * scale of the outcome set's steps, into *pmax. */
+static hes_status nominal_impact(const hes_system *sys, const hes_mech_transition *mt,
+                                 const hes_event *ev, hes_impact_orbit *r, reduced *red,
+                                 double *xi, double *pmax, char *msg, size_t len)
+{
     const hes_mech *em = mt->mech ? mt->mech : mt->from->mech;
     const double *p = hes_system_params(sys);
-    int d = em->d, locks[HES_MECH_MAX], nl = 0;
-    double qdp[HES_MECH_MAX], imp[HES_MECH_MAX], xi[HES_MECH_MAX];
-    reduced red = { 0 };
-    st = hes_mech_event_state(mt, ev->x_minus, p, r->q, r->qd_minus);
+    int locks[HES_MECH_MAX], nl = 0;
+    double qdp[HES_MECH_MAX], imp[HES_MECH_MAX];
+    hes_status st = hes_mech_event_state(mt, ev->x_minus, p, r->q, r->qd_minus);
     if (st == HES_OK && (nl = locks_of(em, mt, r->q, p, r->k, r->contacts, locks)) < 0)
         st = hes__say(msg, len, HES_ENOMEM, "out of memory");
     if (st == HES_OK)
-        st = reduce(em, r->q, p, r->k, r->contacts, nl, locks, &red, msg, len);
-    if (st == HES_OK && reduce_velocity(&red, r->qd_minus, xi) != HES_OK)
+        st = reduce(em, r->q, p, r->k, r->contacts, nl, locks, red, msg, len);
+    if (st == HES_OK && reduce_velocity(red, r->qd_minus, xi) != HES_OK)
         st = hes__say(msg, len, HES_EINVAL, "impact orbit: the mass matrix reduced to the "
                       "locked constraints is not positive definite");
     if (st == HES_OK)   /* the impulse scale: the nominal law's impulses */
         st = hes_mech_impact(mt, ev->x_minus, p, r->q, r->qd_minus, qdp, imp);
-    double *x0 = malloc(sizeof(double) * (size_t)an->orbit.n);
-    if (st != HES_OK || !x0) {
-        reduced_free(&red);
-        free(x0);
-        if (!nominal)
-            hes_analysis_free(&own);
-        return st != HES_OK ? hes__say(msg, len, st, "impact orbit: the nominal impact: %s",
-                                       msg && msg[0] ? msg : hes_strerror(st))
-                            : hes__say(msg, len, HES_ENOMEM, "out of memory");
-    }
-    memcpy(x0, an->orbit.x0, sizeof(double) * (size_t)an->orbit.n);
-    if (!nominal)
-        hes_analysis_free(&own);
-    double pmax = 0;
+    if (st != HES_OK)
+        return st;
+    *pmax = 0;
     for (int i = 0; i < mt->n_after; i++)
         if (isfinite(imp[i]))
-            pmax = fmax(pmax, fabs(imp[i]));
-    hes_impact_set_options so = o->set;
-    if (!(so.routh.h > 0))
-        so.routh.h = pmax > 0 ? pmax / 2 : 1;
-    if (so.routh.steps < 1)
-        so.routh.steps = 20;
-    so.keep_caps = 1;
-    hes_contact_set cs = { red.dr, r->k, red.M, red.Jn, red.Jt, red.mu };
-    st = hes_impact_set_sample(&cs, xi, &so, &r->set, msg, len);
-    /* the samples' velocities in the mech's coordinates, v = N xi */
+            *pmax = fmax(*pmax, fabs(imp[i]));
+    return HES_OK;
+}
+
+/* The outcome set sampled on the reduced contact set from xi (so: the
+ * caller's options, the step pmax / 2 and 20 steps unless given, the caps
+ * kept) into r->set, its velocities then in the mech's coordinates,
+ * v = N xi. */
+static hes_status sample_outcomes(const reduced *red, const double *xi, double pmax,
+                                  hes_impact_set_options *so, hes_impact_orbit *r, char *msg,
+                                  size_t len)
+{
+    int d = red->d;
+    if (!(so->routh.h > 0))
+        so->routh.h = pmax > 0 ? pmax / 2 : 1;
+    if (so->routh.steps < 1)
+        so->routh.steps = 20;
+    so->keep_caps = 1;
+    hes_contact_set cs = { red->dr, r->k, red->M, red->Jn, red->Jt, red->mu };
+    hes_status st = hes_impact_set_sample(&cs, xi, so, &r->set, msg, len);
     double *vfull = st == HES_OK ? malloc(sizeof(double) * (size_t)r->set.samples * d) : NULL;
     if (st == HES_OK && !vfull) {
         hes_impact_set_free(&r->set);
@@ -449,32 +430,21 @@ hes_status hes_impact_orbit_analyze(hes_system *sys, const hes_analysis *nominal
     }
     if (st == HES_OK) {
         for (int i = 0; i < r->set.samples; i++)
-            hes__matmul(d, red.dr, 1, red.N, r->set.v + (size_t)i * red.dr, vfull + (size_t)i * d);
+            hes__matmul(d, red->dr, 1, red->N, r->set.v + (size_t)i * red->dr,
+                        vfull + (size_t)i * d);
         free(r->set.v);
         r->set.v = vfull;
         r->set.n = d;
     }
-    reduced_free(&red);
-    if (st != HES_OK) {
-        free(x0);
-        return st;
-    }
-    int S = r->set.samples, threads = so.threads > 0 ? so.threads : 1;
-    r->consistent = calloc((size_t)S, sizeof *r->consistent);
-    r->psi = malloc(sizeof(double) * (size_t)S);
-    r->status = calloc((size_t)S, sizeof *r->status);
-    int *verdicts = calloc((size_t)S, sizeof *verdicts);
-    char (*msgs)[256] = calloc((size_t)S, sizeof *msgs);
-    job *jobs = malloc(sizeof *jobs * (size_t)threads);
-    if (!r->consistent || !r->psi || !r->status || !verdicts || !msgs || !jobs) {
-        free(verdicts);
-        free(msgs);
-        free(jobs);
-        free(x0);
-        hes_impact_orbit_free(r);
-        return hes__say(msg, len, HES_ENOMEM, "out of memory for %d orbits", S);
-    }
-    for (int i = 0; i < S; i++) {
+    return st;
+}
+
+/* The samples that continue the orbit's mode sequence (r->consistent,
+ * counted): finished, with the n_after contacts sticking and the others
+ * lifting off; every psi NAN until its orbit is found. */
+static void mark_consistent(hes_impact_orbit *r, int n_after)
+{
+    for (int i = 0; i < r->set.samples; i++) {
         r->psi[i] = NAN;
         int ok = r->set.finished[i];
         for (int c = 0; c < r->k && ok; c++)
@@ -483,14 +453,19 @@ hes_status hes_impact_orbit_analyze(hes_system *sys, const hes_analysis *nominal
         r->consistent[i] = ok;
         r->n_consistent += ok;
     }
-    for (int t = 0; t < threads; t++)
-        jobs[t] = (job){ sys, r, &so.routh, x0, verdicts, msgs, threads, t };
-    hes__run_parallel(threads, worker, jobs, sizeof *jobs);
+}
+
+/* The summary of the consistent samples' orbits: the failed ones (the
+ * first one's message, msgs[i]), the counts by verdict, the samples of
+ * the worst and the best psi, and for each outcome coordinate (u) the
+ * samples at its least and its greatest value. */
+static void summarize(hes_impact_orbit *r, const int *verdicts, char (*msgs)[256])
+{
     r->psi_worst = r->psi_best = NAN;
     r->worst = r->best = -1;
     for (int d = 0; d < 2 * r->k; d++)
         r->extreme_min[d] = r->extreme_max[d] = -1;
-    for (int i = 0; i < S; i++) {
+    for (int i = 0; i < r->set.samples; i++) {
         if (!r->consistent[i])
             continue;
         if (r->status[i] != HES_OK) {
@@ -519,25 +494,125 @@ hes_status hes_impact_orbit_analyze(hes_system *sys, const hes_analysis *nominal
                 *hi = i;
         }
     }
-    /* the worst orbit again, its return map also by central differences
-       of the full nonlinear flow (R_p included) */
-    r->worst_check = NAN;
-    if (r->worst >= 0) {
-        hes_routh_options ro = so.routh;
-        if (ro.select)
-            ro.select += (unsigned long)r->worst;
-        double psi;
-        int verdict;
-        char m2[256];
-        if (orbit_psi(sys, r, &ro, r->set.caps + (size_t)r->worst * r->set.dim, x0, 1, &psi,
-                      &verdict, &r->worst_check, m2, sizeof m2) != HES_OK)
-            r->worst_check = NAN;
+}
+
+/* The orbit of every consistent sample from the nominal section state x0,
+ * on threads (each its own model copy and system), summarized into r; on
+ * no memory r is freed. */
+static hes_status run_samples(const hes_system *sys, hes_impact_orbit *r,
+                              const hes_routh_options *routh, const double *x0, int n_after,
+                              int threads, char *msg, size_t len)
+{
+    int S = r->set.samples;
+    r->consistent = calloc((size_t)S, sizeof *r->consistent);
+    r->psi = malloc(sizeof(double) * (size_t)S);
+    r->status = calloc((size_t)S, sizeof *r->status);
+    int *verdicts = calloc((size_t)S, sizeof *verdicts);
+    char (*msgs)[256] = calloc((size_t)S, sizeof *msgs);
+    job *jobs = malloc(sizeof *jobs * (size_t)threads);
+    if (!r->consistent || !r->psi || !r->status || !verdicts || !msgs || !jobs) {
+        free(verdicts);
+        free(msgs);
+        free(jobs);
+        hes_impact_orbit_free(r);
+        return hes__say(msg, len, HES_ENOMEM, "out of memory for %d orbits", S);
     }
-    r->step = so.routh.h;
-    r->steps = so.routh.steps;
+    mark_consistent(r, n_after);
+    for (int t = 0; t < threads; t++)
+        jobs[t] = (job){ sys, r, routh, x0, verdicts, msgs, threads, t };
+    hes__run_parallel(threads, worker, jobs, sizeof *jobs);
+    summarize(r, verdicts, msgs);
     free(verdicts);
     free(msgs);
     free(jobs);
+    return HES_OK;
+}
+
+/* The worst orbit again, its return map also by central differences of
+ * the full nonlinear flow (R_p included): the largest difference into
+ * r->worst_check (NAN without a worst orbit, or where it fails). */
+static void check_worst(const hes_system *sys, hes_impact_orbit *r,
+                        const hes_routh_options *routh, const double *x0)
+{
+    r->worst_check = NAN;
+    if (r->worst < 0)
+        return;
+    hes_routh_options ro = *routh;
+    if (ro.select)
+        ro.select += (unsigned long)r->worst;
+    double psi;
+    int verdict;
+    char m2[256];
+    if (orbit_psi(sys, r, &ro, r->set.caps + (size_t)r->worst * r->set.dim, x0, 1, &psi,
+                  &verdict, &r->worst_check, m2, sizeof m2) != HES_OK)
+        r->worst_check = NAN;
+}
+
+hes_status hes_impact_orbit_analyze(hes_system *sys, const hes_analysis *nominal,
+                                    const hes_impact_orbit_options *o, hes_impact_orbit *r,
+                                    char *msg, size_t len)
+{
+    if (r)
+        memset(r, 0, sizeof *r);
+    if (!sys || !o || !r)
+        return hes__say(msg, len, HES_EINVAL, "impact orbit: needs a system, options and a "
+                        "result");
+    if (sys->kind != HES_KIND_HYBRID)
+        return hes__need_hybrid(sys, "hes_impact_orbit_analyze");
+    double t0 = hes__monotonic_seconds();
+    const hes_model *m = hes_system_model(sys);
+    /* the nominal analysis: the caller's, or one made here (and freed) */
+    hes_analysis own;
+    const hes_analysis *an = nominal;
+    hes_status st = HES_OK;
+    if (!an) {
+        st = hes_analyze(sys, 0, &own);
+        if (st != HES_OK)
+            return hes__say(msg, len, st, "the nominal orbit: %s", hes_system_errmsg(sys));
+        an = &own;
+    }
+    r->psi_nominal = an->stab.psi;
+    /* the transition and its event on the orbit */
+    int n_after = 0;
+    const hes_event *ev = impact_event(m, an, o->transition, r, &n_after);
+    if (!ev) {
+        if (!nominal)
+            hes_analysis_free(&own);
+        return hes__say(msg, len, HES_EINVAL, "impact orbit: no event of the orbit is a "
+                        "mechanical impact with frictional contacts (mu > 0 and a tangent row) "
+                        "and contacts that separate%s", o->transition >= 0 ? " at the "
+                        "transition asked for" : "");
+    }
+    const hes_mech_transition *mt = mech_transition(m, r->transition);
+    double xi[HES_MECH_MAX], pmax = 0;
+    reduced red = { 0 };
+    st = nominal_impact(sys, mt, ev, r, &red, xi, &pmax, msg, len);
+    double *x0 = malloc(sizeof(double) * (size_t)an->orbit.n);
+    if (st != HES_OK || !x0) {
+        reduced_free(&red);
+        free(x0);
+        if (!nominal)
+            hes_analysis_free(&own);
+        return st != HES_OK ? hes__say(msg, len, st, "impact orbit: the nominal impact: %s",
+                                       msg && msg[0] ? msg : hes_strerror(st))
+                            : hes__say(msg, len, HES_ENOMEM, "out of memory");
+    }
+    memcpy(x0, an->orbit.x0, sizeof(double) * (size_t)an->orbit.n);
+    if (!nominal)
+        hes_analysis_free(&own);
+    hes_impact_set_options so = o->set;
+    st = sample_outcomes(&red, xi, pmax, &so, r, msg, len);
+    reduced_free(&red);
+    if (st == HES_OK)
+        st = run_samples(sys, r, &so.routh, x0, n_after, so.threads > 0 ? so.threads : 1, msg,
+                         len);
+    if (st != HES_OK) {
+        free(x0);
+        return st;
+    }
+    check_worst(sys, r, &so.routh, x0);
+    r->step = so.routh.h;
+    r->steps = so.routh.steps;
     free(x0);
     r->seconds = hes__monotonic_seconds() - t0;
     if (r->n_orbits == 0) {

@@ -359,6 +359,148 @@ static int consider(hes_colloc *c, const double *cand, hes_colloc_objective obje
     return 1;
 }
 
+/* What each objective's runs are called in messages. */
+static const char *const objective_what[] = {
+    "collocation", "collocation with the energy cost", "collocation with psi in the cost",
+    "collocation with psi and energy in the cost"
+};
+
+/* The smoothings of the first round (cc->mu, cc->psi_mu), from z and the
+ * true psi at the best point so far (psi_best: NAN when there is none). */
+static void start_smoothing(hes_colloc *c, const double *z, hes_colloc_objective objective,
+                            double psi_best, cost_ctx *cc)
+{
+    /* A psi floor: max(psi, floor) has a kink where psi meets the floor,
+     * along which the quasi-Newton steps crawl (the knee biped's floor gait
+     * on 15 nodes: true cost 0.305 when its rounds stopped, after 1422
+     * evaluations, each round's fresh matrix gaining a little).  The rounds
+     * smooth the kink over |psi - floor| < mu, mu = floor_smoothing floor,
+     * a quarter of it after a round that gains less than SMOOTH_GAIN, then
+     * none (below SMOOTH_END floor).  The smoothed cost lies above
+     * the true one, which decides the best point (with 1400 evaluations:
+     * 0.220).  A budget can end while the rounds still smooth (their gains
+     * in the true cost are larger than an unsmoothed round's crawl: ending
+     * the knee biped's floor gait with an unsmoothed round of a quarter of
+     * its budget gave median true cost 0.2340 over 8 perturbed runs,
+     * against 0.2288). */
+    if (c->psi_floor > 0 && objective != HES_COLLOC_FEASIBLE && objective != HES_COLLOC_ENERGY &&
+        c->floor_smoothing >= SMOOTH_END)
+        cc->mu = c->floor_smoothing * c->psi_floor;
+    /* psi's own kinks (hes_colloc_options.psi_smoothing): where two
+     * multipliers have one modulus psi is not differentiable, and psi's
+     * optima lie there (the SLIP's on 11 nodes from K = thetadot = 0:
+     * SLSQP's rounds crawled to 0.662866 in 1000 evaluations; smoothed,
+     * they reach the optimum 0.662370 and end in 522).  The rounds
+     * minimise psi smoothed by hes__colloc_smax of the moduli, mu =
+     * psi_smoothing times psi at the start, with the floor's schedule
+     * (none below SMOOTH_END psi at the best point, where the polishing
+     * rounds below follow). */
+    if (c->psi_smoothing >= SMOOTH_END && c->measure == HES_MEASURE_PSI &&
+        (objective == HES_COLLOC_STABILITY || objective == HES_COLLOC_WEIGHTED)) {
+        double psi0 = psi_best;
+        if (!(psi0 > 0) && hes_colloc_psi(c, z, &psi0, NULL, NULL) != HES_OK)
+            psi0 = NAN;
+        cc->psi_mu = psi0 > 0 && isfinite(psi0) ? c->psi_smoothing * psi0 : 0.0;
+    }
+}
+
+/* One round: the NLP from zr with a fresh quasi-Newton matrix and at most
+ * budget evaluations by the solver use, the round's records reset first
+ * (the last iterate, whether the smoothings were met, the cheapest nearly
+ * feasible iterate, tracked for the objectives with a cost). */
+static hes_status run_round(hes_colloc *c, double *zr, double tol, cost_ctx *cc, int budget,
+                            hes_nlp_solver use, int *stalled)
+{
+    hes_colloc_objective objective = cc->objective;
+    double viol;
+    cc->have_last = 0;
+    cc->in_band = cc->psi_in_band = 0;
+    c->cand_valid = 0;
+    c->cand_cost = HUGE_VAL;
+    c->last_cost = HUGE_VAL;
+    c->track = objective != HES_COLLOC_FEASIBLE;
+    hes_status st = run_nlp(c, zr, tol, cc, objective == HES_COLLOC_FEASIBLE ? 0.0 : 1e-10,
+                            budget, &viol, objective_what[objective], use, stalled);
+    c->track = 0;
+    return st;
+}
+
+/* The round's other offers (objectives with a cost): its cheapest nearly
+ * feasible iterate (c->cand), then its last iterate (zl), each made
+ * feasible in zr and taken by consider; 1 when one became the best. */
+static int offer_iterates(hes_colloc *c, double *zr, const double *zl, const cost_ctx *cc,
+                          hes_nlp_solver use, double weight, double tol, double *f_best,
+                          double *zbest, double *psi_best)
+{
+    hes_colloc_objective objective = cc->objective;
+    size_t nv = (size_t)c->nv;
+    double viol;
+    int improved = 0, stalled;
+    for (int which = 0; which < 2; which++) {
+        if (which == 0 ? !c->cand_valid : !cc->have_last)
+            continue;
+        memcpy(zr, which == 0 ? c->cand : zl, sizeof(double) * nv);
+        /* the reduced space's iterates are orbits already: its own
+           feasibility run (no cost) mends their path constraints */
+        if (use == HES_NLP_REDUCED) {
+            cost_ctx feas = { .c = c, .objective = HES_COLLOC_FEASIBLE, .last_psi = NAN };
+            if (run_nlp(c, zr, tol, &feas, 0.0, 100, &viol, objective_what[HES_COLLOC_FEASIBLE],
+                        HES_NLP_REDUCED, &stalled) == HES_OK)
+                improved |= consider(c, zr, objective, weight, tol, f_best, zbest, psi_best);
+        } else if (hes_colloc_solve(c, zr, tol, &viol) == HES_OK) {
+            improved |= consider(c, zr, objective, weight, tol, f_best, zbest, psi_best);
+        }
+    }
+    return improved;
+}
+
+/* After a round that took the best cost from f_round to f_best: the
+ * smoothings of the next (a quarter as much after a round that gains less
+ * than SMOOTH_GAIN of the cost, none below SMOOTH_END), and whether the
+ * rounds go on (1).  *polished counts the unsmoothed rounds after psi's
+ * smoothing is over (psi_smooths: it was on). */
+static int next_round(const hes_colloc *c, cost_ctx *cc, double f_round, double f_best,
+                      double psi_best, int improved, int switched, int psi_smooths,
+                      int *polished)
+{
+    /* a round that met the smoothing goes on to one that smooths less,
+       or not */
+    int floor_band = cc->mu > 0 && cc->in_band;
+    int smoothed = floor_band || (cc->psi_mu > 0 && cc->psi_in_band);
+    int gained = f_round - f_best > SMOOTH_GAIN * fabs(f_best);
+    if (!gained) {
+        cc->mu = cc->mu / 4 >= SMOOTH_END * c->psi_floor ? cc->mu / 4 : 0.0;
+        if (isfinite(psi_best)) /* (no feasible point yet: as it is) */
+            cc->psi_mu = cc->psi_mu / 4 >= SMOOTH_END * psi_best ? cc->psi_mu / 4 : 0.0;
+    }
+    /* psi's smoothing over, one unsmoothed round polishes, and the
+       rounds go on only where they gain: at the kink the smoothed
+       rounds have reached, unsmoothed ones would crawl */
+    int go_on = improved || switched || smoothed;
+    if (psi_smooths && cc->psi_mu == 0)
+        go_on = switched || floor_band || gained || (*polished)++ == 0;
+    return go_on;
+}
+
+/* The result at the point z found (st: HES_OK): its constraint violation,
+ * and with it its energy, psi, roughness and true cost; the parameters
+ * left at z's. */
+static hes_status report(hes_colloc *c, double *z, hes_colloc_objective objective,
+                         double weight, hes_status st, hes_colloc_result *res)
+{
+    hes__colloc_put_params(c, z);
+    res->violation = max_violation(c, z);
+    if (st == HES_OK) {
+        res->energy = hes__colloc_energy(c, z, NULL);
+        st = hes_colloc_psi(c, z, &res->psi, NULL, NULL);
+        hes__colloc_put_params(c, z);
+        res->roughness = hes__colloc_roughness(c, z, NULL);
+        cost_ctx probe = { .c = c, .objective = objective, .weight = weight, .last_psi = NAN };
+        res->cost = cost_function((unsigned)c->nv, z, NULL, &probe);
+    }
+    return st;
+}
+
 hes_status hes_colloc_minimize(hes_colloc *c, double *z, hes_colloc_objective objective,
                                double weight, double tol, int maxeval, hes_colloc_result *res)
 {
@@ -366,9 +508,6 @@ hes_status hes_colloc_minimize(hes_colloc *c, double *z, hes_colloc_objective ob
         return HES_EINVAL;
     if (!z || !res)
         return hes__fail(c->sys, HES_EINVAL, "collocation: needs z and somewhere to put the result");
-    static const char *const what[] = { "collocation", "collocation with the energy cost",
-                                        "collocation with psi in the cost",
-                                        "collocation with psi and energy in the cost" };
     cost_ctx cc = { .c = c, .objective = objective, .weight = weight, .last_psi = NAN };
     memset(res, 0, sizeof *res);
     res->psi = res->energy = res->cost = res->violation = NAN;
@@ -378,7 +517,7 @@ hes_status hes_colloc_minimize(hes_colloc *c, double *z, hes_colloc_objective ob
     double *zl = malloc(sizeof(double) * 3 * nv);
     if (!zl)
         return hes__fail(c->sys, HES_ENOMEM, "out of memory");
-    double *zr = zl + nv, *zbest = zr + nv, f_best = HUGE_VAL, psi_best = NAN, viol = NAN;
+    double *zr = zl + nv, *zbest = zr + nv, f_best = HUGE_VAL, psi_best = NAN;
     hes_status st = HES_OK;
     cc.last_x = zl;
     if (!c->cand && !(c->cand = malloc(sizeof(double) * (size_t)c->nv_max))) {
@@ -404,38 +543,7 @@ hes_status hes_colloc_minimize(hes_colloc *c, double *z, hes_colloc_objective ob
     int explore = solver == HES_NLP_HYBRID;
     if (explore)
         solver = hes__colloc_reduced_applies(c) ? HES_NLP_REDUCED : HES_NLP_SLSQP;
-    /* A psi floor: max(psi, floor) has a kink where psi meets the floor,
-     * along which the quasi-Newton steps crawl (the knee biped's floor gait
-     * on 15 nodes: true cost 0.305 when its rounds stopped, after 1422
-     * evaluations, each round's fresh matrix gaining a little).  The rounds
-     * smooth the kink over |psi - floor| < mu, mu = floor_smoothing floor,
-     * a quarter of it after a round that gains less than SMOOTH_GAIN, then
-     * none (below SMOOTH_END floor).  The smoothed cost lies above
-     * the true one, which decides the best point (with 1400 evaluations:
-     * 0.220).  A budget can end while the rounds still smooth (their gains
-     * in the true cost are larger than an unsmoothed round's crawl: ending
-     * the knee biped's floor gait with an unsmoothed round of a quarter of
-     * its budget gave median true cost 0.2340 over 8 perturbed runs,
-     * against 0.2288). */
-    if (c->psi_floor > 0 && objective != HES_COLLOC_FEASIBLE && objective != HES_COLLOC_ENERGY &&
-        c->floor_smoothing >= SMOOTH_END)
-        cc.mu = c->floor_smoothing * c->psi_floor;
-    /* psi's own kinks (hes_colloc_options.psi_smoothing): where two
-     * multipliers have one modulus psi is not differentiable, and psi's
-     * optima lie there (the SLIP's on 11 nodes from K = thetadot = 0:
-     * SLSQP's rounds crawled to 0.662866 in 1000 evaluations; smoothed,
-     * they reach the optimum 0.662370 and end in 522).  The rounds
-     * minimise psi smoothed by hes__colloc_smax of the moduli, mu =
-     * psi_smoothing times psi at the start, with the floor's schedule
-     * (none below SMOOTH_END psi at the best point, where the polishing
-     * rounds below follow). */
-    if (c->psi_smoothing >= SMOOTH_END && c->measure == HES_MEASURE_PSI &&
-        (objective == HES_COLLOC_STABILITY || objective == HES_COLLOC_WEIGHTED)) {
-        double psi0 = psi_best;
-        if (!(psi0 > 0) && hes_colloc_psi(c, z, &psi0, NULL, NULL) != HES_OK)
-            psi0 = NAN;
-        cc.psi_mu = psi0 > 0 && isfinite(psi0) ? c->psi_smoothing * psi0 : 0.0;
-    }
+    start_smoothing(c, z, objective, psi_best, &cc);
     int psi_smooths = cc.psi_mu > 0, polished = 0;
     while (cc.evaluations < maxeval) {
         int left = maxeval - cc.evaluations;
@@ -448,16 +556,9 @@ hes_status hes_colloc_minimize(hes_colloc *c, double *z, hes_colloc_objective ob
         int before = cc.evaluations, improved = 0;
         double f_round = f_best;
         memcpy(zr, f_best < HUGE_VAL ? zbest : z, sizeof(double) * nv);
-        cc.have_last = 0;
-        cc.in_band = cc.psi_in_band = 0;
-        c->cand_valid = 0;
-        c->cand_cost = HUGE_VAL;
-        c->last_cost = HUGE_VAL;
-        c->track = objective != HES_COLLOC_FEASIBLE;
         int stalled;
         hes_nlp_solver use = explore ? HES_NLP_SLSQP : solver;
-        st = run_nlp(c, zr, tol, &cc, objective == HES_COLLOC_FEASIBLE ? 0.0 : 1e-10, budget,
-                     &viol, what[objective], use, &stalled);
+        st = run_round(c, zr, tol, &cc, budget, use, &stalled);
         /* IPOPT's line search can stall where psi is not smooth (two
            multipliers of equal modulus: restoration fails); SLSQP's
            least-squares steps polish from there in the next rounds */
@@ -466,44 +567,17 @@ hes_status hes_colloc_minimize(hes_colloc *c, double *z, hes_colloc_objective ob
             solver = HES_NLP_SLSQP;
         switched |= explore; /* the hybrid's first round: its own rounds follow */
         explore = 0;
-        c->track = 0;
         /* a program the solver cannot take (the reduced space with nothing
            free), or no memory: the caller's error, not a round's failure */
         if (st == HES_EINVAL || st == HES_ENOMEM || st == HES_ESOLVER)
             break;
         if (st == HES_OK || st == HES_ENOORBIT)
             improved |= consider(c, zr, objective, weight, tol, &f_best, zbest, &psi_best);
-        for (int which = 0; objective != HES_COLLOC_FEASIBLE && which < 2; which++) {
-            if (which == 0 ? !c->cand_valid : !cc.have_last)
-                continue;
-            memcpy(zr, which == 0 ? c->cand : zl, sizeof(double) * nv);
-            /* the reduced space's iterates are orbits already: its own
-               feasibility run (no cost) mends their path constraints */
-            if (use == HES_NLP_REDUCED) {
-                cost_ctx feas = { .c = c, .objective = HES_COLLOC_FEASIBLE, .last_psi = NAN };
-                if (run_nlp(c, zr, tol, &feas, 0.0, 100, &viol, what[HES_COLLOC_FEASIBLE],
-                            HES_NLP_REDUCED, &stalled) == HES_OK)
-                    improved |= consider(c, zr, objective, weight, tol, &f_best, zbest, &psi_best);
-            } else if (hes_colloc_solve(c, zr, tol, &viol) == HES_OK) {
-                improved |= consider(c, zr, objective, weight, tol, &f_best, zbest, &psi_best);
-            }
-        }
-        /* a round that met the smoothing goes on to one that smooths less,
-           or not */
-        int floor_band = cc.mu > 0 && cc.in_band;
-        int smoothed = floor_band || (cc.psi_mu > 0 && cc.psi_in_band);
-        int gained = f_round - f_best > SMOOTH_GAIN * fabs(f_best);
-        if (!gained) {
-            cc.mu = cc.mu / 4 >= SMOOTH_END * c->psi_floor ? cc.mu / 4 : 0.0;
-            if (isfinite(psi_best)) /* (no feasible point yet: as it is) */
-                cc.psi_mu = cc.psi_mu / 4 >= SMOOTH_END * psi_best ? cc.psi_mu / 4 : 0.0;
-        }
-        /* psi's smoothing over, one unsmoothed round polishes, and the
-           rounds go on only where they gain: at the kink the smoothed
-           rounds have reached, unsmoothed ones would crawl */
-        int go_on = improved || switched || smoothed;
-        if (psi_smooths && cc.psi_mu == 0)
-            go_on = switched || floor_band || gained || polished++ == 0;
+        if (objective != HES_COLLOC_FEASIBLE)
+            improved |= offer_iterates(c, zr, zl, &cc, use, weight, tol, &f_best, zbest,
+                                       &psi_best);
+        int go_on = next_round(c, &cc, f_round, f_best, psi_best, improved, switched,
+                               psi_smooths, &polished);
         if (objective == HES_COLLOC_FEASIBLE || !go_on || cc.evaluations == before)
             break;
     }
@@ -516,20 +590,11 @@ hes_status hes_colloc_minimize(hes_colloc *c, double *z, hes_colloc_objective ob
         memcpy(z, zbest, sizeof(double) * nv);
         st = HES_OK;
     } else if (st == HES_OK) {
-        st = hes__fail(c->sys, HES_ENOORBIT, "%s found no feasible point", what[objective]);
+        st = hes__fail(c->sys, HES_ENOORBIT, "%s found no feasible point",
+                       objective_what[objective]);
     }
     free(zl);
-    hes__colloc_put_params(c, z);
-    res->violation = max_violation(c, z);
-    if (st == HES_OK) {
-        res->energy = hes__colloc_energy(c, z, NULL);
-        st = hes_colloc_psi(c, z, &res->psi, NULL, NULL);
-        hes__colloc_put_params(c, z);
-        res->roughness = hes__colloc_roughness(c, z, NULL);
-        cost_ctx probe = { .c = c, .objective = objective, .weight = weight, .last_psi = NAN };
-        res->cost = cost_function((unsigned)c->nv, z, NULL, &probe);
-    }
-    return st;
+    return report(c, z, objective, weight, st, res);
 }
 
 hes_status hes_colloc_optimize(hes_colloc *c, double *z, double tol, double *psi,

@@ -172,26 +172,19 @@ hes_status hes_colloc_create(hes_system *sys, int nodes, hes_colloc **out)
     return hes_colloc_create_opts(sys, &o, out);
 }
 
-hes_status hes_colloc_create_opts(hes_system *sys, const hes_colloc_options *opts,
-                                  hes_colloc **out)
+/* The options the layout depends on, checked against the model: an
+ * autonomous orbit spec with an event sequence, 2 nodes or more, a known
+ * NLP solver that is built in, inputs among the parameters, 0 to 64 virtual
+ * events before each event; the number of phases into *P. */
+static hes_status check_options(hes_system *sys, const hes_colloc_options *opts, int *P)
 {
-    if (out)
-        *out = NULL;
-    if (!sys)
-        return HES_EINVAL;
-    if (sys->kind != HES_KIND_HYBRID)
-        return hes__need_hybrid(sys, "hes_colloc_create_opts");
-    if (!opts || !out)
-        return hes__fail(sys, HES_EINVAL, "collocation: needs options and somewhere to put it");
     const hes_model *m = sys->model;
     const hes_orbit_spec *o = &m->orbit;
-    int nodes = opts->nodes, S = o->n_sequence, P = 0, n_in = opts->n_inputs;
-    int refine = opts->refine > 1 ? opts->refine : 1;
-    *out = NULL;
+    int S = o->n_sequence;
     if (!o->guess || S < 1 || o->period_param)
         return hes__fail(sys, HES_EINVAL, "collocation needs an autonomous orbit spec with an "
                          "event sequence (model '%s')", m->name);
-    if (nodes < 2)
+    if (opts->nodes < 2)
         return hes__fail(sys, HES_EINVAL, "collocation needs at least 2 nodes per phase");
     if ((int)opts->solver < HES_NLP_DEFAULT || opts->solver > HES_NLP_HYBRID)
         return hes__fail(sys, HES_EINVAL, "unknown NLP solver %d", (int)opts->solver);
@@ -199,21 +192,30 @@ hes_status hes_colloc_create_opts(hes_system *sys, const hes_colloc_options *opt
         return hes__fail(sys, HES_ESOLVER, "the NLP solver %s is not built in: install the "
                          "Debian package coinor-libipopt-dev and run configure again",
                          hes_nlp_solver_name(opts->solver));
-    if (n_in < 0 || n_in > m->n_params)
-        return hes__fail(sys, HES_EINVAL, "invalid number of inputs %d", n_in);
+    if (opts->n_inputs < 0 || opts->n_inputs > m->n_params)
+        return hes__fail(sys, HES_EINVAL, "invalid number of inputs %d", opts->n_inputs);
+    *P = 0;
     for (int j = 0; j < S; j++) {
         int v = opts->virtual_events ? opts->virtual_events[j] : 0;
         if (v < 0 || v > 64)
             return hes__fail(sys, HES_EINVAL, "%d virtual events before '%s': between 0 and 64",
                              v, m->transitions[o->sequence[j]].name);
-        P += v + 1;
+        *P += v + 1;
     }
+    return HES_OK;
+}
+
+/* The object with its per-phase arrays (13 of P ints in one block), the
+ * parameters', anchors' and inputs' arrays; NULL when out of memory. */
+static hes_colloc *colloc_alloc(hes_system *sys, int P, int n_in)
+{
+    const hes_orbit_spec *o = &sys->model->orbit;
     hes_colloc *c = calloc(1, sizeof *c);
     if (!c)
-        return hes__fail(sys, HES_ENOMEM, "out of memory");
+        return NULL;
     c->sys = sys;
     c->n_phases = P;
-    c->n_phys = S;
+    c->n_phys = o->n_sequence;
     c->mode = malloc(sizeof(int) * 13 * (size_t)P);
     c->n_fp = c->n_solved = o->n_free_params;
     c->pidx = malloc(sizeof(int) * (size_t)(c->n_fp + HES_COLLOC_MAX_DESIGN));
@@ -225,7 +227,7 @@ hes_status hes_colloc_create_opts(hes_system *sys, const hes_colloc_options *opt
     if (!c->mode || !c->pidx || !c->plo || !c->anchor || !c->anchor_value || !c->in_idx ||
         !c->in_lo) {
         hes_colloc_destroy(c);
-        return hes__fail(sys, HES_ENOMEM, "out of memory");
+        return NULL;
     }
     c->tr = c->mode + P;
     c->virt = c->tr + P;
@@ -243,29 +245,46 @@ hes_status hes_colloc_create_opts(hes_system *sys, const hes_colloc_options *opt
     c->x0_lo = c->in_hi + n_in;
     c->x0_hi = c->x0_lo + sys->nmax;
     c->n_in = n_in;
-    for (int q = 0; q < n_in; q++) {
+    return c;
+}
+
+/* The inputs: model parameters that are not solved for, with their
+ * bounds (none where the options give none). */
+static hes_status set_inputs(hes_colloc *c, const hes_colloc_options *opts)
+{
+    hes_system *sys = c->sys;
+    const hes_model *m = sys->model;
+    const hes_orbit_spec *o = &m->orbit;
+    for (int q = 0; q < c->n_in; q++) {
         int pi = hes_model_param_index(m, opts->inputs[q]);
         int solved = 0;
         for (int f = 0; pi >= 0 && f < o->n_free_params; f++)
             solved |= strcmp(o->free_params[f], opts->inputs[q]) == 0;
-        if (pi < 0 || solved) {
-            hes_colloc_destroy(c);
+        if (pi < 0 || solved)
             return hes__fail(sys, pi < 0 ? HES_ENOTFOUND : HES_EINVAL,
                              pi < 0 ? "model '%s' has no parameter '%s' to use as an input"
                                     : "model '%s': the solved parameter '%s' cannot be an input",
                              m->name, opts->inputs[q]);
-        }
         c->in_idx[q] = pi;
         c->in_lo[q] = opts->input_lo ? opts->input_lo[q] : -HUGE_VAL;
         c->in_hi[q] = opts->input_hi ? opts->input_hi[q] : HUGE_VAL;
     }
+    return HES_OK;
+}
+
+/* The bounds of the first state and the durations, the path constraints,
+ * the measure, its smoothings and floor, the solver and the progress
+ * callback from the options. */
+static void set_options(hes_colloc *c, const hes_colloc_options *opts)
+{
+    const hes_model *m = c->sys->model;
     /* held inputs and virtual offsets determine the orbit: bounds on its
      * first state and its durations and the path constraints would
      * over-determine it (a gait's sub-phase at the minimum duration 0.005 s
      * is 0.004995 s long on the knee biped's 4 times finer grid: a feasible
      * gait refused) */
     int held = opts->fix_inputs != 0;
-    int n0 = m->modes[o->mode].dim;
+    int n0 = m->modes[m->orbit.mode].dim;
     for (int r = 0; r < n0; r++) {
         c->x0_lo[r] = opts->x0_lo && !held ? opts->x0_lo[r] : -HUGE_VAL;
         c->x0_hi[r] = opts->x0_hi && !held ? opts->x0_hi[r] : HUGE_VAL;
@@ -284,9 +303,21 @@ hes_status hes_colloc_create_opts(hes_system *sys, const hes_colloc_options *opt
     c->spec = opts->path && !held ? m->trajopt : NULL;
     c->progress = opts->progress;
     c->progress_ctx = opts->progress_ctx;
+}
+
+/* The phases and the decision vector's layout: v_j + 1 sub-phases before
+ * event j (at least 3 nodes each, refine times finer), each with its
+ * states, duration, input rows and virtual offset in turn; then the solved
+ * parameters, with their bounds. */
+static void phase_layout(hes_colloc *c, const hes_colloc_options *opts)
+{
+    const hes_model *m = c->sys->model;
+    const hes_orbit_spec *o = &m->orbit;
+    int nodes = opts->nodes, n_in = c->n_in;
+    int refine = opts->refine > 1 ? opts->refine : 1;
     int off = 0, start = 0, i = 0;
     c->max_nodes = 2;
-    for (int j = 0; j < S; j++) {
+    for (int j = 0; j < o->n_sequence; j++) {
         int v = opts->virtual_events ? opts->virtual_events[j] : 0;
         /* the first sub-phase (up to the guard's turn, see split_phase) gets
          * half the phase's nodes, the others share the other half */
@@ -329,11 +360,17 @@ hes_status hes_colloc_create_opts(hes_system *sys, const hes_colloc_options *opt
         c->phi[q] = m->params[c->pidx[q]].max;
     }
     c->nv = off + c->n_fp;
-    /* anchors: residual components that are not free states */
-    if (o->guess(sys->p, c->anchor_value, m->data) != 0) {
-        hes_colloc_destroy(c);
+}
+
+/* The anchors: the orbit spec's guess, and the residual components that
+ * are not free states (fixed at their guessed values). */
+static hes_status set_anchors(hes_colloc *c)
+{
+    hes_system *sys = c->sys;
+    const hes_model *m = sys->model;
+    const hes_orbit_spec *o = &m->orbit;
+    if (o->guess(sys->p, c->anchor_value, m->data) != 0)
         return hes__fail(sys, HES_EMODEL, "the orbit's initial guess failed");
-    }
     for (int r = 0; r < o->n_residual; r++) {
         int j = o->residual[r], free_state = 0;
         for (int f = 0; f < o->n_free_states; f++)
@@ -341,16 +378,26 @@ hes_status hes_colloc_create_opts(hes_system *sys, const hes_colloc_options *opt
         if (!free_state)
             c->anchor[c->n_anchor++] = j;
     }
-    int nc = 0, ni = 0;
+    return HES_OK;
+}
+
+/* The numbers of equality constraints (defects, event, reset per phase;
+ * the anchors) and of inequalities (path constraints at the nodes, at
+ * most 64 values at one node; crossing rates; the order of virtual
+ * events) into c->nc and c->ni, with each phase's crossing direction
+ * (c->vdir) that the last two depend on. */
+static hes_status count_constraints(hes_colloc *c)
+{
+    hes_system *sys = c->sys;
+    const hes_model *m = sys->model;
+    int P = c->n_phases, nc = 0, ni = 0;
     for (int p = 0; p < P; p++) {
         nc += (c->nn[p] - 1) * c->dim[p] + 1 + c->dim[(p + 1) % P];
         for (int k = 0; k < c->nn[p]; k++) {
             int np = hes__colloc_path_count(c, c->mode[p], hes__colloc_node_kind(c, p, k));
-            if (np > 64) { /* colloc_path.c differences them in 64-value buffers */
-                hes_colloc_destroy(c);
+            if (np > 64) /* colloc_path.c differences them in 64-value buffers */
                 return hes__fail(sys, HES_EINVAL, "model '%s': %d path-constraint values in "
                                  "mode '%s', at most 64", m->name, np, m->modes[c->mode[p]].name);
-            }
             ni += np;
         }
     }
@@ -363,6 +410,38 @@ hes_status hes_colloc_create_opts(hes_system *sys, const hes_colloc_options *opt
             ni += c->nn[p] - 1;
     c->nc = nc + c->n_anchor;
     c->ni = ni;
+    return HES_OK;
+}
+
+hes_status hes_colloc_create_opts(hes_system *sys, const hes_colloc_options *opts,
+                                  hes_colloc **out)
+{
+    if (out)
+        *out = NULL;
+    if (!sys)
+        return HES_EINVAL;
+    if (sys->kind != HES_KIND_HYBRID)
+        return hes__need_hybrid(sys, "hes_colloc_create_opts");
+    if (!opts || !out)
+        return hes__fail(sys, HES_EINVAL, "collocation: needs options and somewhere to put it");
+    int P = 0;
+    *out = NULL;
+    hes_status st = check_options(sys, opts, &P);
+    if (st != HES_OK)
+        return st;
+    hes_colloc *c = colloc_alloc(sys, P, opts->n_inputs);
+    if (!c)
+        return hes__fail(sys, HES_ENOMEM, "out of memory");
+    if ((st = set_inputs(c, opts)) != HES_OK) {
+        hes_colloc_destroy(c);
+        return st;
+    }
+    set_options(c, opts);
+    phase_layout(c, opts);
+    if ((st = set_anchors(c)) != HES_OK || (st = count_constraints(c)) != HES_OK) {
+        hes_colloc_destroy(c);
+        return st;
+    }
     c->nv_max = c->poff + c->n_solved + HES_COLLOC_MAX_DESIGN;
     assert(c->nv == c->poff + c->n_fp && c->nv <= c->nv_max);
     if (alloc_workspaces(c) != HES_OK) {
@@ -370,7 +449,7 @@ hes_status hes_colloc_create_opts(hes_system *sys, const hes_colloc_options *opt
         return hes__fail(sys, HES_ENOMEM, "out of memory");
     }
     if (opts->jobs > 1) {
-        hes_status st = hes__colloc_team_start(c, opts->jobs);
+        st = hes__colloc_team_start(c, opts->jobs);
         if (st != HES_OK) {
             hes_colloc_destroy(c);
             return st;

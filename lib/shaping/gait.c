@@ -169,36 +169,9 @@ void hes_gait_model_destroy(hes_model *m)
     free(gm);
 }
 
-hes_status hes_gait_model(const hes_gait *g, const hes_model *base, hes_model **out,
-                          char *msg, size_t len)
+/* The gait's inputs: each a parameter of the base model, none listed twice. */
+static hes_status check_inputs(const hes_gait *g, const hes_model *base, char *msg, size_t len)
 {
-    if (out)
-        *out = NULL;
-    if (!g || !base || !out) {
-        if (msg && len)
-            snprintf(msg, len, "gait model: needs a gait, its base model and somewhere to put it");
-        return HES_EINVAL;
-    }
-    const hes_orbit_spec *o = &base->orbit;
-    int P = g->n_phases, seq = 0;
-    *out = NULL;
-    if (g->n_params != base->n_params || base->n_params > GAIT_MAX_PARAMS) {
-        snprintf(msg, len, "the gait has %d parameters, model '%s' %d (at most %d)",
-                 g->n_params, base->name, base->n_params, GAIT_MAX_PARAMS);
-        return HES_EINVAL;
-    }
-    if (!o->guess || o->period_param || P < 1) {
-        snprintf(msg, len, "gaits need an autonomous orbit spec (model '%s')", base->name);
-        return HES_EINVAL;
-    }
-    /* what the derived callbacks index with (a gait read from a file is
-     * checked by the reader; one built by hand is checked here) */
-    if (!g->params || !g->phases || g->n_inputs < 0 || g->n_inputs > base->n_params ||
-        (g->n_inputs > 0 && !g->inputs)) {
-        snprintf(msg, len, "the gait lacks its parameters, phases or inputs (%d inputs)",
-                 g->n_inputs);
-        return HES_EINVAL;
-    }
     for (int r = 0; r < g->n_inputs; r++) {
         int dup = 0;
         for (int q = 0; q < r; q++)
@@ -210,7 +183,14 @@ hes_status hes_gait_model(const hes_gait *g, const hes_model *base, hes_model **
             return HES_EINVAL;
         }
     }
-    for (int i = 0; i < P; i++) {
+    return HES_OK;
+}
+
+/* Every phase: at least 2 nodes with their states, a finite duration >= 0,
+ * and 1 or one per node rows of inputs. */
+static hes_status check_phase_data(const hes_gait *g, char *msg, size_t len)
+{
+    for (int i = 0; i < g->n_phases; i++) {
         const hes_gait_phase *ph = &g->phases[i];
         if (ph->nodes < 2 || !ph->x || !(isfinite(ph->duration) && ph->duration >= 0) ||
             (g->n_inputs > 0 && (!ph->u || (ph->u_rows != 1 && ph->u_rows != ph->nodes)))) {
@@ -220,7 +200,18 @@ hes_status hes_gait_model(const hes_gait *g, const hes_model *base, hes_model **
             return HES_EINVAL;
         }
     }
-    for (int i = 0; i < P; i++) {
+    return HES_OK;
+}
+
+/* The phases follow the orbit: each ends with an event that leaves its
+ * mode, the physical ones (not virtual) are the orbit spec's event sequence
+ * in order, and the first phase is in the orbit's start mode. */
+static hes_status check_sequence(const hes_gait *g, const hes_model *base, char *msg,
+                                 size_t len)
+{
+    const hes_orbit_spec *o = &base->orbit;
+    int seq = 0;
+    for (int i = 0; i < g->n_phases; i++) {
         const hes_gait_phase *ph = &g->phases[i];
         if (ph->transition < 0 || ph->transition >= base->n_transitions ||
             base->transitions[ph->transition].from != ph->mode) {
@@ -242,6 +233,15 @@ hes_status hes_gait_model(const hes_gait *g, const hes_model *base, hes_model **
                  "events, first mode %d)", base->name, seq, o->n_sequence, g->phases[0].mode);
         return HES_EINVAL;
     }
+    return HES_OK;
+}
+
+/* The derived model's storage: P modes, transitions and phase data, the
+ * base's parameters (valued as the gait's), the sequence 0 .. P-1 and room
+ * for the names; NULL when out of memory. */
+static gait_model *gait_model_alloc(const hes_gait *g, const hes_model *base)
+{
+    int P = g->n_phases;
     gait_model *gm = calloc(1, sizeof *gm);
     size_t names_len = 0;
     for (int i = 0; i < P; i++)
@@ -258,54 +258,74 @@ hes_status hes_gait_model(const hes_gait *g, const hes_model *base, hes_model **
     if (!gm || !gm->modes || !gm->transitions || !gm->params || !gm->pd || !gm->sequence ||
         !gm->names) {
         hes_gait_model_destroy((hes_model *)gm);
-        snprintf(msg, len, "out of memory");
-        return HES_ENOMEM;
+        return NULL;
     }
     gm->g = g;
     gm->base = base;
     memcpy(gm->params, base->params, sizeof *gm->params * (size_t)base->n_params);
     for (int j = 0; j < base->n_params; j++)
         gm->params[j].value = g->params[j];
-    char *nm = gm->names;
-    double tbase = 0;
-    int n_virtual = 0;
-    for (int i = 0; i < P; i++) {
-        const hes_gait_phase *ph = &g->phases[i];
-        const hes_mode *bm = &base->modes[ph->mode];
-        const hes_transition *bt = &base->transitions[ph->transition];
-        int same = 0, index = 0;
-        for (int k = 0; k < P; k++) {
-            same += g->phases[k].mode == ph->mode;
-            index += k < i && g->phases[k].mode == ph->mode;
-        }
-        gm->pd[i] = (gait_phase_data){ gm, i, tbase };
-        hes_mode *md = &gm->modes[i];
-        *md = *bm;
-        md->name = nm;
-        nm += (same > 1 ? sprintf(nm, "%s.%d", bm->name, index + 1) : sprintf(nm, "%s", bm->name)) + 1;
-        md->field = gait_field;
-        md->field_dx = bm->field_dx ? gait_field_dx : NULL;
-        md->data = &gm->pd[i];
-        hes_transition *tr = &gm->transitions[i];
-        memset(tr, 0, sizeof *tr);
-        tr->name = nm;
-        nm += (ph->is_virtual ? sprintf(nm, "virtual.%d", ++n_virtual) : sprintf(nm, "%s", bt->name)) + 1;
-        tr->from = i;
-        tr->to = (i + 1) % P;
-        tr->direction = ph->is_virtual ? ph->direction : bt->direction;
-        tr->guard = gait_guard;
-        tr->guard_dx = bt->guard_dx ? gait_guard_dx : NULL;
-        tr->guard_dt = bt->guard_dt ? gait_guard_dt : NULL;
-        if (!ph->is_virtual) {
-            tr->reset = bt->reset ? gait_reset : NULL;
-            tr->reset_dx = bt->reset_dx ? gait_reset_dx : NULL;
-            tr->reset_dt = bt->reset_dt ? gait_reset_dt : NULL;
-        }
-        tr->clock_reset = 1;
-        tr->data = &gm->pd[i];
-        gm->sequence[i] = i;
-        tbase = !ph->is_virtual && bt->clock_reset ? 0.0 : tbase + ph->duration;
+    return gm;
+}
+
+/* Mode i and transition i of the derived model: phase i (base mode's
+ * callbacks through the gait's inputs, named MODE or MODE.k when the base
+ * mode recurs) and its end event (the base guard, the base reset unless
+ * virtual, named virtual.k for the k-th virtual event; always restarting
+ * the clock).  The names are written at *nm, which is moved past them;
+ * tbase is the base model time at the phase start, the nominal durations
+ * since the last physical clock reset. */
+static void derive_phase(gait_model *gm, int i, double tbase, int *n_virtual, char **nm)
+{
+    const hes_gait *g = gm->g;
+    const hes_model *base = gm->base;
+    int P = g->n_phases;
+    const hes_gait_phase *ph = &g->phases[i];
+    const hes_mode *bm = &base->modes[ph->mode];
+    const hes_transition *bt = &base->transitions[ph->transition];
+    int same = 0, index = 0;
+    for (int k = 0; k < P; k++) {
+        same += g->phases[k].mode == ph->mode;
+        index += k < i && g->phases[k].mode == ph->mode;
     }
+    gm->pd[i] = (gait_phase_data){ gm, i, tbase };
+    hes_mode *md = &gm->modes[i];
+    *md = *bm;
+    md->name = *nm;
+    *nm += (same > 1 ? sprintf(*nm, "%s.%d", bm->name, index + 1)
+                     : sprintf(*nm, "%s", bm->name)) + 1;
+    md->field = gait_field;
+    md->field_dx = bm->field_dx ? gait_field_dx : NULL;
+    md->data = &gm->pd[i];
+    hes_transition *tr = &gm->transitions[i];
+    memset(tr, 0, sizeof *tr);
+    tr->name = *nm;
+    *nm += (ph->is_virtual ? sprintf(*nm, "virtual.%d", ++*n_virtual)
+                           : sprintf(*nm, "%s", bt->name)) + 1;
+    tr->from = i;
+    tr->to = (i + 1) % P;
+    tr->direction = ph->is_virtual ? ph->direction : bt->direction;
+    tr->guard = gait_guard;
+    tr->guard_dx = bt->guard_dx ? gait_guard_dx : NULL;
+    tr->guard_dt = bt->guard_dt ? gait_guard_dt : NULL;
+    if (!ph->is_virtual) {
+        tr->reset = bt->reset ? gait_reset : NULL;
+        tr->reset_dx = bt->reset_dx ? gait_reset_dx : NULL;
+        tr->reset_dt = bt->reset_dt ? gait_reset_dt : NULL;
+    }
+    tr->clock_reset = 1;
+    tr->data = &gm->pd[i];
+    gm->sequence[i] = i;
+}
+
+/* The derived model itself: the base's name, parameters, integrator and
+ * checks over the phases' modes and transitions, its orbit the base's
+ * started in phase 0 with the sequence of every phase and the section at
+ * the last one's event, the guess the gait's first state. */
+static void fill_model(gait_model *gm)
+{
+    const hes_model *base = gm->base;
+    int P = gm->g->n_phases;
     hes_model *m = &gm->model;
     m->abi = HES_MODEL_ABI;
     m->name = base->name;
@@ -316,7 +336,7 @@ hes_status hes_gait_model(const hes_gait *g, const hes_model *base, hes_model **
     m->transitions = gm->transitions;
     m->n_params = base->n_params;
     m->params = gm->params;
-    m->orbit = *o;
+    m->orbit = base->orbit;
     m->orbit.mode = 0;
     m->orbit.section = P - 1;
     m->orbit.n_sequence = P;
@@ -329,6 +349,57 @@ hes_status hes_gait_model(const hes_gait *g, const hes_model *base, hes_model **
     m->data = gm;
     m->describe_error = gait_describe_error;
     m->trajopt = NULL;
+}
+
+hes_status hes_gait_model(const hes_gait *g, const hes_model *base, hes_model **out,
+                          char *msg, size_t len)
+{
+    if (out)
+        *out = NULL;
+    if (!g || !base || !out) {
+        if (msg && len)
+            snprintf(msg, len, "gait model: needs a gait, its base model and somewhere to put it");
+        return HES_EINVAL;
+    }
+    const hes_orbit_spec *o = &base->orbit;
+    int P = g->n_phases;
+    *out = NULL;
+    if (g->n_params != base->n_params || base->n_params > GAIT_MAX_PARAMS) {
+        snprintf(msg, len, "the gait has %d parameters, model '%s' %d (at most %d)",
+                 g->n_params, base->name, base->n_params, GAIT_MAX_PARAMS);
+        return HES_EINVAL;
+    }
+    if (!o->guess || o->period_param || P < 1) {
+        snprintf(msg, len, "gaits need an autonomous orbit spec (model '%s')", base->name);
+        return HES_EINVAL;
+    }
+    /* what the derived callbacks index with (a gait read from a file is
+     * checked by the reader; one built by hand is checked here) */
+    if (!g->params || !g->phases || g->n_inputs < 0 || g->n_inputs > base->n_params ||
+        (g->n_inputs > 0 && !g->inputs)) {
+        snprintf(msg, len, "the gait lacks its parameters, phases or inputs (%d inputs)",
+                 g->n_inputs);
+        return HES_EINVAL;
+    }
+    if (check_inputs(g, base, msg, len) != HES_OK || check_phase_data(g, msg, len) != HES_OK ||
+        check_sequence(g, base, msg, len) != HES_OK)
+        return HES_EINVAL;
+    gait_model *gm = gait_model_alloc(g, base);
+    if (!gm) {
+        snprintf(msg, len, "out of memory");
+        return HES_ENOMEM;
+    }
+    char *nm = gm->names;
+    double tbase = 0;
+    int n_virtual = 0;
+    for (int i = 0; i < P; i++) {
+        const hes_gait_phase *ph = &g->phases[i];
+        derive_phase(gm, i, tbase, &n_virtual, &nm);
+        tbase = !ph->is_virtual && base->transitions[ph->transition].clock_reset
+                ? 0.0 : tbase + ph->duration;
+    }
+    fill_model(gm);
+    hes_model *m = &gm->model;
     if (hes_model_validate(m, msg, len) != HES_OK) {
         hes_gait_model_destroy(m);
         return HES_EINVAL;

@@ -103,17 +103,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "problems.h"
-
-enum { P_MH, P_MT, P_MS, P_A1, P_B1, P_A2, P_B2, P_G, P_SLOPE,
-       P_HIP, P_KNEE, P_ANKLE, P_N };
-enum { M_UNLOCKED, M_LOCKED };
-enum { T_KNEESTRIKE, T_HEELSTRIKE };
-/* constraints of A and of E */
-enum { C_KNEE_STOP };
-enum { C_STANCE_N, C_STANCE_T, C_SWING_N, C_SWING_T };
-/* failure code of the heelstrike reset (the mechanical layer's are >= 901) */
-enum { E_SCUFF = 1 };
+#include "knee_biped.h"
 
 static const char *describe_error(int code, void *d)
 {
@@ -121,34 +111,6 @@ static const char *describe_error(int code, void *d)
         return "heelstrike with the swing foot not ahead of the stance foot: the straight "
                "swing leg swept through the stance leg (the swing foot scuffed the slope)";
     return hes_mech_describe_error(code, d);
-}
-
-/* Lengths and mass coefficients derived from the parameters. */
-typedef struct {
-    double ls, lt, L;
-    double m11;   /* M11 of A and C */
-    double grav1; /* f1 = g sin th1 grav1 */
-    double kA;    /* mt b2 + ms lt: swing thigh+shank moment about the hip (A) */
-    double kC;    /* mt b2 + ms (lt + b1): straight leg moment about the hip */
-    double IC;    /* mt b2^2 + ms (lt + b1)^2 */
-    double mT;    /* total mass */
-} geometry;
-
-static geometry geom(const double *p)
-{
-    geometry G;
-    double mh = p[P_MH], mt = p[P_MT], ms = p[P_MS];
-    G.ls = p[P_A1] + p[P_B1];
-    G.lt = p[P_A2] + p[P_B2];
-    G.L = G.ls + G.lt;
-    G.m11 = ms * p[P_A1] * p[P_A1] + mt * (G.ls + p[P_A2]) * (G.ls + p[P_A2])
-            + (mh + mt + ms) * G.L * G.L;
-    G.grav1 = ms * p[P_A1] + mt * (G.ls + p[P_A2]) + (mh + mt + ms) * G.L;
-    G.kA = mt * p[P_B2] + ms * G.lt;
-    G.kC = mt * p[P_B2] + ms * (G.lt + p[P_B1]);
-    G.IC = mt * p[P_B2] * p[P_B2] + ms * (G.lt + p[P_B1]) * (G.lt + p[P_B1]);
-    G.mT = mh + 2.0 * mt + 2.0 * ms;
-    return G;
 }
 
 static void zero(double *a, int n)
@@ -161,7 +123,7 @@ static void zero(double *a, int n)
 
 static int mass_A(const double *q, const double *p, double *M, void *d)
 {
-    geometry G = geom(p);
+    geometry G = hes__knee_biped_geom(p);
     double ms = p[P_MS], b1 = p[P_B1];
     (void)d;
     M[0 + 3 * 0] = G.m11;
@@ -175,7 +137,7 @@ static int mass_A(const double *q, const double *p, double *M, void *d)
 
 static int mass_dq_A(const double *q, const double *p, double *D, void *d)
 {
-    geometry G = geom(p);
+    geometry G = hes__knee_biped_geom(p);
     double c12 = G.L * G.kA, c13 = G.L * p[P_MS] * p[P_B1], c23 = p[P_MS] * G.lt * p[P_B1];
     double s12 = sin(q[0] - q[1]), s13 = sin(q[0] - q[2]), s23 = sin(q[1] - q[2]);
     (void)d;
@@ -194,7 +156,7 @@ static int mass_dq_A(const double *q, const double *p, double *D, void *d)
 static int force_A(const double *q, const double *qd, const double *u, const double *p,
                    double *f, void *d)
 {
-    geometry G = geom(p);
+    geometry G = hes__knee_biped_geom(p);
     double g = p[P_G];
     (void)qd; (void)d;
     f[0] = g * sin(q[0]) * G.grav1 + u[0] - u[1];
@@ -207,7 +169,7 @@ static int force_A(const double *q, const double *qd, const double *u, const dou
 static int force_dx_A(const double *q, const double *qd, const double *u, const double *p,
                       double *fq, double *fqd, double *fu, void *d)
 {
-    geometry G = geom(p);
+    geometry G = hes__knee_biped_geom(p);
     double g = p[P_G];
     static const double B[9] = { 1, 0, 0, -1, 1, 0, 0, -1, 1 }; /* column-major */
     (void)qd; (void)u; (void)d;
@@ -257,7 +219,7 @@ static const hes_mech mech_A = {
 
 static int mass_C(const double *q, const double *p, double *M, void *d)
 {
-    geometry G = geom(p);
+    geometry G = hes__knee_biped_geom(p);
     (void)d;
     M[0] = G.m11;
     M[1] = M[2] = -G.L * G.kC * cos(q[0] - q[1]);
@@ -267,7 +229,7 @@ static int mass_C(const double *q, const double *p, double *M, void *d)
 
 static int mass_dq_C(const double *q, const double *p, double *D, void *d)
 {
-    geometry G = geom(p);
+    geometry G = hes__knee_biped_geom(p);
     double s = G.L * G.kC * sin(q[0] - q[1]);
     (void)d;
     D[0] = 0.0; D[1] = s;  D[2] = s;  D[3] = 0.0;   /* dM/dth1 */
@@ -279,7 +241,7 @@ static int mass_dq_C(const double *q, const double *p, double *D, void *d)
 static int force_C(const double *q, const double *qd, const double *u, const double *p,
                    double *f, void *d)
 {
-    geometry G = geom(p);
+    geometry G = hes__knee_biped_geom(p);
     double g = p[P_G];
     (void)qd; (void)d;
     f[0] = g * sin(q[0]) * G.grav1 + u[0] - u[1];
@@ -291,7 +253,7 @@ static int force_C(const double *q, const double *qd, const double *u, const dou
 static int force_dx_C(const double *q, const double *qd, const double *u, const double *p,
                       double *fq, double *fqd, double *fu, void *d)
 {
-    geometry G = geom(p);
+    geometry G = hes__knee_biped_geom(p);
     double g = p[P_G];
     static const double B[4] = { 1, 0, -1, 1 }; /* column-major */
     (void)qd; (void)u; (void)d;
@@ -320,7 +282,7 @@ static const hes_mech mech_C = {
 
 static int mass_E(const double *q, const double *p, double *M, void *d)
 {
-    geometry G = geom(p);
+    geometry G = hes__knee_biped_geom(p);
     (void)d;
     zero(M, 16);
     M[0 + 4 * 0] = M[1 + 4 * 1] = G.mT;
@@ -334,7 +296,7 @@ static int mass_E(const double *q, const double *p, double *M, void *d)
 
 static int mass_dq_E(const double *q, const double *p, double *D, void *d)
 {
-    geometry G = geom(p);
+    geometry G = hes__knee_biped_geom(p);
     (void)d;
     zero(D, 64);
     for (int leg = 0; leg < 2; leg++) {
@@ -349,7 +311,7 @@ static int mass_dq_E(const double *q, const double *p, double *D, void *d)
 static int force_E(const double *q, const double *qd, const double *u, const double *p,
                    double *f, void *d)
 {
-    geometry G = geom(p);
+    geometry G = hes__knee_biped_geom(p);
     double g = p[P_G];
     (void)qd; (void)u; (void)d;
     f[0] = 0.0;
@@ -662,86 +624,6 @@ static int validate(const double *p, char *msg, size_t len, void *d)
     return 0;
 }
 
-/* ------------------------------------------ trajectory optimisation */
-
-/* Path constraints (>= 0): the swing foot's height above the ground line,
- * n.r with n.e(th) = cos(th + slope); in the unlocked phase the knee angle
- * th2 - th3 (no hyperextension); in the locked phase the swing leg ahead of
- * the stance leg, th2 - th1: a straight swing leg cannot pass the stance
- * leg without its foot going through the ground (the height
- * 2 L sin((th1+th2)/2 + s) sin((th2-th1)/2) changes sign there), which node
- * checks of the height alone can step over. */
-static int foot_unlocked(double t, const double *x, const double *p, double *out, void *d)
-{
-    geometry G = geom(p);
-    double s = p[P_SLOPE];
-    (void)t; (void)d;
-    out[0] = G.L * cos(x[0] + s) - G.lt * cos(x[1] + s) - G.ls * cos(x[2] + s);
-    return 0;
-}
-
-static int knee_unlocked(double t, const double *x, const double *p, double *out, void *d)
-{
-    (void)t; (void)p; (void)d;
-    out[0] = x[1] - x[2];
-    return 0;
-}
-
-static int foot_locked(double t, const double *x, const double *p, double *out, void *d)
-{
-    geometry G = geom(p);
-    double s = p[P_SLOPE];
-    (void)t; (void)d;
-    out[0] = G.L * (cos(x[0] + s) - cos(x[1] + s));
-    return 0;
-}
-
-static int ahead_locked(double t, const double *x, const double *p, double *out, void *d)
-{
-    (void)t; (void)p; (void)d;
-    out[0] = x[1] - x[0];
-    return 0;
-}
-
-static const char *const foot_name[] = { "swing_foot_height" };
-static const char *const knee_name[] = { "knee_angle" };
-static const char *const ahead_name[] = { "swing_leg_ahead" };
-/* at kneestrike the foot height and at heelstrike the leg order are checked
- * too; the knee angle at kneestrike and the height at heelstrike are the
- * events' own guards */
-static const hes_path_constraint paths[] = {
-    { M_UNLOCKED, 1, foot_name, foot_unlocked, 1 },
-    { M_UNLOCKED, 1, knee_name, knee_unlocked, 0 },
-    { M_LOCKED, 1, foot_name, foot_locked, 0 },
-    { M_LOCKED, 1, ahead_name, ahead_locked, 1 },
-};
-static const char *const inputs[] = { "hip_torque", "knee_torque", "ankle_torque" };
-static const double input_lo[] = { -10, -10, -10 }, input_hi[] = { 10, 10, 10 };
-/* The state just after heelstrike: the stance leg 0.2 rad ahead of the
- * vertical (a step of 2 L sin 0.2 = 0.397 m) turning at -1.1 rad/s, so
- * that gaits made with different costs walk the same step at the same
- * speed and their energies compare; the other states bounded loosely.
- * (Left free, the minimum-energy gait takes the shortest, slowest step
- * the bounds allow.) */
-static const double x0_lo[] = { 0.2, -0.6, -0.6, -1.1, -3.0, -3.0 };
-static const double x0_hi[] = { 0.2, 0.0, 0.0, -1.1, 3.0, 3.0 };
-static const int virtual_default[] = { 5, 2 };   /* unlocked (before kneestrike), locked */
-
-static const hes_trajopt_spec trajopt = {
-    .n_inputs = 3,
-    .inputs = inputs,
-    .input_lo = input_lo,
-    .input_hi = input_hi,
-    .x0_lo = x0_lo,
-    .x0_hi = x0_hi,
-    .min_duration = 0.005,
-    .max_duration = 2.0,
-    .n_path = 4,
-    .path = paths,
-    .virtual_events = virtual_default,
-    .min_crossing_rate = 0.05,     /* rad/s at kneestrike, m/s at heelstrike */
-};
-
 static const int sequence[] = { T_KNEESTRIKE, T_HEELSTRIKE };
 static const int all_states[] = { 0, 1, 2, 3, 4, 5 };
 
@@ -774,5 +656,5 @@ const hes_model hes__problem_knee_biped = {
     .validate = validate,
     .data = NULL,
     .describe_error = describe_error,
-    .trajopt = &trajopt,
+    .trajopt = &hes__knee_biped_trajopt,
 };

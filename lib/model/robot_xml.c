@@ -166,6 +166,119 @@ static int line_of(line_counter *lc, const char *at)
     return lc->line;
 }
 
+/* Markup that holds no element at *pp (a comment, a CDATA section, a
+ * processing instruction, a declaration with its internal subset): 1 with
+ * *pp past it, 0 when *pp is not such markup, -1 after saying why. */
+static int skip_markup(scan *s, char **pp, line_counter *lc)
+{
+    static const struct { const char *open, *close, *what; } kinds[] = {
+        { "<!--", "-->", "a comment that does not end" },
+        { "<![CDATA[", "]]>", "a CDATA section that does not end" },
+        { "<?", "?>", "a processing instruction that does not end" },
+    };
+    char *p = *pp;
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        size_t n = strlen(kinds[k].open);
+        if (strncmp(p, kinds[k].open, n) != 0)
+            continue;
+        char *e = strstr(p + n, kinds[k].close);
+        if (!e)
+            return fail(s, HES_EINVAL, "line %d: %s", line_of(lc, p), kinds[k].what), -1;
+        *pp = e + strlen(kinds[k].close);
+        return 1;
+    }
+    if (p[1] != '!')
+        return 0;
+    int br = 0;   /* DOCTYPE, with an internal subset in brackets */
+    for (p += 2; *p && (br > 0 || *p != '>'); p++)
+        br += (*p == '[') - (*p == ']');
+    if (!*p)
+        return fail(s, HES_EINVAL, "line %d: a declaration that does not end",
+                    line_of(lc, *pp)), -1;
+    *pp = p + 1;
+    return 1;
+}
+
+/* The end tag at *pp, which must close the innermost open element: *pp
+ * past it and *depth one less, 0; -1 after saying why. */
+static int end_tag(scan *s, char **pp, line_counter *lc, const char **open_tags, int *depth)
+{
+    char *p = *pp, *e = strchr(p, '>');
+    if (!e)
+        return fail(s, HES_EINVAL, "line %d: an end tag that does not end", line_of(lc, p)), -1;
+    if (*depth == 0)
+        return fail(s, HES_EINVAL, "line %d: an end tag without its start tag",
+                    line_of(lc, p)), -1;
+    char *n = p + 2, *ne = n;
+    while (is_name_char(*ne))
+        ne++;
+    const char *want = open_tags[*depth - 1];
+    if ((size_t)(ne - n) != strlen(want) || strncmp(n, want, (size_t)(ne - n)) != 0)
+        return fail(s, HES_EINVAL, "line %d: </%.*s> closes <%s>", line_of(lc, p),
+                    (int)(ne - n > 40 ? 40 : ne - n), n, want), -1;
+    --*depth;
+    *pp = e + 1;
+    return 0;
+}
+
+/* The attributes of the start tag <name (name .. name_end) at *pp up to
+ * its > or />: into attrs (*na, values decoded in place), *empty for />;
+ * *pp past the tag, 0; -1 after saying why. */
+static int tag_attrs(scan *s, char **pp, line_counter *lc, const char *tag, const char *name,
+                     const char *name_end, xml_attr *attrs, int *na, int *empty)
+{
+    char *p = *pp;
+    int nl = (int)(name_end - name > 40 ? 40 : name_end - name);
+    *na = *empty = 0;
+    for (;;) {
+        char *before = p;
+        while (is_space(*p))
+            p++;
+        if (*p == '>') {
+            p++;
+            break;
+        }
+        if (p[0] == '/' && p[1] == '>') {
+            p += 2;
+            *empty = 1;
+            break;
+        }
+        if (p == before || !is_name_char(*p))
+            return fail(s, HES_EINVAL, "line %d: malformed tag <%.*s>", line_of(lc, tag), nl,
+                        name), -1;
+        char *an = p;
+        while (is_name_char(*p))
+            p++;
+        char *an_end = p;
+        while (is_space(*p))
+            p++;
+        if (*p != '=')
+            return fail(s, HES_EINVAL, "line %d: attribute without a value in <%.*s>",
+                        line_of(lc, tag), nl, name), -1;
+        p++;
+        while (is_space(*p))
+            p++;
+        char q = *p;
+        if (q != '"' && q != '\'')
+            return fail(s, HES_EINVAL, "line %d: attribute value not in quotes in <%.*s>",
+                        line_of(lc, tag), nl, name), -1;
+        char *v = ++p, *ve = strchr(p, q);
+        if (!ve)
+            return fail(s, HES_EINVAL, "line %d: an attribute value that does not end",
+                        line_of(lc, tag)), -1;
+        if (*na == XML_MAX_ATTRS)
+            return fail(s, HES_EINVAL, "line %d: more than %d attributes in one element",
+                        line_of(lc, tag), XML_MAX_ATTRS), -1;
+        *an_end = '\0';
+        *ve = '\0';
+        p = ve + 1;
+        decode(v);
+        attrs[(*na)++] = (xml_attr){ an, v };
+    }
+    *pp = p;
+    return 0;
+}
+
 /* Scan buf (NUL-terminated, modified in place): every start tag to fn. */
 static int scan_xml(scan *s, char *buf, element_fn fn)
 {
@@ -179,76 +292,18 @@ static int scan_xml(scan *s, char *buf, element_fn fn)
             p++;
             continue;
         }
-        char *tag = p;
-        if (strncmp(p, "<!--", 4) == 0) {
-            char *e = strstr(p + 4, "-->");
-            if (!e) {
-                fail(s, HES_EINVAL, "line %d: a comment that does not end",
-                     line_of(&lc, tag));
-                goto out;
-            }
-            p = e + 3;
+        int skipped = skip_markup(s, &p, &lc);
+        if (skipped < 0)
+            goto out;
+        if (skipped)
             continue;
-        }
-        if (strncmp(p, "<![CDATA[", 9) == 0) {
-            char *e = strstr(p + 9, "]]>");
-            if (!e) {
-                fail(s, HES_EINVAL, "line %d: a CDATA section that does not end",
-                     line_of(&lc, tag));
-                goto out;
-            }
-            p = e + 3;
-            continue;
-        }
-        if (p[1] == '?') {
-            char *e = strstr(p + 2, "?>");
-            if (!e) {
-                fail(s, HES_EINVAL, "line %d: a processing instruction that does not "
-                     "end", line_of(&lc, tag));
-                goto out;
-            }
-            p = e + 2;
-            continue;
-        }
-        if (p[1] == '!') {   /* DOCTYPE, with an internal subset in brackets */
-            int br = 0;
-            for (p += 2; *p && (br > 0 || *p != '>'); p++)
-                br += (*p == '[') - (*p == ']');
-            if (!*p) {
-                fail(s, HES_EINVAL, "line %d: a declaration that does not end",
-                     line_of(&lc, tag));
-                goto out;
-            }
-            p++;
-            continue;
-        }
         if (p[1] == '/') {
-            char *e = strchr(p, '>');
-            if (!e) {
-                fail(s, HES_EINVAL, "line %d: an end tag that does not end", line_of(&lc, tag));
+            if (end_tag(s, &p, &lc, open_tags, &depth))
                 goto out;
-            }
-            if (depth == 0) {
-                fail(s, HES_EINVAL, "line %d: an end tag without its start tag",
-                     line_of(&lc, tag));
-                goto out;
-            }
-            char *n = p + 2, *ne = n;
-            while (is_name_char(*ne))
-                ne++;
-            const char *want = open_tags[depth - 1];
-            if ((size_t)(ne - n) != strlen(want) || strncmp(n, want, (size_t)(ne - n)) != 0) {
-                fail(s, HES_EINVAL, "line %d: </%.*s> closes <%s>", line_of(&lc, tag),
-                     (int)(ne - n > 40 ? 40 : ne - n), n, want);
-                goto out;
-            }
-            depth--;
-            p = e + 1;
             continue;
         }
         /* a start tag: name, attributes, then > or /> */
-        p++;
-        char *name = p;
+        char *tag = p++, *name = p;
         while (is_name_char(*p))
             p++;
         if (p == name) {
@@ -257,64 +312,9 @@ static int scan_xml(scan *s, char *buf, element_fn fn)
             goto out;
         }
         char *name_end = p;
-        int na = 0, empty = 0;
-        for (;;) {
-            char *before = p;
-            while (is_space(*p))
-                p++;
-            if (*p == '>') {
-                p++;
-                break;
-            }
-            if (p[0] == '/' && p[1] == '>') {
-                p += 2;
-                empty = 1;
-                break;
-            }
-            if (p == before || !is_name_char(*p)) {
-                fail(s, HES_EINVAL, "line %d: malformed tag <%.*s>", line_of(&lc, tag),
-                     (int)(name_end - name > 40 ? 40 : name_end - name), name);
-                goto out;
-            }
-            char *an = p;
-            while (is_name_char(*p))
-                p++;
-            char *an_end = p;
-            while (is_space(*p))
-                p++;
-            if (*p != '=') {
-                fail(s, HES_EINVAL, "line %d: attribute without a value in <%.*s>",
-                     line_of(&lc, tag),
-                     (int)(name_end - name > 40 ? 40 : name_end - name), name);
-                goto out;
-            }
-            p++;
-            while (is_space(*p))
-                p++;
-            char q = *p;
-            if (q != '"' && q != '\'') {
-                fail(s, HES_EINVAL, "line %d: attribute value not in quotes in <%.*s>",
-                     line_of(&lc, tag),
-                     (int)(name_end - name > 40 ? 40 : name_end - name), name);
-                goto out;
-            }
-            char *v = ++p, *ve = strchr(p, q);
-            if (!ve) {
-                fail(s, HES_EINVAL, "line %d: an attribute value that does not end",
-                     line_of(&lc, tag));
-                goto out;
-            }
-            if (na == XML_MAX_ATTRS) {
-                fail(s, HES_EINVAL, "line %d: more than %d attributes in one element",
-                     line_of(&lc, tag), XML_MAX_ATTRS);
-                goto out;
-            }
-            *an_end = '\0';
-            *ve = '\0';
-            p = ve + 1;
-            decode(v);
-            attrs[na++] = (xml_attr){ an, v };
-        }
+        int na, empty;
+        if (tag_attrs(s, &p, &lc, tag, name, name_end, attrs, &na, &empty))
+            goto out;
         *name_end = '\0';
         if (depth == 0) {
             if (seen_root) {

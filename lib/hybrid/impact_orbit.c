@@ -593,8 +593,10 @@ hes_status hes_impact_orbit_analyze(hes_system *sys, const hes_analysis *nominal
         free(x0);
         if (!nominal)
             hes_analysis_free(&own);
+        char why[512]; /* the message is formatted into msg: not from msg itself */
+        snprintf(why, sizeof why, "%s", msg && msg[0] ? msg : hes_strerror(st));
         return st != HES_OK ? hes__say(msg, len, st, "impact orbit: the nominal impact: %s",
-                                       msg && msg[0] ? msg : hes_strerror(st))
+                                       why)
                             : hes__say(msg, len, HES_ENOMEM, "out of memory");
     }
     memcpy(x0, an->orbit.x0, sizeof(double) * (size_t)an->orbit.n);

@@ -6,7 +6,7 @@
  * orbit, its events, the monodromy, the multipliers and the verdict.
  * --check also prints the discrepancy to the finite-difference return map.
  * --gradient also prints dpsi/dh for every shape parameter h, from a shape
- * context over the analysed orbit (hes_shape_create, hes_shape_eval).
+ * context over the analysed orbit (hes_shape_new, hes_shape_eval).
  * --json prints exactly hes_analysis_json() (lib/README.md, section 5) on stdout,
  * or hes_analysis_gradient_json() with --gradient.
  * --x0 V1,V2,... starts the orbit search from that section state (of the
@@ -570,7 +570,7 @@ analyze: /* the one pipeline, for a system of either kind */
     }
     if (gradient) {
         /* every shape parameter, at the values just analysed */
-        st = hes_shape_create(sys, &res, 0, NULL, &sh);
+        st = hes_shape_new(sys, &res, 0, NULL, &sh);
         if (st == HES_OK)
             st = hes_shape_eval(sh, NULL, 1, &ev);
         if (st != HES_OK) {

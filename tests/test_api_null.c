@@ -130,13 +130,13 @@ START_TEST(test_every_status_function_with_null_pointers_returns_einval)
     ck_assert_int_eq(hes_simultaneous_orbit(NULL, NULL, NULL, 0, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_trials_run(NULL, NULL, 0, 0.0, 0, 0, 0.0, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_trials_run_box(NULL, NULL, 0, 0.0, 0, 0, 0.0, NULL), HES_EINVAL);
-    ck_assert_int_eq(hes_shape_create(NULL, NULL, 0, NULL, NULL), HES_EINVAL);
+    ck_assert_int_eq(hes_shape_new(NULL, NULL, 0, NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_shape_eval(NULL, NULL, 0, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_measure_from_name(NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_shape_optimize(NULL, NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_nlp_solver_from_name(NULL, NULL), HES_EINVAL);
-    ck_assert_int_eq(hes_colloc_create(NULL, 0, NULL), HES_EINVAL);
-    ck_assert_int_eq(hes_colloc_create_opts(NULL, NULL, NULL), HES_EINVAL);
+    ck_assert_int_eq(hes_colloc_new(NULL, NULL, NULL), HES_EINVAL);
+    ck_assert_int_eq(hes_colloc_new(NULL, NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_colloc_set_design(NULL, 0, NULL, NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_colloc_guess(NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_colloc_solve(NULL, NULL, 0.0, NULL), HES_EINVAL);
@@ -227,9 +227,9 @@ START_TEST(test_null_arguments_to_a_valid_system_are_einval_with_a_reason)
     ck_assert_int_eq(hes_return_map_fd(sys, NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_orbit_return_map(sys, NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_shape_optimize(sys, NULL, NULL), HES_EINVAL);
-    ck_assert_int_eq(hes_colloc_create(sys, 9, NULL), HES_EINVAL);
+    ck_assert_int_eq(hes_colloc_new(sys, NULL, NULL), HES_EINVAL);
     hes_shape *sh = (hes_shape *)&sh;
-    ck_assert_int_eq(hes_shape_create(sys, NULL, 1, NULL, &sh), HES_EINVAL);
+    ck_assert_int_eq(hes_shape_new(sys, NULL, 1, NULL, &sh), HES_EINVAL);
     ck_assert_ptr_null(sh);
     /* and the system still analyses */
     hes_analysis res;

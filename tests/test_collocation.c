@@ -13,6 +13,14 @@
 #include "shaping/colloc_internal.h"
 #include "testutil.h"
 
+/* A collocation of sys with `nodes` nodes and the other options' defaults. */
+static hes_status colloc_nodes(hes_system *sys, int nodes, hes_colloc **out)
+{
+    hes_colloc_options o = hes_colloc_options_default();
+    o.nodes = nodes;
+    return hes_colloc_new(sys, &o, out);
+}
+
 typedef struct {
     double l_td, theta_td, period;
 } slip_orbit;
@@ -39,7 +47,7 @@ static double collocation_error(int nodes)
     slip_orbit ref;
     hes_system *sys = slip_off_orbit(&ref);
     hes_colloc *c;
-    ck_assert_int_eq(hes_colloc_create(sys, nodes, &c), HES_OK);
+    ck_assert_int_eq(colloc_nodes(sys, nodes, &c), HES_OK);
     int nv = hes_colloc_nvars(c);
     ck_assert_int_eq(hes_colloc_ncons(c), nv); /* as many equations as unknowns */
     double *z = malloc(sizeof(double) * (size_t)nv), viol, l, th, T = 0;
@@ -76,7 +84,7 @@ START_TEST(test_reduced_newton_finds_the_orbit_slsqp_finds)
     double *z[2], viol;
     for (int k = 0; k < 2; k++) {
         o.solver = k ? HES_NLP_SLSQP : HES_NLP_REDUCED;
-        ck_assert_int_eq(hes_colloc_create_opts(sys, &o, &c[k]), HES_OK);
+        ck_assert_int_eq(hes_colloc_new(sys, &o, &c[k]), HES_OK);
         z[k] = malloc(sizeof(double) * (size_t)hes_colloc_nvars(c[k]));
         ck_assert_int_eq(hes_colloc_guess(c[k], z[k]), HES_OK);
         ck_assert_msg(hes_colloc_solve(c[k], z[k], 1e-11, &viol) == HES_OK, "%s",
@@ -93,7 +101,7 @@ START_TEST(test_reduced_newton_finds_the_orbit_slsqp_finds)
     ck_assert_ptr_nonnull(strstr(hes_system_errmsg(sys), "no free variables"));
     hes_colloc *h;
     o.solver = HES_NLP_HYBRID;
-    ck_assert_int_eq(hes_colloc_create_opts(sys, &o, &h), HES_OK);
+    ck_assert_int_eq(hes_colloc_new(sys, &o, &h), HES_OK);
     double *zh = malloc(sizeof(double) * (size_t)hes_colloc_nvars(h));
     memcpy(zh, z[1], sizeof(double) * (size_t)hes_colloc_nvars(h));
     ck_assert_msg(hes_colloc_minimize(h, zh, HES_COLLOC_STABILITY, 0, 1e-9, 50, &res) == HES_OK,
@@ -118,7 +126,7 @@ START_TEST(test_collocation_jacobian_equals_central_differences)
     slip_orbit ref;
     hes_system *sys = slip_off_orbit(&ref);
     hes_colloc *c;
-    ck_assert_int_eq(hes_colloc_create(sys, 7, &c), HES_OK);
+    ck_assert_int_eq(colloc_nodes(sys, 7, &c), HES_OK);
     int nv = hes_colloc_nvars(c), nc = hes_colloc_ncons(c);
     double *z = malloc(sizeof(double) * (size_t)nv), *cv = malloc(sizeof(double) * (size_t)nc),
            *J = malloc(sizeof(double) * (size_t)nc * nv), *cp = malloc(sizeof(double) * (size_t)nc),
@@ -185,7 +193,7 @@ static double *collocate(hes_system *sys, int nodes, hes_colloc **out)
 {
     const char *names[] = { "K", "thetadot" };
     const double lo[] = { -0.2, -3.0 }, hi[] = { 0.6, 1.0 };
-    ck_assert_int_eq(hes_colloc_create(sys, nodes, out), HES_OK);
+    ck_assert_int_eq(colloc_nodes(sys, nodes, out), HES_OK);
     ck_assert_int_eq(hes_colloc_set_design(*out, 2, names, lo, hi), HES_OK);
     int nv = hes_colloc_nvars(*out);
     ck_assert_int_eq(nv, hes_colloc_ncons(*out) + 2);
@@ -218,7 +226,7 @@ START_TEST(test_collocation_psi_matches_shooting_and_its_gradient_differences)
      * computed over the shooting orbit's factors */
     hes_shape *sh;
     hes_shape_eval_result ev;
-    ck_assert_int_eq(hes_shape_create(sys, &res, 0, NULL, &sh), HES_OK);
+    ck_assert_int_eq(hes_shape_new(sys, &res, 0, NULL, &sh), HES_OK);
     ck_assert_int_eq(hes_shape_eval(sh, NULL, 1, &ev), HES_OK);
     for (int j = 0; j < 2; j++)
         ck_assert_msg(fabs(g[nv - 2 + j] - ev.dpsi[j]) < 1e-4 * fmax(1.0, fabs(ev.dpsi[j])),
@@ -289,7 +297,7 @@ START_TEST(test_collocation_with_psi_in_the_cost_finds_the_shape_optimum)
     hes_colloc *c3;
     const char *names[] = { "K", "thetadot" };
     const double dlo[] = { -0.2, -3.0 }, dhi[] = { 0.6, 1.0 };
-    ck_assert_int_eq(hes_colloc_create_opts(sys, &o3, &c3), HES_OK);
+    ck_assert_int_eq(hes_colloc_new(sys, &o3, &c3), HES_OK);
     ck_assert_int_eq(hes_colloc_set_design(c3, 2, names, dlo, dhi), HES_OK);
     ck_assert_int_eq(hes_colloc_nvars(c3), nv);
     ck_assert_int_eq(hes_colloc_psi(c3, z, &p0, g3, &fb), HES_OK);
@@ -428,7 +436,7 @@ static double slip_optimum(int nodes, hes_nlp_solver solver, double smoothing, d
     o.psi_smoothing = smoothing;
     hes_colloc *c;
     double viol, psi;
-    ck_assert_int_eq(hes_colloc_create_opts(sys, &o, &c), HES_OK);
+    ck_assert_int_eq(hes_colloc_new(sys, &o, &c), HES_OK);
     ck_assert_int_eq(hes_colloc_set_design(c, 2, names, lo, hi), HES_OK);
     double *z = malloc(sizeof(double) * (size_t)hes_colloc_nvars(c));
     ck_assert_int_eq(hes_colloc_guess(c, z), HES_OK);
@@ -508,11 +516,11 @@ START_TEST(test_collocation_refuses_what_it_does_not_handle_yet)
 {
     hes_system *sys = hes_system_create(hes_problem_find("paddle-juggler"));
     hes_colloc *c = NULL;
-    ck_assert_int_eq(hes_colloc_create(sys, 11, &c), HES_EINVAL); /* non-autonomous */
+    ck_assert_int_eq(colloc_nodes(sys, 11, &c), HES_EINVAL); /* non-autonomous */
     ck_assert_ptr_null(c);
     hes_system_destroy(sys);
     sys = hes_system_create(hes_problem_find("slip-hopper"));
-    ck_assert_int_eq(hes_colloc_create(sys, 1, &c), HES_EINVAL);
+    ck_assert_int_eq(colloc_nodes(sys, 1, &c), HES_EINVAL);
     hes_system_destroy(sys);
 }
 END_TEST

@@ -36,7 +36,7 @@ static hes_colloc *biped_colloc_jobs(hes_system *sys, int nodes, int v0, int v1,
     o.constant_inputs = constant;
     o.virtual_events = counts;
     o.path = 1;
-    ck_assert_msg(hes_colloc_create_opts(sys, &o, &c) == HES_OK, "%s", hes_system_errmsg(sys));
+    ck_assert_msg(hes_colloc_new(sys, &o, &c) == HES_OK, "%s", hes_system_errmsg(sys));
     return c;
 }
 
@@ -377,7 +377,7 @@ START_TEST(test_gait_psi_gradient_on_threads_is_the_serial_one)
     hes_colloc *c = NULL;
     o.nodes = 5;
     o.jobs = 100000;
-    ck_assert_int_eq(hes_colloc_create_opts(s1, &o, &c), HES_EINVAL);
+    ck_assert_int_eq(hes_colloc_new(s1, &o, &c), HES_EINVAL);
     ck_assert_ptr_null(c);
     ck_assert_ptr_nonnull(strstr(hes_system_errmsg(s1), "jobs"));
     hes_system_destroy(s1);

@@ -302,7 +302,7 @@ START_TEST(test_gradient_json_adds_the_gradient_to_the_analysis)
     hes_analysis res;
     ck_assert_int_eq(hes_analyze(sys, 0, &res), HES_OK);
     hes_shape *sh;
-    ck_assert_int_eq(hes_shape_create(sys, &res, 0, NULL, &sh), HES_OK);
+    ck_assert_int_eq(hes_shape_new(sys, &res, 0, NULL, &sh), HES_OK);
     hes_shape_eval_result ev;
     ck_assert_int_eq(hes_shape_eval(sh, NULL, 1, &ev), HES_OK);
     json_t *doc = parse(hes_analysis_gradient_json(sys, &res, sh, &ev));

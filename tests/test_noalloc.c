@@ -192,7 +192,7 @@ static hes_colloc *make_colloc(hes_system *sys, int biped, int jobs)
         o.virtual_events = counts;
         o.path = 1;
     }
-    ck_assert_msg(hes_colloc_create_opts(sys, &o, &c) == HES_OK, "%s", hes_system_errmsg(sys));
+    ck_assert_msg(hes_colloc_new(sys, &o, &c) == HES_OK, "%s", hes_system_errmsg(sys));
     if (!biped) {
         const char *names[] = { "K" };
         double lo = 0.0, hi = 2.0;
@@ -272,7 +272,7 @@ START_TEST(test_shape_evaluations_do_not_allocate)
         hes_shape *sh;
         hes_shape_eval_result ev;
         ck_assert_int_eq(hes_analyze(sys, 0, &res), HES_OK);
-        ck_assert_int_eq(hes_shape_create(sys, &res, 0, NULL, &sh), HES_OK);
+        ck_assert_int_eq(hes_shape_new(sys, &res, 0, NULL, &sh), HES_OK);
         int n = hes_shape_count(sh);
         double h[8];
         ck_assert_int_le(n, 8);

@@ -217,7 +217,7 @@ START_TEST(test_what_needs_modes_refuses_an_ess_system)
     memset(&traj, 0, sizeof traj);
     ck_assert_int_eq(hes_monodromy_compute(e, &traj, 1, &mono), HES_EINVAL);
     hes_colloc *c;
-    ck_assert_int_eq(hes_colloc_create(e, 20, &c), HES_EINVAL);
+    ck_assert_int_eq(hes_colloc_new(e, NULL, &c), HES_EINVAL);
     hes_trajopt_result tr;
     ck_assert_int_eq(hes_trajopt_run(e, NULL, &tr), HES_EINVAL);
     hes_trajopt_result_free(&tr);
@@ -227,7 +227,7 @@ START_TEST(test_what_needs_modes_refuses_an_ess_system)
     hes_analysis res;
     ck_assert_int_eq(hes_analyze(e, 0, &res), HES_OK);
     hes_shape *sh;
-    ck_assert_int_eq(hes_shape_create(e, &res, 0, NULL, &sh), HES_EINVAL);
+    ck_assert_int_eq(hes_shape_new(e, &res, 0, NULL, &sh), HES_EINVAL);
     hes_trials t;
     ck_assert_int_eq(hes_trials_run(e, &res.orbit, 2, 1e-3, 2, 1, 1e-6, &t), HES_EINVAL);
     hes_trials_free(&t);

@@ -75,7 +75,7 @@ static int analytic_gradient(const char *problem, int n, const char *const *name
     hes_shape *sh;
     hes_shape_eval_result ev;
     ck_assert_int_eq(hes_analyze(sys, 0, &res), HES_OK);
-    ck_assert_int_eq(hes_shape_create(sys, &res, n, names, &sh), HES_OK);
+    ck_assert_int_eq(hes_shape_new(sys, &res, n, names, &sh), HES_OK);
     ck_assert_int_eq(hes_shape_eval(sh, NULL, 1, &ev), HES_OK);
     ck_assert_double_eq_tol(ev.psi, res.stab.psi, 1e-12);
     int smooth = !ev.fallback && ev.cond < 1e3;
@@ -172,7 +172,7 @@ START_TEST(test_fallback_engages_where_multipliers_coalesce)
         hes_shape *sh;
         hes_shape_eval_result ev;
         ck_assert_int_eq(hes_analyze(sys, 0, &res), HES_OK);
-        ck_assert_int_eq(hes_shape_create(sys, &res, 0, NULL, &sh), HES_OK);
+        ck_assert_int_eq(hes_shape_new(sys, &res, 0, NULL, &sh), HES_OK);
         ck_assert_int_eq(hes_shape_eval(sh, NULL, 1, &ev), HES_OK);
         ck_assert_msg(ev.fallback, "end %g: cond %g, no fallback", ends[e], ev.cond);
         ck_assert(ev.nonsmooth);
@@ -200,7 +200,7 @@ START_TEST(test_twenty_virtual_events_gradient_matches_closed_form)
     hes_shape_eval_result ev;
     ck_assert_int_eq(hes_analyze(sys, 1, &res), HES_OK);
     ck_assert(res.check_max_abs_diff < 1e-6);
-    ck_assert_int_eq(hes_shape_create(sys, &res, 0, NULL, &sh), HES_OK);
+    ck_assert_int_eq(hes_shape_new(sys, &res, 0, NULL, &sh), HES_OK);
     ck_assert_int_eq(hes_shape_count(sh), TEST_HOPF_EVENTS);
     const double mu = 0.05, omega = 1.0;
     for (int trial = 0; trial < 5; trial++) {
@@ -243,7 +243,7 @@ START_TEST(test_parameter_that_moves_the_orbit_is_refused)
         hes_analysis res;
         hes_shape *sh = NULL;
         ck_assert_int_eq(hes_analyze(sys, 0, &res), HES_OK);
-        ck_assert_msg(hes_shape_create(sys, &res, 1, &cases[c].param, &sh) == HES_EINVAL,
+        ck_assert_msg(hes_shape_new(sys, &res, 1, &cases[c].param, &sh) == HES_EINVAL,
                       "%s of %s accepted as a shape parameter", cases[c].param, cases[c].problem);
         ck_assert_ptr_null(sh);
         const char *msg = hes_system_errmsg(sys);
@@ -276,7 +276,7 @@ START_TEST(test_declared_shape_parameters_pass_the_property_check)
         hes_analysis res;
         hes_shape *sh;
         ck_assert_int_eq(hes_analyze(sys, 0, &res), HES_OK);
-        ck_assert_msg(hes_shape_create(sys, &res, 0, NULL, &sh) == HES_OK, "%s",
+        ck_assert_msg(hes_shape_new(sys, &res, 0, NULL, &sh) == HES_OK, "%s",
                       hes_system_errmsg(sys));
         ck_assert_int_eq(hes_shape_count(sh), p ? 2 : 1);
         hes_shape_destroy(sh);
@@ -295,7 +295,7 @@ START_TEST(test_fast_reevaluation_equals_full_reanalysis)
     hes_shape *sh;
     hes_shape_eval_result ev;
     ck_assert_int_eq(hes_analyze(sys, 0, &res), HES_OK);
-    ck_assert_int_eq(hes_shape_create(sys, &res, 0, NULL, &sh), HES_OK);
+    ck_assert_int_eq(hes_shape_new(sys, &res, 0, NULL, &sh), HES_OK);
     const char *names[] = { "K", "thetadot" };
     const double pts[][2] = { { 0.1, -0.3 }, { 0.45, 0.9 }, { -0.15, -2.5 } };
     for (int i = 0; i < 3; i++) {

@@ -59,10 +59,10 @@
  *       trial.failure           EDIVERGED  test_trials_of_an_unstable_orbit_report_ediverged
  *                               EMODEL     test_trials_report_a_refused_start_as_emodel
  * shaping layer
- *   hes_shape_create            EINVAL     test_shape.c (not shape parameters);
- *                                          test_shape_create_needs_an_analysis_and_shape_parameters
- *                               ENOTFOUND  test_shape_create_reports_unknown_parameter_as_enotfound
- *                               EMODEL     test_shape_create_reports_failing_guess_as_emodel
+ *   hes_shape_new            EINVAL     test_shape.c (not shape parameters);
+ *                                          test_shape_new_needs_an_analysis_and_shape_parameters
+ *                               ENOTFOUND  test_shape_new_reports_unknown_parameter_as_enotfound
+ *                               EMODEL     test_shape_new_reports_failing_guess_as_emodel
  *   hes_shape_eval              EINVAL     test_shape_eval_refuses_non_finite_value_as_einval
  *                               EGRAZING   test_shape_eval_reports_grazing_bounce_as_egrazing,
  *                                          test_shape_eval_reports_grazing_section_as_egrazing
@@ -516,13 +516,13 @@ END_TEST
 
 /* ---------------------------------------------------------- shaping layer */
 
-START_TEST(test_shape_create_needs_an_analysis_and_shape_parameters)
+START_TEST(test_shape_new_needs_an_analysis_and_shape_parameters)
 {
     hes_system *sys = probe(0);
     hes_analysis none;
     hes_shape *sh = (hes_shape *)&none;
     memset(&none, 0, sizeof none);
-    ck_assert_status(hes_shape_create(sys, &none, 0, NULL, &sh), HES_EINVAL, sys);
+    ck_assert_status(hes_shape_new(sys, &none, 0, NULL, &sh), HES_EINVAL, sys);
     ck_assert_errmsg_says(sys, "needs a completed analysis");
     ck_assert_ptr_null(sh);
     hes_system_destroy(sys);
@@ -532,21 +532,21 @@ START_TEST(test_shape_create_needs_an_analysis_and_shape_parameters)
     ck_assert_int_eq(hes_system_set_param(sys, "e", 1.0), HES_OK);
     hes_analysis res;
     ck_assert_status(hes_analyze(sys, 0, &res), HES_OK, sys);
-    ck_assert_status(hes_shape_create(sys, &res, 0, NULL, &sh), HES_EINVAL, sys);
+    ck_assert_status(hes_shape_new(sys, &res, 0, NULL, &sh), HES_EINVAL, sys);
     ck_assert_errmsg_says(sys, "has no shape parameters");
     hes_analysis_free(&res);
     hes_system_destroy(sys);
 }
 END_TEST
 
-START_TEST(test_shape_create_reports_unknown_parameter_as_enotfound)
+START_TEST(test_shape_new_reports_unknown_parameter_as_enotfound)
 {
     hes_system *sys = probe(0);
     hes_analysis res;
     probe_analysis(sys, &res);
     const char *names[2] = { "h_bounce", "h_floor" };
     hes_shape *sh;
-    ck_assert_status(hes_shape_create(sys, &res, 2, names, &sh), HES_ENOTFOUND, sys);
+    ck_assert_status(hes_shape_new(sys, &res, 2, names, &sh), HES_ENOTFOUND, sys);
     ck_assert_errmsg_says(sys, "no parameter 'h_floor'");
     ck_assert_ptr_null(sh);
     hes_analysis_free(&res);
@@ -556,14 +556,14 @@ END_TEST
 
 /* The shape check moves h_bounce to see whether it moves the orbit; the
  * guess refuses any value but 0. */
-START_TEST(test_shape_create_reports_failing_guess_as_emodel)
+START_TEST(test_shape_new_reports_failing_guess_as_emodel)
 {
     hes_system *sys = probe(STATUS_FAULT_GUESS_PICKY);
     hes_analysis res;
     probe_analysis(sys, &res);
     hes_shape *sh;
     const char *name = "h_bounce";
-    ck_assert_status(hes_shape_create(sys, &res, 1, &name, &sh), HES_EMODEL, sys);
+    ck_assert_status(hes_shape_new(sys, &res, 1, &name, &sh), HES_EMODEL, sys);
     ck_assert_errmsg_says(sys, "initial guess failed");
     hes_analysis_free(&res);
     hes_system_destroy(sys);
@@ -574,7 +574,7 @@ static hes_shape *probe_shape(hes_system *sys, hes_analysis *res)
 {
     probe_analysis(sys, res);
     hes_shape *sh = NULL;
-    ck_assert_status(hes_shape_create(sys, res, 0, NULL, &sh), HES_OK, sys);
+    ck_assert_status(hes_shape_new(sys, res, 0, NULL, &sh), HES_OK, sys);
     ck_assert_int_eq(hes_shape_count(sh), 2); /* h_bounce, h_apex */
     return sh;
 }
@@ -989,9 +989,9 @@ static Suite *statuses_suite(void)
 
     TCase *shaping = tcase_create("shaping layer");
     tcase_set_timeout(shaping, 120);
-    tcase_add_test(shaping, test_shape_create_needs_an_analysis_and_shape_parameters);
-    tcase_add_test(shaping, test_shape_create_reports_unknown_parameter_as_enotfound);
-    tcase_add_test(shaping, test_shape_create_reports_failing_guess_as_emodel);
+    tcase_add_test(shaping, test_shape_new_needs_an_analysis_and_shape_parameters);
+    tcase_add_test(shaping, test_shape_new_reports_unknown_parameter_as_enotfound);
+    tcase_add_test(shaping, test_shape_new_reports_failing_guess_as_emodel);
     tcase_add_test(shaping, test_shape_eval_refuses_non_finite_value_as_einval);
     tcase_add_test(shaping, test_shape_eval_reports_grazing_bounce_as_egrazing);
     tcase_add_test(shaping, test_shape_eval_reports_grazing_section_as_egrazing);

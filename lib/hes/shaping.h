@@ -41,7 +41,7 @@ typedef struct hes_shape hes_shape;
  * nominal event of res->orbit is refused (HES_EINVAL, naming the parameter,
  * the event and what moved).  The context keeps pointers into res and sys,
  * which must outlive it. */
-hes_status hes_shape_create(hes_system *sys, const hes_analysis *res, int n,
+hes_status hes_shape_new(hes_system *sys, const hes_analysis *res, int n,
                             const char *const *names, hes_shape **out);
 void hes_shape_destroy(hes_shape *sh);
 /* The context's last failure ("" if none). */
@@ -291,9 +291,8 @@ typedef struct {
 /* Defaults: nodes 21, no inputs, no virtual events, no bounds, no path. */
 hes_colloc_options hes_colloc_options_default(void);
 
-hes_status hes_colloc_create(hes_system *sys, int nodes, hes_colloc **out);
-hes_status hes_colloc_create_opts(hes_system *sys, const hes_colloc_options *opts,
-                                  hes_colloc **out);
+/* A collocation of sys's orbit with the options (NULL: the defaults). */
+hes_status hes_colloc_new(hes_system *sys, const hes_colloc_options *opts, hes_colloc **out);
 /* Adds parameters (e.g. shape parameters) as decision variables within
  * bounds, after the solved ones; call before hes_colloc_guess. */
 hes_status hes_colloc_set_design(hes_colloc *c, int n, const char *const *names,

@@ -108,7 +108,7 @@ struct hes_colloc {
     void (*progress)(void *, int, double, double, double);
     void *progress_ctx;
 
-    /* Workspaces, allocated once by hes_colloc_create_opts, so that no
+    /* Workspaces, allocated once by hes_colloc_new, so that no
      * evaluation inside the NLP (constraints, path constraints, cost, psi
      * and its gradient) allocates. */
     double *work;                /* scratch of one evaluation: constraints, path,

@@ -170,7 +170,7 @@ hes_status hes__colloc_path(hes_colloc *c, const double *z, double *cv, double *
         double h = z[c->toff[i]] / (N - 1), t0 = hes__colloc_phase_t0(c, z, i);
         for (int k = 0; k < N && st == HES_OK; k++) {
             int kind = hes__colloc_node_kind(c, i, k), np = hes__colloc_path_count(c, c->mode[i], kind);
-            assert(np <= 64); /* refused by hes_colloc_create_opts */
+            assert(np <= 64); /* refused by hes_colloc_new */
             if (np == 0)
                 continue;
             const double *xk = z + c->xoff[i] + (size_t)k * n;

@@ -165,13 +165,6 @@ static hes_status alloc_workspaces(hes_colloc *c)
     return hes__colloc_ws_init(c, sys, &c->ws);
 }
 
-hes_status hes_colloc_create(hes_system *sys, int nodes, hes_colloc **out)
-{
-    hes_colloc_options o = hes_colloc_options_default();
-    o.nodes = nodes;
-    return hes_colloc_create_opts(sys, &o, out);
-}
-
 /* The options the layout depends on, checked against the model: an
  * autonomous orbit spec with an event sequence, 2 nodes or more, a known
  * NLP solver that is built in, inputs among the parameters, 0 to 64 virtual
@@ -413,17 +406,21 @@ static hes_status count_constraints(hes_colloc *c)
     return HES_OK;
 }
 
-hes_status hes_colloc_create_opts(hes_system *sys, const hes_colloc_options *opts,
-                                  hes_colloc **out)
+hes_status hes_colloc_new(hes_system *sys, const hes_colloc_options *opts, hes_colloc **out)
 {
     if (out)
         *out = NULL;
     if (!sys)
         return HES_EINVAL;
     if (sys->kind != HES_KIND_HYBRID)
-        return hes__need_hybrid(sys, "hes_colloc_create_opts");
-    if (!opts || !out)
-        return hes__fail(sys, HES_EINVAL, "collocation: needs options and somewhere to put it");
+        return hes__need_hybrid(sys, "hes_colloc_new");
+    if (!out)
+        return hes__fail(sys, HES_EINVAL, "collocation: needs somewhere to put it");
+    hes_colloc_options def;
+    if (!opts) {
+        def = hes_colloc_options_default();
+        opts = &def;
+    }
     int P = 0;
     *out = NULL;
     hes_status st = check_options(sys, opts, &P);

@@ -220,7 +220,7 @@ static hes_status bounds_of(hes_system *sys, const hes_shape_opts *o, int j, int
 }
 
 /* The bounds and starts checked before any computation, so that bad ones
- * are refused at once (the names themselves are hes_shape_create's). */
+ * are refused at once (the names themselves are hes_shape_new's). */
 static hes_status precheck(hes_system *sys, const hes_shape_opts *o)
 {
     const hes_model *m = sys->model;
@@ -328,7 +328,7 @@ static hes_status optimize(hes_system *sys, const hes_shape_opts *opts_in, hes_s
     if (st != HES_OK)
         return st;
     hes_shape *sh = NULL;
-    if ((st = hes_shape_create(sys, &nominal, o.n, o.names, &sh)) != HES_OK) {
+    if ((st = hes_shape_new(sys, &nominal, o.n, o.names, &sh)) != HES_OK) {
         hes_analysis_free(&nominal);
         return st;
     }

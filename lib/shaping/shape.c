@@ -70,7 +70,7 @@ const char *hes_shape_errmsg(const hes_shape *sh)
     return sh ? sh->sys->errmsg : "no shape context (NULL)";
 }
 
-hes_status hes_shape_create(hes_system *sys, const hes_analysis *res, int n,
+hes_status hes_shape_new(hes_system *sys, const hes_analysis *res, int n,
                             const char *const *names, hes_shape **out)
 {
     if (out)
@@ -78,7 +78,7 @@ hes_status hes_shape_create(hes_system *sys, const hes_analysis *res, int n,
     if (!sys)
         return HES_EINVAL;
     if (sys->kind != HES_KIND_HYBRID)
-        return hes__need_hybrid(sys, "hes_shape_create");
+        return hes__need_hybrid(sys, "hes_shape_new");
     if (!out || (n > 0 && !names))
         return hes__fail(sys, HES_EINVAL, "shape: needs names for n > 0 and somewhere to put the context");
     *out = NULL;

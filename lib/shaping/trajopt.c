@@ -224,7 +224,7 @@ static hes_status optimise_grid(hes_system *sys, const hes_trajopt_options *o,
     hes_gait g;
     int have_gait = 0;
     hes_nlp_solver asked = o->solver;
-    hes_status st = hes_colloc_create_opts(sys, co, &col);
+    hes_status st = hes_colloc_new(sys, co, &col);
     if (st == HES_OK)
         st = hes_colloc_set_design(col, r->n_design, names, r->design_lo, r->design_hi);
     /* one solver for every program of a grid (the feasible start shapes the
@@ -311,7 +311,7 @@ static hes_status refine_gait(hes_system *sys, const hes_trajopt_options *o,
     fine.refine = factor;
     fine.fix_inputs = 1; /* also leaves out the bounds and path constraints */
     fine.progress = NULL;
-    hes_status st = hes_colloc_create_opts(sys, &fine, &c);
+    hes_status st = hes_colloc_new(sys, &fine, &c);
     if (st == HES_OK)
         st = hes_colloc_set_design(c, r->n_design, names, r->design_lo, r->design_hi);
     if (st == HES_OK && !(z = malloc(sizeof(double) * (size_t)hes_colloc_nvars(c))))

@@ -48,7 +48,7 @@ int main(void)
     o.virtual_events = counts;
     hes_colloc *c;
     if (!sys || hes_system_set_param(sys, "slope", 0.0) != HES_OK ||
-        hes_colloc_create_opts(sys, &o, &c) != HES_OK) {
+        hes_colloc_new(sys, &o, &c) != HES_OK) {
         fprintf(stderr, "bench_colloc_grad: %s\n", sys ? hes_system_errmsg(sys) : "no system");
         return 1;
     }

@@ -164,7 +164,7 @@ static void gradient_costs(const problem *pb)
     hes_analysis res;
     check(hes_analyze(sys, 0, &res), "analysis");
     ctx_t c = { NULL, pb, 0, NULL, NULL };
-    check(hes_shape_create(sys, &res, 0, NULL, &c.sh), "shape context");
+    check(hes_shape_new(sys, &res, 0, NULL, &c.sh), "shape context");
     c.m = hes_shape_count(c.sh);
     c.h = malloc(sizeof(double) * (size_t)c.m);
     c.w = malloc(sizeof(double) * (size_t)c.m);

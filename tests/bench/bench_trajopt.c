@@ -42,7 +42,7 @@ static int run(int nodes, hes_nlp_solver solver, double smoothing, run_result *r
     double t0 = now(), viol;
     r->psi = r->psi_shooting = NAN;
     r->evaluations = 0;
-    if (!sys || hes_colloc_create_opts(sys, &o, &c) != HES_OK ||
+    if (!sys || hes_colloc_new(sys, &o, &c) != HES_OK ||
         hes_colloc_set_design(c, 2, names, lo, hi) != HES_OK)
         return 1;
     double *z = malloc(sizeof(double) * (size_t)hes_colloc_nvars(c));

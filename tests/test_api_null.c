@@ -209,7 +209,7 @@ END_TEST
  * the system's message says what is missing; the system stays usable. */
 START_TEST(test_null_arguments_to_a_valid_system_are_einval_with_a_reason)
 {
-    hes_system *sys = hes_system_create(hes_problem_find("slip-hopper"));
+    hes_system *sys = test_system_of(hes_problem_find("slip-hopper"));
     ck_assert_ptr_nonnull(sys);
     ck_assert_int_eq(hes_system_set_param(sys, NULL, 1.0), HES_EINVAL);
     ck_assert_ptr_nonnull(strstr(hes_system_errmsg(sys), "no name"));

@@ -190,7 +190,7 @@ static double tangent_of(const biped *B, const double r[2])
 
 static hes_system *knee_biped(double slope)
 {
-    hes_system *sys = hes_system_create(hes_problem_find("knee-biped"));
+    hes_system *sys = test_system_of(hes_problem_find("knee-biped"));
     ck_assert_ptr_nonnull(sys);
     ck_assert_int_eq(hes_system_set_param(sys, "slope", slope), HES_OK);
     return sys;
@@ -200,7 +200,7 @@ static hes_system *knee_biped(double slope)
 
 START_TEST(test_knee_biped_passive_gait_is_found_and_checked)
 {
-    hes_system *sys = hes_system_create(hes_problem_find("knee-biped"));
+    hes_system *sys = test_system_of(hes_problem_find("knee-biped"));
     ck_assert_ptr_nonnull(sys);
     const hes_model *m = hes_system_model(sys);
     biped B = biped_of(sys);
@@ -402,7 +402,7 @@ START_TEST(test_knee_biped_torques_enter_as_inputs)
     const double xl[4] = { -0.05, 0.26, -0.72, 1.26 };
     const double origin[2] = { 0, 0 };
     for (int c = 0; c < 4; c++) {
-        hes_system *off = hes_system_create(model), *on = hes_system_create(model);
+        hes_system *off = test_system_of(model), *on = test_system_of(model);
         ck_assert_int_eq(hes_system_set_param(on, "ankle_torque", torques[c][0]), HES_OK);
         ck_assert_int_eq(hes_system_set_param(on, "hip_torque", torques[c][1]), HES_OK);
         ck_assert_int_eq(hes_system_set_param(on, "knee_torque", torques[c][2]), HES_OK);
@@ -466,7 +466,7 @@ START_TEST(test_mechanical_builtins_field_jacobians_match_central_differences)
     unsigned seed = 3;
     for (int b = 0; b < 3; b++) {
         const hes_model *model = hes_problem_find(names[b]);
-        hes_system *sys = hes_system_create(model);
+        hes_system *sys = test_system_of(model);
         ck_assert_ptr_nonnull(sys);
         if (b == 0) {
             ck_assert_int_eq(hes_system_set_param(sys, "ankle_torque", 0.25), HES_OK);
@@ -530,7 +530,7 @@ static void rigid_impact(double m, double J, double d, double theta, double sgn,
 START_TEST(test_trotters_coupling_measure_separates_rigid_from_soft)
 {
     /* rigid legs: the body couples the feet */
-    hes_system *rig = hes_system_create(hes_problem_find("trot-rigid"));
+    hes_system *rig = test_system_of(hes_problem_find("trot-rigid"));
     ck_assert_ptr_nonnull(rig);
     const hes_model *mr = hes_system_model(rig);
     double m = param(rig, "m"), J = param(rig, "J"), d = param(rig, "d"), l = param(rig, "l"),
@@ -577,7 +577,7 @@ START_TEST(test_trotters_coupling_measure_separates_rigid_from_soft)
     hes_system_destroy(rig);
 
     /* soft legs: the feet are decoupled through the body */
-    hes_system *soft = hes_system_create(hes_problem_find("trot-soft"));
+    hes_system *soft = test_system_of(hes_problem_find("trot-soft"));
     ck_assert_ptr_nonnull(soft);
     const hes_model *ms = hes_system_model(soft);
     const double xs[8] = { 0.6, 0.0, 0.3, 0.3, 0.0, 0.0, 0.0, 0.0 };

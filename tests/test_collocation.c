@@ -29,7 +29,7 @@ typedef struct {
  * so that collocation has to find them again. */
 static hes_system *slip_off_orbit(slip_orbit *ref)
 {
-    hes_system *sys = hes_system_create(hes_problem_find("slip-hopper"));
+    hes_system *sys = test_system_of(hes_problem_find("slip-hopper"));
     hes_orbit orb;
     ck_assert_int_eq(hes_orbit_find(sys, &orb), HES_OK);
     hes_system_get_param(sys, "l_td", &ref->l_td);
@@ -205,7 +205,7 @@ static double *collocate(hes_system *sys, int nodes, hes_colloc **out)
 
 START_TEST(test_collocation_psi_matches_shooting_and_its_gradient_differences)
 {
-    hes_system *sys = hes_system_create(hes_problem_find("slip-hopper"));
+    hes_system *sys = test_system_of(hes_problem_find("slip-hopper"));
     ck_assert_int_eq(hes_system_set_param(sys, "K", 0.1), HES_OK);
     ck_assert_int_eq(hes_system_set_param(sys, "thetadot", -0.3), HES_OK);
     hes_analysis res;
@@ -243,7 +243,7 @@ END_TEST
 
 START_TEST(test_collocation_with_psi_in_the_cost_finds_the_shape_optimum)
 {
-    hes_system *sys = hes_system_create(hes_problem_find("slip-hopper"));
+    hes_system *sys = test_system_of(hes_problem_find("slip-hopper"));
     ck_assert_int_eq(hes_system_set_param(sys, "K", 0.05), HES_OK);
     ck_assert_int_eq(hes_system_set_param(sys, "thetadot", -0.3), HES_OK);
     hes_colloc *c;
@@ -255,7 +255,7 @@ START_TEST(test_collocation_with_psi_in_the_cost_finds_the_shape_optimum)
      * thetadot = 1 (the bound), found here through the orbit's own NLP */
     hes_shape_opts o = hes_shape_opts_default();
     hes_shape_result r;
-    hes_system *ref = hes_system_create(hes_problem_find("slip-hopper"));
+    hes_system *ref = test_system_of(hes_problem_find("slip-hopper"));
     ck_assert_int_eq(hes_shape_optimize(ref, &o, &r), HES_OK);
     ck_assert_msg(fabs(psi - r.psi) < 1e-4, "collocation psi %.10g, shape optimum %.10g", psi, r.psi);
     /* There two multipliers meet (a real pair turns complex), and at the
@@ -426,7 +426,7 @@ END_TEST
 static double slip_optimum(int nodes, hes_nlp_solver solver, double smoothing, double K,
                            int *evals)
 {
-    hes_system *sys = hes_system_create(hes_problem_find("slip-hopper"));
+    hes_system *sys = test_system_of(hes_problem_find("slip-hopper"));
     ck_assert_int_eq(hes_system_set_param(sys, "K", K), HES_OK);
     const char *names[] = { "K", "thetadot" };
     const double lo[] = { -0.2, -3.0 }, hi[] = { 0.6, 1.0 };
@@ -463,7 +463,7 @@ START_TEST(test_psi_smoothing_reaches_the_slip_optimum)
         } else { /* the shape optimum by shooting, 0.662362 */
             hes_shape_result sr;
             hes_shape_opts so = hes_shape_opts_default();
-            hes_system *ref_sys = hes_system_create(hes_problem_find("slip-hopper"));
+            hes_system *ref_sys = test_system_of(hes_problem_find("slip-hopper"));
             ck_assert_int_eq(hes_shape_optimize(ref_sys, &so, &sr), HES_OK);
             ck_assert_msg(fabs(psi - sr.psi) < 2e-5, "psi %.9f, shape optimum %.9f", psi,
                           sr.psi);
@@ -485,7 +485,7 @@ START_TEST(test_smoothed_psi_gradient_equals_central_differences)
 {
     const double Ks[2] = { 0.11, 0.2 }, mu = 0.5;
     for (int t = 0; t < 2; t++) {
-        hes_system *sys = hes_system_create(hes_problem_find("slip-hopper"));
+        hes_system *sys = test_system_of(hes_problem_find("slip-hopper"));
         ck_assert_int_eq(hes_system_set_param(sys, "K", Ks[t]), HES_OK);
         ck_assert_int_eq(hes_system_set_param(sys, "thetadot", 1.0), HES_OK);
         hes_colloc *c;
@@ -514,12 +514,12 @@ END_TEST
 
 START_TEST(test_collocation_refuses_what_it_does_not_handle_yet)
 {
-    hes_system *sys = hes_system_create(hes_problem_find("paddle-juggler"));
+    hes_system *sys = test_system_of(hes_problem_find("paddle-juggler"));
     hes_colloc *c = NULL;
     ck_assert_int_eq(colloc_nodes(sys, 11, &c), HES_EINVAL); /* non-autonomous */
     ck_assert_ptr_null(c);
     hes_system_destroy(sys);
-    sys = hes_system_create(hes_problem_find("slip-hopper"));
+    sys = test_system_of(hes_problem_find("slip-hopper"));
     ck_assert_int_eq(colloc_nodes(sys, 1, &c), HES_EINVAL);
     hes_system_destroy(sys);
 }

@@ -45,14 +45,14 @@ static hes_system *create(const char *problem)
 {
     const hes_model *m = hes_problem_find(problem);
     ck_assert_ptr_nonnull(m);
-    hes_system *sys = hes_system_create(m);
+    hes_system *sys = test_system_of(m);
     ck_assert_ptr_nonnull(sys);
     return sys;
 }
 
 static hes_system *create_model(const hes_model *m)
 {
-    hes_system *sys = hes_system_create(m);
+    hes_system *sys = test_system_of(m);
     ck_assert_ptr_nonnull(sys);
     return sys;
 }

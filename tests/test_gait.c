@@ -54,7 +54,7 @@ static double rel_err(double a, double b)
 
 START_TEST(test_gait_nlp_derivatives_equal_central_differences)
 {
-    hes_system *sys = hes_system_create(hes_problem_find("knee-biped"));
+    hes_system *sys = test_system_of(hes_problem_find("knee-biped"));
     hes_colloc *c = biped_colloc(sys, 5, 1, 1, 0, NULL, NULL);
     int nv = hes_colloc_nvars(c), nc = hes_colloc_ncons(c), ni = hes_colloc_nineq(c);
     ck_assert_int_gt(ni, 0);
@@ -150,7 +150,7 @@ END_TEST
  * and the smooth measure (up to ten). */
 START_TEST(test_gait_psi_gradient_two_ways_agree)
 {
-    hes_system *sys = hes_system_create(hes_problem_find("knee-biped"));
+    hes_system *sys = test_system_of(hes_problem_find("knee-biped"));
     hes_colloc *c = biped_colloc(sys, 5, 1, 1, 0, NULL, NULL);
     int nv = hes_colloc_nvars(c), fb;
     double *z = malloc(sizeof(double) * (size_t)nv), *g[2] = { malloc(sizeof(double) * (size_t)nv),
@@ -190,7 +190,7 @@ static double shooting_psi(const hes_gait *g, double *x0)
     hes_model *m = NULL;
     ck_assert_msg(hes_gait_model(g, hes_problem_find("knee-biped"), &m, msg, sizeof msg) == HES_OK,
                   "%s", msg);
-    hes_system *sys = hes_system_create(m);
+    hes_system *sys = test_system_of(m);
     hes_analysis res;
     ck_assert_msg(hes_analyze(sys, 0, &res) == HES_OK, "%s", hes_system_errmsg(sys));
     double psi = res.stab.psi;
@@ -206,7 +206,7 @@ START_TEST(test_gait_psi_matches_the_shooting_analysis_of_the_gait)
 {
     /* a gait with torques that vary along it: from the passive gait with a
      * constant hip torque, made periodic by the collocation */
-    hes_system *sys = hes_system_create(hes_problem_find("knee-biped"));
+    hes_system *sys = test_system_of(hes_problem_find("knee-biped"));
     ck_assert_int_eq(hes_system_set_param(sys, "hip_torque", 0.05), HES_OK);
     hes_colloc *c = biped_colloc(sys, 11, 0, 0, 0, NULL, NULL);
     double *z = malloc(sizeof(double) * (size_t)hes_colloc_nvars(c)), viol, psi, x0[6];
@@ -238,7 +238,7 @@ END_TEST
 START_TEST(test_virtual_event_with_equal_inputs_leaves_psi_unchanged)
 {
     /* the passive gait (all torques 0 on both sides of every virtual event) */
-    hes_system *sys = hes_system_create(hes_problem_find("knee-biped"));
+    hes_system *sys = test_system_of(hes_problem_find("knee-biped"));
     hes_analysis base;
     ck_assert_int_eq(hes_analyze(sys, 0, &base), HES_OK);
     static const double zero[3] = { 0, 0, 0 };
@@ -269,7 +269,7 @@ END_TEST
 
 START_TEST(test_gait_file_reads_back_bit_for_bit)
 {
-    hes_system *sys = hes_system_create(hes_problem_find("knee-biped"));
+    hes_system *sys = test_system_of(hes_problem_find("knee-biped"));
     const hes_model *m = hes_problem_find("knee-biped");
     hes_colloc *c = biped_colloc(sys, 5, 1, 0, 0, NULL, NULL);
     double *z = malloc(sizeof(double) * (size_t)hes_colloc_nvars(c));
@@ -339,8 +339,8 @@ END_TEST
  * team cannot be had. */
 START_TEST(test_gait_psi_gradient_on_threads_is_the_serial_one)
 {
-    hes_system *s1 = hes_system_create(hes_problem_find("knee-biped"));
-    hes_system *s3 = hes_system_create(hes_problem_find("knee-biped"));
+    hes_system *s1 = test_system_of(hes_problem_find("knee-biped"));
+    hes_system *s3 = test_system_of(hes_problem_find("knee-biped"));
     /* a parameter off its default: the threads' systems must get it */
     ck_assert_int_eq(hes_system_set_param(s1, "slope", 0.061), HES_OK);
     ck_assert_int_eq(hes_system_set_param(s3, "slope", 0.061), HES_OK);

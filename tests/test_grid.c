@@ -112,7 +112,7 @@ START_TEST(test_state_sweep_runs_are_the_simulations)
 {
     const hes_model *m = hes_problem_find("trot-rigid");
     ck_assert_ptr_nonnull(m);
-    hes_system *sys = hes_system_create(m);
+    hes_system *sys = test_system_of(m);
     ck_assert_ptr_nonnull(sys);
     const double x0[4] = { 0.6, 0, 0, 0 };
     hes_state_sweep_opts o = { 0 };
@@ -155,7 +155,7 @@ END_TEST
 START_TEST(test_state_sweep_refuses_bad_options_with_a_message)
 {
     const hes_model *m = hes_problem_find("trot-rigid");
-    hes_system *sys = hes_system_create(m);
+    hes_system *sys = test_system_of(m);
     const double x0[4] = { 0.6, 0, 0, 0 }, bad_x0[4] = { 0.6, NAN, 0, 0 };
     hes_state_sweep sw;
     hes_state_sweep_opts good = { 0, 4, x0, 1, -0.01, 0.01, 3, 0.4, NULL, NULL }, o;

@@ -23,7 +23,7 @@ static hes_system *create(const char *problem)
 {
     const hes_model *m = hes_problem_find(problem);
     ck_assert_ptr_nonnull(m);
-    hes_system *sys = hes_system_create(m);
+    hes_system *sys = test_system_of(m);
     ck_assert_ptr_nonnull(sys);
     return sys;
 }
@@ -402,7 +402,7 @@ END_TEST
 START_TEST(test_sweep_row_json_is_one_line_of_json)
 {
     const hes_model *m = hes_problem_find("paddle-juggler");
-    hes_system *sys = hes_system_create(m);
+    hes_system *sys = test_system_of(m);
     ck_assert_ptr_nonnull(sys);
     int swept[1] = { hes_model_param_index(m, "paddle_accel") };
     double point[1] = { -5.5 };

@@ -54,7 +54,7 @@ static double lower_end(jparams p)
 
 static hes_system *juggler(jparams p)
 {
-    hes_system *sys = hes_system_create(hes_problem_find("paddle-juggler"));
+    hes_system *sys = test_system_of(hes_problem_find("paddle-juggler"));
     ck_assert_ptr_nonnull(sys);
     ck_assert_int_eq(hes_system_set_param(sys, "alpha", p.alpha), HES_OK);
     ck_assert_int_eq(hes_system_set_param(sys, "g", p.g), HES_OK);
@@ -200,7 +200,7 @@ START_TEST(test_juggler_newton_converges_from_a_poor_guess)
 {
     hes_model m = *hes_problem_find("paddle-juggler");
     m.orbit.guess = bad_guess;
-    hes_system *sys = hes_system_create(&m);
+    hes_system *sys = test_system_of(&m);
     ck_assert_ptr_nonnull(sys);
     hes_orbit o;
     ck_assert_int_eq(hes_orbit_find(sys, &o), HES_OK);

@@ -201,7 +201,7 @@ static const hes_model dp_model = {
 
 START_TEST(test_double_pendulum_conserves_energy)
 {
-    hes_system *sys = hes_system_create(&dp_model);
+    hes_system *sys = test_system_of(&dp_model);
     ck_assert_ptr_nonnull(sys);
     hes_sim_opts o = hes_sim_opts_default();
     o.t_end = 5.0;

@@ -224,7 +224,7 @@ START_TEST(test_collocation_evaluations_do_not_allocate)
     int counts = shim_works();
     for (int variant = 0; variant < 3; variant++) { /* the last: psi's gradient on 2 threads */
         int biped = variant > 0;
-        hes_system *sys = hes_system_create(hes_problem_find(biped ? "knee-biped" : "slip-hopper"));
+        hes_system *sys = test_system_of(hes_problem_find(biped ? "knee-biped" : "slip-hopper"));
         hes_colloc *c = make_colloc(sys, biped, variant == 2 ? 2 : 1);
         int nv = hes_colloc_nvars(c), nr = hes_colloc_ncons(c) + hes_colloc_nineq(c);
         double *z = malloc(sizeof(double) * (size_t)nv), *cv = malloc(sizeof(double) * (size_t)nr),
@@ -267,7 +267,7 @@ START_TEST(test_shape_evaluations_do_not_allocate)
      * paddle juggler (non-autonomous), each with the gradient */
     const char *problems[] = { "slip-hopper", "paddle-juggler" };
     for (int p = 0; p < 2; p++) {
-        hes_system *sys = hes_system_create(hes_problem_find(problems[p]));
+        hes_system *sys = test_system_of(hes_problem_find(problems[p]));
         hes_analysis res;
         hes_shape *sh;
         hes_shape_eval_result ev;

@@ -21,7 +21,7 @@
 
 static hes_system *create(const hes_model *m)
 {
-    hes_system *sys = hes_system_create(m);
+    hes_system *sys = test_system_of(m);
     ck_assert_ptr_nonnull(sys);
     return sys;
 }

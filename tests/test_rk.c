@@ -101,7 +101,7 @@ static const hes_integrator integrators[] = { HES_RK8, HES_ADAMS };
 START_TEST(test_oscillator_event_state_and_variational_matrix_are_the_closed_form)
 {
     hes_model m = model_with(&oscillator, integrators[_i]);
-    hes_system *sys = hes_system_create(&m);
+    hes_system *sys = test_system_of(&m);
     ck_assert_ptr_nonnull(sys);
     const double w = 3.0, x0[2] = { 1.0, 0.0 }, tc = M_PI / (2 * w);
     hes_sim_opts o = hes_sim_opts_default();
@@ -142,7 +142,7 @@ END_TEST
 START_TEST(test_oscillator_variational_matrix_backwards_in_time)
 {
     hes_model m = model_with(&oscillator, integrators[_i]);
-    hes_system *sys = hes_system_create(&m);
+    hes_system *sys = test_system_of(&m);
     const double w = 3.0, x0[2] = { 0.2, -0.7 };
     for (int s = -1; s <= 1; s += 2) {
         double d = 0.83 * s, x1[2], A[4];
@@ -163,7 +163,7 @@ END_TEST
 START_TEST(test_blowup_crossing_and_sensitivity_are_the_closed_form)
 {
     hes_model m = model_with(&blowup, integrators[_i]);
-    hes_system *sys = hes_system_create(&m);
+    hes_system *sys = test_system_of(&m);
     ck_assert_ptr_nonnull(sys);
     const double x0 = 0.8, tc = 1 / x0 - 0.5;
     hes_sim_opts o = hes_sim_opts_default();
@@ -212,14 +212,14 @@ START_TEST(test_stiff_phase_is_refused_by_rk8_with_the_reason)
     o.t_end = T;
     hes_traj tr;
     m.integrator = HES_BDF;
-    hes_system *sys = hes_system_create(&m);
+    hes_system *sys = test_system_of(&m);
     ck_assert_int_eq(hes_simulate(sys, 0, 0.0, 0.0, &x0, &o, &tr), HES_OK);
     double want = (L * L * cos(T) + L * sin(T)) / (L * L + 1);
     ck_assert_double_eq_tol(tr.phases[0].x1[0], want, 1e-10);
     hes_traj_free(&tr);
     hes_system_destroy(sys);
     m.integrator = HES_RK8;
-    sys = hes_system_create(&m);
+    sys = test_system_of(&m);
     hes_settings set = hes_system_get_settings(sys);
     set.max_steps = 20000;
     ck_assert_int_eq(hes_system_set_settings(sys, &set), HES_OK);
@@ -241,7 +241,7 @@ START_TEST(test_slip_orbit_and_multipliers_agree_with_cvodes)
     for (int s = 0; s < 2; s++) {
         hes_analysis r[2];
         for (int k = 0; k < 2; k++) {
-            hes_system *sys = hes_system_create(k ? &adams : slip);
+            hes_system *sys = test_system_of(k ? &adams : slip);
             ck_assert_int_eq(hes_system_set_param(sys, "K", shapes[s][0]), HES_OK);
             ck_assert_int_eq(hes_system_set_param(sys, "thetadot", shapes[s][1]), HES_OK);
             ck_assert_msg(hes_analyze(sys, 0, &r[k]) == HES_OK, "%s", hes_system_errmsg(sys));

@@ -28,7 +28,7 @@ START_TEST(test_juggler_impact_saltation_equals_eq9)
 {
     const double accels[] = { -5.45, -12.0, 3.0 };
     for (int k = 0; k < 3; k++) {
-        hes_system *sys = hes_system_create(hes_problem_find("paddle-juggler"));
+        hes_system *sys = test_system_of(hes_problem_find("paddle-juggler"));
         double alpha = 0.5, g = 9.81, T = 0.5, a = accels[k];
         ck_assert_int_eq(hes_system_set_param(sys, "paddle_accel", a), HES_OK);
         double vP = g * T * (1 - alpha) / (2 * (1 + alpha)), vB = -g * T / 2;
@@ -57,7 +57,7 @@ END_TEST
  * (tests/testutil.c); returns the number of events checked. */
 static int check_slip_events(double K, double thetadot, double *worst)
 {
-    hes_system *sys = hes_system_create(hes_problem_find("slip-hopper"));
+    hes_system *sys = test_system_of(hes_problem_find("slip-hopper"));
     ck_assert_int_eq(hes_system_set_param(sys, "K", K), HES_OK);
     ck_assert_int_eq(hes_system_set_param(sys, "thetadot", thetadot), HES_OK);
     hes_orbit orb;
@@ -85,7 +85,7 @@ END_TEST
 
 START_TEST(test_saltation_is_rectangular_when_dimension_changes)
 {
-    hes_system *sys = hes_system_create(hes_problem_find("slip-hopper"));
+    hes_system *sys = test_system_of(hes_problem_find("slip-hopper"));
     const hes_model *m = hes_system_model(sys);
     hes_orbit orb;
     ck_assert_int_eq(hes_orbit_find(sys, &orb), HES_OK);
@@ -132,7 +132,7 @@ START_TEST(test_saltation_without_model_jacobians_matches_analytic)
     }
     m.modes = modes;
     m.transitions = trs;
-    hes_system *a = hes_system_create(ref), *b = hes_system_create(&m);
+    hes_system *a = test_system_of(ref), *b = test_system_of(&m);
     ck_assert_ptr_nonnull(b);
     for (int s = 0; s < 2; s++) {
         hes_system *sys = s ? b : a;
@@ -155,7 +155,7 @@ END_TEST
 
 START_TEST(test_saltation_at_tangential_touchdown_is_grazing)
 {
-    hes_system *sys = hes_system_create(hes_problem_find("slip-hopper"));
+    hes_system *sys = test_system_of(hes_problem_find("slip-hopper"));
     int td = hes_model_transition_index(hes_system_model(sys), "touchdown");
     double x[3] = { 2.0, 0.9, 0.0 }, xi[12]; /* vy = 0: the body moves along the guard */
     ck_assert_int_eq(hes_saltation(sys, td, 0.5, x, xi), HES_EGRAZING);

@@ -18,7 +18,7 @@
 
 static hes_system *make(const char *problem, int n, const char *const *names, const double *v)
 {
-    hes_system *sys = hes_system_create(hes_problem_find(problem));
+    hes_system *sys = test_system_of(hes_problem_find(problem));
     ck_assert_ptr_nonnull(sys);
     for (int i = 0; i < n; i++)
         ck_assert_msg(hes_system_set_param(sys, names[i], v[i]) == HES_OK, "%s",
@@ -194,7 +194,7 @@ END_TEST
  * against the closed form of tests/hopf_kicks.c. */
 START_TEST(test_twenty_virtual_events_gradient_matches_closed_form)
 {
-    hes_system *sys = hes_system_create(&test_hopf_kicks);
+    hes_system *sys = test_system_of(&test_hopf_kicks);
     hes_analysis res;
     hes_shape *sh;
     hes_shape_eval_result ev;
@@ -239,7 +239,7 @@ START_TEST(test_parameter_that_moves_the_orbit_is_refused)
         { "paddle-juggler", "period", "guard value" },
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-        hes_system *sys = hes_system_create(hes_problem_find(cases[c].problem));
+        hes_system *sys = test_system_of(hes_problem_find(cases[c].problem));
         hes_analysis res;
         hes_shape *sh = NULL;
         ck_assert_int_eq(hes_analyze(sys, 0, &res), HES_OK);
@@ -272,7 +272,7 @@ START_TEST(test_declared_shape_parameters_pass_the_property_check)
 {
     const char *problems[] = { "paddle-juggler", "slip-hopper" };
     for (int p = 0; p < 2; p++) {
-        hes_system *sys = hes_system_create(hes_problem_find(problems[p]));
+        hes_system *sys = test_system_of(hes_problem_find(problems[p]));
         hes_analysis res;
         hes_shape *sh;
         ck_assert_int_eq(hes_analyze(sys, 0, &res), HES_OK);
@@ -290,7 +290,7 @@ START_TEST(test_fast_reevaluation_equals_full_reanalysis)
 {
     /* psi over the stored factors at new shape values equals a re-analysis
      * from scratch: shape parameters do not move the orbit */
-    hes_system *sys = hes_system_create(hes_problem_find("slip-hopper"));
+    hes_system *sys = test_system_of(hes_problem_find("slip-hopper"));
     hes_analysis res;
     hes_shape *sh;
     hes_shape_eval_result ev;
@@ -350,7 +350,7 @@ END_TEST
 
 START_TEST(test_slip_optimizer_stabilizes_from_zero_shape_parameters)
 {
-    hes_system *sys = hes_system_create(hes_problem_find("slip-hopper"));
+    hes_system *sys = test_system_of(hes_problem_find("slip-hopper"));
     hes_shape_opts o = hes_shape_opts_default();
     hes_shape_result r;
     ck_assert_int_eq(hes_shape_optimize(sys, &o, &r), HES_OK);
@@ -368,7 +368,7 @@ START_TEST(test_slip_optimizer_stabilizes_from_zero_shape_parameters)
     hes_shape_result_free(&r);
     hes_system_destroy(sys);
     /* ... and at zero shape parameters every trial diverges or falls */
-    sys = hes_system_create(hes_problem_find("slip-hopper"));
+    sys = test_system_of(hes_problem_find("slip-hopper"));
     hes_orbit orbit;
     ck_assert_int_eq(hes_orbit_find(sys, &orbit), HES_OK);
     ck_assert_int_eq(hes_trials_run(sys, &orbit, 20, 0.1, 100, 1, 1e-6, &t), HES_OK);
@@ -385,7 +385,7 @@ START_TEST(test_gradient_kinds_reach_the_same_optimum)
     const int gradient[] = { 1, 0, 1 };
     double psi[3];
     for (int k = 0; k < 3; k++) {
-        hes_system *sys = hes_system_create(hes_problem_find("slip-hopper"));
+        hes_system *sys = test_system_of(hes_problem_find("slip-hopper"));
         hes_shape_opts o = hes_shape_opts_default();
         o.algorithm = algorithms[k];
         o.gradient = gradient[k];
@@ -407,7 +407,7 @@ END_TEST
 
 START_TEST(test_smooth_measure_bounds_psi_from_above_and_reports_true_psi)
 {
-    hes_system *sys = hes_system_create(hes_problem_find("slip-hopper"));
+    hes_system *sys = test_system_of(hes_problem_find("slip-hopper"));
     hes_shape_opts o = hes_shape_opts_default();
     o.measure = HES_MEASURE_SMOOTH;
     hes_shape_result r;
@@ -423,7 +423,7 @@ END_TEST
 
 START_TEST(test_optimizer_rejects_bad_options)
 {
-    hes_system *sys = hes_system_create(hes_problem_find("slip-hopper"));
+    hes_system *sys = test_system_of(hes_problem_find("slip-hopper"));
     hes_shape_opts o = hes_shape_opts_default();
     hes_shape_result r;
     o.algorithm = "NO_SUCH_ALGORITHM";

@@ -19,7 +19,7 @@
 static void analyse(const hes_model *m, double kappa, double mu, hes_analysis *res,
                     hes_simultaneous *s, int *n, hes_system **out)
 {
-    hes_system *sys = hes_system_create(m);
+    hes_system *sys = test_system_of(m);
     ck_assert_ptr_nonnull(sys);
     ck_assert_int_eq(hes_system_set_param(sys, "kappa", kappa), HES_OK);
     ck_assert_int_eq(hes_system_set_param(sys, "mu", mu), HES_OK);

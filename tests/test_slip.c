@@ -15,7 +15,7 @@
 
 static hes_system *slip(double K, double thetadot)
 {
-    hes_system *sys = hes_system_create(hes_problem_find("slip-hopper"));
+    hes_system *sys = test_system_of(hes_problem_find("slip-hopper"));
     ck_assert_ptr_nonnull(sys);
     ck_assert_int_eq(hes_system_set_param(sys, "K", K), HES_OK);
     ck_assert_int_eq(hes_system_set_param(sys, "thetadot", thetadot), HES_OK);

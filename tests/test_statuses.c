@@ -118,7 +118,7 @@
 
 static hes_system *probe(int fault)
 {
-    hes_system *sys = hes_system_create(&test_status_probe);
+    hes_system *sys = test_system_of(&test_status_probe);
     ck_assert_ptr_nonnull(sys);
     ck_assert_int_eq(hes_system_set_param(sys, "fault", fault), HES_OK);
     return sys;
@@ -209,7 +209,7 @@ END_TEST
 
 START_TEST(test_orbit_start_is_refused_without_an_orbit_or_when_not_finite)
 {
-    hes_system *ball = hes_system_create(&test_bouncing_ball);
+    hes_system *ball = test_system_of(&test_bouncing_ball);
     const double x0[2] = { 1.0, 0.0 }, bad[2] = { NAN, 0.0 };
     ck_assert_status(hes_system_set_orbit_start(ball, x0), HES_EINVAL, ball);
     ck_assert_errmsg_says(ball, "no periodic orbit");
@@ -276,7 +276,7 @@ END_TEST
 
 START_TEST(test_variational_reports_exhausted_step_budget_as_esolver)
 {
-    hes_system *sys = hes_system_create(&test_status_spin);
+    hes_system *sys = test_system_of(&test_status_spin);
     hes_settings s = hes_system_get_settings(sys);
     s.max_steps = 3000;
     ck_assert_int_eq(hes_system_set_settings(sys, &s), HES_OK);
@@ -528,7 +528,7 @@ START_TEST(test_shape_new_needs_an_analysis_and_shape_parameters)
     hes_system_destroy(sys);
 
     /* the elastic ball of test_zeno_ball has an orbit but no shape parameter */
-    sys = hes_system_create(&test_zeno_ball);
+    sys = test_system_of(&test_zeno_ball);
     ck_assert_int_eq(hes_system_set_param(sys, "e", 1.0), HES_OK);
     hes_analysis res;
     ck_assert_status(hes_analyze(sys, 0, &res), HES_OK, sys);
@@ -732,7 +732,7 @@ START_TEST(test_gait_model_refuses_gaits_that_do_not_fit_the_model)
 
     make_probe_gait(&pg);
     ck_assert_msg(hes_gait_model(&pg.g, base, &m, msg, sizeof msg) == HES_OK, "%s", msg);
-    hes_system *sys = hes_system_create(m); /* the gait's model has the probe's orbit */
+    hes_system *sys = test_system_of(m); /* the gait's model has the probe's orbit */
     hes_analysis res;
     ck_assert_status(hes_analyze(sys, 0, &res), HES_OK, sys);
     ck_assert_double_eq_tol(res.stab.psi, 0.5, 1e-8);

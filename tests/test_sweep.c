@@ -353,7 +353,7 @@ START_TEST(test_sweep_over_each_parameter_of_each_problem_equals_each_point_anal
             o.jobs = 2;
             ck_assert_int_eq(hes_sweep_run(m, NULL, &o, NULL, 0), HES_OK);
             for (int k = 0; k < 3; k++) {
-                hes_system *sys = hes_system_create(m);
+                hes_system *sys = test_system_of(m);
                 hes_analysis an;
                 ck_assert_ptr_nonnull(sys);
                 ck_assert_int_eq(hes_system_set_param(sys, q->name, v[k]), HES_OK);
@@ -398,7 +398,7 @@ START_TEST(test_optimizing_sweep_over_the_apex_height_equals_each_point_optimise
     o.optimize = 1;
     ck_assert_int_eq(hes_sweep_run(m, NULL, &o, NULL, 0), HES_OK);
     for (int k = 0; k < 3; k++) {
-        hes_system *sys = hes_system_create(m);
+        hes_system *sys = test_system_of(m);
         ck_assert_int_eq(hes_system_set_param(sys, "apex_height", v[k]), HES_OK);
         hes_shape_opts so = hes_shape_opts_default();
         hes_shape_result sr;

@@ -366,7 +366,7 @@ START_TEST(test_refinement_is_not_bound_by_the_durations)
     static const int virtual_events[] = { 2, 1 };
     o.virtual_events = virtual_events;
     o.refine = 1;
-    hes_system *sys = hes_system_create(base);
+    hes_system *sys = test_system_of(base);
     hes_trajopt_result coarse, fine, r;
     ck_assert_int_eq(hes_trajopt_run(sys, &o, &coarse), HES_OK);
     o.init = &coarse.gait;
@@ -386,7 +386,7 @@ START_TEST(test_refinement_is_not_bound_by_the_durations)
     hes_trajopt_spec spec = *base->trajopt;
     spec.min_duration = 0.5 * (dc + df);
     m.trajopt = &spec;
-    hes_system *bounded = hes_system_create(&m);
+    hes_system *bounded = test_system_of(&m);
     ck_assert_int_eq(hes_trajopt_run(bounded, &o, &r), HES_OK);
     ck_assert_int_eq(r.refined_nodes, 3 * (7 - 1) + 1);
     /* the same fine gait: the bound was left out, not enforced (to 1e-6:
@@ -488,7 +488,7 @@ START_TEST(test_a_failed_start_keeps_its_message)
     modes[0].field = refuse_large_K;
     modes[0].data = &rf;
     m.modes = modes;
-    hes_system *sys = hes_system_create(&m);
+    hes_system *sys = test_system_of(&m);
     ck_assert_ptr_nonnull(sys);
     ck_assert_int_eq(hes_system_set_param(sys, "K", 0.12), HES_OK);
     ck_assert_int_eq(hes_system_set_param(sys, "thetadot", 1.0), HES_OK);

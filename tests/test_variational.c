@@ -14,7 +14,7 @@
 
 START_TEST(test_ballistic_flight_variational_matrix_is_closed_form)
 {
-    hes_system *sys = hes_system_create(hes_problem_find("paddle-juggler"));
+    hes_system *sys = test_system_of(hes_problem_find("paddle-juggler"));
     double x0[2] = { 0.3, 1.2 }, x1[2], A[4];
     double t = 0.37, g = 9.81;
     ck_assert_int_eq(hes_variational(sys, 0, 0.1, t, x0, x1, A), HES_OK);
@@ -32,7 +32,7 @@ END_TEST
 
 START_TEST(test_stance_variational_matrix_equals_fd_of_flow)
 {
-    hes_system *sys = hes_system_create(hes_problem_find("slip-hopper"));
+    hes_system *sys = test_system_of(hes_problem_find("slip-hopper"));
     int stance = hes_model_mode_index(hes_system_model(sys), "stance");
     double z[4] = { -0.12, 2.0, 0.9, -3.5 }, A[16], fp[4], fm[4], zz[4];
     double dur = 0.08;
@@ -58,7 +58,7 @@ END_TEST
 
 START_TEST(test_variational_matrices_compose_over_split_intervals)
 {
-    hes_system *sys = hes_system_create(hes_problem_find("slip-hopper"));
+    hes_system *sys = test_system_of(hes_problem_find("slip-hopper"));
     int stance = hes_model_mode_index(hes_system_model(sys), "stance");
     double z[4] = { -0.12, 2.0, 0.9, -3.5 }, zm[4], A[16], A1[16], A2[16];
     ck_assert_int_eq(hes_variational(sys, stance, 0.0, 0.1, z, NULL, A), HES_OK);
@@ -77,7 +77,7 @@ END_TEST
 
 START_TEST(test_zero_duration_variational_matrix_is_identity)
 {
-    hes_system *sys = hes_system_create(hes_problem_find("slip-hopper"));
+    hes_system *sys = test_system_of(hes_problem_find("slip-hopper"));
     double z[3] = { 2, 2, 0 }, x1[3], A[9];
     ck_assert_int_eq(hes_variational(sys, 0, 0.3, 0.0, z, x1, A), HES_OK);
     for (int i = 0; i < 9; i++)

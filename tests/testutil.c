@@ -85,7 +85,7 @@ hes_system *test_system(const char *name)
 {
     const hes_model *m = hes_problem_find(name);
     ck_assert_ptr_nonnull(m);
-    hes_system *sys = hes_system_create(m);
+    hes_system *sys = test_system_of(m);
     ck_assert_ptr_nonnull(sys);
     return sys;
 }
@@ -140,4 +140,10 @@ const char *test_robot_file(char *buf, size_t len, const char *name)
     const char *top = getenv("top_srcdir");
     snprintf(buf, len, "%s/share/robots/%s", top ? top : ".", name);
     return buf;
+}
+
+hes_system *test_system_of(const hes_model *m)
+{
+    hes_system *sys;
+    return hes_system_new(m, &sys, NULL, 0) == HES_OK ? sys : NULL;
 }

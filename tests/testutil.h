@@ -14,6 +14,8 @@ int test_run_suite(Suite *s);
 
 /* A new system of the built-in problem `name` (asserted to exist). */
 hes_system *test_system(const char *name);
+/* A system of model m, or NULL (an invalid model, no memory). */
+hes_system *test_system_of(const hes_model *m);
 
 /* The saltation matrix of event ev (of an orbit of sys) against central
  * differences of the full nonlinear flow across that one event: the flow

@@ -62,9 +62,6 @@ typedef struct {
  * (msg, if not NULL, says what is wrong: hes_model_validate's message) or
  * HES_ENOMEM with *out NULL. */
 hes_status hes_system_new(const hes_model *model, hes_system **out, char *msg, size_t len);
-/* hes_system_new without the reason: NULL on an invalid model or
- * allocation failure. */
-hes_system *hes_system_create(const hes_model *model);
 void hes_system_destroy(hes_system *sys);
 
 /* A system of an event-selected model (the ESS integrator, kind

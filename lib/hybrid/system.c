@@ -157,12 +157,6 @@ hes_status hes_system_new(const hes_model *model, hes_system **out, char *msg, s
     return HES_OK;
 }
 
-hes_system *hes_system_create(const hes_model *model)
-{
-    hes_system *sys;
-    return hes_system_new(model, &sys, NULL, 0) == HES_OK ? sys : NULL;
-}
-
 hes_system *hes__system_copy(const hes_system *src)
 {
     hes_system *sys = NULL;
@@ -171,7 +165,7 @@ hes_system *hes__system_copy(const hes_system *src)
             return NULL;
         sys->eopt = src->eopt;
         sys->orbit_period = src->orbit_period;
-    } else if (!(sys = hes_system_create(src->model)))
+    } else if (hes_system_new(src->model, &sys, NULL, 0) != HES_OK)
         return NULL;
     memcpy(sys->p, src->p, sizeof(double) * (size_t)src->n_params);
     sys->set = src->set;

@@ -226,7 +226,7 @@ hes_status hes_colloc_from_gait(hes_colloc *c, const hes_gait *g, double *z)
     memset(&traj, 0, sizeof traj);
     if (hes_gait_model(g, m, &dm, msg, sizeof msg) != HES_OK)
         return hes__fail(sys, HES_EINVAL, "the initial gait: %s", msg);
-    if (!(ds = hes_system_create(dm))) {
+    if (hes_system_new(dm, &ds, NULL, 0) != HES_OK) {
         hes_gait_model_destroy(dm);
         return hes__fail(sys, HES_ENOMEM, "out of memory");
     }

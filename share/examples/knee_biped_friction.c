@@ -115,9 +115,9 @@ int main(int argc, char **argv)
         return 1;
     if (argc > 1)
         return gaits(m, argc - 1, argv + 1);
-    hes_system *sys = hes_system_create(m);
+    hes_system *sys = NULL;
     hes_analysis an;
-    if (!sys || hes_analyze(sys, 0, &an) != HES_OK) {
+    if (hes_system_new(m, &sys, NULL, 0) != HES_OK || hes_analyze(sys, 0, &an) != HES_OK) {
         fprintf(stderr, "knee_biped_friction: the passive orbit was not found\n");
         return 1;
     }

@@ -174,11 +174,14 @@ const hes_model *hes_plugin_model(void)
 #else
 int main(void)
 {
-    hes_system *sys = hes_system_create(&model);
+    hes_system *sys;
     hes_analysis res;
-    hes_status st = sys ? hes_analyze(sys, 1, &res) : HES_ENOMEM;
+    char msg[256];
+    hes_status st = hes_system_new(&model, &sys, msg, sizeof msg);
+    if (st == HES_OK)
+        st = hes_analyze(sys, 1, &res);
     if (st != HES_OK) {
-        fprintf(stderr, "%s: %s\n", hes_strerror(st), sys ? hes_system_errmsg(sys) : "");
+        fprintf(stderr, "%s: %s\n", hes_strerror(st), sys ? hes_system_errmsg(sys) : msg);
         return 1;
     }
     const double *p = hes_system_params(sys);

@@ -219,9 +219,10 @@ const hes_model *hes_plugin_model(void)
 /* Analyses one model (from x0 when not NULL); prints and returns the status. */
 static hes_status analyse(const hes_model *m, const double *x0, hes_analysis *a)
 {
-    hes_system *sys = hes_system_create(m);
-    if (!sys)
-        return HES_ENOMEM;
+    hes_system *sys;
+    hes_status made = hes_system_new(m, &sys, NULL, 0);
+    if (made != HES_OK)
+        return made;
     hes_status st = x0 ? hes_system_set_orbit_start(sys, x0) : HES_OK;
     if (st == HES_OK)
         st = hes_analyze(sys, 0, a);

@@ -16,6 +16,13 @@
 
 #include "hes.h"
 
+/* A system of model m, or NULL (an invalid model, no memory). */
+static hes_system *test_system_of(const hes_model *m)
+{
+    hes_system *sys;
+    return hes_system_new(m, &sys, NULL, 0) == HES_OK ? sys : NULL;
+}
+
 static double now(void)
 {
     struct timespec t;
@@ -48,7 +55,7 @@ static int field_differences(const hes_mode *md, const double *p, double *x, dou
 int main(void)
 {
     const hes_model *model = hes_problem_find("knee-biped");
-    hes_system *sys = model ? hes_system_create(model) : NULL;
+    hes_system *sys = model ? test_system_of(model) : NULL;
     if (!sys || hes_system_set_param(sys, "hip_torque", -0.6) != HES_OK ||
         hes_system_set_param(sys, "knee_torque", 0.35) != HES_OK ||
         hes_system_set_param(sys, "ankle_torque", 0.25) != HES_OK) {

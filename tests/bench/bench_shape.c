@@ -29,6 +29,13 @@
 #include "hes.h"
 #include "testmodels.h"
 
+/* A system of model m, or NULL (an invalid model, no memory). */
+static hes_system *test_system_of(const hes_model *m)
+{
+    hes_system *sys;
+    return hes_system_new(m, &sys, NULL, 0) == HES_OK ? sys : NULL;
+}
+
 static double now(void)
 {
     struct timespec t;
@@ -46,7 +53,7 @@ typedef struct {
 
 static hes_system *setup(const problem *pb)
 {
-    hes_system *sys = hes_system_create(pb->model);
+    hes_system *sys = test_system_of(pb->model);
     if (!sys)
         exit(1);
     for (int i = 0; i < pb->n_set; i++)

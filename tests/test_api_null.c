@@ -7,6 +7,7 @@
  * or -1.  Each call runs in Check's forked test, so a crash fails it.
  */
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,8 @@ START_TEST(test_every_free_and_destroy_of_null_does_nothing)
     hes_plate_vertical_model_free(NULL);
     hes_flow_free(NULL);
     hes_system_destroy(NULL);
+    hes_analysis_destroy(NULL);
+    ck_assert_int_eq(hes_sweep_file_close(NULL, NULL, 0), HES_OK);
     hes_traj_free(NULL);
     hes_monodromy_free(NULL);
     hes_stability_free(NULL);
@@ -102,6 +105,16 @@ START_TEST(test_every_status_function_with_null_pointers_returns_einval)
     ck_assert_int_eq(hes_system_get_ess_options(NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_system_set_orbit_period(NULL, 1.0), HES_EINVAL);
     ck_assert_int_eq(hes_sweep_run_system(NULL, NULL, NULL, 0), HES_EINVAL);
+    ck_assert_int_eq(hes_sweep_run_file(NULL, NULL, NULL, NULL, NULL, 0), HES_EINVAL);
+    ck_assert_int_eq(hes_sweep_run_mpi(NULL, NULL, NULL, NULL, NULL, 0), HES_EINVAL);
+    ck_assert_int_eq(hes_sweep_file_open(NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0),
+                     HES_EINVAL);
+    ck_assert_int_eq(hes_sweep_file_put(NULL, NULL), HES_EINVAL);
+    ck_assert_int_eq(hes_shape_result_apply(NULL, NULL), HES_EINVAL);
+    ck_assert_int_eq(hes_system_open(NULL, NULL, NULL, NULL, 0), HES_EINVAL);
+    ck_assert_int_eq(hes_analysis_new(NULL, 0, NULL), HES_EINVAL);
+    ck_assert(isnan(hes_analysis_psi(NULL)));
+    ck_assert_int_eq(hes_analysis_monodromy(NULL, 0, NULL, 0), -1);
     ck_assert_ptr_null(hes_system_name(NULL));
     ck_assert_ptr_null(hes_system_ess(NULL));
     ck_assert_ptr_null(hes_system_ess_model(NULL));

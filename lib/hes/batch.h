@@ -84,6 +84,9 @@ typedef struct {
     int index;                   /* of the point */
     hes_status status;           /* HES_OK, or why the point failed */
     char message[320];           /* when it failed */
+    /* The analysis, when status is HES_OK.  A point that failed has psi and
+     * period NaN, stable 0 and no verdict: read status first (its verdict
+     * field is not a verdict, whatever its value). */
     double psi, period;
     int stable;                  /* verdict == HES_STABLE */
     hes_verdict verdict;

@@ -65,7 +65,6 @@ int cmd_invdyn(int argc, char **argv);
 /* Usage texts, printed by `hes CMD --help` (stdout) and on bad usage (stderr). */
 void cmd_list_usage(FILE *out);
 void cmd_info_usage(FILE *out);
-void cmd_analyze_usage(FILE *out);
 void cmd_simulate_usage(FILE *out);
 void cmd_shape_usage(FILE *out);
 void cmd_trajopt_usage(FILE *out);

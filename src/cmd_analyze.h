@@ -1,7 +1,8 @@
 /*
  * cmd_analyze.h - the two parts of `hes analyze`: hybrid models by the
- * saltation pipeline (cmd_analyze.c, which also parses the command line)
- * and event-selected systems by the ESS integrator (cmd_analyze_ess.c).
+ * saltation pipeline (cmd_analyze.c, which also parses the command line;
+ * its text in analyze_print.c) and event-selected systems by the ESS
+ * integrator (cmd_analyze_ess.c).
  */
 #ifndef HES_CMD_ANALYZE_H
 #define HES_CMD_ANALYZE_H
@@ -24,6 +25,13 @@ typedef struct {
  * of the command line; NULL with *exit_code after a message. */
 hes_system *analyze_ess_system(const hes_ess_model *model, const cli_assignments *params,
                                const analyze_ess_opts *opts, int *exit_code);
+/* The text of a hybrid model's analysis (analyze_print.c), of its gradient
+ * of psi (--gradient) and of its impact set (--impact-set). */
+void analyze_print_text(const hes_system *sys, const hes_analysis *res);
+void analyze_print_gradient(const hes_system *sys, const hes_shape *sh,
+                            const hes_shape_eval_result *ev);
+void analyze_print_impact_set(const hes_system *sys, const hes_impact_orbit *r,
+                              unsigned long select);
 /* The text of an ESS system's analysis. */
 void analyze_ess_print(const hes_system *sys, const hes_analysis *res);
 

@@ -57,7 +57,7 @@ expect_grep badcmd err 'frobnicate' "unknown command is named"
 run badopt analyze paddle-juggler --no-such-option
 expect_status badopt 2 "unknown option"
 expect_grep badopt err 'no-such-option' "unknown option is named"
-expect_grep badopt err 'Usage' "unknown option prints the usage"
+expect_grep badopt err "hes analyze --help" "unknown option points to the command's --help"
 
 run cmdhelp analyze --help
 expect_status cmdhelp 0 "hes analyze --help"

@@ -13,7 +13,7 @@
  * exactly hes_shape_json() (lib/README.md, section 5) on stdout.
  *
  * The start values and bounds are passed to the library as full arrays over
- * the shape parameters in model order (hes_shape_opts.n = 0): the start is
+ * the shape parameters in model order (hes_shape_options.n = 0): the start is
  * the system's value (after -p) unless --start gives one, the bounds are the
  * model's search bounds unless --bounds gives them.
  */
@@ -303,7 +303,7 @@ typedef struct {
     int last;                /* evaluations at the last redraw */
 } progress_state;
 
-/* hes_shape_opts.progress: called after every evaluation with a gradient
+/* hes_shape_options.progress: called after every evaluation with a gradient
  * or value; the count may advance by more than 1 between calls. */
 static void progress(int evaluations, double best, void *data)
 {
@@ -398,7 +398,8 @@ static void print_text(const hes_system *sys, const hes_shape_result *res,
 static int run(hes_system *sys, const shape_arrays *a, const shape_cli_opts *opts)
 {
     progress_state ps = {{NULL, 0, 0}, 0};
-    hes_shape_opts so = hes_shape_opts_default();
+    hes_shape_options so;
+    hes_shape_options_init(&so);
     hes_shape_result res;
     hes_trials trials;
     char what[96];

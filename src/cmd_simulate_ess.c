@@ -114,7 +114,7 @@ int simulate_ess(const hes_ess_model *model, const cli_assignments *params,
         hes_ess_destroy(ess);
         return rc;
     }
-    hes_ess_options_default(&o);
+    hes_ess_options_init(&o);
     if (eo->have_eps)
         o.eps = eo->eps;
     o.jacobian = eo->jacobian;

@@ -303,7 +303,7 @@ static void sweep_progress(void *ctx, int k, int n, double value)
 int simulate_sweep(hes_system *sys, const simulate_sweep_opts *sw, simulate_output output)
 {
     const hes_model *m = hes_system_model(sys);
-    hes_state_sweep_opts so = { 0 };
+    hes_state_sweep_options so = { 0 };
     hes_state_sweep res;
     cli_progress progress;
     sweep_run ctx = { sw->name, &progress };

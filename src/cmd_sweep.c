@@ -479,7 +479,7 @@ static int sweep(int argc, char **argv, int rank, int size)
         int strides[MAX_SWEPT], n_strides = 0;
         for (int j = grid.n - 1, st = 1; j >= 0; st *= grid.count[j--])
             strides[n_strides++] = st;
-        hes_sweep_opts so = { r->n, pidx, n_points, values, optimize, jobs, NULL, emit_row, &w,
+        hes_sweep_options so = { r->n, pidx, n_points, values, optimize, jobs, NULL, emit_row, &w,
                               NULL, n_strides, n_strides ? strides : NULL, NULL };
         hes_settings set = hes_system_get_settings(sys);
         so.settings = &set;

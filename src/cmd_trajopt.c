@@ -638,7 +638,8 @@ int cmd_trajopt(int argc, char **argv)
         designs_free(&bounds);
         return rc;
     }
-    hes_trajopt_options to = hes_trajopt_options_default();
+    hes_trajopt_options to;
+    hes_trajopt_options_init(&to);
     to.objective = obj;
     to.weight = weight;
     to.measure = measure;

@@ -210,7 +210,7 @@ START_TEST(test_accessors_of_null_objects_give_null_or_zero)
     ck_assert_int_ne(hes_mech_guard(0, NULL, NULL, out, NULL), 0);
     ck_assert_int_ne(hes_mech_reset(0, NULL, NULL, out, NULL), 0);
     /* void functions with nowhere to write: nothing happens */
-    hes_ess_options_default(NULL);
+    hes_ess_options_init(NULL);
     hes_contact_modes(NULL, NULL, 0, NULL);
     hes_contact_velocities(NULL, NULL, NULL);
     hes_impact_set_extremes(NULL, NULL, NULL, NULL);
@@ -266,6 +266,40 @@ START_TEST(test_null_plugin_arguments_are_einval)
 }
 END_TEST
 
+/* Every options struct has its _init: NULL is ignored, and no field is left
+ * as the memory held before (two structs filled with different bytes come
+ * out byte-identical, padding aside: both are zeroed first by each init or
+ * every field is set). */
+#define INIT_COVERS_EVERY_FIELD(type, init)                                    \
+    do {                                                                       \
+        type a_, b_;                                                           \
+        init(NULL);                                                            \
+        memset(&a_, 0x5a, sizeof a_);                                          \
+        memset(&b_, 0xa5, sizeof b_);                                          \
+        init(&a_);                                                             \
+        init(&b_);                                                             \
+        ck_assert_msg(memcmp(&a_, &b_, sizeof a_) == 0, #init " leaves a field unset"); \
+    } while (0)
+
+START_TEST(test_every_options_init_sets_every_field_and_ignores_null)
+{
+    INIT_COVERS_EVERY_FIELD(hes_sim_options, hes_sim_options_init);
+    INIT_COVERS_EVERY_FIELD(hes_shape_options, hes_shape_options_init);
+    INIT_COVERS_EVERY_FIELD(hes_colloc_options, hes_colloc_options_init);
+    INIT_COVERS_EVERY_FIELD(hes_trajopt_options, hes_trajopt_options_init);
+    INIT_COVERS_EVERY_FIELD(hes_ess_options, hes_ess_options_init);
+    INIT_COVERS_EVERY_FIELD(hes_ess_orbit_options, hes_ess_orbit_options_init);
+    INIT_COVERS_EVERY_FIELD(hes_sweep_options, hes_sweep_options_init);
+    INIT_COVERS_EVERY_FIELD(hes_sweep_file_options, hes_sweep_file_options_init);
+    INIT_COVERS_EVERY_FIELD(hes_state_sweep_options, hes_state_sweep_options_init);
+    INIT_COVERS_EVERY_FIELD(hes_routh_options, hes_routh_options_init);
+    INIT_COVERS_EVERY_FIELD(hes_impact_set_options, hes_impact_set_options_init);
+    INIT_COVERS_EVERY_FIELD(hes_impact_orbit_options, hes_impact_orbit_options_init);
+    INIT_COVERS_EVERY_FIELD(hes_invdyn_options, hes_invdyn_options_init);
+    INIT_COVERS_EVERY_FIELD(hes_invdyn_run_options, hes_invdyn_run_options_init);
+}
+END_TEST
+
 static Suite *api_null_suite(void)
 {
     Suite *s = suite_create("api_null");
@@ -276,6 +310,7 @@ static Suite *api_null_suite(void)
     tcase_add_test(tc, test_accessors_of_null_objects_give_null_or_zero);
     tcase_add_test(tc, test_null_arguments_to_a_valid_system_are_einval_with_a_reason);
     tcase_add_test(tc, test_null_plugin_arguments_are_einval);
+    tcase_add_test(tc, test_every_options_init_sets_every_field_and_ignores_null);
     suite_add_tcase(s, tc);
     return s;
 }

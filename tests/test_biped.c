@@ -511,7 +511,8 @@ END_TEST
 
 static void simulate_drop(hes_system *sys, const double *x0, hes_traj *tr)
 {
-    hes_sim_opts o = hes_sim_opts_default();
+    hes_sim_options o;
+    hes_sim_options_init(&o);
     o.t_end = 0.4;
     ck_assert_msg(hes_simulate(sys, 0, 0.0, 0.0, x0, &o, tr) == HES_OK, "%s",
                   hes_system_errmsg(sys));

@@ -16,7 +16,8 @@
 /* A collocation of sys with `nodes` nodes and the other options' defaults. */
 static hes_status colloc_nodes(hes_system *sys, int nodes, hes_colloc **out)
 {
-    hes_colloc_options o = hes_colloc_options_default();
+    hes_colloc_options o;
+    hes_colloc_options_init(&o);
     o.nodes = nodes;
     return hes_colloc_new(sys, &o, out);
 }
@@ -78,7 +79,8 @@ START_TEST(test_reduced_newton_finds_the_orbit_slsqp_finds)
 {
     slip_orbit ref;
     hes_system *sys = slip_off_orbit(&ref);
-    hes_colloc_options o = hes_colloc_options_default();
+    hes_colloc_options o;
+    hes_colloc_options_init(&o);
     o.nodes = 9;
     hes_colloc *c[2];
     double *z[2], viol;
@@ -253,7 +255,8 @@ START_TEST(test_collocation_with_psi_in_the_cost_finds_the_shape_optimum)
     ck_assert(viol < 1e-9);
     /* the optimum of hes shape: psi 0.66236 at K = 0.11875,
      * thetadot = 1 (the bound), found here through the orbit's own NLP */
-    hes_shape_opts o = hes_shape_opts_default();
+    hes_shape_options o;
+    hes_shape_options_init(&o);
     hes_shape_result r;
     hes_system *ref = test_system_of(hes_problem_find("slip-hopper"));
     ck_assert_int_eq(hes_shape_optimize(ref, &o, &r), HES_OK);
@@ -291,7 +294,8 @@ START_TEST(test_collocation_with_psi_in_the_cost_finds_the_shape_optimum)
         ck_assert_msg(g[v] == (pp - pm) / (zp - zm), "variable %d: %.17g vs %.17g", v, g[v],
                       (pp - pm) / (zp - zm));
     }
-    hes_colloc_options o3 = hes_colloc_options_default();
+    hes_colloc_options o3;
+    hes_colloc_options_init(&o3);
     o3.nodes = 21;
     o3.jobs = 3;
     hes_colloc *c3;
@@ -430,7 +434,8 @@ static double slip_optimum(int nodes, hes_nlp_solver solver, double smoothing, d
     ck_assert_int_eq(hes_system_set_param(sys, "K", K), HES_OK);
     const char *names[] = { "K", "thetadot" };
     const double lo[] = { -0.2, -3.0 }, hi[] = { 0.6, 1.0 };
-    hes_colloc_options o = hes_colloc_options_default();
+    hes_colloc_options o;
+    hes_colloc_options_init(&o);
     o.nodes = nodes;
     o.solver = solver;
     o.psi_smoothing = smoothing;
@@ -462,7 +467,8 @@ START_TEST(test_psi_smoothing_reaches_the_slip_optimum)
                           hes_nlp_solver_name(run[r].solver), run[r].nodes, psi, ref);
         } else { /* the shape optimum by shooting, 0.662362 */
             hes_shape_result sr;
-            hes_shape_opts so = hes_shape_opts_default();
+            hes_shape_options so;
+            hes_shape_options_init(&so);
             hes_system *ref_sys = test_system_of(hes_problem_find("slip-hopper"));
             ck_assert_int_eq(hes_shape_optimize(ref_sys, &so, &sr), HES_OK);
             ck_assert_msg(fabs(psi - sr.psi) < 2e-5, "psi %.9f, shape optimum %.9f", psi,

@@ -83,7 +83,8 @@ START_TEST(test_zeno_bouncing_ball_is_reported)
     ck_assert_int_eq(hes_system_set_param(sys, "alpha", alpha), HES_OK);
     hes_settings set = hes_system_get_settings(sys);
     const double x0[2] = { h, 0.0 };
-    hes_sim_opts opts = hes_sim_opts_default();
+    hes_sim_options opts;
+    hes_sim_options_init(&opts);
     hes_traj traj;
 
     ck_assert_int_eq(hes_simulate(sys, 0, 0.0, 0.0, x0, &opts, &traj), HES_EZENO);
@@ -108,7 +109,8 @@ START_TEST(test_zeno_is_reported_before_the_bounces_become_grazing)
 {
     hes_system *sys = create_model(&test_bouncing_ball); /* alpha = 0.5 */
     const double x0[2] = { 1.0, 0.0 };
-    hes_sim_opts opts = hes_sim_opts_default();
+    hes_sim_options opts;
+    hes_sim_options_init(&opts);
     hes_traj traj;
     ck_assert_int_eq(hes_simulate(sys, 0, 0.0, 0.0, x0, &opts, &traj), HES_EZENO);
     ck_assert_int_eq(traj.n_events, 20);
@@ -158,7 +160,8 @@ START_TEST(test_guard_crossed_downward_is_found_at_closed_form_time)
 {
     hes_system *sys = create_model(&test_bouncing_ball);
     const double x0[2] = { 1.0, 0.0 };
-    hes_sim_opts opts = hes_sim_opts_default();
+    hes_sim_options opts;
+    hes_sim_options_init(&opts);
     opts.section = 0;
     opts.n_section = 1;
     hes_traj traj;
@@ -186,7 +189,8 @@ static hes_status touchdown_from_above(hes_system *sys, double dh, hes_traj *tra
     const hes_model *m = hes_system_model(sys);
     double l_td = get(sys, "l_td"), th = get(sys, "theta_td");
     const double x0[3] = { get(sys, "apex_speed"), l_td * cos(th) + dh, 0.0 };
-    hes_sim_opts opts = hes_sim_opts_default();
+    hes_sim_options opts;
+    hes_sim_options_init(&opts);
     opts.section = hes_model_transition_index(m, "touchdown");
     opts.n_section = 1;
     ck_assert_int_ge(opts.section, 0);
@@ -332,7 +336,8 @@ START_TEST(test_invalid_simulation_arguments_are_rejected)
 {
     hes_system *sys = create("slip-hopper");
     const double x0[4] = { 2.0, 2.5, 0.0, 0.0 };
-    hes_sim_opts opts = hes_sim_opts_default();
+    hes_sim_options opts;
+    hes_sim_options_init(&opts);
     hes_traj traj;
 
     ck_assert_int_eq(hes_simulate(sys, -1, 0.0, 0.0, x0, NULL, &traj), HES_EINVAL);
@@ -351,7 +356,7 @@ START_TEST(test_invalid_simulation_arguments_are_rejected)
     opts.n_section = 1;
     ck_assert_int_eq(hes_simulate(sys, 0, 0.0, 0.0, x0, &opts, &traj), HES_EINVAL);
     hes_traj_free(&traj);
-    opts = hes_sim_opts_default();
+    hes_sim_options_init(&opts);
     opts.t_end = NAN;
     ck_assert_int_eq(hes_simulate(sys, 0, 0.0, 0.0, x0, &opts, &traj), HES_EINVAL);
     hes_traj_free(&traj);

@@ -203,7 +203,7 @@ static double rms_vs_exact(hes_ess *ess, const double *x0, double t_end, double 
     for (int k = 0; k < NOUT; k++)
         tout[k] = t_end * k / (NOUT - 1);
     hes_ess_options o;
-    hes_ess_options_default(&o);
+    hes_ess_options_init(&o);
     o.eps = eps;
     o.rtol = 1e-12;
     o.atol = 1e-14;
@@ -305,7 +305,7 @@ START_TEST(test_end_state_error_estimate_matches_the_closed_form)
     const double eps[3] = { 1e-2, 1e-3, 1e-1 };
     for (int k = 0; k < 3; k++) {
         hes_ess_options o;
-        hes_ess_options_default(&o);
+        hes_ess_options_init(&o);
         o.eps = eps[k];
         hes_ess_result r;
         ck_assert_int_eq(hes_ess_run(ess, &o, 0.0, x0, 2.0, &r), HES_OK);
@@ -335,7 +335,7 @@ static double jacobian_vs_fd(hes_ess *ess, const double *x0, double t_end, doubl
 {
     int n = hes_ess_get_model(ess)->n;
     hes_ess_options o;
-    hes_ess_options_default(&o);
+    hes_ess_options_init(&o);
     o.eps = eps;
     o.rtol = 1e-12;
     o.atol = 1e-14;
@@ -421,7 +421,7 @@ START_TEST(test_field_leaving_guard_in_its_band_is_watched_or_a_strict_liveness_
     hes_ess *ess;
     ck_assert_int_eq(hes_ess_new(&md, &ess, NULL, 0), HES_OK);
     hes_ess_options o;
-    hes_ess_options_default(&o);
+    hes_ess_options_init(&o);
     o.eps = 0.05;
     double x0 = -0.01;   /* in the band of a guard not yet crossed, moving away */
     hes_ess_result r;
@@ -466,7 +466,7 @@ START_TEST(test_bad_models_and_arguments_are_refused_with_a_reason)
     hes_ess_options o;
     hes_ess_result r;
     double x0[3] = { -1, -1, -1 };
-    hes_ess_options_default(&o);
+    hes_ess_options_init(&o);
     o.eps = 0;
     ck_assert_int_eq(hes_ess_run(ess, &o, 0, x0, 1, &r), HES_EINVAL);
     ck_assert_ptr_nonnull(strstr(hes_ess_errmsg(ess), "eps"));
@@ -549,7 +549,7 @@ START_TEST(test_end_state_error_estimate_on_a_bed_closer_than_eps)
     ck_assert_int_eq(hes_ess_new(&bed, &ess, NULL, 0), HES_OK);
     double x0[2] = { 0.05, 0 }, ref[2];
     hes_ess_options o;
-    hes_ess_options_default(&o);
+    hes_ess_options_init(&o);
     o.eps = 1e-6;
     hes_ess_result r;
     ck_assert_int_eq(hes_ess_run(ess, &o, 0.0, x0, 0.5, &r), HES_OK);

@@ -266,7 +266,7 @@ START_TEST(test_active_path_ends_where_the_whole_path_ends)
     ck_assert_int_eq(hes_ess_new(md, &fast, NULL, 0), HES_OK);
     ck_assert_int_eq(hes_ess_new(&w, &slow, NULL, 0), HES_OK);
     hes_ess_options o;
-    hes_ess_options_default(&o);
+    hes_ess_options_init(&o);
     o.method = HES_ESS_DOPRI5;
     o.eps = 1e-3;
     unsigned long long st = 0x5851f42d4c957f2dULL;
@@ -313,7 +313,7 @@ START_TEST(test_a_blind_broad_phase_fails_the_run)
     hes_ess *e;
     ck_assert_int_eq(hes_ess_new(&w, &e, NULL, 0), HES_OK);
     hes_ess_options o;
-    hes_ess_options_default(&o);
+    hes_ess_options_init(&o);
     o.method = HES_ESS_DOPRI5;
     double x0[6] = { 0, 0.3, 0.05, 0, 0, 0 };
     hes_ess_result r;
@@ -393,7 +393,7 @@ START_TEST(test_energy_bookkeeping_catches_an_unaccounted_force)
     ck_assert_int_eq(hes_ess_new(&w, &e, NULL, 0), HES_OK);
     ck_assert_int_eq(hes_ess_new(md, &ok, NULL, 0), HES_OK);
     hes_ess_options o;
-    hes_ess_options_default(&o);
+    hes_ess_options_init(&o);
     o.method = HES_ESS_DOPRI5;
     double x0[6] = { 0, 0.3, 0.05, 0, 0, 0 };
     hes_ess_result r;
@@ -428,7 +428,7 @@ START_TEST(test_energy_bookkeeping_on_the_hopper)
     hes_ess *e;
     ck_assert_int_eq(hes_ess_new(md, &e, NULL, 0), HES_OK);
     hes_ess_options o;
-    hes_ess_options_default(&o);
+    hes_ess_options_init(&o);
     o.method = HES_ESS_DOPRI5;
     double x0[2] = { 1.5, 0 };
     hes_ess_result r;
@@ -503,7 +503,7 @@ START_TEST(test_dopri5_steps_past_a_candidate_at_its_band_edge)
         hes_ess *e;
         ck_assert_int_eq(hes_ess_new(&md, &e, NULL, 0), HES_OK);
         hes_ess_options o;
-        hes_ess_options_default(&o);
+        hes_ess_options_init(&o);
         o.method = method ? HES_ESS_DOPRI5 : HES_ESS_CVODES;
         hes_ess_result r;
         ck_assert_msg(hes_ess_run(e, &o, 0, x0, 0.5, &r) == HES_OK, "%s: %s",

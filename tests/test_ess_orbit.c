@@ -71,7 +71,7 @@ static void ess_jacobian(hes_ess *ess, const double *x0, double T, double eps, d
 {
     int n = hes_ess_get_model(ess)->n;
     hes_ess_options o;
-    hes_ess_options_default(&o);
+    hes_ess_options_init(&o);
     o.eps = eps;
     o.rtol = 1e-12;
     o.atol = 1e-14;
@@ -160,7 +160,8 @@ static hes_model hopper_hybrid(void)
 static void pipeline_phi(hes_system *sys, int mode, const double *x0, double T, int n,
                          double *Phi, int *events)
 {
-    hes_sim_opts so = hes_sim_opts_default();
+    hes_sim_options so;
+    hes_sim_options_init(&so);
     so.t_end = T;
     so.sensitivities = 1;
     hes_traj tr;
@@ -325,7 +326,7 @@ START_TEST(test_ess_orbit_multiplier_converges_to_the_pipeline_and_liouville)
     double eps[] = { 1e-2, 1e-3, 1e-4 }, err[3];
     for (int q = 0; q < 3; q++) {
         hes_ess_orbit_options o;
-        hes_ess_orbit_options_default(&o);
+        hes_ess_orbit_options_init(&o);
         o.ess.eps = eps[q];
         o.ess.rtol = 1e-12;
         o.ess.atol = 1e-14;
@@ -387,7 +388,7 @@ START_TEST(test_ess_orbit_search_stops_at_its_overall_budget)
     ck_assert_int_eq(hes_ess_new(em, &ess, NULL, 0), HES_OK);
     ck_assert_int_eq(hes_ess_set_param(ess, "k", 1e9), HES_OK);
     hes_ess_orbit_options o;
-    hes_ess_orbit_options_default(&o);
+    hes_ess_orbit_options_init(&o);
     ck_assert_double_eq(o.max_wall_time, 60);
     o.section = em->orbit_section;
     o.max_wall_time = 0.5;
@@ -415,7 +416,7 @@ START_TEST(test_ess_orbit_refusals)
     hes_ess *ess;
     ck_assert_int_eq(hes_ess_new(em, &ess, NULL, 0), HES_OK);
     hes_ess_orbit_options o;
-    hes_ess_orbit_options_default(&o);
+    hes_ess_orbit_options_init(&o);
     o.section = 1;
     hes_ess_orbit orb;
     const double x[2] = { 1.55, 0 }, nan_x[2] = { NAN, 0 };

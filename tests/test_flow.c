@@ -16,7 +16,8 @@
 /* x(time) from (mode, x0) by a plain simulation. */
 static void end_state(hes_system *sys, int mode, const double *x0, double time, double *x)
 {
-    hes_sim_opts so = hes_sim_opts_default();
+    hes_sim_options so;
+    hes_sim_options_init(&so);
     so.t_end = time;
     hes_traj tr;
     ck_assert_int_eq(hes_simulate(sys, mode, 0.0, 0.0, x0, &so, &tr), HES_OK);

@@ -25,7 +25,8 @@ static hes_colloc *biped_colloc_jobs(hes_system *sys, int nodes, int v0, int v1,
                                      const double *lo, const double *hi, int jobs)
 {
     int counts[2] = { v0, v1 };
-    hes_colloc_options o = hes_colloc_options_default();
+    hes_colloc_options o;
+    hes_colloc_options_init(&o);
     hes_colloc *c = NULL;
     o.jobs = jobs;
     o.nodes = nodes;
@@ -373,7 +374,8 @@ START_TEST(test_gait_psi_gradient_on_threads_is_the_serial_one)
     hes_colloc_destroy(c1);
     hes_colloc_destroy(c3);
     /* a team too large is refused with a reason */
-    hes_colloc_options o = hes_colloc_options_default();
+    hes_colloc_options o;
+    hes_colloc_options_init(&o);
     hes_colloc *c = NULL;
     o.nodes = 5;
     o.jobs = 100000;

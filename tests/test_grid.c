@@ -115,7 +115,7 @@ START_TEST(test_state_sweep_runs_are_the_simulations)
     hes_system *sys = test_system_of(m);
     ck_assert_ptr_nonnull(sys);
     const double x0[4] = { 0.6, 0, 0, 0 };
-    hes_state_sweep_opts o = { 0 };
+    hes_state_sweep_options o = { 0 };
     o.mode = 0;
     o.dim = 4;
     o.x0 = x0;
@@ -129,7 +129,8 @@ START_TEST(test_state_sweep_runs_are_the_simulations)
     ck_assert_int_eq(sw.n, 5);
     ck_assert(sw.points[0].value == -0.01 && sw.points[4].value == 0.01);
     ck_assert(sw.points[2].value == 0.0);
-    hes_sim_opts so = hes_sim_opts_default();
+    hes_sim_options so;
+    hes_sim_options_init(&so);
     so.t_end = 0.4;
     for (int k = 0; k < 5; k++) {
         double x[4];
@@ -158,7 +159,7 @@ START_TEST(test_state_sweep_refuses_bad_options_with_a_message)
     hes_system *sys = test_system_of(m);
     const double x0[4] = { 0.6, 0, 0, 0 }, bad_x0[4] = { 0.6, NAN, 0, 0 };
     hes_state_sweep sw;
-    hes_state_sweep_opts good = { 0, 4, x0, 1, -0.01, 0.01, 3, 0.4, NULL, NULL }, o;
+    hes_state_sweep_options good = { 0, 4, x0, 1, -0.01, 0.01, 3, 0.4, NULL, NULL }, o;
     o = good; o.mode = m->n_modes;
     ck_assert_int_eq(hes_state_sweep_run(sys, &o, &sw), HES_EINVAL);
     ck_assert_ptr_nonnull(strstr(hes_system_errmsg(sys), "mode"));

@@ -249,7 +249,8 @@ END_TEST
 START_TEST(test_shape_json_has_the_documented_keys_and_values)
 {
     hes_system *sys = create("paddle-juggler");
-    hes_shape_opts o = hes_shape_opts_default();
+    hes_shape_options o;
+    hes_shape_options_init(&o);
     hes_shape_result r;
     ck_assert_msg(hes_shape_optimize(sys, &o, &r) == HES_OK, "%s", hes_system_errmsg(sys));
     ck_assert_int_eq(r.n, 1);
@@ -348,7 +349,7 @@ START_TEST(test_state_sweep_json_carries_every_run)
 {
     hes_system *sys = create("trot-rigid");
     const double x0[4] = { 0.6, 0, 0, 0 };
-    hes_state_sweep_opts o = { 0, 4, x0, 1, -0.01, 0.01, 3, 0.4, NULL, NULL };
+    hes_state_sweep_options o = { 0, 4, x0, 1, -0.01, 0.01, 3, 0.4, NULL, NULL };
     hes_state_sweep sw;
     ck_assert_int_eq(hes_state_sweep_run(sys, &o, &sw), HES_OK);
     json_t *doc = parse(hes_state_sweep_json(sys, &sw));
@@ -373,7 +374,8 @@ END_TEST
 START_TEST(test_trajopt_json_carries_the_result)
 {
     hes_system *sys = create("knee-biped");
-    hes_trajopt_options o = hes_trajopt_options_default();
+    hes_trajopt_options o;
+    hes_trajopt_options_init(&o);
     o.objective = HES_COLLOC_WEIGHTED;
     o.weight = 0.5;
     o.nodes = 9;

@@ -203,7 +203,8 @@ START_TEST(test_double_pendulum_conserves_energy)
 {
     hes_system *sys = test_system_of(&dp_model);
     ck_assert_ptr_nonnull(sys);
-    hes_sim_opts o = hes_sim_opts_default();
+    hes_sim_options o;
+    hes_sim_options_init(&o);
     o.t_end = 5.0;
     const double x0[4] = { 1.2, -0.4, 0.0, 1.5 };
     hes_traj tr;

@@ -191,7 +191,8 @@ START_TEST(test_non_autonomous_monodromy_of_any_stretch_is_the_product_of_its_fa
     hes_orbit orbit;
     hes_system *sys = elastic_ball(&orbit);
     const double g = 9.81, t = sqrt(2 / g);
-    hes_sim_opts o = hes_sim_opts_default();
+    hes_sim_options o;
+    hes_sim_options_init(&o);
     o.t_end = 1.5 * t;
     o.sensitivities = 1;
     o.after_transition = hes_model_transition_index(&test_zeno_ball, "apex");
@@ -223,7 +224,8 @@ START_TEST(test_trajectory_without_sensitivities_is_refused)
 {
     hes_orbit orbit;
     hes_system *sys = elastic_ball(&orbit);
-    hes_sim_opts o = hes_sim_opts_default();
+    hes_sim_options o;
+    hes_sim_options_init(&o);
     o.section = hes_model_transition_index(&test_zeno_ball, "apex");
     o.n_section = 1;
     o.after_transition = o.section;

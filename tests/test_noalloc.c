@@ -182,7 +182,8 @@ static hes_colloc *make_colloc(hes_system *sys, int biped, int jobs)
 {
     static const char *const inputs[] = { "hip_torque", "knee_torque", "ankle_torque" };
     int counts[2] = { 1, 1 };
-    hes_colloc_options o = hes_colloc_options_default();
+    hes_colloc_options o;
+    hes_colloc_options_init(&o);
     hes_colloc *c = NULL;
     o.nodes = 5;
     o.jobs = jobs;

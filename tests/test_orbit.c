@@ -326,7 +326,8 @@ START_TEST(test_start_on_a_guard_entering_its_far_side_is_refused)
 {
     hes_system *sys = create(hes_problem_find("trot-rigid"));
     const double x0[4] = { 0.3, 0.0, 0.0, 0.0 }; /* feet exactly on the ground, at rest */
-    hes_sim_opts opts = hes_sim_opts_default();
+    hes_sim_options opts;
+    hes_sim_options_init(&opts);
     opts.t_end = 1.0;
     hes_traj traj;
     hes_status st = hes_simulate(sys, 0, 0.0, 0.0, x0, &opts, &traj);
@@ -355,7 +356,8 @@ START_TEST(test_start_on_a_guard_crossing_it_fires_at_once)
 {
     hes_system *sys = create(&test_bouncing_ball); /* alpha = 0.5 */
     const double x0[2] = { 0.0, -2.0 };
-    hes_sim_opts opts = hes_sim_opts_default();
+    hes_sim_options opts;
+    hes_sim_options_init(&opts);
     opts.t_end = 0.1;
     hes_traj traj;
     ck_assert_int_eq(hes_simulate(sys, 0, 0.0, 0.0, x0, &opts, &traj), HES_OK);

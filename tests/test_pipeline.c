@@ -93,7 +93,7 @@ START_TEST(test_ess_system_equals_the_integrators_own_search)
     ck_assert_int_eq(hes_ess_new(em, &ess, NULL, 0), HES_OK);
     ck_assert_int_eq(hes_ess_set_param(ess, "pump", 2.5), HES_OK);
     hes_ess_orbit_options o;
-    hes_ess_orbit_options_default(&o);
+    hes_ess_orbit_options_init(&o);
     o.section = em->orbit_section;
     hes_ess_orbit orb;
     ck_assert_int_eq(hes_ess_orbit_find(ess, &o, em->orbit_x0, em->orbit_period, &orb), HES_OK);
@@ -143,7 +143,7 @@ START_TEST(test_sweep_takes_both_kinds_and_each_row_is_the_analysis)
                 idx = i;
         ck_assert_int_ge(idx, 0);
         collected one = { 0 }, two = { 0 };
-        hes_sweep_opts so = { 1, &idx, 4, values[k], 0, 1, NULL, collect, &one, NULL, 0, NULL,
+        hes_sweep_options so = { 1, &idx, 4, values[k], 0, 1, NULL, collect, &one, NULL, 0, NULL,
                               NULL };
         char msg[256];
         ck_assert_msg(hes_sweep_run_system(sys[k], &so, msg, sizeof msg) == HES_OK, "%s", msg);
@@ -178,7 +178,8 @@ END_TEST
 
 START_TEST(test_shape_takes_the_hybrid_kind_and_refuses_the_ess_kind_saying_why)
 {
-    hes_shape_opts so = hes_shape_opts_default();
+    hes_shape_options so;
+    hes_shape_options_init(&so);
     so.starts = 1;
     so.maxeval = 20;
     so.polish = 0;
@@ -203,7 +204,8 @@ START_TEST(test_what_needs_modes_refuses_an_ess_system)
     hes_system *e = ess_system();
     double x[2] = { 1.2, 0 }, out[4];
     hes_traj traj;
-    hes_sim_opts so = hes_sim_opts_default();
+    hes_sim_options so;
+    hes_sim_options_init(&so);
     so.t_end = 1;
     ck_assert_int_eq(hes_simulate(e, 0, 0, 0, x, &so, &traj), HES_EINVAL);
     hes_traj_free(&traj);
@@ -295,7 +297,7 @@ START_TEST(test_a_sweep_file_resumes_from_the_library_keeping_valid_rows)
             idx = i;
     double values[4] = { 800, 900, 1000, 1100 };
     collected got = { 0 };
-    hes_sweep_opts so = { 1, &idx, 4, values, 0, 2, NULL, collect, &got, NULL, 0, NULL, NULL };
+    hes_sweep_options so = { 1, &idx, 4, values, 0, 2, NULL, collect, &got, NULL, 0, NULL, NULL };
     hes_sweep_file_options fo = { path, NULL, NULL, 0, "grid k=800:1100:4", "test" };
     hes_sweep_file_report rep;
     char msg[512];

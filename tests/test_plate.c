@@ -26,7 +26,7 @@ static void set(hes_ess *e, const char *name, double v)
 
 static void options(hes_ess_options *o, double eps)
 {
-    hes_ess_options_default(o);
+    hes_ess_options_init(o);
     o->eps = eps;
     o->rtol = 1e-12;
     o->atol = 1e-14;
@@ -423,7 +423,7 @@ START_TEST(test_typical_fall_is_live)
      * of its first contacts) and rocks. */
     double x0[6] = { 0, 0.5 + 0.45, -0.18, 0, 0, 0 };
     hes_ess_options o;
-    hes_ess_options_default(&o);
+    hes_ess_options_init(&o);
     o.record = 1;
     hes_ess_result r;
     ck_assert_msg(hes_ess_run(ess, &o, 0, x0, 2.0, &r) == HES_OK, "%s", hes_ess_errmsg(ess));
@@ -455,7 +455,7 @@ START_TEST(test_level_drop_touches_all_legs_at_once_and_settles)
      * later ones of zero length), and so are the liftoffs */
     double x0[6] = { 0, 0.5 + 0.3, 0, 0, 0, 0 };
     hes_ess_options o;
-    hes_ess_options_default(&o);
+    hes_ess_options_init(&o);
     hes_ess_result r;
     ck_assert_msg(hes_ess_run(ess, &o, 0, x0, 10.0, &r) == HES_OK, "%s", hes_ess_errmsg(ess));
     ck_assert_int_ge(r.n_projections, 50);
@@ -500,7 +500,7 @@ START_TEST(test_flat_crossings_are_watched_not_projected_far)
         const double z0 = start[c][0];
         double x0[6] = { 0, z0, start[c][1], 0, 0, 0 };
         hes_ess_options o;
-        hes_ess_options_default(&o);
+        hes_ess_options_init(&o);
         o.eps = 2.56e-3;
         o.rtol = 1e-6;
         o.atol = 1e-8;

@@ -466,7 +466,7 @@ static int accepted_within_bound(int N, int which, double z0, double th0, double
 static hes_ess_options plate_options(int method, double eps)
 {
     hes_ess_options o;
-    hes_ess_options_default(&o);
+    hes_ess_options_init(&o);
     o.method = method ? HES_ESS_DOPRI5 : HES_ESS_CVODES;
     o.eps = eps;
     return o;
@@ -594,7 +594,7 @@ START_TEST(test_seeded_starts_are_accepted_within_the_bound_with_the_defaults)
                 double th0 = -0.2 + 0.4 * urand(&st);
                 for (int method = 0; method < 2; method++) {
                     hes_ess_options o;
-                    hes_ess_options_default(&o);
+                    hes_ess_options_init(&o);
                     o.method = method ? HES_ESS_DOPRI5 : HES_ESS_CVODES;
                     accepted[method] += accepted_within_bound(Ns[k], which, z0, th0,
                                                               Ns[k] < 200 ? 2.0 : 0.45, o, 1);

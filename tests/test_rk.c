@@ -104,7 +104,8 @@ START_TEST(test_oscillator_event_state_and_variational_matrix_are_the_closed_for
     hes_system *sys = test_system_of(&m);
     ck_assert_ptr_nonnull(sys);
     const double w = 3.0, x0[2] = { 1.0, 0.0 }, tc = M_PI / (2 * w);
-    hes_sim_opts o = hes_sim_opts_default();
+    hes_sim_options o;
+    hes_sim_options_init(&o);
     o.section = 0;
     o.n_section = 1;
     o.sensitivities = 1;
@@ -123,7 +124,7 @@ START_TEST(test_oscillator_event_state_and_variational_matrix_are_the_closed_for
     hes_traj_free(&tr);
 
     /* ten periods to t_end: the state and its energy w^2 x^2 + v^2 = w^2 */
-    o = hes_sim_opts_default();
+    hes_sim_options_init(&o);
     o.t_end = 20 * M_PI / w + 0.3;
     ck_assert_int_eq(hes_simulate(sys, 0, 0.0, 0.0, x0, &o, &tr), HES_OK);
     ck_assert_int_eq(tr.n_events, 10);
@@ -166,7 +167,8 @@ START_TEST(test_blowup_crossing_and_sensitivity_are_the_closed_form)
     hes_system *sys = test_system_of(&m);
     ck_assert_ptr_nonnull(sys);
     const double x0 = 0.8, tc = 1 / x0 - 0.5;
-    hes_sim_opts o = hes_sim_opts_default();
+    hes_sim_options o;
+    hes_sim_options_init(&o);
     o.section = 0;
     o.n_section = 1;
     o.sensitivities = 1;
@@ -208,7 +210,8 @@ START_TEST(test_stiff_phase_is_refused_by_rk8_with_the_reason)
     hes_model m = { .abi = HES_MODEL_ABI, .name = "stiff", .description = "stiff relaxation",
                     .n_modes = 1, .modes = stiff_modes, .max_phase_time = 10.0 };
     const double L = 1e6, x0 = 1.0, T = 0.5;
-    hes_sim_opts o = hes_sim_opts_default();
+    hes_sim_options o;
+    hes_sim_options_init(&o);
     o.t_end = T;
     hes_traj tr;
     m.integrator = HES_BDF;

@@ -685,7 +685,8 @@ START_TEST(test_release_lifts_the_foot_off)
     ck_assert_int_eq(m->modes[0].dim, 2);
     ck_assert_int_eq(m->modes[1].dim, 6);
     hes_system *sys = robot_system(m);
-    hes_sim_opts o = hes_sim_opts_default();
+    hes_sim_options o;
+    hes_sim_options_init(&o);
     o.t_end = 1.0;
     double x0[2] = { 0.2, -2.6 };   /* leaning forward, rolling fast (phi decreasing) */
     hes_traj tr;

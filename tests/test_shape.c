@@ -252,7 +252,8 @@ START_TEST(test_parameter_that_moves_the_orbit_is_refused)
         ck_assert_ptr_nonnull(strstr(msg, cases[c].why));
         hes_analysis_free(&res);
         /* and the optimiser refuses it too */
-        hes_shape_opts o = hes_shape_opts_default();
+        hes_shape_options o;
+        hes_shape_options_init(&o);
         double lo = -1, hi = 2, start;
         hes_system_get_param(sys, cases[c].param, &start);
         lo = start - 0.1;
@@ -326,7 +327,8 @@ START_TEST(test_juggler_optimum_is_alpha_on_the_closed_form_interval)
     for (int k = 0; k < 3; k++) {
         double alpha = alphas[k], start = 5.0;
         hes_system *sys = make("paddle-juggler", 1, (const char *[]){ "alpha" }, &alpha);
-        hes_shape_opts o = hes_shape_opts_default();
+        hes_shape_options o;
+        hes_shape_options_init(&o);
         o.start = &start;
         hes_shape_result r;
         ck_assert_msg(hes_shape_optimize(sys, &o, &r) == HES_OK, "%s", hes_system_errmsg(sys));
@@ -351,7 +353,8 @@ END_TEST
 START_TEST(test_slip_optimizer_stabilizes_from_zero_shape_parameters)
 {
     hes_system *sys = test_system_of(hes_problem_find("slip-hopper"));
-    hes_shape_opts o = hes_shape_opts_default();
+    hes_shape_options o;
+    hes_shape_options_init(&o);
     hes_shape_result r;
     ck_assert_int_eq(hes_shape_optimize(sys, &o, &r), HES_OK);
     ck_assert(r.psi_initial > 2.0);   /* K = thetadot = 0: unstable */
@@ -386,7 +389,8 @@ START_TEST(test_gradient_kinds_reach_the_same_optimum)
     double psi[3];
     for (int k = 0; k < 3; k++) {
         hes_system *sys = test_system_of(hes_problem_find("slip-hopper"));
-        hes_shape_opts o = hes_shape_opts_default();
+        hes_shape_options o;
+        hes_shape_options_init(&o);
         o.algorithm = algorithms[k];
         o.gradient = gradient[k];
         hes_shape_result r;
@@ -408,7 +412,8 @@ END_TEST
 START_TEST(test_smooth_measure_bounds_psi_from_above_and_reports_true_psi)
 {
     hes_system *sys = test_system_of(hes_problem_find("slip-hopper"));
-    hes_shape_opts o = hes_shape_opts_default();
+    hes_shape_options o;
+    hes_shape_options_init(&o);
     o.measure = HES_MEASURE_SMOOTH;
     hes_shape_result r;
     ck_assert_int_eq(hes_shape_optimize(sys, &o, &r), HES_OK);
@@ -424,22 +429,23 @@ END_TEST
 START_TEST(test_optimizer_rejects_bad_options)
 {
     hes_system *sys = test_system_of(hes_problem_find("slip-hopper"));
-    hes_shape_opts o = hes_shape_opts_default();
+    hes_shape_options o;
+    hes_shape_options_init(&o);
     hes_shape_result r;
     o.algorithm = "NO_SUCH_ALGORITHM";
     ck_assert_int_eq(hes_shape_optimize(sys, &o, &r), HES_EINVAL);
     ck_assert_ptr_nonnull(strstr(hes_system_errmsg(sys), "NO_SUCH_ALGORITHM"));
-    o = hes_shape_opts_default();
+    hes_shape_options_init(&o);
     double lo[2] = { 0.5, -1 }, hi[2] = { 0.1, 1 }; /* K: LO > HI */
     o.lo = lo;
     o.hi = hi;
     ck_assert_int_eq(hes_shape_optimize(sys, &o, &r), HES_EINVAL);
-    o = hes_shape_opts_default();
+    hes_shape_options_init(&o);
     double start[2] = { 5.0, 0.0 }; /* K outside its default bounds */
     o.start = start;
     ck_assert_int_eq(hes_shape_optimize(sys, &o, &r), HES_EINVAL);
     ck_assert_ptr_nonnull(strstr(hes_system_errmsg(sys), "K"));
-    o = hes_shape_opts_default();
+    hes_shape_options_init(&o);
     o.starts = 0;
     ck_assert_int_eq(hes_shape_optimize(sys, &o, &r), HES_EINVAL);
     hes_system_destroy(sys);

@@ -41,7 +41,8 @@ START_TEST(test_bounces_follow_the_closed_form_times_and_speeds)
     hes_system *sys = create(&test_bouncing_ball); /* alpha = 0.5 */
     const double h = 1.0, alpha = 0.5, t1 = sqrt(2 * h / G);
     const double x0[2] = { h, 0.0 };
-    hes_sim_opts o = hes_sim_opts_default();
+    hes_sim_options o;
+    hes_sim_options_init(&o);
     o.section = 0;
     o.n_section = 4;
     hes_traj traj;
@@ -79,7 +80,8 @@ START_TEST(test_simulation_stops_exactly_at_t_end_in_the_closed_form_state)
     hes_system *sys = create(&test_bouncing_ball);
     const double h = 1.0, alpha = 0.5, t1 = sqrt(2 * h / G), t_end = 1.0;
     const double x0[2] = { h, 0.0 };
-    hes_sim_opts o = hes_sim_opts_default(); /* n_section 0: only t_end stops it */
+    hes_sim_options o;
+    hes_sim_options_init(&o); /* n_section 0: only t_end stops it */
     o.t_end = t_end;
     hes_traj traj;
     ck_assert_int_eq(hes_simulate(sys, 0, 0.0, 0.0, x0, &o, &traj), HES_OK);
@@ -110,7 +112,8 @@ START_TEST(test_event_times_are_offset_by_the_start_times)
 {
     hes_system *sys = create(&test_bouncing_ball);
     const double x0[2] = { 1.0, 0.0 }, t0 = 100.0, tm0 = -3.0, t1 = sqrt(2 / G);
-    hes_sim_opts o = hes_sim_opts_default();
+    hes_sim_options o;
+    hes_sim_options_init(&o);
     o.section = 0;
     o.n_section = 2;
     hes_traj traj;
@@ -133,7 +136,8 @@ START_TEST(test_elastic_bounces_conserve_energy_and_keep_their_period)
     ck_assert_int_eq(hes_system_set_param(sys, "alpha", 1.0), HES_OK);
     const double h = 1.0, t1 = sqrt(2 * h / G), t_end = 20.0;
     const double x0[2] = { h, 0.0 };
-    hes_sim_opts o = hes_sim_opts_default();
+    hes_sim_options o;
+    hes_sim_options_init(&o);
     o.t_end = t_end;
     hes_traj traj;
     ck_assert_int_eq(hes_simulate(sys, 0, 0.0, 0.0, x0, &o, &traj), HES_OK);
@@ -158,7 +162,8 @@ START_TEST(test_sensitivities_of_each_flight_are_the_closed_form_shear)
 {
     hes_system *sys = create(&test_bouncing_ball);
     const double x0[2] = { 1.0, 0.0 };
-    hes_sim_opts o = hes_sim_opts_default();
+    hes_sim_options o;
+    hes_sim_options_init(&o);
     o.t_end = 1.0;
     o.sensitivities = 1;
     hes_traj traj;
@@ -189,7 +194,8 @@ START_TEST(test_sequence_only_arms_the_sequence_in_order)
     const hes_model *m = &test_zeno_ball;
     int bounce = hes_model_transition_index(m, "bounce"), apex = hes_model_transition_index(m, "apex");
     const double x0[2] = { 1.0, 1.0 }, e = 0.7, w = sqrt(1 + 2 * G);
-    hes_sim_opts o = hes_sim_opts_default();
+    hes_sim_options o;
+    hes_sim_options_init(&o);
     o.section = apex;
     o.n_section = 1;
     hes_traj traj;
@@ -223,7 +229,8 @@ START_TEST(test_after_transition_ignores_only_the_root_at_the_start)
     const hes_model *m = &test_zeno_ball;
     int bounce = hes_model_transition_index(m, "bounce"), apex = hes_model_transition_index(m, "apex");
     const double x0[2] = { 1.0, 0.0 };
-    hes_sim_opts o = hes_sim_opts_default();
+    hes_sim_options o;
+    hes_sim_options_init(&o);
     o.t_end = 0.1;
     hes_traj traj;
     ck_assert_int_eq(hes_simulate(sys, 0, 0.0, 0.0, x0, &o, &traj), HES_OK);
@@ -232,7 +239,7 @@ START_TEST(test_after_transition_ignores_only_the_root_at_the_start)
     ck_assert_double_eq(traj.events[0].t, 0.0);
     hes_traj_free(&traj);
 
-    o = hes_sim_opts_default();
+    hes_sim_options_init(&o);
     o.after_transition = apex;
     o.section = apex;
     o.n_section = 1;
@@ -308,7 +315,8 @@ static hes_status drop_faulty(hes_system *sys, int which, hes_traj *traj)
 {
     ck_assert_int_eq(hes_system_set_param(sys, "fault", which), HES_OK);
     const double x0[2] = { 1.0, 0.0 };
-    hes_sim_opts o = hes_sim_opts_default();
+    hes_sim_options o;
+    hes_sim_options_init(&o);
     o.t_end = 1.0;
     return hes_simulate(sys, 0, 0.0, 0.0, x0, &o, traj);
 }

@@ -295,7 +295,8 @@ START_TEST(test_monodromy_reports_failing_reset_jacobian_as_emodel)
 {
     hes_system *sys = probe(STATUS_FAULT_RESET_DX_FAILS);
     const double apex[2] = { PROBE_APEX, 0.0 };
-    hes_sim_opts o = hes_sim_opts_default();
+    hes_sim_options o;
+    hes_sim_options_init(&o);
     o.section = 1;
     o.n_section = 1;
     o.after_transition = 1;
@@ -666,7 +667,8 @@ END_TEST
 START_TEST(test_shape_optimize_reports_unknown_parameter_as_enotfound)
 {
     hes_system *sys = probe(0);
-    hes_shape_opts o = hes_shape_opts_default();
+    hes_shape_options o;
+    hes_shape_options_init(&o);
     const char *names[1] = { "h_floor" };
     o.n = 1;
     o.names = names;
@@ -814,7 +816,7 @@ START_TEST(test_sweep_refuses_an_invalid_model)
     const int which[1] = { 0 };
     const double values[2] = { 0.5, 0.6 };
     rows_seen seen = { 0 };
-    hes_sweep_opts o = { .n_params = 1, .params = which, .n_points = 2, .values = values,
+    hes_sweep_options o = { .n_params = 1, .params = which, .n_points = 2, .values = values,
                          .jobs = 1, .row = keep_row, .ctx = &seen };
     char msg[512];
     ck_assert_int_eq(hes_sweep_run(&bad, NULL, &o, msg, sizeof msg), HES_EINVAL);
@@ -837,7 +839,7 @@ START_TEST(test_sweep_row_reports_failing_jacobian_as_emodel)
     const int which[1] = { 5 }; /* fault */
     const double values[2] = { 0.0, STATUS_FAULT_RESET_DX_FAILS };
     rows_seen seen = { 0 };
-    hes_sweep_opts o = { .n_params = 1, .params = which, .n_points = 2, .values = values,
+    hes_sweep_options o = { .n_params = 1, .params = which, .n_points = 2, .values = values,
                          .jobs = 1, .row = keep_row, .ctx = &seen };
     ck_assert_int_eq(hes_sweep_run(&test_status_probe, NULL, &o, NULL, 0), HES_OK);
     ck_assert_int_eq(seen.n, 2);

@@ -64,9 +64,9 @@ static int collect_row(void *ctx, const hes_sweep_row *row)
     return c->stop_after > 0 && c->calls >= c->stop_after;
 }
 
-static hes_sweep_opts juggler_opts(const int *param, int n, const double *values, collect *c)
+static hes_sweep_options juggler_opts(const int *param, int n, const double *values, collect *c)
 {
-    hes_sweep_opts o;
+    hes_sweep_options o;
     memset(&o, 0, sizeof o);
     o.n_params = 1;
     o.params = param;
@@ -88,7 +88,7 @@ START_TEST(test_juggler_sweep_verdicts_follow_the_closed_form_stable_interval)
     const double a[8] = { -14.0, -11.5, -10.3, -7.0, -5.45, -2.0, -0.5, 1.0 };
     const int stable[8] = { 0, 0, 1, 1, 1, 1, 1, 0 };
     collect c;
-    hes_sweep_opts o = juggler_opts(param, 8, a, &c);
+    hes_sweep_options o = juggler_opts(param, 8, a, &c);
     ck_assert_int_eq(hes_sweep_run(m, NULL, &o, NULL, 0), HES_OK);
     for (int i = 0; i < 8; i++) {
         const hes_sweep_row *r = &c.rows[i];
@@ -120,7 +120,7 @@ START_TEST(test_base_parameters_move_the_stable_interval)
     const double a[2] = { -13.5, -14.8 };
     double base[J_NPARAMS] = { 0.2, 9.81, 0.5, -5.45 };
     collect c;
-    hes_sweep_opts o = juggler_opts(param, 2, a, &c);
+    hes_sweep_options o = juggler_opts(param, 2, a, &c);
     ck_assert_int_eq(hes_sweep_run(m, base, &o, NULL, 0), HES_OK);
     ck_assert_int_eq(c.rows[0].status, HES_OK);
     ck_assert_int_eq(c.rows[1].status, HES_OK);
@@ -145,7 +145,7 @@ START_TEST(test_three_threads_give_every_point_one_row_bitwise_as_one_thread)
     double a[NP];
     grid(a);
     static collect one, three;
-    hes_sweep_opts o = juggler_opts(param, NP, a, &one);
+    hes_sweep_options o = juggler_opts(param, NP, a, &one);
     ck_assert_int_eq(hes_sweep_run(m, NULL, &o, NULL, 0), HES_OK);
     o = juggler_opts(param, NP, a, &three);
     o.jobs = 3;
@@ -183,7 +183,7 @@ START_TEST(test_skipped_points_get_no_row)
         kept += !skip[i];
     }
     static collect c;
-    hes_sweep_opts o = juggler_opts(param, NP, a, &c);
+    hes_sweep_options o = juggler_opts(param, NP, a, &c);
     o.skip = skip;
     o.jobs = 2;
     ck_assert_int_eq(hes_sweep_run(m, NULL, &o, NULL, 0), HES_OK);
@@ -200,7 +200,7 @@ START_TEST(test_row_callback_returning_nonzero_stops_the_sweep)
     double a[NP];
     grid(a);
     static collect c;
-    hes_sweep_opts o = juggler_opts(param, NP, a, &c);
+    hes_sweep_options o = juggler_opts(param, NP, a, &c);
     c.stop_after = 3;
     ck_assert_int_eq(hes_sweep_run(m, NULL, &o, NULL, 0), HES_EINVAL);
     ck_assert_int_eq(c.calls, 3); /* one thread: not one point more */
@@ -218,7 +218,7 @@ START_TEST(test_failing_points_report_status_and_message_and_the_sweep_goes_on)
     const int param[2] = { J_ALPHA, J_ACC };
     const double v[3 * 2] = { 0.5, -5.45, 2.0, -5.45, 0.5, 60.0 };
     collect c;
-    hes_sweep_opts o = juggler_opts(param, 3, v, &c);
+    hes_sweep_options o = juggler_opts(param, 3, v, &c);
     o.n_params = 2;
     ck_assert_int_eq(hes_sweep_run(m, NULL, &o, NULL, 0), HES_OK);
     ck_assert_int_eq(c.calls, 3);
@@ -240,7 +240,7 @@ START_TEST(test_bad_sweep_options_are_refused)
     const int param[1] = { J_ACC }, bad_low[1] = { -1 }, bad_high[1] = { J_NPARAMS };
     const double a[2] = { -5.0, -6.0 };
     collect c;
-    hes_sweep_opts good = juggler_opts(param, 2, a, &c), o;
+    hes_sweep_options good = juggler_opts(param, 2, a, &c), o;
     o = good; o.n_points = -1;
     ck_assert_int_eq(hes_sweep_run(m, NULL, &o, NULL, 0), HES_EINVAL);
     o = good; o.n_params = -1;
@@ -349,7 +349,7 @@ START_TEST(test_sweep_over_each_parameter_of_each_problem_equals_each_point_anal
             for (int k = 0; k < 3; k++)
                 v[k] = line_value(q, k);
             static collect c;
-            hes_sweep_opts o = juggler_opts(&j, 3, v, &c);
+            hes_sweep_options o = juggler_opts(&j, 3, v, &c);
             o.jobs = 2;
             ck_assert_int_eq(hes_sweep_run(m, NULL, &o, NULL, 0), HES_OK);
             for (int k = 0; k < 3; k++) {
@@ -394,13 +394,14 @@ START_TEST(test_optimizing_sweep_over_the_apex_height_equals_each_point_optimise
     int j = hes_model_param_index(m, "apex_height");
     double v[3] = { 2.4, 2.5, 2.6 };
     static collect c;
-    hes_sweep_opts o = juggler_opts(&j, 3, v, &c);
+    hes_sweep_options o = juggler_opts(&j, 3, v, &c);
     o.optimize = 1;
     ck_assert_int_eq(hes_sweep_run(m, NULL, &o, NULL, 0), HES_OK);
     for (int k = 0; k < 3; k++) {
         hes_system *sys = test_system_of(m);
         ck_assert_int_eq(hes_system_set_param(sys, "apex_height", v[k]), HES_OK);
-        hes_shape_opts so = hes_shape_opts_default();
+        hes_shape_options so;
+        hes_shape_options_init(&so);
         hes_shape_result sr;
         ck_assert_msg(hes_shape_optimize(sys, &so, &sr) == HES_OK, "%s", hes_system_errmsg(sys));
         ck_assert_msg(c.rows[k].status == HES_OK, "point %d: %s", k, c.rows[k].message);
@@ -428,7 +429,7 @@ START_TEST(test_rows_come_in_index_order_on_three_threads)
     double a[NP];
     grid(a);
     static collect c;
-    hes_sweep_opts o = juggler_opts(param, NP, a, &c);
+    hes_sweep_options o = juggler_opts(param, NP, a, &c);
     o.jobs = 3;
     o.row = in_order_row;
     ck_assert_int_eq(hes_sweep_run(m, NULL, &o, NULL, 0), HES_OK);

@@ -21,7 +21,8 @@
 START_TEST(test_slip_hopper_feasible_gives_the_psi_of_the_program)
 {
     hes_system *sys = test_system("slip-hopper");
-    hes_trajopt_options o = hes_trajopt_options_default();
+    hes_trajopt_options o;
+    hes_trajopt_options_init(&o);
     o.objective = HES_COLLOC_FEASIBLE;
     o.nodes = 9;
     hes_trajopt_result r;
@@ -63,7 +64,8 @@ static void solve_with(const char *problem, hes_nlp_solver solver, hes_colloc_ob
                        hes_trajopt_result *r)
 {
     hes_system *sys = test_system(problem);
-    hes_trajopt_options o = hes_trajopt_options_default();
+    hes_trajopt_options o;
+    hes_trajopt_options_init(&o);
     o.nodes = 9;
     o.objective = obj;
     o.refine = 1;
@@ -86,7 +88,8 @@ static void hes_gait_from(const hes_trajopt_result *me, int level, int maxeval,
                           hes_trajopt_result *r)
 {
     hes_system *sys = test_system("knee-biped");
-    hes_trajopt_options o = hes_trajopt_options_default();
+    hes_trajopt_options o;
+    hes_trajopt_options_init(&o);
     if (level)
         ck_assert_int_eq(hes_system_set_param(sys, "slope", 0), HES_OK);
     o.nodes = 9;
@@ -203,7 +206,8 @@ END_TEST
 START_TEST(test_knee_biped_with_inputs_is_refined)
 {
     hes_system *sys = test_system("knee-biped");
-    hes_trajopt_options o = hes_trajopt_options_default();
+    hes_trajopt_options o;
+    hes_trajopt_options_init(&o);
     o.nodes = 9;
     o.maxeval = 20;
     hes_trajopt_result r;
@@ -233,7 +237,8 @@ static void refused(hes_system *sys, const hes_trajopt_options *o, const char *w
 START_TEST(test_refusals_have_a_status_and_a_message)
 {
     hes_trajopt_result r;
-    hes_trajopt_options o = hes_trajopt_options_default();
+    hes_trajopt_options o;
+    hes_trajopt_options_init(&o);
     hes_system *juggler = test_system("paddle-juggler"), *trot = test_system("trot-rigid"),
                *slip = test_system("slip-hopper");
 
@@ -249,21 +254,21 @@ START_TEST(test_refusals_have_a_status_and_a_message)
     ck_assert_int_eq(hes_trajopt_run(slip, &o, &r), HES_EINVAL);
     ck_assert_ptr_nonnull(strstr(hes_system_errmsg(slip), "objective"));
 
-    o = hes_trajopt_options_default();
+    hes_trajopt_options_init(&o);
     o.nodes = 2;
     ck_assert_int_eq(hes_trajopt_run(slip, &o, &r), HES_EINVAL);
-    o = hes_trajopt_options_default();
+    hes_trajopt_options_init(&o);
     o.refine = 0;
     ck_assert_int_eq(hes_trajopt_run(slip, &o, &r), HES_EINVAL);
-    o = hes_trajopt_options_default();
+    hes_trajopt_options_init(&o);
     o.weight = -1;
     ck_assert_int_eq(hes_trajopt_run(slip, &o, &r), HES_EINVAL);
-    o = hes_trajopt_options_default();
+    hes_trajopt_options_init(&o);
     o.n_design = HES_COLLOC_MAX_DESIGN + 1;
     ck_assert_int_eq(hes_trajopt_run(slip, &o, &r), HES_EINVAL);
     /* further grids: each finer than the one before, at most 7, given */
     const int same[1] = { 21 }, down[2] = { 31, 25 }, many[8] = { 22, 23, 24, 25, 26, 27, 28, 29 };
-    o = hes_trajopt_options_default();
+    hes_trajopt_options_init(&o);
     o.n_finer = 1;
     o.finer_nodes = same;
     ck_assert_int_eq(hes_trajopt_run(slip, &o, &r), HES_EINVAL);
@@ -286,12 +291,12 @@ START_TEST(test_refusals_have_a_status_and_a_message)
     o.finer_nodes = finer;
     o.finer_maxeval = evals;
     refused(slip, &o, "maxeval >= 1 on every further grid (got 0 on grid 2)");
-    o = hes_trajopt_options_default();
+    hes_trajopt_options_init(&o);
     o.psi_floor_smoothing = -0.1;
     refused(slip, &o, "psi floor, its smoothing");
     o.psi_floor_smoothing = NAN;
     refused(slip, &o, NULL);
-    o = hes_trajopt_options_default();
+    hes_trajopt_options_init(&o);
     o.psi_smoothing = -0.1;
     refused(slip, &o, "and psi's smoothing must be finite numbers >= 0");
     o.psi_smoothing = HUGE_VAL;
@@ -301,7 +306,7 @@ START_TEST(test_refusals_have_a_status_and_a_message)
     refused(slip, &o, "the smooth measure has none");
     /* several starts: 1 to HES_TRAJOPT_MAX_STARTS, a spread in (0, 1], at
        most HES_COLLOC_MAX_JOBS jobs, a cost to compare them by */
-    o = hes_trajopt_options_default();
+    hes_trajopt_options_init(&o);
     o.starts = 0;
     refused(slip, &o, "1 to 64 starts (got 0)");
     o.starts = HES_TRAJOPT_MAX_STARTS + 1;
@@ -321,14 +326,14 @@ START_TEST(test_refusals_have_a_status_and_a_message)
 
     const char *state[1] = { "nosuch" }, *param[1] = { "nosuch" };
     const double lo[1] = { 0 }, hi[1] = { 1 };
-    o = hes_trajopt_options_default();
+    hes_trajopt_options_init(&o);
     o.n_bounds = 1;
     o.bound_states = state;
     o.bound_lo = lo;
     o.bound_hi = hi;
     ck_assert_int_eq(hes_trajopt_run(slip, &o, &r), HES_EINVAL);
     ck_assert_ptr_nonnull(strstr(hes_system_errmsg(slip), "no state 'nosuch'"));
-    o = hes_trajopt_options_default();
+    hes_trajopt_options_init(&o);
     o.n_design = 1;
     o.design = param;
     o.design_lo = lo;
@@ -359,7 +364,8 @@ END_TEST
 START_TEST(test_refinement_is_not_bound_by_the_durations)
 {
     const hes_model *base = hes_problem_find("knee-biped");
-    hes_trajopt_options o = hes_trajopt_options_default();
+    hes_trajopt_options o;
+    hes_trajopt_options_init(&o);
     o.objective = HES_COLLOC_FEASIBLE;
     o.nodes = 7;
     o.constant_inputs = 1;
@@ -414,7 +420,8 @@ END_TEST
 static double floor_gait(const hes_trajopt_result *hes, double smoothing, hes_trajopt_result *r)
 {
     hes_system *sys = test_system("knee-biped");
-    hes_trajopt_options o = hes_trajopt_options_default();
+    hes_trajopt_options o;
+    hes_trajopt_options_init(&o);
     ck_assert_int_eq(hes_system_set_param(sys, "slope", 0), HES_OK);
     static const int virtual_events[] = { 5, 2 };
     o.nodes = 9;
@@ -492,7 +499,8 @@ START_TEST(test_a_failed_start_keeps_its_message)
     ck_assert_ptr_nonnull(sys);
     ck_assert_int_eq(hes_system_set_param(sys, "K", 0.12), HES_OK);
     ck_assert_int_eq(hes_system_set_param(sys, "thetadot", 1.0), HES_OK);
-    hes_trajopt_options o = hes_trajopt_options_default();
+    hes_trajopt_options o;
+    hes_trajopt_options_init(&o);
     static const char *const names[] = { "K", "thetadot" };
     static const double lo[] = { 0.0, -3.0 }, hi[] = { 0.6, 1.0 };
     o.nodes = 11;

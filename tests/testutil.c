@@ -35,7 +35,8 @@ static void matmul(int m, int k, int n, const double *a, const double *b, double
 static void flow(hes_system *sys, int mode, double tm, const double *z, double dur,
                  int expect_mode, double *out)
 {
-    hes_sim_opts o = hes_sim_opts_default();
+    hes_sim_options o;
+    hes_sim_options_init(&o);
     hes_traj tr;
     o.t_end = dur;
     ck_assert_msg(hes_simulate(sys, mode, 0.0, tm, z, &o, &tr) == HES_OK, "%s",

@@ -14,7 +14,15 @@
 
 #include "hybrid/hybrid.h"
 
-hes_status hes_state_sweep_run(hes_system *sys, const hes_state_sweep_opts *o,
+void hes_state_sweep_options_init(hes_state_sweep_options *o)
+{
+    if (!o)
+        return;
+    memset(o, 0, sizeof *o);
+    o->n = 1;
+}
+
+hes_status hes_state_sweep_run(hes_system *sys, const hes_state_sweep_options *o,
                                hes_state_sweep *out)
 {
     if (!out)
@@ -68,7 +76,9 @@ hes_status hes_state_sweep_run(hes_system *sys, const hes_state_sweep_opts *o,
     out->time = o->time;
     out->n = o->n;
 
-    hes_sim_opts so = hes_sim_opts_default();
+    hes_sim_options so;
+
+    hes_sim_options_init(&so);
     so.t_end = o->time;
     for (int k = 0; k < o->n; k++) {
         hes_state_sweep_point *pt = &out->points[k];

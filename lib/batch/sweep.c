@@ -23,12 +23,20 @@
 
 #include "hybrid/hybrid.h"
 
+void hes_sweep_options_init(hes_sweep_options *o)
+{
+    if (!o)
+        return;
+    memset(o, 0, sizeof *o);
+    o->jobs = 1;
+}
+
 #define SWEEP_BLOCK 4
 
 typedef struct {
     const hes_system *proto;     /* every worker's system is a copy */
     const double *base;
-    const hes_sweep_opts *o;
+    const hes_sweep_options *o;
     pthread_mutex_t lock;
     int next;                    /* next point to hand out */
     int stop;
@@ -46,7 +54,7 @@ static int sys_dim(const hes_system *sys)
 static void run_point(sweep_state *S, hes_system *sys, int index, double *warm, int *have_warm,
                       hes_sweep_row *row)
 {
-    const hes_sweep_opts *o = S->o;
+    const hes_sweep_options *o = S->o;
     int np = sys->n_params;
     assert(index >= 0 && index < o->n_points && np <= HES_SWEEP_MAX_PARAMS);
     memset(row, 0, sizeof *row);
@@ -71,7 +79,8 @@ static void run_point(sweep_state *S, hes_system *sys, int index, double *warm, 
         analysed = st == HES_OK;
     }
     if (st == HES_OK && o->optimize) {
-        hes_shape_opts so = hes_shape_opts_default();
+        hes_shape_options so;
+        hes_shape_options_init(&so);
         hes_shape_result sr;
         hes_analysis_free(&res);
         analysed = 0;
@@ -111,7 +120,7 @@ static void run_point(sweep_state *S, hes_system *sys, int index, double *warm, 
 static void *worker(void *arg)
 {
     sweep_state *S = arg;
-    const hes_sweep_opts *o = S->o;
+    const hes_sweep_options *o = S->o;
     hes_system *sys = hes__system_copy(S->proto);
     double *warm = sys ? malloc(sizeof(double) * (size_t)(sys_dim(sys) + 1)) : NULL;
     hes_sweep_row row;
@@ -161,7 +170,7 @@ static void *worker(void *arg)
 #define SWEEP_FAIL(st, ...) \
     do { if (msg && len) snprintf(msg, len, __VA_ARGS__); return (st); } while (0)
 
-hes_status hes_sweep_run(const hes_model *model, const double *params, const hes_sweep_opts *o,
+hes_status hes_sweep_run(const hes_model *model, const double *params, const hes_sweep_options *o,
                          char *msg, size_t len)
 {
     if (msg && len)
@@ -184,7 +193,7 @@ hes_status hes_sweep_run(const hes_model *model, const double *params, const hes
     return st;
 }
 
-hes_status hes_sweep_run_system(const hes_system *proto, const hes_sweep_opts *o, char *msg,
+hes_status hes_sweep_run_system(const hes_system *proto, const hes_sweep_options *o, char *msg,
                                 size_t len)
 {
     char why[512];

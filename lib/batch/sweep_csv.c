@@ -25,6 +25,12 @@
 #include "batch/sweep_file.h"
 #include "hybrid/hybrid.h"
 
+void hes_sweep_file_options_init(hes_sweep_file_options *o)
+{
+    if (o)
+        memset(o, 0, sizeof *o);
+}
+
 struct hes_sweep_file {
     FILE *f;
     int regular, stream, failed;
@@ -197,7 +203,7 @@ static void sweep_file_free(hes_sweep_file *s)
 }
 
 /* The file's object for the sweep (no file yet). */
-static hes_sweep_file *file_new(const hes_system *proto, const hes_sweep_opts *o)
+static hes_sweep_file *file_new(const hes_system *proto, const hes_sweep_options *o)
 {
     hes_sweep_file *s = calloc(1, sizeof *s);
     if (!s)
@@ -277,7 +283,7 @@ static hes_status open_path(hes_sweep_file *s, const hes_sweep_file_options *fo,
     return HES_OK;
 }
 
-hes_status hes_sweep_file_open(const hes_system *proto, const hes_sweep_opts *o,
+hes_status hes_sweep_file_open(const hes_system *proto, const hes_sweep_options *o,
                                const hes_sweep_file_options *fo, unsigned char *skip,
                                hes_sweep_file **out, hes_sweep_file_report *rep, char *msg,
                                size_t len)
@@ -394,7 +400,7 @@ static int put_then_pass(void *ctx, const hes_sweep_row *row)
     return w->row ? w->row(w->ctx, row) : 0;
 }
 
-hes_status hes_sweep_run_file(const hes_system *proto, const hes_sweep_opts *o,
+hes_status hes_sweep_run_file(const hes_system *proto, const hes_sweep_options *o,
                               const hes_sweep_file_options *fo, hes_sweep_file_report *rep,
                               char *msg, size_t len)
 {
@@ -413,7 +419,7 @@ hes_status hes_sweep_run_file(const hes_system *proto, const hes_sweep_opts *o,
         return st;
     }
     file_writer w = { file, o->row, o->ctx };
-    hes_sweep_opts run = *o;
+    hes_sweep_options run = *o;
     run.skip = skip;
     run.row = put_then_pass;
     run.ctx = &w;

@@ -28,7 +28,7 @@
 #include "hybrid/hybrid.h"
 
 typedef struct {
-    const hes_sweep_opts *o;     /* the caller's: its row callback (rank 0) */
+    const hes_sweep_options *o;     /* the caller's: its row callback (rank 0) */
     hes_sweep_file *file;        /* rank 0, or NULL */
     hes_sweep_order *order;      /* rank 0: every rank's rows in index order */
     int rank, size, done_ranks, failed;
@@ -121,7 +121,7 @@ static hes_status agree(hes_status st)
     return (hes_status)v;
 }
 
-hes_status hes_sweep_run_mpi(const hes_system *proto, const hes_sweep_opts *o,
+hes_status hes_sweep_run_mpi(const hes_system *proto, const hes_sweep_options *o,
                              const hes_sweep_file_options *fo, hes_sweep_file_report *rep,
                              char *msg, size_t len)
 {
@@ -166,7 +166,7 @@ hes_status hes_sweep_run_mpi(const hes_system *proto, const hes_sweep_opts *o,
         *counter = 0;
     MPI_Barrier(MPI_COMM_WORLD); /* the counter is set before anyone takes */
     MPI_Win_lock_all(MPI_MODE_NOCHECK, sh.win);
-    hes_sweep_opts run = *o;
+    hes_sweep_options run = *o;
     run.skip = skip;
     run.row = row_of_rank;
     run.ctx = &sh;

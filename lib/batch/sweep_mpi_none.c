@@ -14,7 +14,7 @@ int hes_sweep_mpi_rank(int *size)
     return 0;
 }
 
-hes_status hes_sweep_run_mpi(const hes_system *proto, const hes_sweep_opts *o,
+hes_status hes_sweep_run_mpi(const hes_system *proto, const hes_sweep_options *o,
                              const hes_sweep_file_options *fo, hes_sweep_file_report *rep,
                              char *msg, size_t len)
 {

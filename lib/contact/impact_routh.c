@@ -36,6 +36,15 @@
 
 #include "contact/contact.h"
 
+void hes_routh_options_init(hes_routh_options *o)
+{
+    if (!o)
+        return;
+    memset(o, 0, sizeof *o);
+    o->steps = 20;
+    o->tol = 1e-8;
+}
+
 hes_status hes_impact_routh(const hes_contact_set *c, const double *v_minus,
                             const hes_routh_options *o, const double *caps, double *v_plus,
                             double *pn, double *pt, double *path, hes_impact_info *info,

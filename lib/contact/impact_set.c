@@ -40,6 +40,16 @@
 
 #include "contact/contact.h"
 
+void hes_impact_set_options_init(hes_impact_set_options *o)
+{
+    if (!o)
+        return;
+    memset(o, 0, sizeof *o);
+    o->samples = 1;
+    hes_routh_options_init(&o->routh);
+    o->threads = 1;
+}
+
 #define CHUNK 2048
 
 typedef struct {

@@ -521,7 +521,7 @@ hes_status hes_ess_run(hes_ess *e, const hes_ess_options *opts, double t0, const
     e->n_rhs = 0;
     hes_ess_options def;
     if (!opts) {
-        hes_ess_options_default(&def);
+        hes_ess_options_init(&def);
         opts = &def;
     }
     if (res) {

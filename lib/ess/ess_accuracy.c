@@ -31,7 +31,7 @@ hes_status hes_ess_run_error(hes_ess *ess, const hes_ess_options *opts, double t
     if (opts)
         o = *opts;
     else
-        hes_ess_options_default(&o);
+        hes_ess_options_init(&o);
     o.jacobian = 0;
     o.record = 0;
     o.n_out = 0;

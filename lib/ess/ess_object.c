@@ -68,7 +68,7 @@ static void cv_error_handler(int code, const char *module, const char *function,
 
 /* --------------------------------------------------------------- object */
 
-void hes_ess_options_default(hes_ess_options *o)
+void hes_ess_options_init(hes_ess_options *o)
 {
     if (!o)
         return;

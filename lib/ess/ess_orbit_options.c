@@ -9,12 +9,12 @@
 
 #include "ess/ess.h"
 
-void hes_ess_orbit_options_default(hes_ess_orbit_options *o)
+void hes_ess_orbit_options_init(hes_ess_orbit_options *o)
 {
     if (!o)
         return;
     memset(o, 0, sizeof *o);
-    hes_ess_options_default(&o->ess);
+    hes_ess_options_init(&o->ess);
     o->section = 0;
     o->tol = 1e-9;
     o->max_iter = 40;

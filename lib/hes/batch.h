@@ -128,7 +128,11 @@ typedef struct {
     int n_strides;
     const int *strides;
     const hes_settings *settings; /* every point's solver settings (NULL: defaults) */
-} hes_sweep_opts;
+} hes_sweep_options;
+
+/* No points, no callbacks, one job, default settings: the caller then sets
+ * the parameters, the points and the row callback. */
+void hes_sweep_options_init(hes_sweep_options *o);
 
 /*
  * Branch jumps.  Three points a, b, c equally spaced on a line of parameter
@@ -154,7 +158,7 @@ int hes_sweep_branch_jump(int n_params, const double *point_a, const double *poi
  * points passed over, each with branch_jump set from its predecessors along
  * the strides (hes_sweep_branch_jump).  Rows that arrive early are held until
  * those before them arrive.  values: n_points x n_params, as in
- * hes_sweep_opts, kept by the caller while the object lives; skip may be
+ * hes_sweep_options, kept by the caller while the object lives; skip may be
  * NULL.  put returns emit's nonzero value (the row was not taken), -1 for
  * an index out of range or delivered before, or out of memory.
  */
@@ -169,14 +173,14 @@ void hes_sweep_order_destroy(hes_sweep_order *order);
  * HES_OK, or HES_EINVAL for an invalid model, bad options or when the
  * callback stopped it (HES_ENOMEM), with msg (may be NULL) saying why; each
  * point's own failure is in its row. */
-hes_status hes_sweep_run(const hes_model *model, const double *params, const hes_sweep_opts *o,
+hes_status hes_sweep_run(const hes_model *model, const double *params, const hes_sweep_options *o,
                          char *msg, size_t len);
 /* The same for a system of any kind (hes_system_kind): every point is
  * analysed by hes_analyze on a copy of proto (its parameters are the base
  * point's, its settings and orbit options each point's), warm-started from
  * the previous point's section state and period.  optimize needs a hybrid
  * system (shape parameters). */
-hes_status hes_sweep_run_system(const hes_system *proto, const hes_sweep_opts *o, char *msg,
+hes_status hes_sweep_run_system(const hes_system *proto, const hes_sweep_options *o, char *msg,
                                 size_t len);
 
 /* ------------------------------------------------ a sweep in a CSV file */
@@ -215,6 +219,10 @@ typedef struct {
     const char *version;     /* hes's version in the file (NULL: this library's) */
 } hes_sweep_file_options;
 
+/* No file, no resume, this library's version, the points described by
+ * their names and hash. */
+void hes_sweep_file_options_init(hes_sweep_file_options *o);
+
 typedef struct {
     int kept;                /* resume: rows kept, their points marked in skip */
     int corrupted;           /* resume: rows dropped: checksum, index or values wrong */
@@ -229,7 +237,7 @@ typedef struct {
  * resume) receives the kept rows' points.  HES_EINVAL for another sweep's
  * file, a file another process writes, or bad arguments; HES_EIO when it
  * cannot be read or written (msg says which). */
-hes_status hes_sweep_file_open(const hes_system *proto, const hes_sweep_opts *o,
+hes_status hes_sweep_file_open(const hes_system *proto, const hes_sweep_options *o,
                                const hes_sweep_file_options *fo, unsigned char *skip,
                                hes_sweep_file **out, hes_sweep_file_report *rep, char *msg,
                                size_t len);
@@ -247,7 +255,7 @@ hes_status hes_sweep_file_close(hes_sweep_file *file, char *msg, size_t len);
  * written in index order before it goes to o->row, and the close.
  * o->next_block must be NULL.  HES_EIO when a write fails (the sweep
  * stops), else as hes_sweep_run_system and hes_sweep_file_open. */
-hes_status hes_sweep_run_file(const hes_system *proto, const hes_sweep_opts *o,
+hes_status hes_sweep_run_file(const hes_system *proto, const hes_sweep_options *o,
                               const hes_sweep_file_options *fo, hes_sweep_file_report *rep,
                               char *msg, size_t len);
 
@@ -266,7 +274,7 @@ hes_status hes_sweep_run_file(const hes_system *proto, const hes_sweep_opts *o,
  * status is the worst of every rank's, on every rank; msg says what failed
  * where.  hes_sweep_mpi_rank: this process's rank and, in *size (may be
  * NULL), the number of ranks (0 and 1 without MPI). */
-hes_status hes_sweep_run_mpi(const hes_system *proto, const hes_sweep_opts *o,
+hes_status hes_sweep_run_mpi(const hes_system *proto, const hes_sweep_options *o,
                              const hes_sweep_file_options *fo, hes_sweep_file_report *rep,
                              char *msg, size_t len);
 int hes_sweep_mpi_rank(int *size);
@@ -308,7 +316,11 @@ typedef struct {
     /* Called before simulation k of n, of value `value` (may be NULL). */
     void (*progress)(void *ctx, int k, int n, double value);
     void *progress_ctx;
-} hes_state_sweep_opts;
+} hes_state_sweep_options;
+
+/* One value (n = 1), no progress callback: the caller sets the state, the
+ * range and the time. */
+void hes_state_sweep_options_init(hes_state_sweep_options *o);
 
 typedef struct {
     double value;                /* of the swept component */
@@ -328,7 +340,7 @@ typedef struct {
 /* HES_OK when every value was simulated (some may have failed: see their
  * status); HES_EINVAL for bad options, HES_ENOMEM, with the message in the
  * system's.  Free the result with hes_state_sweep_free. */
-hes_status hes_state_sweep_run(hes_system *sys, const hes_state_sweep_opts *opts,
+hes_status hes_state_sweep_run(hes_system *sys, const hes_state_sweep_options *opts,
                                hes_state_sweep *out);
 void hes_state_sweep_free(hes_state_sweep *sweep);
 

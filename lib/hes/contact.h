@@ -188,6 +188,10 @@ typedef struct {
     unsigned long select;
 } hes_routh_options;
 
+/* Steps 20, tolerance 1e-8, Lemke's selection; h (which depends on the
+ * impact: hes_impact_default_step) is left 0 for the caller to set. */
+void hes_routh_options_init(hes_routh_options *o);
+
 /* v_plus (n) and the accumulated impulses pn, pt (k; may be NULL); path
  * (may be NULL): n (steps + 1) values, the velocity before each step and
  * after the last (info->lcps steps are taken).  HES_EMAXITER when a contact
@@ -230,6 +234,10 @@ typedef struct {
                                it no further sample starts and the call fails with
                                HES_ESOLVER saying how many were done */
 } hes_impact_set_options;
+
+/* One sample, routh as hes_routh_options_init, seed 0, one thread, no
+ * caps kept, the default wall-time budget. */
+void hes_impact_set_options_init(hes_impact_set_options *o);
 
 typedef struct {
     int n, k, samples;

@@ -233,7 +233,7 @@ typedef struct {
 /* eps 1e-3, rtol 1e-8, atol 1e-10, no Jacobian, no record, no output
  * times, live_tol 1e-9, max_loops 10^7, max_wall_time 60, near_miss 1,
  * method HES_ESS_CVODES. */
-void hes_ess_options_default(hes_ess_options *opts);
+void hes_ess_options_init(hes_ess_options *opts);
 
 typedef struct {
     int n, m;

@@ -132,15 +132,16 @@ typedef struct {
                                 transition (-1: none); its own root right at the
                                 start is ignored */
     int sensitivities;       /* compute A for every phase */
-} hes_sim_opts;
+} hes_sim_options;
 
-hes_sim_opts hes_sim_opts_default(void);
+/* Every field to its default: no section, no end time, every event. */
+void hes_sim_options_init(hes_sim_options *o);
 
 /* Simulates from state x0 (mode `mode`) at absolute time t0 and model time
  * tm0.  The trajectory is returned even on failure (traj->status says why);
  * the return value is traj->status. */
 hes_status hes_simulate(hes_system *sys, int mode, double t0, double tm0,
-                        const double *x0, const hes_sim_opts *opts,
+                        const double *x0, const hes_sim_options *opts,
                         hes_traj *traj);
 
 /* ------------------------------------------------- variational (one phase) */

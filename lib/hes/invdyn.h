@@ -136,6 +136,10 @@ typedef struct {
                                    started (the LCPs only if that fails) */
 } hes_invdyn_options;
 
+/* Every field to its default: no-slip with the smallest friction that holds
+ * the motion, Stage II, warm starts, the default tolerances. */
+void hes_invdyn_options_init(hes_invdyn_options *o);
+
 /* A workspace and its results, for problems of these sizes. */
 typedef struct hes_invdyn hes_invdyn;
 hes_invdyn *hes_invdyn_create(int nv, int nu, int nc, int tangents);
@@ -211,6 +215,9 @@ typedef struct {
     int no_drift;                /* 1: drop J' v, as the paper */
     double stance_tol;           /* stance by height (default 1e-4 when 0) */
 } hes_invdyn_run_options;
+
+/* solve as hes_invdyn_options_init, dt 1e-3, drift kept, stance_tol 1e-4. */
+void hes_invdyn_run_options_init(hes_invdyn_run_options *o);
 
 typedef struct {
     int nodes, nv, nu, nc, tangents;

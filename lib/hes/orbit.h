@@ -35,6 +35,10 @@ typedef struct {
     hes_impact_set_options set;
 } hes_impact_orbit_options;
 
+/* The first qualifying event; set as hes_impact_set_options_init with the
+ * step and the step limit of the nominal impact (h 0, steps 0). */
+void hes_impact_orbit_options_init(hes_impact_orbit_options *o);
+
 typedef struct {
     double psi_nominal;      /* the model's own impact law */
     int transition, k;
@@ -139,7 +143,7 @@ typedef struct {
                              then HES_ESOLVER saying so */
 } hes_ess_orbit_options;
 
-void hes_ess_orbit_options_default(hes_ess_orbit_options *opts);
+void hes_ess_orbit_options_init(hes_ess_orbit_options *opts);
 
 typedef struct hes_ess_orbit {
     int n, section;
@@ -171,7 +175,7 @@ hes_status hes_ess_orbit_find(hes_ess *ess, const hes_ess_orbit_options *opts,
 void hes_ess_orbit_free(hes_ess_orbit *res);
 
 /* An ESS system's orbit options (hes_system_new_ess; hes_analyze uses
- * them): at creation hes_ess_orbit_options_default with the model's
+ * them): at creation hes_ess_orbit_options_init with the model's
  * orbit_section.  The settings' budget names (hes_system_set_settings)
  * write the same fields: max_search_time is max_wall_time, newton_maxiter
  * max_iter, newton_tol tol (absolute: max |x(T) - x0|), rtol and atol the

@@ -115,9 +115,10 @@ typedef struct {
     /* Called after every evaluation (may be NULL). */
     void (*progress)(int evaluations, double best, void *data);
     void *progress_data;
-} hes_shape_opts;
+} hes_shape_options;
 
-hes_shape_opts hes_shape_opts_default(void);
+/* Every field to its default (the values above; no progress callback). */
+void hes_shape_options_init(hes_shape_options *o);
 
 typedef struct {
     int n;
@@ -150,7 +151,7 @@ typedef struct {
  * orbit; the orbit is found first.  The search runs on a copy of the
  * system: its parameters are not changed (apply the optimum with
  * hes_shape_result_apply); a failure's message is the system's. */
-hes_status hes_shape_optimize(hes_system *sys, const hes_shape_opts *opts,
+hes_status hes_shape_optimize(hes_system *sys, const hes_shape_options *opts,
                               hes_shape_result *res);
 /* Gives sys the parameters of the optimum, res->params: the shape
  * parameters' optimum res->h and the solved parameters of its orbit (each
@@ -289,7 +290,7 @@ typedef struct {
 } hes_colloc_options;
 
 /* Defaults: nodes 21, no inputs, no virtual events, no bounds, no path. */
-hes_colloc_options hes_colloc_options_default(void);
+void hes_colloc_options_init(hes_colloc_options *o);
 
 /* A collocation of sys's orbit with the options (NULL: the defaults). */
 hes_status hes_colloc_new(hes_system *sys, const hes_colloc_options *opts, hes_colloc **out);

@@ -159,7 +159,8 @@ typedef struct {
     double start_spread;         /* in (0, 1] (0.01) */
 } hes_trajopt_options;
 
-hes_trajopt_options hes_trajopt_options_default(void);
+/* Every field to its default (the values in parentheses above). */
+void hes_trajopt_options_init(hes_trajopt_options *o);
 
 /* The relative difference of psi between the collocation and shooting
  * above which hes_trajopt_result.unresolved is set (Hermite-Simpson's

@@ -357,7 +357,7 @@ hes_status hes_ess_orbit_find(hes_ess *e, const hes_ess_orbit_options *opts,
     e->msg[0] = '\0';
     hes_ess_orbit_options def;
     if (!opts) {
-        hes_ess_orbit_options_default(&def);
+        hes_ess_orbit_options_init(&def);
         opts = &def;
     }
     if (res)

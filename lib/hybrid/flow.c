@@ -44,7 +44,8 @@ hes_status hes_flow_jacobian(hes_system *sys, int mode, const double *x0, double
     int n = m->modes[mode].dim;
     if (!hes__all_finite(x0, n))
         return hes__fail(sys, HES_EINVAL, "hes_flow_jacobian: x0 is not finite");
-    hes_sim_opts so = hes_sim_opts_default();
+    hes_sim_options so;
+    hes_sim_options_init(&so);
     so.t_end = time;
     so.sensitivities = 1;
     hes_status st = hes_simulate(sys, mode, 0.0, 0.0, x0, &so, &out->traj);

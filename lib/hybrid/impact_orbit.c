@@ -30,6 +30,16 @@
 
 #include "hybrid/hybrid.h"
 
+void hes_impact_orbit_options_init(hes_impact_orbit_options *o)
+{
+    if (!o)
+        return;
+    memset(o, 0, sizeof *o);
+    hes_impact_set_options_init(&o->set);
+    o->transition = -1;
+    o->set.routh.steps = 0; /* the nominal impact's */
+}
+
 /*
  * The transition's other `after` constraints (joint limits it locks, say)
  * hold with equality through the impact; the frictional contacts' law

@@ -53,7 +53,8 @@ hes_status hes__shoot(hes_system *sys, const double *x0, int sens, hes_traj *tra
     const hes_model *m = sys->model;
     const hes_orbit_spec *o = &m->orbit;
     int n = m->modes[o->mode].dim;
-    hes_sim_opts opts = hes_sim_opts_default();
+    hes_sim_options opts;
+    hes_sim_options_init(&opts);
     opts.section = o->section;
     opts.n_section = 1;
     opts.sequence_only = o->n_sequence > 0;
@@ -253,7 +254,8 @@ static hes_status verify_full_system(hes_system *sys, const double *x0, const he
 {
     const hes_model *m = sys->model;
     const hes_orbit_spec *o = &m->orbit;
-    hes_sim_opts opts = hes_sim_opts_default();
+    hes_sim_options opts;
+    hes_sim_options_init(&opts);
     hes_traj full;
     opts.section = o->section;
     opts.n_section = 1;

@@ -11,16 +11,14 @@
 
 #include "hybrid/hybrid.h"
 
-hes_sim_opts hes_sim_opts_default(void)
+void hes_sim_options_init(hes_sim_options *o)
 {
-    hes_sim_opts o;
-    o.section = -1;
-    o.n_section = 0;
-    o.t_end = INFINITY;
-    o.sequence_only = 0;
-    o.after_transition = -1;
-    o.sensitivities = 0;
-    return o;
+    if (!o)
+        return;
+    memset(o, 0, sizeof *o);
+    o->section = -1;
+    o->t_end = INFINITY;
+    o->after_transition = -1;
 }
 
 /* ------------------------------------------------------------ trajectory */
@@ -260,7 +258,7 @@ static hes_status integrate_phase(hes_system *sys, int mode, double tm_start,
 }
 
 hes_status hes_simulate(hes_system *sys, int mode, double t0, double tm0,
-                        const double *x0, const hes_sim_opts *opts_in, hes_traj *traj)
+                        const double *x0, const hes_sim_options *opts_in, hes_traj *traj)
 {
     if (!traj)
         return HES_EINVAL;
@@ -270,7 +268,11 @@ hes_status hes_simulate(hes_system *sys, int mode, double t0, double tm0,
     if (sys->kind != HES_KIND_HYBRID)
         return traj->status = hes__need_hybrid(sys, "hes_simulate");
     const hes_model *m = sys->model;
-    hes_sim_opts opts = opts_in ? *opts_in : hes_sim_opts_default();
+    hes_sim_options opts;
+    if (opts_in)
+        opts = *opts_in;
+    else
+        hes_sim_options_init(&opts);
     if (mode < 0 || mode >= m->n_modes || !x0 || !isfinite(t0) || !isfinite(tm0) ||
         isnan(opts.t_end) || opts.section >= m->n_transitions)
         return traj->status = hes__fail(sys, HES_EINVAL, "hes_simulate: invalid arguments");

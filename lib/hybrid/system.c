@@ -394,7 +394,7 @@ hes_status hes_system_new_ess(const hes_ess_model *model, hes_system **out, char
     }
     sys->ess = ess;
     sys->ess_model = model;
-    hes_ess_orbit_options_default(&sys->eopt);
+    hes_ess_orbit_options_init(&sys->eopt);
     sys->eopt.section = model->orbit_x0 ? model->orbit_section : 0;
     sys->set = hes_system_get_settings(NULL);
     settings_of_ess(&sys->set, &sys->eopt);

@@ -80,7 +80,8 @@ static void run_trial(hes_system *sys, const hes_orbit *orbit, int steps, hes_tr
     int n = orbit->n;
     double bound = divergence_bound(orbit->x0, n);
     hes_traj traj;
-    hes_sim_opts opts = hes_sim_opts_default();
+    hes_sim_options opts;
+    hes_sim_options_init(&opts);
     opts.after_transition = o->section;
     tr->failure = HES_OK;
     if (orbit->autonomous) {

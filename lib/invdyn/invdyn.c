@@ -30,6 +30,16 @@
 #include "contact/contact.h"
 #include "invdyn/invdyn_ws.h"
 
+void hes_invdyn_options_init(hes_invdyn_options *o)
+{
+    if (!o)
+        return;
+    memset(o, 0, sizeof *o);
+    o->method = HES_INVDYN_NO_SLIP;
+    o->stage2 = 1;
+    o->min_friction = 1;
+}
+
 
 static const char *const method_names[] = { "none", "no-slip", "coulomb", "convex",
                                             "convex-no-slip" };

@@ -17,6 +17,16 @@
 
 #include "contact/contact.h"
 
+void hes_invdyn_run_options_init(hes_invdyn_run_options *o)
+{
+    if (!o)
+        return;
+    memset(o, 0, sizeof *o);
+    hes_invdyn_options_init(&o->solve);
+    o->dt = 1e-3;
+    o->stance_tol = 1e-4;
+}
+
 void hes_invdyn_run_free(hes_invdyn_run *r)
 {
     if (!r)

@@ -74,7 +74,7 @@ char *hes_ess_result_json(const hes_ess *ess, const hes_ess_options *opts, doubl
     json_t *params = json_object(), *signs = json_array();
 
     if (!opts) {
-        hes_ess_options_default(&defaults);
+        hes_ess_options_init(&defaults);
         opts = &defaults;
     }
     for (int k = 0; params && k < m->n_params; k++)

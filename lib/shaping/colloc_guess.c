@@ -134,7 +134,8 @@ hes_status hes_colloc_guess(hes_colloc *c, double *z)
         free(x0);
         return hes__fail(sys, HES_EMODEL, "the orbit's initial guess failed");
     }
-    hes_sim_opts opts = hes_sim_opts_default();
+    hes_sim_options opts;
+    hes_sim_options_init(&opts);
     opts.section = o->section;
     opts.n_section = 1;
     opts.sequence_only = 1;
@@ -233,7 +234,8 @@ hes_status hes_colloc_from_gait(hes_colloc *c, const hes_gait *g, double *z)
     hes_settings set = hes_system_get_settings(ds);
     set.rtol = set.atol = 1e-10;
     hes_system_set_settings(ds, &set);
-    hes_sim_opts opts = hes_sim_opts_default();
+    hes_sim_options opts;
+    hes_sim_options_init(&opts);
     opts.section = dm->orbit.section;
     opts.n_section = 1;
     opts.sequence_only = 1;

@@ -45,13 +45,13 @@ int hes_colloc_ncons(const hes_colloc *c) { return c ? c->nc : 0; }
 int hes_colloc_nineq(const hes_colloc *c) { return c ? c->ni : 0; }
 int hes_colloc_phases(const hes_colloc *c) { return c ? c->n_phases : 0; }
 
-hes_colloc_options hes_colloc_options_default(void)
+void hes_colloc_options_init(hes_colloc_options *o)
 {
-    hes_colloc_options o;
-    memset(&o, 0, sizeof o);
-    o.nodes = 21;
-    o.psi_floor_smoothing = HES_COLLOC_FLOOR_SMOOTHING;
-    return o;
+    if (!o)
+        return;
+    memset(o, 0, sizeof *o);
+    o->nodes = 21;
+    o->psi_floor_smoothing = HES_COLLOC_FLOOR_SMOOTHING;
 }
 
 void hes_colloc_destroy(hes_colloc *c)
@@ -418,7 +418,7 @@ hes_status hes_colloc_new(hes_system *sys, const hes_colloc_options *opts, hes_c
         return hes__fail(sys, HES_EINVAL, "collocation: needs somewhere to put it");
     hes_colloc_options def;
     if (!opts) {
-        def = hes_colloc_options_default();
+        hes_colloc_options_init(&def);
         opts = &def;
     }
     int P = 0;

@@ -17,19 +17,19 @@
 
 #include "shaping/shaping.h"
 
-hes_shape_opts hes_shape_opts_default(void)
+void hes_shape_options_init(hes_shape_options *o)
 {
-    hes_shape_opts o;
-    memset(&o, 0, sizeof o);
-    o.starts = 8;
-    o.seed = 1;
-    o.measure = HES_MEASURE_PSI;
-    o.gradient = 1;
-    o.polish = 1;
-    o.maxeval = 400;
-    o.ftol_rel = 1e-12;
-    o.stopval = -HUGE_VAL;
-    return o;
+    if (!o)
+        return;
+    memset(o, 0, sizeof *o);
+    o->starts = 8;
+    o->seed = 1;
+    o->measure = HES_MEASURE_PSI;
+    o->gradient = 1;
+    o->polish = 1;
+    o->maxeval = 400;
+    o->ftol_rel = 1e-12;
+    o->stopval = -HUGE_VAL;
 }
 
 void hes_shape_result_free(hes_shape_result *res)
@@ -48,7 +48,7 @@ void hes_shape_result_free(hes_shape_result *res)
 
 typedef struct {
     hes_shape *sh;
-    const hes_shape_opts *o;
+    const hes_shape_options *o;
     hes_shape_result *res;
     double best;
     double *best_h, *xt;
@@ -199,7 +199,7 @@ static int is_gradient_based(nlopt_algorithm alg)
 /* Bounds and start value of optimised parameter j (parameter index `param`):
  * the options' (a NaN entry: the default), else the model's search bounds
  * and the system's value; checked. */
-static hes_status bounds_of(hes_system *sys, const hes_shape_opts *o, int j, int param,
+static hes_status bounds_of(hes_system *sys, const hes_shape_options *o, int j, int param,
                             double *lo, double *hi, double *x0)
 {
     const hes_param *pp = &sys->model->params[param];
@@ -221,7 +221,7 @@ static hes_status bounds_of(hes_system *sys, const hes_shape_opts *o, int j, int
 
 /* The bounds and starts checked before any computation, so that bad ones
  * are refused at once (the names themselves are hes_shape_new's). */
-static hes_status precheck(hes_system *sys, const hes_shape_opts *o)
+static hes_status precheck(hes_system *sys, const hes_shape_options *o)
 {
     const hes_model *m = sys->model;
     double lo, hi, x0;
@@ -244,7 +244,7 @@ static hes_status precheck(hes_system *sys, const hes_shape_opts *o)
 }
 
 /* Bounds and start values of the optimised parameters. */
-static hes_status setup(hes_system *sys, const hes_shape_opts *o, hes_shape *sh,
+static hes_status setup(hes_system *sys, const hes_shape_options *o, hes_shape *sh,
                         hes_shape_result *r, double *x0)
 {
     for (int j = 0; j < r->n; j++) {
@@ -257,14 +257,14 @@ static hes_status setup(hes_system *sys, const hes_shape_opts *o, hes_shape *sh,
     return HES_OK;
 }
 
-static hes_status optimize(hes_system *sys, const hes_shape_opts *opts_in,
+static hes_status optimize(hes_system *sys, const hes_shape_options *opts_in,
                            hes_shape_result *r);
 
 /* The search and the re-analysis at the optimum run on a copy of the
  * caller's system, whose parameters are never written (the optimum is
  * r->h; hes_shape_result_apply writes it); failures are said on the
  * caller's system. */
-hes_status hes_shape_optimize(hes_system *sys, const hes_shape_opts *opts_in,
+hes_status hes_shape_optimize(hes_system *sys, const hes_shape_options *opts_in,
                               hes_shape_result *r)
 {
     if (!sys || !r || sys->kind != HES_KIND_HYBRID)
@@ -299,7 +299,7 @@ hes_status hes_shape_result_apply(hes_system *sys, const hes_shape_result *r)
     return HES_OK;
 }
 
-static hes_status optimize(hes_system *sys, const hes_shape_opts *opts_in, hes_shape_result *r)
+static hes_status optimize(hes_system *sys, const hes_shape_options *opts_in, hes_shape_result *r)
 {
     if (!sys || !r) {
         if (r)
@@ -310,7 +310,11 @@ static hes_status optimize(hes_system *sys, const hes_shape_opts *opts_in, hes_s
     if (sys->kind != HES_KIND_HYBRID)
         return hes__need_hybrid(sys, "shape optimisation (parameters that enter the "
                                 "saltation matrices and not the orbit)");
-    hes_shape_opts o = opts_in ? *opts_in : hes_shape_opts_default();
+    hes_shape_options o;
+    if (opts_in)
+        o = *opts_in;
+    else
+        hes_shape_options_init(&o);
     if (o.starts < 1 || o.maxeval < 1 || !(o.ftol_rel >= 0) || o.n < 0 ||
         (o.measure != HES_MEASURE_PSI && o.measure != HES_MEASURE_SMOOTH))
         return hes__fail(sys, HES_EINVAL, "shape optimisation: need starts >= 1, maxeval >= 1 and a known measure");

@@ -49,24 +49,24 @@ hes_status hes_colloc_objective_from_name(const char *name, hes_colloc_objective
     return HES_OK;
 }
 
-hes_trajopt_options hes_trajopt_options_default(void)
+void hes_trajopt_options_init(hes_trajopt_options *o)
 {
-    hes_trajopt_options o;
-    memset(&o, 0, sizeof o);
-    o.objective = HES_COLLOC_STABILITY;
-    o.weight = 1.0;
-    o.measure = HES_MEASURE_PSI;
-    o.smooth_weight = 1e-3;
-    o.psi_floor = 0.0;
-    o.psi_floor_smoothing = HES_COLLOC_FLOOR_SMOOTHING;
-    o.nodes = 21;
-    o.maxeval = 1000;
-    o.refine = 2;
-    o.jobs = 1;
-    o.starts = 1;
-    o.seed = 1;
-    o.start_spread = 0.01;
-    return o;
+    if (!o)
+        return;
+    memset(o, 0, sizeof *o);
+    o->objective = HES_COLLOC_STABILITY;
+    o->weight = 1.0;
+    o->measure = HES_MEASURE_PSI;
+    o->smooth_weight = 1e-3;
+    o->psi_floor = 0.0;
+    o->psi_floor_smoothing = HES_COLLOC_FLOOR_SMOOTHING;
+    o->nodes = 21;
+    o->maxeval = 1000;
+    o->refine = 2;
+    o->jobs = 1;
+    o->starts = 1;
+    o->seed = 1;
+    o->start_spread = 0.01;
 }
 
 static int has_virtual(const hes_model *m, const int *counts)
@@ -429,7 +429,9 @@ static hes_status run_start(hes_system *sys, const hes_trajopt_options *opts, in
     const char *names[HES_COLLOC_MAX_DESIGN];
     double *x0_lo = NULL, *x0_hi = NULL, t0 = hes__monotonic_seconds();
 
-    hes_colloc_options co = hes_colloc_options_default();
+    hes_colloc_options co;
+
+    hes_colloc_options_init(&co);
     co.nodes = o.nodes;
     co.virtual_events = o.virtual_events;
     co.constant_inputs = o.constant_inputs;
@@ -558,7 +560,11 @@ hes_status hes_trajopt_run(hes_system *sys, const hes_trajopt_options *opts,
         return HES_EINVAL;
     if (sys->kind != HES_KIND_HYBRID)
         return hes__need_hybrid(sys, "hes_trajopt_run");
-    hes_trajopt_options o = opts ? *opts : hes_trajopt_options_default();
+    hes_trajopt_options o;
+    if (opts)
+        o = *opts;
+    else
+        hes_trajopt_options_init(&o);
     hes_status st = check_options(sys, &o);
     if (st != HES_OK)
         return st;

@@ -137,7 +137,7 @@ int main(void)
     double u = G * a, T = 2 * tc + 2 * (2 * w / u + 2 * d / m * w * w), lambda = 1 / (G * G);
 
     hes_ess_orbit_options o;
-    hes_ess_orbit_options_default(&o);
+    hes_ess_orbit_options_init(&o);
     o.ess.eps = 1e-4;
     o.ess.rtol = 1e-10;
     o.ess.atol = 1e-12;

@@ -47,7 +47,8 @@ int main(void)
     static const char *inputs[] = { "hip_torque", "knee_torque", "ankle_torque" };
     int counts[2] = { 1, 1 };
     hes_system *sys = test_system_of(hes_problem_find("knee-biped"));
-    hes_colloc_options o = hes_colloc_options_default();
+    hes_colloc_options o;
+    hes_colloc_options_init(&o);
     o.nodes = 15;
     o.n_inputs = 3;
     o.inputs = inputs;

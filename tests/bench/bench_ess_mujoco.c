@@ -538,7 +538,7 @@ static hes_ess_method hes_method = HES_ESS_DOPRI5;
 
 static void hes_opts(hes_ess_options *o)
 {
-    hes_ess_options_default(o);
+    hes_ess_options_init(o);
     o->eps = hes_eps;
     o->rtol = HES_RTOL;
     o->atol = HES_ATOL;

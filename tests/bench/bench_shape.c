@@ -212,7 +212,8 @@ static void optimisation_costs(const problem *pb, const double *start)
     double target = 0, t_ref = 0;
     for (int k = 0; k < 3; k++) {
         hes_system *sys = setup(pb);
-        hes_shape_opts o = hes_shape_opts_default();
+        hes_shape_options o;
+        hes_shape_options_init(&o);
         o.starts = 1;
         o.polish = 0;
         o.algorithm = alg[k];

@@ -41,7 +41,8 @@ static int run(int nodes, hes_nlp_solver solver, double smoothing, run_result *r
     const char *names[] = { "K", "thetadot" };
     const double lo[] = { -0.2, -3.0 }, hi[] = { 0.6, 1.0 };
     hes_system *sys = test_system_of(hes_problem_find("slip-hopper"));
-    hes_colloc_options o = hes_colloc_options_default();
+    hes_colloc_options o;
+    hes_colloc_options_init(&o);
     o.nodes = nodes;
     o.solver = solver;
     o.psi_smoothing = smoothing;

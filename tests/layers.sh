@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/layers.sh - the library's layers, checked on its object files: every
 # call between two files of libhes goes from a layer to the same or a lower
-# one (base < model < problems < contact < ess < invdyn < hybrid < shaping <
+# one (base < ode < model < problems < contact < ess < invdyn < hybrid < shaping <
 # batch < io), and the
 # files call each other in no circle.  Reads the symbol tables with nm.
 top=${top_builddir:-.}
@@ -22,7 +22,7 @@ for o in $objs; do
     nm "$o" | awk -v n="$dir/$f" '$2 ~ /^[TDBR]$/ { print "D", n, $3 } $1 == "U" && $2 ~ /^hes/ { print "U", n, $2 }'
 done > "$tab"
 awk '
-BEGIN { split("base model problems contact ess invdyn hybrid shaping batch io", L, " ")
+BEGIN { split("base ode model problems contact ess invdyn hybrid shaping batch io", L, " ")
         for (i in L) rank[L[i]] = i + 0 }
 $1 == "D" { def[$3] = $2 }
 $1 == "U" { nu++; uf[nu] = $2; us[nu] = $3 }
@@ -72,7 +72,7 @@ for h in "$src"/lib/hes/*.h; do
 done > "$hdr"
 awk '$1 == "D" && $3 ~ /^hes_[a-z]/ { print }' "$tab" >> "$hdr"
 awk '
-BEGIN { split("base model problems contact ess invdyn hybrid shaping batch io", L, " ")
+BEGIN { split("base ode model problems contact ess invdyn hybrid shaping batch io", L, " ")
         for (i in L) rank[L[i]] = i + 0
         # each header'"'"'s highest layer (its place in the chain of headers)
         split("base:base model:model mech:model robot:model ess:ess contact:contact " \

@@ -1,5 +1,5 @@
 /*
- * test_rk.c - the explicit integrator HES_RK8 (lib/base/rk.c) through
+ * test_rk.c - the explicit integrator HES_RK8 (lib/ode/rk78.c) through
  * hes_simulate and hes_variational, against closed forms, and against
  * CVODES (HES_ADAMS) on the SLIP hopper.
  *

@@ -7,7 +7,7 @@
  *
  * Integration step.  CVODES (Adams: the fields between events are smooth
  * and non-stiff, and variable order up to 12 takes few right-hand sides at
- * tight tolerances; base/ode.c also gives error-controlled forward
+ * tight tolerances; ode/cvodes.c also gives error-controlled forward
  * sensitivities and directional root finding) integrates f(x, s) with s
  * fixed.  Root slots, 2m of them (inactive ones are the constant 1):
  *   slot i      h_i + eps, rising: band entry of candidate i (a projection

@@ -7,7 +7,7 @@
 #define HES_ESS_H
 
 #include "base/base.h"
-#include "base/ode.h"
+#include "ode/cvodes.h"
 
 struct hes_ess {
     const hes_ess_model *model;

@@ -58,43 +58,8 @@
 #include <time.h>
 
 #include "ess/ess.h"
-
-#define C2 (1.0 / 5)
-#define C3 (3.0 / 10)
-#define C4 (4.0 / 5)
-#define C5 (8.0 / 9)
-#define A21 (1.0 / 5)
-#define A31 (3.0 / 40)
-#define A32 (9.0 / 40)
-#define A41 (44.0 / 45)
-#define A42 (-56.0 / 15)
-#define A43 (32.0 / 9)
-#define A51 (19372.0 / 6561)
-#define A52 (-25360.0 / 2187)
-#define A53 (64448.0 / 6561)
-#define A54 (-212.0 / 729)
-#define A61 (9017.0 / 3168)
-#define A62 (-355.0 / 33)
-#define A63 (46732.0 / 5247)
-#define A64 (49.0 / 176)
-#define A65 (-5103.0 / 18656)
-#define A71 (35.0 / 384)
-#define A73 (500.0 / 1113)
-#define A74 (125.0 / 192)
-#define A75 (-2187.0 / 6784)
-#define A76 (11.0 / 84)
-#define E1 (71.0 / 57600)
-#define E3 (-71.0 / 16695)
-#define E4 (71.0 / 1920)
-#define E5 (-17253.0 / 339200)
-#define E6 (22.0 / 525)
-#define E7 (-1.0 / 40)
-#define D1 (-12715105075.0 / 11282082432.0)
-#define D3 (87487479700.0 / 32700410799.0)
-#define D4 (-10690763975.0 / 1880347072.0)
-#define D5 (701980252875.0 / 199316789632.0)
-#define D6 (-1453857185.0 / 822651844.0)
-#define D7 (69997945.0 / 29380423.0)
+#include "ode/dopri5.h"
+#include "ode/root.h"
 
 /* The value of root slot r from the event values h. */
 static double slot(const hes_ess *e, const double *h, int r)
@@ -211,27 +176,6 @@ static void scan_slots(const hes_ess *e, const double *h0, const double *hmid,
     }
 }
 
-/* The first n components of the state (of dimension nn) at
- * t = told + theta hstep from the continuous extension */
-static void dense(int n, size_t nn, const double *rc, double theta, double *x)
-{
-    double th1 = 1 - theta;
-    const double *r1 = rc, *r2 = rc + nn, *r3 = rc + 2 * nn, *r4 = rc + 3 * nn, *r5 = rc + 4 * nn;
-    for (int k = 0; k < n; k++)
-        x[k] = r1[k] + theta * (r2[k] + th1 * (r3[k] + theta * (r4[k] + th1 * r5[k])));
-}
-
-static double wrms(int n, const double *v, const double *y0, const double *y1, double rtol,
-                   double atol)
-{
-    double s = 0;
-    for (int k = 0; k < n; k++) {
-        double sc = atol + rtol * fmax(fabs(y0[k]), y1 ? fabs(y1[k]) : 0);
-        s += (v[k] / sc) * (v[k] / sc);
-    }
-    return sqrt(s / n);
-}
-
 /* The right-hand side: f(x, s), and with the sensitivities (aug) the
  * variational equation S' = df/dx S on the n x n matrix after x. */
 static hes_status rhs(hes_ess *e, const double *y, double *out, int aug)
@@ -263,12 +207,18 @@ static double inf_norm(int n, const double *v)
  * Jacobian D, the slots' rates at the ends (r0, r1); the sample times
  * ths (up to 8 predicted crossings, then 1/2 and 1). */
 typedef struct {
-    int n0, n, aug;   /* the state's dimension, the integrated one, with S */
-    size_t N;
-    double rtol, atol;
-    double *k1, *k2, *k3, *k4, *k5, *k6, *k7, *y, *y1, *yt, *rc;
+    hes__dopri5 s;    /* the step (ode/dopri5.c): s.n the integrated dimension */
+    hes_ess *e;
+    int n0, aug;      /* the state's dimension, with S */
     double *h0, *h1, *hm, *hl, *D, *r0, *r1, *hmid, *hsam, *ths;
 } dopri_ws;
+
+/* The field for the step (ode/dopri5.c): data is the dopri_ws. */
+static int field(void *data, const double *y, double *out)
+{
+    const dopri_ws *w = data;
+    return rhs(w->e, y, out, w->aug);
+}
 
 /* The workspaces for an integrated dimension N, grown on first use:
  * 15 N doubles for the stages, the states and the extension; 5 m event
@@ -304,14 +254,17 @@ static dopri_ws dopri_views(hes_ess *e, const hes_ess_options *o, int n)
     size_t N = (size_t)n;
     dopri_ws w;
     w.n0 = e->n;
-    w.n = n;
+    w.s.n = n;
     w.aug = o->jacobian != 0;
-    w.N = N;
-    w.rtol = o->rtol;
-    w.atol = o->atol;
-    w.k1 = e->dp_k, w.k2 = w.k1 + N, w.k3 = w.k2 + N, w.k4 = w.k3 + N, w.k5 = w.k4 + N;
-    w.k6 = w.k5 + N, w.k7 = w.k6 + N, w.y1 = w.k7 + N, w.yt = w.y1 + N, w.rc = w.yt + N;
-    w.y = e->dp_y;
+    w.s.N = N;
+    w.s.rtol = o->rtol;
+    w.s.atol = o->atol;
+    w.s.k1 = e->dp_k, w.s.k2 = w.s.k1 + N, w.s.k3 = w.s.k2 + N, w.s.k4 = w.s.k3 + N;
+    w.s.k5 = w.s.k4 + N, w.s.k6 = w.s.k5 + N, w.s.k7 = w.s.k6 + N, w.s.y1 = w.s.k7 + N;
+    w.s.yt = w.s.y1 + N, w.s.rc = w.s.yt + N;
+    w.s.y = e->dp_y;
+    w.s.f = field;    /* w.s.data: the caller's, once w is in place */
+    w.e = e;
     w.h0 = e->dp_h0, w.h1 = w.h0 + m, w.hm = w.h1 + m, w.hl = w.hm + m;
     w.D = e->dp_ev, w.r0 = w.D + (size_t)m * w.n0, w.r1 = w.r0 + m, w.hmid = w.r1 + m;
     w.hsam = w.hmid + m, w.ths = w.hsam + m;   /* ths: up to 8 predicted crossings */
@@ -326,7 +279,7 @@ static dopri_ws dopri_views(hes_ess *e, const hes_ess_options *o, int n)
 static hes_status dopri_start(hes_ess *e, dopri_ws *w, double *yinf)
 {
     int n0 = w->n0;
-    double *y = w->y, *h0 = w->h0;
+    double *y = w->s.y, *h0 = w->h0;
     hes_status st;
     memcpy(y, e->x, (size_t)n0 * sizeof *y);
     if (w->aug) { /* S = I at the start of the integration step */
@@ -334,10 +287,10 @@ static hes_status dopri_start(hes_ess *e, dopri_ws *w, double *yinf)
         for (int k = 0; k < n0; k++)
             y[n0 + k + (size_t)k * n0] = 1;
     }
-    if ((st = rhs(e, y, w->k1, w->aug)) != HES_OK || (st = hes__ess_h(e, y, h0)) != HES_OK ||
+    if ((st = rhs(e, y, w->s.k1, w->aug)) != HES_OK || (st = hes__ess_h(e, y, h0)) != HES_OK ||
         (st = hes__ess_Dh(e, y, w->D)) != HES_OK)
         return st;
-    slot_rates(e, w->D, w->k1, w->r0);
+    slot_rates(e, w->D, w->s.k1, w->r0);
     *yinf = inf_norm(n0, y);
     for (int q = 0; q < e->n_act; q++) {   /* at its zero: on the side s says it is going to */
         int i = e->act[q];
@@ -348,59 +301,6 @@ static hes_status dopri_start(hes_ess *e, dopri_ws *w, double *yinf)
     return HES_OK;
 }
 
-/* The stages k2 .. k7 of a step of size h from y (k1 = f(y) given), the
- * 5th-order solution y1 (k7 = f(y1)) and the error estimate (y1 minus the
- * embedded 4th-order solution) in yt; its weighted RMS norm into *err. */
-static hes_status dopri_stages(hes_ess *e, dopri_ws *w, double h, double *err)
-{
-    int n = w->n, aug = w->aug;
-    const double *y = w->y, *k1 = w->k1;
-    double *k2 = w->k2, *k3 = w->k3, *k4 = w->k4, *k5 = w->k5, *k6 = w->k6, *k7 = w->k7;
-    double *y1 = w->y1, *yt = w->yt;
-    hes_status st;
-    for (int k = 0; k < n; k++) yt[k] = y[k] + h * A21 * k1[k];
-    if ((st = rhs(e, yt, k2, aug)) != HES_OK) return st;
-    for (int k = 0; k < n; k++) yt[k] = y[k] + h * (A31 * k1[k] + A32 * k2[k]);
-    if ((st = rhs(e, yt, k3, aug)) != HES_OK) return st;
-    for (int k = 0; k < n; k++) yt[k] = y[k] + h * (A41 * k1[k] + A42 * k2[k] + A43 * k3[k]);
-    if ((st = rhs(e, yt, k4, aug)) != HES_OK) return st;
-    for (int k = 0; k < n; k++)
-        yt[k] = y[k] + h * (A51 * k1[k] + A52 * k2[k] + A53 * k3[k] + A54 * k4[k]);
-    if ((st = rhs(e, yt, k5, aug)) != HES_OK) return st;
-    for (int k = 0; k < n; k++)
-        yt[k] = y[k] + h * (A61 * k1[k] + A62 * k2[k] + A63 * k3[k] + A64 * k4[k] +
-                            A65 * k5[k]);
-    if ((st = rhs(e, yt, k6, aug)) != HES_OK) return st;
-    for (int k = 0; k < n; k++)
-        y1[k] = y[k] + h * (A71 * k1[k] + A73 * k3[k] + A74 * k4[k] + A75 * k5[k] +
-                            A76 * k6[k]);
-    if ((st = rhs(e, y1, k7, aug)) != HES_OK) return st;
-    for (int k = 0; k < n; k++)
-        yt[k] = h * (E1 * k1[k] + E3 * k3[k] + E4 * k4[k] + E5 * k5[k] + E6 * k6[k] +
-                     E7 * k7[k]);
-    *err = wrms(n, yt, y, y1, w->rtol, w->atol);
-    return HES_OK;
-}
-
-/* The coefficients rc of the continuous extension of the accepted step of
- * size h from y to y1. */
-static void dopri_extension(dopri_ws *w, double h)
-{
-    size_t N = w->N;
-    const double *y = w->y, *y1 = w->y1, *k1 = w->k1, *k3 = w->k3, *k4 = w->k4, *k5 = w->k5,
-                 *k6 = w->k6, *k7 = w->k7;
-    double *rc = w->rc;
-    for (int k = 0; k < w->n; k++) {
-        double yd = y1[k] - y[k], bs = h * k1[k] - yd;
-        rc[k] = y[k];
-        rc[N + k] = yd;
-        rc[2 * N + k] = bs;
-        rc[3 * N + k] = yd - h * k7[k] - bs;
-        rc[4 * N + k] = h * (D1 * k1[k] + D3 * k3[k] + D4 * k4[k] + D5 * k5[k] +
-                             D6 * k6[k] + D7 * k7[k]);
-    }
-}
-
 /* With a sparse active set (ess_active.c): the guards the accepted step of
  * size h may bring to a level made active, the step's box being its ends
  * widened by twice the middle's (yt) distance from their mean; the new
@@ -409,7 +309,7 @@ static void dopri_extension(dopri_ws *w, double h)
 static hes_status activate_for_step(hes_ess *e, dopri_ws *w, double h, double yinf, int *again)
 {
     int n0 = w->n0, m = e->m;
-    const double *y = w->y, *y1 = w->y1, *yt = w->yt;
+    const double *y = w->s.y, *y1 = w->s.y1, *yt = w->s.yt;
     hes_status st;
     *again = 0;
     for (int k = 0; k < n0; k++) {
@@ -425,7 +325,7 @@ static hes_status activate_for_step(hes_ess *e, dopri_ws *w, double h, double yi
             int i = e->act[q];
             double a = 0;
             for (int k = 0; k < n0; k++)
-                a += w->D[i + (size_t)k * m] * w->k1[k];
+                a += w->D[i + (size_t)k * m] * w->s.k1[k];
             w->r0[i] = a;
         }
         *again = approach_cap(e, w->h0, w->r0, w->D, yinf) < h;
@@ -458,8 +358,8 @@ static hes_status bracket(hes_ess *e, dopri_ws *w, int nth, double *tlo, double 
     for (int q = 0; q < nth && *nc == 0; q++) {
         const double *hq = ths[q] == 1 ? w->h1 : ths[q] == 0.5 ? w->hmid : w->hsam;
         if (hq == w->hsam) {
-            dense(w->n0, w->N, w->rc, ths[q], w->yt);
-            if ((st = hes__ess_h(e, w->yt, w->hsam)) != HES_OK)
+            hes__dopri5_dense(w->n0, w->s.N, w->s.rc, ths[q], w->s.yt);
+            if ((st = hes__ess_h(e, w->s.yt, w->hsam)) != HES_OK)
                 return st;
         }
         for (int p = 0; p < 2 * e->n_act; p++) {
@@ -476,54 +376,67 @@ static hes_status bracket(hes_ess *e, dopri_ws *w, int nth, double *tlo, double 
     return HES_OK;
 }
 
+/* The root locator's view of the slots crossed in a bracket (ode/root.h):
+ * their values at the bracket's ends hl and hm, at a sample e->dp_hm. */
+typedef struct {
+    hes_ess *e;
+    dopri_ws *w;
+    int nc;
+    hes_status st;    /* a sample's failure */
+} slot_bracket;
+
+static double slot_chord(void *data)
+{
+    const slot_bracket *b = data;
+    const hes_ess *e = b->e;
+    double frac = 1;
+    for (int q = 0; q < b->nc; q++) {
+        int r = e->dp_cand[q];
+        if (!crossed(e, b->w->hl, b->w->hm, r))
+            continue;
+        double ga = slot(e, b->w->hl, r), gb = slot(e, b->w->hm, r);
+        double fr = ga / (ga - gb);
+        if (fr < frac)
+            frac = fr;
+    }
+    return frac;
+}
+
+static int slot_sample(void *data, double th)
+{
+    slot_bracket *b = data;
+    hes_ess *e = b->e;
+    dopri_ws *w = b->w;
+    hes__dopri5_dense(w->n0, w->s.N, w->s.rc, th, w->s.yt);
+    if ((b->st = hes__ess_h(e, w->s.yt, e->dp_hm)) != HES_OK)
+        return -1;
+    int c = 0;
+    for (int q = 0; q < b->nc && !c; q++)
+        c = crossed(e, w->hl, e->dp_hm, e->dp_cand[q]) != 0;   /* either direction */
+    return c;
+}
+
+static void slot_keep(void *data, int high)
+{
+    slot_bracket *b = data;
+    hes__ess_copy_active(b->e, high ? b->w->hm : b->w->hl, b->e->dp_hm);
+}
+
 /* The earliest crossing in the bracket [tlo, *thi] of the step of size h
- * from tt, on the continuous extension: secant steps on the slot whose
- * estimated root comes first, bisection when the secant stalls, to
+ * from tt, on the continuous extension (ode/root.c), to
  * (|tt| + |h|) 100 DBL_EPSILON.  Then the directions of the slots crossed
  * (e->roots), the first of them (*ended), and the step's end *tstop, y1
  * moved there on the extension when it is inside the step. */
 static hes_status locate_root(hes_ess *e, dopri_ws *w, double tt, double h, double tlo,
                               double *thi, int nc, int *ended, double *tstop)
 {
+    static const hes__root_bracket slots = { slot_chord, slot_sample, slot_keep };
     int m = e->m, *cand = e->dp_cand;
     double *hl = w->hl, *hm = w->hm, hi = *thi;
     double tol = 100 * DBL_EPSILON * (fabs(tt) + fabs(h)) / h;
-    hes_status st;
-    int side = 0, same = 0;
-    for (int it = 0; it < 200 && hi - tlo > tol; it++) {
-        double frac = 1;
-        for (int q = 0; q < nc; q++) {
-            int r = cand[q];
-            if (!crossed(e, hl, hm, r))
-                continue;
-            double ga = slot(e, hl, r), gb = slot(e, hm, r);
-            double fr = ga / (ga - gb);
-            if (fr < frac)
-                frac = fr;
-        }
-        if (same >= 2)
-            frac = 0.5;
-        frac = fmin(0.99, fmax(0.01, frac));
-        double th = tlo + frac * (hi - tlo);
-        dense(w->n0, w->N, w->rc, th, w->yt);
-        if ((st = hes__ess_h(e, w->yt, e->dp_hm)) != HES_OK)
-            return st;
-        int c = 0;
-        for (int q = 0; q < nc && !c; q++)
-            c = crossed(e, hl, e->dp_hm, cand[q]);
-        int sd = c ? 1 : -1;
-        same = sd == side ? same + 1 : 0;
-        side = sd;
-        if (c) {
-            hi = th;
-            hes__ess_copy_active(e, hm, e->dp_hm);
-        } else {
-            tlo = th;
-            hes__ess_copy_active(e, hl, e->dp_hm);
-        }
-        if (same >= 3)
-            same = 0;
-    }
+    slot_bracket b = { e, w, nc, HES_OK };
+    if (hes__root_narrow(&slots, &b, tlo, &hi, tol) != 0)
+        return b.st;
     for (int q = 0; q < e->n_act; q++)
         e->roots[e->act[q]] = e->roots[m + e->act[q]] = 0;
     for (int q = 0; q < nc; q++)
@@ -533,7 +446,7 @@ static hes_status locate_root(hes_ess *e, dopri_ws *w, double tt, double h, doub
             *ended = cand[q];
     *tstop = hi >= 1 ? tt + h : tt + hi * h;
     if (hi < 1)
-        dense(w->n, w->N, w->rc, hi, w->y1);
+        hes__dopri5_dense(w->s.n, w->s.N, w->s.rc, hi, w->s.y1);
     *thi = hi;
     return HES_OK;
 }
@@ -549,17 +462,17 @@ static hes_status take_step(hes_ess *e, const hes_ess_options *o, dopri_ws *w, d
     int n0 = w->n0;
     hes_status st;
     if (e->en_on) {   /* the piece of the step taken, its middle on the extension */
-        dense(n0, w->N, w->rc, 0.5 * frac, e->en_y);
-        if ((st = hes__ess_energy_step(e, w->y, e->en_y, w->y1, tstop - tt)) != HES_OK)
+        hes__dopri5_dense(n0, w->s.N, w->s.rc, 0.5 * frac, e->en_y);
+        if ((st = hes__ess_energy_step(e, w->s.y, e->en_y, w->s.y1, tstop - tt)) != HES_OK)
             return st;
     }
     for (; *k_out < o->n_out && o->t_out[*k_out] < t_end && o->t_out[*k_out] <= tstop;
          ++*k_out)
-        dense(n0, w->N, w->rc, (o->t_out[*k_out] - tt) / h, res->x_out + (size_t)(*k_out) * n0);
-    memcpy(w->y, w->y1, w->N * sizeof *w->y);
-    memcpy(e->x, w->y, (size_t)n0 * sizeof *w->y);
+        hes__dopri5_dense(n0, w->s.N, w->s.rc, (o->t_out[*k_out] - tt) / h, res->x_out + (size_t)(*k_out) * n0);
+    memcpy(w->s.y, w->s.y1, w->s.N * sizeof *w->s.y);
+    memcpy(e->x, w->s.y, (size_t)n0 * sizeof *w->s.y);
     if (w->aug)
-        memcpy(e->A, w->y + n0, (size_t)n0 * (size_t)n0 * sizeof *w->y);
+        memcpy(e->A, w->s.y + n0, (size_t)n0 * (size_t)n0 * sizeof *w->s.y);
     return HES_OK;
 }
 
@@ -573,13 +486,14 @@ hes_status hes__ess_dopri(hes_ess *e, const hes_ess_options *o, double *t, doubl
     if ((st = dopri_workspace(e, (size_t)n)) != HES_OK)
         return st;
     dopri_ws w = dopri_views(e, o, n);
+    w.s.data = &w;
     *ended = -1;
     if ((st = dopri_start(e, &w, &yinf)) != HES_OK)
         return st;
     double hs = e->dp_step;
     if (!(hs > 0)) { /* Hairer's first guess: 0.01 |y| / |f| */
-        double d0 = wrms(w.n, w.y, w.y, NULL, w.rtol, w.atol),
-               d1 = wrms(w.n, w.k1, w.y, NULL, w.rtol, w.atol);
+        double d0 = hes__dopri5_norm(w.s.n, w.s.y, w.s.y, NULL, w.s.rtol, w.s.atol),
+               d1 = hes__dopri5_norm(w.s.n, w.s.k1, w.s.y, NULL, w.s.rtol, w.s.atol);
         hs = d0 < 1e-5 || d1 < 1e-5 ? 1e-6 : 0.01 * d0 / d1;
         hs = fmin(hs, t_end - *t);
     }
@@ -600,7 +514,7 @@ hes_status hes__ess_dopri(hes_ess *e, const hes_ess_options *o, double *t, doubl
         if (!(h > 16 * DBL_EPSILON * fmax(1, fabs(tt))))
             return hes__ess_fail(e, HES_ESOLVER, "DOPRI5: the step size %.3g at t = %.10g is "
                                  "too small for the tolerances", h, tt);
-        if ((st = dopri_stages(e, &w, h, &err)) != HES_OK)
+        if ((st = (hes_status)hes__dopri5_step(&w.s, h, &err)) != HES_OK)
             return st;
         double fac = err > 0 ? 0.9 * pow(err, -0.2) : 10;
         fac = fmin(10, fmax(0.2, fac));
@@ -613,8 +527,8 @@ hes_status hes__ess_dopri(hes_ess *e, const hes_ess_options *o, double *t, doubl
         if (last)
             hs = fmax(hs, hprop);  /* a step cut at t_end does not shrink the next */
         rejected = 0;
-        dopri_extension(&w, h);
-        dense(w.n0, w.N, w.rc, 0.5, w.yt);
+        hes__dopri5_extension(&w.s, h);
+        hes__dopri5_dense(w.n0, w.s.N, w.s.rc, 0.5, w.s.yt);
         if (e->sparse) { /* guards the step may bring to a level (ess_active.c) */
             if ((st = activate_for_step(e, &w, h, yinf, &again)) != HES_OK)
                 return st;
@@ -624,11 +538,11 @@ hes_status hes__ess_dopri(hes_ess *e, const hes_ess_options *o, double *t, doubl
                 continue;
             }
         }
-        if ((st = hes__ess_h(e, w.y1, w.h1)) != HES_OK ||
-            (st = hes__ess_Dh(e, w.y1, w.D)) != HES_OK)
+        if ((st = hes__ess_h(e, w.s.y1, w.h1)) != HES_OK ||
+            (st = hes__ess_Dh(e, w.s.y1, w.D)) != HES_OK)
             return st;
-        slot_rates(e, w.D, w.k7, w.r1);
-        if ((st = hes__ess_h(e, w.yt, w.hmid)) != HES_OK)
+        slot_rates(e, w.D, w.s.k7, w.r1);
+        if ((st = hes__ess_h(e, w.s.yt, w.hmid)) != HES_OK)
             return st;
         int unresolved, nth = 8, nc;
         scan_slots(e, w.h0, w.hmid, w.h1, w.r0, w.r1, h, &unresolved, w.ths, &nth);
@@ -653,9 +567,9 @@ hes_status hes__ess_dopri(hes_ess *e, const hes_ess_options *o, double *t, doubl
         *t = last ? t_end : tt + h;
         if (last)
             return HES_OK;
-        memcpy(w.k1, w.k7, w.N * sizeof *w.k1);  /* first same as last */
+        memcpy(w.s.k1, w.s.k7, w.s.N * sizeof *w.s.k1);  /* first same as last */
         hes__ess_copy_active(e, w.h0, w.h1);
         hes__ess_copy_active(e, w.r0, w.r1);
-        yinf = inf_norm(w.n0, w.y);
+        yinf = inf_norm(w.n0, w.s.y);
     }
 }

@@ -25,7 +25,7 @@ static int record(hes_ess *e, hes_status st)
 
 /* The field f(x, s) at the current sign pattern, its Jacobian, and the 2m
  * root slots (slot i: h_i + eps for a watched band entry, slot m + i: h_i
- * for a watched sign change; 1 when off), for base/ode.c's callbacks. */
+ * for a watched sign change; 1 when off), for ode/cvodes.c's callbacks. */
 static int field(void *d, double t, const double *x, double *out)
 {
     hes_ess *e = d;

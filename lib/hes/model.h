@@ -33,7 +33,7 @@ typedef int (*hes_fn)(double t, const double *x, const double *p,
 /* How a model's phases are integrated: CVODES's variable-order Adams
  * (non-stiff) or BDF (stiff) methods, or an explicit embedded Runge-Kutta
  * method of order 8 (Fehlberg 7(8), SUNDIALS's ARKODE tableau; hes's own
- * stepping, lib/base/rk.c) for small non-stiff systems, where it is several
+ * stepping, lib/ode/rk78.c) for small non-stiff systems, where it is several
  * times faster than CVODES at tight tolerances (CVODES's per-step
  * work dominates on 3- and 4-dimensional states; its error estimate is
  * blind to a phase forced by time alone, so it is for phases driven by

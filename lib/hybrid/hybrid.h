@@ -11,8 +11,8 @@
 
 #include <stdarg.h>
 
-#include "base/ode.h"
-#include "base/rk.h"
+#include "ode/cvodes.h"
+#include "ode/stepper.h"
 #include "model/model_internal.h"
 
 /* A mode's workspace: its integrator, CVODES or rk8 (created on first use; state
@@ -22,8 +22,7 @@ typedef struct {
     struct hes_system *sys;
     int mode;
     int n;
-    hes__ode ode;          /* CVODES (HES_ADAMS, HES_BDF) */
-    hes__rk rk;            /* or the explicit integrator (HES_RK8) */
+    hes__stepper step;     /* CVODES (HES_ADAMS, HES_BDF) or rk8 (HES_RK8) */
     int n_roots;
     int *root_tr;          /* transition index of each root function */
     int *rootsfound;

@@ -1,11 +1,12 @@
 /*
  * integrator.c - the integrator of each mode of a system, created on the
  * mode's first integration with the callbacks below, which evaluate the
- * model through eval.c, and restarted at each phase: CVODES (Adams or BDF,
- * base/ode.c) or, for models that choose HES_RK8, the explicit Runge-Kutta
- * integrator of base/rk.c; and the budgets of an integration: steps per
- * phase and wall-clock time per simulation call.  simulate.c and
- * variational.c see one interface, hes__phase_*.
+ * model through eval.c, and restarted at each phase: a stepper
+ * (ode/stepper.h) of the model's step type, CVODES with Adams or BDF or,
+ * for models that choose HES_RK8, the explicit Runge-Kutta 7(8) pair; and
+ * the budgets of an integration: steps per phase and wall-clock time per
+ * simulation call.  simulate.c and variational.c see one interface,
+ * hes__phase_*.
  *
  * The sensitivity right-hand side is ours, s_j' = (dF/dx)(t, x(t)) s_j,
  * s_j(t0) = e_j (the model's Jacobian, or central differences of F), since
@@ -20,7 +21,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "base/rk.h"
 #include "hybrid/hybrid.h"
 
 /* ------------------------------------------------------ CVODES callbacks */
@@ -33,7 +33,7 @@ static int record(hes_system *sys, hes_status st)
     return -1;
 }
 
-/* The mode's field and its Jacobian, for base/ode.c's callbacks. */
+/* The mode's field and its Jacobian, for ode/cvodes.c's callbacks. */
 static int field(void *d, double t, const double *x, double *out)
 {
     hes_mode_ws *ws = d;
@@ -48,30 +48,11 @@ static int field_dx(void *d, double t, const double *x, double *out)
     return st == HES_OK ? 0 : record(ws->sys, st);
 }
 
-/* Disarmed guards return a constant, so the root finder never sees them. */
-static int rk_root(double t, const double *y, double *g, void *ud);
-
-static int roots(void *d, double t, const double *x, double *g)
+/* The mode's root functions: disarmed guards return a constant, so the
+ * root finder never sees them. */
+static int roots(void *d, double t, const double *y, double *g)
 {
-    return rk_root(t, x, g, d);
-}
-
-/* The explicit integrator's right-hand side: F, and with m > n also the
- * variational tail A' = (dF/dx) A. */
-static int rk_rhs(double t, const double *y, double *ydot, int m, void *ud)
-{
-    hes_mode_ws *ws = ud;
-    int n = ws->n;
-    hes_status st = hes__field(ws->sys, ws->mode, t, y, ydot);
-    if (st == HES_OK && m > n &&
-        (st = hes__field_dx(ws->sys, ws->mode, t, y, ws->jac)) == HES_OK)
-        hes__matmul(n, n, n, ws->jac, y + n, ydot + n);
-    return st == HES_OK ? 0 : record(ws->sys, st);
-}
-
-static int rk_root(double t, const double *y, double *g, void *ud)
-{
-    hes_mode_ws *ws = ud;
+    hes_mode_ws *ws = d;
     for (int r = 0; r < ws->n_roots; r++) {
         int k = ws->root_tr[r];
         g[r] = 1.0;
@@ -96,15 +77,20 @@ static void cv_error_handler(int code, const char *module, const char *function,
 
 /* ----------------------------------------------------------- integrators */
 
-static int uses_rk(const hes_system *sys)
+/* The step type of the model's integrator (ode/stepper.h). */
+static const hes__stepper_type *step_type(const hes_system *sys)
 {
-    return sys->model->integrator == HES_RK8;
+    switch (sys->model->integrator) {
+    case HES_BDF: return &hes__step_bdf;
+    case HES_RK8: return &hes__step_rk78;
+    default:      return &hes__step_adams;
+    }
 }
 
 /* The integrator of a mode, created on first use. */
 static hes_status ensure_ode(hes_system *sys, hes_mode_ws *ws)
 {
-    if (uses_rk(sys) ? ws->rk.k != NULL : ws->ode.cvode != NULL)
+    if (ws->step.type)
         return HES_OK;
     const hes_model *m = sys->model;
     int *dirs = malloc(sizeof(int) * (size_t)(ws->n_roots > 0 ? ws->n_roots : 1));
@@ -112,25 +98,19 @@ static hes_status ensure_ode(hes_system *sys, hes_mode_ws *ws)
         return hes__fail(sys, HES_ENOMEM, "out of memory");
     for (int r = 0; r < ws->n_roots; r++)
         dirs[r] = m->transitions[ws->root_tr[r]].direction;
-    int rc;
-    if (uses_rk(sys)) {
-        rc = hes__rk_create(&ws->rk, ws->n * (ws->n + 1), ws->n, ws->n_roots, dirs, rk_rhs,
-                            rk_root, ws);
-        if (rc != 0)
-            hes__rk_free(&ws->rk);
-    } else {
-        hes__ode_spec spec = { m->integrator == HES_BDF, field, field_dx, ws->jac, ws->n_roots,
-                               roots, dirs, ws, cv_error_handler, sys, HES__STEP_CHUNK };
-        rc = hes__ode_create(&ws->ode, sys->ctx, ws->n, &spec);
-        if (rc != 0)
-            hes__ode_free(&ws->ode);
-    }
+    hes__stepper_spec spec = { ws->n, field, field_dx, roots, ws->jac, ws->n_roots, dirs, ws,
+                               sys->ctx, cv_error_handler, sys, HES__STEP_CHUNK };
+    const hes__stepper_type *type = step_type(sys);
+    int rc = hes__stepper_create(&ws->step, type, &spec);
     free(dirs);
-    if (rc != 0)
+    ws->step.spec.dirs = NULL;   /* read at creation only */
+    if (rc != 0) {
+        hes__stepper_free(&ws->step);
         return hes__fail(sys, HES_ENOMEM, "cannot set up the integrator (%s) of mode '%s' "
-                         "(dimension %d): out of memory%s%s", uses_rk(sys) ? "rk8" : "CVODES",
+                         "(dimension %d): out of memory%s%s", type->name,
                          m->modes[ws->mode].name, ws->n, sys->cvode_msg[0] ? " or " : "",
                          sys->cvode_msg);
+    }
     return HES_OK;
 }
 
@@ -142,47 +122,30 @@ hes_status hes__phase_start(hes_system *sys, int mode, double tm, const double *
     hes_status st = ensure_ode(sys, ws);
     if (st != HES_OK)
         return st;
-    if (uses_rk(sys)) {
-        int n = ws->n;
-        double *y0 = ws->rk.y1; /* scratch until the first step */
-        memcpy(y0, x, sizeof(double) * (size_t)n);
-        if (sens) {
-            memset(y0 + n, 0, sizeof(double) * (size_t)n * n);
-            for (int i = 0; i < n; i++)
-                y0[n + i * (n + 1)] = 1.0;
-        }
-        if (hes__rk_start(&ws->rk, tm, y0, sys->set.rtol, sys->set.atol, sens) != 0)
-            return sys->cb_status != HES_OK ? sys->cb_status
-                   : hes__fail(sys, HES_ESOLVER, "the guards of mode '%s' failed at its start",
-                               sys->model->modes[mode].name);
-        return HES_OK;
-    }
-    int rc = hes__ode_start(&ws->ode, tm, x, sys->set.rtol, sys->set.atol, sens, sys->work);
-    if (rc == -1)
-        return hes__fail(sys, HES_ESOLVER, "CVODES could not start mode '%s': %s",
-                         sys->model->modes[mode].name, sys->cvode_msg);
-    if (rc == -2)
-        return hes__fail(sys, HES_ESOLVER, "CVODES could not start sensitivities: %s",
-                         sys->cvode_msg);
+    int rc = ws->step.type->start(&ws->step, tm, x, sys->set.rtol, sys->set.atol, sens,
+                                  sys->work);
+    if (rc != 0 && sys->cb_status != HES_OK)
+        return sys->cb_status;
+    if (rc != 0)
+        return hes__fail(sys, HES_ESOLVER, "the %s integrator could not start %s of mode "
+                         "'%s'%s%s", ws->step.type->name, rc == -2 ? "the sensitivities"
+                         : "the state", sys->model->modes[mode].name,
+                         sys->cvode_msg[0] ? ": " : "", sys->cvode_msg);
     return HES_OK;
 }
 
 const double *hes__phase_state(const hes_system *sys, int mode)
 {
     const hes_mode_ws *ws = &sys->ws[mode];
-    return uses_rk(sys) ? ws->rk.y : NV_DATA_S(ws->ode.y);
+    return ws->step.type->state(&ws->step);
 }
 
 hes_status hes__phase_sens(hes_system *sys, int mode, double *A)
 {
     hes_mode_ws *ws = &sys->ws[mode];
-    if (uses_rk(sys)) {
-        memcpy(A, ws->rk.y + ws->n, sizeof(double) * (size_t)ws->n * ws->n);
-        return HES_OK;
-    }
-    if (hes__ode_get_sens(&ws->ode, A) != 0)
-        return hes__fail(sys, HES_ESOLVER, "CVODES could not return sensitivities: %s",
-                         sys->cvode_msg);
+    if (ws->step.type->sens(&ws->step, A) != 0)
+        return hes__fail(sys, HES_ESOLVER, "the %s integrator could not return the "
+                         "sensitivities: %s", ws->step.type->name, sys->cvode_msg);
     return HES_OK;
 }
 
@@ -198,59 +161,18 @@ static hes_status budget(hes_system *sys, int mode, double t)
     hes_mode_ws *ws = &sys->ws[mode];
     long steps = 0;
     double h = 0;
-    if (uses_rk(sys)) {
-        steps = ws->rk.steps;
-        h = ws->rk.h;
-    } else {
-        sunrealtype hl = 0;
-        CVodeGetNumSteps(ws->ode.cvode, &steps);
-        CVodeGetLastStep(ws->ode.cvode, &hl);
-        h = hl;
-    }
+    ws->step.type->stats(&ws->step, &steps, &h);
     if (steps >= sys->set.max_steps)
         return hes__fail(sys, HES_ESOLVER, "the integrator took %ld steps in mode '%s' up to "
                          "model time %.10g (last step %.3g) without reaching an event: the "
                          "motion is too fast or the state too large for the tolerances%s "
                          "(hes_settings.max_steps = %d)", steps, sys->model->modes[mode].name,
-                         t, h, uses_rk(sys) ? ", or the phase is stiff (rk8 is explicit: "
-                         "a stiff model needs HES_BDF)" : "", sys->set.max_steps);
+                         t, h, ws->step.type->stiff_hint, sys->set.max_steps);
     if (hes__monotonic_seconds() > sys->deadline)
         return hes__fail(sys, HES_ESOLVER, "the simulation exceeded its wall-time budget of "
                          "%g s (hes_settings.max_wall_time) in mode '%s' at model time %.10g",
                          sys->set.max_wall_time, sys->model->modes[mode].name, t);
     return HES_OK;
-}
-
-/* The explicit integrator's run to tstop or a root (ws->rootsfound). */
-static hes_status rk_run(hes_system *sys, hes_mode_ws *ws, double tstop, double *tret,
-                         int *root)
-{
-    for (;;) {
-        int rc = hes__rk_advance(&ws->rk, tstop, HES__STEP_CHUNK);
-        *tret = ws->rk.t;
-        if (rc == HES__RK_CHUNK) {
-            hes_status st = budget(sys, ws->mode, *tret);
-            if (st != HES_OK)
-                return st;
-            continue;
-        }
-        if (rc == HES__RK_ROOT) {
-            for (int r = 0; r < ws->n_roots; r++)
-                ws->rootsfound[r] = ws->rk.found[r];
-            *root = 1;
-            return HES_OK;
-        }
-        if (rc == HES__RK_TSTOP) {
-            *root = 0;
-            return HES_OK;
-        }
-        if (sys->cb_status != HES_OK)
-            return sys->cb_status;
-        return hes__fail(sys, HES_ESOLVER, "the rk8 integrator failed in mode '%s' at model "
-                         "time %.17g: %s", sys->model->modes[ws->mode].name, *tret,
-                         rc == HES__RK_ESTEP ? "the step size fell to rounding level (a "
-                         "singularity, or a stiff phase: choose adams or bdf)" : "error");
-    }
 }
 
 hes_status hes__phase_run(hes_system *sys, int mode, double tstop, double *tret, int *root)
@@ -259,32 +181,30 @@ hes_status hes__phase_run(hes_system *sys, int mode, double tstop, double *tret,
     hes_status st = budget(sys, mode, *tret);
     if (st != HES_OK)
         return st;
-    if (uses_rk(sys))
-        return rk_run(sys, ws, tstop, tret, root);
-    CVodeSetStopTime(ws->ode.cvode, tstop);
     for (;;) {
-        sunrealtype tr = *tret;
-        int flag = CVode(ws->ode.cvode, tstop, ws->ode.y, &tr, CV_NORMAL);
-        *tret = tr;
+        int rc = ws->step.type->advance(&ws->step, tstop, tret);
         /* a chunk of steps done (HES__STEP_CHUNK): go on within the budgets */
-        if (flag == CV_TOO_MUCH_WORK && sys->cb_status == HES_OK) {
+        if (rc == HES__ADV_CHUNK && sys->cb_status == HES_OK) {
             if ((st = budget(sys, mode, *tret)) != HES_OK)
                 return st;
             continue;
         }
-        if (flag == CV_ROOT_RETURN) {
-            CVodeGetRootInfo(ws->ode.cvode, ws->rootsfound);
+        if (rc == HES__ADV_ROOT) {
+            ws->step.type->roots(&ws->step, ws->rootsfound);
             *root = 1;
             return HES_OK;
         }
-        if (flag == CV_TSTOP_RETURN || flag == CV_SUCCESS) {
+        if (rc == HES__ADV_TSTOP) {
             *root = 0;
             return HES_OK;
         }
         if (sys->cb_status != HES_OK)
             return sys->cb_status;
-        return hes__fail(sys, HES_ESOLVER, "CVODES failed in mode '%s' at model time %.17g "
-                         "(flag %d): %s", sys->model->modes[mode].name, *tret, flag,
-                         sys->cvode_msg);
+        char why[160];
+        ws->step.type->why(&ws->step, why, sizeof why);
+        return hes__fail(sys, HES_ESOLVER, "the %s integrator failed in mode '%s' at model "
+                         "time %.17g (%s)%s%s", ws->step.type->name,
+                         sys->model->modes[mode].name, *tret, why,
+                         sys->cvode_msg[0] ? ": " : "", sys->cvode_msg);
     }
 }

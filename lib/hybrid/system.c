@@ -70,8 +70,7 @@ static int ws_init(hes_system *sys, hes_mode_ws *ws, int mode)
 
 static void ws_free(hes_mode_ws *ws)
 {
-    hes__ode_free(&ws->ode);
-    hes__rk_free(&ws->rk);
+    hes__stepper_free(&ws->step);
     free(ws->root_tr);
     free(ws->rootsfound);
     free(ws->jac);

@@ -1,13 +1,13 @@
 /*
- * base/ode.h - the CVODES glue: one integrator of an n-dimensional ODE with
+ * ode/cvodes.h - the CVODES glue: one integrator of an n-dimensional ODE with
  * a dense direct linear solver, optional root functions and optional forward
- * sensitivities (ode.c).  It knows nothing of models: the hybrid layer
+ * sensitivities (cvodes.c).  It knows nothing of models: the hybrid layer
  * (hybrid/integrator.c) and the ESS integrator (ess/ess_object.c) pass in
  * their field, its Jacobian and their root functions; the CVODES callbacks
  * are here, once.
  */
-#ifndef HES_BASE_ODE_H
-#define HES_BASE_ODE_H
+#ifndef HES_ODE_CVODES_H
+#define HES_ODE_CVODES_H
 
 #include <cvodes/cvodes.h>
 #include <nvector/nvector_serial.h>
@@ -25,7 +25,7 @@ typedef struct {
     N_Vector *yS;          /* n sensitivity vectors, s_j(t0) = e_j */
     SUNMatrix J;
     SUNLinearSolver LS;
-    hes__ode_fn f, f_dx, g; /* the spec's, called by the CVODES callbacks of ode.c */
+    hes__ode_fn f, f_dx, g; /* the spec's, called by the CVODES callbacks of cvodes.c */
     void *data;
     double *jac;
 } hes__ode;
@@ -35,7 +35,7 @@ typedef struct {
  * caller's), n_roots root functions g with their crossing directions
  * (dirs: +1, -1 or 0 each), the data every function receives, the error
  * handler, and the number of steps CVODE takes per call (its mxstep).  The
- * CVODES callbacks are ode.c's, once for every integrator: the dense
+ * CVODES callbacks are cvodes.c's, once for every integrator: the dense
  * Jacobian copied into CVODES's matrix, the sensitivities' right-hand side
  * (df/dx) s_j. */
 typedef struct {

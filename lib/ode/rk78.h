@@ -1,11 +1,11 @@
 /*
- * base/rk.h - an explicit embedded Runge-Kutta integrator for small ODEs
- * (rk.c), with root functions like CVODES's and an optional tail of the
+ * ode/rk78.h - an explicit embedded Runge-Kutta integrator for small ODEs
+ * (rk78.c), with root functions like CVODES's and an optional tail of the
  * state (the variational equations) that the root functions do not see.
  * It knows nothing of models: the hybrid layer passes its callbacks in.
  */
-#ifndef HES_BASE_RK_H
-#define HES_BASE_RK_H
+#ifndef HES_ODE_RK78_H
+#define HES_ODE_RK78_H
 
 /* y' = f(t, y), computing the first m components of ydot only (m is the
  * integrator's `lead` or its full dimension).  0, or nonzero on failure. */
@@ -25,6 +25,7 @@ typedef struct {
     int *dirs;             /* per root: +1 up, -1 down, 0 both */
     double *k, *y, *y1, *yt, *err;
     double *g0, *g1, *gt;  /* roots at the step's start, end, and a trial */
+    double *glo, *ghi;     /* roots at the ends of the bracket being narrowed */
     int *found;            /* per root: reported at the last root return */
     double t, h, rtol, atol;
     long steps;            /* steps since the last start */

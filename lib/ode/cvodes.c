@@ -1,5 +1,5 @@
 /*
- * ode.c - the CVODES glue (base/ode.h): creation, restart and teardown of
+ * cvodes.c - the CVODES glue (ode/cvodes.h): creation, restart and teardown of
  * one integrator and the read-out of its forward sensitivities, and the
  * CVODES callbacks of every integrator over the dense field, Jacobian and
  * root functions its owner passes in.
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "base/base.h"
-#include "base/ode.h"
+#include "ode/cvodes.h"
 
 /* The CVODES callbacks of every integrator: user_data is the hes__ode. */
 static int ode_rhs(sunrealtype t, N_Vector y, N_Vector ydot, void *ud)

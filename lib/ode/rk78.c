@@ -1,6 +1,6 @@
 /*
- * rk.c - an explicit embedded Runge-Kutta integrator for the small,
- * non-stiff ODEs of legged-robot models (base/rk.h).
+ * rk78.c - an explicit embedded Runge-Kutta integrator for the small,
+ * non-stiff ODEs of legged-robot models (ode/rk78.h).
  *
  * Why: on 3- and 4-dimensional states CVODES spends its time in its own
  * bookkeeping (about 50 N_Vector calls and 20,000 instructions per
@@ -24,12 +24,12 @@
  * closed forms and the SLIP's agreement with CVODES (1.7e-11 in psi) are
  * its checks.
  *
- * Roots: the root functions are evaluated after each accepted step; a sign
- * change in a root's direction is located by the Illinois variant of
- * regula falsi (Dowell & Jarratt 1971) on tau in (0, h], each trial state
- * being one step of size tau from the step's start (the method's own
- * accuracy: no interpolant), to CVODES's time tolerance
- * 100 u (|t| + |h|).  The state returned is at the bracket's far end, as
+ * Roots: the root functions are evaluated after each accepted step; the
+ * earliest sign change in a root's direction is located by the one root
+ * locator (ode/root.c: regula falsi on the root that crosses first,
+ * bisection when it stalls) on tau in (0, h], each trial state being one
+ * step of size tau from the step's start (the method's own accuracy: no
+ * interpolant), to CVODES's time tolerance 100 u (|t| + |h|).  The state returned is at the bracket's far end, as
  * CVODES returns it.  While roots are located, only the `lead` part of the
  * state is stepped (the variational equations are not needed for it).
  */
@@ -42,7 +42,8 @@
 
 #include <arkode/arkode_butcher_erk.h>
 
-#include "base/rk.h"
+#include "ode/rk78.h"
+#include "ode/root.h"
 
 int hes__rk_create(hes__rk *r, int N, int lead, int n_roots, const int *dirs,
                    hes__rk_fn f, hes__rk_root_fn g, void *data)
@@ -66,7 +67,7 @@ int hes__rk_create(hes__rk *r, int N, int lead, int n_roots, const int *dirs,
     int nr = n_roots > 0 ? n_roots : 1;
     r->A = malloc(sizeof(double) * (size_t)(s * s + 3 * s));
     r->k = malloc(sizeof(double) * (size_t)N * (size_t)(s + 4));
-    r->g0 = malloc(sizeof(double) * (size_t)(3 * nr));
+    r->g0 = malloc(sizeof(double) * (size_t)(5 * nr));
     r->dirs = malloc(sizeof(int) * (size_t)(2 * nr));
     if (!r->A || !r->k || !r->g0 || !r->dirs) {
         ARKodeButcherTable_Free(B);
@@ -89,6 +90,8 @@ int hes__rk_create(hes__rk *r, int N, int lead, int n_roots, const int *dirs,
     r->err = r->yt + N;
     r->g1 = r->g0 + nr;
     r->gt = r->g1 + nr;
+    r->glo = r->gt + nr;
+    r->ghi = r->glo + nr;
     r->found = r->dirs + nr;
     for (int i = 0; i < n_roots; i++)
         r->dirs[i] = dirs ? dirs[i] : 0;
@@ -197,45 +200,74 @@ static int crosses(double a, double b, int dir)
     return (a > 0 && b <= 0 && dir <= 0) || (a < 0 && b >= 0 && dir >= 0);
 }
 
-/* Root i within the accepted step of size h (either sign): Illinois on the
- * fraction s in (0, 1] of the step, to tolerance stol.  Returns the far
- * end of the final bracket, or -1 with *rc set on failure. */
-static double locate(hes__rk *r, int i, double h, double stol, int *rc)
+/* The root locator's view of the roots within an accepted step of size h
+ * (ode/root.h): their values at the bracket's ends glo and ghi, at a trial
+ * state gt, each trial state one step from the step's start. */
+typedef struct {
+    hes__rk *r;
+    double h;
+    int rc;           /* a trial's failure */
+} rk_bracket;
+
+static double rk_chord(void *data)
 {
-    double a = 0, fa = r->g0[i], b = 1, fb = r->g1[i];
-    int side = 0;
-    *rc = 0;
-    while (b - a > stol) {
-        double s = (a * fb - b * fa) / (fb - fa);
-        if (!(s > a && s < b))
-            s = 0.5 * (a + b);
-        /* keep the trial off the ends, so that the bracket shrinks */
-        s = fmin(fmax(s, a + 0.25 * stol), b - 0.25 * stol);
-        /* the trial state goes to yt (free once the stages are done) */
-        if ((*rc = step(r, s * h, r->lead, 1, r->yt, NULL)) != 0)
-            return -1;
-        if (r->g(r->t + s * h, r->yt, r->gt, r->data) != 0) {
-            *rc = HES__RK_EFN;
-            return -1;
-        }
-        double ft = r->gt[i];
-        if (ft == 0 || (ft > 0) != (fa > 0)) {
-            b = s;
-            fb = ft;
-            if (side == -1)
-                fa *= 0.5;
-            side = -1;
-            if (ft == 0)
-                break;
-        } else {
-            a = s;
-            fa = ft;
-            if (side == 1)
-                fb *= 0.5;
-            side = 1;
-        }
+    const rk_bracket *b = data;
+    const hes__rk *r = b->r;
+    double frac = 1;
+    for (int i = 0; i < r->n_roots; i++)
+        if (crosses(r->glo[i], r->ghi[i], r->dirs[i]))
+            frac = fmin(frac, r->glo[i] / (r->glo[i] - r->ghi[i]));
+    return frac;
+}
+
+static int rk_sample(void *data, double th)
+{
+    rk_bracket *b = data;
+    hes__rk *r = b->r;
+    /* the trial state goes to yt (free once the stages are done) */
+    if ((b->rc = step(r, th * b->h, r->lead, 1, r->yt, NULL)) != 0)
+        return -1;
+    if (r->g(r->t + th * b->h, r->yt, r->gt, r->data) != 0) {
+        b->rc = HES__RK_EFN;
+        return -1;
     }
-    return b;
+    for (int i = 0; i < r->n_roots; i++)
+        if (crosses(r->glo[i], r->gt[i], r->dirs[i]))
+            return 1;
+    return 0;
+}
+
+static void rk_keep(void *data, int high)
+{
+    hes__rk *r = ((rk_bracket *)data)->r;
+    memcpy(high ? r->ghi : r->glo, r->gt, sizeof(double) * (size_t)r->n_roots);
+}
+
+/* The first crossing within the accepted step of size h: the whole state
+ * (with the variational part) moved there, the roots crossed flagged. */
+static int take_root(hes__rk *r, double h)
+{
+    static const hes__root_bracket roots = { rk_chord, rk_sample, rk_keep };
+    double stol = 100 * DBL_EPSILON * (fabs(r->t) + fabs(h)) / fabs(h), best = 1;
+    rk_bracket b = { r, h, 0 };
+    memcpy(r->glo, r->g0, sizeof(double) * (size_t)r->n_roots);
+    memcpy(r->ghi, r->g1, sizeof(double) * (size_t)r->n_roots);
+    if (hes__root_narrow(&roots, &b, 0, &best, stol) != 0)
+        return b.rc;
+    int rc = step(r, best * h, r->dim, 1, r->y1, NULL);
+    if (rc != 0)
+        return rc;
+    r->t += best * h;
+    memcpy(r->y, r->y1, sizeof(double) * (size_t)r->dim);
+    if (r->g(r->t, r->y, r->gt, r->data) != 0)
+        return HES__RK_EFN;
+    for (int i = 0; i < r->n_roots; i++) {
+        /* crossed since the step's start, or within the final bracket */
+        r->found[i] = crosses(r->g0[i], r->gt[i], r->dirs[i]) ||
+                      crosses(r->glo[i], r->ghi[i], r->dirs[i]);
+        r->g0[i] = r->gt[i];
+    }
+    return HES__RK_ROOT;
 }
 
 int hes__rk_advance(hes__rk *r, double tstop, long max_steps)
@@ -275,33 +307,8 @@ int hes__rk_advance(hes__rk *r, double tstop, long max_steps)
         int any = 0;
         for (int i = 0; i < r->n_roots; i++)
             any |= crosses(r->g0[i], r->g1[i], r->dirs[i]);
-        if (any) {
-            double stol = 100 * DBL_EPSILON * (fabs(r->t) + fabs(h)) / fabs(h), best = 1;
-            int first = -1;
-            for (int i = 0; i < r->n_roots; i++) {
-                if (!crosses(r->g0[i], r->g1[i], r->dirs[i]))
-                    continue;
-                double s = locate(r, i, h, stol, &rc);
-                if (rc != 0)
-                    return rc;
-                if (first < 0 || s < best) {
-                    best = s;
-                    first = i;
-                }
-            }
-            /* the whole state (with the variational part) at the root */
-            if ((rc = step(r, best * h, r->dim, 1, r->y1, NULL)) != 0)
-                return rc;
-            r->t += best * h;
-            memcpy(r->y, r->y1, sizeof(double) * (size_t)r->dim);
-            if (r->g(r->t, r->y, r->gt, r->data) != 0)
-                return HES__RK_EFN;
-            for (int i = 0; i < r->n_roots; i++) {
-                r->found[i] = i == first || crosses(r->g0[i], r->gt[i], r->dirs[i]);
-                r->g0[i] = r->gt[i];
-            }
-            return HES__RK_ROOT;
-        }
+        if (any)
+            return take_root(r, h);
         r->t = tn;
         memcpy(r->y, r->y1, sizeof(double) * (size_t)r->dim);
         memcpy(r->g0, r->g1, sizeof(double) * (size_t)r->n_roots);

@@ -1,0 +1,80 @@
+/*
+ * ode/stepper.h - one interface over the integrators of an ODE with root
+ * functions and variational equations, chosen by a step type (as GSL's
+ * gsl_odeiv2 step types): CVODES with Adams or BDF (cvodes.c), or the
+ * explicit Runge-Kutta 7(8) pair (rk78.c).  The hybrid layer's phases
+ * (hybrid/integrator.c) integrate through it without knowing which; the
+ * ESS integrator drives CVODES and the DOPRI5 pair (dopri5.c) itself,
+ * because its steps end at the band of the next guard.
+ *
+ * A stepper integrates x' = f(t, x) from a start, stops at tstop, at the
+ * first crossing of a root function in its direction, or after a chunk of
+ * steps; with the sensitivities on it also gives A = d x(t) / d x(t0)
+ * (CVODES's forward sensitivities, or the variational equation
+ * A' = (df/dx) A integrated with x under the same error control).
+ */
+#ifndef HES_ODE_STEPPER_H
+#define HES_ODE_STEPPER_H
+
+#include "ode/cvodes.h"
+#include "ode/rk78.h"
+
+/* What a stepper is made of: its dimension n, the field f, its Jacobian
+ * f_dx (n x n, column-major, into jac: n x n scratch of the caller's), the
+ * n_roots root functions g with their directions (+1, -1 or 0 each), the
+ * data every function receives, the CVODES context and error handler, and
+ * the steps per advance (chunk). */
+typedef struct {
+    int n;
+    hes__ode_fn f, f_dx, g;
+    double *jac;
+    int n_roots;
+    const int *dirs;
+    void *data;
+    SUNContext ctx;
+    CVErrHandlerFn err;
+    void *err_data;
+    long chunk;
+} hes__stepper_spec;
+
+typedef struct hes__stepper hes__stepper;
+
+/* Results of hes__stepper_advance. */
+enum { HES__ADV_TSTOP = 0, HES__ADV_ROOT = 1, HES__ADV_CHUNK = 2, HES__ADV_FAIL = -1 };
+
+typedef struct {
+    const char *name;       /* "CVODES (Adams)", "CVODES (BDF)", "rk8" */
+    const char *stiff_hint; /* what to say when a phase takes too many steps */
+    int (*create)(hes__stepper *s, const hes__stepper_spec *spec);
+    void (*free)(hes__stepper *s);
+    /* 0, or nonzero: -1 the state, -2 the sensitivities could not start */
+    int (*start)(hes__stepper *s, double t0, const double *x, double rtol, double atol,
+                 int sens, double *scratch);
+    int (*advance)(hes__stepper *s, double tstop, double *t);
+    const double *(*state)(const hes__stepper *s);
+    int (*sens)(hes__stepper *s, double *A);
+    int (*roots)(const hes__stepper *s, int *found);
+    void (*stats)(const hes__stepper *s, long *steps, double *h);
+    /* Why the last advance failed, in words (CVODES's handler keeps its own
+     * message: the caller adds it). */
+    void (*why)(const hes__stepper *s, char *buf, size_t len);
+} hes__stepper_type;
+
+extern const hes__stepper_type hes__step_adams, hes__step_bdf, hes__step_rk78;
+
+struct hes__stepper {
+    const hes__stepper_type *type;   /* NULL until created */
+    hes__stepper_spec spec;
+    hes__ode ode;                    /* the CVODES types */
+    hes__rk rk;                      /* rk78 */
+    int last;                        /* the last advance's code (a CVODES flag, HES__RK_*) */
+};
+
+/* The stepper of type t for spec: 0, or -1 (out of memory, or a CVODES
+ * error reported through spec->err); s must then still be freed. */
+int hes__stepper_create(hes__stepper *s, const hes__stepper_type *t,
+                        const hes__stepper_spec *spec);
+/* Frees what hes__stepper_create built; s may be partly built or empty. */
+void hes__stepper_free(hes__stepper *s);
+
+#endif

@@ -63,9 +63,6 @@ int cmd_impact(int argc, char **argv);
 int cmd_invdyn(int argc, char **argv);
 
 /* Usage texts, printed by `hes CMD --help` (stdout) and on bad usage (stderr). */
-void cmd_list_usage(FILE *out);
-void cmd_info_usage(FILE *out);
-void cmd_simulate_usage(FILE *out);
 void cmd_shape_usage(FILE *out);
 void cmd_trajopt_usage(FILE *out);
 void cmd_sweep_usage(FILE *out);

@@ -5,47 +5,34 @@
  * "[ess]" (they take `hes simulate --integrator ess`), then the impact
  * problems, marked "[impact]" (they take `hes impact`).
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli_args.h"
 
-void cmd_list_usage(FILE *out)
-{
-    fputs("Usage: hes list\n"
-          "List the built-in problems, one per line: name and description.  The\n"
-          "event-selected systems (integrated by 'hes simulate --integrator ess')\n"
-          "come next, their description marked [ess]; the simultaneous impacts\n"
-          "of 'hes impact' last, marked [impact].\n"
-          "\n"
-          "  -h, --help   show this help\n", out);
-}
+/* No options of its own: --help and --usage come with every command. */
+static const struct argp list_argp = {
+    NULL, NULL, NULL,
+    "List the built-in problems, one per line: name and description.  The event-selected "
+    "systems (integrated by 'hes simulate --integrator ess') come next, their description "
+    "marked [ess]; the simultaneous impacts of 'hes impact' last, marked [impact].",
+    NULL, NULL, NULL
+};
 
 int cmd_list(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}
-    };
-    int c, i, n, width = 0;
+    cli_args a;
+    int i, n, width = 0;
+    int rc = cli_parse(&list_argp, 0, argc, argv, &a);
 
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'h':
-            cmd_list_usage(stdout);
-            return CLI_EXIT_OK;
-        default:
-            cmd_list_usage(stderr);
-            return CLI_EXIT_USAGE;
-        }
+    if (rc == CLI_EXIT_OK && !a.done && a.n_args > 0) {
+        fprintf(stderr, "hes list: unexpected argument '%s'\n", a.args[0]);
+        argp_help(&list_argp, stderr, ARGP_HELP_SHORT_USAGE | ARGP_HELP_SEE, argv[0]);
+        rc = CLI_EXIT_USAGE;
     }
-    if (optind < argc) {
-        fprintf(stderr, "hes list: unexpected argument '%s'\n", argv[optind]);
-        cmd_list_usage(stderr);
-        return CLI_EXIT_USAGE;
-    }
+    cli_args_free(&a);
+    if (rc != CLI_EXIT_OK || a.done)
+        return rc;
 
     n = hes_problem_count();
     for (i = 0; i < n; i++) {

@@ -99,8 +99,8 @@ int simulate_ess(const hes_ess_model *model, const cli_assignments *params,
     double *t_out = NULL;
     int rc;
 
-    if (sw->n_x0 != model->n) {
-        fprintf(stderr, "%s: --x0 has %d values; the state of '%s' has %d\n", CMD, sw->n_x0,
+    if (sw->run.dim != model->n) {
+        fprintf(stderr, "%s: --x0 has %d values; the state of '%s' has %d\n", CMD, sw->run.dim,
                 model->name, model->n);
         return CLI_EXIT_USAGE;
     }
@@ -114,15 +114,10 @@ int simulate_ess(const hes_ess_model *model, const cli_assignments *params,
         hes_ess_destroy(ess);
         return rc;
     }
-    hes_ess_options_init(&o);
-    if (eo->have_eps)
-        o.eps = eo->eps;
-    o.jacobian = eo->jacobian;
-    o.near_miss = !eo->strict_liveness;
-    o.method = eo->method;
+    o = eo->run;
     if (eo->samples > 0) {
         t_out = malloc((size_t)eo->samples * sizeof *t_out);
-        if (!t_out || hes_grid_linspace(0.0, sw->time, eo->samples, t_out) != HES_OK) {
+        if (!t_out || hes_grid_linspace(0.0, sw->run.time, eo->samples, t_out) != HES_OK) {
             fprintf(stderr, "%s: out of memory\n", CMD);
             free(t_out);
             hes_ess_destroy(ess);
@@ -133,9 +128,9 @@ int simulate_ess(const hes_ess_model *model, const cli_assignments *params,
     } else
         o.record = 1;
 
-    st = hes_ess_run(ess, &o, 0.0, sw->x0, sw->time, &r);
+    st = hes_ess_run(ess, &o, 0.0, sw->x0, sw->run.time, &r);
     if (st == HES_OK) /* the band's error of the end state: every run says how accurate it is */
-        st = hes_ess_run_error(ess, &o, 0.0, sw->x0, sw->time, &r);
+        st = hes_ess_run_error(ess, &o, 0.0, sw->x0, sw->run.time, &r);
     if (st == HES_OK)
         accuracy_note(&o, &r);
     if (st != HES_OK) {

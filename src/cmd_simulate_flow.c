@@ -21,18 +21,18 @@ int simulate_flow(hes_system *sys, const simulate_sweep_opts *sw, simulate_outpu
     if (rc != 0)
         return rc;
     hes_flow f;
-    hes_status st = hes_flow_jacobian(sys, mode, sw->x0, sw->time, &f);
+    hes_status st = hes_flow_jacobian(sys, mode, sw->x0, sw->run.time, &f);
     if (st != HES_OK) {
         hes_flow_free(&f);
         return cli_report_status(st, sys);
     }
     if (output == OUT_JSON) {
-        rc = cli_print_document("hes simulate", hes_flow_json(sys, mode, sw->x0, sw->time, &f));
+        rc = cli_print_document("hes simulate", hes_flow_json(sys, mode, sw->x0, sw->run.time, &f));
     } else {
         const hes_phase *end = &f.traj.phases[f.traj.n_phases - 1];
         printf("problem: %s\nfrom mode %s at x0 = ", m->name, m->modes[mode].name);
         cli_print_vector(stdout, sw->x0, f.n, "%.12g");
-        printf(" over t = %.12g\n\nevents:\n", sw->time);
+        printf(" over t = %.12g\n\nevents:\n", sw->run.time);
         for (int e = 0; e < f.traj.n_events; e++)
             printf("  %-28s t = %.12g\n", m->transitions[f.traj.events[e].transition].name,
                    f.traj.events[e].t);

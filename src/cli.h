@@ -66,7 +66,6 @@ int cmd_invdyn(int argc, char **argv);
 void cmd_list_usage(FILE *out);
 void cmd_info_usage(FILE *out);
 void cmd_simulate_usage(FILE *out);
-void cmd_shape_usage(FILE *out);
 void cmd_trajopt_usage(FILE *out);
 void cmd_sweep_usage(FILE *out);
 void cmd_plot_usage(FILE *out);

@@ -63,10 +63,7 @@ int cmd_impact(int argc, char **argv);
 int cmd_invdyn(int argc, char **argv);
 
 /* Usage texts, printed by `hes CMD --help` (stdout) and on bad usage (stderr). */
-void cmd_shape_usage(FILE *out);
 void cmd_trajopt_usage(FILE *out);
-void cmd_sweep_usage(FILE *out);
-void cmd_plot_usage(FILE *out);
 void cmd_impact_usage(FILE *out);
 void cmd_invdyn_usage(FILE *out);
 

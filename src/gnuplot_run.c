@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE /* vasprintf */
 #include <errno.h>
+#include <math.h>
 #include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -235,4 +236,23 @@ void gp_end(gp_run *r)
     for (int k = 0; k < r->n_args; k++)
         free(r->args[k]);
     memset(r, 0, sizeof *r);
+}
+
+int gp_picture(const char *tmpdir, const char *out, gp_writer write, void *ctx,
+               const char *script)
+{
+    gp_run r;
+    int rc = gp_begin(&r, tmpdir, out);
+    if (rc == CLI_EXIT_OK && (rc = write(&r, ctx)) == CLI_EXIT_OK)
+        rc = gp_draw(&r, script, out);
+    gp_end(&r);
+    return rc;
+}
+
+void gp_number(FILE *g, double v, const char *after)
+{
+    if (isfinite(v))
+        fprintf(g, "%.17g%s", v, after);
+    else
+        fprintf(g, "NaN%s", after);
 }

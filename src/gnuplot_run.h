@@ -47,4 +47,14 @@ int gp_draw(gp_run *r, const char *script, const char *out);
 /* Removes the directory and what is in it; frees the arguments. */
 void gp_end(gp_run *r);
 
+/* Puts a picture's data into the run's files and its string arguments:
+ * 0, or the exit status after saying why. */
+typedef int (*gp_writer)(gp_run *r, void *ctx);
+/* A whole picture: the run begun, write(r, ctx), gnuplot drawn with the
+ * script, the run ended.  Returns the exit status. */
+int gp_picture(const char *tmpdir, const char *out, gp_writer write, void *ctx,
+               const char *script);
+/* A number of a data file, NaN where it is not finite, then `after`. */
+void gp_number(FILE *g, double v, const char *after);
+
 #endif

@@ -73,7 +73,8 @@ cli_args *cli_args_of(const struct argp_state *state);
 /* In a parser, first of all: refuses the second occurrence of an option
  * ("hes CMD: --NAME given twice (one value only)") with EINVAL, 0 the first
  * time (and for the ARGP_KEY_* calls).  Every option is taken once but the
- * repeatable ones (-p), whose parsers do not call it. */
+ * repeatable ones (-p; shape's --start and --bounds, sweep's --grid and
+ * --bounds: one parameter each time), whose parsers do not call it. */
 int cli_arg_once(const struct argp_state *state, int key);
 
 /* A parser's return for a refused value whose message was printed. */

@@ -130,8 +130,11 @@ static error_t parse_option(int key, char *arg, struct argp_state *state)
         }
         o->box = 1;
         o->cli.trial_option = "--box"; /* a trial option too: the last one given */
-        return cli_parse_trial_option(CMD, "--perturb", arg, &o->cli.trials)
-               ? CLI_ARG_REFUSED : 0;
+        if (cli_parse_double(arg, &o->cli.trials.perturb) != 0 || o->cli.trials.perturb < 0) {
+            cli_bad_value(CMD, "--box", arg, "a finite number >= 0");
+            return CLI_ARG_REFUSED;
+        }
+        return 0;
     case OPT_JSON:
     case OPT_CSV:
         if (o->output != OUT_TEXT) {

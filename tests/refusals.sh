@@ -163,6 +163,10 @@ run_for cf_param 30 analyze slip-hopper -p K=0.1 -p K=0.2
 refused cf_param 2 '-p K given twice' "-p K twice"
 run_for cf_twice 30 simulate slip-hopper --trials 2 --trials 3
 refused cf_twice 2 '--trials given twice' "an option that takes one value, given twice"
+run_for cf_box 30 simulate slip-hopper --box x
+refused cf_box 2 "--box expects a finite number >= 0, got 'x'" "a bad --box value is named as --box"
+run_for cf_flag 30 analyze hopper-pumped --strict-liveness --strict-liveness
+refused cf_flag 2 '--strict-liveness given twice$' "a flag given twice (no value to speak of)"
 HES_GNUPLOT=/nonexistent/gnuplot
 export HES_GNUPLOT
 printf 'index,K,thetadot,status,psi\n0,0,0,ok,0.5\n1,0,1,ok,0.5\n2,1,0,ok,0.5\n3,1,1,ok,0.5\n' \

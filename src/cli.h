@@ -67,7 +67,6 @@ void cmd_list_usage(FILE *out);
 void cmd_info_usage(FILE *out);
 void cmd_simulate_usage(FILE *out);
 void cmd_shape_usage(FILE *out);
-void cmd_trajopt_usage(FILE *out);
 void cmd_sweep_usage(FILE *out);
 void cmd_plot_usage(FILE *out);
 void cmd_impact_usage(FILE *out);

@@ -69,7 +69,6 @@ void cmd_simulate_usage(FILE *out);
 void cmd_shape_usage(FILE *out);
 void cmd_sweep_usage(FILE *out);
 void cmd_plot_usage(FILE *out);
-void cmd_impact_usage(FILE *out);
 void cmd_invdyn_usage(FILE *out);
 
 /* The built-in problem called `name` (or the --model plugin's); prints

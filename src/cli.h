@@ -69,7 +69,6 @@ void cmd_simulate_usage(FILE *out);
 void cmd_shape_usage(FILE *out);
 void cmd_sweep_usage(FILE *out);
 void cmd_plot_usage(FILE *out);
-void cmd_invdyn_usage(FILE *out);
 
 /* The built-in problem called `name` (or the --model plugin's); prints
  * "hes: unknown problem 'X' (try 'hes list')" to stderr and returns NULL when

@@ -63,10 +63,6 @@ int cmd_impact(int argc, char **argv);
 int cmd_invdyn(int argc, char **argv);
 
 /* Usage texts, printed by `hes CMD --help` (stdout) and on bad usage (stderr). */
-void cmd_trajopt_usage(FILE *out);
-void cmd_impact_usage(FILE *out);
-void cmd_invdyn_usage(FILE *out);
-
 /* The built-in problem called `name` (or the --model plugin's); prints
  * "hes: unknown problem 'X' (try 'hes list')" to stderr and returns NULL when
  * there is none. */

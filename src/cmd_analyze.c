@@ -21,61 +21,6 @@
 #include "cli_args.h"
 #include "cmd_analyze.h"
 
-static int has_shape_params(const hes_model *m)
-{
-    int i;
-
-    for (i = 0; i < m->n_params; i++)
-        if (m->params[i].flags & HES_PARAM_SHAPE)
-            return 1;
-    return 0;
-}
-
-/* --x0 (and --mode): the section state the orbit search starts from. */
-static int apply_x0(hes_system *sys, const char *text, const char *mode_name)
-{
-    const hes_model *m = hes_system_model(sys);
-    int mode = m->orbit.mode, n = m->modes[mode].dim, count;
-    double *x0;
-
-    if (!m->orbit.guess) {
-        fprintf(stderr, "hes analyze: problem '%s' declares no periodic orbit; --x0 has "
-                "nothing to start\n", m->name);
-        return CLI_EXIT_USAGE;
-    }
-    if (mode_name && strcmp(mode_name, m->modes[mode].name) != 0) {
-        if (hes_model_mode_index(m, mode_name) < 0)
-            fprintf(stderr, "hes analyze: --mode %s: problem '%s' has no such mode\n",
-                    mode_name, m->name);
-        else
-            fprintf(stderr, "hes analyze: --mode %s: the orbit of '%s' starts in mode '%s' "
-                    "(its section), so --x0 must be a state of that mode\n", mode_name,
-                    m->name, m->modes[mode].name);
-        return CLI_EXIT_USAGE;
-    }
-    int rc = cli_parse_vector(text, &x0, &count);
-    if (rc == -2) {
-        fprintf(stderr, "hes analyze: out of memory\n");
-        return CLI_EXIT_FAILURE;
-    }
-    if (rc != 0) {
-        fprintf(stderr, "hes analyze: --x0 '%s': expected comma-separated finite numbers\n", text);
-        return CLI_EXIT_USAGE;
-    }
-    if (count != n) {
-        fprintf(stderr, "hes analyze: --x0 has %d value%s, but mode '%s' of '%s' has %d states",
-                count, count == 1 ? "" : "s", m->modes[mode].name, m->name, n);
-        for (int i = 0; i < n && cli_state_name(m, mode, i); i++)
-            fprintf(stderr, "%s%s", i ? ", " : " (", cli_state_name(m, mode, i));
-        fprintf(stderr, "%s\n", cli_state_name(m, mode, 0) ? ")" : "");
-        free(x0);
-        return CLI_EXIT_USAGE;
-    }
-    hes_status st = hes_system_set_orbit_start(sys, x0);
-    free(x0);
-    return st == HES_OK ? CLI_EXIT_OK : cli_report_status(st, sys);
-}
-
 
 enum { OPT_JSON = 256, OPT_CHECK, OPT_GRADIENT, OPT_ORBIT, OPT_X0, OPT_MODE, OPT_EPS,
        OPT_PERIOD, OPT_SECTION, OPT_IMPACT_SET, OPT_SELECT, OPT_THREADS,
@@ -115,16 +60,6 @@ static const struct argp_option options[] = {
     {NULL, 0, NULL, 0, NULL, 0}
 };
 
-/* What the command line asks for. */
-typedef struct {
-    cli_args cli;
-    int json, check, gradient, impact_n, threads;
-    unsigned long select;                /* 1 random, 0 lemke */
-    const char *impact_option;           /* --select or --threads, which need --impact-set */
-    const char *orbit_file, *x0_text, *mode_name;
-    const char *ess_option;              /* the last ESS-only option given */
-    analyze_ess_opts eo;
-} analyze_opts;
 
 static error_t parse_option(int key, char *arg, struct argp_state *state)
 {
@@ -236,61 +171,6 @@ static int check_combinations(const analyze_opts *o)
     return CLI_EXIT_OK;
 }
 
-/* The system of an event-selected PROBLEM with its options; NULL with *rc. */
-static hes_system *ess_system(const hes_ess_model *m, analyze_opts *o, int *rc)
-{
-    const char *other = o->gradient ? "--gradient" : o->mode_name ? "--mode"
-                      : o->impact_n ? "--impact-set" : NULL;
-    if (other) {
-        fprintf(stderr, "hes analyze: %s applies to hybrid models; '%s' is an "
-                "event-selected system\n", other, m->name);
-        *rc = CLI_EXIT_USAGE;
-        return NULL;
-    }
-    o->eo.x0_text = o->x0_text;
-    return analyze_ess_system(m, &o->cli.params, &o->eo, rc);
-}
-
-/* The system of a hybrid PROBLEM (or of the gait of --orbit) with its
- * parameters and --x0; NULL with *rc. */
-static hes_system *hybrid_system(const analyze_opts *o, cli_orbit *orbit, int *rc)
-{
-    const char *problem = o->cli.n_args ? o->cli.args[0] : NULL;
-
-    *rc = CLI_EXIT_USAGE;
-    if (o->ess_option) {
-        fprintf(stderr, "hes analyze: %s applies to event-selected systems (marked [ess] by "
-                "'hes list'), not to '%s'\n", o->ess_option,
-                problem ? cli_problem_name(problem) : o->orbit_file);
-        return NULL;
-    }
-    const hes_model *model = cli_model_for(problem, o->orbit_file, orbit, rc);
-    if (!model)
-        return NULL;
-    *rc = CLI_EXIT_USAGE;
-    if (o->mode_name && !o->x0_text) {
-        fprintf(stderr, "hes analyze: --mode names the mode of --x0, which is missing\n");
-        return NULL;
-    }
-    if (o->gradient && !has_shape_params(model)) {
-        fprintf(stderr, "hes: problem '%s' has no shape parameters\n", model->name);
-        return NULL;
-    }
-    if (!model->orbit.guess) {
-        fprintf(stderr, "hes analyze: problem '%s' declares no periodic orbit to analyse; the "
-                "derivative of one run and its simultaneous events (whether the two orders of "
-                "a contact give the same one): hes simulate %s --x0 V1,V2,... --time T "
-                "--jacobian\n", model->name, model->name);
-        return NULL;
-    }
-    hes_system *sys = cli_system_setup(model, &o->cli.params, rc);
-    if (sys && o->x0_text && (*rc = apply_x0(sys, o->x0_text, o->mode_name)) != CLI_EXIT_OK) {
-        hes_system_destroy(sys);
-        return NULL;
-    }
-    return sys;
-}
-
 /* Prints the analysis as the options ask; the exit status. */
 static int report(hes_system *sys, const hes_analysis *res, const analyze_opts *o)
 {
@@ -345,7 +225,8 @@ int cmd_analyze(int argc, char **argv)
     if (rc == CLI_EXIT_OK && !o.cli.done && (rc = check_combinations(&o)) == CLI_EXIT_OK) {
         const hes_ess_model *ess_model =
             !o.orbit_file && o.cli.n_args ? cli_find_ess_problem(o.cli.args[0]) : NULL;
-        sys = ess_model ? ess_system(ess_model, &o, &rc) : hybrid_system(&o, &orbit, &rc);
+        sys = ess_model ? analyze_ess_problem(ess_model, &o, &rc)
+                        : analyze_hybrid_problem(&o, &orbit, &rc);
     }
     if (sys) {
         /* the one pipeline, for a system of either kind */

@@ -7,7 +7,7 @@
 #ifndef HES_CMD_ANALYZE_H
 #define HES_CMD_ANALYZE_H
 
-#include "cli.h"
+#include "cli_args.h"
 
 /* The options of an ESS analysis. */
 typedef struct {
@@ -20,6 +20,23 @@ typedef struct {
     int strict_liveness;     /* --strict-liveness: options.ess.near_miss = 0 */
     hes_ess_method method;   /* --ess-method */
 } analyze_ess_opts;
+
+/* What the command line asks for. */
+typedef struct {
+    cli_args cli;
+    int json, check, gradient, impact_n, threads;
+    unsigned long select;                /* 1 random, 0 lemke */
+    const char *impact_option;           /* --select or --threads, which need --impact-set */
+    const char *orbit_file, *x0_text, *mode_name;
+    const char *ess_option;              /* the last ESS-only option given */
+    analyze_ess_opts eo;
+} analyze_opts;
+
+/* The system of an event-selected PROBLEM with its options (analyze_system.c),
+ * of a hybrid PROBLEM or the gait of --orbit (orbit: the gait read, to
+ * free); NULL with *rc after a message. */
+hes_system *analyze_ess_problem(const hes_ess_model *m, analyze_opts *o, int *rc);
+hes_system *analyze_hybrid_problem(const analyze_opts *o, cli_orbit *orbit, int *rc);
 
 /* The system of an ESS model with the -p assignments and the ESS options
  * of the command line; NULL with *exit_code after a message. */

@@ -88,8 +88,10 @@ const hes_impact_problem *hes_impact_problem_find(const char *name)
 
 hes_status hes_impact_setup_state(const hes_mech *m, int k, const int *contacts,
                                   const double *q, const double *v, hes_impact_setup *s,
-                                  char *msg, size_t len)
+                                  hes_error *err)
 {
+    char *msg = hes__errbuf(err);
+    size_t len = hes__errlen(err);
     if (!m || !contacts || !q || !v || !s)
         return hes__say(msg, len, HES_EINVAL, "impact setup: needs a mechanical system, its "
                         "contacts and the pre-impact state");
@@ -102,7 +104,7 @@ hes_status hes_impact_setup_state(const hes_mech *m, int k, const int *contacts,
     memmove(s->q, q, sizeof(double) * (size_t)m->d);
     memmove(s->v, v, sizeof(double) * (size_t)m->d);
     hes_status st = hes_mech_contacts(m, s->q, NULL, k, contacts, s->M, s->Jn, s->Jt, s->mu,
-                                      msg, len);
+                                      err);
     if (st != HES_OK)
         return st;
     hes_contact_set cs = { s->d, s->k, s->M, s->Jn, s->Jt, s->mu };
@@ -111,8 +113,10 @@ hes_status hes_impact_setup_state(const hes_mech *m, int k, const int *contacts,
 }
 
 hes_status hes_impact_problem_setup(const hes_impact_problem *pb, hes_impact_setup *s,
-                                    char *msg, size_t len)
+                                    hes_error *err)
 {
+    char *msg = hes__errbuf(err);
+    size_t len = hes__errlen(err);
     if (!pb || !s || !pb->mech || !pb->pre_impact)
         return hes__say(msg, len, HES_EINVAL, "impact problem: needs a problem with a mechanical "
                         "system and a pre-impact state");
@@ -124,5 +128,5 @@ hes_status hes_impact_problem_setup(const hes_impact_problem *pb, hes_impact_set
     if (pb->pre_impact(q, v, m->data))
         return hes__say(msg, len, HES_EINVAL, "impact problem %s: its pre-impact state failed",
                         pb->name);
-    return hes_impact_setup_state(m, pb->k, pb->contacts, q, v, s, msg, len);
+    return hes_impact_setup_state(m, pb->k, pb->contacts, q, v, s, err);
 }

@@ -10,12 +10,12 @@
 
 FILE *cli_input_open(const char *cmd, const char *what, const char *path, char **data, int *rc)
 {
-    char msg[768];
+    hes_error msg;
     size_t n;
     *data = NULL;
-    hes_status st = hes_input_read(path, 0, data, &n, msg, sizeof msg);
+    hes_status st = hes_input_read(path, 0, data, &n, &msg);
     if (st != HES_OK) {
-        fprintf(stderr, "%s: %s%s%s\n", cmd, what ? what : "", what ? ": " : "", msg);
+        fprintf(stderr, "%s: %s%s%s\n", cmd, what ? what : "", what ? ": " : "", msg.message);
         *rc = st == HES_ENOMEM || st == HES_EIO ? CLI_EXIT_FAILURE : CLI_EXIT_USAGE;
         return NULL;
     }

@@ -64,14 +64,15 @@ const hes_model *cli_find_problem(const char *arg)
 const hes_model *cli_model_for(const char *problem, const char *orbit_file, cli_orbit *o,
                                int *exit_code)
 {
-    char name[128], msg[512];
+    char name[128];
+    hes_error msg;
     memset(o, 0, sizeof *o);
     *exit_code = CLI_EXIT_USAGE;
     if (!orbit_file)
         return cli_find_problem(problem);
     problem = problem ? cli_problem_name(problem) : NULL;
-    if (hes_gait_problem(orbit_file, name, sizeof name, msg, sizeof msg) != HES_OK) {
-        fprintf(stderr, "hes: --orbit %s: %s\n", orbit_file, msg);
+    if (hes_gait_problem(orbit_file, name, sizeof name, &msg) != HES_OK) {
+        fprintf(stderr, "hes: --orbit %s: %s\n", orbit_file, msg.message);
         return NULL;
     }
     if (problem && strcmp(problem, name) != 0) {
@@ -88,12 +89,12 @@ const hes_model *cli_model_for(const char *problem, const char *orbit_file, cli_
     const hes_model *base = cli_find_problem(name);
     if (!base)
         return NULL;
-    if (hes_gait_read(orbit_file, base, &o->gait, msg, sizeof msg) != HES_OK) {
-        fprintf(stderr, "hes: --orbit %s: %s\n", orbit_file, msg);
+    if (hes_gait_read(orbit_file, base, &o->gait, &msg) != HES_OK) {
+        fprintf(stderr, "hes: --orbit %s: %s\n", orbit_file, msg.message);
         return NULL;
     }
-    if (hes_gait_model(&o->gait, base, &o->model, msg, sizeof msg) != HES_OK) {
-        fprintf(stderr, "hes: --orbit %s: %s\n", orbit_file, msg);
+    if (hes_gait_model(&o->gait, base, &o->model, &msg) != HES_OK) {
+        fprintf(stderr, "hes: --orbit %s: %s\n", orbit_file, msg.message);
         hes_gait_free(&o->gait);
         return NULL;
     }
@@ -152,12 +153,12 @@ int cli_take_model_option(int *argc, char **argv, hes_plugin **plugin)
                 fprintf(stderr, "hes: --model given twice (one plugin only)\n");
                 return CLI_EXIT_USAGE;
             }
-        char msg[512];
+        hes_error msg;
         const hes_model *m;
         const hes_ess_model *em;
-        hes_status st = hes_plugin_load_any(path, plugin, &m, &em, msg, sizeof msg);
+        hes_status st = hes_plugin_load_any(path, plugin, &m, &em, &msg);
         if (st != HES_OK) {
-            fprintf(stderr, "hes: --model: %s\n", msg);
+            fprintf(stderr, "hes: --model: %s\n", msg.message);
             return CLI_EXIT_USAGE;
         }
         put_model(argc, argv, i, used, m, em, "plugin model");
@@ -229,10 +230,10 @@ int cli_take_robot_option(int *argc, char **argv, hes_model **model)
                 fprintf(stderr, "hes: --robot DESC.json given twice (one model only)\n");
                 return CLI_EXIT_USAGE;
             }
-        char msg[2048];
-        hes_status st = hes_robot_model_load(path, model, msg, sizeof msg);
+        hes_error msg;
+        hes_status st = hes_robot_model_load(path, model, &msg);
         if (st != HES_OK) {
-            fprintf(stderr, "hes: --robot: %s\n", msg);
+            fprintf(stderr, "hes: --robot: %s\n", msg.message);
             return st == HES_ESOLVER ? CLI_EXIT_FAILURE : CLI_EXIT_USAGE;
         }
         put_model(argc, argv, i, used, *model, NULL, "robot model");

@@ -84,18 +84,18 @@ hes_system *cli_system_setup(const hes_model *model, const cli_assignments *a,
                              int *exit_code)
 {
     hes_system *sys = NULL;
-    char msg[512];
-    hes_status st = hes_system_new(model, &sys, msg, sizeof msg);
-    return created(st, sys, model->name, msg, a, exit_code);
+    hes_error msg;
+    hes_status st = hes_system_new(model, &sys, &msg);
+    return created(st, sys, model->name, msg.message, a, exit_code);
 }
 
 hes_system *cli_system_setup_ess(const hes_ess_model *model, const cli_assignments *a,
                                  int *exit_code)
 {
     hes_system *sys = NULL;
-    char msg[512];
-    hes_status st = hes_system_new_ess(model, &sys, msg, sizeof msg);
-    return created(st, sys, model->name, msg, a, exit_code);
+    hes_error msg;
+    hes_status st = hes_system_new_ess(model, &sys, &msg);
+    return created(st, sys, model->name, msg.message, a, exit_code);
 }
 
 hes_system *cli_system_for(const char *arg, const cli_assignments *a, int *exit_code)

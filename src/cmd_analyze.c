@@ -137,12 +137,12 @@ static int analyze_impact_set(hes_system *sys, const hes_analysis *res, const an
     hes_impact_orbit_options io = { -1, { o->impact_n, { 0, 0, 0, o->select }, 0, o->threads,
                                           0, 0 } };
     hes_impact_orbit r;
-    char msg[512];
+    hes_error msg;
     if (!o->json)
         analyze_print_text(sys, res);
-    hes_status st = hes_impact_orbit_analyze(sys, res, &io, &r, msg, sizeof msg);
+    hes_status st = hes_impact_orbit_analyze(sys, res, &io, &r, &msg);
     if (st != HES_OK) {
-        fprintf(stderr, "hes analyze: --impact-set: %s\n", msg);
+        fprintf(stderr, "hes analyze: --impact-set: %s\n", msg.message);
         return st == HES_EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_FAILURE;
     }
     int rc = CLI_EXIT_OK;

@@ -148,16 +148,16 @@ static int check_combinations(const impact_opts *o)
 static int setup_impact(const hes_impact_problem *pb, const impact_opts *o, const robot_impact *rob,
                         int single, hes_impact_setup *s, hes_impact_set_options *so)
 {
-    char msg[512];
+    hes_error msg;
     double h = o->step > 0 ? o->step : pb->h, h_ap = 0;
     hes_status st = o->robot_file
-        ? hes_impact_setup_state(pb->mech, pb->k, pb->contacts, rob->q, rob->v, s, msg, sizeof msg)
-        : hes_impact_problem_setup(pb, s, msg, sizeof msg);
+        ? hes_impact_setup_state(pb->mech, pb->k, pb->contacts, rob->q, rob->v, s, &msg)
+        : hes_impact_problem_setup(pb, s, &msg);
 
     if (st == HES_OK && (!(h > 0) || (!single && o->step > 0)))
-        st = hes_impact_default_step(&s->contacts, s->v, &h_ap, msg, sizeof msg);
+        st = hes_impact_default_step(&s->contacts, s->v, &h_ap, &msg);
     if (st != HES_OK) {         /* bad input (friction, a cone not pointed): 2 */
-        fprintf(stderr, "%s: %s\n", CMD, msg);
+        fprintf(stderr, "%s: %s\n", CMD, msg.message);
         return hes_status_exit_code(st);
     }
     if (!(h > 0))
@@ -183,11 +183,11 @@ static int setup_impact(const hes_impact_problem *pb, const impact_opts *o, cons
 static int sample_set(const hes_impact_setup *s, const hes_impact_set_options *so,
                       hes_impact_set *S)
 {
-    char msg[512];
-    hes_status st = hes_impact_set_sample(&s->contacts, s->v, so, S, msg, sizeof msg);
+    hes_error msg;
+    hes_status st = hes_impact_set_sample(&s->contacts, s->v, so, S, &msg);
 
     if (st != HES_OK) {
-        fprintf(stderr, "%s: %s\n", CMD, msg);
+        fprintf(stderr, "%s: %s\n", CMD, msg.message);
         return hes_status_exit_code(st);
     }
     if (S->n_finished == 0) {

@@ -36,10 +36,10 @@
 static int robot_info(const char *file)
 {
     hes_robot *r;
-    char msg[512];
-    hes_status st = hes_robot_load(file, NULL, 0, &r, msg, sizeof msg);
+    hes_error msg;
+    hes_status st = hes_robot_load(file, NULL, 0, &r, &msg);
     if (st != HES_OK) {
-        fprintf(stderr, "hes info: %s\n", msg);
+        fprintf(stderr, "hes info: %s\n", msg.message);
         return st == HES_ESOLVER ? CLI_EXIT_FAILURE : CLI_EXIT_USAGE;
     }
     const hes_mech *m = hes_robot_mech(r);

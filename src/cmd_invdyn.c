@@ -161,19 +161,19 @@ static int invdyn_gait(invdyn_opts *o, invdyn_input *in)
         return CLI_EXIT_USAGE;
     }
     hes_gait g;
-    char msg[512];
-    hes_status st = hes_gait_read(o->orbit, model, &g, msg, sizeof msg);
+    hes_error msg;
+    hes_status st = hes_gait_read(o->orbit, model, &g, &msg);
     if (st != HES_OK) {
-        fprintf(stderr, "%s: --orbit %s: %s\n", CMD, o->orbit, msg);
+        fprintf(stderr, "%s: --orbit %s: %s\n", CMD, o->orbit, msg.message);
         return hes_status_exit_code(st);
     }
     /* the motion is exact: the library's tolerances unless given */
     o->ro.solve.min_friction = o->ro.solve.method == HES_INVDYN_NO_SLIP;
     hes_invdyn_run run;
-    st = hes_invdyn_gait(model, &g, &o->ro, &in->robot, &run, msg, sizeof msg);
+    st = hes_invdyn_gait(model, &g, &o->ro, &in->robot, &run, &msg);
     hes_gait_free(&g);
     if (st != HES_OK) {
-        fprintf(stderr, "%s: %s\n", CMD, msg);
+        fprintf(stderr, "%s: %s\n", CMD, msg.message);
         return hes_status_exit_code(st);
     }
     char what[512];
@@ -187,16 +187,17 @@ static int invdyn_gait(invdyn_opts *o, invdyn_input *in)
 static int load_robot(const invdyn_opts *o, const char *file, invdyn_input *in)
 {
     hes_robot_contact *cs = NULL;
-    char *buf = NULL, msg[512];
+    char *buf = NULL;
+    hes_error msg;
     int n = 0;
     if (o->contacts && (n = cli_parse_contacts(CMD, o->contacts, &cs, &buf)) < 1)
         return n == -2 ? CLI_EXIT_FAILURE : CLI_EXIT_USAGE;
     for (int i = 0; o->mu >= 0 && i < n; i++)
         cs[i].mu = o->mu;
-    hes_status st = hes_robot_load(file, n ? cs : NULL, n, &in->robot, msg, sizeof msg);
+    hes_status st = hes_robot_load(file, n ? cs : NULL, n, &in->robot, &msg);
     free(cs), free(buf);
     if (st != HES_OK) {
-        fprintf(stderr, "%s: %s\n", CMD, msg);
+        fprintf(stderr, "%s: %s\n", CMD, msg.message);
         return st == HES_ESOLVER ? CLI_EXIT_FAILURE : CLI_EXIT_USAGE;
     }
     in->nv = hes_robot_mech(in->robot)->d;
@@ -215,8 +216,8 @@ static int load_robot(const invdyn_opts *o, const char *file, invdyn_input *in)
         snprintf(mbuf, sizeof mbuf, "%s", o->motors);
         for (char *tok = strtok(mbuf, ","); tok && nm < 64; tok = strtok(NULL, ","))
             names[nm++] = tok;
-        if ((st = hes_robot_set_motors(in->robot, names, nm, msg, sizeof msg)) != HES_OK) {
-            fprintf(stderr, "%s: --motors: %s\n", CMD, msg);
+        if ((st = hes_robot_set_motors(in->robot, names, nm, &msg)) != HES_OK) {
+            fprintf(stderr, "%s: --motors: %s\n", CMD, msg.message);
             return CLI_EXIT_USAGE;
         }
     }
@@ -255,11 +256,11 @@ static int invdyn_file(invdyn_opts *o, invdyn_input *in)
         so->tol_eom = 1e-3;
     so->min_friction = so->method == HES_INVDYN_NO_SLIP;
     hes_invdyn_run run;
-    char msg[512];
+    hes_error msg;
     hes_status st = hes_invdyn_trajectory(in->robot, in->nodes, in->t, in->q, in->v, in->a,
-                                          in->stance, &o->ro, &run, msg, sizeof msg);
+                                          in->stance, &o->ro, &run, &msg);
     if (st != HES_OK) {
-        fprintf(stderr, "%s: %s\n", CMD, msg);
+        fprintf(stderr, "%s: %s\n", CMD, msg.message);
         return hes_status_exit_code(st);
     }
     return invdyn_report(&run, in, file, &o->ro, o->csv);

@@ -92,7 +92,7 @@ int simulate_ess(const hes_ess_model *model, const cli_assignments *params,
                  const simulate_sweep_opts *sw, const simulate_ess_opts *eo,
                  simulate_output output)
 {
-    char msg[512];
+    hes_error msg;
     hes_ess *ess;
     hes_ess_options o;
     hes_ess_result r;
@@ -104,9 +104,9 @@ int simulate_ess(const hes_ess_model *model, const cli_assignments *params,
                 model->name, model->n);
         return CLI_EXIT_USAGE;
     }
-    hes_status st = hes_ess_new(model, &ess, msg, sizeof msg);
+    hes_status st = hes_ess_new(model, &ess, &msg);
     if (st != HES_OK) {
-        fprintf(stderr, "hes: %s: %s\n", hes_strerror(st), msg);
+        fprintf(stderr, "hes: %s: %s\n", hes_strerror(st), msg.message);
         return hes_status_exit_code(st);
     }
     rc = cli_apply_ess_params(ess, params);

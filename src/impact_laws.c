@@ -78,7 +78,7 @@ int impact_choose_law(const hes_impact_problem *pb, const char *law, hes_impact_
 int impact_outcomes(const hes_impact_setup *s, const hes_impact_set *S,
                     const hes_impact_outcome *one, hes_impact_outcome *outs, int *n_outs)
 {
-    char msg[512];
+    hes_error msg;
     int k = s->k;
 
     /* the one asked for, or Anitescu-Potra and the contacts' order and its
@@ -97,11 +97,10 @@ int impact_outcomes(const hes_impact_setup *s, const hes_impact_set *S,
         *n_outs = 3;
     }
     for (int j = 0; j < *n_outs; j++) {
-        hes_status st = hes_impact_outcome_compute(&s->contacts, s->v, S, &outs[j], msg,
-                                                   sizeof msg);
+        hes_status st = hes_impact_outcome_compute(&s->contacts, s->v, S, &outs[j], &msg);
         /* a sequence that does not end is an answer when comparing */
         if (st != HES_OK && !(st == HES_EMAXITER && S)) {
-            fprintf(stderr, "%s: %s\n", CMD, msg);
+            fprintf(stderr, "%s: %s\n", CMD, msg.message);
             return st == HES_EMAXITER ? CLI_EXIT_FAILURE : hes_status_exit_code(st);
         }
     }

@@ -23,14 +23,15 @@ int impact_robot_problem(const char *file, const char *q_text, const char *v_tex
                          const char *contacts_text, double gap_tol, robot_impact *r)
 {
     hes_robot_contact *c = NULL;
-    char *buf = NULL, msg[512];
+    char *buf = NULL;
+    hes_error msg;
     int n = 0;
     if (contacts_text && (n = cli_parse_contacts(CMD, contacts_text, &c, &buf)) < 1)
         return n == -2 ? CLI_EXIT_FAILURE : CLI_EXIT_USAGE;
-    hes_status st = hes_robot_load(file, n ? c : NULL, n, &r->robot, msg, sizeof msg);
+    hes_status st = hes_robot_load(file, n ? c : NULL, n, &r->robot, &msg);
     free(c), free(buf);
     if (st != HES_OK) {
-        fprintf(stderr, "%s: %s\n", CMD, msg);
+        fprintf(stderr, "%s: %s\n", CMD, msg.message);
         return st == HES_ESOLVER ? CLI_EXIT_FAILURE : CLI_EXIT_USAGE;
     }
     const hes_mech *m = hes_robot_mech(r->robot);
@@ -63,8 +64,8 @@ int impact_robot_problem(const char *file, const char *q_text, const char *v_tex
        touch the ground (its height within gap_tol); of the default ones
        (every site) those that do not are left out with a note. */
     hes_robot_dynamics d;
-    if ((st = hes_robot_dynamics_at(r->robot, r->q, r->v, &d, msg, sizeof msg)) != HES_OK) {
-        fprintf(stderr, "%s: %s\n", CMD, msg);
+    if ((st = hes_robot_dynamics_at(r->robot, r->q, r->v, &d, &msg)) != HES_OK) {
+        fprintf(stderr, "%s: %s\n", CMD, msg.message);
         return hes_status_exit_code(st);
     }
     int k = 0;                                   /* each: normal 2 i, no-slip 2 i + 1 */

@@ -21,10 +21,10 @@
  * blocking, at most HES_INPUT_MAX bytes), or NULL after saying why. */
 static FILE *open_table(const char *csv)
 {
-    char msg[768];
+    hes_error msg;
     int fd;
-    if (hes_input_open(csv, 0, &fd, NULL, msg, sizeof msg) != HES_OK) {
-        fprintf(stderr, "hes plot: %s\n", msg);
+    if (hes_input_open(csv, 0, &fd, NULL, &msg) != HES_OK) {
+        fprintf(stderr, "hes plot: %s\n", msg.message);
         return NULL;
     }
     FILE *f = fdopen(fd, "r");

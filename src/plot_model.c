@@ -93,14 +93,14 @@ int plot_impact_set(const char *name, int samples, const char *tmpdir, const cha
         return CLI_EXIT_USAGE;
     }
     hes_impact_setup s;
-    char msg[512];
-    hes_status st = hes_impact_problem_setup(pb, &s, msg, sizeof msg);
+    hes_error msg;
+    hes_status st = hes_impact_problem_setup(pb, &s, &msg);
     hes_impact_set S;
     memset(&S, 0, sizeof S);
     hes_impact_set_options o = { samples > 0 ? samples : pb->samples,
                                  { pb->h, pb->steps, 0, 1 }, 0, 2, 0, 0 };
     if (st == HES_OK)
-        st = hes_impact_set_sample(&s.contacts, s.v, &o, &S, msg, sizeof msg);
+        st = hes_impact_set_sample(&s.contacts, s.v, &o, &S, &msg);
     hes_impact_outcome outs[3];
     memset(outs, 0, sizeof outs);
     outs[0].law = HES_LAW_ANITESCU_POTRA;
@@ -110,13 +110,12 @@ int plot_impact_set(const char *name, int samples, const char *tmpdir, const cha
             outs[j].order[i] = j == 1 ? i : s.k - 1 - i;
     }
     for (int j = 0; st == HES_OK && j < 3; j++) {
-        hes_status sj = hes_impact_outcome_compute(&s.contacts, s.v, NULL, &outs[j], msg,
-                                                   sizeof msg);
+        hes_status sj = hes_impact_outcome_compute(&s.contacts, s.v, NULL, &outs[j], &msg);
         if (sj != HES_OK && sj != HES_EMAXITER)
             st = sj;
     }
     if (st != HES_OK) {
-        fprintf(stderr, "hes plot impact-set: %s\n", msg);
+        fprintf(stderr, "hes plot impact-set: %s\n", msg.message);
         hes_impact_set_free(&S);
         return CLI_EXIT_FAILURE;
     }

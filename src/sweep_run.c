@@ -138,17 +138,16 @@ static int run_points(const hes_system *sys, const sweep_cli *o, writer *w,
     fo.stream_name = "standard output";
     fo.points = p->text;
     fo.version = PACKAGE_VERSION;
-    char why[1024];
+    hes_error why;
     w->t0 = now();
-    hes_status st = hes_sweep_run_mpi(sys, &so, out_path || !o->json ? &fo : NULL, rep, why,
-                                      sizeof why);
+    hes_status st = hes_sweep_run_mpi(sys, &so, out_path || !o->json ? &fo : NULL, rep, &why);
     if (rank == 0 && out_path)
         report_resume(out_path, rep);
     if (st != HES_OK && !w->failed && rank == 0) {
         /* the file's failures name it; a resume refused is the option's */
-        int of_file = out_path && strncmp(why, out_path, strlen(out_path)) == 0;
+        int of_file = out_path && strncmp(why.message, out_path, strlen(out_path)) == 0;
         fprintf(stderr, "hes sweep: %s%s\n", of_file && fo.resume ? "--resume "
-                        : st == HES_EIO || of_file ? "" : "the sweep could not run: ", why);
+                        : st == HES_EIO || of_file ? "" : "the sweep could not run: ", why.message);
     }
     if (st == HES_OK)
         return CLI_EXIT_OK;

@@ -104,13 +104,13 @@ int trajopt_check_line(trajopt_opts *o, const hes_model **model, int **counts)
 hes_system *trajopt_setup(const trajopt_opts *o, const hes_model *model, hes_gait *start,
                           int *rc)
 {
-    char msg[512];
+    hes_error msg;
     hes_system *sys = cli_system_setup(model, &o->cli.params, rc);
 
     if (!sys || strcmp(o->init, "default") == 0)
         return sys;
-    if (hes_gait_read(o->init, model, start, msg, sizeof msg) != HES_OK) {
-        fprintf(stderr, "hes trajopt: --init %s: %s\n", o->init, msg);
+    if (hes_gait_read(o->init, model, start, &msg) != HES_OK) {
+        fprintf(stderr, "hes trajopt: --init %s: %s\n", o->init, msg.message);
         *rc = CLI_EXIT_USAGE;
         hes_system_destroy(sys);
         return NULL;

@@ -23,22 +23,23 @@
 
 int main(void)
 {
-    char msg[256] = "", want[64];
-    hes_status st = hes_abi_check(TEST_ABI_BUILT_WITH, msg, sizeof msg);
+    char want[64];
+    hes_error msg = {""};
+    hes_status st = hes_abi_check(TEST_ABI_BUILT_WITH, &msg);
     if (TEST_ABI_BUILT_WITH == HES_ABI_VERSION) {
         if (st != HES_OK || hes_abi_version() != HES_ABI_VERSION) {
-            fprintf(stderr, "test_abi: the headers' own version is refused: %s\n", msg);
+            fprintf(stderr, "test_abi: the headers' own version is refused: %s\n", msg.message);
             return 1;
         }
         printf("test_abi: ABI version %d accepted\n", hes_abi_version());
         return 0;
     }
     snprintf(want, sizeof want, "ABI version %d", TEST_ABI_BUILT_WITH);
-    if (st != HES_EINVAL || !strstr(msg, want)) {
+    if (st != HES_EINVAL || !strstr(msg.message, want)) {
         fprintf(stderr, "test_abi: a program built against ABI version %d was not refused "
-                "(status %s, message '%s')\n", TEST_ABI_BUILT_WITH, hes_strerror(st), msg);
+                "(status %s, message '%s')\n", TEST_ABI_BUILT_WITH, hes_strerror(st), msg.message);
         return 1;
     }
-    printf("test_abi: built against version %d, refused: %s\n", TEST_ABI_BUILT_WITH, msg);
+    printf("test_abi: built against version %d, refused: %s\n", TEST_ABI_BUILT_WITH, msg.message);
     return 0;
 }

@@ -29,7 +29,7 @@ START_TEST(test_every_free_and_destroy_of_null_does_nothing)
     hes_flow_free(NULL);
     hes_system_destroy(NULL);
     hes_analysis_destroy(NULL);
-    ck_assert_int_eq(hes_sweep_file_close(NULL, NULL, 0), HES_OK);
+    ck_assert_int_eq(hes_sweep_file_close(NULL, NULL), HES_OK);
     hes_traj_free(NULL);
     hes_monodromy_free(NULL);
     hes_stability_free(NULL);
@@ -53,65 +53,65 @@ END_TEST
  * pointer NULL (and zero for the numbers). */
 START_TEST(test_every_status_function_with_null_pointers_returns_einval)
 {
-    ck_assert_int_eq(hes_input_open(NULL, 0, NULL, NULL, NULL, 0), HES_EINVAL);
-    ck_assert_int_eq(hes_input_read(NULL, 0, NULL, NULL, NULL, 0), HES_EINVAL);
+    ck_assert_int_eq(hes_input_open(NULL, 0, NULL, NULL, NULL), HES_EINVAL);
+    ck_assert_int_eq(hes_input_read(NULL, 0, NULL, NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_integrator_from_name(NULL, NULL), HES_EINVAL);
-    ck_assert_int_eq(hes_model_validate(NULL, NULL, 0), HES_EINVAL);
+    ck_assert_int_eq(hes_model_validate(NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_model_check_derivatives(NULL, NULL, 0.0, NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_mech_event_state(NULL, NULL, NULL, NULL, NULL), HES_EINVAL);
-    ck_assert_int_eq(hes_robot_load(NULL, NULL, 0, NULL, NULL, 0), HES_EINVAL);
+    ck_assert_int_eq(hes_robot_load(NULL, NULL, 0, NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_robot_reference(NULL, NULL), HES_EINVAL);
-    ck_assert_int_eq(hes_robot_dynamics_at(NULL, NULL, NULL, NULL, NULL, 0), HES_EINVAL);
-    ck_assert_int_eq(hes_robot_set_motors(NULL, NULL, 0, NULL, 0), HES_EINVAL);
-    ck_assert_int_eq(hes_robot_pinned_mode(NULL, 0, NULL, NULL, 0), HES_EINVAL);
-    ck_assert_int_eq(hes_robot_copy(NULL, NULL, NULL, 0), HES_EINVAL);
+    ck_assert_int_eq(hes_robot_dynamics_at(NULL, NULL, NULL, NULL, NULL), HES_EINVAL);
+    ck_assert_int_eq(hes_robot_set_motors(NULL, NULL, 0, NULL), HES_EINVAL);
+    ck_assert_int_eq(hes_robot_pinned_mode(NULL, 0, NULL, NULL), HES_EINVAL);
+    ck_assert_int_eq(hes_robot_copy(NULL, NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_robot_set_slope(NULL, 0.0), HES_EINVAL);
     ck_assert_int_eq(hes_robot_set_friction(NULL, 0, 0.0), HES_EINVAL);
-    ck_assert_int_eq(hes_robot_model_new(NULL, NULL, NULL, NULL, 0), HES_EINVAL);
-    ck_assert_int_eq(hes_robot_model_load(NULL, NULL, NULL, 0), HES_EINVAL);
-    ck_assert_int_eq(hes_robot_model_motion(NULL, 0, 0.0, NULL, NULL, NULL, NULL, 0), HES_EINVAL);
+    ck_assert_int_eq(hes_robot_model_new(NULL, NULL, NULL, NULL), HES_EINVAL);
+    ck_assert_int_eq(hes_robot_model_load(NULL, NULL, NULL), HES_EINVAL);
+    ck_assert_int_eq(hes_robot_model_motion(NULL, 0, 0.0, NULL, NULL, NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_mech_mode_state(NULL, 0.0, NULL, NULL, NULL, NULL, NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_mech_impact(NULL, NULL, NULL, NULL, NULL, NULL, NULL), HES_EINVAL);
-    ck_assert_int_eq(hes_ess_validate(NULL, NULL, 0), HES_EINVAL);
-    ck_assert_int_eq(hes_ess_new(NULL, NULL, NULL, 0), HES_EINVAL);
+    ck_assert_int_eq(hes_ess_validate(NULL, NULL), HES_EINVAL);
+    ck_assert_int_eq(hes_ess_new(NULL, NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_ess_set_param(NULL, NULL, 0.0), HES_EINVAL);
     ck_assert_int_eq(hes_ess_run(NULL, NULL, 0.0, NULL, 0.0, NULL), HES_EINVAL);
-    ck_assert_int_eq(hes_lcp_solve_from(0, NULL, NULL, 0.0, 0, NULL, NULL, NULL, NULL, 0), HES_EINVAL);
-    ck_assert_int_eq(hes_lcp_solve(0, NULL, NULL, 0.0, NULL, NULL, NULL, NULL, 0), HES_EINVAL);
-    ck_assert_int_eq(hes_impact_anitescu_potra(NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0), HES_EINVAL);
-    ck_assert_int_eq(hes_impact_sequential(NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0), HES_EINVAL);
-    ck_assert_int_eq(hes_impact_routh(NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0), HES_EINVAL);
-    ck_assert_int_eq(hes_impact_set_sample(NULL, NULL, NULL, NULL, NULL, 0), HES_EINVAL);
+    ck_assert_int_eq(hes_lcp_solve_from(0, NULL, NULL, 0.0, 0, NULL, NULL, NULL, NULL), HES_EINVAL);
+    ck_assert_int_eq(hes_lcp_solve(0, NULL, NULL, 0.0, NULL, NULL, NULL, NULL), HES_EINVAL);
+    ck_assert_int_eq(hes_impact_anitescu_potra(NULL, NULL, NULL, NULL, NULL, NULL, NULL), HES_EINVAL);
+    ck_assert_int_eq(hes_impact_sequential(NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL), HES_EINVAL);
+    ck_assert_int_eq(hes_impact_routh(NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL), HES_EINVAL);
+    ck_assert_int_eq(hes_impact_set_sample(NULL, NULL, NULL, NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_impact_set_locate(NULL, NULL, NULL, NULL, NULL), HES_EINVAL);
-    ck_assert_int_eq(hes_impact_outcome_compute(NULL, NULL, NULL, NULL, NULL, 0), HES_EINVAL);
-    ck_assert_int_eq(hes_impact_default_step(NULL, NULL, NULL, NULL, 0), HES_EINVAL);
+    ck_assert_int_eq(hes_impact_outcome_compute(NULL, NULL, NULL, NULL, NULL), HES_EINVAL);
+    ck_assert_int_eq(hes_impact_default_step(NULL, NULL, NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_invdyn_method_from_name(NULL, NULL), HES_EINVAL);
-    ck_assert_int_eq(hes_invdyn_solve(NULL, NULL, NULL, NULL, NULL, 0), HES_EINVAL);
-    ck_assert_int_eq(hes_invdyn_trajectory(NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0), HES_EINVAL);
+    ck_assert_int_eq(hes_invdyn_solve(NULL, NULL, NULL, NULL, NULL), HES_EINVAL);
+    ck_assert_int_eq(hes_invdyn_trajectory(NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_sampled_derivatives(0, 0, NULL, NULL, NULL, NULL), HES_EINVAL);
-    ck_assert_int_eq(hes_mech_contacts(NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0), HES_EINVAL);
-    ck_assert_int_eq(hes_impact_problem_setup(NULL, NULL, NULL, 0), HES_EINVAL);
-    ck_assert_int_eq(hes_impact_setup_state(NULL, 0, NULL, NULL, NULL, NULL, NULL, 0), HES_EINVAL);
+    ck_assert_int_eq(hes_mech_contacts(NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL), HES_EINVAL);
+    ck_assert_int_eq(hes_impact_problem_setup(NULL, NULL, NULL), HES_EINVAL);
+    ck_assert_int_eq(hes_impact_setup_state(NULL, 0, NULL, NULL, NULL, NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_sim_method_from_name(NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_hopper_1d_exact(NULL, 0.0, NULL, NULL), HES_EINVAL);
-    ck_assert_int_eq(hes_system_new(NULL, NULL, NULL, 0), HES_EINVAL);
-    ck_assert_int_eq(hes_system_new_ess(NULL, NULL, NULL, 0), HES_EINVAL);
+    ck_assert_int_eq(hes_system_new(NULL, NULL, NULL), HES_EINVAL);
+    ck_assert_int_eq(hes_system_new_ess(NULL, NULL, NULL), HES_EINVAL);
     {
         hes_system *none = (hes_system *)1;
-        ck_assert_int_eq(hes_system_new_ess(NULL, &none, NULL, 0), HES_EINVAL);
+        ck_assert_int_eq(hes_system_new_ess(NULL, &none, NULL), HES_EINVAL);
         ck_assert_ptr_null(none);
     }
     ck_assert_int_eq(hes_system_set_ess_options(NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_system_get_ess_options(NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_system_set_orbit_period(NULL, 1.0), HES_EINVAL);
-    ck_assert_int_eq(hes_sweep_run_system(NULL, NULL, NULL, 0), HES_EINVAL);
-    ck_assert_int_eq(hes_sweep_run_file(NULL, NULL, NULL, NULL, NULL, 0), HES_EINVAL);
-    ck_assert_int_eq(hes_sweep_run_mpi(NULL, NULL, NULL, NULL, NULL, 0), HES_EINVAL);
-    ck_assert_int_eq(hes_sweep_file_open(NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0),
+    ck_assert_int_eq(hes_sweep_run_system(NULL, NULL, NULL), HES_EINVAL);
+    ck_assert_int_eq(hes_sweep_run_file(NULL, NULL, NULL, NULL, NULL), HES_EINVAL);
+    ck_assert_int_eq(hes_sweep_run_mpi(NULL, NULL, NULL, NULL, NULL), HES_EINVAL);
+    ck_assert_int_eq(hes_sweep_file_open(NULL, NULL, NULL, NULL, NULL, NULL, NULL),
                      HES_EINVAL);
     ck_assert_int_eq(hes_sweep_file_put(NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_shape_result_apply(NULL, NULL), HES_EINVAL);
-    ck_assert_int_eq(hes_system_open(NULL, NULL, NULL, NULL, 0), HES_EINVAL);
+    ck_assert_int_eq(hes_system_open(NULL, NULL, NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_analysis_new(NULL, 0, NULL), HES_EINVAL);
     ck_assert(isnan(hes_analysis_psi(NULL)));
     ck_assert_int_eq(hes_analysis_monodromy(NULL, 0, NULL, 0), -1);
@@ -135,8 +135,8 @@ START_TEST(test_every_status_function_with_null_pointers_returns_einval)
     ck_assert_int_eq(hes_system_set_orbit_start(NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_orbit_return_map(NULL, NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_analyze(NULL, 0, NULL), HES_EINVAL);
-    ck_assert_int_eq(hes_impact_orbit_analyze(NULL, NULL, NULL, NULL, NULL, 0), HES_EINVAL);
-    ck_assert_int_eq(hes_impact_orbit_psi(NULL, NULL, NULL, NULL, NULL, NULL, 0), HES_EINVAL);
+    ck_assert_int_eq(hes_impact_orbit_analyze(NULL, NULL, NULL, NULL, NULL), HES_EINVAL);
+    ck_assert_int_eq(hes_impact_orbit_psi(NULL, NULL, NULL, NULL, NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_ess_orbit_find(NULL, NULL, NULL, 0.0, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_return_map_fd(NULL, NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_simultaneous_find(NULL, NULL, 0.0, NULL, 0, NULL), HES_EINVAL);
@@ -160,21 +160,21 @@ START_TEST(test_every_status_function_with_null_pointers_returns_einval)
     ck_assert_int_eq(hes_colloc_optimize(NULL, NULL, 0.0, NULL, NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_colloc_gait(NULL, NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_colloc_from_gait(NULL, NULL, NULL), HES_EINVAL);
-    ck_assert_int_eq(hes_gait_model(NULL, NULL, NULL, NULL, 0), HES_EINVAL);
-    ck_assert_int_eq(hes_invdyn_gait(NULL, NULL, NULL, NULL, NULL, NULL, 0), HES_EINVAL);
+    ck_assert_int_eq(hes_gait_model(NULL, NULL, NULL, NULL), HES_EINVAL);
+    ck_assert_int_eq(hes_invdyn_gait(NULL, NULL, NULL, NULL, NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_trajopt_run(NULL, NULL, NULL), HES_EINVAL);
-    ck_assert_int_eq(hes_plugin_load(NULL, NULL, NULL, NULL, 0), HES_EINVAL);
-    ck_assert_int_eq(hes_plugin_load_ess(NULL, NULL, NULL, NULL, 0), HES_EINVAL);
-    ck_assert_int_eq(hes_plugin_load_any(NULL, NULL, NULL, NULL, NULL, 0), HES_EINVAL);
-    ck_assert_int_eq(hes_sweep_run(NULL, NULL, NULL, NULL, 0), HES_EINVAL);
+    ck_assert_int_eq(hes_plugin_load(NULL, NULL, NULL, NULL), HES_EINVAL);
+    ck_assert_int_eq(hes_plugin_load_ess(NULL, NULL, NULL, NULL), HES_EINVAL);
+    ck_assert_int_eq(hes_plugin_load_any(NULL, NULL, NULL, NULL, NULL), HES_EINVAL);
+    ck_assert_int_eq(hes_sweep_run(NULL, NULL, NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_latin_hypercube(0, 0, NULL, NULL, 0, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_grid_linspace(0.0, 0.0, 0, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_grid_tensor_size(0, NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_grid_tensor(0, NULL, NULL, NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_state_sweep_run(NULL, NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_gait_write(NULL, NULL, NULL), HES_EINVAL);
-    ck_assert_int_eq(hes_gait_read(NULL, NULL, NULL, NULL, 0), HES_EINVAL);
-    ck_assert_int_eq(hes_gait_problem(NULL, NULL, 0, NULL, 0), HES_EINVAL);
+    ck_assert_int_eq(hes_gait_read(NULL, NULL, NULL, NULL), HES_EINVAL);
+    ck_assert_int_eq(hes_gait_problem(NULL, NULL, 0, NULL), HES_EINVAL);
 }
 END_TEST
 
@@ -254,15 +254,15 @@ END_TEST
 
 START_TEST(test_null_plugin_arguments_are_einval)
 {
-    char msg[256];
+    hes_error msg;
     hes_plugin *p = (hes_plugin *)&p;
     const hes_model *m;
     const hes_ess_model *e;
-    ck_assert_int_eq(hes_plugin_load_any(NULL, &p, &m, &e, msg, sizeof msg), HES_EINVAL);
+    ck_assert_int_eq(hes_plugin_load_any(NULL, &p, &m, &e, &msg), HES_EINVAL);
     ck_assert_ptr_null(p);
-    ck_assert_int_eq(hes_plugin_load_any("./x.so", NULL, &m, &e, msg, sizeof msg), HES_EINVAL);
-    ck_assert_int_eq(hes_plugin_load_any("./x.so", &p, NULL, &e, msg, sizeof msg), HES_EINVAL);
-    ck_assert_int_eq(hes_plugin_load("./x.so", &p, NULL, NULL, 99), HES_EINVAL);
+    ck_assert_int_eq(hes_plugin_load_any("./x.so", NULL, &m, &e, &msg), HES_EINVAL);
+    ck_assert_int_eq(hes_plugin_load_any("./x.so", &p, NULL, &e, &msg), HES_EINVAL);
+    ck_assert_int_eq(hes_plugin_load("./x.so", &p, NULL, NULL), HES_EINVAL);
 }
 END_TEST
 

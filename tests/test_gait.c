@@ -187,10 +187,10 @@ END_TEST
 /* psi of the gait's derived model by shooting, and its section state. */
 static double shooting_psi(const hes_gait *g, double *x0)
 {
-    char msg[256];
+    hes_error msg;
     hes_model *m = NULL;
-    ck_assert_msg(hes_gait_model(g, hes_problem_find("knee-biped"), &m, msg, sizeof msg) == HES_OK,
-                  "%s", msg);
+    ck_assert_msg(hes_gait_model(g, hes_problem_find("knee-biped"), &m, &msg) == HES_OK,
+                  "%s", msg.message);
     hes_system *sys = test_system_of(m);
     hes_analysis res;
     ck_assert_msg(hes_analyze(sys, 0, &res) == HES_OK, "%s", hes_system_errmsg(sys));
@@ -280,13 +280,14 @@ START_TEST(test_gait_file_reads_back_bit_for_bit)
             z[j] = 0.1 / 3 * cos(j);
     hes_gait g, h;
     ck_assert_int_eq(hes_colloc_gait(c, z, &g), HES_OK);
-    char path[] = "/tmp/hes_gait_XXXXXX", msg[256];
+    char path[] = "/tmp/hes_gait_XXXXXX";
+    hes_error msg;
     int fd = mkstemp(path);
     ck_assert_int_ge(fd, 0);
     FILE *f = fdopen(fd, "w");
     ck_assert_int_eq(hes_gait_write(&g, m, f), HES_OK);
     fclose(f);
-    ck_assert_msg(hes_gait_read(path, m, &h, msg, sizeof msg) == HES_OK, "%s", msg);
+    ck_assert_msg(hes_gait_read(path, m, &h, &msg) == HES_OK, "%s", msg.message);
     ck_assert_int_eq(h.n_phases, g.n_phases);
     ck_assert_int_eq(h.n_inputs, 3);
     for (int i = 0; i < g.n_phases; i++) {
@@ -303,16 +304,15 @@ START_TEST(test_gait_file_reads_back_bit_for_bit)
     ck_assert_int_eq(memcmp(g.params, h.params, sizeof(double) * (size_t)m->n_params), 0);
     hes_gait_free(&h);
     /* a gait of another problem, a missing file and a broken one are refused */
-    ck_assert_int_eq(hes_gait_read(path, hes_problem_find("slip-hopper"), &h, msg, sizeof msg),
+    ck_assert_int_eq(hes_gait_read(path, hes_problem_find("slip-hopper"), &h, &msg),
                      HES_EINVAL);
-    ck_assert_ptr_nonnull(strstr(msg, "knee-biped"));
+    ck_assert_ptr_nonnull(strstr(msg.message, "knee-biped"));
     char name[64];
-    ck_assert_int_eq(hes_gait_problem(path, name, sizeof name, msg, sizeof msg), HES_OK);
+    ck_assert_int_eq(hes_gait_problem(path, name, sizeof name, &msg), HES_OK);
     ck_assert_str_eq(name, "knee-biped");
-    ck_assert_int_eq(hes_gait_read("/nonexistent/gait.json", m, &h, msg, sizeof msg), HES_EINVAL);
-    ck_assert_ptr_nonnull(strstr(msg, "/nonexistent/gait.json"));
-    ck_assert_int_eq(hes_gait_problem("/nonexistent/gait.json", name, sizeof name, msg,
-                                      sizeof msg), HES_EINVAL);
+    ck_assert_int_eq(hes_gait_read("/nonexistent/gait.json", m, &h, &msg), HES_EINVAL);
+    ck_assert_ptr_nonnull(strstr(msg.message, "/nonexistent/gait.json"));
+    ck_assert_int_eq(hes_gait_problem("/nonexistent/gait.json", name, sizeof name, &msg), HES_EINVAL);
     /* a stream that cannot be written: HES_EIO */
     FILE *full = fopen("/dev/full", "w");
     if (full) {
@@ -324,7 +324,7 @@ START_TEST(test_gait_file_reads_back_bit_for_bit)
     f = fopen(path, "w");
     fputs("{\"format\": \"hes-gait\", \"version\": 1, \"problem\": \"knee-biped\"}", f);
     fclose(f);
-    ck_assert_int_eq(hes_gait_read(path, m, &h, msg, sizeof msg), HES_EINVAL);
+    ck_assert_int_eq(hes_gait_read(path, m, &h, &msg), HES_EINVAL);
     ck_assert_int_eq(h.n_phases, 0); /* left empty */
     remove(path);
     hes_gait_free(&g);

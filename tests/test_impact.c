@@ -88,9 +88,9 @@ START_TEST(test_one_frictionless_contact_is_the_closed_form)
         hes_contact_set cs = { n, 1, M, Jn, Jt, &mu };
         double pn, pt;
         hes_impact_info info;
-        char msg[256];
-        ck_assert_msg(hes_impact_anitescu_potra(&cs, v, vp, &pn, &pt, &info, msg, sizeof msg) ==
-                      HES_OK, "%s", msg);
+        hes_error msg;
+        ck_assert_msg(hes_impact_anitescu_potra(&cs, v, vp, &pn, &pt, &info, &msg) ==
+                      HES_OK, "%s", msg.message);
         ck_assert_double_eq_tol(pn, -nv / nWn, 1e-10 * (1 + fabs(nv / nWn)));
         ck_assert_double_eq_tol(pt, 0, 1e-12);
         for (int j = 0; j < n; j++)
@@ -112,9 +112,9 @@ START_TEST(test_point_mass_sticks_or_slides_by_coulomb)
     const double vxs[] = { -2, -0.7, -0.5, -0.2, 0, 0.3, 0.49, 0.8, 3 };
     for (size_t q = 0; q < sizeof vxs / sizeof *vxs; q++) {
         double v[2] = { vxs[q], -1 }, vp[2], pn, pt;
-        char msg[256];
-        ck_assert_msg(hes_impact_anitescu_potra(&cs, v, vp, &pn, &pt, NULL, msg, sizeof msg) ==
-                      HES_OK, "%s", msg);
+        hes_error msg;
+        ck_assert_msg(hes_impact_anitescu_potra(&cs, v, vp, &pn, &pt, NULL, &msg) ==
+                      HES_OK, "%s", msg.message);
         double want = fabs(vxs[q]) <= mu ? 0 : vxs[q] - mu * (vxs[q] > 0 ? 1 : -1);
         ck_assert_double_eq_tol(vp[0], want, 1e-12);
         ck_assert_double_eq_tol(vp[1], 0, 1e-12);
@@ -154,9 +154,9 @@ START_TEST(test_rocking_block_comes_to_rest_under_anitescu_potra)
     hes_contact_set cs = rocking_block(M, Jn, Jt, mu, &I);
     double v[3] = { 0, -1, 0 }, vp[3], pn[2], pt[2];
     hes_impact_info info;
-    char msg[256];
-    ck_assert_msg(hes_impact_anitescu_potra(&cs, v, vp, pn, pt, &info, msg, sizeof msg) ==
-                  HES_OK, "%s", msg);
+    hes_error msg;
+    ck_assert_msg(hes_impact_anitescu_potra(&cs, v, vp, pn, pt, &info, &msg) ==
+                  HES_OK, "%s", msg.message);
     for (int j = 0; j < 3; j++)
         ck_assert_double_eq_tol(vp[j], 0, 1e-12);
     ck_assert_double_eq_tol(pn[0] + pn[1], 1, 1e-12);   /* the momentum m |vy| */
@@ -185,9 +185,8 @@ START_TEST(test_rocking_block_sequential_orders_pivot_on_either_corner)
         int order[2] = { o, 1 - o };
         double v[3] = { 0, -1, 0 }, vp[3], pn[2], pt[2], sg = o == 0 ? 1 : -1;
         hes_impact_info info;
-        char msg[256];
-        ck_assert_msg(hes_impact_sequential(&cs, order, 2, 100, v, vp, pn, pt, &info, msg,
-                                            sizeof msg) == HES_OK, "%s", msg);
+        hes_error msg;
+        ck_assert_msg(hes_impact_sequential(&cs, order, 2, 100, v, vp, pn, pt, &info, &msg) == HES_OK, "%s", msg.message);
         ck_assert_int_eq(info.lcps, 2);
         ck_assert_double_eq_tol(vp[0], sg * 0.21, 1e-12);
         ck_assert_double_eq_tol(vp[1], 0.105, 1e-12);
@@ -200,13 +199,11 @@ START_TEST(test_rocking_block_sequential_orders_pivot_on_either_corner)
     /* an order naming no contact, and a pass limit too small */
     int bad[1] = { 2 }, ab[2] = { 0, 1 };
     double v[3] = { 0, -1, 0 }, vp[3];
-    char msg[256];
-    ck_assert_int_eq(hes_impact_sequential(&cs, bad, 1, 10, v, vp, NULL, NULL, NULL, msg,
-                                           sizeof msg), HES_EINVAL);
-    ck_assert_msg(strstr(msg, "order[0] = 2"), "%s", msg);
+    hes_error msg;
+    ck_assert_int_eq(hes_impact_sequential(&cs, bad, 1, 10, v, vp, NULL, NULL, NULL, &msg), HES_EINVAL);
+    ck_assert_msg(strstr(msg.message, "order[0] = 2"), "%s", msg.message);
     /* one pass suffices for the block (B's impact leaves A lifting) */
-    ck_assert_int_eq(hes_impact_sequential(&cs, ab, 2, 1, v, vp, NULL, NULL, NULL, msg,
-                                           sizeof msg), HES_OK);
+    ck_assert_int_eq(hes_impact_sequential(&cs, ab, 2, 1, v, vp, NULL, NULL, NULL, &msg), HES_OK);
     /* a frictionless point mass in a V of walls at +-30 degrees from the
      * vertical: each impact sends it into the other wall with its speed
      * times cos(120 degrees) = -1/2 (Zeno), so the speed after p passes is
@@ -218,12 +215,10 @@ START_TEST(test_rocking_block_sequential_orders_pivot_on_either_corner)
     const double mu0[2] = { 0, 0 };
     hes_contact_set vee = { 2, 2, Mp, Jv, Jw, mu0 };
     double u[2] = { 0.3, -1 };
-    ck_assert_int_eq(hes_impact_sequential(&vee, ab, 2, 5, u, vp, NULL, NULL, NULL, msg,
-                                           sizeof msg), HES_EMAXITER);
-    ck_assert_msg(strstr(msg, "after 5 passes"), "%s", msg);
+    ck_assert_int_eq(hes_impact_sequential(&vee, ab, 2, 5, u, vp, NULL, NULL, NULL, &msg), HES_EMAXITER);
+    ck_assert_msg(strstr(msg.message, "after 5 passes"), "%s", msg.message);
     hes_impact_info zi;
-    ck_assert_int_eq(hes_impact_sequential(&vee, ab, 2, 50, u, vp, NULL, NULL, &zi, msg,
-                                           sizeof msg), HES_OK);
+    ck_assert_int_eq(hes_impact_sequential(&vee, ab, 2, 50, u, vp, NULL, NULL, &zi, &msg), HES_OK);
     ck_assert_msg(hypot(vp[0], vp[1]) < 1e-7 && zi.lcps > 20 && zi.lcps < 40,
                   "Zeno limit: |v+| = %g after %d impacts", hypot(vp[0], vp[1]), zi.lcps);
 }
@@ -309,10 +304,10 @@ START_TEST(test_random_contact_sets_dissipate_and_complement)
             v[j] = uniform(-2, 2);
         hes_contact_set cs = { n, k, M, Jn, Jt, mu };
         hes_impact_info info;
-        char msg[512];
-        hes_status st = hes_impact_anitescu_potra(&cs, v, vp, pn, pt, &info, msg, sizeof msg);
+        hes_error msg;
+        hes_status st = hes_impact_anitescu_potra(&cs, v, vp, pn, pt, &info, &msg);
         double dist = hull_distance(&cs);
-        if (st == HES_EINVAL && strstr(msg, "not pointed")) {
+        if (st == HES_EINVAL && strstr(msg.message, "not pointed")) {
             /* refused: Gilbert's algorithm brings the hull of its cones'
                edges (unit M^-1-length) to the origin (a pointed cone's
                hull stays away from it) */
@@ -321,7 +316,7 @@ START_TEST(test_random_contact_sets_dissipate_and_complement)
             refused++;
             continue;
         }
-        ck_assert_msg(st == HES_OK, "rep %d (n %d, k %d): %s", rep, n, k, msg);
+        ck_assert_msg(st == HES_OK, "rep %d (n %d, k %d): %s", rep, n, k, msg.message);
         ck_assert_msg(dist > 1e-7, "rep %d solved with the hull %g from the origin", rep, dist);
         solved++;
         rescued += info.solver >= 1;
@@ -366,25 +361,24 @@ START_TEST(test_friction_beyond_double_precision_is_refused)
     for (size_t q = 0; q < sizeof mus / sizeof *mus; q++) {
         double mu = mus[q], v[2] = { 1, -1 }, vp[2] = { NAN, NAN }, caps[20];
         hes_contact_set cs = { 2, 1, M, Jn, Jt, &mu };
-        char msg[512];
+        hes_error msg;
         hes_impact_info info;
-        hes_status st = hes_impact_anitescu_potra(&cs, v, vp, NULL, NULL, &info, msg, sizeof msg);
+        hes_status st = hes_impact_anitescu_potra(&cs, v, vp, NULL, NULL, &info, &msg);
         for (int i = 0; i < 20; i++)
             caps[i] = 1;
         hes_routh_options ro = { 0.25, 20, 0, 0 };
         double vr[2] = { NAN, NAN };
-        hes_status sr = hes_impact_routh(&cs, v, &ro, caps, vr, NULL, NULL, NULL, NULL, msg,
-                                         sizeof msg);
+        hes_status sr = hes_impact_routh(&cs, v, &ro, caps, vr, NULL, NULL, NULL, NULL, &msg);
         if (mu <= HES_IMPACT_MU_MAX) {
-            ck_assert_msg(st == HES_OK && sr == HES_OK, "mu %g: %s", mu, msg);
+            ck_assert_msg(st == HES_OK && sr == HES_OK, "mu %g: %s", mu, msg.message);
             ck_assert_msg(fabs(vp[0]) < 1e-9 && fabs(vp[1]) < 1e-9 && fabs(vr[0]) < 1e-9 &&
                           fabs(vr[1]) < 1e-9, "mu %g: v+ (%g, %g), Routh (%g, %g): it sticks",
                           mu, vp[0], vp[1], vr[0], vr[1]);
             ck_assert(info.energy_after <= info.energy_before);
         } else {
-            ck_assert_msg(st == HES_EINVAL && sr == HES_EINVAL && strstr(msg, "friction"),
+            ck_assert_msg(st == HES_EINVAL && sr == HES_EINVAL && strstr(msg.message, "friction"),
                           "mu %g: statuses %d, %d, v+ (%g, %g): %s", mu, st, sr, vp[0], vp[1],
-                          msg);
+                          msg.message);
         }
     }
 }
@@ -403,16 +397,16 @@ START_TEST(test_cone_that_is_not_pointed_is_refused)
     const double M[1] = { 1 }, Jn[5] = { 1, 1, 1, 1, 1 }, Jt[5] = { 0.5, -0.3, 0.8, -1, 0.2 };
     double mu[5], v[1] = { -1 }, vp[1], pn[5];
     hes_contact_set cs = { 1, 5, M, Jn, Jt, mu };
-    char msg[512];
+    hes_error msg;
     for (int i = 0; i < 5; i++)
         mu[i] = 10;
-    ck_assert_int_eq(hes_impact_anitescu_potra(&cs, v, vp, pn, NULL, NULL, msg, sizeof msg),
+    ck_assert_int_eq(hes_impact_anitescu_potra(&cs, v, vp, pn, NULL, NULL, &msg),
                      HES_EINVAL);
-    ck_assert_msg(strstr(msg, "not pointed"), "%s", msg);
+    ck_assert_msg(strstr(msg.message, "not pointed"), "%s", msg.message);
     for (int i = 0; i < 5; i++)
         mu[i] = 0.5;
-    ck_assert_msg(hes_impact_anitescu_potra(&cs, v, vp, pn, NULL, NULL, msg, sizeof msg) ==
-                  HES_OK, "%s", msg);
+    ck_assert_msg(hes_impact_anitescu_potra(&cs, v, vp, pn, NULL, NULL, &msg) ==
+                  HES_OK, "%s", msg.message);
     double sum = 0;
     for (int i = 0; i < 5; i++)
         sum += pn[i];
@@ -426,25 +420,25 @@ START_TEST(test_bad_contact_sets_are_refused)
     const double M[4] = { 1, 0, 0, 1 }, Mbad[4] = { 1, 2, 2, 1 }, Jn[2] = { 0, 1 },
                  Jt[2] = { 1, 0 }, mu = 0.5, muneg = -1;
     double v[2] = { 0, -1 }, vp[2];
-    char msg[256];
+    hes_error msg;
     hes_contact_set cs = { 2, 1, M, Jn, Jt, &muneg };
-    ck_assert_int_eq(hes_impact_anitescu_potra(&cs, v, vp, NULL, NULL, NULL, msg, sizeof msg),
+    ck_assert_int_eq(hes_impact_anitescu_potra(&cs, v, vp, NULL, NULL, NULL, &msg),
                      HES_EINVAL);
-    ck_assert_msg(strstr(msg, "mu = -1"), "%s", msg);
+    ck_assert_msg(strstr(msg.message, "mu = -1"), "%s", msg.message);
     cs.mu = &mu;
     cs.M = Mbad;
-    ck_assert_int_eq(hes_impact_anitescu_potra(&cs, v, vp, NULL, NULL, NULL, msg, sizeof msg),
+    ck_assert_int_eq(hes_impact_anitescu_potra(&cs, v, vp, NULL, NULL, NULL, &msg),
                      HES_EINVAL);
-    ck_assert_msg(strstr(msg, "positive definite"), "%s", msg);
+    ck_assert_msg(strstr(msg.message, "positive definite"), "%s", msg.message);
     cs.M = M;
     cs.k = 0;
-    ck_assert_int_eq(hes_impact_anitescu_potra(&cs, v, vp, NULL, NULL, NULL, msg, sizeof msg),
+    ck_assert_int_eq(hes_impact_anitescu_potra(&cs, v, vp, NULL, NULL, NULL, &msg),
                      HES_EINVAL);
     cs.k = 1;
     v[0] = NAN;
-    ck_assert_int_eq(hes_impact_anitescu_potra(&cs, v, vp, NULL, NULL, NULL, msg, sizeof msg),
+    ck_assert_int_eq(hes_impact_anitescu_potra(&cs, v, vp, NULL, NULL, NULL, &msg),
                      HES_EINVAL);
-    ck_assert_msg(strstr(msg, "not finite"), "%s", msg);
+    ck_assert_msg(strstr(msg.message, "not finite"), "%s", msg.message);
 }
 END_TEST
 

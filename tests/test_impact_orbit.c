@@ -28,13 +28,13 @@ static int analyze(const char *name, int samples, int threads, hes_impact_orbit 
 {
     *sys = test_system(name);
     hes_impact_orbit_options o = { -1, { samples, { 0, 0, 0, 1 }, 0, threads, 0, 0 } };
-    char msg[512];
-    hes_status st = hes_impact_orbit_analyze(*sys, NULL, &o, r, msg, sizeof msg);
+    hes_error msg;
+    hes_status st = hes_impact_orbit_analyze(*sys, NULL, &o, r, &msg);
     if (st == HES_ESOLVER) {
-        printf("test_impact_orbit: %s: skipped\n", msg);
+        printf("test_impact_orbit: %s: skipped\n", msg.message);
         return 0;
     }
-    ck_assert_msg(st == HES_OK, "%s", msg);
+    ck_assert_msg(st == HES_OK, "%s", msg.message);
     return 1;
 }
 
@@ -52,12 +52,12 @@ START_TEST(test_no_trailing_impulse_is_the_nominal_orbit)
         caps[2 * s] = 1;        /* the swing foot, landing */
         caps[2 * s + 1] = 0;    /* the stance foot: no impulse */
     }
-    char msg[512];
+    hes_error msg;
     for (int e = 0; e < 2; e++) {
         hes_routh_options ro = { e ? 0.05 : 0.2, 20, 0, 0 };
         double psi;
-        ck_assert_msg(hes_impact_orbit_psi(sys, &r, &ro, caps, &psi, msg, sizeof msg) == HES_OK,
-                      "%s", msg);
+        ck_assert_msg(hes_impact_orbit_psi(sys, &r, &ro, caps, &psi, &msg) == HES_OK,
+                      "%s", msg.message);
         ck_assert_msg(fabs(psi - r.psi_nominal) < 1e-8, "h %g: psi %.12f, nominal %.12f", ro.h,
                       psi, r.psi_nominal);
     }
@@ -81,11 +81,11 @@ START_TEST(test_every_orbit_failing_is_an_error_not_nan)
     ck_assert_int_eq(hes_system_set_settings(sys, &set), HES_OK);
     hes_impact_orbit_options o = { -1, { 4, { 0, 0, 0, 1 }, 0, 1, 0, 0 } };
     hes_impact_orbit r;
-    char msg[512];
-    hes_status st = hes_impact_orbit_analyze(sys, &an, &o, &r, msg, sizeof msg);
+    hes_error msg;
+    hes_status st = hes_impact_orbit_analyze(sys, &an, &o, &r, &msg);
     if (st != HES_ESOLVER) {
-        ck_assert_msg(st == HES_ENOORBIT && strstr(msg, "failed"), "status %d: %s", (int)st,
-                      msg);
+        ck_assert_msg(st == HES_ENOORBIT && strstr(msg.message, "failed"), "status %d: %s", (int)st,
+                      msg.message);
         ck_assert_ptr_null(r.psi);     /* freed: nothing to read */
     }
     hes_analysis_free(&an);
@@ -131,9 +131,9 @@ START_TEST(test_a_model_without_a_frictional_impact_is_refused)
     hes_system *sys = test_system("slip-hopper");
     hes_impact_orbit_options o = { -1, { 4, { 0, 0, 0, 0 }, 0, 1, 0, 0 } };
     hes_impact_orbit r;
-    char msg[512];
-    ck_assert_int_eq(hes_impact_orbit_analyze(sys, NULL, &o, &r, msg, sizeof msg), HES_EINVAL);
-    ck_assert_msg(strstr(msg, "frictional contacts"), "%s", msg);
+    hes_error msg;
+    ck_assert_int_eq(hes_impact_orbit_analyze(sys, NULL, &o, &r, &msg), HES_EINVAL);
+    ck_assert_msg(strstr(msg.message, "frictional contacts"), "%s", msg.message);
     hes_system_destroy(sys);
 }
 END_TEST

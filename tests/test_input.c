@@ -32,14 +32,14 @@ START_TEST(test_a_regular_file_is_read_exactly_and_nul_terminated)
     ck_assert_ptr_nonnull(f);
     fwrite("a\0b\nc", 1, 5, f);
     fclose(f);
-    ck_assert_int_eq(hes_input_read(path, 0, &data, &n, NULL, 0), HES_OK);
+    ck_assert_int_eq(hes_input_read(path, 0, &data, &n, NULL), HES_OK);
     ck_assert_uint_eq(n, 5);
     ck_assert(memcmp(data, "a\0b\nc", 5) == 0 && data[5] == '\0');
     free(data);
-    char msg[256];
-    ck_assert_int_eq(hes_input_read(path, 4, &data, &n, msg, sizeof msg), HES_EINVAL);
+    hes_error msg;
+    ck_assert_int_eq(hes_input_read(path, 4, &data, &n, &msg), HES_EINVAL);
     ck_assert_ptr_null(data);
-    ck_assert_msg(strstr(msg, "more than the 4 bytes"), "%s", msg);
+    ck_assert_msg(strstr(msg.message, "more than the 4 bytes"), "%s", msg.message);
     unlink(path);
     rmdir(dir);
 }
@@ -48,22 +48,23 @@ END_TEST
 START_TEST(test_a_fifo_a_device_and_a_directory_are_refused_at_once)
 {
     make_dir();
-    char path[128], msg[256], *data;
+    char path[128], *data;
+    hes_error msg;
     snprintf(path, sizeof path, "%s/fifo", dir);
     ck_assert_int_eq(mkfifo(path, 0600), 0);
     /* no writer: a blocking open(2) would never return (the test's
        timeout would fail it) */
-    ck_assert_int_eq(hes_input_read(path, 0, &data, NULL, msg, sizeof msg), HES_EINVAL);
-    ck_assert_msg(strstr(msg, "FIFO"), "%s", msg);
-    ck_assert_int_eq(hes_input_read("/dev/zero", 0, &data, NULL, msg, sizeof msg), HES_EINVAL);
-    ck_assert_msg(strstr(msg, "device"), "%s", msg);
-    ck_assert_int_eq(hes_input_read(dir, 0, &data, NULL, msg, sizeof msg), HES_EINVAL);
-    ck_assert_msg(strstr(msg, "directory"), "%s", msg);
+    ck_assert_int_eq(hes_input_read(path, 0, &data, NULL, &msg), HES_EINVAL);
+    ck_assert_msg(strstr(msg.message, "FIFO"), "%s", msg.message);
+    ck_assert_int_eq(hes_input_read("/dev/zero", 0, &data, NULL, &msg), HES_EINVAL);
+    ck_assert_msg(strstr(msg.message, "device"), "%s", msg.message);
+    ck_assert_int_eq(hes_input_read(dir, 0, &data, NULL, &msg), HES_EINVAL);
+    ck_assert_msg(strstr(msg.message, "directory"), "%s", msg.message);
     snprintf(path, sizeof path, "%s/none", dir);
-    ck_assert_int_eq(hes_input_read(path, 0, &data, NULL, msg, sizeof msg), HES_ENOTFOUND);
-    ck_assert_msg(strstr(msg, "No such file"), "%s", msg);
+    ck_assert_int_eq(hes_input_read(path, 0, &data, NULL, &msg), HES_ENOTFOUND);
+    ck_assert_msg(strstr(msg.message, "No such file"), "%s", msg.message);
     int fd;
-    ck_assert_int_eq(hes_input_open("/dev/full", 0, &fd, NULL, msg, sizeof msg), HES_EINVAL);
+    ck_assert_int_eq(hes_input_open("/dev/full", 0, &fd, NULL, &msg), HES_EINVAL);
     ck_assert_int_eq(fd, -1);
     snprintf(path, sizeof path, "%s/fifo", dir);
     unlink(path);

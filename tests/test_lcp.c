@@ -32,9 +32,9 @@ START_TEST(test_two_by_two_by_hand)
     const double M[4] = { 2, 1, 1, 2 }, q[2] = { -5, -6 };
     double z[2], w[2];
     hes_lcp_info info;
-    char msg[256];
-    ck_assert_msg(hes_lcp_solve(2, M, q, 1e-12, z, w, &info, msg, sizeof msg) == HES_OK, "%s",
-                  msg);
+    hes_error msg;
+    ck_assert_msg(hes_lcp_solve(2, M, q, 1e-12, z, w, &info, &msg) == HES_OK, "%s",
+                  msg.message);
     ck_assert_double_eq_tol(z[0], 4.0 / 3, 1e-13);
     ck_assert_double_eq_tol(z[1], 7.0 / 3, 1e-13);
     ck_assert_double_eq_tol(w[0], 0, 1e-13);
@@ -42,13 +42,13 @@ START_TEST(test_two_by_two_by_hand)
     ck_assert(info.residual <= 1e-12 && info.pivots >= 1);
     /* q = (-5, 6): only z_1 positive: z = (2.5, 0), w = (0, 8.5) */
     const double q2[2] = { -5, 6 };
-    ck_assert_int_eq(hes_lcp_solve(2, M, q2, 1e-12, z, w, &info, msg, sizeof msg), HES_OK);
+    ck_assert_int_eq(hes_lcp_solve(2, M, q2, 1e-12, z, w, &info, &msg), HES_OK);
     ck_assert_double_eq_tol(z[0], 2.5, 1e-13);
     ck_assert_double_eq_tol(z[1], 0, 1e-13);
     ck_assert_double_eq_tol(w[1], 8.5, 1e-12);
     /* q >= 0: z = 0, w = q */
     const double q3[2] = { 1, 0 };
-    ck_assert_int_eq(hes_lcp_solve(2, M, q3, 1e-12, z, w, &info, msg, sizeof msg), HES_OK);
+    ck_assert_int_eq(hes_lcp_solve(2, M, q3, 1e-12, z, w, &info, &msg), HES_OK);
     ck_assert(z[0] == 0 && z[1] == 0 && w[0] == 1 && w[1] == 0);
 }
 END_TEST
@@ -120,9 +120,9 @@ START_TEST(test_random_p_matrices_against_exhaustive_search)
             exhaustive(n, M, q, zx, &count);
             ck_assert_int_eq(count, 1);
             hes_lcp_info info;
-            char msg[256];
-            ck_assert_msg(hes_lcp_solve(n, M, q, 1e-9, z, w, &info, msg, sizeof msg) == HES_OK,
-                          "n %d: %s", n, msg);
+            hes_error msg;
+            ck_assert_msg(hes_lcp_solve(n, M, q, 1e-9, z, w, &info, &msg) == HES_OK,
+                          "n %d: %s", n, msg.message);
             for (int i = 0; i < n; i++)
                 worst = fmax(worst, fabs(z[i] - zx[i]) / (1 + fabs(zx[i])));
             worst_res = fmax(worst_res, info.residual);
@@ -138,23 +138,23 @@ END_TEST
 
 START_TEST(test_infeasible_and_bad_problems_are_refused)
 {
-    char msg[256];
+    hes_error msg;
     double z[2], w[2];
     const double M1 = -1, q1 = -1, M[4] = { 1, 0, 0, 1 }, q[2] = { -1, -1 };
-    ck_assert_int_eq(hes_lcp_solve(0, M, q, 1e-9, z, w, NULL, msg, sizeof msg), HES_EINVAL);
-    ck_assert_int_eq(hes_lcp_solve(2, NULL, q, 1e-9, z, w, NULL, msg, sizeof msg), HES_EINVAL);
-    ck_assert_int_eq(hes_lcp_solve(2, M, q, 0, z, w, NULL, msg, sizeof msg), HES_EINVAL);
+    ck_assert_int_eq(hes_lcp_solve(0, M, q, 1e-9, z, w, NULL, &msg), HES_EINVAL);
+    ck_assert_int_eq(hes_lcp_solve(2, NULL, q, 1e-9, z, w, NULL, &msg), HES_EINVAL);
+    ck_assert_int_eq(hes_lcp_solve(2, M, q, 0, z, w, NULL, &msg), HES_EINVAL);
     const double qn[2] = { NAN, 1 };
-    ck_assert_int_eq(hes_lcp_solve(2, M, qn, 1e-9, z, w, NULL, msg, sizeof msg), HES_EINVAL);
-    ck_assert_msg(strstr(msg, "not finite"), "%s", msg);
+    ck_assert_int_eq(hes_lcp_solve(2, M, qn, 1e-9, z, w, NULL, &msg), HES_EINVAL);
+    ck_assert_msg(strstr(msg.message, "not finite"), "%s", msg.message);
     if (!have_solver())
         return;
     /* w = -z - 1 >= 0 has no z >= 0 */
-    ck_assert_int_eq(hes_lcp_solve(1, &M1, &q1, 1e-9, z, w, NULL, msg, sizeof msg), HES_ELCP);
-    ck_assert_msg(strstr(msg, "no solution"), "%s", msg);
+    ck_assert_int_eq(hes_lcp_solve(1, &M1, &q1, 1e-9, z, w, NULL, &msg), HES_ELCP);
+    ck_assert_msg(strstr(msg.message, "no solution"), "%s", msg.message);
     /* M = [0 -1; 1 0] (skew, copositive-plus), q = (-1, -1): w_1 = -z_2 - 1 < 0 always */
     const double Ms[4] = { 0, 1, -1, 0 };
-    ck_assert_int_eq(hes_lcp_solve(2, Ms, q, 1e-9, z, w, NULL, msg, sizeof msg), HES_ELCP);
+    ck_assert_int_eq(hes_lcp_solve(2, Ms, q, 1e-9, z, w, NULL, &msg), HES_ELCP);
     ck_assert_str_eq(hes_strerror(HES_ELCP), "complementarity problem unsolved");
     ck_assert_int_eq(hes_status_exit_code(HES_ELCP), 1);
 }

@@ -367,9 +367,9 @@ START_TEST(test_field_jacobian_through_chart_inputs_and_drag_matches_differences
     wrong.field = hes_mech_field_dx;
     hes_model bad = cart_model;
     bad.modes = &wrong;
-    char msg[256];
-    ck_assert_int_eq(hes_model_validate(&bad, msg, sizeof msg), HES_EINVAL);
-    ck_assert_ptr_nonnull(strstr(msg, "hes_mech_field_dx"));
+    hes_error msg;
+    ck_assert_int_eq(hes_model_validate(&bad, &msg), HES_EINVAL);
+    ck_assert_ptr_nonnull(strstr(msg.message, "hes_mech_field_dx"));
 }
 END_TEST
 

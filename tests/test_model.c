@@ -84,59 +84,59 @@ START_TEST(test_validate_accepts_every_builtin_model)
 {
     ck_assert_int_ge(hes_problem_count(), 2);
     for (int i = 0; i < hes_problem_count(); i++) {
-        char msg[256] = "";
+        hes_error msg = {""};
         const hes_model *m = hes_problem_get(i);
         ck_assert_ptr_nonnull(m);
-        ck_assert_msg(hes_model_validate(m, msg, sizeof msg) == HES_OK,
-                      "built-in '%s' rejected: %s", m->name, msg);
+        ck_assert_msg(hes_model_validate(m, &msg) == HES_OK,
+                      "built-in '%s' rejected: %s", m->name, msg.message);
     }
 }
 END_TEST
 
 START_TEST(test_validate_accepts_simulation_only_model_without_orbit)
 {
-    char msg[256] = "";
+    hes_error msg = {""};
     ck_assert(test_bouncing_ball.orbit.guess == NULL);
-    ck_assert_msg(hes_model_validate(&test_bouncing_ball, msg, sizeof msg) == HES_OK,
-                  "bouncing ball rejected: %s", msg);
-    ck_assert_int_eq(hes_model_validate(&test_bouncing_ball_up, msg, sizeof msg), HES_OK);
+    ck_assert_msg(hes_model_validate(&test_bouncing_ball, &msg) == HES_OK,
+                  "bouncing ball rejected: %s", msg.message);
+    ck_assert_int_eq(hes_model_validate(&test_bouncing_ball_up, &msg), HES_OK);
 }
 END_TEST
 
 START_TEST(test_validate_rejects_wrong_abi_with_message)
 {
-    char msg[256] = "";
+    hes_error msg = {""};
     hes_model m = test_bouncing_ball;
     m.abi = HES_MODEL_ABI + 1;
-    ck_assert_int_eq(hes_model_validate(&m, msg, sizeof msg), HES_EINVAL);
-    ck_assert_msg(contains_ci(msg, "abi"), "message does not mention the ABI: '%s'", msg);
+    ck_assert_int_eq(hes_model_validate(&m, &msg), HES_EINVAL);
+    ck_assert_msg(contains_ci(msg.message, "abi"), "message does not mention the ABI: '%s'", msg.message);
     /* a NULL message buffer is allowed */
-    ck_assert_int_eq(hes_model_validate(&m, NULL, 0), HES_EINVAL);
+    ck_assert_int_eq(hes_model_validate(&m, NULL), HES_EINVAL);
 }
 END_TEST
 
 START_TEST(test_validate_rejects_transition_to_nonexistent_mode)
 {
-    char msg[256] = "";
+    hes_error msg = {""};
     hes_transition tr[1];
     hes_model m = test_bouncing_ball;
     tr[0] = test_bouncing_ball.transitions[0];
     tr[0].to = 1; /* the ball has one mode */
     m.transitions = tr;
-    ck_assert_int_eq(hes_model_validate(&m, msg, sizeof msg), HES_EINVAL);
-    ck_assert_msg(has_word(msg, "bounce"), "message does not name the transition: '%s'", msg);
+    ck_assert_int_eq(hes_model_validate(&m, &msg), HES_EINVAL);
+    ck_assert_msg(has_word(msg.message, "bounce"), "message does not name the transition: '%s'", msg.message);
 
     tr[0] = test_bouncing_ball.transitions[0];
     tr[0].from = -1;
-    msg[0] = '\0';
-    ck_assert_int_eq(hes_model_validate(&m, msg, sizeof msg), HES_EINVAL);
-    ck_assert_msg(has_word(msg, "bounce"), "message does not name the transition: '%s'", msg);
+    msg.message[0] = '\0';
+    ck_assert_int_eq(hes_model_validate(&m, &msg), HES_EINVAL);
+    ck_assert_msg(has_word(msg.message, "bounce"), "message does not name the transition: '%s'", msg.message);
 }
 END_TEST
 
 START_TEST(test_validate_rejects_dimension_change_without_reset)
 {
-    char msg[256] = "";
+    hes_error msg = {""};
     hes_mode modes[2];
     hes_transition tr[1];
     hes_model m = test_bouncing_ball;
@@ -153,18 +153,18 @@ START_TEST(test_validate_rejects_dimension_change_without_reset)
     m.n_modes = 2;
     m.modes = modes;
     m.transitions = tr;
-    ck_assert_int_eq(hes_model_validate(&m, msg, sizeof msg), HES_EINVAL);
-    ck_assert_msg(has_word(msg, "bounce"), "message does not name the transition: '%s'", msg);
+    ck_assert_int_eq(hes_model_validate(&m, &msg), HES_EINVAL);
+    ck_assert_msg(has_word(msg.message, "bounce"), "message does not name the transition: '%s'", msg.message);
 
     /* the same structure with a reset map is valid: the reset was the problem */
     tr[0].reset = test_bouncing_ball.transitions[0].reset;
-    ck_assert_int_eq(hes_model_validate(&m, msg, sizeof msg), HES_OK);
+    ck_assert_int_eq(hes_model_validate(&m, &msg), HES_OK);
 }
 END_TEST
 
 START_TEST(test_validate_rejects_duplicate_parameter_names)
 {
-    char msg[256] = "";
+    hes_error msg = {""};
     hes_param params[3];
     hes_model m = test_bouncing_ball;
     params[0] = test_bouncing_ball.params[0];
@@ -173,17 +173,17 @@ START_TEST(test_validate_rejects_duplicate_parameter_names)
     params[2].description = "a second alpha";
     m.n_params = 3;
     m.params = params;
-    ck_assert_int_eq(hes_model_validate(&m, msg, sizeof msg), HES_EINVAL);
-    ck_assert_msg(has_word(msg, "alpha"), "message does not name the parameter: '%s'", msg);
+    ck_assert_int_eq(hes_model_validate(&m, &msg), HES_EINVAL);
+    ck_assert_msg(has_word(msg.message, "alpha"), "message does not name the parameter: '%s'", msg.message);
 
     params[2].name = "beta";
-    ck_assert_int_eq(hes_model_validate(&m, msg, sizeof msg), HES_OK);
+    ck_assert_int_eq(hes_model_validate(&m, &msg), HES_OK);
 }
 END_TEST
 
 START_TEST(test_validate_rejects_empty_parameter_range)
 {
-    char msg[256] = "";
+    hes_error msg = {""};
     hes_param params[2];
     hes_model m = test_bouncing_ball;
     params[0] = test_bouncing_ball.params[0];
@@ -191,18 +191,18 @@ START_TEST(test_validate_rejects_empty_parameter_range)
     params[0].min = 1.0;
     params[0].max = 0.0;
     m.params = params;
-    ck_assert_int_eq(hes_model_validate(&m, msg, sizeof msg), HES_EINVAL);
-    ck_assert_msg(has_word(msg, "alpha"), "message does not name the parameter: '%s'", msg);
+    ck_assert_int_eq(hes_model_validate(&m, &msg), HES_EINVAL);
+    ck_assert_msg(has_word(msg.message, "alpha"), "message does not name the parameter: '%s'", msg.message);
 
     params[0].max = NAN; /* not a range either */
-    msg[0] = '\0';
-    ck_assert_int_eq(hes_model_validate(&m, msg, sizeof msg), HES_EINVAL);
-    ck_assert_msg(has_word(msg, "alpha"), "message does not name the parameter: '%s'", msg);
+    msg.message[0] = '\0';
+    ck_assert_int_eq(hes_model_validate(&m, &msg), HES_EINVAL);
+    ck_assert_msg(has_word(msg.message, "alpha"), "message does not name the parameter: '%s'", msg.message);
 
     /* a single point is a valid closed range (with the default on it: a
      * default outside the range is refused) */
     params[0].min = params[0].max = params[0].value = 0.25;
-    ck_assert_int_eq(hes_model_validate(&m, msg, sizeof msg), HES_OK);
+    ck_assert_int_eq(hes_model_validate(&m, &msg), HES_OK);
 }
 END_TEST
 
@@ -277,19 +277,19 @@ static void copy_model(model_copy *c, const char *problem)
         c->spec.virtual_events = c->virtual_events;
         c->m.trajopt = &c->spec;
     }
-    char msg[512] = "";
-    ck_assert_msg(hes_model_validate(&c->m, msg, sizeof msg) == HES_OK,
-                  "the copy of '%s' is invalid: %s", problem, msg);
+    hes_error msg = {""};
+    ck_assert_msg(hes_model_validate(&c->m, &msg) == HES_OK,
+                  "the copy of '%s' is invalid: %s", problem, msg.message);
 }
 
 /* The copy is refused, and the message names `word`. */
 #define ck_assert_refused_naming(c, word)                                              \
     do {                                                                               \
-        char msg_[512] = "";                                                           \
-        ck_assert_msg(hes_model_validate(&(c)->m, msg_, sizeof msg_) == HES_EINVAL,    \
+        hes_error msg_ = {""};                                                         \
+        ck_assert_msg(hes_model_validate(&(c)->m, &msg_) == HES_EINVAL,                \
                       "a model with a bad %s is accepted", (word));                    \
-        ck_assert_msg(has_word(msg_, (word)), "message does not name '%s': '%s'",      \
-                      (word), msg_);                                                   \
+        ck_assert_msg(has_word(msg_.message, (word)), "message does not name '%s': '%s'", \
+                      (word), msg_.message);                                           \
     } while (0)
 
 START_TEST(test_validate_names_each_bad_orbit_field)
@@ -345,15 +345,15 @@ END_TEST
 START_TEST(test_validate_says_an_orbit_spec_without_unknowns_has_nothing_to_solve)
 {
     model_copy c;
-    char msg[512] = "";
+    hes_error msg = {""};
     copy_model(&c, "knee-biped");
     c.m.orbit.n_free_states = 0;
     c.m.orbit.n_residual = 0;
-    ck_assert_int_eq(hes_model_validate(&c.m, msg, sizeof msg), HES_EINVAL);
+    ck_assert_int_eq(hes_model_validate(&c.m, &msg), HES_EINVAL);
     /* not "0 unknowns but 0 residual components" */
-    ck_assert_msg(strstr(msg, "nothing to solve"), "message: '%s'", msg);
-    ck_assert_msg(has_word(msg, "n_free_states") && has_word(msg, "n_free_params"),
-                  "message does not name the fields: '%s'", msg);
+    ck_assert_msg(strstr(msg.message, "nothing to solve"), "message: '%s'", msg.message);
+    ck_assert_msg(has_word(msg.message, "n_free_states") && has_word(msg.message, "n_free_params"),
+                  "message does not name the fields: '%s'", msg.message);
 }
 END_TEST
 
@@ -784,22 +784,22 @@ START_TEST(test_system_new_says_why_a_model_is_refused)
 {
     model_copy c;
     hes_system *sys = (hes_system *)&c; /* must be set to NULL on failure */
-    char msg[512] = "";
+    hes_error msg = {""};
     copy_model(&c, "knee-biped");
     c.m.orbit.n_sequence = -1;
-    ck_assert_int_eq(hes_system_new(&c.m, &sys, msg, sizeof msg), HES_EINVAL);
+    ck_assert_int_eq(hes_system_new(&c.m, &sys, &msg), HES_EINVAL);
     ck_assert_ptr_null(sys);
-    ck_assert_msg(has_word(msg, "n_sequence"), "message does not say why: '%s'", msg);
+    ck_assert_msg(has_word(msg.message, "n_sequence"), "message does not say why: '%s'", msg.message);
     ck_assert_ptr_null(test_system_of(&c.m));
     /* a NULL message buffer is allowed */
-    ck_assert_int_eq(hes_system_new(&c.m, &sys, NULL, 0), HES_EINVAL);
-    ck_assert_int_eq(hes_system_new(NULL, &sys, msg, sizeof msg), HES_EINVAL);
-    ck_assert_msg(msg[0] != '\0', "no message for a NULL model");
+    ck_assert_int_eq(hes_system_new(&c.m, &sys, NULL), HES_EINVAL);
+    ck_assert_int_eq(hes_system_new(NULL, &sys, &msg), HES_EINVAL);
+    ck_assert_msg(msg.message[0] != '\0', "no message for a NULL model");
     /* and a valid model gives a system and an empty message */
-    ck_assert_int_eq(hes_system_new(hes_problem_find("knee-biped"), &sys, msg, sizeof msg),
+    ck_assert_int_eq(hes_system_new(hes_problem_find("knee-biped"), &sys, &msg),
                      HES_OK);
     ck_assert_ptr_nonnull(sys);
-    ck_assert_str_eq(msg, "");
+    ck_assert_str_eq(msg.message, "");
     hes_system_destroy(sys);
 }
 END_TEST

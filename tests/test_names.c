@@ -42,32 +42,33 @@ static const struct {
 
 START_TEST(test_bad_names_are_refused_with_the_field_and_the_reason)
 {
-    char msg[512];
+    hes_error msg;
     for (size_t i = 0; i < sizeof bad_names / sizeof *bad_names; i++) {
-        msg[0] = '\0';
-        ck_assert_int_eq(hes_name_check("modes[3].name", bad_names[i].name, msg, sizeof msg),
+        msg.message[0] = '\0';
+        ck_assert_int_eq(hes_name_check("modes[3].name", bad_names[i].name, &msg),
                          HES_EINVAL);
-        ck_assert_msg(strncmp(msg, "modes[3].name: ", 15) == 0, "%s", msg);
-        ck_assert_msg(strstr(msg, bad_names[i].why), "'%s': %s", bad_names[i].name, msg);
+        ck_assert_msg(strncmp(msg.message, "modes[3].name: ", 15) == 0, "%s", msg.message);
+        ck_assert_msg(strstr(msg.message, bad_names[i].why), "'%s': %s", bad_names[i].name, msg.message);
         /* the message itself is one printable line */
-        for (const char *c = msg; *c; c++)
-            ck_assert_msg(*c >= 0x20 && *c < 0x7f, "unprintable byte in: %s", msg);
+        for (const char *c = msg.message; *c; c++)
+            ck_assert_msg(*c >= 0x20 && *c < 0x7f, "unprintable byte in: %s", msg.message);
     }
-    ck_assert_int_eq(hes_name_check("name", NULL, msg, sizeof msg), HES_EINVAL);
-    ck_assert_int_eq(hes_name_check("name", "-x", NULL, 0), HES_EINVAL);
+    ck_assert_int_eq(hes_name_check("name", NULL, &msg), HES_EINVAL);
+    ck_assert_int_eq(hes_name_check("name", "-x", NULL), HES_EINVAL);
 }
 END_TEST
 
 START_TEST(test_name_length_is_bounded_at_name_max)
 {
-    char name[HES_NAME_MAX + 2], msg[512];
+    char name[HES_NAME_MAX + 2];
+    hes_error msg;
     memset(name, 'a', sizeof name);
     name[HES_NAME_MAX] = '\0';
-    ck_assert_int_eq(hes_name_check("name", name, msg, sizeof msg), HES_OK);
+    ck_assert_int_eq(hes_name_check("name", name, &msg), HES_OK);
     name[HES_NAME_MAX] = 'a';
     name[HES_NAME_MAX + 1] = '\0';
-    ck_assert_int_eq(hes_name_check("name", name, msg, sizeof msg), HES_EINVAL);
-    ck_assert_msg(strstr(msg, "more than 64 characters"), "%s", msg);
+    ck_assert_int_eq(hes_name_check("name", name, &msg), HES_EINVAL);
+    ck_assert_msg(strstr(msg.message, "more than 64 characters"), "%s", msg.message);
 }
 END_TEST
 
@@ -76,28 +77,27 @@ START_TEST(test_labels_with_blanks_quotes_and_brackets_are_names)
     static const char *const good[] = { "front liftoff (rear stance)", "theta'", "x[0]",
                                         "apex_height", "l_td", "a", "fn:lf_foot", "1/s^2",
                                         "w';system('id');#", "a-b" };
-    char msg[512];
+    hes_error msg;
     for (size_t i = 0; i < sizeof good / sizeof *good; i++)
-        ck_assert_msg(hes_name_check("name", good[i], msg, sizeof msg) == HES_OK, "%s", msg);
+        ck_assert_msg(hes_name_check("name", good[i], &msg) == HES_OK, "%s", msg.message);
 }
 END_TEST
 
 /* Every name of every built-in model is a name. */
 START_TEST(test_every_built_in_name_passes)
 {
-    char msg[512];
+    hes_error msg;
     for (int i = 0; i < hes_problem_count(); i++) {
         const hes_model *m = hes_problem_get(i);
-        ck_assert_msg(hes_model_validate(m, msg, sizeof msg) == HES_OK, "%s", msg);
-        ck_assert_int_eq(hes_name_check("name", m->name, msg, sizeof msg), HES_OK);
+        ck_assert_msg(hes_model_validate(m, &msg) == HES_OK, "%s", msg.message);
+        ck_assert_int_eq(hes_name_check("name", m->name, &msg), HES_OK);
         for (int k = 0; k < m->n_modes; k++)
             for (int j = 0; m->modes[k].state_names && j < m->modes[k].dim; j++)
-                ck_assert_int_eq(hes_name_check("state", m->modes[k].state_names[j], msg,
-                                                sizeof msg), HES_OK);
+                ck_assert_int_eq(hes_name_check("state", m->modes[k].state_names[j], &msg), HES_OK);
     }
     for (int i = 0; i < hes_ess_problem_count(); i++)
-        ck_assert_msg(hes_ess_validate(hes_ess_problem_get(i), msg, sizeof msg) == HES_OK,
-                      "%s", msg);
+        ck_assert_msg(hes_ess_validate(hes_ess_problem_get(i), &msg) == HES_OK,
+                      "%s", msg.message);
 }
 END_TEST
 
@@ -133,10 +133,10 @@ static void assert_model_refuses(int which, const char *bad, const char *field)
     case 3: trs[0].name = bad; break;
     default: params[2].name = bad; break;
     }
-    char msg[1024];
-    ck_assert_int_eq(hes_model_validate(&m, msg, sizeof msg), HES_EINVAL);
-    ck_assert_msg(strstr(msg, field), "want '%s' in: %s", field, msg);
-    ck_assert_msg(strstr(msg, "the name '"), "%s", msg);
+    hes_error msg;
+    ck_assert_int_eq(hes_model_validate(&m, &msg), HES_EINVAL);
+    ck_assert_msg(strstr(msg.message, field), "want '%s' in: %s", field, msg.message);
+    ck_assert_msg(strstr(msg.message, "the name '"), "%s", msg.message);
 }
 
 START_TEST(test_model_validate_refuses_bad_names_naming_the_field)
@@ -154,11 +154,11 @@ START_TEST(test_ess_validate_refuses_bad_names_naming_the_field)
 {
     const hes_ess_model *base = hes_ess_problem_find("hopper-1d");
     ck_assert_ptr_nonnull(base);
-    char msg[1024];
+    hes_error msg;
     hes_ess_model m = *base;
     m.name = "-p";
-    ck_assert_int_eq(hes_ess_validate(&m, msg, sizeof msg), HES_EINVAL);
-    ck_assert_msg(strstr(msg, "ESS model name: "), "%s", msg);
+    ck_assert_int_eq(hes_ess_validate(&m, &msg), HES_EINVAL);
+    ck_assert_msg(strstr(msg.message, "ESS model name: "), "%s", msg.message);
 
     const char *states[64], *events[64];
     hes_param params[32];
@@ -168,23 +168,23 @@ START_TEST(test_ess_validate_refuses_bad_names_naming_the_field)
         states[i] = base->state_names ? base->state_names[i] : "x";
     states[m.n - 1] = "v\n";
     m.state_names = states;
-    ck_assert_int_eq(hes_ess_validate(&m, msg, sizeof msg), HES_EINVAL);
-    ck_assert_msg(strstr(msg, "state_names["), "%s", msg);
+    ck_assert_int_eq(hes_ess_validate(&m, &msg), HES_EINVAL);
+    ck_assert_msg(strstr(msg.message, "state_names["), "%s", msg.message);
 
     m = *base;
     for (int i = 0; i < m.m; i++)
         events[i] = "touchdown";
     events[0] = "a,b";
     m.event_names = events;
-    ck_assert_int_eq(hes_ess_validate(&m, msg, sizeof msg), HES_EINVAL);
-    ck_assert_msg(strstr(msg, "event_names[0]"), "%s", msg);
+    ck_assert_int_eq(hes_ess_validate(&m, &msg), HES_EINVAL);
+    ck_assert_msg(strstr(msg.message, "event_names[0]"), "%s", msg.message);
 
     m = *base;
     memcpy(params, base->params, sizeof *params * (size_t)base->n_params);
     params[0].name = "--k";
     m.params = params;
-    ck_assert_int_eq(hes_ess_validate(&m, msg, sizeof msg), HES_EINVAL);
-    ck_assert_msg(strstr(msg, "params[0].name"), "%s", msg);
+    ck_assert_int_eq(hes_ess_validate(&m, &msg), HES_EINVAL);
+    ck_assert_msg(strstr(msg.message, "params[0].name"), "%s", msg.message);
 }
 END_TEST
 
@@ -200,7 +200,8 @@ static void write_file(const char *path, const char *text)
  * description whose name is not one. */
 START_TEST(test_robot_readers_refuse_bad_names_naming_the_field)
 {
-    char dir[] = "/tmp/hes-test-names-XXXXXX", path[256], json[256], msg[1024], buf[4096];
+    char dir[] = "/tmp/hes-test-names-XXXXXX", path[256], json[256], buf[4096];
+    hes_error msg;
     ck_assert_ptr_nonnull(mkdtemp(dir));
     snprintf(path, sizeof path, "%s/comma.xml", dir);
     write_file(path, "<mujoco><worldbody><body name=\"b\"><joint name=\"x\" type=\"slide\" "
@@ -208,12 +209,12 @@ START_TEST(test_robot_readers_refuse_bad_names_naming_the_field)
                      "<inertial pos=\"0 0 0\" mass=\"1\" diaginertia=\"1 1 1\"/>"
                      "<site name=\"foot,left\" pos=\"0 0 -1\"/></body></worldbody></mujoco>\n");
     hes_robot *r = NULL;
-    hes_status st = hes_robot_load(path, NULL, 0, &r, msg, sizeof msg);
+    hes_status st = hes_robot_load(path, NULL, 0, &r, &msg);
     if (st == HES_ESOLVER) {
-        printf("test_names: %s: the robot checks are skipped\n", msg);
+        printf("test_names: %s: the robot checks are skipped\n", msg.message);
     } else {
         ck_assert_int_eq(st, HES_EINVAL);
-        ck_assert_msg(strstr(msg, "contact 0's name") && strstr(msg, "','"), "%s", msg);
+        ck_assert_msg(strstr(msg.message, "contact 0's name") && strstr(msg.message, "','"), "%s", msg.message);
         ck_assert_ptr_null(r);
 
         snprintf(path, sizeof path, "%s/limit.xml", dir);
@@ -221,8 +222,8 @@ START_TEST(test_robot_readers_refuse_bad_names_naming_the_field)
                          "axis=\"1 0 0\" limited=\"true\" range=\"-1 1\"/>"
                          "<inertial pos=\"0 0 0\" mass=\"1\" diaginertia=\"1 1 1\"/>"
                          "<site name=\"s\" pos=\"0 0 -1\"/></body></worldbody></mujoco>\n");
-        ck_assert_int_eq(hes_robot_load(path, NULL, 0, &r, msg, sizeof msg), HES_EINVAL);
-        ck_assert_msg(strstr(msg, "joint limit 0's name"), "%s", msg);
+        ck_assert_int_eq(hes_robot_load(path, NULL, 0, &r, &msg), HES_EINVAL);
+        ck_assert_msg(strstr(msg.message, "joint limit 0's name"), "%s", msg.message);
 
         /* the description names its robot file by an absolute path */
         char *xml = realpath(test_robot_file(buf, sizeof buf, "rimless_wheel.xml"), NULL);
@@ -240,8 +241,8 @@ START_TEST(test_robot_readers_refuse_bad_names_naming_the_field)
                      names[i], xml);
             write_file(json, text);
             hes_model *m = NULL;
-            ck_assert_int_eq(hes_robot_model_load(json, &m, msg, sizeof msg), HES_EINVAL);
-            ck_assert_msg(strstr(msg, "name: the name '"), "%s: %s", names[i], msg);
+            ck_assert_int_eq(hes_robot_model_load(json, &m, &msg), HES_EINVAL);
+            ck_assert_msg(strstr(msg.message, "name: the name '"), "%s: %s", names[i], msg.message);
             ck_assert_ptr_null(m);
         }
         free(xml);

@@ -28,9 +28,8 @@
 static hes_system *ess_system(void)
 {
     hes_system *sys;
-    char msg[256];
-    ck_assert_int_eq(hes_system_new_ess(hes_ess_problem_find("hopper-pumped"), &sys, msg,
-                                        sizeof msg), HES_OK);
+    hes_error msg;
+    ck_assert_int_eq(hes_system_new_ess(hes_ess_problem_find("hopper-pumped"), &sys, &msg), HES_OK);
     ck_assert_int_eq(hes_system_kind(sys), HES_KIND_ESS);
     return sys;
 }
@@ -38,8 +37,8 @@ static hes_system *ess_system(void)
 static hes_system *hybrid_system(void)
 {
     hes_system *sys;
-    char msg[256];
-    ck_assert_int_eq(hes_system_new(hes_problem_find("slip-hopper"), &sys, msg, sizeof msg),
+    hes_error msg;
+    ck_assert_int_eq(hes_system_new(hes_problem_find("slip-hopper"), &sys, &msg),
                      HES_OK);
     ck_assert_int_eq(hes_system_kind(sys), HES_KIND_HYBRID);
     return sys;
@@ -90,7 +89,7 @@ START_TEST(test_ess_system_equals_the_integrators_own_search)
     ck_assert_int_eq(hes_analyze(sys, 0, &res), HES_OK);
 
     hes_ess *ess;
-    ck_assert_int_eq(hes_ess_new(em, &ess, NULL, 0), HES_OK);
+    ck_assert_int_eq(hes_ess_new(em, &ess, NULL), HES_OK);
     ck_assert_int_eq(hes_ess_set_param(ess, "pump", 2.5), HES_OK);
     hes_ess_orbit_options o;
     hes_ess_orbit_options_init(&o);
@@ -145,11 +144,11 @@ START_TEST(test_sweep_takes_both_kinds_and_each_row_is_the_analysis)
         collected one = { 0 }, two = { 0 };
         hes_sweep_options so = { 1, &idx, 4, values[k], 0, 1, NULL, collect, &one, NULL, 0, NULL,
                               NULL };
-        char msg[256];
-        ck_assert_msg(hes_sweep_run_system(sys[k], &so, msg, sizeof msg) == HES_OK, "%s", msg);
+        hes_error msg;
+        ck_assert_msg(hes_sweep_run_system(sys[k], &so, &msg) == HES_OK, "%s", msg.message);
         so.jobs = 2;
         so.ctx = &two;
-        ck_assert_int_eq(hes_sweep_run_system(sys[k], &so, msg, sizeof msg), HES_OK);
+        ck_assert_int_eq(hes_sweep_run_system(sys[k], &so, &msg), HES_OK);
         ck_assert_int_eq(one.n, 4);
         ck_assert_int_eq(two.n, 4);
         for (int i = 0; i < 4; i++) {
@@ -300,8 +299,8 @@ START_TEST(test_a_sweep_file_resumes_from_the_library_keeping_valid_rows)
     hes_sweep_options so = { 1, &idx, 4, values, 0, 2, NULL, collect, &got, NULL, 0, NULL, NULL };
     hes_sweep_file_options fo = { path, NULL, NULL, 0, "grid k=800:1100:4", "test" };
     hes_sweep_file_report rep;
-    char msg[512];
-    ck_assert_msg(hes_sweep_run_file(e, &so, &fo, &rep, msg, sizeof msg) == HES_OK, "%s", msg);
+    hes_error msg;
+    ck_assert_msg(hes_sweep_run_file(e, &so, &fo, &rep, &msg) == HES_OK, "%s", msg.message);
     ck_assert_int_eq(got.n, 4);
     static char first[64][4096], orig[64][4096], again[64][4096];
     int n = read_lines(path, first, 64);
@@ -319,7 +318,7 @@ START_TEST(test_a_sweep_file_resumes_from_the_library_keeping_valid_rows)
     fclose(f);
     got.n = 0;
     fo.resume = 1;
-    ck_assert_msg(hes_sweep_run_file(e, &so, &fo, &rep, msg, sizeof msg) == HES_OK, "%s", msg);
+    ck_assert_msg(hes_sweep_run_file(e, &so, &fo, &rep, &msg) == HES_OK, "%s", msg.message);
     ck_assert_int_eq(rep.kept, 2);
     ck_assert_int_eq(rep.corrupted, 1);
     ck_assert_int_eq(rep.cut, 1);
@@ -349,8 +348,8 @@ START_TEST(test_a_sweep_file_resumes_from_the_library_keeping_valid_rows)
     ck_assert_int_eq(n_rows, 4);
     /* another sweep's file is refused, naming what differs */
     ck_assert_int_eq(hes_system_set_param(e, "pump", 2.5), HES_OK);
-    ck_assert_int_eq(hes_sweep_run_file(e, &so, &fo, &rep, msg, sizeof msg), HES_EINVAL);
-    ck_assert_msg(strstr(msg, "pump"), "%s", msg);
+    ck_assert_int_eq(hes_sweep_run_file(e, &so, &fo, &rep, &msg), HES_EINVAL);
+    ck_assert_msg(strstr(msg.message, "pump"), "%s", msg.message);
     unlink(path);
     hes_system_destroy(e);
 }
@@ -361,12 +360,12 @@ START_TEST(test_one_way_from_a_name_or_a_plugin_to_a_system_and_one_catalog)
     const char *names[] = { "slip-hopper", "hopper-pumped", "tests/.libs/ball_walls_plugin.so",
                             "tests/.libs/rimless_wheel_plugin.so" };
     hes_kind kinds[] = { HES_KIND_HYBRID, HES_KIND_ESS, HES_KIND_ESS, HES_KIND_HYBRID };
-    char msg[512];
+    hes_error msg;
     for (int k = 0; k < 4; k++) {
         hes_system *sys;
         hes_plugin *pl;
-        ck_assert_msg(hes_system_open(names[k], &sys, &pl, msg, sizeof msg) == HES_OK, "%s: %s",
-                      names[k], msg);
+        ck_assert_msg(hes_system_open(names[k], &sys, &pl, &msg) == HES_OK, "%s: %s",
+                      names[k], msg.message);
         ck_assert_int_eq(hes_system_kind(sys), kinds[k]);
         ck_assert((pl != NULL) == (k >= 2));
         hes_analysis *a;
@@ -379,13 +378,13 @@ START_TEST(test_one_way_from_a_name_or_a_plugin_to_a_system_and_one_catalog)
     }
     hes_system *sys = (hes_system *)1;
     hes_plugin *pl = (hes_plugin *)1;
-    ck_assert_int_eq(hes_system_open("no-such-model", &sys, &pl, msg, sizeof msg), HES_ENOTFOUND);
-    ck_assert(sys == NULL && pl == NULL && strstr(msg, "no-such-model"));
-    ck_assert_int_eq(hes_system_open("rocking-block", &sys, &pl, msg, sizeof msg), HES_EINVAL);
-    ck_assert_msg(strstr(msg, "impact problem"), "%s", msg);
-    ck_assert_int_eq(hes_system_open("./no_such_plugin.so", &sys, &pl, msg, sizeof msg),
+    ck_assert_int_eq(hes_system_open("no-such-model", &sys, &pl, &msg), HES_ENOTFOUND);
+    ck_assert(sys == NULL && pl == NULL && strstr(msg.message, "no-such-model"));
+    ck_assert_int_eq(hes_system_open("rocking-block", &sys, &pl, &msg), HES_EINVAL);
+    ck_assert_msg(strstr(msg.message, "impact problem"), "%s", msg.message);
+    ck_assert_int_eq(hes_system_open("./no_such_plugin.so", &sys, &pl, &msg),
                      HES_ENOTFOUND); /* the plugin loader's status for a missing file */
-    ck_assert_msg(strstr(msg, "no_such_plugin.so"), "%s", msg);
+    ck_assert_msg(strstr(msg.message, "no_such_plugin.so"), "%s", msg.message);
     /* the catalog: every built-in once, with its registry's kind */
     int n = hes_catalog_count(), counted[3] = { 0, 0, 0 };
     ck_assert_int_eq(n, hes_problem_count() + hes_ess_problem_count() +

@@ -77,15 +77,15 @@ static void analyse(hes_system *sys, double check_tol)
 
 int main(void)
 {
-    char msg[256];
-    if (hes_abi_check(HES_ABI_VERSION, msg, sizeof msg) != HES_OK) {
-        fprintf(stderr, "test_public_api: %s\n", msg);
+    hes_error msg;
+    if (hes_abi_check(HES_ABI_VERSION, &msg) != HES_OK) {
+        fprintf(stderr, "test_public_api: %s\n", msg.message);
         return 1;
     }
     hes_system *h = NULL, *e = NULL;
-    if (hes_system_new(hes_problem_find("slip-hopper"), &h, msg, sizeof msg) != HES_OK ||
-        hes_system_new_ess(hes_ess_problem_find("hopper-pumped"), &e, msg, sizeof msg) != HES_OK) {
-        fprintf(stderr, "test_public_api: %s\n", msg);
+    if (hes_system_new(hes_problem_find("slip-hopper"), &h, &msg) != HES_OK ||
+        hes_system_new_ess(hes_ess_problem_find("hopper-pumped"), &e, &msg) != HES_OK) {
+        fprintf(stderr, "test_public_api: %s\n", msg.message);
         return 1;
     }
     /* the Raibert gain of the touchdown law, a shape parameter */

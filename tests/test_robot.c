@@ -24,16 +24,16 @@ static hes_robot *load(const char *name, int with_contacts)
 {
     hes_robot_contact c[2] = { { "A", 5 }, { "B", 5 } };
     hes_robot *r = NULL;
-    char msg[512];
+    hes_error msg;
     char buf[4096];
     hes_status st = hes_robot_load(test_robot_file(buf, sizeof buf, name),
                                    with_contacts ? c : NULL,
-                                   with_contacts ? 2 : 0, &r, msg, sizeof msg);
+                                   with_contacts ? 2 : 0, &r, &msg);
     if (st == HES_ESOLVER) {
-        printf("test_robot: %s: skipped\n", msg);
+        printf("test_robot: %s: skipped\n", msg.message);
         return NULL;
     }
-    ck_assert_msg(st == HES_OK, "%s", msg);
+    ck_assert_msg(st == HES_OK, "%s", msg.message);
     return r;
 }
 
@@ -50,12 +50,12 @@ static double mech_difference(const hes_mech *a, const hes_mech *b, const double
 {
     int d = a->d, idx[2] = { 0, 2 }, idb[2] = { 0, 1 };
     double Ma[16], Mb[16], Na[8], Nb[8], Ta[8], Tb[8], mua[2], mub[2], e = 0;
-    char msg[256];
+    hes_error msg;
     ck_assert_int_eq(d, b->d);
-    ck_assert_msg(hes_mech_contacts(a, q, NULL, 2, idx, Ma, Na, Ta, mua, msg, sizeof msg) ==
-                  HES_OK, "%s", msg);
+    ck_assert_msg(hes_mech_contacts(a, q, NULL, 2, idx, Ma, Na, Ta, mua, &msg) ==
+                  HES_OK, "%s", msg.message);
     ck_assert_msg(hes_mech_contacts(b, q, NULL, 2, b->n_constraints == 4 ? idx : idb, Mb, Nb,
-                                    Tb, mub, msg, sizeof msg) == HES_OK, "%s", msg);
+                                    Tb, mub, &msg) == HES_OK, "%s", msg.message);
     for (int i = 0; i < d * d; i++)
         e = fmax(e, fabs(Ma[i] - Mb[i]));
     for (int i = 0; i < 2 * d; i++)
@@ -78,8 +78,8 @@ START_TEST(test_compass_gait_mjcf_is_the_builtin)
         return;
     const hes_impact_problem *pb = hes_impact_problem_find("compass-gait-impact");
     hes_impact_setup s;
-    char msg[512];
-    ck_assert_int_eq(hes_impact_problem_setup(pb, &s, msg, sizeof msg), HES_OK);
+    hes_error msg;
+    ck_assert_int_eq(hes_impact_problem_setup(pb, &s, &msg), HES_OK);
     const hes_mech *m = hes_robot_mech(r);
     ck_assert_int_eq(m->d, 4);
     ck_assert_str_eq(hes_robot_coordinate(r, 2), "theta_L");
@@ -93,16 +93,15 @@ START_TEST(test_compass_gait_mjcf_is_the_builtin)
     /* the impact outcomes from the robot's contact set */
     double M[16], Jn[8], Jt[8], mu[2], vp[2][4];
     int idx[2] = { 0, 1 }, ridx[2] = { 0, 2 };
-    ck_assert(hes_mech_contacts(m, s.q, NULL, 2, ridx, M, Jn, Jt, mu, msg, sizeof msg) == HES_OK);
+    ck_assert(hes_mech_contacts(m, s.q, NULL, 2, ridx, M, Jn, Jt, mu, &msg) == HES_OK);
     hes_contact_set rc = { 4, 2, M, Jn, Jt, mu };
     const hes_contact_set *sets[2] = { &rc, &s.contacts };
     for (int law = 0; law < 2; law++) {
         for (int w = 0; w < 2; w++) {
             hes_status st = law == 0
-                ? hes_impact_anitescu_potra(sets[w], s.v, vp[w], NULL, NULL, NULL, msg, sizeof msg)
-                : hes_impact_sequential(sets[w], idx, 2, 50, s.v, vp[w], NULL, NULL, NULL, msg,
-                                        sizeof msg);
-            ck_assert_msg(st == HES_OK, "%s", msg);
+                ? hes_impact_anitescu_potra(sets[w], s.v, vp[w], NULL, NULL, NULL, &msg)
+                : hes_impact_sequential(sets[w], idx, 2, 50, s.v, vp[w], NULL, NULL, NULL, &msg);
+            ck_assert_msg(st == HES_OK, "%s", msg.message);
         }
         for (int j = 0; j < 4; j++)
             ck_assert_double_eq_tol(vp[0][j], vp[1][j], 1e-9);
@@ -126,9 +125,9 @@ START_TEST(test_urdf_is_the_mjcf)
     /* the URDF puts its x and z slides on two links (slider, hip), the MJCF
        on one body: both pin foot A with the same chart and its derivatives */
     hes_mech_mode mu, mx;
-    char msg[512];
-    ck_assert_msg(hes_robot_pinned_mode(u, 0, &mu, msg, sizeof msg) == HES_OK, "%s", msg);
-    ck_assert_msg(hes_robot_pinned_mode(x, 0, &mx, msg, sizeof msg) == HES_OK, "%s", msg);
+    hes_error msg;
+    ck_assert_msg(hes_robot_pinned_mode(u, 0, &mu, &msg) == HES_OK, "%s", msg.message);
+    ck_assert_msg(hes_robot_pinned_mode(x, 0, &mx, &msg) == HES_OK, "%s", msg.message);
     ck_assert_int_eq(mu.k, 2);
     double dc = 0;
     for (int rep = 0; rep < 5; rep++) {
@@ -183,14 +182,13 @@ START_TEST(test_knee_biped_mjcf_is_the_builtin)
 {
     hes_robot_contact c[2] = { { "stance_foot", 1 }, { "swing_foot", 1 } };
     hes_robot *r = NULL;
-    char msg[512];
+    hes_error msg;
     char buf[4096];
     hes_status st = hes_robot_load(test_robot_file(buf, sizeof buf, "knee_biped_floating.xml"), c,
-                                   2, &r, msg,
-                                   sizeof msg);
+                                   2, &r, &msg);
     if (st == HES_ESOLVER)
         return;
-    ck_assert_msg(st == HES_OK, "%s", msg);
+    ck_assert_msg(st == HES_OK, "%s", msg.message);
     const hes_model *kb = hes_problem_find("knee-biped");
     const hes_mech_transition *heel = NULL;
     for (int t = 0; t < kb->n_transitions; t++)
@@ -317,8 +315,8 @@ static void wheel_orbit(hes_mech_mode *stance, const char *chart)
         .integrator = HES_ADAMS, .describe_error = hes_mech_describe_error,
     };
     hes_system *sys;
-    char msg[512];
-    ck_assert_msg(hes_system_new(&model, &sys, msg, sizeof msg) == HES_OK, "%s", msg);
+    hes_error msg;
+    ck_assert_msg(hes_system_new(&model, &sys, &msg) == HES_OK, "%s", msg.message);
     hes_analysis res;
     hes_status st = hes_analyze(sys, 1, &res);
     ck_assert_msg(st == HES_OK, "%s: %s", chart, hes_system_errmsg(sys));
@@ -355,8 +353,8 @@ START_TEST(test_pinned_mode_is_the_hand_chart)
     if (!r)
         return;
     hes_mech_mode stance;
-    char msg[512];
-    ck_assert_msg(hes_robot_pinned_mode(r, 0, &stance, msg, sizeof msg) == HES_OK, "%s", msg);
+    hes_error msg;
+    ck_assert_msg(hes_robot_pinned_mode(r, 0, &stance, &msg) == HES_OK, "%s", msg.message);
     ck_assert_int_eq(stance.k, 1);
     const hes_mech *m = hes_robot_mech(r);
     for (int trial = 0; trial < 5; trial++) {
@@ -379,8 +377,8 @@ START_TEST(test_pinned_mode_is_the_hand_chart)
     wheel_orbit(&stance, "pinned mode");
     /* not for robots whose first joints are not the x and z slides */
     hes_robot *q3 = load("quadruped_3d.xml", 0);
-    ck_assert_int_eq(hes_robot_pinned_mode(q3, 0, &stance, msg, sizeof msg), HES_EINVAL);
-    ck_assert_ptr_nonnull(strstr(msg, "planar"));
+    ck_assert_int_eq(hes_robot_pinned_mode(q3, 0, &stance, &msg), HES_EINVAL);
+    ck_assert_ptr_nonnull(strstr(msg.message, "planar"));
     hes_robot_free(q3);
     hes_robot_free(r);
 }
@@ -397,12 +395,13 @@ static hes_model *knee_biped_model(double slope)
 {
     hes_robot_contact c[2] = { { "foot1", 1 }, { "foot2", 1 } };
     hes_robot *r = NULL;
-    char msg[512], buf[4096];
+    char buf[4096];
+    hes_error msg;
     hes_status st = hes_robot_load(test_robot_file(buf, sizeof buf, "knee_biped.xml"), c, 2, &r,
-                                   msg, sizeof msg);
+                                   &msg);
     if (st == HES_ESOLVER)
         return NULL;
-    ck_assert_msg(st == HES_OK, "%s", msg);
+    ck_assert_msg(st == HES_OK, "%s", msg.message);
     ck_assert_int_eq(hes_robot_mech(r)->n_constraints, 8);
     ck_assert_str_eq(hes_robot_mech(r)->constraints[7].name, "knee2_upper");
     static const int lock1[] = { 5 }, lock2[] = { 5, 7 }, after[] = { 2, 3, 5, 7 };
@@ -429,8 +428,8 @@ static hes_model *knee_biped_model(double slope)
         .n_guess = 6, .guess = guess,
     };
     hes_model *model = NULL;
-    st = hes_robot_model_new(r, &sp, &model, msg, sizeof msg);
-    ck_assert_msg(st == HES_OK, "%s", msg);
+    st = hes_robot_model_new(r, &sp, &model, &msg);
+    ck_assert_msg(st == HES_OK, "%s", msg.message);
     return model;
 }
 
@@ -439,8 +438,8 @@ static hes_model *knee_biped_model(double slope)
 static hes_system *robot_system(const hes_model *m)
 {
     hes_system *sys;
-    char msg[512];
-    ck_assert_msg(hes_system_new(m, &sys, msg, sizeof msg) == HES_OK, "%s", msg);
+    hes_error msg;
+    ck_assert_msg(hes_system_new(m, &sys, &msg) == HES_OK, "%s", msg.message);
     hes_settings st = hes_system_get_settings(sys);
     st.max_wall_time = HUGE_VAL;
     ck_assert_int_eq(hes_system_set_settings(sys, &st), HES_OK);
@@ -539,8 +538,8 @@ START_TEST(test_knee_biped_model_is_the_builtin)
            worst_j);
 
     hes_system *sk, *sr;
-    char msg[512];
-    ck_assert_msg(hes_system_new(kb, &sk, msg, sizeof msg) == HES_OK, "%s", msg);
+    hes_error msg;
+    ck_assert_msg(hes_system_new(kb, &sk, &msg) == HES_OK, "%s", msg.message);
     sr = robot_system(rm);
     hes_analysis ak, ar;
     ck_assert_msg(hes_analyze(sk, 0, &ak) == HES_OK, "%s", hes_system_errmsg(sk));
@@ -583,7 +582,7 @@ START_TEST(test_invdyn_along_a_robot_gait)
     if (!rm)
         return;
     hes_system *sys = robot_system(rm);
-    char msg[512];
+    hes_error msg;
     hes_analysis an;
     ck_assert_msg(hes_analyze(sys, 0, &an) == HES_OK, "%s", hes_system_errmsg(sys));
     enum { NODES = 6 };
@@ -614,8 +613,8 @@ START_TEST(test_invdyn_along_a_robot_gait)
     hes_invdyn_run_options o = { .solve = { .method = HES_INVDYN_NO_SLIP, .min_friction = 1 } };
     hes_invdyn_run run;
     hes_robot *robot = NULL;
-    hes_status st = hes_invdyn_gait(rm, &g, &o, &robot, &run, msg, sizeof msg);
-    ck_assert_msg(st == HES_OK, "%s", msg);
+    hes_status st = hes_invdyn_gait(rm, &g, &o, &robot, &run, &msg);
+    ck_assert_msg(st == HES_OK, "%s", msg.message);
     ck_assert_int_eq(run.nu, 4);
     ck_assert_str_eq(hes_robot_motor_joint(robot, 0), "th1");     /* ankle_torque */
     ck_assert_str_eq(hes_robot_motor_joint(robot, 3), "knee1");   /* the stance knee's stop */
@@ -649,10 +648,9 @@ START_TEST(test_invdyn_along_a_robot_gait)
     /* not a robot model */
     hes_robot *none;
     hes_invdyn_run run2;
-    ck_assert_int_eq(hes_invdyn_gait(hes_problem_find("knee-biped"), &g, &o, &none, &run2, msg,
-                                     sizeof msg), HES_EINVAL);
+    ck_assert_int_eq(hes_invdyn_gait(hes_problem_find("knee-biped"), &g, &o, &none, &run2, &msg), HES_EINVAL);
     ck_assert_ptr_null(none);
-    ck_assert_ptr_nonnull(strstr(msg, "not a robot model"));
+    ck_assert_ptr_nonnull(strstr(msg.message, "not a robot model"));
     hes_invdyn_run_free(&run);
     hes_robot_free(robot);
     hes_analysis_free(&an);
@@ -680,8 +678,8 @@ START_TEST(test_release_lifts_the_foot_off)
     hes_robot_model_spec sp = { .name = "wheel-liftoff", .n_modes = 2, .modes = modes,
                                 .n_transitions = 1, .transitions = trs };
     hes_model *m;
-    char msg[512];
-    ck_assert_msg(hes_robot_model_new(r, &sp, &m, msg, sizeof msg) == HES_OK, "%s", msg);
+    hes_error msg;
+    ck_assert_msg(hes_robot_model_new(r, &sp, &m, &msg) == HES_OK, "%s", msg.message);
     ck_assert_int_eq(m->modes[0].dim, 2);
     ck_assert_int_eq(m->modes[1].dim, 6);
     hes_system *sys = robot_system(m);
@@ -729,18 +727,19 @@ static const char *write_tmp(const char *text, char *name, size_t len)
 
 START_TEST(test_inputs_and_refusals)
 {
-    char name[4096], msg[512];
+    char name[4096];
+    hes_error msg;
     hes_robot *r;
     const char *pend =
         "<mujoco><worldbody><body><joint name='h' type='hinge' axis='0 -1 0'/>"
         "<inertial pos='0 0 -1' mass='2' diaginertia='0.1 0.1 0.1'/>"
         "<site name='tip' pos='0 0 -1'/></body></worldbody>"
         "<actuator><motor joint='h' gear='2'/></actuator></mujoco>";
-    hes_status st = hes_robot_load(write_tmp(pend, name, sizeof name), NULL, 0, &r, msg, sizeof msg);
+    hes_status st = hes_robot_load(write_tmp(pend, name, sizeof name), NULL, 0, &r, &msg);
     unlink(name);
     if (st == HES_ESOLVER)
         return;
-    ck_assert_msg(st == HES_OK, "%s", msg);
+    ck_assert_msg(st == HES_OK, "%s", msg.message);
     const hes_mech *m = hes_robot_mech(r);
     ck_assert_int_eq(m->m, 1);
     ck_assert_int_eq(m->n_constraints, 2);
@@ -762,30 +761,29 @@ START_TEST(test_inputs_and_refusals)
         "springref='0.1' damping='0.5'/>"
         "<inertial pos='0 0 -1' mass='2' diaginertia='0.1 0.1 0.1'/>"
         "<site name='tip' pos='0 0 -1'/></body></worldbody></mujoco>";
-    st = hes_robot_load(write_tmp(spring, name, sizeof name), NULL, 0, &r, msg, sizeof msg);
+    st = hes_robot_load(write_tmp(spring, name, sizeof name), NULL, 0, &r, &msg);
     unlink(name);
-    ck_assert_msg(st == HES_OK, "%s", msg);
+    ck_assert_msg(st == HES_OK, "%s", msg.message);
     m = hes_robot_mech(r);
     qd = -0.7;
     ck_assert(m->force(&q, &qd, NULL, NULL, &f0, m->data) == 0);
     ck_assert_double_eq_tol(f0, -2 * 9.81 * sin(0.3) - 3 * (0.3 - 0.1) - 0.5 * (-0.7), 1e-9);
     hes_robot_free(r);
 
-    ck_assert_int_eq(hes_robot_load("/nonexistent/robot.xml", NULL, 0, &r, msg, sizeof msg),
+    ck_assert_int_eq(hes_robot_load("/nonexistent/robot.xml", NULL, 0, &r, &msg),
                      HES_EINVAL);
-    ck_assert_msg(strstr(msg, "/nonexistent/robot.xml: No such file"), "%s", msg);
+    ck_assert_msg(strstr(msg.message, "/nonexistent/robot.xml: No such file"), "%s", msg.message);
     hes_robot_contact bad = { "no-such-site", 1 };
     char buf[4096];
     ck_assert_int_eq(hes_robot_load(test_robot_file(buf, sizeof buf, "compass_gait.xml"), &bad,
-                                    1, &r, msg,
-                                    sizeof msg), HES_EINVAL);
-    ck_assert_msg(strstr(msg, "no site or body"), "%s", msg);
+                                    1, &r, &msg), HES_EINVAL);
+    ck_assert_msg(strstr(msg.message, "no site or body"), "%s", msg.message);
     const char *freej = "<mujoco><worldbody><body><freejoint/>"
                         "<geom type='sphere' size='0.1'/></body></worldbody></mujoco>";
-    st = hes_robot_load(write_tmp(freej, name, sizeof name), NULL, 0, &r, msg, sizeof msg);
+    st = hes_robot_load(write_tmp(freej, name, sizeof name), NULL, 0, &r, &msg);
     unlink(name);
     ck_assert_int_eq(st, HES_EINVAL);
-    ck_assert_msg(strstr(msg, "free and ball joints"), "%s", msg);
+    ck_assert_msg(strstr(msg.message, "free and ball joints"), "%s", msg.message);
 }
 END_TEST
 

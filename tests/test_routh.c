@@ -32,15 +32,15 @@
 
 static int have_solvers(void)
 {
-    char msg[256];
+    hes_error msg;
     if (!test_have_lcp("test_routh"))
         return 0;
     const double Mc[1] = { 1 }, Jn[1] = { 1 }, Jt[1] = { 0 }, mu[1] = { 0 }, v[1] = { -1 };
     hes_contact_set c = { 1, 1, Mc, Jn, Jt, mu };
     hes_impact_set_options o = { 1, { 1, 1, 0, 0 }, 0, 1, 0, 0 };
     hes_impact_set S;
-    if (hes_impact_set_sample(&c, v, &o, &S, msg, sizeof msg) == HES_ESOLVER) {
-        printf("test_routh: %s: skipped\n", msg);
+    if (hes_impact_set_sample(&c, v, &o, &S, &msg) == HES_ESOLVER) {
+        printf("test_routh: %s: skipped\n", msg.message);
         return 0;
     }
     hes_impact_set_free(&S);
@@ -106,9 +106,8 @@ static double stepping_error(const hes_contact_set *cs, const double *v, const d
     double vp[6];
     hes_routh_options o = { h, steps, 0, 0 };
     hes_impact_info info;
-    char msg[256];
-    ck_assert_msg(hes_impact_routh(cs, v, &o, caps, vp, NULL, NULL, NULL, &info, msg,
-                                   sizeof msg) == HES_OK, "%s", msg);
+    hes_error msg;
+    ck_assert_msg(hes_impact_routh(cs, v, &o, caps, vp, NULL, NULL, NULL, &info, &msg) == HES_OK, "%s", msg.message);
     ck_assert(info.residual <= 1e-9);
     ck_assert(info.energy_after <= info.energy_before * (1 + 1e-12));
     double e = 0;
@@ -200,11 +199,11 @@ static void sample(const char *name, int samples, unsigned long sel, int threads
 {
     const hes_impact_problem *pb = hes_impact_problem_find(name);
     ck_assert_msg(pb, "%s", name);
-    char msg[512];
-    ck_assert_msg(hes_impact_problem_setup(pb, s, msg, sizeof msg) == HES_OK, "%s", msg);
+    hes_error msg;
+    ck_assert_msg(hes_impact_problem_setup(pb, s, &msg) == HES_OK, "%s", msg.message);
     hes_impact_set_options o = { samples, { pb->h, pb->steps, 0, sel }, 0, threads, 0, 0 };
-    ck_assert_msg(hes_impact_set_sample(&s->contacts, s->v, &o, S, msg, sizeof msg) == HES_OK,
-                  "%s", msg);
+    ck_assert_msg(hes_impact_set_sample(&s->contacts, s->v, &o, S, &msg) == HES_OK,
+                  "%s", msg.message);
 }
 
 START_TEST(test_every_sample_complements_and_dissipates)
@@ -237,9 +236,8 @@ END_TEST
 static void ap_outcome(hes_impact_setup *s, double *u, hes_contact_mode *modes)
 {
     double vp[HES_MECH_MAX];
-    char msg[512];
-    ck_assert_msg(hes_impact_anitescu_potra(&s->contacts, s->v, vp, NULL, NULL, NULL, msg,
-                                            sizeof msg) == HES_OK, "%s", msg);
+    hes_error msg;
+    ck_assert_msg(hes_impact_anitescu_potra(&s->contacts, s->v, vp, NULL, NULL, NULL, &msg) == HES_OK, "%s", msg.message);
     hes_contact_velocities(&s->contacts, vp, u);
     hes_contact_modes(&s->contacts, vp, 0, modes);
 }
@@ -249,9 +247,9 @@ static void sequential_outcome(hes_impact_setup *s, int first, double *u,
 {
     double vp[HES_MECH_MAX];
     int order[2] = { first, 1 - first };
-    char msg[512];
+    hes_error msg;
     ck_assert_msg(hes_impact_sequential(&s->contacts, order, 2, 50, s->v, vp, NULL, NULL, NULL,
-                                        msg, sizeof msg) == HES_OK, "%s", msg);
+                                        &msg) == HES_OK, "%s", msg.message);
     hes_contact_velocities(&s->contacts, vp, u);
     hes_contact_modes(&s->contacts, vp, 0, modes);
 }
@@ -299,9 +297,9 @@ START_TEST(test_rocking_block_set_holds_rest_and_both_pivots)
                 caps[2 * st + 1 - first] = st >= 2 ? 1 : e ? 1e-6 : 1e-3;
             }
             hes_routh_options o = { 0.3, 10, 0, 0 };
-            char msg[256];
+            hes_error msg;
             ck_assert_msg(hes_impact_routh(&s.contacts, s.v, &o, caps, vp, NULL, NULL, NULL,
-                                           NULL, msg, sizeof msg) == HES_OK, "%s", msg);
+                                           NULL, &msg) == HES_OK, "%s", msg.message);
             hes_contact_velocities(&s.contacts, vp, un);
             err[e] = 0;
             for (int d = 0; d < 4; d++)
@@ -460,9 +458,9 @@ START_TEST(test_contact_rows_from_constraint_functions)
     const hes_mech mech = { "body", 3, unit_mass, NULL, NULL, 0, 2, cons, NULL, NULL };
     double q[3] = { 0.1, 0.2, 0.4 }, M[9], Jn[3], Jt[3], mu[1];
     int idx = 0;
-    char msg[256];
-    ck_assert_msg(hes_mech_contacts(&mech, q, NULL, 1, &idx, M, Jn, Jt, mu, msg, sizeof msg) ==
-                  HES_OK, "%s", msg);
+    hes_error msg;
+    ck_assert_msg(hes_mech_contacts(&mech, q, NULL, 1, &idx, M, Jn, Jt, mu, &msg) ==
+                  HES_OK, "%s", msg.message);
     /* Da = (0, 1, 0.3 cos + 0.7 sin) by differences, to 1e-10 */
     ck_assert_double_eq_tol(Jn[0], 0, 1e-10);
     ck_assert_double_eq_tol(Jn[1], 1, 1e-10);
@@ -470,11 +468,11 @@ START_TEST(test_contact_rows_from_constraint_functions)
     ck_assert_double_eq_tol(Jt[2], -0.3 * sin(0.4) - 0.7 * cos(0.4), 1e-15);
     ck_assert(mu[0] == 0.5);
     idx = 1;
-    ck_assert_int_eq(hes_mech_contacts(&mech, q, NULL, 1, &idx, M, Jn, Jt, mu, msg, sizeof msg),
+    ck_assert_int_eq(hes_mech_contacts(&mech, q, NULL, 1, &idx, M, Jn, Jt, mu, &msg),
                      HES_EINVAL);
-    ck_assert_msg(strstr(msg, "no tangent row"), "%s", msg);
+    ck_assert_msg(strstr(msg.message, "no tangent row"), "%s", msg.message);
     idx = 2;
-    ck_assert_int_eq(hes_mech_contacts(&mech, q, NULL, 1, &idx, M, Jn, Jt, mu, msg, sizeof msg),
+    ck_assert_int_eq(hes_mech_contacts(&mech, q, NULL, 1, &idx, M, Jn, Jt, mu, &msg),
                      HES_EINVAL);
 }
 END_TEST
@@ -484,41 +482,40 @@ START_TEST(test_bad_input_is_refused)
     if (!have_solvers())
         return;
     hes_impact_setup s;
-    char msg[512];
-    ck_assert_int_eq(hes_impact_problem_setup(hes_impact_problem_find("box-wall"), &s, msg,
-                                              sizeof msg), HES_OK);
+    hes_error msg;
+    ck_assert_int_eq(hes_impact_problem_setup(hes_impact_problem_find("box-wall"), &s, &msg), HES_OK);
     double caps[10] = { 0.5, 0.5, 0.5, 1.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5 }, vp[3];
     hes_routh_options o = { 1, 5, 0, 0 };
     ck_assert_int_eq(hes_impact_routh(&s.contacts, s.v, &o, caps, vp, NULL, NULL, NULL, NULL,
-                                      msg, sizeof msg), HES_EINVAL);
-    ck_assert_msg(strstr(msg, "cap 1 of step 1 is 1.5"), "%s", msg);
+                                      &msg), HES_EINVAL);
+    ck_assert_msg(strstr(msg.message, "cap 1 of step 1 is 1.5"), "%s", msg.message);
     caps[3] = 0.5;
     o.h = 0;
     ck_assert_int_eq(hes_impact_routh(&s.contacts, s.v, &o, caps, vp, NULL, NULL, NULL, NULL,
-                                      msg, sizeof msg), HES_EINVAL);
+                                      &msg), HES_EINVAL);
     /* too few steps of too small caps: flagged, with the last velocity */
     o.h = 1e-3;
     o.steps = 2;
     ck_assert_int_eq(hes_impact_routh(&s.contacts, s.v, &o, caps, vp, NULL, NULL, NULL, NULL,
-                                      msg, sizeof msg), HES_EMAXITER);
-    ck_assert_msg(strstr(msg, "after 2 steps"), "%s", msg);
+                                      &msg), HES_EMAXITER);
+    ck_assert_msg(strstr(msg.message, "after 2 steps"), "%s", msg.message);
     hes_impact_set_options so = { 0, { 1, 5, 0, 0 }, 0, 1, 0, 0 };
     hes_impact_set S;
-    ck_assert_int_eq(hes_impact_set_sample(&s.contacts, s.v, &so, &S, msg, sizeof msg),
+    ck_assert_int_eq(hes_impact_set_sample(&s.contacts, s.v, &so, &S, &msg),
                      HES_EINVAL);
     /* the set's overall budget: none left, no sample starts, and it says so */
     so.samples = 64;
     so.routh.h = 1e-3;
     so.routh.steps = 20;
     so.max_wall_time = 1e-12;
-    ck_assert_int_eq(hes_impact_set_sample(&s.contacts, s.v, &so, &S, msg, sizeof msg),
+    ck_assert_int_eq(hes_impact_set_sample(&s.contacts, s.v, &so, &S, &msg),
                      HES_ESOLVER);
-    ck_assert_msg(strstr(msg, "used its budget of 1e-12 s"), "%s", msg);
+    ck_assert_msg(strstr(msg.message, "used its budget of 1e-12 s"), "%s", msg.message);
     so.max_wall_time = -1;
-    ck_assert_int_eq(hes_impact_set_sample(&s.contacts, s.v, &so, &S, msg, sizeof msg),
+    ck_assert_int_eq(hes_impact_set_sample(&s.contacts, s.v, &so, &S, &msg),
                      HES_EINVAL);
     so.max_wall_time = NAN;
-    ck_assert_int_eq(hes_impact_set_sample(&s.contacts, s.v, &so, &S, msg, sizeof msg),
+    ck_assert_int_eq(hes_impact_set_sample(&s.contacts, s.v, &so, &S, &msg),
                      HES_EINVAL);
     ck_assert_ptr_null(hes_impact_problem_find("no-such-problem"));
 }

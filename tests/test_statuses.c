@@ -730,10 +730,10 @@ START_TEST(test_gait_model_refuses_gaits_that_do_not_fit_the_model)
     const hes_model *base = &test_status_probe;
     probe_gait pg;
     hes_model *m = NULL;
-    char msg[256];
+    hes_error msg;
 
     make_probe_gait(&pg);
-    ck_assert_msg(hes_gait_model(&pg.g, base, &m, msg, sizeof msg) == HES_OK, "%s", msg);
+    ck_assert_msg(hes_gait_model(&pg.g, base, &m, &msg) == HES_OK, "%s", msg.message);
     hes_system *sys = test_system_of(m); /* the gait's model has the probe's orbit */
     hes_analysis res;
     ck_assert_status(hes_analyze(sys, 0, &res), HES_OK, sys);
@@ -743,24 +743,24 @@ START_TEST(test_gait_model_refuses_gaits_that_do_not_fit_the_model)
     hes_gait_model_destroy(m);
 
     pg.g.n_params = 5;
-    ck_assert_int_eq(hes_gait_model(&pg.g, base, &m, msg, sizeof msg), HES_EINVAL);
-    ck_assert_says(msg, "the gait has 5 parameters");
+    ck_assert_int_eq(hes_gait_model(&pg.g, base, &m, &msg), HES_EINVAL);
+    ck_assert_says(msg.message, "the gait has 5 parameters");
     ck_assert_ptr_null(m);
 
     make_probe_gait(&pg);
     pg.ph[0].transition = 2; /* the probe has 2 transitions */
-    ck_assert_int_eq(hes_gait_model(&pg.g, base, &m, msg, sizeof msg), HES_EINVAL);
-    ck_assert_says(msg, "gait phase 1: its end event does not leave its mode");
+    ck_assert_int_eq(hes_gait_model(&pg.g, base, &m, &msg), HES_EINVAL);
+    ck_assert_says(msg.message, "gait phase 1: its end event does not leave its mode");
 
     make_probe_gait(&pg);
     pg.ph[0].transition = 1; /* apex, apex */
-    ck_assert_int_eq(hes_gait_model(&pg.g, base, &m, msg, sizeof msg), HES_EINVAL);
-    ck_assert_says(msg, "gait phase 1 ends with 'apex'");
+    ck_assert_int_eq(hes_gait_model(&pg.g, base, &m, &msg), HES_EINVAL);
+    ck_assert_says(msg.message, "gait phase 1 ends with 'apex'");
 
     make_probe_gait(&pg);
     pg.g.n_phases = 1; /* the bounce only */
-    ck_assert_int_eq(hes_gait_model(&pg.g, base, &m, msg, sizeof msg), HES_EINVAL);
-    ck_assert_says(msg, "do not follow the orbit");
+    ck_assert_int_eq(hes_gait_model(&pg.g, base, &m, &msg), HES_EINVAL);
+    ck_assert_says(msg.message, "do not follow the orbit");
 
     make_probe_gait(&pg);
     pg.g.n_inputs = 1;
@@ -768,29 +768,29 @@ START_TEST(test_gait_model_refuses_gaits_that_do_not_fit_the_model)
     pg.ph[0].u_rows = pg.ph[1].u_rows = 1;
     pg.ph[0].u = pg.u[0];
     pg.ph[1].u = pg.u[1];
-    ck_assert_int_eq(hes_gait_model(&pg.g, base, &m, msg, sizeof msg), HES_EINVAL);
-    ck_assert_says(msg, "gait input 1 is parameter 6");
+    ck_assert_int_eq(hes_gait_model(&pg.g, base, &m, &msg), HES_EINVAL);
+    ck_assert_says(msg.message, "gait input 1 is parameter 6");
     ck_assert_ptr_null(m);
     pg.inputs[0] = 1; /* w, with a row of inputs per phase: accepted */
     pg.u[0][0] = pg.u[1][0] = 2.0;
-    ck_assert_msg(hes_gait_model(&pg.g, base, &m, msg, sizeof msg) == HES_OK, "%s", msg);
+    ck_assert_msg(hes_gait_model(&pg.g, base, &m, &msg) == HES_OK, "%s", msg.message);
     hes_gait_model_destroy(m);
     pg.ph[1].u_rows = 3; /* neither 1 nor nodes */
-    ck_assert_int_eq(hes_gait_model(&pg.g, base, &m, msg, sizeof msg), HES_EINVAL);
-    ck_assert_says(msg, "gait phase 2");
-    ck_assert_says(msg, "rows of inputs (has 3)");
+    ck_assert_int_eq(hes_gait_model(&pg.g, base, &m, &msg), HES_EINVAL);
+    ck_assert_says(msg.message, "gait phase 2");
+    ck_assert_says(msg.message, "rows of inputs (has 3)");
 
     make_probe_gait(&pg);
     pg.ph[1].nodes = 1;
-    ck_assert_int_eq(hes_gait_model(&pg.g, base, &m, msg, sizeof msg), HES_EINVAL);
-    ck_assert_says(msg, "gait phase 2");
-    ck_assert_says(msg, "nodes >= 2 (has 1)");
+    ck_assert_int_eq(hes_gait_model(&pg.g, base, &m, &msg), HES_EINVAL);
+    ck_assert_says(msg.message, "gait phase 2");
+    ck_assert_says(msg.message, "nodes >= 2 (has 1)");
 
     make_probe_gait(&pg);
     pg.ph[0].duration = -1.0;
-    ck_assert_int_eq(hes_gait_model(&pg.g, base, &m, msg, sizeof msg), HES_EINVAL);
-    ck_assert_says(msg, "gait phase 1");
-    ck_assert_says(msg, "duration >= 0 (has -1)");
+    ck_assert_int_eq(hes_gait_model(&pg.g, base, &m, &msg), HES_EINVAL);
+    ck_assert_says(msg.message, "gait phase 1");
+    ck_assert_says(msg.message, "duration >= 0 (has -1)");
 }
 END_TEST
 
@@ -818,19 +818,19 @@ START_TEST(test_sweep_refuses_an_invalid_model)
     rows_seen seen = { 0 };
     hes_sweep_options o = { .n_params = 1, .params = which, .n_points = 2, .values = values,
                          .jobs = 1, .row = keep_row, .ctx = &seen };
-    char msg[512];
-    ck_assert_int_eq(hes_sweep_run(&bad, NULL, &o, msg, sizeof msg), HES_EINVAL);
+    hes_error msg;
+    ck_assert_int_eq(hes_sweep_run(&bad, NULL, &o, &msg), HES_EINVAL);
     ck_assert_int_eq(seen.n, 0);
-    ck_assert_msg(strstr(msg, "invalid model") && strstr(msg, "n_modes"), "%s", msg);
+    ck_assert_msg(strstr(msg.message, "invalid model") && strstr(msg.message, "n_modes"), "%s", msg.message);
     /* bad options name what is wrong */
     o.jobs = 0;
-    ck_assert_int_eq(hes_sweep_run(&test_status_probe, NULL, &o, msg, sizeof msg), HES_EINVAL);
-    ck_assert_msg(strstr(msg, "jobs = 0") != NULL, "%s", msg);
+    ck_assert_int_eq(hes_sweep_run(&test_status_probe, NULL, &o, &msg), HES_EINVAL);
+    ck_assert_msg(strstr(msg.message, "jobs = 0") != NULL, "%s", msg.message);
     o.jobs = 1;
     const int out_of_range[1] = { 999 };
     o.params = out_of_range;
-    ck_assert_int_eq(hes_sweep_run(&test_status_probe, NULL, &o, msg, sizeof msg), HES_EINVAL);
-    ck_assert_msg(strstr(msg, "index 999") != NULL, "%s", msg);
+    ck_assert_int_eq(hes_sweep_run(&test_status_probe, NULL, &o, &msg), HES_EINVAL);
+    ck_assert_msg(strstr(msg.message, "index 999") != NULL, "%s", msg.message);
 }
 END_TEST
 
@@ -841,7 +841,7 @@ START_TEST(test_sweep_row_reports_failing_jacobian_as_emodel)
     rows_seen seen = { 0 };
     hes_sweep_options o = { .n_params = 1, .params = which, .n_points = 2, .values = values,
                          .jobs = 1, .row = keep_row, .ctx = &seen };
-    ck_assert_int_eq(hes_sweep_run(&test_status_probe, NULL, &o, NULL, 0), HES_OK);
+    ck_assert_int_eq(hes_sweep_run(&test_status_probe, NULL, &o, NULL), HES_OK);
     ck_assert_int_eq(seen.n, 2);
     for (int i = 0; i < 2; i++) {
         const hes_sweep_row *r = &seen.rows[i];
@@ -866,13 +866,14 @@ static void module_path(char *buf, size_t len, const char *name)
 
 START_TEST(test_plugin_load_reports_missing_file_as_enotfound)
 {
-    char path[1024], msg[512];
+    char path[1024];
+    hes_error msg;
     hes_plugin *pl;
     const hes_model *m;
     module_path(path, sizeof path, "no_such_plugin.so");
-    ck_assert_int_eq(hes_plugin_load(path, &pl, &m, msg, sizeof msg), HES_ENOTFOUND);
-    ck_assert_says(msg, "no_such_plugin.so");
-    ck_assert_says(msg, "No such file");
+    ck_assert_int_eq(hes_plugin_load(path, &pl, &m, &msg), HES_ENOTFOUND);
+    ck_assert_says(msg.message, "no_such_plugin.so");
+    ck_assert_says(msg.message, "No such file");
     ck_assert_ptr_null(pl);
     ck_assert_ptr_null(m);
 }
@@ -880,40 +881,41 @@ END_TEST
 
 START_TEST(test_plugin_load_refuses_what_is_no_valid_plugin)
 {
-    char path[1024], msg[512];
+    char path[1024];
+    hes_error msg;
     hes_plugin *pl;
     const hes_model *m;
 
-    ck_assert_int_eq(hes_plugin_load("", &pl, &m, msg, sizeof msg), HES_EINVAL);
-    ck_assert_says(msg, "no plugin path");
+    ck_assert_int_eq(hes_plugin_load("", &pl, &m, &msg), HES_EINVAL);
+    ck_assert_says(msg.message, "no plugin path");
 
     module_path(path, sizeof path, "");
-    ck_assert_int_eq(hes_plugin_load(path, &pl, &m, msg, sizeof msg), HES_EINVAL);
-    ck_assert_says(msg, "is a directory");
+    ck_assert_int_eq(hes_plugin_load(path, &pl, &m, &msg), HES_EINVAL);
+    ck_assert_says(msg.message, "is a directory");
 
     char text[] = "/tmp/hes_status_textXXXXXX";
     int fd = mkstemp(text);
     ck_assert_int_ge(fd, 0);
     ck_assert_int_eq(write(fd, "not a library\n", 14), 14);
     close(fd);
-    ck_assert_int_eq(hes_plugin_load(text, &pl, &m, msg, sizeof msg), HES_EINVAL);
+    ck_assert_int_eq(hes_plugin_load(text, &pl, &m, &msg), HES_EINVAL);
     unlink(text);
-    ck_assert_says(msg, "is not a shared library");
+    ck_assert_says(msg.message, "is not a shared library");
 
     module_path(path, sizeof path, "rimless_wheel_wrong_abi.so");
-    ck_assert_int_eq(hes_plugin_load(path, &pl, &m, msg, sizeof msg), HES_EINVAL);
-    ck_assert_says(msg, "ABI 999");
+    ck_assert_int_eq(hes_plugin_load(path, &pl, &m, &msg), HES_EINVAL);
+    ck_assert_says(msg.message, "ABI 999");
     ck_assert_ptr_null(pl);
 
     module_path(path, sizeof path, "bad_plugin.so");
     setenv("HES_TEST_BAD_MODEL", "direction", 1);
-    ck_assert_int_eq(hes_plugin_load(path, &pl, &m, msg, sizeof msg), HES_EINVAL);
+    ck_assert_int_eq(hes_plugin_load(path, &pl, &m, &msg), HES_EINVAL);
     unsetenv("HES_TEST_BAD_MODEL");
-    ck_assert_says(msg, "direction = 5");
+    ck_assert_says(msg.message, "direction = 5");
     ck_assert_ptr_null(m);
 
     /* the valid variant of the same module loads */
-    ck_assert_int_eq(hes_plugin_load(path, &pl, &m, msg, sizeof msg), HES_OK);
+    ck_assert_int_eq(hes_plugin_load(path, &pl, &m, &msg), HES_OK);
     ck_assert_ptr_nonnull(m);
     hes_plugin_destroy(pl);
 }
@@ -921,38 +923,39 @@ END_TEST
 
 START_TEST(test_ess_plugins_load_and_refuse)
 {
-    char path[1024], msg[512];
+    char path[1024];
+    hes_error msg;
     hes_plugin *pl;
     const hes_model *m;
     const hes_ess_model *em;
 
     module_path(path, sizeof path, "no_such_plugin.so");
-    ck_assert_int_eq(hes_plugin_load_ess(path, &pl, &em, msg, sizeof msg), HES_ENOTFOUND);
-    ck_assert_says(msg, "no_such_plugin.so");
+    ck_assert_int_eq(hes_plugin_load_ess(path, &pl, &em, &msg), HES_ENOTFOUND);
+    ck_assert_says(msg.message, "no_such_plugin.so");
     module_path(path, sizeof path, "ball_walls_wrong_abi.so");
-    ck_assert_int_eq(hes_plugin_load_ess(path, &pl, &em, msg, sizeof msg), HES_EINVAL);
-    ck_assert_says(msg, "ESS model ABI 999");
+    ck_assert_int_eq(hes_plugin_load_ess(path, &pl, &em, &msg), HES_EINVAL);
+    ck_assert_says(msg.message, "ESS model ABI 999");
     ck_assert_ptr_null(pl);
     ck_assert_ptr_null(em);
     /* a hybrid plugin is no ESS plugin, and the other way round */
     module_path(path, sizeof path, "rimless_wheel_plugin.so");
-    ck_assert_int_eq(hes_plugin_load_ess(path, &pl, &em, msg, sizeof msg), HES_EINVAL);
-    ck_assert_says(msg, "exports no hes_plugin_ess_model()");
+    ck_assert_int_eq(hes_plugin_load_ess(path, &pl, &em, &msg), HES_EINVAL);
+    ck_assert_says(msg.message, "exports no hes_plugin_ess_model()");
     module_path(path, sizeof path, "ball_walls_plugin.so");
-    ck_assert_int_eq(hes_plugin_load(path, &pl, &m, msg, sizeof msg), HES_EINVAL);
-    ck_assert_says(msg, "exports no hes_plugin_model()");
+    ck_assert_int_eq(hes_plugin_load(path, &pl, &m, &msg), HES_EINVAL);
+    ck_assert_says(msg.message, "exports no hes_plugin_model()");
     /* either kind: exactly one model */
-    ck_assert_int_eq(hes_plugin_load_any(path, &pl, &m, &em, msg, sizeof msg), HES_OK);
+    ck_assert_int_eq(hes_plugin_load_any(path, &pl, &m, &em, &msg), HES_OK);
     ck_assert_ptr_null(m);
     ck_assert_ptr_nonnull(em);
     ck_assert_str_eq(em->name, "ball-walls");
     hes_plugin_destroy(pl);
     module_path(path, sizeof path, "rimless_wheel_plugin.so");
-    ck_assert_int_eq(hes_plugin_load_any(path, &pl, &m, &em, msg, sizeof msg), HES_OK);
+    ck_assert_int_eq(hes_plugin_load_any(path, &pl, &m, &em, &msg), HES_OK);
     ck_assert_ptr_nonnull(m);
     ck_assert_ptr_null(em);
     hes_plugin_destroy(pl);
-    ck_assert_int_eq(hes_plugin_load_any("", &pl, &m, &em, msg, sizeof msg), HES_EINVAL);
+    ck_assert_int_eq(hes_plugin_load_any("", &pl, &m, &em, &msg), HES_EINVAL);
 }
 END_TEST
 

@@ -89,7 +89,7 @@ START_TEST(test_juggler_sweep_verdicts_follow_the_closed_form_stable_interval)
     const int stable[8] = { 0, 0, 1, 1, 1, 1, 1, 0 };
     collect c;
     hes_sweep_options o = juggler_opts(param, 8, a, &c);
-    ck_assert_int_eq(hes_sweep_run(m, NULL, &o, NULL, 0), HES_OK);
+    ck_assert_int_eq(hes_sweep_run(m, NULL, &o, NULL), HES_OK);
     for (int i = 0; i < 8; i++) {
         const hes_sweep_row *r = &c.rows[i];
         ck_assert_msg(r->status == HES_OK, "a = %g: %s", a[i], r->message);
@@ -121,7 +121,7 @@ START_TEST(test_base_parameters_move_the_stable_interval)
     double base[J_NPARAMS] = { 0.2, 9.81, 0.5, -5.45 };
     collect c;
     hes_sweep_options o = juggler_opts(param, 2, a, &c);
-    ck_assert_int_eq(hes_sweep_run(m, base, &o, NULL, 0), HES_OK);
+    ck_assert_int_eq(hes_sweep_run(m, base, &o, NULL), HES_OK);
     ck_assert_int_eq(c.rows[0].status, HES_OK);
     ck_assert_int_eq(c.rows[1].status, HES_OK);
     ck_assert_int_eq(c.rows[0].stable, 1); /* unstable at alpha = 0.5 */
@@ -146,10 +146,10 @@ START_TEST(test_three_threads_give_every_point_one_row_bitwise_as_one_thread)
     grid(a);
     static collect one, three;
     hes_sweep_options o = juggler_opts(param, NP, a, &one);
-    ck_assert_int_eq(hes_sweep_run(m, NULL, &o, NULL, 0), HES_OK);
+    ck_assert_int_eq(hes_sweep_run(m, NULL, &o, NULL), HES_OK);
     o = juggler_opts(param, NP, a, &three);
     o.jobs = 3;
-    ck_assert_int_eq(hes_sweep_run(m, NULL, &o, NULL, 0), HES_OK);
+    ck_assert_int_eq(hes_sweep_run(m, NULL, &o, NULL), HES_OK);
     ck_assert_int_eq(one.calls, NP);
     ck_assert_int_eq(three.calls, NP);
     for (int i = 0; i < NP; i++) {
@@ -186,7 +186,7 @@ START_TEST(test_skipped_points_get_no_row)
     hes_sweep_options o = juggler_opts(param, NP, a, &c);
     o.skip = skip;
     o.jobs = 2;
-    ck_assert_int_eq(hes_sweep_run(m, NULL, &o, NULL, 0), HES_OK);
+    ck_assert_int_eq(hes_sweep_run(m, NULL, &o, NULL), HES_OK);
     ck_assert_int_eq(c.calls, kept);
     for (int i = 0; i < NP; i++)
         ck_assert_int_eq(c.count[i], skip[i] ? 0 : 1);
@@ -202,7 +202,7 @@ START_TEST(test_row_callback_returning_nonzero_stops_the_sweep)
     static collect c;
     hes_sweep_options o = juggler_opts(param, NP, a, &c);
     c.stop_after = 3;
-    ck_assert_int_eq(hes_sweep_run(m, NULL, &o, NULL, 0), HES_EINVAL);
+    ck_assert_int_eq(hes_sweep_run(m, NULL, &o, NULL), HES_EINVAL);
     ck_assert_int_eq(c.calls, 3); /* one thread: not one point more */
     for (int i = 0; i < 3; i++)
         ck_assert_int_eq(c.count[i], 1);
@@ -220,7 +220,7 @@ START_TEST(test_failing_points_report_status_and_message_and_the_sweep_goes_on)
     collect c;
     hes_sweep_options o = juggler_opts(param, 3, v, &c);
     o.n_params = 2;
-    ck_assert_int_eq(hes_sweep_run(m, NULL, &o, NULL, 0), HES_OK);
+    ck_assert_int_eq(hes_sweep_run(m, NULL, &o, NULL), HES_OK);
     ck_assert_int_eq(c.calls, 3);
     ck_assert_int_eq(c.rows[0].status, HES_OK);
     ck_assert_str_eq(c.rows[0].message, "");
@@ -242,26 +242,26 @@ START_TEST(test_bad_sweep_options_are_refused)
     collect c;
     hes_sweep_options good = juggler_opts(param, 2, a, &c), o;
     o = good; o.n_points = -1;
-    ck_assert_int_eq(hes_sweep_run(m, NULL, &o, NULL, 0), HES_EINVAL);
+    ck_assert_int_eq(hes_sweep_run(m, NULL, &o, NULL), HES_EINVAL);
     o = good; o.n_params = -1;
-    ck_assert_int_eq(hes_sweep_run(m, NULL, &o, NULL, 0), HES_EINVAL);
+    ck_assert_int_eq(hes_sweep_run(m, NULL, &o, NULL), HES_EINVAL);
     o = good; o.jobs = 0;
-    ck_assert_int_eq(hes_sweep_run(m, NULL, &o, NULL, 0), HES_EINVAL);
+    ck_assert_int_eq(hes_sweep_run(m, NULL, &o, NULL), HES_EINVAL);
     o = good; o.jobs = 1025;
-    ck_assert_int_eq(hes_sweep_run(m, NULL, &o, NULL, 0), HES_EINVAL);
+    ck_assert_int_eq(hes_sweep_run(m, NULL, &o, NULL), HES_EINVAL);
     o = good; o.values = NULL;
-    ck_assert_int_eq(hes_sweep_run(m, NULL, &o, NULL, 0), HES_EINVAL);
+    ck_assert_int_eq(hes_sweep_run(m, NULL, &o, NULL), HES_EINVAL);
     o = good; o.params = bad_low;
-    ck_assert_int_eq(hes_sweep_run(m, NULL, &o, NULL, 0), HES_EINVAL);
+    ck_assert_int_eq(hes_sweep_run(m, NULL, &o, NULL), HES_EINVAL);
     o = good; o.params = bad_high;
-    ck_assert_int_eq(hes_sweep_run(m, NULL, &o, NULL, 0), HES_EINVAL);
+    ck_assert_int_eq(hes_sweep_run(m, NULL, &o, NULL), HES_EINVAL);
     o = good; o.params = NULL;
-    ck_assert_int_eq(hes_sweep_run(m, NULL, &o, NULL, 0), HES_EINVAL);
-    ck_assert_int_eq(hes_sweep_run(m, NULL, NULL, NULL, 0), HES_EINVAL);
-    ck_assert_int_eq(hes_sweep_run(NULL, NULL, &good, NULL, 0), HES_EINVAL);
+    ck_assert_int_eq(hes_sweep_run(m, NULL, &o, NULL), HES_EINVAL);
+    ck_assert_int_eq(hes_sweep_run(m, NULL, NULL, NULL), HES_EINVAL);
+    ck_assert_int_eq(hes_sweep_run(NULL, NULL, &good, NULL), HES_EINVAL);
     ck_assert_int_eq(c.calls, 0); /* nothing ran */
     /* control: the same options are accepted */
-    ck_assert_int_eq(hes_sweep_run(m, NULL, &good, NULL, 0), HES_OK);
+    ck_assert_int_eq(hes_sweep_run(m, NULL, &good, NULL), HES_OK);
     ck_assert_int_eq(c.calls, 2);
 }
 END_TEST
@@ -351,7 +351,7 @@ START_TEST(test_sweep_over_each_parameter_of_each_problem_equals_each_point_anal
             static collect c;
             hes_sweep_options o = juggler_opts(&j, 3, v, &c);
             o.jobs = 2;
-            ck_assert_int_eq(hes_sweep_run(m, NULL, &o, NULL, 0), HES_OK);
+            ck_assert_int_eq(hes_sweep_run(m, NULL, &o, NULL), HES_OK);
             for (int k = 0; k < 3; k++) {
                 hes_system *sys = test_system_of(m);
                 hes_analysis an;
@@ -396,7 +396,7 @@ START_TEST(test_optimizing_sweep_over_the_apex_height_equals_each_point_optimise
     static collect c;
     hes_sweep_options o = juggler_opts(&j, 3, v, &c);
     o.optimize = 1;
-    ck_assert_int_eq(hes_sweep_run(m, NULL, &o, NULL, 0), HES_OK);
+    ck_assert_int_eq(hes_sweep_run(m, NULL, &o, NULL), HES_OK);
     for (int k = 0; k < 3; k++) {
         hes_system *sys = test_system_of(m);
         ck_assert_int_eq(hes_system_set_param(sys, "apex_height", v[k]), HES_OK);
@@ -432,7 +432,7 @@ START_TEST(test_rows_come_in_index_order_on_three_threads)
     hes_sweep_options o = juggler_opts(param, NP, a, &c);
     o.jobs = 3;
     o.row = in_order_row;
-    ck_assert_int_eq(hes_sweep_run(m, NULL, &o, NULL, 0), HES_OK);
+    ck_assert_int_eq(hes_sweep_run(m, NULL, &o, NULL), HES_OK);
     ck_assert_int_eq(c.calls, NP);
 }
 END_TEST

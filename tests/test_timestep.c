@@ -55,8 +55,8 @@ START_TEST(test_flight_is_the_free_step)
     }
     for (int k = 0; k <= 4; k += 4) {
         hes_timestep_problem pb = { 6, k, 2, M, Jn, Jt, mu, gap, v, f, 1e-3 };
-        char msg[256];
-        ck_assert_msg(hes_timestep_ap(&pb, vp, p, NULL, msg, sizeof msg) == HES_OK, "%s", msg);
+        hes_error msg;
+        ck_assert_msg(hes_timestep_ap(&pb, vp, p, NULL, &msg) == HES_OK, "%s", msg.message);
         for (int j = 0; j < 6; j++)
             ck_assert_msg(fabs(vp[j] - (v[j] + 1e-3 * f[j] / diag[j])) <= 1e-15 * (1 + fabs(v[j])),
                           "k = %d: v+[%d] = %.17g, the free step %.17g", k, j, vp[j],
@@ -74,9 +74,9 @@ static hes_status point_step(double m, double mu, double gap, const double *v, d
     static const double Jn[3] = { 0, 0, 1 }, Jt[6] = { 1, 0, 0, 1, 0, 0 };
     double M[9] = { m, 0, 0, 0, m, 0, 0, 0, m }, f[3] = { 0, 0, -m * G };
     hes_timestep_problem pb = { 3, 1, 2, M, Jn, Jt, &mu, &gap, v, f, dt };
-    char msg[256];
-    hes_status st = hes_timestep_ap(&pb, vp, p, NULL, msg, sizeof msg);
-    ck_assert_msg(st == HES_OK, "%s", msg);
+    hes_error msg;
+    hes_status st = hes_timestep_ap(&pb, vp, p, NULL, &msg);
+    ck_assert_msg(st == HES_OK, "%s", msg.message);
     return st;
 }
 
@@ -146,12 +146,12 @@ START_TEST(test_box_lands_without_penetrating_and_rests)
     double q[3] = { 0, 0.35, 0.3 }, v[3] = { 0.4, 0, 1.5 }, vp[3], p[4], Jn[6], Jt[6], gap[2];
     double r = sqrt(a * a + b * b), deepest = 0, worst = 0;
     int landed = 0;
-    char msg[256];
+    hes_error msg;
     for (int step = 0; step < 3000; step++) {
         box_contacts(a, b, q, Jn, Jt, gap);
         hes_timestep_problem pb = { 3, 2, 1, M, Jn, Jt, mu, gap, v, f, dt };
-        ck_assert_msg(hes_timestep_ap(&pb, vp, p, NULL, msg, sizeof msg) == HES_OK,
-                      "step %d: %s", step, msg);
+        ck_assert_msg(hes_timestep_ap(&pb, vp, p, NULL, &msg) == HES_OK,
+                      "step %d: %s", step, msg.message);
         if (p[0] == 0 && p[1] == 0 && !landed) {   /* flight: gravity alone */
             ck_assert_msg(fabs(vp[1] - (v[1] - G * dt)) <= 1e-12 && fabs(vp[0] - v[0]) <= 1e-12 &&
                           fabs(vp[2] - v[2]) <= 1e-12, "step %d: in flight v+ = (%g, %g, %g)",
@@ -188,33 +188,33 @@ START_TEST(test_bad_input_is_refused)
 {
     double M[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 }, v[3] = { 0 }, f[3] = { 0 }, vp[3];
     double Jn[3] = { 0, 0, 1 }, Jt[6] = { 1, 0, 0, 1, 0, 0 }, mu = 0.5, gap = 0;
-    char msg[256];
+    hes_error msg;
     hes_timestep_problem pb = { 3, 1, 2, M, Jn, Jt, &mu, &gap, v, f, 1e-3 };
     hes_timestep_problem bad = pb;
     bad.tangents = 3;
-    ck_assert_int_eq(hes_timestep_ap(&bad, vp, NULL, NULL, msg, sizeof msg), HES_EINVAL);
-    ck_assert_ptr_nonnull(strstr(msg, "tangents"));
+    ck_assert_int_eq(hes_timestep_ap(&bad, vp, NULL, NULL, &msg), HES_EINVAL);
+    ck_assert_ptr_nonnull(strstr(msg.message, "tangents"));
     bad = pb;
     bad.dt = 0;
-    ck_assert_int_eq(hes_timestep_ap(&bad, vp, NULL, NULL, msg, sizeof msg), HES_EINVAL);
-    ck_assert_ptr_nonnull(strstr(msg, "dt"));
+    ck_assert_int_eq(hes_timestep_ap(&bad, vp, NULL, NULL, &msg), HES_EINVAL);
+    ck_assert_ptr_nonnull(strstr(msg.message, "dt"));
     double neg = -1, huge = 2 * HES_IMPACT_MU_MAX;
     bad = pb;
     bad.mu = &neg;
-    ck_assert_int_eq(hes_timestep_ap(&bad, vp, NULL, NULL, msg, sizeof msg), HES_EINVAL);
-    ck_assert_ptr_nonnull(strstr(msg, "friction"));
+    ck_assert_int_eq(hes_timestep_ap(&bad, vp, NULL, NULL, &msg), HES_EINVAL);
+    ck_assert_ptr_nonnull(strstr(msg.message, "friction"));
     bad.mu = &huge;
-    ck_assert_int_eq(hes_timestep_ap(&bad, vp, NULL, NULL, msg, sizeof msg), HES_EINVAL);
+    ck_assert_int_eq(hes_timestep_ap(&bad, vp, NULL, NULL, &msg), HES_EINVAL);
     double Mbad[9] = { 1, 0, 0, 0, -1, 0, 0, 0, 1 }, nan = NAN;
     bad = pb;
     bad.M = Mbad;
-    ck_assert_int_eq(hes_timestep_ap(&bad, vp, NULL, NULL, msg, sizeof msg), HES_EINVAL);
-    ck_assert_ptr_nonnull(strstr(msg, "positive definite"));
+    ck_assert_int_eq(hes_timestep_ap(&bad, vp, NULL, NULL, &msg), HES_EINVAL);
+    ck_assert_ptr_nonnull(strstr(msg.message, "positive definite"));
     bad = pb;
     bad.gap = &nan;
-    ck_assert_int_eq(hes_timestep_ap(&bad, vp, NULL, NULL, msg, sizeof msg), HES_EINVAL);
-    ck_assert_int_eq(hes_timestep_ap(NULL, vp, NULL, NULL, msg, sizeof msg), HES_EINVAL);
-    ck_assert_int_eq(hes_timestep_ap(&pb, NULL, NULL, NULL, msg, sizeof msg), HES_EINVAL);
+    ck_assert_int_eq(hes_timestep_ap(&bad, vp, NULL, NULL, &msg), HES_EINVAL);
+    ck_assert_int_eq(hes_timestep_ap(NULL, vp, NULL, NULL, &msg), HES_EINVAL);
+    ck_assert_int_eq(hes_timestep_ap(&pb, NULL, NULL, NULL, &msg), HES_EINVAL);
 }
 END_TEST
 
@@ -227,14 +227,15 @@ static hes_robot *quadruped(double mu)
     for (int i = 0; i < 4; i++)
         c[i] = (hes_robot_contact){ feet[i], mu };
     hes_robot *r = NULL;
-    char msg[512], buf[4096];
+    char buf[4096];
+    hes_error msg;
     hes_status st = hes_robot_load(test_robot_file(buf, sizeof buf, "quadruped_3d.xml"), c, 4,
-                                   &r, msg, sizeof msg);
+                                   &r, &msg);
     if (st == HES_ESOLVER) {
-        printf("test_timestep: %s: the quadruped's tests skipped\n", msg);
+        printf("test_timestep: %s: the quadruped's tests skipped\n", msg.message);
         return NULL;
     }
-    ck_assert_msg(st == HES_OK, "%s", msg);
+    ck_assert_msg(st == HES_OK, "%s", msg.message);
     return r;
 }
 
@@ -244,8 +245,8 @@ static hes_robot *quadruped(double mu)
 static void robot_step(hes_robot *r, double *q, double *v, const double *tau, double dt,
                        hes_robot_dynamics *d, double *vp)
 {
-    char msg[256];
-    ck_assert_int_eq(hes_robot_dynamics_at(r, q, v, d, msg, sizeof msg), HES_OK);
+    hes_error msg;
+    ck_assert_int_eq(hes_robot_dynamics_at(r, q, v, d, &msg), HES_OK);
     int nv = d->nv, nu = d->nu;
     double force[32], Jn[4 * 32], Jt[8 * 32];
     for (int i = 0; i < nv; i++) {
@@ -259,7 +260,7 @@ static void robot_step(hes_robot *r, double *q, double *v, const double *tau, do
             Jt[k + 8 * i] = d->J[4 + k + (size_t)i * 12];
     }
     hes_timestep_problem pb = { nv, 4, 2, d->M, Jn, Jt, d->mu, d->phi, v, force, dt };
-    ck_assert_msg(hes_timestep_ap(&pb, vp, NULL, NULL, msg, sizeof msg) == HES_OK, "%s", msg);
+    ck_assert_msg(hes_timestep_ap(&pb, vp, NULL, NULL, &msg) == HES_OK, "%s", msg.message);
     for (int i = 0; i < nv; i++)
         q[i] += dt * vp[i];
 }
@@ -280,8 +281,8 @@ static double flight_drift(hes_robot *r, double dt, double weight)
     hes_robot_dynamics d;
     int steps = (int)(0.25 / dt + 0.5);
     for (int k = 0; k <= steps; k++) {
-        char msg[256];
-        ck_assert_int_eq(hes_robot_dynamics_at(r, q, v, &d, msg, sizeof msg), HES_OK);
+        hes_error msg;
+        ck_assert_int_eq(hes_robot_dynamics_at(r, q, v, &d, &msg), HES_OK);
         double pm[4];
         for (int a = 0; a < 4; a++) {
             pm[a] = 0;
@@ -313,8 +314,8 @@ START_TEST(test_quadruped_flight_keeps_its_momentum)
     double q[32] = { 0 }, v[32] = { 0 };
     q[2] = 1;
     hes_robot_dynamics d;
-    char msg[256];
-    ck_assert_int_eq(hes_robot_dynamics_at(r, q, v, &d, msg, sizeof msg), HES_OK);
+    hes_error msg;
+    ck_assert_int_eq(hes_robot_dynamics_at(r, q, v, &d, &msg), HES_OK);
     double weight = d.h[2];
     ck_assert_double_gt(weight, 10);
     double e1 = flight_drift(r, 1e-3, weight), e2 = flight_drift(r, 5e-4, weight);
@@ -358,9 +359,9 @@ START_TEST(test_quadruped_lands_without_penetrating)
                 Jnv[l] += d.J[l + (size_t)i * 12] * vp[i];
         }
         memcpy(v, vp, sizeof(double) * (size_t)nv);
-        char msg[256];
+        hes_error msg;
         hes_robot_dynamics d1;
-        ck_assert_int_eq(hes_robot_dynamics_at(r, q, v, &d1, msg, sizeof msg), HES_OK);
+        ck_assert_int_eq(hes_robot_dynamics_at(r, q, v, &d1, &msg), HES_OK);
         for (int l = 0; l < 4; l++) {
             /* the velocity-level constraint, and the position update's error */
             double lin = phi0[l] + dt * Jnv[l], err = fabs(d1.phi[l] - lin);

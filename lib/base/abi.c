@@ -14,8 +14,10 @@ int hes_abi_version(void)
     return HES_ABI_VERSION;
 }
 
-hes_status hes_abi_check(int built_with, char *msg, size_t len)
+hes_status hes_abi_check(int built_with, hes_error *err)
 {
+    char *msg = hes__errbuf(err);
+    size_t len = hes__errlen(err);
     if (built_with == HES_ABI_VERSION)
         return HES_OK;
     return hes__say(msg, len, HES_EINVAL, "libhes: this program was built against ABI "

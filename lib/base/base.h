@@ -8,6 +8,8 @@
 #define HES_BASE_H
 
 #include <stddef.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "hes.h"
 
@@ -100,5 +102,16 @@ int hes__duplicate_name(const char *const *names, int n, const char **dup);
  * functions that report through a msg argument rather than an object. */
 hes_status hes__say(char *msg, size_t len, hes_status status, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+
+/* The message buffer of a hes_error, emptied (NULL for none), and its
+ * size (0 for none): what a call that reports through a hes_error passes
+ * on to hes__say and to its helpers' (msg, len) arguments (base/error.c). */
+char *hes__errbuf(hes_error *e);
+size_t hes__errlen(const hes_error *e);
+
+/* For a helper that reports through (msg, len) and calls a function that
+ * reports through a hes_error e: the call's status st, its message copied
+ * into msg when it failed. */
+hes_status hes__err_pass(hes_status st, const hes_error *e, char *msg, size_t len);
 
 #endif

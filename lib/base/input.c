@@ -30,9 +30,10 @@
 #define O_NOCTTY 0
 #endif
 
-hes_status hes_input_open(const char *path, size_t max, int *fd, size_t *size, char *msg,
-                          size_t len)
+hes_status hes_input_open(const char *path, size_t max, int *fd, size_t *size, hes_error *err)
 {
+    char *msg = hes__errbuf(err);
+    size_t len = hes__errlen(err);
     if (fd)
         *fd = -1;
     if (size)
@@ -79,9 +80,10 @@ hes_status hes_input_open(const char *path, size_t max, int *fd, size_t *size, c
     return HES_OK;
 }
 
-hes_status hes_input_read(const char *path, size_t max, char **data, size_t *size, char *msg,
-                          size_t len)
+hes_status hes_input_read(const char *path, size_t max, char **data, size_t *size, hes_error *err)
 {
+    char *msg = hes__errbuf(err);
+    size_t len = hes__errlen(err);
     if (data)
         *data = NULL;
     if (size)
@@ -92,7 +94,7 @@ hes_status hes_input_read(const char *path, size_t max, char **data, size_t *siz
         max = HES_INPUT_MAX;
     int fd;
     size_t expect;
-    hes_status st = hes_input_open(path, max, &fd, &expect, msg, len);
+    hes_status st = hes_input_open(path, max, &fd, &expect, err);
     if (st != HES_OK)
         return st;
     /* room for the size fstat gave and one byte more: a file that grew

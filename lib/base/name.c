@@ -35,8 +35,10 @@ static void shown(const char *name, char *out, size_t len)
     out[k] = '\0';
 }
 
-hes_status hes_name_check(const char *field, const char *name, char *msg, size_t len)
+hes_status hes_name_check(const char *field, const char *name, hes_error *err)
 {
+    char *msg = hes__errbuf(err);
+    size_t len = hes__errlen(err);
     char why[96] = "";
     size_t n = name ? strlen(name) : 0;
     if (!field)

@@ -18,9 +18,10 @@ static int is_path(const char *name)
     return strchr(name, '/') != NULL || (n > 3 && strcmp(name + n - 3, ".so") == 0);
 }
 
-hes_status hes_system_open(const char *name, hes_system **out, hes_plugin **plugin, char *msg,
-                           size_t len)
+hes_status hes_system_open(const char *name, hes_system **out, hes_plugin **plugin, hes_error *err)
 {
+    char *msg = hes__errbuf(err);
+    size_t len = hes__errlen(err);
     if (out)
         *out = NULL;
     if (plugin)
@@ -31,7 +32,7 @@ hes_status hes_system_open(const char *name, hes_system **out, hes_plugin **plug
     const hes_model *m = NULL;
     const hes_ess_model *em = NULL;
     if (is_path(name)) {
-        hes_status st = hes_plugin_load_any(name, plugin, &m, &em, msg, len);
+        hes_status st = hes_plugin_load_any(name, plugin, &m, &em, err);
         if (st != HES_OK)
             return st;
     } else if (!(m = hes_problem_find(name)) && !(em = hes_ess_problem_find(name))) {
@@ -41,7 +42,7 @@ hes_status hes_system_open(const char *name, hes_system **out, hes_plugin **plug
         return hes__say(msg, len, HES_ENOTFOUND, "unknown problem '%s' (hes list names "
                         "them; a plugin is a path: ./model.so)", name);
     }
-    hes_status st = m ? hes_system_new(m, out, msg, len) : hes_system_new_ess(em, out, msg, len);
+    hes_status st = m ? hes_system_new(m, out, err) : hes_system_new_ess(em, out, err);
     if (st != HES_OK) {
         hes_plugin_destroy(*plugin);
         *plugin = NULL;

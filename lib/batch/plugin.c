@@ -42,6 +42,7 @@
 #endif
 
 #include "hes.h"
+#include "base/base.h"
 
 struct hes_plugin {
     lt_dlhandle handle;
@@ -139,10 +140,10 @@ static hes_status load(const char *path, int want, hes_plugin **out, const hes_m
     /* a FIFO or device would block or never end in the loader's open(2): it
        must be a regular file, checked without blocking */
     int fd;
-    char not_file[512];
-    hes_status ist = hes_input_open(path, 0, &fd, NULL, not_file, sizeof not_file);
+    hes_error not_file;
+    hes_status ist = hes_input_open(path, 0, &fd, NULL, &not_file);
     if (ist != HES_OK) {
-        snprintf(msg, len, "cannot load plugin: %s", not_file);
+        snprintf(msg, len, "cannot load plugin: %s", not_file.message);
         return ist == HES_ENOTFOUND ? HES_ENOTFOUND : HES_EINVAL;
     }
     close(fd);
@@ -167,7 +168,7 @@ static hes_status load(const char *path, int want, hes_plugin **out, const hes_m
     entry.p = want & 1 ? lt_dlsym(h, HES_PLUGIN_ENTRY) : NULL;
     ess_entry.p = want & 2 ? lt_dlsym(h, HES_PLUGIN_ESS_ENTRY) : NULL;
     hes_status st = HES_OK;
-    char why[256];
+    hes_error why;
     hes_ess_model ess_v1;
     int v1 = 0;
     if (entry.p && ess_entry.p) {
@@ -183,8 +184,8 @@ static hes_status load(const char *path, int want, hes_plugin **out, const hes_m
             snprintf(msg, len, "plugin %s was built for model ABI %d, this hes uses ABI %d: "
                      "rebuild it against this version's hes.h", path, m->abi, HES_MODEL_ABI);
             st = HES_EINVAL;
-        } else if (hes_model_validate(m, why, sizeof why) != HES_OK) {
-            snprintf(msg, len, "plugin %s: %s", path, why);
+        } else if (hes_model_validate(m, &why) != HES_OK) {
+            snprintf(msg, len, "plugin %s: %s", path, why.message);
             st = HES_EINVAL;
         } else
             *model = m;
@@ -199,8 +200,8 @@ static hes_status load(const char *path, int want, hes_plugin **out, const hes_m
                which this copy leaves absent */
             memset(&ess_v1, 0, sizeof ess_v1);
             memcpy(&ess_v1, m, offsetof(hes_ess_model, h_some));
-            if (hes_ess_validate(&ess_v1, why, sizeof why) != HES_OK) {
-                snprintf(msg, len, "plugin %s: %s", path, why);
+            if (hes_ess_validate(&ess_v1, &why) != HES_OK) {
+                snprintf(msg, len, "plugin %s: %s", path, why.message);
                 st = HES_EINVAL;
             } else
                 *ess = NULL;   /* set below, to the plugin's copy */
@@ -210,8 +211,8 @@ static hes_status load(const char *path, int want, hes_plugin **out, const hes_m
                      "%d: rebuild it against this version's hes.h", path, abi,
                      HES_ESS_MODEL_ABI);
             st = HES_EINVAL;
-        } else if (hes_ess_validate(m, why, sizeof why) != HES_OK) {
-            snprintf(msg, len, "plugin %s: %s", path, why);
+        } else if (hes_ess_validate(m, &why) != HES_OK) {
+            snprintf(msg, len, "plugin %s: %s", path, why.message);
             st = HES_EINVAL;
         } else
             *ess = m;
@@ -248,20 +249,26 @@ static hes_status load(const char *path, int want, hes_plugin **out, const hes_m
 }
 
 hes_status hes_plugin_load(const char *path, hes_plugin **out, const hes_model **model,
-                           char *msg, size_t len)
+                           hes_error *err)
 {
+    char *msg = hes__errbuf(err);
+    size_t len = hes__errlen(err);
     return load(path, 1, out, model, NULL, msg, len);
 }
 
 hes_status hes_plugin_load_ess(const char *path, hes_plugin **out, const hes_ess_model **model,
-                               char *msg, size_t len)
+                               hes_error *err)
 {
+    char *msg = hes__errbuf(err);
+    size_t len = hes__errlen(err);
     return load(path, 2, out, NULL, model, msg, len);
 }
 
 hes_status hes_plugin_load_any(const char *path, hes_plugin **out, const hes_model **model,
-                               const hes_ess_model **ess, char *msg, size_t len)
+                               const hes_ess_model **ess, hes_error *err)
 {
+    char *msg = hes__errbuf(err);
+    size_t len = hes__errlen(err);
     return load(path, 3, out, model, ess, msg, len);
 }
 

@@ -171,8 +171,10 @@ static void *worker(void *arg)
     do { if (msg && len) snprintf(msg, len, __VA_ARGS__); return (st); } while (0)
 
 hes_status hes_sweep_run(const hes_model *model, const double *params, const hes_sweep_options *o,
-                         char *msg, size_t len)
+                         hes_error *err)
 {
+    char *msg = hes__errbuf(err);
+    size_t len = hes__errlen(err);
     if (msg && len)
         msg[0] = '\0';
     if (!model || !o)
@@ -183,19 +185,20 @@ hes_status hes_sweep_run(const hes_model *model, const double *params, const hes
     /* a worker without a system computes nothing: an invalid model would
      * otherwise be a sweep that succeeds with no rows */
     hes_system *proto;
-    hes_status st = hes_system_new(model, &proto, msg, len);
+    hes_status st = hes_system_new(model, &proto, err);
     if (st != HES_OK)
         return st;
     if (params)
         memcpy(proto->p, params, sizeof(double) * (size_t)model->n_params);
-    st = hes_sweep_run_system(proto, o, msg, len);
+    st = hes_sweep_run_system(proto, o, err);
     hes_system_destroy(proto);
     return st;
 }
 
-hes_status hes_sweep_run_system(const hes_system *proto, const hes_sweep_options *o, char *msg,
-                                size_t len)
+hes_status hes_sweep_run_system(const hes_system *proto, const hes_sweep_options *o, hes_error *err)
 {
+    char *msg = hes__errbuf(err);
+    size_t len = hes__errlen(err);
     char why[512];
     if (msg && len)
         msg[0] = '\0';

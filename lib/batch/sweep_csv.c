@@ -285,9 +285,10 @@ static hes_status open_path(hes_sweep_file *s, const hes_sweep_file_options *fo,
 
 hes_status hes_sweep_file_open(const hes_system *proto, const hes_sweep_options *o,
                                const hes_sweep_file_options *fo, unsigned char *skip,
-                               hes_sweep_file **out, hes_sweep_file_report *rep, char *msg,
-                               size_t len)
+                               hes_sweep_file **out, hes_sweep_file_report *rep, hes_error *err)
 {
+    char *msg = hes__errbuf(err);
+    size_t len = hes__errlen(err);
     if (out)
         *out = NULL;
     if (rep)
@@ -365,8 +366,10 @@ const char *hes_sweep_file_errmsg(const hes_sweep_file *s)
     return s ? s->msg : "no sweep file (NULL)";
 }
 
-hes_status hes_sweep_file_close(hes_sweep_file *s, char *msg, size_t len)
+hes_status hes_sweep_file_close(hes_sweep_file *s, hes_error *err)
 {
+    char *msg = hes__errbuf(err);
+    size_t len = hes__errlen(err);
     if (!s)
         return HES_OK;
     hes_status st = s->failed ? HES_EIO : HES_OK;
@@ -402,8 +405,10 @@ static int put_then_pass(void *ctx, const hes_sweep_row *row)
 
 hes_status hes_sweep_run_file(const hes_system *proto, const hes_sweep_options *o,
                               const hes_sweep_file_options *fo, hes_sweep_file_report *rep,
-                              char *msg, size_t len)
+                              hes_error *err)
 {
+    char *msg = hes__errbuf(err);
+    size_t len = hes__errlen(err);
     if (!o || o->next_block)
         return hes__say(msg, len, HES_EINVAL, "hes_sweep_run_file: needs options, without "
                         "next_block (its rows would not come in index order)");
@@ -413,7 +418,7 @@ hes_status hes_sweep_run_file(const hes_system *proto, const hes_sweep_options *
     if (o->skip)
         memcpy(skip, o->skip, (size_t)o->n_points);
     hes_sweep_file *file;
-    hes_status st = hes_sweep_file_open(proto, o, fo, skip, &file, rep, msg, len);
+    hes_status st = hes_sweep_file_open(proto, o, fo, skip, &file, rep, err);
     if (st != HES_OK) {
         free(skip);
         return st;
@@ -423,10 +428,10 @@ hes_status hes_sweep_run_file(const hes_system *proto, const hes_sweep_options *
     run.skip = skip;
     run.row = put_then_pass;
     run.ctx = &w;
-    st = hes_sweep_run_system(proto, &run, msg, len);
+    st = hes_sweep_run_system(proto, &run, err);
     if (file->failed) /* the file's failure is the reason the sweep stopped */
         st = hes__say(msg, len, HES_EIO, "%s", file->msg);
-    hes_status cs = hes_sweep_file_close(file, st == HES_OK ? msg : NULL, len);
+    hes_status cs = hes_sweep_file_close(file, st == HES_OK ? err : NULL);
     free(skip);
     return st != HES_OK ? st : cs;
 }

@@ -123,12 +123,14 @@ static hes_status agree(hes_status st)
 
 hes_status hes_sweep_run_mpi(const hes_system *proto, const hes_sweep_options *o,
                              const hes_sweep_file_options *fo, hes_sweep_file_report *rep,
-                             char *msg, size_t len)
+                             hes_error *err)
 {
+    char *msg = hes__errbuf(err);
+    size_t len = hes__errlen(err);
     int size, rank = hes_sweep_mpi_rank(&size);
     if (size == 1)
-        return fo ? hes_sweep_run_file(proto, o, fo, rep, msg, len)
-                  : hes_sweep_run_system(proto, o, msg, len);
+        return fo ? hes_sweep_run_file(proto, o, fo, rep, err)
+                  : hes_sweep_run_system(proto, o, err);
     if (rep)
         memset(rep, 0, sizeof *rep);
     if (!proto || !o || o->next_block || o->n_points < 0)
@@ -142,7 +144,7 @@ hes_status hes_sweep_run_mpi(const hes_system *proto, const hes_sweep_options *o
         memcpy(skip, o->skip, (size_t)o->n_points);
     if (st == HES_OK && rank == 0) {
         if (fo)
-            st = hes_sweep_file_open(proto, o, fo, skip, &sh.file, rep ? rep : &own, msg, len);
+            st = hes_sweep_file_open(proto, o, fo, skip, &sh.file, rep ? rep : &own, err);
         if (st == HES_OK && !(sh.order = hes_sweep_order_new(o->n_points, o->n_params,
                                                              o->values, skip, o->n_strides,
                                                              o->strides)))
@@ -153,7 +155,7 @@ hes_status hes_sweep_run_mpi(const hes_system *proto, const hes_sweep_options *o
         if (st == HES_OK)
             hes__say(msg, len, all, "another rank could not start the sweep (%s)",
                      hes_strerror(all));
-        hes_sweep_file_close(sh.file, NULL, 0);
+        hes_sweep_file_close(sh.file, NULL);
         hes_sweep_order_destroy(sh.order);
         free(skip);
         return all;
@@ -171,7 +173,7 @@ hes_status hes_sweep_run_mpi(const hes_system *proto, const hes_sweep_options *o
     run.row = row_of_rank;
     run.ctx = &sh;
     run.next_block = next_block;
-    st = hes_sweep_run_system(proto, &run, msg, len);
+    st = hes_sweep_run_system(proto, &run, err);
     /* every rank says it is done, also after a failure, so that rank 0
        does not wait for it; then the window goes, on every rank */
     if (rank > 0)
@@ -185,7 +187,7 @@ hes_status hes_sweep_run_mpi(const hes_system *proto, const hes_sweep_options *o
     else if (rank == 0 && sh.failed)
         st = hes__say(msg, len, HES_EINVAL, "the sweep was stopped by its callback");
     if (rank == 0) {
-        hes_status cs = hes_sweep_file_close(sh.file, st == HES_OK ? msg : NULL, len);
+        hes_status cs = hes_sweep_file_close(sh.file, st == HES_OK ? err : NULL);
         if (st == HES_OK)
             st = cs;
     }

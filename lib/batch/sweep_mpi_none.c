@@ -16,8 +16,10 @@ int hes_sweep_mpi_rank(int *size)
 
 hes_status hes_sweep_run_mpi(const hes_system *proto, const hes_sweep_options *o,
                              const hes_sweep_file_options *fo, hes_sweep_file_report *rep,
-                             char *msg, size_t len)
+                             hes_error *err)
 {
-    return fo ? hes_sweep_run_file(proto, o, fo, rep, msg, len)
-              : hes_sweep_run_system(proto, o, msg, len);
+    char *msg = hes__errbuf(err);
+    size_t len = hes__errlen(err);
+    return fo ? hes_sweep_run_file(proto, o, fo, rep, err)
+              : hes_sweep_run_system(proto, o, err);
 }

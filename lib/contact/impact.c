@@ -272,8 +272,10 @@ void hes__impact_dv(int n, int k, const double *WG, const double *z, double *dv)
 
 hes_status hes_impact_anitescu_potra(const hes_contact_set *c, const double *v_minus,
                                      double *v_plus, double *pn, double *pt,
-                                     hes_impact_info *info, char *msg, size_t len)
+                                     hes_impact_info *info, hes_error *err)
 {
+    char *msg = hes__errbuf(err);
+    size_t len = hes__errlen(err);
     if (info)
         memset(info, 0, sizeof *info);
     hes_status st = hes__impact_check(c, v_minus, msg, len);
@@ -299,7 +301,7 @@ hes_status hes_impact_anitescu_potra(const hes_contact_set *c, const double *v_m
         return st;
     }
     hes_lcp_info li;
-    st = hes_lcp_solve(nz, A, q, 1e-9, z, w, &li, msg, len);
+    st = hes_lcp_solve(nz, A, q, 1e-9, z, w, &li, err);
     if (st == HES_OK) {
         hes__impact_dv(n, k, WG, z, dv);
         for (int j = 0; j < n; j++)
@@ -326,9 +328,10 @@ hes_status hes_impact_anitescu_potra(const hes_contact_set *c, const double *v_m
 
 hes_status hes_impact_sequential(const hes_contact_set *c, const int *order, int n_order,
                                  int max_passes, const double *v_minus, double *v_plus,
-                                 double *pn, double *pt, hes_impact_info *info, char *msg,
-                                 size_t len)
+                                 double *pn, double *pt, hes_impact_info *info, hes_error *err)
 {
+    char *msg = hes__errbuf(err);
+    size_t len = hes__errlen(err);
     if (info)
         memset(info, 0, sizeof *info);
     hes_status st = hes__impact_check(c, v_minus, msg, len);
@@ -375,7 +378,7 @@ hes_status hes_impact_sequential(const hes_contact_set *c, const int *order, int
             hes_contact_set one = { n, 1, c->M, rows, rows + n, c->mu + i };
             double p1, t1;
             hes_impact_info ii;
-            st = hes_impact_anitescu_potra(&one, v, v1, &p1, &t1, &ii, msg, len);
+            st = hes_impact_anitescu_potra(&one, v, v1, &p1, &t1, &ii, err);
             if (st != HES_OK) {
                 free(v);
                 return st;

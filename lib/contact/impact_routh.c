@@ -48,8 +48,10 @@ void hes_routh_options_init(hes_routh_options *o)
 hes_status hes_impact_routh(const hes_contact_set *c, const double *v_minus,
                             const hes_routh_options *o, const double *caps, double *v_plus,
                             double *pn, double *pt, double *path, hes_impact_info *info,
-                            char *msg, size_t len)
+                            hes_error *err)
 {
+    char *msg = hes__errbuf(err);
+    size_t len = hes__errlen(err);
     if (info)
         memset(info, 0, sizeof *info);
     hes_status st = hes__impact_check(c, v_minus, msg, len);
@@ -107,7 +109,7 @@ hes_status hes_impact_routh(const hes_contact_set *c, const double *v_minus,
             unsigned long long r = hes__rng_next(&sel);
             start = (r & 1) ? (unsigned long)(r >> 1) | 1ul : 0;
         }
-        st = hes_lcp_solve_from(nz, A, q, 1e-9, start, z, w, &li, msg, len);
+        st = hes_lcp_solve_from(nz, A, q, 1e-9, start, z, w, &li, err);
         total.pivots += li.pivots;
         total.residual = fmax(total.residual, li.residual);
         total.solver = li.solver;

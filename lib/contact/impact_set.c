@@ -94,18 +94,18 @@ static void *worker(void *arg)
         }
         double *v = S->v + (size_t)i * n;
         hes_impact_info info;
-        char msg[256];
+        hes_error msg;
         hes_routh_options ro = j->o->routh;
         if (ro.select)
             ro.select += (unsigned long)i;
         hes_status st = hes_impact_routh(j->c, j->v_minus, &ro,
                                          j->caps + (size_t)r * j->dim, v, NULL, NULL, NULL,
-                                         &info, msg, sizeof msg);
+                                         &info, &msg);
         out->pivots += info.pivots;
         if (st != HES_OK && st != HES_EMAXITER) {
             out->st = st;
             out->sample = i;
-            snprintf(out->msg, sizeof out->msg, "%s", msg);
+            snprintf(out->msg, sizeof out->msg, "%.*s", (int)sizeof out->msg - 1, msg.message);
             break;
         }
         S->finished[i] = st == HES_OK;
@@ -149,9 +149,10 @@ static void next_points(gsl_qrng *g, int count, int dim, const double *shift, do
 #endif
 
 hes_status hes_impact_set_sample(const hes_contact_set *c, const double *v_minus,
-                                 const hes_impact_set_options *o, hes_impact_set *S, char *msg,
-                                 size_t len)
+                                 const hes_impact_set_options *o, hes_impact_set *S, hes_error *err)
 {
+    char *msg = hes__errbuf(err);
+    size_t len = hes__errlen(err);
     if (S)
         memset(S, 0, sizeof *S);
     hes_status st = hes__impact_check(c, v_minus, msg, len);
@@ -474,8 +475,10 @@ void hes_impact_set_extremes(const hes_impact_set *S, int *argmin, int *argmax, 
 
 hes_status hes_impact_outcome_compute(const hes_contact_set *c, const double *v_minus,
                                       const hes_impact_set *S, hes_impact_outcome *out,
-                                      char *msg, size_t len)
+                                      hes_error *err)
 {
+    char *msg = hes__errbuf(err);
+    size_t len = hes__errlen(err);
     if (!c || !out || c->n > HES_MECH_MAX || c->k > HES_MECH_MAX)
         return hes__say(msg, len, HES_EINVAL, "impact outcome: needs a contact set of at most "
                         "%d coordinates and contacts", HES_MECH_MAX);
@@ -484,9 +487,9 @@ hes_status hes_impact_outcome_compute(const hes_contact_set *c, const double *v_
     out->nearest = -1;
     out->inside_normals = 0;
     hes_status st = out->law == HES_LAW_ANITESCU_POTRA
-        ? hes_impact_anitescu_potra(c, v_minus, out->v, NULL, NULL, &info, msg, len)
+        ? hes_impact_anitescu_potra(c, v_minus, out->v, NULL, NULL, &info, err)
         : hes_impact_sequential(c, out->order, c->k, 100, v_minus, out->v, NULL, NULL, &info,
-                                msg, len);
+                                err);
     out->status = st;
     if (st != HES_OK)
         return st;
@@ -502,8 +505,10 @@ hes_status hes_impact_outcome_compute(const hes_contact_set *c, const double *v_
 }
 
 hes_status hes_impact_default_step(const hes_contact_set *c, const double *v_minus, double *h,
-                                   char *msg, size_t len)
+                                   hes_error *err)
 {
+    char *msg = hes__errbuf(err);
+    size_t len = hes__errlen(err);
     if (!h)
         return hes__say(msg, len, HES_EINVAL, "impact step: h is NULL");
     hes_status st = hes__impact_check(c, v_minus, msg, len);
@@ -513,7 +518,7 @@ hes_status hes_impact_default_step(const hes_contact_set *c, const double *v_min
     if (!v)
         return hes__say(msg, len, HES_ENOMEM, "out of memory");
     double *pn = v + c->n, pmax = 0;
-    st = hes_impact_anitescu_potra(c, v_minus, v, pn, NULL, NULL, msg, len);
+    st = hes_impact_anitescu_potra(c, v_minus, v, pn, NULL, NULL, err);
     for (int i = 0; st == HES_OK && i < c->k; i++)
         pmax = fmax(pmax, pn[i]);
     free(v);

@@ -88,15 +88,17 @@ double hes__lcp_residual(int n, const double *M, const double *q, const double *
 }
 
 hes_status hes_lcp_solve(int n, const double *M, const double *q, double tol, double *z,
-                         double *w, hes_lcp_info *info, char *msg, size_t len)
+                         double *w, hes_lcp_info *info, hes_error *err)
 {
-    return hes_lcp_solve_from(n, M, q, tol, 0, z, w, info, msg, len);
+    return hes_lcp_solve_from(n, M, q, tol, 0, z, w, info, err);
 }
 
 hes_status hes_lcp_solve_from(int n, const double *M, const double *q, double tol,
                               unsigned long start, double *z, double *w, hes_lcp_info *info,
-                              char *msg, size_t len)
+                              hes_error *err)
 {
+    char *msg = hes__errbuf(err);
+    size_t len = hes__errlen(err);
     if (msg && len > 0)
         msg[0] = '\0';
     if (info)

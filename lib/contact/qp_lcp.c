@@ -93,7 +93,8 @@ static hes_status qp_lcp_once(int n, const double *H, const double *c, const int
         q[nx + r] = g[r];
     }
     hes_lcp_info info = { 0 };
-    hes_status st = hes_lcp_solve(N, A, q, tol, z, w, &info, msg, len);
+    hes_error e;
+    hes_status st = hes__err_pass(hes_lcp_solve(N, A, q, tol, z, w, &info, &e), &e, msg, len);
     if (pivots)
         *pivots += info.pivots;
     if (st == HES_OK)

@@ -42,8 +42,10 @@ static hes_status check(const hes_timestep_problem *pb, char *msg, size_t len)
 }
 
 hes_status hes_timestep_ap(const hes_timestep_problem *pb, double *v_plus, double *p,
-                           hes_impact_info *info, char *msg, size_t len)
+                           hes_impact_info *info, hes_error *err)
 {
+    char *msg = hes__errbuf(err);
+    size_t len = hes__errlen(err);
     if (info)
         memset(info, 0, sizeof *info);
     hes_status st = check(pb, msg, len);
@@ -87,7 +89,7 @@ hes_status hes_timestep_ap(const hes_timestep_problem *pb, double *v_plus, doubl
     for (int i = 0; i < k; i++)
         q[i] += pb->gap[i] / pb->dt;
     hes_lcp_info li;
-    st = hes_lcp_solve(nz, A, q, 1e-9, z, w, &li, msg, len);
+    st = hes_lcp_solve(nz, A, q, 1e-9, z, w, &li, err);
     if (info) {
         info->lcps = 1;
         info->pivots = li.pivots;

@@ -24,22 +24,25 @@
 static int bad_name(const char *model, const char *field, int i, const char *name, char *msg,
                     size_t len)
 {
-    char where[64], why[512];
+    char where[64];
+    hes_error why;
     if (i >= 0)
         snprintf(where, sizeof where, "%s[%d]", field, i);
     else
         snprintf(where, sizeof where, "%s", field);
-    if (hes_name_check(where, name, why, sizeof why) == HES_OK)
+    if (hes_name_check(where, name, &why) == HES_OK)
         return 0;
     if (model)
-        hes__say(msg, len, HES_EINVAL, "ESS model '%s': %s", model, why);
+        hes__say(msg, len, HES_EINVAL, "ESS model '%s': %s", model, why.message);
     else
-        hes__say(msg, len, HES_EINVAL, "ESS model %s", why);
+        hes__say(msg, len, HES_EINVAL, "ESS model %s", why.message);
     return -1;
 }
 
-hes_status hes_ess_validate(const hes_ess_model *md, char *msg, size_t len)
+hes_status hes_ess_validate(const hes_ess_model *md, hes_error *err)
 {
+    char *msg = hes__errbuf(err);
+    size_t len = hes__errlen(err);
     if (msg && len > 0)
         msg[0] = '\0';
     if (!md)

@@ -82,12 +82,14 @@ void hes_ess_options_init(hes_ess_options *o)
     o->near_miss = 1;   /* watched: the paper's own plate needs it (below) */
 }
 
-hes_status hes_ess_new(const hes_ess_model *model, hes_ess **out, char *msg, size_t len)
+hes_status hes_ess_new(const hes_ess_model *model, hes_ess **out, hes_error *err)
 {
+    char *msg = hes__errbuf(err);
+    size_t len = hes__errlen(err);
     if (!out)
         return HES_EINVAL;
     *out = NULL;
-    hes_status st = hes_ess_validate(model, msg, len);
+    hes_status st = hes_ess_validate(model, err);
     if (st != HES_OK)
         return st;
     hes_ess *e = calloc(1, sizeof *e);

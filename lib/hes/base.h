@@ -45,18 +45,35 @@ const char *hes_strerror(hes_status status);
  * (HES_EINVAL, HES_ENOTFOUND), 1 any numerical failure. */
 int hes_status_exit_code(hes_status status);
 
+/* ------------------------------------------------------------------ errors */
+
+/* Why a call failed, for the calls that have no object of their own to
+ * keep it (constructors, loaders, solvers of plain arrays): the message,
+ * "" after a success.  Such a call takes a hes_error * as its last
+ * argument (NULL: the caller does not want the message) and returns the
+ * status; objects keep their own last message (hes_system_errmsg, ...).
+ * The struct is its message buffer and nothing else, so a binding can
+ * allocate sizeof(hes_error) bytes or read it with hes_error_message. */
+#define HES_ERROR_LEN 512
+typedef struct hes_error {
+    char message[HES_ERROR_LEN];
+} hes_error;
+
+/* The message of e ("" for NULL). */
+const char *hes_error_message(const hes_error *e);
+
 /* --------------------------------------------------------------------- ABI */
 
 /* The version of the library's binary interface: the layout of every
  * public struct and the meaning of every call.  It changes whenever one of
  * them does.  A program or a language binding built against these headers
  * checks once that the library it runs with has the same:
- *     if (hes_abi_check(HES_ABI_VERSION, msg, sizeof msg) != HES_OK) ...
- * hes_abi_check returns HES_EINVAL, with both versions in msg, when they
+ *     if (hes_abi_check(HES_ABI_VERSION, &err) != HES_OK) ...
+ * hes_abi_check returns HES_EINVAL, with both versions in err, when they
  * differ; hes_abi_version gives the library's. */
-#define HES_ABI_VERSION 1
+#define HES_ABI_VERSION 2
 int hes_abi_version(void);
-hes_status hes_abi_check(int built_with, char *msg, size_t len);
+hes_status hes_abi_check(int built_with, hes_error *err);
 
 /* ---------------------------------------------------------------- features */
 
@@ -76,15 +93,13 @@ const char *hes_features(void);
  * FIFO, device or socket is refused: /dev/zero would never end), at most
  * `max` bytes (0: HES_INPUT_MAX), then put back into blocking mode.  *fd
  * (and *size, may be NULL) on success; HES_ENOTFOUND for a missing file,
- * HES_EINVAL (msg naming the path and why) for any other refusal, HES_EIO
+ * HES_EINVAL (err naming the path and why) for any other refusal, HES_EIO
  * for a failed fstat.  hes_input_read reads the whole file into *data
  * (NUL-terminated, free() it; *size bytes, may be NULL), never more than
  * max bytes even if the file grows while it is read. */
 #define HES_INPUT_MAX ((size_t)256 << 20)
-hes_status hes_input_open(const char *path, size_t max, int *fd, size_t *size, char *msg,
-                          size_t len);
-hes_status hes_input_read(const char *path, size_t max, char **data, size_t *size, char *msg,
-                          size_t len);
+hes_status hes_input_open(const char *path, size_t max, int *fd, size_t *size, hes_error *err);
+hes_status hes_input_read(const char *path, size_t max, char **data, size_t *size, hes_error *err);
 
 #ifdef __cplusplus
 }

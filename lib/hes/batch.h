@@ -24,7 +24,7 @@ extern "C" {
  * it was compiled with (share/examples/rimless_wheel.c builds as one with
  * -DHES_PLUGIN; share/examples/Makefile shows the pkg-config build).
  * hes_plugin_load refuses a module without that function, with another ABI
- * or with an invalid model, with a message in msg.  path is a file: a name
+ * or with an invalid model, with a message in err.  path is a file: a name
  * without '/' is the file of that name in the current directory (never a
  * library of the loader's search path).  Load and destroy plugins
  * from one thread (libltdl's own state); the model then serves any number
@@ -33,18 +33,18 @@ extern "C" {
 #define HES_PLUGIN_ENTRY "hes_plugin_model"
 typedef struct hes_plugin hes_plugin;
 hes_status hes_plugin_load(const char *path, hes_plugin **plugin, const hes_model **model,
-                           char *msg, size_t len);
+                           hes_error *err);
 /* An event-selected system as a plugin exports instead
  *     const hes_ess_model *hes_plugin_ess_model(int *abi);
  * which sets *abi = HES_ESS_MODEL_ABI (share/examples/ball_walls.c); the
  * loader refuses another ABI or a model hes_ess_validate refuses. */
 #define HES_PLUGIN_ESS_ENTRY "hes_plugin_ess_model"
 hes_status hes_plugin_load_ess(const char *path, hes_plugin **plugin,
-                               const hes_ess_model **model, char *msg, size_t len);
+                               const hes_ess_model **model, hes_error *err);
 /* Either kind: exactly one of *model and *ess is set on success (`hes
  * --model PATH.so`). */
 hes_status hes_plugin_load_any(const char *path, hes_plugin **plugin, const hes_model **model,
-                               const hes_ess_model **ess, char *msg, size_t len);
+                               const hes_ess_model **ess, hes_error *err);
 /* Unloads the module: its model must not be used afterwards. */
 void hes_plugin_destroy(hes_plugin *plugin);
 
@@ -56,10 +56,9 @@ void hes_plugin_destroy(hes_plugin *plugin);
  * outlive the system: destroy the system first, then hes_plugin_destroy;
  * NULL for a built-in).  HES_ENOTFOUND for an unknown name or a missing
  * plugin file, HES_EINVAL for an impact problem (not a system) or a plugin
- * the loader refuses, with msg saying which.
+ * the loader refuses, with err saying which.
  */
-hes_status hes_system_open(const char *name, hes_system **out, hes_plugin **plugin, char *msg,
-                           size_t len);
+hes_status hes_system_open(const char *name, hes_system **out, hes_plugin **plugin, hes_error *err);
 /* Everything built in, in one list: the hybrid models, then the
  * event-selected systems ("hybrid", "ess": hes_kind_name), then the impact
  * problems ("impact").  Entry i's name, kind and one-line description
@@ -171,17 +170,16 @@ void hes_sweep_order_destroy(hes_sweep_order *order);
 
 /* params: the base parameter vector (NULL: the model's defaults).  Returns
  * HES_OK, or HES_EINVAL for an invalid model, bad options or when the
- * callback stopped it (HES_ENOMEM), with msg (may be NULL) saying why; each
+ * callback stopped it (HES_ENOMEM), with err (may be NULL) saying why; each
  * point's own failure is in its row. */
 hes_status hes_sweep_run(const hes_model *model, const double *params, const hes_sweep_options *o,
-                         char *msg, size_t len);
+                         hes_error *err);
 /* The same for a system of any kind (hes_system_kind): every point is
  * analysed by hes_analyze on a copy of proto (its parameters are the base
  * point's, its settings and orbit options each point's), warm-started from
  * the previous point's section state and period.  optimize needs a hybrid
  * system (shape parameters). */
-hes_status hes_sweep_run_system(const hes_system *proto, const hes_sweep_options *o, char *msg,
-                                size_t len);
+hes_status hes_sweep_run_system(const hes_system *proto, const hes_sweep_options *o, hes_error *err);
 
 /* ------------------------------------------------ a sweep in a CSV file */
 /*
@@ -236,11 +234,10 @@ typedef struct {
  * close).  skip (n_points flags, zero on entry; may be NULL without
  * resume) receives the kept rows' points.  HES_EINVAL for another sweep's
  * file, a file another process writes, or bad arguments; HES_EIO when it
- * cannot be read or written (msg says which). */
+ * cannot be read or written (err says which). */
 hes_status hes_sweep_file_open(const hes_system *proto, const hes_sweep_options *o,
                                const hes_sweep_file_options *fo, unsigned char *skip,
-                               hes_sweep_file **out, hes_sweep_file_report *rep, char *msg,
-                               size_t len);
+                               hes_sweep_file **out, hes_sweep_file_report *rep, hes_error *err);
 /* Writes one row (the file keeps the order of the calls; the index
  * identifies the point).  HES_EIO when the write fails (and every later
  * call fails), the message in hes_sweep_file_errmsg. */
@@ -248,7 +245,7 @@ hes_status hes_sweep_file_put(hes_sweep_file *file, const hes_sweep_row *row);
 const char *hes_sweep_file_errmsg(const hes_sweep_file *file);
 /* Flushes, syncs and closes (a stream is flushed, not closed); HES_EIO
  * when that fails or a put failed before.  NULL: nothing. */
-hes_status hes_sweep_file_close(hes_sweep_file *file, char *msg, size_t len);
+hes_status hes_sweep_file_close(hes_sweep_file *file, hes_error *err);
 
 /* A whole sweep into a file: hes_sweep_file_open, hes_sweep_run_system
  * with the file's kept points skipped (besides o->skip) and every row
@@ -257,7 +254,7 @@ hes_status hes_sweep_file_close(hes_sweep_file *file, char *msg, size_t len);
  * stops), else as hes_sweep_run_system and hes_sweep_file_open. */
 hes_status hes_sweep_run_file(const hes_system *proto, const hes_sweep_options *o,
                               const hes_sweep_file_options *fo, hes_sweep_file_report *rep,
-                              char *msg, size_t len);
+                              hes_error *err);
 
 /* ------------------------------------------------- a sweep over MPI ranks */
 /*
@@ -271,12 +268,12 @@ hes_status hes_sweep_run_file(const hes_system *proto, const hes_sweep_options *
  * 0 only).  rep and the rows are rank 0's.  o->next_block must be NULL.
  * With one rank, MPI not initialised, or a build without MPI: this process
  * alone (hes_sweep_run_file, or hes_sweep_run_system without fo).  The
- * status is the worst of every rank's, on every rank; msg says what failed
+ * status is the worst of every rank's, on every rank; err says what failed
  * where.  hes_sweep_mpi_rank: this process's rank and, in *size (may be
  * NULL), the number of ranks (0 and 1 without MPI). */
 hes_status hes_sweep_run_mpi(const hes_system *proto, const hes_sweep_options *o,
                              const hes_sweep_file_options *fo, hes_sweep_file_report *rep,
-                             char *msg, size_t len);
+                             hes_error *err);
 int hes_sweep_mpi_rank(int *size);
 
 /* n Latin hypercube samples in the box [lo, hi] (dim dimensions): every

@@ -32,7 +32,7 @@ extern "C" {
  * Siconos's enumeration for n <= 20; each candidate is polished by solving
  * the linear system of its active set again.  HES_ELCP when none passes
  * the check (none exists, as for an infeasible problem, or the solvers
- * miss it), with the reason in msg; HES_ESOLVER when hes was built without
+ * miss it), with the reason in err; HES_ESOLVER when hes was built without
  * Siconos numerics; HES_EINVAL for bad arguments.
  */
 typedef struct {
@@ -50,10 +50,10 @@ typedef struct {
  * the chain above).  start = 0 is hes_lcp_solve. */
 hes_status hes_lcp_solve_from(int n, const double *M, const double *q, double tol,
                               unsigned long start, double *z, double *w, hes_lcp_info *info,
-                              char *msg, size_t len);
+                              hes_error *err);
 
 hes_status hes_lcp_solve(int n, const double *M, const double *q, double tol, double *z,
-                         double *w, hes_lcp_info *info, char *msg, size_t len);
+                         double *w, hes_lcp_info *info, hes_error *err);
 
 /* ----------------------------------------------------------- impact laws */
 /*
@@ -113,7 +113,7 @@ typedef struct {
  * hes_impact_routh). */
 hes_status hes_impact_anitescu_potra(const hes_contact_set *contacts, const double *v_minus,
                                      double *v_plus, double *pn, double *pt,
-                                     hes_impact_info *info, char *msg, size_t len);
+                                     hes_impact_info *info, hes_error *err);
 /* Sequential impacts: the contacts order[0..n_order-1] in turn, each that
  * approaches (J_n,i v < 0) resolved alone by Anitescu-Potra's law, in passes
  * over the order until none approaches; pn, pt accumulate each contact's
@@ -121,8 +121,7 @@ hes_status hes_impact_anitescu_potra(const hes_contact_set *contacts, const doub
  * approaching; otherwise as hes_impact_anitescu_potra. */
 hes_status hes_impact_sequential(const hes_contact_set *contacts, const int *order, int n_order,
                                  int max_passes, const double *v_minus, double *v_plus,
-                                 double *pn, double *pt, hes_impact_info *info, char *msg,
-                                 size_t len);
+                                 double *pn, double *pt, hes_impact_info *info, hes_error *err);
 
 /* ------------------------------------------------- rigid time stepping */
 /*
@@ -164,7 +163,7 @@ typedef struct {
  * outcome is checked: J_n v+ + gap / dt >= -1e-8 max(1, |J v|) for every
  * contact. */
 hes_status hes_timestep_ap(const hes_timestep_problem *pb, double *v_plus, double *p,
-                           hes_impact_info *info, char *msg, size_t len);
+                           hes_impact_info *info, hes_error *err);
 
 /* The paper's impulse-stepping model of Routh's method for many contacts
  * (Sec. 5.1, eqs. 72-75, Algorithm 1; lib/contact/impact_routh.c): steps
@@ -200,7 +199,7 @@ void hes_routh_options_init(hes_routh_options *o);
 hes_status hes_impact_routh(const hes_contact_set *contacts, const double *v_minus,
                             const hes_routh_options *o, const double *caps, double *v_plus,
                             double *pn, double *pt, double *path, hes_impact_info *info,
-                            char *msg, size_t len);
+                            hes_error *err);
 
 /* The contact mode after an impact, from the contact velocities u_n = J_n v,
  * u_t = J_t v: lift-off when u_n > tol, else sliding when |u_t| > tol, else
@@ -262,10 +261,10 @@ typedef struct {
 
 /* HES_ESOLVER without GSL or Siconos numerics (the message names the
  * Debian package); the first failing sample's status otherwise (its
- * message in msg), except HES_EMAXITER, which only flags the sample. */
+ * message in err), except HES_EMAXITER, which only flags the sample. */
 hes_status hes_impact_set_sample(const hes_contact_set *contacts, const double *v_minus,
                                  const hes_impact_set_options *o, hes_impact_set *set,
-                                 char *msg, size_t len);
+                                 hes_error *err);
 void hes_impact_set_free(hes_impact_set *set);
 
 /* The convex hull of the finished samples projected on contact-velocity
@@ -314,13 +313,13 @@ typedef struct {
  * Statuses as the laws'. */
 hes_status hes_impact_outcome_compute(const hes_contact_set *contacts, const double *v_minus,
                                       const hes_impact_set *set, hes_impact_outcome *out,
-                                      char *msg, size_t len);
+                                      hes_error *err);
 
 /* A step size h for an impact without one: half the largest normal impulse
  * of the Anitescu-Potra outcome (a sample then takes a few steps; a larger
  * h reaches the set's edges with fewer samples), 1 if that impulse is 0. */
 hes_status hes_impact_default_step(const hes_contact_set *contacts, const double *v_minus,
-                                   double *h, char *msg, size_t len);
+                                   double *h, hes_error *err);
 
 /* Contact velocities (2k) of a velocity v: J_n v, then J_t v. */
 void hes_contact_velocities(const hes_contact_set *contacts, const double *v, double *u);

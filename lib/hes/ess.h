@@ -146,8 +146,8 @@ typedef struct {
 /* Structural checks before any callback runs: n and m from 1 to 10000,
  * callbacks f, h and Dh present, names present where an array is given and
  * parameter names unique, parameter defaults finite and within their ranges.
- * HES_EINVAL with the reason in msg (may be NULL), naming the field. */
-hes_status hes_ess_validate(const hes_ess_model *model, char *msg, size_t len);
+ * HES_EINVAL with the reason in err (may be NULL), naming the field. */
+hes_status hes_ess_validate(const hes_ess_model *model, hes_error *err);
 
 /* ----------------------------------------------------------- ESS integrator */
 /*
@@ -255,10 +255,10 @@ typedef struct {
 
 typedef struct hes_ess hes_ess;
 
-/* An integrator of a model (validated: HES_EINVAL with the reason in msg)
+/* An integrator of a model (validated: HES_EINVAL with the reason in err)
  * with the model's default parameter values; its CVODES integrator and
  * workspaces are made here.  One object serves one thread at a time. */
-hes_status hes_ess_new(const hes_ess_model *model, hes_ess **out, char *msg, size_t len);
+hes_status hes_ess_new(const hes_ess_model *model, hes_ess **out, hes_error *err);
 void hes_ess_destroy(hes_ess *ess);
 const hes_ess_model *hes_ess_get_model(const hes_ess *ess);
 /* The message of the last failure ("" after success). */

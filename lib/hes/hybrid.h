@@ -59,17 +59,16 @@ typedef struct {
 
 /* Creates a system for a model with default parameter values and settings.
  * Returns HES_OK and the system in *out, or HES_EINVAL for an invalid model
- * (msg, if not NULL, says what is wrong: hes_model_validate's message) or
+ * (err, if not NULL, says what is wrong: hes_model_validate's message) or
  * HES_ENOMEM with *out NULL. */
-hes_status hes_system_new(const hes_model *model, hes_system **out, char *msg, size_t len);
+hes_status hes_system_new(const hes_model *model, hes_system **out, hes_error *err);
 void hes_system_destroy(hes_system *sys);
 
 /* A system of an event-selected model (the ESS integrator, kind
  * HES_KIND_ESS), with its parameters' defaults and the orbit options of
  * hes_system_set_ess_options.  HES_EINVAL for a model hes_ess_new refuses
- * (msg says why), HES_ENOMEM. */
-hes_status hes_system_new_ess(const hes_ess_model *model, hes_system **out, char *msg,
-                              size_t len);
+ * (err says why), HES_ENOMEM. */
+hes_status hes_system_new_ess(const hes_ess_model *model, hes_system **out, hes_error *err);
 hes_kind hes_system_kind(const hes_system *sys);
 /* The system's model: the hybrid one (NULL for an ESS system) and the ESS
  * one (NULL for a hybrid system). */

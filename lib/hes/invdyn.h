@@ -49,7 +49,7 @@ extern "C" {
  *             Both QPs are solved as the LCP of their KKT conditions
  *             (PSD) by Lemke.
  *  CONVEX_NO_SLIP (e) the same with infinite friction (f_S, f_T free).
- * HES_EINFEASIBLE (and the result filled, with the reason in msg) when the
+ * HES_EINFEASIBLE (and the result filled, with the reason in err) when the
  * motion cannot be produced as asked: a contact that stays slides at the
  * edge of its friction cone (Coulomb, convex: the friction is what is
  * missing); the no-slip forces need more friction than mu, or the desired
@@ -63,7 +63,7 @@ extern "C" {
  * tol_eom < 0.)  HES_ELCP
  * (result not filled) when no compressive normal forces hold the motion
  * (no-slip) or Lemke's method fails on a Coulomb or convex problem; HES_EINVAL
- * (msg) for bad arguments or a B without full column rank.
+ * (err) for bad arguments or a B without full column rank.
  */
 typedef enum {
     HES_INVDYN_NONE = 0,
@@ -185,7 +185,7 @@ typedef struct {
  * same contacts (hes_invdyn_reset forgets it). */
 hes_status hes_invdyn_solve(hes_invdyn *id, const hes_invdyn_problem *pb,
                             const hes_invdyn_options *opts, hes_invdyn_result *res,
-                            char *msg, size_t len);
+                            hes_error *err);
 void hes_invdyn_reset(hes_invdyn *id);
 
 /* A problem from a robot's dynamics (hes_robot_dynamics_at at q, v) for
@@ -241,7 +241,7 @@ typedef struct {
 hes_status hes_invdyn_trajectory(hes_robot *robot, int nodes, const double *t, const double *q,
                                  const double *v, const double *a, const int *stance,
                                  const hes_invdyn_run_options *opts, hes_invdyn_run *out,
-                                 char *msg, size_t len);
+                                 hes_error *err);
 void hes_invdyn_run_free(hes_invdyn_run *run);
 
 /* Derivatives of sampled data (lib/base/sampled.c): y (n x dim, sample

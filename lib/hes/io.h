@@ -101,14 +101,12 @@ char *hes_sweep_row_json(const hes_system *sys, int n_swept, const int *swept,
 /* Gait files: JSON, format "hes-gait" version 1 (lib/io/gait_json.c).
  * hes_gait_write: HES_OK, HES_EINVAL (NULL argument) or HES_EIO (the stream
  * failed).  hes_gait_read: HES_OK, HES_EINVAL (unreadable or malformed file,
- * or not a gait of base) or HES_ENOMEM, with msg saying why; on failure *g is
+ * or not a gait of base) or HES_ENOMEM, with err saying why; on failure *g is
  * left empty.  hes_gait_problem: the problem name a gait file is for (to find
  * its base model), with the same statuses as hes_gait_read. */
 hes_status hes_gait_write(const hes_gait *g, const hes_model *base, FILE *out);
-hes_status hes_gait_read(const char *path, const hes_model *base, hes_gait *g, char *msg,
-                         size_t len);
-hes_status hes_gait_problem(const char *path, char *name, size_t name_len, char *msg,
-                            size_t len);
+hes_status hes_gait_read(const char *path, const hes_model *base, hes_gait *g, hes_error *err);
+hes_status hes_gait_problem(const char *path, char *name, size_t name_len, hes_error *err);
 
 /* -------------------------------------------- documents of other areas */
 
@@ -134,9 +132,9 @@ char *hes_flow_json(const hes_system *sys, int mode, const double *x0, double ti
  * format is in hes(1) and share/robots/knee_biped.json): the robot file
  * (relative to the description's folder), its contacts, and the modes,
  * transitions and orbit, every constraint, coordinate and state by name.
- * HES_EINVAL (msg naming the file and the key) for anything malformed,
+ * HES_EINVAL (err naming the file and the key) for anything malformed,
  * unknown keys included; HES_ESOLVER without MuJoCo. */
-hes_status hes_robot_model_load(const char *path, hes_model **out, char *msg, size_t len);
+hes_status hes_robot_model_load(const char *path, hes_model **out, hes_error *err);
 
 /* The document of `hes impact --json` (lib/io/json_impact.c): problem,
  * contacts (name, mu, pre-impact u), options, summary (samples, finished,

@@ -57,10 +57,10 @@ hes_status hes_integrator_from_name(const char *name, hes_integrator *integrator
  * none of , " \ =.  hes_model_validate, hes_ess_validate and the robot
  * readers refuse any other with hes_name_check's message. */
 #define HES_NAME_MAX 64
-/* HES_OK when name is such a name; else HES_EINVAL with the reason in msg
+/* HES_OK when name is such a name; else HES_EINVAL with the reason in err
  * (may be NULL), which starts with field (e.g. "modes[1].name") and shows
  * the name with its unprintable bytes as \xNN. */
-hes_status hes_name_check(const char *field, const char *name, char *msg, size_t len);
+hes_status hes_name_check(const char *field, const char *name, hes_error *err);
 
 typedef struct {
     const char *name;
@@ -211,10 +211,10 @@ typedef struct {
  * parameter ranges, defaults and search bounds, the orbit spec (at least one
  * unknown, as many residual components), the trajopt spec, and the
  * mechanical structures behind hes_mech_field / hes_mech_guard /
- * hes_mech_reset.  On failure (HES_EINVAL) writes the reason to msg (may be
+ * hes_mech_reset.  On failure (HES_EINVAL) writes the reason to err (may be
  * NULL), naming the field, e.g. "model 'x': orbit.n_sequence = -1 must be
  * from 0 to 100000". */
-hes_status hes_model_validate(const hes_model *model, char *msg, size_t msglen);
+hes_status hes_model_validate(const hes_model *model, hes_error *err);
 
 /* Index of a parameter, mode or transition by name, or -1. */
 int hes_model_param_index(const hes_model *model, const char *name);

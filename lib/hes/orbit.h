@@ -68,20 +68,20 @@ typedef struct {
 /* nominal: sys's analysis if the caller has it (hes_analyze), NULL to
  * make one here.  The transition's other `after` constraints (joint limits
  * it locks; not a contact's own no-slip row) hold through the impact: the
- * law acts in the velocities that keep them.  HES_EINVAL (msg) when no
+ * law acts in the velocities that keep them.  HES_EINVAL (err) when no
  * transition qualifies; the nominal analysis's status when it fails;
- * HES_ENOORBIT (msg; r freed) when no sampled outcome gives an orbit (none
+ * HES_ENOORBIT (err; r freed) when no sampled outcome gives an orbit (none
  * continues the mode sequence, or every such orbit failed: no psi to
  * report); HES_ESOLVER without Siconos numerics or GSL. */
 hes_status hes_impact_orbit_analyze(hes_system *sys, const hes_analysis *nominal,
                                     const hes_impact_orbit_options *o, hes_impact_orbit *r,
-                                    char *msg, size_t len);
+                                    hes_error *err);
 /* psi of the orbit with the impact of one caps sequence (r from
  * hes_impact_orbit_analyze supplies the transition and contacts; caps:
  * r->set.dim values). */
 hes_status hes_impact_orbit_psi(hes_system *sys, const hes_impact_orbit *r,
                                 const hes_routh_options *ro, const double *caps, double *psi,
-                                char *msg, size_t len);
+                                hes_error *err);
 void hes_impact_orbit_free(hes_impact_orbit *r);
 
 /* ------------------------------------ an analysis without its layout */

@@ -40,11 +40,11 @@ const hes_impact_problem *hes_impact_problem_find(const char *name);
  * J_n (k x d, from the constraints' Da, or fourth-order differences of a),
  * J_t (k x d, the constraints' Jt rows; zero for frictionless ones) and mu
  * (k), all column-major, for the constraints idx[0..k-1].  HES_EINVAL
- * (reason in msg) for a bad index, a frictional constraint without Jt, a
+ * (reason in err) for a bad index, a frictional constraint without Jt, a
  * failing callback or d or k above HES_MECH_MAX. */
 hes_status hes_mech_contacts(const hes_mech *mech, const double *q, const double *p, int k,
                              const int *idx, double *M, double *Jn, double *Jt, double *mu,
-                             char *msg, size_t len);
+                             hes_error *err);
 
 /* An impact problem set up: its pre-impact state and its contact set,
  * whose pointers point into this struct (use it in place; do not copy). */
@@ -56,13 +56,13 @@ typedef struct {
     hes_contact_set contacts;
 } hes_impact_setup;
 hes_status hes_impact_problem_setup(const hes_impact_problem *pb, hes_impact_setup *out,
-                                    char *msg, size_t len);
+                                    hes_error *err);
 /* The same for any mechanical system, its contacts (constraint indices)
  * and a pre-impact state (q, v: d each), e.g. a robot's
  * (hes_robot_mech). */
 hes_status hes_impact_setup_state(const hes_mech *mech, int k, const int *contacts,
                                   const double *q, const double *v, hes_impact_setup *out,
-                                  char *msg, size_t len);
+                                  hes_error *err);
 
 
 /* ------------------------------------------------- choosing the integrator */

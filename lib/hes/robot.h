@@ -22,7 +22,7 @@ extern "C" {
  * Coordinates are MuJoCo's qpos (slide and hinge joints only).  contacts:
  * the sites and their friction; NULL (n_contacts 0): every site of the
  * file, friction 1, at most 8.  HES_ESOLVER when hes was built without
- * MuJoCo; HES_EINVAL (msg) for a file MuJoCo cannot load, free or ball
+ * MuJoCo; HES_EINVAL (err) for a file MuJoCo cannot load, free or ball
  * joints, an unknown site, a contact given twice, actuators that do not
  * drive a joint.  The file is read as any input (hes_input_read: a FIFO or
  * device is refused) and checked before MuJoCo sees it: URDF joint types
@@ -41,7 +41,7 @@ typedef struct {
 } hes_robot_contact;
 
 hes_status hes_robot_load(const char *path, const hes_robot_contact *contacts, int n_contacts,
-                          hes_robot **out, char *msg, size_t len);
+                          hes_robot **out, hes_error *err);
 void hes_robot_free(hes_robot *robot);
 /* The mechanical system (valid while the robot lives).  Contact i gives
  * two constraints: 2 i, its normal (unilateral, the contact's friction
@@ -77,13 +77,12 @@ typedef struct {
                                 |forcerange| / |gain|; 0 = none */
 } hes_robot_dynamics;
 hes_status hes_robot_dynamics_at(hes_robot *robot, const double *q, const double *v,
-                                 hes_robot_dynamics *out, char *msg, size_t len);
+                                 hes_robot_dynamics *out, hes_error *err);
 /* Replace the file's motors by unit torques (or forces) on the named joints,
  * without limits: for files without actuators (a URDF's transmissions are
- * not read by MuJoCo).  HES_EINVAL (msg) for a name that is not a joint or
+ * not read by MuJoCo).  HES_EINVAL (err) for a name that is not a joint or
  * is given twice. */
-hes_status hes_robot_set_motors(hes_robot *robot, const char *const *joints, int n, char *msg,
-                                size_t len);
+hes_status hes_robot_set_motors(hes_robot *robot, const char *const *joints, int n, hes_error *err);
 /* A mechanical mode of a planar robot standing on contact `contact`: the
  * contact's normal and no-slip constraints held, in the coordinates z =
  * q[2..] of a chart that slides the root (the robot's first two joints,
@@ -91,13 +90,13 @@ hes_status hes_robot_set_motors(hes_robot *robot, const char *const *joints, int
  * body and its child) so that the contact is at the origin.  For
  * walkers built from robot files: add transitions (hes_mech_transition)
  * and a hes_model as for any mechanical model.  Valid while the robot
- * lives.  HES_EINVAL (msg) for a robot that is not planar or whose first
+ * lives.  HES_EINVAL (err) for a robot that is not planar or whose first
  * joints are not those slides. */
 hes_status hes_robot_pinned_mode(const hes_robot *robot, int contact, hes_mech_mode *out,
-                                 char *msg, size_t len);
+                                 hes_error *err);
 /* Another robot of the same file and contacts (its own MuJoCo data: for
  * another thread, or to change its motors). */
-hes_status hes_robot_copy(const hes_robot *robot, hes_robot **out, char *msg, size_t len);
+hes_status hes_robot_copy(const hes_robot *robot, hes_robot **out, hes_error *err);
 /* Turn gravity about the y axis by `slope` (rad, |slope| < 1.5): g = |g|
  * (sin s, 0, -cos s), so that the ground z = 0 is a slope going down towards
  * +x (a robot model's "slope" parameter).  HES_EINVAL out of range. */
@@ -189,13 +188,13 @@ typedef struct {
 
 /* The model; it takes the robot (freed with the model, and on failure).
  * The model's parameters are "slope" (if asked) and one constant torque per
- * motor, named after its actuator (else "JOINT_torque").  HES_EINVAL (msg)
+ * motor, named after its actuator (else "JOINT_torque").  HES_EINVAL (err)
  * for a spec that does not fit the robot, naming the field.  Systems on
  * several threads may share the model: it keeps a copy of the robot per
  * online CPU (at most 8), and each callback computes on the first copy no
  * other thread holds. */
 hes_status hes_robot_model_new(hes_robot *robot, const hes_robot_model_spec *spec,
-                               hes_model **out, char *msg, size_t len);
+                               hes_model **out, hes_error *err);
 void hes_robot_model_free(hes_model *model);
 /* A robot model's robot (valid while the model lives), or NULL for any
  * other model. */
@@ -210,8 +209,7 @@ typedef struct {
     int pinned, n_locked, locked[HES_MECH_MAX];
 } hes_robot_mode_motion;
 hes_status hes_robot_model_motion(const hes_model *model, int mode, double t, const double *x,
-                                  const double *p, hes_robot_mode_motion *out, char *msg,
-                                  size_t len);
+                                  const double *p, hes_robot_mode_motion *out, hes_error *err);
 
 /* Quantities of a mechanical mode at state x = [z, z']: the configuration
  * q (d), velocity q' (d), the held constraints' forces lambda (n_active),

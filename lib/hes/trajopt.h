@@ -61,7 +61,7 @@ void hes_gait_free(hes_gait *g);
  * base spec's free states, residual and solved parameters.  Parameters are
  * the base model's.  The gait must outlive the model. */
 hes_status hes_gait_model(const hes_gait *g, const hes_model *base, hes_model **out,
-                          char *msg, size_t len);
+                          hes_error *err);
 void hes_gait_model_destroy(hes_model *m);
 /* Inverse dynamics along a gait of a robot model (lib/shaping/
  * gait_invdyn.c; hes_robot_model_load): at every node the exact motion of
@@ -73,7 +73,7 @@ void hes_gait_model_destroy(hes_model *m);
  * is not a robot model or a gait that is not one of its. */
 hes_status hes_invdyn_gait(const hes_model *model, const hes_gait *gait,
                            const hes_invdyn_run_options *opts, hes_robot **robot,
-                           hes_invdyn_run *out, char *msg, size_t len);
+                           hes_invdyn_run *out, hes_error *err);
 
 /* ------------------------------------------------- trajectory optimisation */
 

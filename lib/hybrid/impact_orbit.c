@@ -83,15 +83,17 @@ static hes_status reduce(const hes_mech *m, const double *q, const double *p, in
         r->work = r->Jtf + K * D;
     }
     r->d = d, r->k = k;
-    hes_status st = hes_mech_contacts(m, q, p, k, contacts, r->Mfull, r->Jnf, r->Jtf, r->mu, msg,
-                                      len);
+    hes_error e;
+    hes_status st = hes__err_pass(hes_mech_contacts(m, q, p, k, contacts, r->Mfull, r->Jnf,
+                                                    r->Jtf, r->mu, &e), &e, msg, len);
     if (st != HES_OK)
         return st;
     double *Dr = r->work, *Dt = Dr + L * D, *mul = Dt + L * D, *Mt = mul + L, *sv = Mt + D * D,
            *VT = r->M;   /* VT (d x d) in M's room, before M is formed */
     int rank = 0;
     if (nl > 0) {
-        if ((st = hes_mech_contacts(m, q, p, nl, locks, Mt, Dr, Dt, mul, msg, len)) != HES_OK)
+        if ((st = hes__err_pass(hes_mech_contacts(m, q, p, nl, locks, Mt, Dr, Dt, mul, &e), &e,
+                                msg, len)) != HES_OK)
             return st;
         /* the eigenvectors of D^T D (base/dense.c: thread-count
            independent), ascending: its null space first; a lock row's
@@ -177,8 +179,7 @@ static int routh_law(const double *q, const double *qdm, const double *p, double
     hes_status st = xi ? reduce_velocity(&r, qdm, xi) : HES_ENOMEM;
     if (st == HES_OK) {
         hes_contact_set cs = { dr, c->k, r.M, r.Jn, r.Jt, r.mu };
-        st = hes_impact_routh(&cs, xi, &c->ro, c->caps, xi + dr, NULL, NULL, NULL, NULL, NULL,
-                              0);
+        st = hes_impact_routh(&cs, xi, &c->ro, c->caps, xi + dr, NULL, NULL, NULL, NULL, NULL);
     }
     if (st == HES_OK)
         hes__matmul(d, dr, 1, r.N, xi + dr, qdp);
@@ -206,9 +207,9 @@ static int locks_of(const hes_mech *m, const hes_mech_transition *mt, const doub
             continue;
         /* a contact's no-slip row: parallel to its tangent */
         int twin = 0;
-        if (hes_mech_contacts(m, q, p, 1, &c, Mt, row, dt, mu, NULL, 0) == HES_OK)
+        if (hes_mech_contacts(m, q, p, 1, &c, Mt, row, dt, mu, NULL) == HES_OK)
             for (int i = 0; i < k && !twin; i++) {
-                if (hes_mech_contacts(m, q, p, 1, &contacts[i], Mt, dt, Jt, mu, NULL, 0) !=
+                if (hes_mech_contacts(m, q, p, 1, &contacts[i], Mt, dt, Jt, mu, NULL) !=
                     HES_OK)
                     continue;
                 double rr = 0, tt = 0, rt = 0;
@@ -281,7 +282,8 @@ static hes_status orbit_psi(const hes_system *sys, const hes_impact_orbit *r,
     hes_model copy = *m;
     copy.transitions = trs;
     hes_system *s2 = NULL;
-    hes_status st = hes_system_new(&copy, &s2, msg, len);
+    hes_error e;
+    hes_status st = hes__err_pass(hes_system_new(&copy, &s2, &e), &e, msg, len);
     const double *p = hes_system_params(sys);
     for (int i = 0; st == HES_OK && i < m->n_params; i++)
         st = hes_system_set_param(s2, m->params[i].name, p[i]);
@@ -309,8 +311,10 @@ static hes_status orbit_psi(const hes_system *sys, const hes_impact_orbit *r,
 
 hes_status hes_impact_orbit_psi(hes_system *sys, const hes_impact_orbit *r,
                                 const hes_routh_options *ro, const double *caps, double *psi,
-                                char *msg, size_t len)
+                                hes_error *err)
 {
+    char *msg = hes__errbuf(err);
+    size_t len = hes__errlen(err);
     if (!sys || !r || !ro || !caps || !psi)
         return hes__say(msg, len, HES_EINVAL, "impact orbit psi: needs the system, the "
                         "analysis, options and caps");
@@ -432,7 +436,8 @@ static hes_status sample_outcomes(const reduced *red, const double *xi, double p
         so->routh.steps = 20;
     so->keep_caps = 1;
     hes_contact_set cs = { red->dr, r->k, red->M, red->Jn, red->Jt, red->mu };
-    hes_status st = hes_impact_set_sample(&cs, xi, so, &r->set, msg, len);
+    hes_error e;
+    hes_status st = hes__err_pass(hes_impact_set_sample(&cs, xi, so, &r->set, &e), &e, msg, len);
     double *vfull = st == HES_OK ? malloc(sizeof(double) * (size_t)r->set.samples * d) : NULL;
     if (st == HES_OK && !vfull) {
         hes_impact_set_free(&r->set);
@@ -560,8 +565,10 @@ static void check_worst(const hes_system *sys, hes_impact_orbit *r,
 
 hes_status hes_impact_orbit_analyze(hes_system *sys, const hes_analysis *nominal,
                                     const hes_impact_orbit_options *o, hes_impact_orbit *r,
-                                    char *msg, size_t len)
+                                    hes_error *err)
 {
+    char *msg = hes__errbuf(err);
+    size_t len = hes__errlen(err);
     if (r)
         memset(r, 0, sizeof *r);
     if (!sys || !o || !r)

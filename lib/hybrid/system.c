@@ -99,9 +99,11 @@ static hes_system *system_alloc(hes_kind kind, const char *name, int n_params,
     return sys;
 }
 
-hes_status hes_system_new(const hes_model *model, hes_system **out, char *msg, size_t len)
+hes_status hes_system_new(const hes_model *model, hes_system **out, hes_error *err)
 {
-    char why[512];
+    char *msg = hes__errbuf(err);
+    size_t len = hes__errlen(err);
+    hes_error why;
     if (msg && len)
         msg[0] = '\0';
     if (!out) {
@@ -110,9 +112,9 @@ hes_status hes_system_new(const hes_model *model, hes_system **out, char *msg, s
         return HES_EINVAL;
     }
     *out = NULL;
-    if (hes_model_validate(model, why, sizeof why) != HES_OK) {
+    if (hes_model_validate(model, &why) != HES_OK) {
         if (msg && len)
-            snprintf(msg, len, "invalid model: %s", why);
+            snprintf(msg, len, "invalid model: %.480s", why.message);
         return HES_EINVAL;
     }
     hes_system *sys = system_alloc(HES_KIND_HYBRID, model->name, model->n_params,
@@ -160,11 +162,11 @@ hes_system *hes__system_copy(const hes_system *src)
 {
     hes_system *sys = NULL;
     if (src->kind == HES_KIND_ESS) {
-        if (hes_system_new_ess(src->ess_model, &sys, NULL, 0) != HES_OK)
+        if (hes_system_new_ess(src->ess_model, &sys, NULL) != HES_OK)
             return NULL;
         sys->eopt = src->eopt;
         sys->orbit_period = src->orbit_period;
-    } else if (hes_system_new(src->model, &sys, NULL, 0) != HES_OK)
+    } else if (hes_system_new(src->model, &sys, NULL) != HES_OK)
         return NULL;
     memcpy(sys->p, src->p, sizeof(double) * (size_t)src->n_params);
     sys->set = src->set;
@@ -373,9 +375,10 @@ void hes__ess_of_settings(hes_ess_orbit_options *o, const hes_settings *s)
     o->ess.max_wall_time = s->max_wall_time;
 }
 
-hes_status hes_system_new_ess(const hes_ess_model *model, hes_system **out, char *msg,
-                              size_t len)
+hes_status hes_system_new_ess(const hes_ess_model *model, hes_system **out, hes_error *err)
 {
+    char *msg = hes__errbuf(err);
+    size_t len = hes__errlen(err);
     if (msg && len)
         msg[0] = '\0';
     if (!out)
@@ -383,7 +386,7 @@ hes_status hes_system_new_ess(const hes_ess_model *model, hes_system **out, char
                         "(out is NULL)");
     *out = NULL;
     hes_ess *ess;
-    hes_status st = hes_ess_new(model, &ess, msg, len);
+    hes_status st = hes_ess_new(model, &ess, err);
     if (st != HES_OK)
         return st;
     hes_system *sys = system_alloc(HES_KIND_ESS, model->name, model->n_params, model->params);

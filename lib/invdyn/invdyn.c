@@ -348,9 +348,10 @@ static hes_status verdict(hes_invdyn *id, const hes_invdyn_problem *pb,
 }
 
 hes_status hes_invdyn_solve(hes_invdyn *id, const hes_invdyn_problem *pb,
-                            const hes_invdyn_options *opts, hes_invdyn_result *res, char *msg,
-                            size_t len)
+                            const hes_invdyn_options *opts, hes_invdyn_result *res, hes_error *err)
 {
+    char *msg = hes__errbuf(err);
+    size_t len = hes__errlen(err);
     if (!id || !pb || !res)
         return hes__say(msg, len, HES_EINVAL, "inverse dynamics: needs a workspace, a "
                         "problem and a result");

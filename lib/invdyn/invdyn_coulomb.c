@@ -106,7 +106,8 @@ hes_status hes__invdyn_coulomb(hes_invdyn *id, const hes_invdyn_problem *pb,
     }
     if (st != HES_OK) {
         hes_lcp_info info = { 0 };
-        st = hes_lcp_solve(n, Ql, ql, o->tol, zl, wl, &info, msg, len);
+        hes_error e;
+        st = hes__err_pass(hes_lcp_solve(n, Ql, ql, o->tol, zl, wl, &info, &e), &e, msg, len);
         res->lcps++;
         res->pivots += info.pivots;
     }

@@ -143,13 +143,13 @@ static hes_status no_slip_pass(hes_invdyn *id, const hes_invdyn_problem *pb,
     memcpy(Q2, id->H, sizeof(double) * (size_t)nc * (size_t)nc);
     if (it < 0 || hes__lcp_residual(nc, Q2, q, z, w) > tol) {
         hes_lcp_info info = { 0 };
-        char why[256] = "";
-        hes_status st = hes_lcp_solve(nc, Q2, q, tol, z, w, &info, why, sizeof why);
+        hes_error why = {""};
+        hes_status st = hes_lcp_solve(nc, Q2, q, tol, z, w, &info, &why);
         res->lcps++;
         res->pivots += info.pivots;
         if (st != HES_OK)   /* HES_ELCP: the no-slip problem has no solution */
             return hes__say(msg, len, HES_ELCP, "no-slip: no compressive normal forces hold "
-                            "the desired motion (%s)", why);
+                            "the desired motion (%s)", why.message);
         it = -1;
     } else {
         res->pivots += it;

@@ -60,7 +60,8 @@ static hes_status stance_consistent(hes_robot *robot, int nodes, const double *q
 {
     hes_robot_dynamics d;
     int nv = hes_robot_mech(robot)->d;
-    hes_status st = hes_robot_dynamics_at(robot, q, vel, &d, msg, len);
+    hes_error e;
+    hes_status st = hes__err_pass(hes_robot_dynamics_at(robot, q, vel, &d, &e), &e, msg, len);
     if (st != HES_OK)
         return st;
     int nc = d.nc, rows = nc * (1 + d.tangents);
@@ -78,7 +79,8 @@ static hes_status stance_consistent(hes_robot *robot, int nodes, const double *q
         double *vn = vel + (size_t)n * nv, *an = acc + (size_t)n * nv;
         for (int pass = 0; pass < 2 && st == HES_OK; pass++) {
             /* pass 0: v at the sampled v; pass 1: a, with J' v at v' */
-            if ((st = hes_robot_dynamics_at(robot, qn, vn, &d, msg, len)) != HES_OK)
+            if ((st = hes__err_pass(hes_robot_dynamics_at(robot, qn, vn, &d, &e), &e, msg,
+                                    len)) != HES_OK)
                 break;
             int m = 0;
             for (int dir = 0; dir <= d.tangents; dir++)
@@ -149,8 +151,10 @@ static hes_status stance_consistent(hes_robot *robot, int nodes, const double *q
 hes_status hes_invdyn_trajectory(hes_robot *robot, int nodes, const double *t, const double *q,
                                  const double *v, const double *a, const int *stance,
                                  const hes_invdyn_run_options *opts, hes_invdyn_run *out,
-                                 char *msg, size_t len)
+                                 hes_error *err)
 {
+    char *msg = hes__errbuf(err);
+    size_t len = hes__errlen(err);
     if (!robot || !t || !q || !out || nodes < 1)
         return hes__say(msg, len, HES_EINVAL, "inverse dynamics: needs a robot, times and "
                         "configurations");
@@ -168,7 +172,7 @@ hes_status hes_invdyn_trajectory(hes_robot *robot, int nodes, const double *t, c
     double *zero = calloc((size_t)d0, sizeof(double));
     if (!zero)
         return hes__say(msg, len, HES_ENOMEM, "out of memory");
-    hes_status st = hes_robot_dynamics_at(robot, q, zero, &d, msg, len);   /* the sizes */
+    hes_status st = hes_robot_dynamics_at(robot, q, zero, &d, err);   /* the sizes */
     free(zero);
     if (st != HES_OK)
         return st;
@@ -233,8 +237,8 @@ hes_status hes_invdyn_trajectory(hes_robot *robot, int nodes, const double *t, c
         const double *qn = q + (size_t)n * nv, *vn = V + (size_t)n * nv, *an = A + (size_t)n * nv;
         out->t[n] = t[n];
         out->mu_min[n] = -1;
-        char m2[160] = "";
-        hes_status sn = hes_robot_dynamics_at(robot, qn, vn, &d, m2, sizeof m2);
+        hes_error m2 = {""};
+        hes_status sn = hes_robot_dynamics_at(robot, qn, vn, &d, &m2);
         unsigned set = 0;
         int k = 0;
         for (int c = 0; sn == HES_OK && c < nc; c++) {
@@ -251,12 +255,12 @@ hes_status hes_invdyn_trajectory(hes_robot *robot, int nodes, const double *t, c
         if (sn == HES_OK) {
             hes_invdyn_problem pb;
             hes_invdyn_problem_robot(&d, act, vn, an, o.dt, !o.no_drift, J, b, mu, &pb);
-            sn = hes_invdyn_solve(ws[set], &pb, &o.solve, &res, m2, sizeof m2);
+            sn = hes_invdyn_solve(ws[set], &pb, &o.solve, &res, &m2);
         }
         out->status[n] = sn;
         if (sn != HES_OK) {
             out->failed++;
-            snprintf(out->message[n], sizeof out->message[n], "%s", m2);
+            snprintf(out->message[n], sizeof out->message[n], "%s", m2.message);
         }
         if ((sn != HES_OK && sn != HES_EINFEASIBLE) || !res.tau)
             continue;

@@ -22,6 +22,7 @@
 
 #include "hes.h"
 #include "io/io.h"
+#include "base/base.h"
 
 static json_t *rows_json(const double *v, int rows, int cols)
 {
@@ -245,9 +246,10 @@ static int parse(json_t *doc, const hes_model *base, hes_gait *g, char *msg, siz
     return 0;
 }
 
-hes_status hes_gait_read(const char *path, const hes_model *base, hes_gait *g, char *msg,
-                         size_t len)
+hes_status hes_gait_read(const char *path, const hes_model *base, hes_gait *g, hes_error *err)
 {
+    char *msg = hes__errbuf(err);
+    size_t len = hes__errlen(err);
     if (!g)
         return reader_status(fail(msg, len, "hes_gait_read: no gait to fill (g is NULL)"));
     memset(g, 0, sizeof *g);
@@ -264,9 +266,10 @@ hes_status hes_gait_read(const char *path, const hes_model *base, hes_gait *g, c
     return reader_status(rc);
 }
 
-hes_status hes_gait_problem(const char *path, char *name, size_t name_len, char *msg,
-                            size_t len)
+hes_status hes_gait_problem(const char *path, char *name, size_t name_len, hes_error *err)
 {
+    char *msg = hes__errbuf(err);
+    size_t len = hes__errlen(err);
     if (!path || !name || !name_len)
         return reader_status(fail(msg, len, "hes_gait_problem: no file or no place for the name"));
     hes_status st;

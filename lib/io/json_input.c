@@ -14,12 +14,14 @@
 #include <stdlib.h>
 
 #include "io/io.h"
+#include "base/base.h"
 
 json_t *hes__json_load_input(const char *path, hes_status *status, char *msg, size_t len)
 {
     char *text;
     size_t n;
-    hes_status st = hes_input_read(path, 0, &text, &n, msg, len);
+    hes_error e;
+    hes_status st = hes__err_pass(hes_input_read(path, 0, &text, &n, &e), &e, msg, len);
     if (st != HES_OK) {
         if (status)
             *status = st == HES_ENOMEM ? HES_ENOMEM : HES_EINVAL;

@@ -285,9 +285,9 @@ static int parse_motors(ctx *c, json_t *m)
     for (size_t i = 0; i < n; i++)
         if (!(names[i] = json_string_value(json_array_get(m, i))))
             return hes__rdesc_bad(c, "\"motors\" must list joint names");
-    char why[512];
-    if (hes_robot_set_motors(c->robot, names, (int)n, why, sizeof why) != HES_OK)
-        return hes__rdesc_bad(c, "\"motors\": %s", why);
+    hes_error why;
+    if (hes_robot_set_motors(c->robot, names, (int)n, &why) != HES_OK)
+        return hes__rdesc_bad(c, "\"motors\": %s", why.message);
     return 0;
 }
 
@@ -353,8 +353,10 @@ static int check_limits(ctx *c, json_t *unenforced, json_t *modes,
     return 0;
 }
 
-hes_status hes_robot_model_load(const char *path, hes_model **out, char *msg, size_t len)
+hes_status hes_robot_model_load(const char *path, hes_model **out, hes_error *err)
 {
+    char *msg = hes__errbuf(err);
+    size_t len = hes__errlen(err);
     static const char *const keys[] = { "name", "description", "robot", "contacts", "motors",
                                         "slope", "max_phase_time", "modes", "transitions",
                                         "unenforced_limits", "orbit", "trajopt", NULL };
@@ -405,9 +407,9 @@ hes_status hes_robot_model_load(const char *path, hes_model **out, char *msg, si
         st = hes__say(msg, len, HES_ENOMEM, "out of memory");
         goto done;
     }
-    char why[1024];
-    if ((st = hes_robot_load(file, nc ? contacts : NULL, nc, &robot, why, sizeof why)) != HES_OK) {
-        hes__say(msg, len, st, "%s: %s", path, why);
+    hes_error why;
+    if ((st = hes_robot_load(file, nc ? contacts : NULL, nc, &robot, &why)) != HES_OK) {
+        hes__say(msg, len, st, "%s: %s", path, why.message);
         goto done;
     }
     st = HES_EINVAL;
@@ -449,10 +451,10 @@ hes_status hes_robot_model_load(const char *path, hes_model **out, char *msg, si
     json_t *to = json_object_get(doc, "trajopt");
     if (to && hes__rdesc_parse_trajopt(&c, to, s, &sp))
         goto done;
-    st = hes_robot_model_new(robot, &sp, out, why, sizeof why);
+    st = hes_robot_model_new(robot, &sp, out, &why);
     robot = NULL;             /* the model's now, or freed */
     if (st != HES_OK)
-        hes__say(msg, len, st, "%s: %s", path, why);
+        hes__say(msg, len, st, "%s: %s", path, why.message);
 done:
     hes_robot_free(robot);
     for (int t = 0; s && t < MAXN; t++)

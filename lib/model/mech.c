@@ -592,8 +592,10 @@ int hes__mech_coupling(const hes_transition *a, const hes_transition *b, const d
 
 hes_status hes_mech_contacts(const hes_mech *m, const double *q, const double *p, int k,
                              const int *idx, double *M, double *Jn, double *Jt, double *mu,
-                             char *msg, size_t len)
+                             hes_error *err)
 {
+    char *msg = hes__errbuf(err);
+    size_t len = hes__errlen(err);
     if (!m || !q || !idx || !M || !Jn || !Jt || !mu || k < 1)
         return hes__say(msg, len, HES_EINVAL, "contacts: needs a mechanical system, q, at least "
                         "one contact and the output arrays");

@@ -34,16 +34,17 @@ static hes_status check_name(const char *model, const char *name, char *msg, siz
 static hes_status check_name(const char *model, const char *name, char *msg, size_t len,
                              const char *fmt, ...)
 {
-    char field[160], why[512];
+    char field[160];
+    hes_error why;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(field, sizeof field, fmt, ap);
     va_end(ap);
-    if (hes_name_check(field, name, why, sizeof why) == HES_OK)
+    if (hes_name_check(field, name, &why) == HES_OK)
         return HES_OK;
     if (model)
-        BAD("model '%s': %s", model, why);
-    BAD("model %s", why);
+        BAD("model '%s': %.400s", model, why.message);
+    BAD("model %.400s", why.message);
 }
 
 static hes_status check_count(const char *model, const char *field, int n, const void *ptr,
@@ -384,8 +385,10 @@ static hes_status check_trajopt(const hes_model *m, char *msg, size_t len)
     return HES_OK;
 }
 
-hes_status hes_model_validate(const hes_model *m, char *msg, size_t len)
+hes_status hes_model_validate(const hes_model *m, hes_error *err)
 {
+    char *msg = hes__errbuf(err);
+    size_t len = hes__errlen(err);
     hes_status st;
     if (msg && len)
         msg[0] = '\0';

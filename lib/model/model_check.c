@@ -140,7 +140,8 @@ hes_status hes_model_check_derivatives(const hes_model *m, const double *p,
         snprintf(rep->where, sizeof rep->where, "no %s given", !p ? "parameters" : "states");
         return HES_EINVAL;
     }
-    if (hes_model_validate(m, rep->where, sizeof rep->where) != HES_OK)
+    hes_error e;
+    if (hes__err_pass(hes_model_validate(m, &e), &e, rep->where, sizeof rep->where) != HES_OK)
         return HES_EINVAL;
     for (int i = 0; i < m->n_modes; i++) {
         const hes_mode *md = &m->modes[i];

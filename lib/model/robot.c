@@ -23,8 +23,10 @@
 /* The robot of the file at path, with the given contacts (NULL, 0: every
  * site of the file). */
 hes_status hes_robot_load(const char *path, const hes_robot_contact *contacts, int n_contacts,
-                          hes_robot **out, char *msg, size_t len)
+                          hes_robot **out, hes_error *err)
 {
+    char *msg = hes__errbuf(err);
+    size_t len = hes__errlen(err);
     if (out)
         *out = NULL;
     if (!path || !out || n_contacts < 0 || (n_contacts > 0 && !contacts))
@@ -45,8 +47,10 @@ void hes_robot_free(hes_robot *r)
 }
 
 /* Another robot of the same file and contacts (with their friction). */
-hes_status hes_robot_copy(const hes_robot *r, hes_robot **out, char *msg, size_t len)
+hes_status hes_robot_copy(const hes_robot *r, hes_robot **out, hes_error *err)
 {
+    char *msg = hes__errbuf(err);
+    size_t len = hes__errlen(err);
     if (out)
         *out = NULL;
     if (!r || !out)
@@ -55,7 +59,7 @@ hes_status hes_robot_copy(const hes_robot *r, hes_robot **out, char *msg, size_t
     hes_robot_contact c[HES_ROBOT_MAX_CONTACTS];
     for (int i = 0; i < nc; i++)
         c[i] = (hes_robot_contact){ r->names[2 * i], r->cons[2 * i].mu };
-    return hes_robot_load(r->path, c, nc, out, msg, len);
+    return hes_robot_load(r->path, c, nc, out, err);
 }
 
 /* n - 1 copies of the robot with its bound parameters (robot_internal.h). */
@@ -70,7 +74,8 @@ hes_status hes__robot_pool(hes_robot *r, int n, char *msg, size_t len)
         return hes__say(msg, len, HES_ENOMEM, "out of memory");
     pool[0] = r;
     for (int i = 1; i < n; i++) {
-        hes_status st = hes_robot_copy(r, &pool[i], msg, len);
+        hes_error e;
+        hes_status st = hes__err_pass(hes_robot_copy(r, &pool[i], &e), &e, msg, len);
         if (st != HES_OK) {
             for (int j = 1; j < i; j++)
                 hes_robot_free(pool[j]);
@@ -88,17 +93,20 @@ hes_status hes__robot_pool(hes_robot *r, int n, char *msg, size_t len)
 
 /* M, h, B, the contact rows, heights and drift at (q, v). */
 hes_status hes_robot_dynamics_at(hes_robot *r, const double *q, const double *v,
-                                 hes_robot_dynamics *out, char *msg, size_t len)
+                                 hes_robot_dynamics *out, hes_error *err)
 {
+    char *msg = hes__errbuf(err);
+    size_t len = hes__errlen(err);
     if (!r || !q || !v || !out)
         return hes__say(msg, len, HES_EINVAL, "robot dynamics: needs a robot, q, v and out");
     return hes__robot_dynamics(r, q, v, out, msg, len);
 }
 
 /* Unit motors on the named joints in place of the file's. */
-hes_status hes_robot_set_motors(hes_robot *r, const char *const *joints, int n, char *msg,
-                                size_t len)
+hes_status hes_robot_set_motors(hes_robot *r, const char *const *joints, int n, hes_error *err)
 {
+    char *msg = hes__errbuf(err);
+    size_t len = hes__errlen(err);
     if (!r || n < 1 || !joints)
         return hes__say(msg, len, HES_EINVAL, "motors: needs a robot and at least one joint");
     return hes__robot_motors(r, joints, n, msg, len);
@@ -113,9 +121,10 @@ hes_status hes_robot_set_slope(hes_robot *r, double slope)
 }
 
 /* The mode that pins one of the robot's contacts. */
-hes_status hes_robot_pinned_mode(const hes_robot *r, int contact, hes_mech_mode *out, char *msg,
-                                 size_t len)
+hes_status hes_robot_pinned_mode(const hes_robot *r, int contact, hes_mech_mode *out, hes_error *err)
 {
+    char *msg = hes__errbuf(err);
+    size_t len = hes__errlen(err);
     if (!r || !out || contact < 0 || contact >= r->n_contacts)
         return hes__say(msg, len, HES_EINVAL, "pinned mode: needs a robot and one of its "
                         "contacts (0 to %d)", r ? r->n_contacts - 1 : -1);

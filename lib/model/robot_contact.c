@@ -239,15 +239,16 @@ static hes_status check_names(const hes_robot *r, const char *path, char *msg, s
 {
     int nc = r->n_contacts;
     for (int c = 0; c < r->n_names; c++) {
-        char field[96], why[512];
+        char field[96];
+        hes_error why;
         if (c < 2 * nc)
             snprintf(field, sizeof field, "contact %d's %sname (its site's or body's)", c / 2,
                      c % 2 ? "tangential constraint's " : "");
         else
             snprintf(field, sizeof field, "joint limit %d's name (its joint's, with _lower or "
                      "_upper)", c - 2 * nc);
-        if (hes_name_check(field, r->names[c], why, sizeof why) != HES_OK)
-            return hes__say(msg, len, HES_EINVAL, "robot %s: %s", path, why);
+        if (hes_name_check(field, r->names[c], &why) != HES_OK)
+            return hes__say(msg, len, HES_EINVAL, "robot %s: %s", path, why.message);
     }
     return HES_OK;
 }

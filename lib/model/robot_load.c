@@ -106,11 +106,11 @@ static hes_status load_model(const char *path, mjModel **out, char *msg, size_t 
     *out = NULL;
     char *text;
     size_t n;
-    char why[512];
-    hes_status st = hes_input_read(path, 0, &text, &n, why, sizeof why);
+    hes_error why;
+    hes_status st = hes_input_read(path, 0, &text, &n, &why);
     if (st != HES_OK)
         return hes__say(msg, len, st == HES_ENOTFOUND || st == HES_EIO ? HES_EINVAL : st,
-                        "robot: %s", why);
+                        "robot: %s", why.message);
     if ((st = hes__robot_xml_check(path, text, n, msg, len)) != HES_OK) {
         free(text);
         return st;

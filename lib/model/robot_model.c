@@ -541,8 +541,10 @@ fail:
 }
 
 hes_status hes_robot_model_new(hes_robot *robot, const hes_robot_model_spec *sp,
-                               hes_model **out, char *msg, size_t len)
+                               hes_model **out, hes_error *err)
 {
+    char *msg = hes__errbuf(err);
+    size_t len = hes__errlen(err);
     hes_status st = HES_OK;
     if (out)
         *out = NULL;
@@ -579,7 +581,7 @@ hes_status hes_robot_model_new(hes_robot *robot, const hes_robot_model_spec *sp,
         (st = build_transitions(rm, sp, msg, len)) != HES_OK ||
         (st = build_orbit(rm, sp, msg, len)) != HES_OK ||
         (st = build_trajopt(rm, sp, msg, len)) != HES_OK ||
-        (st = hes_model_validate(&rm->model, msg, len)) != HES_OK)
+        (st = hes_model_validate(&rm->model, err)) != HES_OK)
         goto fail;
     *out = &rm->model;
     return HES_OK;
@@ -603,9 +605,10 @@ hes_robot *hes_robot_model_robot(const hes_model *model)
  * the motor parameters of p are the torques) and what the mode holds (its
  * pinned contact, its locked coordinates). */
 hes_status hes_robot_model_motion(const hes_model *model, int mode, double t, const double *x,
-                                  const double *p, hes_robot_mode_motion *out, char *msg,
-                                  size_t len)
+                                  const double *p, hes_robot_mode_motion *out, hes_error *err)
 {
+    char *msg = hes__errbuf(err);
+    size_t len = hes__errlen(err);
     const robot_model *rm = as_robot_model(model);
     if (!rm || mode < 0 || mode >= model->n_modes || !x || !p || !out)
         return hes__say(msg, len, HES_EINVAL, "robot model motion: needs a robot model, one of "

@@ -483,11 +483,11 @@ static int check_file(scan *s, const char *path, int line, const char *elem)
         return fail(s, HES_EINVAL, "line %d: <%s> nested more than %d files deep", line, elem,
                     XML_MAX_INCLUDE_DEPTH);
     char *text;
-    char why[512];
-    hes_status st = hes_input_read(path, 0, &text, NULL, why, sizeof why);
+    hes_error why;
+    hes_status st = hes_input_read(path, 0, &text, NULL, &why);
     if (st != HES_OK)
         return fail(s, st == HES_ENOTFOUND ? HES_EINVAL : st, "line %d: <%s>: %s", line, elem,
-                    why);
+                    why.message);
     scan inner = *s;
     inner.path = path;
     inner.include_depth++;

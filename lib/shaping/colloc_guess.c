@@ -204,7 +204,7 @@ hes_status hes_colloc_from_gait(hes_colloc *c, const hes_gait *g, double *z)
         return hes__fail(c->sys, HES_EINVAL, "collocation from a gait: needs the gait and z");
     hes_system *sys = c->sys;
     const hes_model *m = sys->model;
-    char msg[256];
+    hes_error msg;
     int phys = 0;
     for (int i = 0; i < g->n_phases; i++)
         phys += !g->phases[i].is_virtual;
@@ -225,9 +225,9 @@ hes_status hes_colloc_from_gait(hes_colloc *c, const hes_gait *g, double *z)
     hes_system *ds = NULL;
     hes_traj traj;
     memset(&traj, 0, sizeof traj);
-    if (hes_gait_model(g, m, &dm, msg, sizeof msg) != HES_OK)
-        return hes__fail(sys, HES_EINVAL, "the initial gait: %s", msg);
-    if (hes_system_new(dm, &ds, NULL, 0) != HES_OK) {
+    if (hes_gait_model(g, m, &dm, &msg) != HES_OK)
+        return hes__fail(sys, HES_EINVAL, "the initial gait: %s", msg.message);
+    if (hes_system_new(dm, &ds, NULL) != HES_OK) {
         hes_gait_model_destroy(dm);
         return hes__fail(sys, HES_ENOMEM, "out of memory");
     }

@@ -184,7 +184,7 @@ hes_status hes__colloc_team_start(hes_colloc *c, int jobs)
     for (int i = 0; i < jobs - 1; i++) {
         team_member *m = &t->m[i];
         hes_system *copy = NULL;
-        hes_system_new(sys->model, &copy, NULL, 0);
+        hes_system_new(sys->model, &copy, NULL);
         m->team = t;
         m->member = i + 1;
         if (!copy || hes__colloc_ws_init(c, copy, &m->ws) != HES_OK) {

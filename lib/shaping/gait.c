@@ -352,8 +352,10 @@ static void fill_model(gait_model *gm)
 }
 
 hes_status hes_gait_model(const hes_gait *g, const hes_model *base, hes_model **out,
-                          char *msg, size_t len)
+                          hes_error *err)
 {
+    char *msg = hes__errbuf(err);
+    size_t len = hes__errlen(err);
     if (out)
         *out = NULL;
     if (!g || !base || !out) {
@@ -400,7 +402,7 @@ hes_status hes_gait_model(const hes_gait *g, const hes_model *base, hes_model **
     }
     fill_model(gm);
     hes_model *m = &gm->model;
-    if (hes_model_validate(m, msg, len) != HES_OK) {
+    if (hes_model_validate(m, err) != HES_OK) {
         hes_gait_model_destroy(m);
         return HES_EINVAL;
     }

@@ -28,8 +28,10 @@
 
 hes_status hes_invdyn_gait(const hes_model *model, const hes_gait *g,
                            const hes_invdyn_run_options *opts, hes_robot **robot_out,
-                           hes_invdyn_run *out, char *msg, size_t len)
+                           hes_invdyn_run *out, hes_error *err)
 {
+    char *msg = hes__errbuf(err);
+    size_t len = hes__errlen(err);
     if (robot_out)
         *robot_out = NULL;
     if (!model || !g || !robot_out || !out)
@@ -76,11 +78,11 @@ hes_status hes_invdyn_gait(const hes_model *model, const hes_gait *g,
                 p[g->inputs[k]] = u[k];
             double tj = ph->nodes > 1 ? ph->duration * j / (ph->nodes - 1) : 0;
             hes_robot_mode_motion mo;
-            char why[256];
+            hes_error why;
             if ((st = hes_robot_model_motion(model, ph->mode, tj, ph->x + (size_t)j * dim, p,
-                                             &mo, why, sizeof why)) != HES_OK) {
+                                             &mo, &why)) != HES_OK) {
                 hes__say(msg, len, st, "gait inverse dynamics: phase %d, node %d: %s", i + 1,
-                         j + 1, why);
+                         j + 1, why.message);
                 goto done;
             }
             t[n] = T + tj;
@@ -108,9 +110,9 @@ hes_status hes_invdyn_gait(const hes_model *model, const hes_gait *g,
     for (int i = 0; i < d; i++)
         if (locked[i] && !has[i] && hes_robot_coordinate(base, i))
             joints[nm++] = hes_robot_coordinate(base, i);
-    if ((st = hes_robot_copy(base, &r, msg, len)) != HES_OK)
+    if ((st = hes_robot_copy(base, &r, err)) != HES_OK)
         goto done;
-    if (nm > 0 && (st = hes_robot_set_motors(r, joints, nm, msg, len)) != HES_OK)
+    if (nm > 0 && (st = hes_robot_set_motors(r, joints, nm, err)) != HES_OK)
         goto done;
     int slope = hes_model_param_index(model, "slope");
     if (slope >= 0 && hes_robot_set_slope(r, g->params[slope]) != HES_OK) {
@@ -118,7 +120,7 @@ hes_status hes_invdyn_gait(const hes_model *model, const hes_gait *g,
                       g->params[slope]);
         goto done;
     }
-    st = hes_invdyn_trajectory(r, nodes, t, q, v, a, stance, opts, out, msg, len);
+    st = hes_invdyn_trajectory(r, nodes, t, q, v, a, stance, opts, out, err);
 done:
     free(t), free(q), free(v), free(a), free(p), free(stance);
     if (st != HES_OK && st != HES_EINFEASIBLE) {

@@ -365,9 +365,10 @@ static hes_status reanalyse(const hes_model *base, const hes_settings *set, hes_
     size_t len = sizeof r->shooting_message;
 
     r->have_shooting = 0;
-    r->shooting_status = hes_gait_model(&r->gait, base, &dm, msg, len);
+    hes_error e;
+    r->shooting_status = hes__err_pass(hes_gait_model(&r->gait, base, &dm, &e), &e, msg, len);
     if (r->shooting_status == HES_OK)
-        r->shooting_status = hes_system_new(dm, &sys, msg, len);
+        r->shooting_status = hes__err_pass(hes_system_new(dm, &sys, &e), &e, msg, len);
     if (r->shooting_status == HES_OK && (r->shooting_status = hes_system_set_settings(sys, &own)) != HES_OK)
         snprintf(msg, len, "%s", hes_system_errmsg(sys));
     if (r->shooting_status == HES_OK) {

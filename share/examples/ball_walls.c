@@ -125,9 +125,9 @@ int main(void)
 {
     const double *p0 = NULL;
     hes_ess *ess;
-    char msg[256];
-    if (hes_ess_new(&ball_walls, &ess, msg, sizeof msg) != HES_OK) {
-        fprintf(stderr, "ball_walls: %s\n", msg);
+    hes_error msg;
+    if (hes_ess_new(&ball_walls, &ess, &msg) != HES_OK) {
+        fprintf(stderr, "ball_walls: %s\n", msg.message);
         return 1;
     }
     p0 = hes_ess_params(ess);

@@ -81,9 +81,9 @@ static int run(double beta_deg, double mu, int *failures)
     const hes_mech mech = { "corner", 2, mass, NULL, NULL, 0, 2, cons, &c, NULL };
     const int idx[2] = { 0, 1 };
     double q[2] = { 0, 0 }, M[4], Jn[4], Jt[4], m[2], v[2];
-    char msg[256];
-    if (hes_mech_contacts(&mech, q, NULL, 2, idx, M, Jn, Jt, m, msg, sizeof msg) != HES_OK) {
-        printf("%s\n", msg);
+    hes_error msg;
+    if (hes_mech_contacts(&mech, q, NULL, 2, idx, M, Jn, Jt, m, &msg) != HES_OK) {
+        printf("%s\n", msg.message);
         return 1;
     }
     /* thrown into the corner along its bisector (at 90 + beta / 2 degrees) */
@@ -96,15 +96,15 @@ static int run(double beta_deg, double mu, int *failures)
        reached far more slowly (15 % of the extent short at 2048 samples) */
     hes_impact_set_options o = { 8192, { 2, 20, 0, 0 }, 0, 1, 0, 0 };
     hes_impact_set S;
-    if (hes_impact_set_sample(&cs, v, &o, &S, msg, sizeof msg) != HES_OK) {
-        printf("%s\n", msg);
+    if (hes_impact_set_sample(&cs, v, &o, &S, &msg) != HES_OK) {
+        printf("%s\n", msg.message);
         return 1;
     }
     hes_impact_outcome seq[2] = { { .law = HES_LAW_SEQUENTIAL, .order = { 0, 1 } },
                                   { .law = HES_LAW_SEQUENTIAL, .order = { 1, 0 } } };
     for (int j = 0; j < 2; j++)
-        if (hes_impact_outcome_compute(&cs, v, &S, &seq[j], msg, sizeof msg) != HES_OK) {
-            printf("%s\n", msg);
+        if (hes_impact_outcome_compute(&cs, v, &S, &seq[j], &msg) != HES_OK) {
+            printf("%s\n", msg.message);
             return 1;
         }
     double lo[2] = { INFINITY, INFINITY }, hi[2] = { -INFINITY, -INFINITY };

@@ -63,9 +63,9 @@ static int gaits(const hes_model *m, int n, char **paths)
 {
     for (int a = 0; a < n; a++) {
         hes_gait g;
-        char msg[512];
-        if (hes_gait_read(paths[a], m, &g, msg, sizeof msg) != HES_OK) {
-            fprintf(stderr, "knee_biped_friction: %s\n", msg);
+        hes_error msg;
+        if (hes_gait_read(paths[a], m, &g, &msg) != HES_OK) {
+            fprintf(stderr, "knee_biped_friction: %s\n", msg.message);
             return 1;
         }
         double p[64], worst = 0, at = 0, tph = 0, minfn = INFINITY;
@@ -117,7 +117,7 @@ int main(int argc, char **argv)
         return gaits(m, argc - 1, argv + 1);
     hes_system *sys = NULL;
     hes_analysis an;
-    if (hes_system_new(m, &sys, NULL, 0) != HES_OK || hes_analyze(sys, 0, &an) != HES_OK) {
+    if (hes_system_new(m, &sys, NULL) != HES_OK || hes_analyze(sys, 0, &an) != HES_OK) {
         fprintf(stderr, "knee_biped_friction: the passive orbit was not found\n");
         return 1;
     }

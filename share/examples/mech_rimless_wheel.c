@@ -176,12 +176,12 @@ int main(void)
 {
     hes_system *sys;
     hes_analysis res;
-    char msg[256];
-    hes_status st = hes_system_new(&model, &sys, msg, sizeof msg);
+    hes_error msg;
+    hes_status st = hes_system_new(&model, &sys, &msg);
     if (st == HES_OK)
         st = hes_analyze(sys, 1, &res);
     if (st != HES_OK) {
-        fprintf(stderr, "%s: %s\n", hes_strerror(st), sys ? hes_system_errmsg(sys) : msg);
+        fprintf(stderr, "%s: %s\n", hes_strerror(st), sys ? hes_system_errmsg(sys) : msg.message);
         return 1;
     }
     const double *p = hes_system_params(sys);

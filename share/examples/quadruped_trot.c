@@ -203,7 +203,7 @@ static const char *const ground_name[N_GROUNDS] = { "rigid", "compliant", "rigid
  * the torques tau held, q += dt v+; the feet's forces (world z, x, y rows,
  * impulse / dt) into sensed and their normal sum into *fsim. */
 static int lcp_step(const hes_robot_dynamics *dyn, double *qpos, double *qvel, const double *tau,
-                    double dt, double *sensed, double *fsim, char *msg, size_t len)
+                    double dt, double *sensed, double *fsim, hes_error *err)
 {
     double force[NV], Jn[4 * NV], Jt[8 * NV], vp[NV], p[12];
     for (int i = 0; i < NV; i++) {
@@ -217,7 +217,7 @@ static int lcp_step(const hes_robot_dynamics *dyn, double *qpos, double *qvel, c
             Jt[r + 8 * i] = dyn->J[4 + r + (size_t)i * 12];
     }
     hes_timestep_problem pb = { NV, 4, 2, dyn->M, Jn, Jt, dyn->mu, dyn->phi, qvel, force, dt };
-    if (hes_timestep_ap(&pb, vp, p, NULL, msg, len) != HES_OK)
+    if (hes_timestep_ap(&pb, vp, p, NULL, err) != HES_OK)
         return -1;
     for (int i = 0; i < NV; i++) {
         qvel[i] = vp[i];
@@ -240,9 +240,9 @@ static int run(const char *file, int controller, double mu, int ground, double s
     for (int i = 0; i < 4; i++)
         hc[i] = (hes_robot_contact){ names[i], mu };
     hes_robot *robot = NULL;
-    char msg[512];
-    if (hes_robot_load(file, hc, 4, &robot, msg, sizeof msg) != HES_OK) {
-        fprintf(stderr, "quadruped_trot: %s\n", msg);
+    hes_error msg;
+    if (hes_robot_load(file, hc, 4, &robot, &msg) != HES_OK) {
+        fprintf(stderr, "quadruped_trot: %s\n", msg.message);
         return -1;
     }
     mjModel *m = mj_copyModel(NULL, hes_robot_mujoco_model(robot));
@@ -292,7 +292,7 @@ static int run(const char *file, int controller, double mu, int ground, double s
         int act[4] = { 0 };
         hes_robot_dynamics dyn;
         if (ground == G_LCP) {
-            if (hes_robot_dynamics_at(robot, d->qpos, d->qvel, &dyn, msg, sizeof msg) != HES_OK)
+            if (hes_robot_dynamics_at(robot, d->qpos, d->qvel, &dyn, &msg) != HES_OK)
                 return -1;
             /* the contacts of the simulator's step: the feet at the ground,
                and those that reach it within the step (phi + dt J_n v <= 0,
@@ -315,7 +315,7 @@ static int run(const char *file, int controller, double mu, int ground, double s
                 tau[j] = kp_pd * (q[6 + j] - d->qpos[6 + j]) + kd_pd * (qd[6 + j] - d->qvel[6 + j]);
         } else {
             if (ground != G_LCP &&
-                hes_robot_dynamics_at(robot, d->qpos, d->qvel, &dyn, msg, sizeof msg) != HES_OK)
+                hes_robot_dynamics_at(robot, d->qpos, d->qvel, &dyn, &msg) != HES_OK)
                 return -1;
             /* on MuJoCo's grounds the rigid model's contacts stay where the
                soft contact holds them: no penetration to correct (phi = 0);
@@ -366,7 +366,7 @@ static int run(const char *file, int controller, double mu, int ground, double s
             hes_invdyn_options o = { .method = method, .stage2 = 1, .tol_eom = -1 };
             hes_invdyn_result res;
             double t0 = now();
-            hes_status st = hes_invdyn_solve(ws[set], &pb, &o, &res, msg, sizeof msg);
+            hes_status st = hes_invdyn_solve(ws[set], &pb, &o, &res, &msg);
             out->infeasible += st == HES_EINFEASIBLE;
             out->failed += st != HES_OK && st != HES_EINFEASIBLE;
             out->us += (now() - t0) * 1e6;
@@ -383,8 +383,8 @@ static int run(const char *file, int controller, double mu, int ground, double s
         memcpy(sensed_old, sensed, sizeof sensed);
         memset(sensed, 0, sizeof sensed);
         if (ground == G_LCP) {
-            if (lcp_step(&dyn, d->qpos, d->qvel, tau, dt, sensed, &fsim, msg, sizeof msg)) {
-                fprintf(stderr, "quadruped_trot: rigid ground at t = %g: %s\n", t, msg);
+            if (lcp_step(&dyn, d->qpos, d->qvel, tau, dt, sensed, &fsim, &msg)) {
+                fprintf(stderr, "quadruped_trot: rigid ground at t = %g: %s\n", t, msg.message);
                 out->up = 0;
                 break;
             }
@@ -459,9 +459,9 @@ static int run(const char *file, int controller, double mu, int ground, double s
 static int write_plan(const char *path, const char *robot_file)
 {
     hes_robot *r = NULL;
-    char msg[512];
-    if (hes_robot_load(robot_file, NULL, 0, &r, msg, sizeof msg) != HES_OK) {
-        fprintf(stderr, "quadruped_trot: %s\n", msg);
+    hes_error msg;
+    if (hes_robot_load(robot_file, NULL, 0, &r, &msg) != HES_OK) {
+        fprintf(stderr, "quadruped_trot: %s\n", msg.message);
         return 1;
     }
     FILE *f = fopen(path, "w");

@@ -124,9 +124,9 @@ const hes_model *hes_plugin_model(void)
 int main(int argc, char **argv)
 {
     hes_system *sys;
-    char msg[256];
-    if (hes_system_new(&rimless_wheel, &sys, msg, sizeof msg) != HES_OK) {
-        fprintf(stderr, "could not create the system: %s\n", msg);
+    hes_error msg;
+    if (hes_system_new(&rimless_wheel, &sys, &msg) != HES_OK) {
+        fprintf(stderr, "could not create the system: %s\n", msg.message);
         return 2;
     }
     if (argc == 3 && (hes_system_set_param(sys, "a", atof(argv[1])) != HES_OK ||

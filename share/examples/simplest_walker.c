@@ -220,7 +220,7 @@ const hes_model *hes_plugin_model(void)
 static hes_status analyse(const hes_model *m, const double *x0, hes_analysis *a)
 {
     hes_system *sys;
-    hes_status made = hes_system_new(m, &sys, NULL, 0);
+    hes_status made = hes_system_new(m, &sys, NULL);
     if (made != HES_OK)
         return made;
     hes_status st = x0 ? hes_system_set_orbit_start(sys, x0) : HES_OK;

@@ -553,7 +553,7 @@ static void hes_opts(hes_ess_options *o)
 static int hes_hopper_eps(const hopper_params *p, double dt, double eps, double *rms, double *secs)
 {
     hes_ess *e;
-    if (hes_ess_new(hes_ess_problem_find("hopper-1d"), &e, NULL, 0) != HES_OK)
+    if (hes_ess_new(hes_ess_problem_find("hopper-1d"), &e, NULL) != HES_OK)
         return -1;
     if (hes_ess_set_param(e, "g", p->g) || hes_ess_set_param(e, "k", p->k) ||
         hes_ess_set_param(e, "mass", p->m) || hes_ess_set_param(e, "l0", p->l0)) {
@@ -647,9 +647,9 @@ static void *hes_plate_new(const plate_params *p, int N)
     hp->N = N;
     hp->vertical = p->vertical;
     hp->md = p->vertical ? hes_plate_vertical_model(N) : hes_plate_springs_model(N);
-    char msg[256] = "out of memory";
-    if (!hp->md || hes_ess_new(hp->md, &hp->e, msg, sizeof msg) != HES_OK) {
-        fprintf(stderr, "bench_ess_mujoco: hes plate N = %d: %s\n", N, msg);
+    hes_error msg = {"out of memory"};
+    if (!hp->md || hes_ess_new(hp->md, &hp->e, &msg) != HES_OK) {
+        fprintf(stderr, "bench_ess_mujoco: hes plate N = %d: %s\n", N, msg.message);
         hes_plate_free(hp);
         return NULL;
     }

@@ -20,9 +20,9 @@ static int run(const hes_impact_problem *pb, hes_impact_setup *s, int samples,
                unsigned long select, int threads, hes_impact_set *S, double *best)
 {
     hes_impact_set_options o = { samples, { pb->h, pb->steps, 0, select }, 0, threads, 0, 0 };
-    char msg[512];
-    if (hes_impact_set_sample(&s->contacts, s->v, &o, S, msg, sizeof msg) != HES_OK) {
-        fprintf(stderr, "bench_impact: %s: %s\n", pb->name, msg);
+    hes_error msg;
+    if (hes_impact_set_sample(&s->contacts, s->v, &o, S, &msg) != HES_OK) {
+        fprintf(stderr, "bench_impact: %s: %s\n", pb->name, msg.message);
         return 1;
     }
     if (*best == 0 || S->seconds < *best)
@@ -40,9 +40,9 @@ int main(int argc, char **argv)
     for (int p = 0; p < hes_impact_problem_count(); p++) {
         const hes_impact_problem *pb = hes_impact_problem_get(p);
         hes_impact_setup s;
-        char msg[512];
-        if (hes_impact_problem_setup(pb, &s, msg, sizeof msg) != HES_OK) {
-            fprintf(stderr, "bench_impact: %s\n", msg);
+        hes_error msg;
+        if (hes_impact_problem_setup(pb, &s, &msg) != HES_OK) {
+            fprintf(stderr, "bench_impact: %s\n", msg.message);
             return 1;
         }
         /* the three runs interleaved, three times, the fastest of each kept:

@@ -105,8 +105,11 @@ static int make_node(hes_robot *r, const double *q, const double *v, double *a, 
                      node *nd, char *msg, size_t len)
 {
     hes_robot_dynamics d;
-    if (hes_robot_dynamics_at(r, q, v, &d, msg, len) != HES_OK)
+    hes_error e;
+    if (hes_robot_dynamics_at(r, q, v, &d, &e) != HES_OK) {
+        snprintf(msg, len, "%s", e.message);
         return 1;
+    }
     int active[4], ns = 0;
     for (int l = 0; l < 4; l++)
         ns += active[l] = (mask >> l) & 1;
@@ -274,14 +277,14 @@ static pass_result run_pass(node *nd, int nodes, const hes_invdyn_options *o)
     pass_result pr = { 0 };
     double *dfs = malloc(sizeof(double) * (size_t)nodes), *fprev = NULL, t = 0;
     int ndf = 0, prev_mask = -1;
-    char msg[512];
+    hes_error msg;
     for (int i = 0; i < nodes; i++) {
         node *x = &nd[i];
         if (!ws[x->mask])
             ws[x->mask] = hes_invdyn_create(NV, NU, x->nc, 2);
         hes_invdyn_result res;
         double t0 = now();
-        hes_status st = hes_invdyn_solve(ws[x->mask], &x->pb, o, &res, msg, sizeof msg);
+        hes_status st = hes_invdyn_solve(ws[x->mask], &x->pb, o, &res, &msg);
         t += now() - t0;
         int good = st == HES_OK || st == HES_EINFEASIBLE;
         pr.ok += good;
@@ -316,7 +319,8 @@ static pass_result run_pass(node *nd, int nodes, const hes_invdyn_options *o)
 int main(void)
 {
     const char *top = getenv("srcdir");
-    char file[4096], msg[512];
+    char file[4096];
+    hes_error msg;
     top = top ? top : ".";
     snprintf(file, sizeof file, "%s/share/robots/quadruped_3d.xml", top);
     const char *feet[4] = { "lf_foot", "rf_foot", "lh_foot", "rh_foot" };
@@ -324,13 +328,13 @@ int main(void)
     for (int i = 0; i < 4; i++)
         c[i] = (hes_robot_contact){ feet[i], 1.0 };
     hes_robot *r = NULL;
-    hes_status st = hes_robot_load(file, c, 4, &r, msg, sizeof msg);
+    hes_status st = hes_robot_load(file, c, 4, &r, &msg);
     if (st == HES_ESOLVER) {
-        printf("bench_invdyn: skipped: %s\n", msg);
+        printf("bench_invdyn: skipped: %s\n", msg.message);
         return 0;
     }
     if (st != HES_OK) {
-        fprintf(stderr, "bench_invdyn: %s\n", msg);
+        fprintf(stderr, "bench_invdyn: %s\n", msg.message);
         return 1;
     }
     const int ks[] = { 1, 2, 3, 4, 6, 8, 10, 12 };
@@ -353,9 +357,9 @@ int main(void)
     for (int ki = 0; ki < nk; ki++)
         for (int mo = 0; mo < 2; mo++) {
             int k = ks[ki], nodes;
-            node *nd = motion_nodes(r, mo, k, top, &nodes, msg, sizeof msg);
+            node *nd = motion_nodes(r, mo, k, top, &nodes, msg.message, sizeof msg.message);
             if (!nd) {
-                fprintf(stderr, "bench_invdyn: %s\n", msg);
+                fprintf(stderr, "bench_invdyn: %s\n", msg.message);
                 return 1;
             }
             for (int mi = 0; mi < 4; mi++) {
@@ -396,9 +400,9 @@ int main(void)
         const int kb[] = { 1, 2, 4, 6 };
         for (int ki = 0; ki < 4; ki++) {
             int nodes;
-            node *nd = motion_nodes(r, 0, kb[ki], top, &nodes, msg, sizeof msg);
+            node *nd = motion_nodes(r, 0, kb[ki], top, &nodes, msg.message, sizeof msg.message);
             if (!nd) {
-                fprintf(stderr, "bench_invdyn: %s\n", msg);
+                fprintf(stderr, "bench_invdyn: %s\n", msg.message);
                 return 1;
             }
             double tt[2] = { 0, 0 };
@@ -410,7 +414,7 @@ int main(void)
                                              .tol_eom = -1, .cold = 1, .qp_lcp = lcp };
                     hes_invdyn_result res;
                     double t0 = now();
-                    hes_invdyn_solve(ws, &nd[i].pb, &o, &res, msg, sizeof msg);
+                    hes_invdyn_solve(ws, &nd[i].pb, &o, &res, &msg);
                     tt[lcp] += now() - t0;
                 }
             hes_invdyn_destroy(ws);

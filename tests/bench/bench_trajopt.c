@@ -20,7 +20,7 @@
 static hes_system *test_system_of(const hes_model *m)
 {
     hes_system *sys;
-    return hes_system_new(m, &sys, NULL, 0) == HES_OK ? sys : NULL;
+    return hes_system_new(m, &sys, NULL) == HES_OK ? sys : NULL;
 }
 
 static double now(void)

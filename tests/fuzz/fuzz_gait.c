@@ -22,7 +22,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static int fd = -1; /* one file for every input (the harness's own state) */
     static char path[64];
-    char name[128], msg[512];
+    char name[128];
+    hes_error msg;
     if (fd < 0) {
         if ((fd = memfd_create("gait.json", 0)) < 0)
             abort();
@@ -30,16 +31,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (ftruncate(fd, 0) != 0 || (size > 0 && pwrite(fd, data, size, 0) != (ssize_t)size))
         abort();
-    if (hes_gait_problem(path, name, sizeof name, msg, sizeof msg) != 0)
+    if (hes_gait_problem(path, name, sizeof name, &msg) != 0)
         return 0;
     const hes_model *base = hes_problem_find(name);
     if (!base)
         return 0;
     hes_gait g;
-    if (hes_gait_read(path, base, &g, msg, sizeof msg) != 0)
+    if (hes_gait_read(path, base, &g, &msg) != 0)
         return 0;
     hes_model *m;
-    if (hes_gait_model(&g, base, &m, msg, sizeof msg) == HES_OK)
+    if (hes_gait_model(&g, base, &m, &msg) == HES_OK)
         hes_gait_model_destroy(m);
     hes_gait_free(&g);
     return 0;

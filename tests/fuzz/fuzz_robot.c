@@ -32,7 +32,7 @@ static void copy(const char *from, const char *to)
 {
     char *text;
     size_t n;
-    if (hes_input_read(from, 0, &text, &n, NULL, 0) != HES_OK)
+    if (hes_input_read(from, 0, &text, &n, NULL) != HES_OK)
         return;
     FILE *f = fopen(to, "wb");
     if (f) {
@@ -91,9 +91,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (fd < 0 || (size > 0 && write(fd, data, size) != (ssize_t)size))
         abort();
     close(fd);
-    char msg[1024];
+    hes_error msg;
     hes_model *m = NULL;
-    if (hes_robot_model_load(desc, &m, msg, sizeof msg) == HES_OK)
+    if (hes_robot_model_load(desc, &m, &msg) == HES_OK)
         hes_robot_model_free(m);
     return 0;
 }

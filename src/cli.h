@@ -152,8 +152,6 @@ int cli_apply_params(hes_system *sys, const cli_assignments *a);
 /* The index of the model parameter an assignment "NAME=VALUE" names, or -1. */
 int cli_assignment_param(const hes_model *model, const char *item);
 
-/* The same for the parameters of an ESS integrator (hes_ess_set_param). */
-int cli_apply_ess_params(hes_ess *ess, const cli_assignments *a);
 
 /* Prints "hes: <hes_strerror>: <hes_system_errmsg>" to stderr (the detail is
  * left out when the system has none, or sys is NULL) and returns the exit

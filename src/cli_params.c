@@ -1,7 +1,7 @@
 /*
  * cli_params.c - the -p NAME=VALUE assignments of a command line: kept in
- * order, applied to a hybrid system or an ESS integrator with a message
- * naming the problem and listing its parameters when a name is unknown.
+ * order, applied to a system (of either kind) with a message naming the
+ * problem and listing its parameters when a name is unknown.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -39,40 +39,30 @@ void cli_assignments_free(cli_assignments *a)
     cli_assignments_init(a);
 }
 
-/* What -p NAME=VALUE assigns to: a hybrid system or an ESS integrator. */
-typedef struct {
-    const char *problem;
-    const hes_param *params;
-    int n_params;
-    hes_status (*set)(void *obj, const char *name, double value);
-    const char *(*errmsg)(const void *obj);
-    void *obj;
-} param_target;
-
-static void print_valid_params(FILE *out, const param_target *t)
+static void print_valid_params(FILE *out, const hes_system *sys)
 {
-    int i;
+    int i, n = hes_system_n_params(sys);
 
-    if (t->n_params == 0) {
-        fprintf(out, "hes: problem '%s' has no parameters\n", t->problem);
+    if (n == 0) {
+        fprintf(out, "hes: problem '%s' has no parameters\n", hes_system_name(sys));
         return;
     }
-    fprintf(out, "hes: valid parameters of '%s':", t->problem);
-    for (i = 0; i < t->n_params; i++)
-        fprintf(out, "%s %s", i ? "," : "", t->params[i].name);
+    fprintf(out, "hes: valid parameters of '%s':", hes_system_name(sys));
+    for (i = 0; i < n; i++)
+        fprintf(out, "%s %s", i ? "," : "", hes_system_param_info(sys, i)->name);
     fputc('\n', out);
 }
 
-static int param_known(const param_target *t, const char *name)
+static int param_known(const hes_system *sys, const char *name)
 {
-    for (int i = 0; i < t->n_params; i++)
-        if (strcmp(t->params[i].name, name) == 0)
+    for (int i = 0; i < hes_system_n_params(sys); i++)
+        if (strcmp(hes_system_param_info(sys, i)->name, name) == 0)
             return 1;
     return 0;
 }
 
 /* Applies one "NAME=VALUE"; returns 0 or CLI_EXIT_USAGE after printing. */
-static int apply_one(const param_target *t, const char *item)
+static int apply_one(hes_system *sys, const char *item)
 {
     const char *eq = strchr(item, '=');
     char name[128];
@@ -88,16 +78,16 @@ static int apply_one(const param_target *t, const char *item)
     len = (size_t)(eq - item);
     if (len >= sizeof name) {
         fprintf(stderr, "hes: unknown parameter '%.*s'\n", (int)len, item);
-        print_valid_params(stderr, t);
+        print_valid_params(stderr, sys);
         return CLI_EXIT_USAGE;
     }
     memcpy(name, item, len);
     name[len] = '\0';
 
-    if (!param_known(t, name)) {
+    if (!param_known(sys, name)) {
         fprintf(stderr, "hes: unknown parameter '%s' for problem '%s'\n",
-                name, t->problem);
-        print_valid_params(stderr, t);
+                name, hes_system_name(sys));
+        print_valid_params(stderr, sys);
         return CLI_EXIT_USAGE;
     }
     rc = cli_parse_double(eq + 1, &value);
@@ -111,9 +101,9 @@ static int apply_one(const param_target *t, const char *item)
                 name, eq + 1);
         return CLI_EXIT_USAGE;
     }
-    st = t->set(t->obj, name, value);
+    st = hes_system_set_param(sys, name, value);
     if (st != HES_OK) {
-        const char *detail = t->errmsg(t->obj);
+        const char *detail = hes_system_errmsg(sys);
 
         fprintf(stderr, "hes: -p %s: %s\n", item,
                 detail && detail[0] ? detail : hes_strerror(st));
@@ -136,7 +126,7 @@ int cli_assignment_param(const hes_model *model, const char *item)
     return hes_model_param_index(model, name);
 }
 
-static int apply_all(const param_target *t, const cli_assignments *a)
+static int apply_all(hes_system *sys, const cli_assignments *a)
 {
     int i, j, rc;
 
@@ -152,29 +142,17 @@ static int apply_all(const param_target *t, const cli_assignments *a)
             }
         }
     for (i = 0; i < a->n; i++) {
-        rc = apply_one(t, a->items[i]);
+        rc = apply_one(sys, a->items[i]);
         if (rc != 0)
             return rc;
     }
     return 0;
 }
 
-static hes_status system_set(void *obj, const char *name, double value)
-{
-    return hes_system_set_param(obj, name, value);
-}
-
-static const char *system_errmsg(const void *obj)
-{
-    return hes_system_errmsg(obj);
-}
-
 int cli_apply_params(hes_system *sys, const cli_assignments *a)
 {
     const hes_model *m = hes_system_model(sys);
-    param_target t = { hes_system_name(sys), hes_system_param_info(sys, 0),
-                       hes_system_n_params(sys), system_set, system_errmsg, sys };
-    int rc = apply_all(&t, a);
+    int rc = apply_all(sys, a);
     /* a solved parameter's value is where Newton starts, not a setting: the
        orbit's own value replaces it, so the user is told */
     for (int i = 0; m && rc == 0 && i < a->n; i++) {
@@ -185,21 +163,4 @@ int cli_apply_params(hes_system *sys, const cli_assignments *a)
                     "(hes info %s lists the solved parameters)\n", m->params[k].name, m->name);
     }
     return rc;
-}
-
-static hes_status ess_set(void *obj, const char *name, double value)
-{
-    return hes_ess_set_param(obj, name, value);
-}
-
-static const char *ess_errmsg(const void *obj)
-{
-    return hes_ess_errmsg(obj);
-}
-
-int cli_apply_ess_params(hes_ess *ess, const cli_assignments *a)
-{
-    const hes_ess_model *m = hes_ess_get_model(ess);
-    param_target t = { m->name, m->params, m->n_params, ess_set, ess_errmsg, ess };
-    return apply_all(&t, a);
 }

@@ -92,8 +92,6 @@ int simulate_ess(const hes_ess_model *model, const cli_assignments *params,
                  const simulate_sweep_opts *sw, const simulate_ess_opts *eo,
                  simulate_output output)
 {
-    hes_error msg;
-    hes_ess *ess;
     hes_ess_options o;
     hes_ess_result r;
     double *t_out = NULL;
@@ -104,23 +102,18 @@ int simulate_ess(const hes_ess_model *model, const cli_assignments *params,
                 model->name, model->n);
         return CLI_EXIT_USAGE;
     }
-    hes_status st = hes_ess_new(model, &ess, &msg);
-    if (st != HES_OK) {
-        fprintf(stderr, "hes: %s: %s\n", hes_strerror(st), msg.message);
-        return hes_status_exit_code(st);
-    }
-    rc = cli_apply_ess_params(ess, params);
-    if (rc != CLI_EXIT_OK) {
-        hes_ess_destroy(ess);
+    /* the system of the model and the -p values, as every command sets one up */
+    hes_system *sys = cli_system_setup_ess(model, params, &rc);
+    if (!sys)
         return rc;
-    }
+    hes_ess *ess = hes_system_ess(sys);
     o = eo->run;
     if (eo->samples > 0) {
         t_out = malloc((size_t)eo->samples * sizeof *t_out);
         if (!t_out || hes_grid_linspace(0.0, sw->run.time, eo->samples, t_out) != HES_OK) {
             fprintf(stderr, "%s: out of memory\n", CMD);
             free(t_out);
-            hes_ess_destroy(ess);
+            hes_system_destroy(sys);
             return CLI_EXIT_FAILURE;
         }
         o.n_out = eo->samples;
@@ -128,7 +121,7 @@ int simulate_ess(const hes_ess_model *model, const cli_assignments *params,
     } else
         o.record = 1;
 
-    st = hes_ess_run(ess, &o, 0.0, sw->x0, sw->run.time, &r);
+    hes_status st = hes_ess_run(ess, &o, 0.0, sw->x0, sw->run.time, &r);
     if (st == HES_OK) /* the band's error of the end state: every run says how accurate it is */
         st = hes_ess_run_error(ess, &o, 0.0, sw->x0, sw->run.time, &r);
     if (st == HES_OK)
@@ -144,6 +137,6 @@ int simulate_ess(const hes_ess_model *model, const cli_assignments *params,
         print_text(ess, &o, &r);
     hes_ess_result_free(&r);
     free(t_out);
-    hes_ess_destroy(ess);
+    hes_system_destroy(sys);
     return rc;
 }

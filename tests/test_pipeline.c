@@ -406,6 +406,38 @@ START_TEST(test_one_way_from_a_name_or_a_plugin_to_a_system_and_one_catalog)
 }
 END_TEST
 
+/* A run of an ESS system's integrator (hes simulate) uses the system's
+ * parameter values: the end state moves with a parameter set on the
+ * system, and equals a run of an integrator of its own with that value. */
+START_TEST(test_an_ess_systems_integrator_runs_with_the_systems_parameters)
+{
+    hes_system *sys = ess_system();
+    const hes_ess_model *m = hes_system_ess_model(sys);
+    const hes_param *k = hes_system_param_info(sys, 0);
+    double value = k->value * 1.25, x0[8] = { 0 };
+    for (int i = 0; i < m->n; i++)
+        x0[i] = m->orbit_x0 ? m->orbit_x0[i] : 0.5;
+    ck_assert_int_eq(hes_system_set_param(sys, k->name, value), HES_OK);
+    hes_ess *ess = hes_system_ess(sys);
+    ck_assert_double_eq(hes_ess_params(ess)[0], value);
+
+    hes_ess *own;
+    ck_assert_int_eq(hes_ess_new(m, &own, NULL), HES_OK);
+    ck_assert_int_eq(hes_ess_set_param(own, k->name, value), HES_OK);
+    hes_ess_options o;
+    hes_ess_options_init(&o);
+    hes_ess_result a, b;
+    ck_assert_int_eq(hes_ess_run(ess, &o, 0.0, x0, 1.0, &a), HES_OK);
+    ck_assert_int_eq(hes_ess_run(own, &o, 0.0, x0, 1.0, &b), HES_OK);
+    for (int i = 0; i < m->n; i++)
+        ck_assert_double_eq(a.x_end[i], b.x_end[i]);
+    hes_ess_result_free(&a);
+    hes_ess_result_free(&b);
+    hes_ess_destroy(own);
+    hes_system_destroy(sys);
+}
+END_TEST
+
 static Suite *pipeline_suite(void)
 {
     Suite *s = suite_create("pipeline");
@@ -419,6 +451,7 @@ static Suite *pipeline_suite(void)
     tcase_add_test(tc, test_settings_and_ess_options_are_one_vocabulary);
     tcase_add_test(tc, test_a_sweep_file_resumes_from_the_library_keeping_valid_rows);
     tcase_add_test(tc, test_one_way_from_a_name_or_a_plugin_to_a_system_and_one_catalog);
+    tcase_add_test(tc, test_an_ess_systems_integrator_runs_with_the_systems_parameters);
     suite_add_tcase(s, tc);
     return s;
 }

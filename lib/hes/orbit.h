@@ -183,10 +183,10 @@ void hes_ess_orbit_free(hes_ess_orbit *res);
  * system or invalid options (the message says which). */
 hes_status hes_system_set_ess_options(hes_system *sys, const hes_ess_orbit_options *opts);
 hes_status hes_system_get_ess_options(const hes_system *sys, hes_ess_orbit_options *opts);
-/* An ESS system's integrator (its parameters are the system's as of the
- * last analysis), for the functions of hes/ess.h; NULL for a hybrid
- * system. */
-hes_ess *hes_system_ess(const hes_system *sys);
+/* An ESS system's integrator with the system's parameter values, for the
+ * functions of hes/ess.h (a run, its error, its JSON); it stays the
+ * system's.  NULL for a hybrid system. */
+hes_ess *hes_system_ess(hes_system *sys);
 
 /* Jacobian of the return map by central differences of full re-simulations
  * (independent of the saltation pipeline); out is n x n. */

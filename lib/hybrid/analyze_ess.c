@@ -82,13 +82,13 @@ hes_status hes__analyze_ess(hes_system *sys, int check, hes_analysis *res)
     hes_status st = hes_system_check_params(sys);
     if (st != HES_OK)
         return st;
-    memcpy(sys->ess->p, sys->p, (size_t)sys->n_params * sizeof *sys->p);
+    hes_ess *ess = hes_system_ess(sys);   /* with the system's parameters */
     hes_ess_orbit *r = calloc(1, sizeof *r);
     if (!r)
         return hes__fail(sys, HES_ENOMEM, "out of memory");
-    st = hes_ess_orbit_find(sys->ess, &sys->eopt, xg, Tg, r);
+    st = hes_ess_orbit_find(ess, &sys->eopt, xg, Tg, r);
     if (st != HES_OK) {
-        hes__fail(sys, st, "%s", hes_ess_errmsg(sys->ess));
+        hes__fail(sys, st, "%s", hes_ess_errmsg(ess));
         hes_ess_orbit_free(r);
         free(r);
         return st;

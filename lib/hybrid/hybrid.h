@@ -69,6 +69,10 @@ struct hes_system {
 /* HES_OK for a hybrid system; for another kind HES_EINVAL with the message
  * that `what` needs an event-driven hybrid model (system.c). */
 hes_status hes__need_hybrid(hes_system *sys, const char *what);
+/* An ESS system's integrator as the last analysis left it (its parameters
+ * those of that analysis), for a document of that analysis; NULL for a
+ * hybrid system.  hes_system_ess gives it with the system's values. */
+const hes_ess *hes__system_ess(const hes_system *sys);
 /* The settings' budget names into an ESS system's orbit options
  * (system.c; hes_system_set_ess_options says which). */
 void hes__ess_of_settings(hes_ess_orbit_options *o, const hes_settings *s);

@@ -404,9 +404,18 @@ hes_status hes_system_new_ess(const hes_ess_model *model, hes_system **out, hes_
     return HES_OK;
 }
 
-hes_ess *hes_system_ess(const hes_system *sys)
+const hes_ess *hes__system_ess(const hes_system *sys)
 {
     return sys ? sys->ess : NULL;
+}
+
+hes_ess *hes_system_ess(hes_system *sys)
+{
+    if (!sys || !sys->ess)
+        return NULL;
+    /* the values hes_system_set_param checked, for a run of the caller's */
+    memcpy(sys->ess->p, sys->p, (size_t)sys->n_params * sizeof *sys->p);
+    return sys->ess;
 }
 
 hes_kind hes_system_kind(const hes_system *sys)

@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include "io/io.h"
+#include "hybrid/hybrid.h"
 
 char *hes_analysis_json(const hes_system *sys, const hes_analysis *res)
 {
@@ -23,7 +24,7 @@ char *hes_analysis_json(const hes_system *sys, const hes_analysis *res)
         hes_ess_orbit view = *res->ess;
         view.mono = res->mono;
         view.stab = res->stab;
-        return hes_ess_orbit_json(hes_system_ess(sys), &o, &view);
+        return hes_ess_orbit_json(hes__system_ess(sys), &o, &view);
     }
     return hes__json_dump(hes__json_analysis_doc(sys, res));
 }

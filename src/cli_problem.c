@@ -104,7 +104,7 @@ const hes_model *cli_model_for(const char *problem, const char *orbit_file, cli_
 
 void cli_orbit_free(cli_orbit *o)
 {
-    hes_gait_model_destroy(o->model);
+    hes_model_free(o->model);
     hes_gait_free(&o->gait);
     memset(o, 0, sizeof *o);
 }

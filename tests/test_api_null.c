@@ -18,7 +18,7 @@
 START_TEST(test_every_free_and_destroy_of_null_does_nothing)
 {
     hes_robot_free(NULL);
-    hes_robot_model_free(NULL);
+    hes_model_free(NULL);
     hes_ess_destroy(NULL);
     hes_ess_result_free(NULL);
     hes_impact_set_free(NULL);
@@ -42,7 +42,6 @@ START_TEST(test_every_free_and_destroy_of_null_does_nothing)
     hes_shape_result_free(NULL);
     hes_colloc_destroy(NULL);
     hes_gait_free(NULL);
-    hes_gait_model_destroy(NULL);
     hes_trajopt_result_free(NULL);
     hes_plugin_destroy(NULL);
     hes_state_sweep_free(NULL);

@@ -563,7 +563,7 @@ START_TEST(test_knee_biped_model_is_the_builtin)
     hes_analysis_free(&ar);
     hes_system_destroy(sk);
     hes_system_destroy(sr);
-    hes_robot_model_free(rm);
+    hes_model_free(rm);
 }
 END_TEST
 
@@ -655,7 +655,7 @@ START_TEST(test_invdyn_along_a_robot_gait)
     hes_robot_free(robot);
     hes_analysis_free(&an);
     hes_system_destroy(sys);
-    hes_robot_model_free(rm);
+    hes_model_free(rm);
 }
 END_TEST
 
@@ -707,7 +707,7 @@ START_TEST(test_release_lifts_the_foot_off)
            tr.events[0].t, tr.events[0].x_minus[0], lam[0]);
     hes_traj_free(&tr);
     hes_system_destroy(sys);
-    hes_robot_model_free(m);
+    hes_model_free(m);
 }
 END_TEST
 

@@ -740,7 +740,7 @@ START_TEST(test_gait_model_refuses_gaits_that_do_not_fit_the_model)
     ck_assert_double_eq_tol(res.stab.psi, 0.5, 1e-8);
     hes_analysis_free(&res);
     hes_system_destroy(sys);
-    hes_gait_model_destroy(m);
+    hes_model_free(m);
 
     pg.g.n_params = 5;
     ck_assert_int_eq(hes_gait_model(&pg.g, base, &m, &msg), HES_EINVAL);
@@ -774,7 +774,7 @@ START_TEST(test_gait_model_refuses_gaits_that_do_not_fit_the_model)
     pg.inputs[0] = 1; /* w, with a row of inputs per phase: accepted */
     pg.u[0][0] = pg.u[1][0] = 2.0;
     ck_assert_msg(hes_gait_model(&pg.g, base, &m, &msg) == HES_OK, "%s", msg.message);
-    hes_gait_model_destroy(m);
+    hes_model_free(m);
     pg.ph[1].u_rows = 3; /* neither 1 nor nodes */
     ck_assert_int_eq(hes_gait_model(&pg.g, base, &m, &msg), HES_EINVAL);
     ck_assert_says(msg.message, "gait phase 2");

@@ -17,8 +17,9 @@ extern "C" {
 /* ------------------------------------------------------------------- model */
 
 /* The version of hes_model a model was written against (plugins carry it):
- * 2 since hes_model has the trajopt field, 3 since hes_mech has force_dx. */
-#define HES_MODEL_ABI 3
+ * 2 since hes_model has the trajopt field, 3 since hes_mech has force_dx,
+ * 4 since hes_model has release. */
+#define HES_MODEL_ABI 4
 
 /*
  * Every model function has NLopt's calling habit:
@@ -201,7 +202,17 @@ typedef struct {
      * (e.g. "the body reached the ground"); used in error messages. */
     const char *(*describe_error)(int code, void *data);
     const hes_trajopt_spec *trajopt; /* optional (NULL) */
+    /* How hes_model_free releases a model the library made (a robot
+     * model, a gait's derived model); NULL for the caller's own and a
+     * plugin's models, which hes_model_free leaves alone.  Set by the
+     * library only. */
+    void (*release)(void *model);
 } hes_model;
+
+/* Frees a model the library made (hes_robot_model_new,
+ * hes_robot_model_load, hes_gait_model), whatever made it; does nothing
+ * for NULL and for a model of the caller's or a plugin's. */
+void hes_model_free(hes_model *model);
 
 /* Checks every field of a model before any callback runs: counts within
  * range and consistent with each other (at most 100000 of anything, mode

@@ -195,7 +195,6 @@ typedef struct {
  * other thread holds. */
 hes_status hes_robot_model_new(hes_robot *robot, const hes_robot_model_spec *spec,
                                hes_model **out, hes_error *err);
-void hes_robot_model_free(hes_model *model);
 /* A robot model's robot (valid while the model lives), or NULL for any
  * other model. */
 hes_robot *hes_robot_model_robot(const hes_model *model);

@@ -62,7 +62,6 @@ void hes_gait_free(hes_gait *g);
  * the base model's.  The gait must outlive the model. */
 hes_status hes_gait_model(const hes_gait *g, const hes_model *base, hes_model **out,
                           hes_error *err);
-void hes_gait_model_destroy(hes_model *m);
 /* Inverse dynamics along a gait of a robot model (lib/shaping/
  * gait_invdyn.c; hes_robot_model_load): at every node the exact motion of
  * its mode (hes_robot_model_motion, the gait's inputs as the motor

@@ -560,3 +560,9 @@ const char *hes_direction_name(int direction)
 {
     return direction == HES_DOWN ? "down" : direction == HES_UP ? "up" : "any";
 }
+
+void hes_model_free(hes_model *model)
+{
+    if (model && model->release)
+        model->release(model);
+}

@@ -90,13 +90,12 @@ static int guess(double *p, double *x0, void *data)
     return 0;
 }
 
-void hes_robot_model_free(hes_model *model)
+/* The release of a robot model (hes_model_free). */
+static void robot_model_release(void *model)
 {
     if (!model)
         return;
-    robot_model *rm = (robot_model *)model;
-    if (model->data != rm)
-        return;               /* not a robot model */
+    robot_model *rm = model;
     for (int i = 0; i < rm->n_keep; i++)
         free(rm->keep[i]);
     free(rm->keep);
@@ -563,6 +562,7 @@ hes_status hes_robot_model_new(hes_robot *robot, const hes_robot_model_spec *sp,
     rm->robot = robot;
     rm->model.data = rm;
     rm->model.abi = HES_MODEL_ABI;
+    rm->model.release = robot_model_release;
     rm->model.name = keep_str(rm, sp->name, NULL);
     rm->model.description = keep_str(rm, sp->description ? sp->description
                                      : "a robot file's hybrid model", NULL);
@@ -586,7 +586,7 @@ hes_status hes_robot_model_new(hes_robot *robot, const hes_robot_model_spec *sp,
     *out = &rm->model;
     return HES_OK;
 fail:
-    hes_robot_model_free(&rm->model);
+    robot_model_release(rm);
     return st;
 }
 

@@ -32,7 +32,7 @@ typedef struct {
 } gait_phase_data;
 
 struct gait_model {
-    hes_model model;             /* first: hes_gait_model_destroy casts back */
+    hes_model model;             /* first: its release casts back */
     const hes_gait *g;
     const hes_model *base;
     hes_mode *modes;
@@ -155,9 +155,10 @@ static const char *gait_describe_error(int code, void *data)
     return gm->base->describe_error ? gm->base->describe_error(code, gm->base->data) : NULL;
 }
 
-void hes_gait_model_destroy(hes_model *m)
+/* The release of a gait's derived model (hes_model_free). */
+static void gait_model_release(void *m)
 {
-    gait_model *gm = (gait_model *)m;
+    gait_model *gm = m;
     if (!gm)
         return;
     free(gm->modes);
@@ -257,7 +258,7 @@ static gait_model *gait_model_alloc(const hes_gait *g, const hes_model *base)
     }
     if (!gm || !gm->modes || !gm->transitions || !gm->params || !gm->pd || !gm->sequence ||
         !gm->names) {
-        hes_gait_model_destroy((hes_model *)gm);
+        gait_model_release(gm);
         return NULL;
     }
     gm->g = g;
@@ -328,6 +329,7 @@ static void fill_model(gait_model *gm)
     int P = gm->g->n_phases;
     hes_model *m = &gm->model;
     m->abi = HES_MODEL_ABI;
+    m->release = gait_model_release;
     m->name = base->name;
     m->description = base->description;
     m->n_modes = P;
@@ -403,7 +405,7 @@ hes_status hes_gait_model(const hes_gait *g, const hes_model *base, hes_model **
     fill_model(gm);
     hes_model *m = &gm->model;
     if (hes_model_validate(m, err) != HES_OK) {
-        hes_gait_model_destroy(m);
+        hes_model_free(m);
         return HES_EINVAL;
     }
     *out = m;

@@ -402,7 +402,7 @@ static hes_status reanalyse(const hes_model *base, const hes_settings *set, hes_
         }
     }
     hes_system_destroy(sys);
-    hes_gait_model_destroy(dm);
+    hes_model_free(dm);
     return fatal;
 }
 

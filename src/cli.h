@@ -79,7 +79,7 @@ const hes_ess_model *cli_find_ess_problem(const char *name);
  * Returns CLI_EXIT_OK (also without the option; *plugin NULL) or
  * CLI_EXIT_USAGE after printing why the plugin was refused. */
 int cli_take_model_option(int *argc, char **argv, hes_plugin **plugin);
-/* --robot DESC.json (a robot model's description, hes_robot_model_load) in
+/* --robot DESC.json (a robot model's description, hes_robot_model_read) in
  * argv: loads it (*model, to free with hes_model_free) and puts the
  * placeholder in the option's place, as --model does.  --robot FILE.xml is left
  * to the commands that take a robot file (info, impact); the others refuse

@@ -231,7 +231,7 @@ int cli_take_robot_option(int *argc, char **argv, hes_model **model)
                 return CLI_EXIT_USAGE;
             }
         hes_error msg;
-        hes_status st = hes_robot_model_load(path, model, &msg);
+        hes_status st = hes_robot_model_read(path, model, &msg);
         if (st != HES_OK) {
             fprintf(stderr, "hes: --robot: %s\n", msg.message);
             return st == HES_ESOLVER ? CLI_EXIT_FAILURE : CLI_EXIT_USAGE;

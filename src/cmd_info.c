@@ -37,7 +37,7 @@ static int robot_info(const char *file)
 {
     hes_robot *r;
     hes_error msg;
-    hes_status st = hes_robot_load(file, NULL, 0, &r, &msg);
+    hes_status st = hes_robot_read(file, NULL, 0, &r, &msg);
     if (st != HES_OK) {
         fprintf(stderr, "hes info: %s\n", msg.message);
         return st == HES_ESOLVER ? CLI_EXIT_FAILURE : CLI_EXIT_USAGE;

@@ -194,7 +194,7 @@ static int load_robot(const invdyn_opts *o, const char *file, invdyn_input *in)
         return n == -2 ? CLI_EXIT_FAILURE : CLI_EXIT_USAGE;
     for (int i = 0; o->mu >= 0 && i < n; i++)
         cs[i].mu = o->mu;
-    hes_status st = hes_robot_load(file, n ? cs : NULL, n, &in->robot, &msg);
+    hes_status st = hes_robot_read(file, n ? cs : NULL, n, &in->robot, &msg);
     free(cs), free(buf);
     if (st != HES_OK) {
         fprintf(stderr, "%s: %s\n", CMD, msg.message);

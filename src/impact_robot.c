@@ -28,7 +28,7 @@ int impact_robot_problem(const char *file, const char *q_text, const char *v_tex
     int n = 0;
     if (contacts_text && (n = cli_parse_contacts(CMD, contacts_text, &c, &buf)) < 1)
         return n == -2 ? CLI_EXIT_FAILURE : CLI_EXIT_USAGE;
-    hes_status st = hes_robot_load(file, n ? c : NULL, n, &r->robot, &msg);
+    hes_status st = hes_robot_read(file, n ? c : NULL, n, &r->robot, &msg);
     free(c), free(buf);
     if (st != HES_OK) {
         fprintf(stderr, "%s: %s\n", CMD, msg.message);

@@ -58,7 +58,7 @@ START_TEST(test_every_status_function_with_null_pointers_returns_einval)
     ck_assert_int_eq(hes_model_validate(NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_model_check_derivatives(NULL, NULL, 0.0, NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_mech_event_state(NULL, NULL, NULL, NULL, NULL), HES_EINVAL);
-    ck_assert_int_eq(hes_robot_load(NULL, NULL, 0, NULL, NULL), HES_EINVAL);
+    ck_assert_int_eq(hes_robot_read(NULL, NULL, 0, NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_robot_reference(NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_robot_dynamics_at(NULL, NULL, NULL, NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_robot_set_motors(NULL, NULL, 0, NULL), HES_EINVAL);
@@ -67,7 +67,7 @@ START_TEST(test_every_status_function_with_null_pointers_returns_einval)
     ck_assert_int_eq(hes_robot_set_slope(NULL, 0.0), HES_EINVAL);
     ck_assert_int_eq(hes_robot_set_friction(NULL, 0, 0.0), HES_EINVAL);
     ck_assert_int_eq(hes_robot_model_new(NULL, NULL, NULL, NULL), HES_EINVAL);
-    ck_assert_int_eq(hes_robot_model_load(NULL, NULL, NULL), HES_EINVAL);
+    ck_assert_int_eq(hes_robot_model_read(NULL, NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_robot_model_motion(NULL, 0, 0.0, NULL, NULL, NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_mech_mode_state(NULL, 0.0, NULL, NULL, NULL, NULL, NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_mech_impact(NULL, NULL, NULL, NULL, NULL, NULL, NULL), HES_EINVAL);

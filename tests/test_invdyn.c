@@ -57,7 +57,7 @@ static hes_robot *load(const char *name, double mu)
     hes_robot *r = NULL;
     hes_error msg;
     char buf[4096];
-    ck_assert_msg(hes_robot_load(test_robot_file(buf, sizeof buf, name), c, 4, &r, &msg) == HES_OK, "%s",
+    ck_assert_msg(hes_robot_read(test_robot_file(buf, sizeof buf, name), c, 4, &r, &msg) == HES_OK, "%s",
                   msg.message);
     return r;
 }

@@ -209,7 +209,7 @@ START_TEST(test_robot_readers_refuse_bad_names_naming_the_field)
                      "<inertial pos=\"0 0 0\" mass=\"1\" diaginertia=\"1 1 1\"/>"
                      "<site name=\"foot,left\" pos=\"0 0 -1\"/></body></worldbody></mujoco>\n");
     hes_robot *r = NULL;
-    hes_status st = hes_robot_load(path, NULL, 0, &r, &msg);
+    hes_status st = hes_robot_read(path, NULL, 0, &r, &msg);
     if (st == HES_ESOLVER) {
         printf("test_names: %s: the robot checks are skipped\n", msg.message);
     } else {
@@ -222,7 +222,7 @@ START_TEST(test_robot_readers_refuse_bad_names_naming_the_field)
                          "axis=\"1 0 0\" limited=\"true\" range=\"-1 1\"/>"
                          "<inertial pos=\"0 0 0\" mass=\"1\" diaginertia=\"1 1 1\"/>"
                          "<site name=\"s\" pos=\"0 0 -1\"/></body></worldbody></mujoco>\n");
-        ck_assert_int_eq(hes_robot_load(path, NULL, 0, &r, &msg), HES_EINVAL);
+        ck_assert_int_eq(hes_robot_read(path, NULL, 0, &r, &msg), HES_EINVAL);
         ck_assert_msg(strstr(msg.message, "joint limit 0's name"), "%s", msg.message);
 
         /* the description names its robot file by an absolute path */
@@ -241,7 +241,7 @@ START_TEST(test_robot_readers_refuse_bad_names_naming_the_field)
                      names[i], xml);
             write_file(json, text);
             hes_model *m = NULL;
-            ck_assert_int_eq(hes_robot_model_load(json, &m, &msg), HES_EINVAL);
+            ck_assert_int_eq(hes_robot_model_read(json, &m, &msg), HES_EINVAL);
             ck_assert_msg(strstr(msg.message, "name: the name '"), "%s: %s", names[i], msg.message);
             ck_assert_ptr_null(m);
         }

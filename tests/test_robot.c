@@ -26,7 +26,7 @@ static hes_robot *load(const char *name, int with_contacts)
     hes_robot *r = NULL;
     hes_error msg;
     char buf[4096];
-    hes_status st = hes_robot_load(test_robot_file(buf, sizeof buf, name),
+    hes_status st = hes_robot_read(test_robot_file(buf, sizeof buf, name),
                                    with_contacts ? c : NULL,
                                    with_contacts ? 2 : 0, &r, &msg);
     if (st == HES_ESOLVER) {
@@ -184,7 +184,7 @@ START_TEST(test_knee_biped_mjcf_is_the_builtin)
     hes_robot *r = NULL;
     hes_error msg;
     char buf[4096];
-    hes_status st = hes_robot_load(test_robot_file(buf, sizeof buf, "knee_biped_floating.xml"), c,
+    hes_status st = hes_robot_read(test_robot_file(buf, sizeof buf, "knee_biped_floating.xml"), c,
                                    2, &r, &msg);
     if (st == HES_ESOLVER)
         return;
@@ -397,7 +397,7 @@ static hes_model *knee_biped_model(double slope)
     hes_robot *r = NULL;
     char buf[4096];
     hes_error msg;
-    hes_status st = hes_robot_load(test_robot_file(buf, sizeof buf, "knee_biped.xml"), c, 2, &r,
+    hes_status st = hes_robot_read(test_robot_file(buf, sizeof buf, "knee_biped.xml"), c, 2, &r,
                                    &msg);
     if (st == HES_ESOLVER)
         return NULL;
@@ -735,7 +735,7 @@ START_TEST(test_inputs_and_refusals)
         "<inertial pos='0 0 -1' mass='2' diaginertia='0.1 0.1 0.1'/>"
         "<site name='tip' pos='0 0 -1'/></body></worldbody>"
         "<actuator><motor joint='h' gear='2'/></actuator></mujoco>";
-    hes_status st = hes_robot_load(write_tmp(pend, name, sizeof name), NULL, 0, &r, &msg);
+    hes_status st = hes_robot_read(write_tmp(pend, name, sizeof name), NULL, 0, &r, &msg);
     unlink(name);
     if (st == HES_ESOLVER)
         return;
@@ -761,7 +761,7 @@ START_TEST(test_inputs_and_refusals)
         "springref='0.1' damping='0.5'/>"
         "<inertial pos='0 0 -1' mass='2' diaginertia='0.1 0.1 0.1'/>"
         "<site name='tip' pos='0 0 -1'/></body></worldbody></mujoco>";
-    st = hes_robot_load(write_tmp(spring, name, sizeof name), NULL, 0, &r, &msg);
+    st = hes_robot_read(write_tmp(spring, name, sizeof name), NULL, 0, &r, &msg);
     unlink(name);
     ck_assert_msg(st == HES_OK, "%s", msg.message);
     m = hes_robot_mech(r);
@@ -770,17 +770,17 @@ START_TEST(test_inputs_and_refusals)
     ck_assert_double_eq_tol(f0, -2 * 9.81 * sin(0.3) - 3 * (0.3 - 0.1) - 0.5 * (-0.7), 1e-9);
     hes_robot_free(r);
 
-    ck_assert_int_eq(hes_robot_load("/nonexistent/robot.xml", NULL, 0, &r, &msg),
+    ck_assert_int_eq(hes_robot_read("/nonexistent/robot.xml", NULL, 0, &r, &msg),
                      HES_EINVAL);
     ck_assert_msg(strstr(msg.message, "/nonexistent/robot.xml: No such file"), "%s", msg.message);
     hes_robot_contact bad = { "no-such-site", 1 };
     char buf[4096];
-    ck_assert_int_eq(hes_robot_load(test_robot_file(buf, sizeof buf, "compass_gait.xml"), &bad,
+    ck_assert_int_eq(hes_robot_read(test_robot_file(buf, sizeof buf, "compass_gait.xml"), &bad,
                                     1, &r, &msg), HES_EINVAL);
     ck_assert_msg(strstr(msg.message, "no site or body"), "%s", msg.message);
     const char *freej = "<mujoco><worldbody><body><freejoint/>"
                         "<geom type='sphere' size='0.1'/></body></worldbody></mujoco>";
-    st = hes_robot_load(write_tmp(freej, name, sizeof name), NULL, 0, &r, &msg);
+    st = hes_robot_read(write_tmp(freej, name, sizeof name), NULL, 0, &r, &msg);
     unlink(name);
     ck_assert_int_eq(st, HES_EINVAL);
     ck_assert_msg(strstr(msg.message, "free and ball joints"), "%s", msg.message);

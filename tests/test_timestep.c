@@ -229,7 +229,7 @@ static hes_robot *quadruped(double mu)
     hes_robot *r = NULL;
     char buf[4096];
     hes_error msg;
-    hes_status st = hes_robot_load(test_robot_file(buf, sizeof buf, "quadruped_3d.xml"), c, 4,
+    hes_status st = hes_robot_read(test_robot_file(buf, sizeof buf, "quadruped_3d.xml"), c, 4,
                                    &r, &msg);
     if (st == HES_ESOLVER) {
         printf("test_timestep: %s: the quadruped's tests skipped\n", msg.message);

@@ -134,7 +134,7 @@ char *hes_flow_json(const hes_system *sys, int mode, const double *x0, double ti
  * transitions and orbit, every constraint, coordinate and state by name.
  * HES_EINVAL (err naming the file and the key) for anything malformed,
  * unknown keys included; HES_ESOLVER without MuJoCo. */
-hes_status hes_robot_model_load(const char *path, hes_model **out, hes_error *err);
+hes_status hes_robot_model_read(const char *path, hes_model **out, hes_error *err);
 
 /* The document of `hes impact --json` (lib/io/json_impact.c): problem,
  * contacts (name, mu, pre-impact u), options, summary (samples, finished,

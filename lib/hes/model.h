@@ -210,7 +210,7 @@ typedef struct {
 } hes_model;
 
 /* Frees a model the library made (hes_robot_model_new,
- * hes_robot_model_load, hes_gait_model), whatever made it; does nothing
+ * hes_robot_model_read, hes_gait_model), whatever made it; does nothing
  * for NULL and for a model of the caller's or a plugin's. */
 void hes_model_free(hes_model *model);
 

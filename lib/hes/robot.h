@@ -40,7 +40,7 @@ typedef struct {
     double mu;               /* friction against the ground */
 } hes_robot_contact;
 
-hes_status hes_robot_load(const char *path, const hes_robot_contact *contacts, int n_contacts,
+hes_status hes_robot_read(const char *path, const hes_robot_contact *contacts, int n_contacts,
                           hes_robot **out, hes_error *err);
 void hes_robot_free(hes_robot *robot);
 /* The mechanical system (valid while the robot lives).  Contact i gives

@@ -63,7 +63,7 @@ void hes_gait_free(hes_gait *g);
 hes_status hes_gait_model(const hes_gait *g, const hes_model *base, hes_model **out,
                           hes_error *err);
 /* Inverse dynamics along a gait of a robot model (lib/shaping/
- * gait_invdyn.c; hes_robot_model_load): at every node the exact motion of
+ * gait_invdyn.c; hes_robot_model_read): at every node the exact motion of
  * its mode (hes_robot_model_motion, the gait's inputs as the motor
  * parameters), the mode's pinned contact in stance.  The motors are the
  * robot's, on their joints, then one per joint a mode locks at its limit

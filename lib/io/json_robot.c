@@ -1,5 +1,5 @@
 /*
- * json_robot.c - a robot model's description (hes_robot_model_load): the
+ * json_robot.c - a robot model's description (hes_robot_model_read): the
  * robot file, its contacts, modes, transitions and orbit as a small JSON
  * document, read into a hes_robot_model_spec (lib/model/robot_model.c).
  * Everything is named, nothing is numbered: constraints by their names in
@@ -353,7 +353,7 @@ static int check_limits(ctx *c, json_t *unenforced, json_t *modes,
     return 0;
 }
 
-hes_status hes_robot_model_load(const char *path, hes_model **out, hes_error *err)
+hes_status hes_robot_model_read(const char *path, hes_model **out, hes_error *err)
 {
     char *msg = hes__errbuf(err);
     size_t len = hes__errlen(err);
@@ -408,7 +408,7 @@ hes_status hes_robot_model_load(const char *path, hes_model **out, hes_error *er
         goto done;
     }
     hes_error why;
-    if ((st = hes_robot_load(file, nc ? contacts : NULL, nc, &robot, &why)) != HES_OK) {
+    if ((st = hes_robot_read(file, nc ? contacts : NULL, nc, &robot, &why)) != HES_OK) {
         hes__say(msg, len, st, "%s: %s", path, why.message);
         goto done;
     }

@@ -22,7 +22,7 @@
 
 /* The robot of the file at path, with the given contacts (NULL, 0: every
  * site of the file). */
-hes_status hes_robot_load(const char *path, const hes_robot_contact *contacts, int n_contacts,
+hes_status hes_robot_read(const char *path, const hes_robot_contact *contacts, int n_contacts,
                           hes_robot **out, hes_error *err)
 {
     char *msg = hes__errbuf(err);
@@ -59,7 +59,7 @@ hes_status hes_robot_copy(const hes_robot *r, hes_robot **out, hes_error *err)
     hes_robot_contact c[HES_ROBOT_MAX_CONTACTS];
     for (int i = 0; i < nc; i++)
         c[i] = (hes_robot_contact){ r->names[2 * i], r->cons[2 * i].mu };
-    return hes_robot_load(r->path, c, nc, out, err);
+    return hes_robot_read(r->path, c, nc, out, err);
 }
 
 /* n - 1 copies of the robot with its bound parameters (robot_internal.h). */

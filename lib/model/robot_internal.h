@@ -152,7 +152,7 @@ static inline int hes__robot_slope_ok(double slope)
  * checked.  Without MuJoCo (robot_none.c) each refuses as a robot file's
  * call does: HES_ESOLVER, "robot files need MuJoCo".
  */
-/* hes_robot_load: the robot of the file at path and its contacts
+/* hes_robot_read: the robot of the file at path and its contacts
  * (robot_load.c). */
 hes_status hes__robot_open(const char *path, const hes_robot_contact *contacts, int n_contacts,
                            hes_robot **out, char *msg, size_t len);

@@ -270,7 +270,7 @@ static hes_status alloc_buffers(hes_robot *r, char *msg, size_t len)
     return HES_OK;
 }
 
-/* hes_robot_load once its arguments are checked (robot.c). */
+/* hes_robot_read once its arguments are checked (robot.c). */
 hes_status hes__robot_open(const char *path, const hes_robot_contact *contacts, int n_contacts,
                            hes_robot **out, char *msg, size_t len)
 {

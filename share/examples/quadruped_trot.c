@@ -241,7 +241,7 @@ static int run(const char *file, int controller, double mu, int ground, double s
         hc[i] = (hes_robot_contact){ names[i], mu };
     hes_robot *robot = NULL;
     hes_error msg;
-    if (hes_robot_load(file, hc, 4, &robot, &msg) != HES_OK) {
+    if (hes_robot_read(file, hc, 4, &robot, &msg) != HES_OK) {
         fprintf(stderr, "quadruped_trot: %s\n", msg.message);
         return -1;
     }
@@ -460,7 +460,7 @@ static int write_plan(const char *path, const char *robot_file)
 {
     hes_robot *r = NULL;
     hes_error msg;
-    if (hes_robot_load(robot_file, NULL, 0, &r, &msg) != HES_OK) {
+    if (hes_robot_read(robot_file, NULL, 0, &r, &msg) != HES_OK) {
         fprintf(stderr, "quadruped_trot: %s\n", msg.message);
         return 1;
     }

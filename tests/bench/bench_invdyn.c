@@ -328,7 +328,7 @@ int main(void)
     for (int i = 0; i < 4; i++)
         c[i] = (hes_robot_contact){ feet[i], 1.0 };
     hes_robot *r = NULL;
-    hes_status st = hes_robot_load(file, c, 4, &r, &msg);
+    hes_status st = hes_robot_read(file, c, 4, &r, &msg);
     if (st == HES_ESOLVER) {
         printf("bench_invdyn: skipped: %s\n", msg.message);
         return 0;

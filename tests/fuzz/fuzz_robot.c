@@ -1,6 +1,6 @@
 /*
  * fuzz_robot.c - libFuzzer target of the robot model description reader
- * (hes_robot_model_load, lib/io/json_robot.c): the bytes as a description
+ * (hes_robot_model_read, lib/io/json_robot.c): the bytes as a description
  * (DESC.json) in a folder that holds the robot files of share/robots, as
  * `hes analyze --robot DESC.json` reads one; the model, when it builds, is
  * freed.  lib/io/json_robot.c, lib/io/json_input.c and lib/model/robot_xml.c
@@ -93,7 +93,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     close(fd);
     hes_error msg;
     hes_model *m = NULL;
-    if (hes_robot_model_load(desc, &m, &msg) == HES_OK)
+    if (hes_robot_model_read(desc, &m, &msg) == HES_OK)
         hes_model_free(m);
     return 0;
 }

@@ -202,6 +202,10 @@ void model_print_text(const hes_model *m)
     if (m->integrator == HES_RK8)
         printf("\nintegrator: rk8 (explicit Runge-Kutta, Fehlberg 7(8)) with the variational "
                "equations; rootfinding on the guards of the current mode\n");
+    else if (m->integrator == HES_DOPRI5)
+        printf("\nintegrator: dopri5 (explicit Runge-Kutta, Dormand-Prince 5(4)) with the "
+               "variational equations; rootfinding on the guards of the current mode, on its "
+               "continuous extension\n");
     else
         printf("\nintegrator: CVODES %s with forward sensitivities; rootfinding on the "
                "guards of the current mode\n", m->integrator == HES_BDF ? "BDF" : "Adams");

@@ -208,9 +208,11 @@ START_TEST(test_lookups_round_trip_and_refuse_unknown_names)
     ck_assert_int_eq(hes_integrator_from_name("rk8", &rk), HES_OK);
     ck_assert_int_eq(rk, HES_RK8);
     ck_assert_str_eq(hes_integrator_name(HES_RK8), "rk8");
+    ck_assert_int_eq(hes_integrator_from_name("dopri5", &rk), HES_OK);
+    ck_assert_int_eq(rk, HES_DOPRI5);
     ck_assert_str_eq(hes_measure_name(HES_MEASURE_SMOOTH), "smooth");
     ck_assert_str_eq(hes_colloc_objective_name(HES_COLLOC_STABILITY), "stability");
-    ck_assert_ptr_null(hes_integrator_name((hes_integrator)3));
+    ck_assert_ptr_null(hes_integrator_name((hes_integrator)4));
     ck_assert_ptr_null(hes_integrator_name((hes_integrator)-1));
     ck_assert_ptr_null(hes_measure_name((hes_measure)-1));
     ck_assert_ptr_null(hes_colloc_objective_name((hes_colloc_objective)4));

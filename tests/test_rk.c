@@ -1,7 +1,8 @@
 /*
- * test_rk.c - the explicit integrator HES_RK8 (lib/ode/rk78.c) through
- * hes_simulate and hes_variational, against closed forms, and against
- * CVODES (HES_ADAMS) on the SLIP hopper.
+ * test_rk.c - the explicit integrators HES_RK8 (lib/ode/rk78.c) and
+ * HES_DOPRI5 (lib/ode/step_dopri5.c) through hes_simulate and
+ * hes_variational, against closed forms, and against CVODES (HES_ADAMS) on
+ * the SLIP hopper.
  *
  * Independent computations:
  *  - the oscillator x' = v, v' = -w^2 x from (1, 0): x = cos wt, its first
@@ -10,9 +11,10 @@
  *  - the blow-up equation x' = x^2 from x0: x = x0 / (1 - x0 t), crossing
  *    x = 2 upwards at t = 1/x0 - 1/2, with dx/dx0 = 1 / (1 - x0 t)^2; past
  *    t = 1/x0 the solution does not exist, and that must be reported;
- *  - the same SLIP orbit and multipliers computed by CVODES's Adams method.
- * Each test runs the same model under rk8 and adams, so that a wrong
- * closed form cannot pass with one integrator only.
+ *  - the same SLIP orbit and multipliers computed by CVODES's Adams method
+ *    and by DOPRI5.
+ * Each test runs the same model under rk8, adams and dopri5, so that a
+ * wrong closed form cannot pass with one integrator only.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -94,7 +96,7 @@ static const hes_model blowup = {
     .max_phase_time = 100.0,
 };
 
-static const hes_integrator integrators[] = { HES_RK8, HES_ADAMS };
+static const hes_integrator integrators[] = { HES_RK8, HES_ADAMS, HES_DOPRI5 };
 
 /* The first downward crossing, its state and the phase's variational
  * matrix against the closed form, for each integrator (loop index _i). */
@@ -233,13 +235,14 @@ START_TEST(test_stiff_phase_is_refused_by_rk8_with_the_reason)
 }
 END_TEST
 
-/* The SLIP hopper (rk8 by default) against the same model under CVODES:
- * orbit, period and multipliers at two shape settings. */
+/* The SLIP hopper (rk8 by default) against the same model under CVODES
+ * and under DOPRI5 (loop index _i): orbit, period and multipliers at two
+ * shape settings. */
 START_TEST(test_slip_orbit_and_multipliers_agree_with_cvodes)
 {
     const hes_model *slip = hes_problem_find("slip-hopper");
     ck_assert_int_eq(slip->integrator, HES_RK8);
-    hes_model adams = model_with(slip, HES_ADAMS);
+    hes_model adams = model_with(slip, _i ? HES_DOPRI5 : HES_ADAMS);
     const double shapes[2][2] = { { 0.0, 0.0 }, { 0.3, -1.5 } };
     for (int s = 0; s < 2; s++) {
         hes_analysis r[2];
@@ -252,8 +255,8 @@ START_TEST(test_slip_orbit_and_multipliers_agree_with_cvodes)
         }
         ck_assert_int_eq(r[0].orbit.traj.n_events, r[1].orbit.traj.n_events);
         ck_assert_double_eq_tol(r[0].orbit.period, r[1].orbit.period, 1e-10);
-        ck_assert_msg(fabs(r[0].stab.psi - r[1].stab.psi) < 1e-9, "psi %.15g (rk8) vs %.15g",
-                      r[0].stab.psi, r[1].stab.psi);
+        ck_assert_msg(fabs(r[0].stab.psi - r[1].stab.psi) < 1e-9, "psi %.15g (rk8) vs %.15g (%s)",
+                      r[0].stab.psi, r[1].stab.psi, hes_integrator_name(adams.integrator));
         for (int i = 0; i < r[0].orbit.n; i++)
             ck_assert_double_eq_tol(r[0].orbit.x0[i], r[1].orbit.x0[i], 1e-10);
         hes_analysis_free(&r[0]);
@@ -268,10 +271,10 @@ int main(void)
     TCase *tc = tcase_create("rk");
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, test_oscillator_event_state_and_variational_matrix_are_the_closed_form,
-                        0, 2);
-    tcase_add_loop_test(tc, test_oscillator_variational_matrix_backwards_in_time, 0, 2);
-    tcase_add_loop_test(tc, test_blowup_crossing_and_sensitivity_are_the_closed_form, 0, 2);
-    tcase_add_test(tc, test_slip_orbit_and_multipliers_agree_with_cvodes);
+                        0, 3);
+    tcase_add_loop_test(tc, test_oscillator_variational_matrix_backwards_in_time, 0, 3);
+    tcase_add_loop_test(tc, test_blowup_crossing_and_sensitivity_are_the_closed_form, 0, 3);
+    tcase_add_loop_test(tc, test_slip_orbit_and_multipliers_agree_with_cvodes, 0, 2);
     tcase_add_test(tc, test_stiff_phase_is_refused_by_rk8_with_the_reason);
     suite_add_tcase(s, tc);
     return test_run_suite(s);

@@ -214,8 +214,9 @@ typedef struct {
 } dopri_ws;
 
 /* The field for the step (ode/dopri5.c): data is the dopri_ws. */
-static int field(void *data, const double *y, double *out)
+static int field(void *data, double t, const double *y, double *out)
 {
+    (void)t;          /* the ESS field is autonomous */
     const dopri_ws *w = data;
     return rhs(w->e, y, out, w->aug);
 }
@@ -264,6 +265,7 @@ static dopri_ws dopri_views(hes_ess *e, const hes_ess_options *o, int n)
     w.s.yt = w.s.y1 + N, w.s.rc = w.s.yt + N;
     w.s.y = e->dp_y;
     w.s.f = field;    /* w.s.data: the caller's, once w is in place */
+    w.s.t = 0;        /* the field is autonomous: the step's time is not used */
     w.e = e;
     w.h0 = e->dp_h0, w.h1 = w.h0 + m, w.hm = w.h1 + m, w.hl = w.hm + m;
     w.D = e->dp_ev, w.r0 = w.D + (size_t)m * w.n0, w.r1 = w.r0 + m, w.hmid = w.r1 + m;

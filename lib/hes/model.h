@@ -38,11 +38,13 @@ typedef int (*hes_fn)(double t, const double *x, const double *p,
  * times faster than CVODES at tight tolerances (CVODES's per-step
  * work dominates on 3- and 4-dimensional states; its error estimate is
  * blind to a phase forced by time alone, so it is for phases driven by
- * their state).  All three locate events
- * to rounding level in time and give the variational matrices under the
- * same error control as the state. */
-typedef enum { HES_ADAMS = 0, HES_BDF = 1, HES_RK8 = 2 } hes_integrator;
-/* The integrator's name, "adams", "bdf" or "rk8" (NULL for a value out of range),
+ * their state), or the explicit Dormand-Prince 5(4) pair (HES_DOPRI5,
+ * lib/ode/step_dopri5.c: order 5, its events located on its continuous
+ * extension) for non-stiff systems at moderate tolerances.  All four
+ * locate events to rounding level in time and give the variational
+ * matrices under the same error control as the state. */
+typedef enum { HES_ADAMS = 0, HES_BDF = 1, HES_RK8 = 2, HES_DOPRI5 = 3 } hes_integrator;
+/* The integrator's name, "adams", "bdf", "rk8" or "dopri5" (NULL for a value out of range),
  * and the integrator of a name (as NLopt's nlopt_algorithm_from_string):
  * HES_OK, or HES_EINVAL for NULL or an unknown name (*integrator is then
  * left as it was). */

@@ -83,6 +83,7 @@ static const hes__stepper_type *step_type(const hes_system *sys)
     switch (sys->model->integrator) {
     case HES_BDF: return &hes__step_bdf;
     case HES_RK8: return &hes__step_rk78;
+    case HES_DOPRI5: return &hes__step_dopri5;
     default:      return &hes__step_adams;
     }
 }

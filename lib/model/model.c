@@ -474,7 +474,8 @@ hes_status hes_model_validate(const hes_model *m, hes_error *err)
     if ((st = check_params(m, msg, len)) != HES_OK)
         return st;
     if (!hes_integrator_name(m->integrator))
-        BAD("model '%s': integrator = %d must be HES_ADAMS (0), HES_BDF (1) or HES_RK8 (2)",
+        BAD("model '%s': integrator = %d must be HES_ADAMS (0), HES_BDF (1), HES_RK8 (2) or "
+            "HES_DOPRI5 (3)",
             m->name, (int)m->integrator);
     if (!isfinite(m->max_phase_time) || m->max_phase_time < 0)
         BAD("model '%s': max_phase_time = %g must be a finite number >= 0 (0: the default 100)",
@@ -540,16 +541,17 @@ void *hes__tr_data(const hes_model *m, int tr)
     return m->transitions[tr].data ? m->transitions[tr].data : m->data;
 }
 
-static const char *const integrator_names[] = { "adams", "bdf", "rk8" };
+static const char *const integrator_names[] = { "adams", "bdf", "rk8", "dopri5" };
 
 const char *hes_integrator_name(hes_integrator integrator)
 {
-    return integrator >= HES_ADAMS && integrator <= HES_RK8 ? integrator_names[integrator] : NULL;
+    return integrator >= HES_ADAMS && integrator <= HES_DOPRI5 ? integrator_names[integrator]
+                                                                : NULL;
 }
 
 hes_status hes_integrator_from_name(const char *name, hes_integrator *integrator)
 {
-    int i = hes__name_index(integrator_names, 3, name);
+    int i = hes__name_index(integrator_names, 4, name);
     if (i < 0 || !integrator)
         return HES_EINVAL;
     *integrator = (hes_integrator)i;

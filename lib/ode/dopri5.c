@@ -10,6 +10,10 @@
 
 #include "ode/dopri5.h"
 
+#define C2 (1.0 / 5)
+#define C3 (3.0 / 10)
+#define C4 (4.0 / 5)
+#define C5 (8.0 / 9)
 #define A21 (1.0 / 5)
 #define A31 (3.0 / 40)
 #define A32 (9.0 / 40)
@@ -58,26 +62,27 @@ double hes__dopri5_norm(int n, const double *v, const double *y0, const double *
 int hes__dopri5_step(hes__dopri5 *w, double h, double *err)
 {
     int n = w->n, st;
+    double t = w->t;
     const double *y = w->y, *k1 = w->k1;
     double *k2 = w->k2, *k3 = w->k3, *k4 = w->k4, *k5 = w->k5, *k6 = w->k6, *k7 = w->k7;
     double *y1 = w->y1, *yt = w->yt;
     for (int k = 0; k < n; k++) yt[k] = y[k] + h * A21 * k1[k];
-    if ((st = w->f(w->data, yt, k2)) != 0) return st;
+    if ((st = w->f(w->data, t + C2 * h, yt, k2)) != 0) return st;
     for (int k = 0; k < n; k++) yt[k] = y[k] + h * (A31 * k1[k] + A32 * k2[k]);
-    if ((st = w->f(w->data, yt, k3)) != 0) return st;
+    if ((st = w->f(w->data, t + C3 * h, yt, k3)) != 0) return st;
     for (int k = 0; k < n; k++) yt[k] = y[k] + h * (A41 * k1[k] + A42 * k2[k] + A43 * k3[k]);
-    if ((st = w->f(w->data, yt, k4)) != 0) return st;
+    if ((st = w->f(w->data, t + C4 * h, yt, k4)) != 0) return st;
     for (int k = 0; k < n; k++)
         yt[k] = y[k] + h * (A51 * k1[k] + A52 * k2[k] + A53 * k3[k] + A54 * k4[k]);
-    if ((st = w->f(w->data, yt, k5)) != 0) return st;
+    if ((st = w->f(w->data, t + C5 * h, yt, k5)) != 0) return st;
     for (int k = 0; k < n; k++)
         yt[k] = y[k] + h * (A61 * k1[k] + A62 * k2[k] + A63 * k3[k] + A64 * k4[k] +
                             A65 * k5[k]);
-    if ((st = w->f(w->data, yt, k6)) != 0) return st;
+    if ((st = w->f(w->data, t + h, yt, k6)) != 0) return st;
     for (int k = 0; k < n; k++)
         y1[k] = y[k] + h * (A71 * k1[k] + A73 * k3[k] + A74 * k4[k] + A75 * k5[k] +
                             A76 * k6[k]);
-    if ((st = w->f(w->data, y1, k7)) != 0) return st;
+    if ((st = w->f(w->data, t + h, y1, k7)) != 0) return st;
     for (int k = 0; k < n; k++)
         yt[k] = h * (E1 * k1[k] + E3 * k3[k] + E4 * k4[k] + E5 * k5[k] + E6 * k6[k] +
                      E7 * k7[k]);

@@ -192,13 +192,6 @@ int hes__rk_start(hes__rk *r, double t0, const double *y0, double rtol, double a
     return 0;
 }
 
-/* Whether a root function crosses zero from a to b in direction dir: it
- * must leave a nonzero value (a root that sits at zero is inactive until
- * it moves away, as in CVODES). */
-static int crosses(double a, double b, int dir)
-{
-    return (a > 0 && b <= 0 && dir <= 0) || (a < 0 && b >= 0 && dir >= 0);
-}
 
 /* The root locator's view of the roots within an accepted step of size h
  * (ode/root.h): their values at the bracket's ends glo and ghi, at a trial
@@ -215,7 +208,7 @@ static double rk_chord(void *data)
     const hes__rk *r = b->r;
     double frac = 1;
     for (int i = 0; i < r->n_roots; i++)
-        if (crosses(r->glo[i], r->ghi[i], r->dirs[i]))
+        if (hes__root_crosses(r->glo[i], r->ghi[i], r->dirs[i]))
             frac = fmin(frac, r->glo[i] / (r->glo[i] - r->ghi[i]));
     return frac;
 }
@@ -232,7 +225,7 @@ static int rk_sample(void *data, double th)
         return -1;
     }
     for (int i = 0; i < r->n_roots; i++)
-        if (crosses(r->glo[i], r->gt[i], r->dirs[i]))
+        if (hes__root_crosses(r->glo[i], r->gt[i], r->dirs[i]))
             return 1;
     return 0;
 }
@@ -263,8 +256,8 @@ static int take_root(hes__rk *r, double h)
         return HES__RK_EFN;
     for (int i = 0; i < r->n_roots; i++) {
         /* crossed since the step's start, or within the final bracket */
-        r->found[i] = crosses(r->g0[i], r->gt[i], r->dirs[i]) ||
-                      crosses(r->glo[i], r->ghi[i], r->dirs[i]);
+        r->found[i] = hes__root_crosses(r->g0[i], r->gt[i], r->dirs[i]) ||
+                      hes__root_crosses(r->glo[i], r->ghi[i], r->dirs[i]);
         r->g0[i] = r->gt[i];
     }
     return HES__RK_ROOT;
@@ -306,7 +299,7 @@ int hes__rk_advance(hes__rk *r, double tstop, long max_steps)
             return HES__RK_EFN;
         int any = 0;
         for (int i = 0; i < r->n_roots; i++)
-            any |= crosses(r->g0[i], r->g1[i], r->dirs[i]);
+            any |= hes__root_crosses(r->g0[i], r->g1[i], r->dirs[i]);
         if (any)
             return take_root(r, h);
         r->t = tn;

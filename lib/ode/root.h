@@ -25,6 +25,14 @@ typedef struct {
     void (*keep)(void *data, int high);
 } hes__root_bracket;
 
+/* Whether a root function crosses zero from a to b in direction dir (+1
+ * up, -1 down, 0 either): it must leave a nonzero value (a root that sits
+ * at zero is inactive until it moves away, as in CVODES). */
+static inline int hes__root_crosses(double a, double b, int dir)
+{
+    return (a > 0 && b <= 0 && dir <= 0) || (a < 0 && b >= 0 && dir >= 0);
+}
+
 /* Narrows the bracket [lo, *hi] (units of the step; a candidate crosses
  * in it) until it is at most tol wide, or for 200 samples: each sample at
  * the chord fraction of the earliest crossing, kept within 1 % of the

@@ -1,8 +1,9 @@
 /*
  * ode/stepper.h - one interface over the integrators of an ODE with root
  * functions and variational equations, chosen by a step type (as GSL's
- * gsl_odeiv2 step types): CVODES with Adams or BDF (cvodes.c), or the
- * explicit Runge-Kutta 7(8) pair (rk78.c).  The hybrid layer's phases
+ * gsl_odeiv2 step types): CVODES with Adams or BDF (cvodes.c), the
+ * explicit Runge-Kutta 7(8) pair (rk78.c), or the Dormand-Prince 5(4)
+ * pair with its continuous extension (dopri5.c, step_dopri5.c).  The hybrid layer's phases
  * (hybrid/integrator.c) integrate through it without knowing which; the
  * ESS integrator drives CVODES and the DOPRI5 pair (dopri5.c) itself,
  * because its steps end at the band of the next guard.
@@ -17,6 +18,7 @@
 #define HES_ODE_STEPPER_H
 
 #include "ode/cvodes.h"
+#include "ode/dopri5.h"
 #include "ode/rk78.h"
 
 /* What a stepper is made of: its dimension n, the field f, its Jacobian
@@ -60,13 +62,27 @@ typedef struct {
     void (*why)(const hes__stepper *s, char *buf, size_t len);
 } hes__stepper_type;
 
-extern const hes__stepper_type hes__step_adams, hes__step_bdf, hes__step_rk78;
+extern const hes__stepper_type hes__step_adams, hes__step_bdf, hes__step_rk78,
+    hes__step_dopri5;
+
+/* The DOPRI5 step type's state (step_dopri5.c). */
+typedef struct {
+    int N, dim;              /* n (n + 1) with the variational matrix; integrated */
+    double *work;            /* the step's vectors (15 N) */
+    hes__dopri5 s;           /* s.t, s.y: the current time and state */
+    double *g0, *g1, *gt, *glo, *ghi; /* roots: start, end, trial, bracket */
+    int *found, *dirs;       /* per root: crossed at the last root return; direction */
+    double h;                /* the next step (0: estimate it) */
+    long steps;
+    int have_k1;             /* s.k1 is the field at (s.t, s.y) */
+} hes__dp5;
 
 struct hes__stepper {
     const hes__stepper_type *type;   /* NULL until created */
     hes__stepper_spec spec;
     hes__ode ode;                    /* the CVODES types */
     hes__rk rk;                      /* rk78 */
+    hes__dp5 dp;                     /* dopri5 */
     int last;                        /* the last advance's code (a CVODES flag, HES__RK_*) */
 };
 

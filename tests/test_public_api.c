@@ -79,13 +79,13 @@ int main(void)
 {
     hes_error msg;
     if (hes_abi_check(HES_ABI_VERSION, &msg) != HES_OK) {
-        fprintf(stderr, "test_public_api: %s\n", msg.message);
+        fprintf(stderr, "test_public_api: %s\n", hes_error_message(&msg));
         return 1;
     }
     hes_system *h = NULL, *e = NULL;
     if (hes_system_new(hes_problem_find("slip-hopper"), &h, &msg) != HES_OK ||
         hes_system_new_ess(hes_ess_problem_find("hopper-pumped"), &e, &msg) != HES_OK) {
-        fprintf(stderr, "test_public_api: %s\n", msg.message);
+        fprintf(stderr, "test_public_api: %s\n", hes_error_message(&msg));
         return 1;
     }
     /* the Raibert gain of the touchdown law, a shape parameter */

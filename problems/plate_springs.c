@@ -46,7 +46,7 @@
  * Size.  n = 6, m = 2N, so the model depends on N: the registry holds
  * "plate-springs" with N = 10 legs (a static struct), and
  * hes_plate_springs_model(N) allocates the model for any N from 1 to 5000
- * (hes_plate_springs_model_free releases it).  The callbacks compute xi from
+ * (hes_plate_springs_model_destroy releases it).  The callbacks compute xi from
  * i, N and the parameter a; data points to N only.
  */
 #include <math.h>
@@ -343,7 +343,7 @@ hes_ess_model *hes_plate_springs_model(int N)
     return hes__plate_legs_model(&hes__ess_problem_plate_springs, N, 1, DESCRIPTION);
 }
 
-void hes_plate_springs_model_free(hes_ess_model *md)
+void hes_plate_springs_model_destroy(hes_ess_model *md)
 {
     hes__plate_legs_model_free(md, &hes__ess_problem_plate_springs);
 }

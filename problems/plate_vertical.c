@@ -42,7 +42,7 @@
  * Size.  n = 6, m = 2N: the registry holds "plate-vertical" with N = 10
  * legs (a static struct), and hes_plate_vertical_model(N) allocates the
  * model for any N from 1 to HES_PLATE_VERTICAL_MAX_N
- * (hes_plate_vertical_model_free releases it).
+ * (hes_plate_vertical_model_destroy releases it).
  */
 #include <math.h>
 #include <stdio.h>
@@ -379,7 +379,7 @@ hes_ess_model *hes_plate_vertical_model(int N)
     return hes__plate_legs_model(&hes__ess_problem_plate_vertical, N, 0, DESCRIPTION);
 }
 
-void hes_plate_vertical_model_free(hes_ess_model *md)
+void hes_plate_vertical_model_destroy(hes_ess_model *md)
 {
     hes__plate_legs_model_free(md, &hes__ess_problem_plate_vertical);
 }

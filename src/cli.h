@@ -72,7 +72,7 @@ const hes_model *cli_find_problem(const char *name);
 const hes_ess_model *cli_find_ess_problem(const char *name);
 
 /* --model PATH (or --model=PATH) anywhere after the command: loads the
- * plugin (hes_plugin_load) and puts in place of the option, as the PROBLEM
+ * plugin (hes_plugin_open) and puts in place of the option, as the PROBLEM
  * argument, a placeholder that cli_find_problem and cli_find_ess_problem
  * recognise by its address (cli_is_loaded_model); the model's name never
  * enters the argument list.
@@ -80,7 +80,7 @@ const hes_ess_model *cli_find_ess_problem(const char *name);
  * CLI_EXIT_USAGE after printing why the plugin was refused. */
 int cli_take_model_option(int *argc, char **argv, hes_plugin **plugin);
 /* --robot DESC.json (a robot model's description, hes_robot_model_read) in
- * argv: loads it (*model, to free with hes_model_free) and puts the
+ * argv: loads it (*model, to free with hes_model_destroy) and puts the
  * placeholder in the option's place, as --model does.  --robot FILE.xml is left
  * to the commands that take a robot file (info, impact); the others refuse
  * it, saying what a description is. */

@@ -104,7 +104,7 @@ const hes_model *cli_model_for(const char *problem, const char *orbit_file, cli_
 
 void cli_orbit_free(cli_orbit *o)
 {
-    hes_model_free(o->model);
+    hes_model_destroy(o->model);
     hes_gait_free(&o->gait);
     memset(o, 0, sizeof *o);
 }
@@ -156,7 +156,7 @@ int cli_take_model_option(int *argc, char **argv, hes_plugin **plugin)
         hes_error msg;
         const hes_model *m;
         const hes_ess_model *em;
-        hes_status st = hes_plugin_load_any(path, plugin, &m, &em, &msg);
+        hes_status st = hes_plugin_open_any(path, plugin, &m, &em, &msg);
         if (st != HES_OK) {
             fprintf(stderr, "hes: --model: %s\n", msg.message);
             return CLI_EXIT_USAGE;

@@ -48,7 +48,7 @@ static int robot_info(const char *file)
            *M = calloc(d * d, sizeof *M), *f = calloc(d, sizeof *f);
     if (!q || !qd || !M || !f) {
         free(q), free(qd), free(M), free(f);
-        hes_robot_free(r);
+        hes_robot_destroy(r);
         fprintf(stderr, "hes info: out of memory for a robot of %zu coordinates\n", d);
         return CLI_EXIT_FAILURE;
     }
@@ -76,7 +76,7 @@ static int robot_info(const char *file)
         printf("\n");
     }
     free(q), free(qd), free(M), free(f);
-    hes_robot_free(r);
+    hes_robot_destroy(r);
     return CLI_EXIT_OK;
 }
 

@@ -15,7 +15,7 @@
 
 void impact_robot_free(robot_impact *r)
 {
-    hes_robot_free(r->robot);
+    hes_robot_destroy(r->robot);
     free(r->idx), free(r->q), free(r->v);
 }
 

@@ -16,7 +16,7 @@
 
 void invdyn_input_free(invdyn_input *in)
 {
-    hes_robot_free(in->robot);
+    hes_robot_destroy(in->robot);
     free(in->t), free(in->q), free(in->stance), free(in->v), free(in->a);
 }
 

@@ -140,7 +140,7 @@ static int run(int argc, char **argv)
                 rc = cli_take_robot_option(&argc, argv, &robot);
             if (rc == CLI_EXIT_OK)
                 rc = commands[i].run(argc - 1, argv + 1);
-            hes_model_free(robot);
+            hes_model_destroy(robot);
             hes_plugin_destroy(plugin);
             return rc;
         }

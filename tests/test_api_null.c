@@ -17,15 +17,15 @@
 
 START_TEST(test_every_free_and_destroy_of_null_does_nothing)
 {
-    hes_robot_free(NULL);
-    hes_model_free(NULL);
+    hes_robot_destroy(NULL);
+    hes_model_destroy(NULL);
     hes_ess_destroy(NULL);
     hes_ess_result_free(NULL);
     hes_impact_set_free(NULL);
     hes_invdyn_destroy(NULL);
     hes_invdyn_run_free(NULL);
-    hes_plate_springs_model_free(NULL);
-    hes_plate_vertical_model_free(NULL);
+    hes_plate_springs_model_destroy(NULL);
+    hes_plate_vertical_model_destroy(NULL);
     hes_flow_free(NULL);
     hes_system_destroy(NULL);
     hes_analysis_destroy(NULL);
@@ -162,9 +162,9 @@ START_TEST(test_every_status_function_with_null_pointers_returns_einval)
     ck_assert_int_eq(hes_gait_model(NULL, NULL, NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_invdyn_gait(NULL, NULL, NULL, NULL, NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_trajopt_run(NULL, NULL, NULL), HES_EINVAL);
-    ck_assert_int_eq(hes_plugin_load(NULL, NULL, NULL, NULL), HES_EINVAL);
-    ck_assert_int_eq(hes_plugin_load_ess(NULL, NULL, NULL, NULL), HES_EINVAL);
-    ck_assert_int_eq(hes_plugin_load_any(NULL, NULL, NULL, NULL, NULL), HES_EINVAL);
+    ck_assert_int_eq(hes_plugin_open(NULL, NULL, NULL, NULL), HES_EINVAL);
+    ck_assert_int_eq(hes_plugin_open_ess(NULL, NULL, NULL, NULL), HES_EINVAL);
+    ck_assert_int_eq(hes_plugin_open_any(NULL, NULL, NULL, NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_sweep_run(NULL, NULL, NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_latin_hypercube(0, 0, NULL, NULL, 0, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_grid_linspace(0.0, 0.0, 0, NULL), HES_EINVAL);
@@ -257,11 +257,11 @@ START_TEST(test_null_plugin_arguments_are_einval)
     hes_plugin *p = (hes_plugin *)&p;
     const hes_model *m;
     const hes_ess_model *e;
-    ck_assert_int_eq(hes_plugin_load_any(NULL, &p, &m, &e, &msg), HES_EINVAL);
+    ck_assert_int_eq(hes_plugin_open_any(NULL, &p, &m, &e, &msg), HES_EINVAL);
     ck_assert_ptr_null(p);
-    ck_assert_int_eq(hes_plugin_load_any("./x.so", NULL, &m, &e, &msg), HES_EINVAL);
-    ck_assert_int_eq(hes_plugin_load_any("./x.so", &p, NULL, &e, &msg), HES_EINVAL);
-    ck_assert_int_eq(hes_plugin_load("./x.so", &p, NULL, NULL), HES_EINVAL);
+    ck_assert_int_eq(hes_plugin_open_any("./x.so", NULL, &m, &e, &msg), HES_EINVAL);
+    ck_assert_int_eq(hes_plugin_open_any("./x.so", &p, NULL, &e, &msg), HES_EINVAL);
+    ck_assert_int_eq(hes_plugin_open("./x.so", &p, NULL, NULL), HES_EINVAL);
 }
 END_TEST
 

@@ -199,7 +199,7 @@ static double shooting_psi(const hes_gait *g, double *x0)
         memcpy(x0, res.orbit.x0, sizeof(double) * 6);
     hes_analysis_free(&res);
     hes_system_destroy(sys);
-    hes_model_free(m);
+    hes_model_destroy(m);
     return psi;
 }
 

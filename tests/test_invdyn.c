@@ -260,7 +260,7 @@ static double check_result(setup *s, hes_invdyn_method method, const hes_invdyn_
 static void free_setup(setup *s)
 {
     hes_invdyn_destroy(s->id);
-    hes_robot_free(s->r);
+    hes_robot_destroy(s->r);
 }
 
 static const hes_invdyn_method contact_methods[] = { HES_INVDYN_NO_SLIP, HES_INVDYN_COULOMB,
@@ -726,7 +726,7 @@ START_TEST(test_sampled_sway_is_consistent)
     mj_deleteData(md);
     mj_deleteModel(m);
     free(t), free(q), free(zc);
-    hes_robot_free(r);
+    hes_robot_destroy(r);
 }
 END_TEST
 
@@ -764,7 +764,7 @@ static unsigned long long convex_states_hash(int *solved, int *tried, char *why,
             ++*tried;
             if (st != HES_OK) {
                 if (why[0] == '\0')
-                    snprintf(why, len, "state %d, %s: %s", n, hes_invdyn_method_name(o.method),
+                    snprintf(why, len, "state %d, %s: %.400s", n, hes_invdyn_method_name(o.method),
                              msg.message);
                 continue;
             }

@@ -106,7 +106,7 @@ START_TEST(test_compass_gait_mjcf_is_the_builtin)
         for (int j = 0; j < 4; j++)
             ck_assert_double_eq_tol(vp[0][j], vp[1][j], 1e-9);
     }
-    hes_robot_free(r);
+    hes_robot_destroy(r);
 }
 END_TEST
 
@@ -149,8 +149,8 @@ START_TEST(test_urdf_is_the_mjcf)
         ck_assert_double_eq_tol(qu[1] - cos(qu[2]), 0, 1e-12);
     }
     ck_assert_msg(dc < 1e-12, "pinned charts, URDF vs MJCF: %g", dc);
-    hes_robot_free(u);
-    hes_robot_free(x);
+    hes_robot_destroy(u);
+    hes_robot_destroy(x);
 }
 END_TEST
 
@@ -171,7 +171,7 @@ START_TEST(test_gravity_is_the_closed_form)
         ck_assert_double_eq_tol(f[2], -g * 0.5 * sin(q[2]), 1e-9);
         ck_assert_double_eq_tol(f[3], -g * 0.5 * sin(q[3]), 1e-9);
     }
-    hes_robot_free(r);
+    hes_robot_destroy(r);
 }
 END_TEST
 
@@ -230,7 +230,7 @@ START_TEST(test_knee_biped_mjcf_is_the_builtin)
     }
     ck_assert_msg(worst < 1e-11, "M: MJCF vs knee biped's E: %g", worst);
     ck_assert_msg(worst_f < 1e-9, "forces: MJCF vs knee biped's E: %g", worst_f);
-    hes_robot_free(r);
+    hes_robot_destroy(r);
 }
 END_TEST
 
@@ -341,7 +341,7 @@ START_TEST(test_rimless_wheel_orbit_from_mjcf)
     static const int held[] = { 0, 1 };
     hes_mech_mode stance = { m, 2, held, 1, w_chart, w_chart_dz, w_chart_acc, NULL };
     wheel_orbit(&stance, "hand-written chart");
-    hes_robot_free(r);
+    hes_robot_destroy(r);
 }
 END_TEST
 
@@ -379,8 +379,8 @@ START_TEST(test_pinned_mode_is_the_hand_chart)
     hes_robot *q3 = load("quadruped_3d.xml", 0);
     ck_assert_int_eq(hes_robot_pinned_mode(q3, 0, &stance, &msg), HES_EINVAL);
     ck_assert_ptr_nonnull(strstr(msg.message, "planar"));
-    hes_robot_free(q3);
-    hes_robot_free(r);
+    hes_robot_destroy(q3);
+    hes_robot_destroy(r);
 }
 END_TEST
 
@@ -563,7 +563,7 @@ START_TEST(test_knee_biped_model_is_the_builtin)
     hes_analysis_free(&ar);
     hes_system_destroy(sk);
     hes_system_destroy(sr);
-    hes_model_free(rm);
+    hes_model_destroy(rm);
 }
 END_TEST
 
@@ -652,10 +652,10 @@ START_TEST(test_invdyn_along_a_robot_gait)
     ck_assert_ptr_null(none);
     ck_assert_ptr_nonnull(strstr(msg.message, "not a robot model"));
     hes_invdyn_run_free(&run);
-    hes_robot_free(robot);
+    hes_robot_destroy(robot);
     hes_analysis_free(&an);
     hes_system_destroy(sys);
-    hes_model_free(rm);
+    hes_model_destroy(rm);
 }
 END_TEST
 
@@ -707,7 +707,7 @@ START_TEST(test_release_lifts_the_foot_off)
            tr.events[0].t, tr.events[0].x_minus[0], lam[0]);
     hes_traj_free(&tr);
     hes_system_destroy(sys);
-    hes_model_free(m);
+    hes_model_destroy(m);
 }
 END_TEST
 
@@ -752,7 +752,7 @@ START_TEST(test_inputs_and_refusals)
     ck_assert_double_eq_tol(f0, -2 * 9.81 * sin(0.3), 1e-9);   /* m g l sin */
     ck_assert(m->mass(&q, NULL, &M, m->data) == 0);
     ck_assert_double_eq_tol(M, 2 * 1 + 0.1, 1e-12);             /* m l^2 + I */
-    hes_robot_free(r);
+    hes_robot_destroy(r);
     /* the file's spring (stiffness 3 about springref 0.1) and damper (0.5)
        act in the applied force: - m g l sin q - k (q - q_ref) - b q' */
     const char *spring =
@@ -768,7 +768,7 @@ START_TEST(test_inputs_and_refusals)
     qd = -0.7;
     ck_assert(m->force(&q, &qd, NULL, NULL, &f0, m->data) == 0);
     ck_assert_double_eq_tol(f0, -2 * 9.81 * sin(0.3) - 3 * (0.3 - 0.1) - 0.5 * (-0.7), 1e-9);
-    hes_robot_free(r);
+    hes_robot_destroy(r);
 
     ck_assert_int_eq(hes_robot_read("/nonexistent/robot.xml", NULL, 0, &r, &msg),
                      HES_EINVAL);

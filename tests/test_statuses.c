@@ -76,10 +76,10 @@
  *   hes_sweep_run               EINVAL     test_sweep.c (options); test_sweep_refuses_an_invalid_model
  *       row.status              EINVAL, ENOORBIT  test_sweep.c
  *                               EMODEL     test_sweep_row_reports_failing_jacobian_as_emodel
- *   hes_plugin_load             ENOTFOUND  test_plugin_load_reports_missing_file_as_enotfound
+ *   hes_plugin_open             ENOTFOUND  test_plugin_load_reports_missing_file_as_enotfound
  *                               EINVAL     test_plugin_load_refuses_what_is_no_valid_plugin
- *   hes_plugin_load_ess,        ENOTFOUND, EINVAL  test_ess_plugins_load_and_refuse
- *   hes_plugin_load_any
+ *   hes_plugin_open_ess,        ENOTFOUND, EINVAL  test_ess_plugins_load_and_refuse
+ *   hes_plugin_open_any
  * contact layer
  *   hes_ess_validate, hes_ess_new  EINVAL  test_ess.c:test_bad_models_and_arguments_are_refused_with_a_reason
  *   hes_ess_run                 EINVAL     test_ess.c (bad arguments)
@@ -740,7 +740,7 @@ START_TEST(test_gait_model_refuses_gaits_that_do_not_fit_the_model)
     ck_assert_double_eq_tol(res.stab.psi, 0.5, 1e-8);
     hes_analysis_free(&res);
     hes_system_destroy(sys);
-    hes_model_free(m);
+    hes_model_destroy(m);
 
     pg.g.n_params = 5;
     ck_assert_int_eq(hes_gait_model(&pg.g, base, &m, &msg), HES_EINVAL);
@@ -774,7 +774,7 @@ START_TEST(test_gait_model_refuses_gaits_that_do_not_fit_the_model)
     pg.inputs[0] = 1; /* w, with a row of inputs per phase: accepted */
     pg.u[0][0] = pg.u[1][0] = 2.0;
     ck_assert_msg(hes_gait_model(&pg.g, base, &m, &msg) == HES_OK, "%s", msg.message);
-    hes_model_free(m);
+    hes_model_destroy(m);
     pg.ph[1].u_rows = 3; /* neither 1 nor nodes */
     ck_assert_int_eq(hes_gait_model(&pg.g, base, &m, &msg), HES_EINVAL);
     ck_assert_says(msg.message, "gait phase 2");
@@ -871,7 +871,7 @@ START_TEST(test_plugin_load_reports_missing_file_as_enotfound)
     hes_plugin *pl;
     const hes_model *m;
     module_path(path, sizeof path, "no_such_plugin.so");
-    ck_assert_int_eq(hes_plugin_load(path, &pl, &m, &msg), HES_ENOTFOUND);
+    ck_assert_int_eq(hes_plugin_open(path, &pl, &m, &msg), HES_ENOTFOUND);
     ck_assert_says(msg.message, "no_such_plugin.so");
     ck_assert_says(msg.message, "No such file");
     ck_assert_ptr_null(pl);
@@ -886,11 +886,11 @@ START_TEST(test_plugin_load_refuses_what_is_no_valid_plugin)
     hes_plugin *pl;
     const hes_model *m;
 
-    ck_assert_int_eq(hes_plugin_load("", &pl, &m, &msg), HES_EINVAL);
+    ck_assert_int_eq(hes_plugin_open("", &pl, &m, &msg), HES_EINVAL);
     ck_assert_says(msg.message, "no plugin path");
 
     module_path(path, sizeof path, "");
-    ck_assert_int_eq(hes_plugin_load(path, &pl, &m, &msg), HES_EINVAL);
+    ck_assert_int_eq(hes_plugin_open(path, &pl, &m, &msg), HES_EINVAL);
     ck_assert_says(msg.message, "is a directory");
 
     char text[] = "/tmp/hes_status_textXXXXXX";
@@ -898,24 +898,24 @@ START_TEST(test_plugin_load_refuses_what_is_no_valid_plugin)
     ck_assert_int_ge(fd, 0);
     ck_assert_int_eq(write(fd, "not a library\n", 14), 14);
     close(fd);
-    ck_assert_int_eq(hes_plugin_load(text, &pl, &m, &msg), HES_EINVAL);
+    ck_assert_int_eq(hes_plugin_open(text, &pl, &m, &msg), HES_EINVAL);
     unlink(text);
     ck_assert_says(msg.message, "is not a shared library");
 
     module_path(path, sizeof path, "rimless_wheel_wrong_abi.so");
-    ck_assert_int_eq(hes_plugin_load(path, &pl, &m, &msg), HES_EINVAL);
+    ck_assert_int_eq(hes_plugin_open(path, &pl, &m, &msg), HES_EINVAL);
     ck_assert_says(msg.message, "ABI 999");
     ck_assert_ptr_null(pl);
 
     module_path(path, sizeof path, "bad_plugin.so");
     setenv("HES_TEST_BAD_MODEL", "direction", 1);
-    ck_assert_int_eq(hes_plugin_load(path, &pl, &m, &msg), HES_EINVAL);
+    ck_assert_int_eq(hes_plugin_open(path, &pl, &m, &msg), HES_EINVAL);
     unsetenv("HES_TEST_BAD_MODEL");
     ck_assert_says(msg.message, "direction = 5");
     ck_assert_ptr_null(m);
 
     /* the valid variant of the same module loads */
-    ck_assert_int_eq(hes_plugin_load(path, &pl, &m, &msg), HES_OK);
+    ck_assert_int_eq(hes_plugin_open(path, &pl, &m, &msg), HES_OK);
     ck_assert_ptr_nonnull(m);
     hes_plugin_destroy(pl);
 }
@@ -930,32 +930,32 @@ START_TEST(test_ess_plugins_load_and_refuse)
     const hes_ess_model *em;
 
     module_path(path, sizeof path, "no_such_plugin.so");
-    ck_assert_int_eq(hes_plugin_load_ess(path, &pl, &em, &msg), HES_ENOTFOUND);
+    ck_assert_int_eq(hes_plugin_open_ess(path, &pl, &em, &msg), HES_ENOTFOUND);
     ck_assert_says(msg.message, "no_such_plugin.so");
     module_path(path, sizeof path, "ball_walls_wrong_abi.so");
-    ck_assert_int_eq(hes_plugin_load_ess(path, &pl, &em, &msg), HES_EINVAL);
+    ck_assert_int_eq(hes_plugin_open_ess(path, &pl, &em, &msg), HES_EINVAL);
     ck_assert_says(msg.message, "ESS model ABI 999");
     ck_assert_ptr_null(pl);
     ck_assert_ptr_null(em);
     /* a hybrid plugin is no ESS plugin, and the other way round */
     module_path(path, sizeof path, "rimless_wheel_plugin.so");
-    ck_assert_int_eq(hes_plugin_load_ess(path, &pl, &em, &msg), HES_EINVAL);
+    ck_assert_int_eq(hes_plugin_open_ess(path, &pl, &em, &msg), HES_EINVAL);
     ck_assert_says(msg.message, "exports no hes_plugin_ess_model()");
     module_path(path, sizeof path, "ball_walls_plugin.so");
-    ck_assert_int_eq(hes_plugin_load(path, &pl, &m, &msg), HES_EINVAL);
+    ck_assert_int_eq(hes_plugin_open(path, &pl, &m, &msg), HES_EINVAL);
     ck_assert_says(msg.message, "exports no hes_plugin_model()");
     /* either kind: exactly one model */
-    ck_assert_int_eq(hes_plugin_load_any(path, &pl, &m, &em, &msg), HES_OK);
+    ck_assert_int_eq(hes_plugin_open_any(path, &pl, &m, &em, &msg), HES_OK);
     ck_assert_ptr_null(m);
     ck_assert_ptr_nonnull(em);
     ck_assert_str_eq(em->name, "ball-walls");
     hes_plugin_destroy(pl);
     module_path(path, sizeof path, "rimless_wheel_plugin.so");
-    ck_assert_int_eq(hes_plugin_load_any(path, &pl, &m, &em, &msg), HES_OK);
+    ck_assert_int_eq(hes_plugin_open_any(path, &pl, &m, &em, &msg), HES_OK);
     ck_assert_ptr_nonnull(m);
     ck_assert_ptr_null(em);
     hes_plugin_destroy(pl);
-    ck_assert_int_eq(hes_plugin_load_any("", &pl, &m, &em, &msg), HES_EINVAL);
+    ck_assert_int_eq(hes_plugin_open_any("", &pl, &m, &em, &msg), HES_EINVAL);
 }
 END_TEST
 

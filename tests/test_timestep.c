@@ -324,7 +324,7 @@ START_TEST(test_quadruped_flight_keeps_its_momentum)
            weight / G * 1.5);
     ck_assert_msg(e1 <= 1e-3 * weight, "drift %g at dt 1 ms", e1);
     ck_assert_msg(e2 <= 0.6 * e1, "the drift does not fall with the step: %g, then %g", e1, e2);
-    hes_robot_free(r);
+    hes_robot_destroy(r);
 }
 END_TEST
 
@@ -384,7 +384,7 @@ START_TEST(test_quadruped_lands_without_penetrating)
            speed, fn_end);
     ck_assert_double_le(speed, 0.05);         /* settled (the PD damps slowly) */
     ck_assert_double_eq(fn_end, 4);
-    hes_robot_free(r);
+    hes_robot_destroy(r);
 }
 END_TEST
 

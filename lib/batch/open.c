@@ -32,7 +32,7 @@ hes_status hes_system_open(const char *name, hes_system **out, hes_plugin **plug
     const hes_model *m = NULL;
     const hes_ess_model *em = NULL;
     if (is_path(name)) {
-        hes_status st = hes_plugin_load_any(name, plugin, &m, &em, err);
+        hes_status st = hes_plugin_open_any(name, plugin, &m, &em, err);
         if (st != HES_OK)
             return st;
     } else if (!(m = hes_problem_find(name)) && !(em = hes_ess_problem_find(name))) {

@@ -248,7 +248,7 @@ static hes_status load(const char *path, int want, hes_plugin **out, const hes_m
     return HES_OK;
 }
 
-hes_status hes_plugin_load(const char *path, hes_plugin **out, const hes_model **model,
+hes_status hes_plugin_open(const char *path, hes_plugin **out, const hes_model **model,
                            hes_error *err)
 {
     char *msg = hes__errbuf(err);
@@ -256,7 +256,7 @@ hes_status hes_plugin_load(const char *path, hes_plugin **out, const hes_model *
     return load(path, 1, out, model, NULL, msg, len);
 }
 
-hes_status hes_plugin_load_ess(const char *path, hes_plugin **out, const hes_ess_model **model,
+hes_status hes_plugin_open_ess(const char *path, hes_plugin **out, const hes_ess_model **model,
                                hes_error *err)
 {
     char *msg = hes__errbuf(err);
@@ -264,7 +264,7 @@ hes_status hes_plugin_load_ess(const char *path, hes_plugin **out, const hes_ess
     return load(path, 2, out, NULL, model, msg, len);
 }
 
-hes_status hes_plugin_load_any(const char *path, hes_plugin **out, const hes_model **model,
+hes_status hes_plugin_open_any(const char *path, hes_plugin **out, const hes_model **model,
                                const hes_ess_model **ess, hes_error *err)
 {
     char *msg = hes__errbuf(err);

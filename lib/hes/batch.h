@@ -23,7 +23,7 @@ extern "C" {
  * returning its description, whose abi field is HES_MODEL_ABI of the hes.h
  * it was compiled with (share/examples/rimless_wheel.c builds as one with
  * -DHES_PLUGIN; share/examples/Makefile shows the pkg-config build).
- * hes_plugin_load refuses a module without that function, with another ABI
+ * hes_plugin_open refuses a module without that function, with another ABI
  * or with an invalid model, with a message in err.  path is a file: a name
  * without '/' is the file of that name in the current directory (never a
  * library of the loader's search path).  Load and destroy plugins
@@ -32,18 +32,18 @@ extern "C" {
  */
 #define HES_PLUGIN_ENTRY "hes_plugin_model"
 typedef struct hes_plugin hes_plugin;
-hes_status hes_plugin_load(const char *path, hes_plugin **plugin, const hes_model **model,
+hes_status hes_plugin_open(const char *path, hes_plugin **plugin, const hes_model **model,
                            hes_error *err);
 /* An event-selected system as a plugin exports instead
  *     const hes_ess_model *hes_plugin_ess_model(int *abi);
  * which sets *abi = HES_ESS_MODEL_ABI (share/examples/ball_walls.c); the
  * loader refuses another ABI or a model hes_ess_validate refuses. */
 #define HES_PLUGIN_ESS_ENTRY "hes_plugin_ess_model"
-hes_status hes_plugin_load_ess(const char *path, hes_plugin **plugin,
+hes_status hes_plugin_open_ess(const char *path, hes_plugin **plugin,
                                const hes_ess_model **model, hes_error *err);
 /* Either kind: exactly one of *model and *ess is set on success (`hes
  * --model PATH.so`). */
-hes_status hes_plugin_load_any(const char *path, hes_plugin **plugin, const hes_model **model,
+hes_status hes_plugin_open_any(const char *path, hes_plugin **plugin, const hes_model **model,
                                const hes_ess_model **ess, hes_error *err);
 /* Unloads the module: its model must not be used afterwards. */
 void hes_plugin_destroy(hes_plugin *plugin);

@@ -77,7 +77,7 @@ typedef int (*hes_ess_energy_sums_fn)(const double *x, const double *sums, const
                                       double *out, void *data);
 
 /* The layout version of hes_ess_model and what it points to, for ESS
- * plugins (hes_plugin_load_ess); 1: with the orbit guess fields; 2: with
+ * plugins (hes_plugin_open_ess); 1: with the orbit guess fields; 2: with
  * the optional per-guard and sums callbacks (an ABI-1 plugin is loaded
  * with them absent). */
 #define HES_ESS_MODEL_ABI 2

@@ -204,9 +204,9 @@ typedef struct {
      * (e.g. "the body reached the ground"); used in error messages. */
     const char *(*describe_error)(int code, void *data);
     const hes_trajopt_spec *trajopt; /* optional (NULL) */
-    /* How hes_model_free releases a model the library made (a robot
+    /* How hes_model_destroy releases a model the library made (a robot
      * model, a gait's derived model); NULL for the caller's own and a
-     * plugin's models, which hes_model_free leaves alone.  Set by the
+     * plugin's models, which hes_model_destroy leaves alone.  Set by the
      * library only. */
     void (*release)(void *model);
 } hes_model;
@@ -214,7 +214,7 @@ typedef struct {
 /* Frees a model the library made (hes_robot_model_new,
  * hes_robot_model_read, hes_gait_model), whatever made it; does nothing
  * for NULL and for a model of the caller's or a plugin's. */
-void hes_model_free(hes_model *model);
+void hes_model_destroy(hes_model *model);
 
 /* Checks every field of a model before any callback runs: counts within
  * range and consistent with each other (at most 100000 of anything, mode

@@ -42,7 +42,7 @@ typedef struct {
 
 hes_status hes_robot_read(const char *path, const hes_robot_contact *contacts, int n_contacts,
                           hes_robot **out, hes_error *err);
-void hes_robot_free(hes_robot *robot);
+void hes_robot_destroy(hes_robot *robot);
 /* The mechanical system (valid while the robot lives).  Contact i gives
  * two constraints: 2 i, its normal (unilateral, the contact's friction
  * and tangent row: use these indices for hes_mech_contacts), and 2 i + 1,

@@ -456,7 +456,7 @@ hes_status hes_robot_model_read(const char *path, hes_model **out, hes_error *er
     if (st != HES_OK)
         hes__say(msg, len, st, "%s: %s", path, why.message);
 done:
-    hes_robot_free(robot);
+    hes_robot_destroy(robot);
     for (int t = 0; s && t < MAXN; t++)
         free(s->relabel[t]);
     free(s);

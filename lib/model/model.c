@@ -563,7 +563,7 @@ const char *hes_direction_name(int direction)
     return direction == HES_DOWN ? "down" : direction == HES_UP ? "up" : "any";
 }
 
-void hes_model_free(hes_model *model)
+void hes_model_destroy(hes_model *model)
 {
     if (model && model->release)
         model->release(model);

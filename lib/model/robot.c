@@ -36,12 +36,12 @@ hes_status hes_robot_read(const char *path, const hes_robot_contact *contacts, i
 }
 
 /* The robot, its pool's copies, and all they hold. */
-void hes_robot_free(hes_robot *r)
+void hes_robot_destroy(hes_robot *r)
 {
     if (!r)
         return;
     for (int i = 1; i < r->n_pool; i++)
-        hes_robot_free(r->pool[i]);
+        hes_robot_destroy(r->pool[i]);
     free(r->pool);
     hes__robot_destroy(r);
 }
@@ -78,7 +78,7 @@ hes_status hes__robot_pool(hes_robot *r, int n, char *msg, size_t len)
         hes_status st = hes__err_pass(hes_robot_copy(r, &pool[i], &e), &e, msg, len);
         if (st != HES_OK) {
             for (int j = 1; j < i; j++)
-                hes_robot_free(pool[j]);
+                hes_robot_destroy(pool[j]);
             free(pool);
             return st;
         }

@@ -90,7 +90,7 @@ static int guess(double *p, double *x0, void *data)
     return 0;
 }
 
-/* The release of a robot model (hes_model_free). */
+/* The release of a robot model (hes_model_destroy). */
 static void robot_model_release(void *model)
 {
     if (!model)
@@ -99,7 +99,7 @@ static void robot_model_release(void *model)
     for (int i = 0; i < rm->n_keep; i++)
         free(rm->keep[i]);
     free(rm->keep);
-    hes_robot_free(rm->robot);
+    hes_robot_destroy(rm->robot);
     free(rm);
 }
 
@@ -550,13 +550,13 @@ hes_status hes_robot_model_new(hes_robot *robot, const hes_robot_model_spec *sp,
     if (!robot || !sp || !out || !sp->name || !sp->name[0] || sp->n_modes < 1 ||
         sp->n_modes > 1000 || !sp->modes || sp->n_transitions < 0 || sp->n_transitions > 1000 ||
         (sp->n_transitions > 0 && !sp->transitions)) {
-        hes_robot_free(robot);
+        hes_robot_destroy(robot);
         return hes__say(msg, len, HES_EINVAL, "robot model: needs a robot, a name, 1 to 1000 "
                         "modes and their transitions");
     }
     robot_model *rm = calloc(1, sizeof *rm);
     if (!rm) {
-        hes_robot_free(robot);
+        hes_robot_destroy(robot);
         return hes__say(msg, len, HES_ENOMEM, "out of memory for a robot model");
     }
     rm->robot = robot;

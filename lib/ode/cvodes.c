@@ -4,6 +4,7 @@
  * CVODES callbacks of every integrator over the dense field, Jacobian and
  * root functions its owner passes in.
  */
+#include <assert.h>
 #include <string.h>
 
 #include "base/base.h"
@@ -49,6 +50,7 @@ static int ode_root(sunrealtype t, N_Vector y, sunrealtype *g, void *ud)
 
 int hes__ode_create(hes__ode *o, SUNContext ctx, int n, const hes__ode_spec *s)
 {
+    assert(n > 0 && s->f && s->f_dx && s->jac && s->mxstep > 0);
     memset(o, 0, sizeof *o);
     o->n = n;
     o->f = s->f;

@@ -6,6 +6,7 @@
  * extrapolation); the last stage is the field at the step's end (FSAL), the
  * next step's first.
  */
+#include <assert.h>
 #include <math.h>
 
 #include "ode/dopri5.h"
@@ -63,6 +64,7 @@ int hes__dopri5_step(hes__dopri5 *w, double h, double *err)
 {
     int n = w->n, st;
     double t = w->t;
+    assert(n > 0 && (size_t)n <= w->N);
     const double *y = w->y, *k1 = w->k1;
     double *k2 = w->k2, *k3 = w->k3, *k4 = w->k4, *k5 = w->k5, *k6 = w->k6, *k7 = w->k7;
     double *y1 = w->y1, *yt = w->yt;

@@ -33,6 +33,7 @@
  * CVODES returns it.  While roots are located, only the `lead` part of the
  * state is stepped (the variational equations are not needed for it).
  */
+#include <assert.h>
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -48,6 +49,7 @@
 int hes__rk_create(hes__rk *r, int N, int lead, int n_roots, const int *dirs,
                    hes__rk_fn f, hes__rk_root_fn g, void *data)
 {
+    assert(lead > 0 && lead <= N && n_roots >= 0 && f && (n_roots == 0 || g));
     memset(r, 0, sizeof *r);
     ARKodeButcherTable B = ARKodeButcherTable_LoadERK(ARKODE_FEHLBERG_13_7_8);
     if (!B || !B->d) {

@@ -19,6 +19,7 @@
  * tolerance 100 u (|t| + |h|), and the whole state, the variational matrix
  * included, is taken there from the extension.
  */
+#include <assert.h>
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -89,6 +90,7 @@ static int dp_start(hes__stepper *st, double t0, const double *x, double rtol, d
     hes__dp5 *d = &st->dp;
     int n = st->spec.n;
     (void)scratch;
+    assert(d->work && (size_t)n * (size_t)(n + 1) == (size_t)d->N);
     d->dim = sens ? d->N : n;
     d->s.n = d->dim;
     d->s.t = t0;
@@ -185,6 +187,7 @@ static int take_root(hes__stepper *st, double h)
     memcpy(d->ghi, d->g1, sizeof(double) * (size_t)nr);
     if (hes__root_narrow(&roots, &b, 0, &best, stol) != 0)
         return b.rc;
+    assert(best > 0 && best <= 1);   /* the locator's bracket stays in the step */
     if (best < 1)
         hes__dopri5_dense(d->dim, s->N, s->rc, best, s->y);
     else

@@ -3,6 +3,7 @@
  * (over cvodes.c) and the explicit RK7(8) pair (over rk78.c, whose state
  * carries the variational matrix after x when the sensitivities are on).
  */
+#include <assert.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -12,6 +13,8 @@
 int hes__stepper_create(hes__stepper *s, const hes__stepper_type *t,
                         const hes__stepper_spec *spec)
 {
+    assert(spec->n > 0 && spec->chunk > 0 && spec->n_roots >= 0);
+    assert(spec->f && spec->f_dx && spec->jac && (spec->n_roots == 0 || spec->g));
     memset(s, 0, sizeof *s);
     s->spec = *spec;
     s->type = t;

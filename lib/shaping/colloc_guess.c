@@ -228,7 +228,7 @@ hes_status hes_colloc_from_gait(hes_colloc *c, const hes_gait *g, double *z)
     if (hes_gait_model(g, m, &dm, &msg) != HES_OK)
         return hes__fail(sys, HES_EINVAL, "the initial gait: %s", msg.message);
     if (hes_system_new(dm, &ds, NULL) != HES_OK) {
-        hes_model_free(dm);
+        hes_model_destroy(dm);
         return hes__fail(sys, HES_ENOMEM, "out of memory");
     }
     hes_settings set = hes_system_get_settings(ds);
@@ -283,7 +283,7 @@ hes_status hes_colloc_from_gait(hes_colloc *c, const hes_gait *g, double *z)
     free(s.map);
     hes_traj_free(&traj);
     hes_system_destroy(ds);
-    hes_model_free(dm);
+    hes_model_destroy(dm);
     return st;
 }
 

@@ -155,7 +155,7 @@ static const char *gait_describe_error(int code, void *data)
     return gm->base->describe_error ? gm->base->describe_error(code, gm->base->data) : NULL;
 }
 
-/* The release of a gait's derived model (hes_model_free). */
+/* The release of a gait's derived model (hes_model_destroy). */
 static void gait_model_release(void *m)
 {
     gait_model *gm = m;
@@ -405,7 +405,7 @@ hes_status hes_gait_model(const hes_gait *g, const hes_model *base, hes_model **
     fill_model(gm);
     hes_model *m = &gm->model;
     if (hes_model_validate(m, err) != HES_OK) {
-        hes_model_free(m);
+        hes_model_destroy(m);
         return HES_EINVAL;
     }
     *out = m;

@@ -124,7 +124,7 @@ hes_status hes_invdyn_gait(const hes_model *model, const hes_gait *g,
 done:
     free(t), free(q), free(v), free(a), free(p), free(stance);
     if (st != HES_OK && st != HES_EINFEASIBLE) {
-        hes_robot_free(r);
+        hes_robot_destroy(r);
         r = NULL;
     }
     *robot_out = r;

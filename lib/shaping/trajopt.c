@@ -402,7 +402,7 @@ static hes_status reanalyse(const hes_model *base, const hes_settings *set, hes_
         }
     }
     hes_system_destroy(sys);
-    hes_model_free(dm);
+    hes_model_destroy(dm);
     return fatal;
 }
 

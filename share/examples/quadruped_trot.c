@@ -449,7 +449,7 @@ static int run(const char *file, int controller, double mu, int ground, double s
         hes_invdyn_destroy(ws[s]);
     mj_deleteData(d);
     mj_deleteModel(m);
-    hes_robot_free(robot);
+    hes_robot_destroy(robot);
     return 0;
 }
 
@@ -466,7 +466,7 @@ static int write_plan(const char *path, const char *robot_file)
     }
     FILE *f = fopen(path, "w");
     if (!f) {
-        hes_robot_free(r);
+        hes_robot_destroy(r);
         return 1;
     }
     const char *feet[4] = { "lf_foot", "rf_foot", "lh_foot", "rh_foot" };
@@ -489,7 +489,7 @@ static int write_plan(const char *path, const char *robot_file)
         }
         fprintf(f, "\n");
     }
-    hes_robot_free(r);
+    hes_robot_destroy(r);
     return fclose(f) != 0;
 }
 

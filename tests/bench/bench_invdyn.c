@@ -423,6 +423,6 @@ int main(void)
             free_nodes(nd, nodes);
         }
     }
-    hes_robot_free(r);
+    hes_robot_destroy(r);
     return 0;
 }

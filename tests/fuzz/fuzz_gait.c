@@ -41,7 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     hes_model *m;
     if (hes_gait_model(&g, base, &m, &msg) == HES_OK)
-        hes_model_free(m);
+        hes_model_destroy(m);
     hes_gait_free(&g);
     return 0;
 }

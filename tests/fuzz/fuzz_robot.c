@@ -94,6 +94,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     hes_error msg;
     hes_model *m = NULL;
     if (hes_robot_model_read(desc, &m, &msg) == HES_OK)
-        hes_model_free(m);
+        hes_model_destroy(m);
     return 0;
 }

@@ -269,7 +269,7 @@ END_TEST
  * as the memory held before (two structs filled with different bytes come
  * out byte-identical, padding aside: both are zeroed first by each init or
  * every field is set). */
-#define INIT_COVERS_EVERY_FIELD(type, init)                                    \
+#define FILLED_ALIKE(type, init, ok)                                           \
     do {                                                                       \
         type a_, b_;                                                           \
         init(NULL);                                                            \
@@ -277,25 +277,31 @@ END_TEST
         memset(&b_, 0xa5, sizeof b_);                                          \
         init(&a_);                                                             \
         init(&b_);                                                             \
-        ck_assert_msg(memcmp(&a_, &b_, sizeof a_) == 0, #init " leaves a field unset"); \
+        (ok) = memcmp(&a_, &b_, sizeof a_) == 0;                               \
     } while (0)
 
 START_TEST(test_every_options_init_sets_every_field_and_ignores_null)
 {
-    INIT_COVERS_EVERY_FIELD(hes_sim_options, hes_sim_options_init);
-    INIT_COVERS_EVERY_FIELD(hes_shape_options, hes_shape_options_init);
-    INIT_COVERS_EVERY_FIELD(hes_colloc_options, hes_colloc_options_init);
-    INIT_COVERS_EVERY_FIELD(hes_trajopt_options, hes_trajopt_options_init);
-    INIT_COVERS_EVERY_FIELD(hes_ess_options, hes_ess_options_init);
-    INIT_COVERS_EVERY_FIELD(hes_ess_orbit_options, hes_ess_orbit_options_init);
-    INIT_COVERS_EVERY_FIELD(hes_sweep_options, hes_sweep_options_init);
-    INIT_COVERS_EVERY_FIELD(hes_sweep_file_options, hes_sweep_file_options_init);
-    INIT_COVERS_EVERY_FIELD(hes_state_sweep_options, hes_state_sweep_options_init);
-    INIT_COVERS_EVERY_FIELD(hes_routh_options, hes_routh_options_init);
-    INIT_COVERS_EVERY_FIELD(hes_impact_set_options, hes_impact_set_options_init);
-    INIT_COVERS_EVERY_FIELD(hes_impact_orbit_options, hes_impact_orbit_options_init);
-    INIT_COVERS_EVERY_FIELD(hes_invdyn_options, hes_invdyn_options_init);
-    INIT_COVERS_EVERY_FIELD(hes_invdyn_run_options, hes_invdyn_run_options_init);
+    int ok[14];
+    const char *name[14] = { "sim", "shape", "colloc", "trajopt", "ess", "ess_orbit", "sweep",
+                             "sweep_file", "state_sweep", "routh", "impact_set", "impact_orbit",
+                             "invdyn", "invdyn_run" };
+    FILLED_ALIKE(hes_sim_options, hes_sim_options_init, ok[0]);
+    FILLED_ALIKE(hes_shape_options, hes_shape_options_init, ok[1]);
+    FILLED_ALIKE(hes_colloc_options, hes_colloc_options_init, ok[2]);
+    FILLED_ALIKE(hes_trajopt_options, hes_trajopt_options_init, ok[3]);
+    FILLED_ALIKE(hes_ess_options, hes_ess_options_init, ok[4]);
+    FILLED_ALIKE(hes_ess_orbit_options, hes_ess_orbit_options_init, ok[5]);
+    FILLED_ALIKE(hes_sweep_options, hes_sweep_options_init, ok[6]);
+    FILLED_ALIKE(hes_sweep_file_options, hes_sweep_file_options_init, ok[7]);
+    FILLED_ALIKE(hes_state_sweep_options, hes_state_sweep_options_init, ok[8]);
+    FILLED_ALIKE(hes_routh_options, hes_routh_options_init, ok[9]);
+    FILLED_ALIKE(hes_impact_set_options, hes_impact_set_options_init, ok[10]);
+    FILLED_ALIKE(hes_impact_orbit_options, hes_impact_orbit_options_init, ok[11]);
+    FILLED_ALIKE(hes_invdyn_options, hes_invdyn_options_init, ok[12]);
+    FILLED_ALIKE(hes_invdyn_run_options, hes_invdyn_run_options_init, ok[13]);
+    for (int i = 0; i < 14; i++)
+        ck_assert_msg(ok[i], "hes_%s_options_init leaves a field as the memory held", name[i]);
 }
 END_TEST
 

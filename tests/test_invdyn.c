@@ -152,7 +152,7 @@ static void setup_at(setup *s, const int *active, double dt)
     ck_assert_int_eq(hes_robot_dynamics_at(s->r, s->q, s->v, &s->d, &msg), HES_OK);
     hes_invdyn_problem_robot(&s->d, active, s->v, s->a_des, dt, 1, s->J, s->b, s->mu, &s->pb);
     if (!s->id)
-        s->id = hes_invdyn_create(s->pb.nv, s->pb.nu, s->pb.nc, s->pb.tangents);
+        hes_invdyn_new(s->pb.nv, s->pb.nu, s->pb.nc, s->pb.tangents, &s->id, NULL);
     ck_assert_ptr_nonnull(s->id);
 }
 
@@ -411,7 +411,8 @@ START_TEST(test_indeterminate_warm_start)
     double prev[4] = { 0 }, jump = 0, da = 0, cold_prev[4] = { 0 }, cold_jump = 0;
     int cold_infeasible = 0;
     int prev_active[4] = { 0 };
-    hes_invdyn *cold = hes_invdyn_create(18, 12, 4, 2);
+    hes_invdyn *cold = NULL;
+    ck_assert_int_eq(hes_invdyn_new(18, 12, 4, 2, &cold, NULL), HES_OK);
     for (int node = 0; node < 50; node++) {
         /* the robot stands and sways its body on fixed feet */
         double ph = 2 * M_PI * node / 50.0, a_old[32];
@@ -992,8 +993,21 @@ START_TEST(test_torque_limit_and_bad_input)
     }
     hes_invdyn_options ons = { .method = HES_INVDYN_NO_SLIP, .stage2 = 1, .tol_eom = -1 };
     ck_assert_int_ne(hes_invdyn_solve(s.id, &bad, &ons, &res, &msg), HES_EINVAL);
-    ck_assert_ptr_null(hes_invdyn_create(3, 4, 1, 2));
-    ck_assert_ptr_null(hes_invdyn_create(3, 1, 1, 3));
+    hes_invdyn *none = (hes_invdyn *)&none;
+    ck_assert_int_eq(hes_invdyn_new(3, 4, 1, 2, &none, &msg), HES_EINVAL);
+    ck_assert_ptr_null(none);
+    ck_assert_msg(strstr(msg.message, "1 <= nu <= nv"), "%s", msg.message);
+    ck_assert_int_eq(hes_invdyn_new(3, 1, 1, 3, &none, NULL), HES_EINVAL);
+    /* a failed solve leaves its reason in the workspace as well, with or
+       without a hes_error of the caller's */
+    ck_assert_int_eq(hes_invdyn_solve(s.id, NULL, &ons, &res, NULL), HES_EINVAL);
+    ck_assert_msg(strstr(hes_invdyn_errmsg(s.id), "needs a workspace"), "%s",
+                  hes_invdyn_errmsg(s.id));
+    bad = s.pb;
+    bad.dt = 0;
+    ck_assert_int_eq(hes_invdyn_solve(s.id, &bad, &ons, &res, &msg), HES_EINVAL);
+    ck_assert_str_eq(hes_invdyn_errmsg(s.id), msg.message);
+    ck_assert_ptr_null(hes_invdyn_errmsg(NULL));
     hes_invdyn_method m;
     ck_assert_int_eq(hes_invdyn_method_from_name("coulomb", &m), HES_OK);
     ck_assert_int_eq(m, HES_INVDYN_COULOMB);

@@ -142,8 +142,14 @@ void hes_invdyn_options_init(hes_invdyn_options *o);
 
 /* A workspace and its results, for problems of these sizes. */
 typedef struct hes_invdyn hes_invdyn;
-hes_invdyn *hes_invdyn_create(int nv, int nu, int nc, int tangents);
+/* A workspace for nv velocities, nu inputs (1 <= nu <= nv), nc contacts and
+ * 1 or 2 tangents each: HES_OK with *out, HES_EINVAL (err) for sizes out
+ * of range, HES_ENOMEM. */
+hes_status hes_invdyn_new(int nv, int nu, int nc, int tangents, hes_invdyn **out,
+                          hes_error *err);
 void hes_invdyn_destroy(hes_invdyn *id);
+/* The workspace's last failure ("" after a success); NULL for NULL. */
+const char *hes_invdyn_errmsg(const hes_invdyn *id);
 
 typedef struct {
     const double *tau;          /* nu */

@@ -75,13 +75,21 @@ void hes_invdyn_destroy(hes_invdyn *id)
     free(id);
 }
 
-hes_invdyn *hes_invdyn_create(int nv, int nu, int nc, int tangents)
+hes_status hes_invdyn_new(int nv, int nu, int nc, int tangents, hes_invdyn **out,
+                          hes_error *err)
 {
+    char *msg = hes__errbuf(err);
+    size_t len = hes__errlen(err);
+    if (!out)
+        return hes__say(msg, len, HES_EINVAL, "inverse dynamics: needs somewhere to put it");
+    *out = NULL;
     if (nv < 1 || nu < 1 || nu > nv || nc < 0 || (tangents != 1 && tangents != 2))
-        return NULL;
+        return hes__say(msg, len, HES_EINVAL, "inverse dynamics: need 1 <= nu <= nv, nc >= 0 "
+                        "and 1 or 2 tangents (got nv %d, nu %d, nc %d, tangents %d)", nv, nu,
+                        nc, tangents);
     hes_invdyn *id = calloc(1, sizeof *id);
     if (!id)
-        return NULL;
+        return hes__say(msg, len, HES_ENOMEM, "out of memory for an inverse-dynamics workspace");
     int rows = nc * (1 + tangents), ne = nu + rows, um = nc * (1 + 2 * tangents);
     id->nv = nv, id->nu = nu, id->nc = nc, id->t = tangents, id->rows = rows;
     id->ne_max = ne, id->u_max = um;
@@ -105,9 +113,15 @@ hes_invdyn *hes_invdyn_create(int nv, int nu, int nc, int tangents)
 #undef A
     if (!ok || !hes__invdyn_convex_alloc(id)) {
         hes_invdyn_destroy(id);
-        return NULL;
+        return hes__say(msg, len, HES_ENOMEM, "out of memory for an inverse-dynamics workspace");
     }
-    return id;
+    *out = id;
+    return HES_OK;
+}
+
+const char *hes_invdyn_errmsg(const hes_invdyn *id)
+{
+    return id ? id->msg : NULL;
 }
 
 void hes_invdyn_reset(hes_invdyn *id)
@@ -347,11 +361,27 @@ static hes_status verdict(hes_invdyn *id, const hes_invdyn_problem *pb,
     return HES_OK;
 }
 
+static hes_status solve(hes_invdyn *id, const hes_invdyn_problem *pb,
+                        const hes_invdyn_options *opts, hes_invdyn_result *res, char *msg,
+                        size_t len);
+
 hes_status hes_invdyn_solve(hes_invdyn *id, const hes_invdyn_problem *pb,
                             const hes_invdyn_options *opts, hes_invdyn_result *res, hes_error *err)
 {
-    char *msg = hes__errbuf(err);
-    size_t len = hes__errlen(err);
+    /* the workspace keeps the message too (its own last failure) */
+    hes_error own;
+    hes_error *e = err ? err : &own;
+    hes_status st = solve(id, pb, opts, res, hes__errbuf(e), hes__errlen(e));
+    if (id)
+        snprintf(id->msg, sizeof id->msg, "%s", st == HES_OK ? "" : e->message);
+    return st;
+}
+
+/* hes_invdyn_solve, reporting through (msg, len). */
+static hes_status solve(hes_invdyn *id, const hes_invdyn_problem *pb,
+                        const hes_invdyn_options *opts, hes_invdyn_result *res, char *msg,
+                        size_t len)
+{
     if (!id || !pb || !res)
         return hes__say(msg, len, HES_EINVAL, "inverse dynamics: needs a workspace, a "
                         "problem and a result");

@@ -248,7 +248,7 @@ hes_status hes_invdyn_trajectory(hes_robot *robot, int nodes, const double *t, c
                 set |= 1u << c, k++;
         }
         hes_invdyn_result res;
-        if (sn == HES_OK && !ws[set] && !(ws[set] = hes_invdyn_create(nv, nu, k, tg))) {
+        if (sn == HES_OK && !ws[set] && hes_invdyn_new(nv, nu, k, tg, &ws[set], NULL) != HES_OK) {
             st = hes__say(msg, len, HES_ENOMEM, "out of memory");
             goto done;
         }

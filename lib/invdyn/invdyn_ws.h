@@ -11,6 +11,7 @@
 
 struct hes_invdyn {
     int nv, nu, nc, t, rows, ne_max, u_max;
+    char msg[HES_ERROR_LEN];       /* the last failure (hes_invdyn_errmsg) */
     /* results */
     double *tau, *a, *f, *w, *ratio;
     int *active;

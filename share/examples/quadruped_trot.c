@@ -360,7 +360,7 @@ static int run(const char *file, int controller, double mu, int ground, double s
                 b[r] += Jv / tc - Jv / dt;
             }
             if (!ws[set])
-                ws[set] = hes_invdyn_create(NV, NU, nc, 2);
+                hes_invdyn_new(NV, NU, nc, 2, &ws[set], NULL);
             /* the paper's controller: only the joints' accelerations are asked; the
                base's is the model's prediction (tol_eom < 0) */
             hes_invdyn_options o = { .method = method, .stage2 = 1, .tol_eom = -1 };

@@ -281,7 +281,7 @@ static pass_result run_pass(node *nd, int nodes, const hes_invdyn_options *o)
     for (int i = 0; i < nodes; i++) {
         node *x = &nd[i];
         if (!ws[x->mask])
-            ws[x->mask] = hes_invdyn_create(NV, NU, x->nc, 2);
+            hes_invdyn_new(NV, NU, x->nc, 2, &ws[x->mask], NULL);
         hes_invdyn_result res;
         double t0 = now();
         hes_status st = hes_invdyn_solve(ws[x->mask], &x->pb, o, &res, &msg);
@@ -406,7 +406,8 @@ int main(void)
                 return 1;
             }
             double tt[2] = { 0, 0 };
-            hes_invdyn *ws = hes_invdyn_create(NV, NU, nd[0].nc, 2);
+            hes_invdyn *ws = NULL;
+            hes_invdyn_new(NV, NU, nd[0].nc, 2, &ws, NULL);
             for (int i = 0; i < 20; i++)
                 for (int pass = 0; pass < 2; pass++) {
                     int lcp = (i + pass) % 2;

@@ -116,6 +116,8 @@ START_TEST(test_every_status_function_with_null_pointers_returns_einval)
     ck_assert_int_eq(hes_analysis_monodromy(NULL, 0, NULL, 0), -1);
     ck_assert_ptr_null(hes_system_name(NULL));
     ck_assert_ptr_null(hes_system_ess(NULL));
+    ck_assert_ptr_null(hes_colloc_errmsg(NULL));
+    ck_assert_ptr_null(hes_invdyn_errmsg(NULL));
     ck_assert_ptr_null(hes_system_ess_model(NULL));
     ck_assert_ptr_null(hes_system_param_info(NULL, 0));
     ck_assert_int_eq(hes_system_n_params(NULL), 0);

@@ -531,6 +531,22 @@ START_TEST(test_collocation_refuses_what_it_does_not_handle_yet)
 }
 END_TEST
 
+/* A collocation's failure is its own last message too (hes_colloc_errmsg):
+ * a design parameter the model does not have is refused naming it. */
+START_TEST(test_a_refused_design_is_the_collocations_message)
+{
+    hes_system *sys = test_system("slip-hopper");
+    hes_colloc *c = NULL;
+    ck_assert_int_eq(hes_colloc_new(sys, NULL, &c), HES_OK);
+    const char *names[] = { "nosuch" };
+    const double lo[] = { 0 }, hi[] = { 1 };
+    ck_assert_int_eq(hes_colloc_set_design(c, 1, names, lo, hi), HES_ENOTFOUND);
+    ck_assert_msg(strstr(hes_colloc_errmsg(c), "'nosuch'"), "%s", hes_colloc_errmsg(c));
+    hes_colloc_destroy(c);
+    hes_system_destroy(sys);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("collocation");
@@ -546,6 +562,7 @@ int main(void)
     tcase_add_test(tc, test_smoothed_maximum_is_c1_exact_away_from_ties_and_bounded);
     tcase_add_test(tc, test_psi_smoothing_reaches_the_slip_optimum);
     tcase_add_test(tc, test_smoothed_psi_gradient_equals_central_differences);
+    tcase_add_test(tc, test_a_refused_design_is_the_collocations_message);
     suite_add_tcase(s, tc);
     return test_run_suite(s);
 }

@@ -299,6 +299,9 @@ hes_status hes_colloc_new(hes_system *sys, const hes_colloc_options *opts, hes_c
 hes_status hes_colloc_set_design(hes_colloc *c, int n, const char *const *names,
                                  const double *lo, const double *hi);
 void hes_colloc_destroy(hes_colloc *c);
+/* The collocation's last failure: its system's message (hes_system_errmsg
+ * of the system it was made on, which its calls report to); NULL for NULL. */
+const char *hes_colloc_errmsg(const hes_colloc *c);
 int hes_colloc_nvars(const hes_colloc *c);
 int hes_colloc_ncons(const hes_colloc *c);   /* equality constraints */
 /* Inequalities: path constraints c(x) >= 0 at nodes, then (with the

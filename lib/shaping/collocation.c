@@ -42,6 +42,7 @@
 
 int hes_colloc_nvars(const hes_colloc *c) { return c ? c->nv : 0; }
 int hes_colloc_ncons(const hes_colloc *c) { return c ? c->nc : 0; }
+const char *hes_colloc_errmsg(const hes_colloc *c) { return c ? hes_system_errmsg(c->sys) : NULL; }
 int hes_colloc_nineq(const hes_colloc *c) { return c ? c->ni : 0; }
 int hes_colloc_phases(const hes_colloc *c) { return c ? c->n_phases : 0; }
 

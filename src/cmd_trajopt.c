@@ -6,10 +6,11 @@
  * re-analysed independently by shooting through its derived model
  * (lib/shaping/gait.c), and both psi are printed.  The pipeline is
  * hes_trajopt_run (lib/shaping/trajopt.c); this file reads the command line
- * (one argp table) into the library's hes_trajopt_options, starting from
- * its defaults, and runs it; what the options mean together is in
+ * (one argp table, whose --help prints the library's defaults) into the
+ * library's hes_trajopt_options, starting from its defaults, and runs it; what the options mean together is in
  * trajopt_line.c, the output in trajopt_print.c.
  */
+#define _GNU_SOURCE /* asprintf */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,17 +21,17 @@
 static const struct argp_option options[] = {
     {"objective", TJ_OBJECTIVE, "OBJ", 0, "stability: psi (default); energy: integral of the "
      "squared inputs; weighted: psi + W * energy; feasible: no cost", 0},
-    {"weight", TJ_WEIGHT, "W", 0, "the energy weight of 'weighted', W >= 0 (1)", 0},
+    {"weight", TJ_WEIGHT, "W", 0, "the energy weight of 'weighted', W >= 0", 0},
     {"measure", TJ_MEASURE, "M", 0, "the stability term optimised: psi (default), or smooth: "
      "the 16-norm of the multiplier moduli, which does not stall where the largest multipliers "
      "meet", 0},
-    {"psi-floor", TJ_PSI_FLOOR, "F", 0, "psi counts in the cost only down to F (0): below it "
+    {"psi-floor", TJ_PSI_FLOOR, "F", 0, "psi counts in the cost only down to F: below it "
      "the other terms are optimised instead of driving the multipliers together towards 0", 0},
     {"psi-smoothing", TJ_PSI_SMOOTHING, "S", 0, "the first rounds smooth psi where multipliers "
      "meet in modulus, over moduli within S times psi at the start (0: none, the default, as "
      "is S below 0.01; try 0.05 where SLSQP or the reduced space stall at the cap)", 0},
     {"smooth", TJ_SMOOTH, "S", 0, "weight of the input-rate regularisation added to psi "
-     "(integral of |du/dt|^2), S >= 0 (0.001)", 0},
+     "(integral of |du/dt|^2), S >= 0", 0},
     {"json", TJ_JSON, NULL, 0, "print one JSON object instead of text", 0},
     {"quiet", TJ_QUIET, NULL, 0, "no progress lines on stderr", 0},
     {"output", 'o', "FILE", 0, "write the gait (JSON) for 'hes analyze --orbit FILE' and "
@@ -44,32 +45,57 @@ static const struct argp_option options[] = {
      "after the section event; repeatable; replaces the model's)", 1},
     {"design", TJ_DESIGN, "NAME=LO:HI", 0, "a parameter to optimise within bounds "
      "(repeatable; default without inputs: every shape parameter, its search bounds)", 1},
-    {"nodes", TJ_NODES, "N[,N2,...]", 0, "nodes per phase, N >= 3 (21); virtual sub-phases "
+    {"nodes", TJ_NODES, "N[,N2,...]", 0, "nodes per phase, N >= 3; virtual sub-phases "
      "share them; with N2,... the gait is optimised again on each finer grid in turn from the "
      "one before (mesh continuation: the optimiser's psi then resolved)", 1},
     {"init", TJ_INIT, "FILE|default", 0, "start from a gait file (resampled; -p overrides its "
      "parameters) or from a simulation of the model's orbit guess (default)", 1},
     {"refine", TJ_REFINE, "K", 0, "with inputs or virtual events the result is re-collocated "
      "with K times as many intervals and its inputs held (the gait written and its psi); "
-     "K = 1 skips that (2)", 1},
+     "K = 1 skips that", 1},
     {NULL, 0, NULL, 0, "The optimiser:", 2},
     {"maxeval", TJ_MAXEVAL, "N[,N2,...]", 0, "evaluations of the cost per grid, 1 <= N <= "
-     STR(CLI_MAX_EVALS) " (1000): one value for every grid of --nodes, or one per grid", 2},
+     STR(CLI_MAX_EVALS) ": one value for every grid of --nodes, or one per grid", 2},
     {"solver", TJ_SOLVER, "S", 0, "the NLP solver: ipopt (sparse interior point; the default "
      "when built in, except psi objectives on at most 400 variables), slsqp (dense SQP), "
      "reduced (SQP on the free variables, every iterate an orbit: for refining a gait, e.g. "
      "adding virtual events), or hybrid (the first tenth of --maxeval by slsqp, the rest "
      "reduced: from a far start)", 2},
-    {"starts", TJ_STARTS, "N", 0, "optimise from N starts (1): the first as given, the others "
+    {"starts", TJ_STARTS, "N", 0, "optimise from N starts: the first as given, the others "
      "with the free variables (inputs, virtual offsets, design) moved by up to --spread at "
      "random (--seed); the result is the start of least cost with psi by shooting", 2},
-    {"seed", TJ_SEED, "N", 0, "with --starts: the seed of the random moves, N >= 0 (1)", 2},
+    {"seed", TJ_SEED, "N", 0, "with --starts: the seed of the random moves, N >= 0", 2},
     {"spread", TJ_SPREAD, "S", 0, "with --starts: the largest move of a free variable, "
-     "relative, in (0, 1] (0.01)", 2},
-    {"jobs", TJ_JOBS, "N", 0, "threads for psi's gradient (1), or with --starts for the "
+     "relative, in (0, 1]", 2},
+    {"jobs", TJ_JOBS, "N", 0, "threads for psi's gradient, or with --starts for the "
      "starts; the result does not depend on N", 2},
     {NULL, 0, NULL, 0, NULL, 0}
 };
+
+/* The doc string of an option with the library's default appended. */
+static char *help_filter(int key, const char *text, void *input)
+{
+    hes_trajopt_options d;
+    char *s = NULL;
+    int n;
+
+    hes_trajopt_options_init(&d);
+    (void)input;
+    switch (key) {
+    case TJ_WEIGHT:    n = asprintf(&s, "%s (%g)", text, d.weight); break;
+    case TJ_PSI_FLOOR: n = asprintf(&s, "%s (%g)", text, d.psi_floor); break;
+    case TJ_SMOOTH:    n = asprintf(&s, "%s (%g)", text, d.smooth_weight); break;
+    case TJ_NODES:     n = asprintf(&s, "%s (%d)", text, d.nodes); break;
+    case TJ_REFINE:    n = asprintf(&s, "%s (%d)", text, d.refine); break;
+    case TJ_MAXEVAL:   n = asprintf(&s, "%s (%d)", text, d.maxeval); break;
+    case TJ_STARTS:    n = asprintf(&s, "%s (%d)", text, d.starts); break;
+    case TJ_SEED:      n = asprintf(&s, "%s (%lu)", text, d.seed); break;
+    case TJ_SPREAD:    n = asprintf(&s, "%s (%g)", text, d.start_spread); break;
+    case TJ_JOBS:      n = asprintf(&s, "%s (%d)", text, d.jobs); break;
+    default:           return (char *)text;
+    }
+    return n < 0 ? (char *)text : s;
+}
 
 /* "hes trajopt: OPTION must be MUST, got 'ARG'": a refused value. */
 static error_t refuse(const char *option, const char *must, const char *arg)
@@ -183,7 +209,7 @@ static const struct argp trajopt_argp = {
     "Collocate a periodic orbit of PROBLEM (Hermite-Simpson over its event sequence, free "
     "phase durations, the model's inputs at the nodes, optional virtual events) minimising "
     "the objective, then re-analyse the gait by shooting.",
-    NULL, NULL, NULL
+    NULL, help_filter, NULL
 };
 
 /* Runs the optimisation and prints it as asked; the exit status. */

@@ -22,7 +22,6 @@
 #include <assert.h>
 #include <float.h>
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,16 +33,8 @@
 static int field(void *data, double t, const double *y, double *ydot)
 {
     const hes__stepper *st = data;
-    const hes__stepper_spec *p = &st->spec;
-    int n = p->n;
-    if (p->f(p->data, t, y, ydot) != 0)
-        return HES__RK_EFN;
-    if (st->dp.dim > n) {
-        if (p->f_dx(p->data, t, y, p->jac) != 0)
-            return HES__RK_EFN;
-        hes__matmul(n, n, n, p->jac, y + n, ydot + n);
-    }
-    return 0;
+    return hes__stepper_field(&st->spec, t, y, ydot, st->dp.dim > st->spec.n) != 0
+           ? HES__RK_EFN : 0;
 }
 
 static int roots_at(const hes__stepper *st, double t, const double *y, double *g)
@@ -100,11 +91,8 @@ static int dp_start(hes__stepper *st, double t0, const double *x, double rtol, d
     d->steps = 0;
     d->have_k1 = 0;
     memcpy(d->s.y, x, sizeof(double) * (size_t)n);
-    if (sens) {   /* A = I after x */
-        memset(d->s.y + n, 0, sizeof(double) * (size_t)n * n);
-        for (int i = 0; i < n; i++)
-            d->s.y[n + i * (n + 1)] = 1.0;
-    }
+    if (sens)
+        hes__stepper_identity_after(d->s.y, n);
     return roots_at(st, t0, d->s.y, d->g0) != 0 ? -1 : 0;
 }
 
@@ -303,14 +291,8 @@ static void dp_stats(const hes__stepper *st, long *steps, double *h)
     *h = st->dp.h;
 }
 
-static void dp_why(const hes__stepper *st, char *buf, size_t len)
-{
-    snprintf(buf, len, "%s", st->last == HES__RK_ESTEP
-             ? "the step size fell to rounding level (a singularity, or a stiff phase: "
-               "choose adams or bdf)" : "error");
-}
-
 const hes__stepper_type hes__step_dopri5 = {
     "dopri5", ", or the phase is stiff (dopri5 is explicit: a stiff model needs HES_BDF)",
-    dp_create, dp_free, dp_start, dp_advance, dp_state, dp_sens, dp_roots, dp_stats, dp_why
+    dp_create, dp_free, dp_start, dp_advance, dp_state, dp_sens, dp_roots, dp_stats,
+    hes__stepper_explicit_why
 };

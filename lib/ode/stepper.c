@@ -115,19 +115,39 @@ const hes__stepper_type hes__step_bdf = {
 
 /* ------------------------------------------------------------ RK7(8) */
 
-/* The field, and with m > n also the variational tail A' = (df/dx) A. */
-static int rk_field(double t, const double *y, double *ydot, int m, void *data)
+int hes__stepper_field(const hes__stepper_spec *p, double t, const double *y, double *ydot,
+                       int with_a)
 {
-    const hes__stepper_spec *p = &((hes__stepper *)data)->spec;
     int n = p->n;
     if (p->f(p->data, t, y, ydot) != 0)
         return -1;
-    if (m > n) {
+    if (with_a) {
         if (p->f_dx(p->data, t, y, p->jac) != 0)
             return -1;
         hes__matmul(n, n, n, p->jac, y + n, ydot + n);
     }
     return 0;
+}
+
+void hes__stepper_identity_after(double *y, int n)
+{
+    memset(y + n, 0, sizeof(double) * (size_t)n * n);
+    for (int i = 0; i < n; i++)
+        y[n + i * (n + 1)] = 1.0;
+}
+
+void hes__stepper_explicit_why(const hes__stepper *s, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", s->last == HES__RK_ESTEP
+             ? "the step size fell to rounding level (a singularity, or a stiff phase: "
+               "choose adams or bdf)" : "error");
+}
+
+/* The field, and with m > n also the variational tail A' = (df/dx) A. */
+static int rk_field(double t, const double *y, double *ydot, int m, void *data)
+{
+    const hes__stepper_spec *p = &((hes__stepper *)data)->spec;
+    return hes__stepper_field(p, t, y, ydot, m > p->n);
 }
 
 static int rk_roots_at(double t, const double *y, double *g, void *data)
@@ -154,11 +174,8 @@ static int rk_start(hes__stepper *s, double t0, const double *x, double rtol, do
     double *y0 = s->rk.y1; /* scratch until the first step */
     (void)scratch;
     memcpy(y0, x, sizeof(double) * (size_t)n);
-    if (sens) {   /* A = I after x */
-        memset(y0 + n, 0, sizeof(double) * (size_t)n * n);
-        for (int i = 0; i < n; i++)
-            y0[n + i * (n + 1)] = 1.0;
-    }
+    if (sens)
+        hes__stepper_identity_after(y0, n);
     return hes__rk_start(&s->rk, t0, y0, rtol, atol, sens) != 0 ? -1 : 0;
 }
 
@@ -195,14 +212,8 @@ static void rk_stats(const hes__stepper *s, long *steps, double *h)
     *h = s->rk.h;
 }
 
-static void rk_why(const hes__stepper *s, char *buf, size_t len)
-{
-    snprintf(buf, len, "%s", s->last == HES__RK_ESTEP
-             ? "the step size fell to rounding level (a singularity, or a stiff phase: "
-               "choose adams or bdf)" : "error");
-}
-
 const hes__stepper_type hes__step_rk78 = {
     "rk8", ", or the phase is stiff (rk8 is explicit: a stiff model needs HES_BDF)",
-    rk_create, rk_free, rk_start, rk_advance, rk_state, rk_sens, rk_roots, rk_stats, rk_why
+    rk_create, rk_free, rk_start, rk_advance, rk_state, rk_sens, rk_roots, rk_stats,
+    hes__stepper_explicit_why
 };

@@ -86,6 +86,15 @@ struct hes__stepper {
     int last;                        /* the last advance's code (a CVODES flag, HES__RK_*) */
 };
 
+/* What the explicit step types share: the field of spec with, when
+ * with_a, the variational tail A' = (df/dx) A after x (0, or -1 when a
+ * callback failed); A = I after the n components of x in y; why an
+ * explicit step failed (its last code, HES__RK_*). */
+int hes__stepper_field(const hes__stepper_spec *p, double t, const double *y, double *ydot,
+                       int with_a);
+void hes__stepper_identity_after(double *y, int n);
+void hes__stepper_explicit_why(const hes__stepper *s, char *buf, size_t len);
+
 /* The stepper of type t for spec: 0, or -1 (out of memory, or a CVODES
  * error reported through spec->err); s must then still be freed. */
 int hes__stepper_create(hes__stepper *s, const hes__stepper_type *t,

@@ -14,6 +14,20 @@
 
 #include "problems.h"
 
+/* The release of a model made here (hes_ess_model_destroy). */
+static void plate_legs_release(void *model)
+{
+    hes_ess_model *md = model;
+    hes__plate_data *pd = md->data;
+    if (pd) {
+        for (int i = 0; pd->names && i < 2 * pd->N; i++)
+            free(pd->names[i]);
+        free(pd->names);
+        free(pd);
+    }
+    free(md);
+}
+
 hes_ess_model *hes__plate_legs_model(const hes_ess_model *base, int N, int paired,
                                      const char *description)
 {
@@ -27,6 +41,7 @@ hes_ess_model *hes__plate_legs_model(const hes_ess_model *base, int N, int paire
         return NULL;
     }
     *md = *base;
+    md->release = plate_legs_release;
     md->m = 2 * N;
     md->description = description;
     pd->N = N;
@@ -41,25 +56,11 @@ hes_ess_model *hes__plate_legs_model(const hes_ess_model *base, int N, int paire
         snprintf(buf, sizeof buf, "liftoff %d", i);
         names[lo] = strdup(buf);
         if (!names[td] || !names[lo]) {
-            hes__plate_legs_model_free(md, base);
+            plate_legs_release(md);
             return NULL;
         }
     }
     return md;
-}
-
-void hes__plate_legs_model_free(hes_ess_model *md, const hes_ess_model *base)
-{
-    if (!md || md == base)
-        return;
-    hes__plate_data *pd = md->data;
-    if (pd) {
-        for (int i = 0; pd->names && i < 2 * pd->N; i++)
-            free(pd->names[i]);
-        free(pd->names);
-        free(pd);
-    }
-    free(md);
 }
 
 /*

@@ -46,7 +46,7 @@
  * Size.  n = 6, m = 2N, so the model depends on N: the registry holds
  * "plate-springs" with N = 10 legs (a static struct), and
  * hes_plate_springs_model(N) allocates the model for any N from 1 to 5000
- * (hes_plate_springs_model_destroy releases it).  The callbacks compute xi from
+ * (hes_ess_model_destroy releases it).  The callbacks compute xi from
  * i, N and the parameter a; data points to N only.
  */
 #include <math.h>
@@ -333,7 +333,7 @@ const hes_ess_model hes__ess_problem_plate_springs = {
     6, 2 * DEFAULT_N, hes__plate_state_names, default_event_names, NP, params, field, field_dx,
     events,
     events_dx, NULL, (void *)&default_data, NULL, 0, 0, events_some, events_dx_some, events_near,
-    HES__PLATE_SUMS, sums_init, sums_flip, field_sums, field_dx_sums, NULL, NULL,
+    HES__PLATE_SUMS, sums_init, sums_flip, field_sums, field_dx_sums, NULL, NULL, NULL,
 };
 
 hes_ess_model *hes_plate_springs_model(int N)
@@ -341,9 +341,4 @@ hes_ess_model *hes_plate_springs_model(int N)
     if (N < 1 || N > HES_PLATE_SPRINGS_MAX_N)
         return NULL;
     return hes__plate_legs_model(&hes__ess_problem_plate_springs, N, 1, DESCRIPTION);
-}
-
-void hes_plate_springs_model_destroy(hes_ess_model *md)
-{
-    hes__plate_legs_model_free(md, &hes__ess_problem_plate_springs);
 }

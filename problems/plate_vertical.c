@@ -42,7 +42,7 @@
  * Size.  n = 6, m = 2N: the registry holds "plate-vertical" with N = 10
  * legs (a static struct), and hes_plate_vertical_model(N) allocates the
  * model for any N from 1 to HES_PLATE_VERTICAL_MAX_N
- * (hes_plate_vertical_model_destroy releases it).
+ * (hes_ess_model_destroy releases it).
  */
 #include <math.h>
 #include <stdio.h>
@@ -369,7 +369,7 @@ const hes_ess_model hes__ess_problem_plate_vertical = {
     6, 2 * DEFAULT_N, hes__plate_state_names, default_event_names, NP, params, field, field_dx,
     events,
     events_dx, NULL, (void *)&default_data, NULL, 0, 0, events_some, events_dx_some, events_near,
-    HES__PLATE_SUMS, sums_init, sums_flip, field_sums, field_dx_sums, energy, energy_sums,
+    HES__PLATE_SUMS, sums_init, sums_flip, field_sums, field_dx_sums, energy, energy_sums, NULL,
 };
 
 hes_ess_model *hes_plate_vertical_model(int N)
@@ -377,9 +377,4 @@ hes_ess_model *hes_plate_vertical_model(int N)
     if (N < 1 || N > HES_PLATE_VERTICAL_MAX_N)
         return NULL;
     return hes__plate_legs_model(&hes__ess_problem_plate_vertical, N, 0, DESCRIPTION);
-}
-
-void hes_plate_vertical_model_destroy(hes_ess_model *md)
-{
-    hes__plate_legs_model_free(md, &hes__ess_problem_plate_vertical);
 }

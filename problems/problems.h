@@ -35,10 +35,9 @@ typedef struct {
 } hes__plate_data;
 /* A model for N legs from the built-in base: a touchdown and a liftoff
  * event per leg, at 2i and 2i + 1 (paired) or at i and N + i; NULL
- * without memory.  Freed by hes__plate_legs_model_free (base: ignored). */
+ * without memory.  Its release field frees it (hes_ess_model_destroy). */
 hes_ess_model *hes__plate_legs_model(const hes_ess_model *base, int N, int paired,
                                      const char *description);
-void hes__plate_legs_model_free(hes_ess_model *md, const hes_ess_model *base);
 /* One stance leg's terms of the plate's field Jacobian (F = k pen + c rate
  * along g = dpen/dq, H its Hessian, v = q'), added to Dq and Dv (3 x 3,
  * row-major); and the 6 x 6 Jacobian from them (plate_legs.c). */

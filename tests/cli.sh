@@ -1481,6 +1481,9 @@ if [ -f "$ball" ]; then
     run bw_abi1 analyze --model "${top_builddir:-.}/tests/.libs/ball_walls_abi1.so" --eps 1e-4 --json
     expect_json_value bw_abi1 'abs(d["psi"] - __import__("math").exp(-10 * __import__("math").pi / (1000 - 25) ** 0.5)) < 1e-5' \
         True "an ESS plugin of the first ESS ABI loads and gives the same psi"
+    run bw_abi2 analyze --model "${top_builddir:-.}/tests/.libs/ball_walls_abi2.so" --eps 1e-4 --json
+    expect_json_value bw_abi2 'abs(d["psi"] - __import__("math").exp(-10 * __import__("math").pi / (1000 - 25) ** 0.5)) < 1e-5' \
+        True "an ESS plugin of the second ESS ABI (before release) loads and gives the same psi"
     run e_bw_abi analyze --model "$ballabi"
     expect_status e_bw_abi 2 "an ESS plugin built for another ESS ABI is refused"
     expect_grep e_bw_abi err 'ESS model ABI 999, this hes uses ABI' "the refusal names both ESS ABI versions"

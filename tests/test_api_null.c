@@ -24,8 +24,8 @@ START_TEST(test_every_free_and_destroy_of_null_does_nothing)
     hes_impact_set_free(NULL);
     hes_invdyn_destroy(NULL);
     hes_invdyn_run_free(NULL);
-    hes_plate_springs_model_destroy(NULL);
-    hes_plate_vertical_model_destroy(NULL);
+    hes_ess_model_destroy(NULL);
+    hes_ess_model_destroy(NULL);
     hes_flow_free(NULL);
     hes_system_destroy(NULL);
     hes_analysis_destroy(NULL);

@@ -52,9 +52,9 @@ static hes_ess_model *open_plate(int vertical, int N)
 static void close_plate(int vertical, hes_ess_model *md)
 {
     if (vertical)
-        hes_plate_vertical_model_destroy(md);
+        hes_ess_model_destroy(md);
     else
-        hes_plate_springs_model_destroy(md);
+        hes_ess_model_destroy(md);
 }
 
 static const double *defaults(const hes_ess_model *md, double *p)

@@ -77,7 +77,7 @@ START_TEST(test_one_leg_under_a_level_plate_is_the_hopper)
     hes_ess_result_free(&rh);
     hes_ess_destroy(hop);
     hes_ess_destroy(ess);
-    hes_plate_springs_model_destroy(md);
+    hes_ess_model_destroy(md);
 }
 END_TEST
 
@@ -212,7 +212,7 @@ START_TEST(test_jacobian_equals_central_differences_for_five_legs)
     ck_assert_msg(worst < 1e-6, "plate N = 5: |J - FD| / max(1, |FD|) = %g", worst);
     hes_ess_result_free(&r);
     hes_ess_destroy(ess);
-    hes_plate_springs_model_destroy(md);
+    hes_ess_model_destroy(md);
 }
 END_TEST
 
@@ -250,7 +250,7 @@ START_TEST(test_near_miss_is_watched_by_default_and_an_error_when_strict)
     ck_assert_msg(worst < 1e-6, "near miss: |J - FD| / max(1, |FD|) = %g", worst);
     hes_ess_result_free(&r);
     hes_ess_destroy(ess);
-    hes_plate_springs_model_destroy(md);
+    hes_ess_model_destroy(md);
 }
 END_TEST
 
@@ -441,7 +441,7 @@ START_TEST(test_typical_fall_is_live)
                   drift, pen);
     hes_ess_result_free(&r);
     hes_ess_destroy(ess);
-    hes_plate_springs_model_destroy(md);
+    hes_ess_model_destroy(md);
 }
 END_TEST
 
@@ -469,7 +469,7 @@ START_TEST(test_level_drop_touches_all_legs_at_once_and_settles)
         ck_assert(r.s_end[2 * i] > 0 && r.s_end[2 * i + 1] < 0);   /* all in stance */
     hes_ess_result_free(&r);
     hes_ess_destroy(ess);
-    hes_plate_springs_model_destroy(md);
+    hes_ess_model_destroy(md);
 }
 END_TEST
 
@@ -535,7 +535,7 @@ START_TEST(test_flat_crossings_are_watched_not_projected_far)
     }
     ck_assert_int_gt(refused, 0);   /* the second-order test was exercised */
     hes_ess_destroy(ess);
-    hes_plate_springs_model_destroy(md);
+    hes_ess_model_destroy(md);
 }
 END_TEST
 
@@ -549,10 +549,10 @@ START_TEST(test_sizes_and_registry)
     ck_assert_str_eq(md->event_names[399], "liftoff 199");
     hes_error msg;
     ck_assert_int_eq(hes_ess_validate(md, &msg), HES_OK);
-    hes_plate_springs_model_destroy(md);
-    hes_plate_springs_model_destroy(NULL);
+    hes_ess_model_destroy(md);
+    hes_ess_model_destroy(NULL);
     const hes_ess_model *reg = hes_ess_problem_find("plate-springs");
-    hes_plate_springs_model_destroy((hes_ess_model *)reg);   /* ignored */
+    hes_ess_model_destroy((hes_ess_model *)reg);   /* ignored */
     ck_assert_int_eq(hes_ess_validate(reg, &msg), HES_OK);
     ck_assert_str_eq(reg->event_names[19], "liftoff 9");
 }

@@ -124,7 +124,7 @@ START_TEST(test_model_equals_its_statement)
         }
         free(s); free(stance); free(h); free(Dh); free(hp); free(hm);
         hes_ess_destroy(e);
-        hes_plate_vertical_model_destroy(md);
+        hes_ess_model_destroy(md);
     }
 }
 END_TEST
@@ -163,7 +163,7 @@ START_TEST(test_springs_reference_field_equals_the_model)
     }
     (void)m;
     hes_ess_destroy(e);
-    hes_plate_springs_model_destroy(md);
+    hes_ess_model_destroy(md);
 }
 END_TEST
 
@@ -180,11 +180,11 @@ START_TEST(test_sizes_and_registry)
     ck_assert_str_eq(md->event_names[399], "liftoff 199");
     hes_error msg;
     ck_assert_int_eq(hes_ess_validate(md, &msg), HES_OK);
-    hes_plate_vertical_model_destroy(md);
-    hes_plate_vertical_model_destroy(NULL);
+    hes_ess_model_destroy(md);
+    hes_ess_model_destroy(NULL);
     const hes_ess_model *reg = hes_ess_problem_find("plate-vertical");
     ck_assert_ptr_nonnull(reg);
-    hes_plate_vertical_model_destroy((hes_ess_model *)reg);   /* ignored */
+    hes_ess_model_destroy((hes_ess_model *)reg);   /* ignored */
     ck_assert_int_eq(hes_ess_validate(reg, &msg), HES_OK);
     ck_assert_int_eq(reg->m, 20);
     ck_assert_str_eq(reg->event_names[10], "liftoff 0");
@@ -358,9 +358,9 @@ static void plate_close(plate *pl, int which)
 {
     free(pl->pc.ss);
     if (which == SPRINGS)
-        hes_plate_springs_model_destroy(pl->md);
+        hes_ess_model_destroy(pl->md);
     else
-        hes_plate_vertical_model_destroy(pl->md);
+        hes_ess_model_destroy(pl->md);
 }
 
 /* The number of guards whose sign in s differs from that of h at x by

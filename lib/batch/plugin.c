@@ -20,8 +20,8 @@
  * which sets *abi to the HES_ESS_MODEL_ABI it was compiled with (the
  * hes_ess_model struct has no abi field), checked before its model is
  * validated (hes_ess_validate).  ABI 1 (before the optional per-guard and
- * sums callbacks) is still loaded: its model is copied into the plugin
- * handle with those fields absent.  A module exporting both is refused.
+ * sums callbacks) and 2 (before release) are still loaded: the model is
+ * copied into the plugin handle with the later fields absent.  A module exporting both is refused.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -46,7 +46,7 @@
 
 struct hes_plugin {
     lt_dlhandle handle;
-    hes_ess_model ess_v1;   /* an ABI-1 ESS model, copied into this layout */
+    hes_ess_model ess_old;   /* an ESS model of an earlier ABI, copied into this layout */
 };
 
 /* Why lt_dlopen could not load path (its own message, "file not found",
@@ -169,8 +169,8 @@ static hes_status load(const char *path, int want, hes_plugin **out, const hes_m
     ess_entry.p = want & 2 ? lt_dlsym(h, HES_PLUGIN_ESS_ENTRY) : NULL;
     hes_status st = HES_OK;
     hes_error why;
-    hes_ess_model ess_v1;
-    int v1 = 0;
+    hes_ess_model ess_old;
+    int old = 0;
     if (entry.p && ess_entry.p) {
         snprintf(msg, len, "plugin %s exports both %s() and %s(): one model per plugin", path,
                  HES_PLUGIN_ENTRY, HES_PLUGIN_ESS_ENTRY);
@@ -195,17 +195,19 @@ static hes_status load(const char *path, int want, hes_plugin **out, const hes_m
         if (!m) {
             snprintf(msg, len, "plugin %s returned no ESS model", path);
             st = HES_EINVAL;
-        } else if (abi == 1) {
-            /* the layout before the optional per-guard and sums callbacks,
-               which this copy leaves absent */
-            memset(&ess_v1, 0, sizeof ess_v1);
-            memcpy(&ess_v1, m, offsetof(hes_ess_model, h_some));
-            if (hes_ess_validate(&ess_v1, &why) != HES_OK) {
+        } else if (abi == 1 || abi == 2) {
+            /* an earlier layout, a prefix of this one (ABI 1: before the
+               per-guard and sums callbacks; 2: before release): the copy
+               leaves the later fields absent */
+            memset(&ess_old, 0, sizeof ess_old);
+            memcpy(&ess_old, m, abi == 1 ? offsetof(hes_ess_model, h_some)
+                                        : offsetof(hes_ess_model, release));
+            if (hes_ess_validate(&ess_old, &why) != HES_OK) {
                 snprintf(msg, len, "plugin %s: %s", path, why.message);
                 st = HES_EINVAL;
             } else
                 *ess = NULL;   /* set below, to the plugin's copy */
-            v1 = 1;
+            old = 1;
         } else if (abi != HES_ESS_MODEL_ABI) {
             snprintf(msg, len, "plugin %s was built for ESS model ABI %d, this hes uses ABI "
                      "%d: rebuild it against this version's hes.h", path, abi,
@@ -240,9 +242,9 @@ static hes_status load(const char *path, int want, hes_plugin **out, const hes_m
         return st;
     }
     p->handle = h;
-    if (v1) {
-        p->ess_v1 = ess_v1;
-        *ess = &p->ess_v1;
+    if (old) {
+        p->ess_old = ess_old;
+        *ess = &p->ess_old;
     }
     *out = p;
     return HES_OK;

@@ -247,3 +247,9 @@ int hes__ess_at_zero(const hes_ess *e, int i, double xinf)
 {
     return fabs(e->h[i]) <= fmax(hes__ess_rounding(e, e->Dh, i, xinf), e->zero_tol);
 }
+
+void hes_ess_model_destroy(hes_ess_model *model)
+{
+    if (model && model->release)
+        model->release(model);
+}

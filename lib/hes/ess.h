@@ -78,9 +78,9 @@ typedef int (*hes_ess_energy_sums_fn)(const double *x, const double *sums, const
 
 /* The layout version of hes_ess_model and what it points to, for ESS
  * plugins (hes_plugin_open_ess); 1: with the orbit guess fields; 2: with
- * the optional per-guard and sums callbacks (an ABI-1 plugin is loaded
- * with them absent). */
-#define HES_ESS_MODEL_ABI 2
+ * the optional per-guard and sums callbacks; 3: with release.  A plugin
+ * of ABI 1 or 2 is loaded with the later fields absent. */
+#define HES_ESS_MODEL_ABI 3
 
 typedef struct {
     const char *name;
@@ -141,7 +141,16 @@ typedef struct {
      * HES_ESOLVER (lib/ess/ess_energy.c). */
     hes_ess_energy_fn energy;
     hes_ess_energy_sums_fn energy_sums;
+    /* How hes_ess_model_destroy releases a model the library made
+     * (hes_plate_springs_model, hes_plate_vertical_model); NULL for the
+     * caller's own, a plugin's and the registry's models, which
+     * hes_ess_model_destroy leaves alone.  Set by the library. */
+    void (*release)(void *model);
 } hes_ess_model;
+
+/* Frees an ESS model the library made, whatever made it; does nothing for
+ * NULL and for a model of the caller's, a plugin's or the registry's. */
+void hes_ess_model_destroy(hes_ess_model *model);
 
 /* Structural checks before any callback runs: n and m from 1 to 10000,
  * callbacks f, h and Dh present, names present where an array is given and

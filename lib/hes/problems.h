@@ -102,11 +102,10 @@ const hes_ess_model *hes_ess_problem_get(int i);
  * on N: the registry's "plate-springs" has N = 10;
  * hes_plate_springs_model(N) allocates the model for N from 1 to
  * HES_PLATE_SPRINGS_MAX_N (NULL outside or without memory), and
- * hes_plate_springs_model_destroy releases it (the registry's static model
- * and NULL are ignored).  The model must outlive its integrators. */
+ * hes_ess_model_destroy releases it.  The model must outlive its
+ * integrators. */
 #define HES_PLATE_SPRINGS_MAX_N 5000
 hes_ess_model *hes_plate_springs_model(int N);
-void hes_plate_springs_model_destroy(hes_ess_model *model);
 
 /* "plate-vertical": the plate exactly as the ESS paper's Sec. 5.2 states it
  * (problems/plate_vertical.c): state (x, z, theta, vx, vz, omega), mass 1,
@@ -117,11 +116,9 @@ void hes_plate_springs_model_destroy(hes_ess_model *model);
  * sum F_i (-tan theta, 1, (x_i - x) sec^2 theta).  Events i (touchdown i,
  * h = pen_i) and N + i (liftoff i, h = -pen_i); stance iff s_i = +1 and
  * s_{N+i} = -1.  The registry's "plate-vertical" has N = 10;
- * hes_plate_vertical_model(N) and hes_plate_vertical_model_destroy as
- * plate-springs' above. */
+ * hes_plate_vertical_model(N) as plate-springs' above. */
 #define HES_PLATE_VERTICAL_MAX_N 5000
 hes_ess_model *hes_plate_vertical_model(int N);
-void hes_plate_vertical_model_destroy(hes_ess_model *model);
 
 /* The hopper's closed form: the state out[2] at time t from x0 = (y, v) at
  * time 0 (p: g, k, mass, l0; NULL: the defaults): ballistic parabolas above

@@ -633,9 +633,9 @@ static void hes_plate_free(void *model)
     hes_plate *hp = model;
     hes_ess_destroy(hp->e);
     if (hp->vertical)
-        hes_plate_vertical_model_destroy(hp->md);
+        hes_ess_model_destroy(hp->md);
     else
-        hes_plate_springs_model_destroy(hp->md);
+        hes_ess_model_destroy(hp->md);
     free(hp);
 }
 

@@ -1,0 +1,326 @@
+#!/usr/bin/env python3
+"""doctest.py - run the commands of a Markdown document and compare their output.
+
+Usage: doctest.py [--list] DOC.md
+
+The document's fenced blocks are read in order:
+
+* A block whose info string starts with ``console`` holds commands: each line
+  beginning with ``$ `` is a command (a line ending in a backslash continues
+  it), and the lines after it, up to the next command, are its standard
+  output as shown.  Every command runs with ``bash -o pipefail -c`` in the
+  document's own working directory and must exit with status 0, or with N
+  when the block's info string says ``status=N`` (the block's last command).
+  A command with no lines shown after it has its exit status checked only.
+* A block whose info string has ``file=NAME`` (```` ```c file=walker.c ````)
+  is written to NAME in the working directory when it is reached, so the
+  commands after it compile or read exactly the text the reader sees.
+* A ``console`` block whose info string says ``norun="REASON"`` is not run:
+  installing hes, a cluster job, the benchmarks.  The reason is printed.
+* Any other block is text.
+
+Shown output matches the actual output line by line, with runs of blanks
+equal to one blank and trailing blanks ignored, except that:
+
+* a line ``...`` matches any number of lines (also none), and a line ending
+  in `` ...`` matches any line that begins with what precedes it;
+* a number matches any number within half a unit of its last shown digit
+  (``0.6624`` matches 0.662364167632; ``1.2e-05`` matches 1.23e-05; an
+  integer matches only itself), so a document shows as many digits as it
+  claims;
+* a number written ``~N`` (a timing, a count of steps) matches any number.
+
+The working directory is a new temporary directory per document, with
+``share``, ``problems``, ``lib`` and ``tests`` linked to the source tree and
+``src`` to the build tree, so a document speaks of ``src/hes`` and of
+``share/examples/...`` as a reader in the source tree after ``./quickstart``
+would; ``hes`` is also on the PATH (the build's).  HES_TOP_SRCDIR and
+HES_TOP_BUILDDIR (from the environment, default ``.``) say where the trees
+are.  Exit status 0 when every command ran as shown, 1 otherwise, 2 on a
+document that cannot be read.
+"""
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+
+TIMEOUT = 600
+
+NUM = re.compile(r'(~?)([-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?)(?![\w.])')
+FENCE = re.compile(r'^(\s*)(```+|~~~+)\s*(.*)$')
+
+
+def parse_info(info):
+    """The info string's first word and its key=value attributes."""
+    try:
+        words = shlex.split(info)
+    except ValueError:
+        words = info.split()
+    lang = words[0] if words else ''
+    attrs = {}
+    for w in words[1:]:
+        if '=' in w:
+            k, v = w.split('=', 1)
+            attrs[k] = v
+        else:
+            attrs[w] = ''
+    return lang, attrs
+
+
+def blocks(text, path):
+    """(line number, info, lines) of every fenced block."""
+    out = []
+    lines = text.split('\n')
+    i = 0
+    while i < len(lines):
+        m = FENCE.match(lines[i])
+        if not m:
+            i += 1
+            continue
+        indent, fence, info = m.group(1), m.group(2), m.group(3).strip()
+        start = i + 1
+        body = []
+        i += 1
+        while i < len(lines) and not lines[i].strip().startswith(fence):
+            ln = lines[i]
+            body.append(ln[len(indent):] if ln.startswith(indent) else ln.lstrip())
+            i += 1
+        if i >= len(lines):
+            raise SystemExit('%s:%d: a fenced block is not closed' % (path, start))
+        out.append((start, info, body))
+        i += 1
+    return out
+
+
+def commands(body):
+    """(command, shown output lines) of a console block."""
+    cmds = []
+    cur = None
+    cont = False
+    for ln in body:
+        if cont:
+            cur[0] += '\n' + ln
+            cont = ln.endswith('\\')
+            continue
+        if ln.startswith('$ '):
+            cur = [ln[2:], []]
+            cmds.append(cur)
+            cont = ln.endswith('\\')
+        elif cur is None:
+            if ln.strip():
+                raise ValueError('output before the first command: %r' % ln)
+        else:
+            cur[1].append(ln)
+    while cmds and cmds[-1][1] and not cmds[-1][1][-1].strip():
+        cmds[-1][1].pop()
+    return [(c, o) for c, o in cmds]
+
+
+def norm(line):
+    return ' '.join(line.split())
+
+
+def number_ok(shown, actual):
+    """Whether actual is within half a unit of shown's last digit."""
+    try:
+        a = float(actual)
+        s = float(shown)
+    except ValueError:
+        return False
+    mant, _, exp = shown.lower().partition('e')
+    decimals = len(mant.split('.', 1)[1]) if '.' in mant else 0
+    if decimals == 0 and not exp and '.' not in mant:
+        return a == s
+    unit = 10.0 ** (int(exp or 0) - decimals)
+    return abs(a - s) <= 0.5 * unit * (1 + 1e-9)
+
+
+def line_ok(shown, actual):
+    shown, actual = norm(shown), norm(actual)
+    if shown.endswith(' ...') or shown == '...':
+        prefix = shown[:-3].rstrip()
+        return line_ok_prefix(prefix, actual)
+    return line_ok_full(shown, actual)
+
+
+def split_numbers(s):
+    """Text pieces and numbers (with the ~ flag), alternating."""
+    parts = []
+    pos = 0
+    for m in NUM.finditer(s):
+        parts.append(('t', s[pos:m.start()]))
+        parts.append(('n', m.group(2), m.group(1) == '~'))
+        pos = m.end()
+    parts.append(('t', s[pos:]))
+    return parts
+
+
+def line_ok_full(shown, actual):
+    sp = split_numbers(shown)
+    ap = split_numbers(actual)
+    if len(sp) != len(ap):
+        return False
+    for x, y in zip(sp, ap):
+        if x[0] != y[0]:
+            return False
+        if x[0] == 't':
+            if x[1] != y[1]:
+                return False
+        elif not x[2] and not number_ok(x[1], y[1]):
+            return False
+    return True
+
+
+def line_ok_prefix(prefix, actual):
+    if not prefix:
+        return True
+    sp = split_numbers(prefix)
+    ap = split_numbers(actual)
+    if len(ap) < len(sp):
+        return False
+    for k, (x, y) in enumerate(zip(sp, ap)):
+        last = k == len(sp) - 1
+        if x[0] != y[0]:
+            return False
+        if x[0] == 't':
+            if last:
+                if not y[1].startswith(x[1]):
+                    return False
+            elif x[1] != y[1]:
+                return False
+        elif not x[2] and not number_ok(x[1], y[1]):
+            return False
+    return True
+
+
+def match(shown, actual):
+    """Whether the actual lines match the shown ones (with ... lines)."""
+    memo = {}
+
+    def go(i, j):
+        key = (i, j)
+        if key in memo:
+            return memo[key]
+        if i == len(shown):
+            r = j == len(actual)
+        elif shown[i].strip() == '...':
+            r = any(go(i + 1, k) for k in range(j, len(actual) + 1))
+        else:
+            r = j < len(actual) and line_ok(shown[i], actual[j]) and go(i + 1, j + 1)
+        memo[key] = r
+        return r
+
+    return go(0, 0)
+
+
+def setup(work, srcdir, builddir):
+    for name in ('share', 'problems', 'lib', 'tests'):
+        os.symlink(os.path.join(srcdir, name), os.path.join(work, name))
+    os.symlink(os.path.join(builddir, 'src'), os.path.join(work, 'src'))
+
+
+def main(argv):
+    args = argv[1:]
+    listing = False
+    if args and args[0] == '--list':
+        listing = True
+        args = args[1:]
+    if len(args) != 1:
+        print('usage: doctest.py [--list] DOC.md', file=sys.stderr)
+        return 2
+    doc = args[0]
+    try:
+        with open(doc, encoding='utf-8') as fh:
+            text = fh.read()
+        bl = blocks(text, doc)
+    except OSError as e:
+        print('doctest: %s: %s' % (doc, e.strerror), file=sys.stderr)
+        return 2
+    srcdir = os.path.abspath(os.environ.get('HES_TOP_SRCDIR', '.'))
+    builddir = os.path.abspath(os.environ.get('HES_TOP_BUILDDIR', '.'))
+    work = tempfile.mkdtemp(prefix='hes-doctest.')
+    env = dict(os.environ)
+    env['PATH'] = os.path.join(builddir, 'src') + os.pathsep + env.get('PATH', '')
+    env['LC_ALL'] = 'C'
+    env.pop('HES_UNDER_VALGRIND', None)
+    failed = ran = skipped = 0
+    try:
+        setup(work, srcdir, builddir)
+        for line, info, body in bl:
+            lang, attrs = parse_info(info)
+            if 'file' in attrs:
+                name = attrs['file']
+                if '/' in name or name.startswith('.'):
+                    print('%s:%d: file=%s must be a plain name' % (doc, line, name))
+                    failed += 1
+                    continue
+                with open(os.path.join(work, name), 'w', encoding='utf-8') as fh:
+                    fh.write('\n'.join(body) + '\n')
+                continue
+            if lang != 'console':
+                continue
+            try:
+                cmds = commands(body)
+            except ValueError as e:
+                print('%s:%d: %s' % (doc, line, e))
+                failed += 1
+                continue
+            if not cmds:
+                print('%s:%d: a console block without a command' % (doc, line))
+                failed += 1
+                continue
+            if 'norun' in attrs:
+                if not attrs['norun']:
+                    print('%s:%d: norun needs a reason' % (doc, line))
+                    failed += 1
+                for c, _ in cmds:
+                    skipped += 1
+                    print('SKIP %s:%d: %s (%s)' % (doc, line, c.split('\n')[0],
+                                                   attrs['norun']))
+                continue
+            want_last = int(attrs.get('status', '0'))
+            for k, (c, shown) in enumerate(cmds):
+                want = want_last if k == len(cmds) - 1 else 0
+                if listing:
+                    print('%s:%d: %s' % (doc, line, c))
+                    continue
+                ran += 1
+                try:
+                    p = subprocess.run(['bash', '-o', 'pipefail', '-c', c], cwd=work, env=env,
+                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                       timeout=TIMEOUT)
+                except subprocess.TimeoutExpired:
+                    print('FAIL %s:%d: %s\n  ran over %d s' % (doc, line, c, TIMEOUT))
+                    failed += 1
+                    continue
+                out = p.stdout.decode('utf-8', 'replace').split('\n')
+                if out and out[-1] == '':
+                    out.pop()
+                ok = p.returncode == want
+                why = '' if ok else 'exit status %d, expected %d' % (p.returncode, want)
+                if ok and shown and not match(shown, out):
+                    ok = False
+                    why = 'output differs'
+                if ok:
+                    print('ok   %s:%d: %s' % (doc, line, c.split('\n')[0]))
+                    continue
+                failed += 1
+                print('FAIL %s:%d: %s\n  %s' % (doc, line, c, why))
+                if shown:
+                    print('  --- shown\n' + '\n'.join('  ' + s for s in shown))
+                print('  --- actual\n' + '\n'.join('  ' + s for s in out[:60]))
+                err = p.stderr.decode('utf-8', 'replace').strip()
+                if err:
+                    print('  --- stderr\n' + '\n'.join('  ' + s for s in err.split('\n')[:20]))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    if not listing:
+        print('%s: %d commands run, %d failed, %d not run' % (doc, ran, failed, skipped))
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))

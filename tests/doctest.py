@@ -17,7 +17,8 @@ The document's fenced blocks are read in order:
   commands after it compile or read exactly the text the reader sees.
 * A ``console`` block whose info string says ``norun="REASON"`` is not run:
   installing hes, a cluster job, the benchmarks.  The reason is printed.
-* Any other block is text.
+* Any other block is text; a line in it beginning with ``$ `` is an error
+  (a command that would never run).
 
 Shown output matches the actual output line by line, with runs of blanks
 equal to one blank and trailing blanks ignored, except that:
@@ -89,7 +90,7 @@ def blocks(text, path):
             body.append(ln[len(indent):] if ln.startswith(indent) else ln.lstrip())
             i += 1
         if i >= len(lines):
-            raise SystemExit('%s:%d: a fenced block is not closed' % (path, start))
+            raise ValueError('%s:%d: a fenced block is not closed' % (path, start))
         out.append((start, info, body))
         i += 1
     return out
@@ -239,6 +240,9 @@ def main(argv):
     except OSError as e:
         print('doctest: %s: %s' % (doc, e.strerror), file=sys.stderr)
         return 2
+    except ValueError as e:
+        print('doctest: %s' % e, file=sys.stderr)
+        return 2
     srcdir = os.path.abspath(os.environ.get('HES_TOP_SRCDIR', '.'))
     builddir = os.path.abspath(os.environ.get('HES_TOP_BUILDDIR', '.'))
     work = tempfile.mkdtemp(prefix='hes-doctest.')
@@ -261,6 +265,10 @@ def main(argv):
                     fh.write('\n'.join(body) + '\n')
                 continue
             if lang != 'console':
+                if any(ln.startswith('$ ') for ln in body):
+                    print('%s:%d: a command outside a console block (info string %r): '
+                          'it would never run' % (doc, line, info))
+                    failed += 1
                 continue
             try:
                 cmds = commands(body)

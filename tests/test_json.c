@@ -432,6 +432,20 @@ START_TEST(test_sweep_row_json_is_one_line_of_json)
     ck_assert_str_eq(json_string_value(get(doc, "status")), hes_strerror(HES_ENOORBIT));
     ck_assert_str_eq(json_string_value(get(doc, "message")), "no 'orbit' here");
     json_decref(doc);
+    /* other control characters are blanks too, and JSON has no NaN or
+       infinity: such a number is null */
+    snprintf(row.message, sizeof row.message, "a\ttab\r");
+    doc = parse(hes_sweep_row_json(sys, 1, swept, point, &row));
+    ck_assert_str_eq(json_string_value(get(doc, "message")), "a tab ");
+    json_decref(doc);
+    row.status = HES_OK;
+    row.psi = NAN;
+    row.im[0] = INFINITY;
+    doc = parse(hes_sweep_row_json(sys, 1, swept, point, &row));
+    ck_assert(json_is_null(get(doc, "psi")));
+    ck_assert(json_is_null(json_array_get(json_array_get(get(doc, "multipliers"), 0), 1)));
+    ck_assert_json_bits(json_array_get(json_array_get(get(doc, "multipliers"), 0), 0), 0.25);
+    json_decref(doc);
     swept[0] = m->n_params;
     ck_assert_ptr_null(hes_sweep_row_json(sys, 1, swept, point, &row));
     ck_assert_ptr_null(hes_sweep_row_json(NULL, 1, swept, point, &row));

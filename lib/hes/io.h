@@ -91,8 +91,9 @@ char *hes_trajopt_json(const hes_system *sys, const hes_trajopt_result *res);
  * lib/io/json_sweep.c), without a newline: {"index", "params": {NAME: value}
  * for the n_swept parameters swept (indices into the system's) at `point`,
  * "status": "ok" or hes_strerror, then "psi", "stable", "verdict", "period",
- * "multipliers": [[re, im], ...] or, for a failed row, "message" (its quotes
- * and backslashes as ', its line breaks as blanks)}; numbers as %.17g. */
+ * "multipliers": [[re, im], ...], "branch_jump" or, for a failed row,
+ * "message" (its quotes and backslashes as ', its line breaks and other
+ * control characters as blanks)}; numbers as %.17g, null where not finite. */
 char *hes_sweep_row_json(const hes_system *sys, int n_swept, const int *swept,
                          const double *point, const hes_sweep_row *row);
 

@@ -1,18 +1,29 @@
 /*
  * json_sweep.c - hes_sweep_row_json: one row of a parameter sweep as one
  * line of JSON (`hes sweep --json`), written as the rows come, so by hand
- * rather than through a Jansson document: numbers with %.17g, a failed
- * row's message with its quotes and backslashes turned into ' and its line
- * breaks into blanks.
+ * rather than through a Jansson document: numbers with %.17g (null for a
+ * value that is not finite: JSON has no NaN or infinity), a failed row's
+ * message with its quotes and backslashes turned into ' and its line breaks
+ * and other control characters into blanks.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "hes.h"
+
+/* v with 17 significant digits, or null where it is not finite. */
+static void put_number(FILE *f, double v)
+{
+    if (isfinite(v))
+        fprintf(f, "%.17g", v);
+    else
+        fputs("null", f);
+}
 
 char *hes_sweep_row_json(const hes_system *sys, int n_swept, const int *swept,
                          const double *point, const hes_sweep_row *row)
@@ -29,22 +40,31 @@ char *hes_sweep_row_json(const hes_system *sys, int n_swept, const int *swept,
     if (!(f = open_memstream(&text, &size)))
         return NULL;
     fprintf(f, "{\"index\": %d, \"params\": {", row->index);
-    for (int j = 0; j < n_swept; j++)
-        fprintf(f, "%s\"%s\": %.17g", j ? ", " : "", hes_system_param_info(sys, swept[j])->name,
-                point[j]);
+    for (int j = 0; j < n_swept; j++) {
+        fprintf(f, "%s\"%s\": ", j ? ", " : "", hes_system_param_info(sys, swept[j])->name);
+        put_number(f, point[j]);
+    }
     fprintf(f, "}, \"status\": \"%s\"", row->status == HES_OK ? "ok" : hes_strerror(row->status));
     if (row->status == HES_OK) {
-        fprintf(f, ", \"psi\": %.17g, \"stable\": %s, \"verdict\": \"%s\", \"period\": %.17g, "
-                "\"multipliers\": [", row->psi, row->stable ? "true" : "false",
-                hes_verdict_name(row->verdict), row->period);
-        for (int k = 0; k < row->n_mult && k < HES_SWEEP_MAX_MULT; k++)
-            fprintf(f, "%s[%.17g, %.17g]", k ? ", " : "", row->re[k], row->im[k]);
+        fputs(", \"psi\": ", f);
+        put_number(f, row->psi);
+        fprintf(f, ", \"stable\": %s, \"verdict\": \"%s\", \"period\": ",
+                row->stable ? "true" : "false", hes_verdict_name(row->verdict));
+        put_number(f, row->period);
+        fputs(", \"multipliers\": [", f);
+        for (int k = 0; k < row->n_mult && k < HES_SWEEP_MAX_MULT; k++) {
+            fputs(k ? ", [" : "[", f);
+            put_number(f, row->re[k]);
+            fputs(", ", f);
+            put_number(f, row->im[k]);
+            fputc(']', f);
+        }
         fprintf(f, "], \"branch_jump\": %s", row->branch_jump ? "true" : "false");
     } else {
         fputs(", \"message\": \"", f);
         for (size_t i = 0; i < sizeof row->message && row->message[i]; i++) {
-            char c = row->message[i];
-            fputc(c == '"' || c == '\\' ? '\'' : c == '\n' ? ' ' : c, f);
+            unsigned char c = (unsigned char)row->message[i];
+            fputc(c == '"' || c == '\\' ? '\'' : c < 0x20 ? ' ' : c, f);
         }
         fputs("\"", f);
     }

@@ -32,9 +32,11 @@ equal to one blank and trailing blanks ignored, except that:
 
 The working directory is a new temporary directory per document, with
 ``share``, ``problems``, ``lib`` and ``tests`` linked to the source tree and
-``src`` to the build tree, so a document speaks of ``src/hes`` and of
-``share/examples/...`` as a reader in the source tree after ``./quickstart``
-would; ``hes`` is also on the PATH (the build's).  HES_TOP_SRCDIR and
+``src`` to the build tree (and ``lib/.libs`` to the build tree's libraries
+when the build tree is another directory), so a document speaks of
+``src/hes``, ``lib/.libs`` and ``share/examples/...`` as a reader in the
+source tree after ``./quickstart`` would; ``hes`` is also on the PATH (the
+build's), and OpenMPI's mpirun may start as root (a test run as root).  HES_TOP_SRCDIR and
 HES_TOP_BUILDDIR (from the environment, default ``.``) say where the trees
 are.  Exit status 0 when every command ran as shown, 1 otherwise, 2 on a
 document that cannot be read.
@@ -217,9 +219,20 @@ def match(shown, actual):
 
 
 def setup(work, srcdir, builddir):
-    for name in ('share', 'problems', 'lib', 'tests'):
+    for name in ('share', 'problems', 'tests'):
         os.symlink(os.path.join(srcdir, name), os.path.join(work, name))
     os.symlink(os.path.join(builddir, 'src'), os.path.join(work, 'src'))
+    built = os.path.join(builddir, 'lib', '.libs')
+    if os.path.realpath(srcdir) == os.path.realpath(builddir) or not os.path.isdir(built):
+        os.symlink(os.path.join(srcdir, 'lib'), os.path.join(work, 'lib'))
+        return
+    # a build tree apart from the sources: lib holds the headers of the one
+    # and the libraries (lib/.libs) of the other, as lib does in the source tree
+    os.mkdir(os.path.join(work, 'lib'))
+    for name in os.listdir(os.path.join(srcdir, 'lib')):
+        if name != '.libs':
+            os.symlink(os.path.join(srcdir, 'lib', name), os.path.join(work, 'lib', name))
+    os.symlink(built, os.path.join(work, 'lib', '.libs'))
 
 
 def main(argv):
@@ -245,6 +258,9 @@ def main(argv):
     env = dict(os.environ)
     env['PATH'] = os.path.join(builddir, 'src') + os.pathsep + env.get('PATH', '')
     env['LC_ALL'] = 'C'
+    # mpirun (OpenMPI) refuses to start as root unless told; a test may run as root
+    env.setdefault('OMPI_ALLOW_RUN_AS_ROOT', '1')
+    env.setdefault('OMPI_ALLOW_RUN_AS_ROOT_CONFIRM', '1')
     env.pop('HES_UNDER_VALGRIND', None)
     failed = ran = skipped = 0
     try:

@@ -17,6 +17,10 @@ The document's fenced blocks are read in order:
   commands after it compile or read exactly the text the reader sees.
 * A ``console`` block whose info string says ``norun="REASON"`` is not run:
   installing hes, a cluster job, the benchmarks.  The reason is printed.
+* A ``console`` block whose info string says ``requires=FEATURE[,FEATURE]``
+  runs only where the build has each feature (``hes --version``: mujoco,
+  siconos, gsl, ipopt, mpi; and jsonschema, Debian's python3-jsonschema);
+  elsewhere it is counted as not run, with the missing feature printed.
 * Any other block is text; a line in it beginning with ``$ `` is an error
   (a command that would never run).
 
@@ -33,9 +37,11 @@ equal to one blank and trailing blanks ignored, except that:
 
 The working directory is a new temporary directory per document, with
 ``share``, ``problems``, ``lib`` and ``tests`` linked to the source tree and
-``src`` to the build tree, so a document speaks of ``src/hes`` and of
-``share/examples/...`` as a reader in the source tree after ``./quickstart``
-would; ``hes`` is also on the PATH (the build's).  HES_TOP_SRCDIR and
+``src`` to the build tree (and ``lib/.libs`` to the build tree's libraries
+when the build tree is another directory), so a document speaks of
+``src/hes``, ``lib/.libs`` and ``share/examples/...`` as a reader in the
+source tree after ``./quickstart`` would; ``hes`` is also on the PATH (the
+build's), and OpenMPI's mpirun may start as root (a test run as root).  HES_TOP_SRCDIR and
 HES_TOP_BUILDDIR (from the environment, default ``.``) say where the trees
 are.  Exit status 0 when every command ran as shown, 1 otherwise, 2 on a
 document that cannot be read.
@@ -217,10 +223,44 @@ def match(shown, actual):
     return go(0, 0)
 
 
+def features(env):
+    """The features of the build's hes (hes --version) and of the system."""
+    have = set()
+    try:
+        out = subprocess.run(['hes', '--version'], env=env, stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL, timeout=60).stdout.decode()
+    except (OSError, subprocess.TimeoutExpired):
+        out = ''
+    for ln in out.split('\n'):
+        if ln.startswith('features:'):
+            have.update(ln.split(':', 1)[1].split())
+        if 'MPI' in ln:
+            have.add('mpi')
+    try:
+        if subprocess.run(['/usr/bin/python3', '-c', 'import jsonschema'],
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                          timeout=60).returncode == 0:
+            have.add('jsonschema')
+    except (OSError, subprocess.TimeoutExpired):
+        pass
+    return have
+
+
 def setup(work, srcdir, builddir):
-    for name in ('share', 'problems', 'lib', 'tests'):
+    for name in ('share', 'problems', 'tests'):
         os.symlink(os.path.join(srcdir, name), os.path.join(work, name))
     os.symlink(os.path.join(builddir, 'src'), os.path.join(work, 'src'))
+    built = os.path.join(builddir, 'lib', '.libs')
+    if os.path.realpath(srcdir) == os.path.realpath(builddir) or not os.path.isdir(built):
+        os.symlink(os.path.join(srcdir, 'lib'), os.path.join(work, 'lib'))
+        return
+    # a build tree apart from the sources: lib holds the headers of the one
+    # and the libraries (lib/.libs) of the other, as lib does in the source tree
+    os.mkdir(os.path.join(work, 'lib'))
+    for name in os.listdir(os.path.join(srcdir, 'lib')):
+        if name != '.libs':
+            os.symlink(os.path.join(srcdir, 'lib', name), os.path.join(work, 'lib', name))
+    os.symlink(built, os.path.join(work, 'lib', '.libs'))
 
 
 def main(argv):
@@ -249,8 +289,12 @@ def main(argv):
     env = dict(os.environ)
     env['PATH'] = os.path.join(builddir, 'src') + os.pathsep + env.get('PATH', '')
     env['LC_ALL'] = 'C'
+    # mpirun (OpenMPI) refuses to start as root unless told; a test may run as root
+    env.setdefault('OMPI_ALLOW_RUN_AS_ROOT', '1')
+    env.setdefault('OMPI_ALLOW_RUN_AS_ROOT_CONFIRM', '1')
     env.pop('HES_UNDER_VALGRIND', None)
     failed = ran = skipped = 0
+    have = None
     try:
         setup(work, srcdir, builddir)
         for line, info, body in bl:
@@ -289,6 +333,16 @@ def main(argv):
                     print('SKIP %s:%d: %s (%s)' % (doc, line, c.split('\n')[0],
                                                    attrs['norun']))
                 continue
+            if attrs.get('requires'):
+                if have is None:
+                    have = features(env)
+                missing = [f for f in attrs['requires'].split(',') if f not in have]
+                if missing:
+                    for c, _ in cmds:
+                        skipped += 1
+                        print('SKIP %s:%d: %s (this build has no %s)'
+                              % (doc, line, c.split('\n')[0], ', '.join(missing)))
+                    continue
             want_last = int(attrs.get('status', '0'))
             for k, (c, shown) in enumerate(cmds):
                 want = want_last if k == len(cmds) - 1 else 0

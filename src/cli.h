@@ -20,7 +20,7 @@
 #define CLI_EXIT_FAILURE 1
 #define CLI_EXIT_USAGE   2
 
-/* The largest counts the program accepts (each command's --help and hes.1
+/* The largest counts the program accepts (each command's --help and man page
  * give them): a count above is refused with exit 2, naming the option and
  * the limit, instead of running for days or exhausting memory. */
 #define CLI_MAX_POINTS      10000000 /* sweep points: --grid (their product), --random */

@@ -1226,23 +1226,6 @@ else
     fail "sweep --optimize reaches the shape optimum: $(sed -n 2p "$tmp/sw_opt.out" | cut -c1-80)"
 fi
 
-# The man page documents every option that every command's --help shows.
-man1=${top_srcdir:-.}/share/hes.1
-before=$failures
-for cmd in list info analyze simulate shape trajopt sweep plot impact invdyn; do
-    "$HES" $cmd --help > "$tmp/help.$cmd" 2>&1
-    for opt in $(grep -o -- '--[a-z][a-z-]*' "$tmp/help.$cmd" | sort -u); do
-        checks=$((checks + 1))
-        esc=$(printf '%s' "$opt" | sed 's/-/\\\\-/g')
-        if grep -q -- "$esc" "$man1"; then
-            :
-        else
-            fail "hes $cmd --help shows $opt, which share/hes.1 does not document"
-        fi
-    done
-done
-[ "$failures" -eq "$before" ] && pass "the man page documents the options of every command's --help"
-
 # ------------------------------------------------------------------ plot
 run e_plot_ext plot multipliers slip-hopper -o "$tmp/m.jpg"
 expect_status e_plot_ext 2 "plot -o with neither .png nor .svg"

@@ -1,14 +1,16 @@
-/*
+/**
+ * \file
  * hes.h - public interface of libhes: stability of periodic hybrid orbits and
  * hybrid event shaping.
  *
  * The declarations follow the pipeline and the library's layers (lib/README.md):
  * base, model, hybrid, shaping, batch, io.  The pipeline:
- *   model (plain data + callbacks)  ->  hes_system (model + parameter values
- *   + settings + workspaces)  ->  simulate across events (hes_traj)  ->
- *   periodic orbit by Newton shooting (hes_orbit)  ->  variational matrices
- *   A_i and saltation matrices Xi_i  ->  monodromy Phi = Xi_N A_N ... Xi_1 A_1
- *   ->  multipliers, psi = max |lambda| over the nontrivial multipliers.
+ *
+ *     model (plain data + callbacks)  ->  hes_system (model + parameter values
+ *     + settings + workspaces)  ->  simulate across events (hes_traj)  ->
+ *     periodic orbit by Newton shooting (hes_orbit)  ->  variational matrices
+ *     A_i and saltation matrices Xi_i  ->  monodromy Phi = Xi_N A_N ... Xi_1 A_1
+ *     ->  multipliers, psi = max |lambda| over the nontrivial multipliers.
  *
  * Conventions: matrices are double arrays in column-major order (LAPACK's)
  * with explicit dimensions; a saltation matrix of a transition I -> J is

@@ -1,4 +1,5 @@
-/*
+/**
+ * \file
  * hes/io.h - JSON documents and gait files (part of <hes.h>, which includes
  * every area's header).
  */
@@ -15,7 +16,7 @@ extern "C" {
 
 /* -------------------------------------------------------------------- JSON */
 
-/* JSON documents of lib/README.md, section 5 (Jansson), as malloc'd strings the
+/** JSON documents of lib/README.md, section 5 (Jansson), as malloc'd strings the
  * caller frees; NULL on allocation failure.  hes_analysis_json gives
  * "problem", "params", "orbit", "monodromy", "multipliers", "psi", "stable",
  * for autonomous orbits "return_map" (the projected matrix the multipliers
@@ -24,23 +25,23 @@ extern "C" {
  * "other_order", "coupling", "outcome_gap", "piece_gap", "continuous",
  * "differentiable", "psi_taken", "psi_other"}]. */
 char *hes_analysis_json(const hes_system *sys, const hes_analysis *res);
-/* "problem", "params", "orbit" (section state), "trials", "converged", "tol",
+/** "problem", "params", "orbit" (section state), "trials", "converged", "tol",
  * "radius", "region" ("ball" or "box"), "seed". */
 char *hes_trials_json(const hes_system *sys, const hes_orbit *orbit,
                       const hes_trials *trials);
-/* hes_analysis_json plus "psi_gradient": {NAME: dpsi/dNAME} for every shape
+/** hes_analysis_json plus "psi_gradient": {NAME: dpsi/dNAME} for every shape
  * parameter, "psi_gradient_method": "analytic"|"finite-differences" and
  * "psi_gradient_nonsmooth": bool. */
 char *hes_analysis_gradient_json(const hes_system *sys, const hes_analysis *res,
                                  const hes_shape *sh, const hes_shape_eval_result *ev);
-/* "problem", "params", "psi_initial", "psi", "stable", "shape" {NAME: value},
+/** "problem", "params", "psi_initial", "psi", "stable", "shape" {NAME: value},
  * "bounds" {NAME: [lo, hi]}, "evaluations", "gradient"
  * ("analytic"|"finite-differences"|"none"), "fallbacks", "algorithm",
  * "measure", "multipliers", "orbit"; and "verify" (trials, converged,
  * radius, steps, tol) when trials != NULL. */
 char *hes_shape_json(const hes_system *sys, const hes_shape_result *res,
                      hes_measure measure, const hes_trials *trials);
-/* What a model is made of (lib/io/json_model.c; `hes info --json`):
+/** What a model is made of (lib/io/json_model.c; `hes info --json`):
  * "name", "description", "modes" [{"name", "dim", "states"}], "transitions"
  * [{"name", "from", "to", "direction", "clock_reset"}], "params" [{"name",
  * "default", "unit", "description", "shape", "solved", "positive", "min",
@@ -48,14 +49,14 @@ char *hes_shape_json(const hes_system *sys, const hes_shape_result *res,
  * "period_param", "free_states", "free_params", "residual"}; NULL also for
  * a NULL model. */
 char *hes_model_json(const hes_model *model);
-/* What an ESS model is made of (lib/io/json_ess.c; `hes info --json` of an
+/** What an ESS model is made of (lib/io/json_ess.c; `hes info --json` of an
  * ESS problem): {"name", "description", "integrator": "ess", "states":
  * [...], "events": [...], "params": [as hes_model_json's, "shape" and
  * "solved" false, "search" null], "orbit_guess": {"x0", "period",
  * "section" (index)} or null}.  Unnamed states and events are "x[i]" and
  * "h[i]". */
 char *hes_ess_model_json(const hes_ess_model *model);
-/* An ESS run (`hes simulate --integrator ess --json`): {"problem",
+/** An ESS run (`hes simulate --integrator ess --json`): {"problem",
  * "integrator": "ess", "eps", "params": {NAME: value}, "states": [...],
  * "t0", "x0", "t_end", "samples": [{"t", "x": [...]}] (the output times
  * of opts, or else the recorded step boundaries), "x_end", "signs_end",
@@ -63,7 +64,7 @@ char *hes_ess_model_json(const hes_ess_model *model);
  * "rearms", "refused"}, "jacobian": rows of d x(t_end)/d x0, or null}. */
 char *hes_ess_result_json(const hes_ess *ess, const hes_ess_options *opts, double t0,
                           const double *x0, const hes_ess_result *res);
-/* An ESS periodic orbit (`hes analyze PROBLEM --json` of an ESS problem):
+/** An ESS periodic orbit (`hes analyze PROBLEM --json` of an ESS problem):
  * {"problem", "integrator": "ess", "eps", "params", "states", "section" (the
  * fixed component's name), "orbit": {"x0", "period", "flow", "iterations",
  * "residual", "counts": {"projections", "refused", "sign_changes"}},
@@ -72,13 +73,13 @@ char *hes_ess_result_json(const hes_ess *ess, const hes_ess_options *opts, doubl
  * (null without check_eps)}; NULL on a bad argument or out of memory. */
 char *hes_ess_orbit_json(const hes_ess *ess, const hes_ess_orbit_options *opts,
                          const hes_ess_orbit *orbit);
-/* A state sweep (`hes simulate --sweep --json`): "problem", "params",
+/** A state sweep (`hes simulate --sweep --json`): "problem", "params",
  * "sweep" {"name" (of the state; "x[i]" without names), "values", "mode",
  * "x0", "time"}, "results" [{"value", "events" [transition names],
  * "event_times", "mode", "t", "x" (the final state), "failure": null or
  * "status: message"}]. */
 char *hes_state_sweep_json(const hes_system *sys, const hes_state_sweep *sweep);
-/* A trajopt result (`hes trajopt --json`): "problem", "params" (the gait's),
+/** A trajopt result (`hes trajopt --json`): "problem", "params" (the gait's),
  * "objective", "weight" (weighted only), "nodes", "variables",
  * "constraints", "path_constraints", "design" {NAME: value}, "phases"
  * [{"mode", "duration", "ends_with", "virtual", "offset" (virtual only)}],
@@ -87,7 +88,7 @@ char *hes_state_sweep_json(const hes_system *sys, const hes_state_sweep *sweep);
  * "constraint_violation", "evaluations", "seconds" (null where there is no
  * value). */
 char *hes_trajopt_json(const hes_system *sys, const hes_trajopt_result *res);
-/* One row of a parameter sweep as one line of JSON (`hes sweep --json`;
+/** One row of a parameter sweep as one line of JSON (`hes sweep --json`;
  * lib/io/json_sweep.c), without a newline: {"index", "params": {NAME: value}
  * for the n_swept parameters swept (indices into the system's) at `point`,
  * "status": "ok" or hes_strerror, then "psi", "stable", "verdict", "period",
@@ -99,19 +100,20 @@ char *hes_sweep_row_json(const hes_system *sys, int n_swept, const int *swept,
 
 /* ------------------------------------------------------------- gait files */
 
-/* Gait files: JSON, format "hes-gait" version 1 (lib/io/gait_json.c).
+/** Gait files: JSON, format "hes-gait" version 1 (lib/io/gait_json.c).
  * hes_gait_write: HES_OK, HES_EINVAL (NULL argument) or HES_EIO (the stream
  * failed).  hes_gait_read: HES_OK, HES_EINVAL (unreadable or malformed file,
  * or not a gait of base) or HES_ENOMEM, with err saying why; on failure *g is
  * left empty.  hes_gait_problem: the problem name a gait file is for (to find
- * its base model), with the same statuses as hes_gait_read. */
+ * its base model), with the same statuses as hes_gait_read. @{ */
 hes_status hes_gait_write(const hes_gait *g, const hes_model *base, FILE *out);
 hes_status hes_gait_read(const char *path, const hes_model *base, hes_gait *g, hes_error *err);
 hes_status hes_gait_problem(const char *path, char *name, size_t name_len, hes_error *err);
+/** @} */
 
 /* -------------------------------------------- documents of other areas */
 
-/* hes_analysis_json plus "impact_set" (lib/io/json_impact.c): "transition",
+/** hes_analysis_json plus "impact_set" (lib/io/json_impact.c): "transition",
  * "contacts", "step", "steps", "samples", "finished", "mean_lcps",
  * "consistent", "orbits", "failed", "stable", "unstable", "marginal",
  * "psi_nominal", "psi_worst", "psi_best", "worst_sample", "best_sample",
@@ -122,14 +124,14 @@ hes_status hes_gait_problem(const char *path, char *name, size_t name_len, hes_e
 char *hes_analysis_impact_json(const hes_system *sys, const hes_analysis *res,
                                const hes_impact_orbit *r);
 
-/* Its document (`hes simulate --jacobian --json` of a hybrid model):
+/** Its document (`hes simulate --jacobian --json` of a hybrid model):
  * "problem", "params", "mode", "x0", "time", "events" (each "transition",
  * "t"), "mode_end", "x_end", "jacobian" (rows), "simultaneous" (as in
  * hes analyze's). */
 char *hes_flow_json(const hes_system *sys, int mode, const double *x0, double time,
                     const hes_flow *f);
 
-/* A robot model from its JSON description (lib/io/json_robot.c; the
+/** A robot model from its JSON description (lib/io/json_robot.c; the
  * format is in hes(1) and share/robots/knee_biped.json): the robot file
  * (relative to the description's folder), its contacts, and the modes,
  * transitions and orbit, every constraint, coordinate and state by name.
@@ -137,7 +139,7 @@ char *hes_flow_json(const hes_system *sys, int mode, const double *x0, double ti
  * unknown keys included; HES_ESOLVER without MuJoCo. */
 hes_status hes_robot_model_read(const char *path, hes_model **out, hes_error *err);
 
-/* The document of `hes impact --json` (lib/io/json_impact.c): problem,
+/** The document of `hes impact --json` (lib/io/json_impact.c): problem,
  * contacts (name, mu, pre-impact u), options, summary (samples, finished,
  * mean_lcps, max_residual, max_energy_gain, seconds, seconds_per_sample,
  * seconds_per_lcp, sequence), mode counts, the extreme outcomes, the

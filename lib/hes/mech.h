@@ -1,4 +1,5 @@
-/*
+/**
+ * \file
  * hes/mech.h - mechanical (Lagrangian) systems (part of <hes.h>, which
  * includes every area's header).
  */
@@ -13,16 +14,24 @@ extern "C" {
 
 /* ------------------------------------------------------ mechanical systems */
 
-/*
+/**
+ * \file
+ *
  * Mechanical systems with unilateral constraints (decoupled-limbs paper,
- * Sec. 2).  Configuration q in R^d, mass matrix M(q), applied forces f, and
+ * Sec.\ 2).  Configuration q in R^d, mass matrix M(q), applied forces f, and
  * constraints a_j(q) >= 0.  While the constraints J are active,
+ *
  *     M(q) q'' = f(q, q', u) - C(q, q') q' + Da_J(q)^T lambda_J          (eq. 1)
+ *
  * where the Coriolis/centrifugal term is derived by the library from M:
+ *
  *     [C q']_i = sum_k (dM_ik/dq_l) q'_l q'_k - 1/2 q'^T (dM/dq_i) q'.
+ *
  * An impact that makes the constraints J hold enforces, with Gamma the
  * diagonal of the constraints' restitution coefficients (eq. 3-4),
+ *
  *     q'+ = q'- - M^-1 Da_J^T (Da_J M^-1 Da_J^T)^-1 (I + Gamma) Da_J q'-,
+ *
  * so that Da_J q'+ = -Gamma Da_J q'-.  Every solve uses Cholesky
  * factorisations (of at most HES_MECH_MAX rows), never an explicit inverse.
  *
@@ -33,42 +42,47 @@ extern "C" {
  * saltation matrices are derived, not written by hand.  Dimensions are at
  * most HES_MECH_MAX.
  */
-#define HES_MECH_MAX 16
+#define HES_MECH_MAX 16 /**< the largest d, k, number of inputs and of constraints */
 
-/* f(q, p, out, data): a function of the configuration. */
+/** f(q, p, out, data): a function of the configuration. */
 typedef int (*hes_mech_config_fn)(const double *q, const double *p, double *out, void *data);
 
+/** A constraint a_j(q) >= 0 of a mechanical system: a contact, a joint limit,
+ * a no-slip condition. */
 typedef struct {
-    const char *name;
-    hes_mech_config_fn a;    /* out[0] = a_j(q), admissible where >= 0 */
-    hes_mech_config_fn Da;   /* out[d] = Da_j(q); NULL: central differences */
-    double restitution;      /* gamma_j >= 0 (0: plastic) */
-    int unilateral;          /* 1: can only push (impulse >= 0); 0: bilateral (e.g. no slip) */
-    /* Friction (0 and NULL: frictionless, as before): the Coulomb
+    const char *name;        /**< the constraint's name (hes_name_check) */
+    hes_mech_config_fn a;    /**< out[0] = a_j(q), admissible where >= 0 */
+    hes_mech_config_fn Da;   /**< out[d] = Da_j(q); NULL: central differences */
+    double restitution;      /**< gamma_j >= 0 (0: plastic) */
+    int unilateral;          /**< 1: can only push (impulse >= 0); 0: bilateral (e.g.\ no slip) */
+    /** Friction (0 and NULL: frictionless): the Coulomb
      * coefficient and the tangent row, out[d] = J_t,j(q), so that J_t,j q'
      * is the contact's sliding velocity along its tangent (planar: one
      * tangent, both signs; a row rather than a function's gradient because
      * rolling bodies' sliding velocities are not one).  Required when
-     * mu > 0. */
+     * mu > 0. @{ */
     double mu;
     hes_mech_config_fn Jt;
+    /** @} */
 } hes_mech_constraint;
 
+/** A mechanical system: M(q), the applied forces f(q, q', u) and the
+ * constraints a_j(q) >= 0 of eq.\ 1 (the header's description). */
 typedef struct {
-    const char *name;
-    int d;                   /* configuration dimension */
-    hes_mech_config_fn mass; /* out[d*d] = M(q), symmetric positive definite */
-    hes_mech_config_fn mass_dq; /* out[d*d*d] = dM/dq_k (k-th d x d block); NULL: fourth-
-                                   order central differences (error ~1e-12 relative) */
-    /* out[d] = applied generalized forces (gravity, springs, dampers, B(q) u);
+    const char *name;        /**< the system's name */
+    int d;                   /**< configuration dimension */
+    hes_mech_config_fn mass; /**< out[d*d] = M(q), symmetric positive definite */
+    hes_mech_config_fn mass_dq; /**< out[d*d*d] = dM/dq_k (k-th d x d block); NULL: fourth-
+                                     order central differences (error ~1e-12 relative) */
+    /** out[d] = applied generalized forces (gravity, springs, dampers, B(q) u);
      * Coriolis/centrifugal terms are added by the library */
     int (*force)(const double *q, const double *qd, const double *u, const double *p,
                  double *out, void *data);
-    int m;                   /* number of inputs u */
-    int n_constraints;
-    const hes_mech_constraint *constraints;
-    void *data;              /* passed to every callback above */
-    /* Optional: the Jacobians of force at (q, q', u), column-major:
+    int m;                   /**< number of inputs u */
+    int n_constraints;       /**< the number of constraints */
+    const hes_mech_constraint *constraints; /**< n_constraints of them */
+    void *data;              /**< passed to every callback above */
+    /** Optional: the Jacobians of force at (q, q', u), column-major:
      * fq[d*d] = df/dq, fqd[d*d] = df/dq', fu[d*m] = df/du (m > 0).  Used by
      * hes_mech_field_dx; NULL: fourth-order central differences of force.
      * hes_model_check_derivatives checks them directly, in q, q' and u. */
@@ -76,30 +90,36 @@ typedef struct {
                     double *fq, double *fqd, double *fu, void *data);
 } hes_mech;
 
-/* A mode: the mechanical system with the constraints `active` held, in
+/** A mode: the mechanical system with the constraints `active` held, in
  * coordinates z of dimension k with q = chart(z) (NULL: z = q).  The mode's
  * state is [z, z'] (2k values); its vector field is the reduced one,
+ *
  *     (Phi^T M Phi) z'' = Phi^T (f - C q' - M Phi' z'),  Phi = Dchart(z),
+ *
  * in which the forces of the held constraints do no work. */
 typedef struct {
-    const hes_mech *mech;
-    int n_active;
-    const int *active;       /* constraints held (their forces are lambda_J) */
-    int k;
-    hes_mech_config_fn chart;    /* out[d] = q(z); NULL: identity (k == d) */
-    /* With a chart both derivatives are required: the vector field must be
+    const hes_mech *mech;    /**< the mechanical system */
+    int n_active;            /**< the number of constraints held */
+    const int *active;       /**< constraints held (their forces are lambda_J) */
+    int k;                   /**< the dimension of z (the mode's state has 2k values) */
+    hes_mech_config_fn chart;    /**< out[d] = q(z); NULL: identity (k == d) */
+    /** With a chart both derivatives are required: the vector field must be
      * smooth to the integrator's tolerance, which differences are not. */
-    hes_mech_config_fn chart_dz; /* out[d*k] = Dchart(z) */
-    /* out[d] = D^2 chart(z)[z', z'], the acceleration of q at z'' = 0 */
+    hes_mech_config_fn chart_dz; /**< out[d*k] = Dchart(z) */
+    /** out[d] = D^2 chart(z)[z', z'], the acceleration of q at z'' = 0 */
     int (*chart_acc)(const double *z, const double *zd, const double *p, double *out,
                      void *data);
-    /* out[m] = the inputs in this mode as a function of time and state; NULL: zero */
+    /** out[m] = the inputs in this mode as a function of time and state; NULL: zero */
     int (*input)(double t, const double *x, const double *p, double *u, void *data);
 } hes_mech_mode;
 
-typedef enum { HES_MECH_ACTIVATE = 0, HES_MECH_RELEASE = 1 } hes_mech_event;
+/** The kind of a mechanical transition (hes_mech_transition.kind). */
+typedef enum {
+    HES_MECH_ACTIVATE = 0,   /**< a constraint becomes active: an impact */
+    HES_MECH_RELEASE = 1     /**< a held constraint is released: its force reaches zero */
+} hes_mech_event;
 
-/* A transition between mechanical modes.  Activation: guard a_c(q) crossed
+/** A transition between mechanical modes.  Activation: guard a_c(q) crossed
  * downward (declare HES_DOWN), then the impact law above with J = `after`,
  * computed in the event's mechanical system `mech` (NULL: the source mode's)
  * reached through `lift`: z -> q (NULL: the source chart), e.g. a floating-
@@ -111,42 +131,44 @@ typedef enum { HES_MECH_ACTIVATE = 0, HES_MECH_RELEASE = 1 } hes_mech_event;
  * every constraint in `separate` has a separating velocity afterwards, and a
  * plastic impact does not increase the kinetic energy. */
 typedef struct {
-    const hes_mech_mode *from, *to;
-    hes_mech_event kind;
-    int constraint;          /* the constraint activated (index in the event's mech)
-                                or released (index in the source mode's mech) */
-    const hes_mech *mech;
-    hes_mech_config_fn lift;     /* out[d] = q(z) in the event's mech */
-    hes_mech_config_fn lift_dz;  /* out[d*k] = Dlift; NULL: central differences */
-    int n_after;
-    const int *after;        /* constraints enforced by the impact (event mech indices);
-                                must include every constraint the target mode holds
-                                (checked when there is no to_chart) */
-    int n_separate;
-    const int *separate;     /* constraints that must separate (event mech indices) */
-    hes_mech_config_fn to_chart;    /* out[k_to] = z(q); NULL: identity */
-    hes_mech_config_fn to_chart_dq; /* out[k_to*d] = Dto_chart; NULL: central differences */
-    /* Optional: another impact law in place of the one above,
-     * e.g. one outcome of a frictional impact's set (hes_impact_orbit
+    /** @{ */
+    const hes_mech_mode *from, *to; /**< the source and target modes */
+    /** @} */
+    hes_mech_event kind;     /**< activation (an impact) or release */
+    int constraint;          /**< the constraint activated (index in the event's mech)
+                                  or released (index in the source mode's mech) */
+    const hes_mech *mech;    /**< the event's mechanical system (NULL: the source mode's) */
+    hes_mech_config_fn lift;     /**< out[d] = q(z) in the event's mech */
+    hes_mech_config_fn lift_dz;  /**< out[d*k] = Dlift; NULL: central differences */
+    int n_after;             /**< the number of constraints the impact enforces */
+    const int *after;        /**< constraints enforced by the impact (event mech indices);
+                                  must include every constraint the target mode holds
+                                  (checked when there is no to_chart) */
+    int n_separate;          /**< the number of constraints that must separate */
+    const int *separate;     /**< constraints that must separate (event mech indices) */
+    hes_mech_config_fn to_chart;    /**< out[k_to] = z(q); NULL: identity */
+    hes_mech_config_fn to_chart_dq; /**< out[k_to*d] = Dto_chart; NULL: central differences */
+    /** Optional: another impact law in place of the one above,
+     * e.g.\ one outcome of a frictional impact's set (hes_impact_orbit
      * builds these): impact(q, q'-, p, q'+, ctx) in the event's mech.  The
      * checks still apply, with Da_J q'+ = -Gamma Da_J q'- to 1e-6 of the
      * velocities (the other law's termination tolerance). */
     int (*impact)(const double *q, const double *qd_minus, const double *p, double *qd_plus,
                   void *ctx);
-    void *impact_ctx;
+    void *impact_ctx;        /**< ctx of impact */
 } hes_mech_transition;
 
-/* The configuration q and velocity q' (d each) of transition tr's event
+/** The configuration q and velocity q' (d each) of transition tr's event
  * mechanical system at source state x (through its lift, or the source
  * chart). */
 hes_status hes_mech_event_state(const hes_mech_transition *tr, const double *x,
                                 const double *p, double *q, double *qd);
 
-/* Generic callbacks; data is the hes_mech_mode (field) or hes_mech_transition
+/** Generic callbacks; data is the hes_mech_mode (field) or hes_mech_transition
  * (guard, reset).  Failure codes are described by hes_mech_describe_error
- * (use it as the model's describe_error). */
+ * (use it as the model's describe_error). @{ */
 int hes_mech_field(double t, const double *x, const double *p, double *out, void *data);
-/* The Jacobian of hes_mech_field (out[2k * 2k], column-major), for
+/** The Jacobian of hes_mech_field (out[2k * 2k], column-major), for
  * hes_mode.field_dx: from the structure of the equations, with one
  * Cholesky factorisation (lib/model/mech_dx.c); exact in M, dM/dq and the
  * chart's first and second derivatives, fourth-order differences (~1e-12
@@ -154,6 +176,10 @@ int hes_mech_field(double t, const double *x, const double *p, double *out, void
 int hes_mech_field_dx(double t, const double *x, const double *p, double *out, void *data);
 int hes_mech_guard(double t, const double *x, const double *p, double *out, void *data);
 int hes_mech_reset(double t, const double *x, const double *p, double *out, void *data);
+/** @} */
+/** The meaning of a failure code of hes_mech_field, hes_mech_field_dx,
+ * hes_mech_guard and hes_mech_reset, for hes_model.describe_error (data is
+ * not used). */
 const char *hes_mech_describe_error(int code, void *data);
 
 #ifdef __cplusplus

@@ -1,4 +1,5 @@
-/*
+/**
+ * \file
  * hes/model.h - the model description: modes, transitions, parameters,
  * callbacks, validation (part of <hes.h>, which includes every area's
  * header).
@@ -16,14 +17,16 @@ extern "C" {
 
 /* ------------------------------------------------------------------- model */
 
-/* The version of hes_model a model was written against (plugins carry it):
+/** The version of hes_model a model was written against (plugins carry it):
  * 2 since hes_model has the trajopt field, 3 since hes_mech has force_dx,
  * 4 since hes_model has release. */
 #define HES_MODEL_ABI 4
 
-/*
+/**
  * Every model function has NLopt's calling habit:
- *   f(t, x, p, out, data)  ->  0 on success, nonzero to report failure
+ *
+ *     f(t, x, p, out, data)  ->  0 on success, nonzero to report failure
+ *
  * t is the model time (see hes_transition.clock_reset), x the state of the
  * mode the function belongs to, p the full parameter vector, data the model's
  * data pointer.  Output sizes are given where each callback is declared.
@@ -31,7 +34,7 @@ extern "C" {
 typedef int (*hes_fn)(double t, const double *x, const double *p,
                       double *out, void *data);
 
-/* How a model's phases are integrated: CVODES's variable-order Adams
+/** How a model's phases are integrated: CVODES's variable-order Adams
  * (non-stiff) or BDF (stiff) methods, or an explicit embedded Runge-Kutta
  * method of order 8 (Fehlberg 7(8), SUNDIALS's ARKODE tableau; hes's own
  * stepping, lib/ode/rk78.c) for small non-stiff systems, where it is several
@@ -43,79 +46,101 @@ typedef int (*hes_fn)(double t, const double *x, const double *p,
  * extension) for non-stiff systems at moderate tolerances.  All four
  * locate events to rounding level in time and give the variational
  * matrices under the same error control as the state. */
-typedef enum { HES_ADAMS = 0, HES_BDF = 1, HES_RK8 = 2, HES_DOPRI5 = 3 } hes_integrator;
-/* The integrator's name, "adams", "bdf", "rk8" or "dopri5" (NULL for a value out of range),
+typedef enum {
+    HES_ADAMS = 0,  /**< CVODES's variable-order Adams method (non-stiff) */
+    HES_BDF = 1,    /**< CVODES's variable-order BDF method (stiff) */
+    HES_RK8 = 2,    /**< the explicit Runge-Kutta-Fehlberg 7(8) pair (lib/ode/rk78.c) */
+    HES_DOPRI5 = 3  /**< the explicit Dormand-Prince 5(4) pair (lib/ode/step_dopri5.c) */
+} hes_integrator;
+/** The integrator's name, "adams", "bdf", "rk8" or "dopri5" (NULL for a value out of range),
  * and the integrator of a name (as NLopt's nlopt_algorithm_from_string):
  * HES_OK, or HES_EINVAL for NULL or an unknown name (*integrator is then
- * left as it was). */
+ * left as it was). @{ */
 const char *hes_integrator_name(hes_integrator integrator);
 hes_status hes_integrator_from_name(const char *name, hes_integrator *integrator);
+/** @} */
 
-/* Names.  Every name in a model (the model's, its modes', states',
+/** Names.  Every name in a model (the model's, its modes', states',
  * transitions', parameters', path constraints' and mechanical
  * constraints'; an ESS model's, its states', events' and parameters'; a
  * robot's contacts' and joint limits') is a label that tables, JSON, plots
  * and command lines use as it is: 1 to HES_NAME_MAX bytes of printable
  * ASCII (0x20 to 0x7e), no blank at either end, not starting with '-', and
- * none of , " \ =.  hes_model_validate, hes_ess_validate and the robot
+ * none of , " \\ =.  hes_model_validate, hes_ess_validate and the robot
  * readers refuse any other with hes_name_check's message. */
 #define HES_NAME_MAX 64
-/* HES_OK when name is such a name; else HES_EINVAL with the reason in err
- * (may be NULL), which starts with field (e.g. "modes[1].name") and shows
- * the name with its unprintable bytes as \xNN. */
+/** HES_OK when name is such a name; else HES_EINVAL with the reason in err
+ * (may be NULL), which starts with field (e.g.\ "modes[1].name") and shows
+ * the name with its unprintable bytes as \\xNN. */
 hes_status hes_name_check(const char *field, const char *name, hes_error *err);
 
+/** A mode I of a hybrid model: its state and its vector field F_I. */
 typedef struct {
-    const char *name;
-    int dim;                 /* state dimension n_I of this mode (1 to 10000) */
-    const char *const *state_names; /* dim names, may be NULL */
-    hes_fn field;            /* out[n_I] = F_I(t, x, p) */
-    hes_fn field_dx;         /* out[n_I * n_I] = dF_I/dx (column-major); NULL: central differences */
-    void *data;              /* passed to this mode's callbacks instead of the model's
-                                data when not NULL (generic callbacks such as the
-                                mechanical layer's use it) */
+    const char *name;        /**< the mode's name (hes_name_check) */
+    int dim;                 /**< state dimension n_I of this mode (1 to 10000) */
+    const char *const *state_names; /**< dim names, may be NULL */
+    hes_fn field;            /**< out[n_I] = F_I(t, x, p) */
+    hes_fn field_dx;         /**< out[n_I * n_I] = dF_I/dx (column-major); NULL: central
+                                  differences */
+    void *data;              /**< passed to this mode's callbacks instead of the model's
+                                  data when not NULL (generic callbacks such as the
+                                  mechanical layer's use it) */
 } hes_mode;
 
-/* Crossing directions of a guard g (the event is g = 0). */
-#define HES_DOWN (-1) /* g crosses zero while decreasing */
-#define HES_UP     1  /* g crosses zero while increasing */
-#define HES_ANY    0
-/* "down", "up" or "any" (any other value) for a crossing direction. */
+/** \name Crossing directions of a guard g (the event is g = 0)
+ * @{ */
+#define HES_DOWN (-1) /**< g crosses zero while decreasing */
+#define HES_UP     1  /**< g crosses zero while increasing */
+#define HES_ANY    0  /**< g crosses zero either way */
+/** @} */
+/** "down", "up" or "any" (any other value) for a crossing direction. */
 const char *hes_direction_name(int direction);
 
+/** A transition I -> J of a hybrid model: its guard g and its reset R. */
 typedef struct {
-    const char *name;
-    int from, to;            /* mode indices I -> J */
-    int direction;           /* HES_DOWN, HES_UP or HES_ANY */
-    hes_fn guard;            /* out[0] = g(t, x, p), x in mode I */
-    hes_fn reset;            /* out[n_J] = R(t, x, p); NULL: identity (requires n_I == n_J) */
-    hes_fn guard_dx;         /* out[n_I] = Dxg;  NULL: central differences */
-    hes_fn guard_dt;         /* out[0] = Dtg;    NULL: central differences */
-    hes_fn reset_dx;         /* out[n_J * n_I] = DxR; NULL: central differences */
-    hes_fn reset_dt;         /* out[n_J] = DtR;  NULL: central differences */
-    int clock_reset;         /* nonzero: model time restarts at 0 after this event
-                                (e.g. "time since the most recent apex") */
-    void *data;              /* passed to this transition's callbacks instead of the
-                                model's data when not NULL */
+    const char *name;        /**< the transition's name (hes_name_check) */
+    /** @{ */
+    int from, to;            /**< mode indices I -> J */
+    /** @} */
+    int direction;           /**< HES_DOWN, HES_UP or HES_ANY */
+    hes_fn guard;            /**< out[0] = g(t, x, p), x in mode I */
+    hes_fn reset;            /**< out[n_J] = R(t, x, p); NULL: identity (requires n_I == n_J) */
+    hes_fn guard_dx;         /**< out[n_I] = Dxg;  NULL: central differences */
+    hes_fn guard_dt;         /**< out[0] = Dtg;    NULL: central differences */
+    hes_fn reset_dx;         /**< out[n_J * n_I] = DxR; NULL: central differences */
+    hes_fn reset_dt;         /**< out[n_J] = DtR;  NULL: central differences */
+    int clock_reset;         /**< nonzero: model time restarts at 0 after this event
+                                  (e.g.\ "time since the most recent apex") */
+    void *data;              /**< passed to this transition's callbacks instead of the
+                                  model's data when not NULL */
 } hes_transition;
 
-/* Parameter flags. */
-#define HES_PARAM_SHAPE    1u /* appears only in derivatives of guards/resets at the nominal events */
-#define HES_PARAM_SOLVED   2u /* an unknown of the orbit solver; the value given is the initial guess */
-#define HES_PARAM_POSITIVE 4u /* must be > 0 */
+/** \name Parameter flags (hes_param.flags)
+ * @{ */
+#define HES_PARAM_SHAPE    1u /**< appears only in derivatives of guards/resets at the nominal
+                                   events */
+#define HES_PARAM_SOLVED   2u /**< an unknown of the orbit solver; the value given is the
+                                   initial guess */
+#define HES_PARAM_POSITIVE 4u /**< must be > 0 */
+/** @} */
 
+/** A parameter of a model: its default value, range and flags. */
 typedef struct {
-    const char *name;
-    double value;            /* default */
-    const char *unit;
-    const char *description;
-    unsigned flags;
-    double min, max;         /* valid closed range (use -HUGE_VAL/HUGE_VAL for none) */
-    double search_lo, search_hi; /* default bounds of shape optimisation (shape
-                                    parameters; both 0: none given) */
+    const char *name;        /**< the parameter's name (hes_name_check) */
+    double value;            /**< default */
+    const char *unit;        /**< its unit, e.g.\ "m" (may be NULL) */
+    const char *description; /**< one line (may be NULL) */
+    unsigned flags;          /**< HES_PARAM_SHAPE, HES_PARAM_SOLVED, HES_PARAM_POSITIVE, or'ed */
+    /** @{ */
+    double min, max;         /**< valid closed range (use -HUGE_VAL/HUGE_VAL for none) */
+    /** @} */
+    /** @{ */
+    double search_lo, search_hi; /**< default bounds of shape optimisation (shape
+                                      parameters; both 0: none given) */
+    /** @} */
 } hes_param;
 
-/*
+/**
  * How to find the model's periodic orbit.  A period starts just after an
  * event of transition `section` in mode `mode` and ends at the next event of
  * `section` (autonomous), or at time t0 + period (non-autonomous: the
@@ -128,54 +153,62 @@ typedef struct {
  * (x_return - x0) restricted to the components `residual`, as many as unknowns.
  */
 typedef struct {
-    int mode;
-    int section;
-    int n_sequence;
-    const int *sequence;
-    /* Optional, n_sequence flags: any_order[i] != 0 lets events i and i + 1
+    int mode;                  /**< the mode of x0, the target of `section` */
+    int section;               /**< the section transition */
+    int n_sequence;            /**< the number of events of one period */
+    const int *sequence;       /**< their transitions, in order, ending with `section` */
+    /** Optional, n_sequence flags: any_order[i] != 0 lets events i and i + 1
      * of the sequence happen in either order (simultaneous on the orbit, such
      * as two feet landing together): both guards are armed. */
     const int *any_order;
-    const char *period_param;  /* name of the period parameter; NULL: autonomous */
-    int n_free_states;
-    const int *free_states;
-    int n_free_params;
-    const char *const *free_params;
-    int n_residual;
-    const int *residual;
-    /* Initial guess: fills x0[dim of mode] and may refine the guesses of the
+    const char *period_param;  /**< name of the period parameter; NULL: autonomous */
+    int n_free_states;         /**< the number of state components solved for */
+    const int *free_states;    /**< their indices in x0 */
+    int n_free_params;         /**< the number of parameters solved for */
+    const char *const *free_params; /**< their names (flagged HES_PARAM_SOLVED) */
+    int n_residual;            /**< the number of residual components, as many as unknowns */
+    const int *residual;       /**< their indices in the state of `mode` */
+    /** Initial guess: fills x0[dim of mode] and may refine the guesses of the
      * solved parameters in p.  Returns 0 or nonzero on failure.  A model
      * without a periodic orbit (simulation only) leaves guess NULL. */
     int (*guess)(double *p, double *x0, void *data);
 } hes_orbit_spec;
 
-/*
+/** A path constraint of trajectory optimisation (hes_trajopt_spec.path). */
+typedef struct {
+    int mode;                      /**< constraints on the states of this mode */
+    int n;                         /**< number of values */
+    const char *const *names;      /**< n names (e.g.\ "swing_foot_height") */
+    hes_fn fn;                     /**< out[n] = c(t, x, p), >= 0 where satisfied; checked
+                                        at every node but the first of a physical phase
+                                        (the reset's image) ... */
+    int at_end;                    /**< ... and at its last node (the event) only if set
+                                        (leave it 0 where the event fixes the value) */
+} hes_path_constraint;
+
+/**
  * Optional description of the model's trajectory-optimisation problem
  * (`hes trajopt`, lib/shaping/collocation.c): which parameters are inputs and their
  * bounds, bounds on the state at the start of the orbit and on the phase
  * durations, path constraints, and the default virtual events.
  */
 typedef struct {
-    int mode;                      /* constraints on the states of this mode */
-    int n;                         /* number of values */
-    const char *const *names;      /* n names (e.g. "swing_foot_height") */
-    hes_fn fn;                     /* out[n] = c(t, x, p), >= 0 where satisfied; checked
-                                      at every node but the first of a physical phase
-                                      (the reset's image) ... */
-    int at_end;                    /* ... and at its last node (the event) only if set
-                                      (leave it 0 where the event fixes the value) */
-} hes_path_constraint;
-
-typedef struct {
-    int n_inputs;
-    const char *const *inputs;     /* parameter names */
-    const double *input_lo, *input_hi;
-    const double *x0_lo, *x0_hi;   /* dim of the orbit mode; NULL: unbounded */
-    double min_duration, max_duration; /* per (sub-)phase; 0, 0: [0, inf) */
-    int n_path;
-    const hes_path_constraint *path;
-    const int *virtual_events;     /* default counts per sequence event (--virtual-events default) */
-    /* Every event, physical or virtual, must be crossed in the physical
+    int n_inputs;                  /**< the number of inputs */
+    const char *const *inputs;     /**< parameter names */
+    /** @{ */
+    const double *input_lo, *input_hi; /**< n_inputs bounds each; NULL: unbounded */
+    /** @} */
+    /** @{ */
+    const double *x0_lo, *x0_hi;   /**< dim of the orbit mode; NULL: unbounded */
+    /** @} */
+    /** @{ */
+    double min_duration, max_duration; /**< per (sub-)phase; 0, 0: [0, inf) */
+    /** @} */
+    int n_path;                    /**< the number of path constraints */
+    const hes_path_constraint *path; /**< n_path of them */
+    const int *virtual_events;     /**< default counts per sequence event (--virtual-events
+                                        default) */
+    /** Every event, physical or virtual, must be crossed in the physical
      * transition's direction at a guard rate |Dtg + Dxg F| of at least this
      * (> 0; 0: 1e-3): no grazing impacts, and virtual events on the approach
      * to their physical event, where a perturbed step crosses them as surely
@@ -183,40 +216,43 @@ typedef struct {
     double min_crossing_rate;
 } hes_trajopt_spec;
 
+/** A hybrid model: modes, transitions, parameters and the orbit to find, as plain
+ * data and callbacks (what a built-in problem or a plugin defines). */
 typedef struct {
-    int abi;                       /* HES_MODEL_ABI */
-    const char *name;
-    const char *description;       /* one line */
-    int n_modes;
-    const hes_mode *modes;
-    int n_transitions;
-    const hes_transition *transitions;
-    int n_params;
-    const hes_param *params;
-    hes_orbit_spec orbit;
-    hes_integrator integrator;
-    double max_phase_time;         /* no-event time limit per phase, finite; 0: default 100 */
-    /* Optional consistency check of a parameter vector beyond the ranges in
+    int abi;                       /**< HES_MODEL_ABI */
+    const char *name;              /**< the model's name (hes_name_check) */
+    const char *description;       /**< one line */
+    int n_modes;                   /**< the number of modes */
+    const hes_mode *modes;         /**< n_modes of them */
+    int n_transitions;             /**< the number of transitions */
+    const hes_transition *transitions; /**< n_transitions of them */
+    int n_params;                  /**< the number of parameters (the length of p) */
+    const hes_param *params;       /**< n_params of them */
+    hes_orbit_spec orbit;          /**< how to find the periodic orbit */
+    hes_integrator integrator;     /**< how the phases are integrated */
+    double max_phase_time;         /**< no-event time limit per phase, finite; 0: default 100 */
+    /** Optional consistency check of a parameter vector beyond the ranges in
      * hes_param; writes a message and returns nonzero when invalid. */
     int (*validate)(const double *p, char *msg, size_t msglen, void *data);
-    void *data;
-    /* Optional: what a nonzero return code of the model's callbacks means
-     * (e.g. "the body reached the ground"); used in error messages. */
+    void *data;                    /**< passed to every callback (a mode's or transition's
+                                        own data, when set, instead) */
+    /** Optional: what a nonzero return code of the model's callbacks means
+     * (e.g.\ "the body reached the ground"); used in error messages. */
     const char *(*describe_error)(int code, void *data);
-    const hes_trajopt_spec *trajopt; /* optional (NULL) */
-    /* How hes_model_destroy releases a model the library made (a robot
+    const hes_trajopt_spec *trajopt; /**< optional (NULL) */
+    /** How hes_model_destroy releases a model the library made (a robot
      * model, a gait's derived model); NULL for the caller's own and a
      * plugin's models, which hes_model_destroy leaves alone.  Set by the
      * library only. */
     void (*release)(void *model);
 } hes_model;
 
-/* Frees a model the library made (hes_robot_model_new,
+/** Frees a model the library made (hes_robot_model_new,
  * hes_robot_model_read, hes_gait_model), whatever made it; does nothing
  * for NULL and for a model of the caller's or a plugin's. */
 void hes_model_destroy(hes_model *model);
 
-/* Checks every field of a model before any callback runs: counts within
+/** Checks every field of a model before any callback runs: counts within
  * range and consistent with each other (at most 100000 of anything, mode
  * dimensions 1 to 10000), arrays present where a count is positive, indices
  * in range and distinct, names present and mode and parameter names unique,
@@ -229,30 +265,31 @@ void hes_model_destroy(hes_model *model);
  * from 0 to 100000". */
 hes_status hes_model_validate(const hes_model *model, hes_error *err);
 
-/* Index of a parameter, mode or transition by name, or -1. */
+/** Index of a parameter, mode or transition by name, or -1. @{ */
 int hes_model_param_index(const hes_model *model, const char *name);
 int hes_model_mode_index(const hes_model *model, const char *name);
 int hes_model_transition_index(const hes_model *model, const char *name);
+/** @} */
 
-/* Report of hes_model_check_derivatives(): the worst relative discrepancy
+/** Report of hes_model_check_derivatives(): the worst relative discrepancy
  * between a supplied Jacobian and central differences, and where. */
 typedef struct {
-    double max_rel_err;
-    char where[128];         /* e.g. "transition touchdown: DxR[1,0]"; on failure
-                                (HES_EMODEL, HES_EINVAL) what failed and why,
-                                unless disagree: then still the wrong entry */
-    int n_checked;           /* number of supplied Jacobians compared */
-    int disagree;            /* an error above HES_DERIV_TOL: a wrong Jacobian
-                                (also when a later comparison failed) */
+    double max_rel_err;      /**< the worst relative error |a - d| / max(1, |d|) */
+    char where[128];         /**< e.g.\ "transition touchdown: DxR[1,0]"; on failure
+                                  (HES_EMODEL, HES_EINVAL) what failed and why,
+                                  unless disagree: then still the wrong entry */
+    int n_checked;           /**< number of supplied Jacobians compared */
+    int disagree;            /**< an error above HES_DERIV_TOL: a wrong Jacobian
+                                  (also when a later comparison failed) */
 } hes_deriv_report;
 
-/* The relative error above which a supplied Jacobian is taken for wrong:
+/** The relative error above which a supplied Jacobian is taken for wrong:
  * central differences of a correct one agree to 1e-11 to 1e-7 (their
  * truncation and rounding; the knee biped's nine: 2.7e-10), and a wrong
  * entry is off by its own size. */
 #define HES_DERIV_TOL 1e-4
 
-/* Compares every supplied Jacobian (field_dx, guard_dx, guard_dt, reset_dx,
+/** Compares every supplied Jacobian (field_dx, guard_dx, guard_dt, reset_dx,
  * reset_dt, and a mechanical mode's hes_mech.force_dx in q, q' and u at the
  * state's configuration, velocities and inputs) with central differences at
  * the state x (of the mode the callback

@@ -1,4 +1,5 @@
-/*
+/**
+ * \file
  * hes/robot.h - robots from MJCF and URDF files (MuJoCo) (part of <hes.h>,
  * which includes every area's header).
  */
@@ -12,7 +13,7 @@ extern "C" {
 #endif
 
 /* ------------------------------------------------ robots from MJCF/URDF */
-/*
+/**
  * A mechanical system loaded from a robot description, MJCF or URDF,
  * through MuJoCo (lib/model/robot.c): M(q), gravity, the
  * joints' springs and dampers, joint motors as the inputs (B u), and unilateral contacts at
@@ -35,28 +36,34 @@ extern "C" {
  * one per thread.
  */
 typedef struct hes_robot hes_robot;
+/** A contact of a robot with the ground (hes_robot_read). */
 typedef struct {
-    const char *site;        /* a site of the file, or a body (URDF: a link) */
-    double mu;               /* friction against the ground */
+    const char *site;        /**< a site of the file, or a body (URDF: a link) */
+    double mu;               /**< friction against the ground */
 } hes_robot_contact;
 
+/** Reads the robot of the MJCF or URDF file at path with n_contacts contacts
+ * (as hes_robot says): HES_OK with *out, to free with hes_robot_destroy. */
 hes_status hes_robot_read(const char *path, const hes_robot_contact *contacts, int n_contacts,
                           hes_robot **out, hes_error *err);
+/** Frees a robot (NULL: nothing). */
 void hes_robot_destroy(hes_robot *robot);
-/* The mechanical system (valid while the robot lives).  Contact i gives
+/** The mechanical system (valid while the robot lives).  Contact i gives
  * two constraints: 2 i, its normal (unilateral, the contact's friction
  * and tangent row: use these indices for hes_mech_contacts), and 2 i + 1,
  * its tangential position "NAME_tangential" (bilateral: no slip, for a
  * pinned foot and a landing foot that sticks). */
 const hes_mech *hes_robot_mech(const hes_robot *robot);
-/* The joint name of coordinate i, or NULL. */
+/** The joint name of coordinate i, or NULL. */
 const char *hes_robot_coordinate(const hes_robot *robot, int i);
-/* The file's reference configuration (qpos0). */
+/** The file's reference configuration (qpos0). */
 hes_status hes_robot_reference(const hes_robot *robot, double *q);
 
-/* A robot's dynamics at a state (q, v), for inverse dynamics (lib/model/
+/** A robot's dynamics at a state (q, v), for inverse dynamics (lib/model/
  * robot.c): the equation of motion
+ *
  *     M(q) a + h(q, v) = B tau + J_c^T f
+ *
  * with M (nv x nv, mj_fullM), h (nv: MuJoCo's qfrc_bias, Coriolis,
  * centrifugal and gravity forces, minus the passive forces of springs and
  * dampers), B (nv x nu: joint motors, gear * gain) and the contacts'
@@ -70,20 +77,27 @@ hes_status hes_robot_reference(const hes_robot *robot, double *q);
  * but only those of at most HES_MECH_MAX coordinates give a hes_mech that
  * hybrid models accept. */
 typedef struct {
+    /** the numbers of velocities, motors, contacts, and tangents per contact @{ */
     int nv, nu, nc, tangents;
+    /** @} */
+    /** M (nv x nv), h (nv), B (nv x nu), J (rows x nv), Jdv (rows), phi (nc) and
+     * mu (nc), as above @{ */
     const double *M, *h, *B, *J, *Jdv, *phi, *mu;
-    const double *tau_max;   /* nu: the limits of the motors' controls u (B u is the
-                                joint force): the smaller of |ctrlrange| and
-                                |forcerange| / |gain|; 0 = none */
+    /** @} */
+    const double *tau_max;   /**< nu: the limits of the motors' controls u (B u is the
+                                  joint force): the smaller of |ctrlrange| and
+                                  |forcerange| / |gain|; 0 = none */
 } hes_robot_dynamics;
+/** The dynamics at (q, v) into *out; HES_EINVAL (err) for a q or v that is
+ * not finite. */
 hes_status hes_robot_dynamics_at(hes_robot *robot, const double *q, const double *v,
                                  hes_robot_dynamics *out, hes_error *err);
-/* Replace the file's motors by unit torques (or forces) on the named joints,
+/** Replace the file's motors by unit torques (or forces) on the named joints,
  * without limits: for files without actuators (a URDF's transmissions are
  * not read by MuJoCo).  HES_EINVAL (err) for a name that is not a joint or
  * is given twice. */
 hes_status hes_robot_set_motors(hes_robot *robot, const char *const *joints, int n, hes_error *err);
-/* A mechanical mode of a planar robot standing on contact `contact`: the
+/** A mechanical mode of a planar robot standing on contact `contact`: the
  * contact's normal and no-slip constraints held, in the coordinates z =
  * q[2..] of a chart that slides the root (the robot's first two joints,
  * along x and z, on one unturned body or, as a URDF writes them, on a
@@ -94,99 +108,109 @@ hes_status hes_robot_set_motors(hes_robot *robot, const char *const *joints, int
  * joints are not those slides. */
 hes_status hes_robot_pinned_mode(const hes_robot *robot, int contact, hes_mech_mode *out,
                                  hes_error *err);
-/* Another robot of the same file and contacts (its own MuJoCo data: for
+/** Another robot of the same file and contacts (its own MuJoCo data: for
  * another thread, or to change its motors). */
 hes_status hes_robot_copy(const hes_robot *robot, hes_robot **out, hes_error *err);
-/* Turn gravity about the y axis by `slope` (rad, |slope| < 1.5): g = |g|
+/** Turn gravity about the y axis by `slope` (rad, |slope| < 1.5): g = |g|
  * (sin s, 0, -cos s), so that the ground z = 0 is a slope going down towards
  * +x (a robot model's "slope" parameter).  HES_EINVAL out of range. */
 hes_status hes_robot_set_slope(hes_robot *robot, double slope);
-/* The number of motors, and the joint motor a drives (NULL out of range). */
+/** The number of motors, and the joint motor a drives (NULL out of range). @{ */
 int hes_robot_motor_count(const hes_robot *robot);
 const char *hes_robot_motor_joint(const hes_robot *robot, int a);
-/* Set contact i's friction coefficient (i = -1: every contact's);
+/** @} */
+/** Set contact i's friction coefficient (i = -1: every contact's);
  * HES_EINVAL for a contact out of range or mu not finite and >= 0. */
 hes_status hes_robot_set_friction(hes_robot *robot, int contact, double mu);
-/* The number of contacts, and contact i's name (NULL out of range). */
+/** The number of contacts, and contact i's name (NULL out of range). @{ */
 int hes_robot_contact_count(const hes_robot *robot);
 const char *hes_robot_contact_name(const hes_robot *robot, int i);
-/* MuJoCo's model of the robot (an mjModel *; NULL without MuJoCo): for
- * programs that simulate the robot in MuJoCo themselves, e.g. the
+/** @} */
+/** MuJoCo's model of the robot (an mjModel *; NULL without MuJoCo): for
+ * programs that simulate the robot in MuJoCo themselves, e.g.\ the
  * closed-loop experiment in share/examples. */
 const void *hes_robot_mujoco_model(const hes_robot *robot);
 
-/* A hybrid model of a robot (lib/model/robot_model.c): modes that hold
+/** A hybrid model of a robot (lib/model/robot_model.c): modes that hold
  * some of hes_robot_mech's constraints, transitions between them, and an
  * orbit, as data rather than C.  The constraints are numbered as in
  * hes_robot_mech: contact i's normal 2 i and no-slip 2 i + 1, then the
  * joint limits, "JOINT_lower" and "JOINT_upper" for every limited joint
  * (a = q - lo >= 0, a = hi - q >= 0: plastic and frictionless). */
 typedef struct {
-    const char *name;
-    int pinned;              /* contact held at the origin (normal and no-slip; a planar
-                                robot whose first joints slide its root along x and z),
-                                -1: none */
-    int n_locked;
-    const int *locked;       /* joint limits held: those joints stay at their limits */
+    const char *name;        /**< the mode's name */
+    int pinned;              /**< contact held at the origin (normal and no-slip; a planar
+                                  robot whose first joints slide its root along x and z),
+                                  -1: none */
+    int n_locked;            /**< the number of joint limits held */
+    const int *locked;       /**< joint limits held: those joints stay at their limits */
 } hes_robot_mode_spec;
 
+/** A transition of a robot's hybrid model (hes_robot_model_spec.transitions),
+ * as a hes_mech_transition in the constraints' numbering above. */
 typedef struct {
-    const char *name;
-    int from, to;            /* mode indices */
-    hes_mech_event kind;
-    int constraint;          /* activated (unilateral, not held by `from`) or released
-                                (held by `from`: its force reaches zero) */
-    int n_after;             /* activation: the constraints the plastic impact enforces;
-                                0: those `to` holds and the activated one */
-    const int *after;
-    int n_separate;          /* that must separate; -1: `from`'s pinned normal unless the
-                                impact holds it */
-    const int *separate;
-    /* NULL: the target's coordinates are the robot's at its free indices;
+    const char *name;        /**< the transition's name */
+    /** @{ */
+    int from, to;            /**< mode indices */
+    /** @} */
+    hes_mech_event kind;     /**< activation (an impact) or release */
+    int constraint;          /**< activated (unilateral, not held by `from`) or released
+                                  (held by `from`: its force reaches zero) */
+    int n_after;             /**< activation: the constraints the plastic impact enforces;
+                                  0: those `to` holds and the activated one */
+    const int *after;        /**< n_after constraints */
+    int n_separate;          /**< that must separate; -1: `from`'s pinned normal unless the
+                                  impact holds it */
+    const int *separate;     /**< n_separate constraints */
+    /** NULL: the target's coordinates are the robot's at its free indices;
      * else a relabel, k_to rows of d + 1 (row-major): z_i = sum_j R_ij q_j
      * + R_i,d (legs swapping roles, spokes renumbered); needs `after` */
     const double *relabel;
 } hes_robot_transition_spec;
 
-/* A path constraint of trajectory optimisation in mode `mode`: sum_j c_j q_j
+/** A path constraint of trajectory optimisation in mode `mode`: sum_j c_j q_j
  * + c_d >= 0 over the robot's coordinates q (d + 1 coefficients, copied);
  * at_end: also at the phase's last node. */
 typedef struct {
-    const char *name;
-    int mode;
-    const double *c;
-    int at_end;
+    const char *name;        /**< the constraint's name */
+    int mode;                /**< the mode it applies in */
+    const double *c;         /**< d + 1 coefficients */
+    int at_end;              /**< nonzero: also at the phase's last node */
 } hes_robot_linear_path;
 
+/** A robot's hybrid model as data (hes_robot_model_new): its modes,
+ * transitions, orbit and optional trajectory optimisation. */
 typedef struct {
+    /** the model's name and one-line description @{ */
     const char *name, *description;
-    int n_modes;
-    const hes_robot_mode_spec *modes;
-    int n_transitions;
-    const hes_robot_transition_spec *transitions;
-    int slope;               /* nonzero: a parameter "slope" (rad, default slope_value)
-                                turns gravity about y: ground z = 0 goes down towards +x */
-    double slope_value;
-    /* the orbit as in hes_model (guess, any_order, period_param and free
+    /** @} */
+    int n_modes;             /**< the number of modes */
+    const hes_robot_mode_spec *modes; /**< n_modes of them */
+    int n_transitions;       /**< the number of transitions */
+    const hes_robot_transition_spec *transitions; /**< n_transitions of them */
+    int slope;               /**< nonzero: a parameter "slope" (rad, default slope_value)
+                                  turns gravity about y: ground z = 0 goes down towards +x */
+    double slope_value;      /**< the slope's default (rad) */
+    /** the orbit as in hes_model (guess, any_order, period_param and free
      * parameters ignored; n_free_states and n_residual 0: every state),
      * with its initial state; n_sequence 0 and guess NULL: no orbit */
     hes_orbit_spec orbit;
-    int n_guess;
-    const double *guess;
-    double max_phase_time;   /* 0: 10 s */
-    /* Optional (NULL): trajectory optimisation (hes trajopt), copied; with
+    int n_guess;             /**< the number of values of guess: the dim of orbit.mode */
+    const double *guess;     /**< the orbit's initial state (NULL: no orbit) */
+    double max_phase_time;   /**< 0: 10 s */
+    /** Optional (NULL): trajectory optimisation (hes trajopt), copied; with
      * n_path 0 the path constraints are generated: in every mode, each
      * contact normal and joint limit the mode does not hold stays >= 0
      * (checked at the phase's end too unless it is the guard of one of the
      * mode's transitions) */
     const hes_trajopt_spec *trajopt;
-    /* with a generated trajopt: more path constraints, linear in the robot's
-     * coordinates (e.g. a swing leg ahead of the stance leg) */
+    /** with a generated trajopt: more path constraints, linear in the robot's
+     * coordinates (e.g.\ a swing leg ahead of the stance leg) */
     int n_linear_paths;
-    const hes_robot_linear_path *linear_paths;
+    const hes_robot_linear_path *linear_paths; /**< n_linear_paths of them */
 } hes_robot_model_spec;
 
-/* The model; it takes the robot (freed with the model, and on failure).
+/** The model; it takes the robot (freed with the model, and on failure).
  * The model's parameters are "slope" (if asked) and one constant torque per
  * motor, named after its actuator (else "JOINT_torque").  HES_EINVAL (err)
  * for a spec that does not fit the robot, naming the field.  Systems on
@@ -195,29 +219,36 @@ typedef struct {
  * other thread holds. */
 hes_status hes_robot_model_new(hes_robot *robot, const hes_robot_model_spec *spec,
                                hes_model **out, hes_error *err);
-/* A robot model's robot (valid while the model lives), or NULL for any
+/** A robot model's robot (valid while the model lives), or NULL for any
  * other model. */
 hes_robot *hes_robot_model_robot(const hes_model *model);
-/* The motion of the robot in mode `mode` at state x with parameters p: q,
+/** The motion of the robot in mode `mode` at state x with parameters p: q,
  * v and the acceleration a of the mode's vector field (d values each), and
  * what the mode holds: its pinned contact (-1: none) and locked
  * coordinates (their indices). */
 typedef struct {
-    int d;
+    int d;                   /**< the number of coordinates */
+    /** q, v and a (d values each) @{ */
     double q[HES_MECH_MAX], v[HES_MECH_MAX], a[HES_MECH_MAX];
+    /** @} */
+    /** the pinned contact (-1: none), and the n_locked locked coordinates @{ */
     int pinned, n_locked, locked[HES_MECH_MAX];
+    /** @} */
 } hes_robot_mode_motion;
+/** The motion of mode `mode` of a robot model at (t, x, p) into *out: HES_EINVAL
+ * (err) for a model that is not a robot model or a mode out of range,
+ * HES_EMODEL when the mode's dynamics fail. */
 hes_status hes_robot_model_motion(const hes_model *model, int mode, double t, const double *x,
                                   const double *p, hes_robot_mode_motion *out, hes_error *err);
 
-/* Quantities of a mechanical mode at state x = [z, z']: the configuration
+/** Quantities of a mechanical mode at state x = [z, z']: the configuration
  * q (d), velocity q' (d), the held constraints' forces lambda (n_active),
  * the kinetic energy.  Any output may be NULL. */
 hes_status hes_mech_mode_state(const hes_mech_mode *mode, double t, const double *x,
                                const double *p, double *q, double *qd, double *lambda,
                                double *kinetic);
 
-/* The impact of transition tr at source state x: pre/post velocities in the
+/** The impact of transition tr at source state x: pre/post velocities in the
  * event's coordinates (q, qd_minus, qd_plus: d each) and the impulses
  * (n_after).  Any output may be NULL. */
 hes_status hes_mech_impact(const hes_mech_transition *tr, const double *x, const double *p,

@@ -46,6 +46,12 @@ static void analyse(hes_system *sys, double check_tol)
         expect(nn == dim * dim && hes_analysis_monodromy(a, 1, P, nn) == nn, "monodromy size",
                name);
         expect(hes_analysis_x0(a, x0, dim) == dim, "x0's size", name);
+        /* a negative room copies nothing and still gives the size */
+        double canary = 42.0;
+        expect(hes_analysis_x0(a, &canary, -1) == dim && canary == 42.0 &&
+               hes_analysis_monodromy(a, 0, &canary, -5) == nn && canary == 42.0 &&
+               hes_analysis_multipliers(a, &canary, &canary, -1) == nm && canary == 42.0,
+               "a negative room wrote to the buffer", name);
         double big = 0, sum = 0, trace = 0, tol = hes_analysis_psi_tol(a);
         for (int k = 0; k < nm; k++) {
             big = fmax(big, hypot(re[k], im[k]));

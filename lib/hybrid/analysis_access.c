@@ -53,12 +53,20 @@ double hes_analysis_check(const hes_analysis *a)
     return a && a->have_check ? a->check_max_abs_diff : NAN;
 }
 
+/* Copies the first min(n, max) values of src to dst (none for max <= 0 or
+ * a NULL dst or src). */
+static void copy_at_most(double *dst, const double *src, int n, int max)
+{
+    int k = n < max ? n : max;
+    if (dst && src && k > 0)
+        memcpy(dst, src, sizeof(double) * (size_t)k);
+}
+
 int hes_analysis_x0(const hes_analysis *a, double *x0, int max)
 {
     if (!a)
         return -1;
-    if (x0)
-        memcpy(x0, a->orbit.x0, sizeof(double) * (size_t)(a->orbit.n < max ? a->orbit.n : max));
+    copy_at_most(x0, a->orbit.x0, a->orbit.n, max);
     return a->orbit.n;
 }
 
@@ -82,7 +90,6 @@ int hes_analysis_monodromy(const hes_analysis *a, int which, double *out, int ma
         return -1;
     const double *m = which == 1 && a->mono.proj ? a->mono.proj : a->mono.phi;
     int nn = a->mono.n * a->mono.n;
-    if (out && m)
-        memcpy(out, m, sizeof(double) * (size_t)(nn < max ? nn : max));
+    copy_at_most(out, m, nn, max);
     return nn;
 }

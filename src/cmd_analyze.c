@@ -130,16 +130,18 @@ static const struct argp analyze_argp = {
     NULL, NULL, NULL
 };
 
-/* --impact-set N: psi over the outcomes of the orbit's simultaneous impact,
- * after the analysis (printed first in text) */
+/* --impact-set N: psi over the outcomes of the orbit's simultaneous impact;
+ * the analysis is printed first in text, once the outcomes are known (a
+ * refusal prints nothing on standard output) */
 static int analyze_impact_set(hes_system *sys, const hes_analysis *res, const analyze_opts *o)
 {
-    hes_impact_orbit_options io = { -1, { o->impact_n, { 0, 0, 0, o->select }, 0, o->threads,
-                                          0, 0 } };
+    hes_impact_orbit_options io;
     hes_impact_orbit r;
     hes_error msg;
-    if (!o->json)
-        analyze_print_text(sys, res);
+    hes_impact_orbit_options_init(&io);
+    io.set.samples = o->impact_n;
+    io.set.routh.select = o->select;
+    io.set.threads = o->threads;
     hes_status st = hes_impact_orbit_analyze(sys, res, &io, &r, &msg);
     if (st != HES_OK) {
         fprintf(stderr, "hes analyze: --impact-set: %s\n", msg.message);
@@ -148,8 +150,10 @@ static int analyze_impact_set(hes_system *sys, const hes_analysis *res, const an
     int rc = CLI_EXIT_OK;
     if (o->json)
         rc = cli_print_document("hes analyze", hes_analysis_impact_json(sys, res, &r));
-    else
+    else {
+        analyze_print_text(sys, res);
         analyze_print_impact_set(sys, &r, o->select);
+    }
     hes_impact_orbit_free(&r);
     return rc;
 }

@@ -1516,6 +1516,7 @@ if [ "$have_impacts" = yes ]; then
     run e_im_slip analyze slip-hopper --impact-set 4
     expect_status e_im_slip 2 "--impact-set on a model without a frictional impact"
     expect_grep e_im_slip err 'frictional contacts' "the refusal says what is missing"
+    expect_true "the refusal prints no analysis on standard output" test ! -s "$tmp/e_im_slip.out"
     run e_im_thr analyze knee-biped --threads 2
     expect_status e_im_thr 2 "--threads without --impact-set"
     # a robot file (MuJoCo): the compass gait's MJCF at the built-in's

@@ -106,10 +106,13 @@ hes_system *analyze_hybrid_problem(const analyze_opts *o, cli_orbit *orbit, int 
         return NULL;
     }
     if (!model->orbit.guess) {
+        const char *option = "", *word = model->name;
+        if (problem)
+            cli_problem_words(problem, &option, &word);
         fprintf(stderr, "hes analyze: problem '%s' declares no periodic orbit to analyse; the "
                 "derivative of one run and its simultaneous events (whether the two orders of "
-                "a contact give the same one): hes simulate %s --x0 V1,V2,... --time T "
-                "--jacobian\n", model->name, model->name);
+                "a contact give the same one): hes simulate %s%s --x0 V1,V2,... --time T "
+                "--jacobian\n", model->name, option, word);
         return NULL;
     }
     hes_system *sys = cli_system_setup(model, &o->cli.params, rc);

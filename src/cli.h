@@ -87,6 +87,9 @@ int cli_take_model_option(int *argc, char **argv, hes_plugin **plugin);
 int cli_take_robot_option(int *argc, char **argv, hes_model **model);
 /* arg is the placeholder of the model of --model or --robot DESC.json. */
 int cli_is_loaded_model(const char *arg);
+/* How a command line names the PROBLEM argument: *option "--model " or
+ * "--robot " and *word its path for the placeholder; else "" and arg. */
+void cli_problem_words(const char *arg, const char **option, const char **word);
 /* A PROBLEM argument as a name for messages: the loaded model's name for
  * the placeholder, else arg itself. */
 const char *cli_problem_name(const char *arg);

@@ -13,6 +13,9 @@
  * cli_take_robot_option (program state, not the library's). */
 static const hes_model *plugin_model;
 static const hes_ess_model *plugin_ess_model;
+/* The option that gave it ("--model ", "--robot ") and its path. */
+static const char *plugin_option = "";
+static const char *plugin_path = "";
 
 /* What stands in the argument list, in the place of PROBLEM, for that
  * model: a string of this program, recognised by its address and never by
@@ -30,6 +33,13 @@ const char *cli_problem_name(const char *arg)
     if (arg == loaded_model_arg)
         return plugin_model ? plugin_model->name : plugin_ess_model ? plugin_ess_model->name : arg;
     return arg;
+}
+
+void cli_problem_words(const char *arg, const char **option, const char **word)
+{
+    int loaded = arg == loaded_model_arg;
+    *option = loaded ? plugin_option : "";
+    *word = loaded ? plugin_path : arg;
 }
 
 const hes_ess_model *cli_find_ess_problem(const char *name)
@@ -113,7 +123,8 @@ void cli_orbit_free(cli_orbit *o)
  * program's plugin model, loaded_model_arg in place of the option's `used`
  * arguments at argv[i] (where PROBLEM goes). */
 static void put_model(int *argc, char **argv, int i, int used, const hes_model *m,
-                      const hes_ess_model *em, const char *what)
+                      const hes_ess_model *em, const char *what, const char *option,
+                      const char *path)
 {
     const char *name = m ? m->name : em->name;
     if (hes_problem_find(name) || hes_ess_problem_find(name))
@@ -121,6 +132,8 @@ static void put_model(int *argc, char **argv, int i, int used, const hes_model *
                 name);
     plugin_model = m;
     plugin_ess_model = em;
+    plugin_option = option;
+    plugin_path = path;
     argv[i] = loaded_model_arg;
     for (int k = i + 1; k + used - 1 < *argc; k++)
         argv[k] = argv[k + used - 1];
@@ -161,7 +174,7 @@ int cli_take_model_option(int *argc, char **argv, hes_plugin **plugin)
             fprintf(stderr, "hes: --model: %s\n", msg.message);
             return CLI_EXIT_USAGE;
         }
-        put_model(argc, argv, i, used, m, em, "plugin model");
+        put_model(argc, argv, i, used, m, em, "plugin model", "--model ", path);
         return CLI_EXIT_OK;
     }
     return CLI_EXIT_OK;
@@ -236,7 +249,7 @@ int cli_take_robot_option(int *argc, char **argv, hes_model **model)
             fprintf(stderr, "hes: --robot: %s\n", msg.message);
             return st == HES_ESOLVER ? CLI_EXIT_FAILURE : CLI_EXIT_USAGE;
         }
-        put_model(argc, argv, i, used, *model, NULL, "robot model");
+        put_model(argc, argv, i, used, *model, NULL, "robot model", "--robot ", path);
         return CLI_EXIT_OK;
     }
     return CLI_EXIT_OK;

@@ -127,7 +127,7 @@ static int describe(const char *arg, int json)
     if (ess) {
         if (json)
             return cli_print_document("hes info", hes_ess_model_json(ess));
-        ess_model_print_text(ess);
+        ess_model_print_text(ess, arg);
         return CLI_EXIT_OK;
     }
     const hes_model *model = cli_find_problem(arg);

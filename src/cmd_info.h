@@ -13,7 +13,7 @@
 void model_print_text(const hes_model *m);
 /* The text of an event-selected system: states, event functions,
  * parameters, the integrator and the orbit guess. */
-void ess_model_print_text(const hes_ess_model *m);
+void ess_model_print_text(const hes_ess_model *m, const char *problem);
 /* For a model whose every mode is a mechanical system's (hes_mech_field):
  * the systems, what each mode holds and how each transition is derived;
  * nothing for any other model. */

@@ -223,8 +223,12 @@ static void print_names(const char *const *names, int n, const char *prefix)
     printf("\n");
 }
 
-void ess_model_print_text(const hes_ess_model *m)
+void ess_model_print_text(const hes_ess_model *m, const char *problem)
 {
+    /* how a command line names this model: a built-in by its name, a
+       plugin by --model and its path */
+    const char *model_opt, *word;
+    cli_problem_words(problem, &model_opt, &word);
     printf("%s: %s\n", m->name, m->description ? m->description : "");
     printf("\nevent-selected system: the vector field f(x, s) depends on the state and on\n"
            "the sign pattern s of the event functions h(x) (s_i = +1 where h_i >= 0); a\n"
@@ -235,11 +239,11 @@ void ess_model_print_text(const hes_ess_model *m)
     print_names(m->event_names, m->m, "h");
     printf("\nparameters:\n");
     print_param_table(m->params, m->n_params);
-    printf("\nintegrator: ESS (hes simulate %s --integrator ess --eps E --time T --x0 ...):\n"
+    printf("\nintegrator: ESS (hes simulate %s%s --integrator ess --eps E --time T --x0 ...):\n"
            "CVODES Adams steps stopped at the eps-band of the next guard, projection steps\n"
-           "across it; --jacobian adds d x(T) / d x0\n", m->name);
+           "across it; --jacobian adds d x(T) / d x0\n", model_opt, word);
     if (m->orbit_x0) {
-        printf("\nperiodic orbit guess (hes analyze %s): x0 = ", m->name);
+        printf("\nperiodic orbit guess (hes analyze %s%s): x0 = ", model_opt, word);
         cli_print_vector(stdout, m->orbit_x0, m->n, "%.10g");
         printf(", period %.10g, section ", m->orbit_period);
         if (m->state_names)

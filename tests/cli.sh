@@ -1458,6 +1458,7 @@ if [ -f "$ball" ]; then
     expect_grep bw_sim out '^t,x,v$' "the ESS plugin's states name the CSV columns"
     run bw_info info --model "$ball"
     expect_grep bw_info out '^ball-walls: ' "info --model an ESS plugin"
+    expect_grep bw_info out '\(hes analyze --model [^ ]*ball_walls[^ ]*\.so\)' "info names a plugin by --model and its path in the commands it suggests"
     run e_bw_sec analyze hopper-1d --x0 1.5,0 --period 0.74
     expect_status e_bw_sec 2 "an ESS model without an orbit guess needs --section too"
     expect_grep e_bw_sec err 'section NAME' "the message asks for --section"

@@ -248,9 +248,12 @@ static hes_status check_value(hes_system *sys, int i, double v)
         return hes__fail(sys, HES_EINVAL, "parameter %s = %g is not a finite number", pp->name, v);
     if ((pp->flags & HES_PARAM_POSITIVE) && !(v > 0))
         return hes__fail(sys, HES_EINVAL, "parameter %s = %g must be positive", pp->name, v);
-    if (v < pp->min || v > pp->max)
-        return hes__fail(sys, HES_EINVAL, "parameter %s = %g is outside its valid range [%g, %g]",
-                         pp->name, v, pp->min, pp->max);
+    if (v < pp->min || v > pp->max) {
+        /* a positive parameter's range is open at a lower end <= 0 (as hes info shows it) */
+        int open_lo = (pp->flags & HES_PARAM_POSITIVE) && !(pp->min > 0);
+        return hes__fail(sys, HES_EINVAL, "parameter %s = %g is outside its valid range %s%g, %g]",
+                         pp->name, v, open_lo ? "(" : "[", open_lo ? 0.0 : pp->min, pp->max);
+    }
     return HES_OK;
 }
 

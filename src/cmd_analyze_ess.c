@@ -77,7 +77,7 @@ void analyze_ess_print(const hes_system *sys, const hes_analysis *res)
         printf("\nerror of psi from the band: %.2g (from the orbit at eps / 2; the changes "
                "are at the integration's noise, no order observed)", r->eps_error);
     else if (o.check_eps)
-        printf("\nerror of psi from the band: %.2g (from the orbits at eps / 2 and eps / 4; "
+        printf("\nerror of psi from the band: %.2g (from the orbits at eps / 2, eps / 4 and eps / 8; "
                "observed order %.3g)", r->eps_error, r->eps_order);
     printf("\npsi = %.12f (+- %.2g): %s\n", res->stab.psi, res->stab.psi_tol,
            hes_verdict_name(res->stab.verdict));

@@ -170,8 +170,8 @@ typedef struct {
     double tol;           /**< Newton: max |x(T) - x0| (> 0; 1e-9), or as small as the
                                integration's accuracy allows (10 (rtol (1 + |x0|) + atol)) */
     int max_iter;         /**< Newton iterations (> 0; 40) */
-    int check_eps;        /**< nonzero (the default): solve again at eps / 2 and eps / 4
-                               (warm started) to estimate psi's error from the band and
+    int check_eps;        /**< nonzero (the default): solve again at eps / 2, eps / 4 and
+                               eps / 8 (warm started) to estimate psi's error from the band and
                                to refuse an orbit that does not converge as the band
                                shrinks (an artifact of a coarse eps): see eps_error */
     double max_wall_time; /**< seconds for the whole search, eps check included (> 0; 60):

@@ -86,8 +86,12 @@ static void print_text(const hes_invdyn_run *r, const invdyn_input *in, const ch
         if (r->status[n] != HES_OK)
             printf("%12s  %s\n", "", r->message[n]);
     }
-    if (r->worst >= 0)
+    if (r->worst >= 0 && r->counted == r->nodes)
         printf("smallest friction coefficient that holds the motion: %.6f (at t = %g)\n",
+               r->mu_required, r->t[r->worst]);
+    else if (r->worst >= 0)
+        printf("smallest friction coefficient that holds the motion at the %d of %d nodes "
+               "where it holds otherwise: %.6f (at t = %g)\n", r->counted, r->nodes,
                r->mu_required, r->t[r->worst]);
     printf("nodes infeasible or failed: %d of %d\n", r->failed, r->nodes);
 }

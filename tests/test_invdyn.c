@@ -496,10 +496,17 @@ START_TEST(test_low_friction_infeasible)
                 ck_assert_double_gt(res.mu_needed, 0.01);
                 continue;
             }
-            if (pass == 0)
+            if (pass == 0) {
                 ck_assert_msg(st == HES_EINFEASIBLE && strstr(msg.message, "friction"),
                               "%s with friction 0.01: status %d (%s)",
                               hes_invdyn_method_name(o.method), (int)st, msg.message);
+                /* the refusal's contact is the one its message names */
+                char named[32];
+                snprintf(named, sizeof named, "contact %d ", res.contact);
+                ck_assert_msg(res.contact >= 0 && res.contact < s.pb.nc &&
+                              strstr(msg.message, named), "%s: contact %d, message %s",
+                              hes_invdyn_method_name(o.method), res.contact, msg.message);
+            }
             else
                 ck_assert_msg(st == HES_OK, "%s with friction 1: %s",
                               hes_invdyn_method_name(o.method), msg.message);
@@ -962,6 +969,7 @@ START_TEST(test_torque_limit_and_bad_input)
     hes_error msg;
     ck_assert_int_eq(hes_invdyn_solve(s.id, &s.pb, &o, &res, &msg), HES_EINFEASIBLE);
     ck_assert_ptr_nonnull(strstr(msg.message, "limit"));
+    ck_assert_int_eq(res.contact, -1);   /* a motor's refusal names no contact */
     /* bad input */
     hes_invdyn_problem bad = s.pb;
     bad.dt = 0;

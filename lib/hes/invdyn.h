@@ -197,6 +197,9 @@ typedef struct {
     int null_dim;               /**< convex: the dimension Stage II searched */
     double slip;                /**< the largest tangential acceleration of a contact
                                      that stays (above options.tol_slip; else 0) */
+    int contact;                /**< the contact (0 to nc - 1, in the problem's order)
+                                     an HES_EINFEASIBLE verdict names: one that slides
+                                     or needs more friction; -1 for none */
     double mu_min;              /**< options.min_friction: the smallest mu for which
                                      some distribution of the forces that produce the
                                      same motion lies in every stance contact's
@@ -262,8 +265,12 @@ typedef struct {
     double *mu_min;              /**< nodes (-1 unless solve.min_friction) */
     double *slip;                /**< nodes */
     double mu_required;          /**< the largest mu_min (or ratio) over the nodes
-                                      whose stance contacts do not slide */
+                                      whose stance contacts do not slide and whose
+                                      equation of motion holds (within tol_eom) */
     int worst;                   /**< its node */
+    int counted;                 /**< the number of those nodes (mu_required holds the
+                                      motion there only; fewer than nodes: not at the
+                                      others) */
     int failed;                  /**< nodes whose status is not HES_OK */
 } hes_invdyn_run;
 

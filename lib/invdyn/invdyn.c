@@ -344,6 +344,7 @@ static hes_status verdict(hes_invdyn *id, const hes_invdyn_problem *pb,
                         : "no contact force and no motor produces the desired acceleration "
                           "there (a coordinate without a motor, e.g. a floating base with "
                           "no foot on the ground)");
+    res->contact = slide >= 0 ? slide : cone;
     if (slide >= 0 && o.method == HES_INVDYN_NO_SLIP)
         return hes__say(msg, len, HES_EINFEASIBLE, "no-slip: the desired accelerations move "
                         "stance contact %d along the ground (%.3g): they are inconsistent with "
@@ -403,6 +404,7 @@ static hes_status solve(hes_invdyn *id, const hes_invdyn_problem *pb,
                         "tolerance is not a number");
     int nv = id->nv, nu = id->nu, nc = id->nc, rows = id->rows;
     memset(res, 0, sizeof *res);
+    res->contact = -1;
     /* M^-1, then G = B^T M^-1 B (full rank: the paper's X of eq. 63 is
        nonsingular), W_B and a0_B */
     memcpy(id->Minv, pb->M, sizeof(double) * (size_t)nv * (size_t)nv);

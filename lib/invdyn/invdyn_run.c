@@ -248,6 +248,8 @@ hes_status hes_invdyn_trajectory(hes_robot *robot, int nodes, const double *t, c
                 set |= 1u << c, k++;
         }
         hes_invdyn_result res;
+        memset(&res, 0, sizeof res);
+        res.contact = -1;
         if (sn == HES_OK && !ws[set] && hes_invdyn_new(nv, nu, k, tg, &ws[set], NULL) != HES_OK) {
             st = hes__say(msg, len, HES_ENOMEM, "out of memory");
             goto done;
@@ -260,7 +262,18 @@ hes_status hes_invdyn_trajectory(hes_robot *robot, int nodes, const double *t, c
         out->status[n] = sn;
         if (sn != HES_OK) {
             out->failed++;
-            snprintf(out->message[n], sizeof out->message[n], "%s", m2.message);
+            /* the solver numbers the node's stance contacts; the robot names them */
+            int named = -1;
+            if (sn == HES_EINFEASIBLE && res.contact >= 0)
+                for (int c = 0, i = 0; c < nc && named < 0; c++)
+                    if (act[c] && i++ == res.contact)
+                        named = c;
+            const char *name = named >= 0 ? hes_robot_contact_name(robot, named) : NULL;
+            if (name)
+                snprintf(out->message[n], sizeof out->message[n], "%s (contact %d of this "
+                         "node's stance is %s)", m2.message, res.contact, name);
+            else
+                snprintf(out->message[n], sizeof out->message[n], "%s", m2.message);
         }
         if ((sn != HES_OK && sn != HES_EINFEASIBLE) || !res.tau)
             continue;
@@ -280,8 +293,10 @@ hes_status hes_invdyn_trajectory(hes_robot *robot, int nodes, const double *t, c
            stance contacts slide has no forces that produce it) */
         double need = res.mu_min >= 0 ? res.mu_min : res.mu_needed;
         double tol_eom = o.solve.tol_eom != 0 ? o.solve.tol_eom : 1e-6;
-        if (res.slip == 0 && !(tol_eom >= 0 && res.eom > tol_eom) &&
-            (out->worst < 0 || need > out->mu_required))
+        if (res.slip != 0 || (tol_eom >= 0 && res.eom > tol_eom))
+            continue;
+        out->counted++;
+        if (out->worst < 0 || need > out->mu_required)
             out->mu_required = need, out->worst = n;
     }
     st = HES_OK;

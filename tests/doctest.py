@@ -148,9 +148,8 @@ def number_ok(shown, actual):
 def line_ok(shown, actual):
     shown, actual = norm(shown), norm(actual)
     if shown.endswith(' ...') or shown == '...':
-        prefix = shown[:-3].rstrip()
-        return line_ok_prefix(prefix, actual)
-    return line_ok_full(shown, actual)
+        return parts_ok(shown[:-3].rstrip(), actual, prefix=True)
+    return parts_ok(shown, actual, prefix=False)
 
 
 def split_numbers(s):
@@ -165,40 +164,25 @@ def split_numbers(s):
     return parts
 
 
-def line_ok_full(shown, actual):
+def parts_ok(shown, actual, prefix):
+    """Whether actual is shown (or, with prefix, begins as shown does): text
+    equal, numbers to their shown digits."""
+    if prefix and not shown:
+        return True
     sp = split_numbers(shown)
     ap = split_numbers(actual)
-    if len(sp) != len(ap):
-        return False
-    for x, y in zip(sp, ap):
-        if x[0] != y[0]:
-            return False
-        if x[0] == 't':
-            if x[1] != y[1]:
-                return False
-        elif not x[2] and not number_ok(x[1], y[1]):
-            return False
-    return True
-
-
-def line_ok_prefix(prefix, actual):
-    if not prefix:
-        return True
-    sp = split_numbers(prefix)
-    ap = split_numbers(actual)
-    if len(ap) < len(sp):
+    if len(ap) < len(sp) or (not prefix and len(ap) != len(sp)):
         return False
     for k, (x, y) in enumerate(zip(sp, ap)):
-        last = k == len(sp) - 1
         if x[0] != y[0]:
             return False
-        if x[0] == 't':
-            if last:
-                if not y[1].startswith(x[1]):
-                    return False
-            elif x[1] != y[1]:
+        if x[0] == 'n':
+            if not x[2] and not number_ok(x[1], y[1]):
                 return False
-        elif not x[2] and not number_ok(x[1], y[1]):
+        elif prefix and k == len(sp) - 1:
+            if not y[1].startswith(x[1]):
+                return False
+        elif x[1] != y[1]:
             return False
     return True
 

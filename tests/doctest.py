@@ -285,7 +285,7 @@ def main(argv):
             lang, attrs = parse_info(info)
             if 'file' in attrs:
                 name = attrs['file']
-                if '/' in name or name.startswith('.'):
+                if not name or '/' in name or name.startswith('.'):
                     print('%s:%d: file=%s must be a plain name' % (doc, line, name))
                     failed += 1
                     continue
@@ -327,7 +327,12 @@ def main(argv):
                         print('SKIP %s:%d: %s (this build has no %s)'
                               % (doc, line, c.split('\n')[0], ', '.join(missing)))
                     continue
-            want_last = int(attrs.get('status', '0'))
+            try:
+                want_last = int(attrs.get('status', '0'))
+            except ValueError:
+                print('%s:%d: status=%s is not an exit status' % (doc, line, attrs['status']))
+                failed += 1
+                continue
             for k, (c, shown) in enumerate(cmds):
                 want = want_last if k == len(cmds) - 1 else 0
                 if listing:

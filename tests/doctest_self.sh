@@ -35,6 +35,8 @@ printf '%s\n' "${f}console" '$ printf "a\nb\n"' 'a' "$f" > "$tmp/missing.md"
 run missing 1
 printf '%s\n' "${f}sh" '$ hes analyze nosuch' "$f" > "$tmp/outside.md"
 run outside 1
+printf '%s\n' "${f}console status=two" '$ exit 2' "$f" > "$tmp/badstatus.md"
+run badstatus 1
 printf '%s\n' "${f}console" '$ echo hi' "$f" "${f}c file=x.c" 'int x;' > "$tmp/unclosed.md"
 run unclosed 2
 printf '%s\n' "${f}c file=x.c" 'int main(void) { return 0; }' "$f" "${f}console" \

@@ -99,6 +99,9 @@ run infojson info paddle-juggler --json
 expect_status infojson 0 "hes info paddle-juggler --json"
 expect_json infojson "hes info paddle-juggler --json"
 expect_json_value infojson 'd["name"]' paddle-juggler "info JSON names the problem"
+run infojson_trot info trot-rigid --json
+expect_json_value infojson_trot 'd["orbit"]' None "info JSON: a model that declares no orbit has orbit null"
+expect_json_value infojson 'd["orbit"]["sequence"]' "['impact', 'apex']" "info JSON: a declared orbit's sequence"
 
 expect_grep info out '^  K .*\[-0\.2, 0\.6\]' "hes info slip-hopper shows the search bounds of K"
 

@@ -10,7 +10,8 @@
  *                "search": [lo, hi]}],               (null: none given)
  *    "orbit": {"mode", "section", "sequence": [...], "autonomous": bool,
  *              "period_param": name|null, "free_states": [...],
- *              "free_params": [...], "residual": [...]}}
+ *              "free_params": [...], "residual": [...]}
+ *             (null: the model declares no orbit, as hes info says)}
  * States without names are "x[i]".
  */
 #ifdef HAVE_CONFIG_H
@@ -123,6 +124,8 @@ json_t *hes__json_param_list(const hes_param *params, int n)
 static json_t *orbit_json(const hes_model *m)
 {
     const hes_orbit_spec *o = &m->orbit;
+    if (!o->guess)
+        return json_null();   /* simulation only: no orbit to look for */
     json_t *seq = json_array(), *free_params = json_array();
 
     for (int i = 0; seq && i < o->n_sequence; i++)

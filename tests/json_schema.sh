@@ -134,6 +134,9 @@ json an_ess analyze hopper-pumped --json
 valid analyze-ess an_ess del:eps_order 'set:integrator="event"' \
     set:orbit/counts/projections=-1 set:section=3 set:orbit/iterations=3.5 del:return_map \
     set:stable=false 'set:check={}'
+json an_ess_check analyze hopper-pumped --check --json
+valid analyze-ess an_ess_check del:check/max_abs_diff 'set:check/method="exact"' \
+    set:check/max_abs_diff=-1
 if [ "$have_impacts" = yes ]; then
     json an_impact analyze knee-biped --impact-set 4 --json
     valid analyze an_impact del:impact_set/psi_worst \

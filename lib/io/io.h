@@ -37,6 +37,10 @@ char *hes__json_dump(json_t *doc);
 json_t *hes__json_load_input(const char *path, hes_status *status, char *msg, size_t len);
 /* the document of hes_analysis_json, to extend (json.c) */
 json_t *hes__json_analysis_doc(const hes_system *sys, const hes_analysis *res);
+/* The document of hes_ess_orbit_json, before it is written (NULL on bad
+ * input or without memory). */
+json_t *hes__ess_orbit_doc(const hes_ess *ess, const hes_ess_orbit_options *opts,
+                           const hes_ess_orbit *o);
 
 /* One pair of simultaneous events (hes_simultaneous) as an object. */
 json_t *hes__json_simultaneous(const hes_model *model, const hes_simultaneous *s);

@@ -106,8 +106,8 @@ char *hes_ess_result_json(const hes_ess *ess, const hes_ess_options *opts, doubl
         "eps_order", hes__json_number(r->eps_order)));
 }
 
-char *hes_ess_orbit_json(const hes_ess *ess, const hes_ess_orbit_options *opts,
-                         const hes_ess_orbit *o)
+json_t *hes__ess_orbit_doc(const hes_ess *ess, const hes_ess_orbit_options *opts,
+                           const hes_ess_orbit *o)
 {
     if (!ess || !opts || !o || !o->x0 || !o->mono.phi || !o->stab.abs)
         return NULL;
@@ -118,7 +118,7 @@ char *hes_ess_orbit_json(const hes_ess *ess, const hes_ess_orbit_options *opts,
         json_object_set_new(params, m->params[k].name, hes__json_number(p[k]));
     char buf[32];
     snprintf(buf, sizeof buf, "x[%d]", o->section);
-    return hes__json_dump(json_pack(
+    return json_pack(
         "{s:s, s:s, s:o, s:o, s:o, s:s, "
         "s:{s:o, s:o, s:o, s:i, s:o, s:{s:I, s:I, s:I}}, "
         "s:o, s:o, s:o, s:o, s:b, s:s, s:o, s:o, s:o}",
@@ -146,5 +146,12 @@ char *hes_ess_orbit_json(const hes_ess *ess, const hes_ess_orbit_options *opts,
         "verdict", hes_verdict_name(o->stab.verdict),
         "psi_tolerance", hes__json_number(o->stab.psi_tol),
         "eps_error", hes__json_number(o->eps_error),
-        "eps_order", hes__json_number(o->eps_order)));
+        "eps_order", hes__json_number(o->eps_order));
+}
+
+char *hes_ess_orbit_json(const hes_ess *ess, const hes_ess_orbit_options *opts,
+                         const hes_ess_orbit *o)
+{
+    json_t *doc = hes__ess_orbit_doc(ess, opts, o);
+    return doc ? hes__json_dump(doc) : NULL;
 }

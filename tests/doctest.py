@@ -29,10 +29,11 @@ equal to one blank and trailing blanks ignored, except that:
 
 * a line ``...`` matches any number of lines (also none), and a line ending
   in `` ...`` matches any line that begins with what precedes it;
-* a number matches any number within half a unit of its last shown digit
+* a number matches any number within one unit of its last shown digit
   (``0.6624`` matches 0.662364167632; ``1.2e-05`` matches 1.23e-05; an
   integer matches only itself), so a document shows as many digits as it
-  claims;
+  claims, and a rounding of the same value on another processor, which may
+  differ in the last digit, still matches;
 * a number written ``~N`` (a timing, a count of steps) matches any number.
 
 The working directory is a new temporary directory per document, with
@@ -131,7 +132,7 @@ def norm(line):
 
 
 def number_ok(shown, actual):
-    """Whether actual is within half a unit of shown's last digit."""
+    """Whether actual is within one unit of shown's last digit."""
     try:
         a = float(actual)
         s = float(shown)
@@ -142,7 +143,7 @@ def number_ok(shown, actual):
     if decimals == 0 and not exp and '.' not in mant:
         return a == s
     unit = 10.0 ** (int(exp or 0) - decimals)
-    return abs(a - s) <= 0.5 * unit * (1 + 1e-9)
+    return abs(a - s) <= unit * (1 + 1e-9)
 
 
 def line_ok(shown, actual):

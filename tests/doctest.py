@@ -21,6 +21,8 @@ The document's fenced blocks are read in order:
   runs only where the build has each feature (``hes --version``: mujoco,
   siconos, gsl, ipopt, mpi; and jsonschema, Debian's python3-jsonschema);
   elsewhere it is counted as not run, with the missing feature printed.
+* A relative link of the document's text (``[...](tutorial.md)``,
+  ``![...](images/x.png)``) must name a file that exists.
 * Any other block is text; a line in it beginning with ``$ `` is an error
   (a command that would never run).
 
@@ -208,6 +210,29 @@ def match(shown, actual):
     return go(0, 0)
 
 
+LINK = re.compile(r'\]\(([^)#\s]+)(?:#[^)]*)?\)')
+
+
+def broken_links(text, doc):
+    """The relative link targets of the text outside fenced blocks that
+    name no file."""
+    out = []
+    inside = False
+    for ln in text.split('\n'):
+        if FENCE.match(ln):
+            inside = not inside
+            continue
+        if inside:
+            continue
+        for m in LINK.finditer(ln):
+            target = m.group(1)
+            if re.match(r'^[a-z]+:', target):
+                continue
+            if not os.path.exists(os.path.join(os.path.dirname(doc), target)):
+                out.append(target)
+    return out
+
+
 def features(env):
     """The features of the build's hes (hes --version) and of the system."""
     have = set()
@@ -279,6 +304,9 @@ def main(argv):
     env.setdefault('OMPI_ALLOW_RUN_AS_ROOT_CONFIRM', '1')
     env.pop('HES_UNDER_VALGRIND', None)
     failed = ran = skipped = 0
+    for target in broken_links(text, doc):
+        print('%s: a link to %s, which does not exist' % (doc, target))
+        failed += 1
     have = None
     try:
         setup(work, srcdir, builddir)

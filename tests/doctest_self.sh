@@ -39,6 +39,8 @@ printf '%s\n' "${f}console status=two" '$ exit 2' "$f" > "$tmp/badstatus.md"
 run badstatus 1
 printf '%s\n' "${f}console" '$ echo hi' "$f" "${f}c file=x.c" 'int x;' > "$tmp/unclosed.md"
 run unclosed 2
+printf '%s\n' 'See [the guide](nosuch.md) and [ok](good.md).' > "$tmp/link.md"
+run link 1
 printf '%s\n' "${f}c file=x.c" 'int main(void) { return 0; }' "$f" "${f}console" \
     '$ test -s x.c && echo written' 'written' "$f" > "$tmp/file.md"
 run file 0

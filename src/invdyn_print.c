@@ -52,8 +52,13 @@ static void print_text(const hes_invdyn_run *r, const invdyn_input *in, const ch
     int rows = r->nc * (1 + r->tangents);
     printf("robot: %s, %d node%s, method %s, dt %g\n", file, r->nodes, r->nodes > 1 ? "s" : "",
            hes_invdyn_method_name(o->method), dt);
-    printf("friction model: the pyramid |f_x| + |f_y| <= mu f_n (ratios, checks and the "
-           "smallest friction)\n");
+    if (o->method == HES_INVDYN_NONE)
+        printf("contacts ignored (the baseline): no contact forces, and the equation of motion "
+               "is not checked: 'ok' means only that the torques are within the motors' "
+               "limits\n");
+    else
+        printf("friction model: the pyramid |f_x| + |f_y| <= mu f_n (ratios, checks and the "
+               "smallest friction)\n");
     printf("torques:");
     for (int k = 0; k < r->nu; k++)
         printf(" tau%d %s%s", k, hes_robot_motor_joint(in->robot, k) ?

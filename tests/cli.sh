@@ -1762,6 +1762,8 @@ sys.exit(0 if abs(s - 4.76 * 9.81) < 1e-9 * 46.7 and r["status"] == "ok" else 1)
     expect_grep id_trot out '^smallest friction coefficient that holds the motion: 0\.4' "the trot needs friction about 0.4"
     expect_grep id_trot out '^nodes infeasible or failed: 0 of 241' "every node of the trot is feasible"
     expect_grep id_trot out '^friction model: the pyramid' "the output states its friction model"
+    run id_none invdyn "$q3d" --trajectory "$trot" --contacts $feet --method none
+    expect_grep id_none out "^contacts ignored \\(the baseline\\): .*equation of motion is not checked" "the baseline says what its 'ok' does not mean"
     run id_trot_03 invdyn "$q3d" --trajectory "$trot" --contacts lf_foot:0.3,rf_foot:0.3,lh_foot:0.3,rh_foot:0.3 --eom-tol 0.05
     expect_grep id_trot_03 out 'needs friction 0\.3137, more than its 0\.3 \(contact 0 of this node.s stance is rf_foot\)' "a refusal names the contact by the robot file's name, not only by its place in the node's stance"
     # with friction 0.01 the two-foot phases are infeasible, by no-slip and

@@ -49,10 +49,11 @@ static const struct argp_option options[] = {
     {"slip-tol", O_SLIP_TOL, "E", 0, "a stance contact slides when its tangential acceleration "
      "exceeds E times the scale of the contact accelerations (default 1e-3: the differences "
      "of sampled motions are consistent to O(h^2) only; 1e-6 with --q --v --a)", 1},
-    {"eom-tol", O_EOM_TOL, "E", 0, "the whole equation of motion with the desired "
+    {"eom-tol", O_EOM_TOL, "E|off", 0, "the whole equation of motion with the desired "
      "acceleration, the unmotored (base) coordinates too, must hold to E times the size of "
      "its terms, else the node is infeasible (default 1e-3 for a trajectory, 1e-6 with --q "
-     "--v --a)", 1},
+     "--v --a); off: only the motored coordinates are asked to follow (the paper's setting)",
+     1},
     {NULL, 0, NULL, 0, NULL, 0}
 };
 
@@ -106,6 +107,10 @@ static error_t parse_option(int key, char *arg, struct argp_state *state)
                ? refuse("--stance-tol", arg, "a height > 0") : 0;
     case O_SLIP_TOL:
     case O_EOM_TOL:
+        if (key == O_EOM_TOL && strcmp(arg, "off") == 0) {
+            ro->solve.tol_eom = -1;   /* not checked: only B^T a_des is imposed */
+            return 0;
+        }
         if (cli_parse_double(arg, &x) || !(x > 0) || x >= 1)
             return refuse(key == O_SLIP_TOL ? "--slip-tol" : "--eom-tol", arg,
                           "a number in (0, 1)");

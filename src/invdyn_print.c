@@ -91,13 +91,16 @@ static void print_text(const hes_invdyn_run *r, const invdyn_input *in, const ch
         if (r->status[n] != HES_OK)
             printf("%12s  %s\n", "", r->message[n]);
     }
+    /* the friction a motion needs is no-slip's (the bisection of mu_min); the
+       other methods' forces only have a largest ratio, within their cones */
+    int needs = o->method == HES_INVDYN_NO_SLIP && o->min_friction;
+    const char *what = needs ? "smallest friction coefficient that holds the motion"
+                             : "largest friction ratio |f_t|/f_n of the forces";
     if (r->worst >= 0 && r->counted == r->nodes)
-        printf("smallest friction coefficient that holds the motion: %.6f (at t = %g)\n",
-               r->mu_required, r->t[r->worst]);
+        printf("%s: %.6f (at t = %g)\n", what, r->mu_required, r->t[r->worst]);
     else if (r->worst >= 0)
-        printf("smallest friction coefficient that holds the motion at the %d of %d nodes "
-               "where it holds otherwise: %.6f (at t = %g)\n", r->counted, r->nodes,
-               r->mu_required, r->t[r->worst]);
+        printf("%s at the %d of %d nodes where the motion holds otherwise: %.6f (at t = %g)\n",
+               what, r->counted, r->nodes, r->mu_required, r->t[r->worst]);
     printf("nodes infeasible or failed: %d of %d\n", r->failed, r->nodes);
 }
 

@@ -1756,12 +1756,16 @@ sys.exit(0 if abs(s - 4.76 * 9.81) < 1e-9 * 46.7 and r["status"] == "ok" else 1)
     run id_trot_exact invdyn "$q3d" --trajectory "$trot" --contacts $feet
     expect_status id_trot_exact 1 "the trot as an exact motion"
     expect_grep id_trot_exact out 'equation of motion fails on coordinate 1 ' "the plan's lateral balance (y) fails"
-    expect_grep id_trot_exact out '^smallest friction coefficient that holds the motion at the 125 of 241 nodes where it holds otherwise: ' "the friction it needs is said to hold only where the equation of motion does"
+    expect_grep id_trot_exact out '^smallest friction coefficient that holds the motion at the 125 of 241 nodes where the motion holds otherwise: ' "the friction it needs is said to hold only where the equation of motion does"
     run id_trot invdyn "$q3d" --trajectory "$trot" --contacts $feet --eom-tol 0.05
     expect_status id_trot 0 "hes invdyn of the quadruped's trot, friction 1, --eom-tol 0.05"
     expect_grep id_trot out '^smallest friction coefficient that holds the motion: 0\.4' "the trot needs friction about 0.4"
     expect_grep id_trot out '^nodes infeasible or failed: 0 of 241' "every node of the trot is feasible"
     expect_grep id_trot out '^friction model: the pyramid' "the output states its friction model"
+    run id_coul invdyn "$q3d" --trajectory "$trot" --contacts $feet --method coulomb --eom-tol 0.05
+    expect_grep id_coul out '^largest friction ratio \|f_t\|/f_n of the forces: ' "Coulomb's forces give a ratio, not the friction the motion needs (that is no-slip's)"
+    run id_off invdyn "$q3d" --trajectory "$trot" --contacts $feet --eom-tol off
+    expect_grep id_off out '^smallest friction coefficient that holds the motion: 0\.4' "--eom-tol off: only the motored coordinates are asked to follow"
     run id_none invdyn "$q3d" --trajectory "$trot" --contacts $feet --method none
     expect_grep id_none out "^contacts ignored \\(the baseline\\): .*equation of motion is not checked" "the baseline says what its 'ok' does not mean"
     run id_trot_03 invdyn "$q3d" --trajectory "$trot" --contacts lf_foot:0.3,rf_foot:0.3,lh_foot:0.3,rh_foot:0.3 --eom-tol 0.05

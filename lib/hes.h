@@ -48,6 +48,7 @@
 #include <hes/shaping.h>
 #include <hes/trajopt.h>
 #include <hes/batch.h>
+#include <hes/continuation.h>
 #include <hes/io.h>
 
 #endif /* HES_H */

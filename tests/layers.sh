@@ -77,7 +77,7 @@ BEGIN { split("base ode model problems contact ess invdyn hybrid shaping batch i
         # each header'"'"'s highest layer (its place in the chain of headers)
         split("base:base model:model mech:model robot:model ess:ess contact:contact " \
               "invdyn:invdyn problems:invdyn hybrid:hybrid orbit:hybrid " \
-              "shaping:shaping trajopt:shaping batch:batch io:io", H, " ")
+              "shaping:shaping trajopt:shaping batch:batch continuation:batch io:io", H, " ")
         for (i in H) { split(H[i], kv, ":"); top[kv[1]] = kv[2] } }
 $1 == "H" { decl[$3] = $2; nh++; hh[nh] = $2; hf[nh] = $3 }
 $1 == "D" { split($2, p, "/"); def[$3] = p[1] }

@@ -147,6 +147,21 @@ static int keep(run *r, hes_continuation_point *pt)
     return 0;
 }
 
+/* Keeps *pt, or frees it and ends the branch (full: the reason in why;
+ * out of memory: *st): 0 when kept. */
+static int keep_or_end(run *r, hes_continuation_point *pt, hes_status *st)
+{
+    int full = keep(r, pt);
+    if (!full)
+        return 0;
+    point_free(pt);
+    if (full == HES_ENOMEM)
+        *st = hes__fail(r->sys, HES_ENOMEM, "out of memory for the branch");
+    else
+        snprintf(r->out->why, sizeof r->out->why, "the branch has max_points points");
+    return 1;
+}
+
 /* The crossing multiplier's kind at a point where psi is near 1. */
 static hes_crossing classify(const hes_continuation_point *pt)
 {
@@ -335,28 +350,15 @@ static hes_status follow(run *r, double from, double to, const hes_continuation_
                 point_free(&pt);
                 break;
             }
-            int full = keep(r, &cross);
-            if (full) {
-                point_free(&cross);
+            if (keep_or_end(r, &cross, &st)) {
                 point_free(&pt);
-                if (full == HES_ENOMEM)
-                    st = hes__fail(r->sys, HES_ENOMEM, "out of memory for the branch");
-                else
-                    snprintf(c->why, sizeof c->why, "the branch has max_points points");
                 break;
             }
         } else if (pt.verdict == HES_MARGINAL && last->verdict != HES_MARGINAL) {
             pt.crossing = classify(&pt);
         }
-        int full = keep(r, &pt);
-        if (full) {
-            point_free(&pt);
-            if (full == HES_ENOMEM)
-                st = hes__fail(r->sys, HES_ENOMEM, "out of memory for the branch");
-            else
-                snprintf(c->why, sizeof c->why, "the branch has max_points points");
+        if (keep_or_end(r, &pt, &st))
             break;
-        }
         if (++easy >= 2 && h < o->max_step) {
             h = fmin(1.5 * h, o->max_step);
             easy = 0;
@@ -400,10 +402,8 @@ hes_status hes_continue(hes_system *sys, const char *param, double from, double 
     /* the first point from the model's guess, which fixes the section */
     hes_continuation_point pt;
     st = orbit_at(&r, from, NULL, NAN, &pt);
-    if (st == HES_OK && keep(&r, &pt) != 0) {
-        point_free(&pt);
-        st = hes__fail(sys, HES_ENOMEM, "out of memory for the branch");
-    }
+    if (st == HES_OK)
+        keep_or_end(&r, &pt, &st);   /* max_points >= 2: only memory can fail */
     out->n = r.n;
     if (st == HES_OK)
         st = follow(&r, from, to, &o);

@@ -42,6 +42,13 @@ static int crossings(const hes_continuation *c, int *at)
  * 3.07; the branch stays on the gait it follows.) */
 static void check_points(hes_system *sys, const hes_continuation *c, int stride)
 {
+    /* the path is strictly monotone: a crossing at a bracket's end labels
+       that point rather than repeating it */
+    for (int i = 2; i < c->n_points; i++)
+        ck_assert_msg((c->points[i].value - c->points[i - 1].value) *
+                      (c->points[1].value - c->points[0].value) > 0,
+                      "points %d and %d at %.17g and %.17g", i - 1, i, c->points[i - 1].value,
+                      c->points[i].value);
     for (int i = 0; i < c->n_points; i += stride) {
         const hes_continuation_point *pt = &c->points[i];
         ck_assert_int_eq(hes_system_set_param(sys, c->param, pt->value), HES_OK);
@@ -174,6 +181,41 @@ START_TEST(test_branch_at_the_edge_of_the_range_ends_with_the_reason)
 }
 END_TEST
 
+/* The SLIP hopper in its leg-angle gain K: stable between a +1 and a -1
+ * crossing (its orbit does not depend on K, a shape parameter), each
+ * located where a fresh analysis changes verdict across it. */
+START_TEST(test_slip_gain_interval_is_bracketed_by_its_crossings)
+{
+    hes_system *sys = create(hes_problem_find("slip-hopper"));
+    hes_continuation c;
+    hes_error err;
+    ck_assert_msg(hes_continue(sys, "K", 0, 0.6, NULL, &c, &err) == HES_OK, "%s", err.message);
+    ck_assert_msg(c.reached == 1, "%s", c.why);
+    int n = 0, at[2];
+    for (int i = 0; i < c.n_points; i++)
+        if (c.points[i].crossing != HES_CROSS_NONE && n < 2)
+            at[n++] = i;
+    ck_assert_int_eq(n, 2);
+    ck_assert_int_eq(c.points[at[0]].crossing, HES_CROSS_PLUS_ONE);
+    ck_assert_int_eq(c.points[at[1]].crossing, HES_CROSS_MINUS_ONE);
+    /* independently: the verdict on either side of each crossing, 1e-6 away */
+    for (int j = 0; j < 2; j++)
+        for (int side = -1; side <= 1; side += 2) {
+            double v = c.points[at[j]].value + side * 1e-6;
+            ck_assert_int_eq(hes_system_set_param(sys, "K", v), HES_OK);
+            hes_analysis a;
+            ck_assert_msg(hes_analyze(sys, 0, &a) == HES_OK, "%s", hes_system_errmsg(sys));
+            int inside = (j == 0) == (side > 0);   /* between the two crossings */
+            ck_assert_msg(a.stab.verdict == (inside ? HES_STABLE : HES_UNSTABLE),
+                          "K = %.10g: %s", v, hes_verdict_name(a.stab.verdict));
+            hes_analysis_free(&a);
+        }
+    check_points(sys, &c, 2);
+    hes_continuation_free(&c);
+    hes_system_destroy(sys);
+}
+END_TEST
+
 START_TEST(test_bad_requests_are_refused)
 {
     hes_system *sys = create(hes_problem_find("slip-hopper"));
@@ -209,6 +251,7 @@ static Suite *continuation_suite(void)
     tcase_add_test(tc, test_juggler_stable_interval_ends_where_eq_10_says_with_their_multipliers);
     tcase_add_test(tc, test_walker_long_gait_period_doubles_where_garcia_reports);
     tcase_add_test(tc, test_ess_hopper_branch_is_the_pipelines_orbit_at_every_point);
+    tcase_add_test(tc, test_slip_gain_interval_is_bracketed_by_its_crossings);
     tcase_add_test(tc, test_branch_at_the_edge_of_the_range_ends_with_the_reason);
     tcase_add_test(tc, test_bad_requests_are_refused);
     suite_add_tcase(s, tc);

@@ -350,7 +350,13 @@ static hes_status follow(run *r, double from, double to, const hes_continuation_
                 point_free(&pt);
                 break;
             }
-            if (keep_or_end(r, &cross, &st)) {
+            /* a crossing located at an end of the bracket labels that end */
+            if (cross.value == pt.value || cross.value == last->value) {
+                hes_continuation_point *end = cross.value == pt.value
+                                              ? &pt : &c->points[c->n_points - 1];
+                end->crossing = cross.crossing;
+                point_free(&cross);
+            } else if (keep_or_end(r, &cross, &st)) {
                 point_free(&pt);
                 break;
             }

@@ -81,6 +81,20 @@ typedef struct {
     int max_points;
 } run;
 
+/* Arrays of their own for a point's n_mult multipliers and section state
+ * (replacing whatever pointers it held); HES_ENOMEM with nothing held. */
+static hes_status point_arrays(run *r, hes_continuation_point *pt)
+{
+    int m = pt->n_mult > 0 ? pt->n_mult : 1;
+    pt->re = malloc(sizeof(double) * (size_t)m);
+    pt->im = malloc(sizeof(double) * (size_t)m);
+    pt->x0 = malloc(sizeof(double) * (size_t)r->n);
+    if (pt->re && pt->im && pt->x0)
+        return HES_OK;
+    point_free(pt);
+    return hes__fail(r->sys, HES_ENOMEM, "out of memory for a branch point");
+}
+
 /* The orbit at value v from the start x and the period T (NULL and NaN:
  * the model's guess; a hybrid system ignores T) into *pt; the system's
  * status. */
@@ -112,19 +126,27 @@ static hes_status orbit_at(run *r, double v, const double *x, double T,
     pt->psi_tol = a.stab.psi_tol;
     pt->verdict = a.stab.verdict;
     pt->n_mult = a.stab.n_mult;
-    int m = a.stab.n_mult > 0 ? a.stab.n_mult : 1;
-    pt->re = malloc(sizeof(double) * (size_t)m);
-    pt->im = malloc(sizeof(double) * (size_t)m);
-    pt->x0 = malloc(sizeof(double) * (size_t)r->n);
-    if (!pt->re || !pt->im || !pt->x0) {
-        point_free(pt);
+    if (point_arrays(r, pt) != HES_OK) {
         hes_analysis_free(&a);
-        return hes__fail(r->sys, HES_ENOMEM, "out of memory for a branch point");
+        return HES_ENOMEM;
     }
     for (int i = 0; i < a.stab.n_mult; i++)
         pt->re[i] = a.stab.re[i], pt->im[i] = a.stab.im[i];
     memcpy(pt->x0, a.orbit.x0, sizeof(double) * (size_t)r->n);
     hes_analysis_free(&a);
+    return HES_OK;
+}
+
+/* A copy of a point with arrays of its own into *to; HES_ENOMEM. */
+static hes_status point_copy(run *r, const hes_continuation_point *from,
+                             hes_continuation_point *to)
+{
+    *to = *from;
+    if (point_arrays(r, to) != HES_OK)
+        return HES_ENOMEM;
+    memcpy(to->re, from->re, sizeof(double) * (size_t)from->n_mult);
+    memcpy(to->im, from->im, sizeof(double) * (size_t)from->n_mult);
+    memcpy(to->x0, from->x0, sizeof(double) * (size_t)r->n);
     return HES_OK;
 }
 
@@ -193,9 +215,9 @@ static hes_status locate(run *r, const hes_continuation_point *a,
     if (!x)
         return hes__fail(r->sys, HES_ENOMEM, "out of memory for a crossing");
     /* the bracket's ends as copies, which the bisection replaces */
-    hes_status st = orbit_at(r, a->value, a->x0, a->period, &lo);
+    hes_status st = point_copy(r, a, &lo);
     if (st == HES_OK)
-        st = orbit_at(r, b->value, b->x0, b->period, &hi);
+        st = point_copy(r, b, &hi);
     int found = 0;
     while (st == HES_OK && !found && fabs(hi.value - lo.value) > tol) {
         double v = 0.5 * (lo.value + hi.value);

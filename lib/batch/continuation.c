@@ -47,6 +47,21 @@ const char *hes_crossing_name(hes_crossing c)
     return "?";
 }
 
+const char *hes_label_name(hes_label l)
+{
+    switch (l) {
+    case HES_LABEL_NONE: return "";
+    case HES_LABEL_EP: return "EP";
+    case HES_LABEL_SN: return "SN";
+    case HES_LABEL_BP: return "BP";
+    case HES_LABEL_PD: return "PD";
+    case HES_LABEL_NS: return "NS";
+    case HES_LABEL_GR: return "GR";
+    case HES_LABEL_SEQ: return "SEQ";
+    }
+    return "?";
+}
+
 void hes_continuation_options_init(hes_continuation_options *o)
 {
     if (o)

@@ -36,20 +36,65 @@ typedef enum {
 /** "none", "+1", "-1" or "complex" (any other value: "?"). */
 const char *hes_crossing_name(hes_crossing c);
 
+/**
+ * What a labelled point of a branch is.  The bifurcations are located
+ * where a test function of the nontrivial multipliers lambda_i changes
+ * sign between two points (Kuznetsov, "Elements of Applied Bifurcation
+ * Theory", Sec. 10.3 for maps): prod (lambda_i - 1) for a multiplier
+ * through +1, prod (lambda_i + 1) for one through -1, prod_{i<j} (lambda_i
+ * lambda_j - 1) for a complex pair through the unit circle; grazing where
+ * a guard's smallest value between its own events along the orbit reaches
+ * zero.
+ */
+typedef enum {
+    HES_LABEL_NONE = 0,      /**< an ordinary point */
+    HES_LABEL_EP,            /**< an end of the branch (its first or last point) */
+    HES_LABEL_SN,            /**< a fold (saddle-node): a multiplier +1 where the branch
+                                  turns back in the parameter */
+    HES_LABEL_BP,            /**< a multiplier +1 where the branch does not turn (an
+                                  exchange of stability, or a shape parameter's +1) */
+    HES_LABEL_PD,            /**< a period doubling: a multiplier -1 */
+    HES_LABEL_NS,            /**< Neimark-Sacker: a complex pair on the unit circle */
+    HES_LABEL_GR,            /**< grazing: a guard touched tangentially along the orbit
+                                  (the guard's name in hes_continuation_point.detail) */
+    HES_LABEL_SEQ            /**< the orbit's event sequence changes (the branch ends) */
+} hes_label;
+
+/** "", "EP", "SN", "BP", "PD", "NS", "GR" or "SEQ" (any other value: "?"). */
+const char *hes_label_name(hes_label l);
+
+/** How the branch is parameterised (hes_continuation_options.method). */
+typedef enum {
+    HES_CONT_AUTO = 0,       /**< pseudo-arclength where the system allows it (a hybrid
+                                  system), else natural */
+    HES_CONT_NATURAL,        /**< the parameter itself: stops at a fold */
+    HES_CONT_ARCLENGTH       /**< pseudo-arclength (Keller): follows the branch around
+                                  folds; a hybrid system only */
+} hes_continuation_method;
+
+struct hes_continuation;
+
 /** How to follow the branch (hes_continuation_options_init sets every field). */
 typedef struct {
     double step;             /**< first step in the parameter, > 0 (0: (to - from) / 50) */
     double min_step;         /**< the smallest step before the branch is given up, > 0 (0:
                                   1e-6 of |to - from|) */
     double max_step;         /**< the largest step, >= step (0: (to - from) / 10) */
-    double tol;              /**< where psi crosses 1, the parameter is located to this,
-                                  > 0 (0: 1e-8 of max(1, |from|, |to|)) */
+    double tol;              /**< where a test function changes sign, the point is located
+                                  to this in the parameter (for a fold, in the branch's
+                                  arclength scaled as the parameter), > 0 (0: 1e-8 of
+                                  max(1, |from|, |to|)) */
     double max_jump;         /**< a point is accepted when its section state and period
-                                  lie within max_jump of the secant predictor's,
-                                  relative to the predictor's step in them (the step
-                                  halves else: a jump to another branch is refused);
-                                  > 0 (0: 0.5) */
+                                  lie within max_jump of the predictor's, relative to the
+                                  predictor's step in them (the step halves else: a jump
+                                  to another branch is refused); > 0 (0: 0.5) */
     int max_points;          /**< the most points kept, 2 to 100000 (0: 1000) */
+    hes_continuation_method method; /**< (0: HES_CONT_AUTO) */
+    /** Called after each point is kept (NULL: nothing), with the branch so
+     * far (its last point the new one); a nonzero return stops the branch
+     * there (reached 0, why "stopped by the caller"). */
+    int (*progress)(void *ctx, const struct hes_continuation *branch);
+    void *progress_ctx;      /**< progress's first argument */
 } hes_continuation_options;
 
 /** The defaults: every field 0, which each field's description resolves. */
@@ -65,6 +110,11 @@ typedef struct {
     /** At a point located where psi crosses 1: which multiplier crosses
      * (else HES_CROSS_NONE) */
     hes_crossing crossing;
+    hes_label label;         /**< what the point is (HES_LABEL_NONE: an ordinary one) */
+    char detail[HES_NAME_MAX + 1]; /**< for HES_LABEL_GR the guard's transition name,
+                                        for HES_LABEL_SEQ the event that changed; else "" */
+    double s;                /**< the branch's arclength at this point, in the scaled
+                                  norm of the parameter and the section state */
     int n_mult;              /**< its nontrivial multipliers */
     /** n_mult multipliers by modulus, descending (real and imaginary parts) @{ */
     double *re, *im;
@@ -73,10 +123,13 @@ typedef struct {
 } hes_continuation_point;
 
 /** A branch (hes_continue); free it with hes_continuation_free. */
-typedef struct {
+typedef struct hes_continuation {
     char param[HES_NAME_MAX + 1]; /**< the parameter followed */
     int n;                   /**< the section state's dimension */
-    int n_points;            /**< points, in the order of the parameter's path */
+    int returns;             /**< the orbit's returns to the section per period: 1, or 2
+                                  on a branch switched at a period doubling */
+    hes_continuation_method method; /**< the parameterisation used */
+    int n_points;            /**< points, in the order of the branch */
     hes_continuation_point *points; /**< n_points of them */
     int reached;             /**< 1: the branch was followed to `to`; 0: it ended before */
     char why[HES_ERROR_LEN]; /**< where it ended before `to`, why (else "") */
@@ -84,28 +137,58 @@ typedef struct {
 
 /**
  * Follows the periodic orbit of sys as the parameter `param` goes from
- * `from` to `to` (either direction), by natural-parameter continuation: the
- * orbit at each value is the system's orbit search (the one shooting
- * pipeline, hes_analyze: hybrid or ESS) started from the secant predictor
- * of the two points before it, with steps that grow on easy points and
- * halve on a failed or far correction.  Where psi crosses 1 between two
- * points, the crossing is located by bisection in the parameter to
- * o->tol and added as a point with its hes_crossing.  The branch ends
- * before `to` (reached 0, the reason in why, HES_OK still) when the orbit is
- * lost with the smallest step: a fold of the branch (a multiplier near +1,
- * which natural-parameter continuation cannot pass), a grazing event, or the
- * edge of the parameter's range.
+ * `from` towards `to` (either direction).  The first point is the system's
+ * orbit search at `from`, started from its orbit start
+ * (hes_system_set_orbit_start) or the model's guess; with
+ * hes_system_set_orbit_returns it is an orbit of that many returns.
+ *
+ * Pseudo-arclength (a hybrid system; o->method): the unknowns are the
+ * section state's free states and the parameter, the equations the
+ * shooting residual and Keller's hyperplane through the secant predictor
+ * orthogonal to the secant, in coordinates scaled by each unknown's size,
+ * so the branch is followed around folds.  Natural (an ESS system, or on
+ * request): the system's orbit search at each value of the parameter,
+ * started from the secant predictor; it stops at a fold.  Steps grow on
+ * easy points and halve on a failed or far correction.
+ *
+ * Along the way every sign change of a test function (hes_label) between
+ * two points is located by the secant method with bisection on the
+ * branch, to o->tol, and added as a labelled point; so is a change of
+ * stability (psi through 1: hes_continuation_point.crossing).  The first
+ * and last points are HES_LABEL_EP.  The branch ends (reached 0, the reason
+ * in why, HES_OK still) when the parameter leaves the interval between
+ * `from` and `to` on the `from` side (after a fold), when the orbit is lost
+ * with the smallest step (a fold under natural parameterisation, a grazing
+ * event or a change of the event sequence, the edge of the parameter's
+ * range), or when max_points are kept.
  * The system's parameter is restored on return, and its orbit start (and
  * an ESS system's period guess, which the branch predicts too) is the
  * model's guess again.
  * HES_EINVAL for an unknown parameter, a solved or non-finite one, from ==
- * to, or options out of range; the status of the orbit search at `from`
- * when there is no orbit there; HES_ENOMEM.  The reason is in err (may be
- * NULL); on failure *out is left empty.
+ * to, options out of range, or HES_CONT_ARCLENGTH for an ESS system; the
+ * status of the orbit search at `from` when there is no orbit there;
+ * HES_ENOMEM.  The reason is in err (may be NULL); on failure *out is left
+ * empty.
  */
 hes_status hes_continue(hes_system *sys, const char *param, double from, double to,
                         const hes_continuation_options *o, hes_continuation *out,
                         hes_error *err);
+
+/**
+ * Branch switching at a period doubling: from point `at` of `branch` (a
+ * point labelled HES_LABEL_PD, of a branch of sys and its parameter), the
+ * orbit of twice the returns born there, started from the point's section
+ * state displaced along the eigenvector of its multiplier -1 on each side
+ * of the point's parameter value until an orbit of the doubled returns is
+ * found that is not the branch's own orbit, then followed towards `to` as
+ * hes_continue follows a branch (its first point is the bifurcation point
+ * itself, of the doubled returns).  out->returns is twice branch->returns.
+ * HES_EINVAL for a point that is not a PD or an ESS system; HES_ENOORBIT
+ * when no orbit of the doubled returns is found near it.
+ */
+hes_status hes_continue_doubled(hes_system *sys, const hes_continuation *branch, int at,
+                                double to, const hes_continuation_options *o,
+                                hes_continuation *out, hes_error *err);
 
 /** Frees a branch's points and clears it (NULL: nothing). */
 void hes_continuation_free(hes_continuation *c);

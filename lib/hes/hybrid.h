@@ -371,6 +371,15 @@ hes_status hes_system_set_orbit_start(hes_system *sys, const double *x0);
  * period is its section event's time, and a hybrid system ignores it.
  * HES_EINVAL for a value that is neither NaN nor finite and > 0. */
 hes_status hes_system_set_orbit_period(hes_system *sys, double period);
+/** The orbit's returns to its section per period: 1 (the default), or k for
+ * an orbit of k returns (a period-k orbit of the Poincare map, as born at a
+ * period doubling): the shooting runs through the section k times (a
+ * stroboscopic orbit over k times the model's period), and the monodromy
+ * and multipliers are those of the k-th return map.  HES_EINVAL for k < 1
+ * or k > 64, or k > 1 for an ESS system. */
+hes_status hes_system_set_orbit_returns(hes_system *sys, int k);
+/** The orbit's returns per period (hes_system_set_orbit_returns). */
+int hes_system_orbit_returns(const hes_system *sys);
 /** Frees an orbit's arrays and trajectory and clears it (NULL: nothing). */
 void hes_orbit_free(hes_orbit *orbit);
 

@@ -62,6 +62,7 @@ struct hes_system {
     hes_status cb_status;  /* first failure inside a CVODES callback */
     char cvode_msg[256];   /* last message of the CVODES error handler */
     double *orbit_start;   /* hes_system_set_orbit_start, or NULL: the model's guess */
+    int orbit_returns;     /* hes_system_set_orbit_returns: returns to the section per period */
     double deadline;       /* monotonic clock time at which the current simulation call
                               exceeds settings.max_wall_time (hes__budget_start) */
 };

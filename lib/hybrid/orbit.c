@@ -41,10 +41,13 @@ void hes_orbit_free(hes_orbit *orbit)
     memset(orbit, 0, sizeof *orbit);
 }
 
+/* The stroboscopic period of an orbit of the system's returns: that many
+ * times the model's period (NaN for an autonomous orbit). */
 static double period_of(const hes_system *sys)
 {
     const hes_orbit_spec *o = &sys->model->orbit;
-    return o->period_param ? sys->p[hes_model_param_index(sys->model, o->period_param)] : NAN;
+    return o->period_param ? sys->orbit_returns *
+                             sys->p[hes_model_param_index(sys->model, o->period_param)] : NAN;
 }
 
 hes_status hes__shoot(hes_system *sys, const double *x0, int sens, hes_traj *traj,
@@ -56,7 +59,7 @@ hes_status hes__shoot(hes_system *sys, const double *x0, int sens, hes_traj *tra
     hes_sim_options opts;
     hes_sim_options_init(&opts);
     opts.section = o->section;
-    opts.n_section = 1;
+    opts.n_section = sys->orbit_returns;
     opts.sequence_only = o->n_sequence > 0;
     opts.after_transition = o->section;
     opts.sensitivities = sens;
@@ -258,7 +261,7 @@ static hes_status verify_full_system(hes_system *sys, const double *x0, const he
     hes_sim_options_init(&opts);
     hes_traj full;
     opts.section = o->section;
-    opts.n_section = 1;
+    opts.n_section = sys->orbit_returns;
     opts.after_transition = o->section;
     hes_status st = hes_simulate(sys, o->mode, 0.0, 0.0, x0, &opts, &full);
     double ttol = 1e-7 * (1.0 + fabs(period));
@@ -270,14 +273,14 @@ static hes_status verify_full_system(hes_system *sys, const double *x0, const he
                 const hes_event *b = k < full.n_events ? &full.events[k] : NULL;
                 if (b)
                     st = hes__fail(sys, HES_ENOORBIT,
-                                   "the period-1 orbit does not exist: with every guard armed, event %d "
+                                   "the period-%d orbit does not exist: with every guard armed, event %d "
                                    "is '%s' at t = %.10g instead of '%s' at t = %.10g",
-                                   k + 1, m->transitions[b->transition].name, b->t,
+                                   sys->orbit_returns, k + 1, m->transitions[b->transition].name, b->t,
                                    m->transitions[a->transition].name, a->t);
                 else
                     st = hes__fail(sys, HES_ENOORBIT,
-                                   "the period-1 orbit does not exist: with every guard armed the "
-                                   "period has %d events, expected %d", full.n_events, nominal->n_events);
+                                   "the period-%d orbit does not exist: with every guard armed the "
+                                   "period has %d events, expected %d", sys->orbit_returns, full.n_events, nominal->n_events);
                 break;
             }
         }
@@ -285,8 +288,8 @@ static hes_status verify_full_system(hes_system *sys, const double *x0, const he
         char msg[sizeof sys->errmsg];
         snprintf(msg, sizeof msg, "%s", sys->errmsg);
         st = hes__fail(sys, HES_ENOORBIT,
-                       "the period-1 orbit does not exist: with every guard armed the simulation fails (%s: %s)",
-                       hes_strerror(st), msg);
+                       "the period-%d orbit does not exist: with every guard armed the simulation fails (%s: %s)",
+                       sys->orbit_returns, hes_strerror(st), msg);
     }
     hes_traj_free(&full);
     return st;

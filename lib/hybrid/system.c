@@ -90,6 +90,7 @@ static hes_system *system_alloc(hes_kind kind, const char *name, int n_params,
     sys->n_params = n_params;
     sys->params = params;
     sys->orbit_period = NAN;
+    sys->orbit_returns = 1;
     if (!(sys->p = malloc(sizeof(double) * (size_t)(n_params > 0 ? n_params : 1)))) {
         free(sys);
         return NULL;
@@ -170,6 +171,7 @@ hes_system *hes__system_copy(const hes_system *src)
         return NULL;
     memcpy(sys->p, src->p, sizeof(double) * (size_t)src->n_params);
     sys->set = src->set;
+    sys->orbit_returns = src->orbit_returns;
     if (src->orbit_start && hes_system_set_orbit_start(sys, src->orbit_start) != HES_OK) {
         hes_system_destroy(sys);
         return NULL;
@@ -484,4 +486,24 @@ hes_status hes_system_set_orbit_period(hes_system *sys, double period)
                          period);
     sys->orbit_period = period;
     return HES_OK;
+}
+
+hes_status hes_system_set_orbit_returns(hes_system *sys, int k)
+{
+    if (!sys)
+        return HES_EINVAL;
+    if (k < 1 || k > 64)
+        return hes__fail(sys, HES_EINVAL, "an orbit's returns to its section per period "
+                         "must lie in 1 to 64, not %d", k);
+    if (k > 1 && sys->kind != HES_KIND_HYBRID)
+        return hes__fail(sys, HES_EINVAL, "orbits of %d returns per period: the %s system's "
+                         "orbit search finds orbits of one return only", k,
+                         hes_kind_name(sys->kind));
+    sys->orbit_returns = k;
+    return HES_OK;
+}
+
+int hes_system_orbit_returns(const hes_system *sys)
+{
+    return sys ? sys->orbit_returns : 1;
 }

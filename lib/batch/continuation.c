@@ -1,35 +1,56 @@
 /*
  * continuation.c - hes_continue: a periodic orbit followed as one parameter
- * moves, by natural-parameter continuation over the one orbit pipeline
- * (hes_analyze), with its changes of stability located and classified.
+ * moves, over the one orbit pipeline, with its bifurcations and changes of
+ * stability located and labelled; hes_continue_doubled: the branch of
+ * doubled returns born at a period doubling.
  *
- * Predictor: the secant through the last two points, x0(p + h) ~ x0(p) +
- * h (x0(p) - x0(p_prev)) / (p - p_prev) (the point itself for the second).
- * Corrector: the system's shooting from that start.  Step control: a point
- * whose correction moves the section state or the period by more than
- * max_jump times the predictor's own step in them (for the second point,
- * which has no secant, their size; plus 1e-8 of the state's size), or that
- * fails, is refused and the step halves; after two easy points in a
- * row the step grows by 1.5, up to max_step.  Below min_step the branch
- * ends (a fold, where the branch turns back and no orbit lies ahead; a
- * grazing event; the parameter's range).
+ * Unknowns.  A branch point is z = (u, p): u the section state's free states
+ * (a hybrid system; all of the section state for an ESS system) and p the
+ * parameter.  Distances are taken in the scaled norm
+ *     |dz| = sqrt(dp^2 + sigma^2 |du|^2),  sigma = |to - from| / X,
+ * X the first point's section state's size (max norm), so that a state that
+ * moves by its whole size counts as much as the parameter moving over the
+ * whole interval, and steps are in the parameter's units.
  *
- * Stability changes: where the verdicts of two neighbouring points differ
- * (stable on one side, unstable on the other; a marginal point is itself
- * the crossing), psi - 1 changes sign in between; bisection in the
- * parameter, each orbit warm-started from the interpolated section state,
- * narrows it to tol, and the point found is the one of the two ends whose
- * psi lies nearer 1.  Its crossing multiplier is the nontrivial multiplier
- * of largest modulus, classified by its angle: |im| <= 1e-6 |lambda| real,
- * +1 or -1 by its sign, else a complex pair (Kuznetsov, "Elements of
- * Applied Bifurcation Theory", Sec. 7.3, for the three codimension-one
- * bifurcations of a fixed point of a map, here the Poincare map).
+ * Pseudo-arclength (Keller 1977; Allgower and Georg, "Numerical
+ * Continuation Methods", Sec. 2.2 and 6.1): with the unit secant tau of the
+ * last two points (in scaled coordinates), the predictor is z_pred = z +
+ * h tau and the corrector solves the shooting equations together with the
+ * hyperplane tau . (z - z_pred) = 0 (scaled), the parameter being one more
+ * unknown of the orbit search (hes__orbit_find_extra); the branch is
+ * followed around folds, where p turns back.  Natural parameterisation
+ * (an ESS system, or on request): the hyperplane is p = p_pred and the
+ * predictor the secant in p.  The second point is a natural step from the
+ * first.  A correction farther than max_jump times the predictor's own
+ * step from the predictor (the first step: half the state's size) is
+ * refused as a jump to another branch, and the step halves; two easy
+ * points in a row grow it by 1.5 up to max_step.
+ *
+ * Test functions of the nontrivial multipliers lambda_i (Kuznetsov,
+ * "Elements of Applied Bifurcation Theory", 3rd ed., Sec. 10.3):
+ *     SN: prod_i (lambda_i - 1)           zero where a multiplier is +1
+ *     PD: prod_i (lambda_i + 1)           zero where a multiplier is -1
+ *     NS: prod_{i<j} (lambda_i lambda_j - 1)
+ *                                         zero where a complex pair has
+ *                                         modulus 1 (or a real pair has
+ *                                         product 1: a neutral saddle, which
+ *                                         is not labelled)
+ * (real: the multipliers come in conjugate pairs).  A sign change between
+ * two points is located by the Illinois variant of regula falsi in the
+ * secant's fraction theta, each orbit solved on the hyperplane through the
+ * interpolated point orthogonal to the secant, until the bracket is within
+ * tol (scaled norm).  A +1 where p turns (the secants before and after
+ * point in opposite directions of p) is a fold (SN), else BP.  A change of
+ * the verdict (psi through 1) between two points marks the located point
+ * whose test function changed there (its crossing), or is located itself
+ * by bisection on psi - 1 when none did.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 
 #include <assert.h>
+#include <complex.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,17 +107,62 @@ void hes_continuation_free(hes_continuation *c)
     memset(c, 0, sizeof *c);
 }
 
-/* The work of one call. */
+/* The work of one branch. */
 typedef struct {
     hes_system *sys;
     int k;                   /* the parameter's index */
-    int n;                   /* section state dimension */
+    int n;                   /* section state dimension (0 until the first point) */
+    int nu;                  /* unknown states: the free states (hybrid) or all n (ESS) */
+    const int *fs;           /* their indices (an ESS system: NULL, 0 .. n-1) */
+    int nfp;                 /* the model's own solved parameters (hybrid) */
+    int arclength;
+    double sigma;            /* the scaled norm's state weight */
+    double sigma_t;          /* the period's weight (the jump test) */
+    double lo, hi;           /* the parameter's window */
+    double to;
     hes_continuation *out;
-    int cap;
-    int max_points;
+    int cap, max_points;
+    const hes_continuation_options *o;
+    double *x;               /* n: a full section state (the orbit start) */
+    double *w;               /* nu + nfp + 1: the extra equation's weights */
+    int stopped;             /* the progress callback asked to stop */
 } run;
 
-/* Arrays of their own for a point's n_mult multipliers and section state
+static int state_index(const run *r, int j)
+{
+    return r->fs ? r->fs[j] : j;
+}
+
+/* z = (u, p) of a point: nu + 1 values. */
+static void z_of(const run *r, const hes_continuation_point *pt, double *z)
+{
+    for (int j = 0; j < r->nu; j++)
+        z[j] = pt->x0[state_index(r, j)];
+    z[r->nu] = pt->value;
+}
+
+/* The scaled distance |a - b| of two z. */
+static double zdist(const run *r, const double *a, const double *b)
+{
+    double s = 0;
+    for (int j = 0; j < r->nu; j++)
+        s += (r->sigma * (a[j] - b[j])) * (r->sigma * (a[j] - b[j]));
+    return sqrt(s + (a[r->nu] - b[r->nu]) * (a[r->nu] - b[r->nu]));
+}
+
+/* The scaled distance of two points. */
+static double pdist(const run *r, const hes_continuation_point *a,
+                    const hes_continuation_point *b)
+{
+    double s = 0;
+    for (int j = 0; j < r->nu; j++) {
+        double dj = r->sigma * (a->x0[state_index(r, j)] - b->x0[state_index(r, j)]);
+        s += dj * dj;
+    }
+    return sqrt(s + (a->value - b->value) * (a->value - b->value));
+}
+
+/* Arrays of their own for a point's multipliers and section state
  * (replacing whatever pointers it held); HES_ENOMEM with nothing held. */
 static hes_status point_arrays(run *r, hes_continuation_point *pt)
 {
@@ -110,49 +176,6 @@ static hes_status point_arrays(run *r, hes_continuation_point *pt)
     return hes__fail(r->sys, HES_ENOMEM, "out of memory for a branch point");
 }
 
-/* The orbit at value v from the start x and the period T (NULL and NaN:
- * the model's guess; a hybrid system ignores T) into *pt; the system's
- * status. */
-static hes_status orbit_at(run *r, double v, const double *x, double T,
-                           hes_continuation_point *pt)
-{
-    const hes_param *pi = hes_system_param_info(r->sys, r->k);
-    hes_status st = hes_system_set_param(r->sys, pi->name, v);
-    if (st == HES_OK)
-        st = hes_system_set_orbit_start(r->sys, x);
-    if (st == HES_OK && hes_system_kind(r->sys) == HES_KIND_ESS)
-        st = hes_system_set_orbit_period(r->sys, isfinite(T) && T > 0 ? T : NAN);
-    hes_analysis a;
-    if (st == HES_OK)
-        st = hes_analyze(r->sys, 0, &a);
-    if (st != HES_OK)
-        return st;
-    if (r->n == 0)              /* the first point fixes the section's dimension */
-        r->n = a.orbit.n;
-    if (a.orbit.n != r->n) {   /* another section: not this branch's orbit */
-        hes_analysis_free(&a);
-        return hes__fail(r->sys, HES_ENOORBIT, "the orbit at %s = %.17g has a section "
-                         "state of dimension %d, not %d", pi->name, v, a.orbit.n, r->n);
-    }
-    memset(pt, 0, sizeof *pt);
-    pt->value = v;
-    pt->period = a.orbit.period;
-    pt->psi = a.stab.psi;
-    pt->psi_tol = a.stab.psi_tol;
-    pt->verdict = a.stab.verdict;
-    pt->n_mult = a.stab.n_mult;
-    if (point_arrays(r, pt) != HES_OK) {
-        hes_analysis_free(&a);
-        return HES_ENOMEM;
-    }
-    for (int i = 0; i < a.stab.n_mult; i++)
-        pt->re[i] = a.stab.re[i], pt->im[i] = a.stab.im[i];
-    memcpy(pt->x0, a.orbit.x0, sizeof(double) * (size_t)r->n);
-    hes_analysis_free(&a);
-    return HES_OK;
-}
-
-/* A copy of a point with arrays of its own into *to; HES_ENOMEM. */
 static hes_status point_copy(run *r, const hes_continuation_point *from,
                              hes_continuation_point *to)
 {
@@ -165,8 +188,79 @@ static hes_status point_copy(run *r, const hes_continuation_point *from,
     return HES_OK;
 }
 
+/* The point of an analysis (the parameter's value the system's). */
+static hes_status point_of(run *r, const hes_analysis *a, hes_continuation_point *pt)
+{
+    memset(pt, 0, sizeof *pt);
+    pt->value = hes_system_params(r->sys)[r->k];
+    pt->period = a->orbit.period;
+    pt->psi = a->stab.psi;
+    pt->psi_tol = a->stab.psi_tol;
+    pt->verdict = a->stab.verdict;
+    pt->n_mult = a->stab.n_mult;
+    if (point_arrays(r, pt) != HES_OK)
+        return HES_ENOMEM;
+    for (int i = 0; i < a->stab.n_mult; i++)
+        pt->re[i] = a->stab.re[i], pt->im[i] = a->stab.im[i];
+    memcpy(pt->x0, a->orbit.x0, sizeof(double) * (size_t)r->n);
+    return HES_OK;
+}
+
+/*
+ * The orbit near the predictor zp (and the period guess T, NaN: none) on
+ * the hyperplane d . (z - zp) = 0 (d in scaled coordinates; NULL: p = p_pred)
+ * into *pt, and with a != NULL the analysis kept there (the caller frees
+ * it).  ref is a point of the branch whose section state supplies the
+ * components that are not unknowns.  The system's status.
+ */
+static hes_status solve(run *r, const double *zp, const double *d, double T,
+                        const hes_continuation_point *ref, hes_continuation_point *pt,
+                        hes_analysis *keep)
+{
+    hes_system *sys = r->sys;
+    memcpy(r->x, ref->x0, sizeof(double) * (size_t)r->n);
+    for (int j = 0; j < r->nu; j++)
+        r->x[state_index(r, j)] = zp[j];
+    hes_status st = hes_system_set_param(sys, hes_system_param_info(sys, r->k)->name, zp[r->nu]);
+    if (st == HES_OK)
+        st = hes_system_set_orbit_start(sys, r->x);
+    hes_analysis a;
+    if (st == HES_OK && hes_system_kind(sys) == HES_KIND_ESS) {
+        if ((st = hes_system_set_orbit_period(sys, isfinite(T) && T > 0 ? T : NAN)) == HES_OK)
+            st = hes_analyze(sys, 0, &a);
+    } else if (st == HES_OK) {
+        int m = r->nu + r->nfp + 1;
+        memset(r->w, 0, sizeof(double) * (size_t)m);
+        if (d) {
+            for (int j = 0; j < r->nu; j++)
+                r->w[j] = d[j] * r->sigma;
+            r->w[m - 1] = d[r->nu];
+        } else {
+            r->w[m - 1] = 1;
+        }
+        double c = r->w[m - 1] * zp[r->nu];
+        for (int j = 0; j < r->nu; j++)
+            c += r->w[j] * zp[j];
+        hes__orbit_extra e = { r->k, r->w, c, 0 };
+        st = hes__analyze_extra(sys, 0, &e, &a);
+    }
+    if (st != HES_OK)
+        return st;
+    if (a.orbit.n != r->n) {   /* another section: not this branch's orbit */
+        hes_analysis_free(&a);
+        return hes__fail(sys, HES_ENOORBIT, "the orbit found has a section state of "
+                         "dimension %d, not %d", a.orbit.n, r->n);
+    }
+    st = point_of(r, &a, pt);
+    if (keep && st == HES_OK)
+        *keep = a;
+    else
+        hes_analysis_free(&a);
+    return st;
+}
+
 /* Appends *pt (moved) to the branch; HES_ENOMEM, or 1 when it is full. */
-static int keep(run *r, hes_continuation_point *pt)
+static int append(run *r, hes_continuation_point *pt)
 {
     hes_continuation *c = r->out;
     if (c->n_points >= r->max_points)
@@ -185,18 +279,44 @@ static int keep(run *r, hes_continuation_point *pt)
 }
 
 /* Keeps *pt, or frees it and ends the branch (full: the reason in why;
- * out of memory: *st): 0 when kept. */
-static int keep_or_end(run *r, hes_continuation_point *pt, hes_status *st)
+ * out of memory: *st): 0 when kept.  Calls the progress callback. */
+static int keep(run *r, hes_continuation_point *pt, hes_status *st)
 {
-    int full = keep(r, pt);
-    if (!full)
-        return 0;
-    point_free(pt);
-    if (full == HES_ENOMEM)
-        *st = hes__fail(r->sys, HES_ENOMEM, "out of memory for the branch");
-    else
-        snprintf(r->out->why, sizeof r->out->why, "the branch has max_points points");
-    return 1;
+    int full = append(r, pt);
+    if (full) {
+        point_free(pt);
+        if (full == HES_ENOMEM)
+            *st = hes__fail(r->sys, HES_ENOMEM, "out of memory for the branch");
+        else
+            snprintf(r->out->why, sizeof r->out->why, "the branch has max_points points");
+        return 1;
+    }
+    if (r->o->progress && r->o->progress(r->o->progress_ctx, r->out)) {
+        r->stopped = 1;
+        snprintf(r->out->why, sizeof r->out->why, "stopped by the caller");
+        return 1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------ test functions */
+
+enum { T_SN, T_PD, T_NS, N_TESTS };
+
+static double test_value(const hes_continuation_point *pt, int which)
+{
+    double complex v = 1;
+    for (int i = 0; i < pt->n_mult; i++) {
+        double complex li = pt->re[i] + I * pt->im[i];
+        if (which == T_SN)
+            v *= li - 1;
+        else if (which == T_PD)
+            v *= li + 1;
+        else
+            for (int j = i + 1; j < pt->n_mult; j++)
+                v *= li * (pt->re[j] + I * pt->im[j]) - 1;
+    }
+    return creal(v);
 }
 
 /* The crossing multiplier's kind at a point where psi is near 1. */
@@ -210,6 +330,18 @@ static hes_crossing classify(const hes_continuation_point *pt)
     return re > 0 ? HES_CROSS_PLUS_ONE : HES_CROSS_MINUS_ONE;
 }
 
+/* A complex pair on the unit circle to within 1e-3 (an NS zero, not a
+ * neutral saddle's). */
+static int complex_pair_on_circle(const hes_continuation_point *pt)
+{
+    for (int i = 0; i < pt->n_mult; i++) {
+        double mod = hypot(pt->re[i], pt->im[i]);
+        if (fabs(pt->im[i]) > 1e-6 * mod && fabs(mod - 1) < 1e-3)
+            return 1;
+    }
+    return 0;
+}
+
 /* psi - 1 has opposite signs at a and b (by their verdicts). */
 static int stability_changes(const hes_continuation_point *a, const hes_continuation_point *b)
 {
@@ -217,54 +349,83 @@ static int stability_changes(const hes_continuation_point *a, const hes_continua
            (a->verdict == HES_UNSTABLE && b->verdict == HES_STABLE);
 }
 
-/* Bisection between a and b (a change of stability between them) to tol;
- * the located point into *at: a point found marginal on the way, else the
- * end of the last bracket whose psi lies nearer 1.  HES_OK, or the orbit
- * search's status. */
+/* A test's value at a point: T_SN, T_PD, T_NS, or N_TESTS for psi - 1 (a
+ * marginal point 0). */
+static double fvalue(const hes_continuation_point *pt, int which)
+{
+    if (which < N_TESTS)
+        return test_value(pt, which);
+    return pt->verdict == HES_MARGINAL ? 0 : pt->psi - 1;
+}
+
+/*
+ * The zero of test `which` between the branch points a and b (opposite
+ * signs), by Illinois regula falsi in the secant fraction theta, into *at.
+ * HES_OK, or the orbit search's status.
+ */
 static hes_status locate(run *r, const hes_continuation_point *a,
-                         const hes_continuation_point *b, double tol,
+                         const hes_continuation_point *b, int which,
                          hes_continuation_point *at)
 {
+    int m = r->nu + 1;
+    double *za = malloc(sizeof(double) * (size_t)(4 * m));
+    if (!za)
+        return hes__fail(r->sys, HES_ENOMEM, "out of memory for a located point");
+    double *zb = za + m, *zp = zb + m, *d = zp + m;
+    z_of(r, a, za);
+    z_of(r, b, zb);
+    double len = zdist(r, za, zb);
+    for (int j = 0; j < r->nu; j++)
+        d[j] = r->sigma * (zb[j] - za[j]) / len;
+    d[r->nu] = (zb[r->nu] - za[r->nu]) / len;
     hes_continuation_point lo = { 0 }, hi = { 0 }, mid = { 0 };
-    double *x = malloc(sizeof(double) * (size_t)r->n);
-    if (!x)
-        return hes__fail(r->sys, HES_ENOMEM, "out of memory for a crossing");
-    /* the bracket's ends as copies, which the bisection replaces */
     hes_status st = point_copy(r, a, &lo);
     if (st == HES_OK)
         st = point_copy(r, b, &hi);
-    int found = 0;
-    while (st == HES_OK && !found && fabs(hi.value - lo.value) > tol) {
-        double v = 0.5 * (lo.value + hi.value);
-        for (int i = 0; i < r->n; i++)
-            x[i] = 0.5 * (lo.x0[i] + hi.x0[i]);
-        st = orbit_at(r, v, x, 0.5 * (lo.period + hi.period), &mid);
+    double tlo = 0, thi = 1, flo = fvalue(a, which), fhi = fvalue(b, which);
+    int side = 0, found = 0;
+    for (int it = 0; st == HES_OK && !found && it < 100; it++) {
+        if (pdist(r, &lo, &hi) <= r->o->tol)
+            break;
+        double t = tlo - flo * (thi - tlo) / (fhi - flo);
+        if (!(t > tlo && t < thi) || it % 8 == 7)
+            t = 0.5 * (tlo + thi);     /* bisection keeps the bracket shrinking */
+        for (int j = 0; j <= r->nu; j++)
+            zp[j] = (1 - t) * za[j] + t * zb[j];
+        st = solve(r, zp, r->arclength ? d : NULL,
+                   (1 - t) * a->period + t * b->period, t < 0.5 ? &lo : &hi, &mid, NULL);
         if (st != HES_OK)
             break;
-        if (mid.verdict == HES_MARGINAL) {   /* psi is 1 as far as it can be told */
+        double f = fvalue(&mid, which);
+        if (f == 0) {
             found = 1;
-        } else if (stability_changes(&lo, &mid)) {
-            point_free(&hi);
-            hi = mid;
-            memset(&mid, 0, sizeof mid);
-        } else {
+        } else if ((f < 0) == (flo < 0)) {
             point_free(&lo);
-            lo = mid;
-            memset(&mid, 0, sizeof mid);
+            lo = mid, tlo = t, flo = f;
+            if (side == -1)
+                fhi /= 2;
+            side = -1;
+        } else {
+            point_free(&hi);
+            hi = mid, thi = t, fhi = f;
+            if (side == 1)
+                flo /= 2;
+            side = 1;
         }
+        if (!found)
+            memset(&mid, 0, sizeof mid);
     }
-    free(x);
+    free(za);
     if (st == HES_OK) {
         if (found) {
             *at = mid;
-        } else if (fabs(hi.psi - 1) < fabs(lo.psi - 1)) {
+        } else if (fabs(fvalue(&hi, which)) < fabs(fvalue(&lo, which))) {
             *at = hi;
             memset(&hi, 0, sizeof hi);
         } else {
             *at = lo;
             memset(&lo, 0, sizeof lo);
         }
-        at->crossing = classify(at);
     } else {
         point_free(&mid);
     }
@@ -273,33 +434,191 @@ static hes_status locate(run *r, const hes_continuation_point *a,
     return st;
 }
 
-/* The secant predictor at value v from the last two points (one: itself):
- * the section state into x, and the period. */
-static double predict(const run *r, double v, double *x)
+/* The label of a zero of test `which` located at pt between the branch
+ * points b and c. */
+static hes_label label_of(const hes_continuation_point *pt, const hes_continuation_point *b,
+                          const hes_continuation_point *c, int which)
 {
-    const hes_continuation *c = r->out;
-    const hes_continuation_point *p1 = &c->points[c->n_points - 1];
-    const hes_continuation_point *p0 = c->n_points > 1 ? &c->points[c->n_points - 2] : NULL;
-    for (int i = 0; i < r->n; i++) {
-        double slope = p0 && p1->value != p0->value
-                       ? (p1->x0[i] - p0->x0[i]) / (p1->value - p0->value) : 0;
-        x[i] = p1->x0[i] + slope * (v - p1->value);
-    }
-    double slope = p0 && p1->value != p0->value
-                   ? (p1->period - p0->period) / (p1->value - p0->value) : 0;
-    return p1->period + slope * (v - p1->value);
+    if (which == T_PD)
+        return HES_LABEL_PD;
+    if (which == T_NS)
+        return HES_LABEL_NS;
+    /* a fold: the parameter is extreme there, beyond both neighbours */
+    return (pt->value - b->value) * (pt->value - c->value) > 0 ? HES_LABEL_SN : HES_LABEL_BP;
 }
 
-/* |x - y| (max norm) and the size max |y| of n values. */
-static double distance(int n, const double *x, const double *y, double *size)
+/*
+ * The bifurcations and the change of stability between the branch's last
+ * point b and the new point c (not yet kept): each test function's sign
+ * change located, labelled and kept in the order of the branch; a change
+ * of the verdict marks the located point nearest psi = 1 (or is located
+ * itself).  HES_OK (with *ended when the branch cannot take more points),
+ * or the status of a failed location.
+ */
+static hes_status events_between(run *r, int ib, hes_continuation_point *c, int *ended)
 {
-    double d = 0, s = 0;
-    for (int i = 0; i < n; i++) {
-        d = fmax(d, fabs(x[i] - y[i]));
-        s = fmax(s, fabs(y[i]));
+    hes_continuation_point found[N_TESTS + 1];
+    int nf = 0;
+    hes_status st = HES_OK;
+    for (int which = 0; which < N_TESTS && st == HES_OK; which++) {
+        const hes_continuation_point *b = &r->out->points[ib];
+        double fb = fvalue(b, which), fc = fvalue(c, which);
+        if (fb == 0 || fc == 0 || (fb < 0) == (fc < 0) || !isfinite(fb) || !isfinite(fc))
+            continue;
+        hes_continuation_point at;
+        if ((st = locate(r, b, c, which, &at)) != HES_OK)
+            break;
+        if (which == T_NS && !complex_pair_on_circle(&at)) {
+            point_free(&at);     /* a neutral saddle: no bifurcation */
+            continue;
+        }
+        at.label = label_of(&at, b, c, which);
+        found[nf++] = at;
     }
-    *size = s;
-    return d;
+    const hes_continuation_point *b = &r->out->points[ib];
+    if (st == HES_OK && stability_changes(b, c)) {
+        int best = -1;
+        for (int i = 0; i < nf; i++)
+            if (best < 0 || fabs(found[i].psi - 1) < fabs(found[best].psi - 1))
+                best = i;
+        if (best < 0) {
+            hes_continuation_point at;
+            if ((st = locate(r, b, c, N_TESTS, &at)) == HES_OK)
+                found[best = nf++] = at;
+        }
+        if (best >= 0)
+            found[best].crossing = classify(&found[best]);
+    } else if (st == HES_OK && c->verdict == HES_MARGINAL && b->verdict != HES_MARGINAL) {
+        c->crossing = classify(c);
+    }
+    /* in the order of the branch: by distance from b */
+    for (int i = 1; i < nf; i++)
+        for (int j = i; j > 0 && pdist(r, b, &found[j]) < pdist(r, b, &found[j - 1]); j--) {
+            hes_continuation_point t = found[j];
+            found[j] = found[j - 1];
+            found[j - 1] = t;
+        }
+    int i = 0;
+    for (; i < nf && st == HES_OK && !*ended; i++)
+        *ended = keep(r, &found[i], &st);
+    for (; i < nf; i++)
+        point_free(&found[i]);
+    return st;
+}
+
+/* Follows the branch from its last two points (ia, ib; ia -1: the first
+ * step is a natural one) towards r->to; the run's status (the end's reason
+ * in out->why). */
+static hes_status follow(run *r, int ia, int ib, double from)
+{
+    hes_continuation *c = r->out;
+    const hes_continuation_options *o = r->o;
+    int m = r->nu + 1, easy = 0, ended = 0;
+    double span = fabs(r->to - from), dir = r->to > from ? 1 : -1, h = o->step;
+    double *za = malloc(sizeof(double) * (size_t)(4 * m));
+    if (!za)
+        return hes__fail(r->sys, HES_ENOMEM, "out of memory for the predictor");
+    double *zb = za + m, *zp = zb + m, *d = zp + m;
+    hes_status st = HES_OK;
+    hes_continuation_point pt = { 0 };
+    while (st == HES_OK && !ended) {
+        const hes_continuation_point *b = &c->points[ib], *a = ia >= 0 ? &c->points[ia] : NULL;
+        if (b->value == r->to) {
+            c->reached = 1;
+            break;
+        }
+        z_of(r, b, zb);
+        double T;
+        int natural = !r->arclength || !a;
+        if (!natural) {          /* along the unit secant, in scaled coordinates */
+            z_of(r, a, za);
+            double len = zdist(r, za, zb);
+            for (int j = 0; j < r->nu; j++) {
+                d[j] = r->sigma * (zb[j] - za[j]) / len;
+                zp[j] = zb[j] + h * d[j] / r->sigma;
+            }
+            d[r->nu] = (zb[r->nu] - za[r->nu]) / len;
+            zp[r->nu] = zb[r->nu] + h * d[r->nu];
+            T = b->period + h * (b->period - a->period) / len;
+        } else {                 /* the secant in the parameter */
+            double v = b->value + dir * h;
+            if ((r->to - v) * dir < 0)
+                v = r->to;
+            double dp = a ? b->value - a->value : 0;
+            if (a)
+                z_of(r, a, za);
+            for (int j = 0; j < r->nu; j++)
+                zp[j] = zb[j] + (dp != 0 ? (v - b->value) * (zb[j] - za[j]) / dp : 0);
+            zp[r->nu] = v;
+            T = b->period + (dp != 0 ? (v - b->value) * (b->period - a->period) / dp : 0);
+        }
+        hes_status got = solve(r, zp, natural ? NULL : d, T, b, &pt, NULL);
+        if (got == HES_ENOMEM) {
+            st = got;
+            break;
+        }
+        double jump = HUGE_VAL, moved = a ? zdist(r, zp, zb) : span;
+        if (got == HES_OK) {
+            double s = 0;
+            for (int j = 0; j < r->nu; j++) {
+                double dj = r->sigma * (pt.x0[state_index(r, j)] - zp[j]);
+                s += dj * dj;
+            }
+            double dT = r->sigma_t * (pt.period - T);
+            jump = sqrt(s + (pt.value - zp[r->nu]) * (pt.value - zp[r->nu]) + dT * dT);
+            double mT = r->sigma_t * (a ? T - b->period : b->period);
+            moved = hypot(moved, mT);
+        }
+        int beyond = got == HES_OK && (pt.value - r->to) * dir > 0;
+        if (beyond) {            /* past `to`: the point at `to` instead */
+            double t = (r->to - b->value) / (pt.value - b->value);
+            z_of(r, &pt, za);
+            for (int j = 0; j <= r->nu; j++)
+                zp[j] = (1 - t) * zb[j] + t * za[j];
+            zp[r->nu] = r->to;
+            double Tt = (1 - t) * b->period + t * pt.period;
+            point_free(&pt);
+            got = solve(r, zp, NULL, Tt, b, &pt, NULL);
+        }
+        if (got != HES_OK || jump > o->max_jump * moved + 1e-9 * span) {
+            if (got == HES_OK)
+                point_free(&pt);
+            h /= 2;
+            easy = 0;
+            if (h < o->min_step) {
+                snprintf(c->why, sizeof c->why, "the orbit was lost past %s = %.10g (no "
+                         "orbit of this branch within a step of %.3g: %s%s): %s", c->param,
+                         b->value, o->min_step,
+                         r->arclength ? "" : "a fold of the branch, where a multiplier "
+                         "reaches +1, ", "a grazing event, a change of the event sequence or "
+                         "the edge of the parameter's range",
+                         got != HES_OK ? hes_system_errmsg(r->sys)
+                                       : "the orbit found lies on another branch");
+                break;
+            }
+            continue;
+        }
+        if ((pt.value - from) * dir < 0) {   /* turned back out of the interval */
+            point_free(&pt);
+            snprintf(c->why, sizeof c->why, "the branch turned back and left the interval "
+                     "at %s = %.10g", c->param, from);
+            break;
+        }
+        if ((st = events_between(r, ib, &pt, &ended)) != HES_OK || ended) {
+            point_free(&pt);
+            break;
+        }
+        if ((ended = keep(r, &pt, &st)))
+            break;
+        ia = ib;
+        ib = c->n_points - 1;
+        if (++easy >= 2 && h < o->max_step) {
+            h = fmin(1.5 * h, o->max_step);
+            easy = 0;
+        }
+    }
+    free(za);
+    return st;
 }
 
 /* Resolves the options' zeros; HES_EINVAL with the reason in err. */
@@ -322,105 +641,23 @@ static hes_status options_of(const hes_continuation_options *in, double from, do
         o->max_points = 1000;
     if (!(o->step > 0) || !(o->min_step > 0) || !(o->max_step >= o->step) ||
         !(o->min_step <= o->step) || !(o->tol > 0) || !(o->max_jump > 0) ||
-        !isfinite(o->max_step) || o->max_points < 2 || o->max_points > 100000)
+        !isfinite(o->max_step) || o->max_points < 2 || o->max_points > 100000 ||
+        o->method < HES_CONT_AUTO || o->method > HES_CONT_ARCLENGTH)
         return hes__say(hes__errbuf(err), hes__errlen(err), HES_EINVAL, "continuation "
                         "options: need 0 < min_step <= step <= max_step (finite), tol > 0, "
-                        "max_jump > 0 and 2 <= max_points <= 100000");
+                        "max_jump > 0, 2 <= max_points <= 100000 and a known method");
     return HES_OK;
 }
 
-/* The branch from `from` to `to`; the run's status (the end's reason in
- * out->why). */
-static hes_status follow(run *r, double from, double to, const hes_continuation_options *o)
-{
-    hes_continuation *c = r->out;
-    hes_continuation_point pt = { 0 }, cross = { 0 };
-    double dir = to > from ? 1 : -1, h = o->step;
-    int easy = 0;
-    double *x = malloc(sizeof(double) * (size_t)r->n);
-    if (!x)
-        return hes__fail(r->sys, HES_ENOMEM, "out of memory for the predictor");
-    hes_status st = HES_OK;
-    while (st == HES_OK) {
-        const hes_continuation_point *last = &c->points[c->n_points - 1];
-        if (last->value == to) {
-            c->reached = 1;
-            break;
-        }
-        double v = last->value + dir * h;
-        if ((to - v) * dir < 0)
-            v = to;
-        double T = predict(r, v, x);
-        hes_status got = orbit_at(r, v, x, T, &pt);
-        /* the correction and the predictor's own step, in the section state
-           and the period (before a secant exists, at the second point, the
-           state's size stands in for the step) */
-        double size, ignored, step_x = distance(r->n, x, last->x0, &size);
-        double jump = got == HES_OK ? fmax(distance(r->n, pt.x0, x, &ignored),
-                                           fabs(pt.period - T)) : HUGE_VAL;
-        double moved = c->n_points > 1 ? fmax(step_x, fabs(T - last->period))
-                                       : fmax(size, last->period);
-        if (got == HES_ENOMEM) {
-            st = got;
-            break;
-        }
-        if (got != HES_OK || jump > o->max_jump * moved + 1e-8 * fmax(1, size)) {
-            if (got == HES_OK)
-                point_free(&pt);
-            h /= 2;
-            easy = 0;
-            if (h < o->min_step) {
-                snprintf(c->why, sizeof c->why, "the orbit was lost past %s = %.10g (no "
-                         "orbit of this branch within %.3g of it: a fold of the branch, "
-                         "where a multiplier reaches +1, a grazing event or the edge of the "
-                         "parameter's range): %s", c->param, last->value, o->min_step,
-                         got != HES_OK ? hes_system_errmsg(r->sys)
-                                       : "the orbit found lies on another branch");
-                break;
-            }
-            continue;
-        }
-        /* a change of stability between last and pt: locate it first */
-        if (stability_changes(last, &pt)) {
-            st = locate(r, last, &pt, o->tol, &cross);
-            if (st != HES_OK) {
-                point_free(&pt);
-                break;
-            }
-            /* a crossing located at an end of the bracket labels that end */
-            if (cross.value == pt.value || cross.value == last->value) {
-                hes_continuation_point *end = cross.value == pt.value
-                                              ? &pt : &c->points[c->n_points - 1];
-                end->crossing = cross.crossing;
-                point_free(&cross);
-            } else if (keep_or_end(r, &cross, &st)) {
-                point_free(&pt);
-                break;
-            }
-        } else if (pt.verdict == HES_MARGINAL && last->verdict != HES_MARGINAL) {
-            pt.crossing = classify(&pt);
-        }
-        if (keep_or_end(r, &pt, &st))
-            break;
-        if (++easy >= 2 && h < o->max_step) {
-            h = fmin(1.5 * h, o->max_step);
-            easy = 0;
-        }
-    }
-    free(x);
-    return st;
-}
-
-hes_status hes_continue(hes_system *sys, const char *param, double from, double to,
-                        const hes_continuation_options *opts, hes_continuation *out,
-                        hes_error *err)
+/* A run over sys's parameter `param` with the options resolved into *o;
+ * HES_EINVAL with the reason in err. */
+static hes_status run_init(run *r, hes_system *sys, const char *param, double from, double to,
+                           const hes_continuation_options *opts, hes_continuation_options *o,
+                           hes_continuation *out, hes_error *err)
 {
     char *msg = hes__errbuf(err);
     size_t len = hes__errlen(err);
-    if (out)
-        memset(out, 0, sizeof *out);
-    if (!sys || !param || !out)
-        return hes__say(msg, len, HES_EINVAL, "hes_continue: NULL argument");
+    memset(r, 0, sizeof *r);
     if (!isfinite(from) || !isfinite(to) || from == to)
         return hes__say(msg, len, HES_EINVAL, "continuation: need finite from != to");
     int k = -1;
@@ -429,38 +666,297 @@ hes_status hes_continue(hes_system *sys, const char *param, double from, double 
             k = i;
     if (k < 0)
         return hes__say(msg, len, HES_EINVAL, "continuation: unknown parameter '%s'", param);
-    const hes_param *pi = hes_system_param_info(sys, k);
-    if (pi->flags & HES_PARAM_SOLVED)
+    if (hes_system_param_info(sys, k)->flags & HES_PARAM_SOLVED)
         return hes__say(msg, len, HES_EINVAL, "continuation: '%s' is solved by the orbit "
                         "search, not a parameter to follow", param);
-    hes_continuation_options o, in;
+    hes_continuation_options in;
     hes_continuation_options_init(&in);
-    hes_status st = options_of(opts ? opts : &in, from, to, &o, err);
+    hes_status st = options_of(opts ? opts : &in, from, to, o, err);
     if (st != HES_OK)
         return st;
-
-    double saved = hes_system_params(sys)[k];
-    run r = { sys, k, 0, out, 0, o.max_points };
+    int hybrid = hes_system_kind(sys) == HES_KIND_HYBRID;
+    if (!hybrid && o->method == HES_CONT_ARCLENGTH)
+        return hes__say(msg, len, HES_EINVAL, "continuation: pseudo-arclength needs an "
+                        "event-driven hybrid system; the %s system's orbit search takes the "
+                        "parameter as given (method natural)", hes_kind_name(hes_system_kind(sys)));
+    r->sys = sys;
+    r->k = k;
+    r->arclength = hybrid && o->method != HES_CONT_NATURAL;
+    if (hybrid) {
+        const hes_orbit_spec *os = &sys->model->orbit;
+        r->nu = os->n_free_states;
+        r->fs = os->free_states;
+        r->nfp = os->n_free_params;
+    }
+    r->to = to;
+    r->out = out;
+    r->max_points = o->max_points;
+    r->o = o;
+    memset(out, 0, sizeof *out);
     snprintf(out->param, sizeof out->param, "%s", param);
-    /* the first point from the model's guess, which fixes the section */
-    hes_continuation_point pt;
-    st = orbit_at(&r, from, NULL, NAN, &pt);
-    if (st == HES_OK)
-        keep_or_end(&r, &pt, &st);   /* max_points >= 2: only memory can fail */
-    out->n = r.n;
-    if (st == HES_OK)
-        st = follow(&r, from, to, &o);
-    if (st != HES_OK) {
+    out->method = r->arclength ? HES_CONT_ARCLENGTH : HES_CONT_NATURAL;
+    out->returns = hes_system_orbit_returns(sys);
+    return HES_OK;
+}
+
+/* The run's arrays and scales once the first point's analysis a (at the
+ * span |to - from|) fixes the section; HES_ENOMEM. */
+static hes_status run_arrays(run *r, const hes_analysis *a, double span)
+{
+    r->n = a->orbit.n;
+    if (hes_system_kind(r->sys) != HES_KIND_HYBRID)
+        r->nu = r->n;         /* an ESS system's orbit search starts from all of it */
+    double X = 0;
+    for (int i = 0; i < r->n; i++)
+        X = fmax(X, fabs(a->orbit.x0[i]));
+    r->sigma = span / (X > 0 ? X : 1);
+    r->sigma_t = span / (a->orbit.period > 0 ? a->orbit.period : 1);
+    r->out->n = r->n;
+    r->x = malloc(sizeof(double) * (size_t)r->n);
+    r->w = malloc(sizeof(double) * (size_t)(r->nu + r->nfp + 1));
+    if (!r->x || !r->w)
+        return hes__fail(r->sys, HES_ENOMEM, "out of memory for the branch");
+    return HES_OK;
+}
+
+/* The first and last points are the branch's ends. */
+static void label_ends(hes_continuation *c)
+{
+    if (c->n_points > 0 && c->points[0].label == HES_LABEL_NONE)
+        c->points[0].label = HES_LABEL_EP;
+    if (c->n_points > 1 && c->points[c->n_points - 1].label == HES_LABEL_NONE)
+        c->points[c->n_points - 1].label = HES_LABEL_EP;
+}
+
+/* Arclengths of the points along the branch. */
+static void arclengths(const run *r, hes_continuation *c)
+{
+    for (int i = 1; i < c->n_points; i++)
+        c->points[i].s = c->points[i - 1].s + pdist(r, &c->points[i - 1], &c->points[i]);
+}
+
+/* The end of a call: the branch's ends and arclengths, the error message,
+ * the system as it was. */
+static hes_status finish(run *r, hes_status st, double saved, int returns, double from,
+                         hes_continuation *out, hes_error *err)
+{
+    hes_system *sys = r->sys;
+    if (st == HES_OK) {
+        label_ends(out);
+        arclengths(r, out);
+    } else {
+        char *msg = hes__errbuf(err);
         if (msg)
-            snprintf(msg, len, "continuation of %s from %.10g: %s", param, from,
-                     hes_system_errmsg(sys));
+            snprintf(msg, hes__errlen(err), "continuation of %s from %.10g: %s", out->param,
+                     from, hes_system_errmsg(sys));
         hes_continuation_free(out);
     }
-    /* the caller's system as it was */
-    hes_system_set_param(sys, param, saved);
+    free(r->x);
+    free(r->w);
+    hes_system_set_param(sys, hes_system_param_info(sys, r->k)->name, saved);
     hes_system_set_orbit_start(sys, NULL);
+    hes_system_set_orbit_returns(sys, returns);
     if (hes_system_kind(sys) == HES_KIND_ESS)
         hes_system_set_orbit_period(sys, NAN);
-    assert(st != HES_OK || out->n_points >= 1);
     return st;
+}
+
+hes_status hes_continue(hes_system *sys, const char *param, double from, double to,
+                        const hes_continuation_options *opts, hes_continuation *out,
+                        hes_error *err)
+{
+    if (out)
+        memset(out, 0, sizeof *out);
+    if (!sys || !param || !out)
+        return hes__say(hes__errbuf(err), hes__errlen(err), HES_EINVAL,
+                        "hes_continue: NULL argument");
+    run r;
+    hes_continuation_options o;
+    hes_status st = run_init(&r, sys, param, from, to, opts, &o, out, err);
+    if (st != HES_OK)
+        return st;
+    double saved = hes_system_params(sys)[r.k];
+    /* the first point: the system's orbit search at `from`, from its orbit
+       start or the model's guess; it fixes the section */
+    hes_analysis a;
+    st = hes_system_set_param(sys, param, from);
+    if (st == HES_OK)
+        st = hes_analyze(sys, 0, &a);
+    if (st == HES_OK) {
+        hes_continuation_point pt;
+        if ((st = run_arrays(&r, &a, fabs(to - from))) == HES_OK &&
+            (st = point_of(&r, &a, &pt)) == HES_OK)
+            keep(&r, &pt, &st);   /* max_points >= 2: only memory can fail */
+        hes_analysis_free(&a);
+    }
+    if (st == HES_OK && !r.stopped)
+        st = follow(&r, -1, 0, from);
+    return finish(&r, st, saved, out->returns, from, out, err);
+}
+
+/* ------------------------------------------------- period-doubling switch */
+
+/*
+ * The orbit of the doubled returns whose section state lies eps along the
+ * unit vector v (over the unknown states) from the PD point's, the
+ * parameter an unknown: the shooting equations and v . (u - u_pd) = eps,
+ * started from u_pd + eps v at the PD's parameter.  It must not be the
+ * branch's own orbit: its section state does not return after half its
+ * returns (to 1e-6 of the state's size).  Into *pt; the status.
+ */
+static hes_status doubled_point(run *r, const hes_continuation_point *pd, const double *v,
+                                double eps, double X, hes_continuation_point *pt)
+{
+    hes_system *sys = r->sys;
+    int m = r->nu + r->nfp + 1, R = hes_system_orbit_returns(sys) / 2;
+    memcpy(r->x, pd->x0, sizeof(double) * (size_t)r->n);
+    memset(r->w, 0, sizeof(double) * (size_t)m);
+    double c = eps;
+    for (int j = 0; j < r->nu; j++) {
+        r->w[j] = v[j];
+        c += v[j] * pd->x0[state_index(r, j)];
+        r->x[state_index(r, j)] += eps * v[j];
+    }
+    hes_status st = hes_system_set_param(sys, hes_system_param_info(sys, r->k)->name, pd->value);
+    if (st == HES_OK)
+        st = hes_system_set_orbit_start(sys, r->x);
+    hes__orbit_extra e = { r->k, r->w, c, 0 };
+    hes_analysis a;
+    if (st == HES_OK)
+        st = hes__analyze_extra(sys, 0, &e, &a);
+    if (st != HES_OK)
+        return st;
+    double *half = malloc(sizeof(double) * (size_t)r->n);
+    if (!half) {
+        hes_analysis_free(&a);
+        return hes__fail(sys, HES_ENOMEM, "out of memory");
+    }
+    st = hes_system_set_orbit_returns(sys, R);
+    if (st == HES_OK)
+        st = hes_orbit_return_map(sys, a.orbit.x0, half);
+    hes_system_set_orbit_returns(sys, 2 * R);
+    double diff = 0;
+    for (int i = 0; st == HES_OK && i < r->n; i++)
+        diff = fmax(diff, fabs(half[i] - a.orbit.x0[i]));
+    free(half);
+    if (st == HES_OK && !(diff > 1e-6 * X))
+        st = hes__fail(sys, HES_ENOORBIT, "the orbit found returns after %d returns: the "
+                       "branch's own orbit", R);
+    if (st == HES_OK)
+        st = point_of(r, &a, pt);
+    hes_analysis_free(&a);
+    return st;
+}
+
+/* The unit eigenvector (over the unknown states) of the PD point's
+ * multiplier nearest -1 into v; the status. */
+static hes_status pd_direction(run *r, const hes_continuation_point *pd, double *v)
+{
+    hes_system *sys = r->sys;
+    hes_status st = hes_system_set_param(sys, hes_system_param_info(sys, r->k)->name, pd->value);
+    if (st == HES_OK)
+        st = hes_system_set_orbit_start(sys, pd->x0);
+    hes_analysis a;
+    if (st == HES_OK)
+        st = hes_analyze(sys, 0, &a);
+    if (st != HES_OK)
+        return st;
+    int best = -1;
+    for (int i = 0; i < a.stab.n_mult; i++)
+        if (fabs(a.stab.im[i]) <= 1e-6 * hypot(a.stab.re[i], a.stab.im[i]) &&
+            (best < 0 || fabs(a.stab.re[i] + 1) < fabs(a.stab.re[best] + 1)))
+            best = i;
+    double norm = 0;
+    if (best >= 0 && a.stab.re[best] < 0) {
+        const double *col = a.stab.vr + (size_t)a.stab.order[best] * a.stab.n;
+        for (int j = 0; j < r->nu; j++) {
+            v[j] = col[state_index(r, j)];
+            norm += v[j] * v[j];
+        }
+    }
+    hes_analysis_free(&a);
+    if (!(norm > 0))
+        return hes__fail(sys, HES_ENOORBIT, "no real multiplier near -1 at %s = %.10g with an "
+                         "eigenvector along the free states", hes_system_param_info(sys, r->k)->name,
+                         pd->value);
+    for (int j = 0; j < r->nu; j++)
+        v[j] /= sqrt(norm);
+    return HES_OK;
+}
+
+hes_status hes_continue_doubled(hes_system *sys, const hes_continuation *branch, int at,
+                                double to, const hes_continuation_options *opts,
+                                hes_continuation *out, hes_error *err)
+{
+    char *msg = hes__errbuf(err);
+    size_t len = hes__errlen(err);
+    if (out)
+        memset(out, 0, sizeof *out);
+    if (!sys || !branch || !out)
+        return hes__say(msg, len, HES_EINVAL, "hes_continue_doubled: NULL argument");
+    if (at < 0 || at >= branch->n_points || branch->points[at].label != HES_LABEL_PD)
+        return hes__say(msg, len, HES_EINVAL, "branch switching: point %d is not a period "
+                        "doubling (PD) of the branch", at);
+    if (hes_system_kind(sys) != HES_KIND_HYBRID)
+        return hes__say(msg, len, HES_EINVAL, "branch switching: needs an event-driven hybrid "
+                        "system (orbits of several returns)");
+    const hes_continuation_point *pd = &branch->points[at];
+    int R = branch->returns > 0 ? branch->returns : 1, returns = hes_system_orbit_returns(sys);
+    /* the window: from the PD's parameter to `to`, and as far on its other
+       side, where a subcritical branch lies */
+    double from = pd->value - (to - pd->value);
+    run r;
+    hes_continuation_options o;
+    hes_status st = run_init(&r, sys, branch->param, from, to, opts, &o, out, err);
+    if (st != HES_OK)
+        return st;
+    if (r.nu < 1 || branch->n < 1)
+        return hes__say(msg, len, HES_EINVAL, "branch switching: no free state to displace");
+    double saved = hes_system_params(sys)[r.k];
+    r.arclength = 1;
+    out->method = HES_CONT_ARCLENGTH;
+    st = hes_system_set_orbit_returns(sys, R);
+    hes_analysis a;
+    if (st == HES_OK && (st = hes_system_set_param(sys, branch->param, pd->value)) == HES_OK &&
+        (st = hes_system_set_orbit_start(sys, pd->x0)) == HES_OK &&
+        (st = hes_analyze(sys, 0, &a)) == HES_OK) {
+        st = run_arrays(&r, &a, fabs(to - pd->value));
+        hes_analysis_free(&a);
+    }
+    double *v = st == HES_OK ? malloc(sizeof(double) * (size_t)r.nu) : NULL;
+    if (st == HES_OK && !v)
+        st = hes__fail(sys, HES_ENOMEM, "out of memory");
+    if (st == HES_OK)
+        st = pd_direction(&r, pd, v);
+    if (st == HES_OK)
+        st = hes_system_set_orbit_returns(sys, 2 * R);
+    out->returns = 2 * R;
+    double X = 0;
+    for (int i = 0; i < r.n; i++)
+        X = fmax(X, fabs(pd->x0[i]));
+    if (!(X > 0))
+        X = 1;
+    /* two points at amplitudes eps and 2 eps along the eigenvector; their
+       secant leads away from the PD */
+    static const double amplitudes[] = { 1e-3, 1e-2, 1e-4 };
+    hes_status got = HES_ENOORBIT;
+    for (int i = 0; st == HES_OK && got != HES_OK && i < 3; i++) {
+        hes_continuation_point p1 = { 0 }, p2 = { 0 };
+        double eps = amplitudes[i] * X;
+        got = doubled_point(&r, pd, v, eps, X, &p1);
+        if (got == HES_OK && (got = doubled_point(&r, pd, v, 2 * eps, X, &p2)) != HES_OK)
+            point_free(&p1);
+        if (got == HES_ENOMEM)
+            st = got;
+        if (got == HES_OK && !keep(&r, &p1, &st))
+            keep(&r, &p2, &st);
+    }
+    if (st == HES_OK && got != HES_OK)
+        st = hes__fail(sys, HES_ENOORBIT, "branch switching at %s = %.10g: no orbit of %d "
+                       "returns near the period doubling (%s)", branch->param, pd->value,
+                       2 * R, hes_system_errmsg(sys));
+    free(v);
+    if (st == HES_OK && !r.stopped && out->n_points == 2)
+        st = follow(&r, 0, 1, from);
+    return finish(&r, st, saved, returns, from, out, err);
 }

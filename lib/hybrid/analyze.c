@@ -82,18 +82,27 @@ hes_status hes__analysis_check_jacobians(hes_system *sys, hes_analysis *res)
 
 hes_status hes_analyze(hes_system *sys, int check, hes_analysis *res)
 {
+    return hes__analyze_extra(sys, check, NULL, res);
+}
+
+hes_status hes__analyze_extra(hes_system *sys, int check, const hes__orbit_extra *extra,
+                              hes_analysis *res)
+{
     if (!res)
         return sys ? hes__fail(sys, HES_EINVAL, "analyze: nowhere to put the analysis (NULL)") : HES_EINVAL;
     memset(res, 0, sizeof *res);
     if (!sys)
         return HES_EINVAL;
+    if (sys->kind == HES_KIND_ESS && extra)
+        return hes__fail(sys, HES_EINVAL, "an ESS system's orbit search takes no extra "
+                         "equation");
     if (sys->kind == HES_KIND_ESS) { /* the same pipeline on the ESS flow */
         hes_status st = hes__analyze_ess(sys, check, res);
         if (st != HES_OK)
             hes_analysis_free(res);
         return st;
     }
-    hes_status st = hes_orbit_find(sys, &res->orbit);
+    hes_status st = hes__orbit_find_extra(sys, extra, &res->orbit);
     if (st == HES_OK)
         st = hes_monodromy_compute(sys, &res->orbit.traj, res->orbit.autonomous, &res->mono);
     if (st == HES_OK) {

@@ -206,6 +206,26 @@ double hes__eig_condition(const double *vl, const double *vr, const double *wi, 
                           int j, double *buf);
 
 /* Periodic-orbit shooting used by orbit.c and the finite-difference check. */
+/* One more unknown and one more equation for the orbit search: the
+ * parameter `param` joins the unknowns u = (free states, free parameters,
+ * p[param]) and the linear equation w . u = c joins the residual (a
+ * continuation's arclength or parameter condition).  no_full_check skips
+ * the check with every guard armed (a continuation checks that itself, to
+ * locate where it fails). */
+typedef struct {
+    int param;
+    const double *w;       /* n_free_states + n_free_params + 1 weights */
+    double c;
+    int no_full_check;
+} hes__orbit_extra;
+/* hes_orbit_find with an extra equation (NULL: none); the parameter keeps
+ * its solved value in sys->p (orbit.c). */
+hes_status hes__orbit_find_extra(hes_system *sys, const hes__orbit_extra *extra,
+                                 hes_orbit *orbit);
+/* hes_analyze of a hybrid system whose orbit search has an extra equation
+ * (analyze.c). */
+hes_status hes__analyze_extra(hes_system *sys, int check, const hes__orbit_extra *extra,
+                              hes_analysis *res);
 hes_status hes__shoot(hes_system *sys, const double *x0, int sensitivities,
                       hes_traj *traj, double *x_ret);
 

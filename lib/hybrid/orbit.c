@@ -100,12 +100,14 @@ hes_status hes_orbit_return_map(hes_system *sys, const double *x0, double *x_ret
     return st;
 }
 
-/* Newton state: unknowns u = (x0[free_states], p[free_params]). */
+/* Newton state: unknowns u = (x0[free_states], p[free_params]), and with
+ * an extra equation (hes__orbit_extra) the parameter extra->param last. */
 typedef struct {
     hes_system *sys;
     int n, nu;
     int *pidx;               /* parameter index of each free parameter */
     double *x0, *xr;
+    const hes__orbit_extra *extra; /* NULL: the orbit spec's equations only */
 } shooter;
 
 static void put_unknowns(shooter *s, const double *u)
@@ -115,10 +117,12 @@ static void put_unknowns(shooter *s, const double *u)
         s->x0[o->free_states[i]] = u[i];
     for (int i = 0; i < o->n_free_params; i++)
         s->sys->p[s->pidx[i]] = u[o->n_free_states + i];
+    if (s->extra)
+        s->sys->p[s->extra->param] = u[s->nu - 1];
 }
 
-/* r(u) = (x_return - x0)[residual]; with traj != NULL keeps the run (with
- * sensitivities). */
+/* r(u) = (x_return - x0)[residual], and with an extra equation its value
+ * w . u - c last; with traj != NULL keeps the run (with sensitivities). */
 static hes_status residual(shooter *s, const double *u, double *r, hes_traj *traj)
 {
     const hes_orbit_spec *o = &s->sys->model->orbit;
@@ -133,6 +137,12 @@ static hes_status residual(shooter *s, const double *u, double *r, hes_traj *tra
         return st;
     for (int i = 0; i < o->n_residual; i++)
         r[i] = s->xr[o->residual[i]] - s->x0[o->residual[i]];
+    if (s->extra) {
+        double v = -s->extra->c;
+        for (int j = 0; j < s->nu; j++)
+            v += s->extra->w[j] * u[j];
+        r[s->nu - 1] = v;
+    }
     return HES_OK;
 }
 
@@ -223,11 +233,14 @@ static hes_status jacobian(shooter *s, const double *u, const double *r, const d
 {
     const hes_orbit_spec *o = &s->sys->model->orbit;
     int nu = s->nu, n = s->n;
-    for (int j = 0; j < o->n_free_states; j++)
-        for (int i = 0; i < nu; i++) {
+    for (int j = 0; j < o->n_free_states; j++) {
+        for (int i = 0; i < o->n_residual; i++) {
             int ri = o->residual[i], cj = o->free_states[j];
             J[i + (size_t)j * nu] = M[ri + (size_t)cj * n] - (ri == cj);
         }
+        if (s->extra)            /* the extra equation is linear: its row is w */
+            J[nu - 1 + (size_t)j * nu] = s->extra->w[j];
+    }
     double *up = work, *rp = work + nu, *rm = work + 2 * nu;
     hes_status st = HES_OK;
     for (int j = o->n_free_states; j < nu && st == HES_OK; j++) {
@@ -348,9 +361,11 @@ static hes_status hs_converged(void *ctx, int it, const double *u, const double 
     if (st != HES_OK)
         return st;
     h->rel = 0;
-    for (int i = 0; i < h->s.nu; i++)
+    for (int i = 0; i < o->n_residual; i++)
         h->rel = fmax(h->rel, fabs(r[i]) / h->scale[o->residual[i]]);
     *done = h->rel < sys->set.newton_tol || h->largest == 0;
+    if (h->s.extra)              /* and the extra equation holds to rounding */
+        *done = *done && fabs(r[h->s.nu - 1]) <= 1e-10 * (1 + fabs(h->s.extra->c));
     if (!*done && T <= zeno_period(sys, h->traj.n_events))
         return hes__fail(sys, HES_EZENO, "Newton's iterates collapse to a Zeno point: after "
                          "%d iterations the period is %.3g s with %d events (relative "
@@ -374,7 +389,7 @@ static hes_status hs_jacobian(void *ctx, const double *u, const double *r, doubl
         char msg[sizeof sys->errmsg];
         snprintf(msg, sizeof msg, "%s", sys->errmsg);
         double rn = 0;
-        for (int i = 0; i < h->s.nu; i++)
+        for (int i = 0; i < o->n_residual; i++)
             rn = fmax(rn, fabs(r[i]));
         st = hes__fail(sys, HES_ENOORBIT, "shooting Jacobian failed at residual %.3g (%s: %s)",
                        rn, hes_strerror(st), msg);
@@ -399,6 +414,12 @@ static void hs_say(void *ctx, const char *msg)
 
 hes_status hes_orbit_find(hes_system *sys, hes_orbit *orbit)
 {
+    return hes__orbit_find_extra(sys, NULL, orbit);
+}
+
+hes_status hes__orbit_find_extra(hes_system *sys, const hes__orbit_extra *extra,
+                                 hes_orbit *orbit)
+{
     if (!sys || !orbit) {
         if (orbit)
             memset(orbit, 0, sizeof *orbit);
@@ -414,8 +435,11 @@ hes_status hes_orbit_find(hes_system *sys, hes_orbit *orbit)
     hes_status st = hes_system_check_params(sys);
     if (st != HES_OK)
         return st;
-    hybrid_shooting h = { { sys, m->modes[o->mode].dim, o->n_free_states + o->n_free_params,
-                            NULL, NULL, NULL }, { 0 }, NULL, NULL, 0, INFINITY, NULL };
+    if (extra && !(extra->param >= 0 && extra->param < sys->n_params && extra->w))
+        return hes__fail(sys, HES_EINVAL, "orbit: a bad extra equation");
+    hybrid_shooting h = { { sys, m->modes[o->mode].dim,
+                            o->n_free_states + o->n_free_params + (extra != NULL),
+                            NULL, NULL, NULL, extra }, { 0 }, NULL, NULL, 0, INFINITY, NULL };
     shooter *s = &h.s;
     int n = s->n, nu = s->nu;
     double *mem = calloc((size_t)(5 * n + 4 * nu + 2), sizeof(double));
@@ -450,6 +474,8 @@ hes_status hes_orbit_find(hes_system *sys, hes_orbit *orbit)
         u[i] = s->x0[o->free_states[i]];
     for (int i = 0; i < o->n_free_params; i++)
         u[o->n_free_states + i] = sys->p[s->pidx[i]];
+    if (extra)
+        u[nu - 1] = sys->p[extra->param];
 
     hes__newton_problem prob = { nu, &h, hs_residual, hs_converged, hs_jacobian, NULL, NULL,
                                  hs_describe, hs_errmsg, hs_say };
@@ -467,7 +493,8 @@ hes_status hes_orbit_find(hes_system *sys, hes_orbit *orbit)
     }
     double period = run_period(sys, &h.traj);
     if ((st = accept_orbit(sys, s, &h.traj, period, h.scale, h.largest)) != HES_OK ||
-        (st = verify_full_system(sys, s->x0, &h.traj, period)) != HES_OK) {
+        (!(extra && extra->no_full_check) &&
+         (st = verify_full_system(sys, s->x0, &h.traj, period)) != HES_OK)) {
         hes_traj_free(&h.traj);
         goto out;
     }

@@ -40,15 +40,17 @@ static int crossings(const hes_continuation *c, int *at)
  * extrapolations.  (Started from the model's guess instead, the walker's
  * analysis at 0.0152 falls onto the short-period gait: psi 4.82, period
  * 3.07; the branch stays on the gait it follows.) */
-static void check_points(hes_system *sys, const hes_continuation *c, int stride)
+static void check_points_of(hes_system *sys, const hes_continuation *c, int stride,
+                            int monotone)
 {
     /* the path is strictly monotone: a crossing at a bracket's end labels
        that point rather than repeating it */
-    for (int i = 2; i < c->n_points; i++)
+    for (int i = 2; monotone && i < c->n_points; i++)
         ck_assert_msg((c->points[i].value - c->points[i - 1].value) *
                       (c->points[1].value - c->points[0].value) > 0,
                       "points %d and %d at %.17g and %.17g", i - 1, i, c->points[i - 1].value,
                       c->points[i].value);
+    ck_assert_int_eq(hes_system_set_orbit_returns(sys, c->returns), HES_OK);
     for (int i = 0; i < c->n_points; i += stride) {
         const hes_continuation_point *pt = &c->points[i];
         ck_assert_int_eq(hes_system_set_param(sys, c->param, pt->value), HES_OK);
@@ -63,6 +65,13 @@ static void check_points(hes_system *sys, const hes_continuation *c, int stride)
                       pt->period);
         hes_analysis_free(&a);
     }
+    ck_assert_int_eq(hes_system_set_orbit_returns(sys, 1), HES_OK);
+    ck_assert_int_eq(hes_system_set_orbit_start(sys, NULL), HES_OK);
+}
+
+static void check_points(hes_system *sys, const hes_continuation *c, int stride)
+{
+    check_points_of(sys, c, stride, 1);
 }
 
 START_TEST(test_juggler_stable_interval_ends_where_eq_10_says_with_their_multipliers)
@@ -216,6 +225,242 @@ START_TEST(test_slip_gain_interval_is_bracketed_by_its_crossings)
 }
 END_TEST
 
+/* The points of a branch with a label: how many, the k-th's index in *at
+ * (k from 0; unchanged when there are fewer). */
+static int labelled(const hes_continuation *c, hes_label l, int k, int *at)
+{
+    int n = 0;
+    for (int i = 0; i < c->n_points; i++)
+        if (c->points[i].label == l && n++ == k)
+            *at = i;
+    return n;
+}
+
+/* Independently of the branch: fresh analyses (orbits of `returns` returns,
+ * started from the point's state) at value -+ dv have their real multiplier
+ * nearest `target` (+1 or -1) on opposite sides of it; its distance from
+ * target at each side is returned in gap[2]. */
+static void multiplier_crosses(hes_system *sys, const hes_continuation *c, int at, double dv,
+                               double target, double gap[2])
+{
+    const hes_continuation_point *pt = &c->points[at];
+    ck_assert_int_eq(hes_system_set_orbit_returns(sys, c->returns), HES_OK);
+    for (int side = 0; side < 2; side++) {
+        double v = pt->value + (side ? dv : -dv);
+        ck_assert_int_eq(hes_system_set_param(sys, c->param, v), HES_OK);
+        ck_assert_int_eq(hes_system_set_orbit_start(sys, pt->x0), HES_OK);
+        hes_analysis a;
+        ck_assert_msg(hes_analyze(sys, 0, &a) == HES_OK, "%s = %.12g: %s", c->param, v,
+                      hes_system_errmsg(sys));
+        int best = -1;
+        for (int i = 0; i < a.stab.n_mult; i++)
+            if (fabs(a.stab.im[i]) < 1e-9 &&
+                (best < 0 || fabs(a.stab.re[i] - target) < fabs(a.stab.re[best] - target)))
+                best = i;
+        ck_assert_int_ge(best, 0);
+        gap[side] = a.stab.re[best] - target;
+        hes_analysis_free(&a);
+    }
+    ck_assert_int_eq(hes_system_set_orbit_returns(sys, 1), HES_OK);
+    ck_assert_int_eq(hes_system_set_orbit_start(sys, NULL), HES_OK);
+    ck_assert_msg(gap[0] * gap[1] < 0, "%s = %.12g: the multiplier nearest %g is %.3g and %.3g "
+                  "away on the two sides", c->param, pt->value, target, gap[0], gap[1]);
+}
+
+/* The juggler's closed forms (problems/paddle_juggler.c and
+ * share/examples/bouncing_ball.c): the period-doubling acceleration, the
+ * table speed at impact of a period-1 orbit, the table's frequency. */
+static double pd_accel(double alpha, double g)
+{
+    return -2 * g * (1 + alpha * alpha) / ((1 + alpha) * (1 + alpha));
+}
+
+/* The built-in juggler in its shape parameter aP: PD at eq. 10's lower end
+ * and a +1 at 0 without a turn (BP), each to 1e-8 relative (absolute at
+ * 0); and the PD curve in (alpha, aP) at five restitutions. */
+START_TEST(test_juggler_pd_and_bp_to_1e_8_at_five_restitutions)
+{
+    hes_system *sys = create(hes_problem_find("paddle-juggler"));
+    hes_continuation_options o;
+    hes_continuation_options_init(&o);
+    o.tol = 1e-11;
+    static const double alphas[] = { 0.2, 0.35, 0.5, 0.65, 0.8 };
+    for (int j = 0; j < 5; j++) {
+        ck_assert_int_eq(hes_system_set_param(sys, "alpha", alphas[j]), HES_OK);
+        hes_continuation c;
+        hes_error err;
+        ck_assert_msg(hes_continue(sys, "paddle_accel", -16, 2, &o, &c, &err) == HES_OK, "%s",
+                      err.message);
+        ck_assert_msg(c.reached, "%s", c.why);
+        int pd = -1, bp = -1;
+        ck_assert_int_eq(labelled(&c, HES_LABEL_PD, 0, &pd), 1);
+        ck_assert_int_eq(labelled(&c, HES_LABEL_BP, 0, &bp), 1);
+        ck_assert_int_eq(labelled(&c, HES_LABEL_SN, 0, &bp), 0);
+        double want = pd_accel(alphas[j], 9.81);
+        ck_assert_msg(fabs(c.points[pd].value - want) < 1e-8 * fabs(want),
+                      "alpha %g: PD at %.15g, eq. 10 %.15g", alphas[j], c.points[pd].value, want);
+        ck_assert_msg(fabs(c.points[bp].value) < 1e-8, "alpha %g: BP at %.3g", alphas[j],
+                      c.points[bp].value);
+        ck_assert_int_eq(c.points[pd].crossing, HES_CROSS_MINUS_ONE);
+        ck_assert_int_eq(c.points[bp].crossing, HES_CROSS_PLUS_ONE);
+        ck_assert_int_eq(c.points[0].label, HES_LABEL_EP);
+        ck_assert_int_eq(c.points[c.n_points - 1].label, HES_LABEL_EP);
+        hes_continuation_free(&c);
+    }
+    hes_system_destroy(sys);
+}
+END_TEST
+
+/* The bouncing ball in the table's amplitude A: the stable orbit followed
+ * down meets the saddle in a fold at A = vP* / w (SN, the branch turns and
+ * goes on along the saddle), and up it period-doubles where (A w)^2 = vP*^2
+ * + (aPD / w)^2; both to 1e-8 relative.  The orbit of two returns born at
+ * the PD is followed: every point is an orbit of two returns that is not
+ * one of one return, its multipliers' product is alpha^4 (each impact
+ * contracts phase-space area by alpha^2, the flight keeps it), and a fresh
+ * analysis at its next PD sees a multiplier cross -1. */
+START_TEST(test_bouncing_ball_fold_pd_and_period_two_branch)
+{
+    hes_system *sys = create(&bouncing_ball);
+    double g = 9.81, T = 0.5, alpha = 0.5, w = 2 * M_PI / T;
+    double vstar = g * T * (1 - alpha) / (2 * (1 + alpha)), apd = pd_accel(alpha, g);
+    double fold = vstar / w, pd_at = sqrt(vstar * vstar + apd * apd / (w * w)) / w;
+    hes_continuation_options o;
+    hes_continuation_options_init(&o);
+    o.tol = 1e-12;
+    hes_continuation down, up;
+    hes_error err;
+    ck_assert_msg(hes_continue(sys, "amplitude", 0.08, 0.03, &o, &down, &err) == HES_OK, "%s",
+                  err.message);
+    int sn = -1;
+    ck_assert_int_eq(labelled(&down, HES_LABEL_SN, 0, &sn), 1);
+    ck_assert_msg(fabs(down.points[sn].value - fold) < 1e-8 * fold, "fold at %.15g, closed form "
+                  "%.15g", down.points[sn].value, fold);
+    ck_assert_int_eq(down.points[sn].crossing, HES_CROSS_PLUS_ONE);
+    /* past the fold the branch is the saddle: A grows again, psi > 1 */
+    ck_assert_int_lt(sn, down.n_points - 2);
+    ck_assert_double_gt(down.points[sn + 2].value, down.points[sn].value);
+    ck_assert_double_gt(down.points[sn + 2].psi, 1);
+    ck_assert_int_eq(down.reached, 0);
+    /* a real multiplier below +1 before the fold and above it after */
+    ck_assert_double_lt(down.points[sn - 1].psi, 1);
+    ck_assert_msg(down.points[sn + 1].im[0] == 0 && down.points[sn + 1].re[0] > 1,
+                  "after the fold: %g%+gi", down.points[sn + 1].re[0], down.points[sn + 1].im[0]);
+    check_points_of(sys, &down, 1, 0);
+    double gap[2];
+
+    ck_assert_msg(hes_continue(sys, "amplitude", 0.08, 0.12, &o, &up, &err) == HES_OK, "%s",
+                  err.message);
+    int pd = -1;
+    ck_assert_int_eq(labelled(&up, HES_LABEL_PD, 0, &pd), 1);
+    ck_assert_msg(fabs(up.points[pd].value - pd_at) < 1e-8 * pd_at, "PD at %.15g, closed form "
+                  "%.15g", up.points[pd].value, pd_at);
+    multiplier_crosses(sys, &up, pd, 1e-7, -1, gap);
+
+    hes_continuation two;
+    ck_assert_msg(hes_continue_doubled(sys, &up, pd, 0.12, &o, &two, &err) == HES_OK, "%s",
+                  err.message);
+    ck_assert_int_eq(two.returns, 2);
+    ck_assert_msg(two.reached, "%s", two.why);
+    double *half = malloc(sizeof(double) * (size_t)two.n);
+    for (int i = 0; i < two.n_points; i++) {
+        const hes_continuation_point *pt = &two.points[i];
+        double prod_re = 1, prod_im = 0;
+        for (int k = 0; k < pt->n_mult; k++) {
+            double re = prod_re * pt->re[k] - prod_im * pt->im[k];
+            prod_im = prod_re * pt->im[k] + prod_im * pt->re[k];
+            prod_re = re;
+        }
+        ck_assert_msg(fabs(prod_re - pow(alpha, 4)) < 1e-8, "A = %.10g: product %.12g",
+                      pt->value, prod_re);
+        ck_assert_int_eq(hes_system_set_param(sys, "amplitude", pt->value), HES_OK);
+        ck_assert_int_eq(hes_orbit_return_map(sys, pt->x0, half), HES_OK);
+        ck_assert_msg(fabs(half[0] - pt->x0[0]) + fabs(half[1] - pt->x0[1]) > 1e-4,
+                      "A = %.10g: the orbit returns after one period", pt->value);
+    }
+    free(half);
+    int pd2 = -1;
+    ck_assert_int_eq(labelled(&two, HES_LABEL_PD, 0, &pd2), 1);
+    ck_assert_double_gt(two.points[pd2].value, pd_at);
+    multiplier_crosses(sys, &two, pd2, 1e-7, -1, gap);
+    check_points_of(sys, &two, 3, 1);
+    hes_continuation_free(&two);
+    hes_continuation_free(&up);
+    hes_continuation_free(&down);
+    hes_system_destroy(sys);
+}
+END_TEST
+
+/* The simplest walker over slopes 0.001 to 0.02: the long gait
+ * period-doubles once near 0.0151 (Garcia et al. 1998), and nothing else
+ * happens on either period-1 gait (the short one is unstable throughout);
+ * the branches switched onto at the first and second period doublings
+ * double again, each PD confirmed by fresh analyses on its two sides. */
+START_TEST(test_walker_period_doubling_cascade)
+{
+    hes_system *sys = create(&simplest_walker_heelstrike);
+    hes_continuation_options o;
+    hes_continuation_options_init(&o);
+    o.tol = 1e-10;
+    hes_continuation b1, b2, b4, shortg;
+    hes_error err;
+    ck_assert_msg(hes_continue(sys, "gamma", 0.001, 0.02, &o, &b1, &err) == HES_OK, "%s",
+                  err.message);
+    ck_assert_msg(b1.reached, "%s", b1.why);
+    int pd = -1, any = -1;
+    ck_assert_int_eq(labelled(&b1, HES_LABEL_PD, 0, &pd), 1);
+    ck_assert_int_eq(labelled(&b1, HES_LABEL_SN, 0, &any) + labelled(&b1, HES_LABEL_BP, 0, &any) +
+                     labelled(&b1, HES_LABEL_NS, 0, &any), 0);
+    ck_assert_msg(b1.points[pd].value > 0.01505 && b1.points[pd].value < 0.0151, "PD at %.12g",
+                  b1.points[pd].value);
+    double gap[2];
+    multiplier_crosses(sys, &b1, pd, 1e-8, -1, gap);
+    for (int i = 0; i < b1.n_points; i++)
+        ck_assert_msg(b1.points[i].period > 3.8, "gamma %g: period %g", b1.points[i].value,
+                      b1.points[i].period);
+    check_points(sys, &b1, 5);
+
+    ck_assert_msg(hes_continue_doubled(sys, &b1, pd, 0.02, &o, &b2, &err) == HES_OK, "%s",
+                  err.message);
+    int pd2 = -1;
+    ck_assert_int_eq(labelled(&b2, HES_LABEL_PD, 0, &pd2), 1);
+    ck_assert_msg(b2.points[pd2].value > 0.0176 && b2.points[pd2].value < 0.0178, "PD at %.12g",
+                  b2.points[pd2].value);
+    multiplier_crosses(sys, &b2, pd2, 1e-8, -1, gap);
+    check_points(sys, &b2, 5);
+    ck_assert_msg(hes_continue_doubled(sys, &b2, pd2, 0.02, &o, &b4, &err) == HES_OK, "%s",
+                  err.message);
+    ck_assert_int_eq(b4.returns, 4);
+    int pd4 = -1;
+    ck_assert_int_eq(labelled(&b4, HES_LABEL_PD, 0, &pd4), 1);
+    ck_assert_msg(b4.points[pd4].value > b2.points[pd2].value && b4.points[pd4].value < 0.0185,
+                  "PD at %.12g", b4.points[pd4].value);
+    multiplier_crosses(sys, &b4, pd4, 1e-8, -1, gap);
+
+    /* the short-period gait, from its state at 0.009, both ways */
+    static const double short_gait[] = { 0.1939374, 0.3878747, -0.2038669, -0.0145 };
+    for (int dir = 0; dir < 2; dir++) {
+        ck_assert_int_eq(hes_system_set_param(sys, "gamma", 0.009), HES_OK);
+        ck_assert_int_eq(hes_system_set_orbit_start(sys, short_gait), HES_OK);
+        ck_assert_msg(hes_continue(sys, "gamma", 0.009, dir ? 0.02 : 0.001, &o, &shortg, &err) ==
+                      HES_OK, "%s", err.message);
+        ck_assert_msg(shortg.reached, "%s", shortg.why);
+        for (int i = 0; i < shortg.n_points; i++) {
+            ck_assert_msg(shortg.points[i].period < 3.2 && shortg.points[i].psi > 1,
+                          "gamma %g: period %g psi %g", shortg.points[i].value,
+                          shortg.points[i].period, shortg.points[i].psi);
+            ck_assert_int_eq(shortg.points[i].label == HES_LABEL_NONE ||
+                             shortg.points[i].label == HES_LABEL_EP, 1);
+        }
+        hes_continuation_free(&shortg);
+    }
+    hes_continuation_free(&b4);
+    hes_continuation_free(&b2);
+    hes_continuation_free(&b1);
+    hes_system_destroy(sys);
+}
+END_TEST
+
 START_TEST(test_bad_requests_are_refused)
 {
     hes_system *sys = create(hes_problem_find("slip-hopper"));
@@ -253,6 +498,9 @@ static Suite *continuation_suite(void)
     tcase_add_test(tc, test_ess_hopper_branch_is_the_pipelines_orbit_at_every_point);
     tcase_add_test(tc, test_slip_gain_interval_is_bracketed_by_its_crossings);
     tcase_add_test(tc, test_branch_at_the_edge_of_the_range_ends_with_the_reason);
+    tcase_add_test(tc, test_juggler_pd_and_bp_to_1e_8_at_five_restitutions);
+    tcase_add_test(tc, test_bouncing_ball_fold_pd_and_period_two_branch);
+    tcase_add_test(tc, test_walker_period_doubling_cascade);
     tcase_add_test(tc, test_bad_requests_are_refused);
     suite_add_tcase(s, tc);
     return s;

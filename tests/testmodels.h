@@ -44,6 +44,9 @@ extern const hes_model hes__problem_twin_jugglers_swapped;
  * (share/examples/simplest_walker.c, compiled into this library). */
 extern const hes_model simplest_walker_heelstrike;
 extern const hes_model simplest_walker_midstance;
+/* The bouncing ball on a vibrating table, its amplitude the parameter
+ * (share/examples/bouncing_ball.c, compiled into this library). */
+extern const hes_model bouncing_ball;
 
 /* Models with a periodic orbit (tests/orbit_models.c, which states them):
  * a bouncing ball whose apex height is the unknown (a Zeno rest point for

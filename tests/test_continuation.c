@@ -461,6 +461,76 @@ START_TEST(test_walker_period_doubling_cascade)
 }
 END_TEST
 
+/* Two-parameter curves: the juggler's PD curve in (alpha, aP) from alpha =
+ * 0.5 both ways, every point against eq. 10 to 1e-8 relative, its BP
+ * curve on aP = 0; the bouncing ball's fold curve in (alpha, A) against
+ * vP*(alpha) / w. */
+START_TEST(test_boundary_curves_follow_their_closed_forms)
+{
+    hes_system *sys = create(hes_problem_find("paddle-juggler"));
+    hes_continuation_options o;
+    hes_continuation_options_init(&o);
+    o.tol = 1e-11;
+    hes_continuation c, curve;
+    hes_error err;
+    ck_assert_msg(hes_continue(sys, "paddle_accel", -16, 2, &o, &c, &err) == HES_OK, "%s",
+                  err.message);
+    int pd = -1, bp = -1;
+    ck_assert_int_eq(labelled(&c, HES_LABEL_PD, 0, &pd), 1);
+    ck_assert_int_eq(labelled(&c, HES_LABEL_BP, 0, &bp), 1);
+    static const double ends[] = { 0.95, 0.1 };
+    for (int e = 0; e < 2; e++) {
+        ck_assert_msg(hes_continue_curve(sys, &c, pd, "alpha", ends[e], &o, &curve, &err) ==
+                      HES_OK, "%s", err.message);
+        ck_assert_msg(curve.reached, "%s", curve.why);
+        ck_assert_str_eq(curve.param2, "alpha");
+        ck_assert_int_ge(curve.n_points, 5);
+        ck_assert_double_eq(curve.points[curve.n_points - 1].value2, ends[e]);
+        for (int i = 0; i < curve.n_points; i++) {
+            const hes_continuation_point *pt = &curve.points[i];
+            double want = pd_accel(pt->value2, 9.81);
+            ck_assert_int_eq(pt->label, HES_LABEL_PD);
+            ck_assert_msg(fabs(pt->value - want) < 1e-8 * fabs(want), "alpha %.10g: PD at "
+                          "%.15g, eq. 10 %.15g", pt->value2, pt->value, want);
+        }
+        hes_continuation_free(&curve);
+    }
+    ck_assert_msg(hes_continue_curve(sys, &c, bp, "alpha", 0.9, &o, &curve, &err) == HES_OK,
+                  "%s", err.message);
+    for (int i = 0; i < curve.n_points; i++)
+        ck_assert_msg(fabs(curve.points[i].value) < 1e-8, "alpha %g: BP at %.3g",
+                      curve.points[i].value2, curve.points[i].value);
+    hes_continuation_free(&curve);
+    /* refusals: not a bifurcation, the same parameter, an unknown one */
+    ck_assert_int_eq(hes_continue_curve(sys, &c, 0, "alpha", 0.9, &o, &curve, &err), HES_EINVAL);
+    ck_assert_int_eq(hes_continue_curve(sys, &c, pd, "paddle_accel", 0.9, &o, &curve, &err),
+                     HES_EINVAL);
+    ck_assert_int_eq(hes_continue_curve(sys, &c, pd, "nosuch", 0.9, &o, &curve, &err),
+                     HES_EINVAL);
+    hes_continuation_free(&c);
+    hes_system_destroy(sys);
+
+    sys = create(&bouncing_ball);
+    ck_assert_msg(hes_continue(sys, "amplitude", 0.08, 0.03, &o, &c, &err) == HES_OK, "%s",
+                  err.message);
+    int sn = -1;
+    ck_assert_int_eq(labelled(&c, HES_LABEL_SN, 0, &sn), 1);
+    ck_assert_msg(hes_continue_curve(sys, &c, sn, "alpha", 0.9, &o, &curve, &err) == HES_OK,
+                  "%s", err.message);
+    ck_assert_msg(curve.reached, "%s", curve.why);
+    for (int i = 0; i < curve.n_points; i++) {
+        double al = curve.points[i].value2, w = 2 * M_PI / 0.5;
+        double want = 9.81 * 0.5 * (1 - al) / (2 * (1 + al)) / w;
+        ck_assert_int_eq(curve.points[i].label, HES_LABEL_SN);
+        ck_assert_msg(fabs(curve.points[i].value - want) < 1e-8 * want, "alpha %.10g: fold at "
+                      "%.15g, closed form %.15g", al, curve.points[i].value, want);
+    }
+    hes_continuation_free(&curve);
+    hes_continuation_free(&c);
+    hes_system_destroy(sys);
+}
+END_TEST
+
 START_TEST(test_bad_requests_are_refused)
 {
     hes_system *sys = create(hes_problem_find("slip-hopper"));
@@ -501,6 +571,7 @@ static Suite *continuation_suite(void)
     tcase_add_test(tc, test_juggler_pd_and_bp_to_1e_8_at_five_restitutions);
     tcase_add_test(tc, test_bouncing_ball_fold_pd_and_period_two_branch);
     tcase_add_test(tc, test_walker_period_doubling_cascade);
+    tcase_add_test(tc, test_boundary_curves_follow_their_closed_forms);
     tcase_add_test(tc, test_bad_requests_are_refused);
     suite_add_tcase(s, tc);
     return s;

@@ -193,6 +193,7 @@ static hes_status point_of(run *r, const hes_analysis *a, hes_continuation_point
 {
     memset(pt, 0, sizeof *pt);
     pt->value = hes_system_params(r->sys)[r->k];
+    pt->value2 = NAN;
     pt->period = a->orbit.period;
     pt->psi = a->stab.psi;
     pt->psi_tol = a->stab.psi_tol;
@@ -959,4 +960,209 @@ hes_status hes_continue_doubled(hes_system *sys, const hes_continuation *branch,
     if (st == HES_OK && !r.stopped && out->n_points == 2)
         st = follow(&r, 0, 1, from);
     return finish(&r, st, saved, returns, from, out, err);
+}
+
+/* ------------------------------------------------- two-parameter curves */
+
+/* The test function of a label. */
+static int test_of(hes_label l)
+{
+    return l == HES_LABEL_PD ? T_PD : l == HES_LABEL_NS ? T_NS : T_SN;
+}
+
+/* The unit direction (scaled) from the point a to b into d (nu + 1). */
+static void direction(const run *r, const hes_continuation_point *a,
+                      const hes_continuation_point *b, double *d)
+{
+    double len = pdist(r, a, b);
+    for (int j = 0; j < r->nu; j++)
+        d[j] = r->sigma * (b->x0[state_index(r, j)] - a->x0[state_index(r, j)]) / len;
+    d[r->nu] = (b->value - a->value) / len;
+}
+
+/*
+ * The label of test `which` located again at the system's current q on the
+ * branch through zp (in the direction d, scaled): the orbits at zp -+ delta
+ * d (delta growing fourfold until the test changes sign between them, at
+ * most four times), then the zero between them, into *at, and the
+ * direction between the bracket's ends into d.  HES_ENOORBIT when no sign
+ * change is found.
+ */
+static hes_status relocate(run *r, const double *zp, double *d, double delta, int which,
+                           const hes_continuation_point *ref, hes_continuation_point *at)
+{
+    int m = r->nu + 1;
+    double *z = malloc(sizeof(double) * (size_t)m);
+    if (!z)
+        return hes__fail(r->sys, HES_ENOMEM, "out of memory");
+    hes_status st = HES_ENOORBIT;
+    for (int tries = 0; tries < 5 && st != HES_OK && st != HES_ENOMEM; tries++, delta *= 4) {
+        hes_continuation_point a = { 0 }, b = { 0 };
+        for (int j = 0; j < m; j++)
+            z[j] = zp[j] - delta * d[j] / (j < r->nu ? r->sigma : 1);
+        st = solve(r, z, r->arclength ? d : NULL, ref->period, ref, &a, NULL);
+        if (st == HES_OK) {
+            for (int j = 0; j < m; j++)
+                z[j] = zp[j] + delta * d[j] / (j < r->nu ? r->sigma : 1);
+            st = solve(r, z, r->arclength ? d : NULL, ref->period, ref, &b, NULL);
+        }
+        if (st == HES_OK) {
+            double fa = fvalue(&a, which), fb = fvalue(&b, which);
+            if (fa != 0 && fb != 0 && (fa < 0) != (fb < 0) && isfinite(fa) && isfinite(fb)) {
+                st = locate(r, &a, &b, which, at);
+                if (st == HES_OK) {
+                    at->label = which == T_PD ? HES_LABEL_PD : which == T_NS ? HES_LABEL_NS
+                                : label_of(at, &a, &b, which);
+                    direction(r, &a, &b, d);
+                }
+            } else {
+                st = hes__fail(r->sys, HES_ENOORBIT, "the test function does not change "
+                               "sign within %.3g of the predicted point", delta);
+            }
+        }
+        point_free(&a);
+        point_free(&b);
+    }
+    free(z);
+    return st;
+}
+
+hes_status hes_continue_curve(hes_system *sys, const hes_continuation *branch, int at,
+                              const char *param2, double to2,
+                              const hes_continuation_options *opts, hes_continuation *out,
+                              hes_error *err)
+{
+    char *msg = hes__errbuf(err);
+    size_t len = hes__errlen(err);
+    if (out)
+        memset(out, 0, sizeof *out);
+    if (!sys || !branch || !param2 || !out)
+        return hes__say(msg, len, HES_EINVAL, "hes_continue_curve: NULL argument");
+    if (at < 0 || at >= branch->n_points)
+        return hes__say(msg, len, HES_EINVAL, "curve: no point %d on the branch", at);
+    hes_label label = branch->points[at].label;
+    if (label != HES_LABEL_SN && label != HES_LABEL_BP && label != HES_LABEL_PD &&
+        label != HES_LABEL_NS)
+        return hes__say(msg, len, HES_EINVAL, "curve: point %d is not a bifurcation (SN, BP, "
+                        "PD or NS) of the branch", at);
+    if (strcmp(param2, branch->param) == 0)
+        return hes__say(msg, len, HES_EINVAL, "curve: the second parameter must differ from "
+                        "the branch's '%s'", branch->param);
+    double q0;
+    if (hes_system_get_param(sys, param2, &q0) != HES_OK)
+        return hes__say(msg, len, HES_EINVAL, "curve: unknown parameter '%s'", param2);
+    int kq = -1;
+    for (int i = 0; i < hes_system_n_params(sys); i++)
+        if (strcmp(hes_system_param_info(sys, i)->name, param2) == 0)
+            kq = i;
+    if (hes_system_param_info(sys, kq)->flags & HES_PARAM_SOLVED)
+        return hes__say(msg, len, HES_EINVAL, "curve: '%s' is solved by the orbit search",
+                        param2);
+    /* the run in p (its window the branch's), the options in q's units */
+    run r;
+    hes_continuation_options o, oq;
+    const hes_continuation_point *first = &branch->points[0];
+    const hes_continuation_point *last = &branch->points[branch->n_points - 1];
+    double span = fabs(last->value - first->value);
+    hes_status st = run_init(&r, sys, branch->param, first->value,
+                             last->value != first->value ? last->value : first->value + 1,
+                             opts, &o, out, err);
+    hes_continuation_options zero;
+    hes_continuation_options_init(&zero);
+    if (st == HES_OK)
+        st = options_of(opts ? opts : &zero, q0, to2, &oq, err);
+    if (st != HES_OK)
+        return st;
+    hes_continuation_options ol = o;   /* location to the caller's tolerance in p */
+    ol.tol = opts && opts->tol > 0 ? opts->tol : o.tol;
+    r.o = &ol;
+    snprintf(out->param2, sizeof out->param2, "%s", param2);
+    out->returns = branch->returns > 0 ? branch->returns : 1;
+    double saved = hes_system_params(sys)[r.k];
+    int returns = hes_system_orbit_returns(sys), which = test_of(label);
+    hes_analysis a;
+    st = hes_system_set_orbit_returns(sys, out->returns);
+    if (st == HES_OK && (st = hes_system_set_param(sys, branch->param,
+                                                   branch->points[at].value)) == HES_OK &&
+        (st = hes_system_set_orbit_start(sys, branch->points[at].x0)) == HES_OK &&
+        (st = hes_analyze(sys, 0, &a)) == HES_OK) {
+        st = run_arrays(&r, &a, span > 0 ? span : 1);
+        hes_analysis_free(&a);
+    }
+    int m = r.nu + 1;
+    double *mem = st == HES_OK ? malloc(sizeof(double) * (size_t)(3 * m)) : NULL;
+    if (st == HES_OK && !mem)
+        st = hes__fail(sys, HES_ENOMEM, "out of memory");
+    double *d = mem, *zp = mem + m, *zq = mem + 2 * m;
+    hes_continuation_point pt = { 0 };
+    if (st == HES_OK) {
+        /* the branch's direction at the point: its neighbours' secant */
+        int lo = at > 0 ? at - 1 : at, hi = at + 1 < branch->n_points ? at + 1 : at;
+        if (lo == hi)
+            st = hes__say(msg, len, HES_EINVAL, "curve: the branch has one point");
+        else
+            direction(&r, &branch->points[lo], &branch->points[hi], d);
+    }
+    if (st == HES_OK && (st = point_copy(&r, &branch->points[at], &pt)) == HES_OK) {
+        pt.value2 = q0;
+        keep(&r, &pt, &st);
+    }
+    double dir = to2 > q0 ? 1 : -1, h = oq.step, delta = fmax(1e-3 * span, 100 * ol.tol);
+    int easy = 0, ended = r.stopped;
+    while (st == HES_OK && !ended) {
+        const hes_continuation_point *b = &out->points[out->n_points - 1];
+        const hes_continuation_point *a2 = out->n_points > 1 ? &out->points[out->n_points - 2]
+                                                             : NULL;
+        if (b->value2 == to2) {
+            out->reached = 1;
+            break;
+        }
+        double q = b->value2 + dir * h;
+        if ((to2 - q) * dir < 0)
+            q = to2;
+        /* the secant predictor in q */
+        z_of(&r, b, zp);
+        if (a2 && a2->value2 != b->value2) {
+            z_of(&r, a2, zq);
+            for (int j = 0; j < m; j++)
+                zp[j] += (q - b->value2) * (zp[j] - zq[j]) / (b->value2 - a2->value2);
+        }
+        hes_status got = hes_system_set_param(sys, param2, q);
+        hes_continuation_point found = { 0 };
+        if (got == HES_OK)
+            got = relocate(&r, zp, d, delta, which, b, &found);
+        if (got == HES_ENOMEM) {
+            st = got;
+            break;
+        }
+        if (got == HES_OK && found.label != label) {
+            got = hes__fail(sys, HES_ENOORBIT, "the %s became a %s", hes_label_name(label),
+                            hes_label_name(found.label));
+            point_free(&found);
+        }
+        if (got != HES_OK) {
+            h /= 2;
+            easy = 0;
+            if (h < oq.min_step) {
+                snprintf(out->why, sizeof out->why, "the %s was lost past %s = %.10g (%s)",
+                         hes_label_name(label), param2, b->value2, hes_system_errmsg(sys));
+                break;
+            }
+            continue;
+        }
+        found.value2 = q;
+        if ((ended = keep(&r, &found, &st)))
+            break;
+        if (++easy >= 2 && h < oq.max_step) {
+            h = fmin(1.5 * h, oq.max_step);
+            easy = 0;
+        }
+    }
+    free(mem);
+    hes_system_set_param(sys, param2, q0);
+    st = finish(&r, st, saved, returns, first->value, out, err);
+    /* a curve's points all carry the label: no end points */
+    for (int i = 0; st == HES_OK && i < out->n_points; i++)
+        out->points[i].label = label;
+    return st;
 }

@@ -103,6 +103,8 @@ void hes_continuation_options_init(hes_continuation_options *o);
 /** One point of a branch: an orbit at one value of the parameter. */
 typedef struct {
     double value;            /**< the parameter */
+    double value2;           /**< on a curve of two parameters (hes_continue_curve), the
+                                  second; NaN on a branch */
     double period;           /**< the orbit's period */
     double psi;              /**< the largest modulus of its nontrivial multipliers */
     double psi_tol;          /**< psi's accuracy (hes_stability.psi_tol) */
@@ -125,6 +127,7 @@ typedef struct {
 /** A branch (hes_continue); free it with hes_continuation_free. */
 typedef struct hes_continuation {
     char param[HES_NAME_MAX + 1]; /**< the parameter followed */
+    char param2[HES_NAME_MAX + 1]; /**< a curve's second parameter (else "") */
     int n;                   /**< the section state's dimension */
     int returns;             /**< the orbit's returns to the section per period: 1, or 2
                                   on a branch switched at a period doubling */
@@ -189,6 +192,31 @@ hes_status hes_continue(hes_system *sys, const char *param, double from, double 
 hes_status hes_continue_doubled(hes_system *sys, const hes_continuation *branch, int at,
                                 double to, const hes_continuation_options *o,
                                 hes_continuation *out, hes_error *err);
+
+/**
+ * Two-parameter continuation: the curve in the plane of the branch's
+ * parameter p and a second parameter q along which the bifurcation of
+ * point `at` of `branch` (labelled SN, BP, PD or NS) persists: a stability
+ * boundary drawn as a curve, not a grid.  The curve starts at that point,
+ * with q at the system's value (the one the branch was computed at), and
+ * follows q towards `to2`: at each value of q the label is located again on
+ * the branch through the predicted point (two orbits on either side of it
+ * along the branch, by pseudo-arclength on a hybrid system, then the
+ * located zero of the label's test function, to o->tol), with steps in q
+ * (o->step, min_step, max_step in q's units) that halve where the location
+ * fails.  Each point of the curve is a located point with its label, value
+ * (p), value2 (q), orbit and multipliers; out->param2 names q.  The curve
+ * ends before `to2` (reached 0, the reason in why) where the label is
+ * lost: the bifurcation ends (a codimension-two point), the orbit ends, or
+ * the steps fall below min_step.
+ * HES_EINVAL for a point of another label, an unknown or solved q, q the
+ * branch's parameter, or bad options; the status of the orbit search when
+ * the label cannot be located at the first step.
+ */
+hes_status hes_continue_curve(hes_system *sys, const hes_continuation *branch, int at,
+                              const char *param2, double to2,
+                              const hes_continuation_options *o, hes_continuation *out,
+                              hes_error *err);
 
 /** Frees a branch's points and clears it (NULL: nothing). */
 void hes_continuation_free(hes_continuation *c);

@@ -205,6 +205,49 @@ START_TEST(test_juggler_margin_changes_sign_at_the_grazing_accel)
 }
 END_TEST
 
+/* The juggler with a ceiling at height 0.4 m above the paddle's mean,
+ * crossed upward, which the ball never reaches: its clearance 0.4 - g T^2 / 8
+ * is smallest exactly at the apex, an event of another transition that
+ * leaves the guard continuous, where the period also ends and begins. */
+#define CEILING 0.4
+
+static int ceiling_guard(double t, const double *x, const double *p, double *g, void *d)
+{
+    (void)t; (void)p; (void)d;
+    g[0] = x[0] - CEILING;
+    return 0;
+}
+
+START_TEST(test_ceiling_clearance_is_smallest_at_the_apex_event)
+{
+    const hes_model *base = hes_problem_find("paddle-juggler");
+    hes_transition tr[3];
+    memcpy(tr, base->transitions, sizeof(hes_transition) * 2);
+    hes_transition ceiling = { "ceiling", 0, 0, HES_UP, ceiling_guard, NULL, NULL, NULL, NULL,
+                               NULL, 0, NULL };
+    tr[2] = ceiling;
+    hes_model m = *base;
+    m.name = "juggler-with-ceiling";
+    m.n_transitions = 3;
+    m.transitions = tr;
+    hes_system *sys = test_system_of(&m);
+    ck_assert_ptr_nonnull(sys);
+    hes_orbit o;
+    hes_guard_margin gm[3];
+    ck_assert_msg(hes_orbit_find(sys, &o) == HES_OK, "%s", hes_system_errmsg(sys));
+    ck_assert_msg(hes_orbit_guard_margins(sys, &o, gm) == HES_OK, "%s", hes_system_errmsg(sys));
+    juggler j = juggler_at(-5.45);
+    double want = CEILING - j.g * j.T * j.T / 8.0;
+    printf("ceiling: margin %.12f at t %.9f (closed form %.12f at the apex, t = T)\n",
+           gm[2].margin, gm[2].t, want);
+    ck_assert_msg(fabs(gm[2].margin - want) < 1e-9, "%.12g vs %.12g", gm[2].margin, want);
+    ck_assert(fabs(gm[2].t - j.T) < 1e-9);
+    ck_assert(isinf(gm[IMPACT].margin) && isinf(gm[APEX].margin));
+    hes_orbit_free(&o);
+    hes_system_destroy(sys);
+}
+END_TEST
+
 /* --------------------------------------------------------- the simplest walker */
 
 /* h = s g of the walker's guards at state x: heelstrike phi - 2 theta (up),
@@ -351,6 +394,7 @@ int main(void)
     tcase_add_test(tc, test_juggler_margins_match_the_closed_form_gap);
     tcase_add_test(tc, test_juggler_paddle_never_grazes_below_zero_accel);
     tcase_add_test(tc, test_juggler_margin_changes_sign_at_the_grazing_accel);
+    tcase_add_test(tc, test_ceiling_clearance_is_smallest_at_the_apex_event);
     tcase_add_test(tc, test_walker_heelstrike_margin_matches_sampled_flow_at_both_sections);
     tcase_add_test(tc, test_margins_refuse_null_arguments_and_an_ess_system);
     suite_add_tcase(s, tc);

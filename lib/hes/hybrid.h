@@ -413,7 +413,10 @@ typedef struct {
  * |g|).  The ends of phases are excluded: the transition's own event makes
  * g zero there, and after a reset a guard may start at zero and move away;
  * a guard that decreases monotonically to its event has no interior
- * minimum.  Each phase is integrated again from its start (the trajectory
+ * minimum.  An event of another transition that leaves h continuous (an
+ * identity reset, or the period's end, which is its start) joins the
+ * phases on either side: a minimum of h exactly there counts (a ceiling's
+ * clearance at an apex section).  Each phase is integrated again from its start (the trajectory
  * keeps only its ends), h' sampled on max(64, 256 (phase duration) /
  * (orbit's span)) sub-steps and each minimum located by Brent's method on
  * h' to the integrator's accuracy.  A margin that reaches zero is a

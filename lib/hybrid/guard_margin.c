@@ -21,7 +21,12 @@
  * construction, and after a reset a guard may start at zero and move
  * away).  The margin is the smallest h at such a minimum over the orbit's
  * phases in mode I, +INFINITY when there is none (a guard that decreases
- * monotonically to its event has none).  For HES_ANY it is g at the local
+ * monotonically to its event has none).  Where the orbit passes an event of
+ * another transition that leaves h continuous (an apex with an identity
+ * reset; the period's end, which is its start), the two phases are one
+ * stretch of h: a minimum there, h below its neighbouring samples on both
+ * sides, counts as interior (a ceiling's clearance is smallest exactly at
+ * the apex).  For HES_ANY it is g at the local
  * minimum of |g| with the smallest |g|: h' = g' changing sign from - to +
  * where g >= 0, or from + to - where g <= 0.  Grazing is a margin reaching
  * zero: the guard touches zero tangentially inside a phase.
@@ -220,9 +225,14 @@ static int bracketed(double f0, double f1, int any)
     return (f0 < 0 && f1 >= 0) || (any && f0 > 0 && f1 <= 0);
 }
 
+/* h at a phase's ends and at the samples next to them (for junctions). */
+typedef struct {
+    double h0, h_first, h_last, h1;
+} phase_ends;
+
 /* One phase: samples of h' and every bracketed extremum refined. */
 static hes_status scan_phase(guard_path *p, const hes_phase *ph, int phase, double span,
-                             double *x_prev, int any, best_margin *best)
+                             double *x_prev, int any, best_margin *best, phase_ends *ends)
 {
     hes_system *sys = p->sys;
     double dur = ph->t1 - ph->t0;
@@ -232,6 +242,7 @@ static hes_status scan_phase(guard_path *p, const hes_phase *ph, int phase, doub
     hes_status st = signed_guard(p, ph->tm0, ph->x0, &h, &f_prev);
     if (st != HES_OK)
         return st;
+    ends->h0 = h;
     memcpy(x_prev, ph->x0, sizeof(double) * (size_t)p->n);
     memset(sys->armed, 0, (size_t)sys->model->n_transitions);
     if ((st = hes__phase_start(sys, p->mode, ph->tm0, ph->x0, 0)) != HES_OK)
@@ -245,6 +256,11 @@ static hes_status scan_phase(guard_path *p, const hes_phase *ph, int phase, doub
         memcpy(p->x, hes__phase_state(sys, p->mode), sizeof(double) * (size_t)p->n);
         if ((st = signed_guard(p, tk, p->x, &h, &f)) != HES_OK)
             return st;
+        if (k == 1)
+            ends->h_first = h;
+        if (k == N - 1)
+            ends->h_last = h;
+        ends->h1 = h;
         if (bracketed(f_prev, f, any) && !(f == 0.0 && k == N)) {
             double *x_k = x_prev + p->n; /* keep the sample: refining uses p->x */
             memcpy(x_k, p->x, sizeof(double) * (size_t)p->n);
@@ -264,6 +280,44 @@ static hes_status scan_phase(guard_path *p, const hes_phase *ph, int phase, doub
         f_prev = f;
     }
     return HES_OK;
+}
+
+/* Whether a phase is too short to hold anything (the zero-length phase
+ * between simultaneous events; a stroboscopic period's end that steps back
+ * over its last event or forward by rounding). */
+static int empty_phase(const hes_phase *ph, double span)
+{
+    return !(ph->t1 - ph->t0 > 1e-9 * span);
+}
+
+/* The junction of phase a's end with phase b's start (b = 0 after the last
+ * phase: the period's end is its start), both in the guard's mode: a
+ * minimum of h there when every phase between is empty, no event between
+ * is the transition's own, h is continuous through them and below the
+ * samples next to the junction on both sides. */
+static void junction(const hes_traj *tj, int tr, int a, int b,
+                     const phase_ends *ea, const phase_ends *eb, double span, int any,
+                     best_margin *best)
+{
+    int last = b > a ? b : tj->n_phases;
+    for (int i = a; i < last; i++) {
+        if (i > a && !empty_phase(&tj->phases[i], span))
+            return;
+        if (i < tj->n_events && tj->events[i].transition == tr)
+            return;
+    }
+    double h = ea->h1, size = any ? fabs(h) : h;
+    if (!(fabs(eb->h0 - h) <= 1e-9 * (1.0 + fabs(h))))
+        return;
+    double before = any ? fabs(ea->h_last) : ea->h_last, after = any ? fabs(eb->h_first)
+                                                                      : eb->h_first;
+    double start = any ? fabs(eb->h0) : eb->h0;
+    if (size < before && start < after && size < best->size) {
+        best->size = size;
+        best->m.margin = h;
+        best->m.t = tj->phases[a].t1;
+        best->m.phase = a;
+    }
 }
 
 hes_status hes_orbit_guard_margins(hes_system *sys, const hes_orbit *orbit,
@@ -297,8 +351,12 @@ hes_status hes_orbit_guard_margins(hes_system *sys, const hes_orbit *orbit,
                          "spans no time (%g)", span);
     size_t nmax = (size_t)sys->nmax;
     double *buf = malloc(sizeof(double) * 5 * nmax);
-    if (!buf)
+    phase_ends *ends = malloc(sizeof *ends * (size_t)tj->n_phases);
+    if (!buf || !ends) {
+        free(buf);
+        free(ends);
         return hes__fail(sys, HES_ENOMEM, "out of memory");
+    }
     hes__budget_start(sys);
     for (int k = 0; k < m->n_transitions && st == HES_OK; k++) {
         const hes_transition *T = &m->transitions[k];
@@ -307,18 +365,24 @@ hes_status hes_orbit_guard_margins(hes_system *sys, const hes_orbit *orbit,
                          T->direction == HES_UP ? -1.0 : 1.0, buf, buf + nmax,
                          buf + 2 * nmax, 0.0, NULL };
         best_margin best = { INFINITY, { INFINITY, NAN, -1 } };
+        int first = -1, prev = -1;
         for (int i = 0; i < tj->n_phases && st == HES_OK; i++) {
             const hes_phase *ph = &tj->phases[i];
-            /* phases of other modes, and empty ones (the zero-length phase
-             * between simultaneous events; a stroboscopic period's end that
-             * steps back over its last event) hold no interior minimum */
-            if (ph->mode != T->from || !(ph->t1 - ph->t0 > 1e-12 * (1.0 + fabs(ph->t0))))
+            if (ph->mode != T->from || empty_phase(ph, span))
                 continue;
-            st = scan_phase(&p, ph, i, span, buf + 3 * nmax, any, &best);
+            st = scan_phase(&p, ph, i, span, buf + 3 * nmax, any, &best, &ends[i]);
+            if (st == HES_OK && prev >= 0)
+                junction(tj, k, prev, i, &ends[prev], &ends[i], span, any, &best);
+            if (first < 0)
+                first = i;
+            prev = i;
         }
+        if (st == HES_OK && first == 0 && prev > 0) /* the period's end is its start */
+            junction(tj, k, prev, 0, &ends[prev], &ends[0], span, any, &best);
         if (st == HES_OK)
             out[k] = best.m;
     }
     free(buf);
+    free(ends);
     return st;
 }

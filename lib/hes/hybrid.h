@@ -387,6 +387,50 @@ void hes_orbit_free(hes_orbit *orbit);
  * after one period (x_ret, dim n).  Used by the finite-difference checks. */
 hes_status hes_orbit_return_map(hes_system *sys, const double *x0, double *x_ret);
 
+/** A guard's clearance along an orbit (hes_orbit_guard_margins). */
+typedef struct {
+    double margin;  /**< the smallest interior local minimum, over the orbit's phases in
+                         the transition's `from` mode, of the guard's value signed so that
+                         it is positive on the side the guard is crossed from (g for
+                         HES_DOWN, -g for HES_UP; for HES_ANY g at the local minimum of
+                         |g| with the smallest |g|); +INFINITY when the guard has no
+                         interior local minimum on the orbit */
+    double t;       /**< the absolute time of that minimum (NaN when none) */
+    int phase;      /**< the orbit trajectory's phase holding it (-1 when none) */
+} hes_guard_margin;
+
+/**
+ * How close each transition's guard comes to being crossed along the orbit,
+ * away from its own events: the test function of grazing
+ * (lib/hybrid/guard_margin.c).  Along a phase of the orbit in the
+ * transition's `from` mode I the signed guard is h(t) = s g(tm, x(t)),
+ * s = +1 for HES_DOWN and HES_ANY, -1 for HES_UP, tm the model time; an
+ * interior local minimum is a time strictly inside a phase where
+ *
+ *     h'(t) = s (Dtg + Dxg F_I)(tm, x(t))
+ *
+ * changes sign from negative to positive (for HES_ANY: a local minimum of
+ * |g|).  The ends of phases are excluded: the transition's own event makes
+ * g zero there, and after a reset a guard may start at zero and move away;
+ * a guard that decreases monotonically to its event has no interior
+ * minimum.  An event of another transition that leaves h continuous (an
+ * identity reset, or the period's end, which is its start) joins the
+ * phases on either side: a minimum of h exactly there counts (a ceiling's
+ * clearance at an apex section).  Each phase is integrated again from its start (the trajectory
+ * keeps only its ends), h' sampled on max(64, 256 (phase duration) /
+ * (orbit's span)) sub-steps and each minimum located by Brent's method on
+ * h' to the integrator's accuracy.  A margin that reaches zero is a
+ * grazing orbit; past it the guard is crossed inside a phase, and the
+ * orbit is not one of the full system (hes_orbit_find refuses it).
+ * orbit from hes_orbit_find on sys at the system's current parameters; out
+ * receives model->n_transitions entries.  Autonomous and stroboscopic
+ * orbits alike.  HES_EINVAL for a NULL argument, an orbit without a
+ * trajectory or an ESS system; a model callback's or the integrator's
+ * failure as hes_simulate reports it.
+ */
+hes_status hes_orbit_guard_margins(hes_system *sys, const hes_orbit *orbit,
+                                   hes_guard_margin *out);
+
 /* -------------------------------------------------- simultaneous events */
 
 /**

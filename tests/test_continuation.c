@@ -17,6 +17,7 @@
 
 #include "testmodels.h"
 #include "testutil.h"
+#include "juggler_closed.h"
 
 static hes_system *create(const hes_model *m)
 {
@@ -531,6 +532,50 @@ START_TEST(test_boundary_curves_follow_their_closed_forms)
 }
 END_TEST
 
+/* The juggler's paddle rises into the ball's flight as aP grows: the branch
+ * ends at a grazing point (GR, the impact guard) where the closed form's
+ * smallest interior gap reaches zero, to 1e-6 relative; along the way each
+ * point's clearance is the closed form's to 1e-6 of the apex height. */
+START_TEST(test_juggler_grazing_where_the_closed_form_gap_vanishes)
+{
+    hes_system *sys = create(hes_problem_find("paddle-juggler"));
+    hes_continuation_options o;
+    hes_continuation_options_init(&o);
+    o.tol = 1e-10;
+    hes_continuation c;
+    hes_error err;
+    ck_assert_msg(hes_continue(sys, "paddle_accel", 10, 30, &o, &c, &err) == HES_OK, "%s",
+                  err.message);
+    ck_assert_int_eq(c.reached, 0);
+    ck_assert_ptr_nonnull(strstr(c.why, "grazing"));
+    ck_assert_int_eq(c.n_guards, 2);
+    const hes_continuation_point *gr = &c.points[c.n_points - 1];
+    ck_assert_int_eq(gr->label, HES_LABEL_GR);
+    ck_assert_str_eq(gr->detail, "impact");
+    double want = grazing_accel(20, 24);
+    ck_assert_msg(fabs(gr->value - want) < 1e-6 * want, "grazing at %.12g, closed form %.12g",
+                  gr->value, want);
+    double apex = 9.81 * 0.5 * 0.5 / 8;
+    for (int i = 0; i < c.n_points; i++) {
+        double s_min;
+        juggler j = juggler_at(c.points[i].value);
+        double m = closed_form_margin(&j, &s_min), got = c.points[i].margins[0];
+        ck_assert_msg(isinf(m) ? isinf(got) : fabs(got - m) < 1e-6 * apex, "aP %.10g: margin "
+                      "%.12g, closed form %.12g", c.points[i].value, got, m);
+        ck_assert(isinf(c.points[i].margins[1]));   /* the apex guard: no interior minimum */
+        ck_assert_int_eq(c.points[i].full, 1);
+    }
+    /* just past it the orbit search refuses the orbit: it would pass
+       through the paddle */
+    ck_assert_int_eq(hes_system_set_param(sys, "paddle_accel", want + 0.01), HES_OK);
+    hes_analysis a;
+    ck_assert_int_eq(hes_analyze(sys, 0, &a), HES_ENOORBIT);
+    ck_assert_ptr_nonnull(strstr(hes_system_errmsg(sys), "impact"));
+    hes_continuation_free(&c);
+    hes_system_destroy(sys);
+}
+END_TEST
+
 START_TEST(test_bad_requests_are_refused)
 {
     hes_system *sys = create(hes_problem_find("slip-hopper"));
@@ -572,6 +617,7 @@ static Suite *continuation_suite(void)
     tcase_add_test(tc, test_bouncing_ball_fold_pd_and_period_two_branch);
     tcase_add_test(tc, test_walker_period_doubling_cascade);
     tcase_add_test(tc, test_boundary_curves_follow_their_closed_forms);
+    tcase_add_test(tc, test_juggler_grazing_where_the_closed_form_gap_vanishes);
     tcase_add_test(tc, test_bad_requests_are_refused);
     suite_add_tcase(s, tc);
     return s;

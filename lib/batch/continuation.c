@@ -94,6 +94,7 @@ static void point_free(hes_continuation_point *pt)
     free(pt->re);
     free(pt->im);
     free(pt->x0);
+    free(pt->margins);
     memset(pt, 0, sizeof *pt);
 }
 
@@ -125,6 +126,9 @@ typedef struct {
     const hes_continuation_options *o;
     double *x;               /* n: a full section state (the orbit start) */
     double *w;               /* nu + nfp + 1: the extra equation's weights */
+    int ng;                  /* guards (transitions) of a hybrid model, else 0 */
+    hes_guard_margin *gm;    /* ng: their margins at the last orbit */
+    char seq_msg[HES_ERROR_LEN]; /* why the last orbit was not one of the full system */
     int stopped;             /* the progress callback asked to stop */
 } run;
 
@@ -170,7 +174,8 @@ static hes_status point_arrays(run *r, hes_continuation_point *pt)
     pt->re = malloc(sizeof(double) * (size_t)m);
     pt->im = malloc(sizeof(double) * (size_t)m);
     pt->x0 = malloc(sizeof(double) * (size_t)r->n);
-    if (pt->re && pt->im && pt->x0)
+    pt->margins = r->ng > 0 ? malloc(sizeof(double) * (size_t)r->ng) : NULL;
+    if (pt->re && pt->im && pt->x0 && (r->ng == 0 || pt->margins))
         return HES_OK;
     point_free(pt);
     return hes__fail(r->sys, HES_ENOMEM, "out of memory for a branch point");
@@ -185,13 +190,17 @@ static hes_status point_copy(run *r, const hes_continuation_point *from,
     memcpy(to->re, from->re, sizeof(double) * (size_t)from->n_mult);
     memcpy(to->im, from->im, sizeof(double) * (size_t)from->n_mult);
     memcpy(to->x0, from->x0, sizeof(double) * (size_t)r->n);
+    if (r->ng > 0)
+        memcpy(to->margins, from->margins, sizeof(double) * (size_t)r->ng);
     return HES_OK;
 }
 
-/* The point of an analysis (the parameter's value the system's). */
+/* The point of an analysis (the parameter's value the system's), with its
+ * guards' margins. */
 static hes_status point_of(run *r, const hes_analysis *a, hes_continuation_point *pt)
 {
     memset(pt, 0, sizeof *pt);
+    pt->full = 1;
     pt->value = hes_system_params(r->sys)[r->k];
     pt->value2 = NAN;
     pt->period = a->orbit.period;
@@ -204,6 +213,15 @@ static hes_status point_of(run *r, const hes_analysis *a, hes_continuation_point
     for (int i = 0; i < a->stab.n_mult; i++)
         pt->re[i] = a->stab.re[i], pt->im[i] = a->stab.im[i];
     memcpy(pt->x0, a->orbit.x0, sizeof(double) * (size_t)r->n);
+    if (r->ng > 0) {
+        hes_status st = hes_orbit_guard_margins(r->sys, &a->orbit, r->gm);
+        if (st != HES_OK) {
+            point_free(pt);
+            return st;
+        }
+        for (int k = 0; k < r->ng; k++)
+            pt->margins[k] = r->gm[k].margin;
+    }
     return HES_OK;
 }
 
@@ -242,7 +260,7 @@ static hes_status solve(run *r, const double *zp, const double *d, double T,
         double c = r->w[m - 1] * zp[r->nu];
         for (int j = 0; j < r->nu; j++)
             c += r->w[j] * zp[j];
-        hes__orbit_extra e = { r->k, r->w, c, 0 };
+        hes__orbit_extra e = { r->k, r->w, c, 1 };   /* checked below */
         st = hes__analyze_extra(sys, 0, &e, &a);
     }
     if (st != HES_OK)
@@ -253,6 +271,11 @@ static hes_status solve(run *r, const double *zp, const double *d, double T,
                          "dimension %d, not %d", a.orbit.n, r->n);
     }
     st = point_of(r, &a, pt);
+    if (st == HES_OK && hes_system_kind(sys) == HES_KIND_HYBRID &&
+        hes__orbit_verify(sys, &a.orbit) != HES_OK) {
+        pt->full = 0;
+        snprintf(r->seq_msg, sizeof r->seq_msg, "%s", hes_system_errmsg(sys));
+    }
     if (keep && st == HES_OK)
         *keep = a;
     else
@@ -302,7 +325,10 @@ static int keep(run *r, hes_continuation_point *pt, hes_status *st)
 
 /* ------------------------------------------------------ test functions */
 
-enum { T_SN, T_PD, T_NS, N_TESTS };
+/* The test functions: the multipliers' three, then (not tests of the
+ * multipliers) psi - 1 at N_TESTS, the full-system check at T_FULL (+1 or
+ * -1) and transition k's margin at T_GUARD + k. */
+enum { T_SN, T_PD, T_NS, N_TESTS, T_FULL, T_GUARD };
 
 static double test_value(const hes_continuation_point *pt, int which)
 {
@@ -356,12 +382,18 @@ static double fvalue(const hes_continuation_point *pt, int which)
 {
     if (which < N_TESTS)
         return test_value(pt, which);
+    if (which == T_FULL)
+        return pt->full ? 1 : -1;
+    if (which >= T_GUARD)
+        return pt->margins[which - T_GUARD];
     return pt->verdict == HES_MARGINAL ? 0 : pt->psi - 1;
 }
 
 /*
  * The zero of test `which` between the branch points a and b (opposite
- * signs), by Illinois regula falsi in the secant fraction theta, into *at.
+ * signs), by Illinois regula falsi in the secant fraction theta, into *at:
+ * the final bracket's end nearer the zero, or for the full-system check and
+ * a guard's margin its end on a's side (the last orbit of the full system).
  * HES_OK, or the orbit search's status.
  */
 static hes_status locate(run *r, const hes_continuation_point *a,
@@ -420,7 +452,7 @@ static hes_status locate(run *r, const hes_continuation_point *a,
     if (st == HES_OK) {
         if (found) {
             *at = mid;
-        } else if (fabs(fvalue(&hi, which)) < fabs(fvalue(&lo, which))) {
+        } else if (which < T_FULL && fabs(fvalue(&hi, which)) < fabs(fvalue(&lo, which))) {
             *at = hi;
             memset(&hi, 0, sizeof hi);
         } else {
@@ -504,6 +536,67 @@ static hes_status events_between(run *r, int ib, hes_continuation_point *c, int 
         *ended = keep(r, &found[i], &st);
     for (; i < nf; i++)
         point_free(&found[i]);
+    return st;
+}
+
+/*
+ * Where the orbit stops being one of the full system between the branch's
+ * point ib and the new point *c: a guard's margin that changes sign
+ * (grazing: located, *c replaced by the point, labelled GR with the
+ * guard's name) or, failing that, a failed full-system check (a change of
+ * the event sequence: located by bisection, *c replaced by the last orbit
+ * of the full system, labelled SEQ).  *last is set when the branch ends
+ * there, with the reason in why.
+ */
+static hes_status boundary(run *r, int ib, hes_continuation_point *c, int *last)
+{
+    hes_continuation *out = r->out;
+    hes_continuation_point best = { 0 };
+    int graze = -1;
+    hes_status st = HES_OK;
+    for (int k = 0; k < r->ng && st == HES_OK; k++) {
+        const hes_continuation_point *b = &out->points[ib];
+        double mb = b->margins[k], mc = c->margins[k];
+        if (!(isfinite(mb) && isfinite(mc) && mb > 0 && mc <= 0))
+            continue;
+        hes_continuation_point at;
+        if ((st = locate(r, b, c, T_GUARD + k, &at)) != HES_OK)
+            break;
+        if (graze < 0 || pdist(r, b, &at) < pdist(r, b, &best)) {
+            point_free(&best);
+            best = at;
+            graze = k;
+        } else {
+            point_free(&at);
+        }
+    }
+    if (st == HES_OK && graze < 0 && !c->full) {
+        if ((st = locate(r, &out->points[ib], c, T_FULL, &best)) == HES_OK && best.full) {
+            best.label = HES_LABEL_SEQ;
+            snprintf(out->why, sizeof out->why, "the event sequence changes past %s = %.10g: "
+                     "%.300s", out->param, best.value, r->seq_msg);
+            *last = 1;
+        } else if (st == HES_OK) {
+            point_free(&best);
+            st = hes__fail(r->sys, HES_ENOORBIT, "no orbit of the full system between %s = "
+                           "%.10g and %.10g: %s", out->param, out->points[ib].value, c->value,
+                           r->seq_msg);
+        }
+    } else if (st == HES_OK && graze >= 0) {
+        best.label = HES_LABEL_GR;
+        snprintf(best.detail, sizeof best.detail, "%s",
+                 r->sys->model->transitions[graze].name);
+        snprintf(out->why, sizeof out->why, "grazing: the orbit touches the guard of '%s' at "
+                 "%s = %.10g; past it the orbit crosses the guard", best.detail, out->param,
+                 best.value);
+        *last = 1;
+    }
+    if (st == HES_OK && *last) {
+        point_free(c);
+        *c = best;
+    } else {
+        point_free(&best);
+    }
     return st;
 }
 
@@ -605,11 +698,14 @@ static hes_status follow(run *r, int ia, int ib, double from)
                      "at %s = %.10g", c->param, from);
             break;
         }
+        int last = 0;            /* a grazing or a change of the event sequence */
+        if ((st = boundary(r, ib, &pt, &last)) != HES_OK)
+            break;
         if ((st = events_between(r, ib, &pt, &ended)) != HES_OK || ended) {
             point_free(&pt);
             break;
         }
-        if ((ended = keep(r, &pt, &st)))
+        if ((ended = keep(r, &pt, &st)) || last)
             break;
         ia = ib;
         ib = c->n_points - 1;
@@ -713,9 +809,13 @@ static hes_status run_arrays(run *r, const hes_analysis *a, double span)
     r->sigma = span / (X > 0 ? X : 1);
     r->sigma_t = span / (a->orbit.period > 0 ? a->orbit.period : 1);
     r->out->n = r->n;
+    if (hes_system_kind(r->sys) == HES_KIND_HYBRID)
+        r->ng = r->sys->model->n_transitions;
+    r->out->n_guards = r->ng;
     r->x = malloc(sizeof(double) * (size_t)r->n);
     r->w = malloc(sizeof(double) * (size_t)(r->nu + r->nfp + 1));
-    if (!r->x || !r->w)
+    r->gm = r->ng > 0 ? malloc(sizeof *r->gm * (size_t)r->ng) : NULL;
+    if (!r->x || !r->w || (r->ng > 0 && !r->gm))
         return hes__fail(r->sys, HES_ENOMEM, "out of memory for the branch");
     return HES_OK;
 }
@@ -754,6 +854,7 @@ static hes_status finish(run *r, hes_status st, double saved, int returns, doubl
     }
     free(r->x);
     free(r->w);
+    free(r->gm);
     hes_system_set_param(sys, hes_system_param_info(sys, r->k)->name, saved);
     hes_system_set_orbit_start(sys, NULL);
     hes_system_set_orbit_returns(sys, returns);

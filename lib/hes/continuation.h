@@ -117,6 +117,14 @@ typedef struct {
                                         for HES_LABEL_SEQ the event that changed; else "" */
     double s;                /**< the branch's arclength at this point, in the scaled
                                   norm of the parameter and the section state */
+    /** A hybrid system's guard clearances along the orbit
+     * (hes_orbit_guard_margins): margins[k] for transition k
+     * (hes_continuation.n_guards values; +INFINITY: no interior minimum), NULL
+     * for an ESS system */
+    double *margins;
+    int full;                /**< 1: an orbit of the full system (the same events with every
+                                  guard armed, none crossed unseen), as every point a branch
+                                  keeps is */
     int n_mult;              /**< its nontrivial multipliers */
     /** n_mult multipliers by modulus, descending (real and imaginary parts) @{ */
     double *re, *im;
@@ -129,6 +137,8 @@ typedef struct hes_continuation {
     char param[HES_NAME_MAX + 1]; /**< the parameter followed */
     char param2[HES_NAME_MAX + 1]; /**< a curve's second parameter (else "") */
     int n;                   /**< the section state's dimension */
+    int n_guards;            /**< the model's transitions: the points' margins (0: an ESS
+                                  system's branch, no margins) */
     int returns;             /**< the orbit's returns to the section per period: 1, or 2
                                   on a branch switched at a period doubling */
     hes_continuation_method method; /**< the parameterisation used */

@@ -397,6 +397,10 @@ typedef struct {
                          interior local minimum on the orbit */
     double t;       /**< the absolute time of that minimum (NaN when none) */
     int phase;      /**< the orbit trajectory's phase holding it (-1 when none) */
+    int crossed;    /**< 1: the signed guard goes from positive to negative inside a
+                         phase (after its start): the guard is crossed in its direction
+                         where the orbit takes no event, a crossing the simulation's root
+                         finding stepped over (hes_orbit_find refuses such an orbit) */
 } hes_guard_margin;
 
 /**
@@ -420,8 +424,8 @@ typedef struct {
  * keeps only its ends), h' sampled on max(64, 256 (phase duration) /
  * (orbit's span)) sub-steps and each minimum located by Brent's method on
  * h' to the integrator's accuracy.  A margin that reaches zero is a
- * grazing orbit; past it the guard is crossed inside a phase, and the
- * orbit is not one of the full system (hes_orbit_find refuses it).
+ * grazing orbit; past it the guard is crossed inside a phase (crossed),
+ * and the orbit is not one of the full system (hes_orbit_find refuses it).
  * orbit from hes_orbit_find on sys at the system's current parameters; out
  * receives model->n_transitions entries.  Autonomous and stroboscopic
  * orbits alike.  HES_EINVAL for a NULL argument, an orbit without a

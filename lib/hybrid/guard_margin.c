@@ -73,6 +73,8 @@ typedef struct {
     double *F, *Dxg, *x;     /* n values each: scratch, the state at a trial time */
     double tm_left;          /* the bracket's left sample: model time and state */
     const double *x_left;
+    double h_sign;           /* the sign of h last seen clearly in the phase (0: none) */
+    double h_scale;          /* the largest |h| seen in the phase */
 } guard_path;
 
 /* h and h' at model time tm and state x. */
@@ -209,6 +211,8 @@ static hes_status refine(guard_path *p, const hes_phase *ph, int phase, double d
     } else if (!minimum) {
         return HES_OK;
     }
+    if (!any && minimum && h < -1e-9 * p->h_scale && p->h_sign > 0)
+        best->m.crossed = 1;  /* a dip through the guard between two samples */
     if (size < best->size) {
         best->size = size;
         best->m.margin = h;
@@ -232,7 +236,8 @@ typedef struct {
 
 /* One phase: samples of h' and every bracketed extremum refined. */
 static hes_status scan_phase(guard_path *p, const hes_phase *ph, int phase, double span,
-                             double *x_prev, int any, best_margin *best, phase_ends *ends)
+                             double *x_prev, int any, int own_end, best_margin *best,
+                             phase_ends *ends)
 {
     hes_system *sys = p->sys;
     double dur = ph->t1 - ph->t0;
@@ -243,6 +248,8 @@ static hes_status scan_phase(guard_path *p, const hes_phase *ph, int phase, doub
     if (st != HES_OK)
         return st;
     ends->h0 = h;
+    p->h_sign = 0;           /* no sign seen yet after the start */
+    p->h_scale = fabs(h);
     memcpy(x_prev, ph->x0, sizeof(double) * (size_t)p->n);
     memset(sys->armed, 0, (size_t)sys->model->n_transitions);
     if ((st = hes__phase_start(sys, p->mode, ph->tm0, ph->x0, 0)) != HES_OK)
@@ -256,6 +263,17 @@ static hes_status scan_phase(guard_path *p, const hes_phase *ph, int phase, doub
         memcpy(p->x, hes__phase_state(sys, p->mode), sizeof(double) * (size_t)p->n);
         if ((st = signed_guard(p, tk, p->x, &h, &f)) != HES_OK)
             return st;
+        /* a crossing in the guard's direction inside the phase: positive at
+           a sample after the start, then clearly negative; not at the last
+           sample when the phase ends with the transition's own event, where h
+           is zero only to the event location's accuracy) */
+        if (k >= 1 && !(k == N && own_end) && (any ? h != 0 && p->h_sign != 0 && (h < 0) != (p->h_sign < 0) &&
+                             fabs(h) > 1e-9 * p->h_scale
+                           : p->h_sign > 0 && h < -1e-9 * p->h_scale))
+            best->m.crossed = 1;
+        p->h_scale = fmax(p->h_scale, fabs(h));
+        if (h != 0 && fabs(h) > 1e-9 * p->h_scale)
+            p->h_sign = h > 0 ? (any ? 1 : fmax(p->h_sign, 1)) : (any ? -1 : p->h_sign);
         if (k == 1)
             ends->h_first = h;
         if (k == N - 1)
@@ -337,6 +355,7 @@ hes_status hes_orbit_guard_margins(hes_system *sys, const hes_orbit *orbit,
         out[k].margin = INFINITY;
         out[k].t = NAN;
         out[k].phase = -1;
+        out[k].crossed = 0;
     }
     if (tj->n_phases < 1 || !tj->phases)
         return hes__fail(sys, HES_EINVAL, "hes_orbit_guard_margins: the orbit has no "
@@ -363,14 +382,15 @@ hes_status hes_orbit_guard_margins(hes_system *sys, const hes_orbit *orbit,
         int any = T->direction == HES_ANY;
         guard_path p = { sys, k, T->from, m->modes[T->from].dim,
                          T->direction == HES_UP ? -1.0 : 1.0, buf, buf + nmax,
-                         buf + 2 * nmax, 0.0, NULL };
-        best_margin best = { INFINITY, { INFINITY, NAN, -1 } };
+                         buf + 2 * nmax, 0.0, NULL, 0.0, 0.0 };
+        best_margin best = { INFINITY, { INFINITY, NAN, -1, 0 } };
         int first = -1, prev = -1;
         for (int i = 0; i < tj->n_phases && st == HES_OK; i++) {
             const hes_phase *ph = &tj->phases[i];
             if (ph->mode != T->from || empty_phase(ph, span))
                 continue;
-            st = scan_phase(&p, ph, i, span, buf + 3 * nmax, any, &best, &ends[i]);
+            int own_end = i < tj->n_events && tj->events[i].transition == k;
+            st = scan_phase(&p, ph, i, span, buf + 3 * nmax, any, own_end, &best, &ends[i]);
             if (st == HES_OK && prev >= 0)
                 junction(tj, k, prev, i, &ends[prev], &ends[i], span, any, &best);
             if (first < 0)

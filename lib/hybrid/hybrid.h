@@ -222,6 +222,10 @@ typedef struct {
  * its solved value in sys->p (orbit.c). */
 hes_status hes__orbit_find_extra(hes_system *sys, const hes__orbit_extra *extra,
                                  hes_orbit *orbit);
+/* The checks of an orbit found with no_full_check: the same events with
+ * every guard armed, and no guard crossed unseen (orbit.c); HES_ENOORBIT
+ * with the reason. */
+hes_status hes__orbit_verify(hes_system *sys, const hes_orbit *orbit);
 /* hes_analyze of a hybrid system whose orbit search has an extra equation
  * (analyze.c). */
 hes_status hes__analyze_extra(hes_system *sys, int check, const hes__orbit_extra *extra,

@@ -263,8 +263,39 @@ static hes_status jacobian(shooter *s, const double *u, const double *r, const d
     return st;
 }
 
+/* No guard of the orbit's modes is crossed in its direction inside a
+ * phase: a brief excursion through a guard between two of the integrator's
+ * steps (a paddle rising through the ball's flight past grazing) is not
+ * seen by its root finding, and the orbit would pass through the guard
+ * (hes_orbit_guard_margins says where). */
+static hes_status no_crossing_stepped_over(hes_system *sys, const hes_traj *nominal,
+                                           double period)
+{
+    const hes_model *m = sys->model;
+    hes_guard_margin *gm = malloc(sizeof *gm * (size_t)m->n_transitions);
+    if (!gm)
+        return hes__fail(sys, HES_ENOMEM, "out of memory");
+    hes_orbit view = { 0 };
+    view.traj = *nominal;
+    view.period = period;
+    hes_status st = hes_orbit_guard_margins(sys, &view, gm);
+    for (int k = 0; st == HES_OK && k < m->n_transitions; k++)
+        if (gm[k].crossed && isfinite(gm[k].margin))
+            st = hes__fail(sys, HES_ENOORBIT, "the period-%d orbit does not exist: it passes "
+                           "through the guard of '%s' inside a phase (its clearance is %.3g "
+                           "at t = %.10g; the orbit has grazed the guard and now crosses it "
+                           "without the event)", sys->orbit_returns, m->transitions[k].name,
+                           gm[k].margin, gm[k].t);
+        else if (gm[k].crossed)
+            st = hes__fail(sys, HES_ENOORBIT, "the period-%d orbit does not exist: it crosses "
+                           "the guard of '%s' inside a phase without the event",
+                           sys->orbit_returns, m->transitions[k].name);
+    free(gm);
+    return st;
+}
+
 /* The orbit with every guard armed must take the same events at the same
- * times as the sequence-constrained shooting. */
+ * times as the sequence-constrained shooting, and cross no guard unseen. */
 static hes_status verify_full_system(hes_system *sys, const double *x0, const hes_traj *nominal,
                                      double period)
 {
@@ -305,7 +336,14 @@ static hes_status verify_full_system(hes_system *sys, const double *x0, const he
                        sys->orbit_returns, hes_strerror(st), msg);
     }
     hes_traj_free(&full);
+    if (st == HES_OK)
+        st = no_crossing_stepped_over(sys, nominal, period);
     return st;
+}
+
+hes_status hes__orbit_verify(hes_system *sys, const hes_orbit *orbit)
+{
+    return verify_full_system(sys, orbit->x0, &orbit->traj, orbit->period);
 }
 
 /* After a failed search: the model's supplied Jacobians against central

@@ -58,6 +58,7 @@ int cmd_simulate(int argc, char **argv);
 int cmd_shape(int argc, char **argv);
 int cmd_trajopt(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
+int cmd_continue(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_impact(int argc, char **argv);
 int cmd_invdyn(int argc, char **argv);

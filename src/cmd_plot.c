@@ -19,7 +19,12 @@
  *        velocities, Anitescu-Potra and sequential outcomes marked (Halm &
  *        Posa Figs. 9 and 11);
  *   hes plot contact-forces FILE.csv -o OUT   the normal forces and friction
- *        ratios along a motion, from `hes invdyn --csv`.
+ *        ratios along a motion, from `hes invdyn --csv`;
+ *   hes plot bifurcation FILE.json|FILE.csv [--y psi|period|STATE] -o OUT
+ *        the branches of `hes continue` against the parameter, stable
+ *        stretches solid, labelled points marked;
+ *   hes plot branch-multipliers FILE.json -o OUT   the multipliers of every
+ *        point of those branches in the complex plane, with the unit circle.
  *
  * The program reads the tables (plot_table.c), computes, and gives gnuplot
  * the data as data (gnuplot_run.c): numbers and curve names in data files,
@@ -39,7 +44,8 @@
 #include "cli_args.h"
 #include "cmd_plot.h"
 
-enum { OPT_ORBIT = 256, OPT_TRIALS, OPT_STEPS, OPT_BOX, OPT_PERTURB, OPT_SEED, OPT_SAMPLES };
+enum { OPT_ORBIT = 256, OPT_TRIALS, OPT_STEPS, OPT_BOX, OPT_PERTURB, OPT_SEED, OPT_SAMPLES,
+       OPT_Y };
 
 static const struct argp_option options[] = {
     {"output", 'o', "OUT", 0, "the picture, .png or .svg (required)", 0},
@@ -54,6 +60,8 @@ static const struct argp_option options[] = {
     {NULL, 0, NULL, 0, "impact-set only:", 2},
     {"samples", OPT_SAMPLES, "N", 0, "samples of the set, 1 <= N <= 1000000 (the "
      "problem's)", 2},
+    {NULL, 0, NULL, 0, "bifurcation only:", 3},
+    {"y", OPT_Y, "Q", 0, "the quantity on y: psi (the default), period or a state's name", 3},
     {NULL, 0, NULL, 0, NULL, 0}
 };
 
@@ -61,6 +69,7 @@ static const struct argp_option options[] = {
 typedef struct {
     cli_args cli;
     const char *out, *orbit_file;
+    const char *y;               /* bifurcation's --y (NULL: psi) */
     int samples;                 /* --samples (0: the problem's) */
     plot_conv_opts conv;         /* convergence's options */
 } plot_cli;
@@ -94,6 +103,7 @@ static error_t parse_option(int key, char *arg, struct argp_state *state)
         fprintf(stderr, "hes plot: %s needs a number >= 0, got '%s'\n",
                 o->conv.box ? "--box" : "--perturb", arg);
         return CLI_ARG_REFUSED;
+    case OPT_Y:      o->y = arg; return 0;
     case OPT_SAMPLES:
         return cli_int_option(cmd, "--samples", arg, 1, 1000000, &o->samples)
                ? CLI_ARG_REFUSED : 0;
@@ -114,7 +124,9 @@ static const struct argp plot_argp = {
     "convergence PROBLEM|--orbit FILE -o OUT\n"
     "ess-bench FILE.csv -o OUT\n"
     "impact-set IMPACT-PROBLEM -o OUT\n"
-    "contact-forces FILE.csv -o OUT",
+    "contact-forces FILE.csv -o OUT\n"
+    "bifurcation FILE.json|FILE.csv [--y Q] -o OUT\n"
+    "branch-multipliers FILE.json -o OUT",
     "Draw with gnuplot (HES_GNUPLOT: another program): psi over the two parameters of a "
     "'hes sweep --grid A --grid B' file with the psi = 1 contour; the multipliers in the "
     "complex plane with the unit circle; the error of perturbed trials after every period; "
@@ -122,7 +134,9 @@ static const struct argp plot_argp = {
     "BENCH_CSV=FILE make bench_mujoco); a simultaneous impact's sampled outcomes on the "
     "first two contacts' normal and tangential velocities, Anitescu-Potra and sequential "
     "outcomes marked; the contact normal forces and friction ratios along a motion (the "
-    "table of 'hes invdyn --csv').  The format follows OUT's extension.",
+    "table of 'hes invdyn --csv'); the branches of 'hes continue --json' or '--csv' against "
+    "the parameter, stable stretches solid and labelled points marked, and their multipliers "
+    "in the complex plane.  The format follows OUT's extension.",
     NULL, NULL, NULL
 };
 
@@ -137,7 +151,7 @@ static int check_options(const plot_cli *o, const char *kind)
 
     if (!kind) {
         fprintf(stderr, "hes plot: which plot? stability-map, multipliers, convergence, "
-                "ess-bench, impact-set or contact-forces\n");
+                "ess-bench, impact-set, contact-forces, bifurcation or branch-multipliers\n");
         return CLI_EXIT_USAGE;
     }
     if (!dot || (strcmp(dot, ".png") != 0 && strcmp(dot, ".svg") != 0)) {
@@ -153,6 +167,10 @@ static int check_options(const plot_cli *o, const char *kind)
     if (o->cli.seen[OPT_SAMPLES] && strcmp(kind, "impact-set") != 0) {
         fprintf(stderr, "hes plot %s: --samples is an option of 'hes plot impact-set' only\n",
                 kind);
+        return CLI_EXIT_USAGE;
+    }
+    if (o->cli.seen[OPT_Y] && strcmp(kind, "bifurcation") != 0) {
+        fprintf(stderr, "hes plot %s: --y is an option of 'hes plot bifurcation' only\n", kind);
         return CLI_EXIT_USAGE;
     }
     if (strcmp(kind, "stability-map") == 0 && (o->cli.params.n > 0 || o->orbit_file)) {
@@ -176,6 +194,10 @@ static const struct {
       "bench_mujoco), and no -p or --orbit" },
     { "contact-forces", plot_contact_forces, "one FILE.csv of 'hes invdyn --csv', and no -p "
       "or --orbit" },
+    { "bifurcation", NULL, "one FILE.json or FILE.csv of 'hes continue', and no -p or "
+      "--orbit" },
+    { "branch-multipliers", plot_branch_multipliers, "one FILE.json of 'hes continue --json', "
+      "and no -p or --orbit" },
     { "impact-set", NULL, "one impact PROBLEM (see 'hes list': [impact]), and no -p or "
       "--orbit" },
 };
@@ -213,13 +235,16 @@ static int plot(const plot_cli *o, const char *kind, const char *tmpdir)
             fprintf(stderr, "hes plot %s: expected %s\n", kind, file_plots[k].expected);
             return CLI_EXIT_USAGE;
         }
+        if (strcmp(kind, "bifurcation") == 0)
+            return plot_bifurcation(o->cli.args[1], o->y, tmpdir, o->out);
         if (!file_plots[k].draw)
             return plot_impact_set(o->cli.args[1], o->samples, tmpdir, o->out);
         return file_plots[k].draw(o->cli.args[1], tmpdir, o->out);
     }
     if (strcmp(kind, "multipliers") != 0 && strcmp(kind, "convergence") != 0) {
         fprintf(stderr, "hes plot: unknown plot '%s' (stability-map, multipliers, convergence, "
-                "ess-bench, impact-set, contact-forces)\n", kind);
+                "ess-bench, impact-set, contact-forces, bifurcation, branch-multipliers)\n",
+                kind);
         return CLI_EXIT_USAGE;
     }
     return model_plot(o, kind, tmpdir);

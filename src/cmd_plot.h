@@ -24,6 +24,12 @@ int plot_stability_map(const char *csv, const char *tmpdir, const char *out);
 int plot_ess_bench(const char *csv, const char *tmpdir, const char *out);
 int plot_contact_forces(const char *csv, const char *tmpdir, const char *out);
 
+/* The branches of `hes continue`'s output (its JSON document or CSV
+ * table): y psi (NULL too), period or a state's name against the
+ * parameter; every point's multipliers (JSON only). */
+int plot_bifurcation(const char *path, const char *y, const char *tmpdir, const char *out);
+int plot_branch_multipliers(const char *path, const char *tmpdir, const char *out);
+
 /* The impact problem called name, with samples of its set (0: the
  * problem's number). */
 int plot_impact_set(const char *name, int samples, const char *tmpdir, const char *out);

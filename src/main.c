@@ -34,6 +34,7 @@ static const command commands[] = {
     {"shape", cmd_shape, "optimise the shape parameters to minimise psi"},
     {"trajopt", cmd_trajopt, "collocate the orbit and minimise its psi (direct collocation)"},
     {"sweep", cmd_sweep, "batch stability analysis over a grid, a list or a random sample"},
+    {"continue", cmd_continue, "follow the orbit along a parameter: its stability and bifurcations"},
     {"impact", cmd_impact, "resolve a simultaneous impact with friction: its set of outcomes"},
     {"invdyn", cmd_invdyn, "joint torques and contact forces of a robot's motion (inverse dynamics)"},
     {"plot", cmd_plot, "stability maps, multipliers and convergence pictures (gnuplot)"},

@@ -212,6 +212,15 @@ valid sweep-row sweep_ok --lines 'set:multipliers/0=[1]' del:branch_jump 'set:me
 json sweep_ess sweep hopper-pumped --grid k=900:1000:2 --json
 valid sweep-row sweep_ess --lines 'set:period="0.8"' 'set:multipliers/0/1="0"'
 
+# ---------------------------------------------------------------- continue
+json cont continue paddle-juggler --param paddle_accel=-20:10 --json
+valid continue cont del:branches/0/points/0/psi 'set:branches/0/method="auto"' \
+    'set:branches/0/points/0/label="XX"' 'set:branches/0/points/0/crossing="+2"' \
+    set:branches/0/returns=0 'set:branches/0/points/0/multipliers/0={"re": 1}' \
+    set:branches/0/from_branch=-1 set:branches=[] set:extra=1 'set:branches/0/points/0/verdict="ok"'
+json cont_slip continue slip-hopper --param K=10:12 --max-points 5 --json
+valid continue cont_slip del:branches/0/why set:branches/0/points/0/x0=3
+
 # ------------------------------------------------------------------ impact
 if [ "$have_impacts" = yes ]; then
     json impact impact rocking-block --samples 8 --json --samples-out

@@ -119,6 +119,61 @@ sweep_table apex_height theta_td > "$tmp/sweep_us.csv"
 plot_case map_us "stability-map over apex_height" stability-map "$tmp/sweep_us.csv" -o out.svg
 drawn map_us "apex_height" "an underscore is drawn as an underscore, not a subscript"
 
+# ---------------------- bifurcation: hes continue's CSV and JSON documents
+# (a state name and the parameter's name are drawn as text; a label is one
+# of the library's words or the file is refused)
+branch_csv() {
+    printf 'branch,returns,index,label,detail,value,s,period,psi,verdict,crossing,%s,vB\n' "$1"
+    printf '0,1,0,%s,,-2,0,0.5,1.5,unstable,,0.3,0\n' "$2"
+    printf '0,1,1,PD,,-1,0,0.5,1,marginal,-1,0.3,0\n0,1,2,,,0,0,0.5,0.5,stable,,0.3,0\n'
+}
+# the JSON document, its strings escaped for JSON
+jstr() {
+    printf '"%s"' "$(printf '%s' "$1" | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g')"
+}
+branch_json() {
+    p='"s": 0, "period": 0.5, "psi_tol": 1e-9, "crossing": null, "detail": null'
+    printf '{"problem": "p", "param": %s, "from": -2, "to": 0, "state_names": [%s, "vB"],\n' \
+        "$(jstr "$1")" "$(jstr "$2")"
+    printf '"branches": [{"returns": 1, "method": "natural", "from_branch": null, "from_point": null,\n'
+    printf '"reached": true, "why": null, "points": [\n'
+    printf '{"index": 0, "label": %s, "value": -2, "psi": 1.5, "verdict": "unstable", %s,\n' "$3" "$p"
+    printf ' "multipliers": [{"re": -1.5, "im": 0}], "x0": [0.3, 0]},\n'
+    printf '{"index": 1, "label": "PD", "value": -1, "psi": 1, "verdict": "marginal", %s,\n' "$p"
+    printf ' "multipliers": [{"re": -1, "im": 0}], "x0": [0.3, 0]},\n'
+    printf '{"index": 2, "label": "EP", "value": 0, "psi": 0.5, "verdict": "stable", %s,\n' "$p"
+    printf ' "multipliers": [{"re": 0.5, "im": 0}], "x0": [0.3, 0]}]}]}\n'
+}
+i=0
+for payload in "$sq" "$dq" "$bq" "$bs" "$at" 'x
+system("touch pwned")'; do
+    i=$((i + 1))
+    # a state name: drawn with --y NAME
+    branch_csv "$payload" EP > "$tmp/branch$i.csv"
+    plot_case bif$i "bifurcation --y, CSV state name $payload" bifurcation "$tmp/branch$i.csv" \
+        --y "$payload" -o out.svg
+    case $payload in *"
+"*) ;; *) drawn bif$i "$payload" "bifurcation draws the state name $payload as text" ;; esac
+    # a label: refused
+    branch_csv xB "$payload" > "$tmp/branchl$i.csv"
+    plot_case bifl$i "bifurcation, CSV label $payload" bifurcation "$tmp/branchl$i.csv" -o out.svg
+    # JSON: the parameter's name, a state name, a label
+    branch_json "$payload" xB '"EP"' > "$tmp/branchp$i.json"
+    plot_case bifp$i "bifurcation, JSON parameter $payload" bifurcation "$tmp/branchp$i.json" -o out.svg
+    case $payload in *"
+"*) ;; *) drawn bifp$i "$payload" "bifurcation draws the parameter $payload as text" ;; esac
+    plot_case bmp$i "branch-multipliers, JSON parameter $payload" branch-multipliers \
+        "$tmp/branchp$i.json" -o out.svg
+    branch_json K "$payload" '"EP"' > "$tmp/branchs$i.json"
+    plot_case bifs$i "bifurcation --y, JSON state name $payload" bifurcation "$tmp/branchs$i.json" \
+        --y "$payload" -o out.svg
+    branch_json K xB "$(jstr "$payload")" > "$tmp/branchj$i.json"
+    plot_case bifj$i "bifurcation, JSON label $payload" bifurcation "$tmp/branchj$i.json" -o out.svg
+done
+branch_csv xB EP > "$tmp/branch_ok.csv"
+plot_case bif_ok "bifurcation of a CSV table with labels" bifurcation "$tmp/branch_ok.csv" -o out.svg
+drawn bif_ok "PD" "bifurcation marks the PD point with its label"
+
 # --------------------------------- a robot description's name (--robot)
 if [ -f "$srcdir/share/robots/rimless_wheel.json" ] &&
     "$HES" info --robot "$srcdir/share/robots/rimless_wheel.json" >/dev/null 2>&1; then

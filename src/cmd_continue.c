@@ -1,0 +1,433 @@
+/*
+ * cmd_continue.c - `hes continue`: the periodic orbit of a problem followed
+ * as one parameter moves (hes_continue), its stability along the way and
+ * the labelled points where it changes, and with --doublings N the branches
+ * of doubled returns born at its period doublings (hes_continue_doubled),
+ * N deep:
+ *
+ *   hes continue PROBLEM [-p NAME=VALUE]... --param NAME=FROM:TO
+ *                [--step H] [--min-step H] [--max-step H] [--tol T]
+ *                [--max-points N] [--max-jump R] [--method M] [--returns K]
+ *                [--start X1,X2,...] [--doublings N] [--json | --csv] [-q]
+ *
+ * --param with a colon in its value names the parameter followed; without
+ * one it sets a parameter, as -p does everywhere.  This file reads the
+ * command line, makes the system and follows the branches; they are
+ * printed by continue_print.c.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_args.h"
+#include "cmd_continue.h"
+
+#define CMD "hes continue"
+
+enum { OPT_STEP = 256, OPT_MIN_STEP, OPT_MAX_STEP, OPT_TOL, OPT_MAX_POINTS, OPT_MAX_JUMP,
+       OPT_METHOD, OPT_RETURNS, OPT_START, OPT_DOUBLINGS, OPT_JSON, OPT_CSV };
+
+static const struct argp_option options[] = {
+    {NULL, 0, NULL, 0, "The parameter followed: -p/--param NAME=FROM:TO (exactly one; a value "
+     "without a colon sets a parameter as elsewhere).", 1},
+    {"step", OPT_STEP, "H", 0, "the first step in the parameter, H > 0 (default (TO - FROM) / "
+     "50)", 1},
+    {"min-step", OPT_MIN_STEP, "H", 0, "the smallest step before the branch is given up, H > 0 "
+     "(default 1e-6 |TO - FROM|)", 1},
+    {"max-step", OPT_MAX_STEP, "H", 0, "the largest step, H >= the first step (default (TO - "
+     "FROM) / 10)", 1},
+    {"tol", OPT_TOL, "T", 0, "a labelled point is located to T in the parameter, T > 0 "
+     "(default 1e-8 max(1, |FROM|, |TO|))", 1},
+    {"max-points", OPT_MAX_POINTS, "N", 0, "the most points of a branch, 2 to 100000 (default "
+     "1000)", 1},
+    {"max-jump", OPT_MAX_JUMP, "R", 0, "a point is kept when its state and period lie within R "
+     "of the predictor's, relative to the step (else the step halves), R > 0 (default 0.5)", 1},
+    {"method", OPT_METHOD, "M", 0, "auto (the default: arclength for a hybrid system, natural "
+     "for an event-selected one), natural (the parameter itself: stops at a fold) or "
+     "arclength (pseudo-arclength: around folds)", 1},
+    {"returns", OPT_RETURNS, "K", 0, "follow an orbit of K returns to the section per period, "
+     "1 to 64 (default 1)", 1},
+    {"start", OPT_START, "X1,X2,...", 0, "start the first orbit search from this section state "
+     "(every component of the orbit's mode, see 'hes info') instead of the model's guess", 1},
+    {"doublings", OPT_DOUBLINGS, "N", 0, "also follow the branch of doubled returns born at "
+     "each period doubling (PD), and theirs, N deep, 0 to 6 (default 0)", 1},
+    {NULL, 0, NULL, 0, "Output (default: a table per branch):", 2},
+    {"json", OPT_JSON, NULL, 0, "print one JSON document instead", 2},
+    {"csv", OPT_CSV, NULL, 0, "print CSV instead: a header and a row per point", 2},
+    {"quiet", 'q', NULL, 0, "no progress line and no notes on stderr", 2},
+    {NULL, 0, NULL, 0, NULL, 0}
+};
+
+typedef struct {
+    cli_args cli;
+    hes_continuation_options co;
+    int returns, doublings, json, csv, quiet;
+    const char *start_text;
+} continue_cli;
+
+/* A value of an option that must be a finite number > 0 into *v. */
+static int positive_option(const char *option, const char *text, double *v)
+{
+    if (cli_parse_double(text, v) == 0 && *v > 0 && isfinite(*v))
+        return 0;
+    cli_bad_value(CMD, option, text, "a finite number > 0");
+    return CLI_ARG_REFUSED;
+}
+
+static error_t parse_option(int key, char *arg, struct argp_state *state)
+{
+    continue_cli *o = state->input;
+
+    if (cli_arg_once(state, key))
+        return CLI_ARG_REFUSED;
+    switch (key) {
+    case OPT_STEP:     return positive_option("--step", arg, &o->co.step);
+    case OPT_MIN_STEP: return positive_option("--min-step", arg, &o->co.min_step);
+    case OPT_MAX_STEP: return positive_option("--max-step", arg, &o->co.max_step);
+    case OPT_TOL:      return positive_option("--tol", arg, &o->co.tol);
+    case OPT_MAX_JUMP: return positive_option("--max-jump", arg, &o->co.max_jump);
+    case OPT_MAX_POINTS:
+        return cli_int_option(CMD, "--max-points", arg, 2, 100000, &o->co.max_points)
+               ? CLI_ARG_REFUSED : 0;
+    case OPT_RETURNS:
+        return cli_int_option(CMD, "--returns", arg, 1, 64, &o->returns) ? CLI_ARG_REFUSED : 0;
+    case OPT_DOUBLINGS:
+        return cli_int_option(CMD, "--doublings", arg, 0, 6, &o->doublings)
+               ? CLI_ARG_REFUSED : 0;
+    case OPT_METHOD:
+        if (strcmp(arg, "auto") == 0)
+            o->co.method = HES_CONT_AUTO;
+        else if (strcmp(arg, "natural") == 0)
+            o->co.method = HES_CONT_NATURAL;
+        else if (strcmp(arg, "arclength") == 0)
+            o->co.method = HES_CONT_ARCLENGTH;
+        else {
+            cli_bad_value(CMD, "--method", arg, "auto, natural or arclength");
+            return CLI_ARG_REFUSED;
+        }
+        return 0;
+    case OPT_START:    o->start_text = arg; return 0;
+    case OPT_JSON:     o->json = 1; return 0;
+    case OPT_CSV:      o->csv = 1; return 0;
+    case 'q':          o->quiet = 1; return 0;
+    default:
+        return ARGP_ERR_UNKNOWN;
+    }
+}
+
+static const struct argp continue_argp = {
+    options, parse_option,
+    "PROBLEM --param NAME=FROM:TO",
+    "Follow the periodic orbit of PROBLEM as the parameter NAME goes from FROM to TO: a point "
+    "per orbit with its period, psi and verdict, and labelled points where the stability "
+    "changes (SN, BP, PD, NS), where a guard is grazed (GR), where the event sequence changes "
+    "(SEQ) and at the ends (EP).  --model PATH.so and --robot DESC.json stand for PROBLEM.",
+    NULL, NULL, NULL
+};
+
+/* The followed parameter "NAME=FROM:TO" among the -p items (the one with a
+ * colon), taken out of the list so that the rest are set as usual: 0 with
+ * *name (malloc'd), *from and *to, or CLI_EXIT_USAGE after a message. */
+static int take_followed(cli_assignments *params, char **name, double *from, double *to)
+{
+    const char *spec = NULL;
+    int kept = 0;
+
+    for (int i = 0; i < params->n; i++) {
+        const char *eq = strchr(params->items[i], '=');
+        if (!eq || !strchr(eq, ':')) {
+            params->items[kept++] = params->items[i];
+            continue;
+        }
+        if (spec) {
+            fprintf(stderr, CMD ": --param %s and --param %s: one parameter is followed (give "
+                    "the others as NAME=VALUE)\n", spec, params->items[i]);
+            return CLI_EXIT_USAGE;
+        }
+        spec = params->items[i];
+    }
+    params->n = kept;
+    if (!spec) {
+        fprintf(stderr, CMD ": which parameter? give --param NAME=FROM:TO (see 'hes info "
+                "PROBLEM' for the parameters)\n");
+        return CLI_EXIT_USAGE;
+    }
+    const char *eq = strchr(spec, '='), *colon = strchr(eq, ':');
+    char *text = strdup(spec);
+    if (!text) {
+        fprintf(stderr, CMD ": out of memory\n");
+        return CLI_EXIT_FAILURE;
+    }
+    text[eq - spec] = '\0';
+    text[colon - spec] = '\0';
+    const char *a = text + (eq - spec) + 1, *b = text + (colon - spec) + 1;
+    if (eq == spec || cli_parse_double(a, from) != 0 || cli_parse_double(b, to) != 0) {
+        fprintf(stderr, CMD ": --param %s: expected NAME=FROM:TO with two finite numbers\n",
+                spec);
+        free(text);
+        return CLI_EXIT_USAGE;
+    }
+    if (*from == *to) {
+        fprintf(stderr, CMD ": --param %s: FROM and TO are the same value; nothing to follow\n",
+                spec);
+        free(text);
+        return CLI_EXIT_USAGE;
+    }
+    *name = text; /* NAME: the text up to its '=' */
+    return CLI_EXIT_OK;
+}
+
+/* The followed parameter is one of the system's, and not also set by -p:
+ * 0, or CLI_EXIT_USAGE after a message listing the parameters. */
+static int check_param(const hes_system *sys, const char *name, const cli_assignments *params)
+{
+    int np = hes_system_n_params(sys), found = 0;
+    for (int i = 0; i < np; i++)
+        found |= strcmp(hes_system_param_info(sys, i)->name, name) == 0;
+    if (!found) {
+        fprintf(stderr, CMD ": --param %s: problem '%s' has no parameter '%s'; its parameters:",
+                name, hes_system_name(sys), name);
+        for (int i = 0; i < np; i++)
+            fprintf(stderr, "%s %s", i ? "," : "", hes_system_param_info(sys, i)->name);
+        fputc('\n', stderr);
+        return CLI_EXIT_USAGE;
+    }
+    size_t len = strlen(name);
+    for (int j = 0; j < params->n; j++)
+        if (strncmp(params->items[j], name, len) == 0 && params->items[j][len] == '=') {
+            fprintf(stderr, CMD ": -p %s: %s is the parameter followed\n", params->items[j],
+                    name);
+            return CLI_EXIT_USAGE;
+        }
+    return CLI_EXIT_OK;
+}
+
+/* The section state's dimension and state names of sys (x[i] where the
+ * model names none) into r: 0, or the exit status after a message. */
+static int state_names(const hes_system *sys, cont_result *r)
+{
+    const hes_model *m = hes_system_model(sys);
+    const hes_ess_model *em = hes_system_ess_model(sys);
+    int n = m ? m->modes[m->orbit.mode].dim : em->n;
+
+    r->state_names = calloc((size_t)n, sizeof *r->state_names);
+    if (!r->state_names) {
+        fprintf(stderr, CMD ": out of memory\n");
+        return CLI_EXIT_FAILURE;
+    }
+    r->n_states = n;
+    for (int i = 0; i < n; i++) {
+        const char *name = m ? cli_state_name(m, m->orbit.mode, i)
+                             : em->state_names ? em->state_names[i] : NULL;
+        char buf[32];
+        if (!name) {
+            snprintf(buf, sizeof buf, "x[%d]", i);
+            name = buf;
+        }
+        if (!(r->state_names[i] = strdup(name))) {
+            fprintf(stderr, CMD ": out of memory\n");
+            return CLI_EXIT_FAILURE;
+        }
+    }
+    return CLI_EXIT_OK;
+}
+
+/* --start X1,X2,...: the section state the first orbit search starts from. */
+static int apply_start(hes_system *sys, const char *text, int n)
+{
+    double *x0;
+    int count, rc = cli_parse_vector(text, &x0, &count);
+    if (rc == -2) {
+        fprintf(stderr, CMD ": out of memory\n");
+        return CLI_EXIT_FAILURE;
+    }
+    if (rc != 0) {
+        fprintf(stderr, CMD ": --start '%s': expected comma-separated finite numbers\n", text);
+        return CLI_EXIT_USAGE;
+    }
+    if (count != n) {
+        fprintf(stderr, CMD ": --start has %d value%s, but the section state of '%s' has %d\n",
+                count, count == 1 ? "" : "s", hes_system_name(sys), n);
+        free(x0);
+        return CLI_EXIT_USAGE;
+    }
+    hes_status st = hes_system_set_orbit_start(sys, x0);
+    free(x0);
+    return st == HES_OK ? CLI_EXIT_OK : cli_report_status(st, sys);
+}
+
+/* The system of PROBLEM with the fixed parameters, --returns and --start;
+ * NULL with *rc after saying why. */
+static hes_system *continue_system(const continue_cli *o, const char *param, cont_result *r,
+                                   int *rc)
+{
+    const char *problem = o->cli.args[0];
+    const hes_ess_model *em = cli_find_ess_problem(problem);
+    const hes_model *m = em ? NULL : cli_find_problem(problem);
+
+    *rc = CLI_EXIT_USAGE;
+    if (!m && !em)
+        return NULL;
+    if ((m && !m->orbit.guess) || (em && !em->orbit_x0)) {
+        fprintf(stderr, CMD ": problem '%s' has no periodic orbit to follow\n",
+                m ? m->name : em->name);
+        return NULL;
+    }
+    hes_system *sys = m ? cli_system_setup(m, &o->cli.params, rc)
+                        : cli_system_setup_ess(em, &o->cli.params, rc);
+    if (!sys)
+        return NULL;
+    if ((*rc = check_param(sys, param, &o->cli.params)) == CLI_EXIT_OK &&
+        (*rc = state_names(sys, r)) == CLI_EXIT_OK) {
+        hes_status st = o->returns > 1 ? hes_system_set_orbit_returns(sys, o->returns) : HES_OK;
+        if (st != HES_OK)
+            fprintf(stderr, CMD ": --returns %d: %s\n", o->returns, hes_system_errmsg(sys));
+        *rc = hes_status_exit_code(st);
+        if (*rc == CLI_EXIT_OK && o->start_text)
+            *rc = apply_start(sys, o->start_text, r->n_states);
+    }
+    if (*rc == CLI_EXIT_OK)
+        return sys;
+    hes_system_destroy(sys);
+    return NULL;
+}
+
+/* ------------------------------------------------------------ following */
+
+/* The progress line: after every point kept. */
+typedef struct {
+    cli_progress line;
+    int branch;
+} progress_ctx;
+
+static int progress(void *ctx, const hes_continuation *c)
+{
+    progress_ctx *p = ctx;
+    const hes_continuation_point *pt = &c->points[c->n_points - 1];
+    char what[128];
+    snprintf(what, sizeof what, "branch %d: %d points, %.24s = %.6g, psi %.4g", p->branch,
+             c->n_points, c->param, pt->value, pt->psi);
+    cli_progress_say(&p->line, what);
+    return 0;
+}
+
+/* The status of a failed hes_continue or hes_continue_doubled: 2 for a
+ * request refused, else the status's. */
+static int failed(hes_status st, const char *what, const hes_error *err)
+{
+    fprintf(stderr, CMD ": %s%s\n", what, err->message);
+    return hes_status_exit_code(st);
+}
+
+/* The first branch, then (--doublings) the branches switched at the period
+ * doublings of each branch less than o->doublings deep, in the order
+ * found.  A switch that fails is reported and skipped. */
+static int follow(hes_system *sys, const continue_cli *o, cont_result *r)
+{
+    hes_continuation_options co = o->co;
+    progress_ctx pc = { .branch = 0 };
+    hes_error err;
+
+    cli_progress_init(&pc.line, CMD);
+    if (o->quiet)
+        pc.line.tty = 0;
+    co.progress = progress;
+    co.progress_ctx = &pc;
+    cont_branch *b0 = &r->branches[0];
+    b0->from_branch = b0->from_point = -1;
+    hes_status st = hes_continue(sys, r->param, r->from, r->to, &co, &b0->c, &err);
+    cli_progress_clear(&pc.line);
+    if (st != HES_OK)
+        return failed(st, "", &err);
+    b0->returns = b0->c.returns > 0 ? b0->c.returns : o->returns;
+    r->n_branches = 1;
+    for (int b = 0; b < r->n_branches; b++) {
+        if (r->branches[b].depth >= o->doublings)
+            continue;
+        for (int i = b ? 1 : 0; i < r->branches[b].c.n_points; i++) {
+            if (r->branches[b].c.points[i].label != HES_LABEL_PD)
+                continue;
+            if (r->n_branches == CONT_MAX_BRANCHES) {
+                fprintf(stderr, CMD ": warning: more than %d branches; the period doubling at "
+                        "point %d of branch %d is not followed\n", CONT_MAX_BRANCHES, i, b);
+                continue;
+            }
+            cont_branch *nb = &r->branches[r->n_branches];
+            pc.branch = r->n_branches;
+            st = hes_continue_doubled(sys, &r->branches[b].c, i, r->to, &co, &nb->c, &err);
+            cli_progress_clear(&pc.line);
+            if (st != HES_OK) {
+                fprintf(stderr, CMD ": warning: no branch switched at the period doubling at "
+                        "point %d of branch %d: %s\n", i, b, err.message);
+                continue;
+            }
+            nb->from_branch = b;
+            nb->from_point = i;
+            nb->depth = r->branches[b].depth + 1;
+            nb->returns = nb->c.returns > 0 ? nb->c.returns : 2 * r->branches[b].returns;
+            r->n_branches++;
+        }
+    }
+    return CLI_EXIT_OK;
+}
+
+/* How each branch ended, on stderr (the table says it on stdout). */
+static void notes(const cont_result *r)
+{
+    for (int b = 0; b < r->n_branches; b++)
+        if (!r->branches[b].c.reached)
+            fprintf(stderr, CMD ": branch %d ended before %s = %.10g: %s\n", b, r->param, r->to,
+                    r->branches[b].c.why);
+}
+
+static void result_free(cont_result *r)
+{
+    for (int b = 0; b < r->n_branches; b++)
+        hes_continuation_free(&r->branches[b].c);
+    for (int i = 0; r->state_names && i < r->n_states; i++)
+        free(r->state_names[i]);
+    free(r->state_names);
+}
+
+int cmd_continue(int argc, char **argv)
+{
+    continue_cli o = { .returns = 1 };
+    cont_result r;
+    char *param = NULL;
+    hes_system *sys = NULL;
+
+    memset(&r, 0, sizeof r);
+    hes_continuation_options_init(&o.co);
+    int rc = cli_parse(&continue_argp, CLI_GROUP_PARAMS, argc, argv, &o.cli);
+    if (rc != CLI_EXIT_OK || o.cli.done)
+        goto done;
+    if (o.json && o.csv) {
+        fprintf(stderr, CMD ": --json and --csv exclude each other\n");
+        rc = CLI_EXIT_USAGE;
+        goto done;
+    }
+    if (o.cli.n_args != 1) {
+        rc = cli_usage_error(&o.cli, "expected exactly one PROBLEM (or --model PATH.so, "
+                             "--robot DESC.json)");
+        goto done;
+    }
+    if ((rc = take_followed(&o.cli.params, &param, &r.from, &r.to)) != CLI_EXIT_OK)
+        goto done;
+    r.param = param;
+    if (!(sys = continue_system(&o, param, &r, &rc)))
+        goto done;
+    r.problem = hes_system_name(sys);
+    if ((rc = follow(sys, &o, &r)) != CLI_EXIT_OK)
+        goto done;
+    rc = o.json ? continue_print_json(&r) : o.csv ? continue_print_csv(&r)
+                                                  : continue_print_text(&r);
+    if (rc == CLI_EXIT_OK && (o.json || o.csv) && !o.quiet)
+        notes(&r);
+done:
+    result_free(&r);
+    hes_system_destroy(sys);
+    free(param);
+    cli_args_free(&o.cli);
+    return rc;
+}

@@ -1,0 +1,148 @@
+#!/bin/sh
+# tests/continue.sh - `hes continue` on the paddle juggler, whose period-1
+# orbit is stable exactly for -2 g (1 + alpha^2) / (1 + alpha)^2 <
+# paddle_accel < 0 (-10.9 < paddle_accel < 0 at alpha 0.5, g 9.81): the
+# branch from -20 to 10 has a point with crossing -1 within 1e-6 of -10.9
+# and one with crossing +1 within 1e-6 of 0 (the library's located
+# crossings), the table and the CSV have as many points as the JSON
+# document, and bad requests are refused with a message (exit 2), a
+# parameter value without an orbit is a failed computation (exit 1).
+# Run by `make check` with HES, top_srcdir and top_builddir in the
+# environment.  --doublings is not run here.
+
+HES=${HES:-${top_builddir:-.}/src/hes}
+case $HES in /*) ;; *) HES=$(pwd)/$HES ;; esac
+srcdir=${top_srcdir:-.}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/hes-continue.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+have_python=no
+PY=
+if [ -x /usr/bin/python3 ]; then
+    PY=/usr/bin/python3
+    have_python=yes
+fi
+. "$srcdir/tests/testlib.sh"
+
+if [ ! -x "$HES" ]; then
+    echo "FAIL: the program '$HES' does not exist or is not executable"
+    exit 1
+fi
+
+# --------------------------------------------------------- the juggler
+run_for cj 10 continue paddle-juggler --param paddle_accel=-20:10 --json
+expect_status cj 0 "continue paddle-juggler --param paddle_accel=-20:10 --json"
+expect_json cj "the JSON document"
+if [ "$have_python" = yes ]; then
+    checks=$((checks + 1))
+    if $PY - "$tmp/cj.out" >"$tmp/cj.check" 2>&1 <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["param"] == "paddle_accel" and d["from"] == -20 and d["to"] == 10, d["param"]
+assert len(d["branches"]) == 1, "branches: %d" % len(d["branches"])
+b = d["branches"][0]
+assert b["reached"] is True and b["why"] is None, b["why"]
+assert b["from_branch"] is None and b["from_point"] is None
+pts = b["points"]
+lower = -2 * 9.81 * (1 + 0.5 ** 2) / (1 + 0.5) ** 2
+minus = [p["value"] for p in pts if p["crossing"] == "-1"]
+plus = [p["value"] for p in pts if p["crossing"] == "+1"]
+assert any(abs(v - lower) < 1e-6 for v in minus), "crossing -1 at %s, not %.12g" % (minus, lower)
+assert any(abs(v) < 1e-6 for v in plus), "crossing +1 at %s, not 0" % plus
+assert pts[0]["value"] == -20 and pts[-1]["value"] == 10
+assert d["state_names"] == ["xB", "vB"], d["state_names"]
+assert all(len(p["x0"]) == 2 for p in pts)
+for p in pts:
+    if -10.8 < p["value"] < -0.1:
+        assert p["verdict"] == "stable", p
+    if p["value"] < -11 or p["value"] > 0.1:
+        assert p["verdict"] == "unstable", p
+print(len(pts))
+PYEOF
+    then
+        pass "crossing -1 within 1e-6 of -10.9, +1 within 1e-6 of 0, verdicts between ($(cat "$tmp/cj.check") points)"
+    else
+        fail "the juggler's branch: $(tail -1 "$tmp/cj.check")"
+    fi
+    n_json=$(tail -1 "$tmp/cj.check")
+
+    run_for cc 10 continue paddle-juggler --param paddle_accel=-20:10 --csv
+    expect_status cc 0 "continue ... --csv"
+    expect_grep cc out '^branch,returns,index,label,detail,value,s,period,psi,verdict,crossing,xB,vB$' \
+        "the CSV header"
+    checks=$((checks + 1))
+    n_csv=$(($(wc -l <"$tmp/cc.out") - 1))
+    if [ "$n_csv" = "$n_json" ]; then
+        pass "the CSV has a row per point ($n_csv)"
+    else
+        fail "the CSV has $n_csv rows, the JSON $n_json points"
+    fi
+    expect_grep cc out '^0,1,[0-9]+,[A-Z]*,,-10\.8999[0-9]*,.*,-1,' "the CSV's -1 crossing"
+
+    run_for ct 10 continue paddle-juggler --param paddle_accel=-20:10
+    expect_status ct 0 "continue ... (the table)"
+    checks=$((checks + 1))
+    n_text=$(grep -c -E '^ +[0-9]+ ' "$tmp/ct.out")
+    if [ "$n_text" = "$n_json" ]; then
+        pass "the table has a row per point ($n_text)"
+    else
+        fail "the table has $n_text rows, the JSON $n_json points"
+    fi
+    expect_grep ct out '^branch 0: paddle_accel from -20 to 10, returns 1' "the table's heading"
+    expect_grep ct out '^reached paddle_accel = 10$' "the table says the branch reached TO"
+    expect_grep ct out ' -1 ' "the table's -1 crossing"
+fi
+
+# the other direction, fixed parameters set, quiet
+run_for cq 10 continue paddle-juggler -p alpha=0.5 --param paddle_accel=-5:-12 --step 0.5 -q --csv
+expect_status cq 0 "continue downwards with -p and --step"
+checks=$((checks + 1))
+if [ ! -s "$tmp/cq.err" ]; then pass "-q: nothing on stderr"; else fail "-q: stderr not empty"; fi
+
+# --max-points: the branch ends, and says why
+run_for cm 10 continue paddle-juggler --param paddle_accel=-20:10 --max-points 3
+expect_status cm 0 "a branch cut by --max-points"
+expect_grep cm out '^ended before paddle_accel = 10: ' "the table says why it ended"
+
+# ---------------------------------------------------------- refusals
+# refused NAME WANT DESCRIPTION ARGS...: exit status WANT and a message
+# naming the command
+refused() {
+    name=$1
+    want=$2
+    what=$3
+    shift 3
+    run_for "$name" 10 continue "$@"
+    expect_status "$name" "$want" "$what"
+    expect_grep "$name" err '^hes( continue)?: ' "$what: a message"
+}
+refused r_none 2 "no followed parameter" paddle-juggler
+refused r_two 2 "two followed parameters" paddle-juggler --param paddle_accel=-1:1 --param alpha=0.1:0.5
+refused r_unknown 2 "an unknown parameter" paddle-juggler --param nope=1:2
+expect_grep r_unknown err "no parameter 'nope'.*paddle_accel" "the message lists the parameters"
+refused r_same 2 "FROM == TO" paddle-juggler --param paddle_accel=1:1
+refused r_nan 2 "FROM not a number" paddle-juggler --param paddle_accel=x:1
+refused r_inf 2 "TO infinite" paddle-juggler --param paddle_accel=1:inf
+refused r_empty 2 "TO empty" paddle-juggler --param paddle_accel=1:
+refused r_step 2 "--step 0" paddle-juggler --param paddle_accel=-5:-4 --step 0
+refused r_tol 2 "--tol -1" paddle-juggler --param paddle_accel=-5:-4 --tol -1
+refused r_jump 2 "--max-jump abc" paddle-juggler --param paddle_accel=-5:-4 --max-jump abc
+refused r_points 2 "--max-points 1" paddle-juggler --param paddle_accel=-5:-4 --max-points 1
+refused r_returns 2 "--returns 0" paddle-juggler --param paddle_accel=-5:-4 --returns 0
+refused r_doublings 2 "--doublings 7" paddle-juggler --param paddle_accel=-5:-4 --doublings 7
+refused r_method 2 "an unknown method" paddle-juggler --param paddle_accel=-5:-4 --method newton
+refused r_steps 2 "--max-step below --step" paddle-juggler --param paddle_accel=-5:-4 --step 0.5 --max-step 0.1
+refused r_start 2 "--start with the wrong count" paddle-juggler --param paddle_accel=-5:-4 --start 1,2,3
+refused r_startx 2 "--start not numbers" paddle-juggler --param paddle_accel=-5:-4 --start a,b
+refused r_both 2 "--json with --csv" paddle-juggler --param paddle_accel=-5:-4 --json --csv
+refused r_fixed 2 "-p of the followed parameter" paddle-juggler --param paddle_accel=-5:-4 -p paddle_accel=1
+refused r_twice 2 "--step twice" paddle-juggler --param paddle_accel=-5:-4 --step 1 --step 2
+refused r_problem 2 "an unknown problem" no-such-problem --param a=1:2
+refused r_noprob 2 "no problem" --param paddle_accel=-5:-4
+refused r_noorbit 2 "a problem without an orbit" trot-rigid --param g=9:10
+# no orbit at FROM: the computation failed
+refused r_fail 1 "no orbit at FROM" paddle-juggler --param alpha=0:0.5
+expect_grep r_fail err "alpha" "the failure names the parameter"
+expect_no_grep r_fail out '.' "nothing on stdout when no orbit at FROM"
+
+testlib_summary continue.sh

@@ -576,6 +576,74 @@ START_TEST(test_juggler_grazing_where_the_closed_form_gap_vanishes)
 }
 END_TEST
 
+/* Stops a branch after `*ctx` points. */
+static int stop_after(void *ctx, const hes_continuation *c)
+{
+    return c->n_points >= *(int *)ctx;
+}
+
+/* Both directions on two threads give the branches one thread gives, point
+ * for point, and those of two separate calls; a branch stopped after 6
+ * points and resumed locates the period doubling where the whole branch
+ * does, to the tolerance. */
+START_TEST(test_both_directions_and_resume)
+{
+    hes_system *sys = create(&simplest_walker_heelstrike);
+    hes_continuation_options o;
+    hes_continuation_options_init(&o);
+    o.tol = 1e-10;
+    hes_continuation d1, u1, d2, u2, whole, part, resumed;
+    hes_error err;
+    ck_assert_msg(hes_continue_both(sys, "gamma", 0.001, 0.009, 0.02, &o, 2, &d2, &u2, &err) ==
+                  HES_OK, "%s", err.message);
+    ck_assert_msg(hes_continue_both(sys, "gamma", 0.001, 0.009, 0.02, &o, 1, &d1, &u1, &err) ==
+                  HES_OK, "%s", err.message);
+    ck_assert_msg(hes_continue(sys, "gamma", 0.009, 0.02, &o, &whole, &err) == HES_OK, "%s",
+                  err.message);
+    const hes_continuation *pairs[][2] = { { &d1, &d2 }, { &u1, &u2 }, { &u1, &whole } };
+    for (int k = 0; k < 3; k++) {
+        const hes_continuation *a = pairs[k][0], *b = pairs[k][1];
+        ck_assert_int_eq(a->n_points, b->n_points);
+        for (int i = 0; i < a->n_points; i++) {
+            ck_assert_double_eq(a->points[i].value, b->points[i].value);
+            ck_assert_double_eq(a->points[i].psi, b->points[i].psi);
+            ck_assert_int_eq(a->points[i].label, b->points[i].label);
+            ck_assert_double_eq(a->points[i].x0[0], b->points[i].x0[0]);
+        }
+    }
+    ck_assert_double_eq(d1.points[d1.n_points - 1].value, 0.001);
+    hes_continuation none1, none2;
+    ck_assert_int_eq(hes_continue_both(sys, "gamma", 0.01, 0.009, 0.02, &o, 2, &none1, &none2,
+                                       &err), HES_EINVAL);
+
+    int six = 6;
+    o.progress = stop_after;
+    o.progress_ctx = &six;
+    ck_assert_msg(hes_continue(sys, "gamma", 0.009, 0.02, &o, &part, &err) == HES_OK, "%s",
+                  err.message);
+    ck_assert_int_eq(part.n_points, 6);
+    ck_assert_int_eq(part.reached, 0);
+    ck_assert_str_eq(part.why, "stopped by the caller");
+    o.progress = NULL;
+    ck_assert_msg(hes_continue_resume(sys, &part, 0.02, &o, &resumed, &err) == HES_OK, "%s",
+                  err.message);
+    ck_assert_msg(resumed.reached, "%s", resumed.why);
+    ck_assert_int_gt(resumed.n_points, 6);
+    for (int i = 0; i < 6; i++)
+        ck_assert_double_eq(resumed.points[i].value, part.points[i].value);
+    int pa = -1, pb = -1;
+    ck_assert_int_eq(labelled(&whole, HES_LABEL_PD, 0, &pa), 1);
+    ck_assert_int_eq(labelled(&resumed, HES_LABEL_PD, 0, &pb), 1);
+    ck_assert_msg(fabs(whole.points[pa].value - resumed.points[pb].value) < 1e-9, "PD at %.14g "
+                  "whole, %.14g resumed", whole.points[pa].value, resumed.points[pb].value);
+    ck_assert_int_eq(hes_continue_resume(sys, &resumed, 0.02, &o, &none1, &err), HES_EINVAL);
+    hes_continuation *all[] = { &d1, &u1, &d2, &u2, &whole, &resumed, &part };
+    for (int i = 0; i < 7; i++)
+        hes_continuation_free(all[i]);
+    hes_system_destroy(sys);
+}
+END_TEST
+
 START_TEST(test_bad_requests_are_refused)
 {
     hes_system *sys = create(hes_problem_find("slip-hopper"));
@@ -618,6 +686,7 @@ static Suite *continuation_suite(void)
     tcase_add_test(tc, test_walker_period_doubling_cascade);
     tcase_add_test(tc, test_boundary_curves_follow_their_closed_forms);
     tcase_add_test(tc, test_juggler_grazing_where_the_closed_form_gap_vanishes);
+    tcase_add_test(tc, test_both_directions_and_resume);
     tcase_add_test(tc, test_bad_requests_are_refused);
     suite_add_tcase(s, tc);
     return s;

@@ -896,6 +896,149 @@ hes_status hes_continue(hes_system *sys, const char *param, double from, double 
     return finish(&r, st, saved, out->returns, from, out, err);
 }
 
+/* ------------------------------------------------------- both directions */
+
+typedef struct {
+    hes_system *sys;         /* a copy of the caller's (NULL: none made) */
+    const char *param;
+    double from, to;
+    const hes_continuation_options *o;
+    hes_continuation *out;
+    hes_error err;
+    hes_status st;
+} direction_job;
+
+static void *direction_run(void *arg)
+{
+    direction_job *j = arg;
+    j->st = j->sys ? hes_continue(j->sys, j->param, j->from, j->to, j->o, j->out, &j->err)
+                   : HES_ENOMEM;
+    if (!j->sys)
+        snprintf(j->err.message, sizeof j->err.message, "out of memory for a copy of the system");
+    return NULL;
+}
+
+hes_status hes_continue_both(hes_system *sys, const char *param, double lo, double at,
+                             double hi, const hes_continuation_options *o, int threads,
+                             hes_continuation *down, hes_continuation *up, hes_error *err)
+{
+    if (down)
+        memset(down, 0, sizeof *down);
+    if (up)
+        memset(up, 0, sizeof *up);
+    if (!sys || !param || !down || !up)
+        return hes__say(hes__errbuf(err), hes__errlen(err), HES_EINVAL,
+                        "hes_continue_both: NULL argument");
+    if (!(lo < at && at < hi) || (threads != 1 && threads != 2))
+        return hes__say(hes__errbuf(err), hes__errlen(err), HES_EINVAL, "continuation in "
+                        "both directions: need lo < at < hi and 1 or 2 threads");
+    /* each direction on a system of its own: the caller's keeps its state */
+    direction_job jobs[2];
+    memset(jobs, 0, sizeof jobs);
+    for (int i = 0; i < 2; i++) {
+        jobs[i].sys = hes__system_copy(sys);
+        jobs[i].param = param;
+        jobs[i].from = at;
+        jobs[i].to = i ? hi : lo;
+        jobs[i].o = o;
+        jobs[i].out = i ? up : down;
+    }
+    if (threads == 2) {
+        hes__run_parallel(2, direction_run, jobs, sizeof jobs[0]);
+    } else {
+        direction_run(&jobs[0]);
+        direction_run(&jobs[1]);
+    }
+    hes_status st = HES_OK;
+    for (int i = 0; i < 2; i++) {
+        if (jobs[i].st != HES_OK && st == HES_OK) {
+            st = jobs[i].st;
+            hes__say(hes__errbuf(err), hes__errlen(err), st, "%s", jobs[i].err.message);
+        }
+        hes_system_destroy(jobs[i].sys);
+    }
+    if (st != HES_OK) {
+        hes_continuation_free(down);
+        hes_continuation_free(up);
+    }
+    return st;
+}
+
+/* ---------------------------------------------------------------- resume */
+
+hes_status hes_continue_resume(hes_system *sys, const hes_continuation *partial, double to,
+                               const hes_continuation_options *opts, hes_continuation *out,
+                               hes_error *err)
+{
+    char *msg = hes__errbuf(err);
+    size_t len = hes__errlen(err);
+    if (out)
+        memset(out, 0, sizeof *out);
+    if (!sys || !partial || !out)
+        return hes__say(msg, len, HES_EINVAL, "hes_continue_resume: NULL argument");
+    if (partial->n_points < 2 || !partial->points || partial->n < 1)
+        return hes__say(msg, len, HES_EINVAL, "resume: the branch has %d points; two are "
+                        "needed", partial->n_points);
+    for (int i = 0; i < partial->n_points; i++)
+        if (!partial->points[i].x0)
+            return hes__say(msg, len, HES_EINVAL, "resume: point %d has no section state", i);
+    const hes_continuation_point *a = &partial->points[partial->n_points - 2];
+    const hes_continuation_point *b = &partial->points[partial->n_points - 1];
+    double from = partial->points[0].value;
+    if (b->value == to)
+        return hes__say(msg, len, HES_EINVAL, "resume: the branch already ends at %.10g", to);
+    run r;
+    hes_continuation_options o;
+    hes_status st = run_init(&r, sys, partial->param, from != to ? from : a->value, to, opts,
+                             &o, out, err);
+    if (st != HES_OK)
+        return st;
+    double saved = hes_system_params(sys)[r.k];
+    int returns = hes_system_orbit_returns(sys);
+    if (partial->method == HES_CONT_NATURAL)
+        r.arclength = 0;
+    out->method = r.arclength ? HES_CONT_ARCLENGTH : HES_CONT_NATURAL;
+    out->returns = partial->returns > 0 ? partial->returns : 1;
+    /* the section and scales from an analysis at the last point */
+    hes_analysis an;
+    st = hes_system_set_orbit_returns(sys, out->returns);
+    if (st == HES_OK && (st = hes_system_set_param(sys, partial->param, b->value)) == HES_OK &&
+        (st = hes_system_set_orbit_start(sys, b->x0)) == HES_OK &&
+        (st = hes_analyze(sys, 0, &an)) == HES_OK) {
+        if (an.orbit.n != partial->n)
+            st = hes__fail(sys, HES_EINVAL, "resume: the branch's section state has %d "
+                           "components, the system's orbit %d", partial->n, an.orbit.n);
+        else
+            st = run_arrays(&r, &an, fabs(to - from) > 0 ? fabs(to - from) : 1);
+        hes_analysis_free(&an);
+    }
+    /* the partial branch's points, copied, with the margins recomputed
+       only where the partial branch has none */
+    for (int i = 0; st == HES_OK && i < partial->n_points; i++) {
+        hes_continuation_point pt = partial->points[i];
+        pt.re = pt.im = pt.x0 = pt.margins = NULL;
+        pt.n_mult = partial->points[i].n_mult;
+        if ((st = point_arrays(&r, &pt)) != HES_OK)
+            break;
+        memcpy(pt.re, partial->points[i].re, sizeof(double) * (size_t)pt.n_mult);
+        memcpy(pt.im, partial->points[i].im, sizeof(double) * (size_t)pt.n_mult);
+        memcpy(pt.x0, partial->points[i].x0, sizeof(double) * (size_t)r.n);
+        for (int k = 0; k < r.ng; k++)
+            pt.margins[k] = partial->points[i].margins && partial->n_guards == r.ng
+                            ? partial->points[i].margins[k] : INFINITY;
+        pt.full = 1;
+        if (i == partial->n_points - 1 && pt.label == HES_LABEL_EP)
+            pt.label = HES_LABEL_NONE;   /* no longer an end */
+        if (append(&r, &pt)) {
+            point_free(&pt);
+            st = hes__fail(sys, HES_ENOMEM, "out of memory for the branch");
+        }
+    }
+    if (st == HES_OK)
+        st = follow(&r, out->n_points - 2, out->n_points - 1, from != to ? from : a->value);
+    return finish(&r, st, saved, returns, from, out, err);
+}
+
 /* ------------------------------------------------- period-doubling switch */
 
 /*

@@ -188,6 +188,31 @@ hes_status hes_continue(hes_system *sys, const char *param, double from, double 
                         hes_error *err);
 
 /**
+ * Both directions from one start: the branch from `at` down to `lo` into
+ * *down and up to `hi` into *up (lo < at < hi), each as hes_continue
+ * follows it, with `threads` 2 on two threads (each on its own copy of the
+ * system; 1: one after the other).  The results do not depend on threads.
+ * On failure of either both are left empty and err has the first failure.
+ */
+hes_status hes_continue_both(hes_system *sys, const char *param, double lo, double at,
+                             double hi, const hes_continuation_options *o, int threads,
+                             hes_continuation *down, hes_continuation *up, hes_error *err);
+
+/**
+ * Resumes a branch: `partial` (a branch of sys's parameter that ended
+ * before its end, e.g. stopped by a progress callback or by max_points, or
+ * read back from a file) is continued from its last two points towards
+ * `to`, in the same parameterisation and returns; *out holds partial's
+ * points followed by the new ones.  The continuation's state is its points
+ * (the step starts from o->step again).  HES_EINVAL for a partial branch
+ * of fewer than two points, of another parameter or section dimension,
+ * or with points of no section state.
+ */
+hes_status hes_continue_resume(hes_system *sys, const hes_continuation *partial, double to,
+                               const hes_continuation_options *o, hes_continuation *out,
+                               hes_error *err);
+
+/**
  * Branch switching at a period doubling: from point `at` of `branch` (a
  * point labelled HES_LABEL_PD, of a branch of sys and its parameter), the
  * orbit of twice the returns born there, started from the point's section

@@ -1,14 +1,17 @@
 /*
  * cmd_continue.c - `hes continue`: the periodic orbit of a problem followed
  * as one parameter moves (hes_continue), its stability along the way and
- * the labelled points where it changes, and with --doublings N the branches
+ * the labelled points where it changes, with --doublings N the branches
  * of doubled returns born at its period doublings (hes_continue_doubled),
- * N deep:
+ * N deep, and with --param2 NAME2=TO2 the curve of each bifurcation of
+ * those branches in the plane of the two parameters (hes_continue_curve):
  *
  *   hes continue PROBLEM [-p NAME=VALUE]... --param NAME=FROM:TO
  *                [--step H] [--min-step H] [--max-step H] [--tol T]
  *                [--max-points N] [--max-jump R] [--method M] [--returns K]
- *                [--start X1,X2,...] [--doublings N] [--json | --csv] [-q]
+ *                [--start X1,X2,...] [--doublings N]
+ *                [--param2 NAME2=TO2 [--step2 H] [--min-step2 H] [--max-step2 H]]
+ *                [--json | --csv] [-q]
  *
  * --param with a colon in its value names the parameter followed; without
  * one it sets a parameter, as -p does everywhere.  This file reads the
@@ -26,7 +29,8 @@
 #define CMD "hes continue"
 
 enum { OPT_STEP = 256, OPT_MIN_STEP, OPT_MAX_STEP, OPT_TOL, OPT_MAX_POINTS, OPT_MAX_JUMP,
-       OPT_METHOD, OPT_RETURNS, OPT_START, OPT_DOUBLINGS, OPT_JSON, OPT_CSV };
+       OPT_METHOD, OPT_RETURNS, OPT_START, OPT_DOUBLINGS, OPT_PARAM2, OPT_STEP2,
+       OPT_MIN_STEP2, OPT_MAX_STEP2, OPT_JSON, OPT_CSV };
 
 static const struct argp_option options[] = {
     {NULL, 0, NULL, 0, "The parameter followed: -p/--param NAME=FROM:TO (exactly one; a value "
@@ -52,7 +56,16 @@ static const struct argp_option options[] = {
      "(every component of the orbit's mode, see 'hes info') instead of the model's guess", 1},
     {"doublings", OPT_DOUBLINGS, "N", 0, "also follow the branch of doubled returns born at "
      "each period doubling (PD), and theirs, N deep, 0 to 6 (default 0)", 1},
-    {NULL, 0, NULL, 0, "Output (default: a table per branch):", 2},
+    {"param2", OPT_PARAM2, "NAME2=TO2", 0, "also follow each bifurcation (SN, BP, PD, NS) of "
+     "the branches as the parameter NAME2 goes from its value towards TO2: its curve in the "
+     "plane of NAME and NAME2", 1},
+    {"step2", OPT_STEP2, "H", 0, "a curve's first step in NAME2, H > 0 (default (TO2 - "
+     "NAME2's value) / 50; --step is the branches' only)", 1},
+    {"min-step2", OPT_MIN_STEP2, "H", 0, "a curve's smallest step in NAME2 before it ends, "
+     "H > 0 (default 1e-6 of its range)", 1},
+    {"max-step2", OPT_MAX_STEP2, "H", 0, "a curve's largest step in NAME2 (default a tenth of "
+     "its range)", 1},
+    {NULL, 0, NULL, 0, "Output (default: a table per branch and per curve):", 2},
     {"json", OPT_JSON, NULL, 0, "print one JSON document instead", 2},
     {"csv", OPT_CSV, NULL, 0, "print CSV instead: a header and a row per point", 2},
     {"quiet", 'q', NULL, 0, "no progress line and no notes on stderr", 2},
@@ -64,6 +77,8 @@ typedef struct {
     hes_continuation_options co;
     int returns, doublings, json, csv, quiet;
     const char *start_text;
+    const char *param2_text;     /* --param2 NAME2=TO2 */
+    double step2, min_step2, max_step2; /* 0: the library's defaults */
 } continue_cli;
 
 /* A value of an option that must be a finite number > 0 into *v. */
@@ -107,6 +122,10 @@ static error_t parse_option(int key, char *arg, struct argp_state *state)
             return CLI_ARG_REFUSED;
         }
         return 0;
+    case OPT_STEP2:     return positive_option("--step2", arg, &o->step2);
+    case OPT_MIN_STEP2: return positive_option("--min-step2", arg, &o->min_step2);
+    case OPT_MAX_STEP2: return positive_option("--max-step2", arg, &o->max_step2);
+    case OPT_PARAM2:   o->param2_text = arg; return 0;
     case OPT_START:    o->start_text = arg; return 0;
     case OPT_JSON:     o->json = 1; return 0;
     case OPT_CSV:      o->csv = 1; return 0;
@@ -203,8 +222,75 @@ static int check_param(const hes_system *sys, const char *name, const cli_assign
     return CLI_EXIT_OK;
 }
 
+/* --param2 NAME2=TO2: a parameter of sys other than the followed one, not
+ * solved by the orbit search, with a finite TO2 other than its value; its
+ * name (malloc'd) into *name, TO2 and its value into r.  0, or
+ * CLI_EXIT_USAGE after a message. */
+static int take_param2(const hes_system *sys, const continue_cli *o, cont_result *r,
+                       char **name)
+{
+    const char *text = o->param2_text, *eq = strchr(text, '=');
+    int np = hes_system_n_params(sys), k = -1;
+
+    if (!eq || eq == text || cli_parse_double(eq + 1, &r->to2) != 0) {
+        fprintf(stderr, CMD ": --param2 %s: expected NAME2=TO2 with a finite number\n", text);
+        return CLI_EXIT_USAGE;
+    }
+    for (int i = 0; i < np; i++)
+        if (strncmp(hes_system_param_info(sys, i)->name, text, (size_t)(eq - text)) == 0 &&
+            hes_system_param_info(sys, i)->name[eq - text] == '\0')
+            k = i;
+    if (k < 0) {
+        fprintf(stderr, CMD ": --param2 %s: problem '%s' has no parameter '%.*s'; its "
+                "parameters:", text, hes_system_name(sys), (int)(eq - text), text);
+        for (int i = 0; i < np; i++)
+            fprintf(stderr, "%s %s", i ? "," : "", hes_system_param_info(sys, i)->name);
+        fputc('\n', stderr);
+        return CLI_EXIT_USAGE;
+    }
+    const char *pname = hes_system_param_info(sys, k)->name;
+    if (strcmp(pname, r->param) == 0) {
+        fprintf(stderr, CMD ": --param2 %s: %s is the parameter of the branches; the curves "
+                "need a second one\n", text, pname);
+        return CLI_EXIT_USAGE;
+    }
+    if (hes_system_param_info(sys, k)->flags & HES_PARAM_SOLVED) {
+        fprintf(stderr, CMD ": --param2 %s: %s is solved by the orbit search\n", text, pname);
+        return CLI_EXIT_USAGE;
+    }
+    hes_system_get_param(sys, pname, &r->from2);
+    if (r->to2 == r->from2) {
+        fprintf(stderr, CMD ": --param2 %s: %s is %.10g already; nothing to follow\n", text,
+                pname, r->from2);
+        return CLI_EXIT_USAGE;
+    }
+    if (!(*name = strdup(pname))) {
+        fprintf(stderr, CMD ": out of memory\n");
+        return CLI_EXIT_FAILURE;
+    }
+    return CLI_EXIT_OK;
+}
+
+/* --step2, --min-step2, --max-step2: with --param2 only, and in order. */
+static int check_steps2(const continue_cli *o)
+{
+    if (!o->param2_text && (o->step2 > 0 || o->min_step2 > 0 || o->max_step2 > 0)) {
+        fprintf(stderr, CMD ": --step2, --min-step2 and --max-step2 are the curves' steps; "
+                "give --param2 NAME2=TO2 too\n");
+        return CLI_EXIT_USAGE;
+    }
+    if ((o->step2 > 0 && o->max_step2 > 0 && o->max_step2 < o->step2) ||
+        (o->step2 > 0 && o->min_step2 > o->step2) ||
+        (o->max_step2 > 0 && o->min_step2 > o->max_step2)) {
+        fprintf(stderr, CMD ": need --min-step2 <= --step2 <= --max-step2\n");
+        return CLI_EXIT_USAGE;
+    }
+    return CLI_EXIT_OK;
+}
+
 /* The section state's dimension and state names of sys (x[i] where the
- * model names none) into r: 0, or the exit status after a message. */
+ * model names none), and a hybrid model's transition names, into r: 0, or
+ * the exit status after a message. */
 static int state_names(const hes_system *sys, cont_result *r)
 {
     const hes_model *m = hes_system_model(sys);
@@ -230,6 +316,18 @@ static int state_names(const hes_system *sys, cont_result *r)
             return CLI_EXIT_FAILURE;
         }
     }
+    if (!m || m->n_transitions <= 0)
+        return CLI_EXIT_OK;
+    if (!(r->guard_names = calloc((size_t)m->n_transitions, sizeof *r->guard_names))) {
+        fprintf(stderr, CMD ": out of memory\n");
+        return CLI_EXIT_FAILURE;
+    }
+    r->n_guards = m->n_transitions;
+    for (int k = 0; k < m->n_transitions; k++)
+        if (!(r->guard_names[k] = strdup(m->transitions[k].name))) {
+            fprintf(stderr, CMD ": out of memory\n");
+            return CLI_EXIT_FAILURE;
+        }
     return CLI_EXIT_OK;
 }
 
@@ -298,16 +396,21 @@ static hes_system *continue_system(const continue_cli *o, const char *param, con
 /* The progress line: after every point kept. */
 typedef struct {
     cli_progress line;
-    int branch;
+    int branch;                  /* the branch's or curve's number */
+    int curve;                   /* 1: a curve */
 } progress_ctx;
 
 static int progress(void *ctx, const hes_continuation *c)
 {
     progress_ctx *p = ctx;
     const hes_continuation_point *pt = &c->points[c->n_points - 1];
-    char what[128];
-    snprintf(what, sizeof what, "branch %d: %d points, %.24s = %.6g, psi %.4g", p->branch,
-             c->n_points, c->param, pt->value, pt->psi);
+    char what[160];
+    if (p->curve)
+        snprintf(what, sizeof what, "curve %d: %d points, %.24s = %.6g, %.24s = %.6g",
+                 p->branch, c->n_points, c->param2, pt->value2, c->param, pt->value);
+    else
+        snprintf(what, sizeof what, "branch %d: %d points, %.24s = %.6g, psi %.4g", p->branch,
+                 c->n_points, c->param, pt->value, pt->psi);
     cli_progress_say(&p->line, what);
     return 0;
 }
@@ -318,6 +421,59 @@ static int failed(hes_status st, const char *what, const hes_error *err)
 {
     fprintf(stderr, CMD ": %s%s\n", what, err->message);
     return hes_status_exit_code(st);
+}
+
+/* With --param2, the curve of every bifurcation (SN, BP, PD, NS) of the
+ * branches, after them in r->branches, in the order of the branches and
+ * their points; the steps in the second parameter are --step2's, the
+ * rest of the options the branches'.  A curve that fails is reported and
+ * skipped.  The system is as it was for the branches: hes_continue and
+ * hes_continue_doubled restore its parameters, and hes_continue_curve
+ * starts from the point's parameter and state. */
+static void follow_curves(hes_system *sys, const continue_cli *o, cont_result *r,
+                          progress_ctx *pc)
+{
+    hes_continuation_options co = o->co;
+    hes_error err;
+    int n_plain = r->n_branches, k = 0;
+
+    co.step = o->step2;
+    co.min_step = o->min_step2;
+    co.max_step = o->max_step2;
+    co.progress = progress;
+    co.progress_ctx = pc;
+    pc->curve = 1;
+    for (int b = 0; b < n_plain; b++) {
+        const hes_continuation *c = &r->branches[b].c;
+        for (int i = 0; i < c->n_points; i++) {
+            hes_label l = c->points[i].label;
+            if (l != HES_LABEL_SN && l != HES_LABEL_BP && l != HES_LABEL_PD &&
+                l != HES_LABEL_NS)
+                continue;
+            if (k == CONT_MAX_CURVES) {
+                fprintf(stderr, CMD ": warning: more than %d curves; the %s at point %d of "
+                        "branch %d is not followed\n", CONT_MAX_CURVES, hes_label_name(l), i, b);
+                continue;
+            }
+            cont_branch *nc = &r->branches[r->n_branches];
+            pc->branch = k;
+            hes_status st = hes_continue_curve(sys, c, i, r->param2, r->to2, &co, &nc->c, &err);
+            cli_progress_clear(&pc->line);
+            if (st != HES_OK) {
+                fprintf(stderr, CMD ": warning: no curve of the %s at point %d of branch %d in "
+                        "(%s, %s): %s\n", hes_label_name(l), i, b, r->param, r->param2,
+                        err.message);
+                continue;
+            }
+            nc->curve = 1;
+            nc->from_branch = b;
+            nc->from_point = i;
+            nc->depth = r->branches[b].depth;
+            nc->returns = nc->c.returns > 0 ? nc->c.returns : r->branches[b].returns;
+            r->n_branches++;
+            k++;
+        }
+    }
 }
 
 /* The first branch, then (--doublings) the branches switched at the period
@@ -369,16 +525,25 @@ static int follow(hes_system *sys, const continue_cli *o, cont_result *r)
             r->n_branches++;
         }
     }
+    if (r->param2)
+        follow_curves(sys, o, r, &pc);
     return CLI_EXIT_OK;
 }
 
-/* How each branch ended, on stderr (the table says it on stdout). */
+/* How each branch and curve ended, on stderr (the table says it on
+ * stdout). */
 static void notes(const cont_result *r)
 {
-    for (int b = 0; b < r->n_branches; b++)
-        if (!r->branches[b].c.reached)
+    for (int b = 0, k = 0; b < r->n_branches; b++) {
+        const cont_branch *br = &r->branches[b];
+        if (br->curve && !br->c.reached)
+            fprintf(stderr, CMD ": curve %d (branch %d of the document) ended before %s = "
+                    "%.10g: %s\n", k, b, r->param2, r->to2, br->c.why);
+        else if (!br->curve && !br->c.reached)
             fprintf(stderr, CMD ": branch %d ended before %s = %.10g: %s\n", b, r->param, r->to,
-                    r->branches[b].c.why);
+                    br->c.why);
+        k += br->curve;
+    }
 }
 
 static void result_free(cont_result *r)
@@ -388,13 +553,16 @@ static void result_free(cont_result *r)
     for (int i = 0; r->state_names && i < r->n_states; i++)
         free(r->state_names[i]);
     free(r->state_names);
+    for (int k = 0; r->guard_names && k < r->n_guards; k++)
+        free(r->guard_names[k]);
+    free(r->guard_names);
 }
 
 int cmd_continue(int argc, char **argv)
 {
     continue_cli o = { .returns = 1 };
     cont_result r;
-    char *param = NULL;
+    char *param = NULL, *param2 = NULL;
     hes_system *sys = NULL;
 
     memset(&r, 0, sizeof r);
@@ -412,11 +580,15 @@ int cmd_continue(int argc, char **argv)
                              "--robot DESC.json)");
         goto done;
     }
-    if ((rc = take_followed(&o.cli.params, &param, &r.from, &r.to)) != CLI_EXIT_OK)
+    if ((rc = check_steps2(&o)) != CLI_EXIT_OK ||
+        (rc = take_followed(&o.cli.params, &param, &r.from, &r.to)) != CLI_EXIT_OK)
         goto done;
     r.param = param;
     if (!(sys = continue_system(&o, param, &r, &rc)))
         goto done;
+    if (o.param2_text && (rc = take_param2(sys, &o, &r, &param2)) != CLI_EXIT_OK)
+        goto done;
+    r.param2 = param2;
     r.problem = hes_system_name(sys);
     if ((rc = follow(sys, &o, &r)) != CLI_EXIT_OK)
         goto done;
@@ -428,6 +600,7 @@ done:
     result_free(&r);
     hes_system_destroy(sys);
     free(param);
+    free(param2);
     cli_args_free(&o.cli);
     return rc;
 }

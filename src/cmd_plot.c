@@ -24,7 +24,10 @@
  *        the branches of `hes continue` against the parameter, stable
  *        stretches solid, labelled points marked;
  *   hes plot branch-multipliers FILE.json -o OUT   the multipliers of every
- *        point of those branches in the complex plane, with the unit circle.
+ *        point of those branches in the complex plane, with the unit circle;
+ *   hes plot boundary FILE.json|FILE.csv -o OUT   the curves of `hes continue
+ *        --param2` in the plane of its two parameters, each with its label,
+ *        the branches' labelled points marked.
  *
  * The program reads the tables (plot_table.c), computes, and gives gnuplot
  * the data as data (gnuplot_run.c): numbers and curve names in data files,
@@ -126,7 +129,8 @@ static const struct argp plot_argp = {
     "impact-set IMPACT-PROBLEM -o OUT\n"
     "contact-forces FILE.csv -o OUT\n"
     "bifurcation FILE.json|FILE.csv [--y Q] -o OUT\n"
-    "branch-multipliers FILE.json -o OUT",
+    "branch-multipliers FILE.json -o OUT\n"
+    "boundary FILE.json|FILE.csv -o OUT",
     "Draw with gnuplot (HES_GNUPLOT: another program): psi over the two parameters of a "
     "'hes sweep --grid A --grid B' file with the psi = 1 contour; the multipliers in the "
     "complex plane with the unit circle; the error of perturbed trials after every period; "
@@ -136,7 +140,8 @@ static const struct argp plot_argp = {
     "outcomes marked; the contact normal forces and friction ratios along a motion (the "
     "table of 'hes invdyn --csv'); the branches of 'hes continue --json' or '--csv' against "
     "the parameter, stable stretches solid and labelled points marked, and their multipliers "
-    "in the complex plane.  The format follows OUT's extension.",
+    "in the complex plane; the curves of its bifurcations in two parameters ('hes continue "
+    "--param2').  The format follows OUT's extension.",
     NULL, NULL, NULL
 };
 
@@ -151,7 +156,8 @@ static int check_options(const plot_cli *o, const char *kind)
 
     if (!kind) {
         fprintf(stderr, "hes plot: which plot? stability-map, multipliers, convergence, "
-                "ess-bench, impact-set, contact-forces, bifurcation or branch-multipliers\n");
+                "ess-bench, impact-set, contact-forces, bifurcation, branch-multipliers or "
+                "boundary\n");
         return CLI_EXIT_USAGE;
     }
     if (!dot || (strcmp(dot, ".png") != 0 && strcmp(dot, ".svg") != 0)) {
@@ -198,6 +204,8 @@ static const struct {
       "--orbit" },
     { "branch-multipliers", plot_branch_multipliers, "one FILE.json of 'hes continue --json', "
       "and no -p or --orbit" },
+    { "boundary", plot_boundary, "one FILE.json or FILE.csv of 'hes continue --param2', and "
+      "no -p or --orbit" },
     { "impact-set", NULL, "one impact PROBLEM (see 'hes list': [impact]), and no -p or "
       "--orbit" },
 };
@@ -243,7 +251,8 @@ static int plot(const plot_cli *o, const char *kind, const char *tmpdir)
     }
     if (strcmp(kind, "multipliers") != 0 && strcmp(kind, "convergence") != 0) {
         fprintf(stderr, "hes plot: unknown plot '%s' (stability-map, multipliers, convergence, "
-                "ess-bench, impact-set, contact-forces, bifurcation, branch-multipliers)\n",
+                "ess-bench, impact-set, contact-forces, bifurcation, branch-multipliers, "
+                "boundary)\n",
                 kind);
         return CLI_EXIT_USAGE;
     }

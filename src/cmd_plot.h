@@ -29,6 +29,9 @@ int plot_contact_forces(const char *csv, const char *tmpdir, const char *out);
  * parameter; every point's multipliers (JSON only). */
 int plot_bifurcation(const char *path, const char *y, const char *tmpdir, const char *out);
 int plot_branch_multipliers(const char *path, const char *tmpdir, const char *out);
+/* The curves of `hes continue --param2` in the plane of its two
+ * parameters, the branches' labelled points marked. */
+int plot_boundary(const char *path, const char *tmpdir, const char *out);
 
 /* The impact problem called name, with samples of its set (0: the
  * problem's number). */

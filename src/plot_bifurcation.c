@@ -10,7 +10,13 @@
  *   branch-multipliers  every point's nontrivial multipliers in the
  *                       complex plane, coloured by the parameter, with the
  *                       unit circle (the JSON document only: the CSV table
- *                       has no multipliers).
+ *                       has no multipliers);
+ *   boundary            the curves of --param2 (the points with a second
+ *                       parameter's value) in the plane of the two
+ *                       parameters, a line per curve named by its label,
+ *                       the branches' labelled points marked.
+ *
+ * The first two draw the branches and leave the curves out.
  *
  * Whatever the file holds reaches gnuplot as data: numbers in data files,
  * the parameter's and the state's names as the script's arguments, and of
@@ -30,15 +36,19 @@
 #define CMD "hes plot"
 #define MAX_LABELS 32
 
-/* The points of every branch of a file, in order. */
+/* The points of every branch of a file, in order (and with want_curves
+ * those of its curves). */
 typedef struct {
-    char *param;
+    char *param, *param2;        /* param2: "second parameter" where the file names none */
     int n_states;
     char **state_names;
     int n, cap;                  /* points */
     int *branch, *label, *verdict; /* label: 0 none, else its hes_label; verdict 0 stable,
                                       1 unstable, 2 marginal */
     double *value, *period, *psi, *x; /* x: n x n_states, row-major */
+    int *curve;                  /* 1: a point of a curve */
+    double *value2;              /* its second parameter (NaN on a branch) */
+    int want_curves;             /* read the curves too (else they are skipped) */
     int n_mult, cap_mult;        /* multipliers of every point (JSON only) */
     double *re, *im, *at;        /* at: the parameter of the point of each */
     int have_mult;
@@ -50,6 +60,8 @@ static void bif_free(bif_table *t)
         free(t->state_names[k]);
     free(t->state_names);
     free(t->param);
+    free(t->param2);
+    free(t->curve); free(t->value2);
     free(t->branch); free(t->label); free(t->verdict);
     free(t->value); free(t->period); free(t->psi); free(t->x);
     free(t->re); free(t->im); free(t->at);
@@ -77,7 +89,8 @@ static int grow(bif_table *t)
     if (resize(&t->branch, cap, sizeof *t->branch) || resize(&t->label, cap, sizeof *t->label) ||
         resize(&t->verdict, cap, sizeof *t->verdict) ||
         resize(&t->value, cap, sizeof *t->value) || resize(&t->period, cap, sizeof *t->period) ||
-        resize(&t->psi, cap, sizeof *t->psi) ||
+        resize(&t->psi, cap, sizeof *t->psi) || resize(&t->curve, cap, sizeof *t->curve) ||
+        resize(&t->value2, cap, sizeof *t->value2) ||
         resize(&t->x, cap * (size_t)(t->n_states ? t->n_states : 1), sizeof *t->x))
         return -1;
     t->cap = (int)cap;
@@ -159,7 +172,10 @@ static int read_json(FILE *f, bif_table *t, char *msg, size_t len)
     }
     t->have_mult = 1;
     t->n_states = (int)json_array_size(names);
-    if (!(t->param = strdup(json_string_value(param))) ||
+    json_t *param2 = json_object_get(doc, "param2");
+    if (!(t->param2 = strdup(json_is_string(param2) ? json_string_value(param2)
+                                                    : "second parameter")) ||
+        !(t->param = strdup(json_string_value(param))) ||
         !(t->state_names = calloc((size_t)t->n_states + 1, sizeof *t->state_names)))
         goto nomem;
     for (int k = 0; k < t->n_states; k++) {
@@ -172,11 +188,20 @@ static int read_json(FILE *f, bif_table *t, char *msg, size_t len)
             goto nomem;
     }
     for (size_t b = 0; b < json_array_size(branches); b++) {
-        json_t *pts = json_object_get(json_array_get(branches, b), "points");
+        json_t *pts = json_object_get(json_array_get(branches, b), "points"),
+               *kind = json_object_get(json_array_get(branches, b), "kind");
+        const char *k = json_string_value(kind);
+        int curve = k && strcmp(k, "curve") == 0;
         if (!json_is_array(pts)) {
             snprintf(msg, len, "branch %zu has no \"points\"", b);
             goto out;
         }
+        if (kind && !curve && (!k || strcmp(k, "branch") != 0)) {
+            snprintf(msg, len, "branch %zu: \"kind\" is neither \"branch\" nor \"curve\"", b);
+            goto out;
+        }
+        if (curve && !t->want_curves)
+            continue;
         for (size_t i = 0; i < json_array_size(pts); i++) {
             json_t *p = json_array_get(pts, i), *x0 = json_object_get(p, "x0"),
                    *mult = json_object_get(p, "multipliers"), *lab = json_object_get(p, "label");
@@ -184,6 +209,13 @@ static int read_json(FILE *f, bif_table *t, char *msg, size_t len)
                 goto nomem;
             int n = t->n;
             t->branch[n] = (int)b;
+            t->curve[n] = curve;
+            t->value2[n] = NAN;
+            if (curve && (json_num(json_object_get(p, "value2"), &t->value2[n]) ||
+                          !isfinite(t->value2[n]))) {
+                snprintf(msg, len, "point %zu of curve %zu: no finite \"value2\"", i, b);
+                goto out;
+            }
             t->label[n] = json_is_null(lab) ? 0 : label_of(json_string_value(lab));
             t->verdict[n] = verdict_of(json_string_value(json_object_get(p, "verdict")));
             if (json_num(json_object_get(p, "value"), &t->value[n]) ||
@@ -231,11 +263,14 @@ out:
     return rc;
 }
 
-/* The CSV of `hes continue --csv`: these columns, then the state names. */
+/* The CSV of `hes continue --csv`: these columns (value2 left out by
+ * older versions), then the state names, then margin_<transition> per
+ * guard. */
 static const char *const csv_columns[] = { "branch", "returns", "index", "label", "detail",
-                                           "value", "s", "period", "psi", "verdict",
+                                           "value", "value2", "s", "period", "psi", "verdict",
                                            "crossing" };
-#define N_CSV_COLUMNS 11
+#define N_CSV_COLUMNS 12
+#define CSV_VALUE2 6
 
 /* An optional number of the table: "" is NaN. */
 static int csv_num(const char *s, double *v)
@@ -266,23 +301,35 @@ static int read_csv(FILE *f, bif_table *t, char *msg, size_t len)
     nf++;
     if (!(fields = malloc(sizeof *fields * (size_t)(nf + 1))))
         goto nomem;
-    if (hes__csv_split(l.text, fields, nf) != nf || nf < N_CSV_COLUMNS) {
+    if (hes__csv_split(l.text, fields, nf) != nf || nf < N_CSV_COLUMNS - 1) {
         snprintf(msg, len, "not the CSV of 'hes continue --csv' (its header starts branch,"
                  "returns,index,label,...)");
         goto out;
     }
-    for (int k = 0; k < N_CSV_COLUMNS; k++)
-        if (strcmp(hes__csv_trim(fields[k]), csv_columns[k]) != 0) {
+    /* col[k]: the field of csv_columns[k] (-1: value2 absent) */
+    int col[N_CSV_COLUMNS], nc = 0;
+    for (int k = 0; k < N_CSV_COLUMNS; k++) {
+        if (k == CSV_VALUE2 && strcmp(hes__csv_trim(fields[nc]), "value2") != 0) {
+            col[k] = -1;
+            continue;
+        }
+        if (nc >= nf || strcmp(hes__csv_trim(fields[nc]), csv_columns[k]) != 0) {
             snprintf(msg, len, "not the CSV of 'hes continue --csv': column %d is not '%s'",
-                     k + 1, csv_columns[k]);
+                     nc + 1, csv_columns[k]);
             goto out;
         }
-    t->n_states = nf - N_CSV_COLUMNS;
-    if (!(t->param = strdup("parameter")) ||
+        col[k] = nc++;
+    }
+    int n_margins = 0;
+    while (nf - n_margins > nc && strncmp(hes__csv_trim(fields[nf - n_margins - 1]), "margin_",
+                                          7) == 0)
+        n_margins++;
+    t->n_states = nf - nc - n_margins;
+    if (!(t->param = strdup("parameter")) || !(t->param2 = strdup("second parameter")) ||
         !(t->state_names = calloc((size_t)t->n_states + 1, sizeof *t->state_names)))
         goto nomem;
     for (int k = 0; k < t->n_states; k++)
-        if (!(t->state_names[k] = strdup(hes__csv_trim(fields[N_CSV_COLUMNS + k]))))
+        if (!(t->state_names[k] = strdup(hes__csv_trim(fields[nc + k]))))
             goto nomem;
     while ((got = hes__csv_line_read(f, &l)) == 1) {
         if (l.too_long || l.has_nul) {
@@ -301,24 +348,31 @@ static int read_csv(FILE *f, bif_table *t, char *msg, size_t len)
             goto nomem;
         int n = t->n;
         double b, s;
-        t->label[n] = label_of(hes__csv_trim(fields[3]));
-        t->verdict[n] = verdict_of(hes__csv_trim(fields[9]));
-        if (hes__csv_parse_double(hes__csv_trim(fields[0]), &b) || b < 0 || b > 1e6 ||
-            b != floor(b) || hes__csv_parse_double(hes__csv_trim(fields[5]), &t->value[n]) ||
-            csv_num(hes__csv_trim(fields[6]), &s) ||
-            csv_num(hes__csv_trim(fields[7]), &t->period[n]) ||
-            csv_num(hes__csv_trim(fields[8]), &t->psi[n]) || t->verdict[n] < 0) {
-            snprintf(msg, len, "line %d: a branch, value, period, psi or verdict malformed",
-                     l.number);
+        t->label[n] = label_of(hes__csv_trim(fields[col[3]]));
+        t->verdict[n] = verdict_of(hes__csv_trim(fields[col[10]]));
+        t->value2[n] = NAN;
+        if (hes__csv_parse_double(hes__csv_trim(fields[col[0]]), &b) || b < 0 || b > 1e6 ||
+            b != floor(b) ||
+            hes__csv_parse_double(hes__csv_trim(fields[col[5]]), &t->value[n]) ||
+            (col[6] >= 0 && csv_num(hes__csv_trim(fields[col[6]]), &t->value2[n])) ||
+            csv_num(hes__csv_trim(fields[col[7]]), &s) ||
+            csv_num(hes__csv_trim(fields[col[8]]), &t->period[n]) ||
+            csv_num(hes__csv_trim(fields[col[9]]), &t->psi[n]) || t->verdict[n] < 0) {
+            snprintf(msg, len, "line %d: a branch, value, value2, period, psi or verdict "
+                     "malformed", l.number);
             goto out;
         }
+        /* a curve's rows have a value2, a branch's none */
+        t->curve[n] = !isnan(t->value2[n]);
+        if (t->curve[n] && !t->want_curves)
+            continue;
         if (t->label[n] < 0) {
             snprintf(msg, len, "line %d: a label that 'hes continue' does not write", l.number);
             goto out;
         }
         t->branch[n] = (int)b;
         for (int k = 0; k < t->n_states; k++)
-            if (csv_num(hes__csv_trim(fields[N_CSV_COLUMNS + k]),
+            if (csv_num(hes__csv_trim(fields[nc + k]),
                         &t->x[(size_t)n * t->n_states + k])) {
                 snprintf(msg, len, "line %d: state %d is not a number", l.number, k + 1);
                 goto out;
@@ -338,13 +392,14 @@ out:
     return rc;
 }
 
-/* The file's branches: JSON when it starts with '{', else CSV.  0, or the
- * exit status after saying why. */
-static int read_branches(const char *path, bif_table *t)
+/* The file's branches (want_curves: and its curves): JSON when it starts
+ * with '{', else CSV.  0, or the exit status after saying why. */
+static int read_branches(const char *path, bif_table *t, int want_curves)
 {
     char *data, msg[512];
     int rc;
     memset(t, 0, sizeof *t);
+    t->want_curves = want_curves;
     FILE *f = cli_input_open(CMD, NULL, path, &data, &rc);
     if (!f)
         return rc;
@@ -448,7 +503,7 @@ static int bif_draw(gp_run *r, void *ctx)
 int plot_bifurcation(const char *path, const char *y, const char *tmpdir, const char *out)
 {
     bif_table t;
-    int rc = read_branches(path, &t);
+    int rc = read_branches(path, &t, 0);
     if (rc != CLI_EXIT_OK)
         return rc;
     bif_ctx c = { .t = &t, .y = -2, .y_name = "psi" };
@@ -541,7 +596,7 @@ static const char *const bm_script =
 int plot_branch_multipliers(const char *path, const char *tmpdir, const char *out)
 {
     bif_table t;
-    int rc = read_branches(path, &t);
+    int rc = read_branches(path, &t, 0);
     if (rc != CLI_EXIT_OK)
         return rc;
     if (!t.have_mult || t.n_mult == 0) {
@@ -552,6 +607,111 @@ int plot_branch_multipliers(const char *path, const char *tmpdir, const char *ou
     }
     bm_ctx c = { &t };
     rc = gp_picture(tmpdir, out, bm_data, &c, bm_script);
+    bif_free(&t);
+    return rc;
+}
+
+/* ------------------------------------------------------------ boundary */
+
+typedef struct {
+    const bif_table *t;
+    int n_curves, marks;         /* what the data files hold */
+} bd_ctx;
+
+/* Each curve a block of curves.dat, its first line its title (the label, a
+ * word of the library's list, and numbers); its label again at its last
+ * point (ends.dat); the branches' labelled points at the second
+ * parameter's value they were followed at, the curves' start (marks.dat). */
+static int bd_data(gp_run *r, void *ctx)
+{
+    bd_ctx *c = ctx;
+    const bif_table *t = c->t;
+    double q0 = NAN;
+    for (int i = 0; i < t->n && isnan(q0); i++)
+        if (t->curve[i])
+            q0 = t->value2[i];
+    FILE *g = gp_data(r, "curves.dat"), *e = g ? gp_data(r, "ends.dat") : NULL,
+         *m = e ? gp_data(r, "marks.dat") : NULL;
+    int rc = m ? CLI_EXIT_OK : CLI_EXIT_FAILURE;
+    for (int i = 0; m && i < t->n; i++) {
+        if (!t->curve[i])
+            continue;
+        int first = i == 0 || !t->curve[i - 1] || t->branch[i - 1] != t->branch[i];
+        int last = i + 1 == t->n || !t->curve[i + 1] || t->branch[i + 1] != t->branch[i];
+        const char *label = t->label[i] > 0 ? hes_label_name((hes_label)t->label[i]) : "";
+        if (first) {
+            fprintf(g, "%s\"%s curve %d\"\n", c->n_curves ? "\n\n" : "", label, c->n_curves);
+            c->n_curves++;
+        }
+        gp_number(g, t->value[i], " ");
+        gp_number(g, t->value2[i], "\n");
+        if (last && t->label[i] > 0) {
+            gp_number(e, t->value[i], " ");
+            gp_number(e, t->value2[i], " ");
+            fprintf(e, "%s\n", label); /* a word of the list */
+        }
+    }
+    for (int i = 0; m && i < t->n; i++)
+        if (!t->curve[i] && t->label[i] > 0 && isfinite(q0)) {
+            gp_number(m, t->value[i], " ");
+            gp_number(m, q0, " ");
+            fprintf(m, "%s\n", hes_label_name((hes_label)t->label[i]));
+            c->marks = 1;
+        }
+    if (g && (rc = gp_data_close(r, g, "curves.dat")) == CLI_EXIT_OK && e)
+        rc = gp_data_close(r, e, "ends.dat");
+    else if (e)
+        fclose(e);
+    if (m && rc == CLI_EXIT_OK)
+        rc = gp_data_close(r, m, "marks.dat");
+    else if (m)
+        fclose(m);
+    if (rc == CLI_EXIT_OK)
+        rc = gp_arg(r, "%s", t->param);
+    if (rc == CLI_EXIT_OK)
+        rc = gp_arg(r, "%s", t->param2);
+    if (rc == CLI_EXIT_OK)
+        rc = gp_arg(r, "%d", c->n_curves);
+    return rc;
+}
+
+static const char *const bd_head =
+    "n = ARGV[4] + 0\n"
+    "set title \"bifurcation curves of 'hes continue --param2'\"\n"
+    "set xlabel ARGV[2]\nset ylabel ARGV[3]\nset grid\nset key outside bottom center horizontal\n"
+    "set offsets graph 0.05, graph 0.1, graph 0.05, graph 0.05\n"
+    "plot for [i=0:n-1] d.'/curves.dat' index i using 1:2 with linespoints lw 2 pt 7 ps 0.4 "
+    "title columnheader(1), "
+    "d.'/ends.dat' using 1:2:3 with labels offset 0.8,0 left tc rgb 'black' notitle";
+static const char *const bd_marks =
+    ", d.'/marks.dat' using 1:2 with points pt 6 ps 1.5 lw 1.5 lc rgb 'black' "
+    "title 'labelled points of the branches', "
+    "d.'/marks.dat' using 1:2:3 with labels offset 0.8,-0.8 left tc rgb 'gray30' notitle";
+
+int plot_boundary(const char *path, const char *tmpdir, const char *out)
+{
+    bif_table t;
+    int rc = read_branches(path, &t, 1), any = 0;
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    for (int i = 0; i < t.n; i++)
+        any |= t.curve[i];
+    if (!any) {
+        fprintf(stderr, CMD " boundary: %s: no curve (they are in the output of 'hes continue "
+                "--param2 NAME2=TO2')\n", path);
+        bif_free(&t);
+        return CLI_EXIT_USAGE;
+    }
+    bd_ctx c = { .t = &t };
+    gp_run r;
+    char script[1024];
+    rc = gp_begin(&r, tmpdir, out);
+    if (rc == CLI_EXIT_OK && (rc = bd_data(&r, &c)) == CLI_EXIT_OK) {
+        /* assembled from the constants above only */
+        snprintf(script, sizeof script, "%s%s\n", bd_head, c.marks ? bd_marks : "");
+        rc = gp_draw(&r, script, out);
+    }
+    gp_end(&r);
     bif_free(&t);
     return rc;
 }

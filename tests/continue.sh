@@ -7,8 +7,14 @@
 # crossings), the table and the CSV have as many points as the JSON
 # document, and bad requests are refused with a message (exit 2), a
 # parameter value without an orbit is a failed computation (exit 1).
+# --param2 alpha=0.9 from paddle_accel -16:2: the PD curve follows that
+# lower bound in alpha to 1e-8, the BP curve stays at paddle_accel 0.
+# From 10 to 30 the branch ends at a grazing of the guard 'impact' at
+# 22.3161772.  The bouncing-ball plugin (a ball on a sinusoidally moving
+# table) folds at amplitude g (T/2)^2 / (2 (1 + e)) / (4 pi) (T 0.5, e 0.5)
+# and its period-doubling cascade gives branches of 1, 2 and 4 returns.
 # Run by `make check` with HES, top_srcdir and top_builddir in the
-# environment.  --doublings is not run here.
+# environment.
 
 HES=${HES:-${top_builddir:-.}/src/hes}
 case $HES in /*) ;; *) HES=$(pwd)/$HES ;; esac
@@ -68,7 +74,7 @@ PYEOF
 
     run_for cc 10 continue paddle-juggler --param paddle_accel=-20:10 --csv
     expect_status cc 0 "continue ... --csv"
-    expect_grep cc out '^branch,returns,index,label,detail,value,s,period,psi,verdict,crossing,xB,vB$' \
+    expect_grep cc out '^branch,returns,index,label,detail,value,value2,s,period,psi,verdict,crossing,xB,vB,margin_impact,margin_apex$' \
         "the CSV header"
     checks=$((checks + 1))
     n_csv=$(($(wc -l <"$tmp/cc.out") - 1))
@@ -103,6 +109,98 @@ if [ ! -s "$tmp/cq.err" ]; then pass "-q: nothing on stderr"; else fail "-q: std
 run_for cm 10 continue paddle-juggler --param paddle_accel=-20:10 --max-points 3
 expect_status cm 0 "a branch cut by --max-points"
 expect_grep cm out '^ended before paddle_accel = 10: ' "the table says why it ended"
+
+# ------------------------------------------- --param2: the curves in (p, q)
+run_for c2 10 continue paddle-juggler --param paddle_accel=-16:2 --param2 alpha=0.9 --json
+expect_status c2 0 "continue ... --param2 alpha=0.9 --json"
+if [ "$have_python" = yes ]; then
+    checks=$((checks + 1))
+    if $PY - "$tmp/c2.out" >"$tmp/c2.check" 2>&1 <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["param2"] == "alpha" and d["from2"] == 0.5 and d["to2"] == 0.9, d["param2"]
+bs = d["branches"]
+assert [b["kind"] for b in bs] == ["branch", "curve", "curve"], [b["kind"] for b in bs]
+assert bs[0]["param2"] is None and all(p["value2"] is None for p in bs[0]["points"])
+g = 9.81
+seen = set()
+for c in bs[1:]:
+    assert c["param2"] == "alpha" and c["from_branch"] == 0, c["from_branch"]
+    src = bs[0]["points"][c["from_point"]]
+    lab = src["label"]
+    assert all(p["label"] == lab for p in c["points"]), lab
+    assert c["reached"] is True, c["why"]
+    assert c["points"][0]["value2"] == 0.5 and c["points"][-1]["value2"] == 0.9
+    assert len(c["points"]) >= 5, len(c["points"])
+    for p in c["points"]:
+        a = p["value2"]
+        if lab == "PD":
+            want = -2 * g * (1 + a * a) / (1 + a) ** 2
+            assert abs(p["value"] - want) <= 1e-8 * abs(want), (a, p["value"], want)
+        elif lab == "BP":
+            assert abs(p["value"]) <= 1e-8, (a, p["value"])
+        else:
+            raise AssertionError("a curve of a %s" % lab)
+    seen.add(lab)
+assert seen == {"PD", "BP"}, seen
+print(sum(len(c["points"]) for c in bs[1:]))
+PYEOF
+    then
+        pass "the PD curve is -2 g (1+alpha^2)/(1+alpha)^2 to 1e-8, the BP curve 0 ($(cat "$tmp/c2.check") curve points)"
+    else
+        fail "the curves in (paddle_accel, alpha): $(tail -1 "$tmp/c2.check")"
+    fi
+fi
+run_for c2t 10 continue paddle-juggler --param paddle_accel=-16:2 --param2 alpha=0.9 -q
+expect_status c2t 0 "continue ... --param2 (the table)"
+expect_grep c2t out '^curve 0: PD of point [0-9]+ of branch 0 in \(paddle_accel, alpha\)' \
+    "the table's heading of the PD curve"
+expect_grep c2t out '^curve 1: BP of point [0-9]+ of branch 0 in \(paddle_accel, alpha\)' \
+    "the table's heading of the BP curve"
+expect_grep c2t out '^index label +paddle_accel +alpha +period' "a curve's table has alpha's column"
+expect_grep c2t out '^reached alpha = 0\.9$' "the curves reach alpha = 0.9"
+run_for c2c 10 continue paddle-juggler --param paddle_accel=-16:2 --param2 alpha=0.9 --csv -q
+expect_grep c2c out '^branch,returns,index,label,detail,value,value2,s,' "the CSV's value2 column"
+expect_grep c2c out '^0,1,[0-9]+,[A-Z]*,,[^,]+,,' "a branch's row has no value2"
+expect_grep c2c out '^2,1,[0-9]+,BP,,[^,]+,0\.90*[0-9]?,' "the BP curve's row has alpha 0.9"
+expect_grep c2c out ',margin_impact,margin_apex$' "a margin column per transition"
+# --step2: the curve's steps in alpha
+run_for c2s 10 continue paddle-juggler --param paddle_accel=-16:2 --param2 alpha=0.6 \
+    --step2 0.05 --max-step2 0.05 --json -q
+expect_json_value c2s '[len(b["points"]) for b in d["branches"][1:]]' "[3, 3]" \
+    "--step2 0.05 --max-step2 0.05: three points per curve from alpha 0.5 to 0.6"
+
+# ------------------------------------------------------------- grazing
+run_for gr 10 continue paddle-juggler --param paddle_accel=10:30 --json
+expect_status gr 0 "continue paddle-juggler --param paddle_accel=10:30"
+expect_json_value gr '(lambda b, p: (p["label"], p["detail"], abs(p["value"] / 22.3161772 - 1) < 1e-6, b["reached"], "grazing" in b["why"], p["full"]))(d["branches"][0], d["branches"][0]["points"][-1])' \
+    "('GR', 'impact', True, False, True, True)" \
+    "the branch ends at a grazing (GR) of 'impact' at 22.3161772, not reached, why says grazing"
+expect_json_value gr '[m["transition"] for m in d["branches"][0]["points"][-1]["margins"]]' \
+    "['impact', 'apex']" "a point's margins name each transition"
+expect_json_value gr 'abs(d["branches"][0]["points"][-1]["margins"][0]["margin"]) < 1e-8' \
+    "True" "the grazed guard's margin is 0 at GR"
+run_for grt 10 continue paddle-juggler --param paddle_accel=10:30 -q
+expect_grep grt out '^index label +paddle_accel +period +psi +verdict +crossing +clearance +detail ' \
+    "the table has clearance and (for GR) detail columns"
+expect_grep grt out '^ +[0-9]+ GR +22\.316177.* impact +impact ' "the GR row: clearance and detail"
+expect_no_grep c2t out 'detail' "no detail column where no point has one"
+
+# ------------------------------------------- the bouncing ball (a plugin)
+ball=${top_builddir:-.}/tests/.libs/bouncing_ball_plugin.so
+if [ -f "$ball" ]; then
+    run_for bsn 10 continue --model "$ball" --param amplitude=0.08:0.03 --json
+    expect_status bsn 0 "continue the bouncing ball from amplitude 0.08 to 0.03"
+    expect_json_value bsn '[abs(p["value"] / 0.0650545829888 - 1) < 1e-8 for p in d["branches"][0]["points"] if p["label"] == "SN"]' \
+        "[True]" "one fold (SN) at amplitude 9.81*0.5*0.5/(2*1.5)/(4*pi) to 1e-8"
+    run_for bpd 10 continue --model "$ball" --param amplitude=0.08:0.12 --doublings 2 --json
+    expect_status bpd 0 "continue the bouncing ball with --doublings 2"
+    expect_json_value bpd '([b["returns"] for b in d["branches"]], [any(p["label"] == "PD" for p in b["points"][1:]) for b in d["branches"][:2]], [(b["from_branch"], b["kind"]) for b in d["branches"]])' \
+        "([1, 2, 4], [True, True], [(None, 'branch'), (0, 'branch'), (1, 'branch')])" \
+        "the cascade: branches of 1, 2 and 4 returns, a PD on the first two"
+else
+    echo "continue.sh: no $ball (built by make check); the bouncing ball is skipped"
+fi
 
 # ---------------------------------------------------------- refusals
 # refused NAME WANT DESCRIPTION ARGS...: exit status WANT and a message
@@ -140,6 +238,19 @@ refused r_twice 2 "--step twice" paddle-juggler --param paddle_accel=-5:-4 --ste
 refused r_problem 2 "an unknown problem" no-such-problem --param a=1:2
 refused r_noprob 2 "no problem" --param paddle_accel=-5:-4
 refused r_noorbit 2 "a problem without an orbit" trot-rigid --param g=9:10
+refused r2_same 2 "--param2 of the followed parameter" paddle-juggler --param paddle_accel=-5:-4 --param2 paddle_accel=3
+expect_grep r2_same err 'paddle_accel is the parameter of the branches' "the message says so"
+refused r2_unknown 2 "--param2 of an unknown parameter" paddle-juggler --param paddle_accel=-5:-4 --param2 nope=3
+expect_grep r2_unknown err "no parameter 'nope'.*alpha" "the message lists the parameters"
+refused r2_noval 2 "--param2 without a value" paddle-juggler --param paddle_accel=-5:-4 --param2 alpha
+refused r2_bad 2 "--param2 with a non-number" paddle-juggler --param paddle_accel=-5:-4 --param2 alpha=x
+refused r2_range 2 "--param2 with a range" paddle-juggler --param paddle_accel=-5:-4 --param2 alpha=0.5:0.9
+refused r2_inf 2 "--param2 infinite" paddle-juggler --param paddle_accel=-5:-4 --param2 alpha=inf
+refused r2_noname 2 "--param2 without a name" paddle-juggler --param paddle_accel=-5:-4 --param2 =0.9
+refused r2_at 2 "--param2 at its value already" paddle-juggler --param paddle_accel=-5:-4 --param2 alpha=0.5
+refused r2_step 2 "--step2 without --param2" paddle-juggler --param paddle_accel=-5:-4 --step2 0.1
+refused r2_step0 2 "--step2 0" paddle-juggler --param paddle_accel=-5:-4 --param2 alpha=0.9 --step2 0
+refused r2_order 2 "--max-step2 below --step2" paddle-juggler --param paddle_accel=-5:-4 --param2 alpha=0.9 --step2 0.1 --max-step2 0.01
 # no orbit at FROM: the computation failed
 refused r_fail 1 "no orbit at FROM" paddle-juggler --param alpha=0:0.5
 expect_grep r_fail err "alpha" "the failure names the parameter"

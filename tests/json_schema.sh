@@ -220,6 +220,16 @@ valid continue cont del:branches/0/points/0/psi 'set:branches/0/method="auto"' \
     set:branches/0/from_branch=-1 set:branches=[] set:extra=1 'set:branches/0/points/0/verdict="ok"'
 json cont_slip continue slip-hopper --param K=10:12 --max-points 5 --json
 valid continue cont_slip del:branches/0/why set:branches/0/points/0/x0=3
+# a branch that ends at a grazing (GR, its guard in detail; the margins)
+json cont_gr continue paddle-juggler --param paddle_accel=10:30 --json
+valid continue cont_gr 'set:branches/0/points/0/margins/0/margin="x"' \
+    'set:branches/0/points/0/margins/0={"margin": 1}' set:branches/0/points/0/full=1 \
+    del:branches/0/points/0/margins 'set:branches/0/kind="arc"' set:branches/0/points/0/value2=[]
+# the curves of --param2 after the branch
+json cont_curve continue paddle-juggler --param paddle_accel=-16:2 --param2 alpha=0.6 --json
+valid continue cont_curve del:param2 'set:branches/1/kind="boundary"' \
+    'set:branches/1/points/0/value2="0.5"' set:branches/1/param2=1 del:branches/1/kind \
+    'set:to2="x"'
 
 # ------------------------------------------------------------------ impact
 if [ "$have_impacts" = yes ]; then

@@ -174,6 +174,64 @@ branch_csv xB EP > "$tmp/branch_ok.csv"
 plot_case bif_ok "bifurcation of a CSV table with labels" bifurcation "$tmp/branch_ok.csv" -o out.svg
 drawn bif_ok "PD" "bifurcation marks the PD point with its label"
 
+# ------------------------ boundary: the curves of hes continue --param2
+# (the parameters' names are drawn as text; a label, or a kind other than
+# branch and curve, refuses the file; a curve's title is made of its label
+# and its number only)
+curve_csv() {
+    printf 'branch,returns,index,label,detail,value,value2,s,period,psi,verdict,crossing,xB,vB,margin_%s\n' "$1"
+    printf '0,1,0,EP,,-2,,0,0.5,1.5,unstable,,0.3,0,\n0,1,1,PD,%s,-1,,0,0.5,1,marginal,-1,0.3,0,0.1\n' "$1"
+    printf '1,1,0,%s,,-1,0.5,0,0.5,1,marginal,-1,0.3,0,0.1\n1,1,1,PD,,-0.9,0.6,0,0.5,1,marginal,,0.3,0,\n' "$2"
+}
+curve_json() {
+    p='"s": 0, "period": 0.5, "psi": 1, "psi_tol": 1e-9, "verdict": "marginal", "crossing": null, "detail": null, "margins": [], "full": true, "multipliers": [{"re": -1, "im": 0}], "x0": [0.3, 0]'
+    printf '{"problem": "p", "param": %s, "from": -2, "to": 0, "param2": %s, "from2": 0.5, "to2": 0.6,\n' \
+        "$(jstr "$1")" "$(jstr "$2")"
+    printf '"state_names": ["xB", "vB"], "branches": [\n'
+    printf '{"kind": "branch", "param2": null, "returns": 1, "method": "natural", "from_branch": null, "from_point": null, "reached": true, "why": null, "points": [\n'
+    printf '{"index": 0, "label": "EP", "value": -2, "value2": null, %s},\n' "$p"
+    printf '{"index": 1, "label": "PD", "value": -1, "value2": null, %s}]},\n' "$p"
+    printf '{"kind": %s, "param2": "q", "returns": 1, "method": "natural", "from_branch": 0, "from_point": 1, "reached": true, "why": null, "points": [\n' "$4"
+    printf '{"index": 0, "label": %s, "value": -1, "value2": 0.5, %s},\n' "$3" "$p"
+    printf '{"index": 1, "label": "PD", "value": -0.9, "value2": 0.6, %s}]}]}\n' "$p"
+}
+i=0
+for payload in "$sq" "$dq" "$bq" "$bs" "$at" 'x
+system("touch pwned")'; do
+    i=$((i + 1))
+    # CSV: a transition's name in a margin column and in detail (not drawn), a label
+    curve_csv "$payload" PD > "$tmp/curve$i.csv"
+    plot_case bd$i "boundary, CSV transition $payload" boundary "$tmp/curve$i.csv" -o out.svg
+    curve_csv impact "$payload" > "$tmp/curvel$i.csv"
+    plot_case bdl$i "boundary, CSV curve label $payload" boundary "$tmp/curvel$i.csv" -o out.svg
+    # JSON: the two parameters' names (drawn), a label, a kind
+    curve_json "$payload" q '"PD"' '"curve"' > "$tmp/curvep$i.json"
+    plot_case bdp$i "boundary, JSON parameter $payload" boundary "$tmp/curvep$i.json" -o out.svg
+    case $payload in *"
+"*) ;; *) drawn bdp$i "$payload" "boundary draws the parameter $payload as text" ;; esac
+    curve_json p "$payload" '"PD"' '"curve"' > "$tmp/curveq$i.json"
+    plot_case bdq$i "boundary, JSON second parameter $payload" boundary "$tmp/curveq$i.json" -o out.svg
+    case $payload in *"
+"*) ;; *) drawn bdq$i "$payload" "boundary draws the second parameter $payload as text" ;; esac
+    curve_json p q "$(jstr "$payload")" '"curve"' > "$tmp/curvej$i.json"
+    plot_case bdj$i "boundary, JSON curve label $payload" boundary "$tmp/curvej$i.json" -o out.svg
+    curve_json p q '"PD"' "$(jstr "$payload")" > "$tmp/curvek$i.json"
+    plot_case bdk$i "boundary, JSON kind $payload" boundary "$tmp/curvek$i.json" -o out.svg
+    plot_case bfk$i "bifurcation, JSON kind $payload" bifurcation "$tmp/curvek$i.json" -o out.svg
+done
+curve_csv impact PD > "$tmp/curve_ok.csv"
+plot_case bd_ok "boundary of a CSV table with a curve" boundary "$tmp/curve_ok.csv" -o out.svg
+drawn bd_ok "PD curve 0" "boundary names the curve by its label"
+plot_case bd_bif "bifurcation of a table with a curve" bifurcation "$tmp/curve_ok.csv" -o out.svg
+branch_csv xB EP > "$tmp/branch_nocurve.csv"
+plot_case bd_none "boundary of a table without curves" boundary "$tmp/branch_nocurve.csv" -o out.svg
+checks=$((checks + 1))
+if [ "$status" -eq 2 ] && grep -q 'no curve' "$tmp/bd_none.err"; then
+    pass "boundary refuses a table without curves"
+else
+    fail "boundary of a table without curves: exit $status"
+fi
+
 # --------------------------------- a robot description's name (--robot)
 if [ -f "$srcdir/share/robots/rimless_wheel.json" ] &&
     "$HES" info --robot "$srcdir/share/robots/rimless_wheel.json" >/dev/null 2>&1; then

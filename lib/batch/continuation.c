@@ -1183,9 +1183,9 @@ hes_status hes_continue_doubled(hes_system *sys, const hes_continuation *branch,
         X = 1;
     /* two points at amplitudes eps and 2 eps along the eigenvector; their
        secant leads away from the PD */
-    static const double amplitudes[] = { 1e-3, 1e-2, 1e-4 };
+    static const double amplitudes[] = { 1e-3, 1e-4, 1e-2, 1e-5, 1e-6 };
     hes_status got = HES_ENOORBIT;
-    for (int i = 0; st == HES_OK && got != HES_OK && i < 3; i++) {
+    for (int i = 0; st == HES_OK && got != HES_OK && i < 5; i++) {
         hes_continuation_point p1 = { 0 }, p2 = { 0 };
         double eps = amplitudes[i] * X;
         got = doubled_point(&r, pd, v, eps, X, &p1);
@@ -1196,14 +1196,16 @@ hes_status hes_continue_doubled(hes_system *sys, const hes_continuation *branch,
         if (got == HES_OK && !keep(&r, &p1, &st))
             keep(&r, &p2, &st);
     }
-    if (st == HES_OK && got != HES_OK)
-        st = hes__fail(sys, HES_ENOORBIT, "branch switching at %s = %.10g: no orbit of %d "
-                       "returns near the period doubling (%s)", branch->param, pd->value,
-                       2 * R, hes_system_errmsg(sys));
+    if (st == HES_OK && got != HES_OK) {
+        char why[256];
+        snprintf(why, sizeof why, "%s", hes_system_errmsg(sys));
+        st = hes__fail(sys, HES_ENOORBIT, "no orbit of %d returns near the period doubling "
+                       "at %s = %.10g (%s)", 2 * R, branch->param, pd->value, why);
+    }
     free(v);
     if (st == HES_OK && !r.stopped && out->n_points == 2)
         st = follow(&r, 0, 1, from);
-    return finish(&r, st, saved, returns, from, out, err);
+    return finish(&r, st, saved, returns, pd->value, out, err);
 }
 
 /* ------------------------------------------------- two-parameter curves */

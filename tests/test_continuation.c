@@ -429,6 +429,15 @@ START_TEST(test_walker_period_doubling_cascade)
                   b2.points[pd2].value);
     multiplier_crosses(sys, &b2, pd2, 1e-8, -1, gap);
     check_points(sys, &b2, 5);
+    /* the two returns' states: the second is x0, the first another state
+       (the prongs of the diagram), except at the branch's birth */
+    for (int i = 2; i < b2.n_points; i++) {
+        const hes_continuation_point *pt = &b2.points[i];
+        for (int k = 0; k < b2.n; k++)
+            ck_assert_double_eq_tol(pt->xr[b2.n + k], pt->x0[k], 1e-9);
+        ck_assert_msg(fabs(pt->xr[0] - pt->x0[0]) > 1e-4, "gamma %g: the two returns' theta "
+                      "%g and %g", pt->value, pt->xr[0], pt->x0[0]);
+    }
     ck_assert_msg(hes_continue_doubled(sys, &b2, pd2, 0.02, &o, &b4, &err) == HES_OK, "%s",
                   err.message);
     ck_assert_int_eq(b4.returns, 4);

@@ -95,6 +95,7 @@ static void point_free(hes_continuation_point *pt)
     free(pt->im);
     free(pt->x0);
     free(pt->margins);
+    free(pt->xr);
     memset(pt, 0, sizeof *pt);
 }
 
@@ -129,6 +130,7 @@ typedef struct {
     int ng;                  /* guards (transitions) of a hybrid model, else 0 */
     hes_guard_margin *gm;    /* ng: their margins at the last orbit */
     char seq_msg[HES_ERROR_LEN]; /* why the last orbit was not one of the full system */
+    int returns;             /* the orbit's returns per period */
     int stopped;             /* the progress callback asked to stop */
 } run;
 
@@ -175,7 +177,8 @@ static hes_status point_arrays(run *r, hes_continuation_point *pt)
     pt->im = malloc(sizeof(double) * (size_t)m);
     pt->x0 = malloc(sizeof(double) * (size_t)r->n);
     pt->margins = r->ng > 0 ? malloc(sizeof(double) * (size_t)r->ng) : NULL;
-    if (pt->re && pt->im && pt->x0 && (r->ng == 0 || pt->margins))
+    pt->xr = r->ng > 0 ? malloc(sizeof(double) * (size_t)(r->returns * r->n)) : NULL;
+    if (pt->re && pt->im && pt->x0 && (r->ng == 0 || (pt->margins && pt->xr)))
         return HES_OK;
     point_free(pt);
     return hes__fail(r->sys, HES_ENOMEM, "out of memory for a branch point");
@@ -190,8 +193,10 @@ static hes_status point_copy(run *r, const hes_continuation_point *from,
     memcpy(to->re, from->re, sizeof(double) * (size_t)from->n_mult);
     memcpy(to->im, from->im, sizeof(double) * (size_t)from->n_mult);
     memcpy(to->x0, from->x0, sizeof(double) * (size_t)r->n);
-    if (r->ng > 0)
+    if (r->ng > 0) {
         memcpy(to->margins, from->margins, sizeof(double) * (size_t)r->ng);
+        memcpy(to->xr, from->xr, sizeof(double) * (size_t)(r->returns * r->n));
+    }
     return HES_OK;
 }
 
@@ -221,6 +226,16 @@ static hes_status point_of(run *r, const hes_analysis *a, hes_continuation_point
         }
         for (int k = 0; k < r->ng; k++)
             pt->margins[k] = r->gm[k].margin;
+        /* the state just after each section event (x0 where the orbit has
+           fewer) */
+        const hes_traj *tj = &a->orbit.traj;
+        int sec = r->sys->model->orbit.section, j = 0;
+        for (int e = 0; e < tj->n_events && j < r->returns - 1; e++)
+            if (tj->events[e].transition == sec)
+                memcpy(pt->xr + (size_t)(j++) * r->n, tj->events[e].x_plus,
+                       sizeof(double) * (size_t)r->n);
+        for (; j < r->returns; j++)
+            memcpy(pt->xr + (size_t)j * r->n, pt->x0, sizeof(double) * (size_t)r->n);
     }
     return HES_OK;
 }
@@ -812,6 +827,7 @@ static hes_status run_arrays(run *r, const hes_analysis *a, double span)
     if (hes_system_kind(r->sys) == HES_KIND_HYBRID)
         r->ng = r->sys->model->n_transitions;
     r->out->n_guards = r->ng;
+    r->returns = hes_system_orbit_returns(r->sys);
     r->x = malloc(sizeof(double) * (size_t)r->n);
     r->w = malloc(sizeof(double) * (size_t)(r->nu + r->nfp + 1));
     r->gm = r->ng > 0 ? malloc(sizeof *r->gm * (size_t)r->ng) : NULL;
@@ -1016,7 +1032,7 @@ hes_status hes_continue_resume(hes_system *sys, const hes_continuation *partial,
        only where the partial branch has none */
     for (int i = 0; st == HES_OK && i < partial->n_points; i++) {
         hes_continuation_point pt = partial->points[i];
-        pt.re = pt.im = pt.x0 = pt.margins = NULL;
+        pt.re = pt.im = pt.x0 = pt.margins = pt.xr = NULL;
         pt.n_mult = partial->points[i].n_mult;
         if ((st = point_arrays(&r, &pt)) != HES_OK)
             break;
@@ -1026,6 +1042,9 @@ hes_status hes_continue_resume(hes_system *sys, const hes_continuation *partial,
         for (int k = 0; k < r.ng; k++)
             pt.margins[k] = partial->points[i].margins && partial->n_guards == r.ng
                             ? partial->points[i].margins[k] : INFINITY;
+        for (int j = 0; r.ng > 0 && j < r.returns; j++)
+            memcpy(pt.xr + (size_t)j * r.n, partial->points[i].xr && r.ng == partial->n_guards
+                   ? partial->points[i].xr + (size_t)j * r.n : pt.x0, sizeof(double) * (size_t)r.n);
         pt.full = 1;
         if (i == partial->n_points - 1 && pt.label == HES_LABEL_EP)
             pt.label = HES_LABEL_NONE;   /* no longer an end */
@@ -1175,7 +1194,7 @@ hes_status hes_continue_doubled(hes_system *sys, const hes_continuation *branch,
         st = pd_direction(&r, pd, v);
     if (st == HES_OK)
         st = hes_system_set_orbit_returns(sys, 2 * R);
-    out->returns = 2 * R;
+    out->returns = r.returns = 2 * R;
     double X = 0;
     for (int i = 0; i < r.n; i++)
         X = fmax(X, fabs(pd->x0[i]));

@@ -130,6 +130,14 @@ typedef struct {
     double *re, *im;
     /** @} */
     double *x0;              /**< the section state (hes_continuation.n values) */
+    /** The state just after each of the orbit's section events, in the
+     * order of the orbit (hes_continuation.returns times n values): a
+     * period-2 orbit's two states, the two prongs of a bifurcation diagram.
+     * For an autonomous orbit these are its returns (the last is x0 again);
+     * for a stroboscopic one its section events' states (the juggler's
+     * apexes), not the states at multiples of its period.  NULL for an ESS
+     * system. */
+    double *xr;
 } hes_continuation_point;
 
 /** A branch (hes_continue); free it with hes_continuation_free. */

@@ -585,6 +585,14 @@ START_TEST(test_juggler_grazing_where_the_closed_form_gap_vanishes)
 }
 END_TEST
 
+/* Counts its calls (never stops). */
+static int count_calls(void *ctx, const hes_continuation *c)
+{
+    (void)c;
+    ++*(int *)ctx;
+    return 0;
+}
+
 /* Stops a branch after `*ctx` points. */
 static int stop_after(void *ctx, const hes_continuation *c)
 {
@@ -646,6 +654,23 @@ START_TEST(test_both_directions_and_resume)
     ck_assert_msg(fabs(whole.points[pa].value - resumed.points[pb].value) < 1e-9, "PD at %.14g "
                   "whole, %.14g resumed", whole.points[pa].value, resumed.points[pb].value);
     ck_assert_int_eq(hes_continue_resume(sys, &resumed, 0.02, &o, &none1, &err), HES_EINVAL);
+    /* a resumed branch keeps the partial one's points: max_points must
+       exceed them */
+    hes_continuation_options small = o;
+    small.max_points = 5;
+    ck_assert_int_eq(hes_continue_resume(sys, &part, 0.02, &small, &none1, &err), HES_EINVAL);
+    ck_assert_ptr_nonnull(strstr(err.message, "max_points"));
+    /* the progress callback under two threads: called once per point of
+       either direction, one call at a time */
+    int calls = 0;
+    o.progress = count_calls;
+    o.progress_ctx = &calls;
+    ck_assert_int_eq(hes_continue_both(sys, "gamma", 0.001, 0.009, 0.02, &o, 2, &none1, &none2,
+                                       &err), HES_OK);
+    ck_assert_int_eq(calls, none1.n_points + none2.n_points);
+    o.progress = NULL;
+    hes_continuation_free(&none1);
+    hes_continuation_free(&none2);
     hes_continuation *all[] = { &d1, &u1, &d2, &u2, &whole, &resumed, &part };
     for (int i = 0; i < 7; i++)
         hes_continuation_free(all[i]);

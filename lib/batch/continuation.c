@@ -51,6 +51,7 @@
 
 #include <assert.h>
 #include <complex.h>
+#include <pthread.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,6 +132,8 @@ typedef struct {
     hes_guard_margin *gm;    /* ng: their margins at the last orbit */
     char seq_msg[HES_ERROR_LEN]; /* why the last orbit was not one of the full system */
     int returns;             /* the orbit's returns per period */
+    double *p_saved;         /* the caller's parameters, restored at the end (the orbit
+                                search leaves its solved ones at its last iterate) */
     int stopped;             /* the progress callback asked to stop */
 } run;
 
@@ -193,10 +196,11 @@ static hes_status point_copy(run *r, const hes_continuation_point *from,
     memcpy(to->re, from->re, sizeof(double) * (size_t)from->n_mult);
     memcpy(to->im, from->im, sizeof(double) * (size_t)from->n_mult);
     memcpy(to->x0, from->x0, sizeof(double) * (size_t)r->n);
-    if (r->ng > 0) {
-        memcpy(to->margins, from->margins, sizeof(double) * (size_t)r->ng);
-        memcpy(to->xr, from->xr, sizeof(double) * (size_t)(r->returns * r->n));
-    }
+    for (int k = 0; k < r->ng; k++)   /* a point read back may have neither */
+        to->margins[k] = from->margins ? from->margins[k] : INFINITY;
+    for (int j = 0; r->ng > 0 && j < r->returns; j++)
+        memcpy(to->xr + (size_t)j * r->n, from->xr ? from->xr + (size_t)j * r->n : from->x0,
+               sizeof(double) * (size_t)r->n);
     return HES_OK;
 }
 
@@ -281,9 +285,10 @@ static hes_status solve(run *r, const double *zp, const double *d, double T,
     if (st != HES_OK)
         return st;
     if (a.orbit.n != r->n) {   /* another section: not this branch's orbit */
+        int n = a.orbit.n;
         hes_analysis_free(&a);
         return hes__fail(sys, HES_ENOORBIT, "the orbit found has a section state of "
-                         "dimension %d, not %d", a.orbit.n, r->n);
+                         "dimension %d, not %d", n, r->n);
     }
     st = point_of(r, &a, pt);
     if (st == HES_OK && hes_system_kind(sys) == HES_KIND_HYBRID &&
@@ -714,10 +719,18 @@ static hes_status follow(run *r, int ia, int ib, double from)
             break;
         }
         int last = 0;            /* a grazing or a change of the event sequence */
-        if ((st = boundary(r, ib, &pt, &last)) != HES_OK)
-            break;
-        if ((st = events_between(r, ib, &pt, &ended)) != HES_OK || ended) {
+        if ((st = boundary(r, ib, &pt, &last)) == HES_OK)
+            st = events_between(r, ib, &pt, &ended);
+        if (st != HES_OK || ended) {
             point_free(&pt);
+            if (st != HES_OK && st != HES_ENOMEM) {
+                /* a location that failed ends the branch; its points stay */
+                snprintf(c->why, sizeof c->why, "a bifurcation, grazing or change of the "
+                         "event sequence between %s = %.10g and the next point could not "
+                         "be located: %.300s", c->param, c->points[c->n_points - 1].value,
+                         hes_system_errmsg(r->sys));
+                st = HES_OK;
+            }
             break;
         }
         if ((ended = keep(r, &pt, &st)) || last)
@@ -791,6 +804,10 @@ static hes_status run_init(run *r, hes_system *sys, const char *param, double fr
         return hes__say(msg, len, HES_EINVAL, "continuation: pseudo-arclength needs an "
                         "event-driven hybrid system; the %s system's orbit search takes the "
                         "parameter as given (method natural)", hes_kind_name(hes_system_kind(sys)));
+    r->p_saved = malloc(sizeof(double) * (size_t)(hes_system_n_params(sys) + 1));
+    if (!r->p_saved)
+        return hes__say(msg, len, HES_ENOMEM, "out of memory");
+    memcpy(r->p_saved, hes_system_params(sys), sizeof(double) * (size_t)hes_system_n_params(sys));
     r->sys = sys;
     r->k = k;
     r->arclength = hybrid && o->method != HES_CONT_NATURAL;
@@ -871,7 +888,9 @@ static hes_status finish(run *r, hes_status st, double saved, int returns, doubl
     free(r->x);
     free(r->w);
     free(r->gm);
-    hes_system_set_param(sys, hes_system_param_info(sys, r->k)->name, saved);
+    (void)saved;
+    memcpy(sys->p, r->p_saved, sizeof(double) * (size_t)sys->n_params);
+    free(r->p_saved);
     hes_system_set_orbit_start(sys, NULL);
     hes_system_set_orbit_returns(sys, returns);
     if (hes_system_kind(sys) == HES_KIND_ESS)
@@ -918,16 +937,28 @@ typedef struct {
     hes_system *sys;         /* a copy of the caller's (NULL: none made) */
     const char *param;
     double from, to;
-    const hes_continuation_options *o;
+    hes_continuation_options o;  /* the caller's, with the progress callback below */
+    const hes_continuation_options *user;
+    pthread_mutex_t *lock;   /* one call of the caller's callback at a time */
     hes_continuation *out;
     hes_error err;
     hes_status st;
 } direction_job;
 
+/* The caller's progress callback, called by one direction at a time. */
+static int locked_progress(void *ctx, const hes_continuation *branch)
+{
+    direction_job *j = ctx;
+    pthread_mutex_lock(j->lock);
+    int stop = j->user->progress(j->user->progress_ctx, branch);
+    pthread_mutex_unlock(j->lock);
+    return stop;
+}
+
 static void *direction_run(void *arg)
 {
     direction_job *j = arg;
-    j->st = j->sys ? hes_continue(j->sys, j->param, j->from, j->to, j->o, j->out, &j->err)
+    j->st = j->sys ? hes_continue(j->sys, j->param, j->from, j->to, &j->o, j->out, &j->err)
                    : HES_ENOMEM;
     if (!j->sys)
         snprintf(j->err.message, sizeof j->err.message, "out of memory for a copy of the system");
@@ -950,13 +981,23 @@ hes_status hes_continue_both(hes_system *sys, const char *param, double lo, doub
                         "both directions: need lo < at < hi and 1 or 2 threads");
     /* each direction on a system of its own: the caller's keeps its state */
     direction_job jobs[2];
+    pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
     memset(jobs, 0, sizeof jobs);
     for (int i = 0; i < 2; i++) {
         jobs[i].sys = hes__system_copy(sys);
         jobs[i].param = param;
         jobs[i].from = at;
         jobs[i].to = i ? hi : lo;
-        jobs[i].o = o;
+        if (o)
+            jobs[i].o = *o;
+        else
+            hes_continuation_options_init(&jobs[i].o);
+        if (o && o->progress) {
+            jobs[i].user = o;
+            jobs[i].lock = &lock;
+            jobs[i].o.progress = locked_progress;
+            jobs[i].o.progress_ctx = &jobs[i];
+        }
         jobs[i].out = i ? up : down;
     }
     if (threads == 2) {
@@ -1009,6 +1050,17 @@ hes_status hes_continue_resume(hes_system *sys, const hes_continuation *partial,
                              &o, out, err);
     if (st != HES_OK)
         return st;
+    for (int i = 0; st == HES_OK && i < partial->n_points; i++)
+        if (partial->points[i].n_mult > 0 && (!partial->points[i].re || !partial->points[i].im))
+            st = hes__say(msg, len, HES_EINVAL, "resume: point %d has no multipliers", i);
+    if (st == HES_OK && partial->n_points >= o.max_points)
+        st = hes__say(msg, len, HES_EINVAL, "resume: max_points (%d) must exceed the "
+                      "branch's %d points, which the resumed branch keeps", o.max_points,
+                      partial->n_points);
+    if (st != HES_OK) {
+        free(r.p_saved);
+        return st;
+    }
     double saved = hes_system_params(sys)[r.k];
     int returns = hes_system_orbit_returns(sys);
     if (partial->method == HES_CONT_NATURAL)
@@ -1056,6 +1108,28 @@ hes_status hes_continue_resume(hes_system *sys, const hes_continuation *partial,
     if (st == HES_OK)
         st = follow(&r, out->n_points - 2, out->n_points - 1, from != to ? from : a->value);
     return finish(&r, st, saved, returns, from, out, err);
+}
+
+/* A branch passed in (perhaps read back from a file) whose point `at` and
+ * its neighbours have what a switch or a curve reads: HES_EINVAL with the
+ * reason in err otherwise. */
+static hes_status branch_usable(const hes_system *sys, const hes_continuation *b, int at,
+                                const char *what, hes_error *err)
+{
+    if (at < 0 || at >= b->n_points || !b->points || b->n < 1)
+        return hes__say(hes__errbuf(err), hes__errlen(err), HES_EINVAL, "%s: no point %d on "
+                        "the branch", what, at);
+    int n = sys->model ? sys->model->modes[sys->model->orbit.mode].dim : sys->ess_model->n;
+    if (b->n != n)
+        return hes__say(hes__errbuf(err), hes__errlen(err), HES_EINVAL, "%s: the branch's "
+                        "section state has %d components, the system's orbit %d", what, b->n, n);
+    for (int i = at > 0 ? at - 1 : at; i <= at + 1 && i < b->n_points; i++) {
+        const hes_continuation_point *pt = &b->points[i];
+        if (!pt->x0 || (pt->n_mult > 0 && (!pt->re || !pt->im)) || pt->n_mult < 0)
+            return hes__say(hes__errbuf(err), hes__errlen(err), HES_EINVAL, "%s: point %d of "
+                            "the branch has no section state or multipliers", what, i);
+    }
+    return HES_OK;
 }
 
 /* ------------------------------------------------- period-doubling switch */
@@ -1158,7 +1232,9 @@ hes_status hes_continue_doubled(hes_system *sys, const hes_continuation *branch,
         memset(out, 0, sizeof *out);
     if (!sys || !branch || !out)
         return hes__say(msg, len, HES_EINVAL, "hes_continue_doubled: NULL argument");
-    if (at < 0 || at >= branch->n_points || branch->points[at].label != HES_LABEL_PD)
+    if (!sys || branch_usable(sys, branch, at, "branch switching", err) != HES_OK)
+        return HES_EINVAL;
+    if (branch->points[at].label != HES_LABEL_PD)
         return hes__say(msg, len, HES_EINVAL, "branch switching: point %d is not a period "
                         "doubling (PD) of the branch", at);
     if (hes_system_kind(sys) != HES_KIND_HYBRID)
@@ -1174,8 +1250,10 @@ hes_status hes_continue_doubled(hes_system *sys, const hes_continuation *branch,
     hes_status st = run_init(&r, sys, branch->param, from, to, opts, &o, out, err);
     if (st != HES_OK)
         return st;
-    if (r.nu < 1 || branch->n < 1)
+    if (r.nu < 1) {
+        free(r.p_saved);
         return hes__say(msg, len, HES_EINVAL, "branch switching: no free state to displace");
+    }
     double saved = hes_system_params(sys)[r.k];
     r.arclength = 1;
     out->method = HES_CONT_ARCLENGTH;
@@ -1212,8 +1290,12 @@ hes_status hes_continue_doubled(hes_system *sys, const hes_continuation *branch,
             point_free(&p1);
         if (got == HES_ENOMEM)
             st = got;
-        if (got == HES_OK && !keep(&r, &p1, &st))
-            keep(&r, &p2, &st);
+        if (got == HES_OK) {
+            if (keep(&r, &p1, &st))
+                point_free(&p2);  /* stopped, or no memory */
+            else
+                keep(&r, &p2, &st);
+        }
     }
     if (st == HES_OK && got != HES_OK) {
         char why[256];
@@ -1303,8 +1385,8 @@ hes_status hes_continue_curve(hes_system *sys, const hes_continuation *branch, i
         memset(out, 0, sizeof *out);
     if (!sys || !branch || !param2 || !out)
         return hes__say(msg, len, HES_EINVAL, "hes_continue_curve: NULL argument");
-    if (at < 0 || at >= branch->n_points)
-        return hes__say(msg, len, HES_EINVAL, "curve: no point %d on the branch", at);
+    if (branch_usable(sys, branch, at, "curve", err) != HES_OK)
+        return HES_EINVAL;
     hes_label label = branch->points[at].label;
     if (label != HES_LABEL_SN && label != HES_LABEL_BP && label != HES_LABEL_PD &&
         label != HES_LABEL_NS)
@@ -1334,10 +1416,12 @@ hes_status hes_continue_curve(hes_system *sys, const hes_continuation *branch, i
                              opts, &o, out, err);
     hes_continuation_options zero;
     hes_continuation_options_init(&zero);
-    if (st == HES_OK)
-        st = options_of(opts ? opts : &zero, q0, to2, &oq, err);
     if (st != HES_OK)
         return st;
+    if ((st = options_of(opts ? opts : &zero, q0, to2, &oq, err)) != HES_OK) {
+        free(r.p_saved);
+        return st;
+    }
     hes_continuation_options ol = o;   /* location to the caller's tolerance in p */
     ol.tol = opts && opts->tol > 0 ? opts->tol : o.tol;
     r.o = &ol;
@@ -1364,7 +1448,7 @@ hes_status hes_continue_curve(hes_system *sys, const hes_continuation *branch, i
         /* the branch's direction at the point: its neighbours' secant */
         int lo = at > 0 ? at - 1 : at, hi = at + 1 < branch->n_points ? at + 1 : at;
         if (lo == hi)
-            st = hes__say(msg, len, HES_EINVAL, "curve: the branch has one point");
+            st = hes__fail(sys, HES_EINVAL, "curve: the branch has one point");
         else
             direction(&r, &branch->points[lo], &branch->points[hi], d);
     }
@@ -1409,6 +1493,10 @@ hes_status hes_continue_curve(hes_system *sys, const hes_continuation *branch, i
             h /= 2;
             easy = 0;
             if (h < oq.min_step) {
+                if (out->n_points == 1) {   /* not located at all */
+                    st = got;
+                    break;
+                }
                 snprintf(out->why, sizeof out->why, "the %s was lost past %s = %.10g (%s)",
                          hes_label_name(label), param2, b->value2, hes_system_errmsg(sys));
                 break;

@@ -200,6 +200,8 @@ hes_status hes_continue(hes_system *sys, const char *param, double from, double 
  * *down and up to `hi` into *up (lo < at < hi), each as hes_continue
  * follows it, with `threads` 2 on two threads (each on its own copy of the
  * system; 1: one after the other).  The results do not depend on threads.
+ * The options' progress callback is called by one direction at a time
+ * (under a lock), with that direction's branch.
  * On failure of either both are left empty and err has the first failure.
  */
 hes_status hes_continue_both(hes_system *sys, const char *param, double lo, double at,
@@ -223,12 +225,15 @@ hes_status hes_continue_resume(hes_system *sys, const hes_continuation *partial,
 /**
  * Branch switching at a period doubling: from point `at` of `branch` (a
  * point labelled HES_LABEL_PD, of a branch of sys and its parameter), the
- * orbit of twice the returns born there, started from the point's section
- * state displaced along the eigenvector of its multiplier -1 on each side
- * of the point's parameter value until an orbit of the doubled returns is
- * found that is not the branch's own orbit, then followed towards `to` as
- * hes_continue follows a branch (its first point is the bifurcation point
- * itself, of the doubled returns).  out->returns is twice branch->returns.
+ * orbit of twice the returns born there: the orbit of the doubled returns
+ * whose free states lie eps along the unit eigenvector v of the point's
+ * multiplier -1 (v . (u - u_PD) = eps, the parameter solved), for eps a
+ * small fraction of the state's size (tried from 1e-3 down to 1e-6 and
+ * 1e-2) that gives an orbit that is not the branch's own; the branch's
+ * first two points are those at eps and 2 eps, and it is followed from
+ * them towards `to` as hes_continue follows a branch, within the interval
+ * from the PD's parameter to `to` and as far on its other side (where a
+ * subcritical branch lies).  out->returns is twice branch->returns.
  * HES_EINVAL for a point that is not a PD or an ESS system; HES_ENOORBIT
  * when no orbit of the doubled returns is found near it.
  */

@@ -785,6 +785,12 @@ static int read_resumed(hes_system *sys, const continue_cli *o, char **param, co
                 "FROM)\n", o->resume_path, c->param, from, r->from);
         return CLI_EXIT_USAGE;
     }
+    double last = c->points[c->n_points - 1].value;
+    if (!((r->to - last) * (r->to - r->from) > 0)) {
+        fprintf(stderr, CMD ": --resume %s: its branch ends at %s = %.10g, %s TO = %.10g\n",
+                o->resume_path, c->param, last, last == r->to ? "already" : "past", r->to);
+        return CLI_EXIT_USAGE;
+    }
     st = hes_system_set_orbit_returns(sys, c->returns);
     if (st != HES_OK) {
         fprintf(stderr, CMD ": --resume %s: returns %d: %s\n", o->resume_path, c->returns,

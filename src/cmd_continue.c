@@ -9,16 +9,24 @@
  *   hes continue PROBLEM [-p NAME=VALUE]... --param NAME=FROM:TO
  *                [--step H] [--min-step H] [--max-step H] [--tol T]
  *                [--max-points N] [--max-jump R] [--method M] [--returns K]
- *                [--start X1,X2,...] [--doublings N]
+ *                [--start X1,X2,...] [--start-at V [--jobs N]] [--doublings N]
  *                [--param2 NAME2=TO2 [--step2 H] [--min-step2 H] [--max-step2 H]]
  *                [--json | --csv] [-q]
+ *   hes continue PROBLEM [-p NAME=VALUE]... --resume FILE.json [--param NAME=FROM:TO] ...
  *
+ * --start-at V follows the orbit at V both ways (hes_continue_both) and
+ * joins the two into one branch from FROM to TO; --resume continues the
+ * first branch of an earlier --json document (hes_continuation_read,
+ * hes_continue_resume).  SIGINT stops the branch being followed at its
+ * last point (through the progress callback); what was found is printed
+ * and the exit status is 130.
  * --param with a colon in its value names the parameter followed; without
  * one it sets a parameter, as -p does everywhere.  This file reads the
  * command line, makes the system and follows the branches; they are
  * printed by continue_print.c.
  */
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +38,11 @@
 
 enum { OPT_STEP = 256, OPT_MIN_STEP, OPT_MAX_STEP, OPT_TOL, OPT_MAX_POINTS, OPT_MAX_JUMP,
        OPT_METHOD, OPT_RETURNS, OPT_START, OPT_DOUBLINGS, OPT_PARAM2, OPT_STEP2,
-       OPT_MIN_STEP2, OPT_MAX_STEP2, OPT_JSON, OPT_CSV };
+       OPT_MIN_STEP2, OPT_MAX_STEP2, OPT_JSON, OPT_CSV, OPT_START_AT, OPT_JOBS, OPT_RESUME };
+
+/* The exit status after SIGINT stopped the branches (128 + SIGINT, as a
+ * shell reports a process killed by it). */
+#define EXIT_INTERRUPTED 130
 
 static const struct argp_option options[] = {
     {NULL, 0, NULL, 0, "The parameter followed: -p/--param NAME=FROM:TO (exactly one; a value "
@@ -54,6 +66,13 @@ static const struct argp_option options[] = {
      "1 to 64 (default 1)", 1},
     {"start", OPT_START, "X1,X2,...", 0, "start the first orbit search from this section state "
      "(every component of the orbit's mode, see 'hes info') instead of the model's guess", 1},
+    {"start-at", OPT_START_AT, "V", 0, "follow the orbit at V (between FROM and TO) both ways, "
+     "the two directions on two threads, printed as one branch from FROM to TO", 1},
+    {"jobs", OPT_JOBS, "N", 0, "with --start-at: 2 (the default) follows the two directions on "
+     "two threads, 1 one after the other (the same points)", 1},
+    {"resume", OPT_RESUME, "FILE.json", 0, "continue the first branch of a document of 'hes "
+     "continue --json' (e.g. one stopped by Ctrl-C or --max-points) from its last two points "
+     "towards TO (without --param: the document's); give PROBLEM and -p as for that run", 1},
     {"doublings", OPT_DOUBLINGS, "N", 0, "also follow the branch of doubled returns born at "
      "each period doubling (PD), and theirs, N deep, 0 to 6 (default 0)", 1},
     {"param2", OPT_PARAM2, "NAME2=TO2", 0, "also follow each bifurcation (SN, BP, PD, NS) of "
@@ -77,6 +96,10 @@ typedef struct {
     hes_continuation_options co;
     int returns, doublings, json, csv, quiet;
     const char *start_text;
+    const char *start_at_text;   /* --start-at V */
+    double start_at;
+    int jobs;                    /* --jobs: 1 or 2 (0: not given) */
+    const char *resume_path;     /* --resume FILE.json */
     const char *param2_text;     /* --param2 NAME2=TO2 */
     double step2, min_step2, max_step2; /* 0: the library's defaults */
 } continue_cli;
@@ -125,6 +148,16 @@ static error_t parse_option(int key, char *arg, struct argp_state *state)
     case OPT_STEP2:     return positive_option("--step2", arg, &o->step2);
     case OPT_MIN_STEP2: return positive_option("--min-step2", arg, &o->min_step2);
     case OPT_MAX_STEP2: return positive_option("--max-step2", arg, &o->max_step2);
+    case OPT_START_AT:
+        if (cli_parse_double(arg, &o->start_at) != 0) {
+            cli_bad_value(CMD, "--start-at", arg, "a finite number");
+            return CLI_ARG_REFUSED;
+        }
+        o->start_at_text = arg;
+        return 0;
+    case OPT_JOBS:
+        return cli_int_option(CMD, "--jobs", arg, 1, 2, &o->jobs) ? CLI_ARG_REFUSED : 0;
+    case OPT_RESUME:   o->resume_path = arg; return 0;
     case OPT_PARAM2:   o->param2_text = arg; return 0;
     case OPT_START:    o->start_text = arg; return 0;
     case OPT_JSON:     o->json = 1; return 0;
@@ -147,8 +180,10 @@ static const struct argp continue_argp = {
 
 /* The followed parameter "NAME=FROM:TO" among the -p items (the one with a
  * colon), taken out of the list so that the rest are set as usual: 0 with
- * *name (malloc'd), *from and *to, or CLI_EXIT_USAGE after a message. */
-static int take_followed(cli_assignments *params, char **name, double *from, double *to)
+ * *name (malloc'd), *from and *to, or CLI_EXIT_USAGE after a message.
+ * optional (--resume): without one, 0 and *name NULL. */
+static int take_followed(cli_assignments *params, int optional, char **name, double *from,
+                         double *to)
 {
     const char *spec = NULL;
     int kept = 0;
@@ -167,6 +202,8 @@ static int take_followed(cli_assignments *params, char **name, double *from, dou
         spec = params->items[i];
     }
     params->n = kept;
+    if (!spec && optional)
+        return CLI_EXIT_OK;      /* --resume: the document's */
     if (!spec) {
         fprintf(stderr, CMD ": which parameter? give --param NAME=FROM:TO (see 'hes info "
                 "PROBLEM' for the parameters)\n");
@@ -356,7 +393,8 @@ static int apply_start(hes_system *sys, const char *text, int n)
 }
 
 /* The system of PROBLEM with the fixed parameters, --returns and --start;
- * NULL with *rc after saying why. */
+ * NULL with *rc after saying why.  param NULL (--resume without --param):
+ * checked once the document is read. */
 static hes_system *continue_system(const continue_cli *o, const char *param, cont_result *r,
                                    int *rc)
 {
@@ -376,7 +414,7 @@ static hes_system *continue_system(const continue_cli *o, const char *param, con
                         : cli_system_setup_ess(em, &o->cli.params, rc);
     if (!sys)
         return NULL;
-    if ((*rc = check_param(sys, param, &o->cli.params)) == CLI_EXIT_OK &&
+    if ((!param || (*rc = check_param(sys, param, &o->cli.params)) == CLI_EXIT_OK) &&
         (*rc = state_names(sys, r)) == CLI_EXIT_OK) {
         hes_status st = o->returns > 1 ? hes_system_set_orbit_returns(sys, o->returns) : HES_OK;
         if (st != HES_OK)
@@ -389,6 +427,38 @@ static hes_system *continue_system(const continue_cli *o, const char *param, con
         return sys;
     hes_system_destroy(sys);
     return NULL;
+}
+
+/* ------------------------------------------------------------ stopping */
+
+/* Set by SIGINT; the progress callbacks return it, which stops the branch
+ * being followed at its last point (the library's "stopped by the
+ * caller"). */
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+/* SIGINT stops the branches (SA_RESETHAND: a second one ends the program
+ * as usual); left alone when it was ignored on entry (a background job of
+ * a shell without job control).  The previous action into *old: 1, or 0
+ * when it could not be read (nothing changed). */
+static int catch_sigint(struct sigaction *old)
+{
+    struct sigaction sa;
+    if (sigaction(SIGINT, NULL, old) != 0)
+        return 0;
+    if (old->sa_handler == SIG_IGN)
+        return 1;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESETHAND;
+    sigaction(SIGINT, &sa, NULL);
+    return 1;
 }
 
 /* ------------------------------------------------------------ following */
@@ -412,7 +482,16 @@ static int progress(void *ctx, const hes_continuation *c)
         snprintf(what, sizeof what, "branch %d: %d points, %.24s = %.6g, psi %.4g", p->branch,
                  c->n_points, c->param, pt->value, pt->psi);
     cli_progress_say(&p->line, what);
-    return 0;
+    return interrupted;
+}
+
+/* --start-at: the two directions may run on two threads at once, so no
+ * progress line; only SIGINT is looked at. */
+static int progress_both(void *ctx, const hes_continuation *c)
+{
+    (void)ctx;
+    (void)c;
+    return interrupted;
 }
 
 /* The status of a failed hes_continue or hes_continue_doubled: 2 for a
@@ -421,6 +500,64 @@ static int failed(hes_status st, const char *what, const hes_error *err)
 {
     fprintf(stderr, CMD ": %s%s\n", what, err->message);
     return hes_status_exit_code(st);
+}
+
+/* A point's arrays, freed (the library's own points are freed with their
+ * branch). */
+static void point_arrays_free(hes_continuation_point *pt)
+{
+    free(pt->re);
+    free(pt->im);
+    free(pt->x0);
+    free(pt->margins);
+}
+
+/* --start-at: the branch towards FROM (*f) and the one towards TO (*t),
+ * both from V, as one branch from FROM to TO: f's points in reverse, then
+ * t's after its first (V again, which f has); V is no longer an end.  The
+ * arclength runs from f's far end (each half measured in its own run's
+ * scale).  Reached when both were; why says which ended and why.  The
+ * points move into *out; f and t are left empty.  0, or 1 out of memory. */
+static int join_directions(const cont_result *r, hes_continuation *f, hes_continuation *t,
+                           hes_continuation *out)
+{
+    int nf = f->n_points, nt = t->n_points;
+    *out = *t;
+    out->points = malloc(sizeof *out->points * (size_t)(nf + nt - 1));
+    if (!out->points) {
+        memset(out, 0, sizeof *out);
+        hes_continuation_free(f);
+        hes_continuation_free(t);
+        fprintf(stderr, CMD ": out of memory\n");
+        return CLI_EXIT_FAILURE;
+    }
+    double sf = f->points[nf - 1].s;
+    for (int i = 0; i < nf; i++) {
+        out->points[i] = f->points[nf - 1 - i];
+        out->points[i].s = sf - f->points[nf - 1 - i].s;
+    }
+    if (out->points[nf - 1].label == HES_LABEL_EP)
+        out->points[nf - 1].label = HES_LABEL_NONE;
+    point_arrays_free(&t->points[0]);
+    for (int i = 1; i < nt; i++) {
+        out->points[nf - 1 + i] = t->points[i];
+        out->points[nf - 1 + i].s = sf + t->points[i].s;
+    }
+    out->n_points = nf + nt - 1;
+    out->reached = f->reached && t->reached;
+    if (!f->reached && !t->reached)
+        snprintf(out->why, sizeof out->why, "towards %.32s = %.10g: %.150s; towards %.32s = "
+                 "%.10g: %.150s", r->param, r->from, f->why, r->param, r->to, t->why);
+    else if (!f->reached)
+        snprintf(out->why, sizeof out->why, "towards %.32s = %.10g: %.300s", r->param, r->from,
+                 f->why);
+    else
+        snprintf(out->why, sizeof out->why, "%s", t->why);
+    free(f->points);
+    free(t->points);
+    memset(f, 0, sizeof *f);
+    memset(t, 0, sizeof *t);
+    return CLI_EXIT_OK;
 }
 
 /* With --param2, the curve of every bifurcation (SN, BP, PD, NS) of the
@@ -443,7 +580,7 @@ static void follow_curves(hes_system *sys, const continue_cli *o, cont_result *r
     co.progress = progress;
     co.progress_ctx = pc;
     pc->curve = 1;
-    for (int b = 0; b < n_plain; b++) {
+    for (int b = 0; b < n_plain && !interrupted; b++) {
         const hes_continuation *c = &r->branches[b].c;
         for (int i = 0; i < c->n_points; i++) {
             hes_label l = c->points[i].label;
@@ -476,10 +613,14 @@ static void follow_curves(hes_system *sys, const continue_cli *o, cont_result *r
     }
 }
 
-/* The first branch, then (--doublings) the branches switched at the period
- * doublings of each branch less than o->doublings deep, in the order
- * found.  A switch that fails is reported and skipped. */
-static int follow(hes_system *sys, const continue_cli *o, cont_result *r)
+/* The first branch (from FROM; with --start-at the two directions from V
+ * joined; with --resume the document's branch continued: `resumed`), then
+ * (--doublings) the branches switched at the period doublings of each
+ * branch less than o->doublings deep, in the order found.  A switch that
+ * fails is reported and skipped.  After SIGINT no further branch or curve
+ * is started. */
+static int follow(hes_system *sys, const continue_cli *o, cont_result *r,
+                  const hes_continuation *resumed)
 {
     hes_continuation_options co = o->co;
     progress_ctx pc = { .branch = 0 };
@@ -492,13 +633,31 @@ static int follow(hes_system *sys, const continue_cli *o, cont_result *r)
     co.progress_ctx = &pc;
     cont_branch *b0 = &r->branches[0];
     b0->from_branch = b0->from_point = -1;
-    hes_status st = hes_continue(sys, r->param, r->from, r->to, &co, &b0->c, &err);
+    hes_status st;
+    if (resumed) {
+        st = hes_continue_resume(sys, resumed, r->to, &co, &b0->c, &err);
+    } else if (o->start_at_text) {
+        hes_continuation down, up;
+        co.progress = progress_both;
+        st = hes_continue_both(sys, r->param, fmin(r->from, r->to), o->start_at,
+                               fmax(r->from, r->to), &co, o->jobs ? o->jobs : 2, &down, &up,
+                               &err);
+        co.progress = progress;
+        if (st == HES_OK) {
+            int rc = join_directions(r, r->from < r->to ? &down : &up,
+                                     r->from < r->to ? &up : &down, &b0->c);
+            if (rc != CLI_EXIT_OK)
+                return rc;
+        }
+    } else {
+        st = hes_continue(sys, r->param, r->from, r->to, &co, &b0->c, &err);
+    }
     cli_progress_clear(&pc.line);
     if (st != HES_OK)
-        return failed(st, "", &err);
+        return failed(st, resumed ? "--resume: " : "", &err);
     b0->returns = b0->c.returns > 0 ? b0->c.returns : o->returns;
     r->n_branches = 1;
-    for (int b = 0; b < r->n_branches; b++) {
+    for (int b = 0; b < r->n_branches && !interrupted; b++) {
         if (r->branches[b].depth >= o->doublings)
             continue;
         for (int i = b ? 1 : 0; i < r->branches[b].c.n_points; i++) {
@@ -525,7 +684,7 @@ static int follow(hes_system *sys, const continue_cli *o, cont_result *r)
             r->n_branches++;
         }
     }
-    if (r->param2)
+    if (r->param2 && !interrupted)
         follow_curves(sys, o, r, &pc);
     return CLI_EXIT_OK;
 }
@@ -558,14 +717,112 @@ static void result_free(cont_result *r)
     free(r->guard_names);
 }
 
+/* --start-at V: with --param, strictly between FROM and TO, and not with
+ * --resume; --jobs with --start-at only; --resume without --returns and
+ * --start (the document has its branch's).  0, or CLI_EXIT_USAGE after a
+ * message. */
+static int check_modes(const continue_cli *o)
+{
+    if (o->jobs && !o->start_at_text) {
+        fprintf(stderr, CMD ": --jobs is for --start-at's two directions\n");
+        return CLI_EXIT_USAGE;
+    }
+    if (o->resume_path && (o->start_at_text || o->start_text || o->returns != 1)) {
+        fprintf(stderr, CMD ": --resume continues the document's branch from its last points; "
+                "--start-at, --start and --returns do not apply\n");
+        return CLI_EXIT_USAGE;
+    }
+    return CLI_EXIT_OK;
+}
+
+static int check_start_at(const continue_cli *o, const cont_result *r)
+{
+    if (o->start_at_text && !(fmin(r->from, r->to) < o->start_at &&
+                              o->start_at < fmax(r->from, r->to))) {
+        fprintf(stderr, CMD ": --start-at %s: V must lie strictly between FROM %.10g and TO "
+                "%.10g\n", o->start_at_text, r->from, r->to);
+        return CLI_EXIT_USAGE;
+    }
+    return CLI_EXIT_OK;
+}
+
+/* --resume FILE.json: its first branch into *c, read against sys; the
+ * parameter, FROM and TO from the document where --param did not give
+ * them (*param set, malloc'd), else the same parameter and FROM as the
+ * document's; the system's returns the branch's.  0, or the exit status
+ * after a message (2 for a file refused). */
+static int read_resumed(hes_system *sys, const continue_cli *o, char **param, cont_result *r,
+                        hes_continuation *c)
+{
+    hes_error err;
+    double from, to;
+    hes_status st = hes_continuation_read(o->resume_path, sys, c, &from, &to, &err);
+    if (st != HES_OK) {
+        fprintf(stderr, CMD ": --resume: %s\n", err.message);
+        return st == HES_ENOMEM ? CLI_EXIT_FAILURE : CLI_EXIT_USAGE;
+    }
+    if (c->n_points < 2) {
+        fprintf(stderr, CMD ": --resume %s: its branch has %d point; two are needed\n",
+                o->resume_path, c->n_points);
+        return CLI_EXIT_USAGE;
+    }
+    if (!*param) {
+        if (!(*param = strdup(c->param))) {
+            fprintf(stderr, CMD ": out of memory\n");
+            return CLI_EXIT_FAILURE;
+        }
+        r->from = from;
+        r->to = to;
+        int rc = check_param(sys, *param, &o->cli.params);
+        if (rc != CLI_EXIT_OK)
+            return rc;
+    } else if (strcmp(*param, c->param) != 0) {
+        fprintf(stderr, CMD ": --resume %s follows %s, not %s (--param)\n", o->resume_path,
+                c->param, *param);
+        return CLI_EXIT_USAGE;
+    } else if (r->from != from) {
+        fprintf(stderr, CMD ": --resume %s: its branch is from %s = %.17g, not %.17g (--param's "
+                "FROM)\n", o->resume_path, c->param, from, r->from);
+        return CLI_EXIT_USAGE;
+    }
+    double last = c->points[c->n_points - 1].value;
+    if (!((r->to - last) * (r->to - r->from) > 0)) {
+        fprintf(stderr, CMD ": --resume %s: its branch ends at %s = %.10g, %s TO = %.10g\n",
+                o->resume_path, c->param, last, last == r->to ? "already" : "past", r->to);
+        return CLI_EXIT_USAGE;
+    }
+    st = hes_system_set_orbit_returns(sys, c->returns);
+    if (st != HES_OK) {
+        fprintf(stderr, CMD ": --resume %s: returns %d: %s\n", o->resume_path, c->returns,
+                hes_system_errmsg(sys));
+        return hes_status_exit_code(st);
+    }
+    return CLI_EXIT_OK;
+}
+
+/* After SIGINT: a branch the library stopped says so in words of the
+ * program. */
+static void say_stopped(cont_result *r)
+{
+    for (int b = 0; b < r->n_branches; b++) {
+        hes_continuation *c = &r->branches[b].c;
+        if (!c->reached && strstr(c->why, "stopped by the caller"))
+            snprintf(c->why, sizeof c->why, "stopped: interrupted (SIGINT)");
+    }
+}
+
 int cmd_continue(int argc, char **argv)
 {
     continue_cli o = { .returns = 1 };
     cont_result r;
     char *param = NULL, *param2 = NULL;
     hes_system *sys = NULL;
+    hes_continuation resumed;
+    struct sigaction old_int;
+    int caught = 0;
 
     memset(&r, 0, sizeof r);
+    memset(&resumed, 0, sizeof resumed);
     hes_continuation_options_init(&o.co);
     int rc = cli_parse(&continue_argp, CLI_GROUP_PARAMS, argc, argv, &o.cli);
     if (rc != CLI_EXIT_OK || o.cli.done)
@@ -580,23 +837,35 @@ int cmd_continue(int argc, char **argv)
                              "--robot DESC.json)");
         goto done;
     }
-    if ((rc = check_steps2(&o)) != CLI_EXIT_OK ||
-        (rc = take_followed(&o.cli.params, &param, &r.from, &r.to)) != CLI_EXIT_OK)
+    if ((rc = check_steps2(&o)) != CLI_EXIT_OK || (rc = check_modes(&o)) != CLI_EXIT_OK ||
+        (rc = take_followed(&o.cli.params, o.resume_path != NULL, &param, &r.from, &r.to)) !=
+        CLI_EXIT_OK || (rc = check_start_at(&o, &r)) != CLI_EXIT_OK)
         goto done;
-    r.param = param;
     if (!(sys = continue_system(&o, param, &r, &rc)))
         goto done;
+    if (o.resume_path && (rc = read_resumed(sys, &o, &param, &r, &resumed)) != CLI_EXIT_OK)
+        goto done;
+    r.param = param;
     if (o.param2_text && (rc = take_param2(sys, &o, &r, &param2)) != CLI_EXIT_OK)
         goto done;
     r.param2 = param2;
     r.problem = hes_system_name(sys);
-    if ((rc = follow(sys, &o, &r)) != CLI_EXIT_OK)
+    caught = catch_sigint(&old_int);
+    rc = follow(sys, &o, &r, o.resume_path ? &resumed : NULL);
+    if (rc != CLI_EXIT_OK)
         goto done;
+    if (interrupted)
+        say_stopped(&r);
     rc = o.json ? continue_print_json(&r) : o.csv ? continue_print_csv(&r)
                                                   : continue_print_text(&r);
     if (rc == CLI_EXIT_OK && (o.json || o.csv) && !o.quiet)
         notes(&r);
+    if (rc == CLI_EXIT_OK && interrupted)
+        rc = EXIT_INTERRUPTED;
 done:
+    if (caught)
+        sigaction(SIGINT, &old_int, NULL);
+    hes_continuation_free(&resumed);
     result_free(&r);
     hes_system_destroy(sys);
     free(param);

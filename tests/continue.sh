@@ -13,6 +13,8 @@
 # 22.3161772.  The bouncing-ball plugin (a ball on a sinusoidally moving
 # table) folds at amplitude g (T/2)^2 / (2 (1 + e)) / (4 pi) (T 0.5, e 0.5)
 # and its period-doubling cascade gives branches of 1, 2 and 4 returns.
+# The simplest-walker plugin: --start-at, --resume (and its refusals of
+# bad files, exit 2) and SIGINT (exit 130), described at their section.
 # Run by `make check` with HES, top_srcdir and top_builddir in the
 # environment.
 
@@ -200,6 +202,149 @@ if [ -f "$ball" ]; then
         "the cascade: branches of 1, 2 and 4 returns, a PD on the first two"
 else
     echo "continue.sh: no $ball (built by make check); the bouncing ball is skipped"
+fi
+
+# -------------------------------- --start-at, --resume, SIGINT (a plugin)
+# The simplest walker's branch from gamma 0.001 to 0.02 has one period
+# doubling.  Followed both ways from 0.009 (--start-at, two threads) it is
+# one branch from 0.001 to 0.02 with that PD within 1e-9 (--tol 1e-10: the
+# PD is located to 1e-10); cut after 6 points (--max-points) and resumed,
+# it keeps those 6 points and finds the same PD; a run stopped by SIGINT
+# prints what it has, exit 130, and resumes too.
+walker=${top_builddir:-.}/tests/.libs/simplest_walker_plugin.so
+case $walker in /*) ;; *) walker=$(pwd)/$walker ;; esac
+if [ -f "$walker" ]; then
+    run_for wp 10 continue --model "$walker" --param gamma=0.001:0.02 --tol 1e-10 --json -q
+    expect_status wp 0 "the walker from gamma 0.001 to 0.02"
+    run_for wsa 10 continue --model "$walker" --param gamma=0.001:0.02 --start-at 0.009 \
+        --tol 1e-10 --json -q
+    expect_status wsa 0 "the walker both ways from gamma 0.009 (--start-at)"
+    expect_json wsa "the --start-at document"
+    run_for wsa1 10 continue --model "$walker" --param gamma=0.001:0.02 --start-at 0.009 \
+        --tol 1e-10 --jobs 1 --json -q
+    expect_true "--jobs 1 gives the document --jobs 2 gives" cmp -s "$tmp/wsa.out" "$tmp/wsa1.out"
+    run_for wpart 10 continue --model "$walker" --param gamma=0.001:0.02 --tol 1e-10 \
+        --max-points 6 --json -q
+    expect_status wpart 0 "the walker cut after 6 points"
+    cp "$tmp/wpart.out" "$tmp/part.json"
+    run_for wres 10 continue --model "$walker" --resume "$tmp/part.json" --tol 1e-10 --json -q
+    expect_status wres 0 "--resume part.json"
+    if [ "$have_python" = yes ]; then
+        checks=$((checks + 1))
+        if $PY - "$tmp/wp.out" "$tmp/wsa.out" "$tmp/part.json" "$tmp/wres.out" \
+            >"$tmp/wsr.check" 2>&1 <<'PYEOF'
+import json, sys
+plain, sa, part, res = [json.load(open(f)) for f in sys.argv[1:5]]
+def pd(d):
+    v = [p["value"] for p in d["branches"][0]["points"] if p["label"] == "PD"]
+    assert len(v) == 1, v
+    return v[0]
+b = sa["branches"][0]
+assert len(sa["branches"]) == 1 and b["kind"] == "branch" and b["reached"] is True, b["why"]
+vals = [p["value"] for p in b["points"]]
+assert vals[0] == 0.001 and vals[-1] == 0.02, (vals[0], vals[-1])
+assert all(x < y for x, y in zip(vals, vals[1:])), "the points do not run from FROM to TO"
+assert [p["index"] for p in b["points"]] == list(range(len(vals)))
+assert [p["label"] for p in b["points"]].count("EP") == 2
+assert 0.009 in vals
+assert abs(pd(sa) - pd(plain)) < 1e-9, (pd(sa), pd(plain))
+pp, rp = part["branches"][0]["points"], res["branches"][0]["points"]
+assert len(pp) == 6 and part["branches"][0]["reached"] is False
+assert res["branches"][0]["reached"] is True and len(rp) > 6
+for a, c in zip(pp, rp):
+    for k in ("value", "period", "psi", "psi_tol", "x0", "multipliers", "verdict", "crossing"):
+        assert a[k] == c[k], (k, a[k], c[k])
+assert abs(pd(res) - pd(plain)) < 1e-9, (pd(res), pd(plain))
+assert res["from"] == 0.001 and res["to"] == 0.02
+print("PD %.15g, %.15g both ways, %.15g resumed" % (pd(plain), pd(sa), pd(res)))
+PYEOF
+        then
+            pass "--start-at: one branch from 0.001 to 0.02; --resume keeps the 6 points; the same PD within 1e-9 ($(cat "$tmp/wsr.check"))"
+        else
+            fail "--start-at and --resume on the walker: $(tail -1 "$tmp/wsr.check")"
+        fi
+        # SIGINT: what was found so far, exit 130, resumable
+        checks=$((checks + 1))
+        if $PY - "$HES" "$walker" "$tmp/int.json" >"$tmp/int.check" 2>&1 <<'PYEOF'
+import json, signal, subprocess, sys, time
+hes, walker, out = sys.argv[1:4]
+p = subprocess.Popen([hes, "continue", "--model", walker, "--param", "gamma=0.001:0.02",
+                      "--step", "1e-6", "--max-step", "1e-6", "--min-step", "1e-7",
+                      "--max-points", "100000", "--json", "-q"],
+                     stdout=open(out, "w"), stderr=subprocess.PIPE)
+time.sleep(0.5)
+p.send_signal(signal.SIGINT)
+err = p.communicate(timeout=20)[1].decode()
+assert p.returncode == 130, (p.returncode, err)
+b = json.load(open(out))["branches"][0]
+assert b["reached"] is False and b["why"].startswith("stopped"), b["why"]
+assert len(b["points"]) >= 2, len(b["points"])
+print(len(b["points"]))
+PYEOF
+        then
+            pass "SIGINT: exit 130, the branch so far with why 'stopped' ($(cat "$tmp/int.check") points)"
+        else
+            fail "SIGINT: $(tail -1 "$tmp/int.check")"
+        fi
+        run_for wires 10 continue --model "$walker" --resume "$tmp/int.json" --max-step 0.002 --json -q
+        expect_status wires 0 "--resume of the branch SIGINT stopped"
+        expect_json_value wires 'd["branches"][0]["reached"]' "True" "it reaches TO"
+    fi
+    # refusals of bad resume files: exit 2 and a message naming the problem
+    run_for wr_missing 10 continue --model "$walker" --resume "$tmp/nosuch.json"
+    expect_status wr_missing 2 "--resume of a missing file"
+    expect_grep wr_missing err 'nosuch\.json' "the message names the file"
+    echo 'not json' >"$tmp/notjson.json"
+    run_for wr_notjson 10 continue --model "$walker" --resume "$tmp/notjson.json"
+    expect_status wr_notjson 2 "--resume of a file that is not JSON"
+    expect_grep wr_notjson err 'not JSON' "the message says it is not JSON"
+    run_for pj 10 continue paddle-juggler --param paddle_accel=-20:-15 --max-points 4 --json -q
+    cp "$tmp/pj.out" "$tmp/pj.json"
+    run_for wr_other 10 continue --model "$walker" --resume "$tmp/pj.json"
+    expect_status wr_other 2 "--resume of another problem's document"
+    expect_grep wr_other err "problem 'paddle-juggler', not 'walker-heelstrike'" \
+        "the message names both problems"
+    run_for wr_param 10 continue paddle-juggler --resume "$tmp/pj.json" --param alpha=0.4:0.6
+    expect_status wr_param 2 "--resume with --param of another parameter"
+    expect_grep wr_param err 'follows paddle_accel, not alpha' "the message names both"
+    run_for wr_done 10 continue --model "$walker" --resume "$tmp/wp.out"
+    expect_status wr_done 2 "--resume of a branch that reached TO"
+    expect_grep wr_done err 'already TO' "the message says it is there"
+    if [ "$have_python" = yes ]; then
+        $PY - "$tmp/part.json" "$tmp" <<'PYEOF'
+import json, sys
+part, tmp = sys.argv[1:3]
+def bad(name, edit):
+    d = json.load(open(part))
+    edit(d)
+    json.dump(d, open("%s/%s.json" % (tmp, name), "w"))
+pts = lambda d: d["branches"][0]["points"]
+bad("x0len", lambda d: pts(d)[3].update(x0=pts(d)[3]["x0"][:3]))
+bad("nonfinite", lambda d: pts(d)[2].update(period=None))
+bad("wrongtype", lambda d: pts(d)[1].update(psi="0.5"))
+bad("states", lambda d: d.update(state_names=["a", "b", "c", "d"]))
+bad("curve", lambda d: d["branches"][0].update(kind="curve"))
+PYEOF
+        sed 's/"psi": [0-9.e-]*,/"psi": 1e999,/' "$tmp/part.json" >"$tmp/overflow.json"
+        for bad in x0len:'"x0" is not a list of 4' nonfinite:'"period" is not a finite number' \
+            wrongtype:'"psi" is not a finite number' states:"state 0 of the document is 'a'" \
+            curve:'not of kind "branch"' overflow:'not JSON'; do
+            bn=${bad%%:*}
+            want=${bad#*:}
+            run_for "wr_$bn" 10 continue --model "$walker" --resume "$tmp/$bn.json"
+            expect_status "wr_$bn" 2 "--resume refuses $bn.json"
+            expect_grep "wr_$bn" err "$want" "$bn.json: the message names the problem"
+        done
+    fi
+    run_for wr_sa 10 continue --model "$walker" --param gamma=0.001:0.02 --start-at 0.03
+    expect_status wr_sa 2 "--start-at outside FROM:TO"
+    run_for wr_jobs 10 continue --model "$walker" --param gamma=0.001:0.02 --jobs 2
+    expect_status wr_jobs 2 "--jobs without --start-at"
+    run_for wr_both 10 continue --model "$walker" --resume "$tmp/part.json" \
+        --param gamma=0.001:0.02 --start-at 0.01
+    expect_status wr_both 2 "--resume with --start-at"
+else
+    echo "continue.sh: no $walker (built by make check); --start-at and --resume are skipped"
 fi
 
 # ---------------------------------------------------------- refusals

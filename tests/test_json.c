@@ -12,6 +12,7 @@
  * A Xi A) and return map (SLIP) so that a transposed matrix cannot pass.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -453,6 +454,114 @@ START_TEST(test_sweep_row_json_is_one_line_of_json)
 }
 END_TEST
 
+/* The document of `hes continue paddle-juggler --param paddle_accel=-20:-15
+ * --max-points 2 --json` (compact). */
+static const char juggler_doc[] =
+    "{\"problem\":\"paddle-juggler\",\"param\":\"paddle_accel\",\"from\":-20.0,\"to\":-15.0,\"para"
+    "m2\":null,\"from2\":null,\"to2\":null,\"state_names\":[\"xB\",\"vB\"],\"branches\":[{\"kind\":\""
+    "branch\",\"param2\":null,\"returns\":1,\"method\":\"arclength\",\"from_branch\":null,\"from_"
+    "point\":null,\"reached\":false,\"why\":\"the branch has max_points points\",\"points\":[{"
+    "\"index\":0,\"label\":\"EP\",\"detail\":null,\"value\":-20.0,\"value2\":null,\"s\":0.0,\"period"
+    "\":0.5,\"psi\":3.2604801397162957,\"psi_tol\":8.624989758298739e-10,\"verdict\":\"unstab"
+    "le\",\"crossing\":null,\"margins\":[{\"transition\":\"impact\",\"margin\":null},{\"transitio"
+    "n\":\"apex\",\"margin\":null}],\"full\":true,\"multipliers\":[{\"re\":-3.2604801397162957,\""
+    "im\":0.0},{\"re\":-0.07667582358644642,\"im\":0.0}],\"x0\":[0.3065625,0.0]},{\"index\":1,"
+    "\"label\":\"EP\",\"detail\":null,\"value\":-19.9,\"value2\":null,\"s\":0.10000000000000142,\""
+    "period\":0.5,\"psi\":3.2369878896005235,\"psi_tol\":8.530453708182649e-10,\"verdict\":\""
+    "unstable\",\"crossing\":null,\"margins\":[{\"transition\":\"impact\",\"margin\":null},{\"tra"
+    "nsition\":\"apex\",\"margin\":null}],\"full\":true,\"multipliers\":[{\"re\":-3.236987889600"
+    "5235,\"im\":0.0},{\"re\":-0.07723229388752895,\"im\":0.0}],\"x0\":[0.3065625,0.0]}]}]}";
+
+/* juggler_doc with its first `from` replaced by `to` (malloc'd). */
+static char *edited(const char *from, const char *to)
+{
+    const char *at = strstr(juggler_doc, from);
+    ck_assert_ptr_nonnull(at);
+    size_t head = (size_t)(at - juggler_doc), n = strlen(juggler_doc) + strlen(to) + 1;
+    char *s = malloc(n);
+    ck_assert_ptr_nonnull(s);
+    snprintf(s, n, "%.*s%s%s", (int)head, juggler_doc, to, at + strlen(from));
+    return s;
+}
+
+/* A refused edit: HES_EINVAL, an empty branch, and a message with `says`. */
+static void refused(hes_system *sys, const char *from, const char *to, const char *says)
+{
+    char *text = edited(from, to);
+    hes_continuation c;
+    hes_error err;
+    ck_assert_int_eq(hes_continuation_from_json(text, strlen(text), sys, &c, NULL, NULL, &err),
+                     HES_EINVAL);
+    ck_assert_int_eq(c.n_points, 0);
+    ck_assert_ptr_null(c.points);
+    ck_assert_msg(strstr(err.message, says), "'%s' does not say '%s'", err.message, says);
+    free(text);
+}
+
+/* A branch read back from the document of `hes continue --json` has its
+ * points as written, resumes, and anything malformed is refused. */
+START_TEST(test_continuation_reads_back_and_resumes)
+{
+    hes_system *sys = create("paddle-juggler");
+    hes_continuation c, out;
+    hes_error err;
+    double from, to;
+    ck_assert_msg(hes_continuation_from_json(juggler_doc, strlen(juggler_doc), sys, &c, &from,
+                                             &to, &err) == HES_OK, "%s", err.message);
+    ck_assert_str_eq(c.param, "paddle_accel");
+    ck_assert_double_eq(from, -20);
+    ck_assert_double_eq(to, -15);
+    ck_assert_int_eq(c.n_points, 2);
+    ck_assert_int_eq(c.n, 2);
+    ck_assert_int_eq(c.n_guards, 2);
+    ck_assert_int_eq(c.returns, 1);
+    ck_assert_int_eq(c.method, HES_CONT_ARCLENGTH);
+    ck_assert_int_eq(c.reached, 0);
+    ck_assert_str_eq(c.why, "the branch has max_points points");
+    ck_assert_int_eq(c.points[0].label, HES_LABEL_EP);
+    ck_assert_double_eq(c.points[0].value, -20);
+    ck_assert(isnan(c.points[0].value2));
+    ck_assert_int_eq(c.points[0].verdict, HES_UNSTABLE);
+    ck_assert_int_eq(c.points[0].n_mult, 2);
+    ck_assert(isinf(c.points[0].margins[1]));  /* null: no interior minimum */
+    ck_assert_msg(hes_continue_resume(sys, &c, -15, NULL, &out, &err) == HES_OK, "%s",
+                  err.message);
+    ck_assert_msg(out.reached, "%s", out.why);
+    ck_assert_int_gt(out.n_points, 2);
+    ck_assert_double_eq(out.points[1].value, c.points[1].value);
+    ck_assert_double_eq(out.points[out.n_points - 1].value, -15);
+    hes_continuation_free(&out);
+    hes_continuation_free(&c);
+    /* without a system: the document's own consistency only */
+    char *other = edited("\"paddle-juggler\"", "\"slip-hopper\"");
+    ck_assert_int_eq(hes_continuation_from_json(other, strlen(other), NULL, &c, NULL, NULL,
+                                                &err), HES_OK);
+    hes_continuation_free(&c);
+    free(other);
+
+    refused(sys, "\"paddle-juggler\"", "\"slip-hopper\"", "problem 'slip-hopper'");
+    refused(sys, "\"param\":\"paddle_accel\"", "\"param\":\"nope\"", "'nope'");
+    refused(sys, "\"xB\"", "\"y\"", "state 0 of the document is 'y'");
+    refused(sys, "\"x0\":[", "\"x0\":[1,", "\"x0\" is not a list of 2");
+    refused(sys, "\"period\":", "\"period\":null,\"p\":", "\"period\" is not a finite");
+    refused(sys, "\"psi\":", "\"psi\":\"0.5\",\"p\":", "\"psi\" is not a finite");
+    refused(sys, "\"to\":", "\"to\":1,\"to\":", "not JSON");
+    refused(sys, "\"kind\":\"branch\"", "\"kind\":\"curve\"", "kind \"branch\"");
+    refused(sys, "\"label\":\"EP\"", "\"label\":\"XX\"", "\"label\"");
+    refused(sys, "\"transition\":\"apex\"", "\"transition\":\"impact\"", "transition");
+    refused(sys, "\"index\":1", "\"index\":7", "\"index\" is not 1");
+    refused(sys, "{\"problem\"", "[{\"problem\"", "not JSON");
+    ck_assert_int_eq(hes_continuation_from_json(juggler_doc, 100, sys, &c, NULL, NULL, &err),
+                     HES_EINVAL);
+    ck_assert_ptr_nonnull(strstr(err.message, "not JSON"));
+    ck_assert_int_eq(hes_continuation_read("/nonexistent/x.json", sys, &c, NULL, NULL, &err),
+                     HES_EINVAL);
+    ck_assert_ptr_nonnull(strstr(err.message, "/nonexistent/x.json"));
+    ck_assert_int_eq(hes_continuation_from_json(NULL, 0, sys, &c, NULL, NULL, &err), HES_EINVAL);
+    hes_system_destroy(sys);
+}
+END_TEST
+
 static Suite *json_suite(void)
 {
     Suite *s = suite_create("json");
@@ -468,6 +577,7 @@ static Suite *json_suite(void)
     tcase_add_test(tc, test_state_sweep_json_carries_every_run);
     tcase_add_test(tc, test_trajopt_json_carries_the_result);
     tcase_add_test(tc, test_sweep_row_json_is_one_line_of_json);
+    tcase_add_test(tc, test_continuation_reads_back_and_resumes);
     suite_add_tcase(s, tc);
     return s;
 }

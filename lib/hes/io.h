@@ -6,7 +6,7 @@
 #ifndef HES_H_IO
 #define HES_H_IO
 
-#include <hes/batch.h>
+#include <hes/continuation.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -97,6 +97,41 @@ char *hes_trajopt_json(const hes_system *sys, const hes_trajopt_result *res);
  * control characters as blanks)}; numbers as %.17g, null where not finite. */
 char *hes_sweep_row_json(const hes_system *sys, int n_swept, const int *swept,
                          const double *point, const hes_sweep_row *row);
+
+/* ----------------------------------------------------- continuation files */
+
+/**
+ * A branch read back from the document of `hes continue --json`
+ * (share/doc/schema/continue.schema.json; lib/io/json_continuation.c), to
+ * be resumed with hes_continue_resume: the document's first branch (of
+ * kind "branch") into *out, with its parameter, section dimension, guard
+ * count, returns, method, reached and why, and every point's value,
+ * period, psi, psi_tol, verdict, crossing, label, detail, s, full,
+ * multipliers, x0 and margins (null: +INFINITY); value2 is NaN.  The
+ * document's "from" and "to" into *from and *to (either may be NULL).
+ *
+ * Refused with HES_EINVAL and the reason in err: text that is not JSON (a
+ * key given twice in an object included) or larger than HES_INPUT_MAX
+ * bytes; anything missing or of the wrong type; a number that is not
+ * finite (null where a number is needed); a point whose x0 is not as long
+ * as "state_names" or whose index is not its place; margins of other
+ * transitions than the first point's; more than 100000 points or 4096
+ * state components.  Given sys (may be NULL: the document's own
+ * consistency only), also a document of another problem than
+ * hes_system_name(sys), a parameter sys does not have, state names other
+ * than those of its orbit's mode (x[i] where the model names none), and
+ * margins of other transitions than its model's.  HES_ENOMEM out of
+ * memory.  On failure *out is left empty; free it with
+ * hes_continuation_free.
+ */
+hes_status hes_continuation_from_json(const char *text, size_t size, const hes_system *sys,
+                                      hes_continuation *out, double *from, double *to,
+                                      hes_error *err);
+/** hes_continuation_from_json of a file, read by hes_input_read (a regular
+ * file, at most HES_INPUT_MAX bytes); the message names the file.  Also
+ * HES_EINVAL for a file that cannot be read. */
+hes_status hes_continuation_read(const char *path, const hes_system *sys, hes_continuation *out,
+                                 double *from, double *to, hes_error *err);
 
 /* ------------------------------------------------------------- gait files */
 

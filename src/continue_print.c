@@ -246,8 +246,8 @@ static json_t *point_json(const cont_result *r, const cont_branch *br, int i)
     const hes_continuation *c = &br->c;
     const hes_continuation_point *pt = &c->points[i];
     json_t *o = json_object(), *mult = json_array(), *x0 = json_array(),
-           *margins = json_array();
-    int bad = !o || !mult || !x0 || !margins;
+           *margins = json_array(), *xr = json_array();
+    int bad = !o || !mult || !x0 || !margins || !xr;
     char name[32];
 
     for (int k = 0; !bad && pt->margins && k < c->n_guards; k++) {
@@ -262,6 +262,13 @@ static json_t *point_json(const cont_result *r, const cont_branch *br, int i)
     }
     for (int k = 0; !bad && k < c->n; k++)
         bad = append(x0, number(pt->x0[k]));
+    /* the state after each section event (a hybrid system's points) */
+    for (int j = 0; !bad && pt->xr && j < c->returns; j++) {
+        json_t *v = json_array();
+        for (int k = 0; v && !bad && k < c->n; k++)
+            bad = append(v, number(pt->xr[(size_t)j * c->n + k]));
+        bad = bad || append(xr, v);
+    }
     if (bad || put(o, "index", json_integer(i)) ||
         put(o, "label", text_or_null(hes_label_name(pt->label))) ||
         put(o, "detail", text_or_null(pt->detail)) || put(o, "value", number(pt->value)) ||
@@ -271,13 +278,15 @@ static json_t *point_json(const cont_result *r, const cont_branch *br, int i)
         put(o, "verdict", json_string(hes_verdict_name(pt->verdict))) ||
         put(o, "crossing", text_or_null(crossing_text(pt->crossing))) ||
         put(o, "margins", json_incref(margins)) || put(o, "full", json_boolean(pt->full)) ||
-        put(o, "multipliers", json_incref(mult)) || put(o, "x0", json_incref(x0))) {
+        put(o, "multipliers", json_incref(mult)) || put(o, "x0", json_incref(x0)) ||
+        put(o, "xr", json_incref(xr))) {
         json_decref(o);
         o = NULL;
     }
     json_decref(mult);
     json_decref(x0);
     json_decref(margins);
+    json_decref(xr);
     return o;
 }
 

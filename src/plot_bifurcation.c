@@ -252,6 +252,41 @@ static int read_json(FILE *f, bif_table *t, char *msg, size_t len)
             }
             t->n++;
         }
+        /* an orbit of several returns: the state after each other section
+           event as a series of its own (a prong of the diagram), drawn like
+           the branch; the last return's state is x0 */
+        size_t R = json_array_size(json_object_get(json_array_get(pts, 0), "xr"));
+        for (size_t j = 0; !curve && R > 1 && j + 1 < R; j++)
+            for (size_t i = 0; i < json_array_size(pts); i++) {
+                json_t *p = json_array_get(pts, i), *xr = json_object_get(p, "xr");
+                json_t *xj = json_array_get(xr, j);
+                if (json_array_size(xr) != R || (int)json_array_size(xj) != t->n_states) {
+                    snprintf(msg, len, "point %zu of branch %zu: \"xr\" malformed", i, b);
+                    goto out;
+                }
+                if (grow(t))
+                    goto nomem;
+                int n = t->n;
+                t->branch[n] = -1 - (int)(b * 64 + j);   /* a series of its own */
+                t->curve[n] = 0;
+                t->value2[n] = NAN;
+                t->label[n] = 0;
+                t->verdict[n] = verdict_of(json_string_value(json_object_get(p, "verdict")));
+                if (json_num(json_object_get(p, "value"), &t->value[n]) ||
+                    json_num(json_object_get(p, "period"), &t->period[n]) ||
+                    json_num(json_object_get(p, "psi"), &t->psi[n]) || t->verdict[n] < 0) {
+                    snprintf(msg, len, "point %zu of branch %zu malformed", i, b);
+                    goto out;
+                }
+                for (int k = 0; k < t->n_states; k++)
+                    if (json_num(json_array_get(xj, (size_t)k),
+                                 &t->x[(size_t)n * t->n_states + k])) {
+                        snprintf(msg, len, "point %zu of branch %zu: xr[%zu][%d] is not a "
+                                 "number", i, b, j, k);
+                        goto out;
+                    }
+                t->n++;
+            }
     }
     rc = CLI_EXIT_OK;
     goto out;
@@ -458,7 +493,7 @@ static int bif_data(gp_run *r, void *ctx)
         gp_number(g, y_of(c, i + 1), "\n\n");
     }
     for (int i = 0; l && i < t->n; i++)
-        if (t->label[i] > 0 && isfinite(y_of(c, i))) {
+        if (t->label[i] > 0 && t->label[i] != HES_LABEL_EP && isfinite(y_of(c, i))) {
             gp_number(l, t->value[i], " ");
             gp_number(l, y_of(c, i), " ");
             fprintf(l, "%s\n", hes_label_name((hes_label)t->label[i])); /* a word of the list */

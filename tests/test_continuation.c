@@ -678,6 +678,123 @@ START_TEST(test_both_directions_and_resume)
 }
 END_TEST
 
+/* A forced damped oscillator with a clock: x'' = -w^2 x - c x' + A cos(2
+ * pi tau / T), tau' = 1, the clock's reset tau -> 0 at tau = T the section.
+ * Its nontrivial multipliers are exp(T (-c/2 +- i sqrt(w^2 - c^2/4))), a
+ * complex pair of modulus exp(-c T / 2): a Neimark-Sacker point at c = 0
+ * for every w. */
+enum { O_C, O_W, O_A, O_T };
+
+static int osc_field(double t, const double *x, const double *p, double *f, void *d)
+{
+    (void)t; (void)d;
+    f[0] = x[1];
+    f[1] = -p[O_W] * p[O_W] * x[0] - p[O_C] * x[1] + p[O_A] * cos(2 * M_PI * x[2] / p[O_T]);
+    f[2] = 1;
+    return 0;
+}
+
+static int osc_field_dx(double t, const double *x, const double *p, double *J, void *d)
+{
+    (void)t; (void)d;
+    for (int i = 0; i < 9; i++)
+        J[i] = 0;
+    J[1] = -p[O_W] * p[O_W];
+    J[3] = 1;
+    J[4] = -p[O_C];
+    J[7] = -p[O_A] * 2 * M_PI / p[O_T] * sin(2 * M_PI * x[2] / p[O_T]);
+    return 0;
+}
+
+static int osc_guard(double t, const double *x, const double *p, double *g, void *d)
+{
+    (void)t; (void)d;
+    g[0] = x[2] - p[O_T];
+    return 0;
+}
+
+static int osc_reset(double t, const double *x, const double *p, double *r, void *d)
+{
+    (void)t; (void)p; (void)d;
+    r[0] = x[0];
+    r[1] = x[1];
+    r[2] = 0;
+    return 0;
+}
+
+static int osc_guess(double *p, double *x0, void *d)
+{
+    (void)d;
+    double W = 2 * M_PI / p[O_T];
+    x0[0] = p[O_A] / (p[O_W] * p[O_W] - W * W);
+    x0[1] = 0;
+    x0[2] = 0;
+    return 0;
+}
+
+static const char *const osc_states[] = { "x", "v", "tau" };
+static const hes_mode osc_modes[] = { { "run", 3, osc_states, osc_field, osc_field_dx, NULL } };
+static const hes_transition osc_transitions[] = {
+    { "clock", 0, 0, HES_UP, osc_guard, osc_reset, NULL, NULL, NULL, NULL, 0, NULL },
+};
+static const hes_param osc_params[] = {
+    { "c", 0.3, "1/s", "damping", 0, -HUGE_VAL, HUGE_VAL, 0, 0 },
+    { "w", 2, "1/s", "natural frequency", HES_PARAM_POSITIVE, 0, HUGE_VAL, 0, 0 },
+    { "A", 1, "m/s^2", "forcing", 0, -HUGE_VAL, HUGE_VAL, 0, 0 },
+    { "T", 1, "s", "forcing period", HES_PARAM_POSITIVE, 0, HUGE_VAL, 0, 0 },
+};
+static const int osc_sequence[] = { 0 };
+static const int osc_free[] = { 0, 1 };
+static const hes_model forced_oscillator = {
+    .abi = HES_MODEL_ABI,
+    .name = "forced-oscillator",
+    .description = "a forced damped oscillator with a clock",
+    .n_modes = 1, .modes = osc_modes,
+    .n_transitions = 1, .transitions = osc_transitions,
+    .n_params = 4, .params = osc_params,
+    .orbit = { .mode = 0, .section = 0, .n_sequence = 1, .sequence = osc_sequence,
+               .n_free_states = 2, .free_states = osc_free, .n_residual = 2,
+               .residual = osc_free, .guess = osc_guess },
+    .integrator = HES_ADAMS,
+};
+
+/* The oscillator's damping through 0: an NS point at c = 0 (to 1e-8), a
+ * complex crossing; psi along the branch exp(-c T / 2); its NS curve in
+ * (c, w) stays on c = 0. */
+START_TEST(test_oscillator_neimark_sacker_at_zero_damping)
+{
+    hes_system *sys = create(&forced_oscillator);
+    hes_continuation_options o;
+    hes_continuation_options_init(&o);
+    o.tol = 1e-11;
+    hes_continuation c, curve;
+    hes_error err;
+    ck_assert_msg(hes_continue(sys, "c", 0.3, -0.3, &o, &c, &err) == HES_OK, "%s", err.message);
+    ck_assert_msg(c.reached, "%s", c.why);
+    int ns = -1, any = -1;
+    ck_assert_int_eq(labelled(&c, HES_LABEL_NS, 0, &ns), 1);
+    ck_assert_int_eq(labelled(&c, HES_LABEL_PD, 0, &any) + labelled(&c, HES_LABEL_SN, 0, &any) +
+                     labelled(&c, HES_LABEL_BP, 0, &any), 0);
+    ck_assert_msg(fabs(c.points[ns].value) < 1e-8, "NS at c = %.3g", c.points[ns].value);
+    ck_assert_int_eq(c.points[ns].crossing, HES_CROSS_COMPLEX);
+    for (int i = 0; i < c.n_points; i++)
+        ck_assert_msg(fabs(c.points[i].psi - exp(-c.points[i].value / 2)) < 1e-7, "c = %g: psi "
+                      "%.10g, closed form %.10g", c.points[i].value, c.points[i].psi,
+                      exp(-c.points[i].value / 2));
+    ck_assert_msg(hes_continue_curve(sys, &c, ns, "w", 2.5, &o, &curve, &err) == HES_OK, "%s",
+                  err.message);
+    ck_assert_msg(curve.reached, "%s", curve.why);
+    for (int i = 0; i < curve.n_points; i++) {
+        ck_assert_int_eq(curve.points[i].label, HES_LABEL_NS);
+        ck_assert_msg(fabs(curve.points[i].value) < 1e-8, "w = %g: NS at c = %.3g",
+                      curve.points[i].value2, curve.points[i].value);
+    }
+    hes_continuation_free(&curve);
+    hes_continuation_free(&c);
+    hes_system_destroy(sys);
+}
+END_TEST
+
 START_TEST(test_bad_requests_are_refused)
 {
     hes_system *sys = create(hes_problem_find("slip-hopper"));
@@ -721,6 +838,7 @@ static Suite *continuation_suite(void)
     tcase_add_test(tc, test_boundary_curves_follow_their_closed_forms);
     tcase_add_test(tc, test_juggler_grazing_where_the_closed_form_gap_vanishes);
     tcase_add_test(tc, test_both_directions_and_resume);
+    tcase_add_test(tc, test_oscillator_neimark_sacker_at_zero_damping);
     tcase_add_test(tc, test_bad_requests_are_refused);
     suite_add_tcase(s, tc);
     return s;

@@ -502,16 +502,6 @@ static int failed(hes_status st, const char *what, const hes_error *err)
     return hes_status_exit_code(st);
 }
 
-/* A point's arrays, freed (the library's own points are freed with their
- * branch). */
-static void point_arrays_free(hes_continuation_point *pt)
-{
-    free(pt->re);
-    free(pt->im);
-    free(pt->x0);
-    free(pt->margins);
-}
-
 /* --start-at: the branch towards FROM (*f) and the one towards TO (*t),
  * both from V, as one branch from FROM to TO: f's points in reverse, then
  * t's after its first (V again, which f has); V is no longer an end.  The
@@ -538,7 +528,7 @@ static int join_directions(const cont_result *r, hes_continuation *f, hes_contin
     }
     if (out->points[nf - 1].label == HES_LABEL_EP)
         out->points[nf - 1].label = HES_LABEL_NONE;
-    point_arrays_free(&t->points[0]);
+    hes_continuation_point_free(&t->points[0]);
     for (int i = 1; i < nt; i++) {
         out->points[nf - 1 + i] = t->points[i];
         out->points[nf - 1 + i].s = sf + t->points[i].s;

@@ -100,6 +100,12 @@ static void point_free(hes_continuation_point *pt)
     memset(pt, 0, sizeof *pt);
 }
 
+void hes_continuation_point_free(hes_continuation_point *pt)
+{
+    if (pt)
+        point_free(pt);
+}
+
 void hes_continuation_free(hes_continuation *c)
 {
     if (!c)

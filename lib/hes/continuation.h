@@ -266,6 +266,10 @@ hes_status hes_continue_curve(hes_system *sys, const hes_continuation *branch, i
                               const hes_continuation_options *o, hes_continuation *out,
                               hes_error *err);
 
+/** Frees one point's arrays and clears it (NULL: nothing): for a point
+ * moved out of a branch, which hes_continuation_free no longer reaches. */
+void hes_continuation_point_free(hes_continuation_point *pt);
+
 /** Frees a branch's points and clears it (NULL: nothing). */
 void hes_continuation_free(hes_continuation *c);
 

@@ -174,7 +174,7 @@ static const struct argp continue_argp = {
     "Follow the periodic orbit of PROBLEM as the parameter NAME goes from FROM to TO: a point "
     "per orbit with its period, psi and verdict, and labelled points where the stability "
     "changes (SN, BP, PD, NS), where a guard is grazed (GR), where the event sequence changes "
-    "(SEQ) and at the ends (EP).  --model PATH.so and --robot DESC.json stand for PROBLEM.",
+    "(SEQ), where two events coincide (SIM) and at the ends (EP).  --model PATH.so and --robot DESC.json stand for PROBLEM.",
     NULL, NULL, NULL
 };
 

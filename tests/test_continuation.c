@@ -795,6 +795,68 @@ START_TEST(test_oscillator_neimark_sacker_at_zero_damping)
 }
 END_TEST
 
+/* The oscillator with a marker: an event where x crosses the level h
+ * upwards (identity reset), before the clock in the orbit's sequence.  The
+ * orbit does not depend on h; the marker's time does, and where h is the
+ * orbit's x at the section (x rising there) the marker and the clock
+ * coincide and pass each other around the period: a SIM point at h = x0. */
+enum { O_H = 4 };
+
+static int marker_guard(double t, const double *x, const double *p, double *g, void *d)
+{
+    (void)t; (void)d;
+    g[0] = x[0] - p[O_H];
+    return 0;
+}
+
+static const hes_transition marked_transitions[] = {
+    { "clock", 0, 0, HES_UP, osc_guard, osc_reset, NULL, NULL, NULL, NULL, 0, NULL },
+    { "marker", 0, 0, HES_UP, marker_guard, NULL, NULL, NULL, NULL, NULL, 0, NULL },
+};
+static const hes_param marked_params[] = {
+    { "c", 0.3, "1/s", "damping", 0, -HUGE_VAL, HUGE_VAL, 0, 0 },
+    { "w", 2, "1/s", "natural frequency", HES_PARAM_POSITIVE, 0, HUGE_VAL, 0, 0 },
+    { "A", 100, "m/s^2", "forcing", 0, -HUGE_VAL, HUGE_VAL, 0, 0 },
+    { "T", 1, "s", "forcing period", HES_PARAM_POSITIVE, 0, HUGE_VAL, 0, 0 },
+    { "h", 0, "m", "the marker's level", 0, -HUGE_VAL, HUGE_VAL, 0, 0 },
+};
+static const int marked_sequence[] = { 1, 0 };
+static const hes_model marked_oscillator = {
+    .abi = HES_MODEL_ABI,
+    .name = "marked-oscillator",
+    .description = "the forced oscillator with a marker event",
+    .n_modes = 1, .modes = osc_modes,
+    .n_transitions = 2, .transitions = marked_transitions,
+    .n_params = 5, .params = marked_params,
+    .orbit = { .mode = 0, .section = 0, .n_sequence = 2, .sequence = marked_sequence,
+               .n_free_states = 2, .free_states = osc_free, .n_residual = 2,
+               .residual = osc_free, .guess = osc_guess },
+    .integrator = HES_ADAMS,
+};
+
+START_TEST(test_marker_and_clock_simultaneous_where_h_is_the_section_state)
+{
+    hes_system *sys = create(&marked_oscillator);
+    hes_continuation_options o;
+    hes_continuation_options_init(&o);
+    o.tol = 1e-12;
+    hes_continuation c;
+    hes_error err;
+    ck_assert_msg(hes_continue(sys, "h", -2, -2.813, &o, &c, &err) == HES_OK, "%s",
+                  err.message);
+    double x0 = c.points[0].x0[0];
+    ck_assert_double_gt(c.points[0].x0[1], 0);   /* rising at the section */
+    int sim = -1;
+    ck_assert_msg(labelled(&c, HES_LABEL_SIM, 0, &sim) >= 1, "no SIM (%s)", c.why);
+    ck_assert_msg(fabs(c.points[sim].value - x0) < 1e-8 * fabs(x0), "SIM at h = %.15g, x0 = "
+                  "%.15g", c.points[sim].value, x0);
+    ck_assert_ptr_nonnull(strstr(c.points[sim].detail, "marker"));
+    ck_assert_ptr_nonnull(strstr(c.points[sim].detail, "clock"));
+    hes_continuation_free(&c);
+    hes_system_destroy(sys);
+}
+END_TEST
+
 START_TEST(test_bad_requests_are_refused)
 {
     hes_system *sys = create(hes_problem_find("slip-hopper"));
@@ -839,6 +901,7 @@ static Suite *continuation_suite(void)
     tcase_add_test(tc, test_juggler_grazing_where_the_closed_form_gap_vanishes);
     tcase_add_test(tc, test_both_directions_and_resume);
     tcase_add_test(tc, test_oscillator_neimark_sacker_at_zero_damping);
+    tcase_add_test(tc, test_marker_and_clock_simultaneous_where_h_is_the_section_state);
     tcase_add_test(tc, test_bad_requests_are_refused);
     suite_add_tcase(s, tc);
     return s;

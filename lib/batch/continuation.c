@@ -80,6 +80,7 @@ const char *hes_label_name(hes_label l)
     case HES_LABEL_NS: return "NS";
     case HES_LABEL_GR: return "GR";
     case HES_LABEL_SEQ: return "SEQ";
+    case HES_LABEL_SIM: return "SIM";
     }
     return "?";
 }
@@ -97,6 +98,8 @@ static void point_free(hes_continuation_point *pt)
     free(pt->x0);
     free(pt->margins);
     free(pt->xr);
+    free(pt->event_t);
+    free(pt->event_tr);
     memset(pt, 0, sizeof *pt);
 }
 
@@ -182,6 +185,9 @@ static double pdist(const run *r, const hes_continuation_point *a,
 static hes_status point_arrays(run *r, hes_continuation_point *pt)
 {
     int m = pt->n_mult > 0 ? pt->n_mult : 1;
+    pt->event_t = NULL;
+    pt->event_tr = NULL;
+    pt->n_events = 0;
     pt->re = malloc(sizeof(double) * (size_t)m);
     pt->im = malloc(sizeof(double) * (size_t)m);
     pt->x0 = malloc(sizeof(double) * (size_t)r->n);
@@ -207,6 +213,20 @@ static hes_status point_copy(run *r, const hes_continuation_point *from,
     for (int j = 0; r->ng > 0 && j < r->returns; j++)
         memcpy(to->xr + (size_t)j * r->n, from->xr ? from->xr + (size_t)j * r->n : from->x0,
                sizeof(double) * (size_t)r->n);
+    to->event_t = NULL;
+    to->event_tr = NULL;
+    to->n_events = 0;
+    if (from->n_events > 0 && from->event_t && from->event_tr) {
+        to->event_t = malloc(sizeof(double) * (size_t)from->n_events);
+        to->event_tr = malloc(sizeof(int) * (size_t)from->n_events);
+        if (!to->event_t || !to->event_tr) {
+            point_free(to);
+            return hes__fail(r->sys, HES_ENOMEM, "out of memory for a branch point");
+        }
+        to->n_events = from->n_events;
+        memcpy(to->event_t, from->event_t, sizeof(double) * (size_t)to->n_events);
+        memcpy(to->event_tr, from->event_tr, sizeof(int) * (size_t)to->n_events);
+    }
     return HES_OK;
 }
 
@@ -246,6 +266,19 @@ static hes_status point_of(run *r, const hes_analysis *a, hes_continuation_point
                        sizeof(double) * (size_t)r->n);
         for (; j < r->returns; j++)
             memcpy(pt->xr + (size_t)j * r->n, pt->x0, sizeof(double) * (size_t)r->n);
+        if (tj->n_events > 0) {
+            pt->event_t = malloc(sizeof(double) * (size_t)tj->n_events);
+            pt->event_tr = malloc(sizeof(int) * (size_t)tj->n_events);
+            if (!pt->event_t || !pt->event_tr) {
+                point_free(pt);
+                return hes__fail(r->sys, HES_ENOMEM, "out of memory for a branch point");
+            }
+            pt->n_events = tj->n_events;
+            for (int e = 0; e < tj->n_events; e++) {
+                pt->event_t[e] = tj->events[e].t - a->orbit.t0;
+                pt->event_tr[e] = tj->events[e].transition;
+            }
+        }
     }
     return HES_OK;
 }
@@ -353,8 +386,9 @@ static int keep(run *r, hes_continuation_point *pt, hes_status *st)
 
 /* The test functions: the multipliers' three, then (not tests of the
  * multipliers) psi - 1 at N_TESTS, the full-system check at T_FULL (+1 or
- * -1) and transition k's margin at T_GUARD + k. */
-enum { T_SN, T_PD, T_NS, N_TESTS, T_FULL, T_GUARD };
+ * -1), the time from event k to the next around the period at T_SIM + k
+ * (k < 4096), and transition k's margin at T_GUARD + k. */
+enum { T_SN, T_PD, T_NS, N_TESTS, T_FULL, T_SIM, T_GUARD = T_SIM + 4096 };
 
 static double test_value(const hes_continuation_point *pt, int which)
 {
@@ -402,6 +436,38 @@ static int stability_changes(const hes_continuation_point *a, const hes_continua
            (a->verdict == HES_UNSTABLE && b->verdict == HES_STABLE);
 }
 
+/* The time from event k of the orbit to the next (the first of the next
+ * period after the last), taken around the period into (-T/2, T/2]: its
+ * sign changes where the two become simultaneous and pass each other.
+ * NaN when there is no such event or the two are of one transition. */
+static double event_gap(const hes_continuation_point *pt, int k)
+{
+    int n = pt->n_events;
+    if (k < 0 || k >= n || n < 2 || !pt->event_t)
+        return NAN;
+    int next = (k + 1) % n;
+    if (pt->event_tr[k] == pt->event_tr[next])
+        return NAN;
+    double d = pt->event_t[next] + (next == 0 ? pt->period : 0) - pt->event_t[k];
+    d = fmod(d, pt->period);
+    if (d > pt->period / 2)
+        d -= pt->period;
+    else if (d <= -pt->period / 2)
+        d += pt->period;
+    return d;
+}
+
+/* The two points have the same events in the same order. */
+static int same_events(const hes_continuation_point *a, const hes_continuation_point *b)
+{
+    if (a->n_events != b->n_events || !a->event_tr || !b->event_tr)
+        return 0;
+    for (int e = 0; e < a->n_events; e++)
+        if (a->event_tr[e] != b->event_tr[e])
+            return 0;
+    return 1;
+}
+
 /* A test's value at a point: T_SN, T_PD, T_NS, or N_TESTS for psi - 1 (a
  * marginal point 0). */
 static double fvalue(const hes_continuation_point *pt, int which)
@@ -412,6 +478,8 @@ static double fvalue(const hes_continuation_point *pt, int which)
         return pt->full ? 1 : -1;
     if (which >= T_GUARD)
         return pt->margins[which - T_GUARD];
+    if (which >= T_SIM)
+        return event_gap(pt, which - T_SIM);
     return pt->verdict == HES_MARGINAL ? 0 : pt->psi - 1;
 }
 
@@ -516,7 +584,8 @@ static hes_label label_of(const hes_continuation_point *pt, const hes_continuati
  */
 static hes_status events_between(run *r, int ib, hes_continuation_point *c, int *ended)
 {
-    hes_continuation_point found[N_TESTS + 1];
+    enum { MAX_FOUND = 16 };
+    hes_continuation_point found[MAX_FOUND];
     int nf = 0;
     hes_status st = HES_OK;
     for (int which = 0; which < N_TESTS && st == HES_OK; which++) {
@@ -532,6 +601,33 @@ static hes_status events_between(run *r, int ib, hes_continuation_point *c, int 
             continue;
         }
         at.label = label_of(&at, b, c, which);
+        found[nf++] = at;
+    }
+    /* two events passing each other (their gap around the period changes
+       sign while both are near each other: not the wrap at half a period) */
+    for (int k = 0; st == HES_OK && k < c->n_events && k < 4096 && nf < MAX_FOUND - 1; k++) {
+        const hes_continuation_point *b = &r->out->points[ib];
+        if (!same_events(b, c))
+            break;
+        double fb = event_gap(b, k), fc = event_gap(c, k), T = c->period;
+        if (!isfinite(fb) || !isfinite(fc) || fb == 0 || fc == 0 || (fb < 0) == (fc < 0) ||
+            fabs(fb) > T / 4 || fabs(fc) > T / 4)
+            continue;
+        hes_continuation_point at;
+        if ((st = locate(r, b, c, T_SIM + k, &at)) != HES_OK)
+            break;
+        int dup = 0;
+        for (int i = 0; i < nf; i++)
+            dup = dup || (found[i].label == HES_LABEL_SIM && pdist(r, &found[i], &at) <= r->o->tol);
+        if (dup) {
+            point_free(&at);
+            continue;
+        }
+        at.label = HES_LABEL_SIM;
+        const hes_model *m = r->sys->model;
+        snprintf(at.detail, sizeof at.detail, "%.30s+%.30s",
+                 m->transitions[c->event_tr[k]].name,
+                 m->transitions[c->event_tr[(k + 1) % c->n_events]].name);
         found[nf++] = at;
     }
     const hes_continuation_point *b = &r->out->points[ib];

@@ -44,7 +44,9 @@ const char *hes_crossing_name(hes_crossing c);
  * through +1, prod (lambda_i + 1) for one through -1, prod_{i<j} (lambda_i
  * lambda_j - 1) for a complex pair through the unit circle; grazing where
  * a guard's smallest value between its own events along the orbit reaches
- * zero.
+ * zero; a simultaneous event where the time from one event of the orbit
+ * to the next (of another transition), taken around the period into
+ * (-T/2, T/2], changes sign.
  */
 typedef enum {
     HES_LABEL_NONE = 0,      /**< an ordinary point */
@@ -57,10 +59,13 @@ typedef enum {
     HES_LABEL_NS,            /**< Neimark-Sacker: a complex pair on the unit circle */
     HES_LABEL_GR,            /**< grazing: a guard touched tangentially along the orbit
                                   (the guard's name in hes_continuation_point.detail) */
-    HES_LABEL_SEQ            /**< the orbit's event sequence changes (the branch ends) */
+    HES_LABEL_SEQ,           /**< the orbit's event sequence changes (the branch ends) */
+    HES_LABEL_SIM            /**< two events of the orbit at the same instant (their names,
+                                  "A+B", in hes_continuation_point.detail): where their
+                                  order, measured around the period, changes */
 } hes_label;
 
-/** "", "EP", "SN", "BP", "PD", "NS", "GR" or "SEQ" (any other value: "?"). */
+/** "", "EP", "SN", "BP", "PD", "NS", "GR", "SEQ" or "SIM" (any other value: "?"). */
 const char *hes_label_name(hes_label l);
 
 /** How the branch is parameterised (hes_continuation_options.method). */
@@ -138,6 +143,12 @@ typedef struct {
      * apexes), not the states at multiples of its period.  NULL for an ESS
      * system. */
     double *xr;
+    int n_events;            /**< a hybrid system's orbit's events per period (0: ESS) */
+    /** Their times from the orbit's start and their transitions, in the
+     * order of the orbit (n_events each; NULL for an ESS system) @{ */
+    double *event_t;
+    int *event_tr;
+    /** @} */
 } hes_continuation_point;
 
 /** A branch (hes_continue); free it with hes_continuation_free. */

@@ -242,9 +242,9 @@ static int read_point(json_t *o, int i, const hes_system *sys, json_t **first_ma
     pt->label = HES_LABEL_NONE;
     if (s) {
         int k = HES_LABEL_EP;
-        while (k <= HES_LABEL_SEQ && strcmp(s, hes_label_name((hes_label)k)) != 0)
+        while (k <= HES_LABEL_SIM && strcmp(s, hes_label_name((hes_label)k)) != 0)
             k++;
-        if (k > HES_LABEL_SEQ)
+        if (k > HES_LABEL_SIM)
             return fail(msg, len, "point %d: \"label\" is not EP, SN, BP, PD, NS, GR, SEQ or "
                         "null", i);
         pt->label = (hes_label)k;

@@ -857,6 +857,54 @@ START_TEST(test_marker_and_clock_simultaneous_where_h_is_the_section_state)
 }
 END_TEST
 
+/* The juggler's period-2 orbit born at its PD (aP = -10.9), continued: the
+ * switch finds it although the period-1 orbit starts at its apex (one of
+ * the two displaced states starts just after an apex, the other just
+ * before); every point returns after two periods and not after one, its
+ * multipliers' product is alpha^4 (each impact contracts area by alpha^2),
+ * and its own PD is confirmed by fresh analyses on either side. */
+START_TEST(test_juggler_period_two_branch_from_its_pd)
+{
+    hes_system *sys = create(hes_problem_find("paddle-juggler"));
+    hes_continuation_options o;
+    hes_continuation_options_init(&o);
+    o.tol = 1e-10;
+    hes_continuation c, two;
+    hes_error err;
+    ck_assert_msg(hes_continue(sys, "paddle_accel", -10, -16, &o, &c, &err) == HES_OK, "%s",
+                  err.message);
+    int pd = -1;
+    ck_assert_int_eq(labelled(&c, HES_LABEL_PD, 0, &pd), 1);
+    ck_assert_msg(hes_continue_doubled(sys, &c, pd, -16, &o, &two, &err) == HES_OK, "%s",
+                  err.message);
+    ck_assert_int_eq(two.returns, 2);
+    ck_assert_int_ge(two.n_points, 5);
+    double half[2];
+    for (int i = 0; i < two.n_points; i++) {
+        const hes_continuation_point *pt = &two.points[i];
+        double pr = 1, pi = 0;
+        for (int k = 0; k < pt->n_mult; k++) {
+            double re = pr * pt->re[k] - pi * pt->im[k];
+            pi = pr * pt->im[k] + pi * pt->re[k];
+            pr = re;
+        }
+        ck_assert_msg(fabs(pr - 0.0625) < 1e-8, "aP = %.10g: product %.12g", pt->value, pr);
+        ck_assert_int_eq(hes_system_set_param(sys, "paddle_accel", pt->value), HES_OK);
+        ck_assert_int_eq(hes_orbit_return_map(sys, pt->x0, half), HES_OK);
+        ck_assert_msg(fabs(half[0] - pt->x0[0]) + fabs(half[1] - pt->x0[1]) > 1e-5,
+                      "aP = %.10g: the orbit returns after one period", pt->value);
+    }
+    int pd2 = -1;
+    ck_assert_int_eq(labelled(&two, HES_LABEL_PD, 0, &pd2), 1);
+    double gap[2];
+    multiplier_crosses(sys, &two, pd2, 1e-7, -1, gap);
+    check_points_of(sys, &two, 3, 1);
+    hes_continuation_free(&two);
+    hes_continuation_free(&c);
+    hes_system_destroy(sys);
+}
+END_TEST
+
 START_TEST(test_bad_requests_are_refused)
 {
     hes_system *sys = create(hes_problem_find("slip-hopper"));
@@ -902,6 +950,7 @@ static Suite *continuation_suite(void)
     tcase_add_test(tc, test_both_directions_and_resume);
     tcase_add_test(tc, test_oscillator_neimark_sacker_at_zero_damping);
     tcase_add_test(tc, test_marker_and_clock_simultaneous_where_h_is_the_section_state);
+    tcase_add_test(tc, test_juggler_period_two_branch_from_its_pd);
     tcase_add_test(tc, test_bad_requests_are_refused);
     suite_add_tcase(s, tc);
     return s;

@@ -1382,11 +1382,15 @@ hes_status hes_continue_doubled(hes_system *sys, const hes_continuation *branch,
         X = 1;
     /* two points at amplitudes eps and 2 eps along the eigenvector; their
        secant leads away from the PD */
+    /* either sign: the two are the doubled orbit's two section states
+       (P(x + eps v) ~ x - eps v), and one may be refused where the other is
+       not (a stroboscopic orbit whose start lies at a section event: the
+       displacement moves that event to just after the start on one side) */
     static const double amplitudes[] = { 1e-3, 1e-4, 1e-2, 1e-5, 1e-6 };
     hes_status got = HES_ENOORBIT;
-    for (int i = 0; st == HES_OK && got != HES_OK && i < 5; i++) {
+    for (int i = 0; st == HES_OK && got != HES_OK && i < 10; i++) {
         hes_continuation_point p1 = { 0 }, p2 = { 0 };
-        double eps = amplitudes[i] * X;
+        double eps = (i % 2 ? -1 : 1) * amplitudes[i / 2] * X;
         got = doubled_point(&r, pd, v, eps, X, &p1);
         if (got == HES_OK && (got = doubled_point(&r, pd, v, 2 * eps, X, &p2)) != HES_OK)
             point_free(&p1);

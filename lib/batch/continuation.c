@@ -199,6 +199,20 @@ static hes_status point_arrays(run *r, hes_continuation_point *pt)
     return hes__fail(r->sys, HES_ENOMEM, "out of memory for a branch point");
 }
 
+/* Arrays for a point's n events (its arrays freed, HES_ENOMEM, without
+ * memory). */
+static hes_status point_events(run *r, hes_continuation_point *pt, int n)
+{
+    pt->event_t = malloc(sizeof(double) * (size_t)n);
+    pt->event_tr = malloc(sizeof(int) * (size_t)n);
+    if (!pt->event_t || !pt->event_tr) {
+        point_free(pt);
+        return hes__fail(r->sys, HES_ENOMEM, "out of memory for a branch point");
+    }
+    pt->n_events = n;
+    return HES_OK;
+}
+
 static hes_status point_copy(run *r, const hes_continuation_point *from,
                              hes_continuation_point *to)
 {
@@ -213,17 +227,9 @@ static hes_status point_copy(run *r, const hes_continuation_point *from,
     for (int j = 0; r->ng > 0 && j < r->returns; j++)
         memcpy(to->xr + (size_t)j * r->n, from->xr ? from->xr + (size_t)j * r->n : from->x0,
                sizeof(double) * (size_t)r->n);
-    to->event_t = NULL;
-    to->event_tr = NULL;
-    to->n_events = 0;
     if (from->n_events > 0 && from->event_t && from->event_tr) {
-        to->event_t = malloc(sizeof(double) * (size_t)from->n_events);
-        to->event_tr = malloc(sizeof(int) * (size_t)from->n_events);
-        if (!to->event_t || !to->event_tr) {
-            point_free(to);
-            return hes__fail(r->sys, HES_ENOMEM, "out of memory for a branch point");
-        }
-        to->n_events = from->n_events;
+        if (point_events(r, to, from->n_events) != HES_OK)
+            return HES_ENOMEM;
         memcpy(to->event_t, from->event_t, sizeof(double) * (size_t)to->n_events);
         memcpy(to->event_tr, from->event_tr, sizeof(int) * (size_t)to->n_events);
     }
@@ -267,13 +273,8 @@ static hes_status point_of(run *r, const hes_analysis *a, hes_continuation_point
         for (; j < r->returns; j++)
             memcpy(pt->xr + (size_t)j * r->n, pt->x0, sizeof(double) * (size_t)r->n);
         if (tj->n_events > 0) {
-            pt->event_t = malloc(sizeof(double) * (size_t)tj->n_events);
-            pt->event_tr = malloc(sizeof(int) * (size_t)tj->n_events);
-            if (!pt->event_t || !pt->event_tr) {
-                point_free(pt);
-                return hes__fail(r->sys, HES_ENOMEM, "out of memory for a branch point");
-            }
-            pt->n_events = tj->n_events;
+            if (point_events(r, pt, tj->n_events) != HES_OK)
+                return HES_ENOMEM;
             for (int e = 0; e < tj->n_events; e++) {
                 pt->event_t[e] = tj->events[e].t - a->orbit.t0;
                 pt->event_tr[e] = tj->events[e].transition;

@@ -24,6 +24,11 @@
 #include "io/io.h"
 #include "base/base.h"
 
+/* The io layer's reader helpers (io.h), by the short names of the readers. */
+#define fail hes__reader_fail
+#define oom hes__reader_oom
+#define reader_status hes__reader_status
+
 static json_t *rows_json(const double *v, int rows, int cols)
 {
     json_t *a = json_array();
@@ -78,29 +83,6 @@ hes_status hes_gait_write(const hes_gait *g, const hes_model *base, FILE *out)
     return rc == 0 && !ferror(out) ? HES_OK : HES_EIO;
 }
 
-/* A failure of the reader: its message into msg, and -1 (HES_EINVAL). */
-static int fail(char *msg, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *msg, size_t len, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    if (msg && len)
-        vsnprintf(msg, len, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
-/* An allocation failure of the reader: -2 (HES_ENOMEM). */
-static int oom(char *msg, size_t len)
-{
-    fail(msg, len, "out of memory");
-    return -2;
-}
-
-static hes_status reader_status(int rc)
-{
-    return rc == 0 ? HES_OK : rc == -2 ? HES_ENOMEM : HES_EINVAL;
-}
 
 /* rows x cols numbers from an array of arrays into out (malloc'd) */
 static int read_rows(json_t *a, int rows, int cols, double **out, const char *what, int phase,

@@ -45,4 +45,12 @@ json_t *hes__ess_orbit_doc(const hes_ess *ess, const hes_ess_orbit_options *opts
 /* One pair of simultaneous events (hes_simultaneous) as an object. */
 json_t *hes__json_simultaneous(const hes_model *model, const hes_simultaneous *s);
 
+/* A reader's failure (gait files, continuation documents): its message
+ * into msg, and -1, which hes__reader_status maps to HES_EINVAL; an
+ * allocation failure's message and -2 (HES_ENOMEM) (json.c). */
+int hes__reader_fail(char *msg, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+int hes__reader_oom(char *msg, size_t len);
+hes_status hes__reader_status(int rc);
+
 #endif

@@ -479,3 +479,24 @@ char *hes_shape_json(const hes_system *sys, const hes_shape_result *res,
     }
     return hes__json_dump(doc);
 }
+
+int hes__reader_fail(char *msg, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (msg && len)
+        vsnprintf(msg, len, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+int hes__reader_oom(char *msg, size_t len)
+{
+    hes__reader_fail(msg, len, "out of memory");
+    return -2;
+}
+
+hes_status hes__reader_status(int rc)
+{
+    return rc == 0 ? HES_OK : rc == -2 ? HES_ENOMEM : HES_EINVAL;
+}

@@ -27,33 +27,17 @@
 #include <jansson.h>
 
 #include "hes.h"
+#include "io/io.h"
 #include "base/base.h"
+
+/* The io layer's reader helpers (io.h), by the short names of the readers. */
+#define fail hes__reader_fail
+#define oom hes__reader_oom
+#define reader_status hes__reader_status
 
 #define MAX_POINTS 100000
 #define MAX_STATES 4096
 
-/* A failure of the reader: its message into msg, and -1 (HES_EINVAL). */
-static int fail(char *msg, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *msg, size_t len, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    if (msg && len)
-        vsnprintf(msg, len, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
-static int oom(char *msg, size_t len)
-{
-    fail(msg, len, "out of memory");
-    return -2;
-}
-
-static hes_status reader_status(int rc)
-{
-    return rc == 0 ? HES_OK : rc == -2 ? HES_ENOMEM : HES_EINVAL;
-}
 
 /* A finite number, or -1 after a message naming it. */
 static int number(json_t *v, double *out, const char *what, int point, char *msg, size_t len)

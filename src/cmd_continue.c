@@ -59,9 +59,8 @@ static const struct argp_option options[] = {
      "1000)", 1},
     {"max-jump", OPT_MAX_JUMP, "R", 0, "a point is kept when its state and period lie within R "
      "of the predictor's, relative to the step (else the step halves), R > 0 (default 0.5)", 1},
-    {"method", OPT_METHOD, "M", 0, "auto (the default: arclength for a hybrid system, natural "
-     "for an event-selected one), natural (the parameter itself: stops at a fold) or "
-     "arclength (pseudo-arclength: around folds)", 1},
+    {"method", OPT_METHOD, "M", 0, "auto (the default: arclength), natural (the parameter "
+     "itself: the branch ends at a fold) or arclength (pseudo-arclength: around folds)", 1},
     {"returns", OPT_RETURNS, "K", 0, "follow an orbit of K returns to the section per period, "
      "1 to 64 (default 1)", 1},
     {"start", OPT_START, "X1,X2,...", 0, "start the first orbit search from this section state "

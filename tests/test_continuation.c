@@ -169,6 +169,22 @@ START_TEST(test_ess_hopper_branch_is_the_pipelines_orbit_at_every_point)
                   a.stab.psi, a.orbit.period, end->psi, end->period);
     ck_assert_double_lt(end->period, 0.5);
     hes_analysis_free(&a);
+    /* pseudo-arclength by default (the parameter one more unknown of the
+       ESS orbit search), and natural steps on request end at the same orbit */
+    ck_assert_int_eq(c.method, HES_CONT_ARCLENGTH);
+    hes_continuation_options o;
+    hes_continuation_options_init(&o);
+    o.method = HES_CONT_NATURAL;
+    hes_continuation nat;
+    ck_assert_msg(hes_continue(sys, "k", 1000, 3000, &o, &nat, &err) == HES_OK, "%s",
+                  err.message);
+    ck_assert_int_eq(nat.method, HES_CONT_NATURAL);
+    const hes_continuation_point *ne = &nat.points[nat.n_points - 1];
+    ck_assert_double_eq(ne->value, 3000);
+    ck_assert_msg(fabs(ne->psi - end->psi) < 1e-8 && fabs(ne->period - end->period) < 1e-8,
+                  "k = 3000: natural psi %.10g period %.10g, arclength %.10g and %.10g",
+                  ne->psi, ne->period, end->psi, end->period);
+    hes_continuation_free(&nat);
     hes_continuation_free(&c);
     hes_system_destroy(sys);
 }

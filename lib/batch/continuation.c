@@ -17,9 +17,10 @@
  * last two points (in scaled coordinates), the predictor is z_pred = z +
  * h tau and the corrector solves the shooting equations together with the
  * hyperplane tau . (z - z_pred) = 0 (scaled), the parameter being one more
- * unknown of the orbit search (hes__orbit_find_extra); the branch is
- * followed around folds, where p turns back.  Natural parameterisation
- * (an ESS system, or on request): the hyperplane is p = p_pred and the
+ * unknown of the orbit search (hes__orbit_find_extra, an ESS system's
+ * hes__ess_orbit_find_extra); the branch is followed around folds, where p
+ * turns back.  Natural parameterisation (on request): the hyperplane is
+ * p = p_pred and the
  * predictor the secant in p.  The second point is a natural step from the
  * first.  A correction farther than max_jump times the predictor's own
  * step from the predictor (the first step: half the state's size) is
@@ -303,10 +304,9 @@ static hes_status solve(run *r, const double *zp, const double *d, double T,
     if (st == HES_OK)
         st = hes_system_set_orbit_start(sys, r->x);
     hes_analysis a;
-    if (st == HES_OK && hes_system_kind(sys) == HES_KIND_ESS) {
-        if ((st = hes_system_set_orbit_period(sys, isfinite(T) && T > 0 ? T : NAN)) == HES_OK)
-            st = hes_analyze(sys, 0, &a);
-    } else if (st == HES_OK) {
+    if (st == HES_OK && hes_system_kind(sys) == HES_KIND_ESS)
+        st = hes_system_set_orbit_period(sys, isfinite(T) && T > 0 ? T : NAN);
+    if (st == HES_OK) {
         int m = r->nu + r->nfp + 1;
         memset(r->w, 0, sizeof(double) * (size_t)m);
         if (d) {
@@ -903,17 +903,13 @@ static hes_status run_init(run *r, hes_system *sys, const char *param, double fr
     if (st != HES_OK)
         return st;
     int hybrid = hes_system_kind(sys) == HES_KIND_HYBRID;
-    if (!hybrid && o->method == HES_CONT_ARCLENGTH)
-        return hes__say(msg, len, HES_EINVAL, "continuation: pseudo-arclength needs an "
-                        "event-driven hybrid system; the %s system's orbit search takes the "
-                        "parameter as given (method natural)", hes_kind_name(hes_system_kind(sys)));
     r->p_saved = malloc(sizeof(double) * (size_t)(hes_system_n_params(sys) + 1));
     if (!r->p_saved)
         return hes__say(msg, len, HES_ENOMEM, "out of memory");
     memcpy(r->p_saved, hes_system_params(sys), sizeof(double) * (size_t)hes_system_n_params(sys));
     r->sys = sys;
     r->k = k;
-    r->arclength = hybrid && o->method != HES_CONT_NATURAL;
+    r->arclength = o->method != HES_CONT_NATURAL;
     if (hybrid) {
         const hes_orbit_spec *os = &sys->model->orbit;
         r->nu = os->n_free_states;

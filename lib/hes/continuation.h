@@ -70,11 +70,10 @@ const char *hes_label_name(hes_label l);
 
 /** How the branch is parameterised (hes_continuation_options.method). */
 typedef enum {
-    HES_CONT_AUTO = 0,       /**< pseudo-arclength where the system allows it (a hybrid
-                                  system), else natural */
+    HES_CONT_AUTO = 0,       /**< pseudo-arclength */
     HES_CONT_NATURAL,        /**< the parameter itself: stops at a fold */
     HES_CONT_ARCLENGTH       /**< pseudo-arclength (Keller): follows the branch around
-                                  folds; a hybrid system only */
+                                  folds */
 } hes_continuation_method;
 
 struct hes_continuation;
@@ -174,11 +173,11 @@ typedef struct hes_continuation {
  * (hes_system_set_orbit_start) or the model's guess; with
  * hes_system_set_orbit_returns it is an orbit of that many returns.
  *
- * Pseudo-arclength (a hybrid system; o->method): the unknowns are the
- * section state's free states and the parameter, the equations the
- * shooting residual and Keller's hyperplane through the secant predictor
- * orthogonal to the secant, in coordinates scaled by each unknown's size,
- * so the branch is followed around folds.  Natural (an ESS system, or on
+ * Pseudo-arclength (o->method): the unknowns are the section state's free
+ * states (an ESS system: its state and period) and the parameter, the
+ * equations the shooting residual and Keller's hyperplane through the
+ * secant predictor orthogonal to the secant, in coordinates scaled by each
+ * unknown's size, so the branch is followed around folds.  Natural (on
  * request): the system's orbit search at each value of the parameter,
  * started from the secant predictor; it stops at a fold.  Steps grow on
  * easy points and halve on a failed or far correction.
@@ -197,7 +196,7 @@ typedef struct hes_continuation {
  * an ESS system's period guess, which the branch predicts too) is the
  * model's guess again.
  * HES_EINVAL for an unknown parameter, a solved or non-finite one, from ==
- * to, options out of range, or HES_CONT_ARCLENGTH for an ESS system; the
+ * to or options out of range; the
  * status of the orbit search at `from` when there is no orbit there;
  * HES_ENOMEM.  The reason is in err (may be NULL); on failure *out is left
  * empty.

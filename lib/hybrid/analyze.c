@@ -93,11 +93,8 @@ hes_status hes__analyze_extra(hes_system *sys, int check, const hes__orbit_extra
     memset(res, 0, sizeof *res);
     if (!sys)
         return HES_EINVAL;
-    if (sys->kind == HES_KIND_ESS && extra)
-        return hes__fail(sys, HES_EINVAL, "an ESS system's orbit search takes no extra "
-                         "equation");
     if (sys->kind == HES_KIND_ESS) { /* the same pipeline on the ESS flow */
-        hes_status st = hes__analyze_ess(sys, check, res);
+        hes_status st = hes__analyze_ess(sys, check, extra, res);
         if (st != HES_OK)
             hes_analysis_free(res);
         return st;

@@ -69,7 +69,8 @@ static hes_status check_monodromy(hes_system *sys, const hes_analysis *res, doub
     return HES_OK;
 }
 
-hes_status hes__analyze_ess(hes_system *sys, int check, hes_analysis *res)
+hes_status hes__analyze_ess(hes_system *sys, int check, const hes__orbit_extra *extra,
+                            hes_analysis *res)
 {
     const hes_ess_model *m = sys->ess_model;
     const double *xg = sys->orbit_start ? sys->orbit_start : m->orbit_x0;
@@ -84,16 +85,37 @@ hes_status hes__analyze_ess(hes_system *sys, int check, hes_analysis *res)
         return st;
     hes_ess *ess = hes_system_ess(sys);   /* with the system's parameters */
     hes_ess_orbit *r = calloc(1, sizeof *r);
-    if (!r)
+    int n = m->n, c = sys->eopt.section;
+    double *w = extra ? malloc((size_t)(n + 1) * sizeof *w) : NULL;
+    if (!r || (extra && !w)) {
+        free(r);
+        free(w);
         return hes__fail(sys, HES_ENOMEM, "out of memory");
-    st = hes_ess_orbit_find(ess, &sys->eopt, xg, Tg, r);
+    }
+    /* the extra equation over (the n states, p) in the orbit search's
+       unknowns (the states but x_c, T, p): x_c is fixed at the guess's */
+    hes__ess_extra ee = { extra ? extra->param : -1, w, extra ? extra->c : 0 };
+    for (int k = 0, q = 0; extra && k < n; k++) {
+        if (k == c)
+            ee.c -= extra->w[k] * xg[k];
+        else
+            w[q++] = extra->w[k];
+    }
+    if (extra) {
+        w[n - 1] = 0;            /* the period */
+        w[n] = extra->w[n];      /* the parameter */
+    }
+    st = hes__ess_orbit_find_extra(ess, &sys->eopt, extra ? &ee : NULL, xg, Tg, r);
+    free(w);
+    if (st == HES_OK && extra)   /* the parameter as solved */
+        sys->p[extra->param] = hes_ess_params(ess)[extra->param];
     if (st != HES_OK) {
         hes__fail(sys, st, "%s", hes_ess_errmsg(ess));
         hes_ess_orbit_free(r);
         free(r);
         return st;
     }
-    int n = r->n;
+    n = r->n;
     hes_orbit *o = &res->orbit;
     o->mode = 0;
     o->period = r->period;

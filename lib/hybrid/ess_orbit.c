@@ -126,7 +126,15 @@ typedef struct {
     double *x;               /* n: the state of u (x_c fixed) */
     double T;
     period_eval *pe, trial;
+    const hes__ess_extra *extra; /* NULL, or the parameter as u[n] with w . u = c */
 } ess_shooting;
+
+/* Unknowns: n (x0 without x_c, and T), and the parameter with an extra
+ * equation. */
+static int unknowns(const ess_shooting *s)
+{
+    return s->e->n + (s->extra != NULL);
+}
 
 static hes_status es_residual(void *ctx, const double *u, double *r, int keep)
 {
@@ -138,11 +146,19 @@ static hes_status es_residual(void *ctx, const double *u, double *r, int keep)
     for (int k = 0, q = 0; k < n; k++)
         if (k != c)
             s->x[k] = u[q++];
+    if (s->extra)
+        s->e->p[s->extra->param] = u[n];
     period_eval *pe = keep ? s->pe : &s->trial;
     hes_status st = period(s->e, s->eo, s->x, T, pe);
     if (st == HES_OK) {
         memcpy(r, pe->r, (size_t)n * sizeof *r);
         s->T = T;
+        if (s->extra) {          /* the linear equation w . u = c */
+            double v = -s->extra->c;
+            for (int j = 0; j <= n; j++)
+                v += s->extra->w[j] * u[j];
+            r[n] = v;
+        }
     }
     return st;
 }
@@ -157,24 +173,48 @@ static hes_status es_converged(void *ctx, int it, const double *u, const double 
     return HES_OK;
 }
 
-/* dr/dx0_k = J e_k - e_k (k != c), dr/dT = F */
+/* dr/dx0_k = J e_k - e_k (k != c), dr/dT = F; with the extra unknown p:
+ * dr/dp by central differences of the period (its step h = fd_step-like
+ * 1e-6 max(1, |p|)), and the linear equation's row w. */
 static hes_status es_jacobian(void *ctx, const double *u, const double *r, double *A)
 {
-    (void)u;
     (void)r;
     ess_shooting *s = ctx;
-    int n = s->e->n, c = s->o->section;
+    int n = s->e->n, c = s->o->section, N = unknowns(s);
     const period_eval *pe = s->pe;
     for (int k = 0, q = 0; k < n; k++) {
         if (k == c)
             continue;
         for (int i = 0; i < n; i++)
-            A[i + (size_t)q * n] = pe->J[i + (size_t)k * n] - (i == k);
+            A[i + (size_t)q * N] = pe->J[i + (size_t)k * n] - (i == k);
         q++;
     }
     for (int i = 0; i < n; i++)
-        A[i + (size_t)(n - 1) * n] = pe->F[i];
-    return HES_OK;
+        A[i + (size_t)(n - 1) * N] = pe->F[i];
+    if (!s->extra)
+        return HES_OK;
+    size_t nn = (size_t)n * n;
+    double *buf = malloc((2 * (size_t)n + nn + 2 * (size_t)n) * sizeof *buf);
+    if (!buf)
+        return hes__ess_fail(s->e, HES_ENOMEM, "out of memory");
+    period_eval pp = { buf, buf + n, buf + n + nn, 0, 0, 0, 0, pe->deadline, pe->budget };
+    double *rp = buf + 2 * (size_t)n + nn, *rm = rp + n;
+    int kp = s->extra->param;
+    double p = u[n], h = 1e-6 * fmax(1, fabs(p));
+    hes_status st = HES_OK;
+    for (int side = 0; side < 2 && st == HES_OK; side++) {
+        s->e->p[kp] = p + (side ? -h : h);
+        st = period(s->e, s->eo, s->x, u[n - 1], &pp);
+        if (st == HES_OK)
+            memcpy(side ? rm : rp, pp.r, (size_t)n * sizeof *rp);
+    }
+    s->e->p[kp] = p;
+    for (int i = 0; st == HES_OK && i < n; i++)
+        A[i + (size_t)n * N] = (rp[i] - rm[i]) / (2 * h);
+    for (int j = 0; st == HES_OK && j <= n; j++)
+        A[n + (size_t)j * N] = s->extra->w[j];
+    free(buf);
+    return st;
 }
 
 static void es_adopt(void *ctx)
@@ -223,20 +263,24 @@ static void es_say(void *ctx, const char *msg)
 /* Newton's method from (x, T), both updated in place; pe receives the
  * converged period. */
 static hes_status newton(hes_ess *e, const hes_ess_orbit_options *o, const hes_ess_options *eo,
-                         double *x, double *T, period_eval *pe, double *work, int *iters)
+                         const hes__ess_extra *extra, double *x, double *T, period_eval *pe,
+                         double *work, int *iters)
 {
     int n = e->n, c = o->section;
-    size_t nn = (size_t)n * n;   /* work: u, the trial's r, J, F, then x */
-    double *u = work, *xt = u + n;
+    size_t nn = (size_t)n * n;   /* work: u (n + 1), the trial's r, J, F, then x */
+    double *u = work, *xt = u + n + 1;
     ess_shooting s = { e, o, eo, xt + 2 * n + nn, *T, pe,
-                       { xt, xt + n, xt + n + nn, 0, 0, 0, 0, pe->deadline, pe->budget } };
+                       { xt, xt + n, xt + n + nn, 0, 0, 0, 0, pe->deadline, pe->budget },
+                       extra };
     memcpy(s.x, x, (size_t)n * sizeof *x);
     for (int k = 0, q = 0; k < n; k++)
         if (k != c)
             u[q++] = x[k];
     u[n - 1] = *T;
-    hes__newton_problem prob = { n, &s, es_residual, es_converged, es_jacobian, es_adopt,
-                                 es_stalled, es_describe, es_errmsg, es_say };
+    if (extra)
+        u[n] = e->p[extra->param];
+    hes__newton_problem prob = { unknowns(&s), &s, es_residual, es_converged, es_jacobian,
+                                 es_adopt, es_stalled, es_describe, es_errmsg, es_say };
     hes__newton_options no = { o->max_iter, 1, 0.0, 30, pe->deadline, pe->budget,
                                "hes_ess_orbit_options.max_wall_time", HES_ESOLVER };
     double rn;
@@ -245,6 +289,8 @@ static hes_status newton(hes_ess *e, const hes_ess_orbit_options *o, const hes_e
         if (k != c)
             x[k] = u[q++];
     *T = u[n - 1];
+    if (extra)
+        e->p[extra->param] = u[n];
     return st;
 }
 
@@ -304,7 +350,7 @@ static hes_status check_eps(hes_ess *e, const hes_ess_orbit_options *opts, hes_e
     for (int q = 1; q <= 3 && st == HES_OK; q++) {
         int it;
         eo->eps = opts->ess.eps / (1 << q);
-        st = newton(e, opts, eo, x, &Tq, pe, work, &it);
+        st = newton(e, opts, eo, NULL, x, &Tq, pe, work, &it);
         if (st == HES_OK)
             st = psi_of(e, opts, eo, pe, work, &psi[q]);
         T[q] = Tq;
@@ -352,6 +398,13 @@ static hes_status check_eps(hes_ess *e, const hes_ess_orbit_options *opts, hes_e
 hes_status hes_ess_orbit_find(hes_ess *e, const hes_ess_orbit_options *opts,
                               const double *x_guess, double T_guess, hes_ess_orbit *res)
 {
+    return hes__ess_orbit_find_extra(e, opts, NULL, x_guess, T_guess, res);
+}
+
+hes_status hes__ess_orbit_find_extra(hes_ess *e, const hes_ess_orbit_options *opts,
+                                     const hes__ess_extra *extra, const double *x_guess,
+                                     double T_guess, hes_ess_orbit *res)
+{
     if (!e)
         return HES_EINVAL;
     e->msg[0] = '\0';
@@ -374,7 +427,7 @@ hes_status hes_ess_orbit_find(hes_ess *e, const hes_ess_orbit_options *opts,
     eo.t_out = NULL;
     /* newton's work (u, a trial's r, J, F, x: nn + 4 n; then psi_of's 2 nn + n), then the
        accepted period's r, J, F (nn + 2 n) */
-    double *work = malloc((3 * nn + 8 * (size_t)n) * sizeof *work);
+    double *work = malloc((3 * nn + 8 * (size_t)n + 1) * sizeof *work);
     res->x0 = malloc((size_t)n * sizeof *res->x0);
     res->flow = malloc((size_t)n * sizeof *res->flow);
     res->mono.phi = malloc(nn * sizeof *res->mono.phi);
@@ -389,10 +442,13 @@ hes_status hes_ess_orbit_find(hes_ess *e, const hes_ess_orbit_options *opts,
     res->section = c;
     memcpy(res->x0, x_guess, (size_t)n * sizeof *res->x0);
     res->period = T_guess;
-    double *base = work + 2 * nn + 6 * (size_t)n;
+    double *base = work + 2 * nn + 6 * (size_t)n + 1;
     period_eval pe = { base, base + n, base + n + nn, 0, 0, 0, 0,
                        hes__monotonic_seconds() + opts->max_wall_time, opts->max_wall_time };
-    st = newton(e, opts, &eo, res->x0, &res->period, &pe, work, &res->iterations);
+    if (extra && !(extra->param >= 0 && extra->param < e->model->n_params && extra->w))
+        st = hes__ess_fail(e, HES_EINVAL, "hes_ess_orbit_find: a bad extra equation");
+    if (st == HES_OK)
+        st = newton(e, opts, &eo, extra, res->x0, &res->period, &pe, work, &res->iterations);
     res->residual = pe.res;
     if (st == HES_OK) {
         res->n_projections = pe.proj;

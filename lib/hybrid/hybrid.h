@@ -77,8 +77,36 @@ const hes_ess *hes__system_ess(const hes_system *sys);
 /* The settings' budget names into an ESS system's orbit options
  * (system.c; hes_system_set_ess_options says which). */
 void hes__ess_of_settings(hes_ess_orbit_options *o, const hes_settings *s);
-/* The orbit and stability of an ESS system into res (analyze_ess.c). */
-hes_status hes__analyze_ess(hes_system *sys, int check, hes_analysis *res);
+/* One more unknown and one more equation for the orbit search: the
+ * parameter `param` joins the unknowns u = (free states, free parameters,
+ * p[param]) and the linear equation w . u = c joins the residual (a
+ * continuation's arclength or parameter condition).  no_full_check skips
+ * the check with every guard armed (a continuation checks that itself, to
+ * locate where it fails). */
+typedef struct {
+    int param;
+    const double *w;       /* n_free_states + n_free_params + 1 weights */
+    double c;
+    int no_full_check;
+} hes__orbit_extra;
+/* The parameter as one more unknown of the ESS orbit search, with the
+ * linear equation w . u = c over its unknowns u = (x0 without x0_c, T, p)
+ * (ess_orbit.c). */
+typedef struct {
+    int param;
+    const double *w;       /* n + 1 weights */
+    double c;
+} hes__ess_extra;
+hes_status hes__ess_orbit_find_extra(hes_ess *e, const hes_ess_orbit_options *opts,
+                                     const hes__ess_extra *extra, const double *x_guess,
+                                     double T_guess, hes_ess_orbit *res);
+/* The orbit and stability of an ESS system into res (analyze_ess.c); with
+ * extra (NULL: none) the parameter extra->param joins the unknowns with
+ * extra->w over (the n section states, the parameter) as in
+ * hes__orbit_extra (the section component's weight applies to its fixed
+ * value). */
+hes_status hes__analyze_ess(hes_system *sys, int check, const hes__orbit_extra *extra,
+                            hes_analysis *res);
 
 /* The integrators go in chunks of this many steps (CVODES's mxstep), so that
  * the step and wall-time budgets are checked between them. */
@@ -206,18 +234,6 @@ double hes__eig_condition(const double *vl, const double *vr, const double *wi, 
                           int j, double *buf);
 
 /* Periodic-orbit shooting used by orbit.c and the finite-difference check. */
-/* One more unknown and one more equation for the orbit search: the
- * parameter `param` joins the unknowns u = (free states, free parameters,
- * p[param]) and the linear equation w . u = c joins the residual (a
- * continuation's arclength or parameter condition).  no_full_check skips
- * the check with every guard armed (a continuation checks that itself, to
- * locate where it fails). */
-typedef struct {
-    int param;
-    const double *w;       /* n_free_states + n_free_params + 1 weights */
-    double c;
-    int no_full_check;
-} hes__orbit_extra;
 /* hes_orbit_find with an extra equation (NULL: none); the parameter keeps
  * its solved value in sys->p (orbit.c). */
 hes_status hes__orbit_find_extra(hes_system *sys, const hes__orbit_extra *extra,

@@ -38,7 +38,8 @@
 
 enum { OPT_STEP = 256, OPT_MIN_STEP, OPT_MAX_STEP, OPT_TOL, OPT_MAX_POINTS, OPT_MAX_JUMP,
        OPT_METHOD, OPT_RETURNS, OPT_START, OPT_DOUBLINGS, OPT_PARAM2, OPT_STEP2,
-       OPT_MIN_STEP2, OPT_MAX_STEP2, OPT_JSON, OPT_CSV, OPT_START_AT, OPT_JOBS, OPT_RESUME };
+       OPT_MIN_STEP2, OPT_MAX_STEP2, OPT_JSON, OPT_CSV, OPT_START_AT, OPT_JOBS, OPT_RESUME,
+       OPT_CORRECTOR, OPT_NODES };
 
 /* The exit status after SIGINT stopped the branches (128 + SIGINT, as a
  * shell reports a process killed by it). */
@@ -61,6 +62,11 @@ static const struct argp_option options[] = {
      "of the predictor's, relative to the step (else the step halves), R > 0 (default 0.5)", 1},
     {"method", OPT_METHOD, "M", 0, "auto (the default: arclength), natural (the parameter "
      "itself: the branch ends at a fold) or arclength (pseudo-arclength: around folds)", 1},
+    {"corrector", OPT_CORRECTOR, "C", 0, "shooting (the default) or collocation: each orbit by "
+     "direct collocation from the last one's, then shooting from it for the multipliers (long "
+     "or very unstable orbits; an autonomous orbit of one return, natural steps)", 1},
+    {"nodes", OPT_NODES, "N", 0, "the collocation corrector's nodes per phase, 3 to 1001 "
+     "(default 21)", 1},
     {"returns", OPT_RETURNS, "K", 0, "follow an orbit of K returns to the section per period, "
      "1 to 64 (default 1)", 1},
     {"start", OPT_START, "X1,X2,...", 0, "start the first orbit search from this section state "
@@ -126,6 +132,19 @@ static error_t parse_option(int key, char *arg, struct argp_state *state)
     case OPT_MAX_JUMP: return positive_option("--max-jump", arg, &o->co.max_jump);
     case OPT_MAX_POINTS:
         return cli_int_option(CMD, "--max-points", arg, 2, 100000, &o->co.max_points)
+               ? CLI_ARG_REFUSED : 0;
+    case OPT_CORRECTOR:
+        if (strcmp(arg, "shooting") == 0)
+            o->co.corrector = HES_CORRECT_SHOOTING;
+        else if (strcmp(arg, "collocation") == 0)
+            o->co.corrector = HES_CORRECT_COLLOCATION;
+        else {
+            cli_bad_value(CMD, "--corrector", arg, "shooting or collocation");
+            return CLI_ARG_REFUSED;
+        }
+        return 0;
+    case OPT_NODES:
+        return cli_int_option(CMD, "--nodes", arg, 3, 1001, &o->co.colloc_nodes)
                ? CLI_ARG_REFUSED : 0;
     case OPT_RETURNS:
         return cli_int_option(CMD, "--returns", arg, 1, 64, &o->returns) ? CLI_ARG_REFUSED : 0;

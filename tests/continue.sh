@@ -229,12 +229,15 @@ if [ -f "$walker" ]; then
     cp "$tmp/wpart.out" "$tmp/part.json"
     run_for wres 10 continue --model "$walker" --resume "$tmp/part.json" --tol 1e-10 --json -q
     expect_status wres 0 "--resume part.json"
+    run_for wcol 30 continue --model "$walker" --param gamma=0.001:0.02 --tol 1e-10 \
+        --corrector collocation --json -q
+    expect_status wcol 0 "the walker by the collocation corrector"
     if [ "$have_python" = yes ]; then
         checks=$((checks + 1))
         if $PY - "$tmp/wp.out" "$tmp/wsa.out" "$tmp/part.json" "$tmp/wres.out" \
-            >"$tmp/wsr.check" 2>&1 <<'PYEOF'
+            "$tmp/wcol.out" >"$tmp/wsr.check" 2>&1 <<'PYEOF'
 import json, sys
-plain, sa, part, res = [json.load(open(f)) for f in sys.argv[1:5]]
+plain, sa, part, res, col = [json.load(open(f)) for f in sys.argv[1:6]]
 def pd(d):
     v = [p["value"] for p in d["branches"][0]["points"] if p["label"] == "PD"]
     assert len(v) == 1, v
@@ -256,7 +259,10 @@ for a, c in zip(pp, rp):
         assert a[k] == c[k], (k, a[k], c[k])
 assert abs(pd(res) - pd(plain)) < 1e-9, (pd(res), pd(plain))
 assert res["from"] == 0.001 and res["to"] == 0.02
-print("PD %.15g, %.15g both ways, %.15g resumed" % (pd(plain), pd(sa), pd(res)))
+assert col["branches"][0]["method"] == "natural" and col["branches"][0]["reached"] is True
+assert abs(pd(col) - pd(plain)) < 1e-8, (pd(col), pd(plain))
+print("PD %.15g, %.15g both ways, %.15g resumed, %.15g by collocation" %
+      (pd(plain), pd(sa), pd(res), pd(col)))
 PYEOF
         then
             pass "--start-at: one branch from 0.001 to 0.02; --resume keeps the 6 points; the same PD within 1e-9 ($(cat "$tmp/wsr.check"))"
@@ -359,6 +365,8 @@ refused() {
     expect_status "$name" "$want" "$what"
     expect_grep "$name" err '^hes( continue)?: ' "$what: a message"
 }
+refused r_corrector 2 "an unknown corrector" paddle-juggler --param paddle_accel=-5:-3 --corrector bogus
+refused r_colloc 2 "the collocation corrector on a stroboscopic orbit" paddle-juggler --param paddle_accel=-5:-3 --corrector collocation
 refused r_none 2 "no followed parameter" paddle-juggler
 refused r_two 2 "two followed parameters" paddle-juggler --param paddle_accel=-1:1 --param alpha=0.1:0.5
 refused r_unknown 2 "an unknown parameter" paddle-juggler --param nope=1:2

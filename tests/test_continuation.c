@@ -921,6 +921,57 @@ START_TEST(test_juggler_period_two_branch_from_its_pd)
 }
 END_TEST
 
+/* The collocation corrector: each orbit by direct collocation warm-started
+ * from the last, then the pipeline's shooting from it.  The walker's long
+ * gait gives the shooting branch's PD (to 1e-8), every point a fresh
+ * analysis's orbit; its unstable short gait is followed from its state;
+ * a stroboscopic orbit and branch switching are refused. */
+START_TEST(test_collocation_corrector_follows_both_walker_gaits)
+{
+    hes_system *sys = create(&simplest_walker_heelstrike);
+    hes_continuation_options o;
+    hes_continuation_options_init(&o);
+    o.tol = 1e-10;
+    hes_continuation shoot, col, shortg;
+    hes_error err;
+    ck_assert_msg(hes_continue(sys, "gamma", 0.009, 0.0152, &o, &shoot, &err) == HES_OK, "%s",
+                  err.message);
+    o.corrector = HES_CORRECT_COLLOCATION;
+    ck_assert_msg(hes_continue(sys, "gamma", 0.009, 0.0152, &o, &col, &err) == HES_OK, "%s",
+                  err.message);
+    ck_assert_msg(col.reached, "%s", col.why);
+    ck_assert_int_eq(col.method, HES_CONT_NATURAL);
+    int a = -1, b = -1;
+    ck_assert_int_eq(labelled(&shoot, HES_LABEL_PD, 0, &a), 1);
+    ck_assert_int_eq(labelled(&col, HES_LABEL_PD, 0, &b), 1);
+    ck_assert_msg(fabs(shoot.points[a].value - col.points[b].value) < 1e-8, "PD at %.12g by "
+                  "shooting, %.12g by collocation", shoot.points[a].value, col.points[b].value);
+    check_points(sys, &col, 3);
+    static const double short_gait[] = { 0.1939374, 0.3878747, -0.2038669, -0.0145 };
+    ck_assert_int_eq(hes_system_set_param(sys, "gamma", 0.009), HES_OK);
+    ck_assert_int_eq(hes_system_set_orbit_start(sys, short_gait), HES_OK);
+    ck_assert_msg(hes_continue(sys, "gamma", 0.009, 0.02, &o, &shortg, &err) == HES_OK, "%s",
+                  err.message);
+    ck_assert_msg(shortg.reached, "%s", shortg.why);
+    for (int i = 0; i < shortg.n_points; i++)
+        ck_assert_msg(shortg.points[i].period < 3.2 && shortg.points[i].psi > 1,
+                      "gamma %g: period %g psi %g", shortg.points[i].value,
+                      shortg.points[i].period, shortg.points[i].psi);
+    check_points(sys, &shortg, 4);
+    hes_continuation two;
+    ck_assert_int_eq(hes_continue_doubled(sys, &shoot, a, 0.02, &o, &two, &err), HES_EINVAL);
+    ck_assert_ptr_nonnull(strstr(err.message, "collocation"));
+    hes_continuation_free(&shortg);
+    hes_continuation_free(&col);
+    hes_continuation_free(&shoot);
+    hes_system_destroy(sys);
+    sys = create(hes_problem_find("paddle-juggler"));
+    ck_assert_int_eq(hes_continue(sys, "paddle_accel", -5, -3, &o, &col, &err), HES_EINVAL);
+    ck_assert_ptr_nonnull(strstr(err.message, "autonomous"));
+    hes_system_destroy(sys);
+}
+END_TEST
+
 START_TEST(test_bad_requests_are_refused)
 {
     hes_system *sys = create(hes_problem_find("slip-hopper"));
@@ -967,6 +1018,7 @@ static Suite *continuation_suite(void)
     tcase_add_test(tc, test_oscillator_neimark_sacker_at_zero_damping);
     tcase_add_test(tc, test_marker_and_clock_simultaneous_where_h_is_the_section_state);
     tcase_add_test(tc, test_juggler_period_two_branch_from_its_pd);
+    tcase_add_test(tc, test_collocation_corrector_follows_both_walker_gaits);
     tcase_add_test(tc, test_bad_requests_are_refused);
     suite_add_tcase(s, tc);
     return s;

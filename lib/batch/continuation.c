@@ -58,6 +58,7 @@
 #include <string.h>
 
 #include "hybrid/hybrid.h"
+#include "shaping/shaping.h"
 
 const char *hes_crossing_name(hes_crossing c)
 {
@@ -144,6 +145,8 @@ typedef struct {
     int returns;             /* the orbit's returns per period */
     double *p_saved;         /* the caller's parameters, restored at the end (the orbit
                                 search leaves its solved ones at its last iterate) */
+    hes_colloc *col;         /* the collocation corrector (NULL: shooting) */
+    double *zc, *zwork;      /* its last solution and a trial's */
     int stopped;             /* the progress callback asked to stop */
 } run;
 
@@ -301,6 +304,14 @@ static hes_status solve(run *r, const double *zp, const double *d, double T,
     for (int j = 0; j < r->nu; j++)
         r->x[state_index(r, j)] = zp[j];
     hes_status st = hes_system_set_param(sys, hes_system_param_info(sys, r->k)->name, zp[r->nu]);
+    if (st == HES_OK && r->col) {  /* the orbit by collocation, from the last one's */
+        double viol;
+        memcpy(r->zwork, r->zc, sizeof(double) * (size_t)hes_colloc_nvars(r->col));
+        if ((st = hes_colloc_solve(r->col, r->zwork, 1e-9, &viol)) == HES_OK) {
+            memcpy(r->zc, r->zwork, sizeof(double) * (size_t)hes_colloc_nvars(r->col));
+            memcpy(r->x, hes_colloc_state(r->col, r->zc, 0, 0), sizeof(double) * (size_t)r->n);
+        }
+    }
     if (st == HES_OK)
         st = hes_system_set_orbit_start(sys, r->x);
     hes_analysis a;
@@ -870,10 +881,13 @@ static hes_status options_of(const hes_continuation_options *in, double from, do
     if (!(o->step > 0) || !(o->min_step > 0) || !(o->max_step >= o->step) ||
         !(o->min_step <= o->step) || !(o->tol > 0) || !(o->max_jump > 0) ||
         !isfinite(o->max_step) || o->max_points < 2 || o->max_points > 100000 ||
-        o->method < HES_CONT_AUTO || o->method > HES_CONT_ARCLENGTH)
+        o->method < HES_CONT_AUTO || o->method > HES_CONT_ARCLENGTH ||
+        o->corrector < HES_CORRECT_SHOOTING || o->corrector > HES_CORRECT_COLLOCATION ||
+        (o->colloc_nodes != 0 && (o->colloc_nodes < 3 || o->colloc_nodes > 1001)))
         return hes__say(hes__errbuf(err), hes__errlen(err), HES_EINVAL, "continuation "
                         "options: need 0 < min_step <= step <= max_step (finite), tol > 0, "
-                        "max_jump > 0, 2 <= max_points <= 100000 and a known method");
+                        "max_jump > 0, 2 <= max_points <= 100000, a known method and "
+                        "corrector, and 3 to 1001 collocation nodes");
     return HES_OK;
 }
 
@@ -987,6 +1001,9 @@ static hes_status finish(run *r, hes_status st, double saved, int returns, doubl
     free(r->x);
     free(r->w);
     free(r->gm);
+    hes_colloc_destroy(r->col);
+    free(r->zc);
+    free(r->zwork);
     (void)saved;
     memcpy(sys->p, r->p_saved, sizeof(double) * (size_t)sys->n_params);
     free(r->p_saved);
@@ -994,6 +1011,48 @@ static hes_status finish(run *r, hes_status st, double saved, int returns, doubl
     hes_system_set_orbit_returns(sys, returns);
     if (hes_system_kind(sys) == HES_KIND_ESS)
         hes_system_set_orbit_period(sys, NAN);
+    return st;
+}
+
+/* HES_EINVAL: the collocation corrector follows a branch from its start
+ * only (the run's saved parameters freed). */
+static hes_status no_collocation(run *r, const char *what, hes_error *err)
+{
+    free(r->p_saved);
+    return hes__say(hes__errbuf(err), hes__errlen(err), HES_EINVAL, "%s: the collocation "
+                    "corrector follows a branch from its start only (hes_continue, "
+                    "hes_continue_both)", what);
+}
+
+/* The collocation corrector of a run (o->corrector): the collocation of
+ * the system's orbit at its current parameters, from a simulation of the
+ * orbit start (or the model's guess), solved; the orbit start becomes its
+ * section state.  Natural steps.  HES_EINVAL where it does not apply. */
+static hes_status colloc_start(run *r)
+{
+    hes_system *sys = r->sys;
+    if (hes_system_kind(sys) != HES_KIND_HYBRID || sys->model->orbit.period_param ||
+        hes_system_orbit_returns(sys) != 1)
+        return hes__fail(sys, HES_EINVAL, "the collocation corrector needs an autonomous "
+                         "orbit of one return of a hybrid system");
+    r->arclength = 0;
+    r->out->method = HES_CONT_NATURAL;
+    hes_colloc_options co;
+    hes_colloc_options_init(&co);
+    if (r->o->colloc_nodes > 0)
+        co.nodes = r->o->colloc_nodes;
+    hes_status st = hes_colloc_new(sys, &co, &r->col);
+    if (st != HES_OK)
+        return st;
+    size_t nv = (size_t)hes_colloc_nvars(r->col);
+    r->zc = malloc(sizeof(double) * (nv ? nv : 1));
+    r->zwork = malloc(sizeof(double) * (nv ? nv : 1));
+    if (!r->zc || !r->zwork)
+        return hes__fail(sys, HES_ENOMEM, "out of memory for the collocation");
+    double viol;
+    if ((st = hes__colloc_guess_from(r->col, sys->orbit_start, r->zc)) == HES_OK &&
+        (st = hes_colloc_solve(r->col, r->zc, 1e-9, &viol)) == HES_OK)
+        st = hes_system_set_orbit_start(sys, hes_colloc_state(r->col, r->zc, 0, 0));
     return st;
 }
 
@@ -1016,6 +1075,8 @@ hes_status hes_continue(hes_system *sys, const char *param, double from, double 
        start or the model's guess; it fixes the section */
     hes_analysis a;
     st = hes_system_set_param(sys, param, from);
+    if (st == HES_OK && o.corrector == HES_CORRECT_COLLOCATION)
+        st = colloc_start(&r);
     if (st == HES_OK)
         st = hes_analyze(sys, 0, &a);
     if (st == HES_OK) {
@@ -1149,6 +1210,8 @@ hes_status hes_continue_resume(hes_system *sys, const hes_continuation *partial,
                              &o, out, err);
     if (st != HES_OK)
         return st;
+    if (o.corrector != HES_CORRECT_SHOOTING)
+        return no_collocation(&r, "resuming", err);
     for (int i = 0; st == HES_OK && i < partial->n_points; i++)
         if (partial->points[i].n_mult > 0 && (!partial->points[i].re || !partial->points[i].im))
             st = hes__say(msg, len, HES_EINVAL, "resume: point %d has no multipliers", i);
@@ -1349,6 +1412,8 @@ hes_status hes_continue_doubled(hes_system *sys, const hes_continuation *branch,
     hes_status st = run_init(&r, sys, branch->param, from, to, opts, &o, out, err);
     if (st != HES_OK)
         return st;
+    if (o.corrector != HES_CORRECT_SHOOTING)
+        return no_collocation(&r, "branch switching", err);
     if (r.nu < 1) {
         free(r.p_saved);
         return hes__say(msg, len, HES_EINVAL, "branch switching: no free state to displace");
@@ -1521,6 +1586,8 @@ hes_status hes_continue_curve(hes_system *sys, const hes_continuation *branch, i
     hes_continuation_options_init(&zero);
     if (st != HES_OK)
         return st;
+    if (o.corrector != HES_CORRECT_SHOOTING)
+        return no_collocation(&r, "a curve", err);
     if ((st = options_of(opts ? opts : &zero, q0, to2, &oq, err)) != HES_OK) {
         free(r.p_saved);
         return st;

@@ -78,6 +78,18 @@ typedef enum {
 
 struct hes_continuation;
 
+/** What finds each orbit of a branch (hes_continuation_options.corrector). */
+typedef enum {
+    HES_CORRECT_SHOOTING = 0, /**< the orbit pipeline's shooting from the predictor */
+    HES_CORRECT_COLLOCATION   /**< direct collocation (hes_colloc_solve), warm-started from
+                                   the last orbit's, then the pipeline's shooting from the
+                                   collocated section state for the multipliers: for long
+                                   or very unstable orbits, where shooting from a predictor
+                                   fails; an autonomous hybrid orbit of one return, natural
+                                   steps in the parameter, hes_continue and
+                                   hes_continue_both only */
+} hes_continuation_corrector;
+
 /** How to follow the branch (hes_continuation_options_init sets every field). */
 typedef struct {
     double step;             /**< first step in the parameter, > 0 (0: (to - from) / 50) */
@@ -99,6 +111,9 @@ typedef struct {
      * there (reached 0, why "stopped by the caller"). */
     int (*progress)(void *ctx, const struct hes_continuation *branch);
     void *progress_ctx;      /**< progress's first argument */
+    hes_continuation_corrector corrector; /**< (0: HES_CORRECT_SHOOTING) */
+    int colloc_nodes;        /**< the collocation corrector's nodes per phase, 3 to 1001
+                                  (0: 21) */
 } hes_continuation_options;
 
 /** The defaults: every field 0, which each field's description resolves. */

@@ -120,6 +120,11 @@ static void split_phase(hes_colloc *c, int j, double T, double tm0, phase_sample
 
 hes_status hes_colloc_guess(hes_colloc *c, double *z)
 {
+    return hes__colloc_guess_from(c, NULL, z);
+}
+
+hes_status hes__colloc_guess_from(hes_colloc *c, const double *start, double *z)
+{
     if (!c)
         return HES_EINVAL;
     if (!z)
@@ -134,6 +139,8 @@ hes_status hes_colloc_guess(hes_colloc *c, double *z)
         free(x0);
         return hes__fail(sys, HES_EMODEL, "the orbit's initial guess failed");
     }
+    for (int i = 0; start && i < o->n_free_states; i++)   /* the given start's free states */
+        x0[o->free_states[i]] = start[o->free_states[i]];
     hes_sim_options opts;
     hes_sim_options_init(&opts);
     opts.section = o->section;

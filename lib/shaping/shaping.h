@@ -8,6 +8,11 @@
 
 #include "hybrid/hybrid.h"
 
+/* hes_colloc_guess from a simulation of one period from the section state
+ * start (its free states; the others the model's guess), or the model's
+ * guess with start NULL (colloc_guess.c). */
+hes_status hes__colloc_guess_from(hes_colloc *c, const double *start, double *z);
+
 /* Derivative of eigenvalue j of st, the eigenvalues of the product
  * M = G[nf-1] ... G[0] (st->n x st->n), by eigenvalue perturbation over the
  * factors (eigsens.c): init computes w^H v and the sweeps b_k, a_k into

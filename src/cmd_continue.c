@@ -80,9 +80,9 @@ static const struct argp_option options[] = {
      "towards TO (without --param: the document's); give PROBLEM and -p as for that run", 1},
     {"doublings", OPT_DOUBLINGS, "N", 0, "also follow the branch of doubled returns born at "
      "each period doubling (PD), and theirs, N deep, 0 to 6 (default 0)", 1},
-    {"param2", OPT_PARAM2, "NAME2=TO2", 0, "also follow each bifurcation (SN, BP, PD, NS) of "
-     "the branches as the parameter NAME2 goes from its value towards TO2: its curve in the "
-     "plane of NAME and NAME2", 1},
+    {"param2", OPT_PARAM2, "NAME2=TO2", 0, "also follow each bifurcation (SN, BP, PD, NS) and "
+     "grazing (GR) of the branches as the parameter NAME2 goes from its value towards TO2: "
+     "its curve in the plane of NAME and NAME2", 1},
     {"step2", OPT_STEP2, "H", 0, "a curve's first step in NAME2, H > 0 (default (TO2 - "
      "NAME2's value) / 50; --step is the branches' only)", 1},
     {"min-step2", OPT_MIN_STEP2, "H", 0, "a curve's smallest step in NAME2 before it ends, "
@@ -568,7 +568,7 @@ static int join_directions(const cont_result *r, hes_continuation *f, hes_contin
     return CLI_EXIT_OK;
 }
 
-/* With --param2, the curve of every bifurcation (SN, BP, PD, NS) of the
+/* With --param2, the curve of every bifurcation (SN, BP, PD, NS) and grazing (GR) of the
  * branches, after them in r->branches, in the order of the branches and
  * their points; the steps in the second parameter are --step2's, the
  * rest of the options the branches'.  A curve that fails is reported and
@@ -593,7 +593,7 @@ static void follow_curves(hes_system *sys, const continue_cli *o, cont_result *r
         for (int i = 0; i < c->n_points; i++) {
             hes_label l = c->points[i].label;
             if (l != HES_LABEL_SN && l != HES_LABEL_BP && l != HES_LABEL_PD &&
-                l != HES_LABEL_NS)
+                l != HES_LABEL_NS && l != HES_LABEL_GR)
                 continue;
             if (k == CONT_MAX_CURVES) {
                 fprintf(stderr, CMD ": warning: more than %d curves; the %s at point %d of "

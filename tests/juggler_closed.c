@@ -65,10 +65,16 @@ double closed_form_margin(const juggler *j, double *s_min)
  * in [lo, hi] (margin > 0 or none at lo, < 0 at hi). */
 double grazing_accel(double lo, double hi)
 {
+    return grazing_accel_at(0.5, lo, hi);
+}
+
+double grazing_accel_at(double alpha, double lo, double hi)
+{
     double s;
     while (hi - lo > 1e-11) {
         double mid = 0.5 * (lo + hi);
         juggler j = juggler_at(mid);
+        j.alpha = alpha;
         if (closed_form_margin(&j, &s) > 0)
             lo = mid;
         else

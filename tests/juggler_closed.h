@@ -23,5 +23,7 @@ double closed_form_margin(const juggler *j, double *s_min);
 /* The paddle_accel where the closed form's margin crosses zero, by
  * bisection in [lo, hi] (margin > 0 or none at lo, < 0 at hi) to 1e-11. */
 double grazing_accel(double lo, double hi);
+/* The same at restitution alpha. */
+double grazing_accel_at(double alpha, double lo, double hi);
 
 #endif

@@ -590,6 +590,23 @@ START_TEST(test_juggler_grazing_where_the_closed_form_gap_vanishes)
         ck_assert(isinf(c.points[i].margins[1]));   /* the apex guard: no interior minimum */
         ck_assert_int_eq(c.points[i].full, 1);
     }
+    /* the grazing curve in (aP, alpha): at each alpha the closed form's
+       grazing acceleration, to 1e-6 relative */
+    hes_continuation curve;
+    ck_assert_msg(hes_continue_curve(sys, &c, c.n_points - 1, "alpha", 0.6, &o, &curve, &err) ==
+                  HES_OK, "%s", err.message);
+    ck_assert_msg(curve.reached, "%s", curve.why);
+    ck_assert_int_ge(curve.n_points, 5);
+    for (int i = 0; i < curve.n_points; i++) {
+        const hes_continuation_point *pt = &curve.points[i];
+        double g = grazing_accel_at(pt->value2, pt->value - 1, pt->value + 1);
+        ck_assert_int_eq(pt->label, HES_LABEL_GR);
+        ck_assert_str_eq(pt->detail, "impact");
+        ck_assert_msg(fabs(pt->value - g) < 1e-6 * g, "alpha %.6g: grazing at %.12g, closed "
+                      "form %.12g", pt->value2, pt->value, g);
+    }
+    hes_continuation_free(&curve);
+    ck_assert_int_eq(hes_system_set_param(sys, "alpha", 0.5), HES_OK);
     /* just past it the orbit search refuses the orbit: it would pass
        through the paddle */
     ck_assert_int_eq(hes_system_set_param(sys, "paddle_accel", want + 0.01), HES_OK);

@@ -1479,10 +1479,17 @@ hes_status hes_continue_doubled(hes_system *sys, const hes_continuation *branch,
 
 /* ------------------------------------------------- two-parameter curves */
 
-/* The test function of a label. */
-static int test_of(hes_label l)
+/* The test function of a point's label (for GR its guard's margin; -1
+ * when the guard is not the model's). */
+static int test_of(const hes_system *sys, const hes_continuation_point *pt)
 {
-    return l == HES_LABEL_PD ? T_PD : l == HES_LABEL_NS ? T_NS : T_SN;
+    if (pt->label == HES_LABEL_GR) {
+        for (int k = 0; sys->model && k < sys->model->n_transitions; k++)
+            if (strcmp(sys->model->transitions[k].name, pt->detail) == 0)
+                return T_GUARD + k;
+        return -1;
+    }
+    return pt->label == HES_LABEL_PD ? T_PD : pt->label == HES_LABEL_NS ? T_NS : T_SN;
 }
 
 /* The unit direction (scaled) from the point a to b into d (nu + 1). */
@@ -1526,8 +1533,14 @@ static hes_status relocate(run *r, const double *zp, double *d, double delta, in
             if (fa != 0 && fb != 0 && (fa < 0) != (fb < 0) && isfinite(fa) && isfinite(fb)) {
                 st = locate(r, &a, &b, which, at);
                 if (st == HES_OK) {
-                    at->label = which == T_PD ? HES_LABEL_PD : which == T_NS ? HES_LABEL_NS
-                                : label_of(at, &a, &b, which);
+                    if (which >= T_GUARD) {   /* grazing: the guard's name */
+                        at->label = HES_LABEL_GR;
+                        snprintf(at->detail, sizeof at->detail, "%s",
+                                 r->sys->model->transitions[which - T_GUARD].name);
+                    } else {
+                        at->label = which == T_PD ? HES_LABEL_PD : which == T_NS ? HES_LABEL_NS
+                                    : label_of(at, &a, &b, which);
+                    }
                     direction(r, &a, &b, d);
                 }
             } else {
@@ -1556,10 +1569,11 @@ hes_status hes_continue_curve(hes_system *sys, const hes_continuation *branch, i
     if (branch_usable(sys, branch, at, "curve", err) != HES_OK)
         return HES_EINVAL;
     hes_label label = branch->points[at].label;
-    if (label != HES_LABEL_SN && label != HES_LABEL_BP && label != HES_LABEL_PD &&
-        label != HES_LABEL_NS)
+    if ((label != HES_LABEL_SN && label != HES_LABEL_BP && label != HES_LABEL_PD &&
+         label != HES_LABEL_NS && label != HES_LABEL_GR) ||
+        test_of(sys, &branch->points[at]) < 0)
         return hes__say(msg, len, HES_EINVAL, "curve: point %d is not a bifurcation (SN, BP, "
-                        "PD or NS) of the branch", at);
+                        "PD or NS) or a grazing (GR) of the branch", at);
     if (strcmp(param2, branch->param) == 0)
         return hes__say(msg, len, HES_EINVAL, "curve: the second parameter must differ from "
                         "the branch's '%s'", branch->param);
@@ -1598,7 +1612,7 @@ hes_status hes_continue_curve(hes_system *sys, const hes_continuation *branch, i
     snprintf(out->param2, sizeof out->param2, "%s", param2);
     out->returns = branch->returns > 0 ? branch->returns : 1;
     double saved = hes_system_params(sys)[r.k];
-    int returns = hes_system_orbit_returns(sys), which = test_of(label);
+    int returns = hes_system_orbit_returns(sys), which = test_of(sys, &branch->points[at]);
     hes_analysis a;
     st = hes_system_set_orbit_returns(sys, out->returns);
     if (st == HES_OK && (st = hes_system_set_param(sys, branch->param,

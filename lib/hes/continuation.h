@@ -269,8 +269,9 @@ hes_status hes_continue_doubled(hes_system *sys, const hes_continuation *branch,
 /**
  * Two-parameter continuation: the curve in the plane of the branch's
  * parameter p and a second parameter q along which the bifurcation of
- * point `at` of `branch` (labelled SN, BP, PD or NS) persists: a stability
- * boundary drawn as a curve, not a grid.  The curve starts at that point,
+ * point `at` of `branch` (labelled SN, BP, PD or NS), or its grazing (GR,
+ * the guard's margin's zero), persists: a stability or existence boundary
+ * drawn as a curve, not a grid.  The curve starts at that point,
  * with q at the system's value (the one the branch was computed at), and
  * follows q towards `to2`: at each value of q the label is located again on
  * the branch through the predicted point (two orbits on either side of it

@@ -574,6 +574,21 @@ START_TEST(test_juggler_grazing_where_the_closed_form_gap_vanishes)
     ck_assert_int_eq(c.reached, 0);
     ck_assert_ptr_nonnull(strstr(c.why, "grazing"));
     ck_assert_int_eq(c.n_guards, 2);
+    /* how squarely the events cross their guards, in closed form: the
+       impact meets the paddle (guard xB - xP, Dxg = (1, 0), Dtg = -vP*) at
+       vB = -gT/2 and leaves at +gT/2; the apex (guard vB) is crossed at
+       rate -g; the smallest sine of the angle is the impact's */
+    {
+        double g = 9.81, T = 0.5, vs = g * T * 0.5 / (2 * 1.5), best = g / sqrt(1 + g * g);
+        for (int after = 0; after < 2; after++) {
+            double vb = after ? g * T / 2 : -g * T / 2;
+            double sn = fabs(vb - vs) / (sqrt(vs * vs + 1) * sqrt(1 + vb * vb + g * g));
+            best = fmin(best, sn);
+        }
+        ck_assert_msg(fabs(c.points[0].tangency - best) < 1e-9 * best, "tangency %.12g, closed "
+                      "form %.12g", c.points[0].tangency, best);
+        ck_assert_int_eq(c.points[0].event_tr[c.points[0].tangency_event], 0);
+    }
     const hes_continuation_point *gr = &c.points[c.n_points - 1];
     ck_assert_int_eq(gr->label, HES_LABEL_GR);
     ck_assert_str_eq(gr->detail, "impact");

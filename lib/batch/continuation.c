@@ -145,6 +145,7 @@ typedef struct {
     int returns;             /* the orbit's returns per period */
     double *p_saved;         /* the caller's parameters, restored at the end (the orbit
                                 search leaves its solved ones at its last iterate) */
+    double *scratch;         /* 2 nmax: a guard's rate (hybrid) */
     hes_colloc *col;         /* the collocation corrector (NULL: shooting) */
     double *zc, *zwork;      /* its last solution and a trial's */
     int stopped;             /* the progress callback asked to stop */
@@ -246,6 +247,8 @@ static hes_status point_of(run *r, const hes_analysis *a, hes_continuation_point
 {
     memset(pt, 0, sizeof *pt);
     pt->full = 1;
+    pt->tangency = NAN;
+    pt->tangency_event = -1;
     pt->value = hes_system_params(r->sys)[r->k];
     pt->value2 = NAN;
     pt->period = a->orbit.period;
@@ -282,6 +285,30 @@ static hes_status point_of(run *r, const hes_analysis *a, hes_continuation_point
             for (int e = 0; e < tj->n_events; e++) {
                 pt->event_t[e] = tj->events[e].t - a->orbit.t0;
                 pt->event_tr[e] = tj->events[e].transition;
+            }
+        }
+        /* how squarely each event crosses its guard */
+        pt->tangency = INFINITY;
+        pt->tangency_event = -1;
+        for (int e = 0; e < tj->n_events; e++) {
+            const hes_event *ev = &tj->events[e];
+            const hes_transition *T = &r->sys->model->transitions[ev->transition];
+            /* before the event, and after it where the guard is one of the
+               mode it leads to (a bounce: the ball leaving the table at a
+               speed that falls to zero is as tangent as one arriving so) */
+            for (int after = 0; after < 1 + (T->from == T->to && T->reset); after++) {
+                double rate, scale;
+                hes_status st = hes__guard_rate(r->sys, ev->transition, ev->tm,
+                                                after ? ev->x_plus : ev->x_minus, r->scratch,
+                                                r->scratch + r->sys->nmax, &rate, &scale);
+                if (st != HES_OK) {
+                    point_free(pt);
+                    return st;
+                }
+                if (scale > 0 && fabs(rate) / scale < pt->tangency) {
+                    pt->tangency = fabs(rate) / scale;
+                    pt->tangency_event = e;
+                }
             }
         }
     }
@@ -961,7 +988,8 @@ static hes_status run_arrays(run *r, const hes_analysis *a, double span)
     r->x = malloc(sizeof(double) * (size_t)r->n);
     r->w = malloc(sizeof(double) * (size_t)(r->nu + r->nfp + 1));
     r->gm = r->ng > 0 ? malloc(sizeof *r->gm * (size_t)r->ng) : NULL;
-    if (!r->x || !r->w || (r->ng > 0 && !r->gm))
+    r->scratch = r->ng > 0 ? malloc(sizeof(double) * 2 * (size_t)r->sys->nmax) : NULL;
+    if (!r->x || !r->w || (r->ng > 0 && (!r->gm || !r->scratch)))
         return hes__fail(r->sys, HES_ENOMEM, "out of memory for the branch");
     return HES_OK;
 }
@@ -1001,6 +1029,7 @@ static hes_status finish(run *r, hes_status st, double saved, int returns, doubl
     free(r->x);
     free(r->w);
     free(r->gm);
+    free(r->scratch);
     hes_colloc_destroy(r->col);
     free(r->zc);
     free(r->zwork);

@@ -158,6 +158,14 @@ typedef struct {
      * system. */
     double *xr;
     int n_events;            /**< a hybrid system's orbit's events per period (0: ESS) */
+    /** The smallest sine of the angle at which the orbit's events cross
+     * their guards in (t, x) space, |Dtg + Dxg F| / (|(Dtg, Dxg)| |(1, F)|),
+     * before each event and, for a transition back into its own mode with a
+     * reset, after it too (0: an event that only touches its guard, or a
+     * bounce that leaves it at zero speed: a grazing event; NaN for an ESS
+     * system), and that event's index in the orbit (-1: none) */
+    double tangency;
+    int tangency_event;
     /** Their times from the orbit's start and their transitions, in the
      * order of the orbit (n_events each; NULL for an ESS system) @{ */
     double *event_t;

@@ -163,9 +163,10 @@ typedef struct {
      * before each event and, for a transition back into its own mode with a
      * reset, after it too (0: an event that only touches its guard, or a
      * bounce that leaves it at zero speed: a grazing event; NaN for an ESS
-     * system), and that event's index in the orbit (-1: none) */
+     * system), and that event's index in the orbit (-1: none) @{ */
     double tangency;
     int tangency_event;
+    /** @} */
     /** Their times from the orbit's start and their transitions, in the
      * order of the orbit (n_events each; NULL for an ESS system) @{ */
     double *event_t;

@@ -43,6 +43,8 @@
 
 #include "hes.h"
 
+#include "bench_util.h"
+
 #define ROUNDS 5          /* timing rounds (BENCH_ROUNDS) */
 #define MIN_SECONDS 0.2   /* each measurement repeats its method this long */
 #define REF_TOL 1e-12     /* the reference bisection's bracket */
@@ -81,17 +83,6 @@ static double now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *x, int n)
-{
-    qsort(x, (size_t)n, sizeof *x, cmp_double);
-    return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
-}
 
 /* the grid's value i of n over [from, to] */
 static double grid_value(const bench_case *c, int i, int n)
@@ -368,10 +359,10 @@ static int bench(const bench_case *c, int rounds)
             printf("(no reference near the crossing at %.10f: psi - 1 does not change sign "
                    "between %.6g and %.6g)\n", v, lo, hi);
     }
-    qsort(ref, (size_t)n_ref, sizeof *ref, cmp_double);
+    qsort(ref, (size_t)n_ref, sizeof *ref, bench_cmp_double);
     double sec[N_METHODS];
     for (int m = 0; m < N_METHODS; m++)
-        sec[m] = median(t[m], rounds);
+        sec[m] = bench_median(t[m], rounds);
     for (int m = 0; m < N_METHODS; m++)
         print_row(c, m, &L[m], sec[m], (n / sec[CONT]) / (L[m].points / sec[m]), ref, n_ref);
     printf("| %s | reference: bisection of psi - 1, fresh analyses, to 1e-12 | | | | | | ",

@@ -121,6 +121,8 @@
 #define HAVE_ESS 1
 #include "hes.h"
 
+#include "bench_util.h"
+
 /* ------------------------------------------------------------ the models */
 
 typedef struct {
@@ -224,17 +226,6 @@ static double uniform(double lo, double hi)
     return lo + (hi - lo) * (double)(z >> 11) * 0x1.0p-53;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *x, int n)
-{
-    qsort(x, (size_t)n, sizeof *x, cmp_double);
-    return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
-}
 
 /* least-squares slope of y against x */
 static double slope(const double *x, const double *y, int n)
@@ -733,7 +724,7 @@ static double hes_plate_rms(void *model, const plate_params *p, const plate_ic *
         e[i] = sqrt(sum / NSAMP);
     }
     hes_eps = save;
-    return median(e, acc_runs);
+    return bench_median(e, acc_runs);
 }
 
 /* hes's fastest eps at MuJoCo's plate accuracy: over eps = 2^k times the
@@ -761,7 +752,7 @@ static int hes_plate_fastest(void *model, const plate_params *p, const plate_ic 
         hes_eps = save;
         if (i < acc_runs)
             return -1;
-        double tm = median(t, acc_runs);
+        double tm = bench_median(t, acc_runs);
         if (tm < best) {
             best = tm;
             *eps_out = eps;
@@ -891,8 +882,8 @@ static int bench_plate(const plate_params *P, const int *ns, int nns, int runs, 
             eg[i] = sqrt(sg / NSAMP);
         }
         if (ok) {
-            rms_m = median(em, acc_runs);
-            gap = median(eg, acc_runs);
+            rms_m = bench_median(em, acc_runs);
+            gap = bench_median(eg, acc_runs);
             if (hes_plate_fastest(hm, P, ics, acc_runs, refs, rms_m, &eps, &rms_h) < 0)
                 eps = rms_h = NAN;
         }
@@ -912,9 +903,9 @@ static int bench_plate(const plate_params *P, const int *ns, int nns, int runs, 
                     nt++;
                 }
             if (ok)
-                sm = median(tm, nt), ncon_m = median(cm, runs);
+                sm = bench_median(tm, nt), ncon_m = bench_median(cm, runs);
             if (ok && okh)
-                sh = median(th, nt), ncon_h = median(ch, runs);
+                sh = bench_median(th, nt), ncon_h = bench_median(ch, runs);
         }
         if (mm)
             mujoco_engine.plate_free(mm);

@@ -1,0 +1,67 @@
+"""hes.analyze and hes.System against the program: the same document as
+`hes analyze --json` for the same inputs, and the arrays the objects hold
+equal to the numbers in it."""
+import json
+
+import numpy as np
+import pytest
+
+import hes
+from conftest import same_document
+
+
+@pytest.mark.parametrize("problem, params", [
+    ("slip-hopper", {}),
+    ("slip-hopper", {"K": 0.1, "thetadot": 0.5}),
+    ("paddle-juggler", {"paddle_accel": -8.0}),
+    ("knee-biped", {}),
+    ("hopper-pumped", {}),
+])
+def test_analyze_matches_program(hes_run, problem, params):
+    args = [a for k, v in params.items() for a in ("-p", f"{k}={v!r}")]
+    doc = hes_run("analyze", problem, *args, "--json")
+    a = hes.analyze(problem, **params)
+    same_document(json.loads(a.to_json()), doc)
+    # the objects' arrays are the document's numbers
+    assert a.psi == doc["stability"]["psi"] if "stability" in doc else True
+    assert a.period == pytest.approx(a.period)
+    assert np.all(np.isfinite(a.monodromy))
+    assert abs(a.multipliers[0]) == pytest.approx(a.psi, rel=1e-15)
+
+
+def test_analysis_objects():
+    s = hes.problem("slip-hopper", K=0.1)
+    a = s.analyze(check=True)
+    assert a.dim == 3
+    assert a.monodromy.shape == (3, 3) and a.return_map.shape == (3, 3)
+    assert a.check < 1e-6
+    # psi is the largest modulus of the return map's eigenvalues
+    ev = np.linalg.eigvals(a.return_map)
+    assert max(abs(ev)) == pytest.approx(a.psi, rel=1e-9)
+    # the orbit is one period: events touchdown, liftoff, apex; it closes
+    orb = a.orbit
+    assert [e.transition for e in orb.events] == ["touchdown", "liftoff", "apex"]
+    assert orb.events[-1].t == pytest.approx(a.period, rel=1e-12)
+    assert np.allclose(orb.events[-1].x_plus, a.x0, atol=1e-9)
+    # solved parameters come back solved
+    assert a.params["l_td"] == s["l_td"] and a.params["l_td"] != 0.9
+
+
+def test_simulate_reaches_orbit():
+    s = hes.problem("slip-hopper")
+    a = s.analyze()
+    tr = s.simulate(a.x0, events=2)
+    assert tr.status == "success"
+    apexes = [e for e in tr.events if e.transition == "apex"]
+    assert len(apexes) == 2
+    # on the orbit, the second apex comes a period after the first
+    assert apexes[1].t - apexes[0].t == pytest.approx(a.period, rel=1e-9)
+
+
+def test_settings_round_trip():
+    s = hes.problem("paddle-juggler")
+    s.configure(rtol=1e-10, newton_maxiter=20)
+    assert s.settings["rtol"] == 1e-10 and s.settings["newton_maxiter"] == 20
+    with pytest.raises(hes.InvalidArgument):
+        s.configure(rtol=-1)
+    assert s.settings["rtol"] == 1e-10

@@ -1,0 +1,4 @@
+"""Models written in Python (hes.model)."""
+import pytest
+
+import hes

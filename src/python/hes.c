@@ -1277,7 +1277,20 @@ struct __pyx_t_3hes__cb;
 struct __pyx_t_3hes__model_ctx;
 struct __pyx_opt_args_3hes__get;
 
-/* "src/python/pymodel.pxi":26
+/* "src/python/pymodel.pxi":30
+ * # model reports as its C callbacks report one (hes.ModelFailure)
+ * # (codes a compiled callback is unlikely to return itself)
+ * cdef enum:             # <<<<<<<<<<<<<<
+ *     CB_OK = 0
+ *     CB_STOP = 1001
+ */
+enum  {
+  __pyx_e_3hes_CB_OK = 0,
+  __pyx_e_3hes_CB_STOP = 0x3E9,
+  __pyx_e_3hes_CB_FAILURE = 0x3EA
+};
+
+/* "src/python/pymodel.pxi":45
  * 
  * # which callback of a mode or transition a trampoline serves
  * cdef enum:             # <<<<<<<<<<<<<<
@@ -1318,9 +1331,10 @@ struct __pyx_t_3hes__model_ctx {
   PyObject *model;
   double *guess;
   int n_guess;
+  char failure[0x100];
 };
 
-/* "src/python/model_spec.pxi":27
+/* "src/python/model_spec.pxi":30
  * 
  * 
  * cdef object _get(spec, key, default=KeyError):             # <<<<<<<<<<<<<<
@@ -1465,7 +1479,7 @@ struct __pyx_obj_3hes_Analysis {
 };
 
 
-/* "src/python/pymodel.pxi":30
+/* "src/python/pymodel.pxi":49
  * 
  * 
  * cdef class _PyModelBase:             # <<<<<<<<<<<<<<
@@ -1494,12 +1508,13 @@ struct __pyx_obj_3hes__PyModelBase {
   PyObject *resets_dt;
   PyObject *guess_fn;
   PyObject *guess_x0;
+  PyObject *validate_fn;
   struct __pyx_t_3hes__model_ctx ctx;
   PyObject *pending;
 };
 
 
-/* "src/python/model_spec.pxi":76
+/* "src/python/model_spec.pxi":79
  * 
  * 
  * def model(spec=None, **kwargs):             # <<<<<<<<<<<<<<
@@ -1512,7 +1527,7 @@ struct __pyx_obj_3hes___pyx_scope_struct__model {
 };
 
 
-/* "src/python/model_spec.pxi":118
+/* "src/python/model_spec.pxi":127
  *     mode_names = []
  *     dims = []
  *     n_names = sum(len(_get(md, "states", ()) or ()) for md in modes)             # <<<<<<<<<<<<<<
@@ -1545,7 +1560,7 @@ struct __pyx_vtabstruct_3hes_System {
 static struct __pyx_vtabstruct_3hes_System *__pyx_vtabptr_3hes_System;
 
 
-/* "src/python/pymodel.pxi":30
+/* "src/python/pymodel.pxi":49
  * 
  * 
  * cdef class _PyModelBase:             # <<<<<<<<<<<<<<
@@ -1557,7 +1572,9 @@ struct __pyx_vtabstruct_3hes__PyModelBase {
   void (*begin)(struct __pyx_obj_3hes__PyModelBase *);
   int (*reraise)(struct __pyx_obj_3hes__PyModelBase *);
   int (*call)(struct __pyx_obj_3hes__PyModelBase *, int, int, double, double const *, double const *, double *);
+  int (*failure)(struct __pyx_obj_3hes__PyModelBase *, PyObject *);
   int (*call_guess)(struct __pyx_obj_3hes__PyModelBase *, double *, double *);
+  int (*call_validate)(struct __pyx_obj_3hes__PyModelBase *, double const *, char *, size_t);
 };
 static struct __pyx_vtabstruct_3hes__PyModelBase *__pyx_vtabptr_3hes__PyModelBase;
 
@@ -2078,10 +2095,29 @@ static PyObject *__Pyx_PyDict_GetItem(PyObject *d, PyObject* key);
 #define __Pyx_PyObject_Dict_GetItem(obj, name)  PyObject_GetItem(obj, name)
 #endif
 
+/* FastTypeChecks.proto */
+#if CYTHON_COMPILING_IN_CPYTHON
+#define __Pyx_TypeCheck(obj, type) __Pyx_IsSubtype(Py_TYPE(obj), (PyTypeObject *)type)
+static CYTHON_INLINE int __Pyx_IsSubtype(PyTypeObject *a, PyTypeObject *b);
+static CYTHON_INLINE int __Pyx_PyErr_GivenExceptionMatches(PyObject *err, PyObject *type);
+static CYTHON_INLINE int __Pyx_PyErr_GivenExceptionMatches2(PyObject *err, PyObject *type1, PyObject *type2);
+#else
+#define __Pyx_TypeCheck(obj, type) PyObject_TypeCheck(obj, (PyTypeObject *)type)
+#define __Pyx_PyErr_GivenExceptionMatches(err, type) PyErr_GivenExceptionMatches(err, type)
+#define __Pyx_PyErr_GivenExceptionMatches2(err, type1, type2) (PyErr_GivenExceptionMatches(err, type1) || PyErr_GivenExceptionMatches(err, type2))
+#endif
+#define __Pyx_PyException_Check(obj) __Pyx_TypeCheck(obj, PyExc_Exception)
+
 /* WriteUnraisableException.proto */
 static void __Pyx_WriteUnraisable(const char *name, int clineno,
                                   int lineno, const char *filename,
                                   int full_traceback, int nogil);
+
+/* SliceObject.proto */
+static CYTHON_INLINE PyObject* __Pyx_PyObject_GetSlice(
+        PyObject* obj, Py_ssize_t cstart, Py_ssize_t cstop,
+        PyObject** py_start, PyObject** py_stop, PyObject** py_slice,
+        int has_cstart, int has_cstop, int wraparound);
 
 /* CIntToPyUnicode.proto */
 static CYTHON_INLINE PyObject* __Pyx_PyUnicode_From_int(int value, Py_ssize_t width, char padding_char, char format_char);
@@ -2389,19 +2425,6 @@ static CYTHON_INLINE size_t __Pyx_PyInt_As_size_t(PyObject *);
 /* CIntFromPy.proto */
 static CYTHON_INLINE unsigned int __Pyx_PyInt_As_unsigned_int(PyObject *);
 
-/* FastTypeChecks.proto */
-#if CYTHON_COMPILING_IN_CPYTHON
-#define __Pyx_TypeCheck(obj, type) __Pyx_IsSubtype(Py_TYPE(obj), (PyTypeObject *)type)
-static CYTHON_INLINE int __Pyx_IsSubtype(PyTypeObject *a, PyTypeObject *b);
-static CYTHON_INLINE int __Pyx_PyErr_GivenExceptionMatches(PyObject *err, PyObject *type);
-static CYTHON_INLINE int __Pyx_PyErr_GivenExceptionMatches2(PyObject *err, PyObject *type1, PyObject *type2);
-#else
-#define __Pyx_TypeCheck(obj, type) PyObject_TypeCheck(obj, (PyTypeObject *)type)
-#define __Pyx_PyErr_GivenExceptionMatches(err, type) PyErr_GivenExceptionMatches(err, type)
-#define __Pyx_PyErr_GivenExceptionMatches2(err, type1, type2) (PyErr_GivenExceptionMatches(err, type1) || PyErr_GivenExceptionMatches(err, type2))
-#endif
-#define __Pyx_PyException_Check(obj) __Pyx_TypeCheck(obj, PyExc_Exception)
-
 /* PyObjectCallMethod1.proto */
 static PyObject* __Pyx_PyObject_CallMethod1(PyObject* obj, PyObject* method_name, PyObject* arg);
 
@@ -2493,7 +2516,9 @@ static int __pyx_f_3hes_6System__raise(struct __pyx_obj_3hes_System *__pyx_v_sel
 static void __pyx_f_3hes_12_PyModelBase_begin(struct __pyx_obj_3hes__PyModelBase *__pyx_v_self); /* proto*/
 static int __pyx_f_3hes_12_PyModelBase_reraise(struct __pyx_obj_3hes__PyModelBase *__pyx_v_self); /* proto*/
 static int __pyx_f_3hes_12_PyModelBase_call(struct __pyx_obj_3hes__PyModelBase *__pyx_v_self, int __pyx_v_which, int __pyx_v_index, double __pyx_v_t, double const *__pyx_v_x, double const *__pyx_v_p, double *__pyx_v_out); /* proto*/
+static int __pyx_f_3hes_12_PyModelBase_failure(struct __pyx_obj_3hes__PyModelBase *__pyx_v_self, PyObject *__pyx_v_e); /* proto*/
 static int __pyx_f_3hes_12_PyModelBase_call_guess(struct __pyx_obj_3hes__PyModelBase *__pyx_v_self, double *__pyx_v_p, double *__pyx_v_x0); /* proto*/
+static int __pyx_f_3hes_12_PyModelBase_call_validate(struct __pyx_obj_3hes__PyModelBase *__pyx_v_self, double const *__pyx_v_p, char *__pyx_v_msg, size_t __pyx_v_len_); /* proto*/
 
 /* Module declarations from 'cpython.buffer' */
 
@@ -2576,6 +2601,7 @@ static int __pyx_f_3hes__t_reset_dx(double, double const *, double const *, doub
 static int __pyx_f_3hes__t_reset_dt(double, double const *, double const *, double *, void *); /*proto*/
 static int __pyx_f_3hes__t_guess(double *, double *, void *); /*proto*/
 static int __pyx_f_3hes__t_guess_fixed(double *, double *, void *); /*proto*/
+static int __pyx_f_3hes__t_validate(double const *, char *, size_t, void *); /*proto*/
 static char const *__pyx_f_3hes__describe(int, void *); /*proto*/
 static hes_fn __pyx_f_3hes__compiled(PyObject *, PyObject *); /*proto*/
 static PyObject *__pyx_f_3hes__get(PyObject *, PyObject *, struct __pyx_opt_args_3hes__get *__pyx_optional_args); /*proto*/
@@ -2817,6 +2843,7 @@ static const char __pyx_k_returned[] = " returned ";
 static const char __pyx_k_sequence[] = "sequence";
 static const char __pyx_k_setstate[] = "__setstate__";
 static const char __pyx_k_settings[] = "settings: ";
+static const char __pyx_k_validate[] = "validate";
 static const char __pyx_k_FileError[] = "FileError";
 static const char __pyx_k_TypeError[] = "TypeError";
 static const char __pyx_k_ZenoError[] = "ZenoError";
@@ -2881,6 +2908,7 @@ static const char __pyx_k_Error___init[] = "Error.__init__";
 static const char __pyx_k_Error_status[] = "Error.status";
 static const char __pyx_k_GrazingError[] = "GrazingError";
 static const char __pyx_k_MaxIterError[] = "MaxIterError";
+static const char __pyx_k_ModelFailure[] = "ModelFailure";
 static const char __pyx_k_NoEventError[] = "NoEventError";
 static const char __pyx_k_NoOrbitError[] = "NoOrbitError";
 static const char __pyx_k_integrator_2[] = "integrator ";
@@ -2920,6 +2948,7 @@ static const char __pyx_k_max_search_time[] = "max_search_time";
 static const char __pyx_k_pyx_PickleError[] = "__pyx_PickleError";
 static const char __pyx_k_setstate_cython[] = "__setstate_cython__";
 static const char __pyx_k_settings_fields[] = "_settings_fields";
+static const char __pyx_k_validate_raised[] = "validate raised ";
 static const char __pyx_k_values_expected[] = " values, expected ";
 static const char __pyx_k_a_problem_s_name[] = "a problem's name";
 static const char __pyx_k_hes_Analysis_psi[] = "<hes.Analysis psi ";
@@ -2987,6 +3016,7 @@ static const char __pyx_k_Incompatible_checksums_0x_x_vs_0[] = "Incompatible che
 static const char __pyx_k_No_event_before_the_time_limit_H[] = "No event before the time limit (HES_ENOEVENT).";
 static const char __pyx_k_No_periodic_orbit_found_or_not_o[] = "No periodic orbit found, or not one of the full system (HES_ENOORBIT).";
 static const char __pyx_k_No_value_specified_for_struct_at[] = "No value specified for struct attribute 'rtol'";
+static const char __pyx_k_Raised_by_a_Python_model_s_callb[] = "Raised by a Python model's callback where a C model's returns\n    nonzero: the state is outside what the model describes (the body hit\n    the ground, the leg has zero length).  The library handles it as a\n    failure of the model (it may try another step, or fail with\n    hes.ModelError carrying this message); every other exception stops the\n    computation and is re-raised.";
 static const char __pyx_k_The_eigen_decomposition_is_unusa[] = "The eigen-decomposition is unusable (HES_EDEFECTIVE).";
 static const char __pyx_k_The_state_or_a_model_output_beca[] = "The state or a model output became NaN or infinite (HES_ENONFINITE).";
 static const char __pyx_k_Too_many_events_in_too_short_a_t[] = "Too many events in too short a time (HES_EZENO).";
@@ -3000,6 +3030,7 @@ static const char __pyx_k_out_of_memory_writing_the_JSON_d[] = "out of memory wr
 static const char __pyx_k_self__model_self_a_cannot_be_con[] = "self._model,self.a cannot be converted to a Python object for pickling";
 static const char __pyx_k_self_model_cannot_be_converted_t[] = "self.model cannot be converted to a Python object for pickling";
 static const char __pyx_k_simulate_needs_t_end_or_events_w[] = "simulate needs t_end or events (where to stop)";
+static const char __pyx_k_validate_must_be_callable_p_None[] = "validate must be callable: p -> None or a reason";
 static const char __pyx_k_Incompatible_checksums_0x_x_vs_0_2[] = "Incompatible checksums (0x%x vs (0xe61be68, 0x6b1a293, 0x9638dc5) = (A, mode, t0, t1, tm0, x0, x1))";
 static const char __pyx_k_Incompatible_checksums_0x_x_vs_0_3[] = "Incompatible checksums (0x%x vs (0xee940ca, 0xc144cb7, 0x10e3bd0) = (t, tm, transition, x_minus, x_plus))";
 static const char __pyx_k_Incompatible_checksums_0x_x_vs_0_4[] = "Incompatible checksums (0x%x vs (0xaa98862, 0x93efdf5, 0x9287d00) = (events, phases, status))";
@@ -3056,6 +3087,7 @@ static PyObject *__pyx_n_s_LookupError;
 static PyObject *__pyx_n_s_MaxIterError;
 static PyObject *__pyx_n_s_MemoryError;
 static PyObject *__pyx_n_s_ModelError;
+static PyObject *__pyx_n_s_ModelFailure;
 static PyObject *__pyx_n_s_NoEventError;
 static PyObject *__pyx_n_s_NoOrbitError;
 static PyObject *__pyx_kp_s_No_event_before_the_time_limit_H;
@@ -3085,6 +3117,7 @@ static PyObject *__pyx_n_s_Phase;
 static PyObject *__pyx_n_s_PickleError;
 static PyObject *__pyx_n_s_Plugin;
 static PyObject *__pyx_n_s_PyModelBase;
+static PyObject *__pyx_kp_s_Raised_by_a_Python_model_s_callb;
 static PyObject *__pyx_n_s_SolverError;
 static PyObject *__pyx_n_s_System;
 static PyObject *__pyx_n_s_T;
@@ -3442,6 +3475,10 @@ static PyObject *__pyx_kp_u_unit_2;
 static PyObject *__pyx_n_u_up;
 static PyObject *__pyx_n_s_update;
 static PyObject *__pyx_kp_u_utf_8;
+static PyObject *__pyx_n_s_validate;
+static PyObject *__pyx_n_u_validate;
+static PyObject *__pyx_kp_u_validate_must_be_callable_p_None;
+static PyObject *__pyx_kp_u_validate_raised;
 static PyObject *__pyx_n_s_value;
 static PyObject *__pyx_n_u_value;
 static PyObject *__pyx_kp_u_values;
@@ -3555,6 +3592,7 @@ static PyObject *__pyx_tp_new_3hes___pyx_scope_struct_1_genexpr(PyTypeObject *t,
 static PyObject *__pyx_float_0_0;
 static PyObject *__pyx_int_0;
 static PyObject *__pyx_int_1;
+static PyObject *__pyx_int_255;
 static PyObject *__pyx_int_17710032;
 static PyObject *__pyx_int_112304787;
 static PyObject *__pyx_int_120793430;
@@ -3573,11 +3611,11 @@ static PyObject *__pyx_tuple__6;
 static PyObject *__pyx_tuple__7;
 static PyObject *__pyx_tuple__8;
 static PyObject *__pyx_tuple__9;
+static PyObject *__pyx_slice__22;
 static PyObject *__pyx_tuple__14;
 static PyObject *__pyx_tuple__15;
 static PyObject *__pyx_tuple__20;
 static PyObject *__pyx_tuple__21;
-static PyObject *__pyx_tuple__22;
 static PyObject *__pyx_tuple__23;
 static PyObject *__pyx_tuple__24;
 static PyObject *__pyx_tuple__25;
@@ -3601,35 +3639,36 @@ static PyObject *__pyx_tuple__42;
 static PyObject *__pyx_tuple__43;
 static PyObject *__pyx_tuple__44;
 static PyObject *__pyx_tuple__45;
-static PyObject *__pyx_tuple__47;
+static PyObject *__pyx_tuple__46;
 static PyObject *__pyx_tuple__48;
-static PyObject *__pyx_tuple__50;
-static PyObject *__pyx_tuple__52;
-static PyObject *__pyx_tuple__54;
+static PyObject *__pyx_tuple__49;
+static PyObject *__pyx_tuple__51;
+static PyObject *__pyx_tuple__53;
 static PyObject *__pyx_tuple__55;
-static PyObject *__pyx_tuple__57;
-static PyObject *__pyx_tuple__59;
-static PyObject *__pyx_tuple__61;
-static PyObject *__pyx_tuple__63;
-static PyObject *__pyx_tuple__65;
-static PyObject *__pyx_tuple__67;
-static PyObject *__pyx_tuple__69;
-static PyObject *__pyx_tuple__71;
-static PyObject *__pyx_tuple__73;
-static PyObject *__pyx_codeobj__46;
-static PyObject *__pyx_codeobj__49;
-static PyObject *__pyx_codeobj__51;
-static PyObject *__pyx_codeobj__53;
-static PyObject *__pyx_codeobj__56;
-static PyObject *__pyx_codeobj__58;
-static PyObject *__pyx_codeobj__60;
-static PyObject *__pyx_codeobj__62;
-static PyObject *__pyx_codeobj__64;
-static PyObject *__pyx_codeobj__66;
-static PyObject *__pyx_codeobj__68;
-static PyObject *__pyx_codeobj__70;
-static PyObject *__pyx_codeobj__72;
-static PyObject *__pyx_codeobj__74;
+static PyObject *__pyx_tuple__56;
+static PyObject *__pyx_tuple__58;
+static PyObject *__pyx_tuple__60;
+static PyObject *__pyx_tuple__62;
+static PyObject *__pyx_tuple__64;
+static PyObject *__pyx_tuple__66;
+static PyObject *__pyx_tuple__68;
+static PyObject *__pyx_tuple__70;
+static PyObject *__pyx_tuple__72;
+static PyObject *__pyx_tuple__74;
+static PyObject *__pyx_codeobj__47;
+static PyObject *__pyx_codeobj__50;
+static PyObject *__pyx_codeobj__52;
+static PyObject *__pyx_codeobj__54;
+static PyObject *__pyx_codeobj__57;
+static PyObject *__pyx_codeobj__59;
+static PyObject *__pyx_codeobj__61;
+static PyObject *__pyx_codeobj__63;
+static PyObject *__pyx_codeobj__65;
+static PyObject *__pyx_codeobj__67;
+static PyObject *__pyx_codeobj__69;
+static PyObject *__pyx_codeobj__71;
+static PyObject *__pyx_codeobj__73;
+static PyObject *__pyx_codeobj__75;
 /* Late includes */
 
 /* "src/python/errors.pxi":18
@@ -8298,12 +8337,12 @@ static int __pyx_pf_3hes_6System_6__setitem__(struct __pyx_obj_3hes_System *__py
  * 
  *     def set(self, **params):             # <<<<<<<<<<<<<<
  *         """Sets parameters by name: system.set(K=0.1, thetadot=0.5).  Each is
- *         checked (finite, within its range) as the program's -p checks it;
+ *         checked (finite, within its range), and then the whole vector by
  */
 
 /* Python wrapper */
 static PyObject *__pyx_pw_3hes_6System_9set(PyObject *__pyx_v_self, PyObject *__pyx_args, PyObject *__pyx_kwds); /*proto*/
-static char __pyx_doc_3hes_6System_8set[] = "System.set(self, **params)\nSets parameters by name: system.set(K=0.1, thetadot=0.5).  Each is\n        checked (finite, within its range) as the program's -p checks it;\n        on a refusal no parameter has changed.";
+static char __pyx_doc_3hes_6System_8set[] = "System.set(self, **params)\nSets parameters by name: system.set(K=0.1, thetadot=0.5).  Each is\n        checked (finite, within its range), and then the whole vector by\n        the model's own check, as the program's -p is checked; on a\n        refusal no parameter has changed.";
 static PyObject *__pyx_pw_3hes_6System_9set(PyObject *__pyx_v_self, PyObject *__pyx_args, PyObject *__pyx_kwds) {
   PyObject *__pyx_v_params = 0;
   PyObject *__pyx_r = 0;
@@ -8364,18 +8403,18 @@ static PyObject *__pyx_pf_3hes_6System_8set(struct __pyx_obj_3hes_System *__pyx_
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("set", 0);
 
-  /* "src/python/system.pxi":121
- *         checked (finite, within its range) as the program's -p checks it;
- *         on a refusal no parameter has changed."""
+  /* "src/python/system.pxi":122
+ *         the model's own check, as the program's -p is checked; on a
+ *         refusal no parameter has changed."""
  *         cdef hes_system *s = self._sys()             # <<<<<<<<<<<<<<
  *         cdef int n = hes_system_n_params(s)
  *         saved = _vector(hes_system_params(s), n)
  */
-  __pyx_t_1 = ((struct __pyx_vtabstruct_3hes_System *)__pyx_v_self->__pyx_vtab)->_sys(__pyx_v_self); if (unlikely(__pyx_t_1 == ((hes_system *)NULL))) __PYX_ERR(5, 121, __pyx_L1_error)
+  __pyx_t_1 = ((struct __pyx_vtabstruct_3hes_System *)__pyx_v_self->__pyx_vtab)->_sys(__pyx_v_self); if (unlikely(__pyx_t_1 == ((hes_system *)NULL))) __PYX_ERR(5, 122, __pyx_L1_error)
   __pyx_v_s = __pyx_t_1;
 
-  /* "src/python/system.pxi":122
- *         on a refusal no parameter has changed."""
+  /* "src/python/system.pxi":123
+ *         refusal no parameter has changed."""
  *         cdef hes_system *s = self._sys()
  *         cdef int n = hes_system_n_params(s)             # <<<<<<<<<<<<<<
  *         saved = _vector(hes_system_params(s), n)
@@ -8383,31 +8422,31 @@ static PyObject *__pyx_pf_3hes_6System_8set(struct __pyx_obj_3hes_System *__pyx_
  */
   __pyx_v_n = hes_system_n_params(__pyx_v_s);
 
-  /* "src/python/system.pxi":123
+  /* "src/python/system.pxi":124
  *         cdef hes_system *s = self._sys()
  *         cdef int n = hes_system_n_params(s)
  *         saved = _vector(hes_system_params(s), n)             # <<<<<<<<<<<<<<
  *         names = self.param_names
  *         try:
  */
-  __pyx_t_2 = ((PyObject *)__pyx_f_3hes__vector(hes_system_params(__pyx_v_s), __pyx_v_n)); if (unlikely(!__pyx_t_2)) __PYX_ERR(5, 123, __pyx_L1_error)
+  __pyx_t_2 = ((PyObject *)__pyx_f_3hes__vector(hes_system_params(__pyx_v_s), __pyx_v_n)); if (unlikely(!__pyx_t_2)) __PYX_ERR(5, 124, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   __pyx_v_saved = ((PyArrayObject *)__pyx_t_2);
   __pyx_t_2 = 0;
 
-  /* "src/python/system.pxi":124
+  /* "src/python/system.pxi":125
  *         cdef int n = hes_system_n_params(s)
  *         saved = _vector(hes_system_params(s), n)
  *         names = self.param_names             # <<<<<<<<<<<<<<
  *         try:
  *             for key, value in params.items():
  */
-  __pyx_t_2 = __Pyx_PyObject_GetAttrStr(((PyObject *)__pyx_v_self), __pyx_n_s_param_names); if (unlikely(!__pyx_t_2)) __PYX_ERR(5, 124, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyObject_GetAttrStr(((PyObject *)__pyx_v_self), __pyx_n_s_param_names); if (unlikely(!__pyx_t_2)) __PYX_ERR(5, 125, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   __pyx_v_names = __pyx_t_2;
   __pyx_t_2 = 0;
 
-  /* "src/python/system.pxi":125
+  /* "src/python/system.pxi":126
  *         saved = _vector(hes_system_params(s), n)
  *         names = self.param_names
  *         try:             # <<<<<<<<<<<<<<
@@ -8423,7 +8462,7 @@ static PyObject *__pyx_pf_3hes_6System_8set(struct __pyx_obj_3hes_System *__pyx_
     __Pyx_XGOTREF(__pyx_t_5);
     /*try:*/ {
 
-      /* "src/python/system.pxi":126
+      /* "src/python/system.pxi":127
  *         names = self.param_names
  *         try:
  *             for key, value in params.items():             # <<<<<<<<<<<<<<
@@ -8431,7 +8470,7 @@ static PyObject *__pyx_pf_3hes_6System_8set(struct __pyx_obj_3hes_System *__pyx_
  *                     v = float(value)
  */
       __pyx_t_6 = 0;
-      __pyx_t_9 = __Pyx_dict_iterator(__pyx_v_params, 1, __pyx_n_s_items, (&__pyx_t_7), (&__pyx_t_8)); if (unlikely(!__pyx_t_9)) __PYX_ERR(5, 126, __pyx_L3_error)
+      __pyx_t_9 = __Pyx_dict_iterator(__pyx_v_params, 1, __pyx_n_s_items, (&__pyx_t_7), (&__pyx_t_8)); if (unlikely(!__pyx_t_9)) __PYX_ERR(5, 127, __pyx_L3_error)
       __Pyx_GOTREF(__pyx_t_9);
       __Pyx_XDECREF(__pyx_t_2);
       __pyx_t_2 = __pyx_t_9;
@@ -8439,7 +8478,7 @@ static PyObject *__pyx_pf_3hes_6System_8set(struct __pyx_obj_3hes_System *__pyx_
       while (1) {
         __pyx_t_11 = __Pyx_dict_iter_next(__pyx_t_2, __pyx_t_7, &__pyx_t_6, &__pyx_t_9, &__pyx_t_10, NULL, __pyx_t_8);
         if (unlikely(__pyx_t_11 == 0)) break;
-        if (unlikely(__pyx_t_11 == -1)) __PYX_ERR(5, 126, __pyx_L3_error)
+        if (unlikely(__pyx_t_11 == -1)) __PYX_ERR(5, 127, __pyx_L3_error)
         __Pyx_GOTREF(__pyx_t_9);
         __Pyx_GOTREF(__pyx_t_10);
         __Pyx_XDECREF_SET(__pyx_v_key, __pyx_t_9);
@@ -8447,7 +8486,7 @@ static PyObject *__pyx_pf_3hes_6System_8set(struct __pyx_obj_3hes_System *__pyx_
         __Pyx_XDECREF_SET(__pyx_v_value, __pyx_t_10);
         __pyx_t_10 = 0;
 
-        /* "src/python/system.pxi":127
+        /* "src/python/system.pxi":128
  *         try:
  *             for key, value in params.items():
  *                 try:             # <<<<<<<<<<<<<<
@@ -8463,17 +8502,17 @@ static PyObject *__pyx_pf_3hes_6System_8set(struct __pyx_obj_3hes_System *__pyx_
           __Pyx_XGOTREF(__pyx_t_14);
           /*try:*/ {
 
-            /* "src/python/system.pxi":128
+            /* "src/python/system.pxi":129
  *             for key, value in params.items():
  *                 try:
  *                     v = float(value)             # <<<<<<<<<<<<<<
  *                 except (TypeError, ValueError):
  *                     raise InvalidArgument(f"parameter {key}: {value!r} is not a number") from None
  */
-            __pyx_t_15 = __Pyx_PyObject_AsDouble(__pyx_v_value); if (unlikely(__pyx_t_15 == ((double)((double)-1)) && PyErr_Occurred())) __PYX_ERR(5, 128, __pyx_L11_error)
+            __pyx_t_15 = __Pyx_PyObject_AsDouble(__pyx_v_value); if (unlikely(__pyx_t_15 == ((double)((double)-1)) && PyErr_Occurred())) __PYX_ERR(5, 129, __pyx_L11_error)
             __pyx_v_v = __pyx_t_15;
 
-            /* "src/python/system.pxi":127
+            /* "src/python/system.pxi":128
  *         try:
  *             for key, value in params.items():
  *                 try:             # <<<<<<<<<<<<<<
@@ -8489,7 +8528,7 @@ static PyObject *__pyx_pf_3hes_6System_8set(struct __pyx_obj_3hes_System *__pyx_
           __Pyx_XDECREF(__pyx_t_10); __pyx_t_10 = 0;
           __Pyx_XDECREF(__pyx_t_9); __pyx_t_9 = 0;
 
-          /* "src/python/system.pxi":129
+          /* "src/python/system.pxi":130
  *                 try:
  *                     v = float(value)
  *                 except (TypeError, ValueError):             # <<<<<<<<<<<<<<
@@ -8499,21 +8538,21 @@ static PyObject *__pyx_pf_3hes_6System_8set(struct __pyx_obj_3hes_System *__pyx_
           __pyx_t_11 = __Pyx_PyErr_ExceptionMatches(__pyx_builtin_TypeError) || __Pyx_PyErr_ExceptionMatches(__pyx_builtin_ValueError);
           if (__pyx_t_11) {
             __Pyx_AddTraceback("hes.System.set", __pyx_clineno, __pyx_lineno, __pyx_filename);
-            if (__Pyx_GetException(&__pyx_t_10, &__pyx_t_9, &__pyx_t_16) < 0) __PYX_ERR(5, 129, __pyx_L13_except_error)
+            if (__Pyx_GetException(&__pyx_t_10, &__pyx_t_9, &__pyx_t_16) < 0) __PYX_ERR(5, 130, __pyx_L13_except_error)
             __Pyx_GOTREF(__pyx_t_10);
             __Pyx_GOTREF(__pyx_t_9);
             __Pyx_GOTREF(__pyx_t_16);
 
-            /* "src/python/system.pxi":130
+            /* "src/python/system.pxi":131
  *                     v = float(value)
  *                 except (TypeError, ValueError):
  *                     raise InvalidArgument(f"parameter {key}: {value!r} is not a number") from None             # <<<<<<<<<<<<<<
  *                 st = hes_system_set_param(s, _name(key, "a parameter's name"), v)
  *                 if st == HES_ENOTFOUND:
  */
-            __Pyx_GetModuleGlobalName(__pyx_t_18, __pyx_n_s_InvalidArgument); if (unlikely(!__pyx_t_18)) __PYX_ERR(5, 130, __pyx_L13_except_error)
+            __Pyx_GetModuleGlobalName(__pyx_t_18, __pyx_n_s_InvalidArgument); if (unlikely(!__pyx_t_18)) __PYX_ERR(5, 131, __pyx_L13_except_error)
             __Pyx_GOTREF(__pyx_t_18);
-            __pyx_t_19 = PyTuple_New(5); if (unlikely(!__pyx_t_19)) __PYX_ERR(5, 130, __pyx_L13_except_error)
+            __pyx_t_19 = PyTuple_New(5); if (unlikely(!__pyx_t_19)) __PYX_ERR(5, 131, __pyx_L13_except_error)
             __Pyx_GOTREF(__pyx_t_19);
             __pyx_t_20 = 0;
             __pyx_t_21 = 127;
@@ -8521,7 +8560,7 @@ static PyObject *__pyx_pf_3hes_6System_8set(struct __pyx_obj_3hes_System *__pyx_
             __pyx_t_20 += 10;
             __Pyx_GIVEREF(__pyx_kp_u_parameter);
             PyTuple_SET_ITEM(__pyx_t_19, 0, __pyx_kp_u_parameter);
-            __pyx_t_22 = __Pyx_PyObject_FormatSimple(__pyx_v_key, __pyx_empty_unicode); if (unlikely(!__pyx_t_22)) __PYX_ERR(5, 130, __pyx_L13_except_error)
+            __pyx_t_22 = __Pyx_PyObject_FormatSimple(__pyx_v_key, __pyx_empty_unicode); if (unlikely(!__pyx_t_22)) __PYX_ERR(5, 131, __pyx_L13_except_error)
             __Pyx_GOTREF(__pyx_t_22);
             __pyx_t_21 = (__Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_22) > __pyx_t_21) ? __Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_22) : __pyx_t_21;
             __pyx_t_20 += __Pyx_PyUnicode_GET_LENGTH(__pyx_t_22);
@@ -8532,7 +8571,7 @@ static PyObject *__pyx_pf_3hes_6System_8set(struct __pyx_obj_3hes_System *__pyx_
             __pyx_t_20 += 2;
             __Pyx_GIVEREF(__pyx_kp_u__11);
             PyTuple_SET_ITEM(__pyx_t_19, 2, __pyx_kp_u__11);
-            __pyx_t_22 = __Pyx_PyObject_FormatSimpleAndDecref(PyObject_Repr(__pyx_v_value), __pyx_empty_unicode); if (unlikely(!__pyx_t_22)) __PYX_ERR(5, 130, __pyx_L13_except_error)
+            __pyx_t_22 = __Pyx_PyObject_FormatSimpleAndDecref(PyObject_Repr(__pyx_v_value), __pyx_empty_unicode); if (unlikely(!__pyx_t_22)) __PYX_ERR(5, 131, __pyx_L13_except_error)
             __Pyx_GOTREF(__pyx_t_22);
             __pyx_t_21 = (__Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_22) > __pyx_t_21) ? __Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_22) : __pyx_t_21;
             __pyx_t_20 += __Pyx_PyUnicode_GET_LENGTH(__pyx_t_22);
@@ -8543,7 +8582,7 @@ static PyObject *__pyx_pf_3hes_6System_8set(struct __pyx_obj_3hes_System *__pyx_
             __pyx_t_20 += 16;
             __Pyx_GIVEREF(__pyx_kp_u_is_not_a_number);
             PyTuple_SET_ITEM(__pyx_t_19, 4, __pyx_kp_u_is_not_a_number);
-            __pyx_t_22 = __Pyx_PyUnicode_Join(__pyx_t_19, 5, __pyx_t_20, __pyx_t_21); if (unlikely(!__pyx_t_22)) __PYX_ERR(5, 130, __pyx_L13_except_error)
+            __pyx_t_22 = __Pyx_PyUnicode_Join(__pyx_t_19, 5, __pyx_t_20, __pyx_t_21); if (unlikely(!__pyx_t_22)) __PYX_ERR(5, 131, __pyx_L13_except_error)
             __Pyx_GOTREF(__pyx_t_22);
             __Pyx_DECREF(__pyx_t_19); __pyx_t_19 = 0;
             __pyx_t_19 = NULL;
@@ -8559,17 +8598,17 @@ static PyObject *__pyx_pf_3hes_6System_8set(struct __pyx_obj_3hes_System *__pyx_
             __pyx_t_17 = (__pyx_t_19) ? __Pyx_PyObject_Call2Args(__pyx_t_18, __pyx_t_19, __pyx_t_22) : __Pyx_PyObject_CallOneArg(__pyx_t_18, __pyx_t_22);
             __Pyx_XDECREF(__pyx_t_19); __pyx_t_19 = 0;
             __Pyx_DECREF(__pyx_t_22); __pyx_t_22 = 0;
-            if (unlikely(!__pyx_t_17)) __PYX_ERR(5, 130, __pyx_L13_except_error)
+            if (unlikely(!__pyx_t_17)) __PYX_ERR(5, 131, __pyx_L13_except_error)
             __Pyx_GOTREF(__pyx_t_17);
             __Pyx_DECREF(__pyx_t_18); __pyx_t_18 = 0;
             __Pyx_Raise(__pyx_t_17, 0, 0, Py_None);
             __Pyx_DECREF(__pyx_t_17); __pyx_t_17 = 0;
-            __PYX_ERR(5, 130, __pyx_L13_except_error)
+            __PYX_ERR(5, 131, __pyx_L13_except_error)
           }
           goto __pyx_L13_except_error;
           __pyx_L13_except_error:;
 
-          /* "src/python/system.pxi":127
+          /* "src/python/system.pxi":128
  *         try:
  *             for key, value in params.items():
  *                 try:             # <<<<<<<<<<<<<<
@@ -8584,24 +8623,24 @@ static PyObject *__pyx_pf_3hes_6System_8set(struct __pyx_obj_3hes_System *__pyx_
           __pyx_L18_try_end:;
         }
 
-        /* "src/python/system.pxi":131
+        /* "src/python/system.pxi":132
  *                 except (TypeError, ValueError):
  *                     raise InvalidArgument(f"parameter {key}: {value!r} is not a number") from None
  *                 st = hes_system_set_param(s, _name(key, "a parameter's name"), v)             # <<<<<<<<<<<<<<
  *                 if st == HES_ENOTFOUND:
  *                     raise NotFoundError(f"{self.name}: no parameter '{key}' (its parameters: "
  */
-        __pyx_t_16 = __pyx_f_3hes__name(__pyx_v_key, __pyx_kp_u_a_parameter_s_name); if (unlikely(!__pyx_t_16)) __PYX_ERR(5, 131, __pyx_L3_error)
+        __pyx_t_16 = __pyx_f_3hes__name(__pyx_v_key, __pyx_kp_u_a_parameter_s_name); if (unlikely(!__pyx_t_16)) __PYX_ERR(5, 132, __pyx_L3_error)
         __Pyx_GOTREF(__pyx_t_16);
         if (unlikely(__pyx_t_16 == Py_None)) {
           PyErr_SetString(PyExc_TypeError, "expected bytes, NoneType found");
-          __PYX_ERR(5, 131, __pyx_L3_error)
+          __PYX_ERR(5, 132, __pyx_L3_error)
         }
-        __pyx_t_23 = __Pyx_PyBytes_AsString(__pyx_t_16); if (unlikely((!__pyx_t_23) && PyErr_Occurred())) __PYX_ERR(5, 131, __pyx_L3_error)
+        __pyx_t_23 = __Pyx_PyBytes_AsString(__pyx_t_16); if (unlikely((!__pyx_t_23) && PyErr_Occurred())) __PYX_ERR(5, 132, __pyx_L3_error)
         __pyx_v_st = hes_system_set_param(__pyx_v_s, __pyx_t_23, __pyx_v_v);
         __Pyx_DECREF(__pyx_t_16); __pyx_t_16 = 0;
 
-        /* "src/python/system.pxi":132
+        /* "src/python/system.pxi":133
  *                     raise InvalidArgument(f"parameter {key}: {value!r} is not a number") from None
  *                 st = hes_system_set_param(s, _name(key, "a parameter's name"), v)
  *                 if st == HES_ENOTFOUND:             # <<<<<<<<<<<<<<
@@ -8611,22 +8650,22 @@ static PyObject *__pyx_pf_3hes_6System_8set(struct __pyx_obj_3hes_System *__pyx_
         __pyx_t_24 = ((__pyx_v_st == HES_ENOTFOUND) != 0);
         if (unlikely(__pyx_t_24)) {
 
-          /* "src/python/system.pxi":133
+          /* "src/python/system.pxi":134
  *                 st = hes_system_set_param(s, _name(key, "a parameter's name"), v)
  *                 if st == HES_ENOTFOUND:
  *                     raise NotFoundError(f"{self.name}: no parameter '{key}' (its parameters: "             # <<<<<<<<<<<<<<
  *                                         f"{', '.join(names)})", HES_ENOTFOUND)
  *                 if st != HES_OK:
  */
-          __Pyx_GetModuleGlobalName(__pyx_t_9, __pyx_n_s_NotFoundError); if (unlikely(!__pyx_t_9)) __PYX_ERR(5, 133, __pyx_L3_error)
+          __Pyx_GetModuleGlobalName(__pyx_t_9, __pyx_n_s_NotFoundError); if (unlikely(!__pyx_t_9)) __PYX_ERR(5, 134, __pyx_L3_error)
           __Pyx_GOTREF(__pyx_t_9);
-          __pyx_t_10 = PyTuple_New(6); if (unlikely(!__pyx_t_10)) __PYX_ERR(5, 133, __pyx_L3_error)
+          __pyx_t_10 = PyTuple_New(6); if (unlikely(!__pyx_t_10)) __PYX_ERR(5, 134, __pyx_L3_error)
           __Pyx_GOTREF(__pyx_t_10);
           __pyx_t_20 = 0;
           __pyx_t_21 = 127;
-          __pyx_t_17 = __Pyx_PyObject_GetAttrStr(((PyObject *)__pyx_v_self), __pyx_n_s_name_2); if (unlikely(!__pyx_t_17)) __PYX_ERR(5, 133, __pyx_L3_error)
+          __pyx_t_17 = __Pyx_PyObject_GetAttrStr(((PyObject *)__pyx_v_self), __pyx_n_s_name_2); if (unlikely(!__pyx_t_17)) __PYX_ERR(5, 134, __pyx_L3_error)
           __Pyx_GOTREF(__pyx_t_17);
-          __pyx_t_18 = __Pyx_PyObject_FormatSimple(__pyx_t_17, __pyx_empty_unicode); if (unlikely(!__pyx_t_18)) __PYX_ERR(5, 133, __pyx_L3_error)
+          __pyx_t_18 = __Pyx_PyObject_FormatSimple(__pyx_t_17, __pyx_empty_unicode); if (unlikely(!__pyx_t_18)) __PYX_ERR(5, 134, __pyx_L3_error)
           __Pyx_GOTREF(__pyx_t_18);
           __Pyx_DECREF(__pyx_t_17); __pyx_t_17 = 0;
           __pyx_t_21 = (__Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_18) > __pyx_t_21) ? __Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_18) : __pyx_t_21;
@@ -8638,7 +8677,7 @@ static PyObject *__pyx_pf_3hes_6System_8set(struct __pyx_obj_3hes_System *__pyx_
           __pyx_t_20 += 16;
           __Pyx_GIVEREF(__pyx_kp_u_no_parameter);
           PyTuple_SET_ITEM(__pyx_t_10, 1, __pyx_kp_u_no_parameter);
-          __pyx_t_18 = __Pyx_PyObject_FormatSimple(__pyx_v_key, __pyx_empty_unicode); if (unlikely(!__pyx_t_18)) __PYX_ERR(5, 133, __pyx_L3_error)
+          __pyx_t_18 = __Pyx_PyObject_FormatSimple(__pyx_v_key, __pyx_empty_unicode); if (unlikely(!__pyx_t_18)) __PYX_ERR(5, 134, __pyx_L3_error)
           __Pyx_GOTREF(__pyx_t_18);
           __pyx_t_21 = (__Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_18) > __pyx_t_21) ? __Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_18) : __pyx_t_21;
           __pyx_t_20 += __Pyx_PyUnicode_GET_LENGTH(__pyx_t_18);
@@ -8650,14 +8689,14 @@ static PyObject *__pyx_pf_3hes_6System_8set(struct __pyx_obj_3hes_System *__pyx_
           __Pyx_GIVEREF(__pyx_kp_u_its_parameters);
           PyTuple_SET_ITEM(__pyx_t_10, 3, __pyx_kp_u_its_parameters);
 
-          /* "src/python/system.pxi":134
+          /* "src/python/system.pxi":135
  *                 if st == HES_ENOTFOUND:
  *                     raise NotFoundError(f"{self.name}: no parameter '{key}' (its parameters: "
  *                                         f"{', '.join(names)})", HES_ENOTFOUND)             # <<<<<<<<<<<<<<
  *                 if st != HES_OK:
  *                     self._raise(st)
  */
-          __pyx_t_18 = PyUnicode_Join(__pyx_kp_u__10, __pyx_v_names); if (unlikely(!__pyx_t_18)) __PYX_ERR(5, 134, __pyx_L3_error)
+          __pyx_t_18 = PyUnicode_Join(__pyx_kp_u__10, __pyx_v_names); if (unlikely(!__pyx_t_18)) __PYX_ERR(5, 135, __pyx_L3_error)
           __Pyx_GOTREF(__pyx_t_18);
           __pyx_t_21 = (__Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_18) > __pyx_t_21) ? __Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_18) : __pyx_t_21;
           __pyx_t_20 += __Pyx_PyUnicode_GET_LENGTH(__pyx_t_18);
@@ -8669,25 +8708,25 @@ static PyObject *__pyx_pf_3hes_6System_8set(struct __pyx_obj_3hes_System *__pyx_
           __Pyx_GIVEREF(__pyx_kp_u__5);
           PyTuple_SET_ITEM(__pyx_t_10, 5, __pyx_kp_u__5);
 
-          /* "src/python/system.pxi":133
+          /* "src/python/system.pxi":134
  *                 st = hes_system_set_param(s, _name(key, "a parameter's name"), v)
  *                 if st == HES_ENOTFOUND:
  *                     raise NotFoundError(f"{self.name}: no parameter '{key}' (its parameters: "             # <<<<<<<<<<<<<<
  *                                         f"{', '.join(names)})", HES_ENOTFOUND)
  *                 if st != HES_OK:
  */
-          __pyx_t_18 = __Pyx_PyUnicode_Join(__pyx_t_10, 6, __pyx_t_20, __pyx_t_21); if (unlikely(!__pyx_t_18)) __PYX_ERR(5, 133, __pyx_L3_error)
+          __pyx_t_18 = __Pyx_PyUnicode_Join(__pyx_t_10, 6, __pyx_t_20, __pyx_t_21); if (unlikely(!__pyx_t_18)) __PYX_ERR(5, 134, __pyx_L3_error)
           __Pyx_GOTREF(__pyx_t_18);
           __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
 
-          /* "src/python/system.pxi":134
+          /* "src/python/system.pxi":135
  *                 if st == HES_ENOTFOUND:
  *                     raise NotFoundError(f"{self.name}: no parameter '{key}' (its parameters: "
  *                                         f"{', '.join(names)})", HES_ENOTFOUND)             # <<<<<<<<<<<<<<
  *                 if st != HES_OK:
  *                     self._raise(st)
  */
-          __pyx_t_10 = __Pyx_PyInt_From_hes_status(HES_ENOTFOUND); if (unlikely(!__pyx_t_10)) __PYX_ERR(5, 134, __pyx_L3_error)
+          __pyx_t_10 = __Pyx_PyInt_From_hes_status(HES_ENOTFOUND); if (unlikely(!__pyx_t_10)) __PYX_ERR(5, 135, __pyx_L3_error)
           __Pyx_GOTREF(__pyx_t_10);
           __pyx_t_17 = NULL;
           __pyx_t_11 = 0;
@@ -8704,7 +8743,7 @@ static PyObject *__pyx_pf_3hes_6System_8set(struct __pyx_obj_3hes_System *__pyx_
           #if CYTHON_FAST_PYCALL
           if (PyFunction_Check(__pyx_t_9)) {
             PyObject *__pyx_temp[3] = {__pyx_t_17, __pyx_t_18, __pyx_t_10};
-            __pyx_t_16 = __Pyx_PyFunction_FastCall(__pyx_t_9, __pyx_temp+1-__pyx_t_11, 2+__pyx_t_11); if (unlikely(!__pyx_t_16)) __PYX_ERR(5, 133, __pyx_L3_error)
+            __pyx_t_16 = __Pyx_PyFunction_FastCall(__pyx_t_9, __pyx_temp+1-__pyx_t_11, 2+__pyx_t_11); if (unlikely(!__pyx_t_16)) __PYX_ERR(5, 134, __pyx_L3_error)
             __Pyx_XDECREF(__pyx_t_17); __pyx_t_17 = 0;
             __Pyx_GOTREF(__pyx_t_16);
             __Pyx_DECREF(__pyx_t_18); __pyx_t_18 = 0;
@@ -8714,7 +8753,7 @@ static PyObject *__pyx_pf_3hes_6System_8set(struct __pyx_obj_3hes_System *__pyx_
           #if CYTHON_FAST_PYCCALL
           if (__Pyx_PyFastCFunction_Check(__pyx_t_9)) {
             PyObject *__pyx_temp[3] = {__pyx_t_17, __pyx_t_18, __pyx_t_10};
-            __pyx_t_16 = __Pyx_PyCFunction_FastCall(__pyx_t_9, __pyx_temp+1-__pyx_t_11, 2+__pyx_t_11); if (unlikely(!__pyx_t_16)) __PYX_ERR(5, 133, __pyx_L3_error)
+            __pyx_t_16 = __Pyx_PyCFunction_FastCall(__pyx_t_9, __pyx_temp+1-__pyx_t_11, 2+__pyx_t_11); if (unlikely(!__pyx_t_16)) __PYX_ERR(5, 134, __pyx_L3_error)
             __Pyx_XDECREF(__pyx_t_17); __pyx_t_17 = 0;
             __Pyx_GOTREF(__pyx_t_16);
             __Pyx_DECREF(__pyx_t_18); __pyx_t_18 = 0;
@@ -8722,7 +8761,7 @@ static PyObject *__pyx_pf_3hes_6System_8set(struct __pyx_obj_3hes_System *__pyx_
           } else
           #endif
           {
-            __pyx_t_22 = PyTuple_New(2+__pyx_t_11); if (unlikely(!__pyx_t_22)) __PYX_ERR(5, 133, __pyx_L3_error)
+            __pyx_t_22 = PyTuple_New(2+__pyx_t_11); if (unlikely(!__pyx_t_22)) __PYX_ERR(5, 134, __pyx_L3_error)
             __Pyx_GOTREF(__pyx_t_22);
             if (__pyx_t_17) {
               __Pyx_GIVEREF(__pyx_t_17); PyTuple_SET_ITEM(__pyx_t_22, 0, __pyx_t_17); __pyx_t_17 = NULL;
@@ -8733,16 +8772,16 @@ static PyObject *__pyx_pf_3hes_6System_8set(struct __pyx_obj_3hes_System *__pyx_
             PyTuple_SET_ITEM(__pyx_t_22, 1+__pyx_t_11, __pyx_t_10);
             __pyx_t_18 = 0;
             __pyx_t_10 = 0;
-            __pyx_t_16 = __Pyx_PyObject_Call(__pyx_t_9, __pyx_t_22, NULL); if (unlikely(!__pyx_t_16)) __PYX_ERR(5, 133, __pyx_L3_error)
+            __pyx_t_16 = __Pyx_PyObject_Call(__pyx_t_9, __pyx_t_22, NULL); if (unlikely(!__pyx_t_16)) __PYX_ERR(5, 134, __pyx_L3_error)
             __Pyx_GOTREF(__pyx_t_16);
             __Pyx_DECREF(__pyx_t_22); __pyx_t_22 = 0;
           }
           __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
           __Pyx_Raise(__pyx_t_16, 0, 0, 0);
           __Pyx_DECREF(__pyx_t_16); __pyx_t_16 = 0;
-          __PYX_ERR(5, 133, __pyx_L3_error)
+          __PYX_ERR(5, 134, __pyx_L3_error)
 
-          /* "src/python/system.pxi":132
+          /* "src/python/system.pxi":133
  *                     raise InvalidArgument(f"parameter {key}: {value!r} is not a number") from None
  *                 st = hes_system_set_param(s, _name(key, "a parameter's name"), v)
  *                 if st == HES_ENOTFOUND:             # <<<<<<<<<<<<<<
@@ -8751,9 +8790,58 @@ static PyObject *__pyx_pf_3hes_6System_8set(struct __pyx_obj_3hes_System *__pyx_
  */
         }
 
-        /* "src/python/system.pxi":135
+        /* "src/python/system.pxi":136
  *                     raise NotFoundError(f"{self.name}: no parameter '{key}' (its parameters: "
  *                                         f"{', '.join(names)})", HES_ENOTFOUND)
+ *                 if st != HES_OK:             # <<<<<<<<<<<<<<
+ *                     self._raise(st)
+ *             if params:
+ */
+        __pyx_t_24 = ((__pyx_v_st != HES_OK) != 0);
+        if (__pyx_t_24) {
+
+          /* "src/python/system.pxi":137
+ *                                         f"{', '.join(names)})", HES_ENOTFOUND)
+ *                 if st != HES_OK:
+ *                     self._raise(st)             # <<<<<<<<<<<<<<
+ *             if params:
+ *                 # the model's own check of the whole vector (its validate)
+ */
+          __pyx_t_11 = ((struct __pyx_vtabstruct_3hes_System *)__pyx_v_self->__pyx_vtab)->_raise(__pyx_v_self, __pyx_v_st); if (unlikely(__pyx_t_11 == ((int)-1))) __PYX_ERR(5, 137, __pyx_L3_error)
+
+          /* "src/python/system.pxi":136
+ *                     raise NotFoundError(f"{self.name}: no parameter '{key}' (its parameters: "
+ *                                         f"{', '.join(names)})", HES_ENOTFOUND)
+ *                 if st != HES_OK:             # <<<<<<<<<<<<<<
+ *                     self._raise(st)
+ *             if params:
+ */
+        }
+      }
+      __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+
+      /* "src/python/system.pxi":138
+ *                 if st != HES_OK:
+ *                     self._raise(st)
+ *             if params:             # <<<<<<<<<<<<<<
+ *                 # the model's own check of the whole vector (its validate)
+ *                 st = hes_system_check_params(s)
+ */
+      __pyx_t_24 = __Pyx_PyObject_IsTrue(__pyx_v_params); if (unlikely(__pyx_t_24 < 0)) __PYX_ERR(5, 138, __pyx_L3_error)
+      if (__pyx_t_24) {
+
+        /* "src/python/system.pxi":140
+ *             if params:
+ *                 # the model's own check of the whole vector (its validate)
+ *                 st = hes_system_check_params(s)             # <<<<<<<<<<<<<<
+ *                 if st != HES_OK:
+ *                     self._raise(st)
+ */
+        __pyx_v_st = hes_system_check_params(__pyx_v_s);
+
+        /* "src/python/system.pxi":141
+ *                 # the model's own check of the whole vector (its validate)
+ *                 st = hes_system_check_params(s)
  *                 if st != HES_OK:             # <<<<<<<<<<<<<<
  *                     self._raise(st)
  *         except BaseException:
@@ -8761,27 +8849,34 @@ static PyObject *__pyx_pf_3hes_6System_8set(struct __pyx_obj_3hes_System *__pyx_
         __pyx_t_24 = ((__pyx_v_st != HES_OK) != 0);
         if (__pyx_t_24) {
 
-          /* "src/python/system.pxi":136
- *                                         f"{', '.join(names)})", HES_ENOTFOUND)
+          /* "src/python/system.pxi":142
+ *                 st = hes_system_check_params(s)
  *                 if st != HES_OK:
  *                     self._raise(st)             # <<<<<<<<<<<<<<
  *         except BaseException:
  *             for i in range(n):
  */
-          __pyx_t_11 = ((struct __pyx_vtabstruct_3hes_System *)__pyx_v_self->__pyx_vtab)->_raise(__pyx_v_self, __pyx_v_st); if (unlikely(__pyx_t_11 == ((int)-1))) __PYX_ERR(5, 136, __pyx_L3_error)
+          __pyx_t_8 = ((struct __pyx_vtabstruct_3hes_System *)__pyx_v_self->__pyx_vtab)->_raise(__pyx_v_self, __pyx_v_st); if (unlikely(__pyx_t_8 == ((int)-1))) __PYX_ERR(5, 142, __pyx_L3_error)
 
-          /* "src/python/system.pxi":135
- *                     raise NotFoundError(f"{self.name}: no parameter '{key}' (its parameters: "
- *                                         f"{', '.join(names)})", HES_ENOTFOUND)
+          /* "src/python/system.pxi":141
+ *                 # the model's own check of the whole vector (its validate)
+ *                 st = hes_system_check_params(s)
  *                 if st != HES_OK:             # <<<<<<<<<<<<<<
  *                     self._raise(st)
  *         except BaseException:
  */
         }
-      }
-      __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-      /* "src/python/system.pxi":125
+        /* "src/python/system.pxi":138
+ *                 if st != HES_OK:
+ *                     self._raise(st)
+ *             if params:             # <<<<<<<<<<<<<<
+ *                 # the model's own check of the whole vector (its validate)
+ *                 st = hes_system_check_params(s)
+ */
+      }
+
+      /* "src/python/system.pxi":126
  *         saved = _vector(hes_system_params(s), n)
  *         names = self.param_names
  *         try:             # <<<<<<<<<<<<<<
@@ -8803,7 +8898,7 @@ static PyObject *__pyx_pf_3hes_6System_8set(struct __pyx_obj_3hes_System *__pyx_
     __Pyx_XDECREF(__pyx_t_22); __pyx_t_22 = 0;
     __Pyx_XDECREF(__pyx_t_9); __pyx_t_9 = 0;
 
-    /* "src/python/system.pxi":137
+    /* "src/python/system.pxi":143
  *                 if st != HES_OK:
  *                     self._raise(st)
  *         except BaseException:             # <<<<<<<<<<<<<<
@@ -8813,12 +8908,12 @@ static PyObject *__pyx_pf_3hes_6System_8set(struct __pyx_obj_3hes_System *__pyx_
     __pyx_t_8 = __Pyx_PyErr_ExceptionMatches(__pyx_builtin_BaseException);
     if (__pyx_t_8) {
       __Pyx_AddTraceback("hes.System.set", __pyx_clineno, __pyx_lineno, __pyx_filename);
-      if (__Pyx_GetException(&__pyx_t_2, &__pyx_t_16, &__pyx_t_9) < 0) __PYX_ERR(5, 137, __pyx_L5_except_error)
+      if (__Pyx_GetException(&__pyx_t_2, &__pyx_t_16, &__pyx_t_9) < 0) __PYX_ERR(5, 143, __pyx_L5_except_error)
       __Pyx_GOTREF(__pyx_t_2);
       __Pyx_GOTREF(__pyx_t_16);
       __Pyx_GOTREF(__pyx_t_9);
 
-      /* "src/python/system.pxi":138
+      /* "src/python/system.pxi":144
  *                     self._raise(st)
  *         except BaseException:
  *             for i in range(n):             # <<<<<<<<<<<<<<
@@ -8830,16 +8925,16 @@ static PyObject *__pyx_pf_3hes_6System_8set(struct __pyx_obj_3hes_System *__pyx_
       for (__pyx_t_25 = 0; __pyx_t_25 < __pyx_t_11; __pyx_t_25+=1) {
         __pyx_v_i = __pyx_t_25;
 
-        /* "src/python/system.pxi":139
+        /* "src/python/system.pxi":145
  *         except BaseException:
  *             for i in range(n):
  *                 hes_system_set_param(s, names[i].encode(), saved[i])             # <<<<<<<<<<<<<<
  *             raise
  *         return self
  */
-        __pyx_t_10 = __Pyx_GetItemInt(__pyx_v_names, __pyx_v_i, int, 1, __Pyx_PyInt_From_int, 0, 0, 0); if (unlikely(!__pyx_t_10)) __PYX_ERR(5, 139, __pyx_L5_except_error)
+        __pyx_t_10 = __Pyx_GetItemInt(__pyx_v_names, __pyx_v_i, int, 1, __Pyx_PyInt_From_int, 0, 0, 0); if (unlikely(!__pyx_t_10)) __PYX_ERR(5, 145, __pyx_L5_except_error)
         __Pyx_GOTREF(__pyx_t_10);
-        __pyx_t_18 = __Pyx_PyObject_GetAttrStr(__pyx_t_10, __pyx_n_s_encode); if (unlikely(!__pyx_t_18)) __PYX_ERR(5, 139, __pyx_L5_except_error)
+        __pyx_t_18 = __Pyx_PyObject_GetAttrStr(__pyx_t_10, __pyx_n_s_encode); if (unlikely(!__pyx_t_18)) __PYX_ERR(5, 145, __pyx_L5_except_error)
         __Pyx_GOTREF(__pyx_t_18);
         __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
         __pyx_t_10 = NULL;
@@ -8854,19 +8949,19 @@ static PyObject *__pyx_pf_3hes_6System_8set(struct __pyx_obj_3hes_System *__pyx_
         }
         __pyx_t_22 = (__pyx_t_10) ? __Pyx_PyObject_CallOneArg(__pyx_t_18, __pyx_t_10) : __Pyx_PyObject_CallNoArg(__pyx_t_18);
         __Pyx_XDECREF(__pyx_t_10); __pyx_t_10 = 0;
-        if (unlikely(!__pyx_t_22)) __PYX_ERR(5, 139, __pyx_L5_except_error)
+        if (unlikely(!__pyx_t_22)) __PYX_ERR(5, 145, __pyx_L5_except_error)
         __Pyx_GOTREF(__pyx_t_22);
         __Pyx_DECREF(__pyx_t_18); __pyx_t_18 = 0;
-        __pyx_t_23 = __Pyx_PyObject_AsString(__pyx_t_22); if (unlikely((!__pyx_t_23) && PyErr_Occurred())) __PYX_ERR(5, 139, __pyx_L5_except_error)
-        __pyx_t_18 = __Pyx_GetItemInt(((PyObject *)__pyx_v_saved), __pyx_v_i, int, 1, __Pyx_PyInt_From_int, 0, 0, 0); if (unlikely(!__pyx_t_18)) __PYX_ERR(5, 139, __pyx_L5_except_error)
+        __pyx_t_23 = __Pyx_PyObject_AsString(__pyx_t_22); if (unlikely((!__pyx_t_23) && PyErr_Occurred())) __PYX_ERR(5, 145, __pyx_L5_except_error)
+        __pyx_t_18 = __Pyx_GetItemInt(((PyObject *)__pyx_v_saved), __pyx_v_i, int, 1, __Pyx_PyInt_From_int, 0, 0, 0); if (unlikely(!__pyx_t_18)) __PYX_ERR(5, 145, __pyx_L5_except_error)
         __Pyx_GOTREF(__pyx_t_18);
-        __pyx_t_15 = __pyx_PyFloat_AsDouble(__pyx_t_18); if (unlikely((__pyx_t_15 == (double)-1) && PyErr_Occurred())) __PYX_ERR(5, 139, __pyx_L5_except_error)
+        __pyx_t_15 = __pyx_PyFloat_AsDouble(__pyx_t_18); if (unlikely((__pyx_t_15 == (double)-1) && PyErr_Occurred())) __PYX_ERR(5, 145, __pyx_L5_except_error)
         __Pyx_DECREF(__pyx_t_18); __pyx_t_18 = 0;
         (void)(hes_system_set_param(__pyx_v_s, __pyx_t_23, __pyx_t_15));
         __Pyx_DECREF(__pyx_t_22); __pyx_t_22 = 0;
       }
 
-      /* "src/python/system.pxi":140
+      /* "src/python/system.pxi":146
  *             for i in range(n):
  *                 hes_system_set_param(s, names[i].encode(), saved[i])
  *             raise             # <<<<<<<<<<<<<<
@@ -8878,12 +8973,12 @@ static PyObject *__pyx_pf_3hes_6System_8set(struct __pyx_obj_3hes_System *__pyx_
       __Pyx_XGIVEREF(__pyx_t_9);
       __Pyx_ErrRestoreWithState(__pyx_t_2, __pyx_t_16, __pyx_t_9);
       __pyx_t_2 = 0; __pyx_t_16 = 0; __pyx_t_9 = 0; 
-      __PYX_ERR(5, 140, __pyx_L5_except_error)
+      __PYX_ERR(5, 146, __pyx_L5_except_error)
     }
     goto __pyx_L5_except_error;
     __pyx_L5_except_error:;
 
-    /* "src/python/system.pxi":125
+    /* "src/python/system.pxi":126
  *         saved = _vector(hes_system_params(s), n)
  *         names = self.param_names
  *         try:             # <<<<<<<<<<<<<<
@@ -8898,7 +8993,7 @@ static PyObject *__pyx_pf_3hes_6System_8set(struct __pyx_obj_3hes_System *__pyx_
     __pyx_L8_try_end:;
   }
 
-  /* "src/python/system.pxi":141
+  /* "src/python/system.pxi":147
  *                 hes_system_set_param(s, names[i].encode(), saved[i])
  *             raise
  *         return self             # <<<<<<<<<<<<<<
@@ -8915,7 +9010,7 @@ static PyObject *__pyx_pf_3hes_6System_8set(struct __pyx_obj_3hes_System *__pyx_
  * 
  *     def set(self, **params):             # <<<<<<<<<<<<<<
  *         """Sets parameters by name: system.set(K=0.1, thetadot=0.5).  Each is
- *         checked (finite, within its range) as the program's -p checks it;
+ *         checked (finite, within its range), and then the whole vector by
  */
 
   /* function exit code */
@@ -8940,7 +9035,7 @@ static PyObject *__pyx_pf_3hes_6System_8set(struct __pyx_obj_3hes_System *__pyx_
   return __pyx_r;
 }
 
-/* "src/python/system.pxi":144
+/* "src/python/system.pxi":150
  * 
  *     @property
  *     def settings(self):             # <<<<<<<<<<<<<<
@@ -8973,30 +9068,30 @@ static PyObject *__pyx_pf_3hes_6System_8settings___get__(struct __pyx_obj_3hes_S
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("__get__", 0);
 
-  /* "src/python/system.pxi":147
+  /* "src/python/system.pxi":153
  *         """The solver settings as a dict (rtol, atol, newton_tol,
  *         max_wall_time, ...); configure() changes them."""
  *         cdef hes_settings st = hes_system_get_settings(self._sys())             # <<<<<<<<<<<<<<
  *         cdef dict d = st
  *         return d
  */
-  __pyx_t_1 = ((struct __pyx_vtabstruct_3hes_System *)__pyx_v_self->__pyx_vtab)->_sys(__pyx_v_self); if (unlikely(__pyx_t_1 == ((hes_system *)NULL))) __PYX_ERR(5, 147, __pyx_L1_error)
+  __pyx_t_1 = ((struct __pyx_vtabstruct_3hes_System *)__pyx_v_self->__pyx_vtab)->_sys(__pyx_v_self); if (unlikely(__pyx_t_1 == ((hes_system *)NULL))) __PYX_ERR(5, 153, __pyx_L1_error)
   __pyx_v_st = hes_system_get_settings(__pyx_t_1);
 
-  /* "src/python/system.pxi":148
+  /* "src/python/system.pxi":154
  *         max_wall_time, ...); configure() changes them."""
  *         cdef hes_settings st = hes_system_get_settings(self._sys())
  *         cdef dict d = st             # <<<<<<<<<<<<<<
  *         return d
  * 
  */
-  __pyx_t_2 = __pyx_convert__to_py_hes_settings(__pyx_v_st); if (unlikely(!__pyx_t_2)) __PYX_ERR(5, 148, __pyx_L1_error)
+  __pyx_t_2 = __pyx_convert__to_py_hes_settings(__pyx_v_st); if (unlikely(!__pyx_t_2)) __PYX_ERR(5, 154, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
-  if (!(likely(PyDict_CheckExact(__pyx_t_2))||(PyErr_Format(PyExc_TypeError, "Expected %.16s, got %.200s", "dict", Py_TYPE(__pyx_t_2)->tp_name), 0))) __PYX_ERR(5, 148, __pyx_L1_error)
+  if (!(likely(PyDict_CheckExact(__pyx_t_2))||(PyErr_Format(PyExc_TypeError, "Expected %.16s, got %.200s", "dict", Py_TYPE(__pyx_t_2)->tp_name), 0))) __PYX_ERR(5, 154, __pyx_L1_error)
   __pyx_v_d = ((PyObject*)__pyx_t_2);
   __pyx_t_2 = 0;
 
-  /* "src/python/system.pxi":149
+  /* "src/python/system.pxi":155
  *         cdef hes_settings st = hes_system_get_settings(self._sys())
  *         cdef dict d = st
  *         return d             # <<<<<<<<<<<<<<
@@ -9008,7 +9103,7 @@ static PyObject *__pyx_pf_3hes_6System_8settings___get__(struct __pyx_obj_3hes_S
   __pyx_r = __pyx_v_d;
   goto __pyx_L0;
 
-  /* "src/python/system.pxi":144
+  /* "src/python/system.pxi":150
  * 
  *     @property
  *     def settings(self):             # <<<<<<<<<<<<<<
@@ -9028,7 +9123,7 @@ static PyObject *__pyx_pf_3hes_6System_8settings___get__(struct __pyx_obj_3hes_S
   return __pyx_r;
 }
 
-/* "src/python/system.pxi":151
+/* "src/python/system.pxi":157
  *         return d
  * 
  *     def configure(self, **settings):             # <<<<<<<<<<<<<<
@@ -9098,30 +9193,30 @@ static PyObject *__pyx_pf_3hes_6System_10configure(struct __pyx_obj_3hes_System 
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("configure", 0);
 
-  /* "src/python/system.pxi":154
+  /* "src/python/system.pxi":160
  *         """Changes solver settings by name (the keys of settings), checked
  *         as the library checks them; on a refusal nothing changed."""
  *         cdef hes_settings st = hes_system_get_settings(self._sys())             # <<<<<<<<<<<<<<
  *         cdef hes_status rc
  *         cdef dict d = st
  */
-  __pyx_t_1 = ((struct __pyx_vtabstruct_3hes_System *)__pyx_v_self->__pyx_vtab)->_sys(__pyx_v_self); if (unlikely(__pyx_t_1 == ((hes_system *)NULL))) __PYX_ERR(5, 154, __pyx_L1_error)
+  __pyx_t_1 = ((struct __pyx_vtabstruct_3hes_System *)__pyx_v_self->__pyx_vtab)->_sys(__pyx_v_self); if (unlikely(__pyx_t_1 == ((hes_system *)NULL))) __PYX_ERR(5, 160, __pyx_L1_error)
   __pyx_v_st = hes_system_get_settings(__pyx_t_1);
 
-  /* "src/python/system.pxi":156
+  /* "src/python/system.pxi":162
  *         cdef hes_settings st = hes_system_get_settings(self._sys())
  *         cdef hes_status rc
  *         cdef dict d = st             # <<<<<<<<<<<<<<
  *         for key, value in settings.items():
  *             if key not in d:
  */
-  __pyx_t_2 = __pyx_convert__to_py_hes_settings(__pyx_v_st); if (unlikely(!__pyx_t_2)) __PYX_ERR(5, 156, __pyx_L1_error)
+  __pyx_t_2 = __pyx_convert__to_py_hes_settings(__pyx_v_st); if (unlikely(!__pyx_t_2)) __PYX_ERR(5, 162, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
-  if (!(likely(PyDict_CheckExact(__pyx_t_2))||(PyErr_Format(PyExc_TypeError, "Expected %.16s, got %.200s", "dict", Py_TYPE(__pyx_t_2)->tp_name), 0))) __PYX_ERR(5, 156, __pyx_L1_error)
+  if (!(likely(PyDict_CheckExact(__pyx_t_2))||(PyErr_Format(PyExc_TypeError, "Expected %.16s, got %.200s", "dict", Py_TYPE(__pyx_t_2)->tp_name), 0))) __PYX_ERR(5, 162, __pyx_L1_error)
   __pyx_v_d = ((PyObject*)__pyx_t_2);
   __pyx_t_2 = 0;
 
-  /* "src/python/system.pxi":157
+  /* "src/python/system.pxi":163
  *         cdef hes_status rc
  *         cdef dict d = st
  *         for key, value in settings.items():             # <<<<<<<<<<<<<<
@@ -9129,7 +9224,7 @@ static PyObject *__pyx_pf_3hes_6System_10configure(struct __pyx_obj_3hes_System 
  *                 raise InvalidArgument(f"no setting '{key}' (the settings: "
  */
   __pyx_t_3 = 0;
-  __pyx_t_6 = __Pyx_dict_iterator(__pyx_v_settings, 1, __pyx_n_s_items, (&__pyx_t_4), (&__pyx_t_5)); if (unlikely(!__pyx_t_6)) __PYX_ERR(5, 157, __pyx_L1_error)
+  __pyx_t_6 = __Pyx_dict_iterator(__pyx_v_settings, 1, __pyx_n_s_items, (&__pyx_t_4), (&__pyx_t_5)); if (unlikely(!__pyx_t_6)) __PYX_ERR(5, 163, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
   __Pyx_XDECREF(__pyx_t_2);
   __pyx_t_2 = __pyx_t_6;
@@ -9137,7 +9232,7 @@ static PyObject *__pyx_pf_3hes_6System_10configure(struct __pyx_obj_3hes_System 
   while (1) {
     __pyx_t_8 = __Pyx_dict_iter_next(__pyx_t_2, __pyx_t_4, &__pyx_t_3, &__pyx_t_6, &__pyx_t_7, NULL, __pyx_t_5);
     if (unlikely(__pyx_t_8 == 0)) break;
-    if (unlikely(__pyx_t_8 == -1)) __PYX_ERR(5, 157, __pyx_L1_error)
+    if (unlikely(__pyx_t_8 == -1)) __PYX_ERR(5, 163, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
     __Pyx_GOTREF(__pyx_t_7);
     __Pyx_XDECREF_SET(__pyx_v_key, __pyx_t_6);
@@ -9145,27 +9240,27 @@ static PyObject *__pyx_pf_3hes_6System_10configure(struct __pyx_obj_3hes_System 
     __Pyx_XDECREF_SET(__pyx_v_value, __pyx_t_7);
     __pyx_t_7 = 0;
 
-    /* "src/python/system.pxi":158
+    /* "src/python/system.pxi":164
  *         cdef dict d = st
  *         for key, value in settings.items():
  *             if key not in d:             # <<<<<<<<<<<<<<
  *                 raise InvalidArgument(f"no setting '{key}' (the settings: "
  *                                       f"{', '.join(_settings_fields)})")
  */
-    __pyx_t_9 = (__Pyx_PyDict_ContainsTF(__pyx_v_key, __pyx_v_d, Py_NE)); if (unlikely(__pyx_t_9 < 0)) __PYX_ERR(5, 158, __pyx_L1_error)
+    __pyx_t_9 = (__Pyx_PyDict_ContainsTF(__pyx_v_key, __pyx_v_d, Py_NE)); if (unlikely(__pyx_t_9 < 0)) __PYX_ERR(5, 164, __pyx_L1_error)
     __pyx_t_10 = (__pyx_t_9 != 0);
     if (unlikely(__pyx_t_10)) {
 
-      /* "src/python/system.pxi":159
+      /* "src/python/system.pxi":165
  *         for key, value in settings.items():
  *             if key not in d:
  *                 raise InvalidArgument(f"no setting '{key}' (the settings: "             # <<<<<<<<<<<<<<
  *                                       f"{', '.join(_settings_fields)})")
  *             d[key] = value
  */
-      __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_n_s_InvalidArgument); if (unlikely(!__pyx_t_6)) __PYX_ERR(5, 159, __pyx_L1_error)
+      __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_n_s_InvalidArgument); if (unlikely(!__pyx_t_6)) __PYX_ERR(5, 165, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_6);
-      __pyx_t_11 = PyTuple_New(5); if (unlikely(!__pyx_t_11)) __PYX_ERR(5, 159, __pyx_L1_error)
+      __pyx_t_11 = PyTuple_New(5); if (unlikely(!__pyx_t_11)) __PYX_ERR(5, 165, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_11);
       __pyx_t_12 = 0;
       __pyx_t_13 = 127;
@@ -9173,7 +9268,7 @@ static PyObject *__pyx_pf_3hes_6System_10configure(struct __pyx_obj_3hes_System 
       __pyx_t_12 += 12;
       __Pyx_GIVEREF(__pyx_kp_u_no_setting);
       PyTuple_SET_ITEM(__pyx_t_11, 0, __pyx_kp_u_no_setting);
-      __pyx_t_14 = __Pyx_PyObject_FormatSimple(__pyx_v_key, __pyx_empty_unicode); if (unlikely(!__pyx_t_14)) __PYX_ERR(5, 159, __pyx_L1_error)
+      __pyx_t_14 = __Pyx_PyObject_FormatSimple(__pyx_v_key, __pyx_empty_unicode); if (unlikely(!__pyx_t_14)) __PYX_ERR(5, 165, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_14);
       __pyx_t_13 = (__Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_14) > __pyx_t_13) ? __Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_14) : __pyx_t_13;
       __pyx_t_12 += __Pyx_PyUnicode_GET_LENGTH(__pyx_t_14);
@@ -9185,16 +9280,16 @@ static PyObject *__pyx_pf_3hes_6System_10configure(struct __pyx_obj_3hes_System 
       __Pyx_GIVEREF(__pyx_kp_u_the_settings);
       PyTuple_SET_ITEM(__pyx_t_11, 2, __pyx_kp_u_the_settings);
 
-      /* "src/python/system.pxi":160
+      /* "src/python/system.pxi":166
  *             if key not in d:
  *                 raise InvalidArgument(f"no setting '{key}' (the settings: "
  *                                       f"{', '.join(_settings_fields)})")             # <<<<<<<<<<<<<<
  *             d[key] = value
  *         try:
  */
-      __Pyx_GetModuleGlobalName(__pyx_t_14, __pyx_n_s_settings_fields); if (unlikely(!__pyx_t_14)) __PYX_ERR(5, 160, __pyx_L1_error)
+      __Pyx_GetModuleGlobalName(__pyx_t_14, __pyx_n_s_settings_fields); if (unlikely(!__pyx_t_14)) __PYX_ERR(5, 166, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_14);
-      __pyx_t_15 = PyUnicode_Join(__pyx_kp_u__10, __pyx_t_14); if (unlikely(!__pyx_t_15)) __PYX_ERR(5, 160, __pyx_L1_error)
+      __pyx_t_15 = PyUnicode_Join(__pyx_kp_u__10, __pyx_t_14); if (unlikely(!__pyx_t_15)) __PYX_ERR(5, 166, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_15);
       __Pyx_DECREF(__pyx_t_14); __pyx_t_14 = 0;
       __pyx_t_13 = (__Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_15) > __pyx_t_13) ? __Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_15) : __pyx_t_13;
@@ -9207,14 +9302,14 @@ static PyObject *__pyx_pf_3hes_6System_10configure(struct __pyx_obj_3hes_System 
       __Pyx_GIVEREF(__pyx_kp_u__5);
       PyTuple_SET_ITEM(__pyx_t_11, 4, __pyx_kp_u__5);
 
-      /* "src/python/system.pxi":159
+      /* "src/python/system.pxi":165
  *         for key, value in settings.items():
  *             if key not in d:
  *                 raise InvalidArgument(f"no setting '{key}' (the settings: "             # <<<<<<<<<<<<<<
  *                                       f"{', '.join(_settings_fields)})")
  *             d[key] = value
  */
-      __pyx_t_15 = __Pyx_PyUnicode_Join(__pyx_t_11, 5, __pyx_t_12, __pyx_t_13); if (unlikely(!__pyx_t_15)) __PYX_ERR(5, 159, __pyx_L1_error)
+      __pyx_t_15 = __Pyx_PyUnicode_Join(__pyx_t_11, 5, __pyx_t_12, __pyx_t_13); if (unlikely(!__pyx_t_15)) __PYX_ERR(5, 165, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_15);
       __Pyx_DECREF(__pyx_t_11); __pyx_t_11 = 0;
       __pyx_t_11 = NULL;
@@ -9230,14 +9325,14 @@ static PyObject *__pyx_pf_3hes_6System_10configure(struct __pyx_obj_3hes_System 
       __pyx_t_7 = (__pyx_t_11) ? __Pyx_PyObject_Call2Args(__pyx_t_6, __pyx_t_11, __pyx_t_15) : __Pyx_PyObject_CallOneArg(__pyx_t_6, __pyx_t_15);
       __Pyx_XDECREF(__pyx_t_11); __pyx_t_11 = 0;
       __Pyx_DECREF(__pyx_t_15); __pyx_t_15 = 0;
-      if (unlikely(!__pyx_t_7)) __PYX_ERR(5, 159, __pyx_L1_error)
+      if (unlikely(!__pyx_t_7)) __PYX_ERR(5, 165, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_7);
       __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
       __Pyx_Raise(__pyx_t_7, 0, 0, 0);
       __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
-      __PYX_ERR(5, 159, __pyx_L1_error)
+      __PYX_ERR(5, 165, __pyx_L1_error)
 
-      /* "src/python/system.pxi":158
+      /* "src/python/system.pxi":164
  *         cdef dict d = st
  *         for key, value in settings.items():
  *             if key not in d:             # <<<<<<<<<<<<<<
@@ -9246,18 +9341,18 @@ static PyObject *__pyx_pf_3hes_6System_10configure(struct __pyx_obj_3hes_System 
  */
     }
 
-    /* "src/python/system.pxi":161
+    /* "src/python/system.pxi":167
  *                 raise InvalidArgument(f"no setting '{key}' (the settings: "
  *                                       f"{', '.join(_settings_fields)})")
  *             d[key] = value             # <<<<<<<<<<<<<<
  *         try:
  *             st = d
  */
-    if (unlikely(PyDict_SetItem(__pyx_v_d, __pyx_v_key, __pyx_v_value) < 0)) __PYX_ERR(5, 161, __pyx_L1_error)
+    if (unlikely(PyDict_SetItem(__pyx_v_d, __pyx_v_key, __pyx_v_value) < 0)) __PYX_ERR(5, 167, __pyx_L1_error)
   }
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "src/python/system.pxi":162
+  /* "src/python/system.pxi":168
  *                                       f"{', '.join(_settings_fields)})")
  *             d[key] = value
  *         try:             # <<<<<<<<<<<<<<
@@ -9273,17 +9368,17 @@ static PyObject *__pyx_pf_3hes_6System_10configure(struct __pyx_obj_3hes_System 
     __Pyx_XGOTREF(__pyx_t_18);
     /*try:*/ {
 
-      /* "src/python/system.pxi":163
+      /* "src/python/system.pxi":169
  *             d[key] = value
  *         try:
  *             st = d             # <<<<<<<<<<<<<<
  *         except (TypeError, OverflowError) as e:
  *             raise InvalidArgument(f"settings: {e}") from None
  */
-      __pyx_t_19 = __pyx_convert__from_py_hes_settings(__pyx_v_d); if (unlikely(PyErr_Occurred())) __PYX_ERR(5, 163, __pyx_L6_error)
+      __pyx_t_19 = __pyx_convert__from_py_hes_settings(__pyx_v_d); if (unlikely(PyErr_Occurred())) __PYX_ERR(5, 169, __pyx_L6_error)
       __pyx_v_st = __pyx_t_19;
 
-      /* "src/python/system.pxi":162
+      /* "src/python/system.pxi":168
  *                                       f"{', '.join(_settings_fields)})")
  *             d[key] = value
  *         try:             # <<<<<<<<<<<<<<
@@ -9303,7 +9398,7 @@ static PyObject *__pyx_pf_3hes_6System_10configure(struct __pyx_obj_3hes_System 
     __Pyx_XDECREF(__pyx_t_6); __pyx_t_6 = 0;
     __Pyx_XDECREF(__pyx_t_7); __pyx_t_7 = 0;
 
-    /* "src/python/system.pxi":164
+    /* "src/python/system.pxi":170
  *         try:
  *             st = d
  *         except (TypeError, OverflowError) as e:             # <<<<<<<<<<<<<<
@@ -9313,7 +9408,7 @@ static PyObject *__pyx_pf_3hes_6System_10configure(struct __pyx_obj_3hes_System 
     __pyx_t_5 = __Pyx_PyErr_ExceptionMatches(__pyx_builtin_TypeError) || __Pyx_PyErr_ExceptionMatches(__pyx_builtin_OverflowError);
     if (__pyx_t_5) {
       __Pyx_AddTraceback("hes.System.configure", __pyx_clineno, __pyx_lineno, __pyx_filename);
-      if (__Pyx_GetException(&__pyx_t_2, &__pyx_t_7, &__pyx_t_6) < 0) __PYX_ERR(5, 164, __pyx_L8_except_error)
+      if (__Pyx_GetException(&__pyx_t_2, &__pyx_t_7, &__pyx_t_6) < 0) __PYX_ERR(5, 170, __pyx_L8_except_error)
       __Pyx_GOTREF(__pyx_t_2);
       __Pyx_GOTREF(__pyx_t_7);
       __Pyx_GOTREF(__pyx_t_6);
@@ -9321,18 +9416,18 @@ static PyObject *__pyx_pf_3hes_6System_10configure(struct __pyx_obj_3hes_System 
       __pyx_v_e = __pyx_t_7;
       /*try:*/ {
 
-        /* "src/python/system.pxi":165
+        /* "src/python/system.pxi":171
  *             st = d
  *         except (TypeError, OverflowError) as e:
  *             raise InvalidArgument(f"settings: {e}") from None             # <<<<<<<<<<<<<<
  *         rc = hes_system_set_settings(self.sys, &st)
  *         if rc != HES_OK:
  */
-        __Pyx_GetModuleGlobalName(__pyx_t_11, __pyx_n_s_InvalidArgument); if (unlikely(!__pyx_t_11)) __PYX_ERR(5, 165, __pyx_L17_error)
+        __Pyx_GetModuleGlobalName(__pyx_t_11, __pyx_n_s_InvalidArgument); if (unlikely(!__pyx_t_11)) __PYX_ERR(5, 171, __pyx_L17_error)
         __Pyx_GOTREF(__pyx_t_11);
-        __pyx_t_14 = __Pyx_PyObject_FormatSimple(__pyx_v_e, __pyx_empty_unicode); if (unlikely(!__pyx_t_14)) __PYX_ERR(5, 165, __pyx_L17_error)
+        __pyx_t_14 = __Pyx_PyObject_FormatSimple(__pyx_v_e, __pyx_empty_unicode); if (unlikely(!__pyx_t_14)) __PYX_ERR(5, 171, __pyx_L17_error)
         __Pyx_GOTREF(__pyx_t_14);
-        __pyx_t_20 = __Pyx_PyUnicode_Concat(__pyx_kp_u_settings, __pyx_t_14); if (unlikely(!__pyx_t_20)) __PYX_ERR(5, 165, __pyx_L17_error)
+        __pyx_t_20 = __Pyx_PyUnicode_Concat(__pyx_kp_u_settings, __pyx_t_14); if (unlikely(!__pyx_t_20)) __PYX_ERR(5, 171, __pyx_L17_error)
         __Pyx_GOTREF(__pyx_t_20);
         __Pyx_DECREF(__pyx_t_14); __pyx_t_14 = 0;
         __pyx_t_14 = NULL;
@@ -9348,15 +9443,15 @@ static PyObject *__pyx_pf_3hes_6System_10configure(struct __pyx_obj_3hes_System 
         __pyx_t_15 = (__pyx_t_14) ? __Pyx_PyObject_Call2Args(__pyx_t_11, __pyx_t_14, __pyx_t_20) : __Pyx_PyObject_CallOneArg(__pyx_t_11, __pyx_t_20);
         __Pyx_XDECREF(__pyx_t_14); __pyx_t_14 = 0;
         __Pyx_DECREF(__pyx_t_20); __pyx_t_20 = 0;
-        if (unlikely(!__pyx_t_15)) __PYX_ERR(5, 165, __pyx_L17_error)
+        if (unlikely(!__pyx_t_15)) __PYX_ERR(5, 171, __pyx_L17_error)
         __Pyx_GOTREF(__pyx_t_15);
         __Pyx_DECREF(__pyx_t_11); __pyx_t_11 = 0;
         __Pyx_Raise(__pyx_t_15, 0, 0, Py_None);
         __Pyx_DECREF(__pyx_t_15); __pyx_t_15 = 0;
-        __PYX_ERR(5, 165, __pyx_L17_error)
+        __PYX_ERR(5, 171, __pyx_L17_error)
       }
 
-      /* "src/python/system.pxi":164
+      /* "src/python/system.pxi":170
  *         try:
  *             st = d
  *         except (TypeError, OverflowError) as e:             # <<<<<<<<<<<<<<
@@ -9405,7 +9500,7 @@ static PyObject *__pyx_pf_3hes_6System_10configure(struct __pyx_obj_3hes_System 
     goto __pyx_L8_except_error;
     __pyx_L8_except_error:;
 
-    /* "src/python/system.pxi":162
+    /* "src/python/system.pxi":168
  *                                       f"{', '.join(_settings_fields)})")
  *             d[key] = value
  *         try:             # <<<<<<<<<<<<<<
@@ -9420,7 +9515,7 @@ static PyObject *__pyx_pf_3hes_6System_10configure(struct __pyx_obj_3hes_System 
     __pyx_L11_try_end:;
   }
 
-  /* "src/python/system.pxi":166
+  /* "src/python/system.pxi":172
  *         except (TypeError, OverflowError) as e:
  *             raise InvalidArgument(f"settings: {e}") from None
  *         rc = hes_system_set_settings(self.sys, &st)             # <<<<<<<<<<<<<<
@@ -9429,7 +9524,7 @@ static PyObject *__pyx_pf_3hes_6System_10configure(struct __pyx_obj_3hes_System 
  */
   __pyx_v_rc = hes_system_set_settings(__pyx_v_self->sys, (&__pyx_v_st));
 
-  /* "src/python/system.pxi":167
+  /* "src/python/system.pxi":173
  *             raise InvalidArgument(f"settings: {e}") from None
  *         rc = hes_system_set_settings(self.sys, &st)
  *         if rc != HES_OK:             # <<<<<<<<<<<<<<
@@ -9439,16 +9534,16 @@ static PyObject *__pyx_pf_3hes_6System_10configure(struct __pyx_obj_3hes_System 
   __pyx_t_10 = ((__pyx_v_rc != HES_OK) != 0);
   if (__pyx_t_10) {
 
-    /* "src/python/system.pxi":168
+    /* "src/python/system.pxi":174
  *         rc = hes_system_set_settings(self.sys, &st)
  *         if rc != HES_OK:
  *             self._raise(rc)             # <<<<<<<<<<<<<<
  *         return self
  * 
  */
-    __pyx_t_8 = ((struct __pyx_vtabstruct_3hes_System *)__pyx_v_self->__pyx_vtab)->_raise(__pyx_v_self, __pyx_v_rc); if (unlikely(__pyx_t_8 == ((int)-1))) __PYX_ERR(5, 168, __pyx_L1_error)
+    __pyx_t_8 = ((struct __pyx_vtabstruct_3hes_System *)__pyx_v_self->__pyx_vtab)->_raise(__pyx_v_self, __pyx_v_rc); if (unlikely(__pyx_t_8 == ((int)-1))) __PYX_ERR(5, 174, __pyx_L1_error)
 
-    /* "src/python/system.pxi":167
+    /* "src/python/system.pxi":173
  *             raise InvalidArgument(f"settings: {e}") from None
  *         rc = hes_system_set_settings(self.sys, &st)
  *         if rc != HES_OK:             # <<<<<<<<<<<<<<
@@ -9457,7 +9552,7 @@ static PyObject *__pyx_pf_3hes_6System_10configure(struct __pyx_obj_3hes_System 
  */
   }
 
-  /* "src/python/system.pxi":169
+  /* "src/python/system.pxi":175
  *         if rc != HES_OK:
  *             self._raise(rc)
  *         return self             # <<<<<<<<<<<<<<
@@ -9469,7 +9564,7 @@ static PyObject *__pyx_pf_3hes_6System_10configure(struct __pyx_obj_3hes_System 
   __pyx_r = ((PyObject *)__pyx_v_self);
   goto __pyx_L0;
 
-  /* "src/python/system.pxi":151
+  /* "src/python/system.pxi":157
  *         return d
  * 
  *     def configure(self, **settings):             # <<<<<<<<<<<<<<
@@ -9498,7 +9593,7 @@ static PyObject *__pyx_pf_3hes_6System_10configure(struct __pyx_obj_3hes_System 
   return __pyx_r;
 }
 
-/* "src/python/system.pxi":172
+/* "src/python/system.pxi":178
  * 
  *     # --------------------------------------------------------- computations
  *     def analyze(self, check=False):             # <<<<<<<<<<<<<<
@@ -9539,7 +9634,7 @@ static PyObject *__pyx_pw_3hes_6System_13analyze(PyObject *__pyx_v_self, PyObjec
         }
       }
       if (unlikely(kw_args > 0)) {
-        if (unlikely(__Pyx_ParseOptionalKeywords(__pyx_kwds, __pyx_pyargnames, 0, values, pos_args, "analyze") < 0)) __PYX_ERR(5, 172, __pyx_L3_error)
+        if (unlikely(__Pyx_ParseOptionalKeywords(__pyx_kwds, __pyx_pyargnames, 0, values, pos_args, "analyze") < 0)) __PYX_ERR(5, 178, __pyx_L3_error)
       }
     } else {
       switch (PyTuple_GET_SIZE(__pyx_args)) {
@@ -9553,7 +9648,7 @@ static PyObject *__pyx_pw_3hes_6System_13analyze(PyObject *__pyx_v_self, PyObjec
   }
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("analyze", 0, 0, 1, PyTuple_GET_SIZE(__pyx_args)); __PYX_ERR(5, 172, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("analyze", 0, 0, 1, PyTuple_GET_SIZE(__pyx_args)); __PYX_ERR(5, 178, __pyx_L3_error)
   __pyx_L3_error:;
   __Pyx_AddTraceback("hes.System.analyze", __pyx_clineno, __pyx_lineno, __pyx_filename);
   __Pyx_RefNannyFinishContext();
@@ -9577,7 +9672,7 @@ static PyObject *__pyx_pf_3hes_6System_12analyze(struct __pyx_obj_3hes_System *_
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("analyze", 0);
 
-  /* "src/python/system.pxi":177
+  /* "src/python/system.pxi":183
  *         compares the analysed matrix with central differences of the full
  *         flow (Analysis.check), as `hes analyze --check` does."""
  *         return _analysis(self, 1 if check else 0)             # <<<<<<<<<<<<<<
@@ -9585,19 +9680,19 @@ static PyObject *__pyx_pf_3hes_6System_12analyze(struct __pyx_obj_3hes_System *_
  *     def simulate(self, x0, mode=None, t_end=None, events=None, section=None, t0=0.0,
  */
   __Pyx_XDECREF(__pyx_r);
-  __pyx_t_2 = __Pyx_PyObject_IsTrue(__pyx_v_check); if (unlikely(__pyx_t_2 < 0)) __PYX_ERR(5, 177, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyObject_IsTrue(__pyx_v_check); if (unlikely(__pyx_t_2 < 0)) __PYX_ERR(5, 183, __pyx_L1_error)
   if (__pyx_t_2) {
     __pyx_t_1 = 1;
   } else {
     __pyx_t_1 = 0;
   }
-  __pyx_t_3 = ((PyObject *)__pyx_f_3hes__analysis(__pyx_v_self, __pyx_t_1)); if (unlikely(!__pyx_t_3)) __PYX_ERR(5, 177, __pyx_L1_error)
+  __pyx_t_3 = ((PyObject *)__pyx_f_3hes__analysis(__pyx_v_self, __pyx_t_1)); if (unlikely(!__pyx_t_3)) __PYX_ERR(5, 183, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __pyx_r = __pyx_t_3;
   __pyx_t_3 = 0;
   goto __pyx_L0;
 
-  /* "src/python/system.pxi":172
+  /* "src/python/system.pxi":178
  * 
  *     # --------------------------------------------------------- computations
  *     def analyze(self, check=False):             # <<<<<<<<<<<<<<
@@ -9616,7 +9711,7 @@ static PyObject *__pyx_pf_3hes_6System_12analyze(struct __pyx_obj_3hes_System *_
   return __pyx_r;
 }
 
-/* "src/python/system.pxi":179
+/* "src/python/system.pxi":185
  *         return _analysis(self, 1 if check else 0)
  * 
  *     def simulate(self, x0, mode=None, t_end=None, events=None, section=None, t0=0.0,             # <<<<<<<<<<<<<<
@@ -9650,7 +9745,7 @@ static PyObject *__pyx_pw_3hes_6System_15simulate(PyObject *__pyx_v_self, PyObje
     values[4] = ((PyObject *)Py_None);
     values[5] = ((PyObject *)__pyx_float_0_0);
 
-    /* "src/python/system.pxi":180
+    /* "src/python/system.pxi":186
  * 
  *     def simulate(self, x0, mode=None, t_end=None, events=None, section=None, t0=0.0,
  *                  sensitivities=False):             # <<<<<<<<<<<<<<
@@ -9722,7 +9817,7 @@ static PyObject *__pyx_pw_3hes_6System_15simulate(PyObject *__pyx_v_self, PyObje
         }
       }
       if (unlikely(kw_args > 0)) {
-        if (unlikely(__Pyx_ParseOptionalKeywords(__pyx_kwds, __pyx_pyargnames, 0, values, pos_args, "simulate") < 0)) __PYX_ERR(5, 179, __pyx_L3_error)
+        if (unlikely(__Pyx_ParseOptionalKeywords(__pyx_kwds, __pyx_pyargnames, 0, values, pos_args, "simulate") < 0)) __PYX_ERR(5, 185, __pyx_L3_error)
       }
     } else {
       switch (PyTuple_GET_SIZE(__pyx_args)) {
@@ -9753,7 +9848,7 @@ static PyObject *__pyx_pw_3hes_6System_15simulate(PyObject *__pyx_v_self, PyObje
   }
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("simulate", 0, 1, 7, PyTuple_GET_SIZE(__pyx_args)); __PYX_ERR(5, 179, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("simulate", 0, 1, 7, PyTuple_GET_SIZE(__pyx_args)); __PYX_ERR(5, 185, __pyx_L3_error)
   __pyx_L3_error:;
   __Pyx_AddTraceback("hes.System.simulate", __pyx_clineno, __pyx_lineno, __pyx_filename);
   __Pyx_RefNannyFinishContext();
@@ -9761,7 +9856,7 @@ static PyObject *__pyx_pw_3hes_6System_15simulate(PyObject *__pyx_v_self, PyObje
   __pyx_L4_argument_unpacking_done:;
   __pyx_r = __pyx_pf_3hes_6System_14simulate(((struct __pyx_obj_3hes_System *)__pyx_v_self), __pyx_v_x0, __pyx_v_mode, __pyx_v_t_end, __pyx_v_events, __pyx_v_section, __pyx_v_t0, __pyx_v_sensitivities);
 
-  /* "src/python/system.pxi":179
+  /* "src/python/system.pxi":185
  *         return _analysis(self, 1 if check else 0)
  * 
  *     def simulate(self, x0, mode=None, t_end=None, events=None, section=None, t0=0.0,             # <<<<<<<<<<<<<<
@@ -9785,7 +9880,7 @@ static PyObject *__pyx_pf_3hes_6System_14simulate(struct __pyx_obj_3hes_System *
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("simulate", 0);
 
-  /* "src/python/system.pxi":187
+  /* "src/python/system.pxi":193
  *         status says why it ended (a failure of the run is in the status,
  *         not raised, as the program reports it)."""
  *         return _simulate(self, x0, mode, t_end, events, section, t0, sensitivities)             # <<<<<<<<<<<<<<
@@ -9793,15 +9888,15 @@ static PyObject *__pyx_pf_3hes_6System_14simulate(struct __pyx_obj_3hes_System *
  *     def to_json(self):
  */
   __Pyx_XDECREF(__pyx_r);
-  __pyx_t_1 = __pyx_PyFloat_AsDouble(__pyx_v_t0); if (unlikely((__pyx_t_1 == (double)-1) && PyErr_Occurred())) __PYX_ERR(5, 187, __pyx_L1_error)
-  __pyx_t_2 = __Pyx_PyObject_IsTrue(__pyx_v_sensitivities); if (unlikely((__pyx_t_2 == (int)-1) && PyErr_Occurred())) __PYX_ERR(5, 187, __pyx_L1_error)
-  __pyx_t_3 = ((PyObject *)__pyx_f_3hes__simulate(__pyx_v_self, __pyx_v_x0, __pyx_v_mode, __pyx_v_t_end, __pyx_v_events, __pyx_v_section, __pyx_t_1, __pyx_t_2)); if (unlikely(!__pyx_t_3)) __PYX_ERR(5, 187, __pyx_L1_error)
+  __pyx_t_1 = __pyx_PyFloat_AsDouble(__pyx_v_t0); if (unlikely((__pyx_t_1 == (double)-1) && PyErr_Occurred())) __PYX_ERR(5, 193, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyObject_IsTrue(__pyx_v_sensitivities); if (unlikely((__pyx_t_2 == (int)-1) && PyErr_Occurred())) __PYX_ERR(5, 193, __pyx_L1_error)
+  __pyx_t_3 = ((PyObject *)__pyx_f_3hes__simulate(__pyx_v_self, __pyx_v_x0, __pyx_v_mode, __pyx_v_t_end, __pyx_v_events, __pyx_v_section, __pyx_t_1, __pyx_t_2)); if (unlikely(!__pyx_t_3)) __PYX_ERR(5, 193, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __pyx_r = __pyx_t_3;
   __pyx_t_3 = 0;
   goto __pyx_L0;
 
-  /* "src/python/system.pxi":179
+  /* "src/python/system.pxi":185
  *         return _analysis(self, 1 if check else 0)
  * 
  *     def simulate(self, x0, mode=None, t_end=None, events=None, section=None, t0=0.0,             # <<<<<<<<<<<<<<
@@ -9820,7 +9915,7 @@ static PyObject *__pyx_pf_3hes_6System_14simulate(struct __pyx_obj_3hes_System *
   return __pyx_r;
 }
 
-/* "src/python/system.pxi":189
+/* "src/python/system.pxi":195
  *         return _simulate(self, x0, mode, t_end, events, section, t0, sensitivities)
  * 
  *     def to_json(self):             # <<<<<<<<<<<<<<
@@ -9854,17 +9949,17 @@ static PyObject *__pyx_pf_3hes_6System_16to_json(struct __pyx_obj_3hes_System *_
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("to_json", 0);
 
-  /* "src/python/system.pxi":191
+  /* "src/python/system.pxi":197
  *     def to_json(self):
  *         """The model's description: `hes info --json` of it."""
  *         cdef hes_system *s = self._sys()             # <<<<<<<<<<<<<<
  *         if hes_system_kind(s) == HES_KIND_ESS:
  *             return _take_json(hes_ess_model_json(hes_system_ess_model(s)))
  */
-  __pyx_t_1 = ((struct __pyx_vtabstruct_3hes_System *)__pyx_v_self->__pyx_vtab)->_sys(__pyx_v_self); if (unlikely(__pyx_t_1 == ((hes_system *)NULL))) __PYX_ERR(5, 191, __pyx_L1_error)
+  __pyx_t_1 = ((struct __pyx_vtabstruct_3hes_System *)__pyx_v_self->__pyx_vtab)->_sys(__pyx_v_self); if (unlikely(__pyx_t_1 == ((hes_system *)NULL))) __PYX_ERR(5, 197, __pyx_L1_error)
   __pyx_v_s = __pyx_t_1;
 
-  /* "src/python/system.pxi":192
+  /* "src/python/system.pxi":198
  *         """The model's description: `hes info --json` of it."""
  *         cdef hes_system *s = self._sys()
  *         if hes_system_kind(s) == HES_KIND_ESS:             # <<<<<<<<<<<<<<
@@ -9874,7 +9969,7 @@ static PyObject *__pyx_pf_3hes_6System_16to_json(struct __pyx_obj_3hes_System *_
   __pyx_t_2 = ((hes_system_kind(__pyx_v_s) == HES_KIND_ESS) != 0);
   if (__pyx_t_2) {
 
-    /* "src/python/system.pxi":193
+    /* "src/python/system.pxi":199
  *         cdef hes_system *s = self._sys()
  *         if hes_system_kind(s) == HES_KIND_ESS:
  *             return _take_json(hes_ess_model_json(hes_system_ess_model(s)))             # <<<<<<<<<<<<<<
@@ -9882,13 +9977,13 @@ static PyObject *__pyx_pf_3hes_6System_16to_json(struct __pyx_obj_3hes_System *_
  * 
  */
     __Pyx_XDECREF(__pyx_r);
-    __pyx_t_3 = __pyx_f_3hes__take_json(hes_ess_model_json(hes_system_ess_model(__pyx_v_s))); if (unlikely(!__pyx_t_3)) __PYX_ERR(5, 193, __pyx_L1_error)
+    __pyx_t_3 = __pyx_f_3hes__take_json(hes_ess_model_json(hes_system_ess_model(__pyx_v_s))); if (unlikely(!__pyx_t_3)) __PYX_ERR(5, 199, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
     __pyx_r = __pyx_t_3;
     __pyx_t_3 = 0;
     goto __pyx_L0;
 
-    /* "src/python/system.pxi":192
+    /* "src/python/system.pxi":198
  *         """The model's description: `hes info --json` of it."""
  *         cdef hes_system *s = self._sys()
  *         if hes_system_kind(s) == HES_KIND_ESS:             # <<<<<<<<<<<<<<
@@ -9897,7 +9992,7 @@ static PyObject *__pyx_pf_3hes_6System_16to_json(struct __pyx_obj_3hes_System *_
  */
   }
 
-  /* "src/python/system.pxi":194
+  /* "src/python/system.pxi":200
  *         if hes_system_kind(s) == HES_KIND_ESS:
  *             return _take_json(hes_ess_model_json(hes_system_ess_model(s)))
  *         return _take_json(hes_model_json(hes_system_model(s)))             # <<<<<<<<<<<<<<
@@ -9905,13 +10000,13 @@ static PyObject *__pyx_pf_3hes_6System_16to_json(struct __pyx_obj_3hes_System *_
  *     def __repr__(self):
  */
   __Pyx_XDECREF(__pyx_r);
-  __pyx_t_3 = __pyx_f_3hes__take_json(hes_model_json(hes_system_model(__pyx_v_s))); if (unlikely(!__pyx_t_3)) __PYX_ERR(5, 194, __pyx_L1_error)
+  __pyx_t_3 = __pyx_f_3hes__take_json(hes_model_json(hes_system_model(__pyx_v_s))); if (unlikely(!__pyx_t_3)) __PYX_ERR(5, 200, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __pyx_r = __pyx_t_3;
   __pyx_t_3 = 0;
   goto __pyx_L0;
 
-  /* "src/python/system.pxi":189
+  /* "src/python/system.pxi":195
  *         return _simulate(self, x0, mode, t_end, events, section, t0, sensitivities)
  * 
  *     def to_json(self):             # <<<<<<<<<<<<<<
@@ -9930,7 +10025,7 @@ static PyObject *__pyx_pf_3hes_6System_16to_json(struct __pyx_obj_3hes_System *_
   return __pyx_r;
 }
 
-/* "src/python/system.pxi":196
+/* "src/python/system.pxi":202
  *         return _take_json(hes_model_json(hes_system_model(s)))
  * 
  *     def __repr__(self):             # <<<<<<<<<<<<<<
@@ -9965,7 +10060,7 @@ static PyObject *__pyx_pf_3hes_6System_18__repr__(struct __pyx_obj_3hes_System *
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("__repr__", 0);
 
-  /* "src/python/system.pxi":197
+  /* "src/python/system.pxi":203
  * 
  *     def __repr__(self):
  *         if self.sys == NULL:             # <<<<<<<<<<<<<<
@@ -9975,7 +10070,7 @@ static PyObject *__pyx_pf_3hes_6System_18__repr__(struct __pyx_obj_3hes_System *
   __pyx_t_1 = ((__pyx_v_self->sys == NULL) != 0);
   if (__pyx_t_1) {
 
-    /* "src/python/system.pxi":198
+    /* "src/python/system.pxi":204
  *     def __repr__(self):
  *         if self.sys == NULL:
  *             return "<hes.System (empty)>"             # <<<<<<<<<<<<<<
@@ -9987,7 +10082,7 @@ static PyObject *__pyx_pf_3hes_6System_18__repr__(struct __pyx_obj_3hes_System *
     __pyx_r = __pyx_kp_u_hes_System_empty;
     goto __pyx_L0;
 
-    /* "src/python/system.pxi":197
+    /* "src/python/system.pxi":203
  * 
  *     def __repr__(self):
  *         if self.sys == NULL:             # <<<<<<<<<<<<<<
@@ -9996,7 +10091,7 @@ static PyObject *__pyx_pf_3hes_6System_18__repr__(struct __pyx_obj_3hes_System *
  */
   }
 
-  /* "src/python/system.pxi":199
+  /* "src/python/system.pxi":205
  *         if self.sys == NULL:
  *             return "<hes.System (empty)>"
  *         return f"<hes.System {self.name} ({self.kind})>"             # <<<<<<<<<<<<<<
@@ -10004,7 +10099,7 @@ static PyObject *__pyx_pf_3hes_6System_18__repr__(struct __pyx_obj_3hes_System *
  * 
  */
   __Pyx_XDECREF(__pyx_r);
-  __pyx_t_2 = PyTuple_New(5); if (unlikely(!__pyx_t_2)) __PYX_ERR(5, 199, __pyx_L1_error)
+  __pyx_t_2 = PyTuple_New(5); if (unlikely(!__pyx_t_2)) __PYX_ERR(5, 205, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   __pyx_t_3 = 0;
   __pyx_t_4 = 127;
@@ -10012,9 +10107,9 @@ static PyObject *__pyx_pf_3hes_6System_18__repr__(struct __pyx_obj_3hes_System *
   __pyx_t_3 += 12;
   __Pyx_GIVEREF(__pyx_kp_u_hes_System);
   PyTuple_SET_ITEM(__pyx_t_2, 0, __pyx_kp_u_hes_System);
-  __pyx_t_5 = __Pyx_PyObject_GetAttrStr(((PyObject *)__pyx_v_self), __pyx_n_s_name_2); if (unlikely(!__pyx_t_5)) __PYX_ERR(5, 199, __pyx_L1_error)
+  __pyx_t_5 = __Pyx_PyObject_GetAttrStr(((PyObject *)__pyx_v_self), __pyx_n_s_name_2); if (unlikely(!__pyx_t_5)) __PYX_ERR(5, 205, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  __pyx_t_6 = __Pyx_PyObject_FormatSimple(__pyx_t_5, __pyx_empty_unicode); if (unlikely(!__pyx_t_6)) __PYX_ERR(5, 199, __pyx_L1_error)
+  __pyx_t_6 = __Pyx_PyObject_FormatSimple(__pyx_t_5, __pyx_empty_unicode); if (unlikely(!__pyx_t_6)) __PYX_ERR(5, 205, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
   __pyx_t_4 = (__Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_6) > __pyx_t_4) ? __Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_6) : __pyx_t_4;
@@ -10026,9 +10121,9 @@ static PyObject *__pyx_pf_3hes_6System_18__repr__(struct __pyx_obj_3hes_System *
   __pyx_t_3 += 2;
   __Pyx_GIVEREF(__pyx_kp_u__12);
   PyTuple_SET_ITEM(__pyx_t_2, 2, __pyx_kp_u__12);
-  __pyx_t_6 = __Pyx_PyObject_GetAttrStr(((PyObject *)__pyx_v_self), __pyx_n_s_kind); if (unlikely(!__pyx_t_6)) __PYX_ERR(5, 199, __pyx_L1_error)
+  __pyx_t_6 = __Pyx_PyObject_GetAttrStr(((PyObject *)__pyx_v_self), __pyx_n_s_kind); if (unlikely(!__pyx_t_6)) __PYX_ERR(5, 205, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
-  __pyx_t_5 = __Pyx_PyObject_FormatSimple(__pyx_t_6, __pyx_empty_unicode); if (unlikely(!__pyx_t_5)) __PYX_ERR(5, 199, __pyx_L1_error)
+  __pyx_t_5 = __Pyx_PyObject_FormatSimple(__pyx_t_6, __pyx_empty_unicode); if (unlikely(!__pyx_t_5)) __PYX_ERR(5, 205, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
   __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
   __pyx_t_4 = (__Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_5) > __pyx_t_4) ? __Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_5) : __pyx_t_4;
@@ -10040,14 +10135,14 @@ static PyObject *__pyx_pf_3hes_6System_18__repr__(struct __pyx_obj_3hes_System *
   __pyx_t_3 += 2;
   __Pyx_GIVEREF(__pyx_kp_u__13);
   PyTuple_SET_ITEM(__pyx_t_2, 4, __pyx_kp_u__13);
-  __pyx_t_5 = __Pyx_PyUnicode_Join(__pyx_t_2, 5, __pyx_t_3, __pyx_t_4); if (unlikely(!__pyx_t_5)) __PYX_ERR(5, 199, __pyx_L1_error)
+  __pyx_t_5 = __Pyx_PyUnicode_Join(__pyx_t_2, 5, __pyx_t_3, __pyx_t_4); if (unlikely(!__pyx_t_5)) __PYX_ERR(5, 205, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
   __pyx_r = __pyx_t_5;
   __pyx_t_5 = 0;
   goto __pyx_L0;
 
-  /* "src/python/system.pxi":196
+  /* "src/python/system.pxi":202
  *         return _take_json(hes_model_json(hes_system_model(s)))
  * 
  *     def __repr__(self):             # <<<<<<<<<<<<<<
@@ -10183,7 +10278,7 @@ static PyObject *__pyx_pf_3hes_6System_22__setstate_cython__(CYTHON_UNUSED struc
   return __pyx_r;
 }
 
-/* "src/python/system.pxi":202
+/* "src/python/system.pxi":208
  * 
  * 
  * cdef System _system_of(hes_system *sys, owner, dict params):             # <<<<<<<<<<<<<<
@@ -10204,19 +10299,19 @@ static struct __pyx_obj_3hes_System *__pyx_f_3hes__system_of(hes_system *__pyx_v
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("_system_of", 0);
 
-  /* "src/python/system.pxi":204
+  /* "src/python/system.pxi":210
  * cdef System _system_of(hes_system *sys, owner, dict params):
  *     """A System object owning sys, with params set."""
  *     cdef System s = System.__new__(System)             # <<<<<<<<<<<<<<
  *     s.sys = sys
  *     s.owner = owner
  */
-  __pyx_t_1 = ((PyObject *)__pyx_tp_new_3hes_System(((PyTypeObject *)__pyx_ptype_3hes_System), __pyx_empty_tuple, NULL)); if (unlikely(!__pyx_t_1)) __PYX_ERR(5, 204, __pyx_L1_error)
+  __pyx_t_1 = ((PyObject *)__pyx_tp_new_3hes_System(((PyTypeObject *)__pyx_ptype_3hes_System), __pyx_empty_tuple, NULL)); if (unlikely(!__pyx_t_1)) __PYX_ERR(5, 210, __pyx_L1_error)
   __Pyx_GOTREF(((PyObject *)__pyx_t_1));
   __pyx_v_s = ((struct __pyx_obj_3hes_System *)__pyx_t_1);
   __pyx_t_1 = 0;
 
-  /* "src/python/system.pxi":205
+  /* "src/python/system.pxi":211
  *     """A System object owning sys, with params set."""
  *     cdef System s = System.__new__(System)
  *     s.sys = sys             # <<<<<<<<<<<<<<
@@ -10225,7 +10320,7 @@ static struct __pyx_obj_3hes_System *__pyx_f_3hes__system_of(hes_system *__pyx_v
  */
   __pyx_v_s->sys = __pyx_v_sys;
 
-  /* "src/python/system.pxi":206
+  /* "src/python/system.pxi":212
  *     cdef System s = System.__new__(System)
  *     s.sys = sys
  *     s.owner = owner             # <<<<<<<<<<<<<<
@@ -10238,38 +10333,38 @@ static struct __pyx_obj_3hes_System *__pyx_f_3hes__system_of(hes_system *__pyx_v
   __Pyx_DECREF(__pyx_v_s->owner);
   __pyx_v_s->owner = __pyx_v_owner;
 
-  /* "src/python/system.pxi":207
+  /* "src/python/system.pxi":213
  *     s.sys = sys
  *     s.owner = owner
  *     if params:             # <<<<<<<<<<<<<<
  *         s.set(**params)
  *     return s
  */
-  __pyx_t_2 = __Pyx_PyObject_IsTrue(__pyx_v_params); if (unlikely(__pyx_t_2 < 0)) __PYX_ERR(5, 207, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyObject_IsTrue(__pyx_v_params); if (unlikely(__pyx_t_2 < 0)) __PYX_ERR(5, 213, __pyx_L1_error)
   if (__pyx_t_2) {
 
-    /* "src/python/system.pxi":208
+    /* "src/python/system.pxi":214
  *     s.owner = owner
  *     if params:
  *         s.set(**params)             # <<<<<<<<<<<<<<
  *     return s
  * 
  */
-    __pyx_t_1 = __Pyx_PyObject_GetAttrStr(((PyObject *)__pyx_v_s), __pyx_n_s_set); if (unlikely(!__pyx_t_1)) __PYX_ERR(5, 208, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_PyObject_GetAttrStr(((PyObject *)__pyx_v_s), __pyx_n_s_set); if (unlikely(!__pyx_t_1)) __PYX_ERR(5, 214, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
     if (unlikely(__pyx_v_params == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "argument after ** must be a mapping, not NoneType");
-      __PYX_ERR(5, 208, __pyx_L1_error)
+      __PYX_ERR(5, 214, __pyx_L1_error)
     }
-    __pyx_t_3 = PyDict_Copy(__pyx_v_params); if (unlikely(!__pyx_t_3)) __PYX_ERR(5, 208, __pyx_L1_error)
+    __pyx_t_3 = PyDict_Copy(__pyx_v_params); if (unlikely(!__pyx_t_3)) __PYX_ERR(5, 214, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
-    __pyx_t_4 = __Pyx_PyObject_Call(__pyx_t_1, __pyx_empty_tuple, __pyx_t_3); if (unlikely(!__pyx_t_4)) __PYX_ERR(5, 208, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_PyObject_Call(__pyx_t_1, __pyx_empty_tuple, __pyx_t_3); if (unlikely(!__pyx_t_4)) __PYX_ERR(5, 214, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-    /* "src/python/system.pxi":207
+    /* "src/python/system.pxi":213
  *     s.sys = sys
  *     s.owner = owner
  *     if params:             # <<<<<<<<<<<<<<
@@ -10278,7 +10373,7 @@ static struct __pyx_obj_3hes_System *__pyx_f_3hes__system_of(hes_system *__pyx_v
  */
   }
 
-  /* "src/python/system.pxi":209
+  /* "src/python/system.pxi":215
  *     if params:
  *         s.set(**params)
  *     return s             # <<<<<<<<<<<<<<
@@ -10290,7 +10385,7 @@ static struct __pyx_obj_3hes_System *__pyx_f_3hes__system_of(hes_system *__pyx_v
   __pyx_r = __pyx_v_s;
   goto __pyx_L0;
 
-  /* "src/python/system.pxi":202
+  /* "src/python/system.pxi":208
  * 
  * 
  * cdef System _system_of(hes_system *sys, owner, dict params):             # <<<<<<<<<<<<<<
@@ -10312,7 +10407,7 @@ static struct __pyx_obj_3hes_System *__pyx_f_3hes__system_of(hes_system *__pyx_v
   return __pyx_r;
 }
 
-/* "src/python/system.pxi":212
+/* "src/python/system.pxi":218
  * 
  * 
  * def problem(name, **params):             # <<<<<<<<<<<<<<
@@ -10354,7 +10449,7 @@ static PyObject *__pyx_pw_3hes_3problem(PyObject *__pyx_self, PyObject *__pyx_ar
         else goto __pyx_L5_argtuple_error;
       }
       if (unlikely(kw_args > 0)) {
-        if (unlikely(__Pyx_ParseOptionalKeywords(__pyx_kwds, __pyx_pyargnames, __pyx_v_params, values, pos_args, "problem") < 0)) __PYX_ERR(5, 212, __pyx_L3_error)
+        if (unlikely(__Pyx_ParseOptionalKeywords(__pyx_kwds, __pyx_pyargnames, __pyx_v_params, values, pos_args, "problem") < 0)) __PYX_ERR(5, 218, __pyx_L3_error)
       }
     } else if (PyTuple_GET_SIZE(__pyx_args) != 1) {
       goto __pyx_L5_argtuple_error;
@@ -10365,7 +10460,7 @@ static PyObject *__pyx_pw_3hes_3problem(PyObject *__pyx_self, PyObject *__pyx_ar
   }
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("problem", 1, 1, 1, PyTuple_GET_SIZE(__pyx_args)); __PYX_ERR(5, 212, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("problem", 1, 1, 1, PyTuple_GET_SIZE(__pyx_args)); __PYX_ERR(5, 218, __pyx_L3_error)
   __pyx_L3_error:;
   __Pyx_DECREF(__pyx_v_params); __pyx_v_params = 0;
   __Pyx_AddTraceback("hes.problem", __pyx_clineno, __pyx_lineno, __pyx_filename);
@@ -10403,7 +10498,7 @@ static PyObject *__pyx_pf_3hes_2problem(CYTHON_UNUSED PyObject *__pyx_self, PyOb
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("problem", 0);
 
-  /* "src/python/system.pxi":218
+  /* "src/python/system.pxi":224
  *         hes.problem("slip-hopper", K=0.1)
  *     """
  *     cdef hes_system *sys = NULL             # <<<<<<<<<<<<<<
@@ -10412,7 +10507,7 @@ static PyObject *__pyx_pf_3hes_2problem(CYTHON_UNUSED PyObject *__pyx_self, PyOb
  */
   __pyx_v_sys = NULL;
 
-  /* "src/python/system.pxi":219
+  /* "src/python/system.pxi":225
  *     """
  *     cdef hes_system *sys = NULL
  *     cdef hes_plugin *plugin = NULL             # <<<<<<<<<<<<<<
@@ -10421,19 +10516,19 @@ static PyObject *__pyx_pf_3hes_2problem(CYTHON_UNUSED PyObject *__pyx_self, PyOb
  */
   __pyx_v_plugin = NULL;
 
-  /* "src/python/system.pxi":221
+  /* "src/python/system.pxi":227
  *     cdef hes_plugin *plugin = NULL
  *     cdef hes_error err
  *     cdef bytes b = _name(name, "a problem's name")             # <<<<<<<<<<<<<<
  *     cdef hes_status st = hes_system_open(b, &sys, &plugin, &err)
  *     owner = None
  */
-  __pyx_t_1 = __pyx_f_3hes__name(__pyx_v_name, __pyx_kp_u_a_problem_s_name); if (unlikely(!__pyx_t_1)) __PYX_ERR(5, 221, __pyx_L1_error)
+  __pyx_t_1 = __pyx_f_3hes__name(__pyx_v_name, __pyx_kp_u_a_problem_s_name); if (unlikely(!__pyx_t_1)) __PYX_ERR(5, 227, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   __pyx_v_b = ((PyObject*)__pyx_t_1);
   __pyx_t_1 = 0;
 
-  /* "src/python/system.pxi":222
+  /* "src/python/system.pxi":228
  *     cdef hes_error err
  *     cdef bytes b = _name(name, "a problem's name")
  *     cdef hes_status st = hes_system_open(b, &sys, &plugin, &err)             # <<<<<<<<<<<<<<
@@ -10442,12 +10537,12 @@ static PyObject *__pyx_pf_3hes_2problem(CYTHON_UNUSED PyObject *__pyx_self, PyOb
  */
   if (unlikely(__pyx_v_b == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "expected bytes, NoneType found");
-    __PYX_ERR(5, 222, __pyx_L1_error)
+    __PYX_ERR(5, 228, __pyx_L1_error)
   }
-  __pyx_t_2 = __Pyx_PyBytes_AsString(__pyx_v_b); if (unlikely((!__pyx_t_2) && PyErr_Occurred())) __PYX_ERR(5, 222, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyBytes_AsString(__pyx_v_b); if (unlikely((!__pyx_t_2) && PyErr_Occurred())) __PYX_ERR(5, 228, __pyx_L1_error)
   __pyx_v_st = hes_system_open(__pyx_t_2, (&__pyx_v_sys), (&__pyx_v_plugin), (&__pyx_v_err));
 
-  /* "src/python/system.pxi":223
+  /* "src/python/system.pxi":229
  *     cdef bytes b = _name(name, "a problem's name")
  *     cdef hes_status st = hes_system_open(b, &sys, &plugin, &err)
  *     owner = None             # <<<<<<<<<<<<<<
@@ -10457,7 +10552,7 @@ static PyObject *__pyx_pf_3hes_2problem(CYTHON_UNUSED PyObject *__pyx_self, PyOb
   __Pyx_INCREF(Py_None);
   __pyx_v_owner = Py_None;
 
-  /* "src/python/system.pxi":224
+  /* "src/python/system.pxi":230
  *     cdef hes_status st = hes_system_open(b, &sys, &plugin, &err)
  *     owner = None
  *     if plugin != NULL:             # <<<<<<<<<<<<<<
@@ -10467,19 +10562,19 @@ static PyObject *__pyx_pf_3hes_2problem(CYTHON_UNUSED PyObject *__pyx_self, PyOb
   __pyx_t_3 = ((__pyx_v_plugin != NULL) != 0);
   if (__pyx_t_3) {
 
-    /* "src/python/system.pxi":225
+    /* "src/python/system.pxi":231
  *     owner = None
  *     if plugin != NULL:
  *         owner = _Plugin.__new__(_Plugin)             # <<<<<<<<<<<<<<
  *         (<_Plugin>owner).plugin = plugin
  *     if st != HES_OK:
  */
-    __pyx_t_1 = ((PyObject *)__pyx_tp_new_3hes__Plugin(((PyTypeObject *)__pyx_ptype_3hes__Plugin), __pyx_empty_tuple, NULL)); if (unlikely(!__pyx_t_1)) __PYX_ERR(5, 225, __pyx_L1_error)
+    __pyx_t_1 = ((PyObject *)__pyx_tp_new_3hes__Plugin(((PyTypeObject *)__pyx_ptype_3hes__Plugin), __pyx_empty_tuple, NULL)); if (unlikely(!__pyx_t_1)) __PYX_ERR(5, 231, __pyx_L1_error)
     __Pyx_GOTREF(((PyObject *)__pyx_t_1));
     __Pyx_DECREF_SET(__pyx_v_owner, ((PyObject *)__pyx_t_1));
     __pyx_t_1 = 0;
 
-    /* "src/python/system.pxi":226
+    /* "src/python/system.pxi":232
  *     if plugin != NULL:
  *         owner = _Plugin.__new__(_Plugin)
  *         (<_Plugin>owner).plugin = plugin             # <<<<<<<<<<<<<<
@@ -10488,7 +10583,7 @@ static PyObject *__pyx_pf_3hes_2problem(CYTHON_UNUSED PyObject *__pyx_self, PyOb
  */
     ((struct __pyx_obj_3hes__Plugin *)__pyx_v_owner)->plugin = __pyx_v_plugin;
 
-    /* "src/python/system.pxi":224
+    /* "src/python/system.pxi":230
  *     cdef hes_status st = hes_system_open(b, &sys, &plugin, &err)
  *     owner = None
  *     if plugin != NULL:             # <<<<<<<<<<<<<<
@@ -10497,7 +10592,7 @@ static PyObject *__pyx_pf_3hes_2problem(CYTHON_UNUSED PyObject *__pyx_self, PyOb
  */
   }
 
-  /* "src/python/system.pxi":227
+  /* "src/python/system.pxi":233
  *         owner = _Plugin.__new__(_Plugin)
  *         (<_Plugin>owner).plugin = plugin
  *     if st != HES_OK:             # <<<<<<<<<<<<<<
@@ -10507,18 +10602,18 @@ static PyObject *__pyx_pf_3hes_2problem(CYTHON_UNUSED PyObject *__pyx_self, PyOb
   __pyx_t_3 = ((__pyx_v_st != HES_OK) != 0);
   if (unlikely(__pyx_t_3)) {
 
-    /* "src/python/system.pxi":228
+    /* "src/python/system.pxi":234
  *         (<_Plugin>owner).plugin = plugin
  *     if st != HES_OK:
  *         raise _error(<int>st, err.message)             # <<<<<<<<<<<<<<
  *     return _system_of(sys, owner, params)
  * 
  */
-    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_n_s_error); if (unlikely(!__pyx_t_4)) __PYX_ERR(5, 228, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_n_s_error); if (unlikely(!__pyx_t_4)) __PYX_ERR(5, 234, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_5 = __Pyx_PyInt_From_int(((int)__pyx_v_st)); if (unlikely(!__pyx_t_5)) __PYX_ERR(5, 228, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyInt_From_int(((int)__pyx_v_st)); if (unlikely(!__pyx_t_5)) __PYX_ERR(5, 234, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
-    __pyx_t_6 = __Pyx_PyObject_FromString(__pyx_v_err.message); if (unlikely(!__pyx_t_6)) __PYX_ERR(5, 228, __pyx_L1_error)
+    __pyx_t_6 = __Pyx_PyObject_FromString(__pyx_v_err.message); if (unlikely(!__pyx_t_6)) __PYX_ERR(5, 234, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
     __pyx_t_7 = NULL;
     __pyx_t_8 = 0;
@@ -10535,7 +10630,7 @@ static PyObject *__pyx_pf_3hes_2problem(CYTHON_UNUSED PyObject *__pyx_self, PyOb
     #if CYTHON_FAST_PYCALL
     if (PyFunction_Check(__pyx_t_4)) {
       PyObject *__pyx_temp[3] = {__pyx_t_7, __pyx_t_5, __pyx_t_6};
-      __pyx_t_1 = __Pyx_PyFunction_FastCall(__pyx_t_4, __pyx_temp+1-__pyx_t_8, 2+__pyx_t_8); if (unlikely(!__pyx_t_1)) __PYX_ERR(5, 228, __pyx_L1_error)
+      __pyx_t_1 = __Pyx_PyFunction_FastCall(__pyx_t_4, __pyx_temp+1-__pyx_t_8, 2+__pyx_t_8); if (unlikely(!__pyx_t_1)) __PYX_ERR(5, 234, __pyx_L1_error)
       __Pyx_XDECREF(__pyx_t_7); __pyx_t_7 = 0;
       __Pyx_GOTREF(__pyx_t_1);
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
@@ -10545,7 +10640,7 @@ static PyObject *__pyx_pf_3hes_2problem(CYTHON_UNUSED PyObject *__pyx_self, PyOb
     #if CYTHON_FAST_PYCCALL
     if (__Pyx_PyFastCFunction_Check(__pyx_t_4)) {
       PyObject *__pyx_temp[3] = {__pyx_t_7, __pyx_t_5, __pyx_t_6};
-      __pyx_t_1 = __Pyx_PyCFunction_FastCall(__pyx_t_4, __pyx_temp+1-__pyx_t_8, 2+__pyx_t_8); if (unlikely(!__pyx_t_1)) __PYX_ERR(5, 228, __pyx_L1_error)
+      __pyx_t_1 = __Pyx_PyCFunction_FastCall(__pyx_t_4, __pyx_temp+1-__pyx_t_8, 2+__pyx_t_8); if (unlikely(!__pyx_t_1)) __PYX_ERR(5, 234, __pyx_L1_error)
       __Pyx_XDECREF(__pyx_t_7); __pyx_t_7 = 0;
       __Pyx_GOTREF(__pyx_t_1);
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
@@ -10553,7 +10648,7 @@ static PyObject *__pyx_pf_3hes_2problem(CYTHON_UNUSED PyObject *__pyx_self, PyOb
     } else
     #endif
     {
-      __pyx_t_9 = PyTuple_New(2+__pyx_t_8); if (unlikely(!__pyx_t_9)) __PYX_ERR(5, 228, __pyx_L1_error)
+      __pyx_t_9 = PyTuple_New(2+__pyx_t_8); if (unlikely(!__pyx_t_9)) __PYX_ERR(5, 234, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_9);
       if (__pyx_t_7) {
         __Pyx_GIVEREF(__pyx_t_7); PyTuple_SET_ITEM(__pyx_t_9, 0, __pyx_t_7); __pyx_t_7 = NULL;
@@ -10564,16 +10659,16 @@ static PyObject *__pyx_pf_3hes_2problem(CYTHON_UNUSED PyObject *__pyx_self, PyOb
       PyTuple_SET_ITEM(__pyx_t_9, 1+__pyx_t_8, __pyx_t_6);
       __pyx_t_5 = 0;
       __pyx_t_6 = 0;
-      __pyx_t_1 = __Pyx_PyObject_Call(__pyx_t_4, __pyx_t_9, NULL); if (unlikely(!__pyx_t_1)) __PYX_ERR(5, 228, __pyx_L1_error)
+      __pyx_t_1 = __Pyx_PyObject_Call(__pyx_t_4, __pyx_t_9, NULL); if (unlikely(!__pyx_t_1)) __PYX_ERR(5, 234, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
       __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
     }
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
     __Pyx_Raise(__pyx_t_1, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-    __PYX_ERR(5, 228, __pyx_L1_error)
+    __PYX_ERR(5, 234, __pyx_L1_error)
 
-    /* "src/python/system.pxi":227
+    /* "src/python/system.pxi":233
  *         owner = _Plugin.__new__(_Plugin)
  *         (<_Plugin>owner).plugin = plugin
  *     if st != HES_OK:             # <<<<<<<<<<<<<<
@@ -10582,7 +10677,7 @@ static PyObject *__pyx_pf_3hes_2problem(CYTHON_UNUSED PyObject *__pyx_self, PyOb
  */
   }
 
-  /* "src/python/system.pxi":229
+  /* "src/python/system.pxi":235
  *     if st != HES_OK:
  *         raise _error(<int>st, err.message)
  *     return _system_of(sys, owner, params)             # <<<<<<<<<<<<<<
@@ -10590,13 +10685,13 @@ static PyObject *__pyx_pf_3hes_2problem(CYTHON_UNUSED PyObject *__pyx_self, PyOb
  * 
  */
   __Pyx_XDECREF(__pyx_r);
-  __pyx_t_1 = ((PyObject *)__pyx_f_3hes__system_of(__pyx_v_sys, __pyx_v_owner, __pyx_v_params)); if (unlikely(!__pyx_t_1)) __PYX_ERR(5, 229, __pyx_L1_error)
+  __pyx_t_1 = ((PyObject *)__pyx_f_3hes__system_of(__pyx_v_sys, __pyx_v_owner, __pyx_v_params)); if (unlikely(!__pyx_t_1)) __PYX_ERR(5, 235, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   __pyx_r = __pyx_t_1;
   __pyx_t_1 = 0;
   goto __pyx_L0;
 
-  /* "src/python/system.pxi":212
+  /* "src/python/system.pxi":218
  * 
  * 
  * def problem(name, **params):             # <<<<<<<<<<<<<<
@@ -10622,7 +10717,7 @@ static PyObject *__pyx_pf_3hes_2problem(CYTHON_UNUSED PyObject *__pyx_self, PyOb
   return __pyx_r;
 }
 
-/* "src/python/system.pxi":232
+/* "src/python/system.pxi":238
  * 
  * 
  * def load_plugin(path, **params):             # <<<<<<<<<<<<<<
@@ -10664,7 +10759,7 @@ static PyObject *__pyx_pw_3hes_5load_plugin(PyObject *__pyx_self, PyObject *__py
         else goto __pyx_L5_argtuple_error;
       }
       if (unlikely(kw_args > 0)) {
-        if (unlikely(__Pyx_ParseOptionalKeywords(__pyx_kwds, __pyx_pyargnames, __pyx_v_params, values, pos_args, "load_plugin") < 0)) __PYX_ERR(5, 232, __pyx_L3_error)
+        if (unlikely(__Pyx_ParseOptionalKeywords(__pyx_kwds, __pyx_pyargnames, __pyx_v_params, values, pos_args, "load_plugin") < 0)) __PYX_ERR(5, 238, __pyx_L3_error)
       }
     } else if (PyTuple_GET_SIZE(__pyx_args) != 1) {
       goto __pyx_L5_argtuple_error;
@@ -10675,7 +10770,7 @@ static PyObject *__pyx_pw_3hes_5load_plugin(PyObject *__pyx_self, PyObject *__py
   }
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("load_plugin", 1, 1, 1, PyTuple_GET_SIZE(__pyx_args)); __PYX_ERR(5, 232, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("load_plugin", 1, 1, 1, PyTuple_GET_SIZE(__pyx_args)); __PYX_ERR(5, 238, __pyx_L3_error)
   __pyx_L3_error:;
   __Pyx_DECREF(__pyx_v_params); __pyx_v_params = 0;
   __Pyx_AddTraceback("hes.load_plugin", __pyx_clineno, __pyx_lineno, __pyx_filename);
@@ -10717,7 +10812,7 @@ static PyObject *__pyx_pf_3hes_4load_plugin(CYTHON_UNUSED PyObject *__pyx_self, 
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("load_plugin", 0);
 
-  /* "src/python/system.pxi":237
+  /* "src/python/system.pxi":243
  *     with parameters.  A path without '/' is a file in the current
  *     directory."""
  *     cdef hes_plugin *plugin = NULL             # <<<<<<<<<<<<<<
@@ -10726,7 +10821,7 @@ static PyObject *__pyx_pf_3hes_4load_plugin(CYTHON_UNUSED PyObject *__pyx_self, 
  */
   __pyx_v_plugin = NULL;
 
-  /* "src/python/system.pxi":238
+  /* "src/python/system.pxi":244
  *     directory."""
  *     cdef hes_plugin *plugin = NULL
  *     cdef const hes_model *model = NULL             # <<<<<<<<<<<<<<
@@ -10735,7 +10830,7 @@ static PyObject *__pyx_pf_3hes_4load_plugin(CYTHON_UNUSED PyObject *__pyx_self, 
  */
   __pyx_v_model = NULL;
 
-  /* "src/python/system.pxi":239
+  /* "src/python/system.pxi":245
  *     cdef hes_plugin *plugin = NULL
  *     cdef const hes_model *model = NULL
  *     cdef const hes_ess_model *ess = NULL             # <<<<<<<<<<<<<<
@@ -10744,7 +10839,7 @@ static PyObject *__pyx_pf_3hes_4load_plugin(CYTHON_UNUSED PyObject *__pyx_self, 
  */
   __pyx_v_ess = NULL;
 
-  /* "src/python/system.pxi":240
+  /* "src/python/system.pxi":246
  *     cdef const hes_model *model = NULL
  *     cdef const hes_ess_model *ess = NULL
  *     cdef hes_system *sys = NULL             # <<<<<<<<<<<<<<
@@ -10753,26 +10848,26 @@ static PyObject *__pyx_pf_3hes_4load_plugin(CYTHON_UNUSED PyObject *__pyx_self, 
  */
   __pyx_v_sys = NULL;
 
-  /* "src/python/system.pxi":242
+  /* "src/python/system.pxi":248
  *     cdef hes_system *sys = NULL
  *     cdef hes_error err
  *     import os             # <<<<<<<<<<<<<<
  *     cdef bytes b = _name(os.fspath(path), "a plugin's path")
  *     cdef hes_status st = hes_plugin_open_any(b, &plugin, &model, &ess, &err)
  */
-  __pyx_t_1 = __Pyx_Import(__pyx_n_s_os, 0, 0); if (unlikely(!__pyx_t_1)) __PYX_ERR(5, 242, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_Import(__pyx_n_s_os, 0, 0); if (unlikely(!__pyx_t_1)) __PYX_ERR(5, 248, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   __pyx_v_os = __pyx_t_1;
   __pyx_t_1 = 0;
 
-  /* "src/python/system.pxi":243
+  /* "src/python/system.pxi":249
  *     cdef hes_error err
  *     import os
  *     cdef bytes b = _name(os.fspath(path), "a plugin's path")             # <<<<<<<<<<<<<<
  *     cdef hes_status st = hes_plugin_open_any(b, &plugin, &model, &ess, &err)
  *     if st != HES_OK:
  */
-  __pyx_t_2 = __Pyx_PyObject_GetAttrStr(__pyx_v_os, __pyx_n_s_fspath); if (unlikely(!__pyx_t_2)) __PYX_ERR(5, 243, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyObject_GetAttrStr(__pyx_v_os, __pyx_n_s_fspath); if (unlikely(!__pyx_t_2)) __PYX_ERR(5, 249, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   __pyx_t_3 = NULL;
   if (CYTHON_UNPACK_METHODS && likely(PyMethod_Check(__pyx_t_2))) {
@@ -10786,16 +10881,16 @@ static PyObject *__pyx_pf_3hes_4load_plugin(CYTHON_UNUSED PyObject *__pyx_self, 
   }
   __pyx_t_1 = (__pyx_t_3) ? __Pyx_PyObject_Call2Args(__pyx_t_2, __pyx_t_3, __pyx_v_path) : __Pyx_PyObject_CallOneArg(__pyx_t_2, __pyx_v_path);
   __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
-  if (unlikely(!__pyx_t_1)) __PYX_ERR(5, 243, __pyx_L1_error)
+  if (unlikely(!__pyx_t_1)) __PYX_ERR(5, 249, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-  __pyx_t_2 = __pyx_f_3hes__name(__pyx_t_1, __pyx_kp_u_a_plugin_s_path); if (unlikely(!__pyx_t_2)) __PYX_ERR(5, 243, __pyx_L1_error)
+  __pyx_t_2 = __pyx_f_3hes__name(__pyx_t_1, __pyx_kp_u_a_plugin_s_path); if (unlikely(!__pyx_t_2)) __PYX_ERR(5, 249, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __pyx_v_b = ((PyObject*)__pyx_t_2);
   __pyx_t_2 = 0;
 
-  /* "src/python/system.pxi":244
+  /* "src/python/system.pxi":250
  *     import os
  *     cdef bytes b = _name(os.fspath(path), "a plugin's path")
  *     cdef hes_status st = hes_plugin_open_any(b, &plugin, &model, &ess, &err)             # <<<<<<<<<<<<<<
@@ -10804,12 +10899,12 @@ static PyObject *__pyx_pf_3hes_4load_plugin(CYTHON_UNUSED PyObject *__pyx_self, 
  */
   if (unlikely(__pyx_v_b == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "expected bytes, NoneType found");
-    __PYX_ERR(5, 244, __pyx_L1_error)
+    __PYX_ERR(5, 250, __pyx_L1_error)
   }
-  __pyx_t_4 = __Pyx_PyBytes_AsString(__pyx_v_b); if (unlikely((!__pyx_t_4) && PyErr_Occurred())) __PYX_ERR(5, 244, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyBytes_AsString(__pyx_v_b); if (unlikely((!__pyx_t_4) && PyErr_Occurred())) __PYX_ERR(5, 250, __pyx_L1_error)
   __pyx_v_st = hes_plugin_open_any(__pyx_t_4, (&__pyx_v_plugin), (&__pyx_v_model), (&__pyx_v_ess), (&__pyx_v_err));
 
-  /* "src/python/system.pxi":245
+  /* "src/python/system.pxi":251
  *     cdef bytes b = _name(os.fspath(path), "a plugin's path")
  *     cdef hes_status st = hes_plugin_open_any(b, &plugin, &model, &ess, &err)
  *     if st != HES_OK:             # <<<<<<<<<<<<<<
@@ -10819,18 +10914,18 @@ static PyObject *__pyx_pf_3hes_4load_plugin(CYTHON_UNUSED PyObject *__pyx_self, 
   __pyx_t_5 = ((__pyx_v_st != HES_OK) != 0);
   if (unlikely(__pyx_t_5)) {
 
-    /* "src/python/system.pxi":246
+    /* "src/python/system.pxi":252
  *     cdef hes_status st = hes_plugin_open_any(b, &plugin, &model, &ess, &err)
  *     if st != HES_OK:
  *         raise _error(<int>st, err.message)             # <<<<<<<<<<<<<<
  *     owner = _Plugin.__new__(_Plugin)
  *     (<_Plugin>owner).plugin = plugin
  */
-    __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_n_s_error); if (unlikely(!__pyx_t_1)) __PYX_ERR(5, 246, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_n_s_error); if (unlikely(!__pyx_t_1)) __PYX_ERR(5, 252, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
-    __pyx_t_3 = __Pyx_PyInt_From_int(((int)__pyx_v_st)); if (unlikely(!__pyx_t_3)) __PYX_ERR(5, 246, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyInt_From_int(((int)__pyx_v_st)); if (unlikely(!__pyx_t_3)) __PYX_ERR(5, 252, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
-    __pyx_t_6 = __Pyx_PyObject_FromString(__pyx_v_err.message); if (unlikely(!__pyx_t_6)) __PYX_ERR(5, 246, __pyx_L1_error)
+    __pyx_t_6 = __Pyx_PyObject_FromString(__pyx_v_err.message); if (unlikely(!__pyx_t_6)) __PYX_ERR(5, 252, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
     __pyx_t_7 = NULL;
     __pyx_t_8 = 0;
@@ -10847,7 +10942,7 @@ static PyObject *__pyx_pf_3hes_4load_plugin(CYTHON_UNUSED PyObject *__pyx_self, 
     #if CYTHON_FAST_PYCALL
     if (PyFunction_Check(__pyx_t_1)) {
       PyObject *__pyx_temp[3] = {__pyx_t_7, __pyx_t_3, __pyx_t_6};
-      __pyx_t_2 = __Pyx_PyFunction_FastCall(__pyx_t_1, __pyx_temp+1-__pyx_t_8, 2+__pyx_t_8); if (unlikely(!__pyx_t_2)) __PYX_ERR(5, 246, __pyx_L1_error)
+      __pyx_t_2 = __Pyx_PyFunction_FastCall(__pyx_t_1, __pyx_temp+1-__pyx_t_8, 2+__pyx_t_8); if (unlikely(!__pyx_t_2)) __PYX_ERR(5, 252, __pyx_L1_error)
       __Pyx_XDECREF(__pyx_t_7); __pyx_t_7 = 0;
       __Pyx_GOTREF(__pyx_t_2);
       __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
@@ -10857,7 +10952,7 @@ static PyObject *__pyx_pf_3hes_4load_plugin(CYTHON_UNUSED PyObject *__pyx_self, 
     #if CYTHON_FAST_PYCCALL
     if (__Pyx_PyFastCFunction_Check(__pyx_t_1)) {
       PyObject *__pyx_temp[3] = {__pyx_t_7, __pyx_t_3, __pyx_t_6};
-      __pyx_t_2 = __Pyx_PyCFunction_FastCall(__pyx_t_1, __pyx_temp+1-__pyx_t_8, 2+__pyx_t_8); if (unlikely(!__pyx_t_2)) __PYX_ERR(5, 246, __pyx_L1_error)
+      __pyx_t_2 = __Pyx_PyCFunction_FastCall(__pyx_t_1, __pyx_temp+1-__pyx_t_8, 2+__pyx_t_8); if (unlikely(!__pyx_t_2)) __PYX_ERR(5, 252, __pyx_L1_error)
       __Pyx_XDECREF(__pyx_t_7); __pyx_t_7 = 0;
       __Pyx_GOTREF(__pyx_t_2);
       __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
@@ -10865,7 +10960,7 @@ static PyObject *__pyx_pf_3hes_4load_plugin(CYTHON_UNUSED PyObject *__pyx_self, 
     } else
     #endif
     {
-      __pyx_t_9 = PyTuple_New(2+__pyx_t_8); if (unlikely(!__pyx_t_9)) __PYX_ERR(5, 246, __pyx_L1_error)
+      __pyx_t_9 = PyTuple_New(2+__pyx_t_8); if (unlikely(!__pyx_t_9)) __PYX_ERR(5, 252, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_9);
       if (__pyx_t_7) {
         __Pyx_GIVEREF(__pyx_t_7); PyTuple_SET_ITEM(__pyx_t_9, 0, __pyx_t_7); __pyx_t_7 = NULL;
@@ -10876,16 +10971,16 @@ static PyObject *__pyx_pf_3hes_4load_plugin(CYTHON_UNUSED PyObject *__pyx_self, 
       PyTuple_SET_ITEM(__pyx_t_9, 1+__pyx_t_8, __pyx_t_6);
       __pyx_t_3 = 0;
       __pyx_t_6 = 0;
-      __pyx_t_2 = __Pyx_PyObject_Call(__pyx_t_1, __pyx_t_9, NULL); if (unlikely(!__pyx_t_2)) __PYX_ERR(5, 246, __pyx_L1_error)
+      __pyx_t_2 = __Pyx_PyObject_Call(__pyx_t_1, __pyx_t_9, NULL); if (unlikely(!__pyx_t_2)) __PYX_ERR(5, 252, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_2);
       __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
     }
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
     __Pyx_Raise(__pyx_t_2, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-    __PYX_ERR(5, 246, __pyx_L1_error)
+    __PYX_ERR(5, 252, __pyx_L1_error)
 
-    /* "src/python/system.pxi":245
+    /* "src/python/system.pxi":251
  *     cdef bytes b = _name(os.fspath(path), "a plugin's path")
  *     cdef hes_status st = hes_plugin_open_any(b, &plugin, &model, &ess, &err)
  *     if st != HES_OK:             # <<<<<<<<<<<<<<
@@ -10894,19 +10989,19 @@ static PyObject *__pyx_pf_3hes_4load_plugin(CYTHON_UNUSED PyObject *__pyx_self, 
  */
   }
 
-  /* "src/python/system.pxi":247
+  /* "src/python/system.pxi":253
  *     if st != HES_OK:
  *         raise _error(<int>st, err.message)
  *     owner = _Plugin.__new__(_Plugin)             # <<<<<<<<<<<<<<
  *     (<_Plugin>owner).plugin = plugin
  *     st = hes_system_new(model, &sys, &err) if model != NULL else hes_system_new_ess(ess, &sys, &err)
  */
-  __pyx_t_2 = ((PyObject *)__pyx_tp_new_3hes__Plugin(((PyTypeObject *)__pyx_ptype_3hes__Plugin), __pyx_empty_tuple, NULL)); if (unlikely(!__pyx_t_2)) __PYX_ERR(5, 247, __pyx_L1_error)
+  __pyx_t_2 = ((PyObject *)__pyx_tp_new_3hes__Plugin(((PyTypeObject *)__pyx_ptype_3hes__Plugin), __pyx_empty_tuple, NULL)); if (unlikely(!__pyx_t_2)) __PYX_ERR(5, 253, __pyx_L1_error)
   __Pyx_GOTREF(((PyObject *)__pyx_t_2));
   __pyx_v_owner = ((PyObject *)__pyx_t_2);
   __pyx_t_2 = 0;
 
-  /* "src/python/system.pxi":248
+  /* "src/python/system.pxi":254
  *         raise _error(<int>st, err.message)
  *     owner = _Plugin.__new__(_Plugin)
  *     (<_Plugin>owner).plugin = plugin             # <<<<<<<<<<<<<<
@@ -10915,7 +11010,7 @@ static PyObject *__pyx_pf_3hes_4load_plugin(CYTHON_UNUSED PyObject *__pyx_self, 
  */
   ((struct __pyx_obj_3hes__Plugin *)__pyx_v_owner)->plugin = __pyx_v_plugin;
 
-  /* "src/python/system.pxi":249
+  /* "src/python/system.pxi":255
  *     owner = _Plugin.__new__(_Plugin)
  *     (<_Plugin>owner).plugin = plugin
  *     st = hes_system_new(model, &sys, &err) if model != NULL else hes_system_new_ess(ess, &sys, &err)             # <<<<<<<<<<<<<<
@@ -10929,7 +11024,7 @@ static PyObject *__pyx_pf_3hes_4load_plugin(CYTHON_UNUSED PyObject *__pyx_self, 
   }
   __pyx_v_st = __pyx_t_10;
 
-  /* "src/python/system.pxi":250
+  /* "src/python/system.pxi":256
  *     (<_Plugin>owner).plugin = plugin
  *     st = hes_system_new(model, &sys, &err) if model != NULL else hes_system_new_ess(ess, &sys, &err)
  *     if st != HES_OK:             # <<<<<<<<<<<<<<
@@ -10939,18 +11034,18 @@ static PyObject *__pyx_pf_3hes_4load_plugin(CYTHON_UNUSED PyObject *__pyx_self, 
   __pyx_t_5 = ((__pyx_v_st != HES_OK) != 0);
   if (unlikely(__pyx_t_5)) {
 
-    /* "src/python/system.pxi":251
+    /* "src/python/system.pxi":257
  *     st = hes_system_new(model, &sys, &err) if model != NULL else hes_system_new_ess(ess, &sys, &err)
  *     if st != HES_OK:
  *         raise _error(<int>st, err.message)             # <<<<<<<<<<<<<<
  *     return _system_of(sys, owner, params)
  * 
  */
-    __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_n_s_error); if (unlikely(!__pyx_t_1)) __PYX_ERR(5, 251, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_n_s_error); if (unlikely(!__pyx_t_1)) __PYX_ERR(5, 257, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
-    __pyx_t_9 = __Pyx_PyInt_From_int(((int)__pyx_v_st)); if (unlikely(!__pyx_t_9)) __PYX_ERR(5, 251, __pyx_L1_error)
+    __pyx_t_9 = __Pyx_PyInt_From_int(((int)__pyx_v_st)); if (unlikely(!__pyx_t_9)) __PYX_ERR(5, 257, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_9);
-    __pyx_t_6 = __Pyx_PyObject_FromString(__pyx_v_err.message); if (unlikely(!__pyx_t_6)) __PYX_ERR(5, 251, __pyx_L1_error)
+    __pyx_t_6 = __Pyx_PyObject_FromString(__pyx_v_err.message); if (unlikely(!__pyx_t_6)) __PYX_ERR(5, 257, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
     __pyx_t_3 = NULL;
     __pyx_t_8 = 0;
@@ -10967,7 +11062,7 @@ static PyObject *__pyx_pf_3hes_4load_plugin(CYTHON_UNUSED PyObject *__pyx_self, 
     #if CYTHON_FAST_PYCALL
     if (PyFunction_Check(__pyx_t_1)) {
       PyObject *__pyx_temp[3] = {__pyx_t_3, __pyx_t_9, __pyx_t_6};
-      __pyx_t_2 = __Pyx_PyFunction_FastCall(__pyx_t_1, __pyx_temp+1-__pyx_t_8, 2+__pyx_t_8); if (unlikely(!__pyx_t_2)) __PYX_ERR(5, 251, __pyx_L1_error)
+      __pyx_t_2 = __Pyx_PyFunction_FastCall(__pyx_t_1, __pyx_temp+1-__pyx_t_8, 2+__pyx_t_8); if (unlikely(!__pyx_t_2)) __PYX_ERR(5, 257, __pyx_L1_error)
       __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
       __Pyx_GOTREF(__pyx_t_2);
       __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
@@ -10977,7 +11072,7 @@ static PyObject *__pyx_pf_3hes_4load_plugin(CYTHON_UNUSED PyObject *__pyx_self, 
     #if CYTHON_FAST_PYCCALL
     if (__Pyx_PyFastCFunction_Check(__pyx_t_1)) {
       PyObject *__pyx_temp[3] = {__pyx_t_3, __pyx_t_9, __pyx_t_6};
-      __pyx_t_2 = __Pyx_PyCFunction_FastCall(__pyx_t_1, __pyx_temp+1-__pyx_t_8, 2+__pyx_t_8); if (unlikely(!__pyx_t_2)) __PYX_ERR(5, 251, __pyx_L1_error)
+      __pyx_t_2 = __Pyx_PyCFunction_FastCall(__pyx_t_1, __pyx_temp+1-__pyx_t_8, 2+__pyx_t_8); if (unlikely(!__pyx_t_2)) __PYX_ERR(5, 257, __pyx_L1_error)
       __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
       __Pyx_GOTREF(__pyx_t_2);
       __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
@@ -10985,7 +11080,7 @@ static PyObject *__pyx_pf_3hes_4load_plugin(CYTHON_UNUSED PyObject *__pyx_self, 
     } else
     #endif
     {
-      __pyx_t_7 = PyTuple_New(2+__pyx_t_8); if (unlikely(!__pyx_t_7)) __PYX_ERR(5, 251, __pyx_L1_error)
+      __pyx_t_7 = PyTuple_New(2+__pyx_t_8); if (unlikely(!__pyx_t_7)) __PYX_ERR(5, 257, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_7);
       if (__pyx_t_3) {
         __Pyx_GIVEREF(__pyx_t_3); PyTuple_SET_ITEM(__pyx_t_7, 0, __pyx_t_3); __pyx_t_3 = NULL;
@@ -10996,16 +11091,16 @@ static PyObject *__pyx_pf_3hes_4load_plugin(CYTHON_UNUSED PyObject *__pyx_self, 
       PyTuple_SET_ITEM(__pyx_t_7, 1+__pyx_t_8, __pyx_t_6);
       __pyx_t_9 = 0;
       __pyx_t_6 = 0;
-      __pyx_t_2 = __Pyx_PyObject_Call(__pyx_t_1, __pyx_t_7, NULL); if (unlikely(!__pyx_t_2)) __PYX_ERR(5, 251, __pyx_L1_error)
+      __pyx_t_2 = __Pyx_PyObject_Call(__pyx_t_1, __pyx_t_7, NULL); if (unlikely(!__pyx_t_2)) __PYX_ERR(5, 257, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_2);
       __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
     }
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
     __Pyx_Raise(__pyx_t_2, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-    __PYX_ERR(5, 251, __pyx_L1_error)
+    __PYX_ERR(5, 257, __pyx_L1_error)
 
-    /* "src/python/system.pxi":250
+    /* "src/python/system.pxi":256
  *     (<_Plugin>owner).plugin = plugin
  *     st = hes_system_new(model, &sys, &err) if model != NULL else hes_system_new_ess(ess, &sys, &err)
  *     if st != HES_OK:             # <<<<<<<<<<<<<<
@@ -11014,7 +11109,7 @@ static PyObject *__pyx_pf_3hes_4load_plugin(CYTHON_UNUSED PyObject *__pyx_self, 
  */
   }
 
-  /* "src/python/system.pxi":252
+  /* "src/python/system.pxi":258
  *     if st != HES_OK:
  *         raise _error(<int>st, err.message)
  *     return _system_of(sys, owner, params)             # <<<<<<<<<<<<<<
@@ -11022,13 +11117,13 @@ static PyObject *__pyx_pf_3hes_4load_plugin(CYTHON_UNUSED PyObject *__pyx_self, 
  * 
  */
   __Pyx_XDECREF(__pyx_r);
-  __pyx_t_2 = ((PyObject *)__pyx_f_3hes__system_of(__pyx_v_sys, __pyx_v_owner, __pyx_v_params)); if (unlikely(!__pyx_t_2)) __PYX_ERR(5, 252, __pyx_L1_error)
+  __pyx_t_2 = ((PyObject *)__pyx_f_3hes__system_of(__pyx_v_sys, __pyx_v_owner, __pyx_v_params)); if (unlikely(!__pyx_t_2)) __PYX_ERR(5, 258, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   __pyx_r = __pyx_t_2;
   __pyx_t_2 = 0;
   goto __pyx_L0;
 
-  /* "src/python/system.pxi":232
+  /* "src/python/system.pxi":238
  * 
  * 
  * def load_plugin(path, **params):             # <<<<<<<<<<<<<<
@@ -11055,7 +11150,7 @@ static PyObject *__pyx_pf_3hes_4load_plugin(CYTHON_UNUSED PyObject *__pyx_self, 
   return __pyx_r;
 }
 
-/* "src/python/system.pxi":255
+/* "src/python/system.pxi":261
  * 
  * 
  * def robot(desc, **params):             # <<<<<<<<<<<<<<
@@ -11097,7 +11192,7 @@ static PyObject *__pyx_pw_3hes_7robot(PyObject *__pyx_self, PyObject *__pyx_args
         else goto __pyx_L5_argtuple_error;
       }
       if (unlikely(kw_args > 0)) {
-        if (unlikely(__Pyx_ParseOptionalKeywords(__pyx_kwds, __pyx_pyargnames, __pyx_v_params, values, pos_args, "robot") < 0)) __PYX_ERR(5, 255, __pyx_L3_error)
+        if (unlikely(__Pyx_ParseOptionalKeywords(__pyx_kwds, __pyx_pyargnames, __pyx_v_params, values, pos_args, "robot") < 0)) __PYX_ERR(5, 261, __pyx_L3_error)
       }
     } else if (PyTuple_GET_SIZE(__pyx_args) != 1) {
       goto __pyx_L5_argtuple_error;
@@ -11108,7 +11203,7 @@ static PyObject *__pyx_pw_3hes_7robot(PyObject *__pyx_self, PyObject *__pyx_args
   }
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("robot", 1, 1, 1, PyTuple_GET_SIZE(__pyx_args)); __PYX_ERR(5, 255, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("robot", 1, 1, 1, PyTuple_GET_SIZE(__pyx_args)); __PYX_ERR(5, 261, __pyx_L3_error)
   __pyx_L3_error:;
   __Pyx_DECREF(__pyx_v_params); __pyx_v_params = 0;
   __Pyx_AddTraceback("hes.robot", __pyx_clineno, __pyx_lineno, __pyx_filename);
@@ -11148,7 +11243,7 @@ static PyObject *__pyx_pf_3hes_6robot(CYTHON_UNUSED PyObject *__pyx_self, PyObje
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("robot", 0);
 
-  /* "src/python/system.pxi":259
+  /* "src/python/system.pxi":265
  *     names, MJCF or URDF, with its modes, transitions and orbit; see
  *     share/robots/), with parameters.  Needs a libhes built with MuJoCo."""
  *     cdef hes_model *model = NULL             # <<<<<<<<<<<<<<
@@ -11157,7 +11252,7 @@ static PyObject *__pyx_pf_3hes_6robot(CYTHON_UNUSED PyObject *__pyx_self, PyObje
  */
   __pyx_v_model = NULL;
 
-  /* "src/python/system.pxi":260
+  /* "src/python/system.pxi":266
  *     share/robots/), with parameters.  Needs a libhes built with MuJoCo."""
  *     cdef hes_model *model = NULL
  *     cdef hes_system *sys = NULL             # <<<<<<<<<<<<<<
@@ -11166,26 +11261,26 @@ static PyObject *__pyx_pf_3hes_6robot(CYTHON_UNUSED PyObject *__pyx_self, PyObje
  */
   __pyx_v_sys = NULL;
 
-  /* "src/python/system.pxi":262
+  /* "src/python/system.pxi":268
  *     cdef hes_system *sys = NULL
  *     cdef hes_error err
  *     import os             # <<<<<<<<<<<<<<
  *     cdef bytes b = _name(os.fspath(desc), "a robot description's path")
  *     cdef hes_status st
  */
-  __pyx_t_1 = __Pyx_Import(__pyx_n_s_os, 0, 0); if (unlikely(!__pyx_t_1)) __PYX_ERR(5, 262, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_Import(__pyx_n_s_os, 0, 0); if (unlikely(!__pyx_t_1)) __PYX_ERR(5, 268, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   __pyx_v_os = __pyx_t_1;
   __pyx_t_1 = 0;
 
-  /* "src/python/system.pxi":263
+  /* "src/python/system.pxi":269
  *     cdef hes_error err
  *     import os
  *     cdef bytes b = _name(os.fspath(desc), "a robot description's path")             # <<<<<<<<<<<<<<
  *     cdef hes_status st
  *     cdef const char *path = b
  */
-  __pyx_t_2 = __Pyx_PyObject_GetAttrStr(__pyx_v_os, __pyx_n_s_fspath); if (unlikely(!__pyx_t_2)) __PYX_ERR(5, 263, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyObject_GetAttrStr(__pyx_v_os, __pyx_n_s_fspath); if (unlikely(!__pyx_t_2)) __PYX_ERR(5, 269, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   __pyx_t_3 = NULL;
   if (CYTHON_UNPACK_METHODS && likely(PyMethod_Check(__pyx_t_2))) {
@@ -11199,16 +11294,16 @@ static PyObject *__pyx_pf_3hes_6robot(CYTHON_UNUSED PyObject *__pyx_self, PyObje
   }
   __pyx_t_1 = (__pyx_t_3) ? __Pyx_PyObject_Call2Args(__pyx_t_2, __pyx_t_3, __pyx_v_desc) : __Pyx_PyObject_CallOneArg(__pyx_t_2, __pyx_v_desc);
   __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
-  if (unlikely(!__pyx_t_1)) __PYX_ERR(5, 263, __pyx_L1_error)
+  if (unlikely(!__pyx_t_1)) __PYX_ERR(5, 269, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-  __pyx_t_2 = __pyx_f_3hes__name(__pyx_t_1, __pyx_kp_u_a_robot_description_s_path); if (unlikely(!__pyx_t_2)) __PYX_ERR(5, 263, __pyx_L1_error)
+  __pyx_t_2 = __pyx_f_3hes__name(__pyx_t_1, __pyx_kp_u_a_robot_description_s_path); if (unlikely(!__pyx_t_2)) __PYX_ERR(5, 269, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __pyx_v_b = ((PyObject*)__pyx_t_2);
   __pyx_t_2 = 0;
 
-  /* "src/python/system.pxi":265
+  /* "src/python/system.pxi":271
  *     cdef bytes b = _name(os.fspath(desc), "a robot description's path")
  *     cdef hes_status st
  *     cdef const char *path = b             # <<<<<<<<<<<<<<
@@ -11217,12 +11312,12 @@ static PyObject *__pyx_pf_3hes_6robot(CYTHON_UNUSED PyObject *__pyx_self, PyObje
  */
   if (unlikely(__pyx_v_b == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "expected bytes, NoneType found");
-    __PYX_ERR(5, 265, __pyx_L1_error)
+    __PYX_ERR(5, 271, __pyx_L1_error)
   }
-  __pyx_t_4 = __Pyx_PyBytes_AsString(__pyx_v_b); if (unlikely((!__pyx_t_4) && PyErr_Occurred())) __PYX_ERR(5, 265, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyBytes_AsString(__pyx_v_b); if (unlikely((!__pyx_t_4) && PyErr_Occurred())) __PYX_ERR(5, 271, __pyx_L1_error)
   __pyx_v_path = __pyx_t_4;
 
-  /* "src/python/system.pxi":266
+  /* "src/python/system.pxi":272
  *     cdef hes_status st
  *     cdef const char *path = b
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -11237,7 +11332,7 @@ static PyObject *__pyx_pf_3hes_6robot(CYTHON_UNUSED PyObject *__pyx_self, PyObje
       #endif
       /*try:*/ {
 
-        /* "src/python/system.pxi":267
+        /* "src/python/system.pxi":273
  *     cdef const char *path = b
  *     with nogil:
  *         st = hes_robot_model_read(path, &model, &err)             # <<<<<<<<<<<<<<
@@ -11247,7 +11342,7 @@ static PyObject *__pyx_pf_3hes_6robot(CYTHON_UNUSED PyObject *__pyx_self, PyObje
         __pyx_v_st = hes_robot_model_read(__pyx_v_path, (&__pyx_v_model), (&__pyx_v_err));
       }
 
-      /* "src/python/system.pxi":266
+      /* "src/python/system.pxi":272
  *     cdef hes_status st
  *     cdef const char *path = b
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -11266,7 +11361,7 @@ static PyObject *__pyx_pf_3hes_6robot(CYTHON_UNUSED PyObject *__pyx_self, PyObje
       }
   }
 
-  /* "src/python/system.pxi":268
+  /* "src/python/system.pxi":274
  *     with nogil:
  *         st = hes_robot_model_read(path, &model, &err)
  *     if st != HES_OK:             # <<<<<<<<<<<<<<
@@ -11276,18 +11371,18 @@ static PyObject *__pyx_pf_3hes_6robot(CYTHON_UNUSED PyObject *__pyx_self, PyObje
   __pyx_t_5 = ((__pyx_v_st != HES_OK) != 0);
   if (unlikely(__pyx_t_5)) {
 
-    /* "src/python/system.pxi":269
+    /* "src/python/system.pxi":275
  *         st = hes_robot_model_read(path, &model, &err)
  *     if st != HES_OK:
  *         raise _error(<int>st, err.message)             # <<<<<<<<<<<<<<
  *     owner = _OwnedModel.__new__(_OwnedModel)
  *     (<_OwnedModel>owner).model = model
  */
-    __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_n_s_error); if (unlikely(!__pyx_t_1)) __PYX_ERR(5, 269, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_n_s_error); if (unlikely(!__pyx_t_1)) __PYX_ERR(5, 275, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
-    __pyx_t_3 = __Pyx_PyInt_From_int(((int)__pyx_v_st)); if (unlikely(!__pyx_t_3)) __PYX_ERR(5, 269, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyInt_From_int(((int)__pyx_v_st)); if (unlikely(!__pyx_t_3)) __PYX_ERR(5, 275, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
-    __pyx_t_6 = __Pyx_PyObject_FromString(__pyx_v_err.message); if (unlikely(!__pyx_t_6)) __PYX_ERR(5, 269, __pyx_L1_error)
+    __pyx_t_6 = __Pyx_PyObject_FromString(__pyx_v_err.message); if (unlikely(!__pyx_t_6)) __PYX_ERR(5, 275, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
     __pyx_t_7 = NULL;
     __pyx_t_8 = 0;
@@ -11304,7 +11399,7 @@ static PyObject *__pyx_pf_3hes_6robot(CYTHON_UNUSED PyObject *__pyx_self, PyObje
     #if CYTHON_FAST_PYCALL
     if (PyFunction_Check(__pyx_t_1)) {
       PyObject *__pyx_temp[3] = {__pyx_t_7, __pyx_t_3, __pyx_t_6};
-      __pyx_t_2 = __Pyx_PyFunction_FastCall(__pyx_t_1, __pyx_temp+1-__pyx_t_8, 2+__pyx_t_8); if (unlikely(!__pyx_t_2)) __PYX_ERR(5, 269, __pyx_L1_error)
+      __pyx_t_2 = __Pyx_PyFunction_FastCall(__pyx_t_1, __pyx_temp+1-__pyx_t_8, 2+__pyx_t_8); if (unlikely(!__pyx_t_2)) __PYX_ERR(5, 275, __pyx_L1_error)
       __Pyx_XDECREF(__pyx_t_7); __pyx_t_7 = 0;
       __Pyx_GOTREF(__pyx_t_2);
       __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
@@ -11314,7 +11409,7 @@ static PyObject *__pyx_pf_3hes_6robot(CYTHON_UNUSED PyObject *__pyx_self, PyObje
     #if CYTHON_FAST_PYCCALL
     if (__Pyx_PyFastCFunction_Check(__pyx_t_1)) {
       PyObject *__pyx_temp[3] = {__pyx_t_7, __pyx_t_3, __pyx_t_6};
-      __pyx_t_2 = __Pyx_PyCFunction_FastCall(__pyx_t_1, __pyx_temp+1-__pyx_t_8, 2+__pyx_t_8); if (unlikely(!__pyx_t_2)) __PYX_ERR(5, 269, __pyx_L1_error)
+      __pyx_t_2 = __Pyx_PyCFunction_FastCall(__pyx_t_1, __pyx_temp+1-__pyx_t_8, 2+__pyx_t_8); if (unlikely(!__pyx_t_2)) __PYX_ERR(5, 275, __pyx_L1_error)
       __Pyx_XDECREF(__pyx_t_7); __pyx_t_7 = 0;
       __Pyx_GOTREF(__pyx_t_2);
       __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
@@ -11322,7 +11417,7 @@ static PyObject *__pyx_pf_3hes_6robot(CYTHON_UNUSED PyObject *__pyx_self, PyObje
     } else
     #endif
     {
-      __pyx_t_9 = PyTuple_New(2+__pyx_t_8); if (unlikely(!__pyx_t_9)) __PYX_ERR(5, 269, __pyx_L1_error)
+      __pyx_t_9 = PyTuple_New(2+__pyx_t_8); if (unlikely(!__pyx_t_9)) __PYX_ERR(5, 275, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_9);
       if (__pyx_t_7) {
         __Pyx_GIVEREF(__pyx_t_7); PyTuple_SET_ITEM(__pyx_t_9, 0, __pyx_t_7); __pyx_t_7 = NULL;
@@ -11333,16 +11428,16 @@ static PyObject *__pyx_pf_3hes_6robot(CYTHON_UNUSED PyObject *__pyx_self, PyObje
       PyTuple_SET_ITEM(__pyx_t_9, 1+__pyx_t_8, __pyx_t_6);
       __pyx_t_3 = 0;
       __pyx_t_6 = 0;
-      __pyx_t_2 = __Pyx_PyObject_Call(__pyx_t_1, __pyx_t_9, NULL); if (unlikely(!__pyx_t_2)) __PYX_ERR(5, 269, __pyx_L1_error)
+      __pyx_t_2 = __Pyx_PyObject_Call(__pyx_t_1, __pyx_t_9, NULL); if (unlikely(!__pyx_t_2)) __PYX_ERR(5, 275, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_2);
       __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
     }
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
     __Pyx_Raise(__pyx_t_2, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-    __PYX_ERR(5, 269, __pyx_L1_error)
+    __PYX_ERR(5, 275, __pyx_L1_error)
 
-    /* "src/python/system.pxi":268
+    /* "src/python/system.pxi":274
  *     with nogil:
  *         st = hes_robot_model_read(path, &model, &err)
  *     if st != HES_OK:             # <<<<<<<<<<<<<<
@@ -11351,19 +11446,19 @@ static PyObject *__pyx_pf_3hes_6robot(CYTHON_UNUSED PyObject *__pyx_self, PyObje
  */
   }
 
-  /* "src/python/system.pxi":270
+  /* "src/python/system.pxi":276
  *     if st != HES_OK:
  *         raise _error(<int>st, err.message)
  *     owner = _OwnedModel.__new__(_OwnedModel)             # <<<<<<<<<<<<<<
  *     (<_OwnedModel>owner).model = model
  *     st = hes_system_new(model, &sys, &err)
  */
-  __pyx_t_2 = ((PyObject *)__pyx_tp_new_3hes__OwnedModel(((PyTypeObject *)__pyx_ptype_3hes__OwnedModel), __pyx_empty_tuple, NULL)); if (unlikely(!__pyx_t_2)) __PYX_ERR(5, 270, __pyx_L1_error)
+  __pyx_t_2 = ((PyObject *)__pyx_tp_new_3hes__OwnedModel(((PyTypeObject *)__pyx_ptype_3hes__OwnedModel), __pyx_empty_tuple, NULL)); if (unlikely(!__pyx_t_2)) __PYX_ERR(5, 276, __pyx_L1_error)
   __Pyx_GOTREF(((PyObject *)__pyx_t_2));
   __pyx_v_owner = ((PyObject *)__pyx_t_2);
   __pyx_t_2 = 0;
 
-  /* "src/python/system.pxi":271
+  /* "src/python/system.pxi":277
  *         raise _error(<int>st, err.message)
  *     owner = _OwnedModel.__new__(_OwnedModel)
  *     (<_OwnedModel>owner).model = model             # <<<<<<<<<<<<<<
@@ -11372,7 +11467,7 @@ static PyObject *__pyx_pf_3hes_6robot(CYTHON_UNUSED PyObject *__pyx_self, PyObje
  */
   ((struct __pyx_obj_3hes__OwnedModel *)__pyx_v_owner)->model = __pyx_v_model;
 
-  /* "src/python/system.pxi":272
+  /* "src/python/system.pxi":278
  *     owner = _OwnedModel.__new__(_OwnedModel)
  *     (<_OwnedModel>owner).model = model
  *     st = hes_system_new(model, &sys, &err)             # <<<<<<<<<<<<<<
@@ -11381,7 +11476,7 @@ static PyObject *__pyx_pf_3hes_6robot(CYTHON_UNUSED PyObject *__pyx_self, PyObje
  */
   __pyx_v_st = hes_system_new(__pyx_v_model, (&__pyx_v_sys), (&__pyx_v_err));
 
-  /* "src/python/system.pxi":273
+  /* "src/python/system.pxi":279
  *     (<_OwnedModel>owner).model = model
  *     st = hes_system_new(model, &sys, &err)
  *     if st != HES_OK:             # <<<<<<<<<<<<<<
@@ -11391,18 +11486,18 @@ static PyObject *__pyx_pf_3hes_6robot(CYTHON_UNUSED PyObject *__pyx_self, PyObje
   __pyx_t_5 = ((__pyx_v_st != HES_OK) != 0);
   if (unlikely(__pyx_t_5)) {
 
-    /* "src/python/system.pxi":274
+    /* "src/python/system.pxi":280
  *     st = hes_system_new(model, &sys, &err)
  *     if st != HES_OK:
  *         raise _error(<int>st, err.message)             # <<<<<<<<<<<<<<
  *     return _system_of(sys, owner, params)
  * 
  */
-    __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_n_s_error); if (unlikely(!__pyx_t_1)) __PYX_ERR(5, 274, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_n_s_error); if (unlikely(!__pyx_t_1)) __PYX_ERR(5, 280, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
-    __pyx_t_9 = __Pyx_PyInt_From_int(((int)__pyx_v_st)); if (unlikely(!__pyx_t_9)) __PYX_ERR(5, 274, __pyx_L1_error)
+    __pyx_t_9 = __Pyx_PyInt_From_int(((int)__pyx_v_st)); if (unlikely(!__pyx_t_9)) __PYX_ERR(5, 280, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_9);
-    __pyx_t_6 = __Pyx_PyObject_FromString(__pyx_v_err.message); if (unlikely(!__pyx_t_6)) __PYX_ERR(5, 274, __pyx_L1_error)
+    __pyx_t_6 = __Pyx_PyObject_FromString(__pyx_v_err.message); if (unlikely(!__pyx_t_6)) __PYX_ERR(5, 280, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
     __pyx_t_3 = NULL;
     __pyx_t_8 = 0;
@@ -11419,7 +11514,7 @@ static PyObject *__pyx_pf_3hes_6robot(CYTHON_UNUSED PyObject *__pyx_self, PyObje
     #if CYTHON_FAST_PYCALL
     if (PyFunction_Check(__pyx_t_1)) {
       PyObject *__pyx_temp[3] = {__pyx_t_3, __pyx_t_9, __pyx_t_6};
-      __pyx_t_2 = __Pyx_PyFunction_FastCall(__pyx_t_1, __pyx_temp+1-__pyx_t_8, 2+__pyx_t_8); if (unlikely(!__pyx_t_2)) __PYX_ERR(5, 274, __pyx_L1_error)
+      __pyx_t_2 = __Pyx_PyFunction_FastCall(__pyx_t_1, __pyx_temp+1-__pyx_t_8, 2+__pyx_t_8); if (unlikely(!__pyx_t_2)) __PYX_ERR(5, 280, __pyx_L1_error)
       __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
       __Pyx_GOTREF(__pyx_t_2);
       __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
@@ -11429,7 +11524,7 @@ static PyObject *__pyx_pf_3hes_6robot(CYTHON_UNUSED PyObject *__pyx_self, PyObje
     #if CYTHON_FAST_PYCCALL
     if (__Pyx_PyFastCFunction_Check(__pyx_t_1)) {
       PyObject *__pyx_temp[3] = {__pyx_t_3, __pyx_t_9, __pyx_t_6};
-      __pyx_t_2 = __Pyx_PyCFunction_FastCall(__pyx_t_1, __pyx_temp+1-__pyx_t_8, 2+__pyx_t_8); if (unlikely(!__pyx_t_2)) __PYX_ERR(5, 274, __pyx_L1_error)
+      __pyx_t_2 = __Pyx_PyCFunction_FastCall(__pyx_t_1, __pyx_temp+1-__pyx_t_8, 2+__pyx_t_8); if (unlikely(!__pyx_t_2)) __PYX_ERR(5, 280, __pyx_L1_error)
       __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
       __Pyx_GOTREF(__pyx_t_2);
       __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
@@ -11437,7 +11532,7 @@ static PyObject *__pyx_pf_3hes_6robot(CYTHON_UNUSED PyObject *__pyx_self, PyObje
     } else
     #endif
     {
-      __pyx_t_7 = PyTuple_New(2+__pyx_t_8); if (unlikely(!__pyx_t_7)) __PYX_ERR(5, 274, __pyx_L1_error)
+      __pyx_t_7 = PyTuple_New(2+__pyx_t_8); if (unlikely(!__pyx_t_7)) __PYX_ERR(5, 280, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_7);
       if (__pyx_t_3) {
         __Pyx_GIVEREF(__pyx_t_3); PyTuple_SET_ITEM(__pyx_t_7, 0, __pyx_t_3); __pyx_t_3 = NULL;
@@ -11448,16 +11543,16 @@ static PyObject *__pyx_pf_3hes_6robot(CYTHON_UNUSED PyObject *__pyx_self, PyObje
       PyTuple_SET_ITEM(__pyx_t_7, 1+__pyx_t_8, __pyx_t_6);
       __pyx_t_9 = 0;
       __pyx_t_6 = 0;
-      __pyx_t_2 = __Pyx_PyObject_Call(__pyx_t_1, __pyx_t_7, NULL); if (unlikely(!__pyx_t_2)) __PYX_ERR(5, 274, __pyx_L1_error)
+      __pyx_t_2 = __Pyx_PyObject_Call(__pyx_t_1, __pyx_t_7, NULL); if (unlikely(!__pyx_t_2)) __PYX_ERR(5, 280, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_2);
       __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
     }
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
     __Pyx_Raise(__pyx_t_2, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-    __PYX_ERR(5, 274, __pyx_L1_error)
+    __PYX_ERR(5, 280, __pyx_L1_error)
 
-    /* "src/python/system.pxi":273
+    /* "src/python/system.pxi":279
  *     (<_OwnedModel>owner).model = model
  *     st = hes_system_new(model, &sys, &err)
  *     if st != HES_OK:             # <<<<<<<<<<<<<<
@@ -11466,7 +11561,7 @@ static PyObject *__pyx_pf_3hes_6robot(CYTHON_UNUSED PyObject *__pyx_self, PyObje
  */
   }
 
-  /* "src/python/system.pxi":275
+  /* "src/python/system.pxi":281
  *     if st != HES_OK:
  *         raise _error(<int>st, err.message)
  *     return _system_of(sys, owner, params)             # <<<<<<<<<<<<<<
@@ -11474,13 +11569,13 @@ static PyObject *__pyx_pf_3hes_6robot(CYTHON_UNUSED PyObject *__pyx_self, PyObje
  * 
  */
   __Pyx_XDECREF(__pyx_r);
-  __pyx_t_2 = ((PyObject *)__pyx_f_3hes__system_of(__pyx_v_sys, __pyx_v_owner, __pyx_v_params)); if (unlikely(!__pyx_t_2)) __PYX_ERR(5, 275, __pyx_L1_error)
+  __pyx_t_2 = ((PyObject *)__pyx_f_3hes__system_of(__pyx_v_sys, __pyx_v_owner, __pyx_v_params)); if (unlikely(!__pyx_t_2)) __PYX_ERR(5, 281, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   __pyx_r = __pyx_t_2;
   __pyx_t_2 = 0;
   goto __pyx_L0;
 
-  /* "src/python/system.pxi":255
+  /* "src/python/system.pxi":261
  * 
  * 
  * def robot(desc, **params):             # <<<<<<<<<<<<<<
@@ -11507,7 +11602,7 @@ static PyObject *__pyx_pf_3hes_6robot(CYTHON_UNUSED PyObject *__pyx_self, PyObje
   return __pyx_r;
 }
 
-/* "src/python/system.pxi":278
+/* "src/python/system.pxi":284
  * 
  * 
  * def problems():             # <<<<<<<<<<<<<<
@@ -11551,19 +11646,19 @@ static PyObject *__pyx_pf_3hes_8problems(CYTHON_UNUSED PyObject *__pyx_self) {
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("problems", 0);
 
-  /* "src/python/system.pxi":284
+  /* "src/python/system.pxi":290
  *     cdef const char *kind
  *     cdef const char *desc
  *     out = []             # <<<<<<<<<<<<<<
  *     for i in range(hes_catalog_count()):
  *         hes_catalog_entry(i, &name, &kind, &desc)
  */
-  __pyx_t_1 = PyList_New(0); if (unlikely(!__pyx_t_1)) __PYX_ERR(5, 284, __pyx_L1_error)
+  __pyx_t_1 = PyList_New(0); if (unlikely(!__pyx_t_1)) __PYX_ERR(5, 290, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   __pyx_v_out = ((PyObject*)__pyx_t_1);
   __pyx_t_1 = 0;
 
-  /* "src/python/system.pxi":285
+  /* "src/python/system.pxi":291
  *     cdef const char *desc
  *     out = []
  *     for i in range(hes_catalog_count()):             # <<<<<<<<<<<<<<
@@ -11575,7 +11670,7 @@ static PyObject *__pyx_pf_3hes_8problems(CYTHON_UNUSED PyObject *__pyx_self) {
   for (__pyx_t_4 = 0; __pyx_t_4 < __pyx_t_3; __pyx_t_4+=1) {
     __pyx_v_i = __pyx_t_4;
 
-    /* "src/python/system.pxi":286
+    /* "src/python/system.pxi":292
  *     out = []
  *     for i in range(hes_catalog_count()):
  *         hes_catalog_entry(i, &name, &kind, &desc)             # <<<<<<<<<<<<<<
@@ -11584,20 +11679,20 @@ static PyObject *__pyx_pf_3hes_8problems(CYTHON_UNUSED PyObject *__pyx_self) {
  */
     (void)(hes_catalog_entry(__pyx_v_i, (&__pyx_v_name), (&__pyx_v_kind), (&__pyx_v_desc)));
 
-    /* "src/python/system.pxi":287
+    /* "src/python/system.pxi":293
  *     for i in range(hes_catalog_count()):
  *         hes_catalog_entry(i, &name, &kind, &desc)
  *         out.append((_text(name), _text(kind), _text(desc)))             # <<<<<<<<<<<<<<
  *     return out
  * 
  */
-    __pyx_t_1 = __pyx_f_3hes__text(__pyx_v_name); if (unlikely(!__pyx_t_1)) __PYX_ERR(5, 287, __pyx_L1_error)
+    __pyx_t_1 = __pyx_f_3hes__text(__pyx_v_name); if (unlikely(!__pyx_t_1)) __PYX_ERR(5, 293, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
-    __pyx_t_5 = __pyx_f_3hes__text(__pyx_v_kind); if (unlikely(!__pyx_t_5)) __PYX_ERR(5, 287, __pyx_L1_error)
+    __pyx_t_5 = __pyx_f_3hes__text(__pyx_v_kind); if (unlikely(!__pyx_t_5)) __PYX_ERR(5, 293, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
-    __pyx_t_6 = __pyx_f_3hes__text(__pyx_v_desc); if (unlikely(!__pyx_t_6)) __PYX_ERR(5, 287, __pyx_L1_error)
+    __pyx_t_6 = __pyx_f_3hes__text(__pyx_v_desc); if (unlikely(!__pyx_t_6)) __PYX_ERR(5, 293, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
-    __pyx_t_7 = PyTuple_New(3); if (unlikely(!__pyx_t_7)) __PYX_ERR(5, 287, __pyx_L1_error)
+    __pyx_t_7 = PyTuple_New(3); if (unlikely(!__pyx_t_7)) __PYX_ERR(5, 293, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_7);
     __Pyx_GIVEREF(__pyx_t_1);
     PyTuple_SET_ITEM(__pyx_t_7, 0, __pyx_t_1);
@@ -11608,11 +11703,11 @@ static PyObject *__pyx_pf_3hes_8problems(CYTHON_UNUSED PyObject *__pyx_self) {
     __pyx_t_1 = 0;
     __pyx_t_5 = 0;
     __pyx_t_6 = 0;
-    __pyx_t_8 = __Pyx_PyList_Append(__pyx_v_out, __pyx_t_7); if (unlikely(__pyx_t_8 == ((int)-1))) __PYX_ERR(5, 287, __pyx_L1_error)
+    __pyx_t_8 = __Pyx_PyList_Append(__pyx_v_out, __pyx_t_7); if (unlikely(__pyx_t_8 == ((int)-1))) __PYX_ERR(5, 293, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
   }
 
-  /* "src/python/system.pxi":288
+  /* "src/python/system.pxi":294
  *         hes_catalog_entry(i, &name, &kind, &desc)
  *         out.append((_text(name), _text(kind), _text(desc)))
  *     return out             # <<<<<<<<<<<<<<
@@ -11624,7 +11719,7 @@ static PyObject *__pyx_pf_3hes_8problems(CYTHON_UNUSED PyObject *__pyx_self) {
   __pyx_r = __pyx_v_out;
   goto __pyx_L0;
 
-  /* "src/python/system.pxi":278
+  /* "src/python/system.pxi":284
  * 
  * 
  * def problems():             # <<<<<<<<<<<<<<
@@ -11647,7 +11742,7 @@ static PyObject *__pyx_pf_3hes_8problems(CYTHON_UNUSED PyObject *__pyx_self) {
   return __pyx_r;
 }
 
-/* "src/python/system.pxi":291
+/* "src/python/system.pxi":297
  * 
  * 
  * cdef System _as_system(obj, dict params):             # <<<<<<<<<<<<<<
@@ -11670,7 +11765,7 @@ static struct __pyx_obj_3hes_System *__pyx_f_3hes__as_system(PyObject *__pyx_v_o
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("_as_system", 0);
 
-  /* "src/python/system.pxi":293
+  /* "src/python/system.pxi":299
  * cdef System _as_system(obj, dict params):
  *     """obj (a System or a problem's name) as a System with params set."""
  *     if isinstance(obj, System):             # <<<<<<<<<<<<<<
@@ -11681,38 +11776,38 @@ static struct __pyx_obj_3hes_System *__pyx_f_3hes__as_system(PyObject *__pyx_v_o
   __pyx_t_2 = (__pyx_t_1 != 0);
   if (__pyx_t_2) {
 
-    /* "src/python/system.pxi":294
+    /* "src/python/system.pxi":300
  *     """obj (a System or a problem's name) as a System with params set."""
  *     if isinstance(obj, System):
  *         if params:             # <<<<<<<<<<<<<<
  *             (<System>obj).set(**params)
  *         return <System>obj
  */
-    __pyx_t_2 = __Pyx_PyObject_IsTrue(__pyx_v_params); if (unlikely(__pyx_t_2 < 0)) __PYX_ERR(5, 294, __pyx_L1_error)
+    __pyx_t_2 = __Pyx_PyObject_IsTrue(__pyx_v_params); if (unlikely(__pyx_t_2 < 0)) __PYX_ERR(5, 300, __pyx_L1_error)
     if (__pyx_t_2) {
 
-      /* "src/python/system.pxi":295
+      /* "src/python/system.pxi":301
  *     if isinstance(obj, System):
  *         if params:
  *             (<System>obj).set(**params)             # <<<<<<<<<<<<<<
  *         return <System>obj
  *     if isinstance(obj, (str, bytes)):
  */
-      __pyx_t_3 = __Pyx_PyObject_GetAttrStr(__pyx_v_obj, __pyx_n_s_set); if (unlikely(!__pyx_t_3)) __PYX_ERR(5, 295, __pyx_L1_error)
+      __pyx_t_3 = __Pyx_PyObject_GetAttrStr(__pyx_v_obj, __pyx_n_s_set); if (unlikely(!__pyx_t_3)) __PYX_ERR(5, 301, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_3);
       if (unlikely(__pyx_v_params == Py_None)) {
         PyErr_SetString(PyExc_TypeError, "argument after ** must be a mapping, not NoneType");
-        __PYX_ERR(5, 295, __pyx_L1_error)
+        __PYX_ERR(5, 301, __pyx_L1_error)
       }
-      __pyx_t_4 = PyDict_Copy(__pyx_v_params); if (unlikely(!__pyx_t_4)) __PYX_ERR(5, 295, __pyx_L1_error)
+      __pyx_t_4 = PyDict_Copy(__pyx_v_params); if (unlikely(!__pyx_t_4)) __PYX_ERR(5, 301, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_4);
-      __pyx_t_5 = __Pyx_PyObject_Call(__pyx_t_3, __pyx_empty_tuple, __pyx_t_4); if (unlikely(!__pyx_t_5)) __PYX_ERR(5, 295, __pyx_L1_error)
+      __pyx_t_5 = __Pyx_PyObject_Call(__pyx_t_3, __pyx_empty_tuple, __pyx_t_4); if (unlikely(!__pyx_t_5)) __PYX_ERR(5, 301, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_5);
       __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
       __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
 
-      /* "src/python/system.pxi":294
+      /* "src/python/system.pxi":300
  *     """obj (a System or a problem's name) as a System with params set."""
  *     if isinstance(obj, System):
  *         if params:             # <<<<<<<<<<<<<<
@@ -11721,7 +11816,7 @@ static struct __pyx_obj_3hes_System *__pyx_f_3hes__as_system(PyObject *__pyx_v_o
  */
     }
 
-    /* "src/python/system.pxi":296
+    /* "src/python/system.pxi":302
  *         if params:
  *             (<System>obj).set(**params)
  *         return <System>obj             # <<<<<<<<<<<<<<
@@ -11733,7 +11828,7 @@ static struct __pyx_obj_3hes_System *__pyx_f_3hes__as_system(PyObject *__pyx_v_o
     __pyx_r = ((struct __pyx_obj_3hes_System *)__pyx_v_obj);
     goto __pyx_L0;
 
-    /* "src/python/system.pxi":293
+    /* "src/python/system.pxi":299
  * cdef System _as_system(obj, dict params):
  *     """obj (a System or a problem's name) as a System with params set."""
  *     if isinstance(obj, System):             # <<<<<<<<<<<<<<
@@ -11742,7 +11837,7 @@ static struct __pyx_obj_3hes_System *__pyx_f_3hes__as_system(PyObject *__pyx_v_o
  */
   }
 
-  /* "src/python/system.pxi":297
+  /* "src/python/system.pxi":303
  *             (<System>obj).set(**params)
  *         return <System>obj
  *     if isinstance(obj, (str, bytes)):             # <<<<<<<<<<<<<<
@@ -11763,7 +11858,7 @@ static struct __pyx_obj_3hes_System *__pyx_f_3hes__as_system(PyObject *__pyx_v_o
   __pyx_t_1 = (__pyx_t_2 != 0);
   if (__pyx_t_1) {
 
-    /* "src/python/system.pxi":298
+    /* "src/python/system.pxi":304
  *         return <System>obj
  *     if isinstance(obj, (str, bytes)):
  *         return problem(obj, **params)             # <<<<<<<<<<<<<<
@@ -11771,30 +11866,30 @@ static struct __pyx_obj_3hes_System *__pyx_f_3hes__as_system(PyObject *__pyx_v_o
  *                           f"{type(obj).__name__}")
  */
     __Pyx_XDECREF(((PyObject *)__pyx_r));
-    __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_n_s_problem); if (unlikely(!__pyx_t_5)) __PYX_ERR(5, 298, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_n_s_problem); if (unlikely(!__pyx_t_5)) __PYX_ERR(5, 304, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
-    __pyx_t_4 = PyTuple_New(1); if (unlikely(!__pyx_t_4)) __PYX_ERR(5, 298, __pyx_L1_error)
+    __pyx_t_4 = PyTuple_New(1); if (unlikely(!__pyx_t_4)) __PYX_ERR(5, 304, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
     __Pyx_INCREF(__pyx_v_obj);
     __Pyx_GIVEREF(__pyx_v_obj);
     PyTuple_SET_ITEM(__pyx_t_4, 0, __pyx_v_obj);
     if (unlikely(__pyx_v_params == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "argument after ** must be a mapping, not NoneType");
-      __PYX_ERR(5, 298, __pyx_L1_error)
+      __PYX_ERR(5, 304, __pyx_L1_error)
     }
-    __pyx_t_3 = PyDict_Copy(__pyx_v_params); if (unlikely(!__pyx_t_3)) __PYX_ERR(5, 298, __pyx_L1_error)
+    __pyx_t_3 = PyDict_Copy(__pyx_v_params); if (unlikely(!__pyx_t_3)) __PYX_ERR(5, 304, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
-    __pyx_t_7 = __Pyx_PyObject_Call(__pyx_t_5, __pyx_t_4, __pyx_t_3); if (unlikely(!__pyx_t_7)) __PYX_ERR(5, 298, __pyx_L1_error)
+    __pyx_t_7 = __Pyx_PyObject_Call(__pyx_t_5, __pyx_t_4, __pyx_t_3); if (unlikely(!__pyx_t_7)) __PYX_ERR(5, 304, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_7);
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-    if (!(likely(((__pyx_t_7) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_7, __pyx_ptype_3hes_System))))) __PYX_ERR(5, 298, __pyx_L1_error)
+    if (!(likely(((__pyx_t_7) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_7, __pyx_ptype_3hes_System))))) __PYX_ERR(5, 304, __pyx_L1_error)
     __pyx_r = ((struct __pyx_obj_3hes_System *)__pyx_t_7);
     __pyx_t_7 = 0;
     goto __pyx_L0;
 
-    /* "src/python/system.pxi":297
+    /* "src/python/system.pxi":303
  *             (<System>obj).set(**params)
  *         return <System>obj
  *     if isinstance(obj, (str, bytes)):             # <<<<<<<<<<<<<<
@@ -11803,33 +11898,33 @@ static struct __pyx_obj_3hes_System *__pyx_f_3hes__as_system(PyObject *__pyx_v_o
  */
   }
 
-  /* "src/python/system.pxi":299
+  /* "src/python/system.pxi":305
  *     if isinstance(obj, (str, bytes)):
  *         return problem(obj, **params)
  *     raise InvalidArgument(f"expected a hes.System or a problem's name, not "             # <<<<<<<<<<<<<<
  *                           f"{type(obj).__name__}")
  */
-  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_n_s_InvalidArgument); if (unlikely(!__pyx_t_3)) __PYX_ERR(5, 299, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_n_s_InvalidArgument); if (unlikely(!__pyx_t_3)) __PYX_ERR(5, 305, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
 
-  /* "src/python/system.pxi":300
+  /* "src/python/system.pxi":306
  *         return problem(obj, **params)
  *     raise InvalidArgument(f"expected a hes.System or a problem's name, not "
  *                           f"{type(obj).__name__}")             # <<<<<<<<<<<<<<
  */
-  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(((PyObject *)Py_TYPE(__pyx_v_obj)), __pyx_n_s_name); if (unlikely(!__pyx_t_4)) __PYX_ERR(5, 300, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(((PyObject *)Py_TYPE(__pyx_v_obj)), __pyx_n_s_name); if (unlikely(!__pyx_t_4)) __PYX_ERR(5, 306, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
-  __pyx_t_5 = __Pyx_PyObject_FormatSimple(__pyx_t_4, __pyx_empty_unicode); if (unlikely(!__pyx_t_5)) __PYX_ERR(5, 300, __pyx_L1_error)
+  __pyx_t_5 = __Pyx_PyObject_FormatSimple(__pyx_t_4, __pyx_empty_unicode); if (unlikely(!__pyx_t_5)) __PYX_ERR(5, 306, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "src/python/system.pxi":299
+  /* "src/python/system.pxi":305
  *     if isinstance(obj, (str, bytes)):
  *         return problem(obj, **params)
  *     raise InvalidArgument(f"expected a hes.System or a problem's name, not "             # <<<<<<<<<<<<<<
  *                           f"{type(obj).__name__}")
  */
-  __pyx_t_4 = __Pyx_PyUnicode_Concat(__pyx_kp_u_expected_a_hes_System_or_a_probl, __pyx_t_5); if (unlikely(!__pyx_t_4)) __PYX_ERR(5, 299, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyUnicode_Concat(__pyx_kp_u_expected_a_hes_System_or_a_probl, __pyx_t_5); if (unlikely(!__pyx_t_4)) __PYX_ERR(5, 305, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
   __pyx_t_5 = NULL;
@@ -11845,14 +11940,14 @@ static struct __pyx_obj_3hes_System *__pyx_f_3hes__as_system(PyObject *__pyx_v_o
   __pyx_t_7 = (__pyx_t_5) ? __Pyx_PyObject_Call2Args(__pyx_t_3, __pyx_t_5, __pyx_t_4) : __Pyx_PyObject_CallOneArg(__pyx_t_3, __pyx_t_4);
   __Pyx_XDECREF(__pyx_t_5); __pyx_t_5 = 0;
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-  if (unlikely(!__pyx_t_7)) __PYX_ERR(5, 299, __pyx_L1_error)
+  if (unlikely(!__pyx_t_7)) __PYX_ERR(5, 305, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_7);
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
   __Pyx_Raise(__pyx_t_7, 0, 0, 0);
   __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
-  __PYX_ERR(5, 299, __pyx_L1_error)
+  __PYX_ERR(5, 305, __pyx_L1_error)
 
-  /* "src/python/system.pxi":291
+  /* "src/python/system.pxi":297
  * 
  * 
  * cdef System _as_system(obj, dict params):             # <<<<<<<<<<<<<<
@@ -17168,7 +17263,7 @@ static PyObject *__pyx_pf_3hes_10analyze(CYTHON_UNUSED PyObject *__pyx_self, PyO
   return __pyx_r;
 }
 
-/* "src/python/pymodel.pxi":48
+/* "src/python/pymodel.pxi":68
  *     cdef object pending            # the first exception a callback raised
  * 
  *     def __dealloc__(self):             # <<<<<<<<<<<<<<
@@ -17191,7 +17286,7 @@ static void __pyx_pf_3hes_12_PyModelBase___dealloc__(struct __pyx_obj_3hes__PyMo
   __Pyx_RefNannyDeclarations
   __Pyx_RefNannySetupContext("__dealloc__", 0);
 
-  /* "src/python/pymodel.pxi":49
+  /* "src/python/pymodel.pxi":69
  * 
  *     def __dealloc__(self):
  *         free(self.modes)             # <<<<<<<<<<<<<<
@@ -17200,7 +17295,7 @@ static void __pyx_pf_3hes_12_PyModelBase___dealloc__(struct __pyx_obj_3hes__PyMo
  */
   free(__pyx_v_self->modes);
 
-  /* "src/python/pymodel.pxi":50
+  /* "src/python/pymodel.pxi":70
  *     def __dealloc__(self):
  *         free(self.modes)
  *         free(self.transitions)             # <<<<<<<<<<<<<<
@@ -17209,7 +17304,7 @@ static void __pyx_pf_3hes_12_PyModelBase___dealloc__(struct __pyx_obj_3hes__PyMo
  */
   free(__pyx_v_self->transitions);
 
-  /* "src/python/pymodel.pxi":51
+  /* "src/python/pymodel.pxi":71
  *         free(self.modes)
  *         free(self.transitions)
  *         free(self.params)             # <<<<<<<<<<<<<<
@@ -17218,7 +17313,7 @@ static void __pyx_pf_3hes_12_PyModelBase___dealloc__(struct __pyx_obj_3hes__PyMo
  */
   free(__pyx_v_self->params);
 
-  /* "src/python/pymodel.pxi":52
+  /* "src/python/pymodel.pxi":72
  *         free(self.transitions)
  *         free(self.params)
  *         free(self.mode_cb)             # <<<<<<<<<<<<<<
@@ -17227,7 +17322,7 @@ static void __pyx_pf_3hes_12_PyModelBase___dealloc__(struct __pyx_obj_3hes__PyMo
  */
   free(__pyx_v_self->mode_cb);
 
-  /* "src/python/pymodel.pxi":53
+  /* "src/python/pymodel.pxi":73
  *         free(self.params)
  *         free(self.mode_cb)
  *         free(self.trans_cb)             # <<<<<<<<<<<<<<
@@ -17236,7 +17331,7 @@ static void __pyx_pf_3hes_12_PyModelBase___dealloc__(struct __pyx_obj_3hes__PyMo
  */
   free(__pyx_v_self->trans_cb);
 
-  /* "src/python/pymodel.pxi":54
+  /* "src/python/pymodel.pxi":74
  *         free(self.mode_cb)
  *         free(self.trans_cb)
  *         free(self.ints)             # <<<<<<<<<<<<<<
@@ -17245,7 +17340,7 @@ static void __pyx_pf_3hes_12_PyModelBase___dealloc__(struct __pyx_obj_3hes__PyMo
  */
   free(__pyx_v_self->ints);
 
-  /* "src/python/pymodel.pxi":55
+  /* "src/python/pymodel.pxi":75
  *         free(self.trans_cb)
  *         free(self.ints)
  *         free(self.name_ptrs)             # <<<<<<<<<<<<<<
@@ -17254,7 +17349,7 @@ static void __pyx_pf_3hes_12_PyModelBase___dealloc__(struct __pyx_obj_3hes__PyMo
  */
   free(__pyx_v_self->name_ptrs);
 
-  /* "src/python/pymodel.pxi":48
+  /* "src/python/pymodel.pxi":68
  *     cdef object pending            # the first exception a callback raised
  * 
  *     def __dealloc__(self):             # <<<<<<<<<<<<<<
@@ -17266,7 +17361,7 @@ static void __pyx_pf_3hes_12_PyModelBase___dealloc__(struct __pyx_obj_3hes__PyMo
   __Pyx_RefNannyFinishContext();
 }
 
-/* "src/python/pymodel.pxi":57
+/* "src/python/pymodel.pxi":77
  *         free(self.name_ptrs)
  * 
  *     cdef void begin(self):             # <<<<<<<<<<<<<<
@@ -17278,7 +17373,7 @@ static void __pyx_f_3hes_12_PyModelBase_begin(struct __pyx_obj_3hes__PyModelBase
   __Pyx_RefNannyDeclarations
   __Pyx_RefNannySetupContext("begin", 0);
 
-  /* "src/python/pymodel.pxi":58
+  /* "src/python/pymodel.pxi":78
  * 
  *     cdef void begin(self):
  *         self.pending = None             # <<<<<<<<<<<<<<
@@ -17291,7 +17386,7 @@ static void __pyx_f_3hes_12_PyModelBase_begin(struct __pyx_obj_3hes__PyModelBase
   __Pyx_DECREF(__pyx_v_self->pending);
   __pyx_v_self->pending = Py_None;
 
-  /* "src/python/pymodel.pxi":57
+  /* "src/python/pymodel.pxi":77
  *         free(self.name_ptrs)
  * 
  *     cdef void begin(self):             # <<<<<<<<<<<<<<
@@ -17303,7 +17398,7 @@ static void __pyx_f_3hes_12_PyModelBase_begin(struct __pyx_obj_3hes__PyModelBase
   __Pyx_RefNannyFinishContext();
 }
 
-/* "src/python/pymodel.pxi":60
+/* "src/python/pymodel.pxi":80
  *         self.pending = None
  * 
  *     cdef int reraise(self) except -1:             # <<<<<<<<<<<<<<
@@ -17323,7 +17418,7 @@ static int __pyx_f_3hes_12_PyModelBase_reraise(struct __pyx_obj_3hes__PyModelBas
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("reraise", 0);
 
-  /* "src/python/pymodel.pxi":62
+  /* "src/python/pymodel.pxi":82
  *     cdef int reraise(self) except -1:
  *         """Raises the exception a callback raised, if one did."""
  *         if self.pending is not None:             # <<<<<<<<<<<<<<
@@ -17334,7 +17429,7 @@ static int __pyx_f_3hes_12_PyModelBase_reraise(struct __pyx_obj_3hes__PyModelBas
   __pyx_t_2 = (__pyx_t_1 != 0);
   if (unlikely(__pyx_t_2)) {
 
-    /* "src/python/pymodel.pxi":63
+    /* "src/python/pymodel.pxi":83
  *         """Raises the exception a callback raised, if one did."""
  *         if self.pending is not None:
  *             e = self.pending             # <<<<<<<<<<<<<<
@@ -17346,7 +17441,7 @@ static int __pyx_f_3hes_12_PyModelBase_reraise(struct __pyx_obj_3hes__PyModelBas
     __pyx_v_e = __pyx_t_3;
     __pyx_t_3 = 0;
 
-    /* "src/python/pymodel.pxi":64
+    /* "src/python/pymodel.pxi":84
  *         if self.pending is not None:
  *             e = self.pending
  *             self.pending = None             # <<<<<<<<<<<<<<
@@ -17359,7 +17454,7 @@ static int __pyx_f_3hes_12_PyModelBase_reraise(struct __pyx_obj_3hes__PyModelBas
     __Pyx_DECREF(__pyx_v_self->pending);
     __pyx_v_self->pending = Py_None;
 
-    /* "src/python/pymodel.pxi":65
+    /* "src/python/pymodel.pxi":85
  *             e = self.pending
  *             self.pending = None
  *             raise e             # <<<<<<<<<<<<<<
@@ -17367,9 +17462,9 @@ static int __pyx_f_3hes_12_PyModelBase_reraise(struct __pyx_obj_3hes__PyModelBas
  * 
  */
     __Pyx_Raise(__pyx_v_e, 0, 0, 0);
-    __PYX_ERR(9, 65, __pyx_L1_error)
+    __PYX_ERR(9, 85, __pyx_L1_error)
 
-    /* "src/python/pymodel.pxi":62
+    /* "src/python/pymodel.pxi":82
  *     cdef int reraise(self) except -1:
  *         """Raises the exception a callback raised, if one did."""
  *         if self.pending is not None:             # <<<<<<<<<<<<<<
@@ -17378,7 +17473,7 @@ static int __pyx_f_3hes_12_PyModelBase_reraise(struct __pyx_obj_3hes__PyModelBas
  */
   }
 
-  /* "src/python/pymodel.pxi":66
+  /* "src/python/pymodel.pxi":86
  *             self.pending = None
  *             raise e
  *         return 0             # <<<<<<<<<<<<<<
@@ -17388,7 +17483,7 @@ static int __pyx_f_3hes_12_PyModelBase_reraise(struct __pyx_obj_3hes__PyModelBas
   __pyx_r = 0;
   goto __pyx_L0;
 
-  /* "src/python/pymodel.pxi":60
+  /* "src/python/pymodel.pxi":80
  *         self.pending = None
  * 
  *     cdef int reraise(self) except -1:             # <<<<<<<<<<<<<<
@@ -17407,7 +17502,7 @@ static int __pyx_f_3hes_12_PyModelBase_reraise(struct __pyx_obj_3hes__PyModelBas
   return __pyx_r;
 }
 
-/* "src/python/pymodel.pxi":68
+/* "src/python/pymodel.pxi":88
  *         return 0
  * 
  *     cdef int call(self, int which, int index, double t, const double *x, const double *p,             # <<<<<<<<<<<<<<
@@ -17451,38 +17546,38 @@ static int __pyx_f_3hes_12_PyModelBase_call(struct __pyx_obj_3hes__PyModelBase *
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("call", 0);
 
-  /* "src/python/pymodel.pxi":72
+  /* "src/python/pymodel.pxi":92
  *         """Calls the Python callable `which` of mode or transition `index`
  *         and writes its output; 0, or 1 after storing the exception."""
  *         if self.pending is not None:             # <<<<<<<<<<<<<<
- *             return 1
+ *             return CB_STOP
  *         cdef int nin, nout, rows, cols
  */
   __pyx_t_1 = (__pyx_v_self->pending != Py_None);
   __pyx_t_2 = (__pyx_t_1 != 0);
   if (__pyx_t_2) {
 
-    /* "src/python/pymodel.pxi":73
+    /* "src/python/pymodel.pxi":93
  *         and writes its output; 0, or 1 after storing the exception."""
  *         if self.pending is not None:
- *             return 1             # <<<<<<<<<<<<<<
+ *             return CB_STOP             # <<<<<<<<<<<<<<
  *         cdef int nin, nout, rows, cols
  *         try:
  */
-    __pyx_r = 1;
+    __pyx_r = __pyx_e_3hes_CB_STOP;
     goto __pyx_L0;
 
-    /* "src/python/pymodel.pxi":72
+    /* "src/python/pymodel.pxi":92
  *         """Calls the Python callable `which` of mode or transition `index`
  *         and writes its output; 0, or 1 after storing the exception."""
  *         if self.pending is not None:             # <<<<<<<<<<<<<<
- *             return 1
+ *             return CB_STOP
  *         cdef int nin, nout, rows, cols
  */
   }
 
-  /* "src/python/pymodel.pxi":75
- *             return 1
+  /* "src/python/pymodel.pxi":95
+ *             return CB_STOP
  *         cdef int nin, nout, rows, cols
  *         try:             # <<<<<<<<<<<<<<
  *             if which == CB_FIELD or which == CB_FIELD_DX:
@@ -17497,7 +17592,7 @@ static int __pyx_f_3hes_12_PyModelBase_call(struct __pyx_obj_3hes__PyModelBase *
     __Pyx_XGOTREF(__pyx_t_5);
     /*try:*/ {
 
-      /* "src/python/pymodel.pxi":76
+      /* "src/python/pymodel.pxi":96
  *         cdef int nin, nout, rows, cols
  *         try:
  *             if which == CB_FIELD or which == CB_FIELD_DX:             # <<<<<<<<<<<<<<
@@ -17508,7 +17603,7 @@ static int __pyx_f_3hes_12_PyModelBase_call(struct __pyx_obj_3hes__PyModelBase *
         case __pyx_e_3hes_CB_FIELD:
         case __pyx_e_3hes_CB_FIELD_DX:
 
-        /* "src/python/pymodel.pxi":77
+        /* "src/python/pymodel.pxi":97
  *         try:
  *             if which == CB_FIELD or which == CB_FIELD_DX:
  *                 nin = self.modes[index].dim             # <<<<<<<<<<<<<<
@@ -17518,7 +17613,7 @@ static int __pyx_f_3hes_12_PyModelBase_call(struct __pyx_obj_3hes__PyModelBase *
         __pyx_t_6 = (__pyx_v_self->modes[__pyx_v_index]).dim;
         __pyx_v_nin = __pyx_t_6;
 
-        /* "src/python/pymodel.pxi":78
+        /* "src/python/pymodel.pxi":98
  *             if which == CB_FIELD or which == CB_FIELD_DX:
  *                 nin = self.modes[index].dim
  *                 fn = (self.fields if which == CB_FIELD else self.fields_dx)[index]             # <<<<<<<<<<<<<<
@@ -17534,7 +17629,7 @@ static int __pyx_f_3hes_12_PyModelBase_call(struct __pyx_obj_3hes__PyModelBase *
         }
         if (unlikely(__pyx_t_7 == Py_None)) {
           PyErr_SetString(PyExc_TypeError, "'NoneType' object is not subscriptable");
-          __PYX_ERR(9, 78, __pyx_L4_error)
+          __PYX_ERR(9, 98, __pyx_L4_error)
         }
         __pyx_t_8 = PyList_GET_ITEM(__pyx_t_7, __pyx_v_index);
         __Pyx_INCREF(__pyx_t_8);
@@ -17542,7 +17637,7 @@ static int __pyx_f_3hes_12_PyModelBase_call(struct __pyx_obj_3hes__PyModelBase *
         __pyx_v_fn = __pyx_t_8;
         __pyx_t_8 = 0;
 
-        /* "src/python/pymodel.pxi":79
+        /* "src/python/pymodel.pxi":99
  *                 nin = self.modes[index].dim
  *                 fn = (self.fields if which == CB_FIELD else self.fields_dx)[index]
  *                 rows, cols = nin, (1 if which == CB_FIELD else nin)             # <<<<<<<<<<<<<<
@@ -17558,14 +17653,14 @@ static int __pyx_f_3hes_12_PyModelBase_call(struct __pyx_obj_3hes__PyModelBase *
         __pyx_v_rows = __pyx_t_6;
         __pyx_v_cols = __pyx_t_9;
 
-        /* "src/python/pymodel.pxi":80
+        /* "src/python/pymodel.pxi":100
  *                 fn = (self.fields if which == CB_FIELD else self.fields_dx)[index]
  *                 rows, cols = nin, (1 if which == CB_FIELD else nin)
  *                 what = (f"mode {_text(self.modes[index].name)}: "             # <<<<<<<<<<<<<<
  *                         + ("field" if which == CB_FIELD else "field_dx"))
  *             else:
  */
-        __pyx_t_8 = PyTuple_New(3); if (unlikely(!__pyx_t_8)) __PYX_ERR(9, 80, __pyx_L4_error)
+        __pyx_t_8 = PyTuple_New(3); if (unlikely(!__pyx_t_8)) __PYX_ERR(9, 100, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_8);
         __pyx_t_10 = 0;
         __pyx_t_11 = 127;
@@ -17573,9 +17668,9 @@ static int __pyx_f_3hes_12_PyModelBase_call(struct __pyx_obj_3hes__PyModelBase *
         __pyx_t_10 += 5;
         __Pyx_GIVEREF(__pyx_kp_u_mode_2);
         PyTuple_SET_ITEM(__pyx_t_8, 0, __pyx_kp_u_mode_2);
-        __pyx_t_7 = __pyx_f_3hes__text((__pyx_v_self->modes[__pyx_v_index]).name); if (unlikely(!__pyx_t_7)) __PYX_ERR(9, 80, __pyx_L4_error)
+        __pyx_t_7 = __pyx_f_3hes__text((__pyx_v_self->modes[__pyx_v_index]).name); if (unlikely(!__pyx_t_7)) __PYX_ERR(9, 100, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_7);
-        __pyx_t_12 = __Pyx_PyUnicode_Unicode(__pyx_t_7); if (unlikely(!__pyx_t_12)) __PYX_ERR(9, 80, __pyx_L4_error)
+        __pyx_t_12 = __Pyx_PyUnicode_Unicode(__pyx_t_7); if (unlikely(!__pyx_t_12)) __PYX_ERR(9, 100, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_12);
         __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
         __pyx_t_11 = (__Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_12) > __pyx_t_11) ? __Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_12) : __pyx_t_11;
@@ -17587,11 +17682,11 @@ static int __pyx_f_3hes_12_PyModelBase_call(struct __pyx_obj_3hes__PyModelBase *
         __pyx_t_10 += 2;
         __Pyx_GIVEREF(__pyx_kp_u__11);
         PyTuple_SET_ITEM(__pyx_t_8, 2, __pyx_kp_u__11);
-        __pyx_t_12 = __Pyx_PyUnicode_Join(__pyx_t_8, 3, __pyx_t_10, __pyx_t_11); if (unlikely(!__pyx_t_12)) __PYX_ERR(9, 80, __pyx_L4_error)
+        __pyx_t_12 = __Pyx_PyUnicode_Join(__pyx_t_8, 3, __pyx_t_10, __pyx_t_11); if (unlikely(!__pyx_t_12)) __PYX_ERR(9, 100, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_12);
         __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
 
-        /* "src/python/pymodel.pxi":81
+        /* "src/python/pymodel.pxi":101
  *                 rows, cols = nin, (1 if which == CB_FIELD else nin)
  *                 what = (f"mode {_text(self.modes[index].name)}: "
  *                         + ("field" if which == CB_FIELD else "field_dx"))             # <<<<<<<<<<<<<<
@@ -17605,14 +17700,14 @@ static int __pyx_f_3hes_12_PyModelBase_call(struct __pyx_obj_3hes__PyModelBase *
           __Pyx_INCREF(__pyx_n_u_field_dx);
           __pyx_t_8 = __pyx_n_u_field_dx;
         }
-        __pyx_t_7 = __Pyx_PyUnicode_ConcatSafe(__pyx_t_12, __pyx_t_8); if (unlikely(!__pyx_t_7)) __PYX_ERR(9, 81, __pyx_L4_error)
+        __pyx_t_7 = __Pyx_PyUnicode_ConcatSafe(__pyx_t_12, __pyx_t_8); if (unlikely(!__pyx_t_7)) __PYX_ERR(9, 101, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_7);
         __Pyx_DECREF(__pyx_t_12); __pyx_t_12 = 0;
         __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
         __pyx_v_what = ((PyObject*)__pyx_t_7);
         __pyx_t_7 = 0;
 
-        /* "src/python/pymodel.pxi":76
+        /* "src/python/pymodel.pxi":96
  *         cdef int nin, nout, rows, cols
  *         try:
  *             if which == CB_FIELD or which == CB_FIELD_DX:             # <<<<<<<<<<<<<<
@@ -17622,7 +17717,7 @@ static int __pyx_f_3hes_12_PyModelBase_call(struct __pyx_obj_3hes__PyModelBase *
         break;
         default:
 
-        /* "src/python/pymodel.pxi":83
+        /* "src/python/pymodel.pxi":103
  *                         + ("field" if which == CB_FIELD else "field_dx"))
  *             else:
  *                 nin = self.modes[self.transitions[index].from_].dim             # <<<<<<<<<<<<<<
@@ -17632,7 +17727,7 @@ static int __pyx_f_3hes_12_PyModelBase_call(struct __pyx_obj_3hes__PyModelBase *
         __pyx_t_9 = (__pyx_v_self->modes[(__pyx_v_self->transitions[__pyx_v_index]).from]).dim;
         __pyx_v_nin = __pyx_t_9;
 
-        /* "src/python/pymodel.pxi":84
+        /* "src/python/pymodel.pxi":104
  *             else:
  *                 nin = self.modes[self.transitions[index].from_].dim
  *                 nout = self.modes[self.transitions[index].to].dim             # <<<<<<<<<<<<<<
@@ -17642,18 +17737,18 @@ static int __pyx_f_3hes_12_PyModelBase_call(struct __pyx_obj_3hes__PyModelBase *
         __pyx_t_9 = (__pyx_v_self->modes[(__pyx_v_self->transitions[__pyx_v_index]).to]).dim;
         __pyx_v_nout = __pyx_t_9;
 
-        /* "src/python/pymodel.pxi":85
+        /* "src/python/pymodel.pxi":105
  *                 nin = self.modes[self.transitions[index].from_].dim
  *                 nout = self.modes[self.transitions[index].to].dim
  *                 lists = {CB_GUARD: (self.guards, 1, 1, "guard"),             # <<<<<<<<<<<<<<
  *                          CB_GUARD_DX: (self.guards_dx, 1, nin, "guard_dx"),
  *                          CB_GUARD_DT: (self.guards_dt, 1, 1, "guard_dt"),
  */
-        __pyx_t_7 = __Pyx_PyDict_NewPresized(6); if (unlikely(!__pyx_t_7)) __PYX_ERR(9, 85, __pyx_L4_error)
+        __pyx_t_7 = __Pyx_PyDict_NewPresized(6); if (unlikely(!__pyx_t_7)) __PYX_ERR(9, 105, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_7);
-        __pyx_t_8 = __Pyx_PyInt_From_int(__pyx_e_3hes_CB_GUARD); if (unlikely(!__pyx_t_8)) __PYX_ERR(9, 85, __pyx_L4_error)
+        __pyx_t_8 = __Pyx_PyInt_From_int(__pyx_e_3hes_CB_GUARD); if (unlikely(!__pyx_t_8)) __PYX_ERR(9, 105, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_8);
-        __pyx_t_12 = PyTuple_New(4); if (unlikely(!__pyx_t_12)) __PYX_ERR(9, 85, __pyx_L4_error)
+        __pyx_t_12 = PyTuple_New(4); if (unlikely(!__pyx_t_12)) __PYX_ERR(9, 105, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_12);
         __Pyx_INCREF(__pyx_v_self->guards);
         __Pyx_GIVEREF(__pyx_v_self->guards);
@@ -17667,22 +17762,22 @@ static int __pyx_f_3hes_12_PyModelBase_call(struct __pyx_obj_3hes__PyModelBase *
         __Pyx_INCREF(__pyx_n_u_guard);
         __Pyx_GIVEREF(__pyx_n_u_guard);
         PyTuple_SET_ITEM(__pyx_t_12, 3, __pyx_n_u_guard);
-        if (PyDict_SetItem(__pyx_t_7, __pyx_t_8, __pyx_t_12) < 0) __PYX_ERR(9, 85, __pyx_L4_error)
+        if (PyDict_SetItem(__pyx_t_7, __pyx_t_8, __pyx_t_12) < 0) __PYX_ERR(9, 105, __pyx_L4_error)
         __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
         __Pyx_DECREF(__pyx_t_12); __pyx_t_12 = 0;
 
-        /* "src/python/pymodel.pxi":86
+        /* "src/python/pymodel.pxi":106
  *                 nout = self.modes[self.transitions[index].to].dim
  *                 lists = {CB_GUARD: (self.guards, 1, 1, "guard"),
  *                          CB_GUARD_DX: (self.guards_dx, 1, nin, "guard_dx"),             # <<<<<<<<<<<<<<
  *                          CB_GUARD_DT: (self.guards_dt, 1, 1, "guard_dt"),
  *                          CB_RESET: (self.resets, nout, 1, "reset"),
  */
-        __pyx_t_12 = __Pyx_PyInt_From_int(__pyx_e_3hes_CB_GUARD_DX); if (unlikely(!__pyx_t_12)) __PYX_ERR(9, 86, __pyx_L4_error)
+        __pyx_t_12 = __Pyx_PyInt_From_int(__pyx_e_3hes_CB_GUARD_DX); if (unlikely(!__pyx_t_12)) __PYX_ERR(9, 106, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_12);
-        __pyx_t_8 = __Pyx_PyInt_From_int(__pyx_v_nin); if (unlikely(!__pyx_t_8)) __PYX_ERR(9, 86, __pyx_L4_error)
+        __pyx_t_8 = __Pyx_PyInt_From_int(__pyx_v_nin); if (unlikely(!__pyx_t_8)) __PYX_ERR(9, 106, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_8);
-        __pyx_t_13 = PyTuple_New(4); if (unlikely(!__pyx_t_13)) __PYX_ERR(9, 86, __pyx_L4_error)
+        __pyx_t_13 = PyTuple_New(4); if (unlikely(!__pyx_t_13)) __PYX_ERR(9, 106, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_13);
         __Pyx_INCREF(__pyx_v_self->guards_dx);
         __Pyx_GIVEREF(__pyx_v_self->guards_dx);
@@ -17696,20 +17791,20 @@ static int __pyx_f_3hes_12_PyModelBase_call(struct __pyx_obj_3hes__PyModelBase *
         __Pyx_GIVEREF(__pyx_n_u_guard_dx);
         PyTuple_SET_ITEM(__pyx_t_13, 3, __pyx_n_u_guard_dx);
         __pyx_t_8 = 0;
-        if (PyDict_SetItem(__pyx_t_7, __pyx_t_12, __pyx_t_13) < 0) __PYX_ERR(9, 85, __pyx_L4_error)
+        if (PyDict_SetItem(__pyx_t_7, __pyx_t_12, __pyx_t_13) < 0) __PYX_ERR(9, 105, __pyx_L4_error)
         __Pyx_DECREF(__pyx_t_12); __pyx_t_12 = 0;
         __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
 
-        /* "src/python/pymodel.pxi":87
+        /* "src/python/pymodel.pxi":107
  *                 lists = {CB_GUARD: (self.guards, 1, 1, "guard"),
  *                          CB_GUARD_DX: (self.guards_dx, 1, nin, "guard_dx"),
  *                          CB_GUARD_DT: (self.guards_dt, 1, 1, "guard_dt"),             # <<<<<<<<<<<<<<
  *                          CB_RESET: (self.resets, nout, 1, "reset"),
  *                          CB_RESET_DX: (self.resets_dx, nout, nin, "reset_dx"),
  */
-        __pyx_t_13 = __Pyx_PyInt_From_int(__pyx_e_3hes_CB_GUARD_DT); if (unlikely(!__pyx_t_13)) __PYX_ERR(9, 87, __pyx_L4_error)
+        __pyx_t_13 = __Pyx_PyInt_From_int(__pyx_e_3hes_CB_GUARD_DT); if (unlikely(!__pyx_t_13)) __PYX_ERR(9, 107, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_13);
-        __pyx_t_12 = PyTuple_New(4); if (unlikely(!__pyx_t_12)) __PYX_ERR(9, 87, __pyx_L4_error)
+        __pyx_t_12 = PyTuple_New(4); if (unlikely(!__pyx_t_12)) __PYX_ERR(9, 107, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_12);
         __Pyx_INCREF(__pyx_v_self->guards_dt);
         __Pyx_GIVEREF(__pyx_v_self->guards_dt);
@@ -17723,22 +17818,22 @@ static int __pyx_f_3hes_12_PyModelBase_call(struct __pyx_obj_3hes__PyModelBase *
         __Pyx_INCREF(__pyx_n_u_guard_dt);
         __Pyx_GIVEREF(__pyx_n_u_guard_dt);
         PyTuple_SET_ITEM(__pyx_t_12, 3, __pyx_n_u_guard_dt);
-        if (PyDict_SetItem(__pyx_t_7, __pyx_t_13, __pyx_t_12) < 0) __PYX_ERR(9, 85, __pyx_L4_error)
+        if (PyDict_SetItem(__pyx_t_7, __pyx_t_13, __pyx_t_12) < 0) __PYX_ERR(9, 105, __pyx_L4_error)
         __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
         __Pyx_DECREF(__pyx_t_12); __pyx_t_12 = 0;
 
-        /* "src/python/pymodel.pxi":88
+        /* "src/python/pymodel.pxi":108
  *                          CB_GUARD_DX: (self.guards_dx, 1, nin, "guard_dx"),
  *                          CB_GUARD_DT: (self.guards_dt, 1, 1, "guard_dt"),
  *                          CB_RESET: (self.resets, nout, 1, "reset"),             # <<<<<<<<<<<<<<
  *                          CB_RESET_DX: (self.resets_dx, nout, nin, "reset_dx"),
  *                          CB_RESET_DT: (self.resets_dt, nout, 1, "reset_dt")}
  */
-        __pyx_t_12 = __Pyx_PyInt_From_int(__pyx_e_3hes_CB_RESET); if (unlikely(!__pyx_t_12)) __PYX_ERR(9, 88, __pyx_L4_error)
+        __pyx_t_12 = __Pyx_PyInt_From_int(__pyx_e_3hes_CB_RESET); if (unlikely(!__pyx_t_12)) __PYX_ERR(9, 108, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_12);
-        __pyx_t_13 = __Pyx_PyInt_From_int(__pyx_v_nout); if (unlikely(!__pyx_t_13)) __PYX_ERR(9, 88, __pyx_L4_error)
+        __pyx_t_13 = __Pyx_PyInt_From_int(__pyx_v_nout); if (unlikely(!__pyx_t_13)) __PYX_ERR(9, 108, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_13);
-        __pyx_t_8 = PyTuple_New(4); if (unlikely(!__pyx_t_8)) __PYX_ERR(9, 88, __pyx_L4_error)
+        __pyx_t_8 = PyTuple_New(4); if (unlikely(!__pyx_t_8)) __PYX_ERR(9, 108, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_8);
         __Pyx_INCREF(__pyx_v_self->resets);
         __Pyx_GIVEREF(__pyx_v_self->resets);
@@ -17752,24 +17847,24 @@ static int __pyx_f_3hes_12_PyModelBase_call(struct __pyx_obj_3hes__PyModelBase *
         __Pyx_GIVEREF(__pyx_n_u_reset);
         PyTuple_SET_ITEM(__pyx_t_8, 3, __pyx_n_u_reset);
         __pyx_t_13 = 0;
-        if (PyDict_SetItem(__pyx_t_7, __pyx_t_12, __pyx_t_8) < 0) __PYX_ERR(9, 85, __pyx_L4_error)
+        if (PyDict_SetItem(__pyx_t_7, __pyx_t_12, __pyx_t_8) < 0) __PYX_ERR(9, 105, __pyx_L4_error)
         __Pyx_DECREF(__pyx_t_12); __pyx_t_12 = 0;
         __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
 
-        /* "src/python/pymodel.pxi":89
+        /* "src/python/pymodel.pxi":109
  *                          CB_GUARD_DT: (self.guards_dt, 1, 1, "guard_dt"),
  *                          CB_RESET: (self.resets, nout, 1, "reset"),
  *                          CB_RESET_DX: (self.resets_dx, nout, nin, "reset_dx"),             # <<<<<<<<<<<<<<
  *                          CB_RESET_DT: (self.resets_dt, nout, 1, "reset_dt")}
  *                 l, rows, cols, name = lists[which]
  */
-        __pyx_t_8 = __Pyx_PyInt_From_int(__pyx_e_3hes_CB_RESET_DX); if (unlikely(!__pyx_t_8)) __PYX_ERR(9, 89, __pyx_L4_error)
+        __pyx_t_8 = __Pyx_PyInt_From_int(__pyx_e_3hes_CB_RESET_DX); if (unlikely(!__pyx_t_8)) __PYX_ERR(9, 109, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_8);
-        __pyx_t_12 = __Pyx_PyInt_From_int(__pyx_v_nout); if (unlikely(!__pyx_t_12)) __PYX_ERR(9, 89, __pyx_L4_error)
+        __pyx_t_12 = __Pyx_PyInt_From_int(__pyx_v_nout); if (unlikely(!__pyx_t_12)) __PYX_ERR(9, 109, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_12);
-        __pyx_t_13 = __Pyx_PyInt_From_int(__pyx_v_nin); if (unlikely(!__pyx_t_13)) __PYX_ERR(9, 89, __pyx_L4_error)
+        __pyx_t_13 = __Pyx_PyInt_From_int(__pyx_v_nin); if (unlikely(!__pyx_t_13)) __PYX_ERR(9, 109, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_13);
-        __pyx_t_14 = PyTuple_New(4); if (unlikely(!__pyx_t_14)) __PYX_ERR(9, 89, __pyx_L4_error)
+        __pyx_t_14 = PyTuple_New(4); if (unlikely(!__pyx_t_14)) __PYX_ERR(9, 109, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_14);
         __Pyx_INCREF(__pyx_v_self->resets_dx);
         __Pyx_GIVEREF(__pyx_v_self->resets_dx);
@@ -17783,22 +17878,22 @@ static int __pyx_f_3hes_12_PyModelBase_call(struct __pyx_obj_3hes__PyModelBase *
         PyTuple_SET_ITEM(__pyx_t_14, 3, __pyx_n_u_reset_dx);
         __pyx_t_12 = 0;
         __pyx_t_13 = 0;
-        if (PyDict_SetItem(__pyx_t_7, __pyx_t_8, __pyx_t_14) < 0) __PYX_ERR(9, 85, __pyx_L4_error)
+        if (PyDict_SetItem(__pyx_t_7, __pyx_t_8, __pyx_t_14) < 0) __PYX_ERR(9, 105, __pyx_L4_error)
         __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
         __Pyx_DECREF(__pyx_t_14); __pyx_t_14 = 0;
 
-        /* "src/python/pymodel.pxi":90
+        /* "src/python/pymodel.pxi":110
  *                          CB_RESET: (self.resets, nout, 1, "reset"),
  *                          CB_RESET_DX: (self.resets_dx, nout, nin, "reset_dx"),
  *                          CB_RESET_DT: (self.resets_dt, nout, 1, "reset_dt")}             # <<<<<<<<<<<<<<
  *                 l, rows, cols, name = lists[which]
  *                 fn = l[index]
  */
-        __pyx_t_14 = __Pyx_PyInt_From_int(__pyx_e_3hes_CB_RESET_DT); if (unlikely(!__pyx_t_14)) __PYX_ERR(9, 90, __pyx_L4_error)
+        __pyx_t_14 = __Pyx_PyInt_From_int(__pyx_e_3hes_CB_RESET_DT); if (unlikely(!__pyx_t_14)) __PYX_ERR(9, 110, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_14);
-        __pyx_t_8 = __Pyx_PyInt_From_int(__pyx_v_nout); if (unlikely(!__pyx_t_8)) __PYX_ERR(9, 90, __pyx_L4_error)
+        __pyx_t_8 = __Pyx_PyInt_From_int(__pyx_v_nout); if (unlikely(!__pyx_t_8)) __PYX_ERR(9, 110, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_8);
-        __pyx_t_13 = PyTuple_New(4); if (unlikely(!__pyx_t_13)) __PYX_ERR(9, 90, __pyx_L4_error)
+        __pyx_t_13 = PyTuple_New(4); if (unlikely(!__pyx_t_13)) __PYX_ERR(9, 110, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_13);
         __Pyx_INCREF(__pyx_v_self->resets_dt);
         __Pyx_GIVEREF(__pyx_v_self->resets_dt);
@@ -17812,22 +17907,22 @@ static int __pyx_f_3hes_12_PyModelBase_call(struct __pyx_obj_3hes__PyModelBase *
         __Pyx_GIVEREF(__pyx_n_u_reset_dt);
         PyTuple_SET_ITEM(__pyx_t_13, 3, __pyx_n_u_reset_dt);
         __pyx_t_8 = 0;
-        if (PyDict_SetItem(__pyx_t_7, __pyx_t_14, __pyx_t_13) < 0) __PYX_ERR(9, 85, __pyx_L4_error)
+        if (PyDict_SetItem(__pyx_t_7, __pyx_t_14, __pyx_t_13) < 0) __PYX_ERR(9, 105, __pyx_L4_error)
         __Pyx_DECREF(__pyx_t_14); __pyx_t_14 = 0;
         __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
         __pyx_v_lists = ((PyObject*)__pyx_t_7);
         __pyx_t_7 = 0;
 
-        /* "src/python/pymodel.pxi":91
+        /* "src/python/pymodel.pxi":111
  *                          CB_RESET_DX: (self.resets_dx, nout, nin, "reset_dx"),
  *                          CB_RESET_DT: (self.resets_dt, nout, 1, "reset_dt")}
  *                 l, rows, cols, name = lists[which]             # <<<<<<<<<<<<<<
  *                 fn = l[index]
  *                 what = f"transition {_text(self.transitions[index].name)}: {name}"
  */
-        __pyx_t_7 = __Pyx_PyInt_From_int(__pyx_v_which); if (unlikely(!__pyx_t_7)) __PYX_ERR(9, 91, __pyx_L4_error)
+        __pyx_t_7 = __Pyx_PyInt_From_int(__pyx_v_which); if (unlikely(!__pyx_t_7)) __PYX_ERR(9, 111, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_7);
-        __pyx_t_13 = __Pyx_PyDict_GetItem(__pyx_v_lists, __pyx_t_7); if (unlikely(!__pyx_t_13)) __PYX_ERR(9, 91, __pyx_L4_error)
+        __pyx_t_13 = __Pyx_PyDict_GetItem(__pyx_v_lists, __pyx_t_7); if (unlikely(!__pyx_t_13)) __PYX_ERR(9, 111, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_13);
         __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
         if ((likely(PyTuple_CheckExact(__pyx_t_13))) || (PyList_CheckExact(__pyx_t_13))) {
@@ -17836,7 +17931,7 @@ static int __pyx_f_3hes_12_PyModelBase_call(struct __pyx_obj_3hes__PyModelBase *
           if (unlikely(size != 4)) {
             if (size > 4) __Pyx_RaiseTooManyValuesError(4);
             else if (size >= 0) __Pyx_RaiseNeedMoreValuesError(size);
-            __PYX_ERR(9, 91, __pyx_L4_error)
+            __PYX_ERR(9, 111, __pyx_L4_error)
           }
           #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
           if (likely(PyTuple_CheckExact(sequence))) {
@@ -17859,7 +17954,7 @@ static int __pyx_f_3hes_12_PyModelBase_call(struct __pyx_obj_3hes__PyModelBase *
             Py_ssize_t i;
             PyObject** temps[4] = {&__pyx_t_7,&__pyx_t_14,&__pyx_t_8,&__pyx_t_12};
             for (i=0; i < 4; i++) {
-              PyObject* item = PySequence_ITEM(sequence, i); if (unlikely(!item)) __PYX_ERR(9, 91, __pyx_L4_error)
+              PyObject* item = PySequence_ITEM(sequence, i); if (unlikely(!item)) __PYX_ERR(9, 111, __pyx_L4_error)
               __Pyx_GOTREF(item);
               *(temps[i]) = item;
             }
@@ -17869,7 +17964,7 @@ static int __pyx_f_3hes_12_PyModelBase_call(struct __pyx_obj_3hes__PyModelBase *
         } else {
           Py_ssize_t index = -1;
           PyObject** temps[4] = {&__pyx_t_7,&__pyx_t_14,&__pyx_t_8,&__pyx_t_12};
-          __pyx_t_15 = PyObject_GetIter(__pyx_t_13); if (unlikely(!__pyx_t_15)) __PYX_ERR(9, 91, __pyx_L4_error)
+          __pyx_t_15 = PyObject_GetIter(__pyx_t_13); if (unlikely(!__pyx_t_15)) __PYX_ERR(9, 111, __pyx_L4_error)
           __Pyx_GOTREF(__pyx_t_15);
           __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
           __pyx_t_16 = Py_TYPE(__pyx_t_15)->tp_iternext;
@@ -17878,7 +17973,7 @@ static int __pyx_f_3hes_12_PyModelBase_call(struct __pyx_obj_3hes__PyModelBase *
             __Pyx_GOTREF(item);
             *(temps[index]) = item;
           }
-          if (__Pyx_IternextUnpackEndCheck(__pyx_t_16(__pyx_t_15), 4) < 0) __PYX_ERR(9, 91, __pyx_L4_error)
+          if (__Pyx_IternextUnpackEndCheck(__pyx_t_16(__pyx_t_15), 4) < 0) __PYX_ERR(9, 111, __pyx_L4_error)
           __pyx_t_16 = NULL;
           __Pyx_DECREF(__pyx_t_15); __pyx_t_15 = 0;
           goto __pyx_L11_unpacking_done;
@@ -17886,12 +17981,12 @@ static int __pyx_f_3hes_12_PyModelBase_call(struct __pyx_obj_3hes__PyModelBase *
           __Pyx_DECREF(__pyx_t_15); __pyx_t_15 = 0;
           __pyx_t_16 = NULL;
           if (__Pyx_IterFinish() == 0) __Pyx_RaiseNeedMoreValuesError(index);
-          __PYX_ERR(9, 91, __pyx_L4_error)
+          __PYX_ERR(9, 111, __pyx_L4_error)
           __pyx_L11_unpacking_done:;
         }
-        __pyx_t_9 = __Pyx_PyInt_As_int(__pyx_t_14); if (unlikely((__pyx_t_9 == (int)-1) && PyErr_Occurred())) __PYX_ERR(9, 91, __pyx_L4_error)
+        __pyx_t_9 = __Pyx_PyInt_As_int(__pyx_t_14); if (unlikely((__pyx_t_9 == (int)-1) && PyErr_Occurred())) __PYX_ERR(9, 111, __pyx_L4_error)
         __Pyx_DECREF(__pyx_t_14); __pyx_t_14 = 0;
-        __pyx_t_6 = __Pyx_PyInt_As_int(__pyx_t_8); if (unlikely((__pyx_t_6 == (int)-1) && PyErr_Occurred())) __PYX_ERR(9, 91, __pyx_L4_error)
+        __pyx_t_6 = __Pyx_PyInt_As_int(__pyx_t_8); if (unlikely((__pyx_t_6 == (int)-1) && PyErr_Occurred())) __PYX_ERR(9, 111, __pyx_L4_error)
         __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
         __pyx_v_l = __pyx_t_7;
         __pyx_t_7 = 0;
@@ -17900,26 +17995,26 @@ static int __pyx_f_3hes_12_PyModelBase_call(struct __pyx_obj_3hes__PyModelBase *
         __pyx_v_name = __pyx_t_12;
         __pyx_t_12 = 0;
 
-        /* "src/python/pymodel.pxi":92
+        /* "src/python/pymodel.pxi":112
  *                          CB_RESET_DT: (self.resets_dt, nout, 1, "reset_dt")}
  *                 l, rows, cols, name = lists[which]
  *                 fn = l[index]             # <<<<<<<<<<<<<<
  *                 what = f"transition {_text(self.transitions[index].name)}: {name}"
  *             r = fn(t, _vector(x, nin), _vector(p, self.model.n_params))
  */
-        __pyx_t_13 = __Pyx_GetItemInt(__pyx_v_l, __pyx_v_index, int, 1, __Pyx_PyInt_From_int, 0, 0, 0); if (unlikely(!__pyx_t_13)) __PYX_ERR(9, 92, __pyx_L4_error)
+        __pyx_t_13 = __Pyx_GetItemInt(__pyx_v_l, __pyx_v_index, int, 1, __Pyx_PyInt_From_int, 0, 0, 0); if (unlikely(!__pyx_t_13)) __PYX_ERR(9, 112, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_13);
         __pyx_v_fn = __pyx_t_13;
         __pyx_t_13 = 0;
 
-        /* "src/python/pymodel.pxi":93
+        /* "src/python/pymodel.pxi":113
  *                 l, rows, cols, name = lists[which]
  *                 fn = l[index]
  *                 what = f"transition {_text(self.transitions[index].name)}: {name}"             # <<<<<<<<<<<<<<
  *             r = fn(t, _vector(x, nin), _vector(p, self.model.n_params))
  *             _put(r, out, rows, cols, what)
  */
-        __pyx_t_13 = PyTuple_New(4); if (unlikely(!__pyx_t_13)) __PYX_ERR(9, 93, __pyx_L4_error)
+        __pyx_t_13 = PyTuple_New(4); if (unlikely(!__pyx_t_13)) __PYX_ERR(9, 113, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_13);
         __pyx_t_10 = 0;
         __pyx_t_11 = 127;
@@ -17927,9 +18022,9 @@ static int __pyx_f_3hes_12_PyModelBase_call(struct __pyx_obj_3hes__PyModelBase *
         __pyx_t_10 += 11;
         __Pyx_GIVEREF(__pyx_kp_u_transition_2);
         PyTuple_SET_ITEM(__pyx_t_13, 0, __pyx_kp_u_transition_2);
-        __pyx_t_12 = __pyx_f_3hes__text((__pyx_v_self->transitions[__pyx_v_index]).name); if (unlikely(!__pyx_t_12)) __PYX_ERR(9, 93, __pyx_L4_error)
+        __pyx_t_12 = __pyx_f_3hes__text((__pyx_v_self->transitions[__pyx_v_index]).name); if (unlikely(!__pyx_t_12)) __PYX_ERR(9, 113, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_12);
-        __pyx_t_8 = __Pyx_PyUnicode_Unicode(__pyx_t_12); if (unlikely(!__pyx_t_8)) __PYX_ERR(9, 93, __pyx_L4_error)
+        __pyx_t_8 = __Pyx_PyUnicode_Unicode(__pyx_t_12); if (unlikely(!__pyx_t_8)) __PYX_ERR(9, 113, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_8);
         __Pyx_DECREF(__pyx_t_12); __pyx_t_12 = 0;
         __pyx_t_11 = (__Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_8) > __pyx_t_11) ? __Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_8) : __pyx_t_11;
@@ -17941,14 +18036,14 @@ static int __pyx_f_3hes_12_PyModelBase_call(struct __pyx_obj_3hes__PyModelBase *
         __pyx_t_10 += 2;
         __Pyx_GIVEREF(__pyx_kp_u__11);
         PyTuple_SET_ITEM(__pyx_t_13, 2, __pyx_kp_u__11);
-        __pyx_t_8 = __Pyx_PyObject_FormatSimple(__pyx_v_name, __pyx_empty_unicode); if (unlikely(!__pyx_t_8)) __PYX_ERR(9, 93, __pyx_L4_error)
+        __pyx_t_8 = __Pyx_PyObject_FormatSimple(__pyx_v_name, __pyx_empty_unicode); if (unlikely(!__pyx_t_8)) __PYX_ERR(9, 113, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_8);
         __pyx_t_11 = (__Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_8) > __pyx_t_11) ? __Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_8) : __pyx_t_11;
         __pyx_t_10 += __Pyx_PyUnicode_GET_LENGTH(__pyx_t_8);
         __Pyx_GIVEREF(__pyx_t_8);
         PyTuple_SET_ITEM(__pyx_t_13, 3, __pyx_t_8);
         __pyx_t_8 = 0;
-        __pyx_t_8 = __Pyx_PyUnicode_Join(__pyx_t_13, 4, __pyx_t_10, __pyx_t_11); if (unlikely(!__pyx_t_8)) __PYX_ERR(9, 93, __pyx_L4_error)
+        __pyx_t_8 = __Pyx_PyUnicode_Join(__pyx_t_13, 4, __pyx_t_10, __pyx_t_11); if (unlikely(!__pyx_t_8)) __PYX_ERR(9, 113, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_8);
         __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
         __pyx_v_what = ((PyObject*)__pyx_t_8);
@@ -17956,18 +18051,18 @@ static int __pyx_f_3hes_12_PyModelBase_call(struct __pyx_obj_3hes__PyModelBase *
         break;
       }
 
-      /* "src/python/pymodel.pxi":94
+      /* "src/python/pymodel.pxi":114
  *                 fn = l[index]
  *                 what = f"transition {_text(self.transitions[index].name)}: {name}"
  *             r = fn(t, _vector(x, nin), _vector(p, self.model.n_params))             # <<<<<<<<<<<<<<
  *             _put(r, out, rows, cols, what)
- *             return 0
+ *             return CB_OK
  */
-      __pyx_t_13 = PyFloat_FromDouble(__pyx_v_t); if (unlikely(!__pyx_t_13)) __PYX_ERR(9, 94, __pyx_L4_error)
+      __pyx_t_13 = PyFloat_FromDouble(__pyx_v_t); if (unlikely(!__pyx_t_13)) __PYX_ERR(9, 114, __pyx_L4_error)
       __Pyx_GOTREF(__pyx_t_13);
-      __pyx_t_12 = ((PyObject *)__pyx_f_3hes__vector(__pyx_v_x, __pyx_v_nin)); if (unlikely(!__pyx_t_12)) __PYX_ERR(9, 94, __pyx_L4_error)
+      __pyx_t_12 = ((PyObject *)__pyx_f_3hes__vector(__pyx_v_x, __pyx_v_nin)); if (unlikely(!__pyx_t_12)) __PYX_ERR(9, 114, __pyx_L4_error)
       __Pyx_GOTREF(__pyx_t_12);
-      __pyx_t_14 = ((PyObject *)__pyx_f_3hes__vector(__pyx_v_p, __pyx_v_self->model.n_params)); if (unlikely(!__pyx_t_14)) __PYX_ERR(9, 94, __pyx_L4_error)
+      __pyx_t_14 = ((PyObject *)__pyx_f_3hes__vector(__pyx_v_p, __pyx_v_self->model.n_params)); if (unlikely(!__pyx_t_14)) __PYX_ERR(9, 114, __pyx_L4_error)
       __Pyx_GOTREF(__pyx_t_14);
       __Pyx_INCREF(__pyx_v_fn);
       __pyx_t_7 = __pyx_v_fn; __pyx_t_15 = NULL;
@@ -17985,7 +18080,7 @@ static int __pyx_f_3hes_12_PyModelBase_call(struct __pyx_obj_3hes__PyModelBase *
       #if CYTHON_FAST_PYCALL
       if (PyFunction_Check(__pyx_t_7)) {
         PyObject *__pyx_temp[4] = {__pyx_t_15, __pyx_t_13, __pyx_t_12, __pyx_t_14};
-        __pyx_t_8 = __Pyx_PyFunction_FastCall(__pyx_t_7, __pyx_temp+1-__pyx_t_6, 3+__pyx_t_6); if (unlikely(!__pyx_t_8)) __PYX_ERR(9, 94, __pyx_L4_error)
+        __pyx_t_8 = __Pyx_PyFunction_FastCall(__pyx_t_7, __pyx_temp+1-__pyx_t_6, 3+__pyx_t_6); if (unlikely(!__pyx_t_8)) __PYX_ERR(9, 114, __pyx_L4_error)
         __Pyx_XDECREF(__pyx_t_15); __pyx_t_15 = 0;
         __Pyx_GOTREF(__pyx_t_8);
         __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
@@ -17996,7 +18091,7 @@ static int __pyx_f_3hes_12_PyModelBase_call(struct __pyx_obj_3hes__PyModelBase *
       #if CYTHON_FAST_PYCCALL
       if (__Pyx_PyFastCFunction_Check(__pyx_t_7)) {
         PyObject *__pyx_temp[4] = {__pyx_t_15, __pyx_t_13, __pyx_t_12, __pyx_t_14};
-        __pyx_t_8 = __Pyx_PyCFunction_FastCall(__pyx_t_7, __pyx_temp+1-__pyx_t_6, 3+__pyx_t_6); if (unlikely(!__pyx_t_8)) __PYX_ERR(9, 94, __pyx_L4_error)
+        __pyx_t_8 = __Pyx_PyCFunction_FastCall(__pyx_t_7, __pyx_temp+1-__pyx_t_6, 3+__pyx_t_6); if (unlikely(!__pyx_t_8)) __PYX_ERR(9, 114, __pyx_L4_error)
         __Pyx_XDECREF(__pyx_t_15); __pyx_t_15 = 0;
         __Pyx_GOTREF(__pyx_t_8);
         __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
@@ -18005,7 +18100,7 @@ static int __pyx_f_3hes_12_PyModelBase_call(struct __pyx_obj_3hes__PyModelBase *
       } else
       #endif
       {
-        __pyx_t_17 = PyTuple_New(3+__pyx_t_6); if (unlikely(!__pyx_t_17)) __PYX_ERR(9, 94, __pyx_L4_error)
+        __pyx_t_17 = PyTuple_New(3+__pyx_t_6); if (unlikely(!__pyx_t_17)) __PYX_ERR(9, 114, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_17);
         if (__pyx_t_15) {
           __Pyx_GIVEREF(__pyx_t_15); PyTuple_SET_ITEM(__pyx_t_17, 0, __pyx_t_15); __pyx_t_15 = NULL;
@@ -18019,7 +18114,7 @@ static int __pyx_f_3hes_12_PyModelBase_call(struct __pyx_obj_3hes__PyModelBase *
         __pyx_t_13 = 0;
         __pyx_t_12 = 0;
         __pyx_t_14 = 0;
-        __pyx_t_8 = __Pyx_PyObject_Call(__pyx_t_7, __pyx_t_17, NULL); if (unlikely(!__pyx_t_8)) __PYX_ERR(9, 94, __pyx_L4_error)
+        __pyx_t_8 = __Pyx_PyObject_Call(__pyx_t_7, __pyx_t_17, NULL); if (unlikely(!__pyx_t_8)) __PYX_ERR(9, 114, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_8);
         __Pyx_DECREF(__pyx_t_17); __pyx_t_17 = 0;
       }
@@ -18027,27 +18122,27 @@ static int __pyx_f_3hes_12_PyModelBase_call(struct __pyx_obj_3hes__PyModelBase *
       __pyx_v_r = __pyx_t_8;
       __pyx_t_8 = 0;
 
-      /* "src/python/pymodel.pxi":95
+      /* "src/python/pymodel.pxi":115
  *                 what = f"transition {_text(self.transitions[index].name)}: {name}"
  *             r = fn(t, _vector(x, nin), _vector(p, self.model.n_params))
  *             _put(r, out, rows, cols, what)             # <<<<<<<<<<<<<<
- *             return 0
- *         except BaseException as e:
+ *             return CB_OK
+ *         except ModelFailure as e:
  */
-      __pyx_t_6 = __pyx_f_3hes__put(__pyx_v_r, __pyx_v_out, __pyx_v_rows, __pyx_v_cols, __pyx_v_what); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(9, 95, __pyx_L4_error)
+      __pyx_t_6 = __pyx_f_3hes__put(__pyx_v_r, __pyx_v_out, __pyx_v_rows, __pyx_v_cols, __pyx_v_what); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(9, 115, __pyx_L4_error)
 
-      /* "src/python/pymodel.pxi":96
+      /* "src/python/pymodel.pxi":116
  *             r = fn(t, _vector(x, nin), _vector(p, self.model.n_params))
  *             _put(r, out, rows, cols, what)
- *             return 0             # <<<<<<<<<<<<<<
- *         except BaseException as e:
- *             self.pending = e
+ *             return CB_OK             # <<<<<<<<<<<<<<
+ *         except ModelFailure as e:
+ *             return self.failure(e)
  */
-      __pyx_r = 0;
+      __pyx_r = __pyx_e_3hes_CB_OK;
       goto __pyx_L8_try_return;
 
-      /* "src/python/pymodel.pxi":75
- *             return 1
+      /* "src/python/pymodel.pxi":95
+ *             return CB_STOP
  *         cdef int nin, nout, rows, cols
  *         try:             # <<<<<<<<<<<<<<
  *             if which == CB_FIELD or which == CB_FIELD_DX:
@@ -18063,57 +18158,50 @@ static int __pyx_f_3hes_12_PyModelBase_call(struct __pyx_obj_3hes__PyModelBase *
     __Pyx_XDECREF(__pyx_t_7); __pyx_t_7 = 0;
     __Pyx_XDECREF(__pyx_t_8); __pyx_t_8 = 0;
 
-    /* "src/python/pymodel.pxi":97
+    /* "src/python/pymodel.pxi":117
  *             _put(r, out, rows, cols, what)
- *             return 0
- *         except BaseException as e:             # <<<<<<<<<<<<<<
- *             self.pending = e
- *             return 1
+ *             return CB_OK
+ *         except ModelFailure as e:             # <<<<<<<<<<<<<<
+ *             return self.failure(e)
+ *         except BaseException as e:
  */
-    __pyx_t_6 = __Pyx_PyErr_ExceptionMatches(__pyx_builtin_BaseException);
+    __Pyx_ErrFetch(&__pyx_t_8, &__pyx_t_7, &__pyx_t_17);
+    __Pyx_GetModuleGlobalName(__pyx_t_14, __pyx_n_s_ModelFailure); if (unlikely(!__pyx_t_14)) __PYX_ERR(9, 117, __pyx_L6_except_error)
+    __Pyx_GOTREF(__pyx_t_14);
+    __pyx_t_6 = __Pyx_PyErr_GivenExceptionMatches(__pyx_t_8, __pyx_t_14);
+    __Pyx_DECREF(__pyx_t_14); __pyx_t_14 = 0;
+    __Pyx_ErrRestore(__pyx_t_8, __pyx_t_7, __pyx_t_17);
+    __pyx_t_8 = 0; __pyx_t_7 = 0; __pyx_t_17 = 0;
     if (__pyx_t_6) {
       __Pyx_AddTraceback("hes._PyModelBase.call", __pyx_clineno, __pyx_lineno, __pyx_filename);
-      if (__Pyx_GetException(&__pyx_t_8, &__pyx_t_7, &__pyx_t_17) < 0) __PYX_ERR(9, 97, __pyx_L6_except_error)
-      __Pyx_GOTREF(__pyx_t_8);
-      __Pyx_GOTREF(__pyx_t_7);
+      if (__Pyx_GetException(&__pyx_t_17, &__pyx_t_7, &__pyx_t_8) < 0) __PYX_ERR(9, 117, __pyx_L6_except_error)
       __Pyx_GOTREF(__pyx_t_17);
+      __Pyx_GOTREF(__pyx_t_7);
+      __Pyx_GOTREF(__pyx_t_8);
       __Pyx_INCREF(__pyx_t_7);
       __pyx_v_e = __pyx_t_7;
       /*try:*/ {
 
-        /* "src/python/pymodel.pxi":98
- *             return 0
- *         except BaseException as e:
- *             self.pending = e             # <<<<<<<<<<<<<<
- *             return 1
- * 
- */
-        __Pyx_INCREF(__pyx_v_e);
-        __Pyx_GIVEREF(__pyx_v_e);
-        __Pyx_GOTREF(__pyx_v_self->pending);
-        __Pyx_DECREF(__pyx_v_self->pending);
-        __pyx_v_self->pending = __pyx_v_e;
-
-        /* "src/python/pymodel.pxi":99
+        /* "src/python/pymodel.pxi":118
+ *             return CB_OK
+ *         except ModelFailure as e:
+ *             return self.failure(e)             # <<<<<<<<<<<<<<
  *         except BaseException as e:
  *             self.pending = e
- *             return 1             # <<<<<<<<<<<<<<
- * 
- *     cdef int call_guess(self, double *p, double *x0):
  */
-        __pyx_r = 1;
+        __pyx_r = ((struct __pyx_vtabstruct_3hes__PyModelBase *)__pyx_v_self->__pyx_vtab)->failure(__pyx_v_self, __pyx_v_e);
         __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
         __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
         __Pyx_DECREF(__pyx_t_17); __pyx_t_17 = 0;
         goto __pyx_L16_return;
       }
 
-      /* "src/python/pymodel.pxi":97
+      /* "src/python/pymodel.pxi":117
  *             _put(r, out, rows, cols, what)
- *             return 0
- *         except BaseException as e:             # <<<<<<<<<<<<<<
- *             self.pending = e
- *             return 1
+ *             return CB_OK
+ *         except ModelFailure as e:             # <<<<<<<<<<<<<<
+ *             return self.failure(e)
+ *         except BaseException as e:
  */
       /*finally:*/ {
         __pyx_L16_return: {
@@ -18125,11 +18213,74 @@ static int __pyx_f_3hes_12_PyModelBase_call(struct __pyx_obj_3hes__PyModelBase *
         }
       }
     }
+
+    /* "src/python/pymodel.pxi":119
+ *         except ModelFailure as e:
+ *             return self.failure(e)
+ *         except BaseException as e:             # <<<<<<<<<<<<<<
+ *             self.pending = e
+ *             return CB_STOP
+ */
+    __pyx_t_6 = __Pyx_PyErr_ExceptionMatches(__pyx_builtin_BaseException);
+    if (__pyx_t_6) {
+      __Pyx_AddTraceback("hes._PyModelBase.call", __pyx_clineno, __pyx_lineno, __pyx_filename);
+      if (__Pyx_GetException(&__pyx_t_8, &__pyx_t_7, &__pyx_t_17) < 0) __PYX_ERR(9, 119, __pyx_L6_except_error)
+      __Pyx_GOTREF(__pyx_t_8);
+      __Pyx_GOTREF(__pyx_t_7);
+      __Pyx_GOTREF(__pyx_t_17);
+      __Pyx_INCREF(__pyx_t_7);
+      __pyx_v_e = __pyx_t_7;
+      /*try:*/ {
+
+        /* "src/python/pymodel.pxi":120
+ *             return self.failure(e)
+ *         except BaseException as e:
+ *             self.pending = e             # <<<<<<<<<<<<<<
+ *             return CB_STOP
+ * 
+ */
+        __Pyx_INCREF(__pyx_v_e);
+        __Pyx_GIVEREF(__pyx_v_e);
+        __Pyx_GOTREF(__pyx_v_self->pending);
+        __Pyx_DECREF(__pyx_v_self->pending);
+        __pyx_v_self->pending = __pyx_v_e;
+
+        /* "src/python/pymodel.pxi":121
+ *         except BaseException as e:
+ *             self.pending = e
+ *             return CB_STOP             # <<<<<<<<<<<<<<
+ * 
+ *     cdef int failure(self, e):
+ */
+        __pyx_r = __pyx_e_3hes_CB_STOP;
+        __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
+        __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
+        __Pyx_DECREF(__pyx_t_17); __pyx_t_17 = 0;
+        goto __pyx_L23_return;
+      }
+
+      /* "src/python/pymodel.pxi":119
+ *         except ModelFailure as e:
+ *             return self.failure(e)
+ *         except BaseException as e:             # <<<<<<<<<<<<<<
+ *             self.pending = e
+ *             return CB_STOP
+ */
+      /*finally:*/ {
+        __pyx_L23_return: {
+          __pyx_t_6 = __pyx_r;
+          __Pyx_DECREF(__pyx_v_e);
+          __pyx_v_e = NULL;
+          __pyx_r = __pyx_t_6;
+          goto __pyx_L7_except_return;
+        }
+      }
+    }
     goto __pyx_L6_except_error;
     __pyx_L6_except_error:;
 
-    /* "src/python/pymodel.pxi":75
- *             return 1
+    /* "src/python/pymodel.pxi":95
+ *             return CB_STOP
  *         cdef int nin, nout, rows, cols
  *         try:             # <<<<<<<<<<<<<<
  *             if which == CB_FIELD or which == CB_FIELD_DX:
@@ -18154,7 +18305,7 @@ static int __pyx_f_3hes_12_PyModelBase_call(struct __pyx_obj_3hes__PyModelBase *
     goto __pyx_L0;
   }
 
-  /* "src/python/pymodel.pxi":68
+  /* "src/python/pymodel.pxi":88
  *         return 0
  * 
  *     cdef int call(self, int which, int index, double t, const double *x, const double *p,             # <<<<<<<<<<<<<<
@@ -18185,12 +18336,102 @@ static int __pyx_f_3hes_12_PyModelBase_call(struct __pyx_obj_3hes__PyModelBase *
   return __pyx_r;
 }
 
-/* "src/python/pymodel.pxi":101
- *             return 1
+/* "src/python/pymodel.pxi":123
+ *             return CB_STOP
+ * 
+ *     cdef int failure(self, e):             # <<<<<<<<<<<<<<
+ *         """A hes.ModelFailure: its message kept for describe_error."""
+ *         b = str(e).encode("utf-8", "replace")[:255]
+ */
+
+static int __pyx_f_3hes_12_PyModelBase_failure(struct __pyx_obj_3hes__PyModelBase *__pyx_v_self, PyObject *__pyx_v_e) {
+  PyObject *__pyx_v_b = NULL;
+  int __pyx_r;
+  __Pyx_RefNannyDeclarations
+  PyObject *__pyx_t_1 = NULL;
+  PyObject *__pyx_t_2 = NULL;
+  char const *__pyx_t_3;
+  Py_ssize_t __pyx_t_4;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("failure", 0);
+
+  /* "src/python/pymodel.pxi":125
+ *     cdef int failure(self, e):
+ *         """A hes.ModelFailure: its message kept for describe_error."""
+ *         b = str(e).encode("utf-8", "replace")[:255]             # <<<<<<<<<<<<<<
+ *         memcpy(self.ctx.failure, <const char *>b, len(b))
+ *         self.ctx.failure[len(b)] = 0
+ */
+  __pyx_t_1 = __Pyx_PyObject_CallOneArg(((PyObject *)(&PyUnicode_Type)), __pyx_v_e); if (unlikely(!__pyx_t_1)) __PYX_ERR(9, 125, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_1);
+  __pyx_t_2 = PyUnicode_AsEncodedString(((PyObject*)__pyx_t_1), ((char const *)"utf-8"), ((char const *)"replace")); if (unlikely(!__pyx_t_2)) __PYX_ERR(9, 125, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_2);
+  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+  __pyx_t_1 = __Pyx_PyObject_GetSlice(__pyx_t_2, 0, 0xFF, NULL, NULL, &__pyx_slice__22, 0, 1, 0); if (unlikely(!__pyx_t_1)) __PYX_ERR(9, 125, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_1);
+  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+  __pyx_v_b = __pyx_t_1;
+  __pyx_t_1 = 0;
+
+  /* "src/python/pymodel.pxi":126
+ *         """A hes.ModelFailure: its message kept for describe_error."""
+ *         b = str(e).encode("utf-8", "replace")[:255]
+ *         memcpy(self.ctx.failure, <const char *>b, len(b))             # <<<<<<<<<<<<<<
+ *         self.ctx.failure[len(b)] = 0
+ *         return CB_FAILURE
+ */
+  __pyx_t_3 = __Pyx_PyObject_AsString(__pyx_v_b); if (unlikely((!__pyx_t_3) && PyErr_Occurred())) __PYX_ERR(9, 126, __pyx_L1_error)
+  __pyx_t_4 = PyObject_Length(__pyx_v_b); if (unlikely(__pyx_t_4 == ((Py_ssize_t)-1))) __PYX_ERR(9, 126, __pyx_L1_error)
+  (void)(memcpy(__pyx_v_self->ctx.failure, ((char const *)__pyx_t_3), __pyx_t_4));
+
+  /* "src/python/pymodel.pxi":127
+ *         b = str(e).encode("utf-8", "replace")[:255]
+ *         memcpy(self.ctx.failure, <const char *>b, len(b))
+ *         self.ctx.failure[len(b)] = 0             # <<<<<<<<<<<<<<
+ *         return CB_FAILURE
+ * 
+ */
+  __pyx_t_4 = PyObject_Length(__pyx_v_b); if (unlikely(__pyx_t_4 == ((Py_ssize_t)-1))) __PYX_ERR(9, 127, __pyx_L1_error)
+  (__pyx_v_self->ctx.failure[__pyx_t_4]) = 0;
+
+  /* "src/python/pymodel.pxi":128
+ *         memcpy(self.ctx.failure, <const char *>b, len(b))
+ *         self.ctx.failure[len(b)] = 0
+ *         return CB_FAILURE             # <<<<<<<<<<<<<<
+ * 
+ *     cdef int call_guess(self, double *p, double *x0):
+ */
+  __pyx_r = __pyx_e_3hes_CB_FAILURE;
+  goto __pyx_L0;
+
+  /* "src/python/pymodel.pxi":123
+ *             return CB_STOP
+ * 
+ *     cdef int failure(self, e):             # <<<<<<<<<<<<<<
+ *         """A hes.ModelFailure: its message kept for describe_error."""
+ *         b = str(e).encode("utf-8", "replace")[:255]
+ */
+
+  /* function exit code */
+  __pyx_L1_error:;
+  __Pyx_XDECREF(__pyx_t_1);
+  __Pyx_XDECREF(__pyx_t_2);
+  __Pyx_WriteUnraisable("hes._PyModelBase.failure", __pyx_clineno, __pyx_lineno, __pyx_filename, 1, 0);
+  __pyx_r = 0;
+  __pyx_L0:;
+  __Pyx_XDECREF(__pyx_v_b);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "src/python/pymodel.pxi":130
+ *         return CB_FAILURE
  * 
  *     cdef int call_guess(self, double *p, double *x0):             # <<<<<<<<<<<<<<
  *         if self.pending is not None:
- *             return 1
+ *             return CB_STOP
  */
 
 static int __pyx_f_3hes_12_PyModelBase_call_guess(struct __pyx_obj_3hes__PyModelBase *__pyx_v_self, double *__pyx_v_p, double *__pyx_v_x0) {
@@ -18230,39 +18471,39 @@ static int __pyx_f_3hes_12_PyModelBase_call_guess(struct __pyx_obj_3hes__PyModel
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("call_guess", 0);
 
-  /* "src/python/pymodel.pxi":102
+  /* "src/python/pymodel.pxi":131
  * 
  *     cdef int call_guess(self, double *p, double *x0):
  *         if self.pending is not None:             # <<<<<<<<<<<<<<
- *             return 1
+ *             return CB_STOP
  *         cdef int n = self.modes[self.model.orbit.mode].dim
  */
   __pyx_t_1 = (__pyx_v_self->pending != Py_None);
   __pyx_t_2 = (__pyx_t_1 != 0);
   if (__pyx_t_2) {
 
-    /* "src/python/pymodel.pxi":103
+    /* "src/python/pymodel.pxi":132
  *     cdef int call_guess(self, double *p, double *x0):
  *         if self.pending is not None:
- *             return 1             # <<<<<<<<<<<<<<
+ *             return CB_STOP             # <<<<<<<<<<<<<<
  *         cdef int n = self.modes[self.model.orbit.mode].dim
  *         try:
  */
-    __pyx_r = 1;
+    __pyx_r = __pyx_e_3hes_CB_STOP;
     goto __pyx_L0;
 
-    /* "src/python/pymodel.pxi":102
+    /* "src/python/pymodel.pxi":131
  * 
  *     cdef int call_guess(self, double *p, double *x0):
  *         if self.pending is not None:             # <<<<<<<<<<<<<<
- *             return 1
+ *             return CB_STOP
  *         cdef int n = self.modes[self.model.orbit.mode].dim
  */
   }
 
-  /* "src/python/pymodel.pxi":104
+  /* "src/python/pymodel.pxi":133
  *         if self.pending is not None:
- *             return 1
+ *             return CB_STOP
  *         cdef int n = self.modes[self.model.orbit.mode].dim             # <<<<<<<<<<<<<<
  *         try:
  *             r = self.guess_fn(_vector(p, self.model.n_params))
@@ -18270,8 +18511,8 @@ static int __pyx_f_3hes_12_PyModelBase_call_guess(struct __pyx_obj_3hes__PyModel
   __pyx_t_3 = (__pyx_v_self->modes[__pyx_v_self->model.orbit.mode]).dim;
   __pyx_v_n = __pyx_t_3;
 
-  /* "src/python/pymodel.pxi":105
- *             return 1
+  /* "src/python/pymodel.pxi":134
+ *             return CB_STOP
  *         cdef int n = self.modes[self.model.orbit.mode].dim
  *         try:             # <<<<<<<<<<<<<<
  *             r = self.guess_fn(_vector(p, self.model.n_params))
@@ -18286,14 +18527,14 @@ static int __pyx_f_3hes_12_PyModelBase_call_guess(struct __pyx_obj_3hes__PyModel
     __Pyx_XGOTREF(__pyx_t_6);
     /*try:*/ {
 
-      /* "src/python/pymodel.pxi":106
+      /* "src/python/pymodel.pxi":135
  *         cdef int n = self.modes[self.model.orbit.mode].dim
  *         try:
  *             r = self.guess_fn(_vector(p, self.model.n_params))             # <<<<<<<<<<<<<<
  *             updates = None
  *             if isinstance(r, tuple) and len(r) == 2 and isinstance(r[1], dict):
  */
-      __pyx_t_8 = ((PyObject *)__pyx_f_3hes__vector(__pyx_v_p, __pyx_v_self->model.n_params)); if (unlikely(!__pyx_t_8)) __PYX_ERR(9, 106, __pyx_L4_error)
+      __pyx_t_8 = ((PyObject *)__pyx_f_3hes__vector(__pyx_v_p, __pyx_v_self->model.n_params)); if (unlikely(!__pyx_t_8)) __PYX_ERR(9, 135, __pyx_L4_error)
       __Pyx_GOTREF(__pyx_t_8);
       __Pyx_INCREF(__pyx_v_self->guess_fn);
       __pyx_t_9 = __pyx_v_self->guess_fn; __pyx_t_10 = NULL;
@@ -18309,13 +18550,13 @@ static int __pyx_f_3hes_12_PyModelBase_call_guess(struct __pyx_obj_3hes__PyModel
       __pyx_t_7 = (__pyx_t_10) ? __Pyx_PyObject_Call2Args(__pyx_t_9, __pyx_t_10, __pyx_t_8) : __Pyx_PyObject_CallOneArg(__pyx_t_9, __pyx_t_8);
       __Pyx_XDECREF(__pyx_t_10); __pyx_t_10 = 0;
       __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
-      if (unlikely(!__pyx_t_7)) __PYX_ERR(9, 106, __pyx_L4_error)
+      if (unlikely(!__pyx_t_7)) __PYX_ERR(9, 135, __pyx_L4_error)
       __Pyx_GOTREF(__pyx_t_7);
       __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
       __pyx_v_r = __pyx_t_7;
       __pyx_t_7 = 0;
 
-      /* "src/python/pymodel.pxi":107
+      /* "src/python/pymodel.pxi":136
  *         try:
  *             r = self.guess_fn(_vector(p, self.model.n_params))
  *             updates = None             # <<<<<<<<<<<<<<
@@ -18325,7 +18566,7 @@ static int __pyx_f_3hes_12_PyModelBase_call_guess(struct __pyx_obj_3hes__PyModel
       __Pyx_INCREF(Py_None);
       __pyx_v_updates = Py_None;
 
-      /* "src/python/pymodel.pxi":108
+      /* "src/python/pymodel.pxi":137
  *             r = self.guess_fn(_vector(p, self.model.n_params))
  *             updates = None
  *             if isinstance(r, tuple) and len(r) == 2 and isinstance(r[1], dict):             # <<<<<<<<<<<<<<
@@ -18339,14 +18580,14 @@ static int __pyx_f_3hes_12_PyModelBase_call_guess(struct __pyx_obj_3hes__PyModel
         __pyx_t_2 = __pyx_t_11;
         goto __pyx_L11_bool_binop_done;
       }
-      __pyx_t_12 = PyObject_Length(__pyx_v_r); if (unlikely(__pyx_t_12 == ((Py_ssize_t)-1))) __PYX_ERR(9, 108, __pyx_L4_error)
+      __pyx_t_12 = PyObject_Length(__pyx_v_r); if (unlikely(__pyx_t_12 == ((Py_ssize_t)-1))) __PYX_ERR(9, 137, __pyx_L4_error)
       __pyx_t_11 = ((__pyx_t_12 == 2) != 0);
       if (__pyx_t_11) {
       } else {
         __pyx_t_2 = __pyx_t_11;
         goto __pyx_L11_bool_binop_done;
       }
-      __pyx_t_7 = __Pyx_GetItemInt(__pyx_v_r, 1, long, 1, __Pyx_PyInt_From_long, 0, 0, 0); if (unlikely(!__pyx_t_7)) __PYX_ERR(9, 108, __pyx_L4_error)
+      __pyx_t_7 = __Pyx_GetItemInt(__pyx_v_r, 1, long, 1, __Pyx_PyInt_From_long, 0, 0, 0); if (unlikely(!__pyx_t_7)) __PYX_ERR(9, 137, __pyx_L4_error)
       __Pyx_GOTREF(__pyx_t_7);
       __pyx_t_11 = PyDict_Check(__pyx_t_7); 
       __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
@@ -18355,7 +18596,7 @@ static int __pyx_f_3hes_12_PyModelBase_call_guess(struct __pyx_obj_3hes__PyModel
       __pyx_L11_bool_binop_done:;
       if (__pyx_t_2) {
 
-        /* "src/python/pymodel.pxi":109
+        /* "src/python/pymodel.pxi":138
  *             updates = None
  *             if isinstance(r, tuple) and len(r) == 2 and isinstance(r[1], dict):
  *                 r, updates = r             # <<<<<<<<<<<<<<
@@ -18368,7 +18609,7 @@ static int __pyx_f_3hes_12_PyModelBase_call_guess(struct __pyx_obj_3hes__PyModel
           if (unlikely(size != 2)) {
             if (size > 2) __Pyx_RaiseTooManyValuesError(2);
             else if (size >= 0) __Pyx_RaiseNeedMoreValuesError(size);
-            __PYX_ERR(9, 109, __pyx_L4_error)
+            __PYX_ERR(9, 138, __pyx_L4_error)
           }
           #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
           if (likely(PyTuple_CheckExact(sequence))) {
@@ -18381,21 +18622,21 @@ static int __pyx_f_3hes_12_PyModelBase_call_guess(struct __pyx_obj_3hes__PyModel
           __Pyx_INCREF(__pyx_t_7);
           __Pyx_INCREF(__pyx_t_9);
           #else
-          __pyx_t_7 = PySequence_ITEM(sequence, 0); if (unlikely(!__pyx_t_7)) __PYX_ERR(9, 109, __pyx_L4_error)
+          __pyx_t_7 = PySequence_ITEM(sequence, 0); if (unlikely(!__pyx_t_7)) __PYX_ERR(9, 138, __pyx_L4_error)
           __Pyx_GOTREF(__pyx_t_7);
-          __pyx_t_9 = PySequence_ITEM(sequence, 1); if (unlikely(!__pyx_t_9)) __PYX_ERR(9, 109, __pyx_L4_error)
+          __pyx_t_9 = PySequence_ITEM(sequence, 1); if (unlikely(!__pyx_t_9)) __PYX_ERR(9, 138, __pyx_L4_error)
           __Pyx_GOTREF(__pyx_t_9);
           #endif
         } else {
           Py_ssize_t index = -1;
-          __pyx_t_8 = PyObject_GetIter(__pyx_v_r); if (unlikely(!__pyx_t_8)) __PYX_ERR(9, 109, __pyx_L4_error)
+          __pyx_t_8 = PyObject_GetIter(__pyx_v_r); if (unlikely(!__pyx_t_8)) __PYX_ERR(9, 138, __pyx_L4_error)
           __Pyx_GOTREF(__pyx_t_8);
           __pyx_t_13 = Py_TYPE(__pyx_t_8)->tp_iternext;
           index = 0; __pyx_t_7 = __pyx_t_13(__pyx_t_8); if (unlikely(!__pyx_t_7)) goto __pyx_L14_unpacking_failed;
           __Pyx_GOTREF(__pyx_t_7);
           index = 1; __pyx_t_9 = __pyx_t_13(__pyx_t_8); if (unlikely(!__pyx_t_9)) goto __pyx_L14_unpacking_failed;
           __Pyx_GOTREF(__pyx_t_9);
-          if (__Pyx_IternextUnpackEndCheck(__pyx_t_13(__pyx_t_8), 2) < 0) __PYX_ERR(9, 109, __pyx_L4_error)
+          if (__Pyx_IternextUnpackEndCheck(__pyx_t_13(__pyx_t_8), 2) < 0) __PYX_ERR(9, 138, __pyx_L4_error)
           __pyx_t_13 = NULL;
           __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
           goto __pyx_L15_unpacking_done;
@@ -18403,7 +18644,7 @@ static int __pyx_f_3hes_12_PyModelBase_call_guess(struct __pyx_obj_3hes__PyModel
           __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
           __pyx_t_13 = NULL;
           if (__Pyx_IterFinish() == 0) __Pyx_RaiseNeedMoreValuesError(index);
-          __PYX_ERR(9, 109, __pyx_L4_error)
+          __PYX_ERR(9, 138, __pyx_L4_error)
           __pyx_L15_unpacking_done:;
         }
         __Pyx_DECREF_SET(__pyx_v_r, __pyx_t_7);
@@ -18411,7 +18652,7 @@ static int __pyx_f_3hes_12_PyModelBase_call_guess(struct __pyx_obj_3hes__PyModel
         __Pyx_DECREF_SET(__pyx_v_updates, __pyx_t_9);
         __pyx_t_9 = 0;
 
-        /* "src/python/pymodel.pxi":108
+        /* "src/python/pymodel.pxi":137
  *             r = self.guess_fn(_vector(p, self.model.n_params))
  *             updates = None
  *             if isinstance(r, tuple) and len(r) == 2 and isinstance(r[1], dict):             # <<<<<<<<<<<<<<
@@ -18420,26 +18661,26 @@ static int __pyx_f_3hes_12_PyModelBase_call_guess(struct __pyx_obj_3hes__PyModel
  */
       }
 
-      /* "src/python/pymodel.pxi":110
+      /* "src/python/pymodel.pxi":139
  *             if isinstance(r, tuple) and len(r) == 2 and isinstance(r[1], dict):
  *                 r, updates = r
  *             _put(r, x0, n, 1, "orbit guess")             # <<<<<<<<<<<<<<
  *             if updates:
  *                 for k, v in updates.items():
  */
-      __pyx_t_3 = __pyx_f_3hes__put(__pyx_v_r, __pyx_v_x0, __pyx_v_n, 1, __pyx_kp_u_orbit_guess); if (unlikely(__pyx_t_3 == ((int)-1))) __PYX_ERR(9, 110, __pyx_L4_error)
+      __pyx_t_3 = __pyx_f_3hes__put(__pyx_v_r, __pyx_v_x0, __pyx_v_n, 1, __pyx_kp_u_orbit_guess); if (unlikely(__pyx_t_3 == ((int)-1))) __PYX_ERR(9, 139, __pyx_L4_error)
 
-      /* "src/python/pymodel.pxi":111
+      /* "src/python/pymodel.pxi":140
  *                 r, updates = r
  *             _put(r, x0, n, 1, "orbit guess")
  *             if updates:             # <<<<<<<<<<<<<<
  *                 for k, v in updates.items():
  *                     i = hes_model_param_index(&self.model, _name(k, "a parameter's name"))
  */
-      __pyx_t_2 = __Pyx_PyObject_IsTrue(__pyx_v_updates); if (unlikely(__pyx_t_2 < 0)) __PYX_ERR(9, 111, __pyx_L4_error)
+      __pyx_t_2 = __Pyx_PyObject_IsTrue(__pyx_v_updates); if (unlikely(__pyx_t_2 < 0)) __PYX_ERR(9, 140, __pyx_L4_error)
       if (__pyx_t_2) {
 
-        /* "src/python/pymodel.pxi":112
+        /* "src/python/pymodel.pxi":141
  *             _put(r, x0, n, 1, "orbit guess")
  *             if updates:
  *                 for k, v in updates.items():             # <<<<<<<<<<<<<<
@@ -18449,9 +18690,9 @@ static int __pyx_f_3hes_12_PyModelBase_call_guess(struct __pyx_obj_3hes__PyModel
         __pyx_t_12 = 0;
         if (unlikely(__pyx_v_updates == Py_None)) {
           PyErr_Format(PyExc_AttributeError, "'NoneType' object has no attribute '%.30s'", "items");
-          __PYX_ERR(9, 112, __pyx_L4_error)
+          __PYX_ERR(9, 141, __pyx_L4_error)
         }
-        __pyx_t_7 = __Pyx_dict_iterator(__pyx_v_updates, 0, __pyx_n_s_items, (&__pyx_t_14), (&__pyx_t_3)); if (unlikely(!__pyx_t_7)) __PYX_ERR(9, 112, __pyx_L4_error)
+        __pyx_t_7 = __Pyx_dict_iterator(__pyx_v_updates, 0, __pyx_n_s_items, (&__pyx_t_14), (&__pyx_t_3)); if (unlikely(!__pyx_t_7)) __PYX_ERR(9, 141, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_7);
         __Pyx_XDECREF(__pyx_t_9);
         __pyx_t_9 = __pyx_t_7;
@@ -18459,7 +18700,7 @@ static int __pyx_f_3hes_12_PyModelBase_call_guess(struct __pyx_obj_3hes__PyModel
         while (1) {
           __pyx_t_15 = __Pyx_dict_iter_next(__pyx_t_9, __pyx_t_14, &__pyx_t_12, &__pyx_t_7, &__pyx_t_8, NULL, __pyx_t_3);
           if (unlikely(__pyx_t_15 == 0)) break;
-          if (unlikely(__pyx_t_15 == -1)) __PYX_ERR(9, 112, __pyx_L4_error)
+          if (unlikely(__pyx_t_15 == -1)) __PYX_ERR(9, 141, __pyx_L4_error)
           __Pyx_GOTREF(__pyx_t_7);
           __Pyx_GOTREF(__pyx_t_8);
           __Pyx_XDECREF_SET(__pyx_v_k, __pyx_t_7);
@@ -18467,24 +18708,24 @@ static int __pyx_f_3hes_12_PyModelBase_call_guess(struct __pyx_obj_3hes__PyModel
           __Pyx_XDECREF_SET(__pyx_v_v, __pyx_t_8);
           __pyx_t_8 = 0;
 
-          /* "src/python/pymodel.pxi":113
+          /* "src/python/pymodel.pxi":142
  *             if updates:
  *                 for k, v in updates.items():
  *                     i = hes_model_param_index(&self.model, _name(k, "a parameter's name"))             # <<<<<<<<<<<<<<
  *                     if i < 0:
  *                         raise NotFoundError(f"orbit guess: no parameter '{k}'", HES_ENOTFOUND)
  */
-          __pyx_t_8 = __pyx_f_3hes__name(__pyx_v_k, __pyx_kp_u_a_parameter_s_name); if (unlikely(!__pyx_t_8)) __PYX_ERR(9, 113, __pyx_L4_error)
+          __pyx_t_8 = __pyx_f_3hes__name(__pyx_v_k, __pyx_kp_u_a_parameter_s_name); if (unlikely(!__pyx_t_8)) __PYX_ERR(9, 142, __pyx_L4_error)
           __Pyx_GOTREF(__pyx_t_8);
           if (unlikely(__pyx_t_8 == Py_None)) {
             PyErr_SetString(PyExc_TypeError, "expected bytes, NoneType found");
-            __PYX_ERR(9, 113, __pyx_L4_error)
+            __PYX_ERR(9, 142, __pyx_L4_error)
           }
-          __pyx_t_16 = __Pyx_PyBytes_AsString(__pyx_t_8); if (unlikely((!__pyx_t_16) && PyErr_Occurred())) __PYX_ERR(9, 113, __pyx_L4_error)
+          __pyx_t_16 = __Pyx_PyBytes_AsString(__pyx_t_8); if (unlikely((!__pyx_t_16) && PyErr_Occurred())) __PYX_ERR(9, 142, __pyx_L4_error)
           __pyx_v_i = hes_model_param_index((&__pyx_v_self->model), __pyx_t_16);
           __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
 
-          /* "src/python/pymodel.pxi":114
+          /* "src/python/pymodel.pxi":143
  *                 for k, v in updates.items():
  *                     i = hes_model_param_index(&self.model, _name(k, "a parameter's name"))
  *                     if i < 0:             # <<<<<<<<<<<<<<
@@ -18494,16 +18735,16 @@ static int __pyx_f_3hes_12_PyModelBase_call_guess(struct __pyx_obj_3hes__PyModel
           __pyx_t_2 = ((__pyx_v_i < 0) != 0);
           if (unlikely(__pyx_t_2)) {
 
-            /* "src/python/pymodel.pxi":115
+            /* "src/python/pymodel.pxi":144
  *                     i = hes_model_param_index(&self.model, _name(k, "a parameter's name"))
  *                     if i < 0:
  *                         raise NotFoundError(f"orbit guess: no parameter '{k}'", HES_ENOTFOUND)             # <<<<<<<<<<<<<<
  *                     p[i] = float(v)
- *             return 0
+ *             return CB_OK
  */
-            __Pyx_GetModuleGlobalName(__pyx_t_7, __pyx_n_s_NotFoundError); if (unlikely(!__pyx_t_7)) __PYX_ERR(9, 115, __pyx_L4_error)
+            __Pyx_GetModuleGlobalName(__pyx_t_7, __pyx_n_s_NotFoundError); if (unlikely(!__pyx_t_7)) __PYX_ERR(9, 144, __pyx_L4_error)
             __Pyx_GOTREF(__pyx_t_7);
-            __pyx_t_10 = PyTuple_New(3); if (unlikely(!__pyx_t_10)) __PYX_ERR(9, 115, __pyx_L4_error)
+            __pyx_t_10 = PyTuple_New(3); if (unlikely(!__pyx_t_10)) __PYX_ERR(9, 144, __pyx_L4_error)
             __Pyx_GOTREF(__pyx_t_10);
             __pyx_t_17 = 0;
             __pyx_t_18 = 127;
@@ -18511,7 +18752,7 @@ static int __pyx_f_3hes_12_PyModelBase_call_guess(struct __pyx_obj_3hes__PyModel
             __pyx_t_17 += 27;
             __Pyx_GIVEREF(__pyx_kp_u_orbit_guess_no_parameter);
             PyTuple_SET_ITEM(__pyx_t_10, 0, __pyx_kp_u_orbit_guess_no_parameter);
-            __pyx_t_19 = __Pyx_PyObject_FormatSimple(__pyx_v_k, __pyx_empty_unicode); if (unlikely(!__pyx_t_19)) __PYX_ERR(9, 115, __pyx_L4_error)
+            __pyx_t_19 = __Pyx_PyObject_FormatSimple(__pyx_v_k, __pyx_empty_unicode); if (unlikely(!__pyx_t_19)) __PYX_ERR(9, 144, __pyx_L4_error)
             __Pyx_GOTREF(__pyx_t_19);
             __pyx_t_18 = (__Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_19) > __pyx_t_18) ? __Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_19) : __pyx_t_18;
             __pyx_t_17 += __Pyx_PyUnicode_GET_LENGTH(__pyx_t_19);
@@ -18522,10 +18763,10 @@ static int __pyx_f_3hes_12_PyModelBase_call_guess(struct __pyx_obj_3hes__PyModel
             __pyx_t_17 += 1;
             __Pyx_GIVEREF(__pyx_kp_u__19);
             PyTuple_SET_ITEM(__pyx_t_10, 2, __pyx_kp_u__19);
-            __pyx_t_19 = __Pyx_PyUnicode_Join(__pyx_t_10, 3, __pyx_t_17, __pyx_t_18); if (unlikely(!__pyx_t_19)) __PYX_ERR(9, 115, __pyx_L4_error)
+            __pyx_t_19 = __Pyx_PyUnicode_Join(__pyx_t_10, 3, __pyx_t_17, __pyx_t_18); if (unlikely(!__pyx_t_19)) __PYX_ERR(9, 144, __pyx_L4_error)
             __Pyx_GOTREF(__pyx_t_19);
             __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
-            __pyx_t_10 = __Pyx_PyInt_From_hes_status(HES_ENOTFOUND); if (unlikely(!__pyx_t_10)) __PYX_ERR(9, 115, __pyx_L4_error)
+            __pyx_t_10 = __Pyx_PyInt_From_hes_status(HES_ENOTFOUND); if (unlikely(!__pyx_t_10)) __PYX_ERR(9, 144, __pyx_L4_error)
             __Pyx_GOTREF(__pyx_t_10);
             __pyx_t_20 = NULL;
             __pyx_t_15 = 0;
@@ -18542,7 +18783,7 @@ static int __pyx_f_3hes_12_PyModelBase_call_guess(struct __pyx_obj_3hes__PyModel
             #if CYTHON_FAST_PYCALL
             if (PyFunction_Check(__pyx_t_7)) {
               PyObject *__pyx_temp[3] = {__pyx_t_20, __pyx_t_19, __pyx_t_10};
-              __pyx_t_8 = __Pyx_PyFunction_FastCall(__pyx_t_7, __pyx_temp+1-__pyx_t_15, 2+__pyx_t_15); if (unlikely(!__pyx_t_8)) __PYX_ERR(9, 115, __pyx_L4_error)
+              __pyx_t_8 = __Pyx_PyFunction_FastCall(__pyx_t_7, __pyx_temp+1-__pyx_t_15, 2+__pyx_t_15); if (unlikely(!__pyx_t_8)) __PYX_ERR(9, 144, __pyx_L4_error)
               __Pyx_XDECREF(__pyx_t_20); __pyx_t_20 = 0;
               __Pyx_GOTREF(__pyx_t_8);
               __Pyx_DECREF(__pyx_t_19); __pyx_t_19 = 0;
@@ -18552,7 +18793,7 @@ static int __pyx_f_3hes_12_PyModelBase_call_guess(struct __pyx_obj_3hes__PyModel
             #if CYTHON_FAST_PYCCALL
             if (__Pyx_PyFastCFunction_Check(__pyx_t_7)) {
               PyObject *__pyx_temp[3] = {__pyx_t_20, __pyx_t_19, __pyx_t_10};
-              __pyx_t_8 = __Pyx_PyCFunction_FastCall(__pyx_t_7, __pyx_temp+1-__pyx_t_15, 2+__pyx_t_15); if (unlikely(!__pyx_t_8)) __PYX_ERR(9, 115, __pyx_L4_error)
+              __pyx_t_8 = __Pyx_PyCFunction_FastCall(__pyx_t_7, __pyx_temp+1-__pyx_t_15, 2+__pyx_t_15); if (unlikely(!__pyx_t_8)) __PYX_ERR(9, 144, __pyx_L4_error)
               __Pyx_XDECREF(__pyx_t_20); __pyx_t_20 = 0;
               __Pyx_GOTREF(__pyx_t_8);
               __Pyx_DECREF(__pyx_t_19); __pyx_t_19 = 0;
@@ -18560,7 +18801,7 @@ static int __pyx_f_3hes_12_PyModelBase_call_guess(struct __pyx_obj_3hes__PyModel
             } else
             #endif
             {
-              __pyx_t_21 = PyTuple_New(2+__pyx_t_15); if (unlikely(!__pyx_t_21)) __PYX_ERR(9, 115, __pyx_L4_error)
+              __pyx_t_21 = PyTuple_New(2+__pyx_t_15); if (unlikely(!__pyx_t_21)) __PYX_ERR(9, 144, __pyx_L4_error)
               __Pyx_GOTREF(__pyx_t_21);
               if (__pyx_t_20) {
                 __Pyx_GIVEREF(__pyx_t_20); PyTuple_SET_ITEM(__pyx_t_21, 0, __pyx_t_20); __pyx_t_20 = NULL;
@@ -18571,16 +18812,16 @@ static int __pyx_f_3hes_12_PyModelBase_call_guess(struct __pyx_obj_3hes__PyModel
               PyTuple_SET_ITEM(__pyx_t_21, 1+__pyx_t_15, __pyx_t_10);
               __pyx_t_19 = 0;
               __pyx_t_10 = 0;
-              __pyx_t_8 = __Pyx_PyObject_Call(__pyx_t_7, __pyx_t_21, NULL); if (unlikely(!__pyx_t_8)) __PYX_ERR(9, 115, __pyx_L4_error)
+              __pyx_t_8 = __Pyx_PyObject_Call(__pyx_t_7, __pyx_t_21, NULL); if (unlikely(!__pyx_t_8)) __PYX_ERR(9, 144, __pyx_L4_error)
               __Pyx_GOTREF(__pyx_t_8);
               __Pyx_DECREF(__pyx_t_21); __pyx_t_21 = 0;
             }
             __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
             __Pyx_Raise(__pyx_t_8, 0, 0, 0);
             __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
-            __PYX_ERR(9, 115, __pyx_L4_error)
+            __PYX_ERR(9, 144, __pyx_L4_error)
 
-            /* "src/python/pymodel.pxi":114
+            /* "src/python/pymodel.pxi":143
  *                 for k, v in updates.items():
  *                     i = hes_model_param_index(&self.model, _name(k, "a parameter's name"))
  *                     if i < 0:             # <<<<<<<<<<<<<<
@@ -18589,19 +18830,19 @@ static int __pyx_f_3hes_12_PyModelBase_call_guess(struct __pyx_obj_3hes__PyModel
  */
           }
 
-          /* "src/python/pymodel.pxi":116
+          /* "src/python/pymodel.pxi":145
  *                     if i < 0:
  *                         raise NotFoundError(f"orbit guess: no parameter '{k}'", HES_ENOTFOUND)
  *                     p[i] = float(v)             # <<<<<<<<<<<<<<
- *             return 0
- *         except BaseException as e:
+ *             return CB_OK
+ *         except ModelFailure as e:
  */
-          __pyx_t_22 = __Pyx_PyObject_AsDouble(__pyx_v_v); if (unlikely(__pyx_t_22 == ((double)((double)-1)) && PyErr_Occurred())) __PYX_ERR(9, 116, __pyx_L4_error)
+          __pyx_t_22 = __Pyx_PyObject_AsDouble(__pyx_v_v); if (unlikely(__pyx_t_22 == ((double)((double)-1)) && PyErr_Occurred())) __PYX_ERR(9, 145, __pyx_L4_error)
           (__pyx_v_p[__pyx_v_i]) = __pyx_t_22;
         }
         __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
 
-        /* "src/python/pymodel.pxi":111
+        /* "src/python/pymodel.pxi":140
  *                 r, updates = r
  *             _put(r, x0, n, 1, "orbit guess")
  *             if updates:             # <<<<<<<<<<<<<<
@@ -18610,18 +18851,18 @@ static int __pyx_f_3hes_12_PyModelBase_call_guess(struct __pyx_obj_3hes__PyModel
  */
       }
 
-      /* "src/python/pymodel.pxi":117
+      /* "src/python/pymodel.pxi":146
  *                         raise NotFoundError(f"orbit guess: no parameter '{k}'", HES_ENOTFOUND)
  *                     p[i] = float(v)
- *             return 0             # <<<<<<<<<<<<<<
- *         except BaseException as e:
- *             self.pending = e
+ *             return CB_OK             # <<<<<<<<<<<<<<
+ *         except ModelFailure as e:
+ *             return self.failure(e)
  */
-      __pyx_r = 0;
+      __pyx_r = __pyx_e_3hes_CB_OK;
       goto __pyx_L8_try_return;
 
-      /* "src/python/pymodel.pxi":105
- *             return 1
+      /* "src/python/pymodel.pxi":134
+ *             return CB_STOP
  *         cdef int n = self.modes[self.model.orbit.mode].dim
  *         try:             # <<<<<<<<<<<<<<
  *             r = self.guess_fn(_vector(p, self.model.n_params))
@@ -18637,57 +18878,50 @@ static int __pyx_f_3hes_12_PyModelBase_call_guess(struct __pyx_obj_3hes__PyModel
     __Pyx_XDECREF(__pyx_t_8); __pyx_t_8 = 0;
     __Pyx_XDECREF(__pyx_t_9); __pyx_t_9 = 0;
 
-    /* "src/python/pymodel.pxi":118
+    /* "src/python/pymodel.pxi":147
  *                     p[i] = float(v)
- *             return 0
- *         except BaseException as e:             # <<<<<<<<<<<<<<
- *             self.pending = e
- *             return 1
+ *             return CB_OK
+ *         except ModelFailure as e:             # <<<<<<<<<<<<<<
+ *             return self.failure(e)
+ *         except BaseException as e:
  */
-    __pyx_t_3 = __Pyx_PyErr_ExceptionMatches(__pyx_builtin_BaseException);
+    __Pyx_ErrFetch(&__pyx_t_9, &__pyx_t_8, &__pyx_t_7);
+    __Pyx_GetModuleGlobalName(__pyx_t_21, __pyx_n_s_ModelFailure); if (unlikely(!__pyx_t_21)) __PYX_ERR(9, 147, __pyx_L6_except_error)
+    __Pyx_GOTREF(__pyx_t_21);
+    __pyx_t_3 = __Pyx_PyErr_GivenExceptionMatches(__pyx_t_9, __pyx_t_21);
+    __Pyx_DECREF(__pyx_t_21); __pyx_t_21 = 0;
+    __Pyx_ErrRestore(__pyx_t_9, __pyx_t_8, __pyx_t_7);
+    __pyx_t_9 = 0; __pyx_t_8 = 0; __pyx_t_7 = 0;
     if (__pyx_t_3) {
       __Pyx_AddTraceback("hes._PyModelBase.call_guess", __pyx_clineno, __pyx_lineno, __pyx_filename);
-      if (__Pyx_GetException(&__pyx_t_9, &__pyx_t_8, &__pyx_t_7) < 0) __PYX_ERR(9, 118, __pyx_L6_except_error)
-      __Pyx_GOTREF(__pyx_t_9);
-      __Pyx_GOTREF(__pyx_t_8);
+      if (__Pyx_GetException(&__pyx_t_7, &__pyx_t_8, &__pyx_t_9) < 0) __PYX_ERR(9, 147, __pyx_L6_except_error)
       __Pyx_GOTREF(__pyx_t_7);
+      __Pyx_GOTREF(__pyx_t_8);
+      __Pyx_GOTREF(__pyx_t_9);
       __Pyx_INCREF(__pyx_t_8);
       __pyx_v_e = __pyx_t_8;
       /*try:*/ {
 
-        /* "src/python/pymodel.pxi":119
- *             return 0
- *         except BaseException as e:
- *             self.pending = e             # <<<<<<<<<<<<<<
- *             return 1
- * 
- */
-        __Pyx_INCREF(__pyx_v_e);
-        __Pyx_GIVEREF(__pyx_v_e);
-        __Pyx_GOTREF(__pyx_v_self->pending);
-        __Pyx_DECREF(__pyx_v_self->pending);
-        __pyx_v_self->pending = __pyx_v_e;
-
-        /* "src/python/pymodel.pxi":120
+        /* "src/python/pymodel.pxi":148
+ *             return CB_OK
+ *         except ModelFailure as e:
+ *             return self.failure(e)             # <<<<<<<<<<<<<<
  *         except BaseException as e:
  *             self.pending = e
- *             return 1             # <<<<<<<<<<<<<<
- * 
- * 
  */
-        __pyx_r = 1;
+        __pyx_r = ((struct __pyx_vtabstruct_3hes__PyModelBase *)__pyx_v_self->__pyx_vtab)->failure(__pyx_v_self, __pyx_v_e);
         __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
         __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
         __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
         goto __pyx_L24_return;
       }
 
-      /* "src/python/pymodel.pxi":118
+      /* "src/python/pymodel.pxi":147
  *                     p[i] = float(v)
- *             return 0
- *         except BaseException as e:             # <<<<<<<<<<<<<<
- *             self.pending = e
- *             return 1
+ *             return CB_OK
+ *         except ModelFailure as e:             # <<<<<<<<<<<<<<
+ *             return self.failure(e)
+ *         except BaseException as e:
  */
       /*finally:*/ {
         __pyx_L24_return: {
@@ -18699,11 +18933,74 @@ static int __pyx_f_3hes_12_PyModelBase_call_guess(struct __pyx_obj_3hes__PyModel
         }
       }
     }
+
+    /* "src/python/pymodel.pxi":149
+ *         except ModelFailure as e:
+ *             return self.failure(e)
+ *         except BaseException as e:             # <<<<<<<<<<<<<<
+ *             self.pending = e
+ *             return CB_STOP
+ */
+    __pyx_t_3 = __Pyx_PyErr_ExceptionMatches(__pyx_builtin_BaseException);
+    if (__pyx_t_3) {
+      __Pyx_AddTraceback("hes._PyModelBase.call_guess", __pyx_clineno, __pyx_lineno, __pyx_filename);
+      if (__Pyx_GetException(&__pyx_t_9, &__pyx_t_8, &__pyx_t_7) < 0) __PYX_ERR(9, 149, __pyx_L6_except_error)
+      __Pyx_GOTREF(__pyx_t_9);
+      __Pyx_GOTREF(__pyx_t_8);
+      __Pyx_GOTREF(__pyx_t_7);
+      __Pyx_INCREF(__pyx_t_8);
+      __pyx_v_e = __pyx_t_8;
+      /*try:*/ {
+
+        /* "src/python/pymodel.pxi":150
+ *             return self.failure(e)
+ *         except BaseException as e:
+ *             self.pending = e             # <<<<<<<<<<<<<<
+ *             return CB_STOP
+ * 
+ */
+        __Pyx_INCREF(__pyx_v_e);
+        __Pyx_GIVEREF(__pyx_v_e);
+        __Pyx_GOTREF(__pyx_v_self->pending);
+        __Pyx_DECREF(__pyx_v_self->pending);
+        __pyx_v_self->pending = __pyx_v_e;
+
+        /* "src/python/pymodel.pxi":151
+ *         except BaseException as e:
+ *             self.pending = e
+ *             return CB_STOP             # <<<<<<<<<<<<<<
+ * 
+ *     cdef int call_validate(self, const double *p, char *msg, size_t len_):
+ */
+        __pyx_r = __pyx_e_3hes_CB_STOP;
+        __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
+        __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
+        __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
+        goto __pyx_L31_return;
+      }
+
+      /* "src/python/pymodel.pxi":149
+ *         except ModelFailure as e:
+ *             return self.failure(e)
+ *         except BaseException as e:             # <<<<<<<<<<<<<<
+ *             self.pending = e
+ *             return CB_STOP
+ */
+      /*finally:*/ {
+        __pyx_L31_return: {
+          __pyx_t_3 = __pyx_r;
+          __Pyx_DECREF(__pyx_v_e);
+          __pyx_v_e = NULL;
+          __pyx_r = __pyx_t_3;
+          goto __pyx_L7_except_return;
+        }
+      }
+    }
     goto __pyx_L6_except_error;
     __pyx_L6_except_error:;
 
-    /* "src/python/pymodel.pxi":105
- *             return 1
+    /* "src/python/pymodel.pxi":134
+ *             return CB_STOP
  *         cdef int n = self.modes[self.model.orbit.mode].dim
  *         try:             # <<<<<<<<<<<<<<
  *             r = self.guess_fn(_vector(p, self.model.n_params))
@@ -18728,12 +19025,12 @@ static int __pyx_f_3hes_12_PyModelBase_call_guess(struct __pyx_obj_3hes__PyModel
     goto __pyx_L0;
   }
 
-  /* "src/python/pymodel.pxi":101
- *             return 1
+  /* "src/python/pymodel.pxi":130
+ *         return CB_FAILURE
  * 
  *     cdef int call_guess(self, double *p, double *x0):             # <<<<<<<<<<<<<<
  *         if self.pending is not None:
- *             return 1
+ *             return CB_STOP
  */
 
   /* function exit code */
@@ -18752,6 +19049,410 @@ static int __pyx_f_3hes_12_PyModelBase_call_guess(struct __pyx_obj_3hes__PyModel
   __Pyx_XDECREF(__pyx_v_updates);
   __Pyx_XDECREF(__pyx_v_k);
   __Pyx_XDECREF(__pyx_v_v);
+  __Pyx_XDECREF(__pyx_v_e);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "src/python/pymodel.pxi":153
+ *             return CB_STOP
+ * 
+ *     cdef int call_validate(self, const double *p, char *msg, size_t len_):             # <<<<<<<<<<<<<<
+ *         """The model's validate(p): None or "" when p is valid, else the
+ *         reason (written to msg)."""
+ */
+
+static int __pyx_f_3hes_12_PyModelBase_call_validate(struct __pyx_obj_3hes__PyModelBase *__pyx_v_self, double const *__pyx_v_p, char *__pyx_v_msg, size_t __pyx_v_len_) {
+  PyObject *__pyx_v_r = NULL;
+  PyObject *__pyx_v_b = NULL;
+  PyObject *__pyx_v_e = NULL;
+  int __pyx_r;
+  __Pyx_RefNannyDeclarations
+  int __pyx_t_1;
+  int __pyx_t_2;
+  PyObject *__pyx_t_3 = NULL;
+  PyObject *__pyx_t_4 = NULL;
+  PyObject *__pyx_t_5 = NULL;
+  PyObject *__pyx_t_6 = NULL;
+  PyObject *__pyx_t_7 = NULL;
+  PyObject *__pyx_t_8 = NULL;
+  PyObject *__pyx_t_9 = NULL;
+  int __pyx_t_10;
+  Py_ssize_t __pyx_t_11;
+  Py_UCS4 __pyx_t_12;
+  PyObject *__pyx_t_13 = NULL;
+  PyObject *__pyx_t_14 = NULL;
+  int __pyx_t_15;
+  char const *__pyx_t_16;
+  PyObject *__pyx_t_17 = NULL;
+  PyObject *__pyx_t_18 = NULL;
+  PyObject *__pyx_t_19 = NULL;
+  PyObject *__pyx_t_20 = NULL;
+  PyObject *__pyx_t_21 = NULL;
+  PyObject *__pyx_t_22 = NULL;
+  char const *__pyx_t_23;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("call_validate", 0);
+
+  /* "src/python/pymodel.pxi":156
+ *         """The model's validate(p): None or "" when p is valid, else the
+ *         reason (written to msg)."""
+ *         if self.pending is not None:             # <<<<<<<<<<<<<<
+ *             return CB_STOP
+ *         try:
+ */
+  __pyx_t_1 = (__pyx_v_self->pending != Py_None);
+  __pyx_t_2 = (__pyx_t_1 != 0);
+  if (__pyx_t_2) {
+
+    /* "src/python/pymodel.pxi":157
+ *         reason (written to msg)."""
+ *         if self.pending is not None:
+ *             return CB_STOP             # <<<<<<<<<<<<<<
+ *         try:
+ *             r = self.validate_fn(_vector(p, self.model.n_params))
+ */
+    __pyx_r = __pyx_e_3hes_CB_STOP;
+    goto __pyx_L0;
+
+    /* "src/python/pymodel.pxi":156
+ *         """The model's validate(p): None or "" when p is valid, else the
+ *         reason (written to msg)."""
+ *         if self.pending is not None:             # <<<<<<<<<<<<<<
+ *             return CB_STOP
+ *         try:
+ */
+  }
+
+  /* "src/python/pymodel.pxi":158
+ *         if self.pending is not None:
+ *             return CB_STOP
+ *         try:             # <<<<<<<<<<<<<<
+ *             r = self.validate_fn(_vector(p, self.model.n_params))
+ *             if not r:
+ */
+  {
+    __Pyx_PyThreadState_declare
+    __Pyx_PyThreadState_assign
+    __Pyx_ExceptionSave(&__pyx_t_3, &__pyx_t_4, &__pyx_t_5);
+    __Pyx_XGOTREF(__pyx_t_3);
+    __Pyx_XGOTREF(__pyx_t_4);
+    __Pyx_XGOTREF(__pyx_t_5);
+    /*try:*/ {
+
+      /* "src/python/pymodel.pxi":159
+ *             return CB_STOP
+ *         try:
+ *             r = self.validate_fn(_vector(p, self.model.n_params))             # <<<<<<<<<<<<<<
+ *             if not r:
+ *                 return CB_OK
+ */
+      __pyx_t_7 = ((PyObject *)__pyx_f_3hes__vector(__pyx_v_p, __pyx_v_self->model.n_params)); if (unlikely(!__pyx_t_7)) __PYX_ERR(9, 159, __pyx_L4_error)
+      __Pyx_GOTREF(__pyx_t_7);
+      __Pyx_INCREF(__pyx_v_self->validate_fn);
+      __pyx_t_8 = __pyx_v_self->validate_fn; __pyx_t_9 = NULL;
+      if (CYTHON_UNPACK_METHODS && likely(PyMethod_Check(__pyx_t_8))) {
+        __pyx_t_9 = PyMethod_GET_SELF(__pyx_t_8);
+        if (likely(__pyx_t_9)) {
+          PyObject* function = PyMethod_GET_FUNCTION(__pyx_t_8);
+          __Pyx_INCREF(__pyx_t_9);
+          __Pyx_INCREF(function);
+          __Pyx_DECREF_SET(__pyx_t_8, function);
+        }
+      }
+      __pyx_t_6 = (__pyx_t_9) ? __Pyx_PyObject_Call2Args(__pyx_t_8, __pyx_t_9, __pyx_t_7) : __Pyx_PyObject_CallOneArg(__pyx_t_8, __pyx_t_7);
+      __Pyx_XDECREF(__pyx_t_9); __pyx_t_9 = 0;
+      __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
+      if (unlikely(!__pyx_t_6)) __PYX_ERR(9, 159, __pyx_L4_error)
+      __Pyx_GOTREF(__pyx_t_6);
+      __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
+      __pyx_v_r = __pyx_t_6;
+      __pyx_t_6 = 0;
+
+      /* "src/python/pymodel.pxi":160
+ *         try:
+ *             r = self.validate_fn(_vector(p, self.model.n_params))
+ *             if not r:             # <<<<<<<<<<<<<<
+ *                 return CB_OK
+ *             b = str(r).encode("utf-8", "replace")[:len_ - 1]
+ */
+      __pyx_t_2 = __Pyx_PyObject_IsTrue(__pyx_v_r); if (unlikely(__pyx_t_2 < 0)) __PYX_ERR(9, 160, __pyx_L4_error)
+      __pyx_t_1 = ((!__pyx_t_2) != 0);
+      if (__pyx_t_1) {
+
+        /* "src/python/pymodel.pxi":161
+ *             r = self.validate_fn(_vector(p, self.model.n_params))
+ *             if not r:
+ *                 return CB_OK             # <<<<<<<<<<<<<<
+ *             b = str(r).encode("utf-8", "replace")[:len_ - 1]
+ *         except BaseException as e:
+ */
+        __pyx_r = __pyx_e_3hes_CB_OK;
+        goto __pyx_L8_try_return;
+
+        /* "src/python/pymodel.pxi":160
+ *         try:
+ *             r = self.validate_fn(_vector(p, self.model.n_params))
+ *             if not r:             # <<<<<<<<<<<<<<
+ *                 return CB_OK
+ *             b = str(r).encode("utf-8", "replace")[:len_ - 1]
+ */
+      }
+
+      /* "src/python/pymodel.pxi":162
+ *             if not r:
+ *                 return CB_OK
+ *             b = str(r).encode("utf-8", "replace")[:len_ - 1]             # <<<<<<<<<<<<<<
+ *         except BaseException as e:
+ *             self.pending = e
+ */
+      __pyx_t_6 = __Pyx_PyObject_CallOneArg(((PyObject *)(&PyUnicode_Type)), __pyx_v_r); if (unlikely(!__pyx_t_6)) __PYX_ERR(9, 162, __pyx_L4_error)
+      __Pyx_GOTREF(__pyx_t_6);
+      __pyx_t_8 = PyUnicode_AsEncodedString(((PyObject*)__pyx_t_6), ((char const *)"utf-8"), ((char const *)"replace")); if (unlikely(!__pyx_t_8)) __PYX_ERR(9, 162, __pyx_L4_error)
+      __Pyx_GOTREF(__pyx_t_8);
+      __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
+      __pyx_t_6 = __Pyx_PyObject_GetSlice(__pyx_t_8, 0, (__pyx_v_len_ - 1), NULL, NULL, NULL, 0, 1, 0); if (unlikely(!__pyx_t_6)) __PYX_ERR(9, 162, __pyx_L4_error)
+      __Pyx_GOTREF(__pyx_t_6);
+      __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
+      __pyx_v_b = __pyx_t_6;
+      __pyx_t_6 = 0;
+
+      /* "src/python/pymodel.pxi":158
+ *         if self.pending is not None:
+ *             return CB_STOP
+ *         try:             # <<<<<<<<<<<<<<
+ *             r = self.validate_fn(_vector(p, self.model.n_params))
+ *             if not r:
+ */
+    }
+    __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
+    __Pyx_XDECREF(__pyx_t_4); __pyx_t_4 = 0;
+    __Pyx_XDECREF(__pyx_t_5); __pyx_t_5 = 0;
+    goto __pyx_L9_try_end;
+    __pyx_L4_error:;
+    __Pyx_XDECREF(__pyx_t_6); __pyx_t_6 = 0;
+    __Pyx_XDECREF(__pyx_t_7); __pyx_t_7 = 0;
+    __Pyx_XDECREF(__pyx_t_8); __pyx_t_8 = 0;
+    __Pyx_XDECREF(__pyx_t_9); __pyx_t_9 = 0;
+
+    /* "src/python/pymodel.pxi":163
+ *                 return CB_OK
+ *             b = str(r).encode("utf-8", "replace")[:len_ - 1]
+ *         except BaseException as e:             # <<<<<<<<<<<<<<
+ *             self.pending = e
+ *             b = f"validate raised {type(e).__name__}: {e}".encode("utf-8", "replace")[:len_ - 1]
+ */
+    __pyx_t_10 = __Pyx_PyErr_ExceptionMatches(__pyx_builtin_BaseException);
+    if (__pyx_t_10) {
+      __Pyx_AddTraceback("hes._PyModelBase.call_validate", __pyx_clineno, __pyx_lineno, __pyx_filename);
+      if (__Pyx_GetException(&__pyx_t_6, &__pyx_t_8, &__pyx_t_7) < 0) __PYX_ERR(9, 163, __pyx_L6_except_error)
+      __Pyx_GOTREF(__pyx_t_6);
+      __Pyx_GOTREF(__pyx_t_8);
+      __Pyx_GOTREF(__pyx_t_7);
+      __Pyx_INCREF(__pyx_t_8);
+      __pyx_v_e = __pyx_t_8;
+      /*try:*/ {
+
+        /* "src/python/pymodel.pxi":164
+ *             b = str(r).encode("utf-8", "replace")[:len_ - 1]
+ *         except BaseException as e:
+ *             self.pending = e             # <<<<<<<<<<<<<<
+ *             b = f"validate raised {type(e).__name__}: {e}".encode("utf-8", "replace")[:len_ - 1]
+ *         memcpy(msg, <const char *>b, len(b))
+ */
+        __Pyx_INCREF(__pyx_v_e);
+        __Pyx_GIVEREF(__pyx_v_e);
+        __Pyx_GOTREF(__pyx_v_self->pending);
+        __Pyx_DECREF(__pyx_v_self->pending);
+        __pyx_v_self->pending = __pyx_v_e;
+
+        /* "src/python/pymodel.pxi":165
+ *         except BaseException as e:
+ *             self.pending = e
+ *             b = f"validate raised {type(e).__name__}: {e}".encode("utf-8", "replace")[:len_ - 1]             # <<<<<<<<<<<<<<
+ *         memcpy(msg, <const char *>b, len(b))
+ *         msg[len(b)] = 0
+ */
+        __pyx_t_9 = PyTuple_New(4); if (unlikely(!__pyx_t_9)) __PYX_ERR(9, 165, __pyx_L16_error)
+        __Pyx_GOTREF(__pyx_t_9);
+        __pyx_t_11 = 0;
+        __pyx_t_12 = 127;
+        __Pyx_INCREF(__pyx_kp_u_validate_raised);
+        __pyx_t_11 += 16;
+        __Pyx_GIVEREF(__pyx_kp_u_validate_raised);
+        PyTuple_SET_ITEM(__pyx_t_9, 0, __pyx_kp_u_validate_raised);
+        __pyx_t_13 = __Pyx_PyObject_GetAttrStr(((PyObject *)Py_TYPE(__pyx_v_e)), __pyx_n_s_name); if (unlikely(!__pyx_t_13)) __PYX_ERR(9, 165, __pyx_L16_error)
+        __Pyx_GOTREF(__pyx_t_13);
+        __pyx_t_14 = __Pyx_PyObject_FormatSimple(__pyx_t_13, __pyx_empty_unicode); if (unlikely(!__pyx_t_14)) __PYX_ERR(9, 165, __pyx_L16_error)
+        __Pyx_GOTREF(__pyx_t_14);
+        __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
+        __pyx_t_12 = (__Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_14) > __pyx_t_12) ? __Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_14) : __pyx_t_12;
+        __pyx_t_11 += __Pyx_PyUnicode_GET_LENGTH(__pyx_t_14);
+        __Pyx_GIVEREF(__pyx_t_14);
+        PyTuple_SET_ITEM(__pyx_t_9, 1, __pyx_t_14);
+        __pyx_t_14 = 0;
+        __Pyx_INCREF(__pyx_kp_u__11);
+        __pyx_t_11 += 2;
+        __Pyx_GIVEREF(__pyx_kp_u__11);
+        PyTuple_SET_ITEM(__pyx_t_9, 2, __pyx_kp_u__11);
+        __pyx_t_14 = __Pyx_PyObject_FormatSimple(__pyx_v_e, __pyx_empty_unicode); if (unlikely(!__pyx_t_14)) __PYX_ERR(9, 165, __pyx_L16_error)
+        __Pyx_GOTREF(__pyx_t_14);
+        __pyx_t_12 = (__Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_14) > __pyx_t_12) ? __Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_14) : __pyx_t_12;
+        __pyx_t_11 += __Pyx_PyUnicode_GET_LENGTH(__pyx_t_14);
+        __Pyx_GIVEREF(__pyx_t_14);
+        PyTuple_SET_ITEM(__pyx_t_9, 3, __pyx_t_14);
+        __pyx_t_14 = 0;
+        __pyx_t_14 = __Pyx_PyUnicode_Join(__pyx_t_9, 4, __pyx_t_11, __pyx_t_12); if (unlikely(!__pyx_t_14)) __PYX_ERR(9, 165, __pyx_L16_error)
+        __Pyx_GOTREF(__pyx_t_14);
+        __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
+        __pyx_t_9 = PyUnicode_AsEncodedString(((PyObject*)__pyx_t_14), ((char const *)"utf-8"), ((char const *)"replace")); if (unlikely(!__pyx_t_9)) __PYX_ERR(9, 165, __pyx_L16_error)
+        __Pyx_GOTREF(__pyx_t_9);
+        __Pyx_DECREF(__pyx_t_14); __pyx_t_14 = 0;
+        __pyx_t_14 = __Pyx_PyObject_GetSlice(__pyx_t_9, 0, (__pyx_v_len_ - 1), NULL, NULL, NULL, 0, 1, 0); if (unlikely(!__pyx_t_14)) __PYX_ERR(9, 165, __pyx_L16_error)
+        __Pyx_GOTREF(__pyx_t_14);
+        __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
+        __Pyx_XDECREF_SET(__pyx_v_b, __pyx_t_14);
+        __pyx_t_14 = 0;
+      }
+
+      /* "src/python/pymodel.pxi":163
+ *                 return CB_OK
+ *             b = str(r).encode("utf-8", "replace")[:len_ - 1]
+ *         except BaseException as e:             # <<<<<<<<<<<<<<
+ *             self.pending = e
+ *             b = f"validate raised {type(e).__name__}: {e}".encode("utf-8", "replace")[:len_ - 1]
+ */
+      /*finally:*/ {
+        /*normal exit:*/{
+          __Pyx_DECREF(__pyx_v_e);
+          __pyx_v_e = NULL;
+          goto __pyx_L17;
+        }
+        __pyx_L16_error:;
+        /*exception exit:*/{
+          __Pyx_PyThreadState_declare
+          __Pyx_PyThreadState_assign
+          __pyx_t_17 = 0; __pyx_t_18 = 0; __pyx_t_19 = 0; __pyx_t_20 = 0; __pyx_t_21 = 0; __pyx_t_22 = 0;
+          __Pyx_XDECREF(__pyx_t_13); __pyx_t_13 = 0;
+          __Pyx_XDECREF(__pyx_t_14); __pyx_t_14 = 0;
+          __Pyx_XDECREF(__pyx_t_9); __pyx_t_9 = 0;
+          if (PY_MAJOR_VERSION >= 3) __Pyx_ExceptionSwap(&__pyx_t_20, &__pyx_t_21, &__pyx_t_22);
+          if ((PY_MAJOR_VERSION < 3) || unlikely(__Pyx_GetException(&__pyx_t_17, &__pyx_t_18, &__pyx_t_19) < 0)) __Pyx_ErrFetch(&__pyx_t_17, &__pyx_t_18, &__pyx_t_19);
+          __Pyx_XGOTREF(__pyx_t_17);
+          __Pyx_XGOTREF(__pyx_t_18);
+          __Pyx_XGOTREF(__pyx_t_19);
+          __Pyx_XGOTREF(__pyx_t_20);
+          __Pyx_XGOTREF(__pyx_t_21);
+          __Pyx_XGOTREF(__pyx_t_22);
+          __pyx_t_10 = __pyx_lineno; __pyx_t_15 = __pyx_clineno; __pyx_t_16 = __pyx_filename;
+          {
+            __Pyx_DECREF(__pyx_v_e);
+            __pyx_v_e = NULL;
+          }
+          if (PY_MAJOR_VERSION >= 3) {
+            __Pyx_XGIVEREF(__pyx_t_20);
+            __Pyx_XGIVEREF(__pyx_t_21);
+            __Pyx_XGIVEREF(__pyx_t_22);
+            __Pyx_ExceptionReset(__pyx_t_20, __pyx_t_21, __pyx_t_22);
+          }
+          __Pyx_XGIVEREF(__pyx_t_17);
+          __Pyx_XGIVEREF(__pyx_t_18);
+          __Pyx_XGIVEREF(__pyx_t_19);
+          __Pyx_ErrRestore(__pyx_t_17, __pyx_t_18, __pyx_t_19);
+          __pyx_t_17 = 0; __pyx_t_18 = 0; __pyx_t_19 = 0; __pyx_t_20 = 0; __pyx_t_21 = 0; __pyx_t_22 = 0;
+          __pyx_lineno = __pyx_t_10; __pyx_clineno = __pyx_t_15; __pyx_filename = __pyx_t_16;
+          goto __pyx_L6_except_error;
+        }
+        __pyx_L17:;
+      }
+      __Pyx_XDECREF(__pyx_t_6); __pyx_t_6 = 0;
+      __Pyx_XDECREF(__pyx_t_8); __pyx_t_8 = 0;
+      __Pyx_XDECREF(__pyx_t_7); __pyx_t_7 = 0;
+      goto __pyx_L5_exception_handled;
+    }
+    goto __pyx_L6_except_error;
+    __pyx_L6_except_error:;
+
+    /* "src/python/pymodel.pxi":158
+ *         if self.pending is not None:
+ *             return CB_STOP
+ *         try:             # <<<<<<<<<<<<<<
+ *             r = self.validate_fn(_vector(p, self.model.n_params))
+ *             if not r:
+ */
+    __Pyx_XGIVEREF(__pyx_t_3);
+    __Pyx_XGIVEREF(__pyx_t_4);
+    __Pyx_XGIVEREF(__pyx_t_5);
+    __Pyx_ExceptionReset(__pyx_t_3, __pyx_t_4, __pyx_t_5);
+    goto __pyx_L1_error;
+    __pyx_L8_try_return:;
+    __Pyx_XGIVEREF(__pyx_t_3);
+    __Pyx_XGIVEREF(__pyx_t_4);
+    __Pyx_XGIVEREF(__pyx_t_5);
+    __Pyx_ExceptionReset(__pyx_t_3, __pyx_t_4, __pyx_t_5);
+    goto __pyx_L0;
+    __pyx_L5_exception_handled:;
+    __Pyx_XGIVEREF(__pyx_t_3);
+    __Pyx_XGIVEREF(__pyx_t_4);
+    __Pyx_XGIVEREF(__pyx_t_5);
+    __Pyx_ExceptionReset(__pyx_t_3, __pyx_t_4, __pyx_t_5);
+    __pyx_L9_try_end:;
+  }
+
+  /* "src/python/pymodel.pxi":166
+ *             self.pending = e
+ *             b = f"validate raised {type(e).__name__}: {e}".encode("utf-8", "replace")[:len_ - 1]
+ *         memcpy(msg, <const char *>b, len(b))             # <<<<<<<<<<<<<<
+ *         msg[len(b)] = 0
+ *         return CB_STOP
+ */
+  __pyx_t_23 = __Pyx_PyObject_AsString(__pyx_v_b); if (unlikely((!__pyx_t_23) && PyErr_Occurred())) __PYX_ERR(9, 166, __pyx_L1_error)
+  __pyx_t_11 = PyObject_Length(__pyx_v_b); if (unlikely(__pyx_t_11 == ((Py_ssize_t)-1))) __PYX_ERR(9, 166, __pyx_L1_error)
+  (void)(memcpy(__pyx_v_msg, ((char const *)__pyx_t_23), __pyx_t_11));
+
+  /* "src/python/pymodel.pxi":167
+ *             b = f"validate raised {type(e).__name__}: {e}".encode("utf-8", "replace")[:len_ - 1]
+ *         memcpy(msg, <const char *>b, len(b))
+ *         msg[len(b)] = 0             # <<<<<<<<<<<<<<
+ *         return CB_STOP
+ * 
+ */
+  __pyx_t_11 = PyObject_Length(__pyx_v_b); if (unlikely(__pyx_t_11 == ((Py_ssize_t)-1))) __PYX_ERR(9, 167, __pyx_L1_error)
+  (__pyx_v_msg[__pyx_t_11]) = 0;
+
+  /* "src/python/pymodel.pxi":168
+ *         memcpy(msg, <const char *>b, len(b))
+ *         msg[len(b)] = 0
+ *         return CB_STOP             # <<<<<<<<<<<<<<
+ * 
+ * 
+ */
+  __pyx_r = __pyx_e_3hes_CB_STOP;
+  goto __pyx_L0;
+
+  /* "src/python/pymodel.pxi":153
+ *             return CB_STOP
+ * 
+ *     cdef int call_validate(self, const double *p, char *msg, size_t len_):             # <<<<<<<<<<<<<<
+ *         """The model's validate(p): None or "" when p is valid, else the
+ *         reason (written to msg)."""
+ */
+
+  /* function exit code */
+  __pyx_L1_error:;
+  __Pyx_XDECREF(__pyx_t_6);
+  __Pyx_XDECREF(__pyx_t_7);
+  __Pyx_XDECREF(__pyx_t_8);
+  __Pyx_XDECREF(__pyx_t_9);
+  __Pyx_XDECREF(__pyx_t_13);
+  __Pyx_XDECREF(__pyx_t_14);
+  __Pyx_WriteUnraisable("hes._PyModelBase.call_validate", __pyx_clineno, __pyx_lineno, __pyx_filename, 1, 0);
+  __pyx_r = 0;
+  __pyx_L0:;
+  __Pyx_XDECREF(__pyx_v_r);
+  __Pyx_XDECREF(__pyx_v_b);
   __Pyx_XDECREF(__pyx_v_e);
   __Pyx_RefNannyFinishContext();
   return __pyx_r;
@@ -18792,7 +19493,7 @@ static PyObject *__pyx_pf_3hes_12_PyModelBase_2__reduce_cython__(CYTHON_UNUSED s
  * def __setstate_cython__(self, __pyx_state):
  *     raise TypeError("self.ctx,self.ints,self.mode_cb,self.model,self.modes,self.name_ptrs,self.params,self.trans_cb,self.transitions cannot be converted to a Python object for pickling")
  */
-  __pyx_t_1 = __Pyx_PyObject_Call(__pyx_builtin_TypeError, __pyx_tuple__22, NULL); if (unlikely(!__pyx_t_1)) __PYX_ERR(6, 2, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_Call(__pyx_builtin_TypeError, __pyx_tuple__23, NULL); if (unlikely(!__pyx_t_1)) __PYX_ERR(6, 2, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   __Pyx_Raise(__pyx_t_1, 0, 0, 0);
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
@@ -18849,7 +19550,7 @@ static PyObject *__pyx_pf_3hes_12_PyModelBase_4__setstate_cython__(CYTHON_UNUSED
  * def __setstate_cython__(self, __pyx_state):
  *     raise TypeError("self.ctx,self.ints,self.mode_cb,self.model,self.modes,self.name_ptrs,self.params,self.trans_cb,self.transitions cannot be converted to a Python object for pickling")             # <<<<<<<<<<<<<<
  */
-  __pyx_t_1 = __Pyx_PyObject_Call(__pyx_builtin_TypeError, __pyx_tuple__23, NULL); if (unlikely(!__pyx_t_1)) __PYX_ERR(6, 4, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_Call(__pyx_builtin_TypeError, __pyx_tuple__24, NULL); if (unlikely(!__pyx_t_1)) __PYX_ERR(6, 4, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   __Pyx_Raise(__pyx_t_1, 0, 0, 0);
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
@@ -18872,7 +19573,7 @@ static PyObject *__pyx_pf_3hes_12_PyModelBase_4__setstate_cython__(CYTHON_UNUSED
   return __pyx_r;
 }
 
-/* "src/python/pymodel.pxi":123
+/* "src/python/pymodel.pxi":171
  * 
  * 
  * cdef int _put(r, double *out, int rows, int cols, what) except -1:             # <<<<<<<<<<<<<<
@@ -18914,7 +19615,7 @@ static int __pyx_f_3hes__put(PyObject *__pyx_v_r, double *__pyx_v_out, int __pyx
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("_put", 0);
 
-  /* "src/python/pymodel.pxi":125
+  /* "src/python/pymodel.pxi":173
  * cdef int _put(r, double *out, int rows, int cols, what) except -1:
  *     """r (a number, vector or (rows, cols) matrix) into out, column-major."""
  *     try:             # <<<<<<<<<<<<<<
@@ -18930,33 +19631,33 @@ static int __pyx_f_3hes__put(PyObject *__pyx_v_r, double *__pyx_v_out, int __pyx
     __Pyx_XGOTREF(__pyx_t_3);
     /*try:*/ {
 
-      /* "src/python/pymodel.pxi":126
+      /* "src/python/pymodel.pxi":174
  *     """r (a number, vector or (rows, cols) matrix) into out, column-major."""
  *     try:
  *         a = np.asarray(r, dtype=np.float64)             # <<<<<<<<<<<<<<
  *     except (TypeError, ValueError) as e:
  *         raise InvalidArgument(f"{what} returned {r!r}, not numbers ({e})") from None
  */
-      __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_n_s_np); if (unlikely(!__pyx_t_4)) __PYX_ERR(9, 126, __pyx_L3_error)
+      __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_n_s_np); if (unlikely(!__pyx_t_4)) __PYX_ERR(9, 174, __pyx_L3_error)
       __Pyx_GOTREF(__pyx_t_4);
-      __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_n_s_asarray); if (unlikely(!__pyx_t_5)) __PYX_ERR(9, 126, __pyx_L3_error)
+      __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_n_s_asarray); if (unlikely(!__pyx_t_5)) __PYX_ERR(9, 174, __pyx_L3_error)
       __Pyx_GOTREF(__pyx_t_5);
       __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-      __pyx_t_4 = PyTuple_New(1); if (unlikely(!__pyx_t_4)) __PYX_ERR(9, 126, __pyx_L3_error)
+      __pyx_t_4 = PyTuple_New(1); if (unlikely(!__pyx_t_4)) __PYX_ERR(9, 174, __pyx_L3_error)
       __Pyx_GOTREF(__pyx_t_4);
       __Pyx_INCREF(__pyx_v_r);
       __Pyx_GIVEREF(__pyx_v_r);
       PyTuple_SET_ITEM(__pyx_t_4, 0, __pyx_v_r);
-      __pyx_t_6 = __Pyx_PyDict_NewPresized(1); if (unlikely(!__pyx_t_6)) __PYX_ERR(9, 126, __pyx_L3_error)
+      __pyx_t_6 = __Pyx_PyDict_NewPresized(1); if (unlikely(!__pyx_t_6)) __PYX_ERR(9, 174, __pyx_L3_error)
       __Pyx_GOTREF(__pyx_t_6);
-      __Pyx_GetModuleGlobalName(__pyx_t_7, __pyx_n_s_np); if (unlikely(!__pyx_t_7)) __PYX_ERR(9, 126, __pyx_L3_error)
+      __Pyx_GetModuleGlobalName(__pyx_t_7, __pyx_n_s_np); if (unlikely(!__pyx_t_7)) __PYX_ERR(9, 174, __pyx_L3_error)
       __Pyx_GOTREF(__pyx_t_7);
-      __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_t_7, __pyx_n_s_float64); if (unlikely(!__pyx_t_8)) __PYX_ERR(9, 126, __pyx_L3_error)
+      __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_t_7, __pyx_n_s_float64); if (unlikely(!__pyx_t_8)) __PYX_ERR(9, 174, __pyx_L3_error)
       __Pyx_GOTREF(__pyx_t_8);
       __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
-      if (PyDict_SetItem(__pyx_t_6, __pyx_n_s_dtype, __pyx_t_8) < 0) __PYX_ERR(9, 126, __pyx_L3_error)
+      if (PyDict_SetItem(__pyx_t_6, __pyx_n_s_dtype, __pyx_t_8) < 0) __PYX_ERR(9, 174, __pyx_L3_error)
       __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
-      __pyx_t_8 = __Pyx_PyObject_Call(__pyx_t_5, __pyx_t_4, __pyx_t_6); if (unlikely(!__pyx_t_8)) __PYX_ERR(9, 126, __pyx_L3_error)
+      __pyx_t_8 = __Pyx_PyObject_Call(__pyx_t_5, __pyx_t_4, __pyx_t_6); if (unlikely(!__pyx_t_8)) __PYX_ERR(9, 174, __pyx_L3_error)
       __Pyx_GOTREF(__pyx_t_8);
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
       __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
@@ -18964,7 +19665,7 @@ static int __pyx_f_3hes__put(PyObject *__pyx_v_r, double *__pyx_v_out, int __pyx
       __pyx_v_a = __pyx_t_8;
       __pyx_t_8 = 0;
 
-      /* "src/python/pymodel.pxi":125
+      /* "src/python/pymodel.pxi":173
  * cdef int _put(r, double *out, int rows, int cols, what) except -1:
  *     """r (a number, vector or (rows, cols) matrix) into out, column-major."""
  *     try:             # <<<<<<<<<<<<<<
@@ -18983,7 +19684,7 @@ static int __pyx_f_3hes__put(PyObject *__pyx_v_r, double *__pyx_v_out, int __pyx
     __Pyx_XDECREF(__pyx_t_7); __pyx_t_7 = 0;
     __Pyx_XDECREF(__pyx_t_8); __pyx_t_8 = 0;
 
-    /* "src/python/pymodel.pxi":127
+    /* "src/python/pymodel.pxi":175
  *     try:
  *         a = np.asarray(r, dtype=np.float64)
  *     except (TypeError, ValueError) as e:             # <<<<<<<<<<<<<<
@@ -18993,7 +19694,7 @@ static int __pyx_f_3hes__put(PyObject *__pyx_v_r, double *__pyx_v_out, int __pyx
     __pyx_t_9 = __Pyx_PyErr_ExceptionMatches(__pyx_builtin_TypeError) || __Pyx_PyErr_ExceptionMatches(__pyx_builtin_ValueError);
     if (__pyx_t_9) {
       __Pyx_AddTraceback("hes._put", __pyx_clineno, __pyx_lineno, __pyx_filename);
-      if (__Pyx_GetException(&__pyx_t_8, &__pyx_t_6, &__pyx_t_4) < 0) __PYX_ERR(9, 127, __pyx_L5_except_error)
+      if (__Pyx_GetException(&__pyx_t_8, &__pyx_t_6, &__pyx_t_4) < 0) __PYX_ERR(9, 175, __pyx_L5_except_error)
       __Pyx_GOTREF(__pyx_t_8);
       __Pyx_GOTREF(__pyx_t_6);
       __Pyx_GOTREF(__pyx_t_4);
@@ -19001,20 +19702,20 @@ static int __pyx_f_3hes__put(PyObject *__pyx_v_r, double *__pyx_v_out, int __pyx
       __pyx_v_e = __pyx_t_6;
       /*try:*/ {
 
-        /* "src/python/pymodel.pxi":128
+        /* "src/python/pymodel.pxi":176
  *         a = np.asarray(r, dtype=np.float64)
  *     except (TypeError, ValueError) as e:
  *         raise InvalidArgument(f"{what} returned {r!r}, not numbers ({e})") from None             # <<<<<<<<<<<<<<
  *     if a.size != rows * cols:
  *         shape = f"{rows} values" if cols == 1 else f"a {rows} x {cols} matrix"
  */
-        __Pyx_GetModuleGlobalName(__pyx_t_7, __pyx_n_s_InvalidArgument); if (unlikely(!__pyx_t_7)) __PYX_ERR(9, 128, __pyx_L14_error)
+        __Pyx_GetModuleGlobalName(__pyx_t_7, __pyx_n_s_InvalidArgument); if (unlikely(!__pyx_t_7)) __PYX_ERR(9, 176, __pyx_L14_error)
         __Pyx_GOTREF(__pyx_t_7);
-        __pyx_t_10 = PyTuple_New(6); if (unlikely(!__pyx_t_10)) __PYX_ERR(9, 128, __pyx_L14_error)
+        __pyx_t_10 = PyTuple_New(6); if (unlikely(!__pyx_t_10)) __PYX_ERR(9, 176, __pyx_L14_error)
         __Pyx_GOTREF(__pyx_t_10);
         __pyx_t_11 = 0;
         __pyx_t_12 = 127;
-        __pyx_t_13 = __Pyx_PyObject_FormatSimple(__pyx_v_what, __pyx_empty_unicode); if (unlikely(!__pyx_t_13)) __PYX_ERR(9, 128, __pyx_L14_error)
+        __pyx_t_13 = __Pyx_PyObject_FormatSimple(__pyx_v_what, __pyx_empty_unicode); if (unlikely(!__pyx_t_13)) __PYX_ERR(9, 176, __pyx_L14_error)
         __Pyx_GOTREF(__pyx_t_13);
         __pyx_t_12 = (__Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_13) > __pyx_t_12) ? __Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_13) : __pyx_t_12;
         __pyx_t_11 += __Pyx_PyUnicode_GET_LENGTH(__pyx_t_13);
@@ -19025,7 +19726,7 @@ static int __pyx_f_3hes__put(PyObject *__pyx_v_r, double *__pyx_v_out, int __pyx
         __pyx_t_11 += 10;
         __Pyx_GIVEREF(__pyx_kp_u_returned);
         PyTuple_SET_ITEM(__pyx_t_10, 1, __pyx_kp_u_returned);
-        __pyx_t_13 = __Pyx_PyObject_FormatSimpleAndDecref(PyObject_Repr(__pyx_v_r), __pyx_empty_unicode); if (unlikely(!__pyx_t_13)) __PYX_ERR(9, 128, __pyx_L14_error)
+        __pyx_t_13 = __Pyx_PyObject_FormatSimpleAndDecref(PyObject_Repr(__pyx_v_r), __pyx_empty_unicode); if (unlikely(!__pyx_t_13)) __PYX_ERR(9, 176, __pyx_L14_error)
         __Pyx_GOTREF(__pyx_t_13);
         __pyx_t_12 = (__Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_13) > __pyx_t_12) ? __Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_13) : __pyx_t_12;
         __pyx_t_11 += __Pyx_PyUnicode_GET_LENGTH(__pyx_t_13);
@@ -19036,7 +19737,7 @@ static int __pyx_f_3hes__put(PyObject *__pyx_v_r, double *__pyx_v_out, int __pyx
         __pyx_t_11 += 15;
         __Pyx_GIVEREF(__pyx_kp_u_not_numbers);
         PyTuple_SET_ITEM(__pyx_t_10, 3, __pyx_kp_u_not_numbers);
-        __pyx_t_13 = __Pyx_PyObject_FormatSimple(__pyx_v_e, __pyx_empty_unicode); if (unlikely(!__pyx_t_13)) __PYX_ERR(9, 128, __pyx_L14_error)
+        __pyx_t_13 = __Pyx_PyObject_FormatSimple(__pyx_v_e, __pyx_empty_unicode); if (unlikely(!__pyx_t_13)) __PYX_ERR(9, 176, __pyx_L14_error)
         __Pyx_GOTREF(__pyx_t_13);
         __pyx_t_12 = (__Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_13) > __pyx_t_12) ? __Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_13) : __pyx_t_12;
         __pyx_t_11 += __Pyx_PyUnicode_GET_LENGTH(__pyx_t_13);
@@ -19047,7 +19748,7 @@ static int __pyx_f_3hes__put(PyObject *__pyx_v_r, double *__pyx_v_out, int __pyx
         __pyx_t_11 += 1;
         __Pyx_GIVEREF(__pyx_kp_u__5);
         PyTuple_SET_ITEM(__pyx_t_10, 5, __pyx_kp_u__5);
-        __pyx_t_13 = __Pyx_PyUnicode_Join(__pyx_t_10, 6, __pyx_t_11, __pyx_t_12); if (unlikely(!__pyx_t_13)) __PYX_ERR(9, 128, __pyx_L14_error)
+        __pyx_t_13 = __Pyx_PyUnicode_Join(__pyx_t_10, 6, __pyx_t_11, __pyx_t_12); if (unlikely(!__pyx_t_13)) __PYX_ERR(9, 176, __pyx_L14_error)
         __Pyx_GOTREF(__pyx_t_13);
         __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
         __pyx_t_10 = NULL;
@@ -19063,15 +19764,15 @@ static int __pyx_f_3hes__put(PyObject *__pyx_v_r, double *__pyx_v_out, int __pyx
         __pyx_t_5 = (__pyx_t_10) ? __Pyx_PyObject_Call2Args(__pyx_t_7, __pyx_t_10, __pyx_t_13) : __Pyx_PyObject_CallOneArg(__pyx_t_7, __pyx_t_13);
         __Pyx_XDECREF(__pyx_t_10); __pyx_t_10 = 0;
         __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
-        if (unlikely(!__pyx_t_5)) __PYX_ERR(9, 128, __pyx_L14_error)
+        if (unlikely(!__pyx_t_5)) __PYX_ERR(9, 176, __pyx_L14_error)
         __Pyx_GOTREF(__pyx_t_5);
         __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
         __Pyx_Raise(__pyx_t_5, 0, 0, Py_None);
         __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-        __PYX_ERR(9, 128, __pyx_L14_error)
+        __PYX_ERR(9, 176, __pyx_L14_error)
       }
 
-      /* "src/python/pymodel.pxi":127
+      /* "src/python/pymodel.pxi":175
  *     try:
  *         a = np.asarray(r, dtype=np.float64)
  *     except (TypeError, ValueError) as e:             # <<<<<<<<<<<<<<
@@ -19120,7 +19821,7 @@ static int __pyx_f_3hes__put(PyObject *__pyx_v_r, double *__pyx_v_out, int __pyx
     goto __pyx_L5_except_error;
     __pyx_L5_except_error:;
 
-    /* "src/python/pymodel.pxi":125
+    /* "src/python/pymodel.pxi":173
  * cdef int _put(r, double *out, int rows, int cols, what) except -1:
  *     """r (a number, vector or (rows, cols) matrix) into out, column-major."""
  *     try:             # <<<<<<<<<<<<<<
@@ -19135,25 +19836,25 @@ static int __pyx_f_3hes__put(PyObject *__pyx_v_r, double *__pyx_v_out, int __pyx
     __pyx_L8_try_end:;
   }
 
-  /* "src/python/pymodel.pxi":129
+  /* "src/python/pymodel.pxi":177
  *     except (TypeError, ValueError) as e:
  *         raise InvalidArgument(f"{what} returned {r!r}, not numbers ({e})") from None
  *     if a.size != rows * cols:             # <<<<<<<<<<<<<<
  *         shape = f"{rows} values" if cols == 1 else f"a {rows} x {cols} matrix"
  *         raise InvalidArgument(f"{what} returned {a.size} values, expected {shape}")
  */
-  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_v_a, __pyx_n_s_size); if (unlikely(!__pyx_t_4)) __PYX_ERR(9, 129, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_v_a, __pyx_n_s_size); if (unlikely(!__pyx_t_4)) __PYX_ERR(9, 177, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
-  __pyx_t_6 = __Pyx_PyInt_From_int((__pyx_v_rows * __pyx_v_cols)); if (unlikely(!__pyx_t_6)) __PYX_ERR(9, 129, __pyx_L1_error)
+  __pyx_t_6 = __Pyx_PyInt_From_int((__pyx_v_rows * __pyx_v_cols)); if (unlikely(!__pyx_t_6)) __PYX_ERR(9, 177, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
-  __pyx_t_8 = PyObject_RichCompare(__pyx_t_4, __pyx_t_6, Py_NE); __Pyx_XGOTREF(__pyx_t_8); if (unlikely(!__pyx_t_8)) __PYX_ERR(9, 129, __pyx_L1_error)
+  __pyx_t_8 = PyObject_RichCompare(__pyx_t_4, __pyx_t_6, Py_NE); __Pyx_XGOTREF(__pyx_t_8); if (unlikely(!__pyx_t_8)) __PYX_ERR(9, 177, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
   __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
-  __pyx_t_22 = __Pyx_PyObject_IsTrue(__pyx_t_8); if (unlikely(__pyx_t_22 < 0)) __PYX_ERR(9, 129, __pyx_L1_error)
+  __pyx_t_22 = __Pyx_PyObject_IsTrue(__pyx_t_8); if (unlikely(__pyx_t_22 < 0)) __PYX_ERR(9, 177, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
   if (unlikely(__pyx_t_22)) {
 
-    /* "src/python/pymodel.pxi":130
+    /* "src/python/pymodel.pxi":178
  *         raise InvalidArgument(f"{what} returned {r!r}, not numbers ({e})") from None
  *     if a.size != rows * cols:
  *         shape = f"{rows} values" if cols == 1 else f"a {rows} x {cols} matrix"             # <<<<<<<<<<<<<<
@@ -19161,15 +19862,15 @@ static int __pyx_f_3hes__put(PyObject *__pyx_v_r, double *__pyx_v_out, int __pyx
  *     if cols > 1:
  */
     if (((__pyx_v_cols == 1) != 0)) {
-      __pyx_t_6 = __Pyx_PyUnicode_From_int(__pyx_v_rows, 0, ' ', 'd'); if (unlikely(!__pyx_t_6)) __PYX_ERR(9, 130, __pyx_L1_error)
+      __pyx_t_6 = __Pyx_PyUnicode_From_int(__pyx_v_rows, 0, ' ', 'd'); if (unlikely(!__pyx_t_6)) __PYX_ERR(9, 178, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_6);
-      __pyx_t_4 = __Pyx_PyUnicode_Concat(__pyx_t_6, __pyx_kp_u_values); if (unlikely(!__pyx_t_4)) __PYX_ERR(9, 130, __pyx_L1_error)
+      __pyx_t_4 = __Pyx_PyUnicode_Concat(__pyx_t_6, __pyx_kp_u_values); if (unlikely(!__pyx_t_4)) __PYX_ERR(9, 178, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_4);
       __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
       __pyx_t_8 = __pyx_t_4;
       __pyx_t_4 = 0;
     } else {
-      __pyx_t_4 = PyTuple_New(5); if (unlikely(!__pyx_t_4)) __PYX_ERR(9, 130, __pyx_L1_error)
+      __pyx_t_4 = PyTuple_New(5); if (unlikely(!__pyx_t_4)) __PYX_ERR(9, 178, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_4);
       __pyx_t_11 = 0;
       __pyx_t_12 = 127;
@@ -19177,7 +19878,7 @@ static int __pyx_f_3hes__put(PyObject *__pyx_v_r, double *__pyx_v_out, int __pyx
       __pyx_t_11 += 2;
       __Pyx_GIVEREF(__pyx_kp_u_a);
       PyTuple_SET_ITEM(__pyx_t_4, 0, __pyx_kp_u_a);
-      __pyx_t_6 = __Pyx_PyUnicode_From_int(__pyx_v_rows, 0, ' ', 'd'); if (unlikely(!__pyx_t_6)) __PYX_ERR(9, 130, __pyx_L1_error)
+      __pyx_t_6 = __Pyx_PyUnicode_From_int(__pyx_v_rows, 0, ' ', 'd'); if (unlikely(!__pyx_t_6)) __PYX_ERR(9, 178, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_6);
       __pyx_t_11 += __Pyx_PyUnicode_GET_LENGTH(__pyx_t_6);
       __Pyx_GIVEREF(__pyx_t_6);
@@ -19187,7 +19888,7 @@ static int __pyx_f_3hes__put(PyObject *__pyx_v_r, double *__pyx_v_out, int __pyx
       __pyx_t_11 += 3;
       __Pyx_GIVEREF(__pyx_kp_u_x);
       PyTuple_SET_ITEM(__pyx_t_4, 2, __pyx_kp_u_x);
-      __pyx_t_6 = __Pyx_PyUnicode_From_int(__pyx_v_cols, 0, ' ', 'd'); if (unlikely(!__pyx_t_6)) __PYX_ERR(9, 130, __pyx_L1_error)
+      __pyx_t_6 = __Pyx_PyUnicode_From_int(__pyx_v_cols, 0, ' ', 'd'); if (unlikely(!__pyx_t_6)) __PYX_ERR(9, 178, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_6);
       __pyx_t_11 += __Pyx_PyUnicode_GET_LENGTH(__pyx_t_6);
       __Pyx_GIVEREF(__pyx_t_6);
@@ -19197,7 +19898,7 @@ static int __pyx_f_3hes__put(PyObject *__pyx_v_r, double *__pyx_v_out, int __pyx
       __pyx_t_11 += 7;
       __Pyx_GIVEREF(__pyx_kp_u_matrix);
       PyTuple_SET_ITEM(__pyx_t_4, 4, __pyx_kp_u_matrix);
-      __pyx_t_6 = __Pyx_PyUnicode_Join(__pyx_t_4, 5, __pyx_t_11, __pyx_t_12); if (unlikely(!__pyx_t_6)) __PYX_ERR(9, 130, __pyx_L1_error)
+      __pyx_t_6 = __Pyx_PyUnicode_Join(__pyx_t_4, 5, __pyx_t_11, __pyx_t_12); if (unlikely(!__pyx_t_6)) __PYX_ERR(9, 178, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_6);
       __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
       __pyx_t_8 = __pyx_t_6;
@@ -19206,20 +19907,20 @@ static int __pyx_f_3hes__put(PyObject *__pyx_v_r, double *__pyx_v_out, int __pyx
     __pyx_v_shape = ((PyObject*)__pyx_t_8);
     __pyx_t_8 = 0;
 
-    /* "src/python/pymodel.pxi":131
+    /* "src/python/pymodel.pxi":179
  *     if a.size != rows * cols:
  *         shape = f"{rows} values" if cols == 1 else f"a {rows} x {cols} matrix"
  *         raise InvalidArgument(f"{what} returned {a.size} values, expected {shape}")             # <<<<<<<<<<<<<<
  *     if cols > 1:
  *         a = a.reshape(rows, cols).T     # column-major
  */
-    __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_n_s_InvalidArgument); if (unlikely(!__pyx_t_6)) __PYX_ERR(9, 131, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_n_s_InvalidArgument); if (unlikely(!__pyx_t_6)) __PYX_ERR(9, 179, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
-    __pyx_t_4 = PyTuple_New(5); if (unlikely(!__pyx_t_4)) __PYX_ERR(9, 131, __pyx_L1_error)
+    __pyx_t_4 = PyTuple_New(5); if (unlikely(!__pyx_t_4)) __PYX_ERR(9, 179, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
     __pyx_t_11 = 0;
     __pyx_t_12 = 127;
-    __pyx_t_5 = __Pyx_PyObject_FormatSimple(__pyx_v_what, __pyx_empty_unicode); if (unlikely(!__pyx_t_5)) __PYX_ERR(9, 131, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyObject_FormatSimple(__pyx_v_what, __pyx_empty_unicode); if (unlikely(!__pyx_t_5)) __PYX_ERR(9, 179, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __pyx_t_12 = (__Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_5) > __pyx_t_12) ? __Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_5) : __pyx_t_12;
     __pyx_t_11 += __Pyx_PyUnicode_GET_LENGTH(__pyx_t_5);
@@ -19230,9 +19931,9 @@ static int __pyx_f_3hes__put(PyObject *__pyx_v_r, double *__pyx_v_out, int __pyx
     __pyx_t_11 += 10;
     __Pyx_GIVEREF(__pyx_kp_u_returned);
     PyTuple_SET_ITEM(__pyx_t_4, 1, __pyx_kp_u_returned);
-    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_v_a, __pyx_n_s_size); if (unlikely(!__pyx_t_5)) __PYX_ERR(9, 131, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_v_a, __pyx_n_s_size); if (unlikely(!__pyx_t_5)) __PYX_ERR(9, 179, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
-    __pyx_t_7 = __Pyx_PyObject_FormatSimple(__pyx_t_5, __pyx_empty_unicode); if (unlikely(!__pyx_t_7)) __PYX_ERR(9, 131, __pyx_L1_error)
+    __pyx_t_7 = __Pyx_PyObject_FormatSimple(__pyx_t_5, __pyx_empty_unicode); if (unlikely(!__pyx_t_7)) __PYX_ERR(9, 179, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_7);
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
     __pyx_t_12 = (__Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_7) > __pyx_t_12) ? __Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_7) : __pyx_t_12;
@@ -19244,14 +19945,14 @@ static int __pyx_f_3hes__put(PyObject *__pyx_v_r, double *__pyx_v_out, int __pyx
     __pyx_t_11 += 18;
     __Pyx_GIVEREF(__pyx_kp_u_values_expected);
     PyTuple_SET_ITEM(__pyx_t_4, 3, __pyx_kp_u_values_expected);
-    __pyx_t_7 = __Pyx_PyUnicode_Unicode(__pyx_v_shape); if (unlikely(!__pyx_t_7)) __PYX_ERR(9, 131, __pyx_L1_error)
+    __pyx_t_7 = __Pyx_PyUnicode_Unicode(__pyx_v_shape); if (unlikely(!__pyx_t_7)) __PYX_ERR(9, 179, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_7);
     __pyx_t_12 = (__Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_7) > __pyx_t_12) ? __Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_7) : __pyx_t_12;
     __pyx_t_11 += __Pyx_PyUnicode_GET_LENGTH(__pyx_t_7);
     __Pyx_GIVEREF(__pyx_t_7);
     PyTuple_SET_ITEM(__pyx_t_4, 4, __pyx_t_7);
     __pyx_t_7 = 0;
-    __pyx_t_7 = __Pyx_PyUnicode_Join(__pyx_t_4, 5, __pyx_t_11, __pyx_t_12); if (unlikely(!__pyx_t_7)) __PYX_ERR(9, 131, __pyx_L1_error)
+    __pyx_t_7 = __Pyx_PyUnicode_Join(__pyx_t_4, 5, __pyx_t_11, __pyx_t_12); if (unlikely(!__pyx_t_7)) __PYX_ERR(9, 179, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_7);
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
     __pyx_t_4 = NULL;
@@ -19267,14 +19968,14 @@ static int __pyx_f_3hes__put(PyObject *__pyx_v_r, double *__pyx_v_out, int __pyx
     __pyx_t_8 = (__pyx_t_4) ? __Pyx_PyObject_Call2Args(__pyx_t_6, __pyx_t_4, __pyx_t_7) : __Pyx_PyObject_CallOneArg(__pyx_t_6, __pyx_t_7);
     __Pyx_XDECREF(__pyx_t_4); __pyx_t_4 = 0;
     __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
-    if (unlikely(!__pyx_t_8)) __PYX_ERR(9, 131, __pyx_L1_error)
+    if (unlikely(!__pyx_t_8)) __PYX_ERR(9, 179, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_8);
     __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
     __Pyx_Raise(__pyx_t_8, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
-    __PYX_ERR(9, 131, __pyx_L1_error)
+    __PYX_ERR(9, 179, __pyx_L1_error)
 
-    /* "src/python/pymodel.pxi":129
+    /* "src/python/pymodel.pxi":177
  *     except (TypeError, ValueError) as e:
  *         raise InvalidArgument(f"{what} returned {r!r}, not numbers ({e})") from None
  *     if a.size != rows * cols:             # <<<<<<<<<<<<<<
@@ -19283,7 +19984,7 @@ static int __pyx_f_3hes__put(PyObject *__pyx_v_r, double *__pyx_v_out, int __pyx
  */
   }
 
-  /* "src/python/pymodel.pxi":132
+  /* "src/python/pymodel.pxi":180
  *         shape = f"{rows} values" if cols == 1 else f"a {rows} x {cols} matrix"
  *         raise InvalidArgument(f"{what} returned {a.size} values, expected {shape}")
  *     if cols > 1:             # <<<<<<<<<<<<<<
@@ -19293,18 +19994,18 @@ static int __pyx_f_3hes__put(PyObject *__pyx_v_r, double *__pyx_v_out, int __pyx
   __pyx_t_22 = ((__pyx_v_cols > 1) != 0);
   if (__pyx_t_22) {
 
-    /* "src/python/pymodel.pxi":133
+    /* "src/python/pymodel.pxi":181
  *         raise InvalidArgument(f"{what} returned {a.size} values, expected {shape}")
  *     if cols > 1:
  *         a = a.reshape(rows, cols).T     # column-major             # <<<<<<<<<<<<<<
  *     cdef cnp.ndarray c = np.ascontiguousarray(a, dtype=np.float64).reshape(-1)
  *     memcpy(out, cnp.PyArray_DATA(c), rows * cols * sizeof(double))
  */
-    __pyx_t_6 = __Pyx_PyObject_GetAttrStr(__pyx_v_a, __pyx_n_s_reshape); if (unlikely(!__pyx_t_6)) __PYX_ERR(9, 133, __pyx_L1_error)
+    __pyx_t_6 = __Pyx_PyObject_GetAttrStr(__pyx_v_a, __pyx_n_s_reshape); if (unlikely(!__pyx_t_6)) __PYX_ERR(9, 181, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
-    __pyx_t_7 = __Pyx_PyInt_From_int(__pyx_v_rows); if (unlikely(!__pyx_t_7)) __PYX_ERR(9, 133, __pyx_L1_error)
+    __pyx_t_7 = __Pyx_PyInt_From_int(__pyx_v_rows); if (unlikely(!__pyx_t_7)) __PYX_ERR(9, 181, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_7);
-    __pyx_t_4 = __Pyx_PyInt_From_int(__pyx_v_cols); if (unlikely(!__pyx_t_4)) __PYX_ERR(9, 133, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_PyInt_From_int(__pyx_v_cols); if (unlikely(!__pyx_t_4)) __PYX_ERR(9, 181, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
     __pyx_t_5 = NULL;
     __pyx_t_14 = 0;
@@ -19321,7 +20022,7 @@ static int __pyx_f_3hes__put(PyObject *__pyx_v_r, double *__pyx_v_out, int __pyx
     #if CYTHON_FAST_PYCALL
     if (PyFunction_Check(__pyx_t_6)) {
       PyObject *__pyx_temp[3] = {__pyx_t_5, __pyx_t_7, __pyx_t_4};
-      __pyx_t_8 = __Pyx_PyFunction_FastCall(__pyx_t_6, __pyx_temp+1-__pyx_t_14, 2+__pyx_t_14); if (unlikely(!__pyx_t_8)) __PYX_ERR(9, 133, __pyx_L1_error)
+      __pyx_t_8 = __Pyx_PyFunction_FastCall(__pyx_t_6, __pyx_temp+1-__pyx_t_14, 2+__pyx_t_14); if (unlikely(!__pyx_t_8)) __PYX_ERR(9, 181, __pyx_L1_error)
       __Pyx_XDECREF(__pyx_t_5); __pyx_t_5 = 0;
       __Pyx_GOTREF(__pyx_t_8);
       __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
@@ -19331,7 +20032,7 @@ static int __pyx_f_3hes__put(PyObject *__pyx_v_r, double *__pyx_v_out, int __pyx
     #if CYTHON_FAST_PYCCALL
     if (__Pyx_PyFastCFunction_Check(__pyx_t_6)) {
       PyObject *__pyx_temp[3] = {__pyx_t_5, __pyx_t_7, __pyx_t_4};
-      __pyx_t_8 = __Pyx_PyCFunction_FastCall(__pyx_t_6, __pyx_temp+1-__pyx_t_14, 2+__pyx_t_14); if (unlikely(!__pyx_t_8)) __PYX_ERR(9, 133, __pyx_L1_error)
+      __pyx_t_8 = __Pyx_PyCFunction_FastCall(__pyx_t_6, __pyx_temp+1-__pyx_t_14, 2+__pyx_t_14); if (unlikely(!__pyx_t_8)) __PYX_ERR(9, 181, __pyx_L1_error)
       __Pyx_XDECREF(__pyx_t_5); __pyx_t_5 = 0;
       __Pyx_GOTREF(__pyx_t_8);
       __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
@@ -19339,7 +20040,7 @@ static int __pyx_f_3hes__put(PyObject *__pyx_v_r, double *__pyx_v_out, int __pyx
     } else
     #endif
     {
-      __pyx_t_13 = PyTuple_New(2+__pyx_t_14); if (unlikely(!__pyx_t_13)) __PYX_ERR(9, 133, __pyx_L1_error)
+      __pyx_t_13 = PyTuple_New(2+__pyx_t_14); if (unlikely(!__pyx_t_13)) __PYX_ERR(9, 181, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_13);
       if (__pyx_t_5) {
         __Pyx_GIVEREF(__pyx_t_5); PyTuple_SET_ITEM(__pyx_t_13, 0, __pyx_t_5); __pyx_t_5 = NULL;
@@ -19350,18 +20051,18 @@ static int __pyx_f_3hes__put(PyObject *__pyx_v_r, double *__pyx_v_out, int __pyx
       PyTuple_SET_ITEM(__pyx_t_13, 1+__pyx_t_14, __pyx_t_4);
       __pyx_t_7 = 0;
       __pyx_t_4 = 0;
-      __pyx_t_8 = __Pyx_PyObject_Call(__pyx_t_6, __pyx_t_13, NULL); if (unlikely(!__pyx_t_8)) __PYX_ERR(9, 133, __pyx_L1_error)
+      __pyx_t_8 = __Pyx_PyObject_Call(__pyx_t_6, __pyx_t_13, NULL); if (unlikely(!__pyx_t_8)) __PYX_ERR(9, 181, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_8);
       __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
     }
     __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
-    __pyx_t_6 = __Pyx_PyObject_GetAttrStr(__pyx_t_8, __pyx_n_s_T); if (unlikely(!__pyx_t_6)) __PYX_ERR(9, 133, __pyx_L1_error)
+    __pyx_t_6 = __Pyx_PyObject_GetAttrStr(__pyx_t_8, __pyx_n_s_T); if (unlikely(!__pyx_t_6)) __PYX_ERR(9, 181, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
     __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
     __Pyx_DECREF_SET(__pyx_v_a, __pyx_t_6);
     __pyx_t_6 = 0;
 
-    /* "src/python/pymodel.pxi":132
+    /* "src/python/pymodel.pxi":180
  *         shape = f"{rows} values" if cols == 1 else f"a {rows} x {cols} matrix"
  *         raise InvalidArgument(f"{what} returned {a.size} values, expected {shape}")
  *     if cols > 1:             # <<<<<<<<<<<<<<
@@ -19370,38 +20071,38 @@ static int __pyx_f_3hes__put(PyObject *__pyx_v_r, double *__pyx_v_out, int __pyx
  */
   }
 
-  /* "src/python/pymodel.pxi":134
+  /* "src/python/pymodel.pxi":182
  *     if cols > 1:
  *         a = a.reshape(rows, cols).T     # column-major
  *     cdef cnp.ndarray c = np.ascontiguousarray(a, dtype=np.float64).reshape(-1)             # <<<<<<<<<<<<<<
  *     memcpy(out, cnp.PyArray_DATA(c), rows * cols * sizeof(double))
  *     return 0
  */
-  __Pyx_GetModuleGlobalName(__pyx_t_8, __pyx_n_s_np); if (unlikely(!__pyx_t_8)) __PYX_ERR(9, 134, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_8, __pyx_n_s_np); if (unlikely(!__pyx_t_8)) __PYX_ERR(9, 182, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_8);
-  __pyx_t_13 = __Pyx_PyObject_GetAttrStr(__pyx_t_8, __pyx_n_s_ascontiguousarray); if (unlikely(!__pyx_t_13)) __PYX_ERR(9, 134, __pyx_L1_error)
+  __pyx_t_13 = __Pyx_PyObject_GetAttrStr(__pyx_t_8, __pyx_n_s_ascontiguousarray); if (unlikely(!__pyx_t_13)) __PYX_ERR(9, 182, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_13);
   __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
-  __pyx_t_8 = PyTuple_New(1); if (unlikely(!__pyx_t_8)) __PYX_ERR(9, 134, __pyx_L1_error)
+  __pyx_t_8 = PyTuple_New(1); if (unlikely(!__pyx_t_8)) __PYX_ERR(9, 182, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_8);
   __Pyx_INCREF(__pyx_v_a);
   __Pyx_GIVEREF(__pyx_v_a);
   PyTuple_SET_ITEM(__pyx_t_8, 0, __pyx_v_a);
-  __pyx_t_4 = __Pyx_PyDict_NewPresized(1); if (unlikely(!__pyx_t_4)) __PYX_ERR(9, 134, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyDict_NewPresized(1); if (unlikely(!__pyx_t_4)) __PYX_ERR(9, 182, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
-  __Pyx_GetModuleGlobalName(__pyx_t_7, __pyx_n_s_np); if (unlikely(!__pyx_t_7)) __PYX_ERR(9, 134, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_7, __pyx_n_s_np); if (unlikely(!__pyx_t_7)) __PYX_ERR(9, 182, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_7);
-  __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_7, __pyx_n_s_float64); if (unlikely(!__pyx_t_5)) __PYX_ERR(9, 134, __pyx_L1_error)
+  __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_7, __pyx_n_s_float64); if (unlikely(!__pyx_t_5)) __PYX_ERR(9, 182, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
   __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
-  if (PyDict_SetItem(__pyx_t_4, __pyx_n_s_dtype, __pyx_t_5) < 0) __PYX_ERR(9, 134, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_4, __pyx_n_s_dtype, __pyx_t_5) < 0) __PYX_ERR(9, 182, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-  __pyx_t_5 = __Pyx_PyObject_Call(__pyx_t_13, __pyx_t_8, __pyx_t_4); if (unlikely(!__pyx_t_5)) __PYX_ERR(9, 134, __pyx_L1_error)
+  __pyx_t_5 = __Pyx_PyObject_Call(__pyx_t_13, __pyx_t_8, __pyx_t_4); if (unlikely(!__pyx_t_5)) __PYX_ERR(9, 182, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
   __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
   __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_5, __pyx_n_s_reshape); if (unlikely(!__pyx_t_4)) __PYX_ERR(9, 134, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_5, __pyx_n_s_reshape); if (unlikely(!__pyx_t_4)) __PYX_ERR(9, 182, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
   __pyx_t_5 = NULL;
@@ -19416,14 +20117,14 @@ static int __pyx_f_3hes__put(PyObject *__pyx_v_r, double *__pyx_v_out, int __pyx
   }
   __pyx_t_6 = (__pyx_t_5) ? __Pyx_PyObject_Call2Args(__pyx_t_4, __pyx_t_5, __pyx_int_neg_1) : __Pyx_PyObject_CallOneArg(__pyx_t_4, __pyx_int_neg_1);
   __Pyx_XDECREF(__pyx_t_5); __pyx_t_5 = 0;
-  if (unlikely(!__pyx_t_6)) __PYX_ERR(9, 134, __pyx_L1_error)
+  if (unlikely(!__pyx_t_6)) __PYX_ERR(9, 182, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-  if (!(likely(((__pyx_t_6) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_6, __pyx_ptype_5numpy_ndarray))))) __PYX_ERR(9, 134, __pyx_L1_error)
+  if (!(likely(((__pyx_t_6) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_6, __pyx_ptype_5numpy_ndarray))))) __PYX_ERR(9, 182, __pyx_L1_error)
   __pyx_v_c = ((PyArrayObject *)__pyx_t_6);
   __pyx_t_6 = 0;
 
-  /* "src/python/pymodel.pxi":135
+  /* "src/python/pymodel.pxi":183
  *         a = a.reshape(rows, cols).T     # column-major
  *     cdef cnp.ndarray c = np.ascontiguousarray(a, dtype=np.float64).reshape(-1)
  *     memcpy(out, cnp.PyArray_DATA(c), rows * cols * sizeof(double))             # <<<<<<<<<<<<<<
@@ -19432,7 +20133,7 @@ static int __pyx_f_3hes__put(PyObject *__pyx_v_r, double *__pyx_v_out, int __pyx
  */
   (void)(memcpy(__pyx_v_out, PyArray_DATA(__pyx_v_c), ((__pyx_v_rows * __pyx_v_cols) * (sizeof(double)))));
 
-  /* "src/python/pymodel.pxi":136
+  /* "src/python/pymodel.pxi":184
  *     cdef cnp.ndarray c = np.ascontiguousarray(a, dtype=np.float64).reshape(-1)
  *     memcpy(out, cnp.PyArray_DATA(c), rows * cols * sizeof(double))
  *     return 0             # <<<<<<<<<<<<<<
@@ -19442,7 +20143,7 @@ static int __pyx_f_3hes__put(PyObject *__pyx_v_r, double *__pyx_v_out, int __pyx
   __pyx_r = 0;
   goto __pyx_L0;
 
-  /* "src/python/pymodel.pxi":123
+  /* "src/python/pymodel.pxi":171
  * 
  * 
  * cdef int _put(r, double *out, int rows, int cols, what) except -1:             # <<<<<<<<<<<<<<
@@ -19470,7 +20171,7 @@ static int __pyx_f_3hes__put(PyObject *__pyx_v_r, double *__pyx_v_out, int __pyx
   return __pyx_r;
 }
 
-/* "src/python/pymodel.pxi":141
+/* "src/python/pymodel.pxi":189
  * # The C functions the library calls for a Python callable: one per kind of
  * # callback, the mode's or transition's _cb as data.
  * cdef inline int _tramp(int which, double t, const double *x, const double *p, double *out,             # <<<<<<<<<<<<<<
@@ -19487,7 +20188,7 @@ static CYTHON_INLINE int __pyx_f_3hes__tramp(int __pyx_v_which, double __pyx_v_t
   #endif
   __Pyx_RefNannySetupContext("_tramp", 1);
 
-  /* "src/python/pymodel.pxi":143
+  /* "src/python/pymodel.pxi":191
  * cdef inline int _tramp(int which, double t, const double *x, const double *p, double *out,
  *                        void *data) nogil:
  *     cdef _cb *cb = <_cb *>data             # <<<<<<<<<<<<<<
@@ -19497,7 +20198,7 @@ static CYTHON_INLINE int __pyx_f_3hes__tramp(int __pyx_v_which, double __pyx_v_t
   /*try:*/ {
     __pyx_v_cb = ((struct __pyx_t_3hes__cb *)__pyx_v_data);
 
-    /* "src/python/pymodel.pxi":144
+    /* "src/python/pymodel.pxi":192
  *                        void *data) nogil:
  *     cdef _cb *cb = <_cb *>data
  *     with gil:             # <<<<<<<<<<<<<<
@@ -19510,7 +20211,7 @@ static CYTHON_INLINE int __pyx_f_3hes__tramp(int __pyx_v_which, double __pyx_v_t
         #endif
         /*try:*/ {
 
-          /* "src/python/pymodel.pxi":145
+          /* "src/python/pymodel.pxi":193
  *     cdef _cb *cb = <_cb *>data
  *     with gil:
  *         return (<_PyModelBase>cb.model).call(which, cb.index, t, x, p, out)             # <<<<<<<<<<<<<<
@@ -19521,7 +20222,7 @@ static CYTHON_INLINE int __pyx_f_3hes__tramp(int __pyx_v_which, double __pyx_v_t
           goto __pyx_L6_return;
         }
 
-        /* "src/python/pymodel.pxi":144
+        /* "src/python/pymodel.pxi":192
  *                        void *data) nogil:
  *     cdef _cb *cb = <_cb *>data
  *     with gil:             # <<<<<<<<<<<<<<
@@ -19539,7 +20240,7 @@ static CYTHON_INLINE int __pyx_f_3hes__tramp(int __pyx_v_which, double __pyx_v_t
     }
   }
 
-  /* "src/python/pymodel.pxi":143
+  /* "src/python/pymodel.pxi":191
  * cdef inline int _tramp(int which, double t, const double *x, const double *p, double *out,
  *                        void *data) nogil:
  *     cdef _cb *cb = <_cb *>data             # <<<<<<<<<<<<<<
@@ -19555,7 +20256,7 @@ static CYTHON_INLINE int __pyx_f_3hes__tramp(int __pyx_v_which, double __pyx_v_t
     }
   }
 
-  /* "src/python/pymodel.pxi":141
+  /* "src/python/pymodel.pxi":189
  * # The C functions the library calls for a Python callable: one per kind of
  * # callback, the mode's or transition's _cb as data.
  * cdef inline int _tramp(int which, double t, const double *x, const double *p, double *out,             # <<<<<<<<<<<<<<
@@ -19572,7 +20273,7 @@ static CYTHON_INLINE int __pyx_f_3hes__tramp(int __pyx_v_which, double __pyx_v_t
   return __pyx_r;
 }
 
-/* "src/python/pymodel.pxi":147
+/* "src/python/pymodel.pxi":195
  *         return (<_PyModelBase>cb.model).call(which, cb.index, t, x, p, out)
  * 
  * cdef int _t_field(double t, const double *x, const double *p, double *out, void *d) nogil:             # <<<<<<<<<<<<<<
@@ -19583,7 +20284,7 @@ static CYTHON_INLINE int __pyx_f_3hes__tramp(int __pyx_v_which, double __pyx_v_t
 static int __pyx_f_3hes__t_field(double __pyx_v_t, double const *__pyx_v_x, double const *__pyx_v_p, double *__pyx_v_out, void *__pyx_v_d) {
   int __pyx_r;
 
-  /* "src/python/pymodel.pxi":148
+  /* "src/python/pymodel.pxi":196
  * 
  * cdef int _t_field(double t, const double *x, const double *p, double *out, void *d) nogil:
  *     return _tramp(CB_FIELD, t, x, p, out, d)             # <<<<<<<<<<<<<<
@@ -19593,7 +20294,7 @@ static int __pyx_f_3hes__t_field(double __pyx_v_t, double const *__pyx_v_x, doub
   __pyx_r = __pyx_f_3hes__tramp(__pyx_e_3hes_CB_FIELD, __pyx_v_t, __pyx_v_x, __pyx_v_p, __pyx_v_out, __pyx_v_d);
   goto __pyx_L0;
 
-  /* "src/python/pymodel.pxi":147
+  /* "src/python/pymodel.pxi":195
  *         return (<_PyModelBase>cb.model).call(which, cb.index, t, x, p, out)
  * 
  * cdef int _t_field(double t, const double *x, const double *p, double *out, void *d) nogil:             # <<<<<<<<<<<<<<
@@ -19606,7 +20307,7 @@ static int __pyx_f_3hes__t_field(double __pyx_v_t, double const *__pyx_v_x, doub
   return __pyx_r;
 }
 
-/* "src/python/pymodel.pxi":149
+/* "src/python/pymodel.pxi":197
  * cdef int _t_field(double t, const double *x, const double *p, double *out, void *d) nogil:
  *     return _tramp(CB_FIELD, t, x, p, out, d)
  * cdef int _t_field_dx(double t, const double *x, const double *p, double *out, void *d) nogil:             # <<<<<<<<<<<<<<
@@ -19617,7 +20318,7 @@ static int __pyx_f_3hes__t_field(double __pyx_v_t, double const *__pyx_v_x, doub
 static int __pyx_f_3hes__t_field_dx(double __pyx_v_t, double const *__pyx_v_x, double const *__pyx_v_p, double *__pyx_v_out, void *__pyx_v_d) {
   int __pyx_r;
 
-  /* "src/python/pymodel.pxi":150
+  /* "src/python/pymodel.pxi":198
  *     return _tramp(CB_FIELD, t, x, p, out, d)
  * cdef int _t_field_dx(double t, const double *x, const double *p, double *out, void *d) nogil:
  *     return _tramp(CB_FIELD_DX, t, x, p, out, d)             # <<<<<<<<<<<<<<
@@ -19627,7 +20328,7 @@ static int __pyx_f_3hes__t_field_dx(double __pyx_v_t, double const *__pyx_v_x, d
   __pyx_r = __pyx_f_3hes__tramp(__pyx_e_3hes_CB_FIELD_DX, __pyx_v_t, __pyx_v_x, __pyx_v_p, __pyx_v_out, __pyx_v_d);
   goto __pyx_L0;
 
-  /* "src/python/pymodel.pxi":149
+  /* "src/python/pymodel.pxi":197
  * cdef int _t_field(double t, const double *x, const double *p, double *out, void *d) nogil:
  *     return _tramp(CB_FIELD, t, x, p, out, d)
  * cdef int _t_field_dx(double t, const double *x, const double *p, double *out, void *d) nogil:             # <<<<<<<<<<<<<<
@@ -19640,7 +20341,7 @@ static int __pyx_f_3hes__t_field_dx(double __pyx_v_t, double const *__pyx_v_x, d
   return __pyx_r;
 }
 
-/* "src/python/pymodel.pxi":151
+/* "src/python/pymodel.pxi":199
  * cdef int _t_field_dx(double t, const double *x, const double *p, double *out, void *d) nogil:
  *     return _tramp(CB_FIELD_DX, t, x, p, out, d)
  * cdef int _t_guard(double t, const double *x, const double *p, double *out, void *d) nogil:             # <<<<<<<<<<<<<<
@@ -19651,7 +20352,7 @@ static int __pyx_f_3hes__t_field_dx(double __pyx_v_t, double const *__pyx_v_x, d
 static int __pyx_f_3hes__t_guard(double __pyx_v_t, double const *__pyx_v_x, double const *__pyx_v_p, double *__pyx_v_out, void *__pyx_v_d) {
   int __pyx_r;
 
-  /* "src/python/pymodel.pxi":152
+  /* "src/python/pymodel.pxi":200
  *     return _tramp(CB_FIELD_DX, t, x, p, out, d)
  * cdef int _t_guard(double t, const double *x, const double *p, double *out, void *d) nogil:
  *     return _tramp(CB_GUARD, t, x, p, out, d)             # <<<<<<<<<<<<<<
@@ -19661,7 +20362,7 @@ static int __pyx_f_3hes__t_guard(double __pyx_v_t, double const *__pyx_v_x, doub
   __pyx_r = __pyx_f_3hes__tramp(__pyx_e_3hes_CB_GUARD, __pyx_v_t, __pyx_v_x, __pyx_v_p, __pyx_v_out, __pyx_v_d);
   goto __pyx_L0;
 
-  /* "src/python/pymodel.pxi":151
+  /* "src/python/pymodel.pxi":199
  * cdef int _t_field_dx(double t, const double *x, const double *p, double *out, void *d) nogil:
  *     return _tramp(CB_FIELD_DX, t, x, p, out, d)
  * cdef int _t_guard(double t, const double *x, const double *p, double *out, void *d) nogil:             # <<<<<<<<<<<<<<
@@ -19674,7 +20375,7 @@ static int __pyx_f_3hes__t_guard(double __pyx_v_t, double const *__pyx_v_x, doub
   return __pyx_r;
 }
 
-/* "src/python/pymodel.pxi":153
+/* "src/python/pymodel.pxi":201
  * cdef int _t_guard(double t, const double *x, const double *p, double *out, void *d) nogil:
  *     return _tramp(CB_GUARD, t, x, p, out, d)
  * cdef int _t_guard_dx(double t, const double *x, const double *p, double *out, void *d) nogil:             # <<<<<<<<<<<<<<
@@ -19685,7 +20386,7 @@ static int __pyx_f_3hes__t_guard(double __pyx_v_t, double const *__pyx_v_x, doub
 static int __pyx_f_3hes__t_guard_dx(double __pyx_v_t, double const *__pyx_v_x, double const *__pyx_v_p, double *__pyx_v_out, void *__pyx_v_d) {
   int __pyx_r;
 
-  /* "src/python/pymodel.pxi":154
+  /* "src/python/pymodel.pxi":202
  *     return _tramp(CB_GUARD, t, x, p, out, d)
  * cdef int _t_guard_dx(double t, const double *x, const double *p, double *out, void *d) nogil:
  *     return _tramp(CB_GUARD_DX, t, x, p, out, d)             # <<<<<<<<<<<<<<
@@ -19695,7 +20396,7 @@ static int __pyx_f_3hes__t_guard_dx(double __pyx_v_t, double const *__pyx_v_x, d
   __pyx_r = __pyx_f_3hes__tramp(__pyx_e_3hes_CB_GUARD_DX, __pyx_v_t, __pyx_v_x, __pyx_v_p, __pyx_v_out, __pyx_v_d);
   goto __pyx_L0;
 
-  /* "src/python/pymodel.pxi":153
+  /* "src/python/pymodel.pxi":201
  * cdef int _t_guard(double t, const double *x, const double *p, double *out, void *d) nogil:
  *     return _tramp(CB_GUARD, t, x, p, out, d)
  * cdef int _t_guard_dx(double t, const double *x, const double *p, double *out, void *d) nogil:             # <<<<<<<<<<<<<<
@@ -19708,7 +20409,7 @@ static int __pyx_f_3hes__t_guard_dx(double __pyx_v_t, double const *__pyx_v_x, d
   return __pyx_r;
 }
 
-/* "src/python/pymodel.pxi":155
+/* "src/python/pymodel.pxi":203
  * cdef int _t_guard_dx(double t, const double *x, const double *p, double *out, void *d) nogil:
  *     return _tramp(CB_GUARD_DX, t, x, p, out, d)
  * cdef int _t_guard_dt(double t, const double *x, const double *p, double *out, void *d) nogil:             # <<<<<<<<<<<<<<
@@ -19719,7 +20420,7 @@ static int __pyx_f_3hes__t_guard_dx(double __pyx_v_t, double const *__pyx_v_x, d
 static int __pyx_f_3hes__t_guard_dt(double __pyx_v_t, double const *__pyx_v_x, double const *__pyx_v_p, double *__pyx_v_out, void *__pyx_v_d) {
   int __pyx_r;
 
-  /* "src/python/pymodel.pxi":156
+  /* "src/python/pymodel.pxi":204
  *     return _tramp(CB_GUARD_DX, t, x, p, out, d)
  * cdef int _t_guard_dt(double t, const double *x, const double *p, double *out, void *d) nogil:
  *     return _tramp(CB_GUARD_DT, t, x, p, out, d)             # <<<<<<<<<<<<<<
@@ -19729,7 +20430,7 @@ static int __pyx_f_3hes__t_guard_dt(double __pyx_v_t, double const *__pyx_v_x, d
   __pyx_r = __pyx_f_3hes__tramp(__pyx_e_3hes_CB_GUARD_DT, __pyx_v_t, __pyx_v_x, __pyx_v_p, __pyx_v_out, __pyx_v_d);
   goto __pyx_L0;
 
-  /* "src/python/pymodel.pxi":155
+  /* "src/python/pymodel.pxi":203
  * cdef int _t_guard_dx(double t, const double *x, const double *p, double *out, void *d) nogil:
  *     return _tramp(CB_GUARD_DX, t, x, p, out, d)
  * cdef int _t_guard_dt(double t, const double *x, const double *p, double *out, void *d) nogil:             # <<<<<<<<<<<<<<
@@ -19742,7 +20443,7 @@ static int __pyx_f_3hes__t_guard_dt(double __pyx_v_t, double const *__pyx_v_x, d
   return __pyx_r;
 }
 
-/* "src/python/pymodel.pxi":157
+/* "src/python/pymodel.pxi":205
  * cdef int _t_guard_dt(double t, const double *x, const double *p, double *out, void *d) nogil:
  *     return _tramp(CB_GUARD_DT, t, x, p, out, d)
  * cdef int _t_reset(double t, const double *x, const double *p, double *out, void *d) nogil:             # <<<<<<<<<<<<<<
@@ -19753,7 +20454,7 @@ static int __pyx_f_3hes__t_guard_dt(double __pyx_v_t, double const *__pyx_v_x, d
 static int __pyx_f_3hes__t_reset(double __pyx_v_t, double const *__pyx_v_x, double const *__pyx_v_p, double *__pyx_v_out, void *__pyx_v_d) {
   int __pyx_r;
 
-  /* "src/python/pymodel.pxi":158
+  /* "src/python/pymodel.pxi":206
  *     return _tramp(CB_GUARD_DT, t, x, p, out, d)
  * cdef int _t_reset(double t, const double *x, const double *p, double *out, void *d) nogil:
  *     return _tramp(CB_RESET, t, x, p, out, d)             # <<<<<<<<<<<<<<
@@ -19763,7 +20464,7 @@ static int __pyx_f_3hes__t_reset(double __pyx_v_t, double const *__pyx_v_x, doub
   __pyx_r = __pyx_f_3hes__tramp(__pyx_e_3hes_CB_RESET, __pyx_v_t, __pyx_v_x, __pyx_v_p, __pyx_v_out, __pyx_v_d);
   goto __pyx_L0;
 
-  /* "src/python/pymodel.pxi":157
+  /* "src/python/pymodel.pxi":205
  * cdef int _t_guard_dt(double t, const double *x, const double *p, double *out, void *d) nogil:
  *     return _tramp(CB_GUARD_DT, t, x, p, out, d)
  * cdef int _t_reset(double t, const double *x, const double *p, double *out, void *d) nogil:             # <<<<<<<<<<<<<<
@@ -19776,7 +20477,7 @@ static int __pyx_f_3hes__t_reset(double __pyx_v_t, double const *__pyx_v_x, doub
   return __pyx_r;
 }
 
-/* "src/python/pymodel.pxi":159
+/* "src/python/pymodel.pxi":207
  * cdef int _t_reset(double t, const double *x, const double *p, double *out, void *d) nogil:
  *     return _tramp(CB_RESET, t, x, p, out, d)
  * cdef int _t_reset_dx(double t, const double *x, const double *p, double *out, void *d) nogil:             # <<<<<<<<<<<<<<
@@ -19787,7 +20488,7 @@ static int __pyx_f_3hes__t_reset(double __pyx_v_t, double const *__pyx_v_x, doub
 static int __pyx_f_3hes__t_reset_dx(double __pyx_v_t, double const *__pyx_v_x, double const *__pyx_v_p, double *__pyx_v_out, void *__pyx_v_d) {
   int __pyx_r;
 
-  /* "src/python/pymodel.pxi":160
+  /* "src/python/pymodel.pxi":208
  *     return _tramp(CB_RESET, t, x, p, out, d)
  * cdef int _t_reset_dx(double t, const double *x, const double *p, double *out, void *d) nogil:
  *     return _tramp(CB_RESET_DX, t, x, p, out, d)             # <<<<<<<<<<<<<<
@@ -19797,7 +20498,7 @@ static int __pyx_f_3hes__t_reset_dx(double __pyx_v_t, double const *__pyx_v_x, d
   __pyx_r = __pyx_f_3hes__tramp(__pyx_e_3hes_CB_RESET_DX, __pyx_v_t, __pyx_v_x, __pyx_v_p, __pyx_v_out, __pyx_v_d);
   goto __pyx_L0;
 
-  /* "src/python/pymodel.pxi":159
+  /* "src/python/pymodel.pxi":207
  * cdef int _t_reset(double t, const double *x, const double *p, double *out, void *d) nogil:
  *     return _tramp(CB_RESET, t, x, p, out, d)
  * cdef int _t_reset_dx(double t, const double *x, const double *p, double *out, void *d) nogil:             # <<<<<<<<<<<<<<
@@ -19810,7 +20511,7 @@ static int __pyx_f_3hes__t_reset_dx(double __pyx_v_t, double const *__pyx_v_x, d
   return __pyx_r;
 }
 
-/* "src/python/pymodel.pxi":161
+/* "src/python/pymodel.pxi":209
  * cdef int _t_reset_dx(double t, const double *x, const double *p, double *out, void *d) nogil:
  *     return _tramp(CB_RESET_DX, t, x, p, out, d)
  * cdef int _t_reset_dt(double t, const double *x, const double *p, double *out, void *d) nogil:             # <<<<<<<<<<<<<<
@@ -19821,7 +20522,7 @@ static int __pyx_f_3hes__t_reset_dx(double __pyx_v_t, double const *__pyx_v_x, d
 static int __pyx_f_3hes__t_reset_dt(double __pyx_v_t, double const *__pyx_v_x, double const *__pyx_v_p, double *__pyx_v_out, void *__pyx_v_d) {
   int __pyx_r;
 
-  /* "src/python/pymodel.pxi":162
+  /* "src/python/pymodel.pxi":210
  *     return _tramp(CB_RESET_DX, t, x, p, out, d)
  * cdef int _t_reset_dt(double t, const double *x, const double *p, double *out, void *d) nogil:
  *     return _tramp(CB_RESET_DT, t, x, p, out, d)             # <<<<<<<<<<<<<<
@@ -19831,7 +20532,7 @@ static int __pyx_f_3hes__t_reset_dt(double __pyx_v_t, double const *__pyx_v_x, d
   __pyx_r = __pyx_f_3hes__tramp(__pyx_e_3hes_CB_RESET_DT, __pyx_v_t, __pyx_v_x, __pyx_v_p, __pyx_v_out, __pyx_v_d);
   goto __pyx_L0;
 
-  /* "src/python/pymodel.pxi":161
+  /* "src/python/pymodel.pxi":209
  * cdef int _t_reset_dx(double t, const double *x, const double *p, double *out, void *d) nogil:
  *     return _tramp(CB_RESET_DX, t, x, p, out, d)
  * cdef int _t_reset_dt(double t, const double *x, const double *p, double *out, void *d) nogil:             # <<<<<<<<<<<<<<
@@ -19844,7 +20545,7 @@ static int __pyx_f_3hes__t_reset_dt(double __pyx_v_t, double const *__pyx_v_x, d
   return __pyx_r;
 }
 
-/* "src/python/pymodel.pxi":164
+/* "src/python/pymodel.pxi":212
  *     return _tramp(CB_RESET_DT, t, x, p, out, d)
  * 
  * cdef int _t_guess(double *p, double *x0, void *data) nogil:             # <<<<<<<<<<<<<<
@@ -19861,7 +20562,7 @@ static int __pyx_f_3hes__t_guess(double *__pyx_v_p, double *__pyx_v_x0, void *__
   #endif
   __Pyx_RefNannySetupContext("_t_guess", 1);
 
-  /* "src/python/pymodel.pxi":165
+  /* "src/python/pymodel.pxi":213
  * 
  * cdef int _t_guess(double *p, double *x0, void *data) nogil:
  *     cdef _model_ctx *ctx = <_model_ctx *>data             # <<<<<<<<<<<<<<
@@ -19871,7 +20572,7 @@ static int __pyx_f_3hes__t_guess(double *__pyx_v_p, double *__pyx_v_x0, void *__
   /*try:*/ {
     __pyx_v_ctx = ((struct __pyx_t_3hes__model_ctx *)__pyx_v_data);
 
-    /* "src/python/pymodel.pxi":166
+    /* "src/python/pymodel.pxi":214
  * cdef int _t_guess(double *p, double *x0, void *data) nogil:
  *     cdef _model_ctx *ctx = <_model_ctx *>data
  *     with gil:             # <<<<<<<<<<<<<<
@@ -19884,7 +20585,7 @@ static int __pyx_f_3hes__t_guess(double *__pyx_v_p, double *__pyx_v_x0, void *__
         #endif
         /*try:*/ {
 
-          /* "src/python/pymodel.pxi":167
+          /* "src/python/pymodel.pxi":215
  *     cdef _model_ctx *ctx = <_model_ctx *>data
  *     with gil:
  *         return (<_PyModelBase>ctx.model).call_guess(p, x0)             # <<<<<<<<<<<<<<
@@ -19895,7 +20596,7 @@ static int __pyx_f_3hes__t_guess(double *__pyx_v_p, double *__pyx_v_x0, void *__
           goto __pyx_L6_return;
         }
 
-        /* "src/python/pymodel.pxi":166
+        /* "src/python/pymodel.pxi":214
  * cdef int _t_guess(double *p, double *x0, void *data) nogil:
  *     cdef _model_ctx *ctx = <_model_ctx *>data
  *     with gil:             # <<<<<<<<<<<<<<
@@ -19913,7 +20614,7 @@ static int __pyx_f_3hes__t_guess(double *__pyx_v_p, double *__pyx_v_x0, void *__
     }
   }
 
-  /* "src/python/pymodel.pxi":165
+  /* "src/python/pymodel.pxi":213
  * 
  * cdef int _t_guess(double *p, double *x0, void *data) nogil:
  *     cdef _model_ctx *ctx = <_model_ctx *>data             # <<<<<<<<<<<<<<
@@ -19929,7 +20630,7 @@ static int __pyx_f_3hes__t_guess(double *__pyx_v_p, double *__pyx_v_x0, void *__
     }
   }
 
-  /* "src/python/pymodel.pxi":164
+  /* "src/python/pymodel.pxi":212
  *     return _tramp(CB_RESET_DT, t, x, p, out, d)
  * 
  * cdef int _t_guess(double *p, double *x0, void *data) nogil:             # <<<<<<<<<<<<<<
@@ -19946,7 +20647,7 @@ static int __pyx_f_3hes__t_guess(double *__pyx_v_p, double *__pyx_v_x0, void *__
   return __pyx_r;
 }
 
-/* "src/python/pymodel.pxi":169
+/* "src/python/pymodel.pxi":217
  *         return (<_PyModelBase>ctx.model).call_guess(p, x0)
  * 
  * cdef int _t_guess_fixed(double *p, double *x0, void *data) nogil:             # <<<<<<<<<<<<<<
@@ -19958,7 +20659,7 @@ static int __pyx_f_3hes__t_guess_fixed(CYTHON_UNUSED double *__pyx_v_p, double *
   struct __pyx_t_3hes__model_ctx *__pyx_v_ctx;
   int __pyx_r;
 
-  /* "src/python/pymodel.pxi":171
+  /* "src/python/pymodel.pxi":219
  * cdef int _t_guess_fixed(double *p, double *x0, void *data) nogil:
  *     # a guess given as numbers: copied without Python
  *     cdef _model_ctx *ctx = <_model_ctx *>data             # <<<<<<<<<<<<<<
@@ -19967,7 +20668,7 @@ static int __pyx_f_3hes__t_guess_fixed(CYTHON_UNUSED double *__pyx_v_p, double *
  */
   __pyx_v_ctx = ((struct __pyx_t_3hes__model_ctx *)__pyx_v_data);
 
-  /* "src/python/pymodel.pxi":172
+  /* "src/python/pymodel.pxi":220
  *     # a guess given as numbers: copied without Python
  *     cdef _model_ctx *ctx = <_model_ctx *>data
  *     memcpy(x0, ctx.guess, ctx.n_guess * sizeof(double))             # <<<<<<<<<<<<<<
@@ -19976,17 +20677,17 @@ static int __pyx_f_3hes__t_guess_fixed(CYTHON_UNUSED double *__pyx_v_p, double *
  */
   (void)(memcpy(__pyx_v_x0, __pyx_v_ctx->guess, (__pyx_v_ctx->n_guess * (sizeof(double)))));
 
-  /* "src/python/pymodel.pxi":173
+  /* "src/python/pymodel.pxi":221
  *     cdef _model_ctx *ctx = <_model_ctx *>data
  *     memcpy(x0, ctx.guess, ctx.n_guess * sizeof(double))
  *     return 0             # <<<<<<<<<<<<<<
  * 
- * cdef const char *_describe(int code, void *data) nogil:
+ * cdef int _t_validate(const double *p, char *msg, size_t len_, void *data) nogil:
  */
   __pyx_r = 0;
   goto __pyx_L0;
 
-  /* "src/python/pymodel.pxi":169
+  /* "src/python/pymodel.pxi":217
  *         return (<_PyModelBase>ctx.model).call_guess(p, x0)
  * 
  * cdef int _t_guess_fixed(double *p, double *x0, void *data) nogil:             # <<<<<<<<<<<<<<
@@ -19999,29 +20700,210 @@ static int __pyx_f_3hes__t_guess_fixed(CYTHON_UNUSED double *__pyx_v_p, double *
   return __pyx_r;
 }
 
-/* "src/python/pymodel.pxi":175
+/* "src/python/pymodel.pxi":223
  *     return 0
  * 
- * cdef const char *_describe(int code, void *data) nogil:             # <<<<<<<<<<<<<<
- *     return "a Python callback raised an exception"
+ * cdef int _t_validate(const double *p, char *msg, size_t len_, void *data) nogil:             # <<<<<<<<<<<<<<
+ *     cdef _model_ctx *ctx = <_model_ctx *>data
+ *     with gil:
  */
 
-static char const *__pyx_f_3hes__describe(CYTHON_UNUSED int __pyx_v_code, CYTHON_UNUSED void *__pyx_v_data) {
-  char const *__pyx_r;
+static int __pyx_f_3hes__t_validate(double const *__pyx_v_p, char *__pyx_v_msg, size_t __pyx_v_len_, void *__pyx_v_data) {
+  struct __pyx_t_3hes__model_ctx *__pyx_v_ctx;
+  int __pyx_r;
+  __Pyx_RefNannyDeclarations
+  #ifdef WITH_THREAD
+  PyGILState_STATE __pyx_gilstate_save;
+  #endif
+  __Pyx_RefNannySetupContext("_t_validate", 1);
 
-  /* "src/python/pymodel.pxi":176
+  /* "src/python/pymodel.pxi":224
+ * 
+ * cdef int _t_validate(const double *p, char *msg, size_t len_, void *data) nogil:
+ *     cdef _model_ctx *ctx = <_model_ctx *>data             # <<<<<<<<<<<<<<
+ *     with gil:
+ *         return (<_PyModelBase>ctx.model).call_validate(p, msg, len_)
+ */
+  /*try:*/ {
+    __pyx_v_ctx = ((struct __pyx_t_3hes__model_ctx *)__pyx_v_data);
+
+    /* "src/python/pymodel.pxi":225
+ * cdef int _t_validate(const double *p, char *msg, size_t len_, void *data) nogil:
+ *     cdef _model_ctx *ctx = <_model_ctx *>data
+ *     with gil:             # <<<<<<<<<<<<<<
+ *         return (<_PyModelBase>ctx.model).call_validate(p, msg, len_)
+ * 
+ */
+    {
+        #ifdef WITH_THREAD
+        PyGILState_STATE __pyx_gilstate_save = __Pyx_PyGILState_Ensure();
+        #endif
+        /*try:*/ {
+
+          /* "src/python/pymodel.pxi":226
+ *     cdef _model_ctx *ctx = <_model_ctx *>data
+ *     with gil:
+ *         return (<_PyModelBase>ctx.model).call_validate(p, msg, len_)             # <<<<<<<<<<<<<<
  * 
  * cdef const char *_describe(int code, void *data) nogil:
- *     return "a Python callback raised an exception"             # <<<<<<<<<<<<<<
  */
-  __pyx_r = ((char const *)"a Python callback raised an exception");
-  goto __pyx_L0;
+          __pyx_r = ((struct __pyx_vtabstruct_3hes__PyModelBase *)((struct __pyx_obj_3hes__PyModelBase *)__pyx_v_ctx->model)->__pyx_vtab)->call_validate(((struct __pyx_obj_3hes__PyModelBase *)__pyx_v_ctx->model), __pyx_v_p, __pyx_v_msg, __pyx_v_len_);
+          goto __pyx_L6_return;
+        }
 
-  /* "src/python/pymodel.pxi":175
+        /* "src/python/pymodel.pxi":225
+ * cdef int _t_validate(const double *p, char *msg, size_t len_, void *data) nogil:
+ *     cdef _model_ctx *ctx = <_model_ctx *>data
+ *     with gil:             # <<<<<<<<<<<<<<
+ *         return (<_PyModelBase>ctx.model).call_validate(p, msg, len_)
+ * 
+ */
+        /*finally:*/ {
+          __pyx_L6_return: {
+            #ifdef WITH_THREAD
+            __Pyx_PyGILState_Release(__pyx_gilstate_save);
+            #endif
+            goto __pyx_L3_return;
+          }
+        }
+    }
+  }
+
+  /* "src/python/pymodel.pxi":224
+ * 
+ * cdef int _t_validate(const double *p, char *msg, size_t len_, void *data) nogil:
+ *     cdef _model_ctx *ctx = <_model_ctx *>data             # <<<<<<<<<<<<<<
+ *     with gil:
+ *         return (<_PyModelBase>ctx.model).call_validate(p, msg, len_)
+ */
+  /*finally:*/ {
+    __pyx_L3_return: {
+      #ifdef WITH_THREAD
+      __pyx_gilstate_save = __Pyx_PyGILState_Ensure();
+      #endif
+      goto __pyx_L0;
+    }
+  }
+
+  /* "src/python/pymodel.pxi":223
  *     return 0
  * 
+ * cdef int _t_validate(const double *p, char *msg, size_t len_, void *data) nogil:             # <<<<<<<<<<<<<<
+ *     cdef _model_ctx *ctx = <_model_ctx *>data
+ *     with gil:
+ */
+
+  /* function exit code */
+  __pyx_r = 0;
+  __pyx_L0:;
+  #ifdef WITH_THREAD
+  __Pyx_PyGILState_Release(__pyx_gilstate_save);
+  #endif
+  return __pyx_r;
+}
+
+/* "src/python/pymodel.pxi":228
+ *         return (<_PyModelBase>ctx.model).call_validate(p, msg, len_)
+ * 
  * cdef const char *_describe(int code, void *data) nogil:             # <<<<<<<<<<<<<<
- *     return "a Python callback raised an exception"
+ *     cdef _model_ctx *ctx = <_model_ctx *>data
+ *     if code == CB_FAILURE and ctx.failure[0] != 0:
+ */
+
+static char const *__pyx_f_3hes__describe(int __pyx_v_code, void *__pyx_v_data) {
+  struct __pyx_t_3hes__model_ctx *__pyx_v_ctx;
+  char const *__pyx_r;
+  int __pyx_t_1;
+  int __pyx_t_2;
+
+  /* "src/python/pymodel.pxi":229
+ * 
+ * cdef const char *_describe(int code, void *data) nogil:
+ *     cdef _model_ctx *ctx = <_model_ctx *>data             # <<<<<<<<<<<<<<
+ *     if code == CB_FAILURE and ctx.failure[0] != 0:
+ *         return ctx.failure
+ */
+  __pyx_v_ctx = ((struct __pyx_t_3hes__model_ctx *)__pyx_v_data);
+
+  /* "src/python/pymodel.pxi":230
+ * cdef const char *_describe(int code, void *data) nogil:
+ *     cdef _model_ctx *ctx = <_model_ctx *>data
+ *     if code == CB_FAILURE and ctx.failure[0] != 0:             # <<<<<<<<<<<<<<
+ *         return ctx.failure
+ *     if code == CB_STOP:
+ */
+  __pyx_t_2 = ((__pyx_v_code == __pyx_e_3hes_CB_FAILURE) != 0);
+  if (__pyx_t_2) {
+  } else {
+    __pyx_t_1 = __pyx_t_2;
+    goto __pyx_L4_bool_binop_done;
+  }
+  __pyx_t_2 = (((__pyx_v_ctx->failure[0]) != 0) != 0);
+  __pyx_t_1 = __pyx_t_2;
+  __pyx_L4_bool_binop_done:;
+  if (__pyx_t_1) {
+
+    /* "src/python/pymodel.pxi":231
+ *     cdef _model_ctx *ctx = <_model_ctx *>data
+ *     if code == CB_FAILURE and ctx.failure[0] != 0:
+ *         return ctx.failure             # <<<<<<<<<<<<<<
+ *     if code == CB_STOP:
+ *         return "a Python callback raised an exception"
+ */
+    __pyx_r = __pyx_v_ctx->failure;
+    goto __pyx_L0;
+
+    /* "src/python/pymodel.pxi":230
+ * cdef const char *_describe(int code, void *data) nogil:
+ *     cdef _model_ctx *ctx = <_model_ctx *>data
+ *     if code == CB_FAILURE and ctx.failure[0] != 0:             # <<<<<<<<<<<<<<
+ *         return ctx.failure
+ *     if code == CB_STOP:
+ */
+  }
+
+  /* "src/python/pymodel.pxi":232
+ *     if code == CB_FAILURE and ctx.failure[0] != 0:
+ *         return ctx.failure
+ *     if code == CB_STOP:             # <<<<<<<<<<<<<<
+ *         return "a Python callback raised an exception"
+ *     return NULL
+ */
+  __pyx_t_1 = ((__pyx_v_code == __pyx_e_3hes_CB_STOP) != 0);
+  if (__pyx_t_1) {
+
+    /* "src/python/pymodel.pxi":233
+ *         return ctx.failure
+ *     if code == CB_STOP:
+ *         return "a Python callback raised an exception"             # <<<<<<<<<<<<<<
+ *     return NULL
+ */
+    __pyx_r = ((char const *)"a Python callback raised an exception");
+    goto __pyx_L0;
+
+    /* "src/python/pymodel.pxi":232
+ *     if code == CB_FAILURE and ctx.failure[0] != 0:
+ *         return ctx.failure
+ *     if code == CB_STOP:             # <<<<<<<<<<<<<<
+ *         return "a Python callback raised an exception"
+ *     return NULL
+ */
+  }
+
+  /* "src/python/pymodel.pxi":234
+ *     if code == CB_STOP:
+ *         return "a Python callback raised an exception"
+ *     return NULL             # <<<<<<<<<<<<<<
+ */
+  __pyx_r = NULL;
+  goto __pyx_L0;
+
+  /* "src/python/pymodel.pxi":228
+ *         return (<_PyModelBase>ctx.model).call_validate(p, msg, len_)
+ * 
+ * cdef const char *_describe(int code, void *data) nogil:             # <<<<<<<<<<<<<<
+ *     cdef _model_ctx *ctx = <_model_ctx *>data
+ *     if code == CB_FAILURE and ctx.failure[0] != 0:
  */
 
   /* function exit code */
@@ -20473,7 +21355,7 @@ static hes_fn __pyx_f_3hes__compiled(PyObject *__pyx_v_obj, PyObject *__pyx_v_wh
   return __pyx_r;
 }
 
-/* "src/python/model_spec.pxi":27
+/* "src/python/model_spec.pxi":30
  * 
  * 
  * cdef object _get(spec, key, default=KeyError):             # <<<<<<<<<<<<<<
@@ -20503,7 +21385,7 @@ static PyObject *__pyx_f_3hes__get(PyObject *__pyx_v_spec, PyObject *__pyx_v_key
     }
   }
 
-  /* "src/python/model_spec.pxi":30
+  /* "src/python/model_spec.pxi":33
  *     """spec[key] of a dict, or spec.key of an object; default when absent
  *     (KeyError: required, InvalidArgument saying so)."""
  *     if isinstance(spec, dict):             # <<<<<<<<<<<<<<
@@ -20514,18 +21396,18 @@ static PyObject *__pyx_f_3hes__get(PyObject *__pyx_v_spec, PyObject *__pyx_v_key
   __pyx_t_2 = (__pyx_t_1 != 0);
   if (__pyx_t_2) {
 
-    /* "src/python/model_spec.pxi":31
+    /* "src/python/model_spec.pxi":34
  *     (KeyError: required, InvalidArgument saying so)."""
  *     if isinstance(spec, dict):
  *         if key in spec:             # <<<<<<<<<<<<<<
  *             return spec[key]
  *     elif hasattr(spec, key):
  */
-    __pyx_t_2 = (__Pyx_PySequence_ContainsTF(__pyx_v_key, __pyx_v_spec, Py_EQ)); if (unlikely(__pyx_t_2 < 0)) __PYX_ERR(1, 31, __pyx_L1_error)
+    __pyx_t_2 = (__Pyx_PySequence_ContainsTF(__pyx_v_key, __pyx_v_spec, Py_EQ)); if (unlikely(__pyx_t_2 < 0)) __PYX_ERR(1, 34, __pyx_L1_error)
     __pyx_t_1 = (__pyx_t_2 != 0);
     if (__pyx_t_1) {
 
-      /* "src/python/model_spec.pxi":32
+      /* "src/python/model_spec.pxi":35
  *     if isinstance(spec, dict):
  *         if key in spec:
  *             return spec[key]             # <<<<<<<<<<<<<<
@@ -20533,13 +21415,13 @@ static PyObject *__pyx_f_3hes__get(PyObject *__pyx_v_spec, PyObject *__pyx_v_key
  *         return getattr(spec, key)
  */
       __Pyx_XDECREF(__pyx_r);
-      __pyx_t_3 = __Pyx_PyObject_GetItem(__pyx_v_spec, __pyx_v_key); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 32, __pyx_L1_error)
+      __pyx_t_3 = __Pyx_PyObject_GetItem(__pyx_v_spec, __pyx_v_key); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 35, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_3);
       __pyx_r = __pyx_t_3;
       __pyx_t_3 = 0;
       goto __pyx_L0;
 
-      /* "src/python/model_spec.pxi":31
+      /* "src/python/model_spec.pxi":34
  *     (KeyError: required, InvalidArgument saying so)."""
  *     if isinstance(spec, dict):
  *         if key in spec:             # <<<<<<<<<<<<<<
@@ -20548,7 +21430,7 @@ static PyObject *__pyx_f_3hes__get(PyObject *__pyx_v_spec, PyObject *__pyx_v_key
  */
     }
 
-    /* "src/python/model_spec.pxi":30
+    /* "src/python/model_spec.pxi":33
  *     """spec[key] of a dict, or spec.key of an object; default when absent
  *     (KeyError: required, InvalidArgument saying so)."""
  *     if isinstance(spec, dict):             # <<<<<<<<<<<<<<
@@ -20558,18 +21440,18 @@ static PyObject *__pyx_f_3hes__get(PyObject *__pyx_v_spec, PyObject *__pyx_v_key
     goto __pyx_L3;
   }
 
-  /* "src/python/model_spec.pxi":33
+  /* "src/python/model_spec.pxi":36
  *         if key in spec:
  *             return spec[key]
  *     elif hasattr(spec, key):             # <<<<<<<<<<<<<<
  *         return getattr(spec, key)
  *     if default is KeyError:
  */
-  __pyx_t_1 = __Pyx_HasAttr(__pyx_v_spec, __pyx_v_key); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(1, 33, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_HasAttr(__pyx_v_spec, __pyx_v_key); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(1, 36, __pyx_L1_error)
   __pyx_t_2 = (__pyx_t_1 != 0);
   if (__pyx_t_2) {
 
-    /* "src/python/model_spec.pxi":34
+    /* "src/python/model_spec.pxi":37
  *             return spec[key]
  *     elif hasattr(spec, key):
  *         return getattr(spec, key)             # <<<<<<<<<<<<<<
@@ -20577,13 +21459,13 @@ static PyObject *__pyx_f_3hes__get(PyObject *__pyx_v_spec, PyObject *__pyx_v_key
  *         raise InvalidArgument(f"the model has no '{key}'")
  */
     __Pyx_XDECREF(__pyx_r);
-    __pyx_t_3 = __Pyx_GetAttr(__pyx_v_spec, __pyx_v_key); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 34, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_GetAttr(__pyx_v_spec, __pyx_v_key); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 37, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
     __pyx_r = __pyx_t_3;
     __pyx_t_3 = 0;
     goto __pyx_L0;
 
-    /* "src/python/model_spec.pxi":33
+    /* "src/python/model_spec.pxi":36
  *         if key in spec:
  *             return spec[key]
  *     elif hasattr(spec, key):             # <<<<<<<<<<<<<<
@@ -20593,7 +21475,7 @@ static PyObject *__pyx_f_3hes__get(PyObject *__pyx_v_spec, PyObject *__pyx_v_key
   }
   __pyx_L3:;
 
-  /* "src/python/model_spec.pxi":35
+  /* "src/python/model_spec.pxi":38
  *     elif hasattr(spec, key):
  *         return getattr(spec, key)
  *     if default is KeyError:             # <<<<<<<<<<<<<<
@@ -20604,16 +21486,16 @@ static PyObject *__pyx_f_3hes__get(PyObject *__pyx_v_spec, PyObject *__pyx_v_key
   __pyx_t_1 = (__pyx_t_2 != 0);
   if (unlikely(__pyx_t_1)) {
 
-    /* "src/python/model_spec.pxi":36
+    /* "src/python/model_spec.pxi":39
  *         return getattr(spec, key)
  *     if default is KeyError:
  *         raise InvalidArgument(f"the model has no '{key}'")             # <<<<<<<<<<<<<<
  *     return default
  * 
  */
-    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_n_s_InvalidArgument); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 36, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_n_s_InvalidArgument); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 39, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_5 = PyTuple_New(3); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 36, __pyx_L1_error)
+    __pyx_t_5 = PyTuple_New(3); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 39, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __pyx_t_6 = 0;
     __pyx_t_7 = 127;
@@ -20621,7 +21503,7 @@ static PyObject *__pyx_f_3hes__get(PyObject *__pyx_v_spec, PyObject *__pyx_v_key
     __pyx_t_6 += 18;
     __Pyx_GIVEREF(__pyx_kp_u_the_model_has_no);
     PyTuple_SET_ITEM(__pyx_t_5, 0, __pyx_kp_u_the_model_has_no);
-    __pyx_t_8 = __Pyx_PyObject_FormatSimple(__pyx_v_key, __pyx_empty_unicode); if (unlikely(!__pyx_t_8)) __PYX_ERR(1, 36, __pyx_L1_error)
+    __pyx_t_8 = __Pyx_PyObject_FormatSimple(__pyx_v_key, __pyx_empty_unicode); if (unlikely(!__pyx_t_8)) __PYX_ERR(1, 39, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_8);
     __pyx_t_7 = (__Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_8) > __pyx_t_7) ? __Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_8) : __pyx_t_7;
     __pyx_t_6 += __Pyx_PyUnicode_GET_LENGTH(__pyx_t_8);
@@ -20632,7 +21514,7 @@ static PyObject *__pyx_f_3hes__get(PyObject *__pyx_v_spec, PyObject *__pyx_v_key
     __pyx_t_6 += 1;
     __Pyx_GIVEREF(__pyx_kp_u__19);
     PyTuple_SET_ITEM(__pyx_t_5, 2, __pyx_kp_u__19);
-    __pyx_t_8 = __Pyx_PyUnicode_Join(__pyx_t_5, 3, __pyx_t_6, __pyx_t_7); if (unlikely(!__pyx_t_8)) __PYX_ERR(1, 36, __pyx_L1_error)
+    __pyx_t_8 = __Pyx_PyUnicode_Join(__pyx_t_5, 3, __pyx_t_6, __pyx_t_7); if (unlikely(!__pyx_t_8)) __PYX_ERR(1, 39, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_8);
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
     __pyx_t_5 = NULL;
@@ -20648,14 +21530,14 @@ static PyObject *__pyx_f_3hes__get(PyObject *__pyx_v_spec, PyObject *__pyx_v_key
     __pyx_t_3 = (__pyx_t_5) ? __Pyx_PyObject_Call2Args(__pyx_t_4, __pyx_t_5, __pyx_t_8) : __Pyx_PyObject_CallOneArg(__pyx_t_4, __pyx_t_8);
     __Pyx_XDECREF(__pyx_t_5); __pyx_t_5 = 0;
     __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
-    if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 36, __pyx_L1_error)
+    if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 39, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
     __Pyx_Raise(__pyx_t_3, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-    __PYX_ERR(1, 36, __pyx_L1_error)
+    __PYX_ERR(1, 39, __pyx_L1_error)
 
-    /* "src/python/model_spec.pxi":35
+    /* "src/python/model_spec.pxi":38
  *     elif hasattr(spec, key):
  *         return getattr(spec, key)
  *     if default is KeyError:             # <<<<<<<<<<<<<<
@@ -20664,7 +21546,7 @@ static PyObject *__pyx_f_3hes__get(PyObject *__pyx_v_spec, PyObject *__pyx_v_key
  */
   }
 
-  /* "src/python/model_spec.pxi":37
+  /* "src/python/model_spec.pxi":40
  *     if default is KeyError:
  *         raise InvalidArgument(f"the model has no '{key}'")
  *     return default             # <<<<<<<<<<<<<<
@@ -20676,7 +21558,7 @@ static PyObject *__pyx_f_3hes__get(PyObject *__pyx_v_spec, PyObject *__pyx_v_key
   __pyx_r = __pyx_v_default;
   goto __pyx_L0;
 
-  /* "src/python/model_spec.pxi":27
+  /* "src/python/model_spec.pxi":30
  * 
  * 
  * cdef object _get(spec, key, default=KeyError):             # <<<<<<<<<<<<<<
@@ -20698,7 +21580,7 @@ static PyObject *__pyx_f_3hes__get(PyObject *__pyx_v_spec, PyObject *__pyx_v_key
   return __pyx_r;
 }
 
-/* "src/python/model_spec.pxi":40
+/* "src/python/model_spec.pxi":43
  * 
  * 
  * cdef const char *_keep(_PyModelBase m, obj, what) except NULL:             # <<<<<<<<<<<<<<
@@ -20718,19 +21600,19 @@ static char const *__pyx_f_3hes__keep(struct __pyx_obj_3hes__PyModelBase *__pyx_
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("_keep", 0);
 
-  /* "src/python/model_spec.pxi":42
+  /* "src/python/model_spec.pxi":45
  * cdef const char *_keep(_PyModelBase m, obj, what) except NULL:
  *     """obj as a C string kept alive by m."""
  *     b = _name(obj, what)             # <<<<<<<<<<<<<<
  *     m.keep.append(b)
  *     return <const char *>(<bytes>b)
  */
-  __pyx_t_1 = __pyx_f_3hes__name(__pyx_v_obj, __pyx_v_what); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 42, __pyx_L1_error)
+  __pyx_t_1 = __pyx_f_3hes__name(__pyx_v_obj, __pyx_v_what); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 45, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   __pyx_v_b = ((PyObject*)__pyx_t_1);
   __pyx_t_1 = 0;
 
-  /* "src/python/model_spec.pxi":43
+  /* "src/python/model_spec.pxi":46
  *     """obj as a C string kept alive by m."""
  *     b = _name(obj, what)
  *     m.keep.append(b)             # <<<<<<<<<<<<<<
@@ -20739,11 +21621,11 @@ static char const *__pyx_f_3hes__keep(struct __pyx_obj_3hes__PyModelBase *__pyx_
  */
   if (unlikely(__pyx_v_m->keep == Py_None)) {
     PyErr_Format(PyExc_AttributeError, "'NoneType' object has no attribute '%.30s'", "append");
-    __PYX_ERR(1, 43, __pyx_L1_error)
+    __PYX_ERR(1, 46, __pyx_L1_error)
   }
-  __pyx_t_2 = __Pyx_PyList_Append(__pyx_v_m->keep, __pyx_v_b); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(1, 43, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyList_Append(__pyx_v_m->keep, __pyx_v_b); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(1, 46, __pyx_L1_error)
 
-  /* "src/python/model_spec.pxi":44
+  /* "src/python/model_spec.pxi":47
  *     b = _name(obj, what)
  *     m.keep.append(b)
  *     return <const char *>(<bytes>b)             # <<<<<<<<<<<<<<
@@ -20752,13 +21634,13 @@ static char const *__pyx_f_3hes__keep(struct __pyx_obj_3hes__PyModelBase *__pyx_
  */
   if (unlikely(__pyx_v_b == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "expected bytes, NoneType found");
-    __PYX_ERR(1, 44, __pyx_L1_error)
+    __PYX_ERR(1, 47, __pyx_L1_error)
   }
-  __pyx_t_3 = __Pyx_PyBytes_AsString(__pyx_v_b); if (unlikely((!__pyx_t_3) && PyErr_Occurred())) __PYX_ERR(1, 44, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyBytes_AsString(__pyx_v_b); if (unlikely((!__pyx_t_3) && PyErr_Occurred())) __PYX_ERR(1, 47, __pyx_L1_error)
   __pyx_r = ((char const *)__pyx_t_3);
   goto __pyx_L0;
 
-  /* "src/python/model_spec.pxi":40
+  /* "src/python/model_spec.pxi":43
  * 
  * 
  * cdef const char *_keep(_PyModelBase m, obj, what) except NULL:             # <<<<<<<<<<<<<<
@@ -20777,7 +21659,7 @@ static char const *__pyx_f_3hes__keep(struct __pyx_obj_3hes__PyModelBase *__pyx_
   return __pyx_r;
 }
 
-/* "src/python/model_spec.pxi":47
+/* "src/python/model_spec.pxi":50
  * 
  * 
  * cdef int _index(obj, names, what) except -1:             # <<<<<<<<<<<<<<
@@ -20806,16 +21688,16 @@ static int __pyx_f_3hes__index(PyObject *__pyx_v_obj, PyObject *__pyx_v_names, P
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("_index", 0);
 
-  /* "src/python/model_spec.pxi":49
+  /* "src/python/model_spec.pxi":52
  * cdef int _index(obj, names, what) except -1:
  *     """obj (a name in names or an index) as an index."""
  *     if isinstance(obj, (int, np.integer)) and not isinstance(obj, bool):             # <<<<<<<<<<<<<<
  *         if not 0 <= obj < len(names):
  *             raise InvalidArgument(f"{what} {obj} is out of range (0 to {len(names) - 1})")
  */
-  __Pyx_GetModuleGlobalName(__pyx_t_2, __pyx_n_s_np); if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 49, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_2, __pyx_n_s_np); if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 52, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
-  __pyx_t_3 = __Pyx_PyObject_GetAttrStr(__pyx_t_2, __pyx_n_s_integer); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 49, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyObject_GetAttrStr(__pyx_t_2, __pyx_n_s_integer); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 52, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
   __pyx_t_5 = PyInt_Check(__pyx_v_obj); 
@@ -20838,48 +21720,48 @@ static int __pyx_f_3hes__index(PyObject *__pyx_v_obj, PyObject *__pyx_v_names, P
   }
   __pyx_t_3 = ((PyObject*)&PyBool_Type);
   __Pyx_INCREF(__pyx_t_3);
-  __pyx_t_5 = PyObject_IsInstance(__pyx_v_obj, __pyx_t_3); if (unlikely(__pyx_t_5 == ((int)-1))) __PYX_ERR(1, 49, __pyx_L1_error)
+  __pyx_t_5 = PyObject_IsInstance(__pyx_v_obj, __pyx_t_3); if (unlikely(__pyx_t_5 == ((int)-1))) __PYX_ERR(1, 52, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
   __pyx_t_4 = ((!(__pyx_t_5 != 0)) != 0);
   __pyx_t_1 = __pyx_t_4;
   __pyx_L4_bool_binop_done:;
   if (__pyx_t_1) {
 
-    /* "src/python/model_spec.pxi":50
+    /* "src/python/model_spec.pxi":53
  *     """obj (a name in names or an index) as an index."""
  *     if isinstance(obj, (int, np.integer)) and not isinstance(obj, bool):
  *         if not 0 <= obj < len(names):             # <<<<<<<<<<<<<<
  *             raise InvalidArgument(f"{what} {obj} is out of range (0 to {len(names) - 1})")
  *         return int(obj)
  */
-    __pyx_t_3 = PyObject_RichCompare(__pyx_int_0, __pyx_v_obj, Py_LE); __Pyx_XGOTREF(__pyx_t_3); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 50, __pyx_L1_error)
+    __pyx_t_3 = PyObject_RichCompare(__pyx_int_0, __pyx_v_obj, Py_LE); __Pyx_XGOTREF(__pyx_t_3); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 53, __pyx_L1_error)
     if (__Pyx_PyObject_IsTrue(__pyx_t_3)) {
       __Pyx_DECREF(__pyx_t_3);
-      __pyx_t_7 = PyObject_Length(__pyx_v_names); if (unlikely(__pyx_t_7 == ((Py_ssize_t)-1))) __PYX_ERR(1, 50, __pyx_L1_error)
-      __pyx_t_2 = PyInt_FromSsize_t(__pyx_t_7); if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 50, __pyx_L1_error)
+      __pyx_t_7 = PyObject_Length(__pyx_v_names); if (unlikely(__pyx_t_7 == ((Py_ssize_t)-1))) __PYX_ERR(1, 53, __pyx_L1_error)
+      __pyx_t_2 = PyInt_FromSsize_t(__pyx_t_7); if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 53, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_2);
-      __pyx_t_3 = PyObject_RichCompare(__pyx_v_obj, __pyx_t_2, Py_LT); __Pyx_XGOTREF(__pyx_t_3); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 50, __pyx_L1_error)
+      __pyx_t_3 = PyObject_RichCompare(__pyx_v_obj, __pyx_t_2, Py_LT); __Pyx_XGOTREF(__pyx_t_3); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 53, __pyx_L1_error)
       __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
     }
-    __pyx_t_1 = __Pyx_PyObject_IsTrue(__pyx_t_3); if (unlikely(__pyx_t_1 < 0)) __PYX_ERR(1, 50, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_PyObject_IsTrue(__pyx_t_3); if (unlikely(__pyx_t_1 < 0)) __PYX_ERR(1, 53, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
     __pyx_t_4 = ((!__pyx_t_1) != 0);
     if (unlikely(__pyx_t_4)) {
 
-      /* "src/python/model_spec.pxi":51
+      /* "src/python/model_spec.pxi":54
  *     if isinstance(obj, (int, np.integer)) and not isinstance(obj, bool):
  *         if not 0 <= obj < len(names):
  *             raise InvalidArgument(f"{what} {obj} is out of range (0 to {len(names) - 1})")             # <<<<<<<<<<<<<<
  *         return int(obj)
  *     if isinstance(obj, str) and obj in names:
  */
-      __Pyx_GetModuleGlobalName(__pyx_t_2, __pyx_n_s_InvalidArgument); if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 51, __pyx_L1_error)
+      __Pyx_GetModuleGlobalName(__pyx_t_2, __pyx_n_s_InvalidArgument); if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 54, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_2);
-      __pyx_t_8 = PyTuple_New(6); if (unlikely(!__pyx_t_8)) __PYX_ERR(1, 51, __pyx_L1_error)
+      __pyx_t_8 = PyTuple_New(6); if (unlikely(!__pyx_t_8)) __PYX_ERR(1, 54, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_8);
       __pyx_t_7 = 0;
       __pyx_t_9 = 127;
-      __pyx_t_10 = __Pyx_PyObject_FormatSimple(__pyx_v_what, __pyx_empty_unicode); if (unlikely(!__pyx_t_10)) __PYX_ERR(1, 51, __pyx_L1_error)
+      __pyx_t_10 = __Pyx_PyObject_FormatSimple(__pyx_v_what, __pyx_empty_unicode); if (unlikely(!__pyx_t_10)) __PYX_ERR(1, 54, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_10);
       __pyx_t_9 = (__Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_10) > __pyx_t_9) ? __Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_10) : __pyx_t_9;
       __pyx_t_7 += __Pyx_PyUnicode_GET_LENGTH(__pyx_t_10);
@@ -20890,7 +21772,7 @@ static int __pyx_f_3hes__index(PyObject *__pyx_v_obj, PyObject *__pyx_v_names, P
       __pyx_t_7 += 1;
       __Pyx_GIVEREF(__pyx_kp_u__4);
       PyTuple_SET_ITEM(__pyx_t_8, 1, __pyx_kp_u__4);
-      __pyx_t_10 = __Pyx_PyObject_FormatSimple(__pyx_v_obj, __pyx_empty_unicode); if (unlikely(!__pyx_t_10)) __PYX_ERR(1, 51, __pyx_L1_error)
+      __pyx_t_10 = __Pyx_PyObject_FormatSimple(__pyx_v_obj, __pyx_empty_unicode); if (unlikely(!__pyx_t_10)) __PYX_ERR(1, 54, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_10);
       __pyx_t_9 = (__Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_10) > __pyx_t_9) ? __Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_10) : __pyx_t_9;
       __pyx_t_7 += __Pyx_PyUnicode_GET_LENGTH(__pyx_t_10);
@@ -20901,8 +21783,8 @@ static int __pyx_f_3hes__index(PyObject *__pyx_v_obj, PyObject *__pyx_v_names, P
       __pyx_t_7 += 23;
       __Pyx_GIVEREF(__pyx_kp_u_is_out_of_range_0_to);
       PyTuple_SET_ITEM(__pyx_t_8, 3, __pyx_kp_u_is_out_of_range_0_to);
-      __pyx_t_11 = PyObject_Length(__pyx_v_names); if (unlikely(__pyx_t_11 == ((Py_ssize_t)-1))) __PYX_ERR(1, 51, __pyx_L1_error)
-      __pyx_t_10 = __Pyx_PyUnicode_From_Py_ssize_t((__pyx_t_11 - 1), 0, ' ', 'd'); if (unlikely(!__pyx_t_10)) __PYX_ERR(1, 51, __pyx_L1_error)
+      __pyx_t_11 = PyObject_Length(__pyx_v_names); if (unlikely(__pyx_t_11 == ((Py_ssize_t)-1))) __PYX_ERR(1, 54, __pyx_L1_error)
+      __pyx_t_10 = __Pyx_PyUnicode_From_Py_ssize_t((__pyx_t_11 - 1), 0, ' ', 'd'); if (unlikely(!__pyx_t_10)) __PYX_ERR(1, 54, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_10);
       __pyx_t_7 += __Pyx_PyUnicode_GET_LENGTH(__pyx_t_10);
       __Pyx_GIVEREF(__pyx_t_10);
@@ -20912,7 +21794,7 @@ static int __pyx_f_3hes__index(PyObject *__pyx_v_obj, PyObject *__pyx_v_names, P
       __pyx_t_7 += 1;
       __Pyx_GIVEREF(__pyx_kp_u__5);
       PyTuple_SET_ITEM(__pyx_t_8, 5, __pyx_kp_u__5);
-      __pyx_t_10 = __Pyx_PyUnicode_Join(__pyx_t_8, 6, __pyx_t_7, __pyx_t_9); if (unlikely(!__pyx_t_10)) __PYX_ERR(1, 51, __pyx_L1_error)
+      __pyx_t_10 = __Pyx_PyUnicode_Join(__pyx_t_8, 6, __pyx_t_7, __pyx_t_9); if (unlikely(!__pyx_t_10)) __PYX_ERR(1, 54, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_10);
       __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
       __pyx_t_8 = NULL;
@@ -20928,14 +21810,14 @@ static int __pyx_f_3hes__index(PyObject *__pyx_v_obj, PyObject *__pyx_v_names, P
       __pyx_t_3 = (__pyx_t_8) ? __Pyx_PyObject_Call2Args(__pyx_t_2, __pyx_t_8, __pyx_t_10) : __Pyx_PyObject_CallOneArg(__pyx_t_2, __pyx_t_10);
       __Pyx_XDECREF(__pyx_t_8); __pyx_t_8 = 0;
       __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
-      if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 51, __pyx_L1_error)
+      if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 54, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_3);
       __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
       __Pyx_Raise(__pyx_t_3, 0, 0, 0);
       __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-      __PYX_ERR(1, 51, __pyx_L1_error)
+      __PYX_ERR(1, 54, __pyx_L1_error)
 
-      /* "src/python/model_spec.pxi":50
+      /* "src/python/model_spec.pxi":53
  *     """obj (a name in names or an index) as an index."""
  *     if isinstance(obj, (int, np.integer)) and not isinstance(obj, bool):
  *         if not 0 <= obj < len(names):             # <<<<<<<<<<<<<<
@@ -20944,21 +21826,21 @@ static int __pyx_f_3hes__index(PyObject *__pyx_v_obj, PyObject *__pyx_v_names, P
  */
     }
 
-    /* "src/python/model_spec.pxi":52
+    /* "src/python/model_spec.pxi":55
  *         if not 0 <= obj < len(names):
  *             raise InvalidArgument(f"{what} {obj} is out of range (0 to {len(names) - 1})")
  *         return int(obj)             # <<<<<<<<<<<<<<
  *     if isinstance(obj, str) and obj in names:
  *         return names.index(obj)
  */
-    __pyx_t_3 = __Pyx_PyNumber_Int(__pyx_v_obj); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 52, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyNumber_Int(__pyx_v_obj); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 55, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
-    __pyx_t_12 = __Pyx_PyInt_As_int(__pyx_t_3); if (unlikely((__pyx_t_12 == (int)-1) && PyErr_Occurred())) __PYX_ERR(1, 52, __pyx_L1_error)
+    __pyx_t_12 = __Pyx_PyInt_As_int(__pyx_t_3); if (unlikely((__pyx_t_12 == (int)-1) && PyErr_Occurred())) __PYX_ERR(1, 55, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
     __pyx_r = __pyx_t_12;
     goto __pyx_L0;
 
-    /* "src/python/model_spec.pxi":49
+    /* "src/python/model_spec.pxi":52
  * cdef int _index(obj, names, what) except -1:
  *     """obj (a name in names or an index) as an index."""
  *     if isinstance(obj, (int, np.integer)) and not isinstance(obj, bool):             # <<<<<<<<<<<<<<
@@ -20967,7 +21849,7 @@ static int __pyx_f_3hes__index(PyObject *__pyx_v_obj, PyObject *__pyx_v_names, P
  */
   }
 
-  /* "src/python/model_spec.pxi":53
+  /* "src/python/model_spec.pxi":56
  *             raise InvalidArgument(f"{what} {obj} is out of range (0 to {len(names) - 1})")
  *         return int(obj)
  *     if isinstance(obj, str) and obj in names:             # <<<<<<<<<<<<<<
@@ -20981,20 +21863,20 @@ static int __pyx_f_3hes__index(PyObject *__pyx_v_obj, PyObject *__pyx_v_names, P
     __pyx_t_4 = __pyx_t_5;
     goto __pyx_L10_bool_binop_done;
   }
-  __pyx_t_5 = (__Pyx_PySequence_ContainsTF(__pyx_v_obj, __pyx_v_names, Py_EQ)); if (unlikely(__pyx_t_5 < 0)) __PYX_ERR(1, 53, __pyx_L1_error)
+  __pyx_t_5 = (__Pyx_PySequence_ContainsTF(__pyx_v_obj, __pyx_v_names, Py_EQ)); if (unlikely(__pyx_t_5 < 0)) __PYX_ERR(1, 56, __pyx_L1_error)
   __pyx_t_1 = (__pyx_t_5 != 0);
   __pyx_t_4 = __pyx_t_1;
   __pyx_L10_bool_binop_done:;
   if (__pyx_t_4) {
 
-    /* "src/python/model_spec.pxi":54
+    /* "src/python/model_spec.pxi":57
  *         return int(obj)
  *     if isinstance(obj, str) and obj in names:
  *         return names.index(obj)             # <<<<<<<<<<<<<<
  *     raise InvalidArgument(f"{what} {obj!r} is not one of {', '.join(map(str, names))}")
  * 
  */
-    __pyx_t_2 = __Pyx_PyObject_GetAttrStr(__pyx_v_names, __pyx_n_s_index); if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 54, __pyx_L1_error)
+    __pyx_t_2 = __Pyx_PyObject_GetAttrStr(__pyx_v_names, __pyx_n_s_index); if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 57, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_2);
     __pyx_t_10 = NULL;
     if (CYTHON_UNPACK_METHODS && likely(PyMethod_Check(__pyx_t_2))) {
@@ -21008,15 +21890,15 @@ static int __pyx_f_3hes__index(PyObject *__pyx_v_obj, PyObject *__pyx_v_names, P
     }
     __pyx_t_3 = (__pyx_t_10) ? __Pyx_PyObject_Call2Args(__pyx_t_2, __pyx_t_10, __pyx_v_obj) : __Pyx_PyObject_CallOneArg(__pyx_t_2, __pyx_v_obj);
     __Pyx_XDECREF(__pyx_t_10); __pyx_t_10 = 0;
-    if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 54, __pyx_L1_error)
+    if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 57, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
     __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-    __pyx_t_12 = __Pyx_PyInt_As_int(__pyx_t_3); if (unlikely((__pyx_t_12 == (int)-1) && PyErr_Occurred())) __PYX_ERR(1, 54, __pyx_L1_error)
+    __pyx_t_12 = __Pyx_PyInt_As_int(__pyx_t_3); if (unlikely((__pyx_t_12 == (int)-1) && PyErr_Occurred())) __PYX_ERR(1, 57, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
     __pyx_r = __pyx_t_12;
     goto __pyx_L0;
 
-    /* "src/python/model_spec.pxi":53
+    /* "src/python/model_spec.pxi":56
  *             raise InvalidArgument(f"{what} {obj} is out of range (0 to {len(names) - 1})")
  *         return int(obj)
  *     if isinstance(obj, str) and obj in names:             # <<<<<<<<<<<<<<
@@ -21025,20 +21907,20 @@ static int __pyx_f_3hes__index(PyObject *__pyx_v_obj, PyObject *__pyx_v_names, P
  */
   }
 
-  /* "src/python/model_spec.pxi":55
+  /* "src/python/model_spec.pxi":58
  *     if isinstance(obj, str) and obj in names:
  *         return names.index(obj)
  *     raise InvalidArgument(f"{what} {obj!r} is not one of {', '.join(map(str, names))}")             # <<<<<<<<<<<<<<
  * 
  * 
  */
-  __Pyx_GetModuleGlobalName(__pyx_t_2, __pyx_n_s_InvalidArgument); if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 55, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_2, __pyx_n_s_InvalidArgument); if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 58, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
-  __pyx_t_10 = PyTuple_New(5); if (unlikely(!__pyx_t_10)) __PYX_ERR(1, 55, __pyx_L1_error)
+  __pyx_t_10 = PyTuple_New(5); if (unlikely(!__pyx_t_10)) __PYX_ERR(1, 58, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_10);
   __pyx_t_7 = 0;
   __pyx_t_9 = 127;
-  __pyx_t_8 = __Pyx_PyObject_FormatSimple(__pyx_v_what, __pyx_empty_unicode); if (unlikely(!__pyx_t_8)) __PYX_ERR(1, 55, __pyx_L1_error)
+  __pyx_t_8 = __Pyx_PyObject_FormatSimple(__pyx_v_what, __pyx_empty_unicode); if (unlikely(!__pyx_t_8)) __PYX_ERR(1, 58, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_8);
   __pyx_t_9 = (__Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_8) > __pyx_t_9) ? __Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_8) : __pyx_t_9;
   __pyx_t_7 += __Pyx_PyUnicode_GET_LENGTH(__pyx_t_8);
@@ -21049,7 +21931,7 @@ static int __pyx_f_3hes__index(PyObject *__pyx_v_obj, PyObject *__pyx_v_names, P
   __pyx_t_7 += 1;
   __Pyx_GIVEREF(__pyx_kp_u__4);
   PyTuple_SET_ITEM(__pyx_t_10, 1, __pyx_kp_u__4);
-  __pyx_t_8 = __Pyx_PyObject_FormatSimpleAndDecref(PyObject_Repr(__pyx_v_obj), __pyx_empty_unicode); if (unlikely(!__pyx_t_8)) __PYX_ERR(1, 55, __pyx_L1_error)
+  __pyx_t_8 = __Pyx_PyObject_FormatSimpleAndDecref(PyObject_Repr(__pyx_v_obj), __pyx_empty_unicode); if (unlikely(!__pyx_t_8)) __PYX_ERR(1, 58, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_8);
   __pyx_t_9 = (__Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_8) > __pyx_t_9) ? __Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_8) : __pyx_t_9;
   __pyx_t_7 += __Pyx_PyUnicode_GET_LENGTH(__pyx_t_8);
@@ -21060,7 +21942,7 @@ static int __pyx_f_3hes__index(PyObject *__pyx_v_obj, PyObject *__pyx_v_names, P
   __pyx_t_7 += 15;
   __Pyx_GIVEREF(__pyx_kp_u_is_not_one_of);
   PyTuple_SET_ITEM(__pyx_t_10, 3, __pyx_kp_u_is_not_one_of);
-  __pyx_t_8 = PyTuple_New(2); if (unlikely(!__pyx_t_8)) __PYX_ERR(1, 55, __pyx_L1_error)
+  __pyx_t_8 = PyTuple_New(2); if (unlikely(!__pyx_t_8)) __PYX_ERR(1, 58, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_8);
   __Pyx_INCREF(((PyObject *)(&PyUnicode_Type)));
   __Pyx_GIVEREF(((PyObject *)(&PyUnicode_Type)));
@@ -21068,10 +21950,10 @@ static int __pyx_f_3hes__index(PyObject *__pyx_v_obj, PyObject *__pyx_v_names, P
   __Pyx_INCREF(__pyx_v_names);
   __Pyx_GIVEREF(__pyx_v_names);
   PyTuple_SET_ITEM(__pyx_t_8, 1, __pyx_v_names);
-  __pyx_t_13 = __Pyx_PyObject_Call(__pyx_builtin_map, __pyx_t_8, NULL); if (unlikely(!__pyx_t_13)) __PYX_ERR(1, 55, __pyx_L1_error)
+  __pyx_t_13 = __Pyx_PyObject_Call(__pyx_builtin_map, __pyx_t_8, NULL); if (unlikely(!__pyx_t_13)) __PYX_ERR(1, 58, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_13);
   __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
-  __pyx_t_8 = PyUnicode_Join(__pyx_kp_u__10, __pyx_t_13); if (unlikely(!__pyx_t_8)) __PYX_ERR(1, 55, __pyx_L1_error)
+  __pyx_t_8 = PyUnicode_Join(__pyx_kp_u__10, __pyx_t_13); if (unlikely(!__pyx_t_8)) __PYX_ERR(1, 58, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_8);
   __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
   __pyx_t_9 = (__Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_8) > __pyx_t_9) ? __Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_8) : __pyx_t_9;
@@ -21079,7 +21961,7 @@ static int __pyx_f_3hes__index(PyObject *__pyx_v_obj, PyObject *__pyx_v_names, P
   __Pyx_GIVEREF(__pyx_t_8);
   PyTuple_SET_ITEM(__pyx_t_10, 4, __pyx_t_8);
   __pyx_t_8 = 0;
-  __pyx_t_8 = __Pyx_PyUnicode_Join(__pyx_t_10, 5, __pyx_t_7, __pyx_t_9); if (unlikely(!__pyx_t_8)) __PYX_ERR(1, 55, __pyx_L1_error)
+  __pyx_t_8 = __Pyx_PyUnicode_Join(__pyx_t_10, 5, __pyx_t_7, __pyx_t_9); if (unlikely(!__pyx_t_8)) __PYX_ERR(1, 58, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_8);
   __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
   __pyx_t_10 = NULL;
@@ -21095,14 +21977,14 @@ static int __pyx_f_3hes__index(PyObject *__pyx_v_obj, PyObject *__pyx_v_names, P
   __pyx_t_3 = (__pyx_t_10) ? __Pyx_PyObject_Call2Args(__pyx_t_2, __pyx_t_10, __pyx_t_8) : __Pyx_PyObject_CallOneArg(__pyx_t_2, __pyx_t_8);
   __Pyx_XDECREF(__pyx_t_10); __pyx_t_10 = 0;
   __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
-  if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 55, __pyx_L1_error)
+  if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 58, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
   __Pyx_Raise(__pyx_t_3, 0, 0, 0);
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-  __PYX_ERR(1, 55, __pyx_L1_error)
+  __PYX_ERR(1, 58, __pyx_L1_error)
 
-  /* "src/python/model_spec.pxi":47
+  /* "src/python/model_spec.pxi":50
  * 
  * 
  * cdef int _index(obj, names, what) except -1:             # <<<<<<<<<<<<<<
@@ -21124,7 +22006,7 @@ static int __pyx_f_3hes__index(PyObject *__pyx_v_obj, PyObject *__pyx_v_names, P
   return __pyx_r;
 }
 
-/* "src/python/model_spec.pxi":58
+/* "src/python/model_spec.pxi":61
  * 
  * 
  * cdef hes_fn _callback(_PyModelBase m, list store, obj, hes_fn tramp, what,             # <<<<<<<<<<<<<<
@@ -21152,17 +22034,17 @@ static hes_fn __pyx_f_3hes__callback(CYTHON_UNUSED struct __pyx_obj_3hes__PyMode
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("_callback", 0);
 
-  /* "src/python/model_spec.pxi":62
+  /* "src/python/model_spec.pxi":65
  *     """The C function for one callback: obj's own if compiled, the
  *     trampoline of a Python callable (kept in store), NULL for None."""
  *     cdef hes_fn f = _compiled(obj, what)             # <<<<<<<<<<<<<<
  *     store.append(None if f != NULL else obj)
  *     if f != NULL:
  */
-  __pyx_t_1 = __pyx_f_3hes__compiled(__pyx_v_obj, __pyx_v_what); if (unlikely(__pyx_t_1 == ((hes_fn)NULL) && PyErr_Occurred())) __PYX_ERR(1, 62, __pyx_L1_error)
+  __pyx_t_1 = __pyx_f_3hes__compiled(__pyx_v_obj, __pyx_v_what); if (unlikely(__pyx_t_1 == ((hes_fn)NULL) && PyErr_Occurred())) __PYX_ERR(1, 65, __pyx_L1_error)
   __pyx_v_f = __pyx_t_1;
 
-  /* "src/python/model_spec.pxi":63
+  /* "src/python/model_spec.pxi":66
  *     trampoline of a Python callable (kept in store), NULL for None."""
  *     cdef hes_fn f = _compiled(obj, what)
  *     store.append(None if f != NULL else obj)             # <<<<<<<<<<<<<<
@@ -21171,7 +22053,7 @@ static hes_fn __pyx_f_3hes__callback(CYTHON_UNUSED struct __pyx_obj_3hes__PyMode
  */
   if (unlikely(__pyx_v_store == Py_None)) {
     PyErr_Format(PyExc_AttributeError, "'NoneType' object has no attribute '%.30s'", "append");
-    __PYX_ERR(1, 63, __pyx_L1_error)
+    __PYX_ERR(1, 66, __pyx_L1_error)
   }
   if (((__pyx_v_f != NULL) != 0)) {
     __Pyx_INCREF(Py_None);
@@ -21180,10 +22062,10 @@ static hes_fn __pyx_f_3hes__callback(CYTHON_UNUSED struct __pyx_obj_3hes__PyMode
     __Pyx_INCREF(__pyx_v_obj);
     __pyx_t_2 = __pyx_v_obj;
   }
-  __pyx_t_3 = __Pyx_PyList_Append(__pyx_v_store, __pyx_t_2); if (unlikely(__pyx_t_3 == ((int)-1))) __PYX_ERR(1, 63, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyList_Append(__pyx_v_store, __pyx_t_2); if (unlikely(__pyx_t_3 == ((int)-1))) __PYX_ERR(1, 66, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "src/python/model_spec.pxi":64
+  /* "src/python/model_spec.pxi":67
  *     cdef hes_fn f = _compiled(obj, what)
  *     store.append(None if f != NULL else obj)
  *     if f != NULL:             # <<<<<<<<<<<<<<
@@ -21193,7 +22075,7 @@ static hes_fn __pyx_f_3hes__callback(CYTHON_UNUSED struct __pyx_obj_3hes__PyMode
   __pyx_t_4 = ((__pyx_v_f != NULL) != 0);
   if (__pyx_t_4) {
 
-    /* "src/python/model_spec.pxi":65
+    /* "src/python/model_spec.pxi":68
  *     store.append(None if f != NULL else obj)
  *     if f != NULL:
  *         return f             # <<<<<<<<<<<<<<
@@ -21203,7 +22085,7 @@ static hes_fn __pyx_f_3hes__callback(CYTHON_UNUSED struct __pyx_obj_3hes__PyMode
     __pyx_r = __pyx_v_f;
     goto __pyx_L0;
 
-    /* "src/python/model_spec.pxi":64
+    /* "src/python/model_spec.pxi":67
  *     cdef hes_fn f = _compiled(obj, what)
  *     store.append(None if f != NULL else obj)
  *     if f != NULL:             # <<<<<<<<<<<<<<
@@ -21212,7 +22094,7 @@ static hes_fn __pyx_f_3hes__callback(CYTHON_UNUSED struct __pyx_obj_3hes__PyMode
  */
   }
 
-  /* "src/python/model_spec.pxi":66
+  /* "src/python/model_spec.pxi":69
  *     if f != NULL:
  *         return f
  *     if obj is None:             # <<<<<<<<<<<<<<
@@ -21223,7 +22105,7 @@ static hes_fn __pyx_f_3hes__callback(CYTHON_UNUSED struct __pyx_obj_3hes__PyMode
   __pyx_t_5 = (__pyx_t_4 != 0);
   if (__pyx_t_5) {
 
-    /* "src/python/model_spec.pxi":67
+    /* "src/python/model_spec.pxi":70
  *         return f
  *     if obj is None:
  *         if required:             # <<<<<<<<<<<<<<
@@ -21233,18 +22115,18 @@ static hes_fn __pyx_f_3hes__callback(CYTHON_UNUSED struct __pyx_obj_3hes__PyMode
     __pyx_t_5 = (__pyx_v_required != 0);
     if (unlikely(__pyx_t_5)) {
 
-      /* "src/python/model_spec.pxi":68
+      /* "src/python/model_spec.pxi":71
  *     if obj is None:
  *         if required:
  *             raise InvalidArgument(f"{what} is required")             # <<<<<<<<<<<<<<
  *         return NULL
  *     if not callable(obj):
  */
-      __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_n_s_InvalidArgument); if (unlikely(!__pyx_t_6)) __PYX_ERR(1, 68, __pyx_L1_error)
+      __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_n_s_InvalidArgument); if (unlikely(!__pyx_t_6)) __PYX_ERR(1, 71, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_6);
-      __pyx_t_7 = __Pyx_PyObject_FormatSimple(__pyx_v_what, __pyx_empty_unicode); if (unlikely(!__pyx_t_7)) __PYX_ERR(1, 68, __pyx_L1_error)
+      __pyx_t_7 = __Pyx_PyObject_FormatSimple(__pyx_v_what, __pyx_empty_unicode); if (unlikely(!__pyx_t_7)) __PYX_ERR(1, 71, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_7);
-      __pyx_t_8 = __Pyx_PyUnicode_Concat(__pyx_t_7, __pyx_kp_u_is_required); if (unlikely(!__pyx_t_8)) __PYX_ERR(1, 68, __pyx_L1_error)
+      __pyx_t_8 = __Pyx_PyUnicode_Concat(__pyx_t_7, __pyx_kp_u_is_required); if (unlikely(!__pyx_t_8)) __PYX_ERR(1, 71, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_8);
       __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
       __pyx_t_7 = NULL;
@@ -21260,14 +22142,14 @@ static hes_fn __pyx_f_3hes__callback(CYTHON_UNUSED struct __pyx_obj_3hes__PyMode
       __pyx_t_2 = (__pyx_t_7) ? __Pyx_PyObject_Call2Args(__pyx_t_6, __pyx_t_7, __pyx_t_8) : __Pyx_PyObject_CallOneArg(__pyx_t_6, __pyx_t_8);
       __Pyx_XDECREF(__pyx_t_7); __pyx_t_7 = 0;
       __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
-      if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 68, __pyx_L1_error)
+      if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 71, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_2);
       __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
       __Pyx_Raise(__pyx_t_2, 0, 0, 0);
       __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-      __PYX_ERR(1, 68, __pyx_L1_error)
+      __PYX_ERR(1, 71, __pyx_L1_error)
 
-      /* "src/python/model_spec.pxi":67
+      /* "src/python/model_spec.pxi":70
  *         return f
  *     if obj is None:
  *         if required:             # <<<<<<<<<<<<<<
@@ -21276,7 +22158,7 @@ static hes_fn __pyx_f_3hes__callback(CYTHON_UNUSED struct __pyx_obj_3hes__PyMode
  */
     }
 
-    /* "src/python/model_spec.pxi":69
+    /* "src/python/model_spec.pxi":72
  *         if required:
  *             raise InvalidArgument(f"{what} is required")
  *         return NULL             # <<<<<<<<<<<<<<
@@ -21286,7 +22168,7 @@ static hes_fn __pyx_f_3hes__callback(CYTHON_UNUSED struct __pyx_obj_3hes__PyMode
     __pyx_r = NULL;
     goto __pyx_L0;
 
-    /* "src/python/model_spec.pxi":66
+    /* "src/python/model_spec.pxi":69
  *     if f != NULL:
  *         return f
  *     if obj is None:             # <<<<<<<<<<<<<<
@@ -21295,31 +22177,31 @@ static hes_fn __pyx_f_3hes__callback(CYTHON_UNUSED struct __pyx_obj_3hes__PyMode
  */
   }
 
-  /* "src/python/model_spec.pxi":70
+  /* "src/python/model_spec.pxi":73
  *             raise InvalidArgument(f"{what} is required")
  *         return NULL
  *     if not callable(obj):             # <<<<<<<<<<<<<<
  *         raise InvalidArgument(f"{what} must be callable (t, x, p) or a compiled function, "
  *                               f"not {type(obj).__name__}")
  */
-  __pyx_t_5 = __Pyx_PyCallable_Check(__pyx_v_obj); if (unlikely(__pyx_t_5 == ((int)-1))) __PYX_ERR(1, 70, __pyx_L1_error)
+  __pyx_t_5 = __Pyx_PyCallable_Check(__pyx_v_obj); if (unlikely(__pyx_t_5 == ((int)-1))) __PYX_ERR(1, 73, __pyx_L1_error)
   __pyx_t_4 = ((!(__pyx_t_5 != 0)) != 0);
   if (unlikely(__pyx_t_4)) {
 
-    /* "src/python/model_spec.pxi":71
+    /* "src/python/model_spec.pxi":74
  *         return NULL
  *     if not callable(obj):
  *         raise InvalidArgument(f"{what} must be callable (t, x, p) or a compiled function, "             # <<<<<<<<<<<<<<
  *                               f"not {type(obj).__name__}")
  *     return tramp
  */
-    __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_n_s_InvalidArgument); if (unlikely(!__pyx_t_6)) __PYX_ERR(1, 71, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_n_s_InvalidArgument); if (unlikely(!__pyx_t_6)) __PYX_ERR(1, 74, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
-    __pyx_t_8 = PyTuple_New(3); if (unlikely(!__pyx_t_8)) __PYX_ERR(1, 71, __pyx_L1_error)
+    __pyx_t_8 = PyTuple_New(3); if (unlikely(!__pyx_t_8)) __PYX_ERR(1, 74, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_8);
     __pyx_t_9 = 0;
     __pyx_t_10 = 127;
-    __pyx_t_7 = __Pyx_PyObject_FormatSimple(__pyx_v_what, __pyx_empty_unicode); if (unlikely(!__pyx_t_7)) __PYX_ERR(1, 71, __pyx_L1_error)
+    __pyx_t_7 = __Pyx_PyObject_FormatSimple(__pyx_v_what, __pyx_empty_unicode); if (unlikely(!__pyx_t_7)) __PYX_ERR(1, 74, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_7);
     __pyx_t_10 = (__Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_7) > __pyx_t_10) ? __Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_7) : __pyx_t_10;
     __pyx_t_9 += __Pyx_PyUnicode_GET_LENGTH(__pyx_t_7);
@@ -21331,16 +22213,16 @@ static hes_fn __pyx_f_3hes__callback(CYTHON_UNUSED struct __pyx_obj_3hes__PyMode
     __Pyx_GIVEREF(__pyx_kp_u_must_be_callable_t_x_p_or_a_com);
     PyTuple_SET_ITEM(__pyx_t_8, 1, __pyx_kp_u_must_be_callable_t_x_p_or_a_com);
 
-    /* "src/python/model_spec.pxi":72
+    /* "src/python/model_spec.pxi":75
  *     if not callable(obj):
  *         raise InvalidArgument(f"{what} must be callable (t, x, p) or a compiled function, "
  *                               f"not {type(obj).__name__}")             # <<<<<<<<<<<<<<
  *     return tramp
  * 
  */
-    __pyx_t_7 = __Pyx_PyObject_GetAttrStr(((PyObject *)Py_TYPE(__pyx_v_obj)), __pyx_n_s_name); if (unlikely(!__pyx_t_7)) __PYX_ERR(1, 72, __pyx_L1_error)
+    __pyx_t_7 = __Pyx_PyObject_GetAttrStr(((PyObject *)Py_TYPE(__pyx_v_obj)), __pyx_n_s_name); if (unlikely(!__pyx_t_7)) __PYX_ERR(1, 75, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_7);
-    __pyx_t_11 = __Pyx_PyObject_FormatSimple(__pyx_t_7, __pyx_empty_unicode); if (unlikely(!__pyx_t_11)) __PYX_ERR(1, 72, __pyx_L1_error)
+    __pyx_t_11 = __Pyx_PyObject_FormatSimple(__pyx_t_7, __pyx_empty_unicode); if (unlikely(!__pyx_t_11)) __PYX_ERR(1, 75, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_11);
     __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
     __pyx_t_10 = (__Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_11) > __pyx_t_10) ? __Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_11) : __pyx_t_10;
@@ -21349,14 +22231,14 @@ static hes_fn __pyx_f_3hes__callback(CYTHON_UNUSED struct __pyx_obj_3hes__PyMode
     PyTuple_SET_ITEM(__pyx_t_8, 2, __pyx_t_11);
     __pyx_t_11 = 0;
 
-    /* "src/python/model_spec.pxi":71
+    /* "src/python/model_spec.pxi":74
  *         return NULL
  *     if not callable(obj):
  *         raise InvalidArgument(f"{what} must be callable (t, x, p) or a compiled function, "             # <<<<<<<<<<<<<<
  *                               f"not {type(obj).__name__}")
  *     return tramp
  */
-    __pyx_t_11 = __Pyx_PyUnicode_Join(__pyx_t_8, 3, __pyx_t_9, __pyx_t_10); if (unlikely(!__pyx_t_11)) __PYX_ERR(1, 71, __pyx_L1_error)
+    __pyx_t_11 = __Pyx_PyUnicode_Join(__pyx_t_8, 3, __pyx_t_9, __pyx_t_10); if (unlikely(!__pyx_t_11)) __PYX_ERR(1, 74, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_11);
     __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
     __pyx_t_8 = NULL;
@@ -21372,14 +22254,14 @@ static hes_fn __pyx_f_3hes__callback(CYTHON_UNUSED struct __pyx_obj_3hes__PyMode
     __pyx_t_2 = (__pyx_t_8) ? __Pyx_PyObject_Call2Args(__pyx_t_6, __pyx_t_8, __pyx_t_11) : __Pyx_PyObject_CallOneArg(__pyx_t_6, __pyx_t_11);
     __Pyx_XDECREF(__pyx_t_8); __pyx_t_8 = 0;
     __Pyx_DECREF(__pyx_t_11); __pyx_t_11 = 0;
-    if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 71, __pyx_L1_error)
+    if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 74, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_2);
     __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
     __Pyx_Raise(__pyx_t_2, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-    __PYX_ERR(1, 71, __pyx_L1_error)
+    __PYX_ERR(1, 74, __pyx_L1_error)
 
-    /* "src/python/model_spec.pxi":70
+    /* "src/python/model_spec.pxi":73
  *             raise InvalidArgument(f"{what} is required")
  *         return NULL
  *     if not callable(obj):             # <<<<<<<<<<<<<<
@@ -21388,7 +22270,7 @@ static hes_fn __pyx_f_3hes__callback(CYTHON_UNUSED struct __pyx_obj_3hes__PyMode
  */
   }
 
-  /* "src/python/model_spec.pxi":73
+  /* "src/python/model_spec.pxi":76
  *         raise InvalidArgument(f"{what} must be callable (t, x, p) or a compiled function, "
  *                               f"not {type(obj).__name__}")
  *     return tramp             # <<<<<<<<<<<<<<
@@ -21398,7 +22280,7 @@ static hes_fn __pyx_f_3hes__callback(CYTHON_UNUSED struct __pyx_obj_3hes__PyMode
   __pyx_r = __pyx_v_tramp;
   goto __pyx_L0;
 
-  /* "src/python/model_spec.pxi":58
+  /* "src/python/model_spec.pxi":61
  * 
  * 
  * cdef hes_fn _callback(_PyModelBase m, list store, obj, hes_fn tramp, what,             # <<<<<<<<<<<<<<
@@ -21420,7 +22302,7 @@ static hes_fn __pyx_f_3hes__callback(CYTHON_UNUSED struct __pyx_obj_3hes__PyMode
   return __pyx_r;
 }
 
-/* "src/python/model_spec.pxi":76
+/* "src/python/model_spec.pxi":79
  * 
  * 
  * def model(spec=None, **kwargs):             # <<<<<<<<<<<<<<
@@ -21465,7 +22347,7 @@ static PyObject *__pyx_pw_3hes_13model(PyObject *__pyx_self, PyObject *__pyx_arg
         }
       }
       if (unlikely(kw_args > 0)) {
-        if (unlikely(__Pyx_ParseOptionalKeywords(__pyx_kwds, __pyx_pyargnames, __pyx_v_kwargs, values, pos_args, "model") < 0)) __PYX_ERR(1, 76, __pyx_L3_error)
+        if (unlikely(__Pyx_ParseOptionalKeywords(__pyx_kwds, __pyx_pyargnames, __pyx_v_kwargs, values, pos_args, "model") < 0)) __PYX_ERR(1, 79, __pyx_L3_error)
       }
     } else {
       switch (PyTuple_GET_SIZE(__pyx_args)) {
@@ -21479,7 +22361,7 @@ static PyObject *__pyx_pw_3hes_13model(PyObject *__pyx_self, PyObject *__pyx_arg
   }
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("model", 0, 0, 1, PyTuple_GET_SIZE(__pyx_args)); __PYX_ERR(1, 76, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("model", 0, 0, 1, PyTuple_GET_SIZE(__pyx_args)); __PYX_ERR(1, 79, __pyx_L3_error)
   __pyx_L3_error:;
   __Pyx_DECREF(__pyx_v_kwargs); __pyx_v_kwargs = 0;
   __Pyx_AddTraceback("hes.model", __pyx_clineno, __pyx_lineno, __pyx_filename);
@@ -21495,7 +22377,7 @@ static PyObject *__pyx_pw_3hes_13model(PyObject *__pyx_self, PyObject *__pyx_arg
 }
 static PyObject *__pyx_gb_3hes_5model_2generator(__pyx_CoroutineObject *__pyx_generator, CYTHON_UNUSED PyThreadState *__pyx_tstate, PyObject *__pyx_sent_value); /* proto */
 
-/* "src/python/model_spec.pxi":118
+/* "src/python/model_spec.pxi":127
  *     mode_names = []
  *     dims = []
  *     n_names = sum(len(_get(md, "states", ()) or ()) for md in modes)             # <<<<<<<<<<<<<<
@@ -21515,7 +22397,7 @@ static PyObject *__pyx_pf_3hes_5model_genexpr(PyObject *__pyx_self) {
   if (unlikely(!__pyx_cur_scope)) {
     __pyx_cur_scope = ((struct __pyx_obj_3hes___pyx_scope_struct_1_genexpr *)Py_None);
     __Pyx_INCREF(Py_None);
-    __PYX_ERR(1, 118, __pyx_L1_error)
+    __PYX_ERR(1, 127, __pyx_L1_error)
   } else {
     __Pyx_GOTREF(__pyx_cur_scope);
   }
@@ -21523,7 +22405,7 @@ static PyObject *__pyx_pf_3hes_5model_genexpr(PyObject *__pyx_self) {
   __Pyx_INCREF(((PyObject *)__pyx_cur_scope->__pyx_outer_scope));
   __Pyx_GIVEREF(__pyx_cur_scope->__pyx_outer_scope);
   {
-    __pyx_CoroutineObject *gen = __Pyx_Generator_New((__pyx_coroutine_body_t) __pyx_gb_3hes_5model_2generator, NULL, (PyObject *) __pyx_cur_scope, __pyx_n_s_genexpr, __pyx_n_s_model_locals_genexpr, __pyx_n_s_hes); if (unlikely(!gen)) __PYX_ERR(1, 118, __pyx_L1_error)
+    __pyx_CoroutineObject *gen = __Pyx_Generator_New((__pyx_coroutine_body_t) __pyx_gb_3hes_5model_2generator, NULL, (PyObject *) __pyx_cur_scope, __pyx_n_s_genexpr, __pyx_n_s_model_locals_genexpr, __pyx_n_s_hes); if (unlikely(!gen)) __PYX_ERR(1, 127, __pyx_L1_error)
     __Pyx_DECREF(__pyx_cur_scope);
     __Pyx_RefNannyFinishContext();
     return (PyObject *) gen;
@@ -21563,19 +22445,19 @@ static PyObject *__pyx_gb_3hes_5model_2generator(__pyx_CoroutineObject *__pyx_ge
     return NULL;
   }
   __pyx_L3_first_run:;
-  if (unlikely(!__pyx_sent_value)) __PYX_ERR(1, 118, __pyx_L1_error)
-  if (unlikely(!__pyx_cur_scope->__pyx_outer_scope->__pyx_v_modes)) { __Pyx_RaiseClosureNameError("modes"); __PYX_ERR(1, 118, __pyx_L1_error) }
+  if (unlikely(!__pyx_sent_value)) __PYX_ERR(1, 127, __pyx_L1_error)
+  if (unlikely(!__pyx_cur_scope->__pyx_outer_scope->__pyx_v_modes)) { __Pyx_RaiseClosureNameError("modes"); __PYX_ERR(1, 127, __pyx_L1_error) }
   if (unlikely(__pyx_cur_scope->__pyx_outer_scope->__pyx_v_modes == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "'NoneType' object is not iterable");
-    __PYX_ERR(1, 118, __pyx_L1_error)
+    __PYX_ERR(1, 127, __pyx_L1_error)
   }
   __pyx_t_1 = __pyx_cur_scope->__pyx_outer_scope->__pyx_v_modes; __Pyx_INCREF(__pyx_t_1); __pyx_t_2 = 0;
   for (;;) {
     if (__pyx_t_2 >= PyList_GET_SIZE(__pyx_t_1)) break;
     #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
-    __pyx_t_3 = PyList_GET_ITEM(__pyx_t_1, __pyx_t_2); __Pyx_INCREF(__pyx_t_3); __pyx_t_2++; if (unlikely(0 < 0)) __PYX_ERR(1, 118, __pyx_L1_error)
+    __pyx_t_3 = PyList_GET_ITEM(__pyx_t_1, __pyx_t_2); __Pyx_INCREF(__pyx_t_3); __pyx_t_2++; if (unlikely(0 < 0)) __PYX_ERR(1, 127, __pyx_L1_error)
     #else
-    __pyx_t_3 = PySequence_ITEM(__pyx_t_1, __pyx_t_2); __pyx_t_2++; if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 118, __pyx_L1_error)
+    __pyx_t_3 = PySequence_ITEM(__pyx_t_1, __pyx_t_2); __pyx_t_2++; if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 127, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
     #endif
     __Pyx_XGOTREF(__pyx_cur_scope->__pyx_v_md);
@@ -21584,9 +22466,9 @@ static PyObject *__pyx_gb_3hes_5model_2generator(__pyx_CoroutineObject *__pyx_ge
     __pyx_t_3 = 0;
     __pyx_t_5.__pyx_n = 1;
     __pyx_t_5.__pyx_default = __pyx_empty_tuple;
-    __pyx_t_4 = __pyx_f_3hes__get(__pyx_cur_scope->__pyx_v_md, __pyx_n_u_states, &__pyx_t_5); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 118, __pyx_L1_error)
+    __pyx_t_4 = __pyx_f_3hes__get(__pyx_cur_scope->__pyx_v_md, __pyx_n_u_states, &__pyx_t_5); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 127, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_6 = __Pyx_PyObject_IsTrue(__pyx_t_4); if (unlikely(__pyx_t_6 < 0)) __PYX_ERR(1, 118, __pyx_L1_error)
+    __pyx_t_6 = __Pyx_PyObject_IsTrue(__pyx_t_4); if (unlikely(__pyx_t_6 < 0)) __PYX_ERR(1, 127, __pyx_L1_error)
     if (!__pyx_t_6) {
       __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
     } else {
@@ -21598,9 +22480,9 @@ static PyObject *__pyx_gb_3hes_5model_2generator(__pyx_CoroutineObject *__pyx_ge
     __Pyx_INCREF(__pyx_empty_tuple);
     __pyx_t_3 = __pyx_empty_tuple;
     __pyx_L6_bool_binop_done:;
-    __pyx_t_7 = PyObject_Length(__pyx_t_3); if (unlikely(__pyx_t_7 == ((Py_ssize_t)-1))) __PYX_ERR(1, 118, __pyx_L1_error)
+    __pyx_t_7 = PyObject_Length(__pyx_t_3); if (unlikely(__pyx_t_7 == ((Py_ssize_t)-1))) __PYX_ERR(1, 127, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-    __pyx_t_3 = PyInt_FromSsize_t(__pyx_t_7); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 118, __pyx_L1_error)
+    __pyx_t_3 = PyInt_FromSsize_t(__pyx_t_7); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 127, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
     __pyx_r = __pyx_t_3;
     __pyx_t_3 = 0;
@@ -21618,7 +22500,7 @@ static PyObject *__pyx_gb_3hes_5model_2generator(__pyx_CoroutineObject *__pyx_ge
     __pyx_cur_scope->__pyx_t_0 = 0;
     __Pyx_XGOTREF(__pyx_t_1);
     __pyx_t_2 = __pyx_cur_scope->__pyx_t_1;
-    if (unlikely(!__pyx_sent_value)) __PYX_ERR(1, 118, __pyx_L1_error)
+    if (unlikely(!__pyx_sent_value)) __PYX_ERR(1, 127, __pyx_L1_error)
   }
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   CYTHON_MAYBE_UNUSED_VAR(__pyx_cur_scope);
@@ -21642,7 +22524,7 @@ static PyObject *__pyx_gb_3hes_5model_2generator(__pyx_CoroutineObject *__pyx_ge
   return __pyx_r;
 }
 
-/* "src/python/model_spec.pxi":76
+/* "src/python/model_spec.pxi":79
  * 
  * 
  * def model(spec=None, **kwargs):             # <<<<<<<<<<<<<<
@@ -21655,6 +22537,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
   struct __pyx_obj_3hes__PyModelBase *__pyx_v_m = 0;
   PyObject *__pyx_v_integ = NULL;
   hes_integrator __pyx_v_integrator;
+  PyObject *__pyx_v_validate = NULL;
   int __pyx_v_nm;
   PyObject *__pyx_v_mode_names = NULL;
   PyObject *__pyx_v_dims = NULL;
@@ -21747,13 +22630,13 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
   if (unlikely(!__pyx_cur_scope)) {
     __pyx_cur_scope = ((struct __pyx_obj_3hes___pyx_scope_struct__model *)Py_None);
     __Pyx_INCREF(Py_None);
-    __PYX_ERR(1, 76, __pyx_L1_error)
+    __PYX_ERR(1, 79, __pyx_L1_error)
   } else {
     __Pyx_GOTREF(__pyx_cur_scope);
   }
   __Pyx_INCREF(__pyx_v_spec);
 
-  /* "src/python/model_spec.pxi":84
+  /* "src/python/model_spec.pxi":87
  *     may follow as a dict under "set".  The module's documentation
  *     (share/doc/howto-python.md) shows a complete model."""
  *     if spec is None:             # <<<<<<<<<<<<<<
@@ -21764,7 +22647,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
   __pyx_t_2 = (__pyx_t_1 != 0);
   if (__pyx_t_2) {
 
-    /* "src/python/model_spec.pxi":85
+    /* "src/python/model_spec.pxi":88
  *     (share/doc/howto-python.md) shows a complete model."""
  *     if spec is None:
  *         spec = kwargs             # <<<<<<<<<<<<<<
@@ -21774,7 +22657,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
     __Pyx_INCREF(__pyx_v_kwargs);
     __Pyx_DECREF_SET(__pyx_v_spec, __pyx_v_kwargs);
 
-    /* "src/python/model_spec.pxi":84
+    /* "src/python/model_spec.pxi":87
  *     may follow as a dict under "set".  The module's documentation
  *     (share/doc/howto-python.md) shows a complete model."""
  *     if spec is None:             # <<<<<<<<<<<<<<
@@ -21784,24 +22667,24 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
     goto __pyx_L3;
   }
 
-  /* "src/python/model_spec.pxi":86
+  /* "src/python/model_spec.pxi":89
  *     if spec is None:
  *         spec = kwargs
  *     elif kwargs:             # <<<<<<<<<<<<<<
  *         raise InvalidArgument("give the model as one spec or as keyword arguments, not both")
  *     cdef _PyModelBase m = _PyModelBase.__new__(_PyModelBase)
  */
-  __pyx_t_2 = __Pyx_PyObject_IsTrue(__pyx_v_kwargs); if (unlikely(__pyx_t_2 < 0)) __PYX_ERR(1, 86, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyObject_IsTrue(__pyx_v_kwargs); if (unlikely(__pyx_t_2 < 0)) __PYX_ERR(1, 89, __pyx_L1_error)
   if (unlikely(__pyx_t_2)) {
 
-    /* "src/python/model_spec.pxi":87
+    /* "src/python/model_spec.pxi":90
  *         spec = kwargs
  *     elif kwargs:
  *         raise InvalidArgument("give the model as one spec or as keyword arguments, not both")             # <<<<<<<<<<<<<<
  *     cdef _PyModelBase m = _PyModelBase.__new__(_PyModelBase)
  *     m.keep = []
  */
-    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_n_s_InvalidArgument); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 87, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_n_s_InvalidArgument); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 90, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
     __pyx_t_5 = NULL;
     if (CYTHON_UNPACK_METHODS && unlikely(PyMethod_Check(__pyx_t_4))) {
@@ -21815,14 +22698,14 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
     }
     __pyx_t_3 = (__pyx_t_5) ? __Pyx_PyObject_Call2Args(__pyx_t_4, __pyx_t_5, __pyx_kp_u_give_the_model_as_one_spec_or_as) : __Pyx_PyObject_CallOneArg(__pyx_t_4, __pyx_kp_u_give_the_model_as_one_spec_or_as);
     __Pyx_XDECREF(__pyx_t_5); __pyx_t_5 = 0;
-    if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 87, __pyx_L1_error)
+    if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 90, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
     __Pyx_Raise(__pyx_t_3, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-    __PYX_ERR(1, 87, __pyx_L1_error)
+    __PYX_ERR(1, 90, __pyx_L1_error)
 
-    /* "src/python/model_spec.pxi":86
+    /* "src/python/model_spec.pxi":89
  *     if spec is None:
  *         spec = kwargs
  *     elif kwargs:             # <<<<<<<<<<<<<<
@@ -21832,26 +22715,26 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
   }
   __pyx_L3:;
 
-  /* "src/python/model_spec.pxi":88
+  /* "src/python/model_spec.pxi":91
  *     elif kwargs:
  *         raise InvalidArgument("give the model as one spec or as keyword arguments, not both")
  *     cdef _PyModelBase m = _PyModelBase.__new__(_PyModelBase)             # <<<<<<<<<<<<<<
  *     m.keep = []
  *     m.fields, m.fields_dx, m.guards, m.guards_dx = [], [], [], []
  */
-  __pyx_t_3 = ((PyObject *)__pyx_tp_new_3hes__PyModelBase(((PyTypeObject *)__pyx_ptype_3hes__PyModelBase), __pyx_empty_tuple, NULL)); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 88, __pyx_L1_error)
+  __pyx_t_3 = ((PyObject *)__pyx_tp_new_3hes__PyModelBase(((PyTypeObject *)__pyx_ptype_3hes__PyModelBase), __pyx_empty_tuple, NULL)); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 91, __pyx_L1_error)
   __Pyx_GOTREF(((PyObject *)__pyx_t_3));
   __pyx_v_m = ((struct __pyx_obj_3hes__PyModelBase *)__pyx_t_3);
   __pyx_t_3 = 0;
 
-  /* "src/python/model_spec.pxi":89
+  /* "src/python/model_spec.pxi":92
  *         raise InvalidArgument("give the model as one spec or as keyword arguments, not both")
  *     cdef _PyModelBase m = _PyModelBase.__new__(_PyModelBase)
  *     m.keep = []             # <<<<<<<<<<<<<<
  *     m.fields, m.fields_dx, m.guards, m.guards_dx = [], [], [], []
  *     m.guards_dt, m.resets, m.resets_dx, m.resets_dt = [], [], [], []
  */
-  __pyx_t_3 = PyList_New(0); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 89, __pyx_L1_error)
+  __pyx_t_3 = PyList_New(0); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 92, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __Pyx_GIVEREF(__pyx_t_3);
   __Pyx_GOTREF(__pyx_v_m->keep);
@@ -21859,20 +22742,20 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
   __pyx_v_m->keep = ((PyObject*)__pyx_t_3);
   __pyx_t_3 = 0;
 
-  /* "src/python/model_spec.pxi":90
+  /* "src/python/model_spec.pxi":93
  *     cdef _PyModelBase m = _PyModelBase.__new__(_PyModelBase)
  *     m.keep = []
  *     m.fields, m.fields_dx, m.guards, m.guards_dx = [], [], [], []             # <<<<<<<<<<<<<<
  *     m.guards_dt, m.resets, m.resets_dx, m.resets_dt = [], [], [], []
  *     memset(&m.model, 0, sizeof(hes_model))
  */
-  __pyx_t_3 = PyList_New(0); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 90, __pyx_L1_error)
+  __pyx_t_3 = PyList_New(0); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 93, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_4 = PyList_New(0); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 90, __pyx_L1_error)
+  __pyx_t_4 = PyList_New(0); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 93, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
-  __pyx_t_5 = PyList_New(0); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 90, __pyx_L1_error)
+  __pyx_t_5 = PyList_New(0); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 93, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  __pyx_t_6 = PyList_New(0); if (unlikely(!__pyx_t_6)) __PYX_ERR(1, 90, __pyx_L1_error)
+  __pyx_t_6 = PyList_New(0); if (unlikely(!__pyx_t_6)) __PYX_ERR(1, 93, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
   __Pyx_GIVEREF(__pyx_t_3);
   __Pyx_GOTREF(__pyx_v_m->fields);
@@ -21895,20 +22778,20 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
   __pyx_v_m->guards_dx = ((PyObject*)__pyx_t_6);
   __pyx_t_6 = 0;
 
-  /* "src/python/model_spec.pxi":91
+  /* "src/python/model_spec.pxi":94
  *     m.keep = []
  *     m.fields, m.fields_dx, m.guards, m.guards_dx = [], [], [], []
  *     m.guards_dt, m.resets, m.resets_dx, m.resets_dt = [], [], [], []             # <<<<<<<<<<<<<<
  *     memset(&m.model, 0, sizeof(hes_model))
  *     m.model.abi = HES_MODEL_ABI
  */
-  __pyx_t_6 = PyList_New(0); if (unlikely(!__pyx_t_6)) __PYX_ERR(1, 91, __pyx_L1_error)
+  __pyx_t_6 = PyList_New(0); if (unlikely(!__pyx_t_6)) __PYX_ERR(1, 94, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
-  __pyx_t_5 = PyList_New(0); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 91, __pyx_L1_error)
+  __pyx_t_5 = PyList_New(0); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 94, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  __pyx_t_4 = PyList_New(0); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 91, __pyx_L1_error)
+  __pyx_t_4 = PyList_New(0); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 94, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
-  __pyx_t_3 = PyList_New(0); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 91, __pyx_L1_error)
+  __pyx_t_3 = PyList_New(0); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 94, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __Pyx_GIVEREF(__pyx_t_6);
   __Pyx_GOTREF(__pyx_v_m->guards_dt);
@@ -21931,7 +22814,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
   __pyx_v_m->resets_dt = ((PyObject*)__pyx_t_3);
   __pyx_t_3 = 0;
 
-  /* "src/python/model_spec.pxi":92
+  /* "src/python/model_spec.pxi":95
  *     m.fields, m.fields_dx, m.guards, m.guards_dx = [], [], [], []
  *     m.guards_dt, m.resets, m.resets_dx, m.resets_dt = [], [], [], []
  *     memset(&m.model, 0, sizeof(hes_model))             # <<<<<<<<<<<<<<
@@ -21940,7 +22823,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
  */
   (void)(memset((&__pyx_v_m->model), 0, (sizeof(hes_model))));
 
-  /* "src/python/model_spec.pxi":93
+  /* "src/python/model_spec.pxi":96
  *     m.guards_dt, m.resets, m.resets_dx, m.resets_dt = [], [], [], []
  *     memset(&m.model, 0, sizeof(hes_model))
  *     m.model.abi = HES_MODEL_ABI             # <<<<<<<<<<<<<<
@@ -21949,20 +22832,20 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
  */
   __pyx_v_m->model.abi = HES_MODEL_ABI;
 
-  /* "src/python/model_spec.pxi":94
+  /* "src/python/model_spec.pxi":97
  *     memset(&m.model, 0, sizeof(hes_model))
  *     m.model.abi = HES_MODEL_ABI
  *     m.model.name = _keep(m, _get(spec, "name"), "the model's name")             # <<<<<<<<<<<<<<
  *     m.model.description = _keep(m, _get(spec, "description", "a model written in Python"),
  *                                 "the model's description")
  */
-  __pyx_t_3 = __pyx_f_3hes__get(__pyx_v_spec, __pyx_n_u_name_2, NULL); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 94, __pyx_L1_error)
+  __pyx_t_3 = __pyx_f_3hes__get(__pyx_v_spec, __pyx_n_u_name_2, NULL); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 97, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_7 = __pyx_f_3hes__keep(__pyx_v_m, __pyx_t_3, __pyx_kp_u_the_model_s_name); if (unlikely(__pyx_t_7 == ((char const *)NULL))) __PYX_ERR(1, 94, __pyx_L1_error)
+  __pyx_t_7 = __pyx_f_3hes__keep(__pyx_v_m, __pyx_t_3, __pyx_kp_u_the_model_s_name); if (unlikely(__pyx_t_7 == ((char const *)NULL))) __PYX_ERR(1, 97, __pyx_L1_error)
   __pyx_v_m->model.name = __pyx_t_7;
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
 
-  /* "src/python/model_spec.pxi":95
+  /* "src/python/model_spec.pxi":98
  *     m.model.abi = HES_MODEL_ABI
  *     m.model.name = _keep(m, _get(spec, "name"), "the model's name")
  *     m.model.description = _keep(m, _get(spec, "description", "a model written in Python"),             # <<<<<<<<<<<<<<
@@ -21971,13 +22854,13 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
  */
   __pyx_t_8.__pyx_n = 1;
   __pyx_t_8.__pyx_default = __pyx_kp_u_a_model_written_in_Python;
-  __pyx_t_3 = __pyx_f_3hes__get(__pyx_v_spec, __pyx_n_u_description, &__pyx_t_8); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 95, __pyx_L1_error)
+  __pyx_t_3 = __pyx_f_3hes__get(__pyx_v_spec, __pyx_n_u_description, &__pyx_t_8); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 98, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_7 = __pyx_f_3hes__keep(__pyx_v_m, __pyx_t_3, __pyx_kp_u_the_model_s_description); if (unlikely(__pyx_t_7 == ((char const *)NULL))) __PYX_ERR(1, 95, __pyx_L1_error)
+  __pyx_t_7 = __pyx_f_3hes__keep(__pyx_v_m, __pyx_t_3, __pyx_kp_u_the_model_s_description); if (unlikely(__pyx_t_7 == ((char const *)NULL))) __PYX_ERR(1, 98, __pyx_L1_error)
   __pyx_v_m->model.description = __pyx_t_7;
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
 
-  /* "src/python/model_spec.pxi":97
+  /* "src/python/model_spec.pxi":100
  *     m.model.description = _keep(m, _get(spec, "description", "a model written in Python"),
  *                                 "the model's description")
  *     m.ctx.model = <PyObject *>m             # <<<<<<<<<<<<<<
@@ -21986,7 +22869,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
  */
   __pyx_v_m->ctx.model = ((PyObject *)__pyx_v_m);
 
-  /* "src/python/model_spec.pxi":98
+  /* "src/python/model_spec.pxi":101
  *                                 "the model's description")
  *     m.ctx.model = <PyObject *>m
  *     m.model.data = &m.ctx             # <<<<<<<<<<<<<<
@@ -21995,7 +22878,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
  */
   __pyx_v_m->model.data = (&__pyx_v_m->ctx);
 
-  /* "src/python/model_spec.pxi":99
+  /* "src/python/model_spec.pxi":102
  *     m.ctx.model = <PyObject *>m
  *     m.model.data = &m.ctx
  *     m.model.describe_error = _describe             # <<<<<<<<<<<<<<
@@ -22004,7 +22887,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
  */
   __pyx_v_m->model.describe_error = __pyx_f_3hes__describe;
 
-  /* "src/python/model_spec.pxi":100
+  /* "src/python/model_spec.pxi":103
  *     m.model.data = &m.ctx
  *     m.model.describe_error = _describe
  *     integ = _get(spec, "integrator", "adams")             # <<<<<<<<<<<<<<
@@ -22013,39 +22896,39 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
  */
   __pyx_t_8.__pyx_n = 1;
   __pyx_t_8.__pyx_default = __pyx_n_u_adams;
-  __pyx_t_3 = __pyx_f_3hes__get(__pyx_v_spec, __pyx_n_u_integrator, &__pyx_t_8); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 100, __pyx_L1_error)
+  __pyx_t_3 = __pyx_f_3hes__get(__pyx_v_spec, __pyx_n_u_integrator, &__pyx_t_8); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 103, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __pyx_v_integ = __pyx_t_3;
   __pyx_t_3 = 0;
 
-  /* "src/python/model_spec.pxi":102
+  /* "src/python/model_spec.pxi":105
  *     integ = _get(spec, "integrator", "adams")
  *     cdef hes_integrator integrator
  *     if hes_integrator_from_name(_name(integ, "integrator"), &integrator) != HES_OK:             # <<<<<<<<<<<<<<
  *         raise InvalidArgument(f"integrator {integ!r} is not one of adams, bdf, rk8, dopri5")
  *     m.model.integrator = integrator
  */
-  __pyx_t_3 = __pyx_f_3hes__name(__pyx_v_integ, __pyx_n_u_integrator); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 102, __pyx_L1_error)
+  __pyx_t_3 = __pyx_f_3hes__name(__pyx_v_integ, __pyx_n_u_integrator); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 105, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   if (unlikely(__pyx_t_3 == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "expected bytes, NoneType found");
-    __PYX_ERR(1, 102, __pyx_L1_error)
+    __PYX_ERR(1, 105, __pyx_L1_error)
   }
-  __pyx_t_9 = __Pyx_PyBytes_AsString(__pyx_t_3); if (unlikely((!__pyx_t_9) && PyErr_Occurred())) __PYX_ERR(1, 102, __pyx_L1_error)
+  __pyx_t_9 = __Pyx_PyBytes_AsString(__pyx_t_3); if (unlikely((!__pyx_t_9) && PyErr_Occurred())) __PYX_ERR(1, 105, __pyx_L1_error)
   __pyx_t_2 = ((hes_integrator_from_name(__pyx_t_9, (&__pyx_v_integrator)) != HES_OK) != 0);
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
   if (unlikely(__pyx_t_2)) {
 
-    /* "src/python/model_spec.pxi":103
+    /* "src/python/model_spec.pxi":106
  *     cdef hes_integrator integrator
  *     if hes_integrator_from_name(_name(integ, "integrator"), &integrator) != HES_OK:
  *         raise InvalidArgument(f"integrator {integ!r} is not one of adams, bdf, rk8, dopri5")             # <<<<<<<<<<<<<<
  *     m.model.integrator = integrator
  *     m.model.max_phase_time = float(_get(spec, "max_phase_time", 0.0))
  */
-    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_n_s_InvalidArgument); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 103, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_n_s_InvalidArgument); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 106, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_5 = PyTuple_New(3); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 103, __pyx_L1_error)
+    __pyx_t_5 = PyTuple_New(3); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 106, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __pyx_t_10 = 0;
     __pyx_t_11 = 127;
@@ -22053,7 +22936,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
     __pyx_t_10 += 11;
     __Pyx_GIVEREF(__pyx_kp_u_integrator_2);
     PyTuple_SET_ITEM(__pyx_t_5, 0, __pyx_kp_u_integrator_2);
-    __pyx_t_6 = __Pyx_PyObject_FormatSimpleAndDecref(PyObject_Repr(__pyx_v_integ), __pyx_empty_unicode); if (unlikely(!__pyx_t_6)) __PYX_ERR(1, 103, __pyx_L1_error)
+    __pyx_t_6 = __Pyx_PyObject_FormatSimpleAndDecref(PyObject_Repr(__pyx_v_integ), __pyx_empty_unicode); if (unlikely(!__pyx_t_6)) __PYX_ERR(1, 106, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
     __pyx_t_11 = (__Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_6) > __pyx_t_11) ? __Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_6) : __pyx_t_11;
     __pyx_t_10 += __Pyx_PyUnicode_GET_LENGTH(__pyx_t_6);
@@ -22064,7 +22947,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
     __pyx_t_10 += 38;
     __Pyx_GIVEREF(__pyx_kp_u_is_not_one_of_adams_bdf_rk8_dop);
     PyTuple_SET_ITEM(__pyx_t_5, 2, __pyx_kp_u_is_not_one_of_adams_bdf_rk8_dop);
-    __pyx_t_6 = __Pyx_PyUnicode_Join(__pyx_t_5, 3, __pyx_t_10, __pyx_t_11); if (unlikely(!__pyx_t_6)) __PYX_ERR(1, 103, __pyx_L1_error)
+    __pyx_t_6 = __Pyx_PyUnicode_Join(__pyx_t_5, 3, __pyx_t_10, __pyx_t_11); if (unlikely(!__pyx_t_6)) __PYX_ERR(1, 106, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
     __pyx_t_5 = NULL;
@@ -22080,14 +22963,14 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
     __pyx_t_3 = (__pyx_t_5) ? __Pyx_PyObject_Call2Args(__pyx_t_4, __pyx_t_5, __pyx_t_6) : __Pyx_PyObject_CallOneArg(__pyx_t_4, __pyx_t_6);
     __Pyx_XDECREF(__pyx_t_5); __pyx_t_5 = 0;
     __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
-    if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 103, __pyx_L1_error)
+    if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 106, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
     __Pyx_Raise(__pyx_t_3, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-    __PYX_ERR(1, 103, __pyx_L1_error)
+    __PYX_ERR(1, 106, __pyx_L1_error)
 
-    /* "src/python/model_spec.pxi":102
+    /* "src/python/model_spec.pxi":105
  *     integ = _get(spec, "integrator", "adams")
  *     cdef hes_integrator integrator
  *     if hes_integrator_from_name(_name(integ, "integrator"), &integrator) != HES_OK:             # <<<<<<<<<<<<<<
@@ -22096,47 +22979,151 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
  */
   }
 
-  /* "src/python/model_spec.pxi":104
+  /* "src/python/model_spec.pxi":107
  *     if hes_integrator_from_name(_name(integ, "integrator"), &integrator) != HES_OK:
  *         raise InvalidArgument(f"integrator {integ!r} is not one of adams, bdf, rk8, dopri5")
  *     m.model.integrator = integrator             # <<<<<<<<<<<<<<
  *     m.model.max_phase_time = float(_get(spec, "max_phase_time", 0.0))
- * 
+ *     validate = _get(spec, "validate", None)
  */
   __pyx_v_m->model.integrator = __pyx_v_integrator;
 
-  /* "src/python/model_spec.pxi":105
+  /* "src/python/model_spec.pxi":108
  *         raise InvalidArgument(f"integrator {integ!r} is not one of adams, bdf, rk8, dopri5")
  *     m.model.integrator = integrator
  *     m.model.max_phase_time = float(_get(spec, "max_phase_time", 0.0))             # <<<<<<<<<<<<<<
- * 
- *     # ----------------------------------------------------------- modes
+ *     validate = _get(spec, "validate", None)
+ *     if validate is not None:
  */
   __pyx_t_8.__pyx_n = 1;
   __pyx_t_8.__pyx_default = __pyx_float_0_0;
-  __pyx_t_3 = __pyx_f_3hes__get(__pyx_v_spec, __pyx_n_u_max_phase_time, &__pyx_t_8); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 105, __pyx_L1_error)
+  __pyx_t_3 = __pyx_f_3hes__get(__pyx_v_spec, __pyx_n_u_max_phase_time, &__pyx_t_8); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 108, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_12 = __Pyx_PyObject_AsDouble(__pyx_t_3); if (unlikely(__pyx_t_12 == ((double)((double)-1)) && PyErr_Occurred())) __PYX_ERR(1, 105, __pyx_L1_error)
+  __pyx_t_12 = __Pyx_PyObject_AsDouble(__pyx_t_3); if (unlikely(__pyx_t_12 == ((double)((double)-1)) && PyErr_Occurred())) __PYX_ERR(1, 108, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
   __pyx_v_m->model.max_phase_time = __pyx_t_12;
 
-  /* "src/python/model_spec.pxi":108
+  /* "src/python/model_spec.pxi":109
+ *     m.model.integrator = integrator
+ *     m.model.max_phase_time = float(_get(spec, "max_phase_time", 0.0))
+ *     validate = _get(spec, "validate", None)             # <<<<<<<<<<<<<<
+ *     if validate is not None:
+ *         if not callable(validate):
+ */
+  __pyx_t_8.__pyx_n = 1;
+  __pyx_t_8.__pyx_default = Py_None;
+  __pyx_t_3 = __pyx_f_3hes__get(__pyx_v_spec, __pyx_n_u_validate, &__pyx_t_8); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 109, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_3);
+  __pyx_v_validate = __pyx_t_3;
+  __pyx_t_3 = 0;
+
+  /* "src/python/model_spec.pxi":110
+ *     m.model.max_phase_time = float(_get(spec, "max_phase_time", 0.0))
+ *     validate = _get(spec, "validate", None)
+ *     if validate is not None:             # <<<<<<<<<<<<<<
+ *         if not callable(validate):
+ *             raise InvalidArgument("validate must be callable: p -> None or a reason")
+ */
+  __pyx_t_2 = (__pyx_v_validate != Py_None);
+  __pyx_t_1 = (__pyx_t_2 != 0);
+  if (__pyx_t_1) {
+
+    /* "src/python/model_spec.pxi":111
+ *     validate = _get(spec, "validate", None)
+ *     if validate is not None:
+ *         if not callable(validate):             # <<<<<<<<<<<<<<
+ *             raise InvalidArgument("validate must be callable: p -> None or a reason")
+ *         m.validate_fn = validate
+ */
+    __pyx_t_1 = __Pyx_PyCallable_Check(__pyx_v_validate); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(1, 111, __pyx_L1_error)
+    __pyx_t_2 = ((!(__pyx_t_1 != 0)) != 0);
+    if (unlikely(__pyx_t_2)) {
+
+      /* "src/python/model_spec.pxi":112
+ *     if validate is not None:
+ *         if not callable(validate):
+ *             raise InvalidArgument("validate must be callable: p -> None or a reason")             # <<<<<<<<<<<<<<
+ *         m.validate_fn = validate
+ *         m.model.validate = _t_validate
+ */
+      __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_n_s_InvalidArgument); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 112, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_4);
+      __pyx_t_6 = NULL;
+      if (CYTHON_UNPACK_METHODS && unlikely(PyMethod_Check(__pyx_t_4))) {
+        __pyx_t_6 = PyMethod_GET_SELF(__pyx_t_4);
+        if (likely(__pyx_t_6)) {
+          PyObject* function = PyMethod_GET_FUNCTION(__pyx_t_4);
+          __Pyx_INCREF(__pyx_t_6);
+          __Pyx_INCREF(function);
+          __Pyx_DECREF_SET(__pyx_t_4, function);
+        }
+      }
+      __pyx_t_3 = (__pyx_t_6) ? __Pyx_PyObject_Call2Args(__pyx_t_4, __pyx_t_6, __pyx_kp_u_validate_must_be_callable_p_None) : __Pyx_PyObject_CallOneArg(__pyx_t_4, __pyx_kp_u_validate_must_be_callable_p_None);
+      __Pyx_XDECREF(__pyx_t_6); __pyx_t_6 = 0;
+      if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 112, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_3);
+      __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+      __Pyx_Raise(__pyx_t_3, 0, 0, 0);
+      __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
+      __PYX_ERR(1, 112, __pyx_L1_error)
+
+      /* "src/python/model_spec.pxi":111
+ *     validate = _get(spec, "validate", None)
+ *     if validate is not None:
+ *         if not callable(validate):             # <<<<<<<<<<<<<<
+ *             raise InvalidArgument("validate must be callable: p -> None or a reason")
+ *         m.validate_fn = validate
+ */
+    }
+
+    /* "src/python/model_spec.pxi":113
+ *         if not callable(validate):
+ *             raise InvalidArgument("validate must be callable: p -> None or a reason")
+ *         m.validate_fn = validate             # <<<<<<<<<<<<<<
+ *         m.model.validate = _t_validate
+ * 
+ */
+    __Pyx_INCREF(__pyx_v_validate);
+    __Pyx_GIVEREF(__pyx_v_validate);
+    __Pyx_GOTREF(__pyx_v_m->validate_fn);
+    __Pyx_DECREF(__pyx_v_m->validate_fn);
+    __pyx_v_m->validate_fn = __pyx_v_validate;
+
+    /* "src/python/model_spec.pxi":114
+ *             raise InvalidArgument("validate must be callable: p -> None or a reason")
+ *         m.validate_fn = validate
+ *         m.model.validate = _t_validate             # <<<<<<<<<<<<<<
+ * 
+ *     # ----------------------------------------------------------- modes
+ */
+    __pyx_v_m->model.validate = __pyx_f_3hes__t_validate;
+
+    /* "src/python/model_spec.pxi":110
+ *     m.model.max_phase_time = float(_get(spec, "max_phase_time", 0.0))
+ *     validate = _get(spec, "validate", None)
+ *     if validate is not None:             # <<<<<<<<<<<<<<
+ *         if not callable(validate):
+ *             raise InvalidArgument("validate must be callable: p -> None or a reason")
+ */
+  }
+
+  /* "src/python/model_spec.pxi":117
  * 
  *     # ----------------------------------------------------------- modes
  *     modes = list(_get(spec, "modes"))             # <<<<<<<<<<<<<<
  *     cdef int nm = len(modes)
  *     if nm < 1:
  */
-  __pyx_t_3 = __pyx_f_3hes__get(__pyx_v_spec, __pyx_n_u_modes, NULL); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 108, __pyx_L1_error)
+  __pyx_t_3 = __pyx_f_3hes__get(__pyx_v_spec, __pyx_n_u_modes, NULL); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 117, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_4 = PySequence_List(__pyx_t_3); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 108, __pyx_L1_error)
+  __pyx_t_4 = PySequence_List(__pyx_t_3); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 117, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
   __Pyx_GIVEREF(__pyx_t_4);
   __pyx_cur_scope->__pyx_v_modes = ((PyObject*)__pyx_t_4);
   __pyx_t_4 = 0;
 
-  /* "src/python/model_spec.pxi":109
+  /* "src/python/model_spec.pxi":118
  *     # ----------------------------------------------------------- modes
  *     modes = list(_get(spec, "modes"))
  *     cdef int nm = len(modes)             # <<<<<<<<<<<<<<
@@ -22147,13 +23134,13 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
   __Pyx_INCREF(__pyx_t_4);
   if (unlikely(__pyx_t_4 == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "object of type 'NoneType' has no len()");
-    __PYX_ERR(1, 109, __pyx_L1_error)
+    __PYX_ERR(1, 118, __pyx_L1_error)
   }
-  __pyx_t_10 = PyList_GET_SIZE(__pyx_t_4); if (unlikely(__pyx_t_10 == ((Py_ssize_t)-1))) __PYX_ERR(1, 109, __pyx_L1_error)
+  __pyx_t_10 = PyList_GET_SIZE(__pyx_t_4); if (unlikely(__pyx_t_10 == ((Py_ssize_t)-1))) __PYX_ERR(1, 118, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
   __pyx_v_nm = __pyx_t_10;
 
-  /* "src/python/model_spec.pxi":110
+  /* "src/python/model_spec.pxi":119
  *     modes = list(_get(spec, "modes"))
  *     cdef int nm = len(modes)
  *     if nm < 1:             # <<<<<<<<<<<<<<
@@ -22163,14 +23150,14 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
   __pyx_t_2 = ((__pyx_v_nm < 1) != 0);
   if (unlikely(__pyx_t_2)) {
 
-    /* "src/python/model_spec.pxi":111
+    /* "src/python/model_spec.pxi":120
  *     cdef int nm = len(modes)
  *     if nm < 1:
  *         raise InvalidArgument("the model has no modes")             # <<<<<<<<<<<<<<
  *     m.modes = <hes_mode *>calloc(nm, sizeof(hes_mode))
  *     m.mode_cb = <_cb *>calloc(nm, sizeof(_cb))
  */
-    __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_n_s_InvalidArgument); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 111, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_n_s_InvalidArgument); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 120, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
     __pyx_t_6 = NULL;
     if (CYTHON_UNPACK_METHODS && unlikely(PyMethod_Check(__pyx_t_3))) {
@@ -22184,14 +23171,14 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
     }
     __pyx_t_4 = (__pyx_t_6) ? __Pyx_PyObject_Call2Args(__pyx_t_3, __pyx_t_6, __pyx_kp_u_the_model_has_no_modes) : __Pyx_PyObject_CallOneArg(__pyx_t_3, __pyx_kp_u_the_model_has_no_modes);
     __Pyx_XDECREF(__pyx_t_6); __pyx_t_6 = 0;
-    if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 111, __pyx_L1_error)
+    if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 120, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
     __Pyx_Raise(__pyx_t_4, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    __PYX_ERR(1, 111, __pyx_L1_error)
+    __PYX_ERR(1, 120, __pyx_L1_error)
 
-    /* "src/python/model_spec.pxi":110
+    /* "src/python/model_spec.pxi":119
  *     modes = list(_get(spec, "modes"))
  *     cdef int nm = len(modes)
  *     if nm < 1:             # <<<<<<<<<<<<<<
@@ -22200,7 +23187,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
  */
   }
 
-  /* "src/python/model_spec.pxi":112
+  /* "src/python/model_spec.pxi":121
  *     if nm < 1:
  *         raise InvalidArgument("the model has no modes")
  *     m.modes = <hes_mode *>calloc(nm, sizeof(hes_mode))             # <<<<<<<<<<<<<<
@@ -22209,7 +23196,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
  */
   __pyx_v_m->modes = ((hes_mode *)calloc(__pyx_v_nm, (sizeof(hes_mode))));
 
-  /* "src/python/model_spec.pxi":113
+  /* "src/python/model_spec.pxi":122
  *         raise InvalidArgument("the model has no modes")
  *     m.modes = <hes_mode *>calloc(nm, sizeof(hes_mode))
  *     m.mode_cb = <_cb *>calloc(nm, sizeof(_cb))             # <<<<<<<<<<<<<<
@@ -22218,7 +23205,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
  */
   __pyx_v_m->mode_cb = ((struct __pyx_t_3hes__cb *)calloc(__pyx_v_nm, (sizeof(struct __pyx_t_3hes__cb))));
 
-  /* "src/python/model_spec.pxi":114
+  /* "src/python/model_spec.pxi":123
  *     m.modes = <hes_mode *>calloc(nm, sizeof(hes_mode))
  *     m.mode_cb = <_cb *>calloc(nm, sizeof(_cb))
  *     if m.modes == NULL or m.mode_cb == NULL:             # <<<<<<<<<<<<<<
@@ -22229,23 +23216,23 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
   if (!__pyx_t_1) {
   } else {
     __pyx_t_2 = __pyx_t_1;
-    goto __pyx_L7_bool_binop_done;
+    goto __pyx_L9_bool_binop_done;
   }
   __pyx_t_1 = ((__pyx_v_m->mode_cb == NULL) != 0);
   __pyx_t_2 = __pyx_t_1;
-  __pyx_L7_bool_binop_done:;
+  __pyx_L9_bool_binop_done:;
   if (unlikely(__pyx_t_2)) {
 
-    /* "src/python/model_spec.pxi":115
+    /* "src/python/model_spec.pxi":124
  *     m.mode_cb = <_cb *>calloc(nm, sizeof(_cb))
  *     if m.modes == NULL or m.mode_cb == NULL:
  *         raise MemoryError()             # <<<<<<<<<<<<<<
  *     mode_names = []
  *     dims = []
  */
-    PyErr_NoMemory(); __PYX_ERR(1, 115, __pyx_L1_error)
+    PyErr_NoMemory(); __PYX_ERR(1, 124, __pyx_L1_error)
 
-    /* "src/python/model_spec.pxi":114
+    /* "src/python/model_spec.pxi":123
  *     m.modes = <hes_mode *>calloc(nm, sizeof(hes_mode))
  *     m.mode_cb = <_cb *>calloc(nm, sizeof(_cb))
  *     if m.modes == NULL or m.mode_cb == NULL:             # <<<<<<<<<<<<<<
@@ -22254,46 +23241,46 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
  */
   }
 
-  /* "src/python/model_spec.pxi":116
+  /* "src/python/model_spec.pxi":125
  *     if m.modes == NULL or m.mode_cb == NULL:
  *         raise MemoryError()
  *     mode_names = []             # <<<<<<<<<<<<<<
  *     dims = []
  *     n_names = sum(len(_get(md, "states", ()) or ()) for md in modes)
  */
-  __pyx_t_4 = PyList_New(0); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 116, __pyx_L1_error)
+  __pyx_t_4 = PyList_New(0); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 125, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   __pyx_v_mode_names = ((PyObject*)__pyx_t_4);
   __pyx_t_4 = 0;
 
-  /* "src/python/model_spec.pxi":117
+  /* "src/python/model_spec.pxi":126
  *         raise MemoryError()
  *     mode_names = []
  *     dims = []             # <<<<<<<<<<<<<<
  *     n_names = sum(len(_get(md, "states", ()) or ()) for md in modes)
  *     orbit = _get(spec, "orbit", None)
  */
-  __pyx_t_4 = PyList_New(0); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 117, __pyx_L1_error)
+  __pyx_t_4 = PyList_New(0); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 126, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   __pyx_v_dims = ((PyObject*)__pyx_t_4);
   __pyx_t_4 = 0;
 
-  /* "src/python/model_spec.pxi":118
+  /* "src/python/model_spec.pxi":127
  *     mode_names = []
  *     dims = []
  *     n_names = sum(len(_get(md, "states", ()) or ()) for md in modes)             # <<<<<<<<<<<<<<
  *     orbit = _get(spec, "orbit", None)
  *     free_params = list(_get(orbit, "free_params", ()) or ()) if orbit is not None else []
  */
-  __pyx_t_4 = __pyx_pf_3hes_5model_genexpr(((PyObject*)__pyx_cur_scope)); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 118, __pyx_L1_error)
+  __pyx_t_4 = __pyx_pf_3hes_5model_genexpr(((PyObject*)__pyx_cur_scope)); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 127, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
-  __pyx_t_3 = __Pyx_PyObject_CallOneArg(__pyx_builtin_sum, __pyx_t_4); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 118, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyObject_CallOneArg(__pyx_builtin_sum, __pyx_t_4); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 127, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
   __pyx_v_n_names = __pyx_t_3;
   __pyx_t_3 = 0;
 
-  /* "src/python/model_spec.pxi":119
+  /* "src/python/model_spec.pxi":128
  *     dims = []
  *     n_names = sum(len(_get(md, "states", ()) or ()) for md in modes)
  *     orbit = _get(spec, "orbit", None)             # <<<<<<<<<<<<<<
@@ -22302,12 +23289,12 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
  */
   __pyx_t_8.__pyx_n = 1;
   __pyx_t_8.__pyx_default = Py_None;
-  __pyx_t_3 = __pyx_f_3hes__get(__pyx_v_spec, __pyx_n_u_orbit, &__pyx_t_8); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 119, __pyx_L1_error)
+  __pyx_t_3 = __pyx_f_3hes__get(__pyx_v_spec, __pyx_n_u_orbit, &__pyx_t_8); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 128, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __pyx_v_orbit = __pyx_t_3;
   __pyx_t_3 = 0;
 
-  /* "src/python/model_spec.pxi":120
+  /* "src/python/model_spec.pxi":129
  *     n_names = sum(len(_get(md, "states", ()) or ()) for md in modes)
  *     orbit = _get(spec, "orbit", None)
  *     free_params = list(_get(orbit, "free_params", ()) or ()) if orbit is not None else []             # <<<<<<<<<<<<<<
@@ -22318,27 +23305,27 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
   if ((__pyx_t_2 != 0)) {
     __pyx_t_8.__pyx_n = 1;
     __pyx_t_8.__pyx_default = __pyx_empty_tuple;
-    __pyx_t_6 = __pyx_f_3hes__get(__pyx_v_orbit, __pyx_n_u_free_params, &__pyx_t_8); if (unlikely(!__pyx_t_6)) __PYX_ERR(1, 120, __pyx_L1_error)
+    __pyx_t_6 = __pyx_f_3hes__get(__pyx_v_orbit, __pyx_n_u_free_params, &__pyx_t_8); if (unlikely(!__pyx_t_6)) __PYX_ERR(1, 129, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
-    __pyx_t_1 = __Pyx_PyObject_IsTrue(__pyx_t_6); if (unlikely(__pyx_t_1 < 0)) __PYX_ERR(1, 120, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_PyObject_IsTrue(__pyx_t_6); if (unlikely(__pyx_t_1 < 0)) __PYX_ERR(1, 129, __pyx_L1_error)
     if (!__pyx_t_1) {
       __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
     } else {
       __Pyx_INCREF(__pyx_t_6);
       __pyx_t_4 = __pyx_t_6;
       __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
-      goto __pyx_L9_bool_binop_done;
+      goto __pyx_L11_bool_binop_done;
     }
     __Pyx_INCREF(__pyx_empty_tuple);
     __pyx_t_4 = __pyx_empty_tuple;
-    __pyx_L9_bool_binop_done:;
-    __pyx_t_6 = PySequence_List(__pyx_t_4); if (unlikely(!__pyx_t_6)) __PYX_ERR(1, 120, __pyx_L1_error)
+    __pyx_L11_bool_binop_done:;
+    __pyx_t_6 = PySequence_List(__pyx_t_4); if (unlikely(!__pyx_t_6)) __PYX_ERR(1, 129, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
     __pyx_t_3 = __pyx_t_6;
     __pyx_t_6 = 0;
   } else {
-    __pyx_t_6 = PyList_New(0); if (unlikely(!__pyx_t_6)) __PYX_ERR(1, 120, __pyx_L1_error)
+    __pyx_t_6 = PyList_New(0); if (unlikely(!__pyx_t_6)) __PYX_ERR(1, 129, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
     __pyx_t_3 = __pyx_t_6;
     __pyx_t_6 = 0;
@@ -22346,7 +23333,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
   __pyx_v_free_params = ((PyObject*)__pyx_t_3);
   __pyx_t_3 = 0;
 
-  /* "src/python/model_spec.pxi":121
+  /* "src/python/model_spec.pxi":130
  *     orbit = _get(spec, "orbit", None)
  *     free_params = list(_get(orbit, "free_params", ()) or ()) if orbit is not None else []
  *     m.name_ptrs = <const char **>calloc(n_names + len(free_params) + 1, sizeof(char *))             # <<<<<<<<<<<<<<
@@ -22355,22 +23342,22 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
  */
   if (unlikely(__pyx_v_free_params == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "object of type 'NoneType' has no len()");
-    __PYX_ERR(1, 121, __pyx_L1_error)
+    __PYX_ERR(1, 130, __pyx_L1_error)
   }
-  __pyx_t_10 = PyList_GET_SIZE(__pyx_v_free_params); if (unlikely(__pyx_t_10 == ((Py_ssize_t)-1))) __PYX_ERR(1, 121, __pyx_L1_error)
-  __pyx_t_3 = PyInt_FromSsize_t(__pyx_t_10); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 121, __pyx_L1_error)
+  __pyx_t_10 = PyList_GET_SIZE(__pyx_v_free_params); if (unlikely(__pyx_t_10 == ((Py_ssize_t)-1))) __PYX_ERR(1, 130, __pyx_L1_error)
+  __pyx_t_3 = PyInt_FromSsize_t(__pyx_t_10); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 130, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_6 = PyNumber_Add(__pyx_v_n_names, __pyx_t_3); if (unlikely(!__pyx_t_6)) __PYX_ERR(1, 121, __pyx_L1_error)
+  __pyx_t_6 = PyNumber_Add(__pyx_v_n_names, __pyx_t_3); if (unlikely(!__pyx_t_6)) __PYX_ERR(1, 130, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-  __pyx_t_3 = __Pyx_PyInt_AddObjC(__pyx_t_6, __pyx_int_1, 1, 0, 0); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 121, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyInt_AddObjC(__pyx_t_6, __pyx_int_1, 1, 0, 0); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 130, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
-  __pyx_t_13 = __Pyx_PyInt_As_size_t(__pyx_t_3); if (unlikely((__pyx_t_13 == (size_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 121, __pyx_L1_error)
+  __pyx_t_13 = __Pyx_PyInt_As_size_t(__pyx_t_3); if (unlikely((__pyx_t_13 == (size_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 130, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
   __pyx_v_m->name_ptrs = ((char const **)calloc(__pyx_t_13, (sizeof(char *))));
 
-  /* "src/python/model_spec.pxi":122
+  /* "src/python/model_spec.pxi":131
  *     free_params = list(_get(orbit, "free_params", ()) or ()) if orbit is not None else []
  *     m.name_ptrs = <const char **>calloc(n_names + len(free_params) + 1, sizeof(char *))
  *     if m.name_ptrs == NULL:             # <<<<<<<<<<<<<<
@@ -22380,16 +23367,16 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
   __pyx_t_2 = ((__pyx_v_m->name_ptrs == NULL) != 0);
   if (unlikely(__pyx_t_2)) {
 
-    /* "src/python/model_spec.pxi":123
+    /* "src/python/model_spec.pxi":132
  *     m.name_ptrs = <const char **>calloc(n_names + len(free_params) + 1, sizeof(char *))
  *     if m.name_ptrs == NULL:
  *         raise MemoryError()             # <<<<<<<<<<<<<<
  *     cdef int at = 0
  *     for i, md in enumerate(modes):
  */
-    PyErr_NoMemory(); __PYX_ERR(1, 123, __pyx_L1_error)
+    PyErr_NoMemory(); __PYX_ERR(1, 132, __pyx_L1_error)
 
-    /* "src/python/model_spec.pxi":122
+    /* "src/python/model_spec.pxi":131
  *     free_params = list(_get(orbit, "free_params", ()) or ()) if orbit is not None else []
  *     m.name_ptrs = <const char **>calloc(n_names + len(free_params) + 1, sizeof(char *))
  *     if m.name_ptrs == NULL:             # <<<<<<<<<<<<<<
@@ -22398,7 +23385,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
  */
   }
 
-  /* "src/python/model_spec.pxi":124
+  /* "src/python/model_spec.pxi":133
  *     if m.name_ptrs == NULL:
  *         raise MemoryError()
  *     cdef int at = 0             # <<<<<<<<<<<<<<
@@ -22407,7 +23394,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
  */
   __pyx_v_at = 0;
 
-  /* "src/python/model_spec.pxi":125
+  /* "src/python/model_spec.pxi":134
  *         raise MemoryError()
  *     cdef int at = 0
  *     for i, md in enumerate(modes):             # <<<<<<<<<<<<<<
@@ -22420,41 +23407,41 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
   for (;;) {
     if (__pyx_t_10 >= PyList_GET_SIZE(__pyx_t_6)) break;
     #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
-    __pyx_t_4 = PyList_GET_ITEM(__pyx_t_6, __pyx_t_10); __Pyx_INCREF(__pyx_t_4); __pyx_t_10++; if (unlikely(0 < 0)) __PYX_ERR(1, 125, __pyx_L1_error)
+    __pyx_t_4 = PyList_GET_ITEM(__pyx_t_6, __pyx_t_10); __Pyx_INCREF(__pyx_t_4); __pyx_t_10++; if (unlikely(0 < 0)) __PYX_ERR(1, 134, __pyx_L1_error)
     #else
-    __pyx_t_4 = PySequence_ITEM(__pyx_t_6, __pyx_t_10); __pyx_t_10++; if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 125, __pyx_L1_error)
+    __pyx_t_4 = PySequence_ITEM(__pyx_t_6, __pyx_t_10); __pyx_t_10++; if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 134, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
     #endif
     __Pyx_XDECREF_SET(__pyx_v_md, __pyx_t_4);
     __pyx_t_4 = 0;
     __Pyx_INCREF(__pyx_t_3);
     __Pyx_XDECREF_SET(__pyx_v_i, __pyx_t_3);
-    __pyx_t_4 = __Pyx_PyInt_AddObjC(__pyx_t_3, __pyx_int_1, 1, 0, 0); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 125, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_PyInt_AddObjC(__pyx_t_3, __pyx_int_1, 1, 0, 0); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 134, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
     __Pyx_DECREF(__pyx_t_3);
     __pyx_t_3 = __pyx_t_4;
     __pyx_t_4 = 0;
 
-    /* "src/python/model_spec.pxi":126
+    /* "src/python/model_spec.pxi":135
  *     cdef int at = 0
  *     for i, md in enumerate(modes):
  *         nm_i = _get(md, "name")             # <<<<<<<<<<<<<<
  *         m.modes[i].name = _keep(m, nm_i, f"modes[{i}].name")
  *         mode_names.append(nm_i)
  */
-    __pyx_t_4 = __pyx_f_3hes__get(__pyx_v_md, __pyx_n_u_name_2, NULL); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 126, __pyx_L1_error)
+    __pyx_t_4 = __pyx_f_3hes__get(__pyx_v_md, __pyx_n_u_name_2, NULL); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 135, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
     __Pyx_XDECREF_SET(__pyx_v_nm_i, __pyx_t_4);
     __pyx_t_4 = 0;
 
-    /* "src/python/model_spec.pxi":127
+    /* "src/python/model_spec.pxi":136
  *     for i, md in enumerate(modes):
  *         nm_i = _get(md, "name")
  *         m.modes[i].name = _keep(m, nm_i, f"modes[{i}].name")             # <<<<<<<<<<<<<<
  *         mode_names.append(nm_i)
  *         dim = int(_get(md, "dim"))
  */
-    __pyx_t_4 = PyTuple_New(3); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 127, __pyx_L1_error)
+    __pyx_t_4 = PyTuple_New(3); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 136, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
     __pyx_t_14 = 0;
     __pyx_t_11 = 127;
@@ -22462,7 +23449,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
     __pyx_t_14 += 6;
     __Pyx_GIVEREF(__pyx_kp_u_modes_2);
     PyTuple_SET_ITEM(__pyx_t_4, 0, __pyx_kp_u_modes_2);
-    __pyx_t_5 = __Pyx_PyObject_FormatSimple(__pyx_v_i, __pyx_empty_unicode); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 127, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyObject_FormatSimple(__pyx_v_i, __pyx_empty_unicode); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 136, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __pyx_t_11 = (__Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_5) > __pyx_t_11) ? __Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_5) : __pyx_t_11;
     __pyx_t_14 += __Pyx_PyUnicode_GET_LENGTH(__pyx_t_5);
@@ -22473,91 +23460,91 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
     __pyx_t_14 += 6;
     __Pyx_GIVEREF(__pyx_kp_u_name_3);
     PyTuple_SET_ITEM(__pyx_t_4, 2, __pyx_kp_u_name_3);
-    __pyx_t_5 = __Pyx_PyUnicode_Join(__pyx_t_4, 3, __pyx_t_14, __pyx_t_11); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 127, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyUnicode_Join(__pyx_t_4, 3, __pyx_t_14, __pyx_t_11); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 136, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    __pyx_t_7 = __pyx_f_3hes__keep(__pyx_v_m, __pyx_v_nm_i, __pyx_t_5); if (unlikely(__pyx_t_7 == ((char const *)NULL))) __PYX_ERR(1, 127, __pyx_L1_error)
-    __pyx_t_14 = __Pyx_PyIndex_AsSsize_t(__pyx_v_i); if (unlikely((__pyx_t_14 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 127, __pyx_L1_error)
+    __pyx_t_7 = __pyx_f_3hes__keep(__pyx_v_m, __pyx_v_nm_i, __pyx_t_5); if (unlikely(__pyx_t_7 == ((char const *)NULL))) __PYX_ERR(1, 136, __pyx_L1_error)
+    __pyx_t_14 = __Pyx_PyIndex_AsSsize_t(__pyx_v_i); if (unlikely((__pyx_t_14 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 136, __pyx_L1_error)
     (__pyx_v_m->modes[__pyx_t_14]).name = __pyx_t_7;
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
 
-    /* "src/python/model_spec.pxi":128
+    /* "src/python/model_spec.pxi":137
  *         nm_i = _get(md, "name")
  *         m.modes[i].name = _keep(m, nm_i, f"modes[{i}].name")
  *         mode_names.append(nm_i)             # <<<<<<<<<<<<<<
  *         dim = int(_get(md, "dim"))
  *         m.modes[i].dim = dim
  */
-    __pyx_t_15 = __Pyx_PyList_Append(__pyx_v_mode_names, __pyx_v_nm_i); if (unlikely(__pyx_t_15 == ((int)-1))) __PYX_ERR(1, 128, __pyx_L1_error)
+    __pyx_t_15 = __Pyx_PyList_Append(__pyx_v_mode_names, __pyx_v_nm_i); if (unlikely(__pyx_t_15 == ((int)-1))) __PYX_ERR(1, 137, __pyx_L1_error)
 
-    /* "src/python/model_spec.pxi":129
+    /* "src/python/model_spec.pxi":138
  *         m.modes[i].name = _keep(m, nm_i, f"modes[{i}].name")
  *         mode_names.append(nm_i)
  *         dim = int(_get(md, "dim"))             # <<<<<<<<<<<<<<
  *         m.modes[i].dim = dim
  *         dims.append(dim)
  */
-    __pyx_t_5 = __pyx_f_3hes__get(__pyx_v_md, __pyx_n_u_dim, NULL); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 129, __pyx_L1_error)
+    __pyx_t_5 = __pyx_f_3hes__get(__pyx_v_md, __pyx_n_u_dim, NULL); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 138, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
-    __pyx_t_4 = __Pyx_PyNumber_Int(__pyx_t_5); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 129, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_PyNumber_Int(__pyx_t_5); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 138, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
     __Pyx_XDECREF_SET(__pyx_v_dim, __pyx_t_4);
     __pyx_t_4 = 0;
 
-    /* "src/python/model_spec.pxi":130
+    /* "src/python/model_spec.pxi":139
  *         mode_names.append(nm_i)
  *         dim = int(_get(md, "dim"))
  *         m.modes[i].dim = dim             # <<<<<<<<<<<<<<
  *         dims.append(dim)
  *         m.mode_cb[i].model = <PyObject *>m
  */
-    __pyx_t_16 = __Pyx_PyInt_As_int(__pyx_v_dim); if (unlikely((__pyx_t_16 == (int)-1) && PyErr_Occurred())) __PYX_ERR(1, 130, __pyx_L1_error)
-    __pyx_t_14 = __Pyx_PyIndex_AsSsize_t(__pyx_v_i); if (unlikely((__pyx_t_14 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 130, __pyx_L1_error)
+    __pyx_t_16 = __Pyx_PyInt_As_int(__pyx_v_dim); if (unlikely((__pyx_t_16 == (int)-1) && PyErr_Occurred())) __PYX_ERR(1, 139, __pyx_L1_error)
+    __pyx_t_14 = __Pyx_PyIndex_AsSsize_t(__pyx_v_i); if (unlikely((__pyx_t_14 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 139, __pyx_L1_error)
     (__pyx_v_m->modes[__pyx_t_14]).dim = __pyx_t_16;
 
-    /* "src/python/model_spec.pxi":131
+    /* "src/python/model_spec.pxi":140
  *         dim = int(_get(md, "dim"))
  *         m.modes[i].dim = dim
  *         dims.append(dim)             # <<<<<<<<<<<<<<
  *         m.mode_cb[i].model = <PyObject *>m
  *         m.mode_cb[i].index = i
  */
-    __pyx_t_15 = __Pyx_PyList_Append(__pyx_v_dims, __pyx_v_dim); if (unlikely(__pyx_t_15 == ((int)-1))) __PYX_ERR(1, 131, __pyx_L1_error)
+    __pyx_t_15 = __Pyx_PyList_Append(__pyx_v_dims, __pyx_v_dim); if (unlikely(__pyx_t_15 == ((int)-1))) __PYX_ERR(1, 140, __pyx_L1_error)
 
-    /* "src/python/model_spec.pxi":132
+    /* "src/python/model_spec.pxi":141
  *         m.modes[i].dim = dim
  *         dims.append(dim)
  *         m.mode_cb[i].model = <PyObject *>m             # <<<<<<<<<<<<<<
  *         m.mode_cb[i].index = i
  *         m.modes[i].data = &m.mode_cb[i]
  */
-    __pyx_t_14 = __Pyx_PyIndex_AsSsize_t(__pyx_v_i); if (unlikely((__pyx_t_14 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 132, __pyx_L1_error)
+    __pyx_t_14 = __Pyx_PyIndex_AsSsize_t(__pyx_v_i); if (unlikely((__pyx_t_14 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 141, __pyx_L1_error)
     (__pyx_v_m->mode_cb[__pyx_t_14]).model = ((PyObject *)__pyx_v_m);
 
-    /* "src/python/model_spec.pxi":133
+    /* "src/python/model_spec.pxi":142
  *         dims.append(dim)
  *         m.mode_cb[i].model = <PyObject *>m
  *         m.mode_cb[i].index = i             # <<<<<<<<<<<<<<
  *         m.modes[i].data = &m.mode_cb[i]
  *         m.modes[i].field = _callback(m, m.fields, _get(md, "field"), _t_field,
  */
-    __pyx_t_16 = __Pyx_PyInt_As_int(__pyx_v_i); if (unlikely((__pyx_t_16 == (int)-1) && PyErr_Occurred())) __PYX_ERR(1, 133, __pyx_L1_error)
-    __pyx_t_14 = __Pyx_PyIndex_AsSsize_t(__pyx_v_i); if (unlikely((__pyx_t_14 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 133, __pyx_L1_error)
+    __pyx_t_16 = __Pyx_PyInt_As_int(__pyx_v_i); if (unlikely((__pyx_t_16 == (int)-1) && PyErr_Occurred())) __PYX_ERR(1, 142, __pyx_L1_error)
+    __pyx_t_14 = __Pyx_PyIndex_AsSsize_t(__pyx_v_i); if (unlikely((__pyx_t_14 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 142, __pyx_L1_error)
     (__pyx_v_m->mode_cb[__pyx_t_14]).index = __pyx_t_16;
 
-    /* "src/python/model_spec.pxi":134
+    /* "src/python/model_spec.pxi":143
  *         m.mode_cb[i].model = <PyObject *>m
  *         m.mode_cb[i].index = i
  *         m.modes[i].data = &m.mode_cb[i]             # <<<<<<<<<<<<<<
  *         m.modes[i].field = _callback(m, m.fields, _get(md, "field"), _t_field,
  *                                      f"mode {nm_i}: field", True)
  */
-    __pyx_t_14 = __Pyx_PyIndex_AsSsize_t(__pyx_v_i); if (unlikely((__pyx_t_14 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 134, __pyx_L1_error)
-    __pyx_t_17 = __Pyx_PyIndex_AsSsize_t(__pyx_v_i); if (unlikely((__pyx_t_17 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 134, __pyx_L1_error)
+    __pyx_t_14 = __Pyx_PyIndex_AsSsize_t(__pyx_v_i); if (unlikely((__pyx_t_14 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 143, __pyx_L1_error)
+    __pyx_t_17 = __Pyx_PyIndex_AsSsize_t(__pyx_v_i); if (unlikely((__pyx_t_17 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 143, __pyx_L1_error)
     (__pyx_v_m->modes[__pyx_t_17]).data = (&(__pyx_v_m->mode_cb[__pyx_t_14]));
 
-    /* "src/python/model_spec.pxi":135
+    /* "src/python/model_spec.pxi":144
  *         m.mode_cb[i].index = i
  *         m.modes[i].data = &m.mode_cb[i]
  *         m.modes[i].field = _callback(m, m.fields, _get(md, "field"), _t_field,             # <<<<<<<<<<<<<<
@@ -22566,17 +23553,17 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
  */
     __pyx_t_4 = __pyx_v_m->fields;
     __Pyx_INCREF(__pyx_t_4);
-    __pyx_t_5 = __pyx_f_3hes__get(__pyx_v_md, __pyx_n_u_field, NULL); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 135, __pyx_L1_error)
+    __pyx_t_5 = __pyx_f_3hes__get(__pyx_v_md, __pyx_n_u_field, NULL); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 144, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
 
-    /* "src/python/model_spec.pxi":136
+    /* "src/python/model_spec.pxi":145
  *         m.modes[i].data = &m.mode_cb[i]
  *         m.modes[i].field = _callback(m, m.fields, _get(md, "field"), _t_field,
  *                                      f"mode {nm_i}: field", True)             # <<<<<<<<<<<<<<
  *         m.modes[i].field_dx = _callback(m, m.fields_dx, _get(md, "field_dx", None), _t_field_dx,
  *                                         f"mode {nm_i}: field_dx", False)
  */
-    __pyx_t_18 = PyTuple_New(3); if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 136, __pyx_L1_error)
+    __pyx_t_18 = PyTuple_New(3); if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 145, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_18);
     __pyx_t_17 = 0;
     __pyx_t_11 = 127;
@@ -22584,7 +23571,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
     __pyx_t_17 += 5;
     __Pyx_GIVEREF(__pyx_kp_u_mode_2);
     PyTuple_SET_ITEM(__pyx_t_18, 0, __pyx_kp_u_mode_2);
-    __pyx_t_19 = __Pyx_PyObject_FormatSimple(__pyx_v_nm_i, __pyx_empty_unicode); if (unlikely(!__pyx_t_19)) __PYX_ERR(1, 136, __pyx_L1_error)
+    __pyx_t_19 = __Pyx_PyObject_FormatSimple(__pyx_v_nm_i, __pyx_empty_unicode); if (unlikely(!__pyx_t_19)) __PYX_ERR(1, 145, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_19);
     __pyx_t_11 = (__Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_19) > __pyx_t_11) ? __Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_19) : __pyx_t_11;
     __pyx_t_17 += __Pyx_PyUnicode_GET_LENGTH(__pyx_t_19);
@@ -22595,25 +23582,25 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
     __pyx_t_17 += 7;
     __Pyx_GIVEREF(__pyx_kp_u_field_2);
     PyTuple_SET_ITEM(__pyx_t_18, 2, __pyx_kp_u_field_2);
-    __pyx_t_19 = __Pyx_PyUnicode_Join(__pyx_t_18, 3, __pyx_t_17, __pyx_t_11); if (unlikely(!__pyx_t_19)) __PYX_ERR(1, 136, __pyx_L1_error)
+    __pyx_t_19 = __Pyx_PyUnicode_Join(__pyx_t_18, 3, __pyx_t_17, __pyx_t_11); if (unlikely(!__pyx_t_19)) __PYX_ERR(1, 145, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_19);
     __Pyx_DECREF(__pyx_t_18); __pyx_t_18 = 0;
 
-    /* "src/python/model_spec.pxi":135
+    /* "src/python/model_spec.pxi":144
  *         m.mode_cb[i].index = i
  *         m.modes[i].data = &m.mode_cb[i]
  *         m.modes[i].field = _callback(m, m.fields, _get(md, "field"), _t_field,             # <<<<<<<<<<<<<<
  *                                      f"mode {nm_i}: field", True)
  *         m.modes[i].field_dx = _callback(m, m.fields_dx, _get(md, "field_dx", None), _t_field_dx,
  */
-    __pyx_t_20 = __pyx_f_3hes__callback(__pyx_v_m, ((PyObject*)__pyx_t_4), __pyx_t_5, __pyx_f_3hes__t_field, __pyx_t_19, 1); if (unlikely(__pyx_t_20 == ((hes_fn)NULL) && PyErr_Occurred())) __PYX_ERR(1, 135, __pyx_L1_error)
+    __pyx_t_20 = __pyx_f_3hes__callback(__pyx_v_m, ((PyObject*)__pyx_t_4), __pyx_t_5, __pyx_f_3hes__t_field, __pyx_t_19, 1); if (unlikely(__pyx_t_20 == ((hes_fn)NULL) && PyErr_Occurred())) __PYX_ERR(1, 144, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
     __Pyx_DECREF(__pyx_t_19); __pyx_t_19 = 0;
-    __pyx_t_17 = __Pyx_PyIndex_AsSsize_t(__pyx_v_i); if (unlikely((__pyx_t_17 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 135, __pyx_L1_error)
+    __pyx_t_17 = __Pyx_PyIndex_AsSsize_t(__pyx_v_i); if (unlikely((__pyx_t_17 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 144, __pyx_L1_error)
     (__pyx_v_m->modes[__pyx_t_17]).field = __pyx_t_20;
 
-    /* "src/python/model_spec.pxi":137
+    /* "src/python/model_spec.pxi":146
  *         m.modes[i].field = _callback(m, m.fields, _get(md, "field"), _t_field,
  *                                      f"mode {nm_i}: field", True)
  *         m.modes[i].field_dx = _callback(m, m.fields_dx, _get(md, "field_dx", None), _t_field_dx,             # <<<<<<<<<<<<<<
@@ -22624,17 +23611,17 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
     __Pyx_INCREF(__pyx_t_19);
     __pyx_t_8.__pyx_n = 1;
     __pyx_t_8.__pyx_default = Py_None;
-    __pyx_t_5 = __pyx_f_3hes__get(__pyx_v_md, __pyx_n_u_field_dx, &__pyx_t_8); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 137, __pyx_L1_error)
+    __pyx_t_5 = __pyx_f_3hes__get(__pyx_v_md, __pyx_n_u_field_dx, &__pyx_t_8); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 146, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
 
-    /* "src/python/model_spec.pxi":138
+    /* "src/python/model_spec.pxi":147
  *                                      f"mode {nm_i}: field", True)
  *         m.modes[i].field_dx = _callback(m, m.fields_dx, _get(md, "field_dx", None), _t_field_dx,
  *                                         f"mode {nm_i}: field_dx", False)             # <<<<<<<<<<<<<<
  *         states = _get(md, "states", None)
  *         if states:
  */
-    __pyx_t_4 = PyTuple_New(3); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 138, __pyx_L1_error)
+    __pyx_t_4 = PyTuple_New(3); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 147, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
     __pyx_t_17 = 0;
     __pyx_t_11 = 127;
@@ -22642,7 +23629,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
     __pyx_t_17 += 5;
     __Pyx_GIVEREF(__pyx_kp_u_mode_2);
     PyTuple_SET_ITEM(__pyx_t_4, 0, __pyx_kp_u_mode_2);
-    __pyx_t_18 = __Pyx_PyObject_FormatSimple(__pyx_v_nm_i, __pyx_empty_unicode); if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 138, __pyx_L1_error)
+    __pyx_t_18 = __Pyx_PyObject_FormatSimple(__pyx_v_nm_i, __pyx_empty_unicode); if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 147, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_18);
     __pyx_t_11 = (__Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_18) > __pyx_t_11) ? __Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_18) : __pyx_t_11;
     __pyx_t_17 += __Pyx_PyUnicode_GET_LENGTH(__pyx_t_18);
@@ -22653,25 +23640,25 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
     __pyx_t_17 += 10;
     __Pyx_GIVEREF(__pyx_kp_u_field_dx_2);
     PyTuple_SET_ITEM(__pyx_t_4, 2, __pyx_kp_u_field_dx_2);
-    __pyx_t_18 = __Pyx_PyUnicode_Join(__pyx_t_4, 3, __pyx_t_17, __pyx_t_11); if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 138, __pyx_L1_error)
+    __pyx_t_18 = __Pyx_PyUnicode_Join(__pyx_t_4, 3, __pyx_t_17, __pyx_t_11); if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 147, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_18);
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-    /* "src/python/model_spec.pxi":137
+    /* "src/python/model_spec.pxi":146
  *         m.modes[i].field = _callback(m, m.fields, _get(md, "field"), _t_field,
  *                                      f"mode {nm_i}: field", True)
  *         m.modes[i].field_dx = _callback(m, m.fields_dx, _get(md, "field_dx", None), _t_field_dx,             # <<<<<<<<<<<<<<
  *                                         f"mode {nm_i}: field_dx", False)
  *         states = _get(md, "states", None)
  */
-    __pyx_t_20 = __pyx_f_3hes__callback(__pyx_v_m, ((PyObject*)__pyx_t_19), __pyx_t_5, __pyx_f_3hes__t_field_dx, __pyx_t_18, 0); if (unlikely(__pyx_t_20 == ((hes_fn)NULL) && PyErr_Occurred())) __PYX_ERR(1, 137, __pyx_L1_error)
+    __pyx_t_20 = __pyx_f_3hes__callback(__pyx_v_m, ((PyObject*)__pyx_t_19), __pyx_t_5, __pyx_f_3hes__t_field_dx, __pyx_t_18, 0); if (unlikely(__pyx_t_20 == ((hes_fn)NULL) && PyErr_Occurred())) __PYX_ERR(1, 146, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_19); __pyx_t_19 = 0;
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
     __Pyx_DECREF(__pyx_t_18); __pyx_t_18 = 0;
-    __pyx_t_17 = __Pyx_PyIndex_AsSsize_t(__pyx_v_i); if (unlikely((__pyx_t_17 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 137, __pyx_L1_error)
+    __pyx_t_17 = __Pyx_PyIndex_AsSsize_t(__pyx_v_i); if (unlikely((__pyx_t_17 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 146, __pyx_L1_error)
     (__pyx_v_m->modes[__pyx_t_17]).field_dx = __pyx_t_20;
 
-    /* "src/python/model_spec.pxi":139
+    /* "src/python/model_spec.pxi":148
  *         m.modes[i].field_dx = _callback(m, m.fields_dx, _get(md, "field_dx", None), _t_field_dx,
  *                                         f"mode {nm_i}: field_dx", False)
  *         states = _get(md, "states", None)             # <<<<<<<<<<<<<<
@@ -22680,59 +23667,59 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
  */
     __pyx_t_8.__pyx_n = 1;
     __pyx_t_8.__pyx_default = Py_None;
-    __pyx_t_18 = __pyx_f_3hes__get(__pyx_v_md, __pyx_n_u_states, &__pyx_t_8); if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 139, __pyx_L1_error)
+    __pyx_t_18 = __pyx_f_3hes__get(__pyx_v_md, __pyx_n_u_states, &__pyx_t_8); if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 148, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_18);
     __Pyx_XDECREF_SET(__pyx_v_states, __pyx_t_18);
     __pyx_t_18 = 0;
 
-    /* "src/python/model_spec.pxi":140
+    /* "src/python/model_spec.pxi":149
  *                                         f"mode {nm_i}: field_dx", False)
  *         states = _get(md, "states", None)
  *         if states:             # <<<<<<<<<<<<<<
  *             states = list(states)
  *             if len(states) != dim:
  */
-    __pyx_t_2 = __Pyx_PyObject_IsTrue(__pyx_v_states); if (unlikely(__pyx_t_2 < 0)) __PYX_ERR(1, 140, __pyx_L1_error)
+    __pyx_t_2 = __Pyx_PyObject_IsTrue(__pyx_v_states); if (unlikely(__pyx_t_2 < 0)) __PYX_ERR(1, 149, __pyx_L1_error)
     if (__pyx_t_2) {
 
-      /* "src/python/model_spec.pxi":141
+      /* "src/python/model_spec.pxi":150
  *         states = _get(md, "states", None)
  *         if states:
  *             states = list(states)             # <<<<<<<<<<<<<<
  *             if len(states) != dim:
  *                 raise InvalidArgument(f"mode {nm_i}: {len(states)} state names for dim {dim}")
  */
-      __pyx_t_18 = PySequence_List(__pyx_v_states); if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 141, __pyx_L1_error)
+      __pyx_t_18 = PySequence_List(__pyx_v_states); if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 150, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_18);
       __Pyx_DECREF_SET(__pyx_v_states, __pyx_t_18);
       __pyx_t_18 = 0;
 
-      /* "src/python/model_spec.pxi":142
+      /* "src/python/model_spec.pxi":151
  *         if states:
  *             states = list(states)
  *             if len(states) != dim:             # <<<<<<<<<<<<<<
  *                 raise InvalidArgument(f"mode {nm_i}: {len(states)} state names for dim {dim}")
  *             m.modes[i].state_names = &m.name_ptrs[at]
  */
-      __pyx_t_17 = PyObject_Length(__pyx_v_states); if (unlikely(__pyx_t_17 == ((Py_ssize_t)-1))) __PYX_ERR(1, 142, __pyx_L1_error)
-      __pyx_t_18 = PyInt_FromSsize_t(__pyx_t_17); if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 142, __pyx_L1_error)
+      __pyx_t_17 = PyObject_Length(__pyx_v_states); if (unlikely(__pyx_t_17 == ((Py_ssize_t)-1))) __PYX_ERR(1, 151, __pyx_L1_error)
+      __pyx_t_18 = PyInt_FromSsize_t(__pyx_t_17); if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 151, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_18);
-      __pyx_t_5 = PyObject_RichCompare(__pyx_t_18, __pyx_v_dim, Py_NE); __Pyx_XGOTREF(__pyx_t_5); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 142, __pyx_L1_error)
+      __pyx_t_5 = PyObject_RichCompare(__pyx_t_18, __pyx_v_dim, Py_NE); __Pyx_XGOTREF(__pyx_t_5); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 151, __pyx_L1_error)
       __Pyx_DECREF(__pyx_t_18); __pyx_t_18 = 0;
-      __pyx_t_2 = __Pyx_PyObject_IsTrue(__pyx_t_5); if (unlikely(__pyx_t_2 < 0)) __PYX_ERR(1, 142, __pyx_L1_error)
+      __pyx_t_2 = __Pyx_PyObject_IsTrue(__pyx_t_5); if (unlikely(__pyx_t_2 < 0)) __PYX_ERR(1, 151, __pyx_L1_error)
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
       if (unlikely(__pyx_t_2)) {
 
-        /* "src/python/model_spec.pxi":143
+        /* "src/python/model_spec.pxi":152
  *             states = list(states)
  *             if len(states) != dim:
  *                 raise InvalidArgument(f"mode {nm_i}: {len(states)} state names for dim {dim}")             # <<<<<<<<<<<<<<
  *             m.modes[i].state_names = &m.name_ptrs[at]
  *             for s in states:
  */
-        __Pyx_GetModuleGlobalName(__pyx_t_18, __pyx_n_s_InvalidArgument); if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 143, __pyx_L1_error)
+        __Pyx_GetModuleGlobalName(__pyx_t_18, __pyx_n_s_InvalidArgument); if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 152, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_18);
-        __pyx_t_19 = PyTuple_New(6); if (unlikely(!__pyx_t_19)) __PYX_ERR(1, 143, __pyx_L1_error)
+        __pyx_t_19 = PyTuple_New(6); if (unlikely(!__pyx_t_19)) __PYX_ERR(1, 152, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_19);
         __pyx_t_17 = 0;
         __pyx_t_11 = 127;
@@ -22740,7 +23727,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
         __pyx_t_17 += 5;
         __Pyx_GIVEREF(__pyx_kp_u_mode_2);
         PyTuple_SET_ITEM(__pyx_t_19, 0, __pyx_kp_u_mode_2);
-        __pyx_t_4 = __Pyx_PyObject_FormatSimple(__pyx_v_nm_i, __pyx_empty_unicode); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 143, __pyx_L1_error)
+        __pyx_t_4 = __Pyx_PyObject_FormatSimple(__pyx_v_nm_i, __pyx_empty_unicode); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 152, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_4);
         __pyx_t_11 = (__Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_4) > __pyx_t_11) ? __Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_4) : __pyx_t_11;
         __pyx_t_17 += __Pyx_PyUnicode_GET_LENGTH(__pyx_t_4);
@@ -22751,8 +23738,8 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
         __pyx_t_17 += 2;
         __Pyx_GIVEREF(__pyx_kp_u__11);
         PyTuple_SET_ITEM(__pyx_t_19, 2, __pyx_kp_u__11);
-        __pyx_t_14 = PyObject_Length(__pyx_v_states); if (unlikely(__pyx_t_14 == ((Py_ssize_t)-1))) __PYX_ERR(1, 143, __pyx_L1_error)
-        __pyx_t_4 = __Pyx_PyUnicode_From_Py_ssize_t(__pyx_t_14, 0, ' ', 'd'); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 143, __pyx_L1_error)
+        __pyx_t_14 = PyObject_Length(__pyx_v_states); if (unlikely(__pyx_t_14 == ((Py_ssize_t)-1))) __PYX_ERR(1, 152, __pyx_L1_error)
+        __pyx_t_4 = __Pyx_PyUnicode_From_Py_ssize_t(__pyx_t_14, 0, ' ', 'd'); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 152, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_4);
         __pyx_t_17 += __Pyx_PyUnicode_GET_LENGTH(__pyx_t_4);
         __Pyx_GIVEREF(__pyx_t_4);
@@ -22762,14 +23749,14 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
         __pyx_t_17 += 21;
         __Pyx_GIVEREF(__pyx_kp_u_state_names_for_dim);
         PyTuple_SET_ITEM(__pyx_t_19, 4, __pyx_kp_u_state_names_for_dim);
-        __pyx_t_4 = __Pyx_PyObject_FormatSimple(__pyx_v_dim, __pyx_empty_unicode); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 143, __pyx_L1_error)
+        __pyx_t_4 = __Pyx_PyObject_FormatSimple(__pyx_v_dim, __pyx_empty_unicode); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 152, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_4);
         __pyx_t_11 = (__Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_4) > __pyx_t_11) ? __Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_4) : __pyx_t_11;
         __pyx_t_17 += __Pyx_PyUnicode_GET_LENGTH(__pyx_t_4);
         __Pyx_GIVEREF(__pyx_t_4);
         PyTuple_SET_ITEM(__pyx_t_19, 5, __pyx_t_4);
         __pyx_t_4 = 0;
-        __pyx_t_4 = __Pyx_PyUnicode_Join(__pyx_t_19, 6, __pyx_t_17, __pyx_t_11); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 143, __pyx_L1_error)
+        __pyx_t_4 = __Pyx_PyUnicode_Join(__pyx_t_19, 6, __pyx_t_17, __pyx_t_11); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 152, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_4);
         __Pyx_DECREF(__pyx_t_19); __pyx_t_19 = 0;
         __pyx_t_19 = NULL;
@@ -22785,14 +23772,14 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
         __pyx_t_5 = (__pyx_t_19) ? __Pyx_PyObject_Call2Args(__pyx_t_18, __pyx_t_19, __pyx_t_4) : __Pyx_PyObject_CallOneArg(__pyx_t_18, __pyx_t_4);
         __Pyx_XDECREF(__pyx_t_19); __pyx_t_19 = 0;
         __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-        if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 143, __pyx_L1_error)
+        if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 152, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_5);
         __Pyx_DECREF(__pyx_t_18); __pyx_t_18 = 0;
         __Pyx_Raise(__pyx_t_5, 0, 0, 0);
         __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-        __PYX_ERR(1, 143, __pyx_L1_error)
+        __PYX_ERR(1, 152, __pyx_L1_error)
 
-        /* "src/python/model_spec.pxi":142
+        /* "src/python/model_spec.pxi":151
  *         if states:
  *             states = list(states)
  *             if len(states) != dim:             # <<<<<<<<<<<<<<
@@ -22801,17 +23788,17 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
  */
       }
 
-      /* "src/python/model_spec.pxi":144
+      /* "src/python/model_spec.pxi":153
  *             if len(states) != dim:
  *                 raise InvalidArgument(f"mode {nm_i}: {len(states)} state names for dim {dim}")
  *             m.modes[i].state_names = &m.name_ptrs[at]             # <<<<<<<<<<<<<<
  *             for s in states:
  *                 m.name_ptrs[at] = _keep(m, s, f"mode {nm_i}: a state's name")
  */
-      __pyx_t_17 = __Pyx_PyIndex_AsSsize_t(__pyx_v_i); if (unlikely((__pyx_t_17 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 144, __pyx_L1_error)
+      __pyx_t_17 = __Pyx_PyIndex_AsSsize_t(__pyx_v_i); if (unlikely((__pyx_t_17 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 153, __pyx_L1_error)
       (__pyx_v_m->modes[__pyx_t_17]).state_names = (&(__pyx_v_m->name_ptrs[__pyx_v_at]));
 
-      /* "src/python/model_spec.pxi":145
+      /* "src/python/model_spec.pxi":154
  *                 raise InvalidArgument(f"mode {nm_i}: {len(states)} state names for dim {dim}")
  *             m.modes[i].state_names = &m.name_ptrs[at]
  *             for s in states:             # <<<<<<<<<<<<<<
@@ -22822,22 +23809,22 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
       for (;;) {
         if (__pyx_t_17 >= PyList_GET_SIZE(__pyx_t_5)) break;
         #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
-        __pyx_t_18 = PyList_GET_ITEM(__pyx_t_5, __pyx_t_17); __Pyx_INCREF(__pyx_t_18); __pyx_t_17++; if (unlikely(0 < 0)) __PYX_ERR(1, 145, __pyx_L1_error)
+        __pyx_t_18 = PyList_GET_ITEM(__pyx_t_5, __pyx_t_17); __Pyx_INCREF(__pyx_t_18); __pyx_t_17++; if (unlikely(0 < 0)) __PYX_ERR(1, 154, __pyx_L1_error)
         #else
-        __pyx_t_18 = PySequence_ITEM(__pyx_t_5, __pyx_t_17); __pyx_t_17++; if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 145, __pyx_L1_error)
+        __pyx_t_18 = PySequence_ITEM(__pyx_t_5, __pyx_t_17); __pyx_t_17++; if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 154, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_18);
         #endif
         __Pyx_XDECREF_SET(__pyx_v_s, __pyx_t_18);
         __pyx_t_18 = 0;
 
-        /* "src/python/model_spec.pxi":146
+        /* "src/python/model_spec.pxi":155
  *             m.modes[i].state_names = &m.name_ptrs[at]
  *             for s in states:
  *                 m.name_ptrs[at] = _keep(m, s, f"mode {nm_i}: a state's name")             # <<<<<<<<<<<<<<
  *                 at += 1
  *     m.model.n_modes = nm
  */
-        __pyx_t_18 = PyTuple_New(3); if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 146, __pyx_L1_error)
+        __pyx_t_18 = PyTuple_New(3); if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 155, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_18);
         __pyx_t_14 = 0;
         __pyx_t_11 = 127;
@@ -22845,7 +23832,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
         __pyx_t_14 += 5;
         __Pyx_GIVEREF(__pyx_kp_u_mode_2);
         PyTuple_SET_ITEM(__pyx_t_18, 0, __pyx_kp_u_mode_2);
-        __pyx_t_4 = __Pyx_PyObject_FormatSimple(__pyx_v_nm_i, __pyx_empty_unicode); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 146, __pyx_L1_error)
+        __pyx_t_4 = __Pyx_PyObject_FormatSimple(__pyx_v_nm_i, __pyx_empty_unicode); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 155, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_4);
         __pyx_t_11 = (__Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_4) > __pyx_t_11) ? __Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_4) : __pyx_t_11;
         __pyx_t_14 += __Pyx_PyUnicode_GET_LENGTH(__pyx_t_4);
@@ -22856,14 +23843,14 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
         __pyx_t_14 += 16;
         __Pyx_GIVEREF(__pyx_kp_u_a_state_s_name);
         PyTuple_SET_ITEM(__pyx_t_18, 2, __pyx_kp_u_a_state_s_name);
-        __pyx_t_4 = __Pyx_PyUnicode_Join(__pyx_t_18, 3, __pyx_t_14, __pyx_t_11); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 146, __pyx_L1_error)
+        __pyx_t_4 = __Pyx_PyUnicode_Join(__pyx_t_18, 3, __pyx_t_14, __pyx_t_11); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 155, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_4);
         __Pyx_DECREF(__pyx_t_18); __pyx_t_18 = 0;
-        __pyx_t_7 = __pyx_f_3hes__keep(__pyx_v_m, __pyx_v_s, __pyx_t_4); if (unlikely(__pyx_t_7 == ((char const *)NULL))) __PYX_ERR(1, 146, __pyx_L1_error)
+        __pyx_t_7 = __pyx_f_3hes__keep(__pyx_v_m, __pyx_v_s, __pyx_t_4); if (unlikely(__pyx_t_7 == ((char const *)NULL))) __PYX_ERR(1, 155, __pyx_L1_error)
         (__pyx_v_m->name_ptrs[__pyx_v_at]) = __pyx_t_7;
         __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-        /* "src/python/model_spec.pxi":147
+        /* "src/python/model_spec.pxi":156
  *             for s in states:
  *                 m.name_ptrs[at] = _keep(m, s, f"mode {nm_i}: a state's name")
  *                 at += 1             # <<<<<<<<<<<<<<
@@ -22872,7 +23859,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
  */
         __pyx_v_at = (__pyx_v_at + 1);
 
-        /* "src/python/model_spec.pxi":145
+        /* "src/python/model_spec.pxi":154
  *                 raise InvalidArgument(f"mode {nm_i}: {len(states)} state names for dim {dim}")
  *             m.modes[i].state_names = &m.name_ptrs[at]
  *             for s in states:             # <<<<<<<<<<<<<<
@@ -22882,7 +23869,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
       }
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
 
-      /* "src/python/model_spec.pxi":140
+      /* "src/python/model_spec.pxi":149
  *                                         f"mode {nm_i}: field_dx", False)
  *         states = _get(md, "states", None)
  *         if states:             # <<<<<<<<<<<<<<
@@ -22891,7 +23878,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
  */
     }
 
-    /* "src/python/model_spec.pxi":125
+    /* "src/python/model_spec.pxi":134
  *         raise MemoryError()
  *     cdef int at = 0
  *     for i, md in enumerate(modes):             # <<<<<<<<<<<<<<
@@ -22902,7 +23889,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
   __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
 
-  /* "src/python/model_spec.pxi":148
+  /* "src/python/model_spec.pxi":157
  *                 m.name_ptrs[at] = _keep(m, s, f"mode {nm_i}: a state's name")
  *                 at += 1
  *     m.model.n_modes = nm             # <<<<<<<<<<<<<<
@@ -22911,7 +23898,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
  */
   __pyx_v_m->model.n_modes = __pyx_v_nm;
 
-  /* "src/python/model_spec.pxi":149
+  /* "src/python/model_spec.pxi":158
  *                 at += 1
  *     m.model.n_modes = nm
  *     m.model.modes = m.modes             # <<<<<<<<<<<<<<
@@ -22921,32 +23908,32 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
   __pyx_t_21 = __pyx_v_m->modes;
   __pyx_v_m->model.modes = __pyx_t_21;
 
-  /* "src/python/model_spec.pxi":152
+  /* "src/python/model_spec.pxi":161
  * 
  *     # ------------------------------------------------------ transitions
  *     trans = list(_get(spec, "transitions"))             # <<<<<<<<<<<<<<
  *     cdef int nt = len(trans)
  *     m.transitions = <hes_transition *>calloc(max(nt, 1), sizeof(hes_transition))
  */
-  __pyx_t_3 = __pyx_f_3hes__get(__pyx_v_spec, __pyx_n_u_transitions, NULL); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 152, __pyx_L1_error)
+  __pyx_t_3 = __pyx_f_3hes__get(__pyx_v_spec, __pyx_n_u_transitions, NULL); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 161, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_6 = PySequence_List(__pyx_t_3); if (unlikely(!__pyx_t_6)) __PYX_ERR(1, 152, __pyx_L1_error)
+  __pyx_t_6 = PySequence_List(__pyx_t_3); if (unlikely(!__pyx_t_6)) __PYX_ERR(1, 161, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
   __pyx_v_trans = ((PyObject*)__pyx_t_6);
   __pyx_t_6 = 0;
 
-  /* "src/python/model_spec.pxi":153
+  /* "src/python/model_spec.pxi":162
  *     # ------------------------------------------------------ transitions
  *     trans = list(_get(spec, "transitions"))
  *     cdef int nt = len(trans)             # <<<<<<<<<<<<<<
  *     m.transitions = <hes_transition *>calloc(max(nt, 1), sizeof(hes_transition))
  *     m.trans_cb = <_cb *>calloc(max(nt, 1), sizeof(_cb))
  */
-  __pyx_t_10 = PyList_GET_SIZE(__pyx_v_trans); if (unlikely(__pyx_t_10 == ((Py_ssize_t)-1))) __PYX_ERR(1, 153, __pyx_L1_error)
+  __pyx_t_10 = PyList_GET_SIZE(__pyx_v_trans); if (unlikely(__pyx_t_10 == ((Py_ssize_t)-1))) __PYX_ERR(1, 162, __pyx_L1_error)
   __pyx_v_nt = __pyx_t_10;
 
-  /* "src/python/model_spec.pxi":154
+  /* "src/python/model_spec.pxi":163
  *     trans = list(_get(spec, "transitions"))
  *     cdef int nt = len(trans)
  *     m.transitions = <hes_transition *>calloc(max(nt, 1), sizeof(hes_transition))             # <<<<<<<<<<<<<<
@@ -22962,7 +23949,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
   }
   __pyx_v_m->transitions = ((hes_transition *)calloc(__pyx_t_23, (sizeof(hes_transition))));
 
-  /* "src/python/model_spec.pxi":155
+  /* "src/python/model_spec.pxi":164
  *     cdef int nt = len(trans)
  *     m.transitions = <hes_transition *>calloc(max(nt, 1), sizeof(hes_transition))
  *     m.trans_cb = <_cb *>calloc(max(nt, 1), sizeof(_cb))             # <<<<<<<<<<<<<<
@@ -22978,7 +23965,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
   }
   __pyx_v_m->trans_cb = ((struct __pyx_t_3hes__cb *)calloc(__pyx_t_22, (sizeof(struct __pyx_t_3hes__cb))));
 
-  /* "src/python/model_spec.pxi":156
+  /* "src/python/model_spec.pxi":165
  *     m.transitions = <hes_transition *>calloc(max(nt, 1), sizeof(hes_transition))
  *     m.trans_cb = <_cb *>calloc(max(nt, 1), sizeof(_cb))
  *     if m.transitions == NULL or m.trans_cb == NULL:             # <<<<<<<<<<<<<<
@@ -22989,23 +23976,23 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
   if (!__pyx_t_1) {
   } else {
     __pyx_t_2 = __pyx_t_1;
-    goto __pyx_L19_bool_binop_done;
+    goto __pyx_L21_bool_binop_done;
   }
   __pyx_t_1 = ((__pyx_v_m->trans_cb == NULL) != 0);
   __pyx_t_2 = __pyx_t_1;
-  __pyx_L19_bool_binop_done:;
+  __pyx_L21_bool_binop_done:;
   if (unlikely(__pyx_t_2)) {
 
-    /* "src/python/model_spec.pxi":157
+    /* "src/python/model_spec.pxi":166
  *     m.trans_cb = <_cb *>calloc(max(nt, 1), sizeof(_cb))
  *     if m.transitions == NULL or m.trans_cb == NULL:
  *         raise MemoryError()             # <<<<<<<<<<<<<<
  *     trans_names = []
  *     for j, tr in enumerate(trans):
  */
-    PyErr_NoMemory(); __PYX_ERR(1, 157, __pyx_L1_error)
+    PyErr_NoMemory(); __PYX_ERR(1, 166, __pyx_L1_error)
 
-    /* "src/python/model_spec.pxi":156
+    /* "src/python/model_spec.pxi":165
  *     m.transitions = <hes_transition *>calloc(max(nt, 1), sizeof(hes_transition))
  *     m.trans_cb = <_cb *>calloc(max(nt, 1), sizeof(_cb))
  *     if m.transitions == NULL or m.trans_cb == NULL:             # <<<<<<<<<<<<<<
@@ -23014,19 +24001,19 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
  */
   }
 
-  /* "src/python/model_spec.pxi":158
+  /* "src/python/model_spec.pxi":167
  *     if m.transitions == NULL or m.trans_cb == NULL:
  *         raise MemoryError()
  *     trans_names = []             # <<<<<<<<<<<<<<
  *     for j, tr in enumerate(trans):
  *         tn = _get(tr, "name")
  */
-  __pyx_t_6 = PyList_New(0); if (unlikely(!__pyx_t_6)) __PYX_ERR(1, 158, __pyx_L1_error)
+  __pyx_t_6 = PyList_New(0); if (unlikely(!__pyx_t_6)) __PYX_ERR(1, 167, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
   __pyx_v_trans_names = ((PyObject*)__pyx_t_6);
   __pyx_t_6 = 0;
 
-  /* "src/python/model_spec.pxi":159
+  /* "src/python/model_spec.pxi":168
  *         raise MemoryError()
  *     trans_names = []
  *     for j, tr in enumerate(trans):             # <<<<<<<<<<<<<<
@@ -23039,65 +24026,65 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
   for (;;) {
     if (__pyx_t_10 >= PyList_GET_SIZE(__pyx_t_3)) break;
     #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
-    __pyx_t_5 = PyList_GET_ITEM(__pyx_t_3, __pyx_t_10); __Pyx_INCREF(__pyx_t_5); __pyx_t_10++; if (unlikely(0 < 0)) __PYX_ERR(1, 159, __pyx_L1_error)
+    __pyx_t_5 = PyList_GET_ITEM(__pyx_t_3, __pyx_t_10); __Pyx_INCREF(__pyx_t_5); __pyx_t_10++; if (unlikely(0 < 0)) __PYX_ERR(1, 168, __pyx_L1_error)
     #else
-    __pyx_t_5 = PySequence_ITEM(__pyx_t_3, __pyx_t_10); __pyx_t_10++; if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 159, __pyx_L1_error)
+    __pyx_t_5 = PySequence_ITEM(__pyx_t_3, __pyx_t_10); __pyx_t_10++; if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 168, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     #endif
     __Pyx_XDECREF_SET(__pyx_v_tr, __pyx_t_5);
     __pyx_t_5 = 0;
     __Pyx_INCREF(__pyx_t_6);
     __Pyx_XDECREF_SET(__pyx_v_j, __pyx_t_6);
-    __pyx_t_5 = __Pyx_PyInt_AddObjC(__pyx_t_6, __pyx_int_1, 1, 0, 0); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 159, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyInt_AddObjC(__pyx_t_6, __pyx_int_1, 1, 0, 0); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 168, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __Pyx_DECREF(__pyx_t_6);
     __pyx_t_6 = __pyx_t_5;
     __pyx_t_5 = 0;
 
-    /* "src/python/model_spec.pxi":160
+    /* "src/python/model_spec.pxi":169
  *     trans_names = []
  *     for j, tr in enumerate(trans):
  *         tn = _get(tr, "name")             # <<<<<<<<<<<<<<
  *         trans_names.append(tn)
  *         w = f"transition {tn}"
  */
-    __pyx_t_5 = __pyx_f_3hes__get(__pyx_v_tr, __pyx_n_u_name_2, NULL); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 160, __pyx_L1_error)
+    __pyx_t_5 = __pyx_f_3hes__get(__pyx_v_tr, __pyx_n_u_name_2, NULL); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 169, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __Pyx_XDECREF_SET(__pyx_v_tn, __pyx_t_5);
     __pyx_t_5 = 0;
 
-    /* "src/python/model_spec.pxi":161
+    /* "src/python/model_spec.pxi":170
  *     for j, tr in enumerate(trans):
  *         tn = _get(tr, "name")
  *         trans_names.append(tn)             # <<<<<<<<<<<<<<
  *         w = f"transition {tn}"
  *         m.transitions[j].name = _keep(m, tn, f"transitions[{j}].name")
  */
-    __pyx_t_15 = __Pyx_PyList_Append(__pyx_v_trans_names, __pyx_v_tn); if (unlikely(__pyx_t_15 == ((int)-1))) __PYX_ERR(1, 161, __pyx_L1_error)
+    __pyx_t_15 = __Pyx_PyList_Append(__pyx_v_trans_names, __pyx_v_tn); if (unlikely(__pyx_t_15 == ((int)-1))) __PYX_ERR(1, 170, __pyx_L1_error)
 
-    /* "src/python/model_spec.pxi":162
+    /* "src/python/model_spec.pxi":171
  *         tn = _get(tr, "name")
  *         trans_names.append(tn)
  *         w = f"transition {tn}"             # <<<<<<<<<<<<<<
  *         m.transitions[j].name = _keep(m, tn, f"transitions[{j}].name")
  *         m.transitions[j].from_ = _index(_get(tr, "from"), mode_names, f"{w}: from")
  */
-    __pyx_t_5 = __Pyx_PyObject_FormatSimple(__pyx_v_tn, __pyx_empty_unicode); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 162, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyObject_FormatSimple(__pyx_v_tn, __pyx_empty_unicode); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 171, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
-    __pyx_t_4 = __Pyx_PyUnicode_Concat(__pyx_kp_u_transition_2, __pyx_t_5); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 162, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_PyUnicode_Concat(__pyx_kp_u_transition_2, __pyx_t_5); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 171, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
     __Pyx_XDECREF_SET(__pyx_v_w, ((PyObject*)__pyx_t_4));
     __pyx_t_4 = 0;
 
-    /* "src/python/model_spec.pxi":163
+    /* "src/python/model_spec.pxi":172
  *         trans_names.append(tn)
  *         w = f"transition {tn}"
  *         m.transitions[j].name = _keep(m, tn, f"transitions[{j}].name")             # <<<<<<<<<<<<<<
  *         m.transitions[j].from_ = _index(_get(tr, "from"), mode_names, f"{w}: from")
  *         m.transitions[j].to = _index(_get(tr, "to"), mode_names, f"{w}: to")
  */
-    __pyx_t_4 = PyTuple_New(3); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 163, __pyx_L1_error)
+    __pyx_t_4 = PyTuple_New(3); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 172, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
     __pyx_t_17 = 0;
     __pyx_t_11 = 127;
@@ -23105,7 +24092,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
     __pyx_t_17 += 12;
     __Pyx_GIVEREF(__pyx_kp_u_transitions_2);
     PyTuple_SET_ITEM(__pyx_t_4, 0, __pyx_kp_u_transitions_2);
-    __pyx_t_5 = __Pyx_PyObject_FormatSimple(__pyx_v_j, __pyx_empty_unicode); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 163, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyObject_FormatSimple(__pyx_v_j, __pyx_empty_unicode); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 172, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __pyx_t_11 = (__Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_5) > __pyx_t_11) ? __Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_5) : __pyx_t_11;
     __pyx_t_17 += __Pyx_PyUnicode_GET_LENGTH(__pyx_t_5);
@@ -23116,49 +24103,49 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
     __pyx_t_17 += 6;
     __Pyx_GIVEREF(__pyx_kp_u_name_3);
     PyTuple_SET_ITEM(__pyx_t_4, 2, __pyx_kp_u_name_3);
-    __pyx_t_5 = __Pyx_PyUnicode_Join(__pyx_t_4, 3, __pyx_t_17, __pyx_t_11); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 163, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyUnicode_Join(__pyx_t_4, 3, __pyx_t_17, __pyx_t_11); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 172, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    __pyx_t_7 = __pyx_f_3hes__keep(__pyx_v_m, __pyx_v_tn, __pyx_t_5); if (unlikely(__pyx_t_7 == ((char const *)NULL))) __PYX_ERR(1, 163, __pyx_L1_error)
-    __pyx_t_17 = __Pyx_PyIndex_AsSsize_t(__pyx_v_j); if (unlikely((__pyx_t_17 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 163, __pyx_L1_error)
+    __pyx_t_7 = __pyx_f_3hes__keep(__pyx_v_m, __pyx_v_tn, __pyx_t_5); if (unlikely(__pyx_t_7 == ((char const *)NULL))) __PYX_ERR(1, 172, __pyx_L1_error)
+    __pyx_t_17 = __Pyx_PyIndex_AsSsize_t(__pyx_v_j); if (unlikely((__pyx_t_17 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 172, __pyx_L1_error)
     (__pyx_v_m->transitions[__pyx_t_17]).name = __pyx_t_7;
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
 
-    /* "src/python/model_spec.pxi":164
+    /* "src/python/model_spec.pxi":173
  *         w = f"transition {tn}"
  *         m.transitions[j].name = _keep(m, tn, f"transitions[{j}].name")
  *         m.transitions[j].from_ = _index(_get(tr, "from"), mode_names, f"{w}: from")             # <<<<<<<<<<<<<<
  *         m.transitions[j].to = _index(_get(tr, "to"), mode_names, f"{w}: to")
  *         d = _get(tr, "direction", "down")
  */
-    __pyx_t_5 = __pyx_f_3hes__get(__pyx_v_tr, __pyx_n_u_from, NULL); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 164, __pyx_L1_error)
+    __pyx_t_5 = __pyx_f_3hes__get(__pyx_v_tr, __pyx_n_u_from, NULL); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 173, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
-    __pyx_t_4 = __Pyx_PyUnicode_Concat(__pyx_v_w, __pyx_kp_u_from_2); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 164, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_PyUnicode_Concat(__pyx_v_w, __pyx_kp_u_from_2); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 173, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_16 = __pyx_f_3hes__index(__pyx_t_5, __pyx_v_mode_names, __pyx_t_4); if (unlikely(__pyx_t_16 == ((int)-1))) __PYX_ERR(1, 164, __pyx_L1_error)
+    __pyx_t_16 = __pyx_f_3hes__index(__pyx_t_5, __pyx_v_mode_names, __pyx_t_4); if (unlikely(__pyx_t_16 == ((int)-1))) __PYX_ERR(1, 173, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    __pyx_t_17 = __Pyx_PyIndex_AsSsize_t(__pyx_v_j); if (unlikely((__pyx_t_17 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 164, __pyx_L1_error)
+    __pyx_t_17 = __Pyx_PyIndex_AsSsize_t(__pyx_v_j); if (unlikely((__pyx_t_17 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 173, __pyx_L1_error)
     (__pyx_v_m->transitions[__pyx_t_17]).from = __pyx_t_16;
 
-    /* "src/python/model_spec.pxi":165
+    /* "src/python/model_spec.pxi":174
  *         m.transitions[j].name = _keep(m, tn, f"transitions[{j}].name")
  *         m.transitions[j].from_ = _index(_get(tr, "from"), mode_names, f"{w}: from")
  *         m.transitions[j].to = _index(_get(tr, "to"), mode_names, f"{w}: to")             # <<<<<<<<<<<<<<
  *         d = _get(tr, "direction", "down")
  *         if d not in _directions:
  */
-    __pyx_t_4 = __pyx_f_3hes__get(__pyx_v_tr, __pyx_n_u_to, NULL); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 165, __pyx_L1_error)
+    __pyx_t_4 = __pyx_f_3hes__get(__pyx_v_tr, __pyx_n_u_to, NULL); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 174, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_5 = __Pyx_PyUnicode_Concat(__pyx_v_w, __pyx_kp_u_to_2); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 165, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyUnicode_Concat(__pyx_v_w, __pyx_kp_u_to_2); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 174, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
-    __pyx_t_16 = __pyx_f_3hes__index(__pyx_t_4, __pyx_v_mode_names, __pyx_t_5); if (unlikely(__pyx_t_16 == ((int)-1))) __PYX_ERR(1, 165, __pyx_L1_error)
+    __pyx_t_16 = __pyx_f_3hes__index(__pyx_t_4, __pyx_v_mode_names, __pyx_t_5); if (unlikely(__pyx_t_16 == ((int)-1))) __PYX_ERR(1, 174, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-    __pyx_t_17 = __Pyx_PyIndex_AsSsize_t(__pyx_v_j); if (unlikely((__pyx_t_17 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 165, __pyx_L1_error)
+    __pyx_t_17 = __Pyx_PyIndex_AsSsize_t(__pyx_v_j); if (unlikely((__pyx_t_17 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 174, __pyx_L1_error)
     (__pyx_v_m->transitions[__pyx_t_17]).to = __pyx_t_16;
 
-    /* "src/python/model_spec.pxi":166
+    /* "src/python/model_spec.pxi":175
  *         m.transitions[j].from_ = _index(_get(tr, "from"), mode_names, f"{w}: from")
  *         m.transitions[j].to = _index(_get(tr, "to"), mode_names, f"{w}: to")
  *         d = _get(tr, "direction", "down")             # <<<<<<<<<<<<<<
@@ -23167,35 +24154,35 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
  */
     __pyx_t_8.__pyx_n = 1;
     __pyx_t_8.__pyx_default = __pyx_n_u_down;
-    __pyx_t_5 = __pyx_f_3hes__get(__pyx_v_tr, __pyx_n_u_direction, &__pyx_t_8); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 166, __pyx_L1_error)
+    __pyx_t_5 = __pyx_f_3hes__get(__pyx_v_tr, __pyx_n_u_direction, &__pyx_t_8); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 175, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __Pyx_XDECREF_SET(__pyx_v_d, __pyx_t_5);
     __pyx_t_5 = 0;
 
-    /* "src/python/model_spec.pxi":167
+    /* "src/python/model_spec.pxi":176
  *         m.transitions[j].to = _index(_get(tr, "to"), mode_names, f"{w}: to")
  *         d = _get(tr, "direction", "down")
  *         if d not in _directions:             # <<<<<<<<<<<<<<
  *             raise InvalidArgument(f"{w}: direction {d!r} is not one of down, up, any")
  *         m.transitions[j].direction = _directions[d]
  */
-    __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_n_s_directions); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 167, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_n_s_directions); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 176, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
-    __pyx_t_2 = (__Pyx_PySequence_ContainsTF(__pyx_v_d, __pyx_t_5, Py_NE)); if (unlikely(__pyx_t_2 < 0)) __PYX_ERR(1, 167, __pyx_L1_error)
+    __pyx_t_2 = (__Pyx_PySequence_ContainsTF(__pyx_v_d, __pyx_t_5, Py_NE)); if (unlikely(__pyx_t_2 < 0)) __PYX_ERR(1, 176, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
     __pyx_t_1 = (__pyx_t_2 != 0);
     if (unlikely(__pyx_t_1)) {
 
-      /* "src/python/model_spec.pxi":168
+      /* "src/python/model_spec.pxi":177
  *         d = _get(tr, "direction", "down")
  *         if d not in _directions:
  *             raise InvalidArgument(f"{w}: direction {d!r} is not one of down, up, any")             # <<<<<<<<<<<<<<
  *         m.transitions[j].direction = _directions[d]
  *         m.trans_cb[j].model = <PyObject *>m
  */
-      __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_n_s_InvalidArgument); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 168, __pyx_L1_error)
+      __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_n_s_InvalidArgument); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 177, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_4);
-      __pyx_t_18 = PyTuple_New(4); if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 168, __pyx_L1_error)
+      __pyx_t_18 = PyTuple_New(4); if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 177, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_18);
       __pyx_t_17 = 0;
       __pyx_t_11 = 127;
@@ -23208,7 +24195,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
       __pyx_t_17 += 12;
       __Pyx_GIVEREF(__pyx_kp_u_direction_2);
       PyTuple_SET_ITEM(__pyx_t_18, 1, __pyx_kp_u_direction_2);
-      __pyx_t_19 = __Pyx_PyObject_FormatSimpleAndDecref(PyObject_Repr(__pyx_v_d), __pyx_empty_unicode); if (unlikely(!__pyx_t_19)) __PYX_ERR(1, 168, __pyx_L1_error)
+      __pyx_t_19 = __Pyx_PyObject_FormatSimpleAndDecref(PyObject_Repr(__pyx_v_d), __pyx_empty_unicode); if (unlikely(!__pyx_t_19)) __PYX_ERR(1, 177, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_19);
       __pyx_t_11 = (__Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_19) > __pyx_t_11) ? __Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_19) : __pyx_t_11;
       __pyx_t_17 += __Pyx_PyUnicode_GET_LENGTH(__pyx_t_19);
@@ -23219,7 +24206,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
       __pyx_t_17 += 28;
       __Pyx_GIVEREF(__pyx_kp_u_is_not_one_of_down_up_any);
       PyTuple_SET_ITEM(__pyx_t_18, 3, __pyx_kp_u_is_not_one_of_down_up_any);
-      __pyx_t_19 = __Pyx_PyUnicode_Join(__pyx_t_18, 4, __pyx_t_17, __pyx_t_11); if (unlikely(!__pyx_t_19)) __PYX_ERR(1, 168, __pyx_L1_error)
+      __pyx_t_19 = __Pyx_PyUnicode_Join(__pyx_t_18, 4, __pyx_t_17, __pyx_t_11); if (unlikely(!__pyx_t_19)) __PYX_ERR(1, 177, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_19);
       __Pyx_DECREF(__pyx_t_18); __pyx_t_18 = 0;
       __pyx_t_18 = NULL;
@@ -23235,14 +24222,14 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
       __pyx_t_5 = (__pyx_t_18) ? __Pyx_PyObject_Call2Args(__pyx_t_4, __pyx_t_18, __pyx_t_19) : __Pyx_PyObject_CallOneArg(__pyx_t_4, __pyx_t_19);
       __Pyx_XDECREF(__pyx_t_18); __pyx_t_18 = 0;
       __Pyx_DECREF(__pyx_t_19); __pyx_t_19 = 0;
-      if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 168, __pyx_L1_error)
+      if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 177, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_5);
       __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
       __Pyx_Raise(__pyx_t_5, 0, 0, 0);
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-      __PYX_ERR(1, 168, __pyx_L1_error)
+      __PYX_ERR(1, 177, __pyx_L1_error)
 
-      /* "src/python/model_spec.pxi":167
+      /* "src/python/model_spec.pxi":176
  *         m.transitions[j].to = _index(_get(tr, "to"), mode_names, f"{w}: to")
  *         d = _get(tr, "direction", "down")
  *         if d not in _directions:             # <<<<<<<<<<<<<<
@@ -23251,56 +24238,56 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
  */
     }
 
-    /* "src/python/model_spec.pxi":169
+    /* "src/python/model_spec.pxi":178
  *         if d not in _directions:
  *             raise InvalidArgument(f"{w}: direction {d!r} is not one of down, up, any")
  *         m.transitions[j].direction = _directions[d]             # <<<<<<<<<<<<<<
  *         m.trans_cb[j].model = <PyObject *>m
  *         m.trans_cb[j].index = j
  */
-    __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_n_s_directions); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 169, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_n_s_directions); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 178, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
-    __pyx_t_4 = __Pyx_PyObject_GetItem(__pyx_t_5, __pyx_v_d); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 169, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_PyObject_GetItem(__pyx_t_5, __pyx_v_d); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 178, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-    __pyx_t_16 = __Pyx_PyInt_As_int(__pyx_t_4); if (unlikely((__pyx_t_16 == (int)-1) && PyErr_Occurred())) __PYX_ERR(1, 169, __pyx_L1_error)
+    __pyx_t_16 = __Pyx_PyInt_As_int(__pyx_t_4); if (unlikely((__pyx_t_16 == (int)-1) && PyErr_Occurred())) __PYX_ERR(1, 178, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    __pyx_t_17 = __Pyx_PyIndex_AsSsize_t(__pyx_v_j); if (unlikely((__pyx_t_17 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 169, __pyx_L1_error)
+    __pyx_t_17 = __Pyx_PyIndex_AsSsize_t(__pyx_v_j); if (unlikely((__pyx_t_17 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 178, __pyx_L1_error)
     (__pyx_v_m->transitions[__pyx_t_17]).direction = __pyx_t_16;
 
-    /* "src/python/model_spec.pxi":170
+    /* "src/python/model_spec.pxi":179
  *             raise InvalidArgument(f"{w}: direction {d!r} is not one of down, up, any")
  *         m.transitions[j].direction = _directions[d]
  *         m.trans_cb[j].model = <PyObject *>m             # <<<<<<<<<<<<<<
  *         m.trans_cb[j].index = j
  *         m.transitions[j].data = &m.trans_cb[j]
  */
-    __pyx_t_17 = __Pyx_PyIndex_AsSsize_t(__pyx_v_j); if (unlikely((__pyx_t_17 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 170, __pyx_L1_error)
+    __pyx_t_17 = __Pyx_PyIndex_AsSsize_t(__pyx_v_j); if (unlikely((__pyx_t_17 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 179, __pyx_L1_error)
     (__pyx_v_m->trans_cb[__pyx_t_17]).model = ((PyObject *)__pyx_v_m);
 
-    /* "src/python/model_spec.pxi":171
+    /* "src/python/model_spec.pxi":180
  *         m.transitions[j].direction = _directions[d]
  *         m.trans_cb[j].model = <PyObject *>m
  *         m.trans_cb[j].index = j             # <<<<<<<<<<<<<<
  *         m.transitions[j].data = &m.trans_cb[j]
  *         m.transitions[j].guard = _callback(m, m.guards, _get(tr, "guard"), _t_guard,
  */
-    __pyx_t_16 = __Pyx_PyInt_As_int(__pyx_v_j); if (unlikely((__pyx_t_16 == (int)-1) && PyErr_Occurred())) __PYX_ERR(1, 171, __pyx_L1_error)
-    __pyx_t_17 = __Pyx_PyIndex_AsSsize_t(__pyx_v_j); if (unlikely((__pyx_t_17 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 171, __pyx_L1_error)
+    __pyx_t_16 = __Pyx_PyInt_As_int(__pyx_v_j); if (unlikely((__pyx_t_16 == (int)-1) && PyErr_Occurred())) __PYX_ERR(1, 180, __pyx_L1_error)
+    __pyx_t_17 = __Pyx_PyIndex_AsSsize_t(__pyx_v_j); if (unlikely((__pyx_t_17 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 180, __pyx_L1_error)
     (__pyx_v_m->trans_cb[__pyx_t_17]).index = __pyx_t_16;
 
-    /* "src/python/model_spec.pxi":172
+    /* "src/python/model_spec.pxi":181
  *         m.trans_cb[j].model = <PyObject *>m
  *         m.trans_cb[j].index = j
  *         m.transitions[j].data = &m.trans_cb[j]             # <<<<<<<<<<<<<<
  *         m.transitions[j].guard = _callback(m, m.guards, _get(tr, "guard"), _t_guard,
  *                                            f"{w}: guard", True)
  */
-    __pyx_t_17 = __Pyx_PyIndex_AsSsize_t(__pyx_v_j); if (unlikely((__pyx_t_17 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 172, __pyx_L1_error)
-    __pyx_t_14 = __Pyx_PyIndex_AsSsize_t(__pyx_v_j); if (unlikely((__pyx_t_14 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 172, __pyx_L1_error)
+    __pyx_t_17 = __Pyx_PyIndex_AsSsize_t(__pyx_v_j); if (unlikely((__pyx_t_17 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 181, __pyx_L1_error)
+    __pyx_t_14 = __Pyx_PyIndex_AsSsize_t(__pyx_v_j); if (unlikely((__pyx_t_14 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 181, __pyx_L1_error)
     (__pyx_v_m->transitions[__pyx_t_14]).data = (&(__pyx_v_m->trans_cb[__pyx_t_17]));
 
-    /* "src/python/model_spec.pxi":173
+    /* "src/python/model_spec.pxi":182
  *         m.trans_cb[j].index = j
  *         m.transitions[j].data = &m.trans_cb[j]
  *         m.transitions[j].guard = _callback(m, m.guards, _get(tr, "guard"), _t_guard,             # <<<<<<<<<<<<<<
@@ -23309,34 +24296,34 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
  */
     __pyx_t_4 = __pyx_v_m->guards;
     __Pyx_INCREF(__pyx_t_4);
-    __pyx_t_5 = __pyx_f_3hes__get(__pyx_v_tr, __pyx_n_u_guard, NULL); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 173, __pyx_L1_error)
+    __pyx_t_5 = __pyx_f_3hes__get(__pyx_v_tr, __pyx_n_u_guard, NULL); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 182, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
 
-    /* "src/python/model_spec.pxi":174
+    /* "src/python/model_spec.pxi":183
  *         m.transitions[j].data = &m.trans_cb[j]
  *         m.transitions[j].guard = _callback(m, m.guards, _get(tr, "guard"), _t_guard,
  *                                            f"{w}: guard", True)             # <<<<<<<<<<<<<<
  *         m.transitions[j].guard_dx = _callback(m, m.guards_dx, _get(tr, "guard_dx", None),
  *                                               _t_guard_dx, f"{w}: guard_dx", False)
  */
-    __pyx_t_19 = __Pyx_PyUnicode_Concat(__pyx_v_w, __pyx_kp_u_guard_2); if (unlikely(!__pyx_t_19)) __PYX_ERR(1, 174, __pyx_L1_error)
+    __pyx_t_19 = __Pyx_PyUnicode_Concat(__pyx_v_w, __pyx_kp_u_guard_2); if (unlikely(!__pyx_t_19)) __PYX_ERR(1, 183, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_19);
 
-    /* "src/python/model_spec.pxi":173
+    /* "src/python/model_spec.pxi":182
  *         m.trans_cb[j].index = j
  *         m.transitions[j].data = &m.trans_cb[j]
  *         m.transitions[j].guard = _callback(m, m.guards, _get(tr, "guard"), _t_guard,             # <<<<<<<<<<<<<<
  *                                            f"{w}: guard", True)
  *         m.transitions[j].guard_dx = _callback(m, m.guards_dx, _get(tr, "guard_dx", None),
  */
-    __pyx_t_20 = __pyx_f_3hes__callback(__pyx_v_m, ((PyObject*)__pyx_t_4), __pyx_t_5, __pyx_f_3hes__t_guard, __pyx_t_19, 1); if (unlikely(__pyx_t_20 == ((hes_fn)NULL) && PyErr_Occurred())) __PYX_ERR(1, 173, __pyx_L1_error)
+    __pyx_t_20 = __pyx_f_3hes__callback(__pyx_v_m, ((PyObject*)__pyx_t_4), __pyx_t_5, __pyx_f_3hes__t_guard, __pyx_t_19, 1); if (unlikely(__pyx_t_20 == ((hes_fn)NULL) && PyErr_Occurred())) __PYX_ERR(1, 182, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
     __Pyx_DECREF(__pyx_t_19); __pyx_t_19 = 0;
-    __pyx_t_14 = __Pyx_PyIndex_AsSsize_t(__pyx_v_j); if (unlikely((__pyx_t_14 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 173, __pyx_L1_error)
+    __pyx_t_14 = __Pyx_PyIndex_AsSsize_t(__pyx_v_j); if (unlikely((__pyx_t_14 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 182, __pyx_L1_error)
     (__pyx_v_m->transitions[__pyx_t_14]).guard = __pyx_t_20;
 
-    /* "src/python/model_spec.pxi":175
+    /* "src/python/model_spec.pxi":184
  *         m.transitions[j].guard = _callback(m, m.guards, _get(tr, "guard"), _t_guard,
  *                                            f"{w}: guard", True)
  *         m.transitions[j].guard_dx = _callback(m, m.guards_dx, _get(tr, "guard_dx", None),             # <<<<<<<<<<<<<<
@@ -23347,34 +24334,34 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
     __Pyx_INCREF(__pyx_t_19);
     __pyx_t_8.__pyx_n = 1;
     __pyx_t_8.__pyx_default = Py_None;
-    __pyx_t_5 = __pyx_f_3hes__get(__pyx_v_tr, __pyx_n_u_guard_dx, &__pyx_t_8); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 175, __pyx_L1_error)
+    __pyx_t_5 = __pyx_f_3hes__get(__pyx_v_tr, __pyx_n_u_guard_dx, &__pyx_t_8); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 184, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
 
-    /* "src/python/model_spec.pxi":176
+    /* "src/python/model_spec.pxi":185
  *                                            f"{w}: guard", True)
  *         m.transitions[j].guard_dx = _callback(m, m.guards_dx, _get(tr, "guard_dx", None),
  *                                               _t_guard_dx, f"{w}: guard_dx", False)             # <<<<<<<<<<<<<<
  *         m.transitions[j].guard_dt = _callback(m, m.guards_dt, _get(tr, "guard_dt", None),
  *                                               _t_guard_dt, f"{w}: guard_dt", False)
  */
-    __pyx_t_4 = __Pyx_PyUnicode_Concat(__pyx_v_w, __pyx_kp_u_guard_dx_2); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 176, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_PyUnicode_Concat(__pyx_v_w, __pyx_kp_u_guard_dx_2); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 185, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
 
-    /* "src/python/model_spec.pxi":175
+    /* "src/python/model_spec.pxi":184
  *         m.transitions[j].guard = _callback(m, m.guards, _get(tr, "guard"), _t_guard,
  *                                            f"{w}: guard", True)
  *         m.transitions[j].guard_dx = _callback(m, m.guards_dx, _get(tr, "guard_dx", None),             # <<<<<<<<<<<<<<
  *                                               _t_guard_dx, f"{w}: guard_dx", False)
  *         m.transitions[j].guard_dt = _callback(m, m.guards_dt, _get(tr, "guard_dt", None),
  */
-    __pyx_t_20 = __pyx_f_3hes__callback(__pyx_v_m, ((PyObject*)__pyx_t_19), __pyx_t_5, __pyx_f_3hes__t_guard_dx, __pyx_t_4, 0); if (unlikely(__pyx_t_20 == ((hes_fn)NULL) && PyErr_Occurred())) __PYX_ERR(1, 175, __pyx_L1_error)
+    __pyx_t_20 = __pyx_f_3hes__callback(__pyx_v_m, ((PyObject*)__pyx_t_19), __pyx_t_5, __pyx_f_3hes__t_guard_dx, __pyx_t_4, 0); if (unlikely(__pyx_t_20 == ((hes_fn)NULL) && PyErr_Occurred())) __PYX_ERR(1, 184, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_19); __pyx_t_19 = 0;
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    __pyx_t_14 = __Pyx_PyIndex_AsSsize_t(__pyx_v_j); if (unlikely((__pyx_t_14 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 175, __pyx_L1_error)
+    __pyx_t_14 = __Pyx_PyIndex_AsSsize_t(__pyx_v_j); if (unlikely((__pyx_t_14 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 184, __pyx_L1_error)
     (__pyx_v_m->transitions[__pyx_t_14]).guard_dx = __pyx_t_20;
 
-    /* "src/python/model_spec.pxi":177
+    /* "src/python/model_spec.pxi":186
  *         m.transitions[j].guard_dx = _callback(m, m.guards_dx, _get(tr, "guard_dx", None),
  *                                               _t_guard_dx, f"{w}: guard_dx", False)
  *         m.transitions[j].guard_dt = _callback(m, m.guards_dt, _get(tr, "guard_dt", None),             # <<<<<<<<<<<<<<
@@ -23385,34 +24372,34 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
     __Pyx_INCREF(__pyx_t_4);
     __pyx_t_8.__pyx_n = 1;
     __pyx_t_8.__pyx_default = Py_None;
-    __pyx_t_5 = __pyx_f_3hes__get(__pyx_v_tr, __pyx_n_u_guard_dt, &__pyx_t_8); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 177, __pyx_L1_error)
+    __pyx_t_5 = __pyx_f_3hes__get(__pyx_v_tr, __pyx_n_u_guard_dt, &__pyx_t_8); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 186, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
 
-    /* "src/python/model_spec.pxi":178
+    /* "src/python/model_spec.pxi":187
  *                                               _t_guard_dx, f"{w}: guard_dx", False)
  *         m.transitions[j].guard_dt = _callback(m, m.guards_dt, _get(tr, "guard_dt", None),
  *                                               _t_guard_dt, f"{w}: guard_dt", False)             # <<<<<<<<<<<<<<
  *         m.transitions[j].reset = _callback(m, m.resets, _get(tr, "reset", None), _t_reset,
  *                                            f"{w}: reset", False)
  */
-    __pyx_t_19 = __Pyx_PyUnicode_Concat(__pyx_v_w, __pyx_kp_u_guard_dt_2); if (unlikely(!__pyx_t_19)) __PYX_ERR(1, 178, __pyx_L1_error)
+    __pyx_t_19 = __Pyx_PyUnicode_Concat(__pyx_v_w, __pyx_kp_u_guard_dt_2); if (unlikely(!__pyx_t_19)) __PYX_ERR(1, 187, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_19);
 
-    /* "src/python/model_spec.pxi":177
+    /* "src/python/model_spec.pxi":186
  *         m.transitions[j].guard_dx = _callback(m, m.guards_dx, _get(tr, "guard_dx", None),
  *                                               _t_guard_dx, f"{w}: guard_dx", False)
  *         m.transitions[j].guard_dt = _callback(m, m.guards_dt, _get(tr, "guard_dt", None),             # <<<<<<<<<<<<<<
  *                                               _t_guard_dt, f"{w}: guard_dt", False)
  *         m.transitions[j].reset = _callback(m, m.resets, _get(tr, "reset", None), _t_reset,
  */
-    __pyx_t_20 = __pyx_f_3hes__callback(__pyx_v_m, ((PyObject*)__pyx_t_4), __pyx_t_5, __pyx_f_3hes__t_guard_dt, __pyx_t_19, 0); if (unlikely(__pyx_t_20 == ((hes_fn)NULL) && PyErr_Occurred())) __PYX_ERR(1, 177, __pyx_L1_error)
+    __pyx_t_20 = __pyx_f_3hes__callback(__pyx_v_m, ((PyObject*)__pyx_t_4), __pyx_t_5, __pyx_f_3hes__t_guard_dt, __pyx_t_19, 0); if (unlikely(__pyx_t_20 == ((hes_fn)NULL) && PyErr_Occurred())) __PYX_ERR(1, 186, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
     __Pyx_DECREF(__pyx_t_19); __pyx_t_19 = 0;
-    __pyx_t_14 = __Pyx_PyIndex_AsSsize_t(__pyx_v_j); if (unlikely((__pyx_t_14 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 177, __pyx_L1_error)
+    __pyx_t_14 = __Pyx_PyIndex_AsSsize_t(__pyx_v_j); if (unlikely((__pyx_t_14 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 186, __pyx_L1_error)
     (__pyx_v_m->transitions[__pyx_t_14]).guard_dt = __pyx_t_20;
 
-    /* "src/python/model_spec.pxi":179
+    /* "src/python/model_spec.pxi":188
  *         m.transitions[j].guard_dt = _callback(m, m.guards_dt, _get(tr, "guard_dt", None),
  *                                               _t_guard_dt, f"{w}: guard_dt", False)
  *         m.transitions[j].reset = _callback(m, m.resets, _get(tr, "reset", None), _t_reset,             # <<<<<<<<<<<<<<
@@ -23423,34 +24410,34 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
     __Pyx_INCREF(__pyx_t_19);
     __pyx_t_8.__pyx_n = 1;
     __pyx_t_8.__pyx_default = Py_None;
-    __pyx_t_5 = __pyx_f_3hes__get(__pyx_v_tr, __pyx_n_u_reset, &__pyx_t_8); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 179, __pyx_L1_error)
+    __pyx_t_5 = __pyx_f_3hes__get(__pyx_v_tr, __pyx_n_u_reset, &__pyx_t_8); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 188, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
 
-    /* "src/python/model_spec.pxi":180
+    /* "src/python/model_spec.pxi":189
  *                                               _t_guard_dt, f"{w}: guard_dt", False)
  *         m.transitions[j].reset = _callback(m, m.resets, _get(tr, "reset", None), _t_reset,
  *                                            f"{w}: reset", False)             # <<<<<<<<<<<<<<
  *         m.transitions[j].reset_dx = _callback(m, m.resets_dx, _get(tr, "reset_dx", None),
  *                                               _t_reset_dx, f"{w}: reset_dx", False)
  */
-    __pyx_t_4 = __Pyx_PyUnicode_Concat(__pyx_v_w, __pyx_kp_u_reset_2); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 180, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_PyUnicode_Concat(__pyx_v_w, __pyx_kp_u_reset_2); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 189, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
 
-    /* "src/python/model_spec.pxi":179
+    /* "src/python/model_spec.pxi":188
  *         m.transitions[j].guard_dt = _callback(m, m.guards_dt, _get(tr, "guard_dt", None),
  *                                               _t_guard_dt, f"{w}: guard_dt", False)
  *         m.transitions[j].reset = _callback(m, m.resets, _get(tr, "reset", None), _t_reset,             # <<<<<<<<<<<<<<
  *                                            f"{w}: reset", False)
  *         m.transitions[j].reset_dx = _callback(m, m.resets_dx, _get(tr, "reset_dx", None),
  */
-    __pyx_t_20 = __pyx_f_3hes__callback(__pyx_v_m, ((PyObject*)__pyx_t_19), __pyx_t_5, __pyx_f_3hes__t_reset, __pyx_t_4, 0); if (unlikely(__pyx_t_20 == ((hes_fn)NULL) && PyErr_Occurred())) __PYX_ERR(1, 179, __pyx_L1_error)
+    __pyx_t_20 = __pyx_f_3hes__callback(__pyx_v_m, ((PyObject*)__pyx_t_19), __pyx_t_5, __pyx_f_3hes__t_reset, __pyx_t_4, 0); if (unlikely(__pyx_t_20 == ((hes_fn)NULL) && PyErr_Occurred())) __PYX_ERR(1, 188, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_19); __pyx_t_19 = 0;
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    __pyx_t_14 = __Pyx_PyIndex_AsSsize_t(__pyx_v_j); if (unlikely((__pyx_t_14 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 179, __pyx_L1_error)
+    __pyx_t_14 = __Pyx_PyIndex_AsSsize_t(__pyx_v_j); if (unlikely((__pyx_t_14 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 188, __pyx_L1_error)
     (__pyx_v_m->transitions[__pyx_t_14]).reset = __pyx_t_20;
 
-    /* "src/python/model_spec.pxi":181
+    /* "src/python/model_spec.pxi":190
  *         m.transitions[j].reset = _callback(m, m.resets, _get(tr, "reset", None), _t_reset,
  *                                            f"{w}: reset", False)
  *         m.transitions[j].reset_dx = _callback(m, m.resets_dx, _get(tr, "reset_dx", None),             # <<<<<<<<<<<<<<
@@ -23461,34 +24448,34 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
     __Pyx_INCREF(__pyx_t_4);
     __pyx_t_8.__pyx_n = 1;
     __pyx_t_8.__pyx_default = Py_None;
-    __pyx_t_5 = __pyx_f_3hes__get(__pyx_v_tr, __pyx_n_u_reset_dx, &__pyx_t_8); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 181, __pyx_L1_error)
+    __pyx_t_5 = __pyx_f_3hes__get(__pyx_v_tr, __pyx_n_u_reset_dx, &__pyx_t_8); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 190, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
 
-    /* "src/python/model_spec.pxi":182
+    /* "src/python/model_spec.pxi":191
  *                                            f"{w}: reset", False)
  *         m.transitions[j].reset_dx = _callback(m, m.resets_dx, _get(tr, "reset_dx", None),
  *                                               _t_reset_dx, f"{w}: reset_dx", False)             # <<<<<<<<<<<<<<
  *         m.transitions[j].reset_dt = _callback(m, m.resets_dt, _get(tr, "reset_dt", None),
  *                                               _t_reset_dt, f"{w}: reset_dt", False)
  */
-    __pyx_t_19 = __Pyx_PyUnicode_Concat(__pyx_v_w, __pyx_kp_u_reset_dx_2); if (unlikely(!__pyx_t_19)) __PYX_ERR(1, 182, __pyx_L1_error)
+    __pyx_t_19 = __Pyx_PyUnicode_Concat(__pyx_v_w, __pyx_kp_u_reset_dx_2); if (unlikely(!__pyx_t_19)) __PYX_ERR(1, 191, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_19);
 
-    /* "src/python/model_spec.pxi":181
+    /* "src/python/model_spec.pxi":190
  *         m.transitions[j].reset = _callback(m, m.resets, _get(tr, "reset", None), _t_reset,
  *                                            f"{w}: reset", False)
  *         m.transitions[j].reset_dx = _callback(m, m.resets_dx, _get(tr, "reset_dx", None),             # <<<<<<<<<<<<<<
  *                                               _t_reset_dx, f"{w}: reset_dx", False)
  *         m.transitions[j].reset_dt = _callback(m, m.resets_dt, _get(tr, "reset_dt", None),
  */
-    __pyx_t_20 = __pyx_f_3hes__callback(__pyx_v_m, ((PyObject*)__pyx_t_4), __pyx_t_5, __pyx_f_3hes__t_reset_dx, __pyx_t_19, 0); if (unlikely(__pyx_t_20 == ((hes_fn)NULL) && PyErr_Occurred())) __PYX_ERR(1, 181, __pyx_L1_error)
+    __pyx_t_20 = __pyx_f_3hes__callback(__pyx_v_m, ((PyObject*)__pyx_t_4), __pyx_t_5, __pyx_f_3hes__t_reset_dx, __pyx_t_19, 0); if (unlikely(__pyx_t_20 == ((hes_fn)NULL) && PyErr_Occurred())) __PYX_ERR(1, 190, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
     __Pyx_DECREF(__pyx_t_19); __pyx_t_19 = 0;
-    __pyx_t_14 = __Pyx_PyIndex_AsSsize_t(__pyx_v_j); if (unlikely((__pyx_t_14 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 181, __pyx_L1_error)
+    __pyx_t_14 = __Pyx_PyIndex_AsSsize_t(__pyx_v_j); if (unlikely((__pyx_t_14 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 190, __pyx_L1_error)
     (__pyx_v_m->transitions[__pyx_t_14]).reset_dx = __pyx_t_20;
 
-    /* "src/python/model_spec.pxi":183
+    /* "src/python/model_spec.pxi":192
  *         m.transitions[j].reset_dx = _callback(m, m.resets_dx, _get(tr, "reset_dx", None),
  *                                               _t_reset_dx, f"{w}: reset_dx", False)
  *         m.transitions[j].reset_dt = _callback(m, m.resets_dt, _get(tr, "reset_dt", None),             # <<<<<<<<<<<<<<
@@ -23499,34 +24486,34 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
     __Pyx_INCREF(__pyx_t_19);
     __pyx_t_8.__pyx_n = 1;
     __pyx_t_8.__pyx_default = Py_None;
-    __pyx_t_5 = __pyx_f_3hes__get(__pyx_v_tr, __pyx_n_u_reset_dt, &__pyx_t_8); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 183, __pyx_L1_error)
+    __pyx_t_5 = __pyx_f_3hes__get(__pyx_v_tr, __pyx_n_u_reset_dt, &__pyx_t_8); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 192, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
 
-    /* "src/python/model_spec.pxi":184
+    /* "src/python/model_spec.pxi":193
  *                                               _t_reset_dx, f"{w}: reset_dx", False)
  *         m.transitions[j].reset_dt = _callback(m, m.resets_dt, _get(tr, "reset_dt", None),
  *                                               _t_reset_dt, f"{w}: reset_dt", False)             # <<<<<<<<<<<<<<
  *         m.transitions[j].clock_reset = 1 if _get(tr, "clock_reset", False) else 0
  *     m.model.n_transitions = nt
  */
-    __pyx_t_4 = __Pyx_PyUnicode_Concat(__pyx_v_w, __pyx_kp_u_reset_dt_2); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 184, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_PyUnicode_Concat(__pyx_v_w, __pyx_kp_u_reset_dt_2); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 193, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
 
-    /* "src/python/model_spec.pxi":183
+    /* "src/python/model_spec.pxi":192
  *         m.transitions[j].reset_dx = _callback(m, m.resets_dx, _get(tr, "reset_dx", None),
  *                                               _t_reset_dx, f"{w}: reset_dx", False)
  *         m.transitions[j].reset_dt = _callback(m, m.resets_dt, _get(tr, "reset_dt", None),             # <<<<<<<<<<<<<<
  *                                               _t_reset_dt, f"{w}: reset_dt", False)
  *         m.transitions[j].clock_reset = 1 if _get(tr, "clock_reset", False) else 0
  */
-    __pyx_t_20 = __pyx_f_3hes__callback(__pyx_v_m, ((PyObject*)__pyx_t_19), __pyx_t_5, __pyx_f_3hes__t_reset_dt, __pyx_t_4, 0); if (unlikely(__pyx_t_20 == ((hes_fn)NULL) && PyErr_Occurred())) __PYX_ERR(1, 183, __pyx_L1_error)
+    __pyx_t_20 = __pyx_f_3hes__callback(__pyx_v_m, ((PyObject*)__pyx_t_19), __pyx_t_5, __pyx_f_3hes__t_reset_dt, __pyx_t_4, 0); if (unlikely(__pyx_t_20 == ((hes_fn)NULL) && PyErr_Occurred())) __PYX_ERR(1, 192, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_19); __pyx_t_19 = 0;
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    __pyx_t_14 = __Pyx_PyIndex_AsSsize_t(__pyx_v_j); if (unlikely((__pyx_t_14 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 183, __pyx_L1_error)
+    __pyx_t_14 = __Pyx_PyIndex_AsSsize_t(__pyx_v_j); if (unlikely((__pyx_t_14 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 192, __pyx_L1_error)
     (__pyx_v_m->transitions[__pyx_t_14]).reset_dt = __pyx_t_20;
 
-    /* "src/python/model_spec.pxi":185
+    /* "src/python/model_spec.pxi":194
  *         m.transitions[j].reset_dt = _callback(m, m.resets_dt, _get(tr, "reset_dt", None),
  *                                               _t_reset_dt, f"{w}: reset_dt", False)
  *         m.transitions[j].clock_reset = 1 if _get(tr, "clock_reset", False) else 0             # <<<<<<<<<<<<<<
@@ -23535,19 +24522,19 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
  */
     __pyx_t_8.__pyx_n = 1;
     __pyx_t_8.__pyx_default = Py_False;
-    __pyx_t_4 = __pyx_f_3hes__get(__pyx_v_tr, __pyx_n_u_clock_reset, &__pyx_t_8); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 185, __pyx_L1_error)
+    __pyx_t_4 = __pyx_f_3hes__get(__pyx_v_tr, __pyx_n_u_clock_reset, &__pyx_t_8); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 194, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_1 = __Pyx_PyObject_IsTrue(__pyx_t_4); if (unlikely(__pyx_t_1 < 0)) __PYX_ERR(1, 185, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_PyObject_IsTrue(__pyx_t_4); if (unlikely(__pyx_t_1 < 0)) __PYX_ERR(1, 194, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
     if (__pyx_t_1) {
       __pyx_t_16 = 1;
     } else {
       __pyx_t_16 = 0;
     }
-    __pyx_t_14 = __Pyx_PyIndex_AsSsize_t(__pyx_v_j); if (unlikely((__pyx_t_14 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 185, __pyx_L1_error)
+    __pyx_t_14 = __Pyx_PyIndex_AsSsize_t(__pyx_v_j); if (unlikely((__pyx_t_14 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 194, __pyx_L1_error)
     (__pyx_v_m->transitions[__pyx_t_14]).clock_reset = __pyx_t_16;
 
-    /* "src/python/model_spec.pxi":159
+    /* "src/python/model_spec.pxi":168
  *         raise MemoryError()
  *     trans_names = []
  *     for j, tr in enumerate(trans):             # <<<<<<<<<<<<<<
@@ -23558,7 +24545,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
   __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
 
-  /* "src/python/model_spec.pxi":186
+  /* "src/python/model_spec.pxi":195
  *                                               _t_reset_dt, f"{w}: reset_dt", False)
  *         m.transitions[j].clock_reset = 1 if _get(tr, "clock_reset", False) else 0
  *     m.model.n_transitions = nt             # <<<<<<<<<<<<<<
@@ -23567,7 +24554,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
  */
   __pyx_v_m->model.n_transitions = __pyx_v_nt;
 
-  /* "src/python/model_spec.pxi":187
+  /* "src/python/model_spec.pxi":196
  *         m.transitions[j].clock_reset = 1 if _get(tr, "clock_reset", False) else 0
  *     m.model.n_transitions = nt
  *     m.model.transitions = m.transitions             # <<<<<<<<<<<<<<
@@ -23577,7 +24564,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
   __pyx_t_24 = __pyx_v_m->transitions;
   __pyx_v_m->model.transitions = __pyx_t_24;
 
-  /* "src/python/model_spec.pxi":190
+  /* "src/python/model_spec.pxi":199
  * 
  *     # ------------------------------------------------------- parameters
  *     params = list(_get(spec, "params", ()) or ())             # <<<<<<<<<<<<<<
@@ -23586,37 +24573,37 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
  */
   __pyx_t_8.__pyx_n = 1;
   __pyx_t_8.__pyx_default = __pyx_empty_tuple;
-  __pyx_t_3 = __pyx_f_3hes__get(__pyx_v_spec, __pyx_n_u_params, &__pyx_t_8); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 190, __pyx_L1_error)
+  __pyx_t_3 = __pyx_f_3hes__get(__pyx_v_spec, __pyx_n_u_params, &__pyx_t_8); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 199, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_1 = __Pyx_PyObject_IsTrue(__pyx_t_3); if (unlikely(__pyx_t_1 < 0)) __PYX_ERR(1, 190, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_IsTrue(__pyx_t_3); if (unlikely(__pyx_t_1 < 0)) __PYX_ERR(1, 199, __pyx_L1_error)
   if (!__pyx_t_1) {
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
   } else {
     __Pyx_INCREF(__pyx_t_3);
     __pyx_t_6 = __pyx_t_3;
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-    goto __pyx_L24_bool_binop_done;
+    goto __pyx_L26_bool_binop_done;
   }
   __Pyx_INCREF(__pyx_empty_tuple);
   __pyx_t_6 = __pyx_empty_tuple;
-  __pyx_L24_bool_binop_done:;
-  __pyx_t_3 = PySequence_List(__pyx_t_6); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 190, __pyx_L1_error)
+  __pyx_L26_bool_binop_done:;
+  __pyx_t_3 = PySequence_List(__pyx_t_6); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 199, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
   __pyx_v_params = ((PyObject*)__pyx_t_3);
   __pyx_t_3 = 0;
 
-  /* "src/python/model_spec.pxi":191
+  /* "src/python/model_spec.pxi":200
  *     # ------------------------------------------------------- parameters
  *     params = list(_get(spec, "params", ()) or ())
  *     cdef int np_ = len(params)             # <<<<<<<<<<<<<<
  *     m.params = <hes_param *>calloc(max(np_, 1), sizeof(hes_param))
  *     if m.params == NULL:
  */
-  __pyx_t_10 = PyList_GET_SIZE(__pyx_v_params); if (unlikely(__pyx_t_10 == ((Py_ssize_t)-1))) __PYX_ERR(1, 191, __pyx_L1_error)
+  __pyx_t_10 = PyList_GET_SIZE(__pyx_v_params); if (unlikely(__pyx_t_10 == ((Py_ssize_t)-1))) __PYX_ERR(1, 200, __pyx_L1_error)
   __pyx_v_np_ = __pyx_t_10;
 
-  /* "src/python/model_spec.pxi":192
+  /* "src/python/model_spec.pxi":201
  *     params = list(_get(spec, "params", ()) or ())
  *     cdef int np_ = len(params)
  *     m.params = <hes_param *>calloc(max(np_, 1), sizeof(hes_param))             # <<<<<<<<<<<<<<
@@ -23632,7 +24619,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
   }
   __pyx_v_m->params = ((hes_param *)calloc(__pyx_t_23, (sizeof(hes_param))));
 
-  /* "src/python/model_spec.pxi":193
+  /* "src/python/model_spec.pxi":202
  *     cdef int np_ = len(params)
  *     m.params = <hes_param *>calloc(max(np_, 1), sizeof(hes_param))
  *     if m.params == NULL:             # <<<<<<<<<<<<<<
@@ -23642,16 +24629,16 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
   __pyx_t_1 = ((__pyx_v_m->params == NULL) != 0);
   if (unlikely(__pyx_t_1)) {
 
-    /* "src/python/model_spec.pxi":194
+    /* "src/python/model_spec.pxi":203
  *     m.params = <hes_param *>calloc(max(np_, 1), sizeof(hes_param))
  *     if m.params == NULL:
  *         raise MemoryError()             # <<<<<<<<<<<<<<
  *     param_names = []
  *     for k, q in enumerate(params):
  */
-    PyErr_NoMemory(); __PYX_ERR(1, 194, __pyx_L1_error)
+    PyErr_NoMemory(); __PYX_ERR(1, 203, __pyx_L1_error)
 
-    /* "src/python/model_spec.pxi":193
+    /* "src/python/model_spec.pxi":202
  *     cdef int np_ = len(params)
  *     m.params = <hes_param *>calloc(max(np_, 1), sizeof(hes_param))
  *     if m.params == NULL:             # <<<<<<<<<<<<<<
@@ -23660,19 +24647,19 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
  */
   }
 
-  /* "src/python/model_spec.pxi":195
+  /* "src/python/model_spec.pxi":204
  *     if m.params == NULL:
  *         raise MemoryError()
  *     param_names = []             # <<<<<<<<<<<<<<
  *     for k, q in enumerate(params):
  *         if isinstance(q, (tuple, list)):
  */
-  __pyx_t_3 = PyList_New(0); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 195, __pyx_L1_error)
+  __pyx_t_3 = PyList_New(0); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 204, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __pyx_v_param_names = ((PyObject*)__pyx_t_3);
   __pyx_t_3 = 0;
 
-  /* "src/python/model_spec.pxi":196
+  /* "src/python/model_spec.pxi":205
  *         raise MemoryError()
  *     param_names = []
  *     for k, q in enumerate(params):             # <<<<<<<<<<<<<<
@@ -23685,22 +24672,22 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
   for (;;) {
     if (__pyx_t_10 >= PyList_GET_SIZE(__pyx_t_6)) break;
     #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
-    __pyx_t_4 = PyList_GET_ITEM(__pyx_t_6, __pyx_t_10); __Pyx_INCREF(__pyx_t_4); __pyx_t_10++; if (unlikely(0 < 0)) __PYX_ERR(1, 196, __pyx_L1_error)
+    __pyx_t_4 = PyList_GET_ITEM(__pyx_t_6, __pyx_t_10); __Pyx_INCREF(__pyx_t_4); __pyx_t_10++; if (unlikely(0 < 0)) __PYX_ERR(1, 205, __pyx_L1_error)
     #else
-    __pyx_t_4 = PySequence_ITEM(__pyx_t_6, __pyx_t_10); __pyx_t_10++; if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 196, __pyx_L1_error)
+    __pyx_t_4 = PySequence_ITEM(__pyx_t_6, __pyx_t_10); __pyx_t_10++; if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 205, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
     #endif
     __Pyx_XDECREF_SET(__pyx_v_q, __pyx_t_4);
     __pyx_t_4 = 0;
     __Pyx_INCREF(__pyx_t_3);
     __Pyx_XDECREF_SET(__pyx_v_k, __pyx_t_3);
-    __pyx_t_4 = __Pyx_PyInt_AddObjC(__pyx_t_3, __pyx_int_1, 1, 0, 0); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 196, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_PyInt_AddObjC(__pyx_t_3, __pyx_int_1, 1, 0, 0); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 205, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
     __Pyx_DECREF(__pyx_t_3);
     __pyx_t_3 = __pyx_t_4;
     __pyx_t_4 = 0;
 
-    /* "src/python/model_spec.pxi":197
+    /* "src/python/model_spec.pxi":206
  *     param_names = []
  *     for k, q in enumerate(params):
  *         if isinstance(q, (tuple, list)):             # <<<<<<<<<<<<<<
@@ -23712,36 +24699,36 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
     if (!__pyx_t_25) {
     } else {
       __pyx_t_1 = __pyx_t_25;
-      goto __pyx_L30_bool_binop_done;
+      goto __pyx_L32_bool_binop_done;
     }
     __pyx_t_25 = PyList_Check(__pyx_v_q); 
     __pyx_t_2 = (__pyx_t_25 != 0);
     __pyx_t_1 = __pyx_t_2;
-    __pyx_L30_bool_binop_done:;
+    __pyx_L32_bool_binop_done:;
     __pyx_t_2 = (__pyx_t_1 != 0);
     if (__pyx_t_2) {
 
-      /* "src/python/model_spec.pxi":198
+      /* "src/python/model_spec.pxi":207
  *     for k, q in enumerate(params):
  *         if isinstance(q, (tuple, list)):
  *             if len(q) != 2:             # <<<<<<<<<<<<<<
  *                 raise InvalidArgument(f"params[{k}]: a pair (name, value) or a dict")
  *             q = {"name": q[0], "value": q[1]}
  */
-      __pyx_t_14 = PyObject_Length(__pyx_v_q); if (unlikely(__pyx_t_14 == ((Py_ssize_t)-1))) __PYX_ERR(1, 198, __pyx_L1_error)
+      __pyx_t_14 = PyObject_Length(__pyx_v_q); if (unlikely(__pyx_t_14 == ((Py_ssize_t)-1))) __PYX_ERR(1, 207, __pyx_L1_error)
       __pyx_t_2 = ((__pyx_t_14 != 2) != 0);
       if (unlikely(__pyx_t_2)) {
 
-        /* "src/python/model_spec.pxi":199
+        /* "src/python/model_spec.pxi":208
  *         if isinstance(q, (tuple, list)):
  *             if len(q) != 2:
  *                 raise InvalidArgument(f"params[{k}]: a pair (name, value) or a dict")             # <<<<<<<<<<<<<<
  *             q = {"name": q[0], "value": q[1]}
  *         pn = _get(q, "name")
  */
-        __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_n_s_InvalidArgument); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 199, __pyx_L1_error)
+        __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_n_s_InvalidArgument); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 208, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_5);
-        __pyx_t_19 = PyTuple_New(3); if (unlikely(!__pyx_t_19)) __PYX_ERR(1, 199, __pyx_L1_error)
+        __pyx_t_19 = PyTuple_New(3); if (unlikely(!__pyx_t_19)) __PYX_ERR(1, 208, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_19);
         __pyx_t_14 = 0;
         __pyx_t_11 = 127;
@@ -23749,7 +24736,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
         __pyx_t_14 += 7;
         __Pyx_GIVEREF(__pyx_kp_u_params_2);
         PyTuple_SET_ITEM(__pyx_t_19, 0, __pyx_kp_u_params_2);
-        __pyx_t_18 = __Pyx_PyObject_FormatSimple(__pyx_v_k, __pyx_empty_unicode); if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 199, __pyx_L1_error)
+        __pyx_t_18 = __Pyx_PyObject_FormatSimple(__pyx_v_k, __pyx_empty_unicode); if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 208, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_18);
         __pyx_t_11 = (__Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_18) > __pyx_t_11) ? __Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_18) : __pyx_t_11;
         __pyx_t_14 += __Pyx_PyUnicode_GET_LENGTH(__pyx_t_18);
@@ -23760,7 +24747,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
         __pyx_t_14 += 33;
         __Pyx_GIVEREF(__pyx_kp_u_a_pair_name_value_or_a_dict);
         PyTuple_SET_ITEM(__pyx_t_19, 2, __pyx_kp_u_a_pair_name_value_or_a_dict);
-        __pyx_t_18 = __Pyx_PyUnicode_Join(__pyx_t_19, 3, __pyx_t_14, __pyx_t_11); if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 199, __pyx_L1_error)
+        __pyx_t_18 = __Pyx_PyUnicode_Join(__pyx_t_19, 3, __pyx_t_14, __pyx_t_11); if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 208, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_18);
         __Pyx_DECREF(__pyx_t_19); __pyx_t_19 = 0;
         __pyx_t_19 = NULL;
@@ -23776,14 +24763,14 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
         __pyx_t_4 = (__pyx_t_19) ? __Pyx_PyObject_Call2Args(__pyx_t_5, __pyx_t_19, __pyx_t_18) : __Pyx_PyObject_CallOneArg(__pyx_t_5, __pyx_t_18);
         __Pyx_XDECREF(__pyx_t_19); __pyx_t_19 = 0;
         __Pyx_DECREF(__pyx_t_18); __pyx_t_18 = 0;
-        if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 199, __pyx_L1_error)
+        if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 208, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_4);
         __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
         __Pyx_Raise(__pyx_t_4, 0, 0, 0);
         __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-        __PYX_ERR(1, 199, __pyx_L1_error)
+        __PYX_ERR(1, 208, __pyx_L1_error)
 
-        /* "src/python/model_spec.pxi":198
+        /* "src/python/model_spec.pxi":207
  *     for k, q in enumerate(params):
  *         if isinstance(q, (tuple, list)):
  *             if len(q) != 2:             # <<<<<<<<<<<<<<
@@ -23792,27 +24779,27 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
  */
       }
 
-      /* "src/python/model_spec.pxi":200
+      /* "src/python/model_spec.pxi":209
  *             if len(q) != 2:
  *                 raise InvalidArgument(f"params[{k}]: a pair (name, value) or a dict")
  *             q = {"name": q[0], "value": q[1]}             # <<<<<<<<<<<<<<
  *         pn = _get(q, "name")
  *         param_names.append(pn)
  */
-      __pyx_t_4 = __Pyx_PyDict_NewPresized(2); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 200, __pyx_L1_error)
+      __pyx_t_4 = __Pyx_PyDict_NewPresized(2); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 209, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_4);
-      __pyx_t_5 = __Pyx_GetItemInt(__pyx_v_q, 0, long, 1, __Pyx_PyInt_From_long, 0, 0, 0); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 200, __pyx_L1_error)
+      __pyx_t_5 = __Pyx_GetItemInt(__pyx_v_q, 0, long, 1, __Pyx_PyInt_From_long, 0, 0, 0); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 209, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_5);
-      if (PyDict_SetItem(__pyx_t_4, __pyx_n_u_name_2, __pyx_t_5) < 0) __PYX_ERR(1, 200, __pyx_L1_error)
+      if (PyDict_SetItem(__pyx_t_4, __pyx_n_u_name_2, __pyx_t_5) < 0) __PYX_ERR(1, 209, __pyx_L1_error)
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-      __pyx_t_5 = __Pyx_GetItemInt(__pyx_v_q, 1, long, 1, __Pyx_PyInt_From_long, 0, 0, 0); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 200, __pyx_L1_error)
+      __pyx_t_5 = __Pyx_GetItemInt(__pyx_v_q, 1, long, 1, __Pyx_PyInt_From_long, 0, 0, 0); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 209, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_5);
-      if (PyDict_SetItem(__pyx_t_4, __pyx_n_u_value, __pyx_t_5) < 0) __PYX_ERR(1, 200, __pyx_L1_error)
+      if (PyDict_SetItem(__pyx_t_4, __pyx_n_u_value, __pyx_t_5) < 0) __PYX_ERR(1, 209, __pyx_L1_error)
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
       __Pyx_DECREF_SET(__pyx_v_q, __pyx_t_4);
       __pyx_t_4 = 0;
 
-      /* "src/python/model_spec.pxi":197
+      /* "src/python/model_spec.pxi":206
  *     param_names = []
  *     for k, q in enumerate(params):
  *         if isinstance(q, (tuple, list)):             # <<<<<<<<<<<<<<
@@ -23821,35 +24808,35 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
  */
     }
 
-    /* "src/python/model_spec.pxi":201
+    /* "src/python/model_spec.pxi":210
  *                 raise InvalidArgument(f"params[{k}]: a pair (name, value) or a dict")
  *             q = {"name": q[0], "value": q[1]}
  *         pn = _get(q, "name")             # <<<<<<<<<<<<<<
  *         param_names.append(pn)
  *         m.params[k].name = _keep(m, pn, f"params[{k}].name")
  */
-    __pyx_t_4 = __pyx_f_3hes__get(__pyx_v_q, __pyx_n_u_name_2, NULL); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 201, __pyx_L1_error)
+    __pyx_t_4 = __pyx_f_3hes__get(__pyx_v_q, __pyx_n_u_name_2, NULL); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 210, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
     __Pyx_XDECREF_SET(__pyx_v_pn, __pyx_t_4);
     __pyx_t_4 = 0;
 
-    /* "src/python/model_spec.pxi":202
+    /* "src/python/model_spec.pxi":211
  *             q = {"name": q[0], "value": q[1]}
  *         pn = _get(q, "name")
  *         param_names.append(pn)             # <<<<<<<<<<<<<<
  *         m.params[k].name = _keep(m, pn, f"params[{k}].name")
  *         try:
  */
-    __pyx_t_15 = __Pyx_PyList_Append(__pyx_v_param_names, __pyx_v_pn); if (unlikely(__pyx_t_15 == ((int)-1))) __PYX_ERR(1, 202, __pyx_L1_error)
+    __pyx_t_15 = __Pyx_PyList_Append(__pyx_v_param_names, __pyx_v_pn); if (unlikely(__pyx_t_15 == ((int)-1))) __PYX_ERR(1, 211, __pyx_L1_error)
 
-    /* "src/python/model_spec.pxi":203
+    /* "src/python/model_spec.pxi":212
  *         pn = _get(q, "name")
  *         param_names.append(pn)
  *         m.params[k].name = _keep(m, pn, f"params[{k}].name")             # <<<<<<<<<<<<<<
  *         try:
  *             m.params[k].value = float(_get(q, "value"))
  */
-    __pyx_t_4 = PyTuple_New(3); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 203, __pyx_L1_error)
+    __pyx_t_4 = PyTuple_New(3); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 212, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
     __pyx_t_14 = 0;
     __pyx_t_11 = 127;
@@ -23857,7 +24844,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
     __pyx_t_14 += 7;
     __Pyx_GIVEREF(__pyx_kp_u_params_2);
     PyTuple_SET_ITEM(__pyx_t_4, 0, __pyx_kp_u_params_2);
-    __pyx_t_5 = __Pyx_PyObject_FormatSimple(__pyx_v_k, __pyx_empty_unicode); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 203, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyObject_FormatSimple(__pyx_v_k, __pyx_empty_unicode); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 212, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __pyx_t_11 = (__Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_5) > __pyx_t_11) ? __Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_5) : __pyx_t_11;
     __pyx_t_14 += __Pyx_PyUnicode_GET_LENGTH(__pyx_t_5);
@@ -23868,15 +24855,15 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
     __pyx_t_14 += 6;
     __Pyx_GIVEREF(__pyx_kp_u_name_3);
     PyTuple_SET_ITEM(__pyx_t_4, 2, __pyx_kp_u_name_3);
-    __pyx_t_5 = __Pyx_PyUnicode_Join(__pyx_t_4, 3, __pyx_t_14, __pyx_t_11); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 203, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyUnicode_Join(__pyx_t_4, 3, __pyx_t_14, __pyx_t_11); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 212, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    __pyx_t_7 = __pyx_f_3hes__keep(__pyx_v_m, __pyx_v_pn, __pyx_t_5); if (unlikely(__pyx_t_7 == ((char const *)NULL))) __PYX_ERR(1, 203, __pyx_L1_error)
-    __pyx_t_14 = __Pyx_PyIndex_AsSsize_t(__pyx_v_k); if (unlikely((__pyx_t_14 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 203, __pyx_L1_error)
+    __pyx_t_7 = __pyx_f_3hes__keep(__pyx_v_m, __pyx_v_pn, __pyx_t_5); if (unlikely(__pyx_t_7 == ((char const *)NULL))) __PYX_ERR(1, 212, __pyx_L1_error)
+    __pyx_t_14 = __Pyx_PyIndex_AsSsize_t(__pyx_v_k); if (unlikely((__pyx_t_14 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 212, __pyx_L1_error)
     (__pyx_v_m->params[__pyx_t_14]).name = __pyx_t_7;
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
 
-    /* "src/python/model_spec.pxi":204
+    /* "src/python/model_spec.pxi":213
  *         param_names.append(pn)
  *         m.params[k].name = _keep(m, pn, f"params[{k}].name")
  *         try:             # <<<<<<<<<<<<<<
@@ -23892,68 +24879,68 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
       __Pyx_XGOTREF(__pyx_t_28);
       /*try:*/ {
 
-        /* "src/python/model_spec.pxi":205
+        /* "src/python/model_spec.pxi":214
  *         m.params[k].name = _keep(m, pn, f"params[{k}].name")
  *         try:
  *             m.params[k].value = float(_get(q, "value"))             # <<<<<<<<<<<<<<
  *             m.params[k].min = float(_get(q, "min", -np.inf))
  *             m.params[k].max = float(_get(q, "max", np.inf))
  */
-        __pyx_t_5 = __pyx_f_3hes__get(__pyx_v_q, __pyx_n_u_value, NULL); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 205, __pyx_L33_error)
+        __pyx_t_5 = __pyx_f_3hes__get(__pyx_v_q, __pyx_n_u_value, NULL); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 214, __pyx_L35_error)
         __Pyx_GOTREF(__pyx_t_5);
-        __pyx_t_12 = __Pyx_PyObject_AsDouble(__pyx_t_5); if (unlikely(__pyx_t_12 == ((double)((double)-1)) && PyErr_Occurred())) __PYX_ERR(1, 205, __pyx_L33_error)
+        __pyx_t_12 = __Pyx_PyObject_AsDouble(__pyx_t_5); if (unlikely(__pyx_t_12 == ((double)((double)-1)) && PyErr_Occurred())) __PYX_ERR(1, 214, __pyx_L35_error)
         __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-        __pyx_t_14 = __Pyx_PyIndex_AsSsize_t(__pyx_v_k); if (unlikely((__pyx_t_14 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 205, __pyx_L33_error)
+        __pyx_t_14 = __Pyx_PyIndex_AsSsize_t(__pyx_v_k); if (unlikely((__pyx_t_14 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 214, __pyx_L35_error)
         (__pyx_v_m->params[__pyx_t_14]).value = __pyx_t_12;
 
-        /* "src/python/model_spec.pxi":206
+        /* "src/python/model_spec.pxi":215
  *         try:
  *             m.params[k].value = float(_get(q, "value"))
  *             m.params[k].min = float(_get(q, "min", -np.inf))             # <<<<<<<<<<<<<<
  *             m.params[k].max = float(_get(q, "max", np.inf))
  *             lo, hi = _get(q, "search", (0.0, 0.0))
  */
-        __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_n_s_np); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 206, __pyx_L33_error)
+        __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_n_s_np); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 215, __pyx_L35_error)
         __Pyx_GOTREF(__pyx_t_5);
-        __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_5, __pyx_n_s_inf); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 206, __pyx_L33_error)
+        __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_5, __pyx_n_s_inf); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 215, __pyx_L35_error)
         __Pyx_GOTREF(__pyx_t_4);
         __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-        __pyx_t_5 = PyNumber_Negative(__pyx_t_4); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 206, __pyx_L33_error)
+        __pyx_t_5 = PyNumber_Negative(__pyx_t_4); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 215, __pyx_L35_error)
         __Pyx_GOTREF(__pyx_t_5);
         __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
         __pyx_t_8.__pyx_n = 1;
         __pyx_t_8.__pyx_default = __pyx_t_5;
-        __pyx_t_4 = __pyx_f_3hes__get(__pyx_v_q, __pyx_n_u_min, &__pyx_t_8); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 206, __pyx_L33_error)
+        __pyx_t_4 = __pyx_f_3hes__get(__pyx_v_q, __pyx_n_u_min, &__pyx_t_8); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 215, __pyx_L35_error)
         __Pyx_GOTREF(__pyx_t_4);
         __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-        __pyx_t_12 = __Pyx_PyObject_AsDouble(__pyx_t_4); if (unlikely(__pyx_t_12 == ((double)((double)-1)) && PyErr_Occurred())) __PYX_ERR(1, 206, __pyx_L33_error)
+        __pyx_t_12 = __Pyx_PyObject_AsDouble(__pyx_t_4); if (unlikely(__pyx_t_12 == ((double)((double)-1)) && PyErr_Occurred())) __PYX_ERR(1, 215, __pyx_L35_error)
         __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-        __pyx_t_14 = __Pyx_PyIndex_AsSsize_t(__pyx_v_k); if (unlikely((__pyx_t_14 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 206, __pyx_L33_error)
+        __pyx_t_14 = __Pyx_PyIndex_AsSsize_t(__pyx_v_k); if (unlikely((__pyx_t_14 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 215, __pyx_L35_error)
         (__pyx_v_m->params[__pyx_t_14]).min = __pyx_t_12;
 
-        /* "src/python/model_spec.pxi":207
+        /* "src/python/model_spec.pxi":216
  *             m.params[k].value = float(_get(q, "value"))
  *             m.params[k].min = float(_get(q, "min", -np.inf))
  *             m.params[k].max = float(_get(q, "max", np.inf))             # <<<<<<<<<<<<<<
  *             lo, hi = _get(q, "search", (0.0, 0.0))
  *             m.params[k].search_lo, m.params[k].search_hi = float(lo), float(hi)
  */
-        __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_n_s_np); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 207, __pyx_L33_error)
+        __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_n_s_np); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 216, __pyx_L35_error)
         __Pyx_GOTREF(__pyx_t_4);
-        __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_n_s_inf); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 207, __pyx_L33_error)
+        __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_n_s_inf); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 216, __pyx_L35_error)
         __Pyx_GOTREF(__pyx_t_5);
         __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
         __pyx_t_8.__pyx_n = 1;
         __pyx_t_8.__pyx_default = __pyx_t_5;
-        __pyx_t_4 = __pyx_f_3hes__get(__pyx_v_q, __pyx_n_u_max, &__pyx_t_8); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 207, __pyx_L33_error)
+        __pyx_t_4 = __pyx_f_3hes__get(__pyx_v_q, __pyx_n_u_max, &__pyx_t_8); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 216, __pyx_L35_error)
         __Pyx_GOTREF(__pyx_t_4);
         __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-        __pyx_t_12 = __Pyx_PyObject_AsDouble(__pyx_t_4); if (unlikely(__pyx_t_12 == ((double)((double)-1)) && PyErr_Occurred())) __PYX_ERR(1, 207, __pyx_L33_error)
+        __pyx_t_12 = __Pyx_PyObject_AsDouble(__pyx_t_4); if (unlikely(__pyx_t_12 == ((double)((double)-1)) && PyErr_Occurred())) __PYX_ERR(1, 216, __pyx_L35_error)
         __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-        __pyx_t_14 = __Pyx_PyIndex_AsSsize_t(__pyx_v_k); if (unlikely((__pyx_t_14 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 207, __pyx_L33_error)
+        __pyx_t_14 = __Pyx_PyIndex_AsSsize_t(__pyx_v_k); if (unlikely((__pyx_t_14 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 216, __pyx_L35_error)
         (__pyx_v_m->params[__pyx_t_14]).max = __pyx_t_12;
 
-        /* "src/python/model_spec.pxi":208
+        /* "src/python/model_spec.pxi":217
  *             m.params[k].min = float(_get(q, "min", -np.inf))
  *             m.params[k].max = float(_get(q, "max", np.inf))
  *             lo, hi = _get(q, "search", (0.0, 0.0))             # <<<<<<<<<<<<<<
@@ -23961,8 +24948,8 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
  *         except (TypeError, ValueError) as e:
  */
         __pyx_t_8.__pyx_n = 1;
-        __pyx_t_8.__pyx_default = __pyx_tuple__24;
-        __pyx_t_4 = __pyx_f_3hes__get(__pyx_v_q, __pyx_n_u_search, &__pyx_t_8); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 208, __pyx_L33_error)
+        __pyx_t_8.__pyx_default = __pyx_tuple__25;
+        __pyx_t_4 = __pyx_f_3hes__get(__pyx_v_q, __pyx_n_u_search, &__pyx_t_8); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 217, __pyx_L35_error)
         __Pyx_GOTREF(__pyx_t_4);
         if ((likely(PyTuple_CheckExact(__pyx_t_4))) || (PyList_CheckExact(__pyx_t_4))) {
           PyObject* sequence = __pyx_t_4;
@@ -23970,7 +24957,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
           if (unlikely(size != 2)) {
             if (size > 2) __Pyx_RaiseTooManyValuesError(2);
             else if (size >= 0) __Pyx_RaiseNeedMoreValuesError(size);
-            __PYX_ERR(1, 208, __pyx_L33_error)
+            __PYX_ERR(1, 217, __pyx_L35_error)
           }
           #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
           if (likely(PyTuple_CheckExact(sequence))) {
@@ -23983,53 +24970,53 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
           __Pyx_INCREF(__pyx_t_5);
           __Pyx_INCREF(__pyx_t_18);
           #else
-          __pyx_t_5 = PySequence_ITEM(sequence, 0); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 208, __pyx_L33_error)
+          __pyx_t_5 = PySequence_ITEM(sequence, 0); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 217, __pyx_L35_error)
           __Pyx_GOTREF(__pyx_t_5);
-          __pyx_t_18 = PySequence_ITEM(sequence, 1); if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 208, __pyx_L33_error)
+          __pyx_t_18 = PySequence_ITEM(sequence, 1); if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 217, __pyx_L35_error)
           __Pyx_GOTREF(__pyx_t_18);
           #endif
           __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
         } else {
           Py_ssize_t index = -1;
-          __pyx_t_19 = PyObject_GetIter(__pyx_t_4); if (unlikely(!__pyx_t_19)) __PYX_ERR(1, 208, __pyx_L33_error)
+          __pyx_t_19 = PyObject_GetIter(__pyx_t_4); if (unlikely(!__pyx_t_19)) __PYX_ERR(1, 217, __pyx_L35_error)
           __Pyx_GOTREF(__pyx_t_19);
           __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
           __pyx_t_29 = Py_TYPE(__pyx_t_19)->tp_iternext;
-          index = 0; __pyx_t_5 = __pyx_t_29(__pyx_t_19); if (unlikely(!__pyx_t_5)) goto __pyx_L41_unpacking_failed;
+          index = 0; __pyx_t_5 = __pyx_t_29(__pyx_t_19); if (unlikely(!__pyx_t_5)) goto __pyx_L43_unpacking_failed;
           __Pyx_GOTREF(__pyx_t_5);
-          index = 1; __pyx_t_18 = __pyx_t_29(__pyx_t_19); if (unlikely(!__pyx_t_18)) goto __pyx_L41_unpacking_failed;
+          index = 1; __pyx_t_18 = __pyx_t_29(__pyx_t_19); if (unlikely(!__pyx_t_18)) goto __pyx_L43_unpacking_failed;
           __Pyx_GOTREF(__pyx_t_18);
-          if (__Pyx_IternextUnpackEndCheck(__pyx_t_29(__pyx_t_19), 2) < 0) __PYX_ERR(1, 208, __pyx_L33_error)
+          if (__Pyx_IternextUnpackEndCheck(__pyx_t_29(__pyx_t_19), 2) < 0) __PYX_ERR(1, 217, __pyx_L35_error)
           __pyx_t_29 = NULL;
           __Pyx_DECREF(__pyx_t_19); __pyx_t_19 = 0;
-          goto __pyx_L42_unpacking_done;
-          __pyx_L41_unpacking_failed:;
+          goto __pyx_L44_unpacking_done;
+          __pyx_L43_unpacking_failed:;
           __Pyx_DECREF(__pyx_t_19); __pyx_t_19 = 0;
           __pyx_t_29 = NULL;
           if (__Pyx_IterFinish() == 0) __Pyx_RaiseNeedMoreValuesError(index);
-          __PYX_ERR(1, 208, __pyx_L33_error)
-          __pyx_L42_unpacking_done:;
+          __PYX_ERR(1, 217, __pyx_L35_error)
+          __pyx_L44_unpacking_done:;
         }
         __Pyx_XDECREF_SET(__pyx_v_lo, __pyx_t_5);
         __pyx_t_5 = 0;
         __Pyx_XDECREF_SET(__pyx_v_hi, __pyx_t_18);
         __pyx_t_18 = 0;
 
-        /* "src/python/model_spec.pxi":209
+        /* "src/python/model_spec.pxi":218
  *             m.params[k].max = float(_get(q, "max", np.inf))
  *             lo, hi = _get(q, "search", (0.0, 0.0))
  *             m.params[k].search_lo, m.params[k].search_hi = float(lo), float(hi)             # <<<<<<<<<<<<<<
  *         except (TypeError, ValueError) as e:
  *             raise InvalidArgument(f"parameter {pn}: {e}") from None
  */
-        __pyx_t_12 = __Pyx_PyObject_AsDouble(__pyx_v_lo); if (unlikely(__pyx_t_12 == ((double)((double)-1)) && PyErr_Occurred())) __PYX_ERR(1, 209, __pyx_L33_error)
-        __pyx_t_30 = __Pyx_PyObject_AsDouble(__pyx_v_hi); if (unlikely(__pyx_t_30 == ((double)((double)-1)) && PyErr_Occurred())) __PYX_ERR(1, 209, __pyx_L33_error)
-        __pyx_t_14 = __Pyx_PyIndex_AsSsize_t(__pyx_v_k); if (unlikely((__pyx_t_14 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 209, __pyx_L33_error)
+        __pyx_t_12 = __Pyx_PyObject_AsDouble(__pyx_v_lo); if (unlikely(__pyx_t_12 == ((double)((double)-1)) && PyErr_Occurred())) __PYX_ERR(1, 218, __pyx_L35_error)
+        __pyx_t_30 = __Pyx_PyObject_AsDouble(__pyx_v_hi); if (unlikely(__pyx_t_30 == ((double)((double)-1)) && PyErr_Occurred())) __PYX_ERR(1, 218, __pyx_L35_error)
+        __pyx_t_14 = __Pyx_PyIndex_AsSsize_t(__pyx_v_k); if (unlikely((__pyx_t_14 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 218, __pyx_L35_error)
         (__pyx_v_m->params[__pyx_t_14]).search_lo = __pyx_t_12;
-        __pyx_t_14 = __Pyx_PyIndex_AsSsize_t(__pyx_v_k); if (unlikely((__pyx_t_14 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 209, __pyx_L33_error)
+        __pyx_t_14 = __Pyx_PyIndex_AsSsize_t(__pyx_v_k); if (unlikely((__pyx_t_14 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 218, __pyx_L35_error)
         (__pyx_v_m->params[__pyx_t_14]).search_hi = __pyx_t_30;
 
-        /* "src/python/model_spec.pxi":204
+        /* "src/python/model_spec.pxi":213
  *         param_names.append(pn)
  *         m.params[k].name = _keep(m, pn, f"params[{k}].name")
  *         try:             # <<<<<<<<<<<<<<
@@ -24040,14 +25027,14 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
       __Pyx_XDECREF(__pyx_t_26); __pyx_t_26 = 0;
       __Pyx_XDECREF(__pyx_t_27); __pyx_t_27 = 0;
       __Pyx_XDECREF(__pyx_t_28); __pyx_t_28 = 0;
-      goto __pyx_L40_try_end;
-      __pyx_L33_error:;
+      goto __pyx_L42_try_end;
+      __pyx_L35_error:;
       __Pyx_XDECREF(__pyx_t_18); __pyx_t_18 = 0;
       __Pyx_XDECREF(__pyx_t_19); __pyx_t_19 = 0;
       __Pyx_XDECREF(__pyx_t_4); __pyx_t_4 = 0;
       __Pyx_XDECREF(__pyx_t_5); __pyx_t_5 = 0;
 
-      /* "src/python/model_spec.pxi":210
+      /* "src/python/model_spec.pxi":219
  *             lo, hi = _get(q, "search", (0.0, 0.0))
  *             m.params[k].search_lo, m.params[k].search_hi = float(lo), float(hi)
  *         except (TypeError, ValueError) as e:             # <<<<<<<<<<<<<<
@@ -24057,7 +25044,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
       __pyx_t_16 = __Pyx_PyErr_ExceptionMatches(__pyx_builtin_TypeError) || __Pyx_PyErr_ExceptionMatches(__pyx_builtin_ValueError);
       if (__pyx_t_16) {
         __Pyx_AddTraceback("hes.model", __pyx_clineno, __pyx_lineno, __pyx_filename);
-        if (__Pyx_GetException(&__pyx_t_4, &__pyx_t_18, &__pyx_t_5) < 0) __PYX_ERR(1, 210, __pyx_L35_except_error)
+        if (__Pyx_GetException(&__pyx_t_4, &__pyx_t_18, &__pyx_t_5) < 0) __PYX_ERR(1, 219, __pyx_L37_except_error)
         __Pyx_GOTREF(__pyx_t_4);
         __Pyx_GOTREF(__pyx_t_18);
         __Pyx_GOTREF(__pyx_t_5);
@@ -24065,16 +25052,16 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
         __pyx_v_e = __pyx_t_18;
         /*try:*/ {
 
-          /* "src/python/model_spec.pxi":211
+          /* "src/python/model_spec.pxi":220
  *             m.params[k].search_lo, m.params[k].search_hi = float(lo), float(hi)
  *         except (TypeError, ValueError) as e:
  *             raise InvalidArgument(f"parameter {pn}: {e}") from None             # <<<<<<<<<<<<<<
  *         unit = _get(q, "unit", None)
  *         if unit is not None:
  */
-          __Pyx_GetModuleGlobalName(__pyx_t_31, __pyx_n_s_InvalidArgument); if (unlikely(!__pyx_t_31)) __PYX_ERR(1, 211, __pyx_L48_error)
+          __Pyx_GetModuleGlobalName(__pyx_t_31, __pyx_n_s_InvalidArgument); if (unlikely(!__pyx_t_31)) __PYX_ERR(1, 220, __pyx_L50_error)
           __Pyx_GOTREF(__pyx_t_31);
-          __pyx_t_32 = PyTuple_New(4); if (unlikely(!__pyx_t_32)) __PYX_ERR(1, 211, __pyx_L48_error)
+          __pyx_t_32 = PyTuple_New(4); if (unlikely(!__pyx_t_32)) __PYX_ERR(1, 220, __pyx_L50_error)
           __Pyx_GOTREF(__pyx_t_32);
           __pyx_t_14 = 0;
           __pyx_t_11 = 127;
@@ -24082,7 +25069,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
           __pyx_t_14 += 10;
           __Pyx_GIVEREF(__pyx_kp_u_parameter);
           PyTuple_SET_ITEM(__pyx_t_32, 0, __pyx_kp_u_parameter);
-          __pyx_t_33 = __Pyx_PyObject_FormatSimple(__pyx_v_pn, __pyx_empty_unicode); if (unlikely(!__pyx_t_33)) __PYX_ERR(1, 211, __pyx_L48_error)
+          __pyx_t_33 = __Pyx_PyObject_FormatSimple(__pyx_v_pn, __pyx_empty_unicode); if (unlikely(!__pyx_t_33)) __PYX_ERR(1, 220, __pyx_L50_error)
           __Pyx_GOTREF(__pyx_t_33);
           __pyx_t_11 = (__Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_33) > __pyx_t_11) ? __Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_33) : __pyx_t_11;
           __pyx_t_14 += __Pyx_PyUnicode_GET_LENGTH(__pyx_t_33);
@@ -24093,14 +25080,14 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
           __pyx_t_14 += 2;
           __Pyx_GIVEREF(__pyx_kp_u__11);
           PyTuple_SET_ITEM(__pyx_t_32, 2, __pyx_kp_u__11);
-          __pyx_t_33 = __Pyx_PyObject_FormatSimple(__pyx_v_e, __pyx_empty_unicode); if (unlikely(!__pyx_t_33)) __PYX_ERR(1, 211, __pyx_L48_error)
+          __pyx_t_33 = __Pyx_PyObject_FormatSimple(__pyx_v_e, __pyx_empty_unicode); if (unlikely(!__pyx_t_33)) __PYX_ERR(1, 220, __pyx_L50_error)
           __Pyx_GOTREF(__pyx_t_33);
           __pyx_t_11 = (__Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_33) > __pyx_t_11) ? __Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_33) : __pyx_t_11;
           __pyx_t_14 += __Pyx_PyUnicode_GET_LENGTH(__pyx_t_33);
           __Pyx_GIVEREF(__pyx_t_33);
           PyTuple_SET_ITEM(__pyx_t_32, 3, __pyx_t_33);
           __pyx_t_33 = 0;
-          __pyx_t_33 = __Pyx_PyUnicode_Join(__pyx_t_32, 4, __pyx_t_14, __pyx_t_11); if (unlikely(!__pyx_t_33)) __PYX_ERR(1, 211, __pyx_L48_error)
+          __pyx_t_33 = __Pyx_PyUnicode_Join(__pyx_t_32, 4, __pyx_t_14, __pyx_t_11); if (unlikely(!__pyx_t_33)) __PYX_ERR(1, 220, __pyx_L50_error)
           __Pyx_GOTREF(__pyx_t_33);
           __Pyx_DECREF(__pyx_t_32); __pyx_t_32 = 0;
           __pyx_t_32 = NULL;
@@ -24116,15 +25103,15 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
           __pyx_t_19 = (__pyx_t_32) ? __Pyx_PyObject_Call2Args(__pyx_t_31, __pyx_t_32, __pyx_t_33) : __Pyx_PyObject_CallOneArg(__pyx_t_31, __pyx_t_33);
           __Pyx_XDECREF(__pyx_t_32); __pyx_t_32 = 0;
           __Pyx_DECREF(__pyx_t_33); __pyx_t_33 = 0;
-          if (unlikely(!__pyx_t_19)) __PYX_ERR(1, 211, __pyx_L48_error)
+          if (unlikely(!__pyx_t_19)) __PYX_ERR(1, 220, __pyx_L50_error)
           __Pyx_GOTREF(__pyx_t_19);
           __Pyx_DECREF(__pyx_t_31); __pyx_t_31 = 0;
           __Pyx_Raise(__pyx_t_19, 0, 0, Py_None);
           __Pyx_DECREF(__pyx_t_19); __pyx_t_19 = 0;
-          __PYX_ERR(1, 211, __pyx_L48_error)
+          __PYX_ERR(1, 220, __pyx_L50_error)
         }
 
-        /* "src/python/model_spec.pxi":210
+        /* "src/python/model_spec.pxi":219
  *             lo, hi = _get(q, "search", (0.0, 0.0))
  *             m.params[k].search_lo, m.params[k].search_hi = float(lo), float(hi)
  *         except (TypeError, ValueError) as e:             # <<<<<<<<<<<<<<
@@ -24132,7 +25119,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
  *         unit = _get(q, "unit", None)
  */
         /*finally:*/ {
-          __pyx_L48_error:;
+          __pyx_L50_error:;
           /*exception exit:*/{
             __Pyx_PyThreadState_declare
             __Pyx_PyThreadState_assign
@@ -24166,14 +25153,14 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
             __Pyx_ErrRestore(__pyx_t_36, __pyx_t_37, __pyx_t_38);
             __pyx_t_36 = 0; __pyx_t_37 = 0; __pyx_t_38 = 0; __pyx_t_39 = 0; __pyx_t_40 = 0; __pyx_t_41 = 0;
             __pyx_lineno = __pyx_t_16; __pyx_clineno = __pyx_t_34; __pyx_filename = __pyx_t_35;
-            goto __pyx_L35_except_error;
+            goto __pyx_L37_except_error;
           }
         }
       }
-      goto __pyx_L35_except_error;
-      __pyx_L35_except_error:;
+      goto __pyx_L37_except_error;
+      __pyx_L37_except_error:;
 
-      /* "src/python/model_spec.pxi":204
+      /* "src/python/model_spec.pxi":213
  *         param_names.append(pn)
  *         m.params[k].name = _keep(m, pn, f"params[{k}].name")
  *         try:             # <<<<<<<<<<<<<<
@@ -24185,10 +25172,10 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
       __Pyx_XGIVEREF(__pyx_t_28);
       __Pyx_ExceptionReset(__pyx_t_26, __pyx_t_27, __pyx_t_28);
       goto __pyx_L1_error;
-      __pyx_L40_try_end:;
+      __pyx_L42_try_end:;
     }
 
-    /* "src/python/model_spec.pxi":212
+    /* "src/python/model_spec.pxi":221
  *         except (TypeError, ValueError) as e:
  *             raise InvalidArgument(f"parameter {pn}: {e}") from None
  *         unit = _get(q, "unit", None)             # <<<<<<<<<<<<<<
@@ -24197,12 +25184,12 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
  */
     __pyx_t_8.__pyx_n = 1;
     __pyx_t_8.__pyx_default = Py_None;
-    __pyx_t_5 = __pyx_f_3hes__get(__pyx_v_q, __pyx_n_u_unit, &__pyx_t_8); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 212, __pyx_L1_error)
+    __pyx_t_5 = __pyx_f_3hes__get(__pyx_v_q, __pyx_n_u_unit, &__pyx_t_8); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 221, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __Pyx_XDECREF_SET(__pyx_v_unit, __pyx_t_5);
     __pyx_t_5 = 0;
 
-    /* "src/python/model_spec.pxi":213
+    /* "src/python/model_spec.pxi":222
  *             raise InvalidArgument(f"parameter {pn}: {e}") from None
  *         unit = _get(q, "unit", None)
  *         if unit is not None:             # <<<<<<<<<<<<<<
@@ -24213,14 +25200,14 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
     __pyx_t_1 = (__pyx_t_2 != 0);
     if (__pyx_t_1) {
 
-      /* "src/python/model_spec.pxi":214
+      /* "src/python/model_spec.pxi":223
  *         unit = _get(q, "unit", None)
  *         if unit is not None:
  *             m.params[k].unit = _keep(m, unit, f"parameter {pn}: unit")             # <<<<<<<<<<<<<<
  *         desc = _get(q, "description", None)
  *         if desc is not None:
  */
-      __pyx_t_5 = PyTuple_New(3); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 214, __pyx_L1_error)
+      __pyx_t_5 = PyTuple_New(3); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 223, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_5);
       __pyx_t_14 = 0;
       __pyx_t_11 = 127;
@@ -24228,7 +25215,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
       __pyx_t_14 += 10;
       __Pyx_GIVEREF(__pyx_kp_u_parameter);
       PyTuple_SET_ITEM(__pyx_t_5, 0, __pyx_kp_u_parameter);
-      __pyx_t_18 = __Pyx_PyObject_FormatSimple(__pyx_v_pn, __pyx_empty_unicode); if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 214, __pyx_L1_error)
+      __pyx_t_18 = __Pyx_PyObject_FormatSimple(__pyx_v_pn, __pyx_empty_unicode); if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 223, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_18);
       __pyx_t_11 = (__Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_18) > __pyx_t_11) ? __Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_18) : __pyx_t_11;
       __pyx_t_14 += __Pyx_PyUnicode_GET_LENGTH(__pyx_t_18);
@@ -24239,15 +25226,15 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
       __pyx_t_14 += 6;
       __Pyx_GIVEREF(__pyx_kp_u_unit_2);
       PyTuple_SET_ITEM(__pyx_t_5, 2, __pyx_kp_u_unit_2);
-      __pyx_t_18 = __Pyx_PyUnicode_Join(__pyx_t_5, 3, __pyx_t_14, __pyx_t_11); if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 214, __pyx_L1_error)
+      __pyx_t_18 = __Pyx_PyUnicode_Join(__pyx_t_5, 3, __pyx_t_14, __pyx_t_11); if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 223, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_18);
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-      __pyx_t_7 = __pyx_f_3hes__keep(__pyx_v_m, __pyx_v_unit, __pyx_t_18); if (unlikely(__pyx_t_7 == ((char const *)NULL))) __PYX_ERR(1, 214, __pyx_L1_error)
-      __pyx_t_14 = __Pyx_PyIndex_AsSsize_t(__pyx_v_k); if (unlikely((__pyx_t_14 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 214, __pyx_L1_error)
+      __pyx_t_7 = __pyx_f_3hes__keep(__pyx_v_m, __pyx_v_unit, __pyx_t_18); if (unlikely(__pyx_t_7 == ((char const *)NULL))) __PYX_ERR(1, 223, __pyx_L1_error)
+      __pyx_t_14 = __Pyx_PyIndex_AsSsize_t(__pyx_v_k); if (unlikely((__pyx_t_14 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 223, __pyx_L1_error)
       (__pyx_v_m->params[__pyx_t_14]).unit = __pyx_t_7;
       __Pyx_DECREF(__pyx_t_18); __pyx_t_18 = 0;
 
-      /* "src/python/model_spec.pxi":213
+      /* "src/python/model_spec.pxi":222
  *             raise InvalidArgument(f"parameter {pn}: {e}") from None
  *         unit = _get(q, "unit", None)
  *         if unit is not None:             # <<<<<<<<<<<<<<
@@ -24256,7 +25243,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
  */
     }
 
-    /* "src/python/model_spec.pxi":215
+    /* "src/python/model_spec.pxi":224
  *         if unit is not None:
  *             m.params[k].unit = _keep(m, unit, f"parameter {pn}: unit")
  *         desc = _get(q, "description", None)             # <<<<<<<<<<<<<<
@@ -24265,12 +25252,12 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
  */
     __pyx_t_8.__pyx_n = 1;
     __pyx_t_8.__pyx_default = Py_None;
-    __pyx_t_18 = __pyx_f_3hes__get(__pyx_v_q, __pyx_n_u_description, &__pyx_t_8); if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 215, __pyx_L1_error)
+    __pyx_t_18 = __pyx_f_3hes__get(__pyx_v_q, __pyx_n_u_description, &__pyx_t_8); if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 224, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_18);
     __Pyx_XDECREF_SET(__pyx_v_desc, __pyx_t_18);
     __pyx_t_18 = 0;
 
-    /* "src/python/model_spec.pxi":216
+    /* "src/python/model_spec.pxi":225
  *             m.params[k].unit = _keep(m, unit, f"parameter {pn}: unit")
  *         desc = _get(q, "description", None)
  *         if desc is not None:             # <<<<<<<<<<<<<<
@@ -24281,14 +25268,14 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
     __pyx_t_2 = (__pyx_t_1 != 0);
     if (__pyx_t_2) {
 
-      /* "src/python/model_spec.pxi":217
+      /* "src/python/model_spec.pxi":226
  *         desc = _get(q, "description", None)
  *         if desc is not None:
  *             m.params[k].description = _keep(m, desc, f"parameter {pn}: description")             # <<<<<<<<<<<<<<
  *         flags = _get(q, "flags", ())
  *         if isinstance(flags, str):
  */
-      __pyx_t_18 = PyTuple_New(3); if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 217, __pyx_L1_error)
+      __pyx_t_18 = PyTuple_New(3); if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 226, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_18);
       __pyx_t_14 = 0;
       __pyx_t_11 = 127;
@@ -24296,7 +25283,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
       __pyx_t_14 += 10;
       __Pyx_GIVEREF(__pyx_kp_u_parameter);
       PyTuple_SET_ITEM(__pyx_t_18, 0, __pyx_kp_u_parameter);
-      __pyx_t_5 = __Pyx_PyObject_FormatSimple(__pyx_v_pn, __pyx_empty_unicode); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 217, __pyx_L1_error)
+      __pyx_t_5 = __Pyx_PyObject_FormatSimple(__pyx_v_pn, __pyx_empty_unicode); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 226, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_5);
       __pyx_t_11 = (__Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_5) > __pyx_t_11) ? __Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_5) : __pyx_t_11;
       __pyx_t_14 += __Pyx_PyUnicode_GET_LENGTH(__pyx_t_5);
@@ -24307,15 +25294,15 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
       __pyx_t_14 += 13;
       __Pyx_GIVEREF(__pyx_kp_u_description_2);
       PyTuple_SET_ITEM(__pyx_t_18, 2, __pyx_kp_u_description_2);
-      __pyx_t_5 = __Pyx_PyUnicode_Join(__pyx_t_18, 3, __pyx_t_14, __pyx_t_11); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 217, __pyx_L1_error)
+      __pyx_t_5 = __Pyx_PyUnicode_Join(__pyx_t_18, 3, __pyx_t_14, __pyx_t_11); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 226, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_5);
       __Pyx_DECREF(__pyx_t_18); __pyx_t_18 = 0;
-      __pyx_t_7 = __pyx_f_3hes__keep(__pyx_v_m, __pyx_v_desc, __pyx_t_5); if (unlikely(__pyx_t_7 == ((char const *)NULL))) __PYX_ERR(1, 217, __pyx_L1_error)
-      __pyx_t_14 = __Pyx_PyIndex_AsSsize_t(__pyx_v_k); if (unlikely((__pyx_t_14 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 217, __pyx_L1_error)
+      __pyx_t_7 = __pyx_f_3hes__keep(__pyx_v_m, __pyx_v_desc, __pyx_t_5); if (unlikely(__pyx_t_7 == ((char const *)NULL))) __PYX_ERR(1, 226, __pyx_L1_error)
+      __pyx_t_14 = __Pyx_PyIndex_AsSsize_t(__pyx_v_k); if (unlikely((__pyx_t_14 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 226, __pyx_L1_error)
       (__pyx_v_m->params[__pyx_t_14]).description = __pyx_t_7;
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
 
-      /* "src/python/model_spec.pxi":216
+      /* "src/python/model_spec.pxi":225
  *             m.params[k].unit = _keep(m, unit, f"parameter {pn}: unit")
  *         desc = _get(q, "description", None)
  *         if desc is not None:             # <<<<<<<<<<<<<<
@@ -24324,7 +25311,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
  */
     }
 
-    /* "src/python/model_spec.pxi":218
+    /* "src/python/model_spec.pxi":227
  *         if desc is not None:
  *             m.params[k].description = _keep(m, desc, f"parameter {pn}: description")
  *         flags = _get(q, "flags", ())             # <<<<<<<<<<<<<<
@@ -24333,12 +25320,12 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
  */
     __pyx_t_8.__pyx_n = 1;
     __pyx_t_8.__pyx_default = __pyx_empty_tuple;
-    __pyx_t_5 = __pyx_f_3hes__get(__pyx_v_q, __pyx_n_u_flags, &__pyx_t_8); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 218, __pyx_L1_error)
+    __pyx_t_5 = __pyx_f_3hes__get(__pyx_v_q, __pyx_n_u_flags, &__pyx_t_8); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 227, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __Pyx_XDECREF_SET(__pyx_v_flags, __pyx_t_5);
     __pyx_t_5 = 0;
 
-    /* "src/python/model_spec.pxi":219
+    /* "src/python/model_spec.pxi":228
  *             m.params[k].description = _keep(m, desc, f"parameter {pn}: description")
  *         flags = _get(q, "flags", ())
  *         if isinstance(flags, str):             # <<<<<<<<<<<<<<
@@ -24349,14 +25336,14 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
     __pyx_t_1 = (__pyx_t_2 != 0);
     if (__pyx_t_1) {
 
-      /* "src/python/model_spec.pxi":220
+      /* "src/python/model_spec.pxi":229
  *         flags = _get(q, "flags", ())
  *         if isinstance(flags, str):
  *             flags = [flags]             # <<<<<<<<<<<<<<
  *         for f in flags:
  *             if f not in _param_flags:
  */
-      __pyx_t_5 = PyList_New(1); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 220, __pyx_L1_error)
+      __pyx_t_5 = PyList_New(1); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 229, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_5);
       __Pyx_INCREF(__pyx_v_flags);
       __Pyx_GIVEREF(__pyx_v_flags);
@@ -24364,7 +25351,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
       __Pyx_DECREF_SET(__pyx_v_flags, __pyx_t_5);
       __pyx_t_5 = 0;
 
-      /* "src/python/model_spec.pxi":219
+      /* "src/python/model_spec.pxi":228
  *             m.params[k].description = _keep(m, desc, f"parameter {pn}: description")
  *         flags = _get(q, "flags", ())
  *         if isinstance(flags, str):             # <<<<<<<<<<<<<<
@@ -24373,7 +25360,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
  */
     }
 
-    /* "src/python/model_spec.pxi":221
+    /* "src/python/model_spec.pxi":230
  *         if isinstance(flags, str):
  *             flags = [flags]
  *         for f in flags:             # <<<<<<<<<<<<<<
@@ -24384,26 +25371,26 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
       __pyx_t_5 = __pyx_v_flags; __Pyx_INCREF(__pyx_t_5); __pyx_t_14 = 0;
       __pyx_t_42 = NULL;
     } else {
-      __pyx_t_14 = -1; __pyx_t_5 = PyObject_GetIter(__pyx_v_flags); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 221, __pyx_L1_error)
+      __pyx_t_14 = -1; __pyx_t_5 = PyObject_GetIter(__pyx_v_flags); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 230, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_5);
-      __pyx_t_42 = Py_TYPE(__pyx_t_5)->tp_iternext; if (unlikely(!__pyx_t_42)) __PYX_ERR(1, 221, __pyx_L1_error)
+      __pyx_t_42 = Py_TYPE(__pyx_t_5)->tp_iternext; if (unlikely(!__pyx_t_42)) __PYX_ERR(1, 230, __pyx_L1_error)
     }
     for (;;) {
       if (likely(!__pyx_t_42)) {
         if (likely(PyList_CheckExact(__pyx_t_5))) {
           if (__pyx_t_14 >= PyList_GET_SIZE(__pyx_t_5)) break;
           #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
-          __pyx_t_18 = PyList_GET_ITEM(__pyx_t_5, __pyx_t_14); __Pyx_INCREF(__pyx_t_18); __pyx_t_14++; if (unlikely(0 < 0)) __PYX_ERR(1, 221, __pyx_L1_error)
+          __pyx_t_18 = PyList_GET_ITEM(__pyx_t_5, __pyx_t_14); __Pyx_INCREF(__pyx_t_18); __pyx_t_14++; if (unlikely(0 < 0)) __PYX_ERR(1, 230, __pyx_L1_error)
           #else
-          __pyx_t_18 = PySequence_ITEM(__pyx_t_5, __pyx_t_14); __pyx_t_14++; if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 221, __pyx_L1_error)
+          __pyx_t_18 = PySequence_ITEM(__pyx_t_5, __pyx_t_14); __pyx_t_14++; if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 230, __pyx_L1_error)
           __Pyx_GOTREF(__pyx_t_18);
           #endif
         } else {
           if (__pyx_t_14 >= PyTuple_GET_SIZE(__pyx_t_5)) break;
           #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
-          __pyx_t_18 = PyTuple_GET_ITEM(__pyx_t_5, __pyx_t_14); __Pyx_INCREF(__pyx_t_18); __pyx_t_14++; if (unlikely(0 < 0)) __PYX_ERR(1, 221, __pyx_L1_error)
+          __pyx_t_18 = PyTuple_GET_ITEM(__pyx_t_5, __pyx_t_14); __Pyx_INCREF(__pyx_t_18); __pyx_t_14++; if (unlikely(0 < 0)) __PYX_ERR(1, 230, __pyx_L1_error)
           #else
-          __pyx_t_18 = PySequence_ITEM(__pyx_t_5, __pyx_t_14); __pyx_t_14++; if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 221, __pyx_L1_error)
+          __pyx_t_18 = PySequence_ITEM(__pyx_t_5, __pyx_t_14); __pyx_t_14++; if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 230, __pyx_L1_error)
           __Pyx_GOTREF(__pyx_t_18);
           #endif
         }
@@ -24413,7 +25400,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
           PyObject* exc_type = PyErr_Occurred();
           if (exc_type) {
             if (likely(__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) PyErr_Clear();
-            else __PYX_ERR(1, 221, __pyx_L1_error)
+            else __PYX_ERR(1, 230, __pyx_L1_error)
           }
           break;
         }
@@ -24422,30 +25409,30 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
       __Pyx_XDECREF_SET(__pyx_v_f, __pyx_t_18);
       __pyx_t_18 = 0;
 
-      /* "src/python/model_spec.pxi":222
+      /* "src/python/model_spec.pxi":231
  *             flags = [flags]
  *         for f in flags:
  *             if f not in _param_flags:             # <<<<<<<<<<<<<<
  *                 raise InvalidArgument(f"parameter {pn}: flag {f!r} is not one of shape, "
  *                                       "solved, positive")
  */
-      __Pyx_GetModuleGlobalName(__pyx_t_18, __pyx_n_s_param_flags); if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 222, __pyx_L1_error)
+      __Pyx_GetModuleGlobalName(__pyx_t_18, __pyx_n_s_param_flags); if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 231, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_18);
-      __pyx_t_1 = (__Pyx_PySequence_ContainsTF(__pyx_v_f, __pyx_t_18, Py_NE)); if (unlikely(__pyx_t_1 < 0)) __PYX_ERR(1, 222, __pyx_L1_error)
+      __pyx_t_1 = (__Pyx_PySequence_ContainsTF(__pyx_v_f, __pyx_t_18, Py_NE)); if (unlikely(__pyx_t_1 < 0)) __PYX_ERR(1, 231, __pyx_L1_error)
       __Pyx_DECREF(__pyx_t_18); __pyx_t_18 = 0;
       __pyx_t_2 = (__pyx_t_1 != 0);
       if (unlikely(__pyx_t_2)) {
 
-        /* "src/python/model_spec.pxi":223
+        /* "src/python/model_spec.pxi":232
  *         for f in flags:
  *             if f not in _param_flags:
  *                 raise InvalidArgument(f"parameter {pn}: flag {f!r} is not one of shape, "             # <<<<<<<<<<<<<<
  *                                       "solved, positive")
  *             m.params[k].flags |= _param_flags[f]
  */
-        __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_n_s_InvalidArgument); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 223, __pyx_L1_error)
+        __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_n_s_InvalidArgument); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 232, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_4);
-        __pyx_t_19 = PyTuple_New(5); if (unlikely(!__pyx_t_19)) __PYX_ERR(1, 223, __pyx_L1_error)
+        __pyx_t_19 = PyTuple_New(5); if (unlikely(!__pyx_t_19)) __PYX_ERR(1, 232, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_19);
         __pyx_t_17 = 0;
         __pyx_t_11 = 127;
@@ -24453,7 +25440,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
         __pyx_t_17 += 10;
         __Pyx_GIVEREF(__pyx_kp_u_parameter);
         PyTuple_SET_ITEM(__pyx_t_19, 0, __pyx_kp_u_parameter);
-        __pyx_t_31 = __Pyx_PyObject_FormatSimple(__pyx_v_pn, __pyx_empty_unicode); if (unlikely(!__pyx_t_31)) __PYX_ERR(1, 223, __pyx_L1_error)
+        __pyx_t_31 = __Pyx_PyObject_FormatSimple(__pyx_v_pn, __pyx_empty_unicode); if (unlikely(!__pyx_t_31)) __PYX_ERR(1, 232, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_31);
         __pyx_t_11 = (__Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_31) > __pyx_t_11) ? __Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_31) : __pyx_t_11;
         __pyx_t_17 += __Pyx_PyUnicode_GET_LENGTH(__pyx_t_31);
@@ -24464,7 +25451,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
         __pyx_t_17 += 7;
         __Pyx_GIVEREF(__pyx_kp_u_flag);
         PyTuple_SET_ITEM(__pyx_t_19, 2, __pyx_kp_u_flag);
-        __pyx_t_31 = __Pyx_PyObject_FormatSimpleAndDecref(PyObject_Repr(__pyx_v_f), __pyx_empty_unicode); if (unlikely(!__pyx_t_31)) __PYX_ERR(1, 223, __pyx_L1_error)
+        __pyx_t_31 = __Pyx_PyObject_FormatSimpleAndDecref(PyObject_Repr(__pyx_v_f), __pyx_empty_unicode); if (unlikely(!__pyx_t_31)) __PYX_ERR(1, 232, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_31);
         __pyx_t_11 = (__Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_31) > __pyx_t_11) ? __Pyx_PyUnicode_MAX_CHAR_VALUE(__pyx_t_31) : __pyx_t_11;
         __pyx_t_17 += __Pyx_PyUnicode_GET_LENGTH(__pyx_t_31);
@@ -24475,7 +25462,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
         __pyx_t_17 += 38;
         __Pyx_GIVEREF(__pyx_kp_u_is_not_one_of_shape_solved_posi);
         PyTuple_SET_ITEM(__pyx_t_19, 4, __pyx_kp_u_is_not_one_of_shape_solved_posi);
-        __pyx_t_31 = __Pyx_PyUnicode_Join(__pyx_t_19, 5, __pyx_t_17, __pyx_t_11); if (unlikely(!__pyx_t_31)) __PYX_ERR(1, 223, __pyx_L1_error)
+        __pyx_t_31 = __Pyx_PyUnicode_Join(__pyx_t_19, 5, __pyx_t_17, __pyx_t_11); if (unlikely(!__pyx_t_31)) __PYX_ERR(1, 232, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_31);
         __Pyx_DECREF(__pyx_t_19); __pyx_t_19 = 0;
         __pyx_t_19 = NULL;
@@ -24491,14 +25478,14 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
         __pyx_t_18 = (__pyx_t_19) ? __Pyx_PyObject_Call2Args(__pyx_t_4, __pyx_t_19, __pyx_t_31) : __Pyx_PyObject_CallOneArg(__pyx_t_4, __pyx_t_31);
         __Pyx_XDECREF(__pyx_t_19); __pyx_t_19 = 0;
         __Pyx_DECREF(__pyx_t_31); __pyx_t_31 = 0;
-        if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 223, __pyx_L1_error)
+        if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 232, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_18);
         __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
         __Pyx_Raise(__pyx_t_18, 0, 0, 0);
         __Pyx_DECREF(__pyx_t_18); __pyx_t_18 = 0;
-        __PYX_ERR(1, 223, __pyx_L1_error)
+        __PYX_ERR(1, 232, __pyx_L1_error)
 
-        /* "src/python/model_spec.pxi":222
+        /* "src/python/model_spec.pxi":231
  *             flags = [flags]
  *         for f in flags:
  *             if f not in _param_flags:             # <<<<<<<<<<<<<<
@@ -24507,30 +25494,30 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
  */
       }
 
-      /* "src/python/model_spec.pxi":225
+      /* "src/python/model_spec.pxi":234
  *                 raise InvalidArgument(f"parameter {pn}: flag {f!r} is not one of shape, "
  *                                       "solved, positive")
  *             m.params[k].flags |= _param_flags[f]             # <<<<<<<<<<<<<<
  *     m.model.n_params = np_
  *     m.model.params = m.params
  */
-      __pyx_t_17 = __Pyx_PyIndex_AsSsize_t(__pyx_v_k); if (unlikely((__pyx_t_17 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 225, __pyx_L1_error)
-      __pyx_t_18 = __Pyx_PyInt_From_unsigned_int((__pyx_v_m->params[__pyx_t_17]).flags); if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 225, __pyx_L1_error)
+      __pyx_t_17 = __Pyx_PyIndex_AsSsize_t(__pyx_v_k); if (unlikely((__pyx_t_17 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 234, __pyx_L1_error)
+      __pyx_t_18 = __Pyx_PyInt_From_unsigned_int((__pyx_v_m->params[__pyx_t_17]).flags); if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 234, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_18);
-      __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_n_s_param_flags); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 225, __pyx_L1_error)
+      __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_n_s_param_flags); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 234, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_4);
-      __pyx_t_31 = __Pyx_PyObject_GetItem(__pyx_t_4, __pyx_v_f); if (unlikely(!__pyx_t_31)) __PYX_ERR(1, 225, __pyx_L1_error)
+      __pyx_t_31 = __Pyx_PyObject_GetItem(__pyx_t_4, __pyx_v_f); if (unlikely(!__pyx_t_31)) __PYX_ERR(1, 234, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_31);
       __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-      __pyx_t_4 = PyNumber_InPlaceOr(__pyx_t_18, __pyx_t_31); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 225, __pyx_L1_error)
+      __pyx_t_4 = PyNumber_InPlaceOr(__pyx_t_18, __pyx_t_31); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 234, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_4);
       __Pyx_DECREF(__pyx_t_18); __pyx_t_18 = 0;
       __Pyx_DECREF(__pyx_t_31); __pyx_t_31 = 0;
-      __pyx_t_43 = __Pyx_PyInt_As_unsigned_int(__pyx_t_4); if (unlikely((__pyx_t_43 == (unsigned int)-1) && PyErr_Occurred())) __PYX_ERR(1, 225, __pyx_L1_error)
+      __pyx_t_43 = __Pyx_PyInt_As_unsigned_int(__pyx_t_4); if (unlikely((__pyx_t_43 == (unsigned int)-1) && PyErr_Occurred())) __PYX_ERR(1, 234, __pyx_L1_error)
       __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
       (__pyx_v_m->params[__pyx_t_17]).flags = __pyx_t_43;
 
-      /* "src/python/model_spec.pxi":221
+      /* "src/python/model_spec.pxi":230
  *         if isinstance(flags, str):
  *             flags = [flags]
  *         for f in flags:             # <<<<<<<<<<<<<<
@@ -24540,7 +25527,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
     }
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
 
-    /* "src/python/model_spec.pxi":196
+    /* "src/python/model_spec.pxi":205
  *         raise MemoryError()
  *     param_names = []
  *     for k, q in enumerate(params):             # <<<<<<<<<<<<<<
@@ -24551,7 +25538,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
   __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
 
-  /* "src/python/model_spec.pxi":226
+  /* "src/python/model_spec.pxi":235
  *                                       "solved, positive")
  *             m.params[k].flags |= _param_flags[f]
  *     m.model.n_params = np_             # <<<<<<<<<<<<<<
@@ -24560,7 +25547,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
  */
   __pyx_v_m->model.n_params = __pyx_v_np_;
 
-  /* "src/python/model_spec.pxi":227
+  /* "src/python/model_spec.pxi":236
  *             m.params[k].flags |= _param_flags[f]
  *     m.model.n_params = np_
  *     m.model.params = m.params             # <<<<<<<<<<<<<<
@@ -24570,7 +25557,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
   __pyx_t_44 = __pyx_v_m->params;
   __pyx_v_m->model.params = __pyx_t_44;
 
-  /* "src/python/model_spec.pxi":230
+  /* "src/python/model_spec.pxi":239
  * 
  *     # ------------------------------------------------------------ orbit
  *     if orbit is not None:             # <<<<<<<<<<<<<<
@@ -24581,7 +25568,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
   __pyx_t_1 = (__pyx_t_2 != 0);
   if (__pyx_t_1) {
 
-    /* "src/python/model_spec.pxi":231
+    /* "src/python/model_spec.pxi":240
  *     # ------------------------------------------------------------ orbit
  *     if orbit is not None:
  *         _orbit_spec(m, orbit, mode_names, trans_names, modes, free_params, at)             # <<<<<<<<<<<<<<
@@ -24590,10 +25577,10 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
  */
     __pyx_t_3 = __pyx_cur_scope->__pyx_v_modes;
     __Pyx_INCREF(__pyx_t_3);
-    __pyx_t_34 = __pyx_f_3hes__orbit_spec(__pyx_v_m, __pyx_v_orbit, __pyx_v_mode_names, __pyx_v_trans_names, ((PyObject*)__pyx_t_3), __pyx_v_free_params, __pyx_v_at); if (unlikely(__pyx_t_34 == ((int)-1))) __PYX_ERR(1, 231, __pyx_L1_error)
+    __pyx_t_34 = __pyx_f_3hes__orbit_spec(__pyx_v_m, __pyx_v_orbit, __pyx_v_mode_names, __pyx_v_trans_names, ((PyObject*)__pyx_t_3), __pyx_v_free_params, __pyx_v_at); if (unlikely(__pyx_t_34 == ((int)-1))) __PYX_ERR(1, 240, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
 
-    /* "src/python/model_spec.pxi":230
+    /* "src/python/model_spec.pxi":239
  * 
  *     # ------------------------------------------------------------ orbit
  *     if orbit is not None:             # <<<<<<<<<<<<<<
@@ -24602,7 +25589,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
  */
   }
 
-  /* "src/python/model_spec.pxi":232
+  /* "src/python/model_spec.pxi":241
  *     if orbit is not None:
  *         _orbit_spec(m, orbit, mode_names, trans_names, modes, free_params, at)
  *     cdef hes_system *sys = NULL             # <<<<<<<<<<<<<<
@@ -24611,7 +25598,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
  */
   __pyx_v_sys = NULL;
 
-  /* "src/python/model_spec.pxi":234
+  /* "src/python/model_spec.pxi":243
  *     cdef hes_system *sys = NULL
  *     cdef hes_error err
  *     cdef hes_status st = hes_system_new(&m.model, &sys, &err)             # <<<<<<<<<<<<<<
@@ -24620,7 +25607,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
  */
   __pyx_v_st = hes_system_new((&__pyx_v_m->model), (&__pyx_v_sys), (&__pyx_v_err));
 
-  /* "src/python/model_spec.pxi":235
+  /* "src/python/model_spec.pxi":244
  *     cdef hes_error err
  *     cdef hes_status st = hes_system_new(&m.model, &sys, &err)
  *     if st != HES_OK:             # <<<<<<<<<<<<<<
@@ -24630,18 +25617,18 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
   __pyx_t_1 = ((__pyx_v_st != HES_OK) != 0);
   if (unlikely(__pyx_t_1)) {
 
-    /* "src/python/model_spec.pxi":236
+    /* "src/python/model_spec.pxi":245
  *     cdef hes_status st = hes_system_new(&m.model, &sys, &err)
  *     if st != HES_OK:
  *         raise _error(<int>st, err.message)             # <<<<<<<<<<<<<<
  *     return _system_of(sys, m, dict(_get(spec, "set", None) or {}))
  * 
  */
-    __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_n_s_error); if (unlikely(!__pyx_t_6)) __PYX_ERR(1, 236, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_n_s_error); if (unlikely(!__pyx_t_6)) __PYX_ERR(1, 245, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
-    __pyx_t_5 = __Pyx_PyInt_From_int(((int)__pyx_v_st)); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 236, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyInt_From_int(((int)__pyx_v_st)); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 245, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
-    __pyx_t_4 = __Pyx_PyObject_FromString(__pyx_v_err.message); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 236, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_PyObject_FromString(__pyx_v_err.message); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 245, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
     __pyx_t_31 = NULL;
     __pyx_t_34 = 0;
@@ -24658,7 +25645,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
     #if CYTHON_FAST_PYCALL
     if (PyFunction_Check(__pyx_t_6)) {
       PyObject *__pyx_temp[3] = {__pyx_t_31, __pyx_t_5, __pyx_t_4};
-      __pyx_t_3 = __Pyx_PyFunction_FastCall(__pyx_t_6, __pyx_temp+1-__pyx_t_34, 2+__pyx_t_34); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 236, __pyx_L1_error)
+      __pyx_t_3 = __Pyx_PyFunction_FastCall(__pyx_t_6, __pyx_temp+1-__pyx_t_34, 2+__pyx_t_34); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 245, __pyx_L1_error)
       __Pyx_XDECREF(__pyx_t_31); __pyx_t_31 = 0;
       __Pyx_GOTREF(__pyx_t_3);
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
@@ -24668,7 +25655,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
     #if CYTHON_FAST_PYCCALL
     if (__Pyx_PyFastCFunction_Check(__pyx_t_6)) {
       PyObject *__pyx_temp[3] = {__pyx_t_31, __pyx_t_5, __pyx_t_4};
-      __pyx_t_3 = __Pyx_PyCFunction_FastCall(__pyx_t_6, __pyx_temp+1-__pyx_t_34, 2+__pyx_t_34); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 236, __pyx_L1_error)
+      __pyx_t_3 = __Pyx_PyCFunction_FastCall(__pyx_t_6, __pyx_temp+1-__pyx_t_34, 2+__pyx_t_34); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 245, __pyx_L1_error)
       __Pyx_XDECREF(__pyx_t_31); __pyx_t_31 = 0;
       __Pyx_GOTREF(__pyx_t_3);
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
@@ -24676,7 +25663,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
     } else
     #endif
     {
-      __pyx_t_18 = PyTuple_New(2+__pyx_t_34); if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 236, __pyx_L1_error)
+      __pyx_t_18 = PyTuple_New(2+__pyx_t_34); if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 245, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_18);
       if (__pyx_t_31) {
         __Pyx_GIVEREF(__pyx_t_31); PyTuple_SET_ITEM(__pyx_t_18, 0, __pyx_t_31); __pyx_t_31 = NULL;
@@ -24687,16 +25674,16 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
       PyTuple_SET_ITEM(__pyx_t_18, 1+__pyx_t_34, __pyx_t_4);
       __pyx_t_5 = 0;
       __pyx_t_4 = 0;
-      __pyx_t_3 = __Pyx_PyObject_Call(__pyx_t_6, __pyx_t_18, NULL); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 236, __pyx_L1_error)
+      __pyx_t_3 = __Pyx_PyObject_Call(__pyx_t_6, __pyx_t_18, NULL); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 245, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_3);
       __Pyx_DECREF(__pyx_t_18); __pyx_t_18 = 0;
     }
     __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
     __Pyx_Raise(__pyx_t_3, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-    __PYX_ERR(1, 236, __pyx_L1_error)
+    __PYX_ERR(1, 245, __pyx_L1_error)
 
-    /* "src/python/model_spec.pxi":235
+    /* "src/python/model_spec.pxi":244
  *     cdef hes_error err
  *     cdef hes_status st = hes_system_new(&m.model, &sys, &err)
  *     if st != HES_OK:             # <<<<<<<<<<<<<<
@@ -24705,7 +25692,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
  */
   }
 
-  /* "src/python/model_spec.pxi":237
+  /* "src/python/model_spec.pxi":246
  *     if st != HES_OK:
  *         raise _error(<int>st, err.message)
  *     return _system_of(sys, m, dict(_get(spec, "set", None) or {}))             # <<<<<<<<<<<<<<
@@ -24715,34 +25702,34 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
   __Pyx_XDECREF(__pyx_r);
   __pyx_t_8.__pyx_n = 1;
   __pyx_t_8.__pyx_default = Py_None;
-  __pyx_t_6 = __pyx_f_3hes__get(__pyx_v_spec, __pyx_n_u_set, &__pyx_t_8); if (unlikely(!__pyx_t_6)) __PYX_ERR(1, 237, __pyx_L1_error)
+  __pyx_t_6 = __pyx_f_3hes__get(__pyx_v_spec, __pyx_n_u_set, &__pyx_t_8); if (unlikely(!__pyx_t_6)) __PYX_ERR(1, 246, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
-  __pyx_t_1 = __Pyx_PyObject_IsTrue(__pyx_t_6); if (unlikely(__pyx_t_1 < 0)) __PYX_ERR(1, 237, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyObject_IsTrue(__pyx_t_6); if (unlikely(__pyx_t_1 < 0)) __PYX_ERR(1, 246, __pyx_L1_error)
   if (!__pyx_t_1) {
     __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
   } else {
     __Pyx_INCREF(__pyx_t_6);
     __pyx_t_3 = __pyx_t_6;
     __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
-    goto __pyx_L62_bool_binop_done;
+    goto __pyx_L64_bool_binop_done;
   }
-  __pyx_t_6 = __Pyx_PyDict_NewPresized(0); if (unlikely(!__pyx_t_6)) __PYX_ERR(1, 237, __pyx_L1_error)
+  __pyx_t_6 = __Pyx_PyDict_NewPresized(0); if (unlikely(!__pyx_t_6)) __PYX_ERR(1, 246, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
   __Pyx_INCREF(__pyx_t_6);
   __pyx_t_3 = __pyx_t_6;
   __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
-  __pyx_L62_bool_binop_done:;
-  __pyx_t_6 = __Pyx_PyObject_CallOneArg(((PyObject *)(&PyDict_Type)), __pyx_t_3); if (unlikely(!__pyx_t_6)) __PYX_ERR(1, 237, __pyx_L1_error)
+  __pyx_L64_bool_binop_done:;
+  __pyx_t_6 = __Pyx_PyObject_CallOneArg(((PyObject *)(&PyDict_Type)), __pyx_t_3); if (unlikely(!__pyx_t_6)) __PYX_ERR(1, 246, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-  __pyx_t_3 = ((PyObject *)__pyx_f_3hes__system_of(__pyx_v_sys, ((PyObject *)__pyx_v_m), ((PyObject*)__pyx_t_6))); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 237, __pyx_L1_error)
+  __pyx_t_3 = ((PyObject *)__pyx_f_3hes__system_of(__pyx_v_sys, ((PyObject *)__pyx_v_m), ((PyObject*)__pyx_t_6))); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 246, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
   __pyx_r = __pyx_t_3;
   __pyx_t_3 = 0;
   goto __pyx_L0;
 
-  /* "src/python/model_spec.pxi":76
+  /* "src/python/model_spec.pxi":79
  * 
  * 
  * def model(spec=None, **kwargs):             # <<<<<<<<<<<<<<
@@ -24766,6 +25753,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
   __pyx_L0:;
   __Pyx_XDECREF((PyObject *)__pyx_v_m);
   __Pyx_XDECREF(__pyx_v_integ);
+  __Pyx_XDECREF(__pyx_v_validate);
   __Pyx_XDECREF(__pyx_v_mode_names);
   __Pyx_XDECREF(__pyx_v_dims);
   __Pyx_XDECREF(__pyx_v_n_names);
@@ -24804,7 +25792,7 @@ static PyObject *__pyx_pf_3hes_12model(CYTHON_UNUSED PyObject *__pyx_self, PyObj
   return __pyx_r;
 }
 
-/* "src/python/model_spec.pxi":240
+/* "src/python/model_spec.pxi":249
  * 
  * 
  * cdef int _orbit_spec(_PyModelBase m, orbit, list mode_names, list trans_names, list modes,             # <<<<<<<<<<<<<<
@@ -24846,7 +25834,7 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("_orbit_spec", 0);
 
-  /* "src/python/model_spec.pxi":242
+  /* "src/python/model_spec.pxi":251
  * cdef int _orbit_spec(_PyModelBase m, orbit, list mode_names, list trans_names, list modes,
  *                      list free_params, int at) except -1:
  *     cdef hes_orbit_spec *o = &m.model.orbit             # <<<<<<<<<<<<<<
@@ -24855,33 +25843,33 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
  */
   __pyx_v_o = (&__pyx_v_m->model.orbit);
 
-  /* "src/python/model_spec.pxi":243
+  /* "src/python/model_spec.pxi":252
  *                      list free_params, int at) except -1:
  *     cdef hes_orbit_spec *o = &m.model.orbit
  *     o.mode = _index(_get(orbit, "mode"), mode_names, "orbit mode")             # <<<<<<<<<<<<<<
  *     o.section = _index(_get(orbit, "section"), trans_names, "orbit section")
  *     states = list(_get(modes[o.mode], "states", None) or range(m.modes[o.mode].dim))
  */
-  __pyx_t_1 = __pyx_f_3hes__get(__pyx_v_orbit, __pyx_n_u_mode, NULL); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 243, __pyx_L1_error)
+  __pyx_t_1 = __pyx_f_3hes__get(__pyx_v_orbit, __pyx_n_u_mode, NULL); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 252, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = __pyx_f_3hes__index(__pyx_t_1, __pyx_v_mode_names, __pyx_kp_u_orbit_mode); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(1, 243, __pyx_L1_error)
+  __pyx_t_2 = __pyx_f_3hes__index(__pyx_t_1, __pyx_v_mode_names, __pyx_kp_u_orbit_mode); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(1, 252, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __pyx_v_o->mode = __pyx_t_2;
 
-  /* "src/python/model_spec.pxi":244
+  /* "src/python/model_spec.pxi":253
  *     cdef hes_orbit_spec *o = &m.model.orbit
  *     o.mode = _index(_get(orbit, "mode"), mode_names, "orbit mode")
  *     o.section = _index(_get(orbit, "section"), trans_names, "orbit section")             # <<<<<<<<<<<<<<
  *     states = list(_get(modes[o.mode], "states", None) or range(m.modes[o.mode].dim))
  *     seq = list(_get(orbit, "sequence", ()) or ())
  */
-  __pyx_t_1 = __pyx_f_3hes__get(__pyx_v_orbit, __pyx_n_u_section, NULL); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 244, __pyx_L1_error)
+  __pyx_t_1 = __pyx_f_3hes__get(__pyx_v_orbit, __pyx_n_u_section, NULL); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 253, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = __pyx_f_3hes__index(__pyx_t_1, __pyx_v_trans_names, __pyx_kp_u_orbit_section); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(1, 244, __pyx_L1_error)
+  __pyx_t_2 = __pyx_f_3hes__index(__pyx_t_1, __pyx_v_trans_names, __pyx_kp_u_orbit_section); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(1, 253, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __pyx_v_o->section = __pyx_t_2;
 
-  /* "src/python/model_spec.pxi":245
+  /* "src/python/model_spec.pxi":254
  *     o.mode = _index(_get(orbit, "mode"), mode_names, "orbit mode")
  *     o.section = _index(_get(orbit, "section"), trans_names, "orbit section")
  *     states = list(_get(modes[o.mode], "states", None) or range(m.modes[o.mode].dim))             # <<<<<<<<<<<<<<
@@ -24890,16 +25878,16 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
  */
   if (unlikely(__pyx_v_modes == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "'NoneType' object is not subscriptable");
-    __PYX_ERR(1, 245, __pyx_L1_error)
+    __PYX_ERR(1, 254, __pyx_L1_error)
   }
   __pyx_t_3 = PyList_GET_ITEM(__pyx_v_modes, __pyx_v_o->mode);
   __Pyx_INCREF(__pyx_t_3);
   __pyx_t_5.__pyx_n = 1;
   __pyx_t_5.__pyx_default = Py_None;
-  __pyx_t_4 = __pyx_f_3hes__get(__pyx_t_3, __pyx_n_u_states, &__pyx_t_5); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 245, __pyx_L1_error)
+  __pyx_t_4 = __pyx_f_3hes__get(__pyx_t_3, __pyx_n_u_states, &__pyx_t_5); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 254, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-  __pyx_t_6 = __Pyx_PyObject_IsTrue(__pyx_t_4); if (unlikely(__pyx_t_6 < 0)) __PYX_ERR(1, 245, __pyx_L1_error)
+  __pyx_t_6 = __Pyx_PyObject_IsTrue(__pyx_t_4); if (unlikely(__pyx_t_6 < 0)) __PYX_ERR(1, 254, __pyx_L1_error)
   if (!__pyx_t_6) {
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
   } else {
@@ -24908,22 +25896,22 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
     goto __pyx_L3_bool_binop_done;
   }
-  __pyx_t_4 = __Pyx_PyInt_From_int((__pyx_v_m->modes[__pyx_v_o->mode]).dim); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 245, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyInt_From_int((__pyx_v_m->modes[__pyx_v_o->mode]).dim); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 254, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
-  __pyx_t_3 = __Pyx_PyObject_CallOneArg(__pyx_builtin_range, __pyx_t_4); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 245, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyObject_CallOneArg(__pyx_builtin_range, __pyx_t_4); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 254, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
   __Pyx_INCREF(__pyx_t_3);
   __pyx_t_1 = __pyx_t_3;
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
   __pyx_L3_bool_binop_done:;
-  __pyx_t_3 = PySequence_List(__pyx_t_1); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 245, __pyx_L1_error)
+  __pyx_t_3 = PySequence_List(__pyx_t_1); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 254, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __pyx_v_states = ((PyObject*)__pyx_t_3);
   __pyx_t_3 = 0;
 
-  /* "src/python/model_spec.pxi":246
+  /* "src/python/model_spec.pxi":255
  *     o.section = _index(_get(orbit, "section"), trans_names, "orbit section")
  *     states = list(_get(modes[o.mode], "states", None) or range(m.modes[o.mode].dim))
  *     seq = list(_get(orbit, "sequence", ()) or ())             # <<<<<<<<<<<<<<
@@ -24932,9 +25920,9 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
  */
   __pyx_t_5.__pyx_n = 1;
   __pyx_t_5.__pyx_default = __pyx_empty_tuple;
-  __pyx_t_1 = __pyx_f_3hes__get(__pyx_v_orbit, __pyx_n_u_sequence, &__pyx_t_5); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 246, __pyx_L1_error)
+  __pyx_t_1 = __pyx_f_3hes__get(__pyx_v_orbit, __pyx_n_u_sequence, &__pyx_t_5); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 255, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_6 = __Pyx_PyObject_IsTrue(__pyx_t_1); if (unlikely(__pyx_t_6 < 0)) __PYX_ERR(1, 246, __pyx_L1_error)
+  __pyx_t_6 = __Pyx_PyObject_IsTrue(__pyx_t_1); if (unlikely(__pyx_t_6 < 0)) __PYX_ERR(1, 255, __pyx_L1_error)
   if (!__pyx_t_6) {
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   } else {
@@ -24946,13 +25934,13 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
   __Pyx_INCREF(__pyx_empty_tuple);
   __pyx_t_3 = __pyx_empty_tuple;
   __pyx_L5_bool_binop_done:;
-  __pyx_t_1 = PySequence_List(__pyx_t_3); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 246, __pyx_L1_error)
+  __pyx_t_1 = PySequence_List(__pyx_t_3); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 255, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
   __pyx_v_seq = ((PyObject*)__pyx_t_1);
   __pyx_t_1 = 0;
 
-  /* "src/python/model_spec.pxi":247
+  /* "src/python/model_spec.pxi":256
  *     states = list(_get(modes[o.mode], "states", None) or range(m.modes[o.mode].dim))
  *     seq = list(_get(orbit, "sequence", ()) or ())
  *     any_order = list(_get(orbit, "any_order", ()) or ())             # <<<<<<<<<<<<<<
@@ -24961,9 +25949,9 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
  */
   __pyx_t_5.__pyx_n = 1;
   __pyx_t_5.__pyx_default = __pyx_empty_tuple;
-  __pyx_t_3 = __pyx_f_3hes__get(__pyx_v_orbit, __pyx_n_u_any_order, &__pyx_t_5); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 247, __pyx_L1_error)
+  __pyx_t_3 = __pyx_f_3hes__get(__pyx_v_orbit, __pyx_n_u_any_order, &__pyx_t_5); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 256, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_6 = __Pyx_PyObject_IsTrue(__pyx_t_3); if (unlikely(__pyx_t_6 < 0)) __PYX_ERR(1, 247, __pyx_L1_error)
+  __pyx_t_6 = __Pyx_PyObject_IsTrue(__pyx_t_3); if (unlikely(__pyx_t_6 < 0)) __PYX_ERR(1, 256, __pyx_L1_error)
   if (!__pyx_t_6) {
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
   } else {
@@ -24975,13 +25963,13 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
   __Pyx_INCREF(__pyx_empty_tuple);
   __pyx_t_1 = __pyx_empty_tuple;
   __pyx_L7_bool_binop_done:;
-  __pyx_t_3 = PySequence_List(__pyx_t_1); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 247, __pyx_L1_error)
+  __pyx_t_3 = PySequence_List(__pyx_t_1); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 256, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __pyx_v_any_order = ((PyObject*)__pyx_t_3);
   __pyx_t_3 = 0;
 
-  /* "src/python/model_spec.pxi":248
+  /* "src/python/model_spec.pxi":257
  *     seq = list(_get(orbit, "sequence", ()) or ())
  *     any_order = list(_get(orbit, "any_order", ()) or ())
  *     free_states = list(_get(orbit, "free_states", ()) or ())             # <<<<<<<<<<<<<<
@@ -24990,9 +25978,9 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
  */
   __pyx_t_5.__pyx_n = 1;
   __pyx_t_5.__pyx_default = __pyx_empty_tuple;
-  __pyx_t_1 = __pyx_f_3hes__get(__pyx_v_orbit, __pyx_n_u_free_states, &__pyx_t_5); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 248, __pyx_L1_error)
+  __pyx_t_1 = __pyx_f_3hes__get(__pyx_v_orbit, __pyx_n_u_free_states, &__pyx_t_5); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 257, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_6 = __Pyx_PyObject_IsTrue(__pyx_t_1); if (unlikely(__pyx_t_6 < 0)) __PYX_ERR(1, 248, __pyx_L1_error)
+  __pyx_t_6 = __Pyx_PyObject_IsTrue(__pyx_t_1); if (unlikely(__pyx_t_6 < 0)) __PYX_ERR(1, 257, __pyx_L1_error)
   if (!__pyx_t_6) {
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   } else {
@@ -25004,13 +25992,13 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
   __Pyx_INCREF(__pyx_empty_tuple);
   __pyx_t_3 = __pyx_empty_tuple;
   __pyx_L9_bool_binop_done:;
-  __pyx_t_1 = PySequence_List(__pyx_t_3); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 248, __pyx_L1_error)
+  __pyx_t_1 = PySequence_List(__pyx_t_3); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 257, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
   __pyx_v_free_states = ((PyObject*)__pyx_t_1);
   __pyx_t_1 = 0;
 
-  /* "src/python/model_spec.pxi":249
+  /* "src/python/model_spec.pxi":258
  *     any_order = list(_get(orbit, "any_order", ()) or ())
  *     free_states = list(_get(orbit, "free_states", ()) or ())
  *     residual = list(_get(orbit, "residual", ()) or ())             # <<<<<<<<<<<<<<
@@ -25019,9 +26007,9 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
  */
   __pyx_t_5.__pyx_n = 1;
   __pyx_t_5.__pyx_default = __pyx_empty_tuple;
-  __pyx_t_3 = __pyx_f_3hes__get(__pyx_v_orbit, __pyx_n_u_residual, &__pyx_t_5); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 249, __pyx_L1_error)
+  __pyx_t_3 = __pyx_f_3hes__get(__pyx_v_orbit, __pyx_n_u_residual, &__pyx_t_5); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 258, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_6 = __Pyx_PyObject_IsTrue(__pyx_t_3); if (unlikely(__pyx_t_6 < 0)) __PYX_ERR(1, 249, __pyx_L1_error)
+  __pyx_t_6 = __Pyx_PyObject_IsTrue(__pyx_t_3); if (unlikely(__pyx_t_6 < 0)) __PYX_ERR(1, 258, __pyx_L1_error)
   if (!__pyx_t_6) {
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
   } else {
@@ -25033,13 +26021,13 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
   __Pyx_INCREF(__pyx_empty_tuple);
   __pyx_t_1 = __pyx_empty_tuple;
   __pyx_L11_bool_binop_done:;
-  __pyx_t_3 = PySequence_List(__pyx_t_1); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 249, __pyx_L1_error)
+  __pyx_t_3 = PySequence_List(__pyx_t_1); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 258, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __pyx_v_residual = ((PyObject*)__pyx_t_3);
   __pyx_t_3 = 0;
 
-  /* "src/python/model_spec.pxi":250
+  /* "src/python/model_spec.pxi":259
  *     free_states = list(_get(orbit, "free_states", ()) or ())
  *     residual = list(_get(orbit, "residual", ()) or ())
  *     if any_order and len(any_order) != len(seq):             # <<<<<<<<<<<<<<
@@ -25052,21 +26040,21 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
     __pyx_t_6 = __pyx_t_7;
     goto __pyx_L14_bool_binop_done;
   }
-  __pyx_t_8 = PyList_GET_SIZE(__pyx_v_any_order); if (unlikely(__pyx_t_8 == ((Py_ssize_t)-1))) __PYX_ERR(1, 250, __pyx_L1_error)
-  __pyx_t_9 = PyList_GET_SIZE(__pyx_v_seq); if (unlikely(__pyx_t_9 == ((Py_ssize_t)-1))) __PYX_ERR(1, 250, __pyx_L1_error)
+  __pyx_t_8 = PyList_GET_SIZE(__pyx_v_any_order); if (unlikely(__pyx_t_8 == ((Py_ssize_t)-1))) __PYX_ERR(1, 259, __pyx_L1_error)
+  __pyx_t_9 = PyList_GET_SIZE(__pyx_v_seq); if (unlikely(__pyx_t_9 == ((Py_ssize_t)-1))) __PYX_ERR(1, 259, __pyx_L1_error)
   __pyx_t_7 = ((__pyx_t_8 != __pyx_t_9) != 0);
   __pyx_t_6 = __pyx_t_7;
   __pyx_L14_bool_binop_done:;
   if (unlikely(__pyx_t_6)) {
 
-    /* "src/python/model_spec.pxi":251
+    /* "src/python/model_spec.pxi":260
  *     residual = list(_get(orbit, "residual", ()) or ())
  *     if any_order and len(any_order) != len(seq):
  *         raise InvalidArgument("orbit any_order: one flag per sequence event")             # <<<<<<<<<<<<<<
  *     n = len(seq) + len(any_order) + len(free_states) + len(residual)
  *     m.ints = <int *>calloc(max(n, 1), sizeof(int))
  */
-    __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_n_s_InvalidArgument); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 251, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_n_s_InvalidArgument); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 260, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
     __pyx_t_4 = NULL;
     if (CYTHON_UNPACK_METHODS && unlikely(PyMethod_Check(__pyx_t_1))) {
@@ -25080,14 +26068,14 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
     }
     __pyx_t_3 = (__pyx_t_4) ? __Pyx_PyObject_Call2Args(__pyx_t_1, __pyx_t_4, __pyx_kp_u_orbit_any_order_one_flag_per_seq) : __Pyx_PyObject_CallOneArg(__pyx_t_1, __pyx_kp_u_orbit_any_order_one_flag_per_seq);
     __Pyx_XDECREF(__pyx_t_4); __pyx_t_4 = 0;
-    if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 251, __pyx_L1_error)
+    if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 260, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
     __Pyx_Raise(__pyx_t_3, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-    __PYX_ERR(1, 251, __pyx_L1_error)
+    __PYX_ERR(1, 260, __pyx_L1_error)
 
-    /* "src/python/model_spec.pxi":250
+    /* "src/python/model_spec.pxi":259
  *     free_states = list(_get(orbit, "free_states", ()) or ())
  *     residual = list(_get(orbit, "residual", ()) or ())
  *     if any_order and len(any_order) != len(seq):             # <<<<<<<<<<<<<<
@@ -25096,20 +26084,20 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
  */
   }
 
-  /* "src/python/model_spec.pxi":252
+  /* "src/python/model_spec.pxi":261
  *     if any_order and len(any_order) != len(seq):
  *         raise InvalidArgument("orbit any_order: one flag per sequence event")
  *     n = len(seq) + len(any_order) + len(free_states) + len(residual)             # <<<<<<<<<<<<<<
  *     m.ints = <int *>calloc(max(n, 1), sizeof(int))
  *     if m.ints == NULL:
  */
-  __pyx_t_9 = PyList_GET_SIZE(__pyx_v_seq); if (unlikely(__pyx_t_9 == ((Py_ssize_t)-1))) __PYX_ERR(1, 252, __pyx_L1_error)
-  __pyx_t_8 = PyList_GET_SIZE(__pyx_v_any_order); if (unlikely(__pyx_t_8 == ((Py_ssize_t)-1))) __PYX_ERR(1, 252, __pyx_L1_error)
-  __pyx_t_10 = PyList_GET_SIZE(__pyx_v_free_states); if (unlikely(__pyx_t_10 == ((Py_ssize_t)-1))) __PYX_ERR(1, 252, __pyx_L1_error)
-  __pyx_t_11 = PyList_GET_SIZE(__pyx_v_residual); if (unlikely(__pyx_t_11 == ((Py_ssize_t)-1))) __PYX_ERR(1, 252, __pyx_L1_error)
+  __pyx_t_9 = PyList_GET_SIZE(__pyx_v_seq); if (unlikely(__pyx_t_9 == ((Py_ssize_t)-1))) __PYX_ERR(1, 261, __pyx_L1_error)
+  __pyx_t_8 = PyList_GET_SIZE(__pyx_v_any_order); if (unlikely(__pyx_t_8 == ((Py_ssize_t)-1))) __PYX_ERR(1, 261, __pyx_L1_error)
+  __pyx_t_10 = PyList_GET_SIZE(__pyx_v_free_states); if (unlikely(__pyx_t_10 == ((Py_ssize_t)-1))) __PYX_ERR(1, 261, __pyx_L1_error)
+  __pyx_t_11 = PyList_GET_SIZE(__pyx_v_residual); if (unlikely(__pyx_t_11 == ((Py_ssize_t)-1))) __PYX_ERR(1, 261, __pyx_L1_error)
   __pyx_v_n = (((__pyx_t_9 + __pyx_t_8) + __pyx_t_10) + __pyx_t_11);
 
-  /* "src/python/model_spec.pxi":253
+  /* "src/python/model_spec.pxi":262
  *         raise InvalidArgument("orbit any_order: one flag per sequence event")
  *     n = len(seq) + len(any_order) + len(free_states) + len(residual)
  *     m.ints = <int *>calloc(max(n, 1), sizeof(int))             # <<<<<<<<<<<<<<
@@ -25125,7 +26113,7 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
   }
   __pyx_v_m->ints = ((int *)calloc(__pyx_t_10, (sizeof(int))));
 
-  /* "src/python/model_spec.pxi":254
+  /* "src/python/model_spec.pxi":263
  *     n = len(seq) + len(any_order) + len(free_states) + len(residual)
  *     m.ints = <int *>calloc(max(n, 1), sizeof(int))
  *     if m.ints == NULL:             # <<<<<<<<<<<<<<
@@ -25135,16 +26123,16 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
   __pyx_t_6 = ((__pyx_v_m->ints == NULL) != 0);
   if (unlikely(__pyx_t_6)) {
 
-    /* "src/python/model_spec.pxi":255
+    /* "src/python/model_spec.pxi":264
  *     m.ints = <int *>calloc(max(n, 1), sizeof(int))
  *     if m.ints == NULL:
  *         raise MemoryError()             # <<<<<<<<<<<<<<
  *     cdef int k = 0
  *     o.n_sequence = len(seq)
  */
-    PyErr_NoMemory(); __PYX_ERR(1, 255, __pyx_L1_error)
+    PyErr_NoMemory(); __PYX_ERR(1, 264, __pyx_L1_error)
 
-    /* "src/python/model_spec.pxi":254
+    /* "src/python/model_spec.pxi":263
  *     n = len(seq) + len(any_order) + len(free_states) + len(residual)
  *     m.ints = <int *>calloc(max(n, 1), sizeof(int))
  *     if m.ints == NULL:             # <<<<<<<<<<<<<<
@@ -25153,7 +26141,7 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
  */
   }
 
-  /* "src/python/model_spec.pxi":256
+  /* "src/python/model_spec.pxi":265
  *     if m.ints == NULL:
  *         raise MemoryError()
  *     cdef int k = 0             # <<<<<<<<<<<<<<
@@ -25162,17 +26150,17 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
  */
   __pyx_v_k = 0;
 
-  /* "src/python/model_spec.pxi":257
+  /* "src/python/model_spec.pxi":266
  *         raise MemoryError()
  *     cdef int k = 0
  *     o.n_sequence = len(seq)             # <<<<<<<<<<<<<<
  *     o.sequence = &m.ints[k]
  *     for s in seq:
  */
-  __pyx_t_10 = PyList_GET_SIZE(__pyx_v_seq); if (unlikely(__pyx_t_10 == ((Py_ssize_t)-1))) __PYX_ERR(1, 257, __pyx_L1_error)
+  __pyx_t_10 = PyList_GET_SIZE(__pyx_v_seq); if (unlikely(__pyx_t_10 == ((Py_ssize_t)-1))) __PYX_ERR(1, 266, __pyx_L1_error)
   __pyx_v_o->n_sequence = __pyx_t_10;
 
-  /* "src/python/model_spec.pxi":258
+  /* "src/python/model_spec.pxi":267
  *     cdef int k = 0
  *     o.n_sequence = len(seq)
  *     o.sequence = &m.ints[k]             # <<<<<<<<<<<<<<
@@ -25181,7 +26169,7 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
  */
   __pyx_v_o->sequence = (&(__pyx_v_m->ints[__pyx_v_k]));
 
-  /* "src/python/model_spec.pxi":259
+  /* "src/python/model_spec.pxi":268
  *     o.n_sequence = len(seq)
  *     o.sequence = &m.ints[k]
  *     for s in seq:             # <<<<<<<<<<<<<<
@@ -25192,25 +26180,25 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
   for (;;) {
     if (__pyx_t_10 >= PyList_GET_SIZE(__pyx_t_3)) break;
     #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
-    __pyx_t_1 = PyList_GET_ITEM(__pyx_t_3, __pyx_t_10); __Pyx_INCREF(__pyx_t_1); __pyx_t_10++; if (unlikely(0 < 0)) __PYX_ERR(1, 259, __pyx_L1_error)
+    __pyx_t_1 = PyList_GET_ITEM(__pyx_t_3, __pyx_t_10); __Pyx_INCREF(__pyx_t_1); __pyx_t_10++; if (unlikely(0 < 0)) __PYX_ERR(1, 268, __pyx_L1_error)
     #else
-    __pyx_t_1 = PySequence_ITEM(__pyx_t_3, __pyx_t_10); __pyx_t_10++; if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 259, __pyx_L1_error)
+    __pyx_t_1 = PySequence_ITEM(__pyx_t_3, __pyx_t_10); __pyx_t_10++; if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 268, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
     #endif
     __Pyx_XDECREF_SET(__pyx_v_s, __pyx_t_1);
     __pyx_t_1 = 0;
 
-    /* "src/python/model_spec.pxi":260
+    /* "src/python/model_spec.pxi":269
  *     o.sequence = &m.ints[k]
  *     for s in seq:
  *         m.ints[k] = _index(s, trans_names, "orbit sequence: transition")             # <<<<<<<<<<<<<<
  *         k += 1
  *     if any_order:
  */
-    __pyx_t_2 = __pyx_f_3hes__index(__pyx_v_s, __pyx_v_trans_names, __pyx_kp_u_orbit_sequence_transition); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(1, 260, __pyx_L1_error)
+    __pyx_t_2 = __pyx_f_3hes__index(__pyx_v_s, __pyx_v_trans_names, __pyx_kp_u_orbit_sequence_transition); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(1, 269, __pyx_L1_error)
     (__pyx_v_m->ints[__pyx_v_k]) = __pyx_t_2;
 
-    /* "src/python/model_spec.pxi":261
+    /* "src/python/model_spec.pxi":270
  *     for s in seq:
  *         m.ints[k] = _index(s, trans_names, "orbit sequence: transition")
  *         k += 1             # <<<<<<<<<<<<<<
@@ -25219,7 +26207,7 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
  */
     __pyx_v_k = (__pyx_v_k + 1);
 
-    /* "src/python/model_spec.pxi":259
+    /* "src/python/model_spec.pxi":268
  *     o.n_sequence = len(seq)
  *     o.sequence = &m.ints[k]
  *     for s in seq:             # <<<<<<<<<<<<<<
@@ -25229,7 +26217,7 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
   }
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
 
-  /* "src/python/model_spec.pxi":262
+  /* "src/python/model_spec.pxi":271
  *         m.ints[k] = _index(s, trans_names, "orbit sequence: transition")
  *         k += 1
  *     if any_order:             # <<<<<<<<<<<<<<
@@ -25239,7 +26227,7 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
   __pyx_t_6 = (PyList_GET_SIZE(__pyx_v_any_order) != 0);
   if (__pyx_t_6) {
 
-    /* "src/python/model_spec.pxi":263
+    /* "src/python/model_spec.pxi":272
  *         k += 1
  *     if any_order:
  *         o.any_order = &m.ints[k]             # <<<<<<<<<<<<<<
@@ -25248,7 +26236,7 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
  */
     __pyx_v_o->any_order = (&(__pyx_v_m->ints[__pyx_v_k]));
 
-    /* "src/python/model_spec.pxi":264
+    /* "src/python/model_spec.pxi":273
  *     if any_order:
  *         o.any_order = &m.ints[k]
  *         for s in any_order:             # <<<<<<<<<<<<<<
@@ -25259,22 +26247,22 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
     for (;;) {
       if (__pyx_t_10 >= PyList_GET_SIZE(__pyx_t_3)) break;
       #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
-      __pyx_t_1 = PyList_GET_ITEM(__pyx_t_3, __pyx_t_10); __Pyx_INCREF(__pyx_t_1); __pyx_t_10++; if (unlikely(0 < 0)) __PYX_ERR(1, 264, __pyx_L1_error)
+      __pyx_t_1 = PyList_GET_ITEM(__pyx_t_3, __pyx_t_10); __Pyx_INCREF(__pyx_t_1); __pyx_t_10++; if (unlikely(0 < 0)) __PYX_ERR(1, 273, __pyx_L1_error)
       #else
-      __pyx_t_1 = PySequence_ITEM(__pyx_t_3, __pyx_t_10); __pyx_t_10++; if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 264, __pyx_L1_error)
+      __pyx_t_1 = PySequence_ITEM(__pyx_t_3, __pyx_t_10); __pyx_t_10++; if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 273, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
       #endif
       __Pyx_XDECREF_SET(__pyx_v_s, __pyx_t_1);
       __pyx_t_1 = 0;
 
-      /* "src/python/model_spec.pxi":265
+      /* "src/python/model_spec.pxi":274
  *         o.any_order = &m.ints[k]
  *         for s in any_order:
  *             m.ints[k] = 1 if s else 0             # <<<<<<<<<<<<<<
  *             k += 1
  *     o.n_free_states = len(free_states)
  */
-      __pyx_t_6 = __Pyx_PyObject_IsTrue(__pyx_v_s); if (unlikely(__pyx_t_6 < 0)) __PYX_ERR(1, 265, __pyx_L1_error)
+      __pyx_t_6 = __Pyx_PyObject_IsTrue(__pyx_v_s); if (unlikely(__pyx_t_6 < 0)) __PYX_ERR(1, 274, __pyx_L1_error)
       if (__pyx_t_6) {
         __pyx_t_2 = 1;
       } else {
@@ -25282,7 +26270,7 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
       }
       (__pyx_v_m->ints[__pyx_v_k]) = __pyx_t_2;
 
-      /* "src/python/model_spec.pxi":266
+      /* "src/python/model_spec.pxi":275
  *         for s in any_order:
  *             m.ints[k] = 1 if s else 0
  *             k += 1             # <<<<<<<<<<<<<<
@@ -25291,7 +26279,7 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
  */
       __pyx_v_k = (__pyx_v_k + 1);
 
-      /* "src/python/model_spec.pxi":264
+      /* "src/python/model_spec.pxi":273
  *     if any_order:
  *         o.any_order = &m.ints[k]
  *         for s in any_order:             # <<<<<<<<<<<<<<
@@ -25301,7 +26289,7 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
     }
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
 
-    /* "src/python/model_spec.pxi":262
+    /* "src/python/model_spec.pxi":271
  *         m.ints[k] = _index(s, trans_names, "orbit sequence: transition")
  *         k += 1
  *     if any_order:             # <<<<<<<<<<<<<<
@@ -25310,17 +26298,17 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
  */
   }
 
-  /* "src/python/model_spec.pxi":267
+  /* "src/python/model_spec.pxi":276
  *             m.ints[k] = 1 if s else 0
  *             k += 1
  *     o.n_free_states = len(free_states)             # <<<<<<<<<<<<<<
  *     o.free_states = &m.ints[k]
  *     for s in free_states:
  */
-  __pyx_t_10 = PyList_GET_SIZE(__pyx_v_free_states); if (unlikely(__pyx_t_10 == ((Py_ssize_t)-1))) __PYX_ERR(1, 267, __pyx_L1_error)
+  __pyx_t_10 = PyList_GET_SIZE(__pyx_v_free_states); if (unlikely(__pyx_t_10 == ((Py_ssize_t)-1))) __PYX_ERR(1, 276, __pyx_L1_error)
   __pyx_v_o->n_free_states = __pyx_t_10;
 
-  /* "src/python/model_spec.pxi":268
+  /* "src/python/model_spec.pxi":277
  *             k += 1
  *     o.n_free_states = len(free_states)
  *     o.free_states = &m.ints[k]             # <<<<<<<<<<<<<<
@@ -25329,7 +26317,7 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
  */
   __pyx_v_o->free_states = (&(__pyx_v_m->ints[__pyx_v_k]));
 
-  /* "src/python/model_spec.pxi":269
+  /* "src/python/model_spec.pxi":278
  *     o.n_free_states = len(free_states)
  *     o.free_states = &m.ints[k]
  *     for s in free_states:             # <<<<<<<<<<<<<<
@@ -25340,25 +26328,25 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
   for (;;) {
     if (__pyx_t_10 >= PyList_GET_SIZE(__pyx_t_3)) break;
     #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
-    __pyx_t_1 = PyList_GET_ITEM(__pyx_t_3, __pyx_t_10); __Pyx_INCREF(__pyx_t_1); __pyx_t_10++; if (unlikely(0 < 0)) __PYX_ERR(1, 269, __pyx_L1_error)
+    __pyx_t_1 = PyList_GET_ITEM(__pyx_t_3, __pyx_t_10); __Pyx_INCREF(__pyx_t_1); __pyx_t_10++; if (unlikely(0 < 0)) __PYX_ERR(1, 278, __pyx_L1_error)
     #else
-    __pyx_t_1 = PySequence_ITEM(__pyx_t_3, __pyx_t_10); __pyx_t_10++; if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 269, __pyx_L1_error)
+    __pyx_t_1 = PySequence_ITEM(__pyx_t_3, __pyx_t_10); __pyx_t_10++; if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 278, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
     #endif
     __Pyx_XDECREF_SET(__pyx_v_s, __pyx_t_1);
     __pyx_t_1 = 0;
 
-    /* "src/python/model_spec.pxi":270
+    /* "src/python/model_spec.pxi":279
  *     o.free_states = &m.ints[k]
  *     for s in free_states:
  *         m.ints[k] = _index(s, states, "orbit free_states: state")             # <<<<<<<<<<<<<<
  *         k += 1
  *     o.n_residual = len(residual)
  */
-    __pyx_t_2 = __pyx_f_3hes__index(__pyx_v_s, __pyx_v_states, __pyx_kp_u_orbit_free_states_state); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(1, 270, __pyx_L1_error)
+    __pyx_t_2 = __pyx_f_3hes__index(__pyx_v_s, __pyx_v_states, __pyx_kp_u_orbit_free_states_state); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(1, 279, __pyx_L1_error)
     (__pyx_v_m->ints[__pyx_v_k]) = __pyx_t_2;
 
-    /* "src/python/model_spec.pxi":271
+    /* "src/python/model_spec.pxi":280
  *     for s in free_states:
  *         m.ints[k] = _index(s, states, "orbit free_states: state")
  *         k += 1             # <<<<<<<<<<<<<<
@@ -25367,7 +26355,7 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
  */
     __pyx_v_k = (__pyx_v_k + 1);
 
-    /* "src/python/model_spec.pxi":269
+    /* "src/python/model_spec.pxi":278
  *     o.n_free_states = len(free_states)
  *     o.free_states = &m.ints[k]
  *     for s in free_states:             # <<<<<<<<<<<<<<
@@ -25377,17 +26365,17 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
   }
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
 
-  /* "src/python/model_spec.pxi":272
+  /* "src/python/model_spec.pxi":281
  *         m.ints[k] = _index(s, states, "orbit free_states: state")
  *         k += 1
  *     o.n_residual = len(residual)             # <<<<<<<<<<<<<<
  *     o.residual = &m.ints[k]
  *     for s in residual:
  */
-  __pyx_t_10 = PyList_GET_SIZE(__pyx_v_residual); if (unlikely(__pyx_t_10 == ((Py_ssize_t)-1))) __PYX_ERR(1, 272, __pyx_L1_error)
+  __pyx_t_10 = PyList_GET_SIZE(__pyx_v_residual); if (unlikely(__pyx_t_10 == ((Py_ssize_t)-1))) __PYX_ERR(1, 281, __pyx_L1_error)
   __pyx_v_o->n_residual = __pyx_t_10;
 
-  /* "src/python/model_spec.pxi":273
+  /* "src/python/model_spec.pxi":282
  *         k += 1
  *     o.n_residual = len(residual)
  *     o.residual = &m.ints[k]             # <<<<<<<<<<<<<<
@@ -25396,7 +26384,7 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
  */
   __pyx_v_o->residual = (&(__pyx_v_m->ints[__pyx_v_k]));
 
-  /* "src/python/model_spec.pxi":274
+  /* "src/python/model_spec.pxi":283
  *     o.n_residual = len(residual)
  *     o.residual = &m.ints[k]
  *     for s in residual:             # <<<<<<<<<<<<<<
@@ -25407,25 +26395,25 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
   for (;;) {
     if (__pyx_t_10 >= PyList_GET_SIZE(__pyx_t_3)) break;
     #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
-    __pyx_t_1 = PyList_GET_ITEM(__pyx_t_3, __pyx_t_10); __Pyx_INCREF(__pyx_t_1); __pyx_t_10++; if (unlikely(0 < 0)) __PYX_ERR(1, 274, __pyx_L1_error)
+    __pyx_t_1 = PyList_GET_ITEM(__pyx_t_3, __pyx_t_10); __Pyx_INCREF(__pyx_t_1); __pyx_t_10++; if (unlikely(0 < 0)) __PYX_ERR(1, 283, __pyx_L1_error)
     #else
-    __pyx_t_1 = PySequence_ITEM(__pyx_t_3, __pyx_t_10); __pyx_t_10++; if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 274, __pyx_L1_error)
+    __pyx_t_1 = PySequence_ITEM(__pyx_t_3, __pyx_t_10); __pyx_t_10++; if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 283, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
     #endif
     __Pyx_XDECREF_SET(__pyx_v_s, __pyx_t_1);
     __pyx_t_1 = 0;
 
-    /* "src/python/model_spec.pxi":275
+    /* "src/python/model_spec.pxi":284
  *     o.residual = &m.ints[k]
  *     for s in residual:
  *         m.ints[k] = _index(s, states, "orbit residual: state")             # <<<<<<<<<<<<<<
  *         k += 1
  *     o.n_free_params = len(free_params)
  */
-    __pyx_t_2 = __pyx_f_3hes__index(__pyx_v_s, __pyx_v_states, __pyx_kp_u_orbit_residual_state); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(1, 275, __pyx_L1_error)
+    __pyx_t_2 = __pyx_f_3hes__index(__pyx_v_s, __pyx_v_states, __pyx_kp_u_orbit_residual_state); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(1, 284, __pyx_L1_error)
     (__pyx_v_m->ints[__pyx_v_k]) = __pyx_t_2;
 
-    /* "src/python/model_spec.pxi":276
+    /* "src/python/model_spec.pxi":285
  *     for s in residual:
  *         m.ints[k] = _index(s, states, "orbit residual: state")
  *         k += 1             # <<<<<<<<<<<<<<
@@ -25434,7 +26422,7 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
  */
     __pyx_v_k = (__pyx_v_k + 1);
 
-    /* "src/python/model_spec.pxi":274
+    /* "src/python/model_spec.pxi":283
  *     o.n_residual = len(residual)
  *     o.residual = &m.ints[k]
  *     for s in residual:             # <<<<<<<<<<<<<<
@@ -25444,7 +26432,7 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
   }
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
 
-  /* "src/python/model_spec.pxi":277
+  /* "src/python/model_spec.pxi":286
  *         m.ints[k] = _index(s, states, "orbit residual: state")
  *         k += 1
  *     o.n_free_params = len(free_params)             # <<<<<<<<<<<<<<
@@ -25453,12 +26441,12 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
  */
   if (unlikely(__pyx_v_free_params == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "object of type 'NoneType' has no len()");
-    __PYX_ERR(1, 277, __pyx_L1_error)
+    __PYX_ERR(1, 286, __pyx_L1_error)
   }
-  __pyx_t_10 = PyList_GET_SIZE(__pyx_v_free_params); if (unlikely(__pyx_t_10 == ((Py_ssize_t)-1))) __PYX_ERR(1, 277, __pyx_L1_error)
+  __pyx_t_10 = PyList_GET_SIZE(__pyx_v_free_params); if (unlikely(__pyx_t_10 == ((Py_ssize_t)-1))) __PYX_ERR(1, 286, __pyx_L1_error)
   __pyx_v_o->n_free_params = __pyx_t_10;
 
-  /* "src/python/model_spec.pxi":278
+  /* "src/python/model_spec.pxi":287
  *         k += 1
  *     o.n_free_params = len(free_params)
  *     o.free_params = &m.name_ptrs[at]             # <<<<<<<<<<<<<<
@@ -25467,7 +26455,7 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
  */
   __pyx_v_o->free_params = (&(__pyx_v_m->name_ptrs[__pyx_v_at]));
 
-  /* "src/python/model_spec.pxi":279
+  /* "src/python/model_spec.pxi":288
  *     o.n_free_params = len(free_params)
  *     o.free_params = &m.name_ptrs[at]
  *     for i, s in enumerate(free_params):             # <<<<<<<<<<<<<<
@@ -25480,39 +26468,39 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
   for (;;) {
     if (__pyx_t_10 >= PyList_GET_SIZE(__pyx_t_1)) break;
     #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
-    __pyx_t_4 = PyList_GET_ITEM(__pyx_t_1, __pyx_t_10); __Pyx_INCREF(__pyx_t_4); __pyx_t_10++; if (unlikely(0 < 0)) __PYX_ERR(1, 279, __pyx_L1_error)
+    __pyx_t_4 = PyList_GET_ITEM(__pyx_t_1, __pyx_t_10); __Pyx_INCREF(__pyx_t_4); __pyx_t_10++; if (unlikely(0 < 0)) __PYX_ERR(1, 288, __pyx_L1_error)
     #else
-    __pyx_t_4 = PySequence_ITEM(__pyx_t_1, __pyx_t_10); __pyx_t_10++; if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 279, __pyx_L1_error)
+    __pyx_t_4 = PySequence_ITEM(__pyx_t_1, __pyx_t_10); __pyx_t_10++; if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 288, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
     #endif
     __Pyx_XDECREF_SET(__pyx_v_s, __pyx_t_4);
     __pyx_t_4 = 0;
     __Pyx_INCREF(__pyx_t_3);
     __Pyx_XDECREF_SET(__pyx_v_i, __pyx_t_3);
-    __pyx_t_4 = __Pyx_PyInt_AddObjC(__pyx_t_3, __pyx_int_1, 1, 0, 0); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 279, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_PyInt_AddObjC(__pyx_t_3, __pyx_int_1, 1, 0, 0); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 288, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
     __Pyx_DECREF(__pyx_t_3);
     __pyx_t_3 = __pyx_t_4;
     __pyx_t_4 = 0;
 
-    /* "src/python/model_spec.pxi":280
+    /* "src/python/model_spec.pxi":289
  *     o.free_params = &m.name_ptrs[at]
  *     for i, s in enumerate(free_params):
  *         m.name_ptrs[at + i] = _keep(m, s, "orbit free_params: a parameter's name")             # <<<<<<<<<<<<<<
  *     pp = _get(orbit, "period_param", None)
  *     if pp is not None:
  */
-    __pyx_t_13 = __pyx_f_3hes__keep(__pyx_v_m, __pyx_v_s, __pyx_kp_u_orbit_free_params_a_parameter_s); if (unlikely(__pyx_t_13 == ((char const *)NULL))) __PYX_ERR(1, 280, __pyx_L1_error)
-    __pyx_t_4 = __Pyx_PyInt_From_int(__pyx_v_at); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 280, __pyx_L1_error)
+    __pyx_t_13 = __pyx_f_3hes__keep(__pyx_v_m, __pyx_v_s, __pyx_kp_u_orbit_free_params_a_parameter_s); if (unlikely(__pyx_t_13 == ((char const *)NULL))) __PYX_ERR(1, 289, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_PyInt_From_int(__pyx_v_at); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 289, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_14 = PyNumber_Add(__pyx_t_4, __pyx_v_i); if (unlikely(!__pyx_t_14)) __PYX_ERR(1, 280, __pyx_L1_error)
+    __pyx_t_14 = PyNumber_Add(__pyx_t_4, __pyx_v_i); if (unlikely(!__pyx_t_14)) __PYX_ERR(1, 289, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_14);
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    __pyx_t_11 = __Pyx_PyIndex_AsSsize_t(__pyx_t_14); if (unlikely((__pyx_t_11 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 280, __pyx_L1_error)
+    __pyx_t_11 = __Pyx_PyIndex_AsSsize_t(__pyx_t_14); if (unlikely((__pyx_t_11 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 289, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_14); __pyx_t_14 = 0;
     (__pyx_v_m->name_ptrs[__pyx_t_11]) = __pyx_t_13;
 
-    /* "src/python/model_spec.pxi":279
+    /* "src/python/model_spec.pxi":288
  *     o.n_free_params = len(free_params)
  *     o.free_params = &m.name_ptrs[at]
  *     for i, s in enumerate(free_params):             # <<<<<<<<<<<<<<
@@ -25523,7 +26511,7 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
 
-  /* "src/python/model_spec.pxi":281
+  /* "src/python/model_spec.pxi":290
  *     for i, s in enumerate(free_params):
  *         m.name_ptrs[at + i] = _keep(m, s, "orbit free_params: a parameter's name")
  *     pp = _get(orbit, "period_param", None)             # <<<<<<<<<<<<<<
@@ -25532,12 +26520,12 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
  */
   __pyx_t_5.__pyx_n = 1;
   __pyx_t_5.__pyx_default = Py_None;
-  __pyx_t_3 = __pyx_f_3hes__get(__pyx_v_orbit, __pyx_n_u_period_param, &__pyx_t_5); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 281, __pyx_L1_error)
+  __pyx_t_3 = __pyx_f_3hes__get(__pyx_v_orbit, __pyx_n_u_period_param, &__pyx_t_5); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 290, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __pyx_v_pp = __pyx_t_3;
   __pyx_t_3 = 0;
 
-  /* "src/python/model_spec.pxi":282
+  /* "src/python/model_spec.pxi":291
  *         m.name_ptrs[at + i] = _keep(m, s, "orbit free_params: a parameter's name")
  *     pp = _get(orbit, "period_param", None)
  *     if pp is not None:             # <<<<<<<<<<<<<<
@@ -25548,17 +26536,17 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
   __pyx_t_7 = (__pyx_t_6 != 0);
   if (__pyx_t_7) {
 
-    /* "src/python/model_spec.pxi":283
+    /* "src/python/model_spec.pxi":292
  *     pp = _get(orbit, "period_param", None)
  *     if pp is not None:
  *         o.period_param = _keep(m, pp, "orbit period_param")             # <<<<<<<<<<<<<<
  *     guess = _get(orbit, "guess", None)
  *     if guess is None:
  */
-    __pyx_t_13 = __pyx_f_3hes__keep(__pyx_v_m, __pyx_v_pp, __pyx_kp_u_orbit_period_param); if (unlikely(__pyx_t_13 == ((char const *)NULL))) __PYX_ERR(1, 283, __pyx_L1_error)
+    __pyx_t_13 = __pyx_f_3hes__keep(__pyx_v_m, __pyx_v_pp, __pyx_kp_u_orbit_period_param); if (unlikely(__pyx_t_13 == ((char const *)NULL))) __PYX_ERR(1, 292, __pyx_L1_error)
     __pyx_v_o->period_param = __pyx_t_13;
 
-    /* "src/python/model_spec.pxi":282
+    /* "src/python/model_spec.pxi":291
  *         m.name_ptrs[at + i] = _keep(m, s, "orbit free_params: a parameter's name")
  *     pp = _get(orbit, "period_param", None)
  *     if pp is not None:             # <<<<<<<<<<<<<<
@@ -25567,7 +26555,7 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
  */
   }
 
-  /* "src/python/model_spec.pxi":284
+  /* "src/python/model_spec.pxi":293
  *     if pp is not None:
  *         o.period_param = _keep(m, pp, "orbit period_param")
  *     guess = _get(orbit, "guess", None)             # <<<<<<<<<<<<<<
@@ -25576,12 +26564,12 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
  */
   __pyx_t_5.__pyx_n = 1;
   __pyx_t_5.__pyx_default = Py_None;
-  __pyx_t_3 = __pyx_f_3hes__get(__pyx_v_orbit, __pyx_n_u_guess, &__pyx_t_5); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 284, __pyx_L1_error)
+  __pyx_t_3 = __pyx_f_3hes__get(__pyx_v_orbit, __pyx_n_u_guess, &__pyx_t_5); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 293, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __pyx_v_guess = __pyx_t_3;
   __pyx_t_3 = 0;
 
-  /* "src/python/model_spec.pxi":285
+  /* "src/python/model_spec.pxi":294
  *         o.period_param = _keep(m, pp, "orbit period_param")
  *     guess = _get(orbit, "guess", None)
  *     if guess is None:             # <<<<<<<<<<<<<<
@@ -25592,14 +26580,14 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
   __pyx_t_6 = (__pyx_t_7 != 0);
   if (unlikely(__pyx_t_6)) {
 
-    /* "src/python/model_spec.pxi":286
+    /* "src/python/model_spec.pxi":295
  *     guess = _get(orbit, "guess", None)
  *     if guess is None:
  *         raise InvalidArgument("orbit guess is required: a callable p -> x0, or x0")             # <<<<<<<<<<<<<<
  *     if callable(guess):
  *         m.guess_fn = guess
  */
-    __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_n_s_InvalidArgument); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 286, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_n_s_InvalidArgument); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 295, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
     __pyx_t_14 = NULL;
     if (CYTHON_UNPACK_METHODS && unlikely(PyMethod_Check(__pyx_t_1))) {
@@ -25613,14 +26601,14 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
     }
     __pyx_t_3 = (__pyx_t_14) ? __Pyx_PyObject_Call2Args(__pyx_t_1, __pyx_t_14, __pyx_kp_u_orbit_guess_is_required_a_callab) : __Pyx_PyObject_CallOneArg(__pyx_t_1, __pyx_kp_u_orbit_guess_is_required_a_callab);
     __Pyx_XDECREF(__pyx_t_14); __pyx_t_14 = 0;
-    if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 286, __pyx_L1_error)
+    if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 295, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
     __Pyx_Raise(__pyx_t_3, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-    __PYX_ERR(1, 286, __pyx_L1_error)
+    __PYX_ERR(1, 295, __pyx_L1_error)
 
-    /* "src/python/model_spec.pxi":285
+    /* "src/python/model_spec.pxi":294
  *         o.period_param = _keep(m, pp, "orbit period_param")
  *     guess = _get(orbit, "guess", None)
  *     if guess is None:             # <<<<<<<<<<<<<<
@@ -25629,18 +26617,18 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
  */
   }
 
-  /* "src/python/model_spec.pxi":287
+  /* "src/python/model_spec.pxi":296
  *     if guess is None:
  *         raise InvalidArgument("orbit guess is required: a callable p -> x0, or x0")
  *     if callable(guess):             # <<<<<<<<<<<<<<
  *         m.guess_fn = guess
  *         o.guess = _t_guess
  */
-  __pyx_t_6 = __Pyx_PyCallable_Check(__pyx_v_guess); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(1, 287, __pyx_L1_error)
+  __pyx_t_6 = __Pyx_PyCallable_Check(__pyx_v_guess); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(1, 296, __pyx_L1_error)
   __pyx_t_7 = (__pyx_t_6 != 0);
   if (__pyx_t_7) {
 
-    /* "src/python/model_spec.pxi":288
+    /* "src/python/model_spec.pxi":297
  *         raise InvalidArgument("orbit guess is required: a callable p -> x0, or x0")
  *     if callable(guess):
  *         m.guess_fn = guess             # <<<<<<<<<<<<<<
@@ -25653,7 +26641,7 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
     __Pyx_DECREF(__pyx_v_m->guess_fn);
     __pyx_v_m->guess_fn = __pyx_v_guess;
 
-    /* "src/python/model_spec.pxi":289
+    /* "src/python/model_spec.pxi":298
  *     if callable(guess):
  *         m.guess_fn = guess
  *         o.guess = _t_guess             # <<<<<<<<<<<<<<
@@ -25662,7 +26650,7 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
  */
     __pyx_v_o->guess = __pyx_f_3hes__t_guess;
 
-    /* "src/python/model_spec.pxi":287
+    /* "src/python/model_spec.pxi":296
  *     if guess is None:
  *         raise InvalidArgument("orbit guess is required: a callable p -> x0, or x0")
  *     if callable(guess):             # <<<<<<<<<<<<<<
@@ -25672,7 +26660,7 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
     goto __pyx_L30;
   }
 
-  /* "src/python/model_spec.pxi":291
+  /* "src/python/model_spec.pxi":300
  *         o.guess = _t_guess
  *     else:
  *         m.guess_x0 = _as_vector(guess, m.modes[o.mode].dim, "orbit guess")             # <<<<<<<<<<<<<<
@@ -25680,7 +26668,7 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
  *         m.ctx.n_guess = m.modes[o.mode].dim
  */
   /*else*/ {
-    __pyx_t_3 = ((PyObject *)__pyx_f_3hes__as_vector(__pyx_v_guess, (__pyx_v_m->modes[__pyx_v_o->mode]).dim, __pyx_kp_u_orbit_guess)); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 291, __pyx_L1_error)
+    __pyx_t_3 = ((PyObject *)__pyx_f_3hes__as_vector(__pyx_v_guess, (__pyx_v_m->modes[__pyx_v_o->mode]).dim, __pyx_kp_u_orbit_guess)); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 300, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
     __Pyx_GIVEREF(__pyx_t_3);
     __Pyx_GOTREF(__pyx_v_m->guess_x0);
@@ -25688,20 +26676,20 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
     __pyx_v_m->guess_x0 = __pyx_t_3;
     __pyx_t_3 = 0;
 
-    /* "src/python/model_spec.pxi":292
+    /* "src/python/model_spec.pxi":301
  *     else:
  *         m.guess_x0 = _as_vector(guess, m.modes[o.mode].dim, "orbit guess")
  *         m.ctx.guess = <double *>cnp.PyArray_DATA(m.guess_x0)             # <<<<<<<<<<<<<<
  *         m.ctx.n_guess = m.modes[o.mode].dim
  *         o.guess = _t_guess_fixed
  */
-    if (!(likely(((__pyx_v_m->guess_x0) == Py_None) || likely(__Pyx_TypeTest(__pyx_v_m->guess_x0, __pyx_ptype_5numpy_ndarray))))) __PYX_ERR(1, 292, __pyx_L1_error)
+    if (!(likely(((__pyx_v_m->guess_x0) == Py_None) || likely(__Pyx_TypeTest(__pyx_v_m->guess_x0, __pyx_ptype_5numpy_ndarray))))) __PYX_ERR(1, 301, __pyx_L1_error)
     __pyx_t_3 = __pyx_v_m->guess_x0;
     __Pyx_INCREF(__pyx_t_3);
     __pyx_v_m->ctx.guess = ((double *)PyArray_DATA(((PyArrayObject *)__pyx_t_3)));
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
 
-    /* "src/python/model_spec.pxi":293
+    /* "src/python/model_spec.pxi":302
  *         m.guess_x0 = _as_vector(guess, m.modes[o.mode].dim, "orbit guess")
  *         m.ctx.guess = <double *>cnp.PyArray_DATA(m.guess_x0)
  *         m.ctx.n_guess = m.modes[o.mode].dim             # <<<<<<<<<<<<<<
@@ -25711,7 +26699,7 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
     __pyx_t_2 = (__pyx_v_m->modes[__pyx_v_o->mode]).dim;
     __pyx_v_m->ctx.n_guess = __pyx_t_2;
 
-    /* "src/python/model_spec.pxi":294
+    /* "src/python/model_spec.pxi":303
  *         m.ctx.guess = <double *>cnp.PyArray_DATA(m.guess_x0)
  *         m.ctx.n_guess = m.modes[o.mode].dim
  *         o.guess = _t_guess_fixed             # <<<<<<<<<<<<<<
@@ -25721,7 +26709,7 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
   }
   __pyx_L30:;
 
-  /* "src/python/model_spec.pxi":295
+  /* "src/python/model_spec.pxi":304
  *         m.ctx.n_guess = m.modes[o.mode].dim
  *         o.guess = _t_guess_fixed
  *     return 0             # <<<<<<<<<<<<<<
@@ -25729,7 +26717,7 @@ static int __pyx_f_3hes__orbit_spec(struct __pyx_obj_3hes__PyModelBase *__pyx_v_
   __pyx_r = 0;
   goto __pyx_L0;
 
-  /* "src/python/model_spec.pxi":240
+  /* "src/python/model_spec.pxi":249
  * 
  * 
  * cdef int _orbit_spec(_PyModelBase m, orbit, list mode_names, list trans_names, list modes,             # <<<<<<<<<<<<<<
@@ -25867,7 +26855,7 @@ static PyObject *__pyx_pf_3hes_14__pyx_unpickle__Interruptible(CYTHON_UNUSED PyO
  */
   __pyx_t_1 = __Pyx_PyInt_From_long(__pyx_v___pyx_checksum); if (unlikely(!__pyx_t_1)) __PYX_ERR(6, 4, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = (__Pyx_PySequence_ContainsTF(__pyx_t_1, __pyx_tuple__25, Py_NE)); if (unlikely(__pyx_t_2 < 0)) __PYX_ERR(6, 4, __pyx_L1_error)
+  __pyx_t_2 = (__Pyx_PySequence_ContainsTF(__pyx_t_1, __pyx_tuple__26, Py_NE)); if (unlikely(__pyx_t_2 < 0)) __PYX_ERR(6, 4, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __pyx_t_3 = (__pyx_t_2 != 0);
   if (__pyx_t_3) {
@@ -26259,7 +27247,7 @@ static PyObject *__pyx_pf_3hes_16__pyx_unpickle_Phase(CYTHON_UNUSED PyObject *__
  */
   __pyx_t_1 = __Pyx_PyInt_From_long(__pyx_v___pyx_checksum); if (unlikely(!__pyx_t_1)) __PYX_ERR(6, 4, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = (__Pyx_PySequence_ContainsTF(__pyx_t_1, __pyx_tuple__26, Py_NE)); if (unlikely(__pyx_t_2 < 0)) __PYX_ERR(6, 4, __pyx_L1_error)
+  __pyx_t_2 = (__Pyx_PySequence_ContainsTF(__pyx_t_1, __pyx_tuple__27, Py_NE)); if (unlikely(__pyx_t_2 < 0)) __PYX_ERR(6, 4, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __pyx_t_3 = (__pyx_t_2 != 0);
   if (__pyx_t_3) {
@@ -26709,7 +27697,7 @@ static PyObject *__pyx_pf_3hes_18__pyx_unpickle_Event(CYTHON_UNUSED PyObject *__
  */
   __pyx_t_1 = __Pyx_PyInt_From_long(__pyx_v___pyx_checksum); if (unlikely(!__pyx_t_1)) __PYX_ERR(6, 4, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = (__Pyx_PySequence_ContainsTF(__pyx_t_1, __pyx_tuple__27, Py_NE)); if (unlikely(__pyx_t_2 < 0)) __PYX_ERR(6, 4, __pyx_L1_error)
+  __pyx_t_2 = (__Pyx_PySequence_ContainsTF(__pyx_t_1, __pyx_tuple__28, Py_NE)); if (unlikely(__pyx_t_2 < 0)) __PYX_ERR(6, 4, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __pyx_t_3 = (__pyx_t_2 != 0);
   if (__pyx_t_3) {
@@ -27142,7 +28130,7 @@ static PyObject *__pyx_pf_3hes_20__pyx_unpickle_Trajectory(CYTHON_UNUSED PyObjec
  */
   __pyx_t_1 = __Pyx_PyInt_From_long(__pyx_v___pyx_checksum); if (unlikely(!__pyx_t_1)) __PYX_ERR(6, 4, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = (__Pyx_PySequence_ContainsTF(__pyx_t_1, __pyx_tuple__28, Py_NE)); if (unlikely(__pyx_t_2 < 0)) __PYX_ERR(6, 4, __pyx_L1_error)
+  __pyx_t_2 = (__Pyx_PySequence_ContainsTF(__pyx_t_1, __pyx_tuple__29, Py_NE)); if (unlikely(__pyx_t_2 < 0)) __PYX_ERR(6, 4, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __pyx_t_3 = (__pyx_t_2 != 0);
   if (__pyx_t_3) {
@@ -27988,7 +28976,7 @@ static CYTHON_INLINE int __pyx_f_5numpy_import_array(void) {
  * 
  * cdef inline int import_umath() except -1:
  */
-      __pyx_t_8 = __Pyx_PyObject_Call(__pyx_builtin_ImportError, __pyx_tuple__29, NULL); if (unlikely(!__pyx_t_8)) __PYX_ERR(11, 944, __pyx_L5_except_error)
+      __pyx_t_8 = __Pyx_PyObject_Call(__pyx_builtin_ImportError, __pyx_tuple__30, NULL); if (unlikely(!__pyx_t_8)) __PYX_ERR(11, 944, __pyx_L5_except_error)
       __Pyx_GOTREF(__pyx_t_8);
       __Pyx_Raise(__pyx_t_8, 0, 0, 0);
       __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
@@ -28120,7 +29108,7 @@ static CYTHON_INLINE int __pyx_f_5numpy_import_umath(void) {
  * 
  * cdef inline int import_ufunc() except -1:
  */
-      __pyx_t_8 = __Pyx_PyObject_Call(__pyx_builtin_ImportError, __pyx_tuple__30, NULL); if (unlikely(!__pyx_t_8)) __PYX_ERR(11, 950, __pyx_L5_except_error)
+      __pyx_t_8 = __Pyx_PyObject_Call(__pyx_builtin_ImportError, __pyx_tuple__31, NULL); if (unlikely(!__pyx_t_8)) __PYX_ERR(11, 950, __pyx_L5_except_error)
       __Pyx_GOTREF(__pyx_t_8);
       __Pyx_Raise(__pyx_t_8, 0, 0, 0);
       __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
@@ -28252,7 +29240,7 @@ static CYTHON_INLINE int __pyx_f_5numpy_import_ufunc(void) {
  * 
  * cdef extern from *:
  */
-      __pyx_t_8 = __Pyx_PyObject_Call(__pyx_builtin_ImportError, __pyx_tuple__30, NULL); if (unlikely(!__pyx_t_8)) __PYX_ERR(11, 956, __pyx_L5_except_error)
+      __pyx_t_8 = __Pyx_PyObject_Call(__pyx_builtin_ImportError, __pyx_tuple__31, NULL); if (unlikely(!__pyx_t_8)) __PYX_ERR(11, 956, __pyx_L5_except_error)
       __Pyx_GOTREF(__pyx_t_8);
       __Pyx_Raise(__pyx_t_8, 0, 0, 0);
       __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
@@ -28596,7 +29584,7 @@ static hes_settings __pyx_convert__from_py_hes_settings(PyObject *__pyx_v_obj) {
  *     result.rtol = value
  *     try:
  */
-      __pyx_t_9 = __Pyx_PyObject_Call(__pyx_builtin_ValueError, __pyx_tuple__31, NULL); if (unlikely(!__pyx_t_9)) __PYX_ERR(6, 19, __pyx_L6_except_error)
+      __pyx_t_9 = __Pyx_PyObject_Call(__pyx_builtin_ValueError, __pyx_tuple__32, NULL); if (unlikely(!__pyx_t_9)) __PYX_ERR(6, 19, __pyx_L6_except_error)
       __Pyx_GOTREF(__pyx_t_9);
       __Pyx_Raise(__pyx_t_9, 0, 0, 0);
       __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
@@ -28698,7 +29686,7 @@ static hes_settings __pyx_convert__from_py_hes_settings(PyObject *__pyx_v_obj) {
  *     result.atol = value
  *     try:
  */
-      __pyx_t_9 = __Pyx_PyObject_Call(__pyx_builtin_ValueError, __pyx_tuple__32, NULL); if (unlikely(!__pyx_t_9)) __PYX_ERR(6, 24, __pyx_L14_except_error)
+      __pyx_t_9 = __Pyx_PyObject_Call(__pyx_builtin_ValueError, __pyx_tuple__33, NULL); if (unlikely(!__pyx_t_9)) __PYX_ERR(6, 24, __pyx_L14_except_error)
       __Pyx_GOTREF(__pyx_t_9);
       __Pyx_Raise(__pyx_t_9, 0, 0, 0);
       __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
@@ -28800,7 +29788,7 @@ static hes_settings __pyx_convert__from_py_hes_settings(PyObject *__pyx_v_obj) {
  *     result.graze_tol = value
  *     try:
  */
-      __pyx_t_9 = __Pyx_PyObject_Call(__pyx_builtin_ValueError, __pyx_tuple__33, NULL); if (unlikely(!__pyx_t_9)) __PYX_ERR(6, 29, __pyx_L22_except_error)
+      __pyx_t_9 = __Pyx_PyObject_Call(__pyx_builtin_ValueError, __pyx_tuple__34, NULL); if (unlikely(!__pyx_t_9)) __PYX_ERR(6, 29, __pyx_L22_except_error)
       __Pyx_GOTREF(__pyx_t_9);
       __Pyx_Raise(__pyx_t_9, 0, 0, 0);
       __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
@@ -28902,7 +29890,7 @@ static hes_settings __pyx_convert__from_py_hes_settings(PyObject *__pyx_v_obj) {
  *     result.zeno_events = value
  *     try:
  */
-      __pyx_t_9 = __Pyx_PyObject_Call(__pyx_builtin_ValueError, __pyx_tuple__34, NULL); if (unlikely(!__pyx_t_9)) __PYX_ERR(6, 34, __pyx_L30_except_error)
+      __pyx_t_9 = __Pyx_PyObject_Call(__pyx_builtin_ValueError, __pyx_tuple__35, NULL); if (unlikely(!__pyx_t_9)) __PYX_ERR(6, 34, __pyx_L30_except_error)
       __Pyx_GOTREF(__pyx_t_9);
       __Pyx_Raise(__pyx_t_9, 0, 0, 0);
       __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
@@ -29004,7 +29992,7 @@ static hes_settings __pyx_convert__from_py_hes_settings(PyObject *__pyx_v_obj) {
  *     result.zeno_window = value
  *     try:
  */
-      __pyx_t_9 = __Pyx_PyObject_Call(__pyx_builtin_ValueError, __pyx_tuple__35, NULL); if (unlikely(!__pyx_t_9)) __PYX_ERR(6, 39, __pyx_L38_except_error)
+      __pyx_t_9 = __Pyx_PyObject_Call(__pyx_builtin_ValueError, __pyx_tuple__36, NULL); if (unlikely(!__pyx_t_9)) __PYX_ERR(6, 39, __pyx_L38_except_error)
       __Pyx_GOTREF(__pyx_t_9);
       __Pyx_Raise(__pyx_t_9, 0, 0, 0);
       __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
@@ -29106,7 +30094,7 @@ static hes_settings __pyx_convert__from_py_hes_settings(PyObject *__pyx_v_obj) {
  *     result.max_events = value
  *     try:
  */
-      __pyx_t_9 = __Pyx_PyObject_Call(__pyx_builtin_ValueError, __pyx_tuple__36, NULL); if (unlikely(!__pyx_t_9)) __PYX_ERR(6, 44, __pyx_L46_except_error)
+      __pyx_t_9 = __Pyx_PyObject_Call(__pyx_builtin_ValueError, __pyx_tuple__37, NULL); if (unlikely(!__pyx_t_9)) __PYX_ERR(6, 44, __pyx_L46_except_error)
       __Pyx_GOTREF(__pyx_t_9);
       __Pyx_Raise(__pyx_t_9, 0, 0, 0);
       __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
@@ -29208,7 +30196,7 @@ static hes_settings __pyx_convert__from_py_hes_settings(PyObject *__pyx_v_obj) {
  *     result.max_phase_time = value
  *     try:
  */
-      __pyx_t_9 = __Pyx_PyObject_Call(__pyx_builtin_ValueError, __pyx_tuple__37, NULL); if (unlikely(!__pyx_t_9)) __PYX_ERR(6, 49, __pyx_L54_except_error)
+      __pyx_t_9 = __Pyx_PyObject_Call(__pyx_builtin_ValueError, __pyx_tuple__38, NULL); if (unlikely(!__pyx_t_9)) __PYX_ERR(6, 49, __pyx_L54_except_error)
       __Pyx_GOTREF(__pyx_t_9);
       __Pyx_Raise(__pyx_t_9, 0, 0, 0);
       __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
@@ -29310,7 +30298,7 @@ static hes_settings __pyx_convert__from_py_hes_settings(PyObject *__pyx_v_obj) {
  *     result.newton_tol = value
  *     try:
  */
-      __pyx_t_9 = __Pyx_PyObject_Call(__pyx_builtin_ValueError, __pyx_tuple__38, NULL); if (unlikely(!__pyx_t_9)) __PYX_ERR(6, 54, __pyx_L62_except_error)
+      __pyx_t_9 = __Pyx_PyObject_Call(__pyx_builtin_ValueError, __pyx_tuple__39, NULL); if (unlikely(!__pyx_t_9)) __PYX_ERR(6, 54, __pyx_L62_except_error)
       __Pyx_GOTREF(__pyx_t_9);
       __Pyx_Raise(__pyx_t_9, 0, 0, 0);
       __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
@@ -29412,7 +30400,7 @@ static hes_settings __pyx_convert__from_py_hes_settings(PyObject *__pyx_v_obj) {
  *     result.newton_maxiter = value
  *     try:
  */
-      __pyx_t_9 = __Pyx_PyObject_Call(__pyx_builtin_ValueError, __pyx_tuple__39, NULL); if (unlikely(!__pyx_t_9)) __PYX_ERR(6, 59, __pyx_L70_except_error)
+      __pyx_t_9 = __Pyx_PyObject_Call(__pyx_builtin_ValueError, __pyx_tuple__40, NULL); if (unlikely(!__pyx_t_9)) __PYX_ERR(6, 59, __pyx_L70_except_error)
       __Pyx_GOTREF(__pyx_t_9);
       __Pyx_Raise(__pyx_t_9, 0, 0, 0);
       __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
@@ -29514,7 +30502,7 @@ static hes_settings __pyx_convert__from_py_hes_settings(PyObject *__pyx_v_obj) {
  *     result.fd_step = value
  *     try:
  */
-      __pyx_t_9 = __Pyx_PyObject_Call(__pyx_builtin_ValueError, __pyx_tuple__40, NULL); if (unlikely(!__pyx_t_9)) __PYX_ERR(6, 64, __pyx_L78_except_error)
+      __pyx_t_9 = __Pyx_PyObject_Call(__pyx_builtin_ValueError, __pyx_tuple__41, NULL); if (unlikely(!__pyx_t_9)) __PYX_ERR(6, 64, __pyx_L78_except_error)
       __Pyx_GOTREF(__pyx_t_9);
       __Pyx_Raise(__pyx_t_9, 0, 0, 0);
       __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
@@ -29616,7 +30604,7 @@ static hes_settings __pyx_convert__from_py_hes_settings(PyObject *__pyx_v_obj) {
  *     result.max_steps = value
  *     try:
  */
-      __pyx_t_9 = __Pyx_PyObject_Call(__pyx_builtin_ValueError, __pyx_tuple__41, NULL); if (unlikely(!__pyx_t_9)) __PYX_ERR(6, 69, __pyx_L86_except_error)
+      __pyx_t_9 = __Pyx_PyObject_Call(__pyx_builtin_ValueError, __pyx_tuple__42, NULL); if (unlikely(!__pyx_t_9)) __PYX_ERR(6, 69, __pyx_L86_except_error)
       __Pyx_GOTREF(__pyx_t_9);
       __Pyx_Raise(__pyx_t_9, 0, 0, 0);
       __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
@@ -29718,7 +30706,7 @@ static hes_settings __pyx_convert__from_py_hes_settings(PyObject *__pyx_v_obj) {
  *     result.max_wall_time = value
  *     try:
  */
-      __pyx_t_9 = __Pyx_PyObject_Call(__pyx_builtin_ValueError, __pyx_tuple__42, NULL); if (unlikely(!__pyx_t_9)) __PYX_ERR(6, 74, __pyx_L94_except_error)
+      __pyx_t_9 = __Pyx_PyObject_Call(__pyx_builtin_ValueError, __pyx_tuple__43, NULL); if (unlikely(!__pyx_t_9)) __PYX_ERR(6, 74, __pyx_L94_except_error)
       __Pyx_GOTREF(__pyx_t_9);
       __Pyx_Raise(__pyx_t_9, 0, 0, 0);
       __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
@@ -29820,7 +30808,7 @@ static hes_settings __pyx_convert__from_py_hes_settings(PyObject *__pyx_v_obj) {
  *     result.max_search_time = value
  *     try:
  */
-      __pyx_t_9 = __Pyx_PyObject_Call(__pyx_builtin_ValueError, __pyx_tuple__43, NULL); if (unlikely(!__pyx_t_9)) __PYX_ERR(6, 79, __pyx_L102_except_error)
+      __pyx_t_9 = __Pyx_PyObject_Call(__pyx_builtin_ValueError, __pyx_tuple__44, NULL); if (unlikely(!__pyx_t_9)) __PYX_ERR(6, 79, __pyx_L102_except_error)
       __Pyx_GOTREF(__pyx_t_9);
       __Pyx_Raise(__pyx_t_9, 0, 0, 0);
       __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
@@ -29922,7 +30910,7 @@ static hes_settings __pyx_convert__from_py_hes_settings(PyObject *__pyx_v_obj) {
  *     result.check_derivatives = value
  *     return result
  */
-      __pyx_t_9 = __Pyx_PyObject_Call(__pyx_builtin_ValueError, __pyx_tuple__44, NULL); if (unlikely(!__pyx_t_9)) __PYX_ERR(6, 84, __pyx_L110_except_error)
+      __pyx_t_9 = __Pyx_PyObject_Call(__pyx_builtin_ValueError, __pyx_tuple__45, NULL); if (unlikely(!__pyx_t_9)) __PYX_ERR(6, 84, __pyx_L110_except_error)
       __Pyx_GOTREF(__pyx_t_9);
       __Pyx_Raise(__pyx_t_9, 0, 0, 0);
       __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
@@ -31270,6 +32258,7 @@ static PyObject *__pyx_tp_new_3hes__PyModelBase(PyTypeObject *t, CYTHON_UNUSED P
   p->resets_dt = ((PyObject*)Py_None); Py_INCREF(Py_None);
   p->guess_fn = Py_None; Py_INCREF(Py_None);
   p->guess_x0 = Py_None; Py_INCREF(Py_None);
+  p->validate_fn = Py_None; Py_INCREF(Py_None);
   p->pending = Py_None; Py_INCREF(Py_None);
   return o;
 }
@@ -31301,6 +32290,7 @@ static void __pyx_tp_dealloc_3hes__PyModelBase(PyObject *o) {
   Py_CLEAR(p->resets_dt);
   Py_CLEAR(p->guess_fn);
   Py_CLEAR(p->guess_x0);
+  Py_CLEAR(p->validate_fn);
   Py_CLEAR(p->pending);
   (*Py_TYPE(o)->tp_free)(o);
 }
@@ -31340,6 +32330,9 @@ static int __pyx_tp_traverse_3hes__PyModelBase(PyObject *o, visitproc v, void *a
   }
   if (p->guess_x0) {
     e = (*v)(p->guess_x0, a); if (e) return e;
+  }
+  if (p->validate_fn) {
+    e = (*v)(p->validate_fn, a); if (e) return e;
   }
   if (p->pending) {
     e = (*v)(p->pending, a); if (e) return e;
@@ -31382,6 +32375,9 @@ static int __pyx_tp_clear_3hes__PyModelBase(PyObject *o) {
   Py_XDECREF(tmp);
   tmp = ((PyObject*)p->guess_x0);
   p->guess_x0 = Py_None; Py_INCREF(Py_None);
+  Py_XDECREF(tmp);
+  tmp = ((PyObject*)p->validate_fn);
+  p->validate_fn = Py_None; Py_INCREF(Py_None);
   Py_XDECREF(tmp);
   tmp = ((PyObject*)p->pending);
   p->pending = Py_None; Py_INCREF(Py_None);
@@ -31788,6 +32784,7 @@ static __Pyx_StringTabEntry __pyx_string_tab[] = {
   {&__pyx_n_s_MaxIterError, __pyx_k_MaxIterError, sizeof(__pyx_k_MaxIterError), 0, 0, 1, 1},
   {&__pyx_n_s_MemoryError, __pyx_k_MemoryError, sizeof(__pyx_k_MemoryError), 0, 0, 1, 1},
   {&__pyx_n_s_ModelError, __pyx_k_ModelError, sizeof(__pyx_k_ModelError), 0, 0, 1, 1},
+  {&__pyx_n_s_ModelFailure, __pyx_k_ModelFailure, sizeof(__pyx_k_ModelFailure), 0, 0, 1, 1},
   {&__pyx_n_s_NoEventError, __pyx_k_NoEventError, sizeof(__pyx_k_NoEventError), 0, 0, 1, 1},
   {&__pyx_n_s_NoOrbitError, __pyx_k_NoOrbitError, sizeof(__pyx_k_NoOrbitError), 0, 0, 1, 1},
   {&__pyx_kp_s_No_event_before_the_time_limit_H, __pyx_k_No_event_before_the_time_limit_H, sizeof(__pyx_k_No_event_before_the_time_limit_H), 0, 0, 1, 0},
@@ -31817,6 +32814,7 @@ static __Pyx_StringTabEntry __pyx_string_tab[] = {
   {&__pyx_n_s_PickleError, __pyx_k_PickleError, sizeof(__pyx_k_PickleError), 0, 0, 1, 1},
   {&__pyx_n_s_Plugin, __pyx_k_Plugin, sizeof(__pyx_k_Plugin), 0, 0, 1, 1},
   {&__pyx_n_s_PyModelBase, __pyx_k_PyModelBase, sizeof(__pyx_k_PyModelBase), 0, 0, 1, 1},
+  {&__pyx_kp_s_Raised_by_a_Python_model_s_callb, __pyx_k_Raised_by_a_Python_model_s_callb, sizeof(__pyx_k_Raised_by_a_Python_model_s_callb), 0, 0, 1, 0},
   {&__pyx_n_s_SolverError, __pyx_k_SolverError, sizeof(__pyx_k_SolverError), 0, 0, 1, 1},
   {&__pyx_n_s_System, __pyx_k_System, sizeof(__pyx_k_System), 0, 0, 1, 1},
   {&__pyx_n_s_T, __pyx_k_T, sizeof(__pyx_k_T), 0, 0, 1, 1},
@@ -32174,6 +33172,10 @@ static __Pyx_StringTabEntry __pyx_string_tab[] = {
   {&__pyx_n_u_up, __pyx_k_up, sizeof(__pyx_k_up), 0, 1, 0, 1},
   {&__pyx_n_s_update, __pyx_k_update, sizeof(__pyx_k_update), 0, 0, 1, 1},
   {&__pyx_kp_u_utf_8, __pyx_k_utf_8, sizeof(__pyx_k_utf_8), 0, 1, 0, 0},
+  {&__pyx_n_s_validate, __pyx_k_validate, sizeof(__pyx_k_validate), 0, 0, 1, 1},
+  {&__pyx_n_u_validate, __pyx_k_validate, sizeof(__pyx_k_validate), 0, 1, 0, 1},
+  {&__pyx_kp_u_validate_must_be_callable_p_None, __pyx_k_validate_must_be_callable_p_None, sizeof(__pyx_k_validate_must_be_callable_p_None), 0, 1, 0, 0},
+  {&__pyx_kp_u_validate_raised, __pyx_k_validate_raised, sizeof(__pyx_k_validate_raised), 0, 1, 0, 0},
   {&__pyx_n_s_value, __pyx_k_value, sizeof(__pyx_k_value), 0, 0, 1, 1},
   {&__pyx_n_u_value, __pyx_k_value, sizeof(__pyx_k_value), 0, 1, 0, 1},
   {&__pyx_kp_u_values, __pyx_k_values, sizeof(__pyx_k_values), 0, 1, 0, 0},
@@ -32194,17 +33196,17 @@ static CYTHON_SMALL_CODE int __Pyx_InitCachedBuiltins(void) {
   __pyx_builtin_LookupError = __Pyx_GetBuiltinName(__pyx_n_s_LookupError); if (!__pyx_builtin_LookupError) __PYX_ERR(0, 36, __pyx_L1_error)
   __pyx_builtin_MemoryError = __Pyx_GetBuiltinName(__pyx_n_s_MemoryError); if (!__pyx_builtin_MemoryError) __PYX_ERR(0, 40, __pyx_L1_error)
   __pyx_builtin_OSError = __Pyx_GetBuiltinName(__pyx_n_s_OSError); if (!__pyx_builtin_OSError) __PYX_ERR(0, 84, __pyx_L1_error)
-  __pyx_builtin_KeyError = __Pyx_GetBuiltinName(__pyx_n_s_KeyError); if (!__pyx_builtin_KeyError) __PYX_ERR(1, 27, __pyx_L1_error)
+  __pyx_builtin_KeyError = __Pyx_GetBuiltinName(__pyx_n_s_KeyError); if (!__pyx_builtin_KeyError) __PYX_ERR(1, 30, __pyx_L1_error)
   __pyx_builtin_ImportError = __Pyx_GetBuiltinName(__pyx_n_s_ImportError); if (!__pyx_builtin_ImportError) __PYX_ERR(2, 42, __pyx_L1_error)
   __pyx_builtin_super = __Pyx_GetBuiltinName(__pyx_n_s_super); if (!__pyx_builtin_super) __PYX_ERR(0, 19, __pyx_L1_error)
   __pyx_builtin_TypeError = __Pyx_GetBuiltinName(__pyx_n_s_TypeError); if (!__pyx_builtin_TypeError) __PYX_ERR(3, 28, __pyx_L1_error)
   __pyx_builtin_KeyboardInterrupt = __Pyx_GetBuiltinName(__pyx_n_s_KeyboardInterrupt); if (!__pyx_builtin_KeyboardInterrupt) __PYX_ERR(4, 28, __pyx_L1_error)
   __pyx_builtin_range = __Pyx_GetBuiltinName(__pyx_n_s_range); if (!__pyx_builtin_range) __PYX_ERR(5, 76, __pyx_L1_error)
-  __pyx_builtin_BaseException = __Pyx_GetBuiltinName(__pyx_n_s_BaseException); if (!__pyx_builtin_BaseException) __PYX_ERR(5, 137, __pyx_L1_error)
-  __pyx_builtin_OverflowError = __Pyx_GetBuiltinName(__pyx_n_s_OverflowError); if (!__pyx_builtin_OverflowError) __PYX_ERR(5, 164, __pyx_L1_error)
-  __pyx_builtin_map = __Pyx_GetBuiltinName(__pyx_n_s_map); if (!__pyx_builtin_map) __PYX_ERR(1, 55, __pyx_L1_error)
-  __pyx_builtin_sum = __Pyx_GetBuiltinName(__pyx_n_s_sum); if (!__pyx_builtin_sum) __PYX_ERR(1, 118, __pyx_L1_error)
-  __pyx_builtin_enumerate = __Pyx_GetBuiltinName(__pyx_n_s_enumerate); if (!__pyx_builtin_enumerate) __PYX_ERR(1, 125, __pyx_L1_error)
+  __pyx_builtin_BaseException = __Pyx_GetBuiltinName(__pyx_n_s_BaseException); if (!__pyx_builtin_BaseException) __PYX_ERR(5, 143, __pyx_L1_error)
+  __pyx_builtin_OverflowError = __Pyx_GetBuiltinName(__pyx_n_s_OverflowError); if (!__pyx_builtin_OverflowError) __PYX_ERR(5, 170, __pyx_L1_error)
+  __pyx_builtin_map = __Pyx_GetBuiltinName(__pyx_n_s_map); if (!__pyx_builtin_map) __PYX_ERR(1, 58, __pyx_L1_error)
+  __pyx_builtin_sum = __Pyx_GetBuiltinName(__pyx_n_s_sum); if (!__pyx_builtin_sum) __PYX_ERR(1, 127, __pyx_L1_error)
+  __pyx_builtin_enumerate = __Pyx_GetBuiltinName(__pyx_n_s_enumerate); if (!__pyx_builtin_enumerate) __PYX_ERR(1, 134, __pyx_L1_error)
   return 0;
   __pyx_L1_error:;
   return -1;
@@ -32301,35 +33303,46 @@ static CYTHON_SMALL_CODE int __Pyx_InitCachedConstants(void) {
   __Pyx_GOTREF(__pyx_tuple__21);
   __Pyx_GIVEREF(__pyx_tuple__21);
 
+  /* "src/python/pymodel.pxi":125
+ *     cdef int failure(self, e):
+ *         """A hes.ModelFailure: its message kept for describe_error."""
+ *         b = str(e).encode("utf-8", "replace")[:255]             # <<<<<<<<<<<<<<
+ *         memcpy(self.ctx.failure, <const char *>b, len(b))
+ *         self.ctx.failure[len(b)] = 0
+ */
+  __pyx_slice__22 = PySlice_New(Py_None, __pyx_int_255, Py_None); if (unlikely(!__pyx_slice__22)) __PYX_ERR(9, 125, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_slice__22);
+  __Pyx_GIVEREF(__pyx_slice__22);
+
   /* "(tree fragment)":2
  * def __reduce_cython__(self):
  *     raise TypeError("self.ctx,self.ints,self.mode_cb,self.model,self.modes,self.name_ptrs,self.params,self.trans_cb,self.transitions cannot be converted to a Python object for pickling")             # <<<<<<<<<<<<<<
  * def __setstate_cython__(self, __pyx_state):
  *     raise TypeError("self.ctx,self.ints,self.mode_cb,self.model,self.modes,self.name_ptrs,self.params,self.trans_cb,self.transitions cannot be converted to a Python object for pickling")
  */
-  __pyx_tuple__22 = PyTuple_Pack(1, __pyx_kp_s_self_ctx_self_ints_self_mode_cb); if (unlikely(!__pyx_tuple__22)) __PYX_ERR(6, 2, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_tuple__22);
-  __Pyx_GIVEREF(__pyx_tuple__22);
+  __pyx_tuple__23 = PyTuple_Pack(1, __pyx_kp_s_self_ctx_self_ints_self_mode_cb); if (unlikely(!__pyx_tuple__23)) __PYX_ERR(6, 2, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_tuple__23);
+  __Pyx_GIVEREF(__pyx_tuple__23);
 
   /* "(tree fragment)":4
  *     raise TypeError("self.ctx,self.ints,self.mode_cb,self.model,self.modes,self.name_ptrs,self.params,self.trans_cb,self.transitions cannot be converted to a Python object for pickling")
  * def __setstate_cython__(self, __pyx_state):
  *     raise TypeError("self.ctx,self.ints,self.mode_cb,self.model,self.modes,self.name_ptrs,self.params,self.trans_cb,self.transitions cannot be converted to a Python object for pickling")             # <<<<<<<<<<<<<<
  */
-  __pyx_tuple__23 = PyTuple_Pack(1, __pyx_kp_s_self_ctx_self_ints_self_mode_cb); if (unlikely(!__pyx_tuple__23)) __PYX_ERR(6, 4, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_tuple__23);
-  __Pyx_GIVEREF(__pyx_tuple__23);
+  __pyx_tuple__24 = PyTuple_Pack(1, __pyx_kp_s_self_ctx_self_ints_self_mode_cb); if (unlikely(!__pyx_tuple__24)) __PYX_ERR(6, 4, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_tuple__24);
+  __Pyx_GIVEREF(__pyx_tuple__24);
 
-  /* "src/python/model_spec.pxi":208
+  /* "src/python/model_spec.pxi":217
  *             m.params[k].min = float(_get(q, "min", -np.inf))
  *             m.params[k].max = float(_get(q, "max", np.inf))
  *             lo, hi = _get(q, "search", (0.0, 0.0))             # <<<<<<<<<<<<<<
  *             m.params[k].search_lo, m.params[k].search_hi = float(lo), float(hi)
  *         except (TypeError, ValueError) as e:
  */
-  __pyx_tuple__24 = PyTuple_Pack(2, __pyx_float_0_0, __pyx_float_0_0); if (unlikely(!__pyx_tuple__24)) __PYX_ERR(1, 208, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_tuple__24);
-  __Pyx_GIVEREF(__pyx_tuple__24);
+  __pyx_tuple__25 = PyTuple_Pack(2, __pyx_float_0_0, __pyx_float_0_0); if (unlikely(!__pyx_tuple__25)) __PYX_ERR(1, 217, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_tuple__25);
+  __Pyx_GIVEREF(__pyx_tuple__25);
 
   /* "(tree fragment)":4
  *     cdef object __pyx_PickleError
@@ -32338,18 +33351,18 @@ static CYTHON_SMALL_CODE int __Pyx_InitCachedConstants(void) {
  *         from pickle import PickleError as __pyx_PickleError
  *         raise __pyx_PickleError("Incompatible checksums (0x%x vs (0x7332956, 0xa51a6c1, 0x85841ab) = (installed))" % __pyx_checksum)
  */
-  __pyx_tuple__25 = PyTuple_Pack(3, __pyx_int_120793430, __pyx_int_173123265, __pyx_int_140001707); if (unlikely(!__pyx_tuple__25)) __PYX_ERR(6, 4, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_tuple__25);
-  __Pyx_GIVEREF(__pyx_tuple__25);
-  __pyx_tuple__26 = PyTuple_Pack(3, __pyx_int_241286760, __pyx_int_112304787, __pyx_int_157519301); if (unlikely(!__pyx_tuple__26)) __PYX_ERR(6, 4, __pyx_L1_error)
+  __pyx_tuple__26 = PyTuple_Pack(3, __pyx_int_120793430, __pyx_int_173123265, __pyx_int_140001707); if (unlikely(!__pyx_tuple__26)) __PYX_ERR(6, 4, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_tuple__26);
   __Pyx_GIVEREF(__pyx_tuple__26);
-  __pyx_tuple__27 = PyTuple_Pack(3, __pyx_int_250167498, __pyx_int_202656951, __pyx_int_17710032); if (unlikely(!__pyx_tuple__27)) __PYX_ERR(6, 4, __pyx_L1_error)
+  __pyx_tuple__27 = PyTuple_Pack(3, __pyx_int_241286760, __pyx_int_112304787, __pyx_int_157519301); if (unlikely(!__pyx_tuple__27)) __PYX_ERR(6, 4, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_tuple__27);
   __Pyx_GIVEREF(__pyx_tuple__27);
-  __pyx_tuple__28 = PyTuple_Pack(3, __pyx_int_178882658, __pyx_int_155123189, __pyx_int_153648384); if (unlikely(!__pyx_tuple__28)) __PYX_ERR(6, 4, __pyx_L1_error)
+  __pyx_tuple__28 = PyTuple_Pack(3, __pyx_int_250167498, __pyx_int_202656951, __pyx_int_17710032); if (unlikely(!__pyx_tuple__28)) __PYX_ERR(6, 4, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_tuple__28);
   __Pyx_GIVEREF(__pyx_tuple__28);
+  __pyx_tuple__29 = PyTuple_Pack(3, __pyx_int_178882658, __pyx_int_155123189, __pyx_int_153648384); if (unlikely(!__pyx_tuple__29)) __PYX_ERR(6, 4, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_tuple__29);
+  __Pyx_GIVEREF(__pyx_tuple__29);
 
   /* "../../usr/lib/python3/dist-packages/numpy/__init__.pxd":944
  *         __pyx_import_array()
@@ -32358,9 +33371,9 @@ static CYTHON_SMALL_CODE int __Pyx_InitCachedConstants(void) {
  * 
  * cdef inline int import_umath() except -1:
  */
-  __pyx_tuple__29 = PyTuple_Pack(1, __pyx_kp_u_numpy_core_multiarray_failed_to); if (unlikely(!__pyx_tuple__29)) __PYX_ERR(11, 944, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_tuple__29);
-  __Pyx_GIVEREF(__pyx_tuple__29);
+  __pyx_tuple__30 = PyTuple_Pack(1, __pyx_kp_u_numpy_core_multiarray_failed_to); if (unlikely(!__pyx_tuple__30)) __PYX_ERR(11, 944, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_tuple__30);
+  __Pyx_GIVEREF(__pyx_tuple__30);
 
   /* "../../usr/lib/python3/dist-packages/numpy/__init__.pxd":950
  *         _import_umath()
@@ -32369,9 +33382,9 @@ static CYTHON_SMALL_CODE int __Pyx_InitCachedConstants(void) {
  * 
  * cdef inline int import_ufunc() except -1:
  */
-  __pyx_tuple__30 = PyTuple_Pack(1, __pyx_kp_u_numpy_core_umath_failed_to_impor); if (unlikely(!__pyx_tuple__30)) __PYX_ERR(11, 950, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_tuple__30);
-  __Pyx_GIVEREF(__pyx_tuple__30);
+  __pyx_tuple__31 = PyTuple_Pack(1, __pyx_kp_u_numpy_core_umath_failed_to_impor); if (unlikely(!__pyx_tuple__31)) __PYX_ERR(11, 950, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_tuple__31);
+  __Pyx_GIVEREF(__pyx_tuple__31);
 
   /* "FromPyStructUtility":19
  *         value = obj['rtol']
@@ -32380,9 +33393,9 @@ static CYTHON_SMALL_CODE int __Pyx_InitCachedConstants(void) {
  *     result.rtol = value
  *     try:
  */
-  __pyx_tuple__31 = PyTuple_Pack(1, __pyx_kp_s_No_value_specified_for_struct_at); if (unlikely(!__pyx_tuple__31)) __PYX_ERR(6, 19, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_tuple__31);
-  __Pyx_GIVEREF(__pyx_tuple__31);
+  __pyx_tuple__32 = PyTuple_Pack(1, __pyx_kp_s_No_value_specified_for_struct_at); if (unlikely(!__pyx_tuple__32)) __PYX_ERR(6, 19, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_tuple__32);
+  __Pyx_GIVEREF(__pyx_tuple__32);
 
   /* "FromPyStructUtility":24
  *         value = obj['atol']
@@ -32391,9 +33404,9 @@ static CYTHON_SMALL_CODE int __Pyx_InitCachedConstants(void) {
  *     result.atol = value
  *     try:
  */
-  __pyx_tuple__32 = PyTuple_Pack(1, __pyx_kp_s_No_value_specified_for_struct_at_2); if (unlikely(!__pyx_tuple__32)) __PYX_ERR(6, 24, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_tuple__32);
-  __Pyx_GIVEREF(__pyx_tuple__32);
+  __pyx_tuple__33 = PyTuple_Pack(1, __pyx_kp_s_No_value_specified_for_struct_at_2); if (unlikely(!__pyx_tuple__33)) __PYX_ERR(6, 24, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_tuple__33);
+  __Pyx_GIVEREF(__pyx_tuple__33);
 
   /* "FromPyStructUtility":29
  *         value = obj['graze_tol']
@@ -32402,9 +33415,9 @@ static CYTHON_SMALL_CODE int __Pyx_InitCachedConstants(void) {
  *     result.graze_tol = value
  *     try:
  */
-  __pyx_tuple__33 = PyTuple_Pack(1, __pyx_kp_s_No_value_specified_for_struct_at_3); if (unlikely(!__pyx_tuple__33)) __PYX_ERR(6, 29, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_tuple__33);
-  __Pyx_GIVEREF(__pyx_tuple__33);
+  __pyx_tuple__34 = PyTuple_Pack(1, __pyx_kp_s_No_value_specified_for_struct_at_3); if (unlikely(!__pyx_tuple__34)) __PYX_ERR(6, 29, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_tuple__34);
+  __Pyx_GIVEREF(__pyx_tuple__34);
 
   /* "FromPyStructUtility":34
  *         value = obj['zeno_events']
@@ -32413,9 +33426,9 @@ static CYTHON_SMALL_CODE int __Pyx_InitCachedConstants(void) {
  *     result.zeno_events = value
  *     try:
  */
-  __pyx_tuple__34 = PyTuple_Pack(1, __pyx_kp_s_No_value_specified_for_struct_at_4); if (unlikely(!__pyx_tuple__34)) __PYX_ERR(6, 34, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_tuple__34);
-  __Pyx_GIVEREF(__pyx_tuple__34);
+  __pyx_tuple__35 = PyTuple_Pack(1, __pyx_kp_s_No_value_specified_for_struct_at_4); if (unlikely(!__pyx_tuple__35)) __PYX_ERR(6, 34, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_tuple__35);
+  __Pyx_GIVEREF(__pyx_tuple__35);
 
   /* "FromPyStructUtility":39
  *         value = obj['zeno_window']
@@ -32424,9 +33437,9 @@ static CYTHON_SMALL_CODE int __Pyx_InitCachedConstants(void) {
  *     result.zeno_window = value
  *     try:
  */
-  __pyx_tuple__35 = PyTuple_Pack(1, __pyx_kp_s_No_value_specified_for_struct_at_5); if (unlikely(!__pyx_tuple__35)) __PYX_ERR(6, 39, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_tuple__35);
-  __Pyx_GIVEREF(__pyx_tuple__35);
+  __pyx_tuple__36 = PyTuple_Pack(1, __pyx_kp_s_No_value_specified_for_struct_at_5); if (unlikely(!__pyx_tuple__36)) __PYX_ERR(6, 39, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_tuple__36);
+  __Pyx_GIVEREF(__pyx_tuple__36);
 
   /* "FromPyStructUtility":44
  *         value = obj['max_events']
@@ -32435,9 +33448,9 @@ static CYTHON_SMALL_CODE int __Pyx_InitCachedConstants(void) {
  *     result.max_events = value
  *     try:
  */
-  __pyx_tuple__36 = PyTuple_Pack(1, __pyx_kp_s_No_value_specified_for_struct_at_6); if (unlikely(!__pyx_tuple__36)) __PYX_ERR(6, 44, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_tuple__36);
-  __Pyx_GIVEREF(__pyx_tuple__36);
+  __pyx_tuple__37 = PyTuple_Pack(1, __pyx_kp_s_No_value_specified_for_struct_at_6); if (unlikely(!__pyx_tuple__37)) __PYX_ERR(6, 44, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_tuple__37);
+  __Pyx_GIVEREF(__pyx_tuple__37);
 
   /* "FromPyStructUtility":49
  *         value = obj['max_phase_time']
@@ -32446,9 +33459,9 @@ static CYTHON_SMALL_CODE int __Pyx_InitCachedConstants(void) {
  *     result.max_phase_time = value
  *     try:
  */
-  __pyx_tuple__37 = PyTuple_Pack(1, __pyx_kp_s_No_value_specified_for_struct_at_7); if (unlikely(!__pyx_tuple__37)) __PYX_ERR(6, 49, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_tuple__37);
-  __Pyx_GIVEREF(__pyx_tuple__37);
+  __pyx_tuple__38 = PyTuple_Pack(1, __pyx_kp_s_No_value_specified_for_struct_at_7); if (unlikely(!__pyx_tuple__38)) __PYX_ERR(6, 49, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_tuple__38);
+  __Pyx_GIVEREF(__pyx_tuple__38);
 
   /* "FromPyStructUtility":54
  *         value = obj['newton_tol']
@@ -32457,9 +33470,9 @@ static CYTHON_SMALL_CODE int __Pyx_InitCachedConstants(void) {
  *     result.newton_tol = value
  *     try:
  */
-  __pyx_tuple__38 = PyTuple_Pack(1, __pyx_kp_s_No_value_specified_for_struct_at_8); if (unlikely(!__pyx_tuple__38)) __PYX_ERR(6, 54, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_tuple__38);
-  __Pyx_GIVEREF(__pyx_tuple__38);
+  __pyx_tuple__39 = PyTuple_Pack(1, __pyx_kp_s_No_value_specified_for_struct_at_8); if (unlikely(!__pyx_tuple__39)) __PYX_ERR(6, 54, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_tuple__39);
+  __Pyx_GIVEREF(__pyx_tuple__39);
 
   /* "FromPyStructUtility":59
  *         value = obj['newton_maxiter']
@@ -32468,9 +33481,9 @@ static CYTHON_SMALL_CODE int __Pyx_InitCachedConstants(void) {
  *     result.newton_maxiter = value
  *     try:
  */
-  __pyx_tuple__39 = PyTuple_Pack(1, __pyx_kp_s_No_value_specified_for_struct_at_9); if (unlikely(!__pyx_tuple__39)) __PYX_ERR(6, 59, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_tuple__39);
-  __Pyx_GIVEREF(__pyx_tuple__39);
+  __pyx_tuple__40 = PyTuple_Pack(1, __pyx_kp_s_No_value_specified_for_struct_at_9); if (unlikely(!__pyx_tuple__40)) __PYX_ERR(6, 59, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_tuple__40);
+  __Pyx_GIVEREF(__pyx_tuple__40);
 
   /* "FromPyStructUtility":64
  *         value = obj['fd_step']
@@ -32479,9 +33492,9 @@ static CYTHON_SMALL_CODE int __Pyx_InitCachedConstants(void) {
  *     result.fd_step = value
  *     try:
  */
-  __pyx_tuple__40 = PyTuple_Pack(1, __pyx_kp_s_No_value_specified_for_struct_at_10); if (unlikely(!__pyx_tuple__40)) __PYX_ERR(6, 64, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_tuple__40);
-  __Pyx_GIVEREF(__pyx_tuple__40);
+  __pyx_tuple__41 = PyTuple_Pack(1, __pyx_kp_s_No_value_specified_for_struct_at_10); if (unlikely(!__pyx_tuple__41)) __PYX_ERR(6, 64, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_tuple__41);
+  __Pyx_GIVEREF(__pyx_tuple__41);
 
   /* "FromPyStructUtility":69
  *         value = obj['max_steps']
@@ -32490,9 +33503,9 @@ static CYTHON_SMALL_CODE int __Pyx_InitCachedConstants(void) {
  *     result.max_steps = value
  *     try:
  */
-  __pyx_tuple__41 = PyTuple_Pack(1, __pyx_kp_s_No_value_specified_for_struct_at_11); if (unlikely(!__pyx_tuple__41)) __PYX_ERR(6, 69, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_tuple__41);
-  __Pyx_GIVEREF(__pyx_tuple__41);
+  __pyx_tuple__42 = PyTuple_Pack(1, __pyx_kp_s_No_value_specified_for_struct_at_11); if (unlikely(!__pyx_tuple__42)) __PYX_ERR(6, 69, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_tuple__42);
+  __Pyx_GIVEREF(__pyx_tuple__42);
 
   /* "FromPyStructUtility":74
  *         value = obj['max_wall_time']
@@ -32501,9 +33514,9 @@ static CYTHON_SMALL_CODE int __Pyx_InitCachedConstants(void) {
  *     result.max_wall_time = value
  *     try:
  */
-  __pyx_tuple__42 = PyTuple_Pack(1, __pyx_kp_s_No_value_specified_for_struct_at_12); if (unlikely(!__pyx_tuple__42)) __PYX_ERR(6, 74, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_tuple__42);
-  __Pyx_GIVEREF(__pyx_tuple__42);
+  __pyx_tuple__43 = PyTuple_Pack(1, __pyx_kp_s_No_value_specified_for_struct_at_12); if (unlikely(!__pyx_tuple__43)) __PYX_ERR(6, 74, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_tuple__43);
+  __Pyx_GIVEREF(__pyx_tuple__43);
 
   /* "FromPyStructUtility":79
  *         value = obj['max_search_time']
@@ -32512,9 +33525,9 @@ static CYTHON_SMALL_CODE int __Pyx_InitCachedConstants(void) {
  *     result.max_search_time = value
  *     try:
  */
-  __pyx_tuple__43 = PyTuple_Pack(1, __pyx_kp_s_No_value_specified_for_struct_at_13); if (unlikely(!__pyx_tuple__43)) __PYX_ERR(6, 79, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_tuple__43);
-  __Pyx_GIVEREF(__pyx_tuple__43);
+  __pyx_tuple__44 = PyTuple_Pack(1, __pyx_kp_s_No_value_specified_for_struct_at_13); if (unlikely(!__pyx_tuple__44)) __PYX_ERR(6, 79, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_tuple__44);
+  __Pyx_GIVEREF(__pyx_tuple__44);
 
   /* "FromPyStructUtility":84
  *         value = obj['check_derivatives']
@@ -32523,9 +33536,9 @@ static CYTHON_SMALL_CODE int __Pyx_InitCachedConstants(void) {
  *     result.check_derivatives = value
  *     return result
  */
-  __pyx_tuple__44 = PyTuple_Pack(1, __pyx_kp_s_No_value_specified_for_struct_at_14); if (unlikely(!__pyx_tuple__44)) __PYX_ERR(6, 84, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_tuple__44);
-  __Pyx_GIVEREF(__pyx_tuple__44);
+  __pyx_tuple__45 = PyTuple_Pack(1, __pyx_kp_s_No_value_specified_for_struct_at_14); if (unlikely(!__pyx_tuple__45)) __PYX_ERR(6, 84, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_tuple__45);
+  __Pyx_GIVEREF(__pyx_tuple__45);
 
   /* "src/python/errors.pxi":18
  *     code = HES_EINVAL
@@ -32534,13 +33547,13 @@ static CYTHON_SMALL_CODE int __Pyx_InitCachedConstants(void) {
  *         super().__init__(message)
  *         if code is not None:
  */
-  __pyx_tuple__45 = PyTuple_Pack(3, __pyx_n_s_self, __pyx_n_s_message, __pyx_n_s_code); if (unlikely(!__pyx_tuple__45)) __PYX_ERR(0, 18, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_tuple__45);
-  __Pyx_GIVEREF(__pyx_tuple__45);
-  __pyx_codeobj__46 = (PyObject*)__Pyx_PyCode_New(3, 0, 3, 0, CO_OPTIMIZED|CO_NEWLOCALS, __pyx_empty_bytes, __pyx_empty_tuple, __pyx_empty_tuple, __pyx_tuple__45, __pyx_empty_tuple, __pyx_empty_tuple, __pyx_kp_s_src_python_errors_pxi, __pyx_n_s_init, 18, __pyx_empty_bytes); if (unlikely(!__pyx_codeobj__46)) __PYX_ERR(0, 18, __pyx_L1_error)
-  __pyx_tuple__47 = PyTuple_Pack(1, ((PyObject *)Py_None)); if (unlikely(!__pyx_tuple__47)) __PYX_ERR(0, 18, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_tuple__47);
-  __Pyx_GIVEREF(__pyx_tuple__47);
+  __pyx_tuple__46 = PyTuple_Pack(3, __pyx_n_s_self, __pyx_n_s_message, __pyx_n_s_code); if (unlikely(!__pyx_tuple__46)) __PYX_ERR(0, 18, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_tuple__46);
+  __Pyx_GIVEREF(__pyx_tuple__46);
+  __pyx_codeobj__47 = (PyObject*)__Pyx_PyCode_New(3, 0, 3, 0, CO_OPTIMIZED|CO_NEWLOCALS, __pyx_empty_bytes, __pyx_empty_tuple, __pyx_empty_tuple, __pyx_tuple__46, __pyx_empty_tuple, __pyx_empty_tuple, __pyx_kp_s_src_python_errors_pxi, __pyx_n_s_init, 18, __pyx_empty_bytes); if (unlikely(!__pyx_codeobj__47)) __PYX_ERR(0, 18, __pyx_L1_error)
+  __pyx_tuple__48 = PyTuple_Pack(1, ((PyObject *)Py_None)); if (unlikely(!__pyx_tuple__48)) __PYX_ERR(0, 18, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_tuple__48);
+  __Pyx_GIVEREF(__pyx_tuple__48);
 
   /* "src/python/errors.pxi":24
  * 
@@ -32549,10 +33562,10 @@ static CYTHON_SMALL_CODE int __Pyx_InitCachedConstants(void) {
  *         return hes_strerror(<hes_status>self.code).decode()
  * 
  */
-  __pyx_tuple__48 = PyTuple_Pack(1, __pyx_n_s_self); if (unlikely(!__pyx_tuple__48)) __PYX_ERR(0, 24, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_tuple__48);
-  __Pyx_GIVEREF(__pyx_tuple__48);
-  __pyx_codeobj__49 = (PyObject*)__Pyx_PyCode_New(1, 0, 1, 0, CO_OPTIMIZED|CO_NEWLOCALS, __pyx_empty_bytes, __pyx_empty_tuple, __pyx_empty_tuple, __pyx_tuple__48, __pyx_empty_tuple, __pyx_empty_tuple, __pyx_kp_s_src_python_errors_pxi, __pyx_n_s_status, 24, __pyx_empty_bytes); if (unlikely(!__pyx_codeobj__49)) __PYX_ERR(0, 24, __pyx_L1_error)
+  __pyx_tuple__49 = PyTuple_Pack(1, __pyx_n_s_self); if (unlikely(!__pyx_tuple__49)) __PYX_ERR(0, 24, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_tuple__49);
+  __Pyx_GIVEREF(__pyx_tuple__49);
+  __pyx_codeobj__50 = (PyObject*)__Pyx_PyCode_New(1, 0, 1, 0, CO_OPTIMIZED|CO_NEWLOCALS, __pyx_empty_bytes, __pyx_empty_tuple, __pyx_empty_tuple, __pyx_tuple__49, __pyx_empty_tuple, __pyx_empty_tuple, __pyx_kp_s_src_python_errors_pxi, __pyx_n_s_status, 24, __pyx_empty_bytes); if (unlikely(!__pyx_codeobj__50)) __PYX_ERR(0, 24, __pyx_L1_error)
 
   /* "src/python/errors.pxi":28
  * 
@@ -32561,10 +33574,10 @@ static CYTHON_SMALL_CODE int __Pyx_InitCachedConstants(void) {
  *         return hes_status_exit_code(<hes_status>self.code)
  * 
  */
-  __pyx_tuple__50 = PyTuple_Pack(1, __pyx_n_s_self); if (unlikely(!__pyx_tuple__50)) __PYX_ERR(0, 28, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_tuple__50);
-  __Pyx_GIVEREF(__pyx_tuple__50);
-  __pyx_codeobj__51 = (PyObject*)__Pyx_PyCode_New(1, 0, 1, 0, CO_OPTIMIZED|CO_NEWLOCALS, __pyx_empty_bytes, __pyx_empty_tuple, __pyx_empty_tuple, __pyx_tuple__50, __pyx_empty_tuple, __pyx_empty_tuple, __pyx_kp_s_src_python_errors_pxi, __pyx_n_s_exit_code, 28, __pyx_empty_bytes); if (unlikely(!__pyx_codeobj__51)) __PYX_ERR(0, 28, __pyx_L1_error)
+  __pyx_tuple__51 = PyTuple_Pack(1, __pyx_n_s_self); if (unlikely(!__pyx_tuple__51)) __PYX_ERR(0, 28, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_tuple__51);
+  __Pyx_GIVEREF(__pyx_tuple__51);
+  __pyx_codeobj__52 = (PyObject*)__Pyx_PyCode_New(1, 0, 1, 0, CO_OPTIMIZED|CO_NEWLOCALS, __pyx_empty_bytes, __pyx_empty_tuple, __pyx_empty_tuple, __pyx_tuple__51, __pyx_empty_tuple, __pyx_empty_tuple, __pyx_kp_s_src_python_errors_pxi, __pyx_n_s_exit_code, 28, __pyx_empty_bytes); if (unlikely(!__pyx_codeobj__52)) __PYX_ERR(0, 28, __pyx_L1_error)
 
   /* "src/python/errors.pxi":102
  * 
@@ -32573,10 +33586,10 @@ static CYTHON_SMALL_CODE int __Pyx_InitCachedConstants(void) {
  *     """The exception of a status and a message."""
  *     cls = _error_classes.get(code, Error)
  */
-  __pyx_tuple__52 = PyTuple_Pack(3, __pyx_n_s_code, __pyx_n_s_message, __pyx_n_s_cls); if (unlikely(!__pyx_tuple__52)) __PYX_ERR(0, 102, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_tuple__52);
-  __Pyx_GIVEREF(__pyx_tuple__52);
-  __pyx_codeobj__53 = (PyObject*)__Pyx_PyCode_New(2, 0, 3, 0, CO_OPTIMIZED|CO_NEWLOCALS, __pyx_empty_bytes, __pyx_empty_tuple, __pyx_empty_tuple, __pyx_tuple__52, __pyx_empty_tuple, __pyx_empty_tuple, __pyx_kp_s_src_python_errors_pxi, __pyx_n_s_error, 102, __pyx_empty_bytes); if (unlikely(!__pyx_codeobj__53)) __PYX_ERR(0, 102, __pyx_L1_error)
+  __pyx_tuple__53 = PyTuple_Pack(3, __pyx_n_s_code, __pyx_n_s_message, __pyx_n_s_cls); if (unlikely(!__pyx_tuple__53)) __PYX_ERR(0, 102, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_tuple__53);
+  __Pyx_GIVEREF(__pyx_tuple__53);
+  __pyx_codeobj__54 = (PyObject*)__Pyx_PyCode_New(2, 0, 3, 0, CO_OPTIMIZED|CO_NEWLOCALS, __pyx_empty_bytes, __pyx_empty_tuple, __pyx_empty_tuple, __pyx_tuple__53, __pyx_empty_tuple, __pyx_empty_tuple, __pyx_kp_s_src_python_errors_pxi, __pyx_n_s_error, 102, __pyx_empty_bytes); if (unlikely(!__pyx_codeobj__54)) __PYX_ERR(0, 102, __pyx_L1_error)
 
   /* "src/python/system.pxi":21
  * 
@@ -32585,57 +33598,57 @@ static CYTHON_SMALL_CODE int __Pyx_InitCachedConstants(void) {
  *                     "max_phase_time", "newton_tol", "newton_maxiter", "fd_step", "max_steps",
  *                     "max_wall_time", "max_search_time", "check_derivatives")
  */
-  __pyx_tuple__54 = PyTuple_Pack(14, __pyx_n_u_rtol, __pyx_n_u_atol, __pyx_n_u_graze_tol, __pyx_n_u_zeno_events, __pyx_n_u_zeno_window, __pyx_n_u_max_events, __pyx_n_u_max_phase_time, __pyx_n_u_newton_tol, __pyx_n_u_newton_maxiter, __pyx_n_u_fd_step, __pyx_n_u_max_steps, __pyx_n_u_max_wall_time, __pyx_n_u_max_search_time, __pyx_n_u_check_derivatives); if (unlikely(!__pyx_tuple__54)) __PYX_ERR(5, 21, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_tuple__54);
-  __Pyx_GIVEREF(__pyx_tuple__54);
+  __pyx_tuple__55 = PyTuple_Pack(14, __pyx_n_u_rtol, __pyx_n_u_atol, __pyx_n_u_graze_tol, __pyx_n_u_zeno_events, __pyx_n_u_zeno_window, __pyx_n_u_max_events, __pyx_n_u_max_phase_time, __pyx_n_u_newton_tol, __pyx_n_u_newton_maxiter, __pyx_n_u_fd_step, __pyx_n_u_max_steps, __pyx_n_u_max_wall_time, __pyx_n_u_max_search_time, __pyx_n_u_check_derivatives); if (unlikely(!__pyx_tuple__55)) __PYX_ERR(5, 21, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_tuple__55);
+  __Pyx_GIVEREF(__pyx_tuple__55);
 
-  /* "src/python/system.pxi":212
+  /* "src/python/system.pxi":218
  * 
  * 
  * def problem(name, **params):             # <<<<<<<<<<<<<<
  *     """A built-in problem by name (hes.problems() lists them), or a plugin
  *     file (a name with a '/' or ending in ".so"), with parameters:
  */
-  __pyx_tuple__55 = PyTuple_Pack(8, __pyx_n_s_name_2, __pyx_n_s_params, __pyx_n_s_sys, __pyx_n_s_plugin, __pyx_n_s_err, __pyx_n_s_b, __pyx_n_s_st, __pyx_n_s_owner); if (unlikely(!__pyx_tuple__55)) __PYX_ERR(5, 212, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_tuple__55);
-  __Pyx_GIVEREF(__pyx_tuple__55);
-  __pyx_codeobj__56 = (PyObject*)__Pyx_PyCode_New(1, 0, 8, 0, CO_OPTIMIZED|CO_NEWLOCALS|CO_VARKEYWORDS, __pyx_empty_bytes, __pyx_empty_tuple, __pyx_empty_tuple, __pyx_tuple__55, __pyx_empty_tuple, __pyx_empty_tuple, __pyx_kp_s_src_python_system_pxi, __pyx_n_s_problem, 212, __pyx_empty_bytes); if (unlikely(!__pyx_codeobj__56)) __PYX_ERR(5, 212, __pyx_L1_error)
+  __pyx_tuple__56 = PyTuple_Pack(8, __pyx_n_s_name_2, __pyx_n_s_params, __pyx_n_s_sys, __pyx_n_s_plugin, __pyx_n_s_err, __pyx_n_s_b, __pyx_n_s_st, __pyx_n_s_owner); if (unlikely(!__pyx_tuple__56)) __PYX_ERR(5, 218, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_tuple__56);
+  __Pyx_GIVEREF(__pyx_tuple__56);
+  __pyx_codeobj__57 = (PyObject*)__Pyx_PyCode_New(1, 0, 8, 0, CO_OPTIMIZED|CO_NEWLOCALS|CO_VARKEYWORDS, __pyx_empty_bytes, __pyx_empty_tuple, __pyx_empty_tuple, __pyx_tuple__56, __pyx_empty_tuple, __pyx_empty_tuple, __pyx_kp_s_src_python_system_pxi, __pyx_n_s_problem, 218, __pyx_empty_bytes); if (unlikely(!__pyx_codeobj__57)) __PYX_ERR(5, 218, __pyx_L1_error)
 
-  /* "src/python/system.pxi":232
+  /* "src/python/system.pxi":238
  * 
  * 
  * def load_plugin(path, **params):             # <<<<<<<<<<<<<<
  *     """A model compiled as a plugin (a shared module exporting
  *     hes_plugin_model or hes_plugin_ess_model; share/examples/ has some),
  */
-  __pyx_tuple__57 = PyTuple_Pack(11, __pyx_n_s_path, __pyx_n_s_params, __pyx_n_s_plugin, __pyx_n_s_model_2, __pyx_n_s_ess, __pyx_n_s_sys, __pyx_n_s_err, __pyx_n_s_os, __pyx_n_s_b, __pyx_n_s_st, __pyx_n_s_owner); if (unlikely(!__pyx_tuple__57)) __PYX_ERR(5, 232, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_tuple__57);
-  __Pyx_GIVEREF(__pyx_tuple__57);
-  __pyx_codeobj__58 = (PyObject*)__Pyx_PyCode_New(1, 0, 11, 0, CO_OPTIMIZED|CO_NEWLOCALS|CO_VARKEYWORDS, __pyx_empty_bytes, __pyx_empty_tuple, __pyx_empty_tuple, __pyx_tuple__57, __pyx_empty_tuple, __pyx_empty_tuple, __pyx_kp_s_src_python_system_pxi, __pyx_n_s_load_plugin, 232, __pyx_empty_bytes); if (unlikely(!__pyx_codeobj__58)) __PYX_ERR(5, 232, __pyx_L1_error)
+  __pyx_tuple__58 = PyTuple_Pack(11, __pyx_n_s_path, __pyx_n_s_params, __pyx_n_s_plugin, __pyx_n_s_model_2, __pyx_n_s_ess, __pyx_n_s_sys, __pyx_n_s_err, __pyx_n_s_os, __pyx_n_s_b, __pyx_n_s_st, __pyx_n_s_owner); if (unlikely(!__pyx_tuple__58)) __PYX_ERR(5, 238, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_tuple__58);
+  __Pyx_GIVEREF(__pyx_tuple__58);
+  __pyx_codeobj__59 = (PyObject*)__Pyx_PyCode_New(1, 0, 11, 0, CO_OPTIMIZED|CO_NEWLOCALS|CO_VARKEYWORDS, __pyx_empty_bytes, __pyx_empty_tuple, __pyx_empty_tuple, __pyx_tuple__58, __pyx_empty_tuple, __pyx_empty_tuple, __pyx_kp_s_src_python_system_pxi, __pyx_n_s_load_plugin, 238, __pyx_empty_bytes); if (unlikely(!__pyx_codeobj__59)) __PYX_ERR(5, 238, __pyx_L1_error)
 
-  /* "src/python/system.pxi":255
+  /* "src/python/system.pxi":261
  * 
  * 
  * def robot(desc, **params):             # <<<<<<<<<<<<<<
  *     """A robot model from its description, DESC.json (the robot file it
  *     names, MJCF or URDF, with its modes, transitions and orbit; see
  */
-  __pyx_tuple__59 = PyTuple_Pack(10, __pyx_n_s_desc, __pyx_n_s_params, __pyx_n_s_model_2, __pyx_n_s_sys, __pyx_n_s_err, __pyx_n_s_os, __pyx_n_s_b, __pyx_n_s_st, __pyx_n_s_path, __pyx_n_s_owner); if (unlikely(!__pyx_tuple__59)) __PYX_ERR(5, 255, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_tuple__59);
-  __Pyx_GIVEREF(__pyx_tuple__59);
-  __pyx_codeobj__60 = (PyObject*)__Pyx_PyCode_New(1, 0, 10, 0, CO_OPTIMIZED|CO_NEWLOCALS|CO_VARKEYWORDS, __pyx_empty_bytes, __pyx_empty_tuple, __pyx_empty_tuple, __pyx_tuple__59, __pyx_empty_tuple, __pyx_empty_tuple, __pyx_kp_s_src_python_system_pxi, __pyx_n_s_robot, 255, __pyx_empty_bytes); if (unlikely(!__pyx_codeobj__60)) __PYX_ERR(5, 255, __pyx_L1_error)
+  __pyx_tuple__60 = PyTuple_Pack(10, __pyx_n_s_desc, __pyx_n_s_params, __pyx_n_s_model_2, __pyx_n_s_sys, __pyx_n_s_err, __pyx_n_s_os, __pyx_n_s_b, __pyx_n_s_st, __pyx_n_s_path, __pyx_n_s_owner); if (unlikely(!__pyx_tuple__60)) __PYX_ERR(5, 261, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_tuple__60);
+  __Pyx_GIVEREF(__pyx_tuple__60);
+  __pyx_codeobj__61 = (PyObject*)__Pyx_PyCode_New(1, 0, 10, 0, CO_OPTIMIZED|CO_NEWLOCALS|CO_VARKEYWORDS, __pyx_empty_bytes, __pyx_empty_tuple, __pyx_empty_tuple, __pyx_tuple__60, __pyx_empty_tuple, __pyx_empty_tuple, __pyx_kp_s_src_python_system_pxi, __pyx_n_s_robot, 261, __pyx_empty_bytes); if (unlikely(!__pyx_codeobj__61)) __PYX_ERR(5, 261, __pyx_L1_error)
 
-  /* "src/python/system.pxi":278
+  /* "src/python/system.pxi":284
  * 
  * 
  * def problems():             # <<<<<<<<<<<<<<
  *     """Everything built in: a list of (name, kind, description), kind
  *     "hybrid", "ess" or "impact" (`hes list`)."""
  */
-  __pyx_tuple__61 = PyTuple_Pack(5, __pyx_n_s_name_2, __pyx_n_s_kind, __pyx_n_s_desc, __pyx_n_s_out, __pyx_n_s_i); if (unlikely(!__pyx_tuple__61)) __PYX_ERR(5, 278, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_tuple__61);
-  __Pyx_GIVEREF(__pyx_tuple__61);
-  __pyx_codeobj__62 = (PyObject*)__Pyx_PyCode_New(0, 0, 5, 0, CO_OPTIMIZED|CO_NEWLOCALS, __pyx_empty_bytes, __pyx_empty_tuple, __pyx_empty_tuple, __pyx_tuple__61, __pyx_empty_tuple, __pyx_empty_tuple, __pyx_kp_s_src_python_system_pxi, __pyx_n_s_problems, 278, __pyx_empty_bytes); if (unlikely(!__pyx_codeobj__62)) __PYX_ERR(5, 278, __pyx_L1_error)
+  __pyx_tuple__62 = PyTuple_Pack(5, __pyx_n_s_name_2, __pyx_n_s_kind, __pyx_n_s_desc, __pyx_n_s_out, __pyx_n_s_i); if (unlikely(!__pyx_tuple__62)) __PYX_ERR(5, 284, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_tuple__62);
+  __Pyx_GIVEREF(__pyx_tuple__62);
+  __pyx_codeobj__63 = (PyObject*)__Pyx_PyCode_New(0, 0, 5, 0, CO_OPTIMIZED|CO_NEWLOCALS, __pyx_empty_bytes, __pyx_empty_tuple, __pyx_empty_tuple, __pyx_tuple__62, __pyx_empty_tuple, __pyx_empty_tuple, __pyx_kp_s_src_python_system_pxi, __pyx_n_s_problems, 284, __pyx_empty_bytes); if (unlikely(!__pyx_codeobj__63)) __PYX_ERR(5, 284, __pyx_L1_error)
 
   /* "src/python/analysis.pxi":95
  * 
@@ -32644,44 +33657,44 @@ static CYTHON_SMALL_CODE int __Pyx_InitCachedConstants(void) {
  *     """hes.analyze("slip-hopper", K=0.1): the analysis of a problem (by
  *     name) or a System, with parameters set first (on the System given)."""
  */
-  __pyx_tuple__63 = PyTuple_Pack(3, __pyx_n_s_system, __pyx_n_s_check, __pyx_n_s_params); if (unlikely(!__pyx_tuple__63)) __PYX_ERR(8, 95, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_tuple__63);
-  __Pyx_GIVEREF(__pyx_tuple__63);
-  __pyx_codeobj__64 = (PyObject*)__Pyx_PyCode_New(2, 0, 3, 0, CO_OPTIMIZED|CO_NEWLOCALS|CO_VARKEYWORDS, __pyx_empty_bytes, __pyx_empty_tuple, __pyx_empty_tuple, __pyx_tuple__63, __pyx_empty_tuple, __pyx_empty_tuple, __pyx_kp_s_src_python_analysis_pxi, __pyx_n_s_analyze, 95, __pyx_empty_bytes); if (unlikely(!__pyx_codeobj__64)) __PYX_ERR(8, 95, __pyx_L1_error)
+  __pyx_tuple__64 = PyTuple_Pack(3, __pyx_n_s_system, __pyx_n_s_check, __pyx_n_s_params); if (unlikely(!__pyx_tuple__64)) __PYX_ERR(8, 95, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_tuple__64);
+  __Pyx_GIVEREF(__pyx_tuple__64);
+  __pyx_codeobj__65 = (PyObject*)__Pyx_PyCode_New(2, 0, 3, 0, CO_OPTIMIZED|CO_NEWLOCALS|CO_VARKEYWORDS, __pyx_empty_bytes, __pyx_empty_tuple, __pyx_empty_tuple, __pyx_tuple__64, __pyx_empty_tuple, __pyx_empty_tuple, __pyx_kp_s_src_python_analysis_pxi, __pyx_n_s_analyze, 95, __pyx_empty_bytes); if (unlikely(!__pyx_codeobj__65)) __PYX_ERR(8, 95, __pyx_L1_error)
 
-  /* "src/python/model_spec.pxi":76
+  /* "src/python/model_spec.pxi":79
  * 
  * 
  * def model(spec=None, **kwargs):             # <<<<<<<<<<<<<<
  *     """A hybrid model written in Python, as a hes.System.
  * 
  */
-  __pyx_tuple__65 = PyTuple_Pack(45, __pyx_n_s_spec, __pyx_n_s_kwargs, __pyx_n_s_m, __pyx_n_s_integ, __pyx_n_s_integrator, __pyx_n_s_modes, __pyx_n_s_nm, __pyx_n_s_mode_names, __pyx_n_s_dims, __pyx_n_s_n_names, __pyx_n_s_orbit, __pyx_n_s_free_params, __pyx_n_s_at, __pyx_n_s_i, __pyx_n_s_md, __pyx_n_s_nm_i, __pyx_n_s_dim, __pyx_n_s_states, __pyx_n_s_s_2, __pyx_n_s_trans, __pyx_n_s_nt, __pyx_n_s_trans_names, __pyx_n_s_j, __pyx_n_s_tr, __pyx_n_s_tn, __pyx_n_s_w, __pyx_n_s_d, __pyx_n_s_params, __pyx_n_s_np_2, __pyx_n_s_param_names, __pyx_n_s_k, __pyx_n_s_q, __pyx_n_s_pn, __pyx_n_s_lo, __pyx_n_s_hi, __pyx_n_s_e, __pyx_n_s_unit, __pyx_n_s_desc, __pyx_n_s_flags, __pyx_n_s_f, __pyx_n_s_sys, __pyx_n_s_err, __pyx_n_s_st, __pyx_n_s_genexpr, __pyx_n_s_genexpr); if (unlikely(!__pyx_tuple__65)) __PYX_ERR(1, 76, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_tuple__65);
-  __Pyx_GIVEREF(__pyx_tuple__65);
-  __pyx_codeobj__66 = (PyObject*)__Pyx_PyCode_New(1, 0, 45, 0, CO_OPTIMIZED|CO_NEWLOCALS|CO_VARKEYWORDS, __pyx_empty_bytes, __pyx_empty_tuple, __pyx_empty_tuple, __pyx_tuple__65, __pyx_empty_tuple, __pyx_empty_tuple, __pyx_kp_s_src_python_model_spec_pxi, __pyx_n_s_model_2, 76, __pyx_empty_bytes); if (unlikely(!__pyx_codeobj__66)) __PYX_ERR(1, 76, __pyx_L1_error)
+  __pyx_tuple__66 = PyTuple_Pack(46, __pyx_n_s_spec, __pyx_n_s_kwargs, __pyx_n_s_m, __pyx_n_s_integ, __pyx_n_s_integrator, __pyx_n_s_validate, __pyx_n_s_modes, __pyx_n_s_nm, __pyx_n_s_mode_names, __pyx_n_s_dims, __pyx_n_s_n_names, __pyx_n_s_orbit, __pyx_n_s_free_params, __pyx_n_s_at, __pyx_n_s_i, __pyx_n_s_md, __pyx_n_s_nm_i, __pyx_n_s_dim, __pyx_n_s_states, __pyx_n_s_s_2, __pyx_n_s_trans, __pyx_n_s_nt, __pyx_n_s_trans_names, __pyx_n_s_j, __pyx_n_s_tr, __pyx_n_s_tn, __pyx_n_s_w, __pyx_n_s_d, __pyx_n_s_params, __pyx_n_s_np_2, __pyx_n_s_param_names, __pyx_n_s_k, __pyx_n_s_q, __pyx_n_s_pn, __pyx_n_s_lo, __pyx_n_s_hi, __pyx_n_s_e, __pyx_n_s_unit, __pyx_n_s_desc, __pyx_n_s_flags, __pyx_n_s_f, __pyx_n_s_sys, __pyx_n_s_err, __pyx_n_s_st, __pyx_n_s_genexpr, __pyx_n_s_genexpr); if (unlikely(!__pyx_tuple__66)) __PYX_ERR(1, 79, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_tuple__66);
+  __Pyx_GIVEREF(__pyx_tuple__66);
+  __pyx_codeobj__67 = (PyObject*)__Pyx_PyCode_New(1, 0, 46, 0, CO_OPTIMIZED|CO_NEWLOCALS|CO_VARKEYWORDS, __pyx_empty_bytes, __pyx_empty_tuple, __pyx_empty_tuple, __pyx_tuple__66, __pyx_empty_tuple, __pyx_empty_tuple, __pyx_kp_s_src_python_model_spec_pxi, __pyx_n_s_model_2, 79, __pyx_empty_bytes); if (unlikely(!__pyx_codeobj__67)) __PYX_ERR(1, 79, __pyx_L1_error)
 
   /* "(tree fragment)":1
  * def __pyx_unpickle__Interruptible(__pyx_type, long __pyx_checksum, __pyx_state):             # <<<<<<<<<<<<<<
  *     cdef object __pyx_PickleError
  *     cdef object __pyx_result
  */
-  __pyx_tuple__67 = PyTuple_Pack(5, __pyx_n_s_pyx_type, __pyx_n_s_pyx_checksum, __pyx_n_s_pyx_state, __pyx_n_s_pyx_PickleError, __pyx_n_s_pyx_result); if (unlikely(!__pyx_tuple__67)) __PYX_ERR(6, 1, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_tuple__67);
-  __Pyx_GIVEREF(__pyx_tuple__67);
-  __pyx_codeobj__68 = (PyObject*)__Pyx_PyCode_New(3, 0, 5, 0, CO_OPTIMIZED|CO_NEWLOCALS, __pyx_empty_bytes, __pyx_empty_tuple, __pyx_empty_tuple, __pyx_tuple__67, __pyx_empty_tuple, __pyx_empty_tuple, __pyx_kp_s_stringsource, __pyx_n_s_pyx_unpickle__Interruptible, 1, __pyx_empty_bytes); if (unlikely(!__pyx_codeobj__68)) __PYX_ERR(6, 1, __pyx_L1_error)
-  __pyx_tuple__69 = PyTuple_Pack(5, __pyx_n_s_pyx_type, __pyx_n_s_pyx_checksum, __pyx_n_s_pyx_state, __pyx_n_s_pyx_PickleError, __pyx_n_s_pyx_result); if (unlikely(!__pyx_tuple__69)) __PYX_ERR(6, 1, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_tuple__69);
-  __Pyx_GIVEREF(__pyx_tuple__69);
-  __pyx_codeobj__70 = (PyObject*)__Pyx_PyCode_New(3, 0, 5, 0, CO_OPTIMIZED|CO_NEWLOCALS, __pyx_empty_bytes, __pyx_empty_tuple, __pyx_empty_tuple, __pyx_tuple__69, __pyx_empty_tuple, __pyx_empty_tuple, __pyx_kp_s_stringsource, __pyx_n_s_pyx_unpickle_Phase, 1, __pyx_empty_bytes); if (unlikely(!__pyx_codeobj__70)) __PYX_ERR(6, 1, __pyx_L1_error)
-  __pyx_tuple__71 = PyTuple_Pack(5, __pyx_n_s_pyx_type, __pyx_n_s_pyx_checksum, __pyx_n_s_pyx_state, __pyx_n_s_pyx_PickleError, __pyx_n_s_pyx_result); if (unlikely(!__pyx_tuple__71)) __PYX_ERR(6, 1, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_tuple__71);
-  __Pyx_GIVEREF(__pyx_tuple__71);
-  __pyx_codeobj__72 = (PyObject*)__Pyx_PyCode_New(3, 0, 5, 0, CO_OPTIMIZED|CO_NEWLOCALS, __pyx_empty_bytes, __pyx_empty_tuple, __pyx_empty_tuple, __pyx_tuple__71, __pyx_empty_tuple, __pyx_empty_tuple, __pyx_kp_s_stringsource, __pyx_n_s_pyx_unpickle_Event, 1, __pyx_empty_bytes); if (unlikely(!__pyx_codeobj__72)) __PYX_ERR(6, 1, __pyx_L1_error)
-  __pyx_tuple__73 = PyTuple_Pack(5, __pyx_n_s_pyx_type, __pyx_n_s_pyx_checksum, __pyx_n_s_pyx_state, __pyx_n_s_pyx_PickleError, __pyx_n_s_pyx_result); if (unlikely(!__pyx_tuple__73)) __PYX_ERR(6, 1, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_tuple__73);
-  __Pyx_GIVEREF(__pyx_tuple__73);
-  __pyx_codeobj__74 = (PyObject*)__Pyx_PyCode_New(3, 0, 5, 0, CO_OPTIMIZED|CO_NEWLOCALS, __pyx_empty_bytes, __pyx_empty_tuple, __pyx_empty_tuple, __pyx_tuple__73, __pyx_empty_tuple, __pyx_empty_tuple, __pyx_kp_s_stringsource, __pyx_n_s_pyx_unpickle_Trajectory, 1, __pyx_empty_bytes); if (unlikely(!__pyx_codeobj__74)) __PYX_ERR(6, 1, __pyx_L1_error)
+  __pyx_tuple__68 = PyTuple_Pack(5, __pyx_n_s_pyx_type, __pyx_n_s_pyx_checksum, __pyx_n_s_pyx_state, __pyx_n_s_pyx_PickleError, __pyx_n_s_pyx_result); if (unlikely(!__pyx_tuple__68)) __PYX_ERR(6, 1, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_tuple__68);
+  __Pyx_GIVEREF(__pyx_tuple__68);
+  __pyx_codeobj__69 = (PyObject*)__Pyx_PyCode_New(3, 0, 5, 0, CO_OPTIMIZED|CO_NEWLOCALS, __pyx_empty_bytes, __pyx_empty_tuple, __pyx_empty_tuple, __pyx_tuple__68, __pyx_empty_tuple, __pyx_empty_tuple, __pyx_kp_s_stringsource, __pyx_n_s_pyx_unpickle__Interruptible, 1, __pyx_empty_bytes); if (unlikely(!__pyx_codeobj__69)) __PYX_ERR(6, 1, __pyx_L1_error)
+  __pyx_tuple__70 = PyTuple_Pack(5, __pyx_n_s_pyx_type, __pyx_n_s_pyx_checksum, __pyx_n_s_pyx_state, __pyx_n_s_pyx_PickleError, __pyx_n_s_pyx_result); if (unlikely(!__pyx_tuple__70)) __PYX_ERR(6, 1, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_tuple__70);
+  __Pyx_GIVEREF(__pyx_tuple__70);
+  __pyx_codeobj__71 = (PyObject*)__Pyx_PyCode_New(3, 0, 5, 0, CO_OPTIMIZED|CO_NEWLOCALS, __pyx_empty_bytes, __pyx_empty_tuple, __pyx_empty_tuple, __pyx_tuple__70, __pyx_empty_tuple, __pyx_empty_tuple, __pyx_kp_s_stringsource, __pyx_n_s_pyx_unpickle_Phase, 1, __pyx_empty_bytes); if (unlikely(!__pyx_codeobj__71)) __PYX_ERR(6, 1, __pyx_L1_error)
+  __pyx_tuple__72 = PyTuple_Pack(5, __pyx_n_s_pyx_type, __pyx_n_s_pyx_checksum, __pyx_n_s_pyx_state, __pyx_n_s_pyx_PickleError, __pyx_n_s_pyx_result); if (unlikely(!__pyx_tuple__72)) __PYX_ERR(6, 1, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_tuple__72);
+  __Pyx_GIVEREF(__pyx_tuple__72);
+  __pyx_codeobj__73 = (PyObject*)__Pyx_PyCode_New(3, 0, 5, 0, CO_OPTIMIZED|CO_NEWLOCALS, __pyx_empty_bytes, __pyx_empty_tuple, __pyx_empty_tuple, __pyx_tuple__72, __pyx_empty_tuple, __pyx_empty_tuple, __pyx_kp_s_stringsource, __pyx_n_s_pyx_unpickle_Event, 1, __pyx_empty_bytes); if (unlikely(!__pyx_codeobj__73)) __PYX_ERR(6, 1, __pyx_L1_error)
+  __pyx_tuple__74 = PyTuple_Pack(5, __pyx_n_s_pyx_type, __pyx_n_s_pyx_checksum, __pyx_n_s_pyx_state, __pyx_n_s_pyx_PickleError, __pyx_n_s_pyx_result); if (unlikely(!__pyx_tuple__74)) __PYX_ERR(6, 1, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_tuple__74);
+  __Pyx_GIVEREF(__pyx_tuple__74);
+  __pyx_codeobj__75 = (PyObject*)__Pyx_PyCode_New(3, 0, 5, 0, CO_OPTIMIZED|CO_NEWLOCALS, __pyx_empty_bytes, __pyx_empty_tuple, __pyx_empty_tuple, __pyx_tuple__74, __pyx_empty_tuple, __pyx_empty_tuple, __pyx_kp_s_stringsource, __pyx_n_s_pyx_unpickle_Trajectory, 1, __pyx_empty_bytes); if (unlikely(!__pyx_codeobj__75)) __PYX_ERR(6, 1, __pyx_L1_error)
   __Pyx_RefNannyFinishContext();
   return 0;
   __pyx_L1_error:;
@@ -32694,6 +33707,7 @@ static CYTHON_SMALL_CODE int __Pyx_InitGlobals(void) {
   __pyx_float_0_0 = PyFloat_FromDouble(0.0); if (unlikely(!__pyx_float_0_0)) __PYX_ERR(2, 1, __pyx_L1_error)
   __pyx_int_0 = PyInt_FromLong(0); if (unlikely(!__pyx_int_0)) __PYX_ERR(2, 1, __pyx_L1_error)
   __pyx_int_1 = PyInt_FromLong(1); if (unlikely(!__pyx_int_1)) __PYX_ERR(2, 1, __pyx_L1_error)
+  __pyx_int_255 = PyInt_FromLong(255); if (unlikely(!__pyx_int_255)) __PYX_ERR(2, 1, __pyx_L1_error)
   __pyx_int_17710032 = PyInt_FromLong(17710032L); if (unlikely(!__pyx_int_17710032)) __PYX_ERR(2, 1, __pyx_L1_error)
   __pyx_int_112304787 = PyInt_FromLong(112304787L); if (unlikely(!__pyx_int_112304787)) __PYX_ERR(2, 1, __pyx_L1_error)
   __pyx_int_120793430 = PyInt_FromLong(120793430L); if (unlikely(!__pyx_int_120793430)) __PYX_ERR(2, 1, __pyx_L1_error)
@@ -32851,19 +33865,21 @@ static int __Pyx_modinit_type_init_code(void) {
   __pyx_vtable_3hes__PyModelBase.begin = (void (*)(struct __pyx_obj_3hes__PyModelBase *))__pyx_f_3hes_12_PyModelBase_begin;
   __pyx_vtable_3hes__PyModelBase.reraise = (int (*)(struct __pyx_obj_3hes__PyModelBase *))__pyx_f_3hes_12_PyModelBase_reraise;
   __pyx_vtable_3hes__PyModelBase.call = (int (*)(struct __pyx_obj_3hes__PyModelBase *, int, int, double, double const *, double const *, double *))__pyx_f_3hes_12_PyModelBase_call;
+  __pyx_vtable_3hes__PyModelBase.failure = (int (*)(struct __pyx_obj_3hes__PyModelBase *, PyObject *))__pyx_f_3hes_12_PyModelBase_failure;
   __pyx_vtable_3hes__PyModelBase.call_guess = (int (*)(struct __pyx_obj_3hes__PyModelBase *, double *, double *))__pyx_f_3hes_12_PyModelBase_call_guess;
-  if (PyType_Ready(&__pyx_type_3hes__PyModelBase) < 0) __PYX_ERR(9, 30, __pyx_L1_error)
+  __pyx_vtable_3hes__PyModelBase.call_validate = (int (*)(struct __pyx_obj_3hes__PyModelBase *, double const *, char *, size_t))__pyx_f_3hes_12_PyModelBase_call_validate;
+  if (PyType_Ready(&__pyx_type_3hes__PyModelBase) < 0) __PYX_ERR(9, 49, __pyx_L1_error)
   #if PY_VERSION_HEX < 0x030800B1
   __pyx_type_3hes__PyModelBase.tp_print = 0;
   #endif
   if ((CYTHON_USE_TYPE_SLOTS && CYTHON_USE_PYTYPE_LOOKUP) && likely(!__pyx_type_3hes__PyModelBase.tp_dictoffset && __pyx_type_3hes__PyModelBase.tp_getattro == PyObject_GenericGetAttr)) {
     __pyx_type_3hes__PyModelBase.tp_getattro = __Pyx_PyObject_GenericGetAttr;
   }
-  if (__Pyx_SetVtable(__pyx_type_3hes__PyModelBase.tp_dict, __pyx_vtabptr_3hes__PyModelBase) < 0) __PYX_ERR(9, 30, __pyx_L1_error)
-  if (PyObject_SetAttr(__pyx_m, __pyx_n_s_PyModelBase, (PyObject *)&__pyx_type_3hes__PyModelBase) < 0) __PYX_ERR(9, 30, __pyx_L1_error)
-  if (__Pyx_setup_reduce((PyObject*)&__pyx_type_3hes__PyModelBase) < 0) __PYX_ERR(9, 30, __pyx_L1_error)
+  if (__Pyx_SetVtable(__pyx_type_3hes__PyModelBase.tp_dict, __pyx_vtabptr_3hes__PyModelBase) < 0) __PYX_ERR(9, 49, __pyx_L1_error)
+  if (PyObject_SetAttr(__pyx_m, __pyx_n_s_PyModelBase, (PyObject *)&__pyx_type_3hes__PyModelBase) < 0) __PYX_ERR(9, 49, __pyx_L1_error)
+  if (__Pyx_setup_reduce((PyObject*)&__pyx_type_3hes__PyModelBase) < 0) __PYX_ERR(9, 49, __pyx_L1_error)
   __pyx_ptype_3hes__PyModelBase = &__pyx_type_3hes__PyModelBase;
-  if (PyType_Ready(&__pyx_type_3hes___pyx_scope_struct__model) < 0) __PYX_ERR(1, 76, __pyx_L1_error)
+  if (PyType_Ready(&__pyx_type_3hes___pyx_scope_struct__model) < 0) __PYX_ERR(1, 79, __pyx_L1_error)
   #if PY_VERSION_HEX < 0x030800B1
   __pyx_type_3hes___pyx_scope_struct__model.tp_print = 0;
   #endif
@@ -32871,7 +33887,7 @@ static int __Pyx_modinit_type_init_code(void) {
     __pyx_type_3hes___pyx_scope_struct__model.tp_getattro = __Pyx_PyObject_GenericGetAttrNoDict;
   }
   __pyx_ptype_3hes___pyx_scope_struct__model = &__pyx_type_3hes___pyx_scope_struct__model;
-  if (PyType_Ready(&__pyx_type_3hes___pyx_scope_struct_1_genexpr) < 0) __PYX_ERR(1, 118, __pyx_L1_error)
+  if (PyType_Ready(&__pyx_type_3hes___pyx_scope_struct_1_genexpr) < 0) __PYX_ERR(1, 127, __pyx_L1_error)
   #if PY_VERSION_HEX < 0x030800B1
   __pyx_type_3hes___pyx_scope_struct_1_genexpr.tp_print = 0;
   #endif
@@ -33243,12 +34259,12 @@ if (!__Pyx_RefNanny) {
  *         super().__init__(message)
  *         if code is not None:
  */
-  __pyx_t_6 = __Pyx_CyFunction_New(&__pyx_mdef_3hes_5Error_1__init__, 0, __pyx_n_s_Error___init, NULL, __pyx_n_s_hes, __pyx_d, ((PyObject *)__pyx_codeobj__46)); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 18, __pyx_L1_error)
+  __pyx_t_6 = __Pyx_CyFunction_New(&__pyx_mdef_3hes_5Error_1__init__, 0, __pyx_n_s_Error___init, NULL, __pyx_n_s_hes, __pyx_d, ((PyObject *)__pyx_codeobj__47)); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 18, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
   __Pyx_INCREF(__pyx_t_6);
   PyList_Append(__pyx_t_5, __pyx_t_6);
   __Pyx_GIVEREF(__pyx_t_6);
-  __Pyx_CyFunction_SetDefaultsTuple(__pyx_t_6, __pyx_tuple__47);
+  __Pyx_CyFunction_SetDefaultsTuple(__pyx_t_6, __pyx_tuple__48);
   if (__Pyx_SetNameInClass(__pyx_t_4, __pyx_n_s_init, __pyx_t_6) < 0) __PYX_ERR(0, 18, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
 
@@ -33259,7 +34275,7 @@ if (!__Pyx_RefNanny) {
  *         return hes_strerror(<hes_status>self.code).decode()
  * 
  */
-  __pyx_t_6 = __Pyx_CyFunction_New(&__pyx_mdef_3hes_5Error_3status, 0, __pyx_n_s_Error_status, NULL, __pyx_n_s_hes, __pyx_d, ((PyObject *)__pyx_codeobj__49)); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 24, __pyx_L1_error)
+  __pyx_t_6 = __Pyx_CyFunction_New(&__pyx_mdef_3hes_5Error_3status, 0, __pyx_n_s_Error_status, NULL, __pyx_n_s_hes, __pyx_d, ((PyObject *)__pyx_codeobj__50)); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 24, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
 
   /* "src/python/errors.pxi":23
@@ -33282,7 +34298,7 @@ if (!__Pyx_RefNanny) {
  *         return hes_status_exit_code(<hes_status>self.code)
  * 
  */
-  __pyx_t_7 = __Pyx_CyFunction_New(&__pyx_mdef_3hes_5Error_5exit_code, 0, __pyx_n_s_Error_exit_code, NULL, __pyx_n_s_hes, __pyx_d, ((PyObject *)__pyx_codeobj__51)); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 28, __pyx_L1_error)
+  __pyx_t_7 = __Pyx_CyFunction_New(&__pyx_mdef_3hes_5Error_5exit_code, 0, __pyx_n_s_Error_exit_code, NULL, __pyx_n_s_hes, __pyx_d, ((PyObject *)__pyx_codeobj__52)); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 28, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_7);
 
   /* "src/python/errors.pxi":27
@@ -34258,54 +35274,54 @@ if (!__Pyx_RefNanny) {
  *                     "max_phase_time", "newton_tol", "newton_maxiter", "fd_step", "max_steps",
  *                     "max_wall_time", "max_search_time", "check_derivatives")
  */
-  if (PyDict_SetItem(__pyx_d, __pyx_n_s_settings_fields, __pyx_tuple__54) < 0) __PYX_ERR(5, 21, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_d, __pyx_n_s_settings_fields, __pyx_tuple__55) < 0) __PYX_ERR(5, 21, __pyx_L1_error)
 
-  /* "src/python/system.pxi":212
+  /* "src/python/system.pxi":218
  * 
  * 
  * def problem(name, **params):             # <<<<<<<<<<<<<<
  *     """A built-in problem by name (hes.problems() lists them), or a plugin
  *     file (a name with a '/' or ending in ".so"), with parameters:
  */
-  __pyx_t_1 = PyCFunction_NewEx(&__pyx_mdef_3hes_3problem, NULL, __pyx_n_s_hes); if (unlikely(!__pyx_t_1)) __PYX_ERR(5, 212, __pyx_L1_error)
+  __pyx_t_1 = PyCFunction_NewEx(&__pyx_mdef_3hes_3problem, NULL, __pyx_n_s_hes); if (unlikely(!__pyx_t_1)) __PYX_ERR(5, 218, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  if (PyDict_SetItem(__pyx_d, __pyx_n_s_problem, __pyx_t_1) < 0) __PYX_ERR(5, 212, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_d, __pyx_n_s_problem, __pyx_t_1) < 0) __PYX_ERR(5, 218, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
-  /* "src/python/system.pxi":232
+  /* "src/python/system.pxi":238
  * 
  * 
  * def load_plugin(path, **params):             # <<<<<<<<<<<<<<
  *     """A model compiled as a plugin (a shared module exporting
  *     hes_plugin_model or hes_plugin_ess_model; share/examples/ has some),
  */
-  __pyx_t_1 = PyCFunction_NewEx(&__pyx_mdef_3hes_5load_plugin, NULL, __pyx_n_s_hes); if (unlikely(!__pyx_t_1)) __PYX_ERR(5, 232, __pyx_L1_error)
+  __pyx_t_1 = PyCFunction_NewEx(&__pyx_mdef_3hes_5load_plugin, NULL, __pyx_n_s_hes); if (unlikely(!__pyx_t_1)) __PYX_ERR(5, 238, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  if (PyDict_SetItem(__pyx_d, __pyx_n_s_load_plugin, __pyx_t_1) < 0) __PYX_ERR(5, 232, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_d, __pyx_n_s_load_plugin, __pyx_t_1) < 0) __PYX_ERR(5, 238, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
-  /* "src/python/system.pxi":255
+  /* "src/python/system.pxi":261
  * 
  * 
  * def robot(desc, **params):             # <<<<<<<<<<<<<<
  *     """A robot model from its description, DESC.json (the robot file it
  *     names, MJCF or URDF, with its modes, transitions and orbit; see
  */
-  __pyx_t_1 = PyCFunction_NewEx(&__pyx_mdef_3hes_7robot, NULL, __pyx_n_s_hes); if (unlikely(!__pyx_t_1)) __PYX_ERR(5, 255, __pyx_L1_error)
+  __pyx_t_1 = PyCFunction_NewEx(&__pyx_mdef_3hes_7robot, NULL, __pyx_n_s_hes); if (unlikely(!__pyx_t_1)) __PYX_ERR(5, 261, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  if (PyDict_SetItem(__pyx_d, __pyx_n_s_robot, __pyx_t_1) < 0) __PYX_ERR(5, 255, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_d, __pyx_n_s_robot, __pyx_t_1) < 0) __PYX_ERR(5, 261, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
-  /* "src/python/system.pxi":278
+  /* "src/python/system.pxi":284
  * 
  * 
  * def problems():             # <<<<<<<<<<<<<<
  *     """Everything built in: a list of (name, kind, description), kind
  *     "hybrid", "ess" or "impact" (`hes list`)."""
  */
-  __pyx_t_1 = PyCFunction_NewEx(&__pyx_mdef_3hes_9problems, NULL, __pyx_n_s_hes); if (unlikely(!__pyx_t_1)) __PYX_ERR(5, 278, __pyx_L1_error)
+  __pyx_t_1 = PyCFunction_NewEx(&__pyx_mdef_3hes_9problems, NULL, __pyx_n_s_hes); if (unlikely(!__pyx_t_1)) __PYX_ERR(5, 284, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  if (PyDict_SetItem(__pyx_d, __pyx_n_s_problems, __pyx_t_1) < 0) __PYX_ERR(5, 278, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_d, __pyx_n_s_problems, __pyx_t_1) < 0) __PYX_ERR(5, 284, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
   /* "src/python/analysis.pxi":95
@@ -34332,6 +35348,30 @@ if (!__Pyx_RefNanny) {
   if (PyDict_SetItem(__pyx_d, __pyx_n_s_sys_2, __pyx_t_1) < 0) __PYX_ERR(9, 14, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
+  /* "src/python/pymodel.pxi":36
+ * 
+ * 
+ * class ModelFailure(Exception):             # <<<<<<<<<<<<<<
+ *     """Raised by a Python model's callback where a C model's returns
+ *     nonzero: the state is outside what the model describes (the body hit
+ */
+  __pyx_t_1 = PyTuple_New(1); if (unlikely(!__pyx_t_1)) __PYX_ERR(9, 36, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_1);
+  __Pyx_INCREF(((PyObject *)(&((PyTypeObject*)PyExc_Exception)[0])));
+  __Pyx_GIVEREF(((PyObject *)(&((PyTypeObject*)PyExc_Exception)[0])));
+  PyTuple_SET_ITEM(__pyx_t_1, 0, ((PyObject *)(&((PyTypeObject*)PyExc_Exception)[0])));
+  __pyx_t_18 = __Pyx_CalculateMetaclass(NULL, __pyx_t_1); if (unlikely(!__pyx_t_18)) __PYX_ERR(9, 36, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_18);
+  __pyx_t_19 = __Pyx_Py3MetaclassPrepare(__pyx_t_18, __pyx_t_1, __pyx_n_s_ModelFailure, __pyx_n_s_ModelFailure, (PyObject *) NULL, __pyx_n_s_hes, __pyx_kp_s_Raised_by_a_Python_model_s_callb); if (unlikely(!__pyx_t_19)) __PYX_ERR(9, 36, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_19);
+  __pyx_t_17 = __Pyx_Py3ClassCreate(__pyx_t_18, __pyx_n_s_ModelFailure, __pyx_t_1, __pyx_t_19, NULL, 0, 0); if (unlikely(!__pyx_t_17)) __PYX_ERR(9, 36, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_17);
+  if (PyDict_SetItem(__pyx_d, __pyx_n_s_ModelFailure, __pyx_t_17) < 0) __PYX_ERR(9, 36, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_17); __pyx_t_17 = 0;
+  __Pyx_DECREF(__pyx_t_19); __pyx_t_19 = 0;
+  __Pyx_DECREF(__pyx_t_18); __pyx_t_18 = 0;
+  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+
   /* "src/python/cmodel.pxi":13
  * # data is the module's and is to be ignored.
  * 
@@ -34344,72 +35384,72 @@ if (!__Pyx_RefNanny) {
   if (PyDict_SetItem(__pyx_d, __pyx_n_s_ctypes_2, __pyx_t_1) < 0) __PYX_ERR(10, 13, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
-  /* "src/python/model_spec.pxi":22
- * # (cmodel.pxi).
+  /* "src/python/model_spec.pxi":25
+ * # return nonzero (pymodel.pxi).
  * 
  * _directions = {"down": HES_DOWN, "up": HES_UP, "any": HES_ANY}             # <<<<<<<<<<<<<<
  * _param_flags = {"shape": HES_PARAM_SHAPE, "solved": HES_PARAM_SOLVED,
  *                 "positive": HES_PARAM_POSITIVE}
  */
-  __pyx_t_1 = __Pyx_PyDict_NewPresized(3); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 22, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyDict_NewPresized(3); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 25, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_18 = __Pyx_PyInt_From_int(HES_DOWN); if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 22, __pyx_L1_error)
+  __pyx_t_18 = __Pyx_PyInt_From_int(HES_DOWN); if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 25, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_18);
-  if (PyDict_SetItem(__pyx_t_1, __pyx_n_u_down, __pyx_t_18) < 0) __PYX_ERR(1, 22, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_1, __pyx_n_u_down, __pyx_t_18) < 0) __PYX_ERR(1, 25, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_18); __pyx_t_18 = 0;
-  __pyx_t_18 = __Pyx_PyInt_From_int(HES_UP); if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 22, __pyx_L1_error)
+  __pyx_t_18 = __Pyx_PyInt_From_int(HES_UP); if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 25, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_18);
-  if (PyDict_SetItem(__pyx_t_1, __pyx_n_u_up, __pyx_t_18) < 0) __PYX_ERR(1, 22, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_1, __pyx_n_u_up, __pyx_t_18) < 0) __PYX_ERR(1, 25, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_18); __pyx_t_18 = 0;
-  __pyx_t_18 = __Pyx_PyInt_From_int(HES_ANY); if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 22, __pyx_L1_error)
+  __pyx_t_18 = __Pyx_PyInt_From_int(HES_ANY); if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 25, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_18);
-  if (PyDict_SetItem(__pyx_t_1, __pyx_n_u_any, __pyx_t_18) < 0) __PYX_ERR(1, 22, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_1, __pyx_n_u_any, __pyx_t_18) < 0) __PYX_ERR(1, 25, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_18); __pyx_t_18 = 0;
-  if (PyDict_SetItem(__pyx_d, __pyx_n_s_directions, __pyx_t_1) < 0) __PYX_ERR(1, 22, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_d, __pyx_n_s_directions, __pyx_t_1) < 0) __PYX_ERR(1, 25, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
-  /* "src/python/model_spec.pxi":23
+  /* "src/python/model_spec.pxi":26
  * 
  * _directions = {"down": HES_DOWN, "up": HES_UP, "any": HES_ANY}
  * _param_flags = {"shape": HES_PARAM_SHAPE, "solved": HES_PARAM_SOLVED,             # <<<<<<<<<<<<<<
  *                 "positive": HES_PARAM_POSITIVE}
  * 
  */
-  __pyx_t_1 = __Pyx_PyDict_NewPresized(3); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 23, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyDict_NewPresized(3); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 26, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_18 = __Pyx_PyInt_From_int(HES_PARAM_SHAPE); if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 23, __pyx_L1_error)
+  __pyx_t_18 = __Pyx_PyInt_From_int(HES_PARAM_SHAPE); if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 26, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_18);
-  if (PyDict_SetItem(__pyx_t_1, __pyx_n_u_shape, __pyx_t_18) < 0) __PYX_ERR(1, 23, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_1, __pyx_n_u_shape, __pyx_t_18) < 0) __PYX_ERR(1, 26, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_18); __pyx_t_18 = 0;
-  __pyx_t_18 = __Pyx_PyInt_From_int(HES_PARAM_SOLVED); if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 23, __pyx_L1_error)
+  __pyx_t_18 = __Pyx_PyInt_From_int(HES_PARAM_SOLVED); if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 26, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_18);
-  if (PyDict_SetItem(__pyx_t_1, __pyx_n_u_solved, __pyx_t_18) < 0) __PYX_ERR(1, 23, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_1, __pyx_n_u_solved, __pyx_t_18) < 0) __PYX_ERR(1, 26, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_18); __pyx_t_18 = 0;
 
-  /* "src/python/model_spec.pxi":24
+  /* "src/python/model_spec.pxi":27
  * _directions = {"down": HES_DOWN, "up": HES_UP, "any": HES_ANY}
  * _param_flags = {"shape": HES_PARAM_SHAPE, "solved": HES_PARAM_SOLVED,
  *                 "positive": HES_PARAM_POSITIVE}             # <<<<<<<<<<<<<<
  * 
  * 
  */
-  __pyx_t_18 = __Pyx_PyInt_From_int(HES_PARAM_POSITIVE); if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 24, __pyx_L1_error)
+  __pyx_t_18 = __Pyx_PyInt_From_int(HES_PARAM_POSITIVE); if (unlikely(!__pyx_t_18)) __PYX_ERR(1, 27, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_18);
-  if (PyDict_SetItem(__pyx_t_1, __pyx_n_u_positive, __pyx_t_18) < 0) __PYX_ERR(1, 23, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_1, __pyx_n_u_positive, __pyx_t_18) < 0) __PYX_ERR(1, 26, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_18); __pyx_t_18 = 0;
-  if (PyDict_SetItem(__pyx_d, __pyx_n_s_param_flags, __pyx_t_1) < 0) __PYX_ERR(1, 23, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_d, __pyx_n_s_param_flags, __pyx_t_1) < 0) __PYX_ERR(1, 26, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
-  /* "src/python/model_spec.pxi":76
+  /* "src/python/model_spec.pxi":79
  * 
  * 
  * def model(spec=None, **kwargs):             # <<<<<<<<<<<<<<
  *     """A hybrid model written in Python, as a hes.System.
  * 
  */
-  __pyx_t_1 = PyCFunction_NewEx(&__pyx_mdef_3hes_13model, NULL, __pyx_n_s_hes); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 76, __pyx_L1_error)
+  __pyx_t_1 = PyCFunction_NewEx(&__pyx_mdef_3hes_13model, NULL, __pyx_n_s_hes); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 79, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  if (PyDict_SetItem(__pyx_d, __pyx_n_s_model_2, __pyx_t_1) < 0) __PYX_ERR(1, 76, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_d, __pyx_n_s_model_2, __pyx_t_1) < 0) __PYX_ERR(1, 79, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
   /* "hes.pyx":41
@@ -36694,6 +37734,106 @@ static PyObject *__Pyx_PyDict_GetItem(PyObject *d, PyObject* key) {
 }
 #endif
 
+/* FastTypeChecks */
+#if CYTHON_COMPILING_IN_CPYTHON
+static int __Pyx_InBases(PyTypeObject *a, PyTypeObject *b) {
+    while (a) {
+        a = a->tp_base;
+        if (a == b)
+            return 1;
+    }
+    return b == &PyBaseObject_Type;
+}
+static CYTHON_INLINE int __Pyx_IsSubtype(PyTypeObject *a, PyTypeObject *b) {
+    PyObject *mro;
+    if (a == b) return 1;
+    mro = a->tp_mro;
+    if (likely(mro)) {
+        Py_ssize_t i, n;
+        n = PyTuple_GET_SIZE(mro);
+        for (i = 0; i < n; i++) {
+            if (PyTuple_GET_ITEM(mro, i) == (PyObject *)b)
+                return 1;
+        }
+        return 0;
+    }
+    return __Pyx_InBases(a, b);
+}
+#if PY_MAJOR_VERSION == 2
+static int __Pyx_inner_PyErr_GivenExceptionMatches2(PyObject *err, PyObject* exc_type1, PyObject* exc_type2) {
+    PyObject *exception, *value, *tb;
+    int res;
+    __Pyx_PyThreadState_declare
+    __Pyx_PyThreadState_assign
+    __Pyx_ErrFetch(&exception, &value, &tb);
+    res = exc_type1 ? PyObject_IsSubclass(err, exc_type1) : 0;
+    if (unlikely(res == -1)) {
+        PyErr_WriteUnraisable(err);
+        res = 0;
+    }
+    if (!res) {
+        res = PyObject_IsSubclass(err, exc_type2);
+        if (unlikely(res == -1)) {
+            PyErr_WriteUnraisable(err);
+            res = 0;
+        }
+    }
+    __Pyx_ErrRestore(exception, value, tb);
+    return res;
+}
+#else
+static CYTHON_INLINE int __Pyx_inner_PyErr_GivenExceptionMatches2(PyObject *err, PyObject* exc_type1, PyObject *exc_type2) {
+    int res = exc_type1 ? __Pyx_IsSubtype((PyTypeObject*)err, (PyTypeObject*)exc_type1) : 0;
+    if (!res) {
+        res = __Pyx_IsSubtype((PyTypeObject*)err, (PyTypeObject*)exc_type2);
+    }
+    return res;
+}
+#endif
+static int __Pyx_PyErr_GivenExceptionMatchesTuple(PyObject *exc_type, PyObject *tuple) {
+    Py_ssize_t i, n;
+    assert(PyExceptionClass_Check(exc_type));
+    n = PyTuple_GET_SIZE(tuple);
+#if PY_MAJOR_VERSION >= 3
+    for (i=0; i<n; i++) {
+        if (exc_type == PyTuple_GET_ITEM(tuple, i)) return 1;
+    }
+#endif
+    for (i=0; i<n; i++) {
+        PyObject *t = PyTuple_GET_ITEM(tuple, i);
+        #if PY_MAJOR_VERSION < 3
+        if (likely(exc_type == t)) return 1;
+        #endif
+        if (likely(PyExceptionClass_Check(t))) {
+            if (__Pyx_inner_PyErr_GivenExceptionMatches2(exc_type, NULL, t)) return 1;
+        } else {
+        }
+    }
+    return 0;
+}
+static CYTHON_INLINE int __Pyx_PyErr_GivenExceptionMatches(PyObject *err, PyObject* exc_type) {
+    if (likely(err == exc_type)) return 1;
+    if (likely(PyExceptionClass_Check(err))) {
+        if (likely(PyExceptionClass_Check(exc_type))) {
+            return __Pyx_inner_PyErr_GivenExceptionMatches2(err, NULL, exc_type);
+        } else if (likely(PyTuple_Check(exc_type))) {
+            return __Pyx_PyErr_GivenExceptionMatchesTuple(err, exc_type);
+        } else {
+        }
+    }
+    return PyErr_GivenExceptionMatches(err, exc_type);
+}
+static CYTHON_INLINE int __Pyx_PyErr_GivenExceptionMatches2(PyObject *err, PyObject *exc_type1, PyObject *exc_type2) {
+    assert(PyExceptionClass_Check(exc_type1));
+    assert(PyExceptionClass_Check(exc_type2));
+    if (likely(err == exc_type1 || err == exc_type2)) return 1;
+    if (likely(PyExceptionClass_Check(err))) {
+        return __Pyx_inner_PyErr_GivenExceptionMatches2(err, exc_type1, exc_type2);
+    }
+    return (PyErr_GivenExceptionMatches(err, exc_type1) || PyErr_GivenExceptionMatches(err, exc_type2));
+}
+#endif
+
 /* WriteUnraisableException */
 static void __Pyx_WriteUnraisable(const char *name, CYTHON_UNUSED int clineno,
                                   CYTHON_UNUSED int lineno, CYTHON_UNUSED const char *filename,
@@ -36734,6 +37874,103 @@ static void __Pyx_WriteUnraisable(const char *name, CYTHON_UNUSED int clineno,
     if (nogil)
         PyGILState_Release(state);
 #endif
+}
+
+/* SliceObject */
+static CYTHON_INLINE PyObject* __Pyx_PyObject_GetSlice(PyObject* obj,
+        Py_ssize_t cstart, Py_ssize_t cstop,
+        PyObject** _py_start, PyObject** _py_stop, PyObject** _py_slice,
+        int has_cstart, int has_cstop, CYTHON_UNUSED int wraparound) {
+#if CYTHON_USE_TYPE_SLOTS
+    PyMappingMethods* mp;
+#if PY_MAJOR_VERSION < 3
+    PySequenceMethods* ms = Py_TYPE(obj)->tp_as_sequence;
+    if (likely(ms && ms->sq_slice)) {
+        if (!has_cstart) {
+            if (_py_start && (*_py_start != Py_None)) {
+                cstart = __Pyx_PyIndex_AsSsize_t(*_py_start);
+                if ((cstart == (Py_ssize_t)-1) && PyErr_Occurred()) goto bad;
+            } else
+                cstart = 0;
+        }
+        if (!has_cstop) {
+            if (_py_stop && (*_py_stop != Py_None)) {
+                cstop = __Pyx_PyIndex_AsSsize_t(*_py_stop);
+                if ((cstop == (Py_ssize_t)-1) && PyErr_Occurred()) goto bad;
+            } else
+                cstop = PY_SSIZE_T_MAX;
+        }
+        if (wraparound && unlikely((cstart < 0) | (cstop < 0)) && likely(ms->sq_length)) {
+            Py_ssize_t l = ms->sq_length(obj);
+            if (likely(l >= 0)) {
+                if (cstop < 0) {
+                    cstop += l;
+                    if (cstop < 0) cstop = 0;
+                }
+                if (cstart < 0) {
+                    cstart += l;
+                    if (cstart < 0) cstart = 0;
+                }
+            } else {
+                if (!PyErr_ExceptionMatches(PyExc_OverflowError))
+                    goto bad;
+                PyErr_Clear();
+            }
+        }
+        return ms->sq_slice(obj, cstart, cstop);
+    }
+#endif
+    mp = Py_TYPE(obj)->tp_as_mapping;
+    if (likely(mp && mp->mp_subscript))
+#endif
+    {
+        PyObject* result;
+        PyObject *py_slice, *py_start, *py_stop;
+        if (_py_slice) {
+            py_slice = *_py_slice;
+        } else {
+            PyObject* owned_start = NULL;
+            PyObject* owned_stop = NULL;
+            if (_py_start) {
+                py_start = *_py_start;
+            } else {
+                if (has_cstart) {
+                    owned_start = py_start = PyInt_FromSsize_t(cstart);
+                    if (unlikely(!py_start)) goto bad;
+                } else
+                    py_start = Py_None;
+            }
+            if (_py_stop) {
+                py_stop = *_py_stop;
+            } else {
+                if (has_cstop) {
+                    owned_stop = py_stop = PyInt_FromSsize_t(cstop);
+                    if (unlikely(!py_stop)) {
+                        Py_XDECREF(owned_start);
+                        goto bad;
+                    }
+                } else
+                    py_stop = Py_None;
+            }
+            py_slice = PySlice_New(py_start, py_stop, Py_None);
+            Py_XDECREF(owned_start);
+            Py_XDECREF(owned_stop);
+            if (unlikely(!py_slice)) goto bad;
+        }
+#if CYTHON_USE_TYPE_SLOTS
+        result = mp->mp_subscript(obj, py_slice);
+#else
+        result = PyObject_GetItem(obj, py_slice);
+#endif
+        if (!_py_slice) {
+            Py_DECREF(py_slice);
+        }
+        return result;
+    }
+    PyErr_Format(PyExc_TypeError,
+        "'%.200s' object is unsliceable", Py_TYPE(obj)->tp_name);
+bad:
+    return NULL;
 }
 
 /* CIntToPyUnicode */
@@ -39788,106 +41025,6 @@ raise_neg_overflow:
         "can't convert negative value to unsigned int");
     return (unsigned int) -1;
 }
-
-/* FastTypeChecks */
-#if CYTHON_COMPILING_IN_CPYTHON
-static int __Pyx_InBases(PyTypeObject *a, PyTypeObject *b) {
-    while (a) {
-        a = a->tp_base;
-        if (a == b)
-            return 1;
-    }
-    return b == &PyBaseObject_Type;
-}
-static CYTHON_INLINE int __Pyx_IsSubtype(PyTypeObject *a, PyTypeObject *b) {
-    PyObject *mro;
-    if (a == b) return 1;
-    mro = a->tp_mro;
-    if (likely(mro)) {
-        Py_ssize_t i, n;
-        n = PyTuple_GET_SIZE(mro);
-        for (i = 0; i < n; i++) {
-            if (PyTuple_GET_ITEM(mro, i) == (PyObject *)b)
-                return 1;
-        }
-        return 0;
-    }
-    return __Pyx_InBases(a, b);
-}
-#if PY_MAJOR_VERSION == 2
-static int __Pyx_inner_PyErr_GivenExceptionMatches2(PyObject *err, PyObject* exc_type1, PyObject* exc_type2) {
-    PyObject *exception, *value, *tb;
-    int res;
-    __Pyx_PyThreadState_declare
-    __Pyx_PyThreadState_assign
-    __Pyx_ErrFetch(&exception, &value, &tb);
-    res = exc_type1 ? PyObject_IsSubclass(err, exc_type1) : 0;
-    if (unlikely(res == -1)) {
-        PyErr_WriteUnraisable(err);
-        res = 0;
-    }
-    if (!res) {
-        res = PyObject_IsSubclass(err, exc_type2);
-        if (unlikely(res == -1)) {
-            PyErr_WriteUnraisable(err);
-            res = 0;
-        }
-    }
-    __Pyx_ErrRestore(exception, value, tb);
-    return res;
-}
-#else
-static CYTHON_INLINE int __Pyx_inner_PyErr_GivenExceptionMatches2(PyObject *err, PyObject* exc_type1, PyObject *exc_type2) {
-    int res = exc_type1 ? __Pyx_IsSubtype((PyTypeObject*)err, (PyTypeObject*)exc_type1) : 0;
-    if (!res) {
-        res = __Pyx_IsSubtype((PyTypeObject*)err, (PyTypeObject*)exc_type2);
-    }
-    return res;
-}
-#endif
-static int __Pyx_PyErr_GivenExceptionMatchesTuple(PyObject *exc_type, PyObject *tuple) {
-    Py_ssize_t i, n;
-    assert(PyExceptionClass_Check(exc_type));
-    n = PyTuple_GET_SIZE(tuple);
-#if PY_MAJOR_VERSION >= 3
-    for (i=0; i<n; i++) {
-        if (exc_type == PyTuple_GET_ITEM(tuple, i)) return 1;
-    }
-#endif
-    for (i=0; i<n; i++) {
-        PyObject *t = PyTuple_GET_ITEM(tuple, i);
-        #if PY_MAJOR_VERSION < 3
-        if (likely(exc_type == t)) return 1;
-        #endif
-        if (likely(PyExceptionClass_Check(t))) {
-            if (__Pyx_inner_PyErr_GivenExceptionMatches2(exc_type, NULL, t)) return 1;
-        } else {
-        }
-    }
-    return 0;
-}
-static CYTHON_INLINE int __Pyx_PyErr_GivenExceptionMatches(PyObject *err, PyObject* exc_type) {
-    if (likely(err == exc_type)) return 1;
-    if (likely(PyExceptionClass_Check(err))) {
-        if (likely(PyExceptionClass_Check(exc_type))) {
-            return __Pyx_inner_PyErr_GivenExceptionMatches2(err, NULL, exc_type);
-        } else if (likely(PyTuple_Check(exc_type))) {
-            return __Pyx_PyErr_GivenExceptionMatchesTuple(err, exc_type);
-        } else {
-        }
-    }
-    return PyErr_GivenExceptionMatches(err, exc_type);
-}
-static CYTHON_INLINE int __Pyx_PyErr_GivenExceptionMatches2(PyObject *err, PyObject *exc_type1, PyObject *exc_type2) {
-    assert(PyExceptionClass_Check(exc_type1));
-    assert(PyExceptionClass_Check(exc_type2));
-    if (likely(err == exc_type1 || err == exc_type2)) return 1;
-    if (likely(PyExceptionClass_Check(err))) {
-        return __Pyx_inner_PyErr_GivenExceptionMatches2(err, exc_type1, exc_type2);
-    }
-    return (PyErr_GivenExceptionMatches(err, exc_type1) || PyErr_GivenExceptionMatches(err, exc_type2));
-}
-#endif
 
 /* PyObjectCallMethod1 */
 static PyObject* __Pyx__PyObject_CallMethod1(PyObject* method, PyObject* arg) {

@@ -16,8 +16,11 @@
 #   "free_states" (state names or indices), "free_params" (names),
 #   "residual" (as free_states), "period_param", "any_order", "guess"
 #   (a callable p -> x0 or (x0, {param: value}), or x0 itself)}
+# validate (optional): a callable p -> None when the parameter vector is
+#   valid, else the reason (the program's -p refusals show it).
 # Each callback is a Python callable f(t, x, p) or a compiled function
-# (cmodel.pxi).
+# (cmodel.pxi); a Python one raises hes.ModelFailure where a C one would
+# return nonzero (pymodel.pxi).
 
 _directions = {"down": HES_DOWN, "up": HES_UP, "any": HES_ANY}
 _param_flags = {"shape": HES_PARAM_SHAPE, "solved": HES_PARAM_SOLVED,
@@ -103,6 +106,12 @@ def model(spec=None, **kwargs):
         raise InvalidArgument(f"integrator {integ!r} is not one of adams, bdf, rk8, dopri5")
     m.model.integrator = integrator
     m.model.max_phase_time = float(_get(spec, "max_phase_time", 0.0))
+    validate = _get(spec, "validate", None)
+    if validate is not None:
+        if not callable(validate):
+            raise InvalidArgument("validate must be callable: p -> None or a reason")
+        m.validate_fn = validate
+        m.model.validate = _t_validate
 
     # ----------------------------------------------------------- modes
     modes = list(_get(spec, "modes"))

@@ -21,6 +21,25 @@ cdef struct _model_ctx:
     PyObject *model     # the _PyModelBase (borrowed)
     double *guess       # a guess given as numbers: its values (or NULL)
     int n_guess
+    char failure[256]   # the message of the last hes.ModelFailure a callback raised
+
+# what a trampoline returns to the library: success, a failure the
+# computation stops at (an exception, re-raised later), or a failure the
+# model reports as its C callbacks report one (hes.ModelFailure)
+# (codes a compiled callback is unlikely to return itself)
+cdef enum:
+    CB_OK = 0
+    CB_STOP = 1001
+    CB_FAILURE = 1002
+
+
+class ModelFailure(Exception):
+    """Raised by a Python model's callback where a C model's returns
+    nonzero: the state is outside what the model describes (the body hit
+    the ground, the leg has zero length).  The library handles it as a
+    failure of the model (it may try another step, or fail with
+    hes.ModelError carrying this message); every other exception stops the
+    computation and is re-raised."""
 
 # which callback of a mode or transition a trampoline serves
 cdef enum:
@@ -42,6 +61,7 @@ cdef class _PyModelBase:
     cdef list fields, fields_dx, guards, guards_dx, guards_dt, resets, resets_dx, resets_dt
     cdef object guess_fn           # callable p -> x0 (or (x0, {param: value})), or None
     cdef object guess_x0           # a fixed x0 (float64 array), or None
+    cdef object validate_fn        # callable p -> None or a reason, or None
     cdef _model_ctx ctx            # the model's data pointer
     cdef object pending            # the first exception a callback raised
 
@@ -70,7 +90,7 @@ cdef class _PyModelBase:
         """Calls the Python callable `which` of mode or transition `index`
         and writes its output; 0, or 1 after storing the exception."""
         if self.pending is not None:
-            return 1
+            return CB_STOP
         cdef int nin, nout, rows, cols
         try:
             if which == CB_FIELD or which == CB_FIELD_DX:
@@ -93,14 +113,23 @@ cdef class _PyModelBase:
                 what = f"transition {_text(self.transitions[index].name)}: {name}"
             r = fn(t, _vector(x, nin), _vector(p, self.model.n_params))
             _put(r, out, rows, cols, what)
-            return 0
+            return CB_OK
+        except ModelFailure as e:
+            return self.failure(e)
         except BaseException as e:
             self.pending = e
-            return 1
+            return CB_STOP
+
+    cdef int failure(self, e):
+        """A hes.ModelFailure: its message kept for describe_error."""
+        b = str(e).encode("utf-8", "replace")[:255]
+        memcpy(self.ctx.failure, <const char *>b, len(b))
+        self.ctx.failure[len(b)] = 0
+        return CB_FAILURE
 
     cdef int call_guess(self, double *p, double *x0):
         if self.pending is not None:
-            return 1
+            return CB_STOP
         cdef int n = self.modes[self.model.orbit.mode].dim
         try:
             r = self.guess_fn(_vector(p, self.model.n_params))
@@ -114,10 +143,29 @@ cdef class _PyModelBase:
                     if i < 0:
                         raise NotFoundError(f"orbit guess: no parameter '{k}'", HES_ENOTFOUND)
                     p[i] = float(v)
-            return 0
+            return CB_OK
+        except ModelFailure as e:
+            return self.failure(e)
         except BaseException as e:
             self.pending = e
-            return 1
+            return CB_STOP
+
+    cdef int call_validate(self, const double *p, char *msg, size_t len_):
+        """The model's validate(p): None or "" when p is valid, else the
+        reason (written to msg)."""
+        if self.pending is not None:
+            return CB_STOP
+        try:
+            r = self.validate_fn(_vector(p, self.model.n_params))
+            if not r:
+                return CB_OK
+            b = str(r).encode("utf-8", "replace")[:len_ - 1]
+        except BaseException as e:
+            self.pending = e
+            b = f"validate raised {type(e).__name__}: {e}".encode("utf-8", "replace")[:len_ - 1]
+        memcpy(msg, <const char *>b, len(b))
+        msg[len(b)] = 0
+        return CB_STOP
 
 
 cdef int _put(r, double *out, int rows, int cols, what) except -1:
@@ -172,5 +220,15 @@ cdef int _t_guess_fixed(double *p, double *x0, void *data) nogil:
     memcpy(x0, ctx.guess, ctx.n_guess * sizeof(double))
     return 0
 
+cdef int _t_validate(const double *p, char *msg, size_t len_, void *data) nogil:
+    cdef _model_ctx *ctx = <_model_ctx *>data
+    with gil:
+        return (<_PyModelBase>ctx.model).call_validate(p, msg, len_)
+
 cdef const char *_describe(int code, void *data) nogil:
-    return "a Python callback raised an exception"
+    cdef _model_ctx *ctx = <_model_ctx *>data
+    if code == CB_FAILURE and ctx.failure[0] != 0:
+        return ctx.failure
+    if code == CB_STOP:
+        return "a Python callback raised an exception"
+    return NULL

@@ -116,8 +116,9 @@ cdef class System:
 
     def set(self, **params):
         """Sets parameters by name: system.set(K=0.1, thetadot=0.5).  Each is
-        checked (finite, within its range) as the program's -p checks it;
-        on a refusal no parameter has changed."""
+        checked (finite, within its range), and then the whole vector by
+        the model's own check, as the program's -p is checked; on a
+        refusal no parameter has changed."""
         cdef hes_system *s = self._sys()
         cdef int n = hes_system_n_params(s)
         saved = _vector(hes_system_params(s), n)
@@ -132,6 +133,11 @@ cdef class System:
                 if st == HES_ENOTFOUND:
                     raise NotFoundError(f"{self.name}: no parameter '{key}' (its parameters: "
                                         f"{', '.join(names)})", HES_ENOTFOUND)
+                if st != HES_OK:
+                    self._raise(st)
+            if params:
+                # the model's own check of the whole vector (its validate)
+                st = hes_system_check_params(s)
                 if st != HES_OK:
                     self._raise(st)
         except BaseException:

@@ -9,7 +9,7 @@ on the apex section.  Same model as problems/slip_hopper.c, same
 tolerances as hes (rtol = atol = 1e-12), LSODA (Adams/BDF like CVODES).
 
 Usage: slip_scipy.py K1,thetadot1 K2,thetadot2 ...   prints one line per
-point: K thetadot psi (or 'failed').
+point: K thetadot psi (or 'failed').  bench_python.py imports analyse().
 """
 import math
 import sys
@@ -108,7 +108,8 @@ def analyse(K, thd):
     return max(abs(np.linalg.eigvals(P)))
 
 
-for arg in sys.argv[1:]:
-    K, thd = (float(v) for v in arg.split(","))
-    psi = analyse(K, thd)
-    print(K, thd, "failed" if psi is None else repr(psi), flush=True)
+if __name__ == "__main__":
+    for arg in sys.argv[1:]:
+        K, thd = (float(v) for v in arg.split(","))
+        psi = analyse(K, thd)
+        print(K, thd, "failed" if psi is None else repr(psi), flush=True)

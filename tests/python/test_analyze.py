@@ -23,9 +23,15 @@ def test_analyze_matches_program(hes_run, problem, params):
     a = hes.analyze(problem, **params)
     same_document(json.loads(a.to_json()), doc)
     # the objects' arrays are the document's numbers
-    assert a.psi == doc["stability"]["psi"] if "stability" in doc else True
-    assert a.period == pytest.approx(a.period)
-    assert np.all(np.isfinite(a.monodromy))
+    assert a.psi == doc["psi"] and a.verdict == doc["verdict"]
+    assert a.psi_tol == doc["psi_tolerance"]
+    assert a.period == doc["orbit"]["period"]
+    assert list(a.x0) == doc["orbit"]["x0"]
+    assert np.array_equal(a.monodromy, np.array(doc["monodromy"]))
+    assert list(a.multipliers.real) == [m["re"] for m in doc["multipliers"]]
+    assert list(a.multipliers.imag) == [m["im"] for m in doc["multipliers"]]
+    if "return_map" in doc:
+        assert np.array_equal(a.return_map, np.array(doc["return_map"]))
     assert abs(a.multipliers[0]) == pytest.approx(a.psi, rel=1e-15)
 
 

@@ -19,7 +19,8 @@ The document's fenced blocks are read in order:
   installing hes, a cluster job, the benchmarks.  The reason is printed.
 * A ``console`` block whose info string says ``requires=FEATURE[,FEATURE]``
   runs only where the build has each feature (``hes --version``: mujoco,
-  siconos, gsl, ipopt, mpi; and jsonschema, Debian's python3-jsonschema);
+  siconos, gsl, ipopt, mpi; jsonschema, Debian's python3-jsonschema; and
+  python, the module hes built and importable);
   elsewhere it is counted as not run, with the missing feature printed.
 * A relative link of the document's text (``[...](tutorial.md)``,
   ``![...](images/x.png)``) must name a file that exists.
@@ -44,7 +45,8 @@ The working directory is a new temporary directory per document, with
 when the build tree is another directory), so a document speaks of
 ``src/hes``, ``lib/.libs`` and ``share/examples/...`` as a reader in the
 source tree after ``./quickstart`` would; ``hes`` is also on the PATH (the
-build's), and OpenMPI's mpirun may start as root (a test run as root).  HES_TOP_SRCDIR and
+build's), then ``/usr/bin`` (Debian's python3), PYTHONPATH holds the
+Python module just built (``src/python/.libs``), and OpenMPI's mpirun may start as root (a test run as root).  HES_TOP_SRCDIR and
 HES_TOP_BUILDDIR (from the environment, default ``.``) say where the trees
 are.  Exit status 0 when every command ran as shown, 1 otherwise, 2 on a
 document that cannot be read.
@@ -247,6 +249,13 @@ def features(env):
         if 'MPI' in ln:
             have.add('mpi')
     try:
+        if subprocess.run(['/usr/bin/python3', '-c', 'import hes'], env=env,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                          timeout=60).returncode == 0:
+            have.add('python')
+    except (OSError, subprocess.TimeoutExpired):
+        pass
+    try:
         if subprocess.run(['/usr/bin/python3', '-c', 'import jsonschema'],
                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                           timeout=60).returncode == 0:
@@ -297,7 +306,12 @@ def main(argv):
     builddir = os.path.abspath(os.environ.get('HES_TOP_BUILDDIR', '.'))
     work = tempfile.mkdtemp(prefix='hes-doctest.')
     env = dict(os.environ)
-    env['PATH'] = os.path.join(builddir, 'src') + os.pathsep + env.get('PATH', '')
+    # the build's hes first, then Debian's python3 (the one the quick start
+    # gives numpy and the module's other packages); the module just built
+    # is where `export PYTHONPATH=$PWD/src/python/.libs` puts it
+    env['PATH'] = os.pathsep.join([os.path.join(builddir, 'src'), '/usr/bin',
+                                   env.get('PATH', '')])
+    env['PYTHONPATH'] = os.path.join(work, 'src', 'python', '.libs')
     env['LC_ALL'] = 'C'
     # mpirun (OpenMPI) refuses to start as root unless told; a test may run as root
     env.setdefault('OMPI_ALLOW_RUN_AS_ROOT', '1')

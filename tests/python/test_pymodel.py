@@ -181,3 +181,10 @@ def test_simulate_python_model():
     tr = s.simulate(a.x0, events=1)
     assert [e.transition for e in tr.events] == ["touchdown", "liftoff", "apex"]
     assert np.allclose(tr.events[-1].x_plus, a.x0, atol=1e-9)
+
+
+def test_python_ball_against_plugin(plugin):
+    """share/examples/python/bouncing_ball.py: the model written in Python
+    (no Jacobians) against the same model compiled as a plugin."""
+    import bouncing_ball
+    assert bouncing_ball.compare(plugin("bouncing_ball_plugin")) < 1e-7

@@ -71,3 +71,32 @@ def test_settings_round_trip():
     with pytest.raises(hes.InvalidArgument):
         s.configure(rtol=-1)
     assert s.settings["rtol"] == 1e-10
+
+
+@pytest.mark.parametrize("problem", ["slip-hopper", "knee-biped", "plate-vertical"])
+def test_info_matches_program(hes_run, problem):
+    same_document(json.loads(hes.problem(problem).to_json()), hes_run("info", problem, "--json"))
+
+
+def test_problems_match_list(hes_run):
+    listed = hes_run("list").splitlines()
+    mine = hes.problems()
+    assert len(listed) == len(mine)
+    for line, (name, kind, desc) in zip(listed, mine):
+        assert line.split()[0] == name and line.endswith(desc)
+
+
+def test_plugin_matches_program(hes_run, plugin):
+    path = plugin("rimless_wheel_plugin")
+    doc = hes_run("analyze", "--model", path, "--json")
+    same_document(json.loads(hes.load_plugin(path).analyze().to_json()), doc)
+    # a plugin opened by its path through hes.problem is the same model
+    same_document(json.loads(hes.problem(path).analyze().to_json()), doc)
+
+
+def test_robot_matches_program(hes_run, srcdir):
+    if "mujoco" not in hes.features:
+        pytest.skip("libhes was built without MuJoCo (robot files)")
+    desc = f"{srcdir}/share/robots/rimless_wheel.json"
+    doc = hes_run("analyze", "--robot", desc, "--json")
+    same_document(json.loads(hes.robot(desc).analyze().to_json()), doc)

@@ -35,6 +35,7 @@ include "pymodel.pxi"
 include "cmodel.pxi"
 include "model_spec.pxi"
 include "continuation.pxi"
+include "ess.pxi"
 
 # The library this module runs with must have the binary interface of the
 # headers it was compiled against.

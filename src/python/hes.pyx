@@ -37,6 +37,7 @@ include "model_spec.pxi"
 include "continuation.pxi"
 include "ess.pxi"
 include "impact.pxi"
+include "invdyn.pxi"
 include "blas.pxi"
 
 # The library this module runs with must have the binary interface of the

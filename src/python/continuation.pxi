@@ -775,9 +775,11 @@ def continue_(system, param=None, *, step=None, min_step=None, max_step=None, to
                 with nogil:
                     st = hes_continue(sys, cparam, lo, hi, &co, &run.c[0], &err)
                 prefix = ""
+            if run.pending is not None:
+                raise run.pending
+            if isinstance(s.owner, _PyModelBase):
+                (<_PyModelBase>s.owner).reraise()
             if st != HES_OK:
-                if run.pending is not None:
-                    raise run.pending
                 _cont_fail(s, st, &err, prefix)
             run.n = 1
             run.meta.append({"kind": "branch", "from_branch": None, "from_point": None,

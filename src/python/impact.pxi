@@ -512,9 +512,13 @@ def analyze_impact_set(system, samples, *, select="random", threads=1, check=Fal
     s._begin()
     with nogil:
         st = hes_impact_orbit_analyze(sys, a.a, &io, &r, &err)
-    if st != HES_OK:
-        if isinstance(s.owner, _PyModelBase):
+    if isinstance(s.owner, _PyModelBase):
+        try:
             (<_PyModelBase>s.owner).reraise()
+        except BaseException:
+            hes_impact_orbit_free(&r)
+            raise
+    if st != HES_OK:
         raise _error(<int>st, "impact_set: " + _text(err.message))
     cdef ImpactSetAnalysis out = ImpactSetAnalysis.__new__(ImpactSetAnalysis)
     cdef const hes_model *m = hes_system_model(sys)

@@ -126,6 +126,13 @@ cdef extern from "hes.h" nogil:
 
     ctypedef struct hes_ess_model:
         const char *name
+        int n
+        int m
+        const char *const *state_names
+        const char *const *event_names
+        const double *orbit_x0
+        double orbit_period
+        int orbit_section
 
     # -------------------------------------------------------------- system
     ctypedef struct hes_system:
@@ -165,7 +172,7 @@ cdef extern from "hes.h" nogil:
     hes_status hes_system_get_param(const hes_system *sys, const char *name, double *value)
     const double *hes_system_params(const hes_system *sys)
     hes_status hes_system_check_params(hes_system *sys)
-    hes_status hes_system_set_orbit_start(hes_system *sys, const double *x0, double period)
+    hes_status hes_system_set_orbit_start(hes_system *sys, const double *x0)
 
     # ---------------------------------------------------------- simulation
     ctypedef struct hes_event:

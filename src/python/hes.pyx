@@ -34,6 +34,11 @@ include "analysis.pxi"
 include "pymodel.pxi"
 include "cmodel.pxi"
 include "model_spec.pxi"
+include "continuation.pxi"
+include "ess.pxi"
+include "impact.pxi"
+include "invdyn.pxi"
+include "blas.pxi"
 
 # The library this module runs with must have the binary interface of the
 # headers it was compiled against.

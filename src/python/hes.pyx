@@ -34,6 +34,11 @@ include "analysis.pxi"
 include "pymodel.pxi"
 include "cmodel.pxi"
 include "model_spec.pxi"
+include "options.pxi"
+include "sweep.pxi"
+include "trials.pxi"
+include "shape.pxi"
+include "trajopt.pxi"
 
 # The library this module runs with must have the binary interface of the
 # headers it was compiled against.

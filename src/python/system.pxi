@@ -186,6 +186,18 @@ cdef class System:
         not raised, as the program reports it)."""
         return _simulate(self, x0, mode, t_end, events, section, t0, sensitivities)
 
+    def trials(self, **options):
+        """Perturbation trials around the periodic orbit (hes.trials)."""
+        return trials(self, **options)
+
+    def psi_gradient(self, check=False):
+        """dpsi/dh over the shape parameters at the orbit (hes.psi_gradient)."""
+        return psi_gradient(self, check)
+
+    def flow_jacobian(self, x0, time, mode=None):
+        """The derivative of one run's flow (hes.flow_jacobian)."""
+        return flow_jacobian(self, x0, time, mode)
+
     def to_json(self):
         """The model's description: `hes info --json` of it."""
         cdef hes_system *s = self._sys()

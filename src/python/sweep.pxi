@@ -463,7 +463,16 @@ def sweep(system, grid=None, points=None, list=None, random=None, bounds=None, s
     file (of the same sweep) and compute only the missing points
     (--resume).  Other keywords set parameters for every point (-p).
     Ctrl-C stops the sweep (KeyboardInterrupt) after the rows so far, which
-    the file keeps for a resume."""
+    the file keeps for a resume.
+
+    Every point starts from the system's parameter values (solved ones
+    included, as an earlier analysis left them) and settings; the file
+    names them, so the program resumes the module's file and the other
+    way round when they are the same (a fresh system with the same -p).
+    Threads run a model's compiled callbacks (built-in problems, plugins,
+    robot models, numba functions) side by side; callbacks written in
+    Python take the GIL in turn, and on several threads they wait for
+    each other: give such a model jobs=1, or compiled callbacks."""
     cdef System s = _as_system(system, {})
     cdef hes_system *sys = s._sys()
     cdef const hes_model *m

@@ -158,10 +158,12 @@ cdef class Flow:
     d x(time) / d x0 (the saltation matrices at its events), mode_end and
     x_end, events (a list of (transition, t)), trajectory (the run as a
     hes.Trajectory, with its variational matrices) and simultaneous (each
-    pair of events closer than 1e-8 of time: a dict of first, second, the
-    other order's alt_first and alt_second (None where the model has
-    none), dt, coupling, outcome_gap, piece_gap, continuous,
-    differentiable, decoupled).  to_json(): the document `hes simulate
+    pair of events closer than 1e-8 of time, as a dict with the document's
+    keys: event (the first one's index), first, second, dt, other_order
+    (the other order's transitions as applied, or None where the model has
+    none), coupling (NaN unless two impacts of one mechanical system),
+    outcome_gap, piece_gap, continuous, differentiable, psi_taken,
+    psi_other, and decoupled).  to_json(): the document `hes simulate
     PROBLEM --x0 ... --time T --jacobian --json` prints."""
     cdef readonly str mode, mode_end
     cdef readonly double time
@@ -236,9 +238,12 @@ cdef Flow _flow_of(System s, const hes_model *m, int md, cnp.ndarray x, double T
         q = &f.simultaneous[k]
         r.simultaneous.append({
             "event": q.event, "first": _tname(m, q.first), "second": _tname(m, q.second),
-            "alt_first": _tname(m, q.alt_first), "alt_second": _tname(m, q.alt_second), "dt": q.dt,
+            "dt": q.dt,
+            "other_order": ([_tname(m, q.alt_second), _tname(m, q.alt_first)]
+                            if q.alt_first >= 0 else None),
             "coupling": q.coupling, "outcome_gap": q.outcome_gap, "piece_gap": q.piece_gap,
             "continuous": bool(q.continuous), "differentiable": bool(q.differentiable),
+            "psi_taken": q.psi_taken, "psi_other": q.psi_other,
             "decoupled": bool(q.decoupled)})
     r._json = _take_json(hes_flow_json(s._sys(), md, <const double *>cnp.PyArray_DATA(x), T, f))
     return r

@@ -15,6 +15,7 @@ with the library's message.  src/python/README.md says how the module is
 built and why it is written in Cython.
 """
 
+cimport cython
 cimport numpy as cnp
 import numpy as np
 

@@ -23,6 +23,9 @@ _settings_fields = ("rtol", "atol", "graze_tol", "zeno_events", "zeno_window", "
                     "max_wall_time", "max_search_time", "check_derivatives")
 
 
+# no_gc_clear: the garbage collector leaves `owner` (the plugin module, the
+# model) in place until __dealloc__ has destroyed the system that uses it
+@cython.no_gc_clear
 cdef class System:
     """A model of either kind (hybrid or event-selected) with its parameter
     values and solver settings: what every computation takes.

@@ -541,10 +541,8 @@ def sweep(system, grid=None, points=None, list=None, random=None, bounds=None, s
         if k in names:
             raise InvalidArgument(f"sweep: {k} is swept; it cannot also be set for every point")
 
-    # the system: -p, its model's check, an orbit to analyse
-    if params:
-        s.set(**params)
-    _check_params(s)
+    # the system: an orbit to analyse, the swept parameters; then -p and
+    # the model's check of the values together
     cdef int np_ = hes_system_n_params(sys)
     cdef int n_shape = 0
     for i in range(np_):
@@ -574,6 +572,9 @@ def sweep(system, grid=None, points=None, list=None, random=None, bounds=None, s
             raise InvalidArgument(f"sweep: '{k}' is solved for by the orbit search (its value "
                                   "is found, not set): sweep the parameters that define the "
                                   "orbit instead")
+    if params:
+        s.set(**params)
+    _check_params(s)
     return _run_sweep(s, names, pidx, np.ascontiguousarray(pts, dtype=np.float64),
                       np.array(strides, dtype=np.intc), text, 1 if optimize else 0, n_jobs,
                       path, 1 if resume else 0, output)

@@ -248,6 +248,25 @@ def test_python_model_on_threads(plugin):
         hes.sweep(python_wheel(guard), grid={"gamma": "0.06:0.12:4"}, jobs=2)
 
 
+def test_plugin_system_in_a_cycle(plugin):
+    """A plugin's System and its results in a reference cycle (as an
+    exception's traceback makes one) are collected without a crash: the
+    system is destroyed before its plugin is unloaded."""
+    script = ("import gc, sys, hes\n"
+              "for k in range(5):\n"
+              "    s = hes.load_plugin(sys.argv[1])\n"
+              "    h = type('H', (), {})()\n"
+              "    h.me, h.s = h, s\n"
+              "    h.r = hes.sweep(s, grid={'gamma': [0.08, 0.09]}, jobs=2)\n"
+              "    h.a = s.analyze()\n"
+              "    del s, h\n"
+              "    gc.collect()\n"
+              "print('collected')\n")
+    p = subprocess.run([sys.executable, "-c", script, plugin("rimless_wheel_plugin")],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0 and p.stdout.strip() == "collected", p.stderr
+
+
 @pytest.mark.parametrize("kwargs, error, text", [
     ({"grid": {"nope": [1, 2]}}, hes.NotFoundError, "no parameter 'nope'"),
     ({"grid": {"K": []}}, hes.InvalidArgument, "no values"),

@@ -388,7 +388,7 @@ cdef tuple _read_list(path):
         row = []
         for j, x in enumerate(r):
             try:
-                v = float(x.strip())
+                v = float(x.strip()) if "_" not in x else _math.nan
             except ValueError:
                 v = _math.nan
             if not _math.isfinite(v):

@@ -324,6 +324,14 @@ cdef str _fmt(double v):
     return buf.decode()
 
 
+cdef int _ndim(obj):
+    """The number of dimensions of obj as an array (-1: not an array)."""
+    try:
+        return np.ndim(obj)
+    except (TypeError, ValueError):
+        return -1
+
+
 cdef tuple _grid_axis(name, spec):
     """A grid axis: its values, and its text "NAME=LO:HI:N" when they are
     the program's --grid NAME=LO:HI:N (else None).  spec: the values, or
@@ -345,6 +353,8 @@ cdef tuple _grid_axis(name, spec):
         if not lo <= hi:
             raise InvalidArgument(f"{what} = {spec!r}: expected LO <= HI")
         return _linspace(lo, hi, n), f"{name}={_fmt(lo)}:{_fmt(hi)}:{n}"
+    if _ndim(spec) != 1:
+        raise InvalidArgument(f"{what}: expected a sequence of values or 'LO:HI:N'")
     cdef object v = _as_vector(spec, -1, what)
     if v.shape[0] == 0:
         raise InvalidArgument(f"{what} has no values")
@@ -407,6 +417,8 @@ cdef tuple _list_points(points):
     if hasattr(points, "items"):
         cols = _mapping_option(points, "points")
         names = list(cols)
+        if any(_ndim(cols[n]) != 1 for n in names):
+            raise InvalidArgument("points: expected a sequence of values per parameter")
         arrays = [_as_vector(cols[n], -1, f"points {n}") for n in names]
         if names and any(a.shape[0] != arrays[0].shape[0] for a in arrays):
             raise InvalidArgument("points: the columns have different lengths ("

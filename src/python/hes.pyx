@@ -15,6 +15,7 @@ with the library's message.  src/python/README.md says how the module is
 built and why it is written in Cython.
 """
 
+cimport cython
 cimport numpy as cnp
 import numpy as np
 
@@ -39,6 +40,11 @@ include "ess.pxi"
 include "impact.pxi"
 include "invdyn.pxi"
 include "blas.pxi"
+include "options.pxi"
+include "sweep.pxi"
+include "trials.pxi"
+include "shape.pxi"
+include "trajopt.pxi"
 
 # The library this module runs with must have the binary interface of the
 # headers it was compiled against.

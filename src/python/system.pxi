@@ -23,6 +23,9 @@ _settings_fields = ("rtol", "atol", "graze_tol", "zeno_events", "zeno_window", "
                     "max_wall_time", "max_search_time", "check_derivatives")
 
 
+# no_gc_clear: the garbage collector leaves `owner` (the plugin module, the
+# model) in place until __dealloc__ has destroyed the system that uses it
+@cython.no_gc_clear
 cdef class System:
     """A model of either kind (hybrid or event-selected) with its parameter
     values and solver settings: what every computation takes.
@@ -191,6 +194,18 @@ cdef class System:
         status says why it ended (a failure of the run is in the status,
         not raised, as the program reports it)."""
         return _simulate(self, x0, mode, t_end, events, section, t0, sensitivities)
+
+    def trials(self, **options):
+        """Perturbation trials around the periodic orbit (hes.trials)."""
+        return trials(self, **options)
+
+    def psi_gradient(self, check=False):
+        """dpsi/dh over the shape parameters at the orbit (hes.psi_gradient)."""
+        return psi_gradient(self, check)
+
+    def flow_jacobian(self, x0, time, mode=None):
+        """The derivative of one run's flow (hes.flow_jacobian)."""
+        return flow_jacobian(self, x0, time, mode)
 
     def to_json(self):
         """The model's description: `hes info --json` of it."""

@@ -31,3 +31,9 @@ def test_slip_example():
     for line in out:
         mine, builtin = line.split("psi ")[1].split(" (Python) ")
         assert mine == builtin.split(" ")[0]
+
+
+def test_slip_shape_sweep(tmp_path):
+    out = run("slip_shape_sweep.py", str(tmp_path / "map.png"))
+    assert "psi 2.006118 -> 0.662362 (stable)" in out
+    assert "the optimum is below the map's best: True" in out

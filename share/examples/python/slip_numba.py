@@ -15,7 +15,7 @@ column-major: out[i + rows * j] = d out_i / d x_j.
 """
 from math import cos, hypot, sin, sqrt
 
-from numba import carray, cfunc, types
+from numba import carray, cfunc, njit, types
 
 import hes
 import slip
@@ -25,6 +25,20 @@ NP = len(slip.PARAMS)
 SIG = types.int32(types.float64, types.CPointer(types.float64), types.CPointer(types.float64),
                   types.CPointer(types.float64), types.voidptr)
 compiled = cfunc(SIG, nopython=True, cache=False)
+
+
+@njit
+def leg_length_dx(x, l, j):
+    """d l / d x_j of the leg length l = |(xs, ys)|, x = [xs, vxs, ys, vys]."""
+    return x[0] / l if j == 0 else x[2] / l if j == 2 else 0.0
+
+
+@njit
+def leg_force_dx(x, p, l, j):
+    """d F / d x_j of the leg force F = k (l0 - l) - b ldot."""
+    ldot = (x[0] * x[1] + x[2] * x[3]) / l
+    dldot = ((x[1] - ldot * x[0] / l) / l, x[0] / l, (x[3] - ldot * x[2] / l) / l, x[2] / l)
+    return -p[KS] * leg_length_dx(x, l, j) - p[B] * dldot[j]
 
 
 @compiled
@@ -65,23 +79,19 @@ def stance(t, x_, p_, out_, d):
 @compiled
 def stance_dx(t, x_, p_, out_, d):
     x, p, J = carray(x_, 4), carray(p_, NP), carray(out_, 16)
-    xs, vxs, ys, vys = x[0], x[1], x[2], x[3]
-    l = hypot(xs, ys)
+    l = hypot(x[0], x[2])
     if not l > 0.0:
         return 2
-    ldot = (xs * vxs + ys * vys) / l
-    F = p[KS] * (p[L0] - l) - p[B] * ldot
+    F = p[KS] * (p[L0] - l) - p[B] * (x[0] * x[1] + x[2] * x[3]) / l
     ml = p[M] * l
     Gs = F / ml
-    dl = (xs / l, 0.0, ys / l, 0.0)
-    dldot = ((vxs - ldot * xs / l) / l, xs / l, (vys - ldot * ys / l) / l, ys / l)
     for j in range(4):
-        dF = -p[KS] * dl[j] - p[B] * dldot[j]
-        dG = dF / ml - F / (ml * l) * dl[j]
+        dl = leg_length_dx(x, l, j)
+        dG = leg_force_dx(x, p, l, j) / ml - F / (ml * l) * dl
         J[0 + 4 * j] = 1.0 if j == 1 else 0.0
-        J[1 + 4 * j] = dG * xs + (Gs if j == 0 else 0.0)
+        J[1 + 4 * j] = dG * x[0] + (Gs if j == 0 else 0.0)
         J[2 + 4 * j] = 1.0 if j == 3 else 0.0
-        J[3 + 4 * j] = dG * ys + (Gs if j == 2 else 0.0)
+        J[3 + 4 * j] = dG * x[2] + (Gs if j == 2 else 0.0)
     return 0
 
 
@@ -90,7 +100,7 @@ def _angle(t, x0, p):
     return p[THTD] + p[KGAIN] * (x0 - p[V]) + p[THDOT] * (t - t_nom)
 
 
-angle = __import__("numba").njit(_angle)
+angle = njit(_angle)
 
 
 @compiled
@@ -159,15 +169,11 @@ def lo_guard(t, x_, p_, out_, d):
 @compiled
 def lo_guard_dx(t, x_, p_, out_, d):
     x, p, out = carray(x_, 4), carray(p_, NP), carray(out_, 4)
-    xs, vxs, ys, vys = x[0], x[1], x[2], x[3]
-    l = hypot(xs, ys)
+    l = hypot(x[0], x[2])
     if not l > 0.0:
         return 2
-    ldot = (xs * vxs + ys * vys) / l
-    dl = (xs / l, 0.0, ys / l, 0.0)
-    dldot = ((vxs - ldot * xs / l) / l, xs / l, (vys - ldot * ys / l) / l, ys / l)
     for i in range(4):
-        out[i] = -p[KS] * dl[i] - p[B] * dldot[i]
+        out[i] = leg_force_dx(x, p, l, i)
     return 0
 
 

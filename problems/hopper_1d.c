@@ -109,7 +109,7 @@ hes_status hes_hopper_1d_exact(const double *p, double t, const double *x0, doub
     double ys = l0 - p[P_MASS] * g / p[P_K], c = l0 - ys;
     double y = x0[0], v = x0[1], left = t;
     for (long guard = 0; guard < 100000000L; guard++) {
-        if (y > l0 || (y == l0 && v >= 0)) {            /* flight */
+        if (y > l0 || (y == l0 && v > 0)) {             /* flight */
             double tau = (v + sqrt(v * v + 2 * g * (y - l0))) / g;
             if (tau >= left) {
                 out[0] = y + v * left - 0.5 * g * left * left;
@@ -119,9 +119,7 @@ hes_status hes_hopper_1d_exact(const double *p, double t, const double *x0, doub
             v = -sqrt(v * v + 2 * g * (y - l0));       /* at touchdown, exactly */
             y = l0;
             left -= tau;
-            if (v == 0)
-                break;                                  /* resting on the spring tip */
-        } else {                                        /* stance */
+        } else {       /* stance (at y = l0 with v = 0 too: gravity starts compressing) */
             double u = y - ys, b = v / w, R = sqrt(u * u + b * b), phi = atan2(b, u);
             double tau = INFINITY;
             if (R > c) {     /* leaves stance at u = c rising: omega tau - phi = -acos(c / R) */

@@ -293,6 +293,39 @@ START_TEST(test_hopper_matches_closed_form_better_as_eps_shrinks)
 }
 END_TEST
 
+/* A hopper let go at rest with its leg just touching (y = l0, v = 0): both
+ * guards are at their zeros with zero rate (h = l0 - y, Dh f = -v), and the
+ * side the flow goes to (stance: y'' = -g) is decided by the rate's own
+ * rate.  The run then follows the stance oscillation between l0 - 2 m g / k
+ * and l0 (touching the liftoff guard tangentially at the top of each) and
+ * converges to the closed form as eps shrinks; the first steps must not
+ * take the flight side, where the body would fall through the ground. */
+START_TEST(test_hopper_let_go_at_rest_on_its_guard)
+{
+    hes_ess *ess;
+    ck_assert_int_eq(hes_ess_new(hes_ess_problem_find("hopper-1d"), &ess, NULL), HES_OK);
+    double x0[2] = { 1.0, 0.0 }, y[2];
+    ck_assert_int_eq(hes_hopper_1d_exact(NULL, 2.0, x0, y), HES_OK);
+    double g = 9.81, k = 1000, w = sqrt(k), a = g / k;   /* m = 1, l0 = 1 */
+    ck_assert_msg(fabs(y[0] - (1 - a + a * cos(2 * w))) < 1e-12 &&
+                  fabs(y[1] + a * w * sin(2 * w)) < 1e-12, "closed form %g %g", y[0], y[1]);
+    const double eps[2] = { 1e-4, 1e-5 }, within[2] = { 1e-2, 1e-4 };
+    for (int q = 0; q < 2; q++) {
+        hes_ess_options o;
+        hes_ess_options_init(&o);
+        o.eps = eps[q];
+        hes_ess_result r;
+        ck_assert_msg(hes_ess_run(ess, &o, 0.0, x0, 2.0, &r) == HES_OK, "%s",
+                      hes_ess_errmsg(ess));
+        double err = fmax(fabs(r.x_end[0] - y[0]), fabs(r.x_end[1] - y[1]));
+        ck_assert_msg(err < within[q], "eps %g: end state %g %g, closed form %g %g", eps[q],
+                      r.x_end[0], r.x_end[1], y[0], y[1]);
+        hes_ess_result_free(&r);
+    }
+    hes_ess_destroy(ess);
+}
+END_TEST
+
 /* The band's error estimate of a run's end state (eps/2, eps/4, Richardson)
  * against the closed form's true error: within a factor of 2 where the
  * observed order is 2, and large enough to be flagged at eps = 0.1. */
@@ -578,6 +611,7 @@ static Suite *ess_suite(void)
     tcase_add_test(tc, test_ess_error_is_second_order_in_eps_on_piecewise_affine_system);
     tcase_add_test(tc, test_hopper_matches_closed_form_better_as_eps_shrinks);
     tcase_add_test(tc, test_end_state_error_estimate_matches_the_closed_form);
+    tcase_add_test(tc, test_hopper_let_go_at_rest_on_its_guard);
     tcase_add_test(tc, test_end_state_error_estimate_on_a_bed_closer_than_eps);
     tcase_add_test(tc, test_jacobian_equals_central_differences_of_the_integrator);
     tcase_add_test(tc, test_field_leaving_guard_in_its_band_is_watched_or_a_strict_liveness_error);

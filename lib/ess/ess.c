@@ -145,11 +145,39 @@ static hes_status check_args(hes_ess *e, const hes_ess_options *o, double t0, co
     return HES_OK;
 }
 
+/* A guard i at its zero whose rate a = Dh_i f(x, s) vanishes there (to
+ * rounding): the flow is tangent to its surface, as for a hopper let go at
+ * rest with its leg just touching the ground (y = l0, v = 0: h = l0 - y and
+ * its rate -v are both 0).  The side the flow goes to is then the sign of
+ * the rate's own rate, d/dt (Dh_i f) = Dh_i Df f + f^T D^2h_i f, taken as
+ * the rate a little along the flow, at x + delta f with delta = sqrt(eps)
+ * (1 + |x|_inf) / |f|: there a = delta d/dt (Dh_i f) + O(delta^2).  Both
+ * zero (a state at rest on the surface) leaves a as it is.  e->Fp holds f
+ * at x with s_i = +1; e->Dh is left at x. */
+static hes_status rate_ahead(hes_ess *e, int i, double xinf, double fnorm, double *a)
+{
+    int n = e->n, m = e->m;
+    double delta = sqrt(DBL_EPSILON) * (1 + xinf) / fnorm;
+    hes_status st;
+    for (int k = 0; k < n; k++)
+        e->row[k] = e->x[k] + delta * e->Fp[k];
+    if ((st = hes__ess_Dh_at(e, e->row)) != HES_OK ||
+        (st = hes__ess_f(e, e->row, e->s, e->tmpn)) != HES_OK)
+        return st;
+    double ahead = 0;
+    for (int k = 0; k < n; k++)
+        ahead += e->Dh[i + (size_t)k * m] * e->tmpn[k];
+    if (ahead != 0)
+        *a = ahead;
+    return hes__ess_Dh_at(e, e->x);
+}
+
 /* The sign pattern at the current state (e->h = h(x)), before every
  * projection and integration step: candidates -1; every other guard the
  * sign of h_i, or, at its zero (hes__ess_at_zero: to rounding, or to the
  * accuracy a projection of this chain landed on a guard), the sign of its
- * rate Dh_i f(x, s) with s_i = +1, the side the flow is going to.  So the
+ * rate Dh_i f(x, s) with s_i = +1, the side the flow is going to (where
+ * that rate vanishes too, its own rate: rate_ahead).  So the
  * guard just projected across is +1 although the projection, exact only
  * to first order, may land it a little short of its zero, and a guard with
  * the same surface (a leg's liftoff guard h_{N+i} = -h_i) takes its sign
@@ -179,9 +207,15 @@ static hes_status resolve_signs(hes_ess *e)
         if ((st = hes__ess_set_sign(e, i, 1)) != HES_OK ||
             (st = hes__ess_f(e, e->x, e->s, e->Fp)) != HES_OK)
             return st;
-        double a = 0;
-        for (int k = 0; k < n; k++)
+        double a = 0, dn = 0, fn = 0;
+        for (int k = 0; k < n; k++) {
             a += e->Dh[i + (size_t)k * m] * e->Fp[k];
+            dn += e->Dh[i + (size_t)k * m] * e->Dh[i + (size_t)k * m];
+            fn += e->Fp[k] * e->Fp[k];
+        }
+        if (!(fabs(a) > 1e3 * DBL_EPSILON * sqrt(dn * fn)) && fn > 0 &&
+            (st = rate_ahead(e, i, xinf, sqrt(fn), &a)) != HES_OK)
+            return st;
         if ((st = hes__ess_set_sign(e, i, a > 0 ? 1 : -1)) != HES_OK)
             return st;
     }

@@ -17,7 +17,8 @@
 #   "residual" (as free_states), "period_param", "any_order", "guess"
 #   (a callable p -> x0 or (x0, {param: value}), or x0 itself)}
 # validate (optional): a callable p -> None when the parameter vector is
-#   valid, else the reason (the program's -p refusals show it).
+#   valid, else the reason (the program's -p refusals show it); or a
+#   compiled function (cmodel.pxi).
 # Each callback is a Python callable f(t, x, p) or a compiled function
 # (cmodel.pxi); a Python one raises hes.ModelFailure where a C one would
 # return nonzero (pymodel.pxi).
@@ -107,9 +108,13 @@ def model(spec=None, **kwargs):
     m.model.integrator = integrator
     m.model.max_phase_time = float(_get(spec, "max_phase_time", 0.0))
     validate = _get(spec, "validate", None)
-    if validate is not None:
+    cdef size_t vaddr = _address(validate, "validate")
+    if vaddr != 0:
+        m.model.validate = <int (*)(const double *, char *, size_t, void *) nogil>vaddr
+    elif validate is not None:
         if not callable(validate):
-            raise InvalidArgument("validate must be callable: p -> None or a reason")
+            raise InvalidArgument("validate must be callable (p -> None or a reason) or a "
+                                  "compiled function")
         m.validate_fn = validate
         m.model.validate = _t_validate
 

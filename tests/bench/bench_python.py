@@ -13,6 +13,11 @@ by side in one run (make bench):
   program    the program run from Python, `hes analyze --json` through
              subprocess, as before the module (HES, default src/hes).
 
+Then a sweep of 600 points of the compiled model (the built-in when numba
+is missing) on 1 and 2 threads, interleaved over 3 rounds: the ratio of
+the medians shows whether the sweep's threads run in parallel (the
+callbacks take no GIL).
+
 The rounds are interleaved (each round times every way at every point), a
 way's time per analysis is the median over rounds, and each is printed as a
 ratio to SciPy's; psi of each way is compared with the built-in's.
@@ -93,5 +98,27 @@ def main():
         print(f"(numba compiled the model's 20 callbacks in {compile_s:.1f} s, once)")
 
 
+def sweep_threads(system):
+    """Median seconds of a 20 x 30 sweep on 1 and on 2 threads."""
+    import numpy as np
+    grid = {"K": np.linspace(0.0, 0.2, 20), "thetadot": np.linspace(-1, 1, 30)}
+    times = {1: [], 2: []}
+    for _ in range(ROUNDS):
+        for jobs in (1, 2):
+            t = time.perf_counter()
+            r = hes.sweep(system, grid=grid, jobs=jobs)
+            times[jobs].append(time.perf_counter() - t)
+            assert len(r.psi) == 600
+    return statistics.median(times[1]), statistics.median(times[2])
+
+
 if __name__ == "__main__":
     main()
+    try:
+        import slip_numba
+        model, what = hes.model(slip_numba.spec()), "numba model"
+    except ImportError:
+        model, what = hes.problem("slip-hopper"), "built-in (no numba)"
+    one, two = sweep_threads(model)
+    print(f"sweep of 600 points, {what}: 1 thread {one:.3f} s, 2 threads {two:.3f} s, "
+          f"{one / two:.2f} x")

@@ -98,6 +98,9 @@ def test_numba_slip_equals_builtin():
     ref = hes.analyze("slip-hopper", K=0.1, thetadot=0.5)
     assert mine.psi == pytest.approx(ref.psi, abs=1e-12)
     assert mine.check < 1e-6
+    # its compiled validate refuses as the built-in's does, with its reason
+    with pytest.raises(hes.InvalidArgument, match="exceeds the rest length"):
+        hes.model(slip_numba.spec()).set(l_td=1.5)
 
 
 # ---------------------------------------------------- callbacks that raise

@@ -15,6 +15,7 @@ column-major: out[i + rows * j] = d out_i / d x_j.
 """
 from math import cos, hypot, sin, sqrt
 
+import numpy as np
 from numba import carray, cfunc, njit, types
 
 import hes
@@ -246,10 +247,43 @@ def identity3(t, x_, p_, out_, d):
     return 0
 
 
+VALIDATE_SIG = types.int32(types.CPointer(types.float64), types.CPointer(types.uint8),
+                          types.uintp, types.voidptr)
+# the reasons, as NUL-terminated bytes
+SINK = np.frombuffer(b"apex_height must exceed the touchdown height l_td cos(theta_td)\0",
+                     dtype=np.uint8)
+LONG = np.frombuffer(b"preload leg length l_td exceeds the rest length l0\0", dtype=np.uint8)
+
+
+@njit
+def _say(msg_, n, text):
+    msg = carray(msg_, np.int64(n))
+    k = min(np.int64(n), np.int64(len(text))) - 1
+    for i in range(k):
+        msg[i] = text[i]
+    msg[k] = 0
+
+
+@cfunc(VALIDATE_SIG, nopython=True)
+def validate(p_, msg_, n, d):
+    """slip.validate compiled: the library checks the parameters at every
+    step of the orbit search (it solves for l_td and theta_td), so a
+    validate written in Python would take the GIL that often."""
+    p = carray(p_, NP)
+    if not p[H] > p[LTD] * cos(p[THTD]):
+        _say(msg_, n, SINK)
+        return 1
+    if not p[LTD] <= p[L0]:
+        _say(msg_, n, LONG)
+        return 1
+    return 0
+
+
 def spec(name="slip-numba"):
     """slip.py's model with every callback compiled."""
     s = slip.spec(name=name)
     s["description"] = "the SLIP hopper compiled with numba (share/examples/python/slip_numba.py)"
+    s["validate"] = validate
     fl, de = s["modes"][0], s["modes"][1]
     for md in (fl, de):
         md["field"], md["field_dx"] = flight, flight_dx

@@ -179,7 +179,7 @@ def test_two_threads_are_faster(plugin):
     1/1.8 of the time on one (best of two runs each).  The time of two
     threads counts only from runs during which the other processes on the
     machine took less than a tenth of a core (/proc/stat): on a machine
-    whose second core is busy there is nothing to measure."""
+    whose second core stays busy there is nothing to measure."""
     if (os.cpu_count() or 1) < 2 or not os.path.exists("/proc/stat"):
         pytest.skip("needs two cores and /proc/stat")
     s = hes.load_plugin(plugin("rimless_wheel_plugin"))
@@ -197,13 +197,17 @@ def test_two_threads_are_faster(plugin):
     one = min(timed(1)[0] for _ in range(2))
     assert one >= 1.0, f"one thread took {one:.2f} s: too few points to time"
     quiet, others = [], []
-    for _ in range(4):
+    # make check runs other suites beside this one: wait for a quiet
+    # window (up to 12 runs, a second apart), as long as they may take
+    for _ in range(12):
         t, busy = timed(2)
         others.append(busy)
         if busy < 0.1:
             quiet.append(t)
         if len(quiet) == 2 or (quiet and one / min(quiet) >= 1.8):
             break
+        if busy >= 0.1:
+            time.sleep(1.0)
     if not quiet:
         pytest.skip("other processes took " + ", ".join(f"{b:.2f}" for b in others)
                     + " cores during each run on two threads")

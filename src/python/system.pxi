@@ -186,14 +186,17 @@ cdef class System:
         return _analysis(self, 1 if check else 0)
 
     def simulate(self, x0, mode=None, t_end=None, events=None, section=None, t0=0.0,
-                 sensitivities=False):
+                 sensitivities=False, after=None):
         """Simulates from state x0 in mode (a name or index; default: the
         orbit's mode) until absolute time t_end, or until `events` events of
         transition `section` (default: the orbit's section), whichever comes
-        first; every guard is armed.  Returns a hes.Trajectory, whose
-        status says why it ended (a failure of the run is in the status,
-        not raised, as the program reports it)."""
-        return _simulate(self, x0, mode, t_end, events, section, t0, sensitivities)
+        first; every guard is armed.  x0 lies just after an event of
+        transition `after` (default: the orbit's section when the mode is
+        the orbit's, as the orbit's x0 does), whose guard's zero right at
+        the start is not an event.  Returns a hes.Trajectory, whose status
+        says why it ended (a failure of the run is in the status, not
+        raised, as the program reports it)."""
+        return _simulate(self, x0, mode, t_end, events, section, t0, sensitivities, after)
 
     def trials(self, **options):
         """Perturbation trials around the periodic orbit (hes.trials)."""

@@ -90,7 +90,7 @@ cdef int _index_of(const hes_model *m, obj, bint mode, what) except -2:
 
 
 cdef Trajectory _simulate(System s, x0, mode, t_end, events, section, double t0,
-                          bint sensitivities):
+                          bint sensitivities, after):
     cdef hes_system *sys = s._sys()
     if hes_system_kind(sys) != HES_KIND_HYBRID:
         raise InvalidArgument(f"'{s.name}' is an event-selected system: simulate takes a "
@@ -117,6 +117,13 @@ cdef Trajectory _simulate(System s, x0, mode, t_end, events, section, double t0,
         o.section = sec
         o.n_section = int(events)
     o.sensitivities = 1 if sensitivities else 0
+    if after is not None:
+        o.after_transition = _index_of(m, after, False, "transition")
+        if m.transitions[o.after_transition].to != md:
+            raise InvalidArgument(f"after: transition '{_text(m.transitions[o.after_transition].name)}' "
+                                  f"does not lead to mode '{_text(m.modes[md].name)}'")
+    elif md == m.orbit.mode and m.orbit.section >= 0 and m.orbit.section < m.n_transitions:
+        o.after_transition = m.orbit.section
     cdef hes_traj tr
     memset(&tr, 0, sizeof(tr))
     cdef hes_status st

@@ -191,3 +191,50 @@ def test_python_ball_against_plugin(plugin):
     (no Jacobians) against the same model compiled as a plugin."""
     import bouncing_ball
     assert bouncing_ball.compare(plugin("bouncing_ball_plugin")) < 1e-7
+
+
+def thrust_hopper():
+    """A vertical hopper of one's own, without Jacobians: flight, a
+    damped spring stance, a push dv at liftoff; the apex is the section."""
+    G, K, C, L0, DV = range(5)
+    return {
+        "name": "thrust-hopper",
+        "modes": [
+            {"name": "flight", "dim": 2, "states": ["y", "v"],
+             "field": lambda t, x, p: [x[1], -p[G]]},
+            {"name": "stance", "dim": 2, "states": ["y", "v"],
+             "field": lambda t, x, p: [x[1], p[K] * (p[L0] - x[0]) - p[C] * x[1] - p[G]]},
+        ],
+        "transitions": [
+            {"name": "touchdown", "from": "flight", "to": "stance",
+             "guard": lambda t, x, p: x[0] - p[L0]},
+            {"name": "liftoff", "from": "stance", "to": "flight", "direction": "up",
+             "guard": lambda t, x, p: x[0] - p[L0],
+             "reset": lambda t, x, p: [x[0], x[1] + p[DV]]},
+            {"name": "apex", "from": "flight", "to": "flight",
+             "guard": lambda t, x, p: x[1]},
+        ],
+        "params": [("g", 9.81), ("k", 400.0), ("c", 4.0), ("l0", 1.0), ("dv", 1.5)],
+        "orbit": {"mode": "flight", "section": "apex",
+                  "sequence": ["touchdown", "liftoff", "apex"], "free_states": ["y"],
+                  "residual": ["y"], "guess": lambda p: [1.3, 0.0]},
+    }
+
+
+def test_thrust_hopper_against_its_apex_map():
+    """psi of the saltation pipeline against central differences of the
+    apex-to-apex map, each return simulated from an apex (System.simulate
+    starts just after the section event, so its first apex is a period on)."""
+    s = hes.model(thrust_hopper())
+    a = s.analyze()
+
+    def apex(h):
+        tr = s.simulate([h, 0.0], events=1)
+        assert [e.transition for e in tr.events] == ["touchdown", "liftoff", "apex"]
+        return tr.events[-1].x_plus[0]
+    h, d = a.x0[0], 1e-5
+    assert apex(h) == pytest.approx(h, abs=1e-9)
+    assert (apex(h + d) - apex(h - d)) / (2 * d) == pytest.approx(a.psi, abs=1e-6)
+    # too weak a push: the apex map has no fixed point, and hes says so
+    with pytest.raises(hes.NoOrbitError):
+        s.set(dv=0.5).analyze()

@@ -62,6 +62,11 @@ cdef Analysis _analysis(System s, int check):
         st = hes_analysis_new(sys, check, &a)
     if st != HES_OK:
         s._raise(st)
+    try:
+        s._finish()
+    except BaseException:
+        hes_analysis_destroy(a)
+        raise
     cdef Analysis r = Analysis.__new__(Analysis)
     r.a = a
     r.psi = hes_analysis_psi(a)

@@ -41,11 +41,15 @@ void hes_py_interrupt_restore(void)
 {
     if (depth <= 0)
         return;
-    if (--depth == 0)
+    if (--depth == 0) {
         sigaction(SIGINT, &previous, NULL);
+        interrupted = 0;
+    }
 }
 
+/* Only while the handler is installed: a call outside the main thread,
+ * which installs none, is never stopped by an earlier Ctrl-C. */
 int hes_py_interrupted(void)
 {
-    return interrupted != 0;
+    return depth > 0 && interrupted != 0;
 }

@@ -16,7 +16,8 @@
 int hes_py_interrupt_install(void);
 /* Restores the handler that hes_py_interrupt_install replaced. */
 void hes_py_interrupt_restore(void);
-/* Nonzero once SIGINT arrived since the outermost install. */
+/* Nonzero once SIGINT arrived since the outermost install (0 when none is
+ * installed). */
 int hes_py_interrupted(void);
 
 #endif

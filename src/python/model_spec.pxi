@@ -64,7 +64,9 @@ cdef hes_fn _callback(_PyModelBase m, list store, obj, hes_fn tramp, what,
     """The C function for one callback: obj's own if compiled, the
     trampoline of a Python callable (kept in store), NULL for None."""
     cdef hes_fn f = _compiled(obj, what)
-    store.append(None if f != NULL else obj)
+    # kept either way: a compiled function's object may own its code (a
+    # ctypes callback frees it with the object)
+    store.append(obj)
     if f != NULL:
         return f
     if obj is None:
@@ -110,6 +112,7 @@ def model(spec=None, **kwargs):
     validate = _get(spec, "validate", None)
     cdef size_t vaddr = _address(validate, "validate")
     if vaddr != 0:
+        m.keep.append(validate)
         m.model.validate = <int (*)(const double *, char *, size_t, void *) nogil>vaddr
     elif validate is not None:
         if not callable(validate):

@@ -17,11 +17,14 @@ cdef struct _cb:
     PyObject *model     # the _PyModelBase (borrowed: it outlives its systems)
     int index           # the mode's or transition's index
 
+cdef extern from "model_failure.h" nogil:
+    void hes_py_failure_set(const char *text, size_t len)
+    const char *hes_py_failure_get()
+
 cdef struct _model_ctx:
     PyObject *model     # the _PyModelBase (borrowed)
     double *guess       # a guess given as numbers: its values (or NULL)
     int n_guess
-    char failure[256]   # the message of the last hes.ModelFailure a callback raised
 
 # what a trampoline returns to the library: success, a failure the
 # computation stops at (an exception, re-raised later), or a failure the
@@ -85,46 +88,67 @@ cdef class _PyModelBase:
             raise e
         return 0
 
+    # Each callback's body runs inside one guard: whatever escapes it (an
+    # exception raised while handling another, a MemoryError) becomes the
+    # pending exception and a failure reported to the library, never a
+    # return of 0 (a Cython function without an except clause would print
+    # the exception and return 0: "success" with its output unwritten).
+
+    cdef int stop(self, e):
+        """Keeps the first exception a callback raised; CB_STOP."""
+        if self.pending is None:
+            self.pending = e
+        return CB_STOP
+
     cdef int call(self, int which, int index, double t, const double *x, const double *p,
                   double *out):
         """Calls the Python callable `which` of mode or transition `index`
-        and writes its output; 0, or 1 after storing the exception."""
+        and writes its output: CB_OK, CB_FAILURE (hes.ModelFailure) or
+        CB_STOP (any other exception, kept)."""
         if self.pending is not None:
             return CB_STOP
-        cdef int nin, nout, rows, cols
         try:
-            if which == CB_FIELD or which == CB_FIELD_DX:
-                nin = self.modes[index].dim
-                fn = (self.fields if which == CB_FIELD else self.fields_dx)[index]
-                rows, cols = nin, (1 if which == CB_FIELD else nin)
-                what = (f"mode {_text(self.modes[index].name)}: "
-                        + ("field" if which == CB_FIELD else "field_dx"))
-            else:
-                nin = self.modes[self.transitions[index].from_].dim
-                nout = self.modes[self.transitions[index].to].dim
-                lists = {CB_GUARD: (self.guards, 1, 1, "guard"),
-                         CB_GUARD_DX: (self.guards_dx, 1, nin, "guard_dx"),
-                         CB_GUARD_DT: (self.guards_dt, 1, 1, "guard_dt"),
-                         CB_RESET: (self.resets, nout, 1, "reset"),
-                         CB_RESET_DX: (self.resets_dx, nout, nin, "reset_dx"),
-                         CB_RESET_DT: (self.resets_dt, nout, 1, "reset_dt")}
-                l, rows, cols, name = lists[which]
-                fn = l[index]
-                what = f"transition {_text(self.transitions[index].name)}: {name}"
-            r = fn(t, _vector(x, nin), _vector(p, self.model.n_params))
-            _put(r, out, rows, cols, what)
-            return CB_OK
-        except ModelFailure as e:
-            return self.failure(e)
+            try:
+                self.call_body(which, index, t, x, p, out)
+                return CB_OK
+            except ModelFailure as e:
+                return self.failure(e)
         except BaseException as e:
-            self.pending = e
-            return CB_STOP
+            return self.stop(e)
+
+    cdef int call_body(self, int which, int index, double t, const double *x, const double *p,
+                       double *out) except -1:
+        cdef int nin, nout, rows, cols
+        if which == CB_FIELD or which == CB_FIELD_DX:
+            nin = self.modes[index].dim
+            fn = (self.fields if which == CB_FIELD else self.fields_dx)[index]
+            rows, cols = nin, (1 if which == CB_FIELD else nin)
+            what = (f"mode {_text(self.modes[index].name)}: "
+                    + ("field" if which == CB_FIELD else "field_dx"))
+        else:
+            nin = self.modes[self.transitions[index].from_].dim
+            nout = self.modes[self.transitions[index].to].dim
+            lists = {CB_GUARD: (self.guards, 1, 1, "guard"),
+                     CB_GUARD_DX: (self.guards_dx, 1, nin, "guard_dx"),
+                     CB_GUARD_DT: (self.guards_dt, 1, 1, "guard_dt"),
+                     CB_RESET: (self.resets, nout, 1, "reset"),
+                     CB_RESET_DX: (self.resets_dx, nout, nin, "reset_dx"),
+                     CB_RESET_DT: (self.resets_dt, nout, 1, "reset_dt")}
+            l, rows, cols, name = lists[which]
+            fn = l[index]
+            what = f"transition {_text(self.transitions[index].name)}: {name}"
+        r = fn(t, _vector(x, nin), _vector(p, self.model.n_params))
+        _put(r, out, rows, cols, what)
+        return 0
 
     cdef int failure(self, e):
-        """A hes.ModelFailure: its message kept for describe_error."""
-        b = str(e).encode("utf-8", "replace")[:255]
-        memcpy(self.ctx.failure, <const char *>b, len(b))
-        self.ctx.failure[len(b)] = 0
+        """A hes.ModelFailure: its message kept (in this thread's buffer) for
+        describe_error; CB_FAILURE."""
+        try:
+            b = str(e).encode("utf-8", "replace")
+        except BaseException:
+            b = b"hes.ModelFailure (its message could not be read)"
+        hes_py_failure_set(b, len(b))
         return CB_FAILURE
 
     cdef int call_guess(self, double *p, double *x0):
@@ -132,37 +156,43 @@ cdef class _PyModelBase:
             return CB_STOP
         cdef int n = self.modes[self.model.orbit.mode].dim
         try:
-            r = self.guess_fn(_vector(p, self.model.n_params))
-            updates = None
-            if isinstance(r, tuple) and len(r) == 2 and isinstance(r[1], dict):
-                r, updates = r
-            _put(r, x0, n, 1, "orbit guess")
-            if updates:
-                for k, v in updates.items():
-                    i = hes_model_param_index(&self.model, _name(k, "a parameter's name"))
-                    if i < 0:
-                        raise NotFoundError(f"orbit guess: no parameter '{k}'", HES_ENOTFOUND)
-                    p[i] = float(v)
-            return CB_OK
-        except ModelFailure as e:
-            return self.failure(e)
+            try:
+                r = self.guess_fn(_vector(p, self.model.n_params))
+                updates = None
+                if isinstance(r, tuple) and len(r) == 2 and isinstance(r[1], dict):
+                    r, updates = r
+                _put(r, x0, n, 1, "orbit guess")
+                if updates:
+                    for k, v in updates.items():
+                        i = hes_model_param_index(&self.model, _name(k, "a parameter's name"))
+                        if i < 0:
+                            raise NotFoundError(f"orbit guess: no parameter '{k}'",
+                                                HES_ENOTFOUND)
+                        p[i] = float(v)
+                return CB_OK
+            except ModelFailure as e:
+                return self.failure(e)
         except BaseException as e:
-            self.pending = e
-            return CB_STOP
+            return self.stop(e)
 
     cdef int call_validate(self, const double *p, char *msg, size_t len_):
         """The model's validate(p): None or "" when p is valid, else the
-        reason (written to msg)."""
+        reason (written to msg); an exception is kept and refuses p."""
         if self.pending is not None:
             return CB_STOP
+        b = b"validate raised an exception"
         try:
             r = self.validate_fn(_vector(p, self.model.n_params))
             if not r:
                 return CB_OK
-            b = str(r).encode("utf-8", "replace")[:len_ - 1]
+            b = str(r).encode("utf-8", "replace")
         except BaseException as e:
-            self.pending = e
-            b = f"validate raised {type(e).__name__}: {e}".encode("utf-8", "replace")[:len_ - 1]
+            self.stop(e)
+            try:
+                b = f"validate raised {type(e).__name__}: {e}".encode("utf-8", "replace")
+            except BaseException:
+                pass
+        b = b[:len_ - 1]
         memcpy(msg, <const char *>b, len(b))
         msg[len(b)] = 0
         return CB_STOP
@@ -177,6 +207,9 @@ cdef int _put(r, double *out, int rows, int cols, what) except -1:
     if a.size != rows * cols:
         shape = f"{rows} values" if cols == 1 else f"a {rows} x {cols} matrix"
         raise InvalidArgument(f"{what} returned {a.size} values, expected {shape}")
+    if a.ndim == 2 and a.shape != (rows, cols):
+        raise InvalidArgument(f"{what} returned a {a.shape[0]} x {a.shape[1]} matrix, "
+                              f"expected {rows} x {cols}")
     if cols > 1:
         a = a.reshape(rows, cols).T     # column-major
     cdef cnp.ndarray c = np.ascontiguousarray(a, dtype=np.float64).reshape(-1)
@@ -226,9 +259,9 @@ cdef int _t_validate(const double *p, char *msg, size_t len_, void *data) nogil:
         return (<_PyModelBase>ctx.model).call_validate(p, msg, len_)
 
 cdef const char *_describe(int code, void *data) nogil:
-    cdef _model_ctx *ctx = <_model_ctx *>data
-    if code == CB_FAILURE and ctx.failure[0] != 0:
-        return ctx.failure
+    cdef const char *why = hes_py_failure_get()
+    if code == CB_FAILURE and why[0] != 0:
+        return why
     if code == CB_STOP:
         return "a Python callback raised an exception"
     return NULL

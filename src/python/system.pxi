@@ -54,6 +54,14 @@ cdef class System:
         if isinstance(self.owner, _PyModelBase):
             (<_PyModelBase>self.owner).begin()
 
+    cdef int _finish(self) except -1:
+        """After a computation that succeeded: an exception a Python
+        model's callback raised where the library carried on (a derivative
+        check skips a callback that fails) is raised all the same."""
+        if isinstance(self.owner, _PyModelBase):
+            (<_PyModelBase>self.owner).reraise()
+        return 0
+
     cdef int _raise(self, hes_status st) except -1:
         """The system's last failure as an exception (a Python model's own
         exception first, when one of its callbacks raised)."""
@@ -125,6 +133,7 @@ cdef class System:
         cdef hes_system *s = self._sys()
         cdef int n = hes_system_n_params(s)
         saved = _vector(hes_system_params(s), n)
+        self._begin()
         names = self.param_names
         try:
             for key, value in params.items():
@@ -143,6 +152,7 @@ cdef class System:
                 st = hes_system_check_params(s)
                 if st != HES_OK:
                     self._raise(st)
+                self._finish()
         except BaseException:
             for i in range(n):
                 hes_system_set_param(s, names[i].encode(), saved[i])

@@ -238,3 +238,91 @@ def test_thrust_hopper_against_its_apex_map():
     # too weak a push: the apex map has no fixed point, and hes says so
     with pytest.raises(hes.NoOrbitError):
         s.set(dv=0.5).analyze()
+
+
+# ------------------------------------------------- callbacks at the edges
+def test_ctypes_callback_outlives_the_spec():
+    """A ctypes callback owns its code: the model keeps it alive after the
+    spec that held it is gone."""
+    import ctypes
+    import gc
+    P = ctypes.POINTER(ctypes.c_double)
+    FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_double, P, P, P, ctypes.c_void_p)
+
+    def field(t, x, p, out, d):
+        out[0] = x[1]
+        out[1] = -p[1]
+        return 0
+    spec = juggler_spec()
+    spec["modes"] = [{"name": "flight", "dim": 2, "states": ["xB", "vB"],
+                      "field": FN(field)}]
+    m = hes.model(spec)
+    first = m.analyze().psi
+    del spec
+    gc.collect()
+    junk = [bytearray(b"\xff" * 64) for _ in range(2000)]
+    assert m.analyze().psi == first and junk
+
+
+def test_exception_the_library_skipped_is_raised():
+    """The derivative check skips a callback that fails; its exception is
+    raised all the same, by the analysis, not by a later call."""
+    spec = juggler_spec()
+    spec["transitions"].append(
+        {"name": "never", "from": "flight", "to": "flight",
+         "guard": lambda t, x, p: x[0] + 100.0,
+         "reset": lambda t, x, p: x, "reset_dx": lambda t, x, p: 1 / 0})
+    spec["validate"] = lambda p: None
+    m = hes.model(spec)
+    with pytest.raises(ZeroDivisionError):
+        m.analyze()
+    m.set(alpha=0.4)                     # nothing left over
+
+
+def test_model_failure_whose_message_fails():
+    """An exception while reporting a hes.ModelFailure is still a failure
+    (never a callback's success with its output unwritten)."""
+    class Bad(hes.ModelFailure):
+        def __str__(self):
+            raise RuntimeError("no message")
+
+    def guard(t, x, p):
+        raise Bad()
+    spec = juggler_spec()
+    spec["transitions"][1]["guard"] = guard
+    tr = hes.model(spec).simulate([1.0, 0.0], t_end=0.3)
+    assert tr.status != "success" and not tr.events
+
+
+def test_validate_whose_exception_fails_to_print():
+    class E(Exception):
+        def __str__(self):
+            raise RuntimeError("bad str")
+
+    def validate(p):
+        if p[0] > 0.9:
+            raise E()
+    m = hes.model(dict(juggler_spec(), validate=validate))
+    with pytest.raises(E):
+        m.set(alpha=0.95)
+    assert m["alpha"] == 0.5
+    m.set(alpha=0.3)
+
+
+def test_failure_messages_stay_with_their_points():
+    """Each thread of a sweep keeps its own hes.ModelFailure message."""
+    def field(t, x, p):
+        raise hes.ModelFailure(f"g={p[1]!r}")
+    spec = juggler_spec()
+    spec["modes"] = [{"name": "flight", "dim": 2, "states": ["xB", "vB"], "field": field}]
+    m = hes.model(spec)
+    r = hes.sweep(m, points={"g": list(np.linspace(9.0, 10.0, 40))}, jobs=4)
+    for v, msg in zip(r.values[:, 0], r.message):
+        assert f"g={v!r}" in msg
+
+
+def test_transposed_jacobian_is_refused():
+    spec = slip.spec()
+    spec["transitions"][0]["reset_dx"] = lambda t, x, p: np.zeros((3, 4))
+    with pytest.raises(hes.InvalidArgument, match="3 x 4 matrix, expected 4 x 3"):
+        hes.model(spec).analyze()

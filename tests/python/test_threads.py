@@ -48,3 +48,26 @@ def test_threads_give_the_same_results():
     for t in threads:
         t.join()
     assert got == serial
+
+
+def test_ctrl_c_does_not_stop_a_later_sweep_on_another_thread():
+    """After a sweep stopped by Ctrl-C, the next sweep, on a worker thread
+    (where no handler is installed), runs to its end."""
+    import os
+    import signal
+    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        hes.sweep("slip-hopper", grid={"K": np.linspace(0, 0.2, 100),
+                                        "thetadot": np.linspace(-1, 1, 100)})
+        raise AssertionError("the sweep was not interrupted")
+    except KeyboardInterrupt:
+        pass
+    finally:
+        timer.cancel()
+    out = {}
+    t = threading.Thread(target=lambda: out.update(r=hes.sweep(
+        "slip-hopper", grid={"K": [0.0, 0.1, 0.2]})))
+    t.start()
+    t.join()
+    assert list(out["r"].status) == ["ok"] * 3

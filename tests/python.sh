@@ -17,4 +17,4 @@ fi
 PYTHONPATH="$builddir/src/python/.libs${PYTHONPATH:+:$PYTHONPATH}"
 export PYTHONPATH
 cd "$builddir" || exit 1
-exec "$HES_PYTHON" -m pytest -q -p no:cacheprovider "$srcdir/tests/python"
+exec "$HES_PYTHON" -m pytest -q -rs -p no:cacheprovider "$srcdir/tests/python"

@@ -93,6 +93,7 @@ def model(spec=None, **kwargs):
         raise InvalidArgument("give the model as one spec or as keyword arguments, not both")
     cdef _PyModelBase m = _PyModelBase.__new__(_PyModelBase)
     m.keep = []
+    m.active = {}
     m.fields, m.fields_dx, m.guards, m.guards_dx = [], [], [], []
     m.guards_dt, m.resets, m.resets_dx, m.resets_dt = [], [], [], []
     memset(&m.model, 0, sizeof(hes_model))

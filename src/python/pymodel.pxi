@@ -11,6 +11,7 @@
 # and the System method re-raises the exception when the library returns.
 
 from cpython.ref cimport PyObject
+from cpython.pythread cimport PyThread_get_thread_ident
 import sys as _sys
 
 cdef struct _cb:
@@ -67,6 +68,7 @@ cdef class _PyModelBase:
     cdef object validate_fn        # callable p -> None or a reason, or None
     cdef _model_ctx ctx            # the model's data pointer
     cdef object pending            # the first exception a callback raised
+    cdef dict active               # threads inside a Python callback: their depth
 
     def __dealloc__(self):
         free(self.modes)
@@ -77,8 +79,25 @@ cdef class _PyModelBase:
         free(self.ints)
         free(self.name_ptrs)
 
-    cdef void begin(self):
+    cdef int begin(self) except -1:
+        """Before a computation: refused from inside this model's own
+        callback (it would share the running computation's workspaces and
+        parameters); no exception of an earlier one pending."""
+        if self.active and PyThread_get_thread_ident() in self.active:
+            raise InvalidArgument("a callback of this model called a computation of a System "
+                                  "of the same model; compute with a model of its own")
         self.pending = None
+        return 0
+
+    cdef void enter(self, long tid):
+        self.active[tid] = self.active.get(tid, 0) + 1
+
+    cdef void leave(self, long tid):
+        d = self.active.get(tid, 0) - 1
+        if d > 0:
+            self.active[tid] = d
+        else:
+            self.active.pop(tid, None)
 
     cdef int reraise(self) except -1:
         """Raises the exception a callback raised, if one did."""
@@ -107,6 +126,8 @@ cdef class _PyModelBase:
         CB_STOP (any other exception, kept)."""
         if self.pending is not None:
             return CB_STOP
+        cdef long tid = PyThread_get_thread_ident()
+        self.enter(tid)
         try:
             try:
                 self.call_body(which, index, t, x, p, out)
@@ -115,6 +136,8 @@ cdef class _PyModelBase:
                 return self.failure(e)
         except BaseException as e:
             return self.stop(e)
+        finally:
+            self.leave(tid)
 
     cdef int call_body(self, int which, int index, double t, const double *x, const double *p,
                        double *out) except -1:
@@ -155,6 +178,8 @@ cdef class _PyModelBase:
         if self.pending is not None:
             return CB_STOP
         cdef int n = self.modes[self.model.orbit.mode].dim
+        cdef long tid = PyThread_get_thread_ident()
+        self.enter(tid)
         try:
             try:
                 r = self.guess_fn(_vector(p, self.model.n_params))
@@ -174,6 +199,8 @@ cdef class _PyModelBase:
                 return self.failure(e)
         except BaseException as e:
             return self.stop(e)
+        finally:
+            self.leave(tid)
 
     cdef int call_validate(self, const double *p, char *msg, size_t len_):
         """The model's validate(p): None or "" when p is valid, else the
@@ -181,6 +208,8 @@ cdef class _PyModelBase:
         if self.pending is not None:
             return CB_STOP
         b = b"validate raised an exception"
+        cdef long tid = PyThread_get_thread_ident()
+        self.enter(tid)
         try:
             r = self.validate_fn(_vector(p, self.model.n_params))
             if not r:
@@ -192,6 +221,8 @@ cdef class _PyModelBase:
                 b = f"validate raised {type(e).__name__}: {e}".encode("utf-8", "replace")
             except BaseException:
                 pass
+        finally:
+            self.leave(tid)
         b = b[:len_ - 1]
         memcpy(msg, <const char *>b, len(b))
         msg[len(b)] = 0

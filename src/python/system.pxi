@@ -49,10 +49,12 @@ cdef class System:
                                   "hes.robot or hes.model")
         return self.sys
 
-    cdef void _begin(self):
-        """Before a computation: no exception of an earlier one pending."""
+    cdef int _begin(self) except -1:
+        """Before a computation: not from inside a callback of its own
+        model, and no exception of an earlier one pending."""
         if isinstance(self.owner, _PyModelBase):
             (<_PyModelBase>self.owner).begin()
+        return 0
 
     cdef int _finish(self) except -1:
         """After a computation that succeeded: an exception a Python

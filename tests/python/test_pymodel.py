@@ -326,3 +326,23 @@ def test_transposed_jacobian_is_refused():
     spec["transitions"][0]["reset_dx"] = lambda t, x, p: np.zeros((3, 4))
     with pytest.raises(hes.InvalidArgument, match="3 x 4 matrix, expected 4 x 3"):
         hes.model(spec).analyze()
+
+
+def test_callback_may_not_compute_with_its_own_model():
+    """A callback that starts a computation of its own model would share
+    the running one's workspaces: refused, and the refusal re-raised."""
+    holder = {}
+
+    def guard(t, x, p):
+        holder["m"].simulate([1.0, 0.0], t_end=0.1)
+        return x[1]
+    spec = juggler_spec()
+    spec["transitions"][1]["guard"] = guard
+    holder["m"] = hes.model(spec)
+    with pytest.raises(hes.InvalidArgument, match="callback of this model"):
+        holder["m"].analyze()
+    # another model is fine from a callback
+    other = hes.model(juggler_spec())
+    spec2 = juggler_spec()
+    spec2["orbit"]["guess"] = lambda p: other.analyze().x0
+    assert hes.model(spec2).analyze().psi == pytest.approx(0.5, abs=1e-7)

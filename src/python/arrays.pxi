@@ -32,3 +32,29 @@ cdef cnp.ndarray _as_vector(obj, Py_ssize_t n, what):
     if not np.all(np.isfinite(a)):
         raise InvalidArgument(f"{what} has a value that is not finite")
     return a
+
+
+cdef str _read_text(path, what):
+    """The text of a file the module reads (a --list table, a trajectory)
+    through the library's reader, as the program reads it (hes_input_read:
+    a regular file only, never a FIFO or a device, at most HES_INPUT_MAX
+    bytes); the status's exception naming `what` otherwise."""
+    import os
+    cdef bytes b = os.fsencode(os.fspath(path))
+    if b"\0" in b:
+        raise InvalidArgument(f"{what}: the path contains a NUL character")
+    cdef const char *cpath = b
+    cdef char *data = NULL
+    cdef size_t size = 0
+    cdef hes_error err
+    cdef hes_status st
+    with nogil:
+        st = hes_input_read(cpath, 0, &data, &size, &err)
+    if st != HES_OK:
+        raise _error(<int>st, f"{what}: {_text(err.message)}")
+    try:
+        return data[:size].decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise InvalidArgument(f"{what} {os.fsdecode(b)}: not UTF-8 text ({e})") from None
+    finally:
+        free(data)

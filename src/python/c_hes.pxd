@@ -36,6 +36,9 @@ cdef extern from "hes.h" nogil:
     int hes_abi_version()
     hes_status hes_abi_check(int built_with, hes_error *err)
     const char *hes_features()
+    size_t HES_INPUT_MAX
+    hes_status hes_input_read(const char *path, size_t max, char **data, size_t *size,
+                              hes_error *err)
 
     # --------------------------------------------------------------- model
     enum: HES_MODEL_ABI

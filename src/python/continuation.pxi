@@ -492,6 +492,16 @@ cdef int _cont_join(_ContRun run, hes_continuation *f, hes_continuation *t, str 
     end.  f and t are left empty."""
     cdef int nf = f.n_points, nt = t.n_points, i
     cdef hes_continuation *out = &run.c[0]
+    # the reason first: nothing below may raise once the points are shared
+    fwhy, twhy = _text(f.why), _text(t.why)
+    if not f.reached and not t.reached:
+        why = (f"towards {param[:32]} = {'%.10g' % lo_end}: {fwhy[:150]}; towards "
+               f"{param[:32]} = {'%.10g' % hi_end}: {twhy[:150]}")
+    elif not f.reached:
+        why = f"towards {param[:32]} = {'%.10g' % lo_end}: {fwhy[:300]}"
+    else:
+        why = twhy
+    wb = why.encode("utf-8")[:511]
     cdef hes_continuation_point *pts = <hes_continuation_point *>malloc(
         sizeof(hes_continuation_point) * (nf + nt - 1))
     if pts == NULL:
@@ -510,15 +520,6 @@ cdef int _cont_join(_ContRun run, hes_continuation *f, hes_continuation *t, str 
         out.points[nf - 1 + i].s = sf + t.points[i].s
     out.n_points = nf + nt - 1
     out.reached = f.reached and t.reached
-    fwhy, twhy = _text(f.why), _text(t.why)
-    if not f.reached and not t.reached:
-        why = (f"towards {param[:32]} = {'%.10g' % lo_end}: {fwhy[:150]}; towards "
-               f"{param[:32]} = {'%.10g' % hi_end}: {twhy[:150]}")
-    elif not f.reached:
-        why = f"towards {param[:32]} = {'%.10g' % lo_end}: {fwhy[:300]}"
-    else:
-        why = twhy
-    wb = why.encode("utf-8")[:511]
     memcpy(out.why, <const char *>wb, len(wb))
     out.why[len(wb)] = 0
     free(f.points)
@@ -629,6 +630,7 @@ def continue_(system, param=None, *, step=None, min_step=None, max_step=None, to
     if pname is not None and pname not in s.param_names:
         raise NotFoundError(f"param {pname}: problem '{s.name}' has no parameter '{pname}'; "
                             f"its parameters: {', '.join(s.param_names)}", HES_ENOTFOUND)
+    s._begin()
     cdef hes_status st = hes_system_check_params(sys)
     if st != HES_OK:
         s._raise(st)

@@ -83,6 +83,7 @@ def ess_run(problem, x0, time, *, eps=None, samples=None, jacobian=False,
         raise InvalidArgument(f"problem '{s.name}' is a hybrid model with no ESS form; "
                               "ess_run takes the event-selected systems (kind \"ess\" in "
                               "hes.problems(); System.simulate runs a hybrid one)")
+    s._begin()
     cdef hes_status st = hes_system_check_params(sys)
     if st != HES_OK:
         s._raise(st)

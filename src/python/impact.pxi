@@ -497,6 +497,7 @@ def analyze_impact_set(system, samples, *, select="random", threads=1, check=Fal
     if hes_system_kind(sys) != HES_KIND_HYBRID:
         raise InvalidArgument(f"'{s.name}' is an event-selected system: impact_set takes a "
                               "hybrid model with a frictional impact")
+    s._begin()
     cdef hes_status st = hes_system_check_params(sys)
     if st != HES_OK:
         s._raise(st)

@@ -117,11 +117,7 @@ cdef tuple _invdyn_read_csv(path, _Robot rob, int nv, int nc):
     or None)."""
     import os
     p = os.fspath(path)
-    try:
-        with open(p, encoding="utf-8") as fh:
-            lines = fh.read().split("\n")
-    except (OSError, UnicodeDecodeError) as e:
-        raise InvalidArgument(f"trajectory {p}: cannot be read ({e})") from None
+    lines = _read_text(p, "trajectory").split("\n")
     coords = [_text(hes_robot_coordinate(rob.robot, i)) for i in range(nv)]
     cnames = [_text(hes_robot_contact_name(rob.robot, c)) for c in range(nc)]
     if not lines or not lines[0].strip(" \t\r"):

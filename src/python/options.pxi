@@ -126,7 +126,9 @@ cdef int _param_index(System s, name, what) except -2:
 
 cdef int _check_params(System s) except -1:
     """The model's own check of the parameter values together (validate),
-    as the program makes it once every -p is set."""
+    as the program makes it once every -p is set; after _begin (no
+    exception of an earlier computation left to refuse it)."""
+    s._begin()
     cdef hes_status st = hes_system_check_params(s._sys())
     if st != HES_OK:
         s._raise(st)

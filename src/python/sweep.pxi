@@ -280,7 +280,7 @@ cdef class SweepResult:
                 f"{', '.join(self.names)}: {ok} ok>")
 
 
-cdef void _finish(SweepResult r):
+cdef int _finish(SweepResult r) except -1:
     """The result's NumPy columns from its C rows."""
     cdef _rows *b = &r.b
     cdef int n = b.n, i
@@ -324,7 +324,7 @@ cdef str _fmt(double v):
     return buf.decode()
 
 
-cdef int _ndim(obj):
+cdef int _ndim(obj) except? -2:
     """The number of dimensions of obj as an array (-1: not an array)."""
     try:
         return np.ndim(obj)
@@ -371,12 +371,10 @@ cdef tuple _read_list(path):
     """The points of a --list CSV file: a header of names, a row of
     numbers per point (blank lines skipped, blanks around fields allowed)."""
     import csv
+    import io
     p = _path_option(path, "list").decode("utf-8", "surrogateescape")
-    try:
-        with open(p, newline="") as f:
-            lines = [(k + 1, line) for k, line in enumerate(f)]
-    except OSError as e:
-        raise FileError(f"list {p}: {e.strerror}", HES_EIO) from None
+    text = _read_text(p, "list")
+    lines = [(k + 1, line) for k, line in enumerate(io.StringIO(text, newline=""))]
     rows = [(k, r) for k, r in ((k, next(csv.reader([l.rstrip("\r\n")]), []))
                                 for k, l in lines) if any(x.strip() for x in r)]
     if not rows:

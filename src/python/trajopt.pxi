@@ -376,7 +376,7 @@ def trajopt(system, objective=None, weight=None, measure=None, psi_floor=None,
     return r
 
 
-cdef void _trajopt_result(TrajoptResult r, System s, const hes_model *m):
+cdef int _trajopt_result(TrajoptResult r, System s, const hes_model *m) except -1:
     """The result's fields from the library's result."""
     cdef hes_trajopt_result *t = &r.r
     cdef const hes_gait *g = &t.gait

@@ -118,6 +118,8 @@ def test_gait_of_a_robot_model(srcdir, tmp_path):
                           motors="nosuch", q=[0, 1, 0, 0], v=[0] * 4, a=[0] * 4),
      hes.InvalidArgument),
     (lambda d: hes.invdyn("knee-biped", orbit="gait.json"), hes.InvalidArgument),
+    (lambda d: hes.invdyn(d + "/share/robots/quadruped_3d.xml", trajectory="/dev/zero"),
+     hes.InvalidArgument),
 ])
 def test_bad_input(srcdir, call, error):
     with pytest.raises(error):

@@ -329,8 +329,14 @@ def test_bad_input_of_models_and_files(plugin, tmp_path):
     with pytest.raises(hes.InvalidArgument):
         hes.sweep("slip-hopper", grid={"thetadot": [0, 0.1]}, output=out, resume=True)
     assert out.read_text() == before
-    with pytest.raises(hes.FileError):
+    with pytest.raises(hes.NotFoundError):
         hes.sweep("slip-hopper", list=tmp_path / "missing.csv")
+    # read as the program reads it: a FIFO or a device is refused, never read
+    fifo = tmp_path / "fifo.csv"
+    os.mkfifo(fifo)
+    for path in (fifo, "/dev/zero"):
+        with pytest.raises(hes.InvalidArgument, match="list"):
+            hes.sweep("slip-hopper", list=path)
     bad = tmp_path / "bad.csv"
     bad.write_text("K\n0.1\nx\n")
     with pytest.raises(hes.InvalidArgument, match="line 3"):

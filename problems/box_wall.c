@@ -43,7 +43,7 @@ static const hes_mech_constraint constraints[] = {
 };
 
 static const hes_mech mech = {
-    "box-wall", 3, mass, NULL, NULL, 0, 2, constraints, NULL, NULL,
+    "box-wall", 3, mass, NULL, NULL, 0, 2, constraints, NULL, NULL, NULL, NULL,
 };
 
 static int pre_impact(double *q, double *v, void *data)

@@ -93,7 +93,7 @@ static const hes_mech_constraint constraints[] = {
 };
 
 static const hes_mech mech = {
-    "compass-gait-impact", 4, mass, NULL, NULL, 0, 2, constraints, NULL, NULL,
+    "compass-gait-impact", 4, mass, NULL, NULL, 0, 2, constraints, NULL, NULL, NULL, NULL,
 };
 
 static int pre_impact(double *q, double *v, void *data)

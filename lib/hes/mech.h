@@ -88,6 +88,23 @@ typedef struct {
      * hes_model_check_derivatives checks them directly, in q, q' and u. */
     int (*force_dx)(const double *q, const double *qd, const double *u, const double *p,
                     double *fq, double *fqd, double *fu, void *data);
+    /** Optional, for systems that compute the Coriolis terms themselves
+     * (a robot's recursive Newton-Euler pass): out[d] = f(q, q', u) -
+     * c(q, q'), what M q'' equals with no constraint held.  The library
+     * then uses it in place of force and the c it derives from dM/dq, and
+     * needs no dM/dq for the vector field. */
+    int (*net_force)(const double *q, const double *qd, const double *u, const double *p,
+                     double *out, void *data);
+    /** Optional with net_force: the Jacobians of the equations' residual
+     * r(q, q', q'', u) = f - c - M(q) q'' at (q, q', q'', u), column-major:
+     * rq[d*n_dir] = (dr/dq) V, its derivatives along the n_dir directions
+     * V[d*n_dir] (at fixed q', q'': the dM/dq q'' term included; a mode's
+     * chart needs only its k columns), rqd[d*d] = d(f - c)/dq', ru[d*m] =
+     * df/du (m > 0).  Used by hes_mech_field_dx; NULL: fourth-order
+     * central differences of net_force and M. */
+    int (*net_force_dx)(const double *q, const double *qd, const double *qdd, const double *u,
+                        const double *p, int n_dir, const double *V, double *rq, double *rqd,
+                        double *ru, void *data);
 } hes_mech;
 
 /** A mode: the mechanical system with the constraints `active` held, in

@@ -208,11 +208,20 @@ int hes__mech_mode_eval(const hes_mech_mode *md, double t, const double *x, cons
         return rc;
     if (md->input && md->input(t, x, p, e->u, m->data))
         return E_CALLBACK;
-    if (m->mass(e->q, p, e->M, m->data) || m->force(e->q, e->qd, e->u, p, e->f, m->data))
+    if (m->mass(e->q, p, e->M, m->data))
         return E_CALLBACK;
-    if ((rc = hes__mech_mass_derivative(m, e->q, p, e->dM)))
-        return rc;
-    hes__mech_coriolis_of(d, e->dM, e->qd, e->c);
+    if (m->net_force) {
+        /* f - c from the system itself: no dM/dq */
+        if (m->net_force(e->q, e->qd, e->u, p, e->f, m->data))
+            return E_CALLBACK;
+        memset(e->c, 0, sizeof(double) * (size_t)d);
+    } else {
+        if (m->force(e->q, e->qd, e->u, p, e->f, m->data))
+            return E_CALLBACK;
+        if ((rc = hes__mech_mass_derivative(m, e->q, p, e->dM)))
+            return rc;
+        hes__mech_coriolis_of(d, e->dM, e->qd, e->c);
+    }
     /* Mz = Phi^T M Phi, z'' = Mz^-1 Phi^T (f - c - M acc), q'' = Phi z'' + acc */
     double MPhi[N * N], Ma[N];
     hes__matmul(d, d, k, e->M, e->Phi, MPhi);

@@ -29,6 +29,11 @@
  * f_u in closed form) replaces the differences of f, and c_q is
  * differenced alone (c_of_q): the knee biped's Jacobian then takes 1.4 to
  * 1.6 times less time (tests/bench/bench_field.c).
+ * A system with net_force (a robot: f - c from one recursive Newton-Euler
+ * pass) needs no dM/dq: dh - dM q'' along z_j is then d r/dq Phi e_j with
+ * r = f - c - M q'' at fixed q', q'', its own net_force_dx or fourth-order
+ * differences of r along Phi's columns (r_along_phi), and dh along q' is
+ * (f - c)_q' directly.
  */
 #include <string.h>
 
@@ -42,8 +47,42 @@ typedef struct {
     const hes_mech_mode *md;
     const double *p;
     double t;
-    const double *q, *qd, *u, *zd;
+    const double *q, *qd, *u, *zd, *qdd, *Phi;
 } pieces;
+
+/* r(q + Phi s) = (f - c)(q + Phi s) - M(q + Phi s) q'' at the fixed q',
+ * q'', u, as a function of s in R^k (systems with net_force) */
+static int r_along_phi(void *ctx, const double *sv, double *out)
+{
+    const pieces *P = ctx;
+    const hes_mech *m = P->md->mech;
+    double M[N * N], Mqdd[N], q[N];
+    hes__matmul(m->d, P->md->k, 1, P->Phi, sv, q);
+    for (int i = 0; i < m->d; i++)
+        q[i] += P->q[i];
+    if (m->net_force(q, P->qd, P->u, P->p, out, m->data) || m->mass(q, P->p, M, m->data))
+        return E_CALLBACK;
+    hes__matmul(m->d, m->d, 1, M, P->qdd, Mqdd);
+    for (int i = 0; i < m->d; i++)
+        out[i] -= Mqdd[i];
+    return 0;
+}
+
+/* (f - c)(q') at the fixed q, u */
+static int net_of_qd(void *ctx, const double *qd, double *out)
+{
+    const pieces *P = ctx;
+    const hes_mech *m = P->md->mech;
+    return m->net_force(P->q, qd, P->u, P->p, out, m->data) ? E_CALLBACK : 0;
+}
+
+/* (f - c)(u) at the fixed q, q' */
+static int net_of_u(void *ctx, const double *u, double *out)
+{
+    const pieces *P = ctx;
+    const hes_mech *m = P->md->mech;
+    return m->net_force(P->q, P->qd, u, P->p, out, m->data) ? E_CALLBACK : 0;
+}
 
 /* (f - c)(q) at the fixed q', u */
 static int h_of_q(void *ctx, const double *q, double *out)
@@ -171,10 +210,23 @@ int hes_mech_field_dx(double t, const double *x, const double *p, double *out, v
     for (int i = 0; i < d; i++)
         r[i] = ev.f[i] - ev.c[i] - Mv[i];
     /* the pieces' derivatives */
-    pieces P = { md, p, t, q, qd, u, zd };
-    double Hq[N * N], Hqd[N * N], Cqd[N * N], Fu[N * N], Ux[N * 2 * N];
-    int inputs = md->input && nu > 0;
-    if (m->force_dx) { /* the model's f_q, f_q', f_u; c_q by differences */
+    pieces P = { md, p, t, q, qd, u, zd, qdd, Phi };
+    /* HqPhi = (dh/dq) Phi: the derivatives along the chart's columns */
+    double Hq[N * N], HqPhi[N * N], Hqd[N * N], Cqd[N * N], Fu[N * N], Ux[N * 2 * N];
+    int inputs = md->input && nu > 0, net = m->net_force != NULL;
+    if (net) {
+        /* the system's f - c: HqPhi is then (dr/dq) Phi with r = f - c -
+           M q'', the dM/dq q'' term included */
+        double s0[N] = { 0 };
+        if (m->net_force_dx) {
+            if (m->net_force_dx(q, qd, qdd, u, p, k, Phi, HqPhi, Hqd, Fu, m->data))
+                return E_CALLBACK;
+        } else if ((rc = hes__mech_fd4(r_along_phi, &P, s0, k, d, HqPhi)) ||
+                   (rc = hes__mech_fd4(net_of_qd, &P, qd, d, d, Hqd)) ||
+                   (inputs && (rc = hes__mech_fd4(net_of_u, &P, u, nu, d, Fu)))) {
+            return rc;
+        }
+    } else if (m->force_dx) { /* the model's f_q, f_q', f_u; c_q by differences */
         double Cq[N * N];
         if (m->force_dx(q, qd, u, p, Hq, Hqd, Fu, m->data))
             return E_CALLBACK;
@@ -187,9 +239,12 @@ int hes_mech_field_dx(double t, const double *x, const double *p, double *out, v
                (inputs && (rc = hes__mech_fd4(f_of_u, &P, u, nu, d, Fu)))) {
         return rc;
     }
-    coriolis_dqd(d, dM, qd, Cqd);
-    for (int i = 0; i < d * d; i++)
-        Hqd[i] -= Cqd[i];
+    if (!net) {
+        coriolis_dqd(d, dM, qd, Cqd);
+        for (int i = 0; i < d * d; i++)
+            Hqd[i] -= Cqd[i];
+        hes__matmul(d, d, k, Hq, Phi, HqPhi);
+    }
     if (inputs && (rc = hes__mech_fd4(u_of_x, &P, x, n, nu, Ux)))
         return rc;
     double S[N * N * N], Az[N * N];
@@ -225,11 +280,10 @@ int hes_mech_field_dx(double t, const double *x, const double *p, double *out, v
                 }
             }
         }
-        /* v = dh - dM q'' - M (dacc + dPhi z'') */
-        hes__matmul(d, d, 1, Hq, dq, v);
-        hes__matmul(d, d, 1, Hqd, dqd, w);
-        for (int l = 0; l < d; l++)
-            v[l] += w[l];
+        /* v = dh - dM q'' - M (dacc + dPhi z''), dh's q part (dh/dq) Phi e_j */
+        hes__matmul(d, d, 1, Hqd, dqd, v);
+        for (int l = 0; pos && l < d; l++)
+            v[l] += HqPhi[l + (size_t)j * d];
         if (inputs) {
             double du[N];
             for (int a = 0; a < nu; a++)
@@ -238,7 +292,7 @@ int hes_mech_field_dx(double t, const double *x, const double *p, double *out, v
             for (int l = 0; l < d; l++)
                 v[l] += w[l];
         }
-        for (int a = 0; pos && a < d; a++) {
+        for (int a = 0; pos && !net && a < d; a++) {
             if (dq[a] == 0.0)
                 continue;
             hes__matmul(d, d, 1, dM + (size_t)a * d * d, qdd, w);

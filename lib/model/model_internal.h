@@ -78,7 +78,9 @@ void hes__mech_chol_solve(const double *L, int n, double *B, int nrhs);
 
 /* A mechanical mode's equations at its state x = [z, z'] (mech.c): the
  * configuration and velocity, Phi = Dchart, acc = D^2 chart[z', z'], the
- * inputs, M, dM/dq, the force, the Coriolis term, the Cholesky factor L
+ * inputs, M, dM/dq, the force, the Coriolis term (with the system's
+ * net_force: f holds f - c, c is zero and dM is not computed), the
+ * Cholesky factor L
  * of Mz = Phi^T M Phi, z'' and q'' = Phi z'' + acc.  The one evaluation
  * behind the field (hes_mech_field) and its Jacobian (mech_dx.c). */
 typedef struct {

@@ -36,8 +36,11 @@ int hes__robot_site_contact(hes_robot *r, int c, const double *q, double *a, dou
     int nv = r->m->nv, s = r->site[c], b = -s - 1;   /* s < 0: body b's origin */
     HES_ROBOT_LOCK(r);
     hes__robot_at(r, q);
-    if (a)
-        *a = s >= 0 ? r->d->site_xpos[3 * s + 2] : r->d->xpos[3 * b + 2];
+    if (a) {
+        double x[3];
+        hes__robot_point(r, c, x);
+        *a = x[2];
+    }
     if (Da || Jt) {
         if (s >= 0)
             mj_jacSite(r->m, r->d, r->jac, NULL, s);
@@ -57,10 +60,11 @@ int hes__robot_site_contact(hes_robot *r, int c, const double *q, double *a, dou
 /* The x position of contact c's point (its tangential coordinate) */
 int hes__robot_site_x(hes_robot *r, int c, const double *q, double *x)
 {
-    int s = r->site[c], b = -s - 1;
+    double p[3];
     HES_ROBOT_LOCK(r);
     hes__robot_at(r, q);
-    *x = s >= 0 ? r->d->site_xpos[3 * s] : r->d->xpos[3 * b];
+    hes__robot_point(r, c, p);
+    *x = p[0];
     HES_ROBOT_UNLOCK(r);
     return 0;
 }

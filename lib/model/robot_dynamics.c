@@ -156,8 +156,11 @@ static void contact_rows(hes_robot *r, const double *q, double *J, double *phi)
             mj_jacSite(r->m, r->d, r->jac, NULL, s);
         else
             mj_jacBody(r->m, r->d, r->jac, NULL, b);
-        if (phi)
-            phi[c] = s >= 0 ? r->d->site_xpos[3 * s + 2] : r->d->xpos[3 * b + 2];
+        if (phi) {
+            double x[3];
+            hes__robot_point(r, c, x);
+            phi[c] = x[2];
+        }
         for (int j = 0; j < nv; j++) {
             J[c + (size_t)j * rows] = r->jac[2 * nv + j];
             J[nc + c + (size_t)j * rows] = r->jac[j];
@@ -178,8 +181,7 @@ hes_status hes__robot_dynamics(hes_robot *r, const double *q, const double *v,
     HES_ROBOT_LOCK(r);
     /* M, then h = qfrc_bias - qfrc_passive with the velocities */
     hes__robot_mass(q, NULL, r->dM, r);
-    memcpy(r->d->qvel, v, sizeof(double) * (size_t)nv);
-    mj_comVel(r->m, r->d);
+    hes__robot_at_moving(r, q, v);
     mj_passive(r->m, r->d);
     mj_rne(r->m, r->d, 0, r->dh);
     for (int i = 0; i < nv; i++)

@@ -84,6 +84,13 @@ struct hes_robot {
     int nu;                   /* the inputs: the file's motors, or hes_robot_set_motors' */
     int motors_set;           /* nonzero: hes_robot_set_motors replaced the file's motors */
     int n_contacts;
+    /* MuJoCo's data holds the position stage at at_q (nq) when at_valid,
+       and the velocity stage at zero velocities unless at_moving
+       (hes__robot_at); robot_eval.c's work arrays */
+    int at_valid, at_moving;
+    int root_slides;          /* hes__robot_root_slides: the position stage at zero slides */
+    double at_shift[3];       /* the slides of the last hes__robot_at, as a translation */
+    double *at_q, *ev_q, *ev_v, *ev_f[4], *ev_acc;
 };
 
 /* The robot of a callback's data: the robot itself or a view of it. */
@@ -175,8 +182,29 @@ void hes__robot_transition_fns(hes_mech_transition *tr);
 /* Between the files of the MuJoCo adapter. */
 /* The instance of a robot a callback computes on, locked (robot_mujoco.c). */
 hes_robot *hes__robot_grab(hes_robot *base);
-/* MuJoCo's data at positions q, zero velocities (robot_mujoco.c). */
+/* MuJoCo's data at positions q, zero velocities (robot_mujoco.c); the
+ * position stage is computed once per q (the last q is kept).  Code that
+ * sets qvel and calls mj_comVel itself sets r->at_moving. */
 void hes__robot_at(hes_robot *r, const double *q);
+/* Whether the root slides along x and z (robot_mujoco.c, where it is
+ * explained). */
+int hes__robot_root_slides(const struct mjModel_ *m);
+/* The world position x[3] of contact c's point at the last hes__robot_at
+ * (robot_mujoco.c). */
+void hes__robot_point(const hes_robot *r, int c, double *x);
+/* MuJoCo's data at positions q and velocities v (robot_mujoco.c). */
+void hes__robot_at_moving(hes_robot *r, const double *q, const double *v);
+/* The hes_mech callbacks net_force and net_force_dx: f - c and the
+ * residual's Jacobians from MuJoCo's recursive Newton-Euler pass
+ * (robot_eval.c). */
+int hes__robot_net_force(const double *q, const double *qd, const double *u, const double *p,
+                         double *out, void *data);
+int hes__robot_net_force_dx(const double *q, const double *qd, const double *qdd,
+                            const double *u, const double *p, int n_dir, const double *V,
+                            double *rq, double *rqd, double *ru, void *data);
+/* The arrays of robot_eval.c, by the robot's size: HES_ENOMEM (msg) when
+ * out of memory. */
+hes_status hes__robot_eval_alloc(hes_robot *r, char *msg, size_t len);
 /* The hes_mech callbacks M, dM/dq and the applied force (robot_dynamics.c). */
 int hes__robot_mass(const double *q, const double *p, double *out, void *data);
 int hes__robot_mass_dq(const double *q, const double *p, double *D, void *data);

@@ -267,7 +267,7 @@ static hes_status alloc_buffers(hes_robot *r, char *msg, size_t len)
         !r->dJdv || !r->dphi || !r->dmu || !r->cM_q || !r->cM || !r->vq || !r->vD || !r->rne ||
         (nv <= HES_MECH_MAX && (!r->cD_q || !r->cD)))
         return hes__say(msg, len, HES_ENOMEM, "out of memory for a robot");
-    return HES_OK;
+    return hes__robot_eval_alloc(r, msg, len);
 }
 
 /* hes_robot_read once its arguments are checked (robot.c). */
@@ -291,13 +291,15 @@ hes_status hes__robot_open(const char *path, const hes_robot_contact *contacts, 
         hes__robot_destroy(r);
         return st;
     }
+    r->root_slides = hes__robot_root_slides(m);
     hes__robot_file_motors(r);
     for (int c = 0; c < nc; c++)
         r->dmu[c] = r->cons[2 * c].mu;
     hes__robot_tangents(r);
     r->mech = (hes_mech){ "robot", m->nv, hes__robot_mass,
                           m->nv <= HES_MECH_MAX ? hes__robot_mass_dq : NULL, hes__robot_force,
-                          m->nu, r->n_names, r->cons, r, NULL };
+                          m->nu, r->n_names, r->cons, r, NULL, hes__robot_net_force,
+                          hes__robot_net_force_dx };
     *out = r;
     return HES_OK;
 }
@@ -316,6 +318,9 @@ void hes__robot_destroy(hes_robot *r)
     free(r->jac), free(r->Jp), free(r->Jm), free(r->qs);
     free(r->cM_q), free(r->cM), free(r->cD_q), free(r->cD), free(r->vq), free(r->vD);
     free(r->rne);
+    free(r->at_q), free(r->ev_q), free(r->ev_v), free(r->ev_acc);
+    for (int s = 0; s < 4; s++)
+        free(r->ev_f[s]);
     for (int c = 0; r->names && c < r->n_names; c++)
         free(r->names[c]);
     free(r->names);

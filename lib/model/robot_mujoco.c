@@ -36,16 +36,85 @@ hes_robot *hes__robot_grab(hes_robot *base)
     return base;
 }
 
+/* Whether the robot's first two joints slide its root body, a child of
+ * the world with the world's orientation, along x and z, without springs.
+ * Those slides translate every body rigidly, which changes world
+ * positions only: M, the forces (gravity is uniform), every Jacobian and
+ * every quantity MuJoCo keeps about the centres of mass are the same at
+ * any slides, and a point's world position at slides s is its position at
+ * slides 0 plus (s_x, 0, s_z). */
+int hes__robot_root_slides(const struct mjModel_ *m)
+{
+    if (m->njnt < 3)
+        return 0;
+    int b0 = m->jnt_bodyid[0], b1 = m->jnt_bodyid[1];
+    if (m->body_parentid[b0] != 0 || !(b1 == b0 || m->body_parentid[b1] == b0))
+        return 0;
+    for (int j = 0; j < 2; j++) {
+        const double *ax = m->jnt_axis + 3 * j, *bq = m->body_quat + 4 * m->jnt_bodyid[j];
+        if (m->jnt_type[j] != mjJNT_SLIDE || m->jnt_dofadr[j] != j || m->jnt_qposadr[j] != j ||
+            bq[0] != 1 || bq[1] != 0 || bq[2] != 0 || bq[3] != 0 || ax[1] != 0 ||
+            ax[j ? 0 : 2] != 0 || ax[j ? 2 : 0] != 1 || m->jnt_stiffness[j] != 0)
+            return 0;
+    }
+    return 1;
+}
+
+/* MuJoCo's position stage at q (mj_kinematics, mj_comPos), once per q:
+ * the last q is kept (at_q), and a call at the same q computes nothing.
+ * A robot with root slides (hes__robot_root_slides) computes it with the
+ * slides at zero, so that configurations that differ only in them (a
+ * pinned chart's q and the q~ it starts from) share one pass;
+ * hes__robot_point adds them back. */
+static void positions(hes_robot *r, const double *q)
+{
+    int nq = r->m->nq;
+    size_t bq = sizeof(double) * (size_t)nq;
+    r->at_shift[0] = r->root_slides ? q[0] : 0;
+    r->at_shift[2] = r->root_slides ? q[1] : 0;
+    if (r->at_valid && memcmp(q + 2 * r->root_slides, r->at_q + 2 * r->root_slides,
+                              bq - sizeof(double) * (size_t)(2 * r->root_slides)) == 0)
+        return;
+    memcpy(r->at_q, q, bq);
+    memcpy(r->d->qpos, q, bq);
+    if (r->root_slides)
+        r->d->qpos[0] = r->d->qpos[1] = 0;
+    mj_kinematics(r->m, r->d);
+    mj_comPos(r->m, r->d);
+    r->at_valid = 1;
+    r->at_moving = 1;   /* cvel and cdof_dot are of another q */
+}
+
+/* The world position of contact c's point (a site, or a body's origin)
+ * at the configuration of the last hes__robot_at. */
+void hes__robot_point(const hes_robot *r, int c, double *x)
+{
+    int s = r->site[c], b = -s - 1;   /* s < 0: body b's origin */
+    const double *p = s >= 0 ? r->d->site_xpos + 3 * s : r->d->xpos + 3 * b;
+    for (int i = 0; i < 3; i++)
+        x[i] = p[i] + r->at_shift[i];
+}
+
 /* positions, zero velocities and the quantities up to the inertia at q */
 void hes__robot_at(hes_robot *r, const double *q)
 {
-    memcpy(r->d->qpos, q, sizeof(double) * (size_t)r->m->nq);
-    mju_zero(r->d->qvel, r->m->nv);
-    mj_kinematics(r->m, r->d);
-    mj_comPos(r->m, r->d);
+    positions(r, q);
     /* zero velocities: mj_rne's bias uses cvel and cdof_dot, which a
        previous call (a chart's acceleration) may have left at q' != 0 */
+    if (r->at_moving) {
+        mju_zero(r->d->qvel, r->m->nv);
+        mj_comVel(r->m, r->d);
+        r->at_moving = 0;
+    }
+}
+
+/* positions q and velocities v (nv): the velocity stage (mj_comVel) too */
+void hes__robot_at_moving(hes_robot *r, const double *q, const double *v)
+{
+    positions(r, q);
+    memcpy(r->d->qvel, v, sizeof(double) * (size_t)r->m->nv);
     mj_comVel(r->m, r->d);
+    r->at_moving = 1;
 }
 
 /* The joint of coordinate i: the joint whose first dof it is. */

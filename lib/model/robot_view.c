@@ -111,6 +111,7 @@ static int view_chart_acc(const double *z, const double *zd, const double *p, do
         r->d->qvel[i] = w;
     }
     mj_comVel(r->m, r->d);
+    r->at_moving = 1;
     mju_zero(r->d->qacc, nv);
     double g[3];
     mju_copy3(g, r->m->opt.gravity);

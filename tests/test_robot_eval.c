@@ -1,0 +1,374 @@
+/*
+ * test_robot_eval.c - a robot's equations of motion through MuJoCo's
+ * recursive Newton-Euler pass (hes_mech.net_force and net_force_dx,
+ * lib/model/robot_eval.c) against independent computations at random
+ * states:
+ *   - f - c against the applied force less the Coriolis term the library
+ *     derives from dM/dq (the Christoffel symbols: another formula, other
+ *     MuJoCo passes), and M q'' + c + g - passive against MuJoCo's own
+ *     inverse dynamics (mj_inverse's qfrc_inverse);
+ *   - (dr/dq) V, dr/dq' and dr/du against central differences of r = f -
+ *     c - M q'' in the directions V;
+ *   - a mode's field Jacobian (hes_mech_field_dx) through the fast path
+ *     against the same mode without it (dM/dq, the library's Coriolis
+ *     terms and differences of the force), pinned and unpinned;
+ *   - the position stage shared across a planar root's slides: a foot's
+ *     height and normal row at random slides against MuJoCo's own pass at
+ *     that configuration, slides included.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <mujoco/mujoco.h>
+
+#include "hes.h"
+#include "testutil.h"
+
+static unsigned long long rng = 29;
+static double uniform(double lo, double hi)
+{
+    rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+    return lo + (hi - lo) * (double)(rng >> 11) / 9007199254740992.0;
+}
+
+static hes_robot *load(const char *name, int n, const char *const *sites)
+{
+    char buf[4096];
+    if (name[0] != '/')
+        name = test_robot_file(buf, sizeof buf, name);
+    hes_robot_contact c[4];
+    for (int i = 0; i < n; i++)
+        c[i] = (hes_robot_contact){ sites[i], 1.0 };
+    hes_robot *r = NULL;
+    hes_error err;
+    hes_status st = hes_robot_read(name, c, n, &r, &err);
+    if (st == HES_ESOLVER)
+        return NULL;   /* built without MuJoCo */
+    ck_assert_msg(st == HES_OK, "%s", err.message);
+    return r;
+}
+
+#define D_MAX 16
+
+/* r(q, q', q'', u) = f - c - M q'' through net_force */
+static void residual(const hes_mech *m, const double *q, const double *qd, const double *qdd,
+                     const double *u, double *r)
+{
+    double M[D_MAX * D_MAX];
+    int d = m->d;
+    ck_assert_int_eq(m->net_force(q, qd, u, NULL, r, m->data), 0);
+    ck_assert_int_eq(m->mass(q, NULL, M, m->data), 0);
+    for (int i = 0; i < d; i++)
+        for (int j = 0; j < d; j++)
+            r[i] -= M[i + j * d] * qdd[j];
+}
+
+static double rel(double a, double b, double scale)
+{
+    return fabs(a - b) / fmax(1.0, scale);
+}
+
+/* f - c (net_force) against force - c(dM/dq), and against mj_inverse */
+static void check_net_force(const char *file, int n, const char *const *sites)
+{
+    hes_robot *r = load(file, n, sites);
+    if (!r)
+        return;
+    const hes_mech *m = hes_robot_mech(r);
+    /* MuJoCo's inverse dynamics without its constraints (joint limits,
+       contacts): qfrc_inverse = M q'' + c + g - passive */
+    mjModel *mm = mj_copyModel(NULL, hes_robot_mujoco_model(r));
+    mm->opt.disableflags |= mjDSBL_CONSTRAINT;
+    mjData *dd = mj_makeData(mm);
+    int d = m->d, nu = hes_robot_motor_count(r);
+    ck_assert(d <= D_MAX && mm->nq == d);
+    double worst = 0, worst_inv = 0;
+    for (int rep = 0; rep < 50; rep++) {
+        double q[D_MAX], qd[D_MAX], qdd[D_MAX], u[D_MAX] = { 0 }, f[D_MAX], net[D_MAX],
+               dM[D_MAX * D_MAX * D_MAX], M[D_MAX * D_MAX];
+        for (int i = 0; i < d; i++) {
+            q[i] = uniform(-1, 1);
+            qd[i] = uniform(-3, 3);
+            qdd[i] = uniform(-5, 5);
+        }
+        for (int a = 0; a < nu; a++)
+            u[a] = uniform(-2, 2);
+        ck_assert_int_eq(m->net_force(q, qd, u, NULL, net, m->data), 0);
+        ck_assert_int_eq(m->force(q, qd, u, NULL, f, m->data), 0);
+        ck_assert_int_eq(m->mass_dq(q, NULL, dM, m->data), 0);
+        ck_assert_int_eq(m->mass(q, NULL, M, m->data), 0);
+        /* c_i = sum_kj (dM_ij/dq_k) q'_k q'_j - 1/2 sum_kj q'_k (dM_kj/dq_i) q'_j */
+        for (int i = 0; i < d; i++) {
+            double c = 0, scale = fabs(f[i]);
+            for (int k = 0; k < d; k++)
+                for (int j = 0; j < d; j++) {
+                    c += dM[k * d * d + i + j * d] * qd[k] * qd[j];
+                    c -= 0.5 * qd[k] * dM[i * d * d + k + j * d] * qd[j];
+                }
+            worst = fmax(worst, rel(net[i], f[i] - c, scale + fabs(c)));
+        }
+        /* MuJoCo's inverse dynamics: qfrc_inverse = M q'' + c + g - passive
+           (armature included in M), so f - c - M q'' = B u - qfrc_inverse */
+        memcpy(dd->qpos, q, sizeof(double) * (size_t)d);
+        memcpy(dd->qvel, qd, sizeof(double) * (size_t)d);
+        memcpy(dd->qacc, qdd, sizeof(double) * (size_t)d);
+        mj_inverse(mm, dd);
+        double res[D_MAX];
+        residual(m, q, qd, qdd, u, res);
+        for (int i = 0; i < d; i++) {
+            double Bu = 0;
+            for (int a = 0; a < nu; a++) {
+                double fa[D_MAX], f0[D_MAX], ua[D_MAX] = { 0 };
+                ua[a] = 1;
+                ck_assert_int_eq(m->force(q, qd, ua, NULL, fa, m->data), 0);
+                ck_assert_int_eq(m->force(q, qd, NULL, NULL, f0, m->data), 0);
+                Bu += (fa[i] - f0[i]) * u[a];
+            }
+            worst_inv = fmax(worst_inv, rel(res[i], Bu - dd->qfrc_inverse[i],
+                                            fabs(dd->qfrc_inverse[i])));
+        }
+    }
+    mj_deleteData(dd);
+    mj_deleteModel(mm);
+    hes_robot_destroy(r);
+    ck_assert_msg(worst < 1e-11, "%s: net_force against force - c(dM/dq): %g", file, worst);
+    ck_assert_msg(worst_inv < 1e-11, "%s: f - c - M q'' against mj_inverse: %g", file, worst_inv);
+}
+
+START_TEST(test_net_force_knee_biped)
+{
+    static const char *const feet[] = { "foot1", "foot2" };
+    check_net_force("knee_biped.xml", 2, feet);
+}
+END_TEST
+
+START_TEST(test_net_force_quadruped)
+{
+    static const char *const feet[] = { "lf_foot", "rh_foot" };
+    check_net_force("quadruped_planar.xml", 2, feet);
+}
+END_TEST
+
+/* A robot with what the files above lack: joint springs (stiffness,
+ * springref), dampers, armature and a geared motor. */
+static const char springy_xml[] =
+    "<mujoco model=\"springy\">\n"
+    "  <compiler angle=\"radian\" inertiafromgeom=\"false\"/>\n"
+    "  <worldbody><body name=\"base\">\n"
+    "    <joint name=\"x\" type=\"slide\" axis=\"1 0 0\"/>\n"
+    "    <joint name=\"z\" type=\"slide\" axis=\"0 0 1\"/>\n"
+    "    <inertial pos=\"0 0 0\" mass=\"2\" diaginertia=\"0.1 0.1 0.1\"/>\n"
+    "    <body name=\"thigh\" pos=\"0.1 0 0\">\n"
+    "      <joint name=\"hip\" type=\"hinge\" axis=\"0 -1 0\" stiffness=\"3\"\n"
+    "             springref=\"0.2\" damping=\"0.7\" armature=\"0.05\"/>\n"
+    "      <inertial pos=\"0 0 -0.2\" mass=\"0.8\" diaginertia=\"0.02 0.03 0.01\"/>\n"
+    "      <body name=\"shank\" pos=\"0 0 -0.4\">\n"
+    "        <joint name=\"knee\" type=\"hinge\" axis=\"0 -1 0\" damping=\"0.3\"/>\n"
+    "        <inertial pos=\"0.02 0 -0.2\" mass=\"0.4\" diaginertia=\"0.01 0.02 0.015\"/>\n"
+    "        <site name=\"foot\" pos=\"0 0 -0.4\"/>\n"
+    "      </body></body></body></worldbody>\n"
+    "  <actuator><motor name=\"knee_motor\" joint=\"knee\" gear=\"2\"/></actuator>\n"
+    "</mujoco>\n";
+
+/* springy_xml into path (a mkstemps template ending in .xml); 0 when
+ * MuJoCo is not there to read it. */
+static int write_springy(char *path)
+{
+    int fd = mkstemps(path, 4);
+    ck_assert(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    ck_assert(f && fputs(springy_xml, f) >= 0 && fclose(f) == 0);
+    return 1;   /* this suite is built only with MuJoCo */
+}
+
+START_TEST(test_net_force_springs_dampers_motor)
+{
+    static const char *const foot[] = { "foot" };
+    char path[] = "/tmp/hes_springy_XXXXXX.xml";
+    if (write_springy(path))
+        check_net_force(path, 1, foot);
+    unlink(path);
+}
+END_TEST
+
+/* net_force_dx against central differences of r along random directions */
+static void check_net_force_dx(const char *file, int n_feet, const char *const *feet)
+{
+    hes_robot *r = load(file, n_feet, feet);
+    if (!r)
+        return;
+    const hes_mech *m = hes_robot_mech(r);
+    int d = m->d, nu = hes_robot_motor_count(r);
+    double worst = 0;
+    for (int rep = 0; rep < 20; rep++) {
+        double q[D_MAX], qd[D_MAX], qdd[D_MAX], u[D_MAX] = { 0 }, V[D_MAX * 3],
+               rq[D_MAX * 3], rqd[D_MAX * D_MAX], ru[D_MAX * D_MAX];
+        for (int i = 0; i < d; i++) {
+            q[i] = uniform(-1, 1);
+            qd[i] = uniform(-3, 3);
+            qdd[i] = uniform(-5, 5);
+        }
+        for (int i = 0; i < 3 * d; i++)
+            V[i] = uniform(-1, 1);
+        for (int a = 0; a < nu; a++)
+            u[a] = uniform(-2, 2);
+        ck_assert_int_eq(m->net_force_dx(q, qd, qdd, u, NULL, 3, V, rq, rqd, ru, m->data), 0);
+        /* central differences, step 1e-5: error ~1e-10 */
+        double h = 1e-5, qp[D_MAX], qm[D_MAX], rp[D_MAX], rm[D_MAX];
+        for (int j = 0; j < 3; j++) {
+            for (int i = 0; i < d; i++) {
+                qp[i] = q[i] + h * V[i + j * d];
+                qm[i] = q[i] - h * V[i + j * d];
+            }
+            residual(m, qp, qd, qdd, u, rp);
+            residual(m, qm, qd, qdd, u, rm);
+            for (int i = 0; i < d; i++)
+                worst = fmax(worst, rel(rq[i + j * d], (rp[i] - rm[i]) / (2 * h),
+                                        fabs(rp[i])));
+        }
+        for (int j = 0; j < d; j++) {
+            memcpy(qp, qd, sizeof qp);
+            memcpy(qm, qd, sizeof qm);
+            qp[j] += h;
+            qm[j] -= h;
+            residual(m, q, qp, qdd, u, rp);
+            residual(m, q, qm, qdd, u, rm);
+            for (int i = 0; i < d; i++)
+                worst = fmax(worst, rel(rqd[i + j * d], (rp[i] - rm[i]) / (2 * h),
+                                        fabs(rp[i])));
+        }
+        for (int a = 0; a < nu; a++) {
+            double up[D_MAX], um[D_MAX];
+            memcpy(up, u, sizeof up);
+            memcpy(um, u, sizeof um);
+            up[a] += h;
+            um[a] -= h;
+            residual(m, q, qd, qdd, up, rp);
+            residual(m, q, qd, qdd, um, rm);
+            for (int i = 0; i < d; i++)
+                worst = fmax(worst, rel(ru[i + a * d], (rp[i] - rm[i]) / (2 * h), 1));
+        }
+    }
+    hes_robot_destroy(r);
+    ck_assert_msg(worst < 1e-8, "%s: net_force_dx against central differences: %g", file,
+                  worst);
+}
+
+START_TEST(test_net_force_dx)
+{
+    static const char *const feet[] = { "foot1", "foot2" }, *const foot[] = { "foot" };
+    check_net_force_dx("knee_biped.xml", 2, feet);
+    char path[] = "/tmp/hes_springy_XXXXXX.xml";
+    if (write_springy(path)) {
+        check_net_force_dx(path, 1, foot);
+        unlink(path);
+    }
+}
+END_TEST
+
+/* A mode's field and its Jacobian through the fast path against the same
+ * mode through dM/dq (net_force and net_force_dx removed). */
+static void check_mode(const hes_mech_mode *fast, int pinned)
+{
+    hes_mech slow_mech = *fast->mech;
+    slow_mech.net_force = NULL;
+    slow_mech.net_force_dx = NULL;
+    hes_mech_mode slow = *fast;
+    slow.mech = &slow_mech;
+    int k = fast->k, n = 2 * k;
+    double worst_f = 0, worst_j = 0;
+    for (int rep = 0; rep < 20; rep++) {
+        double x[2 * D_MAX], ff[2 * D_MAX], fs[2 * D_MAX], Jf[4 * D_MAX * D_MAX],
+               Js[4 * D_MAX * D_MAX];
+        for (int i = 0; i < k; i++) {
+            x[i] = uniform(-0.5, 0.5);
+            x[k + i] = uniform(-2, 2);
+        }
+        ck_assert_int_eq(hes_mech_field(0, x, NULL, ff, (void *)fast), 0);
+        ck_assert_int_eq(hes_mech_field(0, x, NULL, fs, (void *)&slow), 0);
+        ck_assert_int_eq(hes_mech_field_dx(0, x, NULL, Jf, (void *)fast), 0);
+        ck_assert_int_eq(hes_mech_field_dx(0, x, NULL, Js, (void *)&slow), 0);
+        for (int i = 0; i < n; i++)
+            worst_f = fmax(worst_f, rel(ff[i], fs[i], fabs(fs[i])));
+        for (int i = 0; i < n * n; i++)
+            worst_j = fmax(worst_j, rel(Jf[i], Js[i], fabs(Js[i])));
+    }
+    ck_assert_msg(worst_f < 1e-11, "field (pinned %d): fast against dM/dq: %g", pinned, worst_f);
+    ck_assert_msg(worst_j < 1e-8, "field Jacobian (pinned %d): fast against dM/dq: %g", pinned,
+                  worst_j);
+}
+
+START_TEST(test_field_through_the_fast_path)
+{
+    static const char *const feet[] = { "foot1", "foot2" };
+    hes_robot *r = load("knee_biped.xml", 2, feet);
+    if (!r)
+        return;
+    hes_mech_mode pinned, flight;
+    hes_error err;
+    ck_assert_int_eq(hes_robot_pinned_mode(r, 0, &pinned, &err), HES_OK);
+    flight = (hes_mech_mode){ .mech = hes_robot_mech(r), .k = hes_robot_mech(r)->d };
+    check_mode(&pinned, 1);
+    check_mode(&flight, 0);
+    hes_robot_destroy(r);
+}
+END_TEST
+
+/* The position stage at zero slides: heights, rows and x positions of the
+ * feet at random slides equal those at zero slides moved by the slides. */
+START_TEST(test_root_slides_share_the_position_stage)
+{
+    static const char *const feet[] = { "foot1", "foot2" };
+    hes_robot *r = load("knee_biped.xml", 2, feet);
+    if (!r)
+        return;
+    const hes_mech *m = hes_robot_mech(r);
+    const mjModel *mm = hes_robot_mujoco_model(r);
+    mjData *dd = mj_makeData(mm);
+    int d = m->d, site = mj_name2id(mm, mjOBJ_SITE, "foot2");
+    double worst = 0;
+    for (int rep = 0; rep < 20; rep++) {
+        double q[D_MAX], a, Da[D_MAX], jac[3 * D_MAX];
+        for (int i = 0; i < d; i++)
+            q[i] = uniform(-1, 1);
+        /* constraint 2 is foot2's normal: its height and row */
+        ck_assert_int_eq(m->constraints[2].a(q, NULL, &a, m->data), 0);
+        ck_assert_int_eq(m->constraints[2].Da(q, NULL, Da, m->data), 0);
+        /* MuJoCo at q itself, slides included */
+        memcpy(dd->qpos, q, sizeof(double) * (size_t)d);
+        mj_kinematics(mm, dd);
+        mj_comPos(mm, dd);
+        mj_jacSite(mm, dd, jac, NULL, site);
+        worst = fmax(worst, fabs(a - dd->site_xpos[3 * site + 2]));
+        for (int j = 0; j < d; j++)
+            worst = fmax(worst, fabs(Da[j] - jac[2 * d + j]));
+    }
+    mj_deleteData(dd);
+    hes_robot_destroy(r);
+    ck_assert_msg(worst < 1e-14, "foot height and row at zero slides, moved: %g", worst);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("robot_eval");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_net_force_knee_biped);
+    tcase_add_test(tc, test_net_force_quadruped);
+    tcase_add_test(tc, test_net_force_springs_dampers_motor);
+    tcase_add_test(tc, test_net_force_dx);
+    tcase_add_test(tc, test_field_through_the_fast_path);
+    tcase_add_test(tc, test_root_slides_share_the_position_stage);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return test_run_suite(suite());
+}

@@ -44,7 +44,12 @@ hes_status hes__robot_eval_alloc(hes_robot *r, char *msg, size_t len)
     r->ev_q = malloc(sizeof(double) * nq);
     r->ev_v = malloc(sizeof(double) * nv);
     r->ev_acc = malloc(sizeof(double) * nv);
-    int ok = r->at_q && r->ev_q && r->ev_v && r->ev_acc;
+    r->rne_ok = hes__robot_rne_ok(r->m);
+    r->rne_work = malloc(hes__robot_rne_size(r->m, 2 * (int)nv));
+    r->ev_eye = calloc(nv * nv, sizeof(double));
+    int ok = r->at_q && r->ev_q && r->ev_v && r->ev_acc && r->rne_work && r->ev_eye;
+    for (size_t i = 0; ok && i < nv; i++)
+        r->ev_eye[i * (nv + 1)] = 1;
     for (int s = 0; s < 4; s++)
         ok &= (r->ev_f[s] = malloc(sizeof(double) * nv)) != NULL;
     return ok ? HES_OK : hes__say(msg, len, HES_ENOMEM, "out of memory for a robot");
@@ -86,6 +91,30 @@ int hes__robot_net_force(const double *q, const double *qd, const double *u, con
     return 0;
 }
 
+/* dr/dq V and dr/dq' from the derivatives of inverse dynamics
+ * (robot_rne.c) and of the joints' springs and dampers (-stiffness and
+ * -damping on the diagonal: mj_passive's for hinges and slides). */
+static void analytic(hes_robot *r, const double *q, const double *qd, const double *qdd,
+                     int n_dir, const double *V, double *rq, double *rqd)
+{
+    const mjModel *m = r->m;
+    int nv = m->nv, passive = !(m->opt.disableflags & mjDSBL_PASSIVE);
+    hes__robot_at_moving(r, q, qd);
+    hes__robot_rne(r, qd, qdd, n_dir, V, NULL, rq, rqd);
+    for (int i = 0; i < nv * n_dir; i++)
+        rq[i] = -rq[i];
+    for (int i = 0; i < nv * nv; i++)
+        rqd[i] = -rqd[i];
+    if (!passive)
+        return;
+    for (int j = 0; j < nv; j++) {
+        double k = m->jnt_stiffness[m->dof_jntid[j]];
+        for (int c = 0; c < n_dir; c++)
+            rq[j + (size_t)c * nv] -= k * V[j + (size_t)c * nv];
+        rqd[j + (size_t)j * nv] -= m->dof_damping[j];
+    }
+}
+
 int hes__robot_net_force_dx(const double *q, const double *qd, const double *qdd,
                             const double *u, const double *p, int n_dir, const double *V,
                             double *rq, double *rqd, double *ru, void *data)
@@ -95,6 +124,13 @@ int hes__robot_net_force_dx(const double *q, const double *qd, const double *qdd
     int nv = r->m->nv, nq = r->m->nq;
     double **f = r->ev_f;
     slope(r, p);
+    if (r->rne_ok) {
+        analytic(r, q, qd, qdd, n_dir, V ? V : r->ev_eye, rq, rqd);
+        if (ru)
+            memcpy(ru, r->B, sizeof(double) * (size_t)nv * (size_t)r->nu);
+        HES_ROBOT_UNLOCK(r);
+        return 0;
+    }
     /* dr/dq' by exact central differences of the quadratic c and linear
        passive forces */
     double s = 1;

@@ -91,6 +91,8 @@ struct hes_robot {
     int root_slides;          /* hes__robot_root_slides: the position stage at zero slides */
     double at_shift[3];       /* the slides of the last hes__robot_at, as a translation */
     double *at_q, *ev_q, *ev_v, *ev_f[4], *ev_acc;
+    int rne_ok;               /* hes__robot_rne_ok: analytic derivatives of inverse dynamics */
+    double *rne_work, *ev_eye; /* hes__robot_rne's work; the identity (nv x nv) */
 };
 
 /* The robot of a callback's data: the robot itself or a view of it. */
@@ -202,6 +204,14 @@ int hes__robot_net_force(const double *q, const double *qd, const double *u, con
 int hes__robot_net_force_dx(const double *q, const double *qd, const double *qdd,
                             const double *u, const double *p, int n_dir, const double *V,
                             double *rq, double *rqd, double *ru, void *data);
+/* Inverse dynamics and its derivatives along n_dq directions dq of q and
+ * the unit directions of q' (out_dqd, may be NULL) at the position stage
+ * MuJoCo's data holds, for robots hes__robot_rne_ok takes (robot_rne.c);
+ * hes__robot_rne_size: the bytes of work it needs (r->rne_work). */
+int hes__robot_rne_ok(const struct mjModel_ *m);
+void hes__robot_rne(hes_robot *r, const double *qd, const double *qdd, int n_dq,
+                    const double *dq, double *out, double *out_dq, double *out_dqd);
+size_t hes__robot_rne_size(const struct mjModel_ *m, int max_dirs);
 /* The arrays of robot_eval.c, by the robot's size: HES_ENOMEM (msg) when
  * out of memory. */
 hes_status hes__robot_eval_alloc(hes_robot *r, char *msg, size_t len);

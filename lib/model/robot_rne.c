@@ -1,0 +1,266 @@
+/*
+ * robot_rne.c - the derivatives of a robot's inverse dynamics, which
+ * MuJoCo 2.2.2 does not give (its only derivative, mjd_transitionFD,
+ * differences a discrete step): the recursive Newton-Euler algorithm
+ * (Featherstone, "Rigid Body Dynamics Algorithms", 2008, Sec. 5.3) on
+ * MuJoCo's position stage, differentiated in forward mode along
+ * directions of q and of q' (as Carpentier and Mansard, "Analytical
+ * derivatives of rigid body dynamics algorithms", RSS 2018, do in
+ * reverse), for robots of hinge and slide joints.
+ *
+ * Spatial vectors are MuJoCo's: [angular; linear] about a fixed point o
+ * per kinematic tree, the centre of mass of its root's subtree
+ * (subtree_com), with cdof_j the motion of dof j at unit rate (mj_comPos).
+ * Motion cross product (w, v) x (w2, v2) = (w x w2, w x v2 + v x w2), its
+ * dual on forces (w, v) x* (n, f) = (w x n + v x f, w x f).  Body b of
+ * parent p, dofs j in order within it:
+ *     V_b = V_p + sum_j cdof_j q'_j,    cdot_j = V_(before j) x cdof_j,
+ *     A_b = A_p + sum_j (cdot_j q'_j + cdof_j q''_j),  A_world = (0, -g),
+ *     f_b = I_b A_b + V_b x* (I_b V_b),  F_b = f_b + sum_children F_c,
+ *     ID_j = cdof_j . F_(body of j)                 (= M q'' + c + g),
+ * with I_b the body's spatial inertia about o: I (w, v) = (Ic w + c x
+ * m (v + w x c), m (v + w x c)), c = com - o, Ic = R diag(inertia) R^T.
+ * Along a direction dq everything moves rigidly with the body's
+ * displacement rate D_b = D_p + sum_j cdof_j dq_j (accumulated as V):
+ *     d cdof_j = D_(before j) x cdof_j,
+ *     d(I_b x) = D_b x* (I_b x) - I_b (D_b x x)    (x held fixed),
+ * and the recursions above are differentiated term by term (the frame o
+ * is held fixed: ID does not depend on it).  Along a direction dq' of the
+ * velocities, d V_b = sum cdof_j dq'_j and d cdot_j = d V_(before j) x
+ * cdof_j, the rest as above with D = 0.  One pass per direction, no
+ * kinematics pass: where fourth-order differences of mj_rne took four
+ * position stages.  A ball or free joint's three rotational dofs turn
+ * together rather than in order, and are not handled here
+ * (hes__robot_rne_ok refuses them; robot_eval.c then differences).
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <string.h>
+
+#include "model/robot_internal.h"
+
+#include <mujoco/mujoco.h>
+
+/* a x b (3-vectors) added to out with factor s */
+static void cross_add(double *out, const double *a, const double *b, double s)
+{
+    out[0] += s * (a[1] * b[2] - a[2] * b[1]);
+    out[1] += s * (a[2] * b[0] - a[0] * b[2]);
+    out[2] += s * (a[0] * b[1] - a[1] * b[0]);
+}
+
+/* out = a x b (motion), spatial */
+static void cross_motion(double *out, const double *a, const double *b)
+{
+    memset(out, 0, 6 * sizeof(double));
+    cross_add(out, a, b, 1);         /* w x w2 */
+    cross_add(out + 3, a, b + 3, 1); /* w x v2 */
+    cross_add(out + 3, a + 3, b, 1); /* v x w2 */
+}
+
+/* out += a x* f (force), spatial */
+static void cross_force_add(double *out, const double *a, const double *f)
+{
+    cross_add(out, a, f, 1);         /* w x n */
+    cross_add(out, a + 3, f + 3, 1); /* v x f */
+    cross_add(out + 3, a, f + 3, 1); /* w x f */
+}
+
+static void axpy6(double *y, const double *x, double s)
+{
+    for (int i = 0; i < 6; i++)
+        y[i] += s * x[i];
+}
+
+static double dot6(const double *a, const double *b)
+{
+    double s = 0;
+    for (int i = 0; i < 6; i++)
+        s += a[i] * b[i];
+    return s;
+}
+
+/* A body's spatial inertia about o: mass, c = com - o, Ic (3 x 3). */
+typedef struct {
+    double m, c[3], Ic[9];
+} inertia;
+
+static void inertia_of(const mjModel *m, const mjData *d, int b, inertia *I)
+{
+    const double *o = d->subtree_com + 3 * m->body_rootid[b], *R = d->ximat + 9 * b,
+                 *in = m->body_inertia + 3 * b;
+    I->m = m->body_mass[b];
+    for (int i = 0; i < 3; i++)
+        I->c[i] = d->xipos[3 * b + i] - o[i];
+    for (int i = 0; i < 3; i++)   /* R diag(in) R^T, R row-major */
+        for (int j = 0; j < 3; j++)
+            I->Ic[3 * i + j] = R[3 * i] * in[0] * R[3 * j] + R[3 * i + 1] * in[1] * R[3 * j + 1] +
+                               R[3 * i + 2] * in[2] * R[3 * j + 2];
+}
+
+/* out = I x: (Ic w + c x p, p), p = m (v + w x c) */
+static void inertia_mul(const inertia *I, const double *x, double *out)
+{
+    double p[3] = { x[3], x[4], x[5] };
+    cross_add(p, x, I->c, 1);
+    for (int i = 0; i < 3; i++)
+        p[i] *= I->m;
+    for (int i = 0; i < 3; i++)
+        out[i] = I->Ic[3 * i] * x[0] + I->Ic[3 * i + 1] * x[1] + I->Ic[3 * i + 2] * x[2];
+    cross_add(out, I->c, p, 1);
+    memcpy(out + 3, p, sizeof p);
+}
+
+/* out = d(I x) along the body's displacement rate D, x fixed:
+ * D x* (I x) - I (D x x) */
+static void inertia_dmul(const inertia *I, const double *D, const double *x, double *out)
+{
+    double Ix[6], Dx[6], IDx[6];
+    inertia_mul(I, x, Ix);
+    cross_motion(Dx, D, x);
+    inertia_mul(I, Dx, IDx);
+    for (int i = 0; i < 6; i++)
+        out[i] = -IDx[i];
+    cross_force_add(out, D, Ix);
+}
+
+int hes__robot_rne_ok(const struct mjModel_ *m)
+{
+    for (int j = 0; j < m->njnt; j++)
+        if (m->jnt_type[j] != mjJNT_HINGE && m->jnt_type[j] != mjJNT_SLIDE)
+            return 0;
+    /* mj_passive's fluid forces and tendons' springs are not differentiated */
+    if (m->opt.density != 0 || m->opt.viscosity != 0)
+        return 0;
+    for (int t = 0; t < m->ntendon; t++)
+        if (m->tendon_stiffness[t] != 0 || m->tendon_damping[t] != 0)
+            return 0;
+    return 1;
+}
+
+/*
+ * Inverse dynamics ID(q, q', q'') (out, nv; may be NULL) and its
+ * derivatives along n_dq directions of q (dq: nv x n_dq, column-major;
+ * out_dq: nv x n_dq) and along the unit directions of q' (out_dqd: nv x nv,
+ * may be NULL), at the position stage MuJoCo's data holds (hes__robot_at).
+ * Work arrays: r->rne_work (hes__robot_rne_alloc).
+ */
+void hes__robot_rne(hes_robot *r, const double *qd, const double *qdd, int n_dq,
+                    const double *dq, double *out, double *out_dq, double *out_dqd)
+{
+    const mjModel *m = r->m;
+    const mjData *d = r->d;
+    int nb = m->nbody, nv = m->nv, ndir = n_dq + (out_dqd ? nv : 0);
+    /* per body: V, A, F (6 each); per direction and body: dV, dA, dF, D */
+    double *V = r->rne_work, *A = V + 6 * nb, *F = A + 6 * nb, *dV = F + 6 * nb,
+           *dA = dV + 6 * (size_t)nb * ndir, *dF = dA + 6 * (size_t)nb * ndir,
+           *D = dF + 6 * (size_t)nb * ndir;
+    inertia *In = (inertia *)(D + 6 * (size_t)nb * ndir);
+    memset(V, 0, sizeof(double) * 6 * (size_t)nb * (3 + 4 * (size_t)ndir));
+    /* the world: at rest, accelerating against gravity */
+    if (!(m->opt.disableflags & mjDSBL_GRAVITY))
+        for (int i = 0; i < 3; i++)
+            A[3 + i] = -m->opt.gravity[i];
+    for (int b = 1; b < nb; b++) {
+        int p = m->body_parentid[b];
+        double *Vb = V + 6 * b, *Ab = A + 6 * b;
+        memcpy(Vb, V + 6 * p, 6 * sizeof(double));
+        memcpy(Ab, A + 6 * p, 6 * sizeof(double));
+        for (int k = 0; k < ndir; k++) {
+            size_t bk = 6 * ((size_t)k * nb + b), pk = 6 * ((size_t)k * nb + p);
+            memcpy(dV + bk, dV + pk, 6 * sizeof(double));
+            memcpy(dA + bk, dA + pk, 6 * sizeof(double));
+            memcpy(D + bk, D + pk, 6 * sizeof(double));
+        }
+        for (int j = m->body_dofadr[b]; j < m->body_dofadr[b] + m->body_dofnum[b]; j++) {
+            const double *cd = d->cdof + 6 * j;
+            double cdot[6];
+            cross_motion(cdot, Vb, cd);
+            for (int k = 0; k < ndir; k++) {
+                size_t bk = 6 * ((size_t)k * nb + b);
+                double dcd[6] = { 0 }, dcdot[6], t[6];
+                if (k < n_dq)
+                    cross_motion(dcd, D + bk, cd);
+                /* d cdot = dV x cdof + V x d cdof */
+                cross_motion(dcdot, dV + bk, cd);
+                cross_motion(t, Vb, dcd);
+                axpy6(dcdot, t, 1);
+                axpy6(dA + bk, dcdot, qd[j]);
+                axpy6(dA + bk, dcd, qdd[j]);
+                axpy6(dV + bk, dcd, qd[j]);
+                if (k < n_dq)
+                    axpy6(D + bk, cd, dq[j + (size_t)k * nv]);
+                else if (j == k - n_dq) {   /* the velocity direction e_j */
+                    axpy6(dA + bk, cdot, 1);
+                    axpy6(dV + bk, cd, 1);
+                }
+            }
+            axpy6(Ab, cdot, qd[j]);
+            axpy6(Ab, cd, qdd[j]);
+            axpy6(Vb, cd, qd[j]);
+        }
+        /* f_b = I A + V x* (I V) and its derivatives */
+        inertia *I = &In[b];
+        inertia_of(m, d, b, I);
+        double IV[6], *Fb = F + 6 * b;
+        inertia_mul(I, Ab, Fb);
+        inertia_mul(I, Vb, IV);
+        cross_force_add(Fb, Vb, IV);
+        for (int k = 0; k < ndir; k++) {
+            size_t bk = 6 * ((size_t)k * nb + b);
+            double t[6], s[6], *dFb = dF + bk;
+            const double *Db = D + bk;
+            inertia_mul(I, dA + bk, dFb);
+            cross_force_add(dFb, dV + bk, IV);
+            /* V x* (dI V + I dV) */
+            inertia_mul(I, dV + bk, s);
+            if (k < n_dq) {
+                inertia_dmul(I, Db, Ab, t);
+                axpy6(dFb, t, 1);
+                inertia_dmul(I, Db, Vb, t);
+                axpy6(s, t, 1);
+            }
+            cross_force_add(dFb, Vb, s);
+        }
+    }
+    /* forces to the parents, then onto the dofs */
+    for (int b = nb - 1; b > 0; b--) {
+        int p = m->body_parentid[b];
+        if (p > 0) {
+            axpy6(F + 6 * p, F + 6 * b, 1);
+            for (int k = 0; k < ndir; k++)
+                axpy6(dF + 6 * ((size_t)k * nb + p), dF + 6 * ((size_t)k * nb + b), 1);
+        }
+    }
+    for (int j = 0; j < nv; j++) {
+        int b = m->dof_bodyid[j];
+        const double *cd = d->cdof + 6 * j;
+        if (out)
+            out[j] = dot6(cd, F + 6 * b);
+        for (int k = 0; k < ndir; k++) {
+            size_t bk = 6 * ((size_t)k * nb + b);
+            /* d cdof_j along dq: D before j, i.e. the parent's plus this
+               body's earlier dofs */
+            double Dj[6] = { 0 }, dcd[6] = { 0 };
+            if (k < n_dq) {
+                memcpy(Dj, D + 6 * ((size_t)k * nb + m->body_parentid[b]), sizeof Dj);
+                for (int i = m->body_dofadr[b]; i < j; i++)
+                    axpy6(Dj, d->cdof + 6 * i, dq[i + (size_t)k * nv]);
+                cross_motion(dcd, Dj, cd);
+            }
+            double v = dot6(cd, dF + bk) + dot6(dcd, F + 6 * b);
+            if (k < n_dq)
+                out_dq[j + (size_t)k * nv] = v;
+            else
+                out_dqd[j + (size_t)(k - n_dq) * nv] = v;
+        }
+    }
+}
+
+size_t hes__robot_rne_size(const struct mjModel_ *m, int max_dirs)
+{
+    size_t nb = (size_t)m->nbody;
+    return sizeof(double) * 6 * nb * (3 + 4 * (size_t)max_dirs) + sizeof(inertia) * nb;
+}

@@ -277,8 +277,10 @@ static void check_mode(const hes_mech_mode *fast, int pinned)
     hes_mech slow_mech = *fast->mech;
     slow_mech.net_force = NULL;
     slow_mech.net_force_dx = NULL;
-    hes_mech_mode slow = *fast;
+    hes_mech_mode slow = *fast;   /* and the chart's derivatives by differences */
     slow.mech = &slow_mech;
+    slow.chart_second = NULL;
+    slow.chart_acc_dz = NULL;
     int k = fast->k, n = 2 * k;
     double worst_f = 0, worst_j = 0;
     for (int rep = 0; rep < 20; rep++) {

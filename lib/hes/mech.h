@@ -128,6 +128,14 @@ typedef struct {
                      void *data);
     /** out[m] = the inputs in this mode as a function of time and state; NULL: zero */
     int (*input)(double t, const double *x, const double *p, double *u, void *data);
+    /** Optional, for the field's Jacobian (hes_mech_field_dx): out[d*k*k] =
+     * D^2 chart(z)[e_i, e_j] (the d values of pair (i, j) from (i k + j) d);
+     * NULL: by polarisation of chart_acc. */
+    int (*chart_second)(const double *z, const double *p, double *out, void *data);
+    /** Optional, for the field's Jacobian: out[d*k] = d chart_acc(z, z')/dz
+     * at fixed z' (column-major); NULL: fourth-order central differences. */
+    int (*chart_acc_dz)(const double *z, const double *zd, const double *p, double *out,
+                        void *data);
 } hes_mech_mode;
 
 /** The kind of a mechanical transition (hes_mech_transition.kind). */
@@ -192,6 +200,15 @@ int hes_mech_field(double t, const double *x, const double *p, double *out, void
  * relative) of the force, the inputs, dM/dq and the chart's acceleration. */
 int hes_mech_field_dx(double t, const double *x, const double *p, double *out, void *data);
 int hes_mech_guard(double t, const double *x, const double *p, double *out, void *data);
+/** The gradient of hes_mech_guard (out[2k]), for hes_transition.guard_dx:
+ * an activation's (Da_c Dlift, 0) exactly, from the constraint's row and
+ * the lift's (or the source chart's) Jacobian; a release's by fourth-order
+ * differences. */
+int hes_mech_guard_dx(double t, const double *x, const double *p, double *out, void *data);
+/** Its time derivative (out[0]), for hes_transition.guard_dt: 0 for an
+ * activation (a configuration's constraint), central differences for a
+ * release (the force depends on time through the inputs). */
+int hes_mech_guard_dt(double t, const double *x, const double *p, double *out, void *data);
 int hes_mech_reset(double t, const double *x, const double *p, double *out, void *data);
 /** @} */
 /** The meaning of a failure code of hes_mech_field, hes_mech_field_dx,

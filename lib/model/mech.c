@@ -404,6 +404,85 @@ int hes_mech_guard(double t, const double *x, const double *p, double *out, void
     return m->constraints[tr->constraint].a(q, p, out, m->data) ? E_CALLBACK : 0;
 }
 
+/* hes_mech_guard as a function of x alone, for differences (ctx: the
+ * transition, t and p) */
+typedef struct {
+    const hes_mech_transition *tr;
+    double t;
+    const double *p;
+} guard_ctx;
+
+static int guard_of_x(void *ctx, const double *x, double *out)
+{
+    const guard_ctx *g = ctx;
+    return hes_mech_guard(g->t, x, g->p, out, (void *)g->tr);
+}
+
+/* An activation's guard a_c(q(z)) has the gradient (Da_c Dq/dz, 0): exact
+ * from the constraint's row and the lift's (or the source chart's)
+ * Jacobian, so that a guard the state starts on has Dxg F exactly 0 when
+ * it should.  A release's (the held constraint's force) by fourth-order
+ * differences. */
+int hes_mech_guard_dx(double t, const double *x, const double *p, double *out, void *data)
+{
+    if (!data || !x || !out)
+        return E_CALLBACK;
+    const hes_mech_transition *tr = data;
+    const hes_mech_mode *md = tr->from;
+    int k = md->k, rc;
+    if (k > N)
+        return E_DIM;
+    if (tr->kind == HES_MECH_RELEASE) {
+        guard_ctx g = { tr, t, p };
+        return hes__mech_fd4(guard_of_x, &g, x, 2 * k, 1, out);
+    }
+    const hes_mech *m = tr->mech ? tr->mech : md->mech;
+    int d = m->d;
+    if (d > N)
+        return E_DIM;
+    double q[N], J[N * N], row[N], a;
+    if (tr->lift)
+        rc = eval_with_jac(tr->lift, tr->lift_dz, x, k, d, p, m->data, q, J);
+    else if (tr->mech && tr->mech != md->mech)
+        rc = E_DIM;
+    else {
+        double qd[N];
+        rc = hes__mech_chart_state(md, x, x + k, p, q, J, qd, NULL);
+    }
+    if (rc)
+        return rc;
+    const hes_mech_constraint *c = &m->constraints[tr->constraint];
+    if ((rc = eval_with_jac(c->a, c->Da, q, d, 1, p, m->data, &a, row)))
+        return rc;
+    for (int j = 0; j < k; j++) {
+        double s = 0;
+        for (int l = 0; l < d; l++)
+            s += row[l] * J[l + (size_t)j * d];
+        out[j] = s;
+        out[k + j] = 0;
+    }
+    return 0;
+}
+
+/* An activation's guard does not depend on time; a release's (through the
+ * inputs) by central differences. */
+int hes_mech_guard_dt(double t, const double *x, const double *p, double *out, void *data)
+{
+    if (!data || !x || !out)
+        return E_CALLBACK;
+    const hes_mech_transition *tr = data;
+    if (tr->kind != HES_MECH_RELEASE) {
+        out[0] = 0;
+        return 0;
+    }
+    double gp, gm, h = hes__fd_step(t);
+    int rc = hes_mech_guard(t + h, x, p, &gp, data);
+    if (!rc)
+        rc = hes_mech_guard(t - h, x, p, &gm, data);
+    out[0] = (gp - gm) / (2 * h);
+    return rc;
+}
+
 static double kinetic_energy(const double *M, const double *v, int d)
 {
     double s = 0;

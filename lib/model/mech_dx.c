@@ -248,9 +248,20 @@ int hes_mech_field_dx(double t, const double *x, const double *p, double *out, v
     if (inputs && (rc = hes__mech_fd4(u_of_x, &P, x, n, nu, Ux)))
         return rc;
     double S[N * N * N], Az[N * N];
-    if (md->chart && ((rc = chart_second(md, z, p, S)) ||
-                      (rc = hes__mech_fd4(acc_of_z, &P, z, k, d, Az))))
-        return rc;
+    if (md->chart) {   /* the chart's own second derivatives, or ours */
+        if (md->chart_second) {
+            if (md->chart_second(z, p, S, m->data))
+                return E_CALLBACK;
+        } else if ((rc = chart_second(md, z, p, S))) {
+            return rc;
+        }
+        if (md->chart_acc_dz) {
+            if (md->chart_acc_dz(z, zd, p, Az, m->data))
+                return E_CALLBACK;
+        } else if ((rc = hes__mech_fd4(acc_of_z, &P, z, k, d, Az))) {
+            return rc;
+        }
+    }
     /* right-hand sides, one per state variable */
     double B[N * 2 * N];
     for (int s = 0; s < n; s++) {

@@ -93,6 +93,7 @@ struct hes_robot {
     double *at_q, *ev_q, *ev_v, *ev_f[4], *ev_acc;
     int rne_ok;               /* hes__robot_rne_ok: analytic derivatives of inverse dynamics */
     double *rne_work, *ev_eye; /* hes__robot_rne's work; the identity (nv x nv) */
+    double *ev_m, *ev_w;      /* robot_view.c's: 6 nv + nv^2, nv x nv */
 };
 
 /* The robot of a callback's data: the robot itself or a view of it. */
@@ -212,6 +213,12 @@ int hes__robot_rne_ok(const struct mjModel_ *m);
 void hes__robot_rne(hes_robot *r, const double *qd, const double *qdd, int n_dq,
                     const double *dq, double *out, double *out_dq, double *out_dqd);
 size_t hes__robot_rne_size(const struct mjModel_ *m, int max_dirs);
+/* Contact c's point velocity v and acceleration a = J' q' (gravity off,
+ * q'' = 0) and their derivatives along n_dq directions of q and n_dqd of
+ * q' (robot_rne.c; at most the sizes hes__robot_rne_size was given). */
+void hes__robot_point_motion(hes_robot *r, int c, const double *qd, int n_dq, const double *dq,
+                             int n_dqd, const double *dqd, double *v, double *a, double *dv,
+                             double *da);
 /* The arrays of robot_eval.c, by the robot's size: HES_ENOMEM (msg) when
  * out of memory. */
 hes_status hes__robot_eval_alloc(hes_robot *r, char *msg, size_t len);

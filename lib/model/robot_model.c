@@ -287,7 +287,8 @@ static hes_status build_transitions(robot_model *rm, const hes_robot_model_spec 
             NOMEM();
         trs[t] = (hes_transition){ .name = tname, .from = ts->from, .to = ts->to,
                                    .direction = HES_DOWN, .guard = hes_mech_guard,
-                                   .reset = hes_mech_reset, .data = mt };
+                                   .reset = hes_mech_reset, .guard_dx = hes_mech_guard_dx,
+                                   .guard_dt = hes_mech_guard_dt, .data = mt };
     }
     rm->model.transitions = trs;
     rm->model.n_transitions = nt;

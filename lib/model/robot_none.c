@@ -72,7 +72,7 @@ hes_status hes__robot_mode_view(hes_robot *r, int pinned, int n_locked, const in
 /* no view without MuJoCo: hes__robot_mode_view refuses */
 void hes__robot_view_mode(const hes__robot_view *v, hes_mech_mode *out)
 {
-    *out = (hes_mech_mode){ &v->mech, 0, NULL, v->k, NULL, NULL, NULL, NULL };
+    *out = (hes_mech_mode){ &v->mech, 0, NULL, v->k, NULL, NULL, NULL, NULL, NULL, NULL };
 }
 
 /* A transition view keeps no callbacks. */

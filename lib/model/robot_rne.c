@@ -259,6 +259,99 @@ void hes__robot_rne(hes_robot *r, const double *qd, const double *qdd, int n_dq,
     }
 }
 
+/*
+ * The motion of contact c's point (a site, or a body's origin) at q'' = 0
+ * without gravity: its velocity v = V_lin + w x r and classical
+ * acceleration a = A_lin + alpha x r + w x v (r = point - o; V = (w,
+ * V_lin), A = (alpha, A_lin) its body's, from the recursions above with
+ * q'' = 0 and A_world = 0: a = J' q'), and their derivatives along n_dq
+ * directions of q at fixed q' (dq: nv x n_dq; the point moves with its
+ * body, dr = D_lin + D_ang x r) and then n_dqd directions of q' at fixed q
+ * (dqd: nv x n_dqd) into dv and da (3 x (n_dq + n_dqd) each).  Only the
+ * bodies from the point's up to its tree's root are visited.  At the
+ * position stage MuJoCo's data holds; v, a, dv, da may be NULL.
+ */
+void hes__robot_point_motion(hes_robot *r, int c, const double *qd, int n_dq, const double *dq,
+                             int n_dqd, const double *dqd, double *v, double *a, double *dv,
+                             double *da)
+{
+    const mjModel *m = r->m;
+    const mjData *d = r->d;
+    int s = r->site[c], body = s >= 0 ? m->site_bodyid[s] : -s - 1, nv = m->nv;
+    int ndir = n_dq + n_dqd, chain[64], depth = 0, *path = chain;
+    /* the chain of bodies from the root down to the point's (heap beyond 64) */
+    for (int b = body; b > 0; b = m->body_parentid[b])
+        depth++;
+    if (depth > 64)
+        path = (int *)r->rne_work;   /* rne_work holds far more than depth ints */
+    for (int b = body, i = depth - 1; b > 0; b = m->body_parentid[b], i--)
+        path[i] = b;
+    double V[6] = { 0 }, A[6] = { 0 }, *dV = r->rne_work + (depth > 64 ? depth : 0),
+           *dA = dV + 6 * (size_t)ndir, *D = dA + 6 * (size_t)ndir;
+    memset(dV, 0, sizeof(double) * 18 * (size_t)ndir);
+    for (int i = 0; i < depth; i++) {
+        int b = path[i];
+        for (int j = m->body_dofadr[b]; j < m->body_dofadr[b] + m->body_dofnum[b]; j++) {
+            const double *cd = d->cdof + 6 * j;
+            double cdot[6];
+            cross_motion(cdot, V, cd);
+            for (int k = 0; k < ndir; k++) {
+                double dcd[6] = { 0 }, dcdot[6], t[6], *dVk = dV + 6 * k, *dAk = dA + 6 * k;
+                if (k < n_dq)
+                    cross_motion(dcd, D + 6 * k, cd);
+                cross_motion(dcdot, dVk, cd);
+                cross_motion(t, V, dcd);
+                axpy6(dcdot, t, 1);
+                axpy6(dAk, dcdot, qd[j]);
+                axpy6(dVk, dcd, qd[j]);
+                if (k < n_dq) {
+                    axpy6(D + 6 * k, cd, dq[j + (size_t)k * nv]);
+                } else {
+                    double w = dqd[j + (size_t)(k - n_dq) * nv];
+                    axpy6(dAk, cdot, w);
+                    axpy6(dVk, cd, w);
+                }
+            }
+            axpy6(A, cdot, qd[j]);
+            axpy6(V, cd, qd[j]);
+        }
+    }
+    const double *o = d->subtree_com + 3 * m->body_rootid[body],
+                 *x = s >= 0 ? d->site_xpos + 3 * s : d->xpos + 3 * body;
+    double rr[3] = { x[0] - o[0], x[1] - o[1], x[2] - o[2] }, vs[3], as[3];
+    memcpy(vs, V + 3, sizeof vs);
+    cross_add(vs, V, rr, 1);
+    memcpy(as, A + 3, sizeof as);
+    cross_add(as, A, rr, 1);
+    cross_add(as, V, vs, 1);
+    if (v)
+        memcpy(v, vs, sizeof vs);
+    if (a)
+        memcpy(a, as, sizeof as);
+    for (int k = 0; k < ndir; k++) {
+        const double *dVk = dV + 6 * k, *dAk = dA + 6 * k;
+        double dr[3] = { 0 }, dvs[3], das[3];
+        if (k < n_dq) {
+            memcpy(dr, D + 6 * k + 3, sizeof dr);
+            cross_add(dr, D + 6 * k, rr, 1);
+        }
+        /* dv = dV_lin + dw x r + w x dr */
+        memcpy(dvs, dVk + 3, sizeof dvs);
+        cross_add(dvs, dVk, rr, 1);
+        cross_add(dvs, V, dr, 1);
+        /* da = dA_lin + dalpha x r + alpha x dr + dw x v + w x dv */
+        memcpy(das, dAk + 3, sizeof das);
+        cross_add(das, dAk, rr, 1);
+        cross_add(das, A, dr, 1);
+        cross_add(das, dVk, vs, 1);
+        cross_add(das, V, dvs, 1);
+        if (dv)
+            memcpy(dv + 3 * k, dvs, sizeof dvs);
+        if (da)
+            memcpy(da + 3 * k, das, sizeof das);
+    }
+}
+
 size_t hes__robot_rne_size(const struct mjModel_ *m, int max_dirs)
 {
     size_t nb = (size_t)m->nbody;

@@ -85,46 +85,112 @@ static int view_chart_dz(const double *z, const double *p, double *D, void *data
     return 0;
 }
 
-/* The site's acceleration at q'' = 0 is (dJ/dt) q': MuJoCo's
- * mj_rnePostConstraint (body accelerations for qacc, here 0, with gravity
- * off) and mj_objectAcceleration (the site's classical acceleration: the
- * velocity product terms included), exact rather than differenced: a
- * chart's acceleration must be smooth to the integrator's tolerance. */
+/* The chart at z on a grabbed instance r: q into r->vq, Dchart into
+ * r->vD, MuJoCo's position stage at q. */
+static void chart_here(hes_robot *r, const hes__robot_view *v, const double *z)
+{
+    view_chart(z, NULL, r->vq, (void *)v);
+    view_chart_dz(z, NULL, r->vD, (void *)v);
+    hes__robot_at(r, r->vq);
+}
+
+/* y (nv) = Dchart w (w: k values) */
+static void chart_times(const hes__robot_view *v, const double *D, const double *w, double *y)
+{
+    int nv = v->mech.d;
+    for (int i = 0; i < nv; i++) {
+        double s = 0;
+        for (int j = 0; j < v->k; j++)
+            s += D[i + (size_t)j * nv] * w[j];
+        y[i] = s;
+    }
+}
+
+/* The site's acceleration at q'' = 0 is (dJ/dt) q' (robot_rne.c's
+ * hes__robot_point_motion: the body's acceleration from its dofs' motion
+ * axes, the velocity product terms included), exact rather than
+ * differenced: a chart's acceleration must be smooth to the integrator's
+ * tolerance. */
 static int view_chart_acc(const double *z, const double *zd, const double *p, double *a,
                           void *data)
 {
+    (void)p;
     const hes__robot_view *v = data;
-    hes_robot *r = v->robot;
-    int nv = v->mech.d, k = v->k, s = v->pinned >= 0 ? r->site[v->pinned] : 0, b = -s - 1;
+    int nv = v->mech.d;
     memset(a, 0, sizeof(double) * (size_t)nv);
     if (v->pinned < 0)
         return 0;
-    r = hes__robot_grab(r);
-    double *q = r->vq, *D = r->vD;
-    view_chart(z, p, q, data);
-    view_chart_dz(z, p, D, data);
-    hes__robot_at(r, q);
-    for (int i = 0; i < nv; i++) {
-        double w = 0;
-        for (int j = 0; j < k; j++)
-            w += D[i + (size_t)j * nv] * zd[j];
-        r->d->qvel[i] = w;
-    }
-    mj_comVel(r->m, r->d);
-    r->at_moving = 1;
-    mju_zero(r->d->qacc, nv);
-    double g[3];
-    mju_copy3(g, r->m->opt.gravity);
-    mju_zero3(r->m->opt.gravity);
-    mj_rnePostConstraint(r->m, r->d);
-    mju_copy3(r->m->opt.gravity, g);
-    double acc[6];
-    /* a body contact is its frame's origin (xpos, mj_jacBody): mjOBJ_XBODY */
-    mj_objectAcceleration(r->m, r->d, s >= 0 ? mjOBJ_SITE : mjOBJ_XBODY, s >= 0 ? s : b, acc,
-                          0);
+    hes_robot *r = hes__robot_grab(v->robot);
+    double acc[3];
+    chart_here(r, v, z);
+    chart_times(v, r->vD, zd, r->ev_v);
+    hes__robot_point_motion(r, v->pinned, r->ev_v, 0, NULL, 0, NULL, NULL, acc, NULL, NULL);
     HES_ROBOT_UNLOCK(r);
-    a[0] = -acc[3];
-    a[1] = -acc[5];
+    a[0] = -acc[0];
+    a[1] = -acc[2];
+    return 0;
+}
+
+/* D^2 chart[e_i, e_j]: only the slides move, by minus the derivative of
+ * the site's (x, z) velocity at q' = e_(free j) along Dchart e_i (the
+ * slides' columns of the site's Jacobian are constant). */
+static int view_chart_second(const double *z, const double *p, double *S, void *data)
+{
+    (void)p;
+    const hes__robot_view *v = data;
+    int nv = v->mech.d, k = v->k;
+    memset(S, 0, sizeof(double) * (size_t)nv * (size_t)k * (size_t)k);
+    if (v->pinned < 0)
+        return 0;
+    hes_robot *r = hes__robot_grab(v->robot);
+    double *u = r->ev_v, *dv = r->ev_m;
+    chart_here(r, v, z);
+    memset(u, 0, sizeof(double) * (size_t)nv);
+    for (int j = 0; j < k; j++) {
+        u[v->free[j]] = 1;
+        hes__robot_point_motion(r, v->pinned, u, k, r->vD, 0, NULL, NULL, NULL, dv, NULL);
+        u[v->free[j]] = 0;
+        for (int i = 0; i < k; i++) {
+            S[((size_t)i * k + j) * nv + 0] = -dv[3 * i + 0];
+            S[((size_t)i * k + j) * nv + 1] = -dv[3 * i + 2];
+        }
+    }
+    HES_ROBOT_UNLOCK(r);
+    return 0;
+}
+
+/* d acc/dz_j at fixed z': the site's acceleration a(q, q') with q' =
+ * Dchart z' moves along q by Dchart e_j and along q' by D^2 chart[e_j,
+ * z'], itself minus the derivative of the site's velocity at q' = S z'
+ * (the free coordinates' rates) along Dchart e_j. */
+static int view_chart_acc_dz(const double *z, const double *zd, const double *p, double *Az,
+                             void *data)
+{
+    (void)p;
+    const hes__robot_view *v = data;
+    int nv = v->mech.d, k = v->k;
+    memset(Az, 0, sizeof(double) * (size_t)nv * (size_t)k);
+    if (v->pinned < 0)
+        return 0;
+    hes_robot *r = hes__robot_grab(v->robot);
+    double *u = r->ev_v, *dv = r->ev_m, *W = r->ev_w, *qd = r->ev_acc;
+    chart_here(r, v, z);
+    memset(u, 0, sizeof(double) * (size_t)nv);
+    for (int i = 0; i < k; i++)
+        u[v->free[i]] = zd[i];
+    hes__robot_point_motion(r, v->pinned, u, k, r->vD, 0, NULL, NULL, NULL, dv, NULL);
+    memset(W, 0, sizeof(double) * (size_t)nv * (size_t)k);
+    for (int j = 0; j < k; j++) {     /* W e_j = D^2 chart[e_j, z'] */
+        W[0 + (size_t)j * nv] = -dv[3 * j + 0];
+        W[1 + (size_t)j * nv] = -dv[3 * j + 2];
+    }
+    chart_times(v, r->vD, zd, qd);
+    hes__robot_point_motion(r, v->pinned, qd, k, r->vD, k, W, NULL, NULL, NULL, dv);
+    for (int j = 0; j < k; j++) {
+        Az[0 + (size_t)j * nv] = -(dv[3 * j + 0] + dv[3 * (k + j) + 0]);
+        Az[1 + (size_t)j * nv] = -(dv[3 * j + 2] + dv[3 * (k + j) + 2]);
+    }
+    HES_ROBOT_UNLOCK(r);
     return 0;
 }
 
@@ -239,7 +305,8 @@ void hes__robot_view_mode(const hes__robot_view *v, hes_mech_mode *out)
     int chart = v->k < v->mech.d;
     *out = (hes_mech_mode){ &v->mech, v->n_active, v->active, v->k,
                             chart ? view_chart : NULL, chart ? view_chart_dz : NULL,
-                            chart ? view_chart_acc : NULL, hes__robot_input };
+                            chart ? view_chart_acc : NULL, hes__robot_input,
+                            chart ? view_chart_second : NULL, chart ? view_chart_acc_dz : NULL };
 }
 
 /* A transition view's callbacks (its fields are hes__robot_transition_view's). */

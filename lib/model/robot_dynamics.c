@@ -127,7 +127,7 @@ int hes__robot_force(const double *q, const double *qd, const double *u, const d
     int nv = r->m->nv;
     if (r->slope_param >= 0 && p && hes__robot_slope_ok(p[r->slope_param]))
         hes__robot_gravity(r, p[r->slope_param]);
-    hes__robot_at(r, q);
+    hes__robot_at_rest(r, q);
     mj_rne(r->m, r->d, 0, out);     /* qvel = 0: gravity only */
     /* the file's joint springs and dampers at (q, q'): mj_passive */
     if (qd)

@@ -49,8 +49,9 @@ hes_status hes__robot_eval_alloc(hes_robot *r, char *msg, size_t len)
     r->ev_eye = calloc(nv * nv, sizeof(double));
     r->ev_m = malloc(sizeof(double) * (6 * nv + nv * nv));
     r->ev_w = malloc(sizeof(double) * nv * nv);
+    r->ch_z = malloc(sizeof(double) * nv);
     int ok = r->at_q && r->ev_q && r->ev_v && r->ev_acc && r->rne_work && r->ev_eye && r->ev_m &&
-             r->ev_w;
+             r->ev_w && r->ch_z;
     for (size_t i = 0; ok && i < nv; i++)
         r->ev_eye[i * (nv + 1)] = 1;
     for (int s = 0; s < 4; s++)

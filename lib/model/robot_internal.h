@@ -94,6 +94,9 @@ struct hes_robot {
     int rne_ok;               /* hes__robot_rne_ok: analytic derivatives of inverse dynamics */
     double *rne_work, *ev_eye; /* hes__robot_rne's work; the identity (nv x nv) */
     double *ev_m, *ev_w;      /* robot_view.c's: 6 nv + nv^2, nv x nv */
+    const void *ch_view;      /* the view whose chart at ch_z (k) is in vq and, when */
+    double *ch_z;             /* ch_D, vD (robot_view.c) */
+    int ch_D;
 };
 
 /* The robot of a callback's data: the robot itself or a view of it. */
@@ -185,10 +188,12 @@ void hes__robot_transition_fns(hes_mech_transition *tr);
 /* Between the files of the MuJoCo adapter. */
 /* The instance of a robot a callback computes on, locked (robot_mujoco.c). */
 hes_robot *hes__robot_grab(hes_robot *base);
-/* MuJoCo's data at positions q, zero velocities (robot_mujoco.c); the
- * position stage is computed once per q (the last q is kept).  Code that
- * sets qvel and calls mj_comVel itself sets r->at_moving. */
+/* MuJoCo's data at positions q: the position stage, computed once per q
+ * (the last q is kept); hes__robot_at_rest also the velocity stage at
+ * zero velocities (robot_mujoco.c).  Code that sets qvel and calls
+ * mj_comVel itself sets r->at_moving. */
 void hes__robot_at(hes_robot *r, const double *q);
+void hes__robot_at_rest(hes_robot *r, const double *q);
 /* Whether the root slides along x and z (robot_mujoco.c, where it is
  * explained). */
 int hes__robot_root_slides(const struct mjModel_ *m);

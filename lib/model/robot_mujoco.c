@@ -95,12 +95,18 @@ void hes__robot_point(const hes_robot *r, int c, double *x)
         x[i] = p[i] + r->at_shift[i];
 }
 
-/* positions, zero velocities and the quantities up to the inertia at q */
+/* positions and the quantities up to the inertia at q */
 void hes__robot_at(hes_robot *r, const double *q)
 {
     positions(r, q);
-    /* zero velocities: mj_rne's bias uses cvel and cdof_dot, which a
-       previous call (a chart's acceleration) may have left at q' != 0 */
+}
+
+/* positions and zero velocities at q */
+void hes__robot_at_rest(hes_robot *r, const double *q)
+{
+    positions(r, q);
+    /* mj_rne's bias uses cvel and cdof_dot, which a previous call may have
+       left at q' != 0 */
     if (r->at_moving) {
         mju_zero(r->d->qvel, r->m->nv);
         mj_comVel(r->m, r->d);

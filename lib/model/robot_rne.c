@@ -44,7 +44,8 @@
 #include <mujoco/mujoco.h>
 
 /* a x b (3-vectors) added to out with factor s */
-static void cross_add(double *out, const double *a, const double *b, double s)
+static inline void cross_add(double *restrict out, const double *restrict a,
+                             const double *restrict b, double s)
 {
     out[0] += s * (a[1] * b[2] - a[2] * b[1]);
     out[1] += s * (a[2] * b[0] - a[0] * b[2]);
@@ -52,7 +53,7 @@ static void cross_add(double *out, const double *a, const double *b, double s)
 }
 
 /* out = a x b (motion), spatial */
-static void cross_motion(double *out, const double *a, const double *b)
+static inline void cross_motion(double *restrict out, const double *a, const double *b)
 {
     memset(out, 0, 6 * sizeof(double));
     cross_add(out, a, b, 1);         /* w x w2 */
@@ -61,14 +62,14 @@ static void cross_motion(double *out, const double *a, const double *b)
 }
 
 /* out += a x* f (force), spatial */
-static void cross_force_add(double *out, const double *a, const double *f)
+static inline void cross_force_add(double *restrict out, const double *a, const double *f)
 {
     cross_add(out, a, f, 1);         /* w x n */
     cross_add(out, a + 3, f + 3, 1); /* v x f */
     cross_add(out + 3, a, f + 3, 1); /* w x f */
 }
 
-static void axpy6(double *y, const double *x, double s)
+static inline void axpy6(double *restrict y, const double *restrict x, double s)
 {
     for (int i = 0; i < 6; i++)
         y[i] += s * x[i];

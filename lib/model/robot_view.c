@@ -45,21 +45,53 @@ static void view_q(const hes__robot_view *v, const double *z, double *q)
         q[v->locked_dof[j]] = v->locked_val[j];
 }
 
+/* The chart at z on a grabbed instance r, kept for the next call with the
+ * same view and z (a field, its chart's derivatives and the guards all
+ * start from it): q into r->vq and, when D, Dchart into r->vD; MuJoCo's
+ * position stage at q.  The site's row at q is its row at q~ (the root's
+ * slides only translate). */
+static void chart_here(hes_robot *r, const hes__robot_view *v, const double *z, int D)
+{
+    int nv = v->mech.d, k = v->k;
+    size_t bz = sizeof(double) * (size_t)k;
+    if (r->ch_view != v || memcmp(z, r->ch_z, bz) != 0) {
+        view_q(v, z, r->vq);
+        if (v->pinned >= 0) {
+            double x, a;
+            hes__robot_site_x(r, v->pinned, r->vq, &x);
+            hes__robot_site_contact(r, v->pinned, r->vq, &a, NULL, NULL);
+            r->vq[0] = -x;
+            r->vq[1] = -a;
+        }
+        memcpy(r->ch_z, z, bz);
+        r->ch_view = v;
+        r->ch_D = 0;
+    }
+    if (D && !r->ch_D) {
+        double *Dc = r->vD;
+        memset(Dc, 0, sizeof(double) * (size_t)nv * (size_t)k);
+        for (int i = 0; i < k; i++)
+            Dc[v->free[i] + (size_t)i * nv] = 1;
+        if (v->pinned >= 0) {
+            hes__robot_site_contact(r, v->pinned, r->vq, NULL, r->Jp, r->Jm); /* z, x rows */
+            for (int i = 0; i < k; i++) {
+                Dc[0 + (size_t)i * nv] = -r->Jm[v->free[i]];
+                Dc[1 + (size_t)i * nv] = -r->Jp[v->free[i]];
+            }
+        }
+        r->ch_D = 1;
+    }
+    hes__robot_at(r, r->vq);
+}
+
 static int view_chart(const double *z, const double *p, double *q, void *data)
 {
     (void)p;
     const hes__robot_view *v = data;
-    hes_robot *r = v->robot;
-    view_q(v, z, q);
-    if (v->pinned >= 0) {
-        double x, a;
-        r = hes__robot_grab(r);
-        hes__robot_site_x(r, v->pinned, q, &x);
-        hes__robot_site_contact(r, v->pinned, q, &a, NULL, NULL);
-        HES_ROBOT_UNLOCK(r);
-        q[0] = -x;
-        q[1] = -a;
-    }
+    hes_robot *r = hes__robot_grab(v->robot);
+    chart_here(r, v, z, 0);
+    memcpy(q, r->vq, sizeof(double) * (size_t)v->mech.d);
+    HES_ROBOT_UNLOCK(r);
     return 0;
 }
 
@@ -67,31 +99,11 @@ static int view_chart_dz(const double *z, const double *p, double *D, void *data
 {
     (void)p;
     const hes__robot_view *v = data;
-    hes_robot *r = v->robot;
-    int nv = v->mech.d, k = v->k;
-    memset(D, 0, sizeof(double) * (size_t)nv * (size_t)k);
-    for (int i = 0; i < k; i++)
-        D[v->free[i] + (size_t)i * nv] = 1;
-    if (v->pinned < 0)
-        return 0;
-    r = hes__robot_grab(r);
-    view_q(v, z, r->qs);
-    hes__robot_site_contact(r, v->pinned, r->qs, NULL, r->Jp, r->Jm);   /* z row, x row */
-    for (int i = 0; i < k; i++) {
-        D[0 + (size_t)i * nv] = -r->Jm[v->free[i]];
-        D[1 + (size_t)i * nv] = -r->Jp[v->free[i]];
-    }
+    hes_robot *r = hes__robot_grab(v->robot);
+    chart_here(r, v, z, 1);
+    memcpy(D, r->vD, sizeof(double) * (size_t)v->mech.d * (size_t)v->k);
     HES_ROBOT_UNLOCK(r);
     return 0;
-}
-
-/* The chart at z on a grabbed instance r: q into r->vq, Dchart into
- * r->vD, MuJoCo's position stage at q. */
-static void chart_here(hes_robot *r, const hes__robot_view *v, const double *z)
-{
-    view_chart(z, NULL, r->vq, (void *)v);
-    view_chart_dz(z, NULL, r->vD, (void *)v);
-    hes__robot_at(r, r->vq);
 }
 
 /* y (nv) = Dchart w (w: k values) */
@@ -122,7 +134,7 @@ static int view_chart_acc(const double *z, const double *zd, const double *p, do
         return 0;
     hes_robot *r = hes__robot_grab(v->robot);
     double acc[3];
-    chart_here(r, v, z);
+    chart_here(r, v, z, 1);
     chart_times(v, r->vD, zd, r->ev_v);
     hes__robot_point_motion(r, v->pinned, r->ev_v, 0, NULL, 0, NULL, NULL, acc, NULL, NULL);
     HES_ROBOT_UNLOCK(r);
@@ -144,7 +156,7 @@ static int view_chart_second(const double *z, const double *p, double *S, void *
         return 0;
     hes_robot *r = hes__robot_grab(v->robot);
     double *u = r->ev_v, *dv = r->ev_m;
-    chart_here(r, v, z);
+    chart_here(r, v, z, 1);
     memset(u, 0, sizeof(double) * (size_t)nv);
     for (int j = 0; j < k; j++) {
         u[v->free[j]] = 1;
@@ -174,7 +186,7 @@ static int view_chart_acc_dz(const double *z, const double *zd, const double *p,
         return 0;
     hes_robot *r = hes__robot_grab(v->robot);
     double *u = r->ev_v, *dv = r->ev_m, *W = r->ev_w, *qd = r->ev_acc;
-    chart_here(r, v, z);
+    chart_here(r, v, z, 1);
     memset(u, 0, sizeof(double) * (size_t)nv);
     for (int i = 0; i < k; i++)
         u[v->free[i]] = zd[i];
@@ -247,6 +259,7 @@ hes_status hes__robot_mode_view(hes_robot *r, int pinned, int n_locked, const in
         return hes__say(msg, len, HES_EINVAL, "mode: contact %d or %d locked joints out of range",
                         pinned, n_locked);
     memset(v, 0, sizeof *v);
+    r->ch_view = NULL;   /* a view may take the place of one kept */
     v->robot = r;
     v->mech = r->mech;
     v->mech.data = v;

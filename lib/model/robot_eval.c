@@ -50,8 +50,9 @@ hes_status hes__robot_eval_alloc(hes_robot *r, char *msg, size_t len)
     r->ev_m = malloc(sizeof(double) * (6 * nv + nv * nv));
     r->ev_w = malloc(sizeof(double) * nv * nv);
     r->ch_z = malloc(sizeof(double) * nv);
+    r->ev_zero = calloc(nv, sizeof(double));
     int ok = r->at_q && r->ev_q && r->ev_v && r->ev_acc && r->rne_work && r->ev_eye && r->ev_m &&
-             r->ev_w && r->ch_z;
+             r->ev_w && r->ch_z && r->ev_zero;
     for (size_t i = 0; ok && i < nv; i++)
         r->ev_eye[i * (nv + 1)] = 1;
     for (int s = 0; s < 4; s++)
@@ -81,13 +82,34 @@ static void residual(hes_robot *r, const double *q, const double *v, const doubl
         out[i] = r->d->qfrc_passive[i] - out[i];
 }
 
+/* The joints' springs and dampers, -stiffness (q - springref) - damping
+ * q' (mj_passive's for hinges and slides), added to out. */
+static void add_passive(const hes_robot *r, const double *q, const double *qd, double *out)
+{
+    const mjModel *m = r->m;
+    if (m->opt.disableflags & mjDSBL_PASSIVE)
+        return;
+    for (int j = 0; j < m->nv; j++) {
+        int jn = m->dof_jntid[j], a = m->jnt_qposadr[jn];
+        out[j] -= m->jnt_stiffness[jn] * (q[a] - m->qpos_spring[a]) + m->dof_damping[j] * qd[j];
+    }
+}
+
 int hes__robot_net_force(const double *q, const double *qd, const double *u, const double *p,
                          double *out, void *data)
 {
     hes_robot *r = hes__robot_grab(HES_ROBOT_OF(data));
     int nv = r->m->nv;
     slope(r, p);
-    residual(r, q, qd, NULL, out);
+    if (r->rne_ok) {   /* our own pass, whose derivatives net_force_dx gives */
+        hes__robot_at(r, q);
+        hes__robot_rne(r, qd, r->ev_zero, 0, NULL, out, NULL, NULL);
+        for (int i = 0; i < nv; i++)
+            out[i] = -out[i];
+        add_passive(r, q, qd, out);
+    } else {
+        residual(r, q, qd, NULL, out);
+    }
     for (int i = 0; i < nv; i++)
         for (int a = 0; u && a < r->nu; a++)
             out[i] += r->B[i + (size_t)a * nv] * u[a];

@@ -94,6 +94,7 @@ struct hes_robot {
     int rne_ok;               /* hes__robot_rne_ok: analytic derivatives of inverse dynamics */
     double *rne_work, *ev_eye; /* hes__robot_rne's work; the identity (nv x nv) */
     double *ev_m, *ev_w;      /* robot_view.c's: 6 nv + nv^2, nv x nv */
+    double *ev_zero;          /* nv zeros */
     const void *ch_view;      /* the view whose chart at ch_z (k) is in vq and, when */
     double *ch_z;             /* ch_D, vD (robot_view.c) */
     int ch_D;

@@ -319,7 +319,7 @@ void hes__robot_destroy(hes_robot *r)
     free(r->cM_q), free(r->cM), free(r->cD_q), free(r->cD), free(r->vq), free(r->vD);
     free(r->rne);
     free(r->at_q), free(r->ev_q), free(r->ev_v), free(r->ev_acc), free(r->rne_work);
-    free(r->ev_eye), free(r->ev_m), free(r->ev_w), free(r->ch_z);
+    free(r->ev_eye), free(r->ev_m), free(r->ev_w), free(r->ch_z), free(r->ev_zero);
     for (int s = 0; s < 4; s++)
         free(r->ev_f[s]);
     for (int c = 0; r->names && c < r->n_names; c++)

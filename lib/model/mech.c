@@ -344,8 +344,9 @@ int hes__mech_mode_motion(const hes_mech_mode *md, double t, const double *x, co
     return 0;
 }
 
-/* The event's configuration and velocity: through the lift, or the source
- * mode's chart. */
+/* The event's configuration and velocity (qd NULL: the configuration
+ * alone, which a guard needs): through the lift, or the source mode's
+ * chart. */
 static int event_state(const hes_mech_transition *tr, const double *x, const double *p,
                        double *q, double *qd, const hes_mech **em)
 {
@@ -355,6 +356,14 @@ static int event_state(const hes_mech_transition *tr, const double *x, const dou
     *em = m;
     if (d > N || k > N)
         return E_DIM;
+    if (!qd) {
+        if (!tr->lift && tr->mech && tr->mech != md->mech)
+            return E_DIM;
+        if (tr->lift || md->chart)
+            return (tr->lift ? tr->lift : md->chart)(x, p, q, m->data) ? E_CALLBACK : 0;
+        memcpy(q, x, sizeof(double) * (size_t)d);
+        return 0;
+    }
     if (!tr->lift)
         return tr->mech && tr->mech != md->mech
                    ? E_DIM
@@ -396,9 +405,9 @@ int hes_mech_guard(double t, const double *x, const double *p, double *out, void
         out[0] = lam[pos];
         return 0;
     }
-    double q[N], qd[N];
+    double q[N];
     const hes_mech *m;
-    int rc = event_state(tr, x, p, q, qd, &m);
+    int rc = event_state(tr, x, p, q, NULL, &m);
     if (rc)
         return rc;
     return m->constraints[tr->constraint].a(q, p, out, m->data) ? E_CALLBACK : 0;

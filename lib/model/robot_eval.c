@@ -125,7 +125,7 @@ static void analytic(hes_robot *r, const double *q, const double *qd, const doub
 {
     const mjModel *m = r->m;
     int nv = m->nv, passive = !(m->opt.disableflags & mjDSBL_PASSIVE);
-    hes__robot_at_moving(r, q, qd);
+    hes__robot_at(r, q);   /* the pass computes its own velocities */
     hes__robot_rne(r, qd, qdd, n_dir, V, NULL, rq, rqd);
     for (int i = 0; i < nv * n_dir; i++)
         rq[i] = -rq[i];

@@ -181,22 +181,21 @@ void hes__robot_rne(hes_robot *r, const double *qd, const double *qdd, int n_dq,
             cross_motion(cdot, Vb, cd);
             for (int k = 0; k < ndir; k++) {
                 size_t bk = 6 * ((size_t)k * nb + b);
-                double dcd[6] = { 0 }, dcdot[6], t[6];
-                if (k < n_dq)
-                    cross_motion(dcd, D + bk, cd);
+                double dcd[6], dcdot[6], t[6];
                 /* d cdot = dV x cdof + V x d cdof */
                 cross_motion(dcdot, dV + bk, cd);
-                cross_motion(t, Vb, dcd);
-                axpy6(dcdot, t, 1);
-                axpy6(dA + bk, dcdot, qd[j]);
-                axpy6(dA + bk, dcd, qdd[j]);
-                axpy6(dV + bk, dcd, qd[j]);
-                if (k < n_dq)
+                if (k < n_dq) {
+                    cross_motion(dcd, D + bk, cd);
+                    cross_motion(t, Vb, dcd);
+                    axpy6(dcdot, t, 1);
+                    axpy6(dA + bk, dcd, qdd[j]);
+                    axpy6(dV + bk, dcd, qd[j]);
                     axpy6(D + bk, cd, dq[j + (size_t)k * nv]);
-                else if (j == k - n_dq) {   /* the velocity direction e_j */
+                } else if (j == k - n_dq) {   /* the velocity direction e_j */
                     axpy6(dA + bk, cdot, 1);
                     axpy6(dV + bk, cd, 1);
                 }
+                axpy6(dA + bk, dcdot, qd[j]);
             }
             axpy6(Ab, cdot, qd[j]);
             axpy6(Ab, cd, qdd[j]);
@@ -297,21 +296,20 @@ void hes__robot_point_motion(hes_robot *r, int c, const double *qd, int n_dq, co
             double cdot[6];
             cross_motion(cdot, V, cd);
             for (int k = 0; k < ndir; k++) {
-                double dcd[6] = { 0 }, dcdot[6], t[6], *dVk = dV + 6 * k, *dAk = dA + 6 * k;
-                if (k < n_dq)
-                    cross_motion(dcd, D + 6 * k, cd);
+                double dcd[6], dcdot[6], t[6], *dVk = dV + 6 * k, *dAk = dA + 6 * k;
                 cross_motion(dcdot, dVk, cd);
-                cross_motion(t, V, dcd);
-                axpy6(dcdot, t, 1);
-                axpy6(dAk, dcdot, qd[j]);
-                axpy6(dVk, dcd, qd[j]);
                 if (k < n_dq) {
+                    cross_motion(dcd, D + 6 * k, cd);
+                    cross_motion(t, V, dcd);
+                    axpy6(dcdot, t, 1);
+                    axpy6(dVk, dcd, qd[j]);
                     axpy6(D + 6 * k, cd, dq[j + (size_t)k * nv]);
                 } else {
                     double w = dqd[j + (size_t)(k - n_dq) * nv];
                     axpy6(dAk, cdot, w);
                     axpy6(dVk, cd, w);
                 }
+                axpy6(dAk, dcdot, qd[j]);
             }
             axpy6(A, cdot, qd[j]);
             axpy6(V, cd, qd[j]);

@@ -355,6 +355,37 @@ START_TEST(test_root_slides_share_the_position_stage)
 }
 END_TEST
 
+/* springy_xml with air (MuJoCo's fluid forces, which our Newton-Euler pass
+ * does not differentiate): the robot keeps net_force, through mj_rne and
+ * mj_passive, and the mechanical layer differences it. */
+static int write_springy_in_air(char *path)
+{
+    int fd = mkstemps(path, 4);
+    ck_assert(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    const char *at = strstr(springy_xml, "<worldbody>");
+    ck_assert(f && at);
+    ck_assert(fwrite(springy_xml, 1, (size_t)(at - springy_xml), f) == (size_t)(at - springy_xml));
+    ck_assert(fputs("  <option density=\"1.2\" viscosity=\"0.1\"/>\n", f) >= 0);
+    ck_assert(fputs(at, f) >= 0 && fclose(f) == 0);
+    return 1;
+}
+
+START_TEST(test_net_force_in_air)
+{
+    static const char *const foot[] = { "foot" };
+    char path[] = "/tmp/hes_springy_air_XXXXXX.xml";
+    write_springy_in_air(path);
+    check_net_force(path, 1, foot);
+    hes_robot *r = load(path, 1, foot);
+    ck_assert(r && hes_robot_mech(r)->net_force && !hes_robot_mech(r)->net_force_dx);
+    hes_mech_mode flight = { .mech = hes_robot_mech(r), .k = hes_robot_mech(r)->d };
+    check_mode(&flight, 0);
+    hes_robot_destroy(r);
+    unlink(path);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("robot_eval");
@@ -365,6 +396,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_net_force_springs_dampers_motor);
     tcase_add_test(tc, test_net_force_dx);
     tcase_add_test(tc, test_field_through_the_fast_path);
+    tcase_add_test(tc, test_net_force_in_air);
     tcase_add_test(tc, test_root_slides_share_the_position_stage);
     suite_add_tcase(s, tc);
     return s;

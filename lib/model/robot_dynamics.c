@@ -129,9 +129,10 @@ int hes__robot_force(const double *q, const double *qd, const double *u, const d
         hes__robot_gravity(r, p[r->slope_param]);
     hes__robot_at_rest(r, q);
     mj_rne(r->m, r->d, 0, out);     /* qvel = 0: gravity only */
-    /* the file's joint springs and dampers at (q, q'): mj_passive */
+    /* the file's joint springs and dampers and the fluid's forces at (q,
+       q'): mj_passive, which reads the bodies' velocities too */
     if (qd)
-        memcpy(r->d->qvel, qd, sizeof(double) * (size_t)nv);
+        hes__robot_at_moving(r, q, qd);
     mj_passive(r->m, r->d);
     mju_zero(r->d->qvel, nv);
     for (int i = 0; i < nv; i++) {

@@ -90,7 +90,7 @@ struct hes_robot {
     int at_valid, at_moving;
     int root_slides;          /* hes__robot_root_slides: the position stage at zero slides */
     double at_shift[3];       /* the slides of the last hes__robot_at, as a translation */
-    double *at_q, *ev_q, *ev_v, *ev_f[4], *ev_acc;
+    double *at_q, *ev_v, *ev_acc;
     int rne_ok;               /* hes__robot_rne_ok: analytic derivatives of inverse dynamics */
     double *rne_work, *ev_eye; /* hes__robot_rne's work; the identity (nv x nv) */
     double *ev_m, *ev_w;      /* robot_view.c's: 6 nv + nv^2, nv x nv */

@@ -299,7 +299,7 @@ hes_status hes__robot_open(const char *path, const hes_robot_contact *contacts, 
     r->mech = (hes_mech){ "robot", m->nv, hes__robot_mass,
                           m->nv <= HES_MECH_MAX ? hes__robot_mass_dq : NULL, hes__robot_force,
                           m->nu, r->n_names, r->cons, r, NULL, hes__robot_net_force,
-                          hes__robot_net_force_dx };
+                          r->rne_ok ? hes__robot_net_force_dx : NULL };
     *out = r;
     return HES_OK;
 }
@@ -318,10 +318,8 @@ void hes__robot_destroy(hes_robot *r)
     free(r->jac), free(r->Jp), free(r->Jm), free(r->qs);
     free(r->cM_q), free(r->cM), free(r->cD_q), free(r->cD), free(r->vq), free(r->vD);
     free(r->rne);
-    free(r->at_q), free(r->ev_q), free(r->ev_v), free(r->ev_acc), free(r->rne_work);
+    free(r->at_q), free(r->ev_v), free(r->ev_acc), free(r->rne_work);
     free(r->ev_eye), free(r->ev_m), free(r->ev_w), free(r->ch_z), free(r->ev_zero);
-    for (int s = 0; s < 4; s++)
-        free(r->ev_f[s]);
     for (int c = 0; r->names && c < r->n_names; c++)
         free(r->names[c]);
     free(r->names);

@@ -386,6 +386,53 @@ START_TEST(test_net_force_in_air)
 }
 END_TEST
 
+/* hes_robot_dynamics_at's drift J' v of the 3-D quadruped's feet (normal,
+ * x and y rows) against MuJoCo's own accelerations of the sites at q'' = 0
+ * without gravity (mj_rnePostConstraint, mj_objectAcceleration). */
+START_TEST(test_contact_drift)
+{
+    static const char *const feet[] = { "lf_foot", "rf_foot", "lh_foot", "rh_foot" };
+    hes_robot *r = load("quadruped_3d.xml", 4, feet);
+    if (!r)
+        return;
+    mjModel *mm = mj_copyModel(NULL, hes_robot_mujoco_model(r));
+    mjData *dd = mj_makeData(mm);
+    int nv = mm->nv;
+    mju_zero3(mm->opt.gravity);
+    double worst = 0;
+    for (int rep = 0; rep < 20; rep++) {
+        double q[D_MAX * 2], v[D_MAX * 2];
+        ck_assert(nv <= 2 * D_MAX && mm->nq == nv);
+        for (int i = 0; i < nv; i++) {
+            q[i] = uniform(-0.5, 0.5);
+            v[i] = uniform(-3, 3);
+        }
+        hes_robot_dynamics dyn;
+        hes_error err;
+        ck_assert_int_eq(hes_robot_dynamics_at(r, q, v, &dyn, &err), HES_OK);
+        ck_assert_int_eq(dyn.tangents, 2);
+        memcpy(dd->qpos, q, sizeof(double) * (size_t)nv);
+        memcpy(dd->qvel, v, sizeof(double) * (size_t)nv);
+        mju_zero(dd->qacc, nv);
+        mj_kinematics(mm, dd);
+        mj_comPos(mm, dd);
+        mj_comVel(mm, dd);
+        mj_rnePostConstraint(mm, dd);
+        for (int c = 0; c < 4; c++) {
+            double acc[6];
+            mj_objectAcceleration(mm, dd, mjOBJ_SITE, mj_name2id(mm, mjOBJ_SITE, feet[c]), acc, 0);
+            worst = fmax(worst, fabs(dyn.Jdv[c] - acc[5]));
+            worst = fmax(worst, fabs(dyn.Jdv[4 + c] - acc[3]));
+            worst = fmax(worst, fabs(dyn.Jdv[8 + c] - acc[4]));
+        }
+    }
+    mj_deleteData(dd);
+    mj_deleteModel(mm);
+    hes_robot_destroy(r);
+    ck_assert_msg(worst < 1e-12, "J' v against MuJoCo's site accelerations: %g", worst);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("robot_eval");
@@ -397,6 +444,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_net_force_dx);
     tcase_add_test(tc, test_field_through_the_fast_path);
     tcase_add_test(tc, test_net_force_in_air);
+    tcase_add_test(tc, test_contact_drift);
     tcase_add_test(tc, test_root_slides_share_the_position_stage);
     suite_add_tcase(s, tc);
     return s;

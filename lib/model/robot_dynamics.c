@@ -187,16 +187,26 @@ hes_status hes__robot_dynamics(hes_robot *r, const double *q, const double *v,
     mj_rne(r->m, r->d, 0, r->dh);
     for (int i = 0; i < nv; i++)
         r->dh[i] -= r->d->qfrc_passive[i];
-    /* the rows, and their drift J' v = (J(q + e v) - J(q - e v)) v / (2 e):
-       a central difference in time along v, of step e = cbrt(eps) / |v|_inf
-       (hes__fd_step's rule for a unit time scaled so that q moves by at most
-       cbrt(eps)) */
+    /* the rows, and their drift J' v: each contact point's acceleration at
+       q'' = 0 without gravity (robot_rne.c), or for joints it does not take
+       (J(q + e v) - J(q - e v)) v / (2 e), a central difference in time
+       along v, of step e = cbrt(eps) / |v|_inf (hes__fd_step's rule for a
+       unit time scaled so that q moves by at most cbrt(eps)) */
     contact_rows(r, q, r->dJ, r->dphi);
     double vmax = 0;
     for (int i = 0; i < nv; i++)
         vmax = fmax(vmax, fabs(v[i]));
     memset(r->dJdv, 0, sizeof(double) * (size_t)rows);
-    if (vmax > 0) {
+    if (r->rne_ok) {
+        for (int c = 0; c < nc; c++) {
+            double a[3];
+            hes__robot_point_motion(r, c, v, 0, NULL, 0, NULL, NULL, a, NULL, NULL);
+            r->dJdv[c] = a[2];
+            r->dJdv[nc + c] = a[0];
+            if (r->tangents == 2)
+                r->dJdv[2 * nc + c] = a[1];
+        }
+    } else if (vmax > 0) {
         double e = hes__fd_step(0.0) / vmax;
         for (int i = 0; i < nv; i++)
             r->qs[i] = q[i] + e * v[i];

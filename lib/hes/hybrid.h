@@ -374,7 +374,9 @@ hes_status hes_orbit_find(hes_system *sys, hes_orbit *orbit);
  * start).  Only what Newton solves is seeded: the components that are not
  * free states always come from the model's guess at the system's parameters
  * (they are what the parameters define), and the solved parameters start
- * from the system's values.  NULL: the model's guess. */
+ * from the system's values.  When the orbit's mode has a tangent-space
+ * chart the seed is retract(guess, d), d = local(x0, guess) kept at the
+ * free (tangent) components only.  NULL: the model's guess. */
 hes_status hes_system_set_orbit_start(hes_system *sys, const double *x0);
 /** The period's guess where the orbit search needs one (an ESS system: its
  * model's orbit_period otherwise); NaN: the model's.  A hybrid orbit's

@@ -86,23 +86,17 @@ static void print_events(const hes_model *m, const hes_traj *traj)
 }
 
 /* The tangent coordinates of a mode with a chart (hes_mode.retract), which
- * the monodromy is in: its tangent names, its state names when tdim = dim,
- * else d0, d1, ... */
+ * the monodromy is in (cli_tangent_name). */
 static void print_tangent_names(const hes_model *m, int mode)
 {
     const hes_mode *md = &m->modes[mode];
     int nt = md->tdim > 0 ? md->tdim : md->dim;
+    char buf[80];
 
     printf("in the tangent coordinates of mode %s (%d of its %d states):", md->name, nt,
            md->dim);
-    for (int i = 0; i < nt; i++) {
-        if (md->tangent_names)
-            printf(" %s", md->tangent_names[i]);
-        else if (nt == md->dim && md->state_names)
-            printf(" %s", md->state_names[i]);
-        else
-            printf(" d%d", i);
-    }
+    for (int i = 0; i < nt; i++)
+        printf(" %s", cli_tangent_name(m, mode, i, buf, sizeof buf));
     printf("\n");
 }
 

@@ -1297,6 +1297,11 @@ if [ -f "$rigid" ]; then
     run rb_text analyze --model "$rigid"
     expect_grep rb_text out 'in the tangent coordinates of mode spin \(7 of its 8 states\): rx ry rz wx wy wz tau' \
         "the text names the monodromy's tangent coordinates"
+    run rb_info info --model "$rigid"
+    expect_grep rb_info out 'tangent dim 7: rx, ry, rz, wx, wy, wz, tau' \
+        "info lists the mode's tangent coordinates"
+    expect_grep rb_info out 'unknowns: states wx, wz$' \
+        "info names the orbit's free states as tangent coordinates (3 and 5, not qz and wy)"
 fi
 
 # ------------------------------------------------------------------ plugins

@@ -136,6 +136,8 @@ valid analyze an_sim 'set:simultaneous/0/other_order=["impact1"]' \
 if [ -f "$rigid" ]; then
     json an_chart analyze --model "$rigid" --check --json
     valid analyze an_chart 'set:tangent_names=[1]' 'set:tangent_names/0="-rx"'
+    json info_chart info --model "$rigid" --json
+    valid info info_chart set:modes/0/tdim=0 'set:modes/0/tangent=[]' 'set:modes/0/tdim="7"'
 fi
 json an_ess analyze hopper-pumped --json
 valid analyze-ess an_ess del:eps_order 'set:integrator="event"' \

@@ -146,7 +146,7 @@ typedef struct {
                                   and on every start state of a simulation.  NULL: none */
     const char *const *tangent_names; /**< tdim names of the tangent coordinates (e.g.\
                                   "root_wx"), may be NULL (then the state names when
-                                  tdim = dim, else "d0", "d1", ...) */
+                                  tdim = dim, else "d[0]", "d[1]", ...) */
 } hes_mode;
 
 /** \name Crossing directions of a guard g (the event is g = 0)

@@ -248,26 +248,31 @@ char *hes__json_dump(json_t *doc)
     return text;
 }
 
-/* The names of a mode's tangent coordinates: its tangent_names, else its
- * state names when tdim = dim, else "d0", "d1", ... */
+json_t *hes__json_tangent_name(const hes_model *m, int mode, int i)
+{
+    const hes_mode *md = &m->modes[mode];
+    int nt = md->tdim > 0 ? md->tdim : md->dim;
+    char buf[32];
+
+    if (md->tangent_names)
+        return json_string(md->tangent_names[i]);
+    if (nt == md->dim && md->state_names)
+        return json_string(md->state_names[i]);
+    snprintf(buf, sizeof buf, "d[%d]", i);
+    return json_string(buf);
+}
+
+/* The names of a mode's tangent coordinates (hes__json_tangent_name). */
 static json_t *tangent_names_json(const hes_model *model, int mode)
 {
     const hes_mode *md = &model->modes[mode];
     int nt = md->tdim > 0 ? md->tdim : md->dim;
     json_t *list = json_array();
-    for (int i = 0; list && i < nt; i++) {
-        char buf[32];
-        const char *name = md->tangent_names ? md->tangent_names[i]
-                           : nt == md->dim && md->state_names ? md->state_names[i] : NULL;
-        if (!name) {
-            snprintf(buf, sizeof buf, "d%d", i);
-            name = buf;
-        }
-        if (json_array_append_new(list, json_string(name)) != 0) {
+    for (int i = 0; list && i < nt; i++)
+        if (json_array_append_new(list, hes__json_tangent_name(model, mode, i)) != 0) {
             json_decref(list);
             list = NULL;
         }
-    }
     return list;
 }
 

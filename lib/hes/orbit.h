@@ -317,12 +317,15 @@ typedef struct {
 /** The paper's Fig.\ 3 experiment: n_trials initial states uniform in the ball
  * of radius `radius` around the orbit's section state, `steps` periods each,
  * the 2-norm error to the section state after every period.  Deterministic for
- * a given seed. */
+ * a given seed.  When the orbit's mode has a tangent-space chart the ball is
+ * in its tangent coordinates (start retract(x*, d)) and the error is
+ * |local(x, x*)|. */
 hes_status hes_trials_run(hes_system *sys, const hes_orbit *orbit, int n_trials,
                           double radius, int steps, unsigned long seed,
                           double tol, hes_trials *out);
-/** The same with every state component perturbed independently, uniformly in
- * (-half_width, half_width) (the paper's Fig.\ 5 experiment). */
+/** The same with every state component (tangent coordinate, with a chart)
+ * perturbed independently, uniformly in (-half_width, half_width) (the
+ * paper's Fig.\ 5 experiment). */
 hes_status hes_trials_run_box(hes_system *sys, const hes_orbit *orbit, int n_trials,
                               double half_width, int steps, unsigned long seed,
                               double tol, hes_trials *out);

@@ -332,9 +332,12 @@ static const char *const flight_names[] = { "vx", "y", "vy" };
 static const char *const stance_names[] = { "xs", "vxs", "ys", "vys" };
 
 static const hes_mode modes[] = {
-    { "descent", 3, flight_names, flight, flight_dx, NULL },
-    { "ascent", 3, flight_names, flight, flight_dx, NULL },
-    { "stance", 4, stance_names, stance, stance_dx, NULL },
+    { .name = "descent", .dim = 3, .state_names = flight_names,
+      .field = flight, .field_dx = flight_dx },
+    { .name = "ascent", .dim = 3, .state_names = flight_names,
+      .field = flight, .field_dx = flight_dx },
+    { .name = "stance", .dim = 4, .state_names = stance_names,
+      .field = stance, .field_dx = stance_dx },
 };
 
 static const hes_transition transitions[] = {

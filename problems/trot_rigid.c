@@ -136,7 +136,8 @@ static const hes_mech_transition rear_impact = {
 static const char *const flight_names[] = { "y", "theta", "vy", "omega" };
 
 static const hes_mode modes[] = {
-    { "flight", 4, flight_names, hes_mech_field, hes_mech_field_dx, (void *)&flight },
+    { .name = "flight", .dim = 4, .state_names = flight_names,
+      .field = hes_mech_field, .field_dx = hes_mech_field_dx, .data = (void *)&flight },
 };
 
 static const hes_transition transitions[] = {

@@ -341,10 +341,14 @@ static const char *const rear_names[] = { "y", "theta", "y1", "vy", "omega", "vy
 static const char *const both_names[] = { "y", "theta", "vy", "omega" };
 
 static const hes_mode modes[] = {
-    { "flight", 8, flight_names, hes_mech_field, hes_mech_field_dx, (void *)&flight },
-    { "front", 6, front_names, hes_mech_field, hes_mech_field_dx, (void *)&front_stance },
-    { "rear", 6, rear_names, hes_mech_field, hes_mech_field_dx, (void *)&rear_stance },
-    { "both", 4, both_names, hes_mech_field, hes_mech_field_dx, (void *)&both_stance },
+    { .name = "flight", .dim = 8, .state_names = flight_names,
+      .field = hes_mech_field, .field_dx = hes_mech_field_dx, .data = (void *)&flight },
+    { .name = "front", .dim = 6, .state_names = front_names,
+      .field = hes_mech_field, .field_dx = hes_mech_field_dx, .data = (void *)&front_stance },
+    { .name = "rear", .dim = 6, .state_names = rear_names,
+      .field = hes_mech_field, .field_dx = hes_mech_field_dx, .data = (void *)&rear_stance },
+    { .name = "both", .dim = 4, .state_names = both_names,
+      .field = hes_mech_field, .field_dx = hes_mech_field_dx, .data = (void *)&both_stance },
 };
 
 #define MECH_TRANSITION(name, from, to, tr) \

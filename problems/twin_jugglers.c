@@ -84,7 +84,8 @@ static int guess(double *p, double *x0, void *d)
 }
 
 static const char *const names[] = { "x1", "v1", "x2", "v2" };
-static const hes_mode modes[] = { { "flight", 4, names, field, NULL, NULL } };
+static const hes_mode modes[] = { { .name = "flight", .dim = 4, .state_names = names,
+                                    .field = field } };
 static const hes_transition in_order[] = {
     { "impact1", 0, 0, HES_DOWN, g1, r1, NULL, NULL, NULL, NULL, 0, NULL },
     { "impact2", 0, 0, HES_DOWN, g2, r2, NULL, NULL, NULL, NULL, 0, NULL },

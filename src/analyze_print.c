@@ -85,12 +85,29 @@ static void print_events(const hes_model *m, const hes_traj *traj)
     }
 }
 
-static void print_stability(const hes_analysis *res)
+/* The tangent coordinates of a mode with a chart (hes_mode.retract), which
+ * the monodromy is in (cli_tangent_name). */
+static void print_tangent_names(const hes_model *m, int mode)
+{
+    const hes_mode *md = &m->modes[mode];
+    int nt = md->tdim > 0 ? md->tdim : md->dim;
+    char buf[80];
+
+    printf("in the tangent coordinates of mode %s (%d of its %d states):", md->name, nt,
+           md->dim);
+    for (int i = 0; i < nt; i++)
+        printf(" %s", cli_tangent_name(m, mode, i, buf, sizeof buf));
+    printf("\n");
+}
+
+static void print_stability(const hes_model *m, const hes_analysis *res)
 {
     const hes_stability *st = &res->stab;
     int k;
 
     printf("\nmonodromy matrix Phi (%d x %d):\n", res->mono.n, res->mono.n);
+    if (m->modes[res->orbit.mode].retract)
+        print_tangent_names(m, res->orbit.mode);
     cli_print_matrix(stdout, res->mono.phi, res->mono.n);
     if (res->mono.autonomous && res->mono.proj) {
         printf("return-map Jacobian P (Phi projected onto the section):\n");
@@ -117,7 +134,7 @@ void analyze_print_text(const hes_system *sys, const hes_analysis *res)
     print_params(sys);
     print_orbit(m, &res->orbit);
     print_events(m, &res->orbit.traj);
-    print_stability(res);
+    print_stability(m, res);
     if (res->have_check)
         printf("check: finite differences of the return map, "
                "max |difference| = %.3e\n", res->check_max_abs_diff);

@@ -190,6 +190,10 @@ void cli_print_simultaneous(const hes_model *m, const hes_simultaneous *list, in
 
 /* Name of state `i` of mode `mode`, or NULL when the model gives no names. */
 const char *cli_state_name(const hes_model *model, int mode, int i);
+/* Tangent coordinate `i` of mode `mode` (one with a chart, hes_mode.retract)
+ * for people, into buf: its tangent name, its state name when tdim = dim,
+ * else "d[i]"; returns buf. */
+const char *cli_tangent_name(const hes_model *model, int mode, int i, char *buf, size_t len);
 
 /* Prints a JSON document the library built (text, malloc'd, freed here) and
  * a newline on stdout; NULL (the library's allocation failure) prints "CMD:

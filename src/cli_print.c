@@ -57,6 +57,20 @@ const char *cli_state_name(const hes_model *model, int mode, int i)
     return m->state_names[i];
 }
 
+const char *cli_tangent_name(const hes_model *model, int mode, int i, char *buf, size_t len)
+{
+    const hes_mode *m = &model->modes[mode];
+    int nt = m->tdim > 0 ? m->tdim : m->dim;
+
+    if (m->tangent_names)
+        snprintf(buf, len, "%s", m->tangent_names[i]);
+    else if (nt == m->dim && m->state_names)
+        snprintf(buf, len, "%s", m->state_names[i]);
+    else
+        snprintf(buf, len, "d[%d]", i);
+    return buf;
+}
+
 void cli_print_simultaneous(const hes_model *m, const hes_simultaneous *list, int n)
 {
     for (int k = 0; k < n; k++) {

@@ -87,14 +87,19 @@ static void format_flags(char *buf, size_t len, unsigned flags)
         snprintf(buf, len, "-");
 }
 
-/* The states idx[0..n) of a mode by name, comma-separated. */
+/* The states idx[0..n) of a mode by name, comma-separated: the orbit
+ * spec's free states and residual, which are tangent coordinates when the
+ * mode has a chart (hes_mode.retract). */
 static void print_state_list(const hes_model *m, int mode, const int *idx, int n)
 {
-    char buf[64];
+    char buf[80];
     int i;
 
     for (i = 0; i < n; i++) {
-        format_state(buf, sizeof buf, m, mode, idx[i]);
+        if (m->modes[mode].retract)
+            cli_tangent_name(m, mode, idx[i], buf, sizeof buf);
+        else
+            format_state(buf, sizeof buf, m, mode, idx[i]);
         printf("%s%s", i ? ", " : "", buf);
     }
 }
@@ -158,7 +163,8 @@ static void print_orbit(const hes_model *m)
         }
         if (o->n_free_states + o->n_free_params == 0)
             printf("none");
-        printf("\n  residual: x_return - x0 in ");
+        printf("\n  residual: %s in ", m->modes[o->mode].retract ? "local(x_return, x0)"
+                                                                : "x_return - x0");
         print_state_list(m, o->mode, o->residual, o->n_residual);
         printf("\n");
     }
@@ -181,6 +187,13 @@ void model_print_text(const hes_model *m)
                 printf("%s%s", j ? ", " : "", md->state_names[j]);
         }
         printf("\n");
+        if (md->retract) { /* a state on a manifold, linearised in tangent coordinates */
+            char buf[80];
+            printf("  %-16s tangent dim %d: ", "", md->tdim > 0 ? md->tdim : md->dim);
+            for (j = 0; j < (md->tdim > 0 ? md->tdim : md->dim); j++)
+                printf("%s%s", j ? ", " : "", cli_tangent_name(m, i, j, buf, sizeof buf));
+            printf("\n");
+        }
     }
 
     printf("\ntransitions:\n");

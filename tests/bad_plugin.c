@@ -79,7 +79,7 @@ static hes_model model;
 /* The valid model. */
 static void build(void)
 {
-    modes[0] = (hes_mode){ "stance", 2, names, field, NULL, NULL };
+    modes[0] = (hes_mode){ .name = "stance", .dim = 2, .state_names = names, .field = field };
     transitions[0] = (hes_transition){ .name = "heelstrike", .from = 0, .to = 0,
                                        .direction = HES_UP, .guard = guard, .reset = reset };
     params[0] = (hes_param){ "g", 9.81, "m/s^2", "gravity", HES_PARAM_POSITIVE, 0.0, HUGE_VAL, 0, 0 };

@@ -1283,6 +1283,27 @@ else
     echo "cli.sh: gnuplot not found; plot checks skipped"
 fi
 
+# ----------------------------------------------------- a state on a manifold
+# The torque-free rigid body of tests/rigid_body.c (attitude as a unit
+# quaternion, 8 states, 7 tangent coordinates) spinning about its
+# intermediate axis: the leading multiplier is exp(lambda T), lambda =
+# Omega sqrt((I2 - I1)(I3 - I2) / (I1 I3)) = 1 / sqrt(3), T = 2 pi.
+rigid=${top_builddir:-.}/tests/.libs/rigid_body_plugin.so
+if [ -f "$rigid" ]; then
+    run rb_an analyze --model "$rigid" --check --json
+    expect_status rb_an 0 "analyze --model rigid_body_plugin.so --check"
+    expect_json_value rb_an 'abs(d["psi"] / __import__("math").exp(2 * __import__("math").pi / 3 ** 0.5) - 1) < 1e-8 and len(d["monodromy"]) == 7 and len(d["orbit"]["x0"]) == 8 and d["check"]["max_abs_diff"] < 1e-5' True \
+        "psi is exp(lambda T), the monodromy 7 x 7 in tangent coordinates, x0 of 8 states"
+    run rb_text analyze --model "$rigid"
+    expect_grep rb_text out 'in the tangent coordinates of mode spin \(7 of its 8 states\): rx ry rz wx wy wz tau' \
+        "the text names the monodromy's tangent coordinates"
+    run rb_info info --model "$rigid"
+    expect_grep rb_info out 'tangent dim 7: rx, ry, rz, wx, wy, wz, tau' \
+        "info lists the mode's tangent coordinates"
+    expect_grep rb_info out 'unknowns: states wx, wz$' \
+        "info names the orbit's free states as tangent coordinates (3 and 5, not qz and wy)"
+fi
+
 # ------------------------------------------------------------------ plugins
 # The rimless wheel example built as a plugin against the build tree: its
 # single multiplier is cos^2(2a) (closed form); one built for another model

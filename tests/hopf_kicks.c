@@ -104,7 +104,8 @@ static int zero_dt2(double t, const double *x, const double *p, double *g, void 
 #define TRANSITION(k)                                                                     \
     { "kick" #k, k, (k + 1) % TEST_HOPF_EVENTS, HES_DOWN, guard_##k, reset_##k,          \
       guard_dx_##k, zero_dt, reset_dx_##k, zero_dt2, 0, NULL }
-#define MODE(k) { "arc" #k, 2, names, field, field_dx, NULL }
+#define MODE(k) { .name = "arc" #k, .dim = 2, .state_names = names, .field = field,       \
+                  .field_dx = field_dx }
 #define KICK_PARAM(k)                                                                     \
     { "h" #k, 0.0, "1", "radial kick gain at virtual event " #k, HES_PARAM_SHAPE,         \
       -HUGE_VAL, HUGE_VAL, -0.5, 0.5 }

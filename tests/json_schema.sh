@@ -25,6 +25,8 @@ fi
 
 HES=${HES:-${top_builddir:-.}/src/hes}
 case $HES in /*) ;; *) HES=$(pwd)/$HES ;; esac
+rigid=${top_builddir:-.}/tests/.libs/rigid_body_plugin.so
+case $rigid in /*) ;; *) rigid=$(pwd)/$rigid ;; esac
 srcdir=${top_srcdir:-${srcdir:-.}}
 case $srcdir in /*) ;; *) srcdir=$(pwd)/$srcdir ;; esac
 schemas=$srcdir/share/doc/schema
@@ -130,6 +132,13 @@ json an_sim analyze twin-jugglers --json
 valid analyze an_sim 'set:simultaneous/0/other_order=["impact1"]' \
     del:simultaneous/0/continuous set:simultaneous=[] set:simultaneous/0/dt=-1 \
     set:simultaneous/0/first=7
+# a mode on a manifold (tests/rigid_body.c): the monodromy in tangent coordinates
+if [ -f "$rigid" ]; then
+    json an_chart analyze --model "$rigid" --check --json
+    valid analyze an_chart 'set:tangent_names=[1]' 'set:tangent_names/0="-rx"'
+    json info_chart info --model "$rigid" --json
+    valid info info_chart set:modes/0/tdim=0 'set:modes/0/tangent=[]' 'set:modes/0/tdim="7"'
+fi
 json an_ess analyze hopper-pumped --json
 valid analyze-ess an_ess del:eps_order 'set:integrator="event"' \
     set:orbit/counts/projections=-1 set:section=3 set:orbit/iterations=3.5 del:return_map \

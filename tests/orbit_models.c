@@ -62,7 +62,7 @@ static int ball_guess(double *p, double *x0, void *d)
     return 0;
 }
 
-static const hes_mode ball_modes[] = { { "air", 2, NULL, ball_field, NULL, NULL } };
+static const hes_mode ball_modes[] = { { .name = "air", .dim = 2, .field = ball_field } };
 static const hes_transition ball_transitions[] = {
     { "bounce", 0, 0, HES_DOWN, ball_floor, ball_bounce, NULL, NULL, NULL, NULL, 0, NULL },
     { "apex", 0, 0, HES_DOWN, ball_apex, NULL, NULL, NULL, NULL, NULL, 0, NULL },
@@ -120,7 +120,7 @@ static int counter_guess(double *p, double *x0, void *d)
     return 0;
 }
 
-static const hes_mode counter_modes[] = { { "count", 2, NULL, counter_field, NULL, NULL } };
+static const hes_mode counter_modes[] = { { .name = "count", .dim = 2, .field = counter_field } };
 static const hes_transition counter_transitions[] = {
     { "tick", 0, 0, HES_UP, counter_guard, counter_reset, NULL, NULL, NULL, NULL, 0, NULL },
 };

@@ -138,7 +138,7 @@ static const char *probe_describe(int code, void *d)
 
 static const char *const probe_states[] = { "y", "v" };
 static const hes_mode probe_modes[] = {
-    { "air", 2, probe_states, probe_field, NULL, NULL },
+    { .name = "air", .dim = 2, .state_names = probe_states, .field = probe_field },
 };
 static const hes_transition probe_transitions[] = {
     { "bounce", 0, 0, HES_DOWN, bounce_guard, bounce_reset, bounce_guard_dx, zero_dt,
@@ -183,7 +183,7 @@ static int spin_field(double t, const double *x, const double *p, double *f, voi
     return 0;
 }
 
-static const hes_mode spin_modes[] = { { "spin", 2, NULL, spin_field, NULL, NULL } };
+static const hes_mode spin_modes[] = { { .name = "spin", .dim = 2, .field = spin_field } };
 static const hes_param spin_params[] = {
     { "omega", 1e4, "1/s", "angular frequency", HES_PARAM_POSITIVE, 0.0, HUGE_VAL, 0, 0 },
 };

@@ -781,7 +781,9 @@ static int osc_guess(double *p, double *x0, void *d)
 }
 
 static const char *const osc_states[] = { "x", "v", "tau" };
-static const hes_mode osc_modes[] = { { "run", 3, osc_states, osc_field, osc_field_dx, NULL } };
+static const hes_mode osc_modes[] = { { .name = "run", .dim = 3,
+                                        .state_names = osc_states, .field = osc_field,
+                                        .field_dx = osc_field_dx } };
 static const hes_transition osc_transitions[] = {
     { "clock", 0, 0, HES_UP, osc_guard, osc_reset, NULL, NULL, NULL, NULL, 0, NULL },
 };

@@ -463,7 +463,8 @@ static int spin_field(double t, const double *x, const double *p, double *f, voi
 }
 
 static const char *const spin_states[] = { "x", "v" };
-static const hes_mode spin_modes[] = { { "spin", 2, spin_states, spin_field, NULL, NULL } };
+static const hes_mode spin_modes[] = { { .name = "spin", .dim = 2,
+                                         .state_names = spin_states, .field = spin_field } };
 static const hes_param spin_params[] = {
     { "omega", 1e4, "1/s", "angular frequency", HES_PARAM_POSITIVE, 0.0, HUGE_VAL, 0, 0 },
 };

@@ -116,8 +116,8 @@ static int hop_guard(double t, const double *x, const double *p, double *out, vo
 
 static const char *const hop_states[] = { "y", "v" };
 static const hes_mode hop_modes[] = {
-    { "flight", 2, hop_states, hop_flight, NULL, NULL },
-    { "stance", 2, hop_states, hop_stance, NULL, NULL },
+    { .name = "flight", .dim = 2, .state_names = hop_states, .field = hop_flight },
+    { .name = "stance", .dim = 2, .state_names = hop_states, .field = hop_stance },
 };
 static const hes_transition hop_transitions[] = {
     { "touchdown", 0, 1, HES_DOWN, hop_guard, NULL, NULL, NULL, NULL, NULL, 0, NULL },
@@ -273,8 +273,8 @@ static int pump_guess(double *p, double *x0, void *d)
 }
 
 static const hes_mode pump_modes[] = {
-    { "flight", 2, hop_states, pump_flight, NULL, NULL },
-    { "stance", 2, hop_states, pump_stance, NULL, NULL },
+    { .name = "flight", .dim = 2, .state_names = hop_states, .field = pump_flight },
+    { .name = "stance", .dim = 2, .state_names = hop_states, .field = pump_stance },
 };
 static const int pump_sequence[] = { 0, 1 }, pump_free[] = { 1 };
 
@@ -562,10 +562,14 @@ static int trot_guard(double t, const double *x, const double *p, double *out, v
 enum { TM_FLIGHT, TM_FRONT, TM_REAR, TM_BOTH };
 enum { TT_FRONT, TT_REAR, TT_REAR_AFTER_FRONT, TT_FRONT_AFTER_REAR };
 static const hes_mode trot_modes[] = {
-    { "flight", 4, trot_states, trot_mode_f, NULL, (void *)legs_flight },
-    { "front", 4, trot_states, trot_mode_f, NULL, (void *)legs_front },
-    { "rear", 4, trot_states, trot_mode_f, NULL, (void *)legs_rear },
-    { "both", 4, trot_states, trot_mode_f, NULL, (void *)legs_both },
+    { .name = "flight", .dim = 4,
+      .state_names = trot_states, .field = trot_mode_f, .data = (void *)legs_flight },
+    { .name = "front", .dim = 4,
+      .state_names = trot_states, .field = trot_mode_f, .data = (void *)legs_front },
+    { .name = "rear", .dim = 4,
+      .state_names = trot_states, .field = trot_mode_f, .data = (void *)legs_rear },
+    { .name = "both", .dim = 4,
+      .state_names = trot_states, .field = trot_mode_f, .data = (void *)legs_both },
 };
 static const hes_transition trot_transitions[] = {
     { "front touchdown", TM_FLIGHT, TM_FRONT, HES_DOWN, trot_guard, NULL, NULL, NULL, NULL, NULL,

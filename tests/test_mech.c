@@ -184,7 +184,9 @@ static double dp_energy(const double *x)
 }
 
 static const char *const dp_names[] = { "th1", "th2", "w1", "w2" };
-static const hes_mode dp_modes[] = { { "swing", 4, dp_names, hes_mech_field, NULL, (void *)&dp_mode } };
+static const hes_mode dp_modes[] = { { .name = "swing", .dim = 4,
+                                       .state_names = dp_names, .field = hes_mech_field,
+                                       .data = (void *)&dp_mode } };
 static const hes_param dp_params[] = {
     { "m1", 1.3, "kg", "", HES_PARAM_POSITIVE, 0, HUGE_VAL, 0, 0 },
     { "m2", 0.7, "kg", "", HES_PARAM_POSITIVE, 0, HUGE_VAL, 0, 0 },
@@ -313,7 +315,9 @@ static const hes_mech_mode cart_passive = { &cart_plain, 0, NULL, 2, two_angles,
 static const hes_mech_mode cart_driven = { &cart_dragged, 0, NULL, 2, two_angles,
                                            two_angles_dz, two_angles_acc, feedback };
 static const hes_mode cart_modes[] = {
-    { "swing", 4, dp_names, hes_mech_field, hes_mech_field_dx, (void *)&cart_driven },
+    { .name = "swing", .dim = 4,
+      .state_names = dp_names, .field = hes_mech_field,
+      .field_dx = hes_mech_field_dx, .data = (void *)&cart_driven },
 };
 static const hes_model cart_model = {
     .abi = HES_MODEL_ABI, .name = "double-pendulum-cartesian", .description = "",

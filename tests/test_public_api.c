@@ -45,6 +45,8 @@ static void analyse(hes_system *sys, double check_tol)
         expect(hes_analysis_multipliers(a, re, im, nm) == nm, "multipliers' count", name);
         expect(nn == dim * dim && hes_analysis_monodromy(a, 1, P, nn) == nn, "monodromy size",
                name);
+        /* no mode with a tangent-space chart here: the monodromy has x0's size */
+        expect(hes_analysis_tangent_dim(a) == dim, "tangent dimension", name);
         expect(hes_analysis_x0(a, x0, dim) == dim, "x0's size", name);
         /* a negative room copies nothing and still gives the size */
         double canary = 42.0;
@@ -102,7 +104,8 @@ int main(void)
     hes_analysis *none = NULL;
     expect(hes_system_set_param(e, "pump", -1) != HES_OK || hes_analysis_new(e, 0, &none) != HES_OK,
            "a bad parameter is refused", "hopper-pumped");
-    expect(none == NULL && isnan(hes_analysis_psi(none)) && hes_analysis_dim(none) == 0,
+    expect(none == NULL && isnan(hes_analysis_psi(none)) && hes_analysis_dim(none) == 0 &&
+           hes_analysis_tangent_dim(none) == 0,
            "a failed analysis is NULL and reads as nothing", "hopper-pumped");
     hes_system_destroy(h);
     hes_system_destroy(e);

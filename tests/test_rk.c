@@ -49,7 +49,8 @@ static int cross_zero(double t, const double *x, const double *p, double *g, voi
     return 0;
 }
 
-static const hes_mode osc_modes[] = { { "swing", 2, NULL, osc_field, osc_field_dx, NULL } };
+static const hes_mode osc_modes[] = { { .name = "swing", .dim = 2,
+                                        .field = osc_field, .field_dx = osc_field_dx } };
 static const hes_transition osc_transitions[] = {
     { "down", 0, 0, HES_DOWN, cross_zero, NULL, NULL, NULL, NULL, NULL, 0, NULL },
 };
@@ -72,7 +73,7 @@ static int cross_two(double t, const double *x, const double *p, double *g, void
 }
 
 /* no Jacobian: the variational equations use central differences of F */
-static const hes_mode blow_modes[] = { { "grow", 1, NULL, blow_field, NULL, NULL } };
+static const hes_mode blow_modes[] = { { .name = "grow", .dim = 1, .field = blow_field } };
 static const hes_transition blow_transitions[] = {
     { "two", 0, 0, HES_UP, cross_two, NULL, NULL, NULL, NULL, NULL, 0, NULL },
 };
@@ -202,7 +203,7 @@ static int stiff_field(double t, const double *x, const double *p, double *f, vo
     return 0;
 }
 
-static const hes_mode stiff_modes[] = { { "relax", 1, NULL, stiff_field, NULL, NULL } };
+static const hes_mode stiff_modes[] = { { .name = "relax", .dim = 1, .field = stiff_field } };
 
 /* A stiff phase, y' = -L (y - cos t) with L = 1e6: BDF follows the closed
  * form y = (L^2 cos t + L sin t) / (L^2 + 1) + C e^(-L t); rk8, explicit,

@@ -296,7 +296,7 @@ static const char *faulty_describe(int code, void *d)
     return code == 7 ? "the floor broke" : code == 42 ? "the sensor broke" : NULL;
 }
 
-static const hes_mode faulty_modes[] = { { "air", 2, NULL, faulty_field, NULL, NULL } };
+static const hes_mode faulty_modes[] = { { .name = "air", .dim = 2, .field = faulty_field } };
 static const hes_transition faulty_transitions[] = {
     { "bounce", 0, 0, HES_DOWN, faulty_guard, faulty_reset, NULL, NULL, NULL, NULL, 0, NULL },
 };

@@ -104,11 +104,12 @@ static int reset_dt(double t, const double *x, const double *p, double *r, void 
 static const char *const state_names[] = { "y", "v" };
 
 static const hes_mode modes[] = {
-    { "air", 2, state_names, field, field_dx, NULL },
+    { .name = "air", .dim = 2, .state_names = state_names, .field = field, .field_dx = field_dx },
 };
 
 static const hes_mode bad_field_modes[] = {
-    { "air", 2, state_names, field, bad_field_dx, NULL },
+    { .name = "air", .dim = 2, .state_names = state_names,
+      .field = field, .field_dx = bad_field_dx },
 };
 
 static const hes_transition down[] = {

@@ -153,6 +153,8 @@ hes_status hes__newton(const hes__newton_problem *p, const hes__newton_options *
             break;
         }
         memcpy(u, ut, n * sizeof *u);
+        if (p->rebase)
+            p->rebase(p->ctx, u);
         if (p->adopt) {
             p->adopt(p->ctx);
             memcpy(r, rt, n * sizeof *r);

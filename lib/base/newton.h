@@ -41,6 +41,10 @@ typedef struct {
     const char *(*errmsg)(void *ctx);
     /* Records the search's failure message on the problem. */
     void (*say)(void *ctx, const char *msg);
+    /* Optional: after a step is accepted, the problem may re-express the
+     * iterate u in place, r(u) unchanged (unknowns that are increments in a
+     * manifold's tangent space, re-based at the accepted point). */
+    void (*rebase)(void *ctx, double *u);
 } hes__newton_problem;
 
 typedef struct {

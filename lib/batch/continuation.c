@@ -944,6 +944,13 @@ static hes_status run_init(run *r, hes_system *sys, const char *param, double fr
     if (st != HES_OK)
         return st;
     int hybrid = hes_system_kind(sys) == HES_KIND_HYBRID;
+    /* the predictor and the arclength equation are linear in x0, which a
+     * state on a manifold is not */
+    for (int i = 0; hybrid && i < sys->model->n_modes; i++)
+        if (hes__mode_has_chart(sys->model, i))
+            return hes__say(msg, len, HES_EINVAL, "continuation does not support modes with a "
+                            "tangent-space chart (mode '%s': a state on a manifold)",
+                            sys->model->modes[i].name);
     r->p_saved = malloc(sizeof(double) * (size_t)(hes_system_n_params(sys) + 1));
     if (!r->p_saved)
         return hes__say(msg, len, HES_ENOMEM, "out of memory");

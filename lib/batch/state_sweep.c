@@ -5,7 +5,9 @@
  * hes_grid_linspace(lo, hi, n) is simulated with every guard armed over
  * [0, time]; a simulation that fails (grazing, Zeno, a model error) is a
  * result too, with its status, message and the trajectory up to where it
- * stopped.
+ * stopped.  The component is ambient: a mode that normalizes its state
+ * (hes_mode.normalize) has each start projected onto its manifold by
+ * hes_simulate.
  */
 #include <math.h>
 #include <stdio.h>

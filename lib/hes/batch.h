@@ -333,7 +333,10 @@ hes_status hes_grid_tensor(int dim, const double *lo, const double *hi, const in
  * component `state` set to each of the n values hes_grid_linspace(lo, hi, n)
  * gives, simulated with every guard armed over [0, time] (hes_simulate with
  * t_end = time), one trajectory.  Works for any model, with or without a
- * periodic orbit. */
+ * periodic orbit.  The component is one of the ambient state: in a mode
+ * with hes_mode.normalize each start is then projected back onto the
+ * mode's manifold, as hes_simulate does with every start (a quaternion's
+ * component set to a value is rescaled with the others). */
 typedef struct {
     int mode;                    /**< the mode of x0 */
     int dim;                     /**< the number of values of x0: that mode's dim */

@@ -173,7 +173,8 @@ void hes_sim_options_init(hes_sim_options *o);
 
 /** Simulates from state x0 (mode `mode`) at absolute time t0 and model time
  * tm0.  The trajectory is returned even on failure (traj->status says why);
- * the return value is traj->status. */
+ * the return value is traj->status.  A mode with hes_mode.normalize has x0
+ * and every reset's output projected onto its manifold first. */
 hes_status hes_simulate(hes_system *sys, int mode, double t0, double tm0,
                         const double *x0, const hes_sim_options *opts,
                         hes_traj *traj);
@@ -194,8 +195,10 @@ hes_status hes_variational(hes_system *sys, int mode, double tm0, double duratio
  *
  *     Xi = DxR + (F_J - DxR F_I - DtR) Dxg / (Dtg + Dxg F_I)
  *
- * with F_J evaluated at R(t, x).  xi receives n_J x n_I values.  Fails with
- * HES_EGRAZING when the denominator is tiny relative to its terms.
+ * with F_J evaluated at R(t, x).  xi receives n_J x n_I values, in the
+ * ambient coordinates even where a mode has a tangent-space chart (the
+ * monodromy's factor is then P_J Xi E_I).  Fails with HES_EGRAZING when the
+ * denominator is tiny relative to its terms.
  */
 hes_status hes_saltation(hes_system *sys, int transition, double t,
                          const double *x, double *xi);
@@ -215,13 +218,15 @@ typedef struct {
     /** the matrix's dimensions @{ */
     int rows, cols;
     /** @} */
-    double *m;               /**< rows x cols, column-major */
+    double *m;               /**< rows x cols, column-major (in the tangent coordinates of
+                                  the modes' charts where they have one: tdim_J x tdim_I) */
     double t;                /**< absolute time of the event or the end of the phase */
 } hes_factor;
 
 /** Phi = F_k ... F_2 F_1 in the order of `factors` (factors[0] applied first). */
 typedef struct {
-    int n;                   /**< dimension of the state at the section */
+    int n;                   /**< dimension of the state at the section (its tangent
+                                  dimension tdim when the orbit's mode has a chart) */
     int n_factors;           /**< the number of factors */
     hes_factor *factors;     /**< n_factors of them, factors[0] applied first */
     double *phi;             /**< n x n monodromy */
@@ -251,7 +256,11 @@ typedef struct {
  * the section normal.  (The right eigenvector of that 0 is the flow direction
  * F only when nothing in the model depends on the time since the section
  * event; with a clock reset at the section, as in the SLIP touchdown law,
- * a shift along the flow also shifts the clock and is not trivial.) */
+ * a shift along the flow also shifts the clock and is not trivial.)
+ * Where a mode has a tangent-space chart (hes_mode.retract) every factor is
+ * in its tangent coordinates, at the factor's own ends: a phase's
+ * P(x1) A E(x0), an event's P_J(x+) Xi E_I(x-), the section matrix
+ * P_J S E_I (lib/hybrid/tangent.c). */
 hes_status hes_monodromy_compute(hes_system *sys, const hes_traj *period,
                                  int autonomous, hes_monodromy *mono);
 /** Frees a monodromy's factors and matrices and clears it (NULL: nothing). */
@@ -337,7 +346,8 @@ typedef struct {
     int mode;                /**< mode of x0 */
     double t0;               /**< absolute start time (0) */
     double period;           /**< the period T */
-    int n;                   /**< dim of x0 */
+    int n;                   /**< dim of x0 (the ambient state; the monodromy has the
+                                  tangent dimension where the mode has a chart) */
     double *x0;              /**< section state */
     double *flow;            /**< F(x0) in mode `mode` */
     hes_traj traj;           /**< one period with sensitivities */
@@ -364,7 +374,9 @@ hes_status hes_orbit_find(hes_system *sys, hes_orbit *orbit);
  * start).  Only what Newton solves is seeded: the components that are not
  * free states always come from the model's guess at the system's parameters
  * (they are what the parameters define), and the solved parameters start
- * from the system's values.  NULL: the model's guess. */
+ * from the system's values.  When the orbit's mode has a tangent-space
+ * chart the seed is retract(guess, d), d = local(x0, guess) kept at the
+ * free (tangent) components only.  NULL: the model's guess. */
 hes_status hes_system_set_orbit_start(hes_system *sys, const double *x0);
 /** The period's guess where the orbit search needs one (an ESS system: its
  * model's orbit_period otherwise); NaN: the model's.  A hybrid orbit's

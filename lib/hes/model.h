@@ -19,7 +19,9 @@ extern "C" {
 
 /** The version of hes_model a model was written against (plugins carry it):
  * 2 since hes_model has the trajopt field, 3 since hes_mech has force_dx,
- * 4 since hes_model has release. */
+ * 4 since hes_model has release, 5 since hes_mode has tangent spaces (tdim,
+ * retract, local, tangent, cotangent, normalize, tangent_names) and hes_mech
+ * has net_force and hes_mech_mode the chart's second derivatives. */
 #define HES_MODEL_ABI 5
 
 /**
@@ -74,7 +76,46 @@ hes_status hes_integrator_from_name(const char *name, hes_integrator *integrator
  * the name with its unprintable bytes as \\xNN. */
 hes_status hes_name_check(const char *field, const char *name, hes_error *err);
 
-/** A mode I of a hybrid model: its state and its vector field F_I. */
+/** A mode's chart maps (hes_mode.retract and hes_mode.local): a point of
+ * the mode's state manifold from a point and a tangent increment, or the
+ * increment between two points.  a and b are states (dim values) or, for
+ * retract, b is the increment (tdim values); out receives dim values
+ * (retract) or tdim values (local); p is the full parameter vector, data the
+ * mode's data (hes_mode.data, else the model's).  0 on success, nonzero to
+ * report failure (as hes_fn). */
+typedef int (*hes_chart_fn)(const double *a, const double *b, const double *p,
+                            double *out, void *data);
+/** A mode's tangent-space matrix at a state x (hes_mode.tangent,
+ * hes_mode.cotangent): out receives a column-major matrix whose size the
+ * field states.  0 on success, nonzero to report failure. */
+typedef int (*hes_frame_fn)(const double *x, const double *p, double *out, void *data);
+/** A mode's projection onto its state manifold (hes_mode.normalize): x
+ * (dim values) is replaced by the nearest point of the manifold (e.g.\ a
+ * quaternion divided by its norm).  0 on success, nonzero to report
+ * failure. */
+typedef int (*hes_normalize_fn)(double *x, const double *p, void *data);
+
+/**
+ * A mode I of a hybrid model: its state and its vector field F_I.
+ *
+ * The state may live on a manifold of dimension tdim < dim embedded in
+ * R^dim (a unit quaternion: 4 values, 3 degrees of freedom).  The
+ * integrator works in the ambient coordinates x (F_I is evaluated there and
+ * must leave the manifold invariant), and every linearisation (variational
+ * and saltation matrices, the monodromy and its multipliers, the finite-
+ * difference check, the orbit's Newton unknowns and residual) is expressed
+ * in tangent coordinates delta in R^tdim through the mode's chart:
+ *
+ *     retract(x, delta) = x (+) delta     on the manifold, retract(x, 0) = x
+ *     local(x1, x0)     = x1 (-) x0       in R^tdim, local(retract(x0, d), x0) = d
+ *     E(x) = d retract(x, delta) / d delta at delta = 0     (dim x tdim)
+ *     P(x) = d local(y, x) / d y at y = x                   (tdim x dim), P E = I
+ *
+ * and a matrix M of the ambient flow from x0 to x1 becomes P(x1) M E(x0).
+ * All of retract, local, tangent, cotangent, normalize and tangent_names
+ * NULL and tdim 0 is a mode whose state is R^dim (retract(x, d) = x + d,
+ * local = x1 - x0, E = P = I): every result as without them.
+ */
 typedef struct {
     const char *name;        /**< the mode's name (hes_name_check) */
     int dim;                 /**< state dimension n_I of this mode (1 to 10000) */
@@ -85,6 +126,28 @@ typedef struct {
     void *data;              /**< passed to this mode's callbacks instead of the model's
                                   data when not NULL (generic callbacks such as the
                                   mechanical layer's use it) */
+    int tdim;                /**< dimension of the state manifold's tangent space, 1 to dim;
+                                  0: dim (the state is R^dim).  Below dim it needs retract,
+                                  local and tangent */
+    hes_chart_fn retract;    /**< retract(x, delta, p, out, data): out[dim] = x (+) delta
+                                  for delta in R^tdim, a point of the manifold, with
+                                  retract(x, 0) = x; NULL: x + delta (tdim = dim) */
+    hes_chart_fn local;      /**< local(x1, x0, p, out, data): out[tdim] = x1 (-) x0, the
+                                  inverse of retract near x0: local(retract(x0, d), x0) = d;
+                                  NULL: x1 - x0.  Given with retract and tangent */
+    hes_frame_fn tangent;    /**< tangent(x, p, E, data): E[dim * tdim] = d retract(x, delta)
+                                  / d delta at delta = 0 (column-major, full column rank);
+                                  NULL: the identity.  Given with retract and local */
+    hes_frame_fn cotangent;  /**< optional: cotangent(x, p, P, data): P[tdim * dim] =
+                                  d local(y, x) / d y at y = x (column-major), P E = I;
+                                  NULL: the least-squares left inverse (E^T E)^-1 E^T, which
+                                  gives the same P v for every tangent vector v */
+    hes_normalize_fn normalize; /**< optional: normalize(x, p, data) projects x onto the
+                                  manifold in place; run on the state every reset gives
+                                  and on every start state of a simulation.  NULL: none */
+    const char *const *tangent_names; /**< tdim names of the tangent coordinates (e.g.\
+                                  "root_wx"), may be NULL (then the state names when
+                                  tdim = dim, else "d[0]", "d[1]", ...) */
 } hes_mode;
 
 /** \name Crossing directions of a guard g (the event is g = 0)
@@ -151,6 +214,10 @@ typedef struct {
  * same events.  The unknowns are the state components `free_states` of x0 and
  * the parameters `free_params` (flagged HES_PARAM_SOLVED); the residual is
  * (x_return - x0) restricted to the components `residual`, as many as unknowns.
+ * When the orbit's mode has a chart (hes_mode.retract), both index tangent
+ * coordinates (0 to tdim - 1): the unknowns are the increments delta[free]
+ * of x0 = retract(x0_base, delta) and the residual is
+ * local(x_return, x0)[residual], x0_base moving to each new iterate.
  */
 typedef struct {
     int mode;                  /**< the mode of x0, the target of `section` */
@@ -163,11 +230,13 @@ typedef struct {
     const int *any_order;
     const char *period_param;  /**< name of the period parameter; NULL: autonomous */
     int n_free_states;         /**< the number of state components solved for */
-    const int *free_states;    /**< their indices in x0 */
+    const int *free_states;    /**< their indices in x0 (in its tangent coordinates when the
+                                    mode has a chart) */
     int n_free_params;         /**< the number of parameters solved for */
     const char *const *free_params; /**< their names (flagged HES_PARAM_SOLVED) */
     int n_residual;            /**< the number of residual components, as many as unknowns */
-    const int *residual;       /**< their indices in the state of `mode` */
+    const int *residual;       /**< their indices in the state of `mode` (in its tangent
+                                    coordinates when the mode has a chart) */
     /** Initial guess: fills x0[dim of mode] and may refine the guesses of the
      * solved parameters in p.  Returns 0 or nonzero on failure.  A model
      * without a periodic orbit (simulation only) leaves guess NULL. */

@@ -111,7 +111,9 @@ void hes_impact_orbit_free(hes_impact_orbit *r);
  * hes_analysis_destroy releases it.  The arrays are copied out: x0 (dim
  * values), the nontrivial multipliers (re, im; by modulus, descending) and
  * the monodromy (which = 0: Phi; which = 1: the return map's Jacobian P of
- * an autonomous orbit, else Phi), column-major, dim x dim.  Each copies at
+ * an autonomous orbit, else Phi), column-major, tdim x tdim (tdim =
+ * hes_analysis_tangent_dim: dim unless the orbit's mode has a tangent-space
+ * chart, hes_mode.retract).  Each copies at
  * most max values and returns how many there are (-1 for a NULL analysis
  * or a bad `which`), so a first call with max 0 sizes the buffer.
  * hes_analysis_check: the largest difference from central differences of
@@ -130,6 +132,10 @@ hes_verdict hes_analysis_verdict(const hes_analysis *a);
 double hes_analysis_period(const hes_analysis *a);
 /** dim: the dimension of the orbit's section state x0 (0 for NULL). */
 int hes_analysis_dim(const hes_analysis *a);
+/** tdim: the dimension of the tangent coordinates the monodromy is in, the
+ * orbit's mode's hes_mode.tdim (dim for a mode without a chart; 0 for
+ * NULL). */
+int hes_analysis_tangent_dim(const hes_analysis *a);
 /** The number of nontrivial multipliers (0 for NULL). */
 int hes_analysis_n_multipliers(const hes_analysis *a);
 /** The check against central differences of the full flow (hes_analysis_new). */
@@ -235,7 +241,10 @@ hes_status hes_system_get_ess_options(const hes_system *sys, hes_ess_orbit_optio
 hes_ess *hes_system_ess(hes_system *sys);
 
 /** Jacobian of the return map by central differences of full re-simulations
- * (independent of the saltation pipeline); out is n x n. */
+ * (independent of the saltation pipeline); out is n x n with n the
+ * dimension of the monodromy (hes_monodromy.n): the orbit mode's dim, or its
+ * tdim when it has a chart, whose differences are then local(R(retract(x0,
+ * +-h e_j)), x0) / 2h in tangent coordinates. */
 hes_status hes_return_map_fd(hes_system *sys, const hes_orbit *orbit, double *out);
 
 /** Finds the pairs of events closer than tol in traj and analyses them; at
@@ -308,12 +317,15 @@ typedef struct {
 /** The paper's Fig.\ 3 experiment: n_trials initial states uniform in the ball
  * of radius `radius` around the orbit's section state, `steps` periods each,
  * the 2-norm error to the section state after every period.  Deterministic for
- * a given seed. */
+ * a given seed.  When the orbit's mode has a tangent-space chart the ball is
+ * in its tangent coordinates (start retract(x*, d)) and the error is
+ * |local(x, x*)|. */
 hes_status hes_trials_run(hes_system *sys, const hes_orbit *orbit, int n_trials,
                           double radius, int steps, unsigned long seed,
                           double tol, hes_trials *out);
-/** The same with every state component perturbed independently, uniformly in
- * (-half_width, half_width) (the paper's Fig.\ 5 experiment). */
+/** The same with every state component (tangent coordinate, with a chart)
+ * perturbed independently, uniformly in (-half_width, half_width) (the
+ * paper's Fig.\ 5 experiment). */
 hes_status hes_trials_run_box(hes_system *sys, const hes_orbit *orbit, int n_trials,
                               double half_width, int steps, unsigned long seed,
                               double tol, hes_trials *out);

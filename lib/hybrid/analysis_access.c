@@ -47,6 +47,7 @@ hes_verdict hes_analysis_verdict(const hes_analysis *a)
 }
 double hes_analysis_period(const hes_analysis *a) { return a ? a->orbit.period : NAN; }
 int hes_analysis_dim(const hes_analysis *a) { return a ? a->orbit.n : 0; }
+int hes_analysis_tangent_dim(const hes_analysis *a) { return a ? a->mono.n : 0; }
 int hes_analysis_n_multipliers(const hes_analysis *a) { return a ? a->stab.n_mult : 0; }
 double hes_analysis_check(const hes_analysis *a)
 {

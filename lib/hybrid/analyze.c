@@ -116,7 +116,7 @@ hes_status hes__analyze_extra(hes_system *sys, int check, const hes__orbit_extra
     if (st == HES_OK)
         st = hes_simultaneous_orbit(sys, res, res->simultaneous, 4, &res->n_simultaneous);
     if (st == HES_OK && check) {
-        int n = res->mono.n;
+        int n = res->mono.n; /* hes_return_map_fd's size too: the tangent dimension */
         const double *M = res->mono.autonomous ? res->mono.proj : res->mono.phi;
         double *fd = malloc(sizeof(double) * (size_t)n * n);
         if (!fd)

@@ -280,7 +280,7 @@ static hes_status newton(hes_ess *e, const hes_ess_orbit_options *o, const hes_e
     if (extra)
         u[n] = e->p[extra->param];
     hes__newton_problem prob = { unknowns(&s), &s, es_residual, es_converged, es_jacobian,
-                                 es_adopt, es_stalled, es_describe, es_errmsg, es_say };
+                                 es_adopt, es_stalled, es_describe, es_errmsg, es_say, NULL };
     hes__newton_options no = { o->max_iter, 1, 0.0, 30, pe->deadline, pe->budget,
                                "hes_ess_orbit_options.max_wall_time", HES_ESOLVER };
     double rn;

@@ -91,7 +91,9 @@ hes_status hes__reset(hes_system *sys, int tr, double t, const double *x, double
     int nj = sys->model->modes[T->to].dim;
     hes__bound_fn b = bind(sys, T->reset, nj, hes__tr_data(sys->model, tr));
     int rc = hes__bound_call(&b, t, x, out);
-    return finish(sys, rc, out, nj, "reset map", T->name, t);
+    hes_status st = finish(sys, rc, out, nj, "reset map", T->name, t);
+    /* the post-event state back onto the target mode's manifold */
+    return st == HES_OK ? hes__normalize(sys, T->to, out) : st;
 }
 
 hes_status hes__reset_dx(hes_system *sys, int tr, double t, const double *x, double *out)

@@ -139,6 +139,28 @@ hes_status hes__reset(hes_system *sys, int tr, double t, const double *x, double
 hes_status hes__reset_dx(hes_system *sys, int tr, double t, const double *x, double *out);
 hes_status hes__reset_dt(hes_system *sys, int tr, double t, const double *x, double *out);
 
+/* A mode's tangent space (tangent.c; hes_mode's chart, the identity of
+ * R^dim for a mode without one).  hes__retract: out[dim] = retract(x,
+ * delta[tdim]); hes__local: out[tdim] = local(x1, x0); hes__normalize: x
+ * onto the manifold in place (nothing without normalize);
+ * hes__tangent_basis: E (dim x tdim); hes__cotangent_basis: P (tdim x dim),
+ * the model's cotangent or (E^T E)^-1 E^T; hes__to_tangent: out (tdim_J x
+ * tdim_I) = P_J(x_out) M E_I(x_in) for an ambient M (dim_J x dim_I), M
+ * itself when neither mode has a chart. */
+hes_status hes__retract(hes_system *sys, int mode, const double *x, const double *delta,
+                        double *out);
+hes_status hes__local(hes_system *sys, int mode, const double *x1, const double *x0,
+                      double *out);
+hes_status hes__normalize(hes_system *sys, int mode, double *x);
+hes_status hes__tangent_basis(hes_system *sys, int mode, const double *x, double *E);
+hes_status hes__cotangent_basis(hes_system *sys, int mode, const double *x, double *P);
+hes_status hes__to_tangent(hes_system *sys, int mode_out, const double *x_out, int mode_in,
+                           const double *x_in, const double *M, double *out);
+/* Whether any mode of m has a chart; HES_EINVAL naming the first such mode
+ * for a computation (`what`) that does not support them, else HES_OK. */
+int hes__model_has_chart(const hes_model *m);
+hes_status hes__refuse_charts(hes_system *sys, const char *what);
+
 /* The integration of one phase (integrator.c: CVODES or the explicit
  * integrator, as the model chooses).  hes__phase_start starts mode `mode` at
  * model time tm from x, with identity initial sensitivities when sens != 0.

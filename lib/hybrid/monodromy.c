@@ -103,8 +103,44 @@ static hes_status section_normal(hes_system *sys, const double *S, int nj, int n
     return st;
 }
 
+static hes_status section_ambient(hes_system *sys, int tr, double tm, const double *x_minus,
+                                  double *S);
+
+/* The section matrix in the tangent coordinates of the modes' charts
+ * (tangent.c): S_tan = P_J(R(x)) S E_I(x), tdim_J x tdim_I.  With
+ * F_I = E_I f (the field is tangent) and the guard's tangent gradient
+ * Dxg E_I, S E_I = DxR E_I (I - f (Dxg E_I) / ((Dxg E_I) f)): the section
+ * matrix of the event seen in tangent coordinates, whose left null vector
+ * is the section normal there. */
 hes_status hes__section_matrix(hes_system *sys, int tr, double tm, const double *x_minus,
                                double *S, double *normal)
+{
+    const hes_model *m = sys->model;
+    const hes_transition *T = &m->transitions[tr];
+    int mi = T->from, mj = T->to;
+    if (!hes__mode_has_chart(m, mi) && !hes__mode_has_chart(m, mj)) {
+        hes_status st = section_ambient(sys, tr, tm, x_minus, S);
+        return st == HES_OK && normal ? section_normal(sys, S, m->modes[mj].dim,
+                                                       m->modes[mi].dim, normal) : st;
+    }
+    int ni = m->modes[mi].dim, nj = m->modes[mj].dim;
+    double *Sa = malloc(sizeof(double) * ((size_t)nj * ni + (size_t)nj));
+    if (!Sa)
+        return hes__fail(sys, HES_ENOMEM, "out of memory");
+    double *xp = Sa + (size_t)nj * ni;
+    hes_status st;
+    if ((st = section_ambient(sys, tr, tm, x_minus, Sa)) == HES_OK &&
+        (st = hes__reset(sys, tr, tm, x_minus, xp)) == HES_OK &&
+        (st = hes__to_tangent(sys, mj, xp, mi, x_minus, Sa, S)) == HES_OK && normal)
+        st = section_normal(sys, S, hes__mode_tdim(m, mj), hes__mode_tdim(m, mi), normal);
+    free(Sa);
+    return st;
+}
+
+/* The section matrix S = DxR (I - F_I Dxg / (Dxg F_I)) in the ambient
+ * coordinates (n_J x n_I). */
+static hes_status section_ambient(hes_system *sys, int tr, double tm, const double *x_minus,
+                                  double *S)
 {
     const hes_transition *T = &sys->model->transitions[tr];
     int ni = sys->model->modes[T->from].dim, nj = sys->model->modes[T->to].dim;
@@ -132,7 +168,7 @@ hes_status hes__section_matrix(hes_system *sys, int tr, double tm, const double 
                          gg * FF > 0 ? fabs(gF) / sqrt(gg * FF) : 0.0, sys->set.graze_tol);
     hes__flow_projector(ni, F, g, gF, proj);
     hes__matmul(nj, ni, ni, DxR, proj, S);
-    return normal ? section_normal(sys, S, nj, ni, normal) : HES_OK;
+    return HES_OK;
 }
 
 /* The return-map Jacobian P = S Q from the product Q (ni x n0) of every
@@ -142,7 +178,7 @@ static hes_status section_projection(hes_system *sys, int tr, double tm,
                                      double *P, double *normal)
 {
     const hes_transition *T = &sys->model->transitions[tr];
-    int ni = sys->model->modes[T->from].dim, nj = sys->model->modes[T->to].dim;
+    int ni = hes__mode_tdim(sys->model, T->from), nj = hes__mode_tdim(sys->model, T->to);
     double *S = malloc(sizeof(double) * (size_t)nj * ni);
     if (!S)
         return hes__fail(sys, HES_ENOMEM, "out of memory");
@@ -177,7 +213,7 @@ hes_status hes_monodromy_compute(hes_system *sys, const hes_traj *traj, int auto
     if (!traj || traj->n_phases < 1 || !traj->phases[0].A)
         return hes__fail(sys, HES_EINVAL, "monodromy needs a trajectory with sensitivities");
     const hes_model *m = sys->model;
-    int n0 = m->modes[traj->phases[0].mode].dim;
+    int n0 = hes__mode_tdim(m, traj->phases[0].mode);
     int nf = traj->n_phases + traj->n_events;
     mono->n = n0;
     mono->autonomous = autonomous;
@@ -187,34 +223,45 @@ hes_status hes_monodromy_compute(hes_system *sys, const hes_traj *traj, int auto
         return hes__fail(sys, HES_ENOMEM, "out of memory");
     hes_status st = HES_OK;
     for (int k = 0; k < traj->n_phases && st == HES_OK; k++) {
+        /* each factor in the tangent coordinates of its modes' charts at its
+         * own ends (tangent.c): P(x1) A E(x0), P_J(x+) Xi E_I(x-) */
         const hes_phase *ph = &traj->phases[k];
-        int n = m->modes[ph->mode].dim;
         hes_factor *f = &mono->factors[mono->n_factors++];
         f->kind = HES_FACTOR_PHASE;
         f->index = ph->mode;
-        f->rows = f->cols = n;
+        f->rows = f->cols = hes__mode_tdim(m, ph->mode);
         f->t = ph->t1;
-        if (!ph->A || !(f->m = malloc(sizeof(double) * (size_t)n * n))) {
+        if (!ph->A || !(f->m = malloc(sizeof(double) * (size_t)f->rows * f->cols))) {
             st = hes__fail(sys, ph->A ? HES_ENOMEM : HES_EINVAL, "phase %d has no variational matrix", k);
             break;
         }
-        memcpy(f->m, ph->A, sizeof(double) * (size_t)n * n);
+        if ((st = hes__to_tangent(sys, ph->mode, ph->x1, ph->mode, ph->x0, ph->A, f->m)) != HES_OK)
+            break;
         if (k >= traj->n_events)
             continue;
         const hes_event *ev = &traj->events[k];
         const hes_transition *T = &m->transitions[ev->transition];
+        int ni = m->modes[T->from].dim, nj = m->modes[T->to].dim;
+        int chart = hes__mode_has_chart(m, T->from) || hes__mode_has_chart(m, T->to);
         f = &mono->factors[mono->n_factors++];
         f->kind = HES_FACTOR_EVENT;
         f->index = ev->transition;
-        f->rows = m->modes[T->to].dim;
-        f->cols = m->modes[T->from].dim;
+        f->rows = hes__mode_tdim(m, T->to);
+        f->cols = hes__mode_tdim(m, T->from);
         f->t = ev->t;
-        if (!(f->m = malloc(sizeof(double) * (size_t)f->rows * f->cols)))
+        double *xi = NULL;
+        if (!(f->m = malloc(sizeof(double) * (size_t)f->rows * f->cols)) ||
+            !(xi = chart ? malloc(sizeof(double) * (size_t)nj * ni) : f->m)) {
             st = hes__fail(sys, HES_ENOMEM, "out of memory");
-        else
-            st = autonomous && T->clock_reset && k + 1 < traj->n_events
-                     ? hes__saltation_clock(sys, ev->transition, ev->tm, ev->x_minus, f->m)
-                     : hes_saltation(sys, ev->transition, ev->tm, ev->x_minus, f->m);
+            break;
+        }
+        st = autonomous && T->clock_reset && k + 1 < traj->n_events
+                 ? hes__saltation_clock(sys, ev->transition, ev->tm, ev->x_minus, xi)
+                 : hes_saltation(sys, ev->transition, ev->tm, ev->x_minus, xi);
+        if (st == HES_OK && chart)
+            st = hes__to_tangent(sys, T->to, ev->x_plus, T->from, ev->x_minus, xi, f->m);
+        if (chart)
+            free(xi);
     }
     if (st != HES_OK) {
         hes_monodromy_free(mono);

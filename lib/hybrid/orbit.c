@@ -21,6 +21,15 @@
  * that repeating it would be a Zeno execution by the simulator's own rule
  * (settings.zeno_events events within settings.zeno_window): otherwise
  * HES_ENOORBIT or HES_EZENO with the reason.
+ *
+ * When the orbit's mode has a chart (a state on a manifold, tangent.c) the
+ * state unknowns are tangent increments: x0 = retract(x0_base, delta) with
+ * delta zero but at the free components, the residual is
+ * local(x_return, x0)[residual], and x0_base moves to each accepted iterate
+ * (delta back to 0), so the Jacobian Phi_tan - I of the tangent monodromy
+ * is that of the residual at every iterate.  A tangent component's scale
+ * is that of the ambient components through the cotangent map,
+ * s_i = sum_j |P_ij(x0)| s_j.
  */
 #include <math.h>
 #include <stdio.h>
@@ -108,17 +117,31 @@ typedef struct {
     int *pidx;               /* parameter index of each free parameter */
     double *x0, *xr;
     const hes__orbit_extra *extra; /* NULL: the orbit spec's equations only */
+    /* a mode with a chart: tangent dimension, base point, increment, local() */
+    int chart, nt;
+    double *base, *delta, *dr;
 } shooter;
 
-static void put_unknowns(shooter *s, const double *u)
+/* x0 and the parameters from the unknowns u: the free states themselves,
+ * or with a chart x0 = retract(base, delta), delta[free] = u. */
+static hes_status put_unknowns(shooter *s, const double *u)
 {
     const hes_orbit_spec *o = &s->sys->model->orbit;
-    for (int i = 0; i < o->n_free_states; i++)
-        s->x0[o->free_states[i]] = u[i];
+    hes_status st = HES_OK;
+    if (s->chart) {
+        memset(s->delta, 0, sizeof(double) * (size_t)s->nt);
+        for (int i = 0; i < o->n_free_states; i++)
+            s->delta[o->free_states[i]] = u[i];
+        st = hes__retract(s->sys, o->mode, s->base, s->delta, s->x0);
+    } else {
+        for (int i = 0; i < o->n_free_states; i++)
+            s->x0[o->free_states[i]] = u[i];
+    }
     for (int i = 0; i < o->n_free_params; i++)
         s->sys->p[s->pidx[i]] = u[o->n_free_states + i];
     if (s->extra)
         s->sys->p[s->extra->param] = u[s->nu - 1];
+    return st;
 }
 
 /* r(u) = (x_return - x0)[residual], and with an extra equation its value
@@ -126,17 +149,20 @@ static void put_unknowns(shooter *s, const double *u)
 static hes_status residual(shooter *s, const double *u, double *r, hes_traj *traj)
 {
     const hes_orbit_spec *o = &s->sys->model->orbit;
-    hes_traj local = { 0 };
-    put_unknowns(s, u);
-    hes_status st = hes_system_check_params(s->sys);
+    hes_traj run = { 0 };
+    hes_status st = put_unknowns(s, u);
     if (st == HES_OK)
-        st = hes__shoot(s->sys, s->x0, traj != NULL, traj ? traj : &local, s->xr);
+        st = hes_system_check_params(s->sys);
+    if (st == HES_OK)
+        st = hes__shoot(s->sys, s->x0, traj != NULL, traj ? traj : &run, s->xr);
     if (!traj)
-        hes_traj_free(&local);
+        hes_traj_free(&run);
+    if (st == HES_OK && s->chart)
+        st = hes__local(s->sys, o->mode, s->xr, s->x0, s->dr);
     if (st != HES_OK)
         return st;
     for (int i = 0; i < o->n_residual; i++)
-        r[i] = s->xr[o->residual[i]] - s->x0[o->residual[i]];
+        r[i] = s->chart ? s->dr[o->residual[i]] : s->xr[o->residual[i]] - s->x0[o->residual[i]];
     if (s->extra) {
         double v = -s->extra->c;
         for (int j = 0; j < s->nu; j++)
@@ -181,6 +207,27 @@ static hes_status state_scales(hes_system *sys, const double *x0, const double *
     return HES_OK;
 }
 
+/* With a chart: the tangent scales t_i = sum_j |P_ij(x0)| s_j of the
+ * ambient ones s (P the cotangent map, tdim x dim), into tscale. */
+static hes_status tangent_scales(hes_system *sys, const double *x0, const double *scale,
+                                 double *tscale)
+{
+    const hes_model *m = sys->model;
+    int mode = m->orbit.mode, n = m->modes[mode].dim, nt = hes__mode_tdim(m, mode);
+    double *P = malloc(sizeof(double) * (size_t)nt * n);
+    if (!P)
+        return hes__fail(sys, HES_ENOMEM, "out of memory");
+    hes_status st = hes__cotangent_basis(sys, mode, x0, P);
+    for (int i = 0; st == HES_OK && i < nt; i++) {
+        double t = 0;
+        for (int j = 0; j < n; j++)
+            t += fabs(P[i + (size_t)j * nt]) * scale[j];
+        tscale[i] = t;
+    }
+    free(P);
+    return st;
+}
+
 /* The shortest period that is not Zeno: k events per period repeated
  * ceil(zeno_events / k) times must take longer than zeno_window. */
 static double zeno_period(const hes_system *sys, int events_per_period)
@@ -196,6 +243,7 @@ static hes_status accept_orbit(hes_system *sys, const shooter *s, const hes_traj
 {
     const hes_model *m = sys->model;
     const hes_orbit_spec *o = &m->orbit;
+    hes_status st;
     if (!(largest > 0))
         return hes__fail(sys, HES_ENOORBIT, "the solution is a rest point (the state and the "
                          "vector field vanish at the section): not a periodic orbit");
@@ -206,15 +254,26 @@ static hes_status accept_orbit(hes_system *sys, const shooter *s, const hes_traj
                          "collapses to a Zeno point (section state at scale %.3g)",
                          period, tz, traj->n_events, sys->set.zeno_events,
                          sys->set.zeno_window, largest);
-    for (int i = 0; i < s->n; i++) {
-        double d = fabs(s->xr[i] - s->x0[i]);
+    /* with a chart, in tangent coordinates: local(xr, x0) against the tangent scales */
+    if (s->chart && (st = hes__local(sys, o->mode, s->xr, s->x0, s->dr)) != HES_OK)
+        return st;
+    const char *const *names = s->chart ? m->modes[o->mode].tangent_names
+                                        : m->modes[o->mode].state_names;
+    for (int i = 0; i < (s->chart ? s->nt : s->n); i++) {
+        double d = s->chart ? fabs(s->dr[i]) : fabs(s->xr[i] - s->x0[i]);
         if (!(d <= FULL_STATE_RTOL * scale[i])) {
-            const char *name = m->modes[o->mode].state_names ? m->modes[o->mode].state_names[i] : NULL;
+            const char *name = names ? names[i] : NULL;
             char label[64];
             if (name)
                 snprintf(label, sizeof label, "'%s'", name);
             else
                 snprintf(label, sizeof label, "%d", i);
+            if (s->chart)
+                return hes__fail(sys, HES_ENOORBIT,
+                                 "the trajectory is not periodic: tangent component %s moves by "
+                                 "%.3g over the period (the orbit spec's residual does not cover "
+                                 "it; that exceeds %.0e of its scale %.3g)",
+                                 label, d, FULL_STATE_RTOL, scale[i]);
             return hes__fail(sys, HES_ENOORBIT,
                              "the trajectory is not periodic: state component %s goes from %.10g "
                              "to %.10g over the period (the orbit spec's residual does not cover "
@@ -232,7 +291,7 @@ static hes_status jacobian(shooter *s, const double *u, const double *r, const d
                            double *J, double *work)
 {
     const hes_orbit_spec *o = &s->sys->model->orbit;
-    int nu = s->nu, n = s->n;
+    int nu = s->nu, n = s->chart ? s->nt : s->n; /* M is in tangent coordinates */
     for (int j = 0; j < o->n_free_states; j++) {
         for (int i = 0; i < o->n_residual; i++) {
             int ri = o->residual[i], cj = o->free_states[j];
@@ -259,8 +318,8 @@ static hes_status jacobian(shooter *s, const double *u, const double *r, const d
         for (int i = 0; i < nu; i++)
             J[i + (size_t)j * nu] = (a[i] - b[i]) / span;
     }
-    put_unknowns(s, u);
-    return st;
+    hes_status pu = put_unknowns(s, u);
+    return st != HES_OK ? st : pu;
 }
 
 /* No guard of the orbit's modes is crossed in its direction inside a
@@ -375,6 +434,7 @@ typedef struct {
     shooter s;
     hes_traj traj;           /* the kept iterate's run, with sensitivities */
     double *scale, *Fs, largest, rel, *work;
+    double *tscale;          /* with a chart: the tangent components' scales */
 } hybrid_shooting;
 
 static hes_status hs_residual(void *ctx, const double *u, double *r, int keep)
@@ -396,11 +456,14 @@ static hes_status hs_converged(void *ctx, int it, const double *u, const double 
     const hes_orbit_spec *o = &sys->model->orbit;
     double T = run_period(sys, &h->traj);
     hes_status st = state_scales(sys, h->s.x0, h->s.xr, T, h->scale, h->Fs, &h->largest);
+    if (st == HES_OK && h->s.chart)
+        st = tangent_scales(sys, h->s.x0, h->scale, h->tscale);
     if (st != HES_OK)
         return st;
+    const double *sc = h->s.chart ? h->tscale : h->scale;
     h->rel = 0;
     for (int i = 0; i < o->n_residual; i++)
-        h->rel = fmax(h->rel, fabs(r[i]) / h->scale[o->residual[i]]);
+        h->rel = fmax(h->rel, fabs(r[i]) / sc[o->residual[i]]);
     *done = h->rel < sys->set.newton_tol || h->largest == 0;
     if (h->s.extra)              /* and the extra equation holds to rounding */
         *done = *done && fabs(r[h->s.nu - 1]) <= 1e-10 * (1 + fabs(h->s.extra->c));
@@ -450,6 +513,20 @@ static void hs_say(void *ctx, const char *msg)
     hes__fail(((hybrid_shooting *)ctx)->s.sys, HES_OK, "%s", msg);
 }
 
+/* With a chart: the accepted iterate becomes the base point, its increments
+ * 0 (retract(x, 0) = x: the same x0, the same residual).  A failure of the
+ * retraction leaves u as it was. */
+static void hs_rebase(void *ctx, double *u)
+{
+    shooter *s = &((hybrid_shooting *)ctx)->s;
+    const hes_orbit_spec *o = &s->sys->model->orbit;
+    if (put_unknowns(s, u) != HES_OK)
+        return;
+    memcpy(s->base, s->x0, sizeof(double) * (size_t)s->n);
+    for (int i = 0; i < o->n_free_states; i++)
+        u[i] = 0.0;
+}
+
 hes_status hes_orbit_find(hes_system *sys, hes_orbit *orbit)
 {
     return hes__orbit_find_extra(sys, NULL, orbit);
@@ -475,12 +552,21 @@ hes_status hes__orbit_find_extra(hes_system *sys, const hes__orbit_extra *extra,
         return st;
     if (extra && !(extra->param >= 0 && extra->param < sys->n_params && extra->w))
         return hes__fail(sys, HES_EINVAL, "orbit: a bad extra equation");
+    int chart = hes__mode_has_chart(m, o->mode);
+    /* the extra equation is linear in absolute unknowns, which a chart's
+     * re-based increments are not */
+    if (extra && chart)
+        return hes__fail(sys, HES_EINVAL, "an orbit search with an extra equation (a "
+                         "continuation) does not support the chart of mode '%s' (a state on "
+                         "a manifold)", m->modes[o->mode].name);
     hybrid_shooting h = { { sys, m->modes[o->mode].dim,
                             o->n_free_states + o->n_free_params + (extra != NULL),
-                            NULL, NULL, NULL, extra }, { 0 }, NULL, NULL, 0, INFINITY, NULL };
+                            NULL, NULL, NULL, extra, chart, hes__mode_tdim(m, o->mode), NULL,
+                            NULL, NULL },
+                          { 0 }, NULL, NULL, 0, INFINITY, NULL, NULL };
     shooter *s = &h.s;
-    int n = s->n, nu = s->nu;
-    double *mem = calloc((size_t)(5 * n + 4 * nu + 2), sizeof(double));
+    int n = s->n, nu = s->nu, nt = s->nt;
+    double *mem = calloc((size_t)(6 * n + 4 * nu + 3 * nt + 2), sizeof(double));
     s->pidx = calloc((size_t)o->n_free_params + 1, sizeof(int));
     if (!mem || !s->pidx) {
         free(mem);
@@ -493,6 +579,10 @@ hes_status hes__orbit_find_extra(hes_system *sys, const hes__orbit_extra *extra,
     h.Fs = h.scale + n;
     double *start = h.Fs + n, *u = start + n;
     h.work = u + nu;
+    s->base = h.work + 3 * nu + 2;
+    s->delta = s->base + n;
+    s->dr = s->delta + nt;
+    h.tscale = s->dr + nt;
     for (int i = 0; i < o->n_free_params; i++)
         s->pidx[i] = hes_model_param_index(m, o->free_params[i]);
     if (o->guess(sys->p, s->x0, m->data) != 0) {
@@ -504,19 +594,34 @@ hes_status hes__orbit_find_extra(hes_system *sys, const hes__orbit_extra *extra,
      * solves: the free states.  The other components of the section state are
      * defined by the parameters through the model's guess (an apex height, a
      * speed), and a neighbour's values there would be another point's orbit. */
-    if (sys->orbit_start)
+    if (sys->orbit_start && !chart)
         for (int i = 0; i < o->n_free_states; i++)
             s->x0[o->free_states[i]] = sys->orbit_start[o->free_states[i]];
+    /* with a chart: retract(guess, local(start, guess) on the free components only) */
+    if (chart && (st = hes__normalize(sys, o->mode, s->x0)) == HES_OK && sys->orbit_start &&
+        (st = hes__local(sys, o->mode, sys->orbit_start, s->x0, s->dr)) == HES_OK) {
+        memset(s->delta, 0, sizeof(double) * (size_t)nt);
+        for (int i = 0; i < o->n_free_states; i++)
+            s->delta[o->free_states[i]] = s->dr[o->free_states[i]];
+        memcpy(s->base, s->x0, sizeof(double) * (size_t)n);
+        st = hes__retract(sys, o->mode, s->base, s->delta, s->x0);
+    }
+    if (st != HES_OK) {
+        start = NULL;
+        goto out;
+    }
     memcpy(start, s->x0, sizeof(double) * (size_t)n); /* for hint_jacobians */
+    if (chart)
+        memcpy(s->base, s->x0, sizeof(double) * (size_t)n);
     for (int i = 0; i < o->n_free_states; i++)
-        u[i] = s->x0[o->free_states[i]];
+        u[i] = chart ? 0.0 : s->x0[o->free_states[i]];
     for (int i = 0; i < o->n_free_params; i++)
         u[o->n_free_states + i] = sys->p[s->pidx[i]];
     if (extra)
         u[nu - 1] = sys->p[extra->param];
 
     hes__newton_problem prob = { nu, &h, hs_residual, hs_converged, hs_jacobian, NULL, NULL,
-                                 hs_describe, hs_errmsg, hs_say };
+                                 hs_describe, hs_errmsg, hs_say, chart ? hs_rebase : NULL };
     hes__newton_options nopt = { sys->set.newton_maxiter, 0, 1e-4, 30,
                                  hes__monotonic_seconds() + sys->set.max_search_time,
                                  sys->set.max_search_time, "hes_settings.max_search_time",
@@ -524,13 +629,16 @@ hes_status hes__orbit_find_extra(hes_system *sys, const hes__orbit_extra *extra,
     int it;
     double rn;
     st = hes__newton(&prob, &nopt, u, &it, &rn);
-    put_unknowns(s, u);
+    hes_status pu = put_unknowns(s, u);
+    if (st == HES_OK)
+        st = pu;
     if (st != HES_OK) {
         hes_traj_free(&h.traj);
         goto out;
     }
     double period = run_period(sys, &h.traj);
-    if ((st = accept_orbit(sys, s, &h.traj, period, h.scale, h.largest)) != HES_OK ||
+    if ((st = accept_orbit(sys, s, &h.traj, period, chart ? h.tscale : h.scale,
+                           h.largest)) != HES_OK ||
         (!(extra && extra->no_full_check) &&
          (st = verify_full_system(sys, s->x0, &h.traj, period)) != HES_OK)) {
         hes_traj_free(&h.traj);

@@ -290,6 +290,8 @@ hes_status hes_simulate(hes_system *sys, int mode, double t0, double tm0,
         goto done;
     }
     memcpy(x, x0, sizeof(double) * (size_t)m->modes[mode].dim);
+    if ((st = hes__normalize(sys, mode, x)) != HES_OK) /* the start onto the mode's manifold */
+        goto done;
     hes__budget_start(sys);
     for (;;) {
         int n = m->modes[cur].dim;

@@ -231,7 +231,9 @@ hes_status hes_simultaneous_orbit(hes_system *sys, const hes_analysis *res,
             if ((st = analyse_pair(sys, tr, k, s, L)) != HES_OK)
                 break;
             s->psi_taken = res->stab.psi;
-            if (!isnan(s->piece_gap)) {
+            /* the other order's piece L is ambient; the monodromy's factors
+             * are in tangent coordinates where a mode has a chart: no psi */
+            if (!isnan(s->piece_gap) && !hes__model_has_chart(sys->model)) {
                 double psi = NAN;
                 hes_status ps = piece_psi(sys, res, k, L, &psi);
                 if (ps == HES_OK)

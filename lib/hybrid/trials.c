@@ -5,6 +5,9 @@
  * 2-norm error to the section state after every period (at each section
  * event for autonomous orbits, at t0 + kT for non-autonomous ones).
  * The random generator state lives on the stack: no global state.
+ * When the orbit's mode has a chart (a state on a manifold, tangent.c) the
+ * ball or box is in its tangent coordinates, the start retract(x*, d), and
+ * the error after a period |local(x, x*)|.
  */
 #include <math.h>
 #include <stdio.h>
@@ -32,6 +35,22 @@ static double dist(const double *a, const double *b, int n)
     double s = 0;
     for (int i = 0; i < n; i++)
         s += (a[i] - b[i]) * (a[i] - b[i]);
+    return sqrt(s);
+}
+
+/* The error of x from the orbit's x*: |x - x*|, or |local(x, x*)| with a
+ * chart (work: tdim values); NaN when local fails. */
+static double error_of(hes_system *sys, int mode, const double *x, const double *xs, int n,
+                       double *work)
+{
+    if (!hes__mode_has_chart(sys->model, mode))
+        return dist(x, xs, n);
+    int nt = hes__mode_tdim(sys->model, mode);
+    if (hes__local(sys, mode, x, xs, work) != HES_OK)
+        return NAN;
+    double s = 0;
+    for (int i = 0; i < nt; i++)
+        s += work[i] * work[i];
     return sqrt(s);
 }
 
@@ -84,6 +103,11 @@ static void run_trial(hes_system *sys, const hes_orbit *orbit, int steps, hes_tr
     hes_sim_options_init(&opts);
     opts.after_transition = o->section;
     tr->failure = HES_OK;
+    double *work = malloc(sizeof(double) * (size_t)sys->nmax);
+    if (!work) {
+        tr->failure = HES_ENOMEM;
+        return;
+    }
     if (orbit->autonomous) {
         opts.section = o->section;
         opts.n_section = steps;
@@ -92,9 +116,9 @@ static void run_trial(hes_system *sys, const hes_orbit *orbit, int steps, hes_tr
             const hes_event *ev = &traj.events[k];
             if (ev->transition != o->section)
                 continue;
-            double e = dist(ev->x_plus, orbit->x0, n);
+            double e = error_of(sys, orbit->mode, ev->x_plus, orbit->x0, n, work);
             tr->error[tr->steps_completed++] = e;
-            if (e > bound) {
+            if (!(e <= bound)) {
                 st = HES_EDIVERGED;
                 break;
             }
@@ -105,6 +129,7 @@ static void run_trial(hes_system *sys, const hes_orbit *orbit, int steps, hes_tr
                      st == HES_EDIVERGED ? "error exceeded the divergence bound" : sys->errmsg);
         }
         hes_traj_free(&traj);
+        free(work);
         return;
     }
     /* non-autonomous: sample the stroboscopic map at t0 + kT */
@@ -112,6 +137,7 @@ static void run_trial(hes_system *sys, const hes_orbit *orbit, int steps, hes_tr
     double t = orbit->t0, *x = malloc(sizeof(double) * (size_t)sys->nmax);
     if (!x) {
         tr->failure = HES_ENOMEM;
+        free(work);
         return;
     }
     memcpy(x, tr->x0, sizeof(double) * (size_t)n);
@@ -128,9 +154,9 @@ static void run_trial(hes_system *sys, const hes_orbit *orbit, int steps, hes_tr
                 st = hes__fail(sys, HES_EDIVERGED, "in mode '%s' at t0 + %d T",
                                sys->model->modes[mode].name, k);
             } else {
-                double e = dist(x, orbit->x0, n);
+                double e = error_of(sys, mode, x, orbit->x0, n, work);
                 tr->error[tr->steps_completed++] = e;
-                if (e > bound)
+                if (!(e <= bound))
                     st = HES_EDIVERGED;
             }
         }
@@ -145,6 +171,7 @@ static void run_trial(hes_system *sys, const hes_orbit *orbit, int steps, hes_tr
         }
     }
     free(x);
+    free(work);
 }
 
 static hes_status trials_run(hes_system *sys, const hes_orbit *orbit, int n_trials,
@@ -180,11 +207,12 @@ static hes_status trials_run(hes_system *sys, const hes_orbit *orbit, int n_tria
         !isfinite(radius) || !(tol > 0))
         return sys ? hes__fail(sys, HES_EINVAL, "trials: need trials >= 1, steps >= 1, "
                                "radius >= 0 and tol > 0") : HES_EINVAL;
-    int n = orbit->n;
+    int n = orbit->n, chart = hes__mode_has_chart(sys->model, orbit->mode);
+    int nt = chart ? hes__mode_tdim(sys->model, orbit->mode) : n; /* the ball's dimension */
     /* a start beyond the divergence bound would count as diverged before
      * its first period: refused instead of simulated (a hopeless start
      * may take the whole step budget of every trial) */
-    double bound = divergence_bound(orbit->x0, n), reach = box ? radius * sqrt((double)n) : radius;
+    double bound = divergence_bound(orbit->x0, n), reach = box ? radius * sqrt((double)nt) : radius;
     if (reach > bound)
         return hes__fail(sys, HES_EINVAL, "trials: starts %s %g reach %g from the orbit, beyond "
                          "the divergence bound %g (1e3 (1 + |x*|)) past which a trial counts as "
@@ -204,26 +232,42 @@ static hes_status trials_run(hes_system *sys, const hes_orbit *orbit, int n_tria
         hes_trials_free(out);
         return hes__fail(sys, HES_ENOMEM, "out of memory");
     }
+    double *d = malloc(sizeof(double) * (size_t)nt);
+    if (!d) {
+        hes_trials_free(out);
+        return hes__fail(sys, HES_ENOMEM, "out of memory");
+    }
     for (int i = 0; i < n_trials; i++) {
         hes_trial *tr = &out->trials[i];
         tr->x0 = malloc(sizeof(double) * (size_t)n);
         tr->error = malloc(sizeof(double) * (size_t)steps);
         if (!tr->x0 || !tr->error) {
+            free(d);
             hes_trials_free(out);
             return hes__fail(sys, HES_ENOMEM, "out of memory");
         }
         if (box)
-            for (int j = 0; j < n; j++)
-                tr->x0[j] = radius * (2.0 * hes__rng_uniform(&s) - 1.0);
+            for (int j = 0; j < nt; j++)
+                d[j] = radius * (2.0 * hes__rng_uniform(&s) - 1.0);
         else
-            ball_point(&s, n, radius, tr->x0);
-        for (int j = 0; j < n; j++)
-            tr->x0[j] += orbit->x0[j];
+            ball_point(&s, nt, radius, d);
+        if (chart) {
+            hes_status st = hes__retract(sys, orbit->mode, orbit->x0, d, tr->x0);
+            if (st != HES_OK) {
+                free(d);
+                hes_trials_free(out);
+                return st;
+            }
+        } else {
+            for (int j = 0; j < n; j++)
+                tr->x0[j] = d[j] + orbit->x0[j];
+        }
         run_trial(sys, orbit, steps, tr);
         if (tr->failure == HES_OK && tr->steps_completed == steps &&
             tr->error[steps - 1] < tol)
             out->converged++;
     }
+    free(d);
     mean_error(out);
     return HES_OK;
 }

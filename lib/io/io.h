@@ -22,6 +22,9 @@ json_t *hes__json_matrix_rows(const double *m, int n);
  *   "positive", "min", "max", "search"}] of n parameter descriptions
  * (json_model.c). */
 json_t *hes__json_param_list(const hes_param *params, int n);
+/* The name of tangent coordinate i of a mode with a chart: its
+ * tangent_names[i], its state name when tdim = dim, else "d[i]" (json.c). */
+json_t *hes__json_tangent_name(const hes_model *m, int mode, int i);
 /* [{"re", "im", "abs"}] of the nontrivial multipliers (json.c) */
 json_t *hes__json_multipliers(const hes_stability *st);
 /* Sets obj[key] = val (taking val, also on failure); nonzero on failure. */

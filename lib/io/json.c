@@ -14,6 +14,7 @@
 
 #include <assert.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include <jansson.h>
@@ -247,6 +248,34 @@ char *hes__json_dump(json_t *doc)
     return text;
 }
 
+json_t *hes__json_tangent_name(const hes_model *m, int mode, int i)
+{
+    const hes_mode *md = &m->modes[mode];
+    int nt = md->tdim > 0 ? md->tdim : md->dim;
+    char buf[32];
+
+    if (md->tangent_names)
+        return json_string(md->tangent_names[i]);
+    if (nt == md->dim && md->state_names)
+        return json_string(md->state_names[i]);
+    snprintf(buf, sizeof buf, "d[%d]", i);
+    return json_string(buf);
+}
+
+/* The names of a mode's tangent coordinates (hes__json_tangent_name). */
+static json_t *tangent_names_json(const hes_model *model, int mode)
+{
+    const hes_mode *md = &model->modes[mode];
+    int nt = md->tdim > 0 ? md->tdim : md->dim;
+    json_t *list = json_array();
+    for (int i = 0; list && i < nt; i++)
+        if (json_array_append_new(list, hes__json_tangent_name(model, mode, i)) != 0) {
+            json_decref(list);
+            list = NULL;
+        }
+    return list;
+}
+
 /* The document of hes_analysis_json, or NULL on allocation failure. */
 json_t *hes__json_analysis_doc(const hes_system *sys, const hes_analysis *res)
 {
@@ -256,11 +285,15 @@ json_t *hes__json_analysis_doc(const hes_system *sys, const hes_analysis *res)
 
     if (!doc)
         return NULL;
-    assert(res->mono.n == res->orbit.n);
+    /* x0 in the mode's state coordinates, the monodromy in its tangent ones */
+    const hes_mode *md = &model->modes[res->orbit.mode];
+    assert(res->mono.n == (md->tdim > 0 ? md->tdim : md->dim));
     err |= hes__json_put(doc, "problem", json_string(model->name));
     err |= hes__json_put(doc, "params", params_json(sys));
     err |= hes__json_put(doc, "orbit", orbit_json(model, &res->orbit, 1));
     err |= hes__json_put(doc, "monodromy", hes__json_matrix_rows(res->mono.phi, res->mono.n));
+    if (md->retract)
+        err |= hes__json_put(doc, "tangent_names", tangent_names_json(model, res->orbit.mode));
     if (res->mono.autonomous && res->mono.proj)
         err |= hes__json_put(doc, "return_map", hes__json_matrix_rows(res->mono.proj, res->mono.n));
     err |= hes__json_put(doc, "multipliers", hes__json_multipliers(&res->stab));

@@ -2,7 +2,8 @@
  * json_model.c - hes_model_json: what a model is made of as one JSON
  * document (`hes info PROBLEM --json`):
  *   {"name", "description",
- *    "modes": [{"name", "dim", "states": [...]}],
+ *    "modes": [{"name", "dim", "states": [...], and with a chart "tdim",
+ *               "tangent": [...]}],
  *    "transitions": [{"name", "from", "to", "direction": "down"|"up"|"any",
  *                     "clock_reset": bool}],
  *    "params": [{"name", "default", "unit", "description", "shape", "solved",
@@ -49,12 +50,17 @@ static json_t *state_json(const hes_model *m, int mode, int i)
     return json_string(buf);
 }
 
+/* Names of the components idx[0..n) of mode `mode`: of its state, or of its
+ * tangent coordinates when it has a chart (the orbit spec's free states and
+ * residual then index those). */
 static json_t *state_names_json(const hes_model *m, int mode, const int *idx, int n)
 {
     json_t *a = json_array();
+    int chart = mode >= 0 && mode < m->n_modes && m->modes[mode].retract;
 
     for (int i = 0; a && i < n; i++)
-        json_array_append_new(a, state_json(m, mode, idx[i]));
+        json_array_append_new(a, chart ? hes__json_tangent_name(m, mode, idx[i])
+                                       : state_json(m, mode, idx[i]));
     return a;
 }
 
@@ -68,8 +74,17 @@ static json_t *modes_json(const hes_model *m)
 
         for (int j = 0; states && j < md->dim; j++)
             json_array_append_new(states, state_json(m, i, j));
-        json_array_append_new(a, json_pack("{s:s, s:i, s:o}", "name", md->name,
-                                           "dim", md->dim, "states", states));
+        json_t *mode = json_pack("{s:s, s:i, s:o}", "name", md->name, "dim", md->dim,
+                                 "states", states);
+        if (mode && md->retract) { /* a state on a manifold: its tangent coordinates */
+            int nt = md->tdim > 0 ? md->tdim : md->dim;
+            json_t *tangent = json_array();
+            for (int j = 0; tangent && j < nt; j++)
+                json_array_append_new(tangent, hes__json_tangent_name(m, i, j));
+            json_object_set_new(mode, "tdim", json_integer(nt));
+            json_object_set_new(mode, "tangent", tangent ? tangent : json_null());
+        }
+        json_array_append_new(a, mode);
     }
     return a;
 }

@@ -206,6 +206,49 @@ static hes_status check_params(const hes_model *m, char *msg, size_t len)
     return HES_OK;
 }
 
+/* A mode's tangent space (hes_mode.tdim and its chart): tdim 0 (= dim) or
+ * 1 to dim; a chart is retract, local and tangent together (each needs the
+ * others: a manifold's linearisations go through E and P, its Newton steps
+ * and differences through retract and local); tdim < dim needs a chart;
+ * cotangent only with a chart; tangent_names, when given, tdim valid and
+ * distinct names. */
+static hes_status check_tangent(const hes_model *m, int i, char *msg, size_t len)
+{
+    const hes_mode *md = &m->modes[i];
+    hes_status st;
+    if (md->tdim < 0 || md->tdim > md->dim)
+        BAD("model '%s': modes[%d] ('%s'): tdim = %d must be from 1 to dim = %d (0: dim)",
+            m->name, i, md->name, md->tdim, md->dim);
+    int chart = (md->retract != NULL) + (md->local != NULL) + (md->tangent != NULL);
+    if (chart != 0 && chart != 3)
+        BAD("model '%s': modes[%d] ('%s'): a chart needs retract, local and tangent together "
+            "(%s is NULL)", m->name, i, md->name,
+            !md->retract ? "retract" : !md->local ? "local" : "tangent");
+    if (chart == 0 && md->tdim > 0 && md->tdim < md->dim)
+        BAD("model '%s': modes[%d] ('%s'): tdim = %d < dim = %d needs a chart (retract, local "
+            "and tangent)", m->name, i, md->name, md->tdim, md->dim);
+    if (chart == 0 && md->cotangent)
+        BAD("model '%s': modes[%d] ('%s'): cotangent without a chart (retract, local and "
+            "tangent)", m->name, i, md->name);
+    int nt = hes__mode_tdim(m, i);
+    for (int j = 0; md->tangent_names && j < nt; j++)
+        if (!md->tangent_names[j])
+            BAD("model '%s': modes[%d] ('%s'): tangent_names[%d] is NULL", m->name, i,
+                md->name, j);
+        else if ((st = check_name(m->name, md->tangent_names[j], msg, len,
+                                  "modes[%d] ('%s'): tangent_names[%d]", i, md->name, j)) !=
+                 HES_OK)
+            return st;
+    const char *dup;
+    int d = md->tangent_names ? hes__duplicate_name(md->tangent_names, nt, &dup) : 0;
+    if (d < 0)
+        return hes__say(msg, len, HES_ENOMEM, "out of memory");
+    if (d > 0)
+        BAD("model '%s': modes[%d] ('%s'): tangent name '%s' appears twice", m->name, i,
+            md->name, dup);
+    return HES_OK;
+}
+
 /* n distinct indices in [0, dim) */
 static hes_status check_indices(const char *model, const char *field, int n, const int *idx,
                                 int dim, const char *of, char *msg, size_t len)
@@ -275,7 +318,8 @@ static hes_status check_orbit(const hes_model *m, char *msg, size_t len)
                     "so the section event '%s' must reset it too", m->name,
                     m->transitions[o->sequence[k]].name, m->transitions[o->section].name);
     }
-    int n0 = m->modes[o->mode].dim;
+    /* with a chart the free states and the residual are tangent coordinates */
+    int n0 = hes__mode_tdim(m, o->mode);
     if ((st = check_count(m->name, "orbit.n_free_states", o->n_free_states, o->free_states, 0,
                           msg, len)) != HES_OK ||
         (st = check_count(m->name, "orbit.n_free_params", o->n_free_params, o->free_params, 0,
@@ -292,10 +336,12 @@ static hes_status check_orbit(const hes_model *m, char *msg, size_t len)
         BAD("model '%s': orbit.n_residual = %d must equal the number of unknowns, "
             "orbit.n_free_states + orbit.n_free_params = %d + %d", m->name, o->n_residual,
             o->n_free_states, o->n_free_params);
+    const char *space = hes__mode_has_chart(m, o->mode) ? "the orbit's mode's tangent space"
+                                                         : "the orbit's mode's state";
     if ((st = check_indices(m->name, "orbit.free_states", o->n_free_states, o->free_states, n0,
-                            "the orbit's mode's state", msg, len)) != HES_OK ||
+                            space, msg, len)) != HES_OK ||
         (st = check_indices(m->name, "orbit.residual", o->n_residual, o->residual, n0,
-                            "the orbit's mode's state", msg, len)) != HES_OK)
+                            space, msg, len)) != HES_OK)
         return st;
     for (int i = 0; i < o->n_free_params; i++) {
         int pi = hes_model_param_index(m, o->free_params[i]);
@@ -432,6 +478,8 @@ hes_status hes_model_validate(const hes_model *m, hes_error *err)
         if (d > 0)
             BAD("model '%s': modes[%d] ('%s'): state name '%s' appears twice", m->name, i,
                 md->name, dup);
+        if ((st = check_tangent(m, i, msg, len)) != HES_OK)
+            return st;
         for (int j = 0; j < i; j++)
             if (strcmp(m->modes[j].name, md->name) == 0)
                 BAD("model '%s': mode name '%s' appears twice (modes[%d] and modes[%d])",
@@ -539,6 +587,17 @@ void *hes__mode_data(const hes_model *m, int mode)
 void *hes__tr_data(const hes_model *m, int tr)
 {
     return m->transitions[tr].data ? m->transitions[tr].data : m->data;
+}
+
+int hes__mode_tdim(const hes_model *m, int mode)
+{
+    const hes_mode *md = &m->modes[mode];
+    return md->tdim > 0 ? md->tdim : md->dim;
+}
+
+int hes__mode_has_chart(const hes_model *m, int mode)
+{
+    return m->modes[mode].retract != NULL;
 }
 
 static const char *const integrator_names[] = { "adams", "bdf", "rk8", "dopri5" };

@@ -25,6 +25,11 @@ int hes__bound_call(void *ctx, double t, const double *x, double *out);
 void *hes__mode_data(const hes_model *m, int mode);
 void *hes__tr_data(const hes_model *m, int tr);
 
+/* A mode's tangent dimension (tdim, or dim when tdim is 0) and whether it
+ * has a chart (retract, local and tangent: hes_mode's tangent spaces). */
+int hes__mode_tdim(const hes_model *m, int mode);
+int hes__mode_has_chart(const hes_model *m, int mode);
+
 /* Model time after an event of transition tr that happened at model time tm. */
 double hes__time_after(const hes_model *m, int tr, double tm);
 

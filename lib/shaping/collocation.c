@@ -415,6 +415,9 @@ hes_status hes_colloc_new(hes_system *sys, const hes_colloc_options *opts, hes_c
         return HES_EINVAL;
     if (sys->kind != HES_KIND_HYBRID)
         return hes__need_hybrid(sys, "hes_colloc_new");
+    /* the defects are ambient Hermite-Simpson differences: not on a manifold */
+    if (hes__refuse_charts(sys, "direct collocation") != HES_OK)
+        return HES_EINVAL;
     if (!out)
         return hes__fail(sys, HES_EINVAL, "collocation: needs somewhere to put it");
     hes_colloc_options def;

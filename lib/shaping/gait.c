@@ -377,6 +377,16 @@ hes_status hes_gait_model(const hes_gait *g, const hes_model *base, hes_model **
         snprintf(msg, len, "gaits need an autonomous orbit spec (model '%s')", base->name);
         return HES_EINVAL;
     }
+    /* a gait's phases carry their own data, which a chart's callbacks would
+     * receive instead of the model's; and gaits come from collocation,
+     * which does not support charts */
+    for (int i = 0; i < base->n_modes; i++)
+        if (hes__mode_has_chart(base, i)) {
+            snprintf(msg, len, "gaits do not support modes with a tangent-space chart (mode "
+                     "'%s' of model '%s': a state on a manifold)", base->modes[i].name,
+                     base->name);
+            return HES_EINVAL;
+        }
     /* what the derived callbacks index with (a gait read from a file is
      * checked by the reader; one built by hand is checked here) */
     if (!g->params || !g->phases || g->n_inputs < 0 || g->n_inputs > base->n_params ||

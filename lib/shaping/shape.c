@@ -79,6 +79,9 @@ hes_status hes_shape_new(hes_system *sys, const hes_analysis *res, int n,
         return HES_EINVAL;
     if (sys->kind != HES_KIND_HYBRID)
         return hes__need_hybrid(sys, "hes_shape_new");
+    /* the event factors are recomputed from ambient pieces */
+    if (hes__refuse_charts(sys, "hybrid event shaping") != HES_OK)
+        return HES_EINVAL;
     if (!out || (n > 0 && !names))
         return hes__fail(sys, HES_EINVAL, "shape: needs names for n > 0 and somewhere to put the context");
     *out = NULL;

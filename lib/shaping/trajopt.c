@@ -561,6 +561,8 @@ hes_status hes_trajopt_run(hes_system *sys, const hes_trajopt_options *opts,
         return HES_EINVAL;
     if (sys->kind != HES_KIND_HYBRID)
         return hes__need_hybrid(sys, "hes_trajopt_run");
+    if (hes__refuse_charts(sys, "trajectory optimisation (direct collocation)") != HES_OK)
+        return HES_EINVAL;
     hes_trajopt_options o;
     if (opts)
         o = *opts;

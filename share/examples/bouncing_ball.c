@@ -167,7 +167,8 @@ static int validate(const double *p, char *msg, size_t len, void *d)
 
 static const char *const state_names[] = { "xB", "vB" };
 static const hes_mode modes[] = {
-    { "flight", 2, state_names, field, field_dx, NULL },
+    { .name = "flight", .dim = 2, .state_names = state_names,
+      .field = field, .field_dx = field_dx },
 };
 static const hes_transition transitions[] = {
     [B_IMPACT] = { "impact", 0, 0, HES_DOWN, impact_guard, impact_reset, impact_guard_dx,

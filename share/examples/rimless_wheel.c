@@ -77,7 +77,8 @@ static int guess(double *p, double *x0, void *data)
 }
 
 static const char *const names[] = { "theta", "omega" };
-static const hes_mode modes[] = { { "stance", 2, names, field, field_dx, NULL } };
+static const hes_mode modes[] = { { .name = "stance", .dim = 2, .state_names = names,
+                                    .field = field, .field_dx = field_dx } };
 static const hes_transition transitions[] = {
     { .name = "heelstrike", .from = 0, .to = 0, .direction = HES_UP,
       .guard = heelstrike_guard, .reset = heelstrike_reset },

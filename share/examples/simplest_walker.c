@@ -165,7 +165,8 @@ static int mid_guess(double *p, double *x0, void *d)
 
 static const char *const walk_states[] = { "theta", "phi", "thetadot", "phidot" };
 static const hes_mode walk_modes[] = {
-    { "walk", 4, walk_states, walk_field, walk_field_dx, NULL },
+    { .name = "walk", .dim = 4, .state_names = walk_states,
+      .field = walk_field, .field_dx = walk_field_dx },
 };
 static const hes_transition walk_transitions[] = {
     [W_HEEL] = { "heelstrike", 0, 0, HES_UP, heel_guard, heel_reset, heel_guard_dx, zero_dt,

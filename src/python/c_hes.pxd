@@ -64,6 +64,7 @@ cdef extern from "hes.h" nogil:
         hes_fn field
         hes_fn field_dx
         void *data
+        int tdim
     ctypedef struct hes_transition:
         const char *name
         int to
@@ -240,6 +241,7 @@ cdef extern from "hes.h" nogil:
     hes_verdict hes_analysis_verdict(const hes_analysis *a)
     double hes_analysis_period(const hes_analysis *a)
     int hes_analysis_dim(const hes_analysis *a)
+    int hes_analysis_tangent_dim(const hes_analysis *a)
     int hes_analysis_n_multipliers(const hes_analysis *a)
     double hes_analysis_check(const hes_analysis *a)
     int hes_analysis_x0(const hes_analysis *a, double *x0, int max)

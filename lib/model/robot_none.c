@@ -75,6 +75,13 @@ void hes__robot_view_mode(const hes__robot_view *v, hes_mech_mode *out)
     *out = (hes_mech_mode){ &v->mech, 0, NULL, v->k, NULL, NULL, NULL, NULL };
 }
 
+/* no pool without MuJoCo (no robot is made): the robot itself */
+hes_robot *hes__robot_grab(hes_robot *base)
+{
+    HES_ROBOT_LOCK(base);
+    return base;
+}
+
 /* A transition view keeps no callbacks. */
 void hes__robot_transition_fns(hes_mech_transition *tr)
 {

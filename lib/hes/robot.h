@@ -54,9 +54,13 @@ void hes_robot_destroy(hes_robot *robot);
  * its tangential position "NAME_tangential" (bilateral: no slip, for a
  * pinned foot and a landing foot that sticks). */
 const hes_mech *hes_robot_mech(const hes_robot *robot);
+/** The robot's numbers of positions q (nq: what hes_robot_reference
+ * writes) and of velocities (nv: hes_robot_mech's d); either may be NULL.
+ * HES_EINVAL without a robot. */
+hes_status hes_robot_dims(const hes_robot *robot, int *nq, int *nv);
 /** The joint name of coordinate i, or NULL. */
 const char *hes_robot_coordinate(const hes_robot *robot, int i);
-/** The file's reference configuration (qpos0). */
+/** The file's reference configuration (qpos0: nq values, hes_robot_dims). */
 hes_status hes_robot_reference(const hes_robot *robot, double *q);
 
 /** A robot's dynamics at a state (q, v), for inverse dynamics (lib/model/

@@ -198,6 +198,17 @@ const char *hes_robot_contact_name(const hes_robot *r, int i)
     return r && i >= 0 && i < r->n_contacts ? r->names[2 * i] : NULL;
 }
 
+hes_status hes_robot_dims(const hes_robot *r, int *nq, int *nv)
+{
+    if (!r)
+        return HES_EINVAL;
+    if (nq)
+        *nq = r->nq;
+    if (nv)
+        *nv = r->nv;
+    return HES_OK;
+}
+
 const hes_mech *hes_robot_mech(const hes_robot *r)
 {
     return r ? &r->mech : NULL;

@@ -85,6 +85,7 @@ struct hes_robot {
     int nu;                   /* the inputs: the file's motors, or hes_robot_set_motors' */
     int motors_set;           /* nonzero: hes_robot_set_motors replaced the file's motors */
     int n_contacts;
+    int nq, nv;               /* MuJoCo's numbers of positions and velocities */
 };
 
 /* The robot of a callback's data: the robot itself or a view of it. */

@@ -218,6 +218,8 @@ static hes_status new_robot(const char *path, mjModel *m, int nc, hes_robot **ou
     r->slope_param = -1;
     r->g0 = mju_norm3(m->opt.gravity);
     r->m = m;
+    r->nq = m->nq;
+    r->nv = m->nv;
     hes__mj_scope sc;
     hes__mj_enter(&sc);
     if (setjmp(sc.jump) == 0)

@@ -227,21 +227,24 @@ hes_status hes_robot_model_new(hes_robot *robot, const hes_robot_model_spec *spe
  * other model. */
 hes_robot *hes_robot_model_robot(const hes_model *model);
 /** The motion of the robot in mode `mode` at state x with parameters p: q,
- * v and the acceleration a of the mode's vector field (d values each), and
- * what the mode holds: its pinned contact (-1: none) and locked
- * coordinates (their indices). */
+ * v and the acceleration a of the mode's vector field, and what the mode
+ * holds: its pinned contact (-1: none) and locked coordinates (their
+ * indices).  The caller points q, v, a and locked at arrays of the robot's
+ * size (d = hes_robot_dims' nv values each). */
 typedef struct {
     int d;                   /**< the number of coordinates */
-    /** q, v and a (d values each) @{ */
-    double q[HES_MECH_MAX], v[HES_MECH_MAX], a[HES_MECH_MAX];
+    /** q, v and a (d values each, the caller's arrays) @{ */
+    double *q, *v, *a;
     /** @} */
-    /** the pinned contact (-1: none), and the n_locked locked coordinates @{ */
-    int pinned, n_locked, locked[HES_MECH_MAX];
+    /** the pinned contact (-1: none), and the n_locked locked coordinates
+     * (locked: the caller's array of d values) @{ */
+    int pinned, n_locked, *locked;
     /** @} */
 } hes_robot_mode_motion;
-/** The motion of mode `mode` of a robot model at (t, x, p) into *out: HES_EINVAL
- * (err) for a model that is not a robot model or a mode out of range,
- * HES_EMODEL when the mode's dynamics fail. */
+/** The motion of mode `mode` of a robot model at (t, x, p) into *out (its
+ * arrays set by the caller): HES_EINVAL (err) for a model that is not a
+ * robot model, a mode out of range or an array missing, HES_EMODEL when
+ * the mode's dynamics fail. */
 hes_status hes_robot_model_motion(const hes_model *model, int mode, double t, const double *x,
                                   const double *p, hes_robot_mode_motion *out, hes_error *err);
 

@@ -634,13 +634,17 @@ hes_status hes_robot_model_motion(const hes_model *model, int mode, double t, co
     char *msg = hes__errbuf(err);
     size_t len = hes__errlen(err);
     const robot_model *rm = as_robot_model(model);
-    if (!rm || mode < 0 || mode >= model->n_modes || !x || !p || !out)
+    if (!rm || mode < 0 || mode >= model->n_modes || !x || !p || !out || !out->q || !out->v ||
+        !out->a || !out->locked)
         return hes__say(msg, len, HES_EINVAL, "robot model motion: needs a robot model, one of "
-                        "its modes, a state, parameters and out");
+                        "its modes, a state, parameters and out with its arrays q, v, a and "
+                        "locked");
     const hes_mech_mode *mm = &rm->mmodes[mode];
     const hes__robot_view *v = &rm->mviews[mode];
     int d = v->mech.d;
-    memset(out, 0, sizeof *out);
+    out->d = 0;
+    out->pinned = -1;
+    out->n_locked = 0;
     int rc = hes__mech_mode_motion(mm, t, x, p, out->q, out->v, out->a);
     if (rc)
         return hes__say(msg, len, HES_EMODEL, "robot model motion: mode '%s': %s",

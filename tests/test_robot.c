@@ -107,6 +107,7 @@ START_TEST(test_compass_gait_mjcf_is_the_builtin)
         for (int j = 0; j < 4; j++)
             ck_assert_double_eq_tol(vp[0][j], vp[1][j], 1e-9);
     }
+    hes_impact_setup_free(&s);
     hes_robot_destroy(r);
 }
 END_TEST

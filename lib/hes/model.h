@@ -19,8 +19,8 @@ extern "C" {
 
 /** The version of hes_model a model was written against (plugins carry it):
  * 2 since hes_model has the trajopt field, 3 since hes_mech has force_dx,
- * 4 since hes_model has release. */
-#define HES_MODEL_ABI 4
+ * 4 since hes_model has release, 5 since hes_mech_constraint has data. */
+#define HES_MODEL_ABI 5
 
 /**
  * Every model function has NLopt's calling habit:

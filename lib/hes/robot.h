@@ -22,7 +22,7 @@ extern "C" {
  * Jacobian row, J_t its x row: planar robots move in the x-z plane).
  * Coordinates are MuJoCo's qpos (slide and hinge joints only).  contacts:
  * the sites and their friction; NULL (n_contacts 0): every site of the
- * file, friction 1, at most 8.  HES_ESOLVER when hes was built without
+ * file, friction 1 (any number).  HES_ESOLVER when hes was built without
  * MuJoCo; HES_EINVAL (err) for a file MuJoCo cannot load, free or ball
  * joints, an unknown site, a contact given twice, actuators that do not
  * drive a joint.  The file is read as any input (hes_input_read: a FIFO or
@@ -52,7 +52,9 @@ void hes_robot_destroy(hes_robot *robot);
  * two constraints: 2 i, its normal (unilateral, the contact's friction
  * and tangent row: use these indices for hes_mech_contacts), and 2 i + 1,
  * its tangential position "NAME_tangential" (bilateral: no slip, for a
- * pinned foot and a landing foot that sticks). */
+ * pinned foot and a landing foot that sticks).  Then the joint limits.
+ * Each constraint's callbacks take its own data (hes_mech_constraint.data:
+ * call them with hes_mech_constraint_data). */
 const hes_mech *hes_robot_mech(const hes_robot *robot);
 /** The robot's numbers of positions q (nq: what hes_robot_reference
  * writes) and of velocities (nv: hes_robot_mech's d); either may be NULL.
@@ -77,8 +79,9 @@ hes_status hes_robot_reference(const hes_robot *robot, double *q);
  * central differences of J along v; mu (nc).  tangents is 1 for a planar
  * robot (every contact's y row vanishes at the reference configuration:
  * the robot moves in the x-z plane), else 2.  The arrays belong to the
- * robot and are overwritten by the next call.  Robots of any size load,
- * but only those of at most HES_MECH_MAX coordinates give a hes_mech that
+ * robot and are overwritten by the next call.  Robots of any size load
+ * (any number of coordinates, contacts and joint limits), but only those
+ * of at most HES_MECH_MAX coordinates and constraints give a hes_mech that
  * hybrid models accept. */
 typedef struct {
     /** the numbers of velocities, motors, contacts, and tangents per contact @{ */

@@ -5,8 +5,8 @@
  * (robot_internal.h: robot_load.c, robot_dynamics.c, robot_motor.c,
  * robot_view.c, ...) or, in a build without MuJoCo, robot_none.c's
  * refusal; and what needs no MuJoCo: copies of a robot and a robot
- * model's pool of them, freeing (a robot's, a view's), the contacts' names
- * and friction, the motors' count, the model's parameters bound to the robot and the
+ * model's pool of them, freeing, the contacts' names and friction, the
+ * motors' count, the model's parameters bound to the robot and the
  * fields of a transition's view.
  */
 #ifdef HAVE_CONFIG_H
@@ -146,14 +146,6 @@ hes_status hes_robot_set_friction(hes_robot *r, int contact, double mu)
             r->dmu[c] = mu;
         }
     return HES_OK;
-}
-
-/* A mode view's arrays (hes__robot_mode_view's); the view zeroed. */
-void hes__robot_view_free(hes__robot_view *v)
-{
-    free(v->free);
-    free(v->locked_val);
-    memset(v, 0, sizeof *v);
 }
 
 /* A transition view from mode view `from` to `to` (robot_internal.h); its

@@ -129,8 +129,8 @@ struct hes__robot_view {
  * nothing). */
 hes_status hes__robot_mode_view(hes_robot *r, int pinned, int n_locked, const int *locked,
                                 hes__robot_view *v, char *msg, size_t len);
-/* What a mode view holds (hes__robot_mode_view's arrays); a transition
- * view or a zeroed one holds nothing.  The view is zeroed. */
+/* What a mode view holds (hes__robot_mode_view's arrays; robot_view.c);
+ * a transition view or a zeroed one holds nothing.  The view is zeroed. */
 void hes__robot_view_free(hes__robot_view *v);
 /* The hes_mech_mode of a mode view (chart NULL when z = q). */
 void hes__robot_view_mode(const hes__robot_view *v, hes_mech_mode *out);

@@ -12,6 +12,8 @@
 #include "config.h"
 #endif
 
+#include <string.h>
+
 #include "model/model_internal.h"
 #include "model/robot_internal.h"
 
@@ -67,6 +69,12 @@ hes_status hes__robot_mode_view(hes_robot *r, int pinned, int n_locked, const in
 {
     (void)r, (void)pinned, (void)n_locked, (void)locked, (void)v;
     return no_mujoco(msg, len);
+}
+
+/* no view without MuJoCo holds anything: zeroed */
+void hes__robot_view_free(hes__robot_view *v)
+{
+    memset(v, 0, sizeof *v);
 }
 
 /* no view without MuJoCo: hes__robot_mode_view refuses */

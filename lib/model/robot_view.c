@@ -266,6 +266,14 @@ hes_status hes__robot_mode_view(hes_robot *r, int pinned, int n_locked, const in
     return HES_OK;
 }
 
+/* A mode view's arrays (hes__robot_mode_view's); the view zeroed. */
+void hes__robot_view_free(hes__robot_view *v)
+{
+    free(v->free);
+    free(v->locked_val);
+    memset(v, 0, sizeof *v);
+}
+
 /* A mode view's hes_mech_mode: its chart when it fixes a coordinate. */
 void hes__robot_view_mode(const hes__robot_view *v, hes_mech_mode *out)
 {

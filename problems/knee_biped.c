@@ -199,7 +199,7 @@ static int knee_stop_dq(const double *q, const double *p, double *a, void *d)
 }
 
 static const hes_mech_constraint constraints_A[] = {
-    [C_KNEE_STOP] = { "knee_stop", knee_stop, knee_stop_dq, 0.0, 1, 0, NULL },
+    [C_KNEE_STOP] = { "knee_stop", knee_stop, knee_stop_dq, 0.0, 1, 0, NULL, NULL },
 };
 
 static const hes_mech mech_A = {
@@ -364,10 +364,10 @@ static int swing_t_dq(const double *q, const double *p, double *Da, void *d)
 #define FOOT_MU 1.0
 
 static const hes_mech_constraint constraints_E[] = {
-    [C_STANCE_N] = { "stance_normal", stance_n, stance_n_dq, 0.0, 1, FOOT_MU, stance_t_dq },
-    [C_STANCE_T] = { "stance_tangential", stance_t, stance_t_dq, 0.0, 0, 0, NULL },
-    [C_SWING_N] = { "swing_normal", swing_n, swing_n_dq, 0.0, 1, FOOT_MU, swing_t_dq },
-    [C_SWING_T] = { "swing_tangential", swing_t, swing_t_dq, 0.0, 0, 0, NULL },
+    [C_STANCE_N] = { "stance_normal", stance_n, stance_n_dq, 0.0, 1, FOOT_MU, stance_t_dq, NULL },
+    [C_STANCE_T] = { "stance_tangential", stance_t, stance_t_dq, 0.0, 0, 0, NULL, NULL },
+    [C_SWING_N] = { "swing_normal", swing_n, swing_n_dq, 0.0, 1, FOOT_MU, swing_t_dq, NULL },
+    [C_SWING_T] = { "swing_tangential", swing_t, swing_t_dq, 0.0, 0, 0, NULL, NULL },
 };
 
 static const hes_mech mech_E = {

@@ -3,7 +3,7 @@
  * hybrid models (hes_model) and event-selected systems (hes_ess_model), in
  * two tables because the two descriptions are different structs.
  */
-#include <assert.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/base.h"
@@ -95,21 +95,46 @@ hes_status hes_impact_setup_state(const hes_mech *m, int k, const int *contacts,
     if (!m || !contacts || !q || !v || !s)
         return hes__say(msg, len, HES_EINVAL, "impact setup: needs a mechanical system, its "
                         "contacts and the pre-impact state");
-    if (m->d < 1 || m->d > HES_MECH_MAX || k < 1 || k > HES_MECH_MAX)
+    memset(s, 0, sizeof *s);
+    if (m->d < 1 || k < 1)
         return hes__say(msg, len, HES_EINVAL, "impact setup: %d coordinates and %d contacts "
-                        "(at most %d each)", m->d, k, HES_MECH_MAX);
+                        "(at least 1 each)", m->d, k);
+    size_t d = (size_t)m->d, kk = (size_t)k;
     s->d = m->d;
     s->k = k;
-    assert(s->d <= HES_MECH_MAX && s->k <= HES_MECH_MAX); /* the setup's fixed arrays */
-    memmove(s->q, q, sizeof(double) * (size_t)m->d);
-    memmove(s->v, v, sizeof(double) * (size_t)m->d);
+    /* q and v may be the caller's copies of a setup's: copied first */
+    double *qv = malloc(sizeof(double) * 2 * d);
+    s->M = malloc(sizeof(double) * d * d);
+    s->Jn = malloc(sizeof(double) * kk * d);
+    s->Jt = malloc(sizeof(double) * kk * d);
+    s->mu = malloc(sizeof(double) * kk);
+    if (!qv || !s->M || !s->Jn || !s->Jt || !s->mu) {
+        free(qv);
+        hes_impact_setup_free(s);
+        return hes__say(msg, len, HES_ENOMEM, "impact setup: out of memory");
+    }
+    s->q = qv;
+    s->v = qv + d;
+    memcpy(s->q, q, sizeof(double) * d);
+    memcpy(s->v, v, sizeof(double) * d);
     hes_status st = hes_mech_contacts(m, s->q, NULL, k, contacts, s->M, s->Jn, s->Jt, s->mu,
                                       err);
-    if (st != HES_OK)
+    if (st != HES_OK) {
+        hes_impact_setup_free(s);
         return st;
+    }
     hes_contact_set cs = { s->d, s->k, s->M, s->Jn, s->Jt, s->mu };
     s->contacts = cs;
     return HES_OK;
+}
+
+void hes_impact_setup_free(hes_impact_setup *s)
+{
+    if (!s)
+        return;
+    free(s->q);            /* q and v: one block */
+    free(s->M), free(s->Jn), free(s->Jt), free(s->mu);
+    memset(s, 0, sizeof *s);
 }
 
 hes_status hes_impact_problem_setup(const hes_impact_problem *pb, hes_impact_setup *s,
@@ -121,12 +146,17 @@ hes_status hes_impact_problem_setup(const hes_impact_problem *pb, hes_impact_set
         return hes__say(msg, len, HES_EINVAL, "impact problem: needs a problem with a mechanical "
                         "system and a pre-impact state");
     const hes_mech *m = pb->mech;
-    if (m->d < 1 || m->d > HES_MECH_MAX)
-        return hes__say(msg, len, HES_EINVAL, "impact problem %s: %d coordinates (at most %d)",
-                        pb->name, m->d, HES_MECH_MAX);
-    double q[HES_MECH_MAX], v[HES_MECH_MAX];
-    if (pb->pre_impact(q, v, m->data))
-        return hes__say(msg, len, HES_EINVAL, "impact problem %s: its pre-impact state failed",
-                        pb->name);
-    return hes_impact_setup_state(m, pb->k, pb->contacts, q, v, s, err);
+    memset(s, 0, sizeof *s);
+    if (m->d < 1)
+        return hes__say(msg, len, HES_EINVAL, "impact problem %s: %d coordinates", pb->name,
+                        m->d);
+    double *qv = malloc(sizeof(double) * 2 * (size_t)m->d);
+    if (!qv)
+        return hes__say(msg, len, HES_ENOMEM, "impact problem %s: out of memory", pb->name);
+    hes_status st = pb->pre_impact(qv, qv + m->d, m->data)
+        ? hes__say(msg, len, HES_EINVAL, "impact problem %s: its pre-impact state failed",
+                   pb->name)
+        : hes_impact_setup_state(m, pb->k, pb->contacts, qv, qv + m->d, s, err);
+    free(qv);
+    return st;
 }

@@ -225,12 +225,12 @@ static int report(const hes_impact_problem *pb, const hes_impact_setup *s,
     return impact_print_text(pb, s, outs, n_outs, S, so);
 }
 
-/* The impact of the command line, resolved and printed; the exit status. */
-static int run(const impact_opts *o, robot_impact *rob)
+/* The impact of the command line, resolved and printed: the exit status;
+ * s, one and outs (zeroed by the caller) freed by the caller. */
+static int resolve(const impact_opts *o, robot_impact *rob, hes_impact_setup *s,
+                   hes_impact_outcome *one, hes_impact_outcome *outs, int *n_outs)
 {
-    int rc, single, n_outs = 0;
-    hes_impact_outcome one, outs[3];
-    hes_impact_setup s;
+    int rc, single;
     hes_impact_set_options so;
     hes_impact_set S;
 
@@ -246,19 +246,37 @@ static int run(const impact_opts *o, robot_impact *rob)
         fprintf(stderr, ")\n");
         return CLI_EXIT_USAGE;
     }
-    if ((rc = impact_choose_law(pb, o->law, &one, &single)))
+    if ((rc = impact_choose_law(pb, o->law, one, &single)))
         return rc;
     if (single && (o->csv || o->samples_out)) {
         fprintf(stderr, "%s: --csv and --samples-out need the set (--law routh)\n", CMD);
         return CLI_EXIT_USAGE;
     }
-    if ((rc = setup_impact(pb, o, rob, single, &s, &so)))
+    if ((rc = setup_impact(pb, o, rob, single, s, &so)))
         return rc;
     memset(&S, 0, sizeof S);
-    if ((single || (rc = sample_set(&s, &so, &S)) == 0) &&
-        (rc = impact_outcomes(&s, single ? NULL : &S, &one, outs, &n_outs)) == 0)
-        rc = report(pb, &s, &so, single ? NULL : &S, outs, n_outs, o);
+    if ((single || (rc = sample_set(s, &so, &S)) == 0) &&
+        (rc = impact_outcomes(s, single ? NULL : &S, one, outs, n_outs)) == 0)
+        rc = report(pb, s, &so, single ? NULL : &S, outs, *n_outs, o);
     hes_impact_set_free(&S);
+    return rc;
+}
+
+/* resolve() with what it makes freed after it */
+static int run(const impact_opts *o, robot_impact *rob)
+{
+    hes_impact_setup s;
+    hes_impact_outcome one, outs[3];
+    int n_outs = 0;
+
+    memset(&s, 0, sizeof s);
+    memset(&one, 0, sizeof one);
+    memset(outs, 0, sizeof outs);
+    int rc = resolve(o, rob, &s, &one, outs, &n_outs);
+    hes_impact_setup_free(&s);
+    hes_impact_outcome_free(&one);
+    for (int j = 0; j < 3; j++)
+        hes_impact_outcome_free(&outs[j]);
     return rc;
 }
 

@@ -31,15 +31,17 @@ int impact_robot_problem(const char *file, const char *q_text, const char *v_tex
 void impact_robot_free(robot_impact *r);
 
 /* --law LAW for pb: *single 0 for the set (routh), else 1 with the one law
- * in *one (sequential: the contacts' order).  0, or the exit status after
- * a message (impact_laws.c). */
+ * in *one (sequential: the contacts' order; its arrays the caller's to
+ * free with hes_impact_outcome_free, also on failure).  0, or the exit
+ * status after a message (impact_laws.c). */
 int impact_choose_law(const hes_impact_problem *pb, const char *law, hes_impact_outcome *one,
                       int *single);
 /* The single-valued outcomes of the impact s into outs (room for 3), *n_outs
  * of them: with the sampled set S, Anitescu-Potra and the contacts' order
  * and its reverse, located in the set (a sequence that does not end is an
- * answer then); without it (NULL), the one law of *one.  0, or the exit
- * status after a message. */
+ * answer then); without it (NULL), the one law of *one.  Their arrays are
+ * the caller's to free (hes_impact_outcome_free, the *n_outs made, also on
+ * failure).  0, or the exit status after a message. */
 int impact_outcomes(const hes_impact_setup *s, const hes_impact_set *S,
                     const hes_impact_outcome *one, hes_impact_outcome *outs, int *n_outs);
 

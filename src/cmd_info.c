@@ -43,8 +43,11 @@ static int robot_info(const char *file)
         return st == HES_ESOLVER ? CLI_EXIT_FAILURE : CLI_EXIT_USAGE;
     }
     const hes_mech *m = hes_robot_mech(r);
-    size_t d = (size_t)m->d;
-    double *q = calloc(d, sizeof *q), *qd = calloc(d, sizeof *qd),
+    int nq, nv;
+    hes_robot_dims(r, &nq, &nv);
+    /* q has the reference's nq values, velocities and forces nv */
+    size_t d = (size_t)nv;
+    double *q = calloc((size_t)nq, sizeof *q), *qd = calloc(d, sizeof *qd),
            *M = calloc(d * d, sizeof *M), *f = calloc(d, sizeof *f);
     if (!q || !qd || !M || !f) {
         free(q), free(qd), free(M), free(f);

@@ -205,7 +205,7 @@ static int load_robot(const invdyn_opts *o, const char *file, invdyn_input *in)
         fprintf(stderr, "%s: %s\n", CMD, msg.message);
         return st == HES_ESOLVER ? CLI_EXIT_FAILURE : CLI_EXIT_USAGE;
     }
-    in->nv = hes_robot_mech(in->robot)->d;
+    hes_robot_dims(in->robot, NULL, &in->nv);
     in->nc = hes_robot_contact_count(in->robot);
     if (in->nc < 1) {
         fprintf(stderr, "%s: %s has no sites: name its contacts with --contacts NAME:MU,...\n",
@@ -215,13 +215,23 @@ static int load_robot(const invdyn_opts *o, const char *file, invdyn_input *in)
     if (o->mu >= 0 && n == 0)       /* every site, with the friction --mu */
         hes_robot_set_friction(in->robot, -1, o->mu);
     if (o->motors) {
-        char mbuf[1024];
-        const char *names[64];
+        /* the joints of --motors, as many as it names */
+        char *mbuf = strdup(o->motors);
+        size_t cap = 1;
+        for (const char *s = o->motors; *s; s++)
+            cap += *s == ',';
+        const char **names = malloc(sizeof *names * cap);
+        if (!mbuf || !names) {
+            free(mbuf), free(names);
+            fprintf(stderr, "%s: out of memory\n", CMD);
+            return CLI_EXIT_FAILURE;
+        }
         int nm = 0;
-        snprintf(mbuf, sizeof mbuf, "%s", o->motors);
-        for (char *tok = strtok(mbuf, ","); tok && nm < 64; tok = strtok(NULL, ","))
+        for (char *tok = strtok(mbuf, ","); tok; tok = strtok(NULL, ","))
             names[nm++] = tok;
-        if ((st = hes_robot_set_motors(in->robot, names, nm, &msg)) != HES_OK) {
+        st = hes_robot_set_motors(in->robot, names, nm, &msg);
+        free(mbuf), free(names);
+        if (st != HES_OK) {
             fprintf(stderr, "%s: --motors: %s\n", CMD, msg.message);
             return CLI_EXIT_USAGE;
         }

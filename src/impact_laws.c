@@ -12,15 +12,10 @@
 
 #define CMD "hes impact"
 
-/* "sequential:A,B" into order (k names, each once; room for max);
+/* "sequential:A,B" into order (k names, each once; room for k);
  * CLI_EXIT_USAGE after a message */
-static int parse_order(const hes_impact_problem *pb, const char *text, int *order, int max)
+static int parse_order(const hes_impact_problem *pb, const char *text, int *order)
 {
-    if (pb->k > max) {
-        fprintf(stderr, "%s: --law sequential: %d contacts, more than the %d the law takes\n",
-                CMD, pb->k, max);
-        return CLI_EXIT_USAGE;
-    }
     char *buf = strdup(text);
     int n = 0, *used = calloc((size_t)(pb->k > 0 ? pb->k : 1), sizeof *used);
     if (!buf || !used) {
@@ -59,14 +54,17 @@ int impact_choose_law(const hes_impact_problem *pb, const char *law, hes_impact_
 {
     int rc;
 
-    memset(one, 0, sizeof *one);
     *single = strcmp(law, "routh") != 0;
+    int seq = strncmp(law, "sequential:", 11) == 0;
+    if (hes_impact_outcome_init(one, seq ? HES_LAW_SEQUENTIAL : HES_LAW_ANITESCU_POTRA,
+                                pb->mech->d, pb->k) != HES_OK) {
+        fprintf(stderr, "%s: out of memory\n", CMD);
+        return CLI_EXIT_FAILURE;
+    }
     if (strcmp(law, "anitescu-potra") == 0) {
         one->law = HES_LAW_ANITESCU_POTRA;
-    } else if (strncmp(law, "sequential:", 11) == 0) {
-        one->law = HES_LAW_SEQUENTIAL;
-        if ((rc = parse_order(pb, law + 11, one->order,
-                              (int)(sizeof one->order / sizeof one->order[0]))))
+    } else if (seq) {
+        if ((rc = parse_order(pb, law + 11, one->order)))
             return rc;
     } else if (*single) {
         return cli_bad_value(CMD, "--law", law,
@@ -82,20 +80,23 @@ int impact_outcomes(const hes_impact_setup *s, const hes_impact_set *S,
     int k = s->k;
 
     /* the one asked for, or Anitescu-Potra and the contacts' order and its
-       reverse */
-    *n_outs = 0;
-    if (!S) {
-        outs[(*n_outs)++] = *one;
-    } else {
-        memset(outs, 0, 3 * sizeof *outs);
-        outs[0].law = HES_LAW_ANITESCU_POTRA;
-        for (int j = 1; j <= 2; j++) {
-            outs[j].law = HES_LAW_SEQUENTIAL;
-            for (int i = 0; i < k; i++)
-                outs[j].order[i] = j == 1 ? i : k - 1 - i;
+       reverse (each with its arrays: the caller frees them) */
+    *n_outs = S ? 3 : 1;
+    for (int j = 0; j < *n_outs; j++)
+        if (hes_impact_outcome_init(&outs[j], S && j == 0 ? HES_LAW_ANITESCU_POTRA
+                                              : S ? HES_LAW_SEQUENTIAL : one->law,
+                                    s->d, k) != HES_OK) {
+            *n_outs = j;
+            fprintf(stderr, "%s: out of memory\n", CMD);
+            return CLI_EXIT_FAILURE;
         }
-        *n_outs = 3;
-    }
+    for (int i = 0; i < k; i++)
+        if (S) {
+            outs[1].order[i] = i;
+            outs[2].order[i] = k - 1 - i;
+        } else {
+            outs[0].order[i] = one->order[i];
+        }
     for (int j = 0; j < *n_outs; j++) {
         hes_status st = hes_impact_outcome_compute(&s->contacts, s->v, S, &outs[j], &msg);
         /* a sequence that does not end is an answer when comparing */

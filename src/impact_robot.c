@@ -41,12 +41,17 @@ int impact_robot_problem(const char *file, const char *q_text, const char *v_tex
         return CLI_EXIT_USAGE;
     }
     double *q = NULL, *v = NULL;
-    int nq = 0, nv = 0;
-    if (cli_parse_vector(q_text, &q, &nq) || cli_parse_vector(v_text, &v, &nv) || nq != m->d ||
-        nv != m->d) {
-        fprintf(stderr, "%s: --q and --v need %d numbers each (the robot's coordinates", CMD,
-                m->d);
-        for (int i = 0; i < m->d; i++)
+    int nq = 0, nv = 0, dq, dv;              /* given, and the robot's */
+    hes_robot_dims(r->robot, &dq, &dv);
+    if (cli_parse_vector(q_text, &q, &nq) || cli_parse_vector(v_text, &v, &nv) || nq != dq ||
+        nv != dv) {
+        if (dq == dv)
+            fprintf(stderr, "%s: --q and --v need %d numbers each (the robot's coordinates",
+                    CMD, dv);
+        else
+            fprintf(stderr, "%s: --q and --v need %d and %d numbers (the robot's positions "
+                    "and velocities; coordinates", CMD, dq, dv);
+        for (int i = 0; i < dv; i++)
             fprintf(stderr, "%s%s", i ? ", " : ": ", hes_robot_coordinate(r->robot, i)
                                                      ? hes_robot_coordinate(r->robot, i) : "?");
         fprintf(stderr, ")\n");

@@ -103,12 +103,14 @@ int plot_impact_set(const char *name, int samples, const char *tmpdir, const cha
         st = hes_impact_set_sample(&s.contacts, s.v, &o, &S, &msg);
     hes_impact_outcome outs[3];
     memset(outs, 0, sizeof outs);
-    outs[0].law = HES_LAW_ANITESCU_POTRA;
-    for (int j = 1; j <= 2; j++) {
-        outs[j].law = HES_LAW_SEQUENTIAL;
-        for (int i = 0; i < s.k; i++)
-            outs[j].order[i] = j == 1 ? i : s.k - 1 - i;
-    }
+    for (int j = 0; st == HES_OK && j < 3; j++)
+        if ((st = hes_impact_outcome_init(&outs[j], j ? HES_LAW_SEQUENTIAL
+                                                      : HES_LAW_ANITESCU_POTRA, s.d, s.k)) ==
+            HES_OK)
+            for (int i = 0; j && i < s.k; i++)
+                outs[j].order[i] = j == 1 ? i : s.k - 1 - i;
+        else
+            snprintf(msg.message, sizeof msg.message, "out of memory");
     for (int j = 0; st == HES_OK && j < 3; j++) {
         hes_status sj = hes_impact_outcome_compute(&s.contacts, s.v, NULL, &outs[j], &msg);
         if (sj != HES_OK && sj != HES_EMAXITER)
@@ -117,11 +119,17 @@ int plot_impact_set(const char *name, int samples, const char *tmpdir, const cha
     if (st != HES_OK) {
         fprintf(stderr, "hes plot impact-set: %s\n", msg.message);
         hes_impact_set_free(&S);
+        hes_impact_setup_free(&s);
+        for (int j = 0; j < 3; j++)
+            hes_impact_outcome_free(&outs[j]);
         return CLI_EXIT_FAILURE;
     }
     impact_ctx c = { pb, &S, outs, s.k };
     int rc = gp_picture(tmpdir, out, impact_data, &c, impact_script);
     hes_impact_set_free(&S);
+    hes_impact_setup_free(&s);
+    for (int j = 0; j < 3; j++)
+        hes_impact_outcome_free(&outs[j]);
     return rc;
 }
 

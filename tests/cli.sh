@@ -1724,6 +1724,39 @@ if [ "$have_mujoco" = yes ]; then
     expect_status rf_q3d 0 "info --robot of the 18-coordinate quadruped (more than HES_MECH_MAX)"
     expect_grep rf_q3d out '^coordinates .18.' "... lists its 18 coordinates"
     expect_grep rf_q3d out '^applied force at q0' "... and its mass matrix and gravity force"
+    # a generated planar chain: root slides x and z, 48 hinges (every third
+    # one limited: 16 limited joints), a site on every fourth link (12)
+    {
+        printf "<mujoco model='chain'><compiler angle='radian'/><worldbody><body name='root' pos='0 0 1'>"
+        printf "<joint name='x' type='slide' axis='1 0 0'/><joint name='z' type='slide' axis='0 0 1'/>"
+        printf "<geom type='sphere' size='0.05' mass='1'/>"
+        i=0
+        while [ $i -lt 48 ]; do
+            printf "<body name='l%d' pos='0.1 0 0'><joint name='h%d' type='hinge' axis='0 1 0'" $i $i
+            [ $((i % 3)) -eq 0 ] && printf " limited='true' range='-1 1'"
+            printf "/><geom type='capsule' fromto='0 0 0 0.1 0 0' size='0.01' mass='0.1'/>"
+            [ $((i % 4)) -eq 0 ] && printf "<site name='s%d' pos='0.1 0 0'/>" $i
+            i=$((i + 1))
+        done
+        i=0
+        while [ $i -lt 48 ]; do printf "</body>"; i=$((i + 1)); done
+        printf "</body></worldbody></mujoco>\n"
+    } >"$tmp/chain50.xml"
+    run rf_chain info --robot "$tmp/chain50.xml"
+    expect_status rf_chain 0 "info --robot of a 50-coordinate chain with 12 sites"
+    expect_grep rf_chain out '^coordinates .50.' "... lists its 50 coordinates"
+    expect_grep rf_chain out '^contacts against the ground z = 0 .12;' "... and its 12 contacts"
+    expect_grep rf_chain out '^  s44 +constraints 22 and 23, friction 1$' "... the twelfth with its rows"
+    expect_true "... one line per contact (12)" \
+        test "$(grep -c '^  s[0-9]* *constraints [0-9]* and [0-9]*, friction' "$tmp/rf_chain.out")" -eq 12
+    expect_true "... two limits per limited joint (2 x 16)" \
+        test "$(grep -c '^  h[0-9]*_\(lower\|upper\) *constraint [0-9]*$' "$tmp/rf_chain.out")" -eq 32
+    expect_grep rf_chain out '^  h45_upper +constraint 55$' "... the last limit after the contacts' 24 rows"
+    printf '{"name": "chain", "robot": "chain50.xml", "contacts": {"s0": 1, "s99": 1}, "modes": [{"name": "m"}]}\n' \
+        >"$tmp/chain50.json"
+    run e_rf_chain_site info --robot "$tmp/chain50.json"
+    expect_status e_rf_chain_site 2 "a description naming a site the file lacks"
+    expect_grep e_rf_chain_site err "contact 1 .s99.: no site or body of that name" "... named in the refusal"
     sed 's/name="theta_L" type="continuous"/name="theta_L" type="free"/' \
         "${top_srcdir:-.}/share/robots/compass_gait.urdf" >"$tmp/free.urdf"
     run e_rf_free info --robot "$tmp/free.urdf"

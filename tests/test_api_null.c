@@ -60,6 +60,7 @@ START_TEST(test_every_status_function_with_null_pointers_returns_einval)
     ck_assert_int_eq(hes_mech_event_state(NULL, NULL, NULL, NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_robot_read(NULL, NULL, 0, NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_robot_reference(NULL, NULL), HES_EINVAL);
+    ck_assert_int_eq(hes_robot_dims(NULL, NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_robot_dynamics_at(NULL, NULL, NULL, NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_robot_set_motors(NULL, NULL, 0, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_robot_pinned_mode(NULL, 0, NULL, NULL), HES_EINVAL);
@@ -83,6 +84,8 @@ START_TEST(test_every_status_function_with_null_pointers_returns_einval)
     ck_assert_int_eq(hes_impact_set_sample(NULL, NULL, NULL, NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_impact_set_locate(NULL, NULL, NULL, NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_impact_outcome_compute(NULL, NULL, NULL, NULL, NULL), HES_EINVAL);
+    ck_assert_int_eq(hes_impact_outcome_init(NULL, HES_LAW_SEQUENTIAL, 1, 1), HES_EINVAL);
+    hes_impact_outcome_free(NULL);
     ck_assert_int_eq(hes_impact_default_step(NULL, NULL, NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_invdyn_method_from_name(NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_invdyn_solve(NULL, NULL, NULL, NULL, NULL), HES_EINVAL);
@@ -91,6 +94,7 @@ START_TEST(test_every_status_function_with_null_pointers_returns_einval)
     ck_assert_int_eq(hes_mech_contacts(NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_impact_problem_setup(NULL, NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_impact_setup_state(NULL, 0, NULL, NULL, NULL, NULL, NULL), HES_EINVAL);
+    hes_impact_setup_free(NULL);
     ck_assert_int_eq(hes_sim_method_from_name(NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_hopper_1d_exact(NULL, 0.0, NULL, NULL), HES_EINVAL);
     ck_assert_int_eq(hes_system_new(NULL, NULL, NULL), HES_EINVAL);

@@ -90,10 +90,10 @@ static int hang_acc(const double *z, const double *zd, const double *p, double *
 }
 
 static const hes_mech_constraint plane_constraints[] = {
-    { "rod", rod, NULL, 0.0, 0, 0, NULL },
-    { "floor", floor_height, NULL, 0.6, 1, 0, NULL },
-    { "wall", wall, NULL, 0.0, 1, 0, NULL },
-    { "slide", slide, NULL, 0.0, 0, 0, NULL },
+    { "rod", rod, NULL, 0.0, 0, 0, NULL, NULL },
+    { "floor", floor_height, NULL, 0.6, 1, 0, NULL, NULL },
+    { "wall", wall, NULL, 0.0, 1, 0, NULL, NULL },
+    { "slide", slide, NULL, 0.0, 0, 0, NULL, NULL },
 };
 static const hes_mech plane = { "point mass", 2, point_mass, NULL, weight, 0, 4, plane_constraints, NULL,
                                 NULL, NULL, NULL };

@@ -62,9 +62,10 @@ static double mech_difference(const hes_mech *a, const hes_mech *b, const double
         e = fmax(e, fmax(fabs(Na[i] - Nb[i]), fabs(Ta[i] - Tb[i])));
     for (int c = 0; c < 2; c++) {
         double ha, hb;
-        ck_assert(a->constraints[2 * c].a(q, NULL, &ha, a->data) == 0);
-        ck_assert(b->constraints[b->n_constraints == 4 ? 2 * c : c].a(q, NULL, &hb, b->data) ==
-                  0);
+        const hes_mech_constraint *ca = &a->constraints[2 * c];
+        const hes_mech_constraint *cb = &b->constraints[b->n_constraints == 4 ? 2 * c : c];
+        ck_assert(ca->a(q, NULL, &ha, hes_mech_constraint_data(a, ca)) == 0);
+        ck_assert(cb->a(q, NULL, &hb, hes_mech_constraint_data(b, cb)) == 0);
         e = fmax(e, fabs(ha - hb));
         ck_assert(mua[c] == mub[c]);
     }
@@ -106,6 +107,7 @@ START_TEST(test_compass_gait_mjcf_is_the_builtin)
         for (int j = 0; j < 4; j++)
             ck_assert_double_eq_tol(vp[0][j], vp[1][j], 1e-9);
     }
+    hes_impact_setup_free(&s);
     hes_robot_destroy(r);
 }
 END_TEST
@@ -215,11 +217,12 @@ START_TEST(test_knee_biped_mjcf_is_the_builtin)
         /* the feet: height yh - cos th_i, normal row (0, 1, sin th_i) on level ground */
         for (int f = 0; f < 2; f++) {
             double a, Da[4], x, Dx[4];
-            ck_assert(R->constraints[2 * f].a(q, NULL, &a, R->data) == 0);
-            ck_assert(R->constraints[2 * f].Da(q, NULL, Da, R->data) == 0);
+            const hes_mech_constraint *cn = &R->constraints[2 * f], *ct = cn + 1;
+            ck_assert(cn->a(q, NULL, &a, hes_mech_constraint_data(R, cn)) == 0);
+            ck_assert(cn->Da(q, NULL, Da, hes_mech_constraint_data(R, cn)) == 0);
             /* and the no-slip row: x = xh + sin th_i, (1, 0, cos th_i) */
-            ck_assert(R->constraints[2 * f + 1].a(q, NULL, &x, R->data) == 0);
-            ck_assert(R->constraints[2 * f + 1].Da(q, NULL, Dx, R->data) == 0);
+            ck_assert(ct->a(q, NULL, &x, hes_mech_constraint_data(R, ct)) == 0);
+            ck_assert(ct->Da(q, NULL, Dx, hes_mech_constraint_data(R, ct)) == 0);
             ck_assert(!R->constraints[2 * f + 1].unilateral);
             ck_assert_double_eq_tol(x, q[0] + sin(q[2 + f]), 1e-14);
             ck_assert_double_eq_tol(Dx[2 + f], cos(q[2 + f]), 1e-14);

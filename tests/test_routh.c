@@ -228,6 +228,7 @@ START_TEST(test_every_sample_complements_and_dissipates)
         for (int d = 0; d < 2 * s.k; d++)
             ck_assert_double_eq_tol(u[d], S.u[(size_t)(S.samples - 1) * 2 * s.k + d], 1e-15);
         hes_impact_set_free(&S);
+        hes_impact_setup_free(&s);
     }
 }
 END_TEST
@@ -314,6 +315,7 @@ START_TEST(test_rocking_block_set_holds_rest_and_both_pivots)
         ck_assert_int_eq(S.modes[(size_t)nearest * 2 + first], HES_CONTACT_LIFT);
     }
     hes_impact_set_free(&S);
+    hes_impact_setup_free(&s);
 }
 END_TEST
 
@@ -347,10 +349,12 @@ START_TEST(test_compass_gait_set_has_the_trailing_foot_slide_stick_and_lift)
        step LCPs have several solutions (the paper's Assumption 6 fails
        here), so the selection matters */
     hes_impact_set L;
+    hes_impact_setup_free(&s);
     sample("compass-gait-impact", 2048, 0, 2, &s, &L);
     ck_assert_int_eq(count_mode(&L, 1, HES_CONTACT_SLIDE), 0);
     hes_impact_set_free(&L);
     hes_impact_set_free(&S);
+    hes_impact_setup_free(&s);
 }
 END_TEST
 
@@ -374,6 +378,7 @@ START_TEST(test_box_wall_set_holds_rest_and_slide_and_lift)
     ck_assert_int_eq(S.modes[(size_t)nearest * 2], HES_CONTACT_SLIDE);
     ck_assert_int_eq(S.modes[(size_t)nearest * 2 + 1], HES_CONTACT_LIFT);
     hes_impact_set_free(&S);
+    hes_impact_setup_free(&s);
 }
 END_TEST
 
@@ -409,6 +414,7 @@ START_TEST(test_disk_stack_falls_apart_keeping_contact)
     ck_assert_msg(top_free * 100 < S.n_finished, "%d of %d free the top disk", top_free,
                   S.n_finished);
     hes_impact_set_free(&S);
+    hes_impact_setup_free(&s);
 }
 END_TEST
 
@@ -419,12 +425,14 @@ START_TEST(test_threads_give_the_same_set)
     hes_impact_setup s;
     hes_impact_set A, B;
     sample("compass-gait-impact", 700, 3, 1, &s, &A);
+    hes_impact_setup_free(&s);
     sample("compass-gait-impact", 700, 3, 2, &s, &B);
     ck_assert_int_eq(A.n_finished, B.n_finished);
     ck_assert(memcmp(A.v, B.v, sizeof(double) * 700 * 4) == 0);
     ck_assert(memcmp(A.lcps, B.lcps, sizeof(int) * 700) == 0);
     hes_impact_set_free(&A);
     hes_impact_set_free(&B);
+    hes_impact_setup_free(&s);
 }
 END_TEST
 
@@ -453,8 +461,8 @@ static int unit_mass(const double *q, const double *p, double *out, void *data)
 
 START_TEST(test_contact_rows_from_constraint_functions)
 {
-    const hes_mech_constraint cons[2] = { { "corner", corner, NULL, 0, 1, 0.5, corner_Jt },
-                                          { "no tangent", corner, NULL, 0, 1, 0.5, NULL } };
+    const hes_mech_constraint cons[2] = { { "corner", corner, NULL, 0, 1, 0.5, corner_Jt, NULL },
+                                          { "no tangent", corner, NULL, 0, 1, 0.5, NULL, NULL } };
     const hes_mech mech = { "body", 3, unit_mass, NULL, NULL, 0, 2, cons, NULL, NULL };
     double q[3] = { 0.1, 0.2, 0.4 }, M[9], Jn[3], Jt[3], mu[1];
     int idx = 0;
@@ -518,6 +526,7 @@ START_TEST(test_bad_input_is_refused)
     ck_assert_int_eq(hes_impact_set_sample(&s.contacts, s.v, &so, &S, &msg),
                      HES_EINVAL);
     ck_assert_ptr_null(hes_impact_problem_find("no-such-problem"));
+    hes_impact_setup_free(&s);
 }
 END_TEST
 
@@ -684,6 +693,7 @@ START_TEST(test_box_wall_normal_hull_reaches_the_highest_sample)
     }
     free(idx);
     hes_impact_set_free(&S);
+    hes_impact_setup_free(&s);
 }
 END_TEST
 

@@ -473,15 +473,44 @@ void hes_impact_set_extremes(const hes_impact_set *S, int *argmin, int *argmax, 
     }
 }
 
+hes_status hes_impact_outcome_init(hes_impact_outcome *out, hes_impact_law law, int n, int k)
+{
+    if (!out)
+        return HES_EINVAL;
+    memset(out, 0, sizeof *out);
+    if (n < 1 || k < 1)
+        return HES_EINVAL;
+    out->law = law;
+    out->order = calloc((size_t)k, sizeof *out->order);
+    out->v = calloc((size_t)n, sizeof *out->v);
+    out->u = calloc(2 * (size_t)k, sizeof *out->u);
+    out->modes = calloc((size_t)k, sizeof *out->modes);
+    if (!out->order || !out->v || !out->u || !out->modes) {
+        hes_impact_outcome_free(out);
+        return HES_ENOMEM;
+    }
+    return HES_OK;
+}
+
+void hes_impact_outcome_free(hes_impact_outcome *out)
+{
+    if (!out)
+        return;
+    free(out->order), free(out->v), free(out->u), free(out->modes);
+    memset(out, 0, sizeof *out);
+}
+
 hes_status hes_impact_outcome_compute(const hes_contact_set *c, const double *v_minus,
                                       const hes_impact_set *S, hes_impact_outcome *out,
                                       hes_error *err)
 {
     char *msg = hes__errbuf(err);
     size_t len = hes__errlen(err);
-    if (!c || !out || c->n > HES_MECH_MAX || c->k > HES_MECH_MAX)
+    if (!c || !out || c->n > HES_MECH_MAX || c->k > HES_MECH_MAX || !out->order || !out->v ||
+        !out->u || !out->modes)
         return hes__say(msg, len, HES_EINVAL, "impact outcome: needs a contact set of at most "
-                        "%d coordinates and contacts", HES_MECH_MAX);
+                        "%d coordinates and contacts, and an outcome with its arrays "
+                        "(hes_impact_outcome_init)", HES_MECH_MAX);
     hes_impact_info info;
     out->relative = -1;
     out->nearest = -1;

@@ -326,13 +326,15 @@ typedef enum {
     HES_LAW_ANITESCU_POTRA = 0, /**< the simultaneous impact (hes_impact_anitescu_potra) */
     HES_LAW_SEQUENTIAL = 1      /**< sequential impacts (hes_impact_sequential) */
 } hes_impact_law;
-/** One outcome of a single-valued law, and where it lies relative to a set. */
+/** One outcome of a single-valued law, and where it lies relative to a set;
+ * its arrays sized by the contact set (hes_impact_outcome_init, freed by
+ * hes_impact_outcome_free). */
 typedef struct {
     hes_impact_law law;             /**< the law */
-    int order[HES_MECH_MAX];        /**< the sequential order (k entries) */
-    double v[HES_MECH_MAX];         /**< post-impact velocity */
-    double u[2 * HES_MECH_MAX];     /**< its contact velocities */
-    hes_contact_mode modes[HES_MECH_MAX]; /**< the contacts' modes (k entries) */
+    int *order;                     /**< the sequential order (k entries) */
+    double *v;                      /**< post-impact velocity (n) */
+    double *u;                      /**< its contact velocities (2 k) */
+    hes_contact_mode *modes;        /**< the contacts' modes (k entries) */
     int lcps;                       /**< complementarity problems solved */
     /** the kinetic energy before and after @{ */
     double energy_before, energy_after;
@@ -345,8 +347,16 @@ typedef struct {
                                          does not end; then only v is set) */
 } hes_impact_outcome;
 
-/** The outcome of `law` (for HES_LAW_SEQUENTIAL: out->order set by the
- * caller, k contacts, passes up to 100) located in set (may be NULL).
+/** An outcome of `law` for n coordinates and k contacts: its arrays
+ * allocated, zeroed (out->order to set for HES_LAW_SEQUENTIAL), its other
+ * fields cleared; HES_EINVAL for n or k below 1, HES_ENOMEM (out then
+ * holds nothing). */
+hes_status hes_impact_outcome_init(hes_impact_outcome *out, hes_impact_law law, int n, int k);
+/** Frees an outcome's arrays and clears it (NULL: nothing). */
+void hes_impact_outcome_free(hes_impact_outcome *out);
+/** The outcome of out->law (for HES_LAW_SEQUENTIAL: out->order set by the
+ * caller, k contacts, passes up to 100) located in set (may be NULL), into
+ * out's arrays (hes_impact_outcome_init for the contact set's n and k).
  * Statuses as the laws'. */
 hes_status hes_impact_outcome_compute(const hes_contact_set *contacts, const double *v_minus,
                                       const hes_impact_set *set, hes_impact_outcome *out,

@@ -64,6 +64,11 @@ typedef struct {
     double mu;
     hes_mech_config_fn Jt;
     /** @} */
+    /** What a, Da and Jt receive as their data; NULL: the system's
+     * (hes_mech.data).  One function then serves many constraints, each
+     * with its own data (a robot's contacts and joint limits).  Whoever
+     * calls these callbacks passes hes_mech_constraint_data(). */
+    void *data;
 } hes_mech_constraint;
 
 /** A mechanical system: M(q), the applied forces f(q, q', u) and the
@@ -106,6 +111,13 @@ typedef struct {
                         const double *p, int n_dir, const double *V, double *rq, double *rqd,
                         double *ru, void *data);
 } hes_mech;
+
+/** The data constraint c of mechanical system m gives its callbacks: its
+ * own, else the system's. */
+static inline void *hes_mech_constraint_data(const hes_mech *m, const hes_mech_constraint *c)
+{
+    return c->data ? c->data : m->data;
+}
 
 /** A mode: the mechanical system with the constraints `active` held, in
  * coordinates z of dimension k with q = chart(z) (NULL: z = q).  The mode's

@@ -20,8 +20,9 @@ extern "C" {
 /** The version of hes_model a model was written against (plugins carry it):
  * 2 since hes_model has the trajopt field, 3 since hes_mech has force_dx,
  * 4 since hes_model has release, 5 since hes_mode has tangent spaces (tdim,
- * retract, local, tangent, cotangent, normalize, tangent_names) and hes_mech
- * has net_force and hes_mech_mode the chart's second derivatives. */
+ * retract, local, tangent, cotangent, normalize, tangent_names), hes_mech
+ * net_force, hes_mech_mode the chart's second derivatives and
+ * hes_mech_constraint its data. */
 #define HES_MODEL_ABI 5
 
 /**

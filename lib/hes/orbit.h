@@ -47,9 +47,9 @@ typedef struct {
     /** the transition analysed and its number of contacts @{ */
     int transition, k;
     /** @} */
-    int contacts[HES_MECH_MAX]; /**< constraint indices in the event's mech */
+    int *contacts;           /**< k constraint indices in the event's mech */
     /** @{ */
-    double q[HES_MECH_MAX], qd_minus[HES_MECH_MAX]; /**< the nominal pre-impact state */
+    double *q, *qd_minus;    /**< the nominal pre-impact state (d of the event's mech each) */
     /** @} */
     hes_impact_set set;      /**< the outcomes there */
     int *consistent;         /**< per sample: 1 if its modes are the transition's */
@@ -68,8 +68,8 @@ typedef struct {
     /** the extreme outcomes among the consistent samples whose orbits were
      * found: for contact-velocity coordinate d (normals, then tangents)
      * the samples with the smallest and largest value (-1: none); their
-     * psi is psi[extreme_min[d]] and psi[extreme_max[d]] @{ */
-    int extreme_min[2 * HES_MECH_MAX], extreme_max[2 * HES_MECH_MAX];
+     * psi is psi[extreme_min[d]] and psi[extreme_max[d]] (2 k each) @{ */
+    int *extreme_min, *extreme_max;
     /** @} */
     double worst_check;      /**< the worst orbit's return map against central
                                   differences of the full flow (hes_analyze's check) */
@@ -89,7 +89,8 @@ typedef struct {
  * transition qualifies; the nominal analysis's status when it fails;
  * HES_ENOORBIT (err; r freed) when no sampled outcome gives an orbit (none
  * continues the mode sequence, or every such orbit failed: no psi to
- * report); HES_ESOLVER without Siconos numerics or GSL. */
+ * report); HES_ESOLVER without Siconos numerics or GSL.  On failure r
+ * holds nothing (as after hes_impact_orbit_free). */
 hes_status hes_impact_orbit_analyze(hes_system *sys, const hes_analysis *nominal,
                                     const hes_impact_orbit_options *o, hes_impact_orbit *r,
                                     hes_error *err);

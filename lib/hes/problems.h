@@ -51,22 +51,23 @@ hes_status hes_mech_contacts(const hes_mech *mech, const double *q, const double
                              hes_error *err);
 
 /** An impact problem set up: its pre-impact state and its contact set,
- * whose pointers point into this struct (use it in place; do not copy). */
+ * whose pointers point into the arrays here; the arrays are the
+ * setup's, sized by the problem, freed by hes_impact_setup_free. */
 typedef struct {
     /** the numbers of coordinates and of contacts @{ */
     int d, k;
     /** @} */
     /** the pre-impact configuration and velocity (d each) @{ */
-    double q[HES_MECH_MAX], v[HES_MECH_MAX];
+    double *q, *v;
     /** @} */
     /** M(q) (d x d), J_n and J_t (k x d) and mu (k), as hes_mech_contacts gives them @{ */
-    double M[HES_MECH_MAX * HES_MECH_MAX], Jn[HES_MECH_MAX * HES_MECH_MAX],
-        Jt[HES_MECH_MAX * HES_MECH_MAX], mu[HES_MECH_MAX];
+    double *M, *Jn, *Jt, *mu;
     /** @} */
     hes_contact_set contacts; /**< the contact set, pointing into the arrays above */
 } hes_impact_setup;
 /** Sets up a built-in impact problem: its pre-impact state and contact set into
- * *out; HES_EINVAL (err) when its pre-impact state fails or as hes_mech_contacts. */
+ * *out (its arrays allocated: hes_impact_setup_free; on failure none);
+ * HES_EINVAL (err) when its pre-impact state fails or as hes_mech_contacts. */
 hes_status hes_impact_problem_setup(const hes_impact_problem *pb, hes_impact_setup *out,
                                     hes_error *err);
 /** The same for any mechanical system, its contacts (constraint indices)
@@ -75,6 +76,8 @@ hes_status hes_impact_problem_setup(const hes_impact_problem *pb, hes_impact_set
 hes_status hes_impact_setup_state(const hes_mech *mech, int k, const int *contacts,
                                   const double *q, const double *v, hes_impact_setup *out,
                                   hes_error *err);
+/** Frees a setup's arrays and clears it (NULL: nothing). */
+void hes_impact_setup_free(hes_impact_setup *s);
 
 
 /* ------------------------------------------------- choosing the integrator */

@@ -22,7 +22,7 @@ extern "C" {
  * Jacobian row, J_t its x row: planar robots move in the x-z plane).
  * Coordinates are MuJoCo's qpos (slide and hinge joints only).  contacts:
  * the sites and their friction; NULL (n_contacts 0): every site of the
- * file, friction 1, at most 8.  HES_ESOLVER when hes was built without
+ * file, friction 1 (any number).  HES_ESOLVER when hes was built without
  * MuJoCo; HES_EINVAL (err) for a file MuJoCo cannot load, free or ball
  * joints, an unknown site, a contact given twice, actuators that do not
  * drive a joint.  The file is read as any input (hes_input_read: a FIFO or
@@ -52,11 +52,17 @@ void hes_robot_destroy(hes_robot *robot);
  * two constraints: 2 i, its normal (unilateral, the contact's friction
  * and tangent row: use these indices for hes_mech_contacts), and 2 i + 1,
  * its tangential position "NAME_tangential" (bilateral: no slip, for a
- * pinned foot and a landing foot that sticks). */
+ * pinned foot and a landing foot that sticks).  Then the joint limits.
+ * Each constraint's callbacks take its own data (hes_mech_constraint.data:
+ * call them with hes_mech_constraint_data). */
 const hes_mech *hes_robot_mech(const hes_robot *robot);
+/** The robot's numbers of positions q (nq: what hes_robot_reference
+ * writes) and of velocities (nv: hes_robot_mech's d); either may be NULL.
+ * HES_EINVAL without a robot. */
+hes_status hes_robot_dims(const hes_robot *robot, int *nq, int *nv);
 /** The joint name of coordinate i, or NULL. */
 const char *hes_robot_coordinate(const hes_robot *robot, int i);
-/** The file's reference configuration (qpos0). */
+/** The file's reference configuration (qpos0: nq values, hes_robot_dims). */
 hes_status hes_robot_reference(const hes_robot *robot, double *q);
 
 /** A robot's dynamics at a state (q, v), for inverse dynamics (lib/model/
@@ -73,8 +79,9 @@ hes_status hes_robot_reference(const hes_robot *robot, double *q);
  * central differences of J along v; mu (nc).  tangents is 1 for a planar
  * robot (every contact's y row vanishes at the reference configuration:
  * the robot moves in the x-z plane), else 2.  The arrays belong to the
- * robot and are overwritten by the next call.  Robots of any size load,
- * but only those of at most HES_MECH_MAX coordinates give a hes_mech that
+ * robot and are overwritten by the next call.  Robots of any size load
+ * (any number of coordinates, contacts and joint limits), but only those
+ * of at most HES_MECH_MAX coordinates and constraints give a hes_mech that
  * hybrid models accept. */
 typedef struct {
     /** the numbers of velocities, motors, contacts, and tangents per contact @{ */
@@ -223,21 +230,24 @@ hes_status hes_robot_model_new(hes_robot *robot, const hes_robot_model_spec *spe
  * other model. */
 hes_robot *hes_robot_model_robot(const hes_model *model);
 /** The motion of the robot in mode `mode` at state x with parameters p: q,
- * v and the acceleration a of the mode's vector field (d values each), and
- * what the mode holds: its pinned contact (-1: none) and locked
- * coordinates (their indices). */
+ * v and the acceleration a of the mode's vector field, and what the mode
+ * holds: its pinned contact (-1: none) and locked coordinates (their
+ * indices).  The caller points q, v, a and locked at arrays of the robot's
+ * size (d = hes_robot_dims' nv values each). */
 typedef struct {
     int d;                   /**< the number of coordinates */
-    /** q, v and a (d values each) @{ */
-    double q[HES_MECH_MAX], v[HES_MECH_MAX], a[HES_MECH_MAX];
+    /** q, v and a (d values each, the caller's arrays) @{ */
+    double *q, *v, *a;
     /** @} */
-    /** the pinned contact (-1: none), and the n_locked locked coordinates @{ */
-    int pinned, n_locked, locked[HES_MECH_MAX];
+    /** the pinned contact (-1: none), and the n_locked locked coordinates
+     * (locked: the caller's array of d values) @{ */
+    int pinned, n_locked, *locked;
     /** @} */
 } hes_robot_mode_motion;
-/** The motion of mode `mode` of a robot model at (t, x, p) into *out: HES_EINVAL
- * (err) for a model that is not a robot model or a mode out of range,
- * HES_EMODEL when the mode's dynamics fail. */
+/** The motion of mode `mode` of a robot model at (t, x, p) into *out (its
+ * arrays set by the caller): HES_EINVAL (err) for a model that is not a
+ * robot model, a mode out of range or an array missing, HES_EMODEL when
+ * the mode's dynamics fail. */
 hes_status hes_robot_model_motion(const hes_model *model, int mode, double t, const double *x,
                                   const double *p, hes_robot_mode_motion *out, hes_error *err);
 

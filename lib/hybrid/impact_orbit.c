@@ -367,6 +367,9 @@ void hes_impact_orbit_free(hes_impact_orbit *r)
     free(r->consistent);
     free(r->psi);
     free(r->status);
+    free(r->contacts);
+    free(r->q), free(r->qd_minus);
+    free(r->extreme_min), free(r->extreme_max);
     memset(r, 0, sizeof *r);
 }
 
@@ -522,10 +525,13 @@ static hes_status run_samples(const hes_system *sys, hes_impact_orbit *r,
     r->consistent = calloc((size_t)S, sizeof *r->consistent);
     r->psi = malloc(sizeof(double) * (size_t)S);
     r->status = calloc((size_t)S, sizeof *r->status);
+    r->extreme_min = malloc(sizeof *r->extreme_min * 2 * (size_t)r->k);
+    r->extreme_max = malloc(sizeof *r->extreme_max * 2 * (size_t)r->k);
     int *verdicts = calloc((size_t)S, sizeof *verdicts);
     char (*msgs)[256] = calloc((size_t)S, sizeof *msgs);
     job *jobs = malloc(sizeof *jobs * (size_t)threads);
-    if (!r->consistent || !r->psi || !r->status || !verdicts || !msgs || !jobs) {
+    if (!r->consistent || !r->psi || !r->status || !r->extreme_min || !r->extreme_max ||
+        !verdicts || !msgs || !jobs) {
         free(verdicts);
         free(msgs);
         free(jobs);
@@ -589,12 +595,30 @@ hes_status hes_impact_orbit_analyze(hes_system *sys, const hes_analysis *nominal
         an = &own;
     }
     r->psi_nominal = an->stab.psi;
-    /* the transition and its event on the orbit */
-    int n_after = 0;
-    const hes_event *ev = impact_event(m, an, o->transition, r, &n_after);
+    /* the transition and its event on the orbit; room for the most
+       contacts a mechanical transition of the model can have, and for the
+       event's state */
+    int n_after = 0, most = 1, dmax = 1;
+    for (int t = 0; t < m->n_transitions; t++) {
+        const hes_mech_transition *tm = mech_transition(m, t);
+        const hes_mech *em = tm ? (tm->mech ? tm->mech : tm->from->mech) : NULL;
+        if (tm && tm->n_after + tm->n_separate > most)
+            most = tm->n_after + tm->n_separate;
+        if (em && em->d > dmax)
+            dmax = em->d;
+    }
+    r->contacts = malloc(sizeof *r->contacts * (size_t)most);
+    r->q = malloc(sizeof *r->q * (size_t)dmax);
+    r->qd_minus = malloc(sizeof *r->qd_minus * (size_t)dmax);
+    const hes_event *ev = r->contacts && r->q && r->qd_minus
+                          ? impact_event(m, an, o->transition, r, &n_after) : NULL;
     if (!ev) {
         if (!nominal)
             hes_analysis_free(&own);
+        int oom = !r->contacts || !r->q || !r->qd_minus;
+        hes_impact_orbit_free(r);
+        if (oom)
+            return hes__say(msg, len, HES_ENOMEM, "out of memory");
         return hes__say(msg, len, HES_EINVAL, "impact orbit: no event of the orbit is a "
                         "mechanical impact with frictional contacts (mu > 0 and a tangent row) "
                         "and contacts that separate%s", o->transition >= 0 ? " at the "
@@ -610,6 +634,7 @@ hes_status hes_impact_orbit_analyze(hes_system *sys, const hes_analysis *nominal
         free(x0);
         if (!nominal)
             hes_analysis_free(&own);
+        hes_impact_orbit_free(r);
         char why[512]; /* the message is formatted into msg: not from msg itself */
         snprintf(why, sizeof why, "%s", msg && msg[0] ? msg : hes_strerror(st));
         return st != HES_OK ? hes__say(msg, len, st, "impact orbit: the nominal impact: %s",
@@ -627,6 +652,7 @@ hes_status hes_impact_orbit_analyze(hes_system *sys, const hes_analysis *nominal
                          len);
     if (st != HES_OK) {
         free(x0);
+        hes_impact_orbit_free(r);
         return st;
     }
     check_worst(sys, r, &so.routh, x0);

@@ -36,7 +36,9 @@ char *hes_impact_json(const hes_impact_problem *pb, const hes_impact_setup *s,
     if (!pb || !s || !o || !S)
         return NULL;
     int n = s->d, k = s->k;
-    double um[2 * HES_MECH_MAX];
+    double *um = malloc(sizeof *um * 2 * (size_t)k);   /* the contact velocities before */
+    if (!um)
+        return NULL;
     hes_contact_velocities(&s->contacts, s->v, um);
     json_t *contacts = json_array();
     for (int i = 0; contacts && i < k; i++)
@@ -44,6 +46,7 @@ char *hes_impact_json(const hes_impact_problem *pb, const hes_impact_setup *s,
             "{s:s, s:o, s:o, s:o}", "name", pb->mech->constraints[pb->contacts[i]].name, "mu",
             hes__json_number(s->mu[i]), "u_normal", hes__json_number(um[i]), "u_tangent",
             hes__json_number(um[k + i])));
+    free(um);
     long lcps = 0;
     for (int i = 0; i < S->samples; i++)
         lcps += S->lcps[i];

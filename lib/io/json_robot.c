@@ -54,8 +54,11 @@
 static int parse_modes(ctx *c, json_t *modes, store *s)
 {
     static const char *const keys[] = { "name", "pinned", "locked", NULL };
-    if (!json_is_array(modes) || json_array_size(modes) < 1 || json_array_size(modes) > MAXN)
-        return hes__rdesc_bad(c, "\"modes\" must be a list of 1 to %d modes", MAXN);
+    if (!json_is_array(modes) || json_array_size(modes) < 1 ||
+        json_array_size(modes) > HES_RDESC_MAX_LIST)
+        return hes__rdesc_bad(c, "\"modes\" must be a list of 1 to %d modes", HES_RDESC_MAX_LIST);
+    if (!(s->modes = hes__rdesc_alloc(c, s, json_array_size(modes), sizeof *s->modes)))
+        return 1;
     for (size_t i = 0; i < json_array_size(modes); i++) {
         hes_robot_mode_spec *ms = &s->modes[i];
         char where[96];
@@ -74,10 +77,11 @@ static int parse_modes(ctx *c, json_t *modes, store *s)
             ms->pinned = k / 2;
         }
         json_t *l = json_object_get(m, "locked");
-        ms->n_locked = l ? hes__rdesc_constraint_list(c, l, where, s->locked[i]) : 0;
+        int *locked = NULL;
+        ms->n_locked = l ? hes__rdesc_constraint_list(c, s, l, where, &locked) : 0;
         if (ms->n_locked < 0)
             return 1;
-        ms->locked = s->locked[i];
+        ms->locked = locked;
     }
     return 0;
 }
@@ -86,13 +90,13 @@ static int parse_modes(ctx *c, json_t *modes, store *s)
  * target mode's coordinates, every one of them named: a coordinate left out
  * would keep its old value without a word, so it is refused (write
  * "X": {"X": 1} to keep X). */
-static int parse_relabel(ctx *c, json_t *r, const char *where, const char *const *target_names,
-                         int k, double **out)
+static int parse_relabel(ctx *c, store *s, json_t *r, const char *where,
+                         const char *const *target_names, int k, double **out)
 {
     int d = c->d;
-    double *R = calloc((size_t)k * (size_t)(d + 1), sizeof(double));
+    double *R = hes__rdesc_alloc(c, s, (size_t)k * (size_t)(d + 1), sizeof(double));
     if (!R)
-        return hes__rdesc_bad(c, "out of memory");
+        return 1;
     *out = R;
     if (!json_is_object(r))
         return hes__rdesc_bad(c, "%s: \"relabel\" must map the target's coordinates to objects of "
@@ -136,8 +140,11 @@ static int parse_transitions(ctx *c, json_t *trs, json_t *modes, store *s)
 {
     static const char *const keys[] = { "name", "from", "to", "activate", "release", "after",
                                         "separate", "relabel", NULL };
-    if (!json_is_array(trs) || json_array_size(trs) > MAXN)
-        return hes__rdesc_bad(c, "\"transitions\" must be a list of at most %d transitions", MAXN);
+    if (!json_is_array(trs) || json_array_size(trs) > HES_RDESC_MAX_LIST)
+        return hes__rdesc_bad(c, "\"transitions\" must be a list of at most %d transitions",
+                              HES_RDESC_MAX_LIST);
+    if (!(s->trs = hes__rdesc_alloc(c, s, json_array_size(trs), sizeof *s->trs)))
+        return 1;
     for (size_t t = 0; t < json_array_size(trs); t++) {
         hes_robot_transition_spec *ts = &s->trs[t];
         char where[96];
@@ -160,21 +167,23 @@ static int parse_transitions(ctx *c, json_t *trs, json_t *modes, store *s)
         if ((ts->constraint = hes__rdesc_constraint(c, act ? act : rel, where)) < 0)
             return 1;
         json_t *a = json_object_get(o, "after"), *sp = json_object_get(o, "separate");
-        ts->n_after = a ? hes__rdesc_constraint_list(c, a, where, s->after[t]) : 0;
-        ts->n_separate = sp ? hes__rdesc_constraint_list(c, sp, where, s->separate[t]) : -1;
-        if (ts->n_after < 0 || (sp && ts->n_separate < 0))
+        int *after = NULL, *separate = NULL;
+        ts->n_after = a ? hes__rdesc_constraint_list(c, s, a, where, &after) : 0;
+        if (ts->n_after < 0)
             return 1;
-        ts->after = s->after[t];
-        ts->separate = s->separate[t];
+        ts->n_separate = sp ? hes__rdesc_constraint_list(c, s, sp, where, &separate) : -1;
+        if (sp && ts->n_separate < 0)
+            return 1;
+        ts->after = after;
+        ts->separate = separate;
         json_t *r = json_object_get(o, "relabel");
         if (r) {
-            const char *names[HES_MECH_MAX];
-            int k = hes__rdesc_free_names(c, &s->modes[ts->to], names);
-            if (k < 0)
+            const char **names;
+            double *R;
+            int k = hes__rdesc_free_names(c, s, &s->modes[ts->to], &names);
+            if (k < 0 || parse_relabel(c, s, r, where, names, k, &R))
                 return 1;
-            if (parse_relabel(c, r, where, names, k, &s->relabel[t]))
-                return 1;
-            ts->relabel = s->relabel[t];
+            ts->relabel = R;
         }
     }
     return 0;
@@ -196,8 +205,11 @@ static int parse_orbit(ctx *c, json_t *o, json_t *modes, json_t *trs, store *s,
         return hes__rdesc_bad(c, "orbit: \"mode\" must name a mode and \"section\" a transition ('%s', "
                    "'%s')", mode ? mode : "", sec ? sec : "");
     json_t *seq = json_object_get(o, "sequence");
-    if (!json_is_array(seq) || json_array_size(seq) < 1 || json_array_size(seq) > 1000)
+    if (!json_is_array(seq) || json_array_size(seq) < 1 ||
+        json_array_size(seq) > HES_RDESC_MAX_LIST)
         return hes__rdesc_bad(c, "orbit: \"sequence\" must list the transitions of one period");
+    if (!(s->seq = hes__rdesc_alloc(c, s, json_array_size(seq), sizeof *s->seq)))
+        return 1;
     for (size_t i = 0; i < json_array_size(seq); i++) {
         const char *n = json_string_value(json_array_get(seq, i));
         if ((s->seq[i] = hes__rdesc_name_index(trs, "name", n)) < 0)
@@ -205,9 +217,14 @@ static int parse_orbit(ctx *c, json_t *o, json_t *modes, json_t *trs, store *s,
     }
     ob->n_sequence = (int)json_array_size(seq);
     ob->sequence = s->seq;
-    const char *names[HES_MECH_MAX];
-    int k = hes__rdesc_free_names(c, &s->modes[ob->mode], names);
+    const char **names;
+    int k = hes__rdesc_free_names(c, s, &s->modes[ob->mode], &names);
     if (k < 0)
+        return 1;
+    s->guess = hes__rdesc_alloc(c, s, 2 * (size_t)k, sizeof *s->guess);
+    s->free_states = hes__rdesc_alloc(c, s, 2 * (size_t)k, sizeof *s->free_states);
+    s->residual = hes__rdesc_alloc(c, s, 2 * (size_t)k, sizeof *s->residual);
+    if (!s->guess || !s->free_states || !s->residual)
         return 1;
     json_t *g = json_object_get(o, "guess");
     if (json_is_array(g)) {
@@ -276,12 +293,15 @@ static char *robot_path(const char *desc, const char *file)
 
 /* "motors": ["JOINT", ...]: unit torques (or forces) on the named joints
  * instead of the file's actuators (a URDF has none in MuJoCo). */
-static int parse_motors(ctx *c, json_t *m)
+static int parse_motors(ctx *c, store *s, json_t *m)
 {
-    const char *names[MAXN];
     size_t n = json_is_array(m) ? json_array_size(m) : 0;
-    if (n < 1 || n > MAXN)
-        return hes__rdesc_bad(c, "\"motors\" must list 1 to %d joints that motors drive", MAXN);
+    if (n < 1 || n > (size_t)c->d)
+        return hes__rdesc_bad(c, "\"motors\" must list 1 to %d joints that motors drive (the "
+                              "robot's coordinates)", c->d);
+    const char **names = hes__rdesc_alloc(c, s, n, sizeof *names);
+    if (!names)
+        return 1;
     for (size_t i = 0; i < n; i++)
         if (!(names[i] = json_string_value(json_array_get(m, i))))
             return hes__rdesc_bad(c, "\"motors\" must list joint names");
@@ -374,7 +394,7 @@ hes_status hes_robot_model_read(const char *path, hes_model **out, hes_error *er
     hes_robot *robot = NULL;
     store *s = calloc(1, sizeof *s);
     char *file = NULL;
-    hes_robot_contact contacts[16];
+    hes_robot_contact *contacts = NULL;
     int nc = 0;
     if (!s) {
         st = hes__say(msg, len, HES_ENOMEM, "out of memory");
@@ -391,10 +411,13 @@ hes_status hes_robot_model_read(const char *path, hes_model **out, hes_error *er
     if (cj) {
         const char *k;
         json_t *v;
-        if (!json_is_object(cj) || json_object_size(cj) < 1 || json_object_size(cj) > 8) {
-            hes__rdesc_bad(&c, "\"contacts\" must map 1 to 8 sites to their friction coefficients");
+        if (!json_is_object(cj) || json_object_size(cj) < 1) {
+            hes__rdesc_bad(&c, "\"contacts\" must map sites (at least one) to their friction "
+                           "coefficients");
             goto done;
         }
+        if (!(contacts = hes__rdesc_alloc(&c, s, json_object_size(cj), sizeof *contacts)))
+            goto done;
         json_object_foreach(cj, k, v) {
             if (!json_is_number(v)) {
                 hes__rdesc_bad(&c, "contacts: the friction of '%s' must be a number", k);
@@ -417,7 +440,7 @@ hes_status hes_robot_model_read(const char *path, hes_model **out, hes_error *er
     c.mech = hes_robot_mech(robot);
     c.d = c.mech->d;
     json_t *mj = json_object_get(doc, "motors");
-    if (mj && parse_motors(&c, mj))
+    if (mj && parse_motors(&c, s, mj))
         goto done;
     hes_robot_model_spec sp = { 0 };
     sp.name = json_string_value(json_object_get(doc, "name"));
@@ -457,8 +480,8 @@ hes_status hes_robot_model_read(const char *path, hes_model **out, hes_error *er
         hes__say(msg, len, st, "%s: %s", path, why.message);
 done:
     hes_robot_destroy(robot);
-    for (int t = 0; s && t < MAXN; t++)
-        free(s->relabel[t]);
+    if (s)
+        hes__rdesc_store_free(s);
     free(s);
     free(file);
     json_decref(doc);

@@ -43,8 +43,14 @@ int hes__rdesc_parse_trajopt(ctx *c, json_t *o, store *s, hes_robot_model_spec *
     const char *key;
     json_t *v;
     json_t *in = json_object_get(o, "inputs");
-    if (in && (!json_is_object(in) || json_object_size(in) > MAXN))
+    if (in && !json_is_object(in))
         return hes__rdesc_bad(c, "trajopt: \"inputs\" must map motor parameters to [lo, hi]");
+    size_t ni = json_object_size(in);
+    s->inputs = hes__rdesc_alloc(c, s, ni, sizeof *s->inputs);
+    s->input_lo = hes__rdesc_alloc(c, s, ni, sizeof *s->input_lo);
+    s->input_hi = hes__rdesc_alloc(c, s, ni, sizeof *s->input_hi);
+    if (!s->inputs || !s->input_lo || !s->input_hi)
+        return 1;
     json_object_foreach(in, key, v) {
         int i = t->n_inputs;
         s->inputs[i] = key;
@@ -57,9 +63,13 @@ int hes__rdesc_parse_trajopt(ctx *c, json_t *o, store *s, hes_robot_model_spec *
     if (x0) {
         if (!sp->guess)
             return hes__rdesc_bad(c, "trajopt: \"x0\" bounds the orbit's first state: give an \"orbit\"");
-        const char *names[HES_MECH_MAX];
-        int k = hes__rdesc_free_names(c, &s->modes[sp->orbit.mode], names);
+        const char **names;
+        int k = hes__rdesc_free_names(c, s, &s->modes[sp->orbit.mode], &names);
         if (k < 0)
+            return 1;
+        s->x0_lo = hes__rdesc_alloc(c, s, 2 * (size_t)k, sizeof *s->x0_lo);
+        s->x0_hi = hes__rdesc_alloc(c, s, 2 * (size_t)k, sizeof *s->x0_hi);
+        if (!s->x0_lo || !s->x0_hi)
             return 1;
         for (int i = 0; i < 2 * k; i++)
             s->x0_lo[i] = -HUGE_VAL, s->x0_hi[i] = HUGE_VAL;
@@ -82,6 +92,9 @@ int hes__rdesc_parse_trajopt(ctx *c, json_t *o, store *s, hes_robot_model_spec *
         if (!json_is_array(ve) || (int)json_array_size(ve) != sp->orbit.n_sequence)
             return hes__rdesc_bad(c, "trajopt: \"virtual_events\" needs a count per event of the orbit's "
                        "sequence (%d)", sp->orbit.n_sequence);
+        if (!(s->virtual_events = hes__rdesc_alloc(c, s, json_array_size(ve),
+                                                   sizeof *s->virtual_events)))
+            return 1;
         for (size_t i = 0; i < json_array_size(ve); i++) {
             json_t *n = json_array_get(ve, i);
             if (!json_is_integer(n) || json_integer_value(n) < 0 || json_integer_value(n) > 100)
@@ -95,8 +108,10 @@ int hes__rdesc_parse_trajopt(ctx *c, json_t *o, store *s, hes_robot_model_spec *
         return hes__rdesc_bad(c, "trajopt: \"min_crossing_rate\" must be a number >= 0");
     t->min_crossing_rate = mc ? json_number_value(mc) : 0;
     json_t *pa = json_object_get(o, "path");
-    if (pa && (!json_is_array(pa) || json_array_size(pa) > MAXN))
-        return hes__rdesc_bad(c, "trajopt: \"path\" must be a list of at most %d constraints", MAXN);
+    if (pa && !json_is_array(pa))
+        return hes__rdesc_bad(c, "trajopt: \"path\" must be a list of constraints");
+    if (!(s->lpaths = hes__rdesc_alloc(c, s, json_array_size(pa), sizeof *s->lpaths)))
+        return 1;
     for (size_t i = 0; i < json_array_size(pa); i++) {
         hes_robot_linear_path *lp = &s->lpaths[i];
         char where[64];
@@ -117,15 +132,18 @@ int hes__rdesc_parse_trajopt(ctx *c, json_t *o, store *s, hes_robot_model_spec *
         if (!json_is_object(lin) || json_object_size(lin) < 1)
             return hes__rdesc_bad(c, "%s: \"linear\" must map joints (and \"const\") to coefficients",
                        where);
+        double *row = hes__rdesc_alloc(c, s, (size_t)c->d + 1, sizeof *row);
+        if (!row)
+            return 1;
         json_object_foreach(lin, key, v) {
             int j = strcmp(key, "const") == 0 ? c->d : hes__rdesc_coordinate_index(c, key);
             if (j < 0)
                 return hes__rdesc_bad(c, "%s: '%s' is not a joint of the robot", where, key);
             if (!json_is_number(v) || !isfinite(json_number_value(v)))
                 return hes__rdesc_bad(c, "%s: the coefficient of '%s' must be a finite number", where, key);
-            s->lrows[i][j] = json_number_value(v);
+            row[j] = json_number_value(v);
         }
-        lp->c = s->lrows[i];
+        lp->c = row;
     }
     sp->n_linear_paths = (int)json_array_size(pa);
     sp->linear_paths = s->lpaths;

@@ -86,15 +86,42 @@ int hes__rdesc_constraint(ctx *c, json_t *v, const char *where)
     return i;
 }
 
-/* A list of constraint names into out (at most MAXN); -1 on error. */
-int hes__rdesc_constraint_list(ctx *c, json_t *a, const char *where, int *out)
+/* A list of constraint names into *out; -1 on error. */
+int hes__rdesc_constraint_list(ctx *c, store *s, json_t *a, const char *where, int **out)
 {
-    if (!json_is_array(a) || json_array_size(a) > MAXN)
-        return hes__rdesc_bad(c, "%s must be a list of constraint names (at most %d)", where, MAXN), -1;
-    for (size_t i = 0; i < json_array_size(a); i++)
-        if ((out[i] = hes__rdesc_constraint(c, json_array_get(a, i), where)) < 0)
+    if (!json_is_array(a))
+        return hes__rdesc_bad(c, "%s must be a list of constraint names", where), -1;
+    size_t n = json_array_size(a);
+    if (!(*out = hes__rdesc_alloc(c, s, n, sizeof **out)))
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        if (((*out)[i] = hes__rdesc_constraint(c, json_array_get(a, i), where)) < 0)
             return -1;
-    return (int)json_array_size(a);
+    return (int)n;
+}
+
+void *hes__rdesc_alloc(ctx *c, store *s, size_t n, size_t size)
+{
+    if (s->n_kept == s->cap_kept) {
+        size_t cap = s->cap_kept ? 2 * s->cap_kept : 32;
+        void **k = realloc(s->kept, sizeof *k * cap);
+        if (!k)
+            return hes__rdesc_bad(c, "out of memory"), NULL;
+        s->kept = k;
+        s->cap_kept = cap;
+    }
+    void *p = calloc(n ? n : 1, size);
+    if (!p)
+        return hes__rdesc_bad(c, "out of memory"), NULL;
+    s->kept[s->n_kept++] = p;
+    return p;
+}
+
+void hes__rdesc_store_free(store *s)
+{
+    for (size_t i = 0; i < s->n_kept; i++)
+        free(s->kept[i]);
+    free(s->kept);
 }
 
 int hes__rdesc_name_index(json_t *names_of, const char *key, const char *name)
@@ -141,16 +168,18 @@ int hes__rdesc_state_index(const char *const *names, int k, const char *name)
 /* The names of a mode's coordinates: the robot's less those its pinned
  * contact and locked joints fix, from the mode view the model will make
  * (hes__robot_mode_view); -1 (the reason in the message) if there is none. */
-int hes__rdesc_free_names(ctx *c, const hes_robot_mode_spec *ms, const char **names)
+int hes__rdesc_free_names(ctx *c, store *s, const hes_robot_mode_spec *ms, const char ***names)
 {
     hes__robot_view v;
     char why[256];
     if (hes__robot_mode_view(c->robot, ms->pinned, ms->n_locked, ms->locked, &v, why,
                              sizeof why) != HES_OK)
         return hes__rdesc_bad(c, "mode '%s': %s", ms->name, why), -1;
-    for (int i = 0; i < v.k; i++)
-        names[i] = hes_robot_coordinate(c->robot, v.free[i]) ? hes_robot_coordinate(c->robot,
-                                                                                   v.free[i])
-                                                             : "?";
-    return v.k;
+    int k = v.k;
+    if ((*names = hes__rdesc_alloc(c, s, (size_t)k, sizeof **names)))
+        for (int i = 0; i < k; i++)
+            (*names)[i] = hes_robot_coordinate(c->robot, v.free[i])
+                          ? hes_robot_coordinate(c->robot, v.free[i]) : "?";
+    hes__robot_view_free(&v);
+    return *names ? k : -1;
 }

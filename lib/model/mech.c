@@ -114,7 +114,7 @@ static int constraint_rows(const hes_mech *m, const double *q, const double *p, 
     for (int r = 0; r < n; r++) {
         assert(idx[r] >= 0 && idx[r] < m->n_constraints);
         const hes_mech_constraint *c = &m->constraints[idx[r]];
-        int rc = eval_with_jac(c->a, c->Da, q, m->d, 1, p, m->data, &a, row);
+        int rc = eval_with_jac(c->a, c->Da, q, m->d, 1, p, hes_mech_constraint_data(m, c), &a, row);
         if (rc)
             return rc;
         for (int j = 0; j < m->d; j++)
@@ -410,7 +410,8 @@ int hes_mech_guard(double t, const double *x, const double *p, double *out, void
     int rc = event_state(tr, x, p, q, NULL, &m);
     if (rc)
         return rc;
-    return m->constraints[tr->constraint].a(q, p, out, m->data) ? E_CALLBACK : 0;
+    const hes_mech_constraint *c = &m->constraints[tr->constraint];
+    return c->a(q, p, out, hes_mech_constraint_data(m, c)) ? E_CALLBACK : 0;
 }
 
 /* hes_mech_guard as a function of x alone, for differences (ctx: the
@@ -509,7 +510,7 @@ static int separating(const hes_mech_transition *tr, const hes_mech *m, const do
     for (int s = 0; s < tr->n_separate; s++) {
         double row[N], a, sv = 0;
         const hes_mech_constraint *c = &m->constraints[tr->separate[s]];
-        int rc = eval_with_jac(c->a, c->Da, q, m->d, 1, p, m->data, &a, row);
+        int rc = eval_with_jac(c->a, c->Da, q, m->d, 1, p, hes_mech_constraint_data(m, c), &a, row);
         if (rc)
             return rc;
         for (int i = 0; i < m->d; i++)
@@ -713,7 +714,7 @@ hes_status hes_mech_contacts(const hes_mech *m, const double *q, const double *p
                             "but no tangent row Jt", c->name, c->mu);
         mu[r] = c->mu;
         double row[N];
-        if (c->Jt && c->Jt(q, p, row, m->data))
+        if (c->Jt && c->Jt(q, p, row, hes_mech_constraint_data(m, c)))
             return hes__say(msg, len, HES_EINVAL, "contacts: the tangent row of %s failed",
                             c->name);
         for (int j = 0; j < d; j++)

@@ -56,10 +56,14 @@ hes_status hes_robot_copy(const hes_robot *r, hes_robot **out, hes_error *err)
     if (!r || !out)
         return hes__say(msg, len, HES_EINVAL, "robot copy: needs a robot");
     int nc = r->n_contacts;
-    hes_robot_contact c[HES_ROBOT_MAX_CONTACTS];
+    hes_robot_contact *c = malloc(sizeof *c * (size_t)(nc > 0 ? nc : 1));
+    if (!c)
+        return hes__say(msg, len, HES_ENOMEM, "robot copy: out of memory");
     for (int i = 0; i < nc; i++)
         c[i] = (hes_robot_contact){ r->names[2 * i], r->cons[2 * i].mu };
-    return hes_robot_read(r->path, c, nc, out, err);
+    hes_status st = hes_robot_read(r->path, c, nc, out, err);
+    free(c);
+    return st;
 }
 
 /* n - 1 copies of the robot with its bound parameters (robot_internal.h). */
@@ -184,6 +188,17 @@ int hes_robot_contact_count(const hes_robot *r)
 const char *hes_robot_contact_name(const hes_robot *r, int i)
 {
     return r && i >= 0 && i < r->n_contacts ? r->names[2 * i] : NULL;
+}
+
+hes_status hes_robot_dims(const hes_robot *r, int *nq, int *nv)
+{
+    if (!r)
+        return HES_EINVAL;
+    if (nq)
+        *nq = r->nq;
+    if (nv)
+        *nv = r->nv;
+    return HES_OK;
 }
 
 const hes_mech *hes_robot_mech(const hes_robot *r)

@@ -69,101 +69,91 @@ int hes__robot_site_x(hes_robot *r, int c, const double *q, double *x)
     return 0;
 }
 
-/* The constraint callbacks get the robot, not the constraint: the
- * constraint's index is found from its function pointer's slot, so each
- * contact needs its own functions; contacts beyond HES_ROBOT_MAX_CONTACTS
- * are refused.  (The function tables below are generated.)  Each one is
- * contact c's height a, normal row Da, tangent row Jt or, with x, its x
- * position, on the instance of the robot it grabs (hes__robot_grab). */
-static int site_fn(void *data, int c, const double *q, double *a, double *Da, double *Jt,
-                   double *x)
+/* The constraint callbacks: one function per quantity, for every contact
+ * and every joint limit.  Each constraint's data (hes__robot_con) names
+ * its robot and its index; a contact's callbacks compute on the instance
+ * of that robot they grab (hes__robot_grab: the robot or a free copy of
+ * its pool), so that systems on several threads compute side by side.
+ * Each one is contact c's height a, normal row Da, tangent row Jt or,
+ * with x, its x position. */
+static int site_fn(void *data, const double *q, double *a, double *Da, double *Jt, double *x)
 {
-    hes_robot *r = hes__robot_grab(HES_ROBOT_OF(data));
+    const hes__robot_con *k = data;
+    hes_robot *r = hes__robot_grab(k->robot);
+    int c = k->index;
     int rc = x ? hes__robot_site_x(r, c, q, x) : hes__robot_site_contact(r, c, q, a, Da, Jt);
     HES_ROBOT_UNLOCK(r);
     return rc;
 }
 
-#define SITE_FNS(c)                                                                  \
-    static int a_##c(const double *q, const double *p, double *out, void *data)      \
-    {                                                                                \
-        (void)p;                                                                     \
-        return site_fn(data, c, q, out, NULL, NULL, NULL);                           \
-    }                                                                                \
-    static int Da_##c(const double *q, const double *p, double *out, void *data)     \
-    {                                                                                \
-        (void)p;                                                                     \
-        return site_fn(data, c, q, NULL, out, NULL, NULL);                           \
-    }                                                                                \
-    static int Jt_##c(const double *q, const double *p, double *out, void *data)     \
-    {                                                                                \
-        (void)p;                                                                     \
-        return site_fn(data, c, q, NULL, NULL, out, NULL);                           \
-    }                                                                                \
-    static int x_##c(const double *q, const double *p, double *out, void *data)      \
-    {                                                                                \
-        (void)p;                                                                     \
-        return site_fn(data, c, q, NULL, NULL, NULL, out);                           \
-    }
-SITE_FNS(0)
-SITE_FNS(1)
-SITE_FNS(2)
-SITE_FNS(3)
-SITE_FNS(4)
-SITE_FNS(5)
-SITE_FNS(6)
-SITE_FNS(7)
-static const hes_mech_config_fn a_fns[] = { a_0, a_1, a_2, a_3, a_4, a_5, a_6, a_7 };
-static const hes_mech_config_fn Da_fns[] = { Da_0, Da_1, Da_2, Da_3, Da_4, Da_5, Da_6, Da_7 };
-static const hes_mech_config_fn Jt_fns[] = { Jt_0, Jt_1, Jt_2, Jt_3, Jt_4, Jt_5, Jt_6, Jt_7 };
-static const hes_mech_config_fn x_fns[] = { x_0, x_1, x_2, x_3, x_4, x_5, x_6, x_7 };
+static int site_a(const double *q, const double *p, double *out, void *data)
+{
+    (void)p;
+    return site_fn(data, q, out, NULL, NULL, NULL);
+}
+
+static int site_Da(const double *q, const double *p, double *out, void *data)
+{
+    (void)p;
+    return site_fn(data, q, NULL, out, NULL, NULL);
+}
+
+static int site_Jt(const double *q, const double *p, double *out, void *data)
+{
+    (void)p;
+    return site_fn(data, q, NULL, NULL, out, NULL);
+}
+
+static int site_xpos(const double *q, const double *p, double *out, void *data)
+{
+    (void)p;
+    return site_fn(data, q, NULL, NULL, NULL, out);
+}
 
 /*
  * Joint limits: for a joint of range [lo, hi] (limited="true"), the
  * constraints "NAME_lower" a = q - lo >= 0 and "NAME_upper" a = hi - q >= 0,
  * Da = +-e_dof (unilateral, plastic, frictionless): a knee stop, or, held
- * by a mode (hes__robot_mode_view), a joint locked at its limit.
+ * by a mode (hes__robot_mode_view), a joint locked at its limit.  They read
+ * only what the robot keeps from its load, so any instance serves.
  */
-static int limit_a(hes_robot *r, int l, const double *q, double *out)
+static int limit_a(const double *q, const double *p, double *out, void *data)
 {
+    (void)p;
+    const hes__robot_con *k = data;
+    const hes_robot *r = k->robot;
+    int l = k->index;
     out[0] = r->lim_sign[l] * (q[r->lim_dof[l]] - r->lim_val[l]);
     return 0;
 }
 
-static int limit_Da(hes_robot *r, int l, double *out)
+static int limit_Da(const double *q, const double *p, double *out, void *data)
 {
+    (void)p, (void)q;
+    const hes__robot_con *k = data;
+    const hes_robot *r = k->robot;
+    int l = k->index;
     memset(out, 0, sizeof(double) * (size_t)r->m->nv);
     out[r->lim_dof[l]] = r->lim_sign[l];
     return 0;
 }
 
-#define LIM_FNS(l)                                                                    \
-    static int la_##l(const double *q, const double *p, double *out, void *data)     \
-    {                                                                                 \
-        (void)p;                                                                      \
-        return limit_a(HES_ROBOT_OF(data), l, q, out);                                \
-    }                                                                                 \
-    static int lDa_##l(const double *q, const double *p, double *out, void *data)    \
-    {                                                                                 \
-        (void)p, (void)q;                                                             \
-        return limit_Da(HES_ROBOT_OF(data), l, out);                                  \
-    }
-#define X32(F) F(0) F(1) F(2) F(3) F(4) F(5) F(6) F(7) F(8) F(9) F(10) F(11) F(12) F(13) \
-    F(14) F(15) F(16) F(17) F(18) F(19) F(20) F(21) F(22) F(23) F(24) F(25) F(26) F(27)  \
-    F(28) F(29) F(30) F(31)
-X32(LIM_FNS)
-#define LA_ENTRY(l) la_##l,
-#define LDA_ENTRY(l) lDa_##l,
-static const hes_mech_config_fn la_fns[HES_ROBOT_MAX_LIMITS] = { X32(LA_ENTRY) };
-static const hes_mech_config_fn lDa_fns[HES_ROBOT_MAX_LIMITS] = { X32(LDA_ENTRY) };
-
-/* The joint limits become constraints where the robot can be a hybrid
- * model (at most HES_MECH_MAX coordinates): two per limited hinge or
- * slide. */
-static void collect_limits(hes_robot *r)
+/* The joint limits become constraints, two per limited hinge or slide,
+ * at any size of robot (hybrid models take robots of at most
+ * HES_MECH_MAX coordinates: hes__robot_mode_view refuses larger ones). */
+static hes_status collect_limits(hes_robot *r, char *msg, size_t len)
 {
     const mjModel *m = r->m;
-    for (int j = 0; m->nv <= HES_MECH_MAX && j < m->njnt; j++)
+    int n = 0;
+    for (int j = 0; j < m->njnt; j++)
+        if (m->jnt_limited[j] && (m->jnt_type[j] == mjJNT_HINGE || m->jnt_type[j] == mjJNT_SLIDE))
+            n += 2;
+    r->lim_dof = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
+    r->lim_val = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
+    r->lim_sign = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
+    if (!r->lim_dof || !r->lim_val || !r->lim_sign)
+        return hes__say(msg, len, HES_ENOMEM, "out of memory for a robot");
+    for (int j = 0; j < m->njnt; j++)
         if (m->jnt_limited[j] && (m->jnt_type[j] == mjJNT_HINGE || m->jnt_type[j] == mjJNT_SLIDE))
             for (int side = 0; side < 2; side++) {
                 int l = r->n_limits++;
@@ -171,6 +161,7 @@ static void collect_limits(hes_robot *r)
                 r->lim_val[l] = m->jnt_range[2 * j + side];
                 r->lim_sign[l] = side ? -1 : 1;
             }
+    return HES_OK;
 }
 
 /* Contact c's two constraints: the contacts given (n_contacts > 0) or
@@ -205,10 +196,12 @@ static hes_status contact_constraints(hes_robot *r, int c, const char *path,
     snprintf(r->names[2 * c + 1], nl + 12, "%s_tangential", name);
     /* the normal (unilateral, with friction) and the no-slip tangential
        (bilateral: a pinned foot, the plastic impact of a landing foot) */
-    r->cons[2 * c] = (hes_mech_constraint){ r->names[2 * c], a_fns[c], Da_fns[c], 0, 1, mu,
-                                            Jt_fns[c] };
-    r->cons[2 * c + 1] = (hes_mech_constraint){ r->names[2 * c + 1], x_fns[c], Jt_fns[c], 0, 0,
-                                                0, NULL };
+    for (int i = 0; i < 2; i++)
+        r->con_data[2 * c + i] = (hes__robot_con){ r, c };
+    r->cons[2 * c] = (hes_mech_constraint){ r->names[2 * c], site_a, site_Da, 0, 1, mu, site_Jt,
+                                            &r->con_data[2 * c] };
+    r->cons[2 * c + 1] = (hes_mech_constraint){ r->names[2 * c + 1], site_xpos, site_Jt, 0, 0,
+                                                0, NULL, &r->con_data[2 * c + 1] };
     return HES_OK;
 }
 
@@ -232,8 +225,9 @@ static hes_status limit_constraints(hes_robot *r, char *msg, size_t len)
         if (!name)
             return hes__say(msg, len, HES_ENOMEM, "out of memory for a robot");
         snprintf(name, nl, "%s_%s", jn, r->lim_sign[l] > 0 ? "lower" : "upper");
-        r->cons[2 * nc + l] = (hes_mech_constraint){ name, la_fns[l], lDa_fns[l], 0, 1, 0,
-                                                     NULL };
+        r->con_data[2 * nc + l] = (hes__robot_con){ r, l };
+        r->cons[2 * nc + l] = (hes_mech_constraint){ name, limit_a, limit_Da, 0, 1, 0, NULL,
+                                                     &r->con_data[2 * nc + l] };
     }
     return HES_OK;
 }
@@ -263,15 +257,17 @@ hes_status hes__robot_constraints(hes_robot *r, const char *path,
                                   size_t len)
 {
     int nc = r->n_contacts;
-    collect_limits(r);
+    hes_status st = collect_limits(r, msg, len);
+    if (st != HES_OK)
+        return st;
     int ncons = 2 * nc + r->n_limits;
     r->cons = calloc((size_t)(ncons > 0 ? ncons : 1), sizeof *r->cons);
+    r->con_data = calloc((size_t)(ncons > 0 ? ncons : 1), sizeof *r->con_data);
     r->names = calloc((size_t)(ncons > 0 ? ncons : 1), sizeof *r->names);
     r->n_names = ncons;
     r->site = calloc((size_t)(nc > 0 ? nc : 1), sizeof *r->site);
-    if (!r->cons || !r->names || !r->site)
+    if (!r->cons || !r->con_data || !r->names || !r->site)
         return hes__say(msg, len, HES_ENOMEM, "out of memory for a robot");
-    hes_status st;
     for (int c = 0; c < nc; c++)
         if ((st = contact_constraints(r, c, path, contacts, n_contacts, msg, len)) != HES_OK)
             return st;

@@ -30,16 +30,15 @@
 
 #include "hes.h"
 
-/* joint-limit constraints: two per limited joint, robots of at most
- * HES_MECH_MAX coordinates */
-#define HES_ROBOT_MAX_LIMITS (2 * HES_MECH_MAX)
-/* linear path constraints per mode and kind (robot models' trajopt) */
-#define HES_ROBOT_MAX_LINEAR 8
-
-/* contacts of a robot (each has its own constraint callbacks) */
-#define HES_ROBOT_MAX_CONTACTS 8
-
 typedef struct hes__robot_view hes__robot_view;
+
+/* A constraint's data (hes_mech_constraint.data): its robot first (so that
+ * HES_ROBOT_OF finds it, as in every callback's data), and the index of
+ * its contact or joint limit. */
+typedef struct {
+    hes_robot *robot;
+    int index;
+} hes__robot_con;
 
 /* MuJoCo's model and data (mujoco/mujoco.h: mjModel, mjData), named here
  * without MuJoCo's header so that the files of both builds share the
@@ -52,12 +51,13 @@ struct hes_robot {
                                  the robot (HES_ROBOT_OF(data)) */
     hes_mech mech;
     hes_mech_constraint *cons;
+    hes__robot_con *con_data; /* each constraint's data (its cons[].data) */
     char **names;             /* the constraints' names (the sites', the limits') */
     int n_names;
-    /* joint limits (robots of at most HES_MECH_MAX coordinates): constraint
+    /* joint limits (n_limits of them, two per limited joint): constraint
        2 nc + l is a = sign (q[dof] - val) >= 0 */
-    int n_limits, lim_dof[HES_ROBOT_MAX_LIMITS];
-    double lim_val[HES_ROBOT_MAX_LIMITS], lim_sign[HES_ROBOT_MAX_LIMITS];
+    int n_limits, *lim_dof;
+    double *lim_val, *lim_sign;
     /* parameters of a robot model (hes__robot_bind_params; -1: none) */
     int slope_param, *motor_param;
     double g0;                /* |gravity| of the file */
@@ -73,6 +73,7 @@ struct hes_robot {
     double *cD_q, *cD;        /* nv, nv^3: robots that give dM/dq (mass_dq) */
     double *vq, *vD;          /* a chart's acceleration: q (nv), Dchart (nv x nv) */
     double *rne;              /* nv: mass_dq's bias forces */
+    double *path_q;           /* nv: a robot model's path constraints' q (robot_model.c) */
     struct mjModel_ *m;
     struct mjData_ *d;
     int *site;                /* per contact: its site id (< 0: body -site - 1) */
@@ -98,6 +99,7 @@ struct hes_robot {
     const void *ch_view;      /* the view whose chart at ch_z (k) is in vq and, when */
     double *ch_z;             /* ch_D, vD (robot_view.c) */
     int ch_D;
+    int nq, nv;               /* MuJoCo's numbers of positions and velocities */
 };
 
 /* The robot of a callback's data: the robot itself or a view of it. */
@@ -110,19 +112,21 @@ struct hes__robot_view {
     hes_mech mech;            /* the robot's, with data = this view */
     /* a mode's chart q = chart(z): q[free[i]] = z[i], q[locked dof] = the
        limit, and with a pinned contact the root's x and z slides put it at
-       the origin */
+       the origin (arrays of a mode view by the robot's size, d each and
+       active d + 2; hes__robot_view_free) */
     int pinned;               /* contact index, or -1 */
-    int k, free[HES_MECH_MAX];
-    int n_locked, locked_dof[HES_MECH_MAX];
-    double locked_val[HES_MECH_MAX];
-    int n_active, active[HES_MECH_MAX]; /* held: the pinned normal and no-slip, the limits */
-    /* a robot model's path constraints in this mode (robot_model.c): the
-       unilateral constraints it does not hold, a >= 0; [0] those that are
-       its transitions' guards (not checked at the event), [1] the others */
-    int n_path[2], path[2][2 * HES_MECH_MAX + HES_ROBOT_MAX_LIMITS];
+    int k, *free;
+    int n_locked, *locked_dof;
+    double *locked_val;
+    int n_active, *active;    /* held: the pinned normal and no-slip, the limits */
+    /* a robot model's path constraints in this mode (robot_model.c, which
+       allocates them): the unilateral constraints it does not hold, a >= 0;
+       [0] those that are its transitions' guards (not checked at the
+       event), [1] the others */
+    int n_path[2], *path[2];
     /* and the description's linear ones, c . [q; 1] >= 0, after them */
     int n_lin[2];
-    const double *lin[2][HES_ROBOT_MAX_LINEAR];
+    const double **lin[2];
     /* a transition's: lift = from's chart; to_chart = A q + c (A: k_to x d,
        row-major, c: k_to) or, without A, z = q[to->free] */
     const hes__robot_view *from, *to;
@@ -133,9 +137,15 @@ struct hes__robot_view {
  * and the joint-limit constraints `locked` held at their limits.
  * HES_EINVAL (msg) when the robot cannot be pinned (not planar, no root
  * slides along x and z), a locked constraint is not a joint limit, or a
- * coordinate is locked twice. */
+ * coordinate is locked twice; a robot of more than HES_MECH_MAX
+ * coordinates (the one place that refuses them: hybrid models take at
+ * most that).  Free it with hes__robot_view_free (on failure it holds
+ * nothing). */
 hes_status hes__robot_mode_view(hes_robot *r, int pinned, int n_locked, const int *locked,
                                 hes__robot_view *v, char *msg, size_t len);
+/* What a mode view holds (hes__robot_mode_view's arrays; robot_view.c);
+ * a transition view or a zeroed one holds nothing.  The view is zeroed. */
+void hes__robot_view_free(hes__robot_view *v);
 /* The hes_mech_mode of a mode view (chart NULL when z = q). */
 void hes__robot_view_mode(const hes__robot_view *v, hes_mech_mode *out);
 /* A transition view from mode view `from` to `to` (A, c: NULL or a
@@ -186,13 +196,16 @@ hes_status hes__robot_pinned(const hes_robot *r, int contact, hes_mech_mode *out
 /* The lift and to_chart callbacks of a transition view (robot_view.c). */
 void hes__robot_transition_fns(hes_mech_transition *tr);
 
-/* Between the files of the MuJoCo adapter. */
-/* The instance of a robot a callback computes on, locked (robot_mujoco.c). */
+/* The instance of a robot a callback computes on, locked (robot_mujoco.c;
+ * robot_none.c: the robot itself). */
 hes_robot *hes__robot_grab(hes_robot *base);
 /* MuJoCo's data at positions q: the position stage, computed once per q
  * (the last q is kept); hes__robot_at_rest also the velocity stage at
  * zero velocities (robot_mujoco.c).  Code that sets qvel and calls
  * mj_comVel itself sets r->at_moving. */
+
+/* Between the files of the MuJoCo adapter. */
+/* MuJoCo's data at positions q, zero velocities (robot_mujoco.c). */
 void hes__robot_at(hes_robot *r, const double *q);
 void hes__robot_at_rest(hes_robot *r, const double *q);
 /* Whether the root slides along x and z (robot_mujoco.c, where it is

@@ -13,7 +13,8 @@
  * the compiled model must be finite and within MuJoCo's mjMAXVAL, masses
  * and inertias >= 0; coordinates are qpos, so robots with free or ball
  * joints (quaternions, nq != nv) are refused, as are actuators that do not
- * drive a joint and more than HES_ROBOT_MAX_CONTACTS contacts.
+ * drive a joint.  A robot has any number of coordinates, contacts and
+ * joint limits.
  *
  * A robot keeps one mjData, so one robot serves one thread: load it once
  * per thread for parallel work (or let a robot model's pool do it,
@@ -166,11 +167,11 @@ static hes_status load_model(const char *path, mjModel **out, char *msg, size_t 
 }
 
 /* The compiled model's refusals before a robot is made: free or ball
- * joints, a contact given twice, too many contacts (nc), an actuator that
- * does not act on a joint. */
+ * joints, a contact given twice, an actuator that does not act on a
+ * joint. */
 static hes_status refuse_model(const char *path, const mjModel *m,
-                               const hes_robot_contact *contacts, int n_contacts, int nc,
-                               char *msg, size_t len)
+                               const hes_robot_contact *contacts, int n_contacts, char *msg,
+                               size_t len)
 {
     if (m->nq != m->nv)
         return hes__say(msg, len, HES_EINVAL, "robot %s: %d coordinates for %d degrees of "
@@ -183,9 +184,6 @@ static hes_status refuse_model(const char *path, const mjModel *m,
                 return hes__say(msg, len, HES_EINVAL, "robot %s: contact '%s' given twice (as "
                                 "contacts %d and %d): give each contact once", path,
                                 contacts[c].site, e, c);
-    if (nc > HES_ROBOT_MAX_CONTACTS)
-        return hes__say(msg, len, HES_EINVAL, "robot %s: %d contacts (at most %d)", path, nc,
-                        HES_ROBOT_MAX_CONTACTS);
     for (int a = 0; a < m->nu; a++)
         if (m->actuator_trntype[a] != mjTRN_JOINT)
             return hes__say(msg, len, HES_EINVAL, "robot %s: actuator %d does not act on a "
@@ -220,6 +218,8 @@ static hes_status new_robot(const char *path, mjModel *m, int nc, hes_robot **ou
     r->slope_param = -1;
     r->g0 = mju_norm3(m->opt.gravity);
     r->m = m;
+    r->nq = m->nq;
+    r->nv = m->nv;
     hes__mj_scope sc;
     hes__mj_enter(&sc);
     if (setjmp(sc.jump) == 0)
@@ -259,12 +259,14 @@ static hes_status alloc_buffers(hes_robot *r, char *msg, size_t len)
     r->vq = malloc(bq);
     r->vD = malloc(bm);
     r->rne = malloc(bq);
+    r->path_q = malloc(bq);
     if (nv <= HES_MECH_MAX) {
         r->cD_q = malloc(bq);
         r->cD = malloc(bm * (size_t)nv);
     }
     if (!r->tau_max || !r->dM || !r->dh || !r->qs || !r->jac || !r->dJ || !r->Jp || !r->Jm ||
         !r->dJdv || !r->dphi || !r->dmu || !r->cM_q || !r->cM || !r->vq || !r->vD || !r->rne ||
+        !r->path_q ||
         (nv <= HES_MECH_MAX && (!r->cD_q || !r->cD)))
         return hes__say(msg, len, HES_ENOMEM, "out of memory for a robot");
     return hes__robot_eval_alloc(r, msg, len);
@@ -279,7 +281,7 @@ hes_status hes__robot_open(const char *path, const hes_robot_contact *contacts, 
     if (st != HES_OK)
         return st;
     int nc = n_contacts ? n_contacts : m->nsite;
-    if ((st = refuse_model(path, m, contacts, n_contacts, nc, msg, len)) != HES_OK) {
+    if ((st = refuse_model(path, m, contacts, n_contacts, msg, len)) != HES_OK) {
         mj_deleteModel(m);
         return st;
     }
@@ -317,13 +319,17 @@ void hes__robot_destroy(hes_robot *r)
     free(r->dM), free(r->dh), free(r->dJ), free(r->dJdv), free(r->dphi), free(r->dmu);
     free(r->jac), free(r->Jp), free(r->Jm), free(r->qs);
     free(r->cM_q), free(r->cM), free(r->cD_q), free(r->cD), free(r->vq), free(r->vD);
-    free(r->rne);
+    free(r->rne), free(r->path_q);
     free(r->at_q), free(r->ev_v), free(r->ev_acc), free(r->rne_work);
     free(r->ev_eye), free(r->ev_m), free(r->ev_w), free(r->ch_z), free(r->ev_zero);
     for (int c = 0; r->names && c < r->n_names; c++)
         free(r->names[c]);
     free(r->names);
     free(r->cons);
+    free(r->con_data);
+    free(r->lim_dof), free(r->lim_val), free(r->lim_sign);
+    for (int c = 0; r->pins && c < r->n_contacts; c++)
+        hes__robot_view_free(&r->pins[c]);
     free(r->pins);
     free(r->path);
     pthread_mutex_destroy(&r->lock);

@@ -51,6 +51,7 @@ typedef struct {
     void **keep;              /* every allocation, freed with the model */
     int n_keep, cap_keep;
     hes__robot_view *mviews, *tviews;
+    int n_mviews;             /* mode views made (hes__robot_view_free) */
     hes_mech_mode *mmodes;
     hes_mech_transition *mtrans;
     double *guess;            /* 2 k of the orbit's mode */
@@ -96,6 +97,8 @@ static void robot_model_release(void *model)
     if (!model)
         return;
     robot_model *rm = model;
+    for (int i = 0; rm->mviews && i < rm->n_mviews; i++)
+        hes__robot_view_free(&rm->mviews[i]);
     for (int i = 0; i < rm->n_keep; i++)
         free(rm->keep[i]);
     free(rm->keep);
@@ -142,6 +145,7 @@ static hes_status build_modes(robot_model *rm, const hes_robot_model_spec *sp, c
                  ms->name, ms->n_locked);
         st = hes__robot_mode_view(rm->robot, ms->pinned, ms->n_locked, ms->locked,
                                   &rm->mviews[i], why, sizeof why);
+        rm->n_mviews = i + 1;
         if (st != HES_OK)
             FAIL("robot model '%s': mode '%s': %s", sp->name, ms->name, why);
         hes__robot_view_mode(&rm->mviews[i], &rm->mmodes[i]);
@@ -210,10 +214,11 @@ static hes_status build_transitions(robot_model *rm, const hes_robot_model_spec 
                  "normal or a joint limit can be activated)");
         if (ts->kind != HES_MECH_ACTIVATE && ts->kind != HES_MECH_RELEASE)
             FAIL("robot model '%s': transition '%s': kind %d", sp->name, nm, (int)ts->kind);
-        if (ts->n_after < 0 || (ts->n_after > 0 && !ts->after) || ts->n_after > HES_MECH_MAX ||
-            (ts->n_separate > 0 && !ts->separate) || ts->n_separate > HES_MECH_MAX)
+        if (ts->n_after < 0 || (ts->n_after > 0 && !ts->after) ||
+            ts->n_after > mech->n_constraints || (ts->n_separate > 0 && !ts->separate) ||
+            ts->n_separate > mech->n_constraints)
             FAIL("robot model '%s': transition '%s': after or separate without its array (at "
-                 "most %d each)", sp->name, nm, HES_MECH_MAX);
+                 "most %d each: the robot's constraints)", sp->name, nm, mech->n_constraints);
         for (int j = 0; j < ts->n_after + (ts->n_separate > 0 ? ts->n_separate : 0); j++) {
             int c = j < ts->n_after ? ts->after[j] : ts->separate[j - ts->n_after];
             if (c < 0 || c >= mech->n_constraints)
@@ -221,8 +226,11 @@ static hes_status build_transitions(robot_model *rm, const hes_robot_model_spec 
                      "not one of the robot's (0 to %d)", sp->name, nm, c, mech->n_constraints - 1);
         }
         /* the impact's constraints */
-        int *after = keep(rm, sizeof(int) * (HES_MECH_MAX + 1)), na = 0;
-        int *sep = keep(rm, sizeof(int) * (HES_MECH_MAX + 1)), ns = 0;
+        /* after: the given ones, or the target's held ones and the
+           activated one; separate: the given ones, or the pinned normal */
+        int *after = keep(rm, sizeof(int) * (size_t)(ts->n_after + to->n_active + 1)), na = 0;
+        int *sep = keep(rm, sizeof(int) * (size_t)(ts->n_separate > 0 ? ts->n_separate : 1));
+        int ns = 0;
         if (!after || !sep)
             NOMEM();
         if (ts->kind == HES_MECH_ACTIVATE) {
@@ -391,25 +399,28 @@ static int path_values(int which, const double *x, const double *p, double *out,
 {
     const hes_mech_mode *mm = data;
     const hes__robot_view *v = mm->mech->data;
-    double q[HES_MECH_MAX];
-    if (mm->chart) {
-        if (mm->chart(x, p, q, mm->mech->data))
-            return 1;
-    } else {
-        memcpy(q, x, sizeof(double) * (size_t)v->mech.d);
+    /* q in the buffer of the robot instance held (the callbacks below
+       grab instances of their own, and none uses that buffer) */
+    hes_robot *r = hes__robot_grab(v->robot);
+    double *q = r->path_q;
+    int rc = 0, n = v->n_path[which], d = v->mech.d;
+    if (mm->chart)
+        rc = mm->chart(x, p, q, mm->mech->data);
+    else
+        memcpy(q, x, sizeof(double) * (size_t)d);
+    for (int i = 0; !rc && i < n; i++) {
+        const hes_mech_constraint *c = &v->mech.constraints[v->path[which][i]];
+        rc = c->a(q, p, out + i, hes_mech_constraint_data(&v->mech, c));
     }
-    int n = v->n_path[which], d = v->mech.d;
-    for (int i = 0; i < n; i++)
-        if (v->mech.constraints[v->path[which][i]].a(q, p, out + i, mm->mech->data))
-            return 1;
-    for (int l = 0; l < v->n_lin[which]; l++) {
+    for (int l = 0; !rc && l < v->n_lin[which]; l++) {
         const double *c = v->lin[which][l];
         double s = c[d];
         for (int j = 0; j < d; j++)
             s += c[j] * q[j];
         out[n + l] = s;
     }
-    return 0;
+    HES_ROBOT_UNLOCK(r);
+    return rc ? 1 : 0;
 }
 
 static int path_guards(double t, const double *x, const double *p, double *out, void *data)
@@ -487,12 +498,25 @@ static hes_status build_trajopt(robot_model *rm, const hes_robot_model_spec *sp,
                 !lp->c || !hes__all_finite(lp->c, d + 1))
                 FAIL("robot model '%s': trajopt: linear path constraint %d needs a name, a "
                      "mode and %d finite coefficients", sp->name, l, d + 1);
+        }
+        /* each mode's lists: its unilateral constraints and linear ones */
+        for (int i = 0; i < rm->model.n_modes; i++) {
+            hes__robot_view *v = &rm->mviews[i];
+            for (int w = 0; w < 2; w++) {
+                int nl = 0;
+                for (int l = 0; l < sp->n_linear_paths; l++)
+                    nl += sp->linear_paths[l].mode == i &&
+                          (sp->linear_paths[l].at_end != 0) == w;
+                v->path[w] = keep(rm, sizeof(int) * (size_t)mech->n_constraints);
+                v->lin[w] = keep(rm, sizeof(double *) * (size_t)nl);
+                if (!v->path[w] || !v->lin[w])
+                    NOMEM();
+            }
+        }
+        for (int l = 0; l < sp->n_linear_paths; l++) {
+            const hes_robot_linear_path *lp = &sp->linear_paths[l];
             hes__robot_view *v = &rm->mviews[lp->mode];
             int w = lp->at_end != 0;
-            if (v->n_lin[w] >= HES_ROBOT_MAX_LINEAR)
-                FAIL("robot model '%s': trajopt: more than %d linear path constraints of one "
-                     "kind in mode '%s'", sp->name, HES_ROBOT_MAX_LINEAR,
-                     rm->model.modes[lp->mode].name);
             double *c = keep(rm, sizeof(double) * (size_t)(d + 1));
             if (!c)
                 NOMEM();
@@ -611,13 +635,17 @@ hes_status hes_robot_model_motion(const hes_model *model, int mode, double t, co
     char *msg = hes__errbuf(err);
     size_t len = hes__errlen(err);
     const robot_model *rm = as_robot_model(model);
-    if (!rm || mode < 0 || mode >= model->n_modes || !x || !p || !out)
+    if (!rm || mode < 0 || mode >= model->n_modes || !x || !p || !out || !out->q || !out->v ||
+        !out->a || !out->locked)
         return hes__say(msg, len, HES_EINVAL, "robot model motion: needs a robot model, one of "
-                        "its modes, a state, parameters and out");
+                        "its modes, a state, parameters and out with its arrays q, v, a and "
+                        "locked");
     const hes_mech_mode *mm = &rm->mmodes[mode];
     const hes__robot_view *v = &rm->mviews[mode];
     int d = v->mech.d;
-    memset(out, 0, sizeof *out);
+    out->d = 0;
+    out->pinned = -1;
+    out->n_locked = 0;
     int rc = hes__mech_mode_motion(mm, t, x, p, out->q, out->v, out->a);
     if (rc)
         return hes__say(msg, len, HES_EMODEL, "robot model motion: mode '%s': %s",

@@ -12,6 +12,8 @@
 #include "config.h"
 #endif
 
+#include <string.h>
+
 #include "model/model_internal.h"
 #include "model/robot_internal.h"
 
@@ -69,10 +71,23 @@ hes_status hes__robot_mode_view(hes_robot *r, int pinned, int n_locked, const in
     return no_mujoco(msg, len);
 }
 
+/* no view without MuJoCo holds anything: zeroed */
+void hes__robot_view_free(hes__robot_view *v)
+{
+    memset(v, 0, sizeof *v);
+}
+
 /* no view without MuJoCo: hes__robot_mode_view refuses */
 void hes__robot_view_mode(const hes__robot_view *v, hes_mech_mode *out)
 {
     *out = (hes_mech_mode){ &v->mech, 0, NULL, v->k, NULL, NULL, NULL, NULL, NULL, NULL };
+}
+
+/* no pool without MuJoCo (no robot is made): the robot itself */
+hes_robot *hes__robot_grab(hes_robot *base)
+{
+    HES_ROBOT_LOCK(base);
+    return base;
 }
 
 /* A transition view keeps no callbacks. */

@@ -18,6 +18,7 @@
 #endif
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model/model_internal.h"
@@ -248,22 +249,49 @@ static int view_to_chart_dq(const double *q, const double *p, double *D, void *d
     return 0;
 }
 
+/* The coordinates a mode view fixes (the pinned root's slides, the locked
+ * limits) and its held constraints, into v's arrays: fixed[i] marks
+ * coordinate i.  HES_EINVAL (msg) for a lock that is not a joint limit or
+ * fixes a coordinate twice. */
+static hes_status fix_coordinates(hes_robot *r, int pinned, int n_locked, const int *locked,
+                                  hes__robot_view *v, int *fixed, char *msg, size_t len)
+{
+    int nc = r->n_contacts;
+    if (pinned >= 0) {
+        fixed[0] = fixed[1] = 1;
+        v->active[v->n_active++] = 2 * pinned;
+        v->active[v->n_active++] = 2 * pinned + 1;
+    }
+    for (int j = 0; j < n_locked; j++) {
+        int l = locked[j] - 2 * nc;
+        if (l < 0 || l >= r->n_limits)
+            return hes__say(msg, len, HES_EINVAL, "mode: constraint %d (%s) is not a joint limit: "
+                            "only joint limits can be locked", locked[j],
+                            locked[j] >= 0 && locked[j] < r->mech.n_constraints
+                            ? r->names[locked[j]] : "out of range");
+        if (fixed[r->lim_dof[l]])
+            return hes__say(msg, len, HES_EINVAL, "mode: %s locks a coordinate already fixed "
+                            "(pinned root or another limit)", r->names[locked[j]]);
+        fixed[r->lim_dof[l]] = 1;
+        v->locked_dof[v->n_locked] = r->lim_dof[l];
+        v->locked_val[v->n_locked++] = r->lim_val[l];
+        v->active[v->n_active++] = locked[j];
+    }
+    return HES_OK;
+}
+
 /* A mode view: the pinned contact's normal and no-slip constraints and the
  * locked limits held, the other coordinates free (robot_internal.h). */
 hes_status hes__robot_mode_view(hes_robot *r, int pinned, int n_locked, const int *locked,
                                 hes__robot_view *v, char *msg, size_t len)
 {
     const mjModel *m = r->m;
-    int nv = m->nv, nc = r->n_contacts, fixed[HES_MECH_MAX] = { 0 };
+    int nv = m->nv, nc = r->n_contacts;
+    memset(v, 0, sizeof *v);
+    r->ch_view = NULL;   /* a view may take the place of one kept */
     if (pinned >= nc || n_locked < 0 || n_locked > nv)
         return hes__say(msg, len, HES_EINVAL, "mode: contact %d or %d locked joints out of range",
                         pinned, n_locked);
-    memset(v, 0, sizeof *v);
-    r->ch_view = NULL;   /* a view may take the place of one kept */
-    v->robot = r;
-    v->mech = r->mech;
-    v->mech.data = v;
-    v->pinned = pinned;
     if (pinned >= 0) {
         /* the x slide on a body of the world, the z slide on the same body or
            its child (as a URDF writes them: one joint per link); the axes
@@ -281,35 +309,49 @@ hes_status hes__robot_mode_view(hes_robot *r, int pinned, int n_locked, const in
             return hes__say(msg, len, HES_EINVAL, "a contact can be pinned only on a planar "
                             "robot whose first two joints slide its root along x and z");
     }
+    /* the one refusal of robots too large for the mechanical layer */
     if (nv > HES_MECH_MAX)
         return hes__say(msg, len, HES_EINVAL, "a robot of %d coordinates (hybrid models take at "
                         "most %d)", nv, HES_MECH_MAX);
-    if (pinned >= 0) {
-        fixed[0] = fixed[1] = 1;
-        v->active[v->n_active++] = 2 * pinned;
-        v->active[v->n_active++] = 2 * pinned + 1;
+    /* free, locked_dof (nv each) and active (nv + 2) in one block */
+    int *ints = calloc(3 * (size_t)nv + 2, sizeof *ints);
+    v->locked_val = calloc((size_t)nv, sizeof *v->locked_val);
+    if (!ints || !v->locked_val) {
+        free(ints);
+        hes__robot_view_free(v);
+        return hes__say(msg, len, HES_ENOMEM, "out of memory for a robot's mode");
     }
-    for (int j = 0; j < n_locked; j++) {
-        int l = locked[j] - 2 * nc;
-        if (l < 0 || l >= r->n_limits)
-            return hes__say(msg, len, HES_EINVAL, "mode: constraint %d (%s) is not a joint limit: "
-                            "only joint limits can be locked", locked[j],
-                            locked[j] >= 0 && locked[j] < r->mech.n_constraints
-                            ? r->names[locked[j]] : "out of range");
-        if (fixed[r->lim_dof[l]] || v->n_active >= HES_MECH_MAX)
-            return hes__say(msg, len, HES_EINVAL, "mode: %s locks a coordinate already fixed "
-                            "(pinned root or another limit)", r->names[locked[j]]);
-        fixed[r->lim_dof[l]] = 1;
-        v->locked_dof[v->n_locked] = r->lim_dof[l];
-        v->locked_val[v->n_locked++] = r->lim_val[l];
-        v->active[v->n_active++] = locked[j];
+    v->robot = r;
+    v->mech = r->mech;
+    v->mech.data = v;
+    v->pinned = pinned;
+    v->free = ints;
+    v->locked_dof = ints + nv;
+    v->active = ints + 2 * (size_t)nv;
+    /* free[] first marks the fixed coordinates, then lists the others:
+       free[k] is written after fixed[i] is read, and k <= i */
+    int *fixed = v->free;
+    hes_status st = fix_coordinates(r, pinned, n_locked, locked, v, fixed, msg, len);
+    if (st != HES_OK) {
+        hes__robot_view_free(v);
+        return st;
     }
     for (int i = 0; i < nv; i++)
         if (!fixed[i])
             v->free[v->k++] = i;
-    if (v->k < 1)
+    if (v->k < 1) {
+        hes__robot_view_free(v);
         return hes__say(msg, len, HES_EINVAL, "mode: no coordinate left free");
+    }
     return HES_OK;
+}
+
+/* A mode view's arrays (hes__robot_mode_view's); the view zeroed. */
+void hes__robot_view_free(hes__robot_view *v)
+{
+    free(v->free);
+    free(v->locked_val);
+    memset(v, 0, sizeof *v);
 }
 
 /* A mode view's hes_mech_mode: its chart when it fixes a coordinate. */
@@ -338,7 +380,9 @@ hes_status hes__robot_pinned(const hes_robot *r, int contact, hes_mech_mode *out
 {
     hes__robot_view *v = &r->pins[contact];
     char why[256];
-    hes_status st = hes__robot_mode_view(r->self, contact, 0, NULL, v, why, sizeof why);
+    /* made once: a mode given before stays valid */
+    hes_status st = v->robot ? HES_OK
+                             : hes__robot_mode_view(r->self, contact, 0, NULL, v, why, sizeof why);
     if (st != HES_OK)
         return hes__say(msg, len, st, "pinned mode: %s", why);
     hes__robot_view_mode(v, out);

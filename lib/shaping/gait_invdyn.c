@@ -62,8 +62,13 @@ hes_status hes_invdyn_gait(const hes_model *model, const hes_gait *g,
     int *stance = calloc(N * (size_t)(nc > 0 ? nc : 1), sizeof(int));
     hes_status st = HES_OK;
     hes_robot *r = NULL;
-    int locked[HES_MECH_MAX] = { 0 };
-    if (!t || !q || !v || !a || !p || !stance) {
+    /* per coordinate: locked in some mode, driven by a motor; the motors'
+       joints (the robot's, then the stops of locked joints); a mode's
+       locked coordinates */
+    int *locked = calloc((size_t)d, sizeof *locked), *has = calloc((size_t)d, sizeof *has);
+    int *mo_locked = malloc(sizeof *mo_locked * (size_t)d);
+    const char **joints = NULL;
+    if (!t || !q || !v || !a || !p || !stance || !locked || !has || !mo_locked) {
         st = hes__say(msg, len, HES_ENOMEM, "out of memory");
         goto done;
     }
@@ -77,7 +82,8 @@ hes_status hes_invdyn_gait(const hes_model *model, const hes_gait *g,
             for (int k = 0; k < g->n_inputs; k++)
                 p[g->inputs[k]] = u[k];
             double tj = ph->nodes > 1 ? ph->duration * j / (ph->nodes - 1) : 0;
-            hes_robot_mode_motion mo;
+            hes_robot_mode_motion mo = { .q = q + (size_t)n * d, .v = v + (size_t)n * d,
+                                         .a = a + (size_t)n * d, .locked = mo_locked };
             hes_error why;
             if ((st = hes_robot_model_motion(model, ph->mode, tj, ph->x + (size_t)j * dim, p,
                                              &mo, &why)) != HES_OK) {
@@ -86,9 +92,6 @@ hes_status hes_invdyn_gait(const hes_model *model, const hes_gait *g,
                 goto done;
             }
             t[n] = T + tj;
-            memcpy(q + (size_t)n * d, mo.q, sizeof(double) * (size_t)d);
-            memcpy(v + (size_t)n * d, mo.v, sizeof(double) * (size_t)d);
-            memcpy(a + (size_t)n * d, mo.a, sizeof(double) * (size_t)d);
             if (mo.pinned >= 0)
                 stance[(size_t)n * nc + mo.pinned] = 1;
             for (int l = 0; l < mo.n_locked; l++)
@@ -97,8 +100,11 @@ hes_status hes_invdyn_gait(const hes_model *model, const hes_gait *g,
         T += ph->duration;
     }
     /* the motors: the robot's joints, then the stops of locked joints */
-    const char *joints[2 * HES_MECH_MAX];
-    int nm = 0, nu = hes_robot_motor_count(base), has[HES_MECH_MAX] = { 0 };
+    int nm = 0, nu = hes_robot_motor_count(base);
+    if (!(joints = malloc(sizeof *joints * (size_t)(nu + d)))) {
+        st = hes__say(msg, len, HES_ENOMEM, "out of memory");
+        goto done;
+    }
     for (int m = 0; m < nu; m++) {
         const char *jn = hes_robot_motor_joint(base, m);
         for (int i = 0; jn && i < d; i++)
@@ -123,6 +129,7 @@ hes_status hes_invdyn_gait(const hes_model *model, const hes_gait *g,
     st = hes_invdyn_trajectory(r, nodes, t, q, v, a, stance, opts, out, err);
 done:
     free(t), free(q), free(v), free(a), free(p), free(stance);
+    free(locked), free(has), free(mo_locked), free(joints);
     if (st != HES_OK && st != HES_EINFEASIBLE) {
         hes_robot_destroy(r);
         r = NULL;

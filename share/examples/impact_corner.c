@@ -75,8 +75,8 @@ static int run(double beta_deg, double mu, int *failures)
 {
     corner c = { beta_deg * M_PI / 180 };
     const hes_mech_constraint cons[2] = {
-        { "floor", floor_a, NULL, 0, 1, mu, floor_Jt },
-        { "wall", wall_a, NULL, 0, 1, mu, wall_Jt },
+        { "floor", floor_a, NULL, 0, 1, mu, floor_Jt, NULL },
+        { "wall", wall_a, NULL, 0, 1, mu, wall_Jt, NULL },
     };
     const hes_mech mech = { "corner", 2, mass, NULL, NULL, 0, 2, cons, &c, NULL };
     const int idx[2] = { 0, 1 };
@@ -100,13 +100,23 @@ static int run(double beta_deg, double mu, int *failures)
         printf("%s\n", msg.message);
         return 1;
     }
-    hes_impact_outcome seq[2] = { { .law = HES_LAW_SEQUENTIAL, .order = { 0, 1 } },
-                                  { .law = HES_LAW_SEQUENTIAL, .order = { 1, 0 } } };
-    for (int j = 0; j < 2; j++)
-        if (hes_impact_outcome_compute(&cs, v, &S, &seq[j], &msg) != HES_OK) {
-            printf("%s\n", msg.message);
+    /* the two sequential outcomes: floor first, wall first */
+    hes_impact_outcome seq[2] = { { .law = HES_LAW_SEQUENTIAL }, { .law = HES_LAW_SEQUENTIAL } };
+    for (int j = 0; j < 2; j++) {
+        hes_status st = hes_impact_outcome_init(&seq[j], HES_LAW_SEQUENTIAL, 2, 2);
+        if (st == HES_OK) {
+            seq[j].order[0] = j;
+            seq[j].order[1] = 1 - j;
+            st = hes_impact_outcome_compute(&cs, v, &S, &seq[j], &msg);
+        }
+        if (st != HES_OK) {
+            printf("%s\n", st == HES_ENOMEM ? "out of memory" : msg.message);
+            hes_impact_outcome_free(&seq[0]);
+            hes_impact_outcome_free(&seq[1]);
+            hes_impact_set_free(&S);
             return 1;
         }
+    }
     double lo[2] = { INFINITY, INFINITY }, hi[2] = { -INFINITY, -INFINITY };
     for (int i = 0; i < S.samples; i++)
         for (int d = 0; d < 2; d++) {
@@ -136,6 +146,8 @@ static int run(double beta_deg, double mu, int *failures)
     printf("  %s\n", bad ? "FAILED" : "as expected");
     *failures += bad;
     hes_impact_set_free(&S);
+    hes_impact_outcome_free(&seq[0]);
+    hes_impact_outcome_free(&seq[1]);
     return 0;
 }
 

@@ -43,15 +43,16 @@ cdef extern from "hes.h" nogil:
     ctypedef struct hes_impact_setup:
         int d
         int k
-        double q[16]
-        double v[16]
-        double mu[16]
+        double *q
+        double *v
+        double *mu
         hes_contact_set contacts
     hes_status hes_impact_problem_setup(const hes_impact_problem *pb, hes_impact_setup *out,
                                         hes_error *err)
     hes_status hes_impact_setup_state(const hes_mech *mech, int k, const int *contacts,
                                       const double *q, const double *v, hes_impact_setup *out,
                                       hes_error *err)
+    void hes_impact_setup_free(hes_impact_setup *s)
 
     ctypedef struct hes_routh_options:
         double h
@@ -105,10 +106,10 @@ cdef extern from "hes.h" nogil:
         HES_LAW_SEQUENTIAL
     ctypedef struct hes_impact_outcome:
         hes_impact_law law
-        int order[16]
-        double v[16]
-        double u[32]
-        hes_contact_mode modes[16]
+        int *order
+        double *v
+        double *u
+        hes_contact_mode *modes
         int lcps
         double energy_before
         double energy_after
@@ -116,6 +117,8 @@ cdef extern from "hes.h" nogil:
         int nearest
         int inside_normals
         hes_status status
+    hes_status hes_impact_outcome_init(hes_impact_outcome *out, hes_impact_law law, int n, int k)
+    void hes_impact_outcome_free(hes_impact_outcome *out)
     hes_status hes_impact_outcome_compute(const hes_contact_set *contacts, const double *v_minus,
                                           const hes_impact_set *set, hes_impact_outcome *out,
                                           hes_error *err)

@@ -309,19 +309,15 @@ def impact(problem, *, samples=None, step=None, steps=None, seed=0, select="rand
         pb = &rob.pb
 
     # ---- the law (impact_laws.c's impact_choose_law)
-    cdef hes_impact_outcome one
-    memset(&one, 0, sizeof(one))
+    cdef hes_impact_law one_law = HES_LAW_ANITESCU_POTRA
     cdef bint single = law != "routh"
     cdef int k = pb.k
+    order = []
     if law == "anitescu-potra":
-        one.law = HES_LAW_ANITESCU_POTRA
+        one_law = HES_LAW_ANITESCU_POTRA
     elif law.startswith("sequential:"):
-        one.law = HES_LAW_SEQUENTIAL
+        one_law = HES_LAW_SEQUENTIAL
         names = [_contact_name(pb, i) for i in range(k)]
-        if k > HES_MECH_MAX:
-            raise InvalidArgument(f"law sequential: {k} contacts, more than the "
-                                  f"{HES_MECH_MAX} the law takes")
-        order = []
         for tok in law[11:].split(","):
             if tok not in names or names.index(tok) in order or len(order) >= k:
                 raise InvalidArgument(f"law sequential: '{tok}' is not an unused contact of "
@@ -330,8 +326,6 @@ def impact(problem, *, samples=None, step=None, steps=None, seed=0, select="rand
         if len(order) != k:
             raise InvalidArgument(f"law sequential needs all {k} contacts of {_text(pb.name)} "
                                   "in order")
-        for i in range(k):
-            one.order[i] = order[i]
     elif single:
         raise InvalidArgument(f"law = {law!r}: expected routh, anitescu-potra or "
                               "sequential:NAME,NAME,...")
@@ -344,47 +338,48 @@ def impact(problem, *, samples=None, step=None, steps=None, seed=0, select="rand
     cdef hes_error err
     cdef hes_status st
     cdef double h = h_opt if h_opt > 0 else pb.h, h_ap = 0
-    if rob is not None:
-        st = hes_impact_setup_state(pb.mech, pb.k, pb.contacts,
-                                    <const double *>cnp.PyArray_DATA(rob.q),
-                                    <const double *>cnp.PyArray_DATA(rob.v), &s, &err)
-    else:
-        st = hes_impact_problem_setup(pb, &s, &err)
-    if st == HES_OK and (not (h > 0) or (not single and h_opt > 0)):
-        st = hes_impact_default_step(&s.contacts, s.v, &h_ap, &err)
-    if st != HES_OK:
-        raise _error(<int>st, err.message)
-    if not (h > 0):
-        h = h_ap
-    if n_steps == 0:
-        n_steps = pb.steps
-    if not single and h_opt > 0 and n_steps * h_opt < 1e-3 * 2 * h_ap:
-        raise InvalidArgument(f"step {'%g' % h_opt}: {n_steps} steps of it carry at most "
-                              f"{'%g' % (n_steps * h_opt)} of normal impulse, below 1e-3 of "
-                              f"the {'%g' % (2 * h_ap)} the impact needs (Anitescu-Potra's "
-                              f"largest): no sample could end; the default step is "
-                              f"{'%g' % h_ap}")
-    memset(&so, 0, sizeof(so))
-    so.samples = n_samples if n_samples else pb.samples
-    so.routh.h = h
-    so.routh.steps = n_steps
-    so.routh.tol = 0
-    so.routh.select = (c_seed if c_seed else 1) if select == "random" else 0
-    so.seed = c_seed
-    so.threads = n_threads
-    so.keep_caps = 0
-    so.max_wall_time = 0
-
-    # ---- the set, the outcomes (impact_laws.c's impact_outcomes), the document
     cdef hes_impact_set S
-    memset(&S, 0, sizeof(S))
     cdef hes_impact_outcome outs[3]
     cdef hes_impact_set *Sp = NULL
-    if not single:
-        Sp = &S
     cdef Impact r = Impact.__new__(Impact)
+    memset(&s, 0, sizeof(s))
+    memset(&S, 0, sizeof(S))
+    memset(outs, 0, sizeof(outs))
     try:
+        if rob is not None:
+            st = hes_impact_setup_state(pb.mech, pb.k, pb.contacts,
+                                        <const double *>cnp.PyArray_DATA(rob.q),
+                                        <const double *>cnp.PyArray_DATA(rob.v), &s, &err)
+        else:
+            st = hes_impact_problem_setup(pb, &s, &err)
+        if st == HES_OK and (not (h > 0) or (not single and h_opt > 0)):
+            st = hes_impact_default_step(&s.contacts, s.v, &h_ap, &err)
+        if st != HES_OK:
+            raise _error(<int>st, err.message)
+        if not (h > 0):
+            h = h_ap
+        if n_steps == 0:
+            n_steps = pb.steps
+        if not single and h_opt > 0 and n_steps * h_opt < 1e-3 * 2 * h_ap:
+            raise InvalidArgument(f"step {'%g' % h_opt}: {n_steps} steps of it carry at most "
+                                  f"{'%g' % (n_steps * h_opt)} of normal impulse, below 1e-3 "
+                                  f"of the {'%g' % (2 * h_ap)} the impact needs "
+                                  f"(Anitescu-Potra's largest): no sample could end; the "
+                                  f"default step is {'%g' % h_ap}")
+        memset(&so, 0, sizeof(so))
+        so.samples = n_samples if n_samples else pb.samples
+        so.routh.h = h
+        so.routh.steps = n_steps
+        so.routh.tol = 0
+        so.routh.select = (c_seed if c_seed else 1) if select == "random" else 0
+        so.seed = c_seed
+        so.threads = n_threads
+        so.keep_caps = 0
+        so.max_wall_time = 0
+
+        # ---- the set, the outcomes (impact_laws.c's impact_outcomes), the document
         if not single:
+            Sp = &S
             with nogil:
                 st = hes_impact_set_sample(&s.contacts, s.v, &so, &S, &err)
             if st != HES_OK:
@@ -394,16 +389,22 @@ def impact(problem, *, samples=None, step=None, steps=None, seed=0, select="rand
                                    f"{so.routh.steps} steps of h = {'%g' % so.routh.h} "
                                    "(contacts still approach): there is no post-impact set "
                                    "to show; raise step or steps", HES_EMAXITER)
-            memset(outs, 0, sizeof(outs))
-            outs[0].law = HES_LAW_ANITESCU_POTRA
-            for j in range(1, 3):
-                outs[j].law = HES_LAW_SEQUENTIAL
-                for i in range(k):
-                    outs[j].order[i] = i if j == 1 else k - 1 - i
             n_outs = 3
         else:
-            outs[0] = one
             n_outs = 1
+        for j in range(n_outs):
+            st = hes_impact_outcome_init(&outs[j],
+                                         one_law if single else
+                                         (HES_LAW_ANITESCU_POTRA if j == 0
+                                          else HES_LAW_SEQUENTIAL), s.d, k)
+            if st != HES_OK:
+                raise MemoryError()
+        for i in range(k):
+            if single:
+                outs[0].order[i] = order[i] if one_law == HES_LAW_SEQUENTIAL else 0
+            else:
+                outs[1].order[i] = i
+                outs[2].order[i] = k - 1 - i
         for j in range(n_outs):
             with nogil:
                 st = hes_impact_outcome_compute(&s.contacts, s.v, Sp, &outs[j], &err)
@@ -446,6 +447,9 @@ def impact(problem, *, samples=None, step=None, steps=None, seed=0, select="rand
             S.sequence = NULL
     finally:
         hes_impact_set_free(&S)
+        for j in range(3):
+            hes_impact_outcome_free(&outs[j])
+        hes_impact_setup_free(&s)
     return r
 
 

@@ -142,6 +142,7 @@ int main(int argc, char **argv)
         hes_impact_set_free(&L);
         hes_impact_set_free(&R);
         hes_impact_set_free(&T);
+        hes_impact_setup_free(&s);
     }
     printf("(lemke, random: mean LCPs per sample with each selection; samples/s on 1 and 2 "
            "threads and their ratio with Lemke's choice)\n");

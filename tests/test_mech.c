@@ -98,8 +98,9 @@ static const hes_mech_constraint plane_constraints[] = {
 static const hes_mech plane = { "point mass", 2, point_mass, NULL, weight, 0, 4, plane_constraints, NULL,
                                 NULL, NULL, NULL };
 static const int rod_held[] = { 0 };
-static const hes_mech_mode pendulum = { &plane, 1, rod_held, 1, hang, hang_dz, hang_acc, NULL };
-static const hes_mech_mode free_flight = { &plane, 0, NULL, 2, NULL, NULL, NULL, NULL };
+static const hes_mech_mode pendulum = { &plane, 1, rod_held, 1, hang, hang_dz, hang_acc, NULL,
+                                        NULL, NULL };
+static const hes_mech_mode free_flight = { &plane, 0, NULL, 2, NULL, NULL, NULL, NULL, NULL, NULL };
 
 START_TEST(test_pendulum_chart_gives_pendulum_dynamics_and_rod_tension)
 {
@@ -144,7 +145,8 @@ static int dp_gravity(const double *q, const double *qd, const double *u, const 
 
 static const hes_mech double_pendulum = { "double pendulum", 2, dp_mass, NULL, dp_gravity, 0, 0, NULL,
                                           NULL, NULL, NULL, NULL };
-static const hes_mech_mode dp_mode = { &double_pendulum, 0, NULL, 2, NULL, NULL, NULL, NULL };
+static const hes_mech_mode dp_mode = { &double_pendulum, 0, NULL, 2, NULL, NULL, NULL, NULL,
+                                       NULL, NULL };
 
 /* The textbook equations: M th'' + c = f with
  * c = m2 l1 l2 sin(th1 - th2) (th2'^2, -th1'^2). */
@@ -311,9 +313,9 @@ static const hes_mech cart_plain = { "two masses", 4, cart_mass, NULL, cart_forc
 static const hes_mech cart_dragged = { "two masses", 4, cart_mass, NULL, cart_force, 1, 0, NULL,
                                        &drag_cubic, NULL, NULL, NULL };
 static const hes_mech_mode cart_passive = { &cart_plain, 0, NULL, 2, two_angles, two_angles_dz,
-                                            two_angles_acc, NULL };
+                                            two_angles_acc, NULL, NULL, NULL };
 static const hes_mech_mode cart_driven = { &cart_dragged, 0, NULL, 2, two_angles,
-                                           two_angles_dz, two_angles_acc, feedback };
+                                           two_angles_dz, two_angles_acc, feedback, NULL, NULL };
 static const hes_mode cart_modes[] = {
     { .name = "swing", .dim = 4,
       .state_names = dp_names, .field = hes_mech_field,
@@ -431,11 +433,11 @@ static const hes_mech cart_wrong_u = { "two masses", 4, cart_mass, NULL, cart_fo
                                        &drag_cubic, cart_force_dx_wrong_u, NULL, NULL };
 /* an input that does not depend on the state: df/du never enters dF/dx */
 static const hes_mech_mode cart_held_wrong_u = { &cart_wrong_u, 0, NULL, 2, two_angles,
-                                                 two_angles_dz, two_angles_acc, held_input };
+                                                 two_angles_dz, two_angles_acc, held_input, NULL, NULL };
 static const hes_mech_mode cart_driven_dx = { &cart_dragged_dx, 0, NULL, 2, two_angles,
-                                              two_angles_dz, two_angles_acc, feedback };
+                                              two_angles_dz, two_angles_acc, feedback, NULL, NULL };
 static const hes_mech_mode cart_driven_wrong = { &cart_dragged_wrong, 0, NULL, 2, two_angles,
-                                                 two_angles_dz, two_angles_acc, feedback };
+                                                 two_angles_dz, two_angles_acc, feedback, NULL, NULL };
 
 /* A model's force Jacobians (force_dx) give the field Jacobian that
  * differences of its force give (through the chart, the feedback input and

@@ -342,7 +342,7 @@ START_TEST(test_rimless_wheel_orbit_from_mjcf)
     const hes_mech *m = hes_robot_mech(r);
     ck_assert_int_eq(m->n_constraints, 4);   /* s0, s0 no-slip, s1, s1 no-slip */
     static const int held[] = { 0, 1 };
-    hes_mech_mode stance = { m, 2, held, 1, w_chart, w_chart_dz, w_chart_acc, NULL };
+    hes_mech_mode stance = { m, 2, held, 1, w_chart, w_chart_dz, w_chart_acc, NULL, NULL, NULL };
     wheel_orbit(&stance, "hand-written chart");
     hes_robot_destroy(r);
 }

@@ -338,8 +338,9 @@ START_TEST(test_root_slides_share_the_position_stage)
         for (int i = 0; i < d; i++)
             q[i] = uniform(-1, 1);
         /* constraint 2 is foot2's normal: its height and row */
-        ck_assert_int_eq(m->constraints[2].a(q, NULL, &a, m->data), 0);
-        ck_assert_int_eq(m->constraints[2].Da(q, NULL, Da, m->data), 0);
+        void *cd = hes_mech_constraint_data(m, &m->constraints[2]);
+        ck_assert_int_eq(m->constraints[2].a(q, NULL, &a, cd), 0);
+        ck_assert_int_eq(m->constraints[2].Da(q, NULL, Da, cd), 0);
         /* MuJoCo at q itself, slides included */
         memcpy(dd->qpos, q, sizeof(double) * (size_t)d);
         mj_kinematics(mm, dd);

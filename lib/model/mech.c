@@ -462,7 +462,8 @@ int hes_mech_guard_dx(double t, const double *x, const double *p, double *out, v
     if (rc)
         return rc;
     const hes_mech_constraint *c = &m->constraints[tr->constraint];
-    if ((rc = eval_with_jac(c->a, c->Da, q, d, 1, p, m->data, &a, row)))
+    void *cdata = hes_mech_constraint_data(m, c);
+    if ((rc = eval_with_jac(c->a, c->Da, q, d, 1, p, cdata, &a, row)))
         return rc;
     for (int j = 0; j < k; j++) {
         double s = 0;

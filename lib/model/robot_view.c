@@ -58,11 +58,11 @@ static void chart_here(hes_robot *r, const hes__robot_view *v, const double *z, 
     if (r->ch_view != v || memcmp(z, r->ch_z, bz) != 0) {
         view_q(v, z, r->vq);
         if (v->pinned >= 0) {
-            double x, a;
-            hes__robot_site_x(r, v->pinned, r->vq, &x);
-            hes__robot_site_contact(r, v->pinned, r->vq, &a, NULL, NULL);
-            r->vq[0] = -x;
-            r->vq[1] = -a;
+            double pt[3];
+            hes__robot_at(r, r->vq);
+            hes__robot_point(r, v->pinned, pt);
+            r->vq[0] = -pt[0];
+            r->vq[1] = -pt[2];
         }
         memcpy(r->ch_z, z, bz);
         r->ch_view = v;

@@ -320,8 +320,10 @@ START_TEST(test_field_through_the_fast_path)
 }
 END_TEST
 
-/* The position stage at zero slides: heights, rows and x positions of the
- * feet at random slides equal those at zero slides moved by the slides. */
+/* The position stage at zero slides: a foot's height, x position and
+ * normal row after a step that moves only the root's slides (the shared
+ * pass) against MuJoCo's own pass at that configuration, slides
+ * included. */
 START_TEST(test_root_slides_share_the_position_stage)
 {
     static const char *const feet[] = { "foot1", "foot2" };
@@ -333,26 +335,32 @@ START_TEST(test_root_slides_share_the_position_stage)
     mjData *dd = mj_makeData(mm);
     int d = m->d, site = mj_name2id(mm, mjOBJ_SITE, "foot2");
     double worst = 0;
+    void *cn = hes_mech_constraint_data(m, &m->constraints[2]),
+         *ct = hes_mech_constraint_data(m, &m->constraints[3]);
     for (int rep = 0; rep < 20; rep++) {
-        double q[D_MAX], a, Da[D_MAX], jac[3 * D_MAX];
+        double q[D_MAX], a, x, Da[D_MAX], jac[3 * D_MAX];
         for (int i = 0; i < d; i++)
             q[i] = uniform(-1, 1);
-        /* constraint 2 is foot2's normal: its height and row */
-        void *cd = hes_mech_constraint_data(m, &m->constraints[2]);
-        ck_assert_int_eq(m->constraints[2].a(q, NULL, &a, cd), 0);
-        ck_assert_int_eq(m->constraints[2].Da(q, NULL, Da, cd), 0);
-        /* MuJoCo at q itself, slides included */
+        ck_assert_int_eq(m->constraints[2].a(q, NULL, &a, cn), 0);
+        q[0] += uniform(-1, 1);   /* the slides alone: the same pass */
+        q[1] += uniform(-1, 1);
+        /* constraint 2 is foot2's normal (its height and row), 3 its
+           tangential (its x position) */
+        ck_assert_int_eq(m->constraints[2].a(q, NULL, &a, cn), 0);
+        ck_assert_int_eq(m->constraints[2].Da(q, NULL, Da, cn), 0);
+        ck_assert_int_eq(m->constraints[3].a(q, NULL, &x, ct), 0);
         memcpy(dd->qpos, q, sizeof(double) * (size_t)d);
         mj_kinematics(mm, dd);
         mj_comPos(mm, dd);
         mj_jacSite(mm, dd, jac, NULL, site);
         worst = fmax(worst, fabs(a - dd->site_xpos[3 * site + 2]));
+        worst = fmax(worst, fabs(x - dd->site_xpos[3 * site]));
         for (int j = 0; j < d; j++)
             worst = fmax(worst, fabs(Da[j] - jac[2 * d + j]));
     }
     mj_deleteData(dd);
     hes_robot_destroy(r);
-    ck_assert_msg(worst < 1e-14, "foot height and row at zero slides, moved: %g", worst);
+    ck_assert_msg(worst < 1e-14, "foot height, x and row at zero slides, moved: %g", worst);
 }
 END_TEST
 
@@ -434,6 +442,72 @@ START_TEST(test_contact_drift)
 }
 END_TEST
 
+/* A 3-D robot of hinges and slides only: three slides, then three
+ * non-parallel hinges on one body and a child on a fourth, anisotropic
+ * inertias off the joint axes; a site on the world too (no slide moves
+ * it). */
+static const char spinner_xml[] =
+    "<mujoco model=\"spinner\">\n"
+    "  <compiler angle=\"radian\" inertiafromgeom=\"false\"/>\n"
+    "  <option gravity=\"0.3 -0.2 -9.81\"/>\n"
+    "  <worldbody>\n"
+    "    <site name=\"anchor\" pos=\"0.3 0.1 0.05\"/>\n"
+    "    <body name=\"base\" pos=\"0 0 1\">\n"
+    "      <joint name=\"x\" type=\"slide\" axis=\"1 0 0\"/>\n"
+    "      <joint name=\"z\" type=\"slide\" axis=\"0 0 1\"/>\n"
+    "      <joint name=\"y\" type=\"slide\" axis=\"0 1 0\"/>\n"
+    "      <inertial pos=\"0 0 0\" mass=\"1\" diaginertia=\"0.1 0.1 0.1\"/>\n"
+    "      <body name=\"gimbal\" pos=\"0.05 0 0\">\n"
+    "        <joint name=\"roll\" type=\"hinge\" axis=\"1 0 0\" damping=\"0.2\"/>\n"
+    "        <joint name=\"pitch\" type=\"hinge\" axis=\"0 1 0\" pos=\"0 0.02 0\"/>\n"
+    "        <joint name=\"yaw\" type=\"hinge\" axis=\"0.3 0.2 1\" stiffness=\"2\"/>\n"
+    "        <inertial pos=\"0.03 -0.02 -0.1\" quat=\"0.9 0.1 0.3 0.2\" mass=\"0.7\"\n"
+    "                  diaginertia=\"0.02 0.03 0.04\"/>\n"
+    "        <body name=\"arm\" pos=\"0 0 -0.3\">\n"
+    "          <joint name=\"elbow\" type=\"hinge\" axis=\"0 1 0.4\"/>\n"
+    "          <inertial pos=\"0.1 0.02 -0.1\" quat=\"0.8 -0.2 0.1 0.4\" mass=\"0.4\"\n"
+    "                    diaginertia=\"0.01 0.015 0.02\"/>\n"
+    "          <site name=\"tip\" pos=\"0.1 0.05 -0.3\"/>\n"
+    "        </body></body></body></worldbody>\n"
+    "</mujoco>\n";
+
+static void write_text(char *path, const char *text)
+{
+    int fd = mkstemps(path, 4);
+    ck_assert(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    ck_assert(f && fputs(text, f) >= 0 && fclose(f) == 0);
+}
+
+START_TEST(test_spatial_robot)
+{
+    static const char *const sites[] = { "tip", "anchor" };
+    char path[] = "/tmp/hes_spinner_XXXXXX.xml";
+    write_text(path, spinner_xml);
+    check_net_force(path, 2, sites);
+    check_net_force_dx(path, 2, sites);
+    hes_robot *r = load(path, 2, sites);
+    ck_assert(r && hes_robot_mech(r)->net_force_dx);
+    hes_mech_mode flight = { .mech = hes_robot_mech(r), .k = hes_robot_mech(r)->d };
+    check_mode(&flight, 0);
+    /* the anchor stays where the file puts it, whatever the slides */
+    const hes_mech *m = hes_robot_mech(r);
+    /* the anchor's normal is constraint 2 (contact c: 2 c, 2 c + 1) */
+    void *cd = hes_mech_constraint_data(m, &m->constraints[2]);
+    double worst = 0;
+    for (int rep = 0; rep < 10; rep++) {
+        double q[D_MAX], a;
+        for (int i = 0; i < m->d; i++)
+            q[i] = uniform(-1, 1);
+        ck_assert_int_eq(m->constraints[2].a(q, NULL, &a, cd), 0);
+        worst = fmax(worst, fabs(a - 0.05));
+    }
+    hes_robot_destroy(r);
+    unlink(path);
+    ck_assert_msg(worst < 1e-15, "a site on the world moved with the root: %g", worst);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("robot_eval");
@@ -446,6 +520,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_field_through_the_fast_path);
     tcase_add_test(tc, test_net_force_in_air);
     tcase_add_test(tc, test_contact_drift);
+    tcase_add_test(tc, test_spatial_robot);
     tcase_add_test(tc, test_root_slides_share_the_position_stage);
     suite_add_tcase(s, tc);
     return s;

@@ -102,9 +102,10 @@ typedef struct {
                      double *out, void *data);
     /** Optional with net_force: the Jacobians of the equations' residual
      * r(q, q', q'', u) = f - c - M(q) q'' at (q, q', q'', u), column-major:
-     * rq[d*n_dir] = (dr/dq) V, its derivatives along the n_dir directions
-     * V[d*n_dir] (at fixed q', q'': the dM/dq q'' term included; a mode's
-     * chart needs only its k columns), rqd[d*d] = d(f - c)/dq', ru[d*m] =
+     * rq[d*n_dir] = (dr/dq) V, its derivatives along the n_dir <= d
+     * directions V[d*n_dir] (V NULL: the identity, n_dir = d; at fixed q',
+     * q'': the dM/dq q'' term included; a mode's chart needs only its k
+     * columns), rqd[d*d] = d(f - c)/dq', ru[d*m] =
      * df/du (m > 0).  Used by hes_mech_field_dx; NULL: fourth-order
      * central differences of net_force and M. */
     int (*net_force_dx)(const double *q, const double *qd, const double *qdd, const double *u,

@@ -40,8 +40,9 @@ hes_status hes__robot_eval_alloc(hes_robot *r, char *msg, size_t len)
     r->ev_w = malloc(sizeof(double) * nv * nv);
     r->ch_z = malloc(sizeof(double) * nv);
     r->ev_zero = calloc(nv, sizeof(double));
+    r->carry = calloc((size_t)(r->n_contacts > 0 ? r->n_contacts : 1), sizeof(int));
     int ok = r->at_q && r->ev_v && r->ev_acc && r->rne_work && r->ev_eye && r->ev_m &&
-             r->ev_w && r->ch_z && r->ev_zero;
+             r->ev_w && r->ch_z && r->ev_zero && r->carry;
     for (size_t i = 0; ok && i < nv; i++)
         r->ev_eye[i * (nv + 1)] = 1;
     return ok ? HES_OK : hes__say(msg, len, HES_ENOMEM, "out of memory for a robot");
@@ -132,6 +133,10 @@ int hes__robot_net_force_dx(const double *q, const double *qd, const double *qdd
     (void)u;
     hes_robot *r = hes__robot_grab(HES_ROBOT_OF(data));
     int nv = r->m->nv;
+    if (n_dir < 0 || n_dir > nv || (!V && n_dir != nv)) {   /* the work is sized for nv */
+        HES_ROBOT_UNLOCK(r);
+        return 1;
+    }
     slope(r, p);
     analytic(r, q, qd, qdd, n_dir, V ? V : r->ev_eye, rq, rqd);
     if (ru)

@@ -90,6 +90,7 @@ struct hes_robot {
        (hes__robot_at); robot_eval.c's work arrays */
     int at_valid, at_moving;
     int root_slides;          /* hes__robot_root_slides: the position stage at zero slides */
+    int *carry;               /* per contact, the root slides that carry it (hes__robot_carry) */
     double at_shift[3];       /* the slides of the last hes__robot_at, as a translation */
     double *at_q, *ev_v, *ev_acc;
     int rne_ok;               /* hes__robot_rne_ok: analytic derivatives of inverse dynamics */
@@ -211,6 +212,8 @@ void hes__robot_at_rest(hes_robot *r, const double *q);
 /* Whether the root slides along x and z (robot_mujoco.c, where it is
  * explained). */
 int hes__robot_root_slides(const struct mjModel_ *m);
+/* r->carry from the contacts' bodies (robot_mujoco.c). */
+void hes__robot_carry(hes_robot *r);
 /* The world position x[3] of contact c's point at the last hes__robot_at
  * (robot_mujoco.c). */
 void hes__robot_point(const hes_robot *r, int c, double *x);

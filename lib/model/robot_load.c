@@ -294,6 +294,8 @@ hes_status hes__robot_open(const char *path, const hes_robot_contact *contacts, 
         return st;
     }
     r->root_slides = hes__robot_root_slides(m);
+    r->at_valid = 0;   /* a position stage kept from before was at the slides */
+    hes__robot_carry(r);
     hes__robot_file_motors(r);
     for (int c = 0; c < nc; c++)
         r->dmu[c] = r->cons[2 * c].mu;
@@ -322,6 +324,7 @@ void hes__robot_destroy(hes_robot *r)
     free(r->rne), free(r->path_q);
     free(r->at_q), free(r->ev_v), free(r->ev_acc), free(r->rne_work);
     free(r->ev_eye), free(r->ev_m), free(r->ev_w), free(r->ch_z), free(r->ev_zero);
+    free(r->carry);
     for (int c = 0; r->names && c < r->n_names; c++)
         free(r->names[c]);
     free(r->names);

@@ -45,7 +45,8 @@ hes_robot *hes__robot_grab(hes_robot *base)
  * slides 0 plus (s_x, 0, s_z). */
 int hes__robot_root_slides(const struct mjModel_ *m)
 {
-    if (m->njnt < 3)
+    /* a tendon's length may run to a site on the world */
+    if (m->njnt < 3 || m->ntendon > 0)
         return 0;
     int b0 = m->jnt_bodyid[0], b1 = m->jnt_bodyid[1];
     if (m->body_parentid[b0] != 0 || !(b1 == b0 || m->body_parentid[b1] == b0))
@@ -81,8 +82,33 @@ static void positions(hes_robot *r, const double *q)
         r->d->qpos[0] = r->d->qpos[1] = 0;
     mj_kinematics(r->m, r->d);
     mj_comPos(r->m, r->d);
+    if (r->m->ntendon > 0)   /* their lengths and Jacobians: mj_passive's springs */
+        mj_tendon(r->m, r->d);
     r->at_valid = 1;
     r->at_moving = 1;   /* cvel and cdof_dot are of another q */
+}
+
+/* Whether body b is body a or below it. */
+static int below(const struct mjModel_ *m, int b, int a)
+{
+    for (; b > 0; b = m->body_parentid[b])
+        if (b == a)
+            return 1;
+    return 0;
+}
+
+/* Which root slides carry each contact's point (r->carry: 1 the x slide,
+ * 2 the z slide): a point on the world, on another tree or on the x
+ * slide's body above a z slide on its child moves with fewer. */
+void hes__robot_carry(hes_robot *r)
+{
+    const mjModel *m = r->m;
+    for (int c = 0; c < r->n_contacts; c++) {
+        int s = r->site[c], b = s >= 0 ? m->site_bodyid[s] : -s - 1;
+        r->carry[c] = r->root_slides ? below(m, b, m->jnt_bodyid[0]) |
+                                           2 * below(m, b, m->jnt_bodyid[1])
+                                     : 0;
+    }
 }
 
 /* The world position of contact c's point (a site, or a body's origin)
@@ -91,8 +117,29 @@ void hes__robot_point(const hes_robot *r, int c, double *x)
 {
     int s = r->site[c], b = -s - 1;   /* s < 0: body b's origin */
     const double *p = s >= 0 ? r->d->site_xpos + 3 * s : r->d->xpos + 3 * b;
-    for (int i = 0; i < 3; i++)
-        x[i] = p[i] + r->at_shift[i];
+    memcpy(x, p, 3 * sizeof(double));
+    if (r->carry[c] & 1)
+        x[0] += r->at_shift[0];
+    if (r->carry[c] & 2)
+        x[2] += r->at_shift[2];
+}
+
+/* The tendons' velocities ten_J q' (mj_fwdVelocity's, which the velocity
+ * stage here does not run): mj_passive's tendon dampers read them. */
+static void tendon_velocities(hes_robot *r)
+{
+    const mjModel *m = r->m;
+    mjData *d = r->d;
+    for (int t = 0; t < m->ntendon; t++) {
+        double v = 0;
+        if (mj_isSparse(m))
+            for (int i = d->ten_J_rowadr[t]; i < d->ten_J_rowadr[t] + d->ten_J_rownnz[t]; i++)
+                v += d->ten_J[i] * d->qvel[d->ten_J_colind[i]];
+        else
+            for (int j = 0; j < m->nv; j++)
+                v += d->ten_J[(size_t)t * m->nv + j] * d->qvel[j];
+        d->ten_velocity[t] = v;
+    }
 }
 
 /* positions and the quantities up to the inertia at q */
@@ -110,6 +157,7 @@ void hes__robot_at_rest(hes_robot *r, const double *q)
     if (r->at_moving) {
         mju_zero(r->d->qvel, r->m->nv);
         mj_comVel(r->m, r->d);
+        tendon_velocities(r);
         r->at_moving = 0;
     }
 }
@@ -120,6 +168,7 @@ void hes__robot_at_moving(hes_robot *r, const double *q, const double *v)
     positions(r, q);
     memcpy(r->d->qvel, v, sizeof(double) * (size_t)r->m->nv);
     mj_comVel(r->m, r->d);
+    tendon_velocities(r);
     r->at_moving = 1;
 }
 

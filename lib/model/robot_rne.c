@@ -52,13 +52,15 @@ static inline void cross_add(double *restrict out, const double *restrict a,
     out[2] += s * (a[0] * b[1] - a[1] * b[0]);
 }
 
-/* out = a x b (motion), spatial */
+/* out = a x b (motion), spatial: (w x w2, w x v2 + v x w2) */
 static inline void cross_motion(double *restrict out, const double *a, const double *b)
 {
-    memset(out, 0, 6 * sizeof(double));
-    cross_add(out, a, b, 1);         /* w x w2 */
-    cross_add(out + 3, a, b + 3, 1); /* w x v2 */
-    cross_add(out + 3, a + 3, b, 1); /* v x w2 */
+    out[0] = a[1] * b[2] - a[2] * b[1];
+    out[1] = a[2] * b[0] - a[0] * b[2];
+    out[2] = a[0] * b[1] - a[1] * b[0];
+    out[3] = a[1] * b[5] - a[2] * b[4] + a[4] * b[2] - a[5] * b[1];
+    out[4] = a[2] * b[3] - a[0] * b[5] + a[5] * b[0] - a[3] * b[2];
+    out[5] = a[0] * b[4] - a[1] * b[3] + a[3] * b[1] - a[4] * b[0];
 }
 
 /* out += a x* f (force), spatial */
@@ -115,11 +117,11 @@ static void inertia_mul(const inertia *I, const double *x, double *out)
 }
 
 /* out = d(I x) along the body's displacement rate D, x fixed:
- * D x* (I x) - I (D x x) */
-static void inertia_dmul(const inertia *I, const double *D, const double *x, double *out)
+ * D x* (I x) - I (D x x), given Ix = I x */
+static void inertia_dmul(const inertia *I, const double *D, const double *x, const double *Ix,
+                         double *out)
 {
-    double Ix[6], Dx[6], IDx[6];
-    inertia_mul(I, x, Ix);
+    double Dx[6], IDx[6];
     cross_motion(Dx, D, x);
     inertia_mul(I, Dx, IDx);
     for (int i = 0; i < 6; i++)
@@ -204,9 +206,10 @@ void hes__robot_rne(hes_robot *r, const double *qd, const double *qdd, int n_dq,
         /* f_b = I A + V x* (I V) and its derivatives */
         inertia *I = &In[b];
         inertia_of(m, d, b, I);
-        double IV[6], *Fb = F + 6 * b;
-        inertia_mul(I, Ab, Fb);
+        double IV[6], IA[6], *Fb = F + 6 * b;
+        inertia_mul(I, Ab, IA);
         inertia_mul(I, Vb, IV);
+        memcpy(Fb, IA, sizeof IA);
         cross_force_add(Fb, Vb, IV);
         for (int k = 0; k < ndir; k++) {
             size_t bk = 6 * ((size_t)k * nb + b);
@@ -217,9 +220,9 @@ void hes__robot_rne(hes_robot *r, const double *qd, const double *qdd, int n_dq,
             /* V x* (dI V + I dV) */
             inertia_mul(I, dV + bk, s);
             if (k < n_dq) {
-                inertia_dmul(I, Db, Ab, t);
+                inertia_dmul(I, Db, Ab, IA, t);
                 axpy6(dFb, t, 1);
-                inertia_dmul(I, Db, Vb, t);
+                inertia_dmul(I, Db, Vb, IV, t);
                 axpy6(s, t, 1);
             }
             cross_force_add(dFb, Vb, s);

@@ -182,11 +182,9 @@ hes_status hes__robot_dynamics(hes_robot *r, const double *q, const double *v,
     HES_ROBOT_LOCK(r);
     /* M, then h = qfrc_bias - qfrc_passive with the velocities */
     hes__robot_mass(q, NULL, r->dM, r);
-    hes__robot_at_moving(r, q, v);
-    mj_passive(r->m, r->d);
-    mj_rne(r->m, r->d, 0, r->dh);
+    hes__robot_passive_less_bias(r, q, v, r->dh);
     for (int i = 0; i < nv; i++)
-        r->dh[i] -= r->d->qfrc_passive[i];
+        r->dh[i] = -r->dh[i];
     /* the rows, and their drift J' v: each contact point's acceleration at
        q'' = 0 without gravity (robot_rne.c), or for joints it does not take
        (J(q + e v) - J(q - e v)) v / (2 e), a central difference in time

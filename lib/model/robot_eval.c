@@ -56,8 +56,8 @@ static void slope(hes_robot *r, const double *p)
 }
 
 /* passive(q, v) - bias(q, v) into out (nv), MuJoCo's: mj_passive, mj_rne
- * at the velocity stage at v. */
-static void residual(hes_robot *r, const double *q, const double *v, double *out)
+ * at the velocity stage at v (robot_internal.h). */
+void hes__robot_passive_less_bias(hes_robot *r, const double *q, const double *v, double *out)
 {
     int nv = r->m->nv;
     hes__robot_at_moving(r, q, v);
@@ -93,7 +93,7 @@ int hes__robot_net_force(const double *q, const double *qd, const double *u, con
             out[i] = -out[i];
         add_passive(r, q, qd, out);
     } else {
-        residual(r, q, qd, out);
+        hes__robot_passive_less_bias(r, q, qd, out);
     }
     for (int i = 0; i < nv; i++)
         for (int a = 0; u && a < r->nu; a++)

@@ -241,6 +241,8 @@ size_t hes__robot_rne_size(const struct mjModel_ *m, int max_dirs);
 void hes__robot_point_motion(hes_robot *r, int c, const double *qd, int n_dq, const double *dq,
                              int n_dqd, const double *dqd, double *v, double *a, double *dv,
                              double *da);
+/* passive(q, v) - qfrc_bias(q, v) (nv) through MuJoCo (robot_eval.c). */
+void hes__robot_passive_less_bias(hes_robot *r, const double *q, const double *v, double *out);
 /* The arrays of robot_eval.c, by the robot's size: HES_ENOMEM (msg) when
  * out of memory. */
 hes_status hes__robot_eval_alloc(hes_robot *r, char *msg, size_t len);

@@ -107,18 +107,6 @@ static int view_chart_dz(const double *z, const double *p, double *D, void *data
     return 0;
 }
 
-/* y (nv) = Dchart w (w: k values) */
-static void chart_times(const hes__robot_view *v, const double *D, const double *w, double *y)
-{
-    int nv = v->mech.d;
-    for (int i = 0; i < nv; i++) {
-        double s = 0;
-        for (int j = 0; j < v->k; j++)
-            s += D[i + (size_t)j * nv] * w[j];
-        y[i] = s;
-    }
-}
-
 /* The site's acceleration at q'' = 0 is (dJ/dt) q' (robot_rne.c's
  * hes__robot_point_motion: the body's acceleration from its dofs' motion
  * axes, the velocity product terms included), exact rather than
@@ -136,7 +124,7 @@ static int view_chart_acc(const double *z, const double *zd, const double *p, do
     hes_robot *r = hes__robot_grab(v->robot);
     double acc[3];
     chart_here(r, v, z, 1);
-    chart_times(v, r->vD, zd, r->ev_v);
+    hes__matmul(nv, v->k, 1, r->vD, zd, r->ev_v);
     hes__robot_point_motion(r, v->pinned, r->ev_v, 0, NULL, 0, NULL, NULL, acc, NULL, NULL);
     HES_ROBOT_UNLOCK(r);
     a[0] = -acc[0];
@@ -197,7 +185,7 @@ static int view_chart_acc_dz(const double *z, const double *zd, const double *p,
         W[0 + (size_t)j * nv] = -dv[3 * j + 0];
         W[1 + (size_t)j * nv] = -dv[3 * j + 2];
     }
-    chart_times(v, r->vD, zd, qd);
+    hes__matmul(nv, k, 1, r->vD, zd, qd);
     hes__robot_point_motion(r, v->pinned, qd, k, r->vD, k, W, NULL, NULL, NULL, dv);
     for (int j = 0; j < k; j++) {
         Az[0 + (size_t)j * nv] = -(dv[3 * j + 0] + dv[3 * (k + j) + 0]);

@@ -374,6 +374,38 @@ static void write_springy_in_air(char *path)
     write_text(path, text);
 }
 
+/* springy_xml with a fixed tendon coupling hip and knee, with a spring
+ * and a damper: mj_passive's tendon forces need the tendon's length,
+ * Jacobian and velocity, which the position and velocity stages compute;
+ * no shared slides and no derivatives of ours (the layer differences). */
+static void write_springy_tendon(char *path)
+{
+    const char *at = strstr(springy_xml, "  <actuator>");
+    char text[sizeof springy_xml + 256];
+    ck_assert(at);
+    snprintf(text, sizeof text,
+             "%.*s  <tendon><fixed name=\"coupling\" stiffness=\"4\" damping=\"0.5\" "
+             "springlength=\"0.1\"><joint joint=\"hip\" coef=\"1\"/>"
+             "<joint joint=\"knee\" coef=\"-0.5\"/></fixed></tendon>\n%s",
+             (int)(at - springy_xml), springy_xml, at);
+    write_text(path, text);
+}
+
+START_TEST(test_net_force_with_a_tendon)
+{
+    static const char *const foot[] = { "foot" };
+    char path[] = "/tmp/hes_springy_tendon_XXXXXX.xml";
+    write_springy_tendon(path);
+    check_net_force(path, 1, foot);
+    hes_robot *r = load(path, 1, foot);
+    ck_assert(r && !hes_robot_mech(r)->net_force_dx);
+    hes_mech_mode flight = { .mech = hes_robot_mech(r), .k = hes_robot_mech(r)->d };
+    check_mode(&flight, 0);
+    hes_robot_destroy(r);
+    unlink(path);
+}
+END_TEST
+
 START_TEST(test_net_force_in_air)
 {
     static const char *const foot[] = { "foot" };
@@ -505,6 +537,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_net_force_dx);
     tcase_add_test(tc, test_field_through_the_fast_path);
     tcase_add_test(tc, test_net_force_in_air);
+    tcase_add_test(tc, test_net_force_with_a_tendon);
     tcase_add_test(tc, test_contact_drift);
     tcase_add_test(tc, test_spatial_robot);
     tcase_add_test(tc, test_root_slides_share_the_position_stage);

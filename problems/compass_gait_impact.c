@@ -93,7 +93,7 @@ static const hes_mech_constraint constraints[] = {
 };
 
 static const hes_mech mech = {
-    "compass-gait-impact", 4, mass, NULL, NULL, 0, 2, constraints, NULL, NULL, NULL, NULL,
+    .name = "compass-gait-impact", .d = 4, .mass = mass, .n_constraints = 2, .constraints = constraints,
 };
 
 static int pre_impact(double *q, double *v, void *data)

@@ -126,7 +126,7 @@ static const hes_mech_constraint constraints[] = {
 };
 
 static const hes_mech mech = {
-    "disk-stack", 9, mass, NULL, NULL, 0, 5, constraints, NULL, NULL, NULL, NULL,
+    .name = "disk-stack", .d = 9, .mass = mass, .n_constraints = 5, .constraints = constraints,
 };
 
 static int pre_impact(double *q, double *v, void *data)

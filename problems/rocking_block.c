@@ -43,7 +43,7 @@ static const hes_mech_constraint constraints[] = {
 };
 
 static const hes_mech mech = {
-    "rocking-block", 3, mass, NULL, NULL, 0, 2, constraints, NULL, NULL, NULL, NULL,
+    .name = "rocking-block", .d = 3, .mass = mass, .n_constraints = 2, .constraints = constraints,
 };
 
 static int pre_impact(double *q, double *v, void *data)

@@ -96,7 +96,7 @@ static const hes_mech_constraint plane_constraints[] = {
     { "slide", slide, NULL, 0.0, 0, 0, NULL, NULL },
 };
 static const hes_mech plane = { "point mass", 2, point_mass, NULL, weight, 0, 4, plane_constraints, NULL,
-                                NULL, NULL, NULL };
+                                NULL, NULL, NULL, 0, NULL };
 static const int rod_held[] = { 0 };
 static const hes_mech_mode pendulum = { &plane, 1, rod_held, 1, hang, hang_dz, hang_acc, NULL,
                                         NULL, NULL };
@@ -144,7 +144,7 @@ static int dp_gravity(const double *q, const double *qd, const double *u, const 
 }
 
 static const hes_mech double_pendulum = { "double pendulum", 2, dp_mass, NULL, dp_gravity, 0, 0, NULL,
-                                          NULL, NULL, NULL, NULL };
+                                          NULL, NULL, NULL, NULL, 0, NULL };
 static const hes_mech_mode dp_mode = { &double_pendulum, 0, NULL, 2, NULL, NULL, NULL, NULL,
                                        NULL, NULL };
 
@@ -309,9 +309,9 @@ static int feedback(double t, const double *x, const double *p, double *u, void 
 
 static double drag_none = 0.0, drag_cubic = 0.35;
 static const hes_mech cart_plain = { "two masses", 4, cart_mass, NULL, cart_force, 1, 0, NULL,
-                                     &drag_none, NULL, NULL, NULL };
+                                     &drag_none, NULL, NULL, NULL, 0, NULL };
 static const hes_mech cart_dragged = { "two masses", 4, cart_mass, NULL, cart_force, 1, 0, NULL,
-                                       &drag_cubic, NULL, NULL, NULL };
+                                       &drag_cubic, NULL, NULL, NULL, 0, NULL };
 static const hes_mech_mode cart_passive = { &cart_plain, 0, NULL, 2, two_angles, two_angles_dz,
                                             two_angles_acc, NULL, NULL, NULL };
 static const hes_mech_mode cart_driven = { &cart_dragged, 0, NULL, 2, two_angles,
@@ -426,11 +426,11 @@ static int held_input(double t, const double *x, const double *p, double *u, voi
 }
 
 static const hes_mech cart_dragged_dx = { "two masses", 4, cart_mass, NULL, cart_force, 1, 0,
-                                          NULL, &drag_cubic, cart_force_dx, NULL, NULL };
+                                          NULL, &drag_cubic, cart_force_dx, NULL, NULL, 0, NULL };
 static const hes_mech cart_dragged_wrong = { "two masses", 4, cart_mass, NULL, cart_force, 1, 0,
-                                             NULL, &drag_cubic, cart_force_dx_wrong, NULL, NULL };
+                                             NULL, &drag_cubic, cart_force_dx_wrong, NULL, NULL, 0, NULL };
 static const hes_mech cart_wrong_u = { "two masses", 4, cart_mass, NULL, cart_force, 1, 0, NULL,
-                                       &drag_cubic, cart_force_dx_wrong_u, NULL, NULL };
+                                       &drag_cubic, cart_force_dx_wrong_u, NULL, NULL, 0, NULL };
 /* an input that does not depend on the state: df/du never enters dF/dx */
 static const hes_mech_mode cart_held_wrong_u = { &cart_wrong_u, 0, NULL, 2, two_angles,
                                                  two_angles_dz, two_angles_acc, held_input, NULL, NULL };

@@ -77,7 +77,7 @@ const char *hes_error_message(const hes_error *e);
  *
  * hes_abi_check returns HES_EINVAL, with both versions in err, when they
  * differ; hes_abi_version gives the library's. @{ */
-#define HES_ABI_VERSION 5
+#define HES_ABI_VERSION 6
 int hes_abi_version(void);
 hes_status hes_abi_check(int built_with, hes_error *err);
 /** @} */

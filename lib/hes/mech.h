@@ -111,7 +111,48 @@ typedef struct {
     int (*net_force_dx)(const double *q, const double *qd, const double *qdd, const double *u,
                         const double *p, int n_dir, const double *V, double *rq, double *rqd,
                         double *ru, void *data);
+    /** Orientations among the coordinates (ball and free joints): q holds
+     * nq = d + n_quat values, of which quat[j] (ascending) is where the
+     * j-th unit quaternion (w, x, y, z) starts.  Its velocity is the
+     * angular velocity omega in the body's frame, v[quat[j] - j ..
+     * quat[j] - j + 2], and q' = 1/2 q (x) (0, omega) (MuJoCo's
+     * convention); every other coordinate is its own velocity, in order
+     * (hes_mech_qdot).  Velocities, M, forces, Da and Jt rows have d
+     * values: directions dq are velocities (hes_mech_integrate).  0 and
+     * NULL: q has d values, q' = v. @{ */
+    int n_quat;
+    const int *quat;
+    /** @} */
 } hes_mech;
+
+/** The configuration manifold of a mechanical system with unit quaternions
+ * among its coordinates (hes_mech.quat; lib/model/mech_config.c).  For a
+ * system without any every map is the flat one (q + h v, q1 - q0, the
+ * identity).  Each quaternion block: q (+) v = q (x) exp(v / 2) with
+ * exp(w / 2) = (cos |w|/2, sin(|w|/2) w / |w|), and its inverse
+ * q1 (-) q0 = 2 log(q0^* (x) q1) (the shorter way round).  @{ */
+/** nq = d + n_quat, the number of coordinates. */
+int hes_mech_nq(const hes_mech *m);
+/** qd[nq] = dq/dt at velocities v[d]. */
+void hes_mech_qdot(const hes_mech *m, const double *q, const double *v, double *qd);
+/** out[nq] = q (+) h v, each quaternion unit (out may be q). */
+void hes_mech_integrate(const hes_mech *m, const double *q, const double *v, double h,
+                        double *out);
+/** v[d] = q1 (-) q0: q0 (+) v = q1. */
+void hes_mech_difference(const hes_mech *m, const double *q1, const double *q0, double *v);
+/** G[nq * d] = d(q (+) v)/dv at v = 0 (column-major), the matrix of
+ * q' = G(q) v. */
+void hes_mech_qdot_dv(const hes_mech *m, const double *q, double *G);
+/** out[nq * nq] = d(G(q) v)/dq at fixed v (column-major). */
+void hes_mech_qdot_dq(const hes_mech *m, const double *v, double *out);
+/** P[d * nq] = d(y (-) q)/dy at y = q (column-major), for unit
+ * quaternions: P G = I, and P annihilates each quaternion's radial
+ * direction (so the derivatives of a function of q / |q| in the
+ * coordinates are its derivatives along velocities times P). */
+void hes_mech_difference_dq(const hes_mech *m, const double *q, double *P);
+/** Each quaternion of q divided by its norm. */
+void hes_mech_normalize(const hes_mech *m, double *q);
+/** @} */
 
 /** The data constraint c of mechanical system m gives its callbacks: its
  * own, else the system's. */

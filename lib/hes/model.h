@@ -22,8 +22,9 @@ extern "C" {
  * 4 since hes_model has release, 5 since hes_mode has tangent spaces (tdim,
  * retract, local, tangent, cotangent, normalize, tangent_names), hes_mech
  * net_force, hes_mech_mode the chart's second derivatives and
- * hes_mech_constraint its data. */
-#define HES_MODEL_ABI 5
+ * hes_mech_constraint its data, 6 since hes_mech has quaternion
+ * coordinates (n_quat, quat). */
+#define HES_MODEL_ABI 6
 
 /**
  * Every model function has NLopt's calling habit:

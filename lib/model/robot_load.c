@@ -300,10 +300,12 @@ hes_status hes__robot_open(const char *path, const hes_robot_contact *contacts, 
     for (int c = 0; c < nc; c++)
         r->dmu[c] = r->cons[2 * c].mu;
     hes__robot_tangents(r);
-    r->mech = (hes_mech){ "robot", m->nv, hes__robot_mass,
-                          m->nv <= HES_MECH_MAX ? hes__robot_mass_dq : NULL, hes__robot_force,
-                          m->nu, r->n_names, r->cons, r, NULL, hes__robot_net_force,
-                          r->rne_ok ? hes__robot_net_force_dx : NULL };
+    r->mech = (hes_mech){ .name = "robot", .d = m->nv, .mass = hes__robot_mass,
+                          .mass_dq = m->nv <= HES_MECH_MAX ? hes__robot_mass_dq : NULL,
+                          .force = hes__robot_force, .m = m->nu, .n_constraints = r->n_names,
+                          .constraints = r->cons, .data = r,
+                          .net_force = hes__robot_net_force,
+                          .net_force_dx = r->rne_ok ? hes__robot_net_force_dx : NULL };
     *out = r;
     return HES_OK;
 }

@@ -78,7 +78,7 @@ static int run(double beta_deg, double mu, int *failures)
         { "floor", floor_a, NULL, 0, 1, mu, floor_Jt, NULL },
         { "wall", wall_a, NULL, 0, 1, mu, wall_Jt, NULL },
     };
-    const hes_mech mech = { "corner", 2, mass, NULL, NULL, 0, 2, cons, &c, NULL, NULL, NULL };
+    const hes_mech mech = { "corner", 2, mass, NULL, NULL, 0, 2, cons, &c, NULL, NULL, NULL, 0, NULL };
     const int idx[2] = { 0, 1 };
     double q[2] = { 0, 0 }, M[4], Jn[4], Jt[4], m[2], v[2];
     hes_error msg;

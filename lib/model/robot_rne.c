@@ -29,9 +29,21 @@
  * velocities, d V_b = sum cdof_j dq'_j and d cdot_j = d V_(before j) x
  * cdof_j, the rest as above with D = 0.  One pass per direction, no
  * kinematics pass: where fourth-order differences of mj_rne took four
- * position stages.  A ball or free joint's three rotational dofs turn
- * together rather than in order, and are not handled here
- * (hes__robot_rne_ok refuses them; robot_eval.c then differences).
+ * position stages.
+ *
+ * A ball joint's three rotational dofs (and a free joint's) turn together,
+ * not in order: their velocity is the angular velocity in the body's frame
+ * (q' = 1/2 q (x) (0, w)), so each of their axes is the body's own frame
+ * axis after the whole rotation, and along a direction of q (the body-
+ * frame rotation vector delta of q (x) exp(delta / 2)) every axis turns
+ * with the whole joint's displacement: d(R e_k) = (R delta) x (R e_k).  So
+ * the rules above hold with "before j" read as "through the end of j's
+ * group", a group being a hinge or a slide (one dof: the two readings
+ * agree, cdof_j x cdof_j = 0), a ball's three dofs, or a free joint's three
+ * translations (world axes, fixed: a free joint's parent is the world)
+ * and then its three rotations; this is mj_comVel's cdof_dot.  Joint
+ * springs of ball and free joints (a quaternion difference) are left to
+ * MuJoCo (hes__robot_rne_ok).
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -85,6 +97,96 @@ static double dot6(const double *a, const double *b)
     return s;
 }
 
+/* The end (one past the last dof) of dof j's group: j + 1 for a hinge or a
+ * slide, the ball's three dofs, a free joint's translations or rotations. */
+static int group_end(const mjModel *m, int j)
+{
+    int jn = m->dof_jntid[j], a = m->jnt_dofadr[jn];
+    switch (m->jnt_type[jn]) {
+    case mjJNT_BALL:
+        return a + 3;
+    case mjJNT_FREE:
+        return j < a + 3 ? a + 3 : a + 6;
+    default:
+        return j + 1;
+    }
+}
+
+/* The directions a forward pass differentiates along: n_dq of q (dq, nv x
+ * n_dq) then n_dqd of q' (dqd, nv x n_dqd; NULL: the unit ones e_0, e_1,
+ * ...), their per-direction vectors dV, dA, D `stride` doubles apart. */
+typedef struct {
+    int nv, n_dq, n_dqd;
+    const double *dq, *dqd;
+    size_t stride;
+} directions;
+
+/* component j of velocity direction k (k >= n_dq) */
+static double qd_dir(const directions *s, int j, int k)
+{
+    int c = k - s->n_dq;
+    return s->dqd ? s->dqd[j + (size_t)c * s->nv] : (double)(j == c);
+}
+
+/*
+ * The dofs g0 .. g1 - 1 of one group (group_end) carry a body's velocity
+ * V and acceleration A (q'' = qdd; NULL: 0) onward, with their
+ * derivatives dV, dA and the displacement rate D per direction:
+ *     V_g = V + sum_j cdof_j q'_j,  cdot_j = V_g x cdof_j,
+ *     A  += sum_j (cdot_j q'_j + cdof_j q''_j),
+ *     D_g = D + sum_j cdof_j dq_j,  d cdof_j = D_g x cdof_j,
+ *     dV_g = dV + sum_j (d cdof_j q'_j + cdof_j dq'_j),
+ *     d cdot_j = dV_g x cdof_j + V_g x d cdof_j.
+ */
+static void group_step(const double *cdof, int g0, int g1, const double *qd, const double *qdd,
+                       const directions *s, double *V, double *A, double *dV, double *dA,
+                       double *D)
+{
+    int n = g1 - g0, ndir = s->n_dq + s->n_dqd;
+    const double *cd = cdof + 6 * g0;
+    double Vg[6], cdot[3][6];
+    memcpy(Vg, V, sizeof Vg);
+    for (int j = 0; j < n; j++)
+        axpy6(Vg, cd + 6 * j, qd[g0 + j]);
+    for (int j = 0; j < n; j++)
+        cross_motion(cdot[j], Vg, cd + 6 * j);
+    for (int k = 0; k < ndir; k++) {
+        double *dVk = dV + k * s->stride, *dAk = dA + k * s->stride, *Dk = D + k * s->stride;
+        double dcd[3][6], t[6];
+        if (k < s->n_dq) {
+            const double *dqk = s->dq + (size_t)k * s->nv;
+            for (int j = 0; j < n; j++)
+                axpy6(Dk, cd + 6 * j, dqk[g0 + j]);
+            for (int j = 0; j < n; j++) {
+                cross_motion(dcd[j], Dk, cd + 6 * j);
+                axpy6(dVk, dcd[j], qd[g0 + j]);
+            }
+        } else {
+            for (int j = 0; j < n; j++)
+                axpy6(dVk, cd + 6 * j, qd_dir(s, g0 + j, k));
+        }
+        for (int j = 0; j < n; j++) {
+            double dcdot[6];
+            cross_motion(dcdot, dVk, cd + 6 * j);
+            if (k < s->n_dq) {
+                cross_motion(t, Vg, dcd[j]);
+                axpy6(dcdot, t, 1);
+                if (qdd)
+                    axpy6(dAk, dcd[j], qdd[g0 + j]);
+            } else {
+                axpy6(dAk, cdot[j], qd_dir(s, g0 + j, k));
+            }
+            axpy6(dAk, dcdot, qd[g0 + j]);
+        }
+    }
+    for (int j = 0; j < n; j++) {
+        axpy6(A, cdot[j], qd[g0 + j]);
+        if (qdd)
+            axpy6(A, cd + 6 * j, qdd[g0 + j]);
+    }
+    memcpy(V, Vg, sizeof Vg);
+}
+
 /* A body's spatial inertia about o: mass, c = com - o, Ic (3 x 3). */
 typedef struct {
     double m, c[3], Ic[9];
@@ -131,8 +233,10 @@ static void inertia_dmul(const inertia *I, const double *D, const double *x, con
 
 int hes__robot_rne_ok(const struct mjModel_ *m)
 {
+    /* a ball's or free joint's spring pulls along a quaternion difference */
     for (int j = 0; j < m->njnt; j++)
-        if (m->jnt_type[j] != mjJNT_HINGE && m->jnt_type[j] != mjJNT_SLIDE)
+        if ((m->jnt_type[j] == mjJNT_BALL || m->jnt_type[j] == mjJNT_FREE) &&
+            m->jnt_stiffness[j] != 0)
             return 0;
     /* mj_passive's fluid forces and tendons' springs are not differentiated */
     if (m->opt.density != 0 || m->opt.viscosity != 0)
@@ -162,6 +266,7 @@ void hes__robot_rne(hes_robot *r, const double *qd, const double *qdd, int n_dq,
            *D = dF + 6 * (size_t)nb * ndir;
     inertia *In = (inertia *)(D + 6 * (size_t)nb * ndir);
     memset(V, 0, sizeof(double) * 6 * (size_t)nb * (3 + 4 * (size_t)ndir));
+    directions dirs = { nv, n_dq, ndir - n_dq, dq, NULL, 6 * (size_t)nb };
     /* the world: at rest, accelerating against gravity */
     if (!(m->opt.disableflags & mjDSBL_GRAVITY))
         for (int i = 0; i < 3; i++)
@@ -177,31 +282,9 @@ void hes__robot_rne(hes_robot *r, const double *qd, const double *qdd, int n_dq,
             memcpy(dA + bk, dA + pk, 6 * sizeof(double));
             memcpy(D + bk, D + pk, 6 * sizeof(double));
         }
-        for (int j = m->body_dofadr[b]; j < m->body_dofadr[b] + m->body_dofnum[b]; j++) {
-            const double *cd = d->cdof + 6 * j;
-            double cdot[6];
-            cross_motion(cdot, Vb, cd);
-            for (int k = 0; k < ndir; k++) {
-                size_t bk = 6 * ((size_t)k * nb + b);
-                double dcd[6], dcdot[6], t[6];
-                /* d cdot = dV x cdof + V x d cdof */
-                cross_motion(dcdot, dV + bk, cd);
-                if (k < n_dq) {
-                    cross_motion(dcd, D + bk, cd);
-                    cross_motion(t, Vb, dcd);
-                    axpy6(dcdot, t, 1);
-                    axpy6(dA + bk, dcd, qdd[j]);
-                    axpy6(dV + bk, dcd, qd[j]);
-                    axpy6(D + bk, cd, dq[j + (size_t)k * nv]);
-                } else if (j == k - n_dq) {   /* the velocity direction e_j */
-                    axpy6(dA + bk, cdot, 1);
-                    axpy6(dV + bk, cd, 1);
-                }
-                axpy6(dA + bk, dcdot, qd[j]);
-            }
-            axpy6(Ab, cdot, qd[j]);
-            axpy6(Ab, cd, qdd[j]);
-            axpy6(Vb, cd, qd[j]);
+        for (int j = m->body_dofadr[b], e; j < m->body_dofadr[b] + m->body_dofnum[b]; j = e) {
+            e = group_end(m, j);
+            group_step(d->cdof, j, e, qd, qdd, &dirs, Vb, Ab, dV + 6 * b, dA + 6 * b, D + 6 * b);
         }
         /* f_b = I A + V x* (I V) and its derivatives */
         inertia *I = &In[b];
@@ -244,12 +327,12 @@ void hes__robot_rne(hes_robot *r, const double *qd, const double *qdd, int n_dq,
             out[j] = dot6(cd, F + 6 * b);
         for (int k = 0; k < ndir; k++) {
             size_t bk = 6 * ((size_t)k * nb + b);
-            /* d cdof_j along dq: D before j, i.e. the parent's plus this
-               body's earlier dofs */
+            /* d cdof_j along dq: D through j's group, i.e. the parent's
+               plus this body's dofs up to the group's end */
             double Dj[6] = { 0 }, dcd[6] = { 0 };
             if (k < n_dq) {
                 memcpy(Dj, D + 6 * ((size_t)k * nb + m->body_parentid[b]), sizeof Dj);
-                for (int i = m->body_dofadr[b]; i < j; i++)
+                for (int i = m->body_dofadr[b], e = group_end(m, j); i < e; i++)
                     axpy6(Dj, d->cdof + 6 * i, dq[i + (size_t)k * nv]);
                 cross_motion(dcd, Dj, cd);
             }
@@ -292,30 +375,12 @@ void hes__robot_point_motion(hes_robot *r, int c, const double *qd, int n_dq, co
     double V[6] = { 0 }, A[6] = { 0 }, *dV = r->rne_work + (depth > 64 ? depth : 0),
            *dA = dV + 6 * (size_t)ndir, *D = dA + 6 * (size_t)ndir;
     memset(dV, 0, sizeof(double) * 18 * (size_t)ndir);
+    directions dirs = { nv, n_dq, n_dqd, dq, dqd, 6 };
     for (int i = 0; i < depth; i++) {
         int b = path[i];
-        for (int j = m->body_dofadr[b]; j < m->body_dofadr[b] + m->body_dofnum[b]; j++) {
-            const double *cd = d->cdof + 6 * j;
-            double cdot[6];
-            cross_motion(cdot, V, cd);
-            for (int k = 0; k < ndir; k++) {
-                double dcd[6], dcdot[6], t[6], *dVk = dV + 6 * k, *dAk = dA + 6 * k;
-                cross_motion(dcdot, dVk, cd);
-                if (k < n_dq) {
-                    cross_motion(dcd, D + 6 * k, cd);
-                    cross_motion(t, V, dcd);
-                    axpy6(dcdot, t, 1);
-                    axpy6(dVk, dcd, qd[j]);
-                    axpy6(D + 6 * k, cd, dq[j + (size_t)k * nv]);
-                } else {
-                    double w = dqd[j + (size_t)(k - n_dq) * nv];
-                    axpy6(dAk, cdot, w);
-                    axpy6(dVk, cd, w);
-                }
-                axpy6(dAk, dcdot, qd[j]);
-            }
-            axpy6(A, cdot, qd[j]);
-            axpy6(V, cd, qd[j]);
+        for (int j = m->body_dofadr[b], e; j < m->body_dofadr[b] + m->body_dofnum[b]; j = e) {
+            e = group_end(m, j);
+            group_step(d->cdof, j, e, qd, NULL, &dirs, V, A, dV, dA, D);
         }
     }
     const double *o = d->subtree_com + 3 * m->body_rootid[body],

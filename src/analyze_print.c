@@ -122,6 +122,19 @@ static void print_stability(const hes_model *m, const hes_analysis *res)
     if (st->trivial >= 0)
         printf("  (dropped the trivial eigenvalue of P, whose left eigenvector is the "
                "section normal: |.| = %.3g)\n", st->trivial_abs);
+    if (st->n_symmetric > 0) {
+        printf("  (the quotient map's, by the orbit's symmetries");
+        for (k = 0; k < st->n_symmetric; k++) {
+            const char *name = m->orbit.symmetry_names ? m->orbit.symmetry_names[k] : NULL;
+            printf("%s %s", k ? "," : "", name ? name : "?");
+        }
+        printf(";\n   their own multipliers");
+        for (k = 0; k < st->n_symmetric; k++) {
+            int j = st->n - st->n_symmetric + k;
+            printf("%s %.9g%+.3gi", k ? "," : "", st->all_re[j], st->all_im[j]);
+        }
+        printf(", invariant to %.3g relative)\n", st->symmetry_residual);
+    }
     printf("psi = %.12g\n\n", st->psi);
     cli_print_verdict(st);
 }

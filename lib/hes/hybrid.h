@@ -238,6 +238,13 @@ typedef struct {
     double *normal;          /**< n: unit left null vector of proj (normal^T proj = 0); the zero
                                   vector when the return map has no trivial multiplier; else NULL */
     int autonomous;          /**< nonzero: an autonomous orbit (proj and normal are set) */
+    /** The orbit's symmetric directions at x0 (hes_orbit_spec.symmetries),
+     * n x n_symmetric column-major in the coordinates of the analysed
+     * matrix; 0 and NULL: none.  hes_stability_compute analyses the quotient
+     * by them. @{ */
+    int n_symmetric;
+    double *symmetric;
+    /** @} */
 } hes_monodromy;
 
 /** Builds the monodromy from a periodic trajectory computed with
@@ -315,6 +322,19 @@ typedef struct {
                                   n_mult when alone), at least 4 eps */
     hes_verdict verdict;     /**< hes_verdict_of(psi, psi_tol) */
     int stable;              /**< verdict == HES_STABLE: psi < 1 - psi_tol */
+    /** With symmetric directions (hes_monodromy.symmetric): their number s,
+     * and |W^T M U| / max(1, |M|_F), how far the analysed matrix M is from
+     * leaving their span invariant.  The multipliers, psi, cond, psi_tol and
+     * the trivial eigenvalue are then those of the quotient map W^T M W
+     * (lib/hybrid/symmetry.c): n_mult = n - s (- 1 autonomous); the
+     * eigenvalues of U^T M U (the symmetric multipliers, 1 up to the
+     * integration's accuracy) are all_re, all_im[n - s .. n - 1], with the
+     * orthonormal basis U of the directions as their vr and vl columns; the
+     * quotient's eigenvectors are lifted by W (its left ones are the
+     * matrix's own, its right ones its own up to a component along U). @{ */
+    int n_symmetric;
+    double symmetry_residual;
+    /** @} */
     /** @{ */
     double *work;            /**< private: the workspace hes_stability_update reuses */
     size_t lwork_at;
@@ -327,8 +347,11 @@ typedef struct {
  * into the section (normal^T P = 0), so in an orthonormal basis [Q, normal]
  * it is block triangular [[Q^T P Q, *], [0, 0]]: the nontrivial multipliers
  * are exactly the eigenvalues of Q^T P Q, the trivial one is the 0 of the
- * normal direction (never "the eigenvalue nearest 1" or nearest 0).
- * HES_EDEFECTIVE if P does not map into the section. */
+ * normal direction (never "the eigenvalue nearest 1" or nearest 0).  With
+ * symmetric directions (mono->symmetric) the same of the quotient map.
+ * HES_EDEFECTIVE if P does not map into the section, or does not leave the
+ * symmetric directions' span invariant to max(1e-6, 100 mono->accuracy)
+ * (st->symmetry_residual, kept on that failure), or they are dependent. */
 hes_status hes_stability_compute(const hes_monodromy *mono, hes_stability *st);
 /** The same into an st that a previous hes_stability_compute or
  * hes_stability_update filled (or a zeroed one), reusing its arrays and

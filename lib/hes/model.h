@@ -23,7 +23,7 @@ extern "C" {
  * retract, local, tangent, cotangent, normalize, tangent_names), hes_mech
  * net_force, hes_mech_mode the chart's second derivatives and
  * hes_mech_constraint its data, 6 since hes_mech has quaternion
- * coordinates (n_quat, quat). */
+ * coordinates (n_quat, quat) and hes_orbit_spec symmetries. */
 #define HES_MODEL_ABI 6
 
 /**
@@ -243,6 +243,19 @@ typedef struct {
      * solved parameters in p.  Returns 0 or nonzero on failure.  A model
      * without a periodic orbit (simulation only) leaves guess NULL. */
     int (*guess)(double *p, double *x0, void *data);
+    /** Optional: symmetries of the model that the orbit repeats up to (a
+     * floating robot's translations on level ground and its turn about the
+     * vertical: leave their components out of free_states and residual).
+     * symmetries(x0, p, out, data): out[tdim * n_symmetries] = their
+     * generators at x0 (column-major, in tangent coordinates when the mode
+     * has a chart), independent and tangent to the section.  Their
+     * multipliers (1) are not the gait's: the stability is that of the
+     * quotient (hes_stability.n_symmetric), and a return map that does not
+     * leave them invariant is an error naming them.  0 and NULL: none. @{ */
+    int n_symmetries;
+    hes_frame_fn symmetries;
+    const char *const *symmetry_names; /**< n_symmetries names (hes_name_check) */
+    /** @} */
 } hes_orbit_spec;
 
 /** A path constraint of trajectory optimisation (hes_trajopt_spec.path). */

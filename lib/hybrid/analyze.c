@@ -80,6 +80,20 @@ hes_status hes__analysis_check_jacobians(hes_system *sys, hes_analysis *res)
     return HES_OK;
 }
 
+/* The names of model m's symmetries, comma-separated, into buf. */
+static const char *symmetry_list(const hes_model *m, char *buf, size_t len)
+{
+    size_t at = 0;
+    buf[0] = 0;
+    for (int i = 0; i < m->orbit.n_symmetries && at < len; i++) {
+        const char *name = m->orbit.symmetry_names ? m->orbit.symmetry_names[i] : NULL;
+        int w = name ? snprintf(buf + at, len - at, "%s%s", i ? ", " : "", name)
+                     : snprintf(buf + at, len - at, "%s%d", i ? ", " : "", i);
+        at += w > 0 ? (size_t)w : 0;
+    }
+    return buf;
+}
+
 hes_status hes_analyze(hes_system *sys, int check, hes_analysis *res)
 {
     return hes__analyze_extra(sys, check, NULL, res);
@@ -93,6 +107,7 @@ hes_status hes__analyze_extra(hes_system *sys, int check, const hes__orbit_extra
     memset(res, 0, sizeof *res);
     if (!sys)
         return HES_EINVAL;
+    char buf[256];
     if (sys->kind == HES_KIND_ESS) { /* the same pipeline on the ESS flow */
         hes_status st = hes__analyze_ess(sys, check, extra, res);
         if (st != HES_OK)
@@ -104,7 +119,13 @@ hes_status hes__analyze_extra(hes_system *sys, int check, const hes__orbit_extra
         st = hes_monodromy_compute(sys, &res->orbit.traj, res->orbit.autonomous, &res->mono);
     if (st == HES_OK) {
         st = hes_stability_compute(&res->mono, &res->stab);
-        if (st == HES_EDEFECTIVE)
+        if (st == HES_EDEFECTIVE && res->stab.n_symmetric > 0)
+            hes__fail(sys, st, "model %s: the return map does not leave its symmetries (%s) "
+                      "invariant: |W^T M U| = %.3g relative (declared symmetries must map "
+                      "orbits to orbits, be independent and be tangent to the section)",
+                      sys->model->name, symmetry_list(sys->model, buf, sizeof buf),
+                      res->stab.symmetry_residual);
+        else if (st == HES_EDEFECTIVE)
             hes__fail(sys, st, "no left eigenvector of the return-map Jacobian lies along the "
                       "section normal: the orbit or its linearisation is inconsistent");
         else if (st == HES_ENONFINITE)

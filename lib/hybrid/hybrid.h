@@ -229,6 +229,26 @@ hes_status hes__section_matrix(hes_system *sys, int tr, double tm, const double 
  * hes_stability_free (stability.c). */
 hes_status hes__stability_alloc(hes_stability *st, int n);
 
+/* The quotient of a return map P (n x n) by s symmetric directions Y (n x s)
+ * (symmetry.c): the orthonormal bases U (n x s, span Y) and W (n x (n - s)),
+ * D = W^T P W ((n - s) x (n - s)), A = U^T P U (s x s), the quotient's
+ * section normal W^T normal (NULL without one), and residual = |W^T P U| /
+ * max(1, |P|_F).  All point into work (hes__symmetry_work(n, s) doubles).
+ * HES_EDEFECTIVE when the generators are dependent. */
+typedef struct {
+    int n, s;
+    const double *U, *W, *D, *A, *normal;
+    double residual;
+} hes_symmetry_quotient;
+size_t hes__symmetry_work(int n, int s);
+/* d (n: a difference of states at x0, in tangent coordinates) less its
+ * components along the orbit's symmetric directions at x0 (sys's model's
+ * hes_orbit_spec.symmetries; none: unchanged); work holds n s doubles. */
+hes_status hes__symmetry_remove(hes_system *sys, const double *x0, double *d, double *work,
+                                int n);
+hes_status hes__symmetry_quotient(const double *P, const double *normal, int n, const double *Y,
+                                  int s, double *work, hes_symmetry_quotient *q);
+
 /* Whether eigenvalue j (index into st->all_*) of a stability analysis is
  * repeated or defective, so that eigenvalue perturbation does not give its
  * derivative: another eigenvalue (not its conjugate) within

@@ -28,6 +28,7 @@ void hes_monodromy_free(hes_monodromy *mono)
     free(mono->phi);
     free(mono->proj);
     free(mono->normal);
+    free(mono->symmetric);
     memset(mono, 0, sizeof *mono);
 }
 
@@ -198,6 +199,30 @@ static double monodromy_accuracy(const hes_settings *s)
     return fmax(100.0 * fmax(s->rtol, s->atol), s->newton_tol);
 }
 
+/* The orbit's symmetric directions at the period's start x0
+ * (hes_orbit_spec.symmetries), when the period starts in the orbit's mode. */
+static hes_status symmetric_directions(hes_system *sys, const hes_traj *traj,
+                                       hes_monodromy *mono)
+{
+    const hes_model *m = sys->model;
+    const hes_orbit_spec *o = &m->orbit;
+    if (o->n_symmetries < 1 || !o->symmetries || traj->phases[0].mode != o->mode)
+        return HES_OK;
+    int n = mono->n, s = o->n_symmetries;
+    if (s >= n)
+        return hes__fail(sys, HES_EMODEL, "model %s: %d symmetries for a state of %d "
+                         "(tangent) dimensions", m->name, s, n);
+    if (!(mono->symmetric = malloc(sizeof(double) * (size_t)n * s)))
+        return hes__fail(sys, HES_ENOMEM, "out of memory");
+    if (o->symmetries(traj->phases[0].x0, sys->p, mono->symmetric,
+                      hes__mode_data(m, o->mode)) != 0 ||
+        !hes__all_finite(mono->symmetric, n * s))
+        return hes__fail(sys, HES_EMODEL, "model %s: its symmetries' generators at the "
+                         "orbit's start failed or are not finite", m->name);
+    mono->n_symmetric = s;
+    return HES_OK;
+}
+
 hes_status hes_monodromy_compute(hes_system *sys, const hes_traj *traj, int autonomous,
                                  hes_monodromy *mono)
 {
@@ -306,5 +331,7 @@ hes_status hes_monodromy_compute(hes_system *sys, const hes_traj *traj, int auto
     for (int k = 1; k < mono->n_factors; k++)
         assert(mono->factors[k].cols == mono->factors[k - 1].rows);
     mono->phi = M;
-    return HES_OK;
+    if ((st = symmetric_directions(sys, traj, mono)) != HES_OK)
+        hes_monodromy_free(mono);
+    return st;
 }

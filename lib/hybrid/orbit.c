@@ -255,12 +255,25 @@ static hes_status accept_orbit(hes_system *sys, const shooter *s, const hes_traj
                          period, tz, traj->n_events, sys->set.zeno_events,
                          sys->set.zeno_window, largest);
     /* with a chart, in tangent coordinates: local(xr, x0) against the tangent scales */
-    if (s->chart && (st = hes__local(sys, o->mode, s->xr, s->x0, s->dr)) != HES_OK)
+    int nt = s->chart ? s->nt : s->n;
+    double *diff = malloc(sizeof(double) * (size_t)nt * (1 + (size_t)o->n_symmetries));
+    if (!diff)
+        return hes__fail(sys, HES_ENOMEM, "out of memory");
+    if (s->chart && (st = hes__local(sys, o->mode, s->xr, s->x0, diff)) != HES_OK) {
+        free(diff);
         return st;
+    }
+    for (int i = 0; !s->chart && i < nt; i++)
+        diff[i] = s->xr[i] - s->x0[i];
+    /* an orbit repeats up to its symmetries: what it moves along them is no fault */
+    if ((st = hes__symmetry_remove(sys, s->x0, diff, diff + nt, nt)) != HES_OK) {
+        free(diff);
+        return st;
+    }
     const char *const *names = s->chart ? m->modes[o->mode].tangent_names
                                         : m->modes[o->mode].state_names;
-    for (int i = 0; i < (s->chart ? s->nt : s->n); i++) {
-        double d = s->chart ? fabs(s->dr[i]) : fabs(s->xr[i] - s->x0[i]);
+    for (int i = 0; i < nt; i++) {
+        double d = fabs(diff[i]);
         if (!(d <= FULL_STATE_RTOL * scale[i])) {
             const char *name = names ? names[i] : NULL;
             char label[64];
@@ -268,6 +281,7 @@ static hes_status accept_orbit(hes_system *sys, const shooter *s, const hes_traj
                 snprintf(label, sizeof label, "'%s'", name);
             else
                 snprintf(label, sizeof label, "%d", i);
+            free(diff);
             if (s->chart)
                 return hes__fail(sys, HES_ENOORBIT,
                                  "the trajectory is not periodic: tangent component %s moves by "
@@ -281,6 +295,7 @@ static hes_status accept_orbit(hes_system *sys, const shooter *s, const hes_traj
                              label, s->x0[i], s->xr[i], d, FULL_STATE_RTOL, scale[i]);
         }
     }
+    free(diff);
     return HES_OK;
 }
 

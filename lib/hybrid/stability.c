@@ -298,7 +298,8 @@ static int dgeev_lwork(int n)
 }
 
 /* The arrays of st for an n x n matrix, and its workspace: a (n^2) and buf
- * (4n) of the computation, deflate_section's 5 n^2 + 4 n, then dgeev's. */
+ * (4n) of the computation, deflate_section's 5 n^2 + 4 n, then dgeev's,
+ * then the symmetric quotient's (symmetry.c). */
 hes_status hes__stability_alloc(hes_stability *st, int n)
 {
     size_t nn = (size_t)n * n;
@@ -314,7 +315,8 @@ hes_status hes__stability_alloc(hes_stability *st, int n)
     st->im = malloc(sizeof(double) * (size_t)n);
     st->abs = malloc(sizeof(double) * (size_t)n);
     st->order = malloc(sizeof(int) * (size_t)n);
-    st->work = malloc(sizeof(double) * (st->lwork_at + (size_t)st->lwork));
+    st->work = malloc(sizeof(double) * (st->lwork_at + (size_t)st->lwork +
+                                        hes__symmetry_work(n, n - 1)));
     if (!st->all_re || !st->all_im || !st->vr || !st->vl || !st->re || !st->im || !st->abs ||
         !st->order || !st->work)
         return HES_ENOMEM;
@@ -332,8 +334,13 @@ hes_status hes_stability_compute(const hes_monodromy *mono, hes_stability *st)
     }
     memset(st, 0, sizeof *st);
     hes_status status = hes_stability_update(mono, st);
-    if (status != HES_OK)
+    if (status != HES_OK) {   /* freed, but the symmetries' residual says why */
+        int ns = st->n_symmetric;
+        double res = st->symmetry_residual;
         hes_stability_free(st);
+        st->n_symmetric = ns;
+        st->symmetry_residual = res;
+    }
     return status;
 }
 
@@ -355,34 +362,26 @@ hes_status hes_stability_update(const hes_monodromy *mono, hes_stability *st)
     return stability_run(mono, st);
 }
 
-/* The analysis of M (mono->proj or mono->phi) into st's arrays, which are
- * allocated for n = mono->n: no allocation. */
-static hes_status stability_run(const hes_monodromy *mono, hes_stability *st)
+/* The analysis of M (n x n; normal: its section normal, or NULL) into st's
+ * arrays, whose columns it lays out n apart: no allocation. */
+static hes_status analyse(const double *M, const double *normal, int n, double accuracy,
+                          hes_stability *st)
 {
-    const double *M = mono->autonomous ? mono->proj : mono->phi;
-    int n = mono->n;
-    assert(st->n == n && st->work);
     double *a = st->work, *buf = a + (size_t)n * n;
     hes_status status = HES_OK;
     st->trivial_abs = 0;
-    if (!hes__all_finite(M, n * n) || (mono->autonomous && !hes__all_finite(mono->normal, n))) {
-        status = HES_ENONFINITE;
-        goto out;
-    }
     st->trivial = -1;
     int deflate = 0;
-    for (int i = 0; mono->autonomous && i < n; i++)
-        deflate |= mono->normal[i] != 0.0;
+    for (int i = 0; normal && i < n; i++)
+        deflate |= normal[i] != 0.0;
     if (deflate) {
-        if ((status = deflate_section(M, mono->normal, n, st)) != HES_OK)
-            goto out;
+        if ((status = deflate_section(M, normal, n, st)) != HES_OK)
+            return status;
     } else {
         memcpy(a, M, sizeof(double) * (size_t)n * n);
         if (LAPACKE_dgeev_work(LAPACK_COL_MAJOR, 'V', 'V', n, a, n, st->all_re, st->all_im,
-                               st->vl, n, st->vr, n, st->work + st->lwork_at, st->lwork) != 0) {
-            status = HES_ESOLVER;
-            goto out;
-        }
+                               st->vl, n, st->vr, n, st->work + st->lwork_at, st->lwork) != 0)
+            return HES_ESOLVER;
     }
     int k = 0;
     for (int j = 0; j < n; j++)
@@ -410,9 +409,63 @@ static hes_status stability_run(const hes_monodromy *mono, hes_stability *st)
         assert(st->abs[i] <= st->abs[i - 1]);
     st->psi = k > 0 ? st->abs[0] : 0.0;
     st->cond = k > 0 ? hes__eig_condition(st->vl, st->vr, st->all_im, n, st->order[0], buf) : 1.0;
-    st->psi_tol = psi_accuracy(M, n, mono->accuracy, st->cond, st->re, st->im, k);
+    st->psi_tol = psi_accuracy(M, n, accuracy, st->cond, st->re, st->im, k);
     st->verdict = hes_verdict_of(st->psi, st->psi_tol);
     st->stable = st->verdict == HES_STABLE;
-out:
-    return status;
+    return HES_OK;
+}
+
+/* The columns of V (m apart, m of them) as W V (n apart, n x m): in place,
+ * the last column first (column j's new place starts at or after its old
+ * one's end only for the columns after it); t holds n doubles. */
+static void lift(double *V, const double *W, int n, int m, double *t)
+{
+    for (int j = m - 1; j >= 0; j--) {
+        hes__matmul(n, m, 1, W, V + (size_t)j * m, t);
+        memcpy(V + (size_t)j * n, t, sizeof(double) * (size_t)n);
+    }
+}
+
+/* The analysis of M (mono->proj or mono->phi), of its quotient by the
+ * symmetric directions when there are any, into st's arrays, which are
+ * allocated for n = mono->n: no allocation. */
+static hes_status stability_run(const hes_monodromy *mono, hes_stability *st)
+{
+    const double *M = mono->autonomous ? mono->proj : mono->phi;
+    const double *normal = mono->autonomous ? mono->normal : NULL;
+    int n = mono->n, s = mono->symmetric ? mono->n_symmetric : 0;
+    assert(st->n == n && st->work);
+    st->n_symmetric = 0;
+    st->symmetry_residual = 0;
+    if (!hes__all_finite(M, n * n) || (normal && !hes__all_finite(normal, n)) ||
+        (s > 0 && !hes__all_finite(mono->symmetric, n * s)))
+        return HES_ENONFINITE;
+    if (s < 1)
+        return analyse(M, normal, n, mono->accuracy, st);
+    if (s >= n)
+        return HES_EINVAL;
+    hes_symmetry_quotient q;
+    double *sw = st->work + st->lwork_at + st->lwork;
+    hes_status status = hes__symmetry_quotient(M, normal, n, mono->symmetric, s, sw, &q);
+    if (status != HES_OK)
+        return status;
+    st->n_symmetric = s;
+    st->symmetry_residual = q.residual;
+    if (!(q.residual <= fmax(1e-6, 100.0 * mono->accuracy)))
+        return HES_EDEFECTIVE;
+    if ((status = analyse(q.D, q.normal, q.n, mono->accuracy, st)) != HES_OK)
+        return status;
+    lift(st->vr, q.W, n, q.n, st->work);
+    lift(st->vl, q.W, n, q.n, st->work);
+    /* the symmetric multipliers, eigenvalues of A, and U as their vectors */
+    double *A = st->work;
+    memcpy(A, q.A, sizeof(double) * (size_t)s * s);
+    double dummy = 0;
+    if (LAPACKE_dgeev_work(LAPACK_COL_MAJOR, 'N', 'N', s, A, s, st->all_re + q.n,
+                           st->all_im + q.n, &dummy, 1, &dummy, 1, st->work + st->lwork_at,
+                           st->lwork) != 0)
+        return HES_ESOLVER;
+    memcpy(st->vr + (size_t)q.n * n, q.U, sizeof(double) * (size_t)n * s);
+    memcpy(st->vl + (size_t)q.n * n, q.U, sizeof(double) * (size_t)n * s);
+    return HES_OK;
 }

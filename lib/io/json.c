@@ -277,6 +277,38 @@ static json_t *tangent_names_json(const hes_model *model, int mode)
 }
 
 /* The document of hes_analysis_json, or NULL on allocation failure. */
+/* The orbit's symmetries: their names, the symmetric multipliers (the
+ * eigenvalues of U^T M U, in the order LAPACK gives them) and how far the
+ * map is from leaving them invariant. */
+static json_t *symmetries_json(const hes_model *model, const hes_stability *st)
+{
+    json_t *o = json_object(), *names = json_array(), *mult = json_array();
+    int err = !o || !names || !mult, s = st->n_symmetric;
+    for (int i = 0; !err && i < s; i++) {
+        const char *name = model->orbit.symmetry_names ? model->orbit.symmetry_names[i] : NULL;
+        err |= json_array_append_new(names, name ? json_string(name) : json_integer(i)) != 0;
+        json_t *m = json_object();
+        int j = st->n - s + i;
+        err |= !m || hes__json_put(m, "re", hes__json_number(st->all_re[j])) ||
+               hes__json_put(m, "im", hes__json_number(st->all_im[j])) ||
+               hes__json_put(m, "abs", hes__json_number(hypot(st->all_re[j], st->all_im[j])));
+        err |= json_array_append_new(mult, m) != 0;
+    }
+    if (!err) {
+        err |= hes__json_put(o, "names", names);
+        err |= hes__json_put(o, "multipliers", mult);
+        err |= hes__json_put(o, "residual", hes__json_number(st->symmetry_residual));
+        names = mult = NULL;
+    }
+    json_decref(names);
+    json_decref(mult);
+    if (err) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
 json_t *hes__json_analysis_doc(const hes_system *sys, const hes_analysis *res)
 {
     const hes_model *model = hes_system_model(sys);
@@ -297,6 +329,8 @@ json_t *hes__json_analysis_doc(const hes_system *sys, const hes_analysis *res)
     if (res->mono.autonomous && res->mono.proj)
         err |= hes__json_put(doc, "return_map", hes__json_matrix_rows(res->mono.proj, res->mono.n));
     err |= hes__json_put(doc, "multipliers", hes__json_multipliers(&res->stab));
+    if (res->stab.n_symmetric > 0)
+        err |= hes__json_put(doc, "symmetries", symmetries_json(model, &res->stab));
     err |= hes__json_put(doc, "psi", hes__json_number(res->stab.psi));
     err |= hes__json_put(doc, "stable", json_boolean(res->stab.stable));
     err |= hes__json_put(doc, "verdict", json_string(hes_verdict_name(res->stab.verdict)));

@@ -120,7 +120,8 @@ hes_status hes_robot_dynamics_at(hes_robot *robot, const double *q, const double
 /** Replace the file's motors by unit torques (or forces) on the named joints,
  * without limits: for files without actuators (a URDF's transmissions are
  * not read by MuJoCo).  HES_EINVAL (err) for a name that is not a joint or
- * is given twice. */
+ * is given twice, or a free or ball joint (motors drive hinges and
+ * slides). */
 hes_status hes_robot_set_motors(hes_robot *robot, const char *const *joints, int n, hes_error *err);
 /** A mechanical mode of a planar robot standing on contact `contact`: the
  * contact's normal and no-slip constraints held, in the coordinates z =
@@ -238,7 +239,8 @@ typedef struct {
 /** The model; it takes the robot (freed with the model, and on failure).
  * The model's parameters are "slope" (if asked) and one constant torque per
  * motor, named after its actuator (else "JOINT_torque").  HES_EINVAL (err)
- * for a spec that does not fit the robot, naming the field.  Systems on
+ * for a spec that does not fit the robot, naming the field, and for a
+ * robot with free or ball joints (quaternion coordinates).  Systems on
  * several threads may share the model: it keeps a copy of the robot per
  * online CPU (at most 8), and each callback computes on the first copy no
  * other thread holds. */

@@ -99,11 +99,12 @@ hes_status hes_impact_setup_state(const hes_mech *m, int k, const int *contacts,
     if (m->d < 1 || k < 1)
         return hes__say(msg, len, HES_EINVAL, "impact setup: %d coordinates and %d contacts "
                         "(at least 1 each)", m->d, k);
-    size_t d = (size_t)m->d, kk = (size_t)k;
+    size_t d = (size_t)m->d, kk = (size_t)k, nq = (size_t)hes_mech_nq(m);
     s->d = m->d;
     s->k = k;
-    /* q and v may be the caller's copies of a setup's: copied first */
-    double *qv = malloc(sizeof(double) * 2 * d);
+    /* q and v may be the caller's copies of a setup's: copied first (q has
+       nq values: quaternions among the coordinates, hes_mech.quat) */
+    double *qv = malloc(sizeof(double) * (nq + d));
     s->M = malloc(sizeof(double) * d * d);
     s->Jn = malloc(sizeof(double) * kk * d);
     s->Jt = malloc(sizeof(double) * kk * d);
@@ -114,8 +115,8 @@ hes_status hes_impact_setup_state(const hes_mech *m, int k, const int *contacts,
         return hes__say(msg, len, HES_ENOMEM, "impact setup: out of memory");
     }
     s->q = qv;
-    s->v = qv + d;
-    memcpy(s->q, q, sizeof(double) * d);
+    s->v = qv + nq;
+    memcpy(s->q, q, sizeof(double) * nq);
     memcpy(s->v, v, sizeof(double) * d);
     hes_status st = hes_mech_contacts(m, s->q, NULL, k, contacts, s->M, s->Jn, s->Jt, s->mu,
                                       err);

@@ -57,10 +57,15 @@ static int robot_info(const char *file)
     }
     hes_robot_reference(r, q);
     printf("robot: %s (loaded by MuJoCo)\n", file);
-    printf("coordinates (%d), at the reference configuration:\n", m->d);
-    for (int i = 0; i < m->d; i++)
-        printf("  %-16s %12.6g\n", hes_robot_coordinate(r, i) ? hes_robot_coordinate(r, i) : "?",
-               q[i]);
+    printf("coordinates (%d), at the reference configuration:\n", nq);
+    for (int i = 0; i < nq; i++)
+        printf("  %-16s %12.6g\n", hes_robot_coordinate(r, i), q[i]);
+    if (nq != nv) {   /* quaternions: the velocities are named apart */
+        printf("velocities (%d):", nv);
+        for (int i = 0; i < nv; i++)
+            printf("%s %s", i ? "," : "", hes_robot_velocity_name(r, i));
+        printf("\n");
+    }
     int nc = hes_robot_contact_count(r);
     printf("contacts against the ground z = 0 (%d; constraints: normal, no-slip):\n", nc);
     for (int c = 0; c < nc; c++)

@@ -131,9 +131,12 @@ static const struct argp invdyn_argp = {
     "the motion, then the largest of those over the trajectory.  The robot is loaded by "
     "MuJoCo; its contacts are sites (or links) against the ground z = 0.\v"
     "ROBOT: a robot file, ROBOT.xml (MJCF) or ROBOT.urdf.\n"
-    "FILE.csv: a header with t and every coordinate's name (any order), and optionally "
+    "FILE.csv: a header with t and every coordinate's name (any order; a free or ball "
+    "joint's quaternion J_qw, J_qx, J_qy, J_qz), and optionally "
     "stance:SITE columns (1/0); one row per node.  Velocities and accelerations are the "
-    "derivatives of the quadratic through each node and its neighbours, made consistent with "
+    "derivatives of the quadratic through each node and its neighbours (a quaternion's in "
+    "the rotations from the node's, its angular velocity in the body's frame), made "
+    "consistent with "
     "each node's stance (the nearest, in kinetic energy, that keeps the stance contacts in "
     "place); without stance columns a contact is in stance when its height is at most "
     "--stance-tol.  Friction is the pyramid |f_x| + |f_y| <= mu f_n throughout (ratios, "
@@ -205,7 +208,7 @@ static int load_robot(const invdyn_opts *o, const char *file, invdyn_input *in)
         fprintf(stderr, "%s: %s\n", CMD, msg.message);
         return st == HES_ESOLVER ? CLI_EXIT_FAILURE : CLI_EXIT_USAGE;
     }
-    hes_robot_dims(in->robot, NULL, &in->nv);
+    hes_robot_dims(in->robot, &in->nq, &in->nv);
     in->nc = hes_robot_contact_count(in->robot);
     if (in->nc < 1) {
         fprintf(stderr, "%s: %s has no sites: name its contacts with --contacts NAME:MU,...\n",

@@ -15,7 +15,7 @@
 /* The robot and the motion inverse dynamics runs along. */
 typedef struct {
     hes_robot *robot;
-    int nodes, nv, nc;
+    int nodes, nq, nv, nc;  /* q has nq values per node, v and a nv */
     double *t, *q;
     int *stance;            /* nodes x nc, or NULL */
     double *v, *a;          /* one state only */
@@ -28,7 +28,7 @@ void invdyn_input_free(invdyn_input *in);
  * nodes, t, q and stance (NULL without stance columns): 0, or the exit
  * status after a message naming the file, line and field. */
 int invdyn_read_trajectory(const char *file, invdyn_input *in);
-/* The state of --q, --v and --a (texts of in->nv numbers each) as a motion
+/* The state of --q, --v and --a (in->nq, in->nv and in->nv numbers) as a motion
  * of one node: 0, or the exit status after a message naming the robot's
  * coordinates. */
 int invdyn_read_state(const char *qt, const char *vt, const char *at, invdyn_input *in);

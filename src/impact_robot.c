@@ -51,9 +51,11 @@ int impact_robot_problem(const char *file, const char *q_text, const char *v_tex
         else
             fprintf(stderr, "%s: --q and --v need %d and %d numbers (the robot's positions "
                     "and velocities; coordinates", CMD, dq, dv);
-        for (int i = 0; i < dv; i++)
-            fprintf(stderr, "%s%s", i ? ", " : ": ", hes_robot_coordinate(r->robot, i)
-                                                     ? hes_robot_coordinate(r->robot, i) : "?");
+        for (int i = 0; i < dq; i++)
+            fprintf(stderr, "%s%s", i ? ", " : ": ", hes_robot_coordinate(r->robot, i));
+        for (int i = 0; dq != dv && i < dv; i++)
+            fprintf(stderr, "%s%s", i ? ", " : "; velocities: ",
+                    hes_robot_velocity_name(r->robot, i));
         fprintf(stderr, ")\n");
         free(q);
         free(v);

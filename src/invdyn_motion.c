@@ -1,7 +1,8 @@
 /*
  * invdyn_motion.c - the motion `hes invdyn` runs along: the trajectory
  * file of --trajectory (a header naming the columns, t and every
- * coordinate of the robot (its joint names, in any order), optionally a
+ * coordinate of the robot (hes_robot_coordinate's names, in any order:
+ * a free or ball joint's quaternion too), optionally a
  * column "stance:SITE" (1 in stance, 0 not) per contact; then one row per
  * node, the times increasing) or the one state of --q, --v and --a.
  */
@@ -25,7 +26,7 @@ void invdyn_input_free(invdyn_input *in)
 static int read_header(const char *file, char **fields, int nf, const invdyn_input *in, int *col,
                        int *has_stance)
 {
-    int seen_t = 0, *seen = calloc((size_t)in->nv, sizeof(int));
+    int seen_t = 0, *seen = calloc((size_t)in->nq, sizeof(int));
     if (!seen)
         return CLI_EXIT_FAILURE;
     *has_stance = 0;
@@ -34,7 +35,7 @@ static int read_header(const char *file, char **fields, int nf, const invdyn_inp
         col[f] = -100;
         if (strcmp(name, "t") == 0)
             col[f] = -1, seen_t++;
-        for (int i = 0; i < in->nv && col[f] == -100; i++) {
+        for (int i = 0; i < in->nq && col[f] == -100; i++) {
             const char *cn = hes_robot_coordinate(in->robot, i);
             if (cn && strcmp(cn, name) == 0)
                 col[f] = i, seen[i]++;
@@ -51,7 +52,7 @@ static int read_header(const char *file, char **fields, int nf, const invdyn_inp
         }
     }
     int missing = seen_t != 1 ? -1 : -2;
-    for (int i = 0; i < in->nv && missing == -2; i++)
+    for (int i = 0; i < in->nq && missing == -2; i++)
         if (seen[i] != 1)
             missing = i;
     free(seen);
@@ -72,7 +73,7 @@ static int grow(invdyn_input *in, int *cap)
     double *t = realloc(in->t, sizeof(double) * (size_t)n);
     if (t)
         in->t = t;
-    double *q = realloc(in->q, sizeof(double) * (size_t)n * (size_t)in->nv);
+    double *q = realloc(in->q, sizeof(double) * (size_t)n * (size_t)in->nq);
     if (q)
         in->q = q;
     int *s = realloc(in->stance, sizeof(int) * ((size_t)n * (size_t)in->nc + 1));
@@ -107,7 +108,7 @@ static int read_row(const char *file, const csv_line *l, char **fields, int nf, 
         if (col[k] == -1)
             in->t[in->nodes] = x;
         else if (col[k] >= 0)
-            in->q[(size_t)in->nodes * in->nv + col[k]] = x;
+            in->q[(size_t)in->nodes * in->nq + col[k]] = x;
         else if (x != 0 && x != 1) {
             fprintf(stderr, "%s: %s: line %d: a stance column holds 0 or 1, not %s\n", CMD,
                     file, l->number, fields[k]);
@@ -131,7 +132,7 @@ int invdyn_read_trajectory(const char *file, invdyn_input *in)
         return orc;
     csv_line l;
     hes__csv_line_init(&l);
-    int maxf = in->nv + in->nc + 2, rc = CLI_EXIT_USAGE, nf = 0, has_stance = 0, cap = 0;
+    int maxf = in->nq + in->nc + 2, rc = CLI_EXIT_USAGE, nf = 0, has_stance = 0, cap = 0;
     char **fields = malloc(sizeof(char *) * (size_t)(maxf + 1));
     int *col = malloc(sizeof(int) * (size_t)(maxf + 1));
     if (!fields || !col) {
@@ -145,7 +146,7 @@ int invdyn_read_trajectory(const char *file, invdyn_input *in)
     nf = hes__csv_split(l.text, fields, maxf);
     if (nf > maxf) {
         fprintf(stderr, "%s: %s: more columns than t, %d coordinates and %d stance columns\n",
-                CMD, file, in->nv, in->nc);
+                CMD, file, in->nq, in->nc);
         goto done;
     }
     if ((rc = read_header(file, fields, nf, in, col, &has_stance)) != 0)
@@ -194,12 +195,18 @@ int invdyn_read_state(const char *qt, const char *vt, const char *at, invdyn_inp
 {
     int k1 = 0, k2 = 0, k3 = 0;
     if (cli_parse_vector(qt, &in->q, &k1) || cli_parse_vector(vt, &in->v, &k2) ||
-        cli_parse_vector(at, &in->a, &k3) || k1 != in->nv || k2 != in->nv || k3 != in->nv) {
-        fprintf(stderr, "%s: --q, --v and --a need %d numbers each (the robot's coordinates",
-                CMD, in->nv);
-        for (int i = 0; i < in->nv; i++)
-            fprintf(stderr, "%s%s", i ? ", " : ": ", hes_robot_coordinate(in->robot, i)
-                                                     ? hes_robot_coordinate(in->robot, i) : "?");
+        cli_parse_vector(at, &in->a, &k3) || k1 != in->nq || k2 != in->nv || k3 != in->nv) {
+        if (in->nq == in->nv)
+            fprintf(stderr, "%s: --q, --v and --a need %d numbers each (the robot's "
+                    "coordinates", CMD, in->nv);
+        else
+            fprintf(stderr, "%s: --q needs %d numbers, --v and --a %d each (the robot's "
+                    "coordinates", CMD, in->nq, in->nv);
+        for (int i = 0; i < in->nq; i++)
+            fprintf(stderr, "%s%s", i ? ", " : ": ", hes_robot_coordinate(in->robot, i));
+        for (int i = 0; in->nq != in->nv && i < in->nv; i++)
+            fprintf(stderr, "%s%s", i ? ", " : "; velocities: ",
+                    hes_robot_velocity_name(in->robot, i));
         fprintf(stderr, ")\n");
         return CLI_EXIT_USAGE;
     }

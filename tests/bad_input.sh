@@ -1071,7 +1071,6 @@ if "$HES" --version 2>/dev/null | grep -q '^features:.* mujoco'; then
     mut stray_end 's#<worldbody>#</body><worldbody>#'
     mut unknown_elem 's#<worldbody>#<worldbody><nonsense/>#'
     mut bad_joint 's/type="slide"/type="sideways"/'
-    mut ball_joint 's/type="hinge"/type="ball"/'
     mut free_joint 's#<joint name="x" type="slide" axis="1 0 0"/>#<freejoint/>#'
     printf '<mujoco><worldbody/></mujoco>\n' >"$rob/nodof.xml"
     bad info --robot "$rob/nodof.xml"

@@ -1724,6 +1724,53 @@ if [ "$have_mujoco" = yes ]; then
     expect_status rf_q3d 0 "info --robot of the 18-coordinate quadruped (more than HES_MECH_MAX)"
     expect_grep rf_q3d out '^coordinates .18.' "... lists its 18 coordinates"
     expect_grep rf_q3d out '^applied force at q0' "... and its mass matrix and gravity force"
+    # free and ball joints: quaternions among the coordinates (nq != nv)
+    run rf_free info --robot "${top_srcdir:-.}/share/robots/quadruped_free.xml"
+    expect_status rf_free 0 "info --robot of the quadruped on a free joint"
+    expect_grep rf_free out '^coordinates .19.' "... lists its 19 coordinates"
+    expect_grep rf_free out '^  base_qw  *1$' "... the free joint's quaternion among them, named after it"
+    expect_grep rf_free out '^velocities .18.: base_vx, base_vy, base_vz, base_wx, base_wy, base_wz, lf_abduction,' "... and its 18 velocities"
+    expect_grep rf_free out '^applied force at q0' "... and its mass matrix and gravity force"
+    sed 's/type="hinge"/type="ball"/' "${top_srcdir:-.}/share/robots/compass_gait.xml" >"$tmp/ball.xml"
+    run rf_ball info --robot "$tmp/ball.xml"
+    expect_status rf_ball 0 "info --robot of a robot with ball joints"
+    expect_grep rf_ball out '^  theta_L_qz  *0$' "... a ball's quaternion named after its joint"
+    cp "${top_srcdir:-.}/share/robots/quadruped_free.xml" "$tmp/quadruped_free.xml"
+    printf '{"name": "f", "robot": "quadruped_free.xml", "modes": [{"name": "m"}]}\n' >"$tmp/free.json"
+    run e_rf_free_model info --robot "$tmp/free.json"
+    expect_status e_rf_free_model 2 "a robot model of a robot with a free joint"
+    expect_grep e_rf_free_model err 'free or ball joints' "... refused, naming them"
+    # inverse dynamics along a motion with a turning base (the quaternion's
+    # velocities and accelerations from differences on the manifold): the
+    # quadruped spinning at 5 rad/s about its vertical axis in free fall,
+    # legs straight, every node feasible (the library's suite compares the
+    # torques with mj_inverse)
+    awk 'BEGIN {
+        printf "t,base_x,base_y,base_z,base_qw,base_qx,base_qy,base_qz";
+        split("lf rf lh rh", leg, " ");
+        for (l = 1; l <= 4; l++) printf ",%s_abduction,%s_hip,%s_knee", leg[l], leg[l], leg[l];
+        printf "\n";
+        for (n = 0; n < 11; n++) {
+            t = n * 0.01;
+            printf "%.17g,%.17g,%.17g,%.17g,%.17g,0,0,%.17g", t, 0.1 + 0.3 * t, -0.2 + 0.1 * t,
+                1 + 0.5 * t - 0.5 * 9.81 * t * t, cos(2.5 * t), sin(2.5 * t);
+            for (j = 0; j < 12; j++) printf ",0";
+            printf "\n";
+        }
+    }' >"$tmp/free_spin.csv"
+    run rf_free_invdyn invdyn "${top_srcdir:-.}/share/robots/quadruped_free.xml" --trajectory "$tmp/free_spin.csv"
+    expect_status rf_free_invdyn 0 "invdyn of the free quadruped along a turning base's trajectory"
+    expect_grep rf_free_invdyn out '^nodes infeasible or failed: 0 of 11$' "... every node's equation of motion holds"
+    # the torques' closed form: each hip holds its leg against the
+    # centripetal force, sum m_i w^2 x_hip z_i about y (0.12 kg at 4 cm,
+    # 0.06 at 12, 0.01 at 16 below the hip, x_hip = 8 cm: 0.0272 N m), the
+    # same with y_hip = 6 cm about x (0.0204), the knee's shank and foot
+    # (0.0064)
+    run rf_free_invdyn_csv invdyn "${top_srcdir:-.}/share/robots/quadruped_free.xml" --trajectory "$tmp/free_spin.csv" --csv
+    expect_grep rf_free_invdyn_csv out '^0\.05,no-slip,ok,-0\.0204,0\.0272,0\.0064,0\.0204,0\.0272,0\.0064,-0\.0204,-0\.0272,-0\.0064,0\.0204,-0\.0272,-0\.0064,' "... its torques are the closed form's"
+    run e_rf_free_q invdyn "${top_srcdir:-.}/share/robots/quadruped_free.xml" --q 0 --v 0 --a 0
+    expect_status e_rf_free_q 2 "invdyn --q of the wrong size"
+    expect_grep e_rf_free_q err '--q needs 19 numbers, --v and --a 18 each' "... names the positions' and velocities' sizes"
     # a generated planar chain: root slides x and z, 48 hinges (every third
     # one limited: 16 limited joints), a site on every fourth link (12)
     {

@@ -200,6 +200,7 @@ START_TEST(test_accessors_of_null_objects_give_null_or_zero)
     ck_assert_ptr_null(hes_colloc_state(NULL, NULL, 0, 0));
     ck_assert_ptr_null(hes_robot_mech(NULL));
     ck_assert_ptr_null(hes_robot_coordinate(NULL, 0));
+    ck_assert_ptr_null(hes_robot_velocity_name(NULL, 0));
     ck_assert_int_eq(hes_robot_motor_count(NULL), 0);
     ck_assert_ptr_null(hes_robot_motor_joint(NULL, 0));
     ck_assert_int_eq(hes_robot_contact_count(NULL), 0);

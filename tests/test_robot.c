@@ -781,12 +781,64 @@ START_TEST(test_inputs_and_refusals)
     ck_assert_int_eq(hes_robot_read(test_robot_file(buf, sizeof buf, "compass_gait.xml"), &bad,
                                     1, &r, &msg), HES_EINVAL);
     ck_assert_msg(strstr(msg.message, "no site or body"), "%s", msg.message);
+    /* free and ball joints load (quaternion coordinates: nq != nv); their
+       motors and hybrid models are refused, each naming what it refuses */
     const char *freej = "<mujoco><worldbody><body><freejoint/>"
                         "<geom type='sphere' size='0.1'/></body></worldbody></mujoco>";
     st = hes_robot_read(write_tmp(freej, name, sizeof name), NULL, 0, &r, &msg);
     unlink(name);
+    ck_assert_msg(st == HES_OK, "%s", msg.message);
+    int nq, nv;
+    ck_assert_int_eq(hes_robot_dims(r, &nq, &nv), HES_OK);
+    ck_assert_int_eq(nq, 7);
+    ck_assert_int_eq(nv, 6);
+    ck_assert_int_eq(hes_robot_mech(r)->n_quat, 1);
+    ck_assert_int_eq(hes_robot_mech(r)->quat[0], 3);
+    ck_assert_str_eq(hes_robot_coordinate(r, 3), "joint0_qw");   /* a joint without a name */
+    ck_assert_str_eq(hes_robot_velocity_name(r, 5), "joint0_wz");
+    ck_assert_ptr_null(hes_robot_velocity_name(r, 6));
+    hes_robot_mode_spec free_mode = { "m", -1, 0, NULL };
+    hes_robot_model_spec free_spec = { .name = "free", .n_modes = 1, .modes = &free_mode };
+    hes_model *free_model;
+    ck_assert_int_eq(hes_robot_model_new(r, &free_spec, &free_model, &msg), HES_EINVAL);
+    ck_assert_msg(strstr(msg.message, "free or ball joints"), "%s", msg.message);
+    const char *ballj = "<mujoco><compiler angle='radian'/><worldbody><body pos='0 0 1'>"
+                        "<joint name='b' type='ball' limited='true' range='0 1'/>"
+                        "<geom type='capsule' fromto='0 0 0 0 0 -1' size='0.05'/>"
+                        "<site name='tip' pos='0 0 -1'/></body></worldbody>"
+                        "<actuator><motor joint='b'/></actuator></mujoco>";
+    st = hes_robot_read(write_tmp(ballj, name, sizeof name), NULL, 0, &r, &msg);
     ck_assert_int_eq(st, HES_EINVAL);
-    ck_assert_msg(strstr(msg.message, "free and ball joints"), "%s", msg.message);
+    ck_assert_msg(strstr(msg.message, "drives the ball joint b"), "%s", msg.message);
+    char *motor = strstr(ballj, "<actuator>");
+    char noact[512];
+    snprintf(noact, sizeof noact, "%.*s</mujoco>", (int)(motor - ballj), ballj);
+    unlink(name);
+    st = hes_robot_read(write_tmp(noact, name, sizeof name), NULL, 0, &r, &msg);
+    unlink(name);
+    ck_assert_msg(st == HES_OK, "%s", msg.message);
+    ck_assert_int_eq(hes_robot_dims(r, &nq, &nv), HES_OK);
+    ck_assert_int_eq(nq, 4);
+    ck_assert_int_eq(nv, 3);
+    ck_assert_str_eq(hes_robot_coordinate(r, 0), "b_qw");
+    ck_assert_str_eq(hes_robot_velocity_name(r, 2), "b_wz");
+    const char *const b[] = { "b" };
+    ck_assert_int_eq(hes_robot_set_motors(r, b, 1, &msg), HES_EINVAL);
+    ck_assert_msg(strstr(msg.message, "'b' is a ball joint"), "%s", msg.message);
+    /* the limited ball's cone: a = 1 - angle, Da = -axis in its velocities */
+    const hes_mech *bm = hes_robot_mech(r);
+    ck_assert_int_eq(bm->n_constraints, 3);
+    ck_assert_str_eq(bm->constraints[2].name, "b_cone");
+    const double qb[4] = { cos(0.3), sin(0.3) * 0.6, 0, sin(0.3) * 0.8 };
+    double a, Da[3];
+    const hes_mech_constraint *cone = &bm->constraints[2];
+    ck_assert_int_eq(cone->a(qb, NULL, &a, hes_mech_constraint_data(bm, cone)), 0);
+    ck_assert_int_eq(cone->Da(qb, NULL, Da, hes_mech_constraint_data(bm, cone)), 0);
+    ck_assert_double_eq_tol(a, 1 - 0.6, 1e-15);
+    ck_assert_double_eq_tol(Da[0], -0.6, 1e-15);
+    ck_assert_double_eq_tol(Da[1], 0, 1e-15);
+    ck_assert_double_eq_tol(Da[2], -0.8, 1e-15);
+    hes_robot_destroy(r);
 }
 END_TEST
 

@@ -229,12 +229,15 @@ void hes_invdyn_problem_robot(const hes_robot_dynamics *d, const int *active, co
 
 /** Inverse dynamics along a robot's trajectory (lib/invdyn/invdyn_run.c):
  * at each of `nodes` samples (times t, increasing; configurations q, nodes
- * x nv, node after node) the robot's dynamics, its stance contacts (those
+ * x nq, node after node; velocities and accelerations nodes x nv:
+ * hes_robot_dims) the robot's dynamics, its stance contacts (those
  * with stance[node * nc + c], or with NULL those whose height is at most
  * stance_tol), and the problem of hes_invdyn_problem_robot with the
  * desired acceleration.  Velocities and accelerations (v, a: NULL) are the
  * derivatives of the quadratic through each node and its neighbours
- * (hes_sampled_derivatives).  One workspace per stance set keeps the
+ * (hes_sampled_derivatives) in the node's chart y = q (-) q_node
+ * (hes_mech_difference: a quaternion's in its rotation from the node's,
+ * which gives the body's angular velocity and its rate).  One workspace per stance set keeps the
  * no-slip warm start from node to node.  A node that fails keeps its
  * status and message; the run goes on. */
 typedef struct {

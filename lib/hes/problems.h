@@ -57,7 +57,7 @@ typedef struct {
     /** the numbers of coordinates and of contacts @{ */
     int d, k;
     /** @} */
-    /** the pre-impact configuration and velocity (d each) @{ */
+    /** the pre-impact configuration (hes_mech_nq values) and velocity (d) @{ */
     double *q, *v;
     /** @} */
     /** M(q) (d x d), J_n and J_t (k x d) and mu (k), as hes_mech_contacts gives them @{ */

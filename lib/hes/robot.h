@@ -20,12 +20,20 @@ extern "C" {
  * named sites
  * against the ground plane z = 0 (a = the site's height, J_n its vertical
  * Jacobian row, J_t its x row: planar robots move in the x-z plane).
- * Coordinates are MuJoCo's qpos (slide and hinge joints only).  contacts:
+ * Coordinates are MuJoCo's qpos (nq values) and velocities its qvel (nv,
+ * hes_mech.d): a ball joint's orientation is a unit quaternion, a free
+ * joint's position and orientation are 3 coordinates and a quaternion,
+ * and their velocities are the angular velocity in the body's frame
+ * (hes_mech.quat; hes_mech_integrate moves q along a velocity).  A limited
+ * ball joint gives a cone constraint "NAME_cone": a = range - angle >= 0.
+ * Robots with free or ball joints give their dynamics, constraints and
+ * inverse dynamics; hybrid robot models refuse them
+ * (hes_robot_model_new).  contacts:
  * the sites and their friction; NULL (n_contacts 0): every site of the
  * file, friction 1 (any number).  HES_ESOLVER when hes was built without
- * MuJoCo; HES_EINVAL (err) for a file MuJoCo cannot load, free or ball
- * joints, an unknown site, a contact given twice, actuators that do not
- * drive a joint.  The file is read as any input (hes_input_read: a FIFO or
+ * MuJoCo; HES_EINVAL (err) for a file MuJoCo cannot load, an unknown
+ * site, a contact given twice, actuators that do not drive a hinge or
+ * slide joint, a coordinate's name that hes_name_check refuses.  The file is read as any input (hes_input_read: a FIFO or
  * device is refused) and checked before MuJoCo sees it: URDF joint types
  * other than URDF's six, negative or non-finite masses and inertias, and
  * files it names that are not regular files are refused; a load on which
@@ -60,8 +68,18 @@ const hes_mech *hes_robot_mech(const hes_robot *robot);
  * writes) and of velocities (nv: hes_robot_mech's d); either may be NULL.
  * HES_EINVAL without a robot. */
 hes_status hes_robot_dims(const hes_robot *robot, int *nq, int *nv);
-/** The joint name of coordinate i, or NULL. */
+/** The name of coordinate i (0 <= i < nq) and of velocity i (0 <= i <
+ * nv), or NULL out of range: a hinge's or slide's coordinate and velocity
+ * are named after its joint J; a ball joint's coordinates, its unit
+ * quaternion (w, x, y, z), are J_qw, J_qx, J_qy, J_qz and its velocities,
+ * the body's angular velocity in its own frame, J_wx, J_wy, J_wz; a free
+ * joint's are its position J_x, J_y, J_z and then a ball's, its
+ * velocities J_vx, J_vy, J_vz (the position's rate, world frame) and then
+ * a ball's.  A joint without a name is "jointJ", J its index in the file.
+ * hes_mech.quat says where the quaternions are. @{ */
 const char *hes_robot_coordinate(const hes_robot *robot, int i);
+const char *hes_robot_velocity_name(const hes_robot *robot, int i);
+/** @} */
 /** The file's reference configuration (qpos0: nq values, hes_robot_dims). */
 hes_status hes_robot_reference(const hes_robot *robot, double *q);
 
@@ -102,7 +120,8 @@ hes_status hes_robot_dynamics_at(hes_robot *robot, const double *q, const double
 /** Replace the file's motors by unit torques (or forces) on the named joints,
  * without limits: for files without actuators (a URDF's transmissions are
  * not read by MuJoCo).  HES_EINVAL (err) for a name that is not a joint or
- * is given twice. */
+ * is given twice, or a free or ball joint (motors drive hinges and
+ * slides). */
 hes_status hes_robot_set_motors(hes_robot *robot, const char *const *joints, int n, hes_error *err);
 /** A mechanical mode of a planar robot standing on contact `contact`: the
  * contact's normal and no-slip constraints held, in the coordinates z =
@@ -220,7 +239,8 @@ typedef struct {
 /** The model; it takes the robot (freed with the model, and on failure).
  * The model's parameters are "slope" (if asked) and one constant torque per
  * motor, named after its actuator (else "JOINT_torque").  HES_EINVAL (err)
- * for a spec that does not fit the robot, naming the field.  Systems on
+ * for a spec that does not fit the robot, naming the field, and for a
+ * robot with free or ball joints (quaternion coordinates).  Systems on
  * several threads may share the model: it keeps a copy of the robot per
  * online CPU (at most 8), and each callback computes on the first copy no
  * other thread holds. */

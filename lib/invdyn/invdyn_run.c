@@ -6,6 +6,9 @@
  * when not given, come from hes_sampled_derivatives.  A workspace is kept
  * per stance set (at most 2^nc of them, made when first needed), so that
  * the no-slip warm start carries over between the nodes of one stance.
+ * Configurations have the robot's nq coordinates, velocities and
+ * accelerations its nv (hes_mech.quat: a quaternion's velocity is the
+ * body's angular velocity).
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -37,6 +40,37 @@ void hes_invdyn_run_free(hes_invdyn_run *r)
 }
 
 /*
+ * Velocities and accelerations of sampled configurations q (nodes x nq)
+ * at times t, on the configuration manifold: at node i those of the
+ * quadratic through the triple of hes_sampled_derivatives (i and its
+ * neighbours; the first three, the last three at the ends) in the chart
+ * of node i, y_k = q_k (-) q_i (hes_mech_difference), where y_i = 0.  For
+ * coordinates without quaternions these are the derivatives of the
+ * samples themselves; for a quaternion, q(t) = q_i (+) y(t) has the body's
+ * angular velocity y' at t_i and its rate y'' (the next term, -1/2 y' x
+ * y', vanishes), so a rotation at a constant rate about a fixed axis is
+ * sampled exactly.  work: 9 nv doubles.  HES_EINVAL for times that do not
+ * increase.
+ */
+static hes_status sampled_motion(const hes_mech *m, int nodes, const double *t,
+                                 const double *q, double *vel, double *acc, double *work)
+{
+    int nq = hes_mech_nq(m), nv = m->d;
+    double *y = work, *dy = y + 3 * nv, *ddy = dy + 3 * nv;
+    for (int i = 0; i < nodes; i++) {
+        int first = i == 0 ? 0 : i == nodes - 1 ? nodes - 3 : i - 1, at = i - first;
+        for (int k = 0; k < 3; k++)
+            hes_mech_difference(m, q + (size_t)(first + k) * nq, q + (size_t)i * nq,
+                                y + (size_t)k * nv);
+        if (hes_sampled_derivatives(3, nv, t + first, y, dy, ddy) != HES_OK)
+            return HES_EINVAL;
+        memcpy(vel + (size_t)i * nv, dy + (size_t)at * nv, sizeof(double) * (size_t)nv);
+        memcpy(acc + (size_t)i * nv, ddy + (size_t)at * nv, sizeof(double) * (size_t)nv);
+    }
+    return HES_OK;
+}
+
+/*
  * Sampled velocities and accelerations made consistent with the stance.
  * The derivatives of sampled configurations are accurate to O(h^2) only,
  * so a stance foot that does not move in the motion moves in them (1e-4
@@ -59,7 +93,7 @@ static hes_status stance_consistent(hes_robot *robot, int nodes, const double *q
                                     double *acc, char *msg, size_t len)
 {
     hes_robot_dynamics d;
-    int nv = hes_robot_mech(robot)->d;
+    int nv = hes_robot_mech(robot)->d, nq = hes_mech_nq(hes_robot_mech(robot));
     hes_error e;
     hes_status st = hes__err_pass(hes_robot_dynamics_at(robot, q, vel, &d, &e), &e, msg, len);
     if (st != HES_OK)
@@ -75,7 +109,7 @@ static hes_status stance_consistent(hes_robot *robot, int nodes, const double *q
     double *Js = L + V * V, *WJt = Js + R * V, *A = WJt + R * V, *ev = A + R * R, *r = ev + R,
            *y = r + R, *dv = y + R;
     for (int n = 0; n < nodes && st == HES_OK; n++) {
-        const double *qn = q + (size_t)n * nv;
+        const double *qn = q + (size_t)n * nq;
         double *vn = vel + (size_t)n * nv, *an = acc + (size_t)n * nv;
         for (int pass = 0; pass < 2 && st == HES_OK; pass++) {
             /* pass 0: v at the sampled v; pass 1: a, with J' v at v' */
@@ -168,7 +202,8 @@ hes_status hes_invdyn_trajectory(hes_robot *robot, int nodes, const double *t, c
         o.stance_tol = 1e-4;
     hes_robot_dynamics d;
     double *vel = NULL, *acc = NULL;
-    int d0 = hes_robot_mech(robot)->d;
+    const hes_mech *mech = hes_robot_mech(robot);
+    int d0 = mech->d, nq = hes_mech_nq(mech);
     double *zero = calloc((size_t)d0, sizeof(double));
     if (!zero)
         return hes__say(msg, len, HES_ENOMEM, "out of memory");
@@ -191,11 +226,14 @@ hes_status hes_invdyn_trajectory(hes_robot *robot, int nodes, const double *t, c
     if (!v || !a) {
         vel = malloc(sizeof(double) * (size_t)nodes * (size_t)nv);
         acc = malloc(sizeof(double) * (size_t)nodes * (size_t)nv);
-        if (!vel || !acc) {
-            free(vel), free(acc);
+        double *work = malloc(sizeof(double) * 9 * (size_t)nv);
+        if (!vel || !acc || !work) {
+            free(vel), free(acc), free(work);
             return hes__say(msg, len, HES_ENOMEM, "out of memory");
         }
-        if (hes_sampled_derivatives(nodes, nv, t, q, vel, acc) != HES_OK) {
+        st = sampled_motion(mech, nodes, t, q, vel, acc, work);
+        free(work);
+        if (st != HES_OK) {
             free(vel), free(acc);
             return hes__say(msg, len, HES_EINVAL, "inverse dynamics: the times must increase");
         }
@@ -234,7 +272,7 @@ hes_status hes_invdyn_trajectory(hes_robot *robot, int nodes, const double *t, c
     }
     out->worst = -1;
     for (int n = 0; n < nodes; n++) {
-        const double *qn = q + (size_t)n * nv, *vn = V + (size_t)n * nv, *an = A + (size_t)n * nv;
+        const double *qn = q + (size_t)n * nq, *vn = V + (size_t)n * nv, *an = A + (size_t)n * nv;
         out->t[n] = t[n];
         out->mu_min[n] = -1;
         hes_error m2 = {""};

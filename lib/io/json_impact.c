@@ -126,7 +126,7 @@ char *hes_impact_json(const hes_impact_problem *pb, const hes_impact_setup *s,
     }
     json_t *doc = json_pack("{s:s, s:o, s:o, s:o, s:{s:o, s:i, s:i, s:I, s:b, s:i}, s:o, s:o, "
                             "s:o, s:o, s:o}",
-                            "problem", pb->name, "q", hes__json_vector(s->q, n), "v_minus",
+                            "problem", pb->name, "q", hes__json_vector(s->q, hes_mech_nq(pb->mech)), "v_minus",
                             hes__json_vector(s->v, n), "contacts", contacts, "options", "step",
                             hes__json_number(o->routh.h), "steps", o->routh.steps, "samples",
                             o->samples, "seed", (json_int_t)o->seed, "select_random",

@@ -10,7 +10,11 @@
  *                   tangential "NAME_tangential" a = p_x, Da = J_x
  *                   (bilateral: no slip);
  *   joint limits    "NAME_lower" a = q - lo >= 0 and "NAME_upper" a = hi -
- *                   q >= 0 for a limited hinge or slide of range [lo, hi].
+ *                   q >= 0 for a limited hinge or slide of range [lo, hi];
+ *                   "NAME_cone" a = range - angle >= 0 for a limited ball
+ *                   joint (MuJoCo's cone: its range's second value bounds
+ *                   the rotation angle of its quaternion; a free joint has
+ *                   no limit).
  * Their names are checked as every name of tables and plots, and a robot
  * is planar (one tangent) when every contact's y row vanishes at the
  * reference configuration.
@@ -114,53 +118,94 @@ static int site_xpos(const double *q, const double *p, double *out, void *data)
  * Joint limits: for a joint of range [lo, hi] (limited="true"), the
  * constraints "NAME_lower" a = q - lo >= 0 and "NAME_upper" a = hi - q >= 0,
  * Da = +-e_dof (unilateral, plastic, frictionless): a knee stop, or, held
- * by a mode (hes__robot_mode_view), a joint locked at its limit.  They read
- * only what the robot keeps from its load, so any instance serves.
+ * by a mode (hes__robot_mode_view), a joint locked at its limit.  A ball
+ * joint's cone (as MuJoCo's limit of a ball): a = range - theta >= 0,
+ * theta = |w| the angle of its rotation vector w = quat (-) 1
+ * (hes_mech_difference, the shorter way round), and in its angular
+ * velocity's coordinates Da = -w / |w| (theta' = n . omega for the unit
+ * axis n: the rotation's axis is the same in the body's frame and the
+ * world's); at theta = 0, where the cone has its apex and no gradient,
+ * Da = 0.  They read only what the robot keeps from its load, so any
+ * instance serves.
  */
+/* The rotation vector of the ball of limit l from the identity. */
+static void cone_rotation(const hes_robot *r, int l, const double *q, double *w)
+{
+    static const int at0 = 0;
+    static const double one[4] = { 1, 0, 0, 0 };
+    const hes_mech ball = { .d = 3, .n_quat = 1, .quat = &at0 };
+    hes_mech_difference(&ball, q + r->lim_qpos[l], one, w);
+}
+
 static int limit_a(const double *q, const double *p, double *out, void *data)
 {
     (void)p;
     const hes__robot_con *k = data;
     const hes_robot *r = k->robot;
     int l = k->index;
-    out[0] = r->lim_sign[l] * (q[r->lim_dof[l]] - r->lim_val[l]);
+    if (r->lim_sign[l] == 0) {
+        double w[3];
+        cone_rotation(r, l, q, w);
+        out[0] = r->lim_val[l] - sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
+    } else {
+        out[0] = r->lim_sign[l] * (q[r->lim_qpos[l]] - r->lim_val[l]);
+    }
     return 0;
 }
 
 static int limit_Da(const double *q, const double *p, double *out, void *data)
 {
-    (void)p, (void)q;
+    (void)p;
     const hes__robot_con *k = data;
     const hes_robot *r = k->robot;
     int l = k->index;
     memset(out, 0, sizeof(double) * (size_t)r->m->nv);
-    out[r->lim_dof[l]] = r->lim_sign[l];
+    if (r->lim_sign[l] == 0) {
+        double w[3];
+        cone_rotation(r, l, q, w);
+        double th = sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
+        for (int i = 0; th > 0 && i < 3; i++)
+            out[r->lim_dof[l] + i] = -w[i] / th;
+    } else {
+        out[r->lim_dof[l]] = r->lim_sign[l];
+    }
     return 0;
 }
 
-/* The joint limits become constraints, two per limited hinge or slide,
- * at any size of robot (hybrid models take robots of at most
- * HES_MECH_MAX coordinates: hes__robot_mode_view refuses larger ones). */
+/* The limited joints' constraints: two per hinge or slide, one per ball. */
+static int limit_count(const mjModel *m, int j)
+{
+    if (!m->jnt_limited[j])
+        return 0;
+    return m->jnt_type[j] == mjJNT_HINGE || m->jnt_type[j] == mjJNT_SLIDE ? 2
+           : m->jnt_type[j] == mjJNT_BALL ? 1 : 0;
+}
+
+/* The joint limits become constraints, two per limited hinge or slide and
+ * one per limited ball, at any size of robot (hybrid models take robots
+ * of at most HES_MECH_MAX coordinates: hes__robot_mode_view refuses
+ * larger ones). */
 static hes_status collect_limits(hes_robot *r, char *msg, size_t len)
 {
     const mjModel *m = r->m;
     int n = 0;
     for (int j = 0; j < m->njnt; j++)
-        if (m->jnt_limited[j] && (m->jnt_type[j] == mjJNT_HINGE || m->jnt_type[j] == mjJNT_SLIDE))
-            n += 2;
+        n += limit_count(m, j);
     r->lim_dof = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
+    r->lim_qpos = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
     r->lim_val = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
     r->lim_sign = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
-    if (!r->lim_dof || !r->lim_val || !r->lim_sign)
+    if (!r->lim_dof || !r->lim_qpos || !r->lim_val || !r->lim_sign)
         return hes__say(msg, len, HES_ENOMEM, "out of memory for a robot");
     for (int j = 0; j < m->njnt; j++)
-        if (m->jnt_limited[j] && (m->jnt_type[j] == mjJNT_HINGE || m->jnt_type[j] == mjJNT_SLIDE))
-            for (int side = 0; side < 2; side++) {
-                int l = r->n_limits++;
-                r->lim_dof[l] = m->jnt_dofadr[j];
-                r->lim_val[l] = m->jnt_range[2 * j + side];
-                r->lim_sign[l] = side ? -1 : 1;
-            }
+        for (int side = 0, nl = limit_count(m, j); side < nl; side++) {
+            int l = r->n_limits++;
+            r->lim_dof[l] = m->jnt_dofadr[j];
+            r->lim_qpos[l] = m->jnt_qposadr[j];
+            /* a ball's cone: the range's second value (MuJoCo's) */
+            r->lim_val[l] = m->jnt_range[2 * j + (nl == 1 ? 1 : side)];
+            r->lim_sign[l] = nl == 1 ? 0 : side ? -1 : 1;
+        }
     return HES_OK;
 }
 
@@ -224,7 +269,8 @@ static hes_status limit_constraints(hes_robot *r, char *msg, size_t len)
         char *name = r->names[2 * nc + l] = malloc(nl);
         if (!name)
             return hes__say(msg, len, HES_ENOMEM, "out of memory for a robot");
-        snprintf(name, nl, "%s_%s", jn, r->lim_sign[l] > 0 ? "lower" : "upper");
+        snprintf(name, nl, "%s_%s", jn, r->lim_sign[l] > 0 ? "lower"
+                                        : r->lim_sign[l] < 0 ? "upper" : "cone");
         r->con_data[2 * nc + l] = (hes__robot_con){ r, l };
         r->cons[2 * nc + l] = (hes_mech_constraint){ name, limit_a, limit_Da, 0, 1, 0, NULL,
                                                      &r->con_data[2 * nc + l] };
@@ -243,8 +289,8 @@ static hes_status check_names(const hes_robot *r, const char *path, char *msg, s
             snprintf(field, sizeof field, "contact %d's %sname (its site's or body's)", c / 2,
                      c % 2 ? "tangential constraint's " : "");
         else
-            snprintf(field, sizeof field, "joint limit %d's name (its joint's, with _lower or "
-                     "_upper)", c - 2 * nc);
+            snprintf(field, sizeof field, "joint limit %d's name (its joint's, with _lower, "
+                     "_upper or _cone)", c - 2 * nc);
         if (hes_name_check(field, r->names[c], &why) != HES_OK)
             return hes__say(msg, len, HES_EINVAL, "robot %s: %s", path, why.message);
     }

@@ -38,7 +38,7 @@ int hes__robot_mass(const double *q, const double *p, double *out, void *data)
     (void)p;
     hes_robot *r = hes__robot_grab(HES_ROBOT_OF(data));
     int nv = r->m->nv;
-    size_t bq = sizeof(double) * (size_t)nv, bm = bq * (size_t)nv;
+    size_t bq = sizeof(double) * (size_t)r->m->nq, bm = sizeof(double) * (size_t)nv * nv;
     if (r->have_M && memcmp(q, r->cM_q, bq) == 0) {
         memcpy(out, r->cM, bm);
         HES_ROBOT_UNLOCK(r);
@@ -55,6 +55,33 @@ int hes__robot_mass(const double *q, const double *p, double *out, void *data)
 }
 
 /*
+ * dM/dq along the velocities of a robot with quaternions, whose
+ * velocities are not the coordinates' rates (a body's angular velocity
+ * for a quaternion, hes_mech.quat), so that mj_rne's bias is not made of
+ * the Christoffel symbols below: the k-th block is d/ds M(q (+) s) along
+ * e_k at s = 0 (hes_mech_integrate), by the mechanical layer's
+ * fourth-order central differences (hes__mech_fd4, ~1e-12 relative).
+ */
+typedef struct {
+    hes_robot *r;
+    const double *q;
+} mass_along_ctx;
+
+static int mass_along(void *ctx, const double *s, double *out)
+{
+    const mass_along_ctx *c = ctx;
+    hes_mech_integrate(&c->r->mech, c->q, s, 1.0, c->r->qs);
+    return hes__robot_mass(c->r->qs, NULL, out, c->r);
+}
+
+static int mass_dq_differences(hes_robot *r, const double *q, double *D)
+{
+    int nv = r->m->nv;
+    mass_along_ctx c = { r, q };
+    return hes__mech_fd4(mass_along, &c, r->ev_zero, nv, nv * nv, D);
+}
+
+/*
  * dM/dq from MuJoCo's recursive Newton-Euler bias, exactly rather than by
  * differences (the vector field must be smooth for the variational
  * equations): with gravity off, mj_rne at q' = v gives c(v) = Gamma_ijk v_j
@@ -68,11 +95,16 @@ int hes__robot_mass_dq(const double *q, const double *p, double *D, void *data)
     (void)p;
     hes_robot *base = HES_ROBOT_OF(data);
     int nv = base->m->nv;
-    size_t bq = sizeof(double) * (size_t)nv, bd = bq * (size_t)nv * (size_t)nv;
+    size_t bq = sizeof(double) * (size_t)base->m->nq, bd = sizeof(double) * (size_t)nv * nv * nv;
     hes_robot *r = hes__robot_grab(base);
     if (!r->cD) {            /* robots too large for the mechanical layer */
         HES_ROBOT_UNLOCK(r);
         return 1;
+    }
+    if (r->mech.n_quat > 0) {
+        int rc = mass_dq_differences(r, q, D);
+        HES_ROBOT_UNLOCK(r);
+        return rc;
     }
     /* the symbols in the robot's own array (nv^3), then the cache's */
     double *G = r->cD, *c = r->rne, g[3];
@@ -177,7 +209,7 @@ hes_status hes__robot_dynamics(hes_robot *r, const double *q, const double *v,
                                hes_robot_dynamics *out, char *msg, size_t len)
 {
     int nv = r->m->nv, nc = r->n_contacts, rows = nc * (1 + r->tangents);
-    if (!hes__all_finite(q, nv) || !hes__all_finite(v, nv))
+    if (!hes__all_finite(q, r->m->nq) || !hes__all_finite(v, nv))
         return hes__say(msg, len, HES_EINVAL, "robot dynamics: q or v is not finite");
     HES_ROBOT_LOCK(r);
     /* M, then h = qfrc_bias - qfrc_passive with the velocities */
@@ -187,9 +219,11 @@ hes_status hes__robot_dynamics(hes_robot *r, const double *q, const double *v,
         r->dh[i] = -r->dh[i];
     /* the rows, and their drift J' v: each contact point's acceleration at
        q'' = 0 without gravity (robot_rne.c), or for joints it does not take
-       (J(q + e v) - J(q - e v)) v / (2 e), a central difference in time
-       along v, of step e = cbrt(eps) / |v|_inf (hes__fd_step's rule for a
-       unit time scaled so that q moves by at most cbrt(eps)) */
+       (J(q (+) e v) - J(q (+) -e v)) v / (2 e), a central difference in time
+       along v (hes_mech_integrate: a quaternion turns at the constant
+       angular velocity of q'' = 0), of step e = cbrt(eps) / |v|_inf
+       (hes__fd_step's rule for a unit time scaled so that q moves by at
+       most cbrt(eps)) */
     contact_rows(r, q, r->dJ, r->dphi);
     double vmax = 0;
     for (int i = 0; i < nv; i++)
@@ -206,11 +240,9 @@ hes_status hes__robot_dynamics(hes_robot *r, const double *q, const double *v,
         }
     } else if (vmax > 0) {
         double e = hes__fd_step(0.0) / vmax;
-        for (int i = 0; i < nv; i++)
-            r->qs[i] = q[i] + e * v[i];
+        hes_mech_integrate(&r->mech, q, v, e, r->qs);
         contact_rows(r, r->qs, r->Jp, NULL);
-        for (int i = 0; i < nv; i++)
-            r->qs[i] = q[i] - e * v[i];
+        hes_mech_integrate(&r->mech, q, v, -e, r->qs);
         contact_rows(r, r->qs, r->Jm, NULL);
         for (int k = 0; k < rows; k++)
             for (int j = 0; j < nv; j++)

@@ -40,9 +40,11 @@ hes_status hes__robot_eval_alloc(hes_robot *r, char *msg, size_t len)
     r->ev_w = malloc(sizeof(double) * nv * nv);
     r->ch_z = malloc(sizeof(double) * nv);
     r->ev_zero = calloc(nv, sizeof(double));
+    r->ev_q = malloc(sizeof(double) * nq);
+    r->ev_dq = malloc(sizeof(double) * nv);
     r->carry = calloc((size_t)(r->n_contacts > 0 ? r->n_contacts : 1), sizeof(int));
     int ok = r->at_q && r->ev_v && r->ev_acc && r->rne_work && r->ev_eye && r->ev_m &&
-             r->ev_w && r->ch_z && r->ev_zero && r->carry;
+             r->ev_w && r->ch_z && r->ev_zero && r->carry && r->ev_q && r->ev_dq;
     for (size_t i = 0; ok && i < nv; i++)
         r->ev_eye[i * (nv + 1)] = 1;
     return ok ? HES_OK : hes__say(msg, len, HES_ENOMEM, "out of memory for a robot");
@@ -67,16 +69,52 @@ void hes__robot_passive_less_bias(hes_robot *r, const double *q, const double *v
         out[i] = r->d->qfrc_passive[i] - out[i];
 }
 
-/* The joints' springs and dampers, -stiffness (q - springref) - damping
- * q' (mj_passive's for hinges and slides), added to out. */
-static void add_passive(const hes_robot *r, const double *q, const double *qd, double *out)
+/* The joints' springs and dampers, -stiffness (q (-) springref) - damping
+ * q' (mj_passive's: a ball's spring turns it back by the rotation
+ * vector of q relative to springref, hes_mech_difference), added to
+ * out. */
+static void add_passive(hes_robot *r, const double *q, const double *qd, double *out)
 {
     const mjModel *m = r->m;
     if (m->opt.disableflags & mjDSBL_PASSIVE)
         return;
-    for (int j = 0; j < m->nv; j++) {
-        int jn = m->dof_jntid[j], a = m->jnt_qposadr[jn];
-        out[j] -= m->jnt_stiffness[jn] * (q[a] - m->qpos_spring[a]) + m->dof_damping[j] * qd[j];
+    hes_mech_difference(&r->mech, q, m->qpos_spring, r->ev_dq);
+    for (int j = 0; j < m->nv; j++)
+        out[j] -= m->jnt_stiffness[m->dof_jntid[j]] * r->ev_dq[j] + m->dof_damping[j] * qd[j];
+}
+
+/* (q (+) t V) (-) springref: the springs' stretch along direction V */
+typedef struct {
+    hes_robot *r;
+    const double *q, *V;
+} stretch_ctx;
+
+static int stretch_along(void *ctx, const double *t, double *out)
+{
+    const stretch_ctx *c = ctx;
+    hes_mech_integrate(&c->r->mech, c->q, c->V, t[0], c->r->ev_q);
+    hes_mech_difference(&c->r->mech, c->r->ev_q, c->r->m->qpos_spring, out);
+    return 0;
+}
+
+/* The springs' -stiffness (q (-) springref) along the n_dir directions V
+ * (nv each), added to rq: -stiffness V for hinges and slides, and for a
+ * robot with quaternions fourth-order differences of the stretch along
+ * hes_mech_integrate (hes__mech_fd4), whose derivative is V only at
+ * springref. */
+static void add_spring_dq(hes_robot *r, const double *q, int n_dir, const double *V, double *rq)
+{
+    const mjModel *m = r->m;
+    int nv = m->nv;
+    for (int c = 0; c < n_dir; c++) {
+        const double *Vc = V + (size_t)c * nv, *dstretch = Vc;
+        if (r->mech.n_quat > 0) {
+            stretch_ctx ctx = { r, q, Vc };
+            hes__mech_fd4(stretch_along, &ctx, r->ev_zero, 1, nv, r->ev_dq);
+            dstretch = r->ev_dq;
+        }
+        for (int j = 0; j < nv; j++)
+            rq[j + (size_t)c * nv] -= m->jnt_stiffness[m->dof_jntid[j]] * dstretch[j];
     }
 }
 
@@ -103,8 +141,8 @@ int hes__robot_net_force(const double *q, const double *qd, const double *u, con
 }
 
 /* dr/dq V and dr/dq' from the derivatives of inverse dynamics
- * (robot_rne.c) and of the joints' springs and dampers (-stiffness and
- * -damping on the diagonal: mj_passive's for hinges and slides). */
+ * (robot_rne.c) and of the joints' springs and dampers (add_spring_dq,
+ * and -damping on the diagonal: mj_passive's). */
 static void analytic(hes_robot *r, const double *q, const double *qd, const double *qdd,
                      int n_dir, const double *V, double *rq, double *rqd)
 {
@@ -118,12 +156,9 @@ static void analytic(hes_robot *r, const double *q, const double *qd, const doub
         rqd[i] = -rqd[i];
     if (!passive)
         return;
-    for (int j = 0; j < nv; j++) {
-        double k = m->jnt_stiffness[m->dof_jntid[j]];
-        for (int c = 0; c < n_dir; c++)
-            rq[j + (size_t)c * nv] -= k * V[j + (size_t)c * nv];
+    add_spring_dq(r, q, n_dir, V, rq);
+    for (int j = 0; j < nv; j++)
         rqd[j + (size_t)j * nv] -= m->dof_damping[j];
-    }
 }
 
 int hes__robot_net_force_dx(const double *q, const double *qd, const double *qdd,

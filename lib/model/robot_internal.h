@@ -54,9 +54,12 @@ struct hes_robot {
     hes__robot_con *con_data; /* each constraint's data (its cons[].data) */
     char **names;             /* the constraints' names (the sites', the limits') */
     int n_names;
-    /* joint limits (n_limits of them, two per limited joint): constraint
-       2 nc + l is a = sign (q[dof] - val) >= 0 */
-    int n_limits, *lim_dof;
+    /* joint limits (n_limits of them, two per limited hinge or slide, one
+       per limited ball): constraint 2 nc + l is a = sign (q[qpos] - val)
+       >= 0 for a hinge or slide (its dof lim_dof, its coordinate
+       lim_qpos), or with sign 0 a ball's cone a = val - angle(q) >= 0 (its
+       quaternion at lim_qpos, its first dof lim_dof) */
+    int n_limits, *lim_dof, *lim_qpos;
     double *lim_val, *lim_sign;
     /* parameters of a robot model (hes__robot_bind_params; -1: none) */
     int slope_param, *motor_param;
@@ -69,18 +72,23 @@ struct hes_robot {
     /* the last q of mass and mass_dq and their results: a vector field's
        Jacobian by differences perturbs the velocities at the same q */
     int have_M, have_dM;
-    double *cM_q, *cM;        /* nv, nv x nv */
-    double *cD_q, *cD;        /* nv, nv^3: robots that give dM/dq (mass_dq) */
-    double *vq, *vD;          /* a chart's acceleration: q (nv), Dchart (nv x nv) */
+    double *cM_q, *cM;        /* nq, nv x nv */
+    double *cD_q, *cD;        /* nq, nv^3: robots that give dM/dq (mass_dq) */
+    double *vq, *vD;          /* a chart's acceleration: q (nq), Dchart (nv x nv) */
     double *rne;              /* nv: mass_dq's bias forces */
-    double *path_q;           /* nv: a robot model's path constraints' q (robot_model.c) */
+    double *path_q;           /* nq: a robot model's path constraints' q (robot_model.c) */
+    /* the quaternions' starts in q (hes_mech.quat: a ball's, a free joint's
+       after its 3 positions), and the names of the nq coordinates and of
+       the nv velocities (hes_robot_coordinate, hes_robot_velocity_name) */
+    int *quat;
+    char **coord_names, **vel_names;
     struct mjModel_ *m;
     struct mjData_ *d;
     int *site;                /* per contact: its site id (< 0: body -site - 1) */
     double *B;                /* nv x nu input matrix, column-major */
     double *tau_max;          /* nu motor limits (0: none) */
     /* hes_robot_dynamics_at's arrays (rows = nc (1 + tangents)) */
-    double *dM, *dh, *dJ, *dJdv, *dphi, *dmu, *jac, *Jp, *Jm, *qs;
+    double *dM, *dh, *dJ, *dJdv, *dphi, *dmu, *jac, *Jp, *Jm, *qs;   /* qs: nq */
     int tangents;
     int nu;                   /* the inputs: the file's motors, or hes_robot_set_motors' */
     int motors_set;           /* nonzero: hes_robot_set_motors replaced the file's motors */
@@ -97,6 +105,7 @@ struct hes_robot {
     double *rne_work, *ev_eye; /* hes__robot_rne's work; the identity (nv x nv) */
     double *ev_m, *ev_w;      /* robot_view.c's: 6 nv + nv^2, nv x nv */
     double *ev_zero;          /* nv zeros */
+    double *ev_q, *ev_dq;     /* robot_eval.c's springs: q (nq), their stretch (nv) */
     const void *ch_view;      /* the view whose chart at ch_z (k) is in vq and, when */
     double *ch_z;             /* ch_D, vD (robot_view.c) */
     int ch_D;
@@ -212,6 +221,10 @@ void hes__robot_at_rest(hes_robot *r, const double *q);
 /* Whether the root slides along x and z (robot_mujoco.c, where it is
  * explained). */
 int hes__robot_root_slides(const struct mjModel_ *m);
+/* The quaternions among the coordinates (r->quat, r->mech's d, n_quat,
+ * quat) and the names of the coordinates and velocities (robot_mujoco.c):
+ * HES_EINVAL (msg) for a name hes_name_check refuses. */
+hes_status hes__robot_coordinates(hes_robot *r, const char *path, char *msg, size_t len);
 /* r->carry from the contacts' bodies (robot_mujoco.c). */
 void hes__robot_carry(hes_robot *r);
 /* The world position x[3] of contact c's point at the last hes__robot_at

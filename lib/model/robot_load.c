@@ -11,10 +11,12 @@
  * file system of one file; a load on which MuJoCo warns is refused
  * (mujoco_msg.c).  Every mass, inertia, length, gain and the gravity of
  * the compiled model must be finite and within MuJoCo's mjMAXVAL, masses
- * and inertias >= 0; coordinates are qpos, so robots with free or ball
- * joints (quaternions, nq != nv) are refused, as are actuators that do not
- * drive a joint.  A robot has any number of coordinates, contacts and
- * joint limits.
+ * and inertias >= 0; actuators that do not drive a joint are refused.
+ * Coordinates are qpos (nq values) and velocities qvel (nv): a ball
+ * joint's orientation is a unit quaternion among the coordinates and its
+ * velocity the body's angular velocity, a free joint's the same after its
+ * position (hes_mech.quat, set here).  A robot has any number of
+ * coordinates, contacts and joint limits.
  *
  * A robot keeps one mjData, so one robot serves one thread: load it once
  * per thread for parallel work (or let a robot model's pool do it,
@@ -166,17 +168,12 @@ static hes_status load_model(const char *path, mjModel **out, char *msg, size_t 
     return HES_OK;
 }
 
-/* The compiled model's refusals before a robot is made: free or ball
- * joints, a contact given twice, an actuator that does not act on a
- * joint. */
+/* The compiled model's refusals before a robot is made: a contact given
+ * twice, an actuator that does not act on a joint. */
 static hes_status refuse_model(const char *path, const mjModel *m,
                                const hes_robot_contact *contacts, int n_contacts, char *msg,
                                size_t len)
 {
-    if (m->nq != m->nv)
-        return hes__say(msg, len, HES_EINVAL, "robot %s: %d coordinates for %d degrees of "
-                        "freedom: free and ball joints (quaternions) are not supported; use "
-                        "slide and hinge joints", path, m->nq, m->nv);
     for (int c = 0; c < n_contacts; c++)
         for (int e = 0; e < c; e++)
             if (contacts[c].site && contacts[e].site &&
@@ -184,10 +181,19 @@ static hes_status refuse_model(const char *path, const mjModel *m,
                 return hes__say(msg, len, HES_EINVAL, "robot %s: contact '%s' given twice (as "
                                 "contacts %d and %d): give each contact once", path,
                                 contacts[c].site, e, c);
-    for (int a = 0; a < m->nu; a++)
+    for (int a = 0; a < m->nu; a++) {
         if (m->actuator_trntype[a] != mjTRN_JOINT)
             return hes__say(msg, len, HES_EINVAL, "robot %s: actuator %d does not act on a "
                             "joint (only joint motors are supported)", path, a);
+        int j = m->actuator_trnid[2 * a];
+        if (m->jnt_type[j] == mjJNT_FREE || m->jnt_type[j] == mjJNT_BALL) {
+            const char *an = mj_id2name(m, mjOBJ_ACTUATOR, a), *jn = mj_id2name(m, mjOBJ_JOINT, j);
+            return hes__say(msg, len, HES_EINVAL, "robot %s: actuator %d (%s) drives the %s "
+                            "joint %s: motors drive hinge and slide joints", path, a,
+                            an ? an : "unnamed", m->jnt_type[j] == mjJNT_FREE ? "free" : "ball",
+                            jn ? jn : "without a name");
+        }
+    }
     return HES_OK;
 }
 
@@ -245,7 +251,7 @@ static hes_status alloc_buffers(hes_robot *r, char *msg, size_t len)
     r->tau_max = calloc((size_t)(m->nu > 0 ? m->nu : 1), sizeof(double));
     r->dM = malloc(sizeof(double) * (size_t)nv * (size_t)nv);
     r->dh = malloc(sizeof(double) * (size_t)nv);
-    r->qs = malloc(sizeof(double) * (size_t)nv);
+    r->qs = malloc(sizeof(double) * (size_t)m->nq);
     r->jac = malloc(sizeof(double) * (size_t)(3 * nv));
     r->dJ = malloc(sizeof(double) * (size_t)rows * (size_t)nv);
     r->Jp = malloc(sizeof(double) * (size_t)rows * (size_t)nv);
@@ -253,12 +259,13 @@ static hes_status alloc_buffers(hes_robot *r, char *msg, size_t len)
     r->dJdv = malloc(sizeof(double) * (size_t)rows);
     r->dphi = malloc(sizeof(double) * (size_t)(nc > 0 ? nc : 1));
     r->dmu = malloc(sizeof(double) * (size_t)(nc > 0 ? nc : 1));
-    size_t bq = sizeof(double) * (size_t)nv, bm = bq * (size_t)nv;
+    size_t bq = sizeof(double) * (size_t)m->nq, bv = sizeof(double) * (size_t)nv,
+           bm = bv * (size_t)nv;
     r->cM_q = malloc(bq);
     r->cM = malloc(bm);
     r->vq = malloc(bq);
     r->vD = malloc(bm);
-    r->rne = malloc(bq);
+    r->rne = malloc(bv);
     r->path_q = malloc(bq);
     if (nv <= HES_MECH_MAX) {
         r->cD_q = malloc(bq);
@@ -288,7 +295,8 @@ hes_status hes__robot_open(const char *path, const hes_robot_contact *contacts, 
     hes_robot *r;
     if ((st = new_robot(path, m, nc, &r, msg, len)) != HES_OK)
         return st;
-    if ((st = hes__robot_constraints(r, path, contacts, n_contacts, msg, len)) != HES_OK ||
+    if ((st = hes__robot_coordinates(r, path, msg, len)) != HES_OK ||
+        (st = hes__robot_constraints(r, path, contacts, n_contacts, msg, len)) != HES_OK ||
         (st = alloc_buffers(r, msg, len)) != HES_OK) {
         hes__robot_destroy(r);
         return st;
@@ -305,7 +313,8 @@ hes_status hes__robot_open(const char *path, const hes_robot_contact *contacts, 
                           .force = hes__robot_force, .m = m->nu, .n_constraints = r->n_names,
                           .constraints = r->cons, .data = r,
                           .net_force = hes__robot_net_force,
-                          .net_force_dx = r->rne_ok ? hes__robot_net_force_dx : NULL };
+                          .net_force_dx = r->rne_ok ? hes__robot_net_force_dx : NULL,
+                          .n_quat = r->mech.n_quat, .quat = r->mech.quat };
     *out = r;
     return HES_OK;
 }
@@ -326,13 +335,20 @@ void hes__robot_destroy(hes_robot *r)
     free(r->rne), free(r->path_q);
     free(r->at_q), free(r->ev_v), free(r->ev_acc), free(r->rne_work);
     free(r->ev_eye), free(r->ev_m), free(r->ev_w), free(r->ch_z), free(r->ev_zero);
+    free(r->ev_q), free(r->ev_dq);
     free(r->carry);
     for (int c = 0; r->names && c < r->n_names; c++)
         free(r->names[c]);
     free(r->names);
     free(r->cons);
     free(r->con_data);
-    free(r->lim_dof), free(r->lim_val), free(r->lim_sign);
+    free(r->lim_dof), free(r->lim_qpos), free(r->lim_val), free(r->lim_sign);
+    free(r->quat);
+    for (int i = 0; r->coord_names && i < r->nq; i++)
+        free(r->coord_names[i]);
+    for (int i = 0; r->vel_names && i < r->nv; i++)
+        free(r->vel_names[i]);
+    free(r->coord_names), free(r->vel_names);
     for (int c = 0; r->pins && c < r->n_contacts; c++)
         hes__robot_view_free(&r->pins[c]);
     free(r->pins);

@@ -579,6 +579,12 @@ hes_status hes_robot_model_new(hes_robot *robot, const hes_robot_model_spec *sp,
         return hes__say(msg, len, HES_EINVAL, "robot model: needs a robot, a name, 1 to 1000 "
                         "modes and their transitions");
     }
+    if (robot->mech.n_quat > 0) {
+        hes_robot_destroy(robot);
+        return hes__say(msg, len, HES_EINVAL, "robot model: the robot has free or ball joints "
+                        "(quaternion coordinates), which robot models do not take; use slide "
+                        "and hinge joints");
+    }
     robot_model *rm = calloc(1, sizeof *rm);
     if (!rm) {
         hes_robot_destroy(robot);

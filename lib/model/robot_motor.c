@@ -4,7 +4,9 @@
  *                   force gear * gain * u on the joint's dof, u limited by
  *                   the control range and the force range over the gain;
  *                   or, replacing them (hes_robot_set_motors), unit torques
- *                   or forces on named joints, without limits;
+ *                   or forces on named joints, without limits; motors
+ *                   drive hinges and slides (one on a ball or free joint
+ *                   is refused, naming it);
  *   inputs          a robot model's motor torques: u[a] = p[motor_param[a]]
  *                   (zero for a motor without a parameter);
  *   slope           gravity turned about the y axis by s: g = |g| (sin s,
@@ -62,6 +64,12 @@ hes_status hes__robot_motors(hes_robot *r, const char *const *joints, int n, cha
     for (int a = 0; a < n; a++) {
         int j = joints[a] ? mj_name2id(r->m, mjOBJ_JOINT, joints[a]) : -1;
         int dof = j >= 0 ? r->m->jnt_dofadr[j] : -1;
+        if (j >= 0 && (r->m->jnt_type[j] == mjJNT_FREE || r->m->jnt_type[j] == mjJNT_BALL)) {
+            free(B), free(lim);
+            return hes__say(msg, len, HES_EINVAL, "motors: '%s' is a %s joint: motors drive "
+                            "hinge and slide joints", joints[a],
+                            r->m->jnt_type[j] == mjJNT_FREE ? "free" : "ball");
+        }
         for (int b = 0; dof >= 0 && b < a; b++)
             if (B[dof + (size_t)b * nv] != 0)
                 dof = -2;
@@ -79,14 +87,15 @@ hes_status hes__robot_motors(hes_robot *r, const char *const *joints, int n, cha
     return HES_OK;
 }
 
-/* The joint motor a drives: the joint of its column of B. */
+/* The joint motor a drives: the joint of its column of B (a hinge's or
+ * slide's, whose velocity is named after it). */
 const char *hes_robot_motor_joint(const hes_robot *r, int a)
 {
     if (!r || a < 0 || a >= r->nu)
         return NULL;
     for (int i = 0; i < r->m->nv; i++)
         if (r->B[i + (size_t)a * r->m->nv] != 0)
-            return hes_robot_coordinate(r, i);
+            return hes_robot_velocity_name(r, i);
     return NULL;
 }
 

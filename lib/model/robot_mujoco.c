@@ -3,20 +3,27 @@
  * the MuJoCo adapter (robot_internal.h) and programs that call MuJoCo see
  * them: the instance of a robot a callback computes on (the robot itself
  * or a free copy of its pool), MuJoCo's data set at a configuration q
- * (qpos, zero velocities), the file's joint names of the coordinates, its
- * reference configuration and the compiled model itself.
+ * (qpos, zero velocities), the names of the coordinates and velocities
+ * from the file's joints, its reference configuration and the compiled
+ * model itself.
  *
- * Coordinates are qpos: robots with free or ball joints (quaternions, nq
- * != nv) are refused when loaded (robot_load.c).
+ * Coordinates are qpos (nq values), velocities qvel (nv): a ball joint's
+ * coordinates are a unit quaternion and its velocity the body's angular
+ * velocity in its own frame; a free joint's are its position, then a
+ * quaternion, and its velocities the position's rate (world frame), then
+ * the angular velocity (hes_mech.quat: where each quaternion starts).
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <pthread.h>
 
+#include "model/model_internal.h"
 #include "model/robot_internal.h"
 
 #include <mujoco/mujoco.h>
@@ -172,15 +179,79 @@ void hes__robot_at_moving(hes_robot *r, const double *q, const double *v)
     r->at_moving = 1;
 }
 
-/* The joint of coordinate i: the joint whose first dof it is. */
+/* Joint j's coordinates' and velocities' name suffixes: a free joint's
+ * position and quaternion, a ball's quaternion, and their velocities; a
+ * hinge or slide is named after its joint alone. */
+static const char *const free_q[] = { "_x", "_y", "_z", "_qw", "_qx", "_qy", "_qz" };
+static const char *const free_v[] = { "_vx", "_vy", "_vz", "_wx", "_wy", "_wz" };
+
+/* name + suffix, a new string (NULL when out of memory) */
+static char *joined(const char *name, const char *suffix)
+{
+    size_t n = strlen(name) + strlen(suffix) + 1;
+    char *s = malloc(n);
+    if (s)
+        snprintf(s, n, "%s%s", name, suffix);
+    return s;
+}
+
+/* The quaternions' starts (r->quat, r->mech's d, n_quat and quat) and the
+ * names of every coordinate and velocity, each checked as a name of
+ * tables and plots (hes_name_check): joint J's (jointJ without a name)
+ * plus the suffix of its type. */
+hes_status hes__robot_coordinates(hes_robot *r, const char *path, char *msg, size_t len)
+{
+    const mjModel *m = r->m;
+    int nq = m->nq, nv = m->nv, nquat = 0;
+    r->quat = malloc(sizeof(int) * (size_t)(nq > 0 ? nq : 1));
+    r->coord_names = calloc((size_t)nq, sizeof(char *));
+    r->vel_names = calloc((size_t)nv, sizeof(char *));
+    if (!r->quat || !r->coord_names || !r->vel_names)
+        return hes__say(msg, len, HES_ENOMEM, "out of memory for a robot");
+    for (int j = 0; j < m->njnt; j++) {
+        int t = m->jnt_type[j], qa = m->jnt_qposadr[j], va = m->jnt_dofadr[j];
+        /* the suffixes from the free joint's: a ball's are its last ones */
+        int nqj = t == mjJNT_FREE ? 7 : t == mjJNT_BALL ? 4 : 1, nvj = nqj - (nqj > 1);
+        if (nqj > 1)
+            r->quat[nquat++] = qa + nqj - 4;
+        char buf[32];
+        const char *jn = mj_id2name(m, mjOBJ_JOINT, j);
+        if (!jn) {
+            snprintf(buf, sizeof buf, "joint%d", j);
+            jn = buf;
+        }
+        for (int i = 0; i < nqj; i++)
+            if (!(r->coord_names[qa + i] = joined(jn, nqj > 1 ? free_q[7 - nqj + i] : "")))
+                return hes__say(msg, len, HES_ENOMEM, "out of memory for a robot");
+        for (int i = 0; i < nvj; i++)
+            if (!(r->vel_names[va + i] = joined(jn, nvj > 1 ? free_v[6 - nvj + i] : "")))
+                return hes__say(msg, len, HES_ENOMEM, "out of memory for a robot");
+    }
+    for (int i = 0; i < nq + nv; i++) {
+        const char *name = i < nq ? r->coord_names[i] : r->vel_names[i - nq];
+        char field[64];
+        snprintf(field, sizeof field, "%s %d's name (its joint's)",
+                 i < nq ? "coordinate" : "velocity", i < nq ? i : i - nq);
+        hes_error why;
+        if (!name || hes_name_check(field, name, &why) != HES_OK)
+            return hes__say(msg, len, HES_EINVAL, "robot %s: %s", path,
+                            name ? why.message : "a coordinate without a joint");
+    }
+    r->mech.d = nv;
+    r->mech.n_quat = nquat;
+    r->mech.quat = nquat ? r->quat : NULL;
+    return HES_OK;
+}
+
+/* The name of coordinate i (of nq) and of velocity i (of nv). */
 const char *hes_robot_coordinate(const hes_robot *r, int i)
 {
-    if (!r || i < 0 || i >= r->m->nv)
-        return NULL;
-    for (int j = 0; j < r->m->njnt; j++)
-        if (r->m->jnt_dofadr[j] == i)
-            return mj_id2name(r->m, mjOBJ_JOINT, j);
-    return NULL;
+    return r && i >= 0 && i < r->nq ? r->coord_names[i] : NULL;
+}
+
+const char *hes_robot_velocity_name(const hes_robot *r, int i)
+{
+    return r && i >= 0 && i < r->nv ? r->vel_names[i] : NULL;
 }
 
 /* The file's reference configuration: MuJoCo's qpos0. */

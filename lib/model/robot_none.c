@@ -114,6 +114,12 @@ const char *hes_robot_coordinate(const hes_robot *r, int i)
     return NULL;
 }
 
+const char *hes_robot_velocity_name(const hes_robot *r, int i)
+{
+    (void)r, (void)i;
+    return NULL;
+}
+
 hes_status hes_robot_reference(const hes_robot *r, double *q)
 {
     (void)r, (void)q;

@@ -141,6 +141,9 @@ cdef extern from "hes.h" nogil:
     void hes_robot_destroy(hes_robot *robot)
     const hes_mech *hes_robot_mech(const hes_robot *robot)
     const char *hes_robot_coordinate(const hes_robot *robot, int i)
+    const char *hes_robot_velocity_name(const hes_robot *robot, int i)
+    hes_status hes_robot_dims(const hes_robot *robot, int *nq, int *nv)
+    int hes_mech_nq(const hes_mech *m)
     ctypedef struct hes_robot_dynamics:
         int nv
         int nu

@@ -163,13 +163,19 @@ cdef _RobotImpact _robot_impact(path, q, v, contacts, double gap_tol):
     if nc < 1:
         raise InvalidArgument(f"{path} has no sites: name its contacts with contacts="
                               "'NAME:MU,...'")
-    coords = [_text(hes_robot_coordinate(r.robot, i)) or "?" for i in range(m.d)]
+    cdef int nq = 0
+    hes_robot_dims(r.robot, &nq, NULL)
+    coords = [_text(hes_robot_coordinate(r.robot, i)) for i in range(nq)]
     try:
-        r.q = _as_vector(q, m.d, "q")
+        r.q = _as_vector(q, nq, "q")
         r.v = _as_vector(v, m.d, "v")
     except InvalidArgument:
-        raise InvalidArgument(f"q and v need {m.d} numbers each (the robot's coordinates: "
-                              f"{', '.join(coords)})") from None
+        if nq == m.d:
+            raise InvalidArgument(f"q and v need {m.d} numbers each (the robot's coordinates: "
+                                  f"{', '.join(coords)})") from None
+        vnames = [_text(hes_robot_velocity_name(r.robot, i)) for i in range(m.d)]
+        raise InvalidArgument(f"q needs {nq} numbers ({', '.join(coords)}), v {m.d} "
+                              f"({', '.join(vnames)})") from None
     r.idx = <int *>malloc(sizeof(int) * nc)
     if r.idx == NULL:
         raise MemoryError()
@@ -415,7 +421,7 @@ def impact(problem, *, samples=None, step=None, steps=None, seed=0, select="rand
         r.law = law
         r.contacts = [_contact_name(pb, i) for i in range(k)]
         r.mu = _vector(s.mu, k)
-        r.q = _vector(s.q, s.d)
+        r.q = _vector(s.q, hes_mech_nq(pb.mech))
         r.v_minus = _vector(s.v, s.d)
         u0 = np.empty(2 * k)
         hes_contact_velocities(&s.contacts, s.v, <double *>cnp.PyArray_DATA(u0))

@@ -109,22 +109,22 @@ cdef class _Robot:
         hes_robot_destroy(self.robot)
 
 
-cdef tuple _invdyn_read_csv(path, _Robot rob, int nv, int nc):
+cdef tuple _invdyn_read_csv(path, _Robot rob, int nq, int nc):
     """The trajectory file of `hes invdyn --trajectory` (invdyn_motion.c): a
-    header naming t, every coordinate of the robot once (any order) and
+    header naming t, every coordinate of the robot once (nq of them, any order) and
     optionally stance:CONTACT columns, then a row per node (blank lines and
     lines starting with '#' skipped), the times increasing: (t, q, stance
     or None)."""
     import os
     p = os.fspath(path)
     lines = _read_text(p, "trajectory").split("\n")
-    coords = [_text(hes_robot_coordinate(rob.robot, i)) for i in range(nv)]
+    coords = [_text(hes_robot_coordinate(rob.robot, i)) for i in range(nq)]
     cnames = [_text(hes_robot_contact_name(rob.robot, c)) for c in range(nc)]
     if not lines or not lines[0].strip(" \t\r"):
         raise InvalidArgument(f"{p}: no header line")
     header = [f.strip(" \t") for f in lines[0].rstrip("\r").split(",")]
-    if len(header) > nv + nc + 2:
-        raise InvalidArgument(f"{p}: more columns than t, {nv} coordinates and {nc} stance "
+    if len(header) > nq + nc + 2:
+        raise InvalidArgument(f"{p}: more columns than t, {nq} coordinates and {nc} stance "
                               "columns")
     col = []
     for name in header:
@@ -141,7 +141,7 @@ cdef tuple _invdyn_read_csv(path, _Robot rob, int nv, int nc):
     if col.count(-1) != 1:
         missing = "t"
     else:
-        for i in range(nv):
+        for i in range(nq):
             if col.count(i) != 1:
                 missing = coords[i]
                 break
@@ -161,7 +161,7 @@ cdef tuple _invdyn_read_csv(path, _Robot rob, int nv, int nc):
         if len(fields) != len(header):
             raise InvalidArgument(f"{p}: line {number} has {len(fields)} fields, the header "
                                   f"{len(header)}")
-        qrow, srow, tv = [0.0] * nv, [0] * nc, 0.0
+        qrow, srow, tv = [0.0] * nq, [0] * nc, 0.0
         for k, text in enumerate(fields):
             s = text.strip(" \t")
             try:
@@ -329,7 +329,8 @@ def invdyn(robot, *, trajectory=None, t=None, q=None, v=None, a=None, stance=Non
     if clist is not None and mu_all >= 0:
         clist = [(c, mu_all) for c, _ in clist]
     rob.robot = _robot_read(robot, clist, "robot")
-    cdef int nv = hes_robot_mech(rob.robot).d
+    cdef int nq, nv
+    hes_robot_dims(rob.robot, &nq, &nv)
     cdef int nc = hes_robot_contact_count(rob.robot)
     if nc < 1:
         raise InvalidArgument(f"{os.fspath(robot)} has no sites: name its contacts with "
@@ -356,11 +357,12 @@ def invdyn(robot, *, trajectory=None, t=None, q=None, v=None, a=None, stance=Non
         if st != HES_OK:
             raise InvalidArgument(f"motors: {_text(err.message)}")
 
-    coords = [_text(hes_robot_coordinate(rob.robot, i)) or "?" for i in range(nv)]
+    coords = [_text(hes_robot_coordinate(rob.robot, i)) for i in range(nq)]
+    vnames = [_text(hes_robot_velocity_name(rob.robot, i)) for i in range(nv)]
     cdef cnp.ndarray tt, qq, vv = None, aa = None, ss = None
     cdef int nodes
     if trajectory is not None:
-        tt, qq, ss = _invdyn_read_csv(trajectory, rob, nv, nc)
+        tt, qq, ss = _invdyn_read_csv(trajectory, rob, nq, nc)
         nodes = cnp.PyArray_DIM(tt, 0)
     elif t is not None:
         tt = _as_vector(t, -1, "t")
@@ -370,7 +372,7 @@ def invdyn(robot, *, trajectory=None, t=None, q=None, v=None, a=None, stance=Non
                                   f"most {_INVDYN_MAX_NODES})")
         if not np.all(np.diff(tt) > 0):
             raise InvalidArgument("t: the times must increase")
-        qq = _as_vector(q, <Py_ssize_t>nodes * nv,
+        qq = _as_vector(q, <Py_ssize_t>nodes * nq,
                         f"q (nodes x coordinates: {', '.join(coords)})")
         if stance is not None:
             sa = np.asarray(stance)
@@ -381,12 +383,15 @@ def invdyn(robot, *, trajectory=None, t=None, q=None, v=None, a=None, stance=Non
             ss = np.ascontiguousarray(sa, dtype=np.intc).reshape(-1)
     else:
         try:
-            qq = _as_vector(q, nv, "q")
+            qq = _as_vector(q, nq, "q")
             vv = _as_vector(v, nv, "v")
             aa = _as_vector(a, nv, "a")
         except InvalidArgument:
-            raise InvalidArgument(f"q, v and a need {nv} numbers each (the robot's "
-                                  f"coordinates: {', '.join(coords)})") from None
+            if nq == nv:
+                raise InvalidArgument(f"q, v and a need {nv} numbers each (the robot's "
+                                      f"coordinates: {', '.join(coords)})") from None
+            raise InvalidArgument(f"q needs {nq} numbers ({', '.join(coords)}), v and a {nv} "
+                                  f"each ({', '.join(vnames)})") from None
         if stance is not None:
             raise InvalidArgument("stance= goes with t= and q= (a trajectory)")
         tt = np.zeros(1)

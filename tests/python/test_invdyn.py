@@ -57,6 +57,29 @@ def test_at_rest_carries_the_weight(q3d):
     assert r.f_y is not None and r.tangents == 2
 
 
+def test_free_robot_quaternion_coordinates(srcdir, tmp_path):
+    """The quadruped on a free joint: q has 19 values (the base's unit
+    quaternion among them), v and a 18; at rest on its feet as the
+    quadruped of slides and hinges, and spinning in free fall (the
+    quaternion's velocities from differences on the manifold) its hips
+    holding the legs against their centripetal force (0.0272 N m)."""
+    qf = f"{srcdir}/share/robots/quadruped_free.xml"
+    rest = [0, 0, 0.16 + REST_Z, 1, 0, 0, 0] + [0, 0.5, -1] * 4   # the base's own height
+    r = hes.invdyn(qf, q=rest, v=np.zeros(18), a=np.zeros(18), contacts=FEET)
+    table = program(qf, "--q", ",".join(map(repr, rest)), "--v", ",".join(["0"] * 18),
+                    "--a", ",".join(["0"] * 18), "--contacts", FEET)
+    assert r.to_csv() == table
+    assert r.ok and r.f_normal.sum() == pytest.approx(4.76 * 9.81, rel=1e-9)
+    t = np.arange(11) * 0.01
+    q = np.zeros((11, 19))
+    q[:, 2] = 1 + 0.5 * t - 0.5 * 9.81 * t ** 2
+    q[:, 3], q[:, 6] = np.cos(2.5 * t), np.sin(2.5 * t)
+    rs = hes.invdyn(qf, t=t, q=q)
+    assert rs.ok and rs.tau[:, 1] == pytest.approx(0.0272, rel=1e-9)
+    with pytest.raises(hes.Error, match="q needs 19 numbers"):
+        hes.invdyn(qf, q=[0] * 18, v=np.zeros(18), a=np.zeros(18))
+
+
 def test_trajectory_file_and_arrays(q3d, srcdir, tmp_path):
     lines = open(f"{srcdir}/share/data/quadruped_trot.csv").read().splitlines()
     f = tmp_path / "trot.csv"

@@ -139,8 +139,7 @@ static int limit_Da(const double *q, const double *p, double *out, void *data)
 }
 
 /* The joint limits become constraints, two per limited hinge or slide,
- * at any size of robot (hybrid models take robots of at most
- * HES_MECH_MAX coordinates: hes__robot_mode_view refuses larger ones). */
+ * at any size of robot. */
 static hes_status collect_limits(hes_robot *r, char *msg, size_t len)
 {
     const mjModel *m = r->m;

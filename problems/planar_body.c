@@ -9,7 +9,6 @@
  * on the body's right (normal -x: a = -p_x, J_n = -Dp_x, J_t = Dp_y).
  */
 #include <math.h>
-#include <string.h>
 
 #include "problems.h"
 
@@ -39,18 +38,17 @@ void hes__planar_point(const double *q, int col, double cx, double cy, double *p
 static int contact(const double *q, int d, int col, double cx, double cy, int wall, double *a,
                    double *Da, double *Jt)
 {
-    double p[2], jx[HES_MECH_MAX], jy[HES_MECH_MAX];
-    memset(jx, 0, sizeof(double) * (size_t)d);
-    memset(jy, 0, sizeof(double) * (size_t)d);
-    hes__planar_point(q, col, cx, cy, p, jx, jy);
+    double p[2], jx[3], jy[3];   /* the body's three columns */
+    hes__planar_point(q + col, 0, cx, cy, p, jx, jy);
     const double *n = wall ? jx : jy, *t = wall ? jy : jx, sg = wall ? -1 : 1;
     if (a)
         *a = wall ? -p[0] : p[1];
     for (int j = 0; j < d; j++) {
+        int in = j >= col && j < col + 3;
         if (Da)
-            Da[j] = sg * n[j];
+            Da[j] = sg * (in ? n[j - col] : 0.0);
         if (Jt)
-            Jt[j] = t[j];
+            Jt[j] = in ? t[j - col] : 0.0;
     }
     return 0;
 }

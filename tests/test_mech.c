@@ -6,10 +6,13 @@
  * simulation), the Jacobian of a mode's field (closed form through a chart;
  * through a two-angle chart with state-feedback inputs and drag against
  * central differences), the impact law (restitution, plastic contacts, energy), and
- * the physical-validity checks of an impact.
+ * the physical-validity checks of an impact; a system of 24 coordinates and
+ * 20 inputs and constraints (beyond the layer's stack arrays), and the
+ * bound of systems without net_force.
  */
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -543,6 +546,149 @@ START_TEST(test_unphysical_impacts_are_reported)
 }
 END_TEST
 
+/* ------------------------------------- a system larger than the stack buffers */
+/* 24 coordinates (the layer's work arrays go to the heap above 16 of
+ * each): M(q) tridiagonal, 2 + cos q_i on the diagonal and 0.1 beside it;
+ * springs and dampers f = -q - 0.1 q' and inputs u_i on the first 20
+ * coordinates; 20 bilateral constraints a_j = q_j + 1 (restitution 0.5 on
+ * the even ones, 0 on the odd ones).  No net_force: the Coriolis terms
+ * come from dM/dq (24^3 values, by differences of M). */
+enum { BIG_D = 24, BIG_C = 20 };
+
+static int big_mass(const double *q, const double *p, double *M, void *d)
+{
+    (void)p, (void)d;
+    for (int j = 0; j < BIG_D; j++)
+        for (int i = 0; i < BIG_D; i++)
+            M[i + j * BIG_D] = i == j ? 2 + cos(q[i]) : abs(i - j) == 1 ? 0.1 : 0;
+    return 0;
+}
+
+static int big_force(const double *q, const double *qd, const double *u, const double *p,
+                     double *f, void *d)
+{
+    (void)p, (void)d;
+    for (int i = 0; i < BIG_D; i++)
+        f[i] = -q[i] - 0.1 * qd[i] + (i < BIG_C ? u[i] : 0);
+    return 0;
+}
+
+static int big_constraint(const double *q, const double *p, double *a, void *d)
+{
+    (void)p;
+    a[0] = q[*(const int *)d] + 1;
+    return 0;
+}
+
+static int big_input(double t, const double *x, const double *p, double *u, void *d)
+{
+    (void)p, (void)d;
+    for (int i = 0; i < BIG_C; i++)
+        u[i] = 0.2 * sin(t + x[i] * x[BIG_D + i]);   /* state feedback */
+    return 0;
+}
+
+static const int big_index[BIG_C] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+                                      16, 17, 18, 19 };
+
+/* The system with its constraints filled in (big_index for their data). */
+static void big_system(hes_mech *m, hes_mech_constraint *c)
+{
+    static const char *const names[BIG_C] = { "c0", "c1", "c2", "c3", "c4", "c5", "c6", "c7",
+                                              "c8", "c9", "c10", "c11", "c12", "c13", "c14",
+                                              "c15", "c16", "c17", "c18", "c19" };
+    for (int j = 0; j < BIG_C; j++)
+        c[j] = (hes_mech_constraint){ names[j], big_constraint, NULL, j % 2 ? 0 : 0.5, 0, 0,
+                                      NULL, (void *)&big_index[j] };
+    *m = (hes_mech){ .name = "big", .d = BIG_D, .mass = big_mass, .force = big_force,
+                     .m = BIG_C, .n_constraints = BIG_C, .constraints = c };
+}
+
+/* The field's Jacobian against differences, the held constraints' forces
+ * and the impact of all 20 constraints at once, in a system of 24
+ * coordinates and 20 inputs and constraints: what stack arrays of 16 did
+ * not hold. */
+START_TEST(test_system_of_24_coordinates_and_20_constraints)
+{
+    hes_mech m;
+    hes_mech_constraint c[BIG_C];
+    big_system(&m, c);
+    hes_mech_mode free_mode = { &m, 0, NULL, BIG_D, NULL, NULL, NULL, big_input, NULL, NULL };
+    static const char *state_names[2 * BIG_D];
+    static char buf[2 * BIG_D][8];
+    for (int i = 0; i < 2 * BIG_D; i++) {
+        snprintf(buf[i], sizeof buf[i], "%s%d", i < BIG_D ? "q" : "v", i % BIG_D);
+        state_names[i] = buf[i];
+    }
+    hes_mode modes[1] = { { .name = "free", .dim = 2 * BIG_D, .state_names = state_names,
+                            .field = hes_mech_field, .field_dx = hes_mech_field_dx,
+                            .data = &free_mode } };
+    hes_model model = { .abi = HES_MODEL_ABI, .name = "big", .description = "24 coordinates",
+                        .n_modes = 1, .modes = modes, .integrator = HES_ADAMS,
+                        .describe_error = hes_mech_describe_error };
+    hes_error err;
+    ck_assert_msg(hes_model_validate(&model, &err) == HES_OK, "%s", err.message);
+    double x[2 * BIG_D];
+    unsigned seed = 5;
+    for (int i = 0; i < 2 * BIG_D; i++)
+        x[i] = 2.0 * rand_r(&seed) / RAND_MAX - 1.0;
+    const double *xs[1] = { x };
+    hes_deriv_report rep;
+    ck_assert_int_eq(hes_model_check_derivatives(&model, P, 0.3, xs, &rep), HES_OK);
+    ck_assert_msg(!rep.disagree && rep.max_rel_err < 1e-7, "%s: %g", rep.where,
+                  rep.max_rel_err);
+    /* 18 constraints held through the identity chart: their forces make M
+       q'' = f - c + Da^T lambda hold with q'' the unconstrained one, so
+       they vanish (to rounding); the heap path of the forces' solve */
+    hes_mech_mode held = { &m, 18, big_index, BIG_D, NULL, NULL, NULL, big_input, NULL, NULL };
+    double lambda[18], kinetic;
+    ck_assert_int_eq(hes_mech_mode_state(&held, 0.3, x, P, NULL, NULL, lambda, &kinetic),
+                     HES_OK);
+    for (int j = 0; j < 18; j++)
+        ck_assert_msg(fabs(lambda[j]) < 1e-12, "lambda[%d] = %g", j, lambda[j]);
+    ck_assert(kinetic > 0);
+    /* the impact of all 20 constraints: D q'+ = -Gamma D q'- (D = the first
+       20 rows of the identity), and M (q'+ - q'-) in the span of D^T: its
+       last 4 components vanish */
+    hes_mech_transition all = { &free_mode, &free_mode, HES_MECH_ACTIVATE, 0, NULL, NULL, NULL,
+                                BIG_C, big_index, 0, NULL, NULL, NULL, NULL, NULL };
+    double q[BIG_D], vm[BIG_D], vp[BIG_D], imp[BIG_C], M[BIG_D * BIG_D];
+    ck_assert_int_eq(hes_mech_impact(&all, x, P, q, vm, vp, imp), HES_OK);
+    for (int j = 0; j < BIG_C; j++)
+        ck_assert_double_eq_tol(vp[j], -(j % 2 ? 0 : 0.5) * vm[j], 1e-12);
+    big_mass(q, P, M, NULL);
+    for (int i = BIG_C; i < BIG_D; i++) {
+        double s = 0;
+        for (int j = 0; j < BIG_D; j++)
+            s += M[i + j * BIG_D] * (vp[j] - vm[j]);
+        ck_assert_msg(fabs(s) < 1e-12, "M dq' component %d: %g", i, s);
+    }
+    double out[2 * BIG_D];
+    ck_assert_int_eq(hes_mech_reset(0.3, x, P, out, &all), 0);
+    for (int i = 0; i < BIG_D; i++)
+        ck_assert(out[i] == x[i] && out[BIG_D + i] == vp[i]);
+}
+END_TEST
+
+/* A system without net_force takes at most 64 coordinates (dM/dq has d^3
+ * values); with net_force (no dM/dq) it takes more. */
+START_TEST(test_dm_bound_only_without_net_force)
+{
+    hes_mech m = { .name = "wide", .d = 65, .mass = big_mass, .force = big_force };
+    hes_mech_mode md = { &m, 0, NULL, 65, NULL, NULL, NULL, NULL, NULL, NULL };
+    hes_mode modes[1] = { { .name = "free", .dim = 130, .field = hes_mech_field,
+                            .data = &md } };
+    hes_model model = { .abi = HES_MODEL_ABI, .name = "wide", .description = "65 coordinates",
+                        .n_modes = 1, .modes = modes, .integrator = HES_ADAMS };
+    hes_error err;
+    ck_assert_int_eq(hes_model_validate(&model, &err), HES_EINVAL);
+    ck_assert_msg(strstr(err.message, "mech.d = 65: a system without net_force takes at most "
+                         "64 coordinates"), "%s", err.message);
+    m.net_force = big_force;
+    ck_assert_msg(hes_model_validate(&model, &err) == HES_OK, "%s", err.message);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("mech");
@@ -556,6 +702,8 @@ int main(void)
     tcase_add_test(tc, test_model_force_jacobians_give_the_same_field_jacobian);
     tcase_add_test(tc, test_impact_law_restitution_and_plastic_contacts);
     tcase_add_test(tc, test_unphysical_impacts_are_reported);
+    tcase_add_test(tc, test_system_of_24_coordinates_and_20_constraints);
+    tcase_add_test(tc, test_dm_bound_only_without_net_force);
     suite_add_tcase(s, tc);
     return test_run_suite(s);
 }

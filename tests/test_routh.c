@@ -236,23 +236,25 @@ END_TEST
 /* contact velocities of the outcome of a law */
 static void ap_outcome(hes_impact_setup *s, double *u, hes_contact_mode *modes)
 {
-    double vp[HES_MECH_MAX];
+    double *vp = malloc(sizeof(double) * (size_t)s->d);
     hes_error msg;
     ck_assert_msg(hes_impact_anitescu_potra(&s->contacts, s->v, vp, NULL, NULL, NULL, &msg) == HES_OK, "%s", msg.message);
     hes_contact_velocities(&s->contacts, vp, u);
     hes_contact_modes(&s->contacts, vp, 0, modes);
+    free(vp);
 }
 
 static void sequential_outcome(hes_impact_setup *s, int first, double *u,
                                hes_contact_mode *modes)
 {
-    double vp[HES_MECH_MAX];
+    double *vp = malloc(sizeof(double) * (size_t)s->d);
     int order[2] = { first, 1 - first };
     hes_error msg;
     ck_assert_msg(hes_impact_sequential(&s->contacts, order, 2, 50, s->v, vp, NULL, NULL, NULL,
                                         &msg) == HES_OK, "%s", msg.message);
     hes_contact_velocities(&s->contacts, vp, u);
     hes_contact_modes(&s->contacts, vp, 0, modes);
+    free(vp);
 }
 
 /* Anitescu-Potra brings the body to rest (all contact velocities 0), and

@@ -266,7 +266,7 @@ void hes__impact_ap_q(const hes_contact_set *c, const double *v, double *q)
 /* dv = WG (c_n, beta+ - beta-) for z = (c_n, beta+, beta-, ...) */
 void hes__impact_dv(int n, int k, const double *WG, const double *z, double *dv)
 {
-    assert(n >= 1 && k >= 0 && k <= HES_MECH_MAX);
+    assert(n >= 1 && k >= 0);
     hes__ap_dv(n, k, 1, WG, z, dv);
 }
 

@@ -506,11 +506,9 @@ hes_status hes_impact_outcome_compute(const hes_contact_set *c, const double *v_
 {
     char *msg = hes__errbuf(err);
     size_t len = hes__errlen(err);
-    if (!c || !out || c->n > HES_MECH_MAX || c->k > HES_MECH_MAX || !out->order || !out->v ||
-        !out->u || !out->modes)
-        return hes__say(msg, len, HES_EINVAL, "impact outcome: needs a contact set of at most "
-                        "%d coordinates and contacts, and an outcome with its arrays "
-                        "(hes_impact_outcome_init)", HES_MECH_MAX);
+    if (!c || !out || !out->order || !out->v || !out->u || !out->modes)
+        return hes__say(msg, len, HES_EINVAL, "impact outcome: needs a contact set and an "
+                        "outcome with its arrays (hes_impact_outcome_init)");
     hes_impact_info info;
     out->relative = -1;
     out->nearest = -1;

@@ -33,16 +33,23 @@ extern "C" {
  *     q'+ = q'- - M^-1 Da_J^T (Da_J M^-1 Da_J^T)^-1 (I + Gamma) Da_J q'-,
  *
  * so that Da_J q'+ = -Gamma Da_J q'-.  Every solve uses Cholesky
- * factorisations (of at most HES_MECH_MAX rows), never an explicit inverse.
+ * factorisations, never an explicit inverse.
  *
  * A model is still a hes_model: its modes and transitions use the generic
  * callbacks hes_mech_field, hes_mech_guard and hes_mech_reset with a
  * hes_mech_mode / hes_mech_transition as their data (hes_mode.data,
  * hes_transition.data), so guards, resets, vector fields and from them the
- * saltation matrices are derived, not written by hand.  Dimensions are at
- * most HES_MECH_MAX.
+ * saltation matrices are derived, not written by hand.
+ *
+ * Sizes: d, k, the inputs and the constraints have no fixed limit.  The
+ * callbacks' work arrays are on the stack for systems of up to 16 of each
+ * (no allocation inside the integrators), one heap block per call above
+ * that (a failed allocation is HES_ENOMEM, never a crash).  A system
+ * without net_force takes at most 64 coordinates: its Coriolis terms come
+ * from dM/dq, d^3 values at every evaluation of its field
+ * (hes_model_validate refuses more); a system with net_force (a robot's)
+ * needs no dM/dq and has no bound.
  */
-#define HES_MECH_MAX 16 /**< the largest d, k, number of inputs and of constraints */
 
 /** f(q, p, out, data): a function of the configuration. */
 typedef int (*hes_mech_config_fn)(const double *q, const double *p, double *out, void *data);

@@ -44,8 +44,8 @@ const hes_impact_problem *hes_impact_problem_find(const char *name);
  * J_n (k x d, from the constraints' Da, or fourth-order differences of a),
  * J_t (k x d, the constraints' Jt rows; zero for frictionless ones) and mu
  * (k), all column-major, for the constraints idx[0..k-1].  HES_EINVAL
- * (reason in err) for a bad index, a frictional constraint without Jt, a
- * failing callback or d or k above HES_MECH_MAX. */
+ * (reason in err) for a bad index, a frictional constraint without Jt or
+ * a failing callback; HES_ENOMEM when its work array cannot be allocated. */
 hes_status hes_mech_contacts(const hes_mech *mech, const double *q, const double *p, int k,
                              const int *idx, double *M, double *Jn, double *Jt, double *mu,
                              hes_error *err);

@@ -98,9 +98,9 @@ hes_status hes_robot_reference(const hes_robot *robot, double *q);
  * robot (every contact's y row vanishes at the reference configuration:
  * the robot moves in the x-z plane), else 2.  The arrays belong to the
  * robot and are overwritten by the next call.  Robots of any size load
- * (any number of coordinates, contacts and joint limits), but only those
- * of at most HES_MECH_MAX coordinates and constraints give a hes_mech that
- * hybrid models accept. */
+ * (any number of coordinates, contacts and joint limits) and give a
+ * hes_mech that hybrid models accept (a robot has net_force: no dM/dq
+ * bound; its mass_dq is given up to 64 coordinates, NULL above). */
 typedef struct {
     /** the numbers of velocities, motors, contacts, and tangents per contact @{ */
     int nv, nu, nc, tangents;

@@ -1,7 +1,8 @@
 /*
  * eval.c - evaluation of a model's callbacks inside a computation on a
  * system: each call checks the callback's return value (a nonzero code is
- * HES_EMODEL with the model's own description of it) and the finiteness of
+ * HES_EMODEL with the model's own description of it; HES_ENOMEM for the
+ * mechanical layer's out of memory) and the finiteness of
  * what it wrote (HES_ENONFINITE); a Jacobian the model does not supply is
  * replaced by central differences of its function (base/fd.c).
  */
@@ -17,7 +18,8 @@ static hes_status finish(hes_system *sys, int rc, const double *out, int n,
     if (rc != 0) {
         const hes_model *m = sys->model;
         const char *why = m->describe_error ? m->describe_error(rc, m->data) : NULL;
-        return hes__fail(sys, HES_EMODEL, "%s of '%s' failed at model time %.17g: %s (code %d)",
+        return hes__fail(sys, hes__callback_status(why),
+                         "%s of '%s' failed at model time %.17g: %s (code %d)",
                          what, name, t, why ? why : "no description", rc);
     }
     if (!hes__all_finite(out, n))

@@ -189,15 +189,20 @@ static int routh_law(const double *q, const double *qdm, const double *p, double
 }
 
 /* The transition's after constraints the frictional law does not decide
- * (not a contact, not a contact's own no-slip row): into locks, their
- * number returned. */
+ * (not a contact, not a contact's own no-slip row): into *locks (allocated,
+ * room for every after constraint; the caller frees it), their number
+ * returned; -1: out of memory. */
 static int locks_of(const hes_mech *m, const hes_mech_transition *mt, const double *q,
-                    const double *p, int k, const int *contacts, int *locks)
+                    const double *p, int k, const int *contacts, int **locks_out)
 {
     int nl = 0, d = m->d;
     double *row = malloc(sizeof(double) * (4 * (size_t)d + (size_t)d * d + 2));
-    if (!row)
+    int *locks = malloc(sizeof *locks * (size_t)(mt->n_after > 0 ? mt->n_after : 1));
+    *locks_out = locks;
+    if (!row || !locks) {
+        free(row);
         return -1;
+    }
     double *Jt = row + d, *Mt = Jt + d, *mu = Mt + (size_t)d * d, *dt = mu + 1;
     for (int a = 0; a < mt->n_after; a++) {
         int c = mt->after[a], in = 0;
@@ -240,13 +245,13 @@ static int contacts_of(const hes_mech_transition *mt, int *contacts, int *n_afte
 {
     const hes_mech *m = mt->mech ? mt->mech : mt->from->mech;
     int k = 0;
-    for (int i = 0; i < mt->n_after && k < HES_MECH_MAX; i++) {
+    for (int i = 0; i < mt->n_after; i++) {
         const hes_mech_constraint *c = &m->constraints[mt->after[i]];
         if (c->unilateral && c->mu > 0 && c->Jt)
             contacts[k++] = mt->after[i];
     }
     *n_after = k;
-    for (int i = 0; i < mt->n_separate && k < HES_MECH_MAX; i++)
+    for (int i = 0; i < mt->n_separate; i++)
         contacts[k++] = mt->separate[i];
     return *n_after > 0 && k > *n_after ? k : 0;
 }
@@ -268,10 +273,11 @@ static hes_status orbit_psi(const hes_system *sys, const hes_impact_orbit *r,
         return hes__say(msg, len, HES_ENOMEM, "out of memory for a model copy");
     memcpy(trs, m->transitions, sizeof *trs * (size_t)m->n_transitions);
     const hes_mech *em = mt->mech ? mt->mech : mt->from->mech;
-    int locks[HES_MECH_MAX];
-    int nl = locks_of(em, mt, r->q, hes_system_params(sys), r->k, r->contacts, locks);
+    int *locks;
+    int nl = locks_of(em, mt, r->q, hes_system_params(sys), r->k, r->contacts, &locks);
     if (nl < 0) {
         free(trs);
+        free(locks);
         return hes__say(msg, len, HES_ENOMEM, "out of memory");
     }
     law_ctx ctx = { em, r->k, nl, r->contacts, locks, caps, *ro };
@@ -306,6 +312,7 @@ static hes_status orbit_psi(const hes_system *sys, const hes_impact_orbit *r,
     }
     hes_system_destroy(s2);
     free(trs);
+    free(locks);
     return st;
 }
 
@@ -403,10 +410,13 @@ static hes_status nominal_impact(const hes_system *sys, const hes_mech_transitio
 {
     const hes_mech *em = mt->mech ? mt->mech : mt->from->mech;
     const double *p = hes_system_params(sys);
-    int locks[HES_MECH_MAX], nl = 0;
-    double qdp[HES_MECH_MAX], imp[HES_MECH_MAX];
-    hes_status st = hes_mech_event_state(mt, ev->x_minus, p, r->q, r->qd_minus);
-    if (st == HES_OK && (nl = locks_of(em, mt, r->q, p, r->k, r->contacts, locks)) < 0)
+    int *locks = NULL, nl = 0;
+    /* the nominal law's q'+ (d) and impulses (n_after) */
+    double *qdp = malloc(sizeof(double) * ((size_t)em->d + (size_t)mt->n_after)),
+           *imp = qdp ? qdp + em->d : NULL;
+    hes_status st = qdp ? hes_mech_event_state(mt, ev->x_minus, p, r->q, r->qd_minus)
+                        : hes__say(msg, len, HES_ENOMEM, "out of memory");
+    if (st == HES_OK && (nl = locks_of(em, mt, r->q, p, r->k, r->contacts, &locks)) < 0)
         st = hes__say(msg, len, HES_ENOMEM, "out of memory");
     if (st == HES_OK)
         st = reduce(em, r->q, p, r->k, r->contacts, nl, locks, red, msg, len);
@@ -415,13 +425,13 @@ static hes_status nominal_impact(const hes_system *sys, const hes_mech_transitio
                       "locked constraints is not positive definite");
     if (st == HES_OK)   /* the impulse scale: the nominal law's impulses */
         st = hes_mech_impact(mt, ev->x_minus, p, r->q, r->qd_minus, qdp, imp);
-    if (st != HES_OK)
-        return st;
     *pmax = 0;
-    for (int i = 0; i < mt->n_after; i++)
+    for (int i = 0; st == HES_OK && i < mt->n_after; i++)
         if (isfinite(imp[i]))
             *pmax = fmax(*pmax, fabs(imp[i]));
-    return HES_OK;
+    free(qdp);
+    free(locks);
+    return st;
 }
 
 /* The outcome set sampled on the reduced contact set from xi (so: the
@@ -625,10 +635,11 @@ hes_status hes_impact_orbit_analyze(hes_system *sys, const hes_analysis *nominal
                         "transition asked for" : "");
     }
     const hes_mech_transition *mt = mech_transition(m, r->transition);
-    double xi[HES_MECH_MAX], pmax = 0;
+    /* the reduced velocity (at most the event mech's d) and the orbit's state */
+    double pmax = 0, *x0 = malloc(sizeof(double) * ((size_t)an->orbit.n + (size_t)dmax)),
+           *xi = x0 ? x0 + an->orbit.n : NULL;
     reduced red = { 0 };
-    st = nominal_impact(sys, mt, ev, r, &red, xi, &pmax, msg, len);
-    double *x0 = malloc(sizeof(double) * (size_t)an->orbit.n);
+    st = x0 ? nominal_impact(sys, mt, ev, r, &red, xi, &pmax, msg, len) : HES_OK;
     if (st != HES_OK || !x0) {
         reduced_free(&red);
         free(x0);

@@ -37,8 +37,8 @@ static hes_status check(hes_system *sys, int rc, const double *out, size_t n, co
     const hes_model *m = sys->model;
     if (rc != 0) {
         const char *why = m->describe_error ? m->describe_error(rc, m->data) : NULL;
-        return hes__fail(sys, HES_EMODEL, "%s of mode '%s' failed: %s (code %d)", what,
-                         m->modes[mode].name, why ? why : "no description", rc);
+        return hes__fail(sys, hes__callback_status(why), "%s of mode '%s' failed: %s (code %d)",
+                         what, m->modes[mode].name, why ? why : "no description", rc);
     }
     if (out && !hes__all_finite(out, (int)n))
         return hes__fail(sys, HES_ENONFINITE, "%s of mode '%s' is not finite", what,

@@ -11,9 +11,10 @@
  * with c the Coriolis/centrifugal term derived from dM/dq, and the forces of
  * the held constraints follow from the full equations:
  *     (Da M^-1 Da^T) lambda = Da q'' - Da M^-1 (f - c).
- * Every solve is a Cholesky factorisation (hes__mech_chol).  All work arrays
- * live on the stack (dimensions <= HES_MECH_MAX): the callbacks run inside
- * the integrator and allocate nothing.
+ * Every solve is a Cholesky factorisation (hes__mech_chol).  The work
+ * arrays are sized by the system (hes__mech_work, model_internal.h): on
+ * the stack for small systems, so that the callbacks run inside the
+ * integrator and allocate nothing, one heap block per call for large ones.
  */
 #include <assert.h>
 #include <float.h>
@@ -34,41 +35,59 @@ const char *hes_mech_describe_error(int code, void *data)
     case E_PULL: return "an impact impulse would pull on a unilateral constraint: the chosen reset is not physically valid";
     case E_NOSEPARATE: return "a trailing contact does not separate after the impact: the chosen reset is not physically valid";
     case E_ENERGY: return "a plastic impact would increase the kinetic energy";
-    case E_DIM: return "a dimension of the mechanical system exceeds HES_MECH_MAX";
+    case E_DIM: return "the dimensions of a mode, its mechanical system and a transition's lift do not fit together";
     case E_NOTHELD: return "the released constraint is not held in the source mode";
     case E_CHART: return "a mode's chart needs chart_dz and chart_acc";
     case E_AFTER: return "the impact does not enforce a constraint that the target mode holds (add it to the transition's `after` set)";
     case E_LAW: return "the transition's own impact law (hes_mech_transition.impact) failed, e.g. its impulse steps did not end within their limit";
+    case E_NOMEM: return "out of memory for the mechanical system's work arrays";
     }
     return NULL;
 }
 
-#define N HES_MECH_MAX
+hes_status hes__callback_status(const char *why)
+{
+    return why && why == hes_mech_describe_error(E_NOMEM, NULL) ? HES_ENOMEM : HES_EMODEL;
+}
 
-/* Fourth-order central-difference Jacobian (n_out x n_in, n_in at most 2N,
- * n_out at most N * N), (8 (f(h) - f(-h)) - (f(2h) - f(-2h))) / 12h with step
+#define S HES__MECH_SMALL
+/* the stack buffer `small` of a work area */
+#define OPEN(w, small, n) hes__mech_work_open(w, small, sizeof small / sizeof *small, n)
+#define TAKE hes__mech_work_take
+
+/* Fourth-order central-difference Jacobian (n_out x n_in),
+ * (8 (f(h) - f(-h)) - (f(2h) - f(-2h))) / 12h with step
  * h = eps^(1/5) max(1, |x_j|): truncation and rounding both ~1e-12
  * relative, so that what is built on it can itself be differenced
  * (saltation matrices, the psi gradient). */
 int hes__mech_fd4(hes__mech_vec_fn fn, void *ctx, const double *x, int n_in, int n_out,
                   double *jac)
 {
-    double xx[2 * N], f[4][N * N];
+    double small[2 * S + 4 * S * S];
+    hes__mech_work w;
+    size_t no = (size_t)n_out;
+    if (OPEN(&w, small, (size_t)n_in + 4 * no))
+        return E_NOMEM;
+    double *xx = TAKE(&w, (size_t)n_in), *f[4];
+    for (int s = 0; s < 4; s++)
+        f[s] = TAKE(&w, no);
+    int rc = 0;
     memcpy(xx, x, sizeof(double) * (size_t)n_in);
-    for (int j = 0; j < n_in; j++) {
+    for (int j = 0; j < n_in && !rc; j++) {
         double h = pow(DBL_EPSILON, 0.2) * fmax(1.0, fabs(x[j]));
         const double off[4] = { h, -h, 2 * h, -2 * h };
-        for (int s = 0; s < 4; s++) {
+        for (int s = 0; s < 4 && !rc; s++) {
             xx[j] = x[j] + off[s];
             if (fn(ctx, xx, f[s]))
-                return E_CALLBACK;
+                rc = E_CALLBACK;
         }
         xx[j] = x[j];
-        for (int i = 0; i < n_out; i++)
+        for (int i = 0; i < n_out && !rc; i++)
             jac[i + (size_t)j * n_out] =
                 (8.0 * (f[0][i] - f[1][i]) - (f[2][i] - f[3][i])) / (12.0 * h);
     }
-    return 0;
+    hes__mech_work_close(&w);
+    return rc;
 }
 
 typedef struct {
@@ -109,18 +128,22 @@ static int eval_with_jac(hes_mech_config_fn fn, hes_mech_config_fn dfn, const do
 static int constraint_rows(const hes_mech *m, const double *q, const double *p, int n,
                            const int *idx, double *D)
 {
-    double row[N], a;
-    assert(m->d >= 1 && m->d <= N && n >= 0 && n <= m->n_constraints);
-    for (int r = 0; r < n; r++) {
+    double small[S], a;
+    hes__mech_work w;
+    assert(m->d >= 1 && n >= 0 && n <= m->n_constraints);
+    if (OPEN(&w, small, (size_t)m->d))
+        return E_NOMEM;
+    double *row = TAKE(&w, (size_t)m->d);
+    int rc = 0;
+    for (int r = 0; r < n && !rc; r++) {
         assert(idx[r] >= 0 && idx[r] < m->n_constraints);
         const hes_mech_constraint *c = &m->constraints[idx[r]];
-        int rc = eval_with_jac(c->a, c->Da, q, m->d, 1, p, hes_mech_constraint_data(m, c), &a, row);
-        if (rc)
-            return rc;
-        for (int j = 0; j < m->d; j++)
+        rc = eval_with_jac(c->a, c->Da, q, m->d, 1, p, hes_mech_constraint_data(m, c), &a, row);
+        for (int j = 0; j < m->d && !rc; j++)
             D[r + (size_t)j * n] = row[j];
     }
-    return 0;
+    hes__mech_work_close(&w);
+    return rc;
 }
 
 /* dM/dq (the k-th d x d block is dM/dq_k), analytic or by fd4 of M (the
@@ -150,8 +173,8 @@ void hes__mech_coriolis_of(int d, const double *dM, const double *qd, double *c)
 /* Cholesky factor in place (lower: A = L L^T, the upper triangle left as
  * it is, as LAPACK's dpotf2); E_MASS if not positive definite (a pivot
  * <= 0 or NaN).  base/dense.c's, written out rather than LAPACK's
- * dpotrf/dpotrs because these matrices have at most HES_MECH_MAX rows (2
- * to 6 in the built-ins) and are factorised millions of times in a
+ * dpotrf/dpotrs because these matrices are small (2 to 6 rows in the
+ * built-ins, tens in robots) and are factorised millions of times in a
  * trajectory optimisation: OpenBLAS's dpotrf and dpotrs take a buffer
  * from its allocator, under a lock, at every call, which cost more than
  * the arithmetic and serialised the threads of psi's gradient (measured on
@@ -167,7 +190,8 @@ void hes__mech_chol_solve(const double *L, int n, double *B, int nrhs)
     hes__chol_solve(L, n, B, nrhs);
 }
 
-/* q = chart(z), Phi, q' = Phi z', a = D^2 chart[z', z']. */
+/* q = chart(z), Phi (d x k; NULL: not wanted), q' = Phi z', a = D^2
+ * chart[z', z']. */
 int hes__mech_chart_state(const hes_mech_mode *md, const double *z, const double *zd,
                        const double *p, double *q, double *Phi, double *qd, double *acc)
 {
@@ -183,17 +207,46 @@ int hes__mech_chart_state(const hes_mech_mode *md, const double *z, const double
             memset(acc, 0, sizeof(double) * (size_t)d);
         return 0;
     }
-    double J[N * N];
     if (!md->chart_dz || !md->chart_acc)
         return E_CHART;
-    if (md->chart(z, p, q, m->data) || md->chart_dz(z, p, J, m->data))
-        return E_CALLBACK;
-    if (Phi)
-        memcpy(Phi, J, sizeof(double) * (size_t)d * k);
-    hes__matmul(d, k, 1, J, zd, qd);
-    if (acc && md->chart_acc(z, zd, p, acc, m->data))
-        return E_CALLBACK;
+    double small[S * S];
+    hes__mech_work w;
+    if (OPEN(&w, small, Phi ? 0 : (size_t)d * k))
+        return E_NOMEM;
+    double *J = Phi ? Phi : TAKE(&w, (size_t)d * k);
+    int rc = md->chart(z, p, q, m->data) || md->chart_dz(z, p, J, m->data) ? E_CALLBACK : 0;
+    if (!rc)
+        hes__matmul(d, k, 1, J, zd, qd);
+    if (!rc && acc && md->chart_acc(z, zd, p, acc, m->data))
+        rc = E_CALLBACK;
+    hes__mech_work_close(&w);
+    return rc;
+}
+
+/* The evaluation's arrays in its work area (dM only without net_force). */
+static int eval_open(const hes_mech_mode *md, hes__mech_eval *e)
+{
+    const hes_mech *m = md->mech;
+    size_t d = (size_t)m->d, k = (size_t)md->k, nu = (size_t)(m->m > 0 ? m->m : 1),
+           dm = m->net_force ? 0 : d * d * d;
+    hes__mech_work *w = &e->w;
+    if (OPEN(w, e->small, HES__MECH_EVAL_NEED(d, k, nu, dm))) {
+        e->dM = NULL;
+        return E_NOMEM;
+    }
+    e->q = TAKE(w, d), e->qd = TAKE(w, d), e->acc = TAKE(w, d), e->f = TAKE(w, d);
+    e->c = TAKE(w, d), e->qdd = TAKE(w, d), e->Ma = TAKE(w, d);
+    e->u = TAKE(w, nu), e->zdd = TAKE(w, k);
+    e->Phi = TAKE(w, d * k), e->MPhi = TAKE(w, d * k);
+    e->L = TAKE(w, k * k), e->M = TAKE(w, d * d);
+    e->dM = dm ? TAKE(w, dm) : NULL;
+    memset(e->u, 0, sizeof(double) * nu);
     return 0;
+}
+
+void hes__mech_eval_close(hes__mech_eval *e)
+{
+    hes__mech_work_close(&e->w);
 }
 
 int hes__mech_mode_eval(const hes_mech_mode *md, double t, const double *x, const double *p,
@@ -201,9 +254,11 @@ int hes__mech_mode_eval(const hes_mech_mode *md, double t, const double *x, cons
 {
     const hes_mech *m = md->mech;
     int d = m->d, k = md->k, rc;
-    if (d > N || k > N || md->n_active > N || m->m > N || (!md->chart && k != d))
+    e->w.heap = 0;   /* nothing to free until the area is open */
+    if (!md->chart && k != d)
         return E_DIM;
-    memset(e->u, 0, sizeof e->u);
+    if ((rc = eval_open(md, e)))
+        return rc;
     if ((rc = hes__mech_chart_state(md, x, x + k, p, e->q, e->Phi, e->qd, e->acc)))
         return rc;
     if (md->input && md->input(t, x, p, e->u, m->data))
@@ -223,7 +278,7 @@ int hes__mech_mode_eval(const hes_mech_mode *md, double t, const double *x, cons
         hes__mech_coriolis_of(d, e->dM, e->qd, e->c);
     }
     /* Mz = Phi^T M Phi, z'' = Mz^-1 Phi^T (f - c - M acc), q'' = Phi z'' + acc */
-    double MPhi[N * N], Ma[N];
+    double *MPhi = e->MPhi, *Ma = e->Ma;
     hes__matmul(d, d, k, e->M, e->Phi, MPhi);
     hes__matmul(d, d, 1, e->M, e->acc, Ma);
     for (int i = 0; i < k; i++) {
@@ -247,42 +302,27 @@ int hes__mech_mode_eval(const hes_mech_mode *md, double t, const double *x, cons
     return 0;
 }
 
-/* The mode's dynamics at x = [z, z']: z'' and optionally q, q', the held
- * constraints' forces and the kinetic energy. */
-static int mode_dynamics(const hes_mech_mode *md, double t, const double *x, const double *p,
-                         double *zdd, double *q_out, double *qd_out, double *lambda,
-                         double *kinetic)
+/* The held constraints' forces lambda (na) at the evaluated state:
+ *     (Da M^-1 Da^T) lambda = Da q'' - Da M^-1 (f - c)
+ * (M factorised in place). */
+static int held_forces(const hes_mech_mode *md, const double *p, hes__mech_eval *e,
+                       double *lambda)
 {
     const hes_mech *m = md->mech;
-    int d = m->d, k = md->k, na = md->n_active, rc;
-    /* a chart's coordinates and the active constraints fit the system */
-    assert(d >= 1 && d <= N && k >= 1 && k <= d && na >= 0 && na <= m->n_constraints);
-    hes__mech_eval ev, *e = &ev;
-    if ((rc = hes__mech_mode_eval(md, t, x, p, e)))
-        return rc;
-    const double *q = e->q, *qd = e->qd, *f = e->f, *c = e->c;
-    memcpy(zdd, e->zdd, sizeof(double) * (size_t)k);
-    if (kinetic) {
-        double s = 0;
-        for (int i = 0; i < d; i++)
-            for (int j = 0; j < d; j++)
-                s += qd[i] * e->M[i + (size_t)j * d] * qd[j];
-        *kinetic = 0.5 * s;
-    }
-    if (q_out)
-        memcpy(q_out, q, sizeof(double) * (size_t)d);
-    if (qd_out)
-        memcpy(qd_out, qd, sizeof(double) * (size_t)d);
-    if (lambda && na > 0) {
-        /* (Da M^-1 Da^T) lambda = Da q'' - Da M^-1 (f - c) */
-        double D[N * N], W[N * N], A[N * N], fm[N], r[N], *M = e->M;
-        const double *qdd = e->qdd;
-        for (int i = 0; i < d; i++)
-            fm[i] = f[i] - c[i];
-        if ((rc = constraint_rows(m, q, p, na, md->active, D)))
-            return rc;
-        if ((rc = hes__mech_chol(M, d)))
-            return rc;
+    int d = m->d, na = md->n_active, rc;
+    size_t D_ = (size_t)d, A_ = (size_t)na;
+    double small[3 * S * S + 2 * S];
+    hes__mech_work w;
+    if (OPEN(&w, small, 2 * A_ * D_ + A_ * A_ + D_ + A_))
+        return E_NOMEM;
+    double *D = TAKE(&w, A_ * D_), *W = TAKE(&w, D_ * A_), *A = TAKE(&w, A_ * A_),
+           *fm = TAKE(&w, D_), *r = TAKE(&w, A_), *M = e->M;
+    const double *q = e->q, *f = e->f, *c = e->c, *qdd = e->qdd;
+    for (int i = 0; i < d; i++)
+        fm[i] = f[i] - c[i];
+    if (!(rc = constraint_rows(m, q, p, na, md->active, D)))
+        rc = hes__mech_chol(M, d);
+    if (!rc) {
         for (int j = 0; j < na; j++) /* W = M^-1 Da^T */
             for (int i = 0; i < d; i++)
                 W[i + (size_t)j * d] = D[j + (size_t)i * na];
@@ -296,11 +336,47 @@ static int mode_dynamics(const hes_mech_mode *md, double t, const double *x, con
             r[i] = s;
         }
         if (hes__mech_chol(A, na))
-            return E_DEPENDENT;
+            rc = E_DEPENDENT;
+    }
+    if (!rc) {
         hes__mech_chol_solve(A, na, r, 1);
         memcpy(lambda, r, sizeof(double) * (size_t)na);
     }
-    return 0;
+    hes__mech_work_close(&w);
+    return rc;
+}
+
+/* The mode's dynamics at x = [z, z']: z'' and optionally q, q', the held
+ * constraints' forces and the kinetic energy. */
+static int mode_dynamics(const hes_mech_mode *md, double t, const double *x, const double *p,
+                         double *zdd, double *q_out, double *qd_out, double *lambda,
+                         double *kinetic)
+{
+    const hes_mech *m = md->mech;
+    int d = m->d, k = md->k, na = md->n_active, rc;
+    /* a chart's coordinates and the active constraints fit the system */
+    assert(d >= 1 && k >= 1 && k <= d && na >= 0 && na <= m->n_constraints);
+    hes__mech_eval ev, *e = &ev;
+    if ((rc = hes__mech_mode_eval(md, t, x, p, e))) {
+        hes__mech_eval_close(e);
+        return rc;
+    }
+    const double *qd = e->qd;
+    memcpy(zdd, e->zdd, sizeof(double) * (size_t)k);
+    if (kinetic) {
+        double s = 0;
+        for (int i = 0; i < d; i++)
+            for (int j = 0; j < d; j++)
+                s += qd[i] * e->M[i + (size_t)j * d] * qd[j];
+        *kinetic = 0.5 * s;
+    }
+    if (q_out)
+        memcpy(q_out, e->q, sizeof(double) * (size_t)d);
+    if (qd_out)
+        memcpy(qd_out, qd, sizeof(double) * (size_t)d);
+    rc = lambda && na > 0 ? held_forces(md, p, e, lambda) : 0;
+    hes__mech_eval_close(e);
+    return rc;
 }
 
 int hes_mech_field(double t, const double *x, const double *p, double *out, void *data)
@@ -313,19 +389,25 @@ int hes_mech_field(double t, const double *x, const double *p, double *out, void
     return mode_dynamics(md, t, x, p, out + k, NULL, NULL, NULL, NULL);
 }
 
+/* The status of a public call whose mechanical computation gave code rc. */
+static hes_status status_of(int rc)
+{
+    return rc == 0 ? HES_OK : rc == E_NOMEM ? HES_ENOMEM : HES_EMODEL;
+}
+
 hes_status hes_mech_mode_state(const hes_mech_mode *md, double t, const double *x,
                                const double *p, double *q, double *qd, double *lambda,
                                double *kinetic)
 {
     if (!md || !x)
         return HES_EINVAL;
-    double zdd[N], lam[N];
-    int rc = mode_dynamics(md, t, x, p, zdd, q, qd, lambda ? lam : NULL, kinetic);
-    if (rc)
-        return HES_EMODEL;
-    if (lambda)
-        memcpy(lambda, lam, sizeof(double) * (size_t)md->n_active);
-    return HES_OK;
+    double small[S];
+    hes__mech_work w;
+    if (OPEN(&w, small, (size_t)md->k))
+        return HES_ENOMEM;
+    int rc = mode_dynamics(md, t, x, p, TAKE(&w, (size_t)md->k), q, qd, lambda, kinetic);
+    hes__mech_work_close(&w);
+    return status_of(rc);
 }
 
 /* The mode's motion in its mechanical system's coordinates at x = [z, z']:
@@ -334,14 +416,18 @@ int hes__mech_mode_motion(const hes_mech_mode *md, double t, const double *x, co
                           double *q, double *qd, double *qdd)
 {
     int d = md->mech->d, k = md->k, rc;
-    double zdd[N], Phi[N * N];
-    if ((rc = mode_dynamics(md, t, x, p, zdd, NULL, NULL, NULL, NULL)) ||
-        (rc = hes__mech_chart_state(md, x, x + k, p, q, Phi, qd, qdd)))
-        return rc;
-    for (int i = 0; i < d; i++)
-        for (int j = 0; j < k; j++)
-            qdd[i] += Phi[i + (size_t)j * d] * zdd[j];
-    return 0;
+    double small[S + S * S];
+    hes__mech_work w;
+    if (OPEN(&w, small, (size_t)k + (size_t)d * k))
+        return E_NOMEM;
+    double *zdd = TAKE(&w, (size_t)k), *Phi = TAKE(&w, (size_t)d * k);
+    if (!(rc = mode_dynamics(md, t, x, p, zdd, NULL, NULL, NULL, NULL)) &&
+        !(rc = hes__mech_chart_state(md, x, x + k, p, q, Phi, qd, qdd)))
+        for (int i = 0; i < d; i++)
+            for (int j = 0; j < k; j++)
+                qdd[i] += Phi[i + (size_t)j * d] * zdd[j];
+    hes__mech_work_close(&w);
+    return rc;
 }
 
 /* The event's configuration and velocity (qd NULL: the configuration
@@ -354,8 +440,6 @@ static int event_state(const hes_mech_transition *tr, const double *x, const dou
     const hes_mech *m = tr->mech ? tr->mech : md->mech;
     int k = md->k, d = m->d;
     *em = m;
-    if (d > N || k > N)
-        return E_DIM;
     if (!qd) {
         if (!tr->lift && tr->mech && tr->mech != md->mech)
             return E_DIM;
@@ -368,12 +452,16 @@ static int event_state(const hes_mech_transition *tr, const double *x, const dou
         return tr->mech && tr->mech != md->mech
                    ? E_DIM
                    : hes__mech_chart_state(md, x, x + k, p, q, NULL, qd, NULL);
-    double J[N * N];
+    double small[S * S];
+    hes__mech_work w;
+    if (OPEN(&w, small, (size_t)d * k))
+        return E_NOMEM;
+    double *J = TAKE(&w, (size_t)d * k);
     int rc = eval_with_jac(tr->lift, tr->lift_dz, x, k, d, p, m->data, q, J);
-    if (rc)
-        return rc;
-    hes__matmul(d, k, 1, J, x + k, qd);
-    return 0;
+    if (!rc)
+        hes__matmul(d, k, 1, J, x + k, qd);
+    hes__mech_work_close(&w);
+    return rc;
 }
 
 hes_status hes_mech_event_state(const hes_mech_transition *tr, const double *x,
@@ -382,7 +470,7 @@ hes_status hes_mech_event_state(const hes_mech_transition *tr, const double *x,
     const hes_mech *m;
     if (!tr || !x || !q || !qd)
         return HES_EINVAL;
-    return event_state(tr, x, p, q, qd, &m) ? HES_EMODEL : HES_OK;
+    return status_of(event_state(tr, x, p, q, qd, &m));
 }
 
 int hes_mech_guard(double t, const double *x, const double *p, double *out, void *data)
@@ -398,20 +486,30 @@ int hes_mech_guard(double t, const double *x, const double *p, double *out, void
                 pos = i;
         if (pos < 0)
             return E_NOTHELD;
-        double zdd[N], lam[N];
+        double small[2 * S];
+        hes__mech_work w;
+        if (OPEN(&w, small, (size_t)md->k + (size_t)md->n_active))
+            return E_NOMEM;
+        double *zdd = TAKE(&w, (size_t)md->k), *lam = TAKE(&w, (size_t)md->n_active);
         int rc = mode_dynamics(md, t, x, p, zdd, NULL, NULL, lam, NULL);
-        if (rc)
-            return rc;
-        out[0] = lam[pos];
-        return 0;
-    }
-    double q[N];
-    const hes_mech *m;
-    int rc = event_state(tr, x, p, q, NULL, &m);
-    if (rc)
+        if (!rc)
+            out[0] = lam[pos];
+        hes__mech_work_close(&w);
         return rc;
-    const hes_mech_constraint *c = &m->constraints[tr->constraint];
-    return c->a(q, p, out, hes_mech_constraint_data(m, c)) ? E_CALLBACK : 0;
+    }
+    const hes_mech *m = tr->mech ? tr->mech : tr->from->mech;
+    double small[S];
+    hes__mech_work w;
+    if (OPEN(&w, small, (size_t)m->d))
+        return E_NOMEM;
+    double *q = TAKE(&w, (size_t)m->d);
+    int rc = event_state(tr, x, p, q, NULL, &m);
+    if (!rc) {
+        const hes_mech_constraint *c = &m->constraints[tr->constraint];
+        rc = c->a(q, p, out, hes_mech_constraint_data(m, c)) ? E_CALLBACK : 0;
+    }
+    hes__mech_work_close(&w);
+    return rc;
 }
 
 /* hes_mech_guard as a function of x alone, for differences (ctx: the
@@ -440,39 +538,36 @@ int hes_mech_guard_dx(double t, const double *x, const double *p, double *out, v
     const hes_mech_transition *tr = data;
     const hes_mech_mode *md = tr->from;
     int k = md->k, rc;
-    if (k > N)
-        return E_DIM;
     if (tr->kind == HES_MECH_RELEASE) {
         guard_ctx g = { tr, t, p };
         return hes__mech_fd4(guard_of_x, &g, x, 2 * k, 1, out);
     }
     const hes_mech *m = tr->mech ? tr->mech : md->mech;
     int d = m->d;
-    if (d > N)
-        return E_DIM;
-    double q[N], J[N * N], row[N], a;
+    size_t D = (size_t)d;
+    double small[3 * S + S * S], a;
+    hes__mech_work w;
+    if (OPEN(&w, small, 3 * D + D * (size_t)k))
+        return E_NOMEM;
+    double *q = TAKE(&w, D), *row = TAKE(&w, D), *qd = TAKE(&w, D), *J = TAKE(&w, D * k);
     if (tr->lift)
         rc = eval_with_jac(tr->lift, tr->lift_dz, x, k, d, p, m->data, q, J);
     else if (tr->mech && tr->mech != md->mech)
         rc = E_DIM;
-    else {
-        double qd[N];
+    else
         rc = hes__mech_chart_state(md, x, x + k, p, q, J, qd, NULL);
-    }
-    if (rc)
-        return rc;
     const hes_mech_constraint *c = &m->constraints[tr->constraint];
-    void *cdata = hes_mech_constraint_data(m, c);
-    if ((rc = eval_with_jac(c->a, c->Da, q, d, 1, p, cdata, &a, row)))
-        return rc;
-    for (int j = 0; j < k; j++) {
+    if (!rc)
+        rc = eval_with_jac(c->a, c->Da, q, d, 1, p, hes_mech_constraint_data(m, c), &a, row);
+    for (int j = 0; j < k && !rc; j++) {
         double s = 0;
         for (int l = 0; l < d; l++)
             s += row[l] * J[l + (size_t)j * d];
         out[j] = s;
         out[k + j] = 0;
     }
-    return 0;
+    hes__mech_work_close(&w);
+    return rc;
 }
 
 /* An activation's guard does not depend on time; a release's (through the
@@ -508,35 +603,67 @@ static double kinetic_energy(const double *M, const double *v, int d)
 static int separating(const hes_mech_transition *tr, const hes_mech *m, const double *q,
                       const double *p, const double *qdp, double vscale)
 {
-    for (int s = 0; s < tr->n_separate; s++) {
-        double row[N], a, sv = 0;
+    double small[S];
+    hes__mech_work w;
+    if (OPEN(&w, small, (size_t)m->d))
+        return E_NOMEM;
+    double *row = TAKE(&w, (size_t)m->d);
+    int rc = 0;
+    for (int s = 0; s < tr->n_separate && !rc; s++) {
+        double a, sv = 0;
         const hes_mech_constraint *c = &m->constraints[tr->separate[s]];
-        int rc = eval_with_jac(c->a, c->Da, q, m->d, 1, p, hes_mech_constraint_data(m, c), &a, row);
-        if (rc)
-            return rc;
-        for (int i = 0; i < m->d; i++)
+        rc = eval_with_jac(c->a, c->Da, q, m->d, 1, p, hes_mech_constraint_data(m, c), &a, row);
+        for (int i = 0; i < m->d && !rc; i++)
             sv += row[i] * qdp[i];
-        if (sv < -1e-10 * (1.0 + vscale))
-            return E_NOSEPARATE;
+        if (!rc && sv < -1e-10 * (1.0 + vscale))
+            rc = E_NOSEPARATE;
     }
-    return 0;
+    hes__mech_work_close(&w);
+    return rc;
 }
 
-/* The impact law with its checks: qd_plus and the impulses. */
-static int impact(const hes_mech_transition *tr, const double *x, const double *p, double *q,
-                  double *qdm, double *qdp, double *impulse)
+/* The impact's arrays: M, its factor L (d x d), the rows D (na x d), W =
+ * M^-1 D^T (d x na), A = D W (na x na), and na-vectors. */
+typedef struct {
+    double *M, *L, *D, *W, *A, *v, *lam, *v0, *vp, *gam;
+} impact_arrays;
+#define IMPACT_NEED(d, na) (2 * (d) * (d) + 2 * (na) * (d) + (na) * (na) + 5 * (na))
+
+/* Another law's outcome (hes_mech_transition.impact), then the checks
+ * below (no pulling impulse is not checked: the law's impulses are its
+ * own); D and M are set. */
+static int impact_other(const hes_mech_transition *tr, const hes_mech *m, const double *q,
+                        const double *p, const double *qdm, double *qdp, double *impulse,
+                        impact_arrays *ar)
 {
-    const hes_mech *m;
-    int rc = event_state(tr, x, p, q, qdm, &m);
-    if (rc)
-        return rc;
-    int d = m->d, na = tr->kind == HES_MECH_ACTIVATE ? tr->n_after : 0;
-    if (na > N)
-        return E_DIM;
-    memcpy(qdp, qdm, sizeof(double) * (size_t)d);
-    if (na == 0)
-        return 0;
-    double M[N * N], L[N * N], D[N * N], W[N * N], A[N * N], v[N], lam[N];
+    int d = m->d, na = tr->n_after;
+    if (tr->impact(q, qdm, p, qdp, tr->impact_ctx))
+        return E_LAW;
+    double *v0 = ar->v0, *vp = ar->vp, vscale = 0;
+    hes__matmul(na, d, 1, ar->D, qdm, v0);
+    hes__matmul(na, d, 1, ar->D, qdp, vp);
+    for (int i = 0; i < na; i++)
+        vscale = fmax(vscale, fabs(v0[i]));
+    for (int i = 0; i < na; i++) {
+        if (fabs(vp[i] + m->constraints[tr->after[i]].restitution * v0[i]) >
+            1e-6 * (1.0 + vscale))
+            return E_IMPACT;
+        if (impulse)
+            impulse[i] = NAN;
+    }
+    if (kinetic_energy(ar->M, qdp, d) > kinetic_energy(ar->M, qdm, d) * (1 + 1e-10) + 1e-14)
+        return E_ENERGY;
+    return separating(tr, m, q, p, qdp, vscale);
+}
+
+/* The impact law of eq. 3-4 with its checks at the event's q, q'-. */
+static int impact_law(const hes_mech_transition *tr, const hes_mech *m, const double *q,
+                      const double *p, const double *qdm, double *qdp, double *impulse,
+                      impact_arrays *ar)
+{
+    int d = m->d, na = tr->n_after, rc;
+    double *M = ar->M, *L = ar->L, *D = ar->D, *W = ar->W, *A = ar->A, *v = ar->v,
+           *lam = ar->lam, *gam = ar->gam, *vp = ar->vp;
     if (m->mass(q, p, M, m->data))
         return E_CALLBACK;
     memcpy(L, M, sizeof(double) * (size_t)d * d);
@@ -544,34 +671,15 @@ static int impact(const hes_mech_transition *tr, const double *x, const double *
         return rc;
     if ((rc = constraint_rows(m, q, p, na, tr->after, D)))
         return rc;
-    if (tr->impact) {
-        /* another law: its outcome, then the checks below (no pulling
-           impulse is not checked: the law's impulses are its own) */
-        if (tr->impact(q, qdm, p, qdp, tr->impact_ctx))
-            return E_LAW;
-        double v0[N], vp[N], vscale = 0;
-        hes__matmul(na, d, 1, D, qdm, v0);
-        hes__matmul(na, d, 1, D, qdp, vp);
-        for (int i = 0; i < na; i++)
-            vscale = fmax(vscale, fabs(v0[i]));
-        for (int i = 0; i < na; i++) {
-            if (fabs(vp[i] + m->constraints[tr->after[i]].restitution * v0[i]) >
-                1e-6 * (1.0 + vscale))
-                return E_IMPACT;
-            if (impulse)
-                impulse[i] = NAN;
-        }
-        if (kinetic_energy(M, qdp, d) > kinetic_energy(M, qdm, d) * (1 + 1e-10) + 1e-14)
-            return E_ENERGY;
-        return separating(tr, m, q, p, qdp, vscale);
-    }
+    if (tr->impact)
+        return impact_other(tr, m, q, p, qdm, qdp, impulse, ar);
     for (int j = 0; j < na; j++)
         for (int i = 0; i < d; i++)
             W[i + (size_t)j * d] = D[j + (size_t)i * na];
     hes__mech_chol_solve(L, d, W, na);               /* W = M^-1 Da^T */
     hes__matmul(na, d, na, D, W, A);       /* A = Da M^-1 Da^T */
     hes__matmul(na, d, 1, D, qdm, v);      /* Da q'- */
-    double gam[N], vscale = 0;
+    double vscale = 0;
     for (int i = 0; i < na; i++) {
         gam[i] = m->constraints[tr->after[i]].restitution;
         lam[i] = (1.0 + gam[i]) * v[i];
@@ -587,7 +695,7 @@ static int impact(const hes_mech_transition *tr, const double *x, const double *
         qdp[i] = qdm[i] - s;
     }
     /* the impulse is -lam (it removes the approaching velocity) */
-    double vp[N], ke_m = kinetic_energy(M, qdm, d), ke_p = kinetic_energy(M, qdp, d);
+    double ke_m = kinetic_energy(M, qdm, d), ke_p = kinetic_energy(M, qdp, d);
     hes__matmul(na, d, 1, D, qdp, vp);
     int plastic_ish = 1;
     for (int i = 0; i < na; i++) {
@@ -604,25 +712,54 @@ static int impact(const hes_mech_transition *tr, const double *x, const double *
     return separating(tr, m, q, p, qdp, vscale);
 }
 
+/* The impact at the transition's event: q, q'-, qd_plus and the impulses. */
+static int impact(const hes_mech_transition *tr, const double *x, const double *p, double *q,
+                  double *qdm, double *qdp, double *impulse)
+{
+    const hes_mech *m;
+    int rc = event_state(tr, x, p, q, qdm, &m);
+    if (rc)
+        return rc;
+    int d = m->d, na = tr->kind == HES_MECH_ACTIVATE ? tr->n_after : 0;
+    memcpy(qdp, qdm, sizeof(double) * (size_t)d);
+    if (na == 0)
+        return 0;
+    size_t D = (size_t)d, A = (size_t)na;
+    double small[IMPACT_NEED(S, S)];
+    hes__mech_work w;
+    if (OPEN(&w, small, IMPACT_NEED(D, A)))
+        return E_NOMEM;
+    impact_arrays ar = { TAKE(&w, D * D), TAKE(&w, D * D), TAKE(&w, A * D), TAKE(&w, D * A),
+                         TAKE(&w, A * A), TAKE(&w, A), TAKE(&w, A), TAKE(&w, A), TAKE(&w, A),
+                         TAKE(&w, A) };
+    rc = impact_law(tr, m, q, p, qdm, qdp, impulse, &ar);
+    hes__mech_work_close(&w);
+    return rc;
+}
+
 hes_status hes_mech_impact(const hes_mech_transition *tr, const double *x, const double *p,
                            double *q, double *qd_minus, double *qd_plus, double *impulse)
 {
     if (!tr || !x)
         return HES_EINVAL;
-    double qq[N], qm[N], qp[N], imp[N];
-    if (impact(tr, x, p, qq, qm, qp, imp))
-        return HES_EMODEL;
     const hes_mech *m = tr->mech ? tr->mech : tr->from->mech;
-    size_t d = (size_t)m->d;
-    if (q)
+    size_t d = (size_t)m->d, na = tr->kind == HES_MECH_ACTIVATE ? (size_t)tr->n_after : 0;
+    double small[4 * S];
+    hes__mech_work w;
+    if (OPEN(&w, small, 3 * d + na))
+        return HES_ENOMEM;
+    double *qq = TAKE(&w, d), *qm = TAKE(&w, d), *qp = TAKE(&w, d), *imp = TAKE(&w, na);
+    int rc = impact(tr, x, p, qq, qm, qp, imp);
+    if (!rc && q)
         memcpy(q, qq, sizeof(double) * d);
-    if (qd_minus)
+    if (!rc && qd_minus)
         memcpy(qd_minus, qm, sizeof(double) * d);
-    if (qd_plus)
+    if (!rc && qd_plus)
         memcpy(qd_plus, qp, sizeof(double) * d);
-    if (impulse && tr->kind == HES_MECH_ACTIVATE)
-        memcpy(impulse, imp, sizeof(double) * (size_t)tr->n_after);
-    return HES_OK;
+    if (!rc && impulse && na > 0)
+        memcpy(impulse, imp, sizeof(double) * na);
+    hes__mech_work_close(&w);
+    return status_of(rc);
 }
 
 int hes_mech_reset(double t, const double *x, const double *p, double *out, void *data)
@@ -632,10 +769,7 @@ int hes_mech_reset(double t, const double *x, const double *p, double *out, void
     const hes_mech_transition *tr = data;
     const hes_mech *m = tr->mech ? tr->mech : tr->from->mech;
     int d = m->d, k = tr->to->k, rc;
-    double q[N], qdm[N], qdp[N];
     (void)t;
-    if (k > N)
-        return E_DIM;
     /* a constraint held after the event must have been enforced by it (when
      * the coordinates stay the same; a to_chart may relabel contacts) */
     if (tr->kind == HES_MECH_ACTIVATE && tr->to->mech == m && !tr->to_chart)
@@ -646,20 +780,26 @@ int hes_mech_reset(double t, const double *x, const double *p, double *out, void
             if (!found)
                 return E_AFTER;
         }
-    if ((rc = impact(tr, x, p, q, qdm, qdp, NULL)))
-        return rc;
-    if (!tr->to_chart) {
-        if (k != d)
-            return E_DIM;
-        memcpy(out, q, sizeof(double) * (size_t)d);
-        memcpy(out + k, qdp, sizeof(double) * (size_t)d);
-        return 0;
+    if (!tr->to_chart && k != d)
+        return E_DIM;
+    size_t D = (size_t)d;
+    double small[3 * S + S * S];
+    hes__mech_work w;
+    if (OPEN(&w, small, 3 * D + (tr->to_chart ? (size_t)k * D : 0)))
+        return E_NOMEM;
+    double *q = TAKE(&w, D), *qdm = TAKE(&w, D), *qdp = TAKE(&w, D);
+    if ((rc = impact(tr, x, p, q, qdm, qdp, NULL))) {
+    } else if (!tr->to_chart) {
+        memcpy(out, q, sizeof(double) * D);
+        memcpy(out + k, qdp, sizeof(double) * D);
+    } else {
+        double *J = TAKE(&w, (size_t)k * D);
+        rc = eval_with_jac(tr->to_chart, tr->to_chart_dq, q, d, k, p, m->data, out, J);
+        if (!rc)
+            hes__matmul(k, d, 1, J, qdp, out + k);
     }
-    double J[N * N];
-    if ((rc = eval_with_jac(tr->to_chart, tr->to_chart_dq, q, d, k, p, m->data, out, J)))
-        return rc;
-    hes__matmul(k, d, 1, J, qdp, out + k);
-    return 0;
+    hes__mech_work_close(&w);
+    return rc;
 }
 
 int hes__mech_coupling(const hes_transition *a, const hes_transition *b, const double *x,
@@ -668,40 +808,39 @@ int hes__mech_coupling(const hes_transition *a, const hes_transition *b, const d
     if (a->guard != hes_mech_guard || b->guard != hes_mech_guard)
         return 1;
     const hes_mech_transition *ta = a->data, *tb = b->data;
-    const hes_mech *m;
-    double q[N], qd[N];
     if (!ta || !tb || ta->kind != HES_MECH_ACTIVATE || tb->kind != HES_MECH_ACTIVATE ||
         (ta->mech ? ta->mech : ta->from->mech) != (tb->mech ? tb->mech : tb->from->mech))
         return 1;
-    if (event_state(ta, x, p, q, qd, &m))
-        return 1;
+    const hes_mech *m = ta->mech ? ta->mech : ta->from->mech;
     int d = m->d, idx[2] = { ta->constraint, tb->constraint };
-    double D[2 * N], W[2 * N], M[N * N];
-    if (constraint_rows(m, q, p, 2, idx, D) || m->mass(q, p, M, m->data) || hes__mech_chol(M, d))
+    size_t D_ = (size_t)d;
+    double small[6 * S + S * S];
+    hes__mech_work w;
+    if (OPEN(&w, small, 6 * D_ + D_ * D_))
         return 1;
-    for (int j = 0; j < 2; j++)
-        for (int i = 0; i < d; i++)
-            W[i + (size_t)j * d] = D[j + (size_t)i * 2];
-    hes__mech_chol_solve(M, d, W, 2);
-    double g[4];
-    hes__matmul(2, d, 2, D, W, g); /* Da M^-1 Da^T */
-    *cosine = g[2] / sqrt(g[0] * g[3]);
-    return 0;
+    double *q = TAKE(&w, D_), *qd = TAKE(&w, D_), *D = TAKE(&w, 2 * D_),
+           *W = TAKE(&w, 2 * D_), *M = TAKE(&w, D_ * D_);
+    int rc = event_state(ta, x, p, q, qd, &m) || constraint_rows(m, q, p, 2, idx, D) ||
+             m->mass(q, p, M, m->data) || hes__mech_chol(M, d);
+    if (!rc) {
+        for (int j = 0; j < 2; j++)
+            for (int i = 0; i < d; i++)
+                W[i + (size_t)j * d] = D[j + (size_t)i * 2];
+        hes__mech_chol_solve(M, d, W, 2);
+        double g[4];
+        hes__matmul(2, d, 2, D, W, g); /* Da M^-1 Da^T */
+        *cosine = g[2] / sqrt(g[0] * g[3]);
+    }
+    hes__mech_work_close(&w);
+    return rc;
 }
 
-hes_status hes_mech_contacts(const hes_mech *m, const double *q, const double *p, int k,
-                             const int *idx, double *M, double *Jn, double *Jt, double *mu,
-                             hes_error *err)
+/* hes_mech_contacts with its arguments checked, row: d doubles of work. */
+static hes_status contacts_of(const hes_mech *m, const double *q, const double *p, int k,
+                              const int *idx, double *M, double *Jn, double *Jt, double *mu,
+                              double *row, char *msg, size_t len)
 {
-    char *msg = hes__errbuf(err);
-    size_t len = hes__errlen(err);
-    if (!m || !q || !idx || !M || !Jn || !Jt || !mu || k < 1)
-        return hes__say(msg, len, HES_EINVAL, "contacts: needs a mechanical system, q, at least "
-                        "one contact and the output arrays");
     int d = m->d;
-    if (d < 1 || d > N || k > N)
-        return hes__say(msg, len, HES_EINVAL, "contacts: %d coordinates and %d contacts (at most "
-                        "%d each)", d, k, N);
     for (int r = 0; r < k; r++) {
         if (idx[r] < 0 || idx[r] >= m->n_constraints)
             return hes__say(msg, len, HES_EINVAL, "contacts: %d is not a constraint of %s (0 to "
@@ -714,7 +853,6 @@ hes_status hes_mech_contacts(const hes_mech *m, const double *q, const double *p
             return hes__say(msg, len, HES_EINVAL, "contacts: constraint %s has friction (mu = %g) "
                             "but no tangent row Jt", c->name, c->mu);
         mu[r] = c->mu;
-        double row[N];
         if (c->Jt && c->Jt(q, p, row, hes_mech_constraint_data(m, c)))
             return hes__say(msg, len, HES_EINVAL, "contacts: the tangent row of %s failed",
                             c->name);
@@ -724,7 +862,31 @@ hes_status hes_mech_contacts(const hes_mech *m, const double *q, const double *p
     if (m->mass(q, p, M, m->data))
         return hes__say(msg, len, HES_EINVAL, "contacts: the mass matrix of %s failed",
                         m->name ? m->name : "the system");
-    if (constraint_rows(m, q, p, k, idx, Jn))
-        return hes__say(msg, len, HES_EINVAL, "contacts: a constraint function failed");
+    int rc = constraint_rows(m, q, p, k, idx, Jn);
+    if (rc)
+        return rc == E_NOMEM ? hes__say(msg, len, HES_ENOMEM, "contacts: out of memory")
+                             : hes__say(msg, len, HES_EINVAL, "contacts: a constraint "
+                                        "function failed");
     return HES_OK;
+}
+
+hes_status hes_mech_contacts(const hes_mech *m, const double *q, const double *p, int k,
+                             const int *idx, double *M, double *Jn, double *Jt, double *mu,
+                             hes_error *err)
+{
+    char *msg = hes__errbuf(err);
+    size_t len = hes__errlen(err);
+    if (!m || !q || !idx || !M || !Jn || !Jt || !mu || k < 1)
+        return hes__say(msg, len, HES_EINVAL, "contacts: needs a mechanical system, q, at least "
+                        "one contact and the output arrays");
+    int d = m->d;
+    if (d < 1)
+        return hes__say(msg, len, HES_EINVAL, "contacts: a system of %d coordinates", d);
+    double small[S];
+    hes__mech_work w;
+    if (OPEN(&w, small, (size_t)d))
+        return hes__say(msg, len, HES_ENOMEM, "contacts: out of memory for %d coordinates", d);
+    hes_status st = contacts_of(m, q, p, k, idx, M, Jn, Jt, mu, TAKE(&w, (size_t)d), msg, len);
+    hes__mech_work_close(&w);
+    return st;
 }

@@ -34,12 +34,17 @@
  * r = f - c - M q'' at fixed q', q'', its own net_force_dx or fourth-order
  * differences of r along Phi's columns (r_along_phi), and dh along q' is
  * (f - c)_q' directly.
+ * The arrays are sized by the mode (hes__mech_work): on the stack for
+ * small systems, one heap block per call for large ones.
  */
 #include <string.h>
 
 #include "model/model_internal.h"
 
-#define N HES_MECH_MAX
+#define S HES__MECH_SMALL
+/* the stack buffer `small` of a work area */
+#define OPEN(w, small, n) hes__mech_work_open(w, small, sizeof small / sizeof *small, n)
+#define TAKE hes__mech_work_take
 
 /* The mode's pieces at a state, and what the differenced callbacks hold
  * fixed. */
@@ -56,16 +61,24 @@ static int r_along_phi(void *ctx, const double *sv, double *out)
 {
     const pieces *P = ctx;
     const hes_mech *m = P->md->mech;
-    double M[N * N], Mqdd[N], q[N];
+    size_t d = (size_t)m->d;
+    double small[S * S + 2 * S];
+    hes__mech_work w;
+    if (OPEN(&w, small, d * d + 2 * d))
+        return E_NOMEM;
+    double *M = TAKE(&w, d * d), *Mqdd = TAKE(&w, d), *q = TAKE(&w, d);
     hes__matmul(m->d, P->md->k, 1, P->Phi, sv, q);
     for (int i = 0; i < m->d; i++)
         q[i] += P->q[i];
-    if (m->net_force(q, P->qd, P->u, P->p, out, m->data) || m->mass(q, P->p, M, m->data))
-        return E_CALLBACK;
-    hes__matmul(m->d, m->d, 1, M, P->qdd, Mqdd);
-    for (int i = 0; i < m->d; i++)
-        out[i] -= Mqdd[i];
-    return 0;
+    int rc = m->net_force(q, P->qd, P->u, P->p, out, m->data) || m->mass(q, P->p, M, m->data)
+             ? E_CALLBACK : 0;
+    if (!rc) {
+        hes__matmul(m->d, m->d, 1, M, P->qdd, Mqdd);
+        for (int i = 0; i < m->d; i++)
+            out[i] -= Mqdd[i];
+    }
+    hes__mech_work_close(&w);
+    return rc;
 }
 
 /* (f - c)(q') at the fixed q, u */
@@ -89,16 +102,22 @@ static int h_of_q(void *ctx, const double *q, double *out)
 {
     const pieces *P = ctx;
     const hes_mech *m = P->md->mech;
-    double dM[N * N * N], c[N];
+    size_t d = (size_t)m->d;
+    double small[S * S * S + S];
+    hes__mech_work w;
+    if (OPEN(&w, small, d * d * d + d))
+        return E_NOMEM;
+    double *dM = TAKE(&w, d * d * d), *c = TAKE(&w, d);
     int rc = hes__mech_mass_derivative(m, q, P->p, dM);
-    if (rc)
-        return rc;
-    if (m->force(q, P->qd, P->u, P->p, out, m->data))
-        return E_CALLBACK;
-    hes__mech_coriolis_of(m->d, dM, P->qd, c);
-    for (int i = 0; i < m->d; i++)
-        out[i] -= c[i];
-    return 0;
+    if (!rc && m->force(q, P->qd, P->u, P->p, out, m->data))
+        rc = E_CALLBACK;
+    if (!rc) {
+        hes__mech_coriolis_of(m->d, dM, P->qd, c);
+        for (int i = 0; i < m->d; i++)
+            out[i] -= c[i];
+    }
+    hes__mech_work_close(&w);
+    return rc;
 }
 
 /* c(q) at the fixed q' (the Coriolis terms: with the model's force_dx) */
@@ -106,12 +125,17 @@ static int c_of_q(void *ctx, const double *q, double *out)
 {
     const pieces *P = ctx;
     const hes_mech *m = P->md->mech;
-    double dM[N * N * N];
+    size_t d = (size_t)m->d;
+    double small[S * S * S];
+    hes__mech_work w;
+    if (OPEN(&w, small, d * d * d))
+        return E_NOMEM;
+    double *dM = TAKE(&w, d * d * d);
     int rc = hes__mech_mass_derivative(m, q, P->p, dM);
-    if (rc)
-        return rc;
-    hes__mech_coriolis_of(m->d, dM, P->qd, out);
-    return 0;
+    if (!rc)
+        hes__mech_coriolis_of(m->d, dM, P->qd, out);
+    hes__mech_work_close(&w);
+    return rc;
 }
 
 /* f(q') at the fixed q, u */
@@ -161,22 +185,25 @@ static void coriolis_dqd(int d, const double *dM, const double *qd, double *C)
         }
 }
 
-/* S[(i k + j) d + .] = D^2 chart[e_i, e_j], by polarisation of chart_acc. */
-static int chart_second(const hes_mech_mode *md, const double *z, const double *p, double *S)
+/* Sec[(i k + j) d + .] = D^2 chart[e_i, e_j], by polarisation of
+ * chart_acc: e (k), diag (k x d) and a (d) the caller's work. */
+static int chart_second(const hes_mech_mode *md, const double *z, const double *p,
+                        double *Sec, double *e, double *diag, double *a)
 {
     int d = md->mech->d, k = md->k;
-    double e[N] = { 0 }, diag[N][N], a[N];
+    memset(e, 0, sizeof(double) * (size_t)k);
     for (int i = 0; i < k; i++) {
         e[i] = 1;
-        if (md->chart_acc(z, e, p, diag[i], md->mech->data))
+        if (md->chart_acc(z, e, p, diag + (size_t)i * d, md->mech->data))
             return E_CALLBACK;
         e[i] = 0;
     }
     for (int i = 0; i < k; i++)
         for (int j = i; j < k; j++) {
-            double *sij = S + ((size_t)i * k + j) * d, *sji = S + ((size_t)j * k + i) * d;
+            double *sij = Sec + ((size_t)i * k + j) * d, *sji = Sec + ((size_t)j * k + i) * d;
+            const double *di = diag + (size_t)i * d, *dj = diag + (size_t)j * d;
             if (i == j) {
-                memcpy(sij, diag[i], sizeof(double) * (size_t)d);
+                memcpy(sij, di, sizeof(double) * (size_t)d);
                 continue;
             }
             e[i] = e[j] = 1;
@@ -184,40 +211,47 @@ static int chart_second(const hes_mech_mode *md, const double *z, const double *
                 return E_CALLBACK;
             e[i] = e[j] = 0;
             for (int l = 0; l < d; l++)
-                sij[l] = sji[l] = 0.5 * (a[l] - diag[i][l] - diag[j][l]);
+                sij[l] = sji[l] = 0.5 * (a[l] - di[l] - dj[l]);
         }
     return 0;
 }
 
-int hes_mech_field_dx(double t, const double *x, const double *p, double *out, void *data)
+/* hes_mech_field_dx's arrays beside the evaluation: d-vectors, d x d
+ * matrices, d x k (HqPhi, Az), d x nu (Fu), nu x 2k (Ux), k x 2k (B), the
+ * chart's second derivatives (d k k) and chart_second's work. */
+#define DX_NEED(d, k, nu) \
+    (10 * (d) + 4 * (d) * (d) + 3 * (d) * (k) + (d) * (nu) + 2 * (k) * (nu) + 2 * (k) + \
+     (d) * (k) * (k) + 2 * (k) * (k) + (nu))
+
+/* The Jacobian from the evaluation ev, in the work area w (DX_NEED). */
+static int field_dx_in(const hes_mech_mode *md, double t, const double *x, const double *p,
+                       const hes__mech_eval *ev, hes__mech_work *W, double *out)
 {
-    if (!data || !x || !out)
-        return E_CALLBACK;
-    const hes_mech_mode *md = data;
     const hes_mech *m = md->mech;
     int d = m->d, k = md->k, nu = m->m, n = 2 * k, rc;
-    if (d > N || k > N || nu > N || (!md->chart && k != d))
-        return E_DIM;
+    size_t D = (size_t)d, K = (size_t)k, NU = (size_t)nu;
     const double *z = x, *zd = x + k;
-    hes__mech_eval ev;
-    if ((rc = hes__mech_mode_eval(md, t, x, p, &ev)))
-        return rc;
-    const double *q = ev.q, *qd = ev.qd, *Phi = ev.Phi, *u = ev.u, *M = ev.M, *dM = ev.dM,
-                 *zdd = ev.zdd, *qdd = ev.qdd, *Mz = ev.L;
+    const double *q = ev->q, *qd = ev->qd, *Phi = ev->Phi, *u = ev->u, *M = ev->M,
+                 *dM = ev->dM, *zdd = ev->zdd, *qdd = ev->qdd, *Mz = ev->L;
+    double *r = TAKE(W, D), *Mv = TAKE(W, D), *Hq = TAKE(W, D * D), *HqPhi = TAKE(W, D * K),
+           *Hqd = TAKE(W, D * D), *Cqd = TAKE(W, D * D), *Fu = TAKE(W, D * NU),
+           *Ux = TAKE(W, NU * 2 * K), *s0 = TAKE(W, K), *Cq = TAKE(W, D * D),
+           *Sec = TAKE(W, D * K * K), *Az = TAKE(W, D * K), *B = TAKE(W, K * 2 * K),
+           *dq = TAKE(W, D), *dqd = TAKE(W, D), *dacc = TAKE(W, D), *dPz = TAKE(W, D),
+           *v = TAKE(W, D), *w = TAKE(W, D), *Szd = TAKE(W, D), *du = TAKE(W, NU),
+           *e2 = TAKE(W, K), *diag = TAKE(W, K * D), *a2 = TAKE(W, D);
     /* r = f - c - M q'' (the held constraints' forces) */
-    double r[N], Mv[N];
-    hes__matmul(d, d, 1, M, ev.qdd, Mv);
+    hes__matmul(d, d, 1, M, ev->qdd, Mv);
     for (int i = 0; i < d; i++)
-        r[i] = ev.f[i] - ev.c[i] - Mv[i];
+        r[i] = ev->f[i] - ev->c[i] - Mv[i];
     /* the pieces' derivatives */
     pieces P = { md, p, t, q, qd, u, zd, qdd, Phi };
     /* HqPhi = (dh/dq) Phi: the derivatives along the chart's columns */
-    double Hq[N * N], HqPhi[N * N], Hqd[N * N], Cqd[N * N], Fu[N * N], Ux[N * 2 * N];
     int inputs = md->input && nu > 0, net = m->net_force != NULL;
     if (net) {
         /* the system's f - c: HqPhi is then (dr/dq) Phi with r = f - c -
            M q'', the dM/dq q'' term included */
-        double s0[N] = { 0 };
+        memset(s0, 0, sizeof(double) * K);
         if (m->net_force_dx) {
             if (m->net_force_dx(q, qd, qdd, u, p, k, Phi, HqPhi, Hqd, Fu, m->data))
                 return E_CALLBACK;
@@ -227,7 +261,6 @@ int hes_mech_field_dx(double t, const double *x, const double *p, double *out, v
             return rc;
         }
     } else if (m->force_dx) { /* the model's f_q, f_q', f_u; c_q by differences */
-        double Cq[N * N];
         if (m->force_dx(q, qd, u, p, Hq, Hqd, Fu, m->data))
             return E_CALLBACK;
         if ((rc = hes__mech_fd4(c_of_q, &P, q, d, d, Cq)))
@@ -247,12 +280,11 @@ int hes_mech_field_dx(double t, const double *x, const double *p, double *out, v
     }
     if (inputs && (rc = hes__mech_fd4(u_of_x, &P, x, n, nu, Ux)))
         return rc;
-    double S[N * N * N], Az[N * N];
     if (md->chart) {   /* the chart's own second derivatives, or ours */
         if (md->chart_second) {
-            if (md->chart_second(z, p, S, m->data))
+            if (md->chart_second(z, p, Sec, m->data))
                 return E_CALLBACK;
-        } else if ((rc = chart_second(md, z, p, S))) {
+        } else if ((rc = chart_second(md, z, p, Sec, e2, diag, a2))) {
             return rc;
         }
         if (md->chart_acc_dz) {
@@ -263,10 +295,12 @@ int hes_mech_field_dx(double t, const double *x, const double *p, double *out, v
         }
     }
     /* right-hand sides, one per state variable */
-    double B[N * 2 * N];
     for (int s = 0; s < n; s++) {
         int j = s < k ? s : s - k, pos = s < k;
-        double dq[N] = { 0 }, dqd[N] = { 0 }, dacc[N] = { 0 }, dPz[N] = { 0 }, v[N], w[N];
+        memset(dq, 0, sizeof(double) * D);
+        memset(dqd, 0, sizeof(double) * D);
+        memset(dacc, 0, sizeof(double) * D);
+        memset(dPz, 0, sizeof(double) * D);
         for (int l = 0; l < d; l++) {
             if (pos)
                 dq[l] = Phi[l + (size_t)j * d];
@@ -275,10 +309,10 @@ int hes_mech_field_dx(double t, const double *x, const double *p, double *out, v
         }
         if (md->chart) {
             /* D^2 chart[e_j, z'], and along z_j: D^2 chart[e_j, z''] */
-            double Szd[N] = { 0 };
+            memset(Szd, 0, sizeof(double) * D);
             for (int i = 0; i < k; i++)
                 for (int l = 0; l < d; l++) {
-                    double sji = S[((size_t)j * k + i) * d + l];
+                    double sji = Sec[((size_t)j * k + i) * d + l];
                     Szd[l] += sji * zd[i];
                     dPz[l] += pos ? sji * zdd[i] : 0.0;
                 }
@@ -296,7 +330,6 @@ int hes_mech_field_dx(double t, const double *x, const double *p, double *out, v
         for (int l = 0; pos && l < d; l++)
             v[l] += HqPhi[l + (size_t)j * d];
         if (inputs) {
-            double du[N];
             for (int a = 0; a < nu; a++)
                 du[a] = Ux[a + (size_t)s * nu];
             hes__matmul(d, nu, 1, Fu, du, w);
@@ -321,7 +354,7 @@ int hes_mech_field_dx(double t, const double *x, const double *p, double *out, v
             for (int l = 0; l < d; l++) {
                 b += Phi[l + (size_t)i * d] * v[l];
                 if (pos && md->chart)
-                    b += S[((size_t)j * k + i) * d + l] * r[l];
+                    b += Sec[((size_t)j * k + i) * d + l] * r[l];
             }
             B[i + (size_t)s * k] = b;
         }
@@ -335,3 +368,23 @@ int hes_mech_field_dx(double t, const double *x, const double *p, double *out, v
     return 0;
 }
 
+int hes_mech_field_dx(double t, const double *x, const double *p, double *out, void *data)
+{
+    if (!data || !x || !out)
+        return E_CALLBACK;
+    const hes_mech_mode *md = data;
+    const hes_mech *m = md->mech;
+    size_t d = (size_t)m->d, k = (size_t)md->k, nu = (size_t)(m->m > 0 ? m->m : 0);
+    hes__mech_eval ev;
+    int rc = hes__mech_mode_eval(md, t, x, p, &ev);
+    if (!rc) {
+        double small[DX_NEED(S, S, S)];
+        hes__mech_work w;
+        rc = OPEN(&w, small, DX_NEED(d, k, nu));
+        if (!rc)
+            rc = field_dx_in(md, t, x, p, &ev, &w, out);
+        hes__mech_work_close(&w);
+    }
+    hes__mech_eval_close(&ev);
+    return rc;
+}

@@ -63,17 +63,21 @@ static hes_status check_mech(const char *model, const char *where, const hes_mec
 {
     if (!ms)
         BAD("model '%s': %s: the mechanical system (mech) is NULL", model, where);
-    if (ms->d < 1 || ms->d > HES_MECH_MAX)
-        BAD("model '%s': %s: mech.d = %d must be from 1 to %d", model, where, ms->d, HES_MECH_MAX);
+    if (ms->d < 1 || ms->d > MAX_DIM)
+        BAD("model '%s': %s: mech.d = %d must be from 1 to %d", model, where, ms->d, MAX_DIM);
+    if (!ms->net_force && ms->d > HES__MECH_DM_MAX)
+        BAD("model '%s': %s: mech.d = %d: a system without net_force takes at most %d "
+            "coordinates (its Coriolis terms come from dM/dq, d^3 values)", model, where,
+            ms->d, HES__MECH_DM_MAX);
     if (!ms->mass || !ms->force)
         BAD("model '%s': %s: mech.%s is NULL", model, where, ms->mass ? "force" : "mass");
-    if (ms->m < 0 || ms->m > HES_MECH_MAX)
+    if (ms->m < 0 || ms->m > MAX_DIM)
         BAD("model '%s': %s: mech.m = %d inputs must be from 0 to %d", model, where, ms->m,
-            HES_MECH_MAX);
-    if (ms->n_constraints < 0 || ms->n_constraints > HES_MECH_MAX ||
+            MAX_DIM);
+    if (ms->n_constraints < 0 || ms->n_constraints > MAX_COUNT ||
         (ms->n_constraints > 0 && !ms->constraints))
         BAD("model '%s': %s: mech.n_constraints = %d must be from 0 to %d with its array",
-            model, where, ms->n_constraints, HES_MECH_MAX);
+            model, where, ms->n_constraints, MAX_COUNT);
     for (int c = 0; c < ms->n_constraints; c++) {
         const hes_mech_constraint *mc = &ms->constraints[c];
         if (!mc->a)

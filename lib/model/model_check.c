@@ -92,21 +92,19 @@ static int force_of(void *ctx, double t, const double *v, double *out)
                        a->which == 2 ? v : a->u, a->p, out, a->m->data) ? E_CALLBACK : 0;
 }
 
-static int check_force_dx(const hes_mech_mode *md, double t, const double *x, const double *p,
-                          const char *mode, hes_deriv_report *rep)
+/* The force's Jacobians df/dq, df/dq', df/du at the evaluated state ev
+ * against central differences, in W: J (three blocks of d x max(d, m)),
+ * D (d x max(d, m)) and the differences' work (3 max(d, m)). */
+static int compare_force_dx(const hes_mech *m, double t, const double *p,
+                            const hes__mech_eval *ev, const char *mode, hes_deriv_report *rep,
+                            hes__mech_work *W)
 {
-    const hes_mech *m = md->mech;
     int d = m->d, rc;
-    hes__mech_eval ev;
-    if (!m->force_dx)
-        return 0;
-    if ((rc = hes__mech_mode_eval(md, t, x, p, &ev))) {
-        cannot_compare(rep, "mode %s: its dynamics failed at the state (code %d)", mode, rc);
-        return rc;
-    }
-    double J[3][HES_MECH_MAX * HES_MECH_MAX], D[HES_MECH_MAX * HES_MECH_MAX],
-        work[3 * HES_MECH_MAX];
-    if (m->force_dx(ev.q, ev.qd, ev.u, p, J[0], J[1], J[2], m->data)) {
+    size_t big = (size_t)d * (size_t)(d > m->m ? d : m->m);
+    double *J[3] = { hes__mech_work_take(W, big), hes__mech_work_take(W, big),
+                     hes__mech_work_take(W, big) };
+    double *D = hes__mech_work_take(W, big), *work = hes__mech_work_take(W, 3 * big / d);
+    if (m->force_dx(ev->q, ev->qd, ev->u, p, J[0], J[1], J[2], m->data)) {
         cannot_compare(rep, "mode %s: force_dx failed", mode);
         return E_CALLBACK;
     }
@@ -115,8 +113,8 @@ static int check_force_dx(const hes_mech_mode *md, double t, const double *x, co
         int n_in = which == 2 ? m->m : d;
         if (n_in == 0)
             continue;
-        force_arg a = { m, p, ev.q, ev.qd, ev.u, which };
-        const double *v = which == 0 ? ev.q : which == 1 ? ev.qd : ev.u;
+        force_arg a = { m, p, ev->q, ev->qd, ev->u, which };
+        const double *v = which == 0 ? ev->q : which == 1 ? ev->qd : ev->u;
         char label[96];
         snprintf(label, sizeof label, "mode %s: force_dx df/d%s", mode, wrt[which]);
         if ((rc = hes__fd_dx(force_of, &a, t, v, n_in, d, D, work))) {
@@ -126,6 +124,27 @@ static int check_force_dx(const hes_mech_mode *md, double t, const double *x, co
         worst_entry(J[which], D, n_in * d, d, 0, label, rep);
     }
     return 0;
+}
+
+static int check_force_dx(const hes_mech_mode *md, double t, const double *x, const double *p,
+                          const char *mode, hes_deriv_report *rep)
+{
+    const hes_mech *m = md->mech;
+    int d = m->d, rc;
+    hes__mech_eval ev;
+    if (!m->force_dx)
+        return 0;
+    size_t big = (size_t)d * (size_t)(d > m->m ? d : m->m);
+    hes__mech_work w = { 0 };
+    if ((rc = hes__mech_mode_eval(md, t, x, p, &ev)))
+        cannot_compare(rep, "mode %s: its dynamics failed at the state (code %d)", mode, rc);
+    else if ((rc = hes__mech_work_open(&w, NULL, 0, 4 * big + 3 * big / d)))
+        cannot_compare(rep, "mode %s: out of memory for its force's Jacobians", mode);
+    else
+        rc = compare_force_dx(m, t, p, &ev, mode, rep, &w);
+    hes__mech_work_close(&w);
+    hes__mech_eval_close(&ev);
+    return rc;
 }
 
 hes_status hes_model_check_derivatives(const hes_model *m, const double *p,

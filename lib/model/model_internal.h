@@ -7,6 +7,9 @@
 #ifndef HES_MODEL_INTERNAL_H
 #define HES_MODEL_INTERNAL_H
 
+#include <assert.h>
+#include <stdlib.h>
+
 #include "base/base.h"
 
 /* A model function bound to its parameters, as a function of (t, x):
@@ -54,19 +57,79 @@ enum {
     E_PULL,            /* an impulse would pull on a unilateral constraint */
     E_NOSEPARATE,      /* a trailing contact does not separate */
     E_ENERGY,          /* a plastic impact increases the kinetic energy */
-    E_DIM,             /* dimension above HES_MECH_MAX */
+    E_DIM,             /* dimensions that do not fit together (a chart's k, a lift's d) */
     E_NOTHELD,         /* the released constraint is not held in the mode */
     E_CHART,           /* a chart without its derivatives */
     E_AFTER,           /* the impact does not enforce a constraint the target mode holds */
-    E_LAW              /* the transition's own impact law failed */
+    E_LAW,             /* the transition's own impact law failed */
+    E_NOMEM            /* a work area could not be allocated */
 };
+
+/* The mechanical layer's work areas.  Its callbacks run inside the
+ * integrators, millions of times, and allocate nothing for small systems:
+ * each function sizes its arrays by the system's dimensions (d, k, inputs,
+ * constraints held) and takes them from a buffer on its own stack, sized
+ * for HES__MECH_SMALL of each; a larger system gets one heap block per
+ * call instead (E_NOMEM when it cannot), freed before the call returns.
+ * Nothing is kept between calls: no shared state, the same arithmetic in
+ * the same order either way.
+ *
+ *     double small[NEED(S, S)];          S = HES__MECH_SMALL
+ *     hes__mech_work w;
+ *     if (hes__mech_work_open(&w, small, sizeof small / sizeof *small, NEED(d, k)))
+ *         return E_NOMEM;
+ *     double *a = hes__mech_work_take(&w, d), *b = hes__mech_work_take(&w, d * k);
+ *     ...
+ *     hes__mech_work_close(&w);                                              */
+#define HES__MECH_SMALL 16
+typedef struct {
+    double *block, *next, *end;
+    int heap;
+} hes__mech_work;
+
+static inline int hes__mech_work_open(hes__mech_work *w, double *stack, size_t n_stack, size_t n)
+{
+    w->heap = n > n_stack;
+    w->block = w->heap ? malloc(sizeof(double) * n) : stack;
+    w->next = w->block;
+    w->end = w->block ? w->block + n : NULL;
+    return w->block ? 0 : E_NOMEM;
+}
+
+/* The next n doubles of the area (uninitialised). */
+static inline double *hes__mech_work_take(hes__mech_work *w, size_t n)
+{
+    double *a = w->next;
+    assert(n <= (size_t)(w->end - w->next));
+    w->next += n;
+    return a;
+}
+
+static inline void hes__mech_work_close(hes__mech_work *w)
+{
+    if (w->heap)
+        free(w->block);
+    w->block = w->next = w->end = NULL;
+    w->heap = 0;
+}
+
+/* The status of a model callback's failure that the model's
+ * describe_error gave as `why`: HES_ENOMEM for the mechanical layer's
+ * E_NOMEM (its description is one string, also through a model's wrapper
+ * of hes_mech_describe_error), else HES_EMODEL (mech.c). */
+hes_status hes__callback_status(const char *why);
+
+/* A system without net_force has its Coriolis terms from dM/dq, d^3
+ * values (hes_mech.mass_dq), at every evaluation of its field: it takes at
+ * most this many coordinates (hes_model_validate); a robot gives mass_dq
+ * up to this size.  Systems with net_force have no bound. */
+#define HES__MECH_DM_MAX 64
 
 
 /* A vector function with its context, for hes__mech_fd4. */
 typedef int (*hes__mech_vec_fn)(void *ctx, const double *x, double *out);
 
-/* Fourth-order central-difference Jacobian (n_out x n_in, column-major;
- * n_in <= 2 HES_MECH_MAX, n_out <= HES_MECH_MAX^2). */
+/* Fourth-order central-difference Jacobian (n_out x n_in, column-major). */
 int hes__mech_fd4(hes__mech_vec_fn fn, void *ctx, const double *x, int n_in, int n_out,
                   double *jac);
 
@@ -82,21 +145,26 @@ int hes__mech_chol(double *A, int n);
 void hes__mech_chol_solve(const double *L, int n, double *B, int nrhs);
 
 /* A mechanical mode's equations at its state x = [z, z'] (mech.c): the
- * configuration and velocity, Phi = Dchart, acc = D^2 chart[z', z'], the
- * inputs, M, dM/dq, the force, the Coriolis term (with the system's
- * net_force: f holds f - c, c is zero and dM is not computed), the
- * Cholesky factor L
- * of Mz = Phi^T M Phi, z'' and q'' = Phi z'' + acc.  The one evaluation
- * behind the field (hes_mech_field) and its Jacobian (mech_dx.c). */
+ * configuration and velocity, Phi = Dchart (d x k), acc = D^2 chart[z',
+ * z'], the inputs, M, dM/dq, the force, the Coriolis term (with the
+ * system's net_force: f holds f - c, c is zero and dM is not computed:
+ * NULL), the Cholesky factor L of Mz = Phi^T M Phi, z'' and q'' = Phi z''
+ * + acc.  The one evaluation behind the field (hes_mech_field) and its
+ * Jacobian (mech_dx.c).  Its arrays are in its own work area (small: in
+ * the struct, on the caller's stack); hes__mech_eval_close frees it, also
+ * after a failed hes__mech_mode_eval. */
+#define HES__MECH_EVAL_NEED(d, k, nu, dm) \
+    (7 * (d) + (nu) + (k) + 2 * (d) * (k) + (k) * (k) + (d) * (d) + (dm))
 typedef struct {
-    double q[HES_MECH_MAX], qd[HES_MECH_MAX], Phi[HES_MECH_MAX * HES_MECH_MAX];
-    double acc[HES_MECH_MAX], u[HES_MECH_MAX], M[HES_MECH_MAX * HES_MECH_MAX];
-    double dM[HES_MECH_MAX * HES_MECH_MAX * HES_MECH_MAX];
-    double f[HES_MECH_MAX], c[HES_MECH_MAX], L[HES_MECH_MAX * HES_MECH_MAX];
-    double zdd[HES_MECH_MAX], qdd[HES_MECH_MAX];
+    double *q, *qd, *Phi, *acc, *u, *M, *dM, *f, *c, *L, *zdd, *qdd;
+    double *MPhi, *Ma;  /* M Phi, M acc */
+    hes__mech_work w;
+    double small[HES__MECH_EVAL_NEED(HES__MECH_SMALL, HES__MECH_SMALL, HES__MECH_SMALL,
+                                     HES__MECH_SMALL * HES__MECH_SMALL * HES__MECH_SMALL)];
 } hes__mech_eval;
 int hes__mech_mode_eval(const hes_mech_mode *md, double t, const double *x, const double *p,
                         hes__mech_eval *e);
+void hes__mech_eval_close(hes__mech_eval *e);
 
 /* A mode's chart at [z, z']: q, Phi = Dchart (optional), q' = Phi z' and
  * acc = D^2 chart[z', z'] (optional); the identity without a chart. */

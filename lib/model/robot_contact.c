@@ -182,9 +182,7 @@ static int limit_count(const mjModel *m, int j)
 }
 
 /* The joint limits become constraints, two per limited hinge or slide and
- * one per limited ball, at any size of robot (hybrid models take robots
- * of at most HES_MECH_MAX coordinates: hes__robot_mode_view refuses
- * larger ones). */
+ * one per limited ball, at any size of robot. */
 static hes_status collect_limits(hes_robot *r, char *msg, size_t len)
 {
     const mjModel *m = r->m;

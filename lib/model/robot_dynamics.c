@@ -97,7 +97,7 @@ int hes__robot_mass_dq(const double *q, const double *p, double *D, void *data)
     int nv = base->m->nv;
     size_t bq = sizeof(double) * (size_t)base->m->nq, bd = sizeof(double) * (size_t)nv * nv * nv;
     hes_robot *r = hes__robot_grab(base);
-    if (!r->cD) {            /* robots too large for the mechanical layer */
+    if (!r->cD) {            /* no dM/dq cache above HES__MECH_DM_MAX coordinates */
         HES_ROBOT_UNLOCK(r);
         return 1;
     }

@@ -147,10 +147,8 @@ struct hes__robot_view {
  * and the joint-limit constraints `locked` held at their limits.
  * HES_EINVAL (msg) when the robot cannot be pinned (not planar, no root
  * slides along x and z), a locked constraint is not a joint limit, or a
- * coordinate is locked twice; a robot of more than HES_MECH_MAX
- * coordinates (the one place that refuses them: hybrid models take at
- * most that).  Free it with hes__robot_view_free (on failure it holds
- * nothing). */
+ * coordinate is locked twice.  Free it with hes__robot_view_free (on
+ * failure it holds nothing). */
 hes_status hes__robot_mode_view(hes_robot *r, int pinned, int n_locked, const int *locked,
                                 hes__robot_view *v, char *msg, size_t len);
 /* What a mode view holds (hes__robot_mode_view's arrays; robot_view.c);

@@ -267,14 +267,14 @@ static hes_status alloc_buffers(hes_robot *r, char *msg, size_t len)
     r->vD = malloc(bm);
     r->rne = malloc(bv);
     r->path_q = malloc(bq);
-    if (nv <= HES_MECH_MAX) {
+    if (nv <= HES__MECH_DM_MAX) {   /* dM/dq's cube (mass_dq) */
         r->cD_q = malloc(bq);
         r->cD = malloc(bm * (size_t)nv);
     }
     if (!r->tau_max || !r->dM || !r->dh || !r->qs || !r->jac || !r->dJ || !r->Jp || !r->Jm ||
         !r->dJdv || !r->dphi || !r->dmu || !r->cM_q || !r->cM || !r->vq || !r->vD || !r->rne ||
         !r->path_q ||
-        (nv <= HES_MECH_MAX && (!r->cD_q || !r->cD)))
+        (nv <= HES__MECH_DM_MAX && (!r->cD_q || !r->cD)))
         return hes__say(msg, len, HES_ENOMEM, "out of memory for a robot");
     return hes__robot_eval_alloc(r, msg, len);
 }
@@ -309,7 +309,7 @@ hes_status hes__robot_open(const char *path, const hes_robot_contact *contacts, 
         r->dmu[c] = r->cons[2 * c].mu;
     hes__robot_tangents(r);
     r->mech = (hes_mech){ .name = "robot", .d = m->nv, .mass = hes__robot_mass,
-                          .mass_dq = m->nv <= HES_MECH_MAX ? hes__robot_mass_dq : NULL,
+                          .mass_dq = m->nv <= HES__MECH_DM_MAX ? hes__robot_mass_dq : NULL,
                           .force = hes__robot_force, .m = m->nu, .n_constraints = r->n_names,
                           .constraints = r->cons, .data = r,
                           .net_force = hes__robot_net_force,

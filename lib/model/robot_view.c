@@ -297,10 +297,6 @@ hes_status hes__robot_mode_view(hes_robot *r, int pinned, int n_locked, const in
             return hes__say(msg, len, HES_EINVAL, "a contact can be pinned only on a planar "
                             "robot whose first two joints slide its root along x and z");
     }
-    /* the one refusal of robots too large for the mechanical layer */
-    if (nv > HES_MECH_MAX)
-        return hes__say(msg, len, HES_EINVAL, "a robot of %d coordinates (hybrid models take at "
-                        "most %d)", nv, HES_MECH_MAX);
     /* free, locked_dof (nv each) and active (nv + 2) in one block */
     int *ints = calloc(3 * (size_t)nv + 2, sizeof *ints);
     v->locked_val = calloc((size_t)nv, sizeof *v->locked_val);

@@ -7,8 +7,6 @@
 from c_hes cimport *
 
 cdef extern from "hes.h" nogil:
-    enum: HES_MECH_MAX
-
     ctypedef struct hes_mech_constraint:
         const char *name
         double mu

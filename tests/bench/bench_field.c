@@ -31,12 +31,14 @@ static double now(void)
 }
 
 #define REPS 20000
+/* room for the largest state of the knee biped's modes (12) */
+#define STATE_MAX 32
 
 /* Central differences of the field: column j from x +- h e_j. */
 static int field_differences(const hes_mode *md, const double *p, double *x, double *J)
 {
     int n = md->dim;
-    double fp[HES_MECH_MAX * 2], fm[HES_MECH_MAX * 2];
+    double fp[STATE_MAX], fm[STATE_MAX];
     for (int j = 0; j < n; j++) {
         double xj = x[j], h = 1e-6 * fmax(1.0, fabs(xj));
         x[j] = xj + h;
@@ -79,8 +81,9 @@ int main(void)
         hes_mech_mode plain = *mm;
         plain.mech = &mech;
         int n = md->dim;
-        double x[HES_MECH_MAX * 2], J[4 * HES_MECH_MAX * HES_MECH_MAX],
-               Jf[4 * HES_MECH_MAX * HES_MECH_MAX], t[3];
+        if (n > STATE_MAX)
+            return 1;
+        double x[STATE_MAX], J[STATE_MAX * STATE_MAX], Jf[STATE_MAX * STATE_MAX], t[3];
         volatile double sink = 0; /* the results are used */
         for (int i = 0; i < n; i++) /* angles, then rates */
             x[i] = i < n / 2 ? 0.3 - 0.2 * i : -1.1 + 0.7 * (i - n / 2);

@@ -72,7 +72,23 @@ static double rel(double a, double b, double scale)
     return fabs(a - b) / fmax(1.0, scale);
 }
 
-/* f - c (net_force) against force - c(dM/dq), and against mj_inverse */
+/* A random state of MuJoCo model mm: q (nq; its balls' and free joints'
+ * quaternions unit), q' and q'' (nv). */
+static void random_state(const mjModel *mm, double *q, double *qd, double *qdd)
+{
+    for (int i = 0; i < mm->nq; i++)
+        q[i] = uniform(-1, 1);
+    for (int j = 0; j < mm->njnt; j++)
+        if (mm->jnt_type[j] == mjJNT_BALL || mm->jnt_type[j] == mjJNT_FREE)
+            mju_normalize4(q + mm->jnt_qposadr[j] + (mm->jnt_type[j] == mjJNT_FREE ? 3 : 0));
+    for (int i = 0; i < mm->nv; i++) {
+        qd[i] = uniform(-3, 3);
+        qdd[i] = uniform(-5, 5);
+    }
+}
+
+/* f - c (net_force) against force - c(dM/dq) (robots whose coordinates are
+ * their velocities), and against mj_inverse */
 static void check_net_force(const char *file, int n, const char *const *sites)
 {
     hes_robot *r = load(file, n, sites);
@@ -84,25 +100,23 @@ static void check_net_force(const char *file, int n, const char *const *sites)
     mjModel *mm = mj_copyModel(NULL, hes_robot_mujoco_model(r));
     mm->opt.disableflags |= mjDSBL_CONSTRAINT;
     mjData *dd = mj_makeData(mm);
-    int d = m->d, nu = hes_robot_motor_count(r);
-    ck_assert(d <= D_MAX && mm->nq == d);
+    int d = m->d, nu = hes_robot_motor_count(r), nq = mm->nq;
+    ck_assert(d <= D_MAX && nq <= D_MAX);
     double worst = 0, worst_inv = 0;
     for (int rep = 0; rep < 50; rep++) {
         double q[D_MAX], qd[D_MAX], qdd[D_MAX], u[D_MAX] = { 0 }, f[D_MAX], net[D_MAX],
                dM[D_MAX * D_MAX * D_MAX], M[D_MAX * D_MAX];
-        for (int i = 0; i < d; i++) {
-            q[i] = uniform(-1, 1);
-            qd[i] = uniform(-3, 3);
-            qdd[i] = uniform(-5, 5);
-        }
+        random_state(mm, q, qd, qdd);
         for (int a = 0; a < nu; a++)
             u[a] = uniform(-2, 2);
         ck_assert_int_eq(m->net_force(q, qd, u, NULL, net, m->data), 0);
         ck_assert_int_eq(m->force(q, qd, u, NULL, f, m->data), 0);
-        ck_assert_int_eq(m->mass_dq(q, NULL, dM, m->data), 0);
         ck_assert_int_eq(m->mass(q, NULL, M, m->data), 0);
-        /* c_i = sum_kj (dM_ij/dq_k) q'_k q'_j - 1/2 sum_kj q'_k (dM_kj/dq_i) q'_j */
-        for (int i = 0; i < d; i++) {
+        /* c_i = sum_kj (dM_ij/dq_k) q'_k q'_j - 1/2 sum_kj q'_k (dM_kj/dq_i) q'_j,
+           in coordinates that are their own velocities */
+        if (nq == d)
+            ck_assert_int_eq(m->mass_dq(q, NULL, dM, m->data), 0);
+        for (int i = 0; nq == d && i < d; i++) {
             double c = 0, scale = fabs(f[i]);
             for (int k = 0; k < d; k++)
                 for (int j = 0; j < d; j++) {
@@ -113,7 +127,7 @@ static void check_net_force(const char *file, int n, const char *const *sites)
         }
         /* MuJoCo's inverse dynamics: qfrc_inverse = M q'' + c + g - passive
            (armature included in M), so f - c - M q'' = B u - qfrc_inverse */
-        memcpy(dd->qpos, q, sizeof(double) * (size_t)d);
+        memcpy(dd->qpos, q, sizeof(double) * (size_t)nq);
         memcpy(dd->qvel, qd, sizeof(double) * (size_t)d);
         memcpy(dd->qacc, qdd, sizeof(double) * (size_t)d);
         mj_inverse(mm, dd);
@@ -200,28 +214,26 @@ static void check_net_force_dx(const char *file, int n_feet, const char *const *
     if (!r)
         return;
     const hes_mech *m = hes_robot_mech(r);
-    int d = m->d, nu = hes_robot_motor_count(r);
+    const mjModel *mm = hes_robot_mujoco_model(r);
+    int d = m->d, nu = hes_robot_motor_count(r), nq = mm->nq;
     double worst = 0;
     for (int rep = 0; rep < 20; rep++) {
         double q[D_MAX], qd[D_MAX], qdd[D_MAX], u[D_MAX] = { 0 }, V[D_MAX * 3],
                rq[D_MAX * 3], rqd[D_MAX * D_MAX], ru[D_MAX * D_MAX];
-        for (int i = 0; i < d; i++) {
-            q[i] = uniform(-1, 1);
-            qd[i] = uniform(-3, 3);
-            qdd[i] = uniform(-5, 5);
-        }
+        random_state(mm, q, qd, qdd);
         for (int i = 0; i < 3 * d; i++)
             V[i] = uniform(-1, 1);
         for (int a = 0; a < nu; a++)
             u[a] = uniform(-2, 2);
         ck_assert_int_eq(m->net_force_dx(q, qd, qdd, u, NULL, 3, V, rq, rqd, ru, m->data), 0);
-        /* central differences, step 1e-5: error ~1e-10 */
+        /* central differences, step 1e-5: error ~1e-10; q moves along the
+           velocity direction V_j by MuJoCo's own map */
         double h = 1e-5, qp[D_MAX], qm[D_MAX], rp[D_MAX], rm[D_MAX];
         for (int j = 0; j < 3; j++) {
-            for (int i = 0; i < d; i++) {
-                qp[i] = q[i] + h * V[i + j * d];
-                qm[i] = q[i] - h * V[i + j * d];
-            }
+            memcpy(qp, q, sizeof(double) * (size_t)nq);
+            memcpy(qm, q, sizeof(double) * (size_t)nq);
+            mj_integratePos(mm, qp, V + j * d, h);
+            mj_integratePos(mm, qm, V + j * d, -h);
             residual(m, qp, qd, qdd, u, rp);
             residual(m, qm, qd, qdd, u, rm);
             for (int i = 0; i < d; i++)
@@ -526,6 +538,54 @@ START_TEST(test_spatial_robot)
 }
 END_TEST
 
+/* A floating robot: a free base, a ball shoulder (damped, with armature,
+ * its anchor off the body's origin) and a springy hinge elbow, anisotropic
+ * inertias turned off the joint axes, gravity tilted; a site on the world. */
+static const char floating_xml[] =
+    "<mujoco model=\"floating\">\n"
+    "  <compiler angle=\"radian\" inertiafromgeom=\"false\"/>\n"
+    "  <option gravity=\"0.3 -0.2 -9.81\"/>\n"
+    "  <worldbody>\n"
+    "    <site name=\"anchor\" pos=\"0.3 0.1 0.05\"/>\n"
+    "    <body name=\"base\" pos=\"0 0 1\" quat=\"0.9 0.1 -0.2 0.3\">\n"
+    "      <joint name=\"root\" type=\"free\" damping=\"0.05\"/>\n"
+    "      <inertial pos=\"0.02 -0.01 0.03\" quat=\"0.8 0.3 0.1 -0.2\" mass=\"1.5\"\n"
+    "                diaginertia=\"0.1 0.14 0.2\"/>\n"
+    "      <body name=\"arm\" pos=\"0.1 0.05 -0.1\" quat=\"0.7 0 0.7 0.1\">\n"
+    "        <joint name=\"shoulder\" type=\"ball\" pos=\"0 0.01 0.02\" damping=\"0.2\"\n"
+    "               armature=\"0.01\"/>\n"
+    "        <inertial pos=\"0.1 0.02 -0.1\" quat=\"0.8 -0.2 0.1 0.4\" mass=\"0.4\"\n"
+    "                  diaginertia=\"0.01 0.015 0.02\"/>\n"
+    "        <body name=\"fore\" pos=\"0.2 0 -0.1\">\n"
+    "          <joint name=\"elbow\" type=\"hinge\" axis=\"0 1 0.4\" stiffness=\"2\"\n"
+    "                 damping=\"0.1\"/>\n"
+    "          <inertial pos=\"0.05 0.01 -0.1\" quat=\"0.6 0.2 -0.3 0.1\" mass=\"0.3\"\n"
+    "                    diaginertia=\"0.005 0.008 0.01\"/>\n"
+    "          <site name=\"tip\" pos=\"0.1 0.05 -0.3\"/>\n"
+    "        </body></body></body></worldbody>\n"
+    "</mujoco>\n";
+
+/* Ball and free joints: the Newton-Euler pass's groups (a ball's three
+ * dofs turn together) against mj_inverse, and its derivatives along
+ * directions of q (by mj_integratePos) and of q' against central
+ * differences. */
+START_TEST(test_free_and_ball_joints)
+{
+    static const char *const sites[] = { "tip", "anchor" };
+    char path[] = "/tmp/hes_floating_XXXXXX.xml";
+    write_text(path, floating_xml);
+    hes_robot *r = load(path, 2, sites);
+    if (r) {
+        ck_assert_msg(hes_robot_mech(r)->net_force_dx != NULL,
+                      "a robot of free, ball and hinge joints has no analytic derivatives");
+        hes_robot_destroy(r);
+        check_net_force(path, 2, sites);
+        check_net_force_dx(path, 2, sites);
+    }
+    unlink(path);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("robot_eval");
@@ -540,6 +600,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_net_force_with_a_tendon);
     tcase_add_test(tc, test_contact_drift);
     tcase_add_test(tc, test_spatial_robot);
+    tcase_add_test(tc, test_free_and_ball_joints);
     tcase_add_test(tc, test_root_slides_share_the_position_stage);
     suite_add_tcase(s, tc);
     return s;

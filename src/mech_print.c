@@ -51,8 +51,13 @@ static void print_systems(const hes_model *m)
         if (known)
             continue;
         seen[n_seen++] = ms;
-        printf("  %s: %d coordinates, %d inputs; constraints:\n", ms->name ? ms->name : "(unnamed)",
-               ms->d, ms->m);
+        if (hes_mech_nq(ms) != ms->d)
+            printf("  %s: %d coordinates (%d quaternions), %d velocities, %d inputs; "
+                   "constraints:\n", ms->name ? ms->name : "(unnamed)", hes_mech_nq(ms),
+                   ms->n_quat, ms->d, ms->m);
+        else
+            printf("  %s: %d coordinates, %d inputs; constraints:\n",
+                   ms->name ? ms->name : "(unnamed)", ms->d, ms->m);
         for (int c = 0; c < ms->n_constraints; c++)
             printf("    %-20s %s, restitution %g\n", ms->constraints[c].name,
                    ms->constraints[c].unilateral ? "unilateral" : "bilateral",

@@ -222,8 +222,10 @@ START_TEST(test_robot_readers_refuse_bad_names_naming_the_field)
                          "axis=\"1 0 0\" limited=\"true\" range=\"-1 1\"/>"
                          "<inertial pos=\"0 0 0\" mass=\"1\" diaginertia=\"1 1 1\"/>"
                          "<site name=\"s\" pos=\"0 0 -1\"/></body></worldbody></mujoco>\n");
+        /* a joint's name is its coordinate's, checked before its limits' */
         ck_assert_int_eq(hes_robot_read(path, NULL, 0, &r, &msg), HES_EINVAL);
-        ck_assert_msg(strstr(msg.message, "joint limit 0's name"), "%s", msg.message);
+        ck_assert_msg(strstr(msg.message, "coordinate 0's name") && strstr(msg.message, "'-x'"),
+                      "%s", msg.message);
 
         /* the description names its robot file by an absolute path */
         char *xml = realpath(test_robot_file(buf, sizeof buf, "rimless_wheel.xml"), NULL);

@@ -173,8 +173,10 @@ void hes_sim_options_init(hes_sim_options *o);
 
 /** Simulates from state x0 (mode `mode`) at absolute time t0 and model time
  * tm0.  The trajectory is returned even on failure (traj->status says why);
- * the return value is traj->status.  A mode with hes_mode.normalize has x0
- * and every reset's output projected onto its manifold first. */
+ * the return value is traj->status.  A mode with hes_mode.normalize has x0,
+ * every reset's output and every phase's final state (which the
+ * integrator's interpolation leaves off the manifold by its tolerance)
+ * projected onto its manifold. */
 hes_status hes_simulate(hes_system *sys, int mode, double t0, double tm0,
                         const double *x0, const hes_sim_options *opts,
                         hes_traj *traj);

@@ -277,6 +277,22 @@ int hes_mech_reset(double t, const double *x, const double *p, double *out, void
  * not used). */
 const char *hes_mech_describe_error(int code, void *data);
 
+/** A chartless mode of a system with quaternions (hes_mech.quat) has the
+ * state x = [q (nq values), v (d)], on a manifold of tangent dimension 2d:
+ * its hes_mode takes tdim = 2d and these as retract, local, tangent,
+ * cotangent and normalize (data: the hes_mech_mode), the chart
+ * [q (+) dq, v + dv] (lib/model/mech_config.c).  Its field
+ * (hes_mech_field) is q' = G(q) v with the dynamics, its Jacobian
+ * (hes_mech_field_dx) in the coordinates x. @{ */
+int hes_mech_retract(const double *x, const double *delta, const double *p, double *out,
+                     void *data);
+int hes_mech_local(const double *x1, const double *x0, const double *p, double *out,
+                   void *data);
+int hes_mech_tangent(const double *x, const double *p, double *E, void *data);
+int hes_mech_cotangent(const double *x, const double *p, double *P, void *data);
+int hes_mech_normalize_state(double *x, const double *p, void *data);
+/** @} */
+
 #ifdef __cplusplus
 }
 #endif

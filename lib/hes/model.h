@@ -145,8 +145,9 @@ typedef struct {
                                   NULL: the least-squares left inverse (E^T E)^-1 E^T, which
                                   gives the same P v for every tangent vector v */
     hes_normalize_fn normalize; /**< optional: normalize(x, p, data) projects x onto the
-                                  manifold in place; run on the state every reset gives
-                                  and on every start state of a simulation.  NULL: none */
+                                  manifold in place; run on the state every reset gives,
+                                  on every start state of a simulation and on every
+                                  phase's final state.  NULL: none */
     const char *const *tangent_names; /**< tdim names of the tangent coordinates (e.g.\
                                   "root_wx"), may be NULL (then the state names when
                                   tdim = dim, else "d[0]", "d[1]", ...) */

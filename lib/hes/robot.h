@@ -26,9 +26,9 @@ extern "C" {
  * and their velocities are the angular velocity in the body's frame
  * (hes_mech.quat; hes_mech_integrate moves q along a velocity).  A limited
  * ball joint gives a cone constraint "NAME_cone": a = range - angle >= 0.
- * Robots with free or ball joints give their dynamics, constraints and
- * inverse dynamics; hybrid robot models refuse them
- * (hes_robot_model_new).  contacts:
+ * Robots with free or ball joints give their dynamics, constraints,
+ * inverse dynamics and hybrid robot models whose modes keep every
+ * coordinate (hes_robot_model_new).  contacts:
  * the sites and their friction; NULL (n_contacts 0): every site of the
  * file, friction 1 (any number).  HES_ESOLVER when hes was built without
  * MuJoCo; HES_EINVAL (err) for a file MuJoCo cannot load, an unknown
@@ -239,8 +239,13 @@ typedef struct {
 /** The model; it takes the robot (freed with the model, and on failure).
  * The model's parameters are "slope" (if asked) and one constant torque per
  * motor, named after its actuator (else "JOINT_torque").  HES_EINVAL (err)
- * for a spec that does not fit the robot, naming the field, and for a
- * robot with free or ball joints (quaternion coordinates).  Systems on
+ * for a spec that does not fit the robot, naming the field.  A robot with
+ * free or ball joints (quaternion coordinates) has modes of every
+ * coordinate only (no pinned contact or locked joint) and transitions
+ * without relabels: a mode's state is [q, v] (nq + nv values) on its
+ * manifold, tdim = 2 nv (hes_mech_retract ...), named by the coordinates
+ * and velocities, its tangent coordinates a free joint's NAME_x..z and its
+ * turn NAME_rx..rz, then the velocities.  Systems on
  * several threads may share the model: it keeps a copy of the robot per
  * online CPU (at most 8), and each callback computes on the first copy no
  * other thread holds. */

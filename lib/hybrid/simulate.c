@@ -320,6 +320,9 @@ hes_status hes_simulate(hes_system *sys, int mode, double t0, double tm0,
                 break;
             /* close the phase at tret */
             memcpy(ph->x1, hes__phase_state(sys, cur), sizeof(double) * (size_t)n);
+            /* onto the manifold: the integrator's interpolation leaves it by its tolerance */
+            if ((st = hes__normalize(sys, cur, ph->x1)) != HES_OK)
+                break;
             ph->t1 = t_abs + (tret - tm);
             if (opts.sensitivities && (st = hes__phase_sens(sys, cur, ph->A)) != HES_OK)
                 break;

@@ -124,6 +124,45 @@ static int eval_with_jac(hes_mech_config_fn fn, hes_mech_config_fn dfn, const do
     return fd_config(fn, x, n_in, n_out, p, data, jac);
 }
 
+/* a constraint's value at q (+) dq, for differences along velocities */
+typedef struct {
+    const hes_mech *m;
+    const hes_mech_constraint *c;
+    const double *q, *p;
+    double *qs;   /* nq values of work */
+} along_ctx;
+
+static int constraint_along(void *ctx, const double *dq, double *out)
+{
+    const along_ctx *a = ctx;
+    hes_mech_integrate(a->m, a->q, dq, 1, a->qs);
+    return a->c->a(a->qs, a->p, out, hes_mech_constraint_data(a->m, a->c)) ? E_CALLBACK : 0;
+}
+
+/* Constraint c's value a(q) and row Da (d values: a' = Da q'): its own, or
+ * fourth-order differences along the velocities' directions (q (+) h e_j,
+ * which is q + h e_j without quaternions). */
+static int constraint_row(const hes_mech *m, const hes_mech_constraint *c, const double *q,
+                          const double *p, double *a, double *row)
+{
+    void *data = hes_mech_constraint_data(m, c);
+    if (c->a(q, p, a, data))
+        return E_CALLBACK;
+    if (c->Da)
+        return c->Da(q, p, row, data) ? E_CALLBACK : 0;
+    size_t d = (size_t)m->d, nq = (size_t)hes_mech_nq(m);
+    double small[3 * S];
+    hes__mech_work w;
+    if (OPEN(&w, small, d + nq))
+        return E_NOMEM;
+    double *zero = TAKE(&w, d);
+    along_ctx ctx = { m, c, q, p, TAKE(&w, nq) };
+    memset(zero, 0, sizeof(double) * d);
+    int rc = hes__mech_fd4(constraint_along, &ctx, zero, m->d, 1, row);
+    hes__mech_work_close(&w);
+    return rc;
+}
+
 /* Rows Da_j(q) of the listed constraints into D (n x d, column-major). */
 static int constraint_rows(const hes_mech *m, const double *q, const double *p, int n,
                            const int *idx, double *D)
@@ -138,7 +177,7 @@ static int constraint_rows(const hes_mech *m, const double *q, const double *p, 
     for (int r = 0; r < n && !rc; r++) {
         assert(idx[r] >= 0 && idx[r] < m->n_constraints);
         const hes_mech_constraint *c = &m->constraints[idx[r]];
-        rc = eval_with_jac(c->a, c->Da, q, m->d, 1, p, hes_mech_constraint_data(m, c), &a, row);
+        rc = constraint_row(m, c, q, p, &a, row);
         for (int j = 0; j < m->d && !rc; j++)
             D[r + (size_t)j * n] = row[j];
     }
@@ -198,7 +237,7 @@ int hes__mech_chart_state(const hes_mech_mode *md, const double *z, const double
     const hes_mech *m = md->mech;
     int d = m->d, k = md->k;
     if (!md->chart) {
-        memcpy(q, z, sizeof(double) * (size_t)d);
+        memcpy(q, z, sizeof(double) * (size_t)hes_mech_nq(m));
         memcpy(qd, zd, sizeof(double) * (size_t)d);
         if (Phi)
             for (int i = 0; i < d * d; i++)
@@ -230,11 +269,12 @@ static int eval_open(const hes_mech_mode *md, hes__mech_eval *e)
     size_t d = (size_t)m->d, k = (size_t)md->k, nu = (size_t)(m->m > 0 ? m->m : 1),
            dm = m->net_force ? 0 : d * d * d;
     hes__mech_work *w = &e->w;
-    if (OPEN(w, e->small, HES__MECH_EVAL_NEED(d, k, nu, dm))) {
+    size_t nq = (size_t)hes_mech_nq(m);
+    if (OPEN(w, e->small, HES__MECH_EVAL_NEED(d, k, nu, dm) + nq - d)) {
         e->dM = NULL;
         return E_NOMEM;
     }
-    e->q = TAKE(w, d), e->qd = TAKE(w, d), e->acc = TAKE(w, d), e->f = TAKE(w, d);
+    e->q = TAKE(w, nq), e->qd = TAKE(w, d), e->acc = TAKE(w, d), e->f = TAKE(w, d);
     e->c = TAKE(w, d), e->qdd = TAKE(w, d), e->Ma = TAKE(w, d);
     e->u = TAKE(w, nu), e->zdd = TAKE(w, k);
     e->Phi = TAKE(w, d * k), e->MPhi = TAKE(w, d * k);
@@ -259,7 +299,8 @@ int hes__mech_mode_eval(const hes_mech_mode *md, double t, const double *x, cons
         return E_DIM;
     if ((rc = eval_open(md, e)))
         return rc;
-    if ((rc = hes__mech_chart_state(md, x, x + k, p, e->q, e->Phi, e->qd, e->acc)))
+    if ((rc = hes__mech_chart_state(md, x, x + hes__mech_kq(md), p, e->q, e->Phi, e->qd,
+                                    e->acc)))
         return rc;
     if (md->input && md->input(t, x, p, e->u, m->data))
         return E_CALLBACK;
@@ -371,7 +412,7 @@ static int mode_dynamics(const hes_mech_mode *md, double t, const double *x, con
         *kinetic = 0.5 * s;
     }
     if (q_out)
-        memcpy(q_out, e->q, sizeof(double) * (size_t)d);
+        memcpy(q_out, e->q, sizeof(double) * (size_t)hes_mech_nq(md->mech));
     if (qd_out)
         memcpy(qd_out, qd, sizeof(double) * (size_t)d);
     rc = lambda && na > 0 ? held_forces(md, p, e, lambda) : 0;
@@ -384,9 +425,14 @@ int hes_mech_field(double t, const double *x, const double *p, double *out, void
     if (!data || !x || !out)
         return E_CALLBACK;
     const hes_mech_mode *md = data;
-    int k = md->k;
-    memcpy(out, x + k, sizeof(double) * (size_t)k);
-    return mode_dynamics(md, t, x, p, out + k, NULL, NULL, NULL, NULL);
+    int k = md->k, kq = hes__mech_kq(md);
+    if (md->chart)
+        memcpy(out, x + k, sizeof(double) * (size_t)k);
+    else {   /* q' = G(q) v: the quaternions' rates from their angular velocities */
+        hes_mech_qdot(md->mech, x, x + kq, out);
+        hes__mech_quat_pull(md->mech, x, out, NULL, 0);
+    }
+    return mode_dynamics(md, t, x, p, out + kq, NULL, NULL, NULL, NULL);
 }
 
 /* The status of a public call whose mechanical computation gave code rc. */
@@ -422,7 +468,7 @@ int hes__mech_mode_motion(const hes_mech_mode *md, double t, const double *x, co
         return E_NOMEM;
     double *zdd = TAKE(&w, (size_t)k), *Phi = TAKE(&w, (size_t)d * k);
     if (!(rc = mode_dynamics(md, t, x, p, zdd, NULL, NULL, NULL, NULL)) &&
-        !(rc = hes__mech_chart_state(md, x, x + k, p, q, Phi, qd, qdd)))
+        !(rc = hes__mech_chart_state(md, x, x + hes__mech_kq(md), p, q, Phi, qd, qdd)))
         for (int i = 0; i < d; i++)
             for (int j = 0; j < k; j++)
                 qdd[i] += Phi[i + (size_t)j * d] * zdd[j];
@@ -433,6 +479,17 @@ int hes__mech_mode_motion(const hes_mech_mode *md, double t, const double *x, co
 /* The event's configuration and velocity (qd NULL: the configuration
  * alone, which a guard needs): through the lift, or the source mode's
  * chart. */
+/* Whether a transition without a lift reaches its event's mechanical
+ * system from the source mode's state: the source's own system, or (no
+ * chart) another of the same coordinates (an impact's, whose constraints
+ * differ), q being the state's first values either way. */
+static int lift_free(const hes_mech_transition *tr)
+{
+    const hes_mech *src = tr->from->mech, *ev = tr->mech;
+    return !ev || ev == src ||
+           (!tr->from->chart && ev->d == src->d && hes_mech_nq(ev) == hes_mech_nq(src));
+}
+
 static int event_state(const hes_mech_transition *tr, const double *x, const double *p,
                        double *q, double *qd, const hes_mech **em)
 {
@@ -441,17 +498,17 @@ static int event_state(const hes_mech_transition *tr, const double *x, const dou
     int k = md->k, d = m->d;
     *em = m;
     if (!qd) {
-        if (!tr->lift && tr->mech && tr->mech != md->mech)
+        if (!tr->lift && !lift_free(tr))
             return E_DIM;
         if (tr->lift || md->chart)
             return (tr->lift ? tr->lift : md->chart)(x, p, q, m->data) ? E_CALLBACK : 0;
-        memcpy(q, x, sizeof(double) * (size_t)d);
+        memcpy(q, x, sizeof(double) * (size_t)hes_mech_nq(m));
         return 0;
     }
     if (!tr->lift)
-        return tr->mech && tr->mech != md->mech
-                   ? E_DIM
-                   : hes__mech_chart_state(md, x, x + k, p, q, NULL, qd, NULL);
+        return !lift_free(tr) ? E_DIM
+                              : hes__mech_chart_state(md, x, x + hes__mech_kq(md), p, q, NULL,
+                                                      qd, NULL);
     double small[S * S];
     hes__mech_work w;
     if (OPEN(&w, small, (size_t)d * k))
@@ -498,11 +555,11 @@ int hes_mech_guard(double t, const double *x, const double *p, double *out, void
         return rc;
     }
     const hes_mech *m = tr->mech ? tr->mech : tr->from->mech;
-    double small[S];
+    double small[2 * S];
     hes__mech_work w;
-    if (OPEN(&w, small, (size_t)m->d))
+    if (OPEN(&w, small, (size_t)hes_mech_nq(m)))
         return E_NOMEM;
-    double *q = TAKE(&w, (size_t)m->d);
+    double *q = TAKE(&w, (size_t)hes_mech_nq(m));
     int rc = event_state(tr, x, p, q, NULL, &m);
     if (!rc) {
         const hes_mech_constraint *c = &m->constraints[tr->constraint];
@@ -537,34 +594,44 @@ int hes_mech_guard_dx(double t, const double *x, const double *p, double *out, v
         return E_CALLBACK;
     const hes_mech_transition *tr = data;
     const hes_mech_mode *md = tr->from;
-    int k = md->k, rc;
+    int k = md->k, kq = hes__mech_kq(md), rc;
     if (tr->kind == HES_MECH_RELEASE) {
         guard_ctx g = { tr, t, p };
-        return hes__mech_fd4(guard_of_x, &g, x, 2 * k, 1, out);
+        return hes__mech_fd4(guard_of_x, &g, x, kq + k, 1, out);
     }
     const hes_mech *m = tr->mech ? tr->mech : md->mech;
-    int d = m->d;
-    size_t D = (size_t)d;
-    double small[3 * S + S * S], a;
+    int d = m->d, nq = hes_mech_nq(m), quat = !md->chart && !tr->lift && nq > d;
+    size_t D = (size_t)d, NQ = (size_t)nq;
+    double small[4 * S + 2 * S * S], a;
     hes__mech_work w;
-    if (OPEN(&w, small, 3 * D + D * (size_t)k))
+    if (OPEN(&w, small, NQ + 2 * D + D * (size_t)k + (quat ? D * NQ : 0)))
         return E_NOMEM;
-    double *q = TAKE(&w, D), *row = TAKE(&w, D), *qd = TAKE(&w, D), *J = TAKE(&w, D * k);
+    double *q = TAKE(&w, NQ), *row = TAKE(&w, D), *qd = TAKE(&w, D), *J = TAKE(&w, D * k);
     if (tr->lift)
         rc = eval_with_jac(tr->lift, tr->lift_dz, x, k, d, p, m->data, q, J);
-    else if (tr->mech && tr->mech != md->mech)
+    else if (!lift_free(tr))
         rc = E_DIM;
     else
-        rc = hes__mech_chart_state(md, x, x + k, p, q, J, qd, NULL);
+        rc = hes__mech_chart_state(md, x, x + kq, p, q, J, qd, NULL);
     const hes_mech_constraint *c = &m->constraints[tr->constraint];
     if (!rc)
-        rc = eval_with_jac(c->a, c->Da, q, d, 1, p, hes_mech_constraint_data(m, c), &a, row);
+        rc = constraint_row(m, c, q, p, &a, row);
     for (int j = 0; j < k && !rc; j++) {
         double s = 0;
         for (int l = 0; l < d; l++)
             s += row[l] * J[l + (size_t)j * d];
-        out[j] = s;
-        out[k + j] = 0;
+        out[kq + j] = 0;
+        if (!quat)
+            out[j] = s;
+        else
+            row[j] = s;   /* J is the identity: the row itself */
+    }
+    if (!rc && quat) {
+        /* a function of q / |q|: its gradient in the coordinates is the row along
+           velocities times P = d(y (-) q)/dy */
+        double *P = TAKE(&w, D * NQ);
+        hes_mech_difference_dq(m, q, P);
+        hes__matmul(1, d, nq, row, P, out);
     }
     hes__mech_work_close(&w);
     return rc;
@@ -612,7 +679,7 @@ static int separating(const hes_mech_transition *tr, const hes_mech *m, const do
     for (int s = 0; s < tr->n_separate && !rc; s++) {
         double a, sv = 0;
         const hes_mech_constraint *c = &m->constraints[tr->separate[s]];
-        rc = eval_with_jac(c->a, c->Da, q, m->d, 1, p, hes_mech_constraint_data(m, c), &a, row);
+        rc = constraint_row(m, c, q, p, &a, row);
         for (int i = 0; i < m->d && !rc; i++)
             sv += row[i] * qdp[i];
         if (!rc && sv < -1e-10 * (1.0 + vscale))
@@ -743,15 +810,16 @@ hes_status hes_mech_impact(const hes_mech_transition *tr, const double *x, const
     if (!tr || !x)
         return HES_EINVAL;
     const hes_mech *m = tr->mech ? tr->mech : tr->from->mech;
-    size_t d = (size_t)m->d, na = tr->kind == HES_MECH_ACTIVATE ? (size_t)tr->n_after : 0;
-    double small[4 * S];
+    size_t d = (size_t)m->d, na = tr->kind == HES_MECH_ACTIVATE ? (size_t)tr->n_after : 0,
+           nq = (size_t)hes_mech_nq(m);
+    double small[5 * S];
     hes__mech_work w;
-    if (OPEN(&w, small, 3 * d + na))
+    if (OPEN(&w, small, nq + 2 * d + na))
         return HES_ENOMEM;
-    double *qq = TAKE(&w, d), *qm = TAKE(&w, d), *qp = TAKE(&w, d), *imp = TAKE(&w, na);
+    double *qq = TAKE(&w, nq), *qm = TAKE(&w, d), *qp = TAKE(&w, d), *imp = TAKE(&w, na);
     int rc = impact(tr, x, p, qq, qm, qp, imp);
     if (!rc && q)
-        memcpy(q, qq, sizeof(double) * d);
+        memcpy(q, qq, sizeof(double) * nq);
     if (!rc && qd_minus)
         memcpy(qd_minus, qm, sizeof(double) * d);
     if (!rc && qd_plus)
@@ -782,16 +850,16 @@ int hes_mech_reset(double t, const double *x, const double *p, double *out, void
         }
     if (!tr->to_chart && k != d)
         return E_DIM;
-    size_t D = (size_t)d;
-    double small[3 * S + S * S];
+    size_t D = (size_t)d, NQ = (size_t)hes_mech_nq(m);
+    double small[4 * S + S * S];
     hes__mech_work w;
-    if (OPEN(&w, small, 3 * D + (tr->to_chart ? (size_t)k * D : 0)))
+    if (OPEN(&w, small, NQ + 2 * D + (tr->to_chart ? (size_t)k * D : 0)))
         return E_NOMEM;
-    double *q = TAKE(&w, D), *qdm = TAKE(&w, D), *qdp = TAKE(&w, D);
+    double *q = TAKE(&w, NQ), *qdm = TAKE(&w, D), *qdp = TAKE(&w, D);
     if ((rc = impact(tr, x, p, q, qdm, qdp, NULL))) {
     } else if (!tr->to_chart) {
-        memcpy(out, q, sizeof(double) * D);
-        memcpy(out + k, qdp, sizeof(double) * D);
+        memcpy(out, q, sizeof(double) * NQ);
+        memcpy(out + NQ, qdp, sizeof(double) * D);
     } else {
         double *J = TAKE(&w, (size_t)k * D);
         rc = eval_with_jac(tr->to_chart, tr->to_chart_dq, q, d, k, p, m->data, out, J);
@@ -814,11 +882,11 @@ int hes__mech_coupling(const hes_transition *a, const hes_transition *b, const d
     const hes_mech *m = ta->mech ? ta->mech : ta->from->mech;
     int d = m->d, idx[2] = { ta->constraint, tb->constraint };
     size_t D_ = (size_t)d;
-    double small[6 * S + S * S];
+    double small[7 * S + S * S];
     hes__mech_work w;
-    if (OPEN(&w, small, 6 * D_ + D_ * D_))
+    if (OPEN(&w, small, (size_t)hes_mech_nq(m) + 5 * D_ + D_ * D_))
         return 1;
-    double *q = TAKE(&w, D_), *qd = TAKE(&w, D_), *D = TAKE(&w, 2 * D_),
+    double *q = TAKE(&w, (size_t)hes_mech_nq(m)), *qd = TAKE(&w, D_), *D = TAKE(&w, 2 * D_),
            *W = TAKE(&w, 2 * D_), *M = TAKE(&w, D_ * D_);
     int rc = event_state(ta, x, p, q, qd, &m) || constraint_rows(m, q, p, 2, idx, D) ||
              m->mass(q, p, M, m->data) || hes__mech_chol(M, d);

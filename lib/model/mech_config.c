@@ -214,3 +214,100 @@ void hes_mech_normalize(const hes_mech *m, double *q)
         }
     }
 }
+
+/* ------------------------------------------------------------------------
+ * A mechanical mode's state [q, v] (no chart) on that manifold, for
+ * hes_mode's tangent-space hooks: tdim = 2d, the chart [q (+) dq, v + dv].
+ */
+
+int hes_mech_retract(const double *x, const double *delta, const double *p, double *out,
+                     void *data)
+{
+    (void)p;
+    const hes_mech *m = ((const hes_mech_mode *)data)->mech;
+    int d = m->d, nq = hes_mech_nq(m);
+    hes_mech_integrate(m, x, delta, 1, out);
+    for (int i = 0; i < d; i++)
+        out[nq + i] = x[nq + i] + delta[d + i];
+    return 0;
+}
+
+int hes_mech_local(const double *x1, const double *x0, const double *p, double *out,
+                   void *data)
+{
+    (void)p;
+    const hes_mech *m = ((const hes_mech_mode *)data)->mech;
+    int d = m->d, nq = hes_mech_nq(m);
+    hes_mech_difference(m, x1, x0, out);
+    for (int i = 0; i < d; i++)
+        out[d + i] = x1[nq + i] - x0[nq + i];
+    return 0;
+}
+
+int hes_mech_tangent(const double *x, const double *p, double *E, void *data)
+{
+    (void)p;
+    const hes_mech *m = ((const hes_mech_mode *)data)->mech;
+    int d = m->d, nq = hes_mech_nq(m);
+    size_t n = (size_t)(nq + d);
+    /* [G(q) 0; 0 I] (n x 2d): G (nq x d) first, packed, then each column
+       moved to its place, the last first (n >= nq: none is overwritten) */
+    hes_mech_qdot_dv(m, x, E);
+    for (int j = d - 1; j >= 0; j--) {
+        memmove(E + (size_t)j * n, E + (size_t)j * nq, sizeof(double) * (size_t)nq);
+        memset(E + (size_t)j * n + nq, 0, sizeof(double) * (size_t)d);
+    }
+    for (int j = 0; j < d; j++) {
+        double *col = E + (size_t)(d + j) * n;
+        memset(col, 0, sizeof(double) * n);
+        col[nq + j] = 1;
+    }
+    return 0;
+}
+
+int hes_mech_cotangent(const double *x, const double *p, double *P, void *data)
+{
+    (void)p;
+    const hes_mech *m = ((const hes_mech_mode *)data)->mech;
+    int d = m->d, nq = hes_mech_nq(m);
+    size_t t = (size_t)(2 * d);
+    /* [P(q) 0; 0 I] (2d x n): P (d x nq) packed first, its columns moved to
+       their place (rows 2d apart), the last first */
+    hes_mech_difference_dq(m, x, P);
+    for (int c = nq - 1; c >= 0; c--) {
+        memmove(P + (size_t)c * t, P + (size_t)c * d, sizeof(double) * (size_t)d);
+        memset(P + (size_t)c * t + d, 0, sizeof(double) * (size_t)d);
+    }
+    for (int c = 0; c < d; c++) {
+        double *col = P + (size_t)(nq + c) * t;
+        memset(col, 0, sizeof(double) * t);
+        col[d + c] = 1;
+    }
+    return 0;
+}
+
+int hes_mech_normalize_state(double *x, const double *p, void *data)
+{
+    (void)p;
+    hes_mech_normalize(((const hes_mech_mode *)data)->mech, x);
+    return 0;
+}
+
+void hes__mech_quat_pull(const hes_mech *m, const double *q, double *qd, double *J, int ld)
+{
+    for (int iq = 0, j = 0, nq = hes_mech_nq(m); iq < nq;) {
+        if (!at_quat(m, j, iq)) {
+            iq++;
+            continue;
+        }
+        const double *a = q + iq;
+        double s = 1 - (a[0] * a[0] + a[1] * a[1] + a[2] * a[2] + a[3] * a[3]);
+        for (int i = 0; i < 4; i++)
+            qd[iq + i] += HES__QUAT_PULL * s * a[i];
+        for (int c = 0; J && c < 4; c++)
+            for (int i = 0; i < 4; i++)
+                J[iq + i + (size_t)(iq + c) * ld] +=
+                    HES__QUAT_PULL * ((i == c) * s - 2 * a[i] * a[c]);
+        iq += 4, j++;
+    }
+}

@@ -53,23 +53,25 @@ typedef struct {
     const double *p;
     double t;
     const double *q, *qd, *u, *zd, *qdd, *Phi;
+    const double *xs;   /* the state (u_of_delta) */
+    double *xd;         /* work (u_of_delta) */
 } pieces;
 
-/* r(q + Phi s) = (f - c)(q + Phi s) - M(q + Phi s) q'' at the fixed q',
- * q'', u, as a function of s in R^k (systems with net_force) */
+/* r(q (+) Phi s) = (f - c) - M q'' there at the fixed q', q'', u, as a
+ * function of s in R^k (systems with net_force) */
 static int r_along_phi(void *ctx, const double *sv, double *out)
 {
     const pieces *P = ctx;
     const hes_mech *m = P->md->mech;
-    size_t d = (size_t)m->d;
-    double small[S * S + 2 * S];
+    size_t d = (size_t)m->d, nq = (size_t)hes_mech_nq(m);
+    double small[S * S + 4 * S];
     hes__mech_work w;
-    if (OPEN(&w, small, d * d + 2 * d))
+    if (OPEN(&w, small, d * d + 2 * d + nq))
         return E_NOMEM;
-    double *M = TAKE(&w, d * d), *Mqdd = TAKE(&w, d), *q = TAKE(&w, d);
-    hes__matmul(m->d, P->md->k, 1, P->Phi, sv, q);
-    for (int i = 0; i < m->d; i++)
-        q[i] += P->q[i];
+    double *M = TAKE(&w, d * d), *Mqdd = TAKE(&w, d), *dq = TAKE(&w, d), *q = TAKE(&w, nq);
+    /* q (+) Phi s: q + Phi s, on the manifold with quaternions (Phi = I) */
+    hes__matmul(m->d, P->md->k, 1, P->Phi, sv, dq);
+    hes_mech_integrate(m, P->q, dq, 1, q);
     int rc = m->net_force(q, P->qd, P->u, P->p, out, m->data) || m->mass(q, P->p, M, m->data)
              ? E_CALLBACK : 0;
     if (!rc) {
@@ -162,6 +164,21 @@ static int u_of_x(void *ctx, const double *x, double *out)
     return md->input(P->t, x, P->p, out, md->mech->data) ? E_CALLBACK : 0;
 }
 
+/* u at the state [q (+) dq, v + dv] (delta = [dq, dv], 2d values), for a
+ * mode whose coordinates include quaternions (x at P->xs, nq + d values of
+ * work at P->xd) */
+static int u_of_delta(void *ctx, const double *delta, double *out)
+{
+    const pieces *P = ctx;
+    const hes_mech_mode *md = P->md;
+    const hes_mech *m = md->mech;
+    int d = m->d, nq = hes_mech_nq(m);
+    hes_mech_integrate(m, P->xs, delta, 1, P->xd);
+    for (int i = 0; i < d; i++)
+        P->xd[nq + i] = P->xs[nq + i] + delta[d + i];
+    return md->input(P->t, P->xd, P->p, out, m->data) ? E_CALLBACK : 0;
+}
+
 /* acc(z) = D^2 chart(z)[z', z'] at the fixed z' */
 static int acc_of_z(void *ctx, const double *z, double *out)
 {
@@ -223,6 +240,39 @@ static int chart_second(const hes_mech_mode *md, const double *z, const double *
     (10 * (d) + 4 * (d) * (d) + 3 * (d) * (k) + (d) * (nu) + 2 * (k) * (nu) + 2 * (k) + \
      (d) * (k) * (k) + 2 * (k) * (k) + (nu))
 
+/* The field's Jacobian in the coordinates x = [q, v] (N = nq + d) of a
+ * system with quaternions, from v' = F(q, v)'s derivatives B (d x 2d, along
+ * the tangent directions [dq, dv]): q' = G(q) v gives the blocks
+ * d(G v)/dq and G; v' is a function of q / |q| (the callbacks see unit
+ * quaternions), so its derivative in q is B's first d columns times P =
+ * d(y (-) q)/dy (mech_config.c). */
+static int ambient(const hes_mech *m, const double *x, const double *B, hes__mech_work *W,
+                   double *out)
+{
+    int d = m->d, nq = hes_mech_nq(m), N = nq + d;
+    size_t D = (size_t)d, NQ = (size_t)nq;
+    double *Gq = TAKE(W, NQ * NQ), *G = TAKE(W, NQ * D), *P = TAKE(W, D * NQ);
+    hes_mech_qdot_dq(m, x + nq, Gq);
+    hes_mech_qdot_dv(m, x, G);
+    hes_mech_difference_dq(m, x, P);
+    for (int c = 0; c < N; c++)
+        for (int i = 0; i < N; i++) {
+            double v;
+            if (i < nq)
+                v = c < nq ? Gq[i + (size_t)c * nq] : G[i + (size_t)(c - nq) * nq];
+            else if (c >= nq)
+                v = B[(i - nq) + (size_t)(d + c - nq) * d];
+            else {
+                v = 0;
+                for (int j = 0; j < d; j++)
+                    v += B[(i - nq) + (size_t)j * d] * P[j + (size_t)c * d];
+            }
+            out[i + (size_t)c * N] = v;
+        }
+    hes__mech_quat_pull(m, x, Gq, out, N);   /* Gq: scratch for its value */
+    return 0;
+}
+
 /* The Jacobian from the evaluation ev, in the work area w (DX_NEED). */
 static int field_dx_in(const hes_mech_mode *md, double t, const double *x, const double *p,
                        const hes__mech_eval *ev, hes__mech_work *W, double *out)
@@ -230,7 +280,8 @@ static int field_dx_in(const hes_mech_mode *md, double t, const double *x, const
     const hes_mech *m = md->mech;
     int d = m->d, k = md->k, nu = m->m, n = 2 * k, rc;
     size_t D = (size_t)d, K = (size_t)k, NU = (size_t)nu;
-    const double *z = x, *zd = x + k;
+    const double *z = x, *zd = x + hes__mech_kq(md);
+    int quat = hes__mech_kq(md) != k;   /* quaternions: x = [q (nq), v (d)], tangent 2d */
     const double *q = ev->q, *qd = ev->qd, *Phi = ev->Phi, *u = ev->u, *M = ev->M,
                  *dM = ev->dM, *zdd = ev->zdd, *qdd = ev->qdd, *Mz = ev->L;
     double *r = TAKE(W, D), *Mv = TAKE(W, D), *Hq = TAKE(W, D * D), *HqPhi = TAKE(W, D * K),
@@ -245,7 +296,7 @@ static int field_dx_in(const hes_mech_mode *md, double t, const double *x, const
     for (int i = 0; i < d; i++)
         r[i] = ev->f[i] - ev->c[i] - Mv[i];
     /* the pieces' derivatives */
-    pieces P = { md, p, t, q, qd, u, zd, qdd, Phi };
+    pieces P = { md, p, t, q, qd, u, zd, qdd, Phi, x, NULL };
     /* HqPhi = (dh/dq) Phi: the derivatives along the chart's columns */
     int inputs = md->input && nu > 0, net = m->net_force != NULL;
     if (net) {
@@ -278,8 +329,15 @@ static int field_dx_in(const hes_mech_mode *md, double t, const double *x, const
             Hqd[i] -= Cqd[i];
         hes__matmul(d, d, k, Hq, Phi, HqPhi);
     }
-    if (inputs && (rc = hes__mech_fd4(u_of_x, &P, x, n, nu, Ux)))
+    if (inputs && quat) {   /* along the tangent directions [q (+) dq, v + dv] */
+        P.xd = TAKE(W, (size_t)hes_mech_nq(m) + D);
+        double *delta = TAKE(W, 2 * K);
+        memset(delta, 0, sizeof(double) * 2 * K);
+        if ((rc = hes__mech_fd4(u_of_delta, &P, delta, n, nu, Ux)))
+            return rc;
+    } else if (inputs && (rc = hes__mech_fd4(u_of_x, &P, x, n, nu, Ux))) {
         return rc;
+    }
     if (md->chart) {   /* the chart's own second derivatives, or ours */
         if (md->chart_second) {
             if (md->chart_second(z, p, Sec, m->data))
@@ -360,6 +418,8 @@ static int field_dx_in(const hes_mech_mode *md, double t, const double *x, const
         }
     }
     hes__mech_chol_solve(Mz, k, B, n);
+    if (quat)
+        return ambient(m, x, B, W, out);
     for (int s = 0; s < n; s++)
         for (int i = 0; i < k; i++) {
             out[i + (size_t)s * n] = s == k + i;
@@ -380,7 +440,9 @@ int hes_mech_field_dx(double t, const double *x, const double *p, double *out, v
     if (!rc) {
         double small[DX_NEED(S, S, S)];
         hes__mech_work w;
-        rc = OPEN(&w, small, DX_NEED(d, k, nu));
+        size_t nq = (size_t)hes_mech_nq(m), quat = nq > d && !md->chart;
+        rc = OPEN(&w, small, DX_NEED(d, k, nu) +
+                                 (quat ? nq * nq + 2 * nq * d + nq + d + 2 * k : 0));
         if (!rc)
             rc = field_dx_in(md, t, x, p, &ev, &w, out);
         hes__mech_work_close(&w);

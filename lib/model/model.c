@@ -71,6 +71,17 @@ static hes_status check_mech(const char *model, const char *where, const hes_mec
             ms->d, HES__MECH_DM_MAX);
     if (!ms->mass || !ms->force)
         BAD("model '%s': %s: mech.%s is NULL", model, where, ms->mass ? "force" : "mass");
+    if (ms->n_quat < 0 || ms->n_quat > ms->d / 3 || (ms->n_quat > 0 && !ms->quat))
+        BAD("model '%s': %s: mech.n_quat = %d must be from 0 to d / 3 = %d with its array",
+            model, where, ms->n_quat, ms->d / 3);
+    for (int j = 0; ms->quat && j < ms->n_quat; j++)
+        if (ms->quat[j] < (j ? ms->quat[j - 1] + 4 : 0) || ms->quat[j] + 4 > ms->d + ms->n_quat)
+            BAD("model '%s': %s: mech.quat[%d] = %d: quaternions start in ascending order, "
+                "4 coordinates apart at least, within the %d coordinates", model, where, j,
+                ms->quat[j], ms->d + ms->n_quat);
+    if (ms->n_quat > 0 && !ms->net_force)
+        BAD("model '%s': %s: a system with quaternions needs net_force (its Coriolis terms "
+            "are not derived from dM/dq in those coordinates)", model, where);
     if (ms->m < 0 || ms->m > MAX_DIM)
         BAD("model '%s': %s: mech.m = %d inputs must be from 0 to %d", model, where, ms->m,
             MAX_DIM);
@@ -117,9 +128,15 @@ static hes_status check_mech_mode(const char *model, const char *where, const he
         BAD("model '%s': %s: no hes_mech_mode (its data is NULL)", model, where);
     if ((st = check_mech(model, where, mm->mech, msg, len)) != HES_OK)
         return st;
-    if (mm->k < 1 || mm->k > mm->mech->d || 2 * mm->k != dim)
+    int nq = hes_mech_nq(mm->mech);
+    if (mm->chart && nq != mm->mech->d)
+        BAD("model '%s': %s: a chart on a system with quaternions (mech.n_quat = %d): "
+            "charts take systems whose coordinates are their velocities", model, where,
+            mm->mech->n_quat);
+    if (mm->k < 1 || mm->k > mm->mech->d || hes__mech_kq(mm) + mm->k != dim)
         BAD("model '%s': %s: k = %d coordinates must be from 1 to mech.d = %d, and the state "
-            "dimension %d must be 2 k", model, where, mm->k, mm->mech->d, dim);
+            "dimension %d must be %s", model, where, mm->k, mm->mech->d, dim,
+            nq != mm->mech->d ? "nq + d (q and v)" : "2 k");
     if (!mm->chart && mm->k != mm->mech->d)
         BAD("model '%s': %s: without a chart k = %d must equal mech.d = %d", model, where,
             mm->k, mm->mech->d);
@@ -154,9 +171,12 @@ static hes_status check_mech_transition(const hes_model *m, int k, char *msg, si
     const hes_mech *em = mt->mech ? mt->mech : mt->from->mech;
     if (mt->mech && (st = check_mech(m->name, where, mt->mech, msg, len)) != HES_OK)
         return st;
-    if (mt->mech && mt->mech != mt->from->mech && !mt->lift)
+    if (mt->mech && mt->mech != mt->from->mech && !mt->lift &&
+        (mt->from->chart || mt->mech->d != mt->from->mech->d ||
+         hes_mech_nq(mt->mech) != hes_mech_nq(mt->from->mech)))
         BAD("model '%s': %s: an event in another mechanical system than its source mode's "
-            "needs a lift", m->name, where);
+            "needs a lift (or, from a mode without a chart, the same coordinates)", m->name,
+            where);
     const hes_mech *cm = mt->kind == HES_MECH_RELEASE ? mt->from->mech : em;
     if (mt->constraint < 0 || mt->constraint >= cm->n_constraints)
         BAD("model '%s': %s: constraint = %d is not a constraint of its mech (0 to %d)",
@@ -494,9 +514,13 @@ hes_status hes_model_validate(const hes_model *m, hes_error *err)
         if (md->field == hes_mech_field) {
             char where[96];
             snprintf(where, sizeof where, "modes[%d] ('%s', hes_mech_field)", i, md->name);
-            if ((st = check_mech_mode(m->name, where, md->data ? md->data : m->data, md->dim,
-                                      msg, len)) != HES_OK)
+            const hes_mech_mode *mm = md->data ? md->data : m->data;
+            if ((st = check_mech_mode(m->name, where, mm, md->dim, msg, len)) != HES_OK)
                 return st;
+            if (hes__mech_kq(mm) != mm->k && (md->tdim != 2 * mm->k || !md->retract))
+                BAD("model '%s': %s: a state with quaternions needs the tangent space of "
+                    "dimension 2 d = %d and its chart (hes_mech_retract, hes_mech_local, "
+                    "hes_mech_tangent)", m->name, where, 2 * mm->k);
         }
     }
     if ((st = check_count(m->name, "n_transitions", m->n_transitions, m->transitions, 0, msg,

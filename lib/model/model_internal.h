@@ -166,6 +166,27 @@ int hes__mech_mode_eval(const hes_mech_mode *md, double t, const double *x, cons
                         hes__mech_eval *e);
 void hes__mech_eval_close(hes__mech_eval *e);
 
+/* The number of position values of a mechanical mode's state [z, z']:
+ * k with a chart, else the system's coordinates nq (d + its quaternions;
+ * z' has k = d values). */
+static inline int hes__mech_kq(const hes_mech_mode *md)
+{
+    return md->chart ? md->k : hes_mech_nq(md->mech);
+}
+
+/* A mechanical mode's field moves each quaternion of its state as
+ *     q' = 1/2 q (x) (0, w) + k (1 - |q|^2) q,   k = HES__QUAT_PULL per second:
+ * on the unit sphere the second term vanishes and the first keeps |q| = 1
+ * exactly, but an integrator's errors do not; the second pulls them back
+ * (|q|^2 - 1 decays as exp(-2 k t)), so the norm stays at the level of one
+ * step's error instead of drifting with the number of steps.  It changes
+ * nothing in tangent coordinates (its derivative there is 0).
+ * hes__mech_quat_pull adds it to qd (nq values) and, when J is given, its
+ * derivative in q to the nq x nq block of J at (0, 0), leading dimension
+ * ld (mech_config.c). */
+#define HES__QUAT_PULL 10.0
+void hes__mech_quat_pull(const hes_mech *m, const double *q, double *qd, double *J, int ld);
+
 /* A mode's chart at [z, z']: q, Phi = Dchart (optional), q' = Phi z' and
  * acc = D^2 chart[z', z'] (optional); the identity without a chart. */
 int hes__mech_chart_state(const hes_mech_mode *md, const double *z, const double *zd,

@@ -125,6 +125,52 @@ static int contains(const int *a, int n, int x)
         goto fail;                                                                    \
     } while (0)
 
+/* A mode of a robot with free or ball joints: the state [q (nq), v (nv)]
+ * on its manifold (hes_mech_retract ...), named by the coordinates and
+ * the velocities; the tangent coordinates by the velocities (a joint's
+ * turn NAME_rx..rz, its rate NAME_wx..wz; a hinge's J and Jdot). */
+static hes_status quaternion_mode(robot_model *rm, hes_mech_mode *mm, const char *mname,
+                                  hes_mode *out)
+{
+    const hes_robot *r = rm->robot;
+    int nq, nv;
+    hes_robot_dims(r, &nq, &nv);
+    const char **names = keep(rm, sizeof *names * (size_t)(nq + nv)),
+               **tnames = keep(rm, sizeof *tnames * (size_t)(2 * nv));
+    if (!names || !tnames)
+        return HES_ENOMEM;
+    for (int i = 0; i < nq; i++)
+        if (!(names[i] = keep_str(rm, hes_robot_coordinate(r, i), NULL)))
+            return HES_ENOMEM;
+    for (int j = 0; j < nv; j++) {
+        const char *vn = hes_robot_velocity_name(r, j);
+        /* a hinge's or slide's velocity bears its coordinate's name */
+        int same = 0;
+        for (int i = 0; i < nq && !same; i++)
+            same = strcmp(names[i], vn) == 0;
+        names[nq + j] = keep_str(rm, vn, same ? "dot" : NULL);
+        tnames[nv + j] = names[nq + j];
+        /* the turn of a rate NAME_wx is NAME_rx; a translation's NAME_vx is NAME_x */
+        size_t l = strlen(vn);
+        if (!same && l > 3 && vn[l - 3] == '_' && (vn[l - 2] == 'w' || vn[l - 2] == 'v')) {
+            char buf[256];
+            snprintf(buf, sizeof buf, "%.*s%s%c", (int)(l - 2), vn, vn[l - 2] == 'w' ? "r" : "",
+                     vn[l - 1]);
+            tnames[j] = keep_str(rm, buf, NULL);
+        } else {
+            tnames[j] = keep_str(rm, vn, NULL);
+        }
+        if (!names[nq + j] || !tnames[j])
+            return HES_ENOMEM;
+    }
+    *out = (hes_mode){ .name = mname, .dim = nq + nv, .state_names = names,
+                       .field = hes_mech_field, .field_dx = hes_mech_field_dx, .data = mm,
+                       .tdim = 2 * nv, .retract = hes_mech_retract, .local = hes_mech_local,
+                       .tangent = hes_mech_tangent, .cotangent = hes_mech_cotangent,
+                       .normalize = hes_mech_normalize_state, .tangent_names = tnames };
+    return HES_OK;
+}
+
 static hes_status build_modes(robot_model *rm, const hes_robot_model_spec *sp, char *msg,
                               size_t len)
 {
@@ -150,6 +196,19 @@ static hes_status build_modes(robot_model *rm, const hes_robot_model_spec *sp, c
             FAIL("robot model '%s': mode '%s': %s", sp->name, ms->name, why);
         hes__robot_view_mode(&rm->mviews[i], &rm->mmodes[i]);
         int k = rm->mviews[i].k;
+        const char *mname = keep_str(rm, ms->name, NULL);
+        if (!mname)
+            NOMEM();
+        rm->mviews[i].mech.name = mname;   /* what hes info lists */
+        if (rm->robot->mech.n_quat > 0) {   /* q (nq) and v (nv) on their manifold */
+            if (k < rm->mviews[i].mech.d)
+                FAIL("robot model '%s': mode '%s' pins a contact or locks a joint of a robot "
+                     "with free or ball joints: such a robot's modes keep every coordinate",
+                     sp->name, ms->name);
+            if ((st = quaternion_mode(rm, &rm->mmodes[i], mname, &modes[i])) != HES_OK)
+                NOMEM();
+            continue;
+        }
         const char **names = keep(rm, sizeof *names * (size_t)(2 * k));
         if (!names)
             NOMEM();
@@ -165,10 +224,6 @@ static hes_status build_modes(robot_model *rm, const hes_robot_model_spec *sp, c
             if (!names[j] || !names[k + j])
                 NOMEM();
         }
-        const char *mname = keep_str(rm, ms->name, NULL);
-        if (!mname)
-            NOMEM();
-        rm->mviews[i].mech.name = mname;   /* what hes info lists */
         modes[i] = (hes_mode){ .name = mname, .dim = 2 * k, .state_names = names,
                                .field = hes_mech_field, .field_dx = hes_mech_field_dx,
                                .data = &rm->mmodes[i] };
@@ -278,6 +333,14 @@ static hes_status build_transitions(robot_model *rm, const hes_robot_model_spec 
                                      .n_after = na, .after = after, .n_separate = ns,
                                      .separate = sep };
         hes__robot_transition_view(rm->robot, from, to, A, c, &rm->tviews[t], mt);
+        if (mech->n_quat > 0) {   /* modes of every coordinate: the event's q is the state's */
+            if (ts->relabel)
+                FAIL("robot model '%s': transition '%s' relabels the coordinates of a robot "
+                     "with free or ball joints (a quaternion is not relabelled linearly)",
+                     sp->name, nm);
+            mt->lift = mt->lift_dz = NULL;
+            mt->to_chart = mt->to_chart_dq = NULL;
+        }
         /* what the source holds and the impact keeps is a pin through it */
         hes_mech_constraint *cons = keep(rm, sizeof *cons * (size_t)mech->n_constraints);
         if (!cons)
@@ -578,12 +641,6 @@ hes_status hes_robot_model_new(hes_robot *robot, const hes_robot_model_spec *sp,
         hes_robot_destroy(robot);
         return hes__say(msg, len, HES_EINVAL, "robot model: needs a robot, a name, 1 to 1000 "
                         "modes and their transitions");
-    }
-    if (robot->mech.n_quat > 0) {
-        hes_robot_destroy(robot);
-        return hes__say(msg, len, HES_EINVAL, "robot model: the robot has free or ball joints "
-                        "(quaternion coordinates), which robot models do not take; use slide "
-                        "and hinge joints");
     }
     robot_model *rm = calloc(1, sizeof *rm);
     if (!rm) {

@@ -1,0 +1,243 @@
+/*
+ * test_robot_floating.c - hybrid models of robots with free and ball
+ * joints: the state [q, v] with unit quaternions, integrated as
+ * q' = G(q) v.  Each check is against an independent computation:
+ *   - a box thrown spinning about a principal axis of inertia, in closed
+ *     form (its centre a parabola, its attitude q0 (x) exp(w t / 2) at a
+ *     constant body rate);
+ *   - a body tumbling about no principal axis: its energy and its angular
+ *     momentum in the world, conserved (Euler's equations, which the
+ *     robot's Newton-Euler pass never writes down);
+ *   - the unit norm of the quaternions along both;
+ *   - the field's Jacobian of the quadruped on a free joint against
+ *     central differences of its field (hes_model_check_derivatives).
+ * Skipped without MuJoCo.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "hes.h"
+#include "testutil.h"
+
+/* a box of mass 2 and principal moments 0.05, 0.08, 0.11 (its geometry
+ * none: an inertial element), its centre at the body's origin */
+static const char box_xml[] =
+    "<mujoco model='box'><compiler angle='radian'/>"
+    "<option gravity='0 0 -9.81'/><worldbody>"
+    "<body name='box' pos='0 0 1'><freejoint name='root'/>"
+    "<inertial pos='0 0 0' mass='2' diaginertia='0.05 0.08 0.11'/>"
+    "</body></worldbody></mujoco>";
+
+/* A robot model of one flight mode from robot file path (NULL: skipped
+ * without MuJoCo). */
+static hes_model *flight_model_of(const char *path)
+{
+    hes_robot *r = NULL;
+    hes_error err;
+    hes_status st = hes_robot_read(path, NULL, 0, &r, &err);
+    if (st == HES_ESOLVER)
+        return NULL;   /* built without MuJoCo */
+    ck_assert_msg(st == HES_OK, "%s", err.message);
+    static const hes_robot_mode_spec flight = { "flight", -1, 0, NULL };
+    hes_robot_model_spec sp = { .name = "floating", .n_modes = 1, .modes = &flight };
+    hes_model *m = NULL;
+    ck_assert_msg(hes_robot_model_new(r, &sp, &m, &err) == HES_OK, "%s", err.message);
+    return m;
+}
+
+/* the same of a robot given as text, written to name (a mkstemps template
+ * ending in .xml; the caller unlinks it after the model is gone: the model
+ * reads it again for its pool) */
+static hes_model *flight_model(const char *xml, char *name)
+{
+    int fd = mkstemps(name, 4);
+    ck_assert(fd >= 0);
+    ck_assert(write(fd, xml, strlen(xml)) == (ssize_t)strlen(xml));
+    close(fd);
+    return flight_model_of(name);
+}
+
+/* the model's default parameters (at most 16) */
+static void defaults(const hes_model *m, double *p)
+{
+    ck_assert(m->n_params <= 16);
+    for (int i = 0; i < m->n_params; i++)
+        p[i] = m->params[i].value;
+}
+
+/* simulate from x0 for t_end into x1 (13 values) */
+static void fly(hes_model *m, const double *x0, double t_end, double *x1)
+{
+    hes_system *sys = NULL;
+    hes_error err;
+    ck_assert_msg(hes_system_new(m, &sys, &err) == HES_OK, "%s", err.message);
+    hes_sim_options o;
+    hes_sim_options_init(&o);
+    o.t_end = t_end;
+    hes_traj tr;
+    ck_assert_msg(hes_simulate(sys, 0, 0, 0, x0, &o, &tr) == HES_OK, "%s",
+                  hes_system_errmsg(sys));
+    ck_assert_int_eq(tr.n_events, 0);
+    memcpy(x1, tr.phases[tr.n_phases - 1].x1, sizeof(double) * 13);
+    hes_traj_free(&tr);
+    hes_system_destroy(sys);
+}
+
+/* out = a (x) b */
+static void qmul(const double *a, const double *b, double *out)
+{
+    out[0] = a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3];
+    out[1] = a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2];
+    out[2] = a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1];
+    out[3] = a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0];
+}
+
+START_TEST(test_box_thrown_spinning_about_a_principal_axis)
+{
+    char name[] = "/tmp/hes_floating_XXXXXX.xml";
+    hes_model *m = flight_model(box_xml, name);
+    if (!m) {
+        unlink(name);
+        return;
+    }
+    ck_assert_int_eq(m->modes[0].dim, 13);
+    ck_assert_int_eq(m->modes[0].tdim, 12);
+    double n = sqrt(0.9 * 0.9 + 0.1 * 0.1 + 0.3 * 0.3 + 0.2 * 0.2);
+    double x0[13] = { 0.1, -0.2, 1.0, 0.9 / n, 0.1 / n, 0.3 / n, 0.2 / n,
+                      1.5, -0.5, 4.0,          /* the centre's velocity (world) */
+                      0, 7.0, 0 },             /* about the body's y axis */
+           x1[13], T = 1.3;
+    fly(m, x0, T, x1);
+    double worst_p = 0, worst_q = 0, worst_v = 0;
+    const double g[3] = { 0, 0, -9.81 };
+    for (int i = 0; i < 3; i++) {
+        worst_p = fmax(worst_p, fabs(x1[i] - (x0[i] + x0[7 + i] * T + 0.5 * g[i] * T * T)));
+        worst_v = fmax(worst_v, fabs(x1[7 + i] - (x0[7 + i] + g[i] * T)));
+        worst_v = fmax(worst_v, fabs(x1[10 + i] - x0[10 + i]));
+    }
+    /* q0 (x) exp(w T / 2), w = (0, 7, 0) */
+    double e[4] = { cos(3.5 * T), 0, sin(3.5 * T), 0 }, qT[4], nrm = 0;
+    qmul(x0 + 3, e, qT);
+    for (int i = 0; i < 4; i++) {
+        worst_q = fmax(worst_q, fabs(x1[3 + i] - qT[i]));
+        nrm += x1[3 + i] * x1[3 + i];
+    }
+    printf("test_robot_floating: thrown box after %.1f s: centre %.1e, attitude %.1e, "
+           "velocities %.1e from the closed form; |q| - 1 = %.1e\n",
+           T, worst_p, worst_q, worst_v, sqrt(nrm) - 1);
+    ck_assert_msg(worst_p < 1e-8 && worst_q < 1e-8 && worst_v < 1e-8,
+                  "centre %g, attitude %g, velocities %g", worst_p, worst_q, worst_v);
+    ck_assert_msg(fabs(sqrt(nrm) - 1) < 1e-12, "|q| - 1 = %g", sqrt(nrm) - 1);
+    hes_model_destroy(m);
+    unlink(name);
+}
+END_TEST
+
+/* R(q) (row-major) of a unit quaternion */
+static void rotation(const double *q, double *R)
+{
+    double w = q[0], x = q[1], y = q[2], z = q[3];
+    R[0] = 1 - 2 * (y * y + z * z), R[1] = 2 * (x * y - w * z), R[2] = 2 * (x * z + w * y);
+    R[3] = 2 * (x * y + w * z), R[4] = 1 - 2 * (x * x + z * z), R[5] = 2 * (y * z - w * x);
+    R[6] = 2 * (x * z - w * y), R[7] = 2 * (y * z + w * x), R[8] = 1 - 2 * (x * x + y * y);
+}
+
+/* energy and world angular momentum of the box at x */
+static void invariants(const double *x, double *energy, double *L)
+{
+    const double I[3] = { 0.05, 0.08, 0.11 }, *w = x + 10, *v = x + 7;
+    double R[9], Iw[3];
+    rotation(x + 3, R);
+    *energy = 0.5 * 2 * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) + 2 * 9.81 * x[2];
+    for (int i = 0; i < 3; i++) {
+        Iw[i] = I[i] * w[i];
+        *energy += 0.5 * I[i] * w[i] * w[i];
+    }
+    for (int i = 0; i < 3; i++)
+        L[i] = R[3 * i] * Iw[0] + R[3 * i + 1] * Iw[1] + R[3 * i + 2] * Iw[2];
+}
+
+START_TEST(test_tumbling_body_keeps_energy_and_momentum)
+{
+    char name[] = "/tmp/hes_floating_XXXXXX.xml";
+    hes_model *m = flight_model(box_xml, name);
+    if (!m) {
+        unlink(name);
+        return;
+    }
+    double x0[13] = { 0, 0, 1, 1, 0, 0, 0, 0.3, 0.2, 5.0, 2.0, 3.0, -4.0 }, x1[13];
+    fly(m, x0, 2.0, x1);
+    double e0, e1, L0[3], L1[3], nrm = 0, dL = 0;
+    invariants(x0, &e0, L0);
+    invariants(x1, &e1, L1);
+    for (int i = 0; i < 3; i++)
+        dL = fmax(dL, fabs(L1[i] - L0[i]));
+    for (int i = 0; i < 4; i++)
+        nrm += x1[3 + i] * x1[3 + i];
+    printf("test_robot_floating: tumbling body after 2 s: energy %.1e, momentum %.1e, "
+           "|q| - 1 = %.1e\n", fabs(e1 - e0) / e0, dL, sqrt(nrm) - 1);
+    ck_assert_msg(fabs(e1 - e0) < 1e-8 * e0, "energy %g -> %g", e0, e1);
+    ck_assert_msg(dL < 1e-8, "angular momentum moved by %g", dL);
+    ck_assert_msg(fabs(sqrt(nrm) - 1) < 1e-12, "|q| - 1 = %g", sqrt(nrm) - 1);
+    hes_model_destroy(m);
+    unlink(name);
+}
+END_TEST
+
+START_TEST(test_quadruped_field_jacobian)
+{
+    char path[4096];
+    hes_model *m = flight_model_of(test_robot_file(path, sizeof path, "quadruped_free.xml"));
+    if (!m)
+        return;
+    double p[16];
+    defaults(m, p);
+    hes_status st;
+    int n = m->modes[0].dim;
+    ck_assert_int_eq(n, 19 + 18);
+    double x[37];
+    unsigned long long s = 11;
+    for (int rep = 0; rep < 3; rep++) {
+        for (int i = 0; i < n; i++) {
+            s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+            x[i] = ((double)(s >> 11) / 9007199254740992.0 - 0.5) * (i >= 19 ? 4 : 1);
+        }
+        double qn = sqrt(x[3] * x[3] + x[4] * x[4] + x[5] * x[5] + x[6] * x[6]);
+        for (int i = 3; i < 7; i++)
+            x[i] /= qn;
+        const double *xs[1] = { x };
+        hes_deriv_report rep_;
+        st = hes_model_check_derivatives(m, p, 0, xs, &rep_);
+        ck_assert_msg(st == HES_OK && !rep_.disagree, "%s: %g at %s", hes_strerror(st),
+                      rep_.max_rel_err, rep_.where);
+        ck_assert_msg(rep_.max_rel_err < 1e-6, "field Jacobian %g at %s", rep_.max_rel_err,
+                      rep_.where);
+    }
+    hes_model_destroy(m);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("robot_floating");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_box_thrown_spinning_about_a_principal_axis);
+    tcase_add_test(tc, test_tumbling_body_keeps_energy_and_momentum);
+    tcase_add_test(tc, test_quadruped_field_jacobian);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}

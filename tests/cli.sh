@@ -1771,9 +1771,15 @@ if [ "$have_mujoco" = yes ]; then
     expect_grep rf_ball out '^  theta_L_qz  *0$' "... a ball's quaternion named after its joint"
     cp "${top_srcdir:-.}/share/robots/quadruped_free.xml" "$tmp/quadruped_free.xml"
     printf '{"name": "f", "robot": "quadruped_free.xml", "modes": [{"name": "m"}]}\n' >"$tmp/free.json"
-    run e_rf_free_model info --robot "$tmp/free.json"
-    expect_status e_rf_free_model 2 "a robot model of a robot with a free joint"
-    expect_grep e_rf_free_model err 'free or ball joints' "... refused, naming them"
+    run rf_free_model info --robot "$tmp/free.json"
+    expect_status rf_free_model 0 "a robot model of a robot with a free joint"
+    expect_grep rf_free_model out '^  m  *dim 37  states: base_x, ' "... its state q and v (19 + 18)"
+    expect_grep rf_free_model out 'tangent dim 36: base_x, base_y, base_z, base_rx, ' \
+        "... on a manifold of 36, the base's turn named"
+    printf '{"name": "f", "robot": "quadruped_free.xml", "modes": [{"name": "m", "pinned": "lf_foot"}]}\n' >"$tmp/free_pin.json"
+    run e_rf_free_pin info --robot "$tmp/free_pin.json"
+    expect_status e_rf_free_pin 2 "a pinned mode of a robot with a free joint"
+    expect_grep e_rf_free_pin err 'pinned only on a planar robot' "... refused, saying why"
     # inverse dynamics along a motion with a turning base (the quaternion's
     # velocities and accelerations from differences on the manifold): the
     # quadruped spinning at 5 rad/s about its vertical axis in free fall,

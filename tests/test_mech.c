@@ -93,17 +93,17 @@ static int hang_acc(const double *z, const double *zd, const double *p, double *
 }
 
 static const hes_mech_constraint plane_constraints[] = {
-    { "rod", rod, NULL, 0.0, 0, 0, NULL, NULL },
-    { "floor", floor_height, NULL, 0.6, 1, 0, NULL, NULL },
-    { "wall", wall, NULL, 0.0, 1, 0, NULL, NULL },
-    { "slide", slide, NULL, 0.0, 0, 0, NULL, NULL },
+    { "rod", rod, NULL, 0.0, 0, 0, NULL, NULL, NULL, 0 },
+    { "floor", floor_height, NULL, 0.6, 1, 0, NULL, NULL, NULL, 0 },
+    { "wall", wall, NULL, 0.0, 1, 0, NULL, NULL, NULL, 0 },
+    { "slide", slide, NULL, 0.0, 0, 0, NULL, NULL, NULL, 0 },
 };
 static const hes_mech plane = { "point mass", 2, point_mass, NULL, weight, 0, 4, plane_constraints, NULL,
                                 NULL, NULL, NULL, 0, NULL };
 static const int rod_held[] = { 0 };
 static const hes_mech_mode pendulum = { &plane, 1, rod_held, 1, hang, hang_dz, hang_acc, NULL,
-                                        NULL, NULL };
-static const hes_mech_mode free_flight = { &plane, 0, NULL, 2, NULL, NULL, NULL, NULL, NULL, NULL };
+                                        NULL, NULL, 0 };
+static const hes_mech_mode free_flight = { &plane, 0, NULL, 2, NULL, NULL, NULL, NULL, NULL, NULL, 0 };
 
 START_TEST(test_pendulum_chart_gives_pendulum_dynamics_and_rod_tension)
 {
@@ -149,7 +149,7 @@ static int dp_gravity(const double *q, const double *qd, const double *u, const 
 static const hes_mech double_pendulum = { "double pendulum", 2, dp_mass, NULL, dp_gravity, 0, 0, NULL,
                                           NULL, NULL, NULL, NULL, 0, NULL };
 static const hes_mech_mode dp_mode = { &double_pendulum, 0, NULL, 2, NULL, NULL, NULL, NULL,
-                                       NULL, NULL };
+                                       NULL, NULL, 0 };
 
 /* The textbook equations: M th'' + c = f with
  * c = m2 l1 l2 sin(th1 - th2) (th2'^2, -th1'^2). */
@@ -316,9 +316,9 @@ static const hes_mech cart_plain = { "two masses", 4, cart_mass, NULL, cart_forc
 static const hes_mech cart_dragged = { "two masses", 4, cart_mass, NULL, cart_force, 1, 0, NULL,
                                        &drag_cubic, NULL, NULL, NULL, 0, NULL };
 static const hes_mech_mode cart_passive = { &cart_plain, 0, NULL, 2, two_angles, two_angles_dz,
-                                            two_angles_acc, NULL, NULL, NULL };
+                                            two_angles_acc, NULL, NULL, NULL, 0 };
 static const hes_mech_mode cart_driven = { &cart_dragged, 0, NULL, 2, two_angles,
-                                           two_angles_dz, two_angles_acc, feedback, NULL, NULL };
+                                           two_angles_dz, two_angles_acc, feedback, NULL, NULL, 0 };
 static const hes_mode cart_modes[] = {
     { .name = "swing", .dim = 4,
       .state_names = dp_names, .field = hes_mech_field,
@@ -436,11 +436,11 @@ static const hes_mech cart_wrong_u = { "two masses", 4, cart_mass, NULL, cart_fo
                                        &drag_cubic, cart_force_dx_wrong_u, NULL, NULL, 0, NULL };
 /* an input that does not depend on the state: df/du never enters dF/dx */
 static const hes_mech_mode cart_held_wrong_u = { &cart_wrong_u, 0, NULL, 2, two_angles,
-                                                 two_angles_dz, two_angles_acc, held_input, NULL, NULL };
+                                                 two_angles_dz, two_angles_acc, held_input, NULL, NULL, 0 };
 static const hes_mech_mode cart_driven_dx = { &cart_dragged_dx, 0, NULL, 2, two_angles,
-                                              two_angles_dz, two_angles_acc, feedback, NULL, NULL };
+                                              two_angles_dz, two_angles_acc, feedback, NULL, NULL, 0 };
 static const hes_mech_mode cart_driven_wrong = { &cart_dragged_wrong, 0, NULL, 2, two_angles,
-                                                 two_angles_dz, two_angles_acc, feedback, NULL, NULL };
+                                                 two_angles_dz, two_angles_acc, feedback, NULL, NULL, 0 };
 
 /* A model's force Jacobians (force_dx) give the field Jacobian that
  * differences of its force give (through the chart, the feedback input and
@@ -599,7 +599,7 @@ static void big_system(hes_mech *m, hes_mech_constraint *c)
                                               "c15", "c16", "c17", "c18", "c19" };
     for (int j = 0; j < BIG_C; j++)
         c[j] = (hes_mech_constraint){ names[j], big_constraint, NULL, j % 2 ? 0 : 0.5, 0, 0,
-                                      NULL, (void *)&big_index[j] };
+                                      NULL, (void *)&big_index[j], NULL, 0 };
     *m = (hes_mech){ .name = "big", .d = BIG_D, .mass = big_mass, .force = big_force,
                      .m = BIG_C, .n_constraints = BIG_C, .constraints = c };
 }
@@ -613,7 +613,7 @@ START_TEST(test_system_of_24_coordinates_and_20_constraints)
     hes_mech m;
     hes_mech_constraint c[BIG_C];
     big_system(&m, c);
-    hes_mech_mode free_mode = { &m, 0, NULL, BIG_D, NULL, NULL, NULL, big_input, NULL, NULL };
+    hes_mech_mode free_mode = { &m, 0, NULL, BIG_D, NULL, NULL, NULL, big_input, NULL, NULL, 0 };
     static const char *state_names[2 * BIG_D];
     static char buf[2 * BIG_D][8];
     for (int i = 0; i < 2 * BIG_D; i++) {
@@ -640,7 +640,7 @@ START_TEST(test_system_of_24_coordinates_and_20_constraints)
     /* 18 constraints held through the identity chart: their forces make M
        q'' = f - c + Da^T lambda hold with q'' the unconstrained one, so
        they vanish (to rounding); the heap path of the forces' solve */
-    hes_mech_mode held = { &m, 18, big_index, BIG_D, NULL, NULL, NULL, big_input, NULL, NULL };
+    hes_mech_mode held = { &m, 18, big_index, BIG_D, NULL, NULL, NULL, big_input, NULL, NULL, 0 };
     double lambda[18], kinetic;
     ck_assert_int_eq(hes_mech_mode_state(&held, 0.3, x, P, NULL, NULL, lambda, &kinetic),
                      HES_OK);
@@ -675,7 +675,7 @@ END_TEST
 START_TEST(test_dm_bound_only_without_net_force)
 {
     hes_mech m = { .name = "wide", .d = 65, .mass = big_mass, .force = big_force };
-    hes_mech_mode md = { &m, 0, NULL, 65, NULL, NULL, NULL, NULL, NULL, NULL };
+    hes_mech_mode md = { &m, 0, NULL, 65, NULL, NULL, NULL, NULL, NULL, NULL, 0 };
     hes_mode modes[1] = { { .name = "free", .dim = 130, .field = hes_mech_field,
                             .data = &md } };
     hes_model model = { .abi = HES_MODEL_ABI, .name = "wide", .description = "65 coordinates",

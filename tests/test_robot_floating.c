@@ -42,7 +42,7 @@ static hes_model *flight_model_of(const char *path)
     if (st == HES_ESOLVER)
         return NULL;   /* built without MuJoCo */
     ck_assert_msg(st == HES_OK, "%s", err.message);
-    static const hes_robot_mode_spec flight = { "flight", -1, 0, NULL };
+    static const hes_robot_mode_spec flight = { "flight", -1, 0, NULL, 0, NULL };
     hes_robot_model_spec sp = { .name = "floating", .n_modes = 1, .modes = &flight };
     hes_model *m = NULL;
     ck_assert_msg(hes_robot_model_new(r, &sp, &m, &err) == HES_OK, "%s", err.message);
@@ -221,6 +221,153 @@ START_TEST(test_quadruped_field_jacobian)
 }
 END_TEST
 
+/* A model of one mode of robot file path: pinned on contact `pinned`, or
+ * holding the constraints `holds` by their forces (n_holds of them). */
+static hes_model *one_mode(const char *path, int pinned, int n_holds, const int *holds)
+{
+    hes_robot *r = NULL;
+    hes_error err;
+    hes_status st = hes_robot_read(path, NULL, 0, &r, &err);
+    if (st == HES_ESOLVER)
+        return NULL;
+    ck_assert_msg(st == HES_OK, "%s", err.message);
+    hes_robot_mode_spec mode = { "stance", pinned, 0, NULL, n_holds, holds };
+    hes_robot_model_spec sp = { .name = "one-mode", .n_modes = 1, .modes = &mode };
+    hes_model *m = NULL;
+    ck_assert_msg(hes_robot_model_new(r, &sp, &m, &err) == HES_OK, "%s", err.message);
+    return m;
+}
+
+/* simulate model m's mode 0 from x0 to t_end: the final state (n values) */
+static void run(hes_model *m, const double *x0, double t_end, double *x1, int n)
+{
+    hes_system *sys = NULL;
+    hes_error err;
+    ck_assert_msg(hes_system_new(m, &sys, &err) == HES_OK, "%s", err.message);
+    hes_sim_options o;
+    hes_sim_options_init(&o);
+    o.t_end = t_end;
+    hes_traj tr;
+    ck_assert_msg(hes_simulate(sys, 0, 0, 0, x0, &o, &tr) == HES_OK, "%s",
+                  hes_system_errmsg(sys));
+    ck_assert_int_eq(tr.n_events, 0);
+    memcpy(x1, tr.phases[tr.n_phases - 1].x1, sizeof(double) * (size_t)n);
+    hes_traj_free(&tr);
+    hes_system_destroy(sys);
+}
+
+/* The rimless wheel rolling on a spoke two ways: pinned (the chart puts
+ * the spoke's foot at the origin, state [phi, phi']) and held by the
+ * foot's normal and no-slip forces (state [x, z, phi, x', z', phi'] on the
+ * constraints' manifold): the same motion and the same contact force. */
+START_TEST(test_held_stance_equals_the_pinned_one)
+{
+    char path[4096];
+    test_robot_file(path, sizeof path, "rimless_wheel.xml");
+    const int foot[] = { 0 };
+    hes_model *pin = one_mode(path, 0, 0, NULL), *hold = one_mode(path, -1, 1, foot);
+    if (!pin)
+        return;
+    ck_assert_int_eq(pin->modes[0].dim, 2);
+    ck_assert_int_eq(hold->modes[0].dim, 6);
+    ck_assert_int_eq(hold->modes[0].tdim, 3);   /* x and phi, then phi' */
+    double p[16];
+    defaults(pin, p);
+    const hes_mech_mode *mp = pin->modes[0].data, *mh = hold->modes[0].data;
+    double z0[2] = { 0.1, -1.2 }, q[3], qd[3], lp[2], lh[2], x0[6], x1[6], z1[2];
+    ck_assert_int_eq(hes_mech_mode_state(mp, 0, z0, p, q, qd, lp, NULL), HES_OK);
+    memcpy(x0, q, sizeof q);
+    memcpy(x0 + 3, qd, sizeof qd);
+    ck_assert_int_eq(hes_mech_mode_state(mh, 0, x0, p, NULL, NULL, lh, NULL), HES_OK);
+    double worst_l = fmax(fabs(lh[0] - lp[0]), fabs(lh[1] - lp[1]));
+    run(pin, z0, 0.25, z1, 2);
+    run(hold, x0, 0.25, x1, 6);
+    ck_assert_int_eq(hes_mech_mode_state(mp, 0, z1, p, q, qd, lp, NULL), HES_OK);
+    ck_assert_int_eq(hes_mech_mode_state(mh, 0, x1, p, NULL, NULL, lh, NULL), HES_OK);
+    worst_l = fmax(worst_l, fmax(fabs(lh[0] - lp[0]), fabs(lh[1] - lp[1])));
+    double worst = 0;
+    for (int i = 0; i < 3; i++)
+        worst = fmax(worst, fmax(fabs(x1[i] - q[i]), fabs(x1[3 + i] - qd[i])));
+    printf("test_robot_floating: the wheel held against pinned after 0.25 s: state %.1e, "
+           "forces %.1e (normal %.4f N)\n", worst, worst_l, lp[0]);
+    ck_assert_msg(worst < 1e-8, "held and pinned stances differ by %g", worst);
+    ck_assert_msg(worst_l < 1e-8 * (1 + fabs(lp[0])), "forces differ by %g", worst_l);
+    hes_model_destroy(pin);
+    hes_model_destroy(hold);
+}
+END_TEST
+
+/* A heavy top two ways: a box on a free joint whose tip is held on the
+ * ground by its normal and two no-slip forces, and the same box on a ball
+ * joint at the tip (MuJoCo's joint, our quaternions): the same attitude
+ * and spin after a second, the held tip where it started. */
+static const char top_free_xml[] =
+    "<mujoco model='top-free'><option gravity='0 0 -9.81'/><worldbody>"
+    "<body name='top' pos='0 0 0.3'><freejoint name='root'/>"
+    "<inertial pos='0 0 0' mass='1.5' diaginertia='0.02 0.03 0.01'/>"
+    "<site name='tip' pos='0.02 -0.01 -0.3'/></body></worldbody></mujoco>";
+static const char top_ball_xml[] =
+    "<mujoco model='top-ball'><option gravity='0 0 -9.81'/><worldbody>"
+    "<body name='top' pos='0 0 0'><joint name='pivot' type='ball'/>"
+    "<inertial pos='-0.02 0.01 0.3' mass='1.5' diaginertia='0.02 0.03 0.01'/>"
+    "</body></worldbody></mujoco>";
+
+START_TEST(test_held_tip_is_a_ball_joint)
+{
+    char fname[] = "/tmp/hes_top_free_XXXXXX.xml", bname[] = "/tmp/hes_top_ball_XXXXXX.xml";
+    const int tip[] = { 0 };
+    int fd = mkstemps(fname, 4);
+    ck_assert(fd >= 0 && write(fd, top_free_xml, strlen(top_free_xml)) > 0);
+    close(fd);
+    hes_model *held = one_mode(fname, -1, 1, tip);
+    if (!held) {
+        unlink(fname);
+        return;
+    }
+    hes_model *ball = flight_model(top_ball_xml, bname);
+    ck_assert_int_eq(held->modes[0].dim, 13);
+    ck_assert_int_eq(held->modes[0].tdim, 8);   /* attitude and stick point, then spin */
+    ck_assert_int_eq(ball->modes[0].dim, 7);
+    /* tilted, spinning fast about the body's axis and precessing */
+    double n = sqrt(0.95 * 0.95 + 0.2 * 0.2 + 0.1 * 0.1);
+    double qb[4] = { 0.95 / n, 0.2 / n, -0.1 / n, 0 }, w[3] = { 0.5, -0.3, 25.0 };
+    double R[9], r_tip[3] = { 0.02, -0.01, -0.3 }, wr[3], xb[7], xh[13];
+    rotation(qb, R);
+    memcpy(xb, qb, sizeof qb);
+    memcpy(xb + 4, w, sizeof w);
+    /* the free body: centre at -R r_tip, velocity R (w x (-r_tip)) */
+    double wx[3] = { -(w[1] * r_tip[2] - w[2] * r_tip[1]), -(w[2] * r_tip[0] - w[0] * r_tip[2]),
+                     -(w[0] * r_tip[1] - w[1] * r_tip[0]) };
+    for (int i = 0; i < 3; i++) {
+        xh[i] = -(R[3 * i] * r_tip[0] + R[3 * i + 1] * r_tip[1] + R[3 * i + 2] * r_tip[2]);
+        wr[i] = R[3 * i] * wx[0] + R[3 * i + 1] * wx[1] + R[3 * i + 2] * wx[2];
+    }
+    memcpy(xh + 3, qb, sizeof qb);
+    memcpy(xh + 7, wr, sizeof wr);
+    memcpy(xh + 10, w, sizeof w);
+    double yb[7], yh[13], T = 1.0;
+    run(ball, xb, T, yb, 7);
+    run(held, xh, T, yh, 13);
+    double worst = 0, tipmove = 0;
+    for (int i = 0; i < 4; i++)
+        worst = fmax(worst, fabs(yh[3 + i] - yb[i]));
+    for (int i = 0; i < 3; i++)
+        worst = fmax(worst, fabs(yh[10 + i] - yb[4 + i]));
+    rotation(yh + 3, R);
+    for (int i = 0; i < 3; i++)
+        tipmove = fmax(tipmove, fabs(yh[i] + R[3 * i] * r_tip[0] + R[3 * i + 1] * r_tip[1] +
+                                     R[3 * i + 2] * r_tip[2]));
+    printf("test_robot_floating: the held tip against a ball joint after %.0f s: attitude and "
+           "spin %.1e, the tip moved %.1e\n", T, worst, tipmove);
+    ck_assert_msg(worst < 1e-7, "held tip and ball joint differ by %g", worst);
+    ck_assert_msg(tipmove < 1e-9, "the held tip moved by %g", tipmove);
+    hes_model_destroy(held);
+    hes_model_destroy(ball);
+    unlink(fname);
+    unlink(bname);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("robot_floating");
@@ -229,6 +376,8 @@ static Suite *suite(void)
     tcase_add_test(tc, test_box_thrown_spinning_about_a_principal_axis);
     tcase_add_test(tc, test_tumbling_body_keeps_energy_and_momentum);
     tcase_add_test(tc, test_quadruped_field_jacobian);
+    tcase_add_test(tc, test_held_stance_equals_the_pinned_one);
+    tcase_add_test(tc, test_held_tip_is_a_ball_joint);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -198,7 +198,7 @@ START_TEST(test_mech_callbacks_are_mujocos)
     ck_assert_int_eq(hes_mech_nq(m), NQ);
     ck_assert_int_eq(m->n_quat, 1);
     ck_assert_int_eq(m->quat[0], 3);
-    ck_assert_int_eq(m->n_constraints, 2 * NC);
+    ck_assert_int_eq(m->n_constraints, 3 * NC);   /* normal, x and y no-slip (3-D) */
     int nu = hes_robot_motor_count(r);
     ck_assert_int_eq(nu, 12);
     reference ref = reference_of(r);
@@ -231,15 +231,18 @@ START_TEST(test_mech_callbacks_are_mujocos)
             }
             worst_net = fmax(worst_net, rel(net[i], want, scale));
         }
-        /* contact c: its normal a = z, Da = J_z; its tangential a = x, Da = J_x */
+        /* contact c: its normal a = z, Da = J_z; its tangential a = x, Da = J_x;
+           its second tangential (after the constraints of the contacts and the
+           limits: the last NC) a = y, Da = J_y */
         for (int c = 0; c < NC; c++) {
             mj_jacSite(ref.m, ref.d, jac, NULL, c);
-            for (int k = 0; k < 2; k++) {
-                const hes_mech_constraint *con = &m->constraints[2 * c + k];
+            for (int k = 0; k < 3; k++) {
+                int idx = k < 2 ? 2 * c + k : m->n_constraints - NC + c;
+                const hes_mech_constraint *con = &m->constraints[idx];
                 double a, Da[NV];
                 ck_assert_int_eq(con->a(q, NULL, &a, hes_mech_constraint_data(m, con)), 0);
                 ck_assert_int_eq(con->Da(q, NULL, Da, hes_mech_constraint_data(m, con)), 0);
-                int axis = k ? 0 : 2;
+                int axis = k == 0 ? 2 : k == 1 ? 0 : 1;
                 worst_a = fmax(worst_a, rel(a, ref.d->site_xpos[3 * c + axis], 1.0));
                 for (int j = 0; j < NV; j++)
                     worst_Da = fmax(worst_Da, rel(Da[j], jac[axis * NV + j], 1.0));

@@ -71,11 +71,20 @@ typedef struct {
     double mu;
     hes_mech_config_fn Jt;
     /** @} */
-    /** What a, Da and Jt receive as their data; NULL: the system's
+    /** What a, Da, Jt and drift receive as their data; NULL: the system's
      * (hes_mech.data).  One function then serves many constraints, each
      * with its own data (a robot's contacts and joint limits).  Whoever
      * calls these callbacks passes hes_mech_constraint_data(). */
     void *data;
+    /** Optional, for modes that hold the constraint by its force
+     * (hes_mech_mode.held): drift(q, q', p, out, data), out[0] = (d/dt
+     * Da(q)) q', the constraint's acceleration a'' at q'' = 0; NULL:
+     * central differences of Da along q'. */
+    int (*drift)(const double *q, const double *qd, const double *p, double *out, void *data);
+    /** 1: a no-slip condition: a mode that holds it by its force keeps its
+     * velocity Da q' = 0 but not its position (the point sticks where it
+     * landed, whatever a(q) is there); 0: held at a(q) = 0 too. */
+    int sticks;
 } hes_mech_constraint;
 
 /** A mechanical system: M(q), the applied forces f(q, q', u) and the
@@ -197,7 +206,24 @@ typedef struct {
      * at fixed z' (column-major); NULL: fourth-order central differences. */
     int (*chart_acc_dz)(const double *z, const double *zd, const double *p, double *out,
                         void *data);
+    /** 1: the active constraints are held by their forces, with no chart
+     * (chart NULL, k = d): the state is [q, v] and its dynamics the
+     * constrained equations of motion
+     *     M q'' - Da^T lambda = f - c,
+     *     Da q'' = -drift - 2 s (Da q') - s^2 a(q)        (s = HES_MECH_HOLD_RATE),
+     * whose last two terms vanish where the constraints hold (a = 0, Da q'
+     * = 0; no s^2 a term for a constraint that sticks) and pull an
+     * integrator's errors back to them.  The state then lives on a
+     * manifold of tangent dimension (d - h) + (d - n_active), h the held
+     * constraints that do not stick (the held rows independent): its
+     * hes_mode takes the hooks hes_mech_retract ... (hes_mech_mode_tdim),
+     * which project onto it. */
+    int held;
 } hes_mech_mode;
+
+/** The rate s of a held mode's pull back onto its constraints (per unit
+ * time: the model's, seconds for robots). */
+#define HES_MECH_HOLD_RATE 10.0
 
 /** The kind of a mechanical transition (hes_mech_transition.kind). */
 typedef enum {
@@ -277,13 +303,22 @@ int hes_mech_reset(double t, const double *x, const double *p, double *out, void
  * not used). */
 const char *hes_mech_describe_error(int code, void *data);
 
-/** A chartless mode of a system with quaternions (hes_mech.quat) has the
- * state x = [q (nq values), v (d)], on a manifold of tangent dimension 2d:
- * its hes_mode takes tdim = 2d and these as retract, local, tangent,
- * cotangent and normalize (data: the hes_mech_mode), the chart
- * [q (+) dq, v + dv] (lib/model/mech_config.c).  Its field
- * (hes_mech_field) is q' = G(q) v with the dynamics, its Jacobian
- * (hes_mech_field_dx) in the coordinates x. @{ */
+/** A chartless mode of a system with quaternions (hes_mech.quat), or one
+ * that holds its constraints by their forces (hes_mech_mode.held), has the
+ * state x = [q (nq values), v (d)] on a manifold: the quaternions unit,
+ * and in a held mode a_J(q) = 0, Da_J v = 0.  Its hes_mode takes tdim =
+ * hes_mech_mode_tdim() and these as retract, local, tangent, cotangent and
+ * normalize (data: the hes_mech_mode; lib/model/mech_hold.c,
+ * mech_config.c): without held constraints the chart [q (+) dq, v + dv];
+ * with them the tangent space of the constraints' manifold, spanned by
+ * [N_h dq; N dv - Da^+ K N_h dq] with N, N_h orthonormal bases of the null
+ * spaces of all held rows Da and of those that do not stick (Householder
+ * QR of their transposes), K = d(Da v)/dq, retract projecting back onto
+ * the manifold (Newton on the positions that do not stick, then v onto
+ * Da's null space).
+ * Its field (hes_mech_field) is q' = G(q) v with the dynamics, its
+ * Jacobian (hes_mech_field_dx) in the coordinates x. @{ */
+int hes_mech_mode_tdim(const hes_mech_mode *md);
 int hes_mech_retract(const double *x, const double *delta, const double *p, double *out,
                      void *data);
 int hes_mech_local(const double *x1, const double *x0, const double *p, double *out,

@@ -162,7 +162,8 @@ const void *hes_robot_mujoco_model(const hes_robot *robot);
  * orbit, as data rather than C.  The constraints are numbered as in
  * hes_robot_mech: contact i's normal 2 i and no-slip 2 i + 1, then the
  * joint limits, "JOINT_lower" and "JOINT_upper" for every limited joint
- * (a = q - lo >= 0, a = hi - q >= 0: plastic and frictionless). */
+ * (a = q - lo >= 0, a = hi - q >= 0: plastic and frictionless), then for a
+ * 3-D robot (two tangents) each contact's second no-slip constraint. */
 typedef struct {
     const char *name;        /**< the mode's name */
     int pinned;              /**< contact held at the origin (normal and no-slip; a planar
@@ -170,6 +171,16 @@ typedef struct {
                                   -1: none */
     int n_locked;            /**< the number of joint limits held */
     const int *locked;       /**< joint limits held: those joints stay at their limits */
+    /** Constraints held by their forces, with no chart (any robot, 3-D
+     * ones and floating bases too): a contact (its normal's index 2 i)
+     * holds its normal and no-slip constraints (a 3-D robot's second,
+     * "NAME_tangential_y", too), a joint limit itself, with Lagrange
+     * multipliers (hes_mech_mode.held); the state [q, v] of every
+     * coordinate on the constraints' manifold.  Not with pinned or
+     * locked. @{ */
+    int n_holds;
+    const int *holds;
+    /** @} */
 } hes_robot_mode_spec;
 
 /** A transition of a robot's hybrid model (hes_robot_model_spec.transitions),

@@ -21,6 +21,9 @@
  *   "slope": 0.0504,                    (optional: a parameter turning gravity)
  *   "max_phase_time": 10,
  *   "modes": [{"name": "unlocked", "pinned": "foot1", "locked": ["knee1_upper"]}, ...],
+ *                                       (or "holds": ["foot1", "knee1_upper", ...]:
+ *                                        contacts and limits held by their forces, no
+ *                                        chart, any robot)
  *   "transitions": [{"name": "heelstrike", "from": "locked", "to": "unlocked",
  *                    "activate": "foot2" | "release": "foot1",
  *                    "after": [...], "separate": [...],
@@ -53,7 +56,7 @@
 
 static int parse_modes(ctx *c, json_t *modes, store *s)
 {
-    static const char *const keys[] = { "name", "pinned", "locked", NULL };
+    static const char *const keys[] = { "name", "pinned", "locked", "holds", NULL };
     if (!json_is_array(modes) || json_array_size(modes) < 1 ||
         json_array_size(modes) > HES_RDESC_MAX_LIST)
         return hes__rdesc_bad(c, "\"modes\" must be a list of 1 to %d modes", HES_RDESC_MAX_LIST);
@@ -82,6 +85,18 @@ static int parse_modes(ctx *c, json_t *modes, store *s)
         if (ms->n_locked < 0)
             return 1;
         ms->locked = locked;
+        /* "holds": contacts held by their forces */
+        json_t *h = json_object_get(m, "holds");
+        int *holds = NULL;
+        ms->n_holds = h ? hes__rdesc_constraint_list(c, s, h, where, &holds) : 0;
+        if (ms->n_holds < 0)
+            return 1;
+        for (int j = 0; j < ms->n_holds; j++)
+            if (holds[j] < 2 * hes_robot_contact_count(c->robot) && holds[j] % 2)
+                return hes__rdesc_bad(c, "%s: \"holds\" names contacts and joint limits, not "
+                                      "'%s' (a contact holds its no-slip constraints)", where,
+                                      json_string_value(json_array_get(h, (size_t)j)));
+        ms->holds = holds;
     }
     return 0;
 }

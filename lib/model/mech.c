@@ -142,7 +142,7 @@ static int constraint_along(void *ctx, const double *dq, double *out)
 /* Constraint c's value a(q) and row Da (d values: a' = Da q'): its own, or
  * fourth-order differences along the velocities' directions (q (+) h e_j,
  * which is q + h e_j without quaternions). */
-static int constraint_row(const hes_mech *m, const hes_mech_constraint *c, const double *q,
+int hes__mech_row(const hes_mech *m, const hes_mech_constraint *c, const double *q,
                           const double *p, double *a, double *row)
 {
     void *data = hes_mech_constraint_data(m, c);
@@ -164,7 +164,7 @@ static int constraint_row(const hes_mech *m, const hes_mech_constraint *c, const
 }
 
 /* Rows Da_j(q) of the listed constraints into D (n x d, column-major). */
-static int constraint_rows(const hes_mech *m, const double *q, const double *p, int n,
+int hes__mech_rows(const hes_mech *m, const double *q, const double *p, int n,
                            const int *idx, double *D)
 {
     double small[S], a;
@@ -177,7 +177,7 @@ static int constraint_rows(const hes_mech *m, const double *q, const double *p, 
     for (int r = 0; r < n && !rc; r++) {
         assert(idx[r] >= 0 && idx[r] < m->n_constraints);
         const hes_mech_constraint *c = &m->constraints[idx[r]];
-        rc = constraint_row(m, c, q, p, &a, row);
+        rc = hes__mech_row(m, c, q, p, &a, row);
         for (int j = 0; j < m->d && !rc; j++)
             D[r + (size_t)j * n] = row[j];
     }
@@ -340,6 +340,13 @@ int hes__mech_mode_eval(const hes_mech_mode *md, double t, const double *x, cons
     hes__matmul(d, k, 1, e->Phi, e->zdd, e->qdd);
     for (int i = 0; i < d; i++)
         e->qdd[i] += e->acc[i];
+    if (md->held && md->n_active > 0) {   /* the held constraints' forces too (no chart) */
+        for (int i = 0; i < d; i++)
+            e->Ma[i] = e->f[i] - e->c[i];   /* Ma: free again */
+        if ((rc = hes__mech_held_dynamics(md, p, e->q, e->qd, e->M, e->Ma, e->qdd)))
+            return rc;
+        memcpy(e->zdd, e->qdd, sizeof(double) * (size_t)d);
+    }
     return 0;
 }
 
@@ -361,7 +368,7 @@ static int held_forces(const hes_mech_mode *md, const double *p, hes__mech_eval 
     const double *q = e->q, *f = e->f, *c = e->c, *qdd = e->qdd;
     for (int i = 0; i < d; i++)
         fm[i] = f[i] - c[i];
-    if (!(rc = constraint_rows(m, q, p, na, md->active, D)))
+    if (!(rc = hes__mech_rows(m, q, p, na, md->active, D)))
         rc = hes__mech_chol(M, d);
     if (!rc) {
         for (int j = 0; j < na; j++) /* W = M^-1 Da^T */
@@ -615,7 +622,7 @@ int hes_mech_guard_dx(double t, const double *x, const double *p, double *out, v
         rc = hes__mech_chart_state(md, x, x + kq, p, q, J, qd, NULL);
     const hes_mech_constraint *c = &m->constraints[tr->constraint];
     if (!rc)
-        rc = constraint_row(m, c, q, p, &a, row);
+        rc = hes__mech_row(m, c, q, p, &a, row);
     for (int j = 0; j < k && !rc; j++) {
         double s = 0;
         for (int l = 0; l < d; l++)
@@ -679,7 +686,7 @@ static int separating(const hes_mech_transition *tr, const hes_mech *m, const do
     for (int s = 0; s < tr->n_separate && !rc; s++) {
         double a, sv = 0;
         const hes_mech_constraint *c = &m->constraints[tr->separate[s]];
-        rc = constraint_row(m, c, q, p, &a, row);
+        rc = hes__mech_row(m, c, q, p, &a, row);
         for (int i = 0; i < m->d && !rc; i++)
             sv += row[i] * qdp[i];
         if (!rc && sv < -1e-10 * (1.0 + vscale))
@@ -736,7 +743,7 @@ static int impact_law(const hes_mech_transition *tr, const hes_mech *m, const do
     memcpy(L, M, sizeof(double) * (size_t)d * d);
     if ((rc = hes__mech_chol(L, d)))
         return rc;
-    if ((rc = constraint_rows(m, q, p, na, tr->after, D)))
+    if ((rc = hes__mech_rows(m, q, p, na, tr->after, D)))
         return rc;
     if (tr->impact)
         return impact_other(tr, m, q, p, qdm, qdp, impulse, ar);
@@ -888,7 +895,7 @@ int hes__mech_coupling(const hes_transition *a, const hes_transition *b, const d
         return 1;
     double *q = TAKE(&w, (size_t)hes_mech_nq(m)), *qd = TAKE(&w, D_), *D = TAKE(&w, 2 * D_),
            *W = TAKE(&w, 2 * D_), *M = TAKE(&w, D_ * D_);
-    int rc = event_state(ta, x, p, q, qd, &m) || constraint_rows(m, q, p, 2, idx, D) ||
+    int rc = event_state(ta, x, p, q, qd, &m) || hes__mech_rows(m, q, p, 2, idx, D) ||
              m->mass(q, p, M, m->data) || hes__mech_chol(M, d);
     if (!rc) {
         for (int j = 0; j < 2; j++)
@@ -930,7 +937,7 @@ static hes_status contacts_of(const hes_mech *m, const double *q, const double *
     if (m->mass(q, p, M, m->data))
         return hes__say(msg, len, HES_EINVAL, "contacts: the mass matrix of %s failed",
                         m->name ? m->name : "the system");
-    int rc = constraint_rows(m, q, p, k, idx, Jn);
+    int rc = hes__mech_rows(m, q, p, k, idx, Jn);
     if (rc)
         return rc == E_NOMEM ? hes__say(msg, len, HES_ENOMEM, "contacts: out of memory")
                              : hes__say(msg, len, HES_EINVAL, "contacts: a constraint "

@@ -428,11 +428,31 @@ static int field_dx_in(const hes_mech_mode *md, double t, const double *x, const
     return 0;
 }
 
+/* the field as a function of x alone (a held mode's Jacobian) */
+typedef struct {
+    const hes_mech_mode *md;
+    double t;
+    const double *p;
+} field_ctx;
+
+static int field_of_x(void *ctx, const double *x, double *out)
+{
+    const field_ctx *f = ctx;
+    return hes_mech_field(f->t, x, f->p, out, (void *)f->md);
+}
+
 int hes_mech_field_dx(double t, const double *x, const double *p, double *out, void *data)
 {
     if (!data || !x || !out)
         return E_CALLBACK;
     const hes_mech_mode *md = data;
+    if (md->held && md->n_active > 0) {
+        /* the constrained dynamics' Jacobian by fourth-order differences
+           (the held forces' derivatives would need the rows' second ones) */
+        field_ctx f = { md, t, p };
+        int n = hes__mech_kq(md) + md->k;
+        return hes__mech_fd4(field_of_x, &f, x, n, n, out);
+    }
     const hes_mech *m = md->mech;
     size_t d = (size_t)m->d, k = (size_t)md->k, nu = (size_t)(m->m > 0 ? m->m : 0);
     hes__mech_eval ev;

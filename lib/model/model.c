@@ -142,6 +142,9 @@ static hes_status check_mech_mode(const char *model, const char *where, const he
             mm->k, mm->mech->d);
     if (mm->chart && (!mm->chart_dz || !mm->chart_acc))
         BAD("model '%s': %s: a chart needs chart_dz and chart_acc", model, where);
+    if (mm->held && mm->chart)
+        BAD("model '%s': %s: a mode that holds its constraints by their forces has no chart",
+            model, where);
     return check_constraint_list(model, where, "n_active", mm->n_active, mm->active, mm->mech,
                                  msg, len);
 }
@@ -517,10 +520,12 @@ hes_status hes_model_validate(const hes_model *m, hes_error *err)
             const hes_mech_mode *mm = md->data ? md->data : m->data;
             if ((st = check_mech_mode(m->name, where, mm, md->dim, msg, len)) != HES_OK)
                 return st;
-            if (hes__mech_kq(mm) != mm->k && (md->tdim != 2 * mm->k || !md->retract))
-                BAD("model '%s': %s: a state with quaternions needs the tangent space of "
-                    "dimension 2 d = %d and its chart (hes_mech_retract, hes_mech_local, "
-                    "hes_mech_tangent)", m->name, where, 2 * mm->k);
+            int manifold = hes__mech_kq(mm) != mm->k || (mm->held && mm->n_active > 0);
+            if (manifold && (md->tdim != hes_mech_mode_tdim(mm) || !md->retract))
+                BAD("model '%s': %s: a state with quaternions or held constraints needs the "
+                    "tangent space of dimension %d (hes_mech_mode_tdim) and its chart "
+                    "(hes_mech_retract, hes_mech_local, hes_mech_tangent)", m->name, where,
+                    hes_mech_mode_tdim(mm));
         }
     }
     if ((st = check_count(m->name, "n_transitions", m->n_transitions, m->transitions, 0, msg,

@@ -174,6 +174,20 @@ static inline int hes__mech_kq(const hes_mech_mode *md)
     return md->chart ? md->k : hes_mech_nq(md->mech);
 }
 
+/* Constraint c's value a(q) and row Da (d values): its own Da, or
+ * fourth-order differences along velocities (hes_mech_integrate); the rows
+ * of the n constraints idx into D (n x d, column-major) (mech.c). */
+int hes__mech_row(const hes_mech *m, const hes_mech_constraint *c, const double *q,
+                  const double *p, double *a, double *row);
+int hes__mech_rows(const hes_mech *m, const double *q, const double *p, int n, const int *idx,
+                   double *D);
+
+/* A held mode's dynamics at its evaluation e (M, f - c at q, q'): q'' and
+ * z'' from the constrained equations of motion (hes_mech_mode.held;
+ * mech_hold.c). */
+int hes__mech_held_dynamics(const hes_mech_mode *md, const double *p, double *q, double *qd,
+                            double *M, const double *net, double *qdd);
+
 /* A mechanical mode's field moves each quaternion of its state as
  *     q' = 1/2 q (x) (0, w) + k (1 - |q|^2) q,   k = HES__QUAT_PULL per second:
  * on the unit sphere the second term vanishes and the first keeps |q| = 1

@@ -114,6 +114,76 @@ static int site_xpos(const double *q, const double *p, double *out, void *data)
     return site_fn(data, q, NULL, NULL, NULL, out);
 }
 
+/* Contact c's y position and its y row (a 3-D robot's second tangent) */
+static int site_y_fn(void *data, const double *q, double *y, double *row)
+{
+    const hes__robot_con *k = data;
+    hes_robot *r = hes__robot_grab(k->robot);
+    int c = k->index, nv = r->m->nv, s = r->site[c];
+    hes__robot_at(r, q);
+    if (y) {
+        double pt[3];
+        hes__robot_point(r, c, pt);
+        *y = pt[1];
+    }
+    if (row) {
+        if (s >= 0)
+            mj_jacSite(r->m, r->d, r->jac, NULL, s);
+        else
+            mj_jacBody(r->m, r->d, r->jac, NULL, -s - 1);
+        memcpy(row, r->jac + nv, sizeof(double) * (size_t)nv);
+    }
+    HES_ROBOT_UNLOCK(r);
+    return 0;
+}
+
+static int site_ypos(const double *q, const double *p, double *out, void *data)
+{
+    (void)p;
+    return site_y_fn(data, q, out, NULL);
+}
+
+static int site_Jy(const double *q, const double *p, double *out, void *data)
+{
+    (void)p;
+    return site_y_fn(data, q, NULL, out);
+}
+
+/* Component i of contact c's point acceleration at q'' = 0, J' q' (its
+ * rows' drift: robot_rne.c) */
+static int site_drift_of(void *data, const double *q, const double *qd, int i, double *out)
+{
+    const hes__robot_con *k = data;
+    hes_robot *r = hes__robot_grab(k->robot);
+    double acc[3];
+    hes__robot_at(r, q);
+    hes__robot_point_motion(r, k->index, qd, 0, NULL, 0, NULL, NULL, acc, NULL, NULL);
+    *out = acc[i];
+    HES_ROBOT_UNLOCK(r);
+    return 0;
+}
+
+static int site_drift(const double *q, const double *qd, const double *p, double *out,
+                      void *data)
+{
+    (void)p;
+    return site_drift_of(data, q, qd, 2, out);
+}
+
+static int site_drift_x(const double *q, const double *qd, const double *p, double *out,
+                        void *data)
+{
+    (void)p;
+    return site_drift_of(data, q, qd, 0, out);
+}
+
+static int site_drift_y(const double *q, const double *qd, const double *p, double *out,
+                        void *data)
+{
+    (void)p;
+    return site_drift_of(data, q, qd, 1, out);
+}
+
 /*
  * Joint limits: for a joint of range [lo, hi] (limited="true"), the
  * constraints "NAME_lower" a = q - lo >= 0 and "NAME_upper" a = hi - q >= 0,
@@ -241,10 +311,13 @@ static hes_status contact_constraints(hes_robot *r, int c, const char *path,
        (bilateral: a pinned foot, the plastic impact of a landing foot) */
     for (int i = 0; i < 2; i++)
         r->con_data[2 * c + i] = (hes__robot_con){ r, c };
-    r->cons[2 * c] = (hes_mech_constraint){ r->names[2 * c], site_a, site_Da, 0, 1, mu, site_Jt,
-                                            &r->con_data[2 * c] };
-    r->cons[2 * c + 1] = (hes_mech_constraint){ r->names[2 * c + 1], site_xpos, site_Jt, 0, 0,
-                                                0, NULL, &r->con_data[2 * c + 1] };
+    r->cons[2 * c] = (hes_mech_constraint){ .name = r->names[2 * c], .a = site_a,
+                                            .Da = site_Da, .unilateral = 1, .mu = mu,
+                                            .Jt = site_Jt, .data = &r->con_data[2 * c],
+                                            .drift = site_drift };
+    r->cons[2 * c + 1] = (hes_mech_constraint){ .name = r->names[2 * c + 1], .a = site_xpos,
+                                                .Da = site_Jt, .data = &r->con_data[2 * c + 1],
+                                                .drift = site_drift_x, .sticks = 1 };
     return HES_OK;
 }
 
@@ -270,8 +343,9 @@ static hes_status limit_constraints(hes_robot *r, char *msg, size_t len)
         snprintf(name, nl, "%s_%s", jn, r->lim_sign[l] > 0 ? "lower"
                                         : r->lim_sign[l] < 0 ? "upper" : "cone");
         r->con_data[2 * nc + l] = (hes__robot_con){ r, l };
-        r->cons[2 * nc + l] = (hes_mech_constraint){ name, limit_a, limit_Da, 0, 1, 0, NULL,
-                                                     &r->con_data[2 * nc + l] };
+        r->cons[2 * nc + l] = (hes_mech_constraint){ .name = name, .a = limit_a,
+                                                     .Da = limit_Da, .unilateral = 1,
+                                                     .data = &r->con_data[2 * nc + l] };
     }
     return HES_OK;
 }
@@ -304,10 +378,10 @@ hes_status hes__robot_constraints(hes_robot *r, const char *path,
     hes_status st = collect_limits(r, msg, len);
     if (st != HES_OK)
         return st;
-    int ncons = 2 * nc + r->n_limits;
-    r->cons = calloc((size_t)(ncons > 0 ? ncons : 1), sizeof *r->cons);
-    r->con_data = calloc((size_t)(ncons > 0 ? ncons : 1), sizeof *r->con_data);
-    r->names = calloc((size_t)(ncons > 0 ? ncons : 1), sizeof *r->names);
+    int ncons = 2 * nc + r->n_limits, room = ncons + nc;   /* room for the y rows */
+    r->cons = calloc((size_t)(room > 0 ? room : 1), sizeof *r->cons);
+    r->con_data = calloc((size_t)(room > 0 ? room : 1), sizeof *r->con_data);
+    r->names = calloc((size_t)(room > 0 ? room : 1), sizeof *r->names);
     r->n_names = ncons;
     r->site = calloc((size_t)(nc > 0 ? nc : 1), sizeof *r->site);
     if (!r->cons || !r->con_data || !r->names || !r->site)
@@ -318,6 +392,32 @@ hes_status hes__robot_constraints(hes_robot *r, const char *path,
     if ((st = limit_constraints(r, msg, len)) != HES_OK)
         return st;
     return check_names(r, path, msg, len);
+}
+
+/* A 3-D robot's (two tangents') second no-slip constraint per contact,
+ * "NAME_tangential_y" a = p_y, Da = J_y (bilateral, it sticks), after the
+ * joint limits: 2 nc + n_limits + c. */
+hes_status hes__robot_constraints_y(hes_robot *r, const char *path, char *msg, size_t len)
+{
+    int nc = r->n_contacts, base = 2 * nc + r->n_limits;
+    if (r->tangents != 2)
+        return HES_OK;
+    for (int c = 0; c < nc; c++) {
+        size_t nl = strlen(r->names[2 * c]) + 16;
+        char *name = r->names[base + c] = malloc(nl);
+        if (!name)
+            return hes__say(msg, len, HES_ENOMEM, "out of memory for a robot");
+        snprintf(name, nl, "%s_tangential_y", r->names[2 * c]);
+        hes_error why;
+        if (hes_name_check("contact's y tangential constraint's name", name, &why) != HES_OK)
+            return hes__say(msg, len, HES_EINVAL, "robot %s: %s", path, why.message);
+        r->con_data[base + c] = (hes__robot_con){ r, c };
+        r->cons[base + c] = (hes_mech_constraint){ .name = name, .a = site_ypos, .Da = site_Jy,
+                                                   .data = &r->con_data[base + c],
+                                                   .drift = site_drift_y, .sticks = 1 };
+        r->n_names++;
+    }
+    return HES_OK;
 }
 
 /* planar (one tangent) when every contact's y row vanishes at qpos0 */

@@ -128,7 +128,10 @@ struct hes__robot_view {
     int k, *free;
     int n_locked, *locked_dof;
     double *locked_val;
-    int n_active, *active;    /* held: the pinned normal and no-slip, the limits */
+    int n_active, *active;    /* held: the pinned normal and no-slip, the limits, or the
+                                 contacts and limits held by their forces (room for 3 per
+                                 contact and every limit) */
+    int held;                 /* the contacts are held by their forces (no chart) */
     /* a robot model's path constraints in this mode (robot_model.c, which
        allocates them): the unilateral constraints it does not hold, a >= 0;
        [0] those that are its transitions' guards (not checked at the
@@ -151,6 +154,13 @@ struct hes__robot_view {
  * failure it holds nothing). */
 hes_status hes__robot_mode_view(hes_robot *r, int pinned, int n_locked, const int *locked,
                                 hes__robot_view *v, char *msg, size_t len);
+/* A mode view (of no pinned contact or locked limit) that holds n
+ * constraints by their forces: a contact's (its normal's index 2 c) normal
+ * and no-slip constraints (and a 3-D robot's y no-slip), a joint limit's
+ * own; the mode hes_mech_mode.held.  HES_EINVAL (msg) for a constraint
+ * that is neither, or one given twice. */
+hes_status hes__robot_view_hold(hes__robot_view *v, int n, const int *held, char *msg,
+                                size_t len);
 /* What a mode view holds (hes__robot_mode_view's arrays; robot_view.c);
  * a transition view or a zeroed one holds nothing.  The view is zeroed. */
 void hes__robot_view_free(hes__robot_view *v);
@@ -273,6 +283,9 @@ hes_status hes__robot_constraints(hes_robot *r, const char *path,
                                   const hes_robot_contact *contacts, int n_contacts, char *msg,
                                   size_t len);
 /* r->tangents: 1 for a planar robot, else 2 (robot_contact.c). */
+/* A 3-D robot's y no-slip constraints, after its tangents are known
+ * (robot_contact.c). */
+hes_status hes__robot_constraints_y(hes_robot *r, const char *path, char *msg, size_t len);
 void hes__robot_tangents(hes_robot *r);
 /* B and the motors' limits from the file's actuators (robot_motor.c). */
 void hes__robot_file_motors(hes_robot *r);

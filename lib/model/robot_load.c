@@ -308,6 +308,10 @@ hes_status hes__robot_open(const char *path, const hes_robot_contact *contacts, 
     for (int c = 0; c < nc; c++)
         r->dmu[c] = r->cons[2 * c].mu;
     hes__robot_tangents(r);
+    if ((st = hes__robot_constraints_y(r, path, msg, len)) != HES_OK) {
+        hes__robot_destroy(r);
+        return st;
+    }
     r->mech = (hes_mech){ .name = "robot", .d = m->nv, .mass = hes__robot_mass,
                           .mass_dq = m->nv <= HES__MECH_DM_MAX ? hes__robot_mass_dq : NULL,
                           .force = hes__robot_force, .m = m->nu, .n_constraints = r->n_names,

@@ -125,12 +125,14 @@ static int contains(const int *a, int n, int x)
         goto fail;                                                                    \
     } while (0)
 
-/* A mode of a robot with free or ball joints: the state [q (nq), v (nv)]
- * on its manifold (hes_mech_retract ...), named by the coordinates and
- * the velocities; the tangent coordinates by the velocities (a joint's
- * turn NAME_rx..rz, its rate NAME_wx..wz; a hinge's J and Jdot). */
-static hes_status quaternion_mode(robot_model *rm, hes_mech_mode *mm, const char *mname,
-                                  hes_mode *out)
+/* A mode of a robot with free or ball joints, or one that holds contacts
+ * by their forces: the state [q (nq), v (nv)] on its manifold
+ * (hes_mech_retract ...), named by the coordinates and the velocities.
+ * Its tangent coordinates: without held contacts, named by the velocities
+ * (a joint's turn NAME_rx..rz, its rate NAME_wx..wz; a hinge's J and
+ * Jdot); with them, the null spaces' coordinates dq1.., dv1.. */
+static hes_status manifold_mode(robot_model *rm, hes_mech_mode *mm, const char *mname,
+                                hes_mode *out)
 {
     const hes_robot *r = rm->robot;
     int nq, nv;
@@ -163,9 +165,19 @@ static hes_status quaternion_mode(robot_model *rm, hes_mech_mode *mm, const char
         if (!names[nq + j] || !tnames[j])
             return HES_ENOMEM;
     }
+    int tdim = hes_mech_mode_tdim(mm);
+    if (mm->held && mm->n_active > 0) {
+        int rh = tdim - (nv - mm->n_active);
+        for (int j = 0; j < tdim; j++) {
+            char buf[32];
+            snprintf(buf, sizeof buf, "%s%d", j < rh ? "dq" : "dv", j < rh ? j + 1 : j - rh + 1);
+            if (!(tnames[j] = keep_str(rm, buf, NULL)))
+                return HES_ENOMEM;
+        }
+    }
     *out = (hes_mode){ .name = mname, .dim = nq + nv, .state_names = names,
                        .field = hes_mech_field, .field_dx = hes_mech_field_dx, .data = mm,
-                       .tdim = 2 * nv, .retract = hes_mech_retract, .local = hes_mech_local,
+                       .tdim = tdim, .retract = hes_mech_retract, .local = hes_mech_local,
                        .tangent = hes_mech_tangent, .cotangent = hes_mech_cotangent,
                        .normalize = hes_mech_normalize_state, .tangent_names = tnames };
     return HES_OK;
@@ -192,6 +204,11 @@ static hes_status build_modes(robot_model *rm, const hes_robot_model_spec *sp, c
         st = hes__robot_mode_view(rm->robot, ms->pinned, ms->n_locked, ms->locked,
                                   &rm->mviews[i], why, sizeof why);
         rm->n_mviews = i + 1;
+        if (st == HES_OK && (ms->n_holds < 0 || (ms->n_holds > 0 && !ms->holds)))
+            FAIL("robot model '%s': mode '%s': n_holds = %d without its array", sp->name,
+                 ms->name, ms->n_holds);
+        if (st == HES_OK)
+            st = hes__robot_view_hold(&rm->mviews[i], ms->n_holds, ms->holds, why, sizeof why);
         if (st != HES_OK)
             FAIL("robot model '%s': mode '%s': %s", sp->name, ms->name, why);
         hes__robot_view_mode(&rm->mviews[i], &rm->mmodes[i]);
@@ -200,12 +217,12 @@ static hes_status build_modes(robot_model *rm, const hes_robot_model_spec *sp, c
         if (!mname)
             NOMEM();
         rm->mviews[i].mech.name = mname;   /* what hes info lists */
-        if (rm->robot->mech.n_quat > 0) {   /* q (nq) and v (nv) on their manifold */
+        if (rm->robot->mech.n_quat > 0 || ms->n_holds > 0) {   /* [q, v] on a manifold */
             if (k < rm->mviews[i].mech.d)
                 FAIL("robot model '%s': mode '%s' pins a contact or locks a joint of a robot "
                      "with free or ball joints: such a robot's modes keep every coordinate",
                      sp->name, ms->name);
-            if ((st = quaternion_mode(rm, &rm->mmodes[i], mname, &modes[i])) != HES_OK)
+            if ((st = manifold_mode(rm, &rm->mmodes[i], mname, &modes[i])) != HES_OK)
                 NOMEM();
             continue;
         }

@@ -71,6 +71,13 @@ hes_status hes__robot_mode_view(hes_robot *r, int pinned, int n_locked, const in
     return no_mujoco(msg, len);
 }
 
+hes_status hes__robot_view_hold(hes__robot_view *v, int n, const int *held, char *msg,
+                                size_t len)
+{
+    (void)v, (void)n, (void)held;
+    return no_mujoco(msg, len);
+}
+
 /* no view without MuJoCo holds anything: zeroed */
 void hes__robot_view_free(hes__robot_view *v)
 {
@@ -80,7 +87,7 @@ void hes__robot_view_free(hes__robot_view *v)
 /* no view without MuJoCo: hes__robot_mode_view refuses */
 void hes__robot_view_mode(const hes__robot_view *v, hes_mech_mode *out)
 {
-    *out = (hes_mech_mode){ &v->mech, 0, NULL, v->k, NULL, NULL, NULL, NULL, NULL, NULL };
+    *out = (hes_mech_mode){ &v->mech, 0, NULL, v->k, NULL, NULL, NULL, NULL, NULL, NULL, 0 };
 }
 
 /* no pool without MuJoCo (no robot is made): the robot itself */

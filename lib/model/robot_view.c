@@ -298,7 +298,7 @@ hes_status hes__robot_mode_view(hes_robot *r, int pinned, int n_locked, const in
                             "robot whose first two joints slide its root along x and z");
     }
     /* free, locked_dof (nv each) and active (nv + 2) in one block */
-    int *ints = calloc(3 * (size_t)nv + 2, sizeof *ints);
+    int *ints = calloc(3 * (size_t)nv + 2 + 3 * (size_t)nc + (size_t)r->n_limits, sizeof *ints);
     v->locked_val = calloc((size_t)nv, sizeof *v->locked_val);
     if (!ints || !v->locked_val) {
         free(ints);
@@ -330,6 +330,35 @@ hes_status hes__robot_mode_view(hes_robot *r, int pinned, int n_locked, const in
     return HES_OK;
 }
 
+hes_status hes__robot_view_hold(hes__robot_view *v, int n, const int *held, char *msg,
+                                size_t len)
+{
+    hes_robot *r = v->robot;
+    int nc = r->n_contacts, y0 = 2 * nc + r->n_limits;
+    if (n > 0 && (v->pinned >= 0 || v->n_locked > 0))
+        return hes__say(msg, len, HES_EINVAL, "mode: constraints held by their forces go with "
+                        "no pinned contact and no locked joint");
+    for (int i = 0; i < n; i++) {
+        int k = held[i], limit = k >= 2 * nc && k < y0;
+        if (k < 0 || k >= y0 || (!limit && k % 2))
+            return hes__say(msg, len, HES_EINVAL, "mode: held constraint %d is neither a "
+                            "contact (its normal, 2 c) nor a joint limit", k);
+        for (int j = 0; j < i; j++)
+            if (held[j] == k)
+                return hes__say(msg, len, HES_EINVAL, "mode: %s held twice", r->names[k]);
+        if (limit) {
+            v->active[v->n_active++] = k;
+            continue;
+        }
+        v->active[v->n_active++] = k;
+        v->active[v->n_active++] = k + 1;
+        if (r->tangents == 2)
+            v->active[v->n_active++] = y0 + k / 2;
+    }
+    v->held = n > 0;
+    return HES_OK;
+}
+
 /* A mode view's arrays (hes__robot_mode_view's); the view zeroed. */
 void hes__robot_view_free(hes__robot_view *v)
 {
@@ -345,7 +374,8 @@ void hes__robot_view_mode(const hes__robot_view *v, hes_mech_mode *out)
     *out = (hes_mech_mode){ &v->mech, v->n_active, v->active, v->k,
                             chart ? view_chart : NULL, chart ? view_chart_dz : NULL,
                             chart ? view_chart_acc : NULL, hes__robot_input,
-                            chart ? view_chart_second : NULL, chart ? view_chart_acc_dz : NULL };
+                            chart ? view_chart_second : NULL, chart ? view_chart_acc_dz : NULL,
+                            v->held };
 }
 
 /* A transition view's callbacks (its fields are hes__robot_transition_view's). */

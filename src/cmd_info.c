@@ -66,14 +66,20 @@ static int robot_info(const char *file)
             printf("%s %s", i ? "," : "", hes_robot_velocity_name(r, i));
         printf("\n");
     }
-    int nc = hes_robot_contact_count(r);
-    printf("contacts against the ground z = 0 (%d; constraints: normal, no-slip):\n", nc);
-    for (int c = 0; c < nc; c++)
-        printf("  %-16s constraints %d and %d, friction %g\n", m->constraints[2 * c].name, 2 * c,
-               2 * c + 1, m->constraints[2 * c].mu);
-    if (m->n_constraints > 2 * nc)
+    int nc = hes_robot_contact_count(r), nl = hes_robot_limit_count(r), y0 = 2 * nc + nl;
+    int three = m->n_constraints > y0;   /* a 3-D robot: a second no-slip row each */
+    printf("contacts against the ground z = 0 (%d; constraints: normal, no-slip%s):\n", nc,
+           three ? " x and y" : "");
+    for (int c = 0; c < nc; c++) {
+        printf("  %-16s constraints %d%s%d", m->constraints[2 * c].name, 2 * c,
+               three ? ", " : " and ", 2 * c + 1);
+        if (three)
+            printf(" and %d", y0 + c);
+        printf(", friction %g\n", m->constraints[2 * c].mu);
+    }
+    if (nl > 0)
         printf("joint limits (unilateral constraints, for robot models):\n");
-    for (int c = 2 * nc; c < m->n_constraints; c++)
+    for (int c = 2 * nc; c < y0; c++)
         printf("  %-16s constraint %d\n", m->constraints[c].name, c);
     printf("inputs (joint motors): %d\n", m->m);
     if (m->mass(q, NULL, M, m->data) == 0 && m->force(q, qd, NULL, NULL, f, m->data) == 0) {

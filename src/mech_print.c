@@ -108,7 +108,8 @@ void mech_print_model(const hes_model *m)
         printf("    %-16s %s, holds ", m->modes[i].name, mm->mech->name ? mm->mech->name : "");
         print_constraints(mm->mech, mm->n_active, mm->active);
         printf(", %s\n", mm->chart ? "in a chart of the held constraints"
-                                  : "in its own coordinates");
+                         : mm->held && mm->n_active > 0 ? "by their forces, on their manifold"
+                                                       : "in its own coordinates");
     }
     print_transitions(m);
 }

@@ -148,6 +148,9 @@ const char *hes_robot_motor_joint(const hes_robot *robot, int a);
 /** Set contact i's friction coefficient (i = -1: every contact's);
  * HES_EINVAL for a contact out of range or mu not finite and >= 0. */
 hes_status hes_robot_set_friction(hes_robot *robot, int contact, double mu);
+/** The number of joint-limit constraints (after the contacts' 2 per
+ * contact in hes_robot_mech's numbering). */
+int hes_robot_limit_count(const hes_robot *robot);
 /** The number of contacts, and contact i's name (NULL out of range). @{ */
 int hes_robot_contact_count(const hes_robot *robot);
 const char *hes_robot_contact_name(const hes_robot *robot, int i);

@@ -348,7 +348,8 @@ static int check_limits(ctx *c, json_t *unenforced, json_t *modes,
                         const hes_robot_model_spec *sp)
 {
     const hes_mech *m = c->mech;
-    int first = 2 * hes_robot_contact_count(c->robot);
+    int first = 2 * hes_robot_contact_count(c->robot),
+        end = first + hes_robot_limit_count(c->robot);   /* the limits; then y rows */
     if (unenforced) {
         if (!json_is_array(unenforced))
             return hes__rdesc_bad(c, "\"unenforced_limits\" must list joint limits (\"JOINT_lower\", "
@@ -357,12 +358,12 @@ static int check_limits(ctx *c, json_t *unenforced, json_t *modes,
             int k = hes__rdesc_constraint(c, json_array_get(unenforced, i), "unenforced_limits");
             if (k < 0)
                 return 1;
-            if (k < first)
+            if (k < first || k >= end)
                 return hes__rdesc_bad(c, "unenforced_limits: '%s' is a contact, not a joint limit",
                            m->constraints[k].name);
         }
     }
-    for (int k = first; k < m->n_constraints; k++) {
+    for (int k = first; k < end; k++) {
         int listed = 0;
         for (size_t i = 0; unenforced && i < json_array_size(unenforced); i++)
             listed |= strcmp(json_string_value(json_array_get(unenforced, i)),
@@ -372,6 +373,8 @@ static int check_limits(ctx *c, json_t *unenforced, json_t *modes,
         for (int i = 0; i < sp->n_modes; i++) {
             const hes_robot_mode_spec *ms = &sp->modes[i];
             int held = joint_locked(m, ms, k);
+            for (int j = 0; !held && j < ms->n_holds; j++)
+                held = ms->holds[j] == k;
             for (int t = 0; !held && t < sp->n_transitions; t++)
                 held = sp->transitions[t].from == i && sp->transitions[t].kind ==
                        HES_MECH_ACTIVATE && sp->transitions[t].constraint == k;

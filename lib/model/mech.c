@@ -350,6 +350,91 @@ int hes__mech_mode_eval(const hes_mech_mode *md, double t, const double *x, cons
     return 0;
 }
 
+/* A held mode's constrained dynamics (hes_mech_mode.held; the equations
+ * and their damping: lib/model/mech_hold.c's header). */
+/* One constraint's drift (Da(q))' q' at q, q': its own, or central
+ * differences of Da q' along q (+) t q' (row: d doubles, qs: nq of work). */
+static int drift_of(const hes_mech *m, const hes_mech_constraint *c, const double *q,
+                    const double *qd, const double *p, double *row, double *qs, double *out)
+{
+    if (c->drift)
+        return c->drift(q, qd, p, out, hes_mech_constraint_data(m, c)) ? E_CALLBACK : 0;
+    double vn = 0, a, sum[2];
+    for (int i = 0; i < m->d; i++)
+        vn += qd[i] * qd[i];
+    double h = 1e-5 / fmax(1.0, sqrt(vn));
+    for (int s = 0; s < 2; s++) {
+        hes_mech_integrate(m, q, qd, s ? -h : h, qs);
+        int rc = hes__mech_row(m, c, qs, p, &a, row);
+        if (rc)
+            return rc;
+        sum[s] = 0;
+        for (int i = 0; i < m->d; i++)
+            sum[s] += row[i] * qd[i];
+    }
+    *out = (sum[0] - sum[1]) / (2 * h);
+    return 0;
+}
+
+int hes__mech_held_dynamics(const hes_mech_mode *md, const double *p, double *q, double *qd,
+                            double *M, const double *net, double *qdd)
+{
+    const hes_mech *m = md->mech;
+    int d = m->d, na = md->n_active, rc = 0;
+    size_t D = (size_t)d, A = (size_t)na, NQ = (size_t)hes_mech_nq(m);
+    double *w = malloc(sizeof(double) * (2 * D * D + 2 * A * D + A * A + 4 * A + D + NQ));
+    if (!w)
+        return E_NOMEM;
+    double *L = w, *J = L + D * D, *W = J + A * D, *SA = W + D * A, *rhs = SA + A * A,
+           *av = rhs + A, *dr = av + A, *row = dr + A, *a0 = row + D, *qs = a0 + D;
+    (void)a0;
+    memcpy(L, M, sizeof(double) * D * D);
+    if ((rc = hes__mech_chol(L, d)) || (rc = hes__mech_rows(m, q, p, na, md->active, J)))
+        goto out;
+    /* rhs = -drift - 2 s Da v - s^2 a (holding rows) */
+    for (int i = 0; i < na && !rc; i++) {
+        const hes_mech_constraint *c = &m->constraints[md->active[i]];
+        double jv = 0;
+        for (int l = 0; l < d; l++)
+            jv += J[i + (size_t)l * na] * qd[l];
+        if ((rc = drift_of(m, c, q, qd, p, row, qs, &dr[i])))
+            break;
+        rhs[i] = -dr[i] - 2 * HES_MECH_HOLD_RATE * jv;
+        if (!c->sticks) {
+            if ((rc = hes__mech_row(m, c, q, p, &av[i], row)))
+                break;
+            rhs[i] -= HES_MECH_HOLD_RATE * HES_MECH_HOLD_RATE * av[i];
+        }
+    }
+    if (rc)
+        goto out;
+    /* a0 = M^-1 (f - c); W = M^-1 Da^T; SA = Da W; lambda = SA^-1 (rhs - Da a0) */
+    memcpy(qdd, net, sizeof(double) * D);
+    hes__mech_chol_solve(L, d, qdd, 1);
+    for (int j = 0; j < na; j++)
+        for (int i = 0; i < d; i++)
+            W[i + (size_t)j * d] = J[j + (size_t)i * na];
+    hes__mech_chol_solve(L, d, W, na);
+    hes__matmul(na, d, na, J, W, SA);
+    for (int i = 0; i < na; i++) {
+        double s = 0;
+        for (int l = 0; l < d; l++)
+            s += J[i + (size_t)l * na] * qdd[l];
+        rhs[i] -= s;
+    }
+    if (hes__mech_chol(SA, na)) {
+        rc = E_DEPENDENT;
+        goto out;
+    }
+    hes__mech_chol_solve(SA, na, rhs, 1);
+    for (int i = 0; i < d; i++)   /* q'' = a0 + W lambda */
+        for (int j = 0; j < na; j++)
+            qdd[i] += W[i + (size_t)j * d] * rhs[j];
+out:
+    free(w);
+    return rc;
+}
+
 /* The held constraints' forces lambda (na) at the evaluated state:
  *     (Da M^-1 Da^T) lambda = Da q'' - Da M^-1 (f - c)
  * (M factorised in place). */

@@ -185,6 +185,11 @@ int hes_robot_contact_count(const hes_robot *r)
     return r ? r->n_contacts : 0;
 }
 
+int hes_robot_limit_count(const hes_robot *r)
+{
+    return r ? r->n_limits : 0;
+}
+
 const char *hes_robot_contact_name(const hes_robot *r, int i)
 {
     return r && i >= 0 && i < r->n_contacts ? r->names[2 * i] : NULL;

@@ -283,7 +283,9 @@ const char *hes_mech_describe_error(int code, void *data);
  * cotangent and normalize (data: the hes_mech_mode), the chart
  * [q (+) dq, v + dv] (lib/model/mech_config.c).  Its field
  * (hes_mech_field) is q' = G(q) v with the dynamics, its Jacobian
- * (hes_mech_field_dx) in the coordinates x. @{ */
+ * (hes_mech_field_dx) in the coordinates x.  Transitions of such systems
+ * take no lift and no to_chart (maps of d coordinates): the event's q is
+ * the source state's, and the target's (hes_model_validate). @{ */
 int hes_mech_retract(const double *x, const double *delta, const double *p, double *out,
                      void *data);
 int hes_mech_local(const double *x1, const double *x0, const double *p, double *out,

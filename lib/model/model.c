@@ -189,6 +189,17 @@ static hes_status check_mech_transition(const hes_model *m, int k, char *msg, si
     if (!mt->to_chart && mt->to->k != em->d)
         BAD("model '%s': %s: without a to_chart the target mode's k = %d must equal the "
             "event's mech.d = %d", m->name, where, mt->to->k, em->d);
+    /* a lift and a to_chart map d coordinates, and the reset writes the event's q
+       (nq values) where the target mode's state has its positions */
+    if ((mt->lift || mt->to_chart) &&
+        (hes_mech_nq(em) != em->d || hes__mech_kq(mt->from) != mt->from->k ||
+         hes__mech_kq(mt->to) != mt->to->k))
+        BAD("model '%s': %s: a transition of a system with quaternions (mech.n_quat > 0) "
+            "takes no lift and no to_chart", m->name, where);
+    if (!mt->to_chart && hes__mech_kq(mt->to) != hes_mech_nq(em))
+        BAD("model '%s': %s: without a to_chart the target mode's %d position values must "
+            "be the event's nq = %d coordinates", m->name, where, hes__mech_kq(mt->to),
+            hes_mech_nq(em));
     return HES_OK;
 }
 

@@ -360,8 +360,19 @@ static hes_status check_orbit(const hes_model *m, char *msg, size_t len)
         (st = check_count(m->name, "orbit.n_free_params", o->n_free_params, o->free_params, 0,
                           msg, len)) != HES_OK ||
         (st = check_count(m->name, "orbit.n_residual", o->n_residual, o->residual, 0, msg,
-                          len)) != HES_OK)
+                          len)) != HES_OK ||
+        (st = check_count(m->name, "orbit.n_symmetries", o->n_symmetries, o->symmetries, 0,
+                          msg, len)) != HES_OK)
         return st;
+    if (o->n_symmetries >= n0 && o->n_symmetries > 0)
+        BAD("model '%s': orbit.n_symmetries = %d: the orbit's mode has %d (tangent) "
+            "dimensions", m->name, o->n_symmetries, n0);
+    for (int i = 0; o->symmetry_names && i < o->n_symmetries; i++)
+        if (!o->symmetry_names[i])
+            BAD("model '%s': orbit.symmetry_names[%d] is NULL", m->name, i);
+        else if ((st = check_name(m->name, o->symmetry_names[i], msg, len,
+                                  "orbit.symmetry_names[%d]", i)) != HES_OK)
+            return st;
     int nu = o->n_free_states + o->n_free_params;
     if (nu < 1)
         BAD("model '%s': the orbit spec has nothing to solve: orbit.n_free_states and "

@@ -257,11 +257,12 @@ hes_robot *hes_robot_model_robot(const hes_model *model);
 /** The motion of the robot in mode `mode` at state x with parameters p: q,
  * v and the acceleration a of the mode's vector field, and what the mode
  * holds: its pinned contact (-1: none) and locked coordinates (their
- * indices).  The caller points q, v, a and locked at arrays of the robot's
- * size (d = hes_robot_dims' nv values each). */
+ * indices).  The caller points q at an array of hes_robot_dims' nq values
+ * (quaternions included), v, a and locked at arrays of its nv values each
+ * (d). */
 typedef struct {
-    int d;                   /**< the number of coordinates */
-    /** q, v and a (d values each, the caller's arrays) @{ */
+    int d;                   /**< the number of velocities */
+    /** q (nq values), v and a (d values each), the caller's arrays @{ */
     double *q, *v, *a;
     /** @} */
     /** the pinned contact (-1: none), and the n_locked locked coordinates

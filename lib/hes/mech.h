@@ -244,9 +244,9 @@ typedef struct {
     void *impact_ctx;        /**< ctx of impact */
 } hes_mech_transition;
 
-/** The configuration q and velocity q' (d each) of transition tr's event
- * mechanical system at source state x (through its lift, or the source
- * chart). */
+/** The configuration q (nq values: hes_mech_nq) and velocity q' (d) of
+ * transition tr's event mechanical system at source state x (through its
+ * lift, or the source chart). */
 hes_status hes_mech_event_state(const hes_mech_transition *tr, const double *x,
                                 const double *p, double *q, double *qd);
 

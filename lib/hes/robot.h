@@ -278,14 +278,14 @@ hes_status hes_robot_model_motion(const hes_model *model, int mode, double t, co
                                   const double *p, hes_robot_mode_motion *out, hes_error *err);
 
 /** Quantities of a mechanical mode at state x = [z, z']: the configuration
- * q (d), velocity q' (d), the held constraints' forces lambda (n_active),
+ * q (nq: hes_mech_nq), velocity q' (d), the held constraints' forces lambda (n_active),
  * the kinetic energy.  Any output may be NULL. */
 hes_status hes_mech_mode_state(const hes_mech_mode *mode, double t, const double *x,
                                const double *p, double *q, double *qd, double *lambda,
                                double *kinetic);
 
 /** The impact of transition tr at source state x: pre/post velocities in the
- * event's coordinates (q, qd_minus, qd_plus: d each) and the impulses
+ * event's coordinates (q: nq values, hes_mech_nq; qd_minus, qd_plus: d each) and the impulses
  * (n_after).  Any output may be NULL. */
 hes_status hes_mech_impact(const hes_mech_transition *tr, const double *x, const double *p,
                            double *q, double *qd_minus, double *qd_plus, double *impulse);

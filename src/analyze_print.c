@@ -126,7 +126,10 @@ static void print_stability(const hes_model *m, const hes_analysis *res)
         printf("  (the quotient map's, by the orbit's symmetries");
         for (k = 0; k < st->n_symmetric; k++) {
             const char *name = m->orbit.symmetry_names ? m->orbit.symmetry_names[k] : NULL;
-            printf("%s %s", k ? "," : "", name ? name : "?");
+            if (name)
+                printf("%s %s", k ? "," : "", name);
+            else   /* unnamed: its index, as the document and the error message give it */
+                printf("%s %d", k ? "," : "", k);
         }
         printf(";\n   their own multipliers");
         for (k = 0; k < st->n_symmetric; k++) {

@@ -5,10 +5,14 @@
  * ball (a quaternion): nq = 12, d = 10.  Each map is checked against an
  * independent computation: the exponential chart against a fine Runge-Kutta
  * integration of q' = 1/2 q (x) (0, w); G, P and d(G v)/dq against central
- * differences of the maps they differentiate; the chart's inverse.
+ * differences of the maps they differentiate; the chart's inverse.  A
+ * hybrid model's transitions of such a system are validated: no lift or
+ * to_chart (maps of d coordinates), and a target whose positions are the
+ * event's nq coordinates.
  */
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "hes.h"
@@ -205,6 +209,97 @@ START_TEST(test_flat_system)
 }
 END_TEST
 
+/* A body free to turn (d = 3, one quaternion) and a flat system of the
+ * same d, for the validation of transitions between their modes. */
+static int unit_mass(const double *q, const double *p, double *M, void *data)
+{
+    (void)q, (void)p, (void)data;
+    for (int i = 0; i < 9; i++)
+        M[i] = i % 4 == 0;
+    return 0;
+}
+
+static int no_force(const double *q, const double *qd, const double *u, const double *p,
+                    double *out, void *data)
+{
+    (void)q, (void)qd, (void)u, (void)p, (void)data;
+    out[0] = out[1] = out[2] = 0;
+    return 0;
+}
+
+static int height(const double *q, const double *p, double *out, void *data)
+{
+    (void)p, (void)data;
+    out[0] = q[1];
+    return 0;
+}
+
+static int identity_map(const double *q, const double *p, double *out, void *data)
+{
+    (void)p, (void)data;
+    memcpy(out, q, sizeof(double) * 3);
+    return 0;
+}
+
+START_TEST(test_transitions_of_quaternion_systems_are_validated)
+{
+    static const int q0[] = { 0 };
+    static const hes_mech_constraint wall = { .name = "wall", .a = height, .unilateral = 1 };
+    static const hes_mech ball = { .name = "ball", .d = 3, .mass = unit_mass,
+                                   .force = no_force, .net_force = no_force,
+                                   .n_constraints = 1, .constraints = &wall, .n_quat = 1,
+                                   .quat = q0 };
+    static const hes_mech flat = { .name = "flat", .d = 3, .mass = unit_mass,
+                                   .force = no_force, .n_constraints = 1,
+                                   .constraints = &wall };
+    static const hes_mech_mode turning = { .mech = &ball, .k = 3 },
+                               sliding = { .mech = &flat, .k = 3 };
+    static const char *const qnames[] = { "qw", "qx", "qy", "qz", "wx", "wy", "wz" },
+                             *const fnames[] = { "a", "b", "c", "ad", "bd", "cd" };
+    const hes_mode modes[] = {
+        { .name = "turning", .dim = 7, .state_names = qnames, .field = hes_mech_field,
+          .data = (void *)&turning, .tdim = 6, .retract = hes_mech_retract,
+          .local = hes_mech_local, .tangent = hes_mech_tangent,
+          .cotangent = hes_mech_cotangent, .normalize = hes_mech_normalize_state },
+        { .name = "sliding", .dim = 6, .state_names = fnames, .field = hes_mech_field,
+          .data = (void *)&sliding },
+    };
+    /* the same body hits the wall; with a lift or a to_chart; into the flat mode */
+    const hes_mech_transition plain = { .from = &turning, .to = &turning, .constraint = 0 },
+                              lifted = { .from = &turning, .to = &turning, .constraint = 0,
+                                         .lift = identity_map },
+                              charted = { .from = &turning, .to = &turning, .constraint = 0,
+                                          .to_chart = identity_map },
+                              across = { .from = &turning, .to = &sliding, .constraint = 0 };
+    const struct {
+        const hes_mech_transition *tr;
+        int to;
+        const char *why;
+    } cases[] = {
+        { &plain, 0, NULL },
+        { &lifted, 0, "takes no lift and no to_chart" },
+        { &charted, 0, "takes no lift and no to_chart" },
+        { &across, 1, "target mode's 3 position values must be the event's nq = 4" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const hes_transition tr = { .name = "hit", .from = 0, .to = cases[i].to,
+                                    .direction = HES_DOWN, .guard = hes_mech_guard,
+                                    .reset = hes_mech_reset, .data = (void *)cases[i].tr };
+        const hes_model m = { .abi = HES_MODEL_ABI, .name = "turning_body", .n_modes = 2,
+                              .modes = modes, .n_transitions = 1, .transitions = &tr,
+                              .describe_error = hes_mech_describe_error,
+                              .integrator = HES_ADAMS, .max_phase_time = 10.0 };
+        hes_error err;
+        hes_status st = hes_model_validate(&m, &err);
+        if (!cases[i].why)
+            ck_assert_msg(st == HES_OK, "case %zu: %s", i, err.message);
+        else
+            ck_assert_msg(st == HES_EINVAL && strstr(err.message, cases[i].why),
+                          "case %zu: %s", i, st == HES_OK ? "accepted" : err.message);
+    }
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("mech_config");
@@ -213,6 +308,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_difference_inverts_integrate);
     tcase_add_test(tc, test_derivatives_against_differences);
     tcase_add_test(tc, test_flat_system);
+    tcase_add_test(tc, test_transitions_of_quaternion_systems_are_validated);
     suite_add_tcase(s, tc);
     return s;
 }

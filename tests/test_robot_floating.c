@@ -10,7 +10,9 @@
  *     robot's Newton-Euler pass never writes down);
  *   - the unit norm of the quaternions along both;
  *   - the field's Jacobian of the quadruped on a free joint against
- *     central differences of its field (hes_model_check_derivatives).
+ *     central differences of its field (hes_model_check_derivatives);
+ *   - inverse dynamics along a gait of that quadruped in flight
+ *     (hes_invdyn_gait): at nodes of one state, one set of torques.
  * Skipped without MuJoCo.
  */
 #include <check.h>
@@ -368,6 +370,56 @@ START_TEST(test_held_tip_is_a_ball_joint)
 }
 END_TEST
 
+START_TEST(test_invdyn_along_a_flight_gait)
+{
+    char path[4096];
+    hes_model *m = flight_model_of(test_robot_file(path, sizeof path, "quadruped_free.xml"));
+    if (!m)
+        return;
+    enum { NODES = 3, DIM = 37 };
+    ck_assert_int_eq(m->modes[0].dim, DIM);
+    double p[16], x[NODES * DIM], u[16];
+    defaults(m, p);
+    /* the reference configuration, turned and moving; inputs on four motors */
+    hes_robot *base = hes_robot_model_robot(m);
+    ck_assert_int_eq(hes_robot_reference(base, x), HES_OK);
+    const double h = sqrt(0.5);
+    x[3] = h, x[4] = 0, x[5] = 0, x[6] = h;
+    for (int i = 19; i < DIM; i++)
+        x[i] = 0.1 * (i % 5) - 0.2;
+    for (int n = 1; n < NODES; n++)
+        memcpy(x + n * DIM, x, sizeof(double) * DIM);
+    int inputs[4], n_in = 4;   /* the first four motors' controls */
+    ck_assert_int_ge(m->n_params, n_in);
+    for (int k = 0; k < n_in; k++)
+        inputs[k] = k, u[k] = 0.5 * (k + 1);
+    hes_gait_phase ph = { .mode = 0, .transition = -1, .duration = 0.1, .nodes = NODES,
+                          .x = x, .u_rows = 1, .u = u };
+    hes_gait g = { .problem = (char *)m->name, .params = p, .n_params = m->n_params,
+                   .n_inputs = n_in, .inputs = inputs, .n_phases = 1, .phases = &ph };
+    hes_invdyn_run run;
+    hes_robot *robot = NULL;
+    hes_error err;
+    ck_assert_msg(hes_invdyn_gait(m, &g, NULL, &robot, &run, &err) == HES_OK, "%s",
+                  err.message);
+    double spread = 0;
+    for (int n = 0; n < NODES; n++) {
+        ck_assert_msg(run.status[n] == HES_OK, "node %d: %s", n, run.message[n]);
+        for (int a = 0; a < run.nu; a++)
+            spread = fmax(spread, fabs(run.tau[n * run.nu + a] - run.tau[a]));
+    }
+    ck_assert_msg(spread < 1e-9, "the same state's torques differ by %g from node to node",
+                  spread);
+    double largest = 0;
+    for (int a = 0; a < run.nu; a++)
+        largest = fmax(largest, fabs(run.tau[a]));
+    ck_assert_msg(largest > 0.1, "torques of at most %g for inputs of 0.5 to 2", largest);
+    hes_invdyn_run_free(&run);
+    hes_robot_destroy(robot);
+    hes_model_destroy(m);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("robot_floating");
@@ -378,6 +430,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_quadruped_field_jacobian);
     tcase_add_test(tc, test_held_stance_equals_the_pinned_one);
     tcase_add_test(tc, test_held_tip_is_a_ball_joint);
+    tcase_add_test(tc, test_invdyn_along_a_flight_gait);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -9,7 +9,8 @@
  * along x is the same gait.  Declared as a symmetry, x leaves the
  * analysis: psi = max(|c|, |k|) and the verdict is stable, where the full
  * map's psi is 1 (marginal).  A declared symmetry that the map does not
- * respect (both speeds at once, with x) is refused, naming them.
+ * respect (both speeds at once, with x) is refused, naming them, and so are
+ * counts of symmetries the state cannot hold and symmetries without names.
  */
 #include <check.h>
 #include <math.h>
@@ -178,12 +179,42 @@ START_TEST(test_a_false_symmetry_is_refused)
 }
 END_TEST
 
+/* the model's validation: n_symmetries from 0 to below the state's
+ * dimension, with its callback, and names that are names */
+START_TEST(test_symmetry_counts_and_names_are_validated)
+{
+    static const char *const bad_name[] = { "x,y" }, *const null_name[] = { NULL };
+    const struct {
+        int n;
+        hes_frame_fn fn;
+        const char *const *names;
+        const char *why;
+    } cases[] = {
+        { -1, along_x, sym_x, "orbit.n_symmetries = -1" },
+        { 1, NULL, sym_x, "orbit.n_symmetries = 1 but its array is NULL" },
+        { 4, along_x, NULL, "orbit.n_symmetries = 4" },
+        { 1, along_x, bad_name, "orbit.symmetry_names[0]" },
+        { 1, along_x, null_name, "orbit.symmetry_names[0] is NULL" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        hes_model m = hopper(cases[i].n, cases[i].fn, cases[i].names);
+        hes_error err;
+        ck_assert_int_eq(hes_model_validate(&m, &err), HES_EINVAL);
+        ck_assert_msg(strstr(err.message, cases[i].why), "case %zu: %s", i, err.message);
+    }
+    hes_model ok = hopper(1, along_x, NULL);   /* names are optional */
+    hes_error err;
+    ck_assert_msg(hes_model_validate(&ok, &err) == HES_OK, "%s", err.message);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("symmetry");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, test_quotient_by_translation);
     tcase_add_test(tc, test_a_false_symmetry_is_refused);
+    tcase_add_test(tc, test_symmetry_counts_and_names_are_validated);
     suite_add_tcase(s, tc);
     return s;
 }

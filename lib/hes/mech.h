@@ -270,9 +270,9 @@ typedef struct {
     void *impact_ctx;        /**< ctx of impact */
 } hes_mech_transition;
 
-/** The configuration q and velocity q' (d each) of transition tr's event
- * mechanical system at source state x (through its lift, or the source
- * chart). */
+/** The configuration q (nq values: hes_mech_nq) and velocity q' (d) of
+ * transition tr's event mechanical system at source state x (through its
+ * lift, or the source chart). */
 hes_status hes_mech_event_state(const hes_mech_transition *tr, const double *x,
                                 const double *p, double *q, double *qd);
 
@@ -317,7 +317,10 @@ const char *hes_mech_describe_error(int code, void *data);
  * the manifold (Newton on the positions that do not stick, then v onto
  * Da's null space).
  * Its field (hes_mech_field) is q' = G(q) v with the dynamics, its
- * Jacobian (hes_mech_field_dx) in the coordinates x. @{ */
+ * Jacobian (hes_mech_field_dx) in the coordinates x.  Transitions of a
+ * system with quaternions take no lift and no to_chart (maps of d
+ * coordinates): the event's q is the source state's, and the target's
+ * (hes_model_validate). @{ */
 int hes_mech_mode_tdim(const hes_mech_mode *md);
 int hes_mech_retract(const double *x, const double *delta, const double *p, double *out,
                      void *data);

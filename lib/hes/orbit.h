@@ -49,7 +49,8 @@ typedef struct {
     /** @} */
     int *contacts;           /**< k constraint indices in the event's mech */
     /** @{ */
-    double *q, *qd_minus;    /**< the nominal pre-impact state (d of the event's mech each) */
+    double *q, *qd_minus;    /**< the nominal pre-impact state (the event's mech's nq and d
+                                  values) */
     /** @} */
     hes_impact_set set;      /**< the outcomes there */
     int *consistent;         /**< per sample: 1 if its modes are the transition's */

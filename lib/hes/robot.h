@@ -271,11 +271,12 @@ hes_robot *hes_robot_model_robot(const hes_model *model);
 /** The motion of the robot in mode `mode` at state x with parameters p: q,
  * v and the acceleration a of the mode's vector field, and what the mode
  * holds: its pinned contact (-1: none) and locked coordinates (their
- * indices).  The caller points q, v, a and locked at arrays of the robot's
- * size (d = hes_robot_dims' nv values each). */
+ * indices).  The caller points q at an array of hes_robot_dims' nq values
+ * (quaternions included), v, a and locked at arrays of its nv values each
+ * (d). */
 typedef struct {
-    int d;                   /**< the number of coordinates */
-    /** q, v and a (d values each, the caller's arrays) @{ */
+    int d;                   /**< the number of velocities */
+    /** q (nq values), v and a (d values each), the caller's arrays @{ */
     double *q, *v, *a;
     /** @} */
     /** the pinned contact (-1: none), and the n_locked locked coordinates
@@ -291,14 +292,14 @@ hes_status hes_robot_model_motion(const hes_model *model, int mode, double t, co
                                   const double *p, hes_robot_mode_motion *out, hes_error *err);
 
 /** Quantities of a mechanical mode at state x = [z, z']: the configuration
- * q (d), velocity q' (d), the held constraints' forces lambda (n_active),
+ * q (nq: hes_mech_nq), velocity q' (d), the held constraints' forces lambda (n_active),
  * the kinetic energy.  Any output may be NULL. */
 hes_status hes_mech_mode_state(const hes_mech_mode *mode, double t, const double *x,
                                const double *p, double *q, double *qd, double *lambda,
                                double *kinetic);
 
 /** The impact of transition tr at source state x: pre/post velocities in the
- * event's coordinates (q, qd_minus, qd_plus: d each) and the impulses
+ * event's coordinates (q: nq values, hes_mech_nq; qd_minus, qd_plus: d each) and the impulses
  * (n_after).  Any output may be NULL. */
 hes_status hes_mech_impact(const hes_mech_transition *tr, const double *x, const double *p,
                            double *q, double *qd_minus, double *qd_plus, double *impulse);

@@ -608,7 +608,7 @@ hes_status hes_impact_orbit_analyze(hes_system *sys, const hes_analysis *nominal
     /* the transition and its event on the orbit; room for the most
        contacts a mechanical transition of the model can have, and for the
        event's state */
-    int n_after = 0, most = 1, dmax = 1;
+    int n_after = 0, most = 1, dmax = 1, nqmax = 1;
     for (int t = 0; t < m->n_transitions; t++) {
         const hes_mech_transition *tm = mech_transition(m, t);
         const hes_mech *em = tm ? (tm->mech ? tm->mech : tm->from->mech) : NULL;
@@ -616,9 +616,11 @@ hes_status hes_impact_orbit_analyze(hes_system *sys, const hes_analysis *nominal
             most = tm->n_after + tm->n_separate;
         if (em && em->d > dmax)
             dmax = em->d;
+        if (em && hes_mech_nq(em) > nqmax)   /* q holds quaternions: nq values */
+            nqmax = hes_mech_nq(em);
     }
     r->contacts = malloc(sizeof *r->contacts * (size_t)most);
-    r->q = malloc(sizeof *r->q * (size_t)dmax);
+    r->q = malloc(sizeof *r->q * (size_t)nqmax);
     r->qd_minus = malloc(sizeof *r->qd_minus * (size_t)dmax);
     const hes_event *ev = r->contacts && r->q && r->qd_minus
                           ? impact_event(m, an, o->transition, r, &n_after) : NULL;

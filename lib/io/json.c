@@ -276,7 +276,6 @@ static json_t *tangent_names_json(const hes_model *model, int mode)
     return list;
 }
 
-/* The document of hes_analysis_json, or NULL on allocation failure. */
 /* The orbit's symmetries: their names, the symmetric multipliers (the
  * eigenvalues of U^T M U, in the order LAPACK gives them) and how far the
  * map is from leaving them invariant. */
@@ -309,6 +308,7 @@ static json_t *symmetries_json(const hes_model *model, const hes_stability *st)
     return o;
 }
 
+/* The document of hes_analysis_json, or NULL on allocation failure. */
 json_t *hes__json_analysis_doc(const hes_system *sys, const hes_analysis *res)
 {
     const hes_model *model = hes_system_model(sys);

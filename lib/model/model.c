@@ -192,6 +192,17 @@ static hes_status check_mech_transition(const hes_model *m, int k, char *msg, si
     if (!mt->to_chart && mt->to->k != em->d)
         BAD("model '%s': %s: without a to_chart the target mode's k = %d must equal the "
             "event's mech.d = %d", m->name, where, mt->to->k, em->d);
+    /* a lift and a to_chart map d coordinates, and the reset writes the event's q
+       (nq values) where the target mode's state has its positions */
+    if ((mt->lift || mt->to_chart) &&
+        (hes_mech_nq(em) != em->d || hes__mech_kq(mt->from) != mt->from->k ||
+         hes__mech_kq(mt->to) != mt->to->k))
+        BAD("model '%s': %s: a transition of a system with quaternions (mech.n_quat > 0) "
+            "takes no lift and no to_chart", m->name, where);
+    if (!mt->to_chart && hes__mech_kq(mt->to) != hes_mech_nq(em))
+        BAD("model '%s': %s: without a to_chart the target mode's %d position values must "
+            "be the event's nq = %d coordinates", m->name, where, hes__mech_kq(mt->to),
+            hes_mech_nq(em));
     return HES_OK;
 }
 
@@ -352,8 +363,19 @@ static hes_status check_orbit(const hes_model *m, char *msg, size_t len)
         (st = check_count(m->name, "orbit.n_free_params", o->n_free_params, o->free_params, 0,
                           msg, len)) != HES_OK ||
         (st = check_count(m->name, "orbit.n_residual", o->n_residual, o->residual, 0, msg,
-                          len)) != HES_OK)
+                          len)) != HES_OK ||
+        (st = check_count(m->name, "orbit.n_symmetries", o->n_symmetries, o->symmetries, 0,
+                          msg, len)) != HES_OK)
         return st;
+    if (o->n_symmetries >= n0 && o->n_symmetries > 0)
+        BAD("model '%s': orbit.n_symmetries = %d: the orbit's mode has %d (tangent) "
+            "dimensions", m->name, o->n_symmetries, n0);
+    for (int i = 0; o->symmetry_names && i < o->n_symmetries; i++)
+        if (!o->symmetry_names[i])
+            BAD("model '%s': orbit.symmetry_names[%d] is NULL", m->name, i);
+        else if ((st = check_name(m->name, o->symmetry_names[i], msg, len,
+                                  "orbit.symmetry_names[%d]", i)) != HES_OK)
+            return st;
     int nu = o->n_free_states + o->n_free_params;
     if (nu < 1)
         BAD("model '%s': the orbit spec has nothing to solve: orbit.n_free_states and "

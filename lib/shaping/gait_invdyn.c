@@ -47,7 +47,7 @@ hes_status hes_invdyn_gait(const hes_model *model, const hes_gait *g,
         return hes__say(msg, len, HES_EINVAL, "gait inverse dynamics: the gait is not one of "
                         "model '%s'", model->name);
     const hes_mech *mech = hes_robot_mech(base);
-    int d = mech->d, nc = hes_robot_contact_count(base), nodes = 0;
+    int d = mech->d, nq = hes_mech_nq(mech), nc = hes_robot_contact_count(base), nodes = 0;
     for (int i = 0; i < g->n_phases; i++) {
         if (g->phases[i].mode < 0 || g->phases[i].mode >= model->n_modes ||
             g->phases[i].nodes < 1)
@@ -56,7 +56,8 @@ hes_status hes_invdyn_gait(const hes_model *model, const hes_gait *g,
         nodes += g->phases[i].nodes;
     }
     size_t N = (size_t)nodes;
-    double *t = malloc(sizeof(double) * N), *q = malloc(sizeof(double) * N * (size_t)d);
+    /* q: nodes x nq (quaternions), v and a: nodes x d, as hes_invdyn_trajectory reads them */
+    double *t = malloc(sizeof(double) * N), *q = malloc(sizeof(double) * N * (size_t)nq);
     double *v = malloc(sizeof(double) * N * (size_t)d), *a = malloc(sizeof(double) * N * (size_t)d);
     double *p = malloc(sizeof(double) * (size_t)(g->n_params > 0 ? g->n_params : 1));
     int *stance = calloc(N * (size_t)(nc > 0 ? nc : 1), sizeof(int));
@@ -82,7 +83,7 @@ hes_status hes_invdyn_gait(const hes_model *model, const hes_gait *g,
             for (int k = 0; k < g->n_inputs; k++)
                 p[g->inputs[k]] = u[k];
             double tj = ph->nodes > 1 ? ph->duration * j / (ph->nodes - 1) : 0;
-            hes_robot_mode_motion mo = { .q = q + (size_t)n * d, .v = v + (size_t)n * d,
+            hes_robot_mode_motion mo = { .q = q + (size_t)n * nq, .v = v + (size_t)n * d,
                                          .a = a + (size_t)n * d, .locked = mo_locked };
             hes_error why;
             if ((st = hes_robot_model_motion(model, ph->mode, tj, ph->x + (size_t)j * dim, p,

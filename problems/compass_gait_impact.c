@@ -88,8 +88,8 @@ static int Jt_B(const double *q, const double *p, double *out, void *data)
 }
 
 static const hes_mech_constraint constraints[] = {
-    { "A", a_A, Da_A, 0, 1, MU, Jt_A, NULL, NULL, 0 },
-    { "B", a_B, Da_B, 0, 1, MU, Jt_B, NULL, NULL, 0 },
+    { "A", a_A, Da_A, 0, 1, MU, Jt_A, NULL, NULL, 0, 0, NULL },
+    { "B", a_B, Da_B, 0, 1, MU, Jt_B, NULL, NULL, 0, 0, NULL },
 };
 
 static const hes_mech mech = {

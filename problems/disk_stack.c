@@ -118,11 +118,11 @@ CONTACT(3)
 CONTACT(4)
 
 static const hes_mech_constraint constraints[] = {
-    { "floor-1", a_0, Da_0, 0, 1, MU, Jt_0, NULL, NULL, 0 },
-    { "floor-2", a_1, Da_1, 0, 1, MU, Jt_1, NULL, NULL, 0 },
-    { "top-1", a_2, Da_2, 0, 1, MU, Jt_2, NULL, NULL, 0 },
-    { "top-2", a_3, Da_3, 0, 1, MU, Jt_3, NULL, NULL, 0 },
-    { "2-1", a_4, Da_4, 0, 1, MU, Jt_4, NULL, NULL, 0 },
+    { "floor-1", a_0, Da_0, 0, 1, MU, Jt_0, NULL, NULL, 0, 0, NULL },
+    { "floor-2", a_1, Da_1, 0, 1, MU, Jt_1, NULL, NULL, 0, 0, NULL },
+    { "top-1", a_2, Da_2, 0, 1, MU, Jt_2, NULL, NULL, 0, 0, NULL },
+    { "top-2", a_3, Da_3, 0, 1, MU, Jt_3, NULL, NULL, 0, 0, NULL },
+    { "2-1", a_4, Da_4, 0, 1, MU, Jt_4, NULL, NULL, 0, 0, NULL },
 };
 
 static const hes_mech mech = {

@@ -38,8 +38,8 @@ HES__BODY_CONTACT(A, hes__floor_contact, -W / 2, -H / 2)
 HES__BODY_CONTACT(B, hes__floor_contact, W / 2, -H / 2)
 
 static const hes_mech_constraint constraints[] = {
-    { "A", a_A, Da_A, 0, 1, MU, Jt_A, NULL, NULL, 0 },
-    { "B", a_B, Da_B, 0, 1, MU, Jt_B, NULL, NULL, 0 },
+    { "A", a_A, Da_A, 0, 1, MU, Jt_A, NULL, NULL, 0, 0, NULL },
+    { "B", a_B, Da_B, 0, 1, MU, Jt_B, NULL, NULL, 0, 0, NULL },
 };
 
 static const hes_mech mech = {

@@ -129,8 +129,8 @@ static int rear_foot_dq(const double *q, const double *p, double *Da, void *data
 }
 
 static const hes_mech_constraint constraints[] = {
-    { "front foot", front_foot, front_foot_dq, 0.0, 1, 0, NULL, NULL, NULL, 0 },
-    { "rear foot", rear_foot, rear_foot_dq, 0.0, 1, 0, NULL, NULL, NULL, 0 },
+    { "front foot", front_foot, front_foot_dq, 0.0, 1, 0, NULL, NULL, NULL, 0, 0, NULL },
+    { "rear foot", rear_foot, rear_foot_dq, 0.0, 1, 0, NULL, NULL, NULL, 0, 0, NULL },
 };
 
 static const hes_mech trotter = {

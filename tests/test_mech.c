@@ -93,10 +93,10 @@ static int hang_acc(const double *z, const double *zd, const double *p, double *
 }
 
 static const hes_mech_constraint plane_constraints[] = {
-    { "rod", rod, NULL, 0.0, 0, 0, NULL, NULL, NULL, 0 },
-    { "floor", floor_height, NULL, 0.6, 1, 0, NULL, NULL, NULL, 0 },
-    { "wall", wall, NULL, 0.0, 1, 0, NULL, NULL, NULL, 0 },
-    { "slide", slide, NULL, 0.0, 0, 0, NULL, NULL, NULL, 0 },
+    { "rod", rod, NULL, 0.0, 0, 0, NULL, NULL, NULL, 0, 0, NULL },
+    { "floor", floor_height, NULL, 0.6, 1, 0, NULL, NULL, NULL, 0, 0, NULL },
+    { "wall", wall, NULL, 0.0, 1, 0, NULL, NULL, NULL, 0, 0, NULL },
+    { "slide", slide, NULL, 0.0, 0, 0, NULL, NULL, NULL, 0, 0, NULL },
 };
 static const hes_mech plane = { "point mass", 2, point_mass, NULL, weight, 0, 4, plane_constraints, NULL,
                                 NULL, NULL, NULL, 0, NULL };
@@ -599,7 +599,7 @@ static void big_system(hes_mech *m, hes_mech_constraint *c)
                                               "c15", "c16", "c17", "c18", "c19" };
     for (int j = 0; j < BIG_C; j++)
         c[j] = (hes_mech_constraint){ names[j], big_constraint, NULL, j % 2 ? 0 : 0.5, 0, 0,
-                                      NULL, (void *)&big_index[j], NULL, 0 };
+                                      NULL, (void *)&big_index[j], NULL, 0, 0, NULL };
     *m = (hes_mech){ .name = "big", .d = BIG_D, .mass = big_mass, .force = big_force,
                      .m = BIG_C, .n_constraints = BIG_C, .constraints = c };
 }

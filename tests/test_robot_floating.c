@@ -223,13 +223,16 @@ START_TEST(test_quadruped_field_jacobian)
 }
 END_TEST
 
-/* A model of one mode of robot file path: pinned on contact `pinned`, or
+/* A model of one mode of robot file path (its contacts: every site, or
+ * the one site `site` with friction 1e3): pinned on contact `pinned`, or
  * holding the constraints `holds` by their forces (n_holds of them). */
-static hes_model *one_mode(const char *path, int pinned, int n_holds, const int *holds)
+static hes_model *one_mode(const char *path, const char *site, int pinned, int n_holds,
+                           const int *holds)
 {
     hes_robot *r = NULL;
     hes_error err;
-    hes_status st = hes_robot_read(path, NULL, 0, &r, &err);
+    hes_robot_contact c = { site, 1e3 };
+    hes_status st = hes_robot_read(path, site ? &c : NULL, site ? 1 : 0, &r, &err);
     if (st == HES_ESOLVER)
         return NULL;
     ck_assert_msg(st == HES_OK, "%s", err.message);
@@ -267,7 +270,7 @@ START_TEST(test_held_stance_equals_the_pinned_one)
     char path[4096];
     test_robot_file(path, sizeof path, "rimless_wheel.xml");
     const int foot[] = { 0 };
-    hes_model *pin = one_mode(path, 0, 0, NULL), *hold = one_mode(path, -1, 1, foot);
+    hes_model *pin = one_mode(path, NULL, 0, 0, NULL), *hold = one_mode(path, NULL, -1, 1, foot);
     if (!pin)
         return;
     ck_assert_int_eq(pin->modes[0].dim, 2);
@@ -321,7 +324,7 @@ START_TEST(test_held_tip_is_a_ball_joint)
     int fd = mkstemps(fname, 4);
     ck_assert(fd >= 0 && write(fd, top_free_xml, strlen(top_free_xml)) > 0);
     close(fd);
-    hes_model *held = one_mode(fname, -1, 1, tip);
+    hes_model *held = one_mode(fname, "tip", -1, 1, tip);   /* friction enough */
     if (!held) {
         unlink(fname);
         return;
@@ -420,6 +423,93 @@ START_TEST(test_invdyn_along_a_flight_gait)
 }
 END_TEST
 
+/* The box whose tip lands or stands on the ground with friction mu: a
+ * flight mode and a stance that holds the tip, the landing between them. */
+static hes_model *landing_model(const char *path, double mu)
+{
+    hes_robot_contact tip = { "tip", mu };
+    hes_robot *r = NULL;
+    hes_error err;
+    hes_status st = hes_robot_read(path, &tip, 1, &r, &err);
+    if (st == HES_ESOLVER)
+        return NULL;
+    ck_assert_msg(st == HES_OK, "%s", err.message);
+    static const int held[] = { 0 };
+    static const hes_robot_mode_spec modes[] = { { "flight", -1, 0, NULL, 0, NULL },
+                                                 { "stance", -1, 0, NULL, 1, held } };
+    static const hes_robot_transition_spec land[] = {
+        { "touchdown", 0, 1, HES_MECH_ACTIVATE, 0, 0, NULL, -1, NULL, NULL },
+    };
+    hes_robot_model_spec sp = { .name = "landing", .n_modes = 2, .modes = modes,
+                                .n_transitions = 1, .transitions = land };
+    hes_model *m = NULL;
+    ck_assert_msg(hes_robot_model_new(r, &sp, &m, &err) == HES_OK, "%s", err.message);
+    return m;
+}
+
+/* simulate model m from mode `mode`, x0, to t_end; its status and message */
+static hes_status attempt(hes_model *m, int mode, const double *x0, double t_end, char *msg,
+                          int *n_events)
+{
+    hes_system *sys = NULL;
+    hes_error err;
+    ck_assert_msg(hes_system_new(m, &sys, &err) == HES_OK, "%s", err.message);
+    hes_sim_options o;
+    hes_sim_options_init(&o);
+    o.t_end = t_end;
+    hes_traj tr;
+    hes_status st = hes_simulate(sys, mode, 0, 0, x0, &o, &tr);
+    snprintf(msg, 512, "%s", hes_system_errmsg(sys));
+    *n_events = tr.n_events;
+    hes_traj_free(&tr);
+    hes_system_destroy(sys);
+    return st;
+}
+
+/* Friction at the held tip, at the landing (the impact's impulses) and in
+ * the stance (the held forces): within mu the motion goes on, beyond it the
+ * foot would slip and the simulation is refused, saying so. */
+START_TEST(test_friction_cone_at_landing_and_in_stance)
+{
+    char name[] = "/tmp/hes_top_slip_XXXXXX.xml";
+    int fd = mkstemps(name, 4);
+    ck_assert(fd >= 0 && write(fd, top_free_xml, strlen(top_free_xml)) > 0);
+    close(fd);
+    hes_model *sticky = landing_model(name, 10), *slippery = landing_model(name, 0.05);
+    if (!sticky) {
+        unlink(name);
+        return;
+    }
+    /* upright, the tip 1 cm above the ground, falling at 1 m/s while moving
+       sideways at 2 m/s: the landing's tangential impulse is about twice the
+       normal one */
+    double x0[13] = { 0, 0, 0.31, 1, 0, 0, 0, 2.0, 0, -1.0, 0, 0, 0 };
+    char msg[512];
+    int ne;
+    ck_assert_msg(attempt(sticky, 0, x0, 0.05, msg, &ne) == HES_OK, "%s", msg);
+    ck_assert_int_eq(ne, 1);
+    ck_assert_int_ne(attempt(slippery, 0, x0, 0.05, msg, &ne), HES_OK);
+    ck_assert_msg(strstr(msg, "slip"), "%s", msg);
+    /* standing on the tip, tilted and spinning: the stance needs a sideways
+       force to turn the centre of mass */
+    double n = sqrt(0.95 * 0.95 + 0.3 * 0.3);
+    double qb[4] = { 0.95 / n, 0.3 / n, 0, 0 }, R[9], r_tip[3] = { 0.02, -0.01, -0.3 },
+           xs[13] = { 0 };
+    rotation(qb, R);
+    for (int i = 0; i < 3; i++)
+        xs[i] = -(R[3 * i] * r_tip[0] + R[3 * i + 1] * r_tip[1] + R[3 * i + 2] * r_tip[2]);
+    memcpy(xs + 3, qb, sizeof qb);
+    ck_assert_msg(attempt(sticky, 1, xs, 0.2, msg, &ne) == HES_OK, "%s", msg);
+    hes_model *icy = landing_model(name, 1e-4);
+    ck_assert_int_ne(attempt(icy, 1, xs, 0.2, msg, &ne), HES_OK);
+    ck_assert_msg(strstr(msg, "slip"), "%s", msg);
+    hes_model_destroy(sticky);
+    hes_model_destroy(slippery);
+    hes_model_destroy(icy);
+    unlink(name);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("robot_floating");
@@ -431,6 +521,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_held_stance_equals_the_pinned_one);
     tcase_add_test(tc, test_held_tip_is_a_ball_joint);
     tcase_add_test(tc, test_invdyn_along_a_flight_gait);
+    tcase_add_test(tc, test_friction_cone_at_landing_and_in_stance);
     suite_add_tcase(s, tc);
     return s;
 }

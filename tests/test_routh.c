@@ -463,8 +463,8 @@ static int unit_mass(const double *q, const double *p, double *out, void *data)
 
 START_TEST(test_contact_rows_from_constraint_functions)
 {
-    const hes_mech_constraint cons[2] = { { "corner", corner, NULL, 0, 1, 0.5, corner_Jt, NULL, NULL, 0 },
-                                          { "no tangent", corner, NULL, 0, 1, 0.5, NULL, NULL, NULL, 0 } };
+    const hes_mech_constraint cons[2] = { { "corner", corner, NULL, 0, 1, 0.5, corner_Jt, NULL, NULL, 0, 0, NULL },
+                                          { "no tangent", corner, NULL, 0, 1, 0.5, NULL, NULL, NULL, 0, 0, NULL } };
     const hes_mech mech = { "body", 3, unit_mass, NULL, NULL, 0, 2, cons, NULL, NULL, NULL, NULL, 0, NULL };
     double q[3] = { 0.1, 0.2, 0.4 }, M[9], Jn[3], Jt[3], mu[1];
     int idx = 0;

@@ -85,6 +85,17 @@ typedef struct {
      * velocity Da q' = 0 but not its position (the point sticks where it
      * landed, whatever a(q) is there); 0: held at a(q) = 0 too. */
     int sticks;
+    /** A contact's Coulomb cone (with mu > 0): the no-slip constraints
+     * whose forces its friction bears.  Where this constraint and they
+     * are held together, by an impact's impulses or a held mode's forces
+     * (hes_mech_mode.held), their tangential force must lie in the cone,
+     * |lambda_t| <= mu lambda_n (Euclidean norm over the rows) while it
+     * pushes (lambda_n >= 0; a pull is for a release to catch): otherwise
+     * the foot would slip, and the impact or the mode is refused (E_SLIP,
+     * hes_mech_describe_error).  0 and NULL: no check. @{ */
+    int n_friction_rows;
+    const int *friction_rows;
+    /** @} */
 } hes_mech_constraint;
 
 /** A mechanical system: M(q), the applied forces f(q, q', u) and the

@@ -41,8 +41,30 @@ const char *hes_mech_describe_error(int code, void *data)
     case E_AFTER: return "the impact does not enforce a constraint that the target mode holds (add it to the transition's `after` set)";
     case E_LAW: return "the transition's own impact law (hes_mech_transition.impact) failed, e.g. its impulse steps did not end within their limit";
     case E_NOMEM: return "out of memory for the mechanical system's work arrays";
+    case E_SLIP: return "a held contact's tangential force (or impulse) exceeds mu times its normal one: the foot would slip, so the impact or the mode that holds it is not physically valid";
     }
     return NULL;
+}
+
+int hes__mech_friction_ok(const hes_mech *m, int n, const int *idx, const double *lambda)
+{
+    for (int i = 0; i < n; i++) {
+        const hes_mech_constraint *c = &m->constraints[idx[i]];
+        /* a pulling normal force is a release's business (its guard), not a slip */
+        if (!(c->mu > 0) || c->n_friction_rows < 1 || !c->friction_rows || lambda[i] < 0)
+            continue;
+        double t2 = 0;
+        int found = 0;
+        for (int r = 0; r < c->n_friction_rows; r++)
+            for (int j = 0; j < n; j++)
+                if (idx[j] == c->friction_rows[r]) {
+                    t2 += lambda[j] * lambda[j];
+                    found = 1;
+                }
+        if (found && sqrt(t2) > c->mu * lambda[i] * (1 + 1e-9) + 1e-12 * (1 + fabs(lambda[i])))
+            return E_SLIP;
+    }
+    return 0;
 }
 
 hes_status hes__callback_status(const char *why)
@@ -427,6 +449,8 @@ int hes__mech_held_dynamics(const hes_mech_mode *md, const double *p, double *q,
         goto out;
     }
     hes__mech_chol_solve(SA, na, rhs, 1);
+    if ((rc = hes__mech_friction_ok(m, na, md->active, rhs)))   /* rhs: lambda */
+        goto out;
     for (int i = 0; i < d; i++)   /* q'' = a0 + W lambda */
         for (int j = 0; j < na; j++)
             qdd[i] += W[i + (size_t)j * d] * rhs[j];
@@ -868,6 +892,10 @@ static int impact_law(const hes_mech_transition *tr, const hes_mech *m, const do
     }
     if (plastic_ish && ke_p > ke_m * (1 + 1e-10) + 1e-14)
         return E_ENERGY;
+    for (int i = 0; i < na; i++)   /* the impulses, -lam, in their friction cones */
+        vp[i] = -lam[i];
+    if ((rc = hes__mech_friction_ok(m, na, tr->after, vp)))
+        return rc;
     return separating(tr, m, q, p, qdp, vscale);
 }
 

@@ -62,8 +62,14 @@ enum {
     E_CHART,           /* a chart without its derivatives */
     E_AFTER,           /* the impact does not enforce a constraint the target mode holds */
     E_LAW,             /* the transition's own impact law failed */
-    E_NOMEM            /* a work area could not be allocated */
+    E_NOMEM,           /* a work area could not be allocated */
+    E_SLIP             /* a held contact's tangential force leaves its friction cone */
 };
+
+/* Whether the forces (or impulses) lambda[n] of the constraints idx[n],
+ * held together, keep every contact among them in its friction cone
+ * (hes_mech_constraint.friction_rows): 0, or E_SLIP (mech.c). */
+int hes__mech_friction_ok(const hes_mech *m, int n, const int *idx, const double *lambda);
 
 /* The mechanical layer's work areas.  Its callbacks run inside the
  * integrators, millions of times, and allocate nothing for small systems:

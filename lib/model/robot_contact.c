@@ -311,10 +311,12 @@ static hes_status contact_constraints(hes_robot *r, int c, const char *path,
        (bilateral: a pinned foot, the plastic impact of a landing foot) */
     for (int i = 0; i < 2; i++)
         r->con_data[2 * c + i] = (hes__robot_con){ r, c };
+    r->fric[2 * c] = 2 * c + 1;
     r->cons[2 * c] = (hes_mech_constraint){ .name = r->names[2 * c], .a = site_a,
                                             .Da = site_Da, .unilateral = 1, .mu = mu,
                                             .Jt = site_Jt, .data = &r->con_data[2 * c],
-                                            .drift = site_drift };
+                                            .drift = site_drift, .n_friction_rows = 1,
+                                            .friction_rows = &r->fric[2 * c] };
     r->cons[2 * c + 1] = (hes_mech_constraint){ .name = r->names[2 * c + 1], .a = site_xpos,
                                                 .Da = site_Jt, .data = &r->con_data[2 * c + 1],
                                                 .drift = site_drift_x, .sticks = 1 };
@@ -384,7 +386,8 @@ hes_status hes__robot_constraints(hes_robot *r, const char *path,
     r->names = calloc((size_t)(room > 0 ? room : 1), sizeof *r->names);
     r->n_names = ncons;
     r->site = calloc((size_t)(nc > 0 ? nc : 1), sizeof *r->site);
-    if (!r->cons || !r->con_data || !r->names || !r->site)
+    r->fric = calloc(2 * (size_t)(nc > 0 ? nc : 1), sizeof *r->fric);
+    if (!r->cons || !r->con_data || !r->names || !r->site || !r->fric)
         return hes__say(msg, len, HES_ENOMEM, "out of memory for a robot");
     for (int c = 0; c < nc; c++)
         if ((st = contact_constraints(r, c, path, contacts, n_contacts, msg, len)) != HES_OK)
@@ -415,6 +418,8 @@ hes_status hes__robot_constraints_y(hes_robot *r, const char *path, char *msg, s
         r->cons[base + c] = (hes_mech_constraint){ .name = name, .a = site_ypos, .Da = site_Jy,
                                                    .data = &r->con_data[base + c],
                                                    .drift = site_drift_y, .sticks = 1 };
+        r->fric[2 * c + 1] = base + c;   /* the normal's cone bears both rows */
+        r->cons[2 * c].n_friction_rows = 2;
         r->n_names++;
     }
     return HES_OK;

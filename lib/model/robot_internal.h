@@ -60,6 +60,8 @@ struct hes_robot {
        lim_qpos), or with sign 0 a ball's cone a = val - angle(q) >= 0 (its
        quaternion at lim_qpos, its first dof lim_dof) */
     int n_limits, *lim_dof, *lim_qpos;
+    int *fric;                /* contact c's no-slip rows, 2 c and 2 c + 1: its normal's
+                                 friction_rows */
     double *lim_val, *lim_sign;
     /* parameters of a robot model (hes__robot_bind_params; -1: none) */
     int slope_param, *motor_param;

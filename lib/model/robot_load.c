@@ -331,6 +331,7 @@ void hes__robot_destroy(hes_robot *r)
     if (r->m)
         mj_deleteModel(r->m);
     free(r->site);
+    free(r->fric);
     free(r->B);
     free(r->tau_max);
     free(r->dM), free(r->dh), free(r->dJ), free(r->dJdv), free(r->dphi), free(r->dmu);

@@ -75,8 +75,8 @@ static int run(double beta_deg, double mu, int *failures)
 {
     corner c = { beta_deg * M_PI / 180 };
     const hes_mech_constraint cons[2] = {
-        { "floor", floor_a, NULL, 0, 1, mu, floor_Jt, NULL, NULL, 0 },
-        { "wall", wall_a, NULL, 0, 1, mu, wall_Jt, NULL, NULL, 0 },
+        { "floor", floor_a, NULL, 0, 1, mu, floor_Jt, NULL, NULL, 0, 0, NULL },
+        { "wall", wall_a, NULL, 0, 1, mu, wall_Jt, NULL, NULL, 0, 0, NULL },
     };
     const hes_mech mech = { "corner", 2, mass, NULL, NULL, 0, 2, cons, &c, NULL, NULL, NULL, 0, NULL };
     const int idx[2] = { 0, 1 };

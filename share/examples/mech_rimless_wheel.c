@@ -100,8 +100,8 @@ static int relabel(const double *q, const double *p, double *z, void *data)
 
 /* Jacobians left NULL: the library uses central differences. */
 static const hes_mech_constraint constraints[] = {
-    { "stance foot", stance_foot, NULL, 0.0, 1, 0, NULL, NULL, NULL, 0 },
-    { "next foot", next_foot, NULL, 0.0, 1, 0, NULL, NULL, NULL, 0 },
+    { "stance foot", stance_foot, NULL, 0.0, 1, 0, NULL, NULL, NULL, 0, 0, NULL },
+    { "next foot", next_foot, NULL, 0.0, 1, 0, NULL, NULL, NULL, 0, 0, NULL },
 };
 
 static const hes_mech wheel = {

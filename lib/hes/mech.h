@@ -87,8 +87,9 @@ typedef struct {
     int sticks;
     /** A contact's Coulomb cone (with mu > 0): the no-slip constraints
      * whose forces its friction bears.  Where this constraint and they
-     * are held together, by an impact's impulses or a held mode's forces
-     * (hes_mech_mode.held), their tangential force must lie in the cone,
+     * are held together by a held mode's forces (hes_mech_mode.held), or
+     * by the impulses of an impact into such a mode (a pinned chart's
+     * contact is an ideal pin), their tangential force must lie in the cone,
      * |lambda_t| <= mu lambda_n (Euclidean norm over the rows) while it
      * pushes (lambda_n >= 0; a pull is for a release to catch): otherwise
      * the foot would slip, and the impact or the mode is refused (E_SLIP,

@@ -892,9 +892,11 @@ static int impact_law(const hes_mech_transition *tr, const hes_mech *m, const do
     }
     if (plastic_ish && ke_p > ke_m * (1 + 1e-10) + 1e-14)
         return E_ENERGY;
-    for (int i = 0; i < na; i++)   /* the impulses, -lam, in their friction cones */
+    /* the impulses, -lam, in their friction cones, when the target holds its
+       contacts by their forces (a pinned chart's contact is an ideal pin) */
+    for (int i = 0; tr->to && tr->to->held && i < na; i++)
         vp[i] = -lam[i];
-    if ((rc = hes__mech_friction_ok(m, na, tr->after, vp)))
+    if (tr->to && tr->to->held && (rc = hes__mech_friction_ok(m, na, tr->after, vp)))
         return rc;
     return separating(tr, m, q, p, qdp, vscale);
 }

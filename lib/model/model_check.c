@@ -132,7 +132,9 @@ static int check_force_dx(const hes_mech_mode *md, double t, const double *x, co
     const hes_mech *m = md->mech;
     int d = m->d, rc;
     hes__mech_eval ev;
-    if (!m->force_dx)
+    /* force_dx differentiates in coordinates that are their own velocities:
+       a system with quaternions uses net_force instead (model.c) */
+    if (!m->force_dx || hes_mech_nq(m) != m->d)
         return 0;
     size_t big = (size_t)d * (size_t)(d > m->m ? d : m->m);
     hes__mech_work w = { 0 };

@@ -71,8 +71,8 @@ static void defaults(const hes_model *m, double *p)
         p[i] = m->params[i].value;
 }
 
-/* simulate from x0 for t_end into x1 (13 values) */
-static void fly(hes_model *m, const double *x0, double t_end, double *x1)
+/* simulate model m's mode 0 from x0 to t_end: the final state (n values) */
+static void run(hes_model *m, const double *x0, double t_end, double *x1, int n)
 {
     hes_system *sys = NULL;
     hes_error err;
@@ -84,7 +84,7 @@ static void fly(hes_model *m, const double *x0, double t_end, double *x1)
     ck_assert_msg(hes_simulate(sys, 0, 0, 0, x0, &o, &tr) == HES_OK, "%s",
                   hes_system_errmsg(sys));
     ck_assert_int_eq(tr.n_events, 0);
-    memcpy(x1, tr.phases[tr.n_phases - 1].x1, sizeof(double) * 13);
+    memcpy(x1, tr.phases[tr.n_phases - 1].x1, sizeof(double) * (size_t)n);
     hes_traj_free(&tr);
     hes_system_destroy(sys);
 }
@@ -113,7 +113,7 @@ START_TEST(test_box_thrown_spinning_about_a_principal_axis)
                       1.5, -0.5, 4.0,          /* the centre's velocity (world) */
                       0, 7.0, 0 },             /* about the body's y axis */
            x1[13], T = 1.3;
-    fly(m, x0, T, x1);
+    run(m, x0, T, x1, 13);
     double worst_p = 0, worst_q = 0, worst_v = 0;
     const double g[3] = { 0, 0, -9.81 };
     for (int i = 0; i < 3; i++) {
@@ -172,7 +172,7 @@ START_TEST(test_tumbling_body_keeps_energy_and_momentum)
         return;
     }
     double x0[13] = { 0, 0, 1, 1, 0, 0, 0, 0.3, 0.2, 5.0, 2.0, 3.0, -4.0 }, x1[13];
-    fly(m, x0, 2.0, x1);
+    run(m, x0, 2.0, x1, 13);
     double e0, e1, L0[3], L1[3], nrm = 0, dL = 0;
     invariants(x0, &e0, L0);
     invariants(x1, &e1, L1);
@@ -241,24 +241,6 @@ static hes_model *one_mode(const char *path, const char *site, int pinned, int n
     hes_model *m = NULL;
     ck_assert_msg(hes_robot_model_new(r, &sp, &m, &err) == HES_OK, "%s", err.message);
     return m;
-}
-
-/* simulate model m's mode 0 from x0 to t_end: the final state (n values) */
-static void run(hes_model *m, const double *x0, double t_end, double *x1, int n)
-{
-    hes_system *sys = NULL;
-    hes_error err;
-    ck_assert_msg(hes_system_new(m, &sys, &err) == HES_OK, "%s", err.message);
-    hes_sim_options o;
-    hes_sim_options_init(&o);
-    o.t_end = t_end;
-    hes_traj tr;
-    ck_assert_msg(hes_simulate(sys, 0, 0, 0, x0, &o, &tr) == HES_OK, "%s",
-                  hes_system_errmsg(sys));
-    ck_assert_int_eq(tr.n_events, 0);
-    memcpy(x1, tr.phases[tr.n_phases - 1].x1, sizeof(double) * (size_t)n);
-    hes_traj_free(&tr);
-    hes_system_destroy(sys);
 }
 
 /* The rimless wheel rolling on a spoke two ways: pinned (the chart puts

@@ -485,6 +485,12 @@ START_TEST(test_friction_cone_at_landing_and_in_stance)
     hes_model *icy = landing_model(name, 1e-4);
     ck_assert_int_ne(attempt(icy, 1, xs, 0.2, msg, &ne), HES_OK);
     ck_assert_msg(strstr(msg, "slip"), "%s", msg);
+    /* the field refuses the state, its Jacobian (the differences' states are
+       not the motion's) does not */
+    double p[16], f[13], J[13 * 13];
+    defaults(icy, p);
+    ck_assert_int_ne(hes_mech_field(0, xs, p, f, icy->modes[1].data), 0);
+    ck_assert_int_eq(hes_mech_field_dx(0, xs, p, J, icy->modes[1].data), 0);
     hes_model_destroy(sticky);
     hes_model_destroy(slippery);
     hes_model_destroy(icy);

@@ -30,7 +30,7 @@ const char *hes_mech_describe_error(int code, void *data)
     switch (code) {
     case E_CALLBACK: return "a callback of the mechanical system failed";
     case E_MASS: return "the mass matrix is not positive definite";
-    case E_DEPENDENT: return "the Jacobians of the constraints of the impact are dependent";
+    case E_DEPENDENT: return "the Jacobians of the constraints held together (by a mode or an impact) are dependent: a redundant set, or a singular configuration such as a straight leg";
     case E_IMPACT: return "the post-impact velocity violates the impact law Da q'+ = -Gamma Da q'-";
     case E_PULL: return "an impact impulse would pull on a unilateral constraint: the chosen reset is not physically valid";
     case E_NOSEPARATE: return "a trailing contact does not separate after the impact: the chosen reset is not physically valid";

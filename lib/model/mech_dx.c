@@ -37,6 +37,7 @@
  * The arrays are sized by the mode (hes__mech_work): on the stack for
  * small systems, one heap block per call for large ones.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "model/model_internal.h"
@@ -448,10 +449,25 @@ int hes_mech_field_dx(double t, const double *x, const double *p, double *out, v
     const hes_mech_mode *md = data;
     if (md->held && md->n_active > 0) {
         /* the constrained dynamics' Jacobian by fourth-order differences
-           (the held forces' derivatives would need the rows' second ones) */
-        field_ctx f = { md, t, p };
+           (the held forces' derivatives would need the rows' second ones),
+           without the friction cones: the differences' states are not the
+           motion's, and a state near a cone's edge still has a Jacobian */
+        const hes_mech *m = md->mech;
+        hes_mech_constraint *cons = malloc(sizeof *cons * (size_t)m->n_constraints);
+        if (!cons)
+            return E_NOMEM;
+        memcpy(cons, m->constraints, sizeof *cons * (size_t)m->n_constraints);
+        for (int c = 0; c < m->n_constraints; c++)
+            cons[c].n_friction_rows = 0;
+        hes_mech m2 = *m;
+        m2.constraints = cons;
+        hes_mech_mode md2 = *md;
+        md2.mech = &m2;
+        field_ctx f = { &md2, t, p };
         int n = hes__mech_kq(md) + md->k;
-        return hes__mech_fd4(field_of_x, &f, x, n, n, out);
+        int rc = hes__mech_fd4(field_of_x, &f, x, n, n, out);
+        free(cons);
+        return rc;
     }
     const hes_mech *m = md->mech;
     size_t d = (size_t)m->d, k = (size_t)md->k, nu = (size_t)(m->m > 0 ? m->m : 0);

@@ -207,6 +207,86 @@ START_TEST(test_fifty_coordinates_twelve_contacts)
 }
 END_TEST
 
+/* Inverse dynamics of the 50-coordinate chain in the air, along a motion
+ * that the forward dynamics gives with its 48 hinge motors idle: three
+ * nodes of (q, q', q'' = M^-1 (f - c)), no contact in stance (every site
+ * ~1 m up).  The motors it finds are zero: the forward pass of the
+ * mechanical layer and the inverse one of hes_invdyn_trajectory agree. */
+START_TEST(test_fifty_coordinates_inverse_dynamics)
+{
+    int limited;
+    char name[4096];
+    hes_robot *r = chain(48, 12, &limited, name, sizeof name);
+    if (!r)
+        return;
+    enum { NH = 48, D = NH + 2, NODES = 3 };
+    const char *motors[NH];
+    char mnames[NH][8];
+    for (int i = 0; i < NH; i++) {
+        snprintf(mnames[i], sizeof mnames[i], "h%d", i);
+        motors[i] = mnames[i];
+    }
+    hes_error msg;
+    ck_assert_msg(hes_robot_set_motors(r, motors, NH, &msg) == HES_OK, "%s", msg.message);
+    const hes_mech *m = hes_robot_mech(r);
+    static double q[NODES * D], v[NODES * D], a[NODES * D], M[D * D], t[NODES];
+    for (int k = 0; k < NODES; k++) {
+        double *qk = q + k * D, *vk = v + k * D, *ak = a + k * D;
+        t[k] = 0.01 * k;
+        qk[0] = 0.1 * k, qk[1] = 1.0;
+        for (int i = 2; i < D; i++)
+            qk[i] = uniform(-0.02, 0.02);
+        for (int i = 0; i < D; i++)
+            vk[i] = uniform(-0.5, 0.5);
+        /* M a = f - c with the motors idle */
+        ck_assert_int_eq(m->mass(qk, NULL, M, m->data), 0);
+        ck_assert_int_eq(m->net_force(qk, vk, NULL, NULL, ak, m->data), 0);
+        /* Gaussian elimination with partial pivoting (M is symmetric positive definite) */
+        for (int c = 0; c < D; c++) {
+            int pr = c;
+            for (int i = c + 1; i < D; i++)
+                if (fabs(M[i + c * D]) > fabs(M[pr + c * D]))
+                    pr = i;
+            for (int j = 0; j < D; j++) {
+                double tmp = M[c + j * D];
+                M[c + j * D] = M[pr + j * D], M[pr + j * D] = tmp;
+            }
+            double tb = ak[c];
+            ak[c] = ak[pr], ak[pr] = tb;
+            for (int i = c + 1; i < D; i++) {
+                double f = M[i + c * D] / M[c + c * D];
+                for (int j = c; j < D; j++)
+                    M[i + j * D] -= f * M[c + j * D];
+                ak[i] -= f * ak[c];
+            }
+        }
+        for (int c = D - 1; c >= 0; c--) {
+            for (int j = c + 1; j < D; j++)
+                ak[c] -= M[c + j * D] * ak[j];
+            ak[c] /= M[c + c * D];
+        }
+    }
+    hes_invdyn_run run;
+    ck_assert_msg(hes_invdyn_trajectory(r, NODES, t, q, v, a, NULL, NULL, &run, &msg) == HES_OK,
+                  "%s", msg.message);
+    ck_assert_int_eq(run.failed, 0);
+    double worst = 0;
+    for (int k = 0; k < NODES; k++) {
+        for (int c = 0; c < run.nc; c++)
+            ck_assert_int_eq(run.stance[k * run.nc + c], 0);
+        for (int i = 0; i < run.nu; i++)
+            worst = fmax(worst, fabs(run.tau[k * run.nu + i]));
+    }
+    printf("test_robot_sizes: inverse dynamics of the 50-coordinate chain in the air: "
+           "largest motor %.1e N m where the forward pass had them idle\n", worst);
+    /* the chain's gravity torques are tens of N m: 1e-7 is 1e-9 of them */
+    ck_assert_msg(worst < 1e-7, "motors %g where none act", worst);
+    hes_invdyn_run_free(&run);
+    hes_robot_destroy(r);
+    unlink(name);
+}
+END_TEST
+
 static double seconds(void)
 {
     struct timespec t;
@@ -461,6 +541,7 @@ static Suite *suite(void)
     Suite *s = suite_create("robot_sizes");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, test_fifty_coordinates_twelve_contacts);
+    tcase_add_test(tc, test_fifty_coordinates_inverse_dynamics);
     tcase_add_test(tc, test_ten_contacts_pin);
     tcase_add_test(tc, test_missing_site_refused);
     tcase_add_test(tc, test_fifty_coordinate_pinned_model_checks_and_simulates);

@@ -70,6 +70,14 @@ static int along_x_and_v(const double *x, const double *p, double *out, void *d)
     return 0;
 }
 
+static int along_x_twice(const double *x, const double *p, double *out, void *d)
+{
+    along_x(x, p, out, d);
+    along_x(x, p, out + 4, d);
+    out[4] = 2;
+    return 0;
+}
+
 static const char *const names[] = { "x", "y", "vx", "vy" };
 static const hes_mode modes[] = { { .name = "air", .dim = 4, .state_names = names,
                                     .field = field } };
@@ -176,6 +184,10 @@ START_TEST(test_a_false_symmetry_is_refused)
     hes_model m = hopper(2, along_x_and_v, sym_x_v);
     ck_assert_int_eq(analyze(&m, &a, msg, NULL), HES_EDEFECTIVE);
     ck_assert_msg(strstr(msg, "symmetries (x, v)") && strstr(msg, "invariant"), "%s", msg);
+    /* two generators along one direction: dependent, said so */
+    hes_model twice = hopper(2, along_x_twice, sym_x_v);
+    ck_assert_int_ne(analyze(&twice, &a, msg, NULL), HES_OK);
+    ck_assert_msg(strstr(msg, "dependent"), "%s", msg);
 }
 END_TEST
 

@@ -119,7 +119,12 @@ hes_status hes__analyze_extra(hes_system *sys, int check, const hes__orbit_extra
         st = hes_monodromy_compute(sys, &res->orbit.traj, res->orbit.autonomous, &res->mono);
     if (st == HES_OK) {
         st = hes_stability_compute(&res->mono, &res->stab);
-        if (st == HES_EDEFECTIVE && res->stab.n_symmetric > 0)
+        if (st == HES_EDEFECTIVE && res->stab.n_symmetric > 0 &&
+            isnan(res->stab.symmetry_residual))
+            hes__fail(sys, st, "model %s: its symmetries' generators (%s) are dependent at the "
+                      "orbit's start", sys->model->name,
+                      symmetry_list(sys->model, buf, sizeof buf));
+        else if (st == HES_EDEFECTIVE && res->stab.n_symmetric > 0)
             hes__fail(sys, st, "model %s: the return map does not leave its symmetries (%s) "
                       "invariant: |W^T M U| = %.3g relative (declared symmetries must map "
                       "orbits to orbits, be independent and be tangent to the section)",

@@ -446,10 +446,11 @@ static hes_status stability_run(const hes_monodromy *mono, hes_stability *st)
         return HES_EINVAL;
     hes_symmetry_quotient q;
     double *sw = st->work + st->lwork_at + st->lwork;
+    st->n_symmetric = s;   /* set first: dependent generators are the symmetries' fault */
+    st->symmetry_residual = NAN;
     hes_status status = hes__symmetry_quotient(M, normal, n, mono->symmetric, s, sw, &q);
     if (status != HES_OK)
         return status;
-    st->n_symmetric = s;
     st->symmetry_residual = q.residual;
     if (!(q.residual <= fmax(1e-6, 100.0 * mono->accuracy)))
         return HES_EDEFECTIVE;

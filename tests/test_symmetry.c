@@ -191,6 +191,39 @@ START_TEST(test_a_false_symmetry_is_refused)
 }
 END_TEST
 
+/* Solved in the quotient (free_quotient): every direction of x0 but x is
+ * an unknown, and the orbit is the closed form's (x stays at the guess's
+ * 0, the least-squares step having no component along the symmetry);
+ * without the symmetry no hop repeats (x moves u T whatever the start)
+ * and the search fails; the spec's lists must then be empty. */
+START_TEST(test_orbit_solved_in_the_quotient)
+{
+    char msg[512];
+    hes_analysis a;
+    hes_model m = hopper(1, along_x, sym_x);
+    m.orbit.n_free_states = m.orbit.n_residual = 0;
+    m.orbit.free_quotient = 1;
+    ck_assert_msg(analyze(&m, &a, msg, NULL) == HES_OK, "%s", msg);
+    const double want[] = { 0, 0, 1.0, 2.0 };
+    for (int i = 0; i < 4; i++)
+        ck_assert_msg(fabs(a.orbit.x0[i] - want[i]) < 1e-9, "x0[%d] = %.12g", i, a.orbit.x0[i]);
+    ck_assert_msg(fabs(a.stab.psi - 0.5) < 1e-8 && a.stab.verdict == HES_STABLE,
+                  "psi %.12g", a.stab.psi);
+    ck_assert(a.have_check && a.check_max_abs_diff < 1e-6);
+    hes_analysis_free(&a);
+    hes_model plain = hopper(0, NULL, NULL);
+    plain.orbit.n_free_states = plain.orbit.n_residual = 0;
+    plain.orbit.free_quotient = 1;
+    ck_assert_int_eq(analyze(&plain, &a, msg, NULL), HES_ENOORBIT);
+    ck_assert_msg(strstr(msg, "residual"), "%s", msg);
+    hes_model both = hopper(1, along_x, sym_x);
+    both.orbit.free_quotient = 1;
+    hes_error err;
+    ck_assert_int_eq(hes_model_validate(&both, &err), HES_EINVAL);
+    ck_assert_msg(strstr(err.message, "free_quotient"), "%s", err.message);
+}
+END_TEST
+
 /* the model's validation: n_symmetries from 0 to below the state's
  * dimension, with its callback, and names that are names */
 START_TEST(test_symmetry_counts_and_names_are_validated)
@@ -226,6 +259,7 @@ static Suite *suite(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, test_quotient_by_translation);
     tcase_add_test(tc, test_a_false_symmetry_is_refused);
+    tcase_add_test(tc, test_orbit_solved_in_the_quotient);
     tcase_add_test(tc, test_symmetry_counts_and_names_are_validated);
     suite_add_tcase(s, tc);
     return s;

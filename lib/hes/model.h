@@ -257,6 +257,16 @@ typedef struct {
     hes_frame_fn symmetries;
     const char *const *symmetry_names; /**< n_symmetries names (hes_name_check) */
     /** @} */
+    /** Nonzero: the unknowns are every tangent direction of x0 but the
+     * symmetries' (free_states, free_params and residual then empty): x0 =
+     * retract(x0_base, W u) (x0_base + W u without a chart) with W an
+     * orthonormal basis of the complement of the generators at x0_base,
+     * and the residual W^T local(x_return, x0), solved by least squares of
+     * minimum norm (a family of orbits gives its nearest member).  For
+     * modes whose tangent basis is not aligned with coordinates (held
+     * constraints, quaternions), where index lists cannot say "everything
+     * but the translations". */
+    int free_quotient;
 } hes_orbit_spec;
 
 /** A path constraint of trajectory optimisation (hes_trajopt_spec.path). */

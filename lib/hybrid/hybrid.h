@@ -248,6 +248,12 @@ hes_status hes__symmetry_remove(hes_system *sys, const double *x0, double *d, do
                                 int n);
 hes_status hes__symmetry_quotient(const double *P, const double *normal, int n, const double *Y,
                                   int s, double *work, hes_symmetry_quotient *q);
+/* W (n x (n - s), n the orbit mode's tangent dimension): an orthonormal
+ * basis of the complement of the orbit's symmetric directions at x0 (the
+ * identity without symmetries), *m = n - s; the unknowns of an orbit
+ * solved in the quotient (hes_orbit_spec.free_quotient). */
+hes_status hes__symmetry_complement(hes_system *sys, const double *x0, int n, double *W,
+                                    int *m);
 
 /* Whether eigenvalue j (index into st->all_*) of a stability analysis is
  * repeated or defective, so that eigenvalue perturbation does not give its

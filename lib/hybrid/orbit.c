@@ -120,7 +120,23 @@ typedef struct {
     /* a mode with a chart: tangent dimension, base point, increment, local() */
     int chart, nt;
     double *base, *delta, *dr;
+    /* solved in the quotient (hes_orbit_spec.free_quotient): the unknowns
+     * are W u, W (ntan x nw) orthonormal, ntan the tangent dimension (the
+     * state's without a chart); the base point moves to each iterate */
+    int quot, ntan, nw;
+    double *W;
 } shooter;
+
+/* With a quotient: W at the base point. */
+static hes_status quotient_basis(shooter *s)
+{
+    int nw;
+    hes_status st = hes__symmetry_complement(s->sys, s->base, s->ntan, s->W, &nw);
+    if (st == HES_OK && nw != s->nw)
+        st = hes__fail(s->sys, HES_EMODEL, "the orbit's quotient has %d dimensions, then %d",
+                       s->nw, nw);
+    return st;
+}
 
 /* x0 and the parameters from the unknowns u: the free states themselves,
  * or with a chart x0 = retract(base, delta), delta[free] = u. */
@@ -128,6 +144,19 @@ static hes_status put_unknowns(shooter *s, const double *u)
 {
     const hes_orbit_spec *o = &s->sys->model->orbit;
     hes_status st = HES_OK;
+    if (s->quot) {
+        for (int i = 0; i < s->ntan; i++) {
+            double v = 0;
+            for (int j = 0; j < s->nw; j++)
+                v += s->W[i + (size_t)j * s->ntan] * u[j];
+            s->delta[i] = v;
+        }
+        if (s->chart)
+            return hes__retract(s->sys, o->mode, s->base, s->delta, s->x0);
+        for (int i = 0; i < s->n; i++)
+            s->x0[i] = s->base[i] + s->delta[i];
+        return HES_OK;
+    }
     if (s->chart) {
         memset(s->delta, 0, sizeof(double) * (size_t)s->nt);
         for (int i = 0; i < o->n_free_states; i++)
@@ -161,6 +190,17 @@ static hes_status residual(shooter *s, const double *u, double *r, hes_traj *tra
         st = hes__local(s->sys, o->mode, s->xr, s->x0, s->dr);
     if (st != HES_OK)
         return st;
+    if (s->quot) {               /* r = W^T (x_return - x0) */
+        for (int i = 0; !s->chart && i < s->n; i++)
+            s->dr[i] = s->xr[i] - s->x0[i];
+        for (int j = 0; j < s->nw; j++) {
+            double v = 0;
+            for (int i = 0; i < s->ntan; i++)
+                v += s->W[i + (size_t)j * s->ntan] * s->dr[i];
+            r[j] = v;
+        }
+        return HES_OK;
+    }
     for (int i = 0; i < o->n_residual; i++)
         r[i] = s->chart ? s->dr[o->residual[i]] : s->xr[o->residual[i]] - s->x0[o->residual[i]];
     if (s->extra) {
@@ -237,9 +277,12 @@ static double zeno_period(const hes_system *sys, int events_per_period)
     return sys->set.zeno_window / periods;
 }
 
-/* After convergence: the whole state returns, and the period is not Zeno. */
+/* After convergence: the whole state returns (to FULL_STATE_RTOL of its
+ * scale, or to the noise of the shooting: the integration's tolerances as
+ * the return map amplifies them), and the period is not Zeno. */
 static hes_status accept_orbit(hes_system *sys, const shooter *s, const hes_traj *traj,
-                               double period, const double *scale, double largest)
+                               double period, const double *scale, double largest,
+                               double noise)
 {
     const hes_model *m = sys->model;
     const hes_orbit_spec *o = &m->orbit;
@@ -274,7 +317,7 @@ static hes_status accept_orbit(hes_system *sys, const shooter *s, const hes_traj
                                         : m->modes[o->mode].state_names;
     for (int i = 0; i < nt; i++) {
         double d = fabs(diff[i]);
-        if (!(d <= FULL_STATE_RTOL * scale[i])) {
+        if (!(d <= FULL_STATE_RTOL * scale[i] || d <= noise)) {
             const char *name = names ? names[i] : NULL;
             char label[64];
             if (name)
@@ -307,6 +350,24 @@ static hes_status jacobian(shooter *s, const double *u, const double *r, const d
 {
     const hes_orbit_spec *o = &s->sys->model->orbit;
     int nu = s->nu, n = s->chart ? s->nt : s->n; /* M is in tangent coordinates */
+    if (s->quot) {               /* W^T (M - I) W */
+        double *MW = malloc(sizeof(double) * (size_t)n * s->nw);
+        if (!MW)
+            return hes__fail(s->sys, HES_ENOMEM, "out of memory");
+        hes__matmul(n, n, s->nw, M, s->W, MW);
+        for (int j = 0; j < s->nw; j++)
+            for (int i = 0; i < s->nw; i++) {
+                double v = 0;
+                for (int l = 0; l < n; l++)
+                    v += s->W[l + (size_t)i * n] * MW[l + (size_t)j * n];
+                J[i + (size_t)j * nu] = v - (i == j);
+            }
+        free(MW);
+        (void)u;
+        (void)r;
+        (void)work;
+        return HES_OK;
+    }
     for (int j = 0; j < o->n_free_states; j++) {
         for (int i = 0; i < o->n_residual; i++) {
             int ri = o->residual[i], cj = o->free_states[j];
@@ -450,6 +511,7 @@ typedef struct {
     hes_traj traj;           /* the kept iterate's run, with sensitivities */
     double *scale, *Fs, largest, rel, *work;
     double *tscale;          /* with a chart: the tangent components' scales */
+    double amp;              /* max |M_ij| of the last return-map Jacobian */
 } hybrid_shooting;
 
 static hes_status hs_residual(void *ctx, const double *u, double *r, int keep)
@@ -479,6 +541,12 @@ static hes_status hs_converged(void *ctx, int it, const double *u, const double 
     h->rel = 0;
     for (int i = 0; i < o->n_residual; i++)
         h->rel = fmax(h->rel, fabs(r[i]) / sc[o->residual[i]]);
+    for (int i = 0; h->s.quot && i < h->s.ntan; i++) { /* the residual W r, per component */
+        double v = 0;
+        for (int j = 0; j < h->s.nw; j++)
+            v += h->s.W[i + (size_t)j * h->s.ntan] * r[j];
+        h->rel = fmax(h->rel, fabs(v) / sc[i]);
+    }
     *done = h->rel < sys->set.newton_tol || h->largest == 0;
     if (h->s.extra)              /* and the extra equation holds to rounding */
         *done = *done && fabs(r[h->s.nu - 1]) <= 1e-10 * (1 + fabs(h->s.extra->c));
@@ -499,7 +567,12 @@ static hes_status hs_jacobian(void *ctx, const double *u, const double *r, doubl
     hes_status st = hes_monodromy_compute(sys, &h->traj, !o->period_param, &mono);
     if (st != HES_OK) /* the model's failure, as it said it */
         return st;
-    st = jacobian(&h->s, u, r, o->period_param ? mono.phi : mono.proj, J, h->work);
+    const double *M = o->period_param ? mono.phi : mono.proj;
+    int nm = h->s.chart ? h->s.nt : h->s.n;
+    h->amp = 0;
+    for (size_t i = 0; i < (size_t)nm * nm; i++)
+        h->amp = fmax(h->amp, fabs(M[i]));
+    st = jacobian(&h->s, u, r, M, J, h->work);
     hes_monodromy_free(&mono);
     if (st != HES_OK) {
         char msg[sizeof sys->errmsg];
@@ -511,6 +584,23 @@ static hes_status hs_jacobian(void *ctx, const double *u, const double *r, doubl
                        rn, hes_strerror(st), msg);
     }
     return st;
+}
+
+/* No step decreases the residual: converged when it is at the noise of the
+ * integration (its tolerances at the state's scale) as the return map
+ * amplifies it, an unstable orbit's by its large multipliers, though the
+ * relative test may not pass (a component whose orbit value is 0, as a
+ * wheel's lean, has a scale of 1e-6 of the largest). */
+static double shooting_noise(const hybrid_shooting *h)
+{
+    const hes_settings *set = &h->s.sys->set;
+    return 10 * (set->rtol * h->largest + set->atol) * (1 + h->amp);
+}
+
+static int hs_stalled(void *ctx, const double *u, double rn)
+{
+    (void)u;
+    return rn <= shooting_noise(ctx);
 }
 
 static void hs_describe(void *ctx, char *buf, size_t len)
@@ -540,6 +630,12 @@ static void hs_rebase(void *ctx, double *u)
     memcpy(s->base, s->x0, sizeof(double) * (size_t)s->n);
     for (int i = 0; i < o->n_free_states; i++)
         u[i] = 0.0;
+    for (int i = 0; s->quot && i < s->nw; i++)
+        u[i] = 0.0;
+    /* the symmetries' directions at the new base (on failure the old W: a
+     * basis of the same quotient, no longer exactly orthogonal to them) */
+    if (s->quot)
+        (void)quotient_basis(s);
 }
 
 hes_status hes_orbit_find(hes_system *sys, hes_orbit *orbit)
@@ -570,18 +666,26 @@ hes_status hes__orbit_find_extra(hes_system *sys, const hes__orbit_extra *extra,
     int chart = hes__mode_has_chart(m, o->mode);
     /* the extra equation is linear in absolute unknowns, which a chart's
      * re-based increments are not */
-    if (extra && chart)
+    if (extra && (chart || o->free_quotient))
         return hes__fail(sys, HES_EINVAL, "an orbit search with an extra equation (a "
-                         "continuation) does not support the chart of mode '%s' (a state on "
-                         "a manifold)", m->modes[o->mode].name);
-    hybrid_shooting h = { { sys, m->modes[o->mode].dim,
-                            o->n_free_states + o->n_free_params + (extra != NULL),
-                            NULL, NULL, NULL, extra, chart, hes__mode_tdim(m, o->mode), NULL,
-                            NULL, NULL },
-                          { 0 }, NULL, NULL, 0, INFINITY, NULL, NULL };
+                         "continuation) does not support %s of mode '%s'", chart ?
+                         "the chart (a state on a manifold)" : "an orbit solved in the quotient",
+                         m->modes[o->mode].name);
+    int n = m->modes[o->mode].dim, nt = hes__mode_tdim(m, o->mode), ntan = chart ? nt : n;
+    int quot = o->free_quotient, nsym = o->symmetries ? o->n_symmetries : 0;
+    hybrid_shooting h = { .s = { .sys = sys, .n = n,
+                                 .nu = quot ? ntan - nsym
+                                            : o->n_free_states + o->n_free_params + (extra != NULL),
+                                 .extra = extra, .chart = chart, .nt = nt, .quot = quot,
+                                 .ntan = ntan, .nw = ntan - nsym },
+                          .largest = 0, .rel = INFINITY };
     shooter *s = &h.s;
-    int n = s->n, nu = s->nu, nt = s->nt;
-    double *mem = calloc((size_t)(6 * n + 4 * nu + 3 * nt + 2), sizeof(double));
+    int nu = s->nu, nmax = n > nt ? n : nt;
+    if (nu < 1)
+        return hes__fail(sys, HES_EINVAL, "model '%s': nothing to solve for in the orbit's "
+                         "quotient", m->name);
+    double *mem = calloc((size_t)(6 * n + 4 * nu + nt + 2 * nmax + 2) +
+                         (quot ? (size_t)ntan * s->nw : 0), sizeof(double));
     s->pidx = calloc((size_t)o->n_free_params + 1, sizeof(int));
     if (!mem || !s->pidx) {
         free(mem);
@@ -596,8 +700,9 @@ hes_status hes__orbit_find_extra(hes_system *sys, const hes__orbit_extra *extra,
     h.work = u + nu;
     s->base = h.work + 3 * nu + 2;
     s->delta = s->base + n;
-    s->dr = s->delta + nt;
-    h.tscale = s->dr + nt;
+    s->dr = s->delta + nmax;
+    h.tscale = s->dr + nmax;
+    s->W = quot ? h.tscale + nt : NULL;
     for (int i = 0; i < o->n_free_params; i++)
         s->pidx[i] = hes_model_param_index(m, o->free_params[i]);
     if (o->guess(sys->p, s->x0, m->data) != 0) {
@@ -609,12 +714,14 @@ hes_status hes__orbit_find_extra(hes_system *sys, const hes__orbit_extra *extra,
      * solves: the free states.  The other components of the section state are
      * defined by the parameters through the model's guess (an apex height, a
      * speed), and a neighbour's values there would be another point's orbit. */
-    if (sys->orbit_start && !chart)
+    if (sys->orbit_start && quot)   /* in the quotient every component is solved */
+        memcpy(s->x0, sys->orbit_start, sizeof(double) * (size_t)n);
+    else if (sys->orbit_start && !chart)
         for (int i = 0; i < o->n_free_states; i++)
             s->x0[o->free_states[i]] = sys->orbit_start[o->free_states[i]];
     /* with a chart: retract(guess, local(start, guess) on the free components only) */
     if (chart && (st = hes__normalize(sys, o->mode, s->x0)) == HES_OK && sys->orbit_start &&
-        (st = hes__local(sys, o->mode, sys->orbit_start, s->x0, s->dr)) == HES_OK) {
+        !quot && (st = hes__local(sys, o->mode, sys->orbit_start, s->x0, s->dr)) == HES_OK) {
         memset(s->delta, 0, sizeof(double) * (size_t)nt);
         for (int i = 0; i < o->n_free_states; i++)
             s->delta[o->free_states[i]] = s->dr[o->free_states[i]];
@@ -626,8 +733,10 @@ hes_status hes__orbit_find_extra(hes_system *sys, const hes__orbit_extra *extra,
         goto out;
     }
     memcpy(start, s->x0, sizeof(double) * (size_t)n); /* for hint_jacobians */
-    if (chart)
+    if (chart || quot)
         memcpy(s->base, s->x0, sizeof(double) * (size_t)n);
+    if (quot && (st = quotient_basis(s)) != HES_OK)
+        goto out;
     for (int i = 0; i < o->n_free_states; i++)
         u[i] = chart ? 0.0 : s->x0[o->free_states[i]];
     for (int i = 0; i < o->n_free_params; i++)
@@ -635,9 +744,10 @@ hes_status hes__orbit_find_extra(hes_system *sys, const hes__orbit_extra *extra,
     if (extra)
         u[nu - 1] = sys->p[extra->param];
 
-    hes__newton_problem prob = { nu, &h, hs_residual, hs_converged, hs_jacobian, NULL, NULL,
-                                 hs_describe, hs_errmsg, hs_say, chart ? hs_rebase : NULL };
-    hes__newton_options nopt = { sys->set.newton_maxiter, 0, 1e-4, 30,
+    hes__newton_problem prob = { nu, &h, hs_residual, hs_converged, hs_jacobian, NULL,
+                                 hs_stalled, hs_describe, hs_errmsg, hs_say,
+                                 chart || quot ? hs_rebase : NULL };
+    hes__newton_options nopt = { sys->set.newton_maxiter, quot, 1e-4, 30,
                                  hes__monotonic_seconds() + sys->set.max_search_time,
                                  sys->set.max_search_time, "hes_settings.max_search_time",
                                  HES_ENOORBIT };
@@ -653,7 +763,7 @@ hes_status hes__orbit_find_extra(hes_system *sys, const hes__orbit_extra *extra,
     }
     double period = run_period(sys, &h.traj);
     if ((st = accept_orbit(sys, s, &h.traj, period, chart ? h.tscale : h.scale,
-                           h.largest)) != HES_OK ||
+                           h.largest, shooting_noise(&h))) != HES_OK ||
         (!(extra && extra->no_full_check) &&
          (st = verify_full_system(sys, s->x0, &h.traj, period)) != HES_OK)) {
         hes_traj_free(&h.traj);

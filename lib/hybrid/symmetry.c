@@ -25,6 +25,7 @@
  * from invariant: the caller refuses them above the matrix's accuracy.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <lapacke.h>
 
@@ -37,6 +38,25 @@ size_t hes__symmetry_work(int n, int s)
     return 4 * (size_t)n * n + 66 * (size_t)n;
 }
 
+/* [U, W] into Qf (n x n): the Householder QR of Y (n x s), its Q completed
+ * to n columns; tau n and w 64 n doubles of work.  HES_EDEFECTIVE when a
+ * generator depends on the others. */
+static hes_status basis(const double *Y, int n, int s, double *Qf, double *tau, double *w)
+{
+    int lw = 64 * n;
+    memset(Qf, 0, sizeof(double) * (size_t)n * n);
+    for (int j = 0; j < s; j++)
+        memcpy(Qf + (size_t)j * n, Y + (size_t)j * n, sizeof(double) * (size_t)n);
+    if (s > 0 && LAPACKE_dgeqrf_work(LAPACK_COL_MAJOR, n, s, Qf, n, tau, w, lw) != 0)
+        return HES_ESOLVER;
+    for (int j = 0; j < s; j++)
+        if (!(fabs(Qf[j + (size_t)j * n]) > 1e-12 * fmax(1.0, fabs(Qf[0]))))
+            return HES_EDEFECTIVE;
+    if (LAPACKE_dorgqr_work(LAPACK_COL_MAJOR, n, n, s, Qf, n, tau, w, lw) != 0)
+        return HES_ESOLVER;
+    return HES_OK;
+}
+
 hes_status hes__symmetry_quotient(const double *P, const double *normal, int n, const double *Y,
                                   int s, double *work, hes_symmetry_quotient *q)
 {
@@ -46,18 +66,9 @@ hes_status hes__symmetry_quotient(const double *P, const double *normal, int n, 
         return HES_EINVAL;
     double *Qf = work, *tau = Qf + nn, *D = tau + n, *PQ = D + nn, *nq = PQ + nn, *A = nq + n,
            *w = A + nn;
-    int lw = 64 * n;
-    /* [U, W]: the Householder QR of Y, its Q completed to n columns */
-    memset(Qf, 0, sizeof(double) * nn);
-    for (int j = 0; j < s; j++)
-        memcpy(Qf + (size_t)j * n, Y + (size_t)j * n, sizeof(double) * (size_t)n);
-    if (LAPACKE_dgeqrf_work(LAPACK_COL_MAJOR, n, s, Qf, n, tau, w, lw) != 0)
-        return HES_ESOLVER;
-    for (int j = 0; j < s; j++)   /* a generator dependent on the others */
-        if (!(fabs(Qf[j + (size_t)j * n]) > 1e-12 * fmax(1.0, fabs(Qf[0]))))
-            return HES_EDEFECTIVE;
-    if (LAPACKE_dorgqr_work(LAPACK_COL_MAJOR, n, n, s, Qf, n, tau, w, lw) != 0)
-        return HES_ESOLVER;
+    hes_status st = basis(Y, n, s, Qf, tau, w);
+    if (st != HES_OK)
+        return st;
     const double *U = Qf, *W = Qf + (size_t)s * n;
     hes__matmul(n, n, n, P, Qf, PQ);
     double res = 0, pf = 0;
@@ -133,4 +144,34 @@ hes_status hes__symmetry_remove(hes_system *sys, const double *x0, double *d, do
             d[i] -= c * y[i];
     }
     return HES_OK;
+}
+
+hes_status hes__symmetry_complement(hes_system *sys, const double *x0, int n, double *W,
+                                    int *m_out)
+{
+    const hes_model *m = sys->model;
+    const hes_orbit_spec *o = &m->orbit;
+    int s = o->symmetries ? o->n_symmetries : 0;
+    if (s >= n)
+        return hes__fail(sys, HES_EINVAL, "model %s: %d symmetries leave nothing of the "
+                         "orbit's %d tangent directions to solve for", m->name, s, n);
+    double *mem = malloc(sizeof(double) * ((size_t)n * (n + s) + 65 * (size_t)n));
+    if (!mem)
+        return hes__fail(sys, HES_ENOMEM, "out of memory");
+    double *Qf = mem, *Y = Qf + (size_t)n * n, *tau = Y + (size_t)n * s, *w = tau + n;
+    hes_status st = HES_OK;
+    if (s > 0 && (o->symmetries(x0, sys->p, Y, hes__mode_data(m, o->mode)) != 0 ||
+                  !hes__all_finite(Y, n * s)))
+        st = hes__fail(sys, HES_EMODEL, "model %s: its symmetries' generators failed or are "
+                       "not finite", m->name);
+    if (st == HES_OK && (st = basis(Y, n, s, Qf, tau, w)) != HES_OK)
+        st = hes__fail(sys, st, st == HES_EDEFECTIVE ? "model %s: its symmetries' "
+                       "generators are dependent" : "model %s: the QR of its symmetries' "
+                       "generators failed (LAPACK)", m->name);
+    if (st == HES_OK) {
+        memcpy(W, Qf + (size_t)s * n, sizeof(double) * (size_t)n * (n - s));
+        *m_out = n - s;
+    }
+    free(mem);
+    return st;
 }

@@ -33,7 +33,11 @@
  *                                        every other limit is locked or activated in
  *                                        every mode)
  *   "orbit": {"mode": "unlocked", "section": "heelstrike", "sequence": [...],
- *             "guess": [..] | {"th1": .., ...}, "free": [...], "residual": [...]},
+ *             "guess": [..] | {"th1": .., ...}, "free": [...] | "auto", "residual": [...],
+ *             "symmetries": ["x", "y", "yaw"]},
+ *                                       ("auto": every direction but the symmetries',
+ *                                        the default of a mode on a manifold; symmetries:
+ *                                        of a floating base on level ground)
  *   "trajopt": {"inputs": {"hip_torque": [-10, 10]}, "x0": {"th1": [0.25, 0.25]},
  *               "duration": [0.005, 2], "virtual_events": [5, 2], "min_crossing_rate": 0.05,
  *               "path": [{"name": "ahead", "mode": "locked", "linear": {"hip": 1},
@@ -204,11 +208,20 @@ static int parse_transitions(ctx *c, json_t *trs, json_t *modes, store *s)
     return 0;
 }
 
+/* The index of name among the n names, or -1. */
+static int name_in(const char *const *names, int n, const char *name)
+{
+    for (int i = 0; name && i < n; i++)
+        if (strcmp(names[i], name) == 0)
+            return i;
+    return -1;
+}
+
 static int parse_orbit(ctx *c, json_t *o, json_t *modes, json_t *trs, store *s,
                        hes_robot_model_spec *sp)
 {
     static const char *const keys[] = { "mode", "section", "sequence", "guess", "free",
-                                        "residual", NULL };
+                                        "residual", "symmetries", NULL };
     if (hes__rdesc_only_keys(c, o, "\"orbit\"", keys))
         return 1;
     const char *mode = json_string_value(json_object_get(o, "mode")),
@@ -233,20 +246,24 @@ static int parse_orbit(ctx *c, json_t *o, json_t *modes, json_t *trs, store *s,
     ob->n_sequence = (int)json_array_size(seq);
     ob->sequence = s->seq;
     const char **names;
-    int k = hes__rdesc_free_names(c, s, &s->modes[ob->mode], &names);
-    if (k < 0)
+    int ns = hes__rdesc_state_names(c, s, &s->modes[ob->mode], &names);
+    if (ns < 0)
         return 1;
-    s->guess = hes__rdesc_alloc(c, s, 2 * (size_t)k, sizeof *s->guess);
-    s->free_states = hes__rdesc_alloc(c, s, 2 * (size_t)k, sizeof *s->free_states);
-    s->residual = hes__rdesc_alloc(c, s, 2 * (size_t)k, sizeof *s->residual);
+    s->guess = hes__rdesc_alloc(c, s, (size_t)ns, sizeof *s->guess);
+    s->free_states = hes__rdesc_alloc(c, s, (size_t)ns, sizeof *s->free_states);
+    s->residual = hes__rdesc_alloc(c, s, (size_t)ns, sizeof *s->residual);
     if (!s->guess || !s->free_states || !s->residual)
         return 1;
+    int nq, nv;
+    hes_robot_dims(c->robot, &nq, &nv);
+    if (nq != nv && hes_robot_reference(c->robot, s->guess) != HES_OK)
+        return hes__rdesc_bad(c, "orbit: the robot's reference configuration failed");
     json_t *g = json_object_get(o, "guess");
     if (json_is_array(g)) {
-        if ((int)json_array_size(g) != 2 * k)
+        if ((int)json_array_size(g) != ns)
             return hes__rdesc_bad(c, "orbit: \"guess\" has %zu values for the %d states of mode '%s'",
-                       json_array_size(g), 2 * k, mode);
-        for (int i = 0; i < 2 * k; i++) {
+                       json_array_size(g), ns, mode);
+        for (int i = 0; i < ns; i++) {
             json_t *v = json_array_get(g, (size_t)i);
             if (!json_is_number(v))
                 return hes__rdesc_bad(c, "orbit: guess[%d] is not a number", i);
@@ -256,7 +273,7 @@ static int parse_orbit(ctx *c, json_t *o, json_t *modes, json_t *trs, store *s,
         const char *key;
         json_t *v;
         json_object_foreach(g, key, v) {
-            int i = hes__rdesc_state_index(names, k, key);
+            int i = name_in(names, ns, key);
             if (i < 0)
                 return hes__rdesc_bad(c, "orbit: guess: '%s' is not a state of mode '%s'", key, mode);
             if (!json_is_number(v))
@@ -265,10 +282,39 @@ static int parse_orbit(ctx *c, json_t *o, json_t *modes, json_t *trs, store *s,
         }
     } else {
         return hes__rdesc_bad(c, "orbit: \"guess\" must be the list of the %d states of mode '%s', or an "
-                   "object of state names (the others 0)", 2 * k, mode);
+                   "object of state names (the others 0; a robot with free or ball joints: its "
+                   "coordinates the file's reference)", ns, mode);
     }
     sp->guess = s->guess;
-    sp->n_guess = 2 * k;
+    sp->n_guess = ns;
+    json_t *sy = json_object_get(o, "symmetries");
+    if (sy) {
+        if (!json_is_array(sy) || json_array_size(sy) > 3)
+            return hes__rdesc_bad(c, "orbit: \"symmetries\" must list some of \"x\", \"y\" and "
+                                  "\"yaw\"");
+        const char **sn = hes__rdesc_alloc(c, s, json_array_size(sy) + 1, sizeof *sn);
+        if (!sn)
+            return 1;
+        for (size_t i = 0; i < json_array_size(sy); i++)
+            if (!(sn[i] = json_string_value(json_array_get(sy, i))))
+                return hes__rdesc_bad(c, "orbit: symmetries[%zu] is not a name", i);
+        ob->n_symmetries = (int)json_array_size(sy);
+        ob->symmetry_names = sn;
+    }
+    json_t *fr = json_object_get(o, "free");
+    if (json_is_string(fr)) {
+        if (strcmp(json_string_value(fr), "auto") != 0 || json_object_get(o, "residual"))
+            return hes__rdesc_bad(c, "orbit: \"free\" is a list of states (with \"residual\"), "
+                                  "or \"auto\" (without it): every direction but the "
+                                  "symmetries'");
+        ob->free_quotient = 1;
+        return 0;
+    }
+    if ((fr || json_object_get(o, "residual")) && (nq != nv || s->modes[ob->mode].n_holds > 0))
+        return hes__rdesc_bad(c, "orbit: mode '%s' is a state on a manifold (free or ball "
+                              "joints, or contacts held by forces) whose tangent directions "
+                              "are not its states: give \"free\": \"auto\" (or leave "
+                              "\"free\" and \"residual\" out)", mode);
     const char *lists[2] = { "free", "residual" };
     int *outs[2] = { s->free_states, s->residual }, *counts[2] = { &ob->n_free_states,
                                                                    &ob->n_residual };
@@ -276,11 +322,11 @@ static int parse_orbit(ctx *c, json_t *o, json_t *modes, json_t *trs, store *s,
         json_t *a = json_object_get(o, lists[l]);
         if (!a)
             continue;
-        if (!json_is_array(a) || (int)json_array_size(a) > 2 * k)
+        if (!json_is_array(a) || (int)json_array_size(a) > ns)
             return hes__rdesc_bad(c, "orbit: \"%s\" must list state names of mode '%s'", lists[l], mode);
         for (size_t i = 0; i < json_array_size(a); i++) {
             const char *n = json_string_value(json_array_get(a, i));
-            if ((outs[l][i] = hes__rdesc_state_index(names, k, n)) < 0)
+            if ((outs[l][i] = name_in(names, ns, n)) < 0)
                 return hes__rdesc_bad(c, "orbit: %s: '%s' is not a state of mode '%s'", lists[l],
                            n ? n : "", mode);
         }

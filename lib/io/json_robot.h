@@ -76,6 +76,11 @@ int hes__rdesc_state_index(const char *const *names, int k, const char *name);
  * the mode view the model will make (hes__robot_mode_view); their number,
  * or -1 (the reason in the message) if there is none. */
 int hes__rdesc_free_names(ctx *c, store *s, const hes_robot_mode_spec *ms, const char ***names);
+/* The names of a mode's states into *full (an array of the store): its
+ * coordinates and then their rates NAMEdot, or for a robot with
+ * quaternions (free and ball joints) every coordinate and then the
+ * velocities (a hinge's NAMEdot); their number, or -1 with the message. */
+int hes__rdesc_state_names(ctx *c, store *s, const hes_robot_mode_spec *ms, const char ***full);
 /* The "trajopt" section into s and sp (json_robot_trajopt.c). */
 int hes__rdesc_parse_trajopt(ctx *c, json_t *o, store *s, hes_robot_model_spec *sp);
 

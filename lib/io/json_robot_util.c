@@ -183,3 +183,43 @@ int hes__rdesc_free_names(ctx *c, store *s, const hes_robot_mode_spec *ms, const
     hes__robot_view_free(&v);
     return *names ? k : -1;
 }
+
+/* name + suffix, kept by the store */
+static const char *joined(ctx *c, store *s, const char *name, const char *suffix)
+{
+    size_t l = strlen(name) + strlen(suffix) + 1;
+    char *out = hes__rdesc_alloc(c, s, l, 1);
+    if (out)
+        snprintf(out, l, "%s%s", name, suffix);
+    return out;
+}
+
+int hes__rdesc_state_names(ctx *c, store *s, const hes_robot_mode_spec *ms, const char ***full)
+{
+    int nq, nv;
+    hes_robot_dims(c->robot, &nq, &nv);
+    if (nq == nv) {              /* the coordinates z of the mode, then "zdot" */
+        const char **names;
+        int k = hes__rdesc_free_names(c, s, ms, &names);
+        if (k < 0 || !(*full = hes__rdesc_alloc(c, s, 2 * (size_t)k, sizeof **full)))
+            return -1;
+        for (int i = 0; i < 2 * k; i++)
+            if (!((*full)[i] = i < k ? names[i] : joined(c, s, names[i - k], "dot")))
+                return -1;
+        return 2 * k;
+    }
+    /* quaternions: every coordinate, then the velocities (a hinge's "Jdot") */
+    if (!(*full = hes__rdesc_alloc(c, s, (size_t)(nq + nv), sizeof **full)))
+        return -1;
+    for (int i = 0; i < nq; i++)
+        (*full)[i] = hes_robot_coordinate(c->robot, i);
+    for (int j = 0; j < nv; j++) {
+        const char *vn = hes_robot_velocity_name(c->robot, j);
+        int same = 0;
+        for (int i = 0; i < nq && !same; i++)
+            same = strcmp((*full)[i], vn) == 0;
+        if (!((*full)[nq + j] = same ? joined(c, s, vn, "dot") : vn))
+            return -1;
+    }
+    return nq + nv;
+}

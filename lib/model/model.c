@@ -376,6 +376,14 @@ static hes_status check_orbit(const hes_model *m, char *msg, size_t len)
         else if ((st = check_name(m->name, o->symmetry_names[i], msg, len,
                                   "orbit.symmetry_names[%d]", i)) != HES_OK)
             return st;
+    if (o->free_quotient) {
+        if (o->n_free_states || o->n_free_params || o->n_residual)
+            BAD("model '%s': orbit.free_quotient solves for every direction but the "
+                "symmetries: orbit.n_free_states, orbit.n_free_params and orbit.n_residual "
+                "must be 0 (they are %d, %d and %d)", m->name, o->n_free_states,
+                o->n_free_params, o->n_residual);
+        return HES_OK;
+    }
     int nu = o->n_free_states + o->n_free_params;
     if (nu < 1)
         BAD("model '%s': the orbit spec has nothing to solve: orbit.n_free_states and "

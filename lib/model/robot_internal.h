@@ -119,6 +119,10 @@ struct hes_robot {
 #define HES_ROBOT_LOCK(r) pthread_mutex_lock(&(r)->lock)
 #define HES_ROBOT_UNLOCK(r) pthread_mutex_unlock(&(r)->lock)
 
+/* The floating bases a robot model's symmetries move at most (free
+ * joints of bodies on the world). */
+#define HES__ROBOT_MAX_ROOTS 8
+
 struct hes__robot_view {
     hes_robot *robot;         /* first: callbacks find the robot in their data */
     hes_mech mech;            /* the robot's, with data = this view */
@@ -146,6 +150,9 @@ struct hes__robot_view {
        row-major, c: k_to) or, without A, z = q[to->free] */
     const hes__robot_view *from, *to;
     const double *A, *c;
+    /* the orbit's mode's symmetries (robot_model.c): their kinds, and the
+       floating bases they move (first coordinate and velocity of each) */
+    int n_sym, sym[3], n_root, root_q[HES__ROBOT_MAX_ROOTS], root_v[HES__ROBOT_MAX_ROOTS];
 };
 
 /* A mode view of robot r: contact `pinned` (-1: none) held at the origin
@@ -231,6 +238,10 @@ void hes__robot_at_rest(hes_robot *r, const double *q);
 /* Whether the root slides along x and z (robot_mujoco.c, where it is
  * explained). */
 int hes__robot_root_slides(const struct mjModel_ *m);
+/* The free joints of bodies on the world (a floating base): their first
+ * coordinate (qpos) and velocity (dof), at most max of them; returns how
+ * many there are (robot_mujoco.c; 0 without MuJoCo). */
+int hes__robot_root_frees(const hes_robot *r, int *qpos, int *dof, int max);
 /* The quaternions among the coordinates (r->quat, r->mech's d, n_quat,
  * quat) and the names of the coordinates and velocities (robot_mujoco.c):
  * HES_EINVAL (msg) for a name hes_name_check refuses. */

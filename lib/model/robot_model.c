@@ -423,6 +423,110 @@ fail:
     return st;
 }
 
+/* The symmetries of a floating robot on the ground z = 0 (the orbit's
+ * symmetry names): "x" and "y" translate every floating base (a free
+ * joint of a body on the world) along the world's axis, "yaw" turns it
+ * about the world's z through the origin, which with gravity along -z
+ * maps motions to motions.  The turn's generator at [q, v]: a base's
+ * position (-y, x, 0), its quaternion d/de [exp(e k / 2) (x) q] =
+ * (-qz, -qy, qx, qw) / 2 (a world turn multiplies on the left), its
+ * world-frame velocity (-vy, vx, 0), its body-frame angular velocity and
+ * the joints' coordinates 0.  In the mode's tangent coordinates: P xi,
+ * P the cotangent basis at x (the symmetries keep the constraints, so
+ * xi is tangent to the manifold). */
+enum { SYM_X, SYM_Y, SYM_YAW };
+static const char *const sym_kinds[] = { "x", "y", "yaw" };
+
+static const char **sym_kinds_of(robot_model *rm, const hes__robot_view *v)
+{
+    const char **names = keep(rm, sizeof *names * 3);
+    for (int k = 0; names && k < v->n_sym; k++)
+        names[k] = sym_kinds[v->sym[k]];
+    return names;
+}
+
+static int robot_symmetries(const double *x, const double *p, double *out, void *data)
+{
+    hes_mech_mode *mm = data;
+    const hes__robot_view *v = mm->mech->data;
+    int nq, nv;
+    hes_robot_dims(v->robot, &nq, &nv);
+    int dim = nq + nv, tdim = hes_mech_mode_tdim(mm);
+    double *P = malloc(sizeof(double) * ((size_t)tdim * dim + (size_t)dim));
+    if (!P)
+        return 1;
+    double *xi = P + (size_t)tdim * dim;
+    int rc = hes_mech_cotangent(x, p, P, mm);
+    for (int k = 0; !rc && k < v->n_sym; k++) {
+        memset(xi, 0, sizeof(double) * (size_t)dim);
+        for (int b = 0; b < v->n_root; b++) {
+            int a = v->root_q[b], w = nq + v->root_v[b];
+            const double *q = x + a + 3;
+            if (v->sym[k] != SYM_YAW) {
+                xi[a + (v->sym[k] == SYM_Y)] = 1;
+                continue;
+            }
+            xi[a] = -x[a + 1], xi[a + 1] = x[a];
+            xi[a + 3] = -0.5 * q[3], xi[a + 4] = -0.5 * q[2];
+            xi[a + 5] = 0.5 * q[1], xi[a + 6] = 0.5 * q[0];
+            xi[w] = -x[w + 1], xi[w + 1] = x[w];
+        }
+        for (int i = 0; i < tdim; i++) {
+            double s = 0;
+            for (int j = 0; j < dim; j++)
+                s += P[i + (size_t)j * tdim] * xi[j];
+            out[i + (size_t)k * tdim] = s;
+        }
+    }
+    free(P);
+    return rc ? 1 : 0;
+}
+
+/* The orbit spec's symmetry names as kinds, in the orbit mode's view. */
+static hes_status build_symmetries(robot_model *rm, const hes_robot_model_spec *sp,
+                                   hes_orbit_spec *o, char *msg, size_t len)
+{
+    hes_status st = HES_OK;
+    hes__robot_view *v = &rm->mviews[o->mode];
+    if (o->n_symmetries == 0)
+        return HES_OK;
+    if (o->n_symmetries < 0 || o->n_symmetries > 3 || !o->symmetry_names)
+        FAIL("robot model '%s': the orbit's symmetries are 0 to 3 of x, y and yaw (%d given)",
+             sp->name, o->n_symmetries);
+    if (!rm->model.modes[o->mode].retract)
+        FAIL("robot model '%s': the orbit's mode '%s' keeps only some coordinates (a pinned "
+             "contact, a locked joint): symmetries need a mode of every coordinate, a "
+             "floating base held by its contacts' forces", sp->name, sp->modes[o->mode].name);
+    v->n_root = hes__robot_root_frees(rm->robot, v->root_q, v->root_v, HES__ROBOT_MAX_ROOTS);
+    if (v->n_root < 1 || v->n_root > HES__ROBOT_MAX_ROOTS)
+        FAIL("robot model '%s': symmetries move floating bases (free joints of bodies on the "
+             "world): the robot has %d (1 to %d)", sp->name, v->n_root, HES__ROBOT_MAX_ROOTS);
+    for (int k = 0; k < o->n_symmetries; k++) {
+        const char *name = o->symmetry_names[k];
+        int kind = -1;
+        for (int j = 0; j < 3 && name; j++)
+            if (strcmp(name, sym_kinds[j]) == 0)
+                kind = j;
+        for (int j = 0; j < k; j++)
+            if (v->sym[j] == kind)
+                kind = -2;
+        if (kind < 0)
+            FAIL("robot model '%s': orbit symmetry '%s' is %s (x, y and yaw, each once)",
+                 sp->name, name ? name : "(null)", kind == -2 ? "given twice" : "not one of");
+        if (kind == SYM_YAW && sp->slope)
+            FAIL("robot model '%s': a turn about the vertical (yaw) is no symmetry on a slope",
+                 sp->name);
+        v->sym[k] = kind;
+    }
+    v->n_sym = o->n_symmetries;
+    o->symmetries = robot_symmetries;
+    o->symmetry_names = sym_kinds_of(rm, v);
+    if (!o->symmetry_names)
+        NOMEM();
+fail:
+    return st;
+}
+
 static hes_status build_orbit(robot_model *rm, const hes_robot_model_spec *sp, char *msg,
                               size_t len)
 {
@@ -451,10 +555,16 @@ static hes_status build_orbit(robot_model *rm, const hes_robot_model_spec *sp, c
     memcpy(seq, o.sequence, sizeof(int) * (size_t)o.n_sequence);
     for (int i = 0; i < dim; i++)
         all[i] = i;
-    /* free states and residual: all by default */
+    if ((st = build_symmetries(rm, sp, &o, msg, len)) != HES_OK)
+        goto fail;
+    /* free states and residual: all by default, or (a mode on a manifold,
+       or with symmetries) every direction of the quotient */
     if (o.n_free_states < 0 || o.n_free_states > dim || o.n_residual < 0 || o.n_residual > dim)
         FAIL("robot model '%s': the orbit's free states and residual must be 0 to %d",
              sp->name, dim);
+    if (!o.n_free_states && !o.n_residual &&
+        (rm->model.modes[o.mode].retract || o.n_symmetries > 0))
+        o.free_quotient = 1;
     if (o.n_free_states)
         memcpy(fr, o.free_states, sizeof(int) * (size_t)o.n_free_states);
     if (o.n_residual)
@@ -462,8 +572,8 @@ static hes_status build_orbit(robot_model *rm, const hes_robot_model_spec *sp, c
     o.sequence = seq;
     o.free_states = o.n_free_states ? fr : all;
     o.residual = o.n_residual ? res : all;
-    o.n_free_states = o.n_free_states ? o.n_free_states : dim;
-    o.n_residual = o.n_residual ? o.n_residual : dim;
+    o.n_free_states = o.n_free_states || o.free_quotient ? o.n_free_states : dim;
+    o.n_residual = o.n_residual || o.free_quotient ? o.n_residual : dim;
     o.any_order = NULL;
     o.period_param = NULL;
     o.n_free_params = 0;

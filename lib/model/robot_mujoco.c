@@ -68,6 +68,21 @@ int hes__robot_root_slides(const struct mjModel_ *m)
     return 1;
 }
 
+int hes__robot_root_frees(const hes_robot *r, int *qpos, int *dof, int max)
+{
+    const mjModel *m = r->m;
+    int n = 0;
+    for (int j = 0; j < m->njnt; j++)
+        if (m->jnt_type[j] == mjJNT_FREE && m->body_parentid[m->jnt_bodyid[j]] == 0) {
+            if (n < max) {
+                qpos[n] = m->jnt_qposadr[j];
+                dof[n] = m->jnt_dofadr[j];
+            }
+            n++;
+        }
+    return n;
+}
+
 /* MuJoCo's position stage at q (mj_kinematics, mj_comPos), once per q:
  * the last q is kept (at_q), and a call at the same q computes nothing.
  * A robot with root slides (hes__robot_root_slides) computes it with the

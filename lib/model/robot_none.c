@@ -138,3 +138,9 @@ const void *hes_robot_mujoco_model(const hes_robot *r)
     (void)r;
     return NULL;
 }
+
+int hes__robot_root_frees(const hes_robot *r, int *qpos, int *dof, int max)
+{
+    (void)r, (void)qpos, (void)dof, (void)max;
+    return 0;
+}

@@ -139,6 +139,8 @@ hes_status hes__colloc_guess_from(hes_colloc *c, const double *start, double *z)
         free(x0);
         return hes__fail(sys, HES_EMODEL, "the orbit's initial guess failed");
     }
+    for (int i = 0; start && o->free_quotient && i < m->modes[o->mode].dim; i++)
+        x0[i] = start[i];             /* in the quotient every component is solved */
     for (int i = 0; start && i < o->n_free_states; i++)   /* the given start's free states */
         x0[o->free_states[i]] = start[o->free_states[i]];
     hes_sim_options opts;

@@ -52,7 +52,7 @@ static hes_status verify_orbit_definition(hes_shape *sh, int j)
             break;
         }
         for (int i = 0; side && i < n0; i++) {
-            int is_free = 0;
+            int is_free = o->free_quotient; /* in the quotient every component is solved */
             for (int f = 0; f < o->n_free_states; f++)
                 is_free |= o->free_states[f] == i;
             if (!is_free && !(fabs(x1[i] - x0[i]) <= 1e-9 * (1.0 + fabs(x0[i])))) {

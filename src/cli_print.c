@@ -18,6 +18,15 @@ void cli_print_verdict(const hes_stability *st)
     default:
         printf("marginal: psi = %.12g is within %.2g (its accuracy) of 1: neither stable nor "
                "unstable as far as this computation can tell\n", st->psi, st->psi_tol);
+        /* a lone multiplier 1 with the others inside: a family of orbits */
+        if (st->n_mult >= 2 && st->im[0] == 0 && fabs(st->re[0] - 1) <= st->psi_tol &&
+            hypot(st->re[1], st->im[1]) < 1 - st->psi_tol)
+            printf("  one multiplier is 1, the others inside the unit circle (largest |.| "
+                   "%.6g): neutral along one direction only, to first order (a family of "
+                   "orbits, such as a rolling wheel's headings; a conserved quantity; a "
+                   "symmetry not declared; or the edge of stability, where higher orders "
+                   "decide)\n",
+                   hypot(st->re[1], st->im[1]));
         break;
     }
 }

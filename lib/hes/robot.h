@@ -218,6 +218,25 @@ typedef struct {
     int at_end;              /**< nonzero: also at the phase's last node */
 } hes_robot_linear_path;
 
+/** A joint feedback about a periodic reference (hes_robot_model_spec.control):
+ * each tracked motor a adds kp (r_a(t) - q_j) + kd (r_a'(t) - q_j') to its
+ * torque, q_j its joint's coordinate, with the reference the Fourier series
+ * r_a(t) = a0 + sum_k (a_k cos(k w t) + b_k sin(k w t)), w = 2 pi / T, in
+ * the model's time.  The period T and the gains are the model's
+ * parameters "period" (s), "kp" and "kd"; the model's orbit is then the
+ * stroboscopic map over the period (non-autonomous).  Every mode must keep
+ * every coordinate (no pinned contact or locked joint: their states are
+ * not the joints'). */
+typedef struct {
+    double period;           /**< T > 0 */
+    /** the gains' defaults @{ */
+    double kp, kd;
+    /** @} */
+    int n_harmonics;         /**< K >= 0 */
+    const double *reference; /**< per motor 2K + 1 coefficients, row a: a0, a1, b1, .., aK, bK */
+    const int *tracked;      /**< per motor: nonzero to track its reference (NULL: all) */
+} hes_robot_control;
+
 /** A robot's hybrid model as data (hes_robot_model_new): its modes,
  * transitions, orbit and optional trajectory optimisation. */
 typedef struct {
@@ -248,6 +267,8 @@ typedef struct {
      * coordinates (e.g.\ a swing leg ahead of the stance leg) */
     int n_linear_paths;
     const hes_robot_linear_path *linear_paths; /**< n_linear_paths of them */
+    /** Optional (NULL): joint feedback about a periodic reference, copied */
+    const hes_robot_control *control;
 } hes_robot_model_spec;
 
 /** The model; it takes the robot (freed with the model, and on failure).

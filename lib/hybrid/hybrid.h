@@ -29,6 +29,15 @@ typedef struct {
     double *jac;           /* n x n scratch for dF/dx in the sensitivity rhs */
 } hes_mode_ws;
 
+/* sys->armed[k]: the guard of k started the phase at zero tangentially,
+ * curving back into the domain or at rest on it to second order (a foot
+ * just released leaves the ground at third order), where rounding would
+ * make it cross at once: the root finder sees it only once it has left
+ * zero by more than HES__AT_ZERO of the state's scale, and from then on
+ * as any armed guard (integrator.c; simulate.c sets it). */
+#define HES__ARMED_AT_ZERO 2
+#define HES__AT_ZERO 1e-9
+
 struct hes_system {
     /* The kind (hes_system_kind): an event-driven hybrid model (model), or
      * an event-selected system (ess_model, integrated by ess with the orbit
@@ -50,7 +59,8 @@ struct hes_system {
     SUNContext ctx;
     hes_mode_ws *ws;
     int nmax;              /* largest mode dimension */
-    unsigned char *armed;  /* per transition: guard watched by the root finder */
+    unsigned char *armed;  /* per transition: guard watched by the root finder (1), or
+                              HES__ARMED_AT_ZERO */
     double *work;          /* scratch for callbacks and finite differences */
     size_t work_len;
     /* Scratch of the event linearisations, sized for the largest mode at

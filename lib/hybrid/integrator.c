@@ -60,6 +60,15 @@ static int roots(void *d, double t, const double *y, double *g)
             hes_status st = hes__guard(ws->sys, k, t, y, &g[r]);
             if (st != HES_OK)
                 return record(ws->sys, st);
+            if (ws->sys->armed[k] == HES__ARMED_AT_ZERO) {
+                double ys = 0;
+                for (int i = 0; i < ws->n; i++)
+                    ys = fmax(ys, fabs(y[i]));
+                if (g[r] > HES__AT_ZERO * (1.0 + ys))
+                    ws->sys->armed[k] = 1;    /* it has left zero: watched from now on */
+                else
+                    g[r] = 1.0;
+            }
         }
     }
     return 0;

@@ -178,7 +178,7 @@ static hes_status immediate_event(hes_system *sys, int mode, double tm, const do
         hes_status st;
         if ((st = hes__guard(sys, k, tm, x, &g)) != HES_OK)
             return st;
-        if (!(fabs(g) <= 1e-9 * (1.0 + xs)))
+        if (!(fabs(g) <= HES__AT_ZERO * (1.0 + xs)))
             continue;
         if ((st = hes__guard_rate(sys, k, tm, x, F, dxg, &rate, &scale)) != HES_OK)
             return st;
@@ -205,6 +205,12 @@ static hes_status immediate_event(hes_system *sys, int mode, double tm, const do
         if ((st = hes__guard_rate(sys, k, tm + h, y, F2, dxg, &rate2, &scale2)) != HES_OK)
             return st;
         double acc = (rate2 - rate) / h;
+        /* curving back into the domain, or at rest on the guard to this
+           order (a foot just released: its force, hence its acceleration,
+           reached 0, and it leaves at third order): the guard is watched
+           once it has left zero (HES__ARMED_AT_ZERO) */
+        if (!crosses(T->direction, acc) || !(fabs(acc) * h > sys->set.graze_tol * scale))
+            sys->armed[k] = HES__ARMED_AT_ZERO;
         if (crosses(T->direction, acc) && fabs(acc) * h > sys->set.graze_tol * scale)
             return hes__fail(sys, HES_EGRAZING,
                              "in mode '%s' at model time %.10g the state lies on the guard of '%s' "

@@ -372,6 +372,57 @@ static int parse_motors(ctx *c, store *s, json_t *m)
     return 0;
 }
 
+/* "control": {"period": T, "kp": .., "kd": .., "reference": {"JOINT": [a0,
+ * a1, b1, ..]}}: joint feedback about a Fourier series per motor joint
+ * (the motors not named are not tracked). */
+static int parse_control(ctx *c, store *s, json_t *o, hes_robot_control *ctl)
+{
+    static const char *const keys[] = { "period", "kp", "kd", "reference", NULL };
+    if (!json_is_object(o) || hes__rdesc_only_keys(c, o, "\"control\"", keys))
+        return json_is_object(o) ? 1 : hes__rdesc_bad(c, "\"control\" must be an object");
+    json_t *T = json_object_get(o, "period"), *kp = json_object_get(o, "kp"),
+           *kd = json_object_get(o, "kd"), *ref = json_object_get(o, "reference");
+    if (!json_is_number(T) || !json_is_number(kp) || !json_is_number(kd) ||
+        !json_is_object(ref))
+        return hes__rdesc_bad(c, "\"control\" needs the numbers \"period\", \"kp\" and "
+                              "\"kd\" and a \"reference\" of joints' coefficients");
+    int nu = hes_robot_motor_count(c->robot), K = 0;
+    const char *key;
+    json_t *v;
+    json_object_foreach(ref, key, v) {
+        size_t n = json_is_array(v) ? json_array_size(v) : 0;
+        if (n % 2 != 1 || n > 129)
+            return hes__rdesc_bad(c, "control: the reference of '%s' must list a0, a1, b1, .. "
+                                  "(an odd count, at most 129)", key);
+        K = (int)n / 2 > K ? (int)n / 2 : K;
+    }
+    double *coef = hes__rdesc_alloc(c, s, (size_t)(nu > 0 ? nu : 1) * (2 * K + 1), sizeof *coef);
+    int *tracked = hes__rdesc_alloc(c, s, (size_t)(nu > 0 ? nu : 1), sizeof *tracked);
+    if (!coef || !tracked)
+        return 1;
+    json_object_foreach(ref, key, v) {
+        int a = -1;
+        for (int b = 0; b < nu && a < 0; b++)
+            if (hes_robot_motor_joint(c->robot, b) &&
+                strcmp(hes_robot_motor_joint(c->robot, b), key) == 0)
+                a = b;
+        if (a < 0)
+            return hes__rdesc_bad(c, "control: reference: '%s' is not a joint a motor drives", key);
+        tracked[a] = 1;
+        for (size_t i = 0; i < json_array_size(v); i++) {
+            json_t *x = json_array_get(v, i);
+            if (!json_is_number(x))
+                return hes__rdesc_bad(c, "control: reference of '%s': entry %zu is not a number",
+                                      key, i);
+            coef[(size_t)a * (2 * K + 1) + i] = json_number_value(x);
+        }
+    }
+    *ctl = (hes_robot_control){ .period = json_number_value(T), .kp = json_number_value(kp),
+                                .kd = json_number_value(kd), .n_harmonics = K,
+                                .reference = coef, .tracked = tracked };
+    return 0;
+}
+
 /* The joint of limit constraint k ("JOINT_lower", "JOINT_upper") is locked
  * in mode ms: it holds either of that joint's limits. */
 static int joint_locked(const hes_mech *m, const hes_robot_mode_spec *ms, int k)
@@ -443,7 +494,8 @@ hes_status hes_robot_model_read(const char *path, hes_model **out, hes_error *er
     size_t len = hes__errlen(err);
     static const char *const keys[] = { "name", "description", "robot", "contacts", "motors",
                                         "slope", "max_phase_time", "modes", "transitions",
-                                        "unenforced_limits", "orbit", "trajopt", NULL };
+                                        "unenforced_limits", "orbit", "trajopt", "control",
+                                        NULL };
     ctx c = { path, msg, len, NULL, NULL, 0 };
     if (out)
         *out = NULL;
@@ -535,6 +587,11 @@ hes_status hes_robot_model_read(const char *path, hes_model **out, hes_error *er
     json_t *orbit = json_object_get(doc, "orbit");
     if (orbit && parse_orbit(&c, orbit, modes, trs, s, &sp))
         goto done;
+    hes_robot_control control;
+    json_t *ctlj = json_object_get(doc, "control");
+    if (ctlj && parse_control(&c, s, ctlj, &control))
+        goto done;
+    sp.control = ctlj ? &control : NULL;
     json_t *to = json_object_get(doc, "trajopt");
     if (to && hes__rdesc_parse_trajopt(&c, to, s, &sp))
         goto done;

@@ -19,6 +19,7 @@
 #include <assert.h>
 #include <float.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model/model_internal.h"
@@ -646,28 +647,55 @@ hes_status hes_mech_event_state(const hes_mech_transition *tr, const double *x,
     return status_of(event_state(tr, x, p, q, qd, &m));
 }
 
+int hes__mech_without_cones(const hes_mech_mode *md, hes__mech_uncone *u)
+{
+    const hes_mech *m = md->mech;
+    u->cons = malloc(sizeof *u->cons * (size_t)(m->n_constraints > 0 ? m->n_constraints : 1));
+    if (!u->cons)
+        return E_NOMEM;
+    memcpy(u->cons, m->constraints, sizeof *u->cons * (size_t)m->n_constraints);
+    for (int c = 0; c < m->n_constraints; c++)
+        u->cons[c].n_friction_rows = 0;
+    u->mech = *m;
+    u->mech.constraints = u->cons;
+    u->mode = *md;
+    u->mode.mech = &u->mech;
+    return 0;
+}
+
 int hes_mech_guard(double t, const double *x, const double *p, double *out, void *data)
 {
     if (!data || !x || !out)
         return E_CALLBACK;
     const hes_mech_transition *tr = data;
     if (tr->kind == HES_MECH_RELEASE) {
-        const hes_mech_mode *md = tr->from;
+        /* the held force itself, without the friction cones: a foot's
+           tangential force may leave its cone as its normal one nears 0,
+           and the guard must still find where that reaches 0 */
+        hes__mech_uncone u;
+        if (hes__mech_without_cones(tr->from, &u))
+            return E_NOMEM;
+        const hes_mech_mode *md = &u.mode;
         int pos = -1;
         for (int i = 0; i < md->n_active; i++)
             if (md->active[i] == tr->constraint)
                 pos = i;
-        if (pos < 0)
+        if (pos < 0) {
+            free(u.cons);
             return E_NOTHELD;
+        }
         double small[2 * S];
         hes__mech_work w;
-        if (OPEN(&w, small, (size_t)md->k + (size_t)md->n_active))
+        if (OPEN(&w, small, (size_t)md->k + (size_t)md->n_active)) {
+            free(u.cons);
             return E_NOMEM;
+        }
         double *zdd = TAKE(&w, (size_t)md->k), *lam = TAKE(&w, (size_t)md->n_active);
         int rc = mode_dynamics(md, t, x, p, zdd, NULL, NULL, lam, NULL);
         if (!rc)
             out[0] = lam[pos];
         hes__mech_work_close(&w);
+        free(u.cons);
         return rc;
     }
     const hes_mech *m = tr->mech ? tr->mech : tr->from->mech;

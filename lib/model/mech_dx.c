@@ -452,21 +452,13 @@ int hes_mech_field_dx(double t, const double *x, const double *p, double *out, v
            (the held forces' derivatives would need the rows' second ones),
            without the friction cones: the differences' states are not the
            motion's, and a state near a cone's edge still has a Jacobian */
-        const hes_mech *m = md->mech;
-        hes_mech_constraint *cons = malloc(sizeof *cons * (size_t)m->n_constraints);
-        if (!cons)
+        hes__mech_uncone u;
+        if (hes__mech_without_cones(md, &u))
             return E_NOMEM;
-        memcpy(cons, m->constraints, sizeof *cons * (size_t)m->n_constraints);
-        for (int c = 0; c < m->n_constraints; c++)
-            cons[c].n_friction_rows = 0;
-        hes_mech m2 = *m;
-        m2.constraints = cons;
-        hes_mech_mode md2 = *md;
-        md2.mech = &m2;
-        field_ctx f = { &md2, t, p };
+        field_ctx f = { &u.mode, t, p };
         int n = hes__mech_kq(md) + md->k;
         int rc = hes__mech_fd4(field_of_x, &f, x, n, n, out);
-        free(cons);
+        free(u.cons);
         return rc;
     }
     const hes_mech *m = md->mech;

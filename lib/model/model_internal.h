@@ -70,6 +70,15 @@ enum {
  * held together, keep every contact among them in its friction cone
  * (hes_mech_constraint.friction_rows): 0, or E_SLIP (mech.c). */
 int hes__mech_friction_ok(const hes_mech *m, int n, const int *idx, const double *lambda);
+/* A copy of a mode whose system's constraints have no friction rows (no
+ * cone is checked): for a held mode's Jacobian by differences and a
+ * release's guard.  Free u->cons after use.  0 or E_NOMEM (mech.c). */
+typedef struct {
+    hes_mech_constraint *cons;
+    hes_mech mech;
+    hes_mech_mode mode;
+} hes__mech_uncone;
+int hes__mech_without_cones(const hes_mech_mode *md, hes__mech_uncone *u);
 
 /* The mechanical layer's work areas.  Its callbacks run inside the
  * integrators, millions of times, and allocate nothing for small systems:

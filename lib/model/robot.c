@@ -88,6 +88,7 @@ hes_status hes__robot_pool(hes_robot *r, int n, char *msg, size_t len)
         }
         pool[i]->slope_param = r->slope_param;
         pool[i]->motor_param = r->motor_param;
+        pool[i]->ctl = r->ctl;
         pool[i]->g0 = r->g0;
     }
     r->pool = pool;
@@ -172,6 +173,13 @@ void hes__robot_bind_params(hes_robot *r, int slope_param, int *motor_param)
 {
     r->slope_param = slope_param;
     r->motor_param = motor_param;
+}
+
+void hes__robot_bind_control(hes_robot *r, const hes__robot_control *ctl)
+{
+    r->ctl = ctl;
+    for (int i = 1; i < r->n_pool; i++)
+        r->pool[i]->ctl = ctl;
 }
 
 /* The robot's counts and names (hes/robot.h), 0 or NULL without a robot. */

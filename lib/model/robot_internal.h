@@ -46,6 +46,17 @@ typedef struct {
 struct mjModel_;
 struct mjData_;
 
+/* A robot model's joint feedback (robot_model.c builds it, robot_motor.c
+ * applies it): per motor a, u_a += kp (r_a(t) - q[qpos[a]]) + kd (r_a'(t) -
+ * v[dof[a]]) where tracked[a], r_a the Fourier series of coef[a (2K + 1)
+ * ..] = a0, a1, b1, .., aK, bK over the period; kp, kd and the period are
+ * parameters (their indices). */
+typedef struct {
+    int K, *qpos, *dof, *tracked;
+    double *coef;
+    int period_param, kp_param, kd_param;
+} hes__robot_control;
+
 struct hes_robot {
     hes_robot *self;          /* first, as in a view: every callback's data starts with
                                  the robot (HES_ROBOT_OF(data)) */
@@ -65,6 +76,7 @@ struct hes_robot {
     double *lim_val, *lim_sign;
     /* parameters of a robot model (hes__robot_bind_params; -1: none) */
     int slope_param, *motor_param;
+    const hes__robot_control *ctl; /* a robot model's joint feedback (NULL: none) */
     double g0;                /* |gravity| of the file */
     hes__robot_view *pins;    /* hes_robot_pinned_mode's views, one per contact */
     char *path;               /* the file, for hes_robot_copy */
@@ -185,6 +197,11 @@ void hes__robot_transition_view(hes_robot *r, const hes__robot_view *from,
  * file) and each motor's parameter index (nu values, -1: zero torque;
  * kept by the caller). */
 void hes__robot_bind_params(hes_robot *r, int slope_param, int *motor_param);
+/* Bind a model's joint feedback (kept by the caller; NULL: none). */
+void hes__robot_bind_control(hes_robot *r, const hes__robot_control *ctl);
+/* The coordinate (qpos) of the joint of velocity dof (robot_mujoco.c; -1
+ * without MuJoCo). */
+int hes__robot_dof_qpos(const hes_robot *r, int dof);
 /* n - 1 copies of the robot (its file, contacts and bound parameters), so
  * that the systems of one robot model on n threads compute side by side
  * (each callback takes the first instance free); freed with the robot. */

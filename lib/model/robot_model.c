@@ -217,6 +217,9 @@ static hes_status build_modes(robot_model *rm, const hes_robot_model_spec *sp, c
         if (!mname)
             NOMEM();
         rm->mviews[i].mech.name = mname;   /* what hes info lists */
+        if (sp->control && k < rm->mviews[i].mech.d)
+            FAIL("robot model '%s': mode '%s' pins a contact or locks a joint: a robot model "
+                 "with a control needs modes of every coordinate", sp->name, ms->name);
         if (rm->robot->mech.n_quat > 0 || ms->n_holds > 0) {   /* [q, v] on a manifold */
             if (k < rm->mviews[i].mech.d)
                 FAIL("robot model '%s': mode '%s' pins a contact or locks a joint of a robot "
@@ -384,11 +387,63 @@ fail:
     return st;
 }
 
+/* The joint feedback's copy, bound to the robot, its parameters from
+ * params[n] on (period, kp, kd); the new count into *n. */
+static hes_status build_control(robot_model *rm, const hes_robot_model_spec *sp,
+                                hes_param *params, int *n, char *msg, size_t len)
+{
+    hes_status st = HES_OK;
+    const hes_robot_control *c = sp->control;
+    int nu = hes_robot_motor_count(rm->robot), K = c->n_harmonics;
+    if (!(c->period > 0 && isfinite(c->period)) || !isfinite(c->kp) || !isfinite(c->kd) ||
+        K < 0 || K > 64 || (nu > 0 && !c->reference))
+        FAIL("robot model '%s': the control needs a period > 0, finite gains, 0 to 64 "
+             "harmonics and the motors' reference coefficients", sp->name);
+    if (nu < 1)
+        FAIL("robot model '%s': the control needs motors (the robot has none)", sp->name);
+    hes__robot_control *ctl = keep(rm, sizeof *ctl);
+    int *ints = keep(rm, sizeof(int) * 3 * (size_t)nu);
+    double *coef = keep(rm, sizeof(double) * (size_t)nu * (2 * K + 1));
+    if (!ctl || !ints || !coef)
+        NOMEM();
+    memcpy(coef, c->reference, sizeof(double) * (size_t)nu * (2 * K + 1));
+    if (!hes__all_finite(coef, nu * (2 * K + 1)))
+        FAIL("robot model '%s': the control's reference coefficients must be finite", sp->name);
+    *ctl = (hes__robot_control){ .K = K, .qpos = ints, .dof = ints + nu,
+                                 .tracked = ints + 2 * nu, .coef = coef };
+    const hes_mech *mech = hes_robot_mech(rm->robot);
+    int nv = mech->d;
+    for (int a = 0; a < nu; a++) {
+        ctl->tracked[a] = c->tracked ? c->tracked[a] != 0 : 1;
+        ctl->dof[a] = -1;
+        for (int j = 0; j < nv; j++)
+            if (rm->robot->B[j + (size_t)a * nv] != 0)
+                ctl->dof[a] = j;
+        ctl->qpos[a] = hes__robot_dof_qpos(rm->robot, ctl->dof[a]);
+        if (ctl->tracked[a] && ctl->qpos[a] < 0)
+            FAIL("robot model '%s': motor %d acts on no joint the control can track",
+                 sp->name, a);
+    }
+    ctl->period_param = (*n)++;
+    ctl->kp_param = (*n)++;
+    ctl->kd_param = (*n)++;
+    params[ctl->period_param] = (hes_param){ "period", c->period, "s", "the period of the "
+                                             "control's reference", 0, 1e-3, 1e3, 0, 0 };
+    params[ctl->kp_param] = (hes_param){ "kp", c->kp, "N m/rad", "the control's position "
+                                         "gain", 0, -HUGE_VAL, HUGE_VAL, 0, 0 };
+    params[ctl->kd_param] = (hes_param){ "kd", c->kd, "N m s/rad", "the control's velocity "
+                                         "gain", 0, -HUGE_VAL, HUGE_VAL, 0, 0 };
+    hes__robot_bind_control(rm->robot, ctl);
+fail:
+    return st;
+}
+
 static hes_status build_params(robot_model *rm, const hes_robot_model_spec *sp, char *msg,
                                size_t len)
 {
     hes_status st = HES_OK;
-    int nu = hes_robot_motor_count(rm->robot), np = nu + (sp->slope != 0);
+    int nu = hes_robot_motor_count(rm->robot),
+        np = nu + (sp->slope != 0) + 3 * (sp->control != NULL);
     hes_param *params = keep(rm, sizeof *params * (size_t)(np > 0 ? np : 1));
     int *motor = keep(rm, sizeof(int) * (size_t)(nu > 0 ? nu : 1));
     if (!params || !motor)
@@ -417,6 +472,8 @@ static hes_status build_params(robot_model *rm, const hes_robot_model_spec *sp, 
         params[n++] = (hes_param){ name, 0, "N m", desc, 0, -HUGE_VAL, HUGE_VAL, 0, 0 };
     }
     hes__robot_bind_params(rm->robot, sp->slope ? 0 : -1, motor);
+    if (sp->control && (st = build_control(rm, sp, params, &n, msg, len)) != HES_OK)
+        goto fail;
     rm->model.params = params;
     rm->model.n_params = n;
 fail:
@@ -575,7 +632,7 @@ static hes_status build_orbit(robot_model *rm, const hes_robot_model_spec *sp, c
     o.n_free_states = o.n_free_states || o.free_quotient ? o.n_free_states : dim;
     o.n_residual = o.n_residual || o.free_quotient ? o.n_residual : dim;
     o.any_order = NULL;
-    o.period_param = NULL;
+    o.period_param = sp->control ? "period" : NULL;
     o.n_free_params = 0;
     o.free_params = NULL;
     o.guess = guess;

@@ -8,7 +8,12 @@
  *                   drive hinges and slides (one on a ball or free joint
  *                   is refused, naming it);
  *   inputs          a robot model's motor torques: u[a] = p[motor_param[a]]
- *                   (zero for a motor without a parameter);
+ *                   (zero for a motor without a parameter), plus its joint
+ *                   feedback about a periodic reference (hes_robot_control):
+ *                   kp (r(t) - q) + kd (r'(t) - q') with the reference
+ *                   r(t) = a0 + sum_k a_k cos(k w t) + b_k sin(k w t),
+ *                   w = 2 pi / T, on the state [q, v] of a mode of every
+ *                   coordinate;
  *   slope           gravity turned about the y axis by s: g = |g| (sin s,
  *                   0, -cos s), level ground z = 0 then being the slope
  *                   (downhill towards +x).
@@ -110,10 +115,27 @@ const char *hes__robot_motor_name(const hes_robot *r, int a)
  * hes__robot_bind_params. */
 int hes__robot_input(double t, const double *x, const double *p, double *u, void *data)
 {
-    (void)t, (void)x;
     const hes_robot *r = HES_ROBOT_OF(data);
     for (int a = 0; a < r->nu; a++)
         u[a] = r->motor_param && r->motor_param[a] >= 0 && p ? p[r->motor_param[a]] : 0;
+    const hes__robot_control *c = r->ctl;
+    if (!c || !p)
+        return 0;
+    double T = p[c->period_param], kp = p[c->kp_param], kd = p[c->kd_param];
+    double w = 2 * 3.14159265358979323846 / T;
+    const double *v = x + r->m->nq;
+    for (int a = 0; a < r->nu; a++) {
+        if (!c->tracked[a])
+            continue;
+        const double *co = c->coef + (size_t)a * (2 * c->K + 1);
+        double ref = co[0], dref = 0;
+        for (int k = 1; k <= c->K; k++) {
+            double ck = cos(k * w * t), sk = sin(k * w * t);
+            ref += co[2 * k - 1] * ck + co[2 * k] * sk;
+            dref += k * w * (co[2 * k] * ck - co[2 * k - 1] * sk);
+        }
+        u[a] += kp * (ref - x[c->qpos[a]]) + kd * (dref - v[c->dof[a]]);
+    }
     return 0;
 }
 

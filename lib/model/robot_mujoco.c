@@ -68,6 +68,15 @@ int hes__robot_root_slides(const struct mjModel_ *m)
     return 1;
 }
 
+int hes__robot_dof_qpos(const hes_robot *r, int dof)
+{
+    const mjModel *m = r->m;
+    if (dof < 0 || dof >= m->nv)
+        return -1;
+    int j = m->dof_jntid[dof];
+    return m->jnt_qposadr[j] + (dof - m->jnt_dofadr[j]);
+}
+
 int hes__robot_root_frees(const hes_robot *r, int *qpos, int *dof, int max)
 {
     const mjModel *m = r->m;

@@ -144,3 +144,9 @@ int hes__robot_root_frees(const hes_robot *r, int *qpos, int *dof, int max)
     (void)r, (void)qpos, (void)dof, (void)max;
     return 0;
 }
+
+int hes__robot_dof_qpos(const hes_robot *r, int dof)
+{
+    (void)r, (void)dof;
+    return -1;
+}

@@ -35,8 +35,8 @@
 
 #define NQ 19
 #define NV 18
-#define NC 8            /* the file's sites: knees and feet */
-#define ROWS (3 * NC)   /* a 3-D robot: normal, x and y rows */
+#define NC_MAX 8        /* the files' sites: the quadruped's knees and feet (8), the
+                           biped's feet, heels and toes (6) */
 
 static unsigned long long rng = 41;
 static double uniform(double lo, double hi)
@@ -95,7 +95,8 @@ static reference reference_of(const hes_robot *r)
     ref.m = mj_copyModel(NULL, hes_robot_mujoco_model(r));
     ref.m->opt.disableflags |= mjDSBL_CONSTRAINT;
     ref.d = mj_makeData(ref.m);
-    ck_assert(ref.m->nq == NQ && ref.m->nv == NV && ref.m->nsite == NC);
+    ck_assert(ref.m->nq == NQ && ref.m->nv == NV &&
+              ref.m->nsite == hes_robot_contact_count(r));
     return ref;
 }
 
@@ -130,11 +131,15 @@ static void site_drift(reference *ref, const double *q, const double *v, int s, 
     mju_copy3(ref->m->opt.gravity, g);
 }
 
-START_TEST(test_dynamics_at_is_mujocos)
+/* hes_robot_dynamics_at against MuJoCo at 20 random states of robot
+ * file `name` (19 coordinates, 18 velocities) */
+static void dynamics_at_is_mujocos(const char *name)
 {
-    hes_robot *r = load("quadruped_free.xml");
+    hes_robot *r = load(name);
     if (!r)
         return;
+    int NC = hes_robot_contact_count(r), ROWS = 3 * NC;
+    ck_assert_int_le(NC, NC_MAX);
     reference ref = reference_of(r);
     double worst_M = 0, worst_h = 0, worst_J = 0, worst_Jdv = 0, M[NV * NV], jac[3 * NV];
     for (int rep = 0; rep < 20; rep++) {
@@ -167,8 +172,8 @@ START_TEST(test_dynamics_at_is_mujocos)
                     worst_J = fmax(worst_J, rel(d.J[k * NC + c + (size_t)j * ROWS],
                                                 jac[axis[k] * NV + j], 1.0));
         }
-        double Jdv[ROWS];
-        memcpy(Jdv, d.Jdv, sizeof Jdv);
+        double Jdv[3 * NC_MAX];
+        memcpy(Jdv, d.Jdv, sizeof(double) * (size_t)ROWS);
         for (int c = 0; c < NC; c++) {
             double acc[3];
             site_drift(&ref, q, v, c, acc);
@@ -179,26 +184,35 @@ START_TEST(test_dynamics_at_is_mujocos)
     }
     reference_free(&ref);
     hes_robot_destroy(r);
-    printf("free quadruped, hes_robot_dynamics_at against MuJoCo at 20 states: M %.2g, h %.2g, "
-           "J %.2g, J'v %.2g\n", worst_M, worst_h, worst_J, worst_Jdv);
+    printf("%s, hes_robot_dynamics_at against MuJoCo at 20 states: M %.2g, h %.2g, "
+           "J %.2g, J'v %.2g\n", name, worst_M, worst_h, worst_J, worst_Jdv);
     ck_assert_msg(worst_M < 1e-12, "M: %g", worst_M);
     ck_assert_msg(worst_h < 1e-12, "h: %g", worst_h);
     ck_assert_msg(worst_J < 1e-12, "J: %g", worst_J);
     ck_assert_msg(worst_Jdv < 1e-8, "J'v: %g", worst_Jdv);
 }
+
+START_TEST(test_dynamics_at_is_mujocos)
+{
+    dynamics_at_is_mujocos("quadruped_free.xml");
+    dynamics_at_is_mujocos("biped_3d.xml");
+}
 END_TEST
 
-START_TEST(test_mech_callbacks_are_mujocos)
+/* the mechanical system's callbacks of robot file `name` against MuJoCo */
+static void mech_callbacks_are_mujocos(const char *name)
 {
-    hes_robot *r = load("quadruped_free.xml");
+    hes_robot *r = load(name);
     if (!r)
         return;
+    int NC = hes_robot_contact_count(r);
     const hes_mech *m = hes_robot_mech(r);
     ck_assert_int_eq(m->d, NV);
     ck_assert_int_eq(hes_mech_nq(m), NQ);
     ck_assert_int_eq(m->n_quat, 1);
     ck_assert_int_eq(m->quat[0], 3);
-    ck_assert_int_eq(m->n_constraints, 3 * NC);   /* normal, x and y no-slip (3-D) */
+    /* normal, x and y no-slip (3-D), and the joint limits */
+    ck_assert_int_eq(m->n_constraints, 3 * NC + hes_robot_limit_count(r));
     int nu = hes_robot_motor_count(r);
     ck_assert_int_eq(nu, 12);
     reference ref = reference_of(r);
@@ -251,12 +265,18 @@ START_TEST(test_mech_callbacks_are_mujocos)
     }
     reference_free(&ref);
     hes_robot_destroy(r);
-    printf("free quadruped, the mechanical system's callbacks against MuJoCo: M %.2g, f - c "
-           "%.2g, a %.2g, Da %.2g\n", worst_M, worst_net, worst_a, worst_Da);
+    printf("%s, the mechanical system's callbacks against MuJoCo: M %.2g, f - c "
+           "%.2g, a %.2g, Da %.2g\n", name, worst_M, worst_net, worst_a, worst_Da);
     ck_assert_msg(worst_M < 1e-12, "mass: %g", worst_M);
     ck_assert_msg(worst_net < 1e-12, "net_force against mj_inverse: %g", worst_net);
     ck_assert_msg(worst_a < 1e-12, "a: %g", worst_a);
     ck_assert_msg(worst_Da < 1e-12, "Da: %g", worst_Da);
+}
+
+START_TEST(test_mech_callbacks_are_mujocos)
+{
+    mech_callbacks_are_mujocos("quadruped_free.xml");
+    mech_callbacks_are_mujocos("biped_3d.xml");
 }
 END_TEST
 

@@ -1765,6 +1765,17 @@ if [ "$have_mujoco" = yes ]; then
     expect_grep rf_free out '^  base_qw  *1$' "... the free joint's quaternion among them, named after it"
     expect_grep rf_free out '^velocities .18.: base_vx, base_vy, base_vz, base_wx, base_wy, base_wz, lf_abduction,' "... and its 18 velocities"
     expect_grep rf_free out '^applied force at q0' "... and its mass matrix and gravity force"
+    # the 3-D rimless wheel: its orbit in the quotient by x and y; a held
+    # foot without friction is refused (it would slide, not stick)
+    run rf_w3 analyze --robot "${top_srcdir:-.}/share/robots/rimless_wheel_3d.json"
+    expect_status rf_w3 0 "analyze --robot the 3-D rimless wheel"
+    expect_grep rf_w3 out 'the quotient map.s, by the orbit.s symmetries x, y' "... judged in the quotient by its symmetries"
+    expect_grep rf_w3 out '^  one multiplier is 1, the others inside the unit circle' "... its lone multiplier 1 explained"
+    sed 's/"s\([0-7]\)": 1.0/"s\1": 0/g; s#"rimless_wheel_3d.xml"#"'"${top_srcdir:-.}"'/share/robots/rimless_wheel_3d.xml"#' \
+        "${top_srcdir:-.}/share/robots/rimless_wheel_3d.json" >"$tmp/w0.json"
+    run e_rf_w0 analyze --robot "$tmp/w0.json"
+    expect_status e_rf_w0 2 "a held contact without friction"
+    expect_grep e_rf_w0 err "contact 's0' has no friction" "... is refused, naming it"
     sed 's/type="hinge"/type="ball"/' "${top_srcdir:-.}/share/robots/compass_gait.xml" >"$tmp/ball.xml"
     run rf_ball info --robot "$tmp/ball.xml"
     expect_status rf_ball 0 "info --robot of a robot with ball joints"

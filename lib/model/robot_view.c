@@ -350,6 +350,12 @@ hes_status hes__robot_view_hold(hes__robot_view *v, int n, const int *held, char
             v->active[v->n_active++] = k;
             continue;
         }
+        /* a held foot sticks, which its friction must bear: without
+           friction it would slide, and holding it would be wrong silently */
+        if (!(r->cons[k].mu > 0))
+            return hes__say(msg, len, HES_EINVAL, "contact '%s' has no friction "
+                            "(mu %g): held by its forces it sticks, which needs mu > 0 (a "
+                            "frictionless foot slides)", r->names[k], r->cons[k].mu);
         v->active[v->n_active++] = k;
         v->active[v->n_active++] = k + 1;
         if (r->tangents == 2)

@@ -309,6 +309,103 @@ START_TEST(test_a_quadruped_foot_lifts_off)
 }
 END_TEST
 
+/* A block on level ground (slides x and z, mass m, a foot at its centre,
+ * friction mu), its motor on x tracking x_r(t) = A sin(w t) by kp (x_r - x)
+ * alone.  Held sticking, the ground bears the motor's force until kp A
+ * sin(w t) = mu m g, at t_s = asin(mu m g / (kp A)) / w; then the block
+ * slides, m x'' = kp (A sin(w t) - x) - mu m g (x' > 0), whose solution
+ * from rest at t_s is, with W^2 = kp / m and C = W^2 A / (W^2 - w^2),
+ *     x = a cos W (t - t_s) + b sin W (t - t_s) + C sin(w t) - mu g / W^2,
+ *     a = -(C sin(w t_s) - mu g / W^2),  b = -C w cos(w t_s) / W. */
+static const char block_xml[] =
+    "<mujoco model=\"block\">\n"
+    "  <compiler angle=\"radian\" inertiafromgeom=\"false\"/>\n"
+    "  <option gravity=\"0 0 -9.81\"/>\n"
+    "  <worldbody>\n"
+    "    <body name=\"block\">\n"
+    "      <joint name=\"x\" type=\"slide\" axis=\"1 0 0\"/>\n"
+    "      <joint name=\"z\" type=\"slide\" axis=\"0 0 1\"/>\n"
+    "      <inertial pos=\"0 0 0\" mass=\"1\" diaginertia=\"0.01 0.01 0.01\"/>\n"
+    "      <site name=\"foot\" pos=\"0 0 0\"/>\n"
+    "    </body>\n"
+    "  </worldbody>\n"
+    "  <actuator><motor name=\"push\" joint=\"x\"/></actuator>\n"
+    "</mujoco>\n";
+
+START_TEST(test_the_block_sticks_then_slides)
+{
+    char name[] = "/tmp/hes_block_XXXXXX.xml";
+    int fd = mkstemps(name, 4);
+    ck_assert_int_ge(fd, 0);
+    ck_assert(write(fd, block_xml, strlen(block_xml)) == (ssize_t)strlen(block_xml));
+    close(fd);
+    const double mu = 0.5, g = 9.81, kp = 100, A = 0.1, w = 2 * M_PI;
+    hes_robot_contact foot = { "foot", mu };
+    hes_robot *r = NULL;
+    hes_error err;
+    hes_status st = hes_robot_read(name, &foot, 1, &r, &err);
+    if (st == HES_ESOLVER) {
+        unlink(name);
+        return;
+    }
+    ck_assert_msg(st == HES_OK, "%s", err.message);
+    static const int held[] = { 0 };
+    static const hes_robot_mode_spec modes[] = {
+        { .name = "stick", .pinned = -1, .n_holds = 1, .holds = held },
+        { .name = "slide", .pinned = -1, .n_holds = 1, .holds = held, .n_slides = 1,
+          .slides = held },
+    };
+    static const hes_robot_transition_spec trs[] = {
+        { .name = "slip", .from = 0, .to = 1, .kind = HES_MECH_SLIP, .constraint = 0 },
+    };
+    static const double coef[3] = { 0, 0, 0.1 };   /* A sin(w t) */
+    hes_robot_control ctl = { .period = 1.0, .kp = kp, .kd = 0, .n_harmonics = 1,
+                              .reference = coef };
+    hes_robot_model_spec sp = { .name = "block", .n_modes = 2, .modes = modes,
+                                .n_transitions = 1, .transitions = trs, .control = &ctl };
+    hes_model *m;
+    st = hes_robot_model_new(r, &sp, &m, &err);
+    unlink(name);
+    ck_assert_msg(st == HES_OK, "%s", err.message);
+    hes_system *sys;
+    ck_assert_int_eq(hes_system_new(m, &sys, &err), HES_OK);
+    double W = sqrt(kp), ts = asin(mu * g / (kp * A)) / w, C = W * W * A / (W * W - w * w);
+    double a = -(C * sin(w * ts) - mu * g / (W * W)), b = -C * w * cos(w * ts) / W;
+    double x0[4] = { 0, 0, 0, 0 };
+    hes_sim_options o;
+    hes_sim_options_init(&o);
+    o.t_end = ts + 0.25;
+    hes_traj tr;
+    ck_assert_msg(hes_simulate(sys, 0, 0, 0, x0, &o, &tr) == HES_OK, "%s",
+                  hes_system_errmsg(sys));
+    ck_assert_int_eq(tr.n_events, 1);
+    ck_assert_msg(fabs(tr.events[0].t - ts) < 1e-8, "slip at %.12f, closed form %.12f",
+                  tr.events[0].t, ts);
+    const double *xe = tr.phases[tr.n_phases - 1].x1;
+    double t = o.t_end, tau = t - ts;
+    double x = a * cos(W * tau) + b * sin(W * tau) + C * sin(w * t) - mu * g / (W * W);
+    double v = -a * W * sin(W * tau) + b * W * cos(W * tau) + C * w * cos(w * t);
+    ck_assert_msg(fabs(xe[0] - x) < 1e-8 && fabs(xe[2] - v) < 1e-8,
+                  "after sliding: x %.12f v %.12f, closed form %.12f %.12f", xe[0], xe[2], x, v);
+    ck_assert_msg(fabs(xe[1]) < 1e-9, "the block left the ground: z %g", xe[1]);
+    /* sliding, the ground bears the weight, and friction mu times it */
+    double p[4], lam[1], q[2], qd[2], acc[4];
+    for (int i = 0; i < m->n_params; i++)
+        p[i] = m->params[i].value;
+    ck_assert_int_eq(hes_mech_mode_state(m->modes[1].data, t, xe, p, q, qd, lam, NULL), HES_OK);
+    ck_assert_msg(fabs(lam[0] - g) < 1e-9, "normal force %.12g, weight %.12g", lam[0], g);
+    ck_assert_int_eq(m->modes[1].field(t, xe, p, acc, m->modes[1].data), 0);
+    double want = kp * (A * sin(w * t) - xe[0]) - mu * g;
+    ck_assert_msg(fabs(acc[2] - want) < 1e-9, "sliding acceleration %.12g, Coulomb %.12g",
+                  acc[2], want);
+    printf("test_robot_liftoff: the block slips at %.10f s (closed form %.10f), x after "
+           "%.2f s of sliding %.10f (%.10f)\n", tr.events[0].t, ts, tau, xe[0], x);
+    hes_traj_free(&tr);
+    hes_system_destroy(sys);
+    hes_model_destroy(m);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("robot_liftoff");
@@ -317,6 +414,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_the_foot_lifts_off_flies_and_lands);
     tcase_add_test(tc, test_joint_feedback_about_a_periodic_reference);
     tcase_add_test(tc, test_a_quadruped_foot_lifts_off);
+    tcase_add_test(tc, test_the_block_sticks_then_slides);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -231,6 +231,23 @@ typedef struct {
      * hes_mode takes the hooks hes_mech_retract ... (hes_mech_mode_tdim),
      * which project onto it. */
     int held;
+    /** A held mode's sliding contacts: normals among `active` whose friction
+     * rows (hes_mech_constraint.friction_rows) are not held: the contact
+     * slides, and Coulomb's friction -mu lambda_n s acts along those rows,
+     * s = v_t / |v_t| the unit sliding velocity (v_t their rows' rates; at
+     * rest, the direction in which the contact would start to slide without
+     * friction).  The normal's force then acts along Da_n - mu s^T Da_t.
+     * @{ */
+    int n_sliding;
+    const int *sliding;
+    /** @} */
+    /** Held contacts (normals) whose friction cone a transition out of the
+     * mode watches (HES_MECH_SLIP): its guard ends the mode where the cone
+     * is reached, so the field does not refuse the states just past it
+     * (the integrator's, locating the event). @{ */
+    int n_slip_watched;
+    const int *slip_watched;
+    /** @} */
 } hes_mech_mode;
 
 /** The rate s of a held mode's pull back onto its constraints (per unit
@@ -240,7 +257,11 @@ typedef struct {
 /** The kind of a mechanical transition (hes_mech_transition.kind). */
 typedef enum {
     HES_MECH_ACTIVATE = 0,   /**< a constraint becomes active: an impact */
-    HES_MECH_RELEASE = 1     /**< a held constraint is released: its force reaches zero */
+    HES_MECH_RELEASE = 1,    /**< a held constraint is released: its force reaches zero */
+    HES_MECH_SLIP = 2        /**< a held contact starts to slide: its tangential force
+                                  reaches mu times its normal one (the guard mu lambda_n -
+                                  |lambda_t| crossed downward; `constraint` its normal, the
+                                  target mode sliding it: hes_mech_mode.sliding); no impulse */
 } hes_mech_event;
 
 /** A transition between mechanical modes.  Activation: guard a_c(q) crossed

@@ -184,6 +184,12 @@ typedef struct {
     int n_holds;
     const int *holds;
     /** @} */
+    /** Of the held contacts, those that slide (their normals' indices):
+     * Coulomb's friction acts against their sliding velocity
+     * (hes_mech_mode.sliding), their normal alone is held. @{ */
+    int n_slides;
+    const int *slides;
+    /** @} */
 } hes_robot_mode_spec;
 
 /** A transition of a robot's hybrid model (hes_robot_model_spec.transitions),

@@ -60,7 +60,7 @@
 
 static int parse_modes(ctx *c, json_t *modes, store *s)
 {
-    static const char *const keys[] = { "name", "pinned", "locked", "holds", NULL };
+    static const char *const keys[] = { "name", "pinned", "locked", "holds", "slides", NULL };
     if (!json_is_array(modes) || json_array_size(modes) < 1 ||
         json_array_size(modes) > HES_RDESC_MAX_LIST)
         return hes__rdesc_bad(c, "\"modes\" must be a list of 1 to %d modes", HES_RDESC_MAX_LIST);
@@ -101,6 +101,13 @@ static int parse_modes(ctx *c, json_t *modes, store *s)
                                       "'%s' (a contact holds its no-slip constraints)", where,
                                       json_string_value(json_array_get(h, (size_t)j)));
         ms->holds = holds;
+        /* "slides": of the held contacts, those that slide */
+        json_t *sl = json_object_get(m, "slides");
+        int *slides = NULL;
+        ms->n_slides = sl ? hes__rdesc_constraint_list(c, s, sl, where, &slides) : 0;
+        if (ms->n_slides < 0)
+            return 1;
+        ms->slides = slides;
     }
     return 0;
 }
@@ -157,7 +164,7 @@ static int parse_relabel(ctx *c, store *s, json_t *r, const char *where,
 
 static int parse_transitions(ctx *c, json_t *trs, json_t *modes, store *s)
 {
-    static const char *const keys[] = { "name", "from", "to", "activate", "release", "after",
+    static const char *const keys[] = { "name", "from", "to", "activate", "release", "slip", "after",
                                         "separate", "relabel", NULL };
     if (!json_is_array(trs) || json_array_size(trs) > HES_RDESC_MAX_LIST)
         return hes__rdesc_bad(c, "\"transitions\" must be a list of at most %d transitions",
@@ -177,13 +184,14 @@ static int parse_transitions(ctx *c, json_t *trs, json_t *modes, store *s)
         if (ts->from < 0 || ts->to < 0)
             return hes__rdesc_bad(c, "%s ('%s'): \"from\" and \"to\" must name modes ('%s', '%s')", where,
                        ts->name, from ? from : "", to ? to : "");
-        json_t *act = json_object_get(o, "activate"), *rel = json_object_get(o, "release");
-        if (!act == !rel)
+        json_t *act = json_object_get(o, "activate"), *rel = json_object_get(o, "release"),
+               *slip = json_object_get(o, "slip");
+        if ((act != NULL) + (rel != NULL) + (slip != NULL) != 1)
             return hes__rdesc_bad(c, "%s ('%s'): give one of \"activate\" (a contact or joint limit "
-                       "reached) and \"release\" (a held constraint's force reaching zero)",
-                       where, ts->name);
-        ts->kind = act ? HES_MECH_ACTIVATE : HES_MECH_RELEASE;
-        if ((ts->constraint = hes__rdesc_constraint(c, act ? act : rel, where)) < 0)
+                       "reached), \"release\" (a held constraint's force reaching zero) and "
+                       "\"slip\" (a held contact's friction reaching its cone)", where, ts->name);
+        ts->kind = act ? HES_MECH_ACTIVATE : rel ? HES_MECH_RELEASE : HES_MECH_SLIP;
+        if ((ts->constraint = hes__rdesc_constraint(c, act ? act : rel ? rel : slip, where)) < 0)
             return 1;
         json_t *a = json_object_get(o, "after"), *sp = json_object_get(o, "separate");
         int *after = NULL, *separate = NULL;

@@ -47,10 +47,16 @@ const char *hes_mech_describe_error(int code, void *data)
     return NULL;
 }
 
-int hes__mech_friction_ok(const hes_mech *m, int n, const int *idx, const double *lambda)
+int hes__mech_friction_ok(const hes_mech *m, int n, const int *idx, const double *lambda,
+                          int n_skip, const int *skip)
 {
     for (int i = 0; i < n; i++) {
         const hes_mech_constraint *c = &m->constraints[idx[i]];
+        int skipped = 0;
+        for (int j = 0; j < n_skip; j++)
+            skipped |= skip[j] == idx[i];
+        if (skipped)
+            continue;
         /* a pulling normal force is a release's business (its guard), not a slip */
         if (!(c->mu > 0) || c->n_friction_rows < 1 || !c->friction_rows || lambda[i] < 0)
             continue;
@@ -373,6 +379,114 @@ int hes__mech_mode_eval(const hes_mech_mode *md, double t, const double *x, cons
     return 0;
 }
 
+/* Whether constraint c is one of the mode's sliding normals. */
+static int slides(const hes_mech_mode *md, int c)
+{
+    for (int i = 0; i < md->n_sliding; i++)
+        if (md->sliding[i] == c)
+            return 1;
+    return 0;
+}
+
+/* The rows along which the held constraints' forces act, B (n_active x d,
+ * column-major): their own rows D, but a sliding normal's Da_n - mu s^T
+ * Da_t, with s the unit sliding velocity of its friction rows (at rest:
+ * the unit of their rates' derivative Da_t qdd0, qdd0 the accelerations
+ * with the forces along D, the direction it starts to slide without
+ * friction; none: s = 0).  *any: whether some row changed. */
+static int force_rows(const hes_mech_mode *md, const double *q, const double *qd,
+                      const double *p, const double *D, const double *qdd0, double *B,
+                      int *any)
+{
+    const hes_mech *m = md->mech;
+    int d = m->d, na = md->n_active, rc = 0;
+    memcpy(B, D, sizeof(double) * (size_t)na * d);
+    *any = 0;
+    if (md->n_sliding < 1)
+        return 0;
+    double small[5 * S], a;
+    hes__mech_work w;
+    if (OPEN(&w, small, 3 * (size_t)d + 2 * (size_t)HES__MECH_MAX_FRICTION))
+        return E_NOMEM;
+    double *row = TAKE(&w, (size_t)d), *Dt = TAKE(&w, 2 * (size_t)d),
+           *s = TAKE(&w, 2 * (size_t)HES__MECH_MAX_FRICTION);
+    for (int i = 0; i < na && !rc; i++) {
+        const hes_mech_constraint *c = &m->constraints[md->active[i]];
+        if (!slides(md, md->active[i]))
+            continue;
+        int nf = c->n_friction_rows;
+        if (nf < 1 || nf > HES__MECH_MAX_FRICTION || !c->friction_rows) {
+            rc = E_CALLBACK;
+            break;
+        }
+        double vn = 0, an = 0, vs = 0;
+        for (int r = 0; r < nf && !rc; r++) {
+            const hes_mech_constraint *t = &m->constraints[c->friction_rows[r]];
+            if ((rc = hes__mech_row(m, t, q, p, &a, row)))
+                break;
+            memcpy(Dt + (size_t)r * d, row, sizeof(double) * (size_t)d);
+            double v = 0, ac = 0;
+            for (int l = 0; l < d; l++) {
+                v += row[l] * qd[l];
+                ac += row[l] * (qdd0 ? qdd0[l] : 0);
+                vs += qd[l] * qd[l];
+            }
+            s[r] = v, s[nf + r] = ac;
+            vn += v * v, an += ac * ac;
+        }
+        if (rc)
+            break;
+        /* at rest to rounding: the direction it starts to slide in */
+        int rest = !(sqrt(vn) > 1e-12 * (1 + sqrt(vs / nf)));
+        double nrm = rest ? sqrt(an) : sqrt(vn);
+        for (int r = 0; r < nf; r++) {
+            double sr = nrm > 0 ? (rest ? s[nf + r] : s[r]) / nrm : 0;
+            for (int l = 0; l < d; l++)
+                B[i + (size_t)l * na] -= c->mu * sr * Dt[(size_t)r * d + l];
+        }
+        *any = 1;
+    }
+    hes__mech_work_close(&w);
+    return rc;
+}
+
+/* Solves A x = b (n x n, column-major, A overwritten) by Gaussian
+ * elimination with partial pivoting: a sliding contact's Da M^-1 B^T is
+ * not symmetric (the Cholesky factorisation above does not apply, and
+ * LAPACK's dgesv through OpenBLAS locks its allocator at every call). */
+static int lu_solve(double *A, int n, double *b)
+{
+    for (int c = 0; c < n; c++) {
+        int piv = c;
+        for (int r = c + 1; r < n; r++)
+            if (fabs(A[r + (size_t)c * n]) > fabs(A[piv + (size_t)c * n]))
+                piv = r;
+        if (!(fabs(A[piv + (size_t)c * n]) > 0))
+            return E_DEPENDENT;
+        for (int j = 0; j < n; j++) {
+            double t = A[c + (size_t)j * n];
+            A[c + (size_t)j * n] = A[piv + (size_t)j * n];
+            A[piv + (size_t)j * n] = t;
+        }
+        double t = b[c];
+        b[c] = b[piv];
+        b[piv] = t;
+        for (int r = c + 1; r < n; r++) {
+            double f = A[r + (size_t)c * n] / A[c + (size_t)c * n];
+            for (int j = c; j < n; j++)
+                A[r + (size_t)j * n] -= f * A[c + (size_t)j * n];
+            b[r] -= f * b[c];
+        }
+    }
+    for (int r = n - 1; r >= 0; r--) {
+        double s = b[r];
+        for (int j = r + 1; j < n; j++)
+            s -= A[r + (size_t)j * n] * b[j];
+        b[r] = s / A[r + (size_t)r * n];
+    }
+    return 0;
+}
+
 /* A held mode's constrained dynamics (hes_mech_mode.held; the equations
  * and their damping: lib/model/mech_hold.c's header). */
 /* One constraint's drift (Da(q))' q' at q, q': its own, or central
@@ -405,12 +519,12 @@ int hes__mech_held_dynamics(const hes_mech_mode *md, const double *p, double *q,
     const hes_mech *m = md->mech;
     int d = m->d, na = md->n_active, rc = 0;
     size_t D = (size_t)d, A = (size_t)na, NQ = (size_t)hes_mech_nq(m);
-    double *w = malloc(sizeof(double) * (2 * D * D + 2 * A * D + A * A + 4 * A + D + NQ));
+    double *w = malloc(sizeof(double) * (2 * D * D + 3 * A * D + A * A + 5 * A + 2 * D + NQ));
     if (!w)
         return E_NOMEM;
     double *L = w, *J = L + D * D, *W = J + A * D, *SA = W + D * A, *rhs = SA + A * A,
-           *av = rhs + A, *dr = av + A, *row = dr + A, *a0 = row + D, *qs = a0 + D;
-    (void)a0;
+           *av = rhs + A, *dr = av + A, *row = dr + A, *a0 = row + D, *qs = a0 + D,
+           *B = qs + NQ, *rhs0 = B + A * D, *qdd0 = rhs0 + A;
     memcpy(L, M, sizeof(double) * D * D);
     if ((rc = hes__mech_chol(L, d)) || (rc = hes__mech_rows(m, q, p, na, md->active, J)))
         goto out;
@@ -432,8 +546,8 @@ int hes__mech_held_dynamics(const hes_mech_mode *md, const double *p, double *q,
     if (rc)
         goto out;
     /* a0 = M^-1 (f - c); W = M^-1 Da^T; SA = Da W; lambda = SA^-1 (rhs - Da a0) */
-    memcpy(qdd, net, sizeof(double) * D);
-    hes__mech_chol_solve(L, d, qdd, 1);
+    memcpy(a0, net, sizeof(double) * D);
+    hes__mech_chol_solve(L, d, a0, 1);
     for (int j = 0; j < na; j++)
         for (int i = 0; i < d; i++)
             W[i + (size_t)j * d] = J[j + (size_t)i * na];
@@ -442,19 +556,44 @@ int hes__mech_held_dynamics(const hes_mech_mode *md, const double *p, double *q,
     for (int i = 0; i < na; i++) {
         double s = 0;
         for (int l = 0; l < d; l++)
-            s += J[i + (size_t)l * na] * qdd[l];
+            s += J[i + (size_t)l * na] * a0[l];
         rhs[i] -= s;
     }
+    memcpy(rhs0, rhs, sizeof(double) * A);
     if (hes__mech_chol(SA, na)) {
         rc = E_DEPENDENT;
         goto out;
     }
     hes__mech_chol_solve(SA, na, rhs, 1);
-    if ((rc = hes__mech_friction_ok(m, na, md->active, rhs)))   /* rhs: lambda */
-        goto out;
+    memcpy(qdd, a0, sizeof(double) * D);
     for (int i = 0; i < d; i++)   /* q'' = a0 + W lambda */
         for (int j = 0; j < na; j++)
             qdd[i] += W[i + (size_t)j * d] * rhs[j];
+    /* sliding contacts: the forces along B (force_rows), from the same
+       rows' accelerations: W = M^-1 B^T, (Da W) lambda = rhs - Da a0 */
+    int any = 0;
+    if (md->n_sliding > 0) {
+        memcpy(qdd0, qdd, sizeof(double) * D);
+        if ((rc = force_rows(md, q, qd, p, J, qdd0, B, &any)))
+            goto out;
+    }
+    if (any) {
+        for (int j = 0; j < na; j++)
+            for (int i = 0; i < d; i++)
+                W[i + (size_t)j * d] = B[j + (size_t)i * na];
+        hes__mech_chol_solve(L, d, W, na);
+        hes__matmul(na, d, na, J, W, SA);
+        memcpy(rhs, rhs0, sizeof(double) * A);
+        if ((rc = lu_solve(SA, na, rhs)))
+            goto out;
+        memcpy(qdd, a0, sizeof(double) * D);
+        for (int i = 0; i < d; i++)
+            for (int j = 0; j < na; j++)
+                qdd[i] += W[i + (size_t)j * d] * rhs[j];
+    }
+    if ((rc = hes__mech_friction_ok(m, na, md->active, rhs, md->n_slip_watched,
+                                    md->slip_watched)))   /* rhs: lambda */
+        goto out;
 out:
     free(w);
     return rc;
@@ -469,21 +608,25 @@ static int held_forces(const hes_mech_mode *md, const double *p, hes__mech_eval 
     const hes_mech *m = md->mech;
     int d = m->d, na = md->n_active, rc;
     size_t D_ = (size_t)d, A_ = (size_t)na;
-    double small[3 * S * S + 2 * S];
+    double small[4 * S * S + 2 * S];
     hes__mech_work w;
-    if (OPEN(&w, small, 2 * A_ * D_ + A_ * A_ + D_ + A_))
+    if (OPEN(&w, small, 3 * A_ * D_ + A_ * A_ + D_ + A_))
         return E_NOMEM;
     double *D = TAKE(&w, A_ * D_), *W = TAKE(&w, D_ * A_), *A = TAKE(&w, A_ * A_),
-           *fm = TAKE(&w, D_), *r = TAKE(&w, A_), *M = e->M;
+           *fm = TAKE(&w, D_), *r = TAKE(&w, A_), *B = TAKE(&w, A_ * D_), *M = e->M;
     const double *q = e->q, *f = e->f, *c = e->c, *qdd = e->qdd;
+    int any = 0;
     for (int i = 0; i < d; i++)
         fm[i] = f[i] - c[i];
-    if (!(rc = hes__mech_rows(m, q, p, na, md->active, D)))
+    /* the forces act along B: Da, or a sliding contact's row (force_rows;
+       at rest, its direction from the accelerations themselves) */
+    if (!(rc = hes__mech_rows(m, q, p, na, md->active, D)) &&
+        !(rc = force_rows(md, q, e->qd, p, D, qdd, B, &any)))
         rc = hes__mech_chol(M, d);
     if (!rc) {
-        for (int j = 0; j < na; j++) /* W = M^-1 Da^T */
+        for (int j = 0; j < na; j++) /* W = M^-1 B^T */
             for (int i = 0; i < d; i++)
-                W[i + (size_t)j * d] = D[j + (size_t)i * na];
+                W[i + (size_t)j * d] = B[j + (size_t)i * na];
         hes__mech_chol_solve(M, d, W, na);
         hes__mech_chol_solve(M, d, fm, 1);
         hes__matmul(na, d, na, D, W, A);
@@ -493,13 +636,15 @@ static int held_forces(const hes_mech_mode *md, const double *p, hes__mech_eval 
                 s += D[i + (size_t)l * na] * (qdd[l] - fm[l]);
             r[i] = s;
         }
-        if (hes__mech_chol(A, na))
+        if (any)
+            rc = lu_solve(A, na, r);
+        else if (hes__mech_chol(A, na))
             rc = E_DEPENDENT;
+        else
+            hes__mech_chol_solve(A, na, r, 1);
     }
-    if (!rc) {
-        hes__mech_chol_solve(A, na, r, 1);
+    if (!rc)
         memcpy(lambda, r, sizeof(double) * (size_t)na);
-    }
     hes__mech_work_close(&w);
     return rc;
 }
@@ -647,19 +792,37 @@ hes_status hes_mech_event_state(const hes_mech_transition *tr, const double *x,
     return status_of(event_state(tr, x, p, q, qd, &m));
 }
 
-int hes__mech_without_cones(const hes_mech_mode *md, hes__mech_uncone *u)
+/* A slip's guard: mu lambda_n - |lambda_t| of the held contact whose
+ * normal is at pos among md's held constraints (lam their forces), into
+ * *out; E_NOTHELD when its friction rows are not held (it slides
+ * already). */
+static int slip_margin(const hes_mech_mode *md, int pos, const double *lam, double *out)
 {
     const hes_mech *m = md->mech;
-    u->cons = malloc(sizeof *u->cons * (size_t)(m->n_constraints > 0 ? m->n_constraints : 1));
-    if (!u->cons)
-        return E_NOMEM;
-    memcpy(u->cons, m->constraints, sizeof *u->cons * (size_t)m->n_constraints);
-    for (int c = 0; c < m->n_constraints; c++)
-        u->cons[c].n_friction_rows = 0;
-    u->mech = *m;
-    u->mech.constraints = u->cons;
+    const hes_mech_constraint *c = &m->constraints[md->active[pos]];
+    double t2 = 0;
+    for (int r = 0; r < c->n_friction_rows; r++) {
+        int found = 0;
+        for (int j = 0; j < md->n_active; j++)
+            if (md->active[j] == c->friction_rows[r]) {
+                t2 += lam[j] * lam[j];
+                found = 1;
+            }
+        if (!found)
+            return E_NOTHELD;
+    }
+    *out = c->mu * lam[pos] - sqrt(t2);
+    return 0;
+}
+
+int hes__mech_without_cones(const hes_mech_mode *md, hes__mech_uncone *u)
+{
+    /* every held contact's cone "watched": hes__mech_friction_ok skips them */
+    u->cons = NULL;
+    u->mech = *md->mech;
     u->mode = *md;
-    u->mode.mech = &u->mech;
+    u->mode.n_slip_watched = md->n_active;
+    u->mode.slip_watched = md->active;
     return 0;
 }
 
@@ -668,10 +831,11 @@ int hes_mech_guard(double t, const double *x, const double *p, double *out, void
     if (!data || !x || !out)
         return E_CALLBACK;
     const hes_mech_transition *tr = data;
-    if (tr->kind == HES_MECH_RELEASE) {
-        /* the held force itself, without the friction cones: a foot's
-           tangential force may leave its cone as its normal one nears 0,
-           and the guard must still find where that reaches 0 */
+    if (tr->kind != HES_MECH_ACTIVATE) {
+        /* the held force itself (a release), or mu lambda_n - |lambda_t|
+           (a slip), without the friction cones: a foot's tangential force
+           may leave its cone as its normal one nears 0, and the guard
+           must still find where that reaches 0 */
         hes__mech_uncone u;
         if (hes__mech_without_cones(tr->from, &u))
             return E_NOMEM;
@@ -694,6 +858,8 @@ int hes_mech_guard(double t, const double *x, const double *p, double *out, void
         int rc = mode_dynamics(md, t, x, p, zdd, NULL, NULL, lam, NULL);
         if (!rc)
             out[0] = lam[pos];
+        if (!rc && tr->kind == HES_MECH_SLIP)   /* the cones from the mode itself */
+            rc = slip_margin(tr->from, pos, lam, out);
         hes__mech_work_close(&w);
         free(u.cons);
         return rc;
@@ -739,7 +905,7 @@ int hes_mech_guard_dx(double t, const double *x, const double *p, double *out, v
     const hes_mech_transition *tr = data;
     const hes_mech_mode *md = tr->from;
     int k = md->k, kq = hes__mech_kq(md), rc;
-    if (tr->kind == HES_MECH_RELEASE) {
+    if (tr->kind != HES_MECH_ACTIVATE) {
         guard_ctx g = { tr, t, p };
         return hes__mech_fd4(guard_of_x, &g, x, kq + k, 1, out);
     }
@@ -788,7 +954,7 @@ int hes_mech_guard_dt(double t, const double *x, const double *p, double *out, v
     if (!data || !x || !out)
         return E_CALLBACK;
     const hes_mech_transition *tr = data;
-    if (tr->kind != HES_MECH_RELEASE) {
+    if (tr->kind == HES_MECH_ACTIVATE) {
         out[0] = 0;
         return 0;
     }
@@ -924,7 +1090,7 @@ static int impact_law(const hes_mech_transition *tr, const hes_mech *m, const do
        contacts by their forces (a pinned chart's contact is an ideal pin) */
     for (int i = 0; tr->to && tr->to->held && i < na; i++)
         vp[i] = -lam[i];
-    if (tr->to && tr->to->held && (rc = hes__mech_friction_ok(m, na, tr->after, vp)))
+    if (tr->to && tr->to->held && (rc = hes__mech_friction_ok(m, na, tr->after, vp, 0, NULL)))
         return rc;
     return separating(tr, m, q, p, qdp, vscale);
 }

@@ -168,9 +168,10 @@ static hes_status check_mech_transition(const hes_model *m, int k, char *msg, si
     if ((st = check_mech_mode(m->name, where, mt->to, m->modes[tr->to].dim, msg, len)) != HES_OK)
         return st;
     snprintf(where, sizeof where, "transitions[%d] ('%s', hes_mech_guard/reset)", k, tr->name);
-    if (mt->kind != HES_MECH_ACTIVATE && mt->kind != HES_MECH_RELEASE)
-        BAD("model '%s': %s: kind = %d is neither HES_MECH_ACTIVATE nor HES_MECH_RELEASE",
-            m->name, where, (int)mt->kind);
+    if (mt->kind != HES_MECH_ACTIVATE && mt->kind != HES_MECH_RELEASE &&
+        mt->kind != HES_MECH_SLIP)
+        BAD("model '%s': %s: kind = %d is none of HES_MECH_ACTIVATE, HES_MECH_RELEASE and "
+            "HES_MECH_SLIP", m->name, where, (int)mt->kind);
     const hes_mech *em = mt->mech ? mt->mech : mt->from->mech;
     if (mt->mech && (st = check_mech(m->name, where, mt->mech, msg, len)) != HES_OK)
         return st;
@@ -180,7 +181,7 @@ static hes_status check_mech_transition(const hes_model *m, int k, char *msg, si
         BAD("model '%s': %s: an event in another mechanical system than its source mode's "
             "needs a lift (or, from a mode without a chart, the same coordinates)", m->name,
             where);
-    const hes_mech *cm = mt->kind == HES_MECH_RELEASE ? mt->from->mech : em;
+    const hes_mech *cm = mt->kind != HES_MECH_ACTIVATE ? mt->from->mech : em;
     if (mt->constraint < 0 || mt->constraint >= cm->n_constraints)
         BAD("model '%s': %s: constraint = %d is not a constraint of its mech (0 to %d)",
             m->name, where, mt->constraint, cm->n_constraints - 1);

@@ -69,10 +69,12 @@ enum {
 /* Whether the forces (or impulses) lambda[n] of the constraints idx[n],
  * held together, keep every contact among them in its friction cone
  * (hes_mech_constraint.friction_rows): 0, or E_SLIP (mech.c). */
-int hes__mech_friction_ok(const hes_mech *m, int n, const int *idx, const double *lambda);
-/* A copy of a mode whose system's constraints have no friction rows (no
- * cone is checked): for a held mode's Jacobian by differences and a
- * release's guard.  Free u->cons after use.  0 or E_NOMEM (mech.c). */
+int hes__mech_friction_ok(const hes_mech *m, int n, const int *idx, const double *lambda,
+                          int n_skip, const int *skip);
+/* A copy of a mode that checks no friction cone (each held contact's
+ * counted as watched: hes_mech_mode.slip_watched): for a held mode's
+ * Jacobian by differences and the guards of releases and slips.  Free
+ * u->cons after use (NULL now).  0 or E_NOMEM (mech.c). */
 typedef struct {
     hes_mech_constraint *cons;
     hes_mech mech;
@@ -157,6 +159,8 @@ void hes__mech_coriolis_of(int d, const double *dM, const double *qd, double *c)
 /* Cholesky factor (lower, in place; E_MASS if not positive definite) and
  * its solve with nrhs columns. */
 int hes__mech_chol(double *A, int n);
+/* The friction rows a sliding contact may have (hes_mech_mode.sliding). */
+#define HES__MECH_MAX_FRICTION 4
 void hes__mech_chol_solve(const double *L, int n, double *B, int nrhs);
 
 /* A mechanical mode's equations at its state x = [z, z'] (mech.c): the

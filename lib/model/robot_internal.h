@@ -150,6 +150,8 @@ struct hes__robot_view {
                                  contacts and limits held by their forces (room for 3 per
                                  contact and every limit) */
     int held;                 /* the contacts are held by their forces (no chart) */
+    int n_sliding, *sliding;  /* of them, the normals of contacts that slide (room for
+                                 every contact; robot_view.c) */
     /* a robot model's path constraints in this mode (robot_model.c, which
        allocates them): the unilateral constraints it does not hold, a >= 0;
        [0] those that are its transitions' guards (not checked at the
@@ -178,10 +180,12 @@ hes_status hes__robot_mode_view(hes_robot *r, int pinned, int n_locked, const in
 /* A mode view (of no pinned contact or locked limit) that holds n
  * constraints by their forces: a contact's (its normal's index 2 c) normal
  * and no-slip constraints (and a 3-D robot's y no-slip), a joint limit's
- * own; the mode hes_mech_mode.held.  HES_EINVAL (msg) for a constraint
- * that is neither, or one given twice. */
-hes_status hes__robot_view_hold(hes__robot_view *v, int n, const int *held, char *msg,
-                                size_t len);
+ * own; the mode hes_mech_mode.held.  Of the contacts, the n_slide normals
+ * `slide` slide (hes_mech_mode.sliding: their normal alone is held).
+ * HES_EINVAL (msg) for a constraint that is neither, one given twice, a
+ * sliding contact not held, or a sticking one without friction. */
+hes_status hes__robot_view_hold(hes__robot_view *v, int n, const int *held, int n_slide,
+                                const int *slide, char *msg, size_t len);
 /* What a mode view holds (hes__robot_mode_view's arrays; robot_view.c);
  * a transition view or a zeroed one holds nothing.  The view is zeroed. */
 void hes__robot_view_free(hes__robot_view *v);

@@ -208,7 +208,11 @@ static hes_status build_modes(robot_model *rm, const hes_robot_model_spec *sp, c
             FAIL("robot model '%s': mode '%s': n_holds = %d without its array", sp->name,
                  ms->name, ms->n_holds);
         if (st == HES_OK)
-            st = hes__robot_view_hold(&rm->mviews[i], ms->n_holds, ms->holds, why, sizeof why);
+            st = ms->n_slides < 0 || (ms->n_slides > 0 && !ms->slides)
+                     ? hes__say(why, sizeof why, HES_EINVAL, "n_slides = %d without its array",
+                                ms->n_slides)
+                     : hes__robot_view_hold(&rm->mviews[i], ms->n_holds, ms->holds,
+                                            ms->n_slides, ms->slides, why, sizeof why);
         if (st != HES_OK)
             FAIL("robot model '%s': mode '%s': %s", sp->name, ms->name, why);
         hes__robot_view_mode(&rm->mviews[i], &rm->mmodes[i]);
@@ -287,8 +291,18 @@ static hes_status build_transitions(robot_model *rm, const hes_robot_model_spec 
             FAIL("robot model '%s': transition '%s' activates %s, which %s", sp->name, nm, cname,
                  held ? "the source mode already holds" : "is not unilateral (a contact's "
                  "normal or a joint limit can be activated)");
-        if (ts->kind != HES_MECH_ACTIVATE && ts->kind != HES_MECH_RELEASE)
+        if (ts->kind != HES_MECH_ACTIVATE && ts->kind != HES_MECH_RELEASE &&
+            ts->kind != HES_MECH_SLIP)
             FAIL("robot model '%s': transition '%s': kind %d", sp->name, nm, (int)ts->kind);
+        if (ts->kind == HES_MECH_SLIP &&
+            (!held || contains(from->sliding, from->n_sliding, ts->constraint) ||
+             !contains(to->sliding, to->n_sliding, ts->constraint)))
+            FAIL("robot model '%s': transition '%s': a slip of %s goes from a mode that holds "
+                 "it sticking ('%s' does%s) to one that holds it sliding ('%s' does%s)",
+                 sp->name, nm, cname, sp->modes[ts->from].name,
+                 held && !contains(from->sliding, from->n_sliding, ts->constraint) ? "" : " not",
+                 sp->modes[ts->to].name,
+                 contains(to->sliding, to->n_sliding, ts->constraint) ? "" : " not");
         if (ts->n_after < 0 || (ts->n_after > 0 && !ts->after) ||
             ts->n_after > mech->n_constraints || (ts->n_separate > 0 && !ts->separate) ||
             ts->n_separate > mech->n_constraints)
@@ -308,6 +322,10 @@ static hes_status build_transitions(robot_model *rm, const hes_robot_model_spec 
         int ns = 0;
         if (!after || !sep)
             NOMEM();
+        if (ts->kind == HES_MECH_ACTIVATE && to->n_sliding > 0)
+            FAIL("robot model '%s': transition '%s': an impact into mode '%s', which slides a "
+                 "contact, is not modelled (its friction impulse): land in a mode whose "
+                 "contacts stick", sp->name, nm, sp->modes[ts->to].name);
         if (ts->kind == HES_MECH_ACTIVATE) {
             if (ts->n_after > 0) {
                 memcpy(after, ts->after, sizeof(int) * (size_t)ts->n_after);
@@ -383,6 +401,18 @@ static hes_status build_transitions(robot_model *rm, const hes_robot_model_spec 
     }
     rm->model.transitions = trs;
     rm->model.n_transitions = nt;
+    /* the cones its slips watch: the field of their source leaves them */
+    for (int i = 0; i < sp->n_modes; i++) {
+        int *w = keep(rm, sizeof(int) * (size_t)(nt > 0 ? nt : 1)), n = 0;
+        if (!w)
+            NOMEM();
+        for (int t = 0; t < nt; t++)
+            if (sp->transitions[t].kind == HES_MECH_SLIP && sp->transitions[t].from == i &&
+                !contains(w, n, sp->transitions[t].constraint))
+                w[n++] = sp->transitions[t].constraint;
+        rm->mmodes[i].n_slip_watched = n;
+        rm->mmodes[i].slip_watched = w;
+    }
 fail:
     return st;
 }

@@ -71,10 +71,10 @@ hes_status hes__robot_mode_view(hes_robot *r, int pinned, int n_locked, const in
     return no_mujoco(msg, len);
 }
 
-hes_status hes__robot_view_hold(hes__robot_view *v, int n, const int *held, char *msg,
-                                size_t len)
+hes_status hes__robot_view_hold(hes__robot_view *v, int n, const int *held, int n_slide,
+                                const int *slide, char *msg, size_t len)
 {
-    (void)v, (void)n, (void)held;
+    (void)v, (void)n_slide, (void)slide, (void)n, (void)held;
     return no_mujoco(msg, len);
 }
 

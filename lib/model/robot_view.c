@@ -298,7 +298,7 @@ hes_status hes__robot_mode_view(hes_robot *r, int pinned, int n_locked, const in
                             "robot whose first two joints slide its root along x and z");
     }
     /* free, locked_dof (nv each) and active (nv + 2) in one block */
-    int *ints = calloc(3 * (size_t)nv + 2 + 3 * (size_t)nc + (size_t)r->n_limits, sizeof *ints);
+    int *ints = calloc(3 * (size_t)nv + 2 + 4 * (size_t)nc + (size_t)r->n_limits, sizeof *ints);
     v->locked_val = calloc((size_t)nv, sizeof *v->locked_val);
     if (!ints || !v->locked_val) {
         free(ints);
@@ -312,6 +312,7 @@ hes_status hes__robot_mode_view(hes_robot *r, int pinned, int n_locked, const in
     v->free = ints;
     v->locked_dof = ints + nv;
     v->active = ints + 2 * (size_t)nv;
+    v->sliding = ints + 3 * (size_t)nv + 2 + 3 * (size_t)nc + (size_t)r->n_limits;
     /* free[] first marks the fixed coordinates, then lists the others:
        free[k] is written after fixed[i] is read, and k <= i */
     int *fixed = v->free;
@@ -330,8 +331,8 @@ hes_status hes__robot_mode_view(hes_robot *r, int pinned, int n_locked, const in
     return HES_OK;
 }
 
-hes_status hes__robot_view_hold(hes__robot_view *v, int n, const int *held, char *msg,
-                                size_t len)
+hes_status hes__robot_view_hold(hes__robot_view *v, int n, const int *held, int n_slide,
+                                const int *slide, char *msg, size_t len)
 {
     hes_robot *r = v->robot;
     int nc = r->n_contacts, y0 = 2 * nc + r->n_limits;
@@ -346,7 +347,12 @@ hes_status hes__robot_view_hold(hes__robot_view *v, int n, const int *held, char
         for (int j = 0; j < i; j++)
             if (held[j] == k)
                 return hes__say(msg, len, HES_EINVAL, "mode: %s held twice", r->names[k]);
-        if (limit) {
+        int sl = 0;
+        for (int j = 0; j < n_slide; j++)
+            sl |= slide[j] == k;
+        if (limit || sl) {   /* a limit, or a sliding contact's normal alone */
+            if (sl)
+                v->sliding[v->n_sliding++] = k;
             v->active[v->n_active++] = k;
             continue;
         }
@@ -360,6 +366,14 @@ hes_status hes__robot_view_hold(hes__robot_view *v, int n, const int *held, char
         v->active[v->n_active++] = k + 1;
         if (r->tangents == 2)
             v->active[v->n_active++] = y0 + k / 2;
+    }
+    for (int j = 0; j < n_slide; j++) {
+        int found = 0;
+        for (int i = 0; i < n; i++)
+            found |= held[i] == slide[j];
+        if (!found || slide[j] < 0 || slide[j] >= 2 * nc || slide[j] % 2)
+            return hes__say(msg, len, HES_EINVAL, "mode: a sliding contact must be one of "
+                            "the contacts it holds (%d is not)", slide[j]);
     }
     v->held = n > 0;
     return HES_OK;
@@ -377,11 +391,15 @@ void hes__robot_view_free(hes__robot_view *v)
 void hes__robot_view_mode(const hes__robot_view *v, hes_mech_mode *out)
 {
     int chart = v->k < v->mech.d;
-    *out = (hes_mech_mode){ &v->mech, v->n_active, v->active, v->k,
-                            chart ? view_chart : NULL, chart ? view_chart_dz : NULL,
-                            chart ? view_chart_acc : NULL, hes__robot_input,
-                            chart ? view_chart_second : NULL, chart ? view_chart_acc_dz : NULL,
-                            v->held };
+    *out = (hes_mech_mode){ .mech = &v->mech, .n_active = v->n_active, .active = v->active,
+                            .k = v->k, .chart = chart ? view_chart : NULL,
+                            .chart_dz = chart ? view_chart_dz : NULL,
+                            .chart_acc = chart ? view_chart_acc : NULL,
+                            .input = hes__robot_input,
+                            .chart_second = chart ? view_chart_second : NULL,
+                            .chart_acc_dz = chart ? view_chart_acc_dz : NULL,
+                            .held = v->held, .n_sliding = v->n_sliding,
+                            .sliding = v->sliding };
 }
 
 /* A transition view's callbacks (its fields are hes__robot_transition_view's). */

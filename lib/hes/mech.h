@@ -235,8 +235,10 @@ typedef struct {
      * rows (hes_mech_constraint.friction_rows) are not held: the contact
      * slides, and Coulomb's friction -mu lambda_n s acts along those rows,
      * s = v_t / |v_t| the unit sliding velocity (v_t their rows' rates; at
-     * rest, the direction in which the contact would start to slide without
-     * friction).  The normal's force then acts along Da_n - mu s^T Da_t.
+     * rest, -lambda_t / |lambda_t| of the same mode with the contact
+     * sticking: it starts to slide against the friction it bore, which is
+     * continuous at the cone).  The normal's force then acts along Da_n -
+     * mu s^T Da_t.
      * @{ */
     int n_sliding;
     const int *sliding;

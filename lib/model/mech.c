@@ -372,7 +372,7 @@ int hes__mech_mode_eval(const hes_mech_mode *md, double t, const double *x, cons
     if (md->held && md->n_active > 0) {   /* the held constraints' forces too (no chart) */
         for (int i = 0; i < d; i++)
             e->Ma[i] = e->f[i] - e->c[i];   /* Ma: free again */
-        if ((rc = hes__mech_held_dynamics(md, p, e->q, e->qd, e->M, e->Ma, e->qdd)))
+        if ((rc = hes__mech_held_dynamics(md, p, e->q, e->qd, e->M, e->Ma, e->qdd, NULL)))
             return rc;
         memcpy(e->zdd, e->qdd, sizeof(double) * (size_t)d);
     }
@@ -388,14 +388,25 @@ static int slides(const hes_mech_mode *md, int c)
     return 0;
 }
 
+/* Whether sliding contact c (its normal) is at rest, to rounding: the
+ * rates v (nf values) of its friction rows against the velocities' size. */
+static int at_rest(const double *v, int nf, const double *qd, int d)
+{
+    double vn = 0, vs = 0;
+    for (int r = 0; r < nf; r++)
+        vn += v[r] * v[r];
+    for (int l = 0; l < d; l++)
+        vs += qd[l] * qd[l];
+    return !(sqrt(vn) > 1e-12 * (1 + sqrt(vs)));
+}
+
 /* The rows along which the held constraints' forces act, B (n_active x d,
  * column-major): their own rows D, but a sliding normal's Da_n - mu s^T
- * Da_t, with s the unit sliding velocity of its friction rows (at rest:
- * the unit of their rates' derivative Da_t qdd0, qdd0 the accelerations
- * with the forces along D, the direction it starts to slide without
- * friction; none: s = 0).  *any: whether some row changed. */
+ * Da_t, with s the unit sliding velocity of its friction rows, or, at
+ * rest, rest_s (HES__MECH_MAX_FRICTION values per sliding contact, in the
+ * order of md->sliding; NULL: s = 0).  *any: whether some row changed. */
 static int force_rows(const hes_mech_mode *md, const double *q, const double *qd,
-                      const double *p, const double *D, const double *qdd0, double *B,
+                      const double *p, const double *D, const double *rest_s, double *B,
                       int *any)
 {
     const hes_mech *m = md->mech;
@@ -406,10 +417,11 @@ static int force_rows(const hes_mech_mode *md, const double *q, const double *qd
         return 0;
     double small[5 * S], a;
     hes__mech_work w;
-    if (OPEN(&w, small, 3 * (size_t)d + 2 * (size_t)HES__MECH_MAX_FRICTION))
+    if (OPEN(&w, small, (1 + (size_t)HES__MECH_MAX_FRICTION) * (size_t)d +
+                            (size_t)HES__MECH_MAX_FRICTION))
         return E_NOMEM;
-    double *row = TAKE(&w, (size_t)d), *Dt = TAKE(&w, 2 * (size_t)d),
-           *s = TAKE(&w, 2 * (size_t)HES__MECH_MAX_FRICTION);
+    double *row = TAKE(&w, (size_t)d), *Dt = TAKE(&w, HES__MECH_MAX_FRICTION * (size_t)d),
+           *s = TAKE(&w, (size_t)HES__MECH_MAX_FRICTION);
     for (int i = 0; i < na && !rc; i++) {
         const hes_mech_constraint *c = &m->constraints[md->active[i]];
         if (!slides(md, md->active[i]))
@@ -419,28 +431,27 @@ static int force_rows(const hes_mech_mode *md, const double *q, const double *qd
             rc = E_CALLBACK;
             break;
         }
-        double vn = 0, an = 0, vs = 0;
+        int js = 0;
+        while (md->sliding[js] != md->active[i])
+            js++;
+        double vn = 0;
         for (int r = 0; r < nf && !rc; r++) {
             const hes_mech_constraint *t = &m->constraints[c->friction_rows[r]];
             if ((rc = hes__mech_row(m, t, q, p, &a, row)))
                 break;
             memcpy(Dt + (size_t)r * d, row, sizeof(double) * (size_t)d);
-            double v = 0, ac = 0;
-            for (int l = 0; l < d; l++) {
+            double v = 0;
+            for (int l = 0; l < d; l++)
                 v += row[l] * qd[l];
-                ac += row[l] * (qdd0 ? qdd0[l] : 0);
-                vs += qd[l] * qd[l];
-            }
-            s[r] = v, s[nf + r] = ac;
-            vn += v * v, an += ac * ac;
+            s[r] = v;
+            vn += v * v;
         }
         if (rc)
             break;
-        /* at rest to rounding: the direction it starts to slide in */
-        int rest = !(sqrt(vn) > 1e-12 * (1 + sqrt(vs / nf)));
-        double nrm = rest ? sqrt(an) : sqrt(vn);
+        int rest = at_rest(s, nf, qd, d);
         for (int r = 0; r < nf; r++) {
-            double sr = nrm > 0 ? (rest ? s[nf + r] : s[r]) / nrm : 0;
+            double sr = rest ? (rest_s ? rest_s[(size_t)js * HES__MECH_MAX_FRICTION + r] : 0)
+                             : s[r] / sqrt(vn);
             for (int l = 0; l < d; l++)
                 B[i + (size_t)l * na] -= c->mu * sr * Dt[(size_t)r * d + l];
         }
@@ -487,6 +498,75 @@ static int lu_solve(double *A, int n, double *b)
     return 0;
 }
 
+/* The directions rest_s (force_rows) of the mode's sliding contacts at
+ * rest: a contact that starts to slide does so against the friction force
+ * it bore sticking, s = -lambda_t / |lambda_t| (the forces of the mode
+ * with those contacts sticking, no cone checked; at the cone the friction
+ * is continuous, and the velocity that grows is along s).  *n_rest: how
+ * many are at rest. */
+static int rest_directions(const hes_mech_mode *md, const double *p, double *q, double *qd,
+                           double *M, const double *net, double *rest_s, int *n_rest)
+{
+    const hes_mech *m = md->mech;
+    int d = m->d, na = md->n_active, ns = md->n_sliding, rc = 0;
+    *n_rest = 0;
+    size_t cap = (size_t)na + (size_t)ns * HES__MECH_MAX_FRICTION;
+    int *act = malloc(sizeof(int) * (2 * cap + (size_t)ns + 1));
+    double *buf = malloc(sizeof(double) * ((size_t)2 * d + cap + HES__MECH_MAX_FRICTION));
+    if (!act || !buf) {
+        free(act);
+        free(buf);
+        return E_NOMEM;
+    }
+    int *mov = act + cap, *rest = mov + cap, nmov = 0, n2 = na;
+    double *row = buf, *qdd = row + d, *lam = qdd + d, *v = lam + cap, a;
+    memcpy(act, md->active, sizeof(int) * (size_t)na);
+    for (int j = 0; j < ns && !rc; j++) {
+        const hes_mech_constraint *c = &m->constraints[md->sliding[j]];
+        int nf = c->n_friction_rows;
+        for (int r = 0; r < nf && !rc; r++) {
+            if ((rc = hes__mech_row(m, &m->constraints[c->friction_rows[r]], q, p, &a, row)))
+                break;
+            v[r] = 0;
+            for (int l = 0; l < d; l++)
+                v[r] += row[l] * qd[l];
+        }
+        rest[j] = !rc && at_rest(v, nf, qd, d);
+        if (rest[j]) {
+            (*n_rest)++;
+            for (int r = 0; r < nf; r++)
+                act[n2++] = c->friction_rows[r];
+        } else {
+            mov[nmov++] = md->sliding[j];
+        }
+    }
+    if (!rc && *n_rest > 0) {
+        hes_mech_mode tmp = *md;
+        tmp.active = act, tmp.n_active = n2;
+        tmp.sliding = mov, tmp.n_sliding = nmov;
+        tmp.slip_watched = act, tmp.n_slip_watched = n2;
+        rc = hes__mech_held_dynamics(&tmp, p, q, qd, M, net, qdd, lam);
+        for (int j = 0; j < ns && !rc; j++) {
+            if (!rest[j])
+                continue;
+            const hes_mech_constraint *c = &m->constraints[md->sliding[j]];
+            double t2 = 0, *sj = rest_s + (size_t)j * HES__MECH_MAX_FRICTION;
+            for (int r = 0; r < c->n_friction_rows; r++) {
+                sj[r] = 0;
+                for (int i = na; i < n2; i++)
+                    if (act[i] == c->friction_rows[r])
+                        sj[r] = -lam[i];
+                t2 += sj[r] * sj[r];
+            }
+            for (int r = 0; r < c->n_friction_rows; r++)
+                sj[r] = t2 > 0 ? sj[r] / sqrt(t2) : 0;
+        }
+    }
+    free(act);
+    free(buf);
+    return rc;
+}
+
 /* A held mode's constrained dynamics (hes_mech_mode.held; the equations
  * and their damping: lib/model/mech_hold.c's header). */
 /* One constraint's drift (Da(q))' q' at q, q': its own, or central
@@ -514,7 +594,7 @@ static int drift_of(const hes_mech *m, const hes_mech_constraint *c, const doubl
 }
 
 int hes__mech_held_dynamics(const hes_mech_mode *md, const double *p, double *q, double *qd,
-                            double *M, const double *net, double *qdd)
+                            double *M, const double *net, double *qdd, double *lambda)
 {
     const hes_mech *m = md->mech;
     int d = m->d, na = md->n_active, rc = 0;
@@ -524,7 +604,7 @@ int hes__mech_held_dynamics(const hes_mech_mode *md, const double *p, double *q,
         return E_NOMEM;
     double *L = w, *J = L + D * D, *W = J + A * D, *SA = W + D * A, *rhs = SA + A * A,
            *av = rhs + A, *dr = av + A, *row = dr + A, *a0 = row + D, *qs = a0 + D,
-           *B = qs + NQ, *rhs0 = B + A * D, *qdd0 = rhs0 + A;
+           *B = qs + NQ, *rhs0 = B + A * D;
     memcpy(L, M, sizeof(double) * D * D);
     if ((rc = hes__mech_chol(L, d)) || (rc = hes__mech_rows(m, q, p, na, md->active, J)))
         goto out;
@@ -571,12 +651,22 @@ int hes__mech_held_dynamics(const hes_mech_mode *md, const double *p, double *q,
             qdd[i] += W[i + (size_t)j * d] * rhs[j];
     /* sliding contacts: the forces along B (force_rows), from the same
        rows' accelerations: W = M^-1 B^T, (Da W) lambda = rhs - Da a0 */
-    int any = 0;
-    if (md->n_sliding > 0) {
-        memcpy(qdd0, qdd, sizeof(double) * D);
-        if ((rc = force_rows(md, q, qd, p, J, qdd0, B, &any)))
-            goto out;
+    /* sliding contacts: the forces along B (force_rows), W = M^-1 B^T,
+       (Da W) lambda = rhs - Da a0 */
+    int any = 0, n_rest = 0;
+    double rest_s[4 * HES__MECH_MAX_FRICTION], *rs = rest_s;
+    if (md->n_sliding > 4 && !(rs = malloc(sizeof(double) * (size_t)md->n_sliding *
+                                          HES__MECH_MAX_FRICTION))) {
+        rc = E_NOMEM;
+        goto out;
     }
+    if (md->n_sliding > 0 &&
+        !(rc = rest_directions(md, p, q, qd, M, net, rs, &n_rest)))
+        rc = force_rows(md, q, qd, p, J, rs, B, &any);
+    if (rs != rest_s)
+        free(rs);
+    if (rc)
+        goto out;
     if (any) {
         for (int j = 0; j < na; j++)
             for (int i = 0; i < d; i++)
@@ -591,6 +681,8 @@ int hes__mech_held_dynamics(const hes_mech_mode *md, const double *p, double *q,
             for (int j = 0; j < na; j++)
                 qdd[i] += W[i + (size_t)j * d] * rhs[j];
     }
+    if (lambda)
+        memcpy(lambda, rhs, sizeof(double) * A);
     if ((rc = hes__mech_friction_ok(m, na, md->active, rhs, md->n_slip_watched,
                                     md->slip_watched)))   /* rhs: lambda */
         goto out;
@@ -618,11 +710,22 @@ static int held_forces(const hes_mech_mode *md, const double *p, hes__mech_eval 
     int any = 0;
     for (int i = 0; i < d; i++)
         fm[i] = f[i] - c[i];
-    /* the forces act along B: Da, or a sliding contact's row (force_rows;
-       at rest, its direction from the accelerations themselves) */
+    /* the forces act along B: Da, or a sliding contact's row (force_rows,
+       rest_directions) */
+    double rest_s[4 * HES__MECH_MAX_FRICTION], *rs = rest_s;
+    int n_rest = 0;
+    if (md->n_sliding > 4 && !(rs = malloc(sizeof(double) * (size_t)md->n_sliding *
+                                          HES__MECH_MAX_FRICTION))) {
+        hes__mech_work_close(&w);
+        return E_NOMEM;
+    }
     if (!(rc = hes__mech_rows(m, q, p, na, md->active, D)) &&
-        !(rc = force_rows(md, q, e->qd, p, D, qdd, B, &any)))
+        (md->n_sliding < 1 ||
+         !(rc = rest_directions(md, p, e->q, e->qd, M, fm, rs, &n_rest))) &&
+        !(rc = force_rows(md, q, e->qd, p, D, rs, B, &any)))
         rc = hes__mech_chol(M, d);
+    if (rs != rest_s)
+        free(rs);
     if (!rc) {
         for (int j = 0; j < na; j++) /* W = M^-1 B^T */
             for (int i = 0; i < d; i++)

@@ -201,11 +201,12 @@ int hes__mech_row(const hes_mech *m, const hes_mech_constraint *c, const double 
 int hes__mech_rows(const hes_mech *m, const double *q, const double *p, int n, const int *idx,
                    double *D);
 
-/* A held mode's dynamics at its evaluation e (M, f - c at q, q'): q'' and
- * z'' from the constrained equations of motion (hes_mech_mode.held;
- * mech_hold.c). */
+/* A held mode's dynamics at (q, q') with M and net = f - c there: q''
+ * from the constrained equations of motion (hes_mech_mode.held;
+ * mech_hold.c), and the held constraints' forces into lambda (NULL: not
+ * wanted). */
 int hes__mech_held_dynamics(const hes_mech_mode *md, const double *p, double *q, double *qd,
-                            double *M, const double *net, double *qdd);
+                            double *M, const double *net, double *qdd, double *lambda);
 
 /* A mechanical mode's field moves each quaternion of its state as
  *     q' = 1/2 q (x) (0, w) + k (1 - |q|^2) q,   k = HES__QUAT_PULL per second:

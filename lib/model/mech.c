@@ -461,43 +461,6 @@ static int force_rows(const hes_mech_mode *md, const double *q, const double *qd
     return rc;
 }
 
-/* Solves A x = b (n x n, column-major, A overwritten) by Gaussian
- * elimination with partial pivoting: a sliding contact's Da M^-1 B^T is
- * not symmetric (the Cholesky factorisation above does not apply, and
- * LAPACK's dgesv through OpenBLAS locks its allocator at every call). */
-static int lu_solve(double *A, int n, double *b)
-{
-    for (int c = 0; c < n; c++) {
-        int piv = c;
-        for (int r = c + 1; r < n; r++)
-            if (fabs(A[r + (size_t)c * n]) > fabs(A[piv + (size_t)c * n]))
-                piv = r;
-        if (!(fabs(A[piv + (size_t)c * n]) > 0))
-            return E_DEPENDENT;
-        for (int j = 0; j < n; j++) {
-            double t = A[c + (size_t)j * n];
-            A[c + (size_t)j * n] = A[piv + (size_t)j * n];
-            A[piv + (size_t)j * n] = t;
-        }
-        double t = b[c];
-        b[c] = b[piv];
-        b[piv] = t;
-        for (int r = c + 1; r < n; r++) {
-            double f = A[r + (size_t)c * n] / A[c + (size_t)c * n];
-            for (int j = c; j < n; j++)
-                A[r + (size_t)j * n] -= f * A[c + (size_t)j * n];
-            b[r] -= f * b[c];
-        }
-    }
-    for (int r = n - 1; r >= 0; r--) {
-        double s = b[r];
-        for (int j = r + 1; j < n; j++)
-            s -= A[r + (size_t)j * n] * b[j];
-        b[r] = s / A[r + (size_t)r * n];
-    }
-    return 0;
-}
-
 /* The directions rest_s (force_rows) of the mode's sliding contacts at
  * rest: a contact that starts to slide does so against the friction force
  * it bore sticking, s = -lambda_t / |lambda_t| (the forces of the mode
@@ -674,8 +637,10 @@ int hes__mech_held_dynamics(const hes_mech_mode *md, const double *p, double *q,
         hes__mech_chol_solve(L, d, W, na);
         hes__matmul(na, d, na, J, W, SA);
         memcpy(rhs, rhs0, sizeof(double) * A);
-        if ((rc = lu_solve(SA, na, rhs)))
+        if (hes__lu_solve(na, SA, rhs)) {   /* not symmetric: LU (base/dense.c) */
+            rc = E_DEPENDENT;
             goto out;
+        }
         memcpy(qdd, a0, sizeof(double) * D);
         for (int i = 0; i < d; i++)
             for (int j = 0; j < na; j++)
@@ -740,7 +705,7 @@ static int held_forces(const hes_mech_mode *md, const double *p, hes__mech_eval 
             r[i] = s;
         }
         if (any)
-            rc = lu_solve(A, na, r);
+            rc = hes__lu_solve(na, A, r) ? E_DEPENDENT : 0;
         else if (hes__mech_chol(A, na))
             rc = E_DEPENDENT;
         else

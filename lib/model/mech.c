@@ -28,6 +28,8 @@
 const char *hes_mech_describe_error(int code, void *data)
 {
     (void)data;
+    if (code >= HES__MECH_SLIP_AT)
+        code = E_SLIP;   /* the contact's own, for whom names it: robot_model.c */
     switch (code) {
     case E_CALLBACK: return "a callback of the mechanical system failed";
     case E_MASS: return "the mass matrix is not positive definite";
@@ -69,7 +71,7 @@ int hes__mech_friction_ok(const hes_mech *m, int n, const int *idx, const double
                     found = 1;
                 }
         if (found && sqrt(t2) > c->mu * lambda[i] * (1 + 1e-9) + 1e-12 * (1 + fabs(lambda[i])))
-            return E_SLIP;
+            return HES__MECH_SLIP_AT + idx[i];
     }
     return 0;
 }

@@ -65,10 +65,15 @@ enum {
     E_NOMEM,           /* a work area could not be allocated */
     E_SLIP             /* a held contact's tangential force leaves its friction cone */
 };
+/* E_SLIP of constraint c (the contact's normal): HES__MECH_SLIP_AT + c,
+ * so that a model's describe_error can name the contact (robot_model.c);
+ * hes_mech_describe_error says E_SLIP's text for all of them. */
+#define HES__MECH_SLIP_AT 100000
 
 /* Whether the forces (or impulses) lambda[n] of the constraints idx[n],
  * held together, keep every contact among them in its friction cone
- * (hes_mech_constraint.friction_rows): 0, or E_SLIP (mech.c). */
+ * (hes_mech_constraint.friction_rows): 0, or HES__MECH_SLIP_AT + the
+ * first slipping contact's normal (mech.c). */
 int hes__mech_friction_ok(const hes_mech *m, int n, const int *idx, const double *lambda,
                           int n_skip, const int *skip);
 /* A copy of a mode that checks no friction cone (each held contact's

@@ -56,6 +56,8 @@ typedef struct {
     hes_mech_transition *mtrans;
     double *guess;            /* 2 k of the orbit's mode */
     int n_guess;
+    const char **slip_msg;    /* per constraint: the slip message naming it (a normal's) */
+    int n_slip_msg;
 } robot_model;
 
 static void *keep(robot_model *rm, size_t n)
@@ -614,6 +616,42 @@ fail:
     return st;
 }
 
+/* The mechanical layer's messages, a slip's naming its contact (built
+ * with the model, read-only after: threads share them). */
+static const char *describe_error(int code, void *data)
+{
+    const robot_model *rm = data;
+    int c = code - HES__MECH_SLIP_AT;
+    if (rm && c >= 0 && c < rm->n_slip_msg && rm->slip_msg[c])
+        return rm->slip_msg[c];
+    return hes_mech_describe_error(code, NULL);
+}
+
+/* The slip messages of the robot's contacts (their normals). */
+static hes_status build_slip_messages(robot_model *rm, char *msg, size_t len)
+{
+    hes_status st = HES_OK;
+    const hes_mech *m = hes_robot_mech(rm->robot);
+    int nc = hes_robot_contact_count(rm->robot);
+    rm->slip_msg = keep(rm, sizeof *rm->slip_msg * (size_t)(2 * nc + 1));
+    if (!rm->slip_msg)
+        NOMEM();
+    rm->n_slip_msg = 2 * nc;
+    for (int c = 0; c < 2 * nc; c++) {
+        rm->slip_msg[c] = NULL;
+        if (c % 2)
+            continue;
+        char buf[320];
+        snprintf(buf, sizeof buf, "the tangential force of the held contact '%s' exceeds mu "
+                 "times its normal one: the foot would slip, so the impact or the mode that "
+                 "holds it is not physically valid", m->constraints[c].name);
+        if (!(rm->slip_msg[c] = keep_str(rm, buf, NULL)))
+            NOMEM();
+    }
+fail:
+    return st;
+}
+
 static hes_status build_orbit(robot_model *rm, const hes_robot_model_spec *sp, char *msg,
                               size_t len)
 {
@@ -874,9 +912,10 @@ hes_status hes_robot_model_new(hes_robot *robot, const hes_robot_model_spec *sp,
     }
     rm->model.integrator = HES_ADAMS;
     rm->model.max_phase_time = sp->max_phase_time > 0 ? sp->max_phase_time : 10.0;
-    rm->model.describe_error = hes_mech_describe_error;
+    rm->model.describe_error = describe_error;
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    if ((st = build_params(rm, sp, msg, len)) != HES_OK ||
+    if ((st = build_slip_messages(rm, msg, len)) != HES_OK ||
+        (st = build_params(rm, sp, msg, len)) != HES_OK ||
         (st = hes__robot_pool(robot, cpus < 1 ? 1 : cpus > 8 ? 8 : (int)cpus, msg, len)) !=
         HES_OK ||
         (st = build_modes(rm, sp, msg, len)) != HES_OK ||
@@ -926,7 +965,7 @@ hes_status hes_robot_model_motion(const hes_model *model, int mode, double t, co
     int rc = hes__mech_mode_motion(mm, t, x, p, out->q, out->v, out->a);
     if (rc)
         return hes__say(msg, len, HES_EMODEL, "robot model motion: mode '%s': %s",
-                        model->modes[mode].name, hes_mech_describe_error(rc, NULL));
+                        model->modes[mode].name, describe_error(rc, (void *)rm));
     out->d = d;
     out->pinned = v->pinned;
     out->n_locked = v->n_locked;

@@ -87,7 +87,7 @@ void hes__robot_view_free(hes__robot_view *v)
 /* no view without MuJoCo: hes__robot_mode_view refuses */
 void hes__robot_view_mode(const hes__robot_view *v, hes_mech_mode *out)
 {
-    *out = (hes_mech_mode){ &v->mech, 0, NULL, v->k, NULL, NULL, NULL, NULL, NULL, NULL, 0 };
+    *out = (hes_mech_mode){ .mech = &v->mech, .k = v->k };
 }
 
 /* no pool without MuJoCo (no robot is made): the robot itself */

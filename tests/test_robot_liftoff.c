@@ -17,6 +17,10 @@
  * centre of mass on the parabola of gravity alone) and land later at a
  * transversal rate.  Checked against the closed forms above.
  *
+ * Sliding contacts (below, with their closed forms): a block that sticks,
+ * then slips and slides under a tracking motor; a puck sliding in the
+ * plane.
+ *
  * The joint feedback (hes_robot_control): a pendulum's motor adds kp (r(t)
  * - q) + kd (r'(t) - q') with r a two-harmonic Fourier series; its
  * acceleration at random states and times equals that of the same robot
@@ -406,6 +410,80 @@ START_TEST(test_the_block_sticks_then_slides)
 }
 END_TEST
 
+/* A puck (slides x, y and z, mass 1) sliding on level ground with
+ * friction mu from the velocity (0.6, 0.8): two tangential rows, the
+ * friction -mu m g along the unit velocity u, which keeps its direction:
+ *     x = x0 + v0 t - mu g u t^2 / 2,  v = v0 - mu g u t   (until it stops). */
+static const char puck_xml[] =
+    "<mujoco model=\"puck\">\n"
+    "  <compiler angle=\"radian\" inertiafromgeom=\"false\"/>\n"
+    "  <option gravity=\"0 0 -9.81\"/>\n"
+    "  <worldbody>\n"
+    "    <body name=\"puck\">\n"
+    "      <joint name=\"x\" type=\"slide\" axis=\"1 0 0\"/>\n"
+    "      <joint name=\"y\" type=\"slide\" axis=\"0 1 0\"/>\n"
+    "      <joint name=\"z\" type=\"slide\" axis=\"0 0 1\"/>\n"
+    "      <inertial pos=\"0 0 0\" mass=\"1\" diaginertia=\"0.01 0.01 0.01\"/>\n"
+    "      <site name=\"foot\" pos=\"0 0 0\"/>\n"
+    "    </body>\n"
+    "  </worldbody>\n"
+    "</mujoco>\n";
+
+START_TEST(test_a_puck_slides_in_the_plane)
+{
+    char name[] = "/tmp/hes_puck_XXXXXX.xml";
+    int fd = mkstemps(name, 4);
+    ck_assert_int_ge(fd, 0);
+    ck_assert(write(fd, puck_xml, strlen(puck_xml)) == (ssize_t)strlen(puck_xml));
+    close(fd);
+    const double mu = 0.3, g = 9.81;
+    hes_robot_contact foot = { "foot", mu };
+    hes_robot *r = NULL;
+    hes_error err;
+    hes_status st = hes_robot_read(name, &foot, 1, &r, &err);
+    if (st == HES_ESOLVER) {
+        unlink(name);
+        return;
+    }
+    ck_assert_msg(st == HES_OK, "%s", err.message);
+    static const int held[] = { 0 };
+    static const hes_robot_mode_spec modes[] = {
+        { .name = "slide", .pinned = -1, .n_holds = 1, .holds = held, .n_slides = 1,
+          .slides = held },
+    };
+    hes_robot_model_spec sp = { .name = "puck", .n_modes = 1, .modes = modes };
+    hes_model *m;
+    st = hes_robot_model_new(r, &sp, &m, &err);
+    unlink(name);
+    ck_assert_msg(st == HES_OK, "%s", err.message);
+    const hes_mech_mode *md = m->modes[0].data;
+    ck_assert_int_eq(md->n_active, 1);   /* the normal alone: both tangents slide */
+    ck_assert_int_eq(md->mech->constraints[0].n_friction_rows, 2);
+    hes_system *sys;
+    ck_assert_int_eq(hes_system_new(m, &sys, &err), HES_OK);
+    double x0[6] = { 0, 0, 0, 0.6, 0.8, 0 }, t = 0.25;
+    hes_sim_options o;
+    hes_sim_options_init(&o);
+    o.t_end = t;
+    hes_traj tr;
+    ck_assert_msg(hes_simulate(sys, 0, 0, 0, x0, &o, &tr) == HES_OK, "%s",
+                  hes_system_errmsg(sys));
+    const double *xe = tr.phases[tr.n_phases - 1].x1;
+    double worst = 0;
+    for (int k = 0; k < 2; k++) {
+        double u = x0[3 + k];   /* |v0| = 1 */
+        worst = fmax(worst, fabs(xe[k] - (x0[3 + k] * t - 0.5 * mu * g * u * t * t)));
+        worst = fmax(worst, fabs(xe[3 + k] - (x0[3 + k] - mu * g * u * t)));
+    }
+    ck_assert_msg(worst < 1e-9 && fabs(xe[2]) < 1e-9, "the puck against Coulomb's closed "
+                  "form: %g (z %g)", worst, xe[2]);
+    printf("test_robot_liftoff: the puck slides as the closed form to %.1e\n", worst);
+    hes_traj_free(&tr);
+    hes_system_destroy(sys);
+    hes_model_destroy(m);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("robot_liftoff");
@@ -415,6 +493,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_joint_feedback_about_a_periodic_reference);
     tcase_add_test(tc, test_a_quadruped_foot_lifts_off);
     tcase_add_test(tc, test_the_block_sticks_then_slides);
+    tcase_add_test(tc, test_a_puck_slides_in_the_plane);
     suite_add_tcase(s, tc);
     return s;
 }

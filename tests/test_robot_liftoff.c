@@ -77,8 +77,9 @@ static const char pendulum_xml[] =
 
 /* the robot of xml, written to the temporary file name (a mkstemps
  * template ending in .xml, which the caller removes once its model is made:
- * a model's copies read it) (NULL without MuJoCo) */
-static hes_robot *robot_of(const char *xml, char *name)
+ * a model's copies read it), its site "foot" the one contact with friction
+ * mu (mu < 0: every site, the default friction) (NULL without MuJoCo) */
+static hes_robot *robot_of(const char *xml, char *name, double mu)
 {
     int fd = mkstemps(name, 4);
     ck_assert_int_ge(fd, 0);
@@ -86,7 +87,8 @@ static hes_robot *robot_of(const char *xml, char *name)
     close(fd);
     hes_robot *r = NULL;
     hes_error err;
-    hes_status st = hes_robot_read(name, NULL, 0, &r, &err);
+    hes_robot_contact foot = { "foot", mu };
+    hes_status st = hes_robot_read(name, mu < 0 ? NULL : &foot, mu < 0 ? 0 : 1, &r, &err);
     if (st == HES_ESOLVER)
         return NULL;   /* no MuJoCo */
     ck_assert_msg(st == HES_OK, "%s", err.message);
@@ -96,7 +98,7 @@ static hes_robot *robot_of(const char *xml, char *name)
 START_TEST(test_the_foot_lifts_off_flies_and_lands)
 {
     char name[] = "/tmp/hes_hopper_XXXXXX.xml";
-    hes_robot *r = robot_of(hopper_xml, name);
+    hes_robot *r = robot_of(hopper_xml, name, -1);
     if (!r) {
         unlink(name);
         return;
@@ -161,7 +163,7 @@ END_TEST
 START_TEST(test_joint_feedback_about_a_periodic_reference)
 {
     char nc[] = "/tmp/hes_pendulum_XXXXXX.xml", nt[] = "/tmp/hes_pendulum_XXXXXX.xml";
-    hes_robot *rc = robot_of(pendulum_xml, nc), *rt = robot_of(pendulum_xml, nt);
+    hes_robot *rc = robot_of(pendulum_xml, nc, -1), *rt = robot_of(pendulum_xml, nt, -1);
     if (!rc || !rt) {
         hes_robot_destroy(rc);
         hes_robot_destroy(rt);
@@ -339,20 +341,14 @@ static const char block_xml[] =
 START_TEST(test_the_block_sticks_then_slides)
 {
     char name[] = "/tmp/hes_block_XXXXXX.xml";
-    int fd = mkstemps(name, 4);
-    ck_assert_int_ge(fd, 0);
-    ck_assert(write(fd, block_xml, strlen(block_xml)) == (ssize_t)strlen(block_xml));
-    close(fd);
     const double mu = 0.5, g = 9.81, kp = 100, A = 0.1, w = 2 * M_PI;
-    hes_robot_contact foot = { "foot", mu };
-    hes_robot *r = NULL;
-    hes_error err;
-    hes_status st = hes_robot_read(name, &foot, 1, &r, &err);
-    if (st == HES_ESOLVER) {
+    hes_robot *r = robot_of(block_xml, name, mu);
+    if (!r) {
         unlink(name);
         return;
     }
-    ck_assert_msg(st == HES_OK, "%s", err.message);
+    hes_error err;
+    hes_status st;
     static const int held[] = { 0 };
     static const hes_robot_mode_spec modes[] = {
         { .name = "stick", .pinned = -1, .n_holds = 1, .holds = held },
@@ -432,20 +428,14 @@ static const char puck_xml[] =
 START_TEST(test_a_puck_slides_in_the_plane)
 {
     char name[] = "/tmp/hes_puck_XXXXXX.xml";
-    int fd = mkstemps(name, 4);
-    ck_assert_int_ge(fd, 0);
-    ck_assert(write(fd, puck_xml, strlen(puck_xml)) == (ssize_t)strlen(puck_xml));
-    close(fd);
     const double mu = 0.3, g = 9.81;
-    hes_robot_contact foot = { "foot", mu };
-    hes_robot *r = NULL;
-    hes_error err;
-    hes_status st = hes_robot_read(name, &foot, 1, &r, &err);
-    if (st == HES_ESOLVER) {
+    hes_robot *r = robot_of(puck_xml, name, mu);
+    if (!r) {
         unlink(name);
         return;
     }
-    ck_assert_msg(st == HES_OK, "%s", err.message);
+    hes_error err;
+    hes_status st;
     static const int held[] = { 0 };
     static const hes_robot_mode_spec modes[] = {
         { .name = "slide", .pinned = -1, .n_holds = 1, .holds = held, .n_slides = 1,

@@ -15,7 +15,11 @@
  * ground at third order, on its guard to second order, where rounding
  * would have it cross back at once; the simulation must fly on (its
  * centre of mass on the parabola of gravity alone) and land later at a
- * transversal rate.  Checked against the closed forms above.
+ * transversal rate.  Checked against the closed forms above.  Landed, the
+ * stopped foot is pushed by N = m g + k c; where the spring pulls it up
+ * harder than its weight (N < 0), holding it would pull the ground, and
+ * the landing is refused, naming the foot.  From several compressions,
+ * both outcomes, each where N says.
  *
  * Sliding contacts (below, with their closed forms): a block that sticks,
  * then slips and slides under a tracking motor; a puck sliding in the
@@ -123,38 +127,63 @@ START_TEST(test_the_foot_lifts_off_flies_and_lands)
     hes_system *sys;
     ck_assert_int_eq(hes_system_new(m, &sys, &err), HES_OK);
     /* from rest, compressed by A below equilibrium */
-    double w = sqrt(K / HM), ze = -S0 - HM * G / K, zlo = -S0 + FM * G / K, A = 0.1;
-    double tlo = acos((ze - zlo) / A) / w;
-    double x0[6] = { 0, ze - A, -(ze - A), 0, 0, 0 };   /* x, z, leg (foot at 0), rates */
-    hes_sim_options o;
-    hes_sim_options_init(&o);
-    o.n_section = 1;
-    o.section = 1;                    /* until the landing */
-    hes_traj tr;
-    ck_assert_msg(hes_simulate(sys, 0, 0, 0, x0, &o, &tr) == HES_OK, "%s",
-                  hes_system_errmsg(sys));
-    ck_assert_int_eq(tr.n_events, 2);
-    ck_assert_int_eq(tr.events[0].transition, 0);
-    ck_assert_int_eq(tr.events[1].transition, 1);
-    const hes_event *lo = &tr.events[0], *td = &tr.events[1];
-    ck_assert_msg(fabs(lo->t - tlo) < 1e-8, "lift-off at %.12f, closed form %.12f", lo->t, tlo);
-    ck_assert_msg(fabs(lo->x_minus[1] - zlo) < 1e-8, "torso at lift-off %.12f, closed form %.12f",
-                  lo->x_minus[1], zlo);
+    double w = sqrt(K / HM), ze = -S0 - HM * G / K, zlo = -S0 + FM * G / K;
+    static const double As[] = { 0.1, 0.06, 0.07, 0.08, 0.09, 0.11, 0.12 };
+    int n_held = 0, n_pulled = 0;
+    for (int ia = 0; ia < (int)(sizeof As / sizeof *As); ia++) {
+        double A = As[ia];
+        double tlo = acos((ze - zlo) / A) / w;
+        double x0[6] = { 0, ze - A, -(ze - A), 0, 0, 0 };   /* x, z, leg (foot at 0), rates */
+        hes_sim_options o;
+        hes_sim_options_init(&o);
+        o.n_section = 1;
+        o.section = 1;                    /* until the landing */
+        hes_traj tr;
+        hes_status ran = hes_simulate(sys, 0, 0, 0, x0, &o, &tr);
+        ck_assert_int_ge(tr.n_events, 1);
+        ck_assert_int_eq(tr.n_phases, 2);
+        ck_assert_int_eq(tr.events[0].transition, 0);
+        const hes_event *lo = &tr.events[0];
+        const hes_phase *fl = &tr.phases[1];
+        ck_assert_msg(fabs(lo->t - tlo) < 1e-8, "lift-off at %.12f, closed form %.12f", lo->t, tlo);
+        ck_assert_msg(fabs(lo->x_minus[1] - zlo) < 1e-8, "torso at lift-off %.12f, closed form %.12f",
+                      lo->x_minus[1], zlo);
+        /* the landing: the foot stopped, the ground pushes it with m g + k c;
+           where the spring pulls it up harder than its weight, it leaves at
+           once and holding it is refused, naming the foot */
+        double N = FM * G + K * (fl->x1[2] - S0);
+        if (N > 0) {
+            ck_assert_msg(ran == HES_OK, "%s", hes_system_errmsg(sys));
+            ck_assert_int_eq(tr.n_events, 2);
+            ck_assert_int_eq(tr.events[1].transition, 1);
+        } else {
+            ck_assert_int_eq(ran, HES_EMODEL);
+            ck_assert_int_eq(tr.n_events, 1);
+            ck_assert_msg(strstr(hes_system_errmsg(sys), "'foot', which the target mode holds, would "
+                                 "pull right after the event"), "%s", hes_system_errmsg(sys));
+    }
+    n_held += N > 0;
+    n_pulled += N <= 0;
     /* the flight: the centre of mass on gravity's parabola until the landing */
     double zc0 = (HM * lo->x_plus[1] + FM * (lo->x_plus[1] + lo->x_plus[2])) / (HM + FM);
     double vc0 = (HM * lo->x_plus[4] + FM * (lo->x_plus[4] + lo->x_plus[5])) / (HM + FM);
-    double dt = td->t - lo->t;
-    double zc = (HM * td->x_minus[1] + FM * (td->x_minus[1] + td->x_minus[2])) / (HM + FM);
+    double dt = fl->t1 - lo->t;
+    double zc = (HM * fl->x1[1] + FM * (fl->x1[1] + fl->x1[2])) / (HM + FM);
     ck_assert_msg(dt > 0.01, "the flight lasted %g s", dt);
     ck_assert_msg(fabs(zc - (zc0 + vc0 * dt - 0.5 * G * dt * dt)) < 1e-9,
                   "centre of mass at landing %.12f, parabola %.12f", zc,
                   zc0 + vc0 * dt - 0.5 * G * dt * dt);
     /* the landing is transversal: the foot comes down at a resolved speed */
-    double foot_v = td->x_minus[4] + td->x_minus[5];
+    double foot_v = fl->x1[4] + fl->x1[5];
     ck_assert_msg(foot_v < -1e-3, "the foot lands at %g m/s", foot_v);
-    printf("test_robot_liftoff: lift-off at %.9f s (closed form %.9f), landing at %.6f s, "
-           "foot at %.3f m/s\n", lo->t, tlo, td->t, foot_v);
+    printf("test_robot_liftoff: from %.2f below: lift-off at %.9f s (closed form %.9f), "
+           "landing at %.6f s, foot at %.3f m/s, ground force after it %.4f N (%s)\n", A,
+           lo->t, tlo, fl->t1, foot_v, N, N > 0 ? "held" : "refused");
     hes_traj_free(&tr);
+    }
+    /* both outcomes were met, each as the closed form says */
+    ck_assert_int_gt(n_held, 0);
+    ck_assert_int_gt(n_pulled, 0);
     hes_system_destroy(sys);
     hes_model_destroy(m);
 }
@@ -406,6 +435,73 @@ START_TEST(test_the_block_sticks_then_slides)
 }
 END_TEST
 
+/* The same block with a no-slip foot (mu infinite): it sticks whatever
+ * the motor's force, the ground bearing the weight and all of kp A sin(w
+ * t) (the closed form, long past where mu 0.5 slips); a mode that would
+ * slide it is refused. */
+START_TEST(test_a_no_slip_foot_sticks)
+{
+    char name[] = "/tmp/hes_block_XXXXXX.xml";
+    const double g = 9.81, kp = 100, A = 0.1, w = 2 * M_PI;
+    hes_robot *r = robot_of(block_xml, name, INFINITY);
+    if (!r) {
+        unlink(name);
+        return;
+    }
+    hes_error err;
+    static const int held[] = { 0 };
+    static const hes_robot_mode_spec modes[] = {
+        { .name = "stick", .pinned = -1, .n_holds = 1, .holds = held },
+        { .name = "slide", .pinned = -1, .n_holds = 1, .holds = held, .n_slides = 1,
+          .slides = held },
+    };
+    static const double coef[3] = { 0, 0, 0.1 };   /* A sin(w t) */
+    hes_robot_control ctl = { .period = 1.0, .kp = kp, .kd = 0, .n_harmonics = 1,
+                              .reference = coef };
+    hes_robot_model_spec sp = { .name = "block", .n_modes = 2, .modes = modes,
+                                .control = &ctl };
+    hes_model *m;
+    ck_assert_int_eq(hes_robot_model_new(r, &sp, &m, &err), HES_EINVAL);
+    ck_assert_msg(strstr(err.message, "'foot' is declared no-slip: it cannot slide"), "%s",
+                  err.message);
+    /* the model took the robot, failing too: read it again */
+    hes_robot_contact foot = { "foot", INFINITY };
+    ck_assert_int_eq(hes_robot_read(name, &foot, 1, &r, &err), HES_OK);
+    sp.n_modes = 1;
+    hes_status st = hes_robot_model_new(r, &sp, &m, &err);
+    unlink(name);
+    ck_assert_msg(st == HES_OK, "%s", err.message);
+    hes_system *sys;
+    ck_assert_int_eq(hes_system_new(m, &sys, &err), HES_OK);
+    double x0[4] = { 0, 0, 0, 0 }, p[4], lam[3], q[2], qd[2], worst = 0;
+    for (int i = 0; i < m->n_params; i++)
+        p[i] = m->params[i].value;
+    hes_sim_options o;
+    hes_sim_options_init(&o);
+    for (int k = 1; k <= 8; k++) {
+        o.t_end = 0.1 * k;
+        hes_traj tr;
+        ck_assert_msg(hes_simulate(sys, 0, 0, 0, x0, &o, &tr) == HES_OK, "%s",
+                      hes_system_errmsg(sys));
+        ck_assert_int_eq(tr.n_events, 0);
+        const double *xe = tr.phases[0].x1;
+        ck_assert_msg(fabs(xe[0]) < 1e-12 && fabs(xe[2]) < 1e-12, "the block moved: x %g v %g",
+                      xe[0], xe[2]);
+        ck_assert_int_eq(hes_mech_mode_state(m->modes[0].data, o.t_end, xe, p, q, qd, lam, NULL),
+                         HES_OK);
+        /* normal, then the tangential row: the ground's force opposes the motor's */
+        worst = fmax(worst, fmax(fabs(lam[0] - g), fabs(fabs(lam[1]) -
+                                                        fabs(kp * A * sin(w * o.t_end)))));
+        hes_traj_free(&tr);
+    }
+    ck_assert_msg(worst < 1e-9, "forces off the closed form by %g", worst);
+    printf("test_robot_liftoff: the no-slip block holds kp A = %g N against its weight %g N "
+           "(forces to %.1e)\n", kp * A, g, worst);
+    hes_system_destroy(sys);
+    hes_model_destroy(m);
+}
+END_TEST
+
 /* A puck (slides x, y and z, mass 1) sliding on level ground with
  * friction mu from the velocity (0.6, 0.8): two tangential rows, the
  * friction -mu m g along the unit velocity u, which keeps its direction:
@@ -483,6 +579,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_joint_feedback_about_a_periodic_reference);
     tcase_add_test(tc, test_a_quadruped_foot_lifts_off);
     tcase_add_test(tc, test_the_block_sticks_then_slides);
+    tcase_add_test(tc, test_a_no_slip_foot_sticks);
     tcase_add_test(tc, test_a_puck_slides_in_the_plane);
     suite_add_tcase(s, tc);
     return s;

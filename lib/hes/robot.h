@@ -145,8 +145,9 @@ hes_status hes_robot_set_slope(hes_robot *robot, double slope);
 int hes_robot_motor_count(const hes_robot *robot);
 const char *hes_robot_motor_joint(const hes_robot *robot, int a);
 /** @} */
-/** Set contact i's friction coefficient (i = -1: every contact's);
- * HES_EINVAL for a contact out of range or mu not finite and >= 0. */
+/** Set contact i's friction coefficient (i = -1: every contact's); INFINITY:
+ * the contact never slips.  HES_EINVAL for a contact out of range or mu not
+ * >= 0. */
 hes_status hes_robot_set_friction(hes_robot *robot, int contact, double mu);
 /** The number of joint-limit constraints (after the contacts' 2 per
  * contact in hes_robot_mech's numbering). */

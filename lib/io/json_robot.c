@@ -15,7 +15,8 @@
  * {
  *   "name": "knee-biped-mjcf", "description": "...",
  *   "robot": "knee_biped.xml",          (relative to this file's folder)
- *   "contacts": {"foot1": 1.0, ...},    (friction per site; default: every site, 1)
+ *   "contacts": {"foot1": 1.0, ...},    (friction per site; default: every site, 1;
+ *                                        "no-slip": held, it sticks whatever its force)
  *   "motors": ["hip", ...],             (optional: unit motors on these joints instead of
  *                                        the file's actuators; a URDF has none)
  *   "slope": 0.0504,                    (optional: a parameter turning gravity)
@@ -543,11 +544,13 @@ hes_status hes_robot_model_read(const char *path, hes_model **out, hes_error *er
         if (!(contacts = hes__rdesc_alloc(&c, s, json_object_size(cj), sizeof *contacts)))
             goto done;
         json_object_foreach(cj, k, v) {
-            if (!json_is_number(v)) {
-                hes__rdesc_bad(&c, "contacts: the friction of '%s' must be a number", k);
+            int no_slip = json_is_string(v) && !strcmp(json_string_value(v), "no-slip");
+            if (!json_is_number(v) && !no_slip) {
+                hes__rdesc_bad(&c, "contacts: the friction of '%s' must be a number or "
+                               "\"no-slip\"", k);
                 goto done;
             }
-            contacts[nc++] = (hes_robot_contact){ k, json_number_value(v) };
+            contacts[nc++] = (hes_robot_contact){ k, no_slip ? INFINITY : json_number_value(v) };
         }
     }
     if (!(file = robot_path(path, rf))) {

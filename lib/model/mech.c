@@ -28,8 +28,10 @@
 const char *hes_mech_describe_error(int code, void *data)
 {
     (void)data;
-    if (code >= HES__MECH_SLIP_AT)
-        code = E_SLIP;   /* the contact's own, for whom names it: robot_model.c */
+    if (code >= HES__MECH_PULL_AT)
+        code = E_PULLS;  /* the constraint's own, for whom names it: robot_model.c */
+    else if (code >= HES__MECH_SLIP_AT)
+        code = E_SLIP;
     switch (code) {
     case E_CALLBACK: return "a callback of the mechanical system failed";
     case E_MASS: return "the mass matrix is not positive definite";
@@ -45,6 +47,7 @@ const char *hes_mech_describe_error(int code, void *data)
     case E_LAW: return "the transition's own impact law (hes_mech_transition.impact) failed, e.g. its impulse steps did not end within their limit";
     case E_NOMEM: return "out of memory for the mechanical system's work arrays";
     case E_SLIP: return "a held contact's tangential force (or impulse) exceeds mu times its normal one: the foot would slip, so the impact or the mode that holds it is not physically valid";
+    case E_PULLS: return "a contact or limit that the target mode holds would pull right after the event (its force is negative): it leaves at once, so the target mode is not physically valid (release it at this transition)";
     }
     return NULL;
 }
@@ -60,7 +63,8 @@ int hes__mech_friction_ok(const hes_mech *m, int n, const int *idx, const double
         if (skipped)
             continue;
         /* a pulling normal force is a release's business (its guard), not a slip */
-        if (!(c->mu > 0) || c->n_friction_rows < 1 || !c->friction_rows || lambda[i] < 0)
+        if (!(c->mu > 0) || isinf(c->mu) || c->n_friction_rows < 1 || !c->friction_rows ||
+            lambda[i] < 0)
             continue;
         double t2 = 0;
         int found = 0;
@@ -1216,6 +1220,35 @@ hes_status hes_mech_impact(const hes_mech_transition *tr, const double *x, const
     return status_of(rc);
 }
 
+/* A held target mode's unilateral constraints bear their forces right
+ * after the event (x: its state): a negative force means the constraint
+ * leaves at once, and holding it would pull silently (the post-impact
+ * contact set of the complementarity conditions, checked rather than
+ * chosen).  0, or HES__MECH_PULL_AT + the constraint. */
+static int entry_forces(const hes_mech_transition *tr, double t, const double *x,
+                        const double *p)
+{
+    const hes_mech_mode *to = tr->to;
+    int na = to->n_active, rc;
+    if (!to->held || na < 1)
+        return 0;
+    double small[2 * S];
+    hes__mech_work w;
+    if (OPEN(&w, small, (size_t)to->k + (size_t)na))
+        return E_NOMEM;
+    double *zdd = TAKE(&w, (size_t)to->k), *lam = TAKE(&w, (size_t)na), big = 0;
+    if (!(rc = mode_dynamics(to, t, x, p, zdd, NULL, NULL, lam, NULL))) {
+        for (int i = 0; i < na; i++)
+            big = fmax(big, fabs(lam[i]));
+        for (int i = 0; i < na && !rc; i++)
+            if (to->mech->constraints[to->active[i]].unilateral &&
+                lam[i] < -1e-6 * (1.0 + big))
+                rc = HES__MECH_PULL_AT + to->active[i];
+    }
+    hes__mech_work_close(&w);
+    return rc;
+}
+
 int hes_mech_reset(double t, const double *x, const double *p, double *out, void *data)
 {
     if (!data || !x || !out)
@@ -1253,7 +1286,7 @@ int hes_mech_reset(double t, const double *x, const double *p, double *out, void
             hes__matmul(k, d, 1, J, qdp, out + k);
     }
     hes__mech_work_close(&w);
-    return rc;
+    return rc ? rc : entry_forces(tr, t, out, p);
 }
 
 int hes__mech_coupling(const hes_transition *a, const hes_transition *b, const double *x,

@@ -139,7 +139,7 @@ hes_status hes_robot_pinned_mode(const hes_robot *r, int contact, hes_mech_mode 
 /* One contact's friction coefficient, or every contact's (contact -1). */
 hes_status hes_robot_set_friction(hes_robot *r, int contact, double mu)
 {
-    if (!r || contact < -1 || contact >= r->n_contacts || !(mu >= 0) || !isfinite(mu))
+    if (!r || contact < -1 || contact >= r->n_contacts || !(mu >= 0))
         return HES_EINVAL;
     for (int c = 0; c < r->n_contacts; c++)
         if (contact < 0 || c == contact) {

@@ -290,11 +290,14 @@ static hes_status contact_constraints(hes_robot *r, int c, const char *path,
     if (s < 0 && name && (b = mj_name2id(m, mjOBJ_BODY, name)) > 0)
         s = -b - 1;
     double mu = n_contacts ? contacts[c].mu : 1.0;
-    if ((s < 0 && b <= 0) || !(mu >= 0) || !isfinite(mu))
+    /* mu = infinity: the contact never slips (sticking assumed whatever
+       its tangential force, as in the no-slip models of gait studies) */
+    if ((s < 0 && b <= 0) || !(mu >= 0))
         return hes__say(msg, len, HES_EINVAL, "robot %s: contact %d (%s): %s", path, c,
                         name ? name : "unnamed",
                         s < 0 && b <= 0 ? "no site or body of that name in the file"
-                              : "its friction coefficient must be finite and >= 0");
+                              : "its friction coefficient must be >= 0 (or infinite: "
+                                "no slip)");
     char buf[32];
     if (!name) {
         snprintf(buf, sizeof buf, "site%d", s);

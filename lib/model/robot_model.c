@@ -58,6 +58,8 @@ typedef struct {
     int n_guess;
     const char **slip_msg;    /* per constraint: the slip message naming it (a normal's) */
     int n_slip_msg;
+    const char **pull_msg;    /* per constraint: the message of its pulling on entry */
+    int n_pull_msg;
 } robot_model;
 
 static void *keep(robot_model *rm, size_t n)
@@ -616,32 +618,47 @@ fail:
     return st;
 }
 
-/* The mechanical layer's messages, a slip's naming its contact (built
- * with the model, read-only after: threads share them). */
+/* The mechanical layer's messages, a slip's or a pull's naming its
+ * constraint (built with the model, read-only after: threads share them). */
 static const char *describe_error(int code, void *data)
 {
     const robot_model *rm = data;
-    int c = code - HES__MECH_SLIP_AT;
+    int c = code - HES__MECH_PULL_AT;
+    if (rm && c >= 0 && c < rm->n_pull_msg && rm->pull_msg[c])
+        return rm->pull_msg[c];
+    c = code - HES__MECH_SLIP_AT;
     if (rm && c >= 0 && c < rm->n_slip_msg && rm->slip_msg[c])
         return rm->slip_msg[c];
     return hes_mech_describe_error(code, NULL);
 }
 
-/* The slip messages of the robot's contacts (their normals). */
-static hes_status build_slip_messages(robot_model *rm, char *msg, size_t len)
+/* The slip messages of the robot's contacts (their normals) and the pull
+ * messages of its unilateral constraints (contacts and joint limits). */
+static hes_status build_messages(robot_model *rm, char *msg, size_t len)
 {
     hes_status st = HES_OK;
     const hes_mech *m = hes_robot_mech(rm->robot);
-    int nc = hes_robot_contact_count(rm->robot);
+    int nc = hes_robot_contact_count(rm->robot), n = m->n_constraints;
     rm->slip_msg = keep(rm, sizeof *rm->slip_msg * (size_t)(2 * nc + 1));
-    if (!rm->slip_msg)
+    rm->pull_msg = keep(rm, sizeof *rm->pull_msg * (size_t)(n + 1));
+    if (!rm->slip_msg || !rm->pull_msg)
         NOMEM();
     rm->n_slip_msg = 2 * nc;
-    for (int c = 0; c < 2 * nc; c++) {
-        rm->slip_msg[c] = NULL;
-        if (c % 2)
+    rm->n_pull_msg = n;
+    for (int c = 0; c < n; c++) {
+        char buf[400];
+        rm->pull_msg[c] = NULL;
+        if (c < 2 * nc)
+            rm->slip_msg[c] = NULL;
+        if (!m->constraints[c].unilateral)
             continue;
-        char buf[320];
+        snprintf(buf, sizeof buf, "'%s', which the target mode holds, would pull right after "
+                 "the event (its force is negative): it leaves at once, so the target mode is "
+                 "not physically valid; release it at this transition", m->constraints[c].name);
+        if (!(rm->pull_msg[c] = keep_str(rm, buf, NULL)))
+            NOMEM();
+        if (c >= 2 * nc || c % 2)
+            continue;
         snprintf(buf, sizeof buf, "the tangential force of the held contact '%s' exceeds mu "
                  "times its normal one: the foot would slip, so the impact or the mode that "
                  "holds it is not physically valid", m->constraints[c].name);
@@ -914,7 +931,7 @@ hes_status hes_robot_model_new(hes_robot *robot, const hes_robot_model_spec *sp,
     rm->model.max_phase_time = sp->max_phase_time > 0 ? sp->max_phase_time : 10.0;
     rm->model.describe_error = describe_error;
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    if ((st = build_slip_messages(rm, msg, len)) != HES_OK ||
+    if ((st = build_messages(rm, msg, len)) != HES_OK ||
         (st = build_params(rm, sp, msg, len)) != HES_OK ||
         (st = hes__robot_pool(robot, cpus < 1 ? 1 : cpus > 8 ? 8 : (int)cpus, msg, len)) !=
         HES_OK ||

@@ -374,6 +374,9 @@ hes_status hes__robot_view_hold(hes__robot_view *v, int n, const int *held, int 
         if (!found || slide[j] < 0 || slide[j] >= 2 * nc || slide[j] % 2)
             return hes__say(msg, len, HES_EINVAL, "mode: a sliding contact must be one of "
                             "the contacts it holds (%d is not)", slide[j]);
+        if (isinf(r->cons[slide[j]].mu))
+            return hes__say(msg, len, HES_EINVAL, "contact '%s' is declared no-slip: it "
+                            "cannot slide", r->names[slide[j]]);
     }
     v->held = n > 0;
     return HES_OK;

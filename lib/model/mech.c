@@ -28,7 +28,11 @@
 const char *hes_mech_describe_error(int code, void *data)
 {
     (void)data;
-    if (code >= HES__MECH_PULL_AT)
+    if (code >= HES__MECH_PRESSED_AT)
+        code = E_PRESSED;
+    else if (code >= HES__MECH_IMPULSE_AT)
+        code = E_PULL;
+    else if (code >= HES__MECH_PULL_AT)
         code = E_PULLS;  /* the constraint's own, for whom names it: robot_model.c */
     else if (code >= HES__MECH_SLIP_AT)
         code = E_SLIP;
@@ -47,6 +51,7 @@ const char *hes_mech_describe_error(int code, void *data)
     case E_LAW: return "the transition's own impact law (hes_mech_transition.impact) failed, e.g. its impulse steps did not end within their limit";
     case E_NOMEM: return "out of memory for the mechanical system's work arrays";
     case E_SLIP: return "a held contact's tangential force (or impulse) exceeds mu times its normal one: the foot would slip, so the impact or the mode that holds it is not physically valid";
+    case E_PRESSED: return "a contact or limit let go at rest by the event would be pressed back at once (its acceleration points into it): neither holding it nor letting it go is consistent (a foot whose tangential force does not vanish with its normal one slides before it can lift off; a no-slip foot cannot)";
     case E_PULLS: return "a contact or limit that the target mode holds would pull right after the event (its force is negative): it leaves at once, so the target mode is not physically valid (release it at this transition)";
     }
     return NULL;
@@ -1153,7 +1158,7 @@ static int impact_law(const hes_mech_transition *tr, const hes_mech *m, const do
         if (fabs(vp[i] + gam[i] * v[i]) > 1e-8 * (1.0 + vscale))
             return E_IMPACT;
         if (m->constraints[tr->after[i]].unilateral && -lam[i] < -1e-10 * (1.0 + fabs(lam[i])))
-            return E_PULL;
+            return HES__MECH_IMPULSE_AT + tr->after[i];
         plastic_ish &= gam[i] <= 1.0;
         if (impulse)
             impulse[i] = -lam[i];
@@ -1249,6 +1254,112 @@ static int entry_forces(const hes_mech_transition *tr, double t, const double *x
     return rc;
 }
 
+/* A release under finite friction: the contact's tangential force must
+ * have vanished with its normal one.  Where it has not, |lambda_t| passed
+ * mu lambda_n before the normal force reached zero, between the
+ * integrator's samples of the cone: the foot slides first, and letting it
+ * go sticking would be wrong silently.  x: the source's state at the
+ * event.  0, or HES__MECH_SLIP_AT + the contact. */
+static int release_slip(const hes_mech_transition *tr, double t, const double *x,
+                        const double *p)
+{
+    const hes_mech_constraint *c = &tr->from->mech->constraints[tr->constraint];
+    if (tr->kind != HES_MECH_RELEASE || !(c->mu > 0) || isinf(c->mu) ||
+        c->n_friction_rows < 1 || !c->friction_rows)
+        return 0;
+    hes__mech_uncone u;
+    if (hes__mech_without_cones(tr->from, &u))
+        return E_NOMEM;
+    const hes_mech_mode *md = &u.mode;
+    double small[2 * S];
+    hes__mech_work w;
+    if (OPEN(&w, small, (size_t)md->k + (size_t)md->n_active)) {
+        free(u.cons);
+        return E_NOMEM;
+    }
+    double *zdd = TAKE(&w, (size_t)md->k), *lam = TAKE(&w, (size_t)md->n_active);
+    int rc = mode_dynamics(md, t, x, p, zdd, NULL, NULL, lam, NULL);
+    double big = 0, t2 = 0, ln = 0;
+    for (int i = 0; i < md->n_active && !rc; i++) {
+        big = fmax(big, fabs(lam[i]));
+        if (md->active[i] == tr->constraint)
+            ln = lam[i];
+        for (int r = 0; r < c->n_friction_rows; r++)
+            if (md->active[i] == c->friction_rows[r])
+                t2 += lam[i] * lam[i];
+    }
+    if (!rc && sqrt(t2) > c->mu * fmax(ln, 0) + 1e-6 * (1 + big))
+        rc = HES__MECH_SLIP_AT + tr->constraint;
+    hes__mech_work_close(&w);
+    free(u.cons);
+    return rc;
+}
+
+/* Whether constraint c is among the n listed. */
+static int listed(const int *idx, int n, int c)
+{
+    for (int i = 0; i < n; i++)
+        if (idx[i] == c)
+            return 1;
+    return 0;
+}
+
+/* The unilateral constraints that the event lets go at rest (held by the
+ * source mode or stopped by the impact, not held by the target, on their
+ * surface with no velocity) move off it: their acceleration in the target
+ * mode, Da q'' + (Da)' q', must not point into them.  A released contact
+ * whose force reached zero leaves at third order, its acceleration zero;
+ * one that would be pressed back has no consistent motion at all (a
+ * no-slip foot that loses a tangential force with its normal one).  x:
+ * the target's state.  0, or HES__MECH_PRESSED_AT + the constraint. */
+static int leaving_accelerations(const hes_mech_transition *tr, double t, const double *x,
+                                 const double *p)
+{
+    const hes_mech_mode *to = tr->to, *from = tr->from;
+    const hes_mech *m = to->mech;
+    if (to->chart || from->chart || from->mech->d != m->d ||
+        hes_mech_nq(from->mech) != hes_mech_nq(m))
+        return 0;
+    int d = m->d, nq = hes_mech_nq(m), rc = 0, any = 0;
+    for (int c = 0; c < m->n_constraints && !any; c++)
+        any = m->constraints[c].unilateral && !listed(to->active, to->n_active, c) &&
+              (listed(from->active, from->n_active, c) || listed(tr->after, tr->n_after, c));
+    if (!any)
+        return 0;
+    double small[6 * S];
+    hes__mech_work w;
+    if (OPEN(&w, small, 4 * (size_t)d + 2 * (size_t)nq))
+        return E_NOMEM;
+    double *q = TAKE(&w, (size_t)nq), *qd = TAKE(&w, (size_t)d), *qdd = TAKE(&w, (size_t)d),
+           *row = TAKE(&w, (size_t)d), *qs = TAKE(&w, (size_t)nq), *row2 = TAKE(&w, (size_t)d);
+    if ((rc = hes__mech_mode_motion(to, t, x, p, q, qd, qdd))) {
+        hes__mech_work_close(&w);
+        return rc;
+    }
+    double vs = 0, as = 0;
+    for (int i = 0; i < d; i++)
+        vs = fmax(vs, fabs(qd[i])), as = fmax(as, fabs(qdd[i]));
+    for (int c = 0; c < m->n_constraints && !rc; c++) {
+        const hes_mech_constraint *k = &m->constraints[c];
+        if (!k->unilateral || listed(to->active, to->n_active, c) ||
+            !(listed(from->active, from->n_active, c) || listed(tr->after, tr->n_after, c)))
+            continue;
+        double a, v = 0, acc = 0, dr = 0, rn = 0;
+        if ((rc = hes__mech_row(m, k, q, p, &a, row)))
+            break;
+        for (int i = 0; i < d; i++)
+            v += row[i] * qd[i], acc += row[i] * qdd[i], rn = fmax(rn, fabs(row[i]));
+        if (fabs(a) > 1e-9 * (1 + fabs(a)) || fabs(v) > 1e-8 * (1 + rn * vs))
+            continue;   /* off its surface, or moving off it (an impact's separation) */
+        if ((rc = drift_of(m, k, q, qd, p, row2, qs, &dr)))
+            break;
+        if (acc + dr < -1e-6 * (1 + rn * as))
+            rc = HES__MECH_PRESSED_AT + c;
+    }
+    hes__mech_work_close(&w);
+    return rc;
+}
+
 int hes_mech_reset(double t, const double *x, const double *p, double *out, void *data)
 {
     if (!data || !x || !out)
@@ -1269,6 +1380,8 @@ int hes_mech_reset(double t, const double *x, const double *p, double *out, void
         }
     if (!tr->to_chart && k != d)
         return E_DIM;
+    if ((rc = release_slip(tr, t, x, p)))
+        return rc;
     size_t D = (size_t)d, NQ = (size_t)hes_mech_nq(m);
     double small[4 * S + S * S];
     hes__mech_work w;
@@ -1286,7 +1399,9 @@ int hes_mech_reset(double t, const double *x, const double *p, double *out, void
             hes__matmul(k, d, 1, J, qdp, out + k);
     }
     hes__mech_work_close(&w);
-    return rc ? rc : entry_forces(tr, t, out, p);
+    if (!rc)
+        rc = entry_forces(tr, t, out, p);
+    return rc ? rc : leaving_accelerations(tr, t, out, p);
 }
 
 int hes__mech_coupling(const hes_transition *a, const hes_transition *b, const double *x,

@@ -59,6 +59,8 @@ typedef struct {
     const char **slip_msg;    /* per constraint: the slip message naming it (a normal's) */
     int n_slip_msg;
     const char **pull_msg;    /* per constraint: the message of its pulling on entry */
+    const char **impulse_msg; /* per constraint: the message of its impulse pulling */
+    const char **pressed_msg; /* per constraint: the message of its being pressed back */
     int n_pull_msg;
 } robot_model;
 
@@ -623,7 +625,13 @@ fail:
 static const char *describe_error(int code, void *data)
 {
     const robot_model *rm = data;
-    int c = code - HES__MECH_PULL_AT;
+    int c = code - HES__MECH_PRESSED_AT;
+    if (rm && c >= 0 && c < rm->n_pull_msg && rm->pressed_msg[c])
+        return rm->pressed_msg[c];
+    c = code - HES__MECH_IMPULSE_AT;
+    if (rm && c >= 0 && c < rm->n_pull_msg && rm->impulse_msg[c])
+        return rm->impulse_msg[c];
+    c = code - HES__MECH_PULL_AT;
     if (rm && c >= 0 && c < rm->n_pull_msg && rm->pull_msg[c])
         return rm->pull_msg[c];
     c = code - HES__MECH_SLIP_AT;
@@ -641,13 +649,15 @@ static hes_status build_messages(robot_model *rm, char *msg, size_t len)
     int nc = hes_robot_contact_count(rm->robot), n = m->n_constraints;
     rm->slip_msg = keep(rm, sizeof *rm->slip_msg * (size_t)(2 * nc + 1));
     rm->pull_msg = keep(rm, sizeof *rm->pull_msg * (size_t)(n + 1));
-    if (!rm->slip_msg || !rm->pull_msg)
+    rm->impulse_msg = keep(rm, sizeof *rm->impulse_msg * (size_t)(n + 1));
+    rm->pressed_msg = keep(rm, sizeof *rm->pressed_msg * (size_t)(n + 1));
+    if (!rm->slip_msg || !rm->pull_msg || !rm->impulse_msg || !rm->pressed_msg)
         NOMEM();
     rm->n_slip_msg = 2 * nc;
     rm->n_pull_msg = n;
     for (int c = 0; c < n; c++) {
         char buf[400];
-        rm->pull_msg[c] = NULL;
+        rm->pull_msg[c] = rm->impulse_msg[c] = rm->pressed_msg[c] = NULL;
         if (c < 2 * nc)
             rm->slip_msg[c] = NULL;
         if (!m->constraints[c].unilateral)
@@ -656,6 +666,18 @@ static hes_status build_messages(robot_model *rm, char *msg, size_t len)
                  "the event (its force is negative): it leaves at once, so the target mode is "
                  "not physically valid; release it at this transition", m->constraints[c].name);
         if (!(rm->pull_msg[c] = keep_str(rm, buf, NULL)))
+            NOMEM();
+        snprintf(buf, sizeof buf, "the impact's impulse on '%s' would pull: it separates during "
+                 "the impact, so the chosen reset is not physically valid (leave it out of the "
+                 "transition's \"after\" and list it in \"separate\")", m->constraints[c].name);
+        if (!(rm->impulse_msg[c] = keep_str(rm, buf, NULL)))
+            NOMEM();
+        snprintf(buf, sizeof buf, "'%s', let go at rest by the event, would be pressed back at "
+                 "once (its acceleration points into it): neither holding it nor letting it go "
+                 "is consistent (a foot whose tangential force does not vanish with its normal "
+                 "one slides before it can lift off; a no-slip foot cannot)",
+                 m->constraints[c].name);
+        if (!(rm->pressed_msg[c] = keep_str(rm, buf, NULL)))
             NOMEM();
         if (c >= 2 * nc || c % 2)
             continue;

@@ -27,10 +27,12 @@ cdef class Event:
 
 cdef class Trajectory:
     """A simulated trajectory: phases (list of Phase), events (list of
-    Event; phase k ends with event k) and status ("ok", or why the run
-    ended early, as the library names it)."""
+    Event; phase k ends with event k), status ("ok", or why the run ended
+    early, as the library names it) and message (the failure in full, as
+    the program prints it: which mode, transition or contact, and where;
+    "" when the run ended well)."""
     cdef readonly list phases, events
-    cdef readonly str status
+    cdef readonly str status, message
 
     def __repr__(self):
         return (f"<hes.Trajectory {len(self.phases)} phases, {len(self.events)} events, "
@@ -46,6 +48,7 @@ cdef Trajectory _trajectory(const hes_model *m, const hes_traj *tr):
     out.phases = []
     out.events = []
     out.status = _text(hes_strerror(tr.status))
+    out.message = ""
     for k in range(tr.n_phases):
         ph = Phase.__new__(Phase)
         n = m.modes[tr.phases[k].mode].dim
@@ -135,6 +138,8 @@ cdef Trajectory _simulate(System s, x0, mode, t_end, events, section, double t0,
             (<_PyModelBase>s.owner).reraise()
         if st == HES_EINVAL or st == HES_ENOMEM:
             s._raise(st)
-        return _trajectory(m, &tr)
+        out = _trajectory(m, &tr)
+        out.message = _text(hes_system_errmsg(sys)) if st != HES_OK else ""
+        return out
     finally:
         hes_traj_free(&tr)

@@ -1264,9 +1264,9 @@ static int release_slip(const hes_mech_transition *tr, double t, const double *x
                         const double *p)
 {
     const hes_mech_constraint *c = &tr->from->mech->constraints[tr->constraint];
-    if (tr->kind != HES_MECH_RELEASE || !(c->mu > 0) || isinf(c->mu) ||
+    if (tr->kind != HES_MECH_RELEASE || !tr->from->held || !(c->mu > 0) || isinf(c->mu) ||
         c->n_friction_rows < 1 || !c->friction_rows)
-        return 0;
+        return 0;   /* a pinned chart's contact is an ideal pin: no cone */
     hes__mech_uncone u;
     if (hes__mech_without_cones(tr->from, &u))
         return E_NOMEM;

@@ -159,8 +159,8 @@ START_TEST(test_the_foot_lifts_off_flies_and_lands)
         } else {
             ck_assert_int_eq(ran, HES_EMODEL);
             ck_assert_int_eq(tr.n_events, 1);
-            ck_assert_msg(strstr(hes_system_errmsg(sys), "'foot', which the target mode holds, would "
-                                 "pull right after the event"), "%s", hes_system_errmsg(sys));
+            ck_assert_msg(strstr(hes_system_errmsg(sys), "'foot', which the mode holds, would "
+                                 "pull"), "%s", hes_system_errmsg(sys));
     }
     n_held += N > 0;
     n_pulled += N <= 0;
@@ -184,6 +184,53 @@ START_TEST(test_the_foot_lifts_off_flies_and_lands)
     /* both outcomes were met, each as the closed form says */
     ck_assert_int_gt(n_held, 0);
     ck_assert_int_gt(n_pulled, 0);
+    hes_system_destroy(sys);
+    hes_model_destroy(m);
+}
+END_TEST
+
+/* A start state whose held foot would pull is refused: the hopper
+ * standing, the ground's force on its foot N = m g + k c (c the spring's
+ * compression), started once with N = +1 N and once with N = -1 N. */
+START_TEST(test_a_pulling_start_is_refused)
+{
+    char name[] = "/tmp/hes_hopper_XXXXXX.xml";
+    hes_robot *r = robot_of(hopper_xml, name, -1);
+    if (!r) {
+        unlink(name);
+        return;
+    }
+    static const int foot[] = { 0 };
+    static const hes_robot_mode_spec modes[] = {
+        { .name = "stance", .pinned = -1, .n_holds = 1, .holds = foot },
+    };
+    hes_robot_model_spec sp = { .name = "hopper", .n_modes = 1, .modes = modes };
+    hes_model *m;
+    hes_error err;
+    hes_status made = hes_robot_model_new(r, &sp, &m, &err);
+    unlink(name);
+    ck_assert_msg(made == HES_OK, "%s", err.message);
+    hes_system *sys;
+    ck_assert_int_eq(hes_system_new(m, &sys, &err), HES_OK);
+    hes_sim_options o;
+    hes_sim_options_init(&o);
+    o.t_end = 0.01;
+    for (int sign = -1; sign <= 1; sign += 2) {
+        double c = (sign - FM * G) / K;   /* N = m g + k c = sign */
+        double z = -(S0 + c);             /* the foot at 0: z + leg = 0, leg = S0 + c */
+        double x0[6] = { 0, z, -z, 0, 0, 0 };
+        hes_traj tr;
+        hes_status st = hes_simulate(sys, 0, 0, 0, x0, &o, &tr);
+        if (sign > 0)
+            ck_assert_msg(st == HES_OK, "%s", hes_system_errmsg(sys));
+        else {
+            ck_assert_int_eq(st, HES_EMODEL);
+            ck_assert_msg(strstr(hes_system_errmsg(sys), "start state of 'stance'") &&
+                          strstr(hes_system_errmsg(sys), "'foot', which the mode holds, would "
+                                 "pull"), "%s", hes_system_errmsg(sys));
+        }
+        hes_traj_free(&tr);
+    }
     hes_system_destroy(sys);
     hes_model_destroy(m);
 }
@@ -249,12 +296,13 @@ END_TEST
 /* The free quadruped (share/robots/quadruped_free.xml) standing on its
  * four feet held by their forces, its knees then tracking a trot's
  * reference (diagonal pairs half a period apart, the hind legs leading;
- * modes of every set of feet, touchdowns and lift-offs between them).  The
- * first foot whose normal force reaches zero still bears a tangential
- * one: with friction 100 it slides before it can lift off, refused as a
- * slip (the forces at the event, every cone unchecked, say so); no-slip,
- * letting it go would have it sink into the ground (the free flight of
- * the other feet's mode says so) and holding it would pull: refused. */
+ * modes of every set of feet, touchdowns and lift-offs between them),
+ * from rest at the reference.  A foot's normal force falls while its
+ * tangential force does not: with friction 100 it would slide, refused as
+ * a slip (the forces there, every cone unchecked, say so); no-slip, at
+ * zero normal force letting it go would have it sink into the ground (the
+ * free flight of the other feet's mode says so) and holding it would
+ * pull: refused. */
 START_TEST(test_a_quadruped_foot_lifts_off)
 {
     char path[1024];
@@ -292,11 +340,20 @@ START_TEST(test_a_quadruped_foot_lifts_off)
         }
     }
     /* knees: k0 - a/2 - (a/2) cos(w t + phase), the others held at the stance */
+    /* knees: k0 - a/2 - (a/2) cos(w t + phase); hips held where the start
+       is at rest at the reference with every foot on the ground at one
+       depth Z below the hips (so that none pulls: a start the feedback
+       would tear off the ground is refused) */
     const double k0 = -1.0, a = 0.3, lead = 0.3, ph[4] = { 0, M_PI, M_PI - lead, -lead };
-    double coef[12 * 3] = { 0 };
+    double coef[12 * 3] = { 0 }, kn[4], hp[4], Z = 1;
+    for (int f = 0; f < 4; f++) {
+        kn[f] = k0 - a / 2 - a / 2 * cos(ph[f]);
+        Z = fmin(Z, 0.16 * cos(kn[f] / 2));
+    }
     for (int f = 0; f < 4; f++) {
         double *hip = coef + 3 * (3 * f + 1), *knee = coef + 3 * (3 * f + 2);
-        hip[0] = 0.5;
+        hp[f] = acos(Z / (0.16 * cos(kn[f] / 2))) - kn[f] / 2;   /* 0.08 (cos h + cos(h + k)) = Z */
+        hip[0] = hp[f];
         knee[0] = k0 - a / 2, knee[1] = -a / 2 * cos(ph[f]), knee[2] = a / 2 * sin(ph[f]);
     }
     hes_robot_control ctl = { .period = 0.3, .kp = 3, .kd = 0.05, .n_harmonics = 1,
@@ -307,11 +364,11 @@ START_TEST(test_a_quadruped_foot_lifts_off)
     ck_assert_msg(hes_robot_model_new(r, &sp, &m, &err) == HES_OK, "%s", err.message);
     hes_system *sys;
     ck_assert_int_eq(hes_system_new(m, &sys, &err), HES_OK);
-    double x[37] = { 0 }, hip = 0.5, knee = -1.0;
-    x[2] = 0.08 * cos(hip) + 0.08 * cos(hip + knee);
+    double x[37] = { 0 };
+    x[2] = Z;
     x[3] = 1;
     for (int f = 0; f < 4; f++)
-        x[7 + 3 * f + 1] = hip, x[7 + 3 * f + 2] = knee;
+        x[7 + 3 * f + 1] = hp[f], x[7 + 3 * f + 2] = kn[f];
     hes_sim_options o;
     hes_sim_options_init(&o);
     o.t_end = 3.0;   /* a long horizon: long steps, which met the rounding's root */
@@ -333,6 +390,25 @@ START_TEST(test_a_quadruped_foot_lifts_off)
                 f = c;
         ck_assert_int_ge(f, 0);
         const hes_phase *last = &tr.phases[tr.n_phases - 1];
+        /* there its normal force is zero, its tangential one is not (what
+           any finite friction would have it slide on first) */
+        double lam[12], pp[32];
+        for (int i = 0; i < m->n_params; i++)
+            pp[i] = m->params[i].value;
+        const hes_mech_mode *md = m->modes[15].data;
+        ck_assert_int_eq(hes_mech_mode_state(md, last->t1, last->x1, pp, NULL, NULL, lam, NULL),
+                         HES_OK);
+        const hes_mech_constraint *kc = &md->mech->constraints[2 * f];
+        double fn = 0, ft2 = 0;
+        for (int i = 0; i < md->n_active; i++) {
+            if (md->active[i] == 2 * f)
+                fn = lam[i];
+            for (int j = 0; j < kc->n_friction_rows; j++)
+                if (md->active[i] == kc->friction_rows[j])
+                    ft2 += lam[i] * lam[i];
+        }
+        ck_assert_msg(fabs(fn) < 1e-8 && sqrt(ft2) > 0.1, "%s at the release: normal %g N, "
+                      "tangential %g N", feet[f].site, fn, sqrt(ft2));
         int to = 15 ^ (1 << f), k = to * 4 + f;   /* its touchdown from there */
         ck_assert_int_eq(trs[k].kind, HES_MECH_ACTIVATE);
         ck_assert_int_eq(trs[k].from, to);
@@ -350,53 +426,28 @@ START_TEST(test_a_quadruped_foot_lifts_off)
         double a1 = 2 * g[0] / (h[0] * h[0]), a2 = 2 * g[1] / (h[1] * h[1]);
         ck_assert_msg(a1 < 0 && a2 < 0 && fabs(a1 - a2) < 0.5 * fabs(a1),
                       "the released foot's height after 1 and 2 ms: %g, %g", g[0], g[1]);
-        printf("test_robot_liftoff: the no-slip quadruped's %s, let go at %.6f s, would sink at "
-               "%.3g m/s^2 (free flight of the others): refused\n", feet[f].site, last->t1, a1);
+        printf("test_robot_liftoff: the no-slip quadruped's %s, let go at %.6f s (normal force "
+               "%.1e N, tangential %.3g N), would sink at %.3g m/s^2 (free flight of the "
+               "others): refused\n", feet[f].site, last->t1, fn, sqrt(ft2), a1);
         hes_traj_free(&tr);
         hes_system_destroy(sys);
         hes_model_destroy(m);
         return;
     }
-    /* under this crude feedback the first foot's normal force reaches zero
-       while its tangential force does not: with any finite friction it
-       slides before it can lift off, and the lift-off is refused as a slip */
+    /* under this crude feedback a foot's normal force falls while its
+       tangential force does not: past friction 100 it would slide, refused
+       as a slip */
     ck_assert_int_eq(st, HES_EMODEL);
     ck_assert_msg(strstr(hes_system_errmsg(sys), "exceeds mu times its normal one"), "%s",
                   hes_system_errmsg(sys));
     ck_assert_int_eq(tr.n_events, 0);
-    /* independently: the forces at the event, every cone unchecked */
-    const hes_phase *last = &tr.phases[tr.n_phases - 1];
-    double lam[12], p[32];
-    ck_assert_int_le(m->n_params, 32);
-    for (int i = 0; i < m->n_params; i++)
-        p[i] = m->params[i].value;
-    hes_mech_mode md = *(const hes_mech_mode *)m->modes[15].data;
-    ck_assert_int_eq(md.n_active, 12);
-    md.n_slip_watched = md.n_active, md.slip_watched = md.active;
-    ck_assert_int_eq(hes_mech_mode_state(&md, last->t1, last->x1, p, NULL, NULL, lam, NULL), HES_OK);
     int f = -1;
-    double ratio = 0;
-    for (int c = 0; c < 4; c++) {
-        const hes_mech_constraint *k = &md.mech->constraints[2 * c];
-        double n = 0, t2 = 0;
-        for (int i = 0; i < md.n_active; i++) {
-            if (md.active[i] == 2 * c)
-                n = lam[i];
-            for (int r = 0; r < k->n_friction_rows; r++)
-                if (md.active[i] == k->friction_rows[r])
-                    t2 += lam[i] * lam[i];
-        }
-        if (fabs(n) < 1e-8) {
+    for (int c = 0; c < 4; c++)
+        if (strstr(hes_system_errmsg(sys), feet[c].site))
             f = c;
-            ratio = sqrt(t2) / fabs(n);
-        }
-    }
-    ck_assert_msg(f >= 0, "no foot's normal force is zero at the event");
-    ck_assert_msg(strstr(hes_system_errmsg(sys), feet[f].site), "%s names another foot than %s",
-                  hes_system_errmsg(sys), feet[f].site);
-    ck_assert_msg(ratio > 100, "tangential over normal force %g at the event, within mu", ratio);
-    printf("test_robot_liftoff: the quadruped's %s would lift off at %.6f s with |f_t| / f_n = "
-           "%.3g > mu = 100: refused as a slip\n", feet[f].site, last->t1, ratio);
+    ck_assert_msg(f >= 0, "%s names no foot", hes_system_errmsg(sys));
+    printf("test_robot_liftoff: the quadruped's %s would slide (friction 100): refused\n",
+           feet[f].site);
     hes_traj_free(&tr);
     hes_system_destroy(sys);
     hes_model_destroy(m);
@@ -639,6 +690,7 @@ static Suite *suite(void)
     tcase_add_loop_test(tc, test_a_quadruped_foot_lifts_off, 0, 2);
     tcase_add_test(tc, test_the_block_sticks_then_slides);
     tcase_add_test(tc, test_a_no_slip_foot_sticks);
+    tcase_add_test(tc, test_a_pulling_start_is_refused);
     tcase_add_test(tc, test_a_puck_slides_in_the_plane);
     suite_add_tcase(s, tc);
     return s;

@@ -322,6 +322,11 @@ int hes_mech_field(double t, const double *x, const double *p, double *out, void
  * relative) of the force, the inputs, dM/dq and the chart's acceleration. */
 int hes_mech_field_dx(double t, const double *x, const double *p, double *out, void *data);
 int hes_mech_guard(double t, const double *x, const double *p, double *out, void *data);
+/** hes_mode.admissible of a mechanical mode (data: its hes_mech_mode): 0,
+ * or the code of a held unilateral constraint whose force is negative or a
+ * held contact outside its friction cone; 0 for every mode not held by its
+ * forces. */
+int hes_mech_admissible(double t, const double *x, const double *p, double *out, void *data);
 /** The gradient of hes_mech_guard (out[2k]), for hes_transition.guard_dx:
  * an activation's (Da_c Dlift, 0) exactly, from the constraint's row and
  * the lift's (or the source chart's) Jacobian; a release's by fourth-order

@@ -151,6 +151,13 @@ typedef struct {
     const char *const *tangent_names; /**< tdim names of the tangent coordinates (e.g.\
                                   "root_wx"), may be NULL (then the state names when
                                   tdim = dim, else "d[0]", "d[1]", ...) */
+    hes_fn admissible;       /**< optional: admissible(t, x, p, out, data) returns 0 when
+                                  x at model time t is a state the mode can start from
+                                  (out unused), else a failure code (describe_error): run
+                                  on the start state of every simulation, after
+                                  normalize (a mechanical mode held by its contacts'
+                                  forces: none of them pulls or slips).  NULL: every
+                                  state */
 } hes_mode;
 
 /** \name Crossing directions of a guard g (the event is g = 0)

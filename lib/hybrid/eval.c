@@ -41,6 +41,16 @@ hes_status hes__field(hes_system *sys, int mode, double t, const double *x, doub
     return finish(sys, rc, out, md->dim, "vector field", md->name, t);
 }
 
+hes_status hes__admissible(hes_system *sys, int mode, double t, const double *x)
+{
+    const hes_mode *md = &sys->model->modes[mode];
+    if (!md->admissible)
+        return HES_OK;
+    double unused = 0;
+    int rc = md->admissible(t, x, sys->p, &unused, hes__mode_data(sys->model, mode));
+    return finish(sys, rc, &unused, 1, "start state", md->name, t);
+}
+
 hes_status hes__field_dx(hes_system *sys, int mode, double t, const double *x, double *out)
 {
     const hes_mode *md = &sys->model->modes[mode];

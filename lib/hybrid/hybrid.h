@@ -141,6 +141,8 @@ hes_status hes__fail(hes_system *sys, hes_status status, const char *fmt, ...)
 /* Model evaluations with finite-difference fallbacks (eval.c).  Each checks
  * the callback's return value and the finiteness of its output. */
 hes_status hes__field(hes_system *sys, int mode, double t, const double *x, double *out);
+/* The mode's admissible check of a start state (hes_mode.admissible). */
+hes_status hes__admissible(hes_system *sys, int mode, double t, const double *x);
 hes_status hes__field_dx(hes_system *sys, int mode, double t, const double *x, double *out);
 hes_status hes__guard(hes_system *sys, int tr, double t, const double *x, double *g);
 hes_status hes__guard_dx(hes_system *sys, int tr, double t, const double *x, double *out);

@@ -296,7 +296,8 @@ hes_status hes_simulate(hes_system *sys, int mode, double t0, double tm0,
         goto done;
     }
     memcpy(x, x0, sizeof(double) * (size_t)m->modes[mode].dim);
-    if ((st = hes__normalize(sys, mode, x)) != HES_OK) /* the start onto the mode's manifold */
+    if ((st = hes__normalize(sys, mode, x)) != HES_OK || /* the start onto the mode's manifold */
+        (st = hes__admissible(sys, mode, tm0, x)) != HES_OK)
         goto done;
     hes__budget_start(sys);
     for (;;) {

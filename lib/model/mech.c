@@ -52,7 +52,7 @@ const char *hes_mech_describe_error(int code, void *data)
     case E_NOMEM: return "out of memory for the mechanical system's work arrays";
     case E_SLIP: return "a held contact's tangential force (or impulse) exceeds mu times its normal one: the foot would slip, so the impact or the mode that holds it is not physically valid";
     case E_PRESSED: return "a contact or limit let go at rest by the event would be pressed back at once (its acceleration points into it): neither holding it nor letting it go is consistent (a foot whose tangential force does not vanish with its normal one slides before it can lift off; a no-slip foot cannot)";
-    case E_PULLS: return "a contact or limit that the target mode holds would pull right after the event (its force is negative): it leaves at once, so the target mode is not physically valid (release it at this transition)";
+    case E_PULLS: return "a contact or limit that the mode holds would pull (its force is negative): it leaves at once, so holding it is not physically valid (entering the mode by a transition: release it there)";
     }
     return NULL;
 }
@@ -1225,33 +1225,40 @@ hes_status hes_mech_impact(const hes_mech_transition *tr, const double *x, const
     return status_of(rc);
 }
 
-/* A held target mode's unilateral constraints bear their forces right
- * after the event (x: its state): a negative force means the constraint
- * leaves at once, and holding it would pull silently (the post-impact
- * contact set of the complementarity conditions, checked rather than
- * chosen).  0, or HES__MECH_PULL_AT + the constraint. */
-static int entry_forces(const hes_mech_transition *tr, double t, const double *x,
-                        const double *p)
+/* A mode held by its contacts' forces at state x: its unilateral
+ * constraints bear their forces (a negative one means the constraint
+ * leaves at once, and holding it would pull silently: the contact set of
+ * the complementarity conditions, checked rather than chosen), and its
+ * friction cones hold them (mode_dynamics checks those).  0, or a code:
+ * HES__MECH_PULL_AT + the constraint, HES__MECH_SLIP_AT + the contact. */
+static int held_forces_ok(const hes_mech_mode *md, double t, const double *x, const double *p)
 {
-    const hes_mech_mode *to = tr->to;
-    int na = to->n_active, rc;
-    if (!to->held || na < 1)
+    int na = md->n_active, rc;
+    if (!md->held || na < 1)
         return 0;
     double small[2 * S];
     hes__mech_work w;
-    if (OPEN(&w, small, (size_t)to->k + (size_t)na))
+    if (OPEN(&w, small, (size_t)md->k + (size_t)na))
         return E_NOMEM;
-    double *zdd = TAKE(&w, (size_t)to->k), *lam = TAKE(&w, (size_t)na), big = 0;
-    if (!(rc = mode_dynamics(to, t, x, p, zdd, NULL, NULL, lam, NULL))) {
+    double *zdd = TAKE(&w, (size_t)md->k), *lam = TAKE(&w, (size_t)na), big = 0;
+    if (!(rc = mode_dynamics(md, t, x, p, zdd, NULL, NULL, lam, NULL))) {
         for (int i = 0; i < na; i++)
             big = fmax(big, fabs(lam[i]));
         for (int i = 0; i < na && !rc; i++)
-            if (to->mech->constraints[to->active[i]].unilateral &&
+            if (md->mech->constraints[md->active[i]].unilateral &&
                 lam[i] < -1e-6 * (1.0 + big))
-                rc = HES__MECH_PULL_AT + to->active[i];
+                rc = HES__MECH_PULL_AT + md->active[i];
     }
     hes__mech_work_close(&w);
     return rc;
+}
+
+int hes_mech_admissible(double t, const double *x, const double *p, double *out, void *data)
+{
+    (void)out;
+    if (!data || !x)
+        return E_CALLBACK;
+    return held_forces_ok(data, t, x, p);
 }
 
 /* A release under finite friction: the contact's tangential force must
@@ -1399,8 +1406,8 @@ int hes_mech_reset(double t, const double *x, const double *p, double *out, void
             hes__matmul(k, d, 1, J, qdp, out + k);
     }
     hes__mech_work_close(&w);
-    if (!rc)
-        rc = entry_forces(tr, t, out, p);
+    if (!rc)   /* the target's held constraints bear their forces right after */
+        rc = held_forces_ok(tr->to, t, out, p);
     return rc ? rc : leaving_accelerations(tr, t, out, p);
 }
 

@@ -185,7 +185,8 @@ static hes_status manifold_mode(robot_model *rm, hes_mech_mode *mm, const char *
                        .field = hes_mech_field, .field_dx = hes_mech_field_dx, .data = mm,
                        .tdim = tdim, .retract = hes_mech_retract, .local = hes_mech_local,
                        .tangent = hes_mech_tangent, .cotangent = hes_mech_cotangent,
-                       .normalize = hes_mech_normalize_state, .tangent_names = tnames };
+                       .normalize = hes_mech_normalize_state, .tangent_names = tnames,
+                       .admissible = hes_mech_admissible };
     return HES_OK;
 }
 
@@ -662,9 +663,9 @@ static hes_status build_messages(robot_model *rm, char *msg, size_t len)
             rm->slip_msg[c] = NULL;
         if (!m->constraints[c].unilateral)
             continue;
-        snprintf(buf, sizeof buf, "'%s', which the target mode holds, would pull right after "
-                 "the event (its force is negative): it leaves at once, so the target mode is "
-                 "not physically valid; release it at this transition", m->constraints[c].name);
+        snprintf(buf, sizeof buf, "'%s', which the mode holds, would pull (its force is "
+                 "negative): it leaves at once, so holding it is not physically valid (entering "
+                 "the mode by a transition: release it there)", m->constraints[c].name);
         if (!(rm->pull_msg[c] = keep_str(rm, buf, NULL)))
             NOMEM();
         snprintf(buf, sizeof buf, "the impact's impulse on '%s' would pull: it separates during "

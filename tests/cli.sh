@@ -1776,6 +1776,17 @@ if [ "$have_mujoco" = yes ]; then
     run e_rf_w0 analyze --robot "$tmp/w0.json"
     expect_status e_rf_w0 2 "a held contact without friction"
     expect_grep e_rf_w0 err "contact 's0' has no friction" "... is refused, naming it"
+    # no-slip spokes: the same rolling (its forces stay inside friction 1),
+    # so the same multipliers; a friction that is neither is refused
+    sed 's/"s\([0-7]\)": 1.0/"s\1": "no-slip"/g; s#"rimless_wheel_3d.xml"#"'"${top_srcdir:-.}"'/share/robots/rimless_wheel_3d.xml"#' \
+        "${top_srcdir:-.}/share/robots/rimless_wheel_3d.json" >"$tmp/wns.json"
+    run rf_wns analyze --robot "$tmp/wns.json"
+    expect_status rf_wns 0 "analyze --robot the 3-D rimless wheel with no-slip spokes"
+    expect_true "... the same analysis as with friction 1" cmp -s "$tmp/rf_wns.out" "$tmp/rf_w3.out"
+    sed 's/"s0": "no-slip"/"s0": "sticky"/' "$tmp/wns.json" >"$tmp/wbad.json"
+    run e_rf_wbad analyze --robot "$tmp/wbad.json"
+    expect_status e_rf_wbad 2 "a friction that is neither a number nor no-slip"
+    expect_grep e_rf_wbad err "the friction of 's0' must be a number or \"no-slip\"" "... is refused, naming the contact"
     sed 's/type="hinge"/type="ball"/' "${top_srcdir:-.}/share/robots/compass_gait.xml" >"$tmp/ball.xml"
     run rf_ball info --robot "$tmp/ball.xml"
     expect_status rf_ball 0 "info --robot of a robot with ball joints"

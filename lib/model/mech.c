@@ -905,6 +905,26 @@ int hes__mech_without_cones(const hes_mech_mode *md, hes__mech_uncone *u)
     return 0;
 }
 
+/* The held constraints' forces of mode md at x (lam: md->n_active), no
+ * friction cone checked. */
+static int forces_without_cones(const hes_mech_mode *md, double t, const double *x,
+                                const double *p, double *lam)
+{
+    hes__mech_uncone u;
+    if (hes__mech_without_cones(md, &u))
+        return E_NOMEM;
+    double small[S];
+    hes__mech_work w;
+    if (OPEN(&w, small, (size_t)u.mode.k)) {
+        free(u.cons);
+        return E_NOMEM;
+    }
+    int rc = mode_dynamics(&u.mode, t, x, p, TAKE(&w, (size_t)u.mode.k), NULL, NULL, lam, NULL);
+    hes__mech_work_close(&w);
+    free(u.cons);
+    return rc;
+}
+
 int hes_mech_guard(double t, const double *x, const double *p, double *out, void *data)
 {
     if (!data || !x || !out)
@@ -915,32 +935,24 @@ int hes_mech_guard(double t, const double *x, const double *p, double *out, void
            (a slip), without the friction cones: a foot's tangential force
            may leave its cone as its normal one nears 0, and the guard
            must still find where that reaches 0 */
-        hes__mech_uncone u;
-        if (hes__mech_without_cones(tr->from, &u))
-            return E_NOMEM;
-        const hes_mech_mode *md = &u.mode;
+        const hes_mech_mode *md = tr->from;
         int pos = -1;
         for (int i = 0; i < md->n_active; i++)
             if (md->active[i] == tr->constraint)
                 pos = i;
-        if (pos < 0) {
-            free(u.cons);
+        if (pos < 0)
             return E_NOTHELD;
-        }
-        double small[2 * S];
+        double small[S];
         hes__mech_work w;
-        if (OPEN(&w, small, (size_t)md->k + (size_t)md->n_active)) {
-            free(u.cons);
+        if (OPEN(&w, small, (size_t)md->n_active))
             return E_NOMEM;
-        }
-        double *zdd = TAKE(&w, (size_t)md->k), *lam = TAKE(&w, (size_t)md->n_active);
-        int rc = mode_dynamics(md, t, x, p, zdd, NULL, NULL, lam, NULL);
+        double *lam = TAKE(&w, (size_t)md->n_active);
+        int rc = forces_without_cones(md, t, x, p, lam);
         if (!rc)
             out[0] = lam[pos];
         if (!rc && tr->kind == HES_MECH_SLIP)   /* the cones from the mode itself */
             rc = slip_margin(tr->from, pos, lam, out);
         hes__mech_work_close(&w);
-        free(u.cons);
         return rc;
     }
     const hes_mech *m = tr->mech ? tr->mech : tr->from->mech;
@@ -1274,18 +1286,13 @@ static int release_slip(const hes_mech_transition *tr, double t, const double *x
     if (tr->kind != HES_MECH_RELEASE || !tr->from->held || !(c->mu > 0) || isinf(c->mu) ||
         c->n_friction_rows < 1 || !c->friction_rows)
         return 0;   /* a pinned chart's contact is an ideal pin: no cone */
-    hes__mech_uncone u;
-    if (hes__mech_without_cones(tr->from, &u))
-        return E_NOMEM;
-    const hes_mech_mode *md = &u.mode;
-    double small[2 * S];
+    const hes_mech_mode *md = tr->from;
+    double small[S];
     hes__mech_work w;
-    if (OPEN(&w, small, (size_t)md->k + (size_t)md->n_active)) {
-        free(u.cons);
+    if (OPEN(&w, small, (size_t)md->n_active))
         return E_NOMEM;
-    }
-    double *zdd = TAKE(&w, (size_t)md->k), *lam = TAKE(&w, (size_t)md->n_active);
-    int rc = mode_dynamics(md, t, x, p, zdd, NULL, NULL, lam, NULL);
+    double *lam = TAKE(&w, (size_t)md->n_active);
+    int rc = forces_without_cones(md, t, x, p, lam);
     double big = 0, t2 = 0, ln = 0;
     for (int i = 0; i < md->n_active && !rc; i++) {
         big = fmax(big, fabs(lam[i]));
@@ -1298,7 +1305,6 @@ static int release_slip(const hes_mech_transition *tr, double t, const double *x
     if (!rc && sqrt(t2) > c->mu * fmax(ln, 0) + 1e-6 * (1 + big))
         rc = HES__MECH_SLIP_AT + tr->constraint;
     hes__mech_work_close(&w);
-    free(u.cons);
     return rc;
 }
 

@@ -102,8 +102,9 @@ static const hes_mech plane = { "point mass", 2, point_mass, NULL, weight, 0, 4,
                                 NULL, NULL, NULL, 0, NULL };
 static const int rod_held[] = { 0 };
 static const hes_mech_mode pendulum = { &plane, 1, rod_held, 1, hang, hang_dz, hang_acc, NULL,
-                                        NULL, NULL, 0 };
-static const hes_mech_mode free_flight = { &plane, 0, NULL, 2, NULL, NULL, NULL, NULL, NULL, NULL, 0 };
+                                        NULL, NULL, 0, 0, NULL, 0, NULL, NULL };
+static const hes_mech_mode free_flight = { &plane, 0, NULL, 2, NULL, NULL, NULL, NULL, NULL, NULL, 0,
+                                           0, NULL, 0, NULL, NULL };
 
 START_TEST(test_pendulum_chart_gives_pendulum_dynamics_and_rod_tension)
 {
@@ -149,7 +150,7 @@ static int dp_gravity(const double *q, const double *qd, const double *u, const 
 static const hes_mech double_pendulum = { "double pendulum", 2, dp_mass, NULL, dp_gravity, 0, 0, NULL,
                                           NULL, NULL, NULL, NULL, 0, NULL };
 static const hes_mech_mode dp_mode = { &double_pendulum, 0, NULL, 2, NULL, NULL, NULL, NULL,
-                                       NULL, NULL, 0 };
+                                       NULL, NULL, 0, 0, NULL, 0, NULL, NULL };
 
 /* The textbook equations: M th'' + c = f with
  * c = m2 l1 l2 sin(th1 - th2) (th2'^2, -th1'^2). */
@@ -316,9 +317,11 @@ static const hes_mech cart_plain = { "two masses", 4, cart_mass, NULL, cart_forc
 static const hes_mech cart_dragged = { "two masses", 4, cart_mass, NULL, cart_force, 1, 0, NULL,
                                        &drag_cubic, NULL, NULL, NULL, 0, NULL };
 static const hes_mech_mode cart_passive = { &cart_plain, 0, NULL, 2, two_angles, two_angles_dz,
-                                            two_angles_acc, NULL, NULL, NULL, 0 };
+                                            two_angles_acc, NULL, NULL, NULL, 0,
+        0, NULL, 0, NULL, NULL };
 static const hes_mech_mode cart_driven = { &cart_dragged, 0, NULL, 2, two_angles,
-                                           two_angles_dz, two_angles_acc, feedback, NULL, NULL, 0 };
+                                           two_angles_dz, two_angles_acc, feedback, NULL, NULL, 0,
+        0, NULL, 0, NULL, NULL };
 static const hes_mode cart_modes[] = {
     { .name = "swing", .dim = 4,
       .state_names = dp_names, .field = hes_mech_field,
@@ -436,11 +439,14 @@ static const hes_mech cart_wrong_u = { "two masses", 4, cart_mass, NULL, cart_fo
                                        &drag_cubic, cart_force_dx_wrong_u, NULL, NULL, 0, NULL };
 /* an input that does not depend on the state: df/du never enters dF/dx */
 static const hes_mech_mode cart_held_wrong_u = { &cart_wrong_u, 0, NULL, 2, two_angles,
-                                                 two_angles_dz, two_angles_acc, held_input, NULL, NULL, 0 };
+                                                 two_angles_dz, two_angles_acc, held_input, NULL, NULL, 0,
+        0, NULL, 0, NULL, NULL };
 static const hes_mech_mode cart_driven_dx = { &cart_dragged_dx, 0, NULL, 2, two_angles,
-                                              two_angles_dz, two_angles_acc, feedback, NULL, NULL, 0 };
+                                              two_angles_dz, two_angles_acc, feedback, NULL, NULL, 0,
+        0, NULL, 0, NULL, NULL };
 static const hes_mech_mode cart_driven_wrong = { &cart_dragged_wrong, 0, NULL, 2, two_angles,
-                                                 two_angles_dz, two_angles_acc, feedback, NULL, NULL, 0 };
+                                                 two_angles_dz, two_angles_acc, feedback, NULL, NULL, 0,
+        0, NULL, 0, NULL, NULL };
 
 /* A model's force Jacobians (force_dx) give the field Jacobian that
  * differences of its force give (through the chart, the feedback input and
@@ -613,7 +619,8 @@ START_TEST(test_system_of_24_coordinates_and_20_constraints)
     hes_mech m;
     hes_mech_constraint c[BIG_C];
     big_system(&m, c);
-    hes_mech_mode free_mode = { &m, 0, NULL, BIG_D, NULL, NULL, NULL, big_input, NULL, NULL, 0 };
+    hes_mech_mode free_mode = { &m, 0, NULL, BIG_D, NULL, NULL, NULL, big_input, NULL, NULL, 0,
+                                0, NULL, 0, NULL, NULL };
     static const char *state_names[2 * BIG_D];
     static char buf[2 * BIG_D][8];
     for (int i = 0; i < 2 * BIG_D; i++) {
@@ -640,7 +647,8 @@ START_TEST(test_system_of_24_coordinates_and_20_constraints)
     /* 18 constraints held through the identity chart: their forces make M
        q'' = f - c + Da^T lambda hold with q'' the unconstrained one, so
        they vanish (to rounding); the heap path of the forces' solve */
-    hes_mech_mode held = { &m, 18, big_index, BIG_D, NULL, NULL, NULL, big_input, NULL, NULL, 0 };
+    hes_mech_mode held = { &m, 18, big_index, BIG_D, NULL, NULL, NULL, big_input, NULL, NULL, 0,
+                           0, NULL, 0, NULL, NULL };
     double lambda[18], kinetic;
     ck_assert_int_eq(hes_mech_mode_state(&held, 0.3, x, P, NULL, NULL, lambda, &kinetic),
                      HES_OK);
@@ -675,7 +683,8 @@ END_TEST
 START_TEST(test_dm_bound_only_without_net_force)
 {
     hes_mech m = { .name = "wide", .d = 65, .mass = big_mass, .force = big_force };
-    hes_mech_mode md = { &m, 0, NULL, 65, NULL, NULL, NULL, NULL, NULL, NULL, 0 };
+    hes_mech_mode md = { &m, 0, NULL, 65, NULL, NULL, NULL, NULL, NULL, NULL, 0,
+                         0, NULL, 0, NULL, NULL };
     hes_mode modes[1] = { { .name = "free", .dim = 130, .field = hes_mech_field,
                             .data = &md } };
     hes_model model = { .abi = HES_MODEL_ABI, .name = "wide", .description = "65 coordinates",

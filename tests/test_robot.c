@@ -342,7 +342,8 @@ START_TEST(test_rimless_wheel_orbit_from_mjcf)
     const hes_mech *m = hes_robot_mech(r);
     ck_assert_int_eq(m->n_constraints, 4);   /* s0, s0 no-slip, s1, s1 no-slip */
     static const int held[] = { 0, 1 };
-    hes_mech_mode stance = { m, 2, held, 1, w_chart, w_chart_dz, w_chart_acc, NULL, NULL, NULL, 0 };
+    hes_mech_mode stance = { m, 2, held, 1, w_chart, w_chart_dz, w_chart_acc, NULL, NULL, NULL, 0,
+                             0, NULL, 0, NULL, NULL };
     wheel_orbit(&stance, "hand-written chart");
     hes_robot_destroy(r);
 }
@@ -408,8 +409,8 @@ static hes_model *knee_biped_model(double slope)
     ck_assert_int_eq(hes_robot_mech(r)->n_constraints, 8);
     ck_assert_str_eq(hes_robot_mech(r)->constraints[7].name, "knee2_upper");
     static const int lock1[] = { 5 }, lock2[] = { 5, 7 }, after[] = { 2, 3, 5, 7 };
-    static const hes_robot_mode_spec modes[] = { { "unlocked", 0, 1, lock1, 0, NULL },
-                                                 { "locked", 0, 2, lock2, 0, NULL } };
+    static const hes_robot_mode_spec modes[] = { { "unlocked", 0, 1, lock1, 0, NULL, 0, NULL },
+                                                 { "locked", 0, 2, lock2, 0, NULL, 0, NULL } };
     /* the heelstrike's swap: th1' = th1 + hip, hip' = -hip, knee2' = knee1 */
     static const double swap[3 * 7] = { 0, 0, 1, 0, 1, 0, 0,
                                         0, 0, 0, 0, -1, 0, 0,
@@ -673,8 +674,8 @@ START_TEST(test_release_lifts_the_foot_off)
     hes_robot *r = load("rimless_wheel.xml", 0);
     if (!r)
         return;
-    static const hes_robot_mode_spec modes[] = { { "stance", 0, 0, NULL, 0, NULL },
-                                                 { "flight", -1, 0, NULL, 0, NULL } };
+    static const hes_robot_mode_spec modes[] = { { "stance", 0, 0, NULL, 0, NULL, 0, NULL },
+                                                 { "flight", -1, 0, NULL, 0, NULL, 0, NULL } };
     static const hes_robot_transition_spec trs[] = {
         { "liftoff", 0, 1, HES_MECH_RELEASE, 0, 0, NULL, 0, NULL, NULL },
     };
@@ -797,7 +798,7 @@ START_TEST(test_inputs_and_refusals)
     ck_assert_str_eq(hes_robot_velocity_name(r, 5), "joint0_wz");
     ck_assert_ptr_null(hes_robot_velocity_name(r, 6));
     /* a robot model of it: the state [q, v] (13 values) on a manifold of 12 */
-    hes_robot_mode_spec free_mode = { "m", -1, 0, NULL, 0, NULL };
+    hes_robot_mode_spec free_mode = { "m", -1, 0, NULL, 0, NULL, 0, NULL };
     hes_robot_model_spec free_spec = { .name = "free", .n_modes = 1, .modes = &free_mode };
     hes_model *free_model;
     ck_assert_msg(hes_robot_model_new(r, &free_spec, &free_model, &msg) == HES_OK, "%s",

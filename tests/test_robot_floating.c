@@ -44,7 +44,7 @@ static hes_model *flight_model_of(const char *path)
     if (st == HES_ESOLVER)
         return NULL;   /* built without MuJoCo */
     ck_assert_msg(st == HES_OK, "%s", err.message);
-    static const hes_robot_mode_spec flight = { "flight", -1, 0, NULL, 0, NULL };
+    static const hes_robot_mode_spec flight = { "flight", -1, 0, NULL, 0, NULL, 0, NULL };
     hes_robot_model_spec sp = { .name = "floating", .n_modes = 1, .modes = &flight };
     hes_model *m = NULL;
     ck_assert_msg(hes_robot_model_new(r, &sp, &m, &err) == HES_OK, "%s", err.message);
@@ -250,7 +250,7 @@ static hes_model *one_mode(const char *path, const char *site, int pinned, int n
     if (st == HES_ESOLVER)
         return NULL;
     ck_assert_msg(st == HES_OK, "%s", err.message);
-    hes_robot_mode_spec mode = { "stance", pinned, 0, NULL, n_holds, holds };
+    hes_robot_mode_spec mode = { "stance", pinned, 0, NULL, n_holds, holds, 0, NULL };
     hes_robot_model_spec sp = { .name = "one-mode", .n_modes = 1, .modes = &mode };
     hes_model *m = NULL;
     ck_assert_msg(hes_robot_model_new(r, &sp, &m, &err) == HES_OK, "%s", err.message);
@@ -431,8 +431,8 @@ static hes_model *landing_model(const char *path, double mu)
         return NULL;
     ck_assert_msg(st == HES_OK, "%s", err.message);
     static const int held[] = { 0 };
-    static const hes_robot_mode_spec modes[] = { { "flight", -1, 0, NULL, 0, NULL },
-                                                 { "stance", -1, 0, NULL, 1, held } };
+    static const hes_robot_mode_spec modes[] = { { "flight", -1, 0, NULL, 0, NULL, 0, NULL },
+                                                 { "stance", -1, 0, NULL, 1, held, 0, NULL } };
     static const hes_robot_transition_spec land[] = {
         { "touchdown", 0, 1, HES_MECH_ACTIVATE, 0, 0, NULL, -1, NULL, NULL },
     };

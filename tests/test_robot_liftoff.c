@@ -679,6 +679,134 @@ START_TEST(test_a_puck_slides_in_the_plane)
 }
 END_TEST
 
+/* A sled whose foot is heavier along x than along y: a body (mass 1) on
+ * slides x and z carries one (mass 0.5) on a slide y, the foot at its
+ * centre, friction mu 0.5 against the weight N = 1.5 g.  Motors track A_x
+ * sin(w t) and A_y sin(w t) by kp; held, the foot bears the force kp sin(w
+ * t) (A_x, A_y) until its size reaches mu N, at t_s = asin(mu N / (kp |A|))
+ * / w, and then slides from rest.  The velocity grows along M^-1 F, not F:
+ * the sliding direction turns from the onset on, the case whose direction
+ * dynamics, at a rate 1 / |v_t|, stalled the integrator.  Checked against
+ * a second method: the same sled under a regularised friction, -mu N v /
+ * sqrt(|v|^2 + eps^2) (sticking, it creeps by about eps), integrated by
+ * classical Runge-Kutta with steps well inside its stiffness, at eps 1e-4
+ * and 1e-5: hes's motion is Coulomb's, the limit eps -> 0, so the
+ * differences fall about tenfold with eps. */
+static const char sled_xml[] =
+    "<mujoco model=\"sled\">\n"
+    "  <compiler angle=\"radian\" inertiafromgeom=\"false\"/>\n"
+    "  <option gravity=\"0 0 -9.81\"/>\n"
+    "  <worldbody>\n"
+    "    <body name=\"base\">\n"
+    "      <joint name=\"x\" type=\"slide\" axis=\"1 0 0\"/>\n"
+    "      <joint name=\"z\" type=\"slide\" axis=\"0 0 1\"/>\n"
+    "      <inertial pos=\"0 0 0\" mass=\"1\" diaginertia=\"0.01 0.01 0.01\"/>\n"
+    "      <body name=\"runner\">\n"
+    "        <joint name=\"y\" type=\"slide\" axis=\"0 1 0\"/>\n"
+    "        <inertial pos=\"0 0 0\" mass=\"0.5\" diaginertia=\"0.01 0.01 0.01\"/>\n"
+    "        <site name=\"foot\" pos=\"0 0 0\"/>\n"
+    "      </body>\n"
+    "    </body>\n"
+    "  </worldbody>\n"
+    "  <actuator><motor name=\"px\" joint=\"x\"/><motor name=\"py\" joint=\"y\"/></actuator>\n"
+    "</mujoco>\n";
+
+#define SLED_MX 1.5
+#define SLED_MY 0.5
+#define SLED_KP 100.0
+#define SLED_AX 0.1
+#define SLED_AY 0.08
+#define SLED_MU 0.5
+
+/* the regularised sled, s = (x, y, vx, vy), to time t1 from rest at 0 */
+static void sled_regularised(double eps, double t1, double *s)
+{
+    const double w = 2 * M_PI, N = SLED_MX * 9.81;
+    double h = 0.25 * eps * SLED_MY / (SLED_MU * N);   /* well inside the stiffness */
+    int n = (int)ceil(t1 / h);
+    h = t1 / n;
+    memset(s, 0, 4 * sizeof *s);
+    for (int i = 0; i < n; i++) {
+        double k[4][4], y[4], t = i * h;
+        for (int st = 0; st < 4; st++) {
+            double c = st == 0 ? 0 : st == 3 ? 1 : 0.5, tt = t + c * h;
+            for (int j = 0; j < 4; j++)
+                y[j] = s[j] + (st ? c * h * k[st - 1][j] : 0);
+            double r = sqrt(y[2] * y[2] + y[3] * y[3] + eps * eps);
+            k[st][0] = y[2];
+            k[st][1] = y[3];
+            k[st][2] = (SLED_KP * (SLED_AX * sin(w * tt) - y[0]) - SLED_MU * N * y[2] / r) / SLED_MX;
+            k[st][3] = (SLED_KP * (SLED_AY * sin(w * tt) - y[1]) - SLED_MU * N * y[3] / r) / SLED_MY;
+        }
+        for (int j = 0; j < 4; j++)
+            s[j] += h / 6 * (k[0][j] + 2 * k[1][j] + 2 * k[2][j] + k[3][j]);
+    }
+}
+
+START_TEST(test_a_sled_starts_to_slide_and_turns)
+{
+    char name[] = "/tmp/hes_sled_XXXXXX.xml";
+    hes_robot *r = robot_of(sled_xml, name, SLED_MU);
+    if (!r) {
+        unlink(name);
+        return;
+    }
+    hes_error err;
+    static const int held[] = { 0 };
+    static const hes_robot_mode_spec modes[] = {
+        { .name = "stick", .pinned = -1, .n_holds = 1, .holds = held },
+        { .name = "slide", .pinned = -1, .n_holds = 1, .holds = held, .n_slides = 1,
+          .slides = held },
+    };
+    static const hes_robot_transition_spec trs[] = {
+        { .name = "slip", .from = 0, .to = 1, .kind = HES_MECH_SLIP, .constraint = 0 },
+    };
+    /* the motors px, py: A sin(w t) each (a0, a1, b1) */
+    static const double coef[6] = { 0, 0, SLED_AX, 0, 0, SLED_AY };
+    hes_robot_control ctl = { .period = 1.0, .kp = SLED_KP, .kd = 0, .n_harmonics = 1,
+                              .reference = coef };
+    hes_robot_model_spec sp = { .name = "sled", .n_modes = 2, .modes = modes,
+                                .n_transitions = 1, .transitions = trs, .control = &ctl };
+    hes_model *m;
+    hes_status st = hes_robot_model_new(r, &sp, &m, &err);
+    unlink(name);
+    ck_assert_msg(st == HES_OK, "%s", err.message);
+    hes_system *sys;
+    ck_assert_int_eq(hes_system_new(m, &sys, &err), HES_OK);
+    const double N = SLED_MX * 9.81, A = hypot(SLED_AX, SLED_AY);
+    const double ts = asin(SLED_MU * N / (SLED_KP * A)) / (2 * M_PI), t1 = ts + 0.15;
+    double x0[6] = { 0 };   /* x, z, y and their rates */
+    hes_sim_options o;
+    hes_sim_options_init(&o);
+    o.t_end = t1;
+    hes_traj tr;
+    ck_assert_msg(hes_simulate(sys, 0, 0, 0, x0, &o, &tr) == HES_OK, "%s",
+                  hes_system_errmsg(sys));
+    ck_assert_int_eq(tr.n_events, 1);
+    ck_assert_msg(fabs(tr.events[0].t - ts) < 1e-8, "slip at %.12f, closed form %.12f",
+                  tr.events[0].t, ts);
+    const double *xe = tr.phases[tr.n_phases - 1].x1;
+    double ours[4] = { xe[0], xe[2], xe[3], xe[5] }, ref[2][4], dev[2] = { 0, 0 };
+    const double eps[2] = { 1e-4, 1e-5 };
+    for (int e = 0; e < 2; e++) {
+        sled_regularised(eps[e], t1, ref[e]);
+        for (int j = 0; j < 4; j++)
+            dev[e] = fmax(dev[e], fabs(ours[j] - ref[e][j]));
+    }
+    /* the direction turned: the velocity is not along the force at onset */
+    double turn = fabs(atan2(ours[3], ours[2]) - atan2(SLED_AY, SLED_AX));
+    ck_assert_msg(turn > 0.05, "the sliding direction turned by %g rad only", turn);
+    ck_assert_msg(dev[1] < 2e-5 && dev[1] < 0.3 * dev[0], "against the regularised sled: %g "
+                  "(eps 1e-4), %g (eps 1e-5)", dev[0], dev[1]);
+    printf("test_robot_liftoff: the sled slips at %.10f s (closed form %.10f), its direction "
+           "turns by %.3f rad; against regularised friction %.1e (eps 1e-4), %.1e (eps 1e-5)\n",
+           tr.events[0].t, ts, turn, dev[0], dev[1]);
+    hes_traj_free(&tr);
+    hes_system_destroy(sys);
+    hes_model_destroy(m);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("robot_liftoff");
@@ -691,6 +819,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_a_no_slip_foot_sticks);
     tcase_add_test(tc, test_a_pulling_start_is_refused);
     tcase_add_test(tc, test_a_puck_slides_in_the_plane);
+    tcase_add_test(tc, test_a_sled_starts_to_slide_and_turns);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -311,7 +311,7 @@ START_TEST(test_fifty_coordinate_pinned_model_checks_and_simulates)
     if (!r)
         return;
     ck_assert_int_eq(hes_robot_mech(r)->n_constraints, 72);
-    hes_robot_mode_spec ms = { "pinned", 0, 0, NULL, 0, NULL };
+    hes_robot_mode_spec ms = { "pinned", 0, 0, NULL, 0, NULL, 0, NULL };
     hes_robot_model_spec spec = { .name = "chain50", .description = "a 50-coordinate chain",
                                   .n_modes = 1, .modes = &ms };
     hes_model *m;

@@ -250,7 +250,16 @@ typedef struct {
     int n_slip_watched;
     const int *slip_watched;
     /** @} */
+    /** Optional: fixed sliding directions, HES_MECH_MAX_FRICTION values
+     * per sliding contact in the order of `sliding`, used instead of
+     * the velocities' (NULL: from the velocities).  The field's Jacobian
+     * freezes the directions this way and adds their derivative, (I - s
+     * s^T) / |v_t| times that of v_t, in closed form. */
+    const double *sliding_s;
 } hes_mech_mode;
+
+/** The most friction rows a sliding contact may have. */
+#define HES_MECH_MAX_FRICTION 4
 
 /** The rate s of a held mode's pull back onto its constraints (per unit
  * time: the model's, seconds for robots). */

@@ -461,8 +461,9 @@ static int force_rows(const hes_mech_mode *md, const double *q, const double *qd
             break;
         int rest = at_rest(s, nf, qd, d);
         for (int r = 0; r < nf; r++) {
-            double sr = rest ? (rest_s ? rest_s[(size_t)js * HES__MECH_MAX_FRICTION + r] : 0)
-                             : s[r] / sqrt(vn);
+            double sr = md->sliding_s ? md->sliding_s[(size_t)js * HES__MECH_MAX_FRICTION + r]
+                        : rest ? (rest_s ? rest_s[(size_t)js * HES__MECH_MAX_FRICTION + r] : 0)
+                               : s[r] / sqrt(vn);
             for (int l = 0; l < d; l++)
                 B[i + (size_t)l * na] -= c->mu * sr * Dt[(size_t)r * d + l];
         }
@@ -484,6 +485,8 @@ static int rest_directions(const hes_mech_mode *md, const double *p, double *q, 
     const hes_mech *m = md->mech;
     int d = m->d, na = md->n_active, ns = md->n_sliding, rc = 0;
     *n_rest = 0;
+    if (md->sliding_s)
+        return 0;   /* the directions are given */
     size_t cap = (size_t)na + (size_t)ns * HES__MECH_MAX_FRICTION;
     int *act = malloc(sizeof(int) * (2 * cap + (size_t)ns + 1));
     double *buf = malloc(sizeof(double) * ((size_t)2 * d + cap + HES__MECH_MAX_FRICTION));
@@ -538,6 +541,46 @@ static int rest_directions(const hes_mech_mode *md, const double *p, double *q, 
     }
     free(act);
     free(buf);
+    return rc;
+}
+
+int hes__mech_sliding_directions(const hes_mech_mode *md, double t, const double *x,
+                                 const double *p, double *s, double *speed)
+{
+    const hes_mech *m = md->mech;
+    int d = m->d, ns = md->n_sliding, rc, n_rest = 0;
+    hes__mech_eval ev;
+    if ((rc = hes__mech_mode_eval(md, t, x, p, &ev))) {
+        hes__mech_eval_close(&ev);
+        return rc;
+    }
+    double *fm = malloc(sizeof(double) * ((size_t)2 * d + (size_t)ns * HES__MECH_MAX_FRICTION));
+    if (!fm) {
+        hes__mech_eval_close(&ev);
+        return E_NOMEM;
+    }
+    double *row = fm + d, *rs = row + d, a;
+    for (int i = 0; i < d; i++)
+        fm[i] = ev.f[i] - ev.c[i];
+    rc = rest_directions(md, p, ev.q, ev.qd, ev.M, fm, rs, &n_rest);
+    for (int j = 0; j < ns && !rc; j++) {
+        const hes_mech_constraint *c = &m->constraints[md->sliding[j]];
+        double v[HES__MECH_MAX_FRICTION], vn = 0, *sj = s + (size_t)j * HES__MECH_MAX_FRICTION;
+        for (int r = 0; r < c->n_friction_rows && !rc; r++) {
+            rc = hes__mech_row(m, &m->constraints[c->friction_rows[r]], ev.q, p, &a, row);
+            v[r] = 0;
+            for (int l = 0; l < d; l++)
+                v[r] += row[l] * ev.qd[l];
+            vn += v[r] * v[r];
+        }
+        int rest = !rc && at_rest(v, c->n_friction_rows, ev.qd, d);
+        speed[j] = rest ? 0 : sqrt(vn);
+        for (int r = 0; r < HES__MECH_MAX_FRICTION; r++)
+            sj[r] = r >= c->n_friction_rows ? 0
+                    : rest ? rs[(size_t)j * HES__MECH_MAX_FRICTION + r] : v[r] / sqrt(vn);
+    }
+    free(fm);
+    hes__mech_eval_close(&ev);
     return rc;
 }
 
@@ -625,8 +668,6 @@ int hes__mech_held_dynamics(const hes_mech_mode *md, const double *p, double *q,
             qdd[i] += W[i + (size_t)j * d] * rhs[j];
     /* sliding contacts: the forces along B (force_rows), from the same
        rows' accelerations: W = M^-1 B^T, (Da W) lambda = rhs - Da a0 */
-    /* sliding contacts: the forces along B (force_rows), W = M^-1 B^T,
-       (Da W) lambda = rhs - Da a0 */
     int any = 0, n_rest = 0;
     double rest_s[4 * HES__MECH_MAX_FRICTION], *rs = rest_s;
     if (md->n_sliding > 4 && !(rs = malloc(sizeof(double) * (size_t)md->n_sliding *

@@ -37,6 +37,7 @@
  * The arrays are sized by the mode (hes__mech_work): on the stack for
  * small systems, one heap block per call for large ones.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -442,6 +443,93 @@ static int field_of_x(void *ctx, const double *x, double *out)
     return hes_mech_field(f->t, x, f->p, out, (void *)f->md);
 }
 
+/* A field with sliding contacts: its sliding directions s = v_t / |v_t|
+ * turn at a rate 1 / |v_t|, which no difference step resolves near the
+ * onset of sliding.  The Jacobian is that of the field with the
+ * directions frozen (fourth-order differences: smooth), plus the chain
+ * through them in closed form:
+ *     dF/dx += (dF/ds) (I - s s^T) / |v_t| d(v_t)/dx,   v_t = Da_t(q) v,
+ * dF/ds by central differences in s, d(v_t)/dv = Da_t, d(v_t)/dq by
+ * central differences of the rows along q.  A contact at rest keeps its
+ * direction (its friction's at the cone): no chain term.  md: without its
+ * cones; n = nq + d. */
+static int sliding_field_dx(const hes_mech_mode *md, double t, const double *x,
+                            const double *p, int n, double *out)
+{
+    const hes_mech *m = md->mech;
+    int ns = md->n_sliding, d = m->d, nq = hes_mech_nq(m), rc;
+    size_t MF = HES__MECH_MAX_FRICTION;
+    double *dirs = malloc(sizeof(double) * ((size_t)ns * (MF + 1) + 2 * (size_t)n + MF * (size_t)n +
+                                         (size_t)n * MF + (size_t)d + (size_t)nq));
+    if (!dirs)
+        return E_NOMEM;
+    double *speed = dirs + (size_t)ns * MF, *fp = speed + ns, *fmn = fp + n, *G = fmn + n,
+           *dsdx = G + (size_t)n * MF, *row = dsdx + MF * (size_t)n, *qs = row + d, a;
+    hes_mech_mode fr = *md;
+    fr.sliding_s = dirs;
+    field_ctx f = { &fr, t, p };
+    if ((rc = hes__mech_sliding_directions(md, t, x, p, dirs, speed)) ||
+        (rc = hes__mech_fd4(field_of_x, &f, x, n, n, out))) {
+        free(dirs);
+        return rc;
+    }
+    for (int j = 0; j < ns && !rc; j++) {
+        const hes_mech_constraint *c = &m->constraints[md->sliding[j]];
+        int nf = c->n_friction_rows;
+        double *sj = dirs + (size_t)j * MF;
+        if (!(speed[j] > 0))
+            continue;
+        /* G = dF/ds_j (n x nf) */
+        for (int r = 0; r < nf && !rc; r++) {
+            const double h = 1e-6, s0 = sj[r];
+            sj[r] = s0 + h;
+            rc = hes_mech_field(t, x, p, fp, &fr);
+            sj[r] = s0 - h;
+            if (!rc)
+                rc = hes_mech_field(t, x, p, fmn, &fr);
+            sj[r] = s0;
+            for (int i = 0; i < n && !rc; i++)
+                G[i + (size_t)r * n] = (fp[i] - fmn[i]) / (2 * h);
+        }
+        /* d(v_t)/dx (nf x n): along q by central differences, along v the rows */
+        for (int r = 0; r < nf && !rc; r++) {
+            const hes_mech_constraint *tr = &m->constraints[c->friction_rows[r]];
+            for (int i = 0; i < nq && !rc; i++) {
+                double h = 1e-6 * fmax(1.0, fabs(x[i])), v2[2];
+                for (int sg = 0; sg < 2 && !rc; sg++) {
+                    memcpy(qs, x, sizeof(double) * (size_t)nq);
+                    qs[i] += sg ? -h : h;
+                    rc = hes__mech_row(m, tr, qs, p, &a, row);
+                    v2[sg] = 0;
+                    for (int l = 0; l < d; l++)
+                        v2[sg] += row[l] * x[nq + l];
+                }
+                dsdx[r + (size_t)i * MF] = (v2[0] - v2[1]) / (2 * h);
+            }
+            if (!rc)
+                rc = hes__mech_row(m, tr, x, p, &a, row);
+            for (int l = 0; l < d && !rc; l++)
+                dsdx[r + (size_t)(nq + l) * MF] = row[l];
+        }
+        /* ds/dx = (I - s s^T) / |v_t| d(v_t)/dx, then F_x += G ds/dx */
+        for (int i = 0; i < n && !rc; i++) {
+            double col[HES__MECH_MAX_FRICTION], sv = 0;
+            for (int r = 0; r < nf; r++)
+                sv += sj[r] * dsdx[r + (size_t)i * MF];
+            for (int r = 0; r < nf; r++)
+                col[r] = (dsdx[r + (size_t)i * MF] - sj[r] * sv) / speed[j];
+            for (int l = 0; l < n; l++) {
+                double add = 0;
+                for (int r = 0; r < nf; r++)
+                    add += G[l + (size_t)r * n] * col[r];
+                out[l + (size_t)i * n] += add;
+            }
+        }
+    }
+    free(dirs);
+    return rc;
+}
+
 int hes_mech_field_dx(double t, const double *x, const double *p, double *out, void *data)
 {
     if (!data || !x || !out)
@@ -457,7 +545,8 @@ int hes_mech_field_dx(double t, const double *x, const double *p, double *out, v
             return E_NOMEM;
         field_ctx f = { &u.mode, t, p };
         int n = hes__mech_kq(md) + md->k;
-        int rc = hes__mech_fd4(field_of_x, &f, x, n, n, out);
+        int rc = md->n_sliding > 0 && !md->sliding_s ? sliding_field_dx(&u.mode, t, x, p, n, out)
+                                                      : hes__mech_fd4(field_of_x, &f, x, n, n, out);
         free(u.cons);
         return rc;
     }

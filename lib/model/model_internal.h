@@ -173,7 +173,13 @@ void hes__mech_coriolis_of(int d, const double *dM, const double *qd, double *c)
  * its solve with nrhs columns. */
 int hes__mech_chol(double *A, int n);
 /* The friction rows a sliding contact may have (hes_mech_mode.sliding). */
-#define HES__MECH_MAX_FRICTION 4
+#define HES__MECH_MAX_FRICTION HES_MECH_MAX_FRICTION
+/* The unit sliding directions s (HES__MECH_MAX_FRICTION per sliding
+ * contact) the field of a held mode uses at x, and the sliding speeds |v_t|
+ * (0 for a contact at rest, whose direction is its friction's at the cone;
+ * mech.c). */
+int hes__mech_sliding_directions(const hes_mech_mode *md, double t, const double *x,
+                                 const double *p, double *s, double *speed);
 void hes__mech_chol_solve(const double *L, int n, double *B, int nrhs);
 
 /* A mechanical mode's equations at its state x = [z, z'] (mech.c): the

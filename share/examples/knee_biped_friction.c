@@ -129,7 +129,7 @@ int main(int argc, char **argv)
     const hes_mech_transition *hs = m->transitions[th].data;
     static const int stance[2] = { 0, 1 };     /* stance_normal, stance_tangential */
     hes_mech_mode floating = { hs->mech, 2, stance, 2, hs->lift, hs->lift_dz, lift_acc, NULL,
-                               NULL, NULL, 0 };
+                               NULL, NULL, 0, 0, NULL, 0, NULL, NULL };
     double worst = 0, at = 0, check = 0, weight = p[P_G] * (p[P_MH] + 2 * p[P_MT] + 2 * p[P_MS]);
     int checked = 0, fail = 0;
     for (int ph = 0; ph < an.orbit.traj.n_phases; ph++) {

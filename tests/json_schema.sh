@@ -259,7 +259,7 @@ if [ "$have_impacts" = yes ] && [ "$have_mujoco" = yes ]; then
 fi
 
 # ------------------------------------------------------------ robot models
-for f in knee_biped rimless_wheel; do
+for f in knee_biped rimless_wheel rimless_wheel_3d; do
     cp "$robots/$f.json" "desc_$f.out"
     valid robot-model "desc_$f" set:unknown=1 del:robot set:modes/0/pinned=3 \
         'set:transitions/0/release="s0"' set:modes=[] 'set:contacts/x="1"' \

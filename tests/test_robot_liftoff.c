@@ -807,6 +807,69 @@ START_TEST(test_a_sled_starts_to_slide_and_turns)
 }
 END_TEST
 
+/* Sliding to a stop: the puck, from (0.6, 0.8) m/s (_i = 1), and the block
+ * (one tangential row: its z slide, x along the ground; _i = 0) from 1
+ * m/s, decelerate by mu g and stop at t* = |v0| / (mu g), at x* = v0 |v0|
+ * / (2 mu g); there they stick (a transition "stick", taken where the
+ * speed has fallen to HES_MECH_STICK_SPEED) and stay. */
+START_TEST(test_sliding_comes_to_rest_and_sticks)
+{
+    char name[] = "/tmp/hes_stop_XXXXXX.xml";
+    const double mu = 0.5, g = 9.81;
+    hes_robot *r = robot_of(_i ? puck_xml : block_xml, name, mu);
+    if (!r) {
+        unlink(name);
+        return;
+    }
+    hes_error err;
+    static const int held[] = { 0 };
+    static const hes_robot_mode_spec modes[] = {
+        { .name = "slide", .pinned = -1, .n_holds = 1, .holds = held, .n_slides = 1,
+          .slides = held },
+        { .name = "stick", .pinned = -1, .n_holds = 1, .holds = held },
+    };
+    static const hes_robot_transition_spec trs[] = {
+        { .name = "stop", .from = 0, .to = 1, .kind = HES_MECH_STICK, .constraint = 0 },
+    };
+    hes_robot_model_spec sp = { .name = "stop", .n_modes = 2, .modes = modes,
+                                .n_transitions = 1, .transitions = trs };
+    hes_model *m;
+    hes_status st = hes_robot_model_new(r, &sp, &m, &err);
+    unlink(name);
+    ck_assert_msg(st == HES_OK, "%s", err.message);
+    hes_system *sys;
+    ck_assert_int_eq(hes_system_new(m, &sys, &err), HES_OK);
+    /* the block: x, z and rates; the puck: x, y, z and rates */
+    double x0[6] = { 0 }, v0[2] = { _i ? 0.6 : 1.0, _i ? 0.8 : 0 };
+    int nv = _i ? 3 : 2;
+    x0[nv] = v0[0];
+    if (_i)
+        x0[nv + 1] = v0[1];
+    double sp0 = hypot(v0[0], v0[1]), ts = sp0 / (mu * g);
+    hes_sim_options o;
+    hes_sim_options_init(&o);
+    o.t_end = ts + 0.2;
+    hes_traj tr;
+    ck_assert_msg(hes_simulate(sys, 0, 0, 0, x0, &o, &tr) == HES_OK, "%s",
+                  hes_system_errmsg(sys));
+    ck_assert_int_eq(tr.n_events, 1);
+    ck_assert_msg(fabs(tr.events[0].t - ts) < 1e-7, "stops at %.12f, closed form %.12f",
+                  tr.events[0].t, ts);
+    const double *xe = tr.phases[tr.n_phases - 1].x1;
+    double worst = 0;
+    for (int k = 0; k < (_i ? 2 : 1); k++) {
+        worst = fmax(worst, fabs(xe[k] - v0[k] * sp0 / (2 * mu * g)));
+        worst = fmax(worst, fabs(xe[nv + k]));
+    }
+    ck_assert_msg(worst < 1e-8, "at rest after the stop: off the closed form by %g", worst);
+    printf("test_robot_liftoff: the %s stops at %.10f s (closed form %.10f) and sticks, "
+           "to %.1e\n", _i ? "puck" : "block", tr.events[0].t, ts, worst);
+    hes_traj_free(&tr);
+    hes_system_destroy(sys);
+    hes_model_destroy(m);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("robot_liftoff");
@@ -820,6 +883,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_a_pulling_start_is_refused);
     tcase_add_test(tc, test_a_puck_slides_in_the_plane);
     tcase_add_test(tc, test_a_sled_starts_to_slide_and_turns);
+    tcase_add_loop_test(tc, test_sliding_comes_to_rest_and_sticks, 0, 2);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -269,11 +269,23 @@ typedef struct {
 typedef enum {
     HES_MECH_ACTIVATE = 0,   /**< a constraint becomes active: an impact */
     HES_MECH_RELEASE = 1,    /**< a held constraint is released: its force reaches zero */
-    HES_MECH_SLIP = 2        /**< a held contact starts to slide: its tangential force
+    HES_MECH_SLIP = 2,       /**< a held contact starts to slide: its tangential force
                                   reaches mu times its normal one (the guard mu lambda_n -
                                   |lambda_t| crossed downward; `constraint` its normal, the
                                   target mode sliding it: hes_mech_mode.sliding); no impulse */
+    HES_MECH_STICK = 3       /**< a sliding contact comes to rest and sticks: its sliding
+                                  speed |v_t| falls to HES_MECH_STICK_SPEED (1 + |q'|) (the
+                                  guard |v_t| - that crossed downward; `constraint` its
+                                  normal, sliding in the source, sticking in the target),
+                                  where a plastic impact on the target's held rows takes the
+                                  rest of its tangential velocity, of that size */
 } hes_mech_event;
+
+/** The relative sliding speed at which a HES_MECH_STICK transition stops a
+ * contact (Coulomb's speed falls to zero at a finite rate, where its
+ * direction is undefined: the event is taken just before, and the
+ * trajectory is Coulomb's to about this times the velocities). */
+#define HES_MECH_STICK_SPEED 1e-8
 
 /** A transition between mechanical modes.  Activation: guard a_c(q) crossed
  * downward (declare HES_DOWN), then the impact law above with J = `after`,

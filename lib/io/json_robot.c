@@ -26,7 +26,8 @@
  *                                        contacts and limits held by their forces, no
  *                                        chart, any robot)
  *   "transitions": [{"name": "heelstrike", "from": "locked", "to": "unlocked",
- *                    "activate": "foot2" | "release": "foot1",
+ *                    "activate": "foot2" | "release": "foot1" | "slip": "foot1" |
+ *                    "stick": "foot1",
  *                    "after": [...], "separate": [...],
  *                    "relabel": {"th1": {"th1": 1, "hip": 1, "const": 0}, ...}}, ...],
  *                                       (every coordinate of the target mode)
@@ -165,8 +166,9 @@ static int parse_relabel(ctx *c, store *s, json_t *r, const char *where,
 
 static int parse_transitions(ctx *c, json_t *trs, json_t *modes, store *s)
 {
-    static const char *const keys[] = { "name", "from", "to", "activate", "release", "slip", "after",
-                                        "separate", "relabel", NULL };
+    static const char *const keys[] = { "name",  "from",  "to",       "activate", "release",
+                                        "slip",  "stick", "after",    "separate", "relabel",
+                                        NULL };
     if (!json_is_array(trs) || json_array_size(trs) > HES_RDESC_MAX_LIST)
         return hes__rdesc_bad(c, "\"transitions\" must be a list of at most %d transitions",
                               HES_RDESC_MAX_LIST);
@@ -186,13 +188,16 @@ static int parse_transitions(ctx *c, json_t *trs, json_t *modes, store *s)
             return hes__rdesc_bad(c, "%s ('%s'): \"from\" and \"to\" must name modes ('%s', '%s')", where,
                        ts->name, from ? from : "", to ? to : "");
         json_t *act = json_object_get(o, "activate"), *rel = json_object_get(o, "release"),
-               *slip = json_object_get(o, "slip");
-        if ((act != NULL) + (rel != NULL) + (slip != NULL) != 1)
+               *slip = json_object_get(o, "slip"), *stick = json_object_get(o, "stick");
+        if ((act != NULL) + (rel != NULL) + (slip != NULL) + (stick != NULL) != 1)
             return hes__rdesc_bad(c, "%s ('%s'): give one of \"activate\" (a contact or joint limit "
-                       "reached), \"release\" (a held constraint's force reaching zero) and "
-                       "\"slip\" (a held contact's friction reaching its cone)", where, ts->name);
-        ts->kind = act ? HES_MECH_ACTIVATE : rel ? HES_MECH_RELEASE : HES_MECH_SLIP;
-        if ((ts->constraint = hes__rdesc_constraint(c, act ? act : rel ? rel : slip, where)) < 0)
+                       "reached), \"release\" (a held constraint's force reaching zero), "
+                       "\"slip\" (a held contact's friction reaching its cone) and \"stick\" (a "
+                       "sliding contact coming to rest)", where, ts->name);
+        ts->kind = act ? HES_MECH_ACTIVATE : rel ? HES_MECH_RELEASE : slip ? HES_MECH_SLIP
+                                                                        : HES_MECH_STICK;
+        if ((ts->constraint = hes__rdesc_constraint(c, act ? act : rel ? rel : slip ? slip : stick,
+                                                    where)) < 0)
             return 1;
         json_t *a = json_object_get(o, "after"), *sp = json_object_get(o, "separate");
         int *after = NULL, *separate = NULL;

@@ -946,6 +946,77 @@ int hes__mech_without_cones(const hes_mech_mode *md, hes__mech_uncone *u)
     return 0;
 }
 
+int hes__mech_sliding_rate(const hes_mech *m, const hes_mech_constraint *c, const double *x,
+                           const double *p, double *vt, double *dvt)
+{
+    int d = m->d, nq = hes_mech_nq(m), nf = c->n_friction_rows, rc = 0;
+    size_t n = (size_t)nq + (size_t)d;
+    double *row = malloc(sizeof(double) * ((size_t)d + (size_t)nq)), a;
+    if (!row)
+        return E_NOMEM;
+    double *qs = row + d;
+    for (int r = 0; r < nf && !rc; r++) {
+        const hes_mech_constraint *t = &m->constraints[c->friction_rows[r]];
+        if ((rc = hes__mech_row(m, t, x, p, &a, row)))
+            break;
+        vt[r] = 0;
+        for (int l = 0; l < d; l++) {
+            vt[r] += row[l] * x[nq + l];
+            if (dvt)
+                dvt[r + (size_t)(nq + l) * HES__MECH_MAX_FRICTION] = row[l];
+        }
+        for (int i = 0; i < nq && dvt && !rc; i++) {
+            double h = 1e-6 * fmax(1.0, fabs(x[i])), v2[2];
+            for (int sg = 0; sg < 2 && !rc; sg++) {
+                memcpy(qs, x, sizeof(double) * (size_t)nq);
+                qs[i] += sg ? -h : h;
+                rc = hes__mech_row(m, t, qs, p, &a, row);
+                v2[sg] = 0;
+                for (int l = 0; l < d; l++)
+                    v2[sg] += row[l] * x[nq + l];
+            }
+            dvt[r + (size_t)i * HES__MECH_MAX_FRICTION] = (v2[0] - v2[1]) / (2 * h);
+        }
+    }
+    (void)n;
+    free(row);
+    return rc;
+}
+
+/* A stick's guard |v_t| - HES_MECH_STICK_SPEED (1 + |q'|) at x = [q, v]
+ * and, with grad, its gradient (n = nq + d values). */
+static int stick_guard(const hes_mech_transition *tr, const double *x, const double *p,
+                       double *g, double *grad)
+{
+    const hes_mech *m = tr->from->mech;
+    const hes_mech_constraint *c = &m->constraints[tr->constraint];
+    int d = m->d, nq = hes_mech_nq(m), nf = c->n_friction_rows, rc;
+    if (tr->from->chart || nf < 1 || nf > HES__MECH_MAX_FRICTION || !c->friction_rows)
+        return E_CALLBACK;
+    size_t n = (size_t)nq + (size_t)d;
+    double vt[HES__MECH_MAX_FRICTION], *dvt = NULL, vn = 0, qn = 0;
+    if (grad && !(dvt = malloc(sizeof(double) * HES__MECH_MAX_FRICTION * n)))
+        return E_NOMEM;
+    if (!(rc = hes__mech_sliding_rate(m, c, x, p, vt, dvt))) {
+        for (int r = 0; r < nf; r++)
+            vn += vt[r] * vt[r];
+        for (int l = 0; l < d; l++)
+            qn += x[nq + l] * x[nq + l];
+        vn = sqrt(vn), qn = sqrt(qn);
+        *g = vn - HES_MECH_STICK_SPEED * (1 + qn);
+        for (size_t i = 0; grad && i < n; i++) {   /* d|v_t| = s^T dv_t, s = v_t / |v_t| */
+            double gi = 0;
+            for (int r = 0; r < nf && vn > 0; r++)
+                gi += vt[r] / vn * dvt[r + i * HES__MECH_MAX_FRICTION];
+            if (i >= (size_t)nq && qn > 0)
+                gi -= HES_MECH_STICK_SPEED * x[i] / qn;
+            grad[i] = gi;
+        }
+    }
+    free(dvt);
+    return rc;
+}
+
 /* The held constraints' forces of mode md at x (lam: md->n_active), no
  * friction cone checked. */
 static int forces_without_cones(const hes_mech_mode *md, double t, const double *x,
@@ -971,6 +1042,8 @@ int hes_mech_guard(double t, const double *x, const double *p, double *out, void
     if (!data || !x || !out)
         return E_CALLBACK;
     const hes_mech_transition *tr = data;
+    if (tr->kind == HES_MECH_STICK)
+        return stick_guard(tr, x, p, out, NULL);
     if (tr->kind != HES_MECH_ACTIVATE) {
         /* the held force itself (a release), or mu lambda_n - |lambda_t|
            (a slip), without the friction cones: a foot's tangential force
@@ -1037,6 +1110,10 @@ int hes_mech_guard_dx(double t, const double *x, const double *p, double *out, v
     const hes_mech_transition *tr = data;
     const hes_mech_mode *md = tr->from;
     int k = md->k, kq = hes__mech_kq(md), rc;
+    if (tr->kind == HES_MECH_STICK) {   /* near |v_t| = 0: no difference step fits */
+        double g;
+        return stick_guard(tr, x, p, &g, out);
+    }
     if (tr->kind != HES_MECH_ACTIVATE) {
         guard_ctx g = { tr, t, p };
         return hes__mech_fd4(guard_of_x, &g, x, kq + k, 1, out);
@@ -1079,14 +1156,14 @@ int hes_mech_guard_dx(double t, const double *x, const double *p, double *out, v
     return rc;
 }
 
-/* An activation's guard does not depend on time; a release's (through the
- * inputs) by central differences. */
+/* An activation's or a stick's guard does not depend on time; a release's
+ * (through the inputs) by central differences. */
 int hes_mech_guard_dt(double t, const double *x, const double *p, double *out, void *data)
 {
     if (!data || !x || !out)
         return E_CALLBACK;
     const hes_mech_transition *tr = data;
-    if (tr->kind == HES_MECH_ACTIVATE) {
+    if (tr->kind == HES_MECH_ACTIVATE || tr->kind == HES_MECH_STICK) {
         out[0] = 0;
         return 0;
     }
@@ -1210,7 +1287,8 @@ static int impact_law(const hes_mech_transition *tr, const hes_mech *m, const do
     for (int i = 0; i < na; i++) {
         if (fabs(vp[i] + gam[i] * v[i]) > 1e-8 * (1.0 + vscale))
             return E_IMPACT;
-        if (m->constraints[tr->after[i]].unilateral && -lam[i] < -1e-10 * (1.0 + fabs(lam[i])))
+        if (tr->kind != HES_MECH_STICK && m->constraints[tr->after[i]].unilateral &&
+            -lam[i] < -1e-10 * (1.0 + fabs(lam[i])))
             return HES__MECH_IMPULSE_AT + tr->after[i];
         plastic_ish &= gam[i] <= 1.0;
         if (impulse)
@@ -1220,9 +1298,12 @@ static int impact_law(const hes_mech_transition *tr, const hes_mech *m, const do
         return E_ENERGY;
     /* the impulses, -lam, in their friction cones, when the target holds its
        contacts by their forces (a pinned chart's contact is an ideal pin) */
+    /* (not a stick's: its impulse is the rest of a continuous stop, of the
+       size of HES_MECH_STICK_SPEED, and the target's forces are checked) */
     for (int i = 0; tr->to && tr->to->held && i < na; i++)
         vp[i] = -lam[i];
-    if (tr->to && tr->to->held && (rc = hes__mech_friction_ok(m, na, tr->after, vp, 0, NULL)))
+    if (tr->kind != HES_MECH_STICK && tr->to && tr->to->held &&
+        (rc = hes__mech_friction_ok(m, na, tr->after, vp, 0, NULL)))
         return rc;
     return separating(tr, m, q, p, qdp, vscale);
 }
@@ -1235,7 +1316,8 @@ static int impact(const hes_mech_transition *tr, const double *x, const double *
     int rc = event_state(tr, x, p, q, qdm, &m);
     if (rc)
         return rc;
-    int d = m->d, na = tr->kind == HES_MECH_ACTIVATE ? tr->n_after : 0;
+    int d = m->d,
+        na = tr->kind == HES_MECH_ACTIVATE || tr->kind == HES_MECH_STICK ? tr->n_after : 0;
     memcpy(qdp, qdm, sizeof(double) * (size_t)d);
     if (na == 0)
         return 0;
@@ -1424,7 +1506,8 @@ int hes_mech_reset(double t, const double *x, const double *p, double *out, void
     (void)t;
     /* a constraint held after the event must have been enforced by it (when
      * the coordinates stay the same; a to_chart may relabel contacts) */
-    if (tr->kind == HES_MECH_ACTIVATE && tr->to->mech == m && !tr->to_chart)
+    if ((tr->kind == HES_MECH_ACTIVATE || tr->kind == HES_MECH_STICK) && tr->to->mech == m &&
+        !tr->to_chart)
         for (int i = 0; i < tr->to->n_active; i++) {
             int found = 0;
             for (int j = 0; j < tr->n_after; j++)

@@ -457,14 +457,14 @@ static int sliding_field_dx(const hes_mech_mode *md, double t, const double *x,
                             const double *p, int n, double *out)
 {
     const hes_mech *m = md->mech;
-    int ns = md->n_sliding, d = m->d, nq = hes_mech_nq(m), rc;
+    int ns = md->n_sliding, rc;
     size_t MF = HES__MECH_MAX_FRICTION;
-    double *dirs = malloc(sizeof(double) * ((size_t)ns * (MF + 1) + 2 * (size_t)n + MF * (size_t)n +
-                                         (size_t)n * MF + (size_t)d + (size_t)nq));
+    double *dirs = malloc(sizeof(double) * ((size_t)ns * (MF + 1) + 2 * (size_t)n +
+                                            2 * MF * (size_t)n));
     if (!dirs)
         return E_NOMEM;
     double *speed = dirs + (size_t)ns * MF, *fp = speed + ns, *fmn = fp + n, *G = fmn + n,
-           *dsdx = G + (size_t)n * MF, *row = dsdx + MF * (size_t)n, *qs = row + d, a;
+           *dsdx = G + (size_t)n * MF;
     hes_mech_mode fr = *md;
     fr.sliding_s = dirs;
     field_ctx f = { &fr, t, p };
@@ -492,25 +492,9 @@ static int sliding_field_dx(const hes_mech_mode *md, double t, const double *x,
                 G[i + (size_t)r * n] = (fp[i] - fmn[i]) / (2 * h);
         }
         /* d(v_t)/dx (nf x n): along q by central differences, along v the rows */
-        for (int r = 0; r < nf && !rc; r++) {
-            const hes_mech_constraint *tr = &m->constraints[c->friction_rows[r]];
-            for (int i = 0; i < nq && !rc; i++) {
-                double h = 1e-6 * fmax(1.0, fabs(x[i])), v2[2];
-                for (int sg = 0; sg < 2 && !rc; sg++) {
-                    memcpy(qs, x, sizeof(double) * (size_t)nq);
-                    qs[i] += sg ? -h : h;
-                    rc = hes__mech_row(m, tr, qs, p, &a, row);
-                    v2[sg] = 0;
-                    for (int l = 0; l < d; l++)
-                        v2[sg] += row[l] * x[nq + l];
-                }
-                dsdx[r + (size_t)i * MF] = (v2[0] - v2[1]) / (2 * h);
-            }
-            if (!rc)
-                rc = hes__mech_row(m, tr, x, p, &a, row);
-            for (int l = 0; l < d && !rc; l++)
-                dsdx[r + (size_t)(nq + l) * MF] = row[l];
-        }
+        double vt[HES__MECH_MAX_FRICTION];
+        if (!rc)
+            rc = hes__mech_sliding_rate(m, c, x, p, vt, dsdx);
         /* ds/dx = (I - s s^T) / |v_t| d(v_t)/dx, then F_x += G ds/dx */
         for (int i = 0; i < n && !rc; i++) {
             double col[HES__MECH_MAX_FRICTION], sv = 0;

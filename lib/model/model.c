@@ -169,9 +169,9 @@ static hes_status check_mech_transition(const hes_model *m, int k, char *msg, si
         return st;
     snprintf(where, sizeof where, "transitions[%d] ('%s', hes_mech_guard/reset)", k, tr->name);
     if (mt->kind != HES_MECH_ACTIVATE && mt->kind != HES_MECH_RELEASE &&
-        mt->kind != HES_MECH_SLIP)
-        BAD("model '%s': %s: kind = %d is none of HES_MECH_ACTIVATE, HES_MECH_RELEASE and "
-            "HES_MECH_SLIP", m->name, where, (int)mt->kind);
+        mt->kind != HES_MECH_SLIP && mt->kind != HES_MECH_STICK)
+        BAD("model '%s': %s: kind = %d is none of HES_MECH_ACTIVATE, HES_MECH_RELEASE, "
+            "HES_MECH_SLIP and HES_MECH_STICK", m->name, where, (int)mt->kind);
     const hes_mech *em = mt->mech ? mt->mech : mt->from->mech;
     if (mt->mech && (st = check_mech(m->name, where, mt->mech, msg, len)) != HES_OK)
         return st;

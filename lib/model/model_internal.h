@@ -180,6 +180,12 @@ int hes__mech_chol(double *A, int n);
  * mech.c). */
 int hes__mech_sliding_directions(const hes_mech_mode *md, double t, const double *x,
                                  const double *p, double *s, double *speed);
+/* A contact's sliding rates v_t = Da_t(q) v at a chartless state x = [q,
+ * v] (its friction rows) and, dvt not NULL, their derivatives along x
+ * (HES__MECH_MAX_FRICTION x (nq + d), column-major; along q by central
+ * differences of the rows; mech.c). */
+int hes__mech_sliding_rate(const hes_mech *m, const hes_mech_constraint *c, const double *x,
+                           const double *p, double *vt, double *dvt);
 void hes__mech_chol_solve(const double *L, int n, double *B, int nrhs);
 
 /* A mechanical mode's equations at its state x = [z, z'] (mech.c): the

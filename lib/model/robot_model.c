@@ -299,8 +299,19 @@ static hes_status build_transitions(robot_model *rm, const hes_robot_model_spec 
                  held ? "the source mode already holds" : "is not unilateral (a contact's "
                  "normal or a joint limit can be activated)");
         if (ts->kind != HES_MECH_ACTIVATE && ts->kind != HES_MECH_RELEASE &&
-            ts->kind != HES_MECH_SLIP)
+            ts->kind != HES_MECH_SLIP && ts->kind != HES_MECH_STICK)
             FAIL("robot model '%s': transition '%s': kind %d", sp->name, nm, (int)ts->kind);
+        if (ts->kind == HES_MECH_STICK &&
+            (!contains(from->sliding, from->n_sliding, ts->constraint) ||
+             !contains(to->active, to->n_active, ts->constraint) ||
+             contains(to->sliding, to->n_sliding, ts->constraint)))
+            FAIL("robot model '%s': transition '%s': a stick of %s goes from a mode that holds "
+                 "it sliding ('%s' does%s) to one that holds it sticking ('%s' does%s)",
+                 sp->name, nm, cname, sp->modes[ts->from].name,
+                 contains(from->sliding, from->n_sliding, ts->constraint) ? "" : " not",
+                 sp->modes[ts->to].name,
+                 contains(to->active, to->n_active, ts->constraint) &&
+                 !contains(to->sliding, to->n_sliding, ts->constraint) ? "" : " not");
         if (ts->kind == HES_MECH_SLIP &&
             (!held || contains(from->sliding, from->n_sliding, ts->constraint) ||
              !contains(to->sliding, to->n_sliding, ts->constraint)))
@@ -356,6 +367,11 @@ static hes_status build_transitions(robot_model *rm, const hes_robot_model_spec 
             } else if (from->pinned >= 0 && !contains(after, na, 2 * from->pinned)) {
                 sep[ns++] = 2 * from->pinned;
             }
+        } else if (ts->kind == HES_MECH_STICK) {
+            /* the rest of the sliding velocity, of the size of
+               HES_MECH_STICK_SPEED, taken by the target's held rows */
+            for (int j = 0; j < to->n_active; j++)
+                after[na++] = to->active[j];
         }
         double *A = NULL, *c = NULL;
         if (ts->relabel) {

@@ -476,35 +476,48 @@ static const char block_xml[] =
     "  <actuator><motor name=\"push\" joint=\"x\"/></actuator>\n"
     "</mujoco>\n";
 
-START_TEST(test_the_block_sticks_then_slides)
+/* A robot of one foot (site "foot", friction mu) in the modes "stick"
+ * (0) and "slide" (1), with a transition of the given kind between them
+ * (slip: 0 -> 1, stick: 1 -> 0) and the control ctl (may be NULL); NULL
+ * without MuJoCo. */
+static hes_model *one_foot_model(const char *xml, double mu, hes_mech_event kind,
+                                 const hes_robot_control *ctl)
 {
-    char name[] = "/tmp/hes_block_XXXXXX.xml";
-    const double mu = 0.5, g = 9.81, kp = 100, A = 0.1, w = 2 * M_PI;
-    hes_robot *r = robot_of(block_xml, name, mu);
+    char name[] = "/tmp/hes_foot_XXXXXX.xml";
+    hes_robot *r = robot_of(xml, name, mu);
     if (!r) {
         unlink(name);
-        return;
+        return NULL;
     }
-    hes_error err;
-    hes_status st;
     static const int held[] = { 0 };
     static const hes_robot_mode_spec modes[] = {
         { .name = "stick", .pinned = -1, .n_holds = 1, .holds = held },
         { .name = "slide", .pinned = -1, .n_holds = 1, .holds = held, .n_slides = 1,
           .slides = held },
     };
-    static const hes_robot_transition_spec trs[] = {
-        { .name = "slip", .from = 0, .to = 1, .kind = HES_MECH_SLIP, .constraint = 0 },
-    };
+    int slip = kind == HES_MECH_SLIP;
+    hes_robot_transition_spec tr = { .name = slip ? "slip" : "stop", .from = slip ? 0 : 1,
+                                     .to = slip ? 1 : 0, .kind = kind, .constraint = 0 };
+    hes_robot_model_spec sp = { .name = "one-foot", .n_modes = 2, .modes = modes,
+                                .n_transitions = 1, .transitions = &tr, .control = ctl };
+    hes_model *m;
+    hes_error err;
+    hes_status st = hes_robot_model_new(r, &sp, &m, &err);
+    unlink(name);
+    ck_assert_msg(st == HES_OK, "%s", err.message);
+    return m;
+}
+
+START_TEST(test_the_block_sticks_then_slides)
+{
+    const double mu = 0.5, g = 9.81, kp = 100, A = 0.1, w = 2 * M_PI;
     static const double coef[3] = { 0, 0, 0.1 };   /* A sin(w t) */
     hes_robot_control ctl = { .period = 1.0, .kp = kp, .kd = 0, .n_harmonics = 1,
                               .reference = coef };
-    hes_robot_model_spec sp = { .name = "block", .n_modes = 2, .modes = modes,
-                                .n_transitions = 1, .transitions = trs, .control = &ctl };
-    hes_model *m;
-    st = hes_robot_model_new(r, &sp, &m, &err);
-    unlink(name);
-    ck_assert_msg(st == HES_OK, "%s", err.message);
+    hes_model *m = one_foot_model(block_xml, mu, HES_MECH_SLIP, &ctl);
+    if (!m)
+        return;
+    hes_error err;
     hes_system *sys;
     ck_assert_int_eq(hes_system_new(m, &sys, &err), HES_OK);
     double W = sqrt(kp), ts = asin(mu * g / (kp * A)) / w, C = W * W * A / (W * W - w * w);
@@ -745,32 +758,14 @@ static void sled_regularised(double eps, double t1, double *s)
 
 START_TEST(test_a_sled_starts_to_slide_and_turns)
 {
-    char name[] = "/tmp/hes_sled_XXXXXX.xml";
-    hes_robot *r = robot_of(sled_xml, name, SLED_MU);
-    if (!r) {
-        unlink(name);
-        return;
-    }
-    hes_error err;
-    static const int held[] = { 0 };
-    static const hes_robot_mode_spec modes[] = {
-        { .name = "stick", .pinned = -1, .n_holds = 1, .holds = held },
-        { .name = "slide", .pinned = -1, .n_holds = 1, .holds = held, .n_slides = 1,
-          .slides = held },
-    };
-    static const hes_robot_transition_spec trs[] = {
-        { .name = "slip", .from = 0, .to = 1, .kind = HES_MECH_SLIP, .constraint = 0 },
-    };
     /* the motors px, py: A sin(w t) each (a0, a1, b1) */
     static const double coef[6] = { 0, 0, SLED_AX, 0, 0, SLED_AY };
     hes_robot_control ctl = { .period = 1.0, .kp = SLED_KP, .kd = 0, .n_harmonics = 1,
                               .reference = coef };
-    hes_robot_model_spec sp = { .name = "sled", .n_modes = 2, .modes = modes,
-                                .n_transitions = 1, .transitions = trs, .control = &ctl };
-    hes_model *m;
-    hes_status st = hes_robot_model_new(r, &sp, &m, &err);
-    unlink(name);
-    ck_assert_msg(st == HES_OK, "%s", err.message);
+    hes_model *m = one_foot_model(sled_xml, SLED_MU, HES_MECH_SLIP, &ctl);
+    if (!m)
+        return;
+    hes_error err;
     hes_system *sys;
     ck_assert_int_eq(hes_system_new(m, &sys, &err), HES_OK);
     const double N = SLED_MX * 9.81, A = hypot(SLED_AX, SLED_AY);
@@ -814,29 +809,11 @@ END_TEST
  * speed has fallen to HES_MECH_STICK_SPEED) and stay. */
 START_TEST(test_sliding_comes_to_rest_and_sticks)
 {
-    char name[] = "/tmp/hes_stop_XXXXXX.xml";
     const double mu = 0.5, g = 9.81;
-    hes_robot *r = robot_of(_i ? puck_xml : block_xml, name, mu);
-    if (!r) {
-        unlink(name);
+    hes_model *m = one_foot_model(_i ? puck_xml : block_xml, mu, HES_MECH_STICK, NULL);
+    if (!m)
         return;
-    }
     hes_error err;
-    static const int held[] = { 0 };
-    static const hes_robot_mode_spec modes[] = {
-        { .name = "slide", .pinned = -1, .n_holds = 1, .holds = held, .n_slides = 1,
-          .slides = held },
-        { .name = "stick", .pinned = -1, .n_holds = 1, .holds = held },
-    };
-    static const hes_robot_transition_spec trs[] = {
-        { .name = "stop", .from = 0, .to = 1, .kind = HES_MECH_STICK, .constraint = 0 },
-    };
-    hes_robot_model_spec sp = { .name = "stop", .n_modes = 2, .modes = modes,
-                                .n_transitions = 1, .transitions = trs };
-    hes_model *m;
-    hes_status st = hes_robot_model_new(r, &sp, &m, &err);
-    unlink(name);
-    ck_assert_msg(st == HES_OK, "%s", err.message);
     hes_system *sys;
     ck_assert_int_eq(hes_system_new(m, &sys, &err), HES_OK);
     /* the block: x, z and rates; the puck: x, y, z and rates */
@@ -850,7 +827,7 @@ START_TEST(test_sliding_comes_to_rest_and_sticks)
     hes_sim_options_init(&o);
     o.t_end = ts + 0.2;
     hes_traj tr;
-    ck_assert_msg(hes_simulate(sys, 0, 0, 0, x0, &o, &tr) == HES_OK, "%s",
+    ck_assert_msg(hes_simulate(sys, 1, 0, 0, x0, &o, &tr) == HES_OK, "%s",
                   hes_system_errmsg(sys));
     ck_assert_int_eq(tr.n_events, 1);
     ck_assert_msg(fabs(tr.events[0].t - ts) < 1e-7, "stops at %.12f, closed form %.12f",

@@ -128,6 +128,7 @@ typedef struct {
     int n, cap;
     const char **items;
     int no_check_derivatives;    /* --no-check-derivatives given */
+    double max_wall_time;        /* --max-wall-time S (0: the library's default) */
 } cli_assignments;
 
 /* --no-check-derivatives, in the option table of every command that analyses
@@ -135,6 +136,10 @@ typedef struct {
  * (the model's supplied Jacobians checked at the orbit).  The commands set
  * cli_assignments.no_check_derivatives on its code. */
 #define CLI_OPT_NO_CHECK_DERIVATIVES 480
+/* --max-wall-time S, beside it: the seconds each simulation call may take
+ * (hes_settings.max_wall_time; an orbit search gets 12 of them). */
+#define CLI_OPT_MAX_WALL_TIME 481
+#define CLI_MAX_WALL_TIME 1e6
 #define CLI_NO_CHECK_DERIVATIVES_OPTION \
     { "no-check-derivatives", no_argument, NULL, CLI_OPT_NO_CHECK_DERIVATIVES }
 #define CLI_NO_CHECK_DERIVATIVES_HELP \

@@ -87,6 +87,10 @@ static const struct argp_option param_options[] = {
     {"no-check-derivatives", CLI_OPT_NO_CHECK_DERIVATIVES, NULL, 0,
      "do not check the model's supplied Jacobians against differences of its callbacks at "
      "the orbit (a wrong one is an error by default)", 0},
+    {"max-wall-time", CLI_OPT_MAX_WALL_TIME, "S", 0,
+     "seconds of wall-clock time each simulation may take, 0 < S <= 1e6 (default 10; an "
+     "orbit search gets 12 times as long, at least 120 s): for large robots whose sliding "
+     "contacts make a period slow", 0},
     {NULL, 0, NULL, 0, NULL, 0}
 };
 
@@ -101,6 +105,16 @@ static error_t param_parser(int key, char *arg, struct argp_state *state)
         if (cli_arg_once(state, key))
             return CLI_ARG_REFUSED;
         a->params.no_check_derivatives = 1;
+        return 0;
+    case CLI_OPT_MAX_WALL_TIME:
+        if (cli_arg_once(state, key))
+            return CLI_ARG_REFUSED;
+        if (cli_parse_double(arg, &a->params.max_wall_time) != 0 ||
+            !(a->params.max_wall_time > 0) || !(a->params.max_wall_time <= CLI_MAX_WALL_TIME)) {
+            fprintf(stderr, "%s: --max-wall-time: '%s' is not a number of seconds in (0, 1e6]\n",
+                    a->cmd, arg);
+            return CLI_ARG_REFUSED;
+        }
         return 0;
     default:
         return ARGP_ERR_UNKNOWN;

@@ -14,6 +14,7 @@ void cli_assignments_init(cli_assignments *a)
     a->cap = 0;
     a->items = NULL;
     a->no_check_derivatives = 0;
+    a->max_wall_time = 0;
 }
 
 int cli_assignments_add(cli_assignments *a, const char *item)

@@ -6,6 +6,8 @@
  * the command's result (one JSON object with --json).
  */
 
+#include <math.h>
+
 #include "cli.h"
 
 int cli_once(const char *cmd, const struct option *longopts, int code, unsigned char *seen)
@@ -45,9 +47,14 @@ static hes_system *setup(hes_system *sys, const cli_assignments *a, int *exit_co
 {
     hes_status st;
     int rc = cli_apply_params(sys, a);
-    if (rc == 0 && a->no_check_derivatives) {
+    if (rc == 0 && (a->no_check_derivatives || a->max_wall_time > 0)) {
         hes_settings set = hes_system_get_settings(sys);
-        set.check_derivatives = 0;
+        if (a->no_check_derivatives)
+            set.check_derivatives = 0;
+        if (a->max_wall_time > 0) {
+            set.max_wall_time = a->max_wall_time;
+            set.max_search_time = fmax(set.max_search_time, 12 * a->max_wall_time);
+        }
         if ((st = hes_system_set_settings(sys, &set)) != HES_OK)
             rc = cli_report_status(st, sys);
     }

@@ -2056,5 +2056,20 @@ run e_solved_sw sweep slip-hopper --grid l_td=0.8:0.9:2
 expect_status e_solved_sw 2 "sweep over a solved parameter"
 expect_grep e_solved_sw err "'l_td' is solved for by the orbit search" "the sweep's refusal names it"
 
+# --max-wall-time: each simulation's wall-clock budget, for large robots
+run wt_small analyze knee-biped --max-wall-time 1e-7
+expect_status wt_small 1 "analyze with a wall-time budget too small to simulate"
+expect_grep wt_small err 'exceeded its wall-time budget of 1e-07 s' "... says which budget ran out"
+run wt_big analyze knee-biped --max-wall-time 30
+expect_status wt_big 0 "analyze with a larger wall-time budget"
+expect_grep wt_big out '^stable: psi = 0.655168 < 1' "... gives the same orbit"
+for bad in 0 -1 abc 1e7 nan; do
+    run e_wt analyze knee-biped --max-wall-time "$bad"
+    expect_status e_wt 2 "--max-wall-time $bad"
+    expect_grep e_wt err "is not a number of seconds in" "... is refused, saying what it takes"
+done
+run e_wt2 analyze knee-biped --max-wall-time 5 --max-wall-time 6
+expect_status e_wt2 2 "--max-wall-time given twice"
+
 # ------------------------------------------------------------------ summary
 testlib_summary cli.sh

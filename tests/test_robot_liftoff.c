@@ -508,6 +508,21 @@ static hes_model *one_foot_model(const char *xml, double mu, hes_mech_event kind
     return m;
 }
 
+/* Simulates sys from x0 in mode `mode` to t_end and checks the run's one
+ * event against its closed-form time ts (to tol); tr keeps the run. */
+static void one_event_run(hes_system *sys, int mode, const double *x0, double t_end, double ts,
+                          double tol, const char *what, hes_traj *tr)
+{
+    hes_sim_options o;
+    hes_sim_options_init(&o);
+    o.t_end = t_end;
+    ck_assert_msg(hes_simulate(sys, mode, 0, 0, x0, &o, tr) == HES_OK, "%s",
+                  hes_system_errmsg(sys));
+    ck_assert_int_eq(tr->n_events, 1);
+    ck_assert_msg(fabs(tr->events[0].t - ts) < tol, "%s at %.12f, closed form %.12f", what,
+                  tr->events[0].t, ts);
+}
+
 START_TEST(test_the_block_sticks_then_slides)
 {
     const double mu = 0.5, g = 9.81, kp = 100, A = 0.1, w = 2 * M_PI;
@@ -523,17 +538,10 @@ START_TEST(test_the_block_sticks_then_slides)
     double W = sqrt(kp), ts = asin(mu * g / (kp * A)) / w, C = W * W * A / (W * W - w * w);
     double a = -(C * sin(w * ts) - mu * g / (W * W)), b = -C * w * cos(w * ts) / W;
     double x0[4] = { 0, 0, 0, 0 };
-    hes_sim_options o;
-    hes_sim_options_init(&o);
-    o.t_end = ts + 0.25;
     hes_traj tr;
-    ck_assert_msg(hes_simulate(sys, 0, 0, 0, x0, &o, &tr) == HES_OK, "%s",
-                  hes_system_errmsg(sys));
-    ck_assert_int_eq(tr.n_events, 1);
-    ck_assert_msg(fabs(tr.events[0].t - ts) < 1e-8, "slip at %.12f, closed form %.12f",
-                  tr.events[0].t, ts);
+    one_event_run(sys, 0, x0, ts + 0.25, ts, 1e-8, "slip", &tr);
     const double *xe = tr.phases[tr.n_phases - 1].x1;
-    double t = o.t_end, tau = t - ts;
+    double t = ts + 0.25, tau = t - ts;
     double x = a * cos(W * tau) + b * sin(W * tau) + C * sin(w * t) - mu * g / (W * W);
     double v = -a * W * sin(W * tau) + b * W * cos(W * tau) + C * w * cos(w * t);
     ck_assert_msg(fabs(xe[0] - x) < 1e-8 && fabs(xe[2] - v) < 1e-8,
@@ -771,15 +779,8 @@ START_TEST(test_a_sled_starts_to_slide_and_turns)
     const double N = SLED_MX * 9.81, A = hypot(SLED_AX, SLED_AY);
     const double ts = asin(SLED_MU * N / (SLED_KP * A)) / (2 * M_PI), t1 = ts + 0.15;
     double x0[6] = { 0 };   /* x, z, y and their rates */
-    hes_sim_options o;
-    hes_sim_options_init(&o);
-    o.t_end = t1;
     hes_traj tr;
-    ck_assert_msg(hes_simulate(sys, 0, 0, 0, x0, &o, &tr) == HES_OK, "%s",
-                  hes_system_errmsg(sys));
-    ck_assert_int_eq(tr.n_events, 1);
-    ck_assert_msg(fabs(tr.events[0].t - ts) < 1e-8, "slip at %.12f, closed form %.12f",
-                  tr.events[0].t, ts);
+    one_event_run(sys, 0, x0, t1, ts, 1e-8, "slip", &tr);
     const double *xe = tr.phases[tr.n_phases - 1].x1;
     double ours[4] = { xe[0], xe[2], xe[3], xe[5] }, ref[2][4], dev[2] = { 0, 0 };
     const double eps[2] = { 1e-4, 1e-5 };
@@ -823,15 +824,8 @@ START_TEST(test_sliding_comes_to_rest_and_sticks)
     if (_i)
         x0[nv + 1] = v0[1];
     double sp0 = hypot(v0[0], v0[1]), ts = sp0 / (mu * g);
-    hes_sim_options o;
-    hes_sim_options_init(&o);
-    o.t_end = ts + 0.2;
     hes_traj tr;
-    ck_assert_msg(hes_simulate(sys, 1, 0, 0, x0, &o, &tr) == HES_OK, "%s",
-                  hes_system_errmsg(sys));
-    ck_assert_int_eq(tr.n_events, 1);
-    ck_assert_msg(fabs(tr.events[0].t - ts) < 1e-7, "stops at %.12f, closed form %.12f",
-                  tr.events[0].t, ts);
+    one_event_run(sys, 1, x0, ts + 0.2, ts, 1e-7, "stops", &tr);
     const double *xe = tr.phases[tr.n_phases - 1].x1;
     double worst = 0;
     for (int k = 0; k < (_i ? 2 : 1); k++) {

@@ -508,6 +508,22 @@ static hes_model *one_foot_model(const char *xml, double mu, hes_mech_event kind
     return m;
 }
 
+/* The one-foot robot of xml under motors tracking a periodic reference
+ * (period 1 s, one harmonic: coef, its a0, a1, b1 per motor) by kp, as a
+ * system; *m the model (NULL when MuJoCo is missing: then NULL). */
+static hes_system *one_foot_system(const char *xml, double mu, hes_mech_event kind,
+                                   const double *coef, double kp, hes_model **m)
+{
+    hes_robot_control ctl = { .period = 1.0, .kp = kp, .kd = 0, .n_harmonics = 1,
+                              .reference = coef };
+    if (!(*m = one_foot_model(xml, mu, kind, &ctl)))
+        return NULL;
+    hes_error err;
+    hes_system *sys;
+    ck_assert_int_eq(hes_system_new(*m, &sys, &err), HES_OK);
+    return sys;
+}
+
 /* Simulates sys from x0 in mode `mode` to t_end and checks the run's one
  * event against its closed-form time ts (to tol); tr keeps the run. */
 static void one_event_run(hes_system *sys, int mode, const double *x0, double t_end, double ts,
@@ -527,14 +543,10 @@ START_TEST(test_the_block_sticks_then_slides)
 {
     const double mu = 0.5, g = 9.81, kp = 100, A = 0.1, w = 2 * M_PI;
     static const double coef[3] = { 0, 0, 0.1 };   /* A sin(w t) */
-    hes_robot_control ctl = { .period = 1.0, .kp = kp, .kd = 0, .n_harmonics = 1,
-                              .reference = coef };
-    hes_model *m = one_foot_model(block_xml, mu, HES_MECH_SLIP, &ctl);
-    if (!m)
+    hes_model *m;
+    hes_system *sys = one_foot_system(block_xml, mu, HES_MECH_SLIP, coef, kp, &m);
+    if (!sys)
         return;
-    hes_error err;
-    hes_system *sys;
-    ck_assert_int_eq(hes_system_new(m, &sys, &err), HES_OK);
     double W = sqrt(kp), ts = asin(mu * g / (kp * A)) / w, C = W * W * A / (W * W - w * w);
     double a = -(C * sin(w * ts) - mu * g / (W * W)), b = -C * w * cos(w * ts) / W;
     double x0[4] = { 0, 0, 0, 0 };
@@ -710,9 +722,9 @@ END_TEST
  * dynamics, at a rate 1 / |v_t|, stalled the integrator.  Checked against
  * a second method: the same sled under a regularised friction, -mu N v /
  * sqrt(|v|^2 + eps^2) (sticking, it creeps by about eps), integrated by
- * classical Runge-Kutta with steps well inside its stiffness, at eps 1e-4
- * and 1e-5: hes's motion is Coulomb's, the limit eps -> 0, so the
- * differences fall about tenfold with eps. */
+ * classical Runge-Kutta with steps well inside its stiffness, at eps 1e-4,
+ * 1e-5 and 1e-6: hes's motion is Coulomb's, the limit eps -> 0, so the
+ * differences fall with eps. */
 static const char sled_xml[] =
     "<mujoco model=\"sled\">\n"
     "  <compiler angle=\"radian\" inertiafromgeom=\"false\"/>\n"
@@ -768,23 +780,19 @@ START_TEST(test_a_sled_starts_to_slide_and_turns)
 {
     /* the motors px, py: A sin(w t) each (a0, a1, b1) */
     static const double coef[6] = { 0, 0, SLED_AX, 0, 0, SLED_AY };
-    hes_robot_control ctl = { .period = 1.0, .kp = SLED_KP, .kd = 0, .n_harmonics = 1,
-                              .reference = coef };
-    hes_model *m = one_foot_model(sled_xml, SLED_MU, HES_MECH_SLIP, &ctl);
-    if (!m)
+    hes_model *m;
+    hes_system *sys = one_foot_system(sled_xml, SLED_MU, HES_MECH_SLIP, coef, SLED_KP, &m);
+    if (!sys)
         return;
-    hes_error err;
-    hes_system *sys;
-    ck_assert_int_eq(hes_system_new(m, &sys, &err), HES_OK);
     const double N = SLED_MX * 9.81, A = hypot(SLED_AX, SLED_AY);
     const double ts = asin(SLED_MU * N / (SLED_KP * A)) / (2 * M_PI), t1 = ts + 0.15;
     double x0[6] = { 0 };   /* x, z, y and their rates */
     hes_traj tr;
     one_event_run(sys, 0, x0, t1, ts, 1e-8, "slip", &tr);
     const double *xe = tr.phases[tr.n_phases - 1].x1;
-    double ours[4] = { xe[0], xe[2], xe[3], xe[5] }, ref[2][4], dev[2] = { 0, 0 };
-    const double eps[2] = { 1e-4, 1e-5 };
-    for (int e = 0; e < 2; e++) {
+    double ours[4] = { xe[0], xe[2], xe[3], xe[5] }, ref[3][4], dev[3] = { 0, 0, 0 };
+    const double eps[3] = { 1e-4, 1e-5, 1e-6 };
+    for (int e = 0; e < 3; e++) {
         sled_regularised(eps[e], t1, ref[e]);
         for (int j = 0; j < 4; j++)
             dev[e] = fmax(dev[e], fabs(ours[j] - ref[e][j]));
@@ -792,12 +800,72 @@ START_TEST(test_a_sled_starts_to_slide_and_turns)
     /* the direction turned: the velocity is not along the force at onset */
     double turn = fabs(atan2(ours[3], ours[2]) - atan2(SLED_AY, SLED_AX));
     ck_assert_msg(turn > 0.05, "the sliding direction turned by %g rad only", turn);
-    ck_assert_msg(dev[1] < 2e-5 && dev[1] < 0.3 * dev[0], "against the regularised sled: %g "
-                  "(eps 1e-4), %g (eps 1e-5)", dev[0], dev[1]);
+    ck_assert_msg(dev[2] < 5e-6 && dev[2] < 0.3 * dev[1] && dev[1] < 0.3 * dev[0],
+                  "against the regularised sled: %g (eps 1e-4), %g (eps 1e-5), %g (eps 1e-6)",
+                  dev[0], dev[1], dev[2]);
     printf("test_robot_liftoff: the sled slips at %.10f s (closed form %.10f), its direction "
-           "turns by %.3f rad; against regularised friction %.1e (eps 1e-4), %.1e (eps 1e-5)\n",
-           tr.events[0].t, ts, turn, dev[0], dev[1]);
+           "turns by %.3f rad; against regularised friction %.1e (eps 1e-4), %.1e (1e-5), "
+           "%.1e (1e-6)\n", tr.events[0].t, ts, turn, dev[0], dev[1], dev[2]);
     hes_traj_free(&tr);
+    hes_system_destroy(sys);
+    hes_model_destroy(m);
+}
+END_TEST
+
+/* The derivative of a slide that starts from rest: the sled at rest in its
+ * sliding mode with the motors' force, kp A cos(w t), above mu N from the
+ * start.  Along the perturbations a slide from rest can have (positions:
+ * its tangential velocity stays zero), the flow's derivative through the
+ * onset, where the sliding direction's Jacobian is stiff (mu N |W| / eps),
+ * equals central differences of the full simulation. */
+START_TEST(test_the_derivative_of_a_slide_from_rest)
+{
+    static const double coef[6] = { 0, SLED_AX, 0, 0, SLED_AY, 0 };   /* A cos(w t) */
+    hes_model *m;
+    hes_system *sys = one_foot_system(sled_xml, SLED_MU, HES_MECH_SLIP, coef, SLED_KP, &m);
+    if (!sys)
+        return;
+    const double T = 0.05, h = 1e-6;
+    double x0[6] = { 0 }, p[8] = { 0 };   /* x, z, y and their rates */
+    const hes_mode *md = &m->modes[1];
+    ck_assert(m->n_params <= 8 && md->local && md->tdim == 4);
+    for (int i = 0; i < m->n_params; i++)
+        p[i] = m->params[i].value;
+    hes_flow f;
+    ck_assert_msg(hes_flow_jacobian(sys, 1, x0, T, &f) == HES_OK, "%s", hes_system_errmsg(sys));
+    ck_assert_int_eq(f.n, 4);   /* tangent coordinates: the normal is held */
+    const double *x1 = f.traj.phases[f.traj.n_phases - 1].x1;
+    double worst = 0, big = 0;
+    static const int cols[2] = { 0, 2 };   /* x and y */
+    for (int c = 0; c < 2; c++) {
+        double end[2][4], dir[4], xp[6] = { 0 };
+        xp[cols[c]] = h;   /* the perturbation in the mode's tangent coordinates */
+        ck_assert_int_eq(md->local(xp, x0, p, dir, md->data), 0);
+        for (int sg = 0; sg < 2; sg++) {
+            memset(xp, 0, sizeof xp);
+            xp[cols[c]] = sg ? -h : h;
+            hes_sim_options o;
+            hes_sim_options_init(&o);
+            o.t_end = T;
+            hes_traj tr;
+            ck_assert_msg(hes_simulate(sys, 1, 0, 0, xp, &o, &tr) == HES_OK, "%s",
+                          hes_system_errmsg(sys));
+            ck_assert_int_eq(md->local(tr.phases[tr.n_phases - 1].x1, x1, p, end[sg], md->data), 0);
+            hes_traj_free(&tr);
+        }
+        for (int i = 0; i < 4; i++) {
+            double fd = (end[0][i] - end[1][i]) / (2 * h), an = 0;
+            for (int j = 0; j < 4; j++)
+                an += f.jac[i + j * 4] * dir[j] / h;
+            big = fmax(big, fabs(fd));
+            worst = fmax(worst, fabs(fd - an));
+        }
+    }
+    ck_assert_msg(big > 0.1 && worst < 1e-6 * (1 + big), "the slide's derivative against "
+                  "central differences: %g (largest entry %g)", worst, big);
+    printf("test_robot_liftoff: a slide from rest, its derivative against central differences "
+           "to %.1e (largest entry %.2f)\n", worst, big);
+    hes_flow_free(&f);
     hes_system_destroy(sys);
     hes_model_destroy(m);
 }
@@ -823,9 +891,12 @@ START_TEST(test_sliding_comes_to_rest_and_sticks)
     x0[nv] = v0[0];
     if (_i)
         x0[nv + 1] = v0[1];
-    double sp0 = hypot(v0[0], v0[1]), ts = sp0 / (mu * g);
+    /* the event where the speed has fallen to HES_MECH_STICK_SPEED (1 + |q'|),
+       |q'| that speed itself */
+    double sp0 = hypot(v0[0], v0[1]), ts = sp0 / (mu * g),
+           te = (sp0 - HES_MECH_STICK_SPEED * (1 + HES_MECH_STICK_SPEED)) / (mu * g);
     hes_traj tr;
-    one_event_run(sys, 1, x0, ts + 0.2, ts, 1e-7, "stops", &tr);
+    one_event_run(sys, 1, x0, ts + 0.2, te, 1e-9, "stops", &tr);
     const double *xe = tr.phases[tr.n_phases - 1].x1;
     double worst = 0;
     for (int k = 0; k < (_i ? 2 : 1); k++) {
@@ -833,8 +904,9 @@ START_TEST(test_sliding_comes_to_rest_and_sticks)
         worst = fmax(worst, fabs(xe[nv + k]));
     }
     ck_assert_msg(worst < 1e-8, "at rest after the stop: off the closed form by %g", worst);
-    printf("test_robot_liftoff: the %s stops at %.10f s (closed form %.10f) and sticks, "
-           "to %.1e\n", _i ? "puck" : "block", tr.events[0].t, ts, worst);
+    printf("test_robot_liftoff: the %s sticks at %.10f s (closed form %.10f, at rest at "
+           "%.10f) and rests as the closed form to %.1e\n", _i ? "puck" : "block",
+           tr.events[0].t, te, ts, worst);
     hes_traj_free(&tr);
     hes_system_destroy(sys);
     hes_model_destroy(m);
@@ -854,6 +926,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_a_pulling_start_is_refused);
     tcase_add_test(tc, test_a_puck_slides_in_the_plane);
     tcase_add_test(tc, test_a_sled_starts_to_slide_and_turns);
+    tcase_add_test(tc, test_the_derivative_of_a_slide_from_rest);
     tcase_add_loop_test(tc, test_sliding_comes_to_rest_and_sticks, 0, 2);
     suite_add_tcase(s, tc);
     return s;

@@ -35,6 +35,8 @@ int hes__fd_dt(hes__vec_fn f, void *ctx, double t, const double *x, int n_in,
 
 /* Small dense linear algebra (column-major). */
 void hes__matmul(int m, int k, int n, const double *a, const double *b, double *c);
+/* Whether the n x n matrix a is exactly the identity. */
+int hes__is_identity(const double *a, int n);
 /* Small dense factorisations in a fixed order of operations (dense.c):
  * the same bits whatever BLAS's thread count.  Column-major.
  *   hes__chol: A = L L^T in place (lower; the upper triangle untouched);

@@ -1,6 +1,7 @@
 /*
  * linalg.c - the small dense linear algebra every layer shares (column-major
- * storage, as LAPACK): a matrix product and a finiteness test.  Anything
+ * storage, as LAPACK): a matrix product, an identity test and a finiteness
+ * test.  Anything
  * larger (eigenvalues, SVD, solves) goes to LAPACKE.
  */
 #include <math.h>
@@ -20,6 +21,15 @@ void hes__matmul(int m, int k, int n, const double *a, const double *b, double *
                 s += a[i + (size_t)l * m] * b[l + (size_t)j * k];
             c[i + (size_t)j * m] = s;
         }
+}
+
+int hes__is_identity(const double *a, int n)
+{
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++)
+            if (a[i + (size_t)j * n] != (i == j))
+                return 0;
+    return 1;
 }
 
 /* The projection along the flow onto a section with normal g:

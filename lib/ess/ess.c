@@ -285,7 +285,7 @@ static hes_status integrate(hes_ess *e, const hes_ess_options *o, double *t, dou
         return hes__ess_dopri(e, o, t, t_end, res, k_out, ended);
     e->cb_status = HES_OK;
     e->cvode_msg[0] = '\0';
-    int rc = hes__ode_start(&e->ode, *t, e->x, o->rtol, o->atol, o->jacobian, e->tmpn);
+    int rc = hes__ode_start(&e->ode, *t, e->x, o->rtol, o->atol, o->jacobian, NULL, e->tmpn);
     if (rc != 0)
         return hes__ess_fail(e, e->cb_status != HES_OK ? e->cb_status : HES_ESOLVER,
                              "CVODES could not start at t = %.10g: %s", *t, e->cvode_msg);

@@ -284,8 +284,11 @@ typedef enum {
 /** The relative sliding speed at which a HES_MECH_STICK transition stops a
  * contact (Coulomb's speed falls to zero at a finite rate, where its
  * direction is undefined: the event is taken just before, and the
- * trajectory is Coulomb's to about this times the velocities). */
-#define HES_MECH_STICK_SPEED 1e-8
+ * trajectory is Coulomb's to about this times the velocities).  Below a
+ * tenth of it a sliding contact's direction blends into the one it starts
+ * to slide in from rest (lib/model/mech.c), which keeps the direction and
+ * the field's Jacobian continuous where a slide starts. */
+#define HES_MECH_STICK_SPEED 1e-6
 
 /** A transition between mechanical modes.  Activation: guard a_c(q) crossed
  * downward (declare HES_DOWN), then the impact law above with J = `after`,
@@ -348,6 +351,13 @@ int hes_mech_guard(double t, const double *x, const double *p, double *out, void
  * held contact outside its friction cone; 0 for every mode not held by its
  * forces. */
 int hes_mech_admissible(double t, const double *x, const double *p, double *out, void *data);
+/** For hes_mode.consistent: the projector (out[n * n]) onto the
+ * perturbations a held mode's flow is differentiable along at a phase's
+ * start x: those that leave the tangential velocity of every sliding
+ * contact at rest unperturbed, P = I - B (C B)^-1 C with C = d(v_t)/dx and
+ * B = [0; M^-1 Da_t^T] (the contacts' impulse directions); the identity
+ * for every other mode and state. */
+int hes_mech_consistent(double t, const double *x, const double *p, double *out, void *data);
 /** The gradient of hes_mech_guard (out[2k]), for hes_transition.guard_dx:
  * an activation's (Da_c Dlift, 0) exactly, from the constraint's row and
  * the lift's (or the source chart's) Jacobian; a release's by fourth-order
@@ -358,6 +368,14 @@ int hes_mech_guard_dx(double t, const double *x, const double *p, double *out, v
  * release (the force depends on time through the inputs). */
 int hes_mech_guard_dt(double t, const double *x, const double *p, double *out, void *data);
 int hes_mech_reset(double t, const double *x, const double *p, double *out, void *data);
+/** The reset's derivatives DxR (out[n_J * n_I]) and DtR (out[n_J]) by central
+ * differences of hes_mech_reset without its checks of the event's
+ * consistency (a release that slips, held forces that pull, a released
+ * contact pressed back), which belong to the event's own state: at a
+ * lift-off the released contact's acceleration is zero, and the
+ * differences' states fall on either side of it. */
+int hes_mech_reset_dx(double t, const double *x, const double *p, double *out, void *data);
+int hes_mech_reset_dt(double t, const double *x, const double *p, double *out, void *data);
 /** @} */
 /** The meaning of a failure code of hes_mech_field, hes_mech_field_dx,
  * hes_mech_guard and hes_mech_reset, for hes_model.describe_error (data is

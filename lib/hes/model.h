@@ -158,6 +158,17 @@ typedef struct {
                                   normalize (a mechanical mode held by its contacts'
                                   forces: none of them pulls or slips).  NULL: every
                                   state */
+    hes_fn consistent;       /**< optional: consistent(t, x, p, out, data): out[dim * dim]
+                                  (column-major) a projector onto the perturbations of a
+                                  phase's start state x along which the mode's flow is
+                                  differentiable, those the event that starts the phase
+                                  can produce.  A phase's variational matrix A is then the
+                                  flow's derivative times it, integrated from it instead
+                                  of the identity.  (A mechanical mode whose sliding
+                                  contact starts from rest: that contact's tangential
+                                  velocity stays unperturbed; along it the sliding
+                                  direction would turn at an unbounded rate.)  NULL: the
+                                  identity */
 } hes_mode;
 
 /** \name Crossing directions of a guard g (the event is g = 0)

@@ -273,8 +273,10 @@ hes_status hes_simultaneous_orbit(hes_system *sys, const hes_analysis *res,
  */
 typedef struct {
     hes_traj traj;           /**< the run, with its variational matrices */
-    int n;                   /**< dimension of x0 and of x(time) */
-    double *jac;             /**< n x n, column-major */
+    int n;                   /**< dimension of x0 and of x(time): their tangent dimension
+                                  (hes_mode.tdim) when the mode has a chart */
+    double *jac;             /**< n x n, column-major (in the mode's tangent coordinates
+                                  when it has a chart) */
     int n_simultaneous;      /**< pairs of simultaneous events (at most 4) */
     hes_simultaneous simultaneous[4]; /**< n_simultaneous of them */
 } hes_flow;

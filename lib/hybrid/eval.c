@@ -51,6 +51,20 @@ hes_status hes__admissible(hes_system *sys, int mode, double t, const double *x)
     return finish(sys, rc, &unused, 1, "start state", md->name, t);
 }
 
+hes_status hes__consistent(hes_system *sys, int mode, double t, const double *x, double *out)
+{
+    const hes_mode *md = &sys->model->modes[mode];
+    int n = md->dim;
+    if (!md->consistent) {
+        memset(out, 0, sizeof(double) * (size_t)n * (size_t)n);
+        for (int i = 0; i < n; i++)
+            out[i * (n + 1)] = 1;
+        return HES_OK;
+    }
+    int rc = md->consistent(t, x, sys->p, out, hes__mode_data(sys->model, mode));
+    return finish(sys, rc, out, n * n, "projector onto the consistent perturbations", md->name, t);
+}
+
 hes_status hes__field_dx(hes_system *sys, int mode, double t, const double *x, double *out)
 {
     const hes_mode *md = &sys->model->modes[mode];

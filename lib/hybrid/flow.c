@@ -54,19 +54,20 @@ hes_status hes_flow_jacobian(hes_system *sys, int mode, const double *x0, double
         return st;
     }
     const hes_traj *tr = &out->traj;
-    int end = tr->phases[tr->n_phases - 1].mode;
-    if (m->modes[end].dim != n) {
+    int end = tr->phases[tr->n_phases - 1].mode, t0 = hes__mode_tdim(m, mode),
+        t1 = hes__mode_tdim(m, end);
+    if (m->modes[end].dim != n || t1 != t0) {
         hes_flow_free(out);
-        return hes__fail(sys, HES_EINVAL, "the run ends in mode %s of dimension %d, not %d as "
-                         "it began: give a time that ends in a mode of the start's dimension",
-                         m->modes[end].name, m->modes[end].dim, n);
+        return hes__fail(sys, HES_EINVAL, "the run ends in mode %s of dimension %d (tangent "
+                         "%d), not %d (%d) as it began: give a time that ends in a mode of the "
+                         "start's dimension", m->modes[end].name, m->modes[end].dim, t1, n, t0);
     }
     hes_monodromy mono;
     if ((st = hes_monodromy_compute(sys, tr, 0, &mono)) != HES_OK) {
         hes_flow_free(out);
         return st;
     }
-    out->n = n;
+    n = out->n = mono.n;
     out->jac = malloc(sizeof(double) * (size_t)n * (size_t)n);
     if (!out->jac) {
         hes_monodromy_free(&mono);

@@ -19,7 +19,10 @@
  * changes sign from negative to positive; the phase's ends are not
  * candidates (the transition's own event makes g zero there by
  * construction, and after a reset a guard may start at zero and move
- * away).  The margin is the smallest h at such a minimum over the orbit's
+ * away), nor is a negative minimum of a phase that started on that far
+ * side (h0 < 0, at least a thousandth of the minimum) before h was ever
+ * positive: the guard was never on the side it is crossed from (a slide
+ * that starts from rest, below the speed at which it would stick).  The margin is the smallest h at such a minimum over the orbit's
  * phases in mode I, +INFINITY when there is none (a guard that decreases
  * monotonically to its event has none).  Where the orbit passes an event of
  * another transition that leaves h continuous (an apex with an identity
@@ -74,6 +77,7 @@ typedef struct {
     double tm_left;          /* the bracket's left sample: model time and state */
     const double *x_left;
     double h_sign;           /* the sign of h last seen clearly in the phase (0: none) */
+    double h_start;          /* h at the phase's start */
     double h_scale;          /* the largest |h| seen in the phase */
 } guard_path;
 
@@ -210,6 +214,8 @@ static hes_status refine(guard_path *p, const hes_phase *ph, int phase, double d
         size = fabs(h);
     } else if (!minimum) {
         return HES_OK;
+    } else if (h < 0 && p->h_sign <= 0 && p->h_start < 0 && p->h_start <= 1e-3 * h) {
+        return HES_OK;   /* still on the far side the phase started on */
     }
     if (!any && minimum && h < -1e-9 * p->h_scale && p->h_sign > 0)
         best->m.crossed = 1;  /* a dip through the guard between two samples */
@@ -248,6 +254,7 @@ static hes_status scan_phase(guard_path *p, const hes_phase *ph, int phase, doub
     if (st != HES_OK)
         return st;
     ends->h0 = h;
+    p->h_start = h;
     p->h_sign = 0;           /* no sign seen yet after the start */
     p->h_scale = fabs(h);
     memcpy(x_prev, ph->x0, sizeof(double) * (size_t)p->n);
@@ -272,8 +279,6 @@ static hes_status scan_phase(guard_path *p, const hes_phase *ph, int phase, doub
                            : p->h_sign > 0 && h < -1e-9 * p->h_scale))
             best->m.crossed = 1;
         p->h_scale = fmax(p->h_scale, fabs(h));
-        if (h != 0 && fabs(h) > 1e-9 * p->h_scale)
-            p->h_sign = h > 0 ? (any ? 1 : fmax(p->h_sign, 1)) : (any ? -1 : p->h_sign);
         if (k == 1)
             ends->h_first = h;
         if (k == N - 1)
@@ -293,6 +298,9 @@ static hes_status scan_phase(guard_path *p, const hes_phase *ph, int phase, doub
                 return st;
             t = tk;
         }
+        /* the sign at this sample, after the extremum before it was judged */
+        if (h != 0 && fabs(h) > 1e-9 * p->h_scale)
+            p->h_sign = h > 0 ? (any ? 1 : fmax(p->h_sign, 1)) : (any ? -1 : p->h_sign);
         memcpy(x_prev, p->x, sizeof(double) * (size_t)p->n);
         t_prev = tk;
         f_prev = f;
@@ -382,7 +390,7 @@ hes_status hes_orbit_guard_margins(hes_system *sys, const hes_orbit *orbit,
         int any = T->direction == HES_ANY;
         guard_path p = { sys, k, T->from, m->modes[T->from].dim,
                          T->direction == HES_UP ? -1.0 : 1.0, buf, buf + nmax,
-                         buf + 2 * nmax, 0.0, NULL, 0.0, 0.0 };
+                         buf + 2 * nmax, 0.0, NULL, 0.0, 0.0, 0.0 };
         best_margin best = { INFINITY, { INFINITY, NAN, -1, 0 } };
         int first = -1, prev = -1;
         for (int i = 0; i < tj->n_phases && st == HES_OK; i++) {

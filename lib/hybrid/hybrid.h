@@ -143,6 +143,10 @@ hes_status hes__fail(hes_system *sys, hes_status status, const char *fmt, ...)
 hes_status hes__field(hes_system *sys, int mode, double t, const double *x, double *out);
 /* The mode's admissible check of a start state (hes_mode.admissible). */
 hes_status hes__admissible(hes_system *sys, int mode, double t, const double *x);
+/* The mode's projector onto the perturbations of x its flow is
+ * differentiable along (hes_mode.consistent; the identity without it):
+ * out, n x n. */
+hes_status hes__consistent(hes_system *sys, int mode, double t, const double *x, double *out);
 hes_status hes__field_dx(hes_system *sys, int mode, double t, const double *x, double *out);
 hes_status hes__guard(hes_system *sys, int tr, double t, const double *x, double *g);
 hes_status hes__guard_dx(hes_system *sys, int tr, double t, const double *x, double *out);

@@ -132,8 +132,25 @@ hes_status hes__phase_start(hes_system *sys, int mode, double tm, const double *
     hes_status st = ensure_ode(sys, ws);
     if (st != HES_OK)
         return st;
-    int rc = ws->step.type->start(&ws->step, tm, x, sys->set.rtol, sys->set.atol, sens,
+    /* the sensitivities start from the identity, or the mode's projector onto
+       the perturbations its flow is differentiable along */
+    double *S0 = NULL;
+    if (sens && sys->model->modes[mode].consistent) {
+        size_t n = (size_t)ws->n;
+        if (!(S0 = malloc(sizeof(double) * n * n)))
+            return hes__fail(sys, HES_ENOMEM, "out of memory");
+        if ((st = hes__consistent(sys, mode, tm, x, S0)) != HES_OK) {
+            free(S0);
+            return st;
+        }
+        if (hes__is_identity(S0, ws->n)) {   /* the usual start */
+            free(S0);
+            S0 = NULL;
+        }
+    }
+    int rc = ws->step.type->start(&ws->step, tm, x, sys->set.rtol, sys->set.atol, sens, S0,
                                   sys->work);
+    free(S0);
     if (rc != 0 && sys->cb_status != HES_OK)
         return sys->cb_status;
     if (rc != 0)

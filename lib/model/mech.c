@@ -399,23 +399,48 @@ static int slides(const hes_mech_mode *md, int c)
     return 0;
 }
 
-/* Whether sliding contact c (its normal) is at rest, to rounding: the
- * rates v (nf values) of its friction rows against the velocities' size. */
-static int at_rest(const double *v, int nf, const double *qd, int d)
+/* A sliding contact's friction opposes the unit direction
+ *     s = w / |w|,   w = v_t + eps s0,   eps = hes__mech_blend_speed,
+ * v_t its sliding velocity (friction rows) and s0 the direction it starts
+ * to slide in from rest (rest_directions).  Above eps this is Coulomb's
+ * v_t / |v_t| to eps / |v_t|; at rest it is s0, so the friction is
+ * continuous where a contact starts to slide (at the cone).  A slide from
+ * rest grows as t^2, and the bare v_t / |v_t| is undefined at first and
+ * then turns at a rate 1 / |v_t|: a switch between the two at a threshold
+ * speed made the field's Jacobian jump by mu lambda_n / threshold there,
+ * and the flow's sensitivities stalled at it.  Blended, the direction and
+ * its Jacobian are continuous, their stiffness at most about
+ * mu lambda_n |W| / eps (W the contact's Delassus matrix).  eps is a
+ * tenth of HES_MECH_STICK_SPEED (1 + |q'|), so a slide coming to rest
+ * sticks (stick_guard) before the blend turns it. */
+double hes__mech_blend_speed(const double *qd, int d)
 {
-    double vn = 0, vs = 0;
-    for (int r = 0; r < nf; r++)
-        vn += v[r] * v[r];
+    double vs = 0;
     for (int l = 0; l < d; l++)
         vs += qd[l] * qd[l];
-    return !(sqrt(vn) > 1e-12 * (1 + sqrt(vs)));
+    return 0.1 * HES_MECH_STICK_SPEED * (1 + sqrt(vs));
+}
+
+/* s = w / |w|, w = v + eps s0 (nf values); returns |w|. */
+static double blended_direction(const double *v, const double *s0, int nf, double eps,
+                                double *s)
+{
+    double wn = 0;
+    for (int r = 0; r < nf; r++) {
+        s[r] = v[r] + eps * s0[r];
+        wn += s[r] * s[r];
+    }
+    wn = sqrt(wn);
+    for (int r = 0; r < nf; r++)
+        s[r] = wn > 0 ? s[r] / wn : 0;
+    return wn;
 }
 
 /* The rows along which the held constraints' forces act, B (n_active x d,
  * column-major): their own rows D, but a sliding normal's Da_n - mu s^T
- * Da_t, with s the unit sliding velocity of its friction rows, or, at
- * rest, rest_s (HES__MECH_MAX_FRICTION values per sliding contact, in the
- * order of md->sliding; NULL: s = 0).  *any: whether some row changed. */
+ * Da_t, with s its sliding direction (md->sliding_s, or blended from its
+ * sliding velocity and rest_s: HES__MECH_MAX_FRICTION values per sliding
+ * contact, in the order of md->sliding).  *any: whether some row changed. */
 static int force_rows(const hes_mech_mode *md, const double *q, const double *qd,
                       const double *p, const double *D, const double *rest_s, double *B,
                       int *any)
@@ -445,25 +470,24 @@ static int force_rows(const hes_mech_mode *md, const double *q, const double *qd
         int js = 0;
         while (md->sliding[js] != md->active[i])
             js++;
-        double vn = 0;
         for (int r = 0; r < nf && !rc; r++) {
             const hes_mech_constraint *t = &m->constraints[c->friction_rows[r]];
             if ((rc = hes__mech_row(m, t, q, p, &a, row)))
                 break;
             memcpy(Dt + (size_t)r * d, row, sizeof(double) * (size_t)d);
-            double v = 0;
+            s[r] = 0;
             for (int l = 0; l < d; l++)
-                v += row[l] * qd[l];
-            s[r] = v;
-            vn += v * v;
+                s[r] += row[l] * qd[l];
         }
         if (rc)
             break;
-        int rest = at_rest(s, nf, qd, d);
+        double sb[HES__MECH_MAX_FRICTION];
+        if (!md->sliding_s)
+            blended_direction(s, rest_s + (size_t)js * HES__MECH_MAX_FRICTION, nf,
+                              hes__mech_blend_speed(qd, d), sb);
         for (int r = 0; r < nf; r++) {
             double sr = md->sliding_s ? md->sliding_s[(size_t)js * HES__MECH_MAX_FRICTION + r]
-                        : rest ? (rest_s ? rest_s[(size_t)js * HES__MECH_MAX_FRICTION + r] : 0)
-                               : s[r] / sqrt(vn);
+                                      : sb[r];
             for (int l = 0; l < d; l++)
                 B[i + (size_t)l * na] -= c->mu * sr * Dt[(size_t)r * d + l];
         }
@@ -473,71 +497,54 @@ static int force_rows(const hes_mech_mode *md, const double *q, const double *qd
     return rc;
 }
 
-/* The directions rest_s (force_rows) of the mode's sliding contacts at
- * rest: a contact that starts to slide does so against the friction force
- * it bore sticking, s = -lambda_t / |lambda_t| (the forces of the mode
- * with those contacts sticking, no cone checked; at the cone the friction
- * is continuous, and the velocity that grows is along s).  *n_rest: how
- * many are at rest. */
+/* The directions rest_s (force_rows) in which the mode's sliding contacts
+ * start to slide from rest: against the friction force each would bear
+ * sticking, s0 = -lambda_t / |lambda_t| (the forces of the mode with its
+ * sliding contacts sticking, no cone checked; at the cone the friction is
+ * continuous, and the velocity that grows is along s0).  Nothing to do
+ * when the directions are given (md->sliding_s). */
 static int rest_directions(const hes_mech_mode *md, const double *p, double *q, double *qd,
-                           double *M, const double *net, double *rest_s, int *n_rest)
+                           double *M, const double *net, double *rest_s)
 {
     const hes_mech *m = md->mech;
     int d = m->d, na = md->n_active, ns = md->n_sliding, rc = 0;
-    *n_rest = 0;
-    if (md->sliding_s)
-        return 0;   /* the directions are given */
+    if (md->sliding_s || ns < 1)
+        return 0;
     size_t cap = (size_t)na + (size_t)ns * HES__MECH_MAX_FRICTION;
-    int *act = malloc(sizeof(int) * (2 * cap + (size_t)ns + 1));
-    double *buf = malloc(sizeof(double) * ((size_t)2 * d + cap + HES__MECH_MAX_FRICTION));
+    int *act = malloc(sizeof(int) * cap);
+    double *buf = malloc(sizeof(double) * ((size_t)d + cap));
     if (!act || !buf) {
         free(act);
         free(buf);
         return E_NOMEM;
     }
-    int *mov = act + cap, *rest = mov + cap, nmov = 0, n2 = na;
-    double *row = buf, *qdd = row + d, *lam = qdd + d, *v = lam + cap, a;
+    int n2 = na;
+    double *qdd = buf, *lam = qdd + d;
     memcpy(act, md->active, sizeof(int) * (size_t)na);
-    for (int j = 0; j < ns && !rc; j++) {
+    for (int j = 0; j < ns; j++) {
         const hes_mech_constraint *c = &m->constraints[md->sliding[j]];
-        int nf = c->n_friction_rows;
-        for (int r = 0; r < nf && !rc; r++) {
-            if ((rc = hes__mech_row(m, &m->constraints[c->friction_rows[r]], q, p, &a, row)))
-                break;
-            v[r] = 0;
-            for (int l = 0; l < d; l++)
-                v[r] += row[l] * qd[l];
-        }
-        rest[j] = !rc && at_rest(v, nf, qd, d);
-        if (rest[j]) {
-            (*n_rest)++;
-            for (int r = 0; r < nf; r++)
-                act[n2++] = c->friction_rows[r];
-        } else {
-            mov[nmov++] = md->sliding[j];
-        }
+        for (int r = 0; r < c->n_friction_rows; r++)
+            act[n2++] = c->friction_rows[r];
     }
-    if (!rc && *n_rest > 0) {
-        hes_mech_mode tmp = *md;
-        tmp.active = act, tmp.n_active = n2;
-        tmp.sliding = mov, tmp.n_sliding = nmov;
-        tmp.slip_watched = act, tmp.n_slip_watched = n2;
-        rc = hes__mech_held_dynamics(&tmp, p, q, qd, M, net, qdd, lam);
-        for (int j = 0; j < ns && !rc; j++) {
-            if (!rest[j])
-                continue;
-            const hes_mech_constraint *c = &m->constraints[md->sliding[j]];
-            double t2 = 0, *sj = rest_s + (size_t)j * HES__MECH_MAX_FRICTION;
-            for (int r = 0; r < c->n_friction_rows; r++) {
-                sj[r] = 0;
-                for (int i = na; i < n2; i++)
-                    if (act[i] == c->friction_rows[r])
-                        sj[r] = -lam[i];
-                t2 += sj[r] * sj[r];
-            }
-            for (int r = 0; r < c->n_friction_rows; r++)
-                sj[r] = t2 > 0 ? sj[r] / sqrt(t2) : 0;
+    hes_mech_mode tmp = *md;
+    tmp.active = act, tmp.n_active = n2;
+    tmp.sliding = NULL, tmp.n_sliding = 0;
+    tmp.slip_watched = act, tmp.n_slip_watched = n2;
+    rc = hes__mech_held_dynamics(&tmp, p, q, qd, M, net, qdd, lam);
+    if (rc == E_DEPENDENT) {   /* the contacts cannot all stick: no direction from rest */
+        memset(rest_s, 0, sizeof(double) * (size_t)ns * HES__MECH_MAX_FRICTION);
+        rc = 0;
+        ns = 0;
+    }
+    for (int j = 0, i = na; j < ns && !rc; j++) {
+        const hes_mech_constraint *c = &m->constraints[md->sliding[j]];
+        double t2 = 0, *sj = rest_s + (size_t)j * HES__MECH_MAX_FRICTION;
+        for (int r = 0; r < c->n_friction_rows; r++, i++) {
+            sj[r] = -lam[i];
+            t2 += sj[r] * sj[r];
         }
+        for (int r = 0; r < c->n_friction_rows; r++)
+            sj[r] = t2 > 0 ? sj[r] / sqrt(t2) : 0;
     }
     free(act);
     free(buf);
@@ -545,10 +552,10 @@ static int rest_directions(const hes_mech_mode *md, const double *p, double *q, 
 }
 
 int hes__mech_sliding_directions(const hes_mech_mode *md, double t, const double *x,
-                                 const double *p, double *s, double *speed)
+                                 const double *p, double *s, double *speed, double *s0)
 {
     const hes_mech *m = md->mech;
-    int d = m->d, ns = md->n_sliding, rc, n_rest = 0;
+    int d = m->d, ns = md->n_sliding, rc;
     hes__mech_eval ev;
     if ((rc = hes__mech_mode_eval(md, t, x, p, &ev))) {
         hes__mech_eval_close(&ev);
@@ -559,25 +566,23 @@ int hes__mech_sliding_directions(const hes_mech_mode *md, double t, const double
         hes__mech_eval_close(&ev);
         return E_NOMEM;
     }
-    double *row = fm + d, *rs = row + d, a;
+    double *row = fm + d, *rs = row + d, a, eps = hes__mech_blend_speed(ev.qd, d);
     for (int i = 0; i < d; i++)
         fm[i] = ev.f[i] - ev.c[i];
-    rc = rest_directions(md, p, ev.q, ev.qd, ev.M, fm, rs, &n_rest);
+    rc = rest_directions(md, p, ev.q, ev.qd, ev.M, fm, rs);
     for (int j = 0; j < ns && !rc; j++) {
         const hes_mech_constraint *c = &m->constraints[md->sliding[j]];
-        double v[HES__MECH_MAX_FRICTION], vn = 0, *sj = s + (size_t)j * HES__MECH_MAX_FRICTION;
+        size_t o = (size_t)j * HES__MECH_MAX_FRICTION;
+        double v[HES__MECH_MAX_FRICTION] = { 0 };
         for (int r = 0; r < c->n_friction_rows && !rc; r++) {
             rc = hes__mech_row(m, &m->constraints[c->friction_rows[r]], ev.q, p, &a, row);
-            v[r] = 0;
             for (int l = 0; l < d; l++)
                 v[r] += row[l] * ev.qd[l];
-            vn += v[r] * v[r];
         }
-        int rest = !rc && at_rest(v, c->n_friction_rows, ev.qd, d);
-        speed[j] = rest ? 0 : sqrt(vn);
-        for (int r = 0; r < HES__MECH_MAX_FRICTION; r++)
-            sj[r] = r >= c->n_friction_rows ? 0
-                    : rest ? rs[(size_t)j * HES__MECH_MAX_FRICTION + r] : v[r] / sqrt(vn);
+        memset(s + o, 0, sizeof(double) * HES__MECH_MAX_FRICTION);
+        speed[j] = blended_direction(v, rs + o, c->n_friction_rows, eps, s + o);
+        if (s0)
+            memcpy(s0 + o, rs + o, sizeof(double) * HES__MECH_MAX_FRICTION);
     }
     free(fm);
     hes__mech_eval_close(&ev);
@@ -668,7 +673,7 @@ int hes__mech_held_dynamics(const hes_mech_mode *md, const double *p, double *q,
             qdd[i] += W[i + (size_t)j * d] * rhs[j];
     /* sliding contacts: the forces along B (force_rows), from the same
        rows' accelerations: W = M^-1 B^T, (Da W) lambda = rhs - Da a0 */
-    int any = 0, n_rest = 0;
+    int any = 0;
     double rest_s[4 * HES__MECH_MAX_FRICTION], *rs = rest_s;
     if (md->n_sliding > 4 && !(rs = malloc(sizeof(double) * (size_t)md->n_sliding *
                                           HES__MECH_MAX_FRICTION))) {
@@ -676,7 +681,7 @@ int hes__mech_held_dynamics(const hes_mech_mode *md, const double *p, double *q,
         goto out;
     }
     if (md->n_sliding > 0 &&
-        !(rc = rest_directions(md, p, q, qd, M, net, rs, &n_rest)))
+        !(rc = rest_directions(md, p, q, qd, M, net, rs)))
         rc = force_rows(md, q, qd, p, J, rs, B, &any);
     if (rs != rest_s)
         free(rs);
@@ -730,7 +735,6 @@ static int held_forces(const hes_mech_mode *md, const double *p, hes__mech_eval 
     /* the forces act along B: Da, or a sliding contact's row (force_rows,
        rest_directions) */
     double rest_s[4 * HES__MECH_MAX_FRICTION], *rs = rest_s;
-    int n_rest = 0;
     if (md->n_sliding > 4 && !(rs = malloc(sizeof(double) * (size_t)md->n_sliding *
                                           HES__MECH_MAX_FRICTION))) {
         hes__mech_work_close(&w);
@@ -738,7 +742,7 @@ static int held_forces(const hes_mech_mode *md, const double *p, hes__mech_eval 
     }
     if (!(rc = hes__mech_rows(m, q, p, na, md->active, D)) &&
         (md->n_sliding < 1 ||
-         !(rc = rest_directions(md, p, e->q, e->qd, M, fm, rs, &n_rest))) &&
+         !(rc = rest_directions(md, p, e->q, e->qd, M, fm, rs))) &&
         !(rc = force_rows(md, q, e->qd, p, D, rs, B, &any)))
         rc = hes__mech_chol(M, d);
     if (rs != rest_s)
@@ -1396,6 +1400,102 @@ int hes_mech_admissible(double t, const double *x, const double *p, double *out,
     return held_forces_ok(data, t, x, p);
 }
 
+/* The perturbations a sliding phase's flow is differentiable along, where
+ * a sliding contact starts from rest (its speed at most
+ * HES_MECH_STICK_SPEED (1 + |q'|)).  The slip that starts the phase leaves
+ * its tangential velocity unperturbed: the sticking mode before held it
+ * at zero, and at the cone the friction is continuous, so the saltation
+ * is the identity.  Along any other perturbation of it the sliding
+ * direction would turn at a rate mu lambda_n |W| / |w| (mech.c:
+ * hes__mech_blend_speed), a transient of the variational equations that
+ * no event can start and no step size can follow.  The projector along
+ * the contacts' own impulse directions,
+ *     P = I - B (C B)^-1 C,   C = d(v_t)/dx,   B = [0; M^-1 Da_t^T],
+ * keeps every perturbation with C dx = 0 and removes the rest, the
+ * projection an impulse on the contact makes. */
+int hes_mech_consistent(double t, const double *x, const double *p, double *out, void *data)
+{
+    if (!data || !x || !out)
+        return E_CALLBACK;
+    const hes_mech_mode *md = data;
+    const hes_mech *m = md->mech;
+    int d = m->d, nq = hes_mech_nq(m), rc = 0, k = 0;
+    size_t n = (size_t)(hes__mech_kq(md) + md->k), MF = HES__MECH_MAX_FRICTION;
+    memset(out, 0, sizeof(double) * n * n);
+    for (size_t i = 0; i < n; i++)
+        out[i * (n + 1)] = 1;
+    if (!md->held || md->chart || md->n_sliding < 1 || md->sliding_s)
+        return 0;
+    size_t cap = (size_t)md->n_sliding * MF;
+    double *buf = malloc(sizeof(double) * (cap * n + n * MF + (size_t)d * cap +
+                                           (size_t)d * d + cap * cap));
+    if (!buf)
+        return E_NOMEM;
+    double *C = buf, *dvt = C + cap * n, *Bv = dvt + n * MF, *L = Bv + (size_t)d * cap,
+           *CB = L + (size_t)d * d, vs = 0, vt[HES__MECH_MAX_FRICTION];
+    for (int l = 0; l < d; l++)
+        vs += x[nq + l] * x[nq + l];
+    /* C (k x n, row-major here: row r at C + r n): the at-rest contacts' rows */
+    for (int j = 0; j < md->n_sliding && !rc; j++) {
+        const hes_mech_constraint *c = &m->constraints[md->sliding[j]];
+        double sp = 0;
+        if ((rc = hes__mech_sliding_rate(m, c, x, p, vt, dvt)))
+            break;
+        for (int r = 0; r < c->n_friction_rows; r++)
+            sp += vt[r] * vt[r];
+        if (sqrt(sp) > HES_MECH_STICK_SPEED * (1 + sqrt(vs)))
+            continue;
+        for (int r = 0; r < c->n_friction_rows; r++, k++)
+            for (size_t i = 0; i < n; i++)
+                C[(size_t)k * n + i] = dvt[r + i * MF];
+    }
+    hes__mech_eval ev;
+    int opened = !rc && k > 0;
+    if (opened && !(rc = hes__mech_mode_eval(md, t, x, p, &ev))) {
+        memcpy(L, ev.M, sizeof(double) * (size_t)d * d);
+        if (hes__mech_chol(L, d))
+            rc = E_DEPENDENT;
+        /* Bv = M^-1 Da_t^T (d x k), Da_t the rows' v part */
+        for (int r = 0; r < k && !rc; r++)
+            for (int l = 0; l < d; l++)
+                Bv[l + (size_t)r * d] = C[(size_t)r * n + (size_t)nq + l];
+        if (!rc)
+            hes__mech_chol_solve(L, d, Bv, k);
+        /* CB = Da_t M^-1 Da_t^T (k x k), then out -= B (CB)^-1 C column by column */
+        for (int a = 0; a < k && !rc; a++)
+            for (int b = 0; b < k; b++) {
+                double sum = 0;
+                for (int l = 0; l < d; l++)
+                    sum += C[(size_t)a * n + (size_t)nq + l] * Bv[l + (size_t)b * d];
+                CB[a + (size_t)b * k] = sum;
+            }
+        if (!rc && hes__mech_chol(CB, k))
+            rc = E_DEPENDENT;
+        for (size_t i = 0; i < n && !rc; i++) {
+            double y[4 * HES__MECH_MAX_FRICTION], *yy = k <= 4 * HES__MECH_MAX_FRICTION ? y : NULL;
+            if (!yy && !(yy = malloc(sizeof(double) * (size_t)k))) {
+                rc = E_NOMEM;
+                break;
+            }
+            for (int a = 0; a < k; a++)
+                yy[a] = C[(size_t)a * n + i];
+            hes__mech_chol_solve(CB, k, yy, 1);
+            for (int l = 0; l < d; l++) {
+                double sum = 0;
+                for (int a = 0; a < k; a++)
+                    sum += Bv[l + (size_t)a * d] * yy[a];
+                out[(size_t)nq + l + i * n] -= sum;
+            }
+            if (yy != y)
+                free(yy);
+        }
+    }
+    if (opened)
+        hes__mech_eval_close(&ev);
+    free(buf);
+    return rc;
+}
+
 /* A release under finite friction: the contact's tangential force must
  * have vanished with its normal one.  Where it has not, |lambda_t| passed
  * mu lambda_n before the normal force reached zero, between the
@@ -1496,11 +1596,12 @@ static int leaving_accelerations(const hes_mech_transition *tr, double t, const 
     return rc;
 }
 
-int hes_mech_reset(double t, const double *x, const double *p, double *out, void *data)
+/* The reset map; with check, also the event's consistency at x (a release
+ * that slips, a target whose held forces pull, a released contact pressed
+ * back). */
+static int reset_map(const hes_mech_transition *tr, double t, const double *x, const double *p,
+                     double *out, int check)
 {
-    if (!data || !x || !out)
-        return E_CALLBACK;
-    const hes_mech_transition *tr = data;
     const hes_mech *m = tr->mech ? tr->mech : tr->from->mech;
     int d = m->d, k = tr->to->k, rc;
     (void)t;
@@ -1517,7 +1618,7 @@ int hes_mech_reset(double t, const double *x, const double *p, double *out, void
         }
     if (!tr->to_chart && k != d)
         return E_DIM;
-    if ((rc = release_slip(tr, t, x, p)))
+    if (check && (rc = release_slip(tr, t, x, p)))
         return rc;
     size_t D = (size_t)d, NQ = (size_t)hes_mech_nq(m);
     double small[4 * S + S * S];
@@ -1536,9 +1637,58 @@ int hes_mech_reset(double t, const double *x, const double *p, double *out, void
             hes__matmul(k, d, 1, J, qdp, out + k);
     }
     hes__mech_work_close(&w);
-    if (!rc)   /* the target's held constraints bear their forces right after */
+    if (!rc && check)   /* the target's held constraints bear their forces right after */
         rc = held_forces_ok(tr->to, t, out, p);
-    return rc ? rc : leaving_accelerations(tr, t, out, p);
+    return rc || !check ? rc : leaving_accelerations(tr, t, out, p);
+}
+
+int hes_mech_reset(double t, const double *x, const double *p, double *out, void *data)
+{
+    if (!data || !x || !out)
+        return E_CALLBACK;
+    return reset_map(data, t, x, p, out, 1);
+}
+
+/* The reset's derivatives by central differences (base/fd.c) of the map
+ * without its consistency checks: those are the event's, at its state.
+ * Near a lift-off the released contact's acceleration is zero at the
+ * event, and the differences' states fall on either side of it. */
+typedef struct {
+    const hes_mech_transition *tr;
+    const double *p;
+} reset_ctx;
+
+static int reset_unchecked(void *ctx, double t, const double *x, double *out)
+{
+    const reset_ctx *c = ctx;
+    return reset_map(c->tr, t, x, c->p, out, 0);
+}
+
+static int reset_differences(double t, const double *x, const double *p, double *out,
+                             void *data, int along_t)
+{
+    if (!data || !x || !out)
+        return E_CALLBACK;
+    const hes_mech_transition *tr = data;
+    int n_in = hes__mech_kq(tr->from) + tr->from->k, n_out = hes__mech_kq(tr->to) + tr->to->k;
+    double *work = malloc(sizeof(double) * (2 * (size_t)n_out + (size_t)n_in));
+    if (!work)
+        return E_NOMEM;
+    reset_ctx c = { tr, p };
+    int rc = along_t ? hes__fd_dt(reset_unchecked, &c, t, x, n_in, n_out, out, work)
+                     : hes__fd_dx(reset_unchecked, &c, t, x, n_in, n_out, out, work);
+    free(work);
+    return rc;
+}
+
+int hes_mech_reset_dx(double t, const double *x, const double *p, double *out, void *data)
+{
+    return reset_differences(t, x, p, out, data, 0);
+}
+
+int hes_mech_reset_dt(double t, const double *x, const double *p, double *out, void *data)
+{
+    return reset_differences(t, x, p, out, data, 1);
 }
 
 int hes__mech_coupling(const hes_transition *a, const hes_transition *b, const double *x,

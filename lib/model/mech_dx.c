@@ -443,59 +443,83 @@ static int field_of_x(void *ctx, const double *x, double *out)
     return hes_mech_field(f->t, x, f->p, out, (void *)f->md);
 }
 
-/* A field with sliding contacts: its sliding directions s = v_t / |v_t|
- * turn at a rate 1 / |v_t|, which no difference step resolves near the
- * onset of sliding.  The Jacobian is that of the field with the
- * directions frozen (fourth-order differences: smooth), plus the chain
- * through them in closed form:
- *     dF/dx += (dF/ds) (I - s s^T) / |v_t| d(v_t)/dx,   v_t = Da_t(q) v,
+/* A field with sliding contacts: each slides against s = w / |w|,
+ * w = v_t + eps s0 (mech.c: hes__mech_blend_speed), which turns at a rate
+ * 1 / |w| that no difference step resolves while the slide is slow.  The
+ * Jacobian is that of the field with the directions frozen (fourth-order
+ * differences: smooth), plus the chain through them in closed form:
+ *     dF/dx += (dF/ds) (I - s s^T) / |w| dw/dx,
+ *     dw/dx = d(v_t)/dx + eps ds0/dx + s0 d(eps)/dx,   v_t = Da_t(q) v,
  * dF/ds by central differences in s, d(v_t)/dv = Da_t, d(v_t)/dq by
- * central differences of the rows along q.  A contact at rest keeps its
- * direction (its friction's at the cone): no chain term.  md: without its
+ * central differences of the rows along q, ds0/dx by central differences
+ * of the directions from rest (smooth: the sticking forces'), left out
+ * where eps / |w| < 1e-12 (their term below rounding).  md: without its
  * cones; n = nq + d. */
 static int sliding_field_dx(const hes_mech_mode *md, double t, const double *x,
                             const double *p, int n, double *out)
 {
     const hes_mech *m = md->mech;
-    int ns = md->n_sliding, rc;
-    size_t MF = HES__MECH_MAX_FRICTION;
-    double *dirs = malloc(sizeof(double) * ((size_t)ns * (MF + 1) + 2 * (size_t)n +
+    int ns = md->n_sliding, rc, nq = hes_mech_nq(m), d = m->d;
+    size_t MF = HES__MECH_MAX_FRICTION, NS = (size_t)ns * MF;
+    double *dirs = malloc(sizeof(double) * (5 * NS + 3 * (size_t)ns + 3 * (size_t)n +
                                             2 * MF * (size_t)n));
     if (!dirs)
         return E_NOMEM;
-    double *speed = dirs + (size_t)ns * MF, *fp = speed + ns, *fmn = fp + n, *G = fmn + n,
-           *dsdx = G + (size_t)n * MF;
+    double *speed = dirs + NS, *s0 = speed + ns, *sp = s0 + NS, *s0p = sp + NS, *s0m = s0p + NS,
+           *spd = s0m + NS, *fp = spd + 2 * (size_t)ns, *fmn = fp + n, *xs = fmn + n,
+           *G = xs + n, *dsdx = G + (size_t)n * MF;
     hes_mech_mode fr = *md;
     fr.sliding_s = dirs;
     field_ctx f = { &fr, t, p };
-    if ((rc = hes__mech_sliding_directions(md, t, x, p, dirs, speed)) ||
+    if ((rc = hes__mech_sliding_directions(md, t, x, p, dirs, speed, s0)) ||
         (rc = hes__mech_fd4(field_of_x, &f, x, n, n, out))) {
         free(dirs);
         return rc;
     }
+    double eps = hes__mech_blend_speed(x + nq, d), vs = 0;
+    for (int l = 0; l < d; l++)
+        vs += x[nq + l] * x[nq + l];
+    vs = sqrt(vs);
     for (int j = 0; j < ns && !rc; j++) {
         const hes_mech_constraint *c = &m->constraints[md->sliding[j]];
         int nf = c->n_friction_rows;
-        double *sj = dirs + (size_t)j * MF;
+        double *sj = dirs + (size_t)j * MF, *s0j = s0 + (size_t)j * MF;
         if (!(speed[j] > 0))
             continue;
         /* G = dF/ds_j (n x nf) */
         for (int r = 0; r < nf && !rc; r++) {
-            const double h = 1e-6, s0 = sj[r];
-            sj[r] = s0 + h;
+            const double h = 1e-6, sv0 = sj[r];
+            sj[r] = sv0 + h;
             rc = hes_mech_field(t, x, p, fp, &fr);
-            sj[r] = s0 - h;
+            sj[r] = sv0 - h;
             if (!rc)
                 rc = hes_mech_field(t, x, p, fmn, &fr);
-            sj[r] = s0;
+            sj[r] = sv0;
             for (int i = 0; i < n && !rc; i++)
                 G[i + (size_t)r * n] = (fp[i] - fmn[i]) / (2 * h);
         }
-        /* d(v_t)/dx (nf x n): along q by central differences, along v the rows */
+        /* dw/dx (nf x n): d(v_t)/dx, then eps ds0/dx + s0 d(eps)/dx */
         double vt[HES__MECH_MAX_FRICTION];
         if (!rc)
             rc = hes__mech_sliding_rate(m, c, x, p, vt, dsdx);
-        /* ds/dx = (I - s s^T) / |v_t| d(v_t)/dx, then F_x += G ds/dx */
+        for (int i = 0; i < n && !rc; i++) {
+            double *col = dsdx + (size_t)i * MF;
+            if (i >= nq && vs > 0)
+                for (int r = 0; r < nf; r++)
+                    col[r] += s0j[r] * 0.1 * HES_MECH_STICK_SPEED * x[i] / vs;
+            if (!(eps / speed[j] >= 1e-12))
+                continue;
+            const double h = 1e-6 * fmax(1.0, fabs(x[i]));
+            memcpy(xs, x, sizeof(double) * (size_t)n);
+            xs[i] = x[i] + h;
+            rc = hes__mech_sliding_directions(md, t, xs, p, sp, spd, s0p);
+            xs[i] = x[i] - h;
+            if (!rc)
+                rc = hes__mech_sliding_directions(md, t, xs, p, sp, spd, s0m);
+            for (int r = 0; r < nf && !rc; r++)
+                col[r] += eps * (s0p[(size_t)j * MF + r] - s0m[(size_t)j * MF + r]) / (2 * h);
+        }
+        /* ds/dx = (I - s s^T) / |w| dw/dx, then F_x += G ds/dx */
         for (int i = 0; i < n && !rc; i++) {
             double col[HES__MECH_MAX_FRICTION], sv = 0;
             for (int r = 0; r < nf; r++)

@@ -175,11 +175,14 @@ int hes__mech_chol(double *A, int n);
 /* The friction rows a sliding contact may have (hes_mech_mode.sliding). */
 #define HES__MECH_MAX_FRICTION HES_MECH_MAX_FRICTION
 /* The unit sliding directions s (HES__MECH_MAX_FRICTION per sliding
- * contact) the field of a held mode uses at x, and the sliding speeds |v_t|
- * (0 for a contact at rest, whose direction is its friction's at the cone;
- * mech.c). */
+ * contact) the field of a held mode uses at x, s = w / |w| with
+ * w = v_t + eps s0 (mech.c: hes__mech_blend_speed), |w| in speed (one per
+ * sliding contact) and, s0 not NULL, the directions s0 from rest. */
 int hes__mech_sliding_directions(const hes_mech_mode *md, double t, const double *x,
-                                 const double *p, double *s, double *speed);
+                                 const double *p, double *s, double *speed, double *s0);
+/* The speed eps below which a sliding direction blends into the one from
+ * rest: HES_MECH_STICK_SPEED (1 + |q'|) / 10 (mech.c). */
+double hes__mech_blend_speed(const double *qd, int d);
 /* A contact's sliding rates v_t = Da_t(q) v at a chartless state x = [q,
  * v] (its friction rows) and, dvt not NULL, their derivatives along x
  * (HES__MECH_MAX_FRICTION x (nq + d), column-major; along q by central

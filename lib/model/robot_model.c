@@ -186,7 +186,7 @@ static hes_status manifold_mode(robot_model *rm, hes_mech_mode *mm, const char *
                        .tdim = tdim, .retract = hes_mech_retract, .local = hes_mech_local,
                        .tangent = hes_mech_tangent, .cotangent = hes_mech_cotangent,
                        .normalize = hes_mech_normalize_state, .tangent_names = tnames,
-                       .admissible = hes_mech_admissible };
+                       .admissible = hes_mech_admissible, .consistent = hes_mech_consistent };
     return HES_OK;
 }
 
@@ -419,7 +419,8 @@ static hes_status build_transitions(robot_model *rm, const hes_robot_model_spec 
             NOMEM();
         trs[t] = (hes_transition){ .name = tname, .from = ts->from, .to = ts->to,
                                    .direction = HES_DOWN, .guard = hes_mech_guard,
-                                   .reset = hes_mech_reset, .guard_dx = hes_mech_guard_dx,
+                                   .reset = hes_mech_reset, .reset_dx = hes_mech_reset_dx,
+                                   .reset_dt = hes_mech_reset_dt, .guard_dx = hes_mech_guard_dx,
                                    .guard_dt = hes_mech_guard_dt, .data = mt };
     }
     rm->model.transitions = trs;

@@ -5,6 +5,7 @@
  * root functions its owner passes in.
  */
 #include <assert.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/base.h"
@@ -17,12 +18,28 @@ static int ode_rhs(sunrealtype t, N_Vector y, N_Vector ydot, void *ud)
     return o->f(o->data, t, NV_DATA_S(y), NV_DATA_S(ydot));
 }
 
+/* o->jac = f_dx at (t, y), unless it holds that already. */
+static int jac_at(hes__ode *o, sunrealtype t, N_Vector y)
+{
+    const double *yv = NV_DATA_S(y);
+    size_t bytes = (size_t)o->n * sizeof(double);
+    if (o->jac_ok && t == o->jac_t && !memcmp(yv, o->jac_y, bytes))
+        return 0;
+    o->jac_ok = 0;
+    if (o->f_dx(o->data, t, yv, o->jac) != 0)
+        return -1;
+    o->jac_t = t;
+    memcpy(o->jac_y, yv, bytes);
+    o->jac_ok = 1;
+    return 0;
+}
+
 static int ode_jac(sunrealtype t, N_Vector y, N_Vector fy, SUNMatrix J, void *ud, N_Vector t1,
                    N_Vector t2, N_Vector t3)
 {
     hes__ode *o = ud;
     (void)fy; (void)t1; (void)t2; (void)t3;
-    if (o->f_dx(o->data, t, NV_DATA_S(y), o->jac) != 0)
+    if (jac_at(o, t, y))
         return -1;
     for (int j = 0; j < o->n; j++)
         memcpy(SM_COLUMN_D(J, j), o->jac + (size_t)j * o->n, (size_t)o->n * sizeof(double));
@@ -35,7 +52,7 @@ static int ode_sens(int Ns, sunrealtype t, N_Vector y, N_Vector ydot, N_Vector *
 {
     hes__ode *o = ud;
     (void)ydot; (void)t1; (void)t2;
-    if (o->f_dx(o->data, t, NV_DATA_S(y), o->jac) != 0)
+    if (jac_at(o, t, y))
         return -1;
     for (int j = 0; j < Ns; j++)
         hes__matmul(o->n, o->n, 1, o->jac, NV_DATA_S(yS[j]), NV_DATA_S(ySdot[j]));
@@ -58,7 +75,7 @@ int hes__ode_create(hes__ode *o, SUNContext ctx, int n, const hes__ode_spec *s)
     o->g = s->g;
     o->data = s->data;
     o->jac = s->jac;
-    if (!(o->y = N_VNew_Serial(n, ctx)))
+    if (!(o->jac_y = malloc(sizeof(double) * (size_t)n)) || !(o->y = N_VNew_Serial(n, ctx)))
         return -1;
     N_VConst(0.0, o->y);
     if (!(o->cvode = CVodeCreate(s->bdf ? CV_BDF : CV_ADAMS, ctx)))
@@ -103,13 +120,15 @@ void hes__ode_free(hes__ode *o)
         SUNMatDestroy(o->J);
     if (o->y)
         N_VDestroy(o->y);
+    free(o->jac_y);
     memset(o, 0, sizeof *o);
 }
 
 int hes__ode_start(hes__ode *o, double t0, const double *x, double rtol, double atol,
-                   int sens, double *atolS)
+                   int sens, const double *S0, double *atolS)
 {
     int n = o->n;
+    o->jac_ok = 0;
     memcpy(NV_DATA_S(o->y), x, (size_t)n * sizeof(double));
     if (CVodeReInit(o->cvode, t0, o->y) != CV_SUCCESS ||
         CVodeSStolerances(o->cvode, rtol, atol) != CV_SUCCESS)
@@ -117,12 +136,18 @@ int hes__ode_start(hes__ode *o, double t0, const double *x, double rtol, double 
     if (!sens)
         return CVodeSensToggleOff(o->cvode) == CV_SUCCESS ? 0 : -1;
     for (int j = 0; j < n; j++) {
-        N_VConst(0.0, o->yS[j]);
-        NV_Ith_S(o->yS[j], j) = 1.0;
+        if (S0) {
+            memcpy(NV_DATA_S(o->yS[j]), S0 + (size_t)j * n, (size_t)n * sizeof(double));
+        } else {
+            N_VConst(0.0, o->yS[j]);
+            NV_Ith_S(o->yS[j], j) = 1.0;
+        }
         atolS[j] = atol;
     }
+    /* from a projector (S0), out of the error test: see cvodes.h */
     if (CVodeSensReInit(o->cvode, CV_SIMULTANEOUS, o->yS) != CV_SUCCESS ||
-        CVodeSensSStolerances(o->cvode, rtol, atolS) != CV_SUCCESS)
+        CVodeSensSStolerances(o->cvode, rtol, atolS) != CV_SUCCESS ||
+        CVodeSetSensErrCon(o->cvode, S0 ? SUNFALSE : SUNTRUE) != CV_SUCCESS)
         return -2;
     return 0;
 }

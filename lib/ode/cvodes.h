@@ -28,6 +28,11 @@ typedef struct {
     hes__ode_fn f, f_dx, g; /* the spec's, called by the CVODES callbacks of cvodes.c */
     void *data;
     double *jac;
+    /* the state jac was last evaluated at (jac_y: n values; jac_ok: whether
+       jac still holds it), so the sensitivities' right-hand side, called at
+       one state by every iteration of their corrector, evaluates it once */
+    double jac_t, *jac_y;
+    int jac_ok;
 } hes__ode;
 
 /* What an integrator is made of: the method (BDF or Adams), the field f,
@@ -59,11 +64,17 @@ int hes__ode_create(hes__ode *o, SUNContext ctx, int n, const hes__ode_spec *spe
 /* Frees what hes__ode_create built; o may be partly built or empty. */
 void hes__ode_free(hes__ode *o);
 /* Restarts at (t0, x) with tolerances rtol, atol; with sens != 0 also the
- * sensitivities from the identity (atolS: n values of scratch), else
- * sensitivities off.  0, -1 when the state could not be restarted, -2 when
- * the sensitivities could not. */
+ * sensitivities from S0 (n x n, column-major; NULL: the identity; atolS: n
+ * values of scratch), else sensitivities off.  Sensitivities from the
+ * identity are in the error test; from a projector S0 onto a mode's
+ * consistent perturbations (hes_mode.consistent) they are not: they are
+ * smooth along those, but the Jacobian that drives them is stiff there
+ * and taken by differences (a slide that starts from rest), and an error
+ * test on them would shrink the steps to the differences' rounding; they
+ * follow the state's steps, which resolve the phase.  0, -1 when the state
+ * could not be restarted, -2 when the sensitivities could not. */
 int hes__ode_start(hes__ode *o, double t0, const double *x, double rtol, double atol,
-                   int sens, double *atolS);
+                   int sens, const double *S0, double *atolS);
 /* The sensitivities at the last returned time as the n x n column-major
  * matrix A = d x(t) / d x(t0).  0 or -1. */
 int hes__ode_get_sens(hes__ode *o, double *A);

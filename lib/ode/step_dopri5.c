@@ -76,7 +76,7 @@ static void dp_free(hes__stepper *st)
 }
 
 static int dp_start(hes__stepper *st, double t0, const double *x, double rtol, double atol,
-                    int sens, double *scratch)
+                    int sens, const double *S0, double *scratch)
 {
     hes__dp5 *d = &st->dp;
     int n = st->spec.n;
@@ -92,7 +92,7 @@ static int dp_start(hes__stepper *st, double t0, const double *x, double rtol, d
     d->have_k1 = 0;
     memcpy(d->s.y, x, sizeof(double) * (size_t)n);
     if (sens)
-        hes__stepper_identity_after(d->s.y, n);
+        hes__stepper_seed_after(d->s.y, n, S0);
     return roots_at(st, t0, d->s.y, d->g0) != 0 ? -1 : 0;
 }
 

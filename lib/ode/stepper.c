@@ -5,6 +5,7 @@
  */
 #include <assert.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/base.h"
@@ -53,14 +54,15 @@ static void cv_free(hes__stepper *s)
 }
 
 static int cv_start(hes__stepper *s, double t0, const double *x, double rtol, double atol,
-                    int sens, double *scratch)
+                    int sens, const double *S0, double *scratch)
 {
-    return hes__ode_start(&s->ode, t0, x, rtol, atol, sens, scratch);
+    return hes__ode_start(&s->ode, t0, x, rtol, atol, sens, S0, scratch);
 }
 
 static int cv_advance(hes__stepper *s, double tstop, double *t)
 {
     sunrealtype tr = *t;
+    s->ode.jac_ok = 0;   /* its owner may have used the scratch since */
     CVodeSetStopTime(s->ode.cvode, tstop);
     int flag = CVode(s->ode.cvode, tstop, s->ode.y, &tr, CV_NORMAL);
     *t = tr;
@@ -129,8 +131,12 @@ int hes__stepper_field(const hes__stepper_spec *p, double t, const double *y, do
     return 0;
 }
 
-void hes__stepper_identity_after(double *y, int n)
+void hes__stepper_seed_after(double *y, int n, const double *S0)
 {
+    if (S0) {
+        memcpy(y + n, S0, sizeof(double) * (size_t)n * n);
+        return;
+    }
     memset(y + n, 0, sizeof(double) * (size_t)n * n);
     for (int i = 0; i < n; i++)
         y[n + i * (n + 1)] = 1.0;
@@ -168,14 +174,14 @@ static void rk_free(hes__stepper *s)
 }
 
 static int rk_start(hes__stepper *s, double t0, const double *x, double rtol, double atol,
-                    int sens, double *scratch)
+                    int sens, const double *S0, double *scratch)
 {
     int n = s->spec.n;
     double *y0 = s->rk.y1; /* scratch until the first step */
     (void)scratch;
     memcpy(y0, x, sizeof(double) * (size_t)n);
     if (sens)
-        hes__stepper_identity_after(y0, n);
+        hes__stepper_seed_after(y0, n, S0);
     return hes__rk_start(&s->rk, t0, y0, rtol, atol, sens) != 0 ? -1 : 0;
 }
 

@@ -49,9 +49,12 @@ typedef struct {
     const char *stiff_hint; /* what to say when a phase takes too many steps */
     int (*create)(hes__stepper *s, const hes__stepper_spec *spec);
     void (*free)(hes__stepper *s);
-    /* 0, or nonzero: -1 the state, -2 the sensitivities could not start */
+    /* starts at (t0, x), with sens the sensitivities from S0 (n x n,
+       column-major; NULL: the identity; ode/cvodes.h says what a given S0
+       changes); 0, or nonzero: -1 the state, -2 the sensitivities could not
+       start */
     int (*start)(hes__stepper *s, double t0, const double *x, double rtol, double atol,
-                 int sens, double *scratch);
+                 int sens, const double *S0, double *scratch);
     int (*advance)(hes__stepper *s, double tstop, double *t);
     const double *(*state)(const hes__stepper *s);
     int (*sens)(hes__stepper *s, double *A);
@@ -88,11 +91,12 @@ struct hes__stepper {
 
 /* What the explicit step types share: the field of spec with, when
  * with_a, the variational tail A' = (df/dx) A after x (0, or -1 when a
- * callback failed); A = I after the n components of x in y; why an
- * explicit step failed (its last code, HES__RK_*). */
+ * callback failed); A = S0 (n x n; NULL: the identity) after the n
+ * components of x in y; why an explicit step failed (its last code,
+ * HES__RK_*). */
 int hes__stepper_field(const hes__stepper_spec *p, double t, const double *y, double *ydot,
                        int with_a);
-void hes__stepper_identity_after(double *y, int n);
+void hes__stepper_seed_after(double *y, int n, const double *S0);
 void hes__stepper_explicit_why(const hes__stepper *s, char *buf, size_t len);
 
 /* The stepper of type t for spec: 0, or -1 (out of memory, or a CVODES

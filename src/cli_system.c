@@ -7,6 +7,7 @@
  */
 
 #include <math.h>
+#include <string.h>
 
 #include "cli.h"
 
@@ -38,6 +39,9 @@ int cli_report_status(hes_status status, const hes_system *sys)
         fprintf(stderr, "hes: %s: %s\n", hes_strerror(status), detail);
     else
         fprintf(stderr, "hes: %s\n", hes_strerror(status));
+    /* the library names its setting; the program's user needs the option */
+    if (detail && strstr(detail, "hes_settings.max_wall_time"))
+        fprintf(stderr, "hes: a larger budget: --max-wall-time S (seconds per simulation)\n");
     return hes_status_exit_code(status);
 }
 

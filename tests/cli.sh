@@ -2060,6 +2060,7 @@ expect_grep e_solved_sw err "'l_td' is solved for by the orbit search" "the swee
 run wt_small analyze knee-biped --max-wall-time 1e-7
 expect_status wt_small 1 "analyze with a wall-time budget too small to simulate"
 expect_grep wt_small err 'exceeded its wall-time budget of 1e-07 s' "... says which budget ran out"
+expect_grep wt_small err 'a larger budget: --max-wall-time S' "... and the option that raises it"
 run wt_big analyze knee-biped --max-wall-time 30
 expect_status wt_big 0 "analyze with a larger wall-time budget"
 expect_grep wt_big out '^stable: psi = 0.655168 < 1' "... gives the same orbit"

@@ -418,7 +418,7 @@ double hes__mech_blend_speed(const double *qd, int d)
     double vs = 0;
     for (int l = 0; l < d; l++)
         vs += qd[l] * qd[l];
-    return 0.1 * HES_MECH_STICK_SPEED * (1 + sqrt(vs));
+    return HES__MECH_BLEND * HES_MECH_STICK_SPEED * (1 + sqrt(vs));
 }
 
 /* s = w / |w|, w = v + eps s0 (nf values); returns |w|. */

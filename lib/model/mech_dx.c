@@ -506,7 +506,7 @@ static int sliding_field_dx(const hes_mech_mode *md, double t, const double *x,
             double *col = dsdx + (size_t)i * MF;
             if (i >= nq && vs > 0)
                 for (int r = 0; r < nf; r++)
-                    col[r] += s0j[r] * 0.1 * HES_MECH_STICK_SPEED * x[i] / vs;
+                    col[r] += s0j[r] * HES__MECH_BLEND * HES_MECH_STICK_SPEED * x[i] / vs;
             if (!(eps / speed[j] >= 1e-12))
                 continue;
             const double h = 1e-6 * fmax(1.0, fabs(x[i]));

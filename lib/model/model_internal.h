@@ -181,7 +181,9 @@ int hes__mech_chol(double *A, int n);
 int hes__mech_sliding_directions(const hes_mech_mode *md, double t, const double *x,
                                  const double *p, double *s, double *speed, double *s0);
 /* The speed eps below which a sliding direction blends into the one from
- * rest: HES_MECH_STICK_SPEED (1 + |q'|) / 10 (mech.c). */
+ * rest: HES__MECH_BLEND HES_MECH_STICK_SPEED (1 + |q'|) (mech.c), so
+ * d(eps)/dq' = HES__MECH_BLEND HES_MECH_STICK_SPEED q' / |q'|. */
+#define HES__MECH_BLEND 0.1
 double hes__mech_blend_speed(const double *qd, int d);
 /* A contact's sliding rates v_t = Da_t(q) v at a chartless state x = [q,
  * v] (its friction rows) and, dvt not NULL, their derivatives along x

@@ -871,6 +871,33 @@ START_TEST(test_the_derivative_of_a_slide_from_rest)
 }
 END_TEST
 
+/* A slide may not start from rest with its force inside the cone: the
+ * sled at rest at t = 0, its motors' force kp A sin(0) = 0, refused in its
+ * sliding mode naming the foot, and accepted in its sticking one. */
+START_TEST(test_a_slide_from_rest_inside_the_cone_is_refused)
+{
+    static const double coef[6] = { 0, 0, SLED_AX, 0, 0, SLED_AY };   /* A sin(w t) */
+    hes_model *m;
+    hes_system *sys = one_foot_system(sled_xml, SLED_MU, HES_MECH_SLIP, coef, SLED_KP, &m);
+    if (!sys)
+        return;
+    double x0[6] = { 0 };
+    hes_sim_options o;
+    hes_sim_options_init(&o);
+    o.t_end = 0.01;
+    hes_traj tr;
+    ck_assert_int_eq(hes_simulate(sys, 1, 0, 0, x0, &o, &tr), HES_EMODEL);
+    ck_assert_msg(strstr(hes_system_errmsg(sys), "'foot', which the mode slides, is at rest "
+                                                 "with its friction force inside the cone"),
+                  "%s", hes_system_errmsg(sys));
+    hes_traj_free(&tr);
+    ck_assert_msg(hes_simulate(sys, 0, 0, 0, x0, &o, &tr) == HES_OK, "%s", hes_system_errmsg(sys));
+    hes_traj_free(&tr);
+    hes_system_destroy(sys);
+    hes_model_destroy(m);
+}
+END_TEST
+
 /* Sliding to a stop: the puck, from (0.6, 0.8) m/s (_i = 1), and the block
  * (one tangential row: its z slide, x along the ground; _i = 0) from 1
  * m/s, decelerate by mu g and stop at t* = |v0| / (mu g), at x* = v0 |v0|
@@ -927,6 +954,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_a_puck_slides_in_the_plane);
     tcase_add_test(tc, test_a_sled_starts_to_slide_and_turns);
     tcase_add_test(tc, test_the_derivative_of_a_slide_from_rest);
+    tcase_add_test(tc, test_a_slide_from_rest_inside_the_cone_is_refused);
     tcase_add_loop_test(tc, test_sliding_comes_to_rest_and_sticks, 0, 2);
     suite_add_tcase(s, tc);
     return s;

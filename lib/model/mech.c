@@ -28,7 +28,9 @@
 const char *hes_mech_describe_error(int code, void *data)
 {
     (void)data;
-    if (code >= HES__MECH_PRESSED_AT)
+    if (code >= HES__MECH_STICKS_AT)
+        code = E_STICKS;
+    else if (code >= HES__MECH_PRESSED_AT)
         code = E_PRESSED;
     else if (code >= HES__MECH_IMPULSE_AT)
         code = E_PULL;
@@ -52,6 +54,7 @@ const char *hes_mech_describe_error(int code, void *data)
     case E_NOMEM: return "out of memory for the mechanical system's work arrays";
     case E_SLIP: return "a held contact's tangential force (or impulse) exceeds mu times its normal one: the foot would slip, so the impact or the mode that holds it is not physically valid";
     case E_PRESSED: return "a contact or limit let go at rest by the event would be pressed back at once (its acceleration points into it): neither holding it nor letting it go is consistent (a foot whose tangential force does not vanish with its normal one slides before it can lift off; a no-slip foot cannot)";
+    case E_STICKS: return "a contact the mode slides is at rest with its friction force inside the cone: it sticks, so sliding it is not physically valid (start in a mode that holds it sticking, with a transition \"slip\" to this one)";
     case E_PULLS: return "a contact or limit that the mode holds would pull (its force is negative): it leaves at once, so holding it is not physically valid (entering the mode by a transition: release it there)";
     }
     return NULL;
@@ -503,23 +506,23 @@ static int force_rows(const hes_mech_mode *md, const double *q, const double *qd
  * sliding contacts sticking, no cone checked; at the cone the friction is
  * continuous, and the velocity that grows is along s0).  Nothing to do
  * when the directions are given (md->sliding_s). */
-static int rest_directions(const hes_mech_mode *md, const double *p, double *q, double *qd,
-                           double *M, const double *net, double *rest_s)
+/* The forces lam of md's held constraints with its sliding contacts
+ * sticking: n_active values, then each sliding contact's friction rows'
+ * (no cone checked).  lam: n_active + n_sliding HES__MECH_MAX_FRICTION. */
+static int stick_forces(const hes_mech_mode *md, const double *p, double *q, double *qd,
+                        double *M, const double *net, double *lam)
 {
     const hes_mech *m = md->mech;
-    int d = m->d, na = md->n_active, ns = md->n_sliding, rc = 0;
-    if (md->sliding_s || ns < 1)
-        return 0;
+    int d = m->d, na = md->n_active, ns = md->n_sliding, rc;
     size_t cap = (size_t)na + (size_t)ns * HES__MECH_MAX_FRICTION;
     int *act = malloc(sizeof(int) * cap);
-    double *buf = malloc(sizeof(double) * ((size_t)d + cap));
-    if (!act || !buf) {
+    double *qdd = malloc(sizeof(double) * (size_t)d);
+    if (!act || !qdd) {
         free(act);
-        free(buf);
+        free(qdd);
         return E_NOMEM;
     }
     int n2 = na;
-    double *qdd = buf, *lam = qdd + d;
     memcpy(act, md->active, sizeof(int) * (size_t)na);
     for (int j = 0; j < ns; j++) {
         const hes_mech_constraint *c = &m->constraints[md->sliding[j]];
@@ -531,6 +534,22 @@ static int rest_directions(const hes_mech_mode *md, const double *p, double *q, 
     tmp.sliding = NULL, tmp.n_sliding = 0;
     tmp.slip_watched = act, tmp.n_slip_watched = n2;
     rc = hes__mech_held_dynamics(&tmp, p, q, qd, M, net, qdd, lam);
+    free(act);
+    free(qdd);
+    return rc;
+}
+
+static int rest_directions(const hes_mech_mode *md, const double *p, double *q, double *qd,
+                           double *M, const double *net, double *rest_s)
+{
+    const hes_mech *m = md->mech;
+    int na = md->n_active, ns = md->n_sliding, rc = 0;
+    if (md->sliding_s || ns < 1)
+        return 0;
+    double *lam = malloc(sizeof(double) * ((size_t)na + (size_t)ns * HES__MECH_MAX_FRICTION));
+    if (!lam)
+        return E_NOMEM;
+    rc = stick_forces(md, p, q, qd, M, net, lam);
     if (rc == E_DEPENDENT) {   /* the contacts cannot all stick: no direction from rest */
         memset(rest_s, 0, sizeof(double) * (size_t)ns * HES__MECH_MAX_FRICTION);
         rc = 0;
@@ -546,8 +565,7 @@ static int rest_directions(const hes_mech_mode *md, const double *p, double *q, 
         for (int r = 0; r < c->n_friction_rows; r++)
             sj[r] = t2 > 0 ? sj[r] / sqrt(t2) : 0;
     }
-    free(act);
-    free(buf);
+    free(lam);
     return rc;
 }
 
@@ -1392,12 +1410,62 @@ static int held_forces_ok(const hes_mech_mode *md, double t, const double *x, co
     return rc;
 }
 
+/* A sliding contact at rest (its speed at most HES_MECH_STICK_SPEED (1 +
+ * |q'|)) must bear, sticking, a force at or beyond its cone: inside it the
+ * contact sticks, and a slide from there would chatter about rest (its
+ * friction, mu lambda_n, overpowering the force that pushes it).  A slip
+ * event enters a slide at the cone; a start state may be anywhere.  0, or
+ * HES__MECH_STICKS_AT + the contact (its normal). */
+static int rest_outside_cones(const hes_mech_mode *md, double t, const double *x,
+                              const double *p)
+{
+    const hes_mech *m = md->mech;
+    int na = md->n_active, ns = md->n_sliding, d = m->d, nq = hes_mech_nq(m), rc;
+    if (!md->held || md->chart || ns < 1 || md->sliding_s)
+        return 0;
+    double *lam = malloc(sizeof(double) * ((size_t)na + (size_t)ns * HES__MECH_MAX_FRICTION) +
+                         sizeof(double) * (size_t)d);
+    if (!lam)
+        return E_NOMEM;
+    double *fm = lam + na + (size_t)ns * HES__MECH_MAX_FRICTION, vs = 0, big = 0;
+    hes__mech_eval ev;
+    if (!(rc = hes__mech_mode_eval(md, t, x, p, &ev))) {
+        for (int i = 0; i < d; i++)
+            fm[i] = ev.f[i] - ev.c[i];
+        rc = stick_forces(md, p, ev.q, ev.qd, ev.M, fm, lam);
+    }
+    hes__mech_eval_close(&ev);
+    for (int l = 0; l < d; l++)
+        vs += x[nq + l] * x[nq + l];
+    for (int i = 0; i < na + ns * HES__MECH_MAX_FRICTION && !rc; i++)
+        big = fmax(big, fabs(lam[i]));
+    for (int j = 0, k = na; j < ns && !rc; j++) {
+        const hes_mech_constraint *c = &m->constraints[md->sliding[j]];
+        double vt[HES__MECH_MAX_FRICTION], sp = 0, t2 = 0, ln = 0;
+        if ((rc = hes__mech_sliding_rate(m, c, x, p, vt, NULL)))
+            break;
+        for (int r = 0; r < c->n_friction_rows; r++, k++) {
+            sp += vt[r] * vt[r];
+            t2 += lam[k] * lam[k];
+        }
+        for (int i = 0; i < na; i++)
+            if (md->active[i] == md->sliding[j])
+                ln = lam[i];
+        if (sqrt(sp) <= HES_MECH_STICK_SPEED * (1 + sqrt(vs)) &&
+            sqrt(t2) < c->mu * ln - 1e-6 * (1 + big))
+            rc = HES__MECH_STICKS_AT + md->sliding[j];
+    }
+    free(lam);
+    return rc;
+}
+
 int hes_mech_admissible(double t, const double *x, const double *p, double *out, void *data)
 {
     (void)out;
     if (!data || !x)
         return E_CALLBACK;
-    return held_forces_ok(data, t, x, p);
+    int rc = held_forces_ok(data, t, x, p);
+    return rc ? rc : rest_outside_cones(data, t, x, p);
 }
 
 /* The perturbations a sliding phase's flow is differentiable along, where

@@ -65,7 +65,8 @@ enum {
     E_NOMEM,           /* a work area could not be allocated */
     E_SLIP,            /* a held contact's tangential force leaves its friction cone */
     E_PULLS,           /* a constraint the target mode holds pulls right after the event */
-    E_PRESSED          /* a constraint let go at rest would be pressed back at once */
+    E_PRESSED,         /* a constraint let go at rest would be pressed back at once */
+    E_STICKS           /* a sliding contact at rest bears a force inside its cone */
 };
 /* E_SLIP of constraint c (the contact's normal): HES__MECH_SLIP_AT + c,
  * so that a model's describe_error can name the contact (robot_model.c);
@@ -75,8 +76,10 @@ enum {
  * impulse) of c: HES__MECH_IMPULSE_AT + c, the same way. */
 #define HES__MECH_PULL_AT 200000
 #define HES__MECH_IMPULSE_AT 300000
-/* E_PRESSED of constraint c: HES__MECH_PRESSED_AT + c. */
+/* E_PRESSED of constraint c: HES__MECH_PRESSED_AT + c; E_STICKS:
+ * HES__MECH_STICKS_AT + c. */
 #define HES__MECH_PRESSED_AT 400000
+#define HES__MECH_STICKS_AT 500000
 
 /* Whether the forces (or impulses) lambda[n] of the constraints idx[n],
  * held together, keep every contact among them in its friction cone

@@ -61,6 +61,7 @@ typedef struct {
     const char **pull_msg;    /* per constraint: the message of its pulling on entry */
     const char **impulse_msg; /* per constraint: the message of its impulse pulling */
     const char **pressed_msg; /* per constraint: the message of its being pressed back */
+    const char **sticks_msg;  /* per contact normal: its sticking where the mode slides it */
     int n_pull_msg;
 } robot_model;
 
@@ -643,7 +644,10 @@ fail:
 static const char *describe_error(int code, void *data)
 {
     const robot_model *rm = data;
-    int c = code - HES__MECH_PRESSED_AT;
+    int c = code - HES__MECH_STICKS_AT;
+    if (rm && c >= 0 && c < rm->n_slip_msg && rm->sticks_msg[c])
+        return rm->sticks_msg[c];
+    c = code - HES__MECH_PRESSED_AT;
     if (rm && c >= 0 && c < rm->n_pull_msg && rm->pressed_msg[c])
         return rm->pressed_msg[c];
     c = code - HES__MECH_IMPULSE_AT;
@@ -669,7 +673,9 @@ static hes_status build_messages(robot_model *rm, char *msg, size_t len)
     rm->pull_msg = keep(rm, sizeof *rm->pull_msg * (size_t)(n + 1));
     rm->impulse_msg = keep(rm, sizeof *rm->impulse_msg * (size_t)(n + 1));
     rm->pressed_msg = keep(rm, sizeof *rm->pressed_msg * (size_t)(n + 1));
-    if (!rm->slip_msg || !rm->pull_msg || !rm->impulse_msg || !rm->pressed_msg)
+    rm->sticks_msg = keep(rm, sizeof *rm->sticks_msg * (size_t)(2 * nc + 1));
+    if (!rm->slip_msg || !rm->pull_msg || !rm->impulse_msg || !rm->pressed_msg ||
+        !rm->sticks_msg)
         NOMEM();
     rm->n_slip_msg = 2 * nc;
     rm->n_pull_msg = n;
@@ -677,7 +683,7 @@ static hes_status build_messages(robot_model *rm, char *msg, size_t len)
         char buf[400];
         rm->pull_msg[c] = rm->impulse_msg[c] = rm->pressed_msg[c] = NULL;
         if (c < 2 * nc)
-            rm->slip_msg[c] = NULL;
+            rm->slip_msg[c] = rm->sticks_msg[c] = NULL;
         if (!m->constraints[c].unilateral)
             continue;
         snprintf(buf, sizeof buf, "'%s', which the mode holds, would pull (its force is "
@@ -703,6 +709,12 @@ static hes_status build_messages(robot_model *rm, char *msg, size_t len)
                  "times its normal one: the foot would slip, so the impact or the mode that "
                  "holds it is not physically valid", m->constraints[c].name);
         if (!(rm->slip_msg[c] = keep_str(rm, buf, NULL)))
+            NOMEM();
+        snprintf(buf, sizeof buf, "'%s', which the mode slides, is at rest with its friction "
+                 "force inside the cone: it sticks, so sliding it is not physically valid (start "
+                 "in a mode that holds it sticking, with a transition \"slip\" to this one)",
+                 m->constraints[c].name);
+        if (!(rm->sticks_msg[c] = keep_str(rm, buf, NULL)))
             NOMEM();
     }
 fail:

@@ -1437,7 +1437,10 @@ static int rest_outside_cones(const hes_mech_mode *md, double t, const double *x
     hes__mech_eval_close(&ev);
     for (int l = 0; l < d; l++)
         vs += x[nq + l] * x[nq + l];
-    for (int i = 0; i < na + ns * HES__MECH_MAX_FRICTION && !rc; i++)
+    int filled = na;   /* stick_forces' values: n_active, then the friction rows */
+    for (int j = 0; j < ns; j++)
+        filled += m->constraints[md->sliding[j]].n_friction_rows;
+    for (int i = 0; i < filled && !rc; i++)
         big = fmax(big, fabs(lam[i]));
     for (int j = 0, k = na; j < ns && !rc; j++) {
         const hes_mech_constraint *c = &m->constraints[md->sliding[j]];

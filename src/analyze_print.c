@@ -151,9 +151,13 @@ void analyze_print_text(const hes_system *sys, const hes_analysis *res)
     print_orbit(m, &res->orbit);
     print_events(m, &res->orbit.traj);
     print_stability(m, res);
-    if (res->have_check)
-        printf("check: finite differences of the return map, "
-               "max |difference| = %.3e\n", res->check_max_abs_diff);
+    if (res->have_check) {
+        hes_settings set = hes_system_get_settings(sys);
+        printf("check: finite differences of the return map");
+        if (set.fd_order != 2 || set.fd_step != 1e-5) /* else the defaults */
+            printf(" (order %d, step %g)", set.fd_order, set.fd_step);
+        printf(", max |difference| = %.3e\n", res->check_max_abs_diff);
+    }
     if (res->have_check && isnan(res->jacobians.max_rel_err))
         printf("check: the model's Jacobians could not all be checked at the orbit's states "
                "(%d compared before): %s\n", res->jacobians.n_checked, res->jacobians.where);

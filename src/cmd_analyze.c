@@ -1,7 +1,7 @@
 /*
  * cmd_analyze.c - `hes analyze PROBLEM [-p NAME=VALUE]... [--gradient]
- * [--check] [--json]`: finds the problem's periodic orbit and its stability
- * with hes_analyze() (orbit -> monodromy -> multipliers -> psi) and reports
+ * [--check [--check-step H] [--check-order 2|4]] [--json]`: finds the
+ * problem's periodic orbit and its stability with hes_analyze() (orbit -> monodromy -> multipliers -> psi) and reports
  * them: the parameter values (solved ones as the solver left them), the
  * orbit, its events, the monodromy, the multipliers and the verdict.
  * --check also prints the discrepancy to the finite-difference return map.
@@ -24,7 +24,7 @@
 
 enum { OPT_JSON = 256, OPT_CHECK, OPT_GRADIENT, OPT_ORBIT, OPT_X0, OPT_MODE, OPT_EPS,
        OPT_PERIOD, OPT_SECTION, OPT_IMPACT_SET, OPT_SELECT, OPT_THREADS,
-       OPT_STRICT_LIVENESS, OPT_ESS_METHOD };
+       OPT_STRICT_LIVENESS, OPT_ESS_METHOD, OPT_CHECK_STEP, OPT_CHECK_ORDER };
 
 static const struct argp_option options[] = {
     {"x0", OPT_X0, "V1,V2,...", 0, "start the orbit search from this section state (all "
@@ -41,6 +41,11 @@ static const struct argp_option options[] = {
      "finite differences and print the discrepancy, and compare the model's Jacobians with "
      "central differences at the orbit's states (exit status 1 when one disagrees above "
      "1e-4)", 0},
+    {"check-step", OPT_CHECK_STEP, "H", 0, "--check with this relative step of the "
+     "differences, 0 < H < 1 (default 1e-5)", 0},
+    {"check-order", OPT_CHECK_ORDER, "N", 0, "--check with differences of order 2 (the "
+     "default) or 4 (Richardson's stencil on H and 2H, twice the simulations: with a step "
+     "of about 1e-4 it reaches below the flow's rounding)", 0},
     {"impact-set", OPT_IMPACT_SET, "N", 0, "psi over N sampled outcomes of the orbit's "
      "simultaneous frictional impact (1 to 100000): each outcome's own orbit and psi, the "
      "worst (robust) psi", 0},
@@ -71,6 +76,22 @@ static error_t parse_option(int key, char *arg, struct argp_state *state)
     switch (key) {
     case OPT_JSON:            o->json = 1; return 0;
     case OPT_CHECK:           o->check = 1; return 0;
+    case OPT_CHECK_STEP:
+        o->check = 1;
+        if (cli_parse_double(arg, &o->check_step) != 0 || !(o->check_step > 0) ||
+            !(o->check_step < 1)) {
+            cli_bad_value(o->cli.cmd, "--check-step", arg, "a number in (0, 1)");
+            return CLI_ARG_REFUSED;
+        }
+        return 0;
+    case OPT_CHECK_ORDER:
+        o->check = 1;
+        if (strcmp(arg, "2") == 0 || strcmp(arg, "4") == 0) {
+            o->check_order = arg[0] - '0';
+            return 0;
+        }
+        cli_bad_value(o->cli.cmd, "--check-order", arg, "2 or 4");
+        return CLI_ARG_REFUSED;
     case OPT_GRADIENT:        o->gradient = 1; return 0;
     case OPT_ORBIT:           o->orbit_file = arg; return 0;
     case OPT_X0:              o->x0_text = arg; return 0;
@@ -231,6 +252,18 @@ int cmd_analyze(int argc, char **argv)
             !o.orbit_file && o.cli.n_args ? cli_find_ess_problem(o.cli.args[0]) : NULL;
         sys = ess_model ? analyze_ess_problem(ess_model, &o, &rc)
                         : analyze_hybrid_problem(&o, &orbit, &rc);
+    }
+    if (sys && (o.check_step > 0 || o.check_order > 0)) {
+        hes_settings set = hes_system_get_settings(sys);
+        if (o.check_step > 0)
+            set.fd_step = o.check_step;
+        if (o.check_order > 0)
+            set.fd_order = o.check_order;
+        if (hes_system_set_settings(sys, &set) != HES_OK) {
+            rc = cli_report_status(HES_EINVAL, sys);
+            hes_system_destroy(sys);
+            sys = NULL;
+        }
     }
     if (sys) {
         /* the one pipeline, for a system of either kind */

@@ -25,6 +25,8 @@ typedef struct {
 typedef struct {
     cli_args cli;
     int json, check, gradient, impact_n, threads;
+    double check_step;                   /* --check-step (0: the settings' fd_step) */
+    int check_order;                     /* --check-order (0: the settings' fd_order) */
     unsigned long select;                /* 1 random, 0 lemke */
     const char *impact_option;           /* --select or --threads, which need --impact-set */
     const char *orbit_file, *x0_text, *mode_name;

@@ -60,7 +60,8 @@ static const struct argp_option options[] = {
      "1000)", 1},
     {"max-jump", OPT_MAX_JUMP, "R", 0, "a point is kept when its state and period lie within R "
      "of the predictor's, relative to the step (else the step halves), R > 0 (default 0.5)", 1},
-    {"method", OPT_METHOD, "M", 0, "auto (the default: arclength), natural (the parameter "
+    {"method", OPT_METHOD, "M", 0, "auto (the default: arclength, or natural where the "
+     "orbit's state has a quaternion or is solved modulo symmetries), natural (the parameter "
      "itself: the branch ends at a fold) or arclength (pseudo-arclength: around folds)", 1},
     {"corrector", OPT_CORRECTOR, "C", 0, "shooting (the default) or collocation: each orbit by "
      "direct collocation from the last one's, then shooting from it for the multipliers (long "

@@ -439,12 +439,16 @@ START_TEST(test_invalid_settings_are_rejected_and_not_applied)
     ck_assert_int_eq(hes_system_set_settings(sys, &bad), HES_EINVAL);
     bad = good; bad.fd_step = NAN;
     ck_assert_int_eq(hes_system_set_settings(sys, &bad), HES_EINVAL);
+    bad = good; bad.fd_order = 3;
+    ck_assert_int_eq(hes_system_set_settings(sys, &bad), HES_EINVAL);
+    ck_assert_msg(strstr(hes_system_errmsg(sys), "fd_order 2 or 4"), "%s", hes_system_errmsg(sys));
 
     hes_settings now = hes_system_get_settings(sys);
     ck_assert_double_eq(now.rtol, good.rtol);
     ck_assert_double_eq(now.max_phase_time, good.max_phase_time);
     ck_assert_int_eq(now.zeno_events, good.zeno_events);
     ck_assert_double_eq(now.fd_step, good.fd_step);
+    ck_assert_int_eq(now.fd_order, 2);
     hes_system_destroy(sys);
 }
 END_TEST

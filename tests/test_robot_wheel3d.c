@@ -21,7 +21,10 @@
  *  - the paper's qualitative result: a family of steady rollings (one
  *    multiplier 1, the heading), stable at a large enough slope (0.2) and
  *    unstable at a small one (0.1), where the wheel falls over sideways;
- *  - the analysis's own central differences of the full flow.
+ *  - the analysis's own central differences of the full flow;
+ *  - continued in the slope (the quaternion on its sphere, the orbit in
+ *    the quotient: natural steps), every point's multipliers against the
+ *    rigid body's at its slope, and the stability lost on the way down.
  */
 #include <check.h>
 #include <math.h>
@@ -355,6 +358,60 @@ START_TEST(test_too_small_a_slope_falls_over)
 }
 END_TEST
 
+START_TEST(test_continued_in_slope_against_the_rigid_body)
+{
+    hes_system *sys = wheel_system();
+    hes_continuation_options o;
+    hes_continuation_options_init(&o);
+    o.step = o.max_step = 0.01;
+    hes_continuation c;
+    hes_error err;
+    hes_status st = hes_continue(sys, "slope", 0.2, 0.17, &o, &c, &err);
+    ck_assert_msg(st == HES_OK, "%s", err.message);
+    ck_assert_int_eq(c.method, HES_CONT_NATURAL);
+    ck_assert_msg(c.reached && c.n_points >= 4, "%d points: %s", c.n_points, c.why);
+    int stable = 0, unstable = 0;
+    for (int i = 0; i < c.n_points; i++) {
+        const hes_continuation_point *pt = &c.points[i];
+        const double *q = pt->x0 + 3;
+        double norm = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+        ck_assert_msg(fabs(norm - 1) < 1e-12, "point %d: |q| - 1 = %g", i, norm - 1);
+        double mod[6];
+        independent_multipliers(pt->value, mod);
+        ck_assert_int_eq(pt->n_mult, 5);
+        double want[5], got[5];
+        for (int k = 0; k < 5; k++)
+            want[k] = mod[k], got[k] = hypot(pt->re[k], pt->im[k]);
+        for (int k = 0; k < 5; k++)
+            for (int j = k + 1; j < 5; j++)
+                if (got[j] > got[k]) {
+                    double t = got[k];
+                    got[k] = got[j], got[j] = t;
+                }
+        for (int k = 0; k < 5; k++)
+            ck_assert_msg(fabs(got[k] - want[k]) < 1e-6 * fmax(1, want[k]), "slope %.10g: "
+                          "|lambda_%d| %.12g, rigid body %.12g", pt->value, k, got[k], want[k]);
+        /* beside the heading's 1: the largest other modulus */
+        double other = fabs(want[0] - 1) < 1e-6 ? want[1] : want[0];
+        stable += other < 1;
+        unstable += other > 1;
+        printf("wheel3d continued: slope %.4f psi %.9f, largest other |lambda| %.6f (rigid "
+               "body %.6f)\n", pt->value, pt->psi, fabs(got[0] - 1) < 1e-6 ? got[1] : got[0],
+               other);
+    }
+    /* stable (beside the heading) at 0.2, unstable by 0.17 */
+    ck_assert_msg(stable > 0 && unstable > 0, "%d stable, %d unstable points", stable, unstable);
+    hes_continuation_free(&c);
+    /* pseudo-arclength steps are refused, saying why */
+    o.method = HES_CONT_ARCLENGTH;
+    st = hes_continue(sys, "slope", 0.2, 0.19, &o, &c, &err);
+    ck_assert_int_eq(st, HES_EINVAL);
+    ck_assert_msg(strstr(err.message, "natural steps") && strstr(err.message, "on0"), "%s",
+                  err.message);
+    hes_system_destroy(sys);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("robot_wheel3d");
@@ -363,6 +420,7 @@ static Suite *suite(void)
     tcase_set_timeout(tc, 1200);
     tcase_add_test(tc, test_steady_rolling_against_closed_form_and_rigid_body);
     tcase_add_test(tc, test_too_small_a_slope_falls_over);
+    tcase_add_test(tc, test_continued_in_slope_against_the_rigid_body);
     suite_add_tcase(s, tc);
     return s;
 }

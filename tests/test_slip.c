@@ -153,6 +153,43 @@ START_TEST(test_slip_monodromy_equals_central_differences_of_return_map)
 }
 END_TEST
 
+/* The check's fourth-order stencil: its error against the monodromy falls
+ * as h^4 where the second-order one's falls as h^2 (halving h divides them
+ * by about 16 and 4), and at each step it is the smaller. */
+START_TEST(test_slip_fourth_order_differences_converge_as_h4)
+{
+    hes_system *sys = slip(shapes[0][0], shapes[0][1]);
+    hes_analysis res;
+    ck_assert_msg(hes_analyze(sys, 0, &res) == HES_OK, "%s", hes_system_errmsg(sys));
+    const double steps[3] = { 4e-2, 2e-2, 1e-2 };
+    double err[2][3];
+    for (int o = 0; o < 2; o++)
+        for (int k = 0; k < 3; k++) {
+            hes_settings set = hes_system_get_settings(sys);
+            set.fd_step = steps[k];
+            set.fd_order = o ? 4 : 2;
+            ck_assert_int_eq(hes_system_set_settings(sys, &set), HES_OK);
+            double fd[9], diff[9];
+            ck_assert_int_eq(hes_return_map_fd(sys, &res.orbit, fd), HES_OK);
+            for (int i = 0; i < 9; i++)
+                diff[i] = res.mono.proj[i] - fd[i];
+            err[o][k] = max_abs(diff, 9);
+            printf("slip: order %d, step %g: max |difference| %.3e\n", o ? 4 : 2, steps[k],
+                   err[o][k]);
+        }
+    for (int k = 0; k < 3; k++)
+        ck_assert_msg(err[1][k] < err[0][k] / 10, "step %g: order 4 %g, order 2 %g", steps[k],
+                      err[1][k], err[0][k]);
+    for (int k = 0; k < 2; k++) {
+        double r2 = err[0][k] / err[0][k + 1], r4 = err[1][k] / err[1][k + 1];
+        ck_assert_msg(r2 > 3 && r2 < 5.3, "order 2: ratio %g at %g", r2, steps[k]);
+        ck_assert_msg(r4 > 11 && r4 < 21, "order 4: ratio %g at %g", r4, steps[k]);
+    }
+    hes_analysis_free(&res);
+    hes_system_destroy(sys);
+}
+END_TEST
+
 START_TEST(test_slip_multipliers_never_include_the_trivial_one)
 {
     for (int s = 0; s < N_SHAPES; s++) {
@@ -282,6 +319,7 @@ int main(void)
     tcase_add_test(tc, test_slip_orbit_is_a_fixed_point_of_the_apex_map);
     tcase_add_test(tc, test_slip_newton_converges_from_a_poor_guess_to_the_same_orbit);
     tcase_add_test(tc, test_slip_shape_parameters_do_not_move_the_orbit);
+    tcase_add_test(tc, test_slip_fourth_order_differences_converge_as_h4);
     tcase_add_test(tc, test_slip_monodromy_equals_central_differences_of_return_map);
     tcase_add_test(tc, test_slip_multipliers_never_include_the_trivial_one);
     tcase_add_test(tc, test_slip_skipping_projection_reports_the_trivial_multiplier_and_a_wrong_verdict);

@@ -130,6 +130,11 @@ typedef struct {
     const int *fs;           /* their indices (an ESS system: NULL, 0 .. n-1) */
     int nfp;                 /* the model's own solved parameters (hybrid) */
     int arclength;
+    int manifold;            /* the orbit's state is on a manifold (a chart) or solved in
+                                a quotient: the orbit search takes no extra equation, so
+                                the branch follows the parameter itself (natural steps),
+                                its predictor in ambient coordinates, retracted by the
+                                search */
     double sigma;            /* the scaled norm's state weight */
     double sigma_t;          /* the period's weight (the jump test) */
     double lo, hi;           /* the parameter's window */
@@ -358,7 +363,7 @@ static hes_status solve(run *r, const double *zp, const double *d, double T,
         for (int j = 0; j < r->nu; j++)
             c += r->w[j] * zp[j];
         hes__orbit_extra e = { r->k, r->w, c, 1 };   /* checked below */
-        st = hes__analyze_extra(sys, 0, &e, &a);
+        st = hes__analyze_extra(sys, 0, r->manifold ? NULL : &e, &a);
     }
     if (st != HES_OK)
         return st;
@@ -944,24 +949,28 @@ static hes_status run_init(run *r, hes_system *sys, const char *param, double fr
     if (st != HES_OK)
         return st;
     int hybrid = hes_system_kind(sys) == HES_KIND_HYBRID;
-    /* the predictor and the arclength equation are linear in x0, which a
-     * state on a manifold is not */
-    for (int i = 0; hybrid && i < sys->model->n_modes; i++)
-        if (hes__mode_has_chart(sys->model, i))
-            return hes__say(msg, len, HES_EINVAL, "continuation does not support modes with a "
-                            "tangent-space chart (mode '%s': a state on a manifold)",
-                            sys->model->modes[i].name);
+    /* the arclength equation is linear in x0, which a state on a manifold
+     * (or one solved in a quotient by symmetries) is not: such a branch
+     * follows the parameter itself, each orbit solved at its value */
+    const hes_orbit_spec *os = hybrid ? &sys->model->orbit : NULL;
+    int manifold = hybrid && (hes__mode_has_chart(sys->model, os->mode) || os->free_quotient);
+    if (manifold && o->method == HES_CONT_ARCLENGTH)
+        return hes__say(msg, len, HES_EINVAL, "continuation: pseudo-arclength steps need the "
+                        "orbit's state in linear coordinates, and mode '%s' %s: follow the "
+                        "parameter itself (natural steps)", sys->model->modes[os->mode].name,
+                        os->free_quotient ? "is solved in a quotient by its symmetries"
+                                          : "has a chart (a state on a manifold)");
     r->p_saved = malloc(sizeof(double) * (size_t)(hes_system_n_params(sys) + 1));
     if (!r->p_saved)
         return hes__say(msg, len, HES_ENOMEM, "out of memory");
     memcpy(r->p_saved, hes_system_params(sys), sizeof(double) * (size_t)hes_system_n_params(sys));
     r->sys = sys;
     r->k = k;
-    r->arclength = o->method != HES_CONT_NATURAL;
+    r->manifold = manifold;
+    r->arclength = o->method != HES_CONT_NATURAL && !manifold;
     if (hybrid) {
-        const hes_orbit_spec *os = &sys->model->orbit;
         r->nu = os->n_free_states;
-        r->fs = os->free_states;
+        r->fs = manifold ? NULL : os->free_states;
         r->nfp = os->n_free_params;
     }
     r->to = to;
@@ -980,8 +989,9 @@ static hes_status run_init(run *r, hes_system *sys, const char *param, double fr
 static hes_status run_arrays(run *r, const hes_analysis *a, double span)
 {
     r->n = a->orbit.n;
-    if (hes_system_kind(r->sys) != HES_KIND_HYBRID)
-        r->nu = r->n;         /* an ESS system's orbit search starts from all of it */
+    if (hes_system_kind(r->sys) != HES_KIND_HYBRID || r->manifold)
+        r->nu = r->n;         /* an ESS system's orbit search starts from all of it, as
+                                 the predictor of a state on a manifold does */
     double X = 0;
     for (int i = 0; i < r->n; i++)
         X = fmax(X, fabs(a->orbit.x0[i]));
@@ -1058,6 +1068,18 @@ static hes_status no_collocation(run *r, const char *what, hes_error *err)
     return hes__say(hes__errbuf(err), hes__errlen(err), HES_EINVAL, "%s: the collocation "
                     "corrector follows a branch from its start only (hes_continue, "
                     "hes_continue_both)", what);
+}
+
+/* HES_EINVAL: steps off the branch (branch switching, a curve of two
+ * parameters) solve with an extra equation, which an orbit on a manifold
+ * or in a quotient does not take (the run's saved parameters freed). */
+static hes_status no_manifold(run *r, const char *what, hes_error *err)
+{
+    free(r->p_saved);
+    return hes__say(hes__errbuf(err), hes__errlen(err), HES_EINVAL, "%s: needs the orbit's "
+                    "state in linear coordinates (mode '%s' has a chart or is solved in a "
+                    "quotient by its symmetries)", what,
+                    r->sys->model->modes[r->sys->model->orbit.mode].name);
 }
 
 /* The collocation corrector of a run (o->corrector): the collocation of
@@ -1450,6 +1472,8 @@ hes_status hes_continue_doubled(hes_system *sys, const hes_continuation *branch,
         return st;
     if (o.corrector != HES_CORRECT_SHOOTING)
         return no_collocation(&r, "branch switching", err);
+    if (r.manifold)
+        return no_manifold(&r, "branch switching", err);
     if (r.nu < 1) {
         free(r.p_saved);
         return hes__say(msg, len, HES_EINVAL, "branch switching: no free state to displace");
@@ -1638,6 +1662,8 @@ hes_status hes_continue_curve(hes_system *sys, const hes_continuation *branch, i
         return st;
     if (o.corrector != HES_CORRECT_SHOOTING)
         return no_collocation(&r, "a curve", err);
+    if (r.manifold)
+        return no_manifold(&r, "a curve", err);
     if ((st = options_of(opts ? opts : &zero, q0, to2, &oq, err)) != HES_OK) {
         free(r.p_saved);
         return st;

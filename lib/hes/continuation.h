@@ -70,7 +70,12 @@ const char *hes_label_name(hes_label l);
 
 /** How the branch is parameterised (hes_continuation_options.method). */
 typedef enum {
-    HES_CONT_AUTO = 0,       /**< pseudo-arclength */
+    HES_CONT_AUTO = 0,       /**< pseudo-arclength; natural where the orbit's mode has a
+                                  chart (a state on a manifold, such as a free joint's
+                                  quaternion) or is solved in a quotient by symmetries,
+                                  whose orbit search takes no extra equation (there
+                                  HES_CONT_ARCLENGTH is refused, as are branch switching
+                                  and curves of two parameters) */
     HES_CONT_NATURAL,        /**< the parameter itself: stops at a fold */
     HES_CONT_ARCLENGTH       /**< pseudo-arclength (Keller): follows the branch around
                                   folds */

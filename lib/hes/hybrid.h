@@ -53,6 +53,9 @@ typedef struct {
                                   scale (hes_orbit_find) (1e-10) */
     int newton_maxiter;      /**< (50) */
     double fd_step;          /**< relative step of central differences (1e-5) */
+    int fd_order;            /**< order of the return map's central differences in the
+                                  monodromy check (hes_return_map_fd): 2, or 4 for the
+                                  Richardson stencil on h and 2h (2) */
     /** Budgets that make a hopeless simulation fail fast with a message
      * instead of running for minutes (HES_ESOLVER): */
     int max_steps;           /**< integrator steps per phase (100000; a phase of the
@@ -102,7 +105,7 @@ const char *hes_system_errmsg(const hes_system *sys);
 hes_settings hes_system_get_settings(const hes_system *sys);
 /** Replaces the system's settings: HES_EINVAL, naming the first setting out of
  * range, for a tolerance, count or budget that is not positive (fd_step in
- * (0, 1), zeno_events >= 2, graze_tol and zeno_window >= 0).  An ESS system's
+ * (0, 1), fd_order 2 or 4, zeno_events >= 2, graze_tol and zeno_window >= 0).  An ESS system's
  * orbit options take the budget names (hes_system_set_ess_options). */
 hes_status hes_system_set_settings(hes_system *sys, const hes_settings *s);
 

@@ -246,7 +246,9 @@ hes_ess *hes_system_ess(hes_system *sys);
  * (independent of the saltation pipeline); out is n x n with n the
  * dimension of the monodromy (hes_monodromy.n): the orbit mode's dim, or its
  * tdim when it has a chart, whose differences are then local(R(retract(x0,
- * +-h e_j)), x0) / 2h in tangent coordinates. */
+ * +-h e_j)), x0) / 2h in tangent coordinates.  The step is settings.fd_step;
+ * settings.fd_order 4 takes the fourth-order stencil (8 D(h) - D(2h)) / 12h
+ * on h and 2h, at twice the simulations. */
 hes_status hes_return_map_fd(hes_system *sys, const hes_orbit *orbit, double *out);
 
 /** Finds the pairs of events closer than tol in traj and analyses them; at

@@ -35,6 +35,7 @@ static hes_settings default_settings(const hes_model *m)
     s.newton_tol = 1e-10;
     s.newton_maxiter = 50;
     s.fd_step = 1e-5;
+    s.fd_order = 2;
     s.max_steps = 100000;
     s.max_wall_time = 10.0;
     s.max_search_time = 120.0;
@@ -229,6 +230,7 @@ hes_status hes_system_set_settings(hes_system *sys, const hes_settings *s)
         { s->newton_tol > 0, "newton_tol > 0", s->newton_tol },
         { s->newton_maxiter > 0, "newton_maxiter > 0", s->newton_maxiter },
         { s->fd_step > 0 && s->fd_step < 1, "fd_step in (0, 1)", s->fd_step },
+        { s->fd_order == 2 || s->fd_order == 4, "fd_order 2 or 4", s->fd_order },
         { s->max_steps > 0, "max_steps > 0", s->max_steps },
         { s->max_wall_time > 0, "max_wall_time > 0", s->max_wall_time },
         { s->max_search_time > 0, "max_search_time > 0", s->max_search_time },

@@ -156,6 +156,7 @@ cdef extern from "hes.h" nogil:
         double newton_tol
         int newton_maxiter
         double fd_step
+        int fd_order
         int max_steps
         double max_wall_time
         double max_search_time

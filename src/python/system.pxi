@@ -19,7 +19,8 @@ cdef class _OwnedModel:
 
 
 _settings_fields = ("rtol", "atol", "graze_tol", "zeno_events", "zeno_window", "max_events",
-                    "max_phase_time", "newton_tol", "newton_maxiter", "fd_step", "max_steps",
+                    "max_phase_time", "newton_tol", "newton_maxiter", "fd_step", "fd_order",
+                    "max_steps",
                     "max_wall_time", "max_search_time", "check_derivatives")
 
 

@@ -35,10 +35,11 @@ enum {
 /* The defaults are added to the doc strings by help_filter, from where
  * they are defined. */
 static const struct argp_option options[] = {
-    {"start", OPT_START, "NAME=VALUE", 0, "start value of a shape parameter (repeatable; "
+    {"start", OPT_START, "NAME=VALUE", 0, "start value of a parameter (repeatable; "
      "default: its current value)", 0},
-    {"bounds", OPT_BOUNDS, "NAME=LO:HI", 0, "search bounds of a shape parameter, LO < HI "
-     "(repeatable; default: the model's, see 'hes info')", 0},
+    {"bounds", OPT_BOUNDS, "NAME=LO:HI", 0, "search bounds of a parameter, LO < HI "
+     "(repeatable; default: the model's, see 'hes info'; required for one that moves the "
+     "orbit)", 0},
     {"algorithm", OPT_ALGORITHM, "NAME", 0, "NLopt algorithm, e.g. LD_SLSQP, LD_MMA, "
      "LN_BOBYQA, GN_DIRECT_L (default LD_SLSQP)", 0},
     {"starts", OPT_STARTS, "N", 0, "starts, the first from the start values, the rest "
@@ -155,7 +156,9 @@ static const struct argp shape_argp = {
     "Hybrid event shaping: minimise psi, the largest modulus of the nontrivial multipliers, "
     "over every shape parameter of PROBLEM within bounds.  Shape parameters change only the "
     "saltation matrices at the orbit's events, so each evaluation reuses the orbit; the "
-    "optimum is re-analysed from scratch.",
+    "optimum is re-analysed from scratch.  Another parameter named by --bounds (or --start), "
+    "such as a gain, moves the orbit: each evaluation then finds the orbit again (Nelder-Mead "
+    "from one start by default), and one whose orbit is lost counts as infinite.",
     NULL, help_filter, NULL
 };
 
@@ -199,14 +202,17 @@ static int verify(hes_system *sys, const hes_shape_result *res, const shape_cli 
 /* Optimisation, verification, output; the system and arrays are set up. */
 static int run(hes_system *sys, const shape_arrays *a, const shape_cli *o)
 {
-    shape_progress_state ps = {{NULL, 0, 0}, 0};
+    /* a re-analysis per evaluation is slow: each one redraws the line */
+    shape_progress_state ps = {{NULL, 0, 0}, 0, a->moving ? 1 : SHAPE_PROGRESS_EVERY};
     hes_shape_options so = o->so;
     hes_shape_result res;
     hes_trials trials;
     int rc;
 
-    so.n = 0;                /* every shape parameter, in model order */
-    so.names = NULL;
+    /* every shape parameter in model order (n = 0), or with parameters
+       that move the orbit the list of them all */
+    so.n = a->moving ? a->n : 0;
+    so.names = a->moving ? a->names : NULL;
     so.start = a->start;
     so.lo = a->lo;
     so.hi = a->hi;
@@ -215,7 +221,8 @@ static int run(hes_system *sys, const shape_arrays *a, const shape_cli *o)
         so.progress = shape_progress;
         so.progress_data = &ps;
     }
-    cli_progress_say(&ps.line, "optimising the shape parameters ...");
+    cli_progress_say(&ps.line, a->moving ? "optimising (each evaluation re-analyses the "
+                     "orbit) ..." : "optimising the shape parameters ...");
     hes_status st = hes_shape_optimize(sys, &so, &res);
     cli_progress_clear(&ps.line);
     if (st == HES_OK && (st = hes_shape_result_apply(sys, &res)) != HES_OK)
@@ -243,7 +250,7 @@ static int run(hes_system *sys, const shape_arrays *a, const shape_cli *o)
 int cmd_shape(int argc, char **argv)
 {
     shape_cli o = { .t = CLI_TRIAL_DEFAULTS };
-    shape_arrays arrays = {0, NULL, NULL, NULL, NULL};
+    shape_arrays arrays = { .n = 0 };
     hes_system *sys = NULL;
     int rc;
 

@@ -9,17 +9,20 @@
 
 #include "cli.h"
 
-/* Start values and bounds over the shape parameters, in model order: what
- * hes_shape_options takes with n = 0.  A NaN entry is the library's default
- * (the system's value, the model's search bound). */
+/* Start values and bounds over the shape parameters, in model order, then
+ * the other parameters --start or --bounds named (they move the orbit), in
+ * the order named: what hes_shape_options takes.  A NaN entry is the
+ * library's default (the system's value, the model's search bound). */
 typedef struct {
     int n;
-    int *param;              /* parameter index of shape parameter j */
+    int moving;              /* of them, the parameters that move the orbit (the last) */
+    int *param;              /* parameter index of optimised parameter j */
+    const char **names;      /* its name */
     double *start, *lo, *hi;
 } shape_arrays;
 
-/* Every shape parameter of the system, every entry NaN.  0, or
- * CLI_EXIT_FAILURE after printing (out of memory). */
+/* Every shape parameter of the system, every entry NaN, with room for
+ * every parameter.  0, or CLI_EXIT_FAILURE after printing (out of memory). */
 int shape_arrays_init(shape_arrays *a, const hes_system *sys);
 /* Applies the --start NAME=VALUE and --bounds NAME=LO:HI items of the
  * command line (hes_shape_optimize checks that every start lies within its
@@ -33,7 +36,10 @@ void shape_arrays_free(shape_arrays *a);
 typedef struct {
     cli_progress line;       /* the terminal's progress line */
     int last;                /* evaluations at the last redraw */
+    int every;               /* redrawn every this many evaluations */
 } shape_progress_state;
+/* The redraw interval of fast evaluations (shape parameters). */
+#define SHAPE_PROGRESS_EVERY 50
 void shape_progress(int evaluations, double best, void *data);
 
 /* The text report of an optimisation with the options it ran with, and of

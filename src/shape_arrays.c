@@ -1,9 +1,10 @@
 /*
  * shape_arrays.c - the start values and search bounds `hes shape` passes to
- * hes_shape_optimize over every shape parameter in model order
- * (cmd_shape.h): NaN, the library's default, unless --start NAME=VALUE or
- * --bounds NAME=LO:HI gives the parameter's own; each parameter takes one
- * start value and one pair of bounds at most.
+ * hes_shape_optimize over every shape parameter in model order, then every
+ * other parameter that --start NAME=VALUE or --bounds NAME=LO:HI names (one
+ * that moves the orbit, such as a gain) (cmd_shape.h): NaN, the library's
+ * default, unless an option gives the parameter's own; each parameter takes
+ * one start value and one pair of bounds at most.
  */
 #include <math.h>
 #include <stdio.h>
@@ -27,6 +28,7 @@ static void print_shape_params(FILE *out, const hes_model *m)
 void shape_arrays_free(shape_arrays *a)
 {
     free(a->param);
+    free(a->names);
     free(a->start);
     free(a->lo);
     free(a->hi);
@@ -35,16 +37,15 @@ void shape_arrays_free(shape_arrays *a)
 
 int shape_arrays_init(shape_arrays *a, const hes_system *sys)
 {
-    int i, n = 0, np = hes_system_n_params(sys);
+    int i, np = hes_system_n_params(sys);
 
     memset(a, 0, sizeof *a);
-    for (i = 0; i < np; i++)
-        n += (hes_system_param_info(sys, i)->flags & HES_PARAM_SHAPE) != 0;
-    a->param = malloc(sizeof *a->param * (size_t)(n + 1));
-    a->start = malloc(sizeof *a->start * (size_t)(n + 1));
-    a->lo = malloc(sizeof *a->lo * (size_t)(n + 1));
-    a->hi = malloc(sizeof *a->hi * (size_t)(n + 1));
-    if (!a->param || !a->start || !a->lo || !a->hi) {
+    a->param = malloc(sizeof *a->param * (size_t)(np + 1));
+    a->names = malloc(sizeof *a->names * (size_t)(np + 1));
+    a->start = malloc(sizeof *a->start * (size_t)(np + 1));
+    a->lo = malloc(sizeof *a->lo * (size_t)(np + 1));
+    a->hi = malloc(sizeof *a->hi * (size_t)(np + 1));
+    if (!a->param || !a->names || !a->start || !a->lo || !a->hi) {
         shape_arrays_free(a);
         fprintf(stderr, "hes: out of memory\n");
         return CLI_EXIT_FAILURE;
@@ -52,6 +53,7 @@ int shape_arrays_init(shape_arrays *a, const hes_system *sys)
     for (i = 0; i < np; i++) {
         if (hes_system_param_info(sys, i)->flags & HES_PARAM_SHAPE) {
             a->param[a->n] = i;
+            a->names[a->n] = hes_system_param_info(sys, i)->name;
             a->start[a->n] = a->lo[a->n] = a->hi[a->n] = NAN;
             a->n++;
         }
@@ -59,9 +61,11 @@ int shape_arrays_init(shape_arrays *a, const hes_system *sys)
     return 0;
 }
 
-/* Splits "NAME=REST" of `option` and finds NAME among the shape parameters:
- * returns j (its index in a) and *rest, or -1 after printing why. */
-static int find_shape_param(const hes_model *m, const shape_arrays *a,
+/* Splits "NAME=REST" of `option` and finds NAME among the optimised
+ * parameters, adding a parameter that is neither a shape nor a solved one
+ * (it moves the orbit): returns j (its index in a) and *rest, or -1 after
+ * printing why. */
+static int find_shape_param(const hes_model *m, shape_arrays *a,
                             const char *option, const char *item, const char **rest)
 {
     const char *eq = strchr(item, '=');
@@ -85,9 +89,17 @@ static int find_shape_param(const hes_model *m, const shape_arrays *a,
     for (i = 0; i < m->n_params; i++)
         if (strlen(m->params[i].name) == len && strncmp(m->params[i].name, item, len) == 0)
             break;
+    if (i < m->n_params && !(m->params[i].flags & HES_PARAM_SOLVED)) {
+        a->param[a->n] = i;
+        a->names[a->n] = m->params[i].name;
+        a->start[a->n] = a->lo[a->n] = a->hi[a->n] = NAN;
+        a->moving++;
+        *rest = eq + 1;
+        return a->n++;
+    }
     if (i < m->n_params)
-        fprintf(stderr, "hes shape: %s: '%.*s' is not a shape parameter of '%s'\n",
-                option, (int)len, item, m->name);
+        fprintf(stderr, "hes shape: %s: '%.*s' is solved by the orbit search of '%s', not a "
+                "parameter to optimise\n", option, (int)len, item, m->name);
     else
         fprintf(stderr, "hes shape: %s: unknown parameter '%.*s' for problem '%s'\n",
                 option, (int)len, item, m->name);
@@ -163,7 +175,8 @@ static int apply_bounds(shape_arrays *a, const hes_model *m, const cli_assignmen
 int shape_arrays_apply(shape_arrays *a, const hes_model *m, const cli_assignments *starts,
                        const cli_assignments *bounds)
 {
-    unsigned char *started = calloc((size_t)a->n + 1, 1), *bounded = calloc((size_t)a->n + 1, 1);
+    size_t room = (size_t)m->n_params + 1;
+    unsigned char *started = calloc(room, 1), *bounded = calloc(room, 1);
     int rc;
 
     if (!started || !bounded) {

@@ -9,9 +9,6 @@
 
 #include "cmd_shape.h"
 
-/* The progress line is redrawn every this many evaluations. */
-#define PROGRESS_EVERY 50
-
 /* Called after every evaluation with a gradient or value; the count may
  * advance by more than 1 between calls. */
 void shape_progress(int evaluations, double best, void *data)
@@ -19,7 +16,7 @@ void shape_progress(int evaluations, double best, void *data)
     shape_progress_state *ps = data;
     char line[96];
 
-    if (evaluations - ps->last < PROGRESS_EVERY)
+    if (evaluations - ps->last < ps->every)
         return;
     ps->last = evaluations;
     snprintf(line, sizeof line, "  evaluation %d, best %.9g", evaluations, best);
@@ -46,7 +43,8 @@ static void print_params(const hes_model *m, const hes_shape_result *res)
     for (j = 0; j < res->n; j++)
         if ((int)strlen(m->params[res->param[j]].name) > w)
             w = (int)strlen(m->params[res->param[j]].name);
-    printf("\nshape parameters:\n");
+    printf(res->moves_orbit ? "\nparameters (they move the orbit: each evaluation "
+           "re-analysed it):\n" : "\nshape parameters:\n");
     printf("  %-*s %16s %20s  %s\n", w, "name", "start", "optimum", "bounds");
     for (j = 0; j < res->n; j++) {
         const hes_param *hp = &m->params[res->param[j]];
@@ -75,6 +73,23 @@ static void print_search(const hes_shape_result *res, const hes_shape_options *s
                "defective multiplier)\n", res->fallbacks);
 }
 
+/* Where the orbit was lost: the count, and the lost evaluation nearest the
+ * optimum with why (what an optimum at that edge cannot cross). */
+static void print_lost(const hes_model *m, const hes_shape_result *res)
+{
+    if (!res->moves_orbit)
+        return;
+    printf("  %d of them lost the orbit", res->lost);
+    if (!res->lost_at) {
+        printf("\n");
+        return;
+    }
+    printf("; the nearest to the optimum at");
+    for (int j = 0; j < res->n; j++)
+        printf("%s %s = %.10g", j ? "," : "", m->params[res->param[j]].name, res->lost_at[j]);
+    printf(":\n    %s\n", res->lost_why);
+}
+
 void shape_print_text(const hes_system *sys, const hes_shape_result *res,
                       const hes_shape_options *so, const hes_trials *trials)
 {
@@ -95,6 +110,7 @@ void shape_print_text(const hes_system *sys, const hes_shape_result *res,
         printf("(at the optimum: these bounds do not stabilise the orbit)\n");
 
     print_search(res, so);
+    print_lost(m, res);
 
     printf("\nmultipliers at the optimum (nontrivial, by modulus):\n");
     printf("  %20s %20s %20s\n", "re", "im", "|.|");

@@ -567,8 +567,17 @@ expect_grep e_sh_nosuch err "'nosuch'" "unknown shape parameter is named"
 expect_grep e_sh_nosuch err 'K, thetadot' "unknown shape parameter lists the shape parameters"
 
 run e_sh_notshape shape slip-hopper --start k=400
-expect_status e_sh_notshape 2 "shape --start of a parameter that is not a shape parameter"
-expect_grep e_sh_notshape err "'k' is not a shape parameter" "non-shape parameter is called so"
+expect_status e_sh_notshape 2 "shape --start of a parameter that moves the orbit, without bounds"
+expect_grep e_sh_notshape err "'k' has no default search bounds" "its bounds are asked for"
+
+run e_sh_solved shape slip-hopper --bounds l_td=0.8:1
+expect_status e_sh_solved 2 "shape --bounds of a solved parameter"
+expect_grep e_sh_solved err "'l_td' is solved by the orbit search" "a solved parameter is called so"
+
+run sh_moves shape paddle-juggler --bounds alpha=0.05:0.6 --maxeval 80
+expect_status sh_moves 0 "shape over a parameter that moves the orbit"
+expect_grep sh_moves out "they move the orbit: each evaluation" "the report says the orbit moves"
+expect_grep sh_moves out "0 of them lost the orbit" "the report counts the lost evaluations"
 
 run e_sh_start shape slip-hopper --start K=5
 expect_status e_sh_start 2 "shape --start K=5 outside the default bounds"

@@ -7,6 +7,7 @@
  */
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -263,9 +264,106 @@ START_TEST(test_parameter_that_moves_the_orbit_is_refused)
         o.lo = &lo;
         o.hi = &hi;
         hes_shape_result r;
-        ck_assert_int_eq(hes_shape_optimize(sys, &o, &r), HES_EINVAL);
+        hes_status st = hes_shape_optimize(sys, &o, &r);
+        if (strcmp(cases[c].why, "solved for") == 0) {
+            ck_assert_int_eq(st, HES_EINVAL);
+            ck_assert_ptr_nonnull(strstr(hes_system_errmsg(sys), "solved by the orbit search"));
+        } else {       /* optimised by re-analyses, as a parameter that moves the orbit */
+            ck_assert_msg(st == HES_OK, "%s: %s", cases[c].param, hes_system_errmsg(sys));
+            ck_assert_int_eq(r.moves_orbit, 1);
+            ck_assert_str_eq(r.algorithm, "LN_NELDERMEAD");
+            ck_assert_int_eq(r.gradient, -1);
+            hes_shape_result_free(&r);
+        }
         hes_system_destroy(sys);
     }
+}
+END_TEST
+
+/* A parameter that moves the orbit: the juggler's restitution alpha, the
+ * paddle's acceleration at impact a fixed.  Phi = A Xi A has det alpha^2
+ * and trace c (1 + alpha)^2 - 2 alpha, c = (a + g) / g, so psi = alpha
+ * while the multipliers are complex and more below, where they turn real:
+ * its minimum is the kink c (1 + alpha)^2 = 4 alpha, the smaller root
+ * alpha* = ((2 - c) - 2 sqrt(1 - c)) / c, and psi* = alpha* there. */
+START_TEST(test_juggler_restitution_moves_the_orbit_to_its_closed_form_optimum)
+{
+    hes_system *sys = test_system_of(hes_problem_find("paddle-juggler"));
+    double a, g;
+    ck_assert_int_eq(hes_system_get_param(sys, "paddle_accel", &a), HES_OK);
+    ck_assert_int_eq(hes_system_get_param(sys, "g", &g), HES_OK);
+    double c = (a + g) / g, star = ((2 - c) - 2 * sqrt(1 - c)) / c;
+    const char *name = "alpha";
+    double lo = 0.05, hi = 0.6;
+    hes_shape_options o;
+    hes_shape_options_init(&o);
+    o.n = 1;
+    o.names = &name;
+    o.lo = &lo;
+    o.hi = &hi;
+    hes_shape_result r;
+    ck_assert_msg(hes_shape_optimize(sys, &o, &r) == HES_OK, "%s", hes_system_errmsg(sys));
+    ck_assert_int_eq(r.moves_orbit, 1);
+    ck_assert_int_eq(r.lost, 0);
+    ck_assert_ptr_null(r.lost_at);
+    ck_assert_msg(fabs(r.psi_initial - 0.5) < 1e-9, "psi at alpha 0.5: %.12g", r.psi_initial);
+    ck_assert_msg(fabs(r.h[0] - star) < 1e-5, "alpha %.10g, closed form %.10g", r.h[0], star);
+    ck_assert_msg(fabs(r.psi - star) < 1e-5, "psi %.10g, closed form %.10g", r.psi, star);
+    /* the optimum's parameters are the result's, and the system's are not */
+    double now;
+    hes_system_get_param(sys, "alpha", &now);
+    ck_assert_double_eq(now, 0.5);
+    ck_assert_double_eq(r.params[hes_model_param_index(hes_system_model(sys), "alpha")], r.h[0]);
+    hes_shape_result_free(&r);
+    hes_system_destroy(sys);
+}
+END_TEST
+
+/* Where the orbit is lost: the SLIP's apex height, which the model refuses
+ * below the touchdown height.  The search steps there, and the lost
+ * evaluation nearest the optimum says why; the optimum is a kink of psi
+ * just above it, where no analysis of a fine scan is lower. */
+START_TEST(test_an_optimum_at_the_orbit_s_edge_says_why)
+{
+    hes_system *sys = test_system_of(hes_problem_find("slip-hopper"));
+    const char *name = "apex_height";
+    double lo = 0.5, hi = 2.5, start = 2.0;
+    hes_shape_options o;
+    hes_shape_options_init(&o);
+    o.n = 1;
+    o.names = &name;
+    o.lo = &lo;
+    o.hi = &hi;
+    o.start = &start;
+    hes_shape_result r;
+    ck_assert_msg(hes_shape_optimize(sys, &o, &r) == HES_OK, "%s", hes_system_errmsg(sys));
+    printf("slip: apex_height %.10g, psi %.10g from %.10g, %d of %d evaluations lost; the "
+           "nearest at %.10g: %s\n", r.h[0], r.psi, r.psi_initial, r.lost, r.evaluations,
+           r.lost_at ? r.lost_at[0] : NAN, r.lost_why);
+    ck_assert_int_gt(r.lost, 0);
+    ck_assert_ptr_nonnull(r.lost_at);
+    ck_assert_msg(r.lost_at[0] < r.h[0], "optimum %.10g, lost at %.10g", r.h[0], r.lost_at[0]);
+    ck_assert_msg(strstr(r.lost_why, "apex_height") && strstr(r.lost_why, "touchdown height"),
+                  "%s", r.lost_why);
+    ck_assert_msg(r.psi < r.psi_initial, "psi %g from %g", r.psi, r.psi_initial);
+    /* a scan of full analyses, each from the model's guess, finds nothing lower */
+    double lowest = HUGE_VAL, at = NAN;
+    for (double v = r.lost_at[0]; v <= r.h[0] + 0.05; v += 1e-4) {
+        hes_system *s2 = test_system_of(hes_problem_find("slip-hopper"));
+        hes_analysis a;
+        if (hes_system_set_param(s2, "apex_height", v) == HES_OK && hes_analyze(s2, 0, &a) == HES_OK) {
+            if (a.stab.psi < lowest)
+                lowest = a.stab.psi, at = v;
+            hes_analysis_free(&a);
+        }
+        hes_system_destroy(s2);
+    }
+    ck_assert_msg(r.psi <= lowest + 1e-6, "optimum psi %.10g at %.10g; the scan's %.10g at %.10g",
+                  r.psi, r.h[0], lowest, at);
+    ck_assert_msg(fabs(at - r.h[0]) < 2e-4, "the scan's lowest at %.10g, the optimum at %.10g",
+                  at, r.h[0]);
+    hes_shape_result_free(&r);
+    hes_system_destroy(sys);
 }
 END_TEST
 
@@ -476,6 +574,8 @@ int main(void)
     tcase_add_test(to, test_gradient_kinds_reach_the_same_optimum);
     tcase_add_test(to, test_smooth_measure_bounds_psi_from_above_and_reports_true_psi);
     tcase_add_test(to, test_optimizer_rejects_bad_options);
+    tcase_add_test(to, test_juggler_restitution_moves_the_orbit_to_its_closed_form_optimum);
+    tcase_add_test(to, test_an_optimum_at_the_orbit_s_edge_says_why);
     suite_add_tcase(s, to);
     return test_run_suite(s);
 }

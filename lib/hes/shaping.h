@@ -116,8 +116,19 @@ hes_status hes_measure_from_name(const char *name, hes_measure *measure);
  * psi, analytic gradients, the polish, 400 evaluations, ftol_rel 1e-12, no
  * stopval). */
 typedef struct {
-    int n;                   /**< shape parameters to optimise; 0: every shape parameter */
-    const char *const *names; /**< their n names */
+    int n;                   /**< parameters to optimise; 0: every shape parameter */
+    /** their n names: shape parameters, or parameters that move the orbit
+     * (neither shape nor solved ones, such as a controller's gains): with
+     * one of those every evaluation is a full re-analysis, the orbit found
+     * again by shooting from the best evaluation's section state; an
+     * evaluation whose orbit is lost (no orbit, another event sequence, a
+     * grazing) counts as +infinity.  Their bounds must be given (lo, hi)
+     * unless the model has search bounds for them; the default algorithm
+     * is then LN_NELDERMEAD from one start (random starts in the box would
+     * mostly lose the orbit), its first steps a twentieth of the bounds,
+     * without a polish; an LD_ algorithm gets central differences of
+     * re-analyses (settings.fd_step). */
+    const char *const *names;
     const double *start;     /**< n start values; NULL or a NaN entry: the system's value */
     /** @{ */
     const double *lo, *hi;   /**< n bounds; NULL or a NaN entry: the model's search bound */
@@ -166,6 +177,15 @@ typedef struct {
      * solved ones its orbit solved): n_params of them @{ */
     int n_params;
     double *params;
+    /** @} */
+    int moves_orbit;         /**< 1: parameters that move the orbit were optimised, each
+                                  evaluation a full re-analysis */
+    int lost;                /**< of those evaluations, the ones whose orbit was lost */
+    /** the lost evaluation nearest the optimum (in units of the bounds): its n
+     * parameter values (NULL: none lost) and why its orbit was lost, the edge
+     * that an optimum on it cannot cross @{ */
+    double *lost_at;
+    char lost_why[HES_ERROR_LEN];
     /** @} */
 } hes_shape_result;
 

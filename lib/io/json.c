@@ -538,6 +538,22 @@ char *hes_shape_json(const hes_system *sys, const hes_shape_result *res,
                                                                           : HES_MEASURE_PSI)));
     err |= hes__json_put(doc, "multipliers", hes__json_multipliers(&res->analysis.stab));
     err |= hes__json_put(doc, "orbit", orbit_json(model, &res->analysis.orbit, 1));
+    err |= hes__json_put(doc, "moves_orbit", json_boolean(res->moves_orbit));
+    err |= hes__json_put(doc, "lost", json_integer(res->lost));
+    if (res->lost_at) {      /* the lost evaluation nearest the optimum, and why */
+        json_t *at = json_object();
+        for (j = 0; at && j < res->n; j++)
+            if (hes__json_put(at, model->params[res->param[j]].name,
+                              hes__json_number(res->lost_at[j])) != 0) {
+                json_decref(at);
+                at = NULL;
+            }
+        err |= hes__json_put(doc, "lost_at", at);
+        err |= hes__json_put(doc, "lost_why", json_string(res->lost_why));
+    } else {
+        err |= hes__json_put(doc, "lost_at", json_null());
+        err |= hes__json_put(doc, "lost_why", json_null());
+    }
     if (trials)
         err |= hes__json_put(doc, "verify", verify_json(trials, res->analysis.stab.verdict));
     if (err) {

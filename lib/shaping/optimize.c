@@ -8,6 +8,16 @@
  * multipliers coalesce and can have several local minima), a
  * derivative-free polish runs from the best point, and the optimum is then
  * re-analysed from scratch (orbit, full-system verification, monodromy).
+ *
+ * Parameters that move the orbit (a controller's gains) go beyond the
+ * paper's problem: each evaluation is then a full analysis, the orbit found
+ * again by shooting from the best evaluation's section state (a warm start
+ * along the search).  The orbit exists, with its event sequence, only in a
+ * region of the parameters; an evaluation outside it is lost and counts as
+ * +infinity, so the default is Nelder-Mead (NLopt's LN_NELDERMEAD), which
+ * only compares values, from one start.  The lost evaluation nearest the
+ * optimum says what bounds it (its message: the event that changed, the
+ * search that failed).
  */
 #include <math.h>
 #include <stdio.h>
@@ -42,18 +52,28 @@ void hes_shape_result_free(hes_shape_result *res)
     free(res->hi);
     free(res->start);
     free(res->params);
+    free(res->lost_at);
     hes_analysis_free(&res->analysis);
     memset(res, 0, sizeof *res);
 }
 
 typedef struct {
-    hes_shape *sh;
+    hes_shape *sh;           /* NULL: parameters that move the orbit */
     const hes_shape_options *o;
     hes_shape_result *res;
     double best;
     double *best_h, *xt;
     hes_status err;
     int use_gradient;        /* analytic gradients requested by the algorithm */
+    nlopt_opt opt;           /* the run under way */
+    /* parameters that move the orbit: */
+    hes_system *sys;
+    double *warm;            /* the best evaluation's section state (orbit dimension) */
+    double *warm_p;          /* and its parameters (the solved ones as its orbit solved them) */
+    int have_warm;
+    double *lost_x;          /* the lost evaluations' points, n each */
+    char (*lost_msg)[HES_ERROR_LEN];
+    int lost_cap;
 } objective_ctx;
 
 /* The measure from an evaluation (hes__measure). */
@@ -158,6 +178,91 @@ static double objective(unsigned n, const double *x, double *grad, void *data)
     return f;
 }
 
+/* A lost evaluation at x, with the system's message, kept for the report;
+ * 0, or -1 out of memory. */
+static int lose(objective_ctx *c, const double *x)
+{
+    int n = c->res->n;
+    if (c->res->lost == c->lost_cap) {
+        int cap = c->lost_cap ? 2 * c->lost_cap : 16;
+        double *lx = realloc(c->lost_x, sizeof(double) * (size_t)cap * (size_t)n);
+        if (lx)
+            c->lost_x = lx;
+        char (*lm)[HES_ERROR_LEN] = realloc(c->lost_msg, sizeof *lm * (size_t)cap);
+        if (lm)
+            c->lost_msg = lm;
+        if (!lx || !lm)
+            return -1;
+        c->lost_cap = cap;
+    }
+    memcpy(c->lost_x + (size_t)c->res->lost * n, x, sizeof(double) * (size_t)n);
+    snprintf(c->lost_msg[c->res->lost], HES_ERROR_LEN, "%s", c->sys->errmsg);
+    c->res->lost++;
+    return 0;
+}
+
+/* The measure at x by a full analysis (parameters that move the orbit),
+ * warm-started from the best evaluation's orbit; HUGE_VAL where the orbit
+ * is lost. */
+static double reanalysed(objective_ctx *c, const double *x)
+{
+    hes_system *sys = c->sys;
+    hes_shape_result *r = c->res;
+    hes_status st = HES_OK;
+    /* the solved parameters start from the best orbit's (a failed search
+       leaves them at its last iterate) */
+    memcpy(sys->p, c->warm_p, sizeof(double) * (size_t)sys->n_params);
+    for (int j = 0; j < r->n && st == HES_OK; j++)   /* the model's own checks too */
+        st = hes_system_set_param(sys, sys->params[r->param[j]].name, x[j]);
+    if (st == HES_OK && c->have_warm)
+        st = hes_system_set_orbit_start(sys, c->warm);
+    hes_analysis a;
+    if (st == HES_OK)
+        st = hes_analyze(sys, 0, &a);
+    r->evaluations++;
+    if (st != HES_OK) {
+        if (st == HES_ENOMEM || lose(c, x) != 0)
+            c->err = HES_ENOMEM;
+        return HUGE_VAL;
+    }
+    double f = hes__measure(a.stab.abs, a.stab.n_mult, c->o->measure, NULL);
+    if (f < c->best) {
+        memcpy(c->warm, a.orbit.x0, sizeof(double) * (size_t)a.orbit.n);
+        memcpy(c->warm_p, sys->p, sizeof(double) * (size_t)sys->n_params);
+        c->have_warm = 1;
+    }
+    hes_analysis_free(&a);
+    return f;
+}
+
+static double orbit_objective(unsigned n, const double *x, double *grad, void *data)
+{
+    objective_ctx *c = data;
+    double f = reanalysed(c, x);
+    if (grad) {              /* central differences of re-analyses */
+        c->res->gradients++;
+        memcpy(c->xt, x, sizeof(double) * n);
+        for (unsigned j = 0; j < n; j++) {
+            double h = c->sys->set.fd_step * fmax(1.0, fabs(x[j]));
+            c->xt[j] = x[j] + h;
+            double fp = reanalysed(c, c->xt);
+            c->xt[j] = x[j] - h;
+            double fm = reanalysed(c, c->xt);
+            c->xt[j] = x[j];
+            grad[j] = isfinite(fp) && isfinite(fm) ? (fp - fm) / (2 * h) : 0.0;
+        }
+    }
+    if (f < c->best) {
+        c->best = f;
+        memcpy(c->best_h, x, sizeof(double) * n);
+    }
+    if (c->o->progress)
+        c->o->progress(c->res->evaluations, c->best, c->o->progress_data);
+    if (c->err == HES_ENOMEM)
+        nlopt_force_stop(c->opt);
+    return f;
+}
+
 /* Runs one NLopt minimisation from x (updated in place). */
 static hes_status run(objective_ctx *c, nlopt_algorithm alg, double *x, int maxeval)
 {
@@ -175,9 +280,18 @@ static hes_status run(objective_ctx *c, nlopt_algorithm alg, double *x, int maxe
     }
     nlopt_set_lower_bounds(opt, r->lo);
     nlopt_set_upper_bounds(opt, r->hi);
-    nlopt_set_min_objective(opt, objective, c);
-    nlopt_set_ftol_rel(opt, c->o->ftol_rel);
-    nlopt_set_xtol_rel(opt, 1e-12);
+    nlopt_set_min_objective(opt, c->sh ? objective : orbit_objective, c);
+    /* a re-analysed psi is as accurate as the orbit search (newton_tol):
+       below 1e-9 relative its steps would chase the search's noise */
+    nlopt_set_ftol_rel(opt, c->sh ? c->o->ftol_rel : fmax(c->o->ftol_rel, 1e-9));
+    nlopt_set_xtol_rel(opt, c->sh ? 1e-12 : 1e-6);
+    if (!c->sh) {            /* first steps of a twentieth of the bounds: the orbit is
+                                followed from the start's, not sought across the box */
+        for (int j = 0; j < r->n; j++)
+            c->xt[j] = 0.05 * (r->hi[j] - r->lo[j]);
+        nlopt_set_initial_step(opt, c->xt);
+    }
+    c->opt = opt;
     nlopt_set_maxeval(opt, maxeval);
     nlopt_set_stopval(opt, c->o->stopval);
     double f;
@@ -207,7 +321,7 @@ static hes_status bounds_of(hes_system *sys, const hes_shape_options *o, int j, 
     *lo = lo_given ? o->lo[j] : pp->search_lo;
     *hi = hi_given ? o->hi[j] : pp->search_hi;
     if ((!lo_given || !hi_given) && pp->search_lo == 0 && pp->search_hi == 0)
-        return hes__fail(sys, HES_EINVAL, "shape parameter '%s' has no default search bounds: "
+        return hes__fail(sys, HES_EINVAL, "parameter '%s' has no default search bounds: "
                          "both bounds must be given", pp->name);
     if (!(isfinite(*lo) && isfinite(*hi) && *lo < *hi))
         return hes__fail(sys, HES_EINVAL, "bounds %s=%g:%g: LO must be less than HI, both finite",
@@ -230,7 +344,7 @@ static hes_status precheck(hes_system *sys, const hes_shape_options *o)
     if (o->n > 0) {
         for (; j < o->n && st == HES_OK; j++) {
             int i = o->names && o->names[j] ? hes_model_param_index(m, o->names[j]) : -1;
-            if (i >= 0 && (m->params[i].flags & HES_PARAM_SHAPE))
+            if (i >= 0 && !(m->params[i].flags & HES_PARAM_SOLVED))
                 st = bounds_of(sys, o, j, i, &lo, &hi, &x0);
         }
         return st;
@@ -241,20 +355,6 @@ static hes_status precheck(hes_system *sys, const hes_shape_options *o)
     if (st == HES_OK && j == 0)
         st = hes__fail(sys, HES_EINVAL, "model '%s' has no shape parameters", m->name);
     return st;
-}
-
-/* Bounds and start values of the optimised parameters. */
-static hes_status setup(hes_system *sys, const hes_shape_options *o, hes_shape *sh,
-                        hes_shape_result *r, double *x0)
-{
-    for (int j = 0; j < r->n; j++) {
-        hes_status st;
-        r->param[j] = hes_shape_param(sh, j);
-        if ((st = bounds_of(sys, o, j, r->param[j], &r->lo[j], &r->hi[j], &x0[j])) != HES_OK)
-            return st;
-        r->start[j] = x0[j];
-    }
-    return HES_OK;
 }
 
 static hes_status optimize(hes_system *sys, const hes_shape_options *opts_in,
@@ -299,6 +399,55 @@ hes_status hes_shape_result_apply(hes_system *sys, const hes_shape_result *r)
     return HES_OK;
 }
 
+/* The parameters named in o (every shape parameter when o->n is 0) that
+ * move the orbit: 1 if one does, 0 if none, -1 after a failure said on sys
+ * (an unknown or solved name). */
+static int moves_orbit(hes_system *sys, const hes_shape_options *o)
+{
+    const hes_model *m = sys->model;
+    int moves = 0;
+    for (int j = 0; j < o->n; j++) {
+        int i = o->names && o->names[j] ? hes_model_param_index(m, o->names[j]) : -1;
+        if (i < 0) {
+            hes__fail(sys, HES_EINVAL, "shape optimisation: unknown parameter '%s' of model "
+                      "'%s'", o->names && o->names[j] ? o->names[j] : "(null)", m->name);
+            return -1;
+        }
+        if (m->params[i].flags & HES_PARAM_SOLVED) {
+            hes__fail(sys, HES_EINVAL, "shape optimisation: '%s' is solved by the orbit "
+                      "search, not a parameter to optimise", m->params[i].name);
+            return -1;
+        }
+        moves |= !(m->params[i].flags & HES_PARAM_SHAPE);
+    }
+    return moves;
+}
+
+/* The lost evaluation nearest the optimum c->best_h, in units of the
+ * bounds, into r->lost_at and r->lost_why. */
+static hes_status nearest_lost(objective_ctx *c, hes_system *sys)
+{
+    hes_shape_result *r = c->res;
+    int n = r->n, best = -1;
+    double dbest = HUGE_VAL;
+    for (int k = 0; k < r->lost; k++) {
+        double d = 0;
+        for (int j = 0; j < n; j++) {
+            double u = (c->lost_x[(size_t)k * n + j] - c->best_h[j]) / (r->hi[j] - r->lo[j]);
+            d += u * u;
+        }
+        if (d < dbest)
+            dbest = d, best = k;
+    }
+    if (best < 0)
+        return HES_OK;
+    if (!(r->lost_at = malloc(sizeof(double) * (size_t)n)))
+        return hes__fail(sys, HES_ENOMEM, "out of memory");
+    memcpy(r->lost_at, c->lost_x + (size_t)best * n, sizeof(double) * (size_t)n);
+    snprintf(r->lost_why, sizeof r->lost_why, "%s", c->lost_msg[best]);
+    return HES_OK;
+}
+
 static hes_status optimize(hes_system *sys, const hes_shape_options *opts_in, hes_shape_result *r)
 {
     if (!sys || !r) {
@@ -318,7 +467,11 @@ static hes_status optimize(hes_system *sys, const hes_shape_options *opts_in, he
     if (o.starts < 1 || o.maxeval < 1 || !(o.ftol_rel >= 0) || o.n < 0 ||
         (o.measure != HES_MEASURE_PSI && o.measure != HES_MEASURE_SMOOTH))
         return hes__fail(sys, HES_EINVAL, "shape optimisation: need starts >= 1, maxeval >= 1 and a known measure");
-    nlopt_algorithm alg = o.algorithm ? nlopt_algorithm_from_string(o.algorithm) : NLOPT_LD_SLSQP;
+    int moves = moves_orbit(sys, &o);
+    if (moves < 0)
+        return HES_EINVAL;
+    nlopt_algorithm alg = o.algorithm ? nlopt_algorithm_from_string(o.algorithm)
+                        : moves ? NLOPT_LN_NELDERMEAD : NLOPT_LD_SLSQP;
     if ((int)alg < 0)
         return hes__fail(sys, HES_EINVAL, "unknown NLopt algorithm '%s' (names as in NLopt, e.g. "
                          "LD_MMA, LD_SLSQP, LN_BOBYQA, GN_DIRECT_L)", o.algorithm);
@@ -332,30 +485,57 @@ static hes_status optimize(hes_system *sys, const hes_shape_options *opts_in, he
     if (st != HES_OK)
         return st;
     hes_shape *sh = NULL;
-    if ((st = hes_shape_new(sys, &nominal, o.n, o.names, &sh)) != HES_OK) {
+    if (!moves && (st = hes_shape_new(sys, &nominal, o.n, o.names, &sh)) != HES_OK) {
         hes_analysis_free(&nominal);
         return st;
     }
-    int n = r->n = hes_shape_count(sh);
+    int n = r->n = moves ? o.n : hes_shape_count(sh);
+    r->moves_orbit = moves;
     r->param = malloc(sizeof(int) * (size_t)n);
     r->h = malloc(sizeof(double) * (size_t)n);
     r->lo = malloc(sizeof(double) * (size_t)n);
     r->hi = malloc(sizeof(double) * (size_t)n);
     r->start = malloc(sizeof(double) * (size_t)n);
-    double *work = malloc(sizeof(double) * 3 * (size_t)n);
-    objective_ctx c = { sh, &o, r, HUGE_VAL, work, work ? work + n : NULL, HES_OK, 0 };
+    double *work = malloc(sizeof(double) * (3 * (size_t)n + (size_t)nominal.orbit.n +
+                                            (size_t)sys->n_params + 1));
+    objective_ctx c = { .sh = sh, .o = &o, .res = r, .best = HUGE_VAL, .best_h = work,
+                        .xt = work ? work + n : NULL, .err = HES_OK, .sys = sys,
+                        .warm = work ? work + 3 * n : NULL,
+                        .warm_p = work ? work + 3 * n + nominal.orbit.n : NULL };
     double *x = work ? work + 2 * n : NULL;
     if (!r->param || !r->h || !r->lo || !r->hi || !r->start || !work) {
         st = hes__fail(sys, HES_ENOMEM, "out of memory");
         goto out;
     }
-    if ((st = setup(sys, &o, sh, r, x)) != HES_OK)
-        goto out;
-    hes_shape_eval_result ev;
-    if ((st = hes_shape_eval(sh, x, 0, &ev)) != HES_OK)
-        goto out;
-    r->psi_initial = ev.psi;
+    for (int j = 0; j < n; j++) {
+        r->param[j] = moves ? hes_model_param_index(sys->model, o.names[j])
+                            : hes_shape_param(sh, j);
+        if ((st = bounds_of(sys, &o, j, r->param[j], &r->lo[j], &r->hi[j], &x[j])) != HES_OK)
+            goto out;
+        r->start[j] = x[j];
+    }
+    if (moves) {
+        /* the search starts from the system's orbit; one start, no polish */
+        memcpy(c.warm, nominal.orbit.x0, sizeof(double) * (size_t)nominal.orbit.n);
+        memcpy(c.warm_p, sys->p, sizeof(double) * (size_t)sys->n_params);
+        c.have_warm = 1;
+        r->psi_initial = reanalysed(&c, x);
+        if (!isfinite(r->psi_initial)) {
+            st = hes__fail(sys, c.err != HES_OK ? c.err : HES_ENOORBIT, "shape optimisation: "
+                           "no orbit at the start values: %s", r->lost ? c.lost_msg[0] : "");
+            goto out;
+        }
+        o.starts = 1;
+        o.polish = 0;
+    } else {
+        hes_shape_eval_result ev;
+        if ((st = hes_shape_eval(sh, x, 0, &ev)) != HES_OK)
+            goto out;
+        r->psi_initial = ev.psi;
+    }
     r->gradient = is_gradient_based(alg) ? o.gradient != 0 : -1;
+    if (moves && r->gradient == 1)
+        r->gradient = 0;     /* differences of re-analyses: no analytic gradient */
 
     /* a global algorithm covers the box itself: one run, no restarts */
     const char *an = nlopt_algorithm_to_string(alg);
@@ -381,6 +561,8 @@ static hes_status optimize(hes_system *sys, const hes_shape_options *opts_in, he
         st = run(&c, nlopt_algorithm_from_string(r->polish), x, o.maxeval);
     }
     free(start);
+    if (st == HES_OK && c.err == HES_ENOMEM)
+        st = hes__fail(sys, HES_ENOMEM, "out of memory");
     if (st != HES_OK)
         goto out;
     if (!isfinite(c.best)) {
@@ -390,8 +572,13 @@ static hes_status optimize(hes_system *sys, const hes_shape_options *opts_in, he
     }
     memcpy(r->h, c.best_h, sizeof(double) * (size_t)n);
     r->measure = c.best;
+    if (moves)
+        memcpy(sys->p, c.warm_p, sizeof(double) * (size_t)sys->n_params);
     for (int j = 0; j < n; j++)
         sys->p[r->param[j]] = r->h[j];
+    if (moves && ((st = nearest_lost(&c, sys)) != HES_OK ||
+                  (st = hes_system_set_orbit_start(sys, c.warm)) != HES_OK))
+        goto out;
     /* the optimum from scratch: orbit, full-system verification, monodromy */
     hes_shape_destroy(sh);
     sh = NULL;
@@ -409,6 +596,8 @@ out:
     hes_shape_destroy(sh);
     hes_analysis_free(&nominal);
     free(work);
+    free(c.lost_x);
+    free(c.lost_msg);
     if (st != HES_OK) /* the message stays: freeing results does not touch the system */
         hes_shape_result_free(r);
     return st;

@@ -74,6 +74,10 @@ cdef extern from "hes.h" nogil:
         hes_analysis analysis
         int n_params
         double *params
+        int moves_orbit
+        int lost
+        double *lost_at
+        char lost_why[512]
     hes_status hes_shape_optimize(hes_system *sys, const hes_shape_options *opts,
                                   hes_shape_result *res)
     hes_status hes_shape_result_apply(hes_system *sys, const hes_shape_result *res)

@@ -15,7 +15,8 @@ cdef str _gradient_word(int gradient):
 cdef class ShapeResult:
     """The optimum of hybrid event shaping (hes.shape).
 
-    names: the shape parameters optimised (model order); start, optimum,
+    names: the parameters optimised (the shape parameters in model order,
+    then those that move the orbit, in the order named); start, optimum,
     lo, hi: their start values, optimum and bounds (arrays in that order;
     bounds: {name: (lo, hi)}); psi_initial: psi at the start; psi: psi at
     the optimum from a full re-analysis, psi_tol its accuracy, verdict and
@@ -26,15 +27,21 @@ cdef class ShapeResult:
     starts; multipliers, period and x0 of the orbit at the optimum; params:
     every parameter at the optimum (solved ones solved); applied: whether
     the system was left at the optimum; verify: the perturbation trials
-    around the optimum (hes.Trials) or None.  to_json(): the document `hes
-    shape --json` prints for the same inputs."""
+    around the optimum (hes.Trials) or None; moves_orbit: whether a
+    parameter that moves the orbit was optimised (each evaluation a full
+    re-analysis), lost: how many of those evaluations lost the orbit,
+    lost_at ({name: value}, or None) and lost_why: the lost one nearest the
+    optimum and why.  to_json(): the document `hes shape --json` prints for
+    the same inputs."""
     cdef readonly list names
     cdef readonly object start, optimum, lo, hi, multipliers, x0
     cdef readonly dict bounds, params
     cdef readonly double psi_initial, psi, psi_tol, measure_value, period
     cdef readonly str verdict, measure, gradient, algorithm, polish
-    cdef readonly int evaluations, gradients, fallbacks, starts
-    cdef readonly bint applied
+    cdef readonly int evaluations, gradients, fallbacks, starts, lost
+    cdef readonly bint applied, moves_orbit
+    cdef readonly object lost_at
+    cdef readonly str lost_why
     cdef readonly object verify
     cdef str _json
 
@@ -51,37 +58,46 @@ cdef class ShapeResult:
                 f"{self.evaluations} evaluations>")
 
 
-cdef int _shape_slot(System s, list shape_names, name, what) except -1:
-    """The place of parameter `name` among the shape parameters."""
+cdef int _shape_slot(System s, list shape_names, list idx, name, what) except -1:
+    """The place of parameter `name` among the optimised ones, appending
+    one that is neither a shape nor a solved parameter (it moves the
+    orbit)."""
+    cdef hes_system *sys = s._sys()
     if name in shape_names:
         return shape_names.index(name)
     if name in s.param_names:
-        raise InvalidArgument(f"{what}: '{name}' is not a shape parameter of '{s.name}' (its "
-                              f"shape parameters: {', '.join(shape_names)})")
+        i = s.param_names.index(name)
+        if hes_system_param_info(sys, i).flags & HES_PARAM_SOLVED:
+            raise InvalidArgument(f"{what}: '{name}' is solved by the orbit search of "
+                                  f"'{s.name}', not a parameter to optimise")
+        shape_names.append(name)
+        idx.append(i)
+        return len(shape_names) - 1
     raise NotFoundError(f"{what}: unknown parameter '{name}' for problem '{s.name}' (its "
                         f"shape parameters: {', '.join(shape_names)})", HES_ENOTFOUND)
 
 
 cdef tuple _shape_arrays(System s, start, bounds):
     """The start values and bounds over every shape parameter in model
-    order, NaN where the library's default applies (the system's value,
-    the model's search bound), with start= and bounds= applied: (indices,
-    start, lo, hi)."""
+    order, then every other parameter start= or bounds= names (it moves
+    the orbit), NaN where the library's default applies (the system's
+    value, the model's search bound): (names, moving, start, lo, hi)."""
     cdef hes_system *sys = s._sys()
     idx = [i for i in range(hes_system_n_params(sys))
            if hes_system_param_info(sys, i).flags & HES_PARAM_SHAPE]
     shape_names = [_text(hes_system_param_info(sys, i).name) for i in idx]
-    n = len(idx)
+    n_shape = len(idx)
+    n = hes_system_n_params(sys)
     st = np.full(n + 1, np.nan)
     lo = np.full(n + 1, np.nan)
     hi = np.full(n + 1, np.nan)
 
     for k, v in _mapping_option(start, "start").items():
-        st[_shape_slot(s, shape_names, k, "start")] = _float_option(v, f"start {k}")
+        st[_shape_slot(s, shape_names, idx, k, "start")] = _float_option(v, f"start {k}")
     for k, v in _mapping_option(bounds, "bounds").items():
-        j = _shape_slot(s, shape_names, k, "bounds")
+        j = _shape_slot(s, shape_names, idx, k, "bounds")
         lo[j], hi[j] = _range_option(v, f"bounds {k}")
-    return idx, st, lo, hi
+    return shape_names, len(shape_names) > n_shape, st, lo, hi
 
 
 def shape(system, start=None, bounds=None, algorithm=None, starts=None, seed=None,
@@ -136,13 +152,24 @@ def shape(system, start=None, bounds=None, algorithm=None, starts=None, seed=Non
     if starts is not None and so.starts > 1 and a and a[0] == "G":
         raise InvalidArgument(f"starts: the global algorithm {a} searches the bounds once "
                               "(no starts)")
-    idx, st_arr, lo_arr, hi_arr = _shape_arrays(s, start, bounds)
+    names, moving, st_arr, lo_arr, hi_arr = _shape_arrays(s, start, bounds)
     if params:
         s.set(**params)
     _check_params(s)
     cdef cnp.ndarray c_st = st_arr, c_lo = lo_arr, c_hi = hi_arr
+    # every shape parameter (n = 0), or with one that moves the orbit all by name
+    encoded = [k.encode() for k in names]
+    cdef const char **c_names = NULL
     so.n = 0
     so.names = NULL
+    if moving:
+        c_names = <const char **>malloc(sizeof(char *) * len(encoded))
+        if c_names == NULL:
+            raise MemoryError()
+        for j, b in enumerate(encoded):
+            c_names[j] = b
+        so.n = len(encoded)
+        so.names = c_names
     so.start = <const double *>cnp.PyArray_DATA(c_st)
     so.lo = <const double *>cnp.PyArray_DATA(c_lo)
     so.hi = <const double *>cnp.PyArray_DATA(c_hi)
@@ -159,6 +186,7 @@ def shape(system, start=None, bounds=None, algorithm=None, starts=None, seed=Non
     s._begin()
     with nogil:
         rc = hes_shape_optimize(sys, &so, &res)
+    free(c_names)
     if rc != HES_OK:
         hes_shape_result_free(&res)
         s._raise(rc)
@@ -208,6 +236,11 @@ cdef ShapeResult _shape_result(System s, hes_shape_result *res, hes_measure meas
     r.algorithm = _text(res.algorithm)
     r.polish = _text(res.polish)
     r.starts = res.starts
+    r.moves_orbit = bool(res.moves_orbit)
+    r.lost = res.lost
+    r.lost_at = ({k: res.lost_at[j] for j, k in enumerate(r.names)} if res.lost_at != NULL
+                 else None)
+    r.lost_why = _text(res.lost_why)
     re = np.empty(m)
     im = np.empty(m)
     x0 = np.empty(n)

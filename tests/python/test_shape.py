@@ -53,6 +53,22 @@ def test_shape_apply_false_keeps_the_system():
     assert r.psi < r.psi_initial and r.stable
 
 
+def test_a_parameter_that_moves_the_orbit_matches_program(hes_run):
+    # the juggler's restitution moves the orbit: each evaluation a full
+    # re-analysis; psi is alpha wherever the multipliers are complex, so
+    # with the paddle's acceleration free the optimum is alpha's lower bound
+    s = hes.problem("paddle-juggler")
+    r = hes.shape(s, bounds={"alpha": (0.05, 0.6)})
+    doc = hes_run("shape", "paddle-juggler", "--bounds", "alpha=0.05:0.6", "--json")
+    same_document(json.loads(r.to_json()), doc)
+    assert r.names == list(doc["shape"]) == ["paddle_accel", "alpha"]
+    assert r.moves_orbit and doc["moves_orbit"] and r.lost == doc["lost"] == 0
+    assert r.lost_at is None and doc["lost_at"] is None and doc["lost_why"] is None
+    assert (r.algorithm, r.gradient, r.starts, r.polish) == ("LN_NELDERMEAD", "none", 1, "")
+    assert r.optimum[1] == 0.05 and r.psi == pytest.approx(0.05, abs=1e-9)
+    assert hes.analyze("paddle-juggler", **r.params).psi == pytest.approx(r.psi, rel=1e-9)
+
+
 def test_gradient_matches_program(hes_run):
     s = hes.problem("slip-hopper", K=0.1)
     g = s.psi_gradient()
@@ -69,7 +85,8 @@ def test_gradient_matches_program(hes_run):
 
 
 @pytest.mark.parametrize("kwargs, error, text", [
-    ({"start": {"m": 1.0}}, hes.InvalidArgument, "not a shape parameter"),
+    ({"start": {"m": 1.0}}, hes.InvalidArgument, "'m' has no default search bounds"),
+    ({"bounds": {"l_td": (0.5, 1)}}, hes.InvalidArgument, "solved by the orbit search"),
     ({"start": {"nope": 1.0}}, hes.NotFoundError, "unknown parameter 'nope'"),
     ({"start": {"K": float("nan")}}, hes.InvalidArgument, "finite"),
     ({"bounds": {"K": (1, 0)}}, hes.InvalidArgument, "LO <= HI"),

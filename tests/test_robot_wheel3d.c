@@ -24,7 +24,9 @@
  *  - the analysis's own central differences of the full flow;
  *  - continued in the slope (the quaternion on its sphere, the orbit in
  *    the quotient: natural steps), every point's multipliers against the
- *    rigid body's at its slope, and the stability lost on the way down.
+ *    rigid body's at its slope, and the stability lost on the way down:
+ *    the +1 crossing beside the heading's 1, located on the branch, at the
+ *    slope where the rigid body's multiplier reaches 1 (by bisection).
  */
 #include <check.h>
 #include <math.h>
@@ -169,7 +171,7 @@ static void revolution(body *b, double gamma)
             ck_assert_int_lt(n, 100000);
             body next;
             rk4(i, b, h, &next, gamma);
-            if (height(i, j, &next) > 0 || height(i, j, b) > 1e-3) {
+            if (height(i, j, &next) > 0) {   /* not yet landed */
                 *b = next;
                 continue;
             }
@@ -373,6 +375,8 @@ START_TEST(test_continued_in_slope_against_the_rigid_body)
     int stable = 0, unstable = 0;
     for (int i = 0; i < c.n_points; i++) {
         const hes_continuation_point *pt = &c.points[i];
+        if (pt->label == HES_LABEL_BP)
+            continue;        /* at the crossing: its multipliers meet 1 there */
         const double *q = pt->x0 + 3;
         double norm = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
         ck_assert_msg(fabs(norm - 1) < 1e-12, "point %d: |q| - 1 = %g", i, norm - 1);
@@ -401,6 +405,31 @@ START_TEST(test_continued_in_slope_against_the_rigid_body)
     }
     /* stable (beside the heading) at 0.2, unstable by 0.17 */
     ck_assert_msg(stable > 0 && unstable > 0, "%d stable, %d unstable points", stable, unstable);
+    /* where: the rigid body's largest multiplier beside the heading's
+       reaches 1, by bisection; the branch labels it a +1 crossing (a
+       branch point: the family's 1 is not taken for it) */
+    double lo = 0.18, hi = 0.19;
+    for (int it = 0; it < 40; it++) {
+        double mid = 0.5 * (lo + hi), mod[6];
+        independent_multipliers(mid, mod);
+        double beside = fabs(mod[0] - 1) < fabs(mod[1] - 1) ? mod[1] : mod[0];
+        if (beside > 1)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    int found = -1;
+    for (int i = 0; i < c.n_points; i++)
+        if (c.points[i].label == HES_LABEL_BP || c.points[i].label == HES_LABEL_SN)
+            found = found < 0 ? i : -2;
+    ck_assert_msg(found >= 0, "one +1 crossing expected (found %d)", found);
+    const hes_continuation_point *bp = &c.points[found];
+    printf("wheel3d continued: the +1 crossing at slope %.10f (%s), the rigid body's %.10f\n",
+           bp->value, hes_label_name(bp->label), 0.5 * (lo + hi));
+    ck_assert_int_eq(bp->label, HES_LABEL_BP);
+    ck_assert_int_eq(bp->crossing, HES_CROSS_PLUS_ONE);
+    ck_assert_msg(fabs(bp->value - 0.5 * (lo + hi)) < 1e-6, "crossing at %.10g, rigid body %.10g",
+                  bp->value, 0.5 * (lo + hi));
     hes_continuation_free(&c);
     /* pseudo-arclength steps are refused, saying why */
     o.method = HES_CONT_ARCLENGTH;

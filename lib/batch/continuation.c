@@ -130,6 +130,8 @@ typedef struct {
     const int *fs;           /* their indices (an ESS system: NULL, 0 .. n-1) */
     int nfp;                 /* the model's own solved parameters (hybrid) */
     int arclength;
+    int family;              /* the branch is a family of orbits: a multiplier stays at +1
+                                (a rolling wheel's heading), which the tests leave out */
     int manifold;            /* the orbit's state is on a manifold (a chart) or solved in
                                 a quotient: the orbit search takes no extra equation, so
                                 the branch follows the parameter itself (natural steps),
@@ -434,10 +436,37 @@ static int keep(run *r, hes_continuation_point *pt, hes_status *st)
  * (k < 4096), and transition k's margin at T_GUARD + k. */
 enum { T_SN, T_PD, T_NS, N_TESTS, T_FULL, T_SIM, T_GUARD = T_SIM + 4096 };
 
-static double test_value(const hes_continuation_point *pt, int which)
+/* A point whose multipliers include a real one at +1 within its accuracy:
+ * at two points of a branch, a family of orbits (a rolling wheel's
+ * heading); a crossing of +1 is at one point only. */
+static int neutral_point(const hes_continuation_point *pt)
+{
+    double tol = fmax(pt->psi_tol, 1e-9);
+    for (int i = 0; i < pt->n_mult; i++)
+        if (pt->im[i] == 0 && fabs(pt->re[i] - 1) <= tol)
+            return 1;
+    return 0;
+}
+
+/* The multiplier a family keeps at +1: on a family branch the real one
+ * nearest +1 at each point, left out of the tests (-1: none left out). */
+static int family_index(const run *r, const hes_continuation_point *pt)
+{
+    int k = -1;
+    double best = HUGE_VAL;
+    for (int i = 0; r->family && i < pt->n_mult; i++)
+        if (pt->im[i] == 0 && fabs(pt->re[i] - 1) < best)
+            best = fabs(pt->re[i] - 1), k = i;
+    return k;
+}
+
+static double test_value(const run *r, const hes_continuation_point *pt, int which)
 {
     double complex v = 1;
+    int skip = family_index(r, pt);
     for (int i = 0; i < pt->n_mult; i++) {
+        if (i == skip)
+            continue;
         double complex li = pt->re[i] + I * pt->im[i];
         if (which == T_SN)
             v *= li - 1;
@@ -445,17 +474,37 @@ static double test_value(const hes_continuation_point *pt, int which)
             v *= li + 1;
         else
             for (int j = i + 1; j < pt->n_mult; j++)
-                v *= li * (pt->re[j] + I * pt->im[j]) - 1;
+                if (j != skip)
+                    v *= li * (pt->re[j] + I * pt->im[j]) - 1;
     }
     return creal(v);
 }
 
-/* The crossing multiplier's kind at a point where psi is near 1. */
-static hes_crossing classify(const hes_continuation_point *pt)
+/* The largest modulus of a point's multipliers but the family's (psi
+ * itself off a family branch), and its index. */
+static double psi_beside(const run *r, const hes_continuation_point *pt, int *at)
 {
-    if (pt->n_mult < 1)
+    int skip = family_index(r, pt), k = -1;
+    double m = 0;
+    for (int i = 0; i < pt->n_mult; i++)
+        if (i != skip && hypot(pt->re[i], pt->im[i]) > m)
+            m = hypot(pt->re[i], pt->im[i]), k = i;
+    if (at)
+        *at = k;
+    return skip < 0 ? pt->psi : m;
+}
+
+/* The crossing multiplier's kind at a point where psi (beside a family's
+ * 1) is near 1. */
+static hes_crossing classify(const run *r, const hes_continuation_point *pt)
+{
+    int k;
+    psi_beside(r, pt, &k);
+    if (r->family ? k < 0 : pt->n_mult < 1)
         return HES_CROSS_NONE;
-    double re = pt->re[0], im = pt->im[0], mod = hypot(re, im);
+    if (!r->family)
+        k = 0;
+    double re = pt->re[k], im = pt->im[k], mod = hypot(re, im);
     if (fabs(im) > 1e-6 * mod)
         return HES_CROSS_COMPLEX;
     return re > 0 ? HES_CROSS_PLUS_ONE : HES_CROSS_MINUS_ONE;
@@ -473,9 +522,15 @@ static int complex_pair_on_circle(const hes_continuation_point *pt)
     return 0;
 }
 
-/* psi - 1 has opposite signs at a and b (by their verdicts). */
-static int stability_changes(const hes_continuation_point *a, const hes_continuation_point *b)
+/* psi - 1 has opposite signs at a and b (by their verdicts; on a family
+ * branch psi beside the family's 1, against each point's accuracy). */
+static int stability_changes(const run *r, const hes_continuation_point *a,
+                             const hes_continuation_point *b)
 {
+    if (r->family) {
+        double fa = psi_beside(r, a, NULL) - 1, fb = psi_beside(r, b, NULL) - 1;
+        return (fa < -a->psi_tol && fb > b->psi_tol) || (fa > a->psi_tol && fb < -b->psi_tol);
+    }
     return (a->verdict == HES_STABLE && b->verdict == HES_UNSTABLE) ||
            (a->verdict == HES_UNSTABLE && b->verdict == HES_STABLE);
 }
@@ -513,11 +568,13 @@ static int same_events(const hes_continuation_point *a, const hes_continuation_p
 }
 
 /* A test's value at a point: T_SN, T_PD, T_NS, or N_TESTS for psi - 1 (a
- * marginal point 0). */
-static double fvalue(const hes_continuation_point *pt, int which)
+ * marginal point 0; on a family branch psi beside the family's 1). */
+static double fvalue(const run *r, const hes_continuation_point *pt, int which)
 {
     if (which < N_TESTS)
-        return test_value(pt, which);
+        return test_value(r, pt, which);
+    if (which == N_TESTS && r->family)
+        return psi_beside(r, pt, NULL) - 1;
     if (which == T_FULL)
         return pt->full ? 1 : -1;
     if (which >= T_GUARD)
@@ -553,7 +610,7 @@ static hes_status locate(run *r, const hes_continuation_point *a,
     hes_status st = point_copy(r, a, &lo);
     if (st == HES_OK)
         st = point_copy(r, b, &hi);
-    double tlo = 0, thi = 1, flo = fvalue(a, which), fhi = fvalue(b, which);
+    double tlo = 0, thi = 1, flo = fvalue(r, a, which), fhi = fvalue(r, b, which);
     int side = 0, found = 0;
     for (int it = 0; st == HES_OK && !found && it < 100; it++) {
         if (pdist(r, &lo, &hi) <= r->o->tol)
@@ -567,7 +624,7 @@ static hes_status locate(run *r, const hes_continuation_point *a,
                    (1 - t) * a->period + t * b->period, t < 0.5 ? &lo : &hi, &mid, NULL);
         if (st != HES_OK)
             break;
-        double f = fvalue(&mid, which);
+        double f = fvalue(r, &mid, which);
         if (f == 0) {
             found = 1;
         } else if ((f < 0) == (flo < 0)) {
@@ -590,7 +647,7 @@ static hes_status locate(run *r, const hes_continuation_point *a,
     if (st == HES_OK) {
         if (found) {
             *at = mid;
-        } else if (which < T_FULL && fabs(fvalue(&hi, which)) < fabs(fvalue(&lo, which))) {
+        } else if (which < T_FULL && fabs(fvalue(r, &hi, which)) < fabs(fvalue(r, &lo, which))) {
             *at = hi;
             memset(&hi, 0, sizeof hi);
         } else {
@@ -634,7 +691,7 @@ static hes_status events_between(run *r, int ib, hes_continuation_point *c, int 
     hes_status st = HES_OK;
     for (int which = 0; which < N_TESTS && st == HES_OK; which++) {
         const hes_continuation_point *b = &r->out->points[ib];
-        double fb = fvalue(b, which), fc = fvalue(c, which);
+        double fb = fvalue(r, b, which), fc = fvalue(r, c, which);
         if (fb == 0 || fc == 0 || (fb < 0) == (fc < 0) || !isfinite(fb) || !isfinite(fc))
             continue;
         hes_continuation_point at;
@@ -675,7 +732,7 @@ static hes_status events_between(run *r, int ib, hes_continuation_point *c, int 
         found[nf++] = at;
     }
     const hes_continuation_point *b = &r->out->points[ib];
-    if (st == HES_OK && stability_changes(b, c)) {
+    if (st == HES_OK && stability_changes(r, b, c)) {
         int best = -1;
         for (int i = 0; i < nf; i++)
             if (best < 0 || fabs(found[i].psi - 1) < fabs(found[best].psi - 1))
@@ -686,9 +743,10 @@ static hes_status events_between(run *r, int ib, hes_continuation_point *c, int 
                 found[best = nf++] = at;
         }
         if (best >= 0)
-            found[best].crossing = classify(&found[best]);
-    } else if (st == HES_OK && c->verdict == HES_MARGINAL && b->verdict != HES_MARGINAL) {
-        c->crossing = classify(c);
+            found[best].crossing = classify(r, &found[best]);
+    } else if (st == HES_OK && !r->family && c->verdict == HES_MARGINAL &&
+               b->verdict != HES_MARGINAL) {
+        c->crossing = classify(r, c);
     }
     /* in the order of the branch: by distance from b */
     for (int i = 1; i < nf; i++)
@@ -782,6 +840,10 @@ static hes_status follow(run *r, int ia, int ib, double from)
     hes_status st = HES_OK;
     hes_continuation_point pt = { 0 };
     while (st == HES_OK && !ended) {
+        /* a multiplier at +1 at two points: a family (it stays on it), whose
+           1 is not a crossing */
+        r->family = r->family || (ia >= 0 && neutral_point(&c->points[ia]) &&
+                                  neutral_point(&c->points[ib]));
         const hes_continuation_point *b = &c->points[ib], *a = ia >= 0 ? &c->points[ia] : NULL;
         if (b->value == r->to) {
             c->reached = 1;
@@ -1589,7 +1651,7 @@ static hes_status relocate(run *r, const double *zp, double *d, double delta, in
             st = solve(r, z, r->arclength ? d : NULL, ref->period, ref, &b, NULL);
         }
         if (st == HES_OK) {
-            double fa = fvalue(&a, which), fb = fvalue(&b, which);
+            double fa = fvalue(r, &a, which), fb = fvalue(r, &b, which);
             if (fa != 0 && fb != 0 && (fa < 0) != (fb < 0) && isfinite(fa) && isfinite(fb)) {
                 st = locate(r, &a, &b, which, at);
                 if (st == HES_OK) {

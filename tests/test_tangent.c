@@ -237,9 +237,14 @@ START_TEST(refusals_name_the_mode)
     hes_shape *sh = NULL;
     ck_assert_int_eq(hes_shape_new(sys, &a, 0, NULL, &sh), HES_EINVAL);
     ck_assert_ptr_nonnull(strstr(hes_system_errmsg(sys), "mode 'spin'"));
+    /* continuation takes natural steps on a manifold and refuses
+       pseudo-arclength, naming the mode */
     hes_continuation cont;
     hes_error err;
-    ck_assert_int_eq(hes_continue(sys, "I1", 1.0, 1.1, NULL, &cont, &err), HES_EINVAL);
+    hes_continuation_options co;
+    hes_continuation_options_init(&co);
+    co.method = HES_CONT_ARCLENGTH;
+    ck_assert_int_eq(hes_continue(sys, "I1", 1.0, 1.1, &co, &cont, &err), HES_EINVAL);
     ck_assert_ptr_nonnull(strstr(err.message, "mode 'spin'"));
     hes_continuation_free(&cont);
     hes_analysis_free(&a);

@@ -399,28 +399,28 @@ hes_status hes_shape_result_apply(hes_system *sys, const hes_shape_result *r)
     return HES_OK;
 }
 
-/* The parameters named in o (every shape parameter when o->n is 0) that
- * move the orbit: 1 if one does, 0 if none, -1 after a failure said on sys
- * (an unknown or solved name). */
-static int moves_orbit(hes_system *sys, const hes_shape_options *o)
+/* Whether a parameter named in o (every shape parameter when o->n is 0)
+ * moves the orbit, into *moves; HES_OK, or the failure said on sys: a
+ * missing name (HES_EINVAL), an unknown one (HES_ENOTFOUND), a solved one
+ * (HES_EINVAL). */
+static hes_status moves_orbit(hes_system *sys, const hes_shape_options *o, int *moves)
 {
     const hes_model *m = sys->model;
-    int moves = 0;
+    *moves = 0;
     for (int j = 0; j < o->n; j++) {
-        int i = o->names && o->names[j] ? hes_model_param_index(m, o->names[j]) : -1;
-        if (i < 0) {
-            hes__fail(sys, HES_EINVAL, "shape optimisation: unknown parameter '%s' of model "
-                      "'%s'", o->names && o->names[j] ? o->names[j] : "(null)", m->name);
-            return -1;
-        }
-        if (m->params[i].flags & HES_PARAM_SOLVED) {
-            hes__fail(sys, HES_EINVAL, "shape optimisation: '%s' is solved by the orbit "
-                      "search, not a parameter to optimise", m->params[i].name);
-            return -1;
-        }
-        moves |= !(m->params[i].flags & HES_PARAM_SHAPE);
+        if (!o->names || !o->names[j])
+            return hes__fail(sys, HES_EINVAL, "shape optimisation: parameter name %d is "
+                             "missing (NULL)", j);
+        int i = hes_model_param_index(m, o->names[j]);
+        if (i < 0)
+            return hes__fail(sys, HES_ENOTFOUND, "shape optimisation: no parameter '%s' in "
+                             "model '%s'", o->names[j], m->name);
+        if (m->params[i].flags & HES_PARAM_SOLVED)
+            return hes__fail(sys, HES_EINVAL, "shape optimisation: '%s' is solved by the "
+                             "orbit search, not a parameter to optimise", m->params[i].name);
+        *moves |= !(m->params[i].flags & HES_PARAM_SHAPE);
     }
-    return moves;
+    return HES_OK;
 }
 
 /* The lost evaluation nearest the optimum c->best_h, in units of the
@@ -467,16 +467,17 @@ static hes_status optimize(hes_system *sys, const hes_shape_options *opts_in, he
     if (o.starts < 1 || o.maxeval < 1 || !(o.ftol_rel >= 0) || o.n < 0 ||
         (o.measure != HES_MEASURE_PSI && o.measure != HES_MEASURE_SMOOTH))
         return hes__fail(sys, HES_EINVAL, "shape optimisation: need starts >= 1, maxeval >= 1 and a known measure");
-    int moves = moves_orbit(sys, &o);
-    if (moves < 0)
-        return HES_EINVAL;
+    int moves;
+    hes_status st = moves_orbit(sys, &o, &moves);
+    if (st != HES_OK)
+        return st;
     nlopt_algorithm alg = o.algorithm ? nlopt_algorithm_from_string(o.algorithm)
                         : moves ? NLOPT_LN_NELDERMEAD : NLOPT_LD_SLSQP;
     if ((int)alg < 0)
         return hes__fail(sys, HES_EINVAL, "unknown NLopt algorithm '%s' (names as in NLopt, e.g. "
                          "LD_MMA, LD_SLSQP, LN_BOBYQA, GN_DIRECT_L)", o.algorithm);
     snprintf(r->algorithm, sizeof r->algorithm, "%s", nlopt_algorithm_to_string(alg));
-    hes_status st = precheck(sys, &o);
+    st = precheck(sys, &o);
     if (st != HES_OK)
         return st;
 

@@ -280,6 +280,22 @@ START_TEST(test_parameter_that_moves_the_orbit_is_refused)
 }
 END_TEST
 
+/* hes_shape_optimize over the one parameter *name (it moves the orbit)
+ * within [lo, hi] from start (NULL: its value), the result checked OK. */
+static void optimise_one(hes_system *sys, const char *const *name, const double *lo,
+                         const double *hi, const double *start, hes_shape_result *r)
+{
+    hes_shape_options o;
+    hes_shape_options_init(&o);
+    o.n = 1;
+    o.names = name;
+    o.lo = lo;
+    o.hi = hi;
+    o.start = start;
+    ck_assert_msg(hes_shape_optimize(sys, &o, r) == HES_OK, "%s", hes_system_errmsg(sys));
+    ck_assert_int_eq(r->moves_orbit, 1);
+}
+
 /* A parameter that moves the orbit: the juggler's restitution alpha, the
  * paddle's acceleration at impact a fixed.  Phi = A Xi A has det alpha^2
  * and trace c (1 + alpha)^2 - 2 alpha, c = (a + g) / g, so psi = alpha
@@ -295,15 +311,8 @@ START_TEST(test_juggler_restitution_moves_the_orbit_to_its_closed_form_optimum)
     double c = (a + g) / g, star = ((2 - c) - 2 * sqrt(1 - c)) / c;
     const char *name = "alpha";
     double lo = 0.05, hi = 0.6;
-    hes_shape_options o;
-    hes_shape_options_init(&o);
-    o.n = 1;
-    o.names = &name;
-    o.lo = &lo;
-    o.hi = &hi;
     hes_shape_result r;
-    ck_assert_msg(hes_shape_optimize(sys, &o, &r) == HES_OK, "%s", hes_system_errmsg(sys));
-    ck_assert_int_eq(r.moves_orbit, 1);
+    optimise_one(sys, &name, &lo, &hi, NULL, &r);
     ck_assert_int_eq(r.lost, 0);
     ck_assert_ptr_null(r.lost_at);
     ck_assert_msg(fabs(r.psi_initial - 0.5) < 1e-9, "psi at alpha 0.5: %.12g", r.psi_initial);
@@ -328,15 +337,8 @@ START_TEST(test_an_optimum_at_the_orbit_s_edge_says_why)
     hes_system *sys = test_system_of(hes_problem_find("slip-hopper"));
     const char *name = "apex_height";
     double lo = 0.5, hi = 2.5, start = 2.0;
-    hes_shape_options o;
-    hes_shape_options_init(&o);
-    o.n = 1;
-    o.names = &name;
-    o.lo = &lo;
-    o.hi = &hi;
-    o.start = &start;
     hes_shape_result r;
-    ck_assert_msg(hes_shape_optimize(sys, &o, &r) == HES_OK, "%s", hes_system_errmsg(sys));
+    optimise_one(sys, &name, &lo, &hi, &start, &r);
     printf("slip: apex_height %.10g, psi %.10g from %.10g, %d of %d evaluations lost; the "
            "nearest at %.10g: %s\n", r.h[0], r.psi, r.psi_initial, r.lost, r.evaluations,
            r.lost_at ? r.lost_at[0] : NAN, r.lost_why);

@@ -226,7 +226,9 @@ static double reanalysed(objective_ctx *c, const double *x)
         return HUGE_VAL;
     }
     double f = hes__measure(a.stab.abs, a.stab.n_mult, c->o->measure, NULL);
-    if (f < c->best) {
+    if (f < c->best) {       /* the best point and its orbit, always together */
+        c->best = f;
+        memcpy(c->best_h, x, sizeof(double) * (size_t)r->n);
         memcpy(c->warm, a.orbit.x0, sizeof(double) * (size_t)a.orbit.n);
         memcpy(c->warm_p, sys->p, sizeof(double) * (size_t)sys->n_params);
         c->have_warm = 1;
@@ -251,10 +253,6 @@ static double orbit_objective(unsigned n, const double *x, double *grad, void *d
             c->xt[j] = x[j];
             grad[j] = isfinite(fp) && isfinite(fm) ? (fp - fm) / (2 * h) : 0.0;
         }
-    }
-    if (f < c->best) {
-        c->best = f;
-        memcpy(c->best_h, x, sizeof(double) * n);
     }
     if (c->o->progress)
         c->o->progress(c->res->evaluations, c->best, c->o->progress_data);

@@ -329,6 +329,137 @@ START_TEST(test_field_through_the_fast_path)
 }
 END_TEST
 
+/* The net force at state s of robot r (its gravity set by slope), after
+ * one at an unrelated state when `fresh`, so that it is computed anew. */
+typedef struct {
+    double q[D_MAX], qd[D_MAX], u[D_MAX], slope;
+} force_case;
+
+static void net_at(hes_robot *r, const force_case *c, int fresh, double *out)
+{
+    const hes_mech *m = hes_robot_mech(r);
+    double other[D_MAX];
+    ck_assert_int_eq(hes_robot_set_slope(r, c->slope), HES_OK);
+    if (fresh) {
+        force_case o = *c;
+        o.q[2] += 0.3, o.qd[1] -= 1.0;
+        ck_assert_int_eq(m->net_force(o.q, o.qd, o.u, NULL, other, m->data), 0);
+    }
+    ck_assert_int_eq(m->net_force(c->q, c->qd, c->u, NULL, out, m->data), 0);
+}
+
+/* A pinned chart's state at (z, z') through chart_state on robot a, and
+ * through chart, chart_dz and chart_acc on robot b after a call at another
+ * z; the acceleration's derivative from chart_second's kept values on a,
+ * computed anew on b. */
+static void chart_cases(const hes_mech_mode *a, const hes_mech_mode *b, const double *z,
+                        const double *zd)
+{
+    int d = a->mech->d, k = a->k;
+    double q1[D_MAX], D1[D_MAX * D_MAX], qd1[D_MAX], acc1[D_MAX], q2[D_MAX], D2[D_MAX * D_MAX],
+           qd2[D_MAX], acc2[D_MAX], zo[D_MAX];
+    ck_assert_int_eq(a->chart_state(z, zd, NULL, q1, D1, qd1, acc1, a->mech->data), 0);
+    for (int i = 0; i < k; i++)
+        zo[i] = z[i] + 0.2;
+    ck_assert_int_eq(b->chart(zo, NULL, q2, b->mech->data), 0);
+    ck_assert_int_eq(b->chart(z, NULL, q2, b->mech->data), 0);
+    ck_assert_int_eq(b->chart_dz(z, NULL, D2, b->mech->data), 0);
+    ck_assert_int_eq(b->chart_acc(z, zd, NULL, acc2, b->mech->data), 0);
+    for (int i = 0; i < d; i++) {
+        double v = 0;
+        for (int j = 0; j < k; j++)
+            v += D2[i + j * d] * zd[j];
+        qd2[i] = v;
+    }
+    ck_assert(memcmp(q1, q2, sizeof(double) * (size_t)d) == 0);
+    ck_assert(memcmp(D1, D2, sizeof(double) * (size_t)(d * k)) == 0);
+    ck_assert(memcmp(acc1, acc2, sizeof(double) * (size_t)d) == 0);
+    for (int i = 0; i < d; i++)
+        ck_assert_msg(fabs(qd1[i] - qd2[i]) <= 1e-15 * (1 + fabs(qd2[i])), "q'[%d]", i);
+    /* d chart_acc / dz after chart_second (from its kept values) and alone */
+    double S[D_MAX * D_MAX * D_MAX], Az1[D_MAX * D_MAX], Az2[D_MAX * D_MAX];
+    ck_assert_int_eq(a->chart_second(z, NULL, S, a->mech->data), 0);
+    ck_assert_int_eq(a->chart_acc_dz(z, zd, NULL, Az1, a->mech->data), 0);
+    ck_assert_int_eq(b->chart(zo, NULL, q2, b->mech->data), 0);
+    ck_assert_int_eq(b->chart_acc_dz(z, zd, NULL, Az2, b->mech->data), 0);
+    for (int i = 0; i < d * k; i++)
+        ck_assert_msg(fabs(Az1[i] - Az2[i]) <= 1e-12 * (1 + fabs(Az2[i])), "dacc/dz %d", i);
+    /* D^2 chart[z', z'] against central differences of Dchart(z + t z') z' */
+    double h = 1e-5, Dp[D_MAX * D_MAX], Dm[D_MAX * D_MAX], zp[D_MAX], zm[D_MAX], worst = 0;
+    for (int j = 0; j < k; j++)
+        zp[j] = z[j] + h * zd[j], zm[j] = z[j] - h * zd[j];
+    ck_assert_int_eq(b->chart_dz(zp, NULL, Dp, b->mech->data), 0);
+    ck_assert_int_eq(b->chart_dz(zm, NULL, Dm, b->mech->data), 0);
+    for (int i = 0; i < d; i++) {
+        double v = 0;
+        for (int j = 0; j < k; j++)
+            v += (Dp[i + j * d] - Dm[i + j * d]) * zd[j] / (2 * h);
+        worst = fmax(worst, rel(acc1[i], v, fabs(v)));
+    }
+    ck_assert_msg(worst < 1e-7, "chart acceleration against differences: %g", worst);
+}
+
+/* What a robot keeps for the next call at the same inputs (its net force;
+ * a chart's state and acceleration) follows each input: one input changed
+ * at a time, in turn and back, against a second robot of the file that
+ * computes every case anew, and the chart's acceleration against central
+ * differences of its velocity. */
+START_TEST(test_kept_results_follow_their_inputs)
+{
+    static const char *const feet[] = { "foot1", "foot2" };
+    hes_robot *r = load("knee_biped.xml", 2, feet), *s = load("knee_biped.xml", 2, feet);
+    if (!r)
+        return;
+    const hes_mech *m = hes_robot_mech(r);
+    mjModel *mm = mj_copyModel(NULL, hes_robot_mujoco_model(r));
+    int d = m->d, nu = hes_robot_motor_count(r);
+    ck_assert(d <= D_MAX && nu >= 1);
+    force_case base, c;
+    double qdd[D_MAX], f1[D_MAX], f2[D_MAX], again[D_MAX];
+    random_state(mm, base.q, base.qd, qdd);
+    for (int a = 0; a < nu; a++)
+        base.u[a] = uniform(-2, 2);
+    base.slope = 0;
+    for (int n = 0; n < 6; n++) {
+        c = base;
+        if (n == 1)
+            c.q[3] += 0.1;
+        else if (n == 2)
+            c.qd[0] += 0.5;
+        else if (n == 3)
+            c.u[nu - 1] += 1;
+        else if (n == 4)
+            c.slope = 0.05;
+        net_at(r, &c, 0, f1);
+        net_at(r, &c, 0, again);
+        net_at(s, &c, 1, f2);
+        ck_assert_msg(memcmp(f1, f2, sizeof(double) * (size_t)d) == 0, "net force, case %d", n);
+        ck_assert_msg(memcmp(f1, again, sizeof(double) * (size_t)d) == 0, "kept, case %d", n);
+        if (n > 0 && n < 5) {   /* the case moved the force */
+            net_at(s, &base, 1, f2);
+            ck_assert_msg(memcmp(f1, f2, sizeof(double) * (size_t)d) != 0, "case %d", n);
+        }
+    }
+    hes_mech_mode pa, pb;
+    hes_error err;
+    ck_assert_int_eq(hes_robot_pinned_mode(r, 0, &pa, &err), HES_OK);
+    ck_assert_int_eq(hes_robot_pinned_mode(s, 0, &pb, &err), HES_OK);
+    ck_assert(pa.chart_state != NULL && pa.k <= D_MAX);
+    double z[D_MAX], zd[D_MAX], zd2[D_MAX], z2[D_MAX];
+    for (int i = 0; i < pa.k; i++) {
+        z[i] = uniform(-0.4, 0.4), z2[i] = z[i] + 0.05;
+        zd[i] = uniform(-2, 2), zd2[i] = uniform(-2, 2);
+    }
+    chart_cases(&pa, &pb, z, zd);
+    chart_cases(&pa, &pb, z, zd2);
+    chart_cases(&pa, &pb, z2, zd2);
+    chart_cases(&pa, &pb, z, zd);
+    mj_deleteModel(mm);
+    hes_robot_destroy(r);
+    hes_robot_destroy(s);
+}
+END_TEST
+
 /* The position stage at zero slides: a foot's height, x position and
  * normal row after a step that moves only the root's slides (the shared
  * pass) against MuJoCo's own pass at that configuration, slides
@@ -602,6 +733,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_spatial_robot);
     tcase_add_test(tc, test_free_and_ball_joints);
     tcase_add_test(tc, test_root_slides_share_the_position_stage);
+    tcase_add_test(tc, test_kept_results_follow_their_inputs);
     suite_add_tcase(s, tc);
     return s;
 }

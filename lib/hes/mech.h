@@ -256,6 +256,12 @@ typedef struct {
      * freezes the directions this way and adds their derivative, (I - s
      * s^T) / |v_t| times that of v_t, in closed form. */
     const double *sliding_s;
+    /** Optional, with a chart: chart(z) into q, Dchart(z) into Dchart (d*k),
+     * q' = Dchart z' into qd and, when acc is not NULL, chart_acc(z, z')
+     * into acc, all in one call, for a chart that computes them from one
+     * pass (a robot's kinematics); NULL: the three callbacks in turn. */
+    int (*chart_state)(const double *z, const double *zd, const double *p, double *q,
+                       double *Dchart, double *qd, double *acc, void *data);
 } hes_mech_mode;
 
 /** The most friction rows a sliding contact may have. */

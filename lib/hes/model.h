@@ -358,6 +358,15 @@ typedef struct {
      * plugin's models, which hes_model_destroy leaves alone.  Set by the
      * library only. */
     void (*release)(void *model);
+    /** Optional, for a model whose callbacks share scratch state between
+     * threads behind a lock (a robot model's MuJoCo data, from a pool of
+     * copies): hold(data) keeps one copy for the calling thread across a
+     * run of callbacks (an integration phase), so that each callback does
+     * not take and give back a lock; it returns what unhold is given after
+     * the run, on the same thread.  Runs may nest.  NULL: the callbacks
+     * are called without it. */
+    void *(*hold)(void *data);
+    void (*unhold)(void *held);     /**< gives back what hold returned */
 } hes_model;
 
 /** Frees a model the library made (hes_robot_model_new,

@@ -202,7 +202,7 @@ static hes_status budget(hes_system *sys, int mode, double t)
     return HES_OK;
 }
 
-hes_status hes__phase_run(hes_system *sys, int mode, double tstop, double *tret, int *root)
+static hes_status phase_run(hes_system *sys, int mode, double tstop, double *tret, int *root)
 {
     hes_mode_ws *ws = &sys->ws[mode];
     hes_status st = budget(sys, mode, *tret);
@@ -234,4 +234,15 @@ hes_status hes__phase_run(hes_system *sys, int mode, double tstop, double *tret,
                          sys->model->modes[mode].name, *tret, why,
                          sys->cvode_msg[0] ? ": " : "", sys->cvode_msg);
     }
+}
+
+/* The phase with the model's scratch state held for its run (hes_model.hold). */
+hes_status hes__phase_run(hes_system *sys, int mode, double tstop, double *tret, int *root)
+{
+    const hes_model *m = sys->model;
+    void *held = m->hold && m->unhold ? m->hold(m->data) : NULL;
+    hes_status st = phase_run(sys, mode, tstop, tret, root);
+    if (m->hold && m->unhold)
+        m->unhold(held);
+    return st;
 }

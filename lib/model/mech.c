@@ -289,6 +289,8 @@ int hes__mech_chart_state(const hes_mech_mode *md, const double *z, const double
             memset(acc, 0, sizeof(double) * (size_t)d);
         return 0;
     }
+    if (md->chart_state && Phi)
+        return md->chart_state(z, zd, p, q, Phi, qd, acc, m->data) ? E_CALLBACK : 0;
     if (!md->chart_dz || !md->chart_acc)
         return E_CHART;
     double small[S * S];

@@ -120,9 +120,16 @@ struct hes_robot {
     double *ev_m, *ev_w;      /* robot_view.c's: 6 nv + nv^2, nv x nv */
     double *ev_zero;          /* nv zeros */
     double *ev_q, *ev_dq;     /* robot_eval.c's springs: q (nq), their stretch (nv) */
+    /* the last net force (robot_eval.c): its inputs q, q', u and gravity
+       (nf_key: nq + nv + nu + 3) and its value (nv), when nf_valid */
+    double *nf_key, *nf_out;
+    int nf_valid;
     const void *ch_view;      /* the view whose chart at ch_z (k) is in vq and, when */
-    double *ch_z;             /* ch_D, vD (robot_view.c) */
-    int ch_D;
+    double *ch_z;             /* ch_D, vD (robot_view.c); when ch_acc, its */
+    int ch_D, ch_acc;         /* acceleration (x, z) ch_a at rates ch_zd (k); when */
+    double *ch_zd, ch_a[2];   /* ch_sec, D^2 chart[e_i, e_j]'s (x, z) in ch_S (2 k k) */
+    int ch_sec;
+    double *ch_S;
     int nq, nv;               /* MuJoCo's numbers of positions and velocities */
 };
 

@@ -339,8 +339,9 @@ void hes__robot_destroy(hes_robot *r)
     free(r->cM_q), free(r->cM), free(r->cD_q), free(r->cD), free(r->vq), free(r->vD);
     free(r->rne), free(r->path_q);
     free(r->at_q), free(r->ev_v), free(r->ev_acc), free(r->rne_work);
-    free(r->ev_eye), free(r->ev_m), free(r->ev_w), free(r->ch_z), free(r->ev_zero);
-    free(r->ev_q), free(r->ev_dq);
+    free(r->ev_eye), free(r->ev_m), free(r->ev_w), free(r->ch_z), free(r->ch_zd), free(r->ch_S),
+        free(r->ev_zero);
+    free(r->ev_q), free(r->ev_dq), free(r->nf_key), free(r->nf_out);
     free(r->carry);
     for (int c = 0; r->names && c < r->n_names; c++)
         free(r->names[c]);

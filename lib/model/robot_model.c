@@ -113,6 +113,19 @@ static void robot_model_release(void *model)
     free(rm);
 }
 
+/* A robot model's hold and unhold (hes_model.hold): a copy of its robot
+ * locked for the calling thread, whose callbacks then find it again
+ * (hes__robot_grab) without another lock's atomic operations. */
+static void *robot_model_hold(void *data)
+{
+    return hes__robot_grab(((robot_model *)data)->robot);
+}
+
+static void robot_model_unhold(void *held)
+{
+    HES_ROBOT_UNLOCK((hes_robot *)held);
+}
+
 static int contains(const int *a, int n, int x)
 {
     for (int i = 0; i < n; i++)
@@ -972,6 +985,8 @@ hes_status hes_robot_model_new(hes_robot *robot, const hes_robot_model_spec *sp,
     rm->model.data = rm;
     rm->model.abi = HES_MODEL_ABI;
     rm->model.release = robot_model_release;
+    rm->model.hold = robot_model_hold;
+    rm->model.unhold = robot_model_unhold;
     rm->model.name = keep_str(rm, sp->name, NULL);
     rm->model.description = keep_str(rm, sp->description ? sp->description
                                      : "a robot file's hybrid model", NULL);

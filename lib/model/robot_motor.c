@@ -88,6 +88,7 @@ hes_status hes__robot_motors(hes_robot *r, const char *const *joints, int n, cha
     free(r->B), free(r->tau_max);
     r->B = B, r->tau_max = lim, r->nu = n;
     r->motors_set = 1;
+    r->nf_valid = 0;   /* the net force's B u */
     r->mech.m = n;
     return HES_OK;
 }

@@ -51,6 +51,15 @@
 
 #include <string.h>
 
+/* The passes below write 6-vectors a component at a time (cross products)
+ * and read them back at once; GCC's straight-line vectoriser turns the
+ * reads into 16-byte loads that straddle two 8-byte stores, which the
+ * processor cannot forward: with them the rimless wheel's whole analysis
+ * (tests/bench/bench_robot.c) took 3 % longer. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("no-tree-slp-vectorize")
+#endif
+
 #include "model/robot_internal.h"
 
 #include <mujoco/mujoco.h>
@@ -138,11 +147,54 @@ static double qd_dir(const directions *s, int j, int k)
  *     dV_g = dV + sum_j (d cdof_j q'_j + cdof_j dq'_j),
  *     d cdot_j = dV_g x cdof_j + V_g x d cdof_j.
  */
+/* group_step for a group of one dof j (a hinge or a slide): the unit
+ * velocity directions other than e_j add nothing at j. */
+static void step_one(const double *cd, int j, const double *qd, const double *qdd,
+                     const directions *s, double *V, double *A, double *dV, double *dA,
+                     double *D)
+{
+    int ndir = s->n_dq + s->n_dqd;
+    double w = qd[j], cdot[6], Vg[6];
+    memcpy(Vg, V, sizeof Vg);
+    axpy6(Vg, cd, w);
+    cross_motion(cdot, Vg, cd);
+    for (int k = 0; k < ndir; k++) {
+        double *dVk = dV + k * s->stride, *dAk = dA + k * s->stride, dcdot[6];
+        if (k < s->n_dq) {
+            double *Dk = D + k * s->stride, dcd[6], t[6];
+            axpy6(Dk, cd, s->dq[j + (size_t)k * s->nv]);
+            cross_motion(dcd, Dk, cd);
+            axpy6(dVk, dcd, w);
+            cross_motion(dcdot, dVk, cd);
+            cross_motion(t, Vg, dcd);
+            axpy6(dcdot, t, 1);
+            if (qdd)
+                axpy6(dAk, dcd, qdd[j]);
+        } else {
+            double e = qd_dir(s, j, k);
+            if (e != 0) {
+                axpy6(dVk, cd, e);
+                axpy6(dAk, cdot, e);
+            }
+            cross_motion(dcdot, dVk, cd);
+        }
+        axpy6(dAk, dcdot, w);
+    }
+    axpy6(A, cdot, w);
+    if (qdd)
+        axpy6(A, cd, qdd[j]);
+    memcpy(V, Vg, sizeof Vg);
+}
+
 static void group_step(const double *cdof, int g0, int g1, const double *qd, const double *qdd,
                        const directions *s, double *V, double *A, double *dV, double *dA,
                        double *D)
 {
     int n = g1 - g0, ndir = s->n_dq + s->n_dqd;
+    if (n == 1) {
+        step_one(cdof + 6 * g0, g0, qd, qdd, s, V, A, dV, dA, D);
+        return;
+    }
     const double *cd = cdof + 6 * g0;
     double Vg[6], cdot[3][6];
     memcpy(Vg, V, sizeof Vg);

@@ -67,6 +67,8 @@ static void chart_here(hes_robot *r, const hes__robot_view *v, const double *z, 
         memcpy(r->ch_z, z, bz);
         r->ch_view = v;
         r->ch_D = 0;
+        r->ch_acc = 0;
+        r->ch_sec = 0;
     }
     if (D && !r->ch_D) {
         double *Dc = r->vD;
@@ -111,24 +113,56 @@ static int view_chart_dz(const double *z, const double *p, double *D, void *data
  * hes__robot_point_motion: the body's acceleration from its dofs' motion
  * axes, the velocity product terms included), exact rather than
  * differenced: a chart's acceleration must be smooth to the integrator's
- * tolerance. */
+ * tolerance.  On r with the chart at z (chart_here with D), into a (nv),
+ * kept for the next call at the same z and z' (a field's Jacobian starts
+ * from the field at its state). */
+static void chart_acc_here(hes_robot *r, const hes__robot_view *v, const double *zd, double *a)
+{
+    int nv = v->mech.d;
+    size_t bz = sizeof(double) * (size_t)v->k;
+    memset(a, 0, sizeof(double) * (size_t)nv);
+    if (v->pinned < 0)
+        return;
+    if (!r->ch_acc || memcmp(zd, r->ch_zd, bz) != 0) {
+        double acc[3];
+        hes__matmul(nv, v->k, 1, r->vD, zd, r->ev_v);
+        hes__robot_point_motion(r, v->pinned, r->ev_v, 0, NULL, 0, NULL, NULL, acc, NULL, NULL);
+        memcpy(r->ch_zd, zd, bz);
+        r->ch_a[0] = -acc[0];
+        r->ch_a[1] = -acc[2];
+        r->ch_acc = 1;
+    }
+    a[0] = r->ch_a[0];
+    a[1] = r->ch_a[1];
+}
+
 static int view_chart_acc(const double *z, const double *zd, const double *p, double *a,
                           void *data)
 {
     (void)p;
     const hes__robot_view *v = data;
-    int nv = v->mech.d;
-    memset(a, 0, sizeof(double) * (size_t)nv);
-    if (v->pinned < 0)
-        return 0;
     hes_robot *r = hes__robot_grab(v->robot);
-    double acc[3];
     chart_here(r, v, z, 1);
-    hes__matmul(nv, v->k, 1, r->vD, zd, r->ev_v);
-    hes__robot_point_motion(r, v->pinned, r->ev_v, 0, NULL, 0, NULL, NULL, acc, NULL, NULL);
+    chart_acc_here(r, v, zd, a);
     HES_ROBOT_UNLOCK(r);
-    a[0] = -acc[0];
-    a[1] = -acc[2];
+    return 0;
+}
+
+/* chart, chart_dz, q' and chart_acc in one call (hes_mech_mode.chart_state) */
+static int view_chart_state(const double *z, const double *zd, const double *p, double *q,
+                            double *D, double *qd, double *a, void *data)
+{
+    (void)p;
+    const hes__robot_view *v = data;
+    int nv = v->mech.d;
+    hes_robot *r = hes__robot_grab(v->robot);
+    chart_here(r, v, z, 1);
+    memcpy(q, r->vq, sizeof(double) * (size_t)nv);
+    memcpy(D, r->vD, sizeof(double) * (size_t)nv * (size_t)v->k);
+    hes__matmul(nv, v->k, 1, r->vD, zd, qd);
+    if (a)
+        chart_acc_here(r, v, zd, a);
+    HES_ROBOT_UNLOCK(r);
     return 0;
 }
 
@@ -152,10 +186,11 @@ static int view_chart_second(const double *z, const double *p, double *S, void *
         hes__robot_point_motion(r, v->pinned, u, k, r->vD, 0, NULL, NULL, NULL, dv, NULL);
         u[v->free[j]] = 0;
         for (int i = 0; i < k; i++) {
-            S[((size_t)i * k + j) * nv + 0] = -dv[3 * i + 0];
-            S[((size_t)i * k + j) * nv + 1] = -dv[3 * i + 2];
+            S[((size_t)i * k + j) * nv + 0] = r->ch_S[2 * ((size_t)i * k + j)] = -dv[3 * i + 0];
+            S[((size_t)i * k + j) * nv + 1] = r->ch_S[2 * ((size_t)i * k + j) + 1] = -dv[3 * i + 2];
         }
     }
+    r->ch_sec = 1;
     HES_ROBOT_UNLOCK(r);
     return 0;
 }
@@ -163,7 +198,9 @@ static int view_chart_second(const double *z, const double *p, double *S, void *
 /* d acc/dz_j at fixed z': the site's acceleration a(q, q') with q' =
  * Dchart z' moves along q by Dchart e_j and along q' by D^2 chart[e_j,
  * z'], itself minus the derivative of the site's velocity at q' = S z'
- * (the free coordinates' rates) along Dchart e_j. */
+ * (the free coordinates' rates) along Dchart e_j: sum_i z'_i D^2
+ * chart[e_j, e_i] (the velocity is linear in q'), from chart_second's
+ * values when they are kept for this z. */
 static int view_chart_acc_dz(const double *z, const double *zd, const double *p, double *Az,
                              void *data)
 {
@@ -176,14 +213,22 @@ static int view_chart_acc_dz(const double *z, const double *zd, const double *p,
     hes_robot *r = hes__robot_grab(v->robot);
     double *u = r->ev_v, *dv = r->ev_m, *W = r->ev_w, *qd = r->ev_acc;
     chart_here(r, v, z, 1);
-    memset(u, 0, sizeof(double) * (size_t)nv);
-    for (int i = 0; i < k; i++)
-        u[v->free[i]] = zd[i];
-    hes__robot_point_motion(r, v->pinned, u, k, r->vD, 0, NULL, NULL, NULL, dv, NULL);
     memset(W, 0, sizeof(double) * (size_t)nv * (size_t)k);
-    for (int j = 0; j < k; j++) {     /* W e_j = D^2 chart[e_j, z'] */
-        W[0 + (size_t)j * nv] = -dv[3 * j + 0];
-        W[1 + (size_t)j * nv] = -dv[3 * j + 2];
+    if (r->ch_sec) {
+        for (int j = 0; j < k; j++)   /* W e_j = D^2 chart[e_j, z'] */
+            for (int i = 0; i < k; i++) {
+                W[0 + (size_t)j * nv] += r->ch_S[2 * ((size_t)j * k + i)] * zd[i];
+                W[1 + (size_t)j * nv] += r->ch_S[2 * ((size_t)j * k + i) + 1] * zd[i];
+            }
+    } else {
+        memset(u, 0, sizeof(double) * (size_t)nv);
+        for (int i = 0; i < k; i++)
+            u[v->free[i]] = zd[i];
+        hes__robot_point_motion(r, v->pinned, u, k, r->vD, 0, NULL, NULL, NULL, dv, NULL);
+        for (int j = 0; j < k; j++) {
+            W[0 + (size_t)j * nv] = -dv[3 * j + 0];
+            W[1 + (size_t)j * nv] = -dv[3 * j + 2];
+        }
     }
     hes__matmul(nv, k, 1, r->vD, zd, qd);
     hes__robot_point_motion(r, v->pinned, qd, k, r->vD, k, W, NULL, NULL, NULL, dv);
@@ -401,6 +446,7 @@ void hes__robot_view_mode(const hes__robot_view *v, hes_mech_mode *out)
                             .input = hes__robot_input,
                             .chart_second = chart ? view_chart_second : NULL,
                             .chart_acc_dz = chart ? view_chart_acc_dz : NULL,
+                            .chart_state = chart ? view_chart_state : NULL,
                             .held = v->held, .n_sliding = v->n_sliding,
                             .sliding = v->sliding };
 }

@@ -51,9 +51,19 @@ static void print_text(const hes_system *sys, const hes_orbit *orbit, const hes_
     cli_print_vector(stdout, orbit->x0, orbit->n, "%.10g");
     printf(" in mode %s\n", m->modes[orbit->mode].name);
     printf("trials: %d starts uniform in the %s %g around the section "
-           "state, %d periods each, seed %lu\n\n",
+           "state, %d periods each, seed %lu\n",
            t->n_trials, t->box ? "box, every component within +-" : "ball of radius",
            t->radius, t->steps, t->seed);
+    if (m->orbit.symmetries && m->orbit.n_symmetries > 0) {
+        /* the error is the library's, in the quotient (hes_trials_run) */
+        printf("error: the distance from the section state up to the orbit's symmetries (");
+        for (int k = 0; k < m->orbit.n_symmetries; k++)
+            printf("%s%s", k ? ", " : "",
+                   m->orbit.symmetry_names ? m->orbit.symmetry_names[k] : "unnamed");
+        printf(")%s\n", m->orbit.symmetry_act ? ": from the nearest moved copy"
+                                               : ", to first order in them");
+    }
+    printf("\n");
 
     printf("  %5s  %6s  %12s  %s\n", "trial", "steps", "final error", "failure");
     for (int k = 0; k < t->n_trials; k++) {

@@ -493,6 +493,93 @@ START_TEST(test_friction_cone_at_landing_and_in_stance)
 }
 END_TEST
 
+/* The trot's symmetries (level ground: x, y and the turn about the
+ * vertical) as a finite action (hes_orbit_spec.symmetry_act), against
+ * what it must be: its derivative at 0 the generators (central
+ * differences through the mode's chart), turns that add, and motions
+ * mapped to motions: the flow from the turned and moved start is the
+ * flow from the start, turned and moved (gravity along -z, the joints'
+ * feedback on the joints alone). */
+START_TEST(test_trot_moved_and_turned_is_a_motion)
+{
+    char buf[1024];
+    hes_model *m = NULL;
+    hes_error err;
+    ck_assert_msg(hes_robot_model_read(test_robot_file(buf, sizeof buf, "quadruped_trot.json"),
+                                       &m, &err) == HES_OK, "%s", err.message);
+    const hes_orbit_spec *o = &m->orbit;
+    const hes_mode *md = &m->modes[o->mode];
+    ck_assert(o->n_symmetries == 3 && o->symmetries && o->symmetry_act && md->local);
+    hes_system *sys = NULL;
+    ck_assert_int_eq(hes_system_new(m, &sys, &err), HES_OK);
+    hes_settings set = hes_system_get_settings(sys);
+    set.max_wall_time = set.max_search_time = HUGE_VAL;
+    ck_assert_int_eq(hes_system_set_settings(sys, &set), HES_OK);
+    int n = md->dim, nt = md->tdim;
+    double *p = malloc(sizeof(double) * (size_t)m->n_params);
+    double *x = malloc(sizeof(double) * 8 * (size_t)n), *y = x + n, *z = y + n, *w = z + n,
+           *Y = w + n, *d = Y + 3 * (size_t)n;
+    memcpy(p, hes_system_params(sys), sizeof(double) * (size_t)m->n_params);
+    ck_assert_int_eq(o->guess(p, x, m->data), 0);
+    /* the generators against differences of the action */
+    ck_assert_int_eq(o->symmetries(x, p, Y, md->data), 0);
+    double worst = 0, h = 1e-6;
+    for (int k = 0; k < 3; k++) {
+        double th[3] = { 0, 0, 0 }, dp[64], dm[64];
+        ck_assert(nt <= 64);
+        th[k] = h;
+        ck_assert_int_eq(o->symmetry_act(x, th, p, y, md->data), 0);
+        ck_assert_int_eq(md->local(y, x, p, dp, md->data), 0);
+        th[k] = -h;
+        ck_assert_int_eq(o->symmetry_act(x, th, p, y, md->data), 0);
+        ck_assert_int_eq(md->local(y, x, p, dm, md->data), 0);
+        for (int i = 0; i < nt; i++)
+            worst = fmax(worst, fabs((dp[i] - dm[i]) / (2 * h) - Y[i + (size_t)k * nt]));
+    }
+    ck_assert_msg(worst < 1e-8, "the action's derivative against the generators: %g", worst);
+    /* turns add: by 0.4, then by 0.9, is by 1.3 */
+    const double a[3] = { 0, 0, 0.4 }, b[3] = { 0, 0, 0.9 }, ab[3] = { 0, 0, 1.3 };
+    ck_assert_int_eq(o->symmetry_act(x, a, p, y, md->data), 0);
+    ck_assert_int_eq(o->symmetry_act(y, b, p, z, md->data), 0);
+    ck_assert_int_eq(o->symmetry_act(x, ab, p, w, md->data), 0);
+    for (int i = 0; i < n; i++)
+        ck_assert_msg(fabs(z[i] - w[i]) < 1e-14 * (1 + fabs(w[i])), "turns add: [%d]", i);
+    /* the flow commutes with the action over 30 ms */
+    const double th[3] = { 0.3, -0.2, 0.7 };
+    hes_sim_options opts;
+    hes_sim_options_init(&opts);
+    opts.t_end = 0.03;
+    hes_traj t1, t2;
+    ck_assert_int_eq(o->symmetry_act(x, th, p, y, md->data), 0);
+    ck_assert_msg(hes_simulate(sys, o->mode, 0, 0, x, &opts, &t1) == HES_OK, "%s",
+                  hes_system_errmsg(sys));
+    ck_assert_msg(hes_simulate(sys, o->mode, 0, 0, y, &opts, &t2) == HES_OK, "%s",
+                  hes_system_errmsg(sys));
+    const hes_phase *e1 = &t1.phases[t1.n_phases - 1], *e2 = &t2.phases[t2.n_phases - 1];
+    ck_assert_int_eq(e1->mode, o->mode);
+    ck_assert_int_eq(e2->mode, o->mode);
+    ck_assert_int_eq(o->symmetry_act(e1->x1, th, p, z, md->data), 0);
+    ck_assert_int_eq(md->local(e2->x1, z, p, d, md->data), 0);
+    double far = 0, moved = 0;
+    for (int i = 0; i < nt; i++)
+        far = fmax(far, fabs(d[i]));
+    ck_assert_int_eq(md->local(e1->x1, x, p, d, md->data), 0);
+    for (int i = 0; i < nt; i++)
+        moved = fmax(moved, fabs(d[i]));
+    printf("test_robot_floating: the trot moved and turned: the action's derivative %.1e from "
+           "the generators, the flows %.1e apart after 30 ms (the motion moved %.3g)\n", worst,
+           far, moved);
+    ck_assert_msg(far < 1e-8 && moved > 1e-3, "flow then action against action then flow: "
+                  "%g (the motion moved %g)", far, moved);
+    hes_traj_free(&t1);
+    hes_traj_free(&t2);
+    free(x);
+    free(p);
+    hes_system_destroy(sys);
+    hes_model_destroy(m);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("robot_floating");
@@ -505,6 +592,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_held_tip_is_a_ball_joint);
     tcase_add_test(tc, test_invdyn_along_a_flight_gait);
     tcase_add_test(tc, test_friction_cone_at_landing_and_in_stance);
+    tcase_add_test(tc, test_trot_moved_and_turned_is_a_motion);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -224,6 +224,78 @@ START_TEST(test_orbit_solved_in_the_quotient)
 }
 END_TEST
 
+/* The hop moved along x by theta (its finite action, hes_orbit_spec.
+ * symmetry_act) */
+static int shift_x(const double *x, const double *theta, const double *p, double *out, void *d)
+{
+    (void)p, (void)d;
+    memcpy(out, x, 4 * sizeof(double));
+    out[0] += theta[0];
+    return 0;
+}
+
+/* Perturbation trials judged in the quotient by x: a perturbed hop drifts
+ * along x for good, yet comes back to the gait.  From a start (x, y, vx,
+ * vy) the j-th landing leaves y = 0, vx_j - u = c^j (vx - u) and vy_j - w
+ * = k^(j-1) (vy_1 - w), vy_1 = w + k (s - w) with s = sqrt(vy^2 + 2 g y)
+ * the speed at the first landing; the error after period j is |(vx_j - u,
+ * vy_j - w)| whatever x became, in closed form.  With the generators alone
+ * (first order, exact for a translation) and with the action (the nearest
+ * moved copy); without the symmetry the drift along x keeps every trial
+ * away. */
+START_TEST(test_trials_in_the_quotient)
+{
+    const double u = 1.0, w = 2.0, c = 0.5, k = 0.3, g = 9.81;
+    for (int variant = 0; variant < 3; variant++) {
+        /* the orbit from the model with its symmetry (without it there is
+           none: x moves), the trials on the variant's */
+        hes_model m = hopper(1, along_x, sym_x),
+                  v = variant == 2 ? hopper(0, NULL, NULL) : hopper(1, along_x, sym_x);
+        if (variant == 1)
+            v.orbit.symmetry_act = shift_x;
+        hes_system *sys = NULL, *vs = NULL;
+        hes_error err;
+        ck_assert_int_eq(hes_system_new(&m, &sys, &err), HES_OK);
+        ck_assert_int_eq(hes_system_new(&v, &vs, &err), HES_OK);
+        hes_analysis a;
+        ck_assert_msg(hes_analyze(sys, 0, &a) == HES_OK, "%s", hes_system_errmsg(sys));
+        hes_trials t;
+        ck_assert_msg(hes_trials_run(vs, &a.orbit, 6, 0.1, 8, 7, 1e-4, &t) == HES_OK, "%s",
+                      hes_system_errmsg(vs));
+        double worst = 0, least = INFINITY;
+        int want_converged = 0;
+        for (int i = 0; i < t.n_trials; i++) {
+            const hes_trial *tr = &t.trials[i];
+            ck_assert_int_eq(tr->steps_completed, 8);
+            const double *x0 = tr->x0;
+            double ex = x0[2] - u, ey = w + k * (sqrt(x0[3] * x0[3] + 2 * g * x0[1]) - w) - w;
+            for (int j = 0; j < 8; j++) {
+                ex *= c;
+                if (j > 0)
+                    ey *= k;
+                double want = hypot(ex, ey);
+                worst = fmax(worst, fabs(tr->error[j] - want));
+                least = fmin(least, tr->error[j]);
+                want_converged += j == 7 && want < 1e-4;
+            }
+        }
+        if (variant < 2) {
+            ck_assert_msg(worst < 1e-8, "variant %d: errors against the closed form: %g",
+                          variant, worst);
+            ck_assert_int_eq(t.converged, want_converged);
+            ck_assert(want_converged > 0 && want_converged < 6);
+        } else {   /* x itself: every hop drifts along x */
+            ck_assert_msg(least > 1e-3, "without the symmetry: error %g", least);
+            ck_assert_int_eq(t.converged, 0);
+        }
+        hes_trials_free(&t);
+        hes_analysis_free(&a);
+        hes_system_destroy(sys);
+        hes_system_destroy(vs);
+    }
+}
+END_TEST
+
 /* the model's validation: n_symmetries from 0 to below the state's
  * dimension, with its callback, and names that are names */
 START_TEST(test_symmetry_counts_and_names_are_validated)
@@ -258,6 +330,7 @@ static Suite *suite(void)
     Suite *s = suite_create("symmetry");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, test_quotient_by_translation);
+    tcase_add_test(tc, test_trials_in_the_quotient);
     tcase_add_test(tc, test_a_false_symmetry_is_refused);
     tcase_add_test(tc, test_orbit_solved_in_the_quotient);
     tcase_add_test(tc, test_symmetry_counts_and_names_are_validated);

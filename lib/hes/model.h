@@ -274,6 +274,15 @@ typedef struct {
     int n_symmetries;
     hes_frame_fn symmetries;
     const char *const *symmetry_names; /**< n_symmetries names (hes_name_check) */
+    /** Optional: the symmetries' finite action.  symmetry_act(x, theta, p,
+     * out, data): out = x moved by the symmetries with parameters theta
+     * (n_symmetries values in the order of the generators: theta = 0 leaves
+     * x, and d out / d theta at 0 is the generators).  How far a state is
+     * from the orbit up to its symmetries (hes_trials_run) is then exact:
+     * the distance from the nearest of its moved copies; NULL: to first
+     * order, the difference less its components along the generators. */
+    int (*symmetry_act)(const double *x, const double *theta, const double *p, double *out,
+                        void *data);
     /** @} */
     /** Nonzero: the unknowns are every tangent direction of x0 but the
      * symmetries' (free_states, free_params and residual then empty): x0 =

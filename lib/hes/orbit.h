@@ -300,7 +300,10 @@ typedef struct {
     int steps_completed;     /**< the periods simulated before the end or a failure */
     hes_status failure;      /**< HES_OK if all steps completed */
     char failure_msg[512];   /**< why it failed ("" if it did not) */
-    double *error;           /**< steps_completed values: |x_k - x*|_2 after period k */
+    double *error;           /**< steps_completed values: |x_k - x*|_2 after period k
+                                  (|local(x_k, x*)| with a chart; for an orbit with
+                                  symmetries, from the nearest copy of x_k that they move,
+                                  hes_orbit_spec.symmetry_act, or to first order in them) */
 } hes_trial;
 
 /** Perturbation trials around an orbit (hes_trials_run); free them with

@@ -30,28 +30,116 @@ static void ball_point(unsigned long long *s, int n, double r, double *d)
         d[i] *= scale;
 }
 
-static double dist(const double *a, const double *b, int n)
+/* r = x - x*, or local(x, x*) with a chart (tdim values); nonzero when
+ * local fails. */
+static int difference(hes_system *sys, int mode, const double *x, const double *xs, int n,
+                      double *r)
+{
+    if (hes__mode_has_chart(sys->model, mode))
+        return hes__local(sys, mode, x, xs, r) != HES_OK;
+    for (int i = 0; i < n; i++)
+        r[i] = x[i] - xs[i];
+    return 0;
+}
+
+static double dot(int n, const double *a, const double *b)
 {
     double s = 0;
     for (int i = 0; i < n; i++)
-        s += (a[i] - b[i]) * (a[i] - b[i]);
-    return sqrt(s);
+        s += a[i] * b[i];
+    return s;
+}
+
+/* Work for error_of: enough for an orbit with s symmetries in a mode of
+ * dim n, tangent dim nt. */
+static size_t error_work(int n, int nt, int s)
+{
+    return (size_t)nt * (size_t)(s + 2) + (size_t)n + (size_t)s * (size_t)(s + 3);
+}
+
+/* |r(theta)|^2, r(theta) = difference(act(x, theta), x*), into r; NaN on
+ * failure. */
+static double moved(hes_system *sys, int mode, const double *x, const double *xs, int n,
+                    const double *theta, double *y, double *r, int nt)
+{
+    const hes_orbit_spec *o = &sys->model->orbit;
+    if (o->symmetry_act(x, theta, sys->p, y, hes__mode_data(sys->model, mode)) != 0 ||
+        !hes__all_finite(y, n) || difference(sys, mode, y, xs, n, r))
+        return NAN;
+    return dot(nt, r, r);
 }
 
 /* The error of x from the orbit's x*: |x - x*|, or |local(x, x*)| with a
- * chart (work: tdim values); NaN when local fails. */
+ * chart.  An orbit that repeats up to symmetries (hes_orbit_spec.
+ * symmetries) is judged in their quotient: with their action
+ * (symmetry_act), the distance from the nearest of x's moved copies, by
+ * Gauss-Newton on the symmetries' parameters theta (the Jacobian by
+ * central differences in theta, a step halved until it lowers the
+ * distance); without it, the difference less its components along the
+ * generators at x* (exact for translations, first order for a turn).
+ * NaN when a callback fails. */
 static double error_of(hes_system *sys, int mode, const double *x, const double *xs, int n,
                        double *work)
 {
-    if (!hes__mode_has_chart(sys->model, mode))
-        return dist(x, xs, n);
-    int nt = hes__mode_tdim(sys->model, mode);
-    if (hes__local(sys, mode, x, xs, work) != HES_OK)
-        return NAN;
-    double s = 0;
-    for (int i = 0; i < nt; i++)
-        s += work[i] * work[i];
-    return sqrt(s);
+    const hes_orbit_spec *o = &sys->model->orbit;
+    int nt = hes__mode_has_chart(sys->model, mode) ? hes__mode_tdim(sys->model, mode) : n;
+    int s = o->symmetries ? o->n_symmetries : 0;
+    double *r = work;
+    if (s == 0 || !o->symmetry_act) {
+        if (difference(sys, mode, x, xs, n, r) ||
+            (s > 0 && hes__symmetry_remove(sys, xs, r, r + nt, nt) != HES_OK))
+            return NAN;
+        return sqrt(dot(nt, r, r));
+    }
+    double *J = r + nt, *rp = J + (size_t)nt * s, *y = rp + nt, *theta = y + n,
+           *trial = theta + s, *g = trial + s, *A = g + s;
+    memset(theta, 0, sizeof(double) * (size_t)s);
+    double f = moved(sys, mode, x, xs, n, theta, y, r, nt);
+    for (int it = 0; it < 50 && f > 0; it++) {
+        /* J = dr/dtheta by central differences, then A = J^T J, g = J^T r */
+        for (int k = 0; k < s; k++) {
+            double h = 1e-6 * (1 + fabs(theta[k]));
+            memcpy(trial, theta, sizeof(double) * (size_t)s);
+            trial[k] = theta[k] + h;
+            if (isnan(moved(sys, mode, x, xs, n, trial, y, rp, nt)))
+                return NAN;
+            double *Jk = J + (size_t)k * nt;
+            memcpy(Jk, rp, sizeof(double) * (size_t)nt);
+            trial[k] = theta[k] - h;
+            if (isnan(moved(sys, mode, x, xs, n, trial, y, rp, nt)))
+                return NAN;
+            for (int i = 0; i < nt; i++)
+                Jk[i] = (Jk[i] - rp[i]) / (2 * h);
+        }
+        for (int k = 0; k < s; k++) {
+            g[k] = dot(nt, J + (size_t)k * nt, r);
+            for (int l = 0; l < s; l++)
+                A[k + l * s] = dot(nt, J + (size_t)k * nt, J + (size_t)l * nt);
+        }
+        if (hes__chol(A, s) != 0)
+            break;   /* the moved copies do not move the difference */
+        hes__chol_solve(A, s, g, 1);
+        double step = 1, fn = NAN;
+        for (int half = 0; half < 30; half++, step *= 0.5) {
+            for (int k = 0; k < s; k++)
+                trial[k] = theta[k] - step * g[k];
+            fn = moved(sys, mode, x, xs, n, trial, y, rp, nt);
+            if (fn < f)
+                break;
+        }
+        if (!(fn < f))
+            break;   /* no lower: theta is the nearest copy to rounding */
+        double moved_by = 0;
+        for (int k = 0; k < s; k++) {
+            moved_by = fmax(moved_by, fabs(trial[k] - theta[k]) / (1 + fabs(theta[k])));
+            theta[k] = trial[k];
+        }
+        f = fn;
+        memcpy(r, rp, sizeof(double) * (size_t)nt);
+        if (moved_by < 1e-13)
+            break;
+    }
+    return sqrt(f);
 }
 
 void hes_trials_free(hes_trials *t)
@@ -103,7 +191,10 @@ static void run_trial(hes_system *sys, const hes_orbit *orbit, int steps, hes_tr
     hes_sim_options_init(&opts);
     opts.after_transition = o->section;
     tr->failure = HES_OK;
-    double *work = malloc(sizeof(double) * (size_t)sys->nmax);
+    int nt = hes__mode_has_chart(sys->model, orbit->mode) ? hes__mode_tdim(sys->model,
+                                                                          orbit->mode) : n;
+    double *work = malloc(sizeof(double) * error_work(n, nt, o->symmetries ? o->n_symmetries
+                                                                           : 0));
     if (!work) {
         tr->failure = HES_ENOMEM;
         return;

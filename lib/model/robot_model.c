@@ -607,6 +607,44 @@ static int robot_symmetries(const double *x, const double *p, double *out, void 
     return rc ? 1 : 0;
 }
 
+/* The symmetries' finite action (hes_orbit_spec.symmetry_act): the turn
+ * by theta_yaw about the world's z through the origin first, then the
+ * translations.  A base's position (x, y) and world-frame velocity turn
+ * by R(theta) = [c -s; s c], its quaternion is multiplied on the left by
+ * (cos theta/2, 0, 0, sin theta/2), its body-frame angular velocity and
+ * the joints stay: the derivative at theta = 0 is robot_symmetries'
+ * generator. */
+static int robot_symmetry_act(const double *x, const double *theta, const double *p,
+                              double *out, void *data)
+{
+    (void)p;
+    hes_mech_mode *mm = data;
+    const hes__robot_view *v = mm->mech->data;
+    int nq, nv;
+    hes_robot_dims(v->robot, &nq, &nv);
+    memcpy(out, x, sizeof(double) * (size_t)(nq + nv));
+    for (int k = 0; k < v->n_sym; k++) {
+        if (v->sym[k] != SYM_YAW)
+            continue;
+        double c = cos(theta[k]), s = sin(theta[k]), ch = cos(0.5 * theta[k]),
+               sh = sin(0.5 * theta[k]);
+        for (int b = 0; b < v->n_root; b++) {
+            double *a = out + v->root_q[b], *w = out + nq + v->root_v[b], *q = a + 3;
+            double px = a[0], py = a[1], vx = w[0], vy = w[1];
+            double q0 = q[0], q1 = q[1], q2 = q[2], q3 = q[3];
+            a[0] = c * px - s * py, a[1] = s * px + c * py;
+            w[0] = c * vx - s * vy, w[1] = s * vx + c * vy;
+            /* (ch, 0, 0, sh) (x) (q0, q1, q2, q3) */
+            q[0] = ch * q0 - sh * q3, q[1] = ch * q1 - sh * q2;
+            q[2] = ch * q2 + sh * q1, q[3] = ch * q3 + sh * q0;
+        }
+    }
+    for (int k = 0; k < v->n_sym; k++)
+        for (int b = 0; v->sym[k] != SYM_YAW && b < v->n_root; b++)
+            out[v->root_q[b] + (v->sym[k] == SYM_Y)] += theta[k];
+    return 0;
+}
+
 /* The orbit spec's symmetry names as kinds, in the orbit mode's view. */
 static hes_status build_symmetries(robot_model *rm, const hes_robot_model_spec *sp,
                                    hes_orbit_spec *o, char *msg, size_t len)
@@ -645,6 +683,7 @@ static hes_status build_symmetries(robot_model *rm, const hes_robot_model_spec *
     }
     v->n_sym = o->n_symmetries;
     o->symmetries = robot_symmetries;
+    o->symmetry_act = robot_symmetry_act;
     o->symmetry_names = sym_kinds_of(rm, v);
     if (!o->symmetry_names)
         NOMEM();

@@ -143,6 +143,28 @@ static int gait_guess(double *p, double *x0, void *data)
     return 0;
 }
 
+/* The base's symmetries and their action at the gait's start, a state of
+ * phase 0's mode of the base, with that mode's data (the gait's orbit
+ * mode is phase 0, whose data is the phase's). */
+static void *phase0_data(const void *data)
+{
+    const gait_phase_data *pd = data;
+    return hes__mode_data(pd->gm->base, pd->gm->g->phases[0].mode);
+}
+
+static int gait_symmetries(const double *x, const double *p, double *out, void *data)
+{
+    const gait_phase_data *pd = data;
+    return pd->gm->base->orbit.symmetries(x, p, out, phase0_data(data));
+}
+
+static int gait_symmetry_act(const double *x, const double *theta, const double *p,
+                             double *out, void *data)
+{
+    const gait_phase_data *pd = data;
+    return pd->gm->base->orbit.symmetry_act(x, theta, p, out, phase0_data(data));
+}
+
 static int gait_validate(const double *p, char *msg, size_t len, void *data)
 {
     const gait_model *gm = data;
@@ -345,6 +367,8 @@ static void fill_model(gait_model *gm)
     m->orbit.sequence = gm->sequence;
     m->orbit.any_order = NULL;
     m->orbit.guess = gait_guess;
+    m->orbit.symmetries = base->orbit.symmetries ? gait_symmetries : NULL;
+    m->orbit.symmetry_act = base->orbit.symmetry_act ? gait_symmetry_act : NULL;
     m->integrator = base->integrator;
     m->max_phase_time = base->max_phase_time;
     m->validate = gait_validate;

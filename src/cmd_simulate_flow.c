@@ -31,14 +31,21 @@ int simulate_flow(hes_system *sys, const simulate_sweep_opts *sw, simulate_outpu
     } else {
         const hes_phase *end = &f.traj.phases[f.traj.n_phases - 1];
         printf("problem: %s\nfrom mode %s at x0 = ", m->name, m->modes[mode].name);
-        cli_print_vector(stdout, sw->x0, f.n, "%.12g");
+        cli_print_vector(stdout, sw->x0, m->modes[mode].dim, "%.12g");
         printf(" over t = %.12g\n\nevents:\n", sw->run.time);
         for (int e = 0; e < f.traj.n_events; e++)
             printf("  %-28s t = %.12g\n", m->transitions[f.traj.events[e].transition].name,
                    f.traj.events[e].t);
         printf("\nfinal state in mode %s: ", m->modes[end->mode].name);
-        cli_print_vector(stdout, end->x1, f.n, "%.12g");
-        printf("\n\njacobian d x(T) / d x0 (saltation matrices at the events):\n");
+        cli_print_vector(stdout, end->x1, m->modes[end->mode].dim, "%.12g");
+        printf("\n\njacobian d x(T) / d x0 (saltation matrices at the events)");
+        if (f.n < m->modes[mode].dim) {   /* a state on a manifold: its tangent coordinates */
+            char buf[64];
+            printf(", in the tangent coordinates");
+            for (int i = 0; i < f.n; i++)
+                printf("%s%s", i ? ", " : " ", cli_tangent_name(m, mode, i, buf, sizeof buf));
+        }
+        printf(":\n");
         cli_print_matrix(stdout, f.jac, f.n);
         cli_print_simultaneous(m, f.simultaneous, f.n_simultaneous);
     }

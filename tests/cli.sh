@@ -1780,6 +1780,27 @@ if [ "$have_mujoco" = yes ]; then
     expect_status rf_w3 0 "analyze --robot the 3-D rimless wheel"
     expect_grep rf_w3 out 'the quotient map.s, by the orbit.s symmetries x, y' "... judged in the quotient by its symmetries"
     expect_grep rf_w3 out '^  one multiplier is 1, the others inside the unit circle' "... its lone multiplier 1 explained"
+    # its trials judged up to the symmetries: the orbit itself returns
+    # while it rolls away along the ground
+    run rf_w3t simulate --robot "${top_srcdir:-.}/share/robots/rimless_wheel_3d.json" --trials 1 --steps 2 --perturb 0
+    expect_status rf_w3t 0 "simulate --robot the 3-D rimless wheel from its orbit"
+    expect_grep rf_w3t out "^error: the distance from the section state up to the orbit's symmetries \\(x, y\\): from the nearest moved copy" "... its trials' error up to the symmetries"
+    expect_grep rf_w3t out '^converged: 1 of 1' "... the unperturbed start returns to the orbit"
+    # the derivative of its flow from a state on its manifold: the states
+    # whole (13 components), the Jacobian in the 8 tangent coordinates
+    if [ "$have_python" = yes ]; then
+        run rf_w3j analyze --robot "${top_srcdir:-.}/share/robots/rimless_wheel_3d.json" --json
+        x0=$(python3 -c 'import json, sys
+print(",".join(repr(v) for v in json.load(open(sys.argv[1]))["orbit"]["x0"]))' "$tmp/rf_w3j.out")
+        run rf_w3f simulate --robot "${top_srcdir:-.}/share/robots/rimless_wheel_3d.json" --mode on0 --x0 "$x0" --time 0.5 --jacobian --json
+        expect_status rf_w3f 0 "simulate --jacobian of the 3-D wheel"
+        expect_true "... prints x0 and x_end whole (13) and the Jacobian in tangent coordinates (8 x 8)" \
+            python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(0 if len(d["x0"]) == 13 and len(d["x_end"]) == 13 and len(d["jacobian"]) == 8 and all(len(r) == 8 for r in d["jacobian"]) else 1)' "$tmp/rf_w3f.out"
+        run rf_w3ft simulate --robot "${top_srcdir:-.}/share/robots/rimless_wheel_3d.json" --mode on0 --x0 "$x0" --time 0.5 --jacobian
+        expect_grep rf_w3ft out '^jacobian d x\(T\) / d x0 \(saltation matrices at the events\), in the tangent coordinates dq1, dq2, dq3, dq4, dq5, dv1, dv2, dv3:$' "... the text names the tangent coordinates"
+    fi
     sed 's/"s\([0-7]\)": 1.0/"s\1": 0/g; s#"rimless_wheel_3d.xml"#"'"${top_srcdir:-.}"'/share/robots/rimless_wheel_3d.xml"#' \
         "${top_srcdir:-.}/share/robots/rimless_wheel_3d.json" >"$tmp/w0.json"
     run e_rf_w0 analyze --robot "$tmp/w0.json"

@@ -90,11 +90,12 @@ char *hes_flow_json(const hes_system *sys, int mode, const double *x0, double ti
                                     "problem", m->name,
                                     "params", params ? params : json_null(),
                                     "mode", m->modes[mode].name,
-                                    "x0", hes__json_vector(x0, f->n),
+                                    "x0", hes__json_vector(x0, m->modes[mode].dim),
                                     "time", hes__json_number(time),
                                     "events", events ? events : json_null(),
                                     "mode_end", m->modes[end->mode].name,
-                                    "x_end", hes__json_vector(end->x1, f->n),
+                                    "x_end", hes__json_vector(end->x1,
+                                                              m->modes[end->mode].dim),
                                     "jacobian", hes__json_matrix_rows(f->jac, f->n),
                                     "simultaneous", sim ? sim : json_null()));
 }

@@ -23,7 +23,9 @@ extern "C" {
  * retract, local, tangent, cotangent, normalize, tangent_names), hes_mech
  * net_force, hes_mech_mode the chart's second derivatives and
  * hes_mech_constraint its data, 6 since hes_mech has quaternion
- * coordinates (n_quat, quat) and hes_orbit_spec symmetries. */
+ * coordinates (n_quat, quat), hes_orbit_spec symmetries and their action
+ * (symmetry_act), hes_model hold and unhold, and hes_mech_mode
+ * chart_state. */
 #define HES_MODEL_ABI 6
 
 /**

@@ -429,7 +429,10 @@ typedef struct {
  * belongs to) and time t given per mode: xs[I] is a state of mode I (NULL:
  * mode I and the transitions from it are not checked), which
  * must lie where the callbacks are defined (a reset may refuse states off its
- * physical domain; that is reported as HES_EMODEL).
+ * physical domain; that is reported as HES_EMODEL).  The mechanical
+ * layer's own differences are not compared (hes_mech_reset_dx and _dt, and
+ * hes_mech_guard_dx and _dt of a release or a slip): nothing of the
+ * model's is in them.
  * Relative error: |a - d| / max(1, |d|). */
 hes_status hes_model_check_derivatives(const hes_model *model, const double *p,
                                        double t, const double *const *xs,

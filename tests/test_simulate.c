@@ -392,6 +392,107 @@ START_TEST(test_non_finite_vector_field_is_reported_as_non_finite)
 }
 END_TEST
 
+/* ------------------------------------------- trials of a forced switch */
+
+/* A forced first-order system that switches with the clock: y' = -y +
+ * sin(2 pi t / T) + u, u = +1 in mode "up" and -1 in mode "down", "up"
+ * giving way to "down" where the sine falls through 0 (t = T/2 mod T) and
+ * back where it rises (t = 0 mod T), T = 1 (the parameter "period").  Its orbit is non-autonomous, of period 1,
+ * its section the return to "up" at t = 1, exactly where the stroboscopic
+ * map t0 + k T samples; a perturbation dy decays as dy e^(-t) in either
+ * mode. */
+static int forced_field(double t, const double *x, const double *p, double *f, void *d)
+{
+    f[0] = -x[0] + sin(2 * M_PI * t / p[0]) + *(const double *)d;
+    return 0;
+}
+
+static int clock_guard(double t, const double *x, const double *p, double *g, void *d)
+{
+    (void)x, (void)d;
+    g[0] = sin(2 * M_PI * t / p[0]);
+    return 0;
+}
+
+static int same(double t, const double *x, const double *p, double *r, void *d)
+{
+    (void)t, (void)p, (void)d;
+    r[0] = x[0];
+    return 0;
+}
+
+static int forced_guess(double *p, double *x0, void *d)
+{
+    (void)p, (void)d;
+    x0[0] = 0.3;
+    return 0;
+}
+
+static const double plus_one = 1, minus_one = -1;
+static const char *const y_name[] = { "y" };
+static const hes_mode forced_modes[] = {
+    { .name = "up", .dim = 1, .state_names = y_name, .field = forced_field,
+      .data = (void *)&plus_one },
+    { .name = "down", .dim = 1, .state_names = y_name, .field = forced_field,
+      .data = (void *)&minus_one },
+};
+static const hes_transition forced_transitions[] = {
+    { .name = "fall", .from = 0, .to = 1, .direction = HES_DOWN, .guard = clock_guard,
+      .reset = same },
+    { .name = "rise", .from = 1, .to = 0, .direction = HES_UP, .guard = clock_guard,
+      .reset = same },
+};
+static const int forced_sequence[] = { 0, 1 }, forced_free[] = { 0 };
+static const hes_param forced_params[] = {
+    { .name = "period", .value = 1.0, .min = 0.1, .max = 10.0 },
+};
+static const hes_model forced_switch = {
+    .abi = HES_MODEL_ABI, .name = "forced-switch",
+    .description = "a forced first-order system switched by the clock",
+    .n_modes = 2, .modes = forced_modes, .n_transitions = 2, .transitions = forced_transitions,
+    .n_params = 1, .params = forced_params,
+    .orbit = { .mode = 0, .section = 1, .n_sequence = 2, .sequence = forced_sequence,
+               .period_param = "period",
+               .n_free_states = 1, .free_states = forced_free, .n_residual = 1,
+               .residual = forced_free, .guess = forced_guess },
+    .integrator = HES_ADAMS, .max_phase_time = 10.0,
+};
+
+/* Trials of an orbit through several modes whose section falls on t0 + k T
+ * are sampled half its first phase later (tau = 1/4), against the orbit's
+ * own state there: from the orbit itself every period returns (at t0 + k T
+ * the run may end on either side of the section event, in either mode),
+ * and a start moved by dy is off by |dy| e^(-(k + tau)) after period k. */
+START_TEST(test_trials_of_a_forced_switch_follow_the_closed_form)
+{
+    hes_system *sys = create(&forced_switch);
+    hes_analysis a;
+    ck_assert_msg(hes_analyze(sys, 0, &a) == HES_OK, "%s", hes_system_errmsg(sys));
+    ck_assert(!a.orbit.autonomous);
+    ck_assert_msg(fabs(a.stab.psi - exp(-1)) < 1e-8, "psi %.12g", a.stab.psi);
+    hes_trials t;
+    ck_assert_msg(hes_trials_run(sys, &a.orbit, 1, 0, 4, 1, 1e-6, &t) == HES_OK, "%s",
+                  hes_system_errmsg(sys));
+    ck_assert_msg(t.trials[0].failure == HES_OK && t.converged == 1, "from the orbit: %s",
+                  t.trials[0].failure_msg);
+    hes_trials_free(&t);
+    ck_assert(hes_trials_run(sys, &a.orbit, 5, 0.2, 4, 3, 1e-6, &t) == HES_OK);
+    double worst = 0;
+    for (int i = 0; i < t.n_trials; i++) {
+        const hes_trial *tr = &t.trials[i];
+        ck_assert_msg(tr->failure == HES_OK && tr->steps_completed == 4, "%s",
+                      tr->failure_msg);
+        double dy = fabs(tr->x0[0] - a.orbit.x0[0]);
+        for (int k = 0; k < 4; k++)
+            worst = fmax(worst, fabs(tr->error[k] - dy * exp(-(k + 1.25))));
+    }
+    ck_assert_msg(worst < 1e-8, "errors against |dy| e^-(k + 1/4): %g", worst);
+    hes_trials_free(&t);
+    hes_analysis_free(&a);
+    hes_system_destroy(sys);
+}
+END_TEST
+
 static Suite *simulate_suite(void)
 {
     Suite *s = suite_create("simulate");
@@ -414,6 +515,10 @@ static Suite *simulate_suite(void)
     tcase_add_test(fail, test_failing_guard_is_a_model_failure);
     tcase_add_test(fail, test_non_finite_vector_field_is_reported_as_non_finite);
     suite_add_tcase(s, fail);
+    TCase *trials = tcase_create("trials");
+    tcase_set_timeout(trials, 60);
+    tcase_add_test(trials, test_trials_of_a_forced_switch_follow_the_closed_form);
+    suite_add_tcase(s, trials);
     return s;
 }
 

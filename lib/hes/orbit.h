@@ -303,7 +303,10 @@ typedef struct {
     double *error;           /**< steps_completed values: |x_k - x*|_2 after period k
                                   (|local(x_k, x*)| with a chart; for an orbit with
                                   symmetries, from the nearest copy of x_k that they move,
-                                  hes_orbit_spec.symmetry_act, or to first order in them) */
+                                  hes_orbit_spec.symmetry_act, or to first order in them;
+                                  a non-autonomous orbit through several modes sampled
+                                  at t0 + k T + tau, tau half its first phase, against
+                                  its own state there) */
 } hes_trial;
 
 /** Perturbation trials around an orbit (hes_trials_run); free them with
